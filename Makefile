@@ -1,0 +1,35 @@
+# Two commands on a fresh machine: `make run` and `make test`.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+ARGS ?=
+
+.PHONY: run test bench lint clean
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+
+# Stamps re-run pip only when pyproject.toml changes.
+$(VENV)/.runtime: pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet --disable-pip-version-check -e .
+	touch $@
+
+$(VENV)/.test: pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	touch $@ $(VENV)/.runtime
+
+run: $(VENV)/.runtime
+	$(PY) run.py $(ARGS)
+
+test: $(VENV)/.test
+	$(PY) -m pytest -q
+
+lint: $(VENV)/.test
+	$(PY) -m ruff check app tests bench run.py
+	$(PY) -m mypy
+
+bench: $(VENV)/.test
+	$(PY) -m bench $(ARGS)
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache test-artifacts bench/out *.egg-info

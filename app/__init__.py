@@ -1,0 +1,1 @@
+"""tokwatch: a small, fast local dashboard for training logs."""

@@ -1,0 +1,64 @@
+"""tokwatch's configuration: one frozen dataclass, built once at the edge (run.py) and passed down."""
+
+from __future__ import annotations
+
+import ipaddress
+from dataclasses import dataclass, field
+from pathlib import Path
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8765
+MAX_WS_CLIENTS = 32
+
+
+class ConfigError(ValueError):
+    """A setting that cannot work, named with its bad value."""
+
+
+@dataclass(frozen=True)
+class Config:
+    """Every setting tokwatch runs with; units in the names."""
+
+    log_path: Path | None = None
+    format_name: str = "auto"
+    host: str = DEFAULT_HOST
+    port: int = DEFAULT_PORT
+    ws_port: int | None = None  # None: port + 1 (0 when port is 0, i.e. ephemeral)
+    demo: bool = False
+    token: str | None = None  # required when host is not loopback
+    allow_hosts: tuple[str, ...] = ()
+    max_ws_clients: int = MAX_WS_CLIENTS
+    push_interval_seconds: float = 0.25  # at most 4 snapshots a second per client
+    keepalive_seconds: float = 15.0
+    config_dir: Path | None = None  # where the LAN token is kept; None: the user's config dir
+    extra: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for name in ("port", "ws_port"):
+            value = getattr(self, name)
+            if value is not None and not 0 <= value <= 65535:
+                raise ConfigError(f"{name} must be between 0 and 65535, not {value}")
+        if self.max_ws_clients < 1:
+            raise ConfigError(f"max_ws_clients must be at least 1, not {self.max_ws_clients}")
+
+    @property
+    def effective_ws_port(self) -> int:
+        """The websocket port: given, else the HTTP port + 1 (ephemeral stays ephemeral)."""
+        if self.ws_port is not None:
+            return self.ws_port
+        return 0 if self.port == 0 else self.port + 1
+
+    @property
+    def loopback_only(self) -> bool:
+        """True when the host binds to a loopback address only."""
+        return is_loopback(self.host)
+
+
+def is_loopback(host: str) -> bool:
+    """True for localhost and loopback IP literals."""
+    if host.lower() in ("localhost", "localhost."):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False

@@ -1,0 +1,171 @@
+"""The vocabulary between parsers and the engine: small frozen events.
+
+Every event carries ``at``: the unix time read from the log line's own timestamp
+(``None`` when the format prints no time, e.g. nanochat's bare ``print``).
+Parsers produce these; the engine consumes them. Nothing here does I/O.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, Union
+
+# --- every format -----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Tick:
+    """The log's clock moved: the latest timestamp among the lines just parsed."""
+
+    at: float | None
+
+
+# --- IOTA Train at Home (SN9) miner ----------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ForwardPass:
+    """A forward step completed on this miner's layer (``layer`` None: the last layer's line has none)."""
+
+    at: float | None
+    activation_id: str
+    layer: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class ActivationShape:
+    """An activation's ``torch.Size([batch, sequence, …])``; tokens per pass = batch × sequence."""
+
+    at: float | None
+    batch: int
+    sequence: int
+
+
+@dataclass(frozen=True, slots=True)
+class Registered:
+    """The orchestrator registered the miner in a layer: a new training stretch starts."""
+
+    at: float | None
+    layer: int
+    epoch: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class LayerChanged:
+    """The miner is new to a layer (``old_layer`` None on a first start)."""
+
+    at: float | None
+    layer: int
+    old_layer: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class LayerSeen:
+    """A line names the miner's current layer without announcing a change."""
+
+    at: float | None
+    layer: int
+
+
+@dataclass(frozen=True, slots=True)
+class MinerReset:
+    """The miner starts over (launch, lost registration): no layer until it registers again."""
+
+    at: float | None
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class OptimizationStep:
+    """``Optimization step #N``; the counter restarts every epoch."""
+
+    at: float | None
+    number: int
+
+
+@dataclass(frozen=True, slots=True)
+class EpochReset:
+    """The step counter goes back to 0 (new epoch, or a full reset on re-registration)."""
+
+    at: float | None
+    full: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Heartbeat:
+    """The orchestrator's heartbeat response (any field may be missing when the line was cut)."""
+
+    at: float | None
+    run_id: str | None
+    layer: int | None
+    epoch: int | None
+    phase: str | None
+    status: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseChanged:
+    """The layer's phase as the miner reports it (``training``, ``weights_uploading``, …)."""
+
+    at: float | None
+    phase: str
+    layer: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class QueueUpdate:
+    """A registration-queue response: ``queued`` with a position, then ``confirmed``."""
+
+    at: float | None
+    status: str
+    position: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class GpuMemory:
+    """GPU memory in GB; ``total_gb`` None for the short forms."""
+
+    at: float | None
+    used_gb: float
+    total_gb: float | None
+
+
+BackendErrorKind = Literal["queue_state_503", "not_found_404"]
+
+
+@dataclass(frozen=True, slots=True)
+class BackendError:
+    """One of the two backend error lines the seed counts."""
+
+    at: float | None
+    kind: BackendErrorKind
+    endpoint: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class P2PTransfer:
+    """An activation push between peers; never a pass, kept for a network figure."""
+
+    at: float | None
+    direction: Literal["recv", "send"]
+    tensor_bytes: int
+
+
+IotaEvent = Union[
+    ForwardPass,
+    ActivationShape,
+    Registered,
+    LayerChanged,
+    LayerSeen,
+    MinerReset,
+    OptimizationStep,
+    EpochReset,
+    Heartbeat,
+    PhaseChanged,
+    QueueUpdate,
+    GpuMemory,
+    BackendError,
+    P2PTransfer,
+]
+
+Event = Union[Tick, IotaEvent]

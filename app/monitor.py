@@ -1,0 +1,249 @@
+"""The live pipeline: tailer → parser → engine, behind one lock, with change notification.
+
+This is the one impure piece between the log and the viewers: it owns the tailer thread,
+knows the wall clock, and wakes whoever waits for a new snapshot.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from app.engine import ERROR_WINDOW_SECONDS, HISTORY_SPAN_SECONDS, RATE_WINDOW_SECONDS, Engine
+from app.events import (
+    ActivationShape,
+    EpochReset,
+    Event,
+    ForwardPass,
+    Heartbeat,
+    LayerChanged,
+    LayerSeen,
+    MinerReset,
+    OptimizationStep,
+    QueueUpdate,
+    Registered,
+)
+from app.formats import create_parser, detect
+from app.formats.base import LogParser
+from app.snapshot import Snapshot, SourceView
+
+log = logging.getLogger(__name__)
+
+# How far back a cold start reads, in log time: the rate window behind every point of the
+# hour of history, and the hour of backend errors.
+BACKLOG_SECONDS = max(HISTORY_SPAN_SECONDS + RATE_WINDOW_SECONDS, ERROR_WINDOW_SECONDS)
+# Past that, keep reading back only to find a fact still unknown (layer, heartbeat, step,
+# shape), and never more than this many bytes: a cold start must cost about the same on a
+# 1 GiB log as on a 1 MiB one.
+BACKLOG_EXTRA_BYTES = 8 << 20
+# Lines kept to sniff the format of a log that starts empty.
+DETECT_LINES = 2000
+
+_FACTS: tuple[tuple[type, ...], ...] = (
+    (ForwardPass, LayerSeen, Registered, LayerChanged, QueueUpdate, MinerReset),
+    (Heartbeat,),
+    (OptimizationStep, EpochReset),
+    (ActivationShape,),
+)
+
+
+class Monitor:
+    """Follows one log and hands out snapshots; thread-safe."""
+
+    def __init__(
+        self,
+        log_path: Path | None,
+        *,
+        format_name: str = "auto",
+        demo: bool = False,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.log_path = log_path
+        self.requested_format = format_name
+        self.demo = demo
+        self.clock = clock
+        self._lock = threading.Lock()
+        self._changed = threading.Condition(self._lock)
+        self._version = 0
+        self._parser: LogParser | None = None
+        self._engine = Engine(None)
+        self._undetected: list[str] = []
+        self._lines_read = 0
+        self._bad_lines_before = 0  # from parsers already replaced
+        self._tailer: object | None = None
+        if format_name != "auto":
+            self._use_format(format_name)
+
+    # --- lifecycle ----------------------------------------------------------
+
+    def start(self) -> None:
+        """Start following the log in a background thread."""
+        if self.log_path is None or self._tailer is not None:
+            return
+        from app.tailer import Tailer
+
+        tailer = Tailer(self.log_path, self)
+        self._tailer = tailer
+        tailer.start()
+
+    def stop(self) -> None:
+        """Stop the tailer thread; safe to call twice."""
+        tailer = self._tailer
+        if tailer is not None:
+            tailer.stop()  # type: ignore[attr-defined]
+
+    # --- TailSink -------------------------------------------------------------
+
+    def backlog(self, chunks: Iterator[list[str]]) -> None:
+        """Read back from the end only as far as the figures need, then apply it in order."""
+        taken: list[tuple[list[Event], int]] = []
+        newest: float | None = None
+        facts = [False] * len(_FACTS)
+        extra_bytes = 0
+        for chunk in chunks:
+            if not chunk:
+                continue
+            with self._lock:
+                if self._parser is None and self.requested_format == "auto":
+                    self._detect(chunk)
+                format_name = self._engine.format_name
+            if format_name is None:
+                # Not recognised yet: keep these lines for detection, read no further back.
+                with self._lock:
+                    self._lines_read += len(chunk)
+                    self._undetected = chunk[-DETECT_LINES:]
+                break
+            scratch = create_parser(format_name)
+            events = scratch.feed(chunk)
+            taken.append((events, scratch.bad_lines))
+            with self._lock:
+                self._lines_read += len(chunk)
+            oldest: float | None = None
+            for event in events:
+                if event.at is not None:
+                    oldest = event.at if oldest is None else min(oldest, event.at)
+                    newest = event.at if newest is None else max(newest, event.at)
+                for i, kinds in enumerate(_FACTS):
+                    if not facts[i] and isinstance(event, kinds):
+                        facts[i] = True
+            far_enough = newest is not None and oldest is not None and oldest <= newest - BACKLOG_SECONDS
+            if far_enough:
+                if all(facts):
+                    break
+                extra_bytes += sum(len(line) + 1 for line in chunk)
+                if extra_bytes >= BACKLOG_EXTRA_BYTES:
+                    break
+        with self._lock:
+            now = self.clock()
+            for events, bad in reversed(taken):
+                self._engine.apply_all(events, now)
+                self._bad_lines_before += bad
+            self._bump()
+
+    def lines(self, lines: list[str]) -> None:
+        """Parse new lines and wake the viewers."""
+        if not lines:
+            return
+        with self._lock:
+            self._lines_read += len(lines)
+            if self._parser is None:
+                self._undetected.extend(lines)
+                self._undetected = self._undetected[-DETECT_LINES:]
+                if self.requested_format == "auto":
+                    self._detect(self._undetected)
+                if self._parser is None:
+                    self._engine.has_records = True
+                    self._bump()
+                    return
+                lines, self._undetected = self._undetected, []
+            assert self._parser is not None
+            self._engine.apply_all(self._parser.feed(lines), self.clock())
+            self._bump()
+
+    def restarted(self, reason: str) -> None:
+        """A new stream begins (truncation, rotation): drop half-read records, keep the figures."""
+        log.info("log restarted: %s", reason)
+        with self._lock:
+            if self._parser is not None:
+                self._bad_lines_before += self._parser.bad_lines
+                self._parser = create_parser(self._parser.name)
+            self._bump()
+
+    # --- readers --------------------------------------------------------------
+
+    @property
+    def version(self) -> int:
+        """A counter bumped on every change of the figures."""
+        with self._lock:
+            return self._version
+
+    def wait_for_change(self, since: int, timeout: float) -> int:
+        """Block until the version passes ``since`` or ``timeout`` elapses; return the version."""
+        with self._changed:
+            self._changed.wait_for(lambda: self._version != since, timeout=timeout)
+            return self._version
+
+    def last_event_at(self) -> float | None:
+        """The newest log time seen, or None."""
+        with self._lock:
+            return self._engine.clock
+
+    def snapshot(self, now: float | None = None) -> Snapshot:
+        """The figures at ``now`` (default: the wall clock)."""
+        with self._lock:
+            when = self.clock() if now is None else now
+            return self._engine.snapshot(when, self._source())
+
+    # --- internals ------------------------------------------------------------
+
+    def _bump(self) -> None:
+        self._version += 1
+        self._changed.notify_all()
+
+    def _use_format(self, name: str) -> None:
+        self._parser = create_parser(name)
+        has_records = self._engine.has_records
+        self._engine = Engine(name)
+        self._engine.has_records = has_records
+
+    def _detect(self, lines: list[str]) -> None:
+        name = detect(lines)
+        if name is not None:
+            self._use_format(name)
+
+    def _source(self) -> SourceView:
+        bad = self._bad_lines_before + (self._parser.bad_lines if self._parser is not None else 0)
+        path = str(self.log_path) if self.log_path is not None else None
+        size: int | None = None
+        problem: str | None = None
+        skipped: dict[str, int] = {}
+        tailer = self._tailer
+        if tailer is not None:
+            status = tailer.status()  # type: ignore[attr-defined]
+            path, size, problem = status.path, status.size_bytes, status.problem
+            skipped = {
+                "invalid_utf8_lines": status.invalid_utf8_lines,
+                "long_lines_cut": status.long_lines_cut,
+                "truncations": status.truncations,
+                "rotations": status.rotations,
+            }
+        elif self.log_path is not None:
+            try:
+                size = self.log_path.stat().st_size
+            except OSError:
+                size = None
+        if self._parser is None and self._engine.has_records and problem is None:
+            problem = "no parser recognises this log's lines"
+        return SourceView(
+            path=path,
+            size_bytes=size,
+            lines_read=self._lines_read,
+            bad_lines=bad,
+            last_event_at=self._engine.clock,
+            problem=problem,
+            demo=self.demo,
+            skipped=skipped,
+        )

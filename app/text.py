@@ -1,0 +1,47 @@
+"""Text a person reads: every figure is formatted here, never in the page's JavaScript."""
+
+from __future__ import annotations
+
+import math
+
+
+def _floor_to(value: float, decimals: int) -> float:
+    scale = 10**decimals
+    return math.floor(value * scale + 1e-9) / scale
+
+
+def compact(value: float) -> str:
+    """Write a count with k (thousands) or M (millions), rounded down: 358400 → 358k, 1234567 → 1.2M."""
+    if value < 0 or not math.isfinite(value):
+        raise ValueError(f"cannot write {value!r} as a rate")
+    if value < 1_000:
+        return str(int(value))
+    if value < 1_000_000:
+        return f"{int(value // 1_000)}k"
+    if value < 1_000_000_000:
+        return f"{_floor_to(value / 1_000_000, 1):.1f}M".replace(".0M", "M")
+    return f"{_floor_to(value / 1_000_000_000, 1):.1f}G".replace(".0G", "G")
+
+
+def minutes(seconds: float) -> int:
+    """Whole minutes, rounded down."""
+    return int(max(seconds, 0.0) // 60)
+
+
+def duration(seconds: float) -> str:
+    """A short human duration: 45 s, 12 min, 3 h 05 min, 2 d 4 h."""
+    seconds = max(0.0, seconds)
+    if seconds < 60:
+        return f"{int(seconds)} s"
+    if seconds < 3600:
+        return f"{int(seconds // 60)} min"
+    if seconds < 86400:
+        hours, rest = divmod(int(seconds), 3600)
+        return f"{hours} h {rest // 60:02d} min"
+    days, rest = divmod(int(seconds), 86400)
+    return f"{days} d {rest // 3600} h"
+
+
+def gigabytes(value: float) -> str:
+    """GPU memory with two decimals, as the miner prints it."""
+    return f"{value:.2f}"

@@ -1,0 +1,179 @@
+#!/usr/bin/env python3
+"""tokwatch's command line: flags → one frozen Config → the pipeline and the servers.
+
+The only file that turns errors into messages and exit statuses.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import NoReturn
+
+from app.config import DEFAULT_HOST, DEFAULT_PORT, Config, ConfigError
+from app.formats import PARSERS
+
+EXIT_USAGE = 2
+
+
+class UsageError(Exception):
+    """A bad option or an unusable path: one line on stderr, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="run.py",
+        description="tokwatch: a live dashboard for a training log (IOTA Train at Home miner, nanochat, …).",
+    )
+    parser.add_argument("--log", type=Path, help="log file, or a directory: follow its newest *.log")
+    parser.add_argument(
+        "--format",
+        default="auto",
+        help=f"log format: auto (default) or one of {', '.join(sorted(PARSERS))}",
+    )
+    parser.add_argument("--host", default=DEFAULT_HOST, help=f"address to bind (default {DEFAULT_HOST})")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"HTTP port (default {DEFAULT_PORT})")
+    parser.add_argument("--ws-port", type=int, help="websocket port (default: HTTP port + 1)")
+    parser.add_argument("--demo", action="store_true", help="replay the bundled composed log, live")
+    parser.add_argument("--token", help="access token for a non-loopback host (default: generated, kept)")
+    parser.add_argument(
+        "--allow-host", action="append", default=[], metavar="NAME", help="accept this Host name too"
+    )
+    parser.add_argument("--once", action="store_true", help="print one snapshot and exit")
+    parser.add_argument("--json", action="store_true", help="with --once: print the snapshot as JSON")
+    parser.add_argument(
+        "--at",
+        default=None,
+        metavar='end|"YYYY-MM-DD HH:MM:SS"',
+        help="with --once: evaluate at the log's last timestamp (end) or at a local time (default: now)",
+    )
+    return parser
+
+
+def parse_config(argv: Sequence[str] | None = None) -> tuple[Config, argparse.Namespace]:
+    """Turn command-line flags into a Config (raises UsageError on a bad option)."""
+    args = _build_parser().parse_args(argv)
+    if args.format != "auto" and args.format not in PARSERS:
+        raise UsageError(f"unknown --format {args.format!r}; use auto or one of {', '.join(sorted(PARSERS))}")
+    if (args.json or args.at) and not args.once:
+        raise UsageError("--json and --at only go with --once")
+    if args.at is not None and args.at != "end":
+        _parse_local_time(args.at)
+    try:
+        config = Config(
+            log_path=args.log,
+            format_name=args.format,
+            host=args.host,
+            port=args.port,
+            ws_port=args.ws_port,
+            demo=args.demo,
+            token=args.token,
+            allow_hosts=tuple(args.allow_host),
+        )
+    except ConfigError as e:
+        raise UsageError(str(e)) from e
+    return config, args
+
+
+def _parse_local_time(value: str) -> float:
+    try:
+        return time.mktime(time.strptime(value, "%Y-%m-%d %H:%M:%S"))
+    except ValueError as e:
+        raise UsageError(f'--at wants end or "YYYY-MM-DD HH:MM:SS", not {value!r}') from e
+
+
+def _resolve_log(config: Config) -> Path:
+    from app.tailer import default_log_path, resolve_log
+
+    given = config.log_path
+    path = given if given is not None else default_log_path()
+    if path is None:
+        raise UsageError("no log found (looked for ~/Library/Logs/IOTA Train at Home/); pass --log PATH or --demo")
+    if not path.exists():
+        raise UsageError(f"{path}: no such file or directory")
+    resolved = resolve_log(path)
+    if resolved is None:
+        raise UsageError(f"{path}: no *.log file in this directory")
+    try:
+        with resolved.open("rb"):
+            pass
+    except IsADirectoryError as e:
+        raise UsageError(f"{resolved}: is a directory, not a log file") from e
+    except OSError as e:
+        raise UsageError(f"{resolved}: cannot read ({e.strerror or e})") from e
+    return resolved
+
+
+def run_once(config: Config, args: argparse.Namespace) -> int:
+    """Read the log's tail once, print a snapshot, exit 0."""
+    from app.monitor import Monitor
+    from app.snapshot import to_dict
+    from app.tailer import read_backwards
+
+    if config.demo and config.log_path is None:
+        from app.demo import write_demo_log
+
+        log_path = write_demo_log()
+    else:
+        log_path = _resolve_log(config)
+    monitor = Monitor(log_path, format_name=config.format_name, demo=config.demo)
+    monitor.backlog(read_backwards(log_path))
+    if args.at == "end":
+        now = monitor.last_event_at() or time.time()
+    elif args.at is not None:
+        now = _parse_local_time(args.at)
+    else:
+        now = time.time()
+    snapshot = monitor.snapshot(now)
+    if args.json:
+        print(json.dumps(to_dict(snapshot), ensure_ascii=False, indent=2))
+    else:
+        print(snapshot.status_line)
+        for line in snapshot.details:
+            print(f"  {line}")
+        if snapshot.source.problem:
+            print(f"  ({snapshot.source.problem})")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point; returns the exit status."""
+    try:
+        config, args = parse_config(argv)
+        if args.once:
+            return run_once(config, args)
+        from app.serve import serve
+
+        if config.log_path is not None:
+            _resolve_log_for_serving(config)
+        return serve(config)
+    except UsageError as e:
+        print(f"tokwatch: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+
+
+def _resolve_log_for_serving(config: Config) -> None:
+    """A live dashboard may wait for a log that does not exist yet, but not for a bad path."""
+    path = config.log_path
+    assert path is not None
+    if path.exists() and not path.is_dir():
+        try:
+            with path.open("rb"):
+                pass
+        except OSError as e:
+            raise UsageError(f"{path}: cannot read ({e.strerror or e})") from e
+
+
+if __name__ == "__main__":
+    sys.exit(main())
