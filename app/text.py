@@ -6,8 +6,8 @@ import math
 
 
 def _floor_to(value: float, decimals: int) -> float:
-    scale = 10**decimals
-    return math.floor(value * scale + 1e-9) / scale
+    scale = float(10**decimals)
+    return float(math.floor(value * scale + 1e-9)) / scale
 
 
 def compact(value: float) -> str:
