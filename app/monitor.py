@@ -115,6 +115,7 @@ class Monitor:
                 with self._lock:
                     self._lines_read += len(chunk)
                     self._undetected = chunk[-DETECT_LINES:]
+                    self._engine.has_records = True
                 break
             scratch = create_parser(format_name)
             events = scratch.feed(chunk)
