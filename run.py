@@ -126,11 +126,12 @@ def run_once(config: Config, args: argparse.Namespace) -> int:
     else:
         log_path = _resolve_log(config)
     monitor = Monitor(log_path, format_name=config.format_name, demo=config.demo)
-    monitor.backlog(read_backwards(log_path))
+    at = _parse_local_time(args.at) if args.at not in (None, "end") else None
+    monitor.backlog(read_backwards(log_path), until=at)
     if args.at == "end":
         now = monitor.last_event_at() or time.time()
-    elif args.at is not None:
-        now = _parse_local_time(args.at)
+    elif at is not None:
+        now = at
     else:
         now = time.time()
     snapshot = monitor.snapshot(now)

@@ -50,6 +50,14 @@ _FACTS: tuple[tuple[type, ...], ...] = (
 )
 
 
+def _before(events: list[Event], until: float) -> list[Event]:
+    """The events up to ``until``: cut at the first one dated after it."""
+    for i, event in enumerate(events):
+        if event.at is not None and event.at > until:
+            return events[:i]
+    return events
+
+
 class Monitor:
     """Follows one log and hands out snapshots; thread-safe."""
 
@@ -97,8 +105,11 @@ class Monitor:
 
     # --- TailSink -------------------------------------------------------------
 
-    def backlog(self, chunks: Iterator[list[str]]) -> None:
-        """Read back from the end only as far as the figures need, then apply it in order."""
+    def backlog(self, chunks: Iterator[list[str]], until: float | None = None) -> None:
+        """Read back from the end only as far as the figures need, then apply it in order.
+
+        ``until``: ignore what the log says after this time (``--once --at`` in the past).
+        """
         taken: list[tuple[list[Event], int]] = []
         newest: float | None = None
         facts = [False] * len(_FACTS)
@@ -119,6 +130,8 @@ class Monitor:
                 break
             scratch = create_parser(format_name)
             events = scratch.feed(chunk)
+            if until is not None:
+                events = _before(events, until)
             taken.append((events, scratch.bad_lines))
             with self._lock:
                 self._lines_read += len(chunk)
