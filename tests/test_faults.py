@@ -1,0 +1,270 @@
+"""Faults around the log file, end to end: real file → Tailer → Monitor (parser + engine) → snapshot.
+
+Every case writes a real-shaped miner log (``bench.synth``: DEBUG-heavy, a pass every ~15 s, one
+training stretch), breaks the file the way the world does, and checks the same four things:
+tokwatch keeps following, it loses no pass (``warmup.passes`` equals the passes written), it
+counts none twice (``source.lines_read`` equals the lines written: nothing read twice, nothing
+dropped), and the snapshot's ``source`` says what happened (problem, skipped counters).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from app import tailer as tailer_module
+from app.monitor import Monitor
+from app.snapshot import Snapshot
+from bench.synth import IotaSynth, Truth
+
+START = time.mktime((2026, 9, 14, 9, 0, 0, 0, 0, -1))
+
+
+def synth_log(minutes: float, *, seed: int = 1) -> tuple[list[bytes], Truth]:
+    """A single-stretch miner log of ``minutes`` as lines with their newlines, and what it holds."""
+    synth = IotaSynth(seed=seed, start=START, epoch_seconds=None, requeue_seconds=None, error_seconds=None)
+    lines = [line.encode("utf-8") + b"\n" for line in synth.run(minutes * 60)]
+    return lines, synth.truth
+
+
+class Live:
+    """A Monitor following ``path`` with the real tailer, evaluated at a fixed time."""
+
+    def __init__(self, path: Path, now: float) -> None:
+        self.now = now
+        self.monitor = Monitor(path, clock=lambda: now)
+
+    def snap(self) -> Snapshot:
+        return self.monitor.snapshot(self.now)
+
+    def wait(self, what: str, done: Callable[[Snapshot], bool], timeout: float = 10.0) -> Snapshot:
+        """Poll the snapshot until ``done``; fail with the last source view after ``timeout``."""
+        deadline = time.monotonic() + timeout
+        while True:
+            snap = self.snap()
+            if done(snap):
+                return snap
+            if time.monotonic() > deadline:
+                pytest.fail(f"timed out waiting for {what}; source: {snap.source}")
+            time.sleep(0.01)
+
+    def caught_up(self, lines: int, timeout: float = 10.0) -> Snapshot:
+        return self.wait(f"{lines} lines read", lambda s: s.source.lines_read >= lines, timeout)
+
+
+@pytest.fixture
+def follow() -> Iterator[Callable[[Path], Live]]:
+    started: list[Live] = []
+
+    def start(path: Path) -> Live:
+        live = Live(path, now=START + 86400)
+        live.monitor.start()
+        started.append(live)
+        return live
+
+    yield start
+    for live in started:
+        live.monitor.stop()
+
+
+def append(path: Path, data: bytes) -> None:
+    with open(path, "ab") as f:
+        f.write(data)
+
+
+def assert_whole(snap: Snapshot, truth: Truth, *, lines: int | None = None) -> None:
+    """No pass lost or doubled, every line read exactly once, nothing unreadable, no open problem."""
+    assert snap.warmup.passes == truth.passes
+    assert snap.source.lines_read == (truth.lines if lines is None else lines)
+    assert snap.source.bad_lines == 0
+    assert snap.source.problem is None
+    assert snap.layer == truth.layer
+    assert snap.source.last_event_at == pytest.approx(truth.last_at, abs=0.001)
+
+
+def test_rotation_by_rename_while_a_writer_appends(tmp_path: Path, follow: Callable[[Path], Live]) -> None:
+    lines, truth = synth_log(8)
+    log = tmp_path / "miner.log"
+    live = follow(log)
+    live.wait("the tailer to look", lambda s: s.source.problem is not None)
+    rotate_at = len(lines) // 2
+    f = open(log, "ab")  # noqa: SIM115 - the writer's handle outlives the rename, as a real writer's does
+    try:
+        for i in range(0, len(lines), 40):
+            if i >= rotate_at and not (tmp_path / "miner.log.1").exists():
+                os.rename(log, tmp_path / "miner.log.1")
+                # The writer has not noticed yet: these land in the renamed file.
+                f.write(b"".join(lines[i : i + 40]))
+                f.flush()
+                f.close()
+                f = open(log, "ab")  # noqa: SIM115
+                continue
+            f.write(b"".join(lines[i : i + 40]))
+            f.flush()
+            time.sleep(0.002)
+    finally:
+        f.close()
+    snap = live.caught_up(truth.lines)
+    time.sleep(0.05)  # a double read would show now
+    snap = live.snap()
+    assert_whole(snap, truth)
+    assert snap.source.skipped["rotations"] == 1
+    assert snap.source.path == str(log)
+
+
+def test_copytruncate(tmp_path: Path, follow: Callable[[Path], Live]) -> None:
+    lines, truth = synth_log(6)
+    half = len(lines) // 2
+    log = tmp_path / "miner.log"
+    log.write_bytes(b"")
+    live = follow(log)
+    live.wait("the tailer to open the file", lambda s: s.source.size_bytes == 0)
+    append(log, b"".join(lines[:half]))
+    live.caught_up(half)
+    # logrotate copytruncate: copy, then cut the live file to zero; the writer goes on at 0.
+    shutil.copyfile(log, tmp_path / "miner.log.1")
+    os.truncate(log, 0)
+    live.wait("the truncation", lambda s: s.source.skipped.get("truncations") == 1)
+    append(log, b"".join(lines[half:]))
+    snap = live.caught_up(truth.lines)
+    assert_whole(snap, truth)
+    assert snap.source.skipped["truncations"] == 1
+    assert snap.source.skipped["rotations"] == 0
+
+
+def test_deleted_then_recreated(tmp_path: Path, follow: Callable[[Path], Live]) -> None:
+    lines, truth = synth_log(6)
+    half = len(lines) // 2
+    log = tmp_path / "miner.log"
+    live = follow(log)
+    append(log, b"".join(lines[:half]))
+    live.caught_up(half)
+    log.unlink()
+    snap = live.wait("the missing file reported", lambda s: "waiting for" in (s.source.problem or ""))
+    assert snap.warmup.passes > 0  # the figures survive the gap
+    append(log, b"".join(lines[half:]))
+    snap = live.caught_up(truth.lines)
+    assert_whole(snap, truth)
+    assert snap.source.skipped["rotations"] == 1
+
+
+def test_replaced_by_a_directory(tmp_path: Path, follow: Callable[[Path], Live]) -> None:
+    lines, truth = synth_log(6)
+    half = len(lines) // 2
+    log = tmp_path / "miner.log"
+    live = follow(log)
+    append(log, b"".join(lines[:half]))
+    live.caught_up(half)
+    log.unlink()
+    log.mkdir()
+    snap = live.wait("the directory reported", lambda s: "is a directory" in (s.source.problem or ""))
+    passes_meanwhile = snap.warmup.passes
+    log.rmdir()
+    append(log, b"".join(lines[half:]))
+    snap = live.caught_up(truth.lines)
+    assert passes_meanwhile > 0
+    assert_whole(snap, truth)
+
+
+def test_permission_denied_at_the_open_seam(
+    tmp_path: Path, follow: Callable[[Path], Live], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As root chmod denies nothing, so the tailer's one open call refuses instead; then it is allowed again."""
+    lines, truth = synth_log(6)
+    half = len(lines) // 2
+    log = tmp_path / "miner.log"
+    live = follow(log)
+    append(log, b"".join(lines[:half]))
+    live.caught_up(half)
+
+    denied = threading.Event()
+    denied.set()
+    real_open = tailer_module._open_for_reading
+
+    def guarded_open(path: Path) -> tailer_module._ReadableFile:
+        if denied.is_set():
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(path)
+
+    monkeypatch.setattr(tailer_module, "_open_for_reading", guarded_open)
+    os.rename(log, tmp_path / "miner.log.1")
+    append(log, b"".join(lines[half:]))  # the new file exists but cannot be opened
+    snap = live.wait("the refusal reported", lambda s: "permission denied" in (s.source.problem or ""))
+    assert snap.source.lines_read == half
+    denied.clear()
+    snap = live.caught_up(truth.lines)
+    assert_whole(snap, truth)
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root ignores file modes; the open-seam test covers the refusal")
+def test_permission_denied_by_file_mode(tmp_path: Path, follow: Callable[[Path], Live]) -> None:
+    lines, truth = synth_log(6)
+    half = len(lines) // 2
+    log = tmp_path / "miner.log"
+    live = follow(log)
+    append(log, b"".join(lines[:half]))
+    live.caught_up(half)
+    os.rename(log, tmp_path / "miner.log.1")
+    append(log, b"".join(lines[half:]))
+    log.chmod(0)
+    try:
+        live.wait("the refusal reported", lambda s: "permission denied" in (s.source.problem or ""))
+    finally:
+        log.chmod(0o644)
+    snap = live.caught_up(truth.lines)
+    assert_whole(snap, truth)
+
+
+def test_folder_missing_at_start_created_later(tmp_path: Path, follow: Callable[[Path], Live]) -> None:
+    lines, truth = synth_log(6)
+    log = tmp_path / "Logs" / "IOTA Train at Home" / "2026-09-14-cli.log"
+    live = follow(log)
+    snap = live.wait("the missing folder reported", lambda s: "does not exist yet" in (s.source.problem or ""))
+    assert snap.state == "waiting"
+    log.parent.mkdir(parents=True)
+    append(log, b"".join(lines[:100]))
+    live.caught_up(100)
+    append(log, b"".join(lines[100:]))
+    snap = live.caught_up(truth.lines)
+    assert_whole(snap, truth)
+
+
+def test_folder_mode_missing_at_start_created_later(tmp_path: Path, follow: Callable[[Path], Live]) -> None:
+    """``--log`` names the Train-at-Home folder, which the app has not created yet."""
+    lines, truth = synth_log(6)
+    folder = tmp_path / "IOTA Train at Home"
+    live = follow(folder)
+    live.wait("the missing folder reported", lambda s: s.source.problem is not None)
+    folder.mkdir()
+    log = folder / "2026-09-14-cli.log"
+    append(log, b"".join(lines[:100]))
+    live.caught_up(100)
+    append(log, b"".join(lines[100:]))
+    snap = live.caught_up(truth.lines)
+    assert_whole(snap, truth)
+    assert snap.source.path == str(log)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="bug in app/monitor.py Monitor.lines: with format auto, a first batch over DETECT_LINES (2000) "
+    "lines keeps only its last 2000 for detection and parses only those; the rest are counted but never parsed",
+)
+def test_a_log_that_appears_with_thousands_of_lines_is_read_whole(
+    tmp_path: Path, follow: Callable[[Path], Live]
+) -> None:
+    """The file shows up already holding ~4000 lines: the tailer hands them over in one batch."""
+    lines, truth = synth_log(6)
+    log = tmp_path / "miner.log"
+    live = follow(log)
+    live.wait("the tailer to look", lambda s: s.source.problem is not None)
+    (tmp_path / "staged.log").write_bytes(b"".join(lines))
+    os.rename(tmp_path / "staged.log", log)
+    snap = live.caught_up(truth.lines)
+    assert_whole(snap, truth)
