@@ -45,6 +45,12 @@ def training_log(start: float, minutes: int, *, layer: int = 1, every_seconds: i
         if n % 4 == 0:
             lines.append(wrapper_line(stamp(t + 2), "SUCCESS", "miner.training.training:backward:461",
                                       f"✅ Optimization step #{n // 4} | hotkey=5HmQx7Rc"))
+        if n % 8 == 0:
+            lines.append(wrapper_line(
+                stamp(t + 3), "DEBUG", "subnet.common_api_client:orchestrator_request:84",
+                "Successfully completed request to /miner/heartbeat?expected_phase=training; response: "
+                f"{{'run_id': '4.12.16.5-tah', 'layer': {layer}, 'epoch': 48, 'phase': 'training'}}",
+            ))
     return lines
 
 

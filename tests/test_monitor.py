@@ -1,0 +1,98 @@
+"""The pipeline behind one lock: cold start reads only what it needs, live lines, restarts."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+
+from app.monitor import Monitor
+from tests.test_cli import training_log
+
+NOW = time.time()
+
+
+def chunks_newest_first(lines: list[str], size: int) -> list[list[str]]:
+    """Split a log into chunks of ``size`` lines, newest chunk first, like read_backwards."""
+    out = [lines[max(0, end - size):end] for end in range(len(lines), 0, -size)]
+    return out
+
+
+class Counting:
+    """An iterator over chunks that remembers how many were pulled."""
+
+    def __init__(self, chunks: list[list[str]]) -> None:
+        self._chunks = chunks
+        self.pulled = 0
+
+    def __iter__(self) -> Iterator[list[str]]:
+        for chunk in self._chunks:
+            self.pulled += 1
+            yield chunk
+
+
+def test_cold_start_stops_reading_once_it_has_enough() -> None:
+    # ten hours of training, one pass every 15 s: the engine needs the last 80 minutes
+    lines = training_log(NOW - 10 * 3600, 600)
+    chunks = Counting(chunks_newest_first(lines, 100))
+    monitor = Monitor(None, format_name="iota", clock=lambda: NOW)
+    monitor.backlog(iter(chunks))
+    total = len(chunks_newest_first(lines, 100))
+    # 80 min ≈ 320 passes ≈ 720 lines ≈ 8 chunks, plus the one that crosses the line
+    assert chunks.pulled <= 10 < total
+    snap = monitor.snapshot(NOW)
+    assert snap.state == "training" and snap.rate.observed_seconds == 1200
+    assert snap.status_line == "L1 · 768k tok/h"
+    assert len(snap.history) == 120
+    assert snap.source.lines_read == sum(len(c) for c in chunks_newest_first(lines, 100)[: chunks.pulled])
+
+
+def test_cold_start_reads_the_whole_of_a_short_log() -> None:
+    lines = training_log(NOW - 600, 10)
+    chunks = Counting(chunks_newest_first(lines, 10))
+    monitor = Monitor(None, clock=lambda: NOW)
+    monitor.backlog(iter(chunks))
+    assert chunks.pulled == len(chunks_newest_first(lines, 10))
+    assert monitor.snapshot(NOW).format == "iota"
+
+
+def test_until_cuts_the_log_at_a_past_time() -> None:
+    lines = training_log(NOW - 3600, 60)
+    monitor = Monitor(None, format_name="iota", clock=lambda: NOW)
+    monitor.backlog(iter(chunks_newest_first(lines, 50)), until=NOW - 3000)
+    snap = monitor.snapshot(NOW - 3000)
+    assert snap.source.last_event_at is not None and snap.source.last_event_at <= NOW - 3000
+    assert snap.warmup.passes == 39  # 600 s of passes every 15 s, the last one at 585 s + 1
+
+
+def test_live_lines_wake_waiters() -> None:
+    monitor = Monitor(None, format_name="iota", clock=lambda: NOW)
+    version = monitor.version
+    got: list[int] = []
+    waiter = threading.Thread(target=lambda: got.append(monitor.wait_for_change(version, 5)))
+    waiter.start()
+    monitor.lines(training_log(NOW - 60, 1)[:2])
+    waiter.join(5)
+    assert got and got[0] > version
+
+
+def test_unrecognised_lines_then_a_real_log() -> None:
+    monitor = Monitor(None, clock=lambda: NOW)
+    monitor.lines(["hello", "world"])
+    snap = monitor.snapshot(NOW)
+    assert (snap.state, snap.status_line) == ("unrecognised", "log format not recognised")
+    assert snap.source.problem == "no parser recognises this log's lines"
+    monitor.lines(training_log(NOW - 600, 10))
+    snap = monitor.snapshot(NOW)
+    assert snap.format == "iota" and snap.layer == 1 and snap.source.problem is None
+
+
+def test_restart_keeps_counted_passes() -> None:
+    lines = training_log(NOW - 600, 10)
+    monitor = Monitor(None, format_name="iota", clock=lambda: NOW)
+    monitor.lines(lines)
+    before = monitor.snapshot(NOW).warmup.passes
+    monitor.restarted("truncated")
+    # the same passes again (a copytruncate that re-delivers them): no pass counted twice
+    monitor.lines(lines[1:])
+    assert monitor.snapshot(NOW).warmup.passes == before
