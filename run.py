@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 import time
 from collections.abc import Sequence
@@ -154,6 +155,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_once(config, args)
         from app.serve import serve
 
+        _configure_logging()
         if config.log_path is not None:
             _resolve_log_for_serving(config)
         return serve(config)
@@ -162,6 +164,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
+
+
+def _configure_logging() -> None:
+    """tokwatch's own messages at INFO; watchfiles says "N changes detected" on every append."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("watchfiles").setLevel(logging.WARNING)
 
 
 def _resolve_log_for_serving(config: Config) -> None:
