@@ -1,0 +1,259 @@
+"""Push the newest snapshot to every websocket client; a slow client never holds up the others.
+
+One broadcaster thread waits on the monitor and serialises once per change — at most every
+``push_interval_seconds``, and every ``refresh_seconds`` on a quiet log so ages and history move
+on — then drops the payload into each client's one-slot mailbox. Each client's own thread (its
+websocket handler, see :func:`pump`) sends whatever is newest when it is ready. A client whose
+send blocks skips the versions it missed: no backlog, no delay for the broadcaster, the tailer
+or anyone else. A send stuck for ``stall_seconds`` gets the client's socket shut.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Protocol
+
+from app.snapshot import Snapshot, to_json
+
+log = logging.getLogger(__name__)
+
+# Sent when a client has had nothing for keepalive_seconds: the page's proof the link is alive.
+KEEPALIVE_JSON = '{"keepalive":true}'
+# How often waiting threads look up (stop requests, dead sockets); bounds shutdown time.
+POLL_SECONDS = 0.5
+
+
+class SnapshotSource(Protocol):
+    """What the broadcaster needs from the monitor."""
+
+    @property
+    def version(self) -> int: ...
+
+    def wait_for_change(self, since: int, timeout: float) -> int: ...
+
+    def snapshot(self, now: float | None = None) -> Snapshot: ...
+
+
+class WebSocketLike(Protocol):
+    """The part of ``simple_websocket.Server`` that :func:`pump` uses."""
+
+    connected: bool
+
+    def send(self, data: str) -> None: ...
+
+    def receive(self, timeout: float | None = None) -> str | bytes | None: ...
+
+
+class ClientClosed(Exception):
+    """The broadcaster closed this client (shutdown); ``code`` and ``reason`` go to its close frame."""
+
+    def __init__(self, code: int, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+
+
+class Client:
+    """One websocket viewer: a one-slot mailbox holding the newest payload, and its send state."""
+
+    def __init__(self, abort: Callable[[], None] | None = None) -> None:
+        self._changed = threading.Condition()
+        self._payload: str | None = None
+        self._closed: ClientClosed | None = None
+        self._abort = abort
+        self._aborted = False
+        self.sending_since: float | None = None  # monotonic time a send began, None when idle
+
+    def offer(self, payload: str) -> None:
+        """Replace whatever is waiting with the newest payload (never blocks on the network)."""
+        with self._changed:
+            self._payload = payload
+            self._changed.notify_all()
+
+    def take(self, timeout: float) -> str | None:
+        """Return the newest payload and empty the slot, or None after ``timeout``; raise ClientClosed."""
+        with self._changed:
+            self._changed.wait_for(lambda: self._payload is not None or self._closed is not None, timeout)
+            if self._closed is not None:
+                raise self._closed
+            payload, self._payload = self._payload, None
+            return payload
+
+    def close(self, code: int, reason: str) -> None:
+        """Make the client's thread stop at its next look (its close frame carries code and reason)."""
+        with self._changed:
+            if self._closed is None:
+                self._closed = ClientClosed(code, reason)
+            self._changed.notify_all()
+
+    def abort(self) -> None:
+        """Shut the client's socket under a stuck send; called at most once."""
+        if self._aborted or self._abort is None:
+            return
+        self._aborted = True
+        try:
+            self._abort()
+        except OSError as e:  # already closed: nothing left to free
+            log.debug("aborting a websocket client: %s", e)
+
+
+def pump(
+    ws: WebSocketLike,
+    client: Client,
+    *,
+    keepalive_seconds: float,
+    clock: Callable[[], float] = time.monotonic,
+    poll_seconds: float = POLL_SECONDS,
+) -> None:
+    """Send the client the newest payload whenever there is one, a keepalive when idle, until it goes.
+
+    Raises ClientClosed when the broadcaster closes the client; returns when the peer leaves.
+    """
+    last_sent = clock()
+    while ws.connected:
+        payload = client.take(poll_seconds)
+        # The page sends nothing; drop whatever arrives so it cannot pile up (it is size-capped).
+        while ws.connected and ws.receive(timeout=0) is not None:
+            pass
+        if payload is None:
+            if clock() - last_sent < keepalive_seconds:
+                continue
+            payload = KEEPALIVE_JSON
+        if not ws.connected:
+            return
+        client.sending_since = clock()
+        try:
+            ws.send(payload)
+        finally:
+            client.sending_since = None
+        last_sent = clock()
+
+
+class Broadcaster:
+    """The websocket client registry (behind one lock) and the thread that feeds it."""
+
+    def __init__(
+        self,
+        source: SnapshotSource,
+        *,
+        max_clients: int,
+        push_interval_seconds: float,
+        refresh_seconds: float = 30.0,
+        stall_seconds: float = 20.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._source = source
+        self.max_clients = max_clients
+        self.push_interval_seconds = push_interval_seconds
+        self.refresh_seconds = refresh_seconds
+        self.stall_seconds = stall_seconds
+        self._clock = clock
+        self._lock = threading.Lock()  # guards _clients and _closing
+        self._clients: set[Client] = set()
+        self._closing = False
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.pushes = 0  # payloads published since start, for tests and curiosity
+
+    # --- registry -----------------------------------------------------------
+
+    def join(self, abort: Callable[[], None] | None = None) -> Client | None:
+        """Register a new client, or return None when the cap is reached or the server is stopping."""
+        with self._lock:
+            if self._closing or len(self._clients) >= self.max_clients:
+                return None
+            client = Client(abort)
+            self._clients.add(client)
+            return client
+
+    def leave(self, client: Client) -> None:
+        """Forget a client; safe to call twice."""
+        with self._lock:
+            self._clients.discard(client)
+
+    @property
+    def client_count(self) -> int:
+        """How many clients are registered."""
+        with self._lock:
+            return len(self._clients)
+
+    def is_full(self) -> bool:
+        """True when no further client may join."""
+        with self._lock:
+            return self._closing or len(self._clients) >= self.max_clients
+
+    # --- lifecycle ------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the broadcaster thread."""
+        if self._thread is not None:
+            raise RuntimeError("a Broadcaster can be started once")
+        self._thread = threading.Thread(target=self._run, name="tokwatch-broadcaster", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 3.0) -> None:
+        """Stop the thread and close every client (code 1001, going away); safe to call twice."""
+        self._stop.set()
+        with self._lock:
+            self._closing = True
+            clients = list(self._clients)
+        for client in clients:
+            client.close(1001, "tokwatch is shutting down")
+        thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout)
+        # A client stuck in a send would never see its close: free its thread.
+        for client in clients:
+            if client.sending_since is not None:
+                client.abort()
+
+    # --- the thread -------------------------------------------------------------
+
+    def _run(self) -> None:
+        published_version: int | None = None
+        published_at = float("-inf")
+        while not self._stop.is_set():
+            until_refresh = published_at + self.refresh_seconds - self._clock()
+            version = self._source.wait_for_change(
+                -1 if published_version is None else published_version,
+                max(0.0, min(POLL_SECONDS, until_refresh)),
+            )
+            self._abort_stalled()
+            if self._stop.is_set():
+                break
+            changed = version != published_version
+            if not changed and self._clock() < published_at + self.refresh_seconds:
+                continue
+            # Coalesce: whatever changes during the pause goes out in the one snapshot after it.
+            pause = published_at + self.push_interval_seconds - self._clock()
+            if pause > 0 and self._stop.wait(pause):
+                break
+            try:
+                published_version = self._source.version
+                payload = to_json(self._source.snapshot())
+            except Exception:  # a bad snapshot must not end live updates for everyone
+                log.exception("cannot serialise a snapshot; retrying on the next change")
+                published_at = self._clock()
+                continue
+            published_at = self._clock()
+            self._publish(payload)
+
+    def _publish(self, payload: str) -> None:
+        with self._lock:
+            clients = list(self._clients)
+        for client in clients:
+            client.offer(payload)
+        self.pushes += 1
+
+    def _abort_stalled(self) -> None:
+        now = self._clock()
+        with self._lock:
+            clients = list(self._clients)
+        for client in clients:
+            since = client.sending_since
+            if since is not None and now - since > self.stall_seconds:
+                log.info("dropping a websocket client stuck in a send for %.0f s", now - since)
+                client.abort()

@@ -1,0 +1,276 @@
+"""Who may talk to tokwatch: the Host rule, the websocket Origin rule, the LAN token, safe headers.
+
+The layers, each against a different attack (research/anchors.md §3(d)):
+
+* Host: every request must name ``localhost``, an IP literal, or a name given with
+  ``--allow-host``; anything else is a DNS-rebinding page in the user's own browser (403).
+* Origin: browsers let any page open a websocket anywhere, so the handshake must come from the
+  dashboard's own page (``http://<same host>:<HTTP port>``) — checked before the socket is
+  accepted, since flask-sock accepts every handshake itself (403).
+* Token: off loopback, ``/api/*`` and ``/ws`` need the secret from the printed URL's
+  ``#token=…`` fragment (401). The page and static files hold no figures and need none.
+"""
+
+from __future__ import annotations
+
+import hmac
+import ipaddress
+import os
+import re
+import secrets
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import NoReturn
+from urllib.parse import urlsplit
+
+from flask import Flask, Response, abort, jsonify, request
+
+from app.config import Config, ConfigError, is_loopback
+
+TOKEN_FILE_NAME = "token"
+TOKEN_QUERY_PARAM = "token"
+# The unreserved URL characters: a token must survive a URL fragment and a query string as is.
+_TOKEN_PATTERN = re.compile(r"[A-Za-z0-9._~-]{8,256}")
+_HOST_NAME_PATTERN = re.compile(r"(?=.{1,253}\.?$)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*\.?")
+_LOCALHOST_NAMES = frozenset({"localhost", "localhost."})
+
+TOKEN_HINT = (
+    "Open the link tokwatch printed when it started (it ends in #token=…), or scan the QR code "
+    "printed next to it; this browser keeps the token afterwards."
+)
+
+
+class TokenStoreError(OSError):
+    """The token file cannot be read or written."""
+
+
+# --- the rules, pure -----------------------------------------------------------
+
+
+def split_host(value: str) -> tuple[str, int | None] | None:
+    """Split a Host header (or an origin's netloc) into a lower-case name and a port; None if malformed."""
+    value = value.strip().lower()
+    if value.startswith("["):
+        end = value.find("]")
+        if end < 0:
+            return None
+        name, rest = value[: end + 1], value[end + 1 :]
+    elif value.count(":") == 1:
+        name, _, port_text = value.partition(":")
+        rest = ":" + port_text
+    elif ":" in value:
+        return None  # a bare IPv6 address must be bracketed in a Host header
+    else:
+        name, rest = value, ""
+    if not name:
+        return None
+    if not rest:
+        return name, None
+    port_text = rest[1:]
+    if not rest.startswith(":") or not port_text.isdigit() or len(port_text) > 5 or int(port_text) > 65535:
+        return None
+    return name, int(port_text)
+
+
+def is_ip_literal(name: str) -> bool:
+    """True for a dotted IPv4 address or a bracketed IPv6 address (no DNS, so nothing to rebind)."""
+    if name.startswith("[") and name.endswith("]"):
+        try:
+            ipaddress.IPv6Address(name[1:-1])
+        except ValueError:
+            return False
+        return True
+    try:
+        ipaddress.IPv4Address(name)
+    except ValueError:
+        return False
+    return True
+
+
+def host_allowed(name: str, allow_hosts: Iterable[str]) -> bool:
+    """True when a Host name is localhost, an IP literal or one of the allowed names."""
+    name = name.lower()
+    if name in _LOCALHOST_NAMES or is_ip_literal(name):
+        return True
+    return name in {host.lower() for host in allow_hosts}
+
+
+def origin_allowed(origin: str, *, host_name: str, http_port: int, allow_hosts: Iterable[str]) -> bool:
+    """True when a websocket's Origin is the dashboard's own page: http, the same host, the HTTP port."""
+    parts = urlsplit(origin)
+    if parts.scheme != "http" or "@" in parts.netloc or parts.path not in ("", "/"):
+        return False
+    split = split_host(parts.netloc)
+    if split is None:
+        return False
+    name, port = split
+    return (
+        name == host_name.lower()
+        and (port if port is not None else 80) == http_port
+        and host_allowed(name, allow_hosts)
+    )
+
+
+def token_matches(presented: str | None, expected: str) -> bool:
+    """Compare a presented token with the expected one in constant time."""
+    if presented is None:
+        return False
+    return hmac.compare_digest(presented.encode(), expected.encode())
+
+
+def bearer_token(authorization: str | None) -> str | None:
+    """The token in an ``Authorization: Bearer …`` header, or None."""
+    if not authorization:
+        return None
+    scheme, _, value = authorization.strip().partition(" ")
+    if scheme.lower() != "bearer" or not value.strip():
+        return None
+    return value.strip()
+
+
+def content_security_policy(websocket_origin: str | None) -> str:
+    """The page's CSP: its own scripts and styles only, data: images (the favicon), the websocket."""
+    connect = "'self'" if websocket_origin is None else f"'self' {websocket_origin}"
+    return "; ".join(
+        (
+            "default-src 'none'",
+            "script-src 'self'",
+            "style-src 'self'",
+            "img-src 'self' data:",
+            f"connect-src {connect}",
+            "base-uri 'none'",
+            "form-action 'none'",
+            "frame-ancestors 'none'",
+        )
+    )
+
+
+# --- configuration ---------------------------------------------------------------
+
+
+def check_config(config: Config) -> None:
+    """Refuse a configuration the security model cannot serve safely (raises ConfigError)."""
+    if config.token is None and not config.loopback_only:
+        raise ConfigError(f"host {config.host} is not loopback: a token is required")
+    if config.token is not None and not _TOKEN_PATTERN.fullmatch(config.token):
+        raise ConfigError("token must be 8 to 256 of A-Z a-z 0-9 . _ ~ -")
+    for name in config.allow_hosts:
+        if not _HOST_NAME_PATTERN.fullmatch(name.lower()):
+            raise ConfigError(f"--allow-host wants a host name, not {name!r}")
+
+
+def default_config_dir(environ: Mapping[str, str] = os.environ, home: Path | None = None) -> Path:
+    """The user's tokwatch config folder: ``$XDG_CONFIG_HOME/tokwatch`` or ``~/.config/tokwatch``."""
+    xdg = environ.get("XDG_CONFIG_HOME", "")
+    # The XDG spec says to ignore a relative value.
+    base = Path(xdg) if xdg and Path(xdg).is_absolute() else (home or Path.home()) / ".config"
+    return base / "tokwatch"
+
+
+def load_or_create_token(config_dir: Path) -> str:
+    """Return the kept LAN token, creating it (mode 0600) on first use so bookmarks survive restarts."""
+    path = config_dir / TOKEN_FILE_NAME
+    try:
+        kept = path.read_text(encoding="ascii").strip()
+    except FileNotFoundError:
+        kept = ""
+    except (OSError, UnicodeDecodeError) as e:
+        raise TokenStoreError(f"{path}: cannot read the token ({e})") from e
+    if _TOKEN_PATTERN.fullmatch(kept):
+        try:
+            if path.stat().st_mode & 0o077:
+                path.chmod(0o600)
+        except OSError as e:
+            raise TokenStoreError(f"{path}: cannot restrict the token file ({e})") from e
+        return kept
+    token = secrets.token_urlsafe(24)
+    try:
+        config_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        scratch = path.with_name(f".{TOKEN_FILE_NAME}.{os.getpid()}")
+        fd = os.open(scratch, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="ascii") as f:
+            f.write(token + "\n")
+        os.replace(scratch, path)  # atomic: two starts at once never leave half a token
+    except OSError as e:
+        raise TokenStoreError(f"{path}: cannot write the token ({e})") from e
+    return token
+
+
+# --- Flask wiring -----------------------------------------------------------------
+
+
+def refuse(status: int, error: str, hint: str | None = None) -> NoReturn:
+    """Abort the request with a small JSON body saying what is wrong and what to do."""
+    body: dict[str, str] = {"error": error}
+    if hint:
+        body["hint"] = hint
+    response = jsonify(body)
+    response.status_code = status
+    response.headers["Cache-Control"] = "no-store"
+    if status == 401:
+        response.headers["WWW-Authenticate"] = 'Bearer realm="tokwatch"'
+    abort(response)
+
+
+def request_host_name(allow_hosts: Iterable[str]) -> str | None:
+    """The request's Host name when it passes the Host rule, else None."""
+    split = split_host(request.environ.get("HTTP_HOST", ""))
+    if split is None or not host_allowed(split[0], allow_hosts):
+        return None
+    return split[0]
+
+
+def require_token(config: Config, *, query_param: bool = False) -> None:
+    """Refuse (401) a request without the configured token; no-op when none is configured."""
+    if config.token is None:
+        return
+    presented = bearer_token(request.headers.get("Authorization"))
+    if presented is None and query_param:
+        presented = request.args.get(TOKEN_QUERY_PARAM)
+    if not token_matches(presented, config.token):
+        refuse(401, "missing or wrong token", TOKEN_HINT)
+
+
+def require_websocket_origin(config: Config) -> None:
+    """Refuse (403) a websocket handshake from any page but the dashboard's own.
+
+    A handshake without Origin comes from a non-browser client (a browser always sends one):
+    it is let through only when a token guards the server (and was checked already) or it
+    comes from this machine.
+    """
+    origin = request.headers.get("Origin")
+    if origin is None:
+        if config.token is None and not is_loopback(request.remote_addr or ""):
+            refuse(403, "a websocket without Origin is accepted only from this machine or with the token")
+        return
+    host_name = request_host_name(config.allow_hosts)
+    if host_name is None or not origin_allowed(
+        origin, host_name=host_name, http_port=config.port, allow_hosts=config.allow_hosts
+    ):
+        refuse(403, "websocket refused: it must come from the dashboard's own page")
+
+
+def init_app(app: Flask, config: Config) -> None:
+    """Check every request's Host and give every response the safe headers."""
+
+    @app.before_request
+    def check_host() -> None:
+        if request_host_name(config.allow_hosts) is None:
+            refuse(
+                403,
+                "unknown Host",
+                "open the dashboard by IP address or localhost, or start tokwatch with --allow-host NAME",
+            )
+
+    @app.after_request
+    def add_headers(response: Response) -> Response:
+        host_name = request_host_name(config.allow_hosts)
+        websocket_origin = None if host_name is None else f"ws://{host_name}:{config.effective_ws_port}"
+        headers = response.headers
+        headers["Content-Security-Policy"] = content_security_policy(websocket_origin)
+        headers["X-Content-Type-Options"] = "nosniff"
+        headers["Referrer-Policy"] = "no-referrer"
+        headers["X-Frame-Options"] = "DENY"
+        headers["Cross-Origin-Opener-Policy"] = "same-origin"
+        headers["Cross-Origin-Resource-Policy"] = "same-origin"
+        return response

@@ -1,0 +1,123 @@
+"""The dashboard's routes: the page, the snapshot JSON, a health check and the live websocket.
+
+Thin on purpose: figures come from the monitor through the one serializer
+(:func:`app.snapshot.to_json`), pushing is :mod:`app.broadcast`'s job, and who may ask is
+:mod:`app.security`'s.
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+from dataclasses import dataclass
+
+from flask import Blueprint, Response, current_app, render_template, request
+from flask_sock import Sock
+from simple_websocket import Server
+
+from app import security
+from app.broadcast import Broadcaster, ClientClosed, pump
+from app.config import Config
+from app.monitor import Monitor
+from app.snapshot import to_json
+
+log = logging.getLogger(__name__)
+
+# The server that received a request, set by app.serve: waitress ("http") or Werkzeug ("ws").
+# Requests without it (Flask's test client) may reach every route.
+SERVER_ROLE_KEY = "tokwatch.server"
+# Close code for a handshake that raced past the cap check: 1013, "try again later".
+CLOSE_TRY_AGAIN_LATER = 1013
+
+bp = Blueprint("web", __name__)
+sock = Sock()
+
+
+@dataclass(frozen=True)
+class WebState:
+    """What the routes work with, kept in ``app.extensions["tokwatch"]``."""
+
+    config: Config
+    monitor: Monitor
+    broadcaster: Broadcaster
+
+
+def web_state() -> WebState:
+    """The current app's WebState."""
+    state: WebState = current_app.extensions["tokwatch"]
+    return state
+
+
+@bp.before_app_request
+def keep_servers_to_their_roles() -> None:
+    """The websocket port serves only /ws, and the HTTP port says where /ws is."""
+    role = request.environ.get(SERVER_ROLE_KEY)
+    if role == "ws" and request.path != "/ws":
+        security.refuse(404, "this port serves only the websocket (/ws)")
+    if role == "http" and request.endpoint == "web.ws":
+        port = web_state().config.effective_ws_port
+        security.refuse(400, f"the websocket is served on port {port}, not on this one")
+
+
+@bp.before_request
+def guard() -> None:
+    """Ask for the token on the API and the websocket; vet a websocket handshake before it is accepted."""
+    state = web_state()
+    if request.endpoint == "web.snapshot":
+        security.require_token(state.config)
+    elif request.endpoint == "web.ws":
+        if request.headers.get("Upgrade", "").lower() != "websocket":
+            security.refuse(400, "this address takes a websocket handshake")
+        security.require_token(state.config, query_param=True)
+        security.require_websocket_origin(state.config)
+        if state.broadcaster.is_full():
+            security.refuse(503, "too many live dashboards open; close one and reload")
+
+
+@bp.get("/")
+def index() -> str:
+    """Render the page: no figures, only where to find them."""
+    state = web_state()
+    return render_template(
+        "index.html",
+        ws_port=state.config.effective_ws_port,
+        token_required=state.config.token is not None,
+        keepalive_seconds=state.config.keepalive_seconds,
+    )
+
+
+@bp.get("/api/snapshot")
+def snapshot() -> Response:
+    """Return the current snapshot as JSON (the same text a websocket message carries)."""
+    response = Response(to_json(web_state().monitor.snapshot()), mimetype="application/json")
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/healthz")
+def healthz() -> Response:
+    """Say the server is up (no figures, so no token)."""
+    response = Response('{"status":"ok"}', mimetype="application/json")
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@sock.route("/ws", bp=bp)
+def ws(connection: Server) -> None:
+    """Send the snapshot now, then every change (coalesced) and a keepalive when idle."""
+    state = web_state()
+    client = state.broadcaster.join(abort=lambda: connection.sock.shutdown(socket.SHUT_RDWR))
+    if client is None:  # the cap filled up between the guard and here
+        connection.close(CLOSE_TRY_AGAIN_LATER, "too many live dashboards open")
+        return
+    try:
+        try:
+            connection.send(to_json(state.monitor.snapshot()))
+            pump(connection, client, keepalive_seconds=state.config.keepalive_seconds)
+        except ClientClosed as closed:
+            if connection.connected:
+                connection.close(closed.code, closed.reason)
+    except OSError as e:  # the peer vanished mid-send (reset, broken pipe, aborted as stalled)
+        log.debug("websocket client gone: %s", e)
+    finally:
+        state.broadcaster.leave(client)
