@@ -1,0 +1,161 @@
+"""Fixtures that build real things: log_file → config → monitor → app → client, and a real server.
+
+The real server binds ephemeral ports (port 0) and runs the same Dashboard as ``run.py``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from app import create_app
+from app.config import Config
+from app.monitor import Monitor
+from app.serve import Dashboard
+
+HOTKEY = "5HmQx7Rc"
+
+
+def stamp(t: float) -> str:
+    """A Train-at-Home timestamp (local time, milliseconds)."""
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(t)) + f".{int(t * 1000) % 1000:03d}"
+
+
+def iota_line(t: float, level: str, where: str, message: str) -> str:
+    """One Train-at-Home log line: the host wrapper around loguru's default format."""
+    return f"[{stamp(t)}] [info]  {stamp(t)} | {level:<8} | {where} - {message}"
+
+
+class LogWriter:
+    """Appends real-shaped Train-at-Home lines to a log file, each write flushed at once."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.passes = 0
+
+    def write(self, lines: list[str]) -> None:
+        """Append lines (one write, so the tailer sees them together)."""
+        with self.path.open("a", encoding="utf-8") as f:
+            f.write("".join(line + "\n" for line in lines))
+
+    def registered(self, layer: int, t: float | None = None) -> list[str]:
+        """The line that puts the miner in a layer (status becomes ``L<layer> · …``)."""
+        return [
+            iota_line(
+                time.time() if t is None else t,
+                "SUCCESS",
+                "miner.new_miner:_apply_registration_response:1369",
+                f"✅ Miner {HOTKEY} registered successfully in layer {layer} on training epoch 48",
+            )
+        ]
+
+    def queued(self, position: int, t: float | None = None) -> list[str]:
+        """A registration-queue poll (status becomes ``Queue #<position>``)."""
+        response = str({"queue_id": "4462ebfc", "status": "queued", "position": position, "poll_after": 60})
+        return [
+            iota_line(
+                time.time() if t is None else t,
+                "DEBUG",
+                "subnet.common_api_client:orchestrator_request:84",
+                f"Successfully completed request; response: {response}",
+            )
+        ]
+
+    def forward(self, layer: int, t: float | None = None) -> list[str]:
+        """One completed forward pass with a fresh activation id."""
+        self.passes += 1
+        aid = f"00000000-0000-4000-8000-{self.passes:012d}"
+        at = time.time() if t is None else t
+        return [
+            iota_line(at, "DEBUG", "miner.training.training:forward:191", "Got activation shape: torch.Size([4, 800, 32])"),
+            iota_line(
+                at,
+                "SUCCESS",
+                "miner.training.training:forward:240",
+                f"✅ FORWARD complete | layer={layer} activation={aid} hotkey={HOTKEY}",
+            ),
+        ]
+
+
+@pytest.fixture
+def log_file(tmp_path: Path) -> Path:
+    """An empty miner log in a temp folder."""
+    path = tmp_path / "miner.log"
+    path.write_text("", encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def log_writer(log_file: Path) -> LogWriter:
+    """Writes real-shaped lines into ``log_file``."""
+    return LogWriter(log_file)
+
+
+@pytest.fixture
+def config(log_file: Path, tmp_path: Path) -> Config:
+    """Loopback, ephemeral ports, and a config folder of the test's own."""
+    return Config(log_path=log_file, port=0, config_dir=tmp_path / "config")
+
+
+@pytest.fixture
+def monitor(config: Config) -> Iterator[Monitor]:
+    """A monitor over ``log_file`` (not started: feed it with ``monitor.lines``)."""
+    monitor = Monitor(config.log_path)
+    yield monitor
+    monitor.stop()
+
+
+@pytest.fixture
+def app(config: Config, monitor: Monitor) -> Flask:
+    """The dashboard app, as create_app builds it (ws port 8766 as if the HTTP port were 8765)."""
+    return create_app(replace(config, port=8765), monitor)
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    """Flask's test client (Host: localhost)."""
+    return app.test_client()
+
+
+@dataclass(frozen=True)
+class RunningServer:
+    """A started Dashboard and where to reach it."""
+
+    dashboard: Dashboard
+    config: Config
+
+    @property
+    def http_url(self) -> str:
+        return f"http://127.0.0.1:{self.config.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.config.effective_ws_port}/ws"
+
+    @property
+    def origin(self) -> str:
+        return self.http_url
+
+
+def start_server(config: Config, monitor: Monitor) -> RunningServer:
+    """Start a Dashboard on ``config`` (port 0: ephemeral) and wait until the tailer has read the log."""
+    dashboard = Dashboard(config, monitor)
+    started = dashboard.start()
+    deadline = time.monotonic() + 5
+    while monitor.version == 0 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return RunningServer(dashboard, started)
+
+
+@pytest.fixture
+def server(config: Config, monitor: Monitor) -> Iterator[RunningServer]:
+    """A real server on ephemeral ports over ``log_file``, stopped after the test."""
+    running = start_server(config, monitor)
+    yield running
+    running.dashboard.stop()
