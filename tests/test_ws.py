@@ -1,0 +1,295 @@
+"""The websocket on a real server (ephemeral ports): first message, push latency, coalescing, the
+client cap, slow clients, Origin and Host refusals, keepalives, shutdown."""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import socket
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from simple_websocket import Client, ConnectionClosed
+
+from app.broadcast import KEEPALIVE_JSON, Broadcaster, pump
+from app.broadcast import Client as Mailbox
+from app.config import Config
+from app.monitor import Monitor
+from tests.conftest import LogWriter, RunningServer, start_server
+
+
+def connect(server: RunningServer, **headers: str) -> Client:
+    """Open a websocket the way the page does (Origin: the dashboard's own page)."""
+    return Client.connect(server.ws_url, headers={"Origin": server.origin, **headers})
+
+
+def receive_json(ws: Client, timeout: float = 2.0) -> dict[str, Any]:
+    """The next message as JSON (fails the test when none comes in time)."""
+    message = ws.receive(timeout)
+    assert message is not None, f"no message within {timeout} s"
+    data: dict[str, Any] = json.loads(message)
+    return data
+
+
+def drain(ws: Client, quiet_seconds: float = 0.3) -> list[dict[str, Any]]:
+    """Everything that arrives until the line has been quiet for ``quiet_seconds``."""
+    messages = []
+    while (message := ws.receive(quiet_seconds)) is not None:
+        messages.append(json.loads(message))
+    return messages
+
+
+@pytest.fixture
+def ws(server: RunningServer) -> Iterator[Client]:
+    """A connected websocket client, its first message already read."""
+    client = connect(server)
+    receive_json(client)
+    yield client
+    client.close()
+
+
+def test_first_message_is_the_snapshot(server: RunningServer, log_writer: LogWriter) -> None:
+    with urllib.request.urlopen(f"{server.http_url}/api/snapshot") as response:
+        over_http = json.load(response)
+    client = connect(server)
+    try:
+        first = receive_json(client)
+    finally:
+        client.close()
+    assert first.keys() == over_http.keys()
+    assert first["status_line"] == "waiting for log"
+
+
+def test_an_append_is_pushed_within_a_second(server: RunningServer, ws: Client, log_writer: LogWriter) -> None:
+    latencies = []
+    for layer in (3, 4, 5):
+        drain(ws)  # measure from a quiet line, as a miner's pass every ~15 s is
+        started = time.perf_counter()
+        log_writer.write(log_writer.registered(layer))
+        while True:
+            message = receive_json(ws, timeout=1.0)
+            if message.get("status_line") == f"L{layer} · …":
+                break
+        latencies.append(time.perf_counter() - started)
+    print(f"append → websocket latency: {', '.join(f'{s * 1000:.0f} ms' for s in latencies)}")
+    assert max(latencies) < 1.0
+
+
+def test_a_burst_is_coalesced(server: RunningServer, ws: Client, log_writer: LogWriter) -> None:
+    log_writer.write(log_writer.registered(1))
+    drain(ws)
+    started = time.monotonic()
+    for _ in range(50):
+        log_writer.write(log_writer.forward(1))
+        time.sleep(0.01)
+    burst_seconds = time.monotonic() - started
+    messages = drain(ws, quiet_seconds=0.6)
+    snapshots = [m for m in messages if "status_line" in m]
+    # At most 4 a second, plus the one that starts a quiet period.
+    assert 1 <= len(snapshots) <= 4 * (burst_seconds + 0.6) + 1
+    assert snapshots[-1]["warmup"]["passes"] == 50  # the last one carries everything
+
+
+def test_the_client_cap_refuses_the_next_one_cleanly(config: Config, monitor: Monitor) -> None:
+    running = start_server(replace(config, max_ws_clients=2), monitor)
+    clients = []
+    try:
+        clients = [connect(running), connect(running)]
+        for client in clients:
+            receive_json(client)
+        assert refused_status(running, Origin=running.origin) == 503
+        clients.pop().close()
+        deadline = time.monotonic() + 3
+        while refused_status(running, Origin=running.origin) == 503 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        clients.append(connect(running))
+        receive_json(clients[-1])  # a freed slot is usable again
+    finally:
+        for client in clients:
+            client.close()
+        running.dashboard.stop()
+
+
+class HandshakeRefused(Exception):
+    """The server answered a websocket handshake with an HTTP error status."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(f"refused with HTTP {status}")
+        self.status = status
+
+
+def raw_handshake(server: RunningServer, *, receive_buffer_bytes: int | None = None, **headers: str) -> socket.socket:
+    """Open a websocket by hand (a client that will never read), returning once the 101 arrived."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    if receive_buffer_bytes is not None:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer_bytes)
+    sock.connect(("127.0.0.1", server.config.effective_ws_port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    fields = {
+        "Host": f"127.0.0.1:{server.config.effective_ws_port}",
+        "Upgrade": "websocket",
+        "Connection": "Upgrade",
+        "Sec-WebSocket-Key": key,
+        "Sec-WebSocket-Version": "13",
+        **headers,
+    }
+    lines = ["GET /ws HTTP/1.1", *(f"{name}: {value}" for name, value in fields.items())]
+    sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+    sock.settimeout(2)
+    head = sock.recv(1024)
+    sock.settimeout(None)
+    status = head.split(b"\r\n", 1)[0]
+    if b" 101 " not in status:
+        sock.close()
+        raise HandshakeRefused(int(status.split()[1]))
+    return sock
+
+
+def refused_status(server: RunningServer, **headers: str) -> int | None:
+    """The HTTP status a handshake is refused with, or None when it is accepted (then closed)."""
+    try:
+        raw_handshake(server, **headers).close()
+    except HandshakeRefused as refused:
+        return refused.status
+    return None
+
+
+def test_a_client_that_never_reads_does_not_delay_another(
+    server: RunningServer, ws: Client, log_writer: LogWriter, monitor: Monitor
+) -> None:
+    slow = raw_handshake(server, receive_buffer_bytes=2048, Origin=server.origin)
+    try:
+        # Keep pushing to the non-reader while the fast client watches (a send that truly
+        # blocks is the next test's: loopback buffers are too deep to fill in a test).
+        for layer in range(20):
+            log_writer.write(log_writer.registered(layer % 9 + 1))
+            time.sleep(0.05)
+        drain(ws)
+        started = time.perf_counter()
+        log_writer.write(log_writer.queued(1583))
+        while receive_json(ws, timeout=1.0).get("status_line") != "Queue #1583":
+            pass
+        assert time.perf_counter() - started < 1.0
+    finally:
+        slow.close()
+
+
+def test_a_stuck_client_skips_versions_instead_of_queueing_them(config: Config) -> None:
+    """One mailbox per client: what it could not send yet is replaced, never piled up."""
+    mailbox = Mailbox()
+    for version in range(100):
+        mailbox.offer(f"snapshot {version}")
+    assert mailbox.take(0) == "snapshot 99"
+    assert mailbox.take(0) is None
+
+
+def test_a_blocked_send_does_not_hold_up_the_broadcaster(config: Config, log_writer: LogWriter) -> None:
+    monitor = Monitor(config.log_path)
+    broadcaster = Broadcaster(monitor, max_clients=4, push_interval_seconds=0.05, stall_seconds=0.5)
+    release = threading.Event()
+    aborted = threading.Event()
+
+    class BlockedSocket:
+        connected = True
+
+        def send(self, data: str) -> None:
+            release.wait(5)
+            raise BrokenPipeError
+
+        def receive(self, timeout: float | None = None) -> None:
+            return None
+
+    def abort() -> None:
+        aborted.set()
+        release.set()
+
+    stuck = broadcaster.join(abort=abort)
+    fast = broadcaster.join()
+    assert stuck is not None and fast is not None
+    ended: list[BaseException] = []
+
+    def run_stuck() -> None:
+        try:
+            pump(BlockedSocket(), stuck, keepalive_seconds=60)
+        except BrokenPipeError as e:
+            ended.append(e)
+
+    stuck_thread = threading.Thread(target=run_stuck)
+    broadcaster.start()
+    stuck_thread.start()
+    try:
+        assert fast.take(2) is not None  # the first publish reached the fast client
+        for layer in (1, 2, 3):
+            monitor.lines(log_writer.registered(layer))
+            payload = fast.take(2)
+            while payload is not None and f'"L{layer} · …"' not in payload:
+                payload = fast.take(2)
+            assert payload is not None, f"layer {layer} never reached the fast client"
+        assert aborted.wait(3), "a send stuck past stall_seconds must get its socket shut"
+        stuck_thread.join(3)
+        assert ended and isinstance(ended[0], BrokenPipeError)
+    finally:
+        release.set()
+        broadcaster.stop()
+        stuck_thread.join(3)
+
+
+def test_a_foreign_origin_is_refused_on_the_real_server(server: RunningServer) -> None:
+    # simple_websocket.Client leaks its socket when refused, so these handshakes go by hand.
+    assert refused_status(server, Origin="http://evil.example") == 403
+    assert refused_status(server, Origin=f"http://127.0.0.1:{server.config.effective_ws_port}") == 403
+    assert refused_status(server, Origin=server.origin) is None
+
+
+def test_a_rebinding_host_is_refused_on_both_ports(server: RunningServer) -> None:
+    assert refused_status(server, Origin=server.origin, Host="evil.example") == 403
+    for port in (server.config.port, server.config.effective_ws_port):
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/healthz", headers={"Host": "evil.example"})
+        with pytest.raises(urllib.error.HTTPError) as error:
+            urllib.request.urlopen(request)
+        assert error.value.code == 403
+        error.value.close()
+
+
+def test_each_port_serves_its_own_part(server: RunningServer) -> None:
+    with pytest.raises(urllib.error.HTTPError) as on_ws_port:
+        urllib.request.urlopen(f"http://127.0.0.1:{server.config.effective_ws_port}/")
+    assert on_ws_port.value.code == 404
+    on_ws_port.value.close()
+    with urllib.request.urlopen(f"{server.http_url}/healthz") as response:
+        assert response.status == 200
+        assert response.headers["Server"] == "tokwatch"
+
+
+def test_a_quiet_log_gets_keepalives(config: Config, monitor: Monitor) -> None:
+    running = start_server(replace(config, keepalive_seconds=0.3), monitor)
+    client = connect(running)
+    try:
+        receive_json(client)
+        messages = [receive_json(client, timeout=2.0) for _ in range(2)]
+        assert {"keepalive": True} in messages
+        assert json.loads(KEEPALIVE_JSON) == {"keepalive": True}
+    finally:
+        client.close()
+        running.dashboard.stop()
+
+
+def test_stopping_closes_clients_with_going_away(config: Config, monitor: Monitor) -> None:
+    running = start_server(config, monitor)
+    client = connect(running)
+    receive_json(client)
+    started = time.monotonic()
+    running.dashboard.stop()
+    running.dashboard.stop()  # twice is fine
+    with pytest.raises(ConnectionClosed) as closed:
+        while True:
+            client.receive(2)
+    assert closed.value.reason == 1001
+    assert time.monotonic() - started < 3
