@@ -22,8 +22,10 @@ log = logging.getLogger(__name__)
 
 # Sent when a client has had nothing for keepalive_seconds: the page's proof the link is alive.
 KEEPALIVE_JSON = '{"keepalive":true}'
-# How often waiting threads look up (stop requests, dead sockets); bounds shutdown time.
+# How often a client's thread looks up from its mailbox (dead sockets, stray input).
 POLL_SECONDS = 0.5
+# The broadcaster waits on the monitor, which stop() cannot wake: short waits bound shutdown.
+WAIT_SLICE_SECONDS = 0.1
 
 
 class SnapshotSource(Protocol):
@@ -219,7 +221,7 @@ class Broadcaster:
             until_refresh = published_at + self.refresh_seconds - self._clock()
             version = self._source.wait_for_change(
                 -1 if published_version is None else published_version,
-                max(0.0, min(POLL_SECONDS, until_refresh)),
+                max(0.0, min(WAIT_SLICE_SECONDS, until_refresh)),
             )
             self._abort_stalled()
             if self._stop.is_set():

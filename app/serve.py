@@ -48,7 +48,7 @@ HTTP_OPTIONS: dict[str, Any] = {
     "ident": "tokwatch",
 }
 # How long the server loops sleep between looks at the stop flag: bounds shutdown time.
-LOOP_SECONDS = 0.25
+LOOP_SECONDS = 0.1
 JOIN_SECONDS = 3.0
 
 
