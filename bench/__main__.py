@@ -1,0 +1,95 @@
+"""tokwatch's benchmark: six figures, each next to its reference from the same run.
+
+    make bench                   # the full run (about 6 minutes on 2 cores)
+    make bench ARGS=--quick      # shorter CPU windows and files (about 3 minutes)
+    .venv/bin/python -m bench --only latency,cpu
+
+Writes ``bench/out/bench-<time>.json`` and ``bench/out/latest.json``, prints a short table.
+Everything runs against 127.0.0.1 and files under ``bench/out/``, removed afterwards.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import shutil
+import sys
+import time
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+
+from bench import coldstart, live, memory, throughput
+from bench.report import Figure, git_revision, machine, skipped, table, write_report
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "bench" / "out"
+
+Measure = Callable[..., Figure]
+FIGURES: dict[str, tuple[str, str, Measure]] = {
+    "throughput": ("1 parse throughput", ">= 50 MB/s and >= 5x naive", throughput.measure),
+    "cold_start": ("2 cold start 1 GiB", "<= 3x and < 1 s", coldstart.measure),
+    "latency": ("3 latency p50 (p99)", "p50 <= 100 ms, p99 <= 500 ms", live.measure_latency),
+    "fanout": ("4 fan-out 32 clients p95", "p95 <= 250 ms", live.measure_fanout),
+    "cpu": ("5 CPU, 20 lines/s", "quiet <= 1 %, 20 lines/s <= 3 %", live.measure_cpu),
+    "memory": ("6 RSS after day 7", "<= 80 MB, no growth", memory.measure),
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="shorter runs: 10 s CPU windows, smaller files")
+    parser.add_argument("--only", default="", help=f"comma-separated subset of: {', '.join(FIGURES)}")
+    parser.add_argument("--out", type=Path, default=OUT, help="where the JSON report goes (default bench/out)")
+    parser.add_argument("--strict", action="store_true", help="exit 1 when a goal is missed")
+    args = parser.parse_args(argv)
+    wanted = [k.strip() for k in args.only.split(",") if k.strip()] or list(FIGURES)
+    unknown = [k for k in wanted if k not in FIGURES]
+    if unknown:
+        parser.error(f"unknown figure(s) {', '.join(unknown)}; known: {', '.join(FIGURES)}")
+
+    logging.basicConfig(level=logging.ERROR)  # the in-process reference tailer's notices are noise here
+    info = machine()
+    print(
+        f"tokwatch bench{' --quick' if args.quick else ''}: {info['nproc']} cores, {info['cpu_model']}, "
+        f"{info['ram_gib']} GiB RAM, Python {info['python']}",
+        flush=True,
+    )
+    workdir = args.out / f"work-{int(time.time())}"
+    workdir.mkdir(parents=True, exist_ok=True)
+    figures: list[Figure] = []
+    started = time.perf_counter()
+    try:
+        for key in wanted:
+            title, goal, measure = FIGURES[key]
+            print(f"  {title} …", end="", flush=True)
+            t0 = time.perf_counter()
+            try:
+                figure = measure(workdir, quick=args.quick)
+            except Exception as e:  # noqa: BLE001 - one broken figure must not cost the other five
+                traceback.print_exc()
+                figure = skipped(key, title, goal, f"{type(e).__name__}: {e}")
+            figures.append(figure)
+            print(f" {time.perf_counter() - t0:.0f} s", flush=True)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    meta = {
+        "command": "python -m bench " + " ".join(argv if argv is not None else sys.argv[1:]),
+        "quick": args.quick,
+        "revision": git_revision(ROOT),
+        "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "seconds": round(time.perf_counter() - started, 1),
+        "machine": info,
+    }
+    path = write_report(args.out, figures, meta)
+    print()
+    print(table(figures))
+    print(f"\nreport: {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
+    missed = [f.title for f in figures if f.met is False]
+    if missed:
+        print(f"goals missed: {'; '.join(missed)}")
+    return 1 if args.strict and missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

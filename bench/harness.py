@@ -1,0 +1,202 @@
+"""tokwatch as a user runs it: ``run.py --log … --port 0`` in its own process, and real websocket viewers.
+
+Shared by the live figures (latency, fan-out, CPU) and the websocket fault tests. Everything
+talks to 127.0.0.1 only; ports come from the banner the server prints.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO, Any
+
+import simple_websocket
+
+ROOT = Path(__file__).resolve().parent.parent
+HTTP_PORT = re.compile(r"http://(?:127\.0\.0\.1|localhost|\[::1\]):(\d+)/")
+WS_PORT = re.compile(r"websocket on port (\d+)")
+LINES_READ = re.compile(r'"lines_read":(\d+)')
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+class ServerError(RuntimeError):
+    """The server did not start, or died."""
+
+
+class Server:
+    """One ``run.py`` process on ephemeral ports; stop() is safe to call twice."""
+
+    def __init__(self, log: Path, *args: str, stderr_path: Path | None = None) -> None:
+        self.log = log
+        self.args = args
+        self.stderr_path = stderr_path
+        self.process: subprocess.Popen[str] | None = None
+        self.http_port = 0
+        self.ws_port = 0
+        self.banner: list[str] = []
+        self._stderr: IO[str] | None = None
+
+    def start(self, timeout: float = 20.0) -> Server:
+        """Start the process and wait for both ports in its banner."""
+        if self.stderr_path is not None:
+            self._stderr = open(self.stderr_path, "w", encoding="utf-8")  # noqa: SIM115 - closed in stop()
+        self.process = subprocess.Popen(
+            [sys.executable, "-u", str(ROOT / "run.py"), "--log", str(self.log), "--port", "0", *self.args],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=self._stderr if self._stderr is not None else subprocess.DEVNULL,
+            text=True,
+            encoding="utf-8",
+        )
+        found: dict[str, int] = {}
+        done = threading.Event()
+
+        def read_banner() -> None:
+            assert self.process is not None and self.process.stdout is not None
+            for line in self.process.stdout:
+                self.banner.append(line.rstrip("\n"))
+                for key, pattern in (("http", HTTP_PORT), ("ws", WS_PORT)):
+                    m = pattern.search(line)
+                    if m is not None and key not in found:
+                        found[key] = int(m.group(1))
+                if len(found) == 2:
+                    done.set()
+            done.set()  # stdout closed: the process ended
+
+        threading.Thread(target=read_banner, name="server-stdout", daemon=True).start()
+        if not done.wait(timeout) or len(found) != 2:
+            self.stop()
+            raise ServerError(f"run.py printed no ports within {timeout:.0f} s; banner: {self.banner}")
+        self.http_port, self.ws_port = found["http"], found["ws"]
+        return self
+
+    @property
+    def pid(self) -> int:
+        assert self.process is not None
+        return self.process.pid
+
+    def alive(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def ws_url(self, path: str = "/ws") -> str:
+        return f"ws://127.0.0.1:{self.ws_port}{path}"
+
+    def cpu_seconds(self) -> float:
+        """User + system CPU the server process has used (all its threads)."""
+        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime, stime
+
+    def rss_kb(self) -> int:
+        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+        return 0
+
+    def stop(self, timeout: float = 10.0) -> int | None:
+        """SIGTERM, then SIGKILL after ``timeout``; return the exit status."""
+        process = self.process
+        status: int | None = None
+        if process is not None:
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+                try:
+                    process.wait(timeout)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()
+            status = process.returncode
+            if process.stdout is not None:
+                process.stdout.close()
+        if self._stderr is not None:
+            self._stderr.close()
+            self._stderr = None
+        return status
+
+
+class Viewer:
+    """A websocket client that reads every push on its own thread and notes when each arrived."""
+
+    def __init__(self, url: str, **options: Any) -> None:
+        self.url = url
+        self.client = simple_websocket.Client.connect(url, **options)
+        self._lock = threading.Lock()
+        self.received: list[tuple[float, int]] = []  # (perf_counter, lines_read) per snapshot
+        self.keepalives = 0
+        self.last_text = ""
+        self.closed = threading.Event()
+        self._changed = threading.Condition(self._lock)
+        self._thread = threading.Thread(target=self._run, name="viewer", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            while True:
+                message = self.client.receive()
+                now = time.perf_counter()
+                if message is None:
+                    continue
+                text = message if isinstance(message, str) else message.decode("utf-8", "replace")
+                found = LINES_READ.search(text)
+                with self._changed:
+                    self.last_text = text
+                    if found is None:
+                        self.keepalives += 1
+                    else:
+                        self.received.append((now, int(found.group(1))))
+                    self._changed.notify_all()
+        except (simple_websocket.ConnectionClosed, OSError):
+            pass
+        finally:
+            self.closed.set()
+            with self._changed:
+                self._changed.notify_all()
+
+    def lines_read(self) -> int:
+        with self._lock:
+            return self.received[-1][1] if self.received else -1
+
+    def wait_for(self, done: Callable[[int], bool], timeout: float) -> int:
+        """Wait until ``done(lines_read)`` holds for the newest snapshot; return it (or raise TimeoutError)."""
+        deadline = time.monotonic() + timeout
+        with self._changed:
+            while True:
+                newest = self.received[-1][1] if self.received else -1
+                if done(newest):
+                    return newest
+                left = deadline - time.monotonic()
+                if left <= 0 or self.closed.is_set():
+                    raise TimeoutError(f"{self.url}: newest lines_read {newest}")
+                self._changed.wait(left)
+
+    def first_at_least(self, lines: int, after: float = 0.0) -> float | None:
+        """perf_counter time of the first snapshot with ``lines_read >= lines`` received after ``after``."""
+        with self._lock:
+            for at, read in self.received:
+                if at >= after and read >= lines:
+                    return at
+        return None
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):  # closing a dead socket has nothing left to report
+            self.client.close()
+        self._thread.join(2)
+
+
+def append_line(fd: int, line: bytes) -> float:
+    """Append one line with a single write; return the perf_counter time just before it."""
+    start = time.perf_counter()
+    os.write(fd, line)
+    return start
+
+
+def proc_cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
