@@ -168,4 +168,136 @@ IotaEvent = Union[
     P2PTransfer,
 ]
 
-Event = Union[Tick, IotaEvent]
+# --- step-based trainers (nanochat, nanoGPT/llm.c, HF Trainer, torchtitan, SN38/hivemind) ----
+# Issue 5. Fields a trainer does not print stay None; ``at`` is None for the formats that print
+# no time (the monitor places those lines in time on arrival, see app/training.py).
+
+PauseReason = Literal["evaluation", "checkpoint", "all-reduce", "sampling"]
+
+
+@dataclass(frozen=True, slots=True)
+class TrainStep:
+    """One printed training step, with the figures the trainer printed beside it.
+
+    ``step_seconds`` is the trainer's own duration of one step; ``elapsed_seconds`` its running
+    training clock; ``tokens_per_second`` is global, or per device when ``per_device``;
+    ``tokens`` the tokens this line's step(s) processed when the trainer says so directly.
+    """
+
+    at: float | None
+    stage: str
+    step: int
+    total_steps: int | None = None
+    outer_step: int | None = None
+    progress_percent: float | None = None
+    loss: float | None = None
+    loss_note: str | None = None
+    lr: float | None = None
+    lr_multiplier: float | None = None
+    grad_norm: float | None = None
+    step_seconds: float | None = None
+    elapsed_seconds: float | None = None
+    tokens_per_second: float | None = None
+    per_device: bool = False
+    tokens: float | None = None
+    mfu: float | None = None
+    mfu_note: str | None = None
+    trainer_eta_seconds: float | None = None
+    epoch: float | None = None
+    parquet_index: int | None = None
+    row_group: int | None = None
+    figures: tuple[tuple[str, float], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class StepFigures:
+    """Figures printed on a line of their own for the latest step (HF's log dict, hivemind's loss)."""
+
+    at: float | None
+    loss: float | None = None
+    loss_note: str | None = None
+    lr: float | None = None
+    grad_norm: float | None = None
+    epoch: float | None = None
+    tokens_seen: int | None = None
+    figures: tuple[tuple[str, float], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class RunInfo:
+    """A startup line that describes the run (tokens per step, planned steps, GPU, devices)."""
+
+    at: float | None
+    tokens_per_step: int | None = None
+    total_steps: int | None = None
+    device_count: int | None = None
+    gpu_name: str | None = None
+    peak_flops: float | None = None
+    peak_flops_unknown: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class StageStart:
+    """The trainer announced that training (or a named stage of it) starts now."""
+
+    at: float | None
+    stage: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StageEnd:
+    """The trainer printed its end-of-training summary."""
+
+    at: float | None
+    summary: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EvalResult:
+    """One evaluation figure (``step`` None when the line names none)."""
+
+    at: float | None
+    name: str
+    value: float | None
+    step: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TrainingPause:
+    """Training pauses on purpose (evaluation, checkpoint, all-reduce): not a stall."""
+
+    at: float | None
+    reason: PauseReason
+
+
+@dataclass(frozen=True, slots=True)
+class PeerGroup:
+    """An all-reduce group formed with this many peers (SN38, hivemind)."""
+
+    at: float | None
+    peers: int
+
+
+@dataclass(frozen=True, slots=True)
+class AllReduceResult:
+    """An all-reduce round ended (``peers`` None when the line does not say)."""
+
+    at: float | None
+    ok: bool
+    peers: int | None = None
+    error: str | None = None
+
+
+TrainingEvent = (
+    TrainStep
+    | StepFigures
+    | RunInfo
+    | StageStart
+    | StageEnd
+    | EvalResult
+    | TrainingPause
+    | PeerGroup
+    | AllReduceResult
+)
+
+Event = Tick | IotaEvent | TrainingEvent

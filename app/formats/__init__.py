@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from app.formats import detect as _sniffing  # before the function below takes the name
 from app.formats.base import LogParser
 
 
@@ -13,7 +14,57 @@ def _iota() -> LogParser:
     return IotaParser()
 
 
-PARSERS: dict[str, Callable[[], LogParser]] = {"iota": _iota}
+def _nanochat() -> LogParser:
+    from app.formats.nanochat import NanochatParser
+
+    return NanochatParser()
+
+
+def _nanogpt(name: str) -> Callable[[], LogParser]:
+    def factory() -> LogParser:
+        from app.formats.nanogpt import NanogptParser
+
+        return NanogptParser(name)
+
+    return factory
+
+
+def _hf_trainer() -> LogParser:
+    from app.formats.hf_trainer import HfTrainerParser
+
+    return HfTrainerParser()
+
+
+def _torchtitan() -> LogParser:
+    from app.formats.torchtitan import TorchtitanParser
+
+    return TorchtitanParser()
+
+
+def _sn38(name: str) -> Callable[[], LogParser]:
+    def factory() -> LogParser:
+        from app.formats.sn38 import Sn38Parser
+
+        return Sn38Parser(name)
+
+    return factory
+
+
+PARSERS: dict[str, Callable[[], LogParser]] = {
+    "iota": _iota,
+    # step-based trainers (issue 5)
+    "nanochat": _nanochat,
+    "nanogpt": _nanogpt("nanogpt"),
+    "llmc": _nanogpt("llmc"),
+    "modded-nanogpt": _nanogpt("modded-nanogpt"),
+    "hf-trainer": _hf_trainer,
+    "torchtitan": _torchtitan,
+    "sn38": _sn38("sn38"),
+    "hivemind": _sn38("hivemind"),
+}
+
+# Formats whose figures are training steps: the engine hands their events to app.training.
+STEP_FORMATS = frozenset(PARSERS) - {"iota"}
 
 
 class UnknownFormatError(ValueError):
@@ -31,6 +82,4 @@ def create_parser(name: str) -> LogParser:
 
 def detect(lines: list[str]) -> str | None:
     """Name the format of these lines, or None when no parser recognises them."""
-    parser = create_parser("iota")
-    events = parser.feed(lines)
-    return "iota" if events else None
+    return _sniffing.detect(lines)

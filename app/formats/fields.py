@@ -1,0 +1,206 @@
+"""Field readers shared by the step-trainer parsers, and the re-joining of wrapped lines.
+
+Numbers arrive as ``1,000,264`` (thousands separators), ``'2.119'`` (HF's new quoted style),
+``nan``, ``+nan``, ``inf``, ``-100.00`` (a "not measured" sentinel) or ``9.89e+14``
+(research note §0.4). Nothing here raises on any input.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+# Colour codes and other CSI sequences (torchtitan colours every step line, bittensor and
+# hivemind colour levels): research note §0.1.
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
+_THOUSANDS = re.compile(r"^[-+]?\d{1,3}(?:,\d{3})+(?:\.\d*)?$")
+# A line longer than this is no trainer's record: parse only its head (never slow, never raise).
+MAX_LINE_CHARS = 16_384
+
+
+def clean(line: str) -> str:
+    """Drop colour codes, a trailing carriage return and NULs; cap the length."""
+    if len(line) > MAX_LINE_CHARS:
+        line = line[:MAX_LINE_CHARS]
+    if "\x1b" in line:
+        line = _ANSI.sub("", line)
+    if "\x00" in line:
+        line = line.replace("\x00", "")
+    return line.rstrip("\r\n")
+
+
+def number(text: str | None) -> float | None:
+    """Read a printed number (separators, quotes, nan/inf allowed); None when it is not one."""
+    if text is None:
+        return None
+    text = text.strip().strip("'\"")
+    if not text or len(text) > 64:
+        return None
+    if "," in text:
+        if not _THOUSANDS.match(text):
+            return None
+        text = text.replace(",", "")
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def finite(value: float | None) -> float | None:
+    """The value when it is a finite number, else None."""
+    return value if value is not None and math.isfinite(value) else None
+
+
+def integer(text: str | None) -> int | None:
+    """Read a printed whole number (``1,048,576`` allowed); None otherwise."""
+    value = number(text)
+    if value is None or not math.isfinite(value) or value != int(value) or abs(value) > 1e18:
+        return None
+    return int(value)
+
+
+def clock_seconds(text: str) -> float | None:
+    """``07:54`` or ``1:02:03`` (tqdm's elapsed/remaining) in seconds; None for ``?`` or garbage."""
+    parts = text.split(":")
+    if not 2 <= len(parts) <= 3 or not all(p.isdigit() and len(p) <= 6 for p in parts):
+        return None
+    total = 0
+    for part in parts:
+        total = total * 60 + int(part)
+    return float(total)
+
+
+class Kind(enum.Enum):
+    """How complete a piece of text is as a record of its format."""
+
+    FULL = "full"  # a record with a definite end (a unit, a closing brace): emit now
+    OPEN = "open"  # a record that ends in a bare number: the next line may still continue it
+    PARTIAL = "partial"  # the start of a record that does not parse yet
+    FRAGMENT = "fragment"  # a torn-off tail of a record: unreadable on its own
+    OTHER = "other"  # anything else (free text, lines no rule is about)
+
+
+R = TypeVar("R")
+
+
+@dataclass(frozen=True, slots=True)
+class Piece(Generic[R]):
+    """A piece of text, how complete it is, and what reading it gave."""
+
+    text: str
+    kind: Kind
+    record: R | None
+
+
+class WrapJoiner(Generic[R]):
+    """Re-join what a terminal copy wrapped; hold a number-terminated record one line.
+
+    A terminal copy breaks one long line into two (seed 004: ``h: 1`` is the tail of
+    ``epoch: 1``) or runs two into one. A record is only emitted once it is certainly whole:
+    a PARTIAL start waits for its continuation; an OPEN record (ending in a bare number a wrap
+    could have cut) waits for the next line, and is released at the end of a batch (a file
+    written live is never wrapped, so nothing later continues it). What cannot be read is
+    counted in ``bad``, never guessed at.
+    """
+
+    MAX_JOINED_CHARS = 4096
+    # A ~250-character record wrapped at 80 columns or wider comes in at most four pieces.
+    MAX_PIECES = 4
+
+    def __init__(self, classify: Callable[[str], tuple[Kind, R | None]]) -> None:
+        self._classify = classify
+        self._pending: Piece[R] | None = None
+        self._pieces = 0
+        self.bad = 0
+
+    def push(self, text: str) -> Iterator[Piece[R]]:
+        """Take the next piece of text; yield the pieces that are now ready, in order."""
+        kind, record = self._classify(text)
+        pending = self._pending
+        if pending is not None:
+            self._pending = None
+            if (
+                kind in (Kind.FRAGMENT, Kind.OTHER)
+                and self._pieces < self.MAX_PIECES
+                and len(pending.text) + len(text) <= self.MAX_JOINED_CHARS
+            ):
+                joined = pending.text + text
+                joined_kind, joined_record = self._classify(joined)
+                if joined_kind is Kind.FULL:
+                    yield Piece(joined, joined_kind, joined_record)
+                    return
+                # An OPEN record only grows by the rest of its number; a PARTIAL start by
+                # anything that keeps it a record.
+                if joined_kind is Kind.OPEN or (joined_kind is Kind.PARTIAL and pending.kind is Kind.PARTIAL):
+                    self._pending = Piece(joined, joined_kind, joined_record)
+                    self._pieces += 1
+                    return
+            if pending.kind is Kind.OPEN:
+                yield pending
+            else:
+                self.bad += 1
+        if kind in (Kind.OPEN, Kind.PARTIAL):
+            self._pending = Piece(text, kind, record)
+            self._pieces = 1
+        elif kind is Kind.FRAGMENT:
+            self.bad += 1
+        else:
+            yield Piece(text, kind, record)
+
+    def end_batch(self) -> Iterator[Piece[R]]:
+        """Release a held OPEN record (a PARTIAL start keeps waiting for its continuation)."""
+        pending = self._pending
+        if pending is not None and pending.kind is Kind.OPEN:
+            self._pending = None
+            yield pending
+
+
+def split_glued(line: str, starts: re.Pattern[str]) -> list[str]:
+    """Split a line where a record start appears after position 0 (two lines run into one)."""
+    cuts = [m.start() for m in starts.finditer(line) if m.start() > 0]
+    if not cuts:
+        return [line]
+    pieces: list[str] = []
+    prev = 0
+    for cut in cuts:
+        pieces.append(line[prev:cut])
+        prev = cut
+    pieces.append(line[prev:])
+    return [p for p in pieces if p]
+
+
+_DAYS_IN_MONTH = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+
+
+class LocalTimes:
+    """Zone-less local wall times to unix seconds, one ``to_epoch`` call per minute."""
+
+    def __init__(self, to_epoch: Callable[[int, int, int, int, int, int], float]) -> None:
+        self._to_epoch = to_epoch
+        self._minute: tuple[int, int, int, int, int] | None = None
+        self._minute_epoch: float | None = None
+
+    def epoch(self, year: int, month: int, day: int, hour: int, minute: int, seconds: float) -> float | None:
+        """Unix seconds of that local time; None for a time that cannot exist."""
+        key = (year, month, day, hour, minute)
+        if key != self._minute:
+            self._minute = key
+            self._minute_epoch = self._convert(*key)
+        if self._minute_epoch is None or not 0.0 <= seconds < 60.0:
+            return None
+        return self._minute_epoch + seconds
+
+    def _convert(self, year: int, month: int, day: int, hour: int, minute: int) -> float | None:
+        if not (1 <= year and 1 <= month <= 12 and 1 <= day and hour < 24 and minute < 60):
+            return None
+        leap = month == 2 and year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+        if day > _DAYS_IN_MONTH[month - 1] + leap:
+            return None
+        try:
+            return float(self._to_epoch(year, month, day, hour, minute, 0))
+        except (OverflowError, ValueError, OSError):  # mktime outside the platform's range
+            return None
