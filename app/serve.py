@@ -25,6 +25,7 @@ from waitress.server import create_server
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
 from app import create_app
+from app.broadcast import Broadcaster
 from app.config import Config, ConfigError, is_loopback
 from app.demo import DemoLog
 from app.monitor import Monitor
@@ -103,6 +104,14 @@ class Dashboard:
         self._app: Any = None
         self._started = False
 
+    @property
+    def broadcaster(self) -> Broadcaster:
+        """The websocket client registry (exists once started)."""
+        if self._app is None:
+            raise RuntimeError("the Dashboard is not started")
+        broadcaster: Broadcaster = self._app.extensions["tokwatch"].broadcaster
+        return broadcaster
+
     def start(self) -> Config:
         """Bind both ports, build the app, start every thread; return the config with the real ports."""
         if self._started:
@@ -123,7 +132,6 @@ class Dashboard:
             http_socket.close()
             ws_socket.close()
             raise
-        broadcaster = self._app.extensions["tokwatch"].broadcaster
 
         self._http_server = create_server(
             _with_role(self._app.wsgi_app, "http"), map=self._http_map, sockets=[http_socket], **HTTP_OPTIONS
@@ -143,7 +151,7 @@ class Dashboard:
         if self.demo is not None:
             self.demo.start()
         self.monitor.start()
-        broadcaster.start()
+        self.broadcaster.start()
         self._spawn("tokwatch-http", self._run_http)
         self._spawn("tokwatch-ws", self._run_ws)
         return self.config
@@ -154,7 +162,7 @@ class Dashboard:
             return
         self._stopping.set()
         if self._app is not None:
-            self._app.extensions["tokwatch"].broadcaster.stop()
+            self.broadcaster.stop()
         if self._ws_server is not None:
             self._ws_server.shutdown()
         for thread in self._threads:
