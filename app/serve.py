@@ -51,6 +51,7 @@ HTTP_OPTIONS: dict[str, Any] = {
 # How long the server loops sleep between looks at the stop flag: bounds shutdown time.
 LOOP_SECONDS = 0.1
 JOIN_SECONDS = 3.0
+BACKLOG_WAIT_SECONDS = 3.0
 
 
 class ServeError(Exception):
@@ -224,6 +225,9 @@ def serve(config: Config, *, out: TextIO | None = None) -> int:
         print(f"tokwatch: {e}", file=sys.stderr)
         return 2 if isinstance(e, ConfigError) else 1
 
+    # Print the URL once the log's backlog is in, so the first page shows figures, not "waiting".
+    if log_path.exists():
+        monitor.wait_for_change(0, timeout=BACKLOG_WAIT_SECONDS)
     stop = threading.Event()
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
