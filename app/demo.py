@@ -329,15 +329,16 @@ class DemoLog:
         self._thread: threading.Thread | None = None
 
     @classmethod
-    def create(cls, directory: Path | None = None, *, now: float | None = None) -> DemoLog:
+    def create(cls, directory: Path | None = None, *, now: float | None = None,
+               clock: Callable[[], float] = time.time) -> DemoLog:
         """Write the history, ending now, to a new temp file (one per running dashboard)."""
-        end = time.time() if now is None else now
+        end = clock() if now is None else now
         miner = ComposedMiner()
         lines, last_pass = compose(end, miner)
         fd, name = tempfile.mkstemp(prefix="tokwatch-demo-", suffix=".log", dir=directory)
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write("\n".join(lines) + "\n")
-        return cls(Path(name), miner, last_pass)
+        return cls(Path(name), miner, last_pass, clock=clock)
 
     def start(self) -> None:
         """Start appending passes in real time."""
