@@ -37,6 +37,7 @@ from app.events import (
     Registered,
     Tick,
 )
+from app.formats import STEP_FORMATS
 from app.snapshot import (
     BackendErrorsView,
     GpuMemoryView,
@@ -48,6 +49,7 @@ from app.snapshot import (
     State,
     WarmupView,
 )
+from app.training import TrainingTracker, place_in_time
 from app.window import SlidingWindow
 
 RATE_WINDOW_SECONDS = 20 * 60
@@ -77,6 +79,8 @@ class Engine:
 
     def __init__(self, format_name: str | None = "iota") -> None:
         self.format_name = format_name
+        # Step-based trainers (issue 5) have their own tracker; the IOTA rules below stay as they are.
+        self.training = TrainingTracker() if format_name in STEP_FORMATS else None
         self.has_records = False
         self.clock: float | None = None  # newest log time applied
         self.first_at: float | None = None
@@ -109,8 +113,14 @@ class Engine:
 
     # --- applying events --------------------------------------------------
 
-    def apply_all(self, events: list[Event], now: float | None = None) -> None:
-        """Apply events in log order (``now``: the caller's clock, to spot far-future lines)."""
+    def apply_all(self, events: list[Event], now: float | None = None, arrival: float | None = None) -> None:
+        """Apply events in log order (``now``: the caller's clock, to spot far-future lines).
+
+        ``arrival``: when these lines were read (for a cold start, when the log was last
+        written). A step trainer's undated events are placed in time from it (app/training.py).
+        """
+        if arrival is not None and self.training is not None:
+            events = place_in_time(events, arrival, self.clock)
         for event in events:
             self.apply(event, now)
 
@@ -125,6 +135,9 @@ class Engine:
             self._advance(at)
         t = self.clock
         if isinstance(event, Tick):
+            return
+        if self.training is not None:
+            self.training.apply(event, t)
             return
         if isinstance(event, ForwardPass):
             self._forward(t, event)
@@ -284,7 +297,7 @@ class Engine:
             sample = math.ceil(sample / HISTORY_STEP_SECONDS) * HISTORY_STEP_SECONDS
         taken: list[tuple[float, float | None]] = []
         while sample <= until:
-            taken.append((sample, self._rate(sample).view.tokens_per_hour))
+            taken.append((sample, self.tokens_per_hour(sample)))
             sample += HISTORY_STEP_SECONDS
         if store:
             self._history.extend(taken)
@@ -293,6 +306,8 @@ class Engine:
 
     def tokens_per_hour(self, now: float) -> float | None:
         """The measured rate at ``now``, or None while it is not measured."""
+        if self.training is not None:
+            return self.training.tokens_per_hour(now)
         return self._rate(now).view.tokens_per_hour
 
     def snapshot(self, now: float, source: SourceView) -> Snapshot:
@@ -312,19 +327,27 @@ class Engine:
         skipped = dict(source.skipped)
         if self.future_lines:
             skipped["future_timestamps"] = self.future_lines
+        rate_view, warmup, step, training = rate.view, rate.warmup, self.step, None
+        details = tuple(self._details(rate, backend))
+        if self.training is not None:
+            report = self.training.report(now)
+            rate_view, warmup, step, training = report.rate, report.warmup, report.step, report.training
+            details = report.details
+            if self.has_records:
+                state, status_line = report.state, report.status_line
         return Snapshot(
             status_line=status_line,
             state=state,
             format=self.format_name,
             layer=self.layer,
             queue=self.queue,
-            rate=rate.view,
-            warmup=rate.warmup,
-            step=self.step,
+            rate=rate_view,
+            warmup=warmup,
+            step=step,
             run=self.run,
             gpu_memory=self.gpu,
             backend_errors=backend,
-            details=tuple(self._details(rate, backend)),
+            details=details,
             history=tuple(history),
             source=SourceView(
                 path=source.path,
@@ -337,6 +360,7 @@ class Engine:
                 skipped=skipped,
             ),
             as_of=now,
+            training=training,
         )
 
     def _status(self, rate: _Rate) -> tuple[State, str]:

@@ -28,6 +28,7 @@ from app.events import (
 )
 from app.formats import create_parser, detect
 from app.formats.base import LogParser
+from app.formats.detect import FormatWatch
 from app.snapshot import Snapshot, SourceView
 
 log = logging.getLogger(__name__)
@@ -41,6 +42,8 @@ BACKLOG_SECONDS = max(HISTORY_SPAN_SECONDS + RATE_WINDOW_SECONDS, ERROR_WINDOW_S
 BACKLOG_EXTRA_BYTES = 8 << 20
 # Lines kept to sniff the format of a log that starts empty.
 DETECT_LINES = 2000
+# A log whose lines carry no time (nanochat, nanoGPT, HF): read back at most this much.
+BACKLOG_UNDATED_BYTES = 16 << 20
 
 _FACTS: tuple[tuple[type, ...], ...] = (
     (ForwardPass, LayerSeen, Registered, LayerChanged, QueueUpdate, MinerReset),
@@ -79,6 +82,8 @@ class Monitor:
         self._parser: LogParser | None = None
         self._engine = Engine(None)
         self._undetected: list[str] = []
+        # --format auto: notices a new stage printed by another trainer (issue 5).
+        self._watch: FormatWatch | None = None
         self._lines_read = 0
         self._bad_lines_before = 0  # from parsers already replaced
         self._tailer: object | None = None
@@ -114,6 +119,7 @@ class Monitor:
         newest: float | None = None
         facts = [False] * len(_FACTS)
         extra_bytes = 0
+        undated_bytes = 0
         for chunk in chunks:
             if not chunk:
                 continue
@@ -144,6 +150,10 @@ class Monitor:
                     if not facts[i] and isinstance(event, kinds):
                         facts[i] = True
             far_enough = newest is not None and oldest is not None and oldest <= newest - BACKLOG_SECONDS
+            if newest is None:
+                undated_bytes += sum(len(line) + 1 for line in chunk)
+                if undated_bytes >= BACKLOG_UNDATED_BYTES:
+                    break
             if far_enough:
                 if all(facts):
                     break
@@ -152,9 +162,15 @@ class Monitor:
                     break
         with self._lock:
             now = self.clock()
-            for events, bad in reversed(taken):
-                self._engine.apply_all(events, now)
-                self._bad_lines_before += bad
+            if self._engine.training is not None:
+                # Undated step lines are placed back in time from when the log was last written.
+                in_order = [event for events, _ in reversed(taken) for event in events]
+                self._engine.apply_all(in_order, now, arrival=self._last_written(now, until))
+                self._bad_lines_before += sum(bad for _, bad in taken)
+            else:
+                for events, bad in reversed(taken):
+                    self._engine.apply_all(events, now)
+                    self._bad_lines_before += bad
             self._bump()
 
     def lines(self, lines: list[str]) -> None:
@@ -173,8 +189,16 @@ class Monitor:
                     self._bump()
                     return
                 lines, self._undetected = self._undetected, []
+            elif self._watch is not None:
+                replay = self._watch.see(lines)
+                if replay is not None and self._watch.current is not None:
+                    log.info("log switched to format %s", self._watch.current)
+                    self._bad_lines_before += self._parser.bad_lines
+                    self._use_format(self._watch.current)
+                    lines = replay
             assert self._parser is not None
-            self._engine.apply_all(self._parser.feed(lines), self.clock())
+            now = self.clock()
+            self._engine.apply_all(self._parser.feed(lines), now, arrival=now)
             self._bump()
 
     def restarted(self, reason: str) -> None:
@@ -219,9 +243,21 @@ class Monitor:
 
     def _use_format(self, name: str) -> None:
         self._parser = create_parser(name)
+        if self.requested_format == "auto":
+            self._watch = FormatWatch(name)
         has_records = self._engine.has_records
         self._engine = Engine(name)
         self._engine.has_records = has_records
+
+    def _last_written(self, now: float, until: float | None) -> float:
+        """When the log's last line was written: its modification time (never after ``now``)."""
+        written = now
+        if self.log_path is not None:
+            try:
+                written = min(self.log_path.stat().st_mtime, now)
+            except OSError:
+                pass
+        return min(written, until) if until is not None else written
 
     def _detect(self, lines: list[str]) -> None:
         name = detect(lines)

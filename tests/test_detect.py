@@ -77,9 +77,10 @@ def test_watch_switches_when_another_trainer_takes_over() -> None:
     watch = FormatWatch("nanogpt")
     assert watch.see(sample("sample-nanogpt.log")) is None
     hf = sample("sample-hf-trainer.log")
-    replay = watch.see(hf)
+    replay = watch.see(["Initializing a new model from scratch", *hf])
     assert watch.current == "hf-trainer"
-    assert replay is not None and replay[0] == hf[0] and len(replay) < len(hf)
+    # from the first line of the new trainer on, the rest of the batch included
+    assert replay == hf
 
 
 def test_watch_ignores_stray_foreign_lines() -> None:
@@ -144,3 +145,10 @@ def test_parsers_never_raise_on_any_text(lines: list[str], name: str) -> None:
 @given(st.lists(st.text(max_size=80), max_size=8), st.sampled_from(sorted(STEP_FORMATS)))
 def test_parsers_never_raise_on_any_unicode(lines: list[str], name: str) -> None:
     create_parser(name).feed(lines)
+
+
+def test_watch_reads_a_line_as_the_current_format_first() -> None:
+    """An IOTA line that happens to print a loss dict is still an IOTA line."""
+    iota = [line + " {'loss': 1.0, 'epoch': 0.1}" for line in sample("iota-sample.log") if " - " in line]
+    watch = FormatWatch("iota")
+    assert watch.see(iota) is None and watch.current == "iota"

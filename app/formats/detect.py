@@ -10,9 +10,10 @@ names a new format when a new stage starts printing another trainer's lines (iss
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from app.formats.fields import clean
 
@@ -66,18 +67,27 @@ FAMILIES: dict[str, str] = {
 SNIFF_LINES = 4000
 
 
-def signature(line: str) -> str | None:
-    """The format whose signature this one line carries, or None."""
+def signature(line: str, prefer: str | None = None) -> str | None:
+    """The format whose signature this one line carries (``prefer``'s family first), or None."""
     if len(line) > 4096:
         line = line[:4096]
     text = None
-    for name, needle, pattern in _SIGNATURES:
+    for name, needle, pattern in _preferring(prefer):
         if needle in line:
             if text is None:
                 text = clean(line)
             if pattern.search(text):
                 return name
     return None
+
+
+@functools.cache
+def _preferring(prefer: str | None) -> tuple[tuple[str, str, re.Pattern[str]], ...]:
+    """The signatures with ``prefer``'s family first (its own lines are never foreign)."""
+    if prefer is None:
+        return _SIGNATURES
+    family = FAMILIES.get(prefer, prefer)
+    return tuple(sorted(_SIGNATURES, key=lambda s: FAMILIES.get(s[0], s[0]) != family))
 
 
 def scores(lines: Sequence[str]) -> Counter[str]:
@@ -140,10 +150,11 @@ class FormatWatch:
         self._counts: Counter[str] = Counter()
         self._since_first: list[str] = []
 
-    def see(self, lines: Iterable[str]) -> list[str] | None:
+    def see(self, lines: Sequence[str]) -> list[str] | None:
         """Take new lines; on a switch set ``current`` and return the lines to read again."""
-        for line in lines:
-            name = signature(line)
+        lines = list(lines)
+        for i, line in enumerate(lines):
+            name = signature(line, self.current)
             if name is not None and same_family(name, self.current):
                 self._counts.clear()
                 self._since_first = []
@@ -156,7 +167,7 @@ class FormatWatch:
                     self._since_first = self._since_first[-self.KEEP_LINES :]
             if name is not None and self._counts[name] >= self.needed:
                 self.current = name
-                replay = self._since_first
+                replay = self._since_first + lines[i + 1 :]
                 self._counts.clear()
                 self._since_first = []
                 return replay
