@@ -71,7 +71,10 @@ function render(snapshot) {
   latest = snapshot;
   latestReceivedAt = Date.now();
   showAuth(false);
+  $("figures").hidden = false;
   setText("status", snapshot.status_line);
+  // Layout, not wording: a long status line gets a smaller size so it keeps to one or two lines.
+  $("status").classList.toggle("long", snapshot.status_line.length > 16);
   document.title = snapshot.status_line;
   body.dataset.state = snapshot.state;
   $("demo").hidden = !snapshot.source.demo;
@@ -107,6 +110,8 @@ function renderWarmup(snapshot) {
   const minutesNeeded = Math.round(warmup.seconds_needed / 60);
   const minutes = Math.min(Math.floor(warmup.observed_seconds / 60), minutesNeeded);
   const passes = Math.min(warmup.passes, warmup.passes_needed);
+  // Step-based trainers warm up on optimizer steps, the IOTA miner on forward passes.
+  setText("warmup-passes-label", snapshot.training ? "steps" : "passes");
   $("warmup-passes").max = warmup.passes_needed;
   $("warmup-passes").value = passes;
   setText("warmup-passes-text", `${passes}/${warmup.passes_needed}`);
@@ -129,14 +134,8 @@ function renderHistory(snapshot) {
   const points = snapshot.history.filter(([, value]) => value !== null);
   const empty = points.length === 0;
   $("spark-empty").hidden = !empty;
-  $("spark").classList.toggle("empty", empty);
-  if (empty) {
-    $("spark-line").setAttribute("d", "");
-    $("spark-area").setAttribute("d", "");
-    setText("spark-min", "");
-    setText("spark-max", "");
-    return;
-  }
+  $("spark-box").hidden = empty;
+  if (empty) return;
   const values = points.map(([, value]) => value);
   const low = Math.min(...values);
   const high = Math.max(...values);
@@ -171,19 +170,38 @@ function renderHistory(snapshot) {
   $("spark-area").setAttribute("d", area);
 }
 
+// Step-based trainers (nanochat, nanoGPT, …): every known field, raw, under the details that
+// already say what matters. Nested groups (eval, figures) flatten to "eval · pass@1 · value".
+function trainingLeaves(value, path, rows) {
+  if (value === null || value === undefined) return rows;
+  if (typeof value === "object" && !Array.isArray(value)) {
+    for (const [key, inner] of Object.entries(value)) trainingLeaves(inner, [...path, key], rows);
+    return rows;
+  }
+  rows.push([path.join(" · ").replaceAll("_", " "), raw(value)]);
+  return rows;
+}
+
+// A raw value as is, but without float noise (0.12916803359985352 → 0.129168).
+function raw(value) {
+  if (Array.isArray(value)) return value.map(raw).join(", ");
+  if (typeof value === "number" && !Number.isInteger(value)) return String(Number(value.toPrecision(6)));
+  return String(value);
+}
+
 function renderTraining(training) {
   const section = $("training");
   section.hidden = !training;
   if (!training) return;
-  const rows = [];
-  for (const [key, value] of Object.entries(training)) {
-    if (value === null || value === undefined) continue;
+  const leaves = trainingLeaves(training, [], []);
+  setText("training-count", String(leaves.length));
+  const rows = leaves.flatMap(([key, value]) => {
     const dt = document.createElement("dt");
-    dt.textContent = key.replaceAll("_", " ");
+    dt.textContent = key;
     const dd = document.createElement("dd");
-    dd.textContent = typeof value === "object" ? JSON.stringify(value) : String(value);
-    rows.push(dt, dd);
-  }
+    dd.textContent = value;
+    return [dt, dd];
+  });
   $("training-fields").replaceChildren(...rows);
 }
 
@@ -238,7 +256,7 @@ function renderFavicon() {
   const state = latest ? latest.state : "waiting";
   const quiet = body.classList.contains("quiet");
   const colour = quiet ? STATE_COLOURS.stalled : STATE_COLOURS[state] || STATE_COLOURS.waiting;
-  const down = connection === "reconnecting";
+  const down = connection === "reconnecting" || connection === "locked";
   const key = `${colour}|${down}`;
   if (key === faviconKey) return;
   faviconKey = key;
@@ -265,6 +283,7 @@ const CONNECTION_TEXT = {
   live: "live",
   polling: "polling every 5 s",
   reconnecting: "reconnecting…",
+  locked: "needs token",
 };
 
 function setConnection(state) {
@@ -354,14 +373,34 @@ async function fetchSnapshot() {
 }
 
 async function poll() {
+  let state = "reconnecting";
   try {
     const snapshot = await fetchSnapshot();
-    pollOk = snapshot !== null;
-    if (snapshot) render(snapshot);
+    if (snapshot === null) {
+      state = "locked";
+    } else {
+      render(snapshot);
+      state = "polling";
+    }
   } catch {
-    pollOk = false;
+    // the server is unreachable: keep trying
   }
-  if (pollTimer && connection !== "live") setConnection(pollOk ? "polling" : "reconnecting");
+  pollOk = state === "polling";
+  if (pollTimer && connection !== "live") setConnection(state);
+}
+
+// The link pasted into a tab already showing the page changes only the fragment: no reload.
+function tokenArrived() {
+  const fresh = takeToken();
+  if (!fresh || fresh === token) return;
+  token = fresh;
+  showAuth(false);
+  attempts = 0;
+  const old = socket;
+  socket = null; // its close handler must not schedule a second connection
+  if (old) old.close();
+  poll();
+  connect();
 }
 
 function tick() {
@@ -371,5 +410,6 @@ function tick() {
 }
 
 if (TOKEN_REQUIRED && !token) showAuth(true);
+window.addEventListener("hashchange", tokenArrived);
 connect();
 setInterval(tick, 1000);

@@ -1,0 +1,250 @@
+"""The page in a real Chromium (Playwright): live updates, polling fallback, phone layout, dark mode,
+warm-up, token flow, step-trainer fields. Screenshots go to test-artifacts/ for a human to look at.
+
+Without Chromium these tests skip, unless TOKWATCH_REQUIRE_BROWSER=1 (CI), where that is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import time
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app import text
+from app.config import Config
+from app.demo import write_demo_log
+from app.monitor import Monitor
+from app.snapshot import to_dict
+from tests.conftest import LogWriter, RunningServer, start_server
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "test-artifacts"
+DATA = Path(__file__).resolve().parent / "data"
+CHROMIUM_CANDIDATES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PHONE = {"width": 390, "height": 844}
+TOKEN = "browser-test-token"
+FIXED_NOW = 1_790_000_000.0
+
+
+def find_chromium() -> str | None:
+    """A Chromium-family browser on this machine (Playwright's own download does not run here)."""
+    for name in CHROMIUM_CANDIDATES:
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One Chromium for the module; a skip (or, in CI, a failure) when there is none."""
+    executable = find_chromium()
+    if executable is None:
+        reason = f"no Chromium found (looked for {', '.join(CHROMIUM_CANDIDATES)}); apt-get install chromium"
+        if os.environ.get("TOKWATCH_REQUIRE_BROWSER") == "1":
+            pytest.fail(reason + " — TOKWATCH_REQUIRE_BROWSER=1 makes that a failure")
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    """A phone-sized page that fails the test on any console error (a CSP violation included)."""
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.console_errors = errors
+    yield page
+    context.close()
+    # A refused websocket is logged by Chromium itself; anything else is ours.
+    ours = [e for e in errors if "WebSocket connection" not in e and "401" not in e]
+    assert not ours, ours
+
+
+def expect() -> Any:
+    from playwright.sync_api import expect as playwright_expect
+
+    return playwright_expect
+
+
+def shot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def no_horizontal_overflow(page: Any) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"the page is {width} px wide on a {PHONE['width']} px screen"
+
+
+@pytest.fixture
+def demo_server(config: Config, tmp_path: Path) -> Iterator[tuple[RunningServer, Monitor]]:
+    """A server over a composed log with a frozen clock, so the page and the test see one snapshot."""
+    path = write_demo_log(tmp_path / "demo.log", now=FIXED_NOW)
+    monitor = Monitor(path, demo=True, clock=lambda: FIXED_NOW)
+    running = start_server(replace(config, log_path=path), monitor)
+    yield running, monitor
+    running.dashboard.stop()
+
+
+def test_status_line_and_tab_title_follow_the_log(server: RunningServer, log_writer: LogWriter, page: Any) -> None:
+    page.goto(server.http_url)
+    expect()(page.locator("#connection")).to_have_text("live")
+    expect()(page.locator("#status")).to_have_text("waiting for log")
+
+    log_writer.write(log_writer.registered(3))
+    expect()(page.locator("#status")).to_have_text("L3 · …", timeout=2000)
+    expect()(page).to_have_title("L3 · …")
+    log_writer.write(log_writer.queued(1583))
+    expect()(page.locator("#status")).to_have_text("Queue #1583", timeout=2000)
+    expect()(page).to_have_title("Queue #1583")
+    expect()(page.locator("#freshness")).to_contain_text("updated")
+    assert page.evaluate("document.getElementById('favicon').href").startswith("data:image/svg+xml")
+    shot(page, "live-queue")
+
+
+def test_the_page_polls_when_the_websocket_port_is_closed(
+    server: RunningServer, log_writer: LogWriter, page: Any
+) -> None:
+    page.route_web_socket(re.compile(r"^ws://"), lambda ws: ws.close())  # as a firewall would
+    page.goto(server.http_url)
+    expect()(page.locator("#connection")).to_have_text("polling every 5 s", timeout=5000)
+    expect()(page.locator("#status")).to_have_text("waiting for log")
+
+    log_writer.write(log_writer.registered(2))
+    expect()(page.locator("#status")).to_have_text("L2 · …", timeout=7000)
+    expect()(page).to_have_title("L2 · …")
+    shot(page, "polling")
+
+
+def test_phone_layout_fits_and_dark_mode_renders(demo_server: tuple[RunningServer, Monitor], page: Any) -> None:
+    server, monitor = demo_server
+    page.goto(server.http_url)
+    status = page.locator("#status")
+    expect()(status).to_have_text(re.compile(r"L1 · \d+k tok/h"))
+    expect()(page.locator("#demo")).to_be_visible()
+    expect()(page.locator("#details li")).to_have_count(len(monitor.snapshot().details))
+    expect()(page.locator("#warmup")).to_be_hidden()
+    assert page.locator("#spark-line").get_attribute("d").count("M") >= 1
+    no_horizontal_overflow(page)
+    light_background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    shot(page, "phone-light")
+
+    page.emulate_media(color_scheme="dark")
+    dark_background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    dark_text = page.evaluate("getComputedStyle(document.getElementById('status')).color")
+    assert light_background != dark_background
+    assert luminance(dark_background) < 0.1 < luminance(dark_text)
+    no_horizontal_overflow(page)
+    shot(page, "phone-dark")
+
+    page.set_viewport_size({"width": 1280, "height": 900})
+    shot(page, "desktop-dark")
+
+
+def luminance(css_colour: str) -> float:
+    """Relative luminance (0 black … 1 white) of an ``rgb(r, g, b)`` colour."""
+    red, green, blue = (int(v) / 255 for v in re.findall(r"\d+", css_colour)[:3])
+    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+
+def test_sparkline_labels_are_written_as_the_server_writes_rates(
+    demo_server: tuple[RunningServer, Monitor], page: Any
+) -> None:
+    server, monitor = demo_server
+    values = [value for _, value in to_dict(monitor.snapshot())["history"] if value is not None]
+    page.goto(server.http_url)
+    expect()(page.locator("#spark-max")).to_have_text(f"max {text.compact(max(values))}")
+    expect()(page.locator("#spark-min")).to_have_text(f"min {text.compact(min(values))}")
+
+
+def test_warm_up_shows_passes_and_minutes_as_bars(server: RunningServer, log_writer: LogWriter, page: Any) -> None:
+    log_writer.write(log_writer.registered(4) + log_writer.forward(4) + log_writer.forward(4))
+    page.goto(server.http_url)
+    expect()(page.locator("#status")).to_have_text("L4 · …")
+    expect()(page.locator("#warmup")).to_be_visible()
+    expect()(page.locator("#warmup-passes-text")).to_have_text("2/3")
+    expect()(page.locator("#warmup-minutes-text")).to_have_text("0/3")
+    assert page.locator("#warmup-passes").evaluate("bar => [bar.value, bar.max]") == [2, 3]
+    no_horizontal_overflow(page)
+    shot(page, "warm-up")
+
+
+def test_a_quiet_miner_is_called_out(server: RunningServer, log_writer: LogWriter, page: Any) -> None:
+    log_writer.write(log_writer.registered(2, t=time.time() - 12 * 60 - 5))
+    page.goto(server.http_url)
+    freshness = page.locator("#freshness")
+    expect()(freshness).to_have_text("no new log line for 12 min")
+    expect()(freshness).to_have_class(re.compile(r"\bquiet\b"))
+    shot(page, "quiet")
+
+
+def test_the_token_comes_from_the_link_and_is_kept(config: Config, monitor: Monitor, page: Any) -> None:
+    running = start_server(replace(config, token=TOKEN), monitor)
+    try:
+        page.goto(running.http_url)
+        expect()(page.locator("#auth")).to_be_visible()
+        expect()(page.locator("#auth")).to_contain_text("#token=")
+        expect()(page.locator("#connection")).to_have_text("needs token")
+        expect()(page.locator("#figures")).to_be_hidden()
+        no_horizontal_overflow(page)
+        shot(page, "needs-token")
+
+        page.goto(f"{running.http_url}/#token={TOKEN}")
+        expect()(page.locator("#status")).to_have_text("waiting for log")
+        expect()(page.locator("#connection")).to_have_text("live")
+        expect()(page.locator("#auth")).to_be_hidden()
+        assert page.evaluate("location.hash") == ""  # the secret leaves the address bar
+
+        page.goto(running.http_url)  # a bookmark without the fragment still works here
+        expect()(page.locator("#connection")).to_have_text("live")
+        expect()(page.locator("#auth")).to_be_hidden()
+    finally:
+        page.close()  # before the server goes, or its polls would log refused connections
+        running.dashboard.stop()
+
+
+def test_a_step_trainer_shows_its_fields(config: Config, tmp_path: Path, page: Any) -> None:
+    log = tmp_path / "nanochat.log"
+    shutil.copy(DATA / "sample-nanochat.log", log)
+    monitor = Monitor(log)
+    running = start_server(replace(config, log_path=log), monitor)
+    try:
+        snapshot = monitor.snapshot()
+        page.goto(running.http_url)
+        expect()(page.locator("#status")).to_have_text(snapshot.status_line)
+        training = page.locator("#training")
+        if snapshot.training is None:
+            expect()(training).to_be_hidden()
+            return
+        expect()(training).to_be_visible()
+        expect()(page.locator("#warmup-passes-label")).to_have_text("steps")
+        page.locator("#training summary").click()
+        expect()(page.locator("#training-fields dt").first).to_be_visible()
+        no_horizontal_overflow(page)
+        shot(page, "step-trainer")
+    finally:
+        page.close()
+        running.dashboard.stop()
