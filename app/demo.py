@@ -280,7 +280,7 @@ def compose(end: float, miner: ComposedMiner | None = None) -> tuple[list[str], 
         t += 73.0
     lines += miner.register(t)
     t += 14.0
-    epoch_change_at = end - EPOCH_CHANGE_BEFORE_END_SECONDS
+    epoch_change_at: float | None = end - EPOCH_CHANGE_BEFORE_END_SECONDS
     last_pass = t
     while True:
         t += miner.pass_interval(t)

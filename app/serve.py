@@ -204,30 +204,25 @@ def serve(config: Config, *, out: TextIO | None = None) -> int:
     log_path = config.log_path
     if log_path is None and not config.demo:
         log_path = default_log_path()
-    demo: DemoLog | None = None
-    if config.demo or log_path is None:
-        demo = DemoLog.create()
-        log_path = demo.path
     try:
         config = with_token(config)
     except TokenStoreError as e:
         print(f"tokwatch: {e}", file=sys.stderr)
         return 1
+    demo: DemoLog | None = None
+    if config.demo or log_path is None:
+        demo = DemoLog.create()
+        log_path = demo.path
 
     monitor = Monitor(log_path, format_name=config.format_name, demo=demo is not None)
     dashboard = Dashboard(config, monitor, demo=demo)
     try:
         config = dashboard.start()
     except (ServeError, ConfigError) as e:
-        dashboard.stop()
-        if demo is not None:
-            demo.stop()
+        dashboard.stop()  # also deletes the demo file
         print(f"tokwatch: {e}", file=sys.stderr)
         return 2 if isinstance(e, ConfigError) else 1
 
-    # Print the URL once the log's backlog is in, so the first page shows figures, not "waiting".
-    if log_path.exists():
-        monitor.wait_for_change(0, timeout=BACKLOG_WAIT_SECONDS)
     stop = threading.Event()
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
@@ -235,7 +230,11 @@ def serve(config: Config, *, out: TextIO | None = None) -> int:
 
     previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
-        print_banner(config, log_path, demo=demo is not None, given_demo=config.demo, out=out)
+        # Print the URL once the backlog is in, so the first page shows figures, not "waiting".
+        if log_path.exists():
+            monitor.wait_for_change(0, timeout=BACKLOG_WAIT_SECONDS)
+        if not stop.is_set():
+            print_banner(config, log_path, demo=demo is not None, given_demo=config.demo, out=out)
         while not stop.wait(LOOP_SECONDS):
             pass
         print("tokwatch: stopping…", file=out, flush=True)
