@@ -148,7 +148,8 @@ def start_server(config: Config, monitor: Monitor) -> RunningServer:
     dashboard = Dashboard(config, monitor)
     started = dashboard.start()
     deadline = time.monotonic() + 5
-    while monitor.version == 0 and time.monotonic() < deadline:
+    log_exists = config.log_path is not None and config.log_path.exists()
+    while log_exists and monitor.version == 0 and time.monotonic() < deadline:
         time.sleep(0.01)
     return RunningServer(dashboard, started)
 

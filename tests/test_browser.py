@@ -201,6 +201,23 @@ def test_a_quiet_miner_is_called_out(server: RunningServer, log_writer: LogWrite
     shot(page, "quiet")
 
 
+def test_a_source_problem_is_shown(config: Config, tmp_path: Path, page: Any) -> None:
+    missing = tmp_path / "not-yet" / "miner.log"
+    monitor = Monitor(missing)
+    running = start_server(replace(config, log_path=missing), monitor)
+    try:
+        page.goto(running.http_url)
+        problem = monitor.snapshot().source.problem
+        assert problem, "the tailer reports a missing log as a problem"
+        expect()(page.locator("#problem")).to_have_text(problem)
+        expect()(page.locator("#status")).to_have_text("waiting for log")
+        no_horizontal_overflow(page)
+        shot(page, "problem")
+    finally:
+        page.close()
+        running.dashboard.stop()
+
+
 def test_the_token_comes_from_the_link_and_is_kept(config: Config, monitor: Monitor, page: Any) -> None:
     running = start_server(replace(config, token=TOKEN), monitor)
     try:
