@@ -85,6 +85,9 @@ def _with_role(app: WSGIApp, role: str) -> WSGIApp:
 class _QuietHandler(WSGIRequestHandler):
     """Werkzeug's handler without a line on stderr per request (a websocket is one long request)."""
 
+    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
+        pass  # the request line carries the LAN token (?token=…): never write it anywhere
+
     def log(self, type: str, message: str, *args: Any) -> None:
         log.debug("ws server: " + message.rstrip(), *args)
 
