@@ -63,11 +63,9 @@ def keep_servers_to_their_roles() -> None:
 def guard() -> None:
     """Ask for the token on the API and the websocket; vet a websocket handshake before it is accepted."""
     state = web_state()
-    if request.endpoint == "web.snapshot":
+    if request.path.startswith("/api/"):
         security.require_token(state.config)
-    elif request.endpoint == "web.ws":
-        if request.headers.get("Upgrade", "").lower() != "websocket":
-            security.refuse(400, "this address takes a websocket handshake")
+    elif request.endpoint == "web.ws":  # Werkzeug routes here only a websocket handshake
         security.require_token(state.config, query_param=True)
         security.require_websocket_origin(state.config)
         if state.broadcaster.is_full():
