@@ -49,7 +49,7 @@ from app.snapshot import (
     State,
     WarmupView,
 )
-from app.training import TrainingTracker, place_in_time
+from app.training import TrainingTracker
 from app.window import SlidingWindow
 
 RATE_WINDOW_SECONDS = 20 * 60
@@ -120,7 +120,7 @@ class Engine:
         written). A step trainer's undated events are placed in time from it (app/training.py).
         """
         if arrival is not None and self.training is not None:
-            events = place_in_time(events, arrival, self.clock)
+            events = self.training.place(events, arrival, self.clock)
         for event in events:
             self.apply(event, now)
 

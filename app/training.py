@@ -22,8 +22,9 @@ are measured on arrival. Where no duration is printed (nanochat RL) earlier line
 their figures show, and the window fills from live arrivals.
 
 Stall: no step for max(6 × the median time between recent step lines, 90 s) while training →
-``stalled``. Before a stage's first step (warm-up, compilation), after the trainer's end summary,
-while it evaluates, checkpoints or all-reduces (an announced pause, an evaluation line after the
+``stalled``; when step lines arrive in bursts (python's block-buffered print to a file delivers
+dozens at once), not before twice the usual gap between bursts either. Before a stage's first
+step (warm-up, compilation), after the trainer's end summary, while it evaluates, checkpoints or all-reduces (an announced pause, an evaluation line after the
 last step, or the next step is due an evaluation by the cadence seen so far, or is the last one)
 it is not a stall, up to an hour.
 """
@@ -62,6 +63,10 @@ STALL_FLOOR_SECONDS = 90.0
 # An announced pause (evaluation, checkpoint, all-reduce) holds off a stall this long at most.
 PAUSE_LIMIT_SECONDS = 60 * 60
 RECENT_LINES = 21
+# Step lines that arrive in bursts: no stall before twice the usual gap between bursts.
+ARRIVAL_GAPS = 9
+BURST_GAPS_NEEDED = 3
+BURST_FACTOR = 2.0
 EVALS_SHOWN = 4
 
 _STAGE_LABELS = {"sft": "SFT ", "mid": "mid ", "rl": "RL "}
@@ -198,8 +203,20 @@ class TrainingTracker:
         self._peak_flops: float | None = None
         self._peak_unknown = False
         self._all_reduce: _AllReduce | None = None
+        # When batches of step lines arrived: a block-buffered stdout (python's print to a file)
+        # delivers dozens of steps at once, every few minutes; that is not a stall.
+        self._last_arrival: float | None = None
+        self._arrival_gaps: deque[float] = deque(maxlen=ARRIVAL_GAPS)
 
     # --- applying -------------------------------------------------------------
+
+    def place(self, events: Sequence[Event], arrival: float, not_before: float | None) -> list[Event]:
+        """Place a batch read at ``arrival`` in time (:func:`place_in_time`) and note the arrival."""
+        if any(isinstance(event, TrainStep) for event in events):
+            if self._last_arrival is not None and arrival > self._last_arrival:
+                self._arrival_gaps.append(arrival - self._last_arrival)
+            self._last_arrival = arrival
+        return place_in_time(events, arrival, not_before)
 
     def apply(self, event: Event, t: float | None) -> None:
         """Apply one event seen at ``t`` (None: the time is not known)."""
@@ -452,6 +469,8 @@ class TrainingTracker:
         since = max(0.0, now - stage.step_time)
         median = statistics.median(stage.line_durations) if stage.line_durations else None
         limit = max(STALL_FACTOR * median, STALL_FLOOR_SECONDS) if median is not None else STALL_FLOOR_SECONDS
+        if len(self._arrival_gaps) >= BURST_GAPS_NEEDED:
+            limit = max(limit, BURST_FACTOR * statistics.median(self._arrival_gaps))
         pause = stage.pause
         if pause is None and since > limit:
             # Only once the wait is longer than a step's: then say why it is not a stall.

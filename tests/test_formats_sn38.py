@@ -162,3 +162,8 @@ def test_the_sample_reads_whole() -> None:
     ]
     results = [e for e in events if isinstance(e, AllReduceResult)]
     assert [(r.ok, r.peers) for r in results] == [(True, 3), (False, None)]
+
+
+def test_the_miners_own_success_line_ends_a_round() -> None:
+    events, _ = read([bt("Received All Reduce Call"), bt("AllReduce Operation Finished Succesfully")])
+    assert [e.ok for e in events if isinstance(e, AllReduceResult)] == [True]

@@ -491,3 +491,16 @@ def test_the_composed_samples_end_to_end(
     assert isinstance(got, dict)
     for key, value in training.items():
         assert got[key] == value, key
+
+
+def test_bursts_of_buffered_lines_are_not_stalls() -> None:
+    """print() to a file flushes 8 KiB at a time: 32 nanochat steps every 128 s."""
+    engine = Engine("nanochat")
+    t = T0
+    for burst in range(10):
+        engine.apply_all([base_step(s) for s in range(32 * burst, 32 * burst + 32)], t, arrival=t)
+        t += 128.0
+    last = t - 128.0
+    assert engine.snapshot(last + 120, source()).state == "training"
+    assert engine.snapshot(last + 250, source()).state == "training"
+    assert engine.snapshot(last + 260, source()).state == "stalled"

@@ -59,6 +59,7 @@ class HfTrainerParser:
         events: list[Event] = []
         for raw in lines:
             line = clean(raw)
+            start = len(events)
             for part in line.split("\r") if "\r" in line else (line,):
                 if not part.strip():
                     continue
@@ -66,6 +67,8 @@ class HfTrainerParser:
                     for piece in self._joiner.push(text):
                         if piece.record is not None:
                             events.extend(piece.record())
+            if len(events) - start > 1:
+                events[start:] = _last_position(events[start:])
         for piece in self._joiner.end_batch():
             if piece.record is not None:
                 events.extend(piece.record())
@@ -187,6 +190,21 @@ class HfTrainerParser:
                 figures=figures,
             )
         ]
+
+
+def _last_position(events: list[Event]) -> list[Event]:
+    """One physical line's bar redraws: keep only the last position of each run of them.
+
+    In a file tqdm redraws with ``\\r`` and no newline, so a line arrives only when a dict is
+    written: it is one step line covering every step since the previous one.
+    """
+    kept: list[Event] = []
+    for event in events:
+        if isinstance(event, TrainStep) and kept and isinstance(kept[-1], TrainStep):
+            kept[-1] = event
+        else:
+            kept.append(event)
+    return kept
 
 
 def _pairs(text: str) -> dict[str, str]:

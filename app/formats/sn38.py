@@ -154,7 +154,7 @@ class Sn38Parser:
         message = line.message
         if ("Step" in message or "Index: " in message) and self._step(at, message, events):
             return
-        if "ll Reduce" in message or "Averag" in message or "training" in message or "eer" in message:
+        if "ll Reduce" in message or "llReduce" in message or "Averag" in message or "training" in message or "eer" in message:
             self._all_reduce(at, message, events)
             return
         if "Transitioning to epoch" in message:
