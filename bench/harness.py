@@ -6,10 +6,12 @@ talks to 127.0.0.1 only; ports come from the banner the server prints.
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -121,12 +123,28 @@ class Server:
         return status
 
 
+class _Client(simple_websocket.Client):  # type: ignore[misc]
+    """simple_websocket.Client without its handshake race.
+
+    The server sends the first snapshot right after its 101; bytes of it read together with the
+    101 would sit unparsed until the next message came. Parse them at once.
+    """
+
+    def handshake(self) -> None:
+        try:
+            super().handshake()
+        except BaseException:
+            self.sock.close()  # refused: simple-websocket would leave the socket open
+            raise
+        self.connected = self._handle_events()
+
+
 class Viewer:
     """A websocket client that reads every push on its own thread and notes when each arrived."""
 
     def __init__(self, url: str, **options: Any) -> None:
         self.url = url
-        self.client = simple_websocket.Client.connect(url, **options)
+        self.client = _Client(url, **options)
         self._lock = threading.Lock()
         self.received: list[tuple[float, int]] = []  # (perf_counter, lines_read) per snapshot
         self.keepalives = 0
@@ -200,3 +218,108 @@ def append_line(fd: int, line: bytes) -> float:
 def proc_cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+class HandshakeRefused(Exception):
+    """The server answered a websocket handshake with an HTTP status other than 101."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(f"refused with HTTP {status}")
+        self.status = status
+
+
+def raw_handshake(
+    port: int, *, receive_buffer_bytes: int | None = None, timeout: float = 5.0, headers: dict[str, str] | None = None
+) -> socket.socket:
+    """Open a websocket by hand on 127.0.0.1:``port``; return the socket once the 101 arrived.
+
+    The caller decides what the client then does (never read, send garbage, vanish).
+    """
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        if receive_buffer_bytes is not None:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer_bytes)
+        sock.settimeout(timeout)
+        sock.connect(("127.0.0.1", port))
+        fields = {
+            "Host": f"127.0.0.1:{port}",
+            "Upgrade": "websocket",
+            "Connection": "Upgrade",
+            "Sec-WebSocket-Key": base64.b64encode(os.urandom(16)).decode(),
+            "Sec-WebSocket-Version": "13",
+            **(headers or {}),
+        }
+        request = "\r\n".join(["GET /ws HTTP/1.1", *(f"{k}: {v}" for k, v in fields.items())]) + "\r\n\r\n"
+        sock.sendall(request.encode())
+        head = b""
+        while b"\r\n" not in head:
+            data = sock.recv(1024)
+            if not data:
+                raise HandshakeRefused(0)
+            head += data
+        status_line = head.split(b"\r\n", 1)[0]
+        if b" 101 " not in status_line:
+            raise HandshakeRefused(int(status_line.split()[1]))
+        sock.settimeout(None)
+        return sock
+    except BaseException:
+        sock.close()
+        raise
+
+
+def masked_frame(payload: bytes, opcode: int = 0x1, *, fin: bool = True) -> bytes:
+    """One client-to-server websocket frame (clients must mask)."""
+    mask = os.urandom(4)
+    head = bytes([(0x80 if fin else 0) | opcode])
+    n = len(payload)
+    if n < 126:
+        head += bytes([0x80 | n])
+    elif n < 1 << 16:
+        head += bytes([0x80 | 126]) + n.to_bytes(2, "big")
+    else:
+        head += bytes([0x80 | 127]) + n.to_bytes(8, "big")
+    body = bytes(b ^ mask[i % 4] for i, b in enumerate(payload)) if n <= 4096 else _mask_fast(payload, mask)
+    return head + mask + body
+
+
+def _mask_fast(payload: bytes, mask: bytes) -> bytes:
+    n = len(payload)
+    key = int.from_bytes((mask * (n // 4 + 1))[:n], "big")
+    return (int.from_bytes(payload, "big") ^ key).to_bytes(n, "big")
+
+
+class SteadyWriter:
+    """Appends one line every ``interval`` seconds on its own thread and notes when each write began."""
+
+    def __init__(self, fd: int, lines: list[bytes], interval: float = 0.15) -> None:
+        self.fd = fd
+        self.lines = lines
+        self.interval = interval
+        self.written: list[float] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="steady-writer", daemon=True)
+
+    def start(self) -> SteadyWriter:
+        self._thread.start()
+        return self
+
+    def _run(self) -> None:
+        for line in self.lines:
+            if self._stop.wait(self.interval):
+                return
+            self.written.append(append_line(self.fd, line))
+
+    def stop(self) -> list[float]:
+        self._stop.set()
+        self._thread.join(5)
+        return self.written
+
+
+def late_arrivals(viewer: Viewer, base: int, written: list[float], within: float) -> list[tuple[int, float | None]]:
+    """The appends ``viewer`` did not see within ``within`` seconds: (index, delay or None if never)."""
+    late: list[tuple[int, float | None]] = []
+    for i, at in enumerate(written):
+        got = viewer.first_at_least(base + i + 1, at)
+        if got is None or got - at > within:
+            late.append((i, None if got is None else round(got - at, 3)))
+    return late

@@ -31,11 +31,11 @@ CPU_WRITER_LINES_PER_S = 20
 class LiveLog:
     """A log with an hour of history, continued line by line in (about) real time."""
 
-    def __init__(self, path: Path, *, seed: int) -> None:
+    def __init__(self, path: Path, *, seed: int, history_seconds: float = HISTORY_SECONDS) -> None:
         self.path = path
-        start = time.time() - HISTORY_SECONDS - 60
+        start = time.time() - history_seconds - 60
         self.synth = IotaSynth(seed=seed, start=start, epoch_seconds=None, requeue_seconds=None)
-        path.write_text(self.synth.text(HISTORY_SECONDS), encoding="utf-8")
+        path.write_text(self.synth.text(history_seconds), encoding="utf-8")
         self._pending: list[tuple[float, bytes]] = []
         self._second = ""
         self._second_at = 0.0
@@ -65,7 +65,7 @@ class LiveLog:
         os.close(self.fd)
 
 
-def _settle(viewer: Viewer, timeout: float = 20.0) -> int:
+def settle(viewer: Viewer, timeout: float = 20.0) -> int:
     """Wait for the first snapshot and then until ``lines_read`` stops moving; return it."""
     viewer.wait_for(lambda n: n >= 0, timeout)
     deadline = time.monotonic() + timeout
@@ -161,7 +161,7 @@ def measure_latency(workdir: Path, *, quick: bool) -> Figure:
         server.start()
         viewer = Viewer(server.ws_url())
         reference = _InProcess(log)
-        base = _settle(viewer)
+        base = settle(viewer)
         ref_base = reference.lines_read()
         # (a) The miner's own cadence: each line at its simulated time (fetcher bursts, passes).
         miner = live.next_lines(260)
@@ -244,7 +244,7 @@ def measure_fanout(workdir: Path, *, quick: bool) -> Figure:
     try:
         server.start()
         viewers = [Viewer(server.ws_url()) for _ in range(FANOUT_CLIENTS)]
-        base = _settle(viewers[0])
+        base = settle(viewers[0])
         for v in viewers:
             v.wait_for(lambda n: n >= base, 10)
         rng = random.Random(4)
@@ -311,7 +311,7 @@ def measure_cpu(workdir: Path, *, quick: bool) -> Figure:
     try:
         server.start()
         viewer = Viewer(server.ws_url())  # a page is open, as it would be
-        _settle(viewer)
+        settle(viewer)
         time.sleep(1.0)  # let start-up work (imports, backlog, first pushes) finish
         cpu0, t0 = server.cpu_seconds(), time.perf_counter()
         time.sleep(seconds)
