@@ -66,6 +66,13 @@ def test_a_speedrun_log_is_nanochat_at_every_stage() -> None:
         assert detect(lines[start:]) == "nanochat"
 
 
+def test_a_log_caught_in_nanochats_base_eval_is_nanochat() -> None:
+    lines = speedrun()
+    start = next(i for i, line in enumerate(lines) if line.startswith("Peak memory usage"))
+    end = next(i for i, line in enumerate(lines) if line.startswith("CORE metric"))
+    assert detect(lines[start : end + 1]) == "nanochat"
+
+
 def test_the_stage_at_the_end_decides_a_mixed_log() -> None:
     """A script ran nanoGPT, then fine-tuned with the HF Trainer: the end of the log says HF."""
     lines = sample("sample-nanogpt.log") + sample("sample-hf-trainer.log") * 3

@@ -76,8 +76,8 @@ def test_the_step_comes_from_the_training_bar() -> None:
 
 
 def test_slow_bars_in_seconds_per_iteration() -> None:
-    events, _ = read(["  1%|▏         | 10/750 [01:02:03<07:54,  4.20s/it]"])
-    (step,) = events
+    events, _ = read(["  1%|▏         | 10/750 [01:02:03<07:54,  4.20s/it]", "{'loss': 3.0, 'epoch': 0.1}"])
+    step = events[0]
     assert isinstance(step, TrainStep) and step.step_seconds == 4.2 and step.elapsed_seconds == 3723.0
 
 
@@ -91,8 +91,8 @@ def test_bars_redrawn_with_carriage_returns_and_a_glued_dict() -> None:
 
 
 def test_a_redraw_of_the_same_position_is_not_a_new_step() -> None:
-    events, _ = read([BAR_10 + "\r" + BAR_10])
-    assert len(events) == 1
+    events, _ = read(["  Total optimization steps = 750", BAR_10 + "\r" + BAR_10])
+    assert len(events) == 2
 
 
 def test_eval_bars_and_dicts() -> None:
@@ -117,6 +117,17 @@ def test_an_eval_bar_is_told_apart_without_the_header() -> None:
     assert events == [TrainingPause(None, "evaluation")]
 
 
+def test_a_cold_start_inside_an_evaluation_guesses_no_step() -> None:
+    """Without the header, bars are held until a loss dict names the training bar."""
+    parser = HfTrainerParser()
+    events, _ = read(["  8%|▊         | 10/125 [00:01<00:11, 10.13it/s]", "{'eval_loss': 2.9, 'epoch': 0.27}"], parser)
+    assert not any(isinstance(e, TrainStep) for e in events)
+    events, _ = read(["  6%|▋         | 50/750 [00:32<07:28,  1.56it/s]{'loss': 3.1, 'learning_rate': 4e-05}"], parser)
+    assert [type(e).__name__ for e in events] == ["TrainStep", "StepFigures"]
+    events, _ = read(["  2%|▏         | 3/125 [00:01<00:11, 10.13it/s]"], parser)
+    assert events == [TrainingPause(None, "evaluation")]
+
+
 def test_header_and_summary() -> None:
     events, _ = read(
         [
@@ -126,8 +137,9 @@ def test_header_and_summary() -> None:
             " 'train_loss': '2.735', 'epoch': '2'}"),
         ]
     )
-    assert events[0] == StageStart(None) and events[1] == StageStart(None)
-    assert isinstance(events[2], StageEnd) and "train_runtime 482.1" in (events[2].summary or "")
+    # the 0/750 bar is no step, and which bar trains is not known yet: only the header starts
+    assert events[0] == StageStart(None) and len(events) == 2
+    assert isinstance(events[1], StageEnd) and "train_runtime 482.1" in (events[1].summary or "")
 
 
 def test_a_wrapped_dict_is_joined() -> None:

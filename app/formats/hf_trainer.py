@@ -7,7 +7,8 @@ dict can be glued straight after. Values are floats (4.x), quoted ``.4g`` string
 bare ``nan``; very old versions print JSON with a ``step`` key.
 
 Which bar is the training bar: the one whose total is ``Total optimization steps``, or that a
-``{'loss': …}`` dict follows; a bar an ``{'eval_…}`` dict follows is an evaluation bar.
+``{'loss': …}`` dict follows; any other bar is an evaluation's. Until one of those says, bar
+positions are held, not guessed (a cold start can begin inside an evaluation).
 """
 
 from __future__ import annotations
@@ -49,9 +50,9 @@ class HfTrainerParser:
         self._joiner: WrapJoiner[Emit] = WrapJoiner(self._classify)
         self.bad_lines = 0
         self._train_total: int | None = None
-        self._eval_totals: set[int] = set()
         self._bar_total: int | None = None  # total of the most recent bar
         self._step: int | None = None  # last training-bar position
+        self._unconfirmed: TrainStep | None = None  # a bar position before the training bar is known
 
 
     def feed(self, lines: Iterable[str]) -> list[Event]:
@@ -113,33 +114,33 @@ class HfTrainerParser:
     def _bar(self, m: re.Match[str]) -> list[Event]:
         n, total = int(m.group(2)), int(m.group(3))
         self._bar_total = total
-        if total in self._eval_totals and total != self._train_total:
-            return [TrainingPause(at=None, reason="evaluation")]
-        if self._train_total is None:
-            self._train_total = total
-        elif total != self._train_total:
+        if self._train_total is not None and total != self._train_total:
             return [TrainingPause(at=None, reason="evaluation")]
         if n == 0:
             self._step = 0
-            return [StageStart(at=None)]
+            return [StageStart(at=None)] if self._train_total is not None else []
         if n == self._step:
             return []  # a redraw of the same position
-        self._step = n
         rate = number(m.group(6))
         step_seconds = None
         if rate is not None and rate > 0:
             step_seconds = 1 / rate if m.group(7) == "it/s" else rate
-        return [
-            TrainStep(
-                at=None,
-                stage="train",
-                step=n,
-                total_steps=total,
-                elapsed_seconds=clock_seconds(m.group(4)),
-                step_seconds=step_seconds,
-                trainer_eta_seconds=clock_seconds(m.group(5)),
-            )
-        ]
+        step = TrainStep(
+            at=None,
+            stage="train",
+            step=n,
+            total_steps=total,
+            elapsed_seconds=clock_seconds(m.group(4)),
+            step_seconds=step_seconds,
+            trainer_eta_seconds=clock_seconds(m.group(5)),
+        )
+        if self._train_total is None:
+            # Which bar trains is not known yet (a cold start may begin inside an evaluation):
+            # hold the position until a loss dict or the header says.
+            self._unconfirmed = step
+            return []
+        self._step = n
+        return [step]
 
     def _dict(self, pairs: dict[str, str]) -> list[Event]:
         values = {k: number(v) for k, v in pairs.items()}
@@ -147,8 +148,6 @@ class HfTrainerParser:
             summary = ", ".join(f"{k} {v.strip(chr(39))}" for k, v in pairs.items())
             return [StageEnd(at=None, summary=summary)]
         if any(k.startswith("eval_") for k in pairs):
-            if self._bar_total is not None and self._bar_total != self._train_total:
-                self._eval_totals.add(self._bar_total)
             return [
                 EvalResult(at=None, name=k, value=finite(v), step=self._step)
                 for k, v in values.items()
@@ -156,8 +155,15 @@ class HfTrainerParser:
             ]
         if "loss" not in pairs and "learning_rate" not in pairs:
             return []
-        if self._bar_total is not None and self._train_total is None:
+        events: list[Event] = []
+        if self._train_total is None and self._bar_total is not None:
+            # A training log dict follows the training bar: its total is the number of steps.
             self._train_total = self._bar_total
+            held = self._unconfirmed
+            if held is not None and held.total_steps == self._bar_total:
+                self._step = held.step
+                events.append(held)
+        self._unconfirmed = None
         figures = tuple(
             (k, v) for k, v in values.items() if k not in _STEP_KEYS and v is not None and finite(v) is not None
         )
@@ -165,7 +171,7 @@ class HfTrainerParser:
         step_value = integer(pairs.get("step"))
         if step_value is not None:  # pre-4.x / TF trainer: JSON with the step in it
             self._step = step_value
-            return [
+            return events + [
                 TrainStep(
                     at=None,
                     stage="train",
@@ -178,7 +184,7 @@ class HfTrainerParser:
                     figures=figures,
                 )
             ]
-        return [
+        return events + [
             StepFigures(
                 at=None,
                 loss=values.get("loss"),
