@@ -34,11 +34,12 @@ class ServerError(RuntimeError):
 
 
 class Server:
-    """One ``run.py`` process on ephemeral ports; stop() is safe to call twice."""
+    """One ``run.py`` process (ephemeral ports unless ``port`` is given); stop() is safe to call twice."""
 
-    def __init__(self, log: Path, *args: str, stderr_path: Path | None = None) -> None:
+    def __init__(self, log: Path, *args: str, stderr_path: Path | None = None, port: int = 0) -> None:
         self.log = log
         self.args = args
+        self.port = port
         self.stderr_path = stderr_path
         self.process: subprocess.Popen[str] | None = None
         self.http_port = 0
@@ -51,7 +52,7 @@ class Server:
         if self.stderr_path is not None:
             self._stderr = open(self.stderr_path, "w", encoding="utf-8")  # noqa: SIM115 - closed in stop()
         self.process = subprocess.Popen(
-            [sys.executable, "-u", str(ROOT / "run.py"), "--log", str(self.log), "--port", "0", *self.args],
+            [sys.executable, "-u", str(ROOT / "run.py"), "--log", str(self.log), "--port", str(self.port), *self.args],
             cwd=ROOT,
             stdout=subprocess.PIPE,
             stderr=self._stderr if self._stderr is not None else subprocess.DEVNULL,

@@ -1,0 +1,105 @@
+"""The server restarted under an open page: the page reconnects and shows fresh data, no reload.
+
+A real Chromium (Playwright) on a real ``run.py`` process. Without Chromium this skips, unless
+TOKWATCH_REQUIRE_BROWSER=1 (CI), where that is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bench.harness import Server
+from bench.synth import IotaSynth
+
+CHROMIUM_CANDIDATES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+# What Chromium itself logs while the server is away; anything else on the console is the page's.
+EXPECTED_WHILE_DOWN = ("WebSocket connection", "ERR_CONNECTION_REFUSED", "Failed to load resource", "Failed to fetch")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    executable = next((found for name in CHROMIUM_CANDIDATES if (found := shutil.which(name))), None)
+    if executable is None:
+        reason = f"no Chromium found (looked for {', '.join(CHROMIUM_CANDIDATES)}); apt-get install chromium"
+        if os.environ.get("TOKWATCH_REQUIRE_BROWSER") == "1":
+            pytest.fail(reason + " — TOKWATCH_REQUIRE_BROWSER=1 makes that a failure")
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    context.close()
+    ours = [e for e in errors if not any(expected in e for expected in EXPECTED_WHILE_DOWN)]
+    assert not ours, ours
+
+
+def queue_line(position: int) -> bytes:
+    stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime()) + ".000"
+    response = str({"queue_id": "4462ebfc", "status": "queued", "position": position, "poll_after": 60})
+    return (
+        f"[{stamp}] [info]  {stamp} | DEBUG    | subnet.common_api_client:orchestrator_request:84 - "
+        f"Successfully completed request; response: {response}\n"
+    ).encode()
+
+
+def test_the_page_reconnects_to_a_restarted_server_without_reloading(tmp_path: Path, page: Any) -> None:
+    from playwright.sync_api import expect
+
+    log = tmp_path / "miner.log"
+    synth = IotaSynth(seed=8, start=time.time() - 40 * 60, epoch_seconds=None, requeue_seconds=None)
+    log.write_text(synth.text(40 * 60), encoding="utf-8")
+    first = Server(log, stderr_path=tmp_path / "first.err").start()
+    second: Server | None = None
+    try:
+        page.goto(f"http://127.0.0.1:{first.http_port}/")
+        expect(page.locator("#connection")).to_have_attribute("data-connection", "live", timeout=10_000)
+        expect(page.locator("#status")).to_contain_text(f"L{synth.truth.layer} · ", timeout=10_000)
+        page.evaluate("window.notReloaded = true")
+
+        assert first.stop() == 0
+        expect(page.locator("#connection")).not_to_have_attribute("data-connection", "live", timeout=10_000)
+        with open(log, "ab") as f:  # the miner goes on while the dashboard is down
+            f.write(queue_line(1583))
+
+        # Same ports, as a user restarting it from the shell history would.
+        second = Server(
+            log, "--ws-port", str(first.ws_port), stderr_path=tmp_path / "second.err", port=first.http_port
+        ).start()
+        expect(page.locator("#status")).to_have_text("Queue #1583", timeout=15_000)
+        expect(page.locator("#connection")).to_have_attribute("data-connection", "live", timeout=15_000)
+        # Live again, not merely polling: the next line arrives by push.
+        with open(log, "ab") as f:
+            f.write(queue_line(1200))
+        expect(page.locator("#status")).to_have_text("Queue #1200", timeout=3_000)
+        assert page.evaluate("window.notReloaded === true"), "the page was reloaded"
+    finally:
+        first.stop()
+        if second is not None:
+            second.stop()
