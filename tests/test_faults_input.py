@@ -13,6 +13,7 @@ import itertools
 import re
 import tempfile
 import time
+import tracemalloc
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -189,10 +190,28 @@ def test_record_after_a_crash_padded_nul_run(tmp_path: Path, follow: Callable[[P
 def test_a_10_mib_line_without_newline(tmp_path: Path, follow: Callable[[Path], Live]) -> None:
     lines, truth = synth_log(4)
     mid = len(lines) // 2
-    parts = [b"".join(lines[:mid])]
-    parts += [b"x" * (1 << 20)] * 10  # a 10 MiB line, written a MiB at a time, no newline yet
-    parts += [b"\n" + b"".join(lines[mid:])]
-    snap = feed(tmp_path, follow, parts, truth.lines + 1)
+    log = tmp_path / "miner.log"
+    live = follow(log)
+    with open(log, "ab") as f:
+        f.write(b"".join(lines[:mid]))
+    live.wait("the first half", lambda s: s.source.lines_read == mid)
+    size = log.stat().st_size
+    mib = b"x" * (1 << 20)
+    tracemalloc.start()
+    try:
+        for i in range(1, 11):  # a 10 MiB line, written a MiB at a time, no newline yet
+            with open(log, "ab") as f:
+                f.write(mib)
+            size += len(mib)
+            live.wait(f"{i} MiB read", lambda s, n=size: s.source.size_bytes == n)
+        _, peak_bytes = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    # The tailer holds at most 1 MiB of an unfinished line, never the whole 10 MiB.
+    assert peak_bytes < 8 << 20, f"{peak_bytes / 2**20:.1f} MiB allocated while the line grew"
+    with open(log, "ab") as f:
+        f.write(b"\n" + b"".join(lines[mid:]))
+    snap = live.wait("every line", lambda s: s.source.lines_read >= truth.lines + 1)
     assert_counts(snap, truth, extra_lines=1)
     assert snap.source.skipped["long_lines_cut"] == 1
 
