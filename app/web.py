@@ -8,7 +8,9 @@ Thin on purpose: figures come from the monitor through the one serializer
 from __future__ import annotations
 
 import logging
+import select
 import socket
+import time
 from dataclasses import dataclass
 
 from flask import Blueprint, Response, current_app, render_template, request
@@ -26,6 +28,13 @@ log = logging.getLogger(__name__)
 # The server that received a request, set by app.serve: waitress ("http") or Werkzeug ("ws").
 # Requests without it (Flask's test client) may reach every route.
 SERVER_ROLE_KEY = "tokwatch.server"
+CLOSE_NORMAL = 1000
+# Ending a session: how long to wait for the client's close reply, and how much of whatever it
+# still sends to read and drop before shutting the socket (see finish()).
+CLOSE_HANDSHAKE_SECONDS = 1.0
+DISCARD_SECONDS = 1.0
+DISCARD_QUIET_SECONDS = 0.05
+DISCARD_MAX_BYTES = 64 << 20
 # Close code for a handshake that raced past the cap check: 1013, "try again later".
 CLOSE_TRY_AGAIN_LATER = 1013
 
@@ -106,16 +115,46 @@ def ws(connection: Server) -> None:
     state = web_state()
     client = state.broadcaster.join(abort=lambda: connection.sock.shutdown(socket.SHUT_RDWR))
     if client is None:  # the cap filled up between the guard and here
-        connection.close(CLOSE_TRY_AGAIN_LATER, "too many live dashboards open")
+        finish(connection, CLOSE_TRY_AGAIN_LATER, "too many live dashboards open")
         return
+    code, reason = CLOSE_NORMAL, ""
     try:
-        try:
-            connection.send(to_json(state.monitor.snapshot()))
-            pump(connection, client, keepalive_seconds=state.config.keepalive_seconds)
-        except ClientClosed as closed:
-            if connection.connected:
-                connection.close(closed.code, closed.reason)
+        connection.send(to_json(state.monitor.snapshot()))
+        pump(connection, client, keepalive_seconds=state.config.keepalive_seconds)
+    except ClientClosed as closed:
+        code, reason = closed.code, closed.reason
     except OSError as e:  # the peer vanished mid-send (reset, broken pipe, aborted as stalled)
         log.debug("websocket client gone: %s", e)
     finally:
         state.broadcaster.leave(client)
+        finish(connection, code, reason)
+
+
+def finish(connection: Server, code: int, reason: str) -> None:
+    """Close the websocket, then free its socket within a second whatever the client does.
+
+    After the view returns, Werkzeug drains what is left of the "request body" with a blocking
+    ``rfile.read`` while the socket is readable: the unread rest of a refused oversized frame
+    would hold the connection and its thread until the client left. So the rest is read here,
+    for at most DISCARD_SECONDS, and the socket shut, which Werkzeug's drain reads as EOF.
+    """
+    try:
+        if connection.connected:
+            connection.close(code, reason or None)
+        # Let the close handshake finish on simple-websocket's own reader thread.
+        connection.thread.join(CLOSE_HANDSHAKE_SECONDS)
+    except OSError as e:
+        log.debug("closing a websocket: %s", e)
+    sock = connection.sock
+    deadline = time.monotonic() + DISCARD_SECONDS
+    discarded = 0
+    try:
+        while discarded < DISCARD_MAX_BYTES and time.monotonic() < deadline:
+            readable, _, _ = select.select([sock], [], [], DISCARD_QUIET_SECONDS)
+            chunk = sock.recv(1 << 16) if readable else b""
+            if not chunk:
+                break
+            discarded += len(chunk)
+        sock.shutdown(socket.SHUT_RDWR)
+    except (OSError, ValueError):
+        pass  # the socket is already gone

@@ -181,12 +181,6 @@ def test_garbage_and_a_10_mib_frame(stage: Stage) -> None:
             sock.close()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug (app/web.py + Werkzeug): after a 1009 close the handler returns, and Werkzeug's request-body "
-    "drain (serving.py execute(): rfile.read(10_000_000) while select() says readable) blocks on the unread "
-    "rest of the frame, so the TCP connection and its server thread stay until the client leaves",
-)
 def test_an_oversized_message_gets_its_connection_closed(stage: Stage) -> None:
     sock = raw_handshake(stage.server.ws_port, headers=stage.origin)
     try:

@@ -194,6 +194,30 @@ def test_a_client_that_never_reads_does_not_delay_another(
         slow.close()
 
 
+def masked_text_frame(payload: bytes) -> bytes:
+    """One client-to-server text frame (clients must mask), payload under 64 KiB."""
+    mask = os.urandom(4)
+    length = bytes([0x80 | len(payload)]) if len(payload) < 126 else bytes([0x80 | 126]) + len(payload).to_bytes(2, "big")
+    return bytes([0x81]) + length + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+def test_an_oversized_message_is_refused_and_its_connection_freed(server: RunningServer) -> None:
+    sock = raw_handshake(server, Origin=server.origin)
+    try:
+        sock.sendall(masked_text_frame(b"x" * 5000))  # over the 1 KiB cap, more than one server read
+        sock.settimeout(2)
+        received = b""
+        while chunk := sock.recv(65536):  # the snapshot, the close frame, then the end of the stream
+            received += chunk
+    finally:
+        sock.close()
+    assert b"\x88" in received and (1009).to_bytes(2, "big") in received  # close: message too big
+    deadline = time.monotonic() + 2
+    while server.dashboard.broadcaster.client_count and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert server.dashboard.broadcaster.client_count == 0
+
+
 def test_a_stuck_client_skips_versions_instead_of_queueing_them(config: Config) -> None:
     """One mailbox per client: what it could not send yet is replaced, never piled up."""
     mailbox = Mailbox()
