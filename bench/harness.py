@@ -283,6 +283,34 @@ def masked_frame(payload: bytes, opcode: int = 0x1, *, fin: bool = True) -> byte
     return head + mask + body
 
 
+def close_code(sock: socket.socket, timeout: float) -> int | None:
+    """Read server frames until a close frame; return its code (None: the stream ended or went quiet first)."""
+    sock.settimeout(timeout)
+    buffer = b""
+    deadline = time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline:
+            while len(buffer) >= 2:
+                opcode, n = buffer[0] & 0x0F, buffer[1] & 0x7F
+                at = 2
+                if n == 126:
+                    n, at = int.from_bytes(buffer[2:4], "big"), 4
+                elif n == 127:
+                    n, at = int.from_bytes(buffer[2:10], "big"), 10
+                if len(buffer) < at + n:
+                    break
+                payload, buffer = buffer[at : at + n], buffer[at + n :]
+                if opcode == 0x8:
+                    return int.from_bytes(payload[:2], "big") if len(payload) >= 2 else 1005
+            data = sock.recv(65536)
+            if not data:
+                return None
+            buffer += data
+    except (TimeoutError, ConnectionResetError):
+        return None
+    return None
+
+
 def _mask_fast(payload: bytes, mask: bytes) -> bytes:
     n = len(payload)
     key = int.from_bytes((mask * (n // 4 + 1))[:n], "big")
