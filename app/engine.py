@@ -85,6 +85,7 @@ class Engine:
         self.clock: float | None = None  # newest log time applied
         self.first_at: float | None = None
         self.future_lines = 0
+        self._last_future_at: float | None = None
 
         self.layer: int | None = None
         self.stretch_start: float | None = None
@@ -129,7 +130,10 @@ class Engine:
         self.has_records = True
         at = event.at
         if at is not None and (not math.isfinite(at) or (now is not None and at > now + FUTURE_TOLERANCE_SECONDS)):
-            self.future_lines += 1
+            # A parser's closing Tick repeats its batch's newest time: that line is counted once.
+            if not (isinstance(event, Tick) and at == self._last_future_at):
+                self.future_lines += 1
+            self._last_future_at = at
             at = None
         if at is not None:
             self._advance(at)

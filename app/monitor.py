@@ -180,15 +180,17 @@ class Monitor:
         with self._lock:
             self._lines_read += len(lines)
             if self._parser is None:
-                self._undetected.extend(lines)
-                self._undetected = self._undetected[-DETECT_LINES:]
+                # Sniff what was kept plus this whole batch; once recognised, parse all of it
+                # (a first batch can be thousands of lines: none may be counted but unparsed).
+                pending = self._undetected + lines
                 if self.requested_format == "auto":
-                    self._detect(self._undetected)
+                    self._detect(pending)
                 if self._parser is None:
+                    self._undetected = pending[-DETECT_LINES:]
                     self._engine.has_records = True
                     self._bump()
                     return
-                lines, self._undetected = self._undetected, []
+                lines, self._undetected = pending, []
             elif self._watch is not None:
                 replay = self._watch.see(lines)
                 if replay is not None and self._watch.current is not None:

@@ -251,11 +251,6 @@ def test_folder_mode_missing_at_start_created_later(tmp_path: Path, follow: Call
     assert snap.source.path == str(log)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug in app/monitor.py Monitor.lines: with format auto, a first batch over DETECT_LINES (2000) "
-    "lines keeps only its last 2000 for detection and parses only those; the rest are counted but never parsed",
-)
 def test_a_log_that_appears_with_thousands_of_lines_is_read_whole(
     tmp_path: Path, follow: Callable[[Path], Live]
 ) -> None:

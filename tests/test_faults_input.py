@@ -173,12 +173,6 @@ def test_nul_bytes(tmp_path: Path, follow: Callable[[Path], Live]) -> None:
     assert_counts(snap, truth, extra_lines=3)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: a record glued to a run of NUL bytes (a crash-padded file the miner appends to after "
-    "restarting) is taken for a continuation line, so its event is lost (app/formats/iota.py matches the "
-    "prefix at column 0; neither the tailer nor the parser drops the NULs)",
-)
 def test_record_after_a_crash_padded_nul_run(tmp_path: Path, follow: Callable[[Path], Live]) -> None:
     lines, truth = synth_log(4)
     forward = next(i for i in range(len(lines) // 2, len(lines)) if b"FORWARD complete" in lines[i])
@@ -252,16 +246,11 @@ def test_lines_from_the_far_future(tmp_path: Path, follow: Callable[[Path], Live
     snap = feed(tmp_path, follow, [b"".join(lines[:mid]), b"".join(odd), b"".join(lines[mid:])],
                 truth.lines + 3)
     assert_counts(snap, truth, extra_lines=3, bad_lines=1)
-    assert snap.source.skipped["future_timestamps"] >= 2  # exactly 2: see the xfail below
+    assert snap.source.skipped["future_timestamps"] == 2
     assert snap.source.last_event_at == pytest.approx(truth.last_at, abs=0.001)
     assert snap.rate.measured and snap.history
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug in app/engine.py Engine.apply: future_timestamps counts events, not lines; the parser's "
-    "closing Tick carries the batch's newest (future) time and is counted again",
-)
 def test_future_timestamps_counts_lines() -> None:
     monitor = Monitor(None, format_name="iota", clock=lambda: NOW)
     monitor.lines([record("2099-01-01 00:00:00.000", "💾 GPU memory: 2.84GB").decode().rstrip("\n")])

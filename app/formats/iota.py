@@ -146,6 +146,10 @@ class IotaParser:
         last_stamp, last_at, record_at = self._stamp, self._stamp_at, self._record_at
         for raw_line in lines:
             line = raw_line.rstrip("\r")
+            if line[:1] == "\x00":
+                # A file padded with NULs by a crash, then appended to after the restart:
+                # the first record follows the padding on the same line.
+                line = line.lstrip("\x00")
             record = match_record(line)
             if record is None:
                 # A continuation of the previous record; a tail may also start mid-record,
