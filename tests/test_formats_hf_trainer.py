@@ -128,6 +128,15 @@ def test_a_cold_start_inside_an_evaluation_guesses_no_step() -> None:
     assert events == [TrainingPause(None, "evaluation")]
 
 
+def test_the_first_loss_dict_overrules_a_header_that_disagrees() -> None:
+    parser = HfTrainerParser()
+    read(["  Total optimization steps = 700"], parser)
+    events, _ = read(["  6%|▋         | 50/750 [00:32<07:28,  1.56it/s]{'loss': 3.1, 'learning_rate': 4e-05}"], parser)
+    assert [type(e).__name__ for e in events] == ["TrainingPause", "TrainStep", "StepFigures"]
+    events, _ = read([BAR_10.replace("10/750", "60/750")], parser)
+    assert [e.step for e in events if isinstance(e, TrainStep)] == [60]
+
+
 def test_header_and_summary() -> None:
     events, _ = read(
         [

@@ -53,6 +53,7 @@ class HfTrainerParser:
         self._bar_total: int | None = None  # total of the most recent bar
         self._step: int | None = None  # last training-bar position
         self._unconfirmed: TrainStep | None = None  # a bar position before the training bar is known
+        self._confirmed = False  # a loss dict followed a bar of the training total
 
 
     def feed(self, lines: Iterable[str]) -> list[Event]:
@@ -114,12 +115,11 @@ class HfTrainerParser:
     def _bar(self, m: re.Match[str]) -> list[Event]:
         n, total = int(m.group(2)), int(m.group(3))
         self._bar_total = total
-        if self._train_total is not None and total != self._train_total:
-            return [TrainingPause(at=None, reason="evaluation")]
-        if n == 0:
+        other = self._train_total is not None and total != self._train_total
+        if n == 0 and not other:
             self._step = 0
             return [StageStart(at=None)] if self._train_total is not None else []
-        if n == self._step:
+        if n == self._step and not other:
             return []  # a redraw of the same position
         rate = number(m.group(6))
         step_seconds = None
@@ -134,11 +134,11 @@ class HfTrainerParser:
             step_seconds=step_seconds,
             trainer_eta_seconds=clock_seconds(m.group(5)),
         )
-        if self._train_total is None:
-            # Which bar trains is not known yet (a cold start may begin inside an evaluation):
-            # hold the position until a loss dict or the header says.
-            self._unconfirmed = step
-            return []
+        if self._train_total is None or other:
+            # Which bar trains is not known yet (a cold start may begin inside an evaluation),
+            # or this is another bar: hold the position until a loss dict says it trains.
+            self._unconfirmed = step if n > 0 else None
+            return [TrainingPause(at=None, reason="evaluation")] if other else []
         self._step = n
         return [step]
 
@@ -156,14 +156,16 @@ class HfTrainerParser:
         if "loss" not in pairs and "learning_rate" not in pairs:
             return []
         events: list[Event] = []
-        if self._train_total is None and self._bar_total is not None:
-            # A training log dict follows the training bar: its total is the number of steps.
+        if self._bar_total is not None and self._bar_total != self._train_total and not self._confirmed:
+            # The first training log dict follows the training bar (the Trainer logs, then
+            # evaluates): its total is the number of steps, whatever a header said.
             self._train_total = self._bar_total
             held = self._unconfirmed
             if held is not None and held.total_steps == self._bar_total:
                 self._step = held.step
                 events.append(held)
         self._unconfirmed = None
+        self._confirmed = self._confirmed or self._bar_total == self._train_total
         figures = tuple(
             (k, v) for k, v in values.items() if k not in _STEP_KEYS and v is not None and finite(v) is not None
         )
