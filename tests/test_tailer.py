@@ -41,10 +41,11 @@ class RecordingSink:
         self.backlog_calls = 0
 
     def backlog(self, chunks: Iterator[list[str]]) -> None:
-        self.backlog_calls += 1
         for chunk in itertools.islice(chunks, self.pull):  # pulls no chunk beyond ``pull``
             with self.lock:
                 self.calls.append(("backlog", chunk))
+        # Counted once the pull is over, so a test that waits on it sees the whole backlog.
+        self.backlog_calls += 1
 
     def lines(self, lines: list[str]) -> None:
         with self.lock:
