@@ -1,7 +1,7 @@
 """Figure 1: parse throughput of parser + engine, next to the naive baseline and ``grep -c``.
 
-All three read the same synthetic log in the same run, in turns, so a noisy neighbour slows
-them alike. tokwatch and the naive baseline get the same in-memory lines (decoding is not
+All three read the same synthetic log in the same run, in turns, and each keeps its best of N
+repeats: on a shared machine a neighbour's burst then costs a repeat, not the figure. tokwatch and the naive baseline get the same in-memory lines (decoding is not
 timed, it is the same for both); ``grep -c`` reads the file, as the floor nothing in Python
 could beat. A second tokwatch figure, the tailer's end-to-end ingest (file → lines → parser →
 engine through ``Monitor``), is kept in the details.
@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 from bench.naive import naive_parse
-from bench.report import Figure, median
+from bench.report import Figure
 from bench.synth import IotaSynth
 
 BATCH_LINES = 5000  # the tailer's batch size
@@ -87,7 +87,7 @@ def _tailer_ingest_seconds(path: Path, lines: int, workdir: Path) -> float | Non
 
 def measure(workdir: Path, *, quick: bool) -> Figure:
     target = (16 if quick else 64) << 20
-    repeats = 3
+    repeats = 3 if quick else 5
     path = workdir / "throughput.log"
     lines, nbytes, truth_passes = _write_log(path, target)
     now = time.time()
@@ -109,7 +109,7 @@ def measure(workdir: Path, *, quick: bool) -> Figure:
     finally:
         path.unlink(missing_ok=True)
     mb = nbytes / 1e6
-    ours_s, naive_s, grep_s = median(ours), median(naive), median(grep)
+    ours_s, naive_s, grep_s = min(ours), min(naive), min(grep)
     ours_mb_s = mb / ours_s
     ratio = naive_s / ours_s
     return Figure(
@@ -128,6 +128,7 @@ def measure(workdir: Path, *, quick: bool) -> Figure:
             "bytes": nbytes,
             "lines": len(lines),
             "repeats": repeats,
+            "statistic": "best of repeats",
             "tokwatch_seconds": ours,
             "naive_seconds": naive,
             "grep_seconds": grep,

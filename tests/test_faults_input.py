@@ -115,10 +115,7 @@ def reference(data: bytes) -> dict[str, Any]:
     monitor = Monitor(None, clock=lambda: NOW)
     text = data.decode("utf-8", errors="replace").split("\n")
     text.pop()
-    # Batches of 1000: a first batch over 2000 lines would meet the auto-detection bug pinned in
-    # test_faults.py (test_a_log_that_appears_with_thousands_of_lines_is_read_whole).
-    for at in range(0, len(text), 1000):
-        monitor.lines(text[at : at + 1000])
+    monitor.lines(text)
     return figures(monitor.snapshot(NOW))
 
 
