@@ -254,9 +254,12 @@ class Monitor:
     def _last_written(self, now: float, until: float | None) -> float:
         """When the log's last line was written: its modification time (never after ``now``)."""
         written = now
-        if self.log_path is not None:
+        path = self.log_path
+        if self._tailer is not None:  # in folder mode, the file followed, not the folder
+            path = Path(self._tailer.status().path)  # type: ignore[attr-defined]
+        if path is not None:
             try:
-                written = min(self.log_path.stat().st_mtime, now)
+                written = min(path.stat().st_mtime, now)
             except OSError:
                 pass
         return min(written, until) if until is not None else written
