@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from flask import Blueprint, Response, current_app, render_template, request
 from flask_sock import Sock
 from simple_websocket import Server
+from wsproto.utilities import LocalProtocolError
 
 from app import security
 from app.broadcast import Broadcaster, ClientClosed, pump
@@ -123,7 +124,9 @@ def ws(connection: Server) -> None:
         pump(connection, client, keepalive_seconds=state.config.keepalive_seconds)
     except ClientClosed as closed:
         code, reason = closed.code, closed.reason
-    except OSError as e:  # the peer vanished mid-send (reset, broken pipe, aborted as stalled)
+    except (OSError, LocalProtocolError) as e:
+        # The peer vanished mid-send (reset, broken pipe, aborted as stalled), or simple-websocket's
+        # reader closed the connection under us (a message over the size cap): it is over either way.
         log.debug("websocket client gone: %s", e)
     finally:
         state.broadcaster.leave(client)
@@ -141,10 +144,10 @@ def finish(connection: Server, code: int, reason: str) -> None:
     try:
         if connection.connected:
             connection.close(code, reason or None)
-        # Let the close handshake finish on simple-websocket's own reader thread.
-        connection.thread.join(CLOSE_HANDSHAKE_SECONDS)
-    except OSError as e:
+    except (OSError, LocalProtocolError) as e:  # closed already, by the peer or the reader
         log.debug("closing a websocket: %s", e)
+    # Let the close handshake finish on simple-websocket's own reader thread.
+    connection.thread.join(CLOSE_HANDSHAKE_SECONDS)
     sock = connection.sock
     deadline = time.monotonic() + DISCARD_SECONDS
     discarded = 0
