@@ -41,6 +41,7 @@ from app.formats import STEP_FORMATS
 from app.snapshot import (
     BackendErrorsView,
     GpuMemoryView,
+    HistoryRange,
     QueueView,
     RateView,
     RunView,
@@ -191,9 +192,8 @@ class Engine:
             if t is not None:
                 window = self._errors_503 if event.kind == "queue_state_503" else self._errors_404
                 window.add(t)
-        elif isinstance(event, P2PTransfer):
-            if t is not None:
-                self._p2p_bytes.add(t, event.tensor_bytes)
+        elif isinstance(event, P2PTransfer) and t is not None:
+            self._p2p_bytes.add(t, event.tensor_bytes)
 
     def _advance(self, at: float) -> None:
         if self.first_at is None:
@@ -339,6 +339,17 @@ class Engine:
             details = report.details
             if self.has_records:
                 state, status_line = report.state, report.status_line
+        measured = [value for _, value in history if value is not None]
+        history_range = (
+            HistoryRange(
+                low=min(measured),
+                high=max(measured),
+                low_text=text.compact(min(measured)),
+                high_text=text.compact(max(measured)),
+            )
+            if measured
+            else None
+        )
         return Snapshot(
             status_line=status_line,
             state=state,
@@ -365,6 +376,7 @@ class Engine:
             ),
             as_of=now,
             training=training,
+            history_range=history_range,
         )
 
     def _status(self, rate: _Rate) -> tuple[State, str]:

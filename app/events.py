@@ -8,7 +8,7 @@ Parsers produce these; the engine consumes them. Nothing here does I/O.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, Union
+from typing import Literal
 
 # --- every format -----------------------------------------------------------
 
@@ -151,22 +151,22 @@ class P2PTransfer:
     tensor_bytes: int
 
 
-IotaEvent = Union[
-    ForwardPass,
-    ActivationShape,
-    Registered,
-    LayerChanged,
-    LayerSeen,
-    MinerReset,
-    OptimizationStep,
-    EpochReset,
-    Heartbeat,
-    PhaseChanged,
-    QueueUpdate,
-    GpuMemory,
-    BackendError,
-    P2PTransfer,
-]
+IotaEvent = (
+    ForwardPass
+    | ActivationShape
+    | Registered
+    | LayerChanged
+    | LayerSeen
+    | MinerReset
+    | OptimizationStep
+    | EpochReset
+    | Heartbeat
+    | PhaseChanged
+    | QueueUpdate
+    | GpuMemory
+    | BackendError
+    | P2PTransfer
+)
 
 # --- step-based trainers (nanochat, nanoGPT/llm.c, HF Trainer, torchtitan, SN38/hivemind) ----
 # Issue 5. Fields a trainer does not print stay None; ``at`` is None for the formats that print

@@ -60,6 +60,16 @@ class BackendErrorsView:
 
 
 @dataclass(frozen=True, slots=True)
+class HistoryRange:
+    """The sparkline's bounds, with the labels a person reads (``576k``)."""
+
+    low: float
+    high: float
+    low_text: str
+    high_text: str
+
+
+@dataclass(frozen=True, slots=True)
 class SourceView:
     path: str | None
     size_bytes: int | None
@@ -90,6 +100,8 @@ class Snapshot:
     as_of: float
     # Step-based trainers (nanochat, nanoGPT, …) fill this; null for the IOTA miner.
     training: dict[str, Any] | None = None
+    # Min/max of the measured history, null while nothing is measured.
+    history_range: HistoryRange | None = None
 
 
 def _view(value: Any) -> Any:

@@ -120,27 +120,16 @@ function renderWarmup(snapshot) {
   setText("warmup-minutes-text", `${minutes}/${minutesNeeded}`);
 }
 
-// The axis labels only, written exactly as app/text.py's compact() writes a rate (rounded down,
-// k / M / G). tests/test_browser.py checks the two agree; the snapshot carries no such text yet.
-function compact(value) {
-  const floorTo = (x, decimals) => Math.floor(x * 10 ** decimals + 1e-9) / 10 ** decimals;
-  if (value < 1e3) return String(Math.trunc(value));
-  if (value < 1e6) return `${Math.floor(value / 1e3)}k`;
-  if (value < 1e9) return `${floorTo(value / 1e6, 1).toFixed(1)}M`.replace(".0M", "M");
-  return `${floorTo(value / 1e9, 1).toFixed(1)}G`.replace(".0G", "G");
-}
-
 function renderHistory(snapshot) {
   const points = snapshot.history.filter(([, value]) => value !== null);
   const empty = points.length === 0;
   $("spark-empty").hidden = !empty;
   $("spark-box").hidden = empty;
   if (empty) return;
-  const values = points.map(([, value]) => value);
-  const low = Math.min(...values);
-  const high = Math.max(...values);
-  setText("spark-max", `max ${compact(high)}`);
-  setText("spark-min", `min ${compact(low)}`);
+  // The bounds and their labels come from the engine: the page never formats a figure.
+  const { low, high, low_text: lowText, high_text: highText } = snapshot.history_range;
+  setText("spark-max", `max ${highText}`);
+  setText("spark-min", `min ${lowText}`);
 
   const [width, height, pad] = [300, 64, 4];
   const end = snapshot.as_of;

@@ -57,7 +57,7 @@ def training_log(start: float, minutes: int, *, layer: int = 1, every_seconds: i
 def once(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, str(ROOT / "run.py"), "--once", *args],
-        capture_output=True, text=True, timeout=30, cwd=cwd,
+        capture_output=True, text=True, timeout=30, cwd=cwd, check=False,
     )
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from app import text
@@ -22,7 +24,7 @@ from app.events import (
     Registered,
     Tick,
 )
-from app.snapshot import SourceView, Snapshot, to_json
+from app.snapshot import Snapshot, SourceView, to_json
 
 T0 = 1_760_000_000.0  # an arbitrary log time
 SOURCE = SourceView(path="/x.log", size_bytes=1, lines_read=1, bad_lines=0, last_event_at=None)
@@ -308,7 +310,7 @@ def test_history_samples_every_30s_for_an_hour() -> None:
     s = snap(engine, last)
     times = [t for t, _ in s.history]
     assert len(times) == 120
-    assert all(b - a == 30 for a, b in zip(times, times[1:]))
+    assert all(b - a == 30 for a, b in itertools.pairwise(times))
     assert times[-1] <= last and times[0] > last - 3600
     values = [v for _, v in s.history]
     assert all(v == pytest.approx(240 * 3200) for v in values)
@@ -369,6 +371,12 @@ def test_snapshot_serialises_to_the_contract() -> None:
     assert set(data) == {
         "status_line", "state", "format", "layer", "queue", "rate", "warmup", "step", "run",
         "gpu_memory", "backend_errors", "details", "history", "source", "as_of", "training",
+        "history_range",
+    }
+    measured = [v for _, v in data["history"] if v is not None]
+    assert data["history_range"] == {
+        "low": min(measured), "high": max(measured),
+        "low_text": text.compact(min(measured)), "high_text": "768k",
     }
     assert set(data["rate"]) == {
         "measured", "tokens_per_hour", "passes_per_hour", "tokens_per_pass", "passes_in_window",
