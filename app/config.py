@@ -30,6 +30,8 @@ class Config:
     max_ws_clients: int = MAX_WS_CLIENTS
     push_interval_seconds: float = 0.25  # at most 4 snapshots a second per client
     keepalive_seconds: float = 15.0
+    # A connection to the websocket port must finish its HTTP request within this (slowloris).
+    handshake_timeout_seconds: float = 10.0
     config_dir: Path | None = None  # where the LAN token is kept; None: the user's config dir
     extra: dict[str, str] = field(default_factory=dict)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import signal
 import socket
+import socketserver
 import sys
 import threading
 from collections.abc import Callable, Iterable
@@ -22,7 +23,7 @@ from typing import Any, TextIO
 
 from waitress import wasyncore
 from waitress.server import create_server
-from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
+from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler
 
 from app import create_app
 from app.broadcast import Broadcaster
@@ -52,6 +53,8 @@ HTTP_OPTIONS: dict[str, Any] = {
 LOOP_SECONDS = 0.1
 JOIN_SECONDS = 3.0
 BACKLOG_WAIT_SECONDS = 3.0
+# Connections the websocket port holds beyond the client cap: refused handshakes, stray requests.
+WS_CONNECTION_HEADROOM = 32
 
 
 class ServeError(Exception):
@@ -85,11 +88,56 @@ def _with_role(app: WSGIApp, role: str) -> WSGIApp:
 class _QuietHandler(WSGIRequestHandler):
     """Werkzeug's handler without a line on stderr per request (a websocket is one long request)."""
 
+    server: _WebsocketServer
+
+    def setup(self) -> None:
+        """Bound the wait for a request line and headers; the /ws guard lifts it once accepted."""
+        super().setup()
+        self.connection.settimeout(self.server.handshake_timeout_seconds)
+
     def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
         pass  # the request line carries the LAN token (?token=…): never write it anywhere
 
     def log(self, type: str, message: str, *args: Any) -> None:
         log.debug("ws server: " + message.rstrip(), *args)
+
+
+class _WebsocketServer(socketserver.ThreadingMixIn, BaseWSGIServer):
+    """Werkzeug's threaded server with a cap on open connections.
+
+    Werkzeug's own threaded server starts a thread for every connection with no limit and no
+    socket timeout, so clients that trickle half a request (slowloris) would each hold a thread
+    for as long as they like. Here a request must arrive within the handshake timeout, and past
+    ``max_connections`` a new connection is closed at once.
+    """
+
+    multithread = True
+    daemon_threads = True
+
+    def __init__(self, *args: Any, max_connections: int, handshake_timeout_seconds: float, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.handshake_timeout_seconds = handshake_timeout_seconds
+        self.max_connections = max_connections
+        self._slots = threading.BoundedSemaphore(max_connections)
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        """Serve the connection on a thread of its own, or close it when every slot is taken."""
+        if not self._slots.acquire(blocking=False):
+            log.debug("websocket port: %d connections open, refusing one more", self.max_connections)
+            self.shutdown_request(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self._slots.release()
+            raise
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        """Serve one connection, then free its slot."""
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self._slots.release()
 
 
 class Dashboard:
@@ -142,13 +190,15 @@ class Dashboard:
         )
         # Werkzeug takes the bound socket by descriptor (it duplicates it), so both ports were
         # reserved before the app had to know them.
-        self._ws_server = make_server(
+        self._ws_server = _WebsocketServer(
             bound_host,
             self.config.effective_ws_port,
             _with_role(self._app.wsgi_app, "ws"),
-            threaded=True,
-            request_handler=_QuietHandler,
+            handler=_QuietHandler,
             fd=ws_socket.fileno(),
+            # Room past the client cap so the refusals (503) still get through.
+            max_connections=self.config.max_ws_clients + WS_CONNECTION_HEADROOM,
+            handshake_timeout_seconds=self.config.handshake_timeout_seconds,
         )
         ws_socket.close()
 

@@ -80,6 +80,10 @@ def guard() -> None:
         security.require_websocket_origin(state.config)
         if state.broadcaster.is_full():
             security.refuse(503, "too many live dashboards open; close one and reload")
+        # The handshake arrived in time (app.serve bounds it); a live websocket may stay idle.
+        raw = request.environ.get("werkzeug.socket")
+        if raw is not None:
+            raw.settimeout(None)
 
 
 @bp.get("/")

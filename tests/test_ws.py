@@ -330,3 +330,86 @@ def test_stopping_closes_clients_with_going_away(config: Config, monitor: Monito
             client.receive(2)
     assert closed.value.reason == 1001
     assert time.monotonic() - started < 3
+
+
+def closed_within(sock: socket.socket, seconds: float) -> bool:
+    """True when the server closes ``sock`` (EOF or reset) within ``seconds``."""
+    sock.settimeout(seconds)
+    try:
+        while sock.recv(4096):
+            pass
+    except TimeoutError:
+        return False
+    except ConnectionResetError:
+        pass
+    return True
+
+
+def half_request(server: RunningServer) -> socket.socket:
+    """A slowloris client: a request line and one header, never the blank line that ends them."""
+    sock = socket.create_connection(("127.0.0.1", server.config.effective_ws_port))
+    sock.sendall(f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{server.config.effective_ws_port}\r\n".encode())
+    return sock
+
+
+def test_a_half_sent_handshake_is_dropped_after_the_timeout(config: Config, monitor: Monitor) -> None:
+    running = start_server(replace(config, handshake_timeout_seconds=1.0), monitor)
+    try:
+        sock = half_request(running)
+        try:
+            assert closed_within(sock, 4.0), "a half-sent request held its connection past the timeout"
+        finally:
+            sock.close()
+    finally:
+        running.dashboard.stop()
+
+
+def test_an_accepted_websocket_may_stay_idle_past_the_handshake_timeout(
+    config: Config, monitor: Monitor, log_writer: LogWriter
+) -> None:
+    running = start_server(replace(config, handshake_timeout_seconds=0.5), monitor)
+    client = connect(running)
+    try:
+        receive_json(client)
+        time.sleep(1.5)  # idle three times the handshake timeout
+        log_writer.write(log_writer.queued(77))
+        while receive_json(client, timeout=2.0).get("status_line") != "Queue #77":
+            pass
+    finally:
+        client.close()
+        running.dashboard.stop()
+
+
+def test_connections_past_the_cap_are_closed_at_once(config: Config, monitor: Monitor) -> None:
+    # Two clients allowed, so the port holds 2 + WS_CONNECTION_HEADROOM connections at most.
+    from app.serve import WS_CONNECTION_HEADROOM
+
+    running = start_server(replace(config, max_ws_clients=2, handshake_timeout_seconds=30.0), monitor)
+    held = [half_request(running) for _ in range(2 + WS_CONNECTION_HEADROOM)]
+    try:
+        time.sleep(0.3)  # let the server take them all
+        extra = half_request(running)
+        try:
+            assert closed_within(extra, 2.0), "a connection past the cap was kept"
+        finally:
+            extra.close()
+        for sock in held:
+            assert not closed_within(sock, 0.01)  # the ones inside the cap are still served
+    finally:
+        for sock in held:
+            sock.close()
+    # Their slots come back: a real viewer connects again.
+    deadline = time.monotonic() + 5
+    while True:
+        try:
+            client = connect(running)
+            break
+        except (ConnectionError, OSError):
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+    try:
+        assert receive_json(client)["status_line"]
+    finally:
+        client.close()
+        running.dashboard.stop()
