@@ -495,6 +495,10 @@ class Tailer:
             self._poll_directory()
         else:
             st, problem = _stat_log(self._path)
+            if st is not None:
+                # Decided by the very stat the file is read after: had it appeared just after the
+                # mode check above, a directory later put in its place must not flip us to folder mode.
+                self._directory_mode = False
             self._follow(self._path, st, problem)
 
     def _poll_directory(self) -> None:

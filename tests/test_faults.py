@@ -175,13 +175,6 @@ def test_replaced_by_a_directory(tmp_path: Path, follow: Callable[[Path], Live])
     assert_whole(snap, truth)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug in app/tailer.py Tailer._poll: file-or-folder mode is decided by its own os.stat, separate "
-    "from _stat_log's; when the file appears between the two, the file is read while the mode stays "
-    "undecided, and a directory at the path at the next poll switches the tailer into folder mode for good "
-    "('… is not a folder any more'; the file that comes back is never read)",
-)
 def test_a_file_that_appears_mid_poll_then_is_replaced_by_a_directory(
     tmp_path: Path, follow: Callable[[Path], Live], monkeypatch: pytest.MonkeyPatch
 ) -> None:
