@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import shutil
 import sys
 import time
@@ -55,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{info['ram_gib']} GiB RAM, Python {info['python']}",
         flush=True,
     )
-    workdir = args.out / f"work-{int(time.time())}"
+    workdir = args.out / f"work-{os.getpid()}"  # two runs at once (two engineers) must not share it
     workdir.mkdir(parents=True, exist_ok=True)
     figures: list[Figure] = []
     started = time.perf_counter()
