@@ -591,6 +591,94 @@ def test_to_epoch_runs_once_per_distinct_minute() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    "stamps",
+    [
+        ["21:09:05.5", "21:09:01.304", "21:08:59.999", "21:09:05.45"],  # ".5" is later than ".45"
+        ["21:09:05.45", "21:09:05.5", "21:09:05.500", "21:09:02.0"],
+        ["21:08:59.999", "21:09:05.5", "21:07:00.0"],
+    ],
+)
+def test_tick_is_the_latest_time_whichever_line_has_it(stamps: list[str]) -> None:
+    lines = [wrapped("Cache size: 2", stamp=f"2026-09-13 {s}") for s in stamps]
+    assert parse(lines) == ([Tick(utc(2026, 9, 13, 21, 9, 5) + 0.5)], 0)
+
+
+def test_tick_compares_times_not_stamps() -> None:
+    # A zone that turns its clocks back an hour at 21:10: the later stamp is the earlier time.
+    def fall_back(*wall: int) -> float:
+        return utc(*wall) - (3600 if wall[3:5] >= (21, 10) else 0)
+
+    parser = IotaParser(to_epoch=fall_back)
+    lines = [wrapped("Cache size: 2", stamp=s) for s in ("2026-09-13 21:09:30.000", "2026-09-13 21:10:10.000")]
+    assert parser.feed(lines) == [Tick(utc(2026, 9, 13, 21, 9, 30))]
+
+
+def test_known_noise_still_counts_impossible_times_and_moves_the_clock() -> None:
+    parser = IotaParser(to_epoch=utc)
+    noise = "Cache size: 2"
+    lines = [
+        wrapped(noise),
+        wrapped(noise, stamp="2026-09-13 21:09:60.000"),
+        wrapped(noise, stamp="2026-13-01 00:00:00.000"),
+        wrapped(noise),
+        " 🔄 Miner in layer 2 submitting weights state!",  # continues the record with no time
+    ]
+    assert parser.feed(lines) == [
+        PhaseChanged(AT, "weights_uploading", 2),
+        Tick(AT),
+    ]
+    assert parser.bad_lines == 2
+    later = "2026-09-13 21:09:16.044"
+    assert parser.feed([wrapped(noise, stamp=later), bare(noise, stamp="2026-09-13 21:09:61.0")]) == [
+        Tick(utc(2026, 9, 13, 21, 9, 16) + 0.044)
+    ]
+    assert parser.bad_lines == 3
+    assert parser.feed([lines[-1]]) == [PhaseChanged(None, "weights_uploading", 2)]
+
+
+def test_a_bad_message_is_counted_every_time() -> None:
+    line = wrapped("GPU memory usage: lotsGB / 3.75GB -- x")
+    assert parse([line] * 3) == ([Tick(AT)], 3)
+
+
+def test_known_noise_memory_is_bounded() -> None:
+    from app.formats import iota
+
+    parser = IotaParser(to_epoch=utc)
+    quiet = [wrapped(f"Cache size: {n}") for n in range(3 * iota._QUIET_SIZE)]
+    assert parser.feed(quiet + [wrapped("x" * 10_000), wrapped(STEP)]) == [OptimizationStep(AT, 7), Tick(AT)]
+    assert 0 < len(parser._quiet) <= iota._QUIET_SIZE
+    assert all(len(rest) <= iota._QUIET_LENGTH for rest in parser._quiet)
+    assert parser.feed(quiet[:3] + [wrapped(STEP)]) == [OptimizationStep(AT, 7), Tick(AT)]
+
+
+def test_python_3_10_spelling_matches_the_same(sample_lines: list[str]) -> None:
+    """Python 3.10 has no possessive quantifiers; its spelling of the patterns must match the same."""
+    import re
+
+    from app.formats import iota
+
+    shapes = [
+        f"{STAMP} | [MINER] | SUCCESS  | miner.training.training:461 | {STEP} | {{}}",
+        f"2026-09-13 21:09:01.304123 | SUCCESS  | a.b:backward:427 | {STEP} | {{'a': 1}}",
+        f"{STAMP}123456 | INFO | a:1 - x",  # nine digits of fraction, then ten
+        f"{STAMP}1234567 | INFO | a:1 - x",
+        f"\x00\x00[{STAMP}] [warning] \t {bare(STEP)}",
+        f"{STAMP} | INFO | a:b:12 -",
+        f"{STAMP} | INFO | a:b:12x - x",
+    ]
+    lines = sample_lines + shapes + FRAGMENTS + NGINX_BODY + TRACEBACK + [wrapped(m) for m, _ in KINDS]
+    for pattern in (iota._STAMP_PATTERN, iota._REST_PATTERN):
+        plain = iota._without_possessive(pattern)
+        assert "*+" not in plain and "++" not in plain and "}+" not in plain
+        fast, slow = re.compile(pattern, re.ASCII | re.DOTALL), re.compile(plain, re.ASCII | re.DOTALL)
+        for line in lines:
+            for text in (line, line[line.find(" | ") :]):
+                one, other = fast.match(text), slow.match(text)
+                assert (one and one.groups()) == (other and other.groups()), text
+
+
 @pytest.fixture
 def zone_utc_plus_3(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setenv("TZ", "XXX-3")  # POSIX: three hours east of UTC, no tz database needed
