@@ -69,6 +69,7 @@ class IotaSynth:
         requeue_seconds: float | None = 86400.0,
         error_seconds: float | None = 900.0,
         record_pass_times: bool = False,
+        unique_noise: bool = False,
     ) -> None:
         self._rng = random.Random(seed)
         self.t = start
@@ -81,6 +82,9 @@ class IotaSynth:
         self._requeue_seconds = requeue_seconds
         self._error_seconds = error_seconds
         self._record_pass_times = record_pass_times
+        # Every fetcher line's numbers drawn from a million: no two noise lines alike (the worst
+        # case for a parser that remembers noise it has seen).
+        self._noise_range = 1_000_000 if unique_noise else 4
         self._out: list[str] = []
         self._second = -1
         self._second_text = ""
@@ -290,14 +294,18 @@ class IotaSynth:
     def _fetch(self) -> None:
         # The layer-0 style fetcher loop: 5 DEBUG lines every 0.51 s (research §1.3 item 6).
         where = "miner.training.activation_queue:_fetch_activations:"
-        cache = self._rng.randrange(4)
-        backlog = len(self._backward_queue)
+        n = self._noise_range
+        unique = n > 4
+        cache = self._rng.randrange(n)
+        backlog = self._rng.randrange(n) if unique else len(self._backward_queue)
+        forwards = self._rng.randrange(n) if unique else 4
         self._line("DEBUG", where + "211", f"Cache size: {cache}")
         self._line("DEBUG", where + "214", f"Backward activations in queue: {backlog}", 0.001)
         self._line("DEBUG", where + "219",
-                   f"Queue status: {{'forward': {self._rng.randrange(3)}, 'backward': {backlog}}}", 0.001)
-        self._line("DEBUG", where + "223", "Max allowed forwards: 4", 0.001)
-        self._line("DEBUG", where + "231", f"Waiting for activations (cache {cache}/4)", 0.001)
+                   f"Queue status: {{'forward': {self._rng.randrange(min(n, 3) if not unique else n)}, "
+                   f"'backward': {backlog}}}", 0.001)
+        self._line("DEBUG", where + "223", f"Max allowed forwards: {forwards}", 0.001)
+        self._line("DEBUG", where + "231", f"Waiting for activations (cache {cache}/{forwards})", 0.001)
         self._next_fetch += FETCH_PERIOD_SECONDS
 
     def _forward(self) -> None:
