@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 ARGS ?=
 
-.PHONY: run test bench lint clean
+.PHONY: run test bench lint screenshots clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,12 @@ lint: $(VENV)/.test
 
 bench: $(VENV)/.test
 	$(PY) -m bench $(ARGS)
+
+# The README's pictures, taken by the browser tests (a DEMO log in a real Chromium).
+screenshots: $(VENV)/.test
+	$(PY) -m pytest -q tests/test_browser.py -k phone_layout
+	cp test-artifacts/desktop-dark.png docs/screenshot-desktop.png
+	cp test-artifacts/phone-light.png docs/screenshot-phone.png
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache test-artifacts bench/out *.egg-info
