@@ -115,7 +115,8 @@ class Monitor:
 
         ``until``: ignore what the log says after this time (``--once --at`` in the past).
         """
-        taken: list[tuple[list[Event], int]] = []
+        taken: list[tuple[list[Event], int, list[str]]] = []
+        newest_parser: LogParser | None = None  # it read the end of the log: the live one goes on from it
         newest: float | None = None
         facts = [False] * len(_FACTS)
         extra_bytes = 0
@@ -138,7 +139,9 @@ class Monitor:
             events = scratch.feed(chunk)
             if until is not None:
                 events = _before(events, until)
-            taken.append((events, scratch.bad_lines))
+            taken.append((events, scratch.bad_lines, chunk))
+            if newest_parser is None:
+                newest_parser = scratch
             with self._lock:
                 self._lines_read += len(chunk)
             oldest: float | None = None
@@ -162,15 +165,25 @@ class Monitor:
                     break
         with self._lock:
             now = self.clock()
-            if self._engine.training is not None:
+            if self._engine.training is not None and self._parser is not None:
+                # A step trainer's parser carries state across lines (a record wrapped over two
+                # chunks, HF's progress bar, RL's tokens per step): read the backlog again, in
+                # order, with the live parser, which then goes on from where the log ends.
+                in_order = [line for _, _, chunk in reversed(taken) for line in chunk]
+                events = self._parser.feed(in_order)
+                if until is not None:
+                    events = _before(events, until)
                 # Undated step lines are placed back in time from when the log was last written.
-                in_order = [event for events, _ in reversed(taken) for event in events]
-                self._engine.apply_all(in_order, now, arrival=self._last_written(now, until))
-                self._bad_lines_before += sum(bad for _, bad in taken)
+                self._engine.apply_all(events, now, arrival=self._last_written(now, until))
             else:
-                for events, bad in reversed(taken):
+                for events, _, _ in reversed(taken):
                     self._engine.apply_all(events, now)
-                    self._bad_lines_before += bad
+                if newest_parser is not None and self._parser is not None and newest_parser.name == self._parser.name:
+                    # Its bad lines are counted as the live parser's from now on.
+                    self._bad_lines_before += sum(bad for _, bad, _ in taken[1:])
+                    self._parser = newest_parser
+                else:
+                    self._bad_lines_before += sum(bad for _, bad, _ in taken)
             self._bump()
 
     def lines(self, lines: list[str]) -> None:

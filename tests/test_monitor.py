@@ -5,11 +5,15 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
 
 from app.monitor import Monitor
 from tests.test_cli import training_log
 
 NOW = time.time()
+DATA = Path(__file__).resolve().parent / "data"
 
 
 def chunks_newest_first(lines: list[str], size: int) -> list[list[str]]:
@@ -96,3 +100,31 @@ def test_restart_keeps_counted_passes() -> None:
     # the same passes again (a copytruncate that re-delivers them): no pass counted twice
     monitor.lines(lines[1:])
     assert monitor.snapshot(NOW).warmup.passes == before
+
+
+@pytest.mark.parametrize(
+    ("sample", "tail_lines"),
+    [
+        ("sample-hf-trainer.log", 3),
+        ("sample-hf-trainer.log", 6),
+        ("sample-nanochat.log", 4),
+        ("sample-nanogpt.log", 5),
+        ("sample-torchtitan.log", 4),
+        ("sample-sn38.log", 6),
+    ],
+)
+def test_live_lines_after_a_cold_start_read_as_if_read_whole(sample: str, tail_lines: int) -> None:
+    # Parser state (HF's progress bar, a wrapped record, RL's tokens) must carry from the
+    # backlog into the live lines: nothing after a cold start is dropped or misread.
+    lines = (DATA / sample).read_text(encoding="utf-8").splitlines()
+    whole = Monitor(None, clock=lambda: NOW)
+    whole.backlog(iter(chunks_newest_first(lines, 7)))
+    split = Monitor(None, clock=lambda: NOW)
+    split.backlog(iter(chunks_newest_first(lines[:-tail_lines], 7)))
+    split.lines(lines[-tail_lines:])
+    a, b = whole.snapshot(NOW), split.snapshot(NOW)
+    assert a.training is not None and b.training is not None
+    for key in ("stage", "step", "total_steps", "outer_step", "loss", "lr", "eval", "all_reduce", "finished"):
+        assert a.training[key] == b.training[key], key
+    assert a.source.bad_lines == b.source.bad_lines
+    assert a.source.lines_read == b.source.lines_read == len(lines)
