@@ -153,12 +153,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         config, args = parse_config(argv)
         if args.once:
             return run_once(config, args)
-        from app.serve import serve
+        from app.security import TokenStoreError
+        from app.serve import ServeError, serve
 
         _configure_logging()
         if config.log_path is not None:
             _resolve_log_for_serving(config)
-        return serve(config)
+        try:
+            return serve(config)
+        except ConfigError as e:  # a --token the server cannot use
+            raise UsageError(str(e)) from e
+        except (ServeError, TokenStoreError) as e:  # a port in use, an unwritable token file
+            print(f"tokwatch: {e}", file=sys.stderr)
+            return 1
     except UsageError as e:
         print(f"tokwatch: {e}", file=sys.stderr)
         return EXIT_USAGE

@@ -30,7 +30,7 @@ from app.broadcast import Broadcaster
 from app.config import Config, ConfigError, is_loopback
 from app.demo import DemoLog
 from app.monitor import Monitor
-from app.security import TokenStoreError, default_config_dir, is_ip_literal, load_or_create_token
+from app.security import default_config_dir, is_ip_literal, load_or_create_token
 from app.web import SERVER_ROLE_KEY
 
 log = logging.getLogger(__name__)
@@ -250,18 +250,18 @@ class Dashboard:
 
 
 def serve(config: Config, *, out: TextIO | None = None) -> int:
-    """Run the dashboard until Ctrl-C or SIGTERM; return the exit status."""
+    """Run the dashboard until Ctrl-C or SIGTERM; return the exit status.
+
+    Raises ServeError (a port in use), TokenStoreError or ConfigError (a bad token): run.py
+    turns them into a message.
+    """
     from app.tailer import default_log_path
 
     out = out if out is not None else sys.stdout
     log_path = config.log_path
     if log_path is None and not config.demo:
         log_path = default_log_path()
-    try:
-        config = with_token(config)
-    except TokenStoreError as e:
-        print(f"tokwatch: {e}", file=sys.stderr)
-        return 1
+    config = with_token(config)
     demo: DemoLog | None = None
     if config.demo or log_path is None:
         demo = DemoLog.create()
@@ -271,10 +271,9 @@ def serve(config: Config, *, out: TextIO | None = None) -> int:
     dashboard = Dashboard(config, monitor, demo=demo)
     try:
         config = dashboard.start()
-    except (ServeError, ConfigError) as e:
+    except BaseException:
         dashboard.stop()  # also deletes the demo file
-        print(f"tokwatch: {e}", file=sys.stderr)
-        return 2 if isinstance(e, ConfigError) else 1
+        raise
 
     stop = threading.Event()
 

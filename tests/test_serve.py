@@ -21,7 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from app.config import Config
+import run
+from app.config import Config, ConfigError
 from app.serve import ServeError, _url, listen, print_banner, serve
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -170,8 +171,12 @@ def test_listen_on_port_zero_gets_a_real_port() -> None:
 
 
 def test_serve_refuses_a_bad_token_before_binding(log_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert serve(Config(log_path=log_file, port=0, token="bad token")) == 2
-    assert "token must be" in capsys.readouterr().err
+    with pytest.raises(ConfigError, match="token must be"):
+        serve(Config(log_path=log_file, port=0, token="bad token"))
+    # run.py turns it into one line and status 2
+    assert run.main(["--log", str(log_file), "--port", "0", "--token", "bad token"]) == 2
+    err = capsys.readouterr().err
+    assert "token must be" in err and len(err.strip().splitlines()) == 1
 
 
 def test_the_banner_names_the_url_to_open(log_file: Path) -> None:
