@@ -415,11 +415,10 @@ class Engine:
         if self.run is not None and self.run.id is not None:
             lines.append(f"Run {self.run.id}")
         epoch = self.run.epoch if self.run is not None else None
-        if epoch is not None or self.phase is not None:
-            parts = [f"Epoch {epoch}" if epoch is not None else "Epoch ?"]
-            if self.phase is not None:
-                parts.append(self.phase)
-            lines.append(" · ".join(parts))
+        if epoch is not None:
+            lines.append(f"Epoch {epoch} · {self.phase}" if self.phase is not None else f"Epoch {epoch}")
+        elif self.phase is not None:
+            lines.append(f"Phase {self.phase}")
         if self.gpu is not None:
             used = text.gigabytes(self.gpu.used_gb)
             if self.gpu.total_gb is not None:

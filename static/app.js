@@ -194,11 +194,16 @@ function renderTraining(training) {
   $("training-fields").replaceChildren(...rows);
 }
 
+// The one text the page writes itself, because it ticks between snapshots; it reads as
+// app/text.py's duration() does (45 s, 12 min, 3 h 05 min, 2 d 4 h).
 function ago(seconds) {
   if (seconds < 60) return `${Math.floor(seconds)} s`;
   if (seconds < 3600) return `${Math.floor(seconds / 60)} min`;
-  const hours = Math.floor(seconds / 3600);
-  return `${hours} h ${String(Math.floor((seconds % 3600) / 60)).padStart(2, "0")} min`;
+  if (seconds < 86400) {
+    const hours = Math.floor(seconds / 3600);
+    return `${hours} h ${String(Math.floor((seconds % 3600) / 60)).padStart(2, "0")} min`;
+  }
+  return `${Math.floor(seconds / 86400)} d ${Math.floor((seconds % 86400) / 3600)} h`;
 }
 
 // Ages use the server's clock (as_of) plus the time since this browser got the snapshot,

@@ -201,6 +201,13 @@ def test_a_quiet_miner_is_called_out(server: RunningServer, log_writer: LogWrite
     shot(page, "quiet")
 
 
+def test_a_log_quiet_for_days_reads_in_days(server: RunningServer, log_writer: LogWriter, page: Any) -> None:
+    log_writer.write(log_writer.registered(2, t=time.time() - 3 * 86400 - 5 * 3600 - 60))
+    page.goto(server.http_url)
+    # As app/text.py's duration() writes it, not "77 h 01 min".
+    expect()(page.locator("#freshness")).to_have_text("no new log line for 3 d 5 h")
+
+
 def test_a_source_problem_is_shown(config: Config, tmp_path: Path, page: Any) -> None:
     missing = tmp_path / "not-yet" / "miner.log"
     monitor = Monitor(missing)

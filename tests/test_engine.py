@@ -386,3 +386,11 @@ def test_snapshot_serialises_to_the_contract() -> None:
     assert set(data["backend_errors"]) == {"queue_state_503", "not_found_404", "window_seconds"}
     assert {"path", "size_bytes", "lines_read", "bad_lines", "last_event_at"} <= set(data["source"])
     assert isinstance(data["history"], list) and all(len(p) == 2 for p in data["history"])
+
+
+def test_phase_without_a_heartbeat_reads_as_phase() -> None:
+    engine = Engine()
+    engine.apply(PhaseChanged(T0, "training", 2))
+    s = snap(engine, T0)
+    assert "Phase training" in s.details
+    assert not any(line.startswith("Epoch") for line in s.details)
