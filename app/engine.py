@@ -66,6 +66,9 @@ SEEN_IDS_MAX = 100_000
 # on the miner, or garbage); counted, never allowed to drag the engine's clock into the future.
 FUTURE_TOLERANCE_SECONDS = 24 * 60 * 60
 
+# A shape whose batch × sequence exceeds this is corrupt; kept out so no rate overflows.
+MAX_TOKENS_PER_PASS = 10**12
+
 _QUEUED_STATUSES = frozenset({"queued", "waiting", "pending"})
 
 
@@ -147,8 +150,9 @@ class Engine:
         if isinstance(event, ForwardPass):
             self._forward(t, event)
         elif isinstance(event, ActivationShape):
-            if event.batch > 0 and event.sequence > 0:
-                self.tokens_per_pass = event.batch * event.sequence
+            tokens = event.batch * event.sequence
+            if event.batch > 0 and event.sequence > 0 and tokens <= MAX_TOKENS_PER_PASS:
+                self.tokens_per_pass = tokens
         elif isinstance(event, Registered):
             self._new_stretch(t, event.layer)
         elif isinstance(event, LayerChanged):
@@ -272,6 +276,8 @@ class Engine:
             if passes_per_hour is not None and self.tokens_per_pass is not None
             else None
         )
+        if tokens_per_hour is not None and not math.isfinite(tokens_per_hour):
+            tokens_per_hour = None  # never a figure to write, nor one to keep in the history
         return _Rate(
             view=RateView(
                 measured=tokens_per_hour is not None,

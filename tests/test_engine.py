@@ -394,3 +394,23 @@ def test_phase_without_a_heartbeat_reads_as_phase() -> None:
     s = snap(engine, T0)
     assert "Phase training" in s.details
     assert not any(line.startswith("Epoch") for line in s.details)
+
+
+@pytest.mark.parametrize("dim", [10**7 + 1, 10**200, 10**400])
+def test_an_absurd_shape_never_breaks_the_rate(dim: int) -> None:
+    engine = Engine()
+    last = training(engine, passes=100)
+    engine.apply(ActivationShape(last, dim, dim))
+    s = snap(engine, last + 30)
+    assert s.rate.tokens_per_pass == 3200 or s.rate.tokens_per_hour is None or s.rate.tokens_per_hour < 1e30
+    to_json(s)  # serialises: no inf, no exception
+    text.compact(s.rate.tokens_per_hour or 0)
+
+
+def test_a_rate_that_overflows_is_not_a_figure() -> None:
+    engine = Engine()
+    last = training(engine, passes=100)
+    engine.tokens_per_pass = 10**308  # past what the parser and the shape bound let through
+    s = snap(engine, last)
+    assert s.rate.tokens_per_hour is None and s.status_line == "L1 · …"
+    to_json(s)

@@ -129,6 +129,10 @@ _WEIGHTS_BANNER_PHASE = {
 }
 
 
+# Far beyond any mini-batch or sequence length: a larger "dimension" is a corrupt line.
+_MAX_SHAPE_DIM = 10_000_000
+
+
 def _int(text: str | None) -> int | None:
     """Read a decimal integer, or None when absent or unreadable."""
     if text is None:
@@ -323,7 +327,8 @@ class IotaParser:
             shape = _INPUT_SHAPE.search(message)
             batch = None if shape is None else _int(shape.group(1))
             sequence = None if shape is None else _int(shape.group(2))
-            if batch is None or sequence is None:
+            if batch is None or sequence is None or batch > _MAX_SHAPE_DIM or sequence > _MAX_SHAPE_DIM:
+                # A dimension no real batch or sequence has is garbage, not a rate to multiply.
                 self.bad_lines += 1
             else:
                 events.append(ActivationShape(at, batch, sequence))
