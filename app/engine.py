@@ -90,6 +90,7 @@ class Engine:
         self.first_at: float | None = None
         self.future_lines = 0
         self._last_future_at: float | None = None
+        self._replay_until: float | None = None  # see begin_stream
 
         self.layer: int | None = None
         self.stretch_start: float | None = None
@@ -139,6 +140,11 @@ class Engine:
                 self.future_lines += 1
             self._last_future_at = at
             at = None
+        replay_until = self._replay_until
+        if replay_until is not None:
+            if at is None or at <= replay_until:
+                return  # the new stream repeats what the old one said: already counted
+            self._replay_until = None
         if at is not None:
             self._advance(at)
         t = self.clock
@@ -198,6 +204,17 @@ class Engine:
                 window.add(t)
         elif isinstance(event, P2PTransfer) and t is not None:
             self._p2p_bytes.add(t, event.tensor_bytes)
+
+    def begin_stream(self) -> None:
+        """The log was replaced or truncated: what the new stream dates up to the clock is not news.
+
+        A file swapped for a copy of itself (rsync, a sync client, an editor's save) is read
+        again from its first byte; its old passes must not count twice, nor its old
+        registration line open a new stretch. Lines dated after the clock count as usual.
+        (Step trainers are left out: their undated lines get times only on arrival.)
+        """
+        if self.training is None and self.clock is not None:
+            self._replay_until = self.clock
 
     def _advance(self, at: float) -> None:
         if self.first_at is None:

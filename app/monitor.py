@@ -223,6 +223,7 @@ class Monitor:
             if self._parser is not None:
                 self._bad_lines_before += self._parser.bad_lines
                 self._parser = create_parser(self._parser.name)
+            self._engine.begin_stream()
             self._bump()
 
     # --- readers --------------------------------------------------------------

@@ -128,3 +128,34 @@ def test_live_lines_after_a_cold_start_read_as_if_read_whole(sample: str, tail_l
         assert a.training[key] == b.training[key], key
     assert a.source.bad_lines == b.source.bad_lines
     assert a.source.lines_read == b.source.lines_read == len(lines)
+
+
+def test_a_log_replaced_by_a_copy_of_itself_counts_nothing_twice() -> None:
+    # rsync, a sync client or an editor's save swaps the file for a copy plus new lines:
+    # the tailer reads the copy from its first byte.
+    lines = training_log(NOW - 3 * 3600, 180, every_seconds=60)
+    monitor = Monitor(None, format_name="iota", clock=lambda: NOW)
+    monitor.lines(lines)
+    before = monitor.snapshot(NOW)
+    monitor.restarted("replaced")
+    new_pass = training_log(NOW - 5, 1, every_seconds=1)[2]  # one FORWARD complete, dated now
+    assert "FORWARD complete" in new_pass
+    monitor.lines([*lines, new_pass.replace("000000000001", "999999999999")])
+    after = monitor.snapshot(NOW)
+    assert after.warmup.passes == before.warmup.passes + 1
+    assert after.rate.passes_in_window == before.rate.passes_in_window + 1
+    assert after.rate.observed_seconds == before.rate.observed_seconds == 1200
+    assert after.status_line == before.status_line or after.rate.measured
+
+
+def test_a_new_file_after_a_restart_counts_as_usual() -> None:
+    first = training_log(NOW - 3600, 30, every_seconds=15)
+    monitor = Monitor(None, format_name="iota", clock=lambda: NOW)
+    monitor.lines(first)
+    monitor.restarted("replaced")
+    second = [  # the miner relaunched: new activation ids, lines dated after the first file's
+        line.replace("-4000-8000-", "-4000-9000-") for line in training_log(NOW - 1500, 20, layer=2, every_seconds=15)
+    ]
+    monitor.lines(second)
+    snap = monitor.snapshot(NOW)
+    assert snap.layer == 2 and snap.warmup.passes == len([x for x in second if "FORWARD complete" in x])
