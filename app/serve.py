@@ -9,6 +9,7 @@ the same Monitor, and waitress serves everything else.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import signal
 import socket
@@ -91,9 +92,28 @@ class _QuietHandler(WSGIRequestHandler):
     server: _WebsocketServer
 
     def setup(self) -> None:
-        """Bound the wait for a request line and headers; the /ws guard lifts it once accepted."""
+        """Give the request line and headers a deadline; the /ws guard lifts it once accepted.
+
+        A socket timeout alone bounds each read, so a client trickling a byte at a time would
+        never meet it: a timer shuts the connection at the deadline unless it was accepted.
+        """
         super().setup()
-        self.connection.settimeout(self.server.handshake_timeout_seconds)
+        seconds = self.server.handshake_timeout_seconds
+        self.connection.settimeout(seconds)
+        self._deadline = threading.Timer(seconds, self._expire)
+        self._deadline.daemon = True
+        self._deadline.start()
+
+    def _expire(self) -> None:
+        # The /ws guard clears the socket timeout of a handshake it accepts: that one stays.
+        if self.connection.gettimeout() is not None:
+            with contextlib.suppress(OSError):
+                self.connection.shutdown(socket.SHUT_RDWR)
+
+    def finish(self) -> None:
+        """Cancel the deadline of a connection that is over."""
+        self._deadline.cancel()
+        super().finish()
 
     def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
         pass  # the request line carries the LAN token (?token=…): never write it anywhere

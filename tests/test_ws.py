@@ -364,6 +364,29 @@ def test_a_half_sent_handshake_is_dropped_after_the_timeout(config: Config, moni
         running.dashboard.stop()
 
 
+def test_a_trickled_handshake_is_dropped_at_the_deadline(config: Config, monitor: Monitor) -> None:
+    # One byte at a time never lets a per-read timeout expire: the deadline is for the whole request.
+    running = start_server(replace(config, handshake_timeout_seconds=1.0), monitor)
+    sock = socket.create_connection(("127.0.0.1", running.config.effective_ws_port))
+    try:
+        started = time.monotonic()
+        closed = False
+        for byte in b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + b"a" * 100:
+            try:
+                sock.sendall(bytes([byte]))
+            except OSError:
+                closed = True
+                break
+            if closed_within(sock, 0.25):
+                closed = True
+                break
+        assert closed, "a trickling client kept its connection"
+        assert time.monotonic() - started < 4.0
+    finally:
+        sock.close()
+        running.dashboard.stop()
+
+
 def test_an_accepted_websocket_may_stay_idle_past_the_handshake_timeout(
     config: Config, monitor: Monitor, log_writer: LogWriter
 ) -> None:
