@@ -238,9 +238,15 @@ class Dashboard:
         if self._app is not None:
             self.broadcaster.stop()
         if self._ws_server is not None:
-            self._ws_server.shutdown()
+            if any(thread.name == "tokwatch-ws" for thread in self._threads):
+                self._ws_server.shutdown()  # waits for serve_forever: only once it was started
+            self._ws_server.server_close()
         for thread in self._threads:
             thread.join(JOIN_SECONDS)
+        if self._http_server is not None and not any(t.name == "tokwatch-http" for t in self._threads):
+            # Built but never run (start failed half-way): close what _run_http would have.
+            self._http_server.task_dispatcher.shutdown(timeout=JOIN_SECONDS)
+            wasyncore.close_all(self._http_map)
         self.monitor.stop()
         if self.demo is not None:
             self.demo.stop()  # last: the tailer must not see its file vanish

@@ -190,3 +190,21 @@ def test_the_banner_names_the_url_to_open(log_file: Path) -> None:
 def test_urls_bracket_ipv6_and_carry_the_token() -> None:
     assert _url("::1", 8765, None) == "http://[::1]:8765/"
     assert _url("192.168.1.20", 8765, "abc") == "http://192.168.1.20:8765/#token=abc"
+
+
+def test_a_start_that_fails_half_way_still_stops_at_once(log_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from app.monitor import Monitor
+    from app.serve import Dashboard
+
+    monitor = Monitor(log_file)
+
+    def broken_start() -> None:
+        raise KeyboardInterrupt  # Ctrl-C while starting, before any server thread runs
+
+    monkeypatch.setattr(monitor, "start", broken_start)
+    dashboard = Dashboard(Config(log_path=log_file, port=0), monitor)
+    with pytest.raises(KeyboardInterrupt):
+        dashboard.start()
+    started = time.monotonic()
+    dashboard.stop()
+    assert time.monotonic() - started < 2.0
