@@ -137,6 +137,8 @@ class Monitor:
                 break
             scratch = create_parser(format_name)
             events = scratch.feed(chunk)
+            # A chunk wholly after --at still has dated lines: it is not an undated log.
+            dated = any(event.at is not None for event in events)
             if until is not None:
                 events = _before(events, until)
             taken.append((events, scratch.bad_lines, chunk))
@@ -153,7 +155,7 @@ class Monitor:
                     if not facts[i] and isinstance(event, kinds):
                         facts[i] = True
             far_enough = newest is not None and oldest is not None and oldest <= newest - BACKLOG_SECONDS
-            if newest is None:
+            if newest is None and not dated:
                 undated_bytes += sum(len(line) + 1 for line in chunk)
                 if undated_bytes >= BACKLOG_UNDATED_BYTES:
                     break

@@ -159,3 +159,14 @@ def test_a_new_file_after_a_restart_counts_as_usual() -> None:
     monitor.lines(second)
     snap = monitor.snapshot(NOW)
     assert snap.layer == 2 and snap.warmup.passes == len([x for x in second if "FORWARD complete" in x])
+
+
+def test_at_a_time_far_back_in_a_large_log_still_finds_it() -> None:
+    # 180 h of passes (~18 MiB); --at 175 h before the end: the 17 MiB after it are dated,
+    # only later than asked, so reading back must not stop as if the log were undated (16 MiB).
+    lines = training_log(NOW - 180 * 3600, 180 * 60, every_seconds=15)
+    monitor = Monitor(None, format_name="iota", clock=lambda: NOW)
+    at = NOW - 175 * 3600
+    monitor.backlog(iter(chunks_newest_first(lines, 200)), until=at)
+    snap = monitor.snapshot(at)
+    assert snap.state == "training" and snap.rate.passes_in_window == 80
