@@ -100,9 +100,15 @@ def index() -> str:
 
 @bp.get("/api/snapshot")
 def snapshot() -> Response:
-    """Return the current snapshot as JSON (the same text a websocket message carries)."""
-    response = Response(to_json(web_state().monitor.snapshot()), mimetype="application/json")
+    """Return the current snapshot as JSON (the same text a websocket message carries).
+
+    The header says where /ws is now: a page loaded before a restart on another websocket port
+    reloads (its CSP names the old port) instead of knocking at the old one forever.
+    """
+    state = web_state()
+    response = Response(to_json(state.monitor.snapshot()), mimetype="application/json")
     response.headers["Cache-Control"] = "no-store"
+    response.headers["X-Tokwatch-WS-Port"] = str(state.config.effective_ws_port)
     return response
 
 

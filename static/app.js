@@ -16,23 +16,38 @@ const SILENCE_MS = KEEPALIVE_MS * 2.5;
 // No new log line for this long: the miner has gone quiet (queue polls come every ~75 s).
 const QUIET_SECONDS = 180;
 const TOKEN_KEY = "tokwatch.token";
+// The websocket moved (the server restarted on another port): reload, at most once in this long.
+const PORT_RELOAD_KEY = "tokwatch.portReloadAt";
+const PORT_RELOAD_GUARD_MS = 30000;
+const WS_PORT_HEADER = "X-Tokwatch-WS-Port";
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 const $ = (id) => document.getElementById(id);
 
 // --- the token (LAN mode) ---------------------------------------------------------------
 
-function takeToken() {
+// The token in the link's fragment, or null when there is none or it is garbled (a bad
+// percent-escape would make decodeURIComponent throw and stop the whole script).
+function fragmentToken() {
   const match = location.hash.match(/(?:^#|&)token=([^&]+)/);
-  if (match) {
-    const token = decodeURIComponent(match[1]);
+  if (!match) return null;
+  // Keep the secret out of the address bar, screenshots and shoulder-surfing.
+  history.replaceState(null, "", location.pathname + location.search);
+  try {
+    return decodeURIComponent(match[1]) || null;
+  } catch {
+    return null; // ignored: the server says whether a token is needed, and the page asks for it
+  }
+}
+
+function takeToken() {
+  const token = fragmentToken();
+  if (token) {
     try {
       localStorage.setItem(TOKEN_KEY, token);
     } catch {
       // storage refused (private mode): the token lives for this page only
     }
-    // Keep the secret out of the address bar, screenshots and shoulder-surfing.
-    history.replaceState(null, "", location.pathname + location.search);
     return token;
   }
   try {
@@ -68,6 +83,8 @@ function setText(id, text) {
 }
 
 function render(snapshot) {
+  // A poll that left before the websocket opened may land after its newer message: drop it.
+  if (latest && snapshot.as_of < latest.as_of) return;
   latest = snapshot;
   latestReceivedAt = Date.now();
   showAuth(false);
@@ -75,7 +92,6 @@ function render(snapshot) {
   setText("status", snapshot.status_line);
   // Layout, not wording: a long status line gets a smaller size so it keeps to one or two lines.
   $("status").classList.toggle("long", snapshot.status_line.length > 16);
-  document.title = snapshot.status_line;
   body.dataset.state = snapshot.state;
   $("demo").hidden = !snapshot.source.demo;
 
@@ -88,8 +104,7 @@ function render(snapshot) {
   renderHistory(snapshot);
   renderTraining(snapshot.training);
   setText("source", snapshot.source.path ? `log: ${snapshot.source.path}` : "");
-  renderFreshness();
-  renderFavicon();
+  renderLink();
 }
 
 function renderDetails(lines) {
@@ -214,13 +229,24 @@ function logAgeSeconds() {
   return Math.max(0, atReceipt + (Date.now() - latestReceivedAt) / 1000);
 }
 
+// This browser's clock: when the page last heard from the dashboard is the browser's own event.
+function clockTime(ms) {
+  return new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+}
+
 function renderFreshness() {
   const el = $("freshness");
   if (!latest) return;
   const age = logAgeSeconds();
   let text;
   let quiet = false;
-  if (age === null) {
+  if (unreachable()) {
+    // Nothing heard from the dashboard itself: its figures are old, and the miner is not to blame.
+    const since = (Date.now() - lastContactAt) / 1000;
+    text = `dashboard unreachable since ${clockTime(lastContactAt)} (${ago(since)})`;
+  } else if (connection === "locked") {
+    text = "not live: this browser needs the token — open the link tokwatch printed";
+  } else if (age === null) {
     text = latest.source.path ? "no log line read yet" : "no log yet";
   } else if (age < QUIET_SECONDS) {
     text = `updated ${ago(age)} ago`;
@@ -231,6 +257,25 @@ function renderFreshness() {
   el.classList.toggle("quiet", quiet);
   body.classList.toggle("quiet", quiet);
   if (el.textContent !== text) el.textContent = text;
+}
+
+// The tab title is the status line, flagged while the figures under it are not live.
+function renderTitle() {
+  if (!latest) return;
+  const offline = unreachable() || connection === "locked";
+  const title = offline ? `⚠ ${latest.status_line}` : latest.status_line;
+  if (document.title !== title) document.title = title;
+}
+
+// Everything that depends on the link as well as on the snapshot.
+function renderLink() {
+  const offline = unreachable();
+  body.classList.toggle("offline", offline);
+  body.classList.toggle("locked", connection === "locked");
+  $("freshness").classList.toggle("offline", offline);
+  renderFreshness();
+  renderTitle();
+  renderFavicon();
 }
 
 // --- favicon: a dot coloured by state, hollow while the link is down ----------------------
@@ -249,8 +294,11 @@ let faviconKey = "";
 function renderFavicon() {
   const state = latest ? latest.state : "waiting";
   const quiet = body.classList.contains("quiet");
-  const colour = quiet ? STATE_COLOURS.stalled : STATE_COLOURS[state] || STATE_COLOURS.waiting;
-  const down = connection === "reconnecting" || connection === "locked";
+  // Cut off from the dashboard: a grey ring says "disconnected", not the miner's state.
+  const cutOff = unreachable() || connection === "locked";
+  let colour = quiet ? STATE_COLOURS.stalled : STATE_COLOURS[state] || STATE_COLOURS.waiting;
+  if (cutOff) colour = STATE_COLOURS.waiting;
+  const down = connection === "reconnecting" || cutOff;
   const key = `${colour}|${down}`;
   if (key === faviconKey) return;
   faviconKey = key;
@@ -271,6 +319,10 @@ let attempts = 0;
 let reconnectTimer = 0;
 let pollTimer = 0;
 let pollOk = false;
+let pollFailed = false; // the last poll got no answer at all
+let pollAbort = null; // the in-flight poll's AbortController
+let lastContactAt = Date.now(); // ms: the last websocket message or poll answer (the page load counts)
+let portMoved = false; // the server said its websocket is on another port now
 
 const CONNECTION_TEXT = {
   connecting: "connecting…",
@@ -285,7 +337,12 @@ function setConnection(state) {
   const el = $("connection");
   el.dataset.connection = state;
   el.textContent = CONNECTION_TEXT[state];
-  renderFavicon();
+  renderLink();
+}
+
+// Neither the websocket nor the last poll got through: the dashboard itself is out of reach.
+function unreachable() {
+  return connection === "reconnecting" && pollFailed;
 }
 
 function websocketUrl() {
@@ -295,19 +352,26 @@ function websocketUrl() {
 
 function connect() {
   clearTimeout(reconnectTimer);
+  if (portMoved) return; // never knock at the old port again: whatever listens there now is not us
   let opened = false;
+  let heard = false;
   const ws = new WebSocket(websocketUrl());
   socket = ws;
   socketOpenedAt = Date.now();
   ws.addEventListener("open", () => {
     opened = true;
-    attempts = 0;
     lastMessageAt = Date.now();
-    stopPolling();
+    lastContactAt = lastMessageAt;
+    stopPolling(); // and drop the poll in flight: the websocket's first message is newer
     setConnection("live");
   });
   ws.addEventListener("message", (event) => {
     lastMessageAt = Date.now();
+    lastContactAt = lastMessageAt;
+    // Only a socket that delivers resets the backoff: one closed right after opening must not
+    // bring the next try back within a second, forever.
+    if (!heard) attempts = 0;
+    heard = true;
     const message = JSON.parse(event.data);
     if (message.keepalive) return;
     render(message);
@@ -322,6 +386,7 @@ function connect() {
 }
 
 function scheduleReconnect() {
+  if (portMoved) return;
   const delay = Math.min(BACKOFF_MAX_MS, BACKOFF_MIN_MS * 2 ** attempts);
   attempts += 1;
   // Jitter, so phones and tabs woken together do not all knock at once.
@@ -352,35 +417,69 @@ function startPolling() {
 function stopPolling() {
   clearInterval(pollTimer);
   pollTimer = 0;
+  if (pollAbort) pollAbort.abort();
+  pollAbort = null;
+  pollFailed = false; // says nothing about the next time the websocket drops
 }
 
-async function fetchSnapshot() {
-  const headers = token ? { Authorization: `Bearer ${token}` } : {};
-  const response = await fetch("/api/snapshot", { headers, cache: "no-store" });
-  if (response.status === 401) {
-    if (token) forgetToken(); // a kept token that no longer works: ask for the link again
-    showAuth(true);
-    return null;
-  }
-  if (!response.ok) throw new Error(`HTTP ${response.status}`);
-  return response.json();
-}
-
-async function poll() {
-  let state = "reconnecting";
+// The server restarted with its websocket on another port. The page's CSP (connect-src) names
+// the port it was served with, so only a reload can reach the new one; a reload that brought
+// the page back here less than PORT_RELOAD_GUARD_MS ago means no loop: poll instead.
+function followWebsocketPort(header) {
+  const port = Number(header);
+  if (!header || !Number.isInteger(port) || port <= 0 || port === WS_PORT || portMoved) return;
+  portMoved = true;
+  clearTimeout(reconnectTimer);
+  const old = socket;
+  socket = null; // its close handler must not reconnect
+  if (old) old.close();
+  let last = 0;
   try {
-    const snapshot = await fetchSnapshot();
-    if (snapshot === null) {
+    last = Number(sessionStorage.getItem(PORT_RELOAD_KEY)) || 0;
+  } catch {
+    // no storage: treated as no reload yet, but the write below must work to reload
+  }
+  const since = Date.now() - last;
+  if (since >= 0 && since < PORT_RELOAD_GUARD_MS) return;
+  try {
+    sessionStorage.setItem(PORT_RELOAD_KEY, String(Date.now()));
+  } catch {
+    return; // a reload could not be remembered, so it could loop: keep polling
+  }
+  location.reload();
+}
+
+// One poll. Any HTTP answer (a 401, a 500) means the dashboard is reachable; only no answer
+// at all makes it "unreachable".
+async function poll() {
+  const controller = new AbortController();
+  pollAbort = controller;
+  const headers = token ? { Authorization: `Bearer ${token}` } : {};
+  let state = "reconnecting";
+  let answered = false;
+  try {
+    const response = await fetch("/api/snapshot", { headers, cache: "no-store", signal: controller.signal });
+    answered = true;
+    lastContactAt = Date.now();
+    if (response.status === 401) {
+      if (token) forgetToken(); // a kept token that no longer works: ask for the link again
+      showAuth(true);
       state = "locked";
-    } else {
-      render(snapshot);
+    } else if (response.ok) {
+      followWebsocketPort(response.headers.get(WS_PORT_HEADER));
+      render(await response.json());
       state = "polling";
     }
   } catch {
-    // the server is unreachable: keep trying
+    if (controller.signal.aborted) return; // the websocket opened: its data is newer
+    // no answer (or an unreadable one): keep trying
+  } finally {
+    if (pollAbort === controller) pollAbort = null;
   }
   pollOk = state === "polling";
+  pollFailed = !answered;
   if (pollTimer && connection !== "live") setConnection(state);
+  else renderLink();
 }
 
 // The link pasted into a tab already showing the page changes only the fragment: no reload.
@@ -398,8 +497,7 @@ function tokenArrived() {
 }
 
 function tick() {
-  renderFreshness();
-  renderFavicon();
+  renderLink();
   watchdog();
 }
 

@@ -11,9 +11,11 @@ import re
 import shutil
 import time
 from collections.abc import Iterator
+from contextlib import suppress
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 import pytest
 
@@ -76,11 +78,30 @@ def page(browser: Any) -> Iterator[Any]:
     page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.console_errors = errors
+    # A refused websocket is logged by Chromium itself; anything else is ours (see allow_errors).
+    page.expected_errors = ["WebSocket connection", "401"]
     yield page
     context.close()
-    # A refused websocket is logged by Chromium itself; anything else is ours.
-    ours = [e for e in errors if "WebSocket connection" not in e and "401" not in e]
+    ours = [e for e in errors if not any(expected in e for expected in page.expected_errors)]
     assert not ours, ours
+
+
+def allow_errors(page: Any, *fragments: str) -> None:
+    """Console errors Chromium itself logs in this test (a refused fetch while the server is down)."""
+    page.expected_errors.extend(fragments)
+
+
+def restart(running: RunningServer, **changes: Any) -> RunningServer:
+    """Stop a server and start another on the same HTTP port, as a user restarting tokwatch would."""
+    running.dashboard.stop()
+    config = replace(running.config, **changes)
+    assert config.log_path is not None
+    return start_server(config, Monitor(config.log_path))
+
+
+def favicon(page: Any) -> str:
+    """The favicon's SVG text."""
+    return unquote(page.evaluate("document.getElementById('favicon').href"))
 
 
 def expect() -> Any:
@@ -272,3 +293,187 @@ def test_a_step_trainer_shows_its_fields(config: Config, tmp_path: Path, page: A
     finally:
         page.close()
         running.dashboard.stop()
+
+
+# --- the link to the dashboard itself ---------------------------------------------------------
+
+STALLED_COLOUR = "#e53e3e"  # static/app.js STATE_COLOURS.stalled
+
+
+def test_a_restart_on_another_websocket_port_reloads_the_page(
+    server: RunningServer, log_writer: LogWriter, page: Any
+) -> None:
+    allow_errors(page, "Failed to load resource")  # polls while the server is down
+    log_writer.write(log_writer.registered(3))
+    page.goto(server.http_url)
+    expect()(page.locator("#connection")).to_have_text("live")
+    expect()(page.locator("#status")).to_have_text("L3 · …")
+    old_port = server.config.effective_ws_port
+    page.evaluate("window.notReloaded = true")
+    sockets: list[str] = []
+    page.on("websocket", lambda ws: sockets.append(ws.url))
+
+    second = restart(server, ws_port=0)  # a new ephemeral websocket port
+    try:
+        new_port = second.config.effective_ws_port
+        assert new_port != old_port
+        # The next poll says where /ws is now; only a reload gets a CSP that lets the page go there.
+        expect()(page.locator("body")).to_have_attribute("data-ws-port", str(new_port), timeout=9000)
+        expect()(page.locator("#connection")).to_have_text("live")
+        expect()(page.locator("#status")).to_have_text("L3 · …")
+        assert page.evaluate("window.notReloaded") is None, "the page was not reloaded"
+        assert sockets and f":{new_port}/" in sockets[-1]
+    finally:
+        page.close()
+        second.dashboard.stop()
+
+
+def test_a_websocket_port_mismatch_reloads_once_not_in_a_loop(server: RunningServer, page: Any) -> None:
+    loads: list[float] = []
+    page.on("load", lambda _: loads.append(time.monotonic()))
+    tries: list[str] = []
+
+    def refuse(ws: Any) -> None:
+        tries.append(ws.url)
+        ws.close()
+
+    def elsewhere(route: Any) -> None:  # a server that keeps saying /ws is on another port
+        response = route.fetch()
+        route.fulfill(response=response, headers={**response.headers, "x-tokwatch-ws-port": "9"})
+
+    page.route_web_socket(re.compile(r"^ws://"), refuse)
+    page.route("**/api/snapshot", elsewhere)
+    page.goto(server.http_url)
+    expect()(page.locator("#connection")).to_have_text("polling every 5 s", timeout=5000)
+    page.wait_for_timeout(2500)
+    assert len(loads) == 2, f"{len(loads)} page loads: one reload, then polling, is the most"
+    # One try per page load; after the server said "not this port", none at the old port.
+    assert len(tries) == 2, tries
+    expect()(page.locator("#status")).to_have_text("waiting for log")
+
+
+def test_an_unreachable_dashboard_is_not_blamed_on_the_miner(
+    server: RunningServer, log_writer: LogWriter, page: Any
+) -> None:
+    allow_errors(page, "Failed to load resource")
+    log_writer.write(log_writer.registered(2, t=time.time() - 12 * 60 - 5))
+    page.goto(server.http_url)
+    freshness = page.locator("#freshness")
+    expect()(freshness).to_have_text("no new log line for 12 min")
+    assert STALLED_COLOUR in favicon(page)
+
+    server.dashboard.stop()
+    expect()(freshness).to_have_text(re.compile(r"^dashboard unreachable since \S.* \(\d+ s\)$"))
+    expect()(freshness).not_to_have_class(re.compile(r"\bquiet\b"))
+    expect()(page).to_have_title("⚠ L2 · …")
+    icon = favicon(page)
+    assert 'fill="none"' in icon and STALLED_COLOUR not in icon, icon  # a grey ring: disconnected
+    assert float(page.locator("#status").evaluate("el => getComputedStyle(el).opacity")) < 1
+    shot(page, "unreachable")
+
+    second = restart(server)  # same ports
+    try:
+        expect()(freshness).to_have_text("no new log line for 12 min", timeout=9000)
+        expect()(page).to_have_title("L2 · …")
+        expect()(page.locator("#connection")).to_have_text("live", timeout=9000)
+        assert STALLED_COLOUR in favicon(page) and 'fill="none"' not in favicon(page)
+        assert float(page.locator("#status").evaluate("el => getComputedStyle(el).opacity")) == 1
+    finally:
+        page.close()
+        second.dashboard.stop()
+
+
+def test_figures_go_dim_when_the_token_stops_working(
+    config: Config, monitor: Monitor, log_writer: LogWriter, page: Any
+) -> None:
+    allow_errors(page, "Failed to load resource")
+    log_writer.write(log_writer.registered(3))
+    running = start_server(replace(config, token=TOKEN), monitor)
+    second: RunningServer | None = None
+    try:
+        page.goto(f"{running.http_url}/#token={TOKEN}")
+        expect()(page.locator("#connection")).to_have_text("live")
+        expect()(page.locator("#status")).to_have_text("L3 · …")
+
+        second = restart(running, token="a-new-token")  # the old link's token no longer works
+        expect()(page.locator("#connection")).to_have_text("needs token", timeout=9000)
+        expect()(page.locator("#auth")).to_be_visible()
+        expect()(page.locator("#freshness")).to_contain_text("needs the token")
+        expect()(page).to_have_title("⚠ L3 · …")
+        assert float(page.locator("#status").evaluate("el => getComputedStyle(el).opacity")) < 1
+        assert 'fill="none"' in favicon(page)
+        no_horizontal_overflow(page)
+        shot(page, "needs-token-stale")
+    finally:
+        page.close()
+        running.dashboard.stop()
+        if second is not None:
+            second.dashboard.stop()
+
+
+def test_a_poll_overtaken_by_the_websocket_does_not_overwrite_it(
+    server: RunningServer, log_writer: LogWriter, page: Any
+) -> None:
+    tries: list[str] = []
+
+    def second_try_gets_through(ws: Any) -> None:
+        tries.append(ws.url)
+        if len(tries) == 1:
+            ws.close()  # the page starts polling
+        else:
+            ws.connect_to_server()
+
+    held: list[tuple[Any, Any]] = []
+
+    def hold_the_first_poll(route: Any) -> None:
+        if held:
+            route.continue_()
+            return
+        held.append((route, route.fetch()))  # the snapshot as it is now ("waiting for log")…
+        log_writer.write(log_writer.registered(3))  # …which the websocket's first message will outdate
+
+    page.route_web_socket(re.compile(r"^ws://"), second_try_gets_through)
+    page.route("**/api/snapshot", hold_the_first_poll)
+    page.goto(server.http_url)
+    expect()(page.locator("#connection")).to_have_text("live", timeout=5000)
+    expect()(page.locator("#status")).to_have_text("L3 · …")
+    assert held, "the page polled while the websocket was down"
+
+    route, response = held[0]
+    with suppress(Exception):  # the page may have aborted it already
+        route.fulfill(response=response)
+    page.wait_for_timeout(500)
+    expect()(page.locator("#status")).to_have_text("L3 · …")
+    expect()(page).to_have_title("L3 · …")
+
+
+def test_a_garbled_token_in_the_link_is_ignored(config: Config, monitor: Monitor, page: Any) -> None:
+    running = start_server(replace(config, token=TOKEN), monitor)
+    try:
+        page.goto(f"{running.http_url}/#token=%E0%A4%A")  # a bad percent-escape
+        expect()(page.locator("#connection")).to_have_text("needs token")
+        expect()(page.locator("#auth")).to_be_visible()
+        assert page.evaluate("location.hash") == ""
+    finally:
+        page.close()
+        running.dashboard.stop()
+
+
+def test_a_websocket_closed_before_its_first_message_backs_off(server: RunningServer, page: Any) -> None:
+    tries: list[float] = []
+    accepted: list[Any] = []
+
+    def accept(ws: Any) -> None:  # a mocked socket: the page sees it open…
+        tries.append(time.monotonic())
+        accepted.append(ws)
+
+    page.route_web_socket(re.compile(r"^ws://"), accept)
+    page.goto(server.http_url)
+    end = time.monotonic() + 5
+    while time.monotonic() < end:
+        while accepted:
+            accepted.pop().close()  # …then closed before any message, as a server erring at once would
+        page.wait_for_timeout(50)
+    # Backing off (1 s, 2 s, 4 s, jittered down to half) allows 4 tries in 5 s; a backoff reset
+    # on every open would retry every 0.5–1 s.
+    assert len(tries) <= 4, [round(t - tries[0], 2) for t in tries]
