@@ -5,10 +5,13 @@ The real server binds ephemeral ports (port 0) and runs the same Dashboard as ``
 
 from __future__ import annotations
 
+import os
+import shutil
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -160,3 +163,42 @@ def server(config: Config, monitor: Monitor) -> Iterator[RunningServer]:
     running = start_server(config, monitor)
     yield running
     running.dashboard.stop()
+
+
+# --- a real browser ---------------------------------------------------------------
+
+CHROMIUM_CANDIDATES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def find_chromium() -> str | None:
+    """A Chromium-family browser on this machine (Playwright's own download does not run here)."""
+    for name in CHROMIUM_CANDIDATES:
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """One Chromium for the session; a skip (or, in CI, a failure) when there is none."""
+    executable = find_chromium()
+    if executable is None:
+        reason = f"no Chromium found (looked for {', '.join(CHROMIUM_CANDIDATES)}); apt-get install chromium"
+        if os.environ.get("TOKWATCH_REQUIRE_BROWSER") == "1":
+            pytest.fail(reason + " — TOKWATCH_REQUIRE_BROWSER=1 makes that a failure")
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()

@@ -6,7 +6,6 @@ Without Chromium these tests skip, unless TOKWATCH_REQUIRE_BROWSER=1 (CI), where
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import time
@@ -29,44 +28,9 @@ from tests.conftest import LogWriter, RunningServer, start_server
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
 DATA = Path(__file__).resolve().parent / "data"
-CHROMIUM_CANDIDATES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 PHONE = {"width": 390, "height": 844}
 TOKEN = "browser-test-token"
 FIXED_NOW = 1_790_000_000.0
-
-
-def find_chromium() -> str | None:
-    """A Chromium-family browser on this machine (Playwright's own download does not run here)."""
-    for name in CHROMIUM_CANDIDATES:
-        found = shutil.which(name)
-        if found:
-            return found
-    return None
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """One Chromium for the module; a skip (or, in CI, a failure) when there is none."""
-    executable = find_chromium()
-    if executable is None:
-        reason = f"no Chromium found (looked for {', '.join(CHROMIUM_CANDIDATES)}); apt-get install chromium"
-        if os.environ.get("TOKWATCH_REQUIRE_BROWSER") == "1":
-            pytest.fail(reason + " — TOKWATCH_REQUIRE_BROWSER=1 makes that a failure")
-        pytest.skip(reason)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture

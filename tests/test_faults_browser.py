@@ -6,8 +6,6 @@ TOKWATCH_REQUIRE_BROWSER=1 (CI), where that is a failure.
 
 from __future__ import annotations
 
-import os
-import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,33 +16,8 @@ import pytest
 from bench.harness import Server
 from bench.synth import IotaSynth
 
-CHROMIUM_CANDIDATES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 # What Chromium itself logs while the server is away; anything else on the console is the page's.
 EXPECTED_WHILE_DOWN = ("WebSocket connection", "ERR_CONNECTION_REFUSED", "Failed to load resource", "Failed to fetch")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    executable = next((found for name in CHROMIUM_CANDIDATES if (found := shutil.which(name))), None)
-    if executable is None:
-        reason = f"no Chromium found (looked for {', '.join(CHROMIUM_CANDIDATES)}); apt-get install chromium"
-        if os.environ.get("TOKWATCH_REQUIRE_BROWSER") == "1":
-            pytest.fail(reason + " — TOKWATCH_REQUIRE_BROWSER=1 makes that a failure")
-        pytest.skip(reason)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture
