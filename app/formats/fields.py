@@ -151,6 +151,18 @@ class WrapJoiner(Generic[R]):
         else:
             yield Piece(text, kind, record)
 
+    def records(self, text: str) -> Iterator[R]:
+        """Take the next piece of text; yield what the pieces now ready read as, in order."""
+        for piece in self.push(text):
+            if piece.record is not None:
+                yield piece.record
+
+    def end_records(self) -> Iterator[R]:
+        """End a batch: yield the reading of a held OPEN record, if any."""
+        for piece in self.end_batch():
+            if piece.record is not None:
+                yield piece.record
+
     def end_batch(self) -> Iterator[Piece[R]]:
         """Release a held OPEN record (a PARTIAL start keeps waiting for its continuation)."""
         pending = self._pending

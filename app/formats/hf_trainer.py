@@ -66,14 +66,12 @@ class HfTrainerParser:
                 if not part.strip():
                     continue
                 for text in _split_dict(part):
-                    for piece in self._joiner.push(text):
-                        if piece.record is not None:
-                            events.extend(piece.record())
+                    for emit in self._joiner.records(text):
+                        events.extend(emit())
             if len(events) - start > 1:
                 events[start:] = _last_position(events[start:])
-        for piece in self._joiner.end_batch():
-            if piece.record is not None:
-                events.extend(piece.record())
+        for emit in self._joiner.end_records():
+            events.extend(emit())
         self.bad_lines = self._joiner.bad
         return events
 

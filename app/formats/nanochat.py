@@ -97,12 +97,10 @@ class NanochatParser:
             if line.startswith("[") and _RANK_PREFIX.match(line):
                 line = line[line.index(":") + 1 :]
             for text in split_glued(line, _GLUED) if ("tep " in line) else (line,):
-                for piece in self._joiner.push(text):
-                    if piece.record is not None:
-                        events.extend(piece.record())
-        for piece in self._joiner.end_batch():
-            if piece.record is not None:
-                events.extend(piece.record())
+                for emit in self._joiner.records(text):
+                    events.extend(emit())
+        for emit in self._joiner.end_records():
+            events.extend(emit())
         self.bad_lines = self._joiner.bad
         return events
 

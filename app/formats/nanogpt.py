@@ -71,12 +71,10 @@ class NanogptParser:
             parts = [p for p in line.split("\r") if p] if "\r" in line else [line]
             for part in parts:
                 for text in split_glued(part, _GLUED) if "tep" in part or "iter " in part else (part,):
-                    for piece in self._joiner.push(text):
-                        if piece.record is not None:
-                            events.extend(piece.record())
-        for piece in self._joiner.end_batch():
-            if piece.record is not None:
-                events.extend(piece.record())
+                    for emit in self._joiner.records(text):
+                        events.extend(emit())
+        for emit in self._joiner.end_records():
+            events.extend(emit())
         self.bad_lines = self._joiner.bad
         return events
 

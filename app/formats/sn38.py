@@ -99,12 +99,10 @@ class Sn38Parser:
         events: list[Event] = []
         self._latest = None
         for raw in lines:
-            for piece in self._joiner.push(clean(raw)):
-                if piece.record is not None:
-                    self._read(piece.record, events)
-        for piece in self._joiner.end_batch():
-            if piece.record is not None:
-                self._read(piece.record, events)
+            for line in self._joiner.records(clean(raw)):
+                self._read(line, events)
+        for line in self._joiner.end_records():
+            self._read(line, events)
         if self._latest is not None:
             events.append(Tick(at=self._latest))
         self.bad_lines = self._joiner.bad

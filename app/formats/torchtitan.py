@@ -71,12 +71,10 @@ class TorchtitanParser:
         events: list[Event] = []
         self._latest = None
         for raw in lines:
-            for piece in self._joiner.push(clean(raw)):
-                if piece.record is not None:
-                    self._emit(piece.record, events)
-        for piece in self._joiner.end_batch():
-            if piece.record is not None:
-                self._emit(piece.record, events)
+            for record in self._joiner.records(clean(raw)):
+                self._emit(record, events)
+        for record in self._joiner.end_records():
+            self._emit(record, events)
         if self._latest is not None:
             events.append(Tick(at=self._latest))
         self.bad_lines = self._joiner.bad
