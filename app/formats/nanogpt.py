@@ -31,13 +31,16 @@ _MS_VALUE = re.compile(r"([\d.]+)ms(?:/step)?")
 _PCT_VALUE = re.compile(r"(-?[\d.]+)%")
 _NANOGPT_EVAL = re.compile(rf"step (\d{{1,12}}): train loss ({_NUM}), val loss ({_NUM})")
 _TOKENS_PER_ITER = re.compile(r"tokens per iteration will be: ([\d,]+)")
+# llm.c's CUDA step line and its PyTorch reference's (no z-scores, no MFU): named alike so one
+# reader serves both.
 _LLMC = re.compile(
-    rf"step\s+(\d{{1,12}})/(\d{{1,12}}) \| loss ({_NUM}) \(([-+\w.]+)z\)\| norm ({_NUM}) \(([-+\w.]+)z\)"
-    rf"\| lr ({_NUM}) \| ([\d.]+) ms \| (-?[\d.]+)% bf16 MFU \| (\d+) tok/s"
+    rf"step\s+(?P<step>\d{{1,12}})/(?P<total>\d{{1,12}}) \| loss (?P<loss>{_NUM}) \([-+\w.]+z\)"
+    rf"\| norm (?P<norm>{_NUM}) \([-+\w.]+z\)\| lr (?P<lr>{_NUM}) \| (?P<ms>[\d.]+) ms"
+    rf" \| (?P<mfu>-?[\d.]+)% bf16 MFU \| (?P<tok_s>\d+) tok/s"
 )
 _LLMC_TORCH = re.compile(
-    rf"step\s+(\d{{1,12}})/(\d{{1,12}}) \| train loss ({_NUM}) \| norm ({_NUM}) \| lr ({_NUM})"
-    rf" \| \(([\d.]+) ms \| (\d+) tok/s\)"
+    rf"step\s+(?P<step>\d{{1,12}})/(?P<total>\d{{1,12}}) \| train loss (?P<loss>{_NUM}) \| norm (?P<norm>{_NUM})"
+    rf" \| lr (?P<lr>{_NUM}) \| \((?P<ms>[\d.]+) ms \| (?P<tok_s>\d+) tok/s\)"
 )
 _LLMC_VAL = re.compile(rf"val loss ({_NUM})")
 _HELLASWAG = re.compile(r"HellaSwag: (\d+)/(\d+) = ([\d.]+)")
@@ -86,6 +89,29 @@ class NanogptParser:
         if len(text) < 5 and ("iter ".startswith(text) or "step ".startswith(text)):
             return Kind.PARTIAL, None  # a wrap right inside the first word
         return _other_line(text)
+
+
+def _llmc_step(m: re.Match[str]) -> TrainStep:
+    """Read an llm.c step line (CUDA, or the PyTorch reference that prints no MFU)."""
+    mfu = number(m.groupdict().get("mfu"))
+    mfu_note = None
+    if mfu is not None and mfu < 0:
+        mfu, mfu_note = None, LLMC_MFU_NOTE
+    step_ms = number(m.group("ms"))
+    return TrainStep(
+        at=None,
+        stage="train",
+        step=int(m.group("step")),
+        total_steps=int(m.group("total")),
+        loss=number(m.group("loss")),
+        loss_note="this step's mean",
+        grad_norm=number(m.group("norm")),
+        lr=finite(number(m.group("lr"))),
+        step_seconds=step_ms / 1000 if step_ms else None,
+        tokens_per_second=finite(number(m.group("tok_s"))),
+        mfu=finite(mfu),
+        mfu_note=mfu_note,
+    )
 
 
 def _nanogpt_step(text: str) -> tuple[Kind, Emit | None]:
@@ -174,44 +200,10 @@ def _step_line(text: str) -> tuple[Kind, Emit | None]:
         return Kind.OPEN, lambda: evals
     if re.match(r"step\s+\d+/\d+ \| ", text) is None:
         return (Kind.PARTIAL, None) if re.match(r"step\s+\d", text) else (Kind.OTHER, None)
-    m = _LLMC.fullmatch(text)
+    m = _LLMC.fullmatch(text) or _LLMC_TORCH.fullmatch(text)
     if m is not None:
-        mfu = number(m.group(9))
-        mfu_note = None
-        if mfu is not None and mfu < 0:
-            mfu, mfu_note = None, LLMC_MFU_NOTE
-        step_ms = number(m.group(8))
-        llmc = TrainStep(
-            at=None,
-            stage="train",
-            step=int(m.group(1)),
-            total_steps=int(m.group(2)),
-            loss=number(m.group(3)),
-            loss_note="this step's mean",
-            grad_norm=number(m.group(5)),
-            lr=finite(number(m.group(7))),
-            step_seconds=step_ms / 1000 if step_ms else None,
-            tokens_per_second=finite(number(m.group(10))),
-            mfu=finite(mfu),
-            mfu_note=mfu_note,
-        )
+        llmc = _llmc_step(m)
         return Kind.FULL, lambda: [llmc]
-    m = _LLMC_TORCH.fullmatch(text)
-    if m is not None:
-        step_ms = number(m.group(6))
-        torch_ref = TrainStep(
-            at=None,
-            stage="train",
-            step=int(m.group(1)),
-            total_steps=int(m.group(2)),
-            loss=number(m.group(3)),
-            loss_note="this step's mean",
-            grad_norm=number(m.group(4)),
-            lr=finite(number(m.group(5))),
-            step_seconds=step_ms / 1000 if step_ms else None,
-            tokens_per_second=finite(number(m.group(7))),
-        )
-        return Kind.FULL, lambda: [torch_ref]
     return Kind.PARTIAL, None
 
 
