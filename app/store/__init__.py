@@ -1,0 +1,24 @@
+"""The history: what tokwatch remembers across restarts and log rotations (SQLite, standard library).
+
+Knows nothing of Flask or the trackers: it takes snapshot dicts (the contract) and passes,
+and answers chart ranges, CSV rows, "vs your usual" and "today".
+"""
+
+from app.store.files import default_data_dir
+from app.store.history import History, HistoryStatus
+from app.store.queries import RANGES, UnknownRange, Usual
+from app.store.records import EventRow, Observation, PassFact, Sample, SourceKey
+
+__all__ = [
+    "RANGES",
+    "EventRow",
+    "History",
+    "HistoryStatus",
+    "Observation",
+    "PassFact",
+    "Sample",
+    "SourceKey",
+    "UnknownRange",
+    "Usual",
+    "default_data_dir",
+]

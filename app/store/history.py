@@ -1,0 +1,341 @@
+"""The history store as the rest of tokwatch sees it: a writer thread, safe reads, figures from the past.
+
+One process writes (it holds the data dir's lock); another tokwatch on the same data dir reads
+only and says so. Writes happen on the writer thread only: ``submit`` never blocks the caller,
+and a full disk or a broken file stops history, never the live view.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import shutil
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+from app.store import queries
+from app.store.files import (
+    FILE_NAME,
+    LOCK_NAME,
+    MAX_FILE_BYTES,
+    HistoryFileError,
+    WriterLock,
+    connect,
+    move_aside,
+    open_checked,
+)
+from app.store.records import Observation, PassFact, SourceKey
+from app.store.schema import NewerSchemaError
+from app.store.write import prune, write
+
+log = logging.getLogger(__name__)
+
+Mode = Literal["off", "opening", "writing", "read_only", "stopped"]
+T = TypeVar("T")
+
+QUEUE_LIMIT = 2000
+PRUNE_EVERY_SECONDS = 600
+FULL_RETRY_SECONDS = 60
+FIGURES_TTL_SECONDS = 30
+RETRY_PASSES_MAX = 20_000
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryStatus:
+    """What a person needs to know about the history: where, whether it is kept, what went wrong."""
+
+    mode: Mode
+    path: str | None
+    problem: str | None = None
+    notice: str | None = None
+    holder_pid: int | None = None
+    size_bytes: int | None = None
+    dropped: int = 0
+
+
+def _is_full(e: sqlite3.Error) -> bool:
+    code = getattr(e, "sqlite_errorcode", None)
+    return code == 13 or "full" in str(e).lower()
+
+
+class History:
+    """The history of one data dir. ``data_dir`` None: keep nothing (``--no-history``)."""
+
+    def __init__(
+        self,
+        data_dir: Path | None,
+        *,
+        clock: Callable[[], float] = time.time,
+        write: bool = True,
+        max_file_bytes: int = MAX_FILE_BYTES,
+    ) -> None:
+        self.data_dir = data_dir
+        self.path = data_dir / FILE_NAME if data_dir is not None else None
+        self.clock = clock
+        self._want_write = write
+        self.max_file_bytes = max_file_bytes
+        self._lock = threading.Lock()
+        self._status = HistoryStatus(mode="off" if data_dir is None else "opening", path=str(self.path) if self.path else None)
+        self._queue: queue.Queue[Observation | None] = queue.Queue(QUEUE_LIMIT)
+        self._thread: threading.Thread | None = None
+        self._writer_lock: WriterLock | None = None
+        self._conn: sqlite3.Connection | None = None
+        self._written_until: dict[SourceKey, float] = {}
+        self._retry_passes: dict[SourceKey, list[PassFact]] = {}
+        self._full_until = 0.0
+        self._last_prune = 0.0
+        self._figures: dict[tuple[SourceKey, int | None, int | None], tuple[float, Any, Any]] = {}
+        self._idle = threading.Event()
+        self._idle.set()
+
+    # --- lifecycle --------------------------------------------------------------
+
+    def start(self) -> None:
+        """Take the writer's lock and open the file on the writer thread; read-only if another process writes."""
+        if self.data_dir is None or self._thread is not None or self._status.mode == "stopped":
+            return
+        if not self._want_write:
+            self._set(mode="read_only")
+            return
+        lock = WriterLock(self.data_dir / LOCK_NAME)
+        try:
+            holder = lock.acquire()
+        except OSError as e:
+            self._set(mode="off", problem=f"history off: cannot use {self.data_dir} ({e.strerror or e})")
+            return
+        if holder is not None:
+            who = f"pid {holder}" if holder else "another process"
+            self._set(mode="read_only", holder_pid=holder or None,
+                      notice=f"history is kept by another tokwatch ({who}); this one only reads it")
+            log.warning("history in %s is kept by %s; reading it only", self.data_dir, who)
+            return
+        self._writer_lock = lock
+        self._idle.clear()
+        self._thread = threading.Thread(target=self._run, name="history-writer", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Write what is queued, then close the file and let go of the lock; safe to call twice."""
+        thread = self._thread
+        if thread is not None:
+            self._queue.put(None)
+            thread.join(timeout)
+            self._thread = None
+        if self._writer_lock is not None:
+            self._writer_lock.release()
+            self._writer_lock = None
+        if self.data_dir is not None:
+            self._set(mode="stopped")
+
+    # --- writing ----------------------------------------------------------------
+
+    def submit(self, obs: Observation) -> bool:
+        """Queue a batch for the writer; never blocks. False when history is not written or the queue is full."""
+        if self._thread is None:
+            return False
+        try:
+            self._queue.put_nowait(obs)
+        except queue.Full:
+            self._set(dropped=self._status.dropped + 1)
+            return False
+        self._idle.clear()
+        return True
+
+    def flush(self, timeout: float = 30.0) -> bool:
+        """Wait until every queued batch is written (or dropped); True if it happened in time."""
+        if self._thread is None:
+            return True
+        return self._idle.wait(timeout)
+
+    def _run(self) -> None:
+        assert self.path is not None
+        try:
+            conn, notice = open_checked(self.path, self.clock(), self.max_file_bytes)
+        except (HistoryFileError, NewerSchemaError) as e:
+            self._set(mode="off", problem=f"history off: {e}")
+            log.error("history off: %s", e)
+            self._drain_forever()
+            return
+        if notice:
+            log.warning("%s", notice)
+        self._conn = conn
+        self._set(mode="writing", notice=notice)
+        try:
+            while True:
+                if self._queue.empty():
+                    self._idle.set()
+                obs = self._queue.get()
+                if obs is None:
+                    break
+                self._write_one(obs)
+        finally:
+            if self._conn is not None:
+                self._conn.close()
+            self._conn = None
+            self._idle.set()
+
+    def _drain_forever(self) -> None:
+        while True:
+            self._idle.set()
+            if self._queue.get() is None:
+                return
+
+    def _write_one(self, obs: Observation) -> None:
+        now = self.clock()
+        if self._conn is None or now < self._full_until:
+            self._keep_passes(obs)
+            self._set(dropped=self._status.dropped + 1)
+            return
+        retry = self._retry_passes.pop(obs.source, [])
+        if retry:
+            obs = replace(obs, passes=tuple(retry) + obs.passes)
+        rows = obs.expanded(self._written_until.get(obs.source))
+        try:
+            write(self._conn, rows, now)
+            if now - self._last_prune >= PRUNE_EVERY_SECONDS:
+                prune(self._conn, now)
+                self._last_prune = now
+        except sqlite3.Error as e:
+            self._failed(e, obs, now)
+            return
+        if rows.samples:
+            newest = max(s.t for s in rows.samples)
+            self._written_until[obs.source] = max(newest, self._written_until.get(obs.source, newest))
+        if self._status.problem is not None:
+            self._set(problem=None, notice="history writes resumed")
+
+    def _disk_full(self) -> bool:
+        assert self.data_dir is not None
+        try:
+            return shutil.disk_usage(self.data_dir).free < 4 << 20
+        except OSError:
+            return True
+
+    def _keep_passes(self, obs: Observation) -> None:
+        kept = self._retry_passes.setdefault(obs.source, [])
+        kept.extend(obs.passes)
+        del kept[:-RETRY_PASSES_MAX]
+
+    def _failed(self, e: sqlite3.Error, obs: Observation, now: float) -> None:
+        self._keep_passes(obs)
+        if _is_full(e):
+            self._full_until = now + FULL_RETRY_SECONDS
+            try:  # what retention drops frees pages inside the file for the next try
+                assert self._conn is not None
+                prune(self._conn, now)
+            except sqlite3.Error:
+                pass
+            stamp = time.strftime("%H:%M", time.localtime(now))
+            what = "disk full" if self._disk_full() else f"file reached its {self.max_file_bytes >> 20} MiB bound"
+            self._set(problem=f"history: {what}, writes stopped at {stamp} (the live view goes on)")
+            log.error("history: %s (%s); writes stopped, retrying every %d s", what, e, FULL_RETRY_SECONDS)
+            return
+        if isinstance(e, sqlite3.OperationalError):
+            self._set(problem=f"history: write failed ({e}); retrying")
+            log.error("history write failed: %s", e)
+            return
+        # Anything else means the file itself is broken: move it aside and start again.
+        assert self.path is not None and self._conn is not None
+        self._conn.close()
+        self._conn = None
+        try:
+            aside = move_aside(self.path, now)
+            self._conn, _ = open_checked(self.path, now, self.max_file_bytes)
+        except (HistoryFileError, sqlite3.Error, NewerSchemaError) as again:
+            self._conn = None  # nothing more is written; the loop goes on draining
+            self._set(mode="off", problem=f"history off: {again}")
+            return
+        self._written_until.clear()
+        notice = f"history file broke ({e}); moved aside to {aside.name}, started a new one"
+        log.error("%s", notice)
+        self._set(notice=notice, problem=None)
+
+    # --- reading ----------------------------------------------------------------
+
+    def status(self) -> HistoryStatus:
+        """The current status, with the file's size."""
+        with self._lock:
+            status = self._status
+        size = None
+        if self.path is not None:
+            try:
+                size = sum(Path(f"{self.path}{s}").stat().st_size for s in ("", "-wal") if Path(f"{self.path}{s}").exists())
+            except OSError:
+                size = None
+        return replace(status, size_bytes=size)
+
+    def read(self, query: Callable[[sqlite3.Connection], T]) -> T | None:
+        """Run a query on a fresh read-only connection; None when there is no history to read."""
+        if self.path is None or self._status.mode in ("off", "stopped") or not self.path.exists():
+            return None
+        try:
+            conn = connect(self.path, read_only=True)
+        except sqlite3.Error:
+            return None
+        try:
+            return query(conn)
+        except sqlite3.Error as e:
+            log.warning("history read failed: %s", e)
+            return None
+        finally:
+            conn.close()
+
+    def chart(self, source: SourceKey, range_name: str, now: float | None = None) -> dict[str, Any]:
+        """The chart's JSON for a range (empty series, all null, when nothing is kept)."""
+        when = self.clock() if now is None else now
+        queries._grid(range_name, when)  # an unknown range is the caller's error, history or not
+        data = self.read(lambda conn: queries.history(conn, source, range_name, when))
+        if data is None:
+            data = queries.history(_empty(), source, range_name, when)
+        return data
+
+    def csv_rows(self, source: SourceKey, range_name: str, now: float | None = None) -> list[list[Any]]:
+        """The range as spreadsheet rows, header first."""
+        when = self.clock() if now is None else now
+        queries._grid(range_name, when)
+        rows = self.read(lambda conn: queries.csv_rows(conn, source, range_name, when))
+        return rows if rows is not None else queries.csv_rows(_empty(), source, range_name, when)
+
+    def figures(self, source: SourceKey, layer: int | None, tokens_per_pass: int | None,
+                now: float | None = None) -> tuple[queries.Usual | None, dict[str, Any] | None]:
+        """The usual rate on this layer and tokens per pass, and today's figures (cached for 30 s)."""
+        when = self.clock() if now is None else now
+        key = (source, layer, tokens_per_pass)
+        with self._lock:
+            cached = self._figures.get(key)
+        if cached is not None and 0 <= when - cached[0] < FIGURES_TTL_SECONDS:
+            return cached[1], cached[2]
+
+        def compute(conn: sqlite3.Connection) -> tuple[queries.Usual | None, dict[str, Any] | None]:
+            sid = queries.find_source(conn, source)
+            if sid is None:
+                return None, None
+            found = None
+            if layer is not None and tokens_per_pass is not None:
+                found = queries.usual(conn, sid, layer, tokens_per_pass, when)
+            return found, queries.today(conn, sid, source.kind, when)
+
+        result = self.read(compute) or (None, None)
+        with self._lock:
+            if len(self._figures) > 64:
+                self._figures.clear()
+            self._figures[key] = (when, result[0], result[1])
+        return result
+
+    def _set(self, **changes: Any) -> None:
+        with self._lock:
+            self._status = replace(self._status, **changes)
+
+
+def _empty() -> sqlite3.Connection:
+    """An in-memory file with the schema and nothing in it: the shape of an empty history."""
+    from app.store.schema import migrate
+
+    conn = sqlite3.connect(":memory:", isolation_level=None)
+    migrate(conn)
+    return conn

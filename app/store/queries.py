@@ -1,0 +1,258 @@
+"""Reading the history: chart points per range, the CSV rows, "vs your usual", "today" and totals.
+
+Every bucket of a range is present; one with no data is null, never zero.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from app.store.records import SAMPLE_SECONDS, SourceKey
+from app.store.write import FIVE_MINUTES, HOUR, RAW_KEEP_SECONDS
+
+# range name → (span in seconds, bucket in seconds); 30-s buckets come from the raw samples.
+RANGES: dict[str, tuple[int, int]] = {
+    "1h": (HOUR, SAMPLE_SECONDS),
+    "6h": (6 * HOUR, SAMPLE_SECONDS),
+    "24h": (24 * HOUR, FIVE_MINUTES),
+    "7d": (7 * 24 * HOUR, FIVE_MINUTES),
+    "30d": (30 * 24 * HOUR, HOUR),
+}
+USUAL_WINDOW_SECONDS = 7 * 24 * HOUR
+USUAL_MIN_BASIS_HOURS = 3.0
+MINER_SERIES = (
+    "tokens_per_hour", "tokens_per_hour_min", "tokens_per_hour_max", "passes", "training_fraction",
+    "layer", "queue_position",
+)
+STEP_SERIES = ("tokens_per_hour", "tokens_per_hour_min", "tokens_per_hour_max", "training_fraction", "step")
+
+
+class UnknownRange(ValueError):
+    """A range name not in :data:`RANGES`."""
+
+
+@dataclass(frozen=True, slots=True)
+class Usual:
+    tokens_per_hour: float
+    basis_hours: float
+
+
+def find_source(conn: sqlite3.Connection, source: SourceKey) -> int | None:
+    """The stored source's id, or None if nothing was kept for it."""
+    row = conn.execute("SELECT id FROM source WHERE machine = ? AND key = ?", (source.machine, source.key)).fetchone()
+    return int(row[0]) if row else None
+
+
+def _grid(range_name: str, now: float) -> tuple[int, int, int]:
+    if range_name not in RANGES:
+        raise UnknownRange(f"range must be one of {', '.join(RANGES)}, not {range_name!r}")
+    span, bucket = RANGES[range_name]
+    last = int(now) - int(now) % bucket
+    return last - span + bucket, last, bucket
+
+
+def _buckets(conn: sqlite3.Connection, sid: int, first: int, last: int, bucket: int) -> dict[int, dict[str, Any]]:
+    """Each bucket's figures by start time (only buckets with data)."""
+    found: dict[int, dict[str, Any]] = {}
+    if bucket == SAMPLE_SECONDS:
+        for t, tph, state, layer, queue, step in conn.execute(
+            "SELECT t, tokens_per_hour, state, layer, queue_position, step FROM sample"
+            " WHERE source_id = ? AND t >= ? AND t <= ?",
+            (sid, first, last),
+        ):
+            training = state == "training" or (state is None and tph is not None)
+            found[t] = {
+                "tokens_per_hour": tph, "tokens_per_hour_min": tph, "tokens_per_hour_max": tph,
+                "passes": 0, "training_fraction": 1.0 if training else 0.0, "layer": layer,
+                "queue_position": queue, "step": step,
+            }
+        for t, n in conn.execute(
+            "SELECT CAST(t AS INTEGER) / ? * ? AS b, count(*) FROM pass WHERE source_id = ? AND t >= ? AND t < ?"
+            " GROUP BY b",
+            (SAMPLE_SECONDS, SAMPLE_SECONDS, sid, first, last + bucket),
+        ):
+            found.setdefault(t, {"passes": 0})["passes"] = n
+        return found
+    for t, samples, measured, training, lo, hi, total, passes, layer, queue_max, step in conn.execute(
+        "SELECT t, samples, measured, training, tph_min, tph_max, tph_sum, passes, layer, queue_max, step_max"
+        " FROM rollup WHERE source_id = ? AND span = ? AND t >= ? AND t <= ?",
+        (sid, bucket, first, last),
+    ):
+        found[t] = {
+            "tokens_per_hour": total / measured if measured and total is not None else None,
+            "tokens_per_hour_min": lo, "tokens_per_hour_max": hi, "passes": passes,
+            "training_fraction": training / samples if samples else None, "layer": layer,
+            "queue_position": queue_max, "step": step,
+        }
+    return found
+
+
+def history(conn: sqlite3.Connection, source: SourceKey, range_name: str, now: float) -> dict[str, Any]:
+    """The chart's data for one range: a point per bucket per series, the events, and step-trainer points."""
+    first, last, bucket = _grid(range_name, now)
+    sid = find_source(conn, source)
+    found = _buckets(conn, sid, first, last, bucket) if sid is not None else {}
+    names = STEP_SERIES if source.kind == "steps" else MINER_SERIES
+    series: dict[str, list[list[float | None]]] = {name: [] for name in names}
+    for t in range(first, last + 1, bucket):
+        row = found.get(t, {})
+        for name in names:
+            value = row.get(name)
+            if name == "passes" and t in found and value is None:
+                value = 0
+            series[name].append([t, value])
+    events: list[dict[str, Any]] = []
+    steps: dict[str, Any] | None = None
+    if sid is not None:
+        events = [
+            {"at": at, "kind": kind, "text": text}
+            for at, kind, text in conn.execute(
+                "SELECT at, kind, text FROM event WHERE source_id = ? AND at >= ? AND at < ? ORDER BY at",
+                (sid, first, last + bucket),
+            )
+        ]
+        if source.kind == "steps":
+            steps = _steps(conn, sid, first, last + bucket)
+    return {
+        "range": range_name,
+        "from": first,
+        "to": last,
+        "bucket_seconds": bucket,
+        "series": series,
+        "events": events,
+        "steps": steps,
+        "totals": totals(conn, sid) if sid is not None else None,
+    }
+
+
+def _steps(conn: sqlite3.Connection, sid: int, start: float, end: float) -> dict[str, Any] | None:
+    """The latest stage's points against step, with its evaluation figures."""
+    row = conn.execute(
+        "SELECT stage FROM step WHERE source_id = ? AND at >= ? AND at < ? ORDER BY at DESC LIMIT 1",
+        (sid, start, end),
+    ).fetchone()
+    if row is None:
+        return None
+    stage = row[0]
+    loss: list[list[float | None]] = []
+    rate: list[list[float | None]] = []
+    steps_rate: list[list[float | None]] = []
+    for step, value, tph, sph in conn.execute(
+        "SELECT step, loss, tokens_per_hour, steps_per_hour FROM step"
+        " WHERE source_id = ? AND stage = ? AND at >= ? AND at < ? ORDER BY step",
+        (sid, stage, start, end),
+    ):
+        loss.append([step, value])
+        rate.append([step, tph])
+        steps_rate.append([step, sph])
+    evals: dict[str, list[list[float | None]]] = {}
+    for name, step, value in conn.execute(
+        "SELECT name, step, value FROM eval WHERE source_id = ? AND stage = ? AND at >= ? AND at < ? ORDER BY step",
+        (sid, stage, start, end),
+    ):
+        evals.setdefault(name, []).append([step, value])
+    return {"stage": stage, "loss": loss, "tokens_per_hour": rate, "steps_per_hour": steps_rate, "evals": evals}
+
+
+def csv_rows(conn: sqlite3.Connection, source: SourceKey, range_name: str, now: float) -> list[list[Any]]:
+    """The range as spreadsheet rows (header first): one row per bucket, empty cells for gaps."""
+    data = history(conn, source, range_name, now)
+    names = list(data["series"])
+    header = ["time_utc", "unix", *names]
+    rows: list[list[Any]] = [header]
+    columns = [data["series"][name] for name in names]
+    for i, (t, _) in enumerate(columns[0]):
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
+        rows.append([stamp, t, *("" if col[i][1] is None else col[i][1] for col in columns)])
+    return rows
+
+
+def _weighted_median(values: list[tuple[float, float]]) -> float:
+    values.sort()
+    half = sum(w for _, w in values) / 2
+    seen = 0.0
+    for value, weight in values:
+        seen += weight
+        if seen >= half:
+            return value
+    return values[-1][0]
+
+
+def usual(conn: sqlite3.Connection, sid: int, layer: int, tokens_per_pass: int, now: float) -> Usual | None:
+    """Median tok/h while training on this layer and tokens per pass over the last 7 days, or None under 3 h of basis.
+
+    The last 48 h count sample by sample; before that each 5-min bucket that was all training
+    counts as its mean, weighed by its samples.
+    """
+    raw_from = now - RAW_KEEP_SECONDS
+    window_from = now - USUAL_WINDOW_SECONDS
+    values: list[tuple[float, float]] = [
+        (tph, 1.0)
+        for (tph,) in conn.execute(
+            "SELECT tokens_per_hour FROM sample WHERE source_id = ? AND t >= ? AND t <= ?"
+            " AND tokens_per_hour IS NOT NULL AND (state = 'training' OR state IS NULL)"
+            " AND layer = ? AND tokens_per_pass = ?",
+            (sid, max(raw_from, window_from), now, layer, tokens_per_pass),
+        )
+    ]
+    raw_start = min((t for (t,) in conn.execute(
+        "SELECT min(t) FROM sample WHERE source_id = ?", (sid,)) if t is not None), default=now)
+    for total, measured in conn.execute(
+        "SELECT tph_sum, measured FROM rollup WHERE source_id = ? AND span = ? AND t >= ? AND t + ? <= ?"
+        " AND measured > 0 AND training = samples AND layer = ? AND tokens_per_pass = ?",
+        (sid, FIVE_MINUTES, window_from, FIVE_MINUTES, max(raw_start, raw_from), layer, tokens_per_pass),
+    ):
+        values.append((total / measured, float(measured)))
+    basis_hours = sum(w for _, w in values) * SAMPLE_SECONDS / HOUR
+    if not values or basis_hours < USUAL_MIN_BASIS_HOURS:
+        return None
+    return Usual(tokens_per_hour=_weighted_median(values), basis_hours=basis_hours)
+
+
+def local_midnight(now: float) -> float:
+    """The start of ``now``'s local day."""
+    tm = time.localtime(now)
+    return time.mktime((tm.tm_year, tm.tm_mon, tm.tm_mday, 0, 0, 0, 0, 0, -1))
+
+
+def today(conn: sqlite3.Connection, sid: int, kind: str, now: float) -> dict[str, Any]:
+    """Tokens, passes (steps for a step trainer), training and observed seconds since local midnight."""
+    start = local_midnight(now)
+    samples, training, tph_sum = conn.execute(
+        "SELECT count(*), coalesce(sum(state = 'training' OR (state IS NULL AND tokens_per_hour IS NOT NULL)), 0),"
+        " coalesce(sum(tokens_per_hour), 0) FROM sample WHERE source_id = ? AND t >= ? AND t <= ?",
+        (sid, start, now),
+    ).fetchone()
+    if kind == "miner":
+        passes, tokens = conn.execute(
+            "SELECT count(*), coalesce(sum(tokens), 0) FROM pass WHERE source_id = ? AND t >= ? AND t <= ?",
+            (sid, start, now),
+        ).fetchone()
+    else:
+        tokens = tph_sum * SAMPLE_SECONDS / HOUR
+        passes = sum(
+            hi - lo
+            for lo, hi in conn.execute(
+                "SELECT min(step), max(step) FROM step WHERE source_id = ? AND at >= ? AND at <= ? GROUP BY stage",
+                (sid, start, now),
+            )
+        )
+    return {
+        "tokens": int(tokens),
+        "passes": int(passes),
+        "training_seconds": float(training * SAMPLE_SECONDS),
+        "observed_seconds": float(samples * SAMPLE_SECONDS),
+    }
+
+
+def totals(conn: sqlite3.Connection, sid: int) -> dict[str, Any]:
+    """Tokens and passes since the first record kept for the source."""
+    first_at, = conn.execute("SELECT first_at FROM source WHERE id = ?", (sid,)).fetchone()
+    passes, tokens = conn.execute(
+        "SELECT coalesce(sum(passes), 0), coalesce(sum(tokens), 0) FROM rollup WHERE source_id = ? AND span = ?",
+        (sid, 86400),
+    ).fetchone()
+    return {"since": first_at, "tokens": int(tokens), "passes": int(passes)}

@@ -1,0 +1,125 @@
+"""The history file's schema, by version, and the migrations between versions.
+
+``PRAGMA user_version`` holds the version. A file newer than this code knows is never
+touched (a downgrade must not destroy what a newer tokwatch wrote).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+# Version 1: the miner's history (samples, passes, rollups, the timeline).
+_V1 = """
+CREATE TABLE source (
+    id INTEGER PRIMARY KEY,
+    machine TEXT NOT NULL,
+    key TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    first_at REAL,
+    UNIQUE (machine, key)
+);
+-- One row per source and 30-s boundary of log time: the rate and the state at that instant.
+CREATE TABLE sample (
+    source_id INTEGER NOT NULL,
+    t INTEGER NOT NULL,
+    tokens_per_hour REAL,
+    state TEXT,
+    layer INTEGER,
+    tokens_per_pass INTEGER,
+    queue_position INTEGER,
+    step INTEGER,
+    PRIMARY KEY (source_id, t)
+) WITHOUT ROWID;
+-- A pass is keyed by its activation id, so a log read twice never counts it twice.
+CREATE TABLE pass (
+    source_id INTEGER NOT NULL,
+    activation_id TEXT NOT NULL,
+    t REAL NOT NULL,
+    tokens INTEGER,
+    PRIMARY KEY (source_id, activation_id)
+) WITHOUT ROWID;
+CREATE INDEX pass_by_time ON pass (source_id, t);
+-- Buckets of `span` seconds (300, 3600, 86400) starting at t; each recomputed from the tier below.
+CREATE TABLE rollup (
+    source_id INTEGER NOT NULL,
+    span INTEGER NOT NULL,
+    t INTEGER NOT NULL,
+    samples INTEGER NOT NULL,
+    measured INTEGER NOT NULL,
+    training INTEGER NOT NULL,
+    tph_min REAL,
+    tph_max REAL,
+    tph_sum REAL,
+    passes INTEGER NOT NULL,
+    tokens REAL NOT NULL,
+    layer INTEGER,
+    tokens_per_pass INTEGER,
+    queue_min INTEGER,
+    queue_max INTEGER,
+    step_max INTEGER,
+    PRIMARY KEY (source_id, span, t)
+) WITHOUT ROWID;
+CREATE TABLE event (
+    source_id INTEGER NOT NULL,
+    at REAL NOT NULL,
+    kind TEXT NOT NULL,
+    text TEXT NOT NULL,
+    PRIMARY KEY (source_id, at, kind)
+) WITHOUT ROWID;
+CREATE TABLE imported (
+    path TEXT PRIMARY KEY,
+    size_bytes INTEGER NOT NULL,
+    head TEXT NOT NULL
+);
+"""
+
+# Version 2: step-trainer runs (a point per step seen, evaluation figures per step).
+_V2 = """
+CREATE TABLE step (
+    source_id INTEGER NOT NULL,
+    stage TEXT NOT NULL,
+    step INTEGER NOT NULL,
+    at REAL NOT NULL,
+    loss REAL,
+    tokens_per_hour REAL,
+    steps_per_hour REAL,
+    PRIMARY KEY (source_id, stage, step)
+) WITHOUT ROWID;
+CREATE TABLE eval (
+    source_id INTEGER NOT NULL,
+    stage TEXT NOT NULL,
+    name TEXT NOT NULL,
+    step INTEGER NOT NULL,
+    at REAL NOT NULL,
+    value REAL,
+    PRIMARY KEY (source_id, stage, name, step)
+) WITHOUT ROWID;
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2)
+VERSION = len(MIGRATIONS)
+
+
+class NewerSchemaError(Exception):
+    """The file was written by a newer tokwatch; this one leaves it alone."""
+
+    def __init__(self, found: int) -> None:
+        super().__init__(f"history file has schema version {found}; this tokwatch knows up to {VERSION}")
+        self.found = found
+
+
+def version_of(conn: sqlite3.Connection) -> int:
+    """The file's schema version (0 for a new, empty file)."""
+    row = conn.execute("PRAGMA user_version").fetchone()
+    return int(row[0])
+
+
+def migrate(conn: sqlite3.Connection) -> int:
+    """Bring the file up to :data:`VERSION`, one version per transaction; return the version found."""
+    found = version_of(conn)
+    if found > VERSION:
+        raise NewerSchemaError(found)
+    for version in range(found, VERSION):
+        # executescript runs the whole step, version stamp included, in one transaction.
+        conn.executescript("BEGIN;" + MIGRATIONS[version] + f"PRAGMA user_version = {version + 1};COMMIT;")
+    return found

@@ -1,0 +1,237 @@
+"""Writing a batch, keeping the rollups right, and pruning: pure functions of a connection and ``now``.
+
+Every row is keyed by what it is (a source and a 30-s boundary of log time, an activation
+id, a step), so a log read twice writes nothing new. Rollups are recomputed from the tier
+below for the buckets a batch touched, never incremented, so they are idempotent too. Data
+older than the tier below keeps (48 h, 30 days) is taken only for buckets not rolled up yet:
+a log copied back cannot count its passes again once their raw rows are gone.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import Counter
+from collections.abc import Iterable
+
+from app.store.records import SAMPLE_SECONDS, Observation, SourceKey
+
+FIVE_MINUTES = 300
+HOUR = 3600
+DAY = 86400
+SPANS = (FIVE_MINUTES, HOUR, DAY)
+RAW_KEEP_SECONDS = 48 * HOUR
+KEEP_SECONDS = {FIVE_MINUTES: 30 * DAY, HOUR: 365 * DAY, DAY: 10 * 365 * DAY}
+EVENT_KEEP_SECONDS = 365 * DAY
+EVENTS_KEPT_PER_SOURCE = 20_000
+
+
+def source_id(conn: sqlite3.Connection, source: SourceKey) -> int:
+    """The source's row id, created on first sight."""
+    conn.execute(
+        "INSERT INTO source (machine, key, kind) VALUES (?, ?, ?) ON CONFLICT (machine, key) DO UPDATE SET kind = excluded.kind",
+        (source.machine, source.key, source.kind),
+    )
+    row = conn.execute("SELECT id FROM source WHERE machine = ? AND key = ?", (source.machine, source.key)).fetchone()
+    return int(row[0])
+
+
+def _taken(conn: sqlite3.Connection, sid: int, t: float, now: float) -> bool:
+    """May a raw row at ``t`` still be written? Not once the bucket it belongs to was rolled up and its raw rows dropped."""
+    if t < now - KEEP_SECONDS[HOUR]:
+        return False
+    for span, keep in ((FIVE_MINUTES, RAW_KEEP_SECONDS), (HOUR, KEEP_SECONDS[FIVE_MINUTES])):
+        if t < now - keep:
+            bucket = int(t) - int(t) % span
+            row = conn.execute(
+                "SELECT 1 FROM rollup WHERE source_id = ? AND span = ? AND t = ?", (sid, span, bucket)
+            ).fetchone()
+            if row is not None:
+                return False
+    return True
+
+
+def write(conn: sqlite3.Connection, obs: Observation, now: float) -> int:
+    """Write one batch in one transaction; return the number of new sample and pass rows."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        sid = source_id(conn, obs.source)
+        dirty: set[int] = set()
+        new = 0
+        first: float | None = None
+        for s in obs.samples:
+            if not _taken(conn, sid, s.t, now):
+                continue
+            cur = conn.execute(
+                "INSERT OR IGNORE INTO sample VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (sid, s.t, s.tokens_per_hour, s.state, s.layer, s.tokens_per_pass, s.queue_position, s.step),
+            )
+            if cur.rowcount:
+                new += 1
+                dirty.add(s.t - s.t % FIVE_MINUTES)
+                first = s.t if first is None else min(first, s.t)
+        for p in obs.passes:
+            if not _taken(conn, sid, p.at, now):
+                continue
+            cur = conn.execute(
+                "INSERT OR IGNORE INTO pass VALUES (?, ?, ?, ?)", (sid, p.activation_id, p.at, p.tokens)
+            )
+            if cur.rowcount:
+                new += 1
+                t = int(p.at)
+                dirty.add(t - t % FIVE_MINUTES)
+                first = p.at if first is None else min(first, p.at)
+        conn.executemany(
+            "INSERT OR REPLACE INTO step VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [(sid, p.stage, p.step, p.at, p.loss, p.tokens_per_hour, p.steps_per_hour) for p in obs.steps],
+        )
+        conn.executemany(
+            "INSERT OR REPLACE INTO eval VALUES (?, ?, ?, ?, ?, ?)",
+            [(sid, e.stage, e.name, e.step, e.at, e.value) for e in obs.evals],
+        )
+        # Same instant and kind: the newer wording wins (an error's repeat count goes up in place).
+        conn.executemany(
+            "INSERT OR REPLACE INTO event VALUES (?, ?, ?, ?)",
+            [(sid, e.at, e.kind, e.text[:500]) for e in obs.events],
+        )
+        if first is not None:
+            conn.execute(
+                "UPDATE source SET first_at = min(coalesce(first_at, ?), ?) WHERE id = ?", (first, first, sid)
+            )
+        roll_up(conn, sid, obs.source.kind, dirty)
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:  # SQLite has rolled back already after a full disk
+            conn.execute("ROLLBACK")
+        raise
+    return new
+
+
+def roll_up(conn: sqlite3.Connection, sid: int, kind: str, five_minute_buckets: Iterable[int]) -> None:
+    """Recompute the given 5-min buckets from raw rows, then their hours from 5-min rows, their days from hours."""
+    dirty = set(five_minute_buckets)
+    for span, lower in ((FIVE_MINUTES, 0), (HOUR, FIVE_MINUTES), (DAY, HOUR)):
+        above: set[int] = set()
+        for bucket in sorted(dirty):
+            if lower == 0:
+                row = _from_raw(conn, sid, kind, bucket)
+            else:
+                row = _from_rollups(conn, sid, lower, bucket, span)
+            if row is not None:
+                conn.execute(
+                    "INSERT OR REPLACE INTO rollup VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (sid, span, bucket, *row),
+                )
+            if span != DAY:
+                above.add(bucket - bucket % (HOUR if span == FIVE_MINUTES else DAY))
+        dirty = above
+
+
+def _most_common(values: list[int | None]) -> int | None:
+    known = [v for v in values if v is not None]
+    if not known:
+        return None
+    counts = Counter(known)
+    best = max(counts.values())
+    return next(v for v in reversed(known) if counts[v] == best)  # a tie goes to the latest
+
+
+RollupRow = tuple[int, int, int, float | None, float | None, float | None, int, float, int | None,
+                  int | None, int | None, int | None, int | None]
+
+
+def _from_raw(conn: sqlite3.Connection, sid: int, kind: str, bucket: int) -> RollupRow | None:
+    rows = conn.execute(
+        "SELECT tokens_per_hour, state, layer, tokens_per_pass, queue_position, step FROM sample"
+        " WHERE source_id = ? AND t >= ? AND t < ? ORDER BY t",
+        (sid, bucket, bucket + FIVE_MINUTES),
+    ).fetchall()
+    passes, pass_tokens = conn.execute(
+        "SELECT count(*), coalesce(sum(tokens), 0) FROM pass WHERE source_id = ? AND t >= ? AND t < ?",
+        (sid, bucket, bucket + FIVE_MINUTES),
+    ).fetchone()
+    if not rows and not passes:
+        return None
+    rates = [r[0] for r in rows if r[0] is not None]
+    training = sum(1 for r in rows if r[1] == "training" or (r[1] is None and r[0] is not None))
+    queue = [r[4] for r in rows if r[4] is not None]
+    steps = [r[5] for r in rows if r[5] is not None]
+    # A step trainer's tokens are its rate over the time sampled; the miner's are its passes'.
+    tokens = float(pass_tokens) if kind == "miner" else sum(rates) * SAMPLE_SECONDS / HOUR
+    return (
+        len(rows),
+        len(rates),
+        training,
+        min(rates) if rates else None,
+        max(rates) if rates else None,
+        sum(rates) if rates else None,
+        int(passes),
+        tokens,
+        _most_common([r[2] for r in rows]),
+        _most_common([r[3] for r in rows]),
+        min(queue) if queue else None,
+        max(queue) if queue else None,
+        max(steps) if steps else None,
+    )
+
+
+def _from_rollups(conn: sqlite3.Connection, sid: int, lower: int, bucket: int, span: int) -> RollupRow | None:
+    rows = conn.execute(
+        "SELECT samples, measured, training, tph_min, tph_max, tph_sum, passes, tokens, layer,"
+        " tokens_per_pass, queue_min, queue_max, step_max FROM rollup"
+        " WHERE source_id = ? AND span = ? AND t >= ? AND t < ? ORDER BY t",
+        (sid, lower, bucket, bucket + span),
+    ).fetchall()
+    if not rows:
+        return None
+
+    def known(i: int) -> list[float]:
+        return [r[i] for r in rows if r[i] is not None]
+
+    weighted_layer: list[int | None] = []
+    weighted_tpp: list[int | None] = []
+    for r in rows:
+        weighted_layer += [r[8]] * max(r[0], 1)
+        weighted_tpp += [r[9]] * max(r[0], 1)
+    sums = known(5)
+    steps = known(12)
+    return (
+        sum(r[0] for r in rows),
+        sum(r[1] for r in rows),
+        sum(r[2] for r in rows),
+        min(known(3)) if known(3) else None,
+        max(known(4)) if known(4) else None,
+        sum(sums) if sums else None,
+        sum(r[6] for r in rows),
+        sum(r[7] for r in rows),
+        _most_common(weighted_layer),
+        _most_common(weighted_tpp),
+        int(min(known(10))) if known(10) else None,
+        int(max(known(11))) if known(11) else None,
+        int(max(steps)) if steps else None,
+    )
+
+
+def prune(conn: sqlite3.Connection, now: float) -> None:
+    """Drop what each tier no longer keeps (whole buckets only)."""
+    raw_cut = int(now - RAW_KEEP_SECONDS)
+    raw_cut -= raw_cut % FIVE_MINUTES
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute("DELETE FROM sample WHERE t < ?", (raw_cut,))
+        conn.execute("DELETE FROM pass WHERE t < ?", (raw_cut,))
+        for span, keep in KEEP_SECONDS.items():
+            conn.execute("DELETE FROM rollup WHERE span = ? AND t < ?", (span, now - keep))
+        conn.execute("DELETE FROM event WHERE at < ?", (now - EVENT_KEEP_SECONDS,))
+        conn.execute("DELETE FROM step WHERE at < ?", (now - EVENT_KEEP_SECONDS,))
+        conn.execute("DELETE FROM eval WHERE at < ?", (now - EVENT_KEEP_SECONDS,))
+        conn.execute(
+            "DELETE FROM event WHERE (source_id, at) IN (SELECT source_id, at FROM ("
+            " SELECT source_id, at, row_number() OVER (PARTITION BY source_id ORDER BY at DESC) AS n FROM event)"
+            " WHERE n > ?)",
+            (EVENTS_KEPT_PER_SOURCE,),
+        )
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:  # SQLite has rolled back already after a full disk
+            conn.execute("ROLLBACK")
+        raise
