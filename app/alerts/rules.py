@@ -1,0 +1,336 @@
+"""The alert rules: each reads one snapshot dict (and what it remembers of earlier ones).
+
+A *condition* (idle, silent, slow, …) is true for a while: it says when it began, if the
+snapshot knows. An *event* (a queue reset, a layer change, a new eval figure) happens once.
+Holding, opening, resolving and rate-limiting are :mod:`app.alerts.book`'s job. Pure: the
+clock is an argument and nothing here does I/O.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+from app.alerts.read import Snap, clock_time, events, field, integer, number, string
+from app.alerts.settings import RuleSettings
+from app.text import compact, duration
+
+Level = Literal["info", "success", "warning", "problem"]
+
+# States in which a miner has been working: being queued after one of these is news.
+_WORKED = frozenset({"training", "measuring", "idle", "stalled"})
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """A condition that holds now: since when (if known), a headline and what it means."""
+
+    began_at: float | None
+    headline: str  # "idle": the state a title announces
+    text: str  # "no pass since 14:02"
+
+
+@dataclass(frozen=True, slots=True)
+class Happening:
+    """A one-off event: when, a headline and what it means."""
+
+    at: float
+    headline: str
+    text: str
+
+
+class ConditionRule(Protocol):
+    name: str
+    level: Level
+
+    def observe(self, snap: Snap, now: float) -> Finding | None:
+        """The condition as this snapshot shows it, or None when it does not hold."""
+
+
+class EventRule(Protocol):
+    name: str
+    level: Level
+
+    def observe(self, snap: Snap, now: float) -> list[Happening]:
+        """What happened since the previous snapshot (nothing on the first: that is the baseline)."""
+
+
+def _state(snap: Snap) -> str | None:
+    return string(snap, "state")
+
+
+def _since(snap: Snap, *fallback: float | None) -> float | None:
+    """When the current state began: ``state_since``, else the first fallback that is known."""
+    since = number(snap, "state_since")
+    if since is not None:
+        return since
+    return next((value for value in fallback if value is not None), None)
+
+
+class Idle:
+    """A miner with a layer that does no pass."""
+
+    name = "idle"
+    level: Level = "warning"
+
+    def observe(self, snap: Snap, now: float) -> Finding | None:
+        if _state(snap) != "idle":
+            return None
+        last_pass = number(snap, "rate", "last_pass_at")
+        text = f"no pass since {clock_time(last_pass, now)}" if last_pass is not None else "no pass yet"
+        return Finding(_since(snap, last_pass), "idle", text)
+
+
+class Silent:
+    """A log that has stopped growing."""
+
+    name = "silent"
+    level: Level = "problem"
+
+    def observe(self, snap: Snap, now: float) -> Finding | None:
+        if _state(snap) != "silent":
+            return None
+        last_line = number(snap, "source", "last_event_at")
+        text = f"no new log line since {clock_time(last_line, now)}" if last_line is not None else "no log line"
+        return Finding(_since(snap, last_line), "log silent", text)
+
+
+class Queued:
+    """A miner sent back to the registration queue after it had worked."""
+
+    name = "queued"
+    level: Level = "warning"
+
+    def __init__(self) -> None:
+        self._worked = False
+
+    def observe(self, snap: Snap, now: float) -> Finding | None:
+        state = _state(snap)
+        if state in _WORKED or number(snap, "rate", "last_pass_at") is not None:
+            self._worked = True
+        if state != "queued" or not self._worked:
+            return None
+        position = integer(snap, "queue", "position")
+        text = f"queue position {position}" if position is not None else "in the registration queue"
+        return Finding(_since(snap), "back in the queue", text)
+
+
+class QueueReset:
+    """The miner was sent to the back of the queue (an event, or the reset counter going up)."""
+
+    name = "queue_reset"
+    level: Level = "warning"
+
+    def __init__(self) -> None:
+        self._seen: set[float] | None = None  # reset times already told
+        self._resets: int | None = None
+        self._latest = -math.inf
+
+    def observe(self, snap: Snap, now: float) -> list[Happening]:
+        times = {at: text for at, kind, text in events(snap) if kind == "queue_reset"}
+        last = number(snap, "queue", "last_reset_at")
+        if last is not None:
+            times.setdefault(last, "sent to the back of the queue")
+        resets = integer(snap, "queue", "resets_24h")
+        if self._seen is None:  # first look: what is already there is the baseline
+            self._seen, self._resets = set(times), resets
+            self._latest = max(times, default=-math.inf)
+            return []
+        new = sorted(at for at in times if at not in self._seen and at > self._latest - 1.0)
+        self._seen.update(times)
+        grew = resets is not None and self._resets is not None and resets > self._resets
+        if resets is not None:
+            self._resets = resets
+        position = integer(snap, "queue", "position")
+        where = f" (now at position {position})" if position is not None else ""
+        if new:
+            self._latest = max(self._latest, new[-1])
+            return [Happening(at, "queue reset", f"{times[at]}{where}") for at in new]
+        if grew:
+            return [Happening(now, "queue reset", f"sent to the back of the queue{where}")]
+        return []
+
+
+class Slow:
+    """Tokens per hour below a fraction of the usual rate on the same layer."""
+
+    name = "slow"
+    level: Level = "warning"
+
+    def __init__(self, settings: RuleSettings) -> None:
+        self.fraction = settings.below_fraction
+        self._layer: int | None = None
+        self._layer_changed_at: float | None = None  # seen changing, not merely first seen
+
+    def observe(self, snap: Snap, now: float) -> Finding | None:
+        layer = integer(snap, "layer")
+        if layer is not None and layer != self._layer:
+            if self._layer is not None:
+                self._layer_changed_at = now
+            self._layer = layer
+        rate = number(snap, "rate", "tokens_per_hour")
+        usual = number(snap, "usual", "tokens_per_hour")
+        if _state(snap) != "training" or field(snap, "rate", "measured") is not True:
+            return None
+        if rate is None or usual is None or usual <= 0 or rate >= usual * self.fraction:
+            return None
+        threshold = usual * self.fraction
+        began = now
+        # Walk the history back while it stays below: a miner slow for an hour already is
+        # announced at once, not 30 minutes after tokwatch starts.
+        history = field(snap, "history")
+        if isinstance(history, list):
+            for point in reversed(history):
+                if not (isinstance(point, list) and len(point) == 2):
+                    break
+                at, value = point
+                if not isinstance(value, (int, float)) or value >= threshold:
+                    break
+                began = min(began, float(at))
+        # Not before training (this stretch, on this layer) began.
+        not_before = [t for t in (number(snap, "state_since"), self._layer_changed_at) if t is not None]
+        if not_before:
+            began = max(began, max(not_before))
+        percent = int(100 * rate / usual)
+        on = f" on L{layer}" if layer is not None else ""
+        text = f"{compact(rate)} tok/h, {percent} % of your usual {compact(usual)}{on}"
+        return Finding(began, f"slow ({percent} % of usual)", text)
+
+
+class BackendErrors:
+    """A burst of backend errors: at least N within a window.
+
+    The snapshot counts errors over its own hour; the new ones are the increases between
+    snapshots, each dated when it was seen.
+    """
+
+    name = "backend_errors"
+    level: Level = "warning"
+
+    def __init__(self, settings: RuleSettings) -> None:
+        self.errors = settings.errors
+        self.window_seconds = settings.window_seconds
+        self._total: int | None = None
+        self._seen: deque[tuple[float, int]] = deque()
+
+    def observe(self, snap: Snap, now: float) -> Finding | None:
+        counts = [integer(snap, "backend_errors", key) for key in ("queue_state_503", "not_found_404")]
+        total = sum(c for c in counts if c is not None)
+        if self._total is not None and total > self._total:
+            self._seen.append((now, total - self._total))
+        self._total = total
+        while self._seen and self._seen[0][0] <= now - self.window_seconds:
+            self._seen.popleft()
+        recent = sum(n for _, n in self._seen)
+        if recent < self.errors:
+            return None
+        window = duration(self.window_seconds)
+        return Finding(self._seen[0][0], "backend errors", f"{recent} backend errors in the last {window}")
+
+
+class LayerChange:
+    """The miner moved to another layer (information)."""
+
+    name = "layer_change"
+    level: Level = "info"
+
+    def __init__(self) -> None:
+        self._layer: int | None = None
+        self._started = False
+
+    def observe(self, snap: Snap, now: float) -> list[Happening]:
+        layer = integer(snap, "layer")
+        if layer is None:
+            return []
+        before, self._layer = self._layer, layer
+        first, self._started = not self._started, True
+        if first or before is None or before == layer:
+            return []
+        return [Happening(now, f"layer {layer}", f"moved from layer {before} to layer {layer}")]
+
+
+class Stalled:
+    """A step trainer that has printed no step for longer than it usually takes."""
+
+    name = "stalled"
+    level: Level = "warning"
+
+    def observe(self, snap: Snap, now: float) -> Finding | None:
+        if _state(snap) != "stalled" and field(snap, "training", "stalled") is not True:
+            return None
+        quiet = number(snap, "training", "seconds_since_step")
+        last_step = None if quiet is None else now - quiet
+        step = integer(snap, "training", "step")
+        text = f"no step since {clock_time(last_step, now)}" if last_step is not None else "no new step"
+        if step is not None:
+            text += f" (last step {step})"
+        return Finding(_since(snap), "stalled", text)
+
+
+class Diverged:
+    """A loss that went NaN or infinite."""
+
+    name = "diverged"
+    level: Level = "problem"
+
+    def observe(self, snap: Snap, now: float) -> Finding | None:
+        if _state(snap) != "diverged":
+            return None
+        step = integer(snap, "training", "step")
+        note = string(snap, "training", "loss_note")
+        text = note or "the loss is not a number"
+        if step is not None:
+            text += f" at step {step}"
+        return Finding(_since(snap), "diverged", text)
+
+
+class Done:
+    """A step trainer that finished its run."""
+
+    name = "done"
+    level: Level = "success"
+
+    def observe(self, snap: Snap, now: float) -> Finding | None:
+        if _state(snap) != "done" and field(snap, "training", "finished") is not True:
+            return None
+        step, total = integer(snap, "training", "step"), integer(snap, "training", "total_steps")
+        if step is not None and total is not None:
+            text = f"step {step}/{total}"
+        elif step is not None:
+            text = f"last step {step}"
+        else:
+            text = "the run finished"
+        return Finding(_since(snap), "finished", text)
+
+
+class NewEval:
+    """A new evaluation figure (validation loss, CORE, …)."""
+
+    name = "eval"
+    level: Level = "info"
+
+    def __init__(self) -> None:
+        self._seen: dict[str, tuple[object, object]] | None = None
+
+    def observe(self, snap: Snap, now: float) -> list[Happening]:
+        raw = field(snap, "training", "eval")
+        current: dict[str, tuple[object, object]] = {}
+        if isinstance(raw, dict):
+            for name, figure in raw.items():
+                if isinstance(figure, dict):
+                    current[str(name)] = (figure.get("step"), figure.get("value"))
+        seen, self._seen = self._seen, dict(current)
+        if seen is None:
+            return []
+        fresh = [(name, step, value) for name, (step, value) in sorted(current.items()) if seen.get(name) != (step, value)]
+        if not fresh:
+            return []
+        parts = [f"{name} {_figure(value)}" + (f" at step {step}" if step is not None else "")
+                 for name, step, value in fresh]
+        return [Happening(now, "new eval", ", ".join(parts))]
+
+
+def _figure(value: object) -> str:
+    return f"{value:.4g}" if isinstance(value, float) else str(value)

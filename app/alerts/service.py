@@ -1,0 +1,152 @@
+"""The alerts at work: read the snapshot as it changes, tell what the rules find, keep the heartbeat.
+
+One thread reads the monitor's snapshot dict when it changes (and every few seconds anyway,
+since idleness and silence grow with the clock alone), steps the :class:`AlertBook`, hands
+messages to :class:`Delivery` and says to the :class:`Heartbeat` whether the run is healthy.
+It only reads the snapshot: nothing flows back into the pipeline.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+from app.alerts.book import AlertBook
+from app.alerts.delivery import Delivery
+from app.alerts.heartbeat import HEALTHY_STATES, Heartbeat
+from app.alerts.message import Message, compose
+from app.alerts.read import Snap, number, string
+from app.alerts.settings import AlertSettings
+
+log = logging.getLogger(__name__)
+
+# Look again this often with no change in the log: idle and silent grow with time alone.
+CHECK_SECONDS = 5.0
+# At most this often when the log changes many times a second.
+MIN_GAP_SECONDS = 1.0
+RECENT_MESSAGES = 20
+JOIN_SECONDS = 2.0
+
+
+class AlertService:
+    """Rules, delivery and heartbeat around one stream of snapshots; thread-safe."""
+
+    def __init__(
+        self,
+        settings: AlertSettings,
+        *,
+        name: str,
+        dashboard_url: str | None = None,
+        delivery: Delivery | None = None,
+        heartbeat: Heartbeat | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.name = name
+        self.dashboard_url = dashboard_url
+        self.delivery = delivery
+        self.heartbeat = heartbeat
+        self._clock = clock
+        self._book = AlertBook(settings)
+        self._lock = threading.Lock()
+        self._recent: deque[tuple[int, Message]] = deque(maxlen=RECENT_MESSAGES)
+        self._ids = itertools.count(1)
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    # --- one look ----------------------------------------------------------------
+
+    def observe(self, snap: Snap, now: float | None = None) -> list[Message]:
+        """Read one snapshot dict (taken at ``now``, default its ``as_of``); return the messages sent."""
+        when = now if now is not None else number(snap, "as_of")
+        when = when if when is not None else self._clock()
+        with self._lock:
+            transitions = self._book.step(snap, when)
+            messages = [compose(t, snap, name=self.name, dashboard_url=self.dashboard_url) for t in transitions]
+            for message in messages:
+                self._recent.appendleft((next(self._ids), message))
+        for message in messages:
+            log.info("alert: %s — %s", message.title, message.summary)
+            if self.delivery is not None:
+                self.delivery.submit(message)
+        if self.heartbeat is not None:
+            self.heartbeat.set_healthy(string(snap, "state") in HEALTHY_STATES)
+        return messages
+
+    # --- what the snapshot and /healthz show -------------------------------------
+
+    def status(self) -> dict[str, Any]:
+        """The snapshot's ``alerts`` section: open alerts, recent messages, delivery figures; no URL."""
+        with self._lock:
+            active = [{"rule": a.rule, "since": a.since, "text": a.text} for a in self._book.active()]
+            recent = [
+                {"id": i, "at": m.at, "rule": m.rule, "kind": m.kind, "level": m.level, "title": m.title,
+                 "text": m.summary}
+                for i, m in self._recent
+            ]
+        delivery = self.delivery.status() if self.delivery is not None else None
+        heartbeat = self.heartbeat.status() if self.heartbeat is not None else None
+        problems = [p for p in (delivery and delivery.problem, heartbeat and heartbeat.problem) if p]
+        return {
+            "active": active,
+            "recent": recent,
+            "targets": list(delivery.targets) if delivery is not None else [],
+            "last_sent_at": delivery.last_sent_at if delivery is not None else None,
+            "failures": delivery.failures if delivery is not None else 0,
+            "problem": "; ".join(problems) or None,
+            "heartbeat": None if heartbeat is None else {
+                "sending": heartbeat.sending,
+                "last_ok_at": heartbeat.last_ok_at,
+                "failures": heartbeat.failures,
+            },
+        }
+
+    def health(self) -> dict[str, Any]:
+        """What /healthz tells about alerts: counts and problems, no figures, no URL."""
+        status = self.status()
+        heartbeat = status["heartbeat"]
+        return {
+            "targets": len(status["targets"]),
+            "failures": status["failures"],
+            "heartbeat_failures": heartbeat["failures"] if heartbeat is not None else 0,
+            "problem": status["problem"],
+        }
+
+    # --- the watching thread ------------------------------------------------------
+
+    def start(self, source: Callable[[], Snap], wait_for_change: Callable[[int, float], int]) -> None:
+        """Watch ``source`` (a snapshot dict), waking on ``wait_for_change(version, timeout)``."""
+        if self.delivery is not None:
+            self.delivery.start()
+        if self.heartbeat is not None:
+            self.heartbeat.start()
+        if self._thread is None:
+            self._thread = threading.Thread(
+                target=self._run, args=(source, wait_for_change), name="tokwatch-alerts", daemon=True
+            )
+            self._thread.start()
+
+    def stop(self) -> None:
+        """Stop watching, sending and pinging; safe to call twice."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(JOIN_SECONDS)
+        if self.delivery is not None:
+            self.delivery.stop()
+        if self.heartbeat is not None:
+            self.heartbeat.stop()
+
+    def _run(self, source: Callable[[], Snap], wait_for_change: Callable[[int, float], int]) -> None:
+        version = -1
+        while not self._stop.is_set():
+            try:
+                self.observe(source())
+            except Exception:  # a bad snapshot must not end alerting for the run
+                log.exception("alert rules failed on a snapshot")
+            if self._stop.wait(MIN_GAP_SECONDS):
+                return
+            version = wait_for_change(version, CHECK_SECONDS)
