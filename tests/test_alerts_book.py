@@ -13,7 +13,13 @@ import pytest
 
 from app.alerts.book import AlertBook, Transition
 from app.alerts.message import compose
-from app.alerts.settings import AlertSettings, RuleSettings, SettingsError, alerts_from_table, settings_from_table
+from app.alerts.settings import (
+    AlertSettings,
+    RuleSettings,
+    SettingsError,
+    alerts_from_table,
+    settings_from_table,
+)
 
 T0 = 1_764_500_000.0  # 2025-11-30, a fixed clock
 MIN = 60.0
@@ -129,6 +135,16 @@ def test_a_condition_of_unknown_start_that_begins_later_waits_its_full_hold() ->
     assert kinds(found) == [("opened", "idle", T0 + 60 + 10 * MIN)]
 
 
+def test_a_silent_log_counts_from_its_last_line() -> None:
+    book = AlertBook(AlertSettings())
+    last_line = T0 - 4 * MIN
+    steps = [(T0 + s, snap("silent", T0 + s, source={"last_event_at": last_line})) for s in range(0, 8 * 60, 10)]
+    found = run(book, steps)
+    assert [(t.kind, t.at, t.since, t.headline, t.text, t.level) for t in found] == [
+        ("opened", last_line + 10 * MIN, last_line, "log silent", f"no new log line since {hm(last_line)}", "problem")
+    ]
+
+
 # --- flapping ------------------------------------------------------------------------
 
 
@@ -136,8 +152,8 @@ def test_a_flapping_condition_opens_at_most_once_per_ten_minutes_and_resolves_pr
     book = AlertBook(AlertSettings())
     book.step(snap("training", T0, since=T0 - 3600, rate={"last_pass_at": T0}), T0)
     timeline: list[tuple[float, dict[str, Any]]] = []
-    # queued at +1 min (hold 1 min → opens at +2), back to training at +3, queued again at +4 …
-    for minute in range(0, 30):
+    # Queued for two minutes out of every three (hold: 1 min), for half an hour.
+    for minute in range(30):
         at = T0 + minute * MIN
         queued_since = T0 + (minute - minute % 3) * MIN
         state = "training" if minute % 3 == 2 else "queued"
