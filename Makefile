@@ -33,7 +33,7 @@ bench: $(VENV)/.test
 
 # The README's pictures, taken by the browser tests (a DEMO log in a real Chromium).
 screenshots: $(VENV)/.test
-	$(PY) -m pytest -q tests/test_browser.py -k phone_layout
+	$(PY) -m pytest -q tests/web/test_browser.py -k phone_layout
 	cp test-artifacts/desktop-dark.png docs/screenshot-desktop.png
 	cp test-artifacts/phone-light.png docs/screenshot-phone.png
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from app.config import DEFAULT_HOST, DEFAULT_PORT, Config, ConfigError
-from app.formats import PARSERS
+from app.ingest.formats import PARSERS
 
 EXIT_USAGE = 2
 
@@ -93,7 +93,7 @@ def _parse_local_time(value: str) -> float:
 
 
 def _resolve_log(config: Config) -> Path:
-    from app.tailer import default_log_path, resolve_log
+    from app.ingest.files import default_log_path, resolve_log
 
     given = config.log_path
     path = given if given is not None else default_log_path()
@@ -116,9 +116,9 @@ def _resolve_log(config: Config) -> Path:
 
 def run_once(config: Config, args: argparse.Namespace) -> int:
     """Read the log's tail once, print a snapshot, exit 0."""
+    from app.ingest.backwards import read_backwards
     from app.monitor import Monitor
     from app.snapshot import to_dict
-    from app.tailer import read_backwards
 
     if config.demo and config.log_path is None:
         from app.demo import write_demo_log
@@ -153,8 +153,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         config, args = parse_config(argv)
         if args.once:
             return run_once(config, args)
-        from app.security import TokenStoreError
-        from app.serve import ServeError, serve
+        from app.web.security import TokenStoreError
+        from app.web.serve import ServeError, serve
 
         _configure_logging()
         if config.log_path is not None:

@@ -1,7 +1,8 @@
-"""The live pipeline: tailer → parser → engine, behind one lock, with change notification.
+"""The live pipeline: tailer → parser → tracker, behind one lock, with change notification.
 
 This is the one impure piece between the log and the viewers: it owns the tailer thread,
-knows the wall clock, and wakes whoever waits for a new snapshot.
+knows the wall clock, picks the parser and the one tracker for the log's format, and wakes
+whoever waits for a new snapshot.
 """
 
 from __future__ import annotations
@@ -12,8 +13,11 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from app.engine import ERROR_WINDOW_SECONDS, HISTORY_SPAN_SECONDS, RATE_WINDOW_SECONDS, Engine
-from app.events import (
+from app.ingest.formats import STEP_FORMATS, create_parser, detect
+from app.ingest.formats.base import LogParser
+from app.ingest.formats.detect import FormatWatch
+from app.snapshot import Snapshot, SourceView
+from app.stats.events import (
     ActivationShape,
     EpochReset,
     Event,
@@ -26,10 +30,11 @@ from app.events import (
     QueueUpdate,
     Registered,
 )
-from app.formats import create_parser, detect
-from app.formats.base import LogParser
-from app.formats.detect import FormatWatch
-from app.snapshot import Snapshot, SourceView
+from app.stats.history import HISTORY_SPAN_SECONDS
+from app.stats.iota import IotaTracker
+from app.stats.steps.tracker import StepTracker
+from app.stats.tracker import ERROR_WINDOW_SECONDS, RATE_WINDOW_SECONDS, Tracker
+from app.stats.unknown import UnknownTracker
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +56,51 @@ _FACTS: tuple[tuple[type, ...], ...] = (
     (OptimizationStep, EpochReset),
     (ActivationShape,),
 )
+
+
+class _Reach:
+    """How far back a cold start has read, and whether that is enough for the figures."""
+
+    def __init__(self) -> None:
+        self._newest: float | None = None
+        self._facts = [False] * len(_FACTS)
+        self._extra_bytes = 0
+        self._undated_bytes = 0
+
+    def enough(self, events: list[Event], chunk: list[str], dated: bool) -> bool:
+        """Take one more chunk (newest first) and its events; True: read no further back."""
+        oldest: float | None = None
+        newest = self._newest
+        facts = self._facts
+        for event in events:
+            if event.at is not None:
+                oldest = event.at if oldest is None else min(oldest, event.at)
+                newest = event.at if newest is None else max(newest, event.at)
+            for i, kinds in enumerate(_FACTS):
+                if not facts[i] and isinstance(event, kinds):
+                    facts[i] = True
+        self._newest = newest
+        far_enough = newest is not None and oldest is not None and oldest <= newest - BACKLOG_SECONDS
+        if newest is None and not dated:
+            self._undated_bytes += sum(len(line) + 1 for line in chunk)
+            if self._undated_bytes >= BACKLOG_UNDATED_BYTES:
+                return True
+        if far_enough:
+            if all(facts):
+                return True
+            self._extra_bytes += sum(len(line) + 1 for line in chunk)
+            if self._extra_bytes >= BACKLOG_EXTRA_BYTES:
+                return True
+        return False
+
+
+def tracker_for(format_name: str | None) -> Tracker:
+    """The one tracker for a log of this format (None: not recognised yet)."""
+    if format_name is None:
+        return UnknownTracker()
+    if format_name in STEP_FORMATS:
+        return StepTracker(format_name)
+    return IotaTracker(format_name)
 
 
 def _before(events: list[Event], until: float) -> list[Event]:
@@ -80,9 +130,9 @@ class Monitor:
         self._changed = threading.Condition(self._lock)
         self._version = 0
         self._parser: LogParser | None = None
-        self._engine = Engine(None)
+        self._tracker: Tracker = UnknownTracker()
         self._undetected: list[str] = []
-        # --format auto: notices a new stage printed by another trainer (issue 5).
+        # --format auto: notices a new stage printed by another trainer.
         self._watch: FormatWatch | None = None
         self._lines_read = 0
         self._bad_lines_before = 0  # from parsers already replaced
@@ -96,7 +146,7 @@ class Monitor:
         """Start following the log in a background thread."""
         if self.log_path is None or self._tailer is not None:
             return
-        from app.tailer import Tailer
+        from app.ingest.tailer import Tailer
 
         tailer = Tailer(self.log_path, self)
         self._tailer = tailer
@@ -117,23 +167,20 @@ class Monitor:
         """
         taken: list[tuple[list[Event], int, list[str]]] = []
         newest_parser: LogParser | None = None  # it read the end of the log: the live one goes on from it
-        newest: float | None = None
-        facts = [False] * len(_FACTS)
-        extra_bytes = 0
-        undated_bytes = 0
+        reach = _Reach()
         for chunk in chunks:
             if not chunk:
                 continue
             with self._lock:
                 if self._parser is None and self.requested_format == "auto":
                     self._detect(chunk)
-                format_name = self._engine.format_name
+                format_name = self._tracker.format_name
             if format_name is None:
                 # Not recognised yet: keep these lines for detection, read no further back.
                 with self._lock:
                     self._lines_read += len(chunk)
                     self._undetected = chunk[-DETECT_LINES:]
-                    self._engine.has_records = True
+                    self._tracker.has_records = True
                 break
             scratch = create_parser(format_name)
             events = scratch.feed(chunk)
@@ -146,28 +193,17 @@ class Monitor:
                 newest_parser = scratch
             with self._lock:
                 self._lines_read += len(chunk)
-            oldest: float | None = None
-            for event in events:
-                if event.at is not None:
-                    oldest = event.at if oldest is None else min(oldest, event.at)
-                    newest = event.at if newest is None else max(newest, event.at)
-                for i, kinds in enumerate(_FACTS):
-                    if not facts[i] and isinstance(event, kinds):
-                        facts[i] = True
-            far_enough = newest is not None and oldest is not None and oldest <= newest - BACKLOG_SECONDS
-            if newest is None and not dated:
-                undated_bytes += sum(len(line) + 1 for line in chunk)
-                if undated_bytes >= BACKLOG_UNDATED_BYTES:
-                    break
-            if far_enough:
-                if all(facts):
-                    break
-                extra_bytes += sum(len(line) + 1 for line in chunk)
-                if extra_bytes >= BACKLOG_EXTRA_BYTES:
-                    break
+            if reach.enough(events, chunk, dated):
+                break
+        self._apply_backlog(taken, newest_parser, until)
+
+    def _apply_backlog(
+        self, taken: list[tuple[list[Event], int, list[str]]], newest_parser: LogParser | None, until: float | None
+    ) -> None:
+        """Apply the chunks read back (newest first in ``taken``) in log order."""
         with self._lock:
             now = self.clock()
-            if self._engine.training is not None and self._parser is not None:
+            if self._tracker.format_name in STEP_FORMATS and self._parser is not None:
                 # A step trainer's parser carries state across lines (a record wrapped over two
                 # chunks, HF's progress bar, RL's tokens per step): read the backlog again, in
                 # order, with the live parser, which then goes on from where the log ends.
@@ -176,10 +212,10 @@ class Monitor:
                 if until is not None:
                     events = _before(events, until)
                 # Undated step lines are placed back in time from when the log was last written.
-                self._engine.apply_all(events, now, arrival=self._last_written(now, until))
+                self._tracker.apply_all(events, now, arrival=self._last_written(now, until))
             else:
                 for events, _, _ in reversed(taken):
-                    self._engine.apply_all(events, now)
+                    self._tracker.apply_all(events, now)
                 if newest_parser is not None and self._parser is not None and newest_parser.name == self._parser.name:
                     # Its bad lines are counted as the live parser's from now on.
                     self._bad_lines_before += sum(bad for _, bad, _ in taken[1:])
@@ -202,7 +238,7 @@ class Monitor:
                     self._detect(pending)
                 if self._parser is None:
                     self._undetected = pending[-DETECT_LINES:]
-                    self._engine.has_records = True
+                    self._tracker.has_records = True
                     self._bump()
                     return
                 lines, self._undetected = pending, []
@@ -215,7 +251,7 @@ class Monitor:
                     lines = replay
             assert self._parser is not None
             now = self.clock()
-            self._engine.apply_all(self._parser.feed(lines), now, arrival=now)
+            self._tracker.apply_all(self._parser.feed(lines), now, arrival=now)
             self._bump()
 
     def restarted(self, reason: str) -> None:
@@ -225,7 +261,7 @@ class Monitor:
             if self._parser is not None:
                 self._bad_lines_before += self._parser.bad_lines
                 self._parser = create_parser(self._parser.name)
-            self._engine.begin_stream()
+            self._tracker.begin_stream()
             self._bump()
 
     # --- readers --------------------------------------------------------------
@@ -245,13 +281,13 @@ class Monitor:
     def last_event_at(self) -> float | None:
         """The newest log time seen, or None."""
         with self._lock:
-            return self._engine.clock
+            return self._tracker.clock
 
     def snapshot(self, now: float | None = None) -> Snapshot:
         """The figures at ``now`` (default: the wall clock)."""
         with self._lock:
             when = self.clock() if now is None else now
-            return self._engine.snapshot(when, self._source())
+            return self._tracker.snapshot(when, self._source())
 
     # --- internals ------------------------------------------------------------
 
@@ -263,9 +299,9 @@ class Monitor:
         self._parser = create_parser(name)
         if self.requested_format == "auto":
             self._watch = FormatWatch(name)
-        has_records = self._engine.has_records
-        self._engine = Engine(name)
-        self._engine.has_records = has_records
+        has_records = self._tracker.has_records
+        self._tracker = tracker_for(name)
+        self._tracker.has_records = has_records
 
     def _last_written(self, now: float, until: float | None) -> float:
         """When the log's last line was written: its modification time (never after ``now``)."""
@@ -306,14 +342,14 @@ class Monitor:
                 size = self.log_path.stat().st_size
             except OSError:
                 size = None
-        if self._parser is None and self._engine.has_records and problem is None:
+        if self._parser is None and self._tracker.has_records and problem is None:
             problem = "no parser recognises this log's lines"
         return SourceView(
             path=path,
             size_bytes=size,
             lines_read=self._lines_read,
             bad_lines=bad,
-            last_event_at=self._engine.clock,
+            last_event_at=self._tracker.clock,
             problem=problem,
             demo=self.demo,
             skipped=skipped,

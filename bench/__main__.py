@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{info['ram_gib']} GiB RAM, Python {info['python']}",
         flush=True,
     )
-    workdir = args.out / f"work-{os.getpid()}"  # two runs at once (two engineers) must not share it
+    workdir = args.out / f"work-{os.getpid()}"  # two runs at once must not share it
     workdir.mkdir(parents=True, exist_ok=True)
     figures: list[Figure] = []
     started = time.perf_counter()

@@ -2,7 +2,7 @@
 
 This is the parser one writes first (``research/iota-log-format.md`` §5, "Suggested regexes"):
 match the record prefix, then run each message pattern over the line whether or not it could
-match. tokwatch's parser is measured against it; it shares the same input and does no engine work.
+match. tokwatch's parser is measured against it; it shares the same input and does no tracker work.
 """
 
 from __future__ import annotations

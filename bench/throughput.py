@@ -1,10 +1,10 @@
-"""Figure 1: parse throughput of parser + engine, next to the naive baseline and ``grep -c``.
+"""Figure 1: parse throughput of parser + tracker, next to the naive baseline and ``grep -c``.
 
 All three read the same synthetic log in the same run, in turns, and each keeps its best of N
 repeats: on a shared machine a neighbour's burst then costs a repeat, not the figure. tokwatch and the naive baseline get the same in-memory lines (decoding is not
 timed, it is the same for both); ``grep -c`` reads the file, as the floor nothing in Python
 could beat. A second tokwatch figure, the tailer's end-to-end ingest (file → lines → parser →
-engine through ``Monitor``), is kept in the details.
+tracker through ``Monitor``), is kept in the details.
 """
 
 from __future__ import annotations
@@ -39,15 +39,15 @@ def _write_log(path: Path, target_bytes: int, *, unique_noise: bool = False) -> 
 
 
 def tokwatch_parse(lines: list[str], now: float) -> int:
-    """Run lines through the real parser and engine in tailer-sized batches; return stretch passes."""
-    from app.engine import Engine
-    from app.formats import create_parser
+    """Run lines through the real parser and tracker in tailer-sized batches; return stretch passes."""
+    from app.ingest.formats import create_parser
+    from app.stats.iota import IotaTracker
 
     parser = create_parser("iota")
-    engine = Engine("iota")
+    tracker = IotaTracker("iota")
     for at in range(0, len(lines), BATCH_LINES):
-        engine.apply_all(parser.feed(lines[at : at + BATCH_LINES]), now)
-    return engine.stretch_passes
+        tracker.apply_all(parser.feed(lines[at : at + BATCH_LINES]), now)
+    return tracker.stretch_passes
 
 
 def _grep_seconds(path: Path) -> tuple[float, int]:

@@ -17,10 +17,10 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from app import create_app
 from app.config import Config
 from app.monitor import Monitor
-from app.serve import Dashboard
+from app.web import create_app
+from app.web.serve import Dashboard
 
 HOTKEY = "5HmQx7Rc"
 

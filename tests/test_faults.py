@@ -1,4 +1,4 @@
-"""Faults around the log file, end to end: real file → Tailer → Monitor (parser + engine) → snapshot.
+"""Faults around the log file, end to end: real file → Tailer → Monitor (parser + tracker) → snapshot.
 
 Every case writes a real-shaped miner log (``bench.synth``: DEBUG-heavy, a pass every ~15 s, one
 training stretch), breaks the file the way the world does, and checks the same four things:
@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from app import tailer as tailer_module
+from app.ingest import files
+from app.ingest import tailer as tailer_module
 from app.monitor import Monitor
 from app.snapshot import Snapshot
 from bench.synth import IotaSynth, Truth
@@ -218,14 +219,14 @@ def test_permission_denied_at_the_open_seam(
 
     denied = threading.Event()
     denied.set()
-    real_open = tailer_module._open_for_reading
+    real_open = files.open_for_reading
 
-    def guarded_open(path: Path) -> tailer_module._ReadableFile:
+    def guarded_open(path: Path) -> files.ReadableFile:
         if denied.is_set():
             raise PermissionError(13, "Permission denied", str(path))
         return real_open(path)
 
-    monkeypatch.setattr(tailer_module, "_open_for_reading", guarded_open)
+    monkeypatch.setattr(files, "open_for_reading", guarded_open)
     os.rename(log, tmp_path / "miner.log.1")
     append(log, b"".join(lines[half:]))  # the new file exists but cannot be opened
     snap = live.wait("the refusal reported", lambda s: "permission denied" in (s.source.problem or ""))

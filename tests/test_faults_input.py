@@ -321,13 +321,9 @@ def test_random_byte_splits_through_a_real_file_change_nothing(at: list[int]) ->
 @given(at=cuts(SPLIT_DATA, 60))
 def test_random_byte_splits_through_the_line_splitter_change_nothing(at: list[int]) -> None:
     """The tailer's own byte → line step (no thread, no file), many more splits than a real file allows."""
-    from app import tailer
+    from app.ingest.lines import LineSplitter, decode
 
-    splitter_class = getattr(tailer, "_LineSplitter", None)
-    decode = getattr(tailer, "_decode", None)
-    if splitter_class is None or decode is None:
-        pytest.skip("the tailer no longer has a separate line splitter; the real-file property covers it")
-    splitter = splitter_class(1 << 20)
+    splitter = LineSplitter(1 << 20)
     monitor = Monitor(None, clock=lambda: NOW)
     for part in pieces(SPLIT_DATA, at):
         raw, _cut = splitter.feed(part)

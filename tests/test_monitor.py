@@ -9,7 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from app.monitor import Monitor
+from app.ingest.formats import PARSERS, STEP_FORMATS
+from app.monitor import Monitor, tracker_for
+from app.stats.iota import IotaTracker
+from app.stats.steps.tracker import StepTracker
+from app.stats.unknown import UnknownTracker
 from tests.test_cli import training_log
 
 NOW = time.time()
@@ -36,7 +40,7 @@ class Counting:
 
 
 def test_cold_start_stops_reading_once_it_has_enough() -> None:
-    # ten hours of training, one pass every 15 s: the engine needs the last 80 minutes
+    # ten hours of training, one pass every 15 s: the tracker needs the last 80 minutes
     lines = training_log(NOW - 10 * 3600, 600)
     chunks = Counting(chunks_newest_first(lines, 100))
     monitor = Monitor(None, format_name="iota", clock=lambda: NOW)
@@ -170,3 +174,20 @@ def test_at_a_time_far_back_in_a_large_log_still_finds_it() -> None:
     monitor.backlog(iter(chunks_newest_first(lines, 200)), until=at)
     snap = monitor.snapshot(at)
     assert snap.state == "training" and snap.rate.passes_in_window == 80
+
+
+@pytest.mark.parametrize("format_name", sorted(PARSERS))
+def test_one_tracker_per_kind_of_log(format_name: str) -> None:
+    tracker = tracker_for(format_name)
+    expected = StepTracker if format_name in STEP_FORMATS else IotaTracker
+    assert type(tracker) is expected and tracker.format_name == format_name
+    assert type(tracker_for(None)) is UnknownTracker
+
+
+def test_a_log_that_switches_trainer_gets_the_other_tracker() -> None:
+    monitor = Monitor(None, clock=lambda: NOW)
+    monitor.lines((DATA / "iota-sample.log").read_text(encoding="utf-8").splitlines()[:50])
+    assert monitor.snapshot().format == "iota"
+    monitor.lines((DATA / "sample-nanochat.log").read_text(encoding="utf-8").splitlines())
+    snapshot = monitor.snapshot()
+    assert snapshot.format == "nanochat" and snapshot.training is not None and snapshot.layer is None

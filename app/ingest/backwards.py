@@ -1,0 +1,111 @@
+"""Read a log from its end backwards, one chunk of complete lines at a time."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import closing
+from pathlib import Path
+
+from app.ingest import files
+from app.ingest.files import ReadableFile
+from app.ingest.lines import LineCounters, cut_line, decode
+
+READ_BLOCK_BYTES = 64 * 1024
+
+
+def read_at(f: ReadableFile, offset: int, size: int) -> bytes:
+    """Read up to ``size`` bytes at ``offset`` (fewer only if the file is shorter now)."""
+    f.seek(offset)
+    parts: list[bytes] = []
+    remaining = size
+    while remaining > 0:
+        data = f.read(remaining)
+        if not data:
+            break
+        parts.append(data)
+        remaining -= len(data)
+    return b"".join(parts)
+
+
+def complete_end(f: ReadableFile, size: int) -> int:
+    """Return the offset just past the last b"\\n" before ``size`` (0 if there is none)."""
+    pos = size
+    while pos > 0:
+        start = max(0, pos - READ_BLOCK_BYTES)
+        i = read_at(f, start, pos - start).rfind(b"\n")
+        if i >= 0:
+            return start + i + 1
+        pos = start
+    return 0
+
+
+def backward_chunks(
+    f: ReadableFile, end: int, chunk_bytes: int, max_line_bytes: int
+) -> Iterator[tuple[list[bytes], int]]:
+    """Yield (lines, lines cut) for the complete lines before ``end``, newest chunk first.
+
+    Reads one ``chunk_bytes`` block per chunk pulled. The head of each block (up to its first
+    newline) belongs to a line that starts earlier, so it is carried into the next, older chunk.
+    A carried line longer than ``max_line_bytes`` is dropped from memory and its prefix re-read
+    once its start is found.
+    """
+    pos = end
+    carry = b""  # bytes [pos, ...) ending with b"\n": the end of a line that starts before pos
+    carry_dropped = False  # that line is over max_line_bytes; carry holds none of it
+    while pos > 0:
+        start = max(0, pos - chunk_bytes)
+        data = read_at(f, start, pos - start)
+        if len(data) != pos - start:
+            return  # truncated meanwhile; the live reader notices and restarts the stream
+        body_at = data.find(b"\n") + 1 if start > 0 else 0
+        if body_at == 0 and start > 0:  # the whole block lies inside one line
+            if not carry_dropped:
+                carry = data + carry
+                if len(carry) > max_line_bytes + 1:
+                    carry, carry_dropped = b"", True
+            pos = start
+            continue
+        region = data[body_at:]
+        if carry_dropped:
+            parts = region.split(b"\n")
+            long_start = start + body_at + len(region) - len(parts[-1])
+            parts[-1] = read_at(f, long_start, max_line_bytes + 1)
+        else:
+            parts = (region + carry).split(b"\n")
+            parts.pop()  # empty: the joined bytes end with b"\n"
+        cut = 0
+        for i, body in enumerate(parts):
+            if len(body) > max_line_bytes:
+                parts[i] = cut_line(body, max_line_bytes)
+                cut += 1
+        carry, carry_dropped = data[:body_at], False
+        if len(carry) > max_line_bytes + 1:
+            carry, carry_dropped = b"", True
+        pos = start
+        if parts:
+            yield parts, cut
+
+
+def read_backwards(
+    path: Path,
+    *,
+    chunk_bytes: int = 1 << 20,
+    max_line_bytes: int = 1 << 20,
+    stats: LineCounters | None = None,
+) -> Iterator[list[str]]:
+    """Yield chunks of complete lines from the end of ``path`` backwards, newest chunk first.
+
+    Lines inside a chunk are in forward order. An unfinished last line (no newline yet) is
+    not yielded. Only the chunks pulled are read, so stopping early is cheap on any file size.
+    ``stats`` counts the lines yielded and their repairs.
+    """
+    with closing(files.open_for_reading(path)) as f:
+        end = complete_end(f, os.fstat(f.fileno()).st_size)
+        for raw, cut in backward_chunks(f, end, chunk_bytes, max_line_bytes):
+            lines, invalid = decode(raw)
+            if stats is not None:
+                stats.lines += len(lines)
+                stats.invalid_utf8_lines += invalid
+                stats.long_lines_cut += cut
+            yield lines

@@ -1,0 +1,85 @@
+"""Log-format parsers, one module per format, and the registry that names them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from app.ingest.formats import detect as _sniffing  # before the function below takes the name
+from app.ingest.formats.base import LogParser
+
+
+def _iota() -> LogParser:
+    from app.ingest.formats.iota import IotaParser
+
+    return IotaParser()
+
+
+def _nanochat() -> LogParser:
+    from app.ingest.formats.nanochat import NanochatParser
+
+    return NanochatParser()
+
+
+def _nanogpt(name: str) -> Callable[[], LogParser]:
+    def factory() -> LogParser:
+        from app.ingest.formats.nanogpt import NanogptParser
+
+        return NanogptParser(name)
+
+    return factory
+
+
+def _hf_trainer() -> LogParser:
+    from app.ingest.formats.hf_trainer import HfTrainerParser
+
+    return HfTrainerParser()
+
+
+def _torchtitan() -> LogParser:
+    from app.ingest.formats.torchtitan import TorchtitanParser
+
+    return TorchtitanParser()
+
+
+def _sn38(name: str) -> Callable[[], LogParser]:
+    def factory() -> LogParser:
+        from app.ingest.formats.sn38 import Sn38Parser
+
+        return Sn38Parser(name)
+
+    return factory
+
+
+PARSERS: dict[str, Callable[[], LogParser]] = {
+    "iota": _iota,
+    # step-based trainers
+    "nanochat": _nanochat,
+    "nanogpt": _nanogpt("nanogpt"),
+    "llmc": _nanogpt("llmc"),
+    "modded-nanogpt": _nanogpt("modded-nanogpt"),
+    "hf-trainer": _hf_trainer,
+    "torchtitan": _torchtitan,
+    "sn38": _sn38("sn38"),
+    "hivemind": _sn38("hivemind"),
+}
+
+# Formats whose figures are training steps: the monitor gives them the step tracker (app/stats/steps/).
+STEP_FORMATS = frozenset(PARSERS) - {"iota"}
+
+
+class UnknownFormatError(ValueError):
+    """A format name no parser answers to."""
+
+
+def create_parser(name: str) -> LogParser:
+    """Build a fresh parser for the named format."""
+    try:
+        factory = PARSERS[name]
+    except KeyError as e:
+        raise UnknownFormatError(f"unknown format {name!r}; known: {', '.join(sorted(PARSERS))}") from e
+    return factory()
+
+
+def detect(lines: list[str]) -> str | None:
+    """Name the format of these lines, or None when no parser recognises them."""
+    return _sniffing.detect(lines)

@@ -1,0 +1,178 @@
+"""Which format a log is in: line signatures, counted; and noticing when a log switches.
+
+Each format has a few signatures: lines only that trainer prints (``step 00383/29000 (1.32%) |
+loss:`` for nanochat, ``iter N: loss …, time`` for nanoGPT, …). ``detect`` names the format
+with the most signature lines; a log none of them match falls back to asking the IOTA parser
+(the original rule: IOTA if its parser finds any event). ``FormatWatch`` follows a live log and
+names a new format when a new stage starts printing another trainer's lines (``--format auto``
+may change its mind when a new stage begins).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections import Counter
+from collections.abc import Sequence
+
+from app.ingest.formats.fields import clean
+
+# (format, cheap substring that must be present, signature searched in the cleaned line)
+_SIGNATURES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
+    ("nanochat", "step ", re.compile(r"^step \d+(?:/\d+)? \([\d.]+%\) \| loss: ")),
+    (
+        "nanochat",
+        "Step ",
+        re.compile(
+            r"^Step \d+(?:/\d+)? \| (?:Validation bpb|CORE metric|ChatCORE|Average reward|Example step|"
+            r"Training loss|Pass@1)"
+        ),
+    ),
+    ("nanochat", "Peak FLOPS", re.compile(r"^GPU: .* \| Peak FLOPS \(BF16\): ")),
+    # base_eval and base_train's end: a cold start may land in a long evaluation
+    ("nanochat", "-shot, type: ", re.compile(r"^Evaluating: \S+ \(\d+-shot, type: ")),
+    ("nanochat", "bpb", re.compile(r"^(?:train bpb|val bpb|Minimum validation bpb): [\d.]+$")),
+    ("nanochat", "CORE", re.compile(r"^CORE metric: [\d.]+$")),
+    ("nanogpt", "iter ", re.compile(r"^iter \d+: loss \S+, time ")),
+    ("nanogpt", "train loss", re.compile(r"^step \d+: train loss \S+, val loss ")),
+    ("nanogpt", "tokens per iteration", re.compile(r"^tokens per iteration will be: ")),
+    ("llmc", "step ", re.compile(r"^step\s+\d+/\d+ \| (?:train )?loss ")),
+    ("llmc", "s:", re.compile(r"^s:\d+ trl:")),
+    ("modded-nanogpt", "step:", re.compile(r"^step:\d+/\d+ (?:train_loss:|val_loss:|train_time:)")),
+    ("hf-trainer", "': ", re.compile(r"\{'(?:loss|eval_loss|train_runtime)': ")),
+    ("hf-trainer", '": ', re.compile(r"^\{\"(?:loss|eval_loss|train_runtime)\": ")),
+    ("hf-trainer", "*****", re.compile(r"\*\*\*\*\* Running training \*\*\*\*\*")),
+    ("torchtitan", "[titan]", re.compile(r"\[titan\] \d{4}-\d\d-\d\d ")),
+    ("torchtitan", "memory:", re.compile(r"step:\s*\d+\s+loss:\s*\S+\s.*memory:\s*[\d.]+GiB")),
+    ("sn38", "Inner Step", re.compile(r"Inner Step: \d+ \| (?:Learning Rate|Average Loss)")),
+    (
+        "sn38",
+        "ucces",
+        re.compile(r"AllReduce Operation Finished Succesfully|Averaging Round Finished Succesfully"),
+    ),
+    ("sn38", "All Reduce", re.compile(r"Received (?:Main |Local )?All Reduce Call|All Reduce Failed")),
+    ("hivemind", "[", re.compile(r"^[A-Z][a-z]{2} \d\d \d\d:\d\d:\d\d\.\d{3} \[(?:INFO|WARN|ERROR|DEBUG)\] ")),
+    ("hivemind", "peers", re.compile(r"accumulated \d+ samples for epoch #\d+ from \d+ peers")),
+    (
+        "iota",
+        " - ",
+        re.compile(r"\| *(?:TRACE|DEBUG|INFO|SUCCESS|WARNING|ERROR|CRITICAL) *\| [\w.]+:[\w<>]+:\d+ - "),
+    ),
+)
+# Formats one parser reads together: a line of one is no news for the other.
+FAMILIES: dict[str, str] = {
+    "nanogpt": "nanogpt",
+    "llmc": "nanogpt",
+    "modded-nanogpt": "nanogpt",
+    "sn38": "sn38",
+    "hivemind": "sn38",
+}
+# Lines read to sniff a log (from its end: the stage that runs now).
+SNIFF_LINES = 4000
+
+
+def signature(line: str, prefer: str | None = None) -> str | None:
+    """The format whose signature this one line carries (``prefer``'s family first), or None."""
+    if len(line) > 4096:
+        line = line[:4096]
+    text = None
+    for name, needle, pattern in _preferring(prefer):
+        if needle in line:
+            if text is None:
+                text = clean(line)
+            if pattern.search(text):
+                return name
+    return None
+
+
+@functools.cache
+def _preferring(prefer: str | None) -> tuple[tuple[str, str, re.Pattern[str]], ...]:
+    """The signatures with ``prefer``'s family first (its own lines are never foreign)."""
+    if prefer is None:
+        return _SIGNATURES
+    family = FAMILIES.get(prefer, prefer)
+    return tuple(sorted(_SIGNATURES, key=lambda s: FAMILIES.get(s[0], s[0]) != family))
+
+
+def scores(lines: Sequence[str]) -> Counter[str]:
+    """How many signature lines each format has among the last ``SNIFF_LINES`` lines."""
+    counts: Counter[str] = Counter()
+    for raw in lines[-SNIFF_LINES:]:
+        for part in raw.split("\r") if "\r" in raw else (raw,):
+            name = signature(part)
+            if name is not None:
+                counts[name] += 1
+    return counts
+
+
+def detect(lines: Sequence[str]) -> str | None:
+    """Name the format of these lines, or None when nothing recognises them."""
+    counts = scores(lines)
+    if counts:
+        if counts["sn38"] and counts["hivemind"]:
+            del counts["hivemind"]  # a miner's log with hivemind's lines in it is the miner's
+        ranked = sorted(counts.items(), key=lambda item: (-item[1], _ORDER.index(item[0])))
+        return ranked[0][0]
+    from app.ingest.formats import create_parser
+
+    return "iota" if create_parser("iota").feed(list(lines)) else None
+
+
+_ORDER = [
+    "iota",
+    "nanochat",
+    "nanogpt",
+    "llmc",
+    "modded-nanogpt",
+    "hf-trainer",
+    "torchtitan",
+    "sn38",
+    "hivemind",
+]
+
+
+def same_family(a: str | None, b: str | None) -> bool:
+    """True when one parser reads both formats."""
+    if a is None or b is None:
+        return a == b
+    return FAMILIES.get(a, a) == FAMILIES.get(b, b)
+
+
+class FormatWatch:
+    """Follow a live log in ``--format auto`` and notice when another trainer takes over.
+
+    A switch needs ``needed`` signature lines of one other format with none of the current
+    one's in between (a stray line that merely looks foreign never switches). The lines since
+    the first foreign signature are kept, so the new parser reads the new stage from its start.
+    """
+
+    KEEP_LINES = 500
+
+    def __init__(self, current: str | None, needed: int = 3) -> None:
+        self.current = current
+        self.needed = needed
+        self._counts: Counter[str] = Counter()
+        self._since_first: list[str] = []
+
+    def see(self, lines: Sequence[str]) -> list[str] | None:
+        """Take new lines; on a switch set ``current`` and return the lines to read again."""
+        lines = list(lines)
+        for i, line in enumerate(lines):
+            name = signature(line, self.current)
+            if name is not None and same_family(name, self.current):
+                self._counts.clear()
+                self._since_first = []
+                continue
+            if name is not None:
+                self._counts[name] += 1
+            if self._counts:
+                self._since_first.append(line)
+                if len(self._since_first) > self.KEEP_LINES:
+                    self._since_first = self._since_first[-self.KEEP_LINES :]
+            if name is not None and self._counts[name] >= self.needed:
+                self.current = name
+                replay = self._since_first + lines[i + 1 :]
+                self._counts.clear()
+                self._since_first = []
+                return replay
+        return None

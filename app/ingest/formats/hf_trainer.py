@@ -1,0 +1,228 @@
+"""Hugging Face ``transformers.Trainer`` (and TRL, Axolotl, … which print the same way).
+
+Research note §3.1. The Trainer prints ``str(dict)`` of its logs through ``tqdm.write``: no
+timestamps (``at=None``), no step number. The step comes from the training bar
+``  6%|▋         | 50/750 [00:32<07:28,  1.56it/s]``, which tqdm redraws with ``\\r`` and a
+dict can be glued straight after. Values are floats (4.x), quoted ``.4g`` strings (2025/26),
+bare ``nan``; very old versions print JSON with a ``step`` key.
+
+Which bar is the training bar: the one whose total is ``Total optimization steps``, or that a
+``{'loss': …}`` dict follows; any other bar is an evaluation's. Until one of those says, bar
+positions are held, not guessed (a cold start can begin inside an evaluation).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+
+from app.ingest.formats.fields import Kind, WrapJoiner, clean, clock_seconds, finite, integer, number
+from app.stats.events import (
+    EvalResult,
+    Event,
+    RunInfo,
+    StageEnd,
+    StageStart,
+    StepFigures,
+    TrainingPause,
+    TrainStep,
+)
+
+Emit = Callable[[], list[Event]]
+
+_BAR = re.compile(
+    r"(\d{1,3})%\|[^|]{0,200}\| (\d{1,12})/(\d{1,12}) \[([\d:]{1,12})<([\d:?]{1,12}),\s+([\d.?]{1,20})(it/s|s/it)\]"
+)
+_PAIR = re.compile(r"(['\"])([^'\"]{1,200})\1: ('[^']{0,200}'|\"[^\"]{0,200}\"|[-+\w.]{1,64})")
+_TOTAL_STEPS = re.compile(r"Total optimization steps = ([\d,]+)")
+_DICT_START = re.compile(r"\{['\"]")
+# Eval dict keys that describe the evaluation run, not the model.
+_EVAL_BOOKKEEPING = ("eval_runtime", "eval_samples_per_second", "eval_steps_per_second")
+_STEP_KEYS = {"loss", "learning_rate", "grad_norm", "epoch", "num_input_tokens_seen", "step", "total_flos"}
+
+
+class HfTrainerParser:
+    """HF Trainer console lines in, step/eval events out (all undated)."""
+
+    name = "hf-trainer"
+
+    def __init__(self) -> None:
+        self._joiner: WrapJoiner[Emit] = WrapJoiner(self._classify)
+        self.bad_lines = 0
+        self._train_total: int | None = None
+        self._bar_total: int | None = None  # total of the most recent bar
+        self._step: int | None = None  # last training-bar position
+        self._unconfirmed: TrainStep | None = None  # a bar position before the training bar is known
+        self._confirmed = False  # a loss dict followed a bar of the training total
+
+
+    def feed(self, lines: Iterable[str]) -> list[Event]:
+        """Parse lines in log order."""
+        events: list[Event] = []
+        for raw in lines:
+            line = clean(raw)
+            start = len(events)
+            for part in line.split("\r") if "\r" in line else (line,):
+                if not part.strip():
+                    continue
+                for text in _split_dict(part):
+                    for emit in self._joiner.records(text):
+                        events.extend(emit())
+            if len(events) - start > 1:
+                events[start:] = _last_position(events[start:])
+        for emit in self._joiner.end_records():
+            events.extend(emit())
+        self.bad_lines = self._joiner.bad
+        return events
+
+    def _classify(self, text: str) -> tuple[Kind, Emit | None]:
+        stripped = text.lstrip()
+        if stripped == "{":
+            return Kind.PARTIAL, None  # a wrap right after the brace
+        if stripped.startswith(("{'", '{"')):
+            if not text.rstrip().endswith("}"):
+                return Kind.PARTIAL, None
+            pairs = _pairs(stripped)
+            if not pairs:
+                return Kind.PARTIAL, None
+            return Kind.FULL, lambda: self._dict(pairs)
+        if "|" in text and "/" in text:
+            m = _BAR.search(text)
+            if m is not None:
+                return Kind.FULL, lambda: self._bar(m)
+        if "*****" in text:
+            if "Running training" in text:
+                return Kind.FULL, lambda: [StageStart(at=None)]
+            if "Running Evaluation" in text or "Running Prediction" in text:
+                return Kind.FULL, lambda: [TrainingPause(at=None, reason="evaluation")]
+        if "Total optimization steps" in text:
+            m = _TOTAL_STEPS.search(text)
+            if m is not None:
+                total = integer(m.group(1))
+                return Kind.OPEN, lambda: self._total(total)
+        if text.rstrip().endswith("}") and "': " in text:
+            return Kind.FRAGMENT, None
+        return Kind.OTHER, None
+
+    def _total(self, total: int | None) -> list[Event]:
+        if total is None or total <= 0:
+            return []
+        self._train_total = total
+        return [RunInfo(at=None, total_steps=total)]
+
+    def _bar(self, m: re.Match[str]) -> list[Event]:
+        n, total = int(m.group(2)), int(m.group(3))
+        self._bar_total = total
+        other = self._train_total is not None and total != self._train_total
+        if n == 0 and not other:
+            self._step = 0
+            return [StageStart(at=None)] if self._train_total is not None else []
+        if n == self._step and not other:
+            return []  # a redraw of the same position
+        rate = number(m.group(6))
+        step_seconds = None
+        if rate is not None and rate > 0:
+            step_seconds = 1 / rate if m.group(7) == "it/s" else rate
+        step = TrainStep(
+            at=None,
+            stage="train",
+            step=n,
+            total_steps=total,
+            elapsed_seconds=clock_seconds(m.group(4)),
+            step_seconds=step_seconds,
+            trainer_eta_seconds=clock_seconds(m.group(5)),
+        )
+        if self._train_total is None or other:
+            # Which bar trains is not known yet (a cold start may begin inside an evaluation),
+            # or this is another bar: hold the position until a loss dict says it trains.
+            self._unconfirmed = step if n > 0 else None
+            return [TrainingPause(at=None, reason="evaluation")] if other else []
+        self._step = n
+        return [step]
+
+    def _dict(self, pairs: dict[str, str]) -> list[Event]:
+        values = {k: number(v) for k, v in pairs.items()}
+        if "train_runtime" in pairs:
+            summary = ", ".join(f"{k} {v.strip(chr(39))}" for k, v in pairs.items())
+            return [StageEnd(at=None, summary=summary)]
+        if any(k.startswith("eval_") for k in pairs):
+            return [
+                EvalResult(at=None, name=k, value=finite(v), step=self._step)
+                for k, v in values.items()
+                if k.startswith("eval_") and k not in _EVAL_BOOKKEEPING
+            ]
+        if "loss" not in pairs and "learning_rate" not in pairs:
+            return []
+        events: list[Event] = []
+        if self._bar_total is not None and self._bar_total != self._train_total and not self._confirmed:
+            # The first training log dict follows the training bar (the Trainer logs, then
+            # evaluates): its total is the number of steps, whatever a header said.
+            self._train_total = self._bar_total
+            held = self._unconfirmed
+            if held is not None and held.total_steps == self._bar_total:
+                self._step = held.step
+                events.append(held)
+        self._unconfirmed = None
+        self._confirmed = self._confirmed or self._bar_total == self._train_total
+        figures = tuple(
+            (k, v) for k, v in values.items() if k not in _STEP_KEYS and v is not None and finite(v) is not None
+        )
+        tokens_seen = integer(pairs.get("num_input_tokens_seen"))
+        step_value = integer(pairs.get("step"))
+        if step_value is not None:  # pre-4.x / TF trainer: JSON with the step in it
+            self._step = step_value
+            return events + [
+                TrainStep(
+                    at=None,
+                    stage="train",
+                    step=step_value,
+                    loss=values.get("loss"),
+                    loss_note="mean since the last log",
+                    lr=finite(values.get("learning_rate")),
+                    grad_norm=values.get("grad_norm"),
+                    epoch=finite(values.get("epoch")),
+                    figures=figures,
+                )
+            ]
+        return events + [
+            StepFigures(
+                at=None,
+                loss=values.get("loss"),
+                loss_note="mean since the last log",
+                lr=finite(values.get("learning_rate")),
+                grad_norm=values.get("grad_norm"),
+                epoch=finite(values.get("epoch")),
+                tokens_seen=tokens_seen,
+                figures=figures,
+            )
+        ]
+
+
+def _last_position(events: list[Event]) -> list[Event]:
+    """One physical line's bar redraws: keep only the last position of each run of them.
+
+    In a file tqdm redraws with ``\\r`` and no newline, so a line arrives only when a dict is
+    written: it is one step line covering every step since the previous one.
+    """
+    kept: list[Event] = []
+    for event in events:
+        if isinstance(event, TrainStep) and kept and isinstance(kept[-1], TrainStep):
+            kept[-1] = event
+        else:
+            kept.append(event)
+    return kept
+
+
+def _pairs(text: str) -> dict[str, str]:
+    """``'key': value`` pairs of a printed dict (no ``literal_eval``: it fails on bare nan)."""
+    return {m.group(2): m.group(3).strip("'\"") for m in _PAIR.finditer(text)}
+
+
+def _split_dict(part: str) -> list[str]:
+    """A bar with a dict glued after it: the bar, then the dict."""
+    if "{" not in part:
+        return [part]
+    m = _DICT_START.search(part)
+    if m is None or m.start() == 0 or not part[: m.start()].strip():
+        return [part]
+    return [part[: m.start()], part[m.start() :]]

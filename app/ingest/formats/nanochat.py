@@ -1,0 +1,317 @@
+"""karpathy/nanochat: base_train, mid_train, chat_sft (old and new), chat_rl, base_eval.
+
+Templates and their history: research note ``other-log-formats.md`` §1 (HEAD ``92d63d4``).
+nanochat prints with a bare ``print0``: no timestamps, so every event has ``at=None``.
+
+A speedrun log runs the stages one after another, each restarting its step:
+
+* ``step 00383/29000 (1.32%) | loss: … | … | total time: …m`` — base_train (has ``/total``);
+* ``step 00012 (1.85%) | loss: … | … | total time: …m`` — chat_sft since 2026‑01‑31, or the
+  deleted mid_train (no ``epoch:`` field before 2026‑01‑13: called ``mid``, else ``sft``);
+* ``Step 00012/00701 | Training loss: …| lrm: …| num_tokens: …`` — chat_sft before 2026‑01‑31;
+* ``Step 1/467 | Average reward: … | Average sequence length: …`` — chat_rl.
+
+The base/SFT line is read as ``key: value`` segments, so inserted fields (grad norm, eta,
+epoch, ``pq:``/``rg:``) and the ``mfu:`` → ``bf16_mfu:`` rename need no new regex. It counts
+as whole only once its ``total time: …m`` segment is whole: a wrap that cut it is re-joined
+with the next line, or dropped and counted.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+
+from app.ingest.formats.fields import Kind, WrapJoiner, clean, finite, integer, number, split_glued
+from app.stats.events import (
+    EvalResult,
+    Event,
+    RunInfo,
+    StageEnd,
+    TrainingPause,
+    TrainStep,
+)
+
+Emit = Callable[[], list[Event]]
+
+_STEP_HEAD = re.compile(r"step (\d{1,9})(?:/(\d{1,9}))? \(([\d.]+)%\) \| ")
+_BIG_STEP_HEAD = re.compile(r"Step (\d{1,9})(?:/(\d{1,9}))? \| ")
+_GLUED = re.compile(r"step \d+(?:/\d+)? \(\d|Step \d+(?:/\d+)? \| ")
+_MINUTES = re.compile(r"([\d.]+)m")
+_MS = re.compile(r"([\d.]+)ms")
+_EPOCH = re.compile(r"(\d+)(?: pq: (\d+) rg: (\d+))?")
+_NUM = r"[-+]?(?:\d[\d,]*(?:\.\d*)?(?:e[-+]?\d+)?|nan|inf)"
+_EXAMPLE = re.compile(
+    rf"Example step (\d+) \| Pass (\d+) \| loss: ({_NUM}) \| Average reward: ({_NUM})"
+)
+_REWARD = re.compile(rf"Average reward: ({_NUM})(?: \| Average sequence length: ({_NUM}))?")
+_LEGACY_SFT = re.compile(rf"Training loss: ({_NUM}) ?\| lrm: ({_NUM}) ?\| num_tokens: ([\d,]+)")
+_EVAL_PAIR = re.compile(rf"([A-Za-z][\w@ ./-]{{0,60}}): ({_NUM})")
+_GPU = re.compile(r"GPU: (.{1,200}) \| Peak FLOPS \(BF16\): (\S+)")
+_SEQUENCES = re.compile(r"Total sequences per step: ([\d,]+)")
+_TOTAL_TIME = re.compile(r"Total training time: ([\d.]+)m")
+_BASE_EVAL = re.compile(
+    r"Evaluating: (\S{1,100}) \(\d+-shot, type: [\w ]{1,40}\)\.\.\. ?"
+    r"accuracy: ([\d.]+) \| centered: ([-\d.]+) \| time: ([\d.]+)s"
+)
+_BPB = re.compile(rf"(train|val) bpb: ({_NUM})")
+_CORE = re.compile(rf"CORE metric: ({_NUM})")
+_TASK = re.compile(r"  ([A-Za-z][\w-]{0,40}): ([\d.]+)%")
+_RANK_PREFIX = re.compile(r"\[(?:rank|default)\d+\]:")
+# Keys of the step line: a piece holding them but not starting like a record is a torn tail.
+_STEP_KEYS = ("lrm: ", "dt: ", "tok/sec: ", "total time: ", "mfu: ", "loss: ", "eta: ")
+
+_EVAL_NAMES = {
+    "validation bpb": "val_bpb",
+    "validation loss": "val_loss",
+    "core metric": "core",
+    "chatcore": "chatcore",
+    "chatcore_cat": "chatcore_cat",
+}
+# nanochat's MFU is 0.00 when its peak-FLOPS table lacks the GPU (research §1.3).
+MFU_ZERO_NOTE = "unknown: nanochat printed 0.00 (GPU not in its peak-FLOPS table)"
+
+
+def eval_name(label: str) -> str:
+    """A stable key for an evaluation label: ``Validation bpb`` → ``val_bpb``."""
+    key = label.strip().lower()
+    return _EVAL_NAMES.get(key, key.replace(" ", "_"))
+
+
+class NanochatParser:
+    """Lines of any nanochat script in, step/eval/run events out (all undated)."""
+
+    name = "nanochat"
+
+    def __init__(self) -> None:
+        self._joiner: WrapJoiner[Emit] = WrapJoiner(self._classify)
+        self.bad_lines = 0
+        self._rl_sequences: int | None = None
+
+
+    def feed(self, lines: Iterable[str]) -> list[Event]:
+        """Parse lines in log order."""
+        events: list[Event] = []
+        for raw in lines:
+            line = clean(raw)
+            if line.startswith("[") and _RANK_PREFIX.match(line):
+                line = line[line.index(":") + 1 :]
+            for text in split_glued(line, _GLUED) if ("tep " in line) else (line,):
+                for emit in self._joiner.records(text):
+                    events.extend(emit())
+        for emit in self._joiner.end_records():
+            events.extend(emit())
+        self.bad_lines = self._joiner.bad
+        return events
+
+    # --- reading one piece ------------------------------------------------------
+
+    def _classify(self, text: str) -> tuple[Kind, Emit | None]:
+        if text.startswith("step "):
+            return self._step_line(text)
+        if text.startswith("Step "):
+            return self._big_step_line(text)
+        if len(text) < 5 and ("step ".startswith(text) or "Step ".startswith(text)):
+            return Kind.PARTIAL, None  # a wrap right inside the first word
+        return self._other_line(text)
+
+    def _step_line(self, text: str) -> tuple[Kind, Emit | None]:
+        head = _STEP_HEAD.match(text)
+        if head is None:
+            return (Kind.PARTIAL, None) if re.match(r"step (?:\d|$)", text) else (Kind.OTHER, None)
+        fields: dict[str, str] = {}
+        whole = False
+        # The line ends with ``total time`` (before 2026-01-05) or ``eta``: until the eta segment
+        # is whole a wrap may still continue it, so the record is OPEN (held one line).
+        kind = Kind.OPEN
+        for segment in text[head.end() :].split(" | "):
+            key, sep, value = segment.partition(": ")
+            if whole:
+                # Past the whole total-time segment only eta matters; a newer version's
+                # appended fields are ignored.
+                if key == "eta" and _MINUTES.fullmatch(value):
+                    fields["eta"] = value
+                    kind = Kind.FULL
+                break
+            if not sep or key in fields:  # cut, or two unrelated pieces joined
+                return Kind.PARTIAL, None
+            fields[key] = value
+            if key == "total time":
+                if not _MINUTES.fullmatch(value):
+                    return Kind.PARTIAL, None
+                whole = True
+        if not whole:
+            return Kind.PARTIAL, None
+        step_number = int(head.group(1))
+        total = int(head.group(2)) if head.group(2) else None
+        percent = number(head.group(3))
+        event = self._train_step(step_number, total, percent, fields)
+        if event is None:
+            return Kind.PARTIAL, None
+        return kind, lambda: [event]
+
+    def _train_step(
+        self, step_number: int, total: int | None, percent: float | None, fields: dict[str, str]
+    ) -> TrainStep | None:
+        def read(key: str, pattern: re.Pattern[str] | None = None) -> float | None:
+            value = fields.get(key)
+            if value is None:
+                return None
+            if pattern is not None:
+                m = pattern.fullmatch(value)
+                return number(m.group(1)) if m else None
+            return number(value)
+
+        loss = read("loss")
+        dt_ms = read("dt", _MS)
+        tok_s = read("tok/sec")
+        mfu_key = "bf16_mfu" if "bf16_mfu" in fields else "mfu"
+        mfu = read(mfu_key)
+        # A known key whose value is unreadable: two pieces wrongly joined, never a figure.
+        for key, value in (("loss", loss), ("dt", dt_ms), ("tok/sec", tok_s), (mfu_key, mfu)):
+            if key in fields and value is None:
+                return None
+        epoch = parquet = row_group = None
+        if "epoch" in fields:
+            m = _EPOCH.fullmatch(fields["epoch"])
+            if m is None:
+                return None
+            epoch = int(m.group(1))
+            parquet = int(m.group(2)) if m.group(2) else None
+            row_group = int(m.group(3)) if m.group(3) else None
+        eta_minutes = read("eta", _MINUTES)
+        mfu_note = None
+        if mfu is not None and mfu == 0.0:
+            mfu, mfu_note = None, MFU_ZERO_NOTE
+        if total is not None:
+            stage = "base"
+        else:
+            stage = "sft" if "epoch" in fields else "mid"
+        return TrainStep(
+            at=None,
+            stage=stage,
+            step=step_number,
+            total_steps=total,
+            progress_percent=finite(percent),
+            loss=loss,
+            loss_note="smoothed (EMA, debiased)",
+            lr_multiplier=finite(read("lrm")),
+            grad_norm=read("grad norm"),
+            step_seconds=dt_ms / 1000 if dt_ms is not None and dt_ms > 0 else None,
+            tokens_per_second=finite(tok_s),
+            mfu=finite(mfu),
+            mfu_note=mfu_note,
+            trainer_eta_seconds=eta_minutes * 60 if eta_minutes is not None else None,
+            epoch=epoch,
+            parquet_index=parquet,
+            row_group=row_group,
+        )
+
+    def _big_step_line(self, text: str) -> tuple[Kind, Emit | None]:
+        head = _BIG_STEP_HEAD.match(text)
+        if head is None:
+            return (Kind.PARTIAL, None) if re.match(r"Step (?:\d|$)", text) else (Kind.OTHER, None)
+        step_number = int(head.group(1))
+        total = int(head.group(2)) if head.group(2) else None
+        rest = text[head.end() :]
+        if rest.startswith("Example step"):
+            # One rollout pass inside an RL step: progress, no figure of its own.
+            return (Kind.OPEN, None) if _EXAMPLE.fullmatch(rest) else (Kind.PARTIAL, None)
+        if rest.startswith("Average reward"):
+            m = _REWARD.fullmatch(rest)
+            if m is None:
+                return Kind.PARTIAL, None
+            reward, length = number(m.group(1)), number(m.group(2))
+            return Kind.OPEN, lambda: [self._rl_step(step_number, total, reward, length)]
+        if rest.startswith("Training loss"):
+            m = _LEGACY_SFT.fullmatch(rest)
+            if m is None:
+                return Kind.PARTIAL, None
+            event = TrainStep(
+                at=None,
+                stage="sft",
+                step=step_number,
+                total_steps=total,
+                loss=number(m.group(1)),
+                loss_note="this step's",
+                lr_multiplier=finite(number(m.group(2))),
+                tokens=integer(m.group(3)),
+            )
+            return Kind.OPEN, lambda: [event]
+        pairs: list[tuple[str, float | None]] = []
+        for segment in re.split(r" \| |, ", rest):
+            m = _EVAL_PAIR.fullmatch(segment)
+            if m is None:
+                return Kind.PARTIAL, None
+            pairs.append((eval_name(m.group(1)), finite(number(m.group(2)))))
+        events: list[Event] = [EvalResult(at=None, name=n, value=v, step=step_number) for n, v in pairs]
+        return Kind.OPEN, lambda: events
+
+    def _rl_step(self, step_number: int, total: int | None, reward: float | None, length: float | None) -> Event:
+        figures: list[tuple[str, float]] = []
+        if reward is not None and finite(reward) is not None:
+            figures.append(("reward", reward))
+        if length is not None and finite(length) is not None:
+            figures.append(("sequence_length", length))
+        tokens = None
+        if self._rl_sequences is not None and length is not None and finite(length) is not None:
+            # Sampled tokens: sequences per step × their mean length (both printed by chat_rl).
+            tokens = self._rl_sequences * length
+        return TrainStep(
+            at=None, stage="rl", step=step_number, total_steps=total, tokens=tokens, figures=tuple(figures)
+        )
+
+    def _other_line(self, text: str) -> tuple[Kind, Emit | None]:
+        head = text[:12]
+        if head.startswith("GPU: "):
+            m = _GPU.fullmatch(text)
+            if m is None:
+                return Kind.PARTIAL, None
+            gpu, peak = m.group(1), number(m.group(2))
+            info = RunInfo(
+                at=None,
+                gpu_name=gpu,
+                peak_flops=finite(peak),
+                peak_flops_unknown=peak is None or finite(peak) is None,
+            )
+            return Kind.OPEN, lambda: [info]
+        if head.startswith("Total "):
+            m = _SEQUENCES.fullmatch(text)
+            if m is not None:
+                sequences = integer(m.group(1))
+                return Kind.OPEN, lambda: self._set_sequences(sequences)
+            m = _TOTAL_TIME.fullmatch(text)
+            if m is not None:
+                return Kind.FULL, lambda: [StageEnd(at=None, summary=text)]
+            return Kind.OTHER, None
+        if head.startswith("Evaluating: "):
+            m = _BASE_EVAL.fullmatch(text)
+            if m is None:
+                return Kind.PARTIAL, None
+            name, accuracy = m.group(1), number(m.group(2))
+            return Kind.FULL, lambda: [
+                TrainingPause(at=None, reason="evaluation"),
+                EvalResult(at=None, name=name, value=finite(accuracy)),
+            ]
+        if head.startswith(("train bpb: ", "val bpb: ")):
+            m = _BPB.fullmatch(text)
+            if m is not None:
+                bpb = EvalResult(at=None, name=f"{m.group(1)}_bpb", value=finite(number(m.group(2))))
+                return Kind.OPEN, lambda: [bpb]
+        if head.startswith("CORE metric:"):
+            m = _CORE.fullmatch(text)
+            if m is not None:
+                core = EvalResult(at=None, name="core", value=finite(number(m.group(1))))
+                return Kind.OPEN, lambda: [core]
+        if head.startswith("  ") and text.endswith("%"):
+            m = _TASK.fullmatch(text)
+            if m is not None:
+                task = EvalResult(at=None, name=m.group(1), value=finite(number(m.group(2))))
+                return Kind.FULL, lambda: [task]
+        if " | " in text and any(key in text for key in _STEP_KEYS):
+            return Kind.FRAGMENT, None
+        return Kind.OTHER, None
+
+    def _set_sequences(self, sequences: int | None) -> list[Event]:
+        self._rl_sequences = sequences
+        return []

@@ -1,0 +1,189 @@
+"""pytorch/torchtitan: ``[rank0]:[titan] <time> - root - INFO - step: 10  loss: …  tps: …  mfu: …%``.
+
+Research note §3.2 (``torchtitan/components/metrics.py`` at ``00fbaafa``). Every step line is
+ANSI-coloured by default (stripped first). Under torchrun without a rank filter every rank
+prints the same step: one rank is followed (rank 0 as soon as it shows up), and a line that
+repeats the step and loss just emitted is dropped. ``tps`` (``wps`` in early 2024) is tokens
+per second *per device*; the device mesh line gives the device count. The message is read as
+``key: value`` pairs so forks' extra fields (``step_time:``, ``iso_mfu:``, …) are harmless.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from math import prod
+
+from app.ingest.formats.base import LocalToEpoch, local_to_epoch
+from app.ingest.formats.fields import Kind, LocalTimes, WrapJoiner, clean, finite, integer, number
+from app.stats.events import (
+    EvalResult,
+    Event,
+    RunInfo,
+    StageEnd,
+    StageStart,
+    Tick,
+    TrainingPause,
+    TrainStep,
+)
+
+Emit = Callable[[], list[Event]]
+
+_PREFIX = re.compile(
+    r"(?:\[rank(\d{1,6})\]:)?\[titan\] (\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d),(\d{3}) - \S+ - [A-Z]+ - "
+)
+_PAIR = re.compile(r"([a-z_]{2,30}):\s*([-+]?[\d.,]+(?:e[-+]?\d+)?|nan|inf)(GiB\(([\d.]+)%\)|%)?")
+_MESH = re.compile(r"Building \d-D device mesh with \[[^\]]*\], \[([\d, ]{1,100})\]")
+_PEAK_UNKNOWN = re.compile(r"Peak flops undefined for: (.{1,100}), fallback to (\S+)")
+_STARTS = re.compile(r"Training starts at step (\d+)")
+_RANKED = re.compile(r"\[rank(\d{1,6})\]:")
+
+
+class _Record:
+    """One line's time, rank and what its message means."""
+
+    __slots__ = ("at", "kind", "message", "rank")
+
+    def __init__(self, at: float | None, rank: int | None, message: str, kind: Kind) -> None:
+        self.at = at
+        self.rank = rank
+        self.message = message
+        self.kind = kind
+
+
+class TorchtitanParser:
+    """torchtitan console lines in, dated step/eval events out."""
+
+    name = "torchtitan"
+
+    def __init__(self, to_epoch: LocalToEpoch = local_to_epoch) -> None:
+        self._times = LocalTimes(to_epoch)
+        self._joiner: WrapJoiner[_Record] = WrapJoiner(self._classify)
+        self.bad_lines = 0
+        self._rank: int | None = None  # the rank followed
+        self._last: tuple[int, float | None] | None = None  # (step, loss) last emitted
+        self._fallback_note: str | None = None
+        self._latest: float | None = None
+
+
+    def feed(self, lines: Iterable[str]) -> list[Event]:
+        """Parse lines in log order; end with a ``Tick`` when any line carried a time."""
+        events: list[Event] = []
+        self._latest = None
+        for raw in lines:
+            for record in self._joiner.records(clean(raw)):
+                self._emit(record, events)
+        for record in self._joiner.end_records():
+            self._emit(record, events)
+        if self._latest is not None:
+            events.append(Tick(at=self._latest))
+        self.bad_lines = self._joiner.bad
+        return events
+
+    def _classify(self, text: str) -> tuple[Kind, _Record | None]:
+        if "[titan]" not in text[:40]:
+            if "step:" in text and "loss:" in text:
+                # Without the logger prefix (a custom logging setup): read the message alone.
+                return self._message_kind(None, None, text)
+            if text[:1] == " " or ":" not in text[:12]:
+                return (Kind.FRAGMENT if ("GiB(" in text or "tps:" in text) else Kind.OTHER), None
+            return Kind.OTHER, None
+        m = _PREFIX.match(text)
+        if m is None:
+            return Kind.PARTIAL, None
+        year, month, day, hour, minute, second, millis = (int(m.group(i)) for i in range(2, 9))
+        at = self._times.epoch(year, month, day, hour, minute, second + millis / 1000)
+        if at is None:
+            return Kind.FRAGMENT, None
+        rank = int(m.group(1)) if m.group(1) is not None else None
+        return self._message_kind(at, rank, text[m.end() :])
+
+    def _message_kind(self, at: float | None, rank: int | None, message: str) -> tuple[Kind, _Record | None]:
+        if "step:" in message[:20] and "loss:" in message:
+            # Whole once the mfu figure (the last of the template) is: a wrap cut it otherwise.
+            kind = Kind.FULL if re.search(r"mfu:\s*-?[\d.]+%", message) else Kind.PARTIAL
+            if message.lstrip().startswith("validate") and "memory:" in message:
+                kind = Kind.FULL
+            return kind, _Record(at, rank, message, kind)
+        return Kind.FULL, _Record(at, rank, message, Kind.FULL)
+
+    def _emit(self, record: _Record, events: list[Event]) -> None:
+        if record.rank is not None:
+            if self._rank is None or (record.rank == 0 and self._rank != 0):
+                self._rank = record.rank
+            elif record.rank != self._rank:
+                return  # the same run seen through another rank
+        at = record.at
+        if at is not None and (self._latest is None or at > self._latest):
+            self._latest = at
+        message = record.message.strip()
+        if message.startswith(("step:", "validate step:")):
+            self._step_message(at, message, events)
+        elif message.startswith("Training starts at step"):
+            if _STARTS.match(message):
+                self._last = None
+                events.append(StageStart(at=at))
+        elif message.startswith("Training completed"):
+            events.append(StageEnd(at=at, summary=message))
+        elif message.startswith("Building") and "device mesh" in message:
+            m = _MESH.search(message)
+            if m is not None:
+                sizes = [integer(s) for s in m.group(1).split(",") if s.strip()]
+                if sizes and all(s is not None and s > 0 for s in sizes):
+                    events.append(RunInfo(at=at, device_count=prod(s for s in sizes if s is not None)))
+        elif message.startswith("Peak flops undefined"):
+            m = _PEAK_UNKNOWN.search(message)
+            if m is not None:
+                self._fallback_note = f"vs {m.group(2)} peak: {m.group(1)} not in torchtitan's table"
+                events.append(RunInfo(at=at, gpu_name=m.group(1), peak_flops_unknown=True))
+        elif message.startswith("Saving the checkpoint"):
+            events.append(TrainingPause(at=at, reason="checkpoint"))
+
+    def _step_message(self, at: float | None, message: str, events: list[Event]) -> None:
+        validate = message.startswith("validate")
+        pairs: dict[str, tuple[str, str | None, str | None]] = {}
+        for m in _PAIR.finditer(message):
+            pairs.setdefault(m.group(1), (m.group(2), m.group(3), m.group(4)))
+        step_number = integer(pairs["step"][0]) if "step" in pairs else None
+        loss = number(pairs["loss"][0]) if "loss" in pairs else None
+        if step_number is None or loss is None:
+            return
+        if validate:
+            events.append(EvalResult(at=at, name="val_loss", value=finite(loss), step=step_number))
+            return
+        if self._last == (step_number, loss):
+            return  # the same step printed again (another rank, no prefix to tell)
+        self._last = (step_number, loss)
+        figures: list[tuple[str, float]] = []
+        memory = pairs.get("memory")
+        if memory is not None:
+            gib, percent = number(memory[0]), number(memory[2])
+            if gib is not None:
+                figures.append(("memory_gib", gib))
+            if percent is not None:
+                figures.append(("memory_percent", percent))
+        tflops = number(pairs["tflops"][0]) if "tflops" in pairs else None
+        if tflops is not None and finite(tflops) is not None:
+            figures.append(("tflops", tflops))
+        throughput = pairs.get("tps") or pairs.get("wps")
+        mfu = number(pairs["mfu"][0]) if "mfu" in pairs else None
+        events.append(
+            TrainStep(
+                at=at,
+                stage="train",
+                step=step_number,
+                loss=loss,
+                loss_note="global average",
+                grad_norm=number(pairs["grad_norm"][0]) if "grad_norm" in pairs else None,
+                tokens_per_second=finite(number(throughput[0])) if throughput is not None else None,
+                per_device=True,
+                mfu=finite(mfu),
+                mfu_note=self._fallback_note if mfu is not None else None,
+                figures=tuple(figures),
+            )
+        )
+
+
+def has_rank_prefix(line: str) -> bool:
+    """True when torchrun prefixed the line with its rank."""
+    return _RANKED.match(line) is not None

@@ -1,0 +1,89 @@
+"""Bytes to lines: split a stream, cut what is too long, decode UTF-8 with repairs counted."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass
+class LineCounters:
+    """Running totals of lines produced and of the repairs made to them."""
+
+    lines: int = 0
+    invalid_utf8_lines: int = 0
+    long_lines_cut: int = 0
+
+
+def cut_line(line: bytes, max_line_bytes: int) -> bytes:
+    """Cut ``line`` to at most ``max_line_bytes``, not inside a multi-byte UTF-8 character."""
+    # A character is at most 4 bytes, so back off at most 3 continuation bytes (0b10xxxxxx).
+    for end in range(max_line_bytes, max(max_line_bytes - 4, 0), -1):
+        if line[end] & 0xC0 != 0x80:
+            return line[:end]
+    return line[:max_line_bytes]
+
+
+def decode(raw_lines: list[bytes]) -> tuple[list[str], int]:
+    """Decode lines as UTF-8, replacing bad bytes; return them and how many needed replacing."""
+    lines: list[str] = []
+    invalid = 0
+    for raw in raw_lines:
+        try:
+            lines.append(raw.decode("utf-8"))
+        except UnicodeDecodeError:
+            lines.append(raw.decode("utf-8", errors="replace"))
+            invalid += 1
+    return lines, invalid
+
+
+class LineSplitter:
+    """Split a forward byte stream into lines, holding at most ``max_line_bytes`` of an unfinished one."""
+
+    def __init__(self, max_line_bytes: int) -> None:
+        self.max_line_bytes = max_line_bytes
+        self._pending = bytearray()
+        self._discarding = False  # inside a line already cut and delivered: drop up to its newline
+
+    def reset(self) -> None:
+        """Forget any unfinished line."""
+        self._pending.clear()
+        self._discarding = False
+
+    def take_unfinished(self) -> bytes | None:
+        """Return and forget the unfinished line, if any (its stream has ended)."""
+        line = None if self._discarding or not self._pending else bytes(self._pending)
+        self.reset()
+        return line
+
+    def feed(self, data: bytes) -> tuple[list[bytes], int]:
+        """Return the lines ``data`` completes (without b"\\n") and how many of them were cut."""
+        limit = self.max_line_bytes
+        lines: list[bytes] = []
+        cut = 0
+        parts = data.split(b"\n")
+        tail = parts.pop()  # after the last newline: unfinished
+        for i, body in enumerate(parts):
+            if i == 0:
+                if self._discarding:
+                    self._discarding = False
+                    continue
+                if self._pending:
+                    body = bytes(self._pending) + body
+                    self._pending.clear()
+            if len(body) > limit:
+                body = cut_line(body, limit)
+                cut += 1
+            lines.append(body)
+        if tail and not self._discarding:
+            room = limit - len(self._pending)
+            if len(tail) <= room:
+                self._pending += tail
+            else:
+                # Too long already: deliver the cut line now, drop the rest until its newline
+                # rather than hold an unbounded line in memory.
+                self._pending += tail[: room + 1]
+                lines.append(cut_line(bytes(self._pending), limit))
+                cut += 1
+                self._pending.clear()
+                self._discarding = True
+        return lines, cut

@@ -1,0 +1,170 @@
+"""Read one open log file to its end and hand its complete lines to the sink, in batches."""
+
+from __future__ import annotations
+
+import logging
+import os
+import stat
+import threading
+from collections.abc import Callable, Generator, Iterator
+from pathlib import Path
+from typing import Protocol, TypeVar
+
+from app.ingest import files
+from app.ingest.backwards import READ_BLOCK_BYTES, backward_chunks, complete_end
+from app.ingest.files import FileIdentity, ReadableFile, identity, stat_log
+from app.ingest.lines import LineSplitter, decode
+from app.ingest.status import StatusBoard
+
+log = logging.getLogger("app.ingest.tailer")  # the tailer's messages, under its name
+
+# Batches bound how long a consumer holds its lock per call, and the memory of one call.
+BATCH_MAX_LINES = 5000
+BATCH_MAX_BYTES = 4 << 20
+
+_T = TypeVar("_T")
+
+
+class TailSink(Protocol):
+    """Receives what the tailer reads; every call comes from the tailer's thread."""
+
+    def backlog(self, chunks: Iterator[list[str]]) -> None:
+        """Pull chunks of older lines, newest chunk first, each in forward order; stop when enough."""
+        ...
+
+    def lines(self, lines: list[str]) -> None:
+        """Take new complete lines in log order (no trailing newline; a ``\\r`` may remain)."""
+        ...
+
+    def restarted(self, reason: str) -> None:
+        """Forget the stream: the file was truncated, replaced or switched, and what follows is new."""
+        ...
+
+
+class FileReader:
+    """The file the tailer has open: its identity, how far it is read, its unfinished line."""
+
+    def __init__(
+        self, sink: TailSink, board: StatusBoard, stop: threading.Event, *, max_line_bytes: int, chunk_bytes: int
+    ) -> None:
+        self._sink = sink
+        self._board = board
+        self._stop = stop
+        self._max_line_bytes = max_line_bytes
+        self._chunk_bytes = chunk_bytes
+        self.file: ReadableFile | None = None
+        self.identity: FileIdentity | None = None
+        self._offset = 0  # bytes of the open file consumed, an unfinished line included
+        self._opened_size = 0  # its size when opened: where its backlog ends
+        self._splitter = LineSplitter(max_line_bytes)
+
+    def open(self, path: Path) -> bool:
+        """Open ``path`` as the file to read (False: it cannot be, and the problem says why)."""
+        try:
+            f = files.open_for_reading(path)
+        except OSError as e:
+            if isinstance(e, PermissionError):
+                self._board.set_problem(f"permission denied reading {path}")
+            else:
+                self._board.set_problem(stat_log(path)[1] or f"cannot open {path}: {e.strerror or e}")
+            return False
+        # Identity comes from the open descriptor: the path may have been replaced since its stat.
+        st = os.fstat(f.fileno())
+        if not stat.S_ISREG(st.st_mode):
+            f.close()
+            self._board.set_problem(f"{path} is not a regular file")
+            return False
+        self.file, self.identity = f, identity(st)
+        self._splitter.reset()
+        self._opened_size = st.st_size
+        self._board.update(size_bytes=st.st_size)
+        self._board.set_problem(None)
+        return True
+
+    def start(self, *, backlog: bool, restart_reason: str | None) -> None:
+        """Read the file just opened: its backlog first, or from byte 0 after ``restarted``."""
+        f = self.file
+        assert f is not None
+        if backlog:
+            end = complete_end(f, self._opened_size)
+            self._deliver_backlog(f, end)
+            self._offset = end
+        else:
+            self._offset = 0
+            if restart_reason is not None:
+                self._call_sink("restarted", self._sink.restarted, restart_reason)
+        f.seek(self._offset)
+        self.read_available()
+
+    def _deliver_backlog(self, f: ReadableFile, end: int) -> None:
+        def chunks() -> Generator[list[str], None, None]:
+            for raw, cut in backward_chunks(f, end, self._chunk_bytes, self._max_line_bytes):
+                if self._stop.is_set():
+                    return
+                lines, invalid = decode(raw)
+                self._board.count(len(lines), invalid, cut)
+                yield lines
+
+        pulled = chunks()
+        try:
+            self._call_sink("backlog", self._sink.backlog, pulled)
+        finally:
+            pulled.close()  # a sink that kept the iterator must not move our file position later
+
+    def read_available(self) -> None:
+        """Read the open file to its end, restarting the stream if it was truncated."""
+        f = self.file
+        assert f is not None
+        size = os.fstat(f.fileno()).st_size
+        if size < self._offset:
+            # Truncation (e.g. logrotate copytruncate) looks like any change: watchfiles has no
+            # event for it, so the size going backwards is the only sign.
+            self._splitter.reset()
+            self._offset = 0
+            f.seek(0)
+            self._board.update(truncations=self._board.status.truncations + 1)
+            self._call_sink("restarted", self._sink.restarted, "truncated")
+        raw_batch: list[bytes] = []
+        batch_bytes = 0
+        cut_total = 0
+        while not self._stop.is_set():
+            data = f.read(READ_BLOCK_BYTES)
+            if not data:
+                break
+            self._offset += len(data)
+            raw, cut = self._splitter.feed(data)
+            raw_batch.extend(raw)
+            cut_total += cut
+            batch_bytes += len(data)
+            if len(raw_batch) >= BATCH_MAX_LINES or batch_bytes >= BATCH_MAX_BYTES:
+                self._deliver(raw_batch, cut_total)
+                raw_batch, batch_bytes, cut_total = [], 0, 0
+        if raw_batch:
+            self._deliver(raw_batch, cut_total)
+        self._board.update(size_bytes=max(size, self._offset))
+
+    def finish(self) -> None:
+        """The file is left for another: deliver its unfinished last line, then close it."""
+        unfinished = self._splitter.take_unfinished()
+        if unfinished is not None:
+            self._deliver([unfinished], 0)
+        self.close()
+
+    def close(self) -> None:
+        """Close the file, if open, and forget its unfinished line."""
+        if self.file is not None:
+            self.file.close()
+        self.file, self.identity = None, None
+        self._splitter.reset()
+
+    def _deliver(self, raw_lines: list[bytes], cut: int) -> None:
+        for at in range(0, len(raw_lines), BATCH_MAX_LINES):
+            lines, invalid = decode(raw_lines[at : at + BATCH_MAX_LINES])
+            self._board.count(len(lines), invalid, cut if at == 0 else 0)
+            self._call_sink("lines", self._sink.lines, lines)
+
+    def _call_sink(self, name: str, method: Callable[[_T], None], arg: _T) -> None:
+        try:
+            method(arg)
+        except Exception:  # a consumer's bug must not stop the log being followed
+            log.exception("the sink's %s() failed; the tailer goes on", name)

@@ -1,0 +1,269 @@
+"""Follow one training log, or the newest ``*.log`` in a folder, and hand complete lines to a sink.
+
+With app/ingest/reader.py (one open file read to its end), backwards.py (a log read from its
+end), lines.py (bytes to lines) and files.py (where logs are, how one is opened), the only code
+that touches the log file. One daemon thread runs ``watchfiles.watch`` on the file's *parent*
+folder (watching the file itself stops seeing changes once it is replaced, watchfiles #235,
+fava #1778) and re-stats on every wake-up, changes or timeout alike. So
+truncation, rotation and a missing file are handled the same way whether or not native events
+arrive (NFS, WSL-mounted drives send none; the timeout heartbeat covers them).
+
+Memory stays bounded whatever the file size: bytes are read in blocks, at most ``max_line_bytes``
+of an unfinished line is held, and lines reach the sink in batches.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import stat
+import threading
+import time
+from contextlib import closing
+from pathlib import Path
+
+from watchfiles import Change, watch
+
+from app.ingest.files import LOG_SUFFIX, FileIdentity, LogFile, identity, log_files, stat_log
+from app.ingest.reader import FileReader, TailSink
+from app.ingest.status import SourceStatus, StatusBoard
+
+log = logging.getLogger(__name__)
+
+# watchfiles sleeps ``step`` ms between checks and yields once the change set stops growing
+# between two checks, so an append surfaces after step..2*step ms. 20 ms keeps that well under
+# the 100 ms end-to-end budget at 50 cheap wake-ups a second (the default 50 ms gives 50-100 ms).
+# Changes are a set of (kind, path), so steady appends to one file cannot keep it growing;
+# ``debounce`` only caps a burst of many distinct paths.
+WATCH_STEP_MS = 20
+WATCH_DEBOUNCE_MS = 100
+
+# Files left behind by a directory-mode switch are never switched back to, even when written
+# again (a last line from the old process must not flip the view back and forth).
+LEFT_FILES_REMEMBERED = 64
+
+
+def _left_key(file_id: FileIdentity, path: Path) -> tuple[int, int, str]:
+    # The name too: once a file is closed its inode number can be reused by another file.
+    return (file_id[0], file_id[1], path.name)
+
+
+class Tailer:
+    """Follow a log file, or the newest ``*.log`` in a folder, on one daemon thread."""
+
+    def __init__(
+        self,
+        path: Path,
+        sink: TailSink,
+        *,
+        max_line_bytes: int = 1 << 20,
+        poll_interval_s: float = 1.0,
+        chunk_bytes: int = 1 << 20,
+        force_polling: bool | None = None,
+    ) -> None:
+        self._path = Path(path).expanduser().absolute()
+        self._poll_interval_s = poll_interval_s
+        self._force_polling = force_polling
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._board = StatusBoard(self._path)
+        # Everything below belongs to the thread.
+        self._reader = FileReader(
+            sink, self._board, self._stop, max_line_bytes=max_line_bytes, chunk_bytes=chunk_bytes
+        )
+        self._directory_mode: bool | None = None  # decided when the path is first seen
+        self._followed: Path | None = None
+        self._followed_order: tuple[int, str] | None = None
+        self._backlog_pending = True  # the first file, if present at start, starts with a backlog
+        self._restart_reason: str | None = None  # owed to the sink before the next stream
+        self._left: dict[tuple[int, int, str], None] = {}
+        self._last_poll = 0.0
+
+    # --- owner's side ---
+
+    def start(self) -> None:
+        """Start following on one daemon thread."""
+        if self._thread is not None or self._stop.is_set():
+            raise RuntimeError("a Tailer can be started once")
+        self._thread = threading.Thread(target=self._run, name="tokwatch-tailer", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Stop the thread and wait for it; safe to call twice or before start."""
+        self._stop.set()
+        thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout)
+
+    def status(self) -> SourceStatus:
+        """Return what is followed and the counts so far."""
+        return self._board.status
+
+    # --- the thread ---
+
+    def _run(self) -> None:
+        try:
+            while not self._stop.is_set():
+                try:
+                    self._watch_until_restart()
+                except Exception as e:  # noqa: BLE001 - the thread must outlive anything one iteration hits
+                    self._board.report_unexpected(e)
+                    self._stop.wait(self._poll_interval_s)
+        finally:
+            self._reader.close()
+
+    def _watch_dir(self) -> Path:
+        return self._path if self._directory_mode else self._path.parent
+
+    def _watch_until_restart(self) -> None:
+        """Poll, then watch the folder and poll on every wake-up until the folder must be re-watched."""
+        self._poll_guarded()
+        folder = self._watch_dir()
+        try:
+            folder_identity = identity(os.stat(folder))
+            changes = watch(
+                folder,
+                watch_filter=self._accept,
+                recursive=False,
+                stop_event=self._stop,
+                yield_on_timeout=True,
+                rust_timeout=max(1, round(self._poll_interval_s * 1000)),
+                debounce=WATCH_DEBOUNCE_MS,
+                step=WATCH_STEP_MS,
+                force_polling=self._force_polling,
+            )
+            with closing(changes):
+                for _ in changes:
+                    self._poll_guarded()
+                    if self._watch_dir() != folder or identity(os.stat(folder)) != folder_identity:
+                        return  # mode decided, or the folder was replaced: its old watch is dead
+        except (FileNotFoundError, NotADirectoryError, PermissionError):
+            # The folder is missing or unreadable (the poll has said so): try again shortly.
+            self._stop.wait(self._poll_interval_s)
+        except OSError as e:
+            if self._force_polling:
+                raise
+            # E.g. the inotify watch limit is reached: polling still works.
+            log.warning("native file watching failed (%s); polling %s instead", e, folder)
+            self._force_polling = True
+
+    def _accept(self, change: Change, path: str) -> bool:
+        """Keep changes to our file (or any *.log in directory mode)."""
+        # Changes this filter drops do not reset watchfiles' timeout, so a busy folder of other
+        # files would starve the heartbeat; let one through when a poll is due.
+        if time.monotonic() - self._last_poll >= self._poll_interval_s:
+            return True
+        name = os.path.basename(path)
+        return name.endswith(LOG_SUFFIX) if self._directory_mode else name == self._path.name
+
+    def _poll_guarded(self) -> None:
+        """Poll; an unexpected error is reported and the next wake-up (at most a poll interval away) retries."""
+        try:
+            self._poll()
+        except Exception as e:  # noqa: BLE001 - the thread must outlive anything one poll hits
+            self._board.report_unexpected(e)
+
+    def _poll(self) -> None:
+        """Re-stat what is followed and deliver whatever is new."""
+        self._last_poll = time.monotonic()
+        if self._directory_mode is None:
+            try:
+                self._directory_mode = stat.S_ISDIR(os.stat(self._path).st_mode)
+            except OSError:
+                pass  # not there yet: treat it as a file until it appears
+        if self._directory_mode:
+            self._poll_directory()
+        else:
+            st, problem = stat_log(self._path)
+            if st is not None:
+                # Decided by the very stat the file is read after: had it appeared just after the
+                # mode check above, a directory later put in its place must not flip us to folder mode.
+                self._directory_mode = False
+            self._follow(self._path, st, problem)
+
+    def _poll_directory(self) -> None:
+        folder = self._path
+        try:
+            logs = log_files(folder)
+        except OSError as e:
+            if isinstance(e, FileNotFoundError):
+                problem = f"waiting for the folder {folder} to appear"
+            elif isinstance(e, PermissionError):
+                problem = f"permission denied reading the folder {folder}"
+            elif isinstance(e, NotADirectoryError):
+                problem = f"{folder} is not a folder any more"
+            else:
+                problem = f"cannot list {folder}: {e.strerror or e}"
+            if self._reader.file is not None:
+                self._reader.read_available()
+            self._board.set_problem(problem)
+            return
+        candidates = [
+            f
+            for f in logs
+            if identity(f.st) != self._reader.identity and _left_key(identity(f.st), f.path) not in self._left
+        ]
+        newest = max(candidates, key=lambda f: f.order) if candidates else None
+        current = self._followed
+        if current is None:
+            if newest is None:
+                self._backlog_pending = False  # whatever appears later is new: read it from 0
+                self._board.set_problem(f"waiting for a *{LOG_SUFFIX} file to appear in {folder}")
+                return
+            self._followed_order = newest.order
+            self._follow(newest.path, newest.st, None)
+            return
+        st, current_problem = stat_log(current)
+        if st is not None:
+            self._followed_order = LogFile(current, st).order
+        if (
+            newest is not None
+            and newest.path != current
+            and (self._followed_order is None or newest.order > self._followed_order)
+        ):
+            if self._reader.identity is not None:
+                self._left[_left_key(self._reader.identity, current)] = None
+                while len(self._left) > LEFT_FILES_REMEMBERED:
+                    del self._left[next(iter(self._left))]
+            self._followed_order = newest.order
+            self._follow(newest.path, newest.st, None, switch_reason=f"switched to {newest.path.name}")
+        else:
+            self._follow(current, st, current_problem)
+
+    def _follow(
+        self, path: Path, st: os.stat_result | None, problem: str | None, *, switch_reason: str | None = None
+    ) -> None:
+        """Keep reading the open file, or move to the file now at ``path``."""
+        if self._reader.file is not None:
+            if path == self._followed and (st is None or identity(st) == self._reader.identity):
+                # Same file, or nothing new at the path yet: keep reading what we hold (a writer
+                # may still append to a renamed or deleted file), and report what is wrong.
+                self._reader.read_available()
+                self._board.set_problem(problem)
+                return
+            # Another file: finish the old one first, lines written just before the switch included.
+            self._reader.read_available()
+            if self._stop.is_set():
+                return
+            self._reader.finish()
+            self._restart_reason = switch_reason or "replaced"
+            self._board.update(rotations=self._board.status.rotations + 1)
+        self._followed = path
+        self._board.update(path=str(path))
+        if st is None:
+            if problem is not None and problem.startswith("waiting"):
+                self._backlog_pending = False
+            self._board.update(size_bytes=None)
+            self._board.set_problem(problem)
+            return
+        self._open(path)
+
+    def _open(self, path: Path) -> None:
+        if not self._reader.open(path):
+            return
+        if self._backlog_pending:
+            self._backlog_pending = False
+            self._reader.start(backlog=True, restart_reason=None)
+        else:
+            reason, self._restart_reason = self._restart_reason, None
+            self._reader.start(backlog=False, restart_reason=reason)

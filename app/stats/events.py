@@ -1,0 +1,303 @@
+"""The vocabulary between parsers and trackers: small frozen events.
+
+Every event carries ``at``: the unix time read from the log line's own timestamp
+(``None`` when the format prints no time, e.g. nanochat's bare ``print``).
+Parsers produce these; the trackers consume them. Nothing here does I/O.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+# --- every format -----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Tick:
+    """The log's clock moved: the latest timestamp among the lines just parsed."""
+
+    at: float | None
+
+
+# --- IOTA Train at Home (SN9) miner ----------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ForwardPass:
+    """A forward step completed on this miner's layer (``layer`` None: the last layer's line has none)."""
+
+    at: float | None
+    activation_id: str
+    layer: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class ActivationShape:
+    """An activation's ``torch.Size([batch, sequence, …])``; tokens per pass = batch × sequence."""
+
+    at: float | None
+    batch: int
+    sequence: int
+
+
+@dataclass(frozen=True, slots=True)
+class Registered:
+    """The orchestrator registered the miner in a layer: a new training stretch starts."""
+
+    at: float | None
+    layer: int
+    epoch: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class LayerChanged:
+    """The miner is new to a layer (``old_layer`` None on a first start)."""
+
+    at: float | None
+    layer: int
+    old_layer: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class LayerSeen:
+    """A line names the miner's current layer without announcing a change."""
+
+    at: float | None
+    layer: int
+
+
+@dataclass(frozen=True, slots=True)
+class MinerReset:
+    """The miner starts over (launch, lost registration): no layer until it registers again."""
+
+    at: float | None
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class OptimizationStep:
+    """``Optimization step #N``; the counter restarts every epoch."""
+
+    at: float | None
+    number: int
+
+
+@dataclass(frozen=True, slots=True)
+class EpochReset:
+    """The step counter goes back to 0 (new epoch, or a full reset on re-registration)."""
+
+    at: float | None
+    full: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Heartbeat:
+    """The orchestrator's heartbeat response (any field may be missing when the line was cut)."""
+
+    at: float | None
+    run_id: str | None
+    layer: int | None
+    epoch: int | None
+    phase: str | None
+    status: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseChanged:
+    """The layer's phase as the miner reports it (``training``, ``weights_uploading``, …)."""
+
+    at: float | None
+    phase: str
+    layer: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class QueueUpdate:
+    """A registration-queue response: ``queued`` with a position, then ``confirmed``."""
+
+    at: float | None
+    status: str
+    position: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class GpuMemory:
+    """GPU memory in GB; ``total_gb`` None for the short forms."""
+
+    at: float | None
+    used_gb: float
+    total_gb: float | None
+
+
+BackendErrorKind = Literal["queue_state_503", "not_found_404"]
+
+
+@dataclass(frozen=True, slots=True)
+class BackendError:
+    """One of the two backend error lines the seed counts."""
+
+    at: float | None
+    kind: BackendErrorKind
+    endpoint: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class P2PTransfer:
+    """An activation push between peers; never a pass, kept for a network figure."""
+
+    at: float | None
+    direction: Literal["recv", "send"]
+    tensor_bytes: int
+
+
+IotaEvent = (
+    ForwardPass
+    | ActivationShape
+    | Registered
+    | LayerChanged
+    | LayerSeen
+    | MinerReset
+    | OptimizationStep
+    | EpochReset
+    | Heartbeat
+    | PhaseChanged
+    | QueueUpdate
+    | GpuMemory
+    | BackendError
+    | P2PTransfer
+)
+
+# --- step-based trainers (nanochat, nanoGPT/llm.c, HF Trainer, torchtitan, SN38/hivemind) ----
+# Fields a trainer does not print stay None; ``at`` is None for the formats that print no time
+# (the step tracker places those lines in time on arrival, see app/stats/steps/timing.py).
+
+PauseReason = Literal["evaluation", "checkpoint", "all-reduce", "sampling"]
+
+
+@dataclass(frozen=True, slots=True)
+class TrainStep:
+    """One printed training step, with the figures the trainer printed beside it.
+
+    ``step_seconds`` is the trainer's own duration of one step; ``elapsed_seconds`` its running
+    training clock; ``tokens_per_second`` is global, or per device when ``per_device``;
+    ``tokens`` the tokens this line's step(s) processed when the trainer says so directly.
+    """
+
+    at: float | None
+    stage: str
+    step: int
+    total_steps: int | None = None
+    outer_step: int | None = None
+    progress_percent: float | None = None
+    loss: float | None = None
+    loss_note: str | None = None
+    lr: float | None = None
+    lr_multiplier: float | None = None
+    grad_norm: float | None = None
+    step_seconds: float | None = None
+    elapsed_seconds: float | None = None
+    tokens_per_second: float | None = None
+    per_device: bool = False
+    tokens: float | None = None
+    mfu: float | None = None
+    mfu_note: str | None = None
+    trainer_eta_seconds: float | None = None
+    epoch: float | None = None
+    parquet_index: int | None = None
+    row_group: int | None = None
+    figures: tuple[tuple[str, float], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class StepFigures:
+    """Figures printed on a line of their own for the latest step (HF's log dict, hivemind's loss)."""
+
+    at: float | None
+    loss: float | None = None
+    loss_note: str | None = None
+    lr: float | None = None
+    grad_norm: float | None = None
+    epoch: float | None = None
+    tokens_seen: int | None = None
+    figures: tuple[tuple[str, float], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class RunInfo:
+    """A startup line that describes the run (tokens per step, planned steps, GPU, devices)."""
+
+    at: float | None
+    tokens_per_step: int | None = None
+    total_steps: int | None = None
+    device_count: int | None = None
+    gpu_name: str | None = None
+    peak_flops: float | None = None
+    peak_flops_unknown: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class StageStart:
+    """The trainer announced that training (or a named stage of it) starts now."""
+
+    at: float | None
+    stage: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StageEnd:
+    """The trainer printed its end-of-training summary."""
+
+    at: float | None
+    summary: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EvalResult:
+    """One evaluation figure (``step`` None when the line names none)."""
+
+    at: float | None
+    name: str
+    value: float | None
+    step: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TrainingPause:
+    """Training pauses on purpose (evaluation, checkpoint, all-reduce): not a stall."""
+
+    at: float | None
+    reason: PauseReason
+
+
+@dataclass(frozen=True, slots=True)
+class PeerGroup:
+    """An all-reduce group formed with this many peers (SN38, hivemind)."""
+
+    at: float | None
+    peers: int
+
+
+@dataclass(frozen=True, slots=True)
+class AllReduceResult:
+    """An all-reduce round ended (``peers`` None when the line does not say)."""
+
+    at: float | None
+    ok: bool
+    peers: int | None = None
+    error: str | None = None
+
+
+TrainingEvent = (
+    TrainStep
+    | StepFigures
+    | RunInfo
+    | StageStart
+    | StageEnd
+    | EvalResult
+    | TrainingPause
+    | PeerGroup
+    | AllReduceResult
+)
+
+Event = Tick | IotaEvent | TrainingEvent

@@ -1,0 +1,85 @@
+"""The snapshot's ``training`` object for a step trainer (README, "Snapshot contract")."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from app.stats.steps.rules import Stall
+from app.stats.steps.stage import AllReduce, Measure, Stage, finite, row_groups_per_step, step_seconds
+
+
+def training_payload(stage: Stage, m: Measure, stall: Stall, eta: float | None, all_reduce: AllReduce | None) -> dict[str, Any]:
+    """Every figure of the stage, JSON-ready: null where unknown or not finite."""
+    latest = stage.latest
+    rate = finite(latest.tokens_per_second)
+    scope = None if rate is None else ("device" if latest.per_device else "global")
+    evals = {name: {"value": value, "step": step} for name, (value, step) in stage.evals.items()}
+    data = None
+    if latest.epoch is not None or latest.parquet_index is not None or stage.epoch is not None:
+        data = {
+            "epoch": json_number(latest.epoch if latest.epoch is not None else stage.epoch),
+            "parquet_index": latest.parquet_index,
+            "row_group": latest.row_group,
+            "row_groups_per_step": json_number(row_groups_per_step(stage)),
+        }
+    all_reduce_view = None
+    if all_reduce is not None:
+        ar = all_reduce
+        all_reduce_view = {
+            "succeeded": ar.succeeded,
+            "failed": ar.failed,
+            "peers": ar.peers,
+            "last_error": ar.last_error,
+        }
+    return {
+        "stage": stage.name,
+        "step": latest.step,
+        "total_steps": latest.total_steps,
+        "outer_step": latest.outer_step,
+        "progress_percent": json_number(latest.progress_percent),
+        "loss": json_number(stage.loss),
+        "loss_note": stage.loss_note,
+        "lr": json_number(stage.lr),
+        "lr_multiplier": json_number(latest.lr_multiplier),
+        "grad_norm": json_number(stage.grad_norm),
+        "step_seconds": json_number(step_seconds(stage)),
+        "tokens_per_second": json_number(rate),
+        "tokens_per_second_scope": scope,
+        "mfu": json_number(latest.mfu),
+        "mfu_note": latest.mfu_note,
+        "tokens_per_hour": json_number(m.tokens_per_hour),
+        "steps_per_hour": json_number(m.steps_per_hour),
+        "eta_seconds": json_number(eta),
+        "trainer_eta_seconds": json_number(latest.trainer_eta_seconds),
+        "eval": evals or None,
+        "data": data,
+        "all_reduce": all_reduce_view,
+        "figures": {k: v for k, v in stage.figures.items() if math.isfinite(v)} or None,
+        "paused": stall.pause if not stall.stalled else None,
+        "seconds_since_step": json_number(stall.since),
+        "stall_after_seconds": json_number(stall.limit),
+        "stalled": stall.stalled,
+        "finished": stage.finished is not None,
+    }
+
+
+def empty_payload() -> dict[str, Any]:
+    """The object before the first step: every key, null."""
+    training: dict[str, Any] = dict.fromkeys(TRAINING_KEYS)
+    training.update(stalled=False, finished=False)
+    return training
+
+
+TRAINING_KEYS = (
+    "stage", "step", "total_steps", "outer_step", "progress_percent", "loss", "loss_note", "lr",
+    "lr_multiplier", "grad_norm", "step_seconds", "tokens_per_second", "tokens_per_second_scope", "mfu",
+    "mfu_note", "tokens_per_hour", "steps_per_hour", "eta_seconds", "trainer_eta_seconds", "eval", "data",
+    "all_reduce", "figures", "paused", "seconds_since_step", "stall_after_seconds", "stalled", "finished",
+)  # fmt: skip
+
+
+def json_number(value: float | None) -> float | int | None:
+    if value is None or isinstance(value, int):
+        return value
+    return value if math.isfinite(value) else None

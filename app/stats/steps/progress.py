@@ -1,0 +1,284 @@
+"""A step trainer's progress: step events (their times given) in, a report at ``now`` out.
+
+Throughput follows the shared rules (app/stats/tracker.py), with steps for passes:
+
+* tokens/h = tokens in (now − 20 min, now] ÷ observed, observed = now − start of the current
+  stage (or stretch), capped at 20 min; hidden until ≥ 3 steps and ≥ 3 min observed;
+* the tokens a step carries come from what the trainer prints: tokens in the line
+  (nanochat's old SFT ``num_tokens``, RL sequences × mean length), tokens per iteration ×
+  steps (nanoGPT), tok/s × the step's duration (nanochat, llm.c; torchtitan's per-device tps ×
+  devices × the time between its lines), or HF's ``num_input_tokens_seen`` counter;
+* a stage (nanochat base → SFT → RL) or a restart (the step goes back) starts a new stretch.
+
+When step lines are undated, app/stats/steps/timing.py places them; when a run is stalled,
+app/stats/steps/rules.py says.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from app.snapshot import RateView, State, WarmupView
+from app.stats.events import (
+    AllReduceResult,
+    EvalResult,
+    Event,
+    PeerGroup,
+    RunInfo,
+    StageEnd,
+    StageStart,
+    StepFigures,
+    TrainingPause,
+    TrainStep,
+)
+from app.stats.steps import payload, rules
+from app.stats.steps import text as step_text
+from app.stats.steps.stage import AllReduce, Measure, RunFacts, Stage, finite, measure, same_position
+from app.stats.steps.timing import covered_steps, line_seconds, place_in_time
+
+
+@dataclass(frozen=True, slots=True)
+class StepReport:
+    """What the tracker's snapshot takes from the progress."""
+
+    state: State
+    status_line: str
+    details: tuple[str, ...]
+    rate: RateView
+    warmup: WarmupView
+    step: int | None
+    training: dict[str, Any]
+
+
+class StepProgress:
+    """Accumulates step-trainer events (times from the tracker) and reports at ``now``."""
+
+    def __init__(self) -> None:
+        self._stage: Stage | None = None
+        self._restarting = False
+        self._pending_evals: dict[str, tuple[float | None, int | None]] = {}
+        self._run = RunFacts()
+        self._all_reduce: AllReduce | None = None
+        # When batches of step lines arrived: a block-buffered stdout (python's print to a file)
+        # delivers dozens of steps at once, every few minutes; that is not a stall.
+        self._last_arrival: float | None = None
+        self._arrival_gaps: deque[float] = deque(maxlen=rules.ARRIVAL_GAPS)
+
+    # --- applying -------------------------------------------------------------
+
+    def place(self, events: Sequence[Event], arrival: float, not_before: float | None) -> list[Event]:
+        """Place a batch read at ``arrival`` in time (:func:`place_in_time`) and note the arrival."""
+        if any(isinstance(event, TrainStep) for event in events):
+            if self._last_arrival is not None and arrival > self._last_arrival:
+                self._arrival_gaps.append(arrival - self._last_arrival)
+            self._last_arrival = arrival
+        return place_in_time(events, arrival, not_before)
+
+    def apply(self, event: Event, t: float | None) -> None:
+        """Apply one event seen at ``t`` (None: the time is not known)."""
+        if isinstance(event, TrainStep):
+            self._step(event, t)
+        elif isinstance(event, StepFigures):
+            self._figures(event, t)
+        elif isinstance(event, EvalResult):
+            self._eval(event, t)
+        elif isinstance(event, TrainingPause):
+            if self._stage is not None:
+                self._stage.pause, self._stage.pause_at = event.reason, t
+        elif isinstance(event, StageEnd):
+            if self._stage is not None:
+                self._stage.finished = event.summary or "finished"
+        elif isinstance(event, StageStart):
+            if self._stage is not None:
+                self._restarting = True
+        elif isinstance(event, RunInfo):
+            self._run_info(event)
+        elif isinstance(event, PeerGroup):
+            self._all_reduce = self._all_reduce or AllReduce()
+            self._all_reduce.peers = event.peers
+        elif isinstance(event, AllReduceResult):
+            counts = self._all_reduce = self._all_reduce or AllReduce()
+            counts.last_ok = event.ok
+            if event.peers is not None:
+                counts.peers = event.peers
+            if event.ok:
+                counts.succeeded += 1
+            else:
+                counts.failed += 1
+                counts.last_error = event.error
+
+    def _run_info(self, event: RunInfo) -> None:
+        run = self._run
+        if event.tokens_per_step is not None and event.tokens_per_step > 0:
+            run.tokens_per_step = event.tokens_per_step
+        if event.device_count is not None and event.device_count > 0:
+            run.device_count = event.device_count
+        if event.gpu_name is not None:
+            run.gpu_name = event.gpu_name
+        if event.peak_flops is not None or event.peak_flops_unknown:
+            run.peak_flops = finite(event.peak_flops)
+            run.peak_unknown = event.peak_flops_unknown
+
+    def _step(self, event: TrainStep, t: float | None) -> None:
+        stage = self._stage
+        previous = stage.latest if stage is not None else None
+        covered = covered_steps(previous, event)
+        if stage is None or self._restarting or covered is None:
+            if stage is not None and previous is not None and same_position(previous, event):
+                stage.take(event, t)  # the same step printed again
+                return
+            stage = self._new_stage(event, t)
+            covered = None
+        self._restarting = False
+        seconds = line_seconds(previous, event) if covered is not None else event.step_seconds
+        if t is not None and stage.start is None:
+            # The first step we can place: it began one step time earlier (when printed).
+            counted = 1 if event.step_seconds is not None else 0
+            stage.start = t - event.step_seconds if event.step_seconds is not None else t
+            self._count(stage, event, t, counted, event.step_seconds)
+        elif t is not None and covered is not None:
+            if seconds is None and stage.step_time is not None:
+                seconds = t - stage.step_time
+            self._count(stage, event, t, covered, seconds)
+            if seconds is not None:
+                stage.line_durations.append(seconds)
+                stage.step_durations.append(seconds / covered)
+                stage.covered.append(covered)
+            self._row_groups(stage, previous, event, covered)
+        stage.lines += 1
+        stage.take(event, t)
+
+    def _new_stage(self, event: TrainStep, t: float | None) -> Stage:
+        stage = Stage(name=event.stage, latest=event, step_time=t)
+        # Evaluations printed before a stage's first step (step 0's validation) are its own.
+        stage.evals.update(self._pending_evals)
+        stage.eval_steps.extend(sorted({s for _, s in self._pending_evals.values() if s is not None}))
+        self._pending_evals = {}
+        self._stage = stage
+        return stage
+
+    def _count(self, stage: Stage, event: TrainStep, t: float, covered: int, seconds: float | None) -> None:
+        if covered > 0:
+            stage.steps.add(t, covered)
+        tokens = self._tokens(event, covered, seconds)
+        if tokens is not None and stage.token_source != "counter":
+            if stage.tokens_since is None:
+                stage.tokens_since = t - seconds if seconds is not None and covered > 0 else t
+                stage.token_source = "step"
+            if covered > 0:
+                stage.tokens.add(t, tokens)
+        elif tokens is None and stage.token_source == "step":
+            # A step that carries no tokens: restart the token count from here, never guess.
+            stage.tokens.clear()
+            stage.tokens_since = t
+
+    def _tokens(self, event: TrainStep, covered: int, seconds: float | None) -> float | None:
+        if covered <= 0:
+            return None
+        if event.tokens is not None:
+            return finite(event.tokens)
+        if self._run.tokens_per_step is not None and event.tokens_per_second is None:
+            return float(self._run.tokens_per_step * covered)
+        rate = finite(event.tokens_per_second)
+        if rate is not None and seconds is not None and seconds >= 0:
+            if event.per_device and self._run.device_count is not None:
+                rate *= self._run.device_count
+            return rate * seconds
+        return None
+
+    def _row_groups(self, stage: Stage, previous: TrainStep | None, event: TrainStep, covered: int) -> None:
+        if (
+            previous is not None
+            and event.row_group is not None
+            and previous.row_group is not None
+            and event.parquet_index == previous.parquet_index
+            and event.epoch == previous.epoch
+            and event.row_group >= previous.row_group
+        ):
+            stage.row_groups.append((event.row_group - previous.row_group) / covered)
+
+    def _figures(self, event: StepFigures, t: float | None) -> None:
+        stage = self._stage
+        if stage is None:
+            return
+        stage.take_figures(event)
+        seen = event.tokens_seen
+        if seen is None or t is None or stage.token_source == "step":
+            return
+        last = stage.counter
+        stage.counter = (t, seen)
+        if last is None or seen < last[1]:
+            stage.tokens.clear()
+            stage.tokens_since = None
+            return
+        if stage.tokens_since is None:
+            stage.tokens_since = last[0]
+            stage.token_source = "counter"
+        stage.tokens.add(t, float(seen - last[1]))
+
+    def _eval(self, event: EvalResult, t: float | None) -> None:
+        stage = self._stage
+        figure = (finite(event.value), event.step)
+        if (
+            stage is None
+            or (event.step is not None and stage.finished is not None)
+            or (event.step is not None and event.step < stage.latest.step)
+        ):
+            # Printed before the next stage's first step (its step-0 validation).
+            self._pending_evals[event.name] = figure
+            return
+        step = event.step if event.step is not None else stage.latest.step
+        stage.evals[event.name] = (figure[0], step)
+        if event.step is not None and (not stage.eval_steps or stage.eval_steps[-1] != event.step):
+            stage.eval_steps.append(event.step)
+        if stage.finished is None:
+            stage.pause, stage.pause_at = "evaluation", t
+
+    # --- reading ----------------------------------------------------------------
+
+    def tokens_per_hour(self, now: float) -> float | None:
+        """The measured rate at ``now``, or None (the value the history ring keeps)."""
+        stage = self._stage
+        if stage is None:
+            return None
+        return measure(stage, now).tokens_per_hour
+
+    def report(self, now: float) -> StepReport:
+        """Everything the snapshot shows at ``now``."""
+        stage = self._stage
+        if stage is None:
+            return self._report_before_steps()
+        m = measure(stage, now)
+        stall = rules.stall(stage, now, self._arrival_gaps, self._restarting)
+        per_gpu = " per GPU" if self._tokens_per_device(stage) else ""
+        state, status = step_text.status(stage, m, stall, self._restarting, per_gpu)
+        eta = rules.eta(stage, m)
+        return StepReport(
+            state=state,
+            status_line=status,
+            details=tuple(step_text.details(stage, m, stall, eta, per_gpu, self._run, self._all_reduce)),
+            rate=m.rate_view(self._run.tokens_per_step),
+            warmup=m.warmup_view(),
+            step=stage.latest.step,
+            training=payload.training_payload(stage, m, stall, eta, self._all_reduce),
+        )
+
+    def _report_before_steps(self) -> StepReport:
+        empty = Measure(None, 0.0, 0, 0.0, None, None, False)
+        details = ["waiting for the first training step"]
+        details.extend(step_text.run_details(self._run))
+        return StepReport(
+            state="working",
+            status_line="waiting for first step",
+            details=tuple(details),
+            rate=empty.rate_view(self._run.tokens_per_step),
+            warmup=empty.warmup_view(),
+            step=None,
+            training=payload.empty_payload(),
+        )
+
+    def _tokens_per_device(self, stage: Stage) -> bool:
+        return stage.latest.per_device and self._run.device_count is None and stage.token_source == "step"

@@ -1,0 +1,247 @@
+"""The text a person reads about a step trainer: status line and details."""
+
+from __future__ import annotations
+
+import math
+
+from app.snapshot import State
+from app.stats import text
+from app.stats.events import TrainStep
+from app.stats.steps.rules import Stall
+from app.stats.steps.stage import (
+    AllReduce,
+    Measure,
+    RunFacts,
+    Stage,
+    finite,
+    row_groups_per_step,
+    step_seconds,
+)
+
+EVALS_SHOWN = 4
+
+STAGE_LABELS = {"sft": "SFT ", "mid": "mid ", "rl": "RL "}
+
+
+def details(
+    stage: Stage, m: Measure, stall: Stall, eta: float | None, per_gpu: str, run: RunFacts, all_reduce: AllReduce | None
+) -> list[str]:
+    """The detail lines under the status, most telling first."""
+    # One line per fact in the order a person reads them; split up, that order would scatter.
+    lines: list[str] = []
+    latest = stage.latest
+    if m.tokens_per_hour is not None and m.steps_per_hour is not None:
+        lines.append(
+            f"{text.compact(m.tokens_per_hour)} tok/h{per_gpu} · {text.compact(m.steps_per_hour)} steps/h"
+            f" (over {text.minutes(m.observed_seconds)} min)"
+        )
+    elif m.steps_per_hour is not None:
+        lines.append(
+            f"{text.compact(m.steps_per_hour)} steps/h (over {text.minutes(m.observed_seconds)} min)"
+            " · tokens per step not printed"
+        )
+    else:
+        lines.append(f"measuring… ({stage.lines} steps so far)")
+    if stage.finished is not None:
+        lines.append(f"Finished: {clip(stage.finished, 90)}")
+    elif stall.stalled and stall.since is not None and stall.limit is not None:
+        lines.append(f"Stalled: no step for {text.duration(stall.since)} (limit {text.duration(stall.limit)})")
+    elif stall.pause is not None and stall.since is not None:
+        lines.append(f"Paused: {stall.pause} ({text.duration(stall.since)} since the last step)")
+    lines.append(stage_line(stage))
+    if stage.loss is not None:
+        loss = f"{stage.loss:.4f}" if math.isfinite(stage.loss) else f"{stage.loss}"
+        note = f"{stage.loss_note}, as printed" if stage.loss_note else "as printed"
+        extra = ""
+        if stage.grad_norm is not None:
+            extra = f" · grad norm {stage.grad_norm:.4g}"
+        lines.append(f"Loss {loss} ({note}){extra}")
+        if not math.isfinite(stage.loss):
+            lines.append("Loss is not a number: the run may have diverged")
+    if latest.lr_multiplier is not None:
+        lines.append(f"LR × {latest.lr_multiplier:.2f} (multiplier)")
+    elif stage.lr is not None:
+        lines.append(f"LR {stage.lr:.3g}")
+    speed = speed_parts(stage, run)
+    if speed:
+        lines.append(" · ".join(speed))
+    if stage.finished is None and (eta is not None or latest.trainer_eta_seconds is not None):
+        parts = []
+        if eta is not None:
+            parts.append(f"{text.duration(eta)} (tokwatch)")
+        if latest.trainer_eta_seconds is not None:
+            parts.append(f"{text.duration(latest.trainer_eta_seconds)} (trainer)")
+        lines.append("ETA " + " · ".join(parts))
+    evals = latest_evals(stage)
+    if evals:
+        lines.append("Eval " + " · ".join(f"{name} {figure(value)}" for name, value, _ in evals)
+                     + eval_where(evals))
+    data = data_line(stage)
+    if data:
+        lines.append(data)
+    lines.extend(figure_lines(stage.figures))
+    if all_reduce is not None:
+        ar = all_reduce
+        peers = f" · last group {ar.peers} peers" if ar.peers is not None else ""
+        lines.append(f"All-reduce: {ar.succeeded} ok · {ar.failed} failed{peers}")
+        if ar.last_error is not None and ar.last_ok is False:
+            lines.append(f"Last all-reduce error: {clip(ar.last_error, 90)}")
+    lines.extend(run_details(run))
+    return lines
+
+
+def speed_parts(stage: Stage, run: RunFacts) -> list[str]:
+    latest = stage.latest
+    parts: list[str] = []
+    seconds = step_seconds(stage)
+    if seconds is not None:
+        parts.append(f"step {seconds_text(seconds)}")
+    rate = finite(latest.tokens_per_second)
+    if rate is not None and rate >= 0:
+        parts.append(f"{text.compact(rate)} tok/s{'/GPU' if latest.per_device else ''}")
+    if latest.mfu is not None:
+        parts.append(f"MFU {latest.mfu:.2f}%" + (f" ({latest.mfu_note})" if latest.mfu_note else ""))
+    elif latest.mfu_note is not None:
+        parts.append(f"MFU {latest.mfu_note}")
+    elif run.peak_unknown and run.gpu_name is not None:
+        parts.append("MFU unknown (no peak FLOPS for this GPU)")
+    return parts
+
+
+def run_details(run: RunFacts) -> list[str]:
+    """The GPU and device count line, if the trainer printed them."""
+    if run.gpu_name is None and run.device_count is None:
+        return []
+    parts = []
+    if run.gpu_name is not None:
+        peak = ""
+        if run.peak_flops is not None:
+            peak = f" · peak {text.compact(run.peak_flops / 1e12)} TFLOPS"
+        elif run.peak_unknown:
+            peak = " · peak FLOPS unknown to the trainer"
+        parts.append(f"GPU {clip(run.gpu_name, 60)}{peak}")
+    if run.device_count is not None:
+        parts.append(f"{run.device_count} devices")
+    return [" · ".join(parts)]
+
+
+def position(step: TrainStep) -> str:
+    if step.outer_step is not None:
+        return f"outer {step.outer_step} · step {step.step}"
+    if step.total_steps is not None:
+        return f"step {step.step}/{step.total_steps}"
+    return f"step {step.step}"
+
+
+def progress(step: TrainStep) -> str:
+    return STAGE_LABELS.get(step.stage, "") + position(step)
+
+
+def stage_line(stage: Stage) -> str:
+    latest = stage.latest
+    where = position(latest)
+    if latest.progress_percent is not None:
+        where += f" ({latest.progress_percent:.2f}%)"
+    elif latest.total_steps:
+        where += f" ({100 * latest.step / latest.total_steps:.1f}%)"
+    return f"Stage {stage.name} · {where}"
+
+
+def data_line(stage: Stage) -> str | None:
+    latest = stage.latest
+    if latest.parquet_index is not None and latest.row_group is not None:
+        line = f"Data epoch {latest.epoch:g} · pq {latest.parquet_index} · rg {latest.row_group}"
+        per_step = row_groups_per_step(stage)
+        if per_step is not None:
+            line += f" (≈{per_step:.3g} row groups/step)"
+        return line
+    epoch = latest.epoch if latest.epoch is not None else stage.epoch
+    if epoch is not None:
+        return f"Data epoch {epoch:g}"
+    return None
+
+
+def latest_evals(stage: Stage) -> list[tuple[str, float | None, int | None]]:
+    """The figures of the latest evaluation step, in the order printed (a few at most)."""
+    items = [(name, value, step) for name, (value, step) in stage.evals.items()]
+    steps = [step for _, _, step in items if step is not None]
+    if steps:
+        newest = max(steps)
+        items = [item for item in items if item[2] == newest] + [item for item in items if item[2] is None]
+    return items[:EVALS_SHOWN]
+
+
+def eval_where(evals: list[tuple[str, float | None, int | None]]) -> str:
+    steps = {step for _, _, step in evals}
+    if len(steps) == 1:
+        (step,) = steps
+        return f" (step {step})" if step is not None else ""
+    return ""
+
+
+def figure(value: float | None) -> str:
+    if value is None:
+        return "?"
+    return f"{value:.4f}" if abs(value) < 100 else f"{value:.1f}"
+
+
+def figure_lines(figures: dict[str, float]) -> list[str]:
+    parts = []
+    if "reward" in figures:
+        parts.append(f"reward {figures['reward']:.4f}")
+    if "sequence_length" in figures:
+        parts.append(f"mean sequence {figures['sequence_length']:.1f} tokens")
+    if "memory_gib" in figures:
+        memory = f"memory {figures['memory_gib']:.2f} GiB"
+        if "memory_percent" in figures:
+            memory += f" ({figures['memory_percent']:.2f}%)"
+        parts.append(memory)
+    if "tflops" in figures:
+        parts.append(f"{figures['tflops']:.2f} TFLOPS")
+    if "samples_per_second" in figures:
+        parts.append(f"{figures['samples_per_second']:.1f} samples/s")
+    if not parts:
+        return []
+    line = " · ".join(parts)
+    return [line[:1].upper() + line[1:]]
+
+
+def clip(value: str, length: int) -> str:
+    return value if len(value) <= length else value[: length - 1] + "…"
+
+
+def seconds_text(seconds: float) -> str:
+    if seconds < 1:
+        return f"{seconds * 1000:.0f} ms"
+    if seconds < 60:
+        return f"{seconds:.2f} s"
+    return text.duration(seconds)
+
+
+def short(seconds: float) -> str:
+    """A status-line duration: 45s, 12m, 2h05m, 3d."""
+    seconds = max(0, int(seconds))
+    if seconds < 60:
+        return f"{seconds}s"
+    if seconds < 3600:
+        return f"{seconds // 60}m"
+    if seconds < 86400:
+        return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
+    return f"{seconds // 86400}d"
+
+
+def status(stage: Stage, m: Measure, stall: Stall, restarting: bool, per_gpu: str) -> tuple[State, str]:
+    """The state and the one status line: where the run is and how fast it goes."""
+    where = progress(stage.latest)
+    if stage.finished is not None:
+        return "working", f"{STAGE_LABELS.get(stage.name, '')}done · {position(stage.latest)}"
+    if restarting:
+        return "working", f"{where} · restarting"
+    if stall.stalled:
+        return "stalled", f"{where} · stalled {short(stall.since or 0.0)}"
+    if m.tokens_per_hour is not None:
+        unit = "tok/h/GPU" if per_gpu else "tok/h"
+        return "training", f"{where} · {text.compact(m.tokens_per_hour)} {unit}"
+    if m.steps_per_hour is not None:
+        return "training", f"{where} · {text.compact(m.steps_per_hour)} steps/h"
+    return "measuring", f"{where} · …"

@@ -1,0 +1,80 @@
+"""Where undated step lines sit in time, from the durations the trainer printed itself.
+
+torchtitan and SN38 print their own times. nanochat, nanoGPT, llm.c and HF print none, so
+their parsers emit ``at=None`` and :func:`place_in_time` gives those events times before the
+tracker applies them: the last line of a batch gets the moment it was read (its arrival; for a
+cold start, the log file's modification time, when its last line was written) and each earlier
+line steps back by the durations the trainer printed itself (``dt``, ``time …ms``, ``… ms``,
+tqdm's elapsed clock). So a cold start on an undated log is measured at once on the trainer's
+own clock (which leaves out the evaluation pauses the trainer does not time), and live lines
+are measured on arrival. Where no duration is printed (nanochat RL) earlier lines stay undated:
+their figures show, and the window fills from live arrivals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from app.stats.events import Event, StageStart, TrainStep
+
+
+def covered_steps(previous: TrainStep | None, step: TrainStep) -> int | None:
+    """How many steps ``step``'s line accounts for after ``previous`` (None: not comparable)."""
+    if previous is None or previous.stage != step.stage:
+        return None
+    if step.outer_step is not None and previous.outer_step is not None and step.outer_step != previous.outer_step:
+        # SN38: the inner step restarts at 0 with each outer step (DiLoCo round).
+        return step.step + 1 if step.outer_step > previous.outer_step else None
+    delta = step.step - previous.step
+    return delta if delta > 0 else None
+
+
+def line_seconds(previous: TrainStep | None, step: TrainStep) -> float | None:
+    """The time ``step``'s line accounts for, from the trainer's own printed durations."""
+    covered = covered_steps(previous, step)
+    if previous is not None and covered is not None:
+        if step.elapsed_seconds is not None and previous.elapsed_seconds is not None:
+            delta = step.elapsed_seconds - previous.elapsed_seconds
+            if delta >= 0:
+                return delta
+        if step.step_seconds is not None:
+            # nanoGPT's ``time`` is the last iteration's only, and the iteration after an
+            # evaluation (or the first, compiling) includes that pause: the other iterations of
+            # the interval took the smaller of this line's and the previous line's time.
+            others = step.step_seconds
+            if previous.step_seconds is not None:
+                others = min(others, previous.step_seconds)
+            return others * (covered - 1) + step.step_seconds
+        return None
+    return step.step_seconds
+
+
+def place_in_time(events: Sequence[Event], end_at: float, not_before: float | None = None) -> list[Event]:
+    """Give undated events times: the last one ``end_at``, earlier ones back by printed durations.
+
+    Dated events keep their time and re-anchor what precedes them. Before a step whose duration
+    is unknown, events stay undated. No time is placed before ``not_before``.
+    """
+    seconds: dict[int, float | None] = {}
+    previous: TrainStep | None = None
+    for i, event in enumerate(events):
+        if isinstance(event, TrainStep):
+            seconds[i] = line_seconds(previous, event)
+            previous = event
+        elif isinstance(event, StageStart):
+            previous = None
+    placed = list(events)
+    t: float | None = end_at
+    for i in range(len(events) - 1, -1, -1):
+        event = events[i]
+        if event.at is not None:
+            t = event.at
+        elif t is None:
+            continue
+        else:
+            placed[i] = replace(event, at=t if not_before is None else max(t, not_before))
+        if i in seconds and t is not None:
+            duration = seconds[i]
+            t = t - duration if duration is not None else None
+    return placed

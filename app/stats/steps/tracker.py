@@ -1,0 +1,91 @@
+"""The step trainers' tracker (nanochat, nanoGPT, llm.c, HF Trainer, torchtitan, SN38).
+
+It keeps the log's clock and the tok/h history and builds the snapshot; what the steps say is
+accumulated in :class:`~app.stats.steps.progress.StepProgress`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from app.snapshot import Snapshot, SourceView
+from app.stats.clock import LogClock
+from app.stats.events import Event, Tick
+from app.stats.history import RateHistory
+from app.stats.steps.progress import StepProgress
+from app.stats.tracker import NO_BACKEND_ERRORS
+
+
+class StepTracker:
+    """Accumulates events from one step trainer's log and answers ``snapshot(now, source)``."""
+
+    def __init__(self, format_name: str) -> None:
+        self.format_name: str | None = format_name
+        self.has_records = False
+        self.progress = StepProgress()
+        self._clock = LogClock()
+        self._history = RateHistory()
+
+    @property
+    def clock(self) -> float | None:
+        """The newest log time applied, or None."""
+        return self._clock.latest
+
+    def apply_all(self, events: Sequence[Event], now: float | None = None, arrival: float | None = None) -> None:
+        """Apply events in log order (``now``: the caller's clock, to spot far-future lines).
+
+        ``arrival``: when these lines were read (for a cold start, when the log was last
+        written). Undated events are placed in time from it (app/stats/steps/timing.py).
+        """
+        batch = list(events)
+        if arrival is not None:
+            batch = self.progress.place(batch, arrival, self._clock.latest)
+        for event in batch:
+            self.apply(event, now)
+
+    def apply(self, event: Event, now: float | None = None) -> None:
+        """Apply one event; its time advances the log clock first."""
+        self.has_records = True
+        keep, at = self._clock.admit(event, now)
+        if not keep:
+            return
+        if at is not None:
+            if self._clock.first_at is None:
+                self._history.start(at)
+            if self._clock.advance(at):
+                self._history.sample_until(at, self.progress.tokens_per_hour)
+        if not isinstance(event, Tick):
+            self.progress.apply(event, self._clock.latest)
+
+    def begin_stream(self) -> None:
+        """The log was replaced or truncated; undated step lines get times only on arrival, so
+        nothing of the new stream is skipped."""
+
+    def tokens_per_hour(self, now: float) -> float | None:
+        """The measured rate at ``now``, or None while it is not measured."""
+        return self.progress.tokens_per_hour(now)
+
+    def snapshot(self, now: float, source: SourceView) -> Snapshot:
+        """Everything known at ``now`` (the log's clock for a copied log, else wall time)."""
+        report = self.progress.report(now)
+        history, history_range = self._history.view(now, self._clock.latest, self.progress.tokens_per_hour)
+        state, status_line = (report.state, report.status_line) if self.has_records else ("waiting", "waiting for log")
+        return Snapshot(
+            status_line=status_line,
+            state=state,
+            format=self.format_name,
+            layer=None,
+            queue=None,
+            rate=report.rate,
+            warmup=report.warmup,
+            step=report.step,
+            run=None,
+            gpu_memory=None,
+            backend_errors=NO_BACKEND_ERRORS,
+            details=report.details,
+            history=history,
+            source=self._clock.source(source),
+            as_of=now,
+            training=report.training,
+            history_range=history_range,
+        )

@@ -1,0 +1,75 @@
+"""The tracker for a log no parser recognises (yet): it counts nothing and says so."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from app.snapshot import RateView, Snapshot, SourceView, State, WarmupView
+from app.stats.events import Event
+from app.stats.tracker import NO_BACKEND_ERRORS, RATE_WINDOW_SECONDS, WARMUP_COUNT, WARMUP_SECONDS
+
+
+class UnknownTracker:
+    """Stands in until the format is known: ``waiting`` on an empty log, else ``unrecognised``."""
+
+    format_name: str | None = None
+
+    def __init__(self) -> None:
+        self.has_records = False
+
+    @property
+    def clock(self) -> float | None:
+        """No event is applied, so no log time is known."""
+        return None
+
+    def apply_all(self, events: Sequence[Event], now: float | None = None, arrival: float | None = None) -> None:
+        """Note that the log has lines; no parser turned them into anything to count."""
+        if events:
+            self.has_records = True
+
+    def begin_stream(self) -> None:
+        """Nothing was counted, so nothing can be counted twice."""
+
+    def snapshot(self, now: float, source: SourceView) -> Snapshot:
+        """Empty figures, and the reason there are none."""
+        state: State = "unrecognised" if self.has_records else "waiting"
+        return Snapshot(
+            status_line="log format not recognised" if self.has_records else "waiting for log",
+            state=state,
+            format=None,
+            layer=None,
+            queue=None,
+            rate=RateView(
+                measured=False,
+                tokens_per_hour=None,
+                passes_per_hour=None,
+                tokens_per_pass=None,
+                passes_in_window=0,
+                observed_seconds=0.0,
+                window_seconds=float(RATE_WINDOW_SECONDS),
+            ),
+            warmup=WarmupView(
+                passes=0,
+                passes_needed=WARMUP_COUNT,
+                observed_seconds=0.0,
+                seconds_needed=float(WARMUP_SECONDS),
+                done=False,
+            ),
+            step=None,
+            run=None,
+            gpu_memory=None,
+            backend_errors=NO_BACKEND_ERRORS,
+            details=(),
+            history=(),
+            source=SourceView(
+                path=source.path,
+                size_bytes=source.size_bytes,
+                lines_read=source.lines_read,
+                bad_lines=source.bad_lines,
+                last_event_at=None,
+                problem=source.problem,
+                demo=source.demo,
+                skipped=dict(source.skipped),
+            ),
+            as_of=now,
+        )

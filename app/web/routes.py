@@ -1,0 +1,173 @@
+"""The dashboard's routes: the page, the snapshot JSON, a health check and the live websocket.
+
+Thin on purpose: figures come from the monitor through the one serializer
+(:func:`app.snapshot.to_json`), pushing is :mod:`app.web.broadcast`'s job, and who may ask is
+:mod:`app.web.security`'s.
+"""
+
+from __future__ import annotations
+
+import logging
+import select
+import socket
+import time
+from dataclasses import dataclass
+
+from flask import Blueprint, Response, current_app, render_template, request
+from flask_sock import Sock
+from simple_websocket import Server
+from wsproto.utilities import LocalProtocolError
+
+from app.config import Config
+from app.monitor import Monitor
+from app.snapshot import to_json
+from app.web import security
+from app.web.broadcast import Broadcaster, ClientClosed, pump
+
+log = logging.getLogger(__name__)
+
+# The server that received a request, set by app.web.serve: waitress ("http") or Werkzeug ("ws").
+# Requests without it (Flask's test client) may reach every route.
+SERVER_ROLE_KEY = "tokwatch.server"
+CLOSE_NORMAL = 1000
+# Ending a session: how long to wait for the client's close reply, and how much of whatever it
+# still sends to read and drop before shutting the socket (see finish()).
+CLOSE_HANDSHAKE_SECONDS = 1.0
+DISCARD_SECONDS = 1.0
+DISCARD_QUIET_SECONDS = 0.05
+DISCARD_MAX_BYTES = 64 << 20
+# Close code for a handshake that raced past the cap check: 1013, "try again later".
+CLOSE_TRY_AGAIN_LATER = 1013
+
+bp = Blueprint("web", __name__)
+sock = Sock()
+
+
+@dataclass(frozen=True)
+class WebState:
+    """What the routes work with, kept in ``app.extensions["tokwatch"]``."""
+
+    config: Config
+    monitor: Monitor
+    broadcaster: Broadcaster
+
+
+def web_state() -> WebState:
+    """The current app's WebState."""
+    state: WebState = current_app.extensions["tokwatch"]
+    return state
+
+
+@bp.before_app_request
+def keep_servers_to_their_roles() -> None:
+    """The websocket port serves only /ws, and the HTTP port says where /ws is."""
+    role = request.environ.get(SERVER_ROLE_KEY)
+    if role == "ws" and request.path != "/ws":
+        security.refuse(404, "this port serves only the websocket (/ws)")
+    if role == "http" and request.endpoint == "web.ws":
+        port = web_state().config.effective_ws_port
+        security.refuse(400, f"the websocket is served on port {port}, not on this one")
+
+
+@bp.before_request
+def guard() -> None:
+    """Ask for the token on the API and the websocket; vet a websocket handshake before it is accepted."""
+    state = web_state()
+    if request.path.startswith("/api/"):
+        security.require_token(state.config)
+    elif request.endpoint == "web.ws":  # Werkzeug routes here only a websocket handshake
+        security.require_token(state.config, query_param=True)
+        security.require_websocket_origin(state.config)
+        if state.broadcaster.is_full():
+            security.refuse(503, "too many live dashboards open; close one and reload")
+        # The handshake arrived in time (app.web.serve bounds it); a live websocket may stay idle.
+        raw = request.environ.get("werkzeug.socket")
+        if raw is not None:
+            raw.settimeout(None)
+
+
+@bp.get("/")
+def index() -> str:
+    """Render the page: no figures, only where to find them."""
+    state = web_state()
+    return render_template(
+        "index.html",
+        ws_port=state.config.effective_ws_port,
+        token_required=state.config.token is not None,
+        keepalive_seconds=state.config.keepalive_seconds,
+    )
+
+
+@bp.get("/api/snapshot")
+def snapshot() -> Response:
+    """Return the current snapshot as JSON (the same text a websocket message carries).
+
+    The header says where /ws is now: a page loaded before a restart on another websocket port
+    reloads (its CSP names the old port) instead of knocking at the old one forever.
+    """
+    state = web_state()
+    response = Response(to_json(state.monitor.snapshot()), mimetype="application/json")
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["X-Tokwatch-WS-Port"] = str(state.config.effective_ws_port)
+    return response
+
+
+@bp.get("/healthz")
+def healthz() -> Response:
+    """Say the server is up (no figures, so no token)."""
+    response = Response('{"status":"ok"}', mimetype="application/json")
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@sock.route("/ws", bp=bp)
+def ws(connection: Server) -> None:
+    """Send the snapshot now, then every change (coalesced) and a keepalive when idle."""
+    state = web_state()
+    client = state.broadcaster.join(abort=lambda: connection.sock.shutdown(socket.SHUT_RDWR))
+    if client is None:  # the cap filled up between the guard and here
+        finish(connection, CLOSE_TRY_AGAIN_LATER, "too many live dashboards open")
+        return
+    code, reason = CLOSE_NORMAL, ""
+    try:
+        connection.send(to_json(state.monitor.snapshot()))
+        pump(connection, client, keepalive_seconds=state.config.keepalive_seconds)
+    except ClientClosed as closed:
+        code, reason = closed.code, closed.reason
+    except (OSError, LocalProtocolError) as e:
+        # The peer vanished mid-send (reset, broken pipe, aborted as stalled), or simple-websocket's
+        # reader closed the connection under us (a message over the size cap): it is over either way.
+        log.debug("websocket client gone: %s", e)
+    finally:
+        state.broadcaster.leave(client)
+        finish(connection, code, reason)
+
+
+def finish(connection: Server, code: int, reason: str) -> None:
+    """Close the websocket, then free its socket within a second whatever the client does.
+
+    After the view returns, Werkzeug drains what is left of the "request body" with a blocking
+    ``rfile.read`` while the socket is readable: the unread rest of a refused oversized frame
+    would hold the connection and its thread until the client left. So the rest is read here,
+    for at most DISCARD_SECONDS, and the socket shut, which Werkzeug's drain reads as EOF.
+    """
+    try:
+        if connection.connected:
+            connection.close(code, reason or None)
+    except (OSError, LocalProtocolError) as e:  # closed already, by the peer or the reader
+        log.debug("closing a websocket: %s", e)
+    # Let the close handshake finish on simple-websocket's own reader thread.
+    connection.thread.join(CLOSE_HANDSHAKE_SECONDS)
+    sock = connection.sock
+    deadline = time.monotonic() + DISCARD_SECONDS
+    discarded = 0
+    try:
+        while discarded < DISCARD_MAX_BYTES and time.monotonic() < deadline:
+            readable, _, _ = select.select([sock], [], [], DISCARD_QUIET_SECONDS)
+            chunk = sock.recv(1 << 16) if readable else b""
+            if not chunk:
+                break
+            discarded += len(chunk)
+        sock.shutdown(socket.SHUT_RDWR)
+    except (OSError, ValueError):
+        pass  # the socket is already gone

@@ -1,0 +1,387 @@
+"""Run the dashboard: the watcher, waitress for HTTP, Werkzeug for /ws, until Ctrl-C or SIGTERM.
+
+Why two servers: waitress cannot upgrade a connection to a websocket — simple-websocket needs
+the raw socket, which only Werkzeug, Gunicorn, eventlet and gevent put in the WSGI environ, and
+waitress's maintainers declined to expose it ("the channel object is not an api", waitress PR
+#389). So /ws gets its own port, served by Werkzeug's threaded server in this same process over
+the same Monitor, and waitress serves everything else.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import signal
+import socket
+import socketserver
+import sys
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+from pathlib import Path
+from types import FrameType
+from typing import Any, TextIO
+
+from waitress import wasyncore
+from waitress.server import create_server
+from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler
+
+from app.config import Config, ConfigError, is_loopback
+from app.demo import DemoLog
+from app.monitor import Monitor
+from app.web import create_app
+from app.web.broadcast import Broadcaster
+from app.web.routes import SERVER_ROLE_KEY
+from app.web.security import default_config_dir, is_ip_literal, load_or_create_token
+
+log = logging.getLogger(__name__)
+
+WSGIApp = Callable[[dict[str, Any], Any], Iterable[bytes]]
+
+# waitress serves only short requests (the page, static files, a poll every 5 s per viewer);
+# websockets never hold one of its threads. Eight covers a handful of devices with room.
+HTTP_THREADS = 8
+HTTP_OPTIONS: dict[str, Any] = {
+    "threads": HTTP_THREADS,
+    "max_request_body_size": 16 * 1024,  # no uploads (default 1 GiB)
+    "max_request_header_size": 32 * 1024,  # default 256 KiB
+    "connection_limit": 100,
+    "channel_timeout": 60,  # idle keep-alive connections; a poll comes every 5 s
+    "asyncore_use_poll": True,  # select() caps descriptors at 1024
+    "ident": "tokwatch",
+}
+# How long the server loops sleep between looks at the stop flag: bounds shutdown time.
+LOOP_SECONDS = 0.1
+JOIN_SECONDS = 3.0
+BACKLOG_WAIT_SECONDS = 3.0
+# Connections the websocket port holds beyond the client cap: refused handshakes, stray requests.
+WS_CONNECTION_HEADROOM = 32
+
+
+class ServeError(Exception):
+    """The dashboard cannot start (a port in use, an address that does not exist)."""
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """Bind a listening TCP socket (port 0: an ephemeral one); raise ServeError when it cannot."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+        family, _, _, _, address = infos[0]
+        dual_stack = family == socket.AF_INET6 and host in ("::", "") and socket.has_dualstack_ipv6()
+        return socket.create_server(address[:2], family=family, dualstack_ipv6=dual_stack, backlog=128)
+    except OSError as e:
+        reason = e.strerror or str(e)
+        if port and getattr(e, "errno", None) in (98, 48, 10048):  # EADDRINUSE on Linux, macOS, Windows
+            reason = f"port {port} is already in use (pick another with --port / --ws-port)"
+        raise ServeError(f"cannot listen on {host}:{port}: {reason}") from e
+
+
+def _with_role(app: WSGIApp, role: str) -> WSGIApp:
+    """Tell the app which server a request came through (the ws port serves /ws only)."""
+
+    def tagged(environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
+        environ[SERVER_ROLE_KEY] = role
+        return app(environ, start_response)
+
+    return tagged
+
+
+class _QuietHandler(WSGIRequestHandler):
+    """Werkzeug's handler without a line on stderr per request (a websocket is one long request)."""
+
+    server: _WebsocketServer
+
+    def setup(self) -> None:
+        """Give the request line and headers a deadline; the /ws guard lifts it once accepted.
+
+        A socket timeout alone bounds each read, so a client trickling a byte at a time would
+        never meet it: a timer shuts the connection at the deadline unless it was accepted.
+        """
+        super().setup()
+        seconds = self.server.handshake_timeout_seconds
+        self.connection.settimeout(seconds)
+        self._deadline = threading.Timer(seconds, self._expire)
+        self._deadline.daemon = True
+        self._deadline.start()
+
+    def _expire(self) -> None:
+        # The /ws guard clears the socket timeout of a handshake it accepts: that one stays.
+        if self.connection.gettimeout() is not None:
+            with contextlib.suppress(OSError):
+                self.connection.shutdown(socket.SHUT_RDWR)
+
+    def finish(self) -> None:
+        """Cancel the deadline of a connection that is over."""
+        self._deadline.cancel()
+        super().finish()
+
+    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
+        pass  # the request line carries the LAN token (?token=…): never write it anywhere
+
+    def log(self, type: str, message: str, *args: Any) -> None:
+        log.debug("ws server: " + message.rstrip(), *args)
+
+
+class _WebsocketServer(socketserver.ThreadingMixIn, BaseWSGIServer):
+    """Werkzeug's threaded server with a cap on open connections.
+
+    Werkzeug's own threaded server starts a thread for every connection with no limit and no
+    socket timeout, so clients that trickle half a request (slowloris) would each hold a thread
+    for as long as they like. Here a request must arrive within the handshake timeout, and past
+    ``max_connections`` a new connection is closed at once.
+    """
+
+    multithread = True
+    daemon_threads = True
+
+    def __init__(self, *args: Any, max_connections: int, handshake_timeout_seconds: float, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.handshake_timeout_seconds = handshake_timeout_seconds
+        self.max_connections = max_connections
+        self._slots = threading.BoundedSemaphore(max_connections)
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        """Serve the connection on a thread of its own, or close it when every slot is taken."""
+        if not self._slots.acquire(blocking=False):
+            log.debug("websocket port: %d connections open, refusing one more", self.max_connections)
+            self.shutdown_request(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self._slots.release()
+            raise
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        """Serve one connection, then free its slot."""
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self._slots.release()
+
+
+class Dashboard:
+    """The running parts, owned: monitor, broadcaster, both servers and the demo writer, if any."""
+
+    def __init__(self, config: Config, monitor: Monitor, *, demo: DemoLog | None = None) -> None:
+        self.requested = config
+        self.config = config  # with the real ports once started
+        self.monitor = monitor
+        self.demo = demo
+        self._stopping = threading.Event()
+        self._threads: list[threading.Thread] = []
+        self._http_map: dict[int, Any] = {}
+        self._http_server: Any = None
+        self._ws_server: BaseWSGIServer | None = None
+        self._app: Any = None
+        self._started = False
+
+    @property
+    def broadcaster(self) -> Broadcaster:
+        """The websocket client registry (exists once started)."""
+        if self._app is None:
+            raise RuntimeError("the Dashboard is not started")
+        broadcaster: Broadcaster = self._app.extensions["tokwatch"].broadcaster
+        return broadcaster
+
+    def start(self) -> Config:
+        """Bind both ports, build the app, start every thread; return the config with the real ports."""
+        if self._started:
+            raise RuntimeError("a Dashboard can be started once")
+        self._started = True
+        config = self.requested
+        http_socket = listen(config.host, config.port)
+        try:
+            ws_socket = listen(config.host, config.effective_ws_port)
+        except ServeError:
+            http_socket.close()
+            raise
+        bound_host = http_socket.getsockname()[0]
+        self.config = replace(config, port=http_socket.getsockname()[1], ws_port=ws_socket.getsockname()[1])
+        try:
+            self._app = create_app(self.config, self.monitor)
+        except ConfigError:
+            http_socket.close()
+            ws_socket.close()
+            raise
+
+        self._http_server = create_server(
+            _with_role(self._app.wsgi_app, "http"), map=self._http_map, sockets=[http_socket], **HTTP_OPTIONS
+        )
+        # Werkzeug takes the bound socket by descriptor (it duplicates it), so both ports were
+        # reserved before the app had to know them.
+        self._ws_server = _WebsocketServer(
+            bound_host,
+            self.config.effective_ws_port,
+            _with_role(self._app.wsgi_app, "ws"),
+            handler=_QuietHandler,
+            fd=ws_socket.fileno(),
+            # Room past the client cap so the refusals (503) still get through.
+            max_connections=self.config.max_ws_clients + WS_CONNECTION_HEADROOM,
+            handshake_timeout_seconds=self.config.handshake_timeout_seconds,
+        )
+        ws_socket.close()
+
+        if self.demo is not None:
+            self.demo.start()
+        self.monitor.start()
+        self.broadcaster.start()
+        self._spawn("tokwatch-http", self._run_http)
+        self._spawn("tokwatch-ws", self._run_ws)
+        return self.config
+
+    def stop(self) -> None:
+        """Stop everything within a few seconds; safe to call twice."""
+        if self._stopping.is_set():
+            return
+        self._stopping.set()
+        if self._app is not None:
+            self.broadcaster.stop()
+        if self._ws_server is not None:
+            if any(thread.name == "tokwatch-ws" for thread in self._threads):
+                self._ws_server.shutdown()  # waits for serve_forever: only once it was started
+            self._ws_server.server_close()
+        for thread in self._threads:
+            thread.join(JOIN_SECONDS)
+        if self._http_server is not None and not any(t.name == "tokwatch-http" for t in self._threads):
+            # Built but never run (start failed half-way): close what _run_http would have.
+            self._http_server.task_dispatcher.shutdown(timeout=JOIN_SECONDS)
+            wasyncore.close_all(self._http_map)
+        self.monitor.stop()
+        if self.demo is not None:
+            self.demo.stop()  # last: the tailer must not see its file vanish
+
+    def _spawn(self, name: str, target: Callable[[], None]) -> None:
+        thread = threading.Thread(target=target, name=name, daemon=True)
+        self._threads.append(thread)
+        thread.start()
+
+    def _run_http(self) -> None:
+        # waitress's own run() loops until the process ends; stepping its loop here lets the
+        # owner stop it from another thread without closing sockets under a running select.
+        server = self._http_server
+        try:
+            while not self._stopping.is_set():
+                wasyncore.loop(timeout=LOOP_SECONDS, map=self._http_map, use_poll=True, count=1)
+        finally:
+            server.task_dispatcher.shutdown(timeout=JOIN_SECONDS)
+            wasyncore.close_all(self._http_map)
+
+    def _run_ws(self) -> None:
+        assert self._ws_server is not None
+        self._ws_server.serve_forever(poll_interval=LOOP_SECONDS)
+
+
+# --- the command --------------------------------------------------------------------
+
+
+def serve(config: Config, *, out: TextIO | None = None) -> int:
+    """Run the dashboard until Ctrl-C or SIGTERM; return the exit status.
+
+    Raises ServeError (a port in use), TokenStoreError or ConfigError (a bad token): run.py
+    turns them into a message.
+    """
+    from app.ingest.files import default_log_path
+
+    out = out if out is not None else sys.stdout
+    log_path = config.log_path
+    if log_path is None and not config.demo:
+        log_path = default_log_path()
+    config = with_token(config)
+    demo: DemoLog | None = None
+    if config.demo or log_path is None:
+        demo = DemoLog.create()
+        log_path = demo.path
+
+    monitor = Monitor(log_path, format_name=config.format_name, demo=demo is not None)
+    dashboard = Dashboard(config, monitor, demo=demo)
+    try:
+        config = dashboard.start()
+    except BaseException:
+        dashboard.stop()  # also deletes the demo file
+        raise
+
+    stop = threading.Event()
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        stop.set()
+
+    previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        # Print the URL once the backlog is in, so the first page shows figures, not "waiting".
+        if log_path.exists():
+            monitor.wait_for_change(0, timeout=BACKLOG_WAIT_SECONDS)
+        if not stop.is_set():
+            print_banner(config, log_path, demo=demo is not None, given_demo=config.demo, out=out)
+        while not stop.wait(LOOP_SECONDS):
+            pass
+        print("tokwatch: stopping…", file=out, flush=True)
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        dashboard.stop()
+    return 0
+
+
+def with_token(config: Config) -> Config:
+    """Give a non-loopback config its token: ``--token``, else the one kept in the config dir."""
+    if config.token is not None or config.loopback_only:
+        return config
+    directory = config.config_dir if config.config_dir is not None else default_config_dir()
+    return replace(config, token=load_or_create_token(directory))
+
+
+def lan_address(host: str) -> str | None:
+    """The address a phone on the LAN should use for ``host`` (the primary interface for 0.0.0.0/::)."""
+    if host not in ("0.0.0.0", "::", ""):
+        return host
+    family = socket.AF_INET6 if host == "::" else socket.AF_INET
+    # Connecting a UDP socket sends nothing; it only asks the routing table which interface to use.
+    probe = ("fd00::1", 9) if family == socket.AF_INET6 else ("10.255.255.255", 9)
+    with socket.socket(family, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(probe)
+            address: str = s.getsockname()[0]
+        except OSError:
+            address = ""
+    if address and not is_loopback(address) and address not in ("0.0.0.0", "::"):
+        return address
+    return None
+
+
+def _url(host: str, port: int, token: str | None) -> str:
+    shown = f"[{host}]" if ":" in host and not host.startswith("[") else host
+    fragment = f"#token={token}" if token else ""
+    return f"http://{shown}:{port}/{fragment}"
+
+
+def print_banner(config: Config, log_path: Path, *, demo: bool, given_demo: bool, out: TextIO) -> None:
+    """Say what is watched and which URL(s) to open (with a QR code for a phone on the LAN)."""
+    if demo:
+        why = "" if given_demo else " (no Train at Home log found; pass --log PATH for yours)"
+        print(f"tokwatch: DEMO — replaying a composed Train-at-Home log{why}", file=out)
+    else:
+        print(f"tokwatch: following {log_path}", file=out)
+    local_host = "127.0.0.1" if config.host in ("0.0.0.0", "") else "::1" if config.host == "::" else config.host
+    if config.loopback_only:
+        print(f"  open {_url(local_host, config.port, config.token)}", file=out)
+    else:
+        print(f"  on this machine: {_url(local_host, config.port, config.token)}", file=out)
+        address = lan_address(config.host)
+        if address is None:
+            print("  on your phone:   http://<this machine's LAN address>:"
+                  f"{config.port}/#token={config.token}", file=out)
+        else:
+            phone_url = _url(address, config.port, config.token)
+            print(f"  on your phone:   {phone_url}", file=out)
+            import segno
+
+            segno.make(phone_url, error="m").terminal(out=out, compact=True)
+        if not is_ip_literal(config.host) and config.host not in ("0.0.0.0", "::", "localhost") \
+                and config.host.lower() not in (h.lower() for h in config.allow_hosts):
+            print(f"  note: browsers asking for {config.host} by name need --allow-host {config.host}", file=out)
+        print("  the token is kept in the config folder; anyone who has it can read these figures,", file=out)
+        print("  and plain HTTP carries it in clear: a home LAN is fine, public Wi-Fi is not.", file=out)
+    print(f"  websocket on port {config.effective_ws_port} (the page finds it; polls /api/snapshot if blocked)",
+          file=out)
+    print("  Ctrl-C to stop", file=out, flush=True)

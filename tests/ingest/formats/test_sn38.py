@@ -1,0 +1,169 @@
+"""SN38 miner and hivemind parser: the step line's versions, prefixes, all-reduce rounds."""
+
+from __future__ import annotations
+
+import calendar
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.ingest.formats.sn38 import Sn38Parser
+from app.stats.events import AllReduceResult, PeerGroup, StepFigures, Tick, TrainingPause, TrainStep
+
+SAMPLE = Path(__file__).resolve().parents[2] / "data" / "sample-sn38.log"
+
+
+def utc(year: int, month: int, day: int, hour: int, minute: int, second: int) -> float:
+    return float(calendar.timegm((year, month, day, hour, minute, second, 0, 0, 0)))
+
+
+def read(lines: list[str], parser: Sn38Parser | None = None) -> tuple[list[object], int]:
+    parser = parser or Sn38Parser(to_epoch=utc)
+    return list(parser.feed(lines)), parser.bad_lines
+
+
+def bt(message: str, level: str = "INFO", stamp: str = "2025-06-27 14:03:11.482") -> str:
+    return f"{stamp} | {level:^16} | {message}"
+
+
+STEPS: list[tuple[str, str, dict[str, Any]]] = [
+    (
+        "2025-03 → now",
+        bt("🏋️  Outer Step: 41 | Inner Step: 17 | Learning Rate: 0.00040000 | Average Loss: 3.47"),
+        {"at": utc(2025, 6, 27, 14, 3, 11) + 0.482, "outer_step": 41, "step": 17, "lr": 0.0004, "loss": 3.47},
+    ),
+    (
+        "2025-02 micro batches",
+        bt("🏋️ Outer Step: 7 | Inner Step: 12 | Average Loss: 4.1022 | Micro Batches: [512/512]"),
+        {"outer_step": 7, "step": 12, "lr": None, "loss": 4.1022},
+    ),
+    ("2025-01 inner only", bt(":gear: Inner Step: 3 | Average Loss: 4.5000"), {"outer_step": None, "step": 3, "loss": 4.5}),
+    ("2024 index", bt("Index: 1417 | Loss: 4.87"), {"step": 1417, "loss": 4.87}),
+    ("2023 step", bt("Step 12 Loss: 5.123456789"), {"step": 12, "loss": 5.123456789}),
+    (
+        "2025-09 rank prefix, undated",
+        "   \x1b[1mRank 0\x1b[0m    | 🏋️  Outer Step: 112 | Inner Step: 5 | Learning Rate: 0.00070000 | Average Loss: 3.02",
+        {"at": None, "outer_step": 112, "step": 5},
+    ),
+    (
+        "file handler",
+        "2025-06-27 14:03:11,482 - distributed_training - INFO - Outer Step: 41 | Inner Step: 2 | Average Loss: 3.5",
+        {"outer_step": 41, "step": 2},
+    ),
+    (
+        "trace format",
+        ("2025-06-27 14:03:11.482 |       INFO       | bittensor:miner.py:718 | Outer Step: 41 | Inner Step: 4 | "
+        "Average Loss: 3.5"),
+        {"outer_step": 41, "step": 4},
+    ),
+    ("pm2 prefix", "0|miner  | " + bt("Outer Step: 41 | Inner Step: 6 | Average Loss: 3.5"), {"step": 6}),
+    ("hivemind example trainer", "Jun 27 14:12:30.700 [INFO] Step #42", {"at": None, "step": 42}),
+]
+
+
+@pytest.mark.parametrize(("version", "line", "expected"), STEPS, ids=[s[0] for s in STEPS])
+def test_step_lines(version: str, line: str, expected: dict[str, Any]) -> None:
+    events, bad = read([line])
+    assert bad == 0
+    (step,) = [e for e in events if isinstance(e, TrainStep)]
+    for key, value in expected.items():
+        got = getattr(step, key)
+        assert got == (pytest.approx(value) if isinstance(value, float) else value), key
+
+
+def test_a_round_that_succeeds_counts_once_with_its_peers() -> None:
+    events, _ = read(
+        [
+            bt("Received All Reduce Call"),
+            bt("⚠️  Pausing continuous training."),
+            bt("PeerID to UID mapping: {'12D3KooWQ...x7Q': 87, '12D3KooWB...aB3': 12, '12D3KooWH...k2P': 55}"),
+            bt("self.tensor_part_container.num_parts_by_peer (118, 117, 117)"),
+            bt("Averaging Round Finished Succesfully", "SUCCESS"),
+            bt("AllReduce Operation Finished Succesfully"),
+        ]
+    )
+    at = utc(2025, 6, 27, 14, 3, 11) + 0.482
+    assert events == [
+        TrainingPause(at, "all-reduce"),
+        PeerGroup(at, 3),
+        PeerGroup(at, 3),
+        AllReduceResult(at, ok=True, peers=3),
+        Tick(at),
+    ]
+
+
+def test_a_round_that_fails_counts_once_with_the_first_error() -> None:
+    events, _ = read(
+        [
+            bt("Received All Reduce Call"),
+            bt("UID:55 - PeerID:k2P - Failed to communicate with peers due to error - peer k2P sent 0 parts"),
+            bt("All Reduce Runner failed with error peer k2P sent 0 parts, but we expected 117"),
+            bt("All Reduce Failed with error: AllReduce Failed, Loading Latest State"),
+            bt("Unexpected error during Averaging Process: Averaging step failed: could not find a group", "ERROR"),
+        ]
+    )
+    results = [e for e in events if isinstance(e, AllReduceResult)]
+    assert results == [AllReduceResult(results[0].at, ok=False, error="peer k2P sent 0 parts, but we expected 117")]
+
+
+def test_dstrbtd_checkpoint_failure() -> None:
+    events, _ = read([bt("Received Main All Reduce Call"), bt("All Reduce Failed At Checkpoint 2")])
+    assert next(e for e in events if isinstance(e, AllReduceResult)).error == "All Reduce Failed At Checkpoint 2"
+
+
+def test_hivemind_lines() -> None:
+    events, _ = read(
+        [
+            "Jun 27 14:05:02.117 [INFO] my-run accumulated 3712 samples for epoch #41 from 6 peers. ETA 52.31 sec",
+            "Jun 27 14:06:03.911 [INFO] Averaged gradients with 6 peers",
+            "Jun 27 14:06:05.260 [INFO] Transitioning to epoch 42",
+            "Jun 27 14:11:40.003 [INFO] Averaging gradients failed with AllreduceException('could not find a group')",
+            "Jun 27 14:11:40.100 [INFO] Skipped averaging: there are no other peers",
+            "Jun 27 14:12:30.701 [INFO] Performance: 41.337 samples/sec",
+            "\x1b[1mJun 27 14:12:30.702 [INFO]\x1b[0m Local loss: 3.41872",
+            "[2021/08/29 13:16:01.592][INFO][hivemind.optim] Averaged parameters with 5 peers",
+        ]
+    )
+    assert events == [
+        AllReduceResult(None, ok=True, peers=6),
+        TrainStep(None, "train", 42),
+        AllReduceResult(None, ok=False, error="AllreduceException('could not find a group')"),
+        AllReduceResult(None, ok=False, peers=0, error="no other peers"),
+        StepFigures(None, figures=(("samples_per_second", 41.337),)),
+        StepFigures(None, loss=3.41872, loss_note="local"),
+        AllReduceResult(utc(2021, 8, 29, 13, 16, 1) + 0.592, ok=True, peers=5),
+        Tick(utc(2021, 8, 29, 13, 16, 1) + 0.592),
+    ]
+
+
+def test_only_one_local_rank_is_followed() -> None:
+    events, _ = read(
+        [
+            "   Rank 1    | Outer Step: 1 | Inner Step: 0 | Average Loss: 3.00",
+            "   Rank 0    | Outer Step: 1 | Inner Step: 0 | Average Loss: 3.01",
+            "   Rank 1    | Outer Step: 1 | Inner Step: 1 | Average Loss: 3.00",
+            "   Rank 0    | Outer Step: 1 | Inner Step: 1 | Average Loss: 3.01",
+        ]
+    )
+    assert [(e.step, e.loss) for e in events if isinstance(e, TrainStep)] == [(0, 3.0), (0, 3.01), (1, 3.01)]
+
+
+def test_a_loss_cut_by_a_wrap_is_joined() -> None:
+    events, bad = read([bt("Outer Step: 41 | Inner Step: 2 | Average Loss: 3.5"), "6", bt("Received All Reduce Call")])
+    assert [e.loss for e in events if isinstance(e, TrainStep)] == [3.56] and bad == 0
+
+
+def test_the_sample_reads_whole() -> None:
+    events, bad = read(SAMPLE.read_text(encoding="utf-8").splitlines())
+    assert bad == 0
+    assert [(e.outer_step, e.step) for e in events if isinstance(e, TrainStep)] == [
+        (41, 0), (41, 1), (41, 2), (41, 3), (41, 4), (41, 5), (42, 0), (42, 1), (42, 2)
+    ]
+    results = [e for e in events if isinstance(e, AllReduceResult)]
+    assert [(r.ok, r.peers) for r in results] == [(True, 3), (False, None)]
+
+
+def test_the_miners_own_success_line_ends_a_round() -> None:
+    events, _ = read([bt("Received All Reduce Call"), bt("AllReduce Operation Finished Succesfully")])
+    assert [e.ok for e in events if isinstance(e, AllReduceResult)] == [True]

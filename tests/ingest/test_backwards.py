@@ -1,0 +1,80 @@
+"""Reading a real log from its end backwards: chunks, cut lines, UTF-8, and only what is pulled."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.ingest import backwards, files
+from app.ingest.backwards import read_backwards
+from app.ingest.lines import LineCounters
+from tests.ingest.logs import numbered
+
+
+@pytest.mark.parametrize("chunk_bytes", [1, 7, 64, 1000, 1 << 20])
+def test_read_backwards_newest_chunk_first_lines_intact(tmp_path: Path, chunk_bytes: int) -> None:
+    log = tmp_path / "a.log"
+    text = numbered(200)
+    log.write_text(text + "unfinished")
+    stats = LineCounters()
+    chunks = list(read_backwards(log, chunk_bytes=chunk_bytes, stats=stats))
+    assert all(chunks), "no empty chunks"
+    assert chunks[0][-1] == "line 199 " + "x" * (199 % 37), "newest chunk first"
+    assert [line for chunk in reversed(chunks) for line in chunk] == text.splitlines()
+    assert stats.lines == 200
+    if chunk_bytes >= 1000:
+        assert len(chunks) < 200 * 60 // chunk_bytes + 2
+
+
+@pytest.mark.parametrize("chunk_bytes", [5, 16, 64, 4096])
+def test_read_backwards_cuts_long_lines_and_keeps_utf8_whole(tmp_path: Path, chunk_bytes: int) -> None:
+    log = tmp_path / "a.log"
+    long_ascii = "a" * 200
+    long_utf8 = "é" * 100  # 200 bytes; a 51-byte cut would split a character
+    log.write_text(f"short\n{long_ascii}\nmid\n{long_utf8}\nend\n", encoding="utf-8")
+    stats = LineCounters()
+    lines = [
+        line
+        for c in reversed(list(read_backwards(log, chunk_bytes=chunk_bytes, max_line_bytes=51, stats=stats)))
+        for line in c
+    ]
+    assert lines == ["short", "a" * 51, "mid", "é" * 25, "end"]
+    assert stats.long_lines_cut == 2
+    assert stats.invalid_utf8_lines == 0
+
+
+def test_read_backwards_reads_only_the_chunks_pulled(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    log = tmp_path / "big.log"
+    tail = numbered(40_000, width=40).encode()  # ~3.4 MB of lines after a 200 MB sparse hole
+    with open(log, "wb") as f:
+        f.seek(200_000_000)
+        f.write(b"\n" + tail)
+    read_bytes = 0
+    real_open = files.open_for_reading
+
+    class Counting:
+        def __init__(self, path: Path) -> None:
+            self._f = real_open(path)
+
+        def read(self, size: int = -1, /) -> bytes | None:
+            nonlocal read_bytes
+            data = self._f.read(size)
+            read_bytes += len(data or b"")
+            return data
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self._f, name)
+
+    monkeypatch.setattr(files, "open_for_reading", Counting)
+    chunk_bytes = 1 << 20
+    started = time.monotonic()
+    chunks = read_backwards(log, chunk_bytes=chunk_bytes)
+    first, second = next(chunks), next(chunks)
+    chunks.close()  # type: ignore[attr-defined]
+    assert time.monotonic() - started < 2.0
+    assert first[-1] == tail.decode().splitlines()[-1]
+    assert second[-1] == tail.decode().splitlines()[-len(first) - 1]
+    assert 2 * chunk_bytes <= read_bytes <= 2 * chunk_bytes + 2 * backwards.READ_BLOCK_BYTES

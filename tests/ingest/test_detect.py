@@ -1,0 +1,161 @@
+"""Format detection (``--format auto``), switching on a new stage, and parsers that never raise."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from app.ingest.formats import PARSERS, STEP_FORMATS, create_parser, detect
+from app.ingest.formats.detect import FormatWatch, scores
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+def sample(name: str) -> list[str]:
+    return (DATA / name).read_text(encoding="utf-8").splitlines()
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("sample-nanochat.log", "nanochat"),
+        ("sample-nanogpt.log", "nanogpt"),
+        ("sample-hf-trainer.log", "hf-trainer"),
+        ("sample-torchtitan.log", "torchtitan"),
+        ("sample-sn38.log", "sn38"),
+        ("iota-sample.log", "iota"),
+    ],
+)
+def test_each_sample_is_detected(name: str, expected: str) -> None:
+    assert detect(sample(name)) == expected
+
+
+LLMC = "step  200/18865 | loss 6.118203 (-0.42z)| norm 0.8821 (+0.17z)| lr 1.68e-04 | 331.12 ms | 46.2% bf16 MFU | 1583012 tok/s"
+MODDED = "step:12/1480 train_loss:7.1934 train_time:2311ms step_avg:231.10ms"
+HIVEMIND = "Jun 27 14:06:03.911 [INFO] Averaged gradients with 6 peers"
+
+
+@pytest.mark.parametrize(
+    ("lines", "expected"),
+    [
+        ([LLMC] * 3, "llmc"),
+        ([MODDED] * 3, "modded-nanogpt"),
+        ([HIVEMIND] * 3, "hivemind"),
+        ([HIVEMIND] * 5 + sample("sample-sn38.log")[:5], "sn38"),  # a miner's log with hivemind in it
+        (["hello", "this is not a training log"], None),
+        ([], None),
+    ],
+)
+def test_other_families(lines: list[str], expected: str | None) -> None:
+    assert detect(lines) == expected
+
+
+def speedrun() -> list[str]:
+    """A speedrun-style log: nanochat base → eval → SFT → RL, one after another."""
+    return sample("sample-nanochat.log")
+
+
+def test_a_speedrun_log_is_nanochat_at_every_stage() -> None:
+    lines = speedrun()
+    sft = next(i for i, line in enumerate(lines) if line.startswith("step 00001 ("))
+    rl = next(i for i, line in enumerate(lines) if line.startswith("Step 0/467"))
+    for start in (0, sft, rl):
+        assert detect(lines[start:]) == "nanochat"
+
+
+def test_a_log_caught_in_nanochats_base_eval_is_nanochat() -> None:
+    lines = speedrun()
+    start = next(i for i, line in enumerate(lines) if line.startswith("Peak memory usage"))
+    end = next(i for i, line in enumerate(lines) if line.startswith("CORE metric"))
+    assert detect(lines[start : end + 1]) == "nanochat"
+
+
+def test_the_stage_at_the_end_decides_a_mixed_log() -> None:
+    """A script ran nanoGPT, then fine-tuned with the HF Trainer: the end of the log says HF."""
+    lines = sample("sample-nanogpt.log") + sample("sample-hf-trainer.log") * 3
+    assert scores(lines)["hf-trainer"] > scores(lines)["nanogpt"]
+    assert detect(lines) == "hf-trainer"
+
+
+def test_watch_switches_when_another_trainer_takes_over() -> None:
+    watch = FormatWatch("nanogpt")
+    assert watch.see(sample("sample-nanogpt.log")) is None
+    hf = sample("sample-hf-trainer.log")
+    replay = watch.see(["Initializing a new model from scratch", *hf])
+    assert watch.current == "hf-trainer"
+    # from the first line of the new trainer on, the rest of the batch included
+    assert replay == hf
+
+
+def test_watch_ignores_stray_foreign_lines() -> None:
+    watch = FormatWatch("nanochat")
+    lines = speedrun()
+    stray = "{'loss': 1.0, 'learning_rate': 1e-05, 'epoch': 0.1}"
+    mixed = [x for i, line in enumerate(lines) for x in ([line, stray] if i % 10 == 9 else [line])]
+    assert watch.see(mixed) is None and watch.current == "nanochat"
+
+
+def test_watch_treats_one_parsers_formats_as_one() -> None:
+    watch = FormatWatch("nanogpt")
+    assert watch.see([LLMC] * 5) is None
+
+
+def test_step_formats_are_every_parser_but_iota() -> None:
+    assert STEP_FORMATS == set(PARSERS) - {"iota"}
+    for name in STEP_FORMATS:
+        assert create_parser(name).name == name
+
+
+NASTY = [
+    "",
+    "\x00" * 50,
+    "step 00001/00002 (50.00%) | loss: \x00 | lrm: 1.00",
+    (
+        "step 99999999999999999999/1 (1e999%) | loss: 1e999 | lrm: nan | dt: 9e999ms | tok/sec: 1,2,3 | mfu: inf"
+        " | total time: 1e999m"
+    ),
+    "iter 1: loss " + "9" * 5000 + ", time 1ms, mfu 1%",
+    "x" * 200_000,
+    "{'loss': " * 1000,
+    "\r" * 100 + "  1%|| 1/0 [99:99<??:??, ?it/s]",
+    "[titan] 9999-99-99 99:99:99,999 - root - INFO - step: 1 loss: 1",
+    "2025-13-45 25:61:61.000 |       INFO       | Outer Step: 1 | Inner Step: 1 | Average Loss: nan",
+    "Step 1 | " + "a: 1, " * 5000,
+    "\ud800 broken surrogate step 00001 (",
+    "[rank0]:" * 1000,
+]
+
+
+@pytest.mark.parametrize("name", sorted(STEP_FORMATS))
+def test_parsers_never_raise_on_nasty_lines(name: str) -> None:
+    parser = create_parser(name)
+    parser.feed(NASTY)
+    parser.feed(NASTY[::-1])
+    detect(NASTY)
+
+
+_ALPHABET = st.sampled_from(list("step Step iter 0123456789/.,:|%()[]{}'\"-+=_ \r\x1b\x00abcdefmstokhn"))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.text(_ALPHABET, max_size=120), max_size=12), st.sampled_from(sorted(STEP_FORMATS)))
+def test_parsers_never_raise_on_any_text(lines: list[str], name: str) -> None:
+    parser = create_parser(name)
+    parser.feed(lines)
+    assert parser.bad_lines >= 0
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.text(max_size=80), max_size=8), st.sampled_from(sorted(STEP_FORMATS)))
+def test_parsers_never_raise_on_any_unicode(lines: list[str], name: str) -> None:
+    create_parser(name).feed(lines)
+
+
+def test_watch_reads_a_line_as_the_current_format_first() -> None:
+    """An IOTA line that happens to print a loss dict is still an IOTA line."""
+    iota = [line + " {'loss': 1.0, 'epoch': 0.1}" for line in sample("iota-sample.log") if " - " in line]
+    watch = FormatWatch("iota")
+    assert watch.see(iota) is None and watch.current == "iota"

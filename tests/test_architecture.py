@@ -1,0 +1,64 @@
+"""The packages keep the data flowing one way: each module's imports, read from its source."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+APP = Path(__file__).resolve().parents[1] / "app"
+
+
+def imports(path: Path) -> set[str]:
+    """Every module ``path`` imports, at any depth (lazy imports inside functions too)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module is not None:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return found
+
+
+def modules(package: str) -> list[Path]:
+    return sorted((APP / package).rglob("*.py"))
+
+
+def reaches(found: set[str], prefix: str) -> bool:
+    return any(name == prefix or name.startswith(prefix + ".") for name in found)
+
+
+@pytest.mark.parametrize("path", modules("stats"), ids=lambda p: str(p.relative_to(APP)))
+def test_stats_is_pure(path: Path) -> None:
+    found = imports(path)
+    for outside in ("app.ingest", "app.web", "app.monitor", "app.config", "flask", "watchfiles", "threading"):
+        assert not reaches(found, outside), f"{path.name} imports {outside}"
+
+
+@pytest.mark.parametrize("path", modules("stats/steps"), ids=lambda p: p.name)
+def test_the_step_tracker_never_imports_the_miners(path: Path) -> None:
+    assert not reaches(imports(path), "app.stats.iota") and not reaches(imports(path), "app.stats.unknown")
+
+
+def test_the_miner_tracker_never_imports_the_step_trackers() -> None:
+    found = imports(APP / "stats" / "iota.py")
+    assert not reaches(found, "app.stats.steps") and not reaches(found, "app.stats.unknown")
+
+
+@pytest.mark.parametrize("path", modules("ingest/formats"), ids=lambda p: p.name)
+def test_parsers_read_text_and_speak_events_only(path: Path) -> None:
+    found = {name for name in imports(path) if name.startswith("app.")}
+    allowed = ("app.ingest.formats", "app.stats.events")
+    assert all(any(name == a or name.startswith(a + ".") for a in allowed) for name in found), found
+    # No I/O, no logging, no clock (time.mktime, a zone conversion, is allowed: see base.py).
+    assert not {"os", "io", "pathlib", "threading", "logging"} & imports(path)
+    source = path.read_text(encoding="utf-8")
+    assert "time.time(" not in source and "time.monotonic(" not in source
+
+
+@pytest.mark.parametrize("package", ["ingest", "stats"])
+def test_nothing_below_the_web_knows_the_web(package: str) -> None:
+    for path in modules(package):
+        assert not reaches(imports(path), "app.web"), path

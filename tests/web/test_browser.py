@@ -1,0 +1,443 @@
+"""The page in a real Chromium (Playwright): live updates, polling fallback, phone layout, dark mode,
+warm-up, token flow, step-trainer fields. Screenshots go to test-artifacts/ for a human to look at.
+
+Without Chromium these tests skip, unless TOKWATCH_REQUIRE_BROWSER=1 (CI), where that is a failure.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import time
+from collections.abc import Iterator
+from contextlib import suppress
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote
+
+import pytest
+
+from app.config import Config
+from app.demo import write_demo_log
+from app.monitor import Monitor
+from app.snapshot import to_dict
+from app.stats import text
+from tests.conftest import LogWriter, RunningServer, start_server
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+DATA = Path(__file__).resolve().parents[1] / "data"
+PHONE = {"width": 390, "height": 844}
+TOKEN = "browser-test-token"
+FIXED_NOW = 1_790_000_000.0
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    """A phone-sized page that fails the test on any console error (a CSP violation included)."""
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.console_errors = errors
+    # A refused websocket is logged by Chromium itself; anything else is ours (see allow_errors).
+    page.expected_errors = ["WebSocket connection", "401"]
+    yield page
+    context.close()
+    ours = [e for e in errors if not any(expected in e for expected in page.expected_errors)]
+    assert not ours, ours
+
+
+def allow_errors(page: Any, *fragments: str) -> None:
+    """Console errors Chromium itself logs in this test (a refused fetch while the server is down)."""
+    page.expected_errors.extend(fragments)
+
+
+def restart(running: RunningServer, **changes: Any) -> RunningServer:
+    """Stop a server and start another on the same HTTP port, as a user restarting tokwatch would."""
+    running.dashboard.stop()
+    config = replace(running.config, **changes)
+    assert config.log_path is not None
+    return start_server(config, Monitor(config.log_path))
+
+
+def favicon(page: Any) -> str:
+    """The favicon's SVG text."""
+    return unquote(page.evaluate("document.getElementById('favicon').href"))
+
+
+def expect() -> Any:
+    from playwright.sync_api import expect as playwright_expect
+
+    return playwright_expect
+
+
+def shot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def no_horizontal_overflow(page: Any) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"the page is {width} px wide on a {PHONE['width']} px screen"
+
+
+@pytest.fixture
+def demo_server(config: Config, tmp_path: Path) -> Iterator[tuple[RunningServer, Monitor]]:
+    """A server over a composed log with a frozen clock, so the page and the test see one snapshot."""
+    path = write_demo_log(tmp_path / "demo.log", now=FIXED_NOW)
+    monitor = Monitor(path, demo=True, clock=lambda: FIXED_NOW)
+    running = start_server(replace(config, log_path=path), monitor)
+    yield running, monitor
+    running.dashboard.stop()
+
+
+def test_status_line_and_tab_title_follow_the_log(server: RunningServer, log_writer: LogWriter, page: Any) -> None:
+    page.goto(server.http_url)
+    expect()(page.locator("#connection")).to_have_text("live")
+    expect()(page.locator("#status")).to_have_text("waiting for log")
+
+    log_writer.write(log_writer.registered(3))
+    expect()(page.locator("#status")).to_have_text("L3 · …", timeout=2000)
+    expect()(page).to_have_title("L3 · …")
+    log_writer.write(log_writer.queued(1583))
+    expect()(page.locator("#status")).to_have_text("Queue #1583", timeout=2000)
+    expect()(page).to_have_title("Queue #1583")
+    expect()(page.locator("#freshness")).to_contain_text("updated")
+    assert page.evaluate("document.getElementById('favicon').href").startswith("data:image/svg+xml")
+    shot(page, "live-queue")
+
+
+def test_the_page_polls_when_the_websocket_port_is_closed(
+    server: RunningServer, log_writer: LogWriter, page: Any
+) -> None:
+    page.route_web_socket(re.compile(r"^ws://"), lambda ws: ws.close())  # as a firewall would
+    page.goto(server.http_url)
+    expect()(page.locator("#connection")).to_have_text("polling every 5 s", timeout=5000)
+    expect()(page.locator("#status")).to_have_text("waiting for log")
+
+    log_writer.write(log_writer.registered(2))
+    expect()(page.locator("#status")).to_have_text("L2 · …", timeout=7000)
+    expect()(page).to_have_title("L2 · …")
+    shot(page, "polling")
+
+
+def test_phone_layout_fits_and_dark_mode_renders(demo_server: tuple[RunningServer, Monitor], page: Any) -> None:
+    server, monitor = demo_server
+    page.goto(server.http_url)
+    status = page.locator("#status")
+    expect()(status).to_have_text(re.compile(r"L1 · \d+k tok/h"))
+    expect()(page.locator("#demo")).to_be_visible()
+    expect()(page.locator("#details li")).to_have_count(len(monitor.snapshot().details))
+    expect()(page.locator("#warmup")).to_be_hidden()
+    assert page.locator("#spark-line").get_attribute("d").count("M") >= 1
+    no_horizontal_overflow(page)
+    light_background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    shot(page, "phone-light")
+
+    page.emulate_media(color_scheme="dark")
+    dark_background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    dark_text = page.evaluate("getComputedStyle(document.getElementById('status')).color")
+    assert light_background != dark_background
+    assert luminance(dark_background) < 0.1 < luminance(dark_text)
+    no_horizontal_overflow(page)
+    shot(page, "phone-dark")
+
+    page.set_viewport_size({"width": 1280, "height": 900})
+    shot(page, "desktop-dark")
+
+
+def luminance(css_colour: str) -> float:
+    """Relative luminance (0 black … 1 white) of an ``rgb(r, g, b)`` colour."""
+    red, green, blue = (int(v) / 255 for v in re.findall(r"\d+", css_colour)[:3])
+    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+
+def test_sparkline_labels_are_written_as_the_server_writes_rates(
+    demo_server: tuple[RunningServer, Monitor], page: Any
+) -> None:
+    server, monitor = demo_server
+    values = [value for _, value in to_dict(monitor.snapshot())["history"] if value is not None]
+    page.goto(server.http_url)
+    expect()(page.locator("#spark-max")).to_have_text(f"max {text.compact(max(values))}")
+    expect()(page.locator("#spark-min")).to_have_text(f"min {text.compact(min(values))}")
+
+
+def test_warm_up_shows_passes_and_minutes_as_bars(server: RunningServer, log_writer: LogWriter, page: Any) -> None:
+    log_writer.write(log_writer.registered(4) + log_writer.forward(4) + log_writer.forward(4))
+    page.goto(server.http_url)
+    expect()(page.locator("#status")).to_have_text("L4 · …")
+    expect()(page.locator("#warmup")).to_be_visible()
+    expect()(page.locator("#warmup-passes-text")).to_have_text("2/3")
+    expect()(page.locator("#warmup-minutes-text")).to_have_text("0/3")
+    assert page.locator("#warmup-passes").evaluate("bar => [bar.value, bar.max]") == [2, 3]
+    no_horizontal_overflow(page)
+    shot(page, "warm-up")
+
+
+def test_a_quiet_miner_is_called_out(server: RunningServer, log_writer: LogWriter, page: Any) -> None:
+    log_writer.write(log_writer.registered(2, t=time.time() - 12 * 60 - 5))
+    page.goto(server.http_url)
+    freshness = page.locator("#freshness")
+    expect()(freshness).to_have_text("no new log line for 12 min")
+    expect()(freshness).to_have_class(re.compile(r"\bquiet\b"))
+    shot(page, "quiet")
+
+
+def test_a_log_quiet_for_days_reads_in_days(server: RunningServer, log_writer: LogWriter, page: Any) -> None:
+    log_writer.write(log_writer.registered(2, t=time.time() - 3 * 86400 - 5 * 3600 - 60))
+    page.goto(server.http_url)
+    # As app/stats/text.py's duration() writes it, not "77 h 01 min".
+    expect()(page.locator("#freshness")).to_have_text("no new log line for 3 d 5 h")
+
+
+def test_a_source_problem_is_shown(config: Config, tmp_path: Path, page: Any) -> None:
+    missing = tmp_path / "not-yet" / "miner.log"
+    monitor = Monitor(missing)
+    running = start_server(replace(config, log_path=missing), monitor)
+    try:
+        page.goto(running.http_url)
+        problem = monitor.snapshot().source.problem
+        assert problem, "the tailer reports a missing log as a problem"
+        expect()(page.locator("#problem")).to_have_text(problem)
+        expect()(page.locator("#status")).to_have_text("waiting for log")
+        no_horizontal_overflow(page)
+        shot(page, "problem")
+    finally:
+        page.close()
+        running.dashboard.stop()
+
+
+def test_the_token_comes_from_the_link_and_is_kept(config: Config, monitor: Monitor, page: Any) -> None:
+    running = start_server(replace(config, token=TOKEN), monitor)
+    try:
+        page.goto(running.http_url)
+        expect()(page.locator("#auth")).to_be_visible()
+        expect()(page.locator("#auth")).to_contain_text("#token=")
+        expect()(page.locator("#connection")).to_have_text("needs token")
+        expect()(page.locator("#figures")).to_be_hidden()
+        no_horizontal_overflow(page)
+        shot(page, "needs-token")
+
+        page.goto(f"{running.http_url}/#token={TOKEN}")
+        expect()(page.locator("#status")).to_have_text("waiting for log")
+        expect()(page.locator("#connection")).to_have_text("live")
+        expect()(page.locator("#auth")).to_be_hidden()
+        assert page.evaluate("location.hash") == ""  # the secret leaves the address bar
+
+        page.goto(running.http_url)  # a bookmark without the fragment still works here
+        expect()(page.locator("#connection")).to_have_text("live")
+        expect()(page.locator("#auth")).to_be_hidden()
+    finally:
+        page.close()  # before the server goes, or its polls would log refused connections
+        running.dashboard.stop()
+
+
+def test_a_step_trainer_shows_its_fields(config: Config, tmp_path: Path, page: Any) -> None:
+    log = tmp_path / "nanochat.log"
+    shutil.copy(DATA / "sample-nanochat.log", log)
+    monitor = Monitor(log)
+    running = start_server(replace(config, log_path=log), monitor)
+    try:
+        snapshot = monitor.snapshot()
+        page.goto(running.http_url)
+        expect()(page.locator("#status")).to_have_text(snapshot.status_line)
+        training = page.locator("#training")
+        if snapshot.training is None:
+            expect()(training).to_be_hidden()
+            return
+        expect()(training).to_be_visible()
+        expect()(page.locator("#warmup-passes-label")).to_have_text("steps")
+        page.locator("#training summary").click()
+        expect()(page.locator("#training-fields dt").first).to_be_visible()
+        no_horizontal_overflow(page)
+        shot(page, "step-trainer")
+    finally:
+        page.close()
+        running.dashboard.stop()
+
+
+# --- the link to the dashboard itself ---------------------------------------------------------
+
+STALLED_COLOUR = "#e53e3e"  # static/app.js STATE_COLOURS.stalled
+
+
+def test_a_restart_on_another_websocket_port_reloads_the_page(
+    server: RunningServer, log_writer: LogWriter, page: Any
+) -> None:
+    allow_errors(page, "Failed to load resource")  # polls while the server is down
+    log_writer.write(log_writer.registered(3))
+    page.goto(server.http_url)
+    expect()(page.locator("#connection")).to_have_text("live")
+    expect()(page.locator("#status")).to_have_text("L3 · …")
+    old_port = server.config.effective_ws_port
+    page.evaluate("window.notReloaded = true")
+    sockets: list[str] = []
+    page.on("websocket", lambda ws: sockets.append(ws.url))
+
+    second = restart(server, ws_port=0)  # a new ephemeral websocket port
+    try:
+        new_port = second.config.effective_ws_port
+        assert new_port != old_port
+        # The next poll says where /ws is now; only a reload gets a CSP that lets the page go there.
+        expect()(page.locator("body")).to_have_attribute("data-ws-port", str(new_port), timeout=9000)
+        expect()(page.locator("#connection")).to_have_text("live")
+        expect()(page.locator("#status")).to_have_text("L3 · …")
+        assert page.evaluate("window.notReloaded") is None, "the page was not reloaded"
+        assert sockets and f":{new_port}/" in sockets[-1]
+    finally:
+        page.close()
+        second.dashboard.stop()
+
+
+def test_a_websocket_port_mismatch_reloads_once_not_in_a_loop(server: RunningServer, page: Any) -> None:
+    loads: list[float] = []
+    page.on("load", lambda _: loads.append(time.monotonic()))
+    tries: list[str] = []
+
+    def refuse(ws: Any) -> None:
+        tries.append(ws.url)
+        ws.close()
+
+    def elsewhere(route: Any) -> None:  # a server that keeps saying /ws is on another port
+        response = route.fetch()
+        route.fulfill(response=response, headers={**response.headers, "x-tokwatch-ws-port": "9"})
+
+    page.route_web_socket(re.compile(r"^ws://"), refuse)
+    page.route("**/api/snapshot", elsewhere)
+    page.goto(server.http_url)
+    expect()(page.locator("#connection")).to_have_text("polling every 5 s", timeout=5000)
+    page.wait_for_timeout(2500)
+    assert len(loads) == 2, f"{len(loads)} page loads: one reload, then polling, is the most"
+    # One try per page load; after the server said "not this port", none at the old port.
+    assert len(tries) == 2, tries
+    expect()(page.locator("#status")).to_have_text("waiting for log")
+
+
+def test_an_unreachable_dashboard_is_not_blamed_on_the_miner(
+    server: RunningServer, log_writer: LogWriter, page: Any
+) -> None:
+    allow_errors(page, "Failed to load resource")
+    log_writer.write(log_writer.registered(2, t=time.time() - 12 * 60 - 5))
+    page.goto(server.http_url)
+    freshness = page.locator("#freshness")
+    expect()(freshness).to_have_text("no new log line for 12 min")
+    assert STALLED_COLOUR in favicon(page)
+
+    server.dashboard.stop()
+    expect()(freshness).to_have_text(re.compile(r"^dashboard unreachable since \S.* \(\d+ s\)$"))
+    expect()(freshness).not_to_have_class(re.compile(r"\bquiet\b"))
+    expect()(page).to_have_title("⚠ L2 · …")
+    icon = favicon(page)
+    assert 'fill="none"' in icon and STALLED_COLOUR not in icon, icon  # a grey ring: disconnected
+    assert float(page.locator("#status").evaluate("el => getComputedStyle(el).opacity")) < 1
+    shot(page, "unreachable")
+
+    second = restart(server)  # same ports
+    try:
+        expect()(freshness).to_have_text("no new log line for 12 min", timeout=9000)
+        expect()(page).to_have_title("L2 · …")
+        expect()(page.locator("#connection")).to_have_text("live", timeout=9000)
+        assert STALLED_COLOUR in favicon(page) and 'fill="none"' not in favicon(page)
+        assert float(page.locator("#status").evaluate("el => getComputedStyle(el).opacity")) == 1
+    finally:
+        page.close()
+        second.dashboard.stop()
+
+
+def test_figures_go_dim_when_the_token_stops_working(
+    config: Config, monitor: Monitor, log_writer: LogWriter, page: Any
+) -> None:
+    allow_errors(page, "Failed to load resource")
+    log_writer.write(log_writer.registered(3))
+    running = start_server(replace(config, token=TOKEN), monitor)
+    second: RunningServer | None = None
+    try:
+        page.goto(f"{running.http_url}/#token={TOKEN}")
+        expect()(page.locator("#connection")).to_have_text("live")
+        expect()(page.locator("#status")).to_have_text("L3 · …")
+
+        second = restart(running, token="a-new-token")  # the old link's token no longer works
+        expect()(page.locator("#connection")).to_have_text("needs token", timeout=9000)
+        expect()(page.locator("#auth")).to_be_visible()
+        expect()(page.locator("#freshness")).to_contain_text("needs the token")
+        expect()(page).to_have_title("⚠ L3 · …")
+        assert float(page.locator("#status").evaluate("el => getComputedStyle(el).opacity")) < 1
+        assert 'fill="none"' in favicon(page)
+        no_horizontal_overflow(page)
+        shot(page, "needs-token-stale")
+    finally:
+        page.close()
+        running.dashboard.stop()
+        if second is not None:
+            second.dashboard.stop()
+
+
+def test_a_poll_overtaken_by_the_websocket_does_not_overwrite_it(
+    server: RunningServer, log_writer: LogWriter, page: Any
+) -> None:
+    tries: list[str] = []
+
+    def second_try_gets_through(ws: Any) -> None:
+        tries.append(ws.url)
+        if len(tries) == 1:
+            ws.close()  # the page starts polling
+        else:
+            ws.connect_to_server()
+
+    held: list[tuple[Any, Any]] = []
+
+    def hold_the_first_poll(route: Any) -> None:
+        if held:
+            route.continue_()
+            return
+        held.append((route, route.fetch()))  # the snapshot as it is now ("waiting for log")…
+        log_writer.write(log_writer.registered(3))  # …which the websocket's first message will outdate
+
+    page.route_web_socket(re.compile(r"^ws://"), second_try_gets_through)
+    page.route("**/api/snapshot", hold_the_first_poll)
+    page.goto(server.http_url)
+    expect()(page.locator("#connection")).to_have_text("live", timeout=5000)
+    expect()(page.locator("#status")).to_have_text("L3 · …")
+    assert held, "the page polled while the websocket was down"
+
+    route, response = held[0]
+    with suppress(Exception):  # the page may have aborted it already
+        route.fulfill(response=response)
+    page.wait_for_timeout(500)
+    expect()(page.locator("#status")).to_have_text("L3 · …")
+    expect()(page).to_have_title("L3 · …")
+
+
+def test_a_garbled_token_in_the_link_is_ignored(config: Config, monitor: Monitor, page: Any) -> None:
+    running = start_server(replace(config, token=TOKEN), monitor)
+    try:
+        page.goto(f"{running.http_url}/#token=%E0%A4%A")  # a bad percent-escape
+        expect()(page.locator("#connection")).to_have_text("needs token")
+        expect()(page.locator("#auth")).to_be_visible()
+        assert page.evaluate("location.hash") == ""
+    finally:
+        page.close()
+        running.dashboard.stop()
+
+
+def test_a_websocket_closed_before_its_first_message_backs_off(server: RunningServer, page: Any) -> None:
+    tries: list[float] = []
+    accepted: list[Any] = []
+
+    def accept(ws: Any) -> None:  # a mocked socket: the page sees it open…
+        tries.append(time.monotonic())
+        accepted.append(ws)
+
+    page.route_web_socket(re.compile(r"^ws://"), accept)
+    page.goto(server.http_url)
+    end = time.monotonic() + 5
+    while time.monotonic() < end:
+        while accepted:
+            accepted.pop().close()  # …then closed before any message, as a server erring at once would
+        page.wait_for_timeout(50)
+    # Backing off (1 s, 2 s, 4 s, jittered down to half) allows 4 tries in 5 s; a backoff reset
+    # on every open would retry every 0.5–1 s.
+    assert len(tries) <= 4, [round(t - tries[0], 2) for t in tries]

@@ -1,0 +1,210 @@
+"""`run.py` as a user runs it: ephemeral ports printed, the DEMO by default, LAN token and QR code,
+a clean stop on SIGTERM or Ctrl-C, and clear errors."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import signal
+import socket
+import stat
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+import run
+from app.config import Config, ConfigError
+from app.web.serve import ServeError, _url, listen, print_banner, serve
+
+ROOT = Path(__file__).resolve().parents[2]
+READY_LINE = "Ctrl-C to stop"
+
+
+@dataclass
+class RunningProcess:
+    """A ``run.py`` subprocess and what it printed up to READY_LINE."""
+
+    process: subprocess.Popen[str]
+    banner: str
+
+    @property
+    def http_port(self) -> int:
+        return int(re.search(r"http://[^/\s]+:(\d+)/", self.banner).group(1))  # type: ignore[union-attr]
+
+    @property
+    def ws_port(self) -> int:
+        return int(re.search(r"websocket on port (\d+)", self.banner).group(1))  # type: ignore[union-attr]
+
+    def stop(self, sig: signal.Signals = signal.SIGTERM, timeout: float = 10) -> tuple[int, str]:
+        """Send a signal; return the exit status and whatever it wrote on stderr."""
+        self.process.send_signal(sig)
+        _, stderr = self.process.communicate(timeout=timeout)
+        return self.process.returncode, stderr
+
+
+def start_run_py(home: Path, *args: str) -> RunningProcess:
+    """Run ``run.py`` with a home and config folder of its own; return once it printed its URLs."""
+    env = {
+        **os.environ,
+        "HOME": str(home),
+        "XDG_CONFIG_HOME": str(home / "config"),
+        "PYTHONUNBUFFERED": "1",
+    }
+    process = subprocess.Popen(
+        [sys.executable, str(ROOT / "run.py"), "--port", "0", *args],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout is not None
+    lines = []
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        line = process.stdout.readline()
+        if not line:
+            break
+        lines.append(line)
+        if READY_LINE in line:
+            return RunningProcess(process, "".join(lines))
+    process.kill()
+    _, stderr = process.communicate()
+    raise AssertionError(f"run.py did not start:\n{''.join(lines)}\n{stderr}")
+
+
+@pytest.fixture
+def demo_process(tmp_path: Path) -> Iterator[RunningProcess]:
+    """``run.py --port 0`` with no log anywhere: the DEMO."""
+    running = start_run_py(tmp_path)
+    yield running
+    if running.process.poll() is None:
+        running.process.kill()
+        running.process.communicate()
+
+
+def get_json(url: str, token: str | None = None) -> dict[str, object]:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=5) as response:
+        data: dict[str, object] = json.load(response)
+        return data
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_no_log_means_the_demo_and_a_signal_stops_it_cleanly(demo_process: RunningProcess, sig: signal.Signals) -> None:
+    banner = demo_process.banner
+    assert "DEMO" in banner and "no Train at Home log found" in banner
+    assert demo_process.ws_port != demo_process.http_port
+    snapshot = get_json(f"http://127.0.0.1:{demo_process.http_port}/api/snapshot")
+    source = snapshot["source"]
+    assert isinstance(source, dict) and source["demo"] is True
+    assert re.fullmatch(r"L1 · \d+k tok/h", str(snapshot["status_line"]))  # measured at once
+    demo_file = Path(str(source["path"]))
+    assert demo_file.read_text(encoding="utf-8").startswith("# COMPOSED")
+
+    started = time.monotonic()
+    status, stderr = demo_process.stop(sig)
+
+    assert status == 0
+    assert time.monotonic() - started < 5
+    assert "Traceback" not in stderr
+    assert not demo_file.exists()  # the dashboard's own temp file goes with it
+
+
+def test_lan_mode_prints_a_token_url_and_a_qr_code_and_keeps_the_token(tmp_path: Path, log_file: Path) -> None:
+    first = start_run_py(tmp_path, "--host", "0.0.0.0", "--log", str(log_file))
+    try:
+        token = re.search(r"#token=([A-Za-z0-9_-]+)", first.banner).group(1)  # type: ignore[union-attr]
+        assert "▀" in first.banner or "█" in first.banner or "▄" in first.banner  # the QR code
+        base = f"http://127.0.0.1:{first.http_port}"
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            get_json(f"{base}/api/snapshot")
+        assert refused.value.code == 401
+        refused.value.close()
+        assert get_json(f"{base}/api/snapshot", token)["status_line"] == "waiting for log"
+    finally:
+        status, stderr = first.stop()
+    assert status == 0, stderr
+    token_file = tmp_path / "config" / "tokwatch" / "token"
+    assert stat.S_IMODE(token_file.stat().st_mode) == 0o600
+
+    second = start_run_py(tmp_path, "--host", "0.0.0.0", "--log", str(log_file))
+    try:
+        assert f"#token={token}" in second.banner  # a bookmark survives the restart
+    finally:
+        second.stop()
+
+
+def test_a_port_in_use_is_a_one_line_error(tmp_path: Path, log_file: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = subprocess.run(
+            [sys.executable, str(ROOT / "run.py"), "--log", str(log_file), "--port", str(port)],
+            cwd=ROOT,
+            env={**os.environ, "HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path)},
+            capture_output=True,
+            text=True,
+            timeout=20,
+            check=False,
+        )
+    assert result.returncode == 1
+    assert f"port {port} is already in use" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_listen_on_port_zero_gets_a_real_port() -> None:
+    with listen("127.0.0.1", 0) as sock:
+        assert sock.getsockname()[1] > 0
+    with pytest.raises(ServeError, match="cannot listen"):
+        listen("no-such-host.invalid", 0)
+
+
+def test_serve_refuses_a_bad_token_before_binding(log_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(ConfigError, match="token must be"):
+        serve(Config(log_path=log_file, port=0, token="bad token"))
+    # run.py turns it into one line and status 2
+    assert run.main(["--log", str(log_file), "--port", "0", "--token", "bad token"]) == 2
+    err = capsys.readouterr().err
+    assert "token must be" in err and len(err.strip().splitlines()) == 1
+
+
+def test_the_banner_names_the_url_to_open(log_file: Path) -> None:
+    out = io.StringIO()
+    print_banner(Config(port=8765), log_file, demo=False, given_demo=False, out=out)
+    assert f"following {log_file}" in out.getvalue()
+    assert "open http://127.0.0.1:8765/\n" in out.getvalue()
+    assert "websocket on port 8766" in out.getvalue()
+
+
+def test_urls_bracket_ipv6_and_carry_the_token() -> None:
+    assert _url("::1", 8765, None) == "http://[::1]:8765/"
+    assert _url("192.168.1.20", 8765, "abc") == "http://192.168.1.20:8765/#token=abc"
+
+
+def test_a_start_that_fails_half_way_still_stops_at_once(log_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from app.monitor import Monitor
+    from app.web.serve import Dashboard
+
+    monitor = Monitor(log_file)
+
+    def broken_start() -> None:
+        raise KeyboardInterrupt  # Ctrl-C while starting, before any server thread runs
+
+    monkeypatch.setattr(monitor, "start", broken_start)
+    dashboard = Dashboard(Config(log_path=log_file, port=0), monitor)
+    with pytest.raises(KeyboardInterrupt):
+        dashboard.start()
+    started = time.monotonic()
+    dashboard.stop()
+    assert time.monotonic() - started < 2.0
