@@ -6,8 +6,8 @@ import math
 from collections import deque
 from collections.abc import Callable
 
+from app import text
 from app.snapshot import HistoryRange
-from app.stats import text
 
 HISTORY_STEP_SECONDS = 30
 HISTORY_SPAN_SECONDS = 60 * 60

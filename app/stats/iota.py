@@ -19,6 +19,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from app import text
 from app.snapshot import (
     BackendErrorsView,
     GpuMemoryView,
@@ -30,7 +31,6 @@ from app.snapshot import (
     State,
     WarmupView,
 )
-from app.stats import text
 from app.stats.clock import LogClock
 from app.stats.events import (
     ActivationShape,

@@ -6,8 +6,8 @@ import itertools
 
 import pytest
 
+from app import text
 from app.snapshot import Snapshot, SourceView, to_json
-from app.stats import text
 from app.stats.events import (
     ActivationShape,
     BackendError,

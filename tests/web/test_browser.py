@@ -18,11 +18,11 @@ from urllib.parse import unquote
 
 import pytest
 
+from app import text
 from app.config import Config
 from app.demo import write_demo_log
 from app.monitor import Monitor
 from app.snapshot import to_dict
-from app.stats import text
 from tests.conftest import LogWriter, RunningServer, start_server
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -189,7 +189,7 @@ def test_a_quiet_miner_is_called_out(server: RunningServer, log_writer: LogWrite
 def test_a_log_quiet_for_days_reads_in_days(server: RunningServer, log_writer: LogWriter, page: Any) -> None:
     log_writer.write(log_writer.registered(2, t=time.time() - 3 * 86400 - 5 * 3600 - 60))
     page.goto(server.http_url)
-    # As app/stats/text.py's duration() writes it, not "77 h 01 min".
+    # As app/text.py's duration() writes it, not "77 h 01 min".
     expect()(page.locator("#freshness")).to_have_text("no new log line for 3 d 5 h")
 
 

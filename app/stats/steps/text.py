@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import math
 
+from app import text
 from app.snapshot import State
-from app.stats import text
 from app.stats.events import TrainStep
 from app.stats.steps.rules import Stall
 from app.stats.steps.stage import (

@@ -1,4 +1,7 @@
-"""Text a person reads: every figure is formatted here, never in the page's JavaScript."""
+"""Text a person reads: every figure is formatted here, never in the page's JavaScript.
+
+Shared by every package that writes words about figures: the trackers, the alerts.
+"""
 
 from __future__ import annotations
 
