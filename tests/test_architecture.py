@@ -33,7 +33,8 @@ def reaches(found: set[str], prefix: str) -> bool:
 @pytest.mark.parametrize("path", modules("stats"), ids=lambda p: str(p.relative_to(APP)))
 def test_stats_is_pure(path: Path) -> None:
     found = imports(path)
-    for outside in ("app.ingest", "app.web", "app.monitor", "app.config", "flask", "watchfiles", "threading"):
+    outside_stats = ("app.ingest", "app.web", "app.monitor", "app.config", "app.store", "app.alerts")
+    for outside in (*outside_stats, "flask", "watchfiles", "threading"):
         assert not reaches(found, outside), f"{path.name} imports {outside}"
 
 
@@ -58,7 +59,7 @@ def test_parsers_read_text_and_speak_events_only(path: Path) -> None:
     assert "time.time(" not in source and "time.monotonic(" not in source
 
 
-@pytest.mark.parametrize("package", ["ingest", "stats"])
+@pytest.mark.parametrize("package", ["ingest", "stats", "store", "alerts"])
 def test_nothing_below_the_web_knows_the_web(package: str) -> None:
     for path in modules(package):
         assert not reaches(imports(path), "app.web"), path

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from app.alerts import AlertService, AlertSettings, Delivery, Heartbeat
+from tests.alerts.test_book import MIN, T0, hm, snap
 from tests.receiver import Receiver
-from tests.test_alerts_book import MIN, T0, hm, snap
 
 
 @pytest.fixture

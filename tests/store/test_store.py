@@ -254,7 +254,7 @@ def test_a_second_tokwatch_on_the_same_data_dir_only_reads(tmp_path: Path, clock
     data = tmp_path / "d"
     code = WRITER.format(now=clock.now, t=T0 + 120)
     proc = subprocess.Popen([sys.executable, "-c", code, str(data)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            text=True, cwd=Path(__file__).resolve().parent.parent)
+                            text=True, cwd=Path(__file__).resolve().parents[2])
     try:
         assert proc.stdout is not None and proc.stdout.readline().strip() == "writing"
         h = History(data, clock=clock)
