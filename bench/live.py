@@ -150,6 +150,7 @@ def _ms(values: list[float]) -> dict[str, float]:
 
 
 def measure_latency(workdir: Path, *, quick: bool) -> Figure:
+    # One figure read top to bottom: server, reference, both schedules, the report.
     title = "3 latency p50 (p99)"
     goal = f"p50 <= {LATENCY_GOALS_MS[0]:.0f} ms, p99 <= {LATENCY_GOALS_MS[1]:.0f} ms"
     log = workdir / "latency" / "miner.log"
@@ -233,6 +234,7 @@ def measure_latency(workdir: Path, *, quick: bool) -> Figure:
 
 
 def measure_fanout(workdir: Path, *, quick: bool) -> Figure:
+    # One figure read top to bottom: server, 32 clients, the appends, the report.
     title = f"4 fan-out {FANOUT_CLIENTS} clients p95"
     goal = f"p95 <= {FANOUT_GOAL_MS:.0f} ms"
     log = workdir / "fanout" / "miner.log"

@@ -61,6 +61,7 @@ def _wait_caught_up(child: subprocess.Popen[str], lines: int, timeout_s: float) 
 
 
 def measure(workdir: Path, *, quick: bool) -> Figure:
+    # One figure read top to bottom: the child, seven days appended, RSS after each, the report.
     if not Path("/proc/self/status").exists():
         return skipped("memory", TITLE, GOAL, "no /proc on this system")
     log = workdir / "mem" / "miner.log"

@@ -86,6 +86,7 @@ def _tailer_ingest_seconds(path: Path, lines: int, workdir: Path) -> float | Non
 
 
 def measure(workdir: Path, *, quick: bool) -> Figure:
+    # One figure read top to bottom: the log, interleaved repeats of all three readers, the report.
     target = (16 if quick else 64) << 20
     repeats = 3 if quick else 5
     path = workdir / "throughput.log"
