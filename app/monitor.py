@@ -168,6 +168,8 @@ class Monitor:
         taken: list[tuple[list[Event], int, list[str]]] = []
         newest_parser: LogParser | None = None  # it read the end of the log: the live one goes on from it
         reach = _Reach()
+        # A year-less timestamp (hivemind) takes its year from when the log was last written.
+        written = self._last_written(self.clock(), until)
         for chunk in chunks:
             if not chunk:
                 continue
@@ -183,6 +185,7 @@ class Monitor:
                     self._tracker.has_records = True
                 break
             scratch = create_parser(format_name)
+            scratch.reference_time = written
             events = scratch.feed(chunk)
             # A chunk wholly after --at still has dated lines: it is not an undated log.
             dated = any(event.at is not None for event in events)
@@ -208,6 +211,7 @@ class Monitor:
                 # chunks, HF's progress bar, RL's tokens per step): read the backlog again, in
                 # order, with the live parser, which then goes on from where the log ends.
                 in_order = [line for _, _, chunk in reversed(taken) for line in chunk]
+                self._parser.reference_time = self._last_written(now, until)
                 events = self._parser.feed(in_order)
                 if until is not None:
                     events = _before(events, until)
@@ -251,6 +255,7 @@ class Monitor:
                     lines = replay
             assert self._parser is not None
             now = self.clock()
+            self._parser.reference_time = now
             self._tracker.apply_all(self._parser.feed(lines), now, arrival=now)
             self._bump()
 

@@ -182,6 +182,8 @@ class TrainStep:
     ``step_seconds`` is the trainer's own duration of one step; ``elapsed_seconds`` its running
     training clock; ``tokens_per_second`` is global, or per device when ``per_device``;
     ``tokens`` the tokens this line's step(s) processed when the trainer says so directly.
+    ``logged``: the log prints no step number (an HF Trainer's dicts without the progress bar),
+    so ``step`` counts the logged entries and the position is the ``epoch``.
     """
 
     at: float | None
@@ -207,6 +209,7 @@ class TrainStep:
     parquet_index: int | None = None
     row_group: int | None = None
     figures: tuple[tuple[str, float], ...] = ()
+    logged: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,6 +282,15 @@ class PeerGroup:
 
 
 @dataclass(frozen=True, slots=True)
+class TrainerError:
+    """An error the trainer reported that is not an all-reduce result (a DHT peer it could not
+    reach, a state download that timed out): counted, the last one shown."""
+
+    at: float | None
+    error: str
+
+
+@dataclass(frozen=True, slots=True)
 class AllReduceResult:
     """An all-reduce round ended (``peers`` None when the line does not say)."""
 
@@ -298,6 +310,7 @@ TrainingEvent = (
     | TrainingPause
     | PeerGroup
     | AllReduceResult
+    | TrainerError
 )
 
 Event = Tick | IotaEvent | TrainingEvent

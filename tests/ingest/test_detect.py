@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from app.ingest.formats import PARSERS, STEP_FORMATS, create_parser, detect
 from app.ingest.formats.detect import FormatWatch, scores
+from tests.reallogs import REAL, body
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 
@@ -159,3 +160,45 @@ def test_watch_reads_a_line_as_the_current_format_first() -> None:
     iota = [line + " {'loss': 1.0, 'epoch': 0.1}" for line in sample("iota-sample.log") if " - " in line]
     watch = FormatWatch("iota")
     assert watch.see(iota) is None and watch.current == "iota"
+
+
+REAL_FORMATS = {
+    "hf-composed-cut-bars.log": "hf-trainer",
+    "hf-h2ogpt-pr86-caret-m.log": "hf-trainer",
+    "hf-llamafactory-issue3529-dicts-only.log": "hf-trainer",
+    "hf-modal-pr82-dicts-only.log": "hf-trainer",
+    "hf-transformers-pr6998-tf-step-key.log": "hf-trainer",
+    "hf-trl-issue733-dicts-only.log": "hf-trainer",
+    "hf-zeehu-t5-bars-at-saves.log": "hf-trainer",
+    "hivemind-albert-readme-monitor.log": "hivemind",
+    "hivemind-albert-readme-trainer.log": "hivemind",
+    "hivemind-issue519-could-not-find-a-group.log": "hivemind",
+    "llmc-anthonix-issue2-minus-nan.log": "llmc",
+    "llmc-anthonix-issue2-nan.log": "llmc",
+    "llmc-main-log-no-timing.log": "llmc",
+    "llmc-main-log-old-format.log": "llmc",
+    "modded-nanogpt-2024-10-10-muon.txt": "modded-nanogpt",
+    "modded-nanogpt-2025-09-15-no-train-loss.txt": "modded-nanogpt",
+    "nanochat-pr147-a100.log": "nanochat",
+    "nanogpt-issue110-every-iteration.log": "nanogpt",
+    "nanogpt-issue178-shakespeare.log": "nanogpt",
+    "nanogpt-issue466-every-10.log": "nanogpt",
+    "parameter-golf-8xh100-fullrun.log": "modded-nanogpt",
+    "parameter-golf-baseline-seed42.log": "modded-nanogpt",
+    "sn38-readme-asyncio-timeout.log": "sn38",
+    "sn38-readme-could-not-find-a-group.log": "sn38",
+    "sn38-readme-dht-connect.log": "sn38",
+    "sn38-readme-load-state-timeout.log": "sn38",
+    "torchtitan-pr1287-rank0-every-10.log": "torchtitan",
+    "torchtitan-pr2389-ranks-unprefixed.log": "torchtitan",
+    "torchtitan-pr3393-grad-norm.log": "torchtitan",
+}
+
+
+def test_every_real_log_is_in_the_table() -> None:
+    assert sorted(REAL_FORMATS) == sorted(p.name for p in REAL.iterdir())
+
+
+@pytest.mark.parametrize(("name", "fmt"), sorted(REAL_FORMATS.items()))
+def test_real_logs_are_recognised(name: str, fmt: str) -> None:
+    assert detect(body(name)) == fmt

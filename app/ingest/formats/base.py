@@ -17,6 +17,16 @@ def local_to_epoch(year: int, month: int, day: int, hour: int, minute: int, seco
     return time.mktime((year, month, day, hour, minute, second, 0, 0, -1))
 
 
+# Converts unix seconds to this machine's local date (year, month, day).
+EpochToDate = Callable[[float], tuple[int, int, int]]
+
+
+def local_date(t: float) -> tuple[int, int, int]:
+    """The local calendar date of unix time ``t`` in this machine's zone."""
+    local = time.localtime(t)
+    return local.tm_year, local.tm_mon, local.tm_mday
+
+
 class LogParser(Protocol):
     """A pure, stateful parser: lines in (without their newline), events out.
 
@@ -26,6 +36,10 @@ class LogParser(Protocol):
 
     name: str
     bad_lines: int
+    # When the lines fed next were written, at the latest (the file's modification time for a
+    # backlog, the clock for live lines): a timestamp printed without a year takes its year from
+    # it. None: unknown, and such timestamps stay undated.
+    reference_time: float | None
 
     def feed(self, lines: Iterable[str]) -> list[Event]:
         """Parse lines in log order; the last event is a ``Tick`` when any line carried a time."""

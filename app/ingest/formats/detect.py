@@ -51,6 +51,19 @@ _SIGNATURES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         re.compile(r"AllReduce Operation Finished Succesfully|Averaging Round Finished Succesfully"),
     ),
     ("sn38", "All Reduce", re.compile(r"Received (?:Main |Local )?All Reduce Call|All Reduce Failed")),
+    # The miner's own lines of the hivemind.Optimizer era, and the errors its README lists as known
+    # (a log may hold nothing else): the DHT peers it cannot reach, state downloads timing out,
+    # rounds without a group, and tracebacks through hivemind.
+    ("sn38", "Local epoch", re.compile(r"Local samples:\s+\d+ \| Local epoch:\s+\d+")),
+    (
+        "sn38",
+        "ERROR",
+        re.compile(
+            r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d[.,]\d{3} \| +ERROR +\| .*(?:Attempt \d+ to init DHT using initial_peer"
+            r"|Failed to (?:download|load) state from|Averaging step failed|Task exception was never retrieved)"
+        ),
+    ),
+    ("hivemind", "could not find a group", re.compile(r"\] (?:\[\S+\] )?Averaging step failed: could not find a group")),
     ("hivemind", "[", re.compile(r"^[A-Z][a-z]{2} \d\d \d\d:\d\d:\d\d\.\d{3} \[(?:INFO|WARN|ERROR|DEBUG)\] ")),
     ("hivemind", "peers", re.compile(r"accumulated \d+ samples for epoch #\d+ from \d+ peers")),
     (

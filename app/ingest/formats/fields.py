@@ -20,6 +20,17 @@ _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 _THOUSANDS = re.compile(r"^[-+]?\d{1,3}(?:,\d{3})+(?:\.\d*)?$")
 # A line longer than this is no trainer's record: parse only its head (never slow, never raise).
 MAX_LINE_CHARS = 16_384
+# The one pattern for a printed number in every field of every format: a sign, thousands
+# separators, decimals, an exponent, and the spellings of what is not finite (``nan``, ``-nan``,
+# ``+nan``, ``inf``, ``-inf``, ``NaN``, ``Infinity``). Padding is the caller's: llm.c right-aligns
+# its figures (``loss     nan (+nanz)``), so patterns put ``\s+`` before a number, never one space.
+NUM = r"[-+]?(?:(?i:nan|inf(?:inity)?)|\d[\d,]*(?:\.\d*)?(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?)"
+# A line of Python source: modded-nanogpt and its forks print their whole training script at the
+# top of the log (its f-strings hold every record key), and a rule of ``=`` around it.
+_SOURCE = re.compile(
+    r"(?:\s|import |from \S+ import |def |class |@|#|\"\"\"|'''|if |elif |else:|for |while |try:|except"
+    r"|finally:|with |return|raise |assert |print\(|[A-Za-z_][\w.\[\]'\"]*\s*[-+*/|&]?=[^=]|[)\]}]|={20,})"
+)
 
 
 def clean(line: str) -> str:
@@ -50,6 +61,11 @@ def number(text: str | None) -> float | None:
         return None
 
 
+def looks_like_source(line: str) -> bool:
+    """True for a line of Python source (or the ``====`` rule modded-nanogpt puts around it)."""
+    return bool(line) and _SOURCE.match(line) is not None
+
+
 def finite(value: float | None) -> float | None:
     """The value when it is a finite number, else None."""
     return value if value is not None and math.isfinite(value) else None
@@ -63,8 +79,10 @@ def integer(text: str | None) -> int | None:
     return int(value)
 
 
-def clock_seconds(text: str) -> float | None:
-    """``07:54`` or ``1:02:03`` (tqdm's elapsed/remaining) in seconds; None for ``?`` or garbage."""
+def clock_seconds(text: str | None) -> float | None:
+    """``07:54`` or ``1:02:03`` (tqdm's elapsed/remaining) in seconds; None for ``?``, garbage or none."""
+    if text is None:
+        return None
     parts = text.split(":")
     if not 2 <= len(parts) <= 3 or not all(p.isdigit() and len(p) <= 6 for p in parts):
         return None
@@ -116,10 +134,21 @@ class WrapJoiner(Generic[R]):
         self._pending: Piece[R] | None = None
         self._pieces = 0
         self.bad = 0
+        # Before the first record, a line of Python source starts a preamble (a trainer that
+        # prints its own script first): until the first record nothing in it is a bad line.
+        self._records_seen = False
+        self._preamble = False
 
     def push(self, text: str) -> Iterator[Piece[R]]:
         """Take the next piece of text; yield the pieces that are now ready, in order."""
         kind, record = self._classify(text)
+        if not self._records_seen and self._pending is None:
+            if kind in (Kind.FULL, Kind.OPEN) and record is not None:
+                self._records_seen = True
+                self._preamble = False
+            elif self._preamble or looks_like_source(text):
+                self._preamble = True
+                return
         pending = self._pending
         if pending is not None:
             self._pending = None
@@ -183,6 +212,20 @@ def split_glued(line: str, starts: re.Pattern[str]) -> list[str]:
         prev = cut
     pieces.append(line[prev:])
     return [p for p in pieces if p]
+
+
+MONTHS = {name: i for i, name in enumerate(("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"), 1)}
+
+
+def year_of(month: int, day: int, reference: tuple[int, int, int]) -> int:
+    """The year of a month and day printed without one, seen by the reference date at the latest.
+
+    hivemind prints ``Jan 15 10:30:14.734``: a line cannot be later than when the file was last
+    written, so a December line in a file written in January is last year's (a day's slack for
+    zones and clocks).
+    """
+    ref_year, ref_month, ref_day = reference
+    return ref_year - 1 if (month, day) > (ref_month, ref_day + 1) else ref_year
 
 
 _DAYS_IN_MONTH = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)

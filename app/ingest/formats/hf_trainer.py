@@ -30,8 +30,13 @@ from app.stats.events import (
 
 Emit = Callable[[], list[Event]]
 
+# A tqdm bar as far as the line holds it. A terminal copy cuts a wide bar at its width (no
+# closing bracket, ``4/203 [00:37<30:55,  9.33s/i``): each figure is read only when what follows
+# it shows it whole (the total before `` [``, the clock before ``<``, the rate before its unit).
 _BAR = re.compile(
-    r"(\d{1,3})%\|[^|]{0,200}\| (\d{1,12})/(\d{1,12}) \[([\d:]{1,12})<([\d:?]{1,12}),\s+([\d.?]{1,20})(it/s|s/it)\]"
+    r"(\d{1,3})%\|[^|]{0,400}\| ?(\d{1,12})/(\d{1,12}) \["
+    r"(?:(\d[\d:]{0,11})(?=<))?(?:<([\d:?]{1,12})(?=,))?"
+    r"(?:,\s*(\d{1,9}(?:\.\d+)?)(it/s|s/it|it/|it|i|s/i|s/|s))?"
 )
 _PAIR = re.compile(r"(['\"])([^'\"]{1,200})\1: ('[^']{0,200}'|\"[^\"]{0,200}\"|[-+\w.]{1,64})")
 _TOTAL_STEPS = re.compile(r"Total optimization steps = ([\d,]+)")
@@ -45,6 +50,7 @@ class HfTrainerParser:
     """HF Trainer console lines in, step/eval events out (all undated)."""
 
     name = "hf-trainer"
+    reference_time: float | None = None  # undated: no year to find
 
     def __init__(self) -> None:
         self._joiner: WrapJoiner[Emit] = WrapJoiner(self._classify)
@@ -54,7 +60,8 @@ class HfTrainerParser:
         self._step: int | None = None  # last training-bar position
         self._unconfirmed: TrainStep | None = None  # a bar position before the training bar is known
         self._confirmed = False  # a loss dict followed a bar of the training total
-
+        self._rate_seconds: float | None = None  # the last step time a bar printed whole
+        self._logged = 0  # loss dicts seen while no bar gives the step
 
     def feed(self, lines: Iterable[str]) -> list[Event]:
         """Parse lines in log order."""
@@ -62,6 +69,8 @@ class HfTrainerParser:
         for raw in lines:
             line = clean(raw)
             start = len(events)
+            if "^M" in line:
+                line = line.replace("^M", "\r")  # a log viewed in a pager and pasted: "^M" for \r
             for part in line.split("\r") if "\r" in line else (line,):
                 if not part.strip():
                     continue
@@ -119,10 +128,12 @@ class HfTrainerParser:
             return [StageStart(at=None)] if self._train_total is not None else []
         if n == self._step and not other:
             return []  # a redraw of the same position
-        rate = number(m.group(6))
-        step_seconds = None
-        if rate is not None and rate > 0:
-            step_seconds = 1 / rate if m.group(7) == "it/s" else rate
+        rate, unit = number(m.group(6)), m.group(7)
+        if rate is not None and rate > 0 and unit is not None:
+            # tqdm's own smoothed rate: ``it/s`` (or what a cut left of it) or ``s/it``. Its
+            # elapsed clock ticks in whole seconds, too coarse for a step of half a second.
+            self._rate_seconds = 1 / rate if unit.startswith("i") else rate
+        step_seconds = self._rate_seconds
         step = TrainStep(
             at=None,
             stage="train",
@@ -176,6 +187,7 @@ class HfTrainerParser:
                     at=None,
                     stage="train",
                     step=step_value,
+                    total_steps=self._train_total,
                     loss=values.get("loss"),
                     loss_note="mean since the last log",
                     lr=finite(values.get("learning_rate")),
@@ -184,6 +196,27 @@ class HfTrainerParser:
                     figures=figures,
                 )
             ]
+        if self._step is None and self._bar_total is None and "loss" in pairs:
+            # No bar in this log (tqdm drew it on the terminal's stderr; ``> train.log`` keeps only
+            # stdout): each loss dict is one logged step, and the epoch is the position.
+            self._logged += 1
+            events.append(
+                TrainStep(
+                    at=None,
+                    stage="train",
+                    step=self._logged,
+                    loss=values.get("loss"),
+                    loss_note="mean since the last log",
+                    lr=finite(values.get("learning_rate")),
+                    grad_norm=values.get("grad_norm"),
+                    epoch=finite(values.get("epoch")),
+                    figures=figures,
+                    logged=True,
+                )
+            )
+            if tokens_seen is None:
+                return events
+            return events + [StepFigures(at=None, tokens_seen=tokens_seen)]
         return events + [
             StepFigures(
                 at=None,

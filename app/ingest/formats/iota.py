@@ -87,6 +87,7 @@ class IotaParser(MessageReader):
     """
 
     name = "iota"
+    reference_time: float | None = None  # its timestamps carry a year, or none at all
 
     def __init__(self, to_epoch: LocalToEpoch = local_to_epoch) -> None:
         self._to_epoch = to_epoch

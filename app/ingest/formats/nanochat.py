@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from app.ingest.formats.fields import Kind, WrapJoiner, clean, finite, integer, number, split_glued
+from app.ingest.formats.fields import NUM, Kind, WrapJoiner, clean, finite, integer, number, split_glued
 from app.stats.events import (
     EvalResult,
     Event,
@@ -40,7 +40,7 @@ _GLUED = re.compile(r"step \d+(?:/\d+)? \(\d|Step \d+(?:/\d+)? \| ")
 _MINUTES = re.compile(r"([\d.]+)m")
 _MS = re.compile(r"([\d.]+)ms")
 _EPOCH = re.compile(r"(\d+)(?: pq: (\d+) rg: (\d+))?")
-_NUM = r"[-+]?(?:\d[\d,]*(?:\.\d*)?(?:e[-+]?\d+)?|nan|inf)"
+_NUM = NUM
 _EXAMPLE = re.compile(
     rf"Example step (\d+) \| Pass (\d+) \| loss: ({_NUM}) \| Average reward: ({_NUM})"
 )
@@ -82,6 +82,7 @@ class NanochatParser:
     """Lines of any nanochat script in, step/eval/run events out (all undated)."""
 
     name = "nanochat"
+    reference_time: float | None = None  # undated: no year to find
 
     def __init__(self) -> None:
         self._joiner: WrapJoiner[Emit] = WrapJoiner(self._classify)

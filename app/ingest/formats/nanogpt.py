@@ -19,36 +19,41 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from app.ingest.formats.fields import Kind, WrapJoiner, clean, finite, integer, number, split_glued
+from app.ingest.formats.fields import NUM, Kind, WrapJoiner, clean, finite, integer, number, split_glued
 from app.stats.events import EvalResult, Event, RunInfo, StageEnd, TrainingPause, TrainStep
 
 Emit = Callable[[], list[Event]]
 
-_NUM = r"[-+]?(?:\d[\d,]*(?:\.\d*)?(?:e[-+]?\d+)?|nan|inf)"
+_NUM = NUM
 _ITER_HEAD = re.compile(r"iter (\d{1,12}): ")
-_SEGMENT = re.compile(r"([a-z][\w/ ]{0,30}?) (\S+)")
-_MS_VALUE = re.compile(r"([\d.]+)ms(?:/step)?")
-_PCT_VALUE = re.compile(r"(-?[\d.]+)%")
-_NANOGPT_EVAL = re.compile(rf"step (\d{{1,12}}): train loss ({_NUM}), val loss ({_NUM})")
+_SEGMENT = re.compile(r"([a-z][\w/ ]{0,30}?)\s+(\S+)")
+_MS_VALUE = re.compile(rf"({_NUM})ms(?:/step)?")
+_PCT_VALUE = re.compile(rf"({_NUM})%")
+_NANOGPT_EVAL = re.compile(rf"step (\d{{1,12}}): train loss\s+({_NUM}), val loss\s+({_NUM})")
 _TOKENS_PER_ITER = re.compile(r"tokens per iteration will be: ([\d,]+)")
 # llm.c's CUDA step line and its PyTorch reference's (no z-scores, no MFU): named alike so one
-# reader serves both.
+# reader serves both. llm.c right-aligns its figures (``%7.6f``, ``%6.4f``): a diverged run
+# prints ``loss     nan (+nanz)| norm   -nan (-nanz)``, so every gap is ``\s+``.
 _LLMC = re.compile(
-    rf"step\s+(?P<step>\d{{1,12}})/(?P<total>\d{{1,12}}) \| loss (?P<loss>{_NUM}) \([-+\w.]+z\)"
-    rf"\| norm (?P<norm>{_NUM}) \([-+\w.]+z\)\| lr (?P<lr>{_NUM}) \| (?P<ms>[\d.]+) ms"
-    rf" \| (?P<mfu>-?[\d.]+)% bf16 MFU \| (?P<tok_s>\d+) tok/s"
+    rf"step\s+(?P<step>\d{{1,12}})/(?P<total>\d{{1,12}})\s+\|\s+loss\s+(?P<loss>{_NUM})\s*\([^)]{{0,20}}z\)"
+    rf"\s*\|\s*norm\s+(?P<norm>{_NUM})\s*\([^)]{{0,20}}z\)\s*\|\s*lr\s+(?P<lr>{_NUM})\s+\|\s+(?P<ms>{_NUM})\s+ms"
+    rf"\s+\|\s+(?P<mfu>{_NUM})%\s+bf16 MFU\s+\|\s+(?P<tok_s>{_NUM})\s+tok/s"
 )
 _LLMC_TORCH = re.compile(
-    rf"step\s+(?P<step>\d{{1,12}})/(?P<total>\d{{1,12}}) \| train loss (?P<loss>{_NUM}) \| norm (?P<norm>{_NUM})"
-    rf" \| lr (?P<lr>{_NUM}) \| \((?P<ms>[\d.]+) ms \| (?P<tok_s>\d+) tok/s\)"
+    rf"step\s+(?P<step>\d{{1,12}})/(?P<total>\d{{1,12}})\s+\|\s+train loss\s+(?P<loss>{_NUM})\s+\|\s+norm\s+(?P<norm>{_NUM})"
+    rf"\s+\|\s+lr\s+(?P<lr>{_NUM})\s+\|\s+\((?P<ms>{_NUM})\s+ms\s+\|\s+(?P<tok_s>{_NUM})\s+tok/s\)"
 )
-_LLMC_VAL = re.compile(rf"val loss ({_NUM})")
-_HELLASWAG = re.compile(r"HellaSwag: (\d+)/(\d+) = ([\d.]+)")
-_LLMC_LOGFILE = re.compile(rf"s:(\d{{1,12}}) (trl|tel|eval):({_NUM})(?: lr:({_NUM}))?(?: norm:({_NUM}))?")
-_MODDED = re.compile(
-    rf"step:(\d{{1,12}})/(\d{{1,12}})(?: train_loss:({_NUM}))?(?: val_loss:({_NUM}))?"
-    r" train_time:(\d+)ms(?: step_avg:([\w.]+)ms)?"
+_LLMC_VAL = re.compile(rf"val loss\s+({_NUM})")
+_HELLASWAG = re.compile(rf"HellaSwag: (\d+)/(\d+) = ({_NUM})")
+_LLMC_LOGFILE = re.compile(
+    rf"s:(\d{{1,12}})\s+(trl|tel|eval):\s*({_NUM})(?:\s+lr:\s*({_NUM}))?(?:\s+norm:\s*({_NUM}))?"
 )
+# modded-nanogpt and its forks: ``step:N/M`` then ``name:value`` pairs in any order and number
+# (``train_loss``, ``val_loss``, ``val_bpb``, ``train_bpb``, ``train_time``, ``step_avg``, …),
+# separated by one space or a padded run of them (``step:0/20000    val_loss:6.9469``).
+_MODDED_HEAD = re.compile(r"step:(\d{1,12})/(\d{1,12})(?=\s|$)")
+_MODDED_PAIR = re.compile(rf"([A-Za-z_][\w@/.-]{{0,40}}):({_NUM})(ms|%)?(?=\s|$)")
+_MODDED_TIME = ("train_time", "step_avg")
 _GLUED = re.compile(r"iter \d+: loss |step \d+: train loss |step\s+\d+/\d+ \| |step:\d+/\d+ ")
 _FRAGMENT_KEYS = (", time ", "ms, mfu", "% bf16 MFU", " tok/s", "z)| norm", "train_time:")
 
@@ -58,6 +63,8 @@ LLMC_MFU_NOTE = "unknown: llm.c printed -100% (GPU not in its table)"
 
 class NanogptParser:
     """Lines of nanoGPT, llm.c or modded-nanogpt in, step/eval events out (all undated)."""
+
+    reference_time: float | None = None  # undated: no year to find
 
     def __init__(self, name: str = "nanogpt") -> None:
         self.name = name
@@ -169,25 +176,7 @@ def _nanogpt_step(text: str) -> tuple[Kind, Emit | None]:
 
 def _step_line(text: str) -> tuple[Kind, Emit | None]:
     if text.startswith("step:"):
-        m = _MODDED.fullmatch(text)
-        if m is None:
-            return Kind.PARTIAL, None
-        step_number, total = int(m.group(1)), int(m.group(2))
-        if m.group(4) is not None:
-            val = EvalResult(at=None, name="val_loss", value=finite(number(m.group(4))), step=step_number)
-            return Kind.FULL, lambda: [val]
-        avg_ms = finite(number(m.group(6)))
-        modded = TrainStep(
-            at=None,
-            stage="train",
-            step=step_number,
-            total_steps=total,
-            loss=number(m.group(3)),
-            loss_note="this step's",
-            elapsed_seconds=int(m.group(5)) / 1000,
-            step_seconds=avg_ms / 1000 if avg_ms is not None and avg_ms > 0 else None,
-        )
-        return Kind.FULL, lambda: [modded]
+        return _modded_line(text)
     if text.startswith("step ") and ": train loss" in text[:24]:
         m = _NANOGPT_EVAL.fullmatch(text)
         if m is None:
@@ -207,6 +196,52 @@ def _step_line(text: str) -> tuple[Kind, Emit | None]:
     return Kind.PARTIAL, None
 
 
+def _modded_line(text: str) -> tuple[Kind, Emit | None]:
+    """``step:N/M`` and its ``name:value`` pairs: a training step, or an evaluation and its figures.
+
+    Whole once it holds ``train_time:…ms``; ending in a bare number (a fork's ``train_bpb:2.0053``
+    after it), a wrap may still continue it: OPEN. An evaluation line is also the run's position
+    (its step and train_time), so the last validation of a run that stops early moves the step.
+    """
+    head = _MODDED_HEAD.match(text)
+    if head is None:
+        return Kind.PARTIAL, None
+    rest = text[head.end() :]
+    pairs: dict[str, tuple[float | None, str | None]] = {}
+    end = 0
+    for m in _MODDED_PAIR.finditer(rest):
+        if rest[end : m.start()].strip():
+            return Kind.PARTIAL, None  # something between the pairs: not (yet) a whole record
+        pairs.setdefault(m.group(1), (number(m.group(2)), m.group(3)))
+        end = m.end()
+    if rest[end:].strip() or "train_time" not in pairs:
+        return Kind.PARTIAL, None
+    step_number, total = int(head.group(1)), int(head.group(2))
+    train_ms, _ = pairs["train_time"]
+    avg_ms = finite(pairs.get("step_avg", (None, None))[0])
+    events: list[Event] = []
+    figures = {k: v for k, (v, _) in pairs.items() if k not in _MODDED_TIME}
+    if any(k.startswith("val_") for k in figures):
+        events.extend(EvalResult(at=None, name=k, value=finite(v), step=step_number) for k, v in figures.items())
+        figures = {}
+    events.insert(
+        0,
+        TrainStep(
+            at=None,
+            stage="train",
+            step=step_number,
+            total_steps=total,
+            loss=figures.pop("train_loss", None),
+            loss_note="this step's",
+            elapsed_seconds=train_ms / 1000 if train_ms is not None and train_ms >= 0 else None,
+            step_seconds=avg_ms / 1000 if avg_ms is not None and avg_ms > 0 else None,
+            figures=tuple((k, v) for k, v in figures.items() if v is not None and finite(v) is not None),
+        ),
+    )
+    kind = Kind.OPEN if rest.rstrip()[-1:].isdigit() else Kind.FULL
+    return kind, lambda: events
+
+
 def _other_line(text: str) -> tuple[Kind, Emit | None]:
     first = text[:1]
     if first == "t":
@@ -217,6 +252,8 @@ def _other_line(text: str) -> tuple[Kind, Emit | None]:
         if text.startswith("total average iteration time:"):
             return Kind.FULL, lambda: [StageEnd(at=None, summary=text)]
     elif first == "s":
+        if text.startswith("stopping_early:"):
+            return Kind.FULL, None  # a fork's wall-clock cap: the final validation and summary follow
         if text.startswith("saving checkpoint to "):
             return Kind.FULL, lambda: [TrainingPause(at=None, reason="checkpoint")]
         if text.startswith("s:"):

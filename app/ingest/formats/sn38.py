@@ -7,7 +7,16 @@ changed ~7 times (``Outer Step: … | Inner Step: … | Learning Rate: … | Ave
 An all-reduce round is the DiLoCo outer step: several lines report its end (the averager's,
 then the miner's), so one round gives one result, the first that names it.
 
-hivemind lines (``Jun 27 14:05:02.117 [INFO] …``) carry no year, so they are undated.
+hivemind lines (``Jun 27 14:05:02.117 [INFO] …``) carry no year: it comes from
+``reference_time`` (when the file was last written: a December line in a January file is last
+year's); without one they stay undated.
+
+Failures: one failed round is often reported by several lines (the miner's "Gradient averaging
+step failed", the averager's ``Averaging step failed: could not find a group`` and its traceback,
+hivemind's ``Averaging failed with <class …>``): lines within a few seconds with nothing else
+between are one failure, with the most telling text. The errors the SN38 README lists as known
+(a DHT peer it cannot connect to, a state download that times out, an asyncio task's timeout)
+are counted as :class:`TrainerError`.
 """
 
 from __future__ import annotations
@@ -15,24 +24,36 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from app.ingest.formats.base import LocalToEpoch, local_to_epoch
-from app.ingest.formats.fields import Kind, LocalTimes, WrapJoiner, clean, finite, integer, number
+from app.ingest.formats.base import EpochToDate, LocalToEpoch, local_date, local_to_epoch
+from app.ingest.formats.fields import (
+    MONTHS,
+    NUM,
+    Kind,
+    LocalTimes,
+    WrapJoiner,
+    clean,
+    finite,
+    integer,
+    number,
+    year_of,
+)
 from app.stats.events import (
     AllReduceResult,
     Event,
     PeerGroup,
     StepFigures,
     Tick,
+    TrainerError,
     TrainingPause,
     TrainStep,
 )
 
-_NUM = r"[-+]?(?:\d[\d,]*(?:\.\d*)?(?:e[-+]?\d+)?|nan|inf)"
+_NUM = NUM
 _BITTENSOR = re.compile(
     r"(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)[.,](\d{3}) (?:\| +[A-Z]+ +\| (?:\S+:\S+:\d+ +\| )?|- \S+ - [A-Z]+ - )"
 )
 _HIVEMIND_OLD = re.compile(r"\[(\d{4})/(\d\d)/(\d\d) (\d\d):(\d\d):(\d\d)\.(\d{3})\]\[[A-Z]+\](?:\[[^\]]*\])? ?")
-_HIVEMIND = re.compile(r"[A-Z][a-z]{2} \d\d \d\d:\d\d:\d\d\.\d{3} \[[A-Z]+\](?: \[[^\]]+\])? ")
+_HIVEMIND = re.compile(r"([A-Z][a-z]{2}) (\d\d) (\d\d):(\d\d):(\d\d)\.(\d{3}) \[[A-Z]+\](?: \[[^\]]+\])? ")
 _RANK = re.compile(r"\s*Rank (\d{1,4})\s*\| ")
 _PM2 = re.compile(r"\d+\|[\w.-]{1,64}\s*\| ")
 
@@ -45,7 +66,9 @@ _OLD_STEP = re.compile(rf"Step (\d+) Loss: ({_NUM})")
 _MAPPING = re.compile(r"'[^']{1,200}':\s*\d+")
 _PARTS = re.compile(r"num_parts_by_peer \(([\d, ]{0,2000})\)")
 _AVERAGED = re.compile(r"Averaged (?:gradients|parameters) with (\d+) peers")
-_HM_STEP = re.compile(rf"Step #(\d+)(?:\tloss = ({_NUM}))?")
+# run_training_monitor.py prints a tab before "loss"; copies of it have spaces.
+_HM_STEP = re.compile(rf"Step #(\d+)(?:\s+loss = ({_NUM}))?")
+_LOCAL_EPOCH = re.compile(rf"Local samples:\s+\d+ \| Local epoch:\s+(\d+)(?: \| Loss: ({_NUM}))?")
 _HM_EPOCH = re.compile(r"Transitioning to epoch (\d+)")
 _HM_LOSS = re.compile(rf"Local loss: ({_NUM})")
 _HM_PERF = re.compile(rf"Performance: ({_NUM}) samples/sec")
@@ -66,24 +89,43 @@ _FAILURES = (
     ("All Reduce Failed At Checkpoint", False),
     ("Averaging gradients failed with ", True),
     ("Averaging failed with ", True),
+    ("Gradient averaging step failed with error", True),
+    ("Averaging step failed", False),
 )
+# The errors the SN38 README lists as known (its screenshots): each is counted, the last shown.
+_KNOWN_ERRORS = (
+    "to init DHT using initial_peer",
+    "Failed to connect to DHT",
+    "Failed to download state from",
+    "Failed to load state from peer",
+    "Task exception was never retrieved",
+)
+# Lines of one failure report arrive within this many seconds of each other.
+_SAME_FAILURE_SECONDS = 10.0
 
 
 class _Line:
-    __slots__ = ("at", "message", "rank")
+    __slots__ = ("at", "message", "prefixed", "rank")
 
-    def __init__(self, at: float | None, rank: int | None, message: str) -> None:
+    def __init__(self, at: float | None, rank: int | None, message: str, prefixed: bool = True) -> None:
         self.at = at
         self.rank = rank
         self.message = message
+        self.prefixed = prefixed  # a logger's line (not a traceback's or other bare text)
 
 
 class Sn38Parser:
     """SN38 miner and hivemind lines in, step and all-reduce events out."""
 
-    def __init__(self, name: str = "sn38", to_epoch: LocalToEpoch = local_to_epoch) -> None:
+    def __init__(
+        self, name: str = "sn38", to_epoch: LocalToEpoch = local_to_epoch, to_date: EpochToDate = local_date
+    ) -> None:
         self.name = name
+        self.reference_time: float | None = None
+        self._to_date = to_date
+        self._reference: tuple[float, tuple[int, int, int]] | None = None
         self._times = LocalTimes(to_epoch)
+        self._failure: AllReduceResult | None = None  # a failed round still being reported
         self._joiner: WrapJoiner[_Line] = WrapJoiner(self._classify)
         self.bad_lines = 0
         self._rank: int | None = None
@@ -103,6 +145,7 @@ class Sn38Parser:
                 self._read(line, events)
         for line in self._joiner.end_records():
             self._read(line, events)
+        self._end_failure(events)
         if self._latest is not None:
             events.append(Tick(at=self._latest))
         self.bad_lines = self._joiner.bad
@@ -111,7 +154,7 @@ class Sn38Parser:
     def _classify(self, text: str) -> tuple[Kind, _Line | None]:
         line = self._split_prefix(text)
         if line is None:
-            return Kind.OTHER, _Line(None, None, text)
+            return Kind.OTHER, _Line(None, None, text, prefixed=False)
         # A message ending in a bare number (the loss has two decimals) may have been cut.
         return (Kind.OPEN if text[-1:].isdigit() else Kind.FULL), line
 
@@ -137,8 +180,24 @@ class Sn38Parser:
         elif first.isupper():
             m = _HIVEMIND.match(text)
             if m is not None:
-                return _Line(None, None, text[m.end() :])
+                return _Line(self._hivemind_time(m), None, text[m.end() :])
         return None
+
+    def _hivemind_time(self, m: re.Match[str]) -> float | None:
+        """A hivemind timestamp's time, its year from the reference time; None without one."""
+        month, reference = MONTHS.get(m.group(1)), self._reference_date()
+        if month is None or reference is None:
+            return None
+        day, h, mi, sec, ms = (int(m.group(i)) for i in range(2, 7))
+        return self._times.epoch(year_of(month, day, reference), month, day, h, mi, sec + ms / 1000)
+
+    def _reference_date(self) -> tuple[int, int, int] | None:
+        t = self.reference_time
+        if t is None:
+            return None
+        if self._reference is None or self._reference[0] != t:
+            self._reference = (t, self._to_date(t))
+        return self._reference[1]
 
     def _read(self, line: _Line, events: list[Event]) -> None:
         if line.rank is not None:
@@ -150,9 +209,26 @@ class Sn38Parser:
         if at is not None and (self._latest is None or at > self._latest):
             self._latest = at
         message = line.message
+        if self._failure is not None and line.prefixed and not _is_failure(message):
+            self._end_failure(events)
         if ("Step" in message or "Index: " in message) and self._step(at, message, events):
             return
-        if "ll Reduce" in message or "llReduce" in message or "Averag" in message or "training" in message or "eer" in message:
+        if "Local epoch" in message:
+            m = _LOCAL_EPOCH.search(message)
+            if m is not None:  # the hivemind.Optimizer-era miner: its local epoch is its step
+                self._miner_steps = True
+                events.append(TrainStep(at=at, stage="train", step=int(m.group(1)), loss=number(m.group(2))))
+                return
+        if any(marker in message for marker in _KNOWN_ERRORS):
+            events.append(TrainerError(at=at, error=message.strip(" -") or message))
+            return
+        if (
+            "ll Reduce" in message
+            or "llReduce" in message
+            or "veraging" in message
+            or "training" in message
+            or "eer" in message
+        ):
             self._all_reduce(at, message, events)
             return
         if "Transitioning to epoch" in message:
@@ -232,16 +308,44 @@ class Sn38Parser:
         for marker, has_error in _FAILURES:
             i = message.find(marker)
             if i >= 0:
-                if self._round_open or marker.startswith("Averaging"):
-                    error = message[i + len(marker) :].strip() if has_error else message[i:].strip()
-                    events.append(AllReduceResult(at=at, ok=False, peers=self._round_peers, error=error or None))
+                if self._round_open or marker.startswith(("Averaging", "Gradient")):
+                    error = message[i + len(marker) :].strip(" -:") if has_error else message[i:].strip()
+                    self._fail(AllReduceResult(at=at, ok=False, peers=self._round_peers, error=error or None), events)
                     self._round_open = False
                 return
         if "Skipped averaging: there are no other peers" in message:
             events.append(AllReduceResult(at=at, ok=False, peers=0, error="no other peers"))
+
+    def _fail(self, failure: AllReduceResult, events: list[Event]) -> None:
+        """Take a failure line: the same failure's report goes on, or a new failure begins."""
+        held = self._failure
+        if held is not None and (
+            failure.at is None or held.at is None or failure.at - held.at <= _SAME_FAILURE_SECONDS
+        ):
+            if _telling(failure.error) > _telling(held.error):
+                self._failure = AllReduceResult(at=held.at, ok=False, peers=held.peers, error=failure.error)
+            return
+        self._end_failure(events)
+        self._failure = failure
+
+    def _end_failure(self, events: list[Event]) -> None:
+        if self._failure is not None:
+            events.append(self._failure)
+            self._failure = None
 
     def _group(self, at: float | None, peers: int, events: list[Event]) -> None:
         if peers > 0:
             self._round_peers = peers
             events.append(PeerGroup(at=at, peers=peers))
 
+
+
+def _is_failure(message: str) -> bool:
+    return any(marker in message for marker, _ in _FAILURES)
+
+
+def _telling(error: str | None) -> int:
+    """How much an error text says: nothing, only an exception class, or a message."""
+    if not error:
+        return 0
+    return 1 if error.startswith("<class") else 2

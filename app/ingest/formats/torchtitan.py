@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from math import prod
 
 from app.ingest.formats.base import LocalToEpoch, local_to_epoch
-from app.ingest.formats.fields import Kind, LocalTimes, WrapJoiner, clean, finite, integer, number
+from app.ingest.formats.fields import NUM, Kind, LocalTimes, WrapJoiner, clean, finite, integer, number
 from app.stats.events import (
     EvalResult,
     Event,
@@ -32,7 +32,7 @@ Emit = Callable[[], list[Event]]
 _PREFIX = re.compile(
     r"(?:\[rank(\d{1,6})\]:)?\[titan\] (\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d),(\d{3}) - \S+ - [A-Z]+ - "
 )
-_PAIR = re.compile(r"([a-z_]{2,30}):\s*([-+]?[\d.,]+(?:e[-+]?\d+)?|nan|inf)(GiB\(([\d.]+)%\)|%)?")
+_PAIR = re.compile(rf"([a-z_]{{2,30}}):\s*({NUM})(GiB\(([\d.]+)%\)|%)?")
 _MESH = re.compile(r"Building \d-D device mesh with \[[^\]]*\], \[([\d, ]{1,100})\]")
 _PEAK_UNKNOWN = re.compile(r"Peak flops undefined for: (.{1,100}), fallback to (\S+)")
 _STARTS = re.compile(r"Training starts at step (\d+)")
@@ -55,6 +55,7 @@ class TorchtitanParser:
     """torchtitan console lines in, dated step/eval events out."""
 
     name = "torchtitan"
+    reference_time: float | None = None  # its timestamps carry a year, or none at all
 
     def __init__(self, to_epoch: LocalToEpoch = local_to_epoch) -> None:
         self._times = LocalTimes(to_epoch)

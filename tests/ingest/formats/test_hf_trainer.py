@@ -9,6 +9,7 @@ import pytest
 
 from app.ingest.formats.hf_trainer import HfTrainerParser
 from app.stats.events import EvalResult, RunInfo, StageEnd, StageStart, StepFigures, TrainingPause, TrainStep
+from tests.reallogs import body
 
 SAMPLE = Path(__file__).resolve().parents[2] / "data" / "sample-hf-trainer.log"
 BAR_10 = "  1%|▏         | 10/750 [00:06<07:54,  1.56it/s]"
@@ -46,9 +47,10 @@ DICTS: list[tuple[str, str, dict[str, Any]]] = [
 
 @pytest.mark.parametrize(("version", "line", "expected"), DICTS, ids=[d[0] for d in DICTS])
 def test_log_dicts(version: str, line: str, expected: dict[str, Any]) -> None:
-    events, bad = read([line])
+    """After the training bar, a dict carries the figures of the bar's step."""
+    events, bad = read(["  Total optimization steps = 750", BAR_10, line])
     assert bad == 0
-    (figures,) = events
+    figures = events[-1]
     assert isinstance(figures, StepFigures)
     for key, value in expected.items():
         assert getattr(figures, key) == value, key
@@ -56,8 +58,8 @@ def test_log_dicts(version: str, line: str, expected: dict[str, Any]) -> None:
 
 def test_bare_nan_loss() -> None:
     events, _ = read(["{'loss': nan, 'grad_norm': nan, 'learning_rate': 4.2666666666666665e-05, 'epoch': 0.29}"])
-    (figures,) = events
-    assert isinstance(figures, StepFigures) and figures.loss is not None and figures.loss != figures.loss
+    (step,) = events
+    assert isinstance(step, TrainStep) and step.loss is not None and step.loss != step.loss
 
 
 def test_old_json_with_a_step_key_is_a_step() -> None:
@@ -171,3 +173,84 @@ def test_the_sample_reads_whole() -> None:
     assert steps == [10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 750]
     assert sum(isinstance(e, StepFigures) for e in events) == 11
     assert isinstance(events[-1], StageEnd)
+
+
+# Real logs (tests/data/real/, each names its source); the figures were read off the lines by hand.
+@pytest.mark.parametrize(
+    ("name", "logged", "last"),
+    [
+        ("hf-trl-issue733-dicts-only.log", 11, {"loss": 0.5311, "lr": 1e-05, "epoch": 0.15}),
+        ("hf-modal-pr82-dicts-only.log", 13, {"loss": 0.0756, "grad_norm": 3.056258619540342, "epoch": 0.58}),
+        ("hf-llamafactory-issue3529-dicts-only.log", 6, {"loss": 1.7414, "lr": 1.8611664616633675e-05, "epoch": 1.74}),
+    ],
+)
+def test_dicts_without_a_bar_are_logged_steps(name: str, logged: int, last: dict[str, float]) -> None:
+    """``python train.py > train.log`` keeps the dicts, not the bar (stderr): each dict is a logged step."""
+    events, bad = read(body(name))
+    steps = [e for e in events if isinstance(e, TrainStep)]
+    assert bad == 0 and len(steps) == logged and all(s.logged for s in steps)
+    assert [s.step for s in steps] == list(range(1, logged + 1))
+    for key, value in last.items():
+        assert getattr(steps[-1], key) == pytest.approx(value), key
+
+
+def test_caret_m_pasted_takes_the_last_bar_of_the_line() -> None:
+    """h2oai/h2ogpt#86: a pager shows tqdm's carriage returns as "^M"; each line ends at its last bar."""
+    events, bad = read(body("hf-h2ogpt-pr86-caret-m.log"))
+    steps = [e for e in events if isinstance(e, TrainStep)]
+    assert bad == 0
+    assert [s.step for s in steps] == [1295, 1296, 1297, 1298, 1299]
+    assert steps[-1].total_steps == 36234
+    assert steps[-1].step_seconds == pytest.approx(1 / 1.89)  # the bar's own rate, not its 1 s clock
+    assert steps[-1].trainer_eta_seconds == 5 * 3600 + 7 * 60 + 58
+    assert [e.loss for e in events if isinstance(e, StepFigures)][-1] == 1.1192
+
+
+CUT_BARS: list[tuple[str, dict[str, Any]]] = [
+    ("  2%|▍         | 4/203 [00:37<30:55,  9.33s/i", {"step": 4, "total_steps": 203, "elapsed_seconds": 37.0,
+                                                       "trainer_eta_seconds": 1855.0, "step_seconds": 9.33}),
+    ("  2%|▌         | 5/203 [00:47<30:51,  9.35s/", {"step": 5, "step_seconds": 9.35}),
+    ("  1%|▏         | 2/203 [00:01<02:00,  1.90it/", {"step": 2, "step_seconds": 1 / 1.90}),
+    ("  1%|▏         | 2/203 [00:01<02:00,  1.90i", {"step": 2, "step_seconds": 1 / 1.90}),
+    ("  3%|▋         | 6/203 [00:56<30:40,  9.3", {"step": 6, "elapsed_seconds": 56.0, "step_seconds": None}),
+    ("  3%|▊         | 7/203 [01:0", {"step": 7, "elapsed_seconds": None, "trainer_eta_seconds": None}),
+]
+
+
+@pytest.mark.parametrize(("bar", "expected"), CUT_BARS, ids=[b[-12:] for b, _ in CUT_BARS])
+def test_a_bar_cut_at_the_terminal_width_is_read_for_what_it_holds(bar: str, expected: dict[str, Any]) -> None:
+    events, bad = read(["  Total optimization steps = 203", bar])
+    (step,) = [e for e in events if isinstance(e, TrainStep)]
+    assert bad == 0
+    for key, value in expected.items():
+        got = getattr(step, key)
+        assert got == (pytest.approx(value) if isinstance(value, float) else value), key
+
+
+def test_a_total_cut_short_is_not_read() -> None:
+    """``1/20`` may be ``1/203`` cut: a total is whole only before its clock's bracket."""
+    events, _ = read(["  Total optimization steps = 203", "  0%|          | 1/20"])
+    assert not [e for e in events if isinstance(e, TrainStep)]
+
+
+def test_composed_cut_bars_keep_the_last_whole_rate() -> None:
+    events, bad = read(body("hf-composed-cut-bars.log"))
+    steps = [e for e in events if isinstance(e, TrainStep)]
+    assert bad == 0 and steps[-1].step == 7 and steps[-1].total_steps == 203
+    assert steps[-1].step_seconds == pytest.approx(9.35)
+
+
+def test_the_tf_trainer_step_key_takes_the_header_total() -> None:
+    events, bad = read(body("hf-transformers-pr6998-tf-step-key.log"))
+    steps = [e for e in events if isinstance(e, TrainStep)]
+    assert bad == 0 and (steps[-1].step, steps[-1].total_steps, steps[-1].loss) == (110, 564, 5.859087)
+
+
+def test_bars_glued_to_warnings_between_padded_dicts() -> None:
+    """A real 8-GPU run's stdout: bars only where a warning broke the line, dicts padded by tqdm.write."""
+    events, bad = read(body("hf-zeehu-t5-bars-at-saves.log"))
+    steps = [e for e in events if isinstance(e, TrainStep)]
+    assert bad == 0
+    assert [s.step for s in steps] == [4500, 5000, 5500, 5832]
+    assert steps[-1].elapsed_seconds == 19 * 3600 + 50 * 60 + 58 and steps[-1].step_seconds == pytest.approx(12.10)
+    assert [e for e in events if isinstance(e, StageEnd)]

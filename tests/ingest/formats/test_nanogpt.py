@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -10,6 +11,7 @@ import pytest
 
 from app.ingest.formats.nanogpt import LLMC_MFU_NOTE, NANOGPT_MFU_NOTE, NanogptParser
 from app.stats.events import EvalResult, RunInfo, StageEnd, TrainingPause, TrainStep
+from tests.reallogs import body, line
 
 SAMPLE = Path(__file__).resolve().parents[2] / "data" / "sample-nanogpt.log"
 
@@ -93,8 +95,6 @@ OTHERS: list[tuple[str, list[object]]] = [
     ("val loss 6.102844", [EvalResult(None, "val_loss", 6.102844)]),
     ("HellaSwag: 2934/10042 = 0.292173", [EvalResult(None, "hellaswag", 0.292173)]),
     ("s:100 tel:3.5", [EvalResult(None, "val_loss", 3.5, 100)]),
-    ("step:250/2285 val_loss:4.5521 train_time:15328ms step_avg:61.31ms", [EvalResult(None, "val_loss", 4.5521, 250)]),
-    ("step:0/1480 val_loss:7.7109 train_time:0ms step_avg:nanms", [EvalResult(None, "val_loss", 7.7109, 0)]),
     ("total average iteration time: 331.120000 ms", [StageEnd(None, "total average iteration time: 331.120000 ms")]),
     (
         "peak memory allocated: 30121 MiB reserved: 32510 MiB",
@@ -153,3 +153,143 @@ def test_the_sample_reads_whole() -> None:
 
 def test_name_follows_the_registry() -> None:
     assert NanogptParser("llmc").name == "llmc"
+
+
+NAN = float("nan")
+
+# Real lines (tests/data/real/, each file names its source): figures read by hand.
+REAL_STEPS: list[tuple[str, str, dict[str, Any]]] = [
+    (
+        "llm.c diverged: padded nan (anthonix/llm.c#2)",
+        line("llmc-anthonix-issue2-nan.log", "step   20/74"),
+        {"step": 20, "total_steps": 74, "loss": NAN, "grad_norm": NAN, "lr": 3.0e-4, "step_seconds": 0.03674,
+         "mfu": 9.1, "tokens_per_second": 111854.0},
+    ),
+    (
+        "llm.c diverged: -nan grad norm (anthonix/llm.c#2)",
+        line("llmc-anthonix-issue2-minus-nan.log", "step  160/190"),
+        {"step": 160, "total_steps": 190, "loss": NAN, "grad_norm": NAN, "step_seconds": 0.40395, "mfu": 13.3},
+    ),
+    (
+        "llm.c main.log (modded-nanogpt records)",
+        line("llmc-main-log-no-timing.log", "s:19559 "),
+        {"step": 19559, "loss": 3.2217, "lr": 0.0, "grad_norm": 0.22, "step_seconds": None},
+    ),
+    (
+        "llm.c main.log, old format",
+        line("llmc-main-log-old-format.log", "s:9535 "),
+        {"step": 9535, "loss": 3.340180, "lr": None, "grad_norm": None},
+    ),
+    (
+        "nanoGPT every 10 iterations (nanoGPT#466)",
+        line("nanogpt-issue466-every-10.log", "iter 390:"),
+        {"step": 390, "loss": 4.6022, "step_seconds": 33.63729, "mfu": 0.96},
+    ),
+    (
+        "nanoGPT without mfu (nanoGPT#110)",
+        line("nanogpt-issue110-every-iteration.log", "iter 1641:"),
+        {"step": 1641, "loss": 3.9748, "step_seconds": 0.56731, "mfu": None},
+    ),
+    (
+        "modded-nanogpt 2024 record",
+        line("modded-nanogpt-2024-10-10-muon.txt", "step:6200/6200 train_loss"),
+        {"step": 6200, "total_steps": 6200, "loss": 3.2533, "elapsed_seconds": 1339.065, "step_seconds": 0.21633},
+    ),
+    (
+        "modded-nanogpt 2025 record: no train loss",
+        line("modded-nanogpt-2025-09-15-no-train-loss.txt", "step:1659/1660"),
+        {"step": 1659, "total_steps": 1660, "loss": None, "elapsed_seconds": 153.823, "step_seconds": 0.09272},
+    ),
+    (
+        "parameter-golf fork: extra train key",
+        line("parameter-golf-8xh100-fullrun.log", "step:8400/20000 train_loss"),
+        {"step": 8400, "total_steps": 20000, "loss": 2.0967, "elapsed_seconds": 598.53},
+    ),
+]
+
+
+def same(got: object, want: object) -> bool:
+    if isinstance(want, float) and math.isnan(want):
+        return isinstance(got, float) and math.isnan(got)
+    if isinstance(want, float):
+        return got == pytest.approx(want)
+    return got == want
+
+
+@pytest.mark.parametrize(("source", "text", "expected"), REAL_STEPS, ids=[s[0] for s in REAL_STEPS])
+def test_real_step_lines(source: str, text: str, expected: dict[str, Any]) -> None:
+    events, bad = read([text])
+    assert bad == 0
+    (step,) = [e for e in events if isinstance(e, TrainStep)]
+    for key, value in expected.items():
+        assert same(getattr(step, key), value), key
+
+
+REAL_EVALS: list[tuple[str, str, int, dict[str, float | None]]] = [
+    (
+        "parameter-golf: val_loss and val_bpb, padded",
+        line("parameter-golf-baseline-seed42.log", "step:178/20000 val_loss"),
+        178,
+        {"val_loss": 5.0593, "val_bpb": 2.9964},
+    ),
+    (
+        "parameter-golf: the last validation after the cap",
+        line("parameter-golf-8xh100-fullrun.log", "step:8420/20000"),
+        8420,
+        {"val_loss": 2.0794, "val_bpb": 1.2315},
+    ),
+    (
+        "modded-nanogpt step 0: step_avg nan",
+        line("modded-nanogpt-2024-10-10-muon.txt", "step:0/6200"),
+        0,
+        {"val_loss": 10.9264},
+    ),
+    (
+        "modded-nanogpt 2025: final validation",
+        line("modded-nanogpt-2025-09-15-no-train-loss.txt", "step:1660/1660 val_loss"),
+        1660,
+        {"val_loss": 3.2769},
+    ),
+]
+
+
+@pytest.mark.parametrize(("source", "text", "step", "figures"), REAL_EVALS, ids=[s[0] for s in REAL_EVALS])
+def test_real_validation_lines_keep_every_figure_and_the_position(
+    source: str, text: str, step: int, figures: dict[str, float | None]
+) -> None:
+    events, bad = read([text])
+    assert bad == 0
+    position = [e for e in events if isinstance(e, TrainStep)]
+    assert [(p.step, p.loss) for p in position] == [(step, None)]
+    assert {e.name: e.value for e in events if isinstance(e, EvalResult)} == pytest.approx(figures)
+    assert {e.step for e in events if isinstance(e, EvalResult)} == {step}
+
+
+def test_a_padded_validation_line_reads_like_a_plain_one() -> None:
+    events, bad = read(["step:0/20000    val_loss:6.9469 val_bpb:4.1143 train_time:0ms"])
+    assert bad == 0 and [e.name for e in events if isinstance(e, EvalResult)] == ["val_loss", "val_bpb"]
+
+
+@pytest.mark.parametrize(
+    ("name", "steps"),
+    [
+        ("modded-nanogpt-2024-10-10-muon.txt", 34),
+        ("modded-nanogpt-2025-09-15-no-train-loss.txt", 56),
+        ("parameter-golf-8xh100-fullrun.log", 23),
+        ("parameter-golf-baseline-seed42.log", 14),
+        ("llmc-anthonix-issue2-nan.log", 11),
+        ("llmc-main-log-no-timing.log", 22),
+        ("nanogpt-issue178-shakespeare.log", 25),
+    ],
+)
+def test_real_logs_read_without_a_bad_line(name: str, steps: int) -> None:
+    """The script some trainers print first is a preamble, and a fork's own lines are no torn tails."""
+    events, bad = read(body(name))
+    assert bad == 0
+    assert len([e for e in events if isinstance(e, TrainStep)]) == steps
+
+
+def test_source_printed_after_the_first_record_is_still_counted() -> None:
+    """Only a preamble is forgiven: a torn record tail later in the log is a bad line."""
+    _, bad = read(["step:1/10 train_time:100ms step_avg:100.00ms", "2.0967 train_time:598530ms step_avg:71.25ms"])
+    assert bad == 1

@@ -3,19 +3,34 @@
 from __future__ import annotations
 
 import calendar
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from app.ingest.formats.sn38 import Sn38Parser
-from app.stats.events import AllReduceResult, PeerGroup, StepFigures, Tick, TrainingPause, TrainStep
+from app.stats.events import (
+    AllReduceResult,
+    PeerGroup,
+    StepFigures,
+    Tick,
+    TrainerError,
+    TrainingPause,
+    TrainStep,
+)
+from tests.reallogs import body
 
 SAMPLE = Path(__file__).resolve().parents[2] / "data" / "sample-sn38.log"
 
 
 def utc(year: int, month: int, day: int, hour: int, minute: int, second: int) -> float:
     return float(calendar.timegm((year, month, day, hour, minute, second, 0, 0, 0)))
+
+
+def utc_date(t: float) -> tuple[int, int, int]:
+    day = time.gmtime(t)
+    return day.tm_year, day.tm_mon, day.tm_mday
 
 
 def read(lines: list[str], parser: Sn38Parser | None = None) -> tuple[list[object], int]:
@@ -167,3 +182,90 @@ def test_the_sample_reads_whole() -> None:
 def test_the_miners_own_success_line_ends_a_round() -> None:
     events, _ = read([bt("Received All Reduce Call"), bt("AllReduce Operation Finished Succesfully")])
     assert [e.ok for e in events if isinstance(e, AllReduceResult)] == [True]
+
+
+def dated(reference: float) -> Sn38Parser:
+    """A parser whose year-less hivemind times take their year from ``reference`` (in UTC)."""
+    parser = Sn38Parser(to_epoch=utc, to_date=utc_date)
+    parser.reference_time = reference
+    return parser
+
+
+def test_hivemind_monitor_steps_with_spaces_for_the_tab_and_the_files_year() -> None:
+    """hivemind's albert README: "Step #1  loss = 11.05164"; the year comes from the file's mtime."""
+    events, bad = read(body("hivemind-albert-readme-monitor.log"), dated(utc(2021, 10, 14, 16, 41, 0)))
+    steps = [e for e in events if isinstance(e, TrainStep)]
+    assert bad == 0
+    assert [(s.step, s.loss) for s in steps] == [(1, 11.05164), (2, 11.03771), (3, 11.02886)]
+    assert [s.at for s in steps] == [
+        utc(2021, 10, 14, 16, 37, 37) + 0.246,
+        utc(2021, 10, 14, 16, 39, 37) + 0.441,
+        utc(2021, 10, 14, 16, 40, 37) + 0.541,
+    ]
+
+
+def test_a_december_line_in_a_january_file_is_last_years() -> None:
+    lines = body("hivemind-albert-readme-trainer.log")  # Dec 28
+    events, _ = read(lines, dated(utc(2022, 1, 3, 9, 0, 0)))
+    step = next(e for e in events if isinstance(e, TrainStep))
+    assert step.at == utc(2021, 12, 28, 0, 15, 32) + 0.857
+    events, _ = read(lines, dated(utc(2021, 12, 28, 0, 16, 0)))
+    assert next(e for e in events if isinstance(e, TrainStep)).at == utc(2021, 12, 28, 0, 15, 32) + 0.857
+
+
+def test_without_a_reference_time_hivemind_lines_stay_undated() -> None:
+    events, _ = read(body("hivemind-albert-readme-monitor.log"))
+    assert all(e.at is None for e in events if isinstance(e, TrainStep))
+
+
+def test_hivemind_trainer_lines() -> None:
+    events, bad = read(body("hivemind-albert-readme-trainer.log"), dated(utc(2021, 12, 28, 0, 16, 0)))
+    assert bad == 0
+    assert [e.step for e in events if isinstance(e, TrainStep)] == [1]
+    assert [(e.ok, e.peers) for e in events if isinstance(e, AllReduceResult)] == [(True, 2), (True, 2)]
+    assert StepFigures(utc(2021, 12, 28, 0, 15, 32) + 0.857, loss=11.06709, loss_note="local") in events
+
+
+@pytest.mark.parametrize(
+    ("name", "error"),
+    [
+        ("hivemind-issue519-could-not-find-a-group.log", "Averaging step failed: could not find a group"),
+        ("sn38-readme-could-not-find-a-group.log", "Averaging step failed: could not find a group"),
+    ],
+)
+def test_one_failed_round_reported_by_several_lines_counts_once(name: str, error: str) -> None:
+    events, bad = read(body(name), dated(utc(2022, 11, 13, 0, 0, 0)))
+    failures = [e for e in events if isinstance(e, AllReduceResult)]
+    assert bad == 0
+    assert [(f.ok, f.error) for f in failures] == [(False, error)]
+
+
+def test_failures_far_apart_are_two() -> None:
+    events, _ = read(
+        [
+            bt("Averaging step failed: could not find a group", "ERROR", "2024-07-03 16:18:34.005"),
+            bt("Averaging step failed: could not find a group", "ERROR", "2024-07-03 16:28:34.005"),
+        ]
+    )
+    assert len([e for e in events if isinstance(e, AllReduceResult)]) == 2
+
+
+@pytest.mark.parametrize(
+    ("name", "count", "last"),
+    [
+        ("sn38-readme-dht-connect.log", 8, "Attempt 9 to init DHT using initial_peer as /ip4/195.60.167.43/tcp/14761/"),
+        ("sn38-readme-load-state-timeout.log", 1, "Failed to download state from 12D3KooWENY26mRiRdYeonJAwgUCrhNqteLUHf6CHbwnHXhC5GJ3 - TimeoutError()"),
+        ("sn38-readme-asyncio-timeout.log", 1, "Task exception was never retrieved"),
+    ],
+)
+def test_the_readmes_known_errors_are_counted(name: str, count: int, last: str) -> None:
+    events, bad = read(body(name))
+    errors = [e for e in events if isinstance(e, TrainerError)]
+    assert bad == 0
+    assert len(errors) == count and errors[-1].error.startswith(last)
+    assert not [e for e in events if isinstance(e, AllReduceResult)]
+
+
+def test_the_local_epoch_of_the_optimizer_era_miner_is_its_step() -> None:
+    events, _ = read(body("sn38-readme-could-not-find-a-group.log"))
+    assert [e.step for e in events if isinstance(e, TrainStep)] == [756]
