@@ -114,11 +114,23 @@ class PhaseChanged:
 
 @dataclass(frozen=True, slots=True)
 class QueueUpdate:
-    """A registration-queue response: ``queued`` with a position, then ``confirmed``."""
+    """A registration-queue response: ``queued`` with a position, then ``confirmed``.
+
+    ``queue_id`` tells one queue from the next (a relaunch joins a new one); None when cut off.
+    """
 
     at: float | None
     status: str
     position: int | None
+    queue_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorLogged:
+    """A record logged at ERROR (or CRITICAL) level: its message's first line."""
+
+    at: float | None
+    message: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,6 +178,7 @@ IotaEvent = (
     | GpuMemory
     | BackendError
     | P2PTransfer
+    | ErrorLogged
 )
 
 # --- step-based trainers (nanochat, nanoGPT/llm.c, HF Trainer, torchtitan, SN38/hivemind) ----
@@ -313,4 +326,23 @@ TrainingEvent = (
     | TrainerError
 )
 
-Event = Tick | IotaEvent | TrainingEvent
+# --- the source itself (the monitor says so; no parser produces it) -------------
+
+SourceChange = Literal["truncated", "replaced", "switched"]
+
+
+@dataclass(frozen=True, slots=True)
+class SourceChanged:
+    """The log was truncated or replaced at its path, or (folder mode) a newer file is followed.
+
+    Sent by the monitor when the tailer restarts the stream. A switch to another file is
+    another session of the miner, so a tracker drops what it knew; after a truncation or a
+    replacement what it knew is from before: kept, but never presented as current.
+    """
+
+    at: float | None
+    change: SourceChange
+    name: str | None = None  # the file now followed, for a switch
+
+
+Event = Tick | IotaEvent | TrainingEvent | SourceChanged

@@ -27,6 +27,7 @@ from collections.abc import Iterable
 from app.ingest.formats.base import LocalToEpoch, local_to_epoch
 from app.ingest.formats.iota_messages import MessageReader
 from app.stats.events import (
+    ErrorLogged,
     Event,
     Tick,
 )
@@ -47,12 +48,12 @@ _STAMP_PATTERN = (
     r"([0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}):([0-9]{2}\.[0-9]{1,9}+)"
     r"(.*)"
 )
-# The rest: level and name, then the message. Groups: "-" (loguru default format) or "|" (file
-# sink, whose message ends with " | {extras}"); the message. Never keyed on the ":line" number,
-# which moves between builds (run_miner:735 in v2.4.1, :1723 in TAH 3.7.0).
+# The rest: level and name, then the message. Groups: the level; "-" (loguru default format)
+# or "|" (file sink, whose message ends with " | {extras}"); the message. Never keyed on the
+# ":line" number, which moves between builds (run_miner:735 in v2.4.1, :1723 in TAH 3.7.0).
 _REST_PATTERN = (
     r" \| (?:\[\w++\] \| |)"  # the newer file sink's "[MINER]" column
-    r" *+[A-Z]++ *+\| "  # level, padded to 8 by loguru or collapsed
+    r" *+([A-Z]++) *+\| "  # level, padded to 8 by loguru or collapsed
     # name:function:line, or name:line in the newer file sink. One space-free token ending in
     # ":<digits>" is check enough and costs half what spelling out its parts does.
     r"[^ ]+:[0-9]++ ([-|])(?: |$)"
@@ -74,6 +75,8 @@ def _compile(pattern: str) -> re.Pattern[str]:
 
 _STAMP = _compile(_STAMP_PATTERN)
 _REST = _compile(_REST_PATTERN)
+# Records at these levels are shown on the timeline whatever they say, so never known noise.
+_ERROR_LEVELS = frozenset({"ERROR", "CRITICAL"})
 
 # The memo of quiet rests: how many, and how long (a hostile 10 MiB line is not kept).
 _QUIET_SIZE = 1024
@@ -146,7 +149,7 @@ class IotaParser(MessageReader):
                         top = seconds
                     if record is None:
                         continue
-                    separator, message = record.groups()
+                    level, separator, message = record.groups()
                     if separator == "|" and message[-1:] == "}":
                         # File sink: drop " | {extras}", whose activation ids and notes would
                         # otherwise look like message text. A multi-line message carries its
@@ -155,7 +158,12 @@ class IotaParser(MessageReader):
                         if cut >= 0:
                             message = message[:cut]
                     count, bad = len(events), self.bad_lines
-                    read_message(message, minute_epoch + float(seconds), events)
+                    at = minute_epoch + float(seconds)
+                    read_message(message, at, events)
+                    if level in _ERROR_LEVELS:
+                        # After what the message itself stands for (a 404 counted): the timeline
+                        # shows the latest ERROR line, whatever it says.
+                        events.append(ErrorLogged(at, message))
                     if len(events) == count and self.bad_lines == bad and len(rest) <= _QUIET_LENGTH:
                         if len(quiet) >= _QUIET_SIZE:
                             quiet.clear()  # full of one-off rests (ids in them); the usual few come back

@@ -317,4 +317,4 @@ class MessageReader:
             fields = _response_fields(body)
             status = fields.get("status")
             if status:
-                events.append(QueueUpdate(at, status, _int(fields.get("position"))))
+                events.append(QueueUpdate(at, status, _int(fields.get("position")), fields.get("queue_id")))

@@ -18,6 +18,7 @@ from app.stats.events import (
     ActivationShape,
     BackendError,
     EpochReset,
+    ErrorLogged,
     Event,
     ForwardPass,
     GpuMemory,
@@ -315,28 +316,28 @@ RESPONSES = [
     (NO_PATH + "{'message': 'Weights submitted successfully', 'should_upload_optimizer_state': False}", []),
     (
         NO_PATH + f"{{'queue_id': '{QUEUE_ID}', 'status': 'queued', 'position': 412, 'poll_after': 60}}",
-        [QueueUpdate(AT, "queued", 412)],
+        [QueueUpdate(AT, "queued", 412, QUEUE_ID)],
     ),
     (
         NO_PATH + f"{{'queue_id': '{QUEUE_ID}', 'status': 'queued', 'position': 1613, 'poll_afte",
-        [QueueUpdate(AT, "queued", 1613)],
+        [QueueUpdate(AT, "queued", 1613, QUEUE_ID)],
     ),
     (
         NO_PATH + f"{{'queue_id': '{QUEUE_ID}', 'status': 'queued', 'position': 16",
-        [QueueUpdate(AT, "queued", None)],
+        [QueueUpdate(AT, "queued", None, QUEUE_ID)],
     ),
-    (NO_PATH + f"{{'queue_id': '{QUEUE_ID}', 'status': 'queued', 'posit", [QueueUpdate(AT, "queued", None)]),
+    (NO_PATH + f"{{'queue_id': '{QUEUE_ID}', 'status': 'queued', 'posit", [QueueUpdate(AT, "queued", None, QUEUE_ID)]),
     (NO_PATH + f"{{'queue_id': '{QUEUE_ID}', 'status': 'queu", []),
     (
         NO_PATH + f"{{'queue_id': '{QUEUE_ID}', 'status': 'confirmed', 'position': 0, 'poll_aft",
-        [QueueUpdate(AT, "confirmed", 0)],
+        [QueueUpdate(AT, "confirmed", 0, QUEUE_ID)],
     ),
     (
         (
             f"Successfully completed request to /miner/register/status/{QUEUE_ID}; response: "
             f"{{'queue_id': '{QUEUE_ID}', 'status': 'registered', 'position': 0}}"
         ),
-        [QueueUpdate(AT, "registered", 0)],
+        [QueueUpdate(AT, "registered", 0, QUEUE_ID)],
     ),
     (
         (
@@ -731,6 +732,7 @@ def test_sample_counts_every_kind(sample: list[Event]) -> None:
         "Registered": 2,
         "LayerChanged": 2,
         "EpochReset": 1,
+        "ErrorLogged": 5,
         "Tick": 1,
     }
     assert sample[-1] == Tick(utc(2026, 9, 13, 21, 18, 30) + 0.994)
@@ -789,3 +791,36 @@ def test_sample_read_line_by_line_or_with_crlf_gives_the_same_events(
     ]
     assert one_by_one == whole
     assert crlf == whole
+
+
+# --- ERROR lines: the timeline shows the latest one -------------------------------------
+
+GET_ACTIVATION = "Error getting activation from queue: Timed out waiting for activations"
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        (wrapped(GET_ACTIVATION, level="ERROR"), [ErrorLogged(AT, GET_ACTIVATION)]),
+        (bare(GET_ACTIVATION, level="CRITICAL"), [ErrorLogged(AT, GET_ACTIVATION)]),
+        (f"{STAMP} | ERROR | miner.training.activation_queue:get_activation:151 - {GET_ACTIVATION}",
+         [ErrorLogged(AT, GET_ACTIVATION)]),  # the level column collapsed
+        (f"{STAMP} | [MINER] | ERROR    | miner.training.activation_queue:151 | {GET_ACTIVATION} | {{'cache_size': 2}}",
+         [ErrorLogged(AT, GET_ACTIVATION)]),  # file sink: the extras are not the message
+        (wrapped(GET_ACTIVATION, level="WARNING"), []),
+        (wrapped("Error making orchestrator request to endpoint /miner/register/status/abc: 404 - <html>",
+                 level="ERROR"),
+         [BackendError(AT, "not_found_404", "/miner/register/status/abc"),
+          ErrorLogged(AT, "Error making orchestrator request to endpoint /miner/register/status/abc: 404 - <html>")]),
+    ],
+)
+def test_error_lines_are_events(line: str, expected: list[Event]) -> None:
+    events, bad = parse([line])
+    assert bad == 0 and events[:-1] == expected
+
+
+def test_a_repeated_error_line_is_never_taken_for_known_noise() -> None:
+    # The parser remembers rests of lines that meant nothing; an ERROR line always means something.
+    line = wrapped(GET_ACTIVATION, level="ERROR")
+    events, _ = parse([line] * 5)
+    assert [e for e in events if isinstance(e, ErrorLogged)] == [ErrorLogged(AT, GET_ACTIVATION)] * 5
