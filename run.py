@@ -15,8 +15,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
+from app import text
 from app.config import DEFAULT_HOST, DEFAULT_PORT, Config, ConfigError
 from app.ingest.formats import PARSERS
+from app.snapshot import Snapshot
 
 EXIT_USAGE = 2
 
@@ -52,6 +54,9 @@ def _build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--once", action="store_true", help="print one snapshot and exit")
     parser.add_argument("--json", action="store_true", help="with --once: print the snapshot as JSON")
     parser.add_argument(
+        "--report", action="store_true", help="with --once: print the queue report (resets, trend) instead"
+    )
+    parser.add_argument(
         "--at",
         default=None,
         metavar='end|"YYYY-MM-DD HH:MM:SS"',
@@ -65,8 +70,10 @@ def parse_config(argv: Sequence[str] | None = None) -> tuple[Config, argparse.Na
     args = _build_parser().parse_args(argv)
     if args.format != "auto" and args.format not in PARSERS:
         raise UsageError(f"unknown --format {args.format!r}; use auto or one of {', '.join(sorted(PARSERS))}")
-    if (args.json or args.at) and not args.once:
-        raise UsageError("--json and --at only go with --once")
+    if (args.json or args.at or args.report) and not args.once:
+        raise UsageError("--json, --report and --at only go with --once")
+    if args.json and args.report:
+        raise UsageError("--json and --report do not go together")
     if args.at is not None and args.at != "end":
         _parse_local_time(args.at)
     try:
@@ -136,15 +143,30 @@ def run_once(config: Config, args: argparse.Namespace) -> int:
     else:
         now = time.time()
     snapshot = monitor.snapshot(now)
-    if args.json:
+    if args.report:
+        print(monitor.queue_report(now), end="")
+    elif args.json:
         print(json.dumps(to_dict(snapshot), ensure_ascii=False, indent=2))
     else:
         print(snapshot.status_line)
         for line in snapshot.details:
             print(f"  {line}")
+        print(f"  {state_line(snapshot, now)}")
         if snapshot.source.problem:
             print(f"  ({snapshot.source.problem})")
     return 0
+
+
+def state_line(snapshot: Snapshot, now: float) -> str:
+    """The state, its level and the log's age: what a script or a person checks first."""
+    last = snapshot.source.last_event_at
+    if last is not None:
+        age = f"last log line {text.ago(now - last)} ago"
+    elif snapshot.source.lines_read:
+        age = f"{snapshot.source.lines_read} lines read, none dated"
+    else:
+        age = "nothing read yet"
+    return f"State: {snapshot.state} ({snapshot.level}) · {age}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from app.ingest.formats import STEP_FORMATS, create_parser, detect
+from app.ingest.formats import FORMAT_NOUNS, STEP_FORMATS, create_parser, detect
 from app.ingest.formats.base import LogParser
 from app.ingest.formats.detect import FormatWatch
 from app.snapshot import Snapshot, SourceView
@@ -29,9 +29,12 @@ from app.stats.events import (
     OptimizationStep,
     QueueUpdate,
     Registered,
+    SourceChange,
+    SourceChanged,
 )
 from app.stats.history import HISTORY_SPAN_SECONDS
 from app.stats.iota import IotaTracker
+from app.stats.iota_report import queue_report
 from app.stats.steps.tracker import StepTracker
 from app.stats.tracker import ERROR_WINDOW_SECONDS, RATE_WINDOW_SECONDS, Tracker
 from app.stats.unknown import UnknownTracker
@@ -45,6 +48,11 @@ BACKLOG_SECONDS = max(HISTORY_SPAN_SECONDS + RATE_WINDOW_SECONDS, ERROR_WINDOW_S
 # shape), and never more than this many bytes: a cold start must cost about the same on a
 # 1 GiB log as on a 1 MiB one.
 BACKLOG_EXTRA_BYTES = 8 << 20
+# A miner that was in the registration queue: read back further while the log holds queue polls,
+# so the queue report's resets over 24 h and 7 days come from the log, not only from since
+# tokwatch started. The Train-at-Home log is one file per launch, capped at about 10 MB.
+QUEUE_BACKLOG_SECONDS = 7 * 24 * 3600
+QUEUE_BACKLOG_BYTES = 32 << 20
 # Lines kept to sniff the format of a log that starts empty.
 DETECT_LINES = 2000
 # A log whose lines carry no time (nanochat, nanoGPT, HF): read back at most this much.
@@ -65,6 +73,7 @@ class _Reach:
         self._newest: float | None = None
         self._facts = [False] * len(_FACTS)
         self._extra_bytes = 0
+        self._queue_bytes = 0
         self._undated_bytes = 0
 
     def enough(self, events: list[Event], chunk: list[str], dated: bool) -> bool:
@@ -86,9 +95,15 @@ class _Reach:
             if self._undated_bytes >= BACKLOG_UNDATED_BYTES:
                 return True
         if far_enough:
+            size = sum(len(line) + 1 for line in chunk)
+            assert newest is not None and oldest is not None
+            if oldest > newest - QUEUE_BACKLOG_SECONDS and any(isinstance(event, QueueUpdate) for event in events):
+                self._queue_bytes += size
+                if self._queue_bytes < QUEUE_BACKLOG_BYTES:
+                    return False
             if all(facts):
                 return True
-            self._extra_bytes += sum(len(line) + 1 for line in chunk)
+            self._extra_bytes += size
             if self._extra_bytes >= BACKLOG_EXTRA_BYTES:
                 return True
         return False
@@ -101,6 +116,15 @@ def tracker_for(format_name: str | None) -> Tracker:
     if format_name in STEP_FORMATS:
         return StepTracker(format_name)
     return IotaTracker(format_name)
+
+
+def source_change(reason: str) -> SourceChange:
+    """The tracker's word for the tailer's restart reason (``switched to <name>`` in folder mode)."""
+    if reason == "truncated":
+        return "truncated"
+    if reason.startswith("switched"):
+        return "switched"
+    return "replaced"
 
 
 def _before(events: list[Event], until: float) -> list[Event]:
@@ -260,13 +284,23 @@ class Monitor:
             self._bump()
 
     def restarted(self, reason: str) -> None:
-        """A new stream begins (truncation, rotation): drop half-read records, keep the figures."""
+        """A new stream begins: drop half-read records and tell the tracker what changed.
+
+        ``reason`` is the tailer's: ``truncated``, ``replaced``, or ``switched to <name>`` when
+        folder mode moves to a newer log. The tracker hears it as a ``SourceChanged`` event; a
+        truncated or replaced file may repeat what was read, so that is skipped (begin_stream),
+        while a switched-to file is another session whose lines all count.
+        """
         log.info("log restarted: %s", reason)
+        change = source_change(reason)
         with self._lock:
             if self._parser is not None:
                 self._bad_lines_before += self._parser.bad_lines
                 self._parser = create_parser(self._parser.name)
-            self._tracker.begin_stream()
+            name = reason.removeprefix("switched to ") if change == "switched" else None
+            self._tracker.apply_all([SourceChanged(None, change, name)])
+            if change != "switched":
+                self._tracker.begin_stream()
             self._bump()
 
     # --- readers --------------------------------------------------------------
@@ -293,6 +327,16 @@ class Monitor:
         with self._lock:
             when = self.clock() if now is None else now
             return self._tracker.snapshot(when, self._source())
+
+    def queue_report(self, now: float | None = None) -> str:
+        """The plain-text queue report at ``now`` (default: the wall clock)."""
+        with self._lock:
+            when = self.clock() if now is None else now
+            tracker = self._tracker
+            snapshot = tracker.snapshot(when, self._source())
+            if isinstance(tracker, IotaTracker):
+                return queue_report(snapshot, tracker.queue, tracker.first_at, when)
+            return queue_report(snapshot, None, None, when)
 
     # --- internals ------------------------------------------------------------
 
@@ -347,8 +391,12 @@ class Monitor:
                 size = self.log_path.stat().st_size
             except OSError:
                 size = None
-        if self._parser is None and self._tracker.has_records and problem is None:
-            problem = "no parser recognises this log's lines"
+        if problem is None and self._lines_read:
+            if self._parser is None and self._tracker.has_records:
+                problem = f"{self._lines_read} lines read, none in a format tokwatch reads"
+            elif self._parser is not None and not self._tracker.has_records:
+                noun = FORMAT_NOUNS.get(self._parser.name, f"a {self._parser.name} log")
+                problem = f"{self._lines_read} lines read, none looks like {noun}"
         return SourceView(
             path=path,
             size_bytes=size,

@@ -10,13 +10,52 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-State = Literal["waiting", "queued", "working", "measuring", "training", "stalled", "unrecognised"]
+State = Literal[
+    "waiting",
+    "queued",
+    "working",
+    "measuring",
+    "training",
+    "idle",
+    "silent",
+    "stalled",
+    "done",
+    "diverged",
+    "unrecognised",
+]
+Level = Literal["ok", "waiting", "warning", "problem"]
+
+_LEVELS: dict[str, Level] = {
+    "training": "ok",
+    "measuring": "ok",
+    "done": "ok",
+    "waiting": "waiting",
+    "queued": "waiting",
+    "working": "waiting",
+    "idle": "warning",
+    "stalled": "warning",
+    "silent": "problem",
+    "diverged": "problem",
+    "unrecognised": "problem",
+}
+
+
+def level_of(state: str, problem: str | None) -> Level:
+    """How the state reads at a glance: ok, waiting, warning or problem (any source problem is one)."""
+    if problem:
+        return "problem"
+    return _LEVELS.get(state, "problem")
 
 
 @dataclass(frozen=True, slots=True)
 class QueueView:
     position: int | None
     status: str
+    # Positions per hour towards the front over the last 10 minutes (negative: moving back).
+    trend_per_hour: float | None = None
+    eta_seconds: float | None = None
+    resets_24h: int = 0
+    last_reset_at: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +67,7 @@ class RateView:
     passes_in_window: int
     observed_seconds: float
     window_seconds: float
+    last_pass_at: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +97,23 @@ class BackendErrorsView:
     queue_state_503: int
     not_found_404: int
     window_seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class NetworkView:
+    """Activation transfer bytes (sent and received) per second over the window."""
+
+    bytes_per_second: float
+    window_seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class EventView:
+    """One entry of the timeline: when (log time), what kind, and the text a person reads."""
+
+    at: float
+    kind: str
+    text: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +159,16 @@ class Snapshot:
     training: dict[str, Any] | None = None
     # Min/max of the measured history, null while nothing is measured.
     history_range: HistoryRange | None = None
+    # When the current state began (unix), or null when unknown.
+    state_since: float | None = None
+    # The last 50 timeline entries, newest first.
+    events: tuple[EventView, ...] = ()
+    network: NetworkView | None = None
+
+    @property
+    def level(self) -> Level:
+        """The state at a glance (see :func:`level_of`)."""
+        return level_of(self.state, self.source.problem)
 
 
 def _view(value: Any) -> Any:
@@ -119,7 +186,12 @@ def _view(value: Any) -> Any:
 
 def to_dict(snapshot: Snapshot) -> dict[str, Any]:
     """Turn a snapshot into plain JSON-ready data (the documented contract)."""
-    data: dict[str, Any] = _view(snapshot)
+    fields: dict[str, Any] = _view(snapshot)
+    data: dict[str, Any] = {}
+    for key, value in fields.items():
+        data[key] = value
+        if key == "state":
+            data["level"] = snapshot.level  # derived, so not a field: it can never disagree
     return data
 
 

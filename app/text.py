@@ -48,3 +48,30 @@ def duration(seconds: float) -> str:
 def gigabytes(value: float) -> str:
     """GPU memory with two decimals, as the miner prints it."""
     return f"{value:.2f}"
+
+
+def ago(seconds: float) -> str:
+    """How long ago, in its largest unit: 45 s, 12 min, 2 h, 78 d."""
+    seconds = max(0.0, seconds)
+    if seconds < 60:
+        return f"{int(seconds)} s"
+    if seconds < 3600:
+        return f"{int(seconds // 60)} min"
+    if seconds < 86400:
+        return f"{int(seconds // 3600)} h"
+    return f"{int(seconds // 86400)} d"
+
+
+def bytes_per_second(value: float) -> str:
+    """A transfer rate in decimal units, rounded down: 800 B/s, 5.4 kB/s, 206 kB/s, 1.2 MB/s."""
+    if value < 0 or not math.isfinite(value):
+        raise ValueError(f"cannot write {value!r} as a transfer rate")
+    if value < 1_000:
+        return f"{int(value)} B/s"
+    for unit, scale in (("kB", 1e3), ("MB", 1e6), ("GB", 1e9)):
+        scaled = value / scale
+        if scaled < 1_000 or unit == "GB":
+            if scaled < 10:
+                return f"{_floor_to(scaled, 1):.1f} {unit}/s"
+            return f"{int(scaled)} {unit}/s"
+    raise AssertionError("unreachable")

@@ -89,7 +89,7 @@ def test_unrecognised_lines_then_a_real_log() -> None:
     monitor.lines(["hello", "world"])
     snap = monitor.snapshot(NOW)
     assert (snap.state, snap.status_line) == ("unrecognised", "log format not recognised")
-    assert snap.source.problem == "no parser recognises this log's lines"
+    assert snap.source.problem == "2 lines read, none in a format tokwatch reads"
     monitor.lines(training_log(NOW - 600, 10))
     snap = monitor.snapshot(NOW)
     assert snap.format == "iota" and snap.layer == 1 and snap.source.problem is None

@@ -9,6 +9,11 @@ The rules are the seed's (a menu-bar monitor's `L1 · 358k tok/h`), made exact:
 * all times are the log's own, so a cold start on an old log is measured at once
   (app/stats/clock.py clamps out-of-order times and sets far-future ones aside).
 
+And the truth when a miner stops (app/stats/iota_liveness.py): idle when its log talks but no
+pass comes, silent when its log stops; facts said before a registration, a queue or a reset are
+never shown as current (app/stats/iota_facts.py); the timeline (app/stats/timeline.py) and the
+queue (app/stats/iota_queue.py) keep what happened. The words are in app/stats/iota_status.py.
+
 Memory stays bounded whatever the log's length.
 """
 
@@ -17,25 +22,15 @@ from __future__ import annotations
 import math
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from app import text
-from app.snapshot import (
-    BackendErrorsView,
-    GpuMemoryView,
-    QueueView,
-    RateView,
-    RunView,
-    Snapshot,
-    SourceView,
-    State,
-    WarmupView,
-)
+from app.snapshot import BackendErrorsView, EventView, NetworkView, QueueView, Snapshot, SourceView
 from app.stats.clock import LogClock
 from app.stats.events import (
     ActivationShape,
     BackendError,
     EpochReset,
+    ErrorLogged,
     Event,
     ForwardPass,
     GpuMemory,
@@ -48,9 +43,15 @@ from app.stats.events import (
     PhaseChanged,
     QueueUpdate,
     Registered,
+    SourceChanged,
     Tick,
 )
 from app.stats.history import RateHistory
+from app.stats.iota_facts import Facts
+from app.stats.iota_liveness import SILENT_SECONDS, Liveness
+from app.stats.iota_queue import QueueTracker
+from app.stats.iota_status import Rate, details, rate_at, verdict
+from app.stats.timeline import Kind, Timeline, TimelineEntry
 from app.stats.tracker import ERROR_WINDOW_SECONDS, RATE_WINDOW_SECONDS, WARMUP_COUNT, WARMUP_SECONDS
 from app.stats.window import SlidingWindow
 
@@ -62,12 +63,14 @@ SEEN_IDS_MAX = 100_000
 MAX_TOKENS_PER_PASS = 10**12
 
 _QUEUED_STATUSES = frozenset({"queued", "waiting", "pending"})
-
-
-@dataclass(frozen=True, slots=True)
-class _Rate:
-    view: RateView
-    warmup: WarmupView
+# A launch logs "Starting miner" then "Resetting miner entire state!": one timeline entry.
+_RESTART_QUIET_SECONDS = 60
+_RESTART_TEXT = {
+    "launch": "miner started",
+    "reset": "miner state reset",
+    "not_registered": "registration lost",
+    "consecutive_failures": "re-registering after repeated failures",
+}
 
 
 class IotaTracker:
@@ -84,6 +87,7 @@ class IotaTracker:
         self._history = RateHistory()
 
         self.layer: int | None = None
+        self._last_layer: int | None = None  # kept across stretches, to say "layer 2 → 1"
         self.stretch_start: float | None = None
         self.stretch_passes = 0
         # True until the log shows where a stretch begins (queue, reset, registration):
@@ -92,16 +96,20 @@ class IotaTracker:
         self._passes = SlidingWindow(RATE_WINDOW_SECONDS)
         self._seen_ids: OrderedDict[str, float] = OrderedDict()
         self.tokens_per_pass: int | None = None
+        self.live = Liveness()
+        self.measured_at: float | None = None  # the stretch's third pass
+        self.back_at: float | None = None  # passes or lines came back after idle or silence
+        self.working_since: float | None = None  # no layer since (reset, queue left, new file)
+        self.was_passes_per_hour: float | None = None  # the rate at the stretch's last pass
 
-        self.queue: QueueView | None = None
-        self.step: int | None = None
-        self.run: RunView | None = None
-        self.phase: str | None = None
-        self.gpu: GpuMemoryView | None = None
-        self._gpu_total_gb: float | None = None
+        self.queue = QueueTracker()
+        self.facts = Facts()
+        self.timeline = Timeline()
+        self._last_restart_at: float | None = None
         self._errors_503 = SlidingWindow(ERROR_WINDOW_SECONDS)
         self._errors_404 = SlidingWindow(ERROR_WINDOW_SECONDS)
         self._p2p_bytes = SlidingWindow(RATE_WINDOW_SECONDS)
+        self._p2p_seen = False
 
     @property
     def clock(self) -> float | None:
@@ -109,9 +117,19 @@ class IotaTracker:
         return self._clock.latest
 
     @property
+    def first_at(self) -> float | None:
+        """The oldest log time applied (how far back the log was read), or None."""
+        return self._clock.first_at
+
+    @property
     def future_lines(self) -> int:
         """Lines dated far past the caller's clock, treated as undated."""
         return self._clock.future_lines
+
+    @property
+    def step(self) -> int | None:
+        """The latest optimizer step, or None (dropped at a registration, queue or reset)."""
+        return self.facts.step
 
     # --- applying events --------------------------------------------------
 
@@ -122,6 +140,9 @@ class IotaTracker:
 
     def apply(self, event: Event, now: float | None = None) -> None:
         """Apply one event; its time advances the log clock first."""
+        if isinstance(event, SourceChanged):
+            self._source_changed(event)
+            return
         self.has_records = True
         keep, at = self._clock.admit(event, now)
         if not keep:
@@ -137,56 +158,73 @@ class IotaTracker:
             tokens = event.batch * event.sequence
             if event.batch > 0 and event.sequence > 0 and tokens <= MAX_TOKENS_PER_PASS:
                 self.tokens_per_pass = tokens
-        elif isinstance(event, Registered):
+        elif isinstance(event, (Registered, LayerChanged, LayerSeen, MinerReset)):
+            self._placement(t, event)
+        elif isinstance(event, QueueUpdate):
+            self._queue(t, event)
+        elif isinstance(event, OptimizationStep):
+            self.facts.step = event.number
+        elif isinstance(event, EpochReset):
+            self.facts.step = 0
+        else:
+            self._apply_status(event, t)
+
+    def _apply_status(self, event: Event, t: float | None) -> None:
+        """What the miner says of its run, GPU, backend and errors: shown, never counted in the rate."""
+        if isinstance(event, Heartbeat):
+            for kind, words in self.facts.heartbeat(t, event.run_id, event.epoch):
+                self._note(t, kind, words)
+            if event.phase is not None:
+                self._phase(t, event.phase)
+        elif isinstance(event, PhaseChanged):
+            self._phase(t, event.phase)
+            if event.layer is not None:
+                self._see_layer(t, event.layer)
+        elif isinstance(event, GpuMemory):
+            self.facts.gpu_memory(t, event.used_gb, event.total_gb)
+        elif isinstance(event, BackendError):
+            if t is not None:
+                window = self._errors_503 if event.kind == "queue_state_503" else self._errors_404
+                window.add(t)
+        elif isinstance(event, P2PTransfer) and t is not None:
+            self._p2p_seen = True
+            self._p2p_bytes.add(t, event.tensor_bytes)
+        elif isinstance(event, ErrorLogged) and t is not None:
+            self.timeline.error(t, event.message)
+
+    def _placement(self, t: float | None, event: Registered | LayerChanged | LayerSeen | MinerReset) -> None:
+        """Where the miner stands: registered in a layer, moved, or reset."""
+        if isinstance(event, Registered):
+            epoch = f" (epoch {event.epoch})" if event.epoch is not None else ""
+            self._note(t, "registered", f"registered in layer {event.layer}{epoch}")
             self._new_stretch(t, event.layer)
         elif isinstance(event, LayerChanged):
             if event.layer != self.layer or self.stretch_start is None:
                 self._new_stretch(t, event.layer)
         elif isinstance(event, LayerSeen):
             self._see_layer(t, event.layer)
-        elif isinstance(event, MinerReset):
-            self._end_stretch()
-            self.queue = None
-            self.step = None
-        elif isinstance(event, QueueUpdate):
-            self._queue(event)
-        elif isinstance(event, OptimizationStep):
-            self.step = event.number
-        elif isinstance(event, EpochReset):
-            self.step = 0
         else:
-            self._apply_status(event, t)
+            self._end_stretch(t)
+            self.queue.leave()
+            last = self._last_restart_at
+            if t is not None and (last is None or t - last > _RESTART_QUIET_SECONDS):
+                self._note(t, "restarted", _RESTART_TEXT.get(event.reason, "miner reset"))
+            self._last_restart_at = t
 
-    def _apply_status(self, event: Event, t: float | None) -> None:
-        """What the miner says of its run, GPU and backend: shown, never counted in the rate."""
-        if isinstance(event, Heartbeat):
-            run = self.run
-            self.run = RunView(
-                id=event.run_id if event.run_id is not None else (run.id if run else None),
-                epoch=event.epoch if event.epoch is not None else (run.epoch if run else None),
-                phase=event.phase if event.phase is not None else self.phase,
-            )
-            if event.phase is not None:
-                self.phase = event.phase
-        elif isinstance(event, PhaseChanged):
-            self.phase = event.phase
-            if self.run is not None:
-                self.run = RunView(id=self.run.id, epoch=self.run.epoch, phase=event.phase)
-            if event.layer is not None:
-                self._see_layer(t, event.layer)
-        elif isinstance(event, GpuMemory):
-            if event.total_gb is not None:
-                self._gpu_total_gb = event.total_gb
-            total = event.total_gb if event.total_gb is not None else self._gpu_total_gb
-            if total is not None and event.used_gb > total:
-                total = None  # a stale total below the new reading would be a made-up figure
-            self.gpu = GpuMemoryView(used_gb=event.used_gb, total_gb=total)
-        elif isinstance(event, BackendError):
-            if t is not None:
-                window = self._errors_503 if event.kind == "queue_state_503" else self._errors_404
-                window.add(t)
-        elif isinstance(event, P2PTransfer) and t is not None:
-            self._p2p_bytes.add(t, event.tensor_bytes)
+    def _source_changed(self, event: SourceChanged) -> None:
+        """Another file (drop what the old one said), or the same path truncated or replaced."""
+        at = self._clock.latest
+        if event.change == "switched":
+            self._end_stretch(at)
+            self.queue.leave()
+            self.facts.forget()
+            self.tokens_per_pass = None
+            self._p2p_bytes.clear()
+            self._p2p_seen = False
+            self._note(at, "source_changed", f"now following {event.name or 'another file'}")
+        else:
+            self.facts.mark_boundary()
+            self._note(at, "source_changed", f"log {event.change}")
 
     def begin_stream(self) -> None:
         """The log was replaced or truncated: what the new stream dates up to the clock is not news.
@@ -197,11 +235,34 @@ class IotaTracker:
         """
         self._clock.begin_replay()
 
+    def _note(self, at: float | None, kind: Kind, words: str) -> None:
+        if at is not None:
+            self.timeline.add(at, kind, words)
+
+    def _phase(self, t: float | None, phase: str) -> None:
+        change = self.facts.set_phase(t, phase)
+        if change is not None:
+            self._note(t, "phase_changed", change)
+        self.live.set_phase(phase, t)
+
     def _advance(self, at: float) -> None:
         if self._clock.first_at is None:
             self._history.start(at)
+        previous = self._clock.latest
         if not self._clock.advance(at):
             return
+        if previous is not None and self.stretch_start is not None:
+            # Changes the clock drives are dated when they happened, not when a line showed them.
+            if at - previous >= SILENT_SECONDS:
+                gap = text.duration(at - previous)
+                self._note(previous, "silent", f"log silent for {gap}")
+                self._note(at, "resumed", f"log lines again after {gap}")
+                self.back_at = at
+            if at > self.live.idle_after and not self.live.idle_reported:
+                self.live.idle_reported = True
+                entry = self.idle_entry()
+                if entry is not None:
+                    self.timeline.add(entry.at, entry.kind, entry.text)
         self._history.sample_until(at, self.tokens_per_hour)
         for window in (self._passes, self._errors_503, self._errors_404, self._p2p_bytes):
             window.evict(at)
@@ -209,6 +270,22 @@ class IotaTracker:
         seen = self._seen_ids
         while seen and (next(iter(seen.values())) <= cutoff or len(seen) > SEEN_IDS_MAX):
             seen.popitem(last=False)
+
+    def idle_entry(self) -> TimelineEntry | None:
+        """The timeline's entry for the current idle gap, dated at its last pass (or start)."""
+        ref = self.live.pass_ref()
+        if ref is None:
+            return None
+        if self.stretch_passes == 0:
+            return TimelineEntry(ref, "idle", f"no pass yet in layer {self.layer}")
+        was = self.tokens_per_hour_at_last_pass()
+        return TimelineEntry(ref, "idle", "passes stopped" + (f" · was {text.compact(was)} tok/h" if was else ""))
+
+    def tokens_per_hour_at_last_pass(self) -> float | None:
+        """The rate measured at the stretch's last pass: what an idle or silent miner "was" doing."""
+        if self.was_passes_per_hour is None or self.tokens_per_pass is None:
+            return None
+        return self.was_passes_per_hour * self.tokens_per_pass
 
     def _forward(self, t: float | None, event: ForwardPass) -> None:
         if event.layer is not None:
@@ -218,10 +295,23 @@ class IotaTracker:
         if event.activation_id in self._seen_ids:
             return
         self._seen_ids[event.activation_id] = t if t is not None else 0.0
-        self.queue = None
+        self.queue.leave()
         self.stretch_passes += 1
-        if t is not None:
-            self._passes.add(t)
+        if t is None:
+            return
+        self._passes.add(t)
+        gap = self.live.on_pass(t)
+        if gap is not None:
+            self._note(t, "resumed", f"passes resumed after {text.duration(gap)}")
+            self.back_at = t
+        if self.stretch_passes == WARMUP_COUNT:
+            self.measured_at = t
+        # The rate at this pass, kept: the window forgets it while an idle miner's log goes on.
+        # The window was cleared when the stretch began and has just been evicted up to t.
+        start = self.stretch_start
+        observed = min(t - start, float(RATE_WINDOW_SECONDS)) if start is not None else 0.0
+        if self.stretch_passes >= WARMUP_COUNT and observed >= WARMUP_SECONDS:
+            self.was_passes_per_hour = len(self._passes) / observed * 3600
 
     def _see_layer(self, t: float | None, layer: int) -> None:
         if self.stretch_start is None or self.layer is None:
@@ -232,66 +322,58 @@ class IotaTracker:
     def _start_stretch(self, t: float | None, layer: int | None) -> None:
         """Training is seen without a registration line: it began at the earliest time we know of."""
         start = self._clock.first_at if self._began_mid_stream else t
-        self.layer = layer
+        self._set_layer(t, layer)
         self.stretch_start = start if start is not None else t
-        self.queue = None
+        self.live.start_stretch(self.stretch_start)
+        self.queue.leave()
 
     def _new_stretch(self, t: float | None, layer: int) -> None:
-        self._end_stretch()
-        self.layer = layer
+        self._end_stretch(t)
+        self._set_layer(t, layer)
         self.stretch_start = t
-        self.queue = None
+        self.live.start_stretch(t)
+        self.queue.leave()
 
-    def _end_stretch(self) -> None:
+    def _set_layer(self, t: float | None, layer: int | None) -> None:
+        if layer is not None and self._last_layer is not None and layer != self._last_layer:
+            self._note(t, "layer_changed", f"layer {self._last_layer} → {layer}")
+        if layer is not None:
+            self._last_layer = layer
+        self.layer = layer
+
+    def _end_stretch(self, t: float | None) -> None:
         self._began_mid_stream = False
         self.layer = None
         self.stretch_start = None
         self.stretch_passes = 0
         self._passes.clear()
+        self.live.end_stretch()
+        self.measured_at = self.back_at = self.was_passes_per_hour = None
+        self.working_since = t
+        self.facts.mark_boundary()
 
-    def _queue(self, event: QueueUpdate) -> None:
-        if event.status in _QUEUED_STATUSES:
-            self._end_stretch()
-            self.queue = QueueView(position=event.position, status=event.status)
-        else:
+    def _queue(self, t: float | None, event: QueueUpdate) -> None:
+        if event.status not in _QUEUED_STATUSES:
             # confirmed / registered: out of the queue, registration follows
             self._began_mid_stream = False
-            self.queue = None
+            self.queue.leave()
+            return
+        if self.queue.since is None or self.layer is not None:
+            self._end_stretch(t)
+        if t is None:
+            return
+        poll = self.queue.poll(t, event.queue_id, event.position, event.status)
+        if poll.joined:
+            where = f"#{event.position}" if event.position is not None else "an unknown position"
+            self._note(t, "queued", f"queued at {where}")
+        if poll.reset is not None:
+            self._note(t, "queue_reset", f"queue reset #{poll.reset.before} → #{poll.reset.after}")
 
     # --- reading ------------------------------------------------------------
 
-    def _rate(self, now: float) -> _Rate:
-        start = self.stretch_start
-        observed = 0.0 if start is None else min(max(now - start, 0.0), float(RATE_WINDOW_SECONDS))
-        in_window = self._passes.count(now - RATE_WINDOW_SECONDS, now) if start is not None else 0
-        passes = self.stretch_passes
-        done = start is not None and passes >= WARMUP_COUNT and observed >= WARMUP_SECONDS
-        passes_per_hour = in_window / observed * 3600 if done and observed > 0 else None
-        tokens_per_hour = (
-            passes_per_hour * self.tokens_per_pass
-            if passes_per_hour is not None and self.tokens_per_pass is not None
-            else None
-        )
-        if tokens_per_hour is not None and not math.isfinite(tokens_per_hour):
-            tokens_per_hour = None  # never a figure to write, nor one to keep in the history
-        return _Rate(
-            view=RateView(
-                measured=tokens_per_hour is not None,
-                tokens_per_hour=tokens_per_hour,
-                passes_per_hour=passes_per_hour,
-                tokens_per_pass=self.tokens_per_pass,
-                passes_in_window=in_window,
-                observed_seconds=observed,
-                window_seconds=float(RATE_WINDOW_SECONDS),
-            ),
-            warmup=WarmupView(
-                passes=passes,
-                passes_needed=WARMUP_COUNT,
-                observed_seconds=observed,
-                seconds_needed=float(WARMUP_SECONDS),
-                done=done,
-            ),
-        )
+    def _rate(self, now: float) -> Rate:
+        return rate_at(now, self.stretch_start, self.stretch_passes, self._passes, self.tokens_per_pass,
+                       self.live.last_pass_at)
 
     def tokens_per_hour(self, now: float) -> float | None:
         """The measured rate at ``now``, or None while it is not measured."""
@@ -300,83 +382,64 @@ class IotaTracker:
     def snapshot(self, now: float, source: SourceView) -> Snapshot:
         """Everything known at ``now`` (the log's clock for a copied log, else wall time)."""
         rate = self._rate(now)
-        state, status_line = _status(self, rate)
+        state, status_line, since = verdict(self, now, rate, source.lines_read)
         history, history_range = self._history.view(now, self._clock.latest, self.tokens_per_hour)
         backend = BackendErrorsView(
             queue_state_503=self._errors_503.count(now - ERROR_WINDOW_SECONDS, now),
             not_found_404=self._errors_404.count(now - ERROR_WINDOW_SECONDS, now),
             window_seconds=float(ERROR_WINDOW_SECONDS),
         )
+        queue = self._queue_view(now)
+        network = self._network(now)
+        pending: list[TimelineEntry] = []  # what the clock made true since the last line
+        if state == "idle" and not self.live.idle_reported and self.layer is not None:
+            entry = self.idle_entry()
+            pending.extend([entry] if entry is not None else [])
+        if state == "silent" and self.clock is not None:
+            pending.append(TimelineEntry(self.clock, "silent", "log went silent"))
         return Snapshot(
             status_line=status_line,
             state=state,
             format=self.format_name,
             layer=self.layer,
-            queue=self.queue,
+            queue=queue,
             rate=rate.view,
             warmup=rate.warmup,
             step=self.step,
-            run=self.run,
-            gpu_memory=self.gpu,
+            run=self.facts.run_view(),
+            gpu_memory=self.facts.gpu_view(),
             backend_errors=backend,
-            details=tuple(_details(self, rate, backend)),
+            details=tuple(details(self, now, state, rate, backend, queue, network)),
             history=history,
             source=self._clock.source(source),
             as_of=now,
             training=None,
             history_range=history_range,
+            state_since=since,
+            events=tuple(EventView(at=e.at, kind=e.kind, text=e.text) for e in self.timeline.newest_first(pending)),
+            network=network,
         )
 
+    def _queue_view(self, now: float) -> QueueView | None:
+        queue = self.queue
+        if queue.since is None:
+            return None
+        trend = queue.trend(now)
+        return QueueView(
+            position=queue.position,
+            status=queue.status,
+            trend_per_hour=trend.per_hour if trend is not None else None,
+            eta_seconds=trend.eta_seconds if trend is not None else None,
+            resets_24h=len(queue.resets_between(now - 86400, now)),
+            last_reset_at=queue.resets[-1].at if queue.resets else None,
+        )
 
-def _status(tracker: IotaTracker, rate: _Rate) -> tuple[State, str]:
-    """The state and the one status line (the seed's `L1 · 358k tok/h`)."""
-    if not tracker.has_records:
-        return "waiting", "waiting for log"
-    if tracker.format_name is None:
-        return "unrecognised", "log format not recognised"
-    if tracker.queue is not None:
-        if tracker.queue.position is None:
-            return "queued", "Queue #?"
-        return "queued", f"Queue #{tracker.queue.position}"
-    if tracker.layer is None:
-        return "working", "working"
-    if rate.view.tokens_per_hour is None:
-        return "measuring", f"L{tracker.layer} · …"
-    return "training", f"L{tracker.layer} · {text.compact(rate.view.tokens_per_hour)} tok/h"
-
-
-def _details(tracker: IotaTracker, rate: _Rate, backend: BackendErrorsView) -> list[str]:
-    """The detail lines under the status: rate, step, run, epoch, GPU memory, backend errors."""
-    lines: list[str] = []
-    view = rate.view
-    if tracker.layer is not None:
-        if view.tokens_per_hour is not None and view.passes_per_hour is not None:
-            lines.append(
-                f"{text.compact(view.tokens_per_hour)} tok/h · {int(view.passes_per_hour)} passes/h"
-                f" (over {text.minutes(view.observed_seconds)} min)"
-            )
-        elif rate.warmup.done and view.passes_per_hour is not None:
-            lines.append(
-                f"{int(view.passes_per_hour)} passes/h (over {text.minutes(view.observed_seconds)} min)"
-                " · batch shape not seen yet"
-            )
-        else:
-            lines.append(f"measuring… ({rate.warmup.passes} passes so far)")
-    if tracker.step is not None:
-        lines.append(f"Step {tracker.step}")
-    if tracker.run is not None and tracker.run.id is not None:
-        lines.append(f"Run {tracker.run.id}")
-    epoch = tracker.run.epoch if tracker.run is not None else None
-    if epoch is not None:
-        lines.append(f"Epoch {epoch} · {tracker.phase}" if tracker.phase is not None else f"Epoch {epoch}")
-    elif tracker.phase is not None:
-        lines.append(f"Phase {tracker.phase}")
-    if tracker.gpu is not None:
-        used = text.gigabytes(tracker.gpu.used_gb)
-        if tracker.gpu.total_gb is not None:
-            lines.append(f"GPU mem {used} / {text.gigabytes(tracker.gpu.total_gb)} GB")
-        else:
-            lines.append(f"GPU mem {used} GB")
-    if backend.queue_state_503 or backend.not_found_404:
-        lines.append(f"Backend: {backend.queue_state_503}×503 queue_state, {backend.not_found_404}×404")
-    return lines
+    def _network(self, now: float) -> NetworkView | None:
+        first = self._clock.first_at
+        if not self._p2p_seen or first is None:
+            return None  # unknown, not zero: this miner's log may not print its transfers
+        observed = min(max(now - first, 0.0), float(RATE_WINDOW_SECONDS))
+        if observed <= 0 or not math.isfinite(observed):
+            return None
+        total = self._p2p_bytes.total(now - RATE_WINDOW_SECONDS, now)
+        return NetworkView(bytes_per_second=total / observed, window_seconds=observed)

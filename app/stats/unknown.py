@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from app.snapshot import RateView, Snapshot, SourceView, State, WarmupView
-from app.stats.events import Event
+from app.stats.events import Event, SourceChanged
 from app.stats.tracker import NO_BACKEND_ERRORS, RATE_WINDOW_SECONDS, WARMUP_COUNT, WARMUP_SECONDS
 
 
@@ -24,7 +24,7 @@ class UnknownTracker:
 
     def apply_all(self, events: Sequence[Event], now: float | None = None, arrival: float | None = None) -> None:
         """Note that the log has lines; no parser turned them into anything to count."""
-        if events:
+        if any(not isinstance(event, SourceChanged) for event in events):  # the file, not its lines
             self.has_records = True
 
     def begin_stream(self) -> None:

@@ -112,6 +112,14 @@ def snapshot() -> Response:
     return response
 
 
+@bp.get("/api/report.txt")
+def report() -> Response:
+    """Return the queue report as plain text, for a miner to paste into a bug report."""
+    response = Response(web_state().monitor.queue_report(), mimetype="text/plain")
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 @bp.get("/healthz")
 def healthz() -> Response:
     """Say the server is up (no figures, so no token)."""

@@ -67,7 +67,8 @@ def test_compact_rounds_down(value: float, written: str) -> None:
 
 
 def test_no_log_data_waits() -> None:
-    s = snap(IotaTracker(), T0)
+    nothing_read = SourceView(path="/x.log", size_bytes=0, lines_read=0, bad_lines=0, last_event_at=None)
+    s = IotaTracker().snapshot(T0, nothing_read)
     assert (s.state, s.status_line) == ("waiting", "waiting for log")
     assert s.details == ()
     assert s.rate.measured is False and s.rate.tokens_per_hour is None
@@ -124,7 +125,8 @@ def test_warmup_needs_three_passes_and_three_minutes() -> None:
 
 def test_two_passes_over_ten_minutes_is_not_enough() -> None:
     tracker = IotaTracker()
-    training(tracker, passes=2, every=60)
+    training(tracker, passes=2, every=290)  # T0 + 290, T0 + 580: never 5 minutes without a pass
+    tracker.apply(Tick(T0 + 600))  # and the log still talks
     s = snap(tracker, T0 + 600)
     assert s.state == "measuring" and s.warmup.passes == 2 and s.warmup.observed_seconds == 600
 
@@ -209,7 +211,7 @@ def test_last_layer_pass_without_layer_uses_known_layer() -> None:
     assert s.layer == 5 and s.warmup.passes == 1
 
 
-def test_stall_decays_to_zero() -> None:
+def test_a_stopped_miners_rate_decays_to_zero_while_its_status_says_why() -> None:
     tracker = IotaTracker()
     last = training(tracker, passes=100)
     assert snap(tracker, last).rate.tokens_per_hour == pytest.approx(240 * 3200)
@@ -218,7 +220,8 @@ def test_stall_decays_to_zero() -> None:
     dead = snap(tracker, last + 1200)
     assert dead.rate.passes_in_window == 0
     assert dead.rate.tokens_per_hour == 0
-    assert dead.status_line == "L1 · 0 tok/h"
+    # Not "L1 · 0 tok/h" (nor, before it, a healthy-looking decaying figure): the log is silent.
+    assert (dead.state, dead.status_line) == ("silent", "L1 · log silent 20 min")
 
 
 def test_step_and_epoch_reset() -> None:
@@ -281,6 +284,7 @@ def test_details_order() -> None:
     s = snap(tracker, last)
     assert s.details == (
         "768k tok/h · 240 passes/h (over 20 min)",
+        "last pass 0 s ago",
         "Step 2",
         "Run run-1",
         "Epoch 49 · training",
@@ -372,7 +376,7 @@ def test_snapshot_serialises_to_the_contract() -> None:
     assert set(data) == {
         "status_line", "state", "format", "layer", "queue", "rate", "warmup", "step", "run",
         "gpu_memory", "backend_errors", "details", "history", "source", "as_of", "training",
-        "history_range",
+        "history_range", "level", "state_since", "events", "network",
     }
     measured = [v for _, v in data["history"] if v is not None]
     assert data["history_range"] == {
@@ -381,7 +385,7 @@ def test_snapshot_serialises_to_the_contract() -> None:
     }
     assert set(data["rate"]) == {
         "measured", "tokens_per_hour", "passes_per_hour", "tokens_per_pass", "passes_in_window",
-        "observed_seconds", "window_seconds",
+        "observed_seconds", "window_seconds", "last_pass_at",
     }
     assert set(data["warmup"]) == {"passes", "passes_needed", "observed_seconds", "seconds_needed", "done"}
     assert set(data["backend_errors"]) == {"queue_state_503", "not_found_404", "window_seconds"}

@@ -329,7 +329,8 @@ def test_an_unreachable_dashboard_is_not_blamed_on_the_miner(
     server.dashboard.stop()
     expect()(freshness).to_have_text(re.compile(r"^dashboard unreachable since \S.* \(\d+ s\)$"))
     expect()(freshness).not_to_have_class(re.compile(r"\bquiet\b"))
-    expect()(page).to_have_title("⚠ L2 · …")
+    # Registered 12 min ago and quiet since: the log is silent (the clock may have ticked on).
+    expect()(page).to_have_title(re.compile(r"^⚠ L2 · log silent 1[23] min$"))
     icon = favicon(page)
     assert 'fill="none"' in icon and STALLED_COLOUR not in icon, icon  # a grey ring: disconnected
     assert float(page.locator("#status").evaluate("el => getComputedStyle(el).opacity")) < 1
@@ -338,7 +339,7 @@ def test_an_unreachable_dashboard_is_not_blamed_on_the_miner(
     second = restart(server)  # same ports
     try:
         expect()(freshness).to_have_text("no new log line for 12 min", timeout=9000)
-        expect()(page).to_have_title("L2 · …")
+        expect()(page).to_have_title(re.compile(r"^L2 · log silent 1[23] min$"))
         expect()(page.locator("#connection")).to_have_text("live", timeout=9000)
         assert STALLED_COLOUR in favicon(page) and 'fill="none"' not in favicon(page)
         assert float(page.locator("#status").evaluate("el => getComputedStyle(el).opacity")) == 1
@@ -441,3 +442,24 @@ def test_a_websocket_closed_before_its_first_message_backs_off(server: RunningSe
     # Backing off (1 s, 2 s, 4 s, jittered down to half) allows 4 tries in 5 s; a backoff reset
     # on every open would retry every 0.5–1 s.
     assert len(tries) <= 4, [round(t - tries[0], 2) for t in tries]
+
+
+def test_an_idle_miner_reads_idle_in_the_status_line_and_the_tab_title(
+    config: Config, tmp_path: Path, page: Any
+) -> None:
+    # The composed log's passes stop at 10:20:00 while it keeps logging: at 10:32:00 it is idle.
+    lines = (DATA / "iota-stops-and-resumes.log").read_text(encoding="utf-8").splitlines()
+    path = tmp_path / "miner.log"
+    path.write_text("".join(f"{line}\n" for line in lines if line[1:20] <= "2026-09-20 10:32:00"), encoding="utf-8")
+    at = time.mktime((2026, 9, 20, 10, 32, 0, 0, 0, -1))
+    monitor = Monitor(path, clock=lambda: at)
+    running = start_server(replace(config, log_path=path), monitor)
+    try:
+        page.goto(running.http_url)
+        expect()(page.locator("#status")).to_have_text("L1 · idle 12 min")
+        expect()(page).to_have_title("L1 · idle 12 min")
+        expect()(page.locator("#details")).to_contain_text("was 768k tok/h")
+        shot(page, "idle")
+    finally:
+        page.close()
+        running.dashboard.stop()

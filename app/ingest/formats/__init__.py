@@ -63,6 +63,19 @@ PARSERS: dict[str, Callable[[], LogParser]] = {
     "hivemind": _sn38("hivemind"),
 }
 
+# How a log of each format is called when none of its lines is one (``--format`` forced).
+FORMAT_NOUNS = {
+    "iota": "an IOTA miner log",
+    "nanochat": "a nanochat log",
+    "nanogpt": "a nanoGPT log",
+    "llmc": "an llm.c log",
+    "modded-nanogpt": "a modded-nanogpt log",
+    "hf-trainer": "a Hugging Face Trainer log",
+    "torchtitan": "a torchtitan log",
+    "sn38": "an SN38 miner log",
+    "hivemind": "a hivemind log",
+}
+
 # Formats whose figures are training steps: the monitor gives them the step tracker (app/stats/steps/).
 STEP_FORMATS = frozenset(PARSERS) - {"iota"}
 

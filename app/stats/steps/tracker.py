@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from app.snapshot import Snapshot, SourceView
 from app.stats.clock import LogClock
-from app.stats.events import Event, Tick
+from app.stats.events import Event, SourceChanged, Tick
 from app.stats.history import RateHistory
 from app.stats.steps.progress import StepProgress
 from app.stats.tracker import NO_BACKEND_ERRORS
@@ -45,6 +45,8 @@ class StepTracker:
 
     def apply(self, event: Event, now: float | None = None) -> None:
         """Apply one event; its time advances the log clock first."""
+        if isinstance(event, SourceChanged):
+            return  # the file changed, not the run: the step lines say what comes next
         self.has_records = True
         keep, at = self._clock.admit(event, now)
         if not keep:
@@ -69,7 +71,9 @@ class StepTracker:
         """Everything known at ``now`` (the log's clock for a copied log, else wall time)."""
         report = self.progress.report(now)
         history, history_range = self._history.view(now, self._clock.latest, self.progress.tokens_per_hour)
-        state, status_line = (report.state, report.status_line) if self.has_records else ("waiting", "waiting for log")
+        state, status_line = report.state, report.status_line
+        if not self.has_records:  # "waiting" only while nothing was read; else none was a step line
+            state, status_line = ("unrecognised", "log format not recognised") if source.lines_read else ("waiting", "waiting for log")
         return Snapshot(
             status_line=status_line,
             state=state,

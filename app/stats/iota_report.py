@@ -1,0 +1,66 @@
+"""The queue report: plain text a miner can paste into a bug report about queue resets.
+
+Formatted here, in Python, from what the log holds (the tracker keeps each reset with its
+before/after for 7 days of log time). Times are this machine's local time with its UTC offset,
+as the miner's log writes them.
+"""
+
+from __future__ import annotations
+
+import time
+
+from app import text
+from app.snapshot import Snapshot
+from app.stats.iota_queue import RESET_MIN_JUMP, QueueTracker
+
+DAY_SECONDS = 24 * 3600
+WEEK_SECONDS = 7 * DAY_SECONDS
+
+
+def local_time(at: float) -> str:
+    """A unix time as this machine's local wall time, to the second."""
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(at))
+
+
+def queue_report(snapshot: Snapshot, queue: QueueTracker | None, read_from: float | None, now: float) -> str:
+    """The report's text (``queue`` None: this log is not an IOTA miner's; ``read_from``: the
+    oldest log time read, so the reader knows how far back "what the log holds" goes)."""
+    offset = time.strftime("%z", time.localtime(now))
+    lines = [
+        "tokwatch queue report",
+        f"Generated: {local_time(now)} (local time, UTC{offset[:3]}:{offset[3:]})",
+        f"Log: {snapshot.source.path or '(none)'}",
+    ]
+    if queue is None:
+        lines.append(f"This log is not an IOTA miner log ({snapshot.format or 'format not recognised'}): no queue.")
+        return "\n".join(lines) + "\n"
+    first, last = read_from, snapshot.source.last_event_at
+    if first is not None and last is not None:
+        lines.append(f"Log read: {local_time(first)} to {local_time(last)} ({text.duration(last - first)})")
+    lines.append(f"Status: {snapshot.status_line} ({snapshot.state})")
+    if queue.since is not None:
+        ident = f", queue id {queue.queue_id}" if queue.queue_id else ""
+        lines.append(f"In the queue since {local_time(queue.since)}{ident}")
+        trend = queue.trend(now)
+        if trend is None:
+            lines.append("Trend (last 10 min): not enough polls yet")
+        else:
+            arrow = "▲" if trend.per_hour > 0 else "▼" if trend.per_hour < 0 else "="
+            eta = f"; front in ~{text.duration(trend.eta_seconds)}" if trend.eta_seconds is not None else "; no ETA"
+            lines.append(f"Trend (last 10 min): {arrow} {abs(int(trend.per_hour))} positions/h{eta}")
+    day = queue.resets_between(now - DAY_SECONDS, now)
+    week = queue.resets_between(now - WEEK_SECONDS, now)
+    lines.append(
+        f"Queue resets (same queue, position back by more than {RESET_MIN_JUMP}): "
+        f"{len(day)} in the last 24 h, {len(week)} in the last 7 days"
+    )
+    for reset in reversed(week):
+        ident = f"  queue {reset.queue_id}" if reset.queue_id else ""
+        lines.append(f"  {local_time(reset.at)}  #{reset.before} → #{reset.after}{ident}")
+    backend = snapshot.backend_errors
+    lines.append(
+        f"Backend errors (last {int(backend.window_seconds // 60)} min): "
+        f"{backend.queue_state_503}×503 queue_state, {backend.not_found_404}×404"
+    )
+    lines.append("Read from the miner's own log by tokwatch; not an official figure.")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,164 @@
+"""The IOTA miner's rate, state and words: what the tracker's figures say at a given time.
+
+Pure functions over the tracker (app/stats/iota.py): the rate at ``now``, the state with its
+status line and start, and the detail lines in the order a menu shows them.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from app import text
+from app.snapshot import BackendErrorsView, NetworkView, QueueView, RateView, State, WarmupView
+from app.stats.iota_liveness import IDLE_MIN_SECONDS, SILENT_SECONDS
+from app.stats.tracker import RATE_WINDOW_SECONDS, WARMUP_COUNT, WARMUP_SECONDS
+from app.stats.window import SlidingWindow
+
+if TYPE_CHECKING:
+    from app.stats.iota import IotaTracker
+
+
+@dataclass(frozen=True, slots=True)
+class Rate:
+    view: RateView
+    warmup: WarmupView
+
+
+def rate_at(
+    now: float,
+    start: float | None,
+    stretch_passes: int,
+    passes: SlidingWindow,
+    tokens_per_pass: int | None,
+    last_pass_at: float | None,
+) -> Rate:
+    """The stretch's rate at ``now``: passes in the window ÷ observed, once warmed up."""
+    observed = 0.0 if start is None else min(max(now - start, 0.0), float(RATE_WINDOW_SECONDS))
+    in_window = passes.count(now - RATE_WINDOW_SECONDS, now) if start is not None else 0
+    done = start is not None and stretch_passes >= WARMUP_COUNT and observed >= WARMUP_SECONDS
+    passes_per_hour = in_window / observed * 3600 if done and observed > 0 else None
+    tokens_per_hour = (
+        passes_per_hour * tokens_per_pass if passes_per_hour is not None and tokens_per_pass is not None else None
+    )
+    if tokens_per_hour is not None and not math.isfinite(tokens_per_hour):
+        tokens_per_hour = None  # never a figure to write, nor one to keep in the history
+    return Rate(
+        view=RateView(
+            measured=tokens_per_hour is not None,
+            tokens_per_hour=tokens_per_hour,
+            passes_per_hour=passes_per_hour,
+            tokens_per_pass=tokens_per_pass,
+            passes_in_window=in_window,
+            observed_seconds=observed,
+            window_seconds=float(RATE_WINDOW_SECONDS),
+            last_pass_at=last_pass_at,
+        ),
+        warmup=WarmupView(
+            passes=stretch_passes,
+            passes_needed=WARMUP_COUNT,
+            observed_seconds=observed,
+            seconds_needed=float(WARMUP_SECONDS),
+            done=done,
+        ),
+    )
+
+
+def verdict(tracker: IotaTracker, now: float, rate: Rate, lines_read: int) -> tuple[State, str, float | None]:
+    """The state, its status line (the seed's `L1 · 358k tok/h`) and when it began."""
+    if not tracker.has_records:
+        if lines_read > 0:  # lines came, and none was a record of this format
+            return "unrecognised", "log format not recognised", None
+        return "waiting", "waiting for log", None
+    if tracker.format_name is None:
+        return "unrecognised", "log format not recognised", None
+    queue = tracker.queue
+    if queue.since is not None:
+        return "queued", f"Queue #{queue.position if queue.position is not None else '?'}", queue.since
+    clock = tracker.clock
+    layer = tracker.layer
+    prefix = f"L{layer} · " if layer is not None else ""
+    if clock is not None and now - clock >= SILENT_SECONDS:
+        return "silent", f"{prefix}log silent {text.duration(now - clock)}", clock
+    if layer is None:
+        since = tracker.working_since if tracker.working_since is not None else tracker.first_at
+        last_pass = tracker.live.last_pass_at
+        if since is not None and now - since > IDLE_MIN_SECONDS and (last_pass is None or now - last_pass > IDLE_MIN_SECONDS):
+            return "idle", f"idle {text.duration(now - since)}", since
+        return "working", "working", since
+    idle_since = tracker.live.idle_since(now)
+    if idle_since is not None:
+        return "idle", f"{prefix}idle {text.duration(now - idle_since)}", idle_since
+    if rate.view.tokens_per_hour is None:
+        return "measuring", f"{prefix}…", tracker.stretch_start
+    since = tracker.stretch_start
+    if since is not None:  # measured from the end of the warm-up, or since passes came back
+        since = max(since + WARMUP_SECONDS, tracker.measured_at or since)
+    if tracker.back_at is not None and (since is None or tracker.back_at > since):
+        since = tracker.back_at
+    return "training", f"{prefix}{text.compact(rate.view.tokens_per_hour)} tok/h", since
+
+
+def details(
+    tracker: IotaTracker,
+    now: float,
+    state: State,
+    rate: Rate,
+    backend: BackendErrorsView,
+    queue: QueueView | None,
+    network: NetworkView | None,
+) -> list[str]:
+    """The detail lines under the status: rate, queue, last pass, run, GPU, backend, network."""
+    lines: list[str] = []
+    if tracker.layer is not None:
+        lines.append(_rate_line(tracker, state, rate))
+    if queue is not None:
+        lines.extend(_queue_lines(queue, now))
+    last_pass = tracker.live.last_pass_at
+    if last_pass is not None:
+        lines.append(f"last pass {text.ago(now - last_pass)} ago")
+    lines.extend(tracker.facts.details(now))
+    if backend.queue_state_503 or backend.not_found_404:
+        lines.append(f"Backend: {backend.queue_state_503}×503 queue_state, {backend.not_found_404}×404")
+    if network is not None:
+        lines.append(f"Network {text.bytes_per_second(network.bytes_per_second)}")
+    return lines
+
+
+def _rate_line(tracker: IotaTracker, state: State, rate: Rate) -> str:
+    view = rate.view
+    if state in ("idle", "silent"):
+        was = tracker.tokens_per_hour_at_last_pass()
+        if was is not None:
+            return f"was {text.compact(was)} tok/h"
+        # A warm-up that cannot go on says so rather than sitting at 2/3.
+        stopped = "the log went silent" if state == "silent" else "passes stopped"
+        return f"not measured: {rate.warmup.passes} passes, then {stopped}"
+    over = f"(over {text.minutes(view.observed_seconds)} min)"
+    if view.tokens_per_hour is not None and view.passes_per_hour is not None:
+        return f"{text.compact(view.tokens_per_hour)} tok/h · {_whole(view.passes_per_hour)} passes/h {over}"
+    if rate.warmup.done and view.passes_per_hour is not None:
+        return f"{_whole(view.passes_per_hour)} passes/h {over} · batch shape not seen yet"
+    return f"measuring… ({rate.warmup.passes} passes so far)"
+
+
+def _whole(value: float) -> int:
+    """Round down, forgiving float noise: 41 / 1200 × 3600 is 122.99999999999999, not 122."""
+    return int(value + 1e-9)
+
+
+def _queue_lines(queue: QueueView, now: float) -> list[str]:
+    lines: list[str] = []
+    trend = queue.trend_per_hour
+    if trend is not None:
+        arrow = "▲" if trend > 0 else "▼" if trend < 0 else "="
+        line = f"Queue {arrow} {abs(int(trend))} positions/h (10 min)"
+        if queue.eta_seconds is not None:
+            line += f" · front in ~{text.duration(queue.eta_seconds)}"
+        lines.append(line)
+    if queue.resets_24h:
+        last = f", last {text.ago(now - queue.last_reset_at)} ago" if queue.last_reset_at is not None else ""
+        noun = "reset" if queue.resets_24h == 1 else "resets"
+        lines.append(f"{queue.resets_24h} queue {noun} in 24 h{last}")
+    return lines

@@ -1,0 +1,101 @@
+"""`run.py --once` for each miner state, on composed logs whose answers are worked out in their headers."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = Path(__file__).resolve().parent / "data"
+RESUMES = DATA / "iota-stops-and-resumes.log"
+QUEUE = DATA / "iota-queue-resets.log"
+REQUEUE = DATA / "iota-requeue.log"
+
+
+def once(*args: str) -> list[str]:
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "run.py"), "--once", *args],
+        capture_output=True, text=True, timeout=30, cwd=ROOT, check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout.splitlines()
+
+
+@pytest.mark.parametrize(
+    ("at", "first", "second", "state"),
+    [
+        # 80 passes to 10:20:00; at 10:24:59 the window (10:04:59, 10:24:59] holds 61 → 183/h
+        ("2026-09-20 10:24:59", "L1 · 585k tok/h", "585k tok/h · 183 passes/h (over 20 min)",
+         "State: training (ok) · last log line 9 s ago"),  # an ERROR line at 10:24:50
+        ("2026-09-20 10:25:01", "L1 · idle 5 min", "was 768k tok/h", "State: idle (warning) · last log line 1 s ago"),
+        ("2026-09-20 10:32:00", "L1 · idle 12 min", "was 768k tok/h", "State: idle (warning) · last log line 0 s ago"),
+        # passes again from 10:40:00: 41 in the window → 123/h → 393,600
+        ("2026-09-20 10:50:00", "L1 · 393k tok/h", "393k tok/h · 123 passes/h (over 20 min)",
+         "State: training (ok) · last log line 0 s ago"),
+        # the last line is a heartbeat at 10:50:05
+        ("2026-09-20 10:53:05", "L1 · log silent 3 min", "was 393k tok/h",
+         "State: silent (problem) · last log line 3 min ago"),
+    ],
+)
+def test_once_reads_training_idle_and_silent(at: str, first: str, second: str, state: str) -> None:
+    lines = once("--log", str(RESUMES), "--at", at)
+    assert lines[0] == first
+    assert lines[1] == f"  {second}"
+    assert lines[-1] == f"  {state}"
+
+
+def test_once_on_an_idle_miner_shows_its_last_pass_and_network() -> None:
+    lines = once("--log", str(RESUMES), "--at", "2026-09-20 10:32:00")
+    assert "  last pass 12 min ago" in lines
+    # RECVs 2 s before passes 49..80 are in (10:12:00, 10:32:00]: 32 × 206,107 B / 1200 s
+    assert "  Network 5.4 kB/s" in lines
+
+
+def test_once_in_the_queue_shows_trend_eta_and_resets() -> None:
+    lines = once("--log", str(QUEUE), "--at", "2026-09-21 08:26:30")
+    assert lines == [
+        "Queue #1286",
+        "  Queue ▲ 2496 positions/h (10 min) · front in ~30 min",
+        "  2 queue resets in 24 h, last 10 min ago",
+        "  Backend: 21×503 queue_state, 0×404",
+        "  State: queued (waiting) · last log line 10 s ago",
+    ]
+
+
+def test_once_after_re_registration_shows_facts_from_before_with_their_age() -> None:
+    lines = once("--log", str(REQUEUE), "--at", "2026-09-22 12:21:00")
+    assert lines[:2] == ["Queue #29", "  Queue ▲ 288 positions/h (10 min) · front in ~6 min"]
+    assert "  Epoch 49 · training · 10 min ago" in lines
+    assert "  GPU mem 3.00 / 3.86 GB · 11 min ago" in lines
+    assert "  last pass 11 min ago" in lines
+    assert not any(line.startswith("  Step") for line in lines)
+
+
+def test_once_report_lists_resets_with_times_and_positions() -> None:
+    lines = once("--report", "--log", str(QUEUE), "--at", "2026-09-21 08:26:30")
+    assert lines[0] == "tokwatch queue report"
+    assert "Status: Queue #1286 (queued)" in lines
+    assert "Trend (last 10 min): ▲ 2496 positions/h; front in ~30 min" in lines
+    assert ("Queue resets (same queue, position back by more than 5): 2 in the last 24 h, 2 in the last 7 days"
+            in lines)
+    resets = [line for line in lines if line.startswith("  2026-")]
+    assert resets == [
+        "  2026-09-21 08:16:20  #1093 → #1702  queue 4462ebfc-5f91-4ef0-9cfb-ac6e7687a66e",
+        "  2026-09-21 08:06:20  #57 → #1613  queue 4462ebfc-5f91-4ef0-9cfb-ac6e7687a66e",
+    ]
+
+
+def test_a_wrong_format_says_what_it_read(tmp_path: Path) -> None:
+    # The nanochat sample has 81 lines; none is an IOTA miner line.
+    lines = once("--log", str(DATA / "sample-nanochat.log"), "--format", "iota")
+    assert lines == [
+        "log format not recognised",
+        "  State: unrecognised (problem) · 81 lines read, none dated",
+        "  (81 lines read, none looks like an IOTA miner log)",
+    ]
+    empty = tmp_path / "empty.log"
+    empty.write_text("", encoding="utf-8")
+    assert once("--log", str(empty), "--format", "iota") == ["waiting for log", "  State: waiting (waiting) · nothing read yet"]
