@@ -72,7 +72,9 @@ class WriterLock:
 def connect(path: Path, *, read_only: bool = False) -> sqlite3.Connection:
     """A connection in autocommit mode (transactions are explicit), WAL, with a busy timeout."""
     if read_only:
-        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None,
+        # With no writer running (no WAL file), read it as immutable: not even a -shm file appears.
+        quiet = "" if Path(f"{path}-wal").exists() else "&immutable=1"
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro{quiet}", uri=True, isolation_level=None,
                                check_same_thread=False, timeout=5.0)
     else:
         conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=5.0)

@@ -42,7 +42,9 @@ QUEUE_LIMIT = 2000
 PRUNE_EVERY_SECONDS = 600
 FULL_RETRY_SECONDS = 60
 FIGURES_TTL_SECONDS = 30
+FIGURES_MIN_SECONDS = 1.0
 RETRY_PASSES_MAX = 20_000
+READY_WAIT_SECONDS = 10.0  # a read while the file is being checked waits for it
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,9 +91,12 @@ class History:
         self._retry_passes: dict[SourceKey, list[PassFact]] = {}
         self._full_until = 0.0
         self._last_prune = 0.0
-        self._figures: dict[tuple[SourceKey, int | None, int | None], tuple[float, Any, Any]] = {}
+        # Cached figures: (clock time, monotonic time, write generation, usual, today) per key.
+        self._figures: dict[tuple[SourceKey, int | None, int | None], tuple[float, float, int, Any, Any]] = {}
+        self._generation = 0  # bumped by every write: cached figures after it are stale
         self._idle = threading.Event()
         self._idle.set()
+        self._ready = threading.Event()  # the file is open, checked and migrated (or known unusable)
 
     # --- lifecycle --------------------------------------------------------------
 
@@ -101,18 +106,21 @@ class History:
             return
         if not self._want_write:
             self._set(mode="read_only")
+            self._ready.set()
             return
         lock = WriterLock(self.data_dir / LOCK_NAME)
         try:
             holder = lock.acquire()
         except OSError as e:
             self._set(mode="off", problem=f"history off: cannot use {self.data_dir} ({e.strerror or e})")
+            self._ready.set()
             return
         if holder is not None:
             who = f"pid {holder}" if holder else "another process"
             self._set(mode="read_only", holder_pid=holder or None,
                       notice=f"history is kept by another tokwatch ({who}); this one only reads it")
             log.warning("history in %s is kept by %s; reading it only", self.data_dir, who)
+            self._ready.set()
             return
         self._writer_lock = lock
         self._idle.clear()
@@ -134,14 +142,21 @@ class History:
 
     # --- writing ----------------------------------------------------------------
 
-    def submit(self, obs: Observation) -> bool:
-        """Queue a batch for the writer; never blocks. False when history is not written or the queue is full."""
+    def submit(self, obs: Observation, wait_seconds: float = 0.0) -> bool:
+        """Queue a batch for the writer. False when history is not written or the queue stays full.
+
+        The live path never waits (``wait_seconds`` 0); an import may wait for room.
+        """
         if self._thread is None:
             return False
         try:
-            self._queue.put_nowait(obs)
+            if wait_seconds > 0:
+                self._queue.put(obs, timeout=wait_seconds)
+            else:
+                self._queue.put_nowait(obs)
         except queue.Full:
-            self._set(dropped=self._status.dropped + 1)
+            if wait_seconds <= 0:
+                self._set(dropped=self._status.dropped + 1)
             return False
         self._idle.clear()
         return True
@@ -159,12 +174,14 @@ class History:
         except (HistoryFileError, NewerSchemaError) as e:
             self._set(mode="off", problem=f"history off: {e}")
             log.error("history off: %s", e)
+            self._ready.set()
             self._drain_forever()
             return
         if notice:
             log.warning("%s", notice)
         self._conn = conn
         self._set(mode="writing", notice=notice)
+        self._ready.set()
         try:
             while True:
                 if self._queue.empty():
@@ -203,6 +220,7 @@ class History:
         except sqlite3.Error as e:
             self._failed(e, obs, now)
             return
+        self._generation += 1
         if rows.samples:
             newest = max(s.t for s in rows.samples)
             self._written_until[obs.source] = max(newest, self._written_until.get(obs.source, newest))
@@ -271,7 +289,10 @@ class History:
 
     def read(self, query: Callable[[sqlite3.Connection], T]) -> T | None:
         """Run a query on a fresh read-only connection; None when there is no history to read."""
-        if self.path is None or self._status.mode in ("off", "stopped") or not self.path.exists():
+        if self.path is None:
+            return None
+        self._ready.wait(READY_WAIT_SECONDS)
+        if self._status.mode not in ("writing", "read_only") or not self.path.exists():
             return None
         try:
             conn = connect(self.path, read_only=True)
@@ -306,10 +327,16 @@ class History:
         """The usual rate on this layer and tokens per pass, and today's figures (cached for 30 s)."""
         when = self.clock() if now is None else now
         key = (source, layer, tokens_per_pass)
+        generation = self._generation
         with self._lock:
             cached = self._figures.get(key)
-        if cached is not None and 0 <= when - cached[0] < FIGURES_TTL_SECONDS:
-            return cached[1], cached[2]
+        # Fresh, or stale by a write but computed less than a second ago (a busy import).
+        if (
+            cached is not None
+            and 0 <= when - cached[0] < FIGURES_TTL_SECONDS
+            and (cached[2] == generation or time.monotonic() - cached[1] < FIGURES_MIN_SECONDS)
+        ):
+            return cached[3], cached[4]
 
         def compute(conn: sqlite3.Connection) -> tuple[queries.Usual | None, dict[str, Any] | None]:
             sid = queries.find_source(conn, source)
@@ -324,8 +351,12 @@ class History:
         with self._lock:
             if len(self._figures) > 64:
                 self._figures.clear()
-            self._figures[key] = (when, result[0], result[1])
+            self._figures[key] = (when, time.monotonic(), generation, result[0], result[1])
         return result
+
+    def imported(self, path: str) -> tuple[int, str] | None:
+        """The size and head digest ``path`` had when it was imported whole, or None."""
+        return self.read(lambda conn: queries.imported(conn, path))
 
     def _set(self, **changes: Any) -> None:
         with self._lock:

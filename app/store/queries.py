@@ -256,3 +256,9 @@ def totals(conn: sqlite3.Connection, sid: int) -> dict[str, Any]:
         (sid, 86400),
     ).fetchone()
     return {"since": first_at, "tokens": int(tokens), "passes": int(passes)}
+
+
+def imported(conn: sqlite3.Connection, path: str) -> tuple[int, str] | None:
+    """The size and head digest a log file had when it was imported whole, or None."""
+    row = conn.execute("SELECT size_bytes, head FROM imported WHERE path = ?", (path,)).fetchone()
+    return (int(row[0]), str(row[1])) if row else None

@@ -84,6 +84,8 @@ class Observation:
     steps: tuple[StepPoint, ...] = ()
     evals: tuple[EvalPoint, ...] = ()
     events: tuple[EventRow, ...] = ()
+    # Log files read whole by a first-start import: (path, size in bytes, digest of the head).
+    imported: tuple[tuple[str, int, str], ...] = ()
 
     def expanded(self, since: float | None) -> Observation:
         """The same batch with its snapshot read into rows (history points after ``since``)."""
@@ -97,6 +99,7 @@ class Observation:
             steps=self.steps + steps,
             evals=self.evals + evals,
             events=self.events + events_from(self.snapshot),
+            imported=self.imported,
         )
 
 

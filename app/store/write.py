@@ -93,6 +93,7 @@ def write(conn: sqlite3.Connection, obs: Observation, now: float) -> int:
             "INSERT OR REPLACE INTO event VALUES (?, ?, ?, ?)",
             [(sid, e.at, e.kind, e.text[:500]) for e in obs.events],
         )
+        conn.executemany("INSERT OR REPLACE INTO imported VALUES (?, ?, ?)", obs.imported)
         if first is not None:
             conn.execute(
                 "UPDATE source SET first_at = min(coalesce(first_at, ?), ?) WHERE id = ?", (first, first, sid)
