@@ -13,12 +13,15 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from app import text
 from app.config import DEFAULT_HOST, DEFAULT_PORT, Config, ConfigError
 from app.ingest.formats import PARSERS
 from app.snapshot import Snapshot
+
+if TYPE_CHECKING:
+    from app.recorder import Recorder
 
 EXIT_USAGE = 2
 
@@ -51,6 +54,10 @@ def _build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--allow-host", action="append", default=[], metavar="NAME", help="accept this Host name too"
     )
+    parser.add_argument(
+        "--data-dir", type=Path, metavar="DIR", help="where the history is kept (default: the user's data dir)"
+    )
+    parser.add_argument("--no-history", action="store_true", help="keep no history on disk")
     parser.add_argument("--once", action="store_true", help="print one snapshot and exit")
     parser.add_argument("--json", action="store_true", help="with --once: print the snapshot as JSON")
     parser.add_argument(
@@ -76,6 +83,8 @@ def parse_config(argv: Sequence[str] | None = None) -> tuple[Config, argparse.Na
         raise UsageError("--json and --report do not go together")
     if args.at is not None and args.at != "end":
         _parse_local_time(args.at)
+    if args.no_history and args.data_dir is not None:
+        raise UsageError("--no-history and --data-dir contradict each other")
     try:
         config = Config(
             log_path=args.log,
@@ -86,6 +95,8 @@ def parse_config(argv: Sequence[str] | None = None) -> tuple[Config, argparse.Na
             demo=args.demo,
             token=args.token,
             allow_hosts=tuple(args.allow_host),
+            data_dir=args.data_dir,
+            history=not args.no_history,
         )
     except ConfigError as e:
         raise UsageError(str(e)) from e
@@ -142,7 +153,15 @@ def run_once(config: Config, args: argparse.Namespace) -> int:
         now = at
     else:
         now = time.time()
-    snapshot = monitor.snapshot(now)
+    recorder = _history_reader(config, log_path)
+    if recorder is not None:
+        monitor.decorate = recorder.decorate
+    try:
+        snapshot = monitor.snapshot(now)
+        totals = recorder.totals_line() if recorder is not None else None
+    finally:
+        if recorder is not None:
+            recorder.history.stop()
     if args.report:
         print(monitor.queue_report(now), end="")
     elif args.json:
@@ -151,6 +170,8 @@ def run_once(config: Config, args: argparse.Namespace) -> int:
         print(snapshot.status_line)
         for line in snapshot.details:
             print(f"  {line}")
+        if totals:
+            print(f"  {totals}")
         print(f"  {state_line(snapshot, now)}")
         if snapshot.source.problem:
             print(f"  ({snapshot.source.problem})")
@@ -167,6 +188,28 @@ def state_line(snapshot: Snapshot, now: float) -> str:
     else:
         age = "nothing read yet"
     return f"State: {snapshot.state} ({snapshot.level}) · {age}"
+
+
+def _history_reader(config: Config, log_path: Path) -> Recorder | None:
+    """The history for ``--once``: read only, and only when it already exists.
+
+    A one-shot look neither creates a history nor writes to one (it may be a log copied from
+    another machine, read with --at); it shows the figures a running tokwatch has kept.
+    """
+    from app.ingest.files import default_log_path
+    from app.recorder import Recorder
+    from app.store import History, default_data_dir
+    from app.store.files import FILE_NAME
+
+    if not config.history or config.demo:
+        return None
+    data_dir = config.data_dir if config.data_dir is not None else default_data_dir()
+    if not (data_dir / FILE_NAME).is_file():
+        return None
+    given = config.log_path if config.log_path is not None else default_log_path()
+    history = History(data_dir, write=False)
+    history.start()
+    return Recorder(history, given if given is not None else log_path)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

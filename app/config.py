@@ -33,6 +33,9 @@ class Config:
     # A connection to the websocket port must finish its HTTP request within this (slowloris).
     handshake_timeout_seconds: float = 10.0
     config_dir: Path | None = None  # where the LAN token is kept; None: the user's config dir
+    # The history (app/store): kept in data_dir (None: the user's data dir) unless history is off.
+    data_dir: Path | None = None
+    history: bool = True
     extra: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:

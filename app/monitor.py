@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -161,6 +162,10 @@ class Monitor:
         self._lines_read = 0
         self._bad_lines_before = 0  # from parsers already replaced
         self._tailer: object | None = None
+        # Passes seen, kept for the history's recorder when one is attached (see take_passes).
+        self._passes: deque[tuple[float, str]] | None = None
+        # Adds figures from outside the log (the history's usual and today) to every snapshot.
+        self.decorate: Callable[[Snapshot], Snapshot] | None = None
         if format_name != "auto":
             self._use_format(format_name)
 
@@ -244,6 +249,7 @@ class Monitor:
             else:
                 for events, _, _ in reversed(taken):
                     self._tracker.apply_all(events, now)
+                    self._keep_passes(events)
                 if newest_parser is not None and self._parser is not None and newest_parser.name == self._parser.name:
                     # Its bad lines are counted as the live parser's from now on.
                     self._bad_lines_before += sum(bad for _, bad, _ in taken[1:])
@@ -280,7 +286,9 @@ class Monitor:
             assert self._parser is not None
             now = self.clock()
             self._parser.reference_time = now
-            self._tracker.apply_all(self._parser.feed(lines), now, arrival=now)
+            events = self._parser.feed(lines)
+            self._tracker.apply_all(events, now, arrival=now)
+            self._keep_passes(events)
             self._bump()
 
     def restarted(self, reason: str) -> None:
@@ -322,11 +330,28 @@ class Monitor:
         with self._lock:
             return self._tracker.clock
 
-    def snapshot(self, now: float | None = None) -> Snapshot:
-        """The figures at ``now`` (default: the wall clock)."""
+    def snapshot(self, now: float | None = None, *, plain: bool = False) -> Snapshot:
+        """The figures at ``now`` (default: the wall clock); ``plain``: the log's alone, undecorated."""
         with self._lock:
             when = self.clock() if now is None else now
-            return self._tracker.snapshot(when, self._source())
+            snapshot = self._tracker.snapshot(when, self._source())
+        decorate = self.decorate
+        return snapshot if plain or decorate is None else decorate(snapshot)
+
+    def keep_passes(self, limit: int = 100_000) -> None:
+        """Start keeping the passes the tracker is given (time, activation id) for :meth:`take_passes`."""
+        with self._lock:
+            if self._passes is None:
+                self._passes = deque(maxlen=limit)
+
+    def take_passes(self) -> list[tuple[float, str]]:
+        """The passes seen since the last call (a re-read log repeats some: their ids tell)."""
+        with self._lock:
+            if not self._passes:
+                return []
+            taken = list(self._passes)
+            self._passes.clear()
+            return taken
 
     def queue_report(self, now: float | None = None) -> str:
         """The plain-text queue report at ``now`` (default: the wall clock)."""
@@ -339,6 +364,11 @@ class Monitor:
             return queue_report(snapshot, None, None, when)
 
     # --- internals ------------------------------------------------------------
+
+    def _keep_passes(self, events: list[Event]) -> None:
+        kept = self._passes
+        if kept is not None:
+            kept.extend((e.at, e.activation_id) for e in events if isinstance(e, ForwardPass) and e.at is not None)
 
     def _bump(self) -> None:
         self._version += 1

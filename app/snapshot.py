@@ -139,6 +139,25 @@ class SourceView:
 
 
 @dataclass(frozen=True, slots=True)
+class UsualView:
+    """The median tok/h over the last 7 days on this layer and tokens per pass (≥ 3 h of basis)."""
+
+    tokens_per_hour: float
+    basis_hours: float
+    delta_percent: float | None  # the current rate against it; null while the rate is not measured
+
+
+@dataclass(frozen=True, slots=True)
+class TodayView:
+    """Since local midnight: tokens, passes (steps for a step trainer), time training and time observed."""
+
+    tokens: int
+    passes: int
+    training_seconds: float
+    observed_seconds: float
+
+
+@dataclass(frozen=True, slots=True)
 class Snapshot:
     status_line: str
     state: State
@@ -164,6 +183,9 @@ class Snapshot:
     # The last 50 timeline entries, newest first.
     events: tuple[EventView, ...] = ()
     network: NetworkView | None = None
+    # From the history store (filled by the wiring, never by a tracker); null with --no-history.
+    usual: UsualView | None = None
+    today: TodayView | None = None
 
     @property
     def level(self) -> Level:

@@ -86,6 +86,12 @@ class LogWriter:
         ]
 
 
+@pytest.fixture(autouse=True)
+def _own_data_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No test keeps history in the user's data dir: servers and run.py children get one of their own."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("xdg-data")))
+
+
 @pytest.fixture
 def log_file(tmp_path: Path) -> Path:
     """An empty miner log in a temp folder."""

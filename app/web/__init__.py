@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 
     from app.config import Config
     from app.monitor import Monitor
+    from app.recorder import Recorder
 
 # templates/ and static/ sit at the repo root (the project layout), not inside the package.
 PROJECT_ROOT = Path(__file__).resolve().parent.parent.parent
@@ -26,10 +27,15 @@ WS_PING_INTERVAL_SECONDS = 25
 WS_MAX_MESSAGE_BYTES = 1024
 
 
-def create_app(config: Config, monitor: Monitor) -> Flask:
-    """Build the dashboard app over one monitor; nothing starts (app.web.serve starts the threads)."""
+def create_app(config: Config, monitor: Monitor, recorder: Recorder | None = None) -> Flask:
+    """Build the dashboard app over one monitor; nothing starts (app.web.serve starts the threads).
+
+    ``recorder``: the history behind /api/history (None: a history that keeps nothing).
+    """
     from flask import Flask
 
+    from app.recorder import Recorder
+    from app.store import History
     from app.web import routes, security
     from app.web.broadcast import Broadcaster
 
@@ -51,7 +57,11 @@ def create_app(config: Config, monitor: Monitor) -> Flask:
         max_clients=config.max_ws_clients,
         push_interval_seconds=config.push_interval_seconds,
     )
-    app.extensions["tokwatch"] = routes.WebState(config=config, monitor=monitor, broadcaster=broadcaster)
+    if recorder is None:
+        recorder = Recorder(History(None), monitor.log_path)
+    app.extensions["tokwatch"] = routes.WebState(
+        config=config, monitor=monitor, broadcaster=broadcaster, recorder=recorder
+    )
     security.init_app(app, config)
     app.register_blueprint(routes.bp)
     routes.sock.init_app(app)

@@ -7,6 +7,9 @@ Thin on purpose: figures come from the monitor through the one serializer
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 import logging
 import select
 import socket
@@ -20,7 +23,9 @@ from wsproto.utilities import LocalProtocolError
 
 from app.config import Config
 from app.monitor import Monitor
+from app.recorder import Recorder
 from app.snapshot import to_json
+from app.store import RANGES
 from app.web import security
 from app.web.broadcast import Broadcaster, ClientClosed, pump
 
@@ -50,6 +55,7 @@ class WebState:
     config: Config
     monitor: Monitor
     broadcaster: Broadcaster
+    recorder: Recorder
 
 
 def web_state() -> WebState:
@@ -122,9 +128,45 @@ def report() -> Response:
 
 @bp.get("/healthz")
 def healthz() -> Response:
-    """Say the server is up (no figures, so no token)."""
-    response = Response('{"status":"ok"}', mimetype="application/json")
+    """Say the server is up, and whether its history is kept (no figures, so no token)."""
+    history = web_state().recorder.status()
+    body = {"status": "ok", "history": {"mode": history["mode"], "problem": history["problem"],
+                                        "importing": history["importing"]}}
+    response = Response(json.dumps(body, separators=(",", ":")), mimetype="application/json")
     response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def _history_range() -> str:
+    name = request.args.get("range", "24h")
+    if name not in RANGES:
+        security.refuse(400, f"range must be one of {', '.join(RANGES)}")
+    return name
+
+
+@bp.get("/api/history")
+def history() -> Response:
+    """The history of one range as JSON: a point per bucket per series (null: no data), and the events."""
+    recorder = web_state().recorder
+    chart = recorder.history.chart(recorder.source, _history_range())
+    status = recorder.status()
+    chart["source"] = {"machine": recorder.source.machine, "key": recorder.source.key, "kind": recorder.source.kind}
+    chart["status"] = {k: status[k] for k in ("mode", "problem", "notice", "importing")}
+    response = Response(json.dumps(chart, separators=(",", ":"), allow_nan=False), mimetype="application/json")
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/api/history.csv")
+def history_csv() -> Response:
+    """The same range as a spreadsheet: one row per bucket, an empty cell for a gap."""
+    recorder = web_state().recorder
+    range_name = _history_range()
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows(recorder.history.csv_rows(recorder.source, range_name))
+    response = Response(out.getvalue(), mimetype="text/csv")
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Content-Disposition"] = f'attachment; filename="tokwatch-history-{range_name}.csv"'
     return response
 
 

@@ -29,6 +29,7 @@ from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler
 from app.config import Config, ConfigError, is_loopback
 from app.demo import DemoLog
 from app.monitor import Monitor
+from app.recorder import Recorder
 from app.web import create_app
 from app.web.broadcast import Broadcaster
 from app.web.routes import SERVER_ROLE_KEY
@@ -163,11 +164,14 @@ class _WebsocketServer(socketserver.ThreadingMixIn, BaseWSGIServer):
 class Dashboard:
     """The running parts, owned: monitor, broadcaster, both servers and the demo writer, if any."""
 
-    def __init__(self, config: Config, monitor: Monitor, *, demo: DemoLog | None = None) -> None:
+    def __init__(
+        self, config: Config, monitor: Monitor, *, demo: DemoLog | None = None, recorder: Recorder | None = None
+    ) -> None:
         self.requested = config
         self.config = config  # with the real ports once started
         self.monitor = monitor
         self.demo = demo
+        self.recorder = recorder
         self._stopping = threading.Event()
         self._threads: list[threading.Thread] = []
         self._http_map: dict[int, Any] = {}
@@ -199,7 +203,7 @@ class Dashboard:
         bound_host = http_socket.getsockname()[0]
         self.config = replace(config, port=http_socket.getsockname()[1], ws_port=ws_socket.getsockname()[1])
         try:
-            self._app = create_app(self.config, self.monitor)
+            self._app = create_app(self.config, self.monitor, self.recorder)
         except ConfigError:
             http_socket.close()
             ws_socket.close()
@@ -224,7 +228,12 @@ class Dashboard:
 
         if self.demo is not None:
             self.demo.start()
+        if self.recorder is not None:
+            self.monitor.keep_passes()
+            self.monitor.decorate = self.recorder.decorate
         self.monitor.start()
+        if self.recorder is not None:
+            self.recorder.start(self.monitor)  # its import runs on its own thread
         self.broadcaster.start()
         self._spawn("tokwatch-http", self._run_http)
         self._spawn("tokwatch-ws", self._run_ws)
@@ -248,6 +257,8 @@ class Dashboard:
             self._http_server.task_dispatcher.shutdown(timeout=JOIN_SECONDS)
             wasyncore.close_all(self._http_map)
         self.monitor.stop()
+        if self.recorder is not None:
+            self.recorder.stop()  # after the tailer: its last observation has every line read
         if self.demo is not None:
             self.demo.stop()  # last: the tailer must not see its file vanish
 
@@ -294,7 +305,7 @@ def serve(config: Config, *, out: TextIO | None = None) -> int:
         log_path = demo.path
 
     monitor = Monitor(log_path, format_name=config.format_name, demo=demo is not None)
-    dashboard = Dashboard(config, monitor, demo=demo)
+    dashboard = Dashboard(config, monitor, demo=demo, recorder=build_recorder(config, log_path, demo=demo is not None))
     try:
         config = dashboard.start()
     except BaseException:
@@ -321,6 +332,18 @@ def serve(config: Config, *, out: TextIO | None = None) -> int:
             signal.signal(sig, handler)
         dashboard.stop()
     return 0
+
+
+def build_recorder(config: Config, log_path: Path, *, demo: bool) -> Recorder:
+    """The history for this log: in ``--data-dir`` or the user's data dir; none with ``--no-history``.
+
+    The demo's made-up figures are kept only where ``--data-dir`` says, never in the user's history.
+    """
+    from app.store import History, default_data_dir
+
+    data_dir = config.data_dir if config.data_dir is not None else default_data_dir()
+    keep = config.history and (not demo or config.data_dir is not None)
+    return Recorder(History(data_dir if keep else None), log_path, format_name=config.format_name)
 
 
 def with_token(config: Config) -> Config:

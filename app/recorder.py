@@ -1,0 +1,228 @@
+"""The history's live feed: every 30 s the monitor's snapshot and new passes go to the store's writer,
+and the store's figures ("vs your usual", "today") come back into every snapshot.
+
+Wiring, not stats: the trackers stay pure and the store never sees them. Nothing here runs in
+the tailer's path or a request's: ``observe`` runs on the recorder's own thread and only queues,
+``decorate`` reads figures the store caches for 30 s.
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Protocol
+
+from app.backfill import ImportProgress, files_to_import, import_logs, source_key_path
+from app.snapshot import Snapshot, TodayView, UsualView, to_dict
+from app.store import EventRow, History, Observation, PassFact, SourceKey, queries
+from app.store.records import kind_of
+from app.text import compact
+
+log = logging.getLogger(__name__)
+
+OBSERVE_SECONDS = 30.0
+
+
+class PassSource(Protocol):
+    """What the recorder needs of the monitor."""
+
+    def snapshot(self, now: float | None = None, *, plain: bool = False) -> Snapshot: ...
+
+    def take_passes(self) -> list[tuple[float, str]]: ...
+
+
+def machine_name() -> str:
+    """This machine's name, as the history keys it."""
+    return socket.gethostname() or "localhost"
+
+
+def usual_line(layer: int | None, delta_percent: float) -> str:
+    """``vs your usual on L1: −18 %``."""
+    rounded = round(delta_percent)
+    sign = "±" if rounded == 0 else ("+" if rounded > 0 else "\u2212")
+    where = f" on L{layer}" if layer is not None else ""
+    return f"vs your usual{where}: {sign}{abs(rounded)} %"
+
+
+def today_line(today: TodayView, kind: str) -> str:
+    """``today: 8.1M tokens · 2,530 passes · training 87 % of the time``."""
+    unit = "steps" if kind == "steps" else "passes"
+    share = today.training_seconds / today.observed_seconds * 100 if today.observed_seconds else 0.0
+    return f"today: {compact(today.tokens)} tokens · {today.passes:,} {unit} · training {round(share)} % of the time"
+
+
+def totals_line(totals: dict[str, Any], kind: str) -> str | None:
+    """``since 2026-11-23: 52M tokens · 25,000 passes``, or None before the first record."""
+    if not totals or totals.get("since") is None:
+        return None
+    unit = "steps" if kind == "steps" else "passes"
+    day = time.strftime("%Y-%m-%d", time.localtime(totals["since"]))
+    return f"since {day}: {compact(totals['tokens'])} tokens · {totals['passes']:,} {unit}"
+
+
+def _totals(conn: sqlite3.Connection, source: SourceKey) -> dict[str, Any]:
+    sid = queries.find_source(conn, source)
+    return queries.totals(conn, sid) if sid is not None else {}
+
+
+class Recorder:
+    """Feeds one log's history and decorates its snapshots; ``history`` may be off (``--no-history``)."""
+
+    def __init__(
+        self,
+        history: History,
+        log_path: Path | None,
+        *,
+        format_name: str = "auto",
+        machine: str | None = None,
+        clock: Callable[[], float] = time.time,
+        observe_seconds: float = OBSERVE_SECONDS,
+        import_siblings: bool = True,
+    ) -> None:
+        self.history = history
+        self.log_path = log_path
+        self.format_name = format_name
+        self.clock = clock
+        self.observe_seconds = observe_seconds
+        self.import_siblings = import_siblings
+        key = str(source_key_path(log_path).resolve()) if log_path is not None else "demo"
+        self._source = SourceKey(machine or machine_name(), key, "miner")
+        self._monitor: PassSource | None = None
+        self._stop = threading.Event()
+        self._threads: list[threading.Thread] = []
+        self._pending_events: list[EventRow] = []
+        self._last_path: str | None = None
+        self.progress: ImportProgress | None = None
+
+    @property
+    def source(self) -> SourceKey:
+        """The history's key for this log (its kind follows the format once known)."""
+        return self._source
+
+    # --- lifecycle ----------------------------------------------------------------
+
+    def start(self, monitor: PassSource) -> None:
+        """Open the history, mark the start on the timeline, then observe every 30 s and import older logs."""
+        self._monitor = monitor
+        self.history.start()
+        if self.history.status().mode != "writing" and self.history.status().mode != "opening":
+            return
+        self._pending_events.append(EventRow(self.clock(), "restart", "tokwatch started"))
+        self._spawn(self._observe_loop, "history-observer")
+        if self.import_siblings and self.log_path is not None:
+            self.progress = ImportProgress()
+            self._spawn(self._import, "history-import")
+
+    def stop(self) -> None:
+        """Write a last observation, stop the threads and close the history."""
+        self._stop.set()
+        for thread in self._threads:
+            thread.join(10)
+        self._threads.clear()
+        if self._monitor is not None and self.history.status().mode == "writing":
+            self.observe()
+        self.history.stop()
+
+    def _spawn(self, target: Callable[[], None], name: str) -> None:
+        thread = threading.Thread(target=target, name=name, daemon=True)
+        self._threads.append(thread)
+        thread.start()
+
+    def _observe_loop(self) -> None:
+        while not self._stop.wait(self.observe_seconds):
+            try:
+                self.observe()
+            except Exception:
+                log.exception("history: observation failed")
+
+    def _import(self) -> None:
+        assert self.log_path is not None and self.progress is not None
+        try:
+            files = files_to_import(self.log_path, self.clock())
+            import_logs(files, self.history, self._source, format_name=self.format_name, clock=self.clock,
+                        stop=self._stop, progress=self.progress)
+        except Exception as e:
+            log.exception("history import failed")
+            self.progress.problem = f"import of older logs failed: {e}"
+            self.progress.done = True
+
+    # --- feeding ------------------------------------------------------------------
+
+    def observe(self) -> bool:
+        """Queue the monitor's current snapshot and the passes seen since the last call."""
+        monitor = self._monitor
+        if monitor is None:
+            return False
+        snap = to_dict(monitor.snapshot(self.clock(), plain=True))
+        passes = monitor.take_passes()
+        kind = kind_of(snap)
+        if kind != self._source.kind:
+            self._source = replace(self._source, kind=kind)
+        tokens = (snap.get("rate") or {}).get("tokens_per_pass")
+        path = (snap.get("source") or {}).get("path")
+        events = self._pending_events
+        self._pending_events = []
+        if path and self._last_path is not None and path != self._last_path:
+            events.append(EventRow(self.clock(), "log_switched", f"now reading {Path(path).name}"))
+        self._last_path = path or self._last_path
+        obs = Observation(
+            self._source,
+            snapshot=snap,
+            passes=tuple(PassFact(at, activation_id, tokens) for at, activation_id in passes),
+            events=tuple(events),
+        )
+        return self.history.submit(obs)
+
+    # --- reading ------------------------------------------------------------------
+
+    def status(self) -> dict[str, Any]:
+        """The history's state for a person and for /healthz: mode, problem, notice, import progress."""
+        status = self.history.status()
+        importing = None
+        progress = self.progress
+        if progress is not None and not progress.done:
+            importing = {"files_done": progress.files_done, "files_total": progress.files_total,
+                         "current": progress.current}
+        problem = status.problem or (progress.problem if progress is not None else None)
+        return {"mode": status.mode, "problem": problem, "notice": status.notice, "importing": importing,
+                "path": status.path, "size_bytes": status.size_bytes}
+
+    def totals_line(self) -> str | None:
+        """``since 2026-11-23: 52M tokens · 25,000 passes`` for this log, or None before any record."""
+        chart = self.history.read(lambda conn: _totals(conn, self._source))
+        return totals_line(chart or {}, self._source.kind)
+
+    def decorate(self, snapshot: Snapshot) -> Snapshot:
+        """The snapshot with ``usual`` and ``today`` from the history, and their lines in the details."""
+        if self.history.path is None:
+            return snapshot
+        kind = "steps" if snapshot.training is not None else "miner"
+        if kind != self._source.kind and snapshot.format is not None:
+            self._source = replace(self._source, kind=kind)
+        usual, today = self.history.figures(self._source, snapshot.layer, snapshot.rate.tokens_per_pass,
+                                            snapshot.as_of)
+        lines = list(snapshot.details)
+        usual_view = today_view = None
+        if usual is not None:
+            current = snapshot.rate.tokens_per_hour
+            delta = (current - usual.tokens_per_hour) / usual.tokens_per_hour * 100 if current is not None and usual.tokens_per_hour > 0 else None
+            usual_view = UsualView(tokens_per_hour=usual.tokens_per_hour, basis_hours=round(usual.basis_hours, 2),
+                                   delta_percent=round(delta, 1) if delta is not None else None)
+            if delta is not None:
+                lines.append(usual_line(snapshot.layer, delta))
+        if today is not None:
+            today_view = TodayView(**today)
+            if today_view.observed_seconds > 0:
+                lines.append(today_line(today_view, self._source.kind))
+        status = self.history.status()
+        if status.problem:
+            lines.append(status.problem)
+        elif status.mode == "read_only" and status.notice:
+            lines.append(status.notice)
+        return replace(snapshot, usual=usual_view, today=today_view, details=tuple(lines))

@@ -1,0 +1,206 @@
+"""The history wired in: a real server keeps and serves it, a restart leaves no hole, and the
+snapshot carries "vs your usual" and "today"."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from app.config import Config
+from app.monitor import Monitor
+from app.recorder import Recorder, today_line, usual_line
+from app.snapshot import TodayView
+from app.store import History
+from app.web.serve import Dashboard
+from tests.conftest import LogWriter
+
+TOKEN = "history-test-token"
+
+
+class Clock:
+    def __init__(self, now: float) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def write_training(writer: LogWriter, start: float, end: float, *, layer: int = 1, register: bool = True) -> None:
+    """A miner registered at ``start`` passing every 15 s until ``end`` (4 × 800 tokens a pass)."""
+    lines = writer.registered(layer, start) if register else []
+    t = start + 5
+    while t <= end:
+        lines += writer.forward(layer, t)
+        t += 15
+    writer.write(lines)
+
+
+class Running:
+    def __init__(self, folder: Path, data: Path, clock: Clock, *, token: str | None = None) -> None:
+        self.clock = clock
+        config = Config(log_path=folder, port=0, config_dir=data.parent / "config", token=token, data_dir=data)
+        self.monitor = Monitor(folder, clock=clock)
+        self.recorder = Recorder(History(data, clock=clock), folder, clock=clock, observe_seconds=0.1)
+        self.dashboard = Dashboard(config, self.monitor, recorder=self.recorder)
+        self.config = self.dashboard.start()
+        self.url = f"http://127.0.0.1:{self.config.port}"
+
+    def get(self, path: str, token: str | None = None) -> tuple[int, str, str]:
+        request = urllib.request.Request(self.url + path)
+        if token:
+            request.add_header("Authorization", f"Bearer {token}")
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return response.status, response.headers.get("Content-Type", ""), response.read().decode()
+        except urllib.error.HTTPError as e:
+            return e.code, e.headers.get("Content-Type", ""), e.read().decode()
+
+    def settle(self, token: str | None = None) -> None:
+        """Until the import is done and everything queued is written."""
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            status = self.recorder.status()
+            if status["mode"] == "writing" and status["importing"] is None and self.monitor.version > 0:
+                break
+            time.sleep(0.05)
+        time.sleep(0.3)  # a few observations
+        assert self.recorder.history.flush(20)
+
+    def stop(self) -> None:
+        self.dashboard.stop()
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    path = tmp_path / "IOTA Train at Home"
+    path.mkdir()
+    return path
+
+
+def dated(folder: Path, t: float) -> LogWriter:
+    return LogWriter(folder / (time.strftime("%Y-%m-%d", time.localtime(t)) + "-cli.log"))
+
+
+def points(chart: dict, name: str) -> dict[int, float | None]:
+    return {int(t): v for t, v in chart["series"][name]}
+
+
+def test_the_api_serves_the_imported_and_live_history(tmp_path: Path, folder: Path) -> None:
+    now = time.time()
+    yesterday = dated(folder, now - 86400)
+    write_training(yesterday, now - 86400 - 3 * 3600, now - 86400 - 3600)  # an older launch, a dated sibling
+    today = dated(folder, now)
+    today.passes = yesterday.passes  # activation ids go on (the writer numbers them)
+    write_training(today, now - 2 * 3600, now)
+    running = Running(folder, tmp_path / "data", Clock(now), token=TOKEN)
+    try:
+        running.settle()
+        assert running.get("/api/history?range=24h")[0] == 401  # the same token rules as /api/snapshot
+        assert running.get("/api/history.csv?range=24h")[0] == 401
+        status, kind, body = running.get("/api/history?range=24h", TOKEN)
+        assert status == 200 and kind.startswith("application/json")
+        chart = json.loads(body)
+        assert chart["bucket_seconds"] == 300 and len(chart["series"]["tokens_per_hour"]) == 288
+        # Two launches: 4 passes a minute × 3200 tokens = 768k tok/h while training, gaps around.
+        inside_new = int(now - 3600)
+        assert points(chart, "tokens_per_hour")[inside_new - inside_new % 300] == pytest.approx(768_000, rel=0.02)
+        week = json.loads(running.get("/api/history?range=7d", TOKEN)[2])
+        tph = points(week, "tokens_per_hour")
+        inside_old = int(now - 86400 - 2 * 3600)
+        assert tph[inside_old - inside_old % 300] == pytest.approx(768_000, rel=0.02)
+        between = int(now - 12 * 3600)
+        assert tph[between - between % 300] is None
+        assert chart["totals"]["passes"] == today.passes == 2 * 480
+        assert any(e["kind"] == "restart" for e in chart["events"])
+        assert chart["source"]["kind"] == "miner" and chart["status"]["mode"] == "writing"
+        status, kind, body = running.get("/api/history.csv?range=1h", TOKEN)
+        assert status == 200 and kind.startswith("text/csv")
+        rows = body.strip().splitlines()
+        assert rows[0].startswith("time_utc,unix,tokens_per_hour,") and len(rows) == 121
+        assert running.get("/api/history?range=2h", TOKEN)[0] == 400
+        health = json.loads(running.get("/healthz")[2])
+        assert health["history"]["mode"] == "writing" and health["history"]["problem"] is None
+    finally:
+        running.stop()
+
+
+def test_a_restart_leaves_no_hole_and_is_marked(tmp_path: Path, folder: Path) -> None:
+    end = time.time()
+    first_stop = end - 30 * 60
+    writer = dated(folder, end)
+    write_training(writer, end - 3 * 3600, first_stop)
+    running = Running(folder, tmp_path / "data", Clock(first_stop))
+    running.settle()
+    running.stop()
+    # tokwatch is off for 30 minutes; the miner goes on writing.
+    write_training(writer, first_stop + 15, end, register=False)
+    running = Running(folder, tmp_path / "data", Clock(end))
+    try:
+        running.settle()
+        chart = json.loads(running.get("/api/history?range=1h")[2])
+        tph = points(chart, "tokens_per_hour")
+        holes = [t for t, v in tph.items() if v is None and t <= end - 60]
+        assert holes == []
+        restarts = [e["at"] for e in chart["events"] if e["kind"] == "restart"]
+        assert restarts == [pytest.approx(first_stop), pytest.approx(end)]
+        assert chart["totals"]["passes"] == writer.passes
+        snap = running.monitor.snapshot()
+        assert snap.today is not None and snap.today.passes > 0
+    finally:
+        running.stop()
+
+
+def test_usual_and_today_reach_the_snapshot_and_its_details(tmp_path: Path, folder: Path) -> None:
+    now = time.time()
+    writer = dated(folder, now)
+    write_training(writer, now - 5 * 3600, now)
+    running = Running(folder, tmp_path / "data", Clock(now))
+    try:
+        running.settle()
+        deadline = time.monotonic() + 10
+        snap = running.monitor.snapshot()
+        while snap.usual is None and time.monotonic() < deadline:  # figures are recomputed at most once a second
+            time.sleep(0.1)
+            snap = running.monitor.snapshot()
+        assert snap.usual is not None and snap.usual.basis_hours >= 3
+        assert snap.usual.tokens_per_hour == pytest.approx(768_000, rel=0.02)
+        assert snap.usual.delta_percent is not None and abs(snap.usual.delta_percent) < 3
+        assert any(line.startswith("vs your usual on L1: ") for line in snap.details)
+        assert snap.today is not None and snap.today.observed_seconds > 0
+        assert any(line.startswith("today: ") for line in snap.details)
+    finally:
+        running.stop()
+
+
+def test_lines_read_as_a_person_would() -> None:
+    assert usual_line(1, -18.4) == "vs your usual on L1: \u221218 %"
+    assert usual_line(2, 4.6) == "vs your usual on L2: +5 %"
+    assert usual_line(2, 0.2) == "vs your usual on L2: ±0 %"
+    today = TodayView(tokens=8_123_456, passes=2530, training_seconds=0.87 * 3600, observed_seconds=3600.0)
+    assert today_line(today, "miner") == "today: 8.1M tokens · 2,530 passes · training 87 % of the time"
+
+
+def test_no_history_keeps_nothing(tmp_path: Path, folder: Path) -> None:
+    now = time.time()
+    write_training(dated(folder, now), now - 3600, now)
+    config = Config(log_path=folder, port=0, config_dir=tmp_path / "config")
+    monitor = Monitor(folder)
+    recorder = Recorder(History(None), folder)
+    dashboard = Dashboard(config, monitor, recorder=recorder)
+    started = dashboard.start()
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{started.port}/api/history?range=1h", timeout=10) as r:
+            chart = json.loads(r.read())
+        assert chart["status"]["mode"] == "off"
+        assert all(v is None for _, v in chart["series"]["tokens_per_hour"])
+        snap = monitor.snapshot()
+        assert snap.usual is None and snap.today is None
+    finally:
+        dashboard.stop()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["IOTA Train at Home"]
+
