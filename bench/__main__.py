@@ -20,7 +20,7 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 
-from bench import coldstart, live, memory, throughput
+from bench import coldstart, history, live, memory, throughput
 from bench.report import Figure, git_revision, machine, skipped, table, write_report
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,6 +34,12 @@ FIGURES: dict[str, tuple[str, str, Measure]] = {
     "fanout": ("4 fan-out 32 clients p95", "p95 <= 250 ms", live.measure_fanout),
     "cpu": ("5 CPU, 20 lines/s", "quiet <= 1 %, 20 lines/s <= 3 %", live.measure_cpu),
     "memory": ("6 RSS after day 7", "<= 80 MB, no growth", memory.measure),
+    # The history figures share one week of logs and one server; the RSS figure stops it, so it is last.
+    "history_import": ("7 first-start import, 7 days", "<= 60 s; live p95 <= 100 ms", history.measure_import),
+    "history_api": ("8 /api/history?range=7d p95", "p95 <= 50 ms", history.measure_api),
+    "history_write": ("9 one 30-s write p95", "p95 <= 20 ms", history.measure_write),
+    "history_size": ("10 history file, week (year)", "<= 10 MB a week, <= 50 MB a year", history.measure_size),
+    "history_rss": ("11 RSS after a week, history on", "<= 50 MB", history.measure_rss),
 }
 
 
@@ -58,6 +64,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     workdir = args.out / f"work-{os.getpid()}"  # two runs at once must not share it
     workdir.mkdir(parents=True, exist_ok=True)
+    # Every server the bench starts keeps its history here, never in the user's data dir.
+    os.environ["XDG_DATA_HOME"] = str(workdir / "xdg-data")
     figures: list[Figure] = []
     started = time.perf_counter()
     try:
@@ -73,6 +81,7 @@ def main(argv: list[str] | None = None) -> int:
             figures.append(figure)
             print(f" {time.perf_counter() - t0:.0f} s", flush=True)
     finally:
+        history.cleanup()
         shutil.rmtree(workdir, ignore_errors=True)
     meta = {
         "command": "python -m bench " + " ".join(argv if argv is not None else sys.argv[1:]),

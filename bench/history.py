@@ -1,0 +1,313 @@
+"""The history store's figures: first-start import of a week of rotated logs, /api/history on that
+week, the cost of one 30-s write, the file's size per week and per year, and the server's RSS.
+
+A week of Train-at-Home logs (7 dated ``<YYYY-MM-DD>-cli.log`` files, DEBUG-heavy like the other
+figures) is written once and shared by the figures; the server is ``run.py`` as a user runs it,
+first start on an empty data dir.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+import time
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+from bench.harness import Server
+from bench.report import Figure, median, percentile
+from bench.synth import IotaSynth
+
+DAYS = 7
+
+
+@dataclass
+class _Week:
+    folder: Path
+    data_dir: Path
+    bytes: int
+    passes: int
+    import_seconds: float
+    snapshot_ms_during_import: list[float]
+    server: Server
+    start: float
+
+
+_week: dict[Path, _Week] = {}
+
+
+def _write_week(folder: Path, quick: bool) -> tuple[int, int, float]:
+    """Seven days of logs, one dated file a day (the app's daily rotation), ending now."""
+    folder.mkdir(parents=True, exist_ok=True)
+    start = time.time() - DAYS * 86400
+    synth = IotaSynth(seed=12, start=start, fetcher=not quick)
+    total = 0
+    for day in range(DAYS):
+        day_start = synth.t
+        path = folder / (time.strftime("%Y-%m-%d", time.localtime(day_start)) + "-cli.log")
+        with path.open("w", encoding="utf-8", newline="\n") as f:
+            for _ in range(24):
+                f.write(synth.text(3600.0))
+            total += f.tell()
+        os.utime(path, (synth.t, synth.t))
+    return total, synth.truth.passes, start
+
+
+def _get(url: str, timeout: float = 10.0) -> tuple[float, bytes]:
+    t0 = time.perf_counter()
+    with urllib.request.urlopen(url, timeout=timeout) as response:
+        body = response.read()
+    return (time.perf_counter() - t0) * 1000, body
+
+
+def _week_of(workdir: Path, quick: bool) -> _Week:
+    if workdir in _week:
+        return _week[workdir]
+    folder = workdir / "history" / "IOTA Train at Home"
+    data_dir = workdir / "history" / "data"
+    size, passes, start = _write_week(folder, quick)
+    server = Server(folder, "--data-dir", str(data_dir)).start()
+    base = f"http://127.0.0.1:{server.http_port}"
+    t0 = time.perf_counter()
+    latencies: list[float] = []
+    while True:
+        ms, _ = _get(f"{base}/api/snapshot")
+        latencies.append(ms)
+        _, body = _get(f"{base}/healthz")
+        history = json.loads(body).get("history") or {}
+        if history.get("mode") == "writing" and history.get("importing") is None and time.perf_counter() - t0 > 1:
+            break
+        if time.perf_counter() - t0 > 900:
+            raise RuntimeError("import did not finish within 15 min")
+        time.sleep(0.2)
+    seconds = time.perf_counter() - t0
+    week = _Week(folder, data_dir, size, passes, seconds, latencies, server, start)
+    _week[workdir] = week
+    return week
+
+
+def _parse_only_seconds(folder: Path) -> float:
+    """The reference: the same files through the parser and tracker alone, no snapshots, no store."""
+    from app.backfill import files_to_import, read_lines
+    from app.ingest.formats import create_parser
+    from app.monitor import tracker_for
+
+    t0 = time.perf_counter()
+    for path in files_to_import(folder, time.time()):
+        parser, tracker = create_parser("iota"), tracker_for("iota")
+        for lines in read_lines(path, threading.Event()):
+            tracker.apply_all(parser.feed(lines), time.time())
+    return time.perf_counter() - t0
+
+
+def measure_import(workdir: Path, *, quick: bool) -> Figure:
+    week = _week_of(workdir, quick)
+    reference = _parse_only_seconds(week.folder)
+    p95 = percentile(week.snapshot_ms_during_import, 95)
+    chart = json.loads(_get(f"http://127.0.0.1:{week.server.http_port}/api/history?range=7d")[1])
+    counted = (chart.get("totals") or {}).get("passes")
+    return Figure(
+        key="history_import",
+        title="7 first-start import, 7 days",
+        value=week.import_seconds,
+        unit="s",
+        reference="parser + tracker alone",
+        reference_value=reference,
+        ratio=week.import_seconds / reference if reference else None,
+        ratio_label="x",
+        goal="<= 60 s for the week; /api/snapshot p95 <= 100 ms meanwhile",
+        met=week.import_seconds <= 60 and p95 <= 100 and counted == week.passes,
+        note=(
+            f"{week.bytes / 2**20:.0f} MiB in 7 dated files ({week.bytes / 2**20 / week.import_seconds:.0f} MiB/s "
+            f"in the running server); /api/snapshot while importing p50 {median(week.snapshot_ms_during_import):.1f} ms,"
+            f" p95 {p95:.1f} ms; passes stored {counted} of {week.passes} written"
+        ),
+        details={"bytes": week.bytes, "passes_written": week.passes, "passes_stored": counted,
+                 "snapshot_ms_p95": p95, "requests_during_import": len(week.snapshot_ms_during_import)},
+    )
+
+
+def measure_api(workdir: Path, *, quick: bool) -> Figure:
+    week = _week_of(workdir, quick)
+    base = f"http://127.0.0.1:{week.server.http_port}"
+    runs = 60 if quick else 200
+    history_ms: list[float] = []
+    snapshot_ms: list[float] = []
+    size = 0
+    for _ in range(runs):  # interleaved, so a neighbour's burst hits both
+        ms, body = _get(f"{base}/api/history?range=7d")
+        history_ms.append(ms)
+        size = len(body)
+        snapshot_ms.append(_get(f"{base}/api/snapshot")[0])
+    p95, ref = percentile(history_ms, 95), percentile(snapshot_ms, 95)
+    return Figure(
+        key="history_api",
+        title="8 /api/history?range=7d p95",
+        value=p95,
+        unit="ms",
+        reference="/api/snapshot p95",
+        reference_value=ref,
+        ratio=p95 / ref if ref else None,
+        ratio_label="x",
+        goal="p95 <= 50 ms on a week of data",
+        met=p95 <= 50,
+        note=f"{runs} requests each; p50 {median(history_ms):.1f} ms; {size / 1024:.0f} KiB of JSON (2016 buckets)",
+        details={"p50_ms": median(history_ms), "p95_ms": p95, "bytes": size},
+    )
+
+
+def _file_bytes(data_dir: Path) -> int:
+    return sum(p.stat().st_size for p in data_dir.glob("history.sqlite3*") if not p.name.endswith("-shm"))
+
+
+def measure_size(workdir: Path, *, quick: bool) -> Figure:
+    """Size after the imported week, and after a simulated year written hour by hour (steady state)."""
+    from app.store.files import open_checked
+    from app.store.records import EventRow, Observation, PassFact, Sample, SourceKey
+    from app.store.write import prune, write
+
+    week = _week_of(workdir, quick)
+    week_bytes = _file_bytes(week.data_dir)
+    path = workdir / "history" / "year" / "history.sqlite3"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    conn, _ = open_checked(path, time.time())
+    source = SourceKey("bench", "/logs", "miner")
+    days = 120 if quick else 365
+    start = int(time.time()) - days * 86400
+    start -= start % 3600
+    per_week: list[int] = []
+    t0 = time.perf_counter()
+    for hour in range(days * 24):
+        base = start + hour * 3600
+        samples = tuple(Sample(base + 30 * i, 358_400.0 + i, "training", 1, 3200) for i in range(120))
+        passes = tuple(PassFact(base + 15 * i + 1, f"{hour:06d}-{i:03d}-4f55-afa7-3207237751aa", 3200) for i in range(240))
+        events = (EventRow(base + 7, "error", "register_set_queue_state failed 503 (×3)"),)
+        write(conn, Observation(source, samples=samples, passes=passes, events=events), base + 3600)
+        if hour % 24 == 23:
+            prune(conn, base + 3600)
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            if (hour + 1) % (24 * 7) == 0:
+                per_week.append(path.stat().st_size)
+    seconds = time.perf_counter() - t0
+    conn.close()
+    year_bytes = path.stat().st_size
+    return Figure(
+        key="history_size",
+        title="10 history file, week (year)",
+        value=week_bytes / 1e6,
+        unit="MB",
+        reference=f"after {days} simulated days",
+        reference_value=year_bytes / 1e6,
+        ratio=year_bytes / week_bytes if week_bytes else None,
+        ratio_label="x",
+        goal="bounded: <= 10 MB a week, <= 50 MB a year",
+        met=week_bytes <= 10e6 and year_bytes <= 50e6,
+        note=(
+            f"week: the imported logs as the server keeps them ({week.passes:,} passes); "
+            f"{days} days of one source written hour by hour in {seconds:.0f} s, size every 4 weeks: "
+            + ", ".join(f"{b / 1e6:.1f}" for b in per_week[3::4]) + " MB"
+        ),
+        details={"week_bytes": week_bytes, "simulated_days": days, "simulated_bytes": year_bytes,
+                 "bytes_per_week": per_week},
+    )
+
+
+def measure_write(workdir: Path, *, quick: bool) -> Figure:
+    """One live observation (a snapshot's hour of history, two passes, fifty events) into a week-full file."""
+    from app.store.files import open_checked
+    from app.store.records import Observation, PassFact, SourceKey
+    from app.store.write import write
+
+    week = _week_of(workdir, quick)
+    copy = workdir / "history" / "write" / "history.sqlite3"
+    copy.parent.mkdir(parents=True, exist_ok=True)
+    src = sqlite3.connect(f"file:{week.data_dir / 'history.sqlite3'}?mode=ro", uri=True)
+    dst = sqlite3.connect(copy)
+    src.backup(dst)
+    src.close()
+    dst.close()
+    conn, _ = open_checked(copy, time.time())
+    key = conn.execute("SELECT machine, key, kind FROM source LIMIT 1").fetchone()
+    source = SourceKey(*key)
+    now = int(time.time()) + 60
+    now -= now % 30
+    events = [{"at": now - 600 + i, "kind": "error", "text": f"backend 503 ({i})"} for i in range(50)]
+    runs = 100 if quick else 300
+    write_ms: list[float] = []
+    floor_ms: list[float] = []
+    conn.execute("CREATE TABLE IF NOT EXISTS bench_floor (t INTEGER PRIMARY KEY, v REAL)")
+    for i in range(runs):
+        t = now + 30 * i
+        snap = {"history": [[t - 30 * k, 358_400.0] for k in range(119, -1, -1)], "state": "training", "layer": 1,
+                "rate": {"tokens_per_pass": 3200}, "events": events, "as_of": t}
+        obs = Observation(source, snapshot=snap,
+                          passes=(PassFact(t - 20, f"w{i}a", 3200), PassFact(t - 5, f"w{i}b", 3200)))
+        t0 = time.perf_counter()
+        write(conn, obs.expanded(t - 30), t)
+        write_ms.append((time.perf_counter() - t0) * 1000)
+        t0 = time.perf_counter()
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("INSERT INTO bench_floor VALUES (?, 1.0)", (t,))
+        conn.execute("COMMIT")
+        floor_ms.append((time.perf_counter() - t0) * 1000)
+    conn.close()
+    p95, ref = percentile(write_ms, 95), percentile(floor_ms, 95)
+    return Figure(
+        key="history_write",
+        title="9 one 30-s write p95",
+        value=p95,
+        unit="ms",
+        reference="one-row insert + commit p95",
+        reference_value=ref,
+        ratio=p95 / ref if ref else None,
+        ratio_label="x",
+        goal="p95 <= 20 ms (on the writer thread)",
+        met=p95 <= 20,
+        note=f"{runs} writes into a copy of the week's file; p50 {median(write_ms):.2f} ms",
+        details={"p50_ms": median(write_ms), "p95_ms": p95},
+    )
+
+
+def measure_rss(workdir: Path, *, quick: bool) -> Figure:
+    """The server's RSS after the week's import and the API calls, beside the same server without history."""
+    week = _week_of(workdir, quick)
+    for range_name in ("1h", "6h", "24h", "7d", "30d"):
+        _get(f"http://127.0.0.1:{week.server.http_port}/api/history?range={range_name}")
+    rss = week.server.rss_kb() / 1024
+    bare = Server(week.folder, "--no-history").start()
+    try:
+        base = f"http://127.0.0.1:{bare.http_port}"
+        deadline = time.time() + 60
+        while time.time() < deadline and '"lines_read":0' in _get(f"{base}/api/snapshot")[1].decode():
+            time.sleep(0.2)
+        time.sleep(1.0)
+        reference = bare.rss_kb() / 1024
+    finally:
+        bare.stop()
+        week.server.stop()
+        _week.pop(workdir, None)
+    return Figure(
+        key="history_rss",
+        title="11 RSS after a week, history on",
+        value=rss,
+        unit="MB",
+        reference="same log, --no-history",
+        reference_value=reference,
+        ratio=rss / reference if reference else None,
+        ratio_label="x",
+        goal="<= 50 MB",
+        met=rss <= 50,
+        note=f"server that imported {week.bytes / 2**20:.0f} MiB of logs and answered every range",
+        details={"rss_mb": rss, "no_history_rss_mb": reference},
+    )
+
+
+def cleanup() -> None:
+    """Stop a server left by an interrupted run."""
+    for week in list(_week.values()):
+        week.server.stop()
+    _week.clear()
+
