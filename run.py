@@ -7,8 +7,11 @@ The only file that turns errors into messages and exit statuses.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import logging
+import os
+import stat
 import sys
 import time
 from collections.abc import Sequence
@@ -21,6 +24,7 @@ from app.ingest.formats import PARSERS
 from app.snapshot import Snapshot
 
 if TYPE_CHECKING:
+    from app.ingest.folder import Following
     from app.recorder import Recorder
 
 EXIT_USAGE = 2
@@ -110,43 +114,76 @@ def _parse_local_time(value: str) -> float:
         raise UsageError(f'--at wants end or "YYYY-MM-DD HH:MM:SS", not {value!r}') from e
 
 
-def _resolve_log(config: Config) -> Path:
-    from app.ingest.files import default_log_path, resolve_log
+def check_log_path(path: Path, *, missing_ok: bool) -> bool:
+    """Refuse (UsageError) a path that is no log to follow; return True when it is a folder.
+
+    A FIFO, a device or a socket is refused before anything opens it: opening a FIFO waits
+    for a writer, and /dev/zero never ends.
+    """
+    from app.ingest.files import describe_mode, open_for_reading
+
+    try:
+        st = os.stat(path)
+    except (FileNotFoundError, NotADirectoryError) as e:
+        if missing_ok:
+            return False
+        raise UsageError(f"{path}: no such file or directory") from e
+    except OSError as e:  # a folder on the way that tokwatch may not search, a loop of links
+        raise UsageError(f"{path}: cannot read ({e.strerror or e})") from e
+    if stat.S_ISDIR(st.st_mode):
+        try:
+            with os.scandir(path):
+                pass
+        except OSError as e:
+            raise UsageError(f"{path}: cannot list this folder ({e.strerror or e})") from e
+        return True
+    if not stat.S_ISREG(st.st_mode):
+        raise UsageError(f"{path} is {describe_mode(st.st_mode)}, not a regular file: tokwatch reads log files")
+    try:
+        open_for_reading(path).close()
+    except OSError as e:
+        raise UsageError(f"{path}: cannot read ({e.strerror or e})") from e
+    return False
+
+
+def _resolve_log(config: Config) -> tuple[Path, Following | None]:
+    from app.ingest.files import default_log_path
+    from app.ingest.folder import resolve_log
+    from app.ingest.formats.detect import family, log_kind
 
     given = config.log_path
     path = given if given is not None else default_log_path()
     if path is None:
         raise UsageError("no log found (looked for ~/Library/Logs/IOTA Train at Home/); pass --log PATH or --demo")
-    if not path.exists():
-        raise UsageError(f"{path}: no such file or directory")
-    resolved = resolve_log(path)
-    if resolved is None:
-        raise UsageError(f"{path}: no *.log file in this directory")
+    if not check_log_path(path, missing_ok=False):
+        return path, None
+    kind = None if config.format_name == "auto" else family(config.format_name)
     try:
-        with resolved.open("rb"):
-            pass
-    except IsADirectoryError as e:
-        raise UsageError(f"{resolved}: is a directory, not a log file") from e
+        resolved, following = resolve_log(path, functools.partial(log_kind, format_name=config.format_name), kind)
     except OSError as e:
-        raise UsageError(f"{resolved}: cannot read ({e.strerror or e})") from e
-    return resolved
+        raise UsageError(f"{path}: cannot list this folder ({e.strerror or e})") from e
+    if resolved is None:
+        if following is not None and following.ignored_total:
+            raise UsageError(f"{path}: {following.reason} (ignored {following.ignored_total} other *.log)")
+        raise UsageError(f"{path}: no *.log file in this directory")
+    check_log_path(resolved, missing_ok=False)
+    return resolved, following
 
 
 def run_once(config: Config, args: argparse.Namespace) -> int:
     """Read the log's tail once, print a snapshot, exit 0."""
-    from app.ingest.backwards import read_backwards
     from app.monitor import Monitor
     from app.snapshot import to_dict
 
     if config.demo and config.log_path is None:
         from app.demo import write_demo_log
 
-        log_path = write_demo_log()
+        log_path, following = write_demo_log(), None
     else:
-        log_path = _resolve_log(config)
+        log_path, following = _resolve_log(config)
     monitor = Monitor(log_path, format_name=config.format_name, demo=config.demo)
     at = _parse_local_time(args.at) if args.at not in (None, "end") else None
-    monitor.backlog(read_backwards(log_path), until=at)
+    monitor.read_once(log_path, following, until=at)
     if args.at == "end":
         now = monitor.last_event_at() or time.time()
     elif at is not None:
@@ -246,14 +283,8 @@ def _configure_logging() -> None:
 
 def _resolve_log_for_serving(config: Config) -> None:
     """A live dashboard may wait for a log that does not exist yet, but not for a bad path."""
-    path = config.log_path
-    assert path is not None
-    if path.exists() and not path.is_dir():
-        try:
-            with path.open("rb"):
-                pass
-        except OSError as e:
-            raise UsageError(f"{path}: cannot read ({e.strerror or e})") from e
+    assert config.log_path is not None
+    check_log_path(config.log_path, missing_ok=True)
 
 
 if __name__ == "__main__":

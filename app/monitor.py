@@ -11,13 +11,15 @@ import logging
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from app.ingest.folder import Following
 from app.ingest.formats import FORMAT_NOUNS, STEP_FORMATS, create_parser, detect
 from app.ingest.formats.base import LogParser
-from app.ingest.formats.detect import FormatWatch
-from app.snapshot import Snapshot, SourceView
+from app.ingest.formats.detect import FormatWatch, family, log_kind
+from app.snapshot import FollowingView, Snapshot, SourceView
 from app.stats.events import (
     ActivationShape,
     EpochReset,
@@ -39,6 +41,9 @@ from app.stats.iota_report import queue_report
 from app.stats.steps.tracker import StepTracker
 from app.stats.tracker import ERROR_WINDOW_SECONDS, RATE_WINDOW_SECONDS, Tracker
 from app.stats.unknown import UnknownTracker
+
+if TYPE_CHECKING:
+    from app.ingest.lines import LineCounters
 
 log = logging.getLogger(__name__)
 
@@ -166,10 +171,32 @@ class Monitor:
         self._passes: deque[tuple[float, str]] | None = None
         # Adds figures from outside the log (the history's usual and today) to every snapshot.
         self.decorate: Callable[[Snapshot], Snapshot] | None = None
+        # What is said about the source when no tailer follows it (``--once``).
+        self._once_following: Following | None = None
+        self._once_counts: LineCounters | None = None
         if format_name != "auto":
             self._use_format(format_name)
 
     # --- lifecycle ----------------------------------------------------------
+
+    @property
+    def kind(self) -> str | None:
+        """The family of log ``--format`` names (None with auto): a folder's file must be one."""
+        return None if self.requested_format == "auto" else family(self.requested_format)
+
+    def classify(self, lines: Sequence[str]) -> str | None:
+        """What kind of log these lines are, to pick the file to follow in a folder."""
+        return log_kind(lines, self.requested_format)
+
+    def read_once(self, path: Path, following: Following | None = None, until: float | None = None) -> None:
+        """Read the log's tail once, without a tailer thread (``--once``)."""
+        from app.ingest.backwards import read_backwards
+        from app.ingest.lines import LineCounters
+
+        counts = LineCounters()
+        with self._lock:
+            self._once_following, self._once_counts = following, counts
+        self.backlog(read_backwards(path, stats=counts), until=until)
 
     def start(self) -> None:
         """Start following the log in a background thread."""
@@ -177,7 +204,7 @@ class Monitor:
             return
         from app.ingest.tailer import Tailer
 
-        tailer = Tailer(self.log_path, self)
+        tailer = Tailer(self.log_path, self, classify=self.classify, kind=self.kind)
         self._tailer = tailer
         tailer.start()
 
@@ -291,13 +318,14 @@ class Monitor:
             self._keep_passes(events)
             self._bump()
 
-    def restarted(self, reason: str) -> None:
+    def restarted(self, reason: str, *, repeats: bool = False) -> None:
         """A new stream begins: drop half-read records and tell the tracker what changed.
 
         ``reason`` is the tailer's: ``truncated``, ``replaced``, or ``switched to <name>`` when
-        folder mode moves to a newer log. The tracker hears it as a ``SourceChanged`` event; a
-        truncated or replaced file may repeat what was read, so that is skipped (begin_stream),
-        while a switched-to file is another session whose lines all count.
+        folder mode moves to a newer log. The tracker hears it as a ``SourceChanged`` event and
+        through ``begin_stream``: the new stream's lines count, by activation id, even dated
+        before the last time seen, unless it ``repeats`` the old one's first bytes (the same log
+        written again from its start), whose re-dated lines are skipped.
         """
         log.info("log restarted: %s", reason)
         change = source_change(reason)
@@ -307,8 +335,7 @@ class Monitor:
                 self._parser = create_parser(self._parser.name)
             name = reason.removeprefix("switched to ") if change == "switched" else None
             self._tracker.apply_all([SourceChanged(None, change, name)])
-            if change != "switched":
-                self._tracker.begin_stream()
+            self._tracker.begin_stream(repeats=repeats)
             self._bump()
 
     # --- readers --------------------------------------------------------------
@@ -406,10 +433,12 @@ class Monitor:
         size: int | None = None
         problem: str | None = None
         skipped: dict[str, int] = {}
+        following: Following | None = None
         tailer = self._tailer
         if tailer is not None:
             status = tailer.status()  # type: ignore[attr-defined]
             path, size, problem = status.path, status.size_bytes, status.problem
+            following = status.following
             skipped = {
                 "invalid_utf8_lines": status.invalid_utf8_lines,
                 "long_lines_cut": status.long_lines_cut,
@@ -421,6 +450,15 @@ class Monitor:
                 size = self.log_path.stat().st_size
             except OSError:
                 size = None
+            counts = self._once_counts
+            if counts is not None:  # --once: what reading the tail skipped; nothing restarted
+                following = self._once_following
+                skipped = {
+                    "invalid_utf8_lines": counts.invalid_utf8_lines,
+                    "long_lines_cut": counts.long_lines_cut,
+                    "truncations": 0,
+                    "rotations": 0,
+                }
         if problem is None and self._lines_read:
             if self._parser is None and self._tracker.has_records:
                 problem = f"{self._lines_read} lines read, none in a format tokwatch reads"
@@ -436,4 +474,11 @@ class Monitor:
             problem=problem,
             demo=self.demo,
             skipped=skipped,
+            following=None if following is None else FollowingView(
+                path=following.path,
+                reason=following.reason,
+                ignored=following.ignored,
+                ignored_total=following.ignored_total,
+                text=following.text,
+            ),
         )

@@ -127,6 +127,17 @@ class HistoryRange:
 
 
 @dataclass(frozen=True, slots=True)
+class FollowingView:
+    """Folder mode: the file followed, why that one, and the newer ``*.log`` files passed over."""
+
+    path: str | None
+    reason: str
+    ignored: tuple[str, ...]
+    ignored_total: int
+    text: str  # the line the page shows under the source
+
+
+@dataclass(frozen=True, slots=True)
 class SourceView:
     path: str | None
     size_bytes: int | None
@@ -136,6 +147,7 @@ class SourceView:
     problem: str | None = None
     demo: bool = False
     skipped: dict[str, int] = field(default_factory=dict)
+    following: FollowingView | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -104,6 +104,9 @@ function render(snapshot) {
   renderHistory(snapshot);
   renderTraining(snapshot.training);
   setText("source", snapshot.source.path ? `log: ${snapshot.source.path}` : "");
+  const following = snapshot.source.following;
+  $("following").hidden = !following;
+  setText("following", following ? following.text : "");
   renderLink();
 }
 

@@ -297,3 +297,112 @@ def test_a_log_that_appears_with_thousands_of_lines_is_read_whole(
     os.rename(tmp_path / "staged.log", log)
     snap = live.caught_up(truth.lines)
     assert_whole(snap, truth)
+
+
+def test_truncated_and_refilled_past_the_old_offset_between_two_polls(
+    tmp_path: Path, follow: Callable[[Path], Live]
+) -> None:
+    """A rewrite in one write (or a fast copytruncate): the size never goes back, the content does."""
+    first, _ = synth_log(6, seed=1)
+    lines, truth = synth_log(10, seed=2)  # a new run, its registration at the start
+    assert sum(map(len, lines)) > sum(map(len, first))
+    log = tmp_path / "miner.log"
+    log.write_bytes(b"".join(first))
+    live = follow(log)
+    live.caught_up(len(first))
+    with open(log, "r+b") as f:  # one open, truncate and refill before the tailer looks again
+        f.truncate(0)
+        f.write(b"".join(lines))
+    snap = live.caught_up(len(first) + len(lines))
+    time.sleep(0.05)
+    snap = live.snap()
+    assert snap.source.skipped["truncations"] == 1
+    assert snap.source.lines_read == len(first) + len(lines)  # nothing of the new content skipped
+    assert snap.warmup.passes == truth.passes  # its stretch, from its own registration
+    assert snap.source.problem is None
+
+
+def test_a_new_stream_dated_before_the_last_time_seen_counts(tmp_path: Path, follow: Callable[[Path], Live]) -> None:
+    """After a rotation the relaunched miner's clock is 30 min behind (a DST fall-back, another
+    machine's clock): its passes count, by activation id, none twice."""
+    first, first_truth = synth_log(20, seed=1)
+    log = tmp_path / "miner.log"
+    log.write_bytes(b"".join(first))
+    live = follow(log)
+    live.caught_up(len(first))
+    synth = IotaSynth(seed=2, start=START - 1800, epoch_seconds=None, requeue_seconds=None, error_seconds=None)
+    second = [line.encode() + b"\n" for line in synth.run(15 * 60)]
+    os.rename(log, tmp_path / "miner.log.1")
+    log.write_bytes(b"".join(second))
+    snap = live.caught_up(len(first) + len(second))
+    time.sleep(0.05)
+    snap = live.snap()
+    assert snap.source.skipped["rotations"] == 1
+    assert snap.warmup.passes == synth.truth.passes  # the relaunch's own stretch, every pass
+    assert snap.source.last_event_at == pytest.approx(first_truth.last_at, abs=0.001)  # the clock never goes back
+    assert snap.source.lines_read == len(first) + len(second)
+
+
+def test_a_log_replaced_by_a_copy_of_itself_reads_on(tmp_path: Path, follow: Callable[[Path], Live]) -> None:
+    """rsync or a sync client swaps the file for a copy plus new lines: read on from the same offset."""
+    lines, truth = synth_log(8)
+    half = len(lines) // 2
+    log = tmp_path / "miner.log"
+    log.write_bytes(b"".join(lines[:half]))
+    live = follow(log)
+    live.caught_up(half)
+    staged = tmp_path / ".miner.log.partial"
+    staged.write_bytes(b"".join(lines))
+    os.replace(staged, log)
+    snap = live.caught_up(truth.lines)
+    time.sleep(0.05)
+    snap = live.snap()
+    assert_whole(snap, truth)  # every line once: nothing read again from byte 0
+    assert snap.source.skipped["rotations"] == 1 and snap.source.skipped["truncations"] == 0
+
+
+def test_a_huge_file_with_no_newline_is_not_read_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 2 GiB file with no newline (sparse: no disk used): a cold start reads a bounded tail."""
+    from app.ingest.backwards import LONG_LINE_SCAN_BYTES
+
+    big = tmp_path / "nonl.log"
+    with open(big, "wb") as f:
+        f.truncate(2 << 30)
+    read_bytes = 0
+    real_open = files.open_for_reading
+
+    class Counting:
+        def __init__(self, inner: files.ReadableFile) -> None:
+            self.inner = inner
+
+        def read(self, size: int = -1, /) -> bytes | None:
+            nonlocal read_bytes
+            data = self.inner.read(size)
+            read_bytes += len(data or b"")
+            return data
+
+        def seek(self, offset: int, whence: int = 0, /) -> int:
+            return self.inner.seek(offset, whence)
+
+        def fileno(self) -> int:
+            return self.inner.fileno()
+
+        def close(self) -> None:
+            self.inner.close()
+
+    monkeypatch.setattr(files, "open_for_reading", lambda path: Counting(real_open(path)))
+    monitor = Monitor(big, clock=lambda: START)
+    monitor.read_once(big)
+    snap = monitor.snapshot(START)
+    assert read_bytes <= LONG_LINE_SCAN_BYTES + (1 << 20)
+    assert snap.source.skipped["long_lines_cut"] == 1 and snap.source.lines_read == 0
+    # Live: the tailer starts at the end and drops the rest of that line, then reads on.
+    live = Live(big, now=START)
+    live.monitor.start()
+    try:
+        live.wait("the long line counted", lambda s: s.source.skipped.get("long_lines_cut") == 1)
+        append(big, b"rest of the long line\nnext line\n")
+        snap = live.wait("the next line", lambda s: s.source.lines_read == 1)
+    finally:
+        live.monitor.stop()
+    assert read_bytes <= 2 * LONG_LINE_SCAN_BYTES + (2 << 20)

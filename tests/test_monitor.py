@@ -135,13 +135,13 @@ def test_live_lines_after_a_cold_start_read_as_if_read_whole(sample: str, tail_l
 
 
 def test_a_log_replaced_by_a_copy_of_itself_counts_nothing_twice() -> None:
-    # rsync, a sync client or an editor's save swaps the file for a copy plus new lines:
-    # the tailer reads the copy from its first byte.
+    # The same log written again from its start (a copy of itself whose middle changed, so the
+    # tailer could not read on from its offset): the tailer says the new stream repeats the old.
     lines = training_log(NOW - 3 * 3600, 180, every_seconds=60)
     monitor = Monitor(None, format_name="iota", clock=lambda: NOW)
     monitor.lines(lines)
     before = monitor.snapshot(NOW)
-    monitor.restarted("replaced")
+    monitor.restarted("replaced", repeats=True)
     new_pass = training_log(NOW - 5, 1, every_seconds=1)[2]  # one FORWARD complete, dated now
     assert "FORWARD complete" in new_pass
     monitor.lines([*lines, new_pass.replace("000000000001", "999999999999")])

@@ -12,6 +12,10 @@ from app.ingest.files import ReadableFile
 from app.ingest.lines import LineCounters, cut_line, decode
 
 READ_BLOCK_BYTES = 64 * 1024
+# How far back from the end a cold start looks for a line's start (the last newline, or the
+# start of a line too long to keep) before giving up: a multi-GiB file with no newline costs
+# this much reading, not the whole file.
+LONG_LINE_SCAN_BYTES = 16 << 20
 
 
 def read_at(f: ReadableFile, offset: int, size: int) -> bytes:
@@ -28,31 +32,44 @@ def read_at(f: ReadableFile, offset: int, size: int) -> bytes:
     return b"".join(parts)
 
 
-def complete_end(f: ReadableFile, size: int) -> int:
-    """Return the offset just past the last b"\\n" before ``size`` (0 if there is none)."""
+def scan_bytes(max_line_bytes: int) -> int:
+    """How far back from the end a cold start looks for a line's start before giving up."""
+    return max(LONG_LINE_SCAN_BYTES, 2 * (max_line_bytes + 1))
+
+
+def complete_end(f: ReadableFile, size: int, max_scan_bytes: int | None = None) -> int | None:
+    """Return the offset just past the last b"\\n" before ``size`` (0 if the file has none).
+
+    Looks back at most ``max_scan_bytes``: None when no newline is that close to the end (the
+    file ends inside a line far longer than any line kept), so a 2 GiB file without a newline
+    is not read end to end.
+    """
+    limit = size if max_scan_bytes is None else max_scan_bytes
     pos = size
-    while pos > 0:
-        start = max(0, pos - READ_BLOCK_BYTES)
+    while pos > 0 and size - pos < limit:
+        start = max(0, pos - READ_BLOCK_BYTES, size - limit)
         i = read_at(f, start, pos - start).rfind(b"\n")
         if i >= 0:
             return start + i + 1
         pos = start
-    return 0
+    return 0 if pos == 0 else None
 
 
 def backward_chunks(
-    f: ReadableFile, end: int, chunk_bytes: int, max_line_bytes: int
+    f: ReadableFile, end: int, chunk_bytes: int, max_line_bytes: int, max_scan_bytes: int | None = None
 ) -> Iterator[tuple[list[bytes], int]]:
     """Yield (lines, lines cut) for the complete lines before ``end``, newest chunk first.
 
     Reads one ``chunk_bytes`` block per chunk pulled. The head of each block (up to its first
     newline) belongs to a line that starts earlier, so it is carried into the next, older chunk.
     A carried line longer than ``max_line_bytes`` is dropped from memory and its prefix re-read
-    once its start is found.
+    once its start is found — unless its start lies more than ``max_scan_bytes`` back: reading
+    stops there, as if the log began with that line.
     """
     pos = end
     carry = b""  # bytes [pos, ...) ending with b"\n": the end of a line that starts before pos
     carry_dropped = False  # that line is over max_line_bytes; carry holds none of it
+    carry_end = end  # where the carried line ends
     while pos > 0:
         start = max(0, pos - chunk_bytes)
         data = read_at(f, start, pos - start)
@@ -65,6 +82,8 @@ def backward_chunks(
                 if len(carry) > max_line_bytes + 1:
                     carry, carry_dropped = b"", True
             pos = start
+            if max_scan_bytes is not None and carry_end - pos > max_scan_bytes:
+                return  # a line this long is no log line; what precedes it is not read
             continue
         region = data[body_at:]
         if carry_dropped:
@@ -80,6 +99,7 @@ def backward_chunks(
                 parts[i] = cut_line(body, max_line_bytes)
                 cut += 1
         carry, carry_dropped = data[:body_at], False
+        carry_end = start + body_at
         if len(carry) > max_line_bytes + 1:
             carry, carry_dropped = b"", True
         pos = start
@@ -100,9 +120,14 @@ def read_backwards(
     not yielded. Only the chunks pulled are read, so stopping early is cheap on any file size.
     ``stats`` counts the lines yielded and their repairs.
     """
+    scan = scan_bytes(max_line_bytes)
     with closing(files.open_for_reading(path)) as f:
-        end = complete_end(f, os.fstat(f.fileno()).st_size)
-        for raw, cut in backward_chunks(f, end, chunk_bytes, max_line_bytes):
+        end = complete_end(f, os.fstat(f.fileno()).st_size, scan)
+        if end is None:  # it ends inside a line longer than any kept: nothing before it is read
+            if stats is not None:
+                stats.long_lines_cut += 1
+            return
+        for raw, cut in backward_chunks(f, end, chunk_bytes, max_line_bytes, scan):
             lines, invalid = decode(raw)
             if stats is not None:
                 stats.lines += len(lines)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
-from typing import NamedTuple, Protocol
+from typing import Protocol
 
 # Where the IOTA "Train at Home" app writes its dated ``<YYYY-MM-DD>-cli.log`` files (macOS).
 IOTA_LOG_DIR_PARTS = ("Library", "Logs", "IOTA Train at Home")
@@ -26,59 +26,47 @@ class ReadableFile(Protocol):
     def close(self) -> None: ...
 
 
+class NotRegularFile(OSError):
+    """The path names a FIFO, a device or a socket: reading it could block forever or never end."""
+
+
+def describe_mode(mode: int) -> str:
+    """Say what kind of file a stat mode is, for a message a person reads."""
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a regular file" if stat.S_ISREG(mode) else "not a regular file"
+
+
 def open_for_reading(path: Path) -> ReadableFile:
-    """Open ``path`` for unbuffered binary reading: the one place a log file is opened."""
-    return open(path, "rb", buffering=0)
+    """Open ``path`` for unbuffered binary reading: the one place a log file is opened.
+
+    Opened non-blocking, so a FIFO put at the path cannot hang the open (it would wait for a
+    writer), and refused (``NotRegularFile``) unless the descriptor is a regular file: a
+    device such as /dev/zero never ends.
+    """
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path, flags)
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise NotRegularFile(f"{path} is {describe_mode(mode)}, not a regular file")
+        os.set_blocking(fd, True)
+        return open(fd, "rb", buffering=0, closefd=True)
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def default_log_path(home: Path | None = None) -> Path | None:
     """Return the IOTA Train at Home log folder when it exists, else None."""
     folder = (home if home is not None else Path.home()).joinpath(*IOTA_LOG_DIR_PARTS)
     return folder if folder.is_dir() else None
-
-
-class LogFile(NamedTuple):
-    """A ``*.log`` in a folder and its stat."""
-
-    path: Path
-    st: os.stat_result
-
-    @property
-    def order(self) -> tuple[int, str]:
-        """Newest last: by modification time, then by name."""
-        # Dated names break mtime ties on coarse-timestamp file systems (FAT, some NFS).
-        return (self.st.st_mtime_ns, self.path.name)
-
-
-def log_files(folder: Path) -> list[LogFile]:
-    """List the regular ``*.log`` files in ``folder`` (not recursive)."""
-    found: list[LogFile] = []
-    with os.scandir(folder) as entries:
-        for entry in entries:
-            if not entry.name.endswith(LOG_SUFFIX):
-                continue
-            try:
-                st = entry.stat()  # follows symlinks, like opening it will
-            except OSError:
-                continue  # vanished or unreadable between listing and stat
-            if stat.S_ISREG(st.st_mode):
-                found.append(LogFile(Path(entry.path), st))
-    return found
-
-
-def resolve_log(path: Path) -> Path | None:
-    """Return ``path`` if it is a file, the newest ``*.log`` in it by mtime if a folder, else None."""
-    try:
-        st = path.stat()
-    except OSError:
-        return None
-    if not stat.S_ISDIR(st.st_mode):
-        return path
-    try:
-        logs = log_files(path)
-    except OSError:
-        return None
-    return max(logs, key=lambda f: f.order).path if logs else None
 
 
 def identity(st: os.stat_result) -> FileIdentity:
@@ -103,5 +91,5 @@ def stat_log(path: Path) -> tuple[os.stat_result | None, str | None]:
     if stat.S_ISDIR(st.st_mode):
         return None, f"{path} is a directory, not a log file"
     if not stat.S_ISREG(st.st_mode):
-        return None, f"{path} is not a regular file"
+        return None, f"{path} is {describe_mode(st.st_mode)}, not a regular file"
     return st, None

@@ -49,6 +49,11 @@ class LineSplitter:
         self._pending.clear()
         self._discarding = False
 
+    def discard_line(self) -> None:
+        """Drop whatever comes up to the next newline (the rest of a line already counted as cut)."""
+        self._pending.clear()
+        self._discarding = True
+
     def take_unfinished(self) -> bytes | None:
         """Return and forget the unfinished line, if any (its stream has ended)."""
         line = None if self._discarding or not self._pending else bytes(self._pending)

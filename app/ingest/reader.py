@@ -4,20 +4,22 @@ from __future__ import annotations
 
 import logging
 import os
-import stat
 import threading
 from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import Protocol, TypeVar
 
 from app.ingest import files
-from app.ingest.backwards import READ_BLOCK_BYTES, backward_chunks, complete_end
+from app.ingest.backwards import READ_BLOCK_BYTES, backward_chunks, complete_end, read_at, scan_bytes
 from app.ingest.files import FileIdentity, ReadableFile, identity, stat_log
 from app.ingest.lines import LineSplitter, decode
 from app.ingest.status import StatusBoard
 
 log = logging.getLogger("app.ingest.tailer")  # the tailer's messages, under its name
 
+# What the content check of the open file compares on every wake-up (see ContentPrint).
+HEAD_PRINT_BYTES = 4096
+TAIL_PRINT_BYTES = 256
 # Batches bound how long a consumer holds its lock per call, and the memory of one call.
 BATCH_MAX_LINES = 5000
 BATCH_MAX_BYTES = 4 << 20
@@ -36,9 +38,50 @@ class TailSink(Protocol):
         """Take new complete lines in log order (no trailing newline; a ``\\r`` may remain)."""
         ...
 
-    def restarted(self, reason: str) -> None:
-        """Forget the stream: the file was truncated, replaced or switched, and what follows is new."""
+    def restarted(self, reason: str, *, repeats: bool = False) -> None:
+        """Forget the stream: the file was truncated, replaced or switched, and what follows is new.
+
+        ``repeats``: the new stream begins with the old one's first bytes (the same log written
+        again from its start), so what it dates up to the old stream's last time was read already.
+        """
         ...
+
+
+class ContentPrint:
+    """The stream's first bytes and the bytes just before the read offset, as last read.
+
+    Checked on every wake-up: a file truncated and refilled past the old offset between two
+    polls has not shrunk, but these bytes are no longer the same. Two small reads per wake-up.
+    """
+
+    __slots__ = ("head", "tail")
+
+    def __init__(self) -> None:
+        self.head = b""
+        self.tail = b""
+
+    def take(self, f: ReadableFile, offset: int) -> None:
+        """Remember the bytes at the start and just before ``offset``."""
+        if len(self.head) < HEAD_PRINT_BYTES:
+            self.head = read_at(f, 0, min(offset, HEAD_PRINT_BYTES))
+        k = min(offset, TAIL_PRINT_BYTES)
+        self.tail = read_at(f, offset - k, k)
+
+    def holds(self, f: ReadableFile, offset: int) -> bool:
+        """True when the file still has the same bytes at its start and just before ``offset``."""
+        if self.head and read_at(f, 0, len(self.head)) != self.head:
+            return False
+        k = len(self.tail)
+        return not k or (offset >= k and read_at(f, offset - k, k) == self.tail)
+
+    def starts(self, f: ReadableFile, size: int) -> bool:
+        """True when a file of ``size`` begins with the whole remembered head (the same log again)."""
+        n = len(self.head)
+        return n > 0 and size >= n and read_at(f, 0, n) == self.head
+
+    def clear(self) -> None:
+        """Forget both."""
+        self.head = self.tail = b""
 
 
 class FileReader:
@@ -57,6 +100,8 @@ class FileReader:
         self._offset = 0  # bytes of the open file consumed, an unfinished line included
         self._opened_size = 0  # its size when opened: where its backlog ends
         self._splitter = LineSplitter(max_line_bytes)
+        self._print = ContentPrint()
+        self._old_print = ContentPrint()  # the stream before a restart, to tell a repeat
 
     def open(self, path: Path) -> bool:
         """Open ``path`` as the file to read (False: it cannot be, and the problem says why)."""
@@ -70,12 +115,9 @@ class FileReader:
             return False
         # Identity comes from the open descriptor: the path may have been replaced since its stat.
         st = os.fstat(f.fileno())
-        if not stat.S_ISREG(st.st_mode):
-            f.close()
-            self._board.set_problem(f"{path} is not a regular file")
-            return False
         self.file, self.identity = f, identity(st)
         self._splitter.reset()
+        self._print.clear()
         self._opened_size = st.st_size
         self._board.update(size_bytes=st.st_size)
         self._board.set_problem(None)
@@ -86,19 +128,56 @@ class FileReader:
         f = self.file
         assert f is not None
         if backlog:
-            end = complete_end(f, self._opened_size)
-            self._deliver_backlog(f, end)
-            self._offset = end
+            end = complete_end(f, self._opened_size, scan_bytes(self._max_line_bytes))
+            if end is None:
+                # It ends inside a line longer than any kept: drop that line's rest as it comes.
+                self._board.count(0, 0, 1)
+                self._offset = self._opened_size
+                self._splitter.discard_line()
+            else:
+                self._deliver_backlog(f, end)
+                self._offset = end
         else:
             self._offset = 0
             if restart_reason is not None:
-                self._call_sink("restarted", self._sink.restarted, restart_reason)
+                self._restart(restart_reason, repeats=self._old_print.starts(f, self._opened_size))
+        self._old_print.clear()
+        self._print.take(f, self._offset)
         f.seek(self._offset)
         self.read_available()
 
+    def continue_in(self, path: Path) -> bool:
+        """Read on in the file now at ``path`` if it holds what was read so far, at the same offset.
+
+        A log replaced by a copy of itself plus new lines (rsync, a sync client, an editor's
+        save): nothing is read twice and the stream goes on. False (and nothing changed) when
+        the new file differs or cannot be opened.
+        """
+        try:
+            f = files.open_for_reading(path)
+        except OSError:
+            return False
+        st = os.fstat(f.fileno())
+        if st.st_size < self._offset or not self._print.holds(f, self._offset) or not self._print.starts(f, st.st_size):
+            f.close()
+            return False
+        if self.file is not None:
+            self.file.close()
+        self.file, self.identity = f, identity(st)
+        self._board.update(size_bytes=st.st_size)
+        self.read_available()
+        return True
+
+    def _restart(self, reason: str, *, repeats: bool) -> None:
+        def restarted(why: str) -> None:
+            self._sink.restarted(why, repeats=repeats)
+
+        self._call_sink("restarted", restarted, reason)
+
     def _deliver_backlog(self, f: ReadableFile, end: int) -> None:
         def chunks() -> Generator[list[str], None, None]:
-            for raw, cut in backward_chunks(f, end, self._chunk_bytes, self._max_line_bytes):
+            scan = scan_bytes(self._max_line_bytes)
+            for raw, cut in backward_chunks(f, end, self._chunk_bytes, self._max_line_bytes, scan):
                 if self._stop.is_set():
                     return
                 lines, invalid = decode(raw)
@@ -112,18 +191,22 @@ class FileReader:
             pulled.close()  # a sink that kept the iterator must not move our file position later
 
     def read_available(self) -> None:
-        """Read the open file to its end, restarting the stream if it was truncated."""
+        """Read the open file to its end, restarting the stream if it was truncated or rewritten."""
         f = self.file
         assert f is not None
         size = os.fstat(f.fileno()).st_size
-        if size < self._offset:
-            # Truncation (e.g. logrotate copytruncate) looks like any change: watchfiles has no
-            # event for it, so the size going backwards is the only sign.
+        if size < self._offset or not self._print.holds(f, self._offset):
+            # Truncation (e.g. logrotate copytruncate) has no event of its own: the size going
+            # backwards shows it, or, when the file was refilled past the old offset between two
+            # polls, the bytes at its start or just before the offset being no longer the same.
+            repeats = self._print.starts(f, size)
             self._splitter.reset()
             self._offset = 0
-            f.seek(0)
+            self._print.clear()
             self._board.update(truncations=self._board.status.truncations + 1)
-            self._call_sink("restarted", self._sink.restarted, "truncated")
+            self._restart("truncated", repeats=repeats)
+        f.seek(self._offset)
+        read_any = False
         raw_batch: list[bytes] = []
         batch_bytes = 0
         cut_total = 0
@@ -131,6 +214,7 @@ class FileReader:
             data = f.read(READ_BLOCK_BYTES)
             if not data:
                 break
+            read_any = True
             self._offset += len(data)
             raw, cut = self._splitter.feed(data)
             raw_batch.extend(raw)
@@ -141,6 +225,8 @@ class FileReader:
                 raw_batch, batch_bytes, cut_total = [], 0, 0
         if raw_batch:
             self._deliver(raw_batch, cut_total)
+        if read_any:
+            self._print.take(f, self._offset)
         self._board.update(size_bytes=max(size, self._offset))
 
     def finish(self) -> None:
@@ -148,6 +234,7 @@ class FileReader:
         unfinished = self._splitter.take_unfinished()
         if unfinished is not None:
             self._deliver([unfinished], 0)
+        self._old_print.head = self._print.head
         self.close()
 
     def close(self) -> None:
@@ -156,6 +243,7 @@ class FileReader:
             self.file.close()
         self.file, self.identity = None, None
         self._splitter.reset()
+        self._print.clear()
 
     def _deliver(self, raw_lines: list[bytes], cut: int) -> None:
         for at in range(0, len(raw_lines), BATCH_MAX_LINES):

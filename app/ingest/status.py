@@ -7,6 +7,8 @@ import threading
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from app.ingest.folder import Following
+
 log = logging.getLogger("app.ingest.tailer")
 
 
@@ -22,6 +24,7 @@ class SourceStatus:
     truncations: int
     rotations: int
     problem: str | None
+    following: Following | None = None  # folder mode: which file and why, what was ignored
 
 
 class StatusBoard:

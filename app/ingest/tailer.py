@@ -1,7 +1,8 @@
-"""Follow one training log, or the newest ``*.log`` in a folder, and hand complete lines to a sink.
+"""Follow one training log, or the right ``*.log`` in a folder, and hand complete lines to a sink.
 
 With app/ingest/reader.py (one open file read to its end), backwards.py (a log read from its
-end), lines.py (bytes to lines) and files.py (where logs are, how one is opened), the only code
+end), lines.py (bytes to lines), folder.py (which file in a folder) and files.py (where logs
+are, how one is opened), the only code
 that touches the log file. One daemon thread runs ``watchfiles.watch`` on the file's *parent*
 folder (watching the file itself stops seeing changes once it is replaced, watchfiles #235,
 fava #1778) and re-stats on every wake-up, changes or timeout alike. So
@@ -24,7 +25,8 @@ from pathlib import Path
 
 from watchfiles import Change, watch
 
-from app.ingest.files import LOG_SUFFIX, FileIdentity, LogFile, identity, log_files, stat_log
+from app.ingest.files import LOG_SUFFIX, FileIdentity, identity, stat_log
+from app.ingest.folder import Classify, FolderPolicy, FolderScout
 from app.ingest.reader import FileReader, TailSink
 from app.ingest.status import SourceStatus, StatusBoard
 
@@ -49,7 +51,7 @@ def _left_key(file_id: FileIdentity, path: Path) -> tuple[int, int, str]:
 
 
 class Tailer:
-    """Follow a log file, or the newest ``*.log`` in a folder, on one daemon thread."""
+    """Follow a log file, or the right ``*.log`` in a folder (app.ingest.folder), on one daemon thread."""
 
     def __init__(
         self,
@@ -60,7 +62,12 @@ class Tailer:
         poll_interval_s: float = 1.0,
         chunk_bytes: int = 1 << 20,
         force_polling: bool | None = None,
+        classify: Classify | None = None,
+        kind: str | None = None,
     ) -> None:
+        """``classify``: lines → the kind of log they are (a parser family), to pick the file in a
+        folder (app.ingest.folder); None follows any ``*.log``. ``kind``: the family ``--format``
+        names (None: the first file's)."""
         self._path = Path(path).expanduser().absolute()
         self._poll_interval_s = poll_interval_s
         self._force_polling = force_polling
@@ -72,6 +79,11 @@ class Tailer:
             sink, self._board, self._stop, max_line_bytes=max_line_bytes, chunk_bytes=chunk_bytes
         )
         self._directory_mode: bool | None = None  # decided when the path is first seen
+        self._policy = FolderPolicy(self._path, kind=kind, by_content=classify is not None)
+        self._scout = FolderScout(self._path, classify)
+        self._listed_at = float("-inf")  # monotonic time of the last folder listing
+        self._listing_seconds = 0.0  # what it cost
+        self._folder_dirty = True  # a *.log other than the followed one changed since
         self._followed: Path | None = None
         self._followed_order: tuple[int, str] | None = None
         self._backlog_pending = True  # the first file, if present at start, starts with a backlog
@@ -133,7 +145,11 @@ class Tailer:
                 force_polling=self._force_polling,
             )
             with closing(changes):
-                for _ in changes:
+                for changed in changes:
+                    if self._directory_mode:
+                        followed = str(self._followed) if self._followed is not None else None
+                        if any(path != followed for _, path in changed):
+                            self._folder_dirty = True
                     self._poll_guarded()
                     if self._watch_dir() != folder or identity(os.stat(folder)) != folder_identity:
                         return  # mode decided, or the folder was replaced: its old watch is dead
@@ -181,11 +197,30 @@ class Tailer:
                 self._directory_mode = False
             self._follow(self._path, st, problem)
 
+    def _listing_due(self, now: float) -> bool:
+        """List the folder again? Soon after another *.log changed, rarely when listing is costly.
+
+        A change asks for a listing at once, but listing takes at most 5 % of the time; with
+        no change (or no native events) the heartbeat lists at most 1 % of the time: a folder
+        of 10,000 logs is not re-read every second.
+        """
+        since = now - self._listed_at
+        if self._folder_dirty:
+            return since >= 20 * self._listing_seconds
+        return since >= max(self._poll_interval_s, 100 * self._listing_seconds)
+
     def _poll_directory(self) -> None:
         folder = self._path
+        now = time.monotonic()
+        current = self._followed
+        if current is not None and self._reader.file is not None and not self._listing_due(now):
+            self._follow(current, *stat_log(current))
+            return
+        self._folder_dirty = False
         try:
-            logs = log_files(folder)
+            listed = self._scout.listing()
         except OSError as e:
+            self._listed_at, self._listing_seconds = now, time.monotonic() - now
             if isinstance(e, FileNotFoundError):
                 problem = f"waiting for the folder {folder} to appear"
             elif isinstance(e, PermissionError):
@@ -198,35 +233,29 @@ class Tailer:
                 self._reader.read_available()
             self._board.set_problem(problem)
             return
-        candidates = [
-            f
-            for f in logs
-            if identity(f.st) != self._reader.identity and _left_key(identity(f.st), f.path) not in self._left
-        ]
-        newest = max(candidates, key=lambda f: f.order) if candidates else None
-        current = self._followed
+        candidates = [c for c in listed if c.key not in self._left]
+        chosen, following = self._policy.choose(candidates, self._scout.kind_of, current, self._followed_order)
+        self._listed_at, self._listing_seconds = now, time.monotonic() - now
+        self._board.update(following=following)
         if current is None:
-            if newest is None:
+            if chosen is None:
                 self._backlog_pending = False  # whatever appears later is new: read it from 0
-                self._board.set_problem(f"waiting for a *{LOG_SUFFIX} file to appear in {folder}")
+                self._board.set_problem(following.reason)
                 return
-            self._followed_order = newest.order
-            self._follow(newest.path, newest.st, None)
+            self._followed_order = chosen.order
+            self._follow(chosen.path, *stat_log(chosen.path))
             return
         st, current_problem = stat_log(current)
         if st is not None:
-            self._followed_order = LogFile(current, st).order
-        if (
-            newest is not None
-            and newest.path != current
-            and (self._followed_order is None or newest.order > self._followed_order)
-        ):
+            self._followed_order = (st.st_mtime_ns, current.name)
+        if chosen is not None and chosen.path != current:
             if self._reader.identity is not None:
                 self._left[_left_key(self._reader.identity, current)] = None
                 while len(self._left) > LEFT_FILES_REMEMBERED:
                     del self._left[next(iter(self._left))]
-            self._followed_order = newest.order
-            self._follow(newest.path, newest.st, None, switch_reason=f"switched to {newest.path.name}")
+            self._followed_order = chosen.order
+            new_st, new_problem = stat_log(chosen.path)
+            self._follow(chosen.path, new_st, new_problem, switch_reason=f"switched to {chosen.path.name}")
         else:
             self._follow(current, st, current_problem)
 
@@ -244,6 +273,9 @@ class Tailer:
             # Another file: finish the old one first, lines written just before the switch included.
             self._reader.read_available()
             if self._stop.is_set():
+                return
+            if switch_reason is None and self._reader.continue_in(path):
+                self._board.update(rotations=self._board.status.rotations + 1)
                 return
             self._reader.finish()
             self._restart_reason = switch_reason or "replaced"

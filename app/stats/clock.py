@@ -70,4 +70,5 @@ class LogClock:
             problem=source.problem,
             demo=source.demo,
             skipped=skipped,
+            following=source.following,
         )

@@ -226,14 +226,19 @@ class IotaTracker:
             self.facts.mark_boundary()
             self._note(at, "source_changed", f"log {event.change}")
 
-    def begin_stream(self) -> None:
-        """The log was replaced or truncated: what the new stream dates up to the clock is not news.
+    def begin_stream(self, *, repeats: bool = False) -> None:
+        """The source changed (replaced, truncated, another file followed): a new stream begins.
 
-        A file swapped for a copy of itself (rsync, a sync client, an editor's save) is read
-        again from its first byte; its old passes must not count twice, nor its old
-        registration line open a new stretch. Lines dated after the clock count as usual.
+        A new stream's lines count as they come, even dated before the clock (a relaunch after
+        a DST fall-back, a miner whose clock was behind, a rotation): a pass is known by its
+        activation id, and the ids seen stay, so none counts twice. ``repeats``: the stream
+        begins with the old one's first bytes, the same log written again from its start (a copy
+        the tailer could not read on from): what it dates up to the clock is not news — its old
+        passes, some older than the id memory, must not count again, nor its old registration
+        line open a new stretch. Lines dated after the clock count as usual.
         """
-        self._clock.begin_replay()
+        if repeats:
+            self._clock.begin_replay()
 
     def _note(self, at: float | None, kind: Kind, words: str) -> None:
         if at is not None:

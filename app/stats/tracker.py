@@ -37,8 +37,10 @@ class Tracker(Protocol):
         """Apply a batch in log order; ``now`` spots far-future lines, ``arrival`` is when it was read."""
         ...
 
-    def begin_stream(self) -> None:
-        """The log was replaced or truncated: what the new stream repeats is not news."""
+    def begin_stream(self, *, repeats: bool = False) -> None:
+        """The source changed: the log was replaced, truncated, or another file in the folder is
+        followed now. ``repeats``: the new stream begins with the old one's first bytes (the
+        same log written again), so what it repeats is not news."""
         ...
 
     def snapshot(self, now: float, source: SourceView) -> Snapshot:

@@ -27,7 +27,7 @@ class UnknownTracker:
         if any(not isinstance(event, SourceChanged) for event in events):  # the file, not its lines
             self.has_records = True
 
-    def begin_stream(self) -> None:
+    def begin_stream(self, *, repeats: bool = False) -> None:
         """Nothing was counted, so nothing can be counted twice."""
 
     def snapshot(self, now: float, source: SourceView) -> Snapshot:
@@ -70,6 +70,7 @@ class UnknownTracker:
                 problem=source.problem,
                 demo=source.demo,
                 skipped=dict(source.skipped),
+                following=source.following,
             ),
             as_of=now,
         )

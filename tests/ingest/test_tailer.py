@@ -40,6 +40,7 @@ class RecordingSink:
         self.lock = threading.Lock()
         self.calls: list[tuple[str, Any]] = []
         self.backlog_calls = 0
+        self.repeats: list[bool] = []
 
     def backlog(self, chunks: Iterator[list[str]]) -> None:
         for chunk in itertools.islice(chunks, self.pull):  # pulls no chunk beyond ``pull``
@@ -52,9 +53,10 @@ class RecordingSink:
         with self.lock:
             self.calls.append(("lines", list(lines)))
 
-    def restarted(self, reason: str) -> None:
+    def restarted(self, reason: str, *, repeats: bool = False) -> None:
         with self.lock:
             self.calls.append(("restarted", reason))
+            self.repeats.append(repeats)
 
     def of(self, kind: str) -> list[Any]:
         with self.lock:

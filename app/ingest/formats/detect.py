@@ -151,6 +151,31 @@ def same_family(a: str | None, b: str | None) -> bool:
     return FAMILIES.get(a, a) == FAMILIES.get(b, b)
 
 
+def family(name: str) -> str:
+    """The parser family a format belongs to (nanoGPT, llm.c and modded-nanogpt are one)."""
+    return FAMILIES.get(name, name)
+
+
+def log_kind(lines: Sequence[str], format_name: str = "auto") -> str | None:
+    """The family of log these lines are (to pick the file to follow in a folder), or None.
+
+    With a named format only that format's lines count: its signatures, or any event its
+    parser reads from them. The IOTA app's own shell log (``main.log``: dated lines with no
+    miner record in them) is no kind at all.
+    """
+    if format_name == "auto":
+        name = detect(lines)
+        return None if name is None else family(name)
+    wanted = family(format_name)
+    if any(family(name) == wanted for name in scores(lines)):
+        return wanted
+    from app.ingest.formats import create_parser
+    from app.stats.events import Tick
+
+    events = create_parser(format_name).feed(list(lines))
+    return wanted if any(not isinstance(event, Tick) for event in events) else None
+
+
 class FormatWatch:
     """Follow a live log in ``--format auto`` and notice when another trainer takes over.
 

@@ -59,7 +59,7 @@ class StepTracker:
         if not isinstance(event, Tick):
             self.progress.apply(event, self._clock.latest)
 
-    def begin_stream(self) -> None:
+    def begin_stream(self, *, repeats: bool = False) -> None:
         """The log was replaced or truncated; undated step lines get times only on arrival, so
         nothing of the new stream is skipped."""
 
