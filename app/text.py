@@ -51,14 +51,11 @@ def gigabytes(value: float) -> str:
 
 
 def ago(seconds: float) -> str:
-    """How long ago, in its largest unit: 45 s, 12 min, 2 h, 78 d."""
+    """How long ago, in its largest unit only (an age, not a duration): 45 s, 12 min, 2 h, 78 d."""
     seconds = max(0.0, seconds)
-    if seconds < 60:
-        return f"{int(seconds)} s"
-    if seconds < 3600:
-        return f"{int(seconds // 60)} min"
-    if seconds < 86400:
-        return f"{int(seconds // 3600)} h"
+    for below, size, unit in ((60, 1, "s"), (3600, 60, "min"), (86400, 3600, "h")):
+        if seconds < below:
+            return f"{int(seconds // size)} {unit}"
     return f"{int(seconds // 86400)} d"
 
 

@@ -99,3 +99,28 @@ def test_a_wrong_format_says_what_it_read(tmp_path: Path) -> None:
     empty = tmp_path / "empty.log"
     empty.write_text("", encoding="utf-8")
     assert once("--log", str(empty), "--format", "iota") == ["waiting for log", "  State: waiting (waiting) · nothing read yet"]
+
+
+def test_once_on_a_miner_starting_up_reads_working_then_idle(tmp_path: Path) -> None:
+    # A launch at 09:00:00, then heartbeats every 30 s and no layer: working for 5 minutes.
+    launch = ("[2026-09-20 09:00:00.000] [info]  2026-09-20 09:00:00.000 | INFO     | "
+              "miner.new_miner:run_miner:1723 - 🚀 Starting miner 🚀")
+    lines = [launch]
+    for i in range(1, 21):
+        stamp = f"2026-09-20 09:{i * 30 // 60:02d}:{i * 30 % 60:02d}.000"
+        lines.append(f"[{stamp}] [info]  {stamp} | DEBUG    | subnet.common_api_client:orchestrator_request:84 - "
+                     "Successfully completed request to /miner/heartbeat?expected_phase=training; response: "
+                     "{'run_id': '4.12.16.5-tah', 'layer': 1, 'epoch': 48, 'phase': 'training'}")
+    log = tmp_path / "starting.log"
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    working = once("--log", str(log), "--at", "2026-09-20 09:05:00")
+    assert (working[0], working[-1]) == ("working", "  State: working (waiting) · last log line 0 s ago")
+    idle = once("--log", str(log), "--at", "2026-09-20 09:05:01")  # still talking (last line 09:05:00)
+    assert (idle[0], idle[-1]) == ("idle 5 min", "  State: idle (warning) · last log line 1 s ago")
+
+
+def test_once_while_measuring(tmp_path: Path) -> None:
+    # The composed sample ends 65 s after registering in layer 1, two passes in.
+    lines = once("--log", str(DATA / "iota-sample.log"), "--at", "end")
+    assert lines[:2] == ["L1 · …", "  measuring… (2 passes so far)"]
+    assert lines[-1] == "  State: measuring (ok) · last log line 0 s ago"

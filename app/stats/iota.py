@@ -19,12 +19,11 @@ Memory stays bounded whatever the log's length.
 
 from __future__ import annotations
 
-import math
 from collections import OrderedDict
 from collections.abc import Sequence
 
 from app import text
-from app.snapshot import BackendErrorsView, EventView, NetworkView, QueueView, Snapshot, SourceView
+from app.snapshot import BackendErrorsView, Snapshot, SourceView
 from app.stats.clock import LogClock
 from app.stats.events import (
     ActivationShape,
@@ -50,7 +49,7 @@ from app.stats.history import RateHistory
 from app.stats.iota_facts import Facts
 from app.stats.iota_liveness import SILENT_SECONDS, Liveness
 from app.stats.iota_queue import QueueTracker
-from app.stats.iota_status import Rate, details, rate_at, verdict
+from app.stats.iota_status import Rate, details, events_view, network_view, queue_view, rate_at, verdict
 from app.stats.timeline import Kind, Timeline, TimelineEntry
 from app.stats.tracker import ERROR_WINDOW_SECONDS, RATE_WINDOW_SECONDS, WARMUP_COUNT, WARMUP_SECONDS
 from app.stats.window import SlidingWindow
@@ -78,6 +77,9 @@ class IotaTracker:
 
     ``format_name`` None: a log no parser recognises (yet); no events come, and the snapshot
     says ``waiting`` or ``unrecognised``.
+
+    One class over its parts (liveness, facts, queue, timeline) because one event moves several
+    at once: a registration ends a stretch, dates the facts, leaves the queue and is an entry.
     """
 
     def __init__(self, format_name: str | None = "iota") -> None:
@@ -394,14 +396,8 @@ class IotaTracker:
             not_found_404=self._errors_404.count(now - ERROR_WINDOW_SECONDS, now),
             window_seconds=float(ERROR_WINDOW_SECONDS),
         )
-        queue = self._queue_view(now)
-        network = self._network(now)
-        pending: list[TimelineEntry] = []  # what the clock made true since the last line
-        if state == "idle" and not self.live.idle_reported and self.layer is not None:
-            entry = self.idle_entry()
-            pending.extend([entry] if entry is not None else [])
-        if state == "silent" and self.clock is not None:
-            pending.append(TimelineEntry(self.clock, "silent", "log went silent"))
+        queue = queue_view(self.queue, now)
+        network = network_view(self._p2p_bytes if self._p2p_seen else None, self._clock.first_at, now)
         return Snapshot(
             status_line=status_line,
             state=state,
@@ -421,30 +417,6 @@ class IotaTracker:
             training=None,
             history_range=history_range,
             state_since=since,
-            events=tuple(EventView(at=e.at, kind=e.kind, text=e.text) for e in self.timeline.newest_first(pending)),
+            events=events_view(self, state),
             network=network,
         )
-
-    def _queue_view(self, now: float) -> QueueView | None:
-        queue = self.queue
-        if queue.since is None:
-            return None
-        trend = queue.trend(now)
-        return QueueView(
-            position=queue.position,
-            status=queue.status,
-            trend_per_hour=trend.per_hour if trend is not None else None,
-            eta_seconds=trend.eta_seconds if trend is not None else None,
-            resets_24h=len(queue.resets_between(now - 86400, now)),
-            last_reset_at=queue.resets[-1].at if queue.resets else None,
-        )
-
-    def _network(self, now: float) -> NetworkView | None:
-        first = self._clock.first_at
-        if not self._p2p_seen or first is None:
-            return None  # unknown, not zero: this miner's log may not print its transfers
-        observed = min(max(now - first, 0.0), float(RATE_WINDOW_SECONDS))
-        if observed <= 0 or not math.isfinite(observed):
-            return None
-        total = self._p2p_bytes.total(now - RATE_WINDOW_SECONDS, now)
-        return NetworkView(bytes_per_second=total / observed, window_seconds=observed)

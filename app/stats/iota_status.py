@@ -1,7 +1,8 @@
-"""The IOTA miner's rate, state and words: what the tracker's figures say at a given time.
+"""The IOTA miner's rate, state, views and words: what the tracker's figures say at a given time.
 
 Pure functions over the tracker (app/stats/iota.py): the rate at ``now``, the state with its
-status line and start, and the detail lines in the order a menu shows them.
+status line and start, the queue, network and timeline views, and the detail lines in the
+order a menu shows them.
 """
 
 from __future__ import annotations
@@ -11,8 +12,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from app import text
-from app.snapshot import BackendErrorsView, NetworkView, QueueView, RateView, State, WarmupView
+from app.snapshot import BackendErrorsView, EventView, NetworkView, QueueView, RateView, State, WarmupView
 from app.stats.iota_liveness import IDLE_MIN_SECONDS, SILENT_SECONDS
+from app.stats.iota_queue import QueueTracker
+from app.stats.timeline import TimelineEntry
 from app.stats.tracker import RATE_WINDOW_SECONDS, WARMUP_COUNT, WARMUP_SECONDS
 from app.stats.window import SlidingWindow
 
@@ -98,6 +101,43 @@ def verdict(tracker: IotaTracker, now: float, rate: Rate, lines_read: int) -> tu
     if tracker.back_at is not None and (since is None or tracker.back_at > since):
         since = tracker.back_at
     return "training", f"{prefix}{text.compact(rate.view.tokens_per_hour)} tok/h", since
+
+
+def queue_view(queue: QueueTracker, now: float) -> QueueView | None:
+    """The queue's position, trend, ETA and resets, or None when not in the queue."""
+    if queue.since is None:
+        return None
+    trend = queue.trend(now)
+    return QueueView(
+        position=queue.position,
+        status=queue.status,
+        trend_per_hour=trend.per_hour if trend is not None else None,
+        eta_seconds=trend.eta_seconds if trend is not None else None,
+        resets_24h=len(queue.resets_between(now - 86400, now)),
+        last_reset_at=queue.resets[-1].at if queue.resets else None,
+    )
+
+
+def network_view(transfers: SlidingWindow | None, first_at: float | None, now: float) -> NetworkView | None:
+    """Transfer bytes per second over the window (``transfers`` None: none seen, so unknown, not zero)."""
+    if transfers is None or first_at is None:
+        return None
+    observed = min(max(now - first_at, 0.0), float(RATE_WINDOW_SECONDS))
+    if observed <= 0 or not math.isfinite(observed):
+        return None
+    total = transfers.total(now - RATE_WINDOW_SECONDS, now)
+    return NetworkView(bytes_per_second=total / observed, window_seconds=observed)
+
+
+def events_view(tracker: IotaTracker, state: State) -> tuple[EventView, ...]:
+    """The timeline, with what the clock alone made true since the last line (idle, silent)."""
+    pending: list[TimelineEntry] = []
+    if state == "idle" and not tracker.live.idle_reported and tracker.layer is not None:
+        entry = tracker.idle_entry()
+        pending.extend([entry] if entry is not None else [])
+    if state == "silent" and tracker.clock is not None:
+        pending.append(TimelineEntry(tracker.clock, "silent", "log went silent"))
+    return tuple(EventView(at=e.at, kind=e.kind, text=e.text) for e in tracker.timeline.newest_first(pending))
 
 
 def details(

@@ -1,0 +1,39 @@
+"""Figures as a person reads them: durations, ages and transfer rates, rounded down."""
+
+from __future__ import annotations
+
+import pytest
+
+from app import text
+
+
+@pytest.mark.parametrize(
+    ("seconds", "written"),
+    [(0, "0 s"), (59.9, "59 s"), (60, "1 min"), (12 * 60 + 59, "12 min"), (3 * 3600 + 5 * 60, "3 h 05 min"),
+     (86399, "23 h 59 min"), (2 * 86400 + 4 * 3600 + 59 * 60, "2 d 4 h"), (-5, "0 s")],
+)
+def test_duration(seconds: float, written: str) -> None:
+    assert text.duration(seconds) == written
+
+
+@pytest.mark.parametrize(
+    ("seconds", "written"),
+    [(0, "0 s"), (45, "45 s"), (60, "1 min"), (7199, "1 h"), (7200, "2 h"), (78 * 86400 + 3600, "78 d"), (-1, "0 s")],
+)
+def test_ago_reads_in_its_largest_unit(seconds: float, written: str) -> None:
+    assert text.ago(seconds) == written
+
+
+@pytest.mark.parametrize(
+    ("value", "written"),
+    [(0, "0 B/s"), (999.9, "999 B/s"), (1_000, "1.0 kB/s"), (5_496.19, "5.4 kB/s"), (13_740.5, "13 kB/s"),
+     (999_999, "999 kB/s"), (1_234_567, "1.2 MB/s"), (12_500_000, "12 MB/s"), (3.4e12, "3400 GB/s")],
+)
+def test_bytes_per_second(value: float, written: str) -> None:
+    assert text.bytes_per_second(value) == written
+
+
+@pytest.mark.parametrize("value", [-1.0, float("nan"), float("inf")])
+def test_bytes_per_second_refuses_what_is_not_a_rate(value: float) -> None:
+    with pytest.raises(ValueError):
+        text.bytes_per_second(value)
