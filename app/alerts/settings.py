@@ -129,10 +129,11 @@ class FileAlerts:
 
     notify: tuple[str, ...] = ()
     heartbeat_url: str | None = None
+    dashboard_url: str | None = None  # the link in messages, when this machine's address is not it
     settings: AlertSettings = field(default_factory=AlertSettings)
 
 
-_ALERT_KEYS = ("notify", "heartbeat_url", "reopen_minutes", "rules")
+_ALERT_KEYS = ("notify", "heartbeat_url", "dashboard_url", "reopen_minutes", "rules")
 
 
 def alerts_from_table(table: Any) -> FileAlerts:
@@ -150,7 +151,10 @@ def alerts_from_table(table: Any) -> FileAlerts:
     heartbeat = table.get("heartbeat_url")
     if heartbeat is not None and not (isinstance(heartbeat, str) and _is_http(heartbeat)):
         raise SettingsError("alerts.heartbeat_url must be an http:// or https:// URL")
-    return FileAlerts(tuple(u.strip() for u in notify), heartbeat, settings_from_table(table))
+    dashboard = table.get("dashboard_url")
+    if dashboard is not None and not (isinstance(dashboard, str) and _is_http(dashboard)):
+        raise SettingsError("alerts.dashboard_url must be an http:// or https:// URL")
+    return FileAlerts(tuple(u.strip() for u in notify), heartbeat, dashboard, settings_from_table(table))
 
 
 def _is_http(url: str) -> bool:

@@ -368,6 +368,7 @@ def test_a_malformed_snapshot_never_breaks_the_rules(garbage: dict[str, Any]) ->
         ({"notify": "x", "colour": 1}, "unknown key 'colour'"),
         ({"notify": [3]}, "alerts.notify must be a list of URLs"),
         ({"heartbeat_url": "ftp://secret.example/abc"}, "heartbeat_url must be an http:// or https:// URL"),
+        ({"dashboard_url": "rig-7:8765"}, "dashboard_url must be an http:// or https:// URL"),
     ],
 )
 def test_bad_settings_are_refused_by_name(table: dict[str, Any], complaint: str) -> None:
@@ -381,12 +382,14 @@ def test_settings_read_from_the_alerts_table() -> None:
     found = alerts_from_table({
         "notify": ["ntfys://my-topic", " tgram://1:AA/2 "],
         "heartbeat_url": "https://hc-ping.com/0000",
+        "dashboard_url": "http://rig-7.local:8765/",
         "reopen_minutes": 5,
         "rules": {"slow": {"below_percent": 50, "hold_minutes": 45},
                   "backend_errors": {"errors": 5, "window_minutes": 2}},
     })
     assert found.notify == ("ntfys://my-topic", "tgram://1:AA/2")
     assert found.heartbeat_url == "https://hc-ping.com/0000"
+    assert found.dashboard_url == "http://rig-7.local:8765/"
     assert found.settings.reopen_seconds == 300
     assert found.settings.rule("slow") == RuleSettings(hold_seconds=45 * MIN, below_fraction=0.5)
     assert found.settings.rule("backend_errors").errors == 5
