@@ -16,10 +16,13 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, NamedTuple, NoReturn
 
 from app import text
-from app.config import DEFAULT_HOST, DEFAULT_PORT, Config, ConfigError
+from app.alerts.settings import FileAlerts as FileAlertsTable
+from app.alerts.settings import SettingsError, alerts_from_table
+from app.config import DEFAULT_HOST, DEFAULT_PORT, Config, ConfigError, host_name
+from app.configfile import ConfigFileError, default_config_file, load_config_file
 from app.ingest.formats import PARSERS
 from app.snapshot import Snapshot
 
@@ -73,6 +76,18 @@ def _build_parser() -> argparse.ArgumentParser:
         metavar='end|"YYYY-MM-DD HH:MM:SS"',
         help="with --once: evaluate at the log's last timestamp (end) or at a local time (default: now)",
     )
+    alerts = parser.add_argument_group("alerts (also in the config file, ~/.config/tokwatch/config.toml)")
+    alerts.add_argument(
+        "--notify", action="append", default=[], metavar="URL",
+        help="send alerts to this Apprise URL (ntfys://topic, tgram://token/chat, …); repeatable",
+    )
+    alerts.add_argument(
+        "--notify-test", action="store_true", help="send one test message to each URL, say which failed, exit"
+    )
+    alerts.add_argument(
+        "--heartbeat-url", metavar="URL", help="fetch this URL every 60 s while the run is healthy (dead-man check)"
+    )
+    alerts.add_argument("--name", help="this machine's name in alert titles (default: the host name)")
     return parser
 
 
@@ -89,6 +104,14 @@ def parse_config(argv: Sequence[str] | None = None) -> tuple[Config, argparse.Na
         _parse_local_time(args.at)
     if args.no_history and args.data_dir is not None:
         raise UsageError("--no-history and --data-dir contradict each other")
+    if args.notify_test and args.once:
+        raise UsageError("--notify-test and --once do not go together")
+    if any(not url.strip() for url in args.notify):
+        raise UsageError("--notify wants a URL, like ntfys://my-topic")
+    if args.heartbeat_url is not None and not args.heartbeat_url.lower().startswith(("http://", "https://")):
+        raise UsageError("--heartbeat-url must be an http:// or https:// URL")
+    # The config file holds alert settings; --once reads the log only and never needs it.
+    from_file = FileAlerts() if args.once else _alerts_from_file()
     try:
         config = Config(
             log_path=args.log,
@@ -101,10 +124,41 @@ def parse_config(argv: Sequence[str] | None = None) -> tuple[Config, argparse.Na
             allow_hosts=tuple(args.allow_host),
             data_dir=args.data_dir,
             history=not args.no_history,
+            name=args.name if args.name is not None else from_file.name or host_name(),
+            notify_urls=tuple(dict.fromkeys([*from_file.alerts.notify, *(u.strip() for u in args.notify)])),
+            heartbeat_url=args.heartbeat_url or from_file.alerts.heartbeat_url,
+            dashboard_url=from_file.alerts.dashboard_url,
+            alert_settings=from_file.alerts.settings,
         )
     except ConfigError as e:
         raise UsageError(str(e)) from e
     return config, args
+
+
+class FileAlerts(NamedTuple):
+    """What the config file says: the machine's name and the ``[alerts]`` table."""
+
+    name: str | None = None
+    alerts: FileAlertsTable = FileAlertsTable()
+
+
+# Top-level keys of the config file.
+_FILE_KEYS = ("name", "alerts")
+
+
+def _alerts_from_file() -> FileAlerts:
+    path = default_config_file()
+    try:
+        table = load_config_file(path)
+        unknown = sorted(set(table) - set(_FILE_KEYS))
+        if unknown:
+            raise UsageError(f"{path}: unknown setting {unknown[0]!r} (known: {', '.join(_FILE_KEYS)})")
+        name = table.get("name")
+        if name is not None and not isinstance(name, str):
+            raise UsageError(f"{path}: name must be a string")
+        return FileAlerts(name, alerts_from_table(table.get("alerts", {})))
+    except (ConfigFileError, SettingsError) as e:
+        raise UsageError(f"{e}" if isinstance(e, ConfigFileError) else f"{path}: {e}") from e
 
 
 def _parse_local_time(value: str) -> float:
@@ -255,6 +309,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         config, args = parse_config(argv)
         if args.once:
             return run_once(config, args)
+        if args.notify_test:
+            return notify_test(config)
         from app.web.security import TokenStoreError
         from app.web.serve import ServeError, serve
 
@@ -273,6 +329,41 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
+
+
+def notify_test(config: Config) -> int:
+    """Send one test message to each notification URL (and fetch the heartbeat URL once).
+
+    Exit 0 only if every one got through, 1 if any failed, 2 with nothing to test.
+    """
+    from app.alerts.delivery import try_each
+    from app.alerts.heartbeat import ping
+    from app.alerts.message import trial_message
+    from app.web.serve import dashboard_url
+
+    urls = config.notify_urls
+    if not urls and config.heartbeat_url is None:
+        raise UsageError("nothing to test: pass --notify URL (or put notify = [...] under [alerts] in "
+                         f"{default_config_file()})")
+    failed = 0
+    if urls:
+        word = "URL" if len(urls) == 1 else "URLs"
+        print(f"tokwatch: sending a test message as {config.name!r} to {len(urls)} notification {word}", flush=True)
+        message = trial_message(name=config.name, dashboard_url=config.dashboard_url or dashboard_url(config),
+                                now=time.time())
+        for label, reason in try_each(urls, message):
+            failed += reason is not None
+            print(f"  {label}: " + ("delivered" if reason is None else f"FAILED: {reason}"), flush=True)
+    if config.heartbeat_url is not None:
+        reason = ping(config.heartbeat_url)
+        failed += reason is not None
+        print("  heartbeat URL: " + ("fetched" if reason is None else f"FAILED: {reason}"), flush=True)
+    total = len(urls) + (config.heartbeat_url is not None)
+    if failed:
+        print(f"tokwatch: {failed} of {total} failed", file=sys.stderr)
+        return 1
+    print(f"tokwatch: all {total} delivered")
+    return 0
 
 
 def _configure_logging() -> None:

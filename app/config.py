@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import ipaddress
+import socket
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from app.alerts.settings import AlertSettings
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
@@ -37,6 +40,13 @@ class Config:
     data_dir: Path | None = None
     history: bool = True
     extra: dict[str, str] = field(default_factory=dict)
+    # This machine's name: alert titles (and the fleet) use it.
+    name: str = field(default_factory=lambda: host_name())
+    # Alerts: Apprise URLs and the heartbeat URL carry secrets, so they stay out of any repr.
+    notify_urls: tuple[str, ...] = field(default=(), repr=False)
+    heartbeat_url: str | None = field(default=None, repr=False)
+    dashboard_url: str | None = None  # the link in alert messages; None: this machine's address
+    alert_settings: AlertSettings = field(default_factory=AlertSettings)
 
     def __post_init__(self) -> None:
         for name in ("port", "ws_port"):
@@ -45,6 +55,8 @@ class Config:
                 raise ConfigError(f"{name} must be between 0 and 65535, not {value}")
         if self.max_ws_clients < 1:
             raise ConfigError(f"max_ws_clients must be at least 1, not {self.max_ws_clients}")
+        if not 1 <= len(self.name) <= 64 or not self.name.isprintable() or self.name != self.name.strip():
+            raise ConfigError(f"name must be 1 to 64 printable characters, not {self.name!r}")
 
     @property
     def effective_ws_port(self) -> int:
@@ -67,3 +79,9 @@ def is_loopback(host: str) -> bool:
         return ipaddress.ip_address(host.strip("[]")).is_loopback
     except ValueError:
         return False
+
+
+def host_name() -> str:
+    """This machine's host name up to its first dot (``rig-7`` for ``rig-7.local``)."""
+    name = socket.gethostname().split(".")[0].strip()
+    return name if name and name.isprintable() else "tokwatch"

@@ -390,6 +390,11 @@ class Monitor:
                 return queue_report(snapshot, tracker.queue, tracker.first_at, when)
             return queue_report(snapshot, None, None, when)
 
+    def touch(self) -> None:
+        """Say that a section changed, so the viewers get a new snapshot now."""
+        with self._lock:
+            self._bump()
+
     # --- internals ------------------------------------------------------------
 
     def _keep_passes(self, events: list[Event]) -> None:

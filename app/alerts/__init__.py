@@ -4,7 +4,7 @@ from app.alerts.book import AlertBook, Transition
 from app.alerts.delivery import Delivery, try_each
 from app.alerts.heartbeat import Heartbeat
 from app.alerts.message import Message, compose
-from app.alerts.service import AlertService
+from app.alerts.service import AlertService, alert_service, describe_alerts
 from app.alerts.settings import AlertSettings, SettingsError, settings_from_table
 
 __all__ = [
@@ -16,7 +16,9 @@ __all__ = [
     "Message",
     "SettingsError",
     "Transition",
+    "alert_service",
     "compose",
+    "describe_alerts",
     "settings_from_table",
     "try_each",
 ]

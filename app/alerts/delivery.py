@@ -150,12 +150,12 @@ class Delivery:
         self,
         urls: Sequence[str],
         *,
-        retry_delays_seconds: Sequence[float] = RETRY_DELAYS_SECONDS,
+        retry_delays_seconds: Sequence[float] | None = None,  # None: RETRY_DELAYS_SECONDS
         queue_size: int = QUEUE_SIZE,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self._targets = [_Target(i, url, queue_size) for i, url in enumerate(urls, 1)]
-        self._delays = tuple(retry_delays_seconds)
+        self._delays = tuple(RETRY_DELAYS_SECONDS if retry_delays_seconds is None else retry_delays_seconds)
         self._clock = clock
         self._lock = threading.Lock()
         self._stop = threading.Event()

@@ -266,7 +266,8 @@ class Stalled:
         text = f"no step since {clock_time(last_step, now)}" if last_step is not None else "no new step"
         if step is not None:
             text += f" (last step {step})"
-        return Finding(_since(snap), "stalled", text)
+        # A stall is told as lasting since the last step.
+        return Finding(_since(snap, last_step), "stalled", text)
 
 
 class Diverged:
@@ -302,7 +303,8 @@ class Done:
             text = f"last step {step}"
         else:
             text = "the run finished"
-        return Finding(_since(snap), "finished", text)
+        quiet = number(snap, "training", "seconds_since_step")
+        return Finding(_since(snap, None if quiet is None else now - quiet), "finished", text)
 
 
 class NewEval:

@@ -14,14 +14,18 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.alerts.book import AlertBook
 from app.alerts.delivery import Delivery
 from app.alerts.heartbeat import HEALTHY_STATES, Heartbeat
 from app.alerts.message import Message, compose
 from app.alerts.read import Snap, number, string
+from app.alerts.secrets import redact
 from app.alerts.settings import AlertSettings
+
+if TYPE_CHECKING:
+    from app.config import Config  # the config imports the alert settings
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +61,7 @@ class AlertService:
         self._ids = itertools.count(1)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._on_change: Callable[[], None] | None = None
 
     # --- one look ----------------------------------------------------------------
 
@@ -118,8 +123,18 @@ class AlertService:
 
     # --- the watching thread ------------------------------------------------------
 
-    def start(self, source: Callable[[], Snap], wait_for_change: Callable[[int, float], int]) -> None:
-        """Watch ``source`` (a snapshot dict), waking on ``wait_for_change(version, timeout)``."""
+    def start(
+        self,
+        source: Callable[[], Snap],
+        wait_for_change: Callable[[int, float], int],
+        on_change: Callable[[], None] | None = None,
+    ) -> None:
+        """Watch ``source`` (a snapshot dict), waking on ``wait_for_change(version, timeout)``.
+
+        ``on_change`` is called when the ``alerts`` section changed: messages, or a delivery or
+        heartbeat figure (the page should know now, not at its next periodic snapshot).
+        """
+        self._on_change = on_change
         if self.delivery is not None:
             self.delivery.start()
         if self.heartbeat is not None:
@@ -140,13 +155,47 @@ class AlertService:
         if self.heartbeat is not None:
             self.heartbeat.stop()
 
+    def _published(self) -> tuple[object, ...]:
+        """What of the delivery and heartbeat figures the snapshot shows."""
+        delivery = self.delivery.status() if self.delivery is not None else None
+        heartbeat = self.heartbeat.status() if self.heartbeat is not None else None
+        return (delivery, heartbeat)
+
     def _run(self, source: Callable[[], Snap], wait_for_change: Callable[[int, float], int]) -> None:
         version = -1
+        published = self._published()
         while not self._stop.is_set():
             try:
-                self.observe(source())
+                told = self.observe(source())
+                published, before = self._published(), published
+                if (told or published != before) and self._on_change is not None:
+                    self._on_change()
             except Exception:  # a bad snapshot must not end alerting for the run
                 log.exception("alert rules failed on a snapshot")
             if self._stop.wait(MIN_GAP_SECONDS):
                 return
             version = wait_for_change(version, CHECK_SECONDS)
+
+
+def alert_service(config: Config, dashboard_url: str | None) -> AlertService:
+    """The service a dashboard runs: the config's rules, channels and heartbeat."""
+    delivery = Delivery(config.notify_urls) if config.notify_urls else None
+    heartbeat = Heartbeat(config.heartbeat_url) if config.heartbeat_url else None
+    return AlertService(
+        config.alert_settings,
+        name=config.name,
+        dashboard_url=config.dashboard_url or dashboard_url,
+        delivery=delivery,
+        heartbeat=heartbeat,
+    )
+
+
+def describe_alerts(config: Config) -> str:
+    """Where alerts go, URLs redacted: ``alerts as 'rig-7' to #1 ntfys://…; heartbeat …``."""
+    parts = []
+    if config.notify_urls:
+        targets = ", ".join(f"#{i} {redact(url)}" for i, url in enumerate(config.notify_urls, 1))
+        parts.append(f"alerts as {config.name!r} to {targets}")
+    if config.heartbeat_url:
+        parts.append("heartbeat every 60 s while training or measuring")
+    return "; ".join(parts)

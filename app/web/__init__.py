@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from flask import Flask
 
+    from app.alerts import AlertService
     from app.config import Config
     from app.monitor import Monitor
     from app.recorder import Recorder
@@ -27,10 +28,13 @@ WS_PING_INTERVAL_SECONDS = 25
 WS_MAX_MESSAGE_BYTES = 1024
 
 
-def create_app(config: Config, monitor: Monitor, recorder: Recorder | None = None) -> Flask:
+def create_app(
+    config: Config, monitor: Monitor, recorder: Recorder | None = None, *, alerts: AlertService | None = None
+) -> Flask:
     """Build the dashboard app over one monitor; nothing starts (app.web.serve starts the threads).
 
     ``recorder``: the history behind /api/history (None: a history that keeps nothing).
+    ``alerts``: the alert service /healthz reports on (None: none runs).
     """
     from flask import Flask
 
@@ -60,7 +64,7 @@ def create_app(config: Config, monitor: Monitor, recorder: Recorder | None = Non
     if recorder is None:
         recorder = Recorder(History(None), monitor.log_path)
     app.extensions["tokwatch"] = routes.WebState(
-        config=config, monitor=monitor, broadcaster=broadcaster, recorder=recorder
+        config=config, monitor=monitor, broadcaster=broadcaster, recorder=recorder, alerts=alerts
     )
     security.init_app(app, config)
     app.register_blueprint(routes.bp)

@@ -21,6 +21,7 @@ from flask_sock import Sock
 from simple_websocket import Server
 from wsproto.utilities import LocalProtocolError
 
+from app.alerts import AlertService
 from app.config import Config
 from app.monitor import Monitor
 from app.recorder import Recorder
@@ -56,6 +57,7 @@ class WebState:
     monitor: Monitor
     broadcaster: Broadcaster
     recorder: Recorder
+    alerts: AlertService | None = None
 
 
 def web_state() -> WebState:
@@ -128,11 +130,16 @@ def report() -> Response:
 
 @bp.get("/healthz")
 def healthz() -> Response:
-    """Say the server is up, and whether its history is kept (no figures, so no token)."""
-    history = web_state().recorder.status()
-    body = {"status": "ok", "history": {"mode": history["mode"], "problem": history["problem"],
-                                        "importing": history["importing"]}}
-    response = Response(json.dumps(body, separators=(",", ":")), mimetype="application/json")
+    """Say the server is up, whether its history is kept and alerts get through (no figures, no URL)."""
+    state = web_state()
+    history = state.recorder.status()
+    body: dict[str, object] = {
+        "status": "ok",
+        "history": {"mode": history["mode"], "problem": history["problem"], "importing": history["importing"]},
+    }
+    if state.alerts is not None:
+        body["alerts"] = state.alerts.health()
+    response = Response(json.dumps(body, ensure_ascii=False, separators=(",", ":")), mimetype="application/json")
     response.headers["Cache-Control"] = "no-store"
     return response
 

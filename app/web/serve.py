@@ -26,10 +26,12 @@ from waitress import wasyncore
 from waitress.server import create_server
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler
 
+from app.alerts import AlertService, alert_service, describe_alerts
 from app.config import Config, ConfigError, is_loopback
 from app.demo import DemoLog
 from app.monitor import Monitor
 from app.recorder import Recorder
+from app.snapshot import Snapshot, to_dict
 from app.web import create_app
 from app.web.broadcast import Broadcaster
 from app.web.routes import SERVER_ROLE_KEY
@@ -179,6 +181,7 @@ class Dashboard:
         self._ws_server: BaseWSGIServer | None = None
         self._app: Any = None
         self._started = False
+        self.alerts: AlertService | None = None
 
     @property
     def broadcaster(self) -> Broadcaster:
@@ -202,8 +205,9 @@ class Dashboard:
             raise
         bound_host = http_socket.getsockname()[0]
         self.config = replace(config, port=http_socket.getsockname()[1], ws_port=ws_socket.getsockname()[1])
+        self.alerts = alert_service(self.config, dashboard_url(self.config))
         try:
-            self._app = create_app(self.config, self.monitor, self.recorder)
+            self._app = create_app(self.config, self.monitor, self.recorder, alerts=self.alerts)
         except ConfigError:
             http_socket.close()
             ws_socket.close()
@@ -230,11 +234,13 @@ class Dashboard:
             self.demo.start()
         if self.recorder is not None:
             self.monitor.keep_passes()
-            self.monitor.decorate = self.recorder.decorate
+        self.monitor.decorate = self._decorate
         self.monitor.start()
         if self.recorder is not None:
             self.recorder.start(self.monitor)  # its import runs on its own thread
         self.broadcaster.start()
+        monitor = self.monitor
+        self.alerts.start(lambda: to_dict(monitor.snapshot()), monitor.wait_for_change, monitor.touch)
         self._spawn("tokwatch-http", self._run_http)
         self._spawn("tokwatch-ws", self._run_ws)
         return self.config
@@ -256,11 +262,20 @@ class Dashboard:
             # Built but never run (start failed half-way): close what _run_http would have.
             self._http_server.task_dispatcher.shutdown(timeout=JOIN_SECONDS)
             wasyncore.close_all(self._http_map)
+        if self.alerts is not None:
+            self.alerts.stop()
         self.monitor.stop()
         if self.recorder is not None:
             self.recorder.stop()  # after the tailer: its last observation has every line read
         if self.demo is not None:
             self.demo.stop()  # last: the tailer must not see its file vanish
+
+    def _decorate(self, snapshot: Snapshot) -> Snapshot:
+        """The wiring's sections of a snapshot: the history's (usual, today) and the alerts."""
+        if self.recorder is not None:
+            snapshot = self.recorder.decorate(snapshot)
+        alerts = self.alerts
+        return snapshot if alerts is None else replace(snapshot, alerts=alerts.status())
 
     def _spawn(self, name: str, target: Callable[[], None]) -> None:
         thread = threading.Thread(target=target, name=name, daemon=True)
@@ -372,6 +387,15 @@ def lan_address(host: str) -> str | None:
     return None
 
 
+def dashboard_url(config: Config) -> str:
+    """The dashboard's address for a message sent elsewhere (a phone): never with the token."""
+    if config.loopback_only:
+        host = "[::1]" if config.host == "::1" else "127.0.0.1"
+    else:
+        host = lan_address(config.host) or socket.gethostname()
+    return _url(host, config.port, None)
+
+
 def _url(host: str, port: int, token: str | None) -> str:
     shown = f"[{host}]" if ":" in host and not host.startswith("[") else host
     fragment = f"#token={token}" if token else ""
@@ -407,4 +431,6 @@ def print_banner(config: Config, log_path: Path, *, demo: bool, given_demo: bool
         print("  and plain HTTP carries it in clear: a home LAN is fine, public Wi-Fi is not.", file=out)
     print(f"  websocket on port {config.effective_ws_port} (the page finds it; polls /api/snapshot if blocked)",
           file=out)
+    if config.notify_urls or config.heartbeat_url:
+        print(f"  {describe_alerts(config)}", file=out)
     print("  Ctrl-C to stop", file=out, flush=True)
