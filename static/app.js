@@ -1,6 +1,8 @@
 // tokwatch's page: show the server's snapshot, live over the websocket, polling when it can't.
 // Every figure's text comes from the server (status_line, details); this file only places it.
 
+import { alertsFrom } from "./notify.js";
+
 const body = document.body;
 const WS_PORT = Number(body.dataset.wsPort);
 const TOKEN_REQUIRED = body.dataset.tokenRequired === "true";
@@ -108,6 +110,7 @@ function render(snapshot) {
   $("following").hidden = !following;
   setText("following", following ? following.text : "");
   renderLink();
+  alertsFrom(snapshot);
 }
 
 function renderDetails(lines) {
