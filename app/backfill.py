@@ -12,13 +12,17 @@ Runs on its own thread and never holds the monitor's lock: the live view does no
 
 from __future__ import annotations
 
+import argparse
 import hashlib
+import json
 import logging
 import os
 import re
+import subprocess
+import sys
 import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from app.ingest.formats import STEP_FORMATS, create_parser, detect
@@ -30,12 +34,16 @@ from app.store.records import SAMPLE_SECONDS
 
 log = logging.getLogger(__name__)
 
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
 DATED_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}")
 IMPORT_DAYS = 30  # the 5-minute tier's span: older files would only reach the hourly buckets
 IMPORT_MAX_BYTES = 2 << 30  # newest files first, up to this much
 # A 30-s boundary with no log line in the 3 minutes before it is a gap, not a sample.
 QUIET_SECONDS = 180
 BATCH_SECONDS = 3600  # one writer transaction per hour of log
+FIVE_MINUTES = 300
+YIELD_SECONDS = 0.002  # a pause per MiB read
 READ_BYTES = 1 << 20
 MAX_LINE_BYTES = 1 << 20
 
@@ -166,9 +174,17 @@ class _Replay:
         if self.events:
             self.newest_event_at = max(e.at for e in self.events)
 
-    def take(self) -> Observation:
-        obs = Observation(self.source, samples=tuple(self.samples), passes=tuple(self.passes), events=tuple(self.events))
-        self.samples, self.passes, self.events = [], [], []
+    def take(self, before: float = float("inf")) -> Observation:
+        """What was gathered before ``before`` (a 5-min boundary: no bucket is written in two halves)."""
+        obs = Observation(
+            self.source,
+            samples=tuple(s for s in self.samples if s.t < before),
+            passes=tuple(p for p in self.passes if p.at < before),
+            events=tuple(e for e in self.events if e.at < before),
+        )
+        self.samples = [s for s in self.samples if s.t >= before]
+        self.passes = [p for p in self.passes if p.at >= before]
+        self.events = [e for e in self.events if e.at >= before]
         return obs
 
     def finish(self) -> None:
@@ -185,36 +201,65 @@ def import_logs(
     clock: Callable[[], float],
     stop: threading.Event,
     progress: ImportProgress | None = None,
+    in_child: bool = False,
 ) -> ImportProgress:
-    """Replay each file not yet imported (oldest first) into the history; return what was done."""
+    """Replay each file not yet imported (oldest first) into the history; return what was done.
+
+    ``in_child``: parse in a child process (``python -m app.backfill``) that hands back batches,
+    so a week of log costs the server neither its memory peak nor the interpreter's lock.
+    """
     progress = progress if progress is not None else ImportProgress()
     progress.files_total = len(files)
+    pending: list[tuple[Path, int, str]] = []
     for path in files:
-        if stop.is_set():
-            break
-        progress.current = path.name
         try:
             size, head = _head_digest(path)
-            if history.imported(str(path)) == (size, head):
-                progress.files_done += 1
-                continue
-            _import_one(path, size, head, history, source, format_name, clock, stop, progress)
         except OSError as e:
             log.warning("history import: cannot read %s: %s", path, e.strerror or e)
-        progress.files_done += 1
+            continue
+        if history.imported(str(path)) != (size, head):
+            pending.append((path, size, head))
+    progress.files_done = len(files) - len(pending)
+
+    def emit(obs: Observation) -> None:
+        _submit(history, replace(obs, source=source), stop, progress)
+        if obs.imported:
+            progress.files_done += 1
+
+    history.hold_pruning()
+    try:
+        if in_child and pending:
+            _replay_in_child(pending, format_name, clock(), stop, emit, progress)
+        else:
+            for path, size, head in pending:
+                if stop.is_set():
+                    break
+                progress.current = path.name
+                try:
+                    _replay_file(path, size, head, format_name, clock(), stop, emit)
+                except OSError as e:
+                    log.warning("history import: cannot read %s: %s", path, e.strerror or e)
+    finally:
+        history.release_pruning()
     progress.current = None
     progress.done = True
     return progress
 
 
-def _import_one(path: Path, size: int, head: str, history: History, source: SourceKey, format_name: str,
-                clock: Callable[[], float], stop: threading.Event, progress: ImportProgress) -> None:
+_NO_SOURCE = SourceKey("", "", "miner")  # the child's batches get the real source in the parent
+
+
+def _replay_file(path: Path, size: int, head: str, format_name: str, now: float, stop: threading.Event,
+                 emit: Callable[[Observation], None]) -> None:
+    """One file through a fresh parser and tracker; batches of about an hour of log go to ``emit``."""
     batches = read_lines(path, stop)
     first = next(batches, [])
     name = format_name if format_name != "auto" else detect(first[:2000])
+    done = Observation(_NO_SOURCE, imported=((str(path), size, head),))
     if name is None or name in STEP_FORMATS:
-        return  # step trainers' logs carry no time of their own: only the live view places them
-    replay = _Replay(name, source, clock())
+        emit(done)  # step trainers' logs carry no time of their own: only the live view places them
+        return
+    replay = _Replay(name, _NO_SOURCE, now)
     batch_start: float | None = None
     replay.feed(first)
     for lines in batches:
@@ -222,21 +267,104 @@ def _import_one(path: Path, size: int, head: str, history: History, source: Sour
         if replay.boundary is not None:
             batch_start = replay.boundary if batch_start is None else batch_start
             if replay.boundary - batch_start >= BATCH_SECONDS:
-                _submit(history, replay.take(), stop, progress)
+                cut = replay.boundary - replay.boundary % FIVE_MINUTES
+                emit(replay.take(before=cut))
                 batch_start = replay.boundary
+        stop.wait(YIELD_SECONDS)  # let the live view's threads have the interpreter
     if stop.is_set():
         return
     replay.finish()
-    obs = replay.take()
-    _submit(history, Observation(source, samples=obs.samples, passes=obs.passes, events=obs.events,
-                                 imported=((str(path), size, head),)), stop, progress)
+    emit(replace(replay.take(), imported=done.imported))
 
 
 def _submit(history: History, obs: Observation, stop: threading.Event, progress: ImportProgress) -> None:
     progress.samples += len(obs.samples)
     progress.passes += len(obs.passes)
     while not stop.is_set():
-        if history.submit(obs, wait_seconds=1.0):
+        # One batch in flight at a time: the queue never holds a week of log in memory.
+        if history.flush(1.0) and history.submit(obs, wait_seconds=1.0):
             return
         if history.status().mode != "writing":
             return
+
+
+# --- the child process -------------------------------------------------------------
+
+
+def _encode(obs: Observation) -> str:
+    return json.dumps({
+        "samples": [[s.t, s.tokens_per_hour, s.state, s.layer, s.tokens_per_pass, s.queue_position, s.step]
+                    for s in obs.samples],
+        "passes": [[p.at, p.activation_id, p.tokens] for p in obs.passes],
+        "events": [[e.at, e.kind, e.text] for e in obs.events],
+        "imported": [list(i) for i in obs.imported],
+    }, separators=(",", ":"))
+
+
+def _decode(line: str) -> Observation:
+    data = json.loads(line)
+    return Observation(
+        _NO_SOURCE,
+        samples=tuple(Sample(*row) for row in data["samples"]),
+        passes=tuple(PassFact(*row) for row in data["passes"]),
+        events=tuple(EventRow(*row) for row in data["events"]),
+        imported=tuple((str(p), int(size), str(head)) for p, size, head in data["imported"]),
+    )
+
+
+def _replay_in_child(pending: list[tuple[Path, int, str]], format_name: str, now: float, stop: threading.Event,
+                     emit: Callable[[Observation], None], progress: ImportProgress) -> None:
+    args = [sys.executable, "-m", "app.backfill", "--now", repr(now), "--format", format_name]
+    for path, size, head in pending:
+        args += [str(path), str(size), head]
+    child = subprocess.Popen(args, cwd=PROJECT_ROOT, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
+                             encoding="utf-8")
+
+    def stop_child() -> None:
+        while not stop.wait(0.2):
+            if child.poll() is not None:
+                return
+        if child.poll() is None:
+            child.terminate()  # tokwatch is stopping: the import resumes at the next start
+
+    threading.Thread(target=stop_child, name="history-import-stop", daemon=True).start()
+    try:
+        assert child.stdout is not None
+        for line in child.stdout:
+            if stop.is_set():
+                break
+            obs = _decode(line)
+            if obs.imported:
+                progress.current = Path(obs.imported[0][0]).name
+            emit(obs)
+    finally:
+        if child.poll() is None:
+            child.terminate()
+        child.wait(10)
+        if child.stdout is not None:
+            child.stdout.close()
+    if child.returncode not in (0, -15) and not stop.is_set():
+        raise RuntimeError(f"the import process ended with status {child.returncode}")
+
+
+def main(argv: list[str]) -> int:
+    """The child: replay the files named on the command line, one JSON batch per line on stdout."""
+    parser = argparse.ArgumentParser(prog="python -m app.backfill")
+    parser.add_argument("--now", type=float, required=True)
+    parser.add_argument("--format", default="auto")
+    parser.add_argument("files", nargs="*", help="path size head-digest, repeated")
+    args = parser.parse_args(argv)
+    stop = threading.Event()
+    triples = args.files
+    for i in range(0, len(triples) - 2, 3):
+        path, size, head = Path(triples[i]), int(triples[i + 1]), triples[i + 2]
+        try:
+            _replay_file(path, size, head, args.format, args.now, stop,
+                         lambda obs: print(_encode(obs), flush=True))
+        except OSError as e:
+            print(f"history import: cannot read {path}: {e.strerror or e}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

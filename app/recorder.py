@@ -8,6 +8,7 @@ the tailer's path or a request's: ``observe`` runs on the recorder's own thread 
 
 from __future__ import annotations
 
+import json
 import logging
 import socket
 import sqlite3
@@ -20,7 +21,7 @@ from typing import Any, Protocol
 
 from app.backfill import ImportProgress, files_to_import, import_logs, source_key_path
 from app.snapshot import Snapshot, TodayView, UsualView, to_dict
-from app.store import EventRow, History, Observation, PassFact, SourceKey, queries
+from app.store import RANGES, EventRow, History, Observation, PassFact, SourceKey, queries
 from app.store.records import kind_of
 from app.text import compact
 
@@ -99,6 +100,8 @@ class Recorder:
         self._pending_events: list[EventRow] = []
         self._last_path: str | None = None
         self.progress: ImportProgress | None = None
+        self._bodies: dict[tuple[object, ...], str] = {}
+        self._bodies_lock = threading.Lock()
 
     @property
     def source(self) -> SourceKey:
@@ -146,7 +149,7 @@ class Recorder:
         try:
             files = files_to_import(self.log_path, self.clock())
             import_logs(files, self.history, self._source, format_name=self.format_name, clock=self.clock,
-                        stop=self._stop, progress=self.progress)
+                        stop=self._stop, progress=self.progress, in_child=True)
         except Exception as e:
             log.exception("history import failed")
             self.progress.problem = f"import of older logs failed: {e}"
@@ -192,6 +195,29 @@ class Recorder:
         problem = status.problem or (progress.problem if progress is not None else None)
         return {"mode": status.mode, "problem": problem, "notice": status.notice, "importing": importing,
                 "path": status.path, "size_bytes": status.size_bytes}
+
+    def chart_json(self, range_name: str) -> str:
+        """``/api/history``'s body: the chart, the source and the history's status.
+
+        A body is kept until the next write or the next bucket, so pages asking again get it at once.
+        """
+        status = self.status()
+        status_view = {k: status[k] for k in ("mode", "problem", "notice", "importing")}
+        now = self.history.clock()
+        key = (self._source, range_name, int(now) // RANGES[range_name][1], self.history.generation,
+               json.dumps(status_view))
+        with self._bodies_lock:
+            body = self._bodies.get(key)
+        if body is None:
+            chart = self.history.chart(self._source, range_name, now)
+            chart["source"] = {"machine": self._source.machine, "key": self._source.key, "kind": self._source.kind}
+            chart["status"] = status_view
+            body = json.dumps(chart, separators=(",", ":"), allow_nan=False)
+            with self._bodies_lock:
+                if len(self._bodies) >= 2 * len(RANGES):
+                    self._bodies.clear()
+                self._bodies[key] = body
+        return body
 
     def totals_line(self) -> str | None:
         """``since 2026-11-23: 52M tokens · 25,000 passes`` for this log, or None before any record."""

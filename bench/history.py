@@ -16,6 +16,7 @@ import time
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from bench.harness import Server
 from bench.report import Figure, median, percentile
@@ -143,6 +144,7 @@ def measure_api(workdir: Path, *, quick: bool) -> Figure:
         size = len(body)
         snapshot_ms.append(_get(f"{base}/api/snapshot")[0])
     p95, ref = percentile(history_ms, 95), percentile(snapshot_ms, 95)
+    uncached = _uncached_ms(week, source_of(json.loads(_get(f"{base}/api/history?range=7d")[1])), runs // 3)
     return Figure(
         key="history_api",
         title="8 /api/history?range=7d p95",
@@ -152,11 +154,36 @@ def measure_api(workdir: Path, *, quick: bool) -> Figure:
         reference_value=ref,
         ratio=p95 / ref if ref else None,
         ratio_label="x",
-        goal="p95 <= 50 ms on a week of data",
-        met=p95 <= 50,
-        note=f"{runs} requests each; p50 {median(history_ms):.1f} ms; {size / 1024:.0f} KiB of JSON (2016 buckets)",
-        details={"p50_ms": median(history_ms), "p95_ms": p95, "bytes": size},
+        goal="p95 <= 50 ms on a week of data, also when computed afresh",
+        met=p95 <= 50 and percentile(uncached, 95) <= 50,
+        note=(
+            f"{runs} requests each; p50 {median(history_ms):.1f} ms; {size / 1024:.0f} KiB of JSON (2016 buckets). "
+            f"A body is reused until the next write (every 30 s) or bucket: computed afresh (query + JSON, "
+            f"in-process on the same file) p50 {median(uncached):.1f} ms, p95 {percentile(uncached, 95):.1f} ms"
+        ),
+        details={"p50_ms": median(history_ms), "p95_ms": p95, "bytes": size, "uncached_ms": uncached},
     )
+
+
+def source_of(chart: dict[str, Any]) -> tuple[str, str, str]:
+    source = chart["source"]
+    return source["machine"], source["key"], source["kind"]
+
+
+def _uncached_ms(week: _Week, source: tuple[str, str, str], runs: int) -> list[float]:
+    """The chart computed and serialised afresh each time, on a read-only view of the server's file."""
+    from app.store import History, SourceKey
+
+    history = History(week.data_dir, write=False)
+    history.start()
+    key = SourceKey(*source)
+    taken: list[float] = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        json.dumps(history.chart(key, "7d"), separators=(",", ":"))
+        taken.append((time.perf_counter() - t0) * 1000)
+    history.stop()
+    return taken
 
 
 def _file_bytes(data_dir: Path) -> int:

@@ -24,6 +24,14 @@ class Clock:
         return self.now
 
 
+class Ticking(Clock):
+    """A clock that moves ten minutes every time it is read: retention may prune at every write."""
+
+    def __call__(self) -> float:
+        self.now += 600
+        return self.now
+
+
 def dated_logs(folder: Path) -> tuple[list[Path], int, list[tuple[float, float]]]:
     """Three launches of the app on three days, each its own dated file; returns files, passes written, spans."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -71,9 +79,9 @@ def test_import_counts_every_pass_once_and_leaves_gaps_between_launches(tmp_path
         tph = {int(t): v for t, v in chart["series"]["tokens_per_hour"]}
         # Measured while each launch trained; nothing (null, not zero) between launches.
         mid = int(spans[0][0] + 3600)
-        assert tph[mid - mid % 300] is not None and tph[mid - mid % 300] > 0
+        assert tph[mid - mid % 900] is not None and tph[mid - mid % 900] > 0
         gap = int(spans[0][1] + 6 * 3600)
-        assert tph[gap - gap % 300] is None
+        assert tph[gap - gap % 900] is None
         # Read again (a restart): every file is skipped or counts nothing new.
         import_logs(files, history, source, clock=Clock(NOW), stop=stop)
         with files[-1].open("a") as f:
@@ -94,3 +102,32 @@ def test_a_stopped_import_stops_at_once(tmp_path: Path) -> None:
     done = import_logs(files, history, SourceKey("box", "x", "miner"), clock=Clock(NOW), stop=stop)
     assert done.files_done == 0
     history.stop()
+
+
+def test_a_day_rotated_mid_bucket_loses_no_pass_even_after_pruning(tmp_path: Path) -> None:
+    # One miner running across the daily rotation, three days ago: the 5-min bucket around the
+    # rotation is written from two files, in two batches, on a history that has pruned already.
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    synth = IotaSynth(seed=9, start=NOW - 3 * 86400 - 7 * 3600 + 17, fetcher=False, epoch_seconds=None,
+                      requeue_seconds=None)
+    files = []
+    for i, hours in enumerate((5.0, 3.0)):
+        path = folder / f"2026-11-{17 + i:02d}-cli.log"
+        path.write_text(synth.text(hours * 3600 + 101), encoding="utf-8")
+        os.utime(path, (synth.t, synth.t))
+        files.append(path)
+    source = SourceKey("box", str(folder), "miner")
+    clock = Ticking(NOW)  # time passes while importing: retention would prune between batches
+    history = History(tmp_path / "data", clock=clock)
+    history.start()
+    try:
+        from app.store import Observation, Sample
+
+        assert history.submit(Observation(source, samples=(Sample(int(NOW) - int(NOW) % 30, None),)))
+        assert history.flush(20)  # the first write prunes: anything older than 48 h is "pruned"
+        import_logs(files, history, source, clock=clock, stop=threading.Event())
+        assert history.flush(60)
+        assert history.chart(source, "7d")["totals"]["passes"] == synth.truth.passes
+    finally:
+        history.stop()

@@ -112,9 +112,9 @@ def test_the_api_serves_the_imported_and_live_history(tmp_path: Path, folder: Pa
         week = json.loads(running.get("/api/history?range=7d", TOKEN)[2])
         tph = points(week, "tokens_per_hour")
         inside_old = int(now - 86400 - 2 * 3600)
-        assert tph[inside_old - inside_old % 300] == pytest.approx(768_000, rel=0.02)
+        assert tph[inside_old - inside_old % 900] == pytest.approx(768_000, rel=0.02)
         between = int(now - 12 * 3600)
-        assert tph[between - between % 300] is None
+        assert tph[between - between % 900] is None
         assert chart["totals"]["passes"] == today.passes == 2 * 480
         assert any(e["kind"] == "restart" for e in chart["events"])
         assert chart["source"]["kind"] == "miner" and chart["status"]["mode"] == "writing"
@@ -204,3 +204,29 @@ def test_no_history_keeps_nothing(tmp_path: Path, folder: Path) -> None:
         dashboard.stop()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["IOTA Train at Home"]
 
+
+
+def test_a_full_history_is_a_visible_problem_and_the_live_view_goes_on(tmp_path: Path, folder: Path) -> None:
+    now = time.time()
+    write_training(dated(folder, now), now - 2 * 3600, now)
+    clock = Clock(now)
+    config = Config(log_path=folder, port=0, config_dir=tmp_path / "config", data_dir=tmp_path / "data")
+    monitor = Monitor(folder, clock=clock)
+    history = History(tmp_path / "data", clock=clock, max_file_bytes=80 << 10)  # room for the schema and little else
+    recorder = Recorder(history, folder, clock=clock, observe_seconds=0.1)
+    dashboard = Dashboard(config, monitor, recorder=recorder)
+    started = dashboard.start()
+    try:
+        deadline = time.monotonic() + 30
+        while recorder.status()["problem"] is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        base = f"http://127.0.0.1:{started.port}"
+        with urllib.request.urlopen(base + "/healthz", timeout=10) as r:
+            health = json.loads(r.read())
+        assert "writes stopped" in health["history"]["problem"]
+        with urllib.request.urlopen(base + "/api/snapshot", timeout=10) as r:
+            snap = json.loads(r.read())
+        assert snap["status_line"] == "L1 · 768k tok/h"
+        assert any("writes stopped" in line and "live view goes on" in line for line in snap["details"])
+    finally:
+        dashboard.stop()

@@ -13,6 +13,8 @@ from typing import IO
 from app.store.schema import VERSION, NewerSchemaError, migrate, version_of
 
 FILE_NAME = "history.sqlite3"
+WAL_LIMIT_BYTES = 4 << 20
+CACHE_KIB = 512
 LOCK_NAME = "writer.lock"
 # The file never grows past this (SQLite's max_page_count): retention keeps it far below, this
 # is the bound should anything go wrong. Reaching it stops the writes like a full disk.
@@ -79,6 +81,8 @@ def connect(path: Path, *, read_only: bool = False) -> sqlite3.Connection:
     else:
         conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=5.0)
     conn.execute("PRAGMA busy_timeout=5000")
+    # A small page cache: a chart reads a few thousand rows once; memory matters more than re-reads.
+    conn.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
     return conn
 
 
@@ -122,6 +126,7 @@ def _open_once(path: Path, max_file_bytes: int) -> sqlite3.Connection:
             raise NewerSchemaError(version_of(conn))
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=NORMAL")
+        conn.execute(f"PRAGMA journal_size_limit = {WAL_LIMIT_BYTES}")  # the WAL shrinks back after a burst
         migrate(conn)
         page_size = int(conn.execute("PRAGMA page_size").fetchone()[0])
         conn.execute(f"PRAGMA max_page_count = {max(max_file_bytes // page_size, 1)}")

@@ -39,6 +39,7 @@ Mode = Literal["off", "opening", "writing", "read_only", "stopped"]
 T = TypeVar("T")
 
 QUEUE_LIMIT = 2000
+PRUNE_NOW = "prune"
 PRUNE_EVERY_SECONDS = 600
 FULL_RETRY_SECONDS = 60
 FIGURES_TTL_SECONDS = 30
@@ -83,7 +84,8 @@ class History:
         self.max_file_bytes = max_file_bytes
         self._lock = threading.Lock()
         self._status = HistoryStatus(mode="off" if data_dir is None else "opening", path=str(self.path) if self.path else None)
-        self._queue: queue.Queue[Observation | None] = queue.Queue(QUEUE_LIMIT)
+        # Batches to write; PRUNE_NOW asks for retention at once (an import just ended).
+        self._queue: queue.Queue[Observation | str | None] = queue.Queue(QUEUE_LIMIT)
         self._thread: threading.Thread | None = None
         self._writer_lock: WriterLock | None = None
         self._conn: sqlite3.Connection | None = None
@@ -96,6 +98,7 @@ class History:
         self._generation = 0  # bumped by every write: cached figures after it are stale
         self._idle = threading.Event()
         self._idle.set()
+        self._prune_holds = 0  # imports under way: pruning waits, so no bucket is cut between two batches
         self._ready = threading.Event()  # the file is open, checked and migrated (or known unusable)
 
     # --- lifecycle --------------------------------------------------------------
@@ -161,6 +164,26 @@ class History:
         self._idle.clear()
         return True
 
+    @property
+    def generation(self) -> int:
+        """A counter bumped by every write: what was read before it may be stale."""
+        return self._generation
+
+    def hold_pruning(self) -> None:
+        """Keep retention from pruning until :meth:`release_pruning` (an import writes old days in batches)."""
+        with self._lock:
+            self._prune_holds += 1
+
+    def release_pruning(self) -> None:
+        """Let retention prune again, at the next write."""
+        with self._lock:
+            self._prune_holds = max(0, self._prune_holds - 1)
+        if self._thread is not None:
+            try:
+                self._queue.put_nowait(PRUNE_NOW)
+            except queue.Full:
+                self._last_prune = 0.0  # then at the next write
+
     def flush(self, timeout: float = 30.0) -> bool:
         """Wait until every queued batch is written (or dropped); True if it happened in time."""
         if self._thread is None:
@@ -189,6 +212,12 @@ class History:
                 obs = self._queue.get()
                 if obs is None:
                     break
+                if isinstance(obs, str):
+                    try:
+                        self._prune(self.clock())
+                    except sqlite3.Error as e:
+                        log.warning("history: retention failed: %s", e)
+                    continue
                 self._write_one(obs)
         finally:
             if self._conn is not None:
@@ -215,8 +244,7 @@ class History:
         try:
             write(self._conn, rows, now)
             if now - self._last_prune >= PRUNE_EVERY_SECONDS:
-                prune(self._conn, now)
-                self._last_prune = now
+                self._prune(now)
         except sqlite3.Error as e:
             self._failed(e, obs, now)
             return
@@ -233,6 +261,14 @@ class History:
             return shutil.disk_usage(self.data_dir).free < 4 << 20
         except OSError:
             return True
+
+    def _prune(self, now: float) -> None:
+        """Apply retention and give the WAL's pages back, unless an import holds pruning."""
+        if self._conn is None or self._prune_holds:
+            return
+        prune(self._conn, now)
+        self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        self._last_prune = now
 
     def _keep_passes(self, obs: Observation) -> None:
         kept = self._retry_passes.setdefault(obs.source, [])

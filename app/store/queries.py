@@ -13,13 +13,14 @@ from typing import Any
 from app.store.records import SAMPLE_SECONDS, SourceKey
 from app.store.write import FIVE_MINUTES, HOUR, RAW_KEEP_SECONDS
 
-# range name → (span in seconds, bucket in seconds); 30-s buckets come from the raw samples.
-RANGES: dict[str, tuple[int, int]] = {
-    "1h": (HOUR, SAMPLE_SECONDS),
-    "6h": (6 * HOUR, SAMPLE_SECONDS),
-    "24h": (24 * HOUR, FIVE_MINUTES),
-    "7d": (7 * 24 * HOUR, FIVE_MINUTES),
-    "30d": (30 * 24 * HOUR, HOUR),
+# range name → (span, bucket, tier it is read from: 0 the raw samples, else a rollup span), in
+# seconds. 300 to 720 points a range: about what a chart has pixels for.
+RANGES: dict[str, tuple[int, int, int]] = {
+    "1h": (HOUR, SAMPLE_SECONDS, 0),
+    "6h": (6 * HOUR, SAMPLE_SECONDS, 0),
+    "24h": (24 * HOUR, FIVE_MINUTES, FIVE_MINUTES),
+    "7d": (7 * 24 * HOUR, 3 * FIVE_MINUTES, FIVE_MINUTES),
+    "30d": (30 * 24 * HOUR, HOUR, HOUR),
 }
 USUAL_WINDOW_SECONDS = 7 * 24 * HOUR
 USUAL_MIN_BASIS_HOURS = 3.0
@@ -49,15 +50,17 @@ def find_source(conn: sqlite3.Connection, source: SourceKey) -> int | None:
 def _grid(range_name: str, now: float) -> tuple[int, int, int]:
     if range_name not in RANGES:
         raise UnknownRange(f"range must be one of {', '.join(RANGES)}, not {range_name!r}")
-    span, bucket = RANGES[range_name]
+    span, bucket, _ = RANGES[range_name]
     last = int(now) - int(now) % bucket
     return last - span + bucket, last, bucket
 
 
-def _buckets(conn: sqlite3.Connection, sid: int, first: int, last: int, bucket: int) -> dict[int, dict[str, Any]]:
-    """Each bucket's figures by start time (only buckets with data)."""
+def _buckets(
+    conn: sqlite3.Connection, sid: int, first: int, last: int, bucket: int, tier: int
+) -> dict[int, dict[str, Any]]:
+    """Each bucket's figures by start time (only buckets with data), from the raw tier or a rollup."""
     found: dict[int, dict[str, Any]] = {}
-    if bucket == SAMPLE_SECONDS:
+    if tier == 0:
         for t, tph, state, layer, queue, step in conn.execute(
             "SELECT t, tokens_per_hour, state, layer, queue_position, step FROM sample"
             " WHERE source_id = ? AND t >= ? AND t <= ?",
@@ -76,15 +79,18 @@ def _buckets(conn: sqlite3.Connection, sid: int, first: int, last: int, bucket: 
         ):
             found.setdefault(t, {"passes": 0})["passes"] = n
         return found
-    for t, samples, measured, training, lo, hi, total, passes, layer, queue_max, step in conn.execute(
-        "SELECT t, samples, measured, training, tph_min, tph_max, tph_sum, passes, layer, queue_max, step_max"
-        " FROM rollup WHERE source_id = ? AND span = ? AND t >= ? AND t <= ?",
-        (sid, bucket, first, last),
+    # Rollup rows grouped into the range's buckets; the layer is the one of the fullest row
+    # (SQLite takes a bare column from the row that max() picked).
+    for t, samples, measured, training, lo, hi, total, passes, layer, queue_max, step, _ in conn.execute(
+        "SELECT t - t % ? AS b, sum(samples), sum(measured), sum(training), min(tph_min), max(tph_max),"
+        " sum(tph_sum), sum(passes), layer, max(queue_max), max(step_max), max(samples)"
+        " FROM rollup WHERE source_id = ? AND span = ? AND t >= ? AND t < ? GROUP BY b",
+        (bucket, sid, tier, first, last + bucket),
     ):
         found[t] = {
-            "tokens_per_hour": total / measured if measured and total is not None else None,
+            "tokens_per_hour": round(total / measured, 1) if measured and total is not None else None,
             "tokens_per_hour_min": lo, "tokens_per_hour_max": hi, "passes": passes,
-            "training_fraction": training / samples if samples else None, "layer": layer,
+            "training_fraction": round(training / samples, 3) if samples else None, "layer": layer,
             "queue_position": queue_max, "step": step,
         }
     return found
@@ -94,7 +100,7 @@ def history(conn: sqlite3.Connection, source: SourceKey, range_name: str, now: f
     """The chart's data for one range: a point per bucket per series, the events, and step-trainer points."""
     first, last, bucket = _grid(range_name, now)
     sid = find_source(conn, source)
-    found = _buckets(conn, sid, first, last, bucket) if sid is not None else {}
+    found = _buckets(conn, sid, first, last, bucket, RANGES[range_name][2]) if sid is not None else {}
     names = STEP_SERIES if source.kind == "steps" else MINER_SERIES
     series: dict[str, list[list[float | None]]] = {name: [] for name in names}
     for t in range(first, last + 1, bucket):

@@ -96,7 +96,16 @@ CREATE TABLE eval (
 ) WITHOUT ROWID;
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2)
+# Version 3: how far back each tier has been pruned, so only data older than that is refused
+# (a first import writes old days that no tier has pruned yet).
+_V3 = """
+CREATE TABLE pruned (
+    tier INTEGER PRIMARY KEY,
+    before REAL NOT NULL
+);
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)
 VERSION = len(MIGRATIONS)
 
 

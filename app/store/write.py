@@ -35,19 +35,48 @@ def source_id(conn: sqlite3.Connection, source: SourceKey) -> int:
     return int(row[0])
 
 
-def _taken(conn: sqlite3.Connection, sid: int, t: float, now: float) -> bool:
-    """May a raw row at ``t`` still be written? Not once the bucket it belongs to was rolled up and its raw rows dropped."""
+def _taken(
+    conn: sqlite3.Connection, sid: int, t: float, now: float, pruned: dict[int, float], final: dict[tuple[int, int], bool]
+) -> bool:
+    """May a raw row at ``t`` still be written? Not once its bucket is final: rolled up, and the rows below dropped.
+
+    ``final`` caches the answer per bucket for one batch.
+    """
     if t < now - KEEP_SECONDS[HOUR]:
         return False
-    for span, keep in ((FIVE_MINUTES, RAW_KEEP_SECONDS), (HOUR, KEEP_SECONDS[FIVE_MINUTES])):
-        if t < now - keep:
-            bucket = int(t) - int(t) % span
-            row = conn.execute(
-                "SELECT 1 FROM rollup WHERE source_id = ? AND span = ? AND t = ?", (sid, span, bucket)
-            ).fetchone()
-            if row is not None:
-                return False
+    # Below the raw tier's prune line a 5-min bucket may be final; below the 5-min tier's, an hour.
+    for span, tier in ((FIVE_MINUTES, 0), (HOUR, FIVE_MINUTES)):
+        if t >= pruned.get(tier, float("-inf")):
+            continue
+        bucket = int(t) - int(t) % span
+        known = final.get((span, bucket))
+        if known is None:
+            known = _is_final(conn, sid, span, bucket)
+            final[(span, bucket)] = known
+        if known:
+            return False
     return True
+
+
+def _is_final(conn: sqlite3.Connection, sid: int, span: int, bucket: int) -> bool:
+    rolled = conn.execute(
+        "SELECT 1 FROM rollup WHERE source_id = ? AND span = ? AND t = ?", (sid, span, bucket)
+    ).fetchone()
+    if rolled is None:
+        return False
+    end = bucket + span
+    if span == FIVE_MINUTES:
+        below = conn.execute(
+            "SELECT 1 FROM sample WHERE source_id = ? AND t >= ? AND t < ? UNION ALL"
+            " SELECT 1 FROM pass WHERE source_id = ? AND t >= ? AND t < ? LIMIT 1",
+            (sid, bucket, end, sid, bucket, end),
+        ).fetchone()
+    else:
+        below = conn.execute(
+            "SELECT 1 FROM rollup WHERE source_id = ? AND span = ? AND t >= ? AND t < ? LIMIT 1",
+            (sid, FIVE_MINUTES, bucket, end),
+        ).fetchone()
+    return below is None  # rolled up from rows that are gone: what comes now would replace, not add
 
 
 def write(conn: sqlite3.Connection, obs: Observation, now: float) -> int:
@@ -55,11 +84,13 @@ def write(conn: sqlite3.Connection, obs: Observation, now: float) -> int:
     conn.execute("BEGIN IMMEDIATE")
     try:
         sid = source_id(conn, obs.source)
+        pruned = {int(tier): float(before) for tier, before in conn.execute("SELECT tier, before FROM pruned")}
+        final: dict[tuple[int, int], bool] = {}
         dirty: set[int] = set()
         new = 0
         first: float | None = None
         for s in obs.samples:
-            if not _taken(conn, sid, s.t, now):
+            if not _taken(conn, sid, s.t, now, pruned, final):
                 continue
             cur = conn.execute(
                 "INSERT OR IGNORE INTO sample VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -70,7 +101,7 @@ def write(conn: sqlite3.Connection, obs: Observation, now: float) -> int:
                 dirty.add(s.t - s.t % FIVE_MINUTES)
                 first = s.t if first is None else min(first, s.t)
         for p in obs.passes:
-            if not _taken(conn, sid, p.at, now):
+            if not _taken(conn, sid, p.at, now, pruned, final):
                 continue
             cur = conn.execute(
                 "INSERT OR IGNORE INTO pass VALUES (?, ?, ?, ?)", (sid, p.activation_id, p.at, p.tokens)
@@ -222,6 +253,11 @@ def prune(conn: sqlite3.Connection, now: float) -> None:
         conn.execute("DELETE FROM pass WHERE t < ?", (raw_cut,))
         for span, keep in KEEP_SECONDS.items():
             conn.execute("DELETE FROM rollup WHERE span = ? AND t < ?", (span, now - keep))
+        for tier, cut in ((0, raw_cut), (FIVE_MINUTES, now - KEEP_SECONDS[FIVE_MINUTES])):
+            conn.execute(
+                "INSERT INTO pruned VALUES (?, ?) ON CONFLICT (tier) DO UPDATE SET before = max(before, excluded.before)",
+                (tier, cut),
+            )
         conn.execute("DELETE FROM event WHERE at < ?", (now - EVENT_KEEP_SECONDS,))
         conn.execute("DELETE FROM step WHERE at < ?", (now - EVENT_KEEP_SECONDS,))
         conn.execute("DELETE FROM eval WHERE at < ?", (now - EVENT_KEEP_SECONDS,))

@@ -154,12 +154,7 @@ def _history_range() -> str:
 @bp.get("/api/history")
 def history() -> Response:
     """The history of one range as JSON: a point per bucket per series (null: no data), and the events."""
-    recorder = web_state().recorder
-    chart = recorder.history.chart(recorder.source, _history_range())
-    status = recorder.status()
-    chart["source"] = {"machine": recorder.source.machine, "key": recorder.source.key, "kind": recorder.source.kind}
-    chart["status"] = {k: status[k] for k in ("mode", "problem", "notice", "importing")}
-    response = Response(json.dumps(chart, separators=(",", ":"), allow_nan=False), mimetype="application/json")
+    response = Response(web_state().recorder.chart_json(_history_range()), mimetype="application/json")
     response.headers["Cache-Control"] = "no-store"
     return response
 

@@ -13,11 +13,12 @@ import pytest
 from app.store import History, Observation, PassFact, Sample, SourceKey
 from app.store.files import FILE_NAME
 from app.store.records import EventRow, samples_from
+from app.store.schema import VERSION
 
 SRC = SourceKey("box", "/logs/iota", "miner")
 # 2026-11-20 12:00:00 local time: every figure below is counted from here by hand.
 T0 = int(time.mktime((2026, 11, 20, 12, 0, 0, 0, 0, -1)))
-T0 -= T0 % 300  # a 5-min boundary in UTC too (whole-hour zones keep it on the hour)
+T0 -= T0 % 3600  # an hour boundary in UTC too (whole-hour zones keep it on the hour)
 
 
 class Clock:
@@ -116,10 +117,10 @@ def test_a_log_copied_back_after_its_raw_rows_are_gone_counts_nothing_twice(tmp_
     raw_left = h.read(lambda c: c.execute("SELECT count(*) FROM pass WHERE t < ?", (T0 + 3600,)).fetchone()[0])
     assert raw_left == 0
     put(h, miner(T0, T0 + 150))  # a copy of the old log cut short, half-way through a 5-min bucket
-    assert series(h.chart(SRC, "7d"), "passes")[T0] == 20
+    assert series(h.chart(SRC, "7d"), "passes")[T0] == 60  # the 15-min bucket: three of 20
     put(h, miner(T0, T0 + 3600))  # the whole old log comes back
     week = h.chart(SRC, "7d")
-    assert series(week, "passes")[T0] == 20
+    assert series(week, "passes")[T0] == 60
     assert week["totals"]["passes"] == 240 + 40
     h.stop()
 
@@ -129,7 +130,7 @@ def test_first_import_of_old_days_fills_the_rollups(history: History, clock: Clo
     clock.now = T0 + 3 * 86400
     put(history, miner(T0, T0 + 3600))
     week = history.chart(SRC, "7d")
-    assert series(week, "tokens_per_hour")[T0 + 300] == 360_000
+    assert series(week, "tokens_per_hour")[T0 + 900] == 360_000
     assert history.chart(SRC, "30d")["totals"]["passes"] == 240
 
 
@@ -167,7 +168,7 @@ def test_a_version_1_file_is_migrated_with_its_data(tmp_path: Path, clock: Clock
     h.start()
     assert h.flush(20)
     assert h.status().mode == "writing"
-    assert h.read(lambda c: c.execute("PRAGMA user_version").fetchone()[0]) == 2
+    assert h.read(lambda c: c.execute("PRAGMA user_version").fetchone()[0]) == VERSION
     assert series(h.chart(SRC, "1h"), "tokens_per_hour")[T0 + 60] == 123456.0
     steps = Observation(SourceKey("box", "/logs/nano", "steps"), snapshot={
         "history": [], "training": {"stage": "base", "step": 5, "loss": 3.25}, "as_of": T0 + 100})
