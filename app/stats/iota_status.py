@@ -174,6 +174,8 @@ def _rate_line(tracker: IotaTracker, state: State, rate: Rate) -> str:
             return f"was {text.compact(was)} tok/h"
         # A warm-up that cannot go on says so rather than sitting at 2/3.
         stopped = "the log went silent" if state == "silent" else "passes stopped"
+        if rate.warmup.passes == 0:
+            return f"not measured: no pass yet in layer {tracker.layer}"
         return f"not measured: {rate.warmup.passes} passes, then {stopped}"
     over = f"(over {text.minutes(view.observed_seconds)} min)"
     if view.tokens_per_hour is not None and view.passes_per_hour is not None:

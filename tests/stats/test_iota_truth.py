@@ -91,7 +91,7 @@ def test_no_pass_at_all_after_registration_is_idle_counted_from_registration() -
     chatter(engine, T0, T0 + 400)
     s = snap(engine, T0 + 400)
     assert (s.state, s.status_line, s.state_since) == ("idle", "L3 · idle 6 min", T0)
-    assert s.details[0] == "not measured: 0 passes, then passes stopped"
+    assert s.details[0] == "not measured: no pass yet in layer 3"
     assert s.rate.last_pass_at is None
 
 
