@@ -376,7 +376,7 @@ def test_snapshot_serialises_to_the_contract() -> None:
     assert set(data) == {
         "status_line", "state", "format", "layer", "queue", "rate", "warmup", "step", "run",
         "gpu_memory", "backend_errors", "details", "history", "source", "as_of", "training",
-        "history_range", "level", "state_since", "events", "network", "usual", "today",
+        "history_range", "level", "state_since", "events", "network", "usual", "today", "alerts",
     }
     measured = [v for _, v in data["history"] if v is not None]
     assert data["history_range"] == {
