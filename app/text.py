@@ -14,16 +14,28 @@ def _floor_to(value: float, decimals: int) -> float:
 
 
 def compact(value: float) -> str:
-    """Write a count with k (thousands) or M (millions), rounded down: 358400 → 358k, 1234567 → 1.2M."""
+    """Write a count with k, M or G, rounded down, keeping at least two significant figures.
+
+    358400 → 358k, 3874 → 3.8k (never 3k: −23 %), 1000000 → 1.0M, 1234567 → 1.2M,
+    12345678 → 12.3M, 466000000 → 466M, 5.6 → 5.6; exactly 0 → 0.
+    """
     if value < 0 or not math.isfinite(value):
         raise ValueError(f"cannot write {value!r} as a rate")
+    if value == 0:
+        return "0"
+    if value < 10:
+        return f"{_floor_to(value, 1):.1f}"
     if value < 1_000:
         return str(int(value))
+    if value < 10_000:
+        return f"{_floor_to(value / 1_000, 1):.1f}k"
     if value < 1_000_000:
         return f"{int(value // 1_000)}k"
-    if value < 1_000_000_000:
-        return f"{_floor_to(value / 1_000_000, 1):.1f}M".replace(".0M", "M")
-    return f"{_floor_to(value / 1_000_000_000, 1):.1f}G".replace(".0G", "G")
+    scale, suffix = (1_000_000, "M") if value < 1_000_000_000 else (1_000_000_000, "G")
+    written = f"{_floor_to(value / scale, 1):.1f}"
+    if written.endswith(".0") and value >= 10 * scale:
+        written = written[:-2]  # 466M: three figures already; 1.0M keeps its second
+    return written + suffix
 
 
 def minutes(seconds: float) -> int:

@@ -6,7 +6,16 @@ import math
 from typing import Any
 
 from app.stats.steps.rules import Stall
-from app.stats.steps.stage import AllReduce, Measure, Stage, finite, row_groups_per_step, step_seconds
+from app.stats.steps.stage import (
+    AllReduce,
+    Errors,
+    Measure,
+    Stage,
+    finished,
+    finite,
+    row_groups_per_step,
+    step_seconds,
+)
 
 
 def training_payload(stage: Stage, m: Measure, stall: Stall, eta: float | None, all_reduce: AllReduce | None) -> dict[str, Any]:
@@ -22,15 +31,6 @@ def training_payload(stage: Stage, m: Measure, stall: Stall, eta: float | None, 
             "parquet_index": latest.parquet_index,
             "row_group": latest.row_group,
             "row_groups_per_step": json_number(row_groups_per_step(stage)),
-        }
-    all_reduce_view = None
-    if all_reduce is not None:
-        ar = all_reduce
-        all_reduce_view = {
-            "succeeded": ar.succeeded,
-            "failed": ar.failed,
-            "peers": ar.peers,
-            "last_error": ar.last_error,
         }
     return {
         "stage": stage.name,
@@ -54,20 +54,41 @@ def training_payload(stage: Stage, m: Measure, stall: Stall, eta: float | None, 
         "trainer_eta_seconds": json_number(latest.trainer_eta_seconds),
         "eval": evals or None,
         "data": data,
-        "all_reduce": all_reduce_view,
+        "all_reduce": all_reduce_view(all_reduce),
         "figures": {k: v for k, v in stage.figures.items() if math.isfinite(v)} or None,
         "paused": stall.pause if not stall.stalled else None,
         "seconds_since_step": json_number(stall.since),
         "stall_after_seconds": json_number(stall.limit),
         "stalled": stall.stalled,
-        "finished": stage.finished is not None,
+        "finished": finished(stage),
+        "logged_steps": latest.logged,
+        "errors": None,
     }
+
+
+def all_reduce_view(all_reduce: AllReduce | None) -> dict[str, Any] | None:
+    """The all-reduce counts, JSON-ready, or None for a trainer without rounds."""
+    if all_reduce is None:
+        return None
+    return {
+        "succeeded": all_reduce.succeeded,
+        "failed": all_reduce.failed,
+        "peers": all_reduce.peers,
+        "last_error": all_reduce.last_error,
+    }
+
+
+def errors_view(errors: Errors | None) -> dict[str, Any] | None:
+    """The trainer's other errors: how many, the last one and when, or None."""
+    if errors is None:
+        return None
+    return {"count": errors.count, "last_error": errors.last, "last_at": json_number(errors.last_at)}
 
 
 def empty_payload() -> dict[str, Any]:
     """The object before the first step: every key, null."""
     training: dict[str, Any] = dict.fromkeys(TRAINING_KEYS)
-    training.update(stalled=False, finished=False)
+    training.update(stalled=False, finished=False, logged_steps=False)
     return training
 
 
@@ -76,6 +97,7 @@ TRAINING_KEYS = (
     "lr_multiplier", "grad_norm", "step_seconds", "tokens_per_second", "tokens_per_second_scope", "mfu",
     "mfu_note", "tokens_per_hour", "steps_per_hour", "eta_seconds", "trainer_eta_seconds", "eval", "data",
     "all_reduce", "figures", "paused", "seconds_since_step", "stall_after_seconds", "stalled", "finished",
+    "logged_steps", "errors",
 )  # fmt: skip
 
 

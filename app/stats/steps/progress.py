@@ -31,13 +31,25 @@ from app.stats.events import (
     StageEnd,
     StageStart,
     StepFigures,
+    TrainerError,
     TrainingPause,
     TrainStep,
 )
 from app.stats.steps import payload, rules
 from app.stats.steps import text as step_text
-from app.stats.steps.stage import AllReduce, Measure, RunFacts, Stage, finite, measure, same_position
+from app.stats.steps.stage import (
+    AllReduce,
+    Errors,
+    Measure,
+    RunFacts,
+    Stage,
+    finished,
+    finite,
+    measure,
+    same_position,
+)
 from app.stats.steps.timing import covered_steps, line_seconds, place_in_time
+from app.stats.tracker import WARMUP_SECONDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +63,7 @@ class StepReport:
     warmup: WarmupView
     step: int | None
     training: dict[str, Any]
+    state_since: float | None = None
 
 
 class StepProgress:
@@ -62,6 +75,8 @@ class StepProgress:
         self._pending_evals: dict[str, tuple[float | None, int | None]] = {}
         self._run = RunFacts()
         self._all_reduce: AllReduce | None = None
+        self._errors: Errors | None = None
+        self._restart_at: float | None = None
         # When batches of step lines arrived: a block-buffered stdout (python's print to a file)
         # delivers dozens of steps at once, every few minutes; that is not a stall.
         self._last_arrival: float | None = None
@@ -91,9 +106,16 @@ class StepProgress:
         elif isinstance(event, StageEnd):
             if self._stage is not None:
                 self._stage.finished = event.summary or "finished"
+                if self._stage.done_at is None:
+                    self._stage.done_at = t if t is not None else self._stage.step_time
         elif isinstance(event, StageStart):
             if self._stage is not None:
                 self._restarting = True
+                self._restart_at = t
+        elif isinstance(event, TrainerError):
+            errors = self._errors = self._errors or Errors()
+            errors.count += 1
+            errors.last, errors.last_at = event.error, t
         elif isinstance(event, RunInfo):
             self._run_info(event)
         elif isinstance(event, PeerGroup):
@@ -133,6 +155,10 @@ class StepProgress:
             stage = self._new_stage(event, t)
             covered = None
         self._restarting = False
+        if event.step_seconds is not None or event.elapsed_seconds is not None:
+            stage.printed_timing = True
+        if t is not None:
+            self._note_time(stage, t)
         seconds = line_seconds(previous, event) if covered is not None else event.step_seconds
         if t is not None and stage.start is None:
             # The first step we can place: it began one step time earlier (when printed).
@@ -151,8 +177,19 @@ class StepProgress:
         stage.lines += 1
         stage.take(event, t)
 
+    def _note_time(self, stage: Stage, t: float) -> None:
+        """A timed line: count it for the warm-up; after a stall, training resumes with it."""
+        stage.timed_lines += 1
+        if stage.timed_lines == 3:
+            stage.warm_at = t
+        gap = t - stage.step_time if stage.step_time is not None else 0.0
+        # (the floor first: most steps come well within it, and the full check takes medians)
+        stalled = gap > rules.STALL_FLOOR_SECONDS and rules.stall(stage, t, self._arrival_gaps, False).stalled
+        if stalled and not finished(stage):
+            stage.resumed_at = t
+
     def _new_stage(self, event: TrainStep, t: float | None) -> Stage:
-        stage = Stage(name=event.stage, latest=event, step_time=t)
+        stage = Stage(name=event.stage, latest=event, step_time=t, began_at=t)
         # Evaluations printed before a stage's first step (step 0's validation) are its own.
         stage.evals.update(self._pending_evals)
         stage.eval_steps.extend(sorted({s for _, s in self._pending_evals.values() if s is not None}))
@@ -161,15 +198,16 @@ class StepProgress:
         return stage
 
     def _count(self, stage: Stage, event: TrainStep, t: float, covered: int, seconds: float | None) -> None:
+        began = t - seconds if seconds is not None and seconds > 0 else t
         if covered > 0:
-            stage.steps.add(t, covered)
+            stage.steps.add(began, t, covered)
         tokens = self._tokens(event, covered, seconds)
         if tokens is not None and stage.token_source != "counter":
             if stage.tokens_since is None:
-                stage.tokens_since = t - seconds if seconds is not None and covered > 0 else t
+                stage.tokens_since = began if covered > 0 else t
                 stage.token_source = "step"
             if covered > 0:
-                stage.tokens.add(t, tokens)
+                stage.tokens.add(began, t, tokens)
         elif tokens is None and stage.token_source == "step":
             # A step that carries no tokens: restart the token count from here, never guess.
             stage.tokens.clear()
@@ -198,13 +236,13 @@ class StepProgress:
             and event.epoch == previous.epoch
             and event.row_group >= previous.row_group
         ):
-            stage.row_groups.append((event.row_group - previous.row_group) / covered)
+            stage.row_groups.append((event.row_group - previous.row_group, covered))
 
     def _figures(self, event: StepFigures, t: float | None) -> None:
         stage = self._stage
         if stage is None:
             return
-        stage.take_figures(event)
+        stage.take_figures(event, t)
         seen = event.tokens_seen
         if seen is None or t is None or stage.token_source == "step":
             return
@@ -217,7 +255,7 @@ class StepProgress:
         if stage.tokens_since is None:
             stage.tokens_since = last[0]
             stage.token_source = "counter"
-        stage.tokens.add(t, float(seen - last[1]))
+        stage.tokens.add(last[0], t, float(seen - last[1]))
 
     def _eval(self, event: EvalResult, t: float | None) -> None:
         stage = self._stage
@@ -256,28 +294,63 @@ class StepProgress:
         per_gpu = " per GPU" if self._tokens_per_device(stage) else ""
         state, status = step_text.status(stage, m, stall, self._restarting, per_gpu)
         eta = rules.eta(stage, m)
+        details = step_text.details(stage, m, stall, eta, per_gpu, self._run, self._all_reduce)
+        details.extend(step_text.error_lines(self._errors))
+        training = payload.training_payload(stage, m, stall, eta, self._all_reduce)
+        training["errors"] = payload.errors_view(self._errors)
         return StepReport(
             state=state,
             status_line=status,
-            details=tuple(step_text.details(stage, m, stall, eta, per_gpu, self._run, self._all_reduce)),
+            details=tuple(details),
             rate=m.rate_view(self._run.tokens_per_step),
             warmup=m.warmup_view(),
             step=stage.latest.step,
-            training=payload.training_payload(stage, m, stall, eta, self._all_reduce),
+            training=training,
+            state_since=self._state_since(state, stage, stall),
         )
+
+    def _state_since(self, state: str, stage: Stage, stall: rules.Stall) -> float | None:
+        """When the current state began (unix seconds), or None when not known."""
+        if state == "diverged":
+            return stage.diverged_at
+        if state == "done":
+            return stage.done_at
+        if state == "stalled":
+            allowed = stall.allowed
+            return stage.step_time + allowed if stage.step_time is not None and allowed is not None else None
+        if state == "training":
+            warm = None
+            if stage.start is not None and stage.warm_at is not None:
+                warm = max(stage.start + WARMUP_SECONDS, stage.warm_at)
+            candidates = [c for c in (warm, stage.resumed_at) if c is not None]
+            return max(candidates) if candidates else None
+        if state == "working" and self._restarting:
+            return self._restart_at
+        return stage.began_at
 
     def _report_before_steps(self) -> StepReport:
         empty = Measure(None, 0.0, 0, 0.0, None, None, False)
+        ar, errors = self._all_reduce, self._errors
+        status = "waiting for first step"
+        if ar is not None and ar.failed and not ar.succeeded:
+            status = f"no step yet · {ar.failed} all-reduce failed"
+        elif errors is not None:
+            status = f"no step yet · {errors.count} error{'s' if errors.count != 1 else ''}"
         details = ["waiting for the first training step"]
+        details.extend(step_text.all_reduce_lines(ar))
+        details.extend(step_text.error_lines(errors))
         details.extend(step_text.run_details(self._run))
+        training = payload.empty_payload()
+        training["all_reduce"] = payload.all_reduce_view(ar)
+        training["errors"] = payload.errors_view(errors)
         return StepReport(
             state="working",
-            status_line="waiting for first step",
+            status_line=status,
             details=tuple(details),
             rate=empty.rate_view(self._run.tokens_per_step),
             warmup=empty.warmup_view(),
             step=None,
-            training=payload.empty_payload(),
+            training=training,
         )
 
     def _tokens_per_device(self, stage: Stage) -> bool:

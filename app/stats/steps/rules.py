@@ -16,7 +16,7 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from app.stats.steps.stage import Measure, Stage
+from app.stats.steps.stage import Measure, Stage, diverged, finished
 
 STALL_FACTOR = 6
 STALL_FLOOR_SECONDS = 90.0
@@ -34,6 +34,7 @@ class Stall:
     since: float | None  # seconds since the last step
     limit: float | None  # the stall limit while training
     pause: str | None  # the pause under way, if any
+    allowed: float | None = None  # how long without a step before it is a stall (pauses included)
 
 
 def stall(stage: Stage, now: float, arrival_gaps: Sequence[float], restarting: bool) -> Stall:
@@ -51,8 +52,9 @@ def stall(stage: Stage, now: float, arrival_gaps: Sequence[float], restarting: b
         expected = expected_pause(stage)
         pause = f"{expected} due" if expected is not None else None
     allowed = max(limit, PAUSE_LIMIT_SECONDS) if pause is not None else limit
-    stalled = stage.finished is None and not restarting and since > allowed
-    return Stall(stalled, since, limit, pause)
+    # A finished run waits for nothing; a diverged one says so rather than that it stalled.
+    stalled = not finished(stage) and not diverged(stage) and not restarting and since > allowed
+    return Stall(stalled, since, limit, pause, allowed)
 
 
 def expected_pause(stage: Stage) -> str | None:

@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 
 from app.snapshot import RateView, WarmupView
 from app.stats.events import StepFigures, TrainStep
+from app.stats.steps.intervals import IntervalWindow
 from app.stats.tracker import RATE_WINDOW_SECONDS, WARMUP_COUNT, WARMUP_SECONDS
-from app.stats.window import SlidingWindow
 
 RECENT_LINES = 21
 
@@ -41,12 +41,14 @@ class Stage:
     tokens_since: float | None = None
     token_source: str | None = None  # "step" (each line carries tokens) or "counter" (HF)
     lines: int = 0
-    steps: SlidingWindow = field(default_factory=lambda: SlidingWindow(RATE_WINDOW_SECONDS))
-    tokens: SlidingWindow = field(default_factory=lambda: SlidingWindow(RATE_WINDOW_SECONDS))
+    timed_lines: int = 0  # lines placed in time (the warm-up counts these)
+    printed_timing: bool = False  # a line carried a duration or a clock of its own
+    steps: IntervalWindow = field(default_factory=lambda: IntervalWindow(RATE_WINDOW_SECONDS))
+    tokens: IntervalWindow = field(default_factory=lambda: IntervalWindow(RATE_WINDOW_SECONDS))
     line_durations: deque[float] = field(default_factory=lambda: deque(maxlen=RECENT_LINES))
     step_durations: deque[float] = field(default_factory=lambda: deque(maxlen=RECENT_LINES))
     covered: deque[int] = field(default_factory=lambda: deque(maxlen=RECENT_LINES))
-    row_groups: deque[float] = field(default_factory=lambda: deque(maxlen=RECENT_LINES))
+    row_groups: deque[tuple[int, int]] = field(default_factory=lambda: deque(maxlen=RECENT_LINES))  # (groups, steps)
     figures: dict[str, float] = field(default_factory=dict)
     loss: float | None = None
     loss_note: str | None = None
@@ -59,7 +61,13 @@ class Stage:
     pause: str | None = None
     pause_at: float | None = None
     finished: str | None = None  # the trainer's end summary
-
+    # When the state began: measuring (the stage's start), training (warm-up over or a step after
+    # a stall), done (the last step, or the end summary), diverged (the first non-finite loss).
+    began_at: float | None = None
+    warm_at: float | None = None  # when the third timed line arrived
+    resumed_at: float | None = None
+    done_at: float | None = None
+    diverged_at: float | None = None
 
     def take(self, event: TrainStep, t: float | None) -> None:
         """Make ``event`` the latest step (seen at ``t``): it ends a pause and any end summary."""
@@ -68,11 +76,17 @@ class Stage:
             self.step_time = t
         self.pause = self.pause_at = None
         self.finished = None
-        self.take_figures(event)
+        self.take_figures(event, t)
+        if self.done_at is None and event.total_steps and event.step >= event.total_steps:
+            self.done_at = t if t is not None else self.step_time
 
-    def take_figures(self, event: TrainStep | StepFigures) -> None:
+    def take_figures(self, event: TrainStep | StepFigures, t: float | None = None) -> None:
         """Keep the loss, learning rate, grad norm, epoch and other figures the line carries."""
         if event.loss is not None:
+            if math.isfinite(event.loss):
+                self.diverged_at = None
+            elif self.diverged_at is None:
+                self.diverged_at = t if t is not None else self.step_time
             self.loss, self.loss_note = event.loss, event.loss_note
         if event.lr is not None:
             self.lr = event.lr
@@ -92,6 +106,15 @@ class AllReduce:
     peers: int | None = None
     last_error: str | None = None
     last_ok: bool | None = None
+
+
+@dataclass(slots=True)
+class Errors:
+    """Errors the trainer reported besides all-reduce results: how many, and the last."""
+
+    count: int = 0
+    last: str | None = None
+    last_at: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,11 +154,34 @@ class Measure:
 
 
 
+def finished(stage: Stage) -> bool:
+    """The run reached its last planned step, or printed its end summary."""
+    return stage.finished is not None or stage.done_at is not None
+
+
+def diverged(stage: Stage) -> bool:
+    """The latest loss is not a number (nan, inf): the run has diverged."""
+    return stage.loss is not None and not math.isfinite(stage.loss)
+
+
 def measure(stage: Stage, now: float) -> Measure:
+    """The rate at ``now``; a finished run's as it stood at its end.
+
+    Each line's steps (and tokens) are spread over the time the line covers, and only the part
+    of that interval inside the window counts: lines far apart would otherwise count whole.
+    """
+    if finished(stage) and stage.done_at is not None:
+        now = min(now, stage.done_at)
+    elif stage.step_time is not None and now > stage.step_time:
+        # Until the next line is due, measure up to the last one: the step in progress is not
+        # done, and counting its time would drag the rate down between lines (by up to a line's
+        # share of the window); once overdue, the window moves on and a stopped run decays.
+        typical = statistics.median(stage.line_durations) if stage.line_durations else 0.0
+        now = max(stage.step_time, now - typical)
     start = stage.start
     observed = 0.0 if start is None else min(max(now - start, 0.0), float(RATE_WINDOW_SECONDS))
     in_window = stage.steps.total(now - RATE_WINDOW_SECONDS, now) if start is not None else 0.0
-    done = start is not None and stage.lines >= WARMUP_COUNT and observed >= WARMUP_SECONDS
+    done = start is not None and stage.timed_lines >= WARMUP_COUNT and observed >= WARMUP_SECONDS
     steps_per_hour = in_window / observed * 3600 if done and observed > 0 else None
     tokens_per_hour = None
     if done and stage.tokens_since is not None:
@@ -150,14 +196,23 @@ def same_position(a: TrainStep, b: TrainStep) -> bool:
 
 
 def step_seconds(stage: Stage) -> float | None:
-    """The latest printed time of one step, else the median measured between lines."""
+    """The latest printed time of one step (tqdm's own rate for a bar), else the median measured."""
     printed = finite(stage.latest.step_seconds)
-    if printed is not None and stage.latest.elapsed_seconds is None:
+    if printed is not None:
         return printed
     if stage.step_durations:
         return statistics.median(stage.step_durations)
-    return printed
+    return None
 
 
 def row_groups_per_step(stage: Stage) -> float | None:
-    return statistics.median(stage.row_groups) if stage.row_groups else None
+    """Row groups read per step over the recent lines: their sum over the steps' sum (a median of
+    per-line ratios reads 0 when the row group moves every other step)."""
+    steps = sum(covered for _, covered in stage.row_groups)
+    return sum(groups for groups, _ in stage.row_groups) / steps if steps else None
+
+
+def no_timing(stage: Stage, m: Measure) -> bool:
+    """The log gives no time to measure by: no line printed a duration or a clock, and too few
+    arrived live to time them by their arrival (a cold start on llm.c's main.log)."""
+    return not m.done and not stage.printed_timing and stage.lines >= WARMUP_COUNT and stage.timed_lines < WARMUP_COUNT

@@ -10,13 +10,18 @@ from app.stats.events import TrainStep
 from app.stats.steps.rules import Stall
 from app.stats.steps.stage import (
     AllReduce,
+    Errors,
     Measure,
     RunFacts,
     Stage,
+    diverged,
+    finished,
     finite,
+    no_timing,
     row_groups_per_step,
     step_seconds,
 )
+from app.stats.tracker import WARMUP_SECONDS
 
 EVALS_SHOWN = 4
 
@@ -30,20 +35,27 @@ def details(
     # One line per fact in the order a person reads them; split up, that order would scatter.
     lines: list[str] = []
     latest = stage.latest
+    unit = "logged steps" if latest.logged else "steps"
     if m.tokens_per_hour is not None and m.steps_per_hour is not None:
         lines.append(
-            f"{text.compact(m.tokens_per_hour)} tok/h{per_gpu} · {text.compact(m.steps_per_hour)} steps/h"
+            f"{text.compact(m.tokens_per_hour)} tok/h{per_gpu} · {text.compact(m.steps_per_hour)} {unit}/h"
             f" (over {text.minutes(m.observed_seconds)} min)"
         )
     elif m.steps_per_hour is not None:
         lines.append(
-            f"{text.compact(m.steps_per_hour)} steps/h (over {text.minutes(m.observed_seconds)} min)"
-            " · tokens per step not printed"
+            f"{text.compact(m.steps_per_hour)} {unit}/h (over {text.minutes(m.observed_seconds)} min)"
+            + ("" if latest.logged else " · tokens per step not printed")
         )
+    elif finished(stage):
+        lines.append(f"no rate: {stage.lines} {unit} over less than {text.minutes(WARMUP_SECONDS)} min of its own time")
+    elif no_timing(stage, m):
+        lines.append(f"no timing in this log ({stage.lines} {unit}, no durations or times): measured as lines arrive")
     else:
-        lines.append(f"measuring… ({stage.lines} steps so far)")
+        lines.append(f"measuring… ({stage.lines} {unit} so far)")
     if stage.finished is not None:
         lines.append(f"Finished: {clip(stage.finished, 90)}")
+    elif finished(stage):
+        lines.append(f"Finished: reached its last step ({position(latest)})")
     elif stall.stalled and stall.since is not None and stall.limit is not None:
         lines.append(f"Stalled: no step for {text.duration(stall.since)} (limit {text.duration(stall.limit)})")
     elif stall.pause is not None and stall.since is not None:
@@ -56,8 +68,8 @@ def details(
         if stage.grad_norm is not None:
             extra = f" · grad norm {stage.grad_norm:.4g}"
         lines.append(f"Loss {loss} ({note}){extra}")
-        if not math.isfinite(stage.loss):
-            lines.append("Loss is not a number: the run may have diverged")
+        if diverged(stage):
+            lines.append("Loss is not a number: the run has diverged")
     if latest.lr_multiplier is not None:
         lines.append(f"LR × {latest.lr_multiplier:.2f} (multiplier)")
     elif stage.lr is not None:
@@ -65,7 +77,7 @@ def details(
     speed = speed_parts(stage, run)
     if speed:
         lines.append(" · ".join(speed))
-    if stage.finished is None and (eta is not None or latest.trainer_eta_seconds is not None):
+    if not finished(stage) and (eta is not None or latest.trainer_eta_seconds is not None):
         parts = []
         if eta is not None:
             parts.append(f"{text.duration(eta)} (tokwatch)")
@@ -80,14 +92,28 @@ def details(
     if data:
         lines.append(data)
     lines.extend(figure_lines(stage.figures))
-    if all_reduce is not None:
-        ar = all_reduce
-        peers = f" · last group {ar.peers} peers" if ar.peers is not None else ""
-        lines.append(f"All-reduce: {ar.succeeded} ok · {ar.failed} failed{peers}")
-        if ar.last_error is not None and ar.last_ok is False:
-            lines.append(f"Last all-reduce error: {clip(ar.last_error, 90)}")
+    lines.extend(all_reduce_lines(all_reduce))
     lines.extend(run_details(run))
     return lines
+
+
+def all_reduce_lines(all_reduce: AllReduce | None) -> list[str]:
+    """The all-reduce counts and the last error, for a run with rounds."""
+    if all_reduce is None:
+        return []
+    ar = all_reduce
+    peers = f" · last group {ar.peers} peers" if ar.peers is not None else ""
+    lines = [f"All-reduce: {ar.succeeded} ok · {ar.failed} failed{peers}"]
+    if ar.last_error is not None and ar.last_ok is False:
+        lines.append(f"Last all-reduce error: {clip(ar.last_error, 90)}")
+    return lines
+
+
+def error_lines(errors: Errors | None) -> list[str]:
+    """The trainer's other errors: how many, and the last one."""
+    if errors is None or errors.last is None:
+        return []
+    return [f"Errors: {errors.count} · last: {clip(errors.last, 90)}"]
 
 
 def speed_parts(stage: Stage, run: RunFacts) -> list[str]:
@@ -125,7 +151,12 @@ def run_details(run: RunFacts) -> list[str]:
     return [" · ".join(parts)]
 
 
-def position(step: TrainStep) -> str:
+def position(step: TrainStep, epoch: float | None = None) -> str:
+    """Where the run is: ``step 383/29000``, ``outer 42 · step 2``, or the epoch of a log of
+    dicts without step numbers (``epoch 0.44``)."""
+    if step.logged:
+        epoch = step.epoch if step.epoch is not None else epoch
+        return f"epoch {epoch:g}" if epoch is not None else f"{step.step} logged steps"
     if step.outer_step is not None:
         return f"outer {step.outer_step} · step {step.step}"
     if step.total_steps is not None:
@@ -133,14 +164,16 @@ def position(step: TrainStep) -> str:
     return f"step {step.step}"
 
 
-def progress(step: TrainStep) -> str:
-    return STAGE_LABELS.get(step.stage, "") + position(step)
+def progress(stage: Stage) -> str:
+    return STAGE_LABELS.get(stage.latest.stage, "") + position(stage.latest, stage.epoch)
 
 
 def stage_line(stage: Stage) -> str:
     latest = stage.latest
-    where = position(latest)
-    if latest.progress_percent is not None:
+    where = position(latest, stage.epoch)
+    if latest.logged:
+        where += f" ({latest.step} logged steps: the log prints no step number)"
+    elif latest.progress_percent is not None:
         where += f" ({latest.progress_percent:.2f}%)"
     elif latest.total_steps:
         where += f" ({100 * latest.step / latest.total_steps:.1f}%)"
@@ -231,17 +264,29 @@ def short(seconds: float) -> str:
 
 
 def status(stage: Stage, m: Measure, stall: Stall, restarting: bool, per_gpu: str) -> tuple[State, str]:
-    """The state and the one status line: where the run is and how fast it goes."""
-    where = progress(stage.latest)
-    if stage.finished is not None:
-        return "working", f"{STAGE_LABELS.get(stage.name, '')}done · {position(stage.latest)}"
+    """The state and the one status line: where the run is and how fast it goes.
+
+    A non-finite loss is a divergence whatever else holds; a run that reached its last step (or
+    printed its end summary) is done, never stalled; a log of dicts without step numbers shows
+    its epoch and loss; a log with no timing at all says so rather than measuring forever.
+    """
+    where = progress(stage)
+    if diverged(stage):
+        return "diverged", f"{where} · diverged"
+    if finished(stage):
+        return "done", f"{STAGE_LABELS.get(stage.name, '')}done · {position(stage.latest, stage.epoch)}"
     if restarting:
         return "working", f"{where} · restarting"
     if stall.stalled:
         return "stalled", f"{where} · stalled {short(stall.since or 0.0)}"
+    if stage.latest.logged:
+        loss = f" · loss {stage.loss:.3g}" if stage.loss is not None else " · …"
+        return ("training" if m.steps_per_hour is not None else "measuring"), where + loss
     if m.tokens_per_hour is not None:
         unit = "tok/h/GPU" if per_gpu else "tok/h"
         return "training", f"{where} · {text.compact(m.tokens_per_hour)} {unit}"
     if m.steps_per_hour is not None:
         return "training", f"{where} · {text.compact(m.steps_per_hour)} steps/h"
+    if no_timing(stage, m):
+        return "measuring", f"{where} · no timing"
     return "measuring", f"{where} · …"

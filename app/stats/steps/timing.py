@@ -21,7 +21,7 @@ from app.stats.events import Event, StageStart, TrainStep
 
 def covered_steps(previous: TrainStep | None, step: TrainStep) -> int | None:
     """How many steps ``step``'s line accounts for after ``previous`` (None: not comparable)."""
-    if previous is None or previous.stage != step.stage:
+    if previous is None or previous.stage != step.stage or previous.logged != step.logged:
         return None
     if step.outer_step is not None and previous.outer_step is not None and step.outer_step != previous.outer_step:
         # SN38: the inner step restarts at 0 with each outer step (DiLoCo round).
@@ -47,6 +47,11 @@ def line_seconds(previous: TrainStep | None, step: TrainStep) -> float | None:
                 others = min(others, previous.step_seconds)
             return others * (covered - 1) + step.step_seconds
         return None
+    if previous is not None and previous.stage == step.stage and previous.step == step.step:
+        # The same step printed again (its validation, a redraw): only the clock between them.
+        if step.elapsed_seconds is not None and previous.elapsed_seconds is not None:
+            return max(0.0, step.elapsed_seconds - previous.elapsed_seconds)
+        return 0.0
     return step.step_seconds
 
 

@@ -92,4 +92,5 @@ class StepTracker:
             as_of=now,
             training=report.training,
             history_range=history_range,
+            state_since=report.state_since if self.has_records else None,
         )

@@ -1,0 +1,128 @@
+"""Real trainer logs end to end (parser, tracker, snapshot), read cold as ``run.py --once`` does.
+
+Each file under tests/data/real/ names its source and its expected figures in a header; the
+table holds the same figures, worked out by hand from the lines (the rates' arithmetic is in the
+headers). An undated log's last line was written at the file's modification time; a dated one is
+read at its last line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.ingest.backwards import read_backwards
+from app.monitor import Monitor
+from app.snapshot import to_json
+from tests.reallogs import body
+
+T0 = 1_800_000_000.0  # the modification time an undated log is given
+
+
+def cold(tmp_path: Path, name: str, mtime: float = T0) -> Monitor:
+    lines = body(name)
+    log = tmp_path / name
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    os.utime(log, (mtime, mtime))
+    monitor = Monitor(log, clock=lambda: mtime)
+    monitor.backlog(read_backwards(log))
+    return monitor
+
+
+def snap(monitor: Monitor, now: float) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(to_json(monitor.snapshot(now)))
+    return data
+
+
+def local(year: int, month: int, day: int, hour: int, minute: int, second: float) -> float:
+    return time.mktime((year, month, day, hour, minute, int(second), 0, 0, -1)) + second % 1
+
+
+# name, mtime, read at ("end": the last line's time), status line, state, training figures (None: null)
+CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
+    ("modded-nanogpt-2024-10-10-muon.txt", T0, T0 + 7200, "done · step 6200/6200", "done",
+     {"step": 6200, "total_steps": 6200, "loss": 3.2533, "stalled": False, "finished": True}),
+    ("modded-nanogpt-2025-09-15-no-train-loss.txt", T0, T0 + 600, "done · step 1660/1660", "done",
+     {"loss": None, "step_seconds": 0.09272}),
+    ("parameter-golf-baseline-seed42.log", T0, T0 + 60, "done · step 178/20000", "done",
+     {"loss": 5.1133, "step_seconds": 0.67793}),
+    ("parameter-golf-8xh100-fullrun.log", T0, T0 + 60, "done · step 8420/20000", "done",
+     {"loss": 2.0967, "step_seconds": 0.07126}),
+    ("llmc-anthonix-issue2-nan.log", T0, T0, "step 20/74 · diverged", "diverged",
+     {"loss": None, "lr": 3.0e-4, "step_seconds": 0.03674, "tokens_per_second": 111854}),
+    ("llmc-anthonix-issue2-minus-nan.log", T0, T0 + 3600, "step 160/190 · diverged", "diverged",
+     {"grad_norm": None, "stalled": False}),
+    ("llmc-main-log-no-timing.log", T0, T0, "step 19559 · no timing", "measuring",
+     {"loss": 3.2217, "steps_per_hour": None}),
+    ("llmc-main-log-old-format.log", T0, T0, "step 9535 · no timing", "measuring", {"loss": 3.34018}),
+    ("nanogpt-issue466-every-10.log", T0, T0, "step 390 · 28M tok/h", "training",
+     {"steps_per_hour": 106.90, "tokens_per_hour": 106.90 * 262_144, "mfu": 0.96}),
+    ("nanogpt-issue178-shakespeare.log", T0, T0, "step 240 · 3.8k steps/h", "training",
+     {"steps_per_hour": 3873.65, "mfu": 16.62, "paused": "evaluation"}),
+    ("nanogpt-issue110-every-iteration.log", T0, T0, "step 1641 · …", "measuring", {"step_seconds": 0.56731}),
+    ("nanochat-pr147-a100.log", T0, T0, "step 10/21400 · …", "measuring",
+     {"loss": 7.473279, "mfu": 73.58, "step_seconds": 0.99681}),
+    ("hf-trl-issue733-dicts-only.log", T0, T0, "epoch 0.15 · loss 0.531", "measuring",
+     {"step": 11, "logged_steps": True, "loss": 0.5311, "lr": 1e-05}),
+    ("hf-modal-pr82-dicts-only.log", T0, T0, "epoch 0.58 · loss 0.0756", "measuring", {"logged_steps": True}),
+    ("hf-llamafactory-issue3529-dicts-only.log", T0, T0, "epoch 1.74 · loss 1.74", "measuring", {"step": 6}),
+    ("hf-h2ogpt-pr86-caret-m.log", T0, T0, "step 1299/36234 · …", "measuring",
+     {"step_seconds": 1 / 1.89, "trainer_eta_seconds": 18478, "loss": 1.1192}),
+    ("hf-transformers-pr6998-tf-step-key.log", T0, T0, "step 110/564 · no timing", "measuring", {"loss": 5.859087}),
+    ("hf-zeehu-t5-bars-at-saves.log", T0, T0 + 3600, "done · step 5832/5832", "done",
+     {"steps_per_hour": 296.43, "step_seconds": 12.10, "loss": 1.3884, "stalled": False}),
+    ("hf-composed-cut-bars.log", T0, T0, "step 7/203 · …", "measuring",
+     {"step_seconds": 9.35, "trainer_eta_seconds": None, "loss": 1.9876}),
+    ("torchtitan-pr1287-rank0-every-10.log", T0, "end", "step 250 · …", "measuring",
+     {"loss": 5.8383, "mfu": 34.33, "tokens_per_second": 5862, "tokens_per_second_scope": "device"}),
+    ("torchtitan-pr3393-grad-norm.log", T0, "end", "step 21 · …", "measuring", {"grad_norm": 0.6348}),
+    ("torchtitan-pr2389-ranks-unprefixed.log", T0, "end", "step 5 · …", "measuring", {"loss": 7.07623}),
+    ("hivemind-albert-readme-monitor.log", local(2021, 10, 14, 16, 41, 0), "end", "step 3 · 39 steps/h", "training",
+     {"loss": 11.02886, "steps_per_hour": 2 / 180.295 * 3600, "stall_after_seconds": 6 * 90.1475}),
+    ("hivemind-albert-readme-trainer.log", local(2021, 12, 28, 0, 16, 0), "end", "step 1 · …", "measuring",
+     {"all_reduce": {"succeeded": 2, "failed": 0, "peers": 2, "last_error": None}}),
+    ("hivemind-issue519-could-not-find-a-group.log", local(2022, 11, 12, 20, 30, 0), "end",
+     "no step yet · 1 all-reduce failed", "working",
+     {"all_reduce": {"succeeded": 0, "failed": 1, "peers": None,
+                     "last_error": "Averaging step failed: could not find a group"}}),
+    ("sn38-readme-could-not-find-a-group.log", T0, "end", "step 756 · …", "measuring",
+     {"all_reduce": {"succeeded": 0, "failed": 1, "peers": None,
+                     "last_error": "Averaging step failed: could not find a group"}}),
+    ("sn38-readme-dht-connect.log", T0, "end", "no step yet · 8 errors", "working", {}),
+    ("sn38-readme-load-state-timeout.log", T0, "end", "no step yet · 1 error", "working", {}),
+    ("sn38-readme-asyncio-timeout.log", T0, "end", "no step yet · 1 error", "working", {}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("name", "mtime", "at", "status", "state", "figures"), CASES, ids=[c[0] for c in CASES])
+def test_real_logs_read_right(
+    tmp_path: Path, name: str, mtime: float, at: str | float, status: str, state: str, figures: dict[str, Any]
+) -> None:
+    monitor = cold(tmp_path, name, mtime)
+    now = monitor.last_event_at() if at == "end" else at
+    assert isinstance(now, float)
+    data = snap(monitor, now)
+    assert (data["status_line"], data["state"]) == (status, state)
+    assert data["source"]["bad_lines"] == 0
+    training = data["training"]
+    for key, value in figures.items():
+        got = training[key]
+        assert got == (pytest.approx(value, rel=1e-3) if isinstance(value, float) else value), key
+
+
+def test_every_real_log_has_a_case() -> None:
+    from tests.reallogs import REAL
+
+    assert sorted(c[0] for c in CASES) == sorted(p.name for p in REAL.iterdir())
+
+
+def test_the_known_errors_show_their_last_text(tmp_path: Path) -> None:
+    data = snap(cold(tmp_path, "sn38-readme-dht-connect.log"), T0)
+    errors = data["training"]["errors"]
+    assert errors["count"] == 8 and errors["last_error"].startswith("Attempt 9 to init DHT")
+    assert any(line.startswith("Errors: 8 · last: Attempt 9 to init DHT") for line in data["details"])
