@@ -73,9 +73,10 @@ def test_a_run_that_ends_short_of_its_total_is_stalled() -> None:
         progress.apply(TrainStep(None, "train", step, total_steps=74, step_seconds=4.0), t)
         t += 4.0
     report = progress.report(t + 3600)
-    assert report.state == "stalled"
-    # stalled once 90 s passed without a step (6 × 4 s is less than the floor)
-    assert report.state_since == pytest.approx(t - 4.0 + 90.0)
+    assert report.state == "stalled" and report.status_line == "step 59/74 · stalled 1h00m"
+    # stalled since its last step, as the status line counts it (the 90 s limit only names it)
+    assert report.state_since == t - 4.0
+    assert progress.report(t - 4.0 + 89).state == "training"
 
 
 def test_an_end_summary_is_done_at_its_time() -> None:

@@ -316,8 +316,9 @@ class StepProgress:
         if state == "done":
             return stage.done_at
         if state == "stalled":
-            allowed = stall.allowed
-            return stage.step_time + allowed if stage.step_time is not None and allowed is not None else None
+            # The run stopped stepping at its last step: the status line's "stalled 2h00m" counts
+            # from there too (the limit only decides when that is called a stall).
+            return stage.step_time
         if state == "training":
             warm = None
             if stage.start is not None and stage.warm_at is not None:
