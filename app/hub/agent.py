@@ -1,0 +1,191 @@
+"""The agent: a dashboard that also reports its snapshot to a hub, every 15 s and at once on a state change.
+
+Reports go into the spool first, then out over plain HTTP POST, oldest first, so a hub that
+is away (restarting, unreachable) gets every report in order when it is back. The agent only
+ever connects out; the hub never connects to it, so it works from behind NAT.
+
+The report key is a secret: it goes in the Authorization header and nowhere else (never a log
+line, never a snapshot).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Mapping
+from typing import Any
+from urllib.parse import urlsplit
+
+from app.hub.report import MAX_REPORT_BYTES
+from app.hub.spool import Spool
+
+log = logging.getLogger(__name__)
+
+REPORT_PATH = "/hub/report"
+DEFAULT_INTERVAL_SECONDS = 15.0
+# A state change is looked for at most this often however fast the log grows.
+STATE_CHECK_SECONDS = 1.0
+SEND_TIMEOUT_SECONDS = 10.0
+# After a failed send, wait this long before the next try (doubling, capped at the interval).
+RETRY_SECONDS = 1.0
+MAX_SENDS_PER_ROUND = 500
+# Snapshot keys a hub has no use for: the hour of history is the agent's own page's business.
+_NOT_REPORTED = ("history", "history_range")
+
+
+class AgentConfigError(ValueError):
+    """A --report-to URL tokwatch cannot report to."""
+
+
+def report_url(base: str) -> str:
+    """``http://HUB:PORT`` (or with a path prefix) → the URL reports are posted to."""
+    parts = urlsplit(base.strip())
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise AgentConfigError(f"--report-to wants http://HUB:PORT, not {base!r}")
+    if parts.username or parts.password or parts.query or parts.fragment:
+        raise AgentConfigError("--report-to takes no user, password, query or fragment (the key goes in --report-key)")
+    return f"{parts.scheme}://{parts.netloc}{parts.path.rstrip('/')}{REPORT_PATH}"
+
+
+def for_report(snapshot: Mapping[str, Any], max_bytes: int = MAX_REPORT_BYTES - 1024) -> dict[str, Any]:
+    """The snapshot without its history, its oldest events dropped until the report fits the hub's cap."""
+    data = {key: value for key, value in snapshot.items() if key not in _NOT_REPORTED}
+    events = list(data.get("events") or [])
+    while events and len(json.dumps(data, ensure_ascii=False).encode()) > max_bytes:
+        events = events[: len(events) // 2]
+        data["events"] = events
+    return data
+
+
+class Agent:
+    """Reports one machine's snapshots to a hub from a thread of its own; start() and stop()."""
+
+    def __init__(
+        self,
+        *,
+        url: str,
+        key: str,
+        machine: str,
+        spool: Spool,
+        version: Callable[[], int],
+        wait_for_change: Callable[[int, float], int],
+        snapshot: Callable[[], Mapping[str, Any]],
+        interval_seconds: float = DEFAULT_INTERVAL_SECONDS,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.url = report_url(url)
+        self._key = key
+        self.machine = machine
+        self.spool = spool
+        self.interval_seconds = interval_seconds
+        self._version = version
+        self._wait_for_change = wait_for_change
+        self._snapshot = snapshot
+        self._clock = clock
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._last_state: Any = None
+        self._problem: str | None = None  # the last failure, logged once until it changes
+        self.sent = 0
+
+    def start(self) -> None:
+        """Report now, then every interval and on a state change."""
+        self._thread = threading.Thread(target=self._run, name="tokwatch-agent", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop within a second or so (a send in flight may take up to its timeout)."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(SEND_TIMEOUT_SECONDS + 1)
+        self.spool.close()
+
+    def _run(self) -> None:
+        next_report = 0.0  # monotonic: the first report goes at once
+        retry_at = 0.0
+        retry_wait = RETRY_SECONDS
+        seen = self._version()
+        while not self._stop.is_set():
+            checked = time.monotonic()
+            snap: Mapping[str, Any] | None = None
+            changed = False
+            if checked < next_report:
+                snap = self._snapshot()
+                changed = snap.get("state") != self._last_state
+            if checked >= next_report or changed:
+                self.take(snap if snap is not None else self._snapshot(), keep=changed)
+                next_report = time.monotonic() + self.interval_seconds
+            if time.monotonic() >= retry_at and self.spool.count():
+                if self.flush():
+                    retry_wait = RETRY_SECONDS
+                else:
+                    retry_at = time.monotonic() + retry_wait
+                    retry_wait = min(retry_wait * 2, self.interval_seconds)
+            # Sleep until the next report, a change in the log or a second, whichever is first;
+            # and look at the state at most once a second however fast the log grows.
+            seen = self._wait_for_change(seen, max(0.0, min(next_report - time.monotonic(), STATE_CHECK_SECONDS)))
+            self._stop.wait(max(0.0, min(checked + STATE_CHECK_SECONDS, next_report) - time.monotonic()))
+
+    def take(self, snap: Mapping[str, Any], *, keep: bool = False) -> int:
+        """Put a report of this snapshot in the spool; return its number."""
+        self._last_state = snap.get("state")
+        return self.spool.add(machine=self.machine, snapshot=for_report(snap), sent_at=self._clock(),
+                              interval_seconds=self.interval_seconds, keep=keep)
+
+    def flush(self) -> bool:
+        """Send what waits, oldest first; True when the spool is empty (or the rest must wait for good reason)."""
+        for _ in range(MAX_SENDS_PER_ROUND // 100):
+            batch = self.spool.pending(100)
+            if not batch:
+                break
+            for seq, body in batch:
+                outcome = self._send(body)
+                if outcome == "retry":
+                    return False
+                self.spool.taken(seq)
+                if outcome == "taken":
+                    self.sent += 1
+        if self._problem is not None:
+            log.info("hub reachable again at %s", self.url)
+            self._problem = None
+        return True
+
+    def _send(self, body: str) -> str:
+        """POST one report: 'taken', 'refused' (the hub will never take it) or 'retry'."""
+        request = urllib.request.Request(
+            self.url,
+            data=body.encode(),
+            method="POST",
+            headers={"Content-Type": "application/json", "Authorization": f"Bearer {self._key}"},
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=SEND_TIMEOUT_SECONDS) as response:
+                response.read()
+            return "taken"
+        except urllib.error.HTTPError as e:
+            reason = _reason(e)
+            if e.code in (400, 413):
+                log.warning("the hub refused a report (HTTP %d: %s); dropped it", e.code, reason)
+                return "refused"
+            self._note(f"the hub says HTTP {e.code}: {reason}")
+            return "retry"
+        except (urllib.error.URLError, OSError) as e:
+            self._note(f"hub unreachable at {self.url} ({getattr(e, 'reason', e)}); keeping reports until it is back")
+            return "retry"
+
+    def _note(self, problem: str) -> None:
+        if problem != self._problem:
+            log.warning("%s", problem)
+            self._problem = problem
+
+
+def _reason(error: urllib.error.HTTPError) -> str:
+    try:
+        data = json.loads(error.read(4096).decode("utf-8", "replace"))
+        return str(data.get("error", ""))[:200] if isinstance(data, dict) else ""
+    except (ValueError, OSError):
+        return ""

@@ -1,0 +1,143 @@
+"""The fleet view: every enrolled machine's card and the header's totals, from the hub's rows at ``now``.
+
+Pure: rows and the clock in, plain JSON-ready data out (``GET /api/fleet`` and the fleet
+page's push carry exactly this). A machine is offline once it has missed three reports (its
+own interval, 15 s by default): an offline card shows that and when it was last seen, never its
+last figures, and counts nowhere in the totals.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from app import text
+from app.hub.store import MachineRow
+
+MISSED_REPORTS_OFFLINE = 3
+DEFAULT_INTERVAL_SECONDS = 15.0
+# Network throughput the way a person reads it.
+_BYTE_UNITS = ((1e9, "GB/s"), (1e6, "MB/s"), (1e3, "kB/s"))
+# The card's colour, for states a snapshot may not yet carry a level for.
+_LEVELS = {
+    "training": "ok", "measuring": "ok", "done": "ok",
+    "waiting": "waiting", "queued": "waiting", "working": "waiting",
+    "idle": "warning", "stalled": "warning",
+    "silent": "problem", "diverged": "problem", "unrecognised": "problem",
+}
+LEVELS = ("ok", "waiting", "warning", "problem", "offline")
+
+
+def is_online(row: MachineRow, now: float, missed: int = MISSED_REPORTS_OFFLINE) -> bool:
+    """True while the machine's newest report is younger than ``missed`` of its intervals."""
+    if row.received_at is None:
+        return False
+    interval = row.interval_seconds or DEFAULT_INTERVAL_SECONDS
+    return now - row.received_at <= missed * interval
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        return None
+    return float(value)
+
+
+def bytes_rate_text(value: float) -> str:
+    """12_300_000 → '12.3 MB/s'."""
+    for scale, unit in _BYTE_UNITS:
+        if value >= scale:
+            return f"{value / scale:.1f} {unit}"
+    return f"{int(value)} B/s"
+
+
+def _queue_text(queue: Mapping[str, Any] | None) -> str | None:
+    if not isinstance(queue, Mapping) or _number(queue.get("position")) is None:
+        return None
+    words = f"#{int(queue['position'])}"
+    trend = _number(queue.get("trend_per_hour"))
+    if trend is not None and trend != 0:
+        words += f" · {'−' if trend < 0 else '+'}{abs(trend):.0f}/h"
+    return words
+
+
+def level_of(snap: Mapping[str, Any]) -> str:
+    """The card's colour: the snapshot's own level when it has one, else from its state."""
+    level = snap.get("level")
+    if level in LEVELS:
+        return str(level)
+    if (snap.get("source") or {}).get("problem"):
+        return "problem"
+    return _LEVELS.get(str(snap.get("state")), "problem")
+
+
+def ago_text(seconds: float) -> str:
+    """'just now', '40 s ago', '3 min ago', '2 h 05 min ago'."""
+    if seconds < 5:
+        return "just now"
+    return f"{text.duration(seconds)} ago"
+
+
+def machine_card(row: MachineRow, now: float) -> dict[str, Any]:
+    """One machine as the fleet API and page show it."""
+    online = is_online(row, now)
+    card: dict[str, Any] = {
+        "name": row.name,
+        "online": online,
+        "last_seen_at": row.received_at,
+        "last_seen_text": "never reported" if row.received_at is None else ago_text(now - row.received_at),
+    }
+    snap = row.snapshot
+    if not online or snap is None:
+        card.update(status_line="offline" if row.received_at is not None else "not reported yet",
+                    state="offline", level="offline", layer=None, tokens_per_hour=None, tokens_per_hour_text=None,
+                    queue_position=None, queue_text=None, network_bytes_per_second=None, network_text=None)
+        return card
+    tph = _number((snap.get("rate") or {}).get("tokens_per_hour"))
+    network = _number((snap.get("network") or {}).get("bytes_per_second"))
+    queue = snap.get("queue")
+    card.update(
+        status_line=snap.get("status_line"),
+        state=snap.get("state"),
+        level=level_of(snap),
+        layer=snap.get("layer"),
+        tokens_per_hour=tph,
+        tokens_per_hour_text=None if tph is None else f"{text.compact(tph)} tok/h",
+        queue_position=(queue or {}).get("position") if isinstance(queue, Mapping) else None,
+        queue_text=_queue_text(queue),
+        network_bytes_per_second=network,
+        network_text=None if network is None else bytes_rate_text(network),
+    )
+    return card
+
+
+def fleet_view(
+    rows: Iterable[MachineRow], now: float, *, day_start: float, today_tokens: Mapping[str, float] | None = None
+) -> dict[str, Any]:
+    """The fleet: ``{machines: [card…], totals: {…}, as_of}``.
+
+    Today's tokens: each machine's own count (its report's ``today``, from its history) when it
+    reported since ``day_start`` (local midnight), else ``today_tokens``, the hub's estimate from
+    its minute samples (an agent run with --no-history).
+    """
+    rows = list(rows)
+    cards = [machine_card(row, now) for row in rows]
+    online = [card for card in cards if card["online"]]
+    today = 0.0
+    for row in rows:
+        fresh = row.received_at is not None and row.received_at >= day_start
+        reported = _number(((row.snapshot or {}).get("today") or {}).get("tokens")) if fresh else None
+        today += reported if reported is not None else (today_tokens or {}).get(row.name, 0.0)
+    tph = sum(card["tokens_per_hour"] or 0.0 for card in online)
+    totals = {
+        "machines": len(cards),
+        "online": len(online),
+        "training": sum(1 for card in online if card["state"] == "training"),
+        "queued": sum(1 for card in online if card["state"] == "queued"),
+        "idle": sum(1 for card in online if card["state"] == "idle"),
+        "tokens_per_hour": tph,
+        "tokens_per_hour_text": f"{text.compact(tph)} tok/h",
+        "today_tokens": today,
+        "today_tokens_text": text.compact(today),
+    }
+    return {"machines": cards, "totals": totals, "as_of": now}

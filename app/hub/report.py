@@ -1,0 +1,267 @@
+"""A machine's report to the hub: its wire shape, and validation field by field.
+
+A report is JSON: ``{version, machine, stream, seq, sent_at, interval_seconds, snapshot}``.
+``stream`` names the agent's spool (a new spool starts its numbers again), ``seq`` counts up
+within it, so (machine, stream, seq) makes a resend harmless.
+
+The hub shows what agents send, so everything is checked before it is kept: the size, each
+known field's type and range, every string's length and every list's length. A known field of
+the wrong shape is refused with the path and the reason (HTTP 400). Fields this hub does not
+know are dropped, not refused, so an agent newer than its hub still reports; only what passed
+the checks is ever stored, exported or shown.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from app.hub.keys import NAME_PATTERN
+
+REPORT_VERSION = 1
+# waitress and Flask refuse larger bodies anyway (app.MAX_REQUEST_BODY_BYTES); agents trim
+# their events to fit (see app.hub.agent).
+MAX_REPORT_BYTES = 16 * 1024
+DEFAULT_INTERVAL_SECONDS = 15.0
+_STREAM_PATTERN = re.compile(r"[0-9a-f]{16,64}")
+_STATE_PATTERN = re.compile(r"[a-z_]{1,32}")
+# Unix times a report may carry: 2001 to 2100. Anything else is a broken clock or a hostile agent.
+_MIN_TIME, _MAX_TIME = 1e9, 4.1e9
+
+
+class ReportError(ValueError):
+    """A report the hub refuses; the message names the field and what is wrong (sent back in a 400)."""
+
+
+Check = Callable[[Any, str], Any]
+
+
+def _fail(path: str, want: str, value: Any) -> ReportError:
+    got = "null" if value is None else type(value).__name__
+    return ReportError(f"{path}: expected {want}, got {got}")
+
+
+def number(low: float = -math.inf, high: float = math.inf, *, null: bool = True) -> Check:
+    """A finite number within [low, high] (bools are refused: JSON true is not 1)."""
+
+    def check(value: Any, path: str) -> Any:
+        if value is None and null:
+            return None
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise _fail(path, "a number", value)
+        if not low <= value <= high:
+            raise ReportError(f"{path}: {value} is out of range [{low}, {high}]")
+        return value
+
+    return check
+
+
+def integer(low: int = 0, high: int = 2**53, *, null: bool = True) -> Check:
+    """A whole number within [low, high]."""
+
+    def check(value: Any, path: str) -> Any:
+        if value is None and null:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise _fail(path, "an integer", value)
+        if not low <= value <= high:
+            raise ReportError(f"{path}: {value} is out of range [{low}, {high}]")
+        return value
+
+    return check
+
+
+def text(max_chars: int, *, null: bool = True, pattern: re.Pattern[str] | None = None) -> Check:
+    """A string of at most ``max_chars`` characters (and matching ``pattern`` when given)."""
+
+    def check(value: Any, path: str) -> Any:
+        if value is None and null:
+            return None
+        if not isinstance(value, str):
+            raise _fail(path, "a string", value)
+        if len(value) > max_chars:
+            raise ReportError(f"{path}: longer than {max_chars} characters")
+        if pattern is not None and not pattern.fullmatch(value):
+            raise ReportError(f"{path}: {value[:40]!r} is not of the expected form")
+        return value
+
+    return check
+
+
+def boolean(*, null: bool = True) -> Check:
+    def check(value: Any, path: str) -> Any:
+        if value is None and null:
+            return None
+        if not isinstance(value, bool):
+            raise _fail(path, "true or false", value)
+        return value
+
+    return check
+
+
+def one_of(*choices: str, null: bool = True) -> Check:
+    def check(value: Any, path: str) -> Any:
+        if value is None and null:
+            return None
+        if value not in choices:
+            raise ReportError(f"{path}: expected one of {', '.join(choices)}")
+        return value
+
+    return check
+
+
+def obj(fields: Mapping[str, Check], *, null: bool = True) -> Check:
+    """An object: the known fields checked (a missing one reads as null), the others dropped."""
+
+    def check(value: Any, path: str) -> Any:
+        if value is None and null:
+            return None
+        if not isinstance(value, dict):
+            raise _fail(path, "an object", value)
+        return {key: checker(value.get(key), f"{path}.{key}") for key, checker in fields.items()}
+
+    return check
+
+
+def list_of(item: Check, max_items: int, *, null: bool = True) -> Check:
+    def check(value: Any, path: str) -> Any:
+        if value is None and null:
+            return None
+        if not isinstance(value, list):
+            raise _fail(path, "a list", value)
+        if len(value) > max_items:
+            raise ReportError(f"{path}: more than {max_items} items")
+        return [item(entry, f"{path}[{i}]") for i, entry in enumerate(value)]
+
+    return check
+
+
+def counts_by_code(max_codes: int) -> Check:
+    """``{"503": n, …}``: three-digit codes to counts."""
+
+    def check(value: Any, path: str) -> Any:
+        if value is None:
+            return None
+        if not isinstance(value, dict):
+            raise _fail(path, "an object", value)
+        if len(value) > max_codes:
+            raise ReportError(f"{path}: more than {max_codes} codes")
+        out: dict[str, int] = {}
+        for code, count in value.items():
+            if not (isinstance(code, str) and len(code) == 3 and code.isdigit()):
+                raise ReportError(f"{path}: {str(code)[:10]!r} is not an HTTP status code")
+            out[code] = integer(null=False)(count, f"{path}.{code}")
+        return out
+
+    return check
+
+
+TIME = number(_MIN_TIME, _MAX_TIME)
+SECONDS = number(0, 10 * 365 * 86400)
+COUNT = integer()
+RATE = number(0, 1e15)
+
+SNAPSHOT = obj(
+    {
+        "status_line": text(200, null=False),
+        "state": text(32, null=False, pattern=_STATE_PATTERN),
+        "level": one_of("ok", "waiting", "warning", "problem"),
+        "state_since": TIME,
+        "format": text(32),
+        "layer": integer(0, 100_000),
+        "queue": obj({
+            "position": integer(0, 10_000_000), "status": text(64), "trend_per_hour": number(-1e7, 1e7),
+            "eta_seconds": SECONDS, "resets_24h": COUNT, "last_reset_at": TIME,
+        }),
+        "rate": obj({
+            "measured": boolean(), "tokens_per_hour": RATE, "passes_per_hour": RATE,
+            "tokens_per_pass": integer(0, 10**12), "passes_in_window": COUNT, "observed_seconds": SECONDS,
+            "window_seconds": SECONDS, "last_pass_at": TIME,
+        }, null=False),
+        "step": integer(0, 10**15),
+        "run": obj({"id": text(80), "epoch": integer(0, 10**9), "phase": text(40)}),
+        "gpu_memory": obj({"used_gb": number(0, 1e5), "total_gb": number(0, 1e5)}),
+        "backend_errors": obj({"queue_state_503": COUNT, "not_found_404": COUNT, "window_seconds": SECONDS}),
+        "network": obj({"bytes_per_second": number(0, 1e13), "window_seconds": SECONDS}),
+        "counts": obj({"passes": COUNT, "tokens": integer(0, 10**18), "backend_errors": counts_by_code(16)}),
+        "details": list_of(text(300, null=False), 40, null=False),
+        "events": list_of(obj({"at": TIME, "kind": text(32), "text": text(300)}, null=False), 50),
+        "usual": obj({"tokens_per_hour": RATE, "basis_hours": number(0, 1e6), "delta_percent": number(-1e6, 1e6)}),
+        "today": obj({
+            "tokens": integer(0, 10**18), "passes": COUNT, "training_seconds": SECONDS, "observed_seconds": SECONDS,
+        }),
+        "alerts": obj({"active": list_of(obj({"rule": text(40), "since": TIME, "text": text(300)}, null=False), 20)}),
+        "source": obj({"last_event_at": TIME, "problem": text(300), "demo": boolean(), "lines_read": COUNT,
+                       "bad_lines": COUNT}),
+        "as_of": number(_MIN_TIME, _MAX_TIME, null=False),
+        "training": obj({
+            "stage": text(40), "step": integer(0, 10**15), "total_steps": integer(0, 10**15),
+            "loss": number(-1e12, 1e12), "tokens_per_second": RATE, "tokens_per_second_scope": text(20),
+            "mfu": number(-1e4, 1e4), "tokens_per_hour": RATE, "steps_per_hour": RATE,
+            "seconds_since_step": SECONDS, "eta_seconds": SECONDS, "stalled": boolean(), "finished": boolean(),
+        }),
+    },
+    null=False,
+)
+
+
+@dataclass(frozen=True)
+class Report:
+    """A validated report: only checked fields, ready to keep and show."""
+
+    machine: str
+    stream: str
+    seq: int
+    sent_at: float
+    interval_seconds: float
+    snapshot: dict[str, Any]
+
+
+def _reject_constant(name: str) -> Any:
+    raise ReportError(f"{name} is not a number JSON allows")
+
+
+def parse_report(body: bytes) -> Report:
+    """Validate a report's bytes; raise ReportError with the reason."""
+    if len(body) > MAX_REPORT_BYTES:
+        raise ReportError(f"report larger than {MAX_REPORT_BYTES} bytes")
+    try:
+        data = json.loads(body.decode("utf-8"), parse_constant=_reject_constant)
+    except ReportError:
+        raise
+    except (UnicodeDecodeError, ValueError) as e:
+        raise ReportError(f"not JSON: {e}") from e
+    if not isinstance(data, dict):
+        raise ReportError("a report is a JSON object")
+    unknown = sorted(set(data) - {"version", "machine", "stream", "seq", "sent_at", "interval_seconds", "snapshot"})
+    if unknown:
+        raise ReportError(f"unknown field {unknown[0][:40]!r}")
+    if data.get("version") != REPORT_VERSION:
+        raise ReportError(f"version: this hub takes version {REPORT_VERSION}")
+    machine = text(63, null=False, pattern=NAME_PATTERN)(data.get("machine"), "machine")
+    stream = text(64, null=False, pattern=_STREAM_PATTERN)(data.get("stream"), "stream")
+    seq = integer(1, 2**53, null=False)(data.get("seq"), "seq")
+    sent_at = number(_MIN_TIME, _MAX_TIME, null=False)(data.get("sent_at"), "sent_at")
+    interval = data.get("interval_seconds", DEFAULT_INTERVAL_SECONDS)
+    interval = number(0.1, 3600, null=False)(interval, "interval_seconds")
+    snapshot = SNAPSHOT(data.get("snapshot"), "snapshot")
+    return Report(machine=machine, stream=stream, seq=seq, sent_at=float(sent_at),
+                  interval_seconds=float(interval), snapshot=snapshot)
+
+
+def report_body(*, machine: str, stream: str, seq: int, sent_at: float, interval_seconds: float,
+                snapshot: Mapping[str, Any]) -> dict[str, Any]:
+    """The report an agent sends (the inverse of :func:`parse_report`)."""
+    return {
+        "version": REPORT_VERSION,
+        "machine": machine,
+        "stream": stream,
+        "seq": seq,
+        "sent_at": sent_at,
+        "interval_seconds": interval_seconds,
+        "snapshot": dict(snapshot),
+    }

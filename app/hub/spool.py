@@ -1,0 +1,118 @@
+"""The agent's spool: reports wait here, in order, until the hub has taken them.
+
+A SQLite file in the agent's data dir (``spool.sqlite3``), so reports survive the hub being
+away and the agent restarting. Each report gets the next number of this spool's ``stream``;
+the hub keeps (machine, stream, seq), so sending a report twice never counts it twice.
+
+While the hub is away the spool keeps one report per minute (the last of each minute, and
+every state change): the hub charts a point a minute, so the history has no hole, and a week
+away costs at most ~10k reports on disk.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+import threading
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from app.hub.report import report_body
+
+FILE_NAME = "spool.sqlite3"
+MINUTE_SECONDS = 60
+MAX_REPORTS = 7 * 24 * 60
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS pending (
+    seq INTEGER PRIMARY KEY,
+    minute INTEGER NOT NULL,
+    keep INTEGER NOT NULL,
+    body TEXT NOT NULL
+);
+"""
+
+
+class SpoolError(Exception):
+    """The spool file cannot be used."""
+
+
+class Spool:
+    """Numbered reports waiting for the hub, oldest first; thread-safe."""
+
+    def __init__(self, path: Path, *, max_reports: int = MAX_REPORTS) -> None:
+        self.path = path
+        self.max_reports = max_reports
+        self._lock = threading.Lock()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=5.0)
+            self._conn.execute("PRAGMA journal_mode=WAL")
+            self._conn.executescript(_SCHEMA)
+            self.stream = self._meta("stream", lambda: secrets.token_hex(8))
+            self._next_seq = int(self._meta("next_seq", lambda: "1"))
+        except (OSError, sqlite3.Error) as e:
+            raise SpoolError(f"cannot use {path}: {e}") from e
+
+    def _meta(self, key: str, default: Any) -> str:
+        row = self._conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        if row is not None:
+            return str(row[0])
+        value = str(default())
+        self._conn.execute("INSERT INTO meta VALUES (?, ?)", (key, value))
+        return value
+
+    def close(self) -> None:
+        """Close the file."""
+        with self._lock:
+            self._conn.close()
+
+    def add(self, *, machine: str, snapshot: Mapping[str, Any], sent_at: float, interval_seconds: float,
+            keep: bool = False) -> int:
+        """Number and keep a report; return its number.
+
+        An unsent report of the same minute that was not a state change (``keep``) is replaced:
+        the hub would keep only the minute's last one anyway.
+        """
+        minute = int(float(snapshot.get("as_of", sent_at)) // MINUTE_SECONDS)
+        with self._lock:
+            conn = self._conn
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                seq = self._next_seq
+                body = report_body(machine=machine, stream=self.stream, seq=seq, sent_at=sent_at,
+                                   interval_seconds=interval_seconds, snapshot=snapshot)
+                newest = conn.execute("SELECT seq, minute, keep FROM pending ORDER BY seq DESC LIMIT 1").fetchone()
+                if newest is not None and newest[1] == minute and not newest[2]:
+                    conn.execute("DELETE FROM pending WHERE seq = ?", (newest[0],))
+                conn.execute("INSERT INTO pending VALUES (?, ?, ?, ?)",
+                             (seq, minute, int(keep), json.dumps(body, ensure_ascii=False, separators=(",", ":"))))
+                conn.execute(
+                    "DELETE FROM pending WHERE seq <= (SELECT seq FROM pending ORDER BY seq DESC LIMIT 1 OFFSET ?)",
+                    (self.max_reports,),
+                )
+                conn.execute("UPDATE meta SET value = ? WHERE key = 'next_seq'", (str(seq + 1),))
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            self._next_seq = seq + 1
+        return seq
+
+    def pending(self, limit: int = 100) -> list[tuple[int, str]]:
+        """The oldest reports not yet taken: (seq, JSON body)."""
+        with self._lock:
+            rows = self._conn.execute("SELECT seq, body FROM pending ORDER BY seq LIMIT ?", (limit,)).fetchall()
+        return [(int(seq), str(body)) for seq, body in rows]
+
+    def count(self) -> int:
+        """How many reports wait."""
+        with self._lock:
+            return int(self._conn.execute("SELECT COUNT(*) FROM pending").fetchone()[0])
+
+    def taken(self, seq: int) -> None:
+        """The hub has report ``seq`` (or refused it for good): forget it."""
+        with self._lock:
+            self._conn.execute("DELETE FROM pending WHERE seq = ?", (seq,))

@@ -1,0 +1,109 @@
+"""The hub's file: enrolment (hashed, revocable keys), idempotent reports, minute samples."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.hub.keys import hash_key
+from app.hub.report import Report
+from app.hub.store import HubStore, HubStoreError
+
+NOW = 1_796_000_000.0
+
+
+def report(seq: int, *, as_of: float = NOW, tph: float | None = 360_000.0, stream: str = "a" * 16,
+           machine: str = "rig-a", state: str = "training") -> Report:
+    snap: dict[str, Any] = {"status_line": "x", "state": state, "as_of": as_of,
+                            "rate": {"tokens_per_hour": tph}, "details": []}
+    return Report(machine=machine, stream=stream, seq=seq, sent_at=as_of, interval_seconds=15.0, snapshot=snap)
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> HubStore:
+    return HubStore(tmp_path / "hub.sqlite3")
+
+
+def test_keys_are_kept_hashed_one_per_machine(store: HubStore, tmp_path: Path) -> None:
+    key_a = store.enroll("rig-a", NOW)
+    key_b = store.enroll("rig-b", NOW)
+    assert key_a != key_b and key_a.startswith("twk_")
+    assert store.machine_for_key(key_a) == "rig-a"
+    assert store.machine_for_key(key_b) == "rig-b"
+    assert store.machine_for_key(key_a[:-1] + ("A" if key_a[-1] != "A" else "B")) is None
+    raw = (tmp_path / "hub.sqlite3").read_bytes() + (tmp_path / "hub.sqlite3-wal").read_bytes()
+    assert key_a.encode() not in raw and hash_key(key_a).encode() in raw
+
+
+def test_enrolling_twice_is_refused_and_revoking_kills_the_key(store: HubStore) -> None:
+    key = store.enroll("rig-a", NOW)
+    with pytest.raises(HubStoreError, match="--revoke rig-a"):
+        store.enroll("rig-a", NOW)
+    store.revoke("rig-a", NOW + 1)
+    assert store.machine_for_key(key) is None
+    assert [m.name for m in store.machines()] == []
+    with pytest.raises(HubStoreError, match="no enrolled machine"):
+        store.revoke("rig-a", NOW + 2)
+    new_key = store.enroll("rig-a", NOW + 3)  # back, with a new key; the old stays dead
+    assert store.machine_for_key(new_key) == "rig-a" and store.machine_for_key(key) is None
+
+
+@pytest.mark.parametrize("name", ["", "a b", "-x", "x" * 64, "é", "<b>"])
+def test_bad_machine_names(store: HubStore, name: str) -> None:
+    with pytest.raises(ValueError, match="machine name"):
+        store.enroll(name, NOW)
+
+
+def test_a_resent_report_never_counts_twice(store: HubStore) -> None:
+    store.enroll("rig-a", NOW)
+    assert store.accept(report(1), NOW)
+    assert store.accept(report(2, as_of=NOW + 60), NOW + 60)
+    assert not store.accept(report(2, as_of=NOW + 60), NOW + 61)
+    assert not store.accept(report(1), NOW + 62)
+    # A new spool (the agent's data dir was wiped) starts its numbers again: taken.
+    assert store.accept(report(1, as_of=NOW + 120, stream="b" * 16), NOW + 120)
+    (row,) = store.machines()
+    assert row.received_at == NOW + 120 and row.snapshot is not None and row.snapshot["as_of"] == NOW + 120
+    assert [t for t, _ in store.series("rig-a", NOW - 60, NOW + 600, 60)] == [
+        int(NOW // 60 * 60), int(NOW // 60 * 60) + 60, int(NOW // 60 * 60) + 120]
+
+
+def test_series_buckets_average_and_tokens_since(store: HubStore) -> None:
+    store.enroll("rig-a", NOW)
+    start = int(NOW // 3600 * 3600)
+    for i in range(10):  # ten minutes at 360k, then ten at 720k
+        store.accept(report(i + 1, as_of=start + 60 * i, tph=360_000.0), start + 60 * i)
+    for i in range(10, 20):
+        store.accept(report(i + 1, as_of=start + 60 * i, tph=720_000.0), start + 60 * i)
+    assert store.series("rig-a", start, start + 3600, 600) == [(start, 360_000.0), (start + 600, 720_000.0)]
+    # 10 min at 360k/h + 10 min at 720k/h = 60k + 120k.
+    assert store.tokens_since(start) == {"rig-a": pytest.approx(180_000.0)}
+    assert store.tokens_since(start + 600) == {"rig-a": pytest.approx(120_000.0)}
+
+
+def test_prune_keeps_a_week(store: HubStore) -> None:
+    store.enroll("rig-a", NOW)
+    store.accept(report(1, as_of=NOW - 9 * 86400), NOW)
+    store.accept(report(2, as_of=NOW - 6 * 86400), NOW)
+    assert store.prune(NOW) == 1
+    assert len(store.series("rig-a", 0, NOW, 60)) == 1
+
+
+def test_a_newer_schema_is_left_alone(tmp_path: Path) -> None:
+    path = tmp_path / "hub.sqlite3"
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA user_version=99")
+    conn.close()
+    with pytest.raises(HubStoreError, match="newer tokwatch"):
+        HubStore(path)
+
+
+def test_the_snapshot_is_kept_as_validated_json(store: HubStore) -> None:
+    store.enroll("rig-a", NOW)
+    store.accept(report(1), NOW)
+    (row,) = store.machines()
+    assert json.loads(json.dumps(row.snapshot))["state"] == "training"

@@ -1,0 +1,118 @@
+"""/metrics' collector: names, types, labels and values from composed snapshot dicts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+
+from app.metrics import STATES, SnapshotCollector, exposition, registry_for
+
+
+def miner(**changes: Any) -> dict[str, Any]:
+    """A training miner's snapshot dict, shaped like app.snapshot.to_dict's output."""
+    snap: dict[str, Any] = {
+        "status_line": "L1 · 358k tok/h",
+        "state": "training",
+        "layer": 1,
+        "queue": None,
+        "rate": {"measured": True, "tokens_per_hour": 358_400.0, "passes_per_hour": 112.0, "last_pass_at": 1_796_000_000.0},
+        "run": {"id": "4.12.16.5-tah", "epoch": 49, "phase": "training"},
+        "gpu_memory": {"used_gb": 3.02, "total_gb": 3.86},
+        "counts": {"passes": 336, "tokens": 1_075_200, "backend_errors": {"503": 3, "404": 1}},
+        "network": {"bytes_per_second": 1_250_000.0, "window_seconds": 1200.0},
+        "source": {"last_event_at": 1_796_000_010.0},
+        "as_of": 1_796_000_020.0,
+        "training": None,
+    }
+    snap.update(changes)
+    return snap
+
+
+def scrape(*snaps: tuple[dict[str, str], dict[str, Any]], labels: tuple[str, ...] = ()) -> dict[str, Any]:
+    registry = registry_for(SnapshotCollector(lambda: list(snaps), labels), process=False)
+    samples: dict[str, Any] = {}
+    types: dict[str, str] = {}
+    for family in text_string_to_metric_families(exposition(registry).decode()):
+        types[family.name] = family.type
+        for sample in family.samples:
+            key = (sample.name, tuple(sorted(sample.labels.items())))
+            samples[key] = sample.value  # type: ignore[index]
+    samples["__types__"] = types
+    return samples
+
+
+def test_a_training_miner_exports_its_figures_in_base_units() -> None:
+    got = scrape(({}, miner()))
+    assert got[("tokwatch_tokens_per_hour", ())] == 358_400.0
+    assert got[("tokwatch_passes_total", ())] == 336
+    assert got[("tokwatch_tokens_total", ())] == 1_075_200
+    assert got[("tokwatch_backend_errors_total", (("code", "503"),))] == 3
+    assert got[("tokwatch_backend_errors_total", (("code", "404"),))] == 1
+    assert got[("tokwatch_last_pass_timestamp_seconds", ())] == 1_796_000_000.0
+    assert got[("tokwatch_layer", ())] == 1
+    assert got[("tokwatch_network_bytes_per_second", ())] == 1_250_000.0
+    assert got[("tokwatch_gpu_memory_used_bytes", ())] == pytest.approx(3.02e9)
+    assert got[("tokwatch_run_info", (("run_id", "4.12.16.5-tah"),))] == 1
+    types = got["__types__"]
+    assert types["tokwatch_passes"] == "counter" and types["tokwatch_tokens_per_hour"] == "gauge"
+
+
+def test_one_state_series_per_state_and_only_the_current_is_one() -> None:
+    got = scrape(({}, miner(state="idle")))
+    values = {state: got[("tokwatch_state", (("state", state),))] for state in STATES}
+    assert values["idle"] == 1 and sum(values.values()) == 1
+    # A state this version does not know yet still gets its series.
+    got = scrape(({}, miner(state="paused")))
+    assert got[("tokwatch_state", (("state", "paused"),))] == 1
+    assert got[("tokwatch_state", (("state", "training"),))] == 0
+
+
+def test_unknown_figures_are_absent_not_zero() -> None:
+    snap = miner(rate={"measured": False, "tokens_per_hour": None}, layer=None, network=None, counts=None,
+                 run=None, gpu_memory=None)
+    got = scrape(({}, snap))
+    names = {k[0] for k in got if k != "__types__"}
+    for absent in ("tokwatch_tokens_per_hour", "tokwatch_layer", "tokwatch_network_bytes_per_second",
+                   "tokwatch_passes_total", "tokwatch_run_info", "tokwatch_gpu_memory_used_bytes"):
+        assert absent not in names
+    assert "tokwatch_state" in names
+
+
+def test_queue_position_while_queued() -> None:
+    got = scrape(({}, miner(state="queued", layer=None, queue={"position": 1583, "status": "queued"})))
+    assert got[("tokwatch_queue_position", ())] == 1583
+
+
+def test_step_trainer_figures() -> None:
+    training = {"step": 1020, "total_steps": 5000, "loss": 3.3665, "tokens_per_hour": 4_501_058_748.0,
+                "tokens_per_second": None, "mfu": 35.78, "seconds_since_step": 4.0, "eta_seconds": 1200.0}
+    got = scrape(({}, miner(training=training, layer=None, run=None)))
+    assert got[("tokwatch_train_step", ())] == 1020
+    assert got[("tokwatch_train_loss", ())] == 3.3665
+    assert got[("tokwatch_train_tokens_per_second", ())] == pytest.approx(4_501_058_748.0 / 3600)
+    assert got[("tokwatch_train_mfu_ratio", ())] == pytest.approx(0.3578)
+    assert got[("tokwatch_train_last_step_timestamp_seconds", ())] == 1_796_000_016.0
+
+
+def test_a_per_gpu_rate_is_not_passed_off_as_the_run_s() -> None:
+    training = {"step": 5, "tokens_per_hour": None, "tokens_per_second": 1000.0, "tokens_per_second_scope": "gpu"}
+    got = scrape(({}, miner(training=training)))
+    assert ("tokwatch_train_tokens_per_second", ()) not in got
+
+
+def test_the_hub_labels_every_machine() -> None:
+    got = scrape(({"machine": "rig-a"}, miner()), ({"machine": "rig-b"}, miner(layer=3)), labels=("machine",))
+    assert got[("tokwatch_layer", (("machine", "rig-a"),))] == 1
+    assert got[("tokwatch_layer", (("machine", "rig-b"),))] == 3
+    assert got[("tokwatch_state", (("machine", "rig-b"), ("state", "training")))] == 1
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), True, "12", -5])
+def test_garbage_values_never_reach_the_exposition(bad: Any) -> None:
+    got = scrape(({}, miner(layer=bad, counts={"passes": bad, "backend_errors": {"5x3": 1}})))
+    names = {k[0] for k in got if k != "__types__"}
+    assert "tokwatch_passes_total" not in names  # a counter is never negative, NaN or a string
+    assert "tokwatch_backend_errors_total" not in names
+    assert ("tokwatch_layer" in names) == (bad == -5)  # a negative gauge is a number; the rest are not
