@@ -1,0 +1,182 @@
+"""The running hub: takes reports, knows when the fleet changed, and hands out its views.
+
+The hub's counterpart of the dashboard's Monitor: one object the web layer asks (report intake,
+the fleet, a machine's page and chart, the metrics of every machine online) and the fleet
+page's broadcaster waits on (``version`` / ``wait_for_change``).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from prometheus_client.core import GaugeMetricFamily, Metric
+
+from app.hub import fleet
+from app.hub.report import ReportError, parse_report
+from app.hub.store import HubStore, MachineRow
+
+# The machine page's chart: span name → (seconds shown, seconds per point).
+CHART_SPANS: dict[str, tuple[int, int]] = {"6h": (6 * 3600, 60), "24h": (86400, 300), "7d": (7 * 86400, 1800)}
+# Today's tokens sum a day of minute samples: once a minute is plenty for a header figure.
+TODAY_CACHE_SECONDS = 60.0
+PRUNE_EVERY_SECONDS = 3600.0
+
+
+def local_day_start(now: float) -> float:
+    """Unix time of this machine's last local midnight."""
+    t = time.localtime(now)
+    return time.mktime((t.tm_year, t.tm_mon, t.tm_mday, 0, 0, 0, 0, 0, -1))
+
+
+def bearer(authorization: str | None) -> str | None:
+    """The key in ``Authorization: Bearer …``, or None."""
+    if not authorization:
+        return None
+    scheme, _, value = authorization.strip().partition(" ")
+    if scheme.lower() != "bearer" or not value.strip():
+        return None
+    return value.strip()
+
+
+class Hub:
+    """Report intake and the fleet's views over the hub's store; thread-safe."""
+
+    def __init__(self, store: HubStore, *, clock: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.clock = clock
+        self._changed = threading.Condition()
+        self._version = 0
+        self._online: frozenset[str] = frozenset()
+        self._today: tuple[float, float, dict[str, float]] | None = None  # (computed at, day start, tokens)
+        self._pruned_at = 0.0
+
+    # --- change notification (the broadcaster's source) -----------------------
+
+    @property
+    def version(self) -> int:
+        """Bumped on every report taken and whenever a machine goes offline or comes back."""
+        with self._changed:
+            return self._version
+
+    def wait_for_change(self, since: int, timeout: float) -> int:
+        """Block until the version passes ``since`` or ``timeout`` elapses; return the version."""
+        with self._changed:
+            self._changed.wait_for(lambda: self._version != since, timeout=timeout)
+            return self._version
+
+    def _bump(self) -> None:
+        with self._changed:
+            self._version += 1
+            self._changed.notify_all()
+
+    def tick(self) -> None:
+        """Look for machines gone offline (no report tells us that) and prune old samples now and then."""
+        now = self.clock()
+        online = frozenset(row.name for row in self.store.machines() if fleet.is_online(row, now))
+        if online != self._online:
+            self._online = online
+            self._bump()
+        if now - self._pruned_at >= PRUNE_EVERY_SECONDS:
+            self._pruned_at = now
+            self.store.prune(now)
+
+    # --- intake ---------------------------------------------------------------
+
+    def take(self, authorization: str | None, body: bytes) -> tuple[int, dict[str, Any]]:
+        """Take one report: (HTTP status, JSON answer). The key is checked before the body is read."""
+        key = bearer(authorization)
+        if key is None:
+            return 401, {"error": "missing report key (Authorization: Bearer <key from --enroll>)"}
+        machine = self.store.machine_for_key(key)
+        if machine is None:
+            return 401, {"error": "unknown or revoked report key; enrol this machine again on the hub"}
+        try:
+            report = parse_report(body)
+        except ReportError as e:
+            return 400, {"error": str(e)}
+        if report.machine != machine:
+            return 403, {"error": f"this key belongs to {machine}, not {report.machine}"}
+        taken = self.store.accept(report, self.clock())
+        if taken:
+            self._bump()
+        return 200, {"taken": taken, "seq": report.seq}
+
+    # --- views ----------------------------------------------------------------
+
+    def _today_tokens(self, now: float) -> tuple[float, dict[str, float]]:
+        day_start = local_day_start(now)
+        cached = self._today
+        if cached is None or cached[1] != day_start or now - cached[0] >= TODAY_CACHE_SECONDS:
+            cached = (now, day_start, self.store.tokens_since(day_start))
+            self._today = cached
+        return day_start, cached[2]
+
+    def fleet(self) -> dict[str, Any]:
+        """``GET /api/fleet``: every machine's card and the totals."""
+        now = self.clock()
+        day_start, today = self._today_tokens(now)
+        return fleet.fleet_view(self.store.machines(), now, day_start=day_start, today_tokens=today)
+
+    def fleet_json(self) -> str:
+        """The fleet as compact JSON (the API and every push carry the same text)."""
+        return json.dumps(self.fleet(), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+    def _row(self, name: str) -> MachineRow | None:
+        return next((row for row in self.store.machines() if row.name == name), None)
+
+    def machine(self, name: str) -> dict[str, Any] | None:
+        """A machine's page: its card, and its last report's details and events while it is online."""
+        row = self._row(name)
+        if row is None:
+            return None
+        now = self.clock()
+        card = fleet.machine_card(row, now)
+        snap = row.snapshot if card["online"] else None
+        return {
+            "card": card,
+            "details": list((snap or {}).get("details") or []),
+            "events": list((snap or {}).get("events") or []),
+            "alerts": ((snap or {}).get("alerts") or {}).get("active") or [],
+            "as_of": now,
+        }
+
+    def chart(self, name: str, span: str) -> dict[str, Any] | None:
+        """A machine's tok/h over 6 h, 24 h or 7 d, a point per bucket, null where it did not report."""
+        if span not in CHART_SPANS or self._row(name) is None:
+            return None
+        seconds, step = CHART_SPANS[span]
+        now = self.clock()
+        end = int(now // step * step) + step
+        start = end - seconds
+        known = dict(self.store.series(name, start, end, step))
+        points = [[t, known.get(t)] for t in range(start, end, step)]
+        values = [v for _, v in points if v is not None]
+        return {"span": span, "step_seconds": step, "points": points,
+                "high": max(values) if values else None, "as_of": now}
+
+    # --- metrics --------------------------------------------------------------
+
+    def metric_snapshots(self) -> list[tuple[dict[str, str], dict[str, Any]]]:
+        """Every machine online with its last report, labelled by machine (offline ones export no figures)."""
+        now = self.clock()
+        return [({"machine": row.name}, row.snapshot) for row in self.store.machines()
+                if row.snapshot is not None and fleet.is_online(row, now)]
+
+    def fleet_metrics(self) -> Iterator[Metric]:
+        """Per machine: online or not, and when it last reported."""
+        now = self.clock()
+        online = GaugeMetricFamily("tokwatch_machine_online", "1 while the machine reports to the hub.",
+                                   labels=["machine"])
+        seen = GaugeMetricFamily("tokwatch_machine_last_report_timestamp_seconds",
+                                 "Unix time the hub last heard from the machine.", labels=["machine"])
+        for row in self.store.machines():
+            online.add_metric([row.name], 1.0 if fleet.is_online(row, now) else 0.0)
+            if row.received_at is not None:
+                seen.add_metric([row.name], row.received_at)
+        yield online
+        yield seen
+
