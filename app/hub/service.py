@@ -15,6 +15,7 @@ from typing import Any
 
 from prometheus_client.core import GaugeMetricFamily, Metric
 
+from app import text
 from app.hub import fleet
 from app.hub.report import ReportError, parse_report
 from app.hub.store import HubStore, MachineRow
@@ -155,8 +156,9 @@ class Hub:
         known = dict(self.store.series(name, start, end, step))
         points = [[t, known.get(t)] for t in range(start, end, step)]
         values = [v for _, v in points if v is not None]
-        return {"span": span, "step_seconds": step, "points": points,
-                "high": max(values) if values else None, "as_of": now}
+        high = max(values) if values else None
+        return {"span": span, "step_seconds": step, "points": points, "high": high,
+                "high_text": None if high is None else f"{text.compact(high)} tok/h", "as_of": now}
 
     # --- metrics --------------------------------------------------------------
 

@@ -1,0 +1,198 @@
+// The fleet page: a card per machine from /ws/fleet (pushed) or /api/fleet (polled while the websocket is down).
+import { ago, el, getJson, setConnection, setText, showAuth, token } from "./hub-common.js";
+
+const body = document.body;
+const WS_PORT = body.dataset.wsPort;
+const TOKEN_REQUIRED = body.dataset.tokenRequired === "true";
+const POLL_MS = 5000;
+const PREFS_KEY = "tokwatch.fleet.view";
+const STATE_ORDER = { problem: 0, warning: 1, offline: 2, waiting: 3, ok: 4 };
+
+let fleet = null;
+let skewSeconds = 0; // hub clock − this browser's clock
+let socket = null;
+let pollTimer = null;
+let backoffMs = 1000;
+
+const filter = document.getElementById("filter");
+const sort = document.getElementById("sort");
+
+function loadPrefs() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(PREFS_KEY) || "{}");
+    if (saved.filter) filter.value = saved.filter;
+    if (saved.sort) sort.value = saved.sort;
+  } catch {
+    // nothing kept
+  }
+}
+
+function savePrefs() {
+  try {
+    localStorage.setItem(PREFS_KEY, JSON.stringify({ filter: filter.value, sort: sort.value }));
+  } catch {
+    // storage refused
+  }
+}
+
+function matches(card, choice) {
+  switch (choice) {
+    case "all":
+      return true;
+    case "offline":
+      return !card.online;
+    case "attention":
+      return card.online && (card.level === "warning" || card.level === "problem");
+    default:
+      return card.online && card.state === choice;
+  }
+}
+
+function compare(a, b) {
+  if (sort.value === "rate") {
+    return (b.tokens_per_hour ?? -1) - (a.tokens_per_hour ?? -1) || a.name.localeCompare(b.name);
+  }
+  if (sort.value === "state") {
+    const order = (STATE_ORDER[a.level] ?? 9) - (STATE_ORDER[b.level] ?? 9);
+    return order || String(a.state).localeCompare(String(b.state)) || a.name.localeCompare(b.name);
+  }
+  return a.name.localeCompare(b.name);
+}
+
+function figure(label, value) {
+  const row = el("div", "fig");
+  row.append(el("span", "fig-label", label), el("span", "fig-value", value ?? "–"));
+  return row;
+}
+
+function renderCard(card) {
+  const item = el("li", "machine-card");
+  item.dataset.level = card.level;
+  item.dataset.name = card.name;
+  const link = el("a", "card-link");
+  link.href = `/fleet/${encodeURIComponent(card.name)}`;
+  const head = el("div", "card-head");
+  head.append(el("span", "dot"), el("span", "name", card.name), el("span", "state", card.state));
+  link.append(head, el("p", "card-status", card.status_line));
+  if (card.online) {
+    const figs = el("div", "figs");
+    figs.append(
+      figure("layer", card.layer === null || card.layer === undefined ? null : `L${card.layer}`),
+      figure("tok/h", card.tokens_per_hour_text),
+      figure("queue", card.queue_text),
+      figure("network", card.network_text),
+    );
+    link.append(figs);
+  }
+  const seen = el("p", "seen muted");
+  seen.dataset.seen = card.last_seen_at ?? "";
+  seen.textContent = seenText(card);
+  link.append(seen);
+  item.append(link);
+  return item;
+}
+
+function seenText(card) {
+  if (card.last_seen_at === null || card.last_seen_at === undefined) return card.last_seen_text;
+  const now = Date.now() / 1000 + skewSeconds;
+  return `${card.online ? "last report" : "offline · last seen"} ${ago(now - card.last_seen_at)}`;
+}
+
+function render() {
+  if (!fleet) return;
+  const totals = fleet.totals;
+  setText("t-online", `${totals.online}/${totals.machines}`);
+  setText("t-training", totals.training);
+  setText("t-queued", totals.queued);
+  setText("t-idle", totals.idle);
+  setText("t-rate", totals.tokens_per_hour_text);
+  setText("t-today", totals.today_tokens_text);
+  document.title = `${totals.tokens_per_hour_text} · ${totals.online}/${totals.machines} online · tokwatch fleet`;
+  const shown = fleet.machines.filter((card) => matches(card, filter.value)).sort(compare);
+  const list = document.getElementById("cards");
+  list.replaceChildren(...shown.map(renderCard));
+  document.getElementById("empty").hidden = shown.length > 0;
+  setText("shown", `${shown.length} of ${fleet.machines.length}`);
+}
+
+function accept(data) {
+  if (!data || !Array.isArray(data.machines)) return;
+  fleet = data;
+  skewSeconds = data.as_of - Date.now() / 1000;
+  showAuth(false);
+  render();
+}
+
+function tickAges() {
+  for (const node of document.querySelectorAll(".seen[data-seen]")) {
+    const name = node.closest(".machine-card")?.dataset.name;
+    const card = fleet?.machines.find((m) => m.name === name);
+    if (card) node.textContent = seenText(card);
+  }
+}
+
+async function poll() {
+  try {
+    const data = await getJson("/api/fleet");
+    if (data === null) {
+      showAuth(true);
+      setConnection("locked", "needs token");
+      return;
+    }
+    accept(data);
+    if (!socket || socket.readyState !== WebSocket.OPEN) setConnection("polling", `polling every ${POLL_MS / 1000} s`);
+  } catch {
+    setConnection("reconnecting", "hub unreachable");
+  }
+}
+
+function startPolling() {
+  if (pollTimer === null) {
+    poll();
+    pollTimer = setInterval(poll, POLL_MS);
+  }
+}
+
+function stopPolling() {
+  if (pollTimer !== null) {
+    clearInterval(pollTimer);
+    pollTimer = null;
+  }
+}
+
+function connect() {
+  const query = token.value ? `?token=${encodeURIComponent(token.value)}` : "";
+  const ws = new WebSocket(`ws://${location.hostname}:${WS_PORT}/ws/fleet${query}`);
+  socket = ws;
+  ws.onopen = () => {
+    backoffMs = 1000;
+    stopPolling();
+    setConnection("live", "live");
+  };
+  ws.onmessage = (event) => {
+    const data = JSON.parse(event.data);
+    if (!data.keepalive) accept(data);
+  };
+  ws.onclose = () => {
+    if (socket !== ws) return;
+    socket = null;
+    startPolling();
+    setTimeout(connect, backoffMs * (0.75 + Math.random() / 2));
+    backoffMs = Math.min(backoffMs * 2, 30000);
+  };
+}
+
+loadPrefs();
+filter.addEventListener("change", () => {
+  savePrefs();
+  render();
+});
+sort.addEventListener("change", () => {
+  savePrefs();
+  render();
+});
+document.getElementById("controls").addEventListener("submit", (event) => event.preventDefault());
+if (TOKEN_REQUIRED && !token.value) showAuth(true);
+poll();
+connect();
+setInterval(tickAges, 1000);

@@ -1,0 +1,81 @@
+// Shared by the hub's pages: the token (kept like the dashboard's), the API and small DOM helpers.
+
+const TOKEN_KEY = "tokwatch.token";
+
+function fragmentToken() {
+  const match = location.hash.match(/(?:^#|&)token=([^&]+)/);
+  if (!match) return null;
+  try {
+    const value = decodeURIComponent(match[1]);
+    return /^[A-Za-z0-9._~-]{8,256}$/.test(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+export function takeToken() {
+  const fresh = fragmentToken();
+  if (fresh) {
+    try {
+      localStorage.setItem(TOKEN_KEY, fresh);
+    } catch {
+      // storage refused (private mode): the token lives for this page only
+    }
+    history.replaceState(null, "", location.pathname + location.search);
+    return fresh;
+  }
+  try {
+    return localStorage.getItem(TOKEN_KEY);
+  } catch {
+    return null;
+  }
+}
+
+export const token = { value: takeToken() };
+
+// GET a JSON API path with the token; null on 401 (the page asks for the link), throws when unreachable.
+export async function getJson(path) {
+  const headers = token.value ? { Authorization: `Bearer ${token.value}` } : {};
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), 8000);
+  try {
+    const response = await fetch(path, { headers, cache: "no-store", signal: controller.signal });
+    if (response.status === 401) return null;
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    return await response.json();
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined && text !== null) node.textContent = String(text); // never innerHTML: agents are not trusted
+  return node;
+}
+
+export function setText(id, text) {
+  const node = document.getElementById(id);
+  if (node) node.textContent = text ?? "";
+}
+
+export function setConnection(state, words) {
+  const node = document.getElementById("connection");
+  node.dataset.connection = state;
+  node.textContent = words;
+}
+
+export function showAuth(needed) {
+  document.getElementById("auth").hidden = !needed;
+}
+
+// "just now", "40 s ago", "3 min ago", "2 h 05 min ago": as the hub writes it, kept moving between pushes.
+export function ago(seconds) {
+  const s = Math.max(0, Math.floor(seconds));
+  if (s < 5) return "just now";
+  if (s < 60) return `${s} s ago`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
+  if (s < 86400) return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, "0")} min ago`;
+  return `${Math.floor(s / 86400)} d ${Math.floor((s % 86400) / 3600)} h ago`;
+}
