@@ -142,6 +142,7 @@ class Hub:
             "details": list((snap or {}).get("details") or []),
             "events": list((snap or {}).get("events") or []),
             "alerts": ((snap or {}).get("alerts") or {}).get("active") or [],
+            "reports": row.reports,
             "as_of": now,
         }
 

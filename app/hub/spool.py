@@ -4,9 +4,9 @@ A SQLite file in the agent's data dir (``spool.sqlite3``), so reports survive th
 away and the agent restarting. Each report gets the next number of this spool's ``stream``;
 the hub keeps (machine, stream, seq), so sending a report twice never counts it twice.
 
-While the hub is away the spool keeps one report per minute (the last of each minute, and
-every state change): the hub charts a point a minute, so the history has no hole, and a week
-away costs at most ~10k reports on disk.
+While the hub is away every report is kept for the first hour; past that the spool keeps one
+report per minute (the last of each minute, and every state change): the hub charts a point a
+minute, so the history has no hole, and a week away costs at most ~10k reports on disk.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from app.hub.report import report_body
 FILE_NAME = "spool.sqlite3"
 MINUTE_SECONDS = 60
 MAX_REPORTS = 7 * 24 * 60
+KEEP_ALL_REPORTS = 240  # an hour at the default 15 s
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS pending (
@@ -42,9 +43,10 @@ class SpoolError(Exception):
 class Spool:
     """Numbered reports waiting for the hub, oldest first; thread-safe."""
 
-    def __init__(self, path: Path, *, max_reports: int = MAX_REPORTS) -> None:
+    def __init__(self, path: Path, *, max_reports: int = MAX_REPORTS, keep_all: int = KEEP_ALL_REPORTS) -> None:
         self.path = path
         self.max_reports = max_reports
+        self.keep_all = keep_all
         self._lock = threading.Lock()
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -73,8 +75,8 @@ class Spool:
             keep: bool = False) -> int:
         """Number and keep a report; return its number.
 
-        An unsent report of the same minute that was not a state change (``keep``) is replaced:
-        the hub would keep only the minute's last one anyway.
+        Past ``keep_all`` waiting reports, an unsent report of the same minute that was not a
+        state change (``keep``) is replaced: the hub charts only the minute's last one anyway.
         """
         minute = int(float(snapshot.get("as_of", sent_at)) // MINUTE_SECONDS)
         with self._lock:
@@ -85,7 +87,8 @@ class Spool:
                 body = report_body(machine=machine, stream=self.stream, seq=seq, sent_at=sent_at,
                                    interval_seconds=interval_seconds, snapshot=snapshot)
                 newest = conn.execute("SELECT seq, minute, keep FROM pending ORDER BY seq DESC LIMIT 1").fetchone()
-                if newest is not None and newest[1] == minute and not newest[2]:
+                waiting = int(conn.execute("SELECT COUNT(*) FROM pending").fetchone()[0])
+                if newest is not None and newest[1] == minute and not newest[2] and waiting >= self.keep_all:
                     conn.execute("DELETE FROM pending WHERE seq = ?", (newest[0],))
                 conn.execute("INSERT INTO pending VALUES (?, ?, ?, ?)",
                              (seq, minute, int(keep), json.dumps(body, ensure_ascii=False, separators=(",", ":"))))

@@ -37,7 +37,8 @@ CREATE TABLE latest (
     received_at REAL NOT NULL,
     as_of REAL NOT NULL,
     interval_seconds REAL NOT NULL,
-    snapshot TEXT NOT NULL
+    snapshot TEXT NOT NULL,
+    reports INTEGER NOT NULL  -- reports taken from this machine since its enrolment
 );
 -- A minute's figures per machine (the last report in that minute), for the charts.
 CREATE TABLE sample (
@@ -63,6 +64,7 @@ class MachineRow:
     received_at: float | None
     interval_seconds: float | None
     snapshot: dict[str, Any] | None
+    reports: int = 0
 
 
 class HubStore:
@@ -149,18 +151,20 @@ class HubStore:
         as_of = float(snap["as_of"])
         tokens_per_hour = (snap.get("rate") or {}).get("tokens_per_hour")
         with self._transaction() as conn:
-            row = conn.execute("SELECT stream, seq, as_of FROM latest WHERE name = ?", (report.machine,)).fetchone()
+            row = conn.execute("SELECT stream, seq, as_of, reports FROM latest WHERE name = ?",
+                               (report.machine,)).fetchone()
             if row is not None and row[0] == report.stream and report.seq <= row[1]:
                 return False
+            reports = 1 if row is None else row[3] + 1
             if row is None or as_of >= row[2] or row[0] != report.stream:
                 conn.execute(
-                    "INSERT OR REPLACE INTO latest VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT OR REPLACE INTO latest VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     (report.machine, report.stream, report.seq, received_at, as_of, report.interval_seconds,
-                     json.dumps(snap, ensure_ascii=False, separators=(",", ":"))),
+                     json.dumps(snap, ensure_ascii=False, separators=(",", ":")), reports),
                 )
             else:  # an older report sent late: remember its number, keep the newer figures
-                conn.execute("UPDATE latest SET seq = ?, received_at = ? WHERE name = ?",
-                             (report.seq, received_at, report.machine))
+                conn.execute("UPDATE latest SET seq = ?, received_at = ?, reports = ? WHERE name = ?",
+                             (report.seq, received_at, reports, report.machine))
             t = int(as_of // SAMPLE_SECONDS * SAMPLE_SECONDS)
             conn.execute("INSERT OR REPLACE INTO sample VALUES (?, ?, ?, ?)",
                          (report.machine, t, tokens_per_hour, str(snap["state"])))
@@ -170,13 +174,13 @@ class HubStore:
         """Every enrolled (not revoked) machine with its newest report, by name."""
         with self._lock:
             rows = self._conn.execute(
-                "SELECT m.name, m.enrolled_at, l.received_at, l.interval_seconds, l.snapshot "
+                "SELECT m.name, m.enrolled_at, l.received_at, l.interval_seconds, l.snapshot, l.reports "
                 "FROM machine m LEFT JOIN latest l ON l.name = m.name "
                 "WHERE m.revoked_at IS NULL ORDER BY m.name"
             ).fetchall()
         return [
             MachineRow(name=row[0], enrolled_at=row[1], received_at=row[2], interval_seconds=row[3],
-                       snapshot=None if row[4] is None else json.loads(row[4]))
+                       snapshot=None if row[4] is None else json.loads(row[4]), reports=row[5] or 0)
             for row in rows
         ]
 

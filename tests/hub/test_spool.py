@@ -30,8 +30,15 @@ def test_reports_are_numbered_in_order_and_survive_a_restart(tmp_path: Path) -> 
     assert (report["seq"], report["stream"], report["machine"]) == (2, stream, "rig-a")
 
 
-def test_one_report_a_minute_waits_but_a_state_change_is_kept(tmp_path: Path) -> None:
-    spool = Spool(tmp_path / "spool.sqlite3")
+def test_every_report_waits_for_the_first_hour(tmp_path: Path) -> None:
+    spool = Spool(tmp_path / "spool.sqlite3", keep_all=240)
+    for i in range(240):
+        add(spool, NOW + 15 * i)
+    assert [seq for seq, _ in spool.pending(1000)] == list(range(1, 241))
+
+
+def test_past_an_hour_one_report_a_minute_waits_but_a_state_change_is_kept(tmp_path: Path) -> None:
+    spool = Spool(tmp_path / "spool.sqlite3", keep_all=1)
     for i in range(4):  # one minute at 15 s
         add(spool, NOW + 15 * i)
     add(spool, NOW + 60)

@@ -67,6 +67,7 @@ def test_a_resent_report_never_counts_twice(store: HubStore) -> None:
     # A new spool (the agent's data dir was wiped) starts its numbers again: taken.
     assert store.accept(report(1, as_of=NOW + 120, stream="b" * 16), NOW + 120)
     (row,) = store.machines()
+    assert row.reports == 3  # the two resends were not counted
     assert row.received_at == NOW + 120 and row.snapshot is not None and row.snapshot["as_of"] == NOW + 120
     assert [t for t, _ in store.series("rig-a", NOW - 60, NOW + 600, 60)] == [
         int(NOW // 60 * 60), int(NOW // 60 * 60) + 60, int(NOW // 60 * 60) + 120]

@@ -1,0 +1,166 @@
+"""The hub's routes: report intake, the fleet page and API, a machine's page, and the fleet's live push.
+
+Thin: :class:`app.hub.service.Hub` does the work. Reports authenticate with their machine's key
+(not the dashboard token); everything a person reads needs the dashboard token off loopback,
+as ``/api/snapshot`` does.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import socket
+from dataclasses import dataclass
+
+from flask import Blueprint, Response, abort, current_app, render_template, request
+from simple_websocket import Server
+from wsproto.utilities import LocalProtocolError
+
+from app import security
+from app.broadcast import Broadcaster, ClientClosed, pump
+from app.config import Config
+from app.hub.keys import NAME_PATTERN
+from app.hub.report import MAX_REPORT_BYTES
+from app.hub.service import Hub
+
+log = logging.getLogger(__name__)
+
+REPORT_PATH = "/hub/report"
+bp = Blueprint("hub", __name__)
+
+
+@dataclass(frozen=True)
+class HubState:
+    """What the hub's routes work with, kept in ``app.extensions["tokwatch.hub"]``."""
+
+    config: Config
+    hub: Hub
+    broadcaster: Broadcaster
+    hub_url: str
+    has_log: bool
+
+
+def hub_state() -> HubState:
+    """The current app's HubState."""
+    state: HubState = current_app.extensions["tokwatch.hub"]
+    return state
+
+
+def _json(data: object, status: int = 200) -> Response:
+    response = Response(json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False),
+                        status=status, mimetype="application/json")
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.before_request
+def guard() -> None:
+    """The fleet's figures need the dashboard token off loopback; a fleet websocket is vetted like /ws."""
+    state = hub_state()
+    if request.path.startswith("/api/"):
+        security.require_token(state.config)
+    elif request.path == "/ws/fleet":
+        security.require_token(state.config, query_param=True)
+        security.require_websocket_origin(state.config)
+        if state.broadcaster.is_full():
+            security.refuse(503, "too many live pages open; close one and reload")
+        raw = request.environ.get("werkzeug.socket")
+        if raw is not None:
+            raw.settimeout(None)
+
+
+@bp.post(REPORT_PATH)
+def report() -> Response:
+    """Take one machine's report (its key in ``Authorization: Bearer``)."""
+    length = request.content_length
+    if length is not None and length > MAX_REPORT_BYTES:
+        return _json({"error": f"report larger than {MAX_REPORT_BYTES} bytes"}, 413)
+    body = request.get_data(cache=False)
+    status, answer = hub_state().hub.take(request.headers.get("Authorization"), body)
+    response = _json(answer, status)
+    if status == 401:
+        response.headers["WWW-Authenticate"] = 'Bearer realm="tokwatch hub"'
+    return response
+
+
+def render_fleet_page() -> str:
+    """The fleet page: no figures, only where to find them and how to add a machine."""
+    state = hub_state()
+    config = state.config
+    data_dir = config.extra.get("data_dir_flag", "")
+    return render_template(
+        "fleet.html",
+        ws_port=config.effective_ws_port,
+        token_required=config.token is not None,
+        hub_url=state.hub_url,
+        data_dir_flag=data_dir,
+        has_log=state.has_log,
+    )
+
+
+@bp.get("/fleet")
+def fleet_page() -> str:
+    """Every machine on one page."""
+    return render_fleet_page()
+
+
+def _machine_name(name: str) -> str:
+    if not NAME_PATTERN.fullmatch(name):
+        abort(404)
+    return name
+
+
+@bp.get("/fleet/<name>")
+def machine_page(name: str) -> str:
+    """One machine's page from the hub's data."""
+    return render_template("machine.html", name=_machine_name(name),
+                           token_required=hub_state().config.token is not None)
+
+
+@bp.get("/api/fleet")
+def fleet_api() -> Response:
+    """The fleet: every machine's card and the totals."""
+    response = Response(hub_state().hub.fleet_json(), mimetype="application/json")
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/api/fleet/<name>")
+def machine_api(name: str) -> Response:
+    """A machine's card, details and events."""
+    page = hub_state().hub.machine(_machine_name(name))
+    if page is None:
+        return _json({"error": f"no enrolled machine is called {name}"}, 404)
+    return _json(page)
+
+
+@bp.get("/api/fleet/<name>/chart")
+def chart_api(name: str) -> Response:
+    """A machine's tok/h over ``span`` (6h, 24h or 7d)."""
+    span = request.args.get("span", "24h")
+    chart = hub_state().hub.chart(_machine_name(name), span)
+    if chart is None:
+        return _json({"error": "no such machine, or span is not one of 6h, 24h, 7d"}, 404)
+    return _json(chart)
+
+
+def fleet_socket(connection: Server) -> None:
+    """Send the fleet now, then on every change (coalesced) and a keepalive when idle."""
+    from app.web import CLOSE_NORMAL, CLOSE_TRY_AGAIN_LATER, finish
+
+    state = hub_state()
+    client = state.broadcaster.join(abort=lambda: connection.sock.shutdown(socket.SHUT_RDWR))
+    if client is None:
+        finish(connection, CLOSE_TRY_AGAIN_LATER, "too many live pages open")
+        return
+    code, reason = CLOSE_NORMAL, ""
+    try:
+        connection.send(state.hub.fleet_json())
+        pump(connection, client, keepalive_seconds=state.config.keepalive_seconds)
+    except ClientClosed as closed:
+        code, reason = closed.code, closed.reason
+    except (OSError, LocalProtocolError) as e:
+        log.debug("fleet websocket client gone: %s", e)
+    finally:
+        state.broadcaster.leave(client)
+        finish(connection, code, reason)
