@@ -1,0 +1,256 @@
+"""The hub under a fleet: 100 simulated agents reporting every 15 s.
+
+Two parts, both against the real code:
+
+1. **A simulated day** (6 h with ``--quick``), compressed: 100 enrolled machines × a report
+   every 15 s of simulated time go through the hub's own intake (``Hub.take``: key check,
+   validation, the SQLite write) as fast as it takes them, in time order. Gives the time to take
+   a report without HTTP and the store's size after a day.
+2. **Real time** over that store: ``run.py --hub --port 0`` as a user runs it, the 100 agents
+   posting over HTTP at their real cadence (one report every 0.15 s in all) for 60 s (20 s with
+   ``--quick``), one fleet page connected to ``/ws/fleet``. Measured: the hub's CPU (% of one
+   core, from /proc), the p99 time to take a report (POST round trip), and the push latency
+   (POST sent → the first fleet push whose card shows that report). References, same run: the
+   same hub over the same window with nobody reporting (CPU), and ``GET /healthz`` round trips
+   interleaved with the reports (what the HTTP stack alone costs).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import json
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import simple_websocket
+
+from bench.harness import ROOT, proc_cpu_seconds
+from bench.report import Figure, percentile
+
+MACHINES = 100
+INTERVAL_SECONDS = 15.0
+SEQ_IN_STATUS = re.compile(r'"name":"(m\d{3})","online":true[^}]*?"status_line":"L1 · 358k tok/h · r(\d+)"')
+
+
+def snapshot(at: float, seq: int) -> dict[str, Any]:
+    """A training miner's snapshot, as an agent sends it (no history); the status line carries the report number."""
+    return {
+        "status_line": f"L1 · 358k tok/h · r{seq}",
+        "state": "training",
+        "format": "iota",
+        "layer": 1,
+        "queue": None,
+        "rate": {"measured": True, "tokens_per_hour": 358_400.0, "passes_per_hour": 112.0, "tokens_per_pass": 3200,
+                 "passes_in_window": 37, "observed_seconds": 1200.0, "window_seconds": 1200.0},
+        "step": 2,
+        "run": {"id": "4.12.16.5-tah", "epoch": 49, "phase": "training"},
+        "gpu_memory": {"used_gb": 3.02, "total_gb": 3.86},
+        "backend_errors": {"queue_state_503": 3, "not_found_404": 0, "window_seconds": 3600.0},
+        "details": ["358k tok/h · 112 passes/h (over 20 min)", "Step 2", "Run 4.12.16.5-tah",
+                    "Epoch 49 · training", "GPU mem 3.02 / 3.86 GB", "Backend: 3×503 queue_state, 0×404"],
+        "source": {"last_event_at": at - 3, "problem": None, "demo": False, "lines_read": 1000, "bad_lines": 0},
+        "counts": {"passes": seq, "tokens": seq * 3200, "backend_errors": {"503": 3, "404": 0}},
+        "as_of": at,
+        "training": None,
+    }
+
+
+def report(name: str, seq: int, at: float) -> bytes:
+    from app.hub.report import report_body
+
+    body = report_body(machine=name, stream="b" * 16, seq=seq, sent_at=at, interval_seconds=INTERVAL_SECONDS,
+                       snapshot=snapshot(at, seq))
+    return json.dumps(body, separators=(",", ":")).encode()
+
+
+def simulated_day(data_dir: Path, hours: float) -> tuple[dict[str, str], dict[str, Any]]:
+    """Enrol the machines and put a day of their reports through the hub's intake; return keys and figures."""
+    from app.hub.service import Hub
+    from app.hub.store import HubStore
+
+    store = HubStore(data_dir / "hub.sqlite3")
+    now = time.time()
+    keys = {f"m{i:03d}": store.enroll(f"m{i:03d}", now) for i in range(MACHINES)}
+    hub = Hub(store)
+    steps = int(hours * 3600 / INTERVAL_SECONDS)
+    start = now - hours * 3600
+    took: list[float] = []
+    for step in range(steps):
+        at = start + step * INTERVAL_SECONDS
+        for name, key in keys.items():
+            body = report(name, step + 1, at)
+            t0 = time.perf_counter()
+            status, _ = hub.take(f"Bearer {key}", body)
+            took.append(time.perf_counter() - t0)
+            if status != 200:
+                raise RuntimeError(f"the hub refused a report: {status}")
+    hub.store.prune(now)
+    store.close()
+    size = sum(p.stat().st_size for p in data_dir.glob("hub.sqlite3*"))
+    return keys, {
+        "reports": len(took),
+        "take_in_process_ms_p50": percentile(took, 50) * 1000,
+        "take_in_process_ms_p99": percentile(took, 99) * 1000,
+        "store_bytes": size,
+        "simulated_hours": hours,
+    }
+
+
+class Hub:
+    """``run.py --hub`` on port 0 over a data dir."""
+
+    def __init__(self, data_dir: Path, stderr: Path) -> None:
+        env = {"XDG_DATA_HOME": str(data_dir.parent), "HOME": str(data_dir.parent), "PATH": "/usr/bin:/bin"}
+        self._stderr = stderr.open("w")
+        self.process = subprocess.Popen([sys.executable, "-u", str(ROOT / "run.py"), "--hub", "--port", "0"],
+                                        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=self._stderr, text=True)
+        assert self.process.stdout is not None
+        banner = ""
+        deadline = time.monotonic() + 30
+        while "Ctrl-C to stop" not in banner and time.monotonic() < deadline:
+            line = self.process.stdout.readline()
+            if not line:
+                break
+            banner += line
+        http = re.search(r"http://127\.0\.0\.1:(\d+)/", banner)
+        ws = re.search(r"websocket on port (\d+)", banner)
+        if http is None or ws is None:
+            self.stop()
+            raise RuntimeError(f"the hub did not start: {banner}")
+        self.http_port, self.ws_port = int(http.group(1)), int(ws.group(1))
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self._stderr.close()
+
+
+class Pushes:
+    """A fleet page's websocket: when each (machine, report number) first showed in a push."""
+
+    def __init__(self, url: str, origin: str) -> None:
+        self.client = simple_websocket.Client(url, headers={"Origin": origin})
+        self.seen: dict[tuple[str, int], float] = {}
+        self.messages = 0
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            while True:
+                text = self.client.receive()
+                arrived = time.perf_counter()
+                if text is None:
+                    continue
+                self.messages += 1
+                for name, seq in SEQ_IN_STATUS.findall(text if isinstance(text, str) else text.decode()):
+                    self.seen.setdefault((name, int(seq)), arrived)
+        except (simple_websocket.ConnectionClosed, OSError):
+            pass
+
+    def stop(self) -> None:
+        with contextlib.suppress(Exception):
+            self.client.close()
+        self._thread.join(2)
+
+
+def real_time(data_dir: Path, keys: dict[str, str], seconds: float, out: Path) -> dict[str, Any]:
+    """Post every machine's reports at the real cadence to a real hub; measure CPU, take time, push latency."""
+    hub = Hub(data_dir, out / "hub-stderr.txt")
+    try:
+        pushes = Pushes(f"ws://127.0.0.1:{hub.ws_port}/ws/fleet", f"http://127.0.0.1:{hub.http_port}")
+        time.sleep(2)
+        cpu0, t0 = proc_cpu_seconds(hub.process.pid), time.perf_counter()
+        time.sleep(seconds)  # the reference: the same hub, one page open, nobody reporting
+        idle_cpu = (proc_cpu_seconds(hub.process.pid) - cpu0) / (time.perf_counter() - t0)
+
+        posted: dict[tuple[str, int], float] = {}
+        took: list[float] = []
+        health: list[float] = []
+        conn = http.client.HTTPConnection("127.0.0.1", hub.http_port, timeout=10)
+        names = sorted(keys)
+        spacing = INTERVAL_SECONDS / len(names)
+        seq_base = 10**6  # past the simulated day's numbers
+        cpu0, t0 = proc_cpu_seconds(hub.process.pid), time.perf_counter()
+        i = 0
+        while time.perf_counter() - t0 < seconds:
+            due = t0 + i * spacing
+            delay = due - time.perf_counter()
+            if delay > 0:
+                time.sleep(delay)
+            name = names[i % len(names)]
+            seq = seq_base + i // len(names)
+            body = report(name, seq, time.time())
+            sent = time.perf_counter()
+            conn.request("POST", "/hub/report", body=body,
+                         headers={"Authorization": f"Bearer {keys[name]}", "Content-Type": "application/json"})
+            answer = conn.getresponse()
+            answer.read()
+            took.append(time.perf_counter() - sent)
+            if answer.status != 200:
+                raise RuntimeError(f"the hub answered {answer.status}")
+            posted[(name, seq)] = sent
+            if i % 5 == 0:  # the reference: what any request costs on this server at this moment
+                h0 = time.perf_counter()
+                conn.request("GET", "/healthz")
+                conn.getresponse().read()
+                health.append(time.perf_counter() - h0)
+            i += 1
+        busy_cpu = (proc_cpu_seconds(hub.process.pid) - cpu0) / (time.perf_counter() - t0)
+        time.sleep(2)
+        pushes.stop()
+        latencies = [pushes.seen[key] - sent for key, sent in posted.items() if key in pushes.seen]
+        return {
+            "reports_posted": len(took),
+            "cpu_percent": busy_cpu * 100,
+            "cpu_percent_idle": idle_cpu * 100,
+            "take_ms_p50": percentile(took, 50) * 1000,
+            "take_ms_p99": percentile(took, 99) * 1000,
+            "healthz_ms_p99": percentile(health, 99) * 1000,
+            "push_ms_p50": percentile(latencies, 50) * 1000 if latencies else None,
+            "push_ms_p99": percentile(latencies, 99) * 1000 if latencies else None,
+            "pushed_reports": len(latencies),
+            "pushes": pushes.messages,
+        }
+    finally:
+        hub.stop()
+
+
+def measure(workdir: Path, *, quick: bool = False) -> Figure:
+    """Both parts; the figure is the hub's CPU at 100 agents, the rest in the details."""
+    data_dir = workdir / "hub-home" / "tokwatch"
+    shutil.rmtree(data_dir.parent, ignore_errors=True)
+    data_dir.mkdir(parents=True)
+    keys, day = simulated_day(data_dir, 6.0 if quick else 24.0)
+    live = real_time(data_dir, keys, 20.0 if quick else 60.0, workdir)
+    details = {**day, **live}
+    cpu = live["cpu_percent"]
+    met = cpu <= 5.0 and live["take_ms_p99"] <= 50.0 and (live["push_ms_p99"] or 1e9) <= 1000.0
+    return Figure(
+        key="hub",
+        title="7 hub, 100 agents",
+        value=cpu,
+        unit="% of a core",
+        reference="same hub, nobody reporting",
+        reference_value=live["cpu_percent_idle"],
+        ratio=cpu / live["cpu_percent_idle"] if live["cpu_percent_idle"] else None,
+        ratio_label="x idle",
+        goal="CPU <= 5 %, take p99 <= 50 ms, push p99 <= 1 s",
+        met=met,
+        note=(f"take p99 {live['take_ms_p99']:.1f} ms (healthz p99 {live['healthz_ms_p99']:.1f} ms); "
+              f"push p99 {live['push_ms_p99'] or float('nan'):.0f} ms; store after {day['simulated_hours']:.0f} h "
+              f"{day['store_bytes'] / 1e6:.1f} MB"),
+        details=details,
+    )

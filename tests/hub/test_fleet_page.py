@@ -1,0 +1,232 @@
+"""The fleet page and a machine's page in a real Chromium: cards, totals, filter and sort, live push,
+offline cards, a hostile agent's text kept as text, phone (390 px) and desktop in both themes.
+
+Screenshots go to test-artifacts/ (fleet-phone-light.png, …) for a human to look at. Without
+Chromium these tests skip, unless TOKWATCH_REQUIRE_BROWSER=1 (CI), where that is a failure.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.config import Config
+from app.hub.report import report_body
+from app.hub.store import HubStore
+from app.monitor import Monitor
+from tests.conftest import RunningServer, start_server
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+HOSTILE = '<img src=x onerror="document.body.dataset.pwned=1">'
+
+
+def expect() -> Any:
+    from playwright.sync_api import expect as playwright_expect
+
+    return playwright_expect
+
+
+class Agents:
+    """Posts reports to a running hub as its enrolled machines would."""
+
+    def __init__(self, url: str, keys: dict[str, str]) -> None:
+        self.url = url
+        self.keys = keys
+        self.seq: dict[str, int] = {}
+
+    def send(self, name: str, *, state: str = "training", status: str | None = None, tph: float | None = None,
+             layer: int | None = None, queue: dict[str, Any] | None = None, network: float | None = None,
+             at: float | None = None, interval: float = 15.0, **extra: Any) -> None:
+        at = time.time() if at is None else at
+        self.seq[name] = self.seq.get(name, 0) + 1
+        snap: dict[str, Any] = {
+            "status_line": status or state, "state": state, "layer": layer, "queue": queue, "as_of": at,
+            "rate": {"measured": tph is not None, "tokens_per_hour": tph},
+            "network": None if network is None else {"bytes_per_second": network, "window_seconds": 1200.0},
+            "details": extra.pop("details", [f"{name} detail"]), **extra,
+        }
+        body = report_body(machine=name, stream="d" * 16, seq=self.seq[name], sent_at=at, interval_seconds=interval,
+                           snapshot=snap)
+        request = urllib.request.Request(f"{self.url}/hub/report", data=json.dumps(body).encode(), method="POST",
+                                         headers={"Authorization": f"Bearer {self.keys[name]}",
+                                                  "Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=5) as response:
+            assert json.load(response)["taken"]
+
+
+@pytest.fixture
+def hub(tmp_path: Path) -> Iterator[tuple[RunningServer, Agents]]:
+    data_dir = tmp_path / "data"
+    store = HubStore(data_dir / "hub.sqlite3")
+    names = ("rig-a", "rig-b", "rig-c", "rig-d", "evil", "gone")
+    keys = {name: store.enroll(name, time.time()) for name in names}
+    store.close()
+    config = Config(log_path=None, port=0, hub=True, data_dir=data_dir, config_dir=tmp_path / "config")
+    running = start_server(config, Monitor(None))
+    agents = Agents(running.http_url.rstrip("/"), keys)
+    now = time.time()
+    for minutes_ago in range(30, 0, -1):  # half an hour of rig-a's history, for its chart
+        agents.send("rig-a", status="L1 · 300k tok/h", tph=300_000.0 + 2000 * minutes_ago, layer=1,
+                    at=now - 60 * minutes_ago)
+    agents.send("rig-a", status="L1 · 358k tok/h", tph=358_400.0, layer=1, network=12_300_000.0,
+                events=[{"at": now - 120, "kind": "layer", "text": "moved to layer 1"}])
+    agents.send("rig-b", status="L3 · 1M tok/h", tph=1_000_000.0, layer=3)
+    agents.send("rig-c", state="queued", status="Queue #1583", queue={"position": 1583, "trend_per_hour": -40.0})
+    agents.send("rig-d", state="idle", status="L2 · idle 31 min", tph=0.0, layer=2)
+    agents.send("evil", status=HOSTILE, details=["</li><script>document.body.dataset.pwned=1</script>"],
+                run={"id": "<b>run</b>", "epoch": 1, "phase": "x"})
+    agents.send("gone", status="L4 · 9M tok/h", tph=9_000_000.0, layer=4, interval=0.5)  # offline 1.5 s later
+    yield running, agents
+    running.dashboard.stop()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    context.close()
+    assert not errors, errors
+
+
+def shot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def fits(page: Any, width: int) -> None:
+    scroll = page.evaluate("document.documentElement.scrollWidth")
+    assert scroll <= width, f"the page is {scroll} px wide on a {width} px screen"
+
+
+def card(page: Any, name: str) -> Any:
+    return page.locator(f'.machine-card[data-name="{name}"]')
+
+
+def test_the_fleet_on_a_phone_and_a_desktop(hub: tuple[RunningServer, Agents], page: Any) -> None:
+    server, agents = hub
+    time.sleep(1.6)  # "gone" has missed three of its half-second reports
+    page.goto(f"{server.http_url}fleet")
+    expect()(page.locator("#connection")).to_have_text("live")
+    expect()(page.locator(".machine-card")).to_have_count(6)
+    expect()(page.locator("#t-online")).to_have_text("5/6")
+    expect()(page.locator("#t-training")).to_have_text("2")
+    expect()(page.locator("#t-queued")).to_have_text("1")
+    expect()(page.locator("#t-idle")).to_have_text("1")
+    # 358,400 + 1,000,000 (+ 0 idle); the offline machine's 9M counts nowhere.
+    expect()(page.locator("#t-rate")).to_have_text("1.3M tok/h")
+
+    rig_a = card(page, "rig-a")
+    expect()(rig_a.locator(".card-status")).to_have_text("L1 · 358k tok/h")
+    expect()(rig_a).to_contain_text("L1")
+    expect()(rig_a).to_contain_text("12.3 MB/s")
+    expect()(card(page, "rig-c")).to_contain_text("#1583 · −40/h")
+    assert card(page, "rig-a").get_attribute("data-level") == "ok"
+    assert card(page, "rig-d").get_attribute("data-level") == "warning"
+
+    gone = card(page, "gone")
+    expect()(gone.locator(".card-status")).to_have_text("offline")
+    expect()(gone).not_to_contain_text("9M")
+    expect()(gone.locator(".figs")).to_have_count(0)
+    expect()(gone.locator(".seen")).to_contain_text("offline · last seen")
+
+    # The hostile agent's markup is text on its own card, and nothing ran.
+    evil = card(page, "evil")
+    expect()(evil.locator(".card-status")).to_have_text(HOSTILE)
+    assert page.locator(".cards img").count() == 0
+    assert page.evaluate("document.body.dataset.pwned") is None
+
+    fits(page, PHONE["width"])
+    shot(page, "fleet-phone-light")
+    page.emulate_media(color_scheme="dark")
+    fits(page, PHONE["width"])
+    shot(page, "fleet-phone-dark")
+    page.set_viewport_size(DESKTOP)
+    shot(page, "fleet-desktop-dark")
+    page.emulate_media(color_scheme="light")
+    shot(page, "fleet-desktop-light")
+
+    # Live: a new report shows without a reload.
+    agents.send("rig-b", status="L3 · 1.1M tok/h", tph=1_100_000.0, layer=3)
+    expect()(card(page, "rig-b").locator(".card-status")).to_have_text("L3 · 1.1M tok/h")
+    expect()(page.locator("#t-rate")).to_have_text("1.4M tok/h")
+
+
+def test_filter_and_sort(hub: tuple[RunningServer, Agents], page: Any) -> None:
+    server, _ = hub
+    time.sleep(1.6)
+    page.goto(f"{server.http_url}fleet")
+    expect()(page.locator(".machine-card")).to_have_count(6)
+    page.select_option("#filter", "queued")
+    expect()(page.locator(".machine-card")).to_have_count(1)
+    expect()(page.locator(".machine-card .name")).to_have_text("rig-c")
+    page.select_option("#filter", "offline")
+    expect()(page.locator(".machine-card .name")).to_have_text("gone")
+    page.select_option("#filter", "attention")
+    expect()(page.locator(".machine-card .name")).to_have_text("rig-d")
+    page.select_option("#filter", "all")
+    page.select_option("#sort", "rate")
+    expect()(page.locator(".machine-card .name").first).to_have_text("rig-b")
+    page.select_option("#sort", "name")
+    names = page.locator(".machine-card .name").all_inner_texts()
+    assert names == sorted(names)
+    page.reload()  # the choice is kept
+    assert page.eval_on_selector("#sort", "el => el.value") == "name"
+
+
+def test_a_machine_page_with_its_chart(hub: tuple[RunningServer, Agents], page: Any) -> None:
+    server, _ = hub
+    page.goto(f"{server.http_url}fleet")
+    card(page, "rig-a").locator("a").click()
+    page.wait_for_url(re.compile(r"/fleet/rig-a$"))
+    expect()(page.locator("#status")).to_have_text("L1 · 358k tok/h")
+    expect()(page.locator("#details li")).to_have_text(["rig-a detail"])
+    expect()(page.locator("#events li")).to_contain_text(["moved to layer 1"])
+    line = page.locator("#chart-line")
+    expect()(line).to_have_attribute("d", re.compile(r"^M"))
+    page.click('[data-span="6h"]')
+    expect()(page.locator("#chart-from")).to_have_text("6 h ago")
+    expect()(page.locator("#chart-high")).to_have_text("max 358k tok/h")
+    fits(page, PHONE["width"])
+    shot(page, "machine-phone-light")
+    page.emulate_media(color_scheme="dark")
+    page.set_viewport_size(DESKTOP)
+    shot(page, "machine-desktop-dark")
+
+
+def test_the_fleet_needs_the_token_off_loopback(tmp_path: Path, browser: Any) -> None:
+    data_dir = tmp_path / "data"
+    store = HubStore(data_dir / "hub.sqlite3")
+    store.enroll("rig-a", time.time())
+    store.close()
+    config = Config(log_path=None, host="127.0.0.2", port=0, hub=True, data_dir=data_dir, token="fleet-token-123",
+                    config_dir=tmp_path / "config")
+    running = start_server(config, Monitor(None))
+    try:
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(f"{running.http_url}api/fleet", timeout=5)
+        assert refused.value.code == 401
+        context = browser.new_context(viewport=PHONE)
+        page = context.new_page()
+        page.goto(f"{running.http_url}fleet")
+        expect()(page.locator("#auth")).to_be_visible()
+        page.goto(f"{running.http_url}fleet#token=fleet-token-123")
+        page.reload()
+        expect()(page.locator(".machine-card")).to_have_count(1)
+        expect()(page.locator("#auth")).to_be_hidden()
+        context.close()
+    finally:
+        running.dashboard.stop()
