@@ -62,7 +62,8 @@ def _build_parser() -> argparse.ArgumentParser:
         "--allow-host", action="append", default=[], metavar="NAME", help="accept this Host name too"
     )
     parser.add_argument(
-        "--data-dir", type=Path, metavar="DIR", help="where the history is kept (default: the user's data dir)"
+        "--data-dir", type=Path, metavar="DIR",
+        help="where the history (and a hub's machines, an agent's spool) is kept (default: the user's data dir)"
     )
     parser.add_argument("--no-history", action="store_true", help="keep no history on disk")
     parser.add_argument("--once", action="store_true", help="print one snapshot and exit")
@@ -88,6 +89,15 @@ def _build_parser() -> argparse.ArgumentParser:
         "--heartbeat-url", metavar="URL", help="fetch this URL every 60 s while the run is healthy (dead-man check)"
     )
     alerts.add_argument("--name", help="this machine's name in alert titles (default: the host name)")
+    fleet = parser.add_argument_group("fleet")
+    fleet.add_argument("--hub", action="store_true", help="take reports from enrolled machines; the fleet at /fleet")
+    fleet.add_argument("--enroll", metavar="NAME", help="enrol a machine on this hub; print its report key and exit")
+    fleet.add_argument("--revoke", metavar="NAME", help="revoke a machine's report key on this hub and exit")
+    fleet.add_argument("--report-to", metavar="URL", help="report this machine's snapshot to a hub (http://HUB:PORT)")
+    fleet.add_argument("--report-key", metavar="KEY",
+                       help="this machine's key from --enroll (or set TOKWATCH_REPORT_KEY, kept out of `ps`)")
+    fleet.add_argument("--report-every", type=float, default=15.0, metavar="SECONDS",
+                       help="seconds between reports to the hub (default 15; a state change goes at once)")
     return parser
 
 
@@ -102,7 +112,8 @@ def parse_config(argv: Sequence[str] | None = None) -> tuple[Config, argparse.Na
         raise UsageError("--json and --report do not go together")
     if args.at is not None and args.at != "end":
         _parse_local_time(args.at)
-    if args.no_history and args.data_dir is not None:
+    fleet_data = args.hub or args.report_to is not None or args.enroll is not None or args.revoke is not None
+    if args.no_history and args.data_dir is not None and not fleet_data:
         raise UsageError("--no-history and --data-dir contradict each other")
     if args.notify_test and args.once:
         raise UsageError("--notify-test and --once do not go together")
@@ -112,6 +123,20 @@ def parse_config(argv: Sequence[str] | None = None) -> tuple[Config, argparse.Na
         raise UsageError("--heartbeat-url must be an http:// or https:// URL")
     # The config file holds alert settings; --once reads the log only and never needs it.
     from_file = FileAlerts() if args.once else _alerts_from_file()
+    report_key = args.report_key or os.environ.get("TOKWATCH_REPORT_KEY") or None
+    if args.report_to is not None and report_key is None:
+        raise UsageError("--report-to needs --report-key KEY (or TOKWATCH_REPORT_KEY), printed by --enroll on the hub")
+    if args.report_key is not None and args.report_to is None:
+        raise UsageError("--report-key goes with --report-to http://HUB:PORT")
+    if args.report_to is not None:
+        from app.hub.agent import AgentConfigError, report_url
+
+        try:
+            report_url(args.report_to)
+        except AgentConfigError as e:
+            raise UsageError(str(e)) from e
+    if args.name is not None and args.report_to is not None:
+        _check_name(args.name, "--name")  # the hub shows it, keys it and labels metrics by it
     try:
         config = Config(
             log_path=args.log,
@@ -129,6 +154,10 @@ def parse_config(argv: Sequence[str] | None = None) -> tuple[Config, argparse.Na
             heartbeat_url=args.heartbeat_url or from_file.alerts.heartbeat_url,
             dashboard_url=from_file.alerts.dashboard_url,
             alert_settings=from_file.alerts.settings,
+            hub=args.hub,
+            report_to=args.report_to,
+            report_key=report_key,
+            report_interval_seconds=args.report_every,
         )
     except ConfigError as e:
         raise UsageError(str(e)) from e
@@ -159,6 +188,46 @@ def _alerts_from_file() -> FileAlerts:
         return FileAlerts(name, alerts_from_table(table.get("alerts", {})))
     except (ConfigFileError, SettingsError) as e:
         raise UsageError(f"{e}" if isinstance(e, ConfigFileError) else f"{path}: {e}") from e
+
+
+def _check_name(name: str, flag: str) -> str:
+    from app.hub.keys import MachineNameError, check_name
+
+    try:
+        return check_name(name)
+    except MachineNameError as e:
+        raise UsageError(f"{flag}: {e}") from e
+
+
+def run_enrolment(config: Config, args: argparse.Namespace) -> int:
+    """--enroll NAME: create the machine, print how to start its agent, the key on the last line.
+
+    --revoke NAME: make its key useless at once.
+    """
+    from app.hub.store import FILE_NAME, HubStore, HubStoreError
+
+    path = config.resolved_data_dir / FILE_NAME
+    try:
+        store = HubStore(path)
+        try:
+            if args.revoke is not None:
+                store.revoke(args.revoke, time.time())
+                print(f"tokwatch: {args.revoke}'s report key is revoked; its reports are refused from now on")
+                return 0
+            name = _check_name(args.enroll, "--enroll")
+            key = store.enroll(name, time.time())
+        finally:
+            store.close()
+    except HubStoreError as e:
+        print(f"tokwatch: {e}", file=sys.stderr)
+        return 1
+    port = f":{config.port}"
+    print(f"tokwatch: enrolled {name} on the hub whose data is in {path.parent}")
+    print(f"  on {name}, start tokwatch with (HUB: this hub's address; the key is shown once):")
+    print(f"  python run.py --log PATH --report-to http://HUB{port} --report-key KEY --name {name}")
+    print(f"  --revoke {name} stops this key. {name}'s report key:")
+    print(key)
+    return 0
 
 
 def _parse_local_time(value: str) -> float:
@@ -311,6 +380,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_once(config, args)
         if args.notify_test:
             return notify_test(config)
+        if args.enroll is not None or args.revoke is not None:
+            return run_enrolment(config, args)
         from app.web.security import TokenStoreError
         from app.web.serve import ServeError, serve
 

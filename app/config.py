@@ -36,9 +36,14 @@ class Config:
     # A connection to the websocket port must finish its HTTP request within this (slowloris).
     handshake_timeout_seconds: float = 10.0
     config_dir: Path | None = None  # where the LAN token is kept; None: the user's config dir
-    # The history (app/store): kept in data_dir (None: the user's data dir) unless history is off.
+    # The history (app/store), a hub's machines, an agent's spool: kept in data_dir (None: the
+    # user's data dir); the history unless it is off.
     data_dir: Path | None = None
     history: bool = True
+    hub: bool = False  # take reports from enrolled machines and show the fleet
+    report_to: str | None = None  # the hub to report to (http://HUB:PORT), or None
+    report_key: str | None = field(default=None, repr=False)  # this machine's report key: a secret, never logged
+    report_interval_seconds: float = 15.0
     extra: dict[str, str] = field(default_factory=dict)
     # This machine's name: alert titles (and the fleet) use it.
     name: str = field(default_factory=lambda: host_name())
@@ -53,6 +58,8 @@ class Config:
             value = getattr(self, name)
             if value is not None and not 0 <= value <= 65535:
                 raise ConfigError(f"{name} must be between 0 and 65535, not {value}")
+        if not 1.0 <= self.report_interval_seconds <= 3600.0:
+            raise ConfigError(f"the report interval must be 1 to 3600 seconds, not {self.report_interval_seconds}")
         if self.max_ws_clients < 1:
             raise ConfigError(f"max_ws_clients must be at least 1, not {self.max_ws_clients}")
         if not 1 <= len(self.name) <= 64 or not self.name.isprintable() or self.name != self.name.strip():
@@ -64,6 +71,20 @@ class Config:
         if self.ws_port is not None:
             return self.ws_port
         return 0 if self.port == 0 else self.port + 1
+
+    @property
+    def resolved_data_dir(self) -> Path:
+        """The data dir: given, else ``$XDG_DATA_HOME/tokwatch`` (or the platform's own)."""
+        from app.store.files import default_data_dir
+
+        return self.data_dir if self.data_dir is not None else default_data_dir()
+
+    @property
+    def resolved_machine_name(self) -> str:
+        """This machine's name as the fleet writes it (letters, digits, ``.``, ``_``, ``-``)."""
+        from app.hub.keys import NAME_PATTERN, default_name
+
+        return self.name if NAME_PATTERN.fullmatch(self.name) else default_name(self.name)
 
     @property
     def loopback_only(self) -> bool:

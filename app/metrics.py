@@ -18,7 +18,7 @@ from typing import Any
 
 from prometheus_client import CollectorRegistry
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
-from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
+from prometheus_client.exposition import generate_latest
 from prometheus_client.registry import Collector
 
 # Every state a snapshot can be in; each gets a series (1 for the current, 0 for the others) so
@@ -27,7 +27,9 @@ STATES: tuple[str, ...] = (
     "waiting", "queued", "working", "measuring", "training", "stalled", "unrecognised",
     "idle", "silent", "done", "diverged",
 )
-CONTENT_TYPE = CONTENT_TYPE_LATEST
+# The classic text format every Prometheus since 2.0 reads (the client's newest, 1.0.0, is newer
+# than Debian's Prometheus); our names need none of the newer format's escaping.
+CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
 Labels = Mapping[str, str]
 # Labels for one machine and its snapshot dict (the hub yields one pair per machine online).

@@ -170,6 +170,15 @@ class TodayView:
 
 
 @dataclass(frozen=True, slots=True)
+class CountsView:
+    """Running totals since tokwatch began reading this log (Prometheus counters are built on them)."""
+
+    passes: int  # passes for the miner, steps for step trainers
+    tokens: int  # tokens of the passes (steps) whose size was known
+    backend_errors: dict[str, int]  # by HTTP status code: {"503": n, "404": n}
+
+
+@dataclass(frozen=True, slots=True)
 class Snapshot:
     status_line: str
     state: State
@@ -201,6 +210,7 @@ class Snapshot:
     # Filled by the wiring, not the trackers: open alerts, recent messages, delivery figures
     # (app.alerts; never a URL). Null when no alert service runs (``--once``).
     alerts: dict[str, Any] | None = None
+    counts: CountsView | None = None
 
     @property
     def level(self) -> Level:

@@ -78,7 +78,7 @@ async function load() {
     }
     showAuth(false);
     renderPage(page);
-    setConnection("polling", `updated every ${PAGE_MS / 1000} s`);
+    setConnection("live", `updated every ${PAGE_MS / 1000} s`);
   } catch {
     setConnection("reconnecting", "hub unreachable");
   }

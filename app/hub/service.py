@@ -22,7 +22,9 @@ from app.hub.store import HubStore, MachineRow
 
 # The machine page's chart: span name → (seconds shown, seconds per point).
 CHART_SPANS: dict[str, tuple[int, int]] = {"6h": (6 * 3600, 60), "24h": (86400, 300), "7d": (7 * 86400, 1800)}
-# Today's tokens sum a day of minute samples: once a minute is plenty for a header figure.
+# Today's tokens sum a day of minute samples: at most once a second while reports come in, once a
+# minute on a quiet fleet.
+TODAY_FRESH_SECONDS = 1.0
 TODAY_CACHE_SECONDS = 60.0
 PRUNE_EVERY_SECONDS = 3600.0
 
@@ -52,7 +54,8 @@ class Hub:
         self._changed = threading.Condition()
         self._version = 0
         self._online: frozenset[str] = frozenset()
-        self._today: tuple[float, float, dict[str, float]] | None = None  # (computed at, day start, tokens)
+        # (computed at, day start, version then, tokens per machine)
+        self._today: tuple[float, float, int, dict[str, float]] | None = None
         self._pruned_at = 0.0
 
     # --- change notification (the broadcaster's source) -----------------------
@@ -111,10 +114,12 @@ class Hub:
     def _today_tokens(self, now: float) -> tuple[float, dict[str, float]]:
         day_start = local_day_start(now)
         cached = self._today
-        if cached is None or cached[1] != day_start or now - cached[0] >= TODAY_CACHE_SECONDS:
-            cached = (now, day_start, self.store.tokens_since(day_start))
+        version = self.version
+        if (cached is None or cached[1] != day_start or now - cached[0] >= TODAY_CACHE_SECONDS
+                or (cached[2] != version and now - cached[0] >= TODAY_FRESH_SECONDS)):
+            cached = (now, day_start, version, self.store.tokens_since(day_start))
             self._today = cached
-        return day_start, cached[2]
+        return day_start, cached[3]
 
     def fleet(self) -> dict[str, Any]:
         """``GET /api/fleet``: every machine's card and the totals."""

@@ -23,7 +23,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 
 from app import text
-from app.snapshot import BackendErrorsView, Snapshot, SourceView
+from app.snapshot import BackendErrorsView, CountsView, Snapshot, SourceView
 from app.stats.clock import LogClock
 from app.stats.events import (
     ActivationShape,
@@ -112,6 +112,10 @@ class IotaTracker:
         self._errors_404 = SlidingWindow(ERROR_WINDOW_SECONDS)
         self._p2p_bytes = SlidingWindow(RATE_WINDOW_SECONDS)
         self._p2p_seen = False
+        # Running totals (never decrease while this tracker lives): /metrics' counters.
+        self.passes_total = 0
+        self.tokens_total = 0
+        self.backend_errors_total = {"503": 0, "404": 0}
 
     @property
     def clock(self) -> float | None:
@@ -185,6 +189,7 @@ class IotaTracker:
         elif isinstance(event, GpuMemory):
             self.facts.gpu_memory(t, event.used_gb, event.total_gb)
         elif isinstance(event, BackendError):
+            self.backend_errors_total["503" if event.kind == "queue_state_503" else "404"] += 1
             if t is not None:
                 window = self._errors_503 if event.kind == "queue_state_503" else self._errors_404
                 window.add(t)
@@ -304,6 +309,8 @@ class IotaTracker:
         self._seen_ids[event.activation_id] = t if t is not None else 0.0
         self.queue.leave()
         self.stretch_passes += 1
+        self.passes_total += 1
+        self.tokens_total += self.tokens_per_pass or 0
         if t is None:
             return
         self._passes.add(t)
@@ -419,4 +426,5 @@ class IotaTracker:
             state_since=since,
             events=events_view(self, state),
             network=network,
+            counts=CountsView(self.passes_total, self.tokens_total, dict(self.backend_errors_total)),
         )

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 
     from app.alerts import AlertService
     from app.config import Config
+    from app.hub.service import Hub
     from app.monitor import Monitor
     from app.recorder import Recorder
 
@@ -29,18 +30,26 @@ WS_MAX_MESSAGE_BYTES = 1024
 
 
 def create_app(
-    config: Config, monitor: Monitor, recorder: Recorder | None = None, *, alerts: AlertService | None = None
+    config: Config,
+    monitor: Monitor,
+    recorder: Recorder | None = None,
+    *,
+    alerts: AlertService | None = None,
+    hub: Hub | None = None,
+    hub_url: str = "",
 ) -> Flask:
-    """Build the dashboard app over one monitor; nothing starts (app.web.serve starts the threads).
+    """Build the dashboard app over one monitor (and the hub's routes when given one); nothing starts.
 
-    ``recorder``: the history behind /api/history (None: a history that keeps nothing).
-    ``alerts``: the alert service /healthz reports on (None: none runs).
+    app.web.serve starts the threads. ``recorder``: the history behind /api/history (None: a
+    history that keeps nothing). ``alerts``: the alert service /healthz reports on (None: none
+    runs). ``hub_url``: what the fleet page tells agents to report to.
     """
     from flask import Flask
 
     from app.recorder import Recorder
+    from app.snapshot import to_json
     from app.store import History
-    from app.web import routes, security
+    from app.web import fleet, metrics, routes, security
     from app.web.broadcast import Broadcaster
 
     security.check_config(config)
@@ -58,6 +67,7 @@ def create_app(
     )
     broadcaster = Broadcaster(
         monitor,
+        payload=lambda: to_json(monitor.snapshot()),
         max_clients=config.max_ws_clients,
         push_interval_seconds=config.push_interval_seconds,
     )
@@ -67,6 +77,19 @@ def create_app(
         config=config, monitor=monitor, broadcaster=broadcaster, recorder=recorder, alerts=alerts
     )
     security.init_app(app, config)
+    app.extensions[metrics.REGISTRY_KEY] = metrics.build_registry(config, monitor, hub)
     app.register_blueprint(routes.bp)
+    app.register_blueprint(metrics.bp)
+    if hub is not None:
+        fleet_broadcaster = Broadcaster(
+            hub,
+            payload=hub.fleet_json,
+            max_clients=config.max_ws_clients,
+            push_interval_seconds=config.push_interval_seconds,
+        )
+        app.extensions[fleet.STATE_KEY] = fleet.HubState(
+            config=config, hub=hub, broadcaster=fleet_broadcaster, hub_url=hub_url, has_log=monitor.log_path is not None
+        )
+        app.register_blueprint(fleet.bp)
     routes.sock.init_app(app)
     return app

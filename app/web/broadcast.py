@@ -16,8 +16,6 @@ import time
 from collections.abc import Callable
 from typing import Protocol
 
-from app.snapshot import Snapshot, to_json
-
 log = logging.getLogger(__name__)
 
 # Sent when a client has had nothing for keepalive_seconds: the page's proof the link is alive.
@@ -28,15 +26,13 @@ POLL_SECONDS = 0.5
 WAIT_SLICE_SECONDS = 0.1
 
 
-class SnapshotSource(Protocol):
-    """What the broadcaster needs from the monitor."""
+class ChangeSource(Protocol):
+    """What the broadcaster waits on: a version bumped on every change (the monitor, the hub)."""
 
     @property
     def version(self) -> int: ...
 
     def wait_for_change(self, since: int, timeout: float) -> int: ...
-
-    def snapshot(self, now: float | None = None) -> Snapshot: ...
 
 
 class WebSocketLike(Protocol):
@@ -139,8 +135,9 @@ class Broadcaster:
 
     def __init__(
         self,
-        source: SnapshotSource,
+        source: ChangeSource,
         *,
+        payload: Callable[[], str],
         max_clients: int,
         push_interval_seconds: float,
         refresh_seconds: float = 30.0,
@@ -148,6 +145,7 @@ class Broadcaster:
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._source = source
+        self._payload = payload  # the text every client gets: the snapshot's JSON, the fleet's
         self.max_clients = max_clients
         self.push_interval_seconds = push_interval_seconds
         self.refresh_seconds = refresh_seconds
@@ -235,7 +233,7 @@ class Broadcaster:
                 break
             try:
                 published_version = self._source.version
-                payload = to_json(self._source.snapshot())
+                payload = self._payload()
             except Exception:  # a bad snapshot must not end live updates for everyone
                 log.exception("cannot serialise a snapshot; retrying on the next change")
                 published_at = self._clock()

@@ -47,6 +47,9 @@ CLOSE_TRY_AGAIN_LATER = 1013
 
 bp = Blueprint("web", __name__)
 sock = Sock()
+# The dashboard's websocket and the hub's fleet push, both on the websocket port.
+WEBSOCKET_PATHS = frozenset({"/ws", "/ws/fleet"})
+WEBSOCKET_ENDPOINTS = frozenset({"web.ws", "hub.fleet_socket"})
 
 
 @dataclass(frozen=True)
@@ -68,11 +71,11 @@ def web_state() -> WebState:
 
 @bp.before_app_request
 def keep_servers_to_their_roles() -> None:
-    """The websocket port serves only /ws, and the HTTP port says where /ws is."""
+    """The websocket port serves only the websockets, and the HTTP port says where they are."""
     role = request.environ.get(SERVER_ROLE_KEY)
-    if role == "ws" and request.path != "/ws":
-        security.refuse(404, "this port serves only the websocket (/ws)")
-    if role == "http" and request.endpoint == "web.ws":
+    if role == "ws" and request.path not in WEBSOCKET_PATHS:
+        security.refuse(404, "this port serves only the websockets (/ws, /ws/fleet)")
+    if role == "http" and request.endpoint in WEBSOCKET_ENDPOINTS:
         port = web_state().config.effective_ws_port
         security.refuse(400, f"the websocket is served on port {port}, not on this one")
 
@@ -96,8 +99,12 @@ def guard() -> None:
 
 @bp.get("/")
 def index() -> str:
-    """Render the page: no figures, only where to find them."""
+    """Render the page: no figures, only where to find them (a hub following no log: the fleet)."""
     state = web_state()
+    if state.monitor.log_path is None and "tokwatch.hub" in current_app.extensions:
+        from app.web.fleet import render_fleet_page
+
+        return render_fleet_page()
     return render_template(
         "index.html",
         ws_port=state.config.effective_ws_port,

@@ -29,11 +29,13 @@ from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler
 from app.alerts import AlertService, alert_service, describe_alerts
 from app.config import Config, ConfigError, is_loopback
 from app.demo import DemoLog
+from app.hub.runtime import FleetError, FleetRuntime
 from app.monitor import Monitor
 from app.recorder import Recorder
 from app.snapshot import Snapshot, to_dict
 from app.web import create_app
 from app.web.broadcast import Broadcaster
+from app.web.fleet import STATE_KEY as FLEET_STATE_KEY
 from app.web.routes import SERVER_ROLE_KEY
 from app.web.security import default_config_dir, is_ip_literal, load_or_create_token
 
@@ -180,6 +182,7 @@ class Dashboard:
         self._http_server: Any = None
         self._ws_server: BaseWSGIServer | None = None
         self._app: Any = None
+        self._fleet: FleetRuntime | None = None
         self._started = False
         self.alerts: AlertService | None = None
 
@@ -207,8 +210,10 @@ class Dashboard:
         self.config = replace(config, port=http_socket.getsockname()[1], ws_port=ws_socket.getsockname()[1])
         self.alerts = alert_service(self.config, dashboard_url(self.config))
         try:
-            self._app = create_app(self.config, self.monitor, self.recorder, alerts=self.alerts)
-        except ConfigError:
+            self._fleet = open_fleet(self.config, self.monitor)
+            self._app = create_app(self.config, self.monitor, self.recorder, alerts=self.alerts,
+                                   hub=self._fleet.hub, hub_url=hub_url(self.config))
+        except (ConfigError, ServeError):
             http_socket.close()
             ws_socket.close()
             raise
@@ -241,6 +246,9 @@ class Dashboard:
         self.broadcaster.start()
         monitor = self.monitor
         self.alerts.start(lambda: to_dict(monitor.snapshot()), monitor.wait_for_change, monitor.touch)
+        if self._fleet.hub is not None:
+            self._app.extensions[FLEET_STATE_KEY].broadcaster.start()
+        self._fleet.start()
         self._spawn("tokwatch-http", self._run_http)
         self._spawn("tokwatch-ws", self._run_ws)
         return self.config
@@ -252,6 +260,8 @@ class Dashboard:
         self._stopping.set()
         if self._app is not None:
             self.broadcaster.stop()
+            if FLEET_STATE_KEY in self._app.extensions:
+                self._app.extensions[FLEET_STATE_KEY].broadcaster.stop()
         if self._ws_server is not None:
             if any(thread.name == "tokwatch-ws" for thread in self._threads):
                 self._ws_server.shutdown()  # waits for serve_forever: only once it was started
@@ -264,6 +274,8 @@ class Dashboard:
             wasyncore.close_all(self._http_map)
         if self.alerts is not None:
             self.alerts.stop()
+        if self._fleet is not None:
+            self._fleet.stop()  # the servers are down: no request reads the hub's file any more
         self.monitor.stop()
         if self.recorder is not None:
             self.recorder.stop()  # after the tailer: its last observation has every line read
@@ -298,6 +310,25 @@ class Dashboard:
         self._ws_server.serve_forever(poll_interval=LOOP_SECONDS)
 
 
+def open_fleet(config: Config, monitor: Monitor) -> FleetRuntime:
+    """The hub and the agent the config asks for (neither: an empty runtime); raise ServeError."""
+    try:
+        return FleetRuntime.open(
+            config,
+            version=lambda: monitor.version,
+            wait_for_change=monitor.wait_for_change,
+            snapshot=lambda: to_dict(monitor.snapshot()),
+        )
+    except FleetError as e:
+        raise ServeError(str(e)) from e
+
+
+def hub_url(config: Config) -> str:
+    """What agents should --report-to: this hub's LAN address when it listens beyond loopback."""
+    address = "127.0.0.1" if config.loopback_only else (lan_address(config.host) or "HUB")
+    return _url(address, config.port, None).rstrip("/")
+
+
 # --- the command --------------------------------------------------------------------
 
 
@@ -311,16 +342,18 @@ def serve(config: Config, *, out: TextIO | None = None) -> int:
 
     out = out if out is not None else sys.stdout
     log_path = config.log_path
-    if log_path is None and not config.demo:
+    hub_only = config.hub and log_path is None and not config.demo  # a hub follows no log unless given one
+    if log_path is None and not config.demo and not hub_only:
         log_path = default_log_path()
     config = with_token(config)
     demo: DemoLog | None = None
-    if config.demo or log_path is None:
+    if not hub_only and (config.demo or log_path is None):
         demo = DemoLog.create()
         log_path = demo.path
 
     monitor = Monitor(log_path, format_name=config.format_name, demo=demo is not None)
-    dashboard = Dashboard(config, monitor, demo=demo, recorder=build_recorder(config, log_path, demo=demo is not None))
+    recorder = None if log_path is None else build_recorder(config, log_path, demo=demo is not None)
+    dashboard = Dashboard(config, monitor, demo=demo, recorder=recorder)
     try:
         config = dashboard.start()
     except BaseException:
@@ -335,7 +368,7 @@ def serve(config: Config, *, out: TextIO | None = None) -> int:
     previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         # Print the URL once the backlog is in, so the first page shows figures, not "waiting".
-        if log_path.exists():
+        if log_path is not None and log_path.exists():
             monitor.wait_for_change(0, timeout=BACKLOG_WAIT_SECONDS)
         if not stop.is_set():
             print_banner(config, log_path, demo=demo is not None, given_demo=config.demo, out=out)
@@ -402,9 +435,21 @@ def _url(host: str, port: int, token: str | None) -> str:
     return f"http://{shown}:{port}/{fragment}"
 
 
-def print_banner(config: Config, log_path: Path, *, demo: bool, given_demo: bool, out: TextIO) -> None:
+def print_hub_banner(config: Config, *, out: TextIO) -> None:
+    """Say where the fleet is and how machines join it."""
+    print(f"  fleet: /fleet on the URL above; machines report to {hub_url(config)}", file=out)
+    print("  add a machine: python run.py --enroll NAME (here), then start its tokwatch with the printed key",
+          file=out)
+    if config.loopback_only:
+        print("  note: this hub listens on this machine only; for machines on the LAN start it with --host 0.0.0.0",
+              file=out)
+
+
+def print_banner(config: Config, log_path: Path | None, *, demo: bool, given_demo: bool, out: TextIO) -> None:
     """Say what is watched and which URL(s) to open (with a QR code for a phone on the LAN)."""
-    if demo:
+    if log_path is None:
+        print("tokwatch: hub — every enrolled machine on one page", file=out)
+    elif demo:
         why = "" if given_demo else " (no Train at Home log found; pass --log PATH for yours)"
         print(f"tokwatch: DEMO — replaying a composed Train-at-Home log{why}", file=out)
     else:
@@ -429,6 +474,8 @@ def print_banner(config: Config, log_path: Path, *, demo: bool, given_demo: bool
             print(f"  note: browsers asking for {config.host} by name need --allow-host {config.host}", file=out)
         print("  the token is kept in the config folder; anyone who has it can read these figures,", file=out)
         print("  and plain HTTP carries it in clear: a home LAN is fine, public Wi-Fi is not.", file=out)
+    if config.hub:
+        print_hub_banner(config, out=out)
     print(f"  websocket on port {config.effective_ws_port} (the page finds it; polls /api/snapshot if blocked)",
           file=out)
     if config.notify_urls or config.heartbeat_url:

@@ -54,6 +54,17 @@ class Proc:
         if self.process.poll() is None:
             self.process.send_signal(sig)
             self.process.wait(timeout=15)
+        self.close()
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        self.close()
+
+    def close(self) -> None:
+        if self.process.stdout is not None:
+            self.process.stdout.close()
 
 
 def env_for(home: Path) -> dict[str, str]:
@@ -145,18 +156,17 @@ def fleet(tmp_path: Path) -> Iterator[dict[str, Any]]:
     keys = {name: enroll(hub_home, name) for name in ("trainer", "queued", "idle")}
     hub = start(hub_home, "--hub")
     agents: dict[str, Proc] = {}
+    state: dict[str, Any] = {"hub": hub, "agents": agents, "hub_home": hub_home, "tmp": tmp_path}
     try:
         for name, compose in (("trainer", training_log), ("queued", queued_log), ("idle", idle_log)):
             log = tmp_path / f"{name}.log"
             compose(log, now)
             agents[name] = start(tmp_path / name, "--log", str(log), "--report-to", hub.url,
                                  "--report-key", keys[name], "--name", name, "--report-every", "1")
-        yield {"hub": hub, "agents": agents, "hub_home": hub_home, "tmp": tmp_path}
+        yield state
     finally:
-        for proc in [*agents.values(), hub]:
-            if proc.process.poll() is None:
-                proc.process.kill()
-                proc.process.wait()
+        for proc in [*agents.values(), hub, state["hub"]]:  # the test may have restarted the hub
+            proc.kill()
         for proc in [*agents.values(), hub]:
             assert "twk_" not in proc.stderr_path.read_text(), "a report key was written to a log"
 
@@ -171,10 +181,14 @@ def test_three_agents_on_one_hub(fleet: dict[str, Any]) -> None:
     wait_for("three machines online", lambda: get(f"{hub.url}/api/fleet")["totals"]["online"] == 3)
 
     def consistent() -> tuple[dict[str, Any], dict[str, float]] | None:
-        own = {name: get(f"{proc.url}/api/snapshot")["rate"]["tokens_per_hour"] or 0.0
-               for name, proc in agents.items()}
+        # The agents' own snapshots and the hub's cards at one moment (an agent's first report may
+        # predate its backlog; the next one, a second later, does not).
+        snaps = {name: get(f"{proc.url}/api/snapshot") for name, proc in agents.items()}
+        own = {name: snap["rate"]["tokens_per_hour"] or 0.0 for name, snap in snaps.items()}
         view = get(f"{hub.url}/api/fleet")
-        ok = view["totals"]["tokens_per_hour"] == sum(own.values()) and view["totals"]["online"] == 3
+        states = {card["name"]: card["state"] for card in view["machines"]}
+        ok = (view["totals"]["tokens_per_hour"] == sum(own.values()) and view["totals"]["online"] == 3
+              and all(states[name] == snap["state"] for name, snap in snaps.items()))
         return (view, own) if ok else None
 
     view, own = wait_for("the fleet's sum to equal the agents' own tok/h", consistent)
@@ -186,8 +200,7 @@ def test_three_agents_on_one_hub(fleet: dict[str, Any]) -> None:
     assert view["totals"]["training"] >= 1 and view["totals"]["queued"] == 1
 
     # Killed without a word: offline after three missed reports, its figures gone from the card and the sum.
-    agents["trainer"].process.kill()
-    agents["trainer"].process.wait()
+    agents["trainer"].kill()
     gone = wait_for("the killed agent to turn offline", lambda: not cards(hub)["trainer"]["online"], timeout=20)
     card = cards(hub)["trainer"]
     assert gone and card["status_line"] == "offline" and card["tokens_per_hour"] is None and card["layer"] is None

@@ -83,7 +83,7 @@ def hub(tmp_path: Path) -> Iterator[tuple[RunningServer, Agents]]:
     agents.send("rig-b", status="L3 · 1M tok/h", tph=1_000_000.0, layer=3)
     agents.send("rig-c", state="queued", status="Queue #1583", queue={"position": 1583, "trend_per_hour": -40.0})
     agents.send("rig-d", state="idle", status="L2 · idle 31 min", tph=0.0, layer=2)
-    agents.send("evil", status=HOSTILE, details=["</li><script>document.body.dataset.pwned=1</script>"],
+    agents.send("evil", state="working", status=HOSTILE, details=["</li><script>document.body.dataset.pwned=1</script>"],
                 run={"id": "<b>run</b>", "epoch": 1, "phase": "x"})
     agents.send("gone", status="L4 · 9M tok/h", tph=9_000_000.0, layer=4, interval=0.5)  # offline 1.5 s later
     yield running, agents
@@ -100,6 +100,11 @@ def page(browser: Any) -> Iterator[Any]:
     yield page
     context.close()
     assert not errors, errors
+
+
+def local_midnight() -> float:
+    t = time.localtime()
+    return time.mktime((t.tm_year, t.tm_mon, t.tm_mday, 0, 0, 0, 0, 0, -1))
 
 
 def shot(page: Any, name: str) -> None:
@@ -119,7 +124,7 @@ def card(page: Any, name: str) -> Any:
 def test_the_fleet_on_a_phone_and_a_desktop(hub: tuple[RunningServer, Agents], page: Any) -> None:
     server, agents = hub
     time.sleep(1.6)  # "gone" has missed three of its half-second reports
-    page.goto(f"{server.http_url}fleet")
+    page.goto(f"{server.http_url}/fleet")
     expect()(page.locator("#connection")).to_have_text("live")
     expect()(page.locator(".machine-card")).to_have_count(6)
     expect()(page.locator("#t-online")).to_have_text("5/6")
@@ -128,6 +133,11 @@ def test_the_fleet_on_a_phone_and_a_desktop(hub: tuple[RunningServer, Agents], p
     expect()(page.locator("#t-idle")).to_have_text("1")
     # 358,400 + 1,000,000 (+ 0 idle); the offline machine's 9M counts nowhere.
     expect()(page.locator("#t-rate")).to_have_text("1.3M tok/h")
+    if time.time() - local_midnight() > 40 * 60:  # all of the composed half hour is today
+        # No agent sent a count of its own: the hub's estimate, a minute at each minute's rate.
+        # rig-a: (Σ 300,000 + 2,000·m for m = 1…30, + 358,400) / 60 = 171,473; rig-b 1M/60 = 16,667;
+        # "gone" ran a minute at 9M: 150,000. Sum 338,140 → "338k".
+        expect()(page.locator("#t-today")).to_have_text("338k")
 
     rig_a = card(page, "rig-a")
     expect()(rig_a.locator(".card-status")).to_have_text("L1 · 358k tok/h")
@@ -168,7 +178,7 @@ def test_the_fleet_on_a_phone_and_a_desktop(hub: tuple[RunningServer, Agents], p
 def test_filter_and_sort(hub: tuple[RunningServer, Agents], page: Any) -> None:
     server, _ = hub
     time.sleep(1.6)
-    page.goto(f"{server.http_url}fleet")
+    page.goto(f"{server.http_url}/fleet")
     expect()(page.locator(".machine-card")).to_have_count(6)
     page.select_option("#filter", "queued")
     expect()(page.locator(".machine-card")).to_have_count(1)
@@ -189,7 +199,7 @@ def test_filter_and_sort(hub: tuple[RunningServer, Agents], page: Any) -> None:
 
 def test_a_machine_page_with_its_chart(hub: tuple[RunningServer, Agents], page: Any) -> None:
     server, _ = hub
-    page.goto(f"{server.http_url}fleet")
+    page.goto(f"{server.http_url}/fleet")
     card(page, "rig-a").locator("a").click()
     page.wait_for_url(re.compile(r"/fleet/rig-a$"))
     expect()(page.locator("#status")).to_have_text("L1 · 358k tok/h")
@@ -199,7 +209,7 @@ def test_a_machine_page_with_its_chart(hub: tuple[RunningServer, Agents], page: 
     expect()(line).to_have_attribute("d", re.compile(r"^M"))
     page.click('[data-span="6h"]')
     expect()(page.locator("#chart-from")).to_have_text("6 h ago")
-    expect()(page.locator("#chart-high")).to_have_text("max 358k tok/h")
+    expect()(page.locator("#chart-high")).to_have_text("max 360k tok/h")  # 300,000 + 2,000 × 30 min ago
     fits(page, PHONE["width"])
     shot(page, "machine-phone-light")
     page.emulate_media(color_scheme="dark")
@@ -212,18 +222,18 @@ def test_the_fleet_needs_the_token_off_loopback(tmp_path: Path, browser: Any) ->
     store = HubStore(data_dir / "hub.sqlite3")
     store.enroll("rig-a", time.time())
     store.close()
-    config = Config(log_path=None, host="127.0.0.2", port=0, hub=True, data_dir=data_dir, token="fleet-token-123",
+    config = Config(log_path=None, port=0, hub=True, data_dir=data_dir, token="fleet-token-123",
                     config_dir=tmp_path / "config")
     running = start_server(config, Monitor(None))
     try:
         with pytest.raises(urllib.error.HTTPError) as refused:
-            urllib.request.urlopen(f"{running.http_url}api/fleet", timeout=5)
+            urllib.request.urlopen(f"{running.http_url}/api/fleet", timeout=5)
         assert refused.value.code == 401
         context = browser.new_context(viewport=PHONE)
         page = context.new_page()
-        page.goto(f"{running.http_url}fleet")
+        page.goto(f"{running.http_url}/fleet")
         expect()(page.locator("#auth")).to_be_visible()
-        page.goto(f"{running.http_url}fleet#token=fleet-token-123")
+        page.goto(f"{running.http_url}/fleet#token=fleet-token-123")
         page.reload()
         expect()(page.locator(".machine-card")).to_have_count(1)
         expect()(page.locator("#auth")).to_be_hidden()

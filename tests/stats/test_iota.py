@@ -369,6 +369,23 @@ def test_memory_stays_bounded() -> None:
     assert len(tracker._history) == 120
 
 
+def test_running_counts_never_count_a_pass_twice_and_outlive_the_windows() -> None:
+    tracker = IotaTracker()
+    tracker.apply(Registered(T0, 1, None))
+    tracker.apply(ActivationShape(T0, 4, 800))
+    for i in range(10):
+        tracker.apply(ForwardPass(T0 + 60 * i, f"id{i}", 1))
+    tracker.apply(ForwardPass(T0 + 600, "id3", 1))  # the same activation again
+    tracker.apply(BackendError(T0 + 10, "queue_state_503", None))
+    tracker.apply(BackendError(T0 + 20, "not_found_404", None))
+    tracker.apply(BackendError(T0 + 30, "queue_state_503", None))
+    late = snap(tracker, T0 + 3 * 3600)  # hours later: the windows are empty, the totals are not
+    assert late.counts is not None
+    assert (late.counts.passes, late.counts.tokens) == (10, 10 * 3200)
+    assert late.counts.backend_errors == {"503": 2, "404": 1}
+    assert late.backend_errors.queue_state_503 == 0
+
+
 def test_snapshot_serialises_to_the_contract() -> None:
     tracker = IotaTracker()
     last = training(tracker, passes=100)
@@ -378,7 +395,7 @@ def test_snapshot_serialises_to_the_contract() -> None:
     assert set(data) == {
         "status_line", "state", "format", "layer", "queue", "rate", "warmup", "step", "run",
         "gpu_memory", "backend_errors", "details", "history", "source", "as_of", "training",
-        "history_range", "level", "state_since", "events", "network", "usual", "today", "alerts",
+        "history_range", "level", "state_since", "events", "network", "usual", "today", "alerts", "counts",
     }
     measured = [v for _, v in data["history"] if v is not None]
     assert data["history_range"] == {

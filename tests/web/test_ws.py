@@ -20,6 +20,7 @@ from simple_websocket import Client, ConnectionClosed
 
 from app.config import Config
 from app.monitor import Monitor
+from app.snapshot import to_json
 from app.web.broadcast import KEEPALIVE_JSON, Broadcaster, pump
 from app.web.broadcast import Client as Mailbox
 from tests.conftest import LogWriter, RunningServer, start_server
@@ -229,7 +230,7 @@ def test_a_stuck_client_skips_versions_instead_of_queueing_them(config: Config) 
 
 def test_a_blocked_send_does_not_hold_up_the_broadcaster(config: Config, log_writer: LogWriter) -> None:
     monitor = Monitor(config.log_path)
-    broadcaster = Broadcaster(monitor, max_clients=4, push_interval_seconds=0.05, stall_seconds=0.5)
+    broadcaster = Broadcaster(monitor, payload=lambda: to_json(monitor.snapshot()), max_clients=4, push_interval_seconds=0.05, stall_seconds=0.5)
     release = threading.Event()
     aborted = threading.Event()
 

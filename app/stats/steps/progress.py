@@ -81,6 +81,9 @@ class StepProgress:
         # delivers dozens of steps at once, every few minutes; that is not a stall.
         self._last_arrival: float | None = None
         self._arrival_gaps: deque[float] = deque(maxlen=rules.ARRIVAL_GAPS)
+        # Running totals over every stage (never decrease): /metrics' counters.
+        self.steps_total = 0
+        self.tokens_total = 0.0
 
     # --- applying -------------------------------------------------------------
 
@@ -201,7 +204,10 @@ class StepProgress:
         began = t - seconds if seconds is not None and seconds > 0 else t
         if covered > 0:
             stage.steps.add(began, t, covered)
+            self.steps_total += covered
         tokens = self._tokens(event, covered, seconds)
+        if tokens is not None and covered > 0:
+            self.tokens_total += tokens
         if tokens is not None and stage.token_source != "counter":
             if stage.tokens_since is None:
                 stage.tokens_since = began if covered > 0 else t

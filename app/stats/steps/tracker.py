@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from app.snapshot import Snapshot, SourceView
+from app.snapshot import CountsView, Snapshot, SourceView
 from app.stats.clock import LogClock
 from app.stats.events import Event, SourceChanged, Tick
 from app.stats.history import RateHistory
@@ -93,4 +93,5 @@ class StepTracker:
             training=report.training,
             history_range=history_range,
             state_since=report.state_since if self.has_records else None,
+            counts=CountsView(self.progress.steps_total, int(self.progress.tokens_total), {}),
         )

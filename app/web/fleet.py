@@ -16,16 +16,18 @@ from flask import Blueprint, Response, abort, current_app, render_template, requ
 from simple_websocket import Server
 from wsproto.utilities import LocalProtocolError
 
-from app import security
-from app.broadcast import Broadcaster, ClientClosed, pump
 from app.config import Config
 from app.hub.keys import NAME_PATTERN
 from app.hub.report import MAX_REPORT_BYTES
 from app.hub.service import Hub
+from app.web import security
+from app.web.broadcast import Broadcaster, ClientClosed, pump
+from app.web.routes import CLOSE_NORMAL, CLOSE_TRY_AGAIN_LATER, finish, sock
 
 log = logging.getLogger(__name__)
 
-REPORT_PATH = "/hub/report"
+REPORT_PATH = security.REPORT_PATH
+STATE_KEY = "tokwatch.hub"
 bp = Blueprint("hub", __name__)
 
 
@@ -36,13 +38,13 @@ class HubState:
     config: Config
     hub: Hub
     broadcaster: Broadcaster
-    hub_url: str
-    has_log: bool
+    hub_url: str  # what agents are told to --report-to (the help on the fleet page)
+    has_log: bool  # this process is also a machine's dashboard
 
 
 def hub_state() -> HubState:
     """The current app's HubState."""
-    state: HubState = current_app.extensions["tokwatch.hub"]
+    state: HubState = current_app.extensions[STATE_KEY]
     return state
 
 
@@ -59,7 +61,7 @@ def guard() -> None:
     state = hub_state()
     if request.path.startswith("/api/"):
         security.require_token(state.config)
-    elif request.path == "/ws/fleet":
+    elif request.endpoint == "hub.fleet_socket":
         security.require_token(state.config, query_param=True)
         security.require_websocket_origin(state.config)
         if state.broadcaster.is_full():
@@ -87,13 +89,12 @@ def render_fleet_page() -> str:
     """The fleet page: no figures, only where to find them and how to add a machine."""
     state = hub_state()
     config = state.config
-    data_dir = config.extra.get("data_dir_flag", "")
     return render_template(
         "fleet.html",
         ws_port=config.effective_ws_port,
         token_required=config.token is not None,
         hub_url=state.hub_url,
-        data_dir_flag=data_dir,
+        data_dir_flag="" if config.data_dir is None else f" --data-dir {config.data_dir}",
         has_log=state.has_log,
     )
 
@@ -144,10 +145,9 @@ def chart_api(name: str) -> Response:
     return _json(chart)
 
 
+@sock.route("/ws/fleet", bp=bp)
 def fleet_socket(connection: Server) -> None:
     """Send the fleet now, then on every change (coalesced) and a keepalive when idle."""
-    from app.web import CLOSE_NORMAL, CLOSE_TRY_AGAIN_LATER, finish
-
     state = hub_state()
     client = state.broadcaster.join(abort=lambda: connection.sock.shutdown(socket.SHUT_RDWR))
     if client is None:

@@ -1,0 +1,116 @@
+"""The fleet's running parts in one process: the hub (its file, its lock, a ticker) and the agent.
+
+Owned by the dashboard (app.web.serve), which starts and stops them with its servers.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from app.config import Config
+from app.hub.agent import Agent
+from app.hub.service import Hub
+from app.hub.spool import FILE_NAME as SPOOL_FILE_NAME
+from app.hub.spool import Spool, SpoolError
+from app.hub.store import FILE_NAME as HUB_FILE_NAME
+from app.hub.store import HubStore, HubStoreError
+from app.store.files import WriterLock
+
+log = logging.getLogger(__name__)
+
+HUB_LOCK_NAME = "hub.lock"
+TICK_SECONDS = 1.0  # how soon a machine that stopped reporting shows offline, past its three intervals
+
+
+class FleetError(Exception):
+    """The hub or the agent cannot start (another hub on the same data, an unusable file)."""
+
+
+class FleetRuntime:
+    """The hub and/or the agent a config asks for; start() and stop() (safe to call twice)."""
+
+    def __init__(self, hub: Hub | None, agent: Agent | None, lock: WriterLock | None) -> None:
+        self.hub = hub
+        self.agent = agent
+        self._lock = lock
+        self._stop = threading.Event()
+        self._ticker: threading.Thread | None = None
+
+    @classmethod
+    def open(
+        cls,
+        config: Config,
+        *,
+        version: Callable[[], int],
+        wait_for_change: Callable[[int, float], int],
+        snapshot: Callable[[], Mapping[str, Any]],
+    ) -> FleetRuntime:
+        """Open what the config asks for; raise FleetError saying why it cannot."""
+        data_dir = config.resolved_data_dir
+        hub: Hub | None = None
+        lock: WriterLock | None = None
+        agent: Agent | None = None
+        try:
+            if config.hub:
+                lock = WriterLock(data_dir / HUB_LOCK_NAME)
+                holder = lock.acquire()
+                if holder is not None:
+                    raise FleetError(f"another hub (pid {holder or '?'}) uses {data_dir}; one hub per data dir")
+                hub = Hub(HubStore(data_dir / HUB_FILE_NAME))
+            if config.report_to is not None and config.report_key is not None:
+                agent = Agent(
+                    url=config.report_to,
+                    key=config.report_key,
+                    machine=config.resolved_machine_name,
+                    spool=Spool(data_dir / SPOOL_FILE_NAME),
+                    version=version,
+                    wait_for_change=wait_for_change,
+                    snapshot=snapshot,
+                    interval_seconds=config.report_interval_seconds,
+                )
+        except (HubStoreError, SpoolError, OSError) as e:
+            if hub is not None:
+                hub.store.close()
+            if lock is not None:
+                lock.release()
+            raise FleetError(str(e)) from e
+        except FleetError:
+            if lock is not None:
+                lock.release()
+            raise
+        return cls(hub, agent, lock)
+
+    def start(self) -> None:
+        """Start the hub's ticker and the agent's reporting."""
+        if self.hub is not None:
+            self._ticker = threading.Thread(target=self._tick, name="tokwatch-hub-ticker", daemon=True)
+            self._ticker.start()
+        if self.agent is not None:
+            self.agent.start()
+            log.info("reporting to %s as %s every %.0f s", self.agent.url, self.agent.machine,
+                     self.agent.interval_seconds)
+
+    def _tick(self) -> None:
+        assert self.hub is not None
+        while not self._stop.wait(TICK_SECONDS):
+            try:
+                self.hub.tick()
+            except Exception:  # a locked or failing file must not end offline detection
+                log.exception("hub tick failed; trying again")
+
+    def stop(self) -> None:
+        """Stop the agent and the ticker, close the hub's file, let go of its lock."""
+        if self._stop.is_set():
+            return
+        self._stop.set()
+        if self.agent is not None:
+            self.agent.stop()
+        if self._ticker is not None:
+            self._ticker.join(TICK_SECONDS * 3)
+        if self.hub is not None:
+            self.hub.store.close()
+        if self._lock is not None:
+            self._lock.release()
