@@ -33,7 +33,9 @@ def test_metrics_follow_the_log(client: FlaskClient, monitor: Monitor, log_write
     assert got[("tokwatch_passes_total", ())] == 6
     assert got[("tokwatch_tokens_total", ())] == 6 * 3200  # torch.Size([4, 800, 32])
     assert got[("tokwatch_layer", ())] == 1
-    assert got[("tokwatch_state", (("state", "measuring"),))] + got[("tokwatch_state", (("state", "training"),))] == 1
+    state = client.get("/api/snapshot").get_json()["state"]
+    states = {labels[0][1]: value for (name, labels), value in got.items() if name == "tokwatch_state"}
+    assert states[state] == 1 and sum(states.values()) == 1
     assert ("process_resident_memory_bytes", ()) in got
 
 
