@@ -54,7 +54,7 @@ def test_a_hub_without_a_log_exports_no_figures_of_its_own(tmp_path: Path) -> No
 
     store = HubStore(tmp_path / "data" / "hub.sqlite3")
     store.enroll("rig-a", 1_796_000_000.0)
-    app = create_app(config, Monitor(None), Hub(store))
+    app = create_app(config, Monitor(None), hub=Hub(store))
     text = app.test_client().get("/metrics").get_data(as_text=True)
     assert "tokwatch_state{" not in text  # nothing reported yet, and the hub itself follows no log
     assert 'tokwatch_machine_online{machine="rig-a"} 0.0' in text
