@@ -38,7 +38,7 @@ def test_enroll_prints_the_command_and_the_key_last(tmp_path: Path, capsys: pyte
         (["--report-key", "twk_x"], "--report-to"),
         (["--report-to", "ftp://hub", "--report-key", "k"], "--report-to wants http://HUB:PORT"),
         (["--report-to", "http://user:pw@hub:1", "--report-key", "k"], "no user, password"),
-        (["--name", "<b>"], "--name"),
+        (["--name", "<b>", "--report-to", "http://10.0.0.2:1", "--report-key", "k"], "--name"),
         (["--report-every", "0.1"], "report interval"),
     ],
 )
