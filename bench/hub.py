@@ -240,7 +240,7 @@ def measure(workdir: Path, *, quick: bool = False) -> Figure:
     met = cpu <= 5.0 and live["take_ms_p99"] <= 50.0 and (live["push_ms_p99"] or 1e9) <= 1000.0
     return Figure(
         key="hub",
-        title="7 hub, 100 agents",
+        title="12 hub, 100 agents: CPU",
         value=cpu,
         unit="% of a core",
         reference="same hub, nobody reporting",
