@@ -101,3 +101,16 @@ def test_a_queued_miners_backlog_reads_the_queue_history_further_back() -> None:
     snap = monitor.snapshot(t + 75 * (len(positions) - 1))
     assert snap.queue is not None and snap.queue.resets_24h == 1
     assert snap.queue.last_reset_at == pytest.approx(t + 150, abs=0.001)
+
+
+def test_a_truncated_log_shows_its_facts_with_their_age_until_said_again() -> None:
+    now = time.time()
+    lines = training_log(now - 1800, 20, layer=2)  # heartbeats say epoch 48, last about 10 min ago
+    monitor = Monitor(None, format_name="iota", clock=lambda: now)
+    monitor.lines(lines)
+    assert monitor.snapshot(now).run is not None
+    monitor.restarted("truncated")
+    snap = monitor.snapshot(now)
+    assert snap.run is None
+    assert any(line.startswith("Epoch 48 · training · ") and line.endswith(" min ago") for line in snap.details)
+    assert ("source_changed", "log truncated") in [(e.kind, e.text) for e in snap.events]

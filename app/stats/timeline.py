@@ -8,6 +8,7 @@ else out of the list.
 from __future__ import annotations
 
 import re
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import Literal
 
@@ -45,11 +46,11 @@ class Timeline:
 
     def __init__(self) -> None:
         self._entries: list[TimelineEntry] = []
-        self._error_key: str | None = None
-        self._error_text = ""
+        self._error_key: str | None = None  # the latest ERROR line's message, ids and numbers aside
+        self._error_entry: TimelineEntry | None = None
         self._error_count = 0
 
-    def add(self, at: float, kind: Kind, text: str) -> None:
+    def add(self, at: float, kind: Kind, text: str) -> TimelineEntry:
         """Record an entry (an entry dated before the newest is put in its place)."""
         entry = TimelineEntry(at, kind, text)
         entries = self._entries
@@ -59,25 +60,22 @@ class Timeline:
         entries.insert(i, entry)
         if len(entries) > TIMELINE_SIZE:
             del entries[0]
+        return entry
 
     def error(self, at: float, message: str) -> None:
-        """Record an ERROR line; the same message again raises the count of the newest one."""
+        """Record an ERROR line; the same message as the previous one replaces its entry, counted."""
         text = message.strip()
         if len(text) > ERROR_TEXT_MAX:
             text = text[: ERROR_TEXT_MAX - 1] + "…"
         key = _VARYING.sub("#", text)
-        entries = self._entries
-        if key == self._error_key and entries and any(e.kind == "error" for e in entries[-5:]):
-            for i in range(len(entries) - 1, -1, -1):
-                if entries[i].kind == "error":
-                    del entries[i]
-                    break
+        if key == self._error_key and self._error_entry is not None:
+            with suppress(ValueError):  # already pushed out of the list by newer entries
+                self._entries.remove(self._error_entry)
             self._error_count += 1
         else:
             self._error_key, self._error_count = key, 1
-        self._error_text = text
         shown = text if self._error_count == 1 else f"{text} (×{self._error_count})"
-        self.add(at, "error", shown)
+        self._error_entry = self.add(at, "error", shown)
 
     def newest_first(self, extra: list[TimelineEntry] | None = None) -> tuple[TimelineEntry, ...]:
         """The entries, newest first, with ``extra`` ones (not yet recorded) merged in."""

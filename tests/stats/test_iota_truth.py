@@ -311,3 +311,18 @@ def test_lines_read_with_no_record_are_unrecognised_not_waiting() -> None:
     nothing = engine.snapshot(T0, SourceView(path="/x.log", size_bytes=0, lines_read=0, bad_lines=0,
                                              last_event_at=None))
     assert (nothing.state, nothing.status_line, nothing.source.problem) == ("waiting", "waiting for log", None)
+
+
+def test_a_repeated_error_keeps_one_counted_entry_whatever_comes_between() -> None:
+    engine = IotaTracker()
+    message = "Error getting activation from queue: Timed out"
+    for i in range(10):
+        engine.apply(ErrorLogged(T0 + 60 * i, message))
+        for j in range(6):  # six timeline entries between two repeats
+            engine.apply(PhaseChanged(T0 + 60 * i + 1 + j, "training" if j % 2 else "merging_partitions", 1))
+    errors = [e for e in snap(engine, T0 + 600).events if e.kind == "error"]
+    assert [(e.at, e.text) for e in errors] == [(T0 + 540, f"{message} (×10)")]
+    engine.apply(ErrorLogged(T0 + 601, "Failed request after 3 attempts: 500, Internal Server Error"))
+    engine.apply(ErrorLogged(T0 + 602, message))  # another message came between: counted anew
+    errors = [e.text for e in snap(engine, T0 + 602).events if e.kind == "error"]
+    assert errors == [message, "Failed request after 3 attempts: 500, Internal Server Error", f"{message} (×10)"]
