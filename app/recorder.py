@@ -28,6 +28,7 @@ from app.text import compact
 log = logging.getLogger(__name__)
 
 OBSERVE_SECONDS = 30.0
+FIRST_OBSERVE_SECONDS = 3.0
 
 
 class PassSource(Protocol):
@@ -138,7 +139,10 @@ class Recorder:
         thread.start()
 
     def _observe_loop(self) -> None:
-        while not self._stop.wait(self.observe_seconds):
+        # The first soon (the backlog's hour and the restart mark), then every 30 s.
+        wait = min(FIRST_OBSERVE_SECONDS, self.observe_seconds)
+        while not self._stop.wait(wait):
+            wait = self.observe_seconds
             try:
                 self.observe()
             except Exception:

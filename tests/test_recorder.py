@@ -230,3 +230,32 @@ def test_a_full_history_is_a_visible_problem_and_the_live_view_goes_on(tmp_path:
         assert any("writes stopped" in line and "live view goes on" in line for line in snap["details"])
     finally:
         dashboard.stop()
+
+
+def test_a_step_trainer_keeps_its_steps_loss_and_rate(tmp_path: Path) -> None:
+    from app.ingest.backwards import read_backwards
+
+    log = tmp_path / "train.log"
+    log.write_bytes((Path(__file__).parent / "data" / "sample-nanogpt.log").read_bytes())
+    clock = Clock(time.time())
+    monitor = Monitor(log, clock=clock)
+    monitor.backlog(read_backwards(log))
+    recorder = Recorder(History(tmp_path / "data", clock=clock), log, clock=clock, observe_seconds=3600)
+    recorder.start(monitor)
+    try:
+        assert recorder.observe()
+        assert recorder.history.flush(20)
+        snap = monitor.snapshot(plain=True)
+        assert snap.training is not None
+        chart = json.loads(recorder.chart_json("1h"))
+        assert chart["source"]["kind"] == "steps" and "passes" not in chart["series"]
+        steps = chart["steps"]
+        assert steps is not None and steps["stage"] == snap.training["stage"]
+        assert steps["loss"] == [[snap.training["step"], snap.training["loss"]]]
+        # Every 30-s point of the snapshot's hour is kept as it was shown.
+        kept = points(chart, "tokens_per_hour")
+        shown = [(int(t), v) for t, v in snap.history if v is not None and int(t) in kept]
+        assert shown and all(kept[t] == pytest.approx(v) for t, v in shown)
+    finally:
+        recorder.stop()
+        monitor.stop()

@@ -46,12 +46,15 @@ class WriterLock:
 
     def acquire(self) -> int | None:
         """Take the lock; return None on success, else the PID of the process holding it (0: unknown)."""
-        import fcntl
-
         self.path.parent.mkdir(parents=True, exist_ok=True)
         handle = self.path.open("a+", encoding="utf-8")
         try:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            import fcntl  # POSIX (Linux, macOS); elsewhere there is no second-writer check
+        except ImportError:
+            fcntl = None  # type: ignore[assignment]
+        try:
+            if fcntl is not None:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             handle.seek(0)
             text = handle.read().strip()
