@@ -1,4 +1,4 @@
-"""tokwatch's benchmark: six figures, each next to its reference from the same run.
+"""tokwatch's benchmark: each figure next to its reference from the same run.
 
     make bench                   # the full run (about 6 minutes on 2 cores)
     make bench ARGS=--quick      # shorter CPU windows and files (about 3 minutes)
