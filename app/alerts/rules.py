@@ -331,7 +331,7 @@ class NewEval:
             return []
         parts = [f"{name} {_figure(value)}" + (f" at step {step}" if step is not None else "")
                  for name, step, value in fresh]
-        return [Happening(now, "new eval", ", ".join(parts))]
+        return [Happening(now, "new eval", "evaluation: " + ", ".join(parts))]
 
 
 def _figure(value: object) -> str:

@@ -323,7 +323,7 @@ def test_a_new_eval_figure_is_told_only_when_turned_on() -> None:
     assert run(off, [(T0, with_eval(T0, 250, 0.91)), (T0 + 60, with_eval(T0 + 60, 500, 0.87))]) == []
     on = AlertBook(settings_from_table({"rules": {"eval": {"enabled": True}}}))
     found = run(on, [(T0, with_eval(T0, 250, 0.91)), (T0 + 60, with_eval(T0 + 60, 500, 0.8712345))])
-    assert [(t.rule, t.text) for t in found] == [("eval", "val_bpb 0.8712 at step 500")]
+    assert [(t.rule, t.text) for t in found] == [("eval", "evaluation: val_bpb 0.8712 at step 500")]
 
 
 def test_a_rule_turned_off_says_nothing() -> None:

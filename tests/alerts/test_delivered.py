@@ -1,0 +1,170 @@
+"""Every rule end to end: composed snapshots on an explicit clock go through the alert service and
+Apprise's ``json://`` to a real receiver; each message's words, hold time, resolution and rate
+limit are read back from what arrived. Expected texts are written out from each scenario."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from app.alerts import AlertService, Delivery, settings_from_table
+from tests.alerts.test_book import MIN, T0, hm, snap
+from tests.receiver import Receiver
+
+URL = "http://192.168.1.20:8765/"
+Steps = list[tuple[float, dict[str, Any]]]
+
+
+@pytest.fixture
+def receiver() -> Iterator[Receiver]:
+    r = Receiver()
+    yield r
+    r.close()
+
+
+def deliver(receiver: Receiver, steps: Steps, expected: int, table: dict[str, Any] | None = None) -> list[Any]:
+    """Feed the steps; return what arrived as (title, message, type), with when each was told."""
+    delivery = Delivery([receiver.json_url("/")], retry_delays_seconds=(0.05,))
+    service = AlertService(settings_from_table(table or {}), name="rig-7", dashboard_url=URL, delivery=delivery)
+    delivery.start()
+    told: list[float] = []
+    try:
+        for at, s in steps:
+            told.extend(at for _ in service.observe(s, at))
+        got = receiver.wait_for(expected)
+        time.sleep(0.3)
+        assert len(receiver.received) == expected, [r.json["title"] for r in receiver.received]
+    finally:
+        service.stop()
+    return [(r.json["title"], r.json["message"], r.json["type"], at) for r, at in zip(got, told)]
+
+
+def every(seconds: int, until: int, make: Any, start: int = 0) -> Steps:
+    return [(T0 + s, make(T0 + s)) for s in range(start, until, seconds)]
+
+
+def test_silent(receiver: Receiver) -> None:
+    last = T0 - 2 * MIN
+    steps = every(10, 9 * 60, lambda t: snap("silent", t, since=last, source={"last_event_at": last},
+                                              status_line="L1 · log silent"))
+    steps.append((T0 + 9 * MIN, snap("training", T0 + 9 * MIN, since=T0 + 9 * MIN - 5, status_line="L1 · 358k tok/h")))
+    got = deliver(receiver, steps, 2)
+    assert got[0] == ("rig-7: log silent",
+                      f"L1 · log silent\nLog silent: no new log line since {hm(last)}.\nSince {hm(last)} (10 min).\n{URL}",
+                      "failure", last + 10 * MIN)
+    assert got[1][:3] == ("rig-7: training",
+                          f"L1 · 358k tok/h\nLog silent resolved after 10 min (since {hm(last)}).\n{URL}", "success")
+
+
+def test_queued_after_training_and_its_rate_limit(receiver: Receiver) -> None:
+    steps: Steps = [(T0, snap("training", T0, since=T0 - 3600, status_line="L1 · 358k tok/h"))]
+    # Queued at +1 min for 3 min, training for 1 min, queued again for 3 min (10 min not over), …
+    for minute in range(1, 17):
+        at = T0 + minute * MIN
+        state = "training" if minute in (4, 8, 12, 16) else "queued"
+        since = T0 + max(m for m in (1, 5, 9, 13) if m <= minute) * MIN if state == "queued" else at
+        steps.append((at, snap(state, at, since=since, queue={"position": 1583} if state == "queued" else None,
+                               status_line="Queue #1583" if state == "queued" else "L1 · 358k tok/h")))
+    got = deliver(receiver, steps, 4)
+    assert got[0] == ("rig-7: back in the queue",
+                      f"Queue #1583\nBack in the queue: queue position 1583.\nSince {hm(T0 + MIN)} (1 min).\n{URL}",
+                      "warning", T0 + 2 * MIN)
+    assert got[1] == ("rig-7: training",
+                      f"L1 · 358k tok/h\nBack in the queue resolved after 3 min (since {hm(T0 + MIN)}).\n{URL}",
+                      "success", T0 + 4 * MIN)
+    # Queued again at +5 and +9: held back (one alert per 10 min), and over before +12, so not told;
+    # queued at +13, it opens at +14, and its end at +16 is told at once.
+    assert [(title, at) for title, _, _, at in got[2:]] == [("rig-7: back in the queue", T0 + 14 * MIN),
+                                                            ("rig-7: training", T0 + 16 * MIN)]
+
+
+def test_queue_reset_is_an_event_with_its_text(receiver: Receiver) -> None:
+    reset = {"at": T0 + 30, "kind": "queue_reset", "text": "queue reset #812 → #4100"}
+    steps = [
+        (T0, snap("queued", T0, queue={"position": 812, "resets_24h": 0}, status_line="Queue #812")),
+        (T0 + 35, snap("queued", T0 + 35, events=[reset], queue={"position": 4100, "resets_24h": 1},
+                       status_line="Queue #4100")),
+        (T0 + 40, snap("queued", T0 + 40, events=[reset], queue={"position": 4100, "resets_24h": 1},
+                       status_line="Queue #4100")),
+    ]
+    got = deliver(receiver, steps, 1)
+    assert got[0][:3] == ("rig-7: queue reset",
+                          f"Queue #4100\nQueue reset #812 → #4100 (now at position 4100).\nAt {hm(T0 + 30)}.\n{URL}",
+                          "warning")
+
+
+def test_slow_for_thirty_minutes(receiver: Receiver) -> None:
+    began = T0 + 5 * MIN
+
+    def make(t: float) -> dict[str, Any]:
+        rate = 140_000.0 if t >= began else 300_000.0
+        history = [[t - 3600 + 30 * i, 140_000.0 if t - 3600 + 30 * i >= began else 300_000.0] for i in range(121)]
+        return snap("training", t, since=T0 - 7200, rate={"measured": True, "tokens_per_hour": rate},
+                    usual={"tokens_per_hour": 350_000.0, "basis_hours": 168, "delta_percent": -60},
+                    history=history, status_line=f"L1 · {int(rate // 1000)}k tok/h")
+
+    steps = every(30, 40 * 60, make)
+    steps.append((T0 + 40 * MIN, snap("training", T0 + 40 * MIN, since=T0 - 7200, status_line="L1 · 351k tok/h",
+                                      rate={"measured": True, "tokens_per_hour": 351_000.0},
+                                      usual={"tokens_per_hour": 350_000.0})))
+    got = deliver(receiver, steps, 2)
+    assert got[0] == ("rig-7: slow (40 % of usual)",
+                      (f"L1 · 140k tok/h\nSlow (40 % of usual): 140k tok/h, 40 % of your usual 350k on L1.\n"
+                       f"Since {hm(began)} (30 min).\n{URL}"), "warning", began + 30 * MIN)
+    assert got[1][1].splitlines()[1] == f"Slow (40 % of usual) resolved after 35 min (since {hm(began)})."
+
+
+def test_backend_errors_burst(receiver: Receiver) -> None:
+    steps = every(60, 15 * 60, lambda t: snap("training", t, status_line="L1 · 358k tok/h", backend_errors={
+        "queue_state_503": 4 * min(int((t - T0) // 60), 8), "not_found_404": 0}))
+    got = deliver(receiver, steps, 2)
+    # 4 a minute from +1 min: the 5th minute makes 20 within 10 minutes.
+    assert got[0] == ("rig-7: backend errors",
+                      (f"L1 · 358k tok/h\nBackend errors: 20 backend errors in the last 10 min.\n"
+                       f"Since {hm(T0 + MIN)} (4 min).\n{URL}"), "warning", T0 + 5 * MIN)
+    # They stopped at +8: at +14 only those seen at +5 … +8 (16) are left within the window.
+    assert got[1][3] == T0 + 14 * MIN
+    assert got[1][1].splitlines()[1] == f"Backend errors resolved after 13 min (since {hm(T0 + MIN)})."
+
+
+def test_layer_change_is_information(receiver: Receiver) -> None:
+    steps = [(T0, snap("training", T0, layer=2, status_line="L2 · 358k tok/h")),
+             (T0 + 60, snap("measuring", T0 + 60, layer=3, status_line="L3 · …"))]
+    got = deliver(receiver, steps, 1)
+    assert got[0][:3] == ("rig-7: layer 3", f"L3 · …\nMoved from layer 2 to layer 3.\nAt {hm(T0 + 60)}.\n{URL}", "info")
+
+
+@pytest.mark.parametrize(
+    ("state", "training", "title", "line", "kind"),
+    [
+        ("stalled", {"step": 383, "seconds_since_step": 600.0, "stalled": True}, "rig-7: stalled",
+         "Stalled: no step since {last} (last step 383).", "warning"),
+        ("diverged", {"step": 1200, "loss_note": "loss is NaN"}, "rig-7: diverged",
+         "Diverged: loss is NaN at step 1200.", "failure"),
+        ("done", {"step": 5568, "total_steps": 5568, "finished": True}, "rig-7: finished",
+         "Finished: step 5568/5568.", "success"),
+    ],
+)
+def test_step_trainers(receiver: Receiver, state: str, training: dict[str, Any], title: str, line: str,
+                       kind: str) -> None:
+    steps = [(T0 + s, snap(state, T0 + s, since=T0 - 60, layer=None, training=training, status_line=state))
+             for s in range(0, 60, 5)]
+    steps.append((T0 + 60, snap("training", T0 + 60, since=T0 + 55, layer=None, status_line="step 1300")))
+    got = deliver(receiver, steps, 2)
+    assert got[0][:3] == (title, f"{state}\n{line.format(last=hm(T0 - 600))}\nSince {hm(T0 - 60)} (1 min).\n{URL}", kind)
+    assert got[0][3] == T0
+    assert got[1][:2] == ("rig-7: training",
+                          f"step 1300\n{title.split(': ')[1].capitalize()} resolved after 1 min (since {hm(T0 - 60)}).\n{URL}")
+
+
+def test_a_new_eval_figure_when_turned_on(receiver: Receiver) -> None:
+    def make(t: float, step: int, value: float) -> dict[str, Any]:
+        return snap("training", t, layer=None, status_line=f"step {step}",
+                    training={"eval": {"val_bpb": {"value": value, "step": step}}})
+
+    steps = [(T0, make(T0, 250, 0.91)), (T0 + 60, make(T0 + 60, 500, 0.874)), (T0 + 70, make(T0 + 70, 500, 0.874))]
+    got = deliver(receiver, steps, 1, {"rules": {"eval": {"enabled": True}}})
+    assert got[0][:3] == ("rig-7: new eval", f"step 500\nEvaluation: val_bpb 0.874 at step 500.\nAt {hm(T0 + 60)}.\n{URL}", "info")
