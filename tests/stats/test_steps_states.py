@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from app.monitor import Monitor
-from app.stats.events import StageEnd, StepFigures, TrainStep
+from app.stats.events import EvalResult, StageEnd, StepFigures, TrainStep
 from app.stats.steps.progress import StepProgress
 from app.stats.steps.stage import row_groups_per_step
 from app.stats.tracker import WARMUP_SECONDS
@@ -158,9 +158,11 @@ def test_dicts_without_step_numbers_report_the_epoch_and_a_rate_of_logged_steps(
     progress = StepProgress()
     for k in range(1, 41):
         progress.apply(TrainStep(None, "train", k, loss=1.5126, epoch=0.01 * k, logged=True), T0 + 60.0 * k)
-    report = progress.report(T0 + 60.0 * 40)
+    progress.apply(EvalResult(None, "eval_loss", 1.42), T0 + 60.0 * 40 + 5)
+    report = progress.report(T0 + 60.0 * 40 + 5)
     assert report.status_line == "epoch 0.4 · loss 1.51" and report.state == "training"
     assert report.details[0] == "60 logged steps/h (over 20 min)"
+    assert "Eval eval_loss 1.4200" in report.details  # no "(step 40)": 40 counts dicts, not steps
 
 
 def write(path: Path, lines: list[str], mtime: float) -> Path:

@@ -52,8 +52,13 @@ _LLMC_LOGFILE = re.compile(
 # (``train_loss``, ``val_loss``, ``val_bpb``, ``train_bpb``, ``train_time``, ``step_avg``, …),
 # separated by one space or a padded run of them (``step:0/20000    val_loss:6.9469``).
 _MODDED_HEAD = re.compile(r"step:(\d{1,12})/(\d{1,12})(?=\s|$)")
-_MODDED_PAIR = re.compile(rf"([A-Za-z_][\w@/.-]{{0,40}}):({_NUM})(ms|%)?(?=\s|$)")
 _MODDED_TIME = ("train_time", "step_avg")
+# The shape every record script prints (a fast path: this runs on every step line); forks' other
+# shapes take the general reading of pairs.
+_MODDED_USUAL = re.compile(
+    rf"step:(\d{{1,12}})/(\d{{1,12}})(?: train_loss:({_NUM}))?(?: val_loss:({_NUM}))? train_time:(\d+)ms"
+    rf"(?: step_avg:({_NUM})ms)?"
+)
 _GLUED = re.compile(r"iter \d+: loss |step \d+: train loss |step\s+\d+/\d+ \| |step:\d+/\d+ ")
 _FRAGMENT_KEYS = (", time ", "ms, mfu", "% bf16 MFU", " tok/s", "z)| norm", "train_time:")
 
@@ -203,18 +208,27 @@ def _modded_line(text: str) -> tuple[Kind, Emit | None]:
     after it), a wrap may still continue it: OPEN. An evaluation line is also the run's position
     (its step and train_time), so the last validation of a run that stops early moves the step.
     """
+    usual = _MODDED_USUAL.fullmatch(text)
+    if usual is not None:
+        return Kind.FULL, _modded_usual(usual)
     head = _MODDED_HEAD.match(text)
     if head is None:
         return Kind.PARTIAL, None
-    rest = text[head.end() :]
+    tail = text[head.end() :]
     pairs: dict[str, tuple[float | None, str | None]] = {}
-    end = 0
-    for m in _MODDED_PAIR.finditer(rest):
-        if rest[end : m.start()].strip():
-            return Kind.PARTIAL, None  # something between the pairs: not (yet) a whole record
-        pairs.setdefault(m.group(1), (number(m.group(2)), m.group(3)))
-        end = m.end()
-    if rest[end:].strip() or "train_time" not in pairs:
+    # whitespace-separated ``name:value`` tokens (a split: this runs on every step line)
+    for token in tail.split():
+        name, sep, value = token.partition(":")
+        unit = None
+        if value.endswith("ms"):
+            value, unit = value[:-2], "ms"
+        elif value.endswith("%"):
+            value, unit = value[:-1], "%"
+        figure = number(value)
+        if not sep or not name or figure is None:
+            return Kind.PARTIAL, None  # a wrap cut the line, or it is no record (yet)
+        pairs.setdefault(name, (figure, unit))
+    if "train_time" not in pairs:
         return Kind.PARTIAL, None
     step_number, total = int(head.group(1)), int(head.group(2))
     train_ms, _ = pairs["train_time"]
@@ -238,8 +252,29 @@ def _modded_line(text: str) -> tuple[Kind, Emit | None]:
             figures=tuple((k, v) for k, v in figures.items() if v is not None and finite(v) is not None),
         ),
     )
-    kind = Kind.OPEN if rest.rstrip()[-1:].isdigit() else Kind.FULL
+    kind = Kind.OPEN if tail.rstrip()[-1:].isdigit() else Kind.FULL
     return kind, lambda: events
+
+
+def _modded_usual(m: re.Match[str]) -> Emit:
+    """The events of a record line in the usual shape (see :func:`_modded_line`)."""
+    step_number = int(m.group(1))
+    avg_ms = finite(number(m.group(6)))
+    events: list[Event] = [
+        TrainStep(
+            at=None,
+            stage="train",
+            step=step_number,
+            total_steps=int(m.group(2)),
+            loss=number(m.group(3)),
+            loss_note="this step's",
+            elapsed_seconds=int(m.group(5)) / 1000,
+            step_seconds=avg_ms / 1000 if avg_ms is not None and avg_ms > 0 else None,
+        )
+    ]
+    if m.group(4) is not None:
+        events.append(EvalResult(at=None, name="val_loss", value=finite(number(m.group(4))), step=step_number))
+    return lambda: events
 
 
 def _other_line(text: str) -> tuple[Kind, Emit | None]:

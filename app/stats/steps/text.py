@@ -87,7 +87,7 @@ def details(
     evals = latest_evals(stage)
     if evals:
         lines.append("Eval " + " · ".join(f"{name} {figure(value)}" for name, value, _ in evals)
-                     + eval_where(evals))
+                     + ("" if latest.logged else eval_where(evals)))  # a logged count is no step
     data = data_line(stage)
     if data:
         lines.append(data)
