@@ -1,6 +1,7 @@
 // tokwatch's page: show the server's snapshot, live over the websocket, polling when it can't.
 // Every figure's text comes from the server (status_line, details); this file only places it.
 
+import { renderChart, setupChart } from "./chart.js";
 import { alertsFrom } from "./notify.js";
 
 const body = document.body;
@@ -103,7 +104,7 @@ function render(snapshot) {
 
   renderDetails(snapshot.details);
   renderWarmup(snapshot);
-  renderHistory(snapshot);
+  renderChart(snapshot);
   renderTraining(snapshot.training);
   setText("source", snapshot.source.path ? `log: ${snapshot.source.path}` : "");
   const following = snapshot.source.following;
@@ -139,45 +140,6 @@ function renderWarmup(snapshot) {
   $("warmup-minutes").max = warmup.seconds_needed;
   $("warmup-minutes").value = Math.min(warmup.observed_seconds, warmup.seconds_needed);
   setText("warmup-minutes-text", `${minutes}/${minutesNeeded}`);
-}
-
-function renderHistory(snapshot) {
-  const points = snapshot.history.filter(([, value]) => value !== null);
-  const empty = points.length === 0;
-  $("spark-empty").hidden = !empty;
-  $("spark-box").hidden = empty;
-  if (empty) return;
-  // The bounds and their labels come from the engine: the page never formats a figure.
-  const { low, high, low_text: lowText, high_text: highText } = snapshot.history_range;
-  setText("spark-max", `max ${highText}`);
-  setText("spark-min", `min ${lowText}`);
-
-  const [width, height, pad] = [300, 64, 4];
-  const end = snapshot.as_of;
-  const start = end - 3600;
-  const span = high - low || 1;
-  const x = (t) => (((t - start) / (end - start)) * width).toFixed(1);
-  const y = (v) => (high === low ? height / 2 : pad + (1 - (v - low) / span) * (height - 2 * pad)).toFixed(1);
-
-  // A gap in the history (null: not measured) breaks the line rather than bridging it.
-  let line = "";
-  let area = "";
-  let run = [];
-  const flush = () => {
-    if (run.length === 0) return;
-    const segment = run.map(([t, v], i) => `${i ? "L" : "M"}${x(t)},${y(v)}`).join("");
-    line += segment;
-    area += `${segment}L${x(run[run.length - 1][0])},${height}L${x(run[0][0])},${height}Z`;
-    run = [];
-  };
-  for (const [t, value] of snapshot.history) {
-    if (t < start) continue;
-    if (value === null) flush();
-    else run.push([t, value]);
-  }
-  flush();
-  $("spark-line").setAttribute("d", line);
-  $("spark-area").setAttribute("d", area);
 }
 
 // Step-based trainers (nanochat, nanoGPT, …): every known field, raw, under the details that
@@ -508,6 +470,7 @@ function tick() {
 }
 
 if (TOKEN_REQUIRED && !token) showAuth(true);
+setupChart({ headers: () => (token ? { Authorization: `Bearer ${token}` } : {}) });
 window.addEventListener("hashchange", tokenArrived);
 connect();
 setInterval(tick, 1000);

@@ -18,11 +18,9 @@ from urllib.parse import unquote
 
 import pytest
 
-from app import text
 from app.config import Config
 from app.demo import write_demo_log
 from app.monitor import Monitor
-from app.snapshot import to_dict
 from tests.conftest import LogWriter, RunningServer, start_server
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -132,7 +130,7 @@ def test_phone_layout_fits_and_dark_mode_renders(demo_server: tuple[RunningServe
     expect()(page.locator("#demo")).to_be_visible()
     expect()(page.locator("#details li")).to_have_count(len(monitor.snapshot().details))
     expect()(page.locator("#warmup")).to_be_hidden()
-    assert page.locator("#spark-line").get_attribute("d").count("M") >= 1
+    expect()(page.locator("#chart canvas")).to_have_count(1)
     no_horizontal_overflow(page)
     light_background = page.evaluate("getComputedStyle(document.body).backgroundColor")
     shot(page, "phone-light")
@@ -153,16 +151,6 @@ def luminance(css_colour: str) -> float:
     """Relative luminance (0 black … 1 white) of an ``rgb(r, g, b)`` colour."""
     red, green, blue = (int(v) / 255 for v in re.findall(r"\d+", css_colour)[:3])
     return 0.2126 * red + 0.7152 * green + 0.0722 * blue
-
-
-def test_sparkline_labels_are_written_as_the_server_writes_rates(
-    demo_server: tuple[RunningServer, Monitor], page: Any
-) -> None:
-    server, monitor = demo_server
-    values = [value for _, value in to_dict(monitor.snapshot())["history"] if value is not None]
-    page.goto(server.http_url)
-    expect()(page.locator("#spark-max")).to_have_text(f"max {text.compact(max(values))}")
-    expect()(page.locator("#spark-min")).to_have_text(f"min {text.compact(min(values))}")
 
 
 def test_warm_up_shows_passes_and_minutes_as_bars(server: RunningServer, log_writer: LogWriter, page: Any) -> None:

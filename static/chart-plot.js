@@ -1,0 +1,276 @@
+// uPlot options for tokwatch's charts: a rate against time (a line from zero, the current value
+// marked, events as markers, gaps as gaps), and a step trainer's loss and rate against step.
+// Figures come from the server; the only figures written here are axis ticks (see compact()).
+
+const uPlot = window.uPlot; // static/vendor/uplot, loaded by a classic script before the modules
+
+const EVENT_HIT_PX = 10; // how close (CSS px) the cursor must be to an event to show its text
+
+// Axis ticks only: the status line writes rates as 358k and 1.2M (app/text.py's compact), and a
+// tick is not a figure the server sends, so this is the one place the page writes a number itself.
+// Ticks are round values, so up to three significant digits say them exactly (1.25M, not 1.2M).
+export function compact(value) {
+  const abs = Math.abs(value);
+  const [scaled, suffix] =
+    abs >= 1e9 ? [value / 1e9, "G"] : abs >= 1e6 ? [value / 1e6, "M"] : abs >= 1e3 ? [value / 1e3, "k"] : [value, ""];
+  return `${Number(scaled.toPrecision(3))}${suffix}`;
+}
+
+// A loss or an eval figure on an axis: as few digits as the ticks need.
+function plain(value) {
+  return String(Number(value.toPrecision(4)));
+}
+
+// Indices of points with no neighbour on either side: a line cannot show them, so a dot does.
+function isolated(values) {
+  const found = [];
+  for (let i = 0; i < values.length; i += 1) {
+    if (values[i] == null) continue;
+    const before = i > 0 ? values[i - 1] : null;
+    const after = i < values.length - 1 ? values[i + 1] : null;
+    if (before == null && after == null) found.push(i);
+  }
+  return found;
+}
+
+function lineSeries(label, colour, { width = 2, spanGaps = false, scale = "y" } = {}) {
+  return {
+    label,
+    scale,
+    stroke: colour,
+    width,
+    spanGaps,
+    points: {
+      show: false,
+      size: 7,
+      fill: colour,
+      stroke: colour,
+      filter: (u, seriesIdx) => isolated(u.data[seriesIdx]),
+    },
+  };
+}
+
+function pointSeries(label, colour, scale) {
+  return {
+    label,
+    scale,
+    stroke: colour,
+    fill: colour,
+    width: 1.5,
+    paths: () => null,
+    points: { show: true, size: 8, stroke: colour, fill: colour, width: 1.5 },
+  };
+}
+
+function axis(colours, values, extra = {}) {
+  return {
+    stroke: colours.axis,
+    grid: { stroke: colours.grid, width: 1 },
+    ticks: { stroke: colours.grid, width: 1, size: 4 },
+    font: "12px system-ui, sans-serif",
+    values,
+    ...extra,
+  };
+}
+
+// The top of a y-axis from zero: the data and the current value both under it, with headroom.
+function upperBound(values, current) {
+  let max = current == null ? 0 : current;
+  for (const v of values) if (v != null && v > max) max = v;
+  return max > 0 ? max * 1.12 : 1;
+}
+
+function lossRange(min, max, current) {
+  let [lo, hi] = [min, max];
+  if (current != null) [lo, hi] = [lo == null ? current : Math.min(lo, current), hi == null ? current : Math.max(hi, current)];
+  if (lo == null || hi == null) return [0, 1];
+  return uPlot.rangeNum(lo, hi, 0.1, true);
+}
+
+// Events (registration, layer change, restart, idle, log switched…) as dashed vertical lines with
+// a dot at the top; the current value as a ring on a faint dashed line across the plot.
+function markersPlugin(view, colours) {
+  return {
+    hooks: {
+      draw: [
+        (u) => {
+          const { ctx } = u;
+          const { left, top, width, height } = u.bbox;
+          const dpr = uPlot.pxRatio;
+          ctx.save();
+          ctx.beginPath();
+          ctx.rect(left, top, width, height);
+          ctx.clip();
+          for (const event of view.events || []) {
+            const x = Math.round(u.valToPos(event.at, "x", true));
+            if (x < left - 1 || x > left + width + 1) continue;
+            ctx.strokeStyle = colours.event;
+            ctx.fillStyle = colours.event;
+            ctx.lineWidth = 1.5 * dpr;
+            ctx.setLineDash([4 * dpr, 3 * dpr]);
+            ctx.beginPath();
+            ctx.moveTo(x, top);
+            ctx.lineTo(x, top + height);
+            ctx.stroke();
+            ctx.setLineDash([]);
+            ctx.beginPath();
+            ctx.arc(x, top + 4 * dpr, 4 * dpr, 0, 2 * Math.PI);
+            ctx.fill();
+          }
+          const now = view.current;
+          if (now && now.y != null && now.x != null) {
+            const x = u.valToPos(now.x, "x", true);
+            const y = u.valToPos(now.y, now.scale || "y", true);
+            ctx.strokeStyle = colours.now;
+            ctx.lineWidth = 1 * dpr;
+            ctx.setLineDash([2 * dpr, 3 * dpr]);
+            ctx.beginPath();
+            ctx.moveTo(left, y);
+            ctx.lineTo(left + width, y);
+            ctx.stroke();
+            ctx.setLineDash([]);
+            ctx.lineWidth = 2.5 * dpr;
+            ctx.fillStyle = colours.card;
+            ctx.beginPath();
+            ctx.arc(Math.min(x, left + width - 5 * dpr), y, 5 * dpr, 0, 2 * Math.PI);
+            ctx.fill();
+            ctx.stroke();
+          }
+          ctx.restore();
+        },
+      ],
+    },
+  };
+}
+
+// The event nearest the cursor, when it is within EVENT_HIT_PX.
+export function eventAt(u, events, left) {
+  let best = null;
+  let bestDistance = EVENT_HIT_PX + 1;
+  for (const event of events || []) {
+    const distance = Math.abs(u.valToPos(event.at, "x") - left);
+    if (distance < bestDistance) {
+      best = event;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+// A finger dragging across the plot moves the cursor (uPlot follows the mouse only); vertical
+// swipes still scroll the page (touch-action: pan-y in style.css).
+function touchPlugin() {
+  return {
+    hooks: {
+      init: [
+        (u) => {
+          const over = u.over;
+          const follow = (e) => {
+            if (e.pointerType !== "touch") return;
+            const rect = over.getBoundingClientRect();
+            const left = Math.max(0, Math.min(rect.width, e.clientX - rect.left));
+            const top = Math.max(0, Math.min(rect.height, e.clientY - rect.top));
+            u.setCursor({ left, top });
+          };
+          over.addEventListener("pointerdown", follow);
+          over.addEventListener("pointermove", follow);
+        },
+      ],
+    },
+  };
+}
+
+function base(size, colours, view, onCursor) {
+  return {
+    width: size.width,
+    height: size.height,
+    legend: { show: false },
+    cursor: {
+      y: false,
+      drag: { x: false, y: false, setScale: false },
+      points: { size: 8, width: 2, fill: colours.card },
+    },
+    hooks: { setCursor: [(u) => onCursor(u, view)] },
+    plugins: [markersPlugin(view, colours), touchPlugin()],
+  };
+}
+
+// A rate against time. view: {xs, values, low, high, from, to, events, current, unit}.
+export function timeOptions(size, colours, view, onCursor) {
+  const withBand = Boolean(view.low && view.high);
+  const series = [{}, lineSeries(view.unit, colours.line)];
+  if (withBand) {
+    series.push({ label: "low", stroke: colours.band, width: 0, points: { show: false } });
+    series.push({ label: "high", stroke: colours.band, width: 0, points: { show: false } });
+  }
+  return {
+    ...base(size, colours, view, onCursor),
+    // Functions of the view, which is updated in place with each snapshot or fetch.
+    scales: {
+      x: { time: true, range: () => [view.from, view.to] },
+      y: { range: () => [0, upperBound([...view.values, ...(view.high || [])], view.current ? view.current.y : null)] },
+    },
+    series,
+    bands: withBand ? [{ series: [3, 2], fill: colours.band }] : [],
+    axes: [
+      axis(colours, undefined, { space: 60 }),
+      axis(colours, (u, splits) => splits.map(compact), { size: 48 }),
+    ],
+  };
+}
+
+export function timeData(view) {
+  const data = [view.xs, view.values];
+  if (view.low && view.high) data.push(view.low, view.high);
+  return data;
+}
+
+// Loss against step, with the evaluations as points. view: {xs, loss, evals: [{name, values, scale}], current}
+export function lossOptions(size, colours, view, onCursor) {
+  const series = [{}, lineSeries("loss", colours.loss, { spanGaps: true })];
+  const scales = {
+    x: { time: false, range: () => [view.from, view.to] },
+    // Loss is not drawn from zero: its story is in the last few tenths. The current loss stays on it.
+    y: { range: (u, min, max) => lossRange(min, max, view.current ? view.current.y : null) },
+  };
+  const axes = [
+    axis(colours, (u, splits) => splits.map(compact), { space: 60 }),
+    axis(colours, (u, splits) => splits.map(plain), { size: 48 }),
+  ];
+  view.evals.forEach((ev, i) => {
+    const colour = i % 2 ? colours.eval2 : colours.eval;
+    series.push(pointSeries(ev.name, colour, ev.scale));
+    if (ev.scale !== "y" && !scales[ev.scale]) {
+      scales[ev.scale] = { auto: true };
+      // Only the first eval on a scale of its own gets an axis (right side); more would crowd a phone.
+      if (axes.length === 2) {
+        axes.push(axis(colours, (u, splits) => splits.map(plain), { scale: ev.scale, side: 1, size: 48, grid: { show: false } }));
+      }
+    }
+  });
+  return { ...base(size, colours, view, onCursor), scales, series, axes };
+}
+
+export function lossData(view) {
+  return [view.xs, view.loss, ...view.evals.map((ev) => ev.values)];
+}
+
+// A rate against step, from zero. view: {xs, values, from, to, current, unit}
+export function stepRateOptions(size, colours, view, onCursor) {
+  return {
+    ...base(size, colours, view, onCursor),
+    scales: {
+      x: { time: false, range: () => [view.from, view.to] },
+      y: { range: () => [0, upperBound(view.values, view.current ? view.current.y : null)] },
+    },
+    series: [{}, lineSeries(view.unit, colours.line)],
+    axes: [
+      axis(colours, (u, splits) => splits.map(compact), { space: 60 }),
+      axis(colours, (u, splits) => splits.map(compact), { size: 48 }),
+    ],
+  };
+}
+
+export function makePlot(options, data, el) {
+  return new uPlot(options, data, el);
+}

@@ -1,0 +1,446 @@
+// The rate chart: the last hour from each snapshot (no extra request), and 6 h / 24 h / 7 d / 30 d
+// from /api/history one tap away. Step trainers get loss and tok/h (or steps/h) against step.
+// The server sends every figure; this file draws them (uPlot: static/vendor/uplot).
+
+import { eventAt, lossData, lossOptions, makePlot, stepRateOptions, timeData, timeOptions } from "./chart-plot.js";
+
+const $ = (id) => document.getElementById(id);
+
+const HOUR = 3600;
+// A fetched range is fetched again with a snapshot at most this often.
+const REFRESH_MS = 30000;
+const HEIGHT = { live: 170, time: 200, step: 160 };
+const RANGE_WORDS = { "1h": "last hour", "6h": "last 6 h", "24h": "last 24 h", "7d": "last 7 days", "30d": "last 30 days" };
+const STEP_RANGE_WORDS = { ...RANGE_WORDS, "30d": "the whole run" };
+const COLOUR_VARS = {
+  line: "--chart-line",
+  band: "--chart-band",
+  grid: "--chart-grid",
+  axis: "--chart-axis",
+  event: "--chart-event",
+  now: "--chart-now",
+  loss: "--chart-loss",
+  eval: "--chart-eval",
+  eval2: "--chart-eval-2",
+  card: "--chart-card",
+};
+
+const state = {
+  range: "1h", // "1h" is drawn from the snapshot; the others are fetched
+  snapshot: null,
+  fetched: null, // the last /api/history answer for state.range
+  fetchedAt: 0, // ms
+  inflight: null, // AbortController of the fetch under way
+  historyOff: null, // why longer ranges cannot be had, once the server said so
+  plots: [], // [{u, view, spec}]
+  shapeKey: "",
+  colours: null,
+  coloursKey: "",
+};
+let authHeaders = () => ({});
+
+// --- what the page shows around the plots --------------------------------------------------
+
+function setText(id, text) {
+  const el = $(id);
+  if (el.textContent !== text) el.textContent = text;
+}
+
+function setNote(text) {
+  $("chart-note").hidden = !text;
+  setText("chart-note", text || "");
+}
+
+const HINT = "hover or tap the chart for values";
+
+function setReadout(text) {
+  const el = $("chart-readout");
+  el.classList.toggle("hint", !text);
+  setText("chart-readout", text || HINT);
+}
+
+function unitOf(snapshot) {
+  return snapshot && snapshot.history_unit !== undefined ? snapshot.history_unit : "tok/h";
+}
+
+// The stored values as they are: whole tokens, a loss to six significant digits. Rates are
+// written with k and M by the server (the status line); here the exact value is the point.
+function exact(value, unit) {
+  if (value == null) return "no data";
+  if (unit === "tok/h" || unit === "steps/h") return `${Math.round(value).toLocaleString()} ${unit}`;
+  return String(Number(value.toPrecision(6)));
+}
+
+function clock(t, withDay) {
+  const options = withDay
+    ? { month: "short", day: "numeric", hour: "numeric", minute: "2-digit" }
+    : { hour: "numeric", minute: "2-digit" };
+  return new Date(t * 1000).toLocaleString([], options);
+}
+
+// --- the cursor: time and value, or an event's text ----------------------------------------
+
+function describe(u, view) {
+  const idx = u.cursor.idx;
+  const left = u.cursor.left;
+  if (idx == null || left == null || left < 0) return null;
+  const parts = [];
+  if (view.kind === "time") {
+    const withDay = view.to - view.from > 24 * HOUR;
+    const value = view.values[idx];
+    let text = `${clock(view.xs[idx], withDay)} · ${exact(value, view.unit)}`;
+    if (view.low && view.high && value != null && view.low[idx] !== view.high[idx]) {
+      text += ` (${exact(view.low[idx], "")}–${exact(view.high[idx], "")})`;
+    }
+    parts.push(text);
+    const event = eventAt(u, view.events, left);
+    if (event) parts.push(`${clock(event.at, withDay)} ${event.text}`);
+  } else if (view.kind === "loss") {
+    parts.push(`step ${view.xs[idx]} · loss ${exact(view.loss[idx], "")}`);
+    for (const ev of view.evals) if (ev.values[idx] != null) parts.push(`${ev.name} ${exact(ev.values[idx], "")}`);
+  } else {
+    parts.push(`step ${view.xs[idx]} · ${exact(view.values[idx], view.unit)}`);
+  }
+  return parts.join(" · ");
+}
+
+function onCursor(u, view) {
+  setReadout(describe(u, view));
+}
+
+// --- plots ------------------------------------------------------------------------------------
+
+function readColours() {
+  const style = getComputedStyle($("history"));
+  const colours = {};
+  for (const [name, prop] of Object.entries(COLOUR_VARS)) colours[name] = style.getPropertyValue(prop).trim();
+  return colours;
+}
+
+function boxWidth() {
+  return Math.max(200, Math.floor($("chart").clientWidth));
+}
+
+// Show these plots: update the ones on screen when they have the same shape, else build anew.
+function show(specs) {
+  const colours = readColours();
+  const coloursKey = JSON.stringify(colours);
+  const shapeKey = JSON.stringify(specs.map((s) => [s.view.kind, s.height, s.shape]));
+  if (shapeKey === state.shapeKey && coloursKey === state.coloursKey && state.plots.length === specs.length) {
+    state.plots.forEach((plot, i) => {
+      Object.assign(plot.view, specs[i].view);
+      plot.u.setData(specs[i].data(plot.view));
+    });
+    return;
+  }
+  destroy();
+  state.shapeKey = shapeKey;
+  state.coloursKey = coloursKey;
+  state.colours = colours;
+  const box = $("chart");
+  const width = boxWidth();
+  for (const spec of specs) {
+    const holder = document.createElement("figure");
+    holder.className = "chart-plot";
+    if (spec.caption) {
+      const caption = document.createElement("figcaption");
+      caption.textContent = spec.caption;
+      holder.append(caption);
+    }
+    box.append(holder);
+    const view = { ...spec.view };
+    const options = spec.options({ width, height: spec.height }, colours, view, onCursor);
+    const u = makePlot(options, spec.data(view), holder);
+    u.over.addEventListener("mouseleave", () => setReadout(null));
+    state.plots.push({ u, view, spec });
+  }
+}
+
+function destroy() {
+  for (const plot of state.plots) plot.u.destroy();
+  state.plots = [];
+  state.shapeKey = "";
+  $("chart").replaceChildren();
+  setReadout(null);
+}
+
+function currentRate(snapshot) {
+  const rate = snapshot.rate;
+  return rate && rate.measured && rate.tokens_per_hour != null ? rate.tokens_per_hour : null;
+}
+
+function eventsOf(snapshot) {
+  return Array.isArray(snapshot.events) ? snapshot.events : [];
+}
+
+// --- the hour, from the snapshot --------------------------------------------------------------
+
+function liveSpec(snapshot) {
+  const to = snapshot.as_of;
+  const from = to - HOUR;
+  const points = (snapshot.history || []).filter(([t]) => t > from && t <= to);
+  const current = currentRate(snapshot);
+  // The headline's value sits on the chart: the line runs on to it at the snapshot's time.
+  if (current != null && (points.length === 0 || points[points.length - 1][0] < to)) points.push([to, current]);
+  const view = {
+    kind: "time",
+    xs: points.map(([t]) => t),
+    values: points.map(([, v]) => v),
+    from,
+    to,
+    unit: unitOf(snapshot),
+    events: eventsOf(snapshot).filter((e) => e.at >= from && e.at <= to),
+    current: current == null ? null : { x: to, y: current },
+  };
+  return { view, height: HEIGHT.live, shape: "live", options: timeOptions, data: timeData };
+}
+
+function drawLive() {
+  const snapshot = state.snapshot;
+  setText("history-title", `${unitOf(snapshot) || "rate"}, last hour`);
+  const spec = liveSpec(snapshot);
+  const measured = spec.view.values.some((v) => v != null);
+  if (!measured) {
+    destroy();
+    if (unitOf(snapshot) === null) setNote("This log gives no token counts: a longer range shows loss and steps/h.");
+    else setNote(state.historyOff || "no measured rate yet");
+    return;
+  }
+  setNote(state.historyOff);
+  show([spec]);
+}
+
+// --- longer ranges, from the history --------------------------------------------------------
+
+function series(json, name) {
+  return (json.series && json.series[name]) || [];
+}
+
+function timeSpec(json, snapshot) {
+  const mean = series(json, "tokens_per_hour");
+  const band = json.bucket_seconds > 30;
+  const current = currentRate(snapshot);
+  const to = Math.max(json.to + json.bucket_seconds, snapshot.as_of);
+  const view = {
+    kind: "time",
+    xs: mean.map(([t]) => t),
+    values: mean.map(([, v]) => v),
+    low: band ? series(json, "tokens_per_hour_min").map(([, v]) => v) : null,
+    high: band ? series(json, "tokens_per_hour_max").map(([, v]) => v) : null,
+    from: json.from,
+    to,
+    unit: "tok/h",
+    events: json.events || [],
+    current: current == null ? null : { x: snapshot.as_of, y: current },
+  };
+  return { view, height: HEIGHT.time, shape: band ? "band" : "line", options: timeOptions, data: timeData };
+}
+
+// Eval names that are losses share the loss axis; any other figure (bpb, CORE) gets a scale of its own.
+function evalScale(name) {
+  return /loss/i.test(name) ? "y" : `eval:${name}`;
+}
+
+function stepSpecs(steps, snapshot) {
+  const training = snapshot.training && (snapshot.training.stage == null || snapshot.training.stage === steps.stage)
+    ? snapshot.training
+    : null;
+  const hasTokens = steps.tokens_per_hour.some(([, v]) => v != null);
+  const ratePoints = hasTokens ? steps.tokens_per_hour : steps.steps_per_hour;
+  const unit = hasTokens ? "tok/h" : "steps/h";
+  // One x for loss and every eval: the union of their steps (a hole in one is not a gap in time).
+  const evalNames = Object.keys(steps.evals || {});
+  const xsSet = new Set(steps.loss.map(([s]) => s));
+  for (const name of evalNames) for (const [s] of steps.evals[name]) xsSet.add(s);
+  const xs = [...xsSet].sort((a, b) => a - b);
+  const column = (pairs) => {
+    const byStep = new Map(pairs);
+    return xs.map((s) => (byStep.has(s) ? byStep.get(s) : null));
+  };
+  const allSteps = [...xs, ...ratePoints.map(([s]) => s)];
+  const currentStep = training ? training.step : null;
+  const from = allSteps.length ? Math.min(...allSteps) : 0;
+  const to = Math.max(allSteps.length ? Math.max(...allSteps) : 1, currentStep == null ? 0 : currentStep);
+  const rateNow = training ? (hasTokens ? training.tokens_per_hour : training.steps_per_hour) : null;
+  const lossView = {
+    kind: "loss",
+    xs,
+    loss: column(steps.loss),
+    evals: evalNames.map((name) => ({ name, values: column(steps.evals[name]), scale: evalScale(name) })),
+    from,
+    to,
+    events: [],
+    current: training && training.loss != null && currentStep != null ? { x: currentStep, y: training.loss } : null,
+  };
+  const rateView = {
+    kind: "steprate",
+    xs: ratePoints.map(([s]) => s),
+    values: ratePoints.map(([, v]) => v),
+    from,
+    to,
+    unit,
+    events: [],
+    current: rateNow != null && currentStep != null ? { x: currentStep, y: rateNow } : null,
+  };
+  const evalShape = lossView.evals.map((ev) => ev.scale).join(",");
+  return [
+    { view: lossView, height: HEIGHT.step, shape: `loss:${evalShape}`, caption: "loss", options: lossOptions, data: lossData },
+    { view: rateView, height: HEIGHT.step, shape: "rate", caption: unit, options: stepRateOptions, data: (v) => [v.xs, v.values] },
+  ];
+}
+
+function whyOff(status) {
+  if (status.problem) return `Longer ranges are not available: ${status.problem}`;
+  return "Longer ranges are not available: this tokwatch keeps no history (it was started with --no-history).";
+}
+
+function drawFetched() {
+  const json = state.fetched;
+  const snapshot = state.snapshot;
+  if (!json || !snapshot) return;
+  const status = json.status || {};
+  if (status.mode === "off") {
+    state.historyOff = whyOff(status);
+    markRanges();
+    selectRange("1h");
+    return;
+  }
+  state.historyOff = null;
+  markRanges();
+  const steps = json.steps;
+  if (steps && (steps.loss.length || steps.tokens_per_hour.length)) {
+    setText("history-title", `loss and rate by step, ${STEP_RANGE_WORDS[json.range]}`);
+    show(stepSpecs(steps, snapshot));
+  } else {
+    setText("history-title", `tok/h, ${RANGE_WORDS[json.range]}`);
+    show([timeSpec(json, snapshot)]);
+  }
+  const empty = !series(json, "tokens_per_hour").some(([, v]) => v != null) && !(json.events || []).length;
+  const importing = status.importing ? "importing older logs…" : null;
+  setNote(status.problem || importing || (empty ? "nothing recorded in this range yet" : status.notice || null));
+}
+
+async function load() {
+  if (state.inflight) state.inflight.abort();
+  const controller = new AbortController();
+  state.inflight = controller;
+  const range = state.range;
+  state.fetchedAt = Date.now();
+  try {
+    const response = await fetch(`/api/history?range=${encodeURIComponent(range)}`, {
+      headers: authHeaders(),
+      cache: "no-store",
+      signal: controller.signal,
+    });
+    if (range !== state.range) return;
+    if (response.status === 401) {
+      setNote("The history needs this browser's token: open the link tokwatch printed.");
+      return;
+    }
+    if (!response.ok) {
+      setNote(`The history could not be read (HTTP ${response.status}).`);
+      return;
+    }
+    state.fetched = await response.json();
+    drawFetched();
+  } catch {
+    if (controller.signal.aborted) return;
+    setNote("The history could not be fetched: the dashboard did not answer.");
+  } finally {
+    if (state.inflight === controller) state.inflight = null;
+  }
+}
+
+// --- ranges -----------------------------------------------------------------------------------
+
+function markRanges() {
+  for (const button of document.querySelectorAll("#chart-ranges button")) {
+    const range = button.dataset.range;
+    button.setAttribute("aria-pressed", String(range === state.range));
+    const off = range !== "1h" && state.historyOff;
+    button.classList.toggle("off", Boolean(off));
+    if (off) button.title = state.historyOff;
+    else button.removeAttribute("title");
+  }
+}
+
+// For a step trainer the longest range is its whole run (the API gives the latest stage within it).
+function labelRanges(steps) {
+  const longest = document.querySelector('#chart-ranges button[data-range="30d"]');
+  const text = steps ? "run" : "30 d";
+  if (longest.textContent !== text) longest.textContent = text;
+}
+
+function selectRange(range) {
+  if (state.inflight) state.inflight.abort();
+  state.range = range;
+  state.fetched = null;
+  markRanges();
+  if (!state.snapshot) return;
+  if (range === "1h") {
+    drawLive();
+    return;
+  }
+  // Whatever showed stays until the new range arrives; the note says it is coming.
+  setNote("loading…");
+  load();
+}
+
+// --- the page's hooks -------------------------------------------------------------------------
+
+// headers: a function giving the request headers /api/snapshot gets (the token, when there is one).
+export function setupChart({ headers }) {
+  authHeaders = headers;
+  for (const button of document.querySelectorAll("#chart-ranges button")) {
+    button.addEventListener("click", () => {
+      if (button.dataset.range !== state.range || state.historyOff) selectRange(button.dataset.range);
+    });
+  }
+  setReadout(null);
+  new ResizeObserver(() => {
+    const width = boxWidth();
+    for (const plot of state.plots) {
+      if (plot.u.width !== width) plot.u.setSize({ width, height: plot.u.height });
+    }
+  }).observe($("chart"));
+}
+
+// Each snapshot: redraw the hour, or move the current value on a longer range (and fetch it
+// again when it is REFRESH_MS old).
+export function renderChart(snapshot) {
+  state.snapshot = snapshot;
+  const card = $("history");
+  card.hidden = unitOf(snapshot) === null && !snapshot.training;
+  if (card.hidden) return;
+  labelRanges(Boolean(snapshot.training));
+  if (state.range === "1h") {
+    drawLive();
+    return;
+  }
+  if (Date.now() - state.fetchedAt >= REFRESH_MS && !state.inflight) {
+    load();
+    return;
+  }
+  // Colours may have changed (theme, dimmed while offline): draw again with the newest snapshot.
+  drawFetched();
+}
+
+// Where a value sits on the screen (client px), for the browser tests to point at.
+export function chartPoint(index, x, y) {
+  const { u } = state.plots[index];
+  const rect = u.over.getBoundingClientRect();
+  return { x: rect.left + u.valToPos(x, "x"), y: rect.top + (y == null ? rect.height / 2 : u.valToPos(y, "y")) };
+}
+
+// What the plots hold, for the browser tests: kinds, points, scales, events.
+export function inspectChart() {
+  return state.plots.map(({ u, view }) => ({
+    kind: view.kind,
+    points: view.kind === "loss" ? view.loss.filter((v) => v != null).length : view.values.filter((v) => v != null).length,
+    x: [u.scales.x.min, u.scales.x.max],
+    y: [u.scales.y.min, u.scales.y.max],
+    current: view.current,
+    events: (view.events || []).length,
+    bbox: { ...u.bbox },
+  }));
+}
