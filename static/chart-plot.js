@@ -248,7 +248,13 @@ export function lossOptions(size, colours, view, onCursor) {
       }
     }
   });
+  if (axes.length === 2) axes.push(gutter(colours));
   return { ...base(size, colours, view, onCursor), scales, series, axes };
+}
+
+// An empty right axis, so the loss and rate plots, one above the other, put a step at the same x.
+function gutter(colours) {
+  return axis(colours, (u, splits) => splits.map(() => ""), { side: 1, size: 48, grid: { show: false }, ticks: { show: false } });
 }
 
 export function lossData(view) {
@@ -267,6 +273,7 @@ export function stepRateOptions(size, colours, view, onCursor) {
     axes: [
       axis(colours, (u, splits) => splits.map(compact), { space: 60 }),
       axis(colours, (u, splits) => splits.map(compact), { size: 48 }),
+      gutter(colours),
     ],
   };
 }

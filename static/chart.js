@@ -117,6 +117,28 @@ function readColours() {
   return colours;
 }
 
+// A plot's name, and for the loss plot a key to its evaluation points (which axis they read on).
+function caption(spec, colours) {
+  const el = document.createElement("figcaption");
+  el.textContent = spec.caption;
+  // As lossOptions draws them: the first eval on a scale of its own has the right axis.
+  const evals = spec.view.evals || [];
+  const rightAxis = (evals.find((ev) => ev.scale !== "y") || {}).scale;
+  evals.forEach((ev, i) => {
+    const key = document.createElement("span");
+    key.className = "chart-key";
+    key.style.color = i % 2 ? colours.eval2 : colours.eval; // CSSOM, which the CSP allows
+    key.textContent = "●";
+    let where = " (loss axis)";
+    if (ev.scale === rightAxis) where = " (right axis)";
+    else if (ev.scale !== "y") where = " (hover for values)";
+    const name = document.createElement("span");
+    name.textContent = ` ${ev.name}${where}`;
+    el.append(" · ", key, name);
+  });
+  return el;
+}
+
 function boxWidth() {
   return Math.max(200, Math.floor($("chart").clientWidth));
 }
@@ -142,11 +164,7 @@ function show(specs) {
   for (const spec of specs) {
     const holder = document.createElement("figure");
     holder.className = "chart-plot";
-    if (spec.caption) {
-      const caption = document.createElement("figcaption");
-      caption.textContent = spec.caption;
-      holder.append(caption);
-    }
+    if (spec.caption) holder.append(caption(spec, colours));
     box.append(holder);
     const view = { ...spec.view };
     const options = spec.options({ width, height: spec.height }, colours, view, onCursor);
@@ -308,14 +326,16 @@ function drawFetched() {
   state.historyOff = null;
   markRanges();
   const steps = json.steps;
+  let empty;
   if (steps && (steps.loss.length || steps.tokens_per_hour.length)) {
     setText("history-title", `loss and rate by step, ${STEP_RANGE_WORDS[json.range]}`);
     show(stepSpecs(steps, snapshot));
+    empty = false;
   } else {
     setText("history-title", `tok/h, ${RANGE_WORDS[json.range]}`);
     show([timeSpec(json, snapshot)]);
+    empty = !series(json, "tokens_per_hour").some(([, v]) => v != null) && !(json.events || []).length;
   }
-  const empty = !series(json, "tokens_per_hour").some(([, v]) => v != null) && !(json.events || []).length;
   const importing = status.importing ? "importing older logs…" : null;
   setNote(status.problem || importing || (empty ? "nothing recorded in this range yet" : status.notice || null));
 }
