@@ -222,7 +222,7 @@ def test_longer_ranges_come_from_the_history_with_gaps_and_events(
 ) -> None:
     chart_page.set_viewport_size({"width": 1280, "height": 900})
     chart_page.goto(history_server.url)
-    expect()(chart_page.locator("#status")).to_have_text("L1 · …")
+    expect()(chart_page.locator("#status")).to_contain_text("L1")
     with chart_page.expect_response(re.compile(r"/api/history\?range=6h$")) as answer:
         chart_page.locator('#chart-ranges button[data-range="6h"]').click()
     assert answer.value.status == 200
