@@ -50,7 +50,12 @@ def test_page_carries_the_websocket_port_and_no_inline_script(client: FlaskClien
     assert response.status_code == 200
     assert 'data-ws-port="8766"' in page
     assert 'data-token-required="false"' in page
-    assert re.findall(r"<script[^>]*>", page) == ['<script type="module" src="/static/app.js">']
+    # Our module, and the vendored chart library it draws with; every script from a file of ours.
+    assert re.findall(r"<script[^>]*>", page) == [
+        '<script defer src="/static/vendor/uplot/uPlot.iife.min.js">',
+        '<script type="module" src="/static/app.js">',
+    ]
+    assert all(not body.strip() for body in re.findall(r"<script[^>]*>(.*?)</script>", page, re.DOTALL))  # nothing inline
     assert "http://" not in page.replace('xmlns="http://www.w3.org', "")  # no external origin at all
 
 
