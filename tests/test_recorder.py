@@ -115,6 +115,9 @@ def test_the_api_serves_the_imported_and_live_history(tmp_path: Path, folder: Pa
         assert tph[inside_old - inside_old % 900] == pytest.approx(768_000, rel=0.02)
         between = int(now - 12 * 3600)
         assert tph[between - between % 900] is None
+        # The timeline's events of both launches: the older one's from the import.
+        registered = [e for e in week["events"] if e["kind"] == "registered"]
+        assert [round(e["at"]) for e in registered] == [round(now - 86400 - 3 * 3600), round(now - 2 * 3600)]
         assert chart["totals"]["passes"] == today.passes == 2 * 480
         assert any(e["kind"] == "restart" for e in chart["events"])
         assert chart["source"]["kind"] == "miner" and chart["status"]["mode"] == "writing"
@@ -259,3 +262,31 @@ def test_a_step_trainer_keeps_its_steps_loss_and_rate(tmp_path: Path) -> None:
     finally:
         recorder.stop()
         monitor.stop()
+
+
+def test_a_relaunch_onto_a_new_dated_log_is_marked_and_continues_the_history(tmp_path: Path, folder: Path) -> None:
+    now = time.time()
+    first = dated(folder, now - 3600)
+    write_training(first, now - 3600, now - 60)
+    running = Running(folder, tmp_path / "data", Clock(now))
+    try:
+        running.settle()
+        later = LogWriter(folder / "9999-12-31-cli.log")  # the app's next launch: a newer dated file
+        later.passes = first.passes
+        write_training(later, now - 45, now)
+        deadline = time.monotonic() + 20
+        events: list[dict] = []
+        while time.monotonic() < deadline:
+            chart = json.loads(running.get("/api/history?range=1h")[2])
+            events = [e for e in chart["events"] if e["kind"] == "log_switched"]
+            if events:
+                break
+            time.sleep(0.1)
+        assert events and events[0]["text"] == "now reading 9999-12-31-cli.log"
+        assert running.recorder.history.flush(20)
+        deadline = time.monotonic() + 20
+        while running.recorder.history.chart(running.recorder.source, "1h")["totals"]["passes"] < later.passes:
+            assert time.monotonic() < deadline, "the new log's passes never reached the history"
+            time.sleep(0.1)
+    finally:
+        running.stop()
