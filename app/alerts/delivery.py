@@ -103,8 +103,10 @@ def _reason(records: list[logging.LogRecord], url: str) -> str:
 
 def send_once(url: str, message: Message, plugin: Any = None) -> str | None:
     """Send ``message`` to one Apprise URL; return None when delivered, else why not."""
-    import apprise
-
+    try:
+        import apprise
+    except ImportError:
+        return "the apprise package is not installed (pip install apprise)"
     with _apprise_records() as records:
         try:
             target = plugin if plugin is not None else apprise.Apprise.instantiate(url)
