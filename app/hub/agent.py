@@ -29,7 +29,7 @@ REPORT_PATH = "/hub/report"
 DEFAULT_INTERVAL_SECONDS = 15.0
 # A state change is looked for at most this often however fast the log grows.
 STATE_CHECK_SECONDS = 1.0
-SEND_TIMEOUT_SECONDS = 10.0
+SEND_TIMEOUT_SECONDS = 5.0
 # After a failed send, wait this long before the next try (doubling, capped at the interval).
 RETRY_SECONDS = 1.0
 MAX_SENDS_PER_ROUND = 500
@@ -81,6 +81,9 @@ class Agent:
         self._key = key
         self.machine = machine
         self.spool = spool
+        dropped = spool.keep_only(machine)  # reports another name made can never go with this key
+        if dropped:
+            log.warning("dropped %d waiting reports made under another machine name", dropped)
         self.interval_seconds = interval_seconds
         self._version = version
         self._wait_for_change = wait_for_change
@@ -168,7 +171,7 @@ class Agent:
             return "taken"
         except urllib.error.HTTPError as e:
             reason = _reason(e)
-            if e.code in (400, 413):
+            if e.code in (400, 403, 413):  # this report can never be taken: resending would block the rest
                 log.warning("the hub refused a report (HTTP %d: %s); dropped it", e.code, reason)
                 return "refused"
             self._note(f"the hub says HTTP {e.code}: {reason}")

@@ -115,6 +115,13 @@ class Spool:
         with self._lock:
             return int(self._conn.execute("SELECT COUNT(*) FROM pending").fetchone()[0])
 
+    def keep_only(self, machine: str) -> int:
+        """Drop waiting reports made under another machine name (an agent renamed); return how many."""
+        with self._lock:
+            cursor = self._conn.execute("DELETE FROM pending WHERE json_extract(body, '$.machine') IS NOT ?",
+                                        (machine,))
+            return int(cursor.rowcount)
+
     def taken(self, seq: int) -> None:
         """The hub has report ``seq`` (or refused it for good): forget it."""
         with self._lock:

@@ -53,3 +53,12 @@ def test_the_spool_is_bounded(tmp_path: Path) -> None:
     for i in range(12):
         add(spool, NOW + 60 * i)
     assert [seq for seq, _ in spool.pending()] == [8, 9, 10, 11, 12]
+
+
+def test_reports_made_under_another_name_are_dropped(tmp_path: Path) -> None:
+    spool = Spool(tmp_path / "spool.sqlite3")
+    add(spool, NOW)
+    spool.add(machine="rig-b", snapshot={"state": "training", "as_of": NOW + 60}, sent_at=NOW + 60,
+              interval_seconds=15.0)
+    assert spool.keep_only("rig-b") == 1
+    assert [json.loads(body)["machine"] for _, body in spool.pending()] == ["rig-b"]

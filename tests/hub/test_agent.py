@@ -1,0 +1,73 @@
+"""The agent against a real HTTP receiver: reports leave oldest first, wait while the hub fails, and one
+the hub can never take does not block the rest; the key goes in the header only."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from app.hub.agent import Agent, for_report
+from app.hub.spool import Spool
+from tests.receiver import Receiver
+
+KEY = "twk_" + "k" * 43
+NOW = 1_796_000_040.0
+
+
+def agent(tmp_path: Path, url: str) -> Agent:
+    """An agent whose reports are taken and flushed by the test (its thread is never started)."""
+    return Agent(url=url, key=KEY, machine="rig-a", spool=Spool(tmp_path / "spool.sqlite3"),
+                 version=lambda: 0, wait_for_change=lambda since, timeout: 0, snapshot=dict,
+                 interval_seconds=15.0, clock=lambda: NOW)
+
+
+def snap(i: int) -> dict[str, Any]:
+    return {"status_line": f"r{i}", "state": "training", "as_of": NOW + 15 * i, "history": [[NOW, 1.0]] * 120}
+
+
+def test_reports_go_in_order_and_wait_while_the_hub_fails(tmp_path: Path) -> None:
+    receiver = Receiver()
+    try:
+        sender = agent(tmp_path, receiver.http_url("/").rstrip("/"))
+        receiver.fail_first = 2
+        for i in range(3):
+            sender.take(snap(i))
+        assert not sender.flush()  # the hub answers 500: everything stays, in order
+        assert sender.spool.count() == 3
+        assert not sender.flush()
+        assert sender.flush()
+        got = receiver.wait_for(5)
+        bodies = [r.json for r in got if r.path == "/hub/report"]
+        assert [b["snapshot"]["status_line"] for b in bodies[-3:]] == ["r0", "r1", "r2"]
+        assert [b["seq"] for b in bodies[-3:]] == [1, 2, 3]
+        assert all("history" not in b["snapshot"] for b in bodies)  # the hour of history stays home
+        assert KEY not in "".join(r.body.decode() for r in got)  # the key is in the header, not the body
+        assert sender.spool.count() == 0
+    finally:
+        receiver.close()
+
+
+def test_a_refused_report_does_not_block_the_rest(tmp_path: Path) -> None:
+    receiver = Receiver()
+    try:
+        sender = agent(tmp_path, receiver.http_url("/").rstrip("/"))
+        sender.take(snap(0))
+        receiver.mode = "ok"
+        original = sender._send
+
+        def refuse_first(body: str, calls: list[int] = []) -> str:  # noqa: B006 - a counter across calls
+            calls.append(1)
+            return "refused" if len(calls) == 1 else original(body)
+
+        sender._send = refuse_first  # type: ignore[method-assign]
+        sender.take(snap(1))
+        assert sender.flush() and sender.spool.count() == 0 and sender.sent == 1
+    finally:
+        receiver.close()
+
+
+def test_a_report_is_trimmed_to_fit_the_hub() -> None:
+    events = [{"at": NOW - i, "kind": "note", "text": "x" * 290} for i in range(50)]
+    trimmed = for_report({"status_line": "L1", "events": events, "history": [1] * 1000})
+    assert "history" not in trimmed and 0 < len(trimmed["events"]) < 50
+    assert trimmed["events"][0] == events[0]  # the newest are kept
