@@ -214,7 +214,7 @@ export function timeOptions(size, colours, view, onCursor) {
     bands: withBand ? [{ series: [3, 2], fill: colours.band }] : [],
     axes: [
       axis(colours, undefined, { space: 60 }),
-      axis(colours, (u, splits) => splits.map(compact), { size: 48 }),
+      axis(colours, (u, splits) => splits.map(compact), { size: 48, space: 26 }),
     ],
   };
 }

@@ -406,6 +406,31 @@ function selectRange(range) {
   load();
 }
 
+// --- the keyboard: arrows walk the first plot's points, as hover does --------------------------
+
+function onKey(e) {
+  const plot = state.plots[0];
+  if (!plot || !["ArrowLeft", "ArrowRight", "Home", "End", "Escape"].includes(e.key)) return;
+  e.preventDefault();
+  const { u } = plot;
+  if (e.key === "Escape") {
+    u.setCursor({ left: -10, top: -10 });
+    setReadout(null);
+    return;
+  }
+  const xs = u.data[0];
+  const filled = (i) => u.data.slice(1).some((values) => values[i] != null);
+  const last = xs.length - 1;
+  let idx = u.cursor.idx;
+  if (e.key === "Home" || (idx == null && e.key === "ArrowRight")) idx = -1;
+  else if (e.key === "End" || idx == null) idx = last + 1;
+  const step = e.key === "ArrowLeft" || e.key === "End" ? -1 : 1;
+  do idx += step;
+  while (idx >= 0 && idx <= last && !filled(idx));
+  if (idx < 0 || idx > last) return;
+  u.setCursor({ left: u.valToPos(xs[idx], "x"), top: u.over.clientHeight / 2 });
+}
+
 // --- the page's hooks -------------------------------------------------------------------------
 
 // headers: a function giving the request headers /api/snapshot gets (the token, when there is one).
@@ -417,6 +442,11 @@ export function setupChart({ headers }) {
     });
   }
   setReadout(null);
+  $("chart").addEventListener("keydown", onKey);
+  // A theme change redraws at once with the other theme's colours (show() compares them).
+  matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () => {
+    if (state.snapshot) renderChart(state.snapshot);
+  });
   new ResizeObserver(() => {
     const width = boxWidth();
     for (const plot of state.plots) {

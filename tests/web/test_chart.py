@@ -216,6 +216,17 @@ def test_hover_and_touch_show_the_value_at_a_time(live_server: ChartServer, char
     )
     expect()(readout).to_contain_text(f"{round(value2):,} tok/h")
 
+    # The keyboard reads the same points: End is the newest (the headline's value), ← the one before.
+    current = snap["rate"]["tokens_per_hour"]
+    before = [v for t, v in snap["history"] if NOW - HOUR < t < NOW and v is not None][-1]
+    chart_page.locator("#chart").focus()
+    chart_page.keyboard.press("End")
+    expect()(readout).to_contain_text(f"{round(current):,} tok/h")
+    chart_page.keyboard.press("ArrowLeft")
+    expect()(readout).to_contain_text(f"{round(before):,} tok/h")
+    chart_page.keyboard.press("Escape")
+    expect()(readout).to_have_text("hover or tap the chart for values")
+
 
 def test_longer_ranges_come_from_the_history_with_gaps_and_events(
     history_server: ChartServer, chart_page: Any
