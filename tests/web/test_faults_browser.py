@@ -52,12 +52,12 @@ def test_the_page_reconnects_to_a_restarted_server_without_reloading(tmp_path: P
     second: Server | None = None
     try:
         page.goto(f"http://127.0.0.1:{first.http_port}/")
-        expect(page.locator("#connection")).to_have_attribute("data-connection", "live", timeout=10_000)
+        expect(page.locator("#connection-box")).to_have_attribute("data-connection", "live", timeout=10_000)
         expect(page.locator("#status")).to_contain_text(f"L{synth.truth.layer} · ", timeout=10_000)
         page.evaluate("window.notReloaded = true")
 
         assert first.stop() == 0
-        expect(page.locator("#connection")).not_to_have_attribute("data-connection", "live", timeout=10_000)
+        expect(page.locator("#connection-box")).not_to_have_attribute("data-connection", "live", timeout=10_000)
         with open(log, "ab") as f:  # the miner goes on while the dashboard is down
             f.write(queue_line(1583))
 
@@ -66,7 +66,7 @@ def test_the_page_reconnects_to_a_restarted_server_without_reloading(tmp_path: P
             log, "--ws-port", str(first.ws_port), stderr_path=tmp_path / "second.err", port=first.http_port
         ).start()
         expect(page.locator("#status")).to_have_text("Queue #1583", timeout=15_000)
-        expect(page.locator("#connection")).to_have_attribute("data-connection", "live", timeout=15_000)
+        expect(page.locator("#connection-box")).to_have_attribute("data-connection", "live", timeout=15_000)
         # Live again, not merely polling: the next line arrives by push.
         with open(log, "ab") as f:
             f.write(queue_line(1200))

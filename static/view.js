@@ -1,0 +1,209 @@
+// Place the snapshot on the page. Every figure's text comes from the server (status_line,
+// details, warmup.text, events, training_fields); this file only places it. The one text
+// it writes itself is an age ("4 min ago"), because ages tick between snapshots.
+
+const $ = (id) => document.getElementById(id);
+const body = document.body;
+
+export function setText(id, text) {
+  const el = $(id);
+  if (el.textContent !== text) el.textContent = text;
+}
+
+// --- words the template holds: each state's short word and what it means ------------------
+
+function stateText(state, tag) {
+  const el = document.querySelector(`#state-texts ${tag}[data-state="${CSS.escape(state || "")}"]`);
+  return el ? el.textContent.replace(/\s+/g, " ").trim() : "";
+}
+
+export const stateWord = (state) => stateText(state, "dt");
+const stateExplanation = (state) => stateText(state, "dd");
+
+// --- ages -----------------------------------------------------------------------------------
+
+// As app/text.py's duration() writes it (45 s, 12 min, 3 h 05 min, 2 d 4 h).
+export function ago(seconds) {
+  if (seconds < 60) return `${Math.floor(seconds)} s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min`;
+  if (seconds < 86400) {
+    const hours = Math.floor(seconds / 3600);
+    return `${hours} h ${String(Math.floor((seconds % 3600) / 60)).padStart(2, "0")} min`;
+  }
+  return `${Math.floor(seconds / 86400)} d ${Math.floor((seconds % 86400) / 3600)} h`;
+}
+
+// --- the snapshot -----------------------------------------------------------------------------
+
+// The status line with its last piece kept together ("383/29000 · …"): the "…" never wraps alone.
+function renderStatus(statusLine) {
+  const el = $("status");
+  if (el.dataset.text === statusLine) return;
+  el.dataset.text = statusLine;
+  const words = statusLine.split(" ");
+  const keep = words.length >= 3 && words[words.length - 2] === "·" ? 3 : Math.min(2, words.length);
+  const head = words.slice(0, words.length - keep).join(" ");
+  const tail = document.createElement("span");
+  tail.className = "tail";
+  tail.textContent = words.slice(words.length - keep).join(" ");
+  el.replaceChildren(...(head ? [`${head} `, tail] : [tail]));
+  // Layout, not wording: a long status line gets a smaller size so it keeps to one or two lines.
+  el.classList.toggle("long", statusLine.length > 16);
+}
+
+function renderState(snapshot) {
+  const word = stateWord(snapshot.state);
+  const level = snapshot.level || "";
+  body.dataset.state = snapshot.state;
+  body.dataset.level = level;
+  $("state").hidden = !word;
+  $("state").dataset.level = level;
+  setText("state-word", word);
+  // Said once: the source's problem, when there is one, explains instead.
+  const explanation = snapshot.source.problem ? "" : stateExplanation(snapshot.state);
+  $("explain").hidden = !explanation;
+  setText("explain", explanation);
+}
+
+function warmupShown(snapshot) {
+  const warmup = snapshot.warmup;
+  return Boolean(warmup) && snapshot.state === "measuring" && !warmup.done;
+}
+
+// One sentence (from the server) and one bar: the part furthest from done, passes or time.
+function renderWarmup(snapshot) {
+  const section = $("warmup");
+  section.hidden = !warmupShown(snapshot);
+  if (section.hidden) return;
+  const warmup = snapshot.warmup;
+  setText("warmup-text", warmup.text || "");
+  const passes = warmup.passes_needed ? Math.min(1, warmup.passes / warmup.passes_needed) : 1;
+  const time = warmup.seconds_needed ? Math.min(1, warmup.observed_seconds / warmup.seconds_needed) : 1;
+  const percent = Math.round(Math.min(passes, time) * 100);
+  const bar = $("warmup-bar");
+  bar.setAttribute("aria-valuenow", String(percent));
+  bar.firstElementChild.style.width = `${percent}%`;
+}
+
+function renderDetails(snapshot) {
+  const backendText = snapshot.backend_errors ? snapshot.backend_errors.text : null;
+  // The warm-up card says its sentence; the list does not say it again.
+  const warmupText = warmupShown(snapshot) ? snapshot.warmup.text : null;
+  const lines = snapshot.details.filter((line) => !(warmupText && line === warmupText));
+  const list = $("details");
+  // The same lines again: leave them (and a keyboard user's focus, and an open explanation) be.
+  const key = JSON.stringify([lines, backendText]);
+  if (list.dataset.key === key) return;
+  list.dataset.key = key;
+  const help = $("backend-help");
+  const open = !help.hidden;
+  help.hidden = true;
+  document.querySelector("main").append(help); // parked out of the list until a line takes it
+  const items = lines.map((line) => {
+    const li = document.createElement("li");
+    if (!(backendText && line === backendText)) {
+      li.textContent = line;
+      return li;
+    }
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "explains";
+    button.textContent = line;
+    button.setAttribute("aria-controls", "backend-help");
+    button.addEventListener("click", () => {
+      help.hidden = !help.hidden;
+      button.setAttribute("aria-expanded", String(!help.hidden));
+    });
+    help.hidden = !open;
+    button.setAttribute("aria-expanded", String(open));
+    li.append(button, help);
+    return li;
+  });
+  list.replaceChildren(...items);
+}
+
+function renderTraining(snapshot) {
+  const section = $("training");
+  const rows = snapshot.training ? snapshot.training_fields || [] : [];
+  section.hidden = rows.length === 0;
+  if (section.hidden) return;
+  setText("training-count", String(rows.length));
+  const trs = rows.map(({ label, value, unit }) => {
+    const tr = document.createElement("tr");
+    const th = document.createElement("th");
+    th.scope = "row";
+    th.textContent = label;
+    const td = document.createElement("td");
+    td.textContent = value;
+    const tdUnit = document.createElement("td");
+    tdUnit.textContent = unit || "";
+    tr.append(th, td, tdUnit);
+    return tr;
+  });
+  $("training-fields").replaceChildren(...trs);
+}
+
+// --- events: newest first, with ages that tick ----------------------------------------------
+
+const EVENTS_SHOWN = 6;
+
+function eventItem(event) {
+  const li = document.createElement("li");
+  li.dataset.kind = event.kind;
+  const time = document.createElement("time");
+  time.dataset.at = String(event.at);
+  time.dateTime = new Date(event.at * 1000).toISOString();
+  time.title = new Date(event.at * 1000).toLocaleString();
+  const text = document.createElement("span");
+  text.className = "event-text";
+  text.textContent = event.text;
+  li.append(time, text);
+  return li;
+}
+
+function renderEvents(snapshot) {
+  const events = Array.isArray(snapshot.events) ? snapshot.events : [];
+  $("events").hidden = events.length === 0;
+  const key = JSON.stringify(events);
+  if ($("events").dataset.key === key) return;
+  $("events").dataset.key = key;
+  $("event-list").replaceChildren(...events.slice(0, EVENTS_SHOWN).map(eventItem));
+  const older = events.slice(EVENTS_SHOWN);
+  $("events-more").hidden = older.length === 0;
+  setText("events-more-count", String(older.length));
+  $("event-list-more").replaceChildren(...older.map(eventItem));
+}
+
+// Ages on the server's clock (as_of plus the time since this browser got the snapshot), so a
+// phone whose clock is off still reads right.
+export function renderEventAges(serverNow) {
+  for (const time of document.querySelectorAll("#events time")) {
+    const text = `${ago(Math.max(0, serverNow - Number(time.dataset.at)))} ago`;
+    if (time.textContent !== text) time.textContent = text;
+  }
+}
+
+function renderFooter(snapshot) {
+  const source = snapshot.source;
+  // A DEMO's file is a temporary one of tokwatch's own: its path tells a person nothing.
+  setText("source", source.path && !source.demo ? `log: ${source.path}` : "");
+  // Folder mode: which file is followed and why (written by the server).
+  const following = source.following;
+  $("following").hidden = !following;
+  setText("following", following ? following.text : "");
+}
+
+export function renderSnapshot(snapshot) {
+  $("figures").hidden = false;
+  renderStatus(snapshot.status_line);
+  renderState(snapshot);
+  $("demo").hidden = !snapshot.source.demo;
+  const problem = snapshot.source.problem;
+  $("problem").hidden = !problem;
+  setText("problem", problem || "");
+  renderWarmup(snapshot);
+  renderDetails(snapshot);
+  renderEvents(snapshot);
+  renderTraining(snapshot);
+  renderFooter(snapshot);
+}
