@@ -77,6 +77,8 @@ class WarmupView:
     observed_seconds: float
     seconds_needed: float
     done: bool
+    # The warm-up in one sentence (`measuring: 2 of 3 passes · …`), null once measured.
+    text: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +99,17 @@ class BackendErrorsView:
     queue_state_503: int
     not_found_404: int
     window_seconds: float
+    # The details line that reports them (`Backend: 3×503 queue_state, 0×404`), null when none.
+    text: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FieldRow:
+    """One row of a step trainer's "All training fields": what, the figure as written, its unit."""
+
+    label: str
+    value: str
+    unit: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,6 +224,10 @@ class Snapshot:
     # (app.alerts; never a URL). Null when no alert service runs (``--once``).
     alerts: dict[str, Any] | None = None
     counts: CountsView | None = None
+    # What the history measures, or null when this log cannot give it (no token counts).
+    history_unit: str | None = "tok/h"
+    # Step trainers: every field of `training` as labelled rows with units.
+    training_fields: tuple[FieldRow, ...] = ()
 
     @property
     def level(self) -> Level:

@@ -84,3 +84,46 @@ def bytes_per_second(value: float) -> str:
                 return f"{_floor_to(scaled, 1):.1f} {unit}/s"
             return f"{int(scaled)} {unit}/s"
     raise AssertionError("unreachable")
+
+
+def plural(count: int, singular: str, plural_form: str | None = None) -> str:
+    """A count with its noun: 1 pass, 2 passes, 0 steps."""
+    noun = singular if count == 1 else (plural_form if plural_form is not None else singular + "s")
+    return f"{count} {noun}"
+
+
+def minutes_and_seconds(seconds: float) -> str:
+    """An elapsed time to the second, for a wait measured in minutes: 40 s, 1 min 40 s, 3 min."""
+    whole = int(max(seconds, 0.0))
+    if whole < 60:
+        return f"{whole} s"
+    minutes_part, seconds_part = divmod(whole, 60)
+    return f"{minutes_part} min" if seconds_part == 0 else f"{minutes_part} min {seconds_part} s"
+
+
+def warmup(
+    done_count: int,
+    needed_count: int,
+    observed_seconds: float,
+    needed_seconds: float,
+    noun: str,
+    plural_noun: str,
+) -> str:
+    """The warm-up in one sentence: `measuring: 2 of 3 passes · 1 min 40 s of 3 min — rate in about 1 min`.
+
+    The wait is the longer of the time still to observe and the passes still to come at the pace
+    seen so far; with no pass yet there is no pace, so no wait is guessed.
+    """
+    counted = f"{done_count} of {needed_count} {noun if needed_count == 1 else plural_noun}"
+    observed = min(max(observed_seconds, 0.0), needed_seconds)
+    sentence = f"measuring: {counted} · {minutes_and_seconds(observed)} of {minutes_and_seconds(needed_seconds)}"
+    missing = max(needed_count - done_count, 0)
+    if missing and (done_count == 0 or observed_seconds <= 0):
+        return sentence
+    pace_seconds = observed_seconds / done_count if missing else 0.0
+    wait = max(needed_seconds - observed, missing * pace_seconds)
+    if wait < 60:
+        return f"{sentence} — rate in under a minute"
+    if wait < 3600:
+        return f"{sentence} — rate in about {int(wait / 60 + 0.5)} min"
+    return f"{sentence} — rate in about {duration(wait)}"

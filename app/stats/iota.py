@@ -398,10 +398,13 @@ class IotaTracker:
         rate = self._rate(now)
         state, status_line, since = verdict(self, now, rate, source.lines_read)
         history, history_range = self._history.view(now, self._clock.latest, self.tokens_per_hour)
+        errors_503 = self._errors_503.count(now - ERROR_WINDOW_SECONDS, now)
+        errors_404 = self._errors_404.count(now - ERROR_WINDOW_SECONDS, now)
         backend = BackendErrorsView(
-            queue_state_503=self._errors_503.count(now - ERROR_WINDOW_SECONDS, now),
-            not_found_404=self._errors_404.count(now - ERROR_WINDOW_SECONDS, now),
+            queue_state_503=errors_503,
+            not_found_404=errors_404,
             window_seconds=float(ERROR_WINDOW_SECONDS),
+            text=f"Backend: {errors_503}×503 queue_state, {errors_404}×404" if errors_503 or errors_404 else None,
         )
         queue = queue_view(self.queue, now)
         network = network_view(self._p2p_bytes if self._p2p_seen else None, self._clock.first_at, now)

@@ -64,6 +64,9 @@ def rate_at(
             observed_seconds=observed,
             seconds_needed=float(WARMUP_SECONDS),
             done=done,
+            text=None if done else text.warmup(
+                stretch_passes, WARMUP_COUNT, observed, float(WARMUP_SECONDS), "pass", "passes"
+            ),
         ),
     )
 
@@ -159,8 +162,8 @@ def details(
     if last_pass is not None:
         lines.append(f"last pass {text.ago(now - last_pass)} ago")
     lines.extend(tracker.facts.details(now))
-    if backend.queue_state_503 or backend.not_found_404:
-        lines.append(f"Backend: {backend.queue_state_503}×503 queue_state, {backend.not_found_404}×404")
+    if backend.text is not None:
+        lines.append(backend.text)
     if network is not None:
         lines.append(f"Network {text.bytes_per_second(network.bytes_per_second)}")
     return lines
@@ -176,13 +179,13 @@ def _rate_line(tracker: IotaTracker, state: State, rate: Rate) -> str:
         stopped = "the log went silent" if state == "silent" else "passes stopped"
         if rate.warmup.passes == 0:
             return f"not measured: no pass yet in layer {tracker.layer}"
-        return f"not measured: {rate.warmup.passes} passes, then {stopped}"
+        return f"not measured: {text.plural(rate.warmup.passes, 'pass', 'passes')}, then {stopped}"
     over = f"(over {text.minutes(view.observed_seconds)} min)"
     if view.tokens_per_hour is not None and view.passes_per_hour is not None:
         return f"{text.compact(view.tokens_per_hour)} tok/h · {_whole(view.passes_per_hour)} passes/h {over}"
     if rate.warmup.done and view.passes_per_hour is not None:
         return f"{_whole(view.passes_per_hour)} passes/h {over} · batch shape not seen yet"
-    return f"measuring… ({rate.warmup.passes} passes so far)"
+    return rate.warmup.text or "measuring…"
 
 
 def _whole(value: float) -> int:

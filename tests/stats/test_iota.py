@@ -102,7 +102,9 @@ def test_queue_then_training() -> None:
     tracker.apply(Registered(T0 + 125, 2, 48))
     s = snap(tracker, T0 + 126)
     assert (s.state, s.status_line, s.queue) == ("measuring", "L2 · …", None)
-    assert s.details[0] == "measuring… (0 passes so far)"
+    # Registered 1 s ago, no pass yet: no pace, so no guess at the wait.
+    assert s.details[0] == "measuring: 0 of 3 passes · 1 s of 3 min"
+    assert s.warmup.text == s.details[0]
 
 
 def test_warmup_needs_three_passes_and_three_minutes() -> None:
@@ -115,7 +117,7 @@ def test_warmup_needs_three_passes_and_three_minutes() -> None:
     s = snap(tracker, T0 + 179)
     assert s.state == "measuring" and s.status_line == "L1 · …"
     assert s.warmup.passes == 3 and not s.warmup.done
-    assert s.details[0] == "measuring… (3 passes so far)"
+    assert s.details[0] == "measuring: 3 of 3 passes · 2 min 59 s of 3 min — rate in under a minute"
     # at exactly 3 minutes the rate shows: 3 passes over 180 s = 60 passes/h × 3200 tokens
     s = snap(tracker, T0 + 180)
     assert s.warmup.done and s.rate.measured
@@ -396,7 +398,9 @@ def test_snapshot_serialises_to_the_contract() -> None:
         "status_line", "state", "format", "layer", "queue", "rate", "warmup", "step", "run",
         "gpu_memory", "backend_errors", "details", "history", "source", "as_of", "training",
         "history_range", "level", "state_since", "events", "network", "usual", "today", "alerts", "counts",
+        "history_unit", "training_fields",
     }
+    assert data["history_unit"] == "tok/h" and data["training_fields"] == []
     measured = [v for _, v in data["history"] if v is not None]
     assert data["history_range"] == {
         "low": min(measured), "high": max(measured),
@@ -406,8 +410,8 @@ def test_snapshot_serialises_to_the_contract() -> None:
         "measured", "tokens_per_hour", "passes_per_hour", "tokens_per_pass", "passes_in_window",
         "observed_seconds", "window_seconds", "last_pass_at",
     }
-    assert set(data["warmup"]) == {"passes", "passes_needed", "observed_seconds", "seconds_needed", "done"}
-    assert set(data["backend_errors"]) == {"queue_state_503", "not_found_404", "window_seconds"}
+    assert set(data["warmup"]) == {"passes", "passes_needed", "observed_seconds", "seconds_needed", "done", "text"}
+    assert set(data["backend_errors"]) == {"queue_state_503", "not_found_404", "window_seconds", "text"}
     assert {"path", "size_bytes", "lines_read", "bad_lines", "last_event_at"} <= set(data["source"])
     assert isinstance(data["history"], list) and all(len(p) == 2 for p in data["history"])
 

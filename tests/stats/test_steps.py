@@ -91,7 +91,9 @@ def test_warm_up_needs_three_steps_and_three_minutes() -> None:
     # 2 steps, 3 minutes observed (the first step began 60 s before it was printed)
     report = tracker.report(T0 + 120)
     assert report.state == "measuring" and report.status_line == "step 1/29000 · …"
-    assert report.details[0] == "measuring… (2 steps so far)"
+    # The sentence counts the time seen since the first step's line (120 s): 2 steps at 60 s
+    # each, so the third is due in 60 s, when 180 s will have passed too.
+    assert report.details[0] == "measuring: 2 of 3 steps · 2 min of 3 min — rate in about 1 min"
     tracker.apply(base_step(2, dt=60.0), T0 + 120)
     assert tracker.report(T0 + 120).state == "training"
     # three quick steps are not enough either

@@ -360,5 +360,11 @@ class StepProgress:
             training=training,
         )
 
+    def counts_tokens(self) -> bool:
+        """True when this stage's steps carry token counts, so a tok/h can be measured at all
+        (an RL stage or an SN38 miner prints none)."""
+        stage = self._stage
+        return stage is not None and (stage.tokens_since is not None or self._run.tokens_per_step is not None)
+
     def _tokens_per_device(self, stage: Stage) -> bool:
         return stage.latest.per_device and self._run.device_count is None and stage.token_source == "step"

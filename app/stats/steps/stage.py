@@ -7,6 +7,7 @@ import statistics
 from collections import deque
 from dataclasses import dataclass, field
 
+from app import text
 from app.snapshot import RateView, WarmupView
 from app.stats.events import StepFigures, TrainStep
 from app.stats.steps.intervals import IntervalWindow
@@ -150,6 +151,9 @@ class Measure:
             observed_seconds=self.observed_seconds,
             seconds_needed=float(WARMUP_SECONDS),
             done=self.done,
+            text=None if self.done else text.warmup(
+                self.lines, WARMUP_COUNT, self.observed_seconds, float(WARMUP_SECONDS), "step", "steps"
+            ),
         )
 
 

@@ -51,7 +51,7 @@ def details(
     elif no_timing(stage, m):
         lines.append(f"no timing in this log ({stage.lines} {unit}, no durations or times): measured as lines arrive")
     else:
-        lines.append(f"measuring… ({stage.lines} {unit} so far)")
+        lines.append(m.warmup_view().text or f"measuring… ({stage.lines} {unit} so far)")
     if stage.finished is not None:
         lines.append(f"Finished: {clip(stage.finished, 90)}")
     elif finished(stage):

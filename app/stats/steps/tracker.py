@@ -13,6 +13,7 @@ from app.stats.clock import LogClock
 from app.stats.events import Event, SourceChanged, Tick
 from app.stats.history import RateHistory
 from app.stats.steps.progress import StepProgress
+from app.stats.steps.table import training_table
 from app.stats.tracker import NO_BACKEND_ERRORS
 
 
@@ -94,4 +95,6 @@ class StepTracker:
             history_range=history_range,
             state_since=report.state_since if self.has_records else None,
             counts=CountsView(self.progress.steps_total, int(self.progress.tokens_total), {}),
+            history_unit="tok/h" if self.progress.counts_tokens() else None,
+            training_fields=training_table(report.training),
         )

@@ -1,0 +1,112 @@
+"""Every field of a step trainer's ``training`` object as rows a person reads: label, value, unit.
+
+The page's "All training fields" shows these rows as they are; it never formats a figure.
+Figures keep the precision the trainer printed, up to six significant digits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from app.snapshot import FieldRow
+from app.text import duration
+
+# key → (label, unit); keys not here are shown under their own name, without a unit.
+_FIELDS: dict[str, tuple[str, str]] = {
+    "stage": ("stage", ""),
+    "step": ("step", ""),
+    "total_steps": ("total steps", ""),
+    "outer_step": ("outer step", ""),
+    "progress_percent": ("progress", "%"),
+    "loss": ("loss", ""),
+    "lr": ("learning rate", ""),
+    "lr_multiplier": ("learning-rate multiplier", "×"),
+    "grad_norm": ("gradient norm", ""),
+    "step_seconds": ("step time", "s"),
+    "tokens_per_second": ("throughput", "tok/s"),
+    "mfu": ("MFU", "%"),
+    "tokens_per_hour": ("tokens per hour", "tok/h"),
+    "steps_per_hour": ("steps per hour", "steps/h"),
+    "eta_seconds": ("time left (tokwatch)", ""),
+    "trainer_eta_seconds": ("time left (trainer)", ""),
+    "paused": ("paused for", ""),
+    "seconds_since_step": ("since the last step", "s"),
+    "stall_after_seconds": ("called stalled after", "s"),
+    "stalled": ("stalled", ""),
+    "finished": ("finished", ""),
+}
+_DATA: dict[str, tuple[str, str]] = {
+    "epoch": ("data epoch", ""),
+    "parquet_index": ("data file (parquet index)", ""),
+    "row_group": ("row group", ""),
+    "row_groups_per_step": ("row groups per step", ""),
+}
+_ALL_REDUCE: dict[str, tuple[str, str]] = {
+    "succeeded": ("all-reduce succeeded", ""),
+    "failed": ("all-reduce failed", ""),
+    "peers": ("peers in the last group", ""),
+    "last_error": ("last all-reduce error", ""),
+}
+# Notes that qualify another field: said beside it, not as rows of their own.
+_NOTES = {"loss_note": "loss", "mfu_note": "mfu", "tokens_per_second_scope": "tokens_per_second"}
+_DURATIONS = {"eta_seconds", "trainer_eta_seconds"}
+# A trainer's own figure name's ending → its unit.
+_SUFFIX_UNITS = (("_gib", "GiB"), ("_gb", "GB"), ("_percent", "%"), ("_seconds", "s"), ("tflops", "TFLOPS"))
+
+
+def figure(value: Any) -> str:
+    """A value as a person reads it: integers whole, other numbers to six significant digits."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() and abs(value) < 1e15 else f"{value:.6g}"
+    return str(value)
+
+
+def _own_name(key: str) -> tuple[str, str]:
+    for suffix, unit in _SUFFIX_UNITS:
+        if key.lower().endswith(suffix):
+            label = key[: -len(suffix)] if suffix.startswith("_") else key
+            return label.replace("_", " ").strip() or key, unit
+    return key.replace("_", " "), ""
+
+
+def _rows(training: dict[str, Any]) -> Iterator[FieldRow]:
+    for key, value in training.items():
+        if value is None or key in _NOTES:
+            continue
+        if key == "eval" and isinstance(value, dict):
+            for name, result in value.items():
+                if isinstance(result, dict) and result.get("value") is not None:
+                    yield FieldRow(f"eval {name} (step {figure(result.get('step'))})", figure(result["value"]), "")
+        elif key in ("data", "all_reduce") and isinstance(value, dict):
+            names = _DATA if key == "data" else _ALL_REDUCE
+            for inner, inner_value in value.items():
+                if inner_value is not None:
+                    label, unit = names.get(inner, _own_name(inner))
+                    yield FieldRow(label, figure(inner_value), unit)
+        elif key == "figures" and isinstance(value, dict):
+            for name, inner_value in value.items():
+                label, unit = _own_name(name)
+                yield FieldRow(label, figure(inner_value), unit)
+        else:
+            label, unit = _FIELDS.get(key, _own_name(key))
+            note = next((training.get(n) for n, target in _NOTES.items() if target == key), None)
+            if key == "tokens_per_second" and note == "device":
+                unit, note = "tok/s per GPU", None
+            elif key == "tokens_per_second":
+                note = None
+            if note:
+                label = f"{label} ({note})"
+            text = duration(float(value)) if key in _DURATIONS else figure(value)
+            yield FieldRow(label, text, "" if key in _DURATIONS else unit)
+
+
+def training_table(training: dict[str, Any] | None) -> tuple[FieldRow, ...]:
+    """The rows of every known field, in the contract's order; none for a miner's log."""
+    if not training:
+        return ()
+    return tuple(_rows(training))

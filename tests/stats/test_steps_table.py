@@ -1,0 +1,72 @@
+"""All training fields as labelled rows with units, from real step-trainer logs through the real tracker."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from app.monitor import Monitor
+from app.snapshot import to_dict
+from app.stats.steps.table import FieldRow, figure, training_table
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+def rows_of(sample: str) -> list[tuple[str, str, str]]:
+    from app.ingest.backwards import read_backwards
+
+    monitor = Monitor(DATA / sample)
+    try:
+        monitor.backlog(read_backwards(DATA / sample))
+        snapshot = to_dict(monitor.snapshot(monitor.last_event_at()))
+    finally:
+        monitor.stop()
+    assert snapshot["history_unit"] == ("tok/h" if "nanogpt" in sample or "torchtitan" in sample else None)
+    return [(row["label"], row["value"], row["unit"]) for row in snapshot["training_fields"]]
+
+
+def table_of(sample: str) -> dict[str, tuple[str, str]]:
+    return {label: (value, unit) for label, value, unit in rows_of(sample)}
+
+
+def test_nanogpt_fields_carry_their_units() -> None:
+    # sample-nanogpt.log's last line: "iter 1020: loss 3.3665, time 295.69ms, mfu 35.78%"
+    rows = table_of("sample-nanogpt.log")
+    assert rows["step"] == ("1020", "")
+    assert rows["loss (last micro-batch)"] == ("3.3665", "")
+    assert rows["MFU"] == ("35.78", "%")
+    assert rows["step time"] == ("0.29569", "s")
+    assert rows["eval val_loss (step 1000)"] == ("3.9947", "")
+
+
+def test_torchtitan_per_gpu_throughput_and_its_own_figures() -> None:
+    # sample-torchtitan.log: "tps: 7,834 … memory: 66.91GiB(37.51%) … tflops: 454.37"
+    rows = rows_of("sample-torchtitan.log")
+    assert ("throughput", "7834", "tok/s per GPU") in rows
+    assert ("memory", "66.91", "GiB") in rows and ("memory", "37.51", "%") in rows
+    assert ("tflops", "454.37", "TFLOPS") in rows
+
+
+def test_sn38_all_reduce_rows() -> None:
+    rows = table_of("sample-sn38.log")
+    assert rows["outer step"] == ("42", "")
+    assert rows["all-reduce failed"] == ("1", "")
+    assert rows["last all-reduce error"] == ("peer k2P sent 0 parts, but we expected 117", "")
+
+
+def test_a_miner_has_no_training_rows() -> None:
+    assert training_table(None) == ()
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [(3, "3"), (3.0, "3"), (0.12916803359985352, "0.129168"), (4.266666666666666e-05, "4.26667e-05"), (True, "yes")],
+)
+def test_figures_keep_six_significant_digits(value: object, text: str) -> None:
+    assert figure(value) == text
+
+
+def test_durations_read_as_durations() -> None:
+    rows = training_table({"eta_seconds": 7500.0, "trainer_eta_seconds": None})
+    assert rows == (FieldRow("time left (tokwatch)", "2 h 05 min", ""),)
