@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 ARGS ?=
 
-.PHONY: run test bench lint screenshots clean
+.PHONY: run install test bench lint screenshots clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -18,8 +18,12 @@ $(VENV)/.test: pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[test]'
 	touch $@ $(VENV)/.runtime
 
+# LOG may hold spaces (the Train at Home folder does): make run LOG="$$HOME/Library/Logs/IOTA Train at Home/"
 run: $(VENV)/.runtime
-	$(PY) run.py $(ARGS)
+	$(VENV)/bin/tokwatch --open $(if $(LOG),--log "$(LOG)") $(ARGS)
+
+# Installs the `tokwatch` command into .venv/bin without running it.
+install: $(VENV)/.runtime
 
 test: $(VENV)/.test
 	$(PY) -m pytest -q

@@ -44,7 +44,7 @@ class _Parser(argparse.ArgumentParser):
 
 def _build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
-        prog="run.py",
+        prog="tokwatch",
         description="tokwatch: a live dashboard for a training log (IOTA Train at Home miner, nanochat, …).",
     )
     parser.add_argument("--log", type=Path, help="log file, or a directory: follow its newest *.log")
@@ -58,6 +58,17 @@ def _build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--ws-port", type=int, help="websocket port (default: HTTP port + 1)")
     parser.add_argument("--demo", action="store_true", help="replay the bundled composed log, live")
     parser.add_argument("--token", help="access token for a non-loopback host (default: generated, kept)")
+    parser.add_argument(
+        "--new-token",
+        action="store_true",
+        help="replace the kept token with a new one: every link and bookmark with the old one stops working",
+    )
+    parser.add_argument(
+        "--open",
+        action=argparse.BooleanOptionalAction,
+        default=False,
+        help="open the dashboard in this machine's browser once it is up (never without a display)",
+    )
     parser.add_argument(
         "--allow-host", action="append", default=[], metavar="NAME", help="accept this Host name too"
     )
@@ -110,6 +121,8 @@ def parse_config(argv: Sequence[str] | None = None) -> tuple[Config, argparse.Na
         raise UsageError("--json, --report and --at only go with --once")
     if args.json and args.report:
         raise UsageError("--json and --report do not go together")
+    if args.new_token and (args.token or args.once):
+        raise UsageError("--new-token replaces the kept token; it goes neither with --token nor with --once")
     if args.at is not None and args.at != "end":
         _parse_local_time(args.at)
     fleet_data = args.hub or args.report_to is not None or args.enroll is not None or args.revoke is not None
@@ -158,6 +171,7 @@ def parse_config(argv: Sequence[str] | None = None) -> tuple[Config, argparse.Na
             report_to=args.report_to,
             report_key=report_key,
             report_interval_seconds=args.report_every,
+            open_browser=args.open,
         )
     except ConfigError as e:
         raise UsageError(str(e)) from e
@@ -295,15 +309,22 @@ def _resolve_log(config: Config) -> tuple[Path, Following | None]:
 
 def run_once(config: Config, args: argparse.Namespace) -> int:
     """Read the log's tail once, print a snapshot, exit 0."""
+    if config.demo and config.log_path is None:
+        import tempfile
+
+        from app.demo import write_demo_log
+
+        # The composed log lives as long as this command: nothing is left behind in /tmp.
+        with tempfile.TemporaryDirectory(prefix="tokwatch-demo-") as folder:
+            return _print_once(config, args, write_demo_log(Path(folder) / "demo.log"), None)
+    log_path, following = _resolve_log(config)
+    return _print_once(config, args, log_path, following)
+
+
+def _print_once(config: Config, args: argparse.Namespace, log_path: Path, following: Following | None) -> int:
     from app.monitor import Monitor
     from app.snapshot import to_dict
 
-    if config.demo and config.log_path is None:
-        from app.demo import write_demo_log
-
-        log_path, following = write_demo_log(), None
-    else:
-        log_path, following = _resolve_log(config)
     monitor = Monitor(log_path, format_name=config.format_name, demo=config.demo)
     at = _parse_local_time(args.at) if args.at not in (None, "end") else None
     monitor.read_once(log_path, following, until=at)
@@ -390,6 +411,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if config.log_path is not None:
             _resolve_log_for_serving(config)
         try:
+            if args.new_token:
+                _renew_token(config)
             return serve(config)
         except ConfigError as e:  # a --token the server cannot use
             raise UsageError(str(e)) from e
@@ -411,7 +434,7 @@ def notify_test(config: Config) -> int:
     from app.alerts.delivery import try_each
     from app.alerts.heartbeat import ping
     from app.alerts.message import trial_message
-    from app.web.serve import dashboard_url
+    from app.web.pairing import dashboard_url
 
     urls = config.notify_urls
     if not urls and config.heartbeat_url is None:
@@ -457,6 +480,19 @@ def _limit_malloc_arenas() -> None:
             libc.mallopt(-8, 2)  # M_ARENA_MAX
     except OSError:
         pass  # not glibc: nothing to tune
+
+
+def _renew_token(config: Config) -> None:
+    """Replace the kept LAN token, and say plainly what that breaks."""
+    from app.web.security import default_config_dir, load_or_create_token, token_path
+
+    directory = config.config_dir if config.config_dir is not None else default_config_dir()
+    load_or_create_token(directory, renew=True)
+    print(f"tokwatch: a new token is kept in {token_path(directory)}.", flush=True)
+    print("  Every link, bookmark and home-screen icon made with the old one stops working:", flush=True)
+    print("  open the new link (or scan the new code) on each phone once.", flush=True)
+    if config.loopback_only:
+        print("  (The token is asked for only with --host, for phones on the LAN.)", flush=True)
 
 
 def _configure_logging() -> None:

@@ -44,6 +44,8 @@ class Config:
     report_to: str | None = None  # the hub to report to (http://HUB:PORT), or None
     report_key: str | None = field(default=None, repr=False)  # this machine's report key: a secret, never logged
     report_interval_seconds: float = 15.0
+    token_file: Path | None = None  # the file the token was read from (said on the token screen)
+    open_browser: bool = False  # open the dashboard in this machine's browser once it is up
     extra: dict[str, str] = field(default_factory=dict)
     # This machine's name: alert titles (and the fleet) use it.
     name: str = field(default_factory=lambda: host_name())

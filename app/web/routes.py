@@ -29,6 +29,7 @@ from app.snapshot import to_json
 from app.store import RANGES
 from app.web import security
 from app.web.broadcast import Broadcaster, ClientClosed, pump
+from app.web.pairing import phone_url, qr_svg
 
 log = logging.getLogger(__name__)
 
@@ -105,12 +106,38 @@ def index() -> str:
         from app.web.fleet import render_fleet_page
 
         return render_fleet_page()
+    config = state.config
+    pairing = None
+    if security.from_this_machine(config):
+        pairing = "loopback" if config.loopback_only else "qr" if pairing_link(config) else None
     return render_template(
         "index.html",
-        ws_port=state.config.effective_ws_port,
-        token_required=state.config.token is not None,
-        keepalive_seconds=state.config.keepalive_seconds,
+        ws_port=config.effective_ws_port,
+        token_required=config.token is not None,
+        keepalive_seconds=config.keepalive_seconds,
+        token_file=str(config.token_file) if config.token_file is not None else None,
+        pairing=pairing,
     )
+
+
+@bp.get("/pairing.svg")
+def pairing_qr() -> Response:
+    """The phone's link (with the token) as a QR code, for the page on this machine only."""
+    config = web_state().config
+    link = pairing_link(config)
+    if link is None or not security.from_this_machine(config):
+        security.refuse(404, "the pairing code is shown only on the machine running tokwatch, in LAN mode")
+    response = Response(qr_svg(link), mimetype="image/svg+xml")
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def pairing_link(config: Config) -> str | None:
+    """The phone's URL, found once per app (the LAN address does not change under a running server)."""
+    cache: dict[str, str | None] = current_app.extensions.setdefault("tokwatch.pairing", {})
+    if "link" not in cache:
+        cache["link"] = phone_url(config)
+    return cache["link"]
 
 
 @bp.get("/api/snapshot")

@@ -138,6 +138,7 @@ def content_security_policy(websocket_origin: str | None) -> str:
             "script-src 'self'",
             "style-src 'self'",
             "img-src 'self' data:",
+            "manifest-src 'self'",
             f"connect-src {connect}",
             "base-uri 'none'",
             "form-action 'none'",
@@ -168,16 +169,24 @@ def default_config_dir(environ: Mapping[str, str] = os.environ, home: Path | Non
     return base / "tokwatch"
 
 
-def load_or_create_token(config_dir: Path) -> str:
-    """Return the kept LAN token, creating it (mode 0600) on first use so bookmarks survive restarts."""
-    path = config_dir / TOKEN_FILE_NAME
+def token_path(config_dir: Path) -> Path:
+    """The file the LAN token is kept in."""
+    return config_dir / TOKEN_FILE_NAME
+
+
+def load_or_create_token(config_dir: Path, *, renew: bool = False) -> str:
+    """Return the kept LAN token, creating it (mode 0600) on first use so bookmarks survive restarts.
+
+    ``renew``: replace it with a new one, so every link and bookmark made with the old one stops working.
+    """
+    path = token_path(config_dir)
     try:
         kept = path.read_text(encoding="ascii").strip()
     except FileNotFoundError:
         kept = ""
     except (OSError, UnicodeDecodeError) as e:
         raise TokenStoreError(f"{path}: cannot read the token ({e})") from e
-    if _TOKEN_PATTERN.fullmatch(kept):
+    if _TOKEN_PATTERN.fullmatch(kept) and not renew:
         try:
             if path.stat().st_mode & 0o077:
                 path.chmod(0o600)
@@ -230,6 +239,20 @@ def require_token(config: Config, *, query_param: bool = False) -> None:
         presented = request.args.get(TOKEN_QUERY_PARAM)
     if not token_matches(presented, config.token):
         refuse(401, "missing or wrong token", TOKEN_HINT)
+
+
+def from_this_machine(config: Config) -> bool:
+    """True for a request made on this machine to a loopback name, not relayed by a proxy.
+
+    What only this machine may see (the pairing code, which holds the token) asks for all
+    three: a proxy on this machine relaying a LAN request would pass the first alone.
+    """
+    if not is_loopback(request.remote_addr or ""):
+        return False
+    if any(request.headers.get(name) for name in ("Forwarded", "X-Forwarded-For", "X-Real-IP")):
+        return False
+    name = request_host_name(config.allow_hosts)
+    return name is not None and (name in _LOCALHOST_NAMES or is_loopback(name))
 
 
 def require_websocket_origin(config: Config) -> None:

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import signal
 import socket
 import socketserver
 import sys
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path
 from types import FrameType
@@ -27,7 +28,7 @@ from waitress.server import create_server
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler
 
 from app.alerts import AlertService, alert_service, describe_alerts
-from app.config import Config, ConfigError, is_loopback
+from app.config import Config, ConfigError
 from app.demo import DemoLog
 from app.hub.runtime import FleetError, FleetRuntime
 from app.monitor import Monitor
@@ -36,8 +37,9 @@ from app.snapshot import Snapshot, to_dict
 from app.web import create_app
 from app.web.broadcast import Broadcaster
 from app.web.fleet import STATE_KEY as FLEET_STATE_KEY
+from app.web.pairing import dashboard_url, lan_address, local_url, page_url, phone_url, terminal_qr
 from app.web.routes import SERVER_ROLE_KEY
-from app.web.security import default_config_dir, is_ip_literal, load_or_create_token
+from app.web.security import default_config_dir, is_ip_literal, load_or_create_token, token_path
 
 log = logging.getLogger(__name__)
 
@@ -326,7 +328,7 @@ def open_fleet(config: Config, monitor: Monitor) -> FleetRuntime:
 def hub_url(config: Config) -> str:
     """What agents should --report-to: this hub's LAN address when it listens beyond loopback."""
     address = "127.0.0.1" if config.loopback_only else (lan_address(config.host) or "HUB")
-    return _url(address, config.port, None).rstrip("/")
+    return page_url(address, config.port, None).rstrip("/")
 
 
 # --- the command --------------------------------------------------------------------
@@ -365,13 +367,18 @@ def serve(config: Config, *, out: TextIO | None = None) -> int:
     def on_signal(signum: int, frame: FrameType | None) -> None:
         stop.set()
 
-    previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
+    # SIGHUP too: closing the terminal window must still stop cleanly (and delete a DEMO log).
+    stopping = [signal.SIGINT, signal.SIGTERM] + ([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])
+    previous = {sig: signal.signal(sig, on_signal) for sig in stopping}
     try:
         # Print the URL once the backlog is in, so the first page shows figures, not "waiting".
         if log_path is not None and log_path.exists():
             monitor.wait_for_change(0, timeout=BACKLOG_WAIT_SECONDS)
         if not stop.is_set():
             print_banner(config, log_path, demo=demo is not None, given_demo=config.demo, out=out)
+            if config.open_browser:
+                open_in_browser(local_url(config), out=out)
+            print("  Ctrl-C to stop", file=out, flush=True)
         while not stop.wait(LOOP_SECONDS):
             pass
         print("tokwatch: stopping…", file=out, flush=True)
@@ -394,45 +401,35 @@ def build_recorder(config: Config, log_path: Path, *, demo: bool) -> Recorder:
     return Recorder(History(data_dir if keep else None), log_path, format_name=config.format_name)
 
 
+def has_display(environ: Mapping[str, str], platform: str) -> bool:
+    """True where a browser can show a window: macOS and Windows always, elsewhere X11 or Wayland."""
+    if platform == "darwin" or platform.startswith("win"):
+        return True
+    return bool(environ.get("DISPLAY") or environ.get("WAYLAND_DISPLAY"))
+
+
+def open_in_browser(url: str, *, out: TextIO, environ: Mapping[str, str] = os.environ) -> bool:
+    """Open the dashboard in the user's browser, unless there is no display to show it on."""
+    if not has_display(environ, sys.platform):
+        print("  (no display here: open the link above in a browser yourself)", file=out, flush=True)
+        return False
+    import webbrowser
+
+    try:
+        opened = webbrowser.open(url)
+    except webbrowser.Error:
+        opened = False
+    if not opened:
+        print("  (could not start a browser: open the link above yourself)", file=out, flush=True)
+    return opened
+
+
 def with_token(config: Config) -> Config:
     """Give a non-loopback config its token: ``--token``, else the one kept in the config dir."""
     if config.token is not None or config.loopback_only:
         return config
     directory = config.config_dir if config.config_dir is not None else default_config_dir()
-    return replace(config, token=load_or_create_token(directory))
-
-
-def lan_address(host: str) -> str | None:
-    """The address a phone on the LAN should use for ``host`` (the primary interface for 0.0.0.0/::)."""
-    if host not in ("0.0.0.0", "::", ""):
-        return host
-    family = socket.AF_INET6 if host == "::" else socket.AF_INET
-    # Connecting a UDP socket sends nothing; it only asks the routing table which interface to use.
-    probe = ("fd00::1", 9) if family == socket.AF_INET6 else ("10.255.255.255", 9)
-    with socket.socket(family, socket.SOCK_DGRAM) as s:
-        try:
-            s.connect(probe)
-            address: str = s.getsockname()[0]
-        except OSError:
-            address = ""
-    if address and not is_loopback(address) and address not in ("0.0.0.0", "::"):
-        return address
-    return None
-
-
-def dashboard_url(config: Config) -> str:
-    """The dashboard's address for a message sent elsewhere (a phone): never with the token."""
-    if config.loopback_only:
-        host = "[::1]" if config.host == "::1" else "127.0.0.1"
-    else:
-        host = lan_address(config.host) or socket.gethostname()
-    return _url(host, config.port, None)
-
-
-def _url(host: str, port: int, token: str | None) -> str:
-    shown = f"[{host}]" if ":" in host and not host.startswith("[") else host
-    fragment = f"#token={token}" if token else ""
-    return f"http://{shown}:{port}/{fragment}"
+    return replace(config, token=load_or_create_token(directory), token_file=token_path(directory))
 
 
 def print_hub_banner(config: Config, *, out: TextIO) -> None:
@@ -454,21 +451,19 @@ def print_banner(config: Config, log_path: Path | None, *, demo: bool, given_dem
         print(f"tokwatch: DEMO — replaying a composed Train-at-Home log{why}", file=out)
     else:
         print(f"tokwatch: following {log_path}", file=out)
-    local_host = "127.0.0.1" if config.host in ("0.0.0.0", "") else "::1" if config.host == "::" else config.host
     if config.loopback_only:
-        print(f"  open {_url(local_host, config.port, config.token)}", file=out)
+        print(f"  open {local_url(config)}", file=out)
     else:
-        print(f"  on this machine: {_url(local_host, config.port, config.token)}", file=out)
-        address = lan_address(config.host)
-        if address is None:
+        print(f"  on this machine: {local_url(config)}", file=out)
+        phone = phone_url(config)
+        if phone is None:
             print("  on your phone:   http://<this machine's LAN address>:"
                   f"{config.port}/#token={config.token}", file=out)
         else:
-            phone_url = _url(address, config.port, config.token)
-            print(f"  on your phone:   {phone_url}", file=out)
-            import segno
-
-            segno.make(phone_url, error="m").terminal(out=out, compact=True)
+            print(f"  on your phone:   {phone}", file=out)
+            # Black on white with its quiet zone, whatever the terminal's theme.
+            out.write(terminal_qr(phone))
+            print("  (or scan the code the dashboard shows on this machine, under \"Open on your phone\")", file=out)
         if not is_ip_literal(config.host) and config.host not in ("0.0.0.0", "::", "localhost") \
                 and config.host.lower() not in (h.lower() for h in config.allow_hosts):
             print(f"  note: browsers asking for {config.host} by name need --allow-host {config.host}", file=out)
@@ -477,7 +472,6 @@ def print_banner(config: Config, log_path: Path | None, *, demo: bool, given_dem
     if config.hub:
         print_hub_banner(config, out=out)
     print(f"  websocket on port {config.effective_ws_port} (the page finds it; polls /api/snapshot if blocked)",
-          file=out)
+          file=out, flush=True)
     if config.notify_urls or config.heartbeat_url:
-        print(f"  {describe_alerts(config)}", file=out)
-    print("  Ctrl-C to stop", file=out, flush=True)
+        print(f"  {describe_alerts(config)}", file=out, flush=True)
