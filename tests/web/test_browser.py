@@ -159,8 +159,10 @@ def test_warm_up_shows_one_bar_until_measured(server: RunningServer, log_writer:
     expect()(page.locator("#status")).to_have_text("L4 · …")
     expect()(page.locator("#warmup")).to_be_visible()
     assert page.locator("#warmup [role=progressbar]").count() == 1
-    # 2 of 3 passes, but no time observed yet: the bar shows the part furthest from done.
-    expect()(page.locator("#warmup-bar")).to_have_attribute("aria-valuenow", "0")
+    expect()(page.locator("#warmup-text")).to_have_text(re.compile(r"^measuring: 2 of 3 passes · \d+ s of 3 min"))
+    # 2 of 3 passes, but seconds of 3 minutes observed: the bar shows the part furthest from done.
+    assert int(page.locator("#warmup-bar").get_attribute("aria-valuenow")) < 20
+    expect()(page.locator("#details")).not_to_contain_text("measuring")  # said once, in the card
     no_horizontal_overflow(page)
     shot(page, "warm-up")
 

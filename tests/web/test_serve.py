@@ -15,7 +15,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,7 +23,8 @@ import pytest
 
 import run
 from app.config import Config, ConfigError
-from app.web.serve import ServeError, _url, listen, print_banner, serve
+from app.web.pairing import dashboard_url
+from app.web.serve import ServeError, listen, print_banner, serve
 
 ROOT = Path(__file__).resolve().parents[2]
 READY_LINE = "Ctrl-C to stop"
@@ -51,14 +52,22 @@ class RunningProcess:
         return self.process.returncode, stderr
 
 
-def start_run_py(home: Path, *args: str) -> RunningProcess:
-    """Run ``run.py`` with a home and config folder of its own; return once it printed its URLs."""
+def start_run_py(home: Path, *args: str, extra_env: Mapping[str, str | None] | None = None) -> RunningProcess:
+    """Run ``run.py`` with a home and config folder of its own; return once it printed its URLs.
+
+    ``extra_env``: variables to set, or (None) to remove.
+    """
     env = {
         **os.environ,
         "HOME": str(home),
         "XDG_CONFIG_HOME": str(home / "config"),
         "PYTHONUNBUFFERED": "1",
     }
+    for key, value in (extra_env or {}).items():
+        if value is None:
+            env.pop(key, None)
+        else:
+            env[key] = value
     process = subprocess.Popen(
         [sys.executable, str(ROOT / "run.py"), "--port", "0", *args],
         cwd=ROOT,
@@ -188,8 +197,8 @@ def test_the_banner_names_the_url_to_open(log_file: Path) -> None:
 
 
 def test_urls_bracket_ipv6_and_carry_the_token() -> None:
-    assert _url("::1", 8765, None) == "http://[::1]:8765/"
-    assert _url("192.168.1.20", 8765, "abc") == "http://192.168.1.20:8765/#token=abc"
+    assert dashboard_url("::1", 8765, None) == "http://[::1]:8765/"
+    assert dashboard_url("192.168.1.20", 8765, "abc") == "http://192.168.1.20:8765/#token=abc"
 
 
 def test_a_start_that_fails_half_way_still_stops_at_once(log_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:

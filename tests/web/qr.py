@@ -1,23 +1,16 @@
-"""The pairing QR code, decoded as a phone would read it: from the terminal's text drawn the way a
-light and a dark terminal draw it, and from the SVG the page shows (tests/test_page_pairing.py).
-
-The terminal is simulated here, independently of app/pairing.py: ANSI SGR colours are applied,
-"default" colours come from the theme, and each character cell is two pixels tall (▀ ▄ █ and
-space), then the picture is scaled up and read with zbar.
+"""Reading QR codes as a phone would: a terminal's text drawn as a light or dark terminal draws it,
+then zbar. The terminal is simulated independently of app/web/pairing.py: ANSI SGR colours are
+applied, "default" colours come from the theme, and each character cell is two pixels tall
+(▀ ▄ █ and space) before the picture is scaled up.
 """
 
 from __future__ import annotations
 
+import os
 import re
 
 import pytest
-import segno
 from PIL import Image
-from pyzbar.pyzbar import decode
-
-from app.pairing import qr_svg, terminal_qr
-
-URL = "http://192.168.1.20:8765/#token=Zk3_q-9vX2mN8pQ4rT6wY1bC5dF7hJ0k"
 
 # Themes: (default foreground, default background, the 16 base colours' black and white).
 # A light theme's "white" is often grey and its "black" a dark grey; themes remap 0–15 freely.
@@ -81,37 +74,12 @@ def render_terminal(text: str, theme: str, scale: int = 6, margin_cells: int = 3
 
 
 def read_qr(image: Image.Image) -> list[str]:
+    """What a QR reader finds in the picture (zbar, through pyzbar)."""
+    try:
+        from pyzbar.pyzbar import decode
+    except ImportError as e:  # pyzbar is installed but zbar itself is not
+        reason = f"no zbar library to read QR codes ({e}); apt-get install libzbar0"
+        if os.environ.get("TOKWATCH_REQUIRE_BROWSER") == "1":
+            pytest.fail(reason)
+        pytest.skip(reason)
     return [found.data.decode() for found in decode(image.convert("L"))]
-
-
-@pytest.mark.parametrize("theme", ["light", "dark"])
-def test_the_terminal_qr_reads_in_light_and_dark_terminals(theme: str) -> None:
-    assert read_qr(render_terminal(terminal_qr(URL), theme)) == [URL]
-
-
-def test_the_simulated_terminal_is_strict_enough_to_fail_a_theme_dependent_code() -> None:
-    # segno's own compact output uses the theme's colours: a reader gets it in one theme only.
-    plain = segno.make(URL, error="m").terminal  # writes to a stream
-    import io
-
-    out = io.StringIO()
-    plain(out=out, compact=True)
-    results = {theme: read_qr(render_terminal(out.getvalue(), theme)) for theme in THEMES}
-    assert sorted(len(found) for found in results.values()) == [0, 1], results
-
-
-def test_the_terminal_qr_keeps_its_quiet_zone_and_resets_colours() -> None:
-    text = terminal_qr(URL)
-    lines = text.splitlines()
-    assert all(line.endswith("\x1b[0m") for line in lines)
-    plain_first = SGR.sub("", lines[0])
-    assert set(plain_first) == {"▀"}  # the top line is all quiet zone…
-    assert lines[0].startswith("\x1b[38;5;231;48;5;231m")  # …drawn white on white, not "default"
-
-
-def test_the_svg_is_black_on_white_with_a_quiet_zone() -> None:
-    svg = qr_svg(URL)
-    assert svg.startswith('<svg xmlns="http://www.w3.org/2000/svg"')
-    matrix_size = len(segno.make(URL, error="m").matrix)
-    assert f'viewBox="0 0 {matrix_size + 8} {matrix_size + 8}"' in svg
-    assert 'fill="#fff"' in svg and 'stroke="#000"' in svg

@@ -24,7 +24,7 @@ from app.demo import write_demo_log
 from app.monitor import Monitor
 from app.snapshot import to_dict
 from tests.conftest import RunningServer, start_server
-from tests.wcag import COLLECT_TEXT, backdrop, contrast_ratio, parse_colour, text_ratios
+from tests.web.wcag import COLLECT_TEXT, backdrop, contrast_ratio, parse_colour, text_ratios
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 PHONE = {"width": 390, "height": 844}
@@ -72,7 +72,7 @@ def real_snapshot(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     path = write_demo_log(tmp_path_factory.mktemp("demo") / "demo.log", now=FIXED_NOW)
     monitor = Monitor(path, demo=False, clock=lambda: FIXED_NOW)
     try:
-        from app.tailer import read_backwards
+        from app.ingest.backwards import read_backwards
 
         monitor.backlog(read_backwards(path))
         return to_dict(monitor.snapshot(FIXED_NOW))
