@@ -167,8 +167,10 @@ def test_warm_up_shows_one_bar_until_measured(server: RunningServer, log_writer:
     shot(page, "warm-up")
 
 
-def test_a_quiet_miner_is_called_out(server: RunningServer, log_writer: LogWriter, page: Any) -> None:
-    log_writer.write(log_writer.registered(2, t=time.time() - 12 * 60 - 5))
+def test_a_quiet_log_is_called_out(server: RunningServer, log_writer: LogWriter, page: Any) -> None:
+    # Queued: the tracker never calls a queued miner silent (its polls may be minutes apart), so
+    # the page's freshness line is what says the log has gone quiet.
+    log_writer.write(log_writer.queued(1583, t=time.time() - 12 * 60 - 5))
     page.goto(server.http_url)
     freshness = page.locator("#freshness")
     expect()(freshness).to_have_text("no new log line for 12 min")
@@ -176,8 +178,20 @@ def test_a_quiet_miner_is_called_out(server: RunningServer, log_writer: LogWrite
     shot(page, "quiet")
 
 
+def test_a_silent_log_is_said_once_by_the_status_line(
+    server: RunningServer, log_writer: LogWriter, page: Any
+) -> None:
+    log_writer.write(log_writer.registered(2, t=time.time() - 12 * 60 - 5))
+    page.goto(server.http_url)
+    expect()(page.locator("#status")).to_have_text(re.compile(r"^L2 · log silent 1[23] min$"))
+    expect()(page.locator("#state-word")).to_have_text("log silent")
+    expect()(page.locator("#state")).to_have_attribute("data-level", "problem")
+    expect()(page.locator("#freshness")).to_be_hidden()  # not "no new log line for 12 min" again
+    assert "<rect" in favicon(page) and "#dc2626" in favicon(page)  # problem: a red square
+
+
 def test_a_log_quiet_for_days_reads_in_days(server: RunningServer, log_writer: LogWriter, page: Any) -> None:
-    log_writer.write(log_writer.registered(2, t=time.time() - 3 * 86400 - 5 * 3600 - 60))
+    log_writer.write(log_writer.queued(1583, t=time.time() - 3 * 86400 - 5 * 3600 - 60))
     page.goto(server.http_url)
     # As app/text.py's duration() writes it, not "77 h 01 min".
     expect()(page.locator("#freshness")).to_have_text("no new log line for 3 d 5 h")
@@ -309,14 +323,15 @@ def test_an_unreachable_dashboard_is_not_blamed_on_the_miner(
     log_writer.write(log_writer.registered(2, t=time.time() - 12 * 60 - 5))
     page.goto(server.http_url)
     freshness = page.locator("#freshness")
-    expect()(freshness).to_have_text("no new log line for 12 min")
+    # Registered 12 min ago and quiet since: the log is silent (the clock may have ticked on).
+    expect()(page.locator("#status")).to_have_text(re.compile(r"^L2 · log silent 1[23] min$"))
+    expect()(freshness).to_be_hidden()
     live_icon = favicon(page)
     assert 'fill="none"' not in live_icon
 
     server.dashboard.stop()
     expect()(freshness).to_have_text(re.compile(r"^dashboard unreachable since \S.* \(\d+ s\)$"))
     expect()(freshness).not_to_have_class(re.compile(r"\bquiet\b"))
-    # Registered 12 min ago and quiet since: the log is silent (the clock may have ticked on).
     expect()(page).to_have_title(re.compile(r"^⚠ L2 · log silent 1[23] min$"))
     icon = favicon(page)
     assert 'fill="none"' in icon and icon != live_icon, icon  # a grey ring: disconnected
@@ -325,8 +340,8 @@ def test_an_unreachable_dashboard_is_not_blamed_on_the_miner(
 
     second = restart(server)  # same ports
     try:
-        expect()(freshness).to_have_text("no new log line for 12 min", timeout=9000)
-        expect()(page).to_have_title(re.compile(r"^L2 · log silent 1[23] min$"))
+        expect()(page).to_have_title(re.compile(r"^L2 · log silent 1[23] min$"), timeout=9000)
+        expect()(freshness).to_be_hidden()
         expect()(page.locator("#connection")).to_have_text("live", timeout=9000)
         assert favicon(page) == live_icon
         expect()(page.locator("body")).not_to_have_class(re.compile(r"\boffline\b"))
@@ -450,6 +465,41 @@ def test_an_idle_miner_reads_idle_in_the_status_line_and_the_tab_title(
         expect()(page).to_have_title("L1 · idle 12 min")
         expect()(page.locator("#details")).to_contain_text("was 768k tok/h")
         shot(page, "idle")
+    finally:
+        page.close()
+        running.dashboard.stop()
+
+
+def test_queue_resets_show_as_events_and_copy_report_copies_the_servers_report(
+    config: Config, tmp_path: Path, page: Any
+) -> None:
+    # The composed log's header gives the answers: resets at 08:06:20 (#57 → #1613) and
+    # 08:16:20 (#1093 → #1702); at 08:26:30 the miner is still queued, at #1286.
+    path = tmp_path / "miner.log"
+    shutil.copy(DATA / "iota-queue-resets.log", path)
+    at = time.mktime((2026, 9, 21, 8, 26, 30, 0, 0, -1))
+    lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line[1:20] <= "2026-09-21 08:26:30"]
+    path.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+    monitor = Monitor(path, clock=lambda: at)
+    running = start_server(replace(config, log_path=path), monitor)
+    try:
+        page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+        page.goto(running.http_url)
+        expect()(page.locator("#status")).to_have_text("Queue #1286")
+        expect()(page.locator("#state")).to_have_attribute("data-level", "waiting")
+        events = page.locator("#events")
+        expect()(events).to_be_visible()
+        resets = page.locator('#events li[data-kind="queue_reset"]')
+        expect()(resets).to_have_count(2)
+        expect()(resets.first).to_contain_text("#1093")
+        expect()(resets.first).to_contain_text("#1702")
+        expect()(resets.first.locator("time")).to_have_text("10 min ago")  # 08:16:20 → 08:26:30
+        page.get_by_role("button", name="Copy report").click()
+        expect()(page.locator("#report-result")).to_contain_text("Copied")
+        copied = page.evaluate("navigator.clipboard.readText()")
+        assert copied == monitor.queue_report(at)
+        assert "#57 → #1613" in copied
+        shot(page, "queue-events")
     finally:
         page.close()
         running.dashboard.stop()
