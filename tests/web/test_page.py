@@ -479,7 +479,7 @@ def test_everything_that_acts_is_reachable_by_keyboard(
     snapshot["training_fields"] = [{"label": "step", "value": "2", "unit": ""}]
     fed(snapshot)
     reached = []
-    for _ in range(12):
+    for _ in range(20):
         page.keyboard.press("Tab")
         reached.append(page.evaluate("document.activeElement.textContent.trim().slice(0, 30)"))
     for wanted in ("Backend: 9×503", "Older (3)", "All training fields (1)", "Copy report"):

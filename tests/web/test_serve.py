@@ -23,7 +23,7 @@ import pytest
 
 import run
 from app.config import Config, ConfigError
-from app.web.pairing import dashboard_url
+from app.web.pairing import page_url
 from app.web.serve import ServeError, listen, print_banner, serve
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -197,8 +197,8 @@ def test_the_banner_names_the_url_to_open(log_file: Path) -> None:
 
 
 def test_urls_bracket_ipv6_and_carry_the_token() -> None:
-    assert dashboard_url("::1", 8765, None) == "http://[::1]:8765/"
-    assert dashboard_url("192.168.1.20", 8765, "abc") == "http://192.168.1.20:8765/#token=abc"
+    assert page_url("::1", 8765, None) == "http://[::1]:8765/"
+    assert page_url("192.168.1.20", 8765, "abc") == "http://192.168.1.20:8765/#token=abc"
 
 
 def test_a_start_that_fails_half_way_still_stops_at_once(log_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
