@@ -180,6 +180,29 @@ function touchPlugin() {
   };
 }
 
+const WALK_KEYS = ["ArrowLeft", "ArrowRight", "Home", "End", "Escape"];
+
+// The keyboard's cursor: arrows step to the previous or next point with data, Home and End go to
+// the first and last, Escape leaves. False for any other key (the page keeps it).
+export function walk(u, key) {
+  if (!WALK_KEYS.includes(key)) return false;
+  if (key === "Escape") {
+    u.setCursor({ left: -10, top: -10 });
+    return true;
+  }
+  const xs = u.data[0];
+  const filled = (i) => u.data.slice(1).some((values) => values[i] != null);
+  const last = xs.length - 1;
+  let idx = u.cursor.idx;
+  if (key === "Home" || (idx == null && key === "ArrowRight")) idx = -1;
+  else if (key === "End" || idx == null) idx = last + 1;
+  const step = key === "ArrowLeft" || key === "End" ? -1 : 1;
+  do idx += step;
+  while (idx >= 0 && idx <= last && !filled(idx));
+  if (idx >= 0 && idx <= last) u.setCursor({ left: u.valToPos(xs[idx], "x"), top: u.over.clientHeight / 2 });
+  return true;
+}
+
 function base(size, colours, view, onCursor) {
   return {
     width: size.width,

@@ -2,14 +2,15 @@
 // from /api/history one tap away. Step trainers get loss and tok/h (or steps/h) against step.
 // The server sends every figure; this file draws them (uPlot: static/vendor/uplot).
 
-import { eventAt, lossData, lossOptions, makePlot, stepRateOptions, timeData, timeOptions } from "./chart-plot.js";
+import { eventAt, makePlot, timeData, timeOptions, walk } from "./chart-plot.js";
+import { caption, stepSpecs } from "./chart-steps.js";
 
 const $ = (id) => document.getElementById(id);
 
 const HOUR = 3600;
 // A fetched range is fetched again with a snapshot at most this often.
 const REFRESH_MS = 30000;
-const HEIGHT = { live: 170, time: 200, step: 160 };
+const HEIGHT = { live: 170, time: 200 };
 const RANGE_WORDS = { "1h": "last hour", "6h": "last 6 h", "24h": "last 24 h", "7d": "last 7 days", "30d": "last 30 days" };
 const STEP_RANGE_WORDS = { ...RANGE_WORDS, "30d": "the whole run" };
 const COLOUR_VARS = {
@@ -115,28 +116,6 @@ function readColours() {
   const colours = {};
   for (const [name, prop] of Object.entries(COLOUR_VARS)) colours[name] = style.getPropertyValue(prop).trim();
   return colours;
-}
-
-// A plot's name, and for the loss plot a key to its evaluation points (which axis they read on).
-function caption(spec, colours) {
-  const el = document.createElement("figcaption");
-  el.textContent = spec.caption;
-  // As lossOptions draws them: the first eval on a scale of its own has the right axis.
-  const evals = spec.view.evals || [];
-  const rightAxis = (evals.find((ev) => ev.scale !== "y") || {}).scale;
-  evals.forEach((ev, i) => {
-    const key = document.createElement("span");
-    key.className = "chart-key";
-    key.style.color = i % 2 ? colours.eval2 : colours.eval; // CSSOM, which the CSP allows
-    key.textContent = "●";
-    let where = " (loss axis)";
-    if (ev.scale === rightAxis) where = " (right axis)";
-    else if (ev.scale !== "y") where = " (hover for values)";
-    const name = document.createElement("span");
-    name.textContent = ` ${ev.name}${where}`;
-    el.append(" · ", key, name);
-  });
-  return el;
 }
 
 function boxWidth() {
@@ -254,59 +233,6 @@ function timeSpec(json, snapshot) {
   return { view, height: HEIGHT.time, shape: band ? "band" : "line", options: timeOptions, data: timeData };
 }
 
-// Eval names that are losses share the loss axis; any other figure (bpb, CORE) gets a scale of its own.
-function evalScale(name) {
-  return /loss/i.test(name) ? "y" : `eval:${name}`;
-}
-
-function stepSpecs(steps, snapshot) {
-  const training = snapshot.training && (snapshot.training.stage == null || snapshot.training.stage === steps.stage)
-    ? snapshot.training
-    : null;
-  const hasTokens = steps.tokens_per_hour.some(([, v]) => v != null);
-  const ratePoints = hasTokens ? steps.tokens_per_hour : steps.steps_per_hour;
-  const unit = hasTokens ? "tok/h" : "steps/h";
-  // One x for loss and every eval: the union of their steps (a hole in one is not a gap in time).
-  const evalNames = Object.keys(steps.evals || {});
-  const xsSet = new Set(steps.loss.map(([s]) => s));
-  for (const name of evalNames) for (const [s] of steps.evals[name]) xsSet.add(s);
-  const xs = [...xsSet].sort((a, b) => a - b);
-  const column = (pairs) => {
-    const byStep = new Map(pairs);
-    return xs.map((s) => (byStep.has(s) ? byStep.get(s) : null));
-  };
-  const allSteps = [...xs, ...ratePoints.map(([s]) => s)];
-  const currentStep = training ? training.step : null;
-  const from = allSteps.length ? Math.min(...allSteps) : 0;
-  const to = Math.max(allSteps.length ? Math.max(...allSteps) : 1, currentStep == null ? 0 : currentStep);
-  const rateNow = training ? (hasTokens ? training.tokens_per_hour : training.steps_per_hour) : null;
-  const lossView = {
-    kind: "loss",
-    xs,
-    loss: column(steps.loss),
-    evals: evalNames.map((name) => ({ name, values: column(steps.evals[name]), scale: evalScale(name) })),
-    from,
-    to,
-    events: [],
-    current: training && training.loss != null && currentStep != null ? { x: currentStep, y: training.loss } : null,
-  };
-  const rateView = {
-    kind: "steprate",
-    xs: ratePoints.map(([s]) => s),
-    values: ratePoints.map(([, v]) => v),
-    from,
-    to,
-    unit,
-    events: [],
-    current: rateNow != null && currentStep != null ? { x: currentStep, y: rateNow } : null,
-  };
-  const evalShape = lossView.evals.map((ev) => ev.scale).join(",");
-  return [
-    { view: lossView, height: HEIGHT.step, shape: `loss:${evalShape}`, caption: "loss", options: lossOptions, data: lossData },
-    { view: rateView, height: HEIGHT.step, shape: "rate", caption: unit, options: stepRateOptions, data: (v) => [v.xs, v.values] },
-  ];
-}
-
 function whyOff(status) {
   if (status.problem) return `Longer ranges are not available: ${status.problem}`;
   return "Longer ranges are not available: this tokwatch keeps no history (it was started with --no-history).";
@@ -410,25 +336,9 @@ function selectRange(range) {
 
 function onKey(e) {
   const plot = state.plots[0];
-  if (!plot || !["ArrowLeft", "ArrowRight", "Home", "End", "Escape"].includes(e.key)) return;
+  if (!plot || !walk(plot.u, e.key)) return;
   e.preventDefault();
-  const { u } = plot;
-  if (e.key === "Escape") {
-    u.setCursor({ left: -10, top: -10 });
-    setReadout(null);
-    return;
-  }
-  const xs = u.data[0];
-  const filled = (i) => u.data.slice(1).some((values) => values[i] != null);
-  const last = xs.length - 1;
-  let idx = u.cursor.idx;
-  if (e.key === "Home" || (idx == null && e.key === "ArrowRight")) idx = -1;
-  else if (e.key === "End" || idx == null) idx = last + 1;
-  const step = e.key === "ArrowLeft" || e.key === "End" ? -1 : 1;
-  do idx += step;
-  while (idx >= 0 && idx <= last && !filled(idx));
-  if (idx < 0 || idx > last) return;
-  u.setCursor({ left: u.valToPos(xs[idx], "x"), top: u.over.clientHeight / 2 });
+  if (e.key === "Escape") setReadout(null);
 }
 
 // --- the page's hooks -------------------------------------------------------------------------

@@ -1,0 +1,81 @@
+// A step trainer's longer ranges: loss (with the evaluations as points) and tok/h or steps/h,
+// both against step, one plot above the other. The figures are the server's (/api/history's steps).
+
+import { lossData, lossOptions, stepRateOptions } from "./chart-plot.js";
+
+const STEP_PLOT_HEIGHT = 160;
+
+// Eval names that are losses share the loss axis; any other figure (bpb, CORE) gets a scale of its own.
+function evalScale(name) {
+  return /loss/i.test(name) ? "y" : `eval:${name}`;
+}
+
+export function stepSpecs(steps, snapshot) {
+  const training = snapshot.training && (snapshot.training.stage == null || snapshot.training.stage === steps.stage)
+    ? snapshot.training
+    : null;
+  const hasTokens = steps.tokens_per_hour.some(([, v]) => v != null);
+  const ratePoints = hasTokens ? steps.tokens_per_hour : steps.steps_per_hour;
+  const unit = hasTokens ? "tok/h" : "steps/h";
+  // One x for loss and every eval: the union of their steps (a hole in one is not a gap in time).
+  const evalNames = Object.keys(steps.evals || {});
+  const xsSet = new Set(steps.loss.map(([s]) => s));
+  for (const name of evalNames) for (const [s] of steps.evals[name]) xsSet.add(s);
+  const xs = [...xsSet].sort((a, b) => a - b);
+  const column = (pairs) => {
+    const byStep = new Map(pairs);
+    return xs.map((s) => (byStep.has(s) ? byStep.get(s) : null));
+  };
+  const allSteps = [...xs, ...ratePoints.map(([s]) => s)];
+  const currentStep = training ? training.step : null;
+  const from = allSteps.length ? Math.min(...allSteps) : 0;
+  const to = Math.max(allSteps.length ? Math.max(...allSteps) : 1, currentStep == null ? 0 : currentStep);
+  const rateNow = training ? (hasTokens ? training.tokens_per_hour : training.steps_per_hour) : null;
+  const lossView = {
+    kind: "loss",
+    xs,
+    loss: column(steps.loss),
+    evals: evalNames.map((name) => ({ name, values: column(steps.evals[name]), scale: evalScale(name) })),
+    from,
+    to,
+    events: [],
+    current: training && training.loss != null && currentStep != null ? { x: currentStep, y: training.loss } : null,
+  };
+  const rateView = {
+    kind: "steprate",
+    xs: ratePoints.map(([s]) => s),
+    values: ratePoints.map(([, v]) => v),
+    from,
+    to,
+    unit,
+    events: [],
+    current: rateNow != null && currentStep != null ? { x: currentStep, y: rateNow } : null,
+  };
+  const evalShape = lossView.evals.map((ev) => ev.scale).join(",");
+  return [
+    { view: lossView, height: STEP_PLOT_HEIGHT, shape: `loss:${evalShape}`, caption: "loss", options: lossOptions, data: lossData },
+    { view: rateView, height: STEP_PLOT_HEIGHT, shape: "rate", caption: unit, options: stepRateOptions, data: (v) => [v.xs, v.values] },
+  ];
+}
+
+// A plot's name, and for the loss plot a key to its evaluation points (which axis they read on).
+export function caption(spec, colours) {
+  const el = document.createElement("figcaption");
+  el.textContent = spec.caption;
+  // As lossOptions draws them: the first eval on a scale of its own has the right axis.
+  const evals = spec.view.evals || [];
+  const rightAxis = (evals.find((ev) => ev.scale !== "y") || {}).scale;
+  evals.forEach((ev, i) => {
+    const key = document.createElement("span");
+    key.className = "chart-key";
+    key.style.color = i % 2 ? colours.eval2 : colours.eval; // CSSOM, which the CSP allows
+    key.textContent = "●";
+    let where = " (loss axis)";
+    if (ev.scale === rightAxis) where = " (right axis)";
+    else if (ev.scale !== "y") where = " (hover for values)";
+    const name = document.createElement("span");
+    name.textContent = ` ${ev.name}${where}`;
+    el.append(" · ", key, name);
+  });
+  return el;
+}
