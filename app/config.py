@@ -12,6 +12,8 @@ from app.alerts.settings import AlertSettings
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
 MAX_WS_CLIENTS = 32
+# Connections one client address may hold open on the HTTP port (a browser opens up to 6).
+MAX_CONNECTIONS_PER_ADDRESS = 16
 
 
 class ConfigError(ValueError):
@@ -31,6 +33,7 @@ class Config:
     token: str | None = None  # required when host is not loopback
     allow_hosts: tuple[str, ...] = ()
     max_ws_clients: int = MAX_WS_CLIENTS
+    max_connections_per_address: int = MAX_CONNECTIONS_PER_ADDRESS
     push_interval_seconds: float = 0.25  # at most 4 snapshots a second per client
     keepalive_seconds: float = 15.0
     # A connection to the websocket port must finish its HTTP request within this (slowloris).
@@ -62,6 +65,8 @@ class Config:
                 raise ConfigError(f"{name} must be between 0 and 65535, not {value}")
         if not 1.0 <= self.report_interval_seconds <= 3600.0:
             raise ConfigError(f"the report interval must be 1 to 3600 seconds, not {self.report_interval_seconds}")
+        if self.ws_port is None and self.port == 65535:
+            raise ConfigError("the websocket port would be 65536 (HTTP port + 1): pass --ws-port too")
         if self.max_ws_clients < 1:
             raise ConfigError(f"max_ws_clients must be at least 1, not {self.max_ws_clients}")
         if not 1 <= len(self.name) <= 64 or not self.name.isprintable() or self.name != self.name.strip():

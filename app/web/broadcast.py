@@ -20,6 +20,9 @@ log = logging.getLogger(__name__)
 
 # Sent when a client has had nothing for keepalive_seconds: the page's proof the link is alive.
 KEEPALIVE_JSON = '{"keepalive":true}'
+# Messages a client may send before it is closed (the page sends none).
+MAX_CLIENT_MESSAGES = 8
+CLOSE_POLICY_VIOLATION = 1008
 # How often a client's thread looks up from its mailbox (dead sockets, stray input).
 POLL_SECONDS = 0.5
 # The broadcaster waits on the monitor, which stop() cannot wake: short waits bound shutdown.
@@ -45,6 +48,24 @@ class WebSocketLike(Protocol):
     def receive(self, timeout: float | None = None) -> str | bytes | None: ...
 
 
+class WakingEvent(threading.Event):
+    """A websocket's "message arrived" event that also wakes the client's thread to drain it.
+
+    simple-websocket queues every incoming message until someone calls ``receive``; the page
+    sends nothing, so the client's thread (which sleeps on its mailbox) drains them as they come
+    instead of letting a flood pile up between its looks.
+    """
+
+    def __init__(self, wake: Callable[[], None]) -> None:
+        super().__init__()
+        self._wake = wake
+
+    def set(self) -> None:
+        """Set the event and wake the client's thread."""
+        super().set()
+        self._wake()
+
+
 class ClientClosed(Exception):
     """The broadcaster closed this client (shutdown); ``code`` and ``reason`` go to its close frame."""
 
@@ -60,6 +81,7 @@ class Client:
     def __init__(self, abort: Callable[[], None] | None = None) -> None:
         self._changed = threading.Condition()
         self._payload: str | None = None
+        self._poked = False
         self._closed: ClientClosed | None = None
         self._abort = abort
         self._aborted = False
@@ -71,10 +93,19 @@ class Client:
             self._payload = payload
             self._changed.notify_all()
 
-    def take(self, timeout: float) -> str | None:
-        """Return the newest payload and empty the slot, or None after ``timeout``; raise ClientClosed."""
+    def poke(self) -> None:
+        """Wake the client's thread without a payload (the peer sent something to drain)."""
         with self._changed:
-            self._changed.wait_for(lambda: self._payload is not None or self._closed is not None, timeout)
+            self._poked = True
+            self._changed.notify_all()
+
+    def take(self, timeout: float) -> str | None:
+        """Return the newest payload and empty the slot, or None after ``timeout`` or a poke; raise ClientClosed."""
+        with self._changed:
+            self._changed.wait_for(
+                lambda: self._payload is not None or self._closed is not None or self._poked, timeout
+            )
+            self._poked = False
             if self._closed is not None:
                 raise self._closed
             payload, self._payload = self._payload, None
@@ -111,11 +142,16 @@ def pump(
     Raises ClientClosed when the broadcaster closes the client; returns when the peer leaves.
     """
     last_sent = clock()
+    received = 0
     while ws.connected:
         payload = client.take(poll_seconds)
-        # The page sends nothing; drop whatever arrives so it cannot pile up (it is size-capped).
+        # The page sends nothing. Whatever arrives is dropped, and a client that keeps sending
+        # is closed: each message waits in simple-websocket's unbounded queue until drained
+        # here, so a flood from many clients would otherwise grow the server's memory.
         while ws.connected and ws.receive(timeout=0) is not None:
-            pass
+            received += 1
+            if received > MAX_CLIENT_MESSAGES:
+                raise ClientClosed(CLOSE_POLICY_VIOLATION, "the dashboard sends nothing to the server")
         if payload is None:
             if clock() - last_sent < keepalive_seconds:
                 continue

@@ -7,6 +7,7 @@ Thin on purpose: figures come from the monitor through the one serializer
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
@@ -28,7 +29,7 @@ from app.recorder import Recorder
 from app.snapshot import to_json
 from app.store import RANGES
 from app.web import security
-from app.web.broadcast import Broadcaster, ClientClosed, pump
+from app.web.broadcast import CLOSE_POLICY_VIOLATION, Broadcaster, ClientClosed, WakingEvent, pump
 from app.web.pairing import phone_url, qr_svg
 
 log = logging.getLogger(__name__)
@@ -36,6 +37,8 @@ log = logging.getLogger(__name__)
 # The server that received a request, set by app.web.serve: waitress ("http") or Werkzeug ("ws").
 # Requests without it (Flask's test client) may reach every route.
 SERVER_ROLE_KEY = "tokwatch.server"
+# Set by app.web.wsserver: call it once a handshake passed every check.
+ACCEPT_KEY = "tokwatch.accept"
 CLOSE_NORMAL = 1000
 # Ending a session: how long to wait for the client's close reply, and how much of whatever it
 # still sends to read and drop before shutting the socket (see finish()).
@@ -90,12 +93,14 @@ def guard() -> None:
     elif request.endpoint == "web.ws":  # Werkzeug routes here only a websocket handshake
         security.require_token(state.config, query_param=True)
         security.require_websocket_origin(state.config)
+        security.require_websocket_handshake()
         if state.broadcaster.is_full():
             security.refuse(503, "too many live dashboards open; close one and reload")
-        # The handshake arrived in time (app.web.serve bounds it); a live websocket may stay idle.
-        raw = request.environ.get("werkzeug.socket")
-        if raw is not None:
-            raw.settimeout(None)
+        # The handshake arrived in time and passed (app.web.wsserver bounds it until now): a
+        # live websocket may stay idle, and no longer counts as a pending connection.
+        accept = request.environ.get(ACCEPT_KEY)
+        if accept is not None:
+            accept()
 
 
 @bp.get("/")
@@ -215,6 +220,10 @@ def ws(connection: Server) -> None:
         finish(connection, CLOSE_TRY_AGAIN_LATER, "too many live dashboards open")
         return
     code, reason = CLOSE_NORMAL, ""
+    # Incoming messages wake the client's thread, which drops them (and closes a flooder) at once.
+    connection.event = WakingEvent(client.poke)
+    if connection.input_buffer:
+        client.poke()
     try:
         connection.send(to_json(state.monitor.snapshot()))
         pump(connection, client, keepalive_seconds=state.config.keepalive_seconds)
@@ -226,25 +235,34 @@ def ws(connection: Server) -> None:
         log.debug("websocket client gone: %s", e)
     finally:
         state.broadcaster.leave(client)
-        finish(connection, code, reason)
+        finish(connection, code, reason, linger=code != CLOSE_POLICY_VIOLATION)
 
 
-def finish(connection: Server, code: int, reason: str) -> None:
+def finish(connection: Server, code: int, reason: str, *, linger: bool = True) -> None:
     """Close the websocket, then free its socket within a second whatever the client does.
 
     After the view returns, Werkzeug drains what is left of the "request body" with a blocking
     ``rfile.read`` while the socket is readable: the unread rest of a refused oversized frame
     would hold the connection and its thread until the client left. So the rest is read here,
     for at most DISCARD_SECONDS, and the socket shut, which Werkzeug's drain reads as EOF.
+    ``linger=False`` (a client flooding messages): the close frame goes out and the socket is
+    shut at once, so nothing more it sends is read and queued.
     """
     try:
         if connection.connected:
             connection.close(code, reason or None)
     except (OSError, LocalProtocolError) as e:  # closed already, by the peer or the reader
         log.debug("closing a websocket: %s", e)
+    sock = connection.sock
+    if not linger:
+        with contextlib.suppress(OSError, ValueError):
+            sock.shutdown(socket.SHUT_RDWR)
+        # Its reader thread sees the end at once; Werkzeug must not close the descriptor under
+        # it first (a poll on a closed, reused descriptor waits for another client's bytes).
+        connection.thread.join(CLOSE_HANDSHAKE_SECONDS)
+        return
     # Let the close handshake finish on simple-websocket's own reader thread.
     connection.thread.join(CLOSE_HANDSHAKE_SECONDS)
-    sock = connection.sock
     deadline = time.monotonic() + DISCARD_SECONDS
     discarded = 0
     try:

@@ -33,6 +33,8 @@ TOKEN_QUERY_PARAM = "token"
 # The unreserved URL characters: a token must survive a URL fragment and a query string as is.
 _TOKEN_PATTERN = re.compile(r"[A-Za-z0-9._~-]{8,256}")
 _HOST_NAME_PATTERN = re.compile(r"(?=.{1,253}\.?$)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*\.?")
+# RFC 6455 §4.1: the key is 16 random bytes, base64-encoded (24 characters).
+_WEBSOCKET_KEY = re.compile(r"[A-Za-z0-9+/]{22}==")
 _LOCALHOST_NAMES = frozenset({"localhost", "localhost."})
 
 TOKEN_HINT = (
@@ -272,6 +274,22 @@ def require_websocket_origin(config: Config) -> None:
         origin, host_name=host_name, http_port=config.port, allow_hosts=config.allow_hosts
     ):
         refuse(403, "websocket refused: it must come from the dashboard's own page")
+
+
+def require_websocket_handshake() -> None:
+    """Refuse (400) a request to /ws that is not a well-formed websocket handshake.
+
+    Without this, a GET /ws without ``Sec-WebSocket-Key`` reached simple-websocket, which
+    failed with a 500 and a 31-line traceback in the log each time.
+    """
+    headers = request.headers
+    if (
+        headers.get("Upgrade", "").lower() != "websocket"
+        or "upgrade" not in headers.get("Connection", "").lower()
+        or headers.get("Sec-WebSocket-Version") != "13"
+        or not _WEBSOCKET_KEY.fullmatch(headers.get("Sec-WebSocket-Key", ""))
+    ):
+        refuse(400, "not a websocket handshake (Upgrade, Sec-WebSocket-Key and Sec-WebSocket-Version: 13 needed)")
 
 
 def init_app(app: Flask, config: Config) -> None:

@@ -9,12 +9,11 @@ the same Monitor, and waitress serves everything else.
 
 from __future__ import annotations
 
-import contextlib
+import ipaddress
 import logging
 import os
 import signal
 import socket
-import socketserver
 import sys
 import threading
 from collections.abc import Callable, Iterable, Mapping
@@ -24,8 +23,9 @@ from types import FrameType
 from typing import Any, TextIO
 
 from waitress import wasyncore
+from waitress.server import BaseWSGIServer as WaitressServer
 from waitress.server import create_server
-from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler
+from werkzeug.serving import BaseWSGIServer
 
 from app.alerts import AlertService, alert_service, describe_alerts
 from app.config import Config, ConfigError
@@ -37,9 +37,11 @@ from app.snapshot import Snapshot, to_dict
 from app.web import create_app
 from app.web.broadcast import Broadcaster
 from app.web.fleet import STATE_KEY as FLEET_STATE_KEY
+from app.web.limits import HEAD_MAX_BYTES, SERVER_NAME, AddressSlots, limited_channels
 from app.web.pairing import dashboard_url, lan_address, local_url, page_url, phone_url, terminal_qr
 from app.web.routes import SERVER_ROLE_KEY
 from app.web.security import default_config_dir, is_ip_literal, load_or_create_token, token_path
+from app.web.wsserver import WS_CONNECTION_HEADROOM, WS_PENDING_PER_ADDRESS, QuietHandler, WebsocketServer
 
 log = logging.getLogger(__name__)
 
@@ -51,18 +53,16 @@ HTTP_THREADS = 8
 HTTP_OPTIONS: dict[str, Any] = {
     "threads": HTTP_THREADS,
     "max_request_body_size": 16 * 1024,  # no uploads (default 1 GiB)
-    "max_request_header_size": 32 * 1024,  # default 256 KiB
+    "max_request_header_size": HEAD_MAX_BYTES,  # default 256 KiB
     "connection_limit": 100,
     "channel_timeout": 60,  # idle keep-alive connections; a poll comes every 5 s
     "asyncore_use_poll": True,  # select() caps descriptors at 1024
-    "ident": "tokwatch",
+    "ident": SERVER_NAME,
 }
 # How long the server loops sleep between looks at the stop flag: bounds shutdown time.
 LOOP_SECONDS = 0.1
 JOIN_SECONDS = 3.0
 BACKLOG_WAIT_SECONDS = 3.0
-# Connections the websocket port holds beyond the client cap: refused handshakes, stray requests.
-WS_CONNECTION_HEADROOM = 32
 
 
 class ServeError(Exception):
@@ -83,6 +83,13 @@ def listen(host: str, port: int) -> socket.socket:
         raise ServeError(f"cannot listen on {host}:{port}: {reason}") from e
 
 
+def _is_unspecified(address: str) -> bool:
+    try:
+        return ipaddress.ip_address(address).is_unspecified
+    except ValueError:
+        return False
+
+
 def _with_role(app: WSGIApp, role: str) -> WSGIApp:
     """Tell the app which server a request came through (the ws port serves /ws only)."""
 
@@ -91,80 +98,6 @@ def _with_role(app: WSGIApp, role: str) -> WSGIApp:
         return app(environ, start_response)
 
     return tagged
-
-
-class _QuietHandler(WSGIRequestHandler):
-    """Werkzeug's handler without a line on stderr per request (a websocket is one long request)."""
-
-    server: _WebsocketServer
-
-    def setup(self) -> None:
-        """Give the request line and headers a deadline; the /ws guard lifts it once accepted.
-
-        A socket timeout alone bounds each read, so a client trickling a byte at a time would
-        never meet it: a timer shuts the connection at the deadline unless it was accepted.
-        """
-        super().setup()
-        seconds = self.server.handshake_timeout_seconds
-        self.connection.settimeout(seconds)
-        self._deadline = threading.Timer(seconds, self._expire)
-        self._deadline.daemon = True
-        self._deadline.start()
-
-    def _expire(self) -> None:
-        # The /ws guard clears the socket timeout of a handshake it accepts: that one stays.
-        if self.connection.gettimeout() is not None:
-            with contextlib.suppress(OSError):
-                self.connection.shutdown(socket.SHUT_RDWR)
-
-    def finish(self) -> None:
-        """Cancel the deadline of a connection that is over."""
-        self._deadline.cancel()
-        super().finish()
-
-    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
-        pass  # the request line carries the LAN token (?token=…): never write it anywhere
-
-    def log(self, type: str, message: str, *args: Any) -> None:
-        log.debug("ws server: " + message.rstrip(), *args)
-
-
-class _WebsocketServer(socketserver.ThreadingMixIn, BaseWSGIServer):
-    """Werkzeug's threaded server with a cap on open connections.
-
-    Werkzeug's own threaded server starts a thread for every connection with no limit and no
-    socket timeout, so clients that trickle half a request (slowloris) would each hold a thread
-    for as long as they like. Here a request must arrive within the handshake timeout, and past
-    ``max_connections`` a new connection is closed at once.
-    """
-
-    multithread = True
-    daemon_threads = True
-
-    def __init__(self, *args: Any, max_connections: int, handshake_timeout_seconds: float, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.handshake_timeout_seconds = handshake_timeout_seconds
-        self.max_connections = max_connections
-        self._slots = threading.BoundedSemaphore(max_connections)
-
-    def process_request(self, request: Any, client_address: Any) -> None:
-        """Serve the connection on a thread of its own, or close it when every slot is taken."""
-        if not self._slots.acquire(blocking=False):
-            log.debug("websocket port: %d connections open, refusing one more", self.max_connections)
-            self.shutdown_request(request)
-            return
-        try:
-            super().process_request(request, client_address)
-        except BaseException:
-            self._slots.release()
-            raise
-
-    def process_request_thread(self, request: Any, client_address: Any) -> None:
-        """Serve one connection, then free its slot."""
-        try:
-            super().process_request_thread(request, client_address)
-        finally:
-            self._slots.release()
 
 
 class Dashboard:
@@ -210,6 +143,9 @@ class Dashboard:
             raise
         bound_host = http_socket.getsockname()[0]
         self.config = replace(config, port=http_socket.getsockname()[1], ws_port=ws_socket.getsockname()[1])
+        if _is_unspecified(bound_host) and config.host != bound_host:
+            # "--host 0" binds every address: say so as 0.0.0.0, never as "http://0:…".
+            self.config = replace(self.config, host=bound_host)
         self.alerts = alert_service(self.config, dashboard_url(self.config))
         try:
             self._fleet = open_fleet(self.config, self.monitor)
@@ -223,16 +159,25 @@ class Dashboard:
         self._http_server = create_server(
             _with_role(self._app.wsgi_app, "http"), map=self._http_map, sockets=[http_socket], **HTTP_OPTIONS
         )
+        # One client address may hold only so many of waitress's connections; waitress's own
+        # errors get the safe headers.
+        channels = limited_channels(AddressSlots(per_address=self.config.max_connections_per_address))
+        for dispatcher in list(self._http_map.values()):
+            if isinstance(dispatcher, WaitressServer):
+                dispatcher.channel_class = channels
         # Werkzeug takes the bound socket by descriptor (it duplicates it), so both ports were
         # reserved before the app had to know them.
-        self._ws_server = _WebsocketServer(
+        self._ws_server = WebsocketServer(
             bound_host,
             self.config.effective_ws_port,
             _with_role(self._app.wsgi_app, "ws"),
-            handler=_QuietHandler,
+            handler=QuietHandler,
             fd=ws_socket.fileno(),
-            # Room past the client cap so the refusals (503) still get through.
+            # Room past the client cap so the refusals (503) still get through; handshakes not
+            # yet accepted may hold only that room, and only a few of it per client address.
             max_connections=self.config.max_ws_clients + WS_CONNECTION_HEADROOM,
+            max_pending=WS_CONNECTION_HEADROOM,
+            max_per_address=WS_PENDING_PER_ADDRESS,
             handshake_timeout_seconds=self.config.handshake_timeout_seconds,
         )
         ws_socket.close()
