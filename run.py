@@ -14,7 +14,7 @@ import os
 import stat
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, NoReturn
 
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from app.recorder import Recorder
 
 EXIT_USAGE = 2
+TOKEN_ENV = "TOKWATCH_TOKEN"
 
 
 class UsageError(Exception):
@@ -57,7 +58,12 @@ def _build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"HTTP port (default {DEFAULT_PORT})")
     parser.add_argument("--ws-port", type=int, help="websocket port (default: HTTP port + 1)")
     parser.add_argument("--demo", action="store_true", help="replay the bundled composed log, live")
-    parser.add_argument("--token", help="access token for a non-loopback host (default: generated, kept)")
+    parser.add_argument(
+        "--token",
+        help="access token for a non-loopback host (default: generated, kept); every local user sees it "
+        "in ps: prefer --token-file or TOKWATCH_TOKEN",
+    )
+    parser.add_argument("--token-file", type=Path, metavar="PATH", help="read the access token from this file")
     parser.add_argument(
         "--new-token",
         action="store_true",
@@ -112,6 +118,30 @@ def _build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _given_token(args: argparse.Namespace, environ: Mapping[str, str]) -> str | None:
+    """The token from --token, --token-file or TOKWATCH_TOKEN (one way at most), or None.
+
+    A command line is readable by every local user (``ps``); a file of mode 0600 or the
+    environment is not.
+    """
+    token_file: Path | None = args.token_file
+    given = [name for name, value in (("--token", args.token), ("--token-file", token_file)) if value is not None]
+    from_env = environ.get(TOKEN_ENV) or None  # set but empty: not given
+    if len(given) > 1:
+        raise UsageError("give the token one way only, not both --token and --token-file")
+    if token_file is not None:
+        try:
+            lines = token_file.read_text(encoding="utf-8").strip().splitlines()
+        except (OSError, UnicodeDecodeError) as e:
+            raise UsageError(f"{token_file}: cannot read the token ({getattr(e, 'strerror', None) or e})") from e
+        if len(lines) != 1:
+            raise UsageError(f"{token_file}: the token file must hold one line, the token")
+        return lines[0].strip()
+    if args.token is not None:
+        return str(args.token)
+    return from_env.strip() if from_env is not None else None
+
+
 def parse_config(argv: Sequence[str] | None = None) -> tuple[Config, argparse.Namespace]:
     """Turn command-line flags into a Config (raises UsageError on a bad option)."""
     args = _build_parser().parse_args(argv)
@@ -158,7 +188,7 @@ def parse_config(argv: Sequence[str] | None = None) -> tuple[Config, argparse.Na
             port=args.port,
             ws_port=args.ws_port,
             demo=args.demo,
-            token=args.token,
+            token=_given_token(args, os.environ),
             allow_hosts=tuple(args.allow_host),
             data_dir=args.data_dir,
             history=not args.no_history,
