@@ -49,13 +49,13 @@ def create_app(
     from app.recorder import Recorder
     from app.snapshot import to_json
     from app.store import History
-    from app.web import fleet, metrics, routes, security
+    from app.web import fleet, metrics, routes, security, static
     from app.web.broadcast import Broadcaster
 
     security.check_config(config)
     app = Flask(
         __name__,
-        static_folder=str(PROJECT_ROOT / "static"),
+        static_folder=None,  # app.web.static serves it: compressed, revalidated
         template_folder=str(PROJECT_ROOT / "templates"),
     )
     app.config.update(
@@ -77,6 +77,7 @@ def create_app(
         config=config, monitor=monitor, broadcaster=broadcaster, recorder=recorder, alerts=alerts
     )
     security.init_app(app, config)
+    static.init_app(app, PROJECT_ROOT / "static")
     app.extensions[metrics.REGISTRY_KEY] = metrics.build_registry(config, monitor, hub)
     app.register_blueprint(routes.bp)
     app.register_blueprint(metrics.bp)

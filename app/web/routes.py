@@ -17,7 +17,7 @@ import socket
 import time
 from dataclasses import dataclass
 
-from flask import Blueprint, Response, current_app, render_template, request
+from flask import Blueprint, Response, current_app, make_response, render_template, request
 from flask_sock import Sock
 from simple_websocket import Server
 from wsproto.utilities import LocalProtocolError
@@ -31,6 +31,7 @@ from app.store import RANGES
 from app.web import security
 from app.web.broadcast import CLOSE_POLICY_VIOLATION, Broadcaster, ClientClosed, WakingEvent, pump
 from app.web.pairing import phone_url, qr_svg
+from app.web.static import compress_page
 
 log = logging.getLogger(__name__)
 
@@ -104,8 +105,13 @@ def guard() -> None:
 
 
 @bp.get("/")
-def index() -> str:
-    """Render the page: no figures, only where to find them (a hub following no log: the fleet)."""
+def index() -> Response:
+    """Render the page (gzipped when the browser takes it): no figures, only where to find them."""
+    return compress_page(make_response(render_index()))
+
+
+def render_index() -> str:
+    """The page's HTML; a hub following no log shows the fleet instead."""
     state = web_state()
     if state.monitor.log_path is None and "tokwatch.hub" in current_app.extensions:
         from app.web.fleet import render_fleet_page
