@@ -420,7 +420,8 @@ def _history_reader(config: Config, log_path: Path) -> Recorder | None:
     given = config.log_path if config.log_path is not None else default_log_path()
     history = History(data_dir, write=False)
     history.start()
-    return Recorder(history, given if given is not None else log_path)
+    return Recorder(history, given if given is not None else log_path, format_name=config.format_name,
+                    machine=config.name)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

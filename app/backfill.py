@@ -1,18 +1,23 @@
-"""First-start import: replay the followed log and its older dated siblings into the history.
+"""First-start import: replay the followed log and its older siblings of the same kind into the history.
 
 Train at Home starts a dated ``<YYYY-MM-DD>-cli.log`` at each launch and rotates it daily, so
-the days before tokwatch was installed are still on disk. Each file is read through the real
-parser and tracker in log time, with a snapshot at every 30-s boundary, exactly as the live
-view would have seen it; what is already stored is keyed so nothing counts twice. A file is
-imported once (its size and the digest of its first KiB are remembered); one that grew since
-is read again, harmlessly.
+the days before tokwatch was installed are still on disk. Which files belong to the history is
+decided by folder mode's own rules (app/ingest/folder.py): in the Train at Home folder the
+miner's ``*-cli.log`` files, elsewhere the files whose lines read as the followed log's kind —
+never the app's ``main.log`` or another program's log. Each file is replayed through the real
+parser and tracker in log time (app/replay.py); what is already stored is keyed so nothing
+counts twice. A file is imported once (its size and the digest of its first KiB are
+remembered); one that grew since is read again, harmlessly.
 
-Runs on its own thread and never holds the monitor's lock: the live view does not wait for it.
+The replay runs in a child process (``python -m app.backfill``) that hands back batches, so a
+week of log costs the server neither its memory peak nor the interpreter's lock. Every path it
+is given is absolute: the child runs in the project's folder, not the user's.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import json
 import logging
@@ -21,16 +26,16 @@ import re
 import subprocess
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from app.ingest.formats import STEP_FORMATS, create_parser, detect
-from app.snapshot import SourceView
-from app.stats.events import ForwardPass
-from app.stats.iota import IotaTracker
-from app.store import EventRow, History, Observation, PassFact, Sample, SourceKey
-from app.store.records import SAMPLE_SECONDS
+from app.ingest.folder import MINER_LOG_SUFFIX, Candidate, FolderPolicy, FolderScout, is_miner_folder
+from app.ingest.formats.detect import family, log_kind
+from app.replay import Anchors, decode, encode, read_lines, replay_file
+from app.store import History, Observation, SourceKey, queries
+
+__all__ = ["ImportProgress", "files_to_import", "import_logs", "read_lines", "source_key_path"]
 
 log = logging.getLogger(__name__)
 
@@ -39,50 +44,66 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DATED_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}")
 IMPORT_DAYS = 30  # the 5-minute tier's span: older files would only reach the hourly buckets
 IMPORT_MAX_BYTES = 2 << 30  # newest files first, up to this much
-# A 30-s boundary with no log line in the 3 minutes before it is a gap, not a sample.
-QUIET_SECONDS = 180
-BATCH_SECONDS = 3600  # one writer transaction per hour of log
-FIVE_MINUTES = 300
-YIELD_SECONDS = 0.002  # a pause per MiB read
-READ_BYTES = 1 << 20
-MAX_LINE_BYTES = 1 << 20
+
+
+def absolute(path: Path) -> Path:
+    """``path`` from the root, as the user meant it from where they started tokwatch (symlinks kept)."""
+    return Path(os.path.abspath(path))
 
 
 def source_key_path(log_path: Path) -> Path:
     """The history's name for a log: its folder when it is a folder or a dated file in one, else the file."""
+    log_path = absolute(log_path)
     if log_path.is_dir() or DATED_NAME.match(log_path.name):
         return log_path if log_path.is_dir() else log_path.parent
     return log_path
 
 
-def files_to_import(log_path: Path, now: float) -> list[Path]:
-    """The log and, for a folder or a dated file, its dated siblings of the last 30 days, oldest first."""
+def files_to_import(log_path: Path, now: float, format_name: str = "auto") -> list[Path]:
+    """The followed log and its older siblings of the same kind (last 30 days), oldest first, absolute.
+
+    A folder, or a dated file in one, is read with folder mode's rules: in the Train at Home
+    folder the ``*-cli.log`` files; anywhere else the files whose lines read as the same kind
+    of log as the followed one. Any other file is its own history.
+    """
+    log_path = absolute(log_path)
     folder = source_key_path(log_path)
     if folder == log_path and not log_path.is_dir():
         return [log_path] if log_path.is_file() else []
-    found: list[tuple[float, str, Path, int]] = []
+    scout = FolderScout(folder, functools.partial(log_kind, format_name=format_name))
+    policy = FolderPolicy(folder, kind=None if format_name == "auto" else family(format_name))
     try:
-        entries = list(os.scandir(folder))
+        listing = scout.listing()
     except OSError:
         return []
-    for entry in entries:
-        if not entry.name.endswith(".log"):
-            continue
-        try:
-            st = entry.stat()
-        except OSError:
-            continue
-        if entry.is_file() and st.st_mtime >= now - IMPORT_DAYS * 86400:
-            found.append((st.st_mtime, entry.name, Path(entry.path), st.st_size))
-    found.sort(key=lambda f: (f[0], f[1]))
-    kept: list[Path] = []
+    if log_path.is_dir():
+        followed, _ = policy.choose(listing, scout.kind_of)
+    else:
+        followed = next((c for c in listing if c.path == log_path), None)
+    if followed is None or not followed.regular:
+        return []
+    fits = _sibling_rule(folder, followed, policy.kind, scout)
+    found = [c for c in listing if c.regular and c.order <= followed.order
+             and (c is followed or (c.order[0] >= (now - IMPORT_DAYS * 86400) * 1e9 and fits(c)))]
+    found.sort(key=lambda c: c.order)
+    kept: list[Candidate] = []
     total = 0
-    for _, _, path, size in reversed(found):
-        if total + size > IMPORT_MAX_BYTES and kept:
+    for c in reversed(found):  # newest first, up to the byte budget
+        if total + c.size > IMPORT_MAX_BYTES and kept:
             break
-        total += size
-        kept.append(path)
-    return list(reversed(kept))
+        total += c.size
+        kept.append(c)
+    return [c.path for c in reversed(kept)]
+
+
+def _sibling_rule(folder: Path, followed: Candidate, kind: str | None, scout: FolderScout) -> Callable[[Candidate], bool]:
+    """Which other files of the folder belong to the followed log's history."""
+    if is_miner_folder(folder) and followed.path.name.endswith(MINER_LOG_SUFFIX):
+        return lambda c: c.path.name.endswith(MINER_LOG_SUFFIX)  # the app names its miner's logs so
+    kind = kind if kind is not None else scout.kind_of(followed)
+    if kind is None:
+        return lambda c: False  # the followed file says nothing yet: no kind to match
+    return lambda c: scout.kind_of(c) == kind
 
 
 def _head_digest(path: Path) -> tuple[int, str]:
@@ -90,23 +111,6 @@ def _head_digest(path: Path) -> tuple[int, str]:
         head = f.read(1024)
         size = os.fstat(f.fileno()).st_size
     return size, hashlib.sha256(head).hexdigest()
-
-
-def read_lines(path: Path, stop: threading.Event) -> Iterator[list[str]]:
-    """The file's lines in batches (invalid UTF-8 replaced, over-long lines cut), read once."""
-    rest = b""
-    with path.open("rb") as f:
-        while not stop.is_set():
-            chunk = f.read(READ_BYTES)
-            if not chunk:
-                break
-            parts = (rest + chunk).split(b"\n")
-            rest = parts.pop()
-            if len(rest) > MAX_LINE_BYTES:
-                rest = b""
-            yield [p[:MAX_LINE_BYTES].decode("utf-8", "replace").rstrip("\r") for p in parts]
-    if rest and not stop.is_set():
-        yield [rest[:MAX_LINE_BYTES].decode("utf-8", "replace").rstrip("\r")]
 
 
 @dataclass
@@ -118,78 +122,6 @@ class ImportProgress:
     passes: int = 0
     done: bool = False
     problem: str | None = None
-
-
-class _Replay:
-    """One file through a fresh parser and tracker, a snapshot at every 30-s boundary."""
-
-    def __init__(self, format_name: str, source: SourceKey, now: float) -> None:
-        self.parser = create_parser(format_name)
-        self.tracker = IotaTracker(format_name)
-        self.source = source
-        self.now = now
-        self.view = SourceView(path=None, size_bytes=None, lines_read=0, bad_lines=0, last_event_at=None)
-        self.boundary: int | None = None
-        self.last_line_at: float | None = None
-        self.newest_event_at = float("-inf")
-        self.samples: list[Sample] = []
-        self.passes: list[PassFact] = []
-        self.events: list[EventRow] = []
-
-    def feed(self, lines: list[str]) -> None:
-        for event in self.parser.feed(lines):
-            at = event.at
-            if at is not None and at <= self.now + 86400:
-                if self.boundary is None:
-                    self.boundary = int(at) - int(at) % SAMPLE_SECONDS + SAMPLE_SECONDS
-                while at > self.boundary:
-                    self._sample(self.boundary)
-                    self.boundary += SAMPLE_SECONDS
-                self.last_line_at = at
-            self.tracker.apply(event, self.now)
-            if isinstance(event, ForwardPass) and at is not None:
-                self.passes.append(PassFact(at, event.activation_id, self.tracker.tokens_per_pass))
-
-    def _sample(self, t: int) -> None:
-        if self.last_line_at is None or t - self.last_line_at > QUIET_SECONDS:
-            return  # the log was quiet: a gap, not a figure
-        snap = self.tracker.snapshot(float(t), self.view)
-        value = snap.history[-1][1] if snap.history and snap.history[-1][0] == t else snap.rate.tokens_per_hour
-        self.samples.append(
-            Sample(
-                t=t,
-                tokens_per_hour=value,
-                state=snap.state,
-                layer=snap.layer,
-                tokens_per_pass=snap.rate.tokens_per_pass,
-                queue_position=snap.queue.position if snap.queue is not None else None,
-                step=snap.step,
-            )
-        )
-        # The timeline's events (read defensively: older trackers have none), each taken once.
-        for event in getattr(snap, "events", None) or ():
-            at = getattr(event, "at", None)
-            if isinstance(at, (int, float)) and at > self.newest_event_at:
-                self.events.append(EventRow(float(at), str(getattr(event, "kind", "")), str(getattr(event, "text", ""))))
-        if self.events:
-            self.newest_event_at = max(e.at for e in self.events)
-
-    def take(self, before: float = float("inf")) -> Observation:
-        """What was gathered before ``before`` (a 5-min boundary: no bucket is written in two halves)."""
-        obs = Observation(
-            self.source,
-            samples=tuple(s for s in self.samples if s.t < before),
-            passes=tuple(p for p in self.passes if p.at < before),
-            events=tuple(e for e in self.events if e.at < before),
-        )
-        self.samples = [s for s in self.samples if s.t >= before]
-        self.passes = [p for p in self.passes if p.at >= before]
-        self.events = [e for e in self.events if e.at >= before]
-        return obs
-
-    def finish(self) -> None:
-        if self.boundary is not None and self.last_line_at is not None and self.boundary - self.last_line_at <= 30:
-            self._sample(self.boundary)
 
 
 def import_logs(
@@ -205,13 +137,13 @@ def import_logs(
 ) -> ImportProgress:
     """Replay each file not yet imported (oldest first) into the history; return what was done.
 
-    ``in_child``: parse in a child process (``python -m app.backfill``) that hands back batches,
-    so a week of log costs the server neither its memory peak nor the interpreter's lock.
+    ``in_child``: parse in a child process (``python -m app.backfill``) that hands back batches.
     """
     progress = progress if progress is not None else ImportProgress()
     progress.files_total = len(files)
     pending: list[tuple[Path, int, str]] = []
     for path in files:
+        path = absolute(path)
         try:
             size, head = _head_digest(path)
         except OSError as e:
@@ -220,23 +152,24 @@ def import_logs(
         if history.imported(str(path)) != (size, head):
             pending.append((path, size, head))
     progress.files_done = len(files) - len(pending)
+    anchors = (history.read(lambda conn: queries.step_anchors(conn, source)) or {}) if pending else {}
 
     def emit(obs: Observation) -> None:
-        _submit(history, replace(obs, source=source), stop, progress)
+        _submit(history, replace(obs, source=replace(source, kind=obs.source.kind)), stop, progress)
         if obs.imported:
             progress.files_done += 1
 
     history.hold_pruning()
     try:
         if in_child and pending:
-            _replay_in_child(pending, format_name, clock(), stop, emit, progress)
+            _replay_in_child(pending, format_name, clock(), anchors, stop, emit, progress)
         else:
             for path, size, head in pending:
                 if stop.is_set():
                     break
                 progress.current = path.name
                 try:
-                    _replay_file(path, size, head, format_name, clock(), stop, emit)
+                    _replay_one(path, size, head, format_name, clock(), anchors, stop, emit)
                 except OSError as e:
                     log.warning("history import: cannot read %s: %s", path, e.strerror or e)
     finally:
@@ -246,35 +179,19 @@ def import_logs(
     return progress
 
 
-_NO_SOURCE = SourceKey("", "", "miner")  # the child's batches get the real source in the parent
+def _replay_one(path: Path, size: int, head: str, format_name: str, now: float, anchors: Anchors,
+                stop: threading.Event, emit: Callable[[Observation], None]) -> None:
+    """Replay one file, then mark it imported (not when stopped: it is read again next time)."""
+    kinds: list[str] = []
 
+    def note(obs: Observation) -> None:
+        kinds.append(obs.source.kind)
+        emit(obs)
 
-def _replay_file(path: Path, size: int, head: str, format_name: str, now: float, stop: threading.Event,
-                 emit: Callable[[Observation], None]) -> None:
-    """One file through a fresh parser and tracker; batches of about an hour of log go to ``emit``."""
-    batches = read_lines(path, stop)
-    first = next(batches, [])
-    name = format_name if format_name != "auto" else detect(first[:2000])
-    done = Observation(_NO_SOURCE, imported=((str(path), size, head),))
-    if name is None or name in STEP_FORMATS:
-        emit(done)  # step trainers' logs carry no time of their own: only the live view places them
-        return
-    replay = _Replay(name, _NO_SOURCE, now)
-    batch_start: float | None = None
-    replay.feed(first)
-    for lines in batches:
-        replay.feed(lines)
-        if replay.boundary is not None:
-            batch_start = replay.boundary if batch_start is None else batch_start
-            if replay.boundary - batch_start >= BATCH_SECONDS:
-                cut = replay.boundary - replay.boundary % FIVE_MINUTES
-                emit(replay.take(before=cut))
-                batch_start = replay.boundary
-        stop.wait(YIELD_SECONDS)  # let the live view's threads have the interpreter
-    if stop.is_set():
-        return
-    replay.finish()
-    emit(replace(replay.take(), imported=done.imported))
+    replay_file(path, format_name, now, stop, note, anchors)
+    if not stop.is_set():
+        done = Observation(SourceKey("", "", kinds[-1] if kinds else "miner"), imported=((str(path), size, head),))
+        emit(done)
 
 
 def _submit(history: History, obs: Observation, stop: threading.Event, progress: ImportProgress) -> None:
@@ -291,34 +208,20 @@ def _submit(history: History, obs: Observation, stop: threading.Event, progress:
 # --- the child process -------------------------------------------------------------
 
 
-def _encode(obs: Observation) -> str:
-    return json.dumps({
-        "samples": [[s.t, s.tokens_per_hour, s.state, s.layer, s.tokens_per_pass, s.queue_position, s.step]
-                    for s in obs.samples],
-        "passes": [[p.at, p.activation_id, p.tokens] for p in obs.passes],
-        "events": [[e.at, e.kind, e.text] for e in obs.events],
-        "imported": [list(i) for i in obs.imported],
-    }, separators=(",", ":"))
-
-
-def _decode(line: str) -> Observation:
-    data = json.loads(line)
-    return Observation(
-        _NO_SOURCE,
-        samples=tuple(Sample(*row) for row in data["samples"]),
-        passes=tuple(PassFact(*row) for row in data["passes"]),
-        events=tuple(EventRow(*row) for row in data["events"]),
-        imported=tuple((str(p), int(size), str(head)) for p, size, head in data["imported"]),
-    )
-
-
-def _replay_in_child(pending: list[tuple[Path, int, str]], format_name: str, now: float, stop: threading.Event,
-                     emit: Callable[[Observation], None], progress: ImportProgress) -> None:
+def _replay_in_child(pending: list[tuple[Path, int, str]], format_name: str, now: float, anchors: Anchors,
+                     stop: threading.Event, emit: Callable[[Observation], None], progress: ImportProgress) -> None:
     args = [sys.executable, "-m", "app.backfill", "--now", repr(now), "--format", format_name]
     for path, size, head in pending:
-        args += [str(path), str(size), head]
-    child = subprocess.Popen(args, cwd=PROJECT_ROOT, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
+        args += [str(absolute(path)), str(size), head]
+    child = subprocess.Popen(args, cwd=PROJECT_ROOT, stdout=subprocess.PIPE, stdin=subprocess.PIPE, text=True,
                              encoding="utf-8")
+    assert child.stdin is not None and child.stdout is not None
+    try:
+        # The steps already placed in time, so the child places the same steps at the same times.
+        child.stdin.write(json.dumps([[stage, step, at] for (stage, step), at in anchors.items()]))
+        child.stdin.close()
+    except OSError:
+        pass  # the child ended already; its status says why
 
     def stop_child() -> None:
         while not stop.wait(0.2):
@@ -329,11 +232,10 @@ def _replay_in_child(pending: list[tuple[Path, int, str]], format_name: str, now
 
     threading.Thread(target=stop_child, name="history-import-stop", daemon=True).start()
     try:
-        assert child.stdout is not None
         for line in child.stdout:
             if stop.is_set():
                 break
-            obs = _decode(line)
+            obs = decode(json.loads(line))
             if obs.imported:
                 progress.current = Path(obs.imported[0][0]).name
             emit(obs)
@@ -341,26 +243,30 @@ def _replay_in_child(pending: list[tuple[Path, int, str]], format_name: str, now
         if child.poll() is None:
             child.terminate()
         child.wait(10)
-        if child.stdout is not None:
-            child.stdout.close()
+        child.stdout.close()
     if child.returncode not in (0, -15) and not stop.is_set():
         raise RuntimeError(f"the import process ended with status {child.returncode}")
 
 
 def main(argv: list[str]) -> int:
-    """The child: replay the files named on the command line, one JSON batch per line on stdout."""
+    """The child: replay the files named on the command line, one JSON batch per line on stdout.
+
+    Standard input holds the anchors: ``[[stage, step, at], …]`` (may be empty).
+    """
     parser = argparse.ArgumentParser(prog="python -m app.backfill")
     parser.add_argument("--now", type=float, required=True)
     parser.add_argument("--format", default="auto")
-    parser.add_argument("files", nargs="*", help="path size head-digest, repeated")
+    parser.add_argument("files", nargs="*", help="path size head-digest, repeated (absolute paths)")
     args = parser.parse_args(argv)
+    text = sys.stdin.read() if not sys.stdin.isatty() else ""
+    anchors = {(str(stage), int(step)): float(at) for stage, step, at in json.loads(text or "[]")}
     stop = threading.Event()
     triples = args.files
     for i in range(0, len(triples) - 2, 3):
         path, size, head = Path(triples[i]), int(triples[i + 1]), triples[i + 2]
         try:
-            _replay_file(path, size, head, args.format, args.now, stop,
-                         lambda obs: print(_encode(obs), flush=True))
+            _replay_one(path, size, head, args.format, args.now, anchors, stop,
+                        lambda obs: print(json.dumps(encode(obs), separators=(",", ":")), flush=True))
         except OSError as e:
             print(f"history import: cannot read {path}: {e.strerror or e}", file=sys.stderr)
     return 0

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import logging
-import socket
 import sqlite3
 import threading
 import time
@@ -20,6 +19,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from app.backfill import ImportProgress, files_to_import, import_logs, source_key_path
+from app.config import host_name
 from app.snapshot import Snapshot, TodayView, UsualView, to_dict
 from app.store import RANGES, EventRow, History, Observation, PassFact, SourceKey, queries
 from app.store.records import kind_of
@@ -40,8 +40,8 @@ class PassSource(Protocol):
 
 
 def machine_name() -> str:
-    """This machine's name, as the history keys it."""
-    return socket.gethostname() or "localhost"
+    """This machine's name when none is given: the default of ``--name`` (the host name up to its first dot)."""
+    return host_name()
 
 
 def usual_line(layer: int | None, delta_percent: float) -> str:
@@ -82,7 +82,7 @@ class Recorder:
         log_path: Path | None,
         *,
         format_name: str = "auto",
-        machine: str | None = None,
+        machine: str | None = None,  # tokwatch's name for this machine (Config.name, --name)
         clock: Callable[[], float] = time.time,
         observe_seconds: float = OBSERVE_SECONDS,
         import_siblings: bool = True,
@@ -151,7 +151,7 @@ class Recorder:
     def _import(self) -> None:
         assert self.log_path is not None and self.progress is not None
         try:
-            files = files_to_import(self.log_path, self.clock())
+            files = files_to_import(self.log_path, self.clock(), self.format_name)
             import_logs(files, self.history, self._source, format_name=self.format_name, clock=self.clock,
                         stop=self._stop, progress=self.progress, in_child=True)
         except Exception as e:

@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
+import sys
 import threading
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
 
 from app.backfill import files_to_import, import_logs, source_key_path
 from app.store import History, SourceKey
+from bench.harness import HTTP_PORT
 from bench.synth import IotaSynth
+
+ROOT = Path(__file__).resolve().parent.parent
 
 NOW = time.mktime((2026, 11, 20, 18, 0, 0, 0, 0, -1))
 
@@ -131,3 +138,154 @@ def test_a_day_rotated_mid_bucket_loses_no_pass_even_after_pruning(tmp_path: Pat
         assert history.chart(source, "7d")["totals"]["passes"] == synth.truth.passes
     finally:
         history.stop()
+
+
+# --- which files belong to the history: folder mode's rules ------------------------------------
+
+# Electron-log lines as the Train at Home app's shell writes them to main.log: dated, no miner record.
+SHELL_LINES = (
+    "[{t}] [info]  Checking for update\n"
+    "[{t}] [warn]  Update check failed: net::ERR_INTERNET_DISCONNECTED\n"
+    "[{t}] [info]  Worker stdout attached\n"
+)
+
+
+def shell_log(path: Path, start: float, hours: float) -> None:
+    """The app shell's main.log: a few lines every minute over ``hours`` from ``start``."""
+    out = []
+    t = start
+    while t < start + hours * 3600:
+        stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(t)) + ".000"
+        out.append(SHELL_LINES.format(t=stamp))
+        t += 60
+    path.write_text("".join(out), encoding="utf-8")
+    os.utime(path, (NOW - 600, NOW - 600))  # the newest file of the folder
+
+
+def stray_miner_log(path: Path, start: float, seed: int) -> int:
+    """Another miner's lines under a name the app never gives its logs (a copy, another tool's sink)."""
+    synth = IotaSynth(seed=seed, start=start, fetcher=False, epoch_seconds=None, requeue_seconds=None)
+    path.write_text(synth.text(3600), encoding="utf-8")
+    os.utime(path, (synth.t, synth.t))
+    return synth.truth.passes
+
+
+def test_in_the_train_at_home_folder_only_the_miners_cli_logs_are_imported(tmp_path: Path) -> None:
+    folder = tmp_path / "IOTA Train at Home"
+    files, passes, spans = dated_logs(folder)
+    # Between the first two launches: the shell talks, and a stray copy of some miner's log.
+    gap_start = spans[0][1] + 3 * 3600
+    shell_log(folder / "main.log", gap_start, 6)
+    stray = stray_miner_log(folder / "miner-copy.log", gap_start + 7 * 3600, seed=42)
+    assert stray > 0
+    assert files_to_import(folder, NOW) == files
+    assert files_to_import(files[1], NOW) == files[:2]  # a dated file: itself and its older siblings
+    source = SourceKey("box", str(folder), "miner")
+    history = History(tmp_path / "data", clock=Clock(NOW))
+    history.start()
+    try:
+        import_logs(files_to_import(folder, NOW), history, source, clock=Clock(NOW), stop=threading.Event(),
+                    in_child=True)
+        assert history.flush(60)
+        chart = history.chart(source, "7d")
+        assert chart["totals"]["passes"] == passes  # none of the stray log's
+        tph = {int(t): v for t, v in chart["series"]["tokens_per_hour"]}
+        training = chart["series"]["training_fraction"]
+        for t in range(int(gap_start) + 900, int(gap_start + 8 * 3600), 900):
+            bucket = t - t % 900
+            assert tph[bucket] is None, f"the shell's or the stray log's lines made a figure at {bucket}"
+        assert all(v is None for t, v in training if gap_start + 900 <= t < gap_start + 8 * 3600)
+    finally:
+        history.stop()
+
+
+def test_elsewhere_the_logs_of_the_followed_kind_are_imported_and_nothing_else(tmp_path: Path) -> None:
+    folder = tmp_path / "runs"
+    files, passes, spans = dated_logs(folder)
+    renamed = []
+    for path in files:  # a folder of the headless miner's dated logs, not the app's names
+        target = path.with_name(path.name.replace("-cli", ""))
+        path.rename(target)
+        renamed.append(target)
+    gap_start = spans[0][1] + 3 * 3600
+    shell_log(folder / "main.log", gap_start, 2)  # lines no format reads
+    (folder / "pip.log").write_text("Collecting torch\nSuccessfully installed torch-2.5.1\n")
+    nanochat = folder / "train.log"  # another kind of log (a nanochat run) beside the miner's
+    nanochat.write_bytes((Path(__file__).parent / "data" / "sample-nanochat.log").read_bytes())
+    os.utime(nanochat, (spans[1][0], spans[1][0]))
+    assert files_to_import(folder, NOW) == renamed
+    assert files_to_import(nanochat, NOW) == [nanochat]  # not dated: its own history
+    source = SourceKey("box", str(folder), "miner")
+    history = History(tmp_path / "data", clock=Clock(NOW))
+    history.start()
+    try:
+        import_logs(files_to_import(folder, NOW), history, source, clock=Clock(NOW), stop=threading.Event())
+        assert history.flush(60)
+        assert history.chart(source, "7d")["totals"]["passes"] == passes
+    finally:
+        history.stop()
+
+
+# --- a relative --log, from the user's folder, through the real server and its import child -----
+
+
+def _serve(cwd: Path, *args: str) -> tuple[subprocess.Popen[str], int]:
+    process = subprocess.Popen(
+        [sys.executable, "-u", str(ROOT / "run.py"), "--port", "0", *args], cwd=cwd, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, encoding="utf-8",
+    )
+    assert process.stdout is not None
+    for line in process.stdout:
+        m = HTTP_PORT.search(line)
+        if m:
+            threading.Thread(target=process.stdout.read, daemon=True).start()  # keep the pipe drained
+            return process, int(m.group(1))
+    process.wait(10)
+    raise AssertionError(f"run.py printed no port; stderr: {process.stderr.read() if process.stderr else ''}")
+
+
+def _imported_chart(port: int) -> dict:
+    deadline = time.monotonic() + 40
+    while True:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=10) as r:
+            history = json.loads(r.read())["history"]
+        if history["mode"] == "writing" and history["importing"] is None:
+            break
+        assert time.monotonic() < deadline, f"the import never finished: {history}"
+        time.sleep(0.2)
+    deadline = time.monotonic() + 20
+    while True:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/history?range=7d", timeout=10) as r:
+            chart: dict = json.loads(r.read())
+        if chart["totals"] and chart["totals"]["passes"] or time.monotonic() > deadline:
+            return chart
+        time.sleep(0.2)
+
+
+@pytest.mark.parametrize("given", ["file", "folder"])
+def test_a_relative_log_is_imported_from_where_tokwatch_was_started(tmp_path: Path, given: str) -> None:
+    now = time.time()
+    home = tmp_path / "home"
+    folder = home / "IOTA Train at Home"
+    folder.mkdir(parents=True)
+    # Six hours of training, most of it older than the 80 minutes a cold start reads back:
+    # only the import can bring those passes into the history.
+    synth = IotaSynth(seed=5, start=now - 6 * 3600, fetcher=False, epoch_seconds=None, requeue_seconds=None)
+    log = folder / (time.strftime("%Y-%m-%d", time.localtime(now)) + "-cli.log")
+    log.write_text(synth.text(6 * 3600 - 60), encoding="utf-8")
+    if given == "file":
+        plain = home / "miner.log"  # not dated: a history of its own
+        log.rename(plain)
+        cwd, arg = home, "miner.log"
+    else:
+        cwd, arg = home, "IOTA Train at Home"
+    process, port = _serve(cwd, "--log", arg, "--data-dir", "data")
+    try:
+        chart = _imported_chart(port)
+        assert chart["totals"]["passes"] == synth.truth.passes
+        assert chart["source"]["key"] == str(home / ("miner.log" if given == "file" else "IOTA Train at Home"))
+    finally:
+        process.terminate()
+        _, err = process.communicate(timeout=20)
+    assert "cannot read" not in err and "Traceback" not in err, err
+    assert (home / "data" / "history.sqlite3").is_file()

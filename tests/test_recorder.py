@@ -152,7 +152,11 @@ def test_a_restart_leaves_no_hole_and_is_marked(tmp_path: Path, folder: Path) ->
         restarts = [e["at"] for e in chart["events"] if e["kind"] == "restart"]
         assert restarts == [pytest.approx(first_stop), pytest.approx(end)]
         assert chart["totals"]["passes"] == writer.passes
+        deadline = time.monotonic() + 10
         snap = running.monitor.snapshot()
+        while (snap.today is None or snap.today.passes == 0) and time.monotonic() < deadline:
+            time.sleep(0.1)  # figures are recomputed at most once a second while writes go on
+            snap = running.monitor.snapshot()
         assert snap.today is not None and snap.today.passes > 0
     finally:
         running.stop()

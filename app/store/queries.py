@@ -42,9 +42,38 @@ class Usual:
 
 
 def find_source(conn: sqlite3.Connection, source: SourceKey) -> int | None:
-    """The stored source's id, or None if nothing was kept for it."""
+    """The stored source's id, or None if nothing was kept for it.
+
+    A log kept under another name of this machine's (see app/store/write.py ``source_id``) is
+    the same history until the next write renames it.
+    """
     row = conn.execute("SELECT id FROM source WHERE machine = ? AND key = ?", (source.machine, source.key)).fetchone()
+    if row is not None:
+        return int(row[0])
+    try:
+        row = conn.execute(
+            "SELECT id FROM source WHERE key = ? AND machine IN (SELECT name FROM local_machine)"
+            " ORDER BY (SELECT max(t) FROM rollup WHERE source_id = source.id) DESC, id DESC LIMIT 1",
+            (source.key,),
+        ).fetchone()
+    except sqlite3.OperationalError:
+        # A file from before machine names were kept, read as it is: every name in it is a host
+        # name this machine wrote under.
+        row = conn.execute(
+            "SELECT id FROM source WHERE key = ?"
+            " ORDER BY (SELECT max(t) FROM rollup WHERE source_id = source.id) DESC, id DESC LIMIT 1",
+            (source.key,),
+        ).fetchone()
     return int(row[0]) if row else None
+
+
+def step_anchors(conn: sqlite3.Connection, source: SourceKey) -> dict[tuple[str, int], float]:
+    """When each step the history holds for this source was placed: ``(stage, step) → time``."""
+    sid = find_source(conn, source)
+    if sid is None:
+        return {}
+    return {(str(stage), int(step)): float(at)
+            for stage, step, at in conn.execute("SELECT stage, step, at FROM step WHERE source_id = ?", (sid,))}
 
 
 def _grid(range_name: str, now: float) -> tuple[int, int, int]:

@@ -105,7 +105,19 @@ CREATE TABLE pruned (
 );
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)
+# Version 4: a source's machine is tokwatch's name for this machine (``--name``, as alerts and
+# the fleet say it), no longer the host name as the OS spells it. The names this data dir's
+# history was kept under are remembered: a source kept under one of them is this machine's own
+# and takes the current name at its next write (app/store/write.py). Up to version 3 every name
+# in the file was the host name of the machine that wrote it: all of them are this machine's.
+_V4 = """
+CREATE TABLE local_machine (
+    name TEXT PRIMARY KEY
+);
+INSERT OR IGNORE INTO local_machine SELECT DISTINCT machine FROM source;
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4)
 VERSION = len(MIGRATIONS)
 
 

@@ -26,13 +26,47 @@ EVENTS_KEPT_PER_SOURCE = 20_000
 
 
 def source_id(conn: sqlite3.Connection, source: SourceKey) -> int:
-    """The source's row id, created on first sight."""
-    conn.execute(
-        "INSERT INTO source (machine, key, kind) VALUES (?, ?, ?) ON CONFLICT (machine, key) DO UPDATE SET kind = excluded.kind",
-        (source.machine, source.key, source.kind),
-    )
+    """The source's row id, created on first sight.
+
+    The same log kept under another name this data dir's tokwatch used (the host name before
+    machines were named by ``--name``, or an earlier ``--name``) is this machine's history: it
+    takes the current name, so a rename never hides what was kept. Call inside a transaction.
+    """
     row = conn.execute("SELECT id FROM source WHERE machine = ? AND key = ?", (source.machine, source.key)).fetchone()
-    return int(row[0])
+    if row is None:
+        kept = [int(r[0]) for r in conn.execute(
+            "SELECT id FROM source WHERE key = ? AND machine IN (SELECT name FROM local_machine)"
+            " ORDER BY (SELECT max(t) FROM rollup WHERE source_id = source.id) DESC, id DESC",
+            (source.key,),
+        )]
+        if kept:
+            conn.execute("UPDATE source SET machine = ? WHERE id = ?", (source.machine, kept[0]))
+            for other in kept[1:]:
+                merge_source(conn, other, kept[0])
+        else:
+            conn.execute("INSERT INTO source (machine, key, kind) VALUES (?, ?, ?)",
+                         (source.machine, source.key, source.kind))
+        row = conn.execute("SELECT id FROM source WHERE machine = ? AND key = ?",
+                           (source.machine, source.key)).fetchone()
+        conn.execute("INSERT OR IGNORE INTO local_machine VALUES (?)", (source.machine,))
+    sid = int(row[0])
+    conn.execute("UPDATE source SET kind = ? WHERE id = ? AND kind != ?", (source.kind, sid, source.kind))
+    return sid
+
+
+SOURCE_TABLES = ("sample", "pass", "rollup", "event", "step", "eval")
+
+
+def merge_source(conn: sqlite3.Connection, from_id: int, into_id: int) -> None:
+    """Move one source's rows into another (a row the other has already stays as it is), then drop it."""
+    for table in SOURCE_TABLES:
+        conn.execute(f"UPDATE OR IGNORE {table} SET source_id = ? WHERE source_id = ?", (into_id, from_id))
+        conn.execute(f"DELETE FROM {table} WHERE source_id = ?", (from_id,))
+    conn.execute(
+        "UPDATE source SET first_at = (SELECT min(first_at) FROM source WHERE id IN (?, ?)) WHERE id = ?",
+        (from_id, into_id, into_id),
+    )
+    conn.execute("DELETE FROM source WHERE id = ?", (from_id,))
 
 
 def _taken(
@@ -111,8 +145,10 @@ def write(conn: sqlite3.Connection, obs: Observation, now: float) -> int:
                 t = int(p.at)
                 dirty.add(t - t % FIVE_MINUTES)
                 first = p.at if first is None else min(first, p.at)
+        # A step keeps the time it was first placed at (an import places the same step there again).
         conn.executemany(
-            "INSERT OR REPLACE INTO step VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO step VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (source_id, stage, step) DO UPDATE SET"
+            " loss = excluded.loss, tokens_per_hour = excluded.tokens_per_hour, steps_per_hour = excluded.steps_per_hour",
             [(sid, p.stage, p.step, p.at, p.loss, p.tokens_per_hour, p.steps_per_hour) for p in obs.steps],
         )
         conn.executemany(

@@ -343,7 +343,7 @@ def build_recorder(config: Config, log_path: Path, *, demo: bool) -> Recorder:
 
     data_dir = config.data_dir if config.data_dir is not None else default_data_dir()
     keep = config.history and (not demo or config.data_dir is not None)
-    return Recorder(History(data_dir if keep else None), log_path, format_name=config.format_name)
+    return Recorder(History(data_dir if keep else None), log_path, format_name=config.format_name, machine=config.name)
 
 
 def has_display(environ: Mapping[str, str], platform: str) -> bool:

@@ -1,0 +1,297 @@
+"""One log file replayed through the real parser and tracker, in log time, into history rows.
+
+The first-start import (app/backfill.py) uses these: a snapshot at every 30-s boundary of the
+log's own time, read into rows exactly as the live recorder reads the live snapshots.
+
+* The miner's lines carry their times, so its rows are keyed by log time and activation id.
+* A step trainer's lines (nanochat, nanoGPT, llm.c, HF) carry none: they are placed in time as
+  the live view places a cold start (app/stats/steps/timing.py), back from the file's last
+  write by the durations the trainer printed. Steps the history already holds keep the time it
+  gave them (``anchors``), so the current log read again at the next start lands on the same
+  30-s slots, and a restart never counts a step's time twice.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from app.ingest.formats import STEP_FORMATS, create_parser, detect
+from app.snapshot import SourceView, to_dict
+from app.stats.events import Event, ForwardPass, TrainStep
+from app.stats.iota import IotaTracker
+from app.stats.steps.tracker import StepTracker
+from app.store import EventRow, Observation, PassFact, Sample, SourceKey
+from app.store.records import SAMPLE_SECONDS, events_from, samples_from, steps_from
+
+# A 30-s boundary with no log line in the 3 minutes before it is a gap, not a sample.
+QUIET_SECONDS = 180
+BATCH_SECONDS = 3600  # one writer transaction per hour of log
+FIVE_MINUTES = 300
+YIELD_SECONDS = 0.002  # a pause per MiB read
+READ_BYTES = 1 << 20
+MAX_LINE_BYTES = 1 << 20
+DETECT_LINES = 2000
+
+NO_SOURCE = SourceKey("", "", "miner")  # batches get the real source where they are written
+Anchors = Mapping[tuple[str, int], float]  # (stage, step) → the time the history gave that step
+Emit = Callable[[Observation], None]
+
+
+def read_lines(path: Path, stop: threading.Event) -> Iterator[list[str]]:
+    """The file's lines in batches (invalid UTF-8 replaced, over-long lines cut), read once."""
+    rest = b""
+    with path.open("rb") as f:
+        while not stop.is_set():
+            chunk = f.read(READ_BYTES)
+            if not chunk:
+                break
+            parts = (rest + chunk).split(b"\n")
+            rest = parts.pop()
+            if len(rest) > MAX_LINE_BYTES:
+                rest = b""
+            yield [p[:MAX_LINE_BYTES].decode("utf-8", "replace").rstrip("\r") for p in parts]
+    if rest and not stop.is_set():
+        yield [rest[:MAX_LINE_BYTES].decode("utf-8", "replace").rstrip("\r")]
+
+
+def _view() -> SourceView:
+    return SourceView(path=None, size_bytes=None, lines_read=0, bad_lines=0, last_event_at=None)
+
+
+class MinerReplay:
+    """The miner's file through a fresh parser and tracker, a snapshot at every 30-s boundary."""
+
+    def __init__(self, format_name: str, now: float) -> None:
+        self.parser = create_parser(format_name)
+        self.tracker = IotaTracker(format_name)
+        self.now = now
+        self.view = _view()
+        self.boundary: int | None = None
+        self.last_line_at: float | None = None
+        self.newest_event_at = float("-inf")
+        self.samples: list[Sample] = []
+        self.passes: list[PassFact] = []
+        self.events: list[EventRow] = []
+
+    def feed(self, lines: list[str]) -> None:
+        for event in self.parser.feed(lines):
+            at = event.at
+            if at is not None and at <= self.now + 86400:
+                if self.boundary is None:
+                    self.boundary = int(at) - int(at) % SAMPLE_SECONDS + SAMPLE_SECONDS
+                while at > self.boundary:
+                    self._sample(self.boundary)
+                    self.boundary += SAMPLE_SECONDS
+                self.last_line_at = at
+            self.tracker.apply(event, self.now)
+            if isinstance(event, ForwardPass) and at is not None:
+                self.passes.append(PassFact(at, event.activation_id, self.tracker.tokens_per_pass))
+
+    def _sample(self, t: int) -> None:
+        if self.last_line_at is None or t - self.last_line_at > QUIET_SECONDS:
+            return  # the log was quiet: a gap, not a figure
+        snap = self.tracker.snapshot(float(t), self.view)
+        value = snap.history[-1][1] if snap.history and snap.history[-1][0] == t else snap.rate.tokens_per_hour
+        self.samples.append(
+            Sample(
+                t=t,
+                tokens_per_hour=value,
+                state=snap.state,
+                layer=snap.layer,
+                tokens_per_pass=snap.rate.tokens_per_pass,
+                queue_position=snap.queue.position if snap.queue is not None else None,
+                step=snap.step,
+            )
+        )
+        # The timeline's events, each taken once.
+        for event in snap.events:
+            if event.at > self.newest_event_at:
+                self.events.append(EventRow(float(event.at), event.kind, event.text))
+        if self.events:
+            self.newest_event_at = max(e.at for e in self.events)
+
+    def take(self, before: float = float("inf")) -> Observation:
+        """What was gathered before ``before`` (a 5-min boundary: no bucket is written in two halves)."""
+        obs = Observation(
+            NO_SOURCE,
+            samples=tuple(s for s in self.samples if s.t < before),
+            passes=tuple(p for p in self.passes if p.at < before),
+            events=tuple(e for e in self.events if e.at < before),
+        )
+        self.samples = [s for s in self.samples if s.t >= before]
+        self.passes = [p for p in self.passes if p.at >= before]
+        self.events = [e for e in self.events if e.at >= before]
+        return obs
+
+    def finish(self) -> None:
+        if self.boundary is not None and self.last_line_at is not None and self.boundary - self.last_line_at <= 30:
+            self._sample(self.boundary)
+
+
+def replay_miner(first: list[str], batches: Iterator[list[str]], name: str, now: float, stop: threading.Event,
+                 emit: Emit) -> bool:
+    """Replay a miner's log, emitting about an hour of log per batch; False if stopped."""
+    replay = MinerReplay(name, now)
+    batch_start: float | None = None
+    replay.feed(first)
+    for lines in batches:
+        replay.feed(lines)
+        if replay.boundary is not None:
+            batch_start = replay.boundary if batch_start is None else batch_start
+            if replay.boundary - batch_start >= BATCH_SECONDS:
+                cut = replay.boundary - replay.boundary % FIVE_MINUTES
+                emit(replay.take(before=cut))
+                batch_start = replay.boundary
+        stop.wait(YIELD_SECONDS)  # let the live view's threads have the interpreter
+    if stop.is_set():
+        return False
+    replay.finish()
+    emit(replay.take())
+    return True
+
+
+def anchored(events: list[Event], anchors: Anchors) -> list[Event]:
+    """Undated steps the history has placed already get that time back (the rest is placed around them)."""
+    if not anchors:
+        return events
+    out: list[Event] = []
+    for event in events:
+        if isinstance(event, TrainStep) and event.at is None:
+            at = anchors.get((event.stage, event.step))
+            if at is not None:
+                event = replace(event, at=at)
+        out.append(event)
+    return out
+
+
+class StepReplay:
+    """A step trainer's placed events through a fresh tracker, read as the live recorder reads snapshots."""
+
+    def __init__(self, format_name: str, now: float) -> None:
+        self.tracker = StepTracker(format_name)
+        self.now = now
+        self.view = _view()
+        self.boundary: float | None = None
+        self.taken_until: float | None = None
+        self.kept: list[Observation] = []
+
+    def apply(self, event: Event) -> None:
+        self.tracker.apply(event, self.now)
+        latest = self.tracker.clock
+        if latest is None:
+            return
+        if self.boundary is None:
+            self.boundary = latest - latest % SAMPLE_SECONDS + SAMPLE_SECONDS
+        if latest >= self.boundary:
+            self.observe(latest)
+            self.boundary = latest - latest % SAMPLE_SECONDS + SAMPLE_SECONDS
+
+    def observe(self, at: float) -> None:
+        """What a live observation at ``at`` would have kept: new 30-s points, the step, evaluations, events."""
+        snap = to_dict(self.tracker.snapshot(at, self.view))
+        samples = samples_from(snap, self.taken_until)
+        steps, evals = steps_from(snap)
+        if samples:
+            self.taken_until = max(s.t for s in samples)
+        self.kept.append(Observation(NO_SOURCE, samples=samples, steps=steps, evals=evals, events=events_from(snap)))
+
+    def take(self) -> Observation:
+        """Everything observed since the last take, as one batch."""
+        kept, self.kept = self.kept, []
+        return Observation(
+            NO_SOURCE,
+            samples=tuple(s for o in kept for s in o.samples),
+            steps=tuple(p for o in kept for p in o.steps),
+            evals=tuple(e for o in kept for e in o.evals),
+            events=tuple(dict.fromkeys(e for o in kept for e in o.events)),
+        )
+
+
+def replay_steps(first: list[str], batches: Iterator[list[str]], name: str, now: float, mtime: float,
+                 anchors: Anchors, stop: threading.Event, emit: Emit) -> bool:
+    """Replay a step trainer's log placed in time, emitting about an hour of log per batch; False if stopped.
+
+    The whole file is parsed before anything is placed: times are counted back from its end.
+    """
+    parser = create_parser(name)
+    parser.reference_time = mtime  # a year-less timestamp takes its year from the file's last write
+    events = parser.feed(first)
+    for lines in batches:
+        events.extend(parser.feed(lines))
+        stop.wait(YIELD_SECONDS)
+    if stop.is_set():
+        return False
+    replay = StepReplay(name, now)
+    placed = replay.tracker.progress.place(anchored(events, anchors), mtime, None)
+    del events
+    batch_start: float | None = None
+    for event in placed:
+        replay.apply(event)
+        latest = replay.tracker.clock
+        if latest is not None:
+            batch_start = latest if batch_start is None else batch_start
+            if latest - batch_start >= BATCH_SECONDS:
+                emit(replay.take())
+                batch_start = latest
+    if replay.tracker.clock is not None:
+        replay.observe(replay.tracker.clock)  # the run as its last line left it
+    emit(replay.take())
+    return True
+
+
+def replay_file(path: Path, format_name: str, now: float, stop: threading.Event, emit: Emit,
+                anchors: Anchors | None = None) -> str | None:
+    """Replay one file (``format_name`` ``auto``: detected from its first lines); return the format read, or None.
+
+    Each batch goes to ``emit`` with its source's kind set (``miner`` or ``steps``); nothing is
+    emitted for a file no parser recognises, or when ``stop`` is set.
+    """
+    mtime = path.stat().st_mtime
+    batches = read_lines(path, stop)
+    first = next(batches, [])
+    name = format_name if format_name != "auto" else detect(first[:DETECT_LINES])
+    if name is None:
+        return None
+    kind = "steps" if name in STEP_FORMATS else "miner"
+
+    def kinded(obs: Observation) -> None:
+        emit(replace(obs, source=replace(obs.source, kind=kind)))
+
+    if kind == "steps":
+        done = replay_steps(first, batches, name, now, mtime, anchors or {}, stop, kinded)
+    else:
+        done = replay_miner(first, batches, name, now, stop, kinded)
+    return name if done else None
+
+
+def encode(obs: Observation) -> dict[str, Any]:
+    """A batch as JSON-ready data (the child process hands batches to the server so)."""
+    return {
+        "kind": obs.source.kind,
+        "samples": [[s.t, s.tokens_per_hour, s.state, s.layer, s.tokens_per_pass, s.queue_position, s.step]
+                    for s in obs.samples],
+        "passes": [[p.at, p.activation_id, p.tokens] for p in obs.passes],
+        "steps": [[p.stage, p.step, p.at, p.loss, p.tokens_per_hour, p.steps_per_hour] for p in obs.steps],
+        "evals": [[e.stage, e.name, e.step, e.at, e.value] for e in obs.evals],
+        "events": [[e.at, e.kind, e.text] for e in obs.events],
+        "imported": [list(i) for i in obs.imported],
+    }
+
+
+def decode(data: dict[str, Any]) -> Observation:
+    """The batch :func:`encode` wrote."""
+    from app.store.records import EvalPoint, StepPoint
+
+    return Observation(
+        replace(NO_SOURCE, kind=str(data.get("kind") or "miner")),
+        samples=tuple(Sample(*row) for row in data["samples"]),
+        passes=tuple(PassFact(*row) for row in data["passes"]),
+        steps=tuple(StepPoint(*row) for row in data.get("steps", ())),
+        evals=tuple(EvalPoint(*row) for row in data.get("evals", ())),
+        events=tuple(EventRow(*row) for row in data["events"]),
+        imported=tuple((str(p), int(size), str(head)) for p, size, head in data["imported"]),
+    )
