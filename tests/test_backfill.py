@@ -289,3 +289,81 @@ def test_a_relative_log_is_imported_from_where_tokwatch_was_started(tmp_path: Pa
         _, err = process.communicate(timeout=20)
     assert "cannot read" not in err and "Traceback" not in err, err
     assert (home / "data" / "history.sqlite3").is_file()
+
+
+# --- step trainers: placed in time as a cold start places them, each step once ------------------
+
+TOKENS_PER_ITER = 491_520
+ITER_SECONDS = 0.3
+LINE_EVERY = 10  # nanoGPT prints every 10 iterations
+STEP_END = NOW - 2 * 3600  # when the composed run's first part was last written
+
+
+def nanogpt_lines(first_iter: int, last_iter: int) -> str:
+    """nanoGPT's lines: a line every 10 iterations of 300 ms, the loss falling by 1e-4 an iteration."""
+    out = [] if first_iter else [f"tokens per iteration will be: {TOKENS_PER_ITER:,}\n"]
+    for i in range(first_iter, last_iter + 1, LINE_EVERY):
+        out.append(f"iter {i}: loss {10 - i / 10_000:.4f}, time {ITER_SECONDS * 1000:.2f}ms, mfu 39.00%\n")
+        if i and i % 6000 == 0:
+            out.append(f"step {i}: train loss {10 - i / 10_000:.4f}, val loss {10.1 - i / 10_000:.4f}\n")
+    return "".join(out)
+
+
+def stored(history: History, sql: str, *args: object) -> list[tuple]:
+    return history.read(lambda conn: conn.execute(sql, args).fetchall()) or []
+
+
+def test_a_step_trainer_log_is_imported_each_step_once_across_restarts(tmp_path: Path) -> None:
+    log = tmp_path / "train.log"
+    log.write_text(nanogpt_lines(0, 36_000), encoding="utf-8")  # 3 hours: 3600 lines of 3 s
+    os.utime(log, (STEP_END, STEP_END))
+    source = SourceKey("box", str(log), "miner")  # the kind comes from what the log is
+    history = History(tmp_path / "data", clock=Clock(NOW))
+    history.start()
+    try:
+        import_logs([log], history, source, clock=Clock(NOW), stop=threading.Event(), in_child=True)
+        assert history.flush(60)
+        steps = SourceKey("box", str(log), "steps")
+        day = history.chart(steps, "24h")
+        assert day["steps"]["stage"] == "train"
+        # Each line stands for 10 iterations of 300 ms: 4,915,200 tokens in 3 s, 5.9G tok/h.
+        rate = 10 * TOKENS_PER_ITER / (10 * ITER_SECONDS) * 3600
+        tph = {int(t): v for t, v in day["series"]["tokens_per_hour"]}
+        inside = int(STEP_END - 3600)
+        assert tph[inside - inside % 300] == pytest.approx(rate, rel=0.01)
+        before_start = int(STEP_END - 3 * 3600 - 900)
+        assert tph[before_start - before_start % 300] is None  # before the run: a gap
+        # Loss against step, as printed, and the evaluations at their steps.
+        loss = dict(day["steps"]["loss"])
+        assert loss and all(v == pytest.approx(10 - s / 10_000, abs=1e-4) for s, v in loss.items())
+        assert max(loss) == 36_000
+        assert [s for s, _ in day["steps"]["evals"]["val_loss"]] == list(range(6000, 36_001, 6000))
+        first_times = dict(((stage, step), at) for stage, step, at in stored(history, "SELECT stage, step, at FROM step"))
+        assert max(first_times.values()) == pytest.approx(STEP_END, abs=1)
+        samples_before = stored(history, "SELECT t, step FROM sample ORDER BY t")
+        tokens_before = history.chart(steps, "7d")["totals"]["tokens"]
+        assert tokens_before == pytest.approx(36_000 * TOKENS_PER_ITER, rel=0.03)
+
+        # The run goes on for an hour after a 10-minute checkpoint the trainer does not time;
+        # tokwatch starts again and reads the grown file.
+        with log.open("a", encoding="utf-8") as f:
+            f.write(nanogpt_lines(36_010, 48_000))
+        later = STEP_END + 600 + 3600
+        os.utime(log, (later, later))
+        import_logs([log], history, source, clock=Clock(NOW), stop=threading.Event(), in_child=True)
+        import_logs([log], history, source, clock=Clock(NOW), stop=threading.Event(), in_child=True)  # no-op
+        assert history.flush(60)
+        # Every step kept the time it was first given; the time series never goes back a step.
+        again = dict(((stage, step), at) for stage, step, at in stored(history, "SELECT stage, step, at FROM step"))
+        assert all(again[key] == at for key, at in first_times.items())
+        samples = stored(history, "SELECT t, step FROM sample ORDER BY t")
+        assert [row for row in samples if row[0] <= samples_before[-1][0]] == samples_before
+        known = [step for _, step in samples if step is not None]
+        assert known == sorted(known), "a step was placed at two times"
+        assert max(known) == 48_000
+        tokens_after = history.chart(steps, "7d")["totals"]["tokens"]
+        # The new hour's tokens, plus what the rate shown through the pause carries; never the
+        # first three hours again.
+        assert 12_000 * TOKENS_PER_ITER <= tokens_after - tokens_before < 1.2 * 12_000 * TOKENS_PER_ITER
+    finally:
+        history.stop()
