@@ -338,7 +338,7 @@ def test_a_step_trainer_log_is_imported_each_step_once_across_restarts(tmp_path:
         assert loss and all(v == pytest.approx(10 - s / 10_000, abs=1e-4) for s, v in loss.items())
         assert max(loss) == 36_000
         assert [s for s, _ in day["steps"]["evals"]["val_loss"]] == list(range(6000, 36_001, 6000))
-        first_times = dict(((stage, step), at) for stage, step, at in stored(history, "SELECT stage, step, at FROM step"))
+        first_times = {(stage, step): at for stage, step, at in stored(history, "SELECT stage, step, at FROM step")}
         assert max(first_times.values()) == pytest.approx(STEP_END, abs=1)
         samples_before = stored(history, "SELECT t, step FROM sample ORDER BY t")
         tokens_before = history.chart(steps, "7d")["totals"]["tokens"]
@@ -354,7 +354,7 @@ def test_a_step_trainer_log_is_imported_each_step_once_across_restarts(tmp_path:
         import_logs([log], history, source, clock=Clock(NOW), stop=threading.Event(), in_child=True)  # no-op
         assert history.flush(60)
         # Every step kept the time it was first given; the time series never goes back a step.
-        again = dict(((stage, step), at) for stage, step, at in stored(history, "SELECT stage, step, at FROM step"))
+        again = {(stage, step): at for stage, step, at in stored(history, "SELECT stage, step, at FROM step")}
         assert all(again[key] == at for key, at in first_times.items())
         samples = stored(history, "SELECT t, step FROM sample ORDER BY t")
         assert [row for row in samples if row[0] <= samples_before[-1][0]] == samples_before

@@ -94,3 +94,26 @@ def test_no_history_keeps_nothing_on_disk(tmp_path: Path) -> None:
     health = _serve_and_ask(log, tmp_path / "on")
     assert health["history"]["mode"] in ("opening", "writing")
     assert (tmp_path / "on" / "tokwatch" / "history.sqlite3").is_file()
+
+
+def test_the_history_names_the_machine_as_name_does_and_once_finds_it_under_an_older_name(tmp_path: Path) -> None:
+    now = time.time()
+    log = four_hours(tmp_path / "logs", now)
+    data = tmp_path / "data"
+    server = Server(log, "--data-dir", str(data), "--name", "rig 7").start()
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            with urllib.request.urlopen(f"http://127.0.0.1:{server.http_port}/api/history?range=24h", timeout=10) as r:
+                chart = json.loads(r.read())
+            if chart["status"]["importing"] is None and chart["totals"] and chart["totals"]["passes"] >= 960:
+                break
+            assert time.monotonic() < deadline, chart["status"]
+            time.sleep(0.2)
+        assert chart["source"]["machine"] == "rig 7"  # as alerts and the fleet say it
+    finally:
+        server.stop()
+    # The same history read by --once under another name of this machine's (an earlier --name).
+    result = once("--log", str(tmp_path / "logs"), "--data-dir", str(data), "--name", "rig-7", env=dict(os.environ))
+    assert result.returncode == 0, result.stderr
+    assert any(line.startswith("  since ") and line.endswith(" passes") for line in result.stdout.splitlines())
