@@ -158,7 +158,7 @@ class HfTrainerParser:
             return [StageEnd(at=None, summary=summary)]
         if any(k.startswith("eval_") for k in pairs):
             return [
-                EvalResult(at=None, name=k, value=finite(v), step=self._step)
+                EvalResult(at=None, name=k, value=v, step=self._step)
                 for k, v in values.items()
                 if k.startswith("eval_") and k not in _EVAL_BOOKKEEPING
             ]

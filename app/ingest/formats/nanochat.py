@@ -244,7 +244,7 @@ class NanochatParser:
             m = _EVAL_PAIR.fullmatch(segment)
             if m is None:
                 return Kind.PARTIAL, None
-            pairs.append((eval_name(m.group(1)), finite(number(m.group(2)))))
+            pairs.append((eval_name(m.group(1)), number(m.group(2))))
         events: list[Event] = [EvalResult(at=None, name=n, value=v, step=step_number) for n, v in pairs]
         return Kind.OPEN, lambda: events
 
@@ -292,22 +292,22 @@ class NanochatParser:
             name, accuracy = m.group(1), number(m.group(2))
             return Kind.FULL, lambda: [
                 TrainingPause(at=None, reason="evaluation"),
-                EvalResult(at=None, name=name, value=finite(accuracy)),
+                EvalResult(at=None, name=name, value=accuracy),
             ]
         if head.startswith(("train bpb: ", "val bpb: ")):
             m = _BPB.fullmatch(text)
             if m is not None:
-                bpb = EvalResult(at=None, name=f"{m.group(1)}_bpb", value=finite(number(m.group(2))))
+                bpb = EvalResult(at=None, name=f"{m.group(1)}_bpb", value=number(m.group(2)))
                 return Kind.OPEN, lambda: [bpb]
         if head.startswith("CORE metric:"):
             m = _CORE.fullmatch(text)
             if m is not None:
-                core = EvalResult(at=None, name="core", value=finite(number(m.group(1))))
+                core = EvalResult(at=None, name="core", value=number(m.group(1)))
                 return Kind.OPEN, lambda: [core]
         if head.startswith("  ") and text.endswith("%"):
             m = _TASK.fullmatch(text)
             if m is not None:
-                task = EvalResult(at=None, name=m.group(1), value=finite(number(m.group(2))))
+                task = EvalResult(at=None, name=m.group(1), value=number(m.group(2)))
                 return Kind.FULL, lambda: [task]
         if " | " in text and any(key in text for key in _STEP_KEYS):
             return Kind.FRAGMENT, None

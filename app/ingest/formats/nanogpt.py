@@ -188,8 +188,8 @@ def _step_line(text: str) -> tuple[Kind, Emit | None]:
             return Kind.PARTIAL, None
         step_number = int(m.group(1))
         evals: list[Event] = [
-            EvalResult(at=None, name="train_loss", value=finite(number(m.group(2))), step=step_number),
-            EvalResult(at=None, name="val_loss", value=finite(number(m.group(3))), step=step_number),
+            EvalResult(at=None, name="train_loss", value=number(m.group(2)), step=step_number),
+            EvalResult(at=None, name="val_loss", value=number(m.group(3)), step=step_number),
         ]
         return Kind.OPEN, lambda: evals
     if re.match(r"step\s+\d+/\d+ \| ", text) is None:
@@ -236,7 +236,7 @@ def _modded_line(text: str) -> tuple[Kind, Emit | None]:
     events: list[Event] = []
     figures = {k: v for k, (v, _) in pairs.items() if k not in _MODDED_TIME}
     if any(k.startswith("val_") for k in figures):
-        events.extend(EvalResult(at=None, name=k, value=finite(v), step=step_number) for k, v in figures.items())
+        events.extend(EvalResult(at=None, name=k, value=v, step=step_number) for k, v in figures.items())
         figures = {}
     events.insert(
         0,
@@ -273,7 +273,7 @@ def _modded_usual(m: re.Match[str]) -> Emit:
         )
     ]
     if m.group(4) is not None:
-        events.append(EvalResult(at=None, name="val_loss", value=finite(number(m.group(4))), step=step_number))
+        events.append(EvalResult(at=None, name="val_loss", value=number(m.group(4)), step=step_number))
     return lambda: events
 
 
@@ -296,13 +296,13 @@ def _other_line(text: str) -> tuple[Kind, Emit | None]:
     elif first == "v" and text.startswith("val loss "):
         m = _LLMC_VAL.fullmatch(text)
         if m is not None:
-            val = EvalResult(at=None, name="val_loss", value=finite(number(m.group(1))))
+            val = EvalResult(at=None, name="val_loss", value=number(m.group(1)))
             return Kind.OPEN, lambda: [val]
     elif first in ("H", "e"):
         if text.startswith("HellaSwag: "):
             m = _HELLASWAG.fullmatch(text)
             if m is not None:
-                hs = EvalResult(at=None, name="hellaswag", value=finite(number(m.group(3))))
+                hs = EvalResult(at=None, name="hellaswag", value=number(m.group(3)))
                 return Kind.OPEN, lambda: [hs]
         if text.startswith("evaluating HellaSwag"):
             return Kind.FULL, lambda: [TrainingPause(at=None, reason="evaluation")]
@@ -333,5 +333,5 @@ def _llmc_logfile(text: str) -> tuple[Kind, Emit | None]:
         ]
     else:
         name = "val_loss" if kind == "tel" else "hellaswag"
-        events = [EvalResult(at=None, name=name, value=finite(value), step=step_number)]
+        events = [EvalResult(at=None, name=name, value=value, step=step_number)]
     return Kind.OPEN, lambda: events

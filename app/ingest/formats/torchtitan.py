@@ -150,7 +150,7 @@ class TorchtitanParser:
         if step_number is None or loss is None:
             return
         if validate:
-            events.append(EvalResult(at=at, name="val_loss", value=finite(loss), step=step_number))
+            events.append(EvalResult(at=at, name="val_loss", value=loss, step=step_number))
             return
         if self._last == (step_number, loss):
             return  # the same step printed again (another rank, no prefix to tell)

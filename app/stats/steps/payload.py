@@ -23,7 +23,7 @@ def training_payload(stage: Stage, m: Measure, stall: Stall, eta: float | None, 
     latest = stage.latest
     rate = finite(latest.tokens_per_second)
     scope = None if rate is None else ("device" if latest.per_device else "global")
-    evals = {name: {"value": value, "step": step} for name, (value, step) in stage.evals.items()}
+    evals = {name: {"value": json_number(value), "step": step} for name, (value, step) in stage.evals.items()}
     data = None
     if latest.epoch is not None or latest.parquet_index is not None or stage.epoch is not None:
         data = {

@@ -43,6 +43,7 @@ from app.stats.steps.stage import (
     Measure,
     RunFacts,
     Stage,
+    diverged_at,
     finished,
     finite,
     measure,
@@ -194,7 +195,8 @@ class StepProgress:
     def _new_stage(self, event: TrainStep, t: float | None) -> Stage:
         stage = Stage(name=event.stage, latest=event, step_time=t, began_at=t)
         # Evaluations printed before a stage's first step (step 0's validation) are its own.
-        stage.evals.update(self._pending_evals)
+        for name, (value, step) in self._pending_evals.items():
+            stage.take_eval(name, value, step, t)
         stage.eval_steps.extend(sorted({s for _, s in self._pending_evals.values() if s is not None}))
         self._pending_evals = {}
         self._stage = stage
@@ -265,7 +267,7 @@ class StepProgress:
 
     def _eval(self, event: EvalResult, t: float | None) -> None:
         stage = self._stage
-        figure = (finite(event.value), event.step)
+        figure = (event.value, event.step)
         if (
             stage is None
             or (event.step is not None and stage.finished is not None)
@@ -275,7 +277,7 @@ class StepProgress:
             self._pending_evals[event.name] = figure
             return
         step = event.step if event.step is not None else stage.latest.step
-        stage.evals[event.name] = (figure[0], step)
+        stage.take_eval(event.name, event.value, step, t)
         if event.step is not None and (not stage.eval_steps or stage.eval_steps[-1] != event.step):
             stage.eval_steps.append(event.step)
         if stage.finished is None:
@@ -318,7 +320,7 @@ class StepProgress:
     def _state_since(self, state: str, stage: Stage, stall: rules.Stall) -> float | None:
         """When the current state began (unix seconds), or None when not known."""
         if state == "diverged":
-            return stage.diverged_at
+            return diverged_at(stage)
         if state == "done":
             return stage.done_at
         if state == "stalled":

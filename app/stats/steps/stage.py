@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 import statistics
 from collections import deque
 from dataclasses import dataclass, field
@@ -14,6 +15,9 @@ from app.stats.steps.intervals import IntervalWindow
 from app.stats.tracker import RATE_WINDOW_SECONDS, WARMUP_COUNT, WARMUP_SECONDS
 
 RECENT_LINES = 21
+# Evaluation figures that go to nan or inf only when the model has (val loss, bits per byte,
+# perplexity); an accuracy or a score may be nan for reasons of its own (nothing to score).
+DIVERGENCE_EVALS = re.compile(r"loss|bpb|perplexity|ppl")
 
 
 def finite(value: float | None) -> float | None:
@@ -69,6 +73,18 @@ class Stage:
     resumed_at: float | None = None
     done_at: float | None = None
     diverged_at: float | None = None
+    # Evaluations of a loss whose latest figure is not a number, and when each first was.
+    eval_diverged: dict[str, float | None] = field(default_factory=dict)
+
+    def take_eval(self, name: str, value: float | None, step: int | None, t: float | None) -> None:
+        """Keep an evaluation's figure; a loss-like one that is not a number is a divergence."""
+        self.evals[name] = (value, step)
+        if not DIVERGENCE_EVALS.search(name.lower()) or value is None:
+            return
+        if math.isfinite(value):
+            self.eval_diverged.pop(name, None)
+        elif name not in self.eval_diverged:
+            self.eval_diverged[name] = t if t is not None else self.step_time
 
     def take(self, event: TrainStep, t: float | None) -> None:
         """Make ``event`` the latest step (seen at ``t``): it ends a pause and any end summary."""
@@ -152,7 +168,7 @@ class Measure:
             seconds_needed=float(WARMUP_SECONDS),
             done=self.done,
             text=None if self.done else text.warmup(
-                self.lines, WARMUP_COUNT, self.observed_seconds, float(WARMUP_SECONDS), "step", "steps"
+                min(self.lines, WARMUP_COUNT), WARMUP_COUNT, self.observed_seconds, float(WARMUP_SECONDS), "step", "steps"
             ),
         )
 
@@ -164,8 +180,17 @@ def finished(stage: Stage) -> bool:
 
 
 def diverged(stage: Stage) -> bool:
-    """The latest loss is not a number (nan, inf): the run has diverged."""
-    return stage.loss is not None and not math.isfinite(stage.loss)
+    """The latest training loss, or the latest figure of a loss-like evaluation, is not a
+    number (nan, inf): the run has diverged."""
+    return (stage.loss is not None and not math.isfinite(stage.loss)) or bool(stage.eval_diverged)
+
+
+def diverged_at(stage: Stage) -> float | None:
+    """When the divergence was first seen (the earliest of the training and evaluation losses')."""
+    times = [t for t in (stage.diverged_at, *stage.eval_diverged.values()) if t is not None]
+    if stage.loss is not None and math.isfinite(stage.loss):
+        times = [t for t in stage.eval_diverged.values() if t is not None]
+    return min(times) if times else None
 
 
 def measure(stage: Stage, now: float) -> Measure:

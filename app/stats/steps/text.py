@@ -68,8 +68,12 @@ def details(
         if stage.grad_norm is not None:
             extra = f" · grad norm {stage.grad_norm:.4g}"
         lines.append(f"Loss {loss} ({note}){extra}")
-        if diverged(stage):
+        if not math.isfinite(stage.loss):
             lines.append("Loss is not a number: the run has diverged")
+    for name in stage.eval_diverged:
+        value, step = stage.evals.get(name, (None, None))
+        at = f" at step {step}" if step is not None and not latest.logged else ""
+        lines.append(f"{name} is {value}{at}, not a number: the run has diverged")
     if latest.lr_multiplier is not None:
         lines.append(f"LR × {latest.lr_multiplier:.2f} (multiplier)")
     elif stage.lr is not None:
