@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from app.ingest.formats.fields import clean
+from app.ingest.formats.prefix import PrefixReader
 
 # (format, cheap substring that must be present, signature searched in the cleaned line)
 _SIGNATURES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
@@ -80,20 +81,28 @@ FAMILIES: dict[str, str] = {
     "sn38": "sn38",
     "hivemind": "sn38",
 }
+_PREFIXES = PrefixReader()  # only the messages: no time is converted without a reference
 # Lines read to sniff a log (from its end: the stage that runs now).
 SNIFF_LINES = 4000
 
 
 def signature(line: str, prefer: str | None = None) -> str | None:
-    """The format whose signature this one line carries (``prefer``'s family first), or None."""
+    """The format whose signature this one line carries (``prefer``'s family first), or None.
+
+    A step line printed through a launcher or a logger (``[rank0]:``, ``2024-05-01 12:00:00,123
+    - INFO - ``) carries its trainer's signature after the prefix; the IOTA miner's comes last,
+    since its signature is no more than a loguru record, which such a prefix can be.
+    """
     if len(line) > 4096:
         line = line[:4096]
-    text = None
+    text: str | None = None
+    message = ""
     for name, needle, pattern in _preferring(prefer):
         if needle in line:
             if text is None:
                 text = clean(line)
-            if pattern.search(text):
+                message = _PREFIXES.read(text).message
+            if pattern.search(text) or (message is not text and pattern.search(message)):
                 return name
     return None
 
@@ -124,11 +133,24 @@ def detect(lines: Sequence[str]) -> str | None:
     if counts:
         if counts["sn38"] and counts["hivemind"]:
             del counts["hivemind"]  # a miner's log with hivemind's lines in it is the miner's
+        if counts["iota"] and len(counts) > 1 and not _miner_lines(lines):
+            # Every line of a trainer printing through loguru has the miner's signature (a
+            # loguru record): with no miner message among them, the trainer's lines decide.
+            del counts["iota"]
         ranked = sorted(counts.items(), key=lambda item: (-item[1], _ORDER.index(item[0])))
         return ranked[0][0]
     from app.ingest.formats import create_parser
 
     return "iota" if create_parser("iota").feed(list(lines)) else None
+
+
+def _miner_lines(lines: Sequence[str]) -> bool:
+    """True when the IOTA parser reads a miner's own message (not just errors) in these lines."""
+    from app.ingest.formats import create_parser
+    from app.stats.events import ErrorLogged, Tick
+
+    events = create_parser("iota").feed(list(lines[-SNIFF_LINES:]))
+    return any(not isinstance(event, (Tick, ErrorLogged)) for event in events)
 
 
 _ORDER = [

@@ -139,6 +139,11 @@ class WrapJoiner(Generic[R]):
         self._records_seen = False
         self._preamble = False
 
+    @property
+    def holding(self) -> bool:
+        """True while a record waits for the line that may continue it."""
+        return self._pending is not None
+
     def push(self, text: str) -> Iterator[Piece[R]]:
         """Take the next piece of text; yield the pieces that are now ready, in order."""
         kind, record = self._classify(text)

@@ -1,7 +1,8 @@
 """Hugging Face ``transformers.Trainer`` (and TRL, Axolotl, … which print the same way).
 
 Research note §3.1. The Trainer prints ``str(dict)`` of its logs through ``tqdm.write``: no
-timestamps (``at=None``), no step number. The step comes from the training bar
+timestamps (``at=None`` unless a launcher's or logger's prefix gave the line a time:
+app/ingest/formats/prefix.py), no step number. The step comes from the training bar
 ``  6%|▋         | 50/750 [00:32<07:28,  1.56it/s]``, which tqdm redraws with ``\\r`` and a
 dict can be glued straight after. Values are floats (4.x), quoted ``.4g`` strings (2025/26),
 bare ``nan``; very old versions print JSON with a ``step`` key.
@@ -17,6 +18,7 @@ import re
 from collections.abc import Callable, Iterable
 
 from app.ingest.formats.fields import Kind, WrapJoiner, clean, clock_seconds, finite, integer, number
+from app.ingest.formats.prefix import LineTimes, dated
 from app.stats.events import (
     EvalResult,
     Event,
@@ -24,6 +26,7 @@ from app.stats.events import (
     StageEnd,
     StageStart,
     StepFigures,
+    Tick,
     TrainingPause,
     TrainStep,
 )
@@ -47,13 +50,13 @@ _STEP_KEYS = {"loss", "learning_rate", "grad_norm", "epoch", "num_input_tokens_s
 
 
 class HfTrainerParser:
-    """HF Trainer console lines in, step/eval events out (all undated)."""
+    """HF Trainer console lines in, step/eval events out (undated but for a prefix's time)."""
 
     name = "hf-trainer"
-    reference_time: float | None = None  # undated: no year to find
 
     def __init__(self) -> None:
-        self._joiner: WrapJoiner[Emit] = WrapJoiner(self._classify)
+        self._joiner: WrapJoiner[Emit] = WrapJoiner(self._classify_dated)
+        self._times = LineTimes()
         self.bad_lines = 0
         self._train_total: int | None = None
         self._bar_total: int | None = None  # total of the most recent bar
@@ -63,11 +66,24 @@ class HfTrainerParser:
         self._rate_seconds: float | None = None  # the last step time a bar printed whole
         self._logged = 0  # loss dicts seen while no bar gives the step
 
+    @property
+    def reference_time(self) -> float | None:
+        """When the lines were written at the latest (a prefix's time without a year needs it)."""
+        return self._times.reader.reference_time
+
+    @reference_time.setter
+    def reference_time(self, value: float | None) -> None:
+        self._times.reader.reference_time = value
+
     def feed(self, lines: Iterable[str]) -> list[Event]:
-        """Parse lines in log order."""
+        """Parse lines in log order; end with a ``Tick`` when a prefix carried a time."""
         events: list[Event] = []
+        times = self._times
+        times.latest = None
         for raw in lines:
-            line = clean(raw)
+            line = times.message(clean(raw), self._joiner.holding)
+            if line is None:
+                continue
             start = len(events)
             if "^M" in line:
                 line = line.replace("^M", "\r")  # a log viewed in a pager and pasted: "^M" for \r
@@ -81,8 +97,17 @@ class HfTrainerParser:
                 events[start:] = _last_position(events[start:])
         for emit in self._joiner.end_records():
             events.extend(emit())
+        if times.latest is not None:
+            events.append(Tick(at=times.latest))
         self.bad_lines = self._joiner.bad
         return events
+
+    def _classify_dated(self, text: str) -> tuple[Kind, Emit | None]:
+        kind, emit = self._classify(text)
+        at = self._times.at
+        if emit is None or at is None:
+            return kind, emit
+        return kind, lambda: dated(emit(), at)
 
     def _classify(self, text: str) -> tuple[Kind, Emit | None]:
         stripped = text.lstrip()

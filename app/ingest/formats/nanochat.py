@@ -1,7 +1,8 @@
 """karpathy/nanochat: base_train, mid_train, chat_sft (old and new), chat_rl, base_eval.
 
 Templates and their history: research note ``other-log-formats.md`` §1 (HEAD ``92d63d4``).
-nanochat prints with a bare ``print0``: no timestamps, so every event has ``at=None``.
+nanochat prints with a bare ``print0``: no timestamps, so events carry a time only when a
+launcher's or logger's prefix gave the line one (app/ingest/formats/prefix.py).
 
 A speedrun log runs the stages one after another, each restarting its step:
 
@@ -23,11 +24,13 @@ import re
 from collections.abc import Callable, Iterable
 
 from app.ingest.formats.fields import NUM, Kind, WrapJoiner, clean, finite, integer, number, split_glued
+from app.ingest.formats.prefix import LineTimes, dated
 from app.stats.events import (
     EvalResult,
     Event,
     RunInfo,
     StageEnd,
+    Tick,
     TrainingPause,
     TrainStep,
 )
@@ -57,7 +60,6 @@ _BASE_EVAL = re.compile(
 _BPB = re.compile(rf"(train|val) bpb: ({_NUM})")
 _CORE = re.compile(rf"CORE metric: ({_NUM})")
 _TASK = re.compile(r"  ([A-Za-z][\w-]{0,40}): ([\d.]+)%")
-_RANK_PREFIX = re.compile(r"\[(?:rank|default)\d+\]:")
 # Keys of the step line: a piece holding them but not starting like a record is a torn tail.
 _STEP_KEYS = ("lrm: ", "dt: ", "tok/sec: ", "total time: ", "mfu: ", "loss: ", "eta: ")
 
@@ -82,28 +84,47 @@ class NanochatParser:
     """Lines of any nanochat script in, step/eval/run events out (all undated)."""
 
     name = "nanochat"
-    reference_time: float | None = None  # undated: no year to find
 
     def __init__(self) -> None:
-        self._joiner: WrapJoiner[Emit] = WrapJoiner(self._classify)
+        self._joiner: WrapJoiner[Emit] = WrapJoiner(self._classify_dated)
+        self._times = LineTimes()
         self.bad_lines = 0
         self._rl_sequences: int | None = None
 
+    @property
+    def reference_time(self) -> float | None:
+        """When the lines were written at the latest (a prefix's time without a year needs it)."""
+        return self._times.reader.reference_time
+
+    @reference_time.setter
+    def reference_time(self, value: float | None) -> None:
+        self._times.reader.reference_time = value
 
     def feed(self, lines: Iterable[str]) -> list[Event]:
-        """Parse lines in log order."""
+        """Parse lines in log order; end with a ``Tick`` when a prefix carried a time."""
         events: list[Event] = []
+        times = self._times
+        times.latest = None
         for raw in lines:
-            line = clean(raw)
-            if line.startswith("[") and _RANK_PREFIX.match(line):
-                line = line[line.index(":") + 1 :]
+            line = times.message(clean(raw), self._joiner.holding)
+            if line is None:
+                continue
             for text in split_glued(line, _GLUED) if ("tep " in line) else (line,):
                 for emit in self._joiner.records(text):
                     events.extend(emit())
         for emit in self._joiner.end_records():
             events.extend(emit())
+        if times.latest is not None:
+            events.append(Tick(at=times.latest))
         self.bad_lines = self._joiner.bad
         return events
+
+    def _classify_dated(self, text: str) -> tuple[Kind, Emit | None]:
+        kind, emit = self._classify(text)
+        at = self._times.at
+        if emit is None or at is None:
+            return kind, emit
+        return kind, lambda: dated(emit(), at)
 
     # --- reading one piece ------------------------------------------------------
 

@@ -20,7 +20,8 @@ import re
 from collections.abc import Callable, Iterable
 
 from app.ingest.formats.fields import NUM, Kind, WrapJoiner, clean, finite, integer, number, split_glued
-from app.stats.events import EvalResult, Event, RunInfo, StageEnd, TrainingPause, TrainStep
+from app.ingest.formats.prefix import LineTimes, dated
+from app.stats.events import EvalResult, Event, RunInfo, StageEnd, Tick, TrainingPause, TrainStep
 
 Emit = Callable[[], list[Event]]
 
@@ -67,21 +68,36 @@ LLMC_MFU_NOTE = "unknown: llm.c printed -100% (GPU not in its table)"
 
 
 class NanogptParser:
-    """Lines of nanoGPT, llm.c or modded-nanogpt in, step/eval events out (all undated)."""
+    """Lines of nanoGPT, llm.c or modded-nanogpt in, step/eval events out.
 
-    reference_time: float | None = None  # undated: no year to find
+    The trainers print no time; a launcher's or logger's prefix may (app/ingest/formats/prefix.py),
+    and then the events carry it.
+    """
 
     def __init__(self, name: str = "nanogpt") -> None:
         self.name = name
-        self._joiner: WrapJoiner[Emit] = WrapJoiner(self._classify)
+        self._joiner: WrapJoiner[Emit] = WrapJoiner(self._classify_dated)
+        self._times = LineTimes()
         self.bad_lines = 0
 
+    @property
+    def reference_time(self) -> float | None:
+        """When the lines were written at the latest (a prefix's time without a year needs it)."""
+        return self._times.reader.reference_time
+
+    @reference_time.setter
+    def reference_time(self, value: float | None) -> None:
+        self._times.reader.reference_time = value
 
     def feed(self, lines: Iterable[str]) -> list[Event]:
-        """Parse lines in log order."""
+        """Parse lines in log order; end with a ``Tick`` when a prefix carried a time."""
         events: list[Event] = []
+        times = self._times
+        times.latest = None
         for raw in lines:
-            line = clean(raw)
+            line = times.message(clean(raw), self._joiner.holding)
+            if line is None:
+                continue
             # llm.c redraws "evaluating HellaSwag: i/N" with a carriage return.
             parts = [p for p in line.split("\r") if p] if "\r" in line else [line]
             for part in parts:
@@ -90,8 +106,17 @@ class NanogptParser:
                         events.extend(emit())
         for emit in self._joiner.end_records():
             events.extend(emit())
+        if times.latest is not None:
+            events.append(Tick(at=times.latest))
         self.bad_lines = self._joiner.bad
         return events
+
+    def _classify_dated(self, text: str) -> tuple[Kind, Emit | None]:
+        kind, emit = self._classify(text)
+        at = self._times.at
+        if emit is None or at is None:
+            return kind, emit
+        return kind, lambda: dated(emit(), at)
 
     def _classify(self, text: str) -> tuple[Kind, Emit | None]:
         if text.startswith("iter "):

@@ -16,6 +16,7 @@ from math import prod
 
 from app.ingest.formats.base import LocalToEpoch, local_to_epoch
 from app.ingest.formats.fields import NUM, Kind, LocalTimes, WrapJoiner, clean, finite, integer, number
+from app.ingest.formats.prefix import LineTimes, PrefixReader
 from app.stats.events import (
     EvalResult,
     Event,
@@ -55,7 +56,6 @@ class TorchtitanParser:
     """torchtitan console lines in, dated step/eval events out."""
 
     name = "torchtitan"
-    reference_time: float | None = None  # its timestamps carry a year, or none at all
 
     def __init__(self, to_epoch: LocalToEpoch = local_to_epoch) -> None:
         self._times = LocalTimes(to_epoch)
@@ -65,14 +65,28 @@ class TorchtitanParser:
         self._last: tuple[int, float | None] | None = None  # (step, loss) last emitted
         self._fallback_note: str | None = None
         self._latest: float | None = None
+        self._lines = LineTimes(PrefixReader(to_epoch))
 
+    @property
+    def reference_time(self) -> float | None:
+        """When the lines were written at the latest (a prefix's time without a year needs it)."""
+        return self._lines.reader.reference_time
+
+    @reference_time.setter
+    def reference_time(self, value: float | None) -> None:
+        self._lines.reader.reference_time = value
 
     def feed(self, lines: Iterable[str]) -> list[Event]:
         """Parse lines in log order; end with a ``Tick`` when any line carried a time."""
         events: list[Event] = []
         self._latest = None
         for raw in lines:
-            for record in self._joiner.records(clean(raw)):
+            # torchrun's rank, and a launcher's or logger's prefix before the line (or before a
+            # step line printed without torchtitan's own logger): app/ingest/formats/prefix.py.
+            line = self._lines.message(clean(raw), self._joiner.holding)
+            if line is None:
+                continue  # another rank's copy
+            for record in self._joiner.records(line):
                 self._emit(record, events)
         for record in self._joiner.end_records():
             self._emit(record, events)
@@ -84,8 +98,9 @@ class TorchtitanParser:
     def _classify(self, text: str) -> tuple[Kind, _Record | None]:
         if "[titan]" not in text[:40]:
             if "step:" in text and "loss:" in text:
-                # Without the logger prefix (a custom logging setup): read the message alone.
-                return self._message_kind(None, None, text)
+                # Without torchtitan's logger (a custom logging setup): read the message alone,
+                # at the time its own prefix gave, if any.
+                return self._message_kind(self._lines.at, None, text)
             if text[:1] == " " or ":" not in text[:12]:
                 return (Kind.FRAGMENT if ("GiB(" in text or "tps:" in text) else Kind.OTHER), None
             return Kind.OTHER, None

@@ -1,0 +1,234 @@
+"""What a launcher or a logging setup writes before a trainer's own line, and the time it gives.
+
+nanoGPT, llm.c, modded-nanogpt, nanochat and the HF Trainer print bare lines, but the lines
+often reach the log through something that prefixes them, sometimes several things at once:
+
+* launchers: torchrun ``[rank0]:`` / ``[default0]:``, OpenMPI ``[1,0]<stdout>:``, srun
+  ``--label`` ``0: ``, pdsh/deepspeed ``worker-0: ``;
+* logging: python ``logging`` (``2024-05-01 12:00:00,123 - INFO - ``, ``… - __main__ - INFO - ``,
+  HF's examples ``05/01/2024 12:00:00 - INFO - __main__ - ``, ``INFO:__main__:``), HF's explicit
+  format ``[INFO|trainer.py:2048] 2024-05-01 12:00:00,123 >> ``, loguru
+  ``2024-05-01 12:00:00.123 | INFO     | __main__:main:42 - ``, hydra
+  ``[2024-05-01 12:00:00,123][__main__][INFO] - ``, deepspeed ``[2024-…] [INFO] [logging.py:96:log_dist] ``,
+  absl/glog ``I0501 12:00:00.123456 1402 train.py:88] ``;
+* capture tools: ``docker logs -t`` / ``kubectl logs --timestamps`` (``2024-05-01T12:00:00.123456789Z ``),
+  moreutils ``ts`` (``May 01 12:00:00 `` or ``[2024-05-01 12:00:00]``), journald.
+
+:meth:`PrefixReader.read` peels them and gives back the trainer's message, the time the prefix
+printed (unix seconds, None without one) and the launcher's rank. A bare label (``0: ``,
+``worker-0: ``) could be the rest of a wrapped record, so it is not peeled while one waits for it.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from dataclasses import dataclass, replace
+
+from app.ingest.formats.base import EpochToDate, LocalToEpoch, local_date, local_to_epoch
+from app.ingest.formats.fields import MONTHS, LocalTimes, year_of
+from app.stats.events import Event
+
+_LEVEL = r"(?:TRACE|DEBUG|INFO|SUCCESS|NOTICE|WARNING|WARN|ERROR|CRITICAL|FATAL)"
+_CLOCK = r"(\d\d):(\d\d):(\d\d)(?:[.,](\d{1,9}))?"
+# A date and time with the year first (ISO, python logging, loguru), maybe with a zone.
+_ISO = re.compile(rf"\[?(\d{{4}})-(\d\d)-(\d\d)[T ]{_CLOCK}(Z|[+-]\d\d:?\d\d)?\]?")
+# HF's example scripts (``datefmt="%m/%d/%Y %H:%M:%S"``).
+_US = re.compile(rf"\[?(\d\d)/(\d\d)/(\d{{4}}),? {_CLOCK}\]?")
+# moreutils ``ts`` and journald: no year.
+_MONTH_DAY = re.compile(rf"\[?([A-Z][a-z]{{2}}) ([ \d]\d) {_CLOCK}\]?")
+# absl/glog: level letter, month, day, time, thread id, file:line].
+_GLOG = re.compile(rf"[IWEF](\d\d)(\d\d) {_CLOCK}\s+\d+ [^\]\s]{{1,120}}\] ")
+# HF's explicit format: ``[INFO|trainer.py:2048] 2024-05-01 12:00:00,123 >> ``.
+_HF_EXPLICIT = re.compile(rf"\[{_LEVEL}\|[^\]]{{1,120}}\] ")
+_HF_ARROWS = re.compile(r"\s*>> ")
+# What follows a time in a logging record, any number of times: a separator, the level, a
+# bracketed field, ``name - `` (loguru's ``module:function:line - ``), journald's ``host proc[pid]: ``.
+_RECORD_FIELD = re.compile(
+    rf"\s*[-|]\s+|\s+|\[{_LEVEL}\]\s*|{_LEVEL}\b:?\s*|\[[^\]]{{1,120}}\]:?\s*"
+    rf"|[\w.<>-]{{1,120}}(?::[\w.<>-]{{1,120}}:\d{{1,7}})?\s+-\s+|[\w.-]{{1,64}} [\w./-]{{1,64}}\[\d{{1,9}}\]: "
+)
+# Python logging's default format (``basicConfig``): ``INFO:__main__:``.
+_LEVEL_NAME = re.compile(rf"{_LEVEL}:[\w.<>-]{{0,120}}:\s?")
+_RANK = re.compile(r"\[(?:rank|default)(\d{1,6})\]:\s?|\[\d{1,6},(\d{1,6})\]<std(?:out|err)>:\s?")
+# srun's task label, or a host name with a digit in it (pdsh: ``worker-0: ``, ``node017: ``).
+_LABEL = re.compile(r"\s*(\d{1,5}): |(?=[A-Za-z][\w.-]{0,62}\d)[A-Za-z][\w.-]{0,63}: ")
+# A cheap test: can the line start with a prefix at all?
+_MAYBE = re.compile(r"\[|\s*\d|[A-Z][a-z]{2} [ \d]\d |[IWEF]\d{4} |[A-Z]{4,8}:|[A-Za-z][\w.-]{0,62}: ")
+_MAX_PEELS = 6
+
+
+@dataclass(frozen=True, slots=True)
+class Prefixed:
+    """A line's message, the time its prefix printed (or None) and the launcher's rank (or None)."""
+
+    message: str
+    at: float | None
+    rank: int | None
+
+
+class PrefixReader:
+    """Peel launcher and logging prefixes off lines; convert the times they print."""
+
+    def __init__(self, to_epoch: LocalToEpoch = local_to_epoch, to_date: EpochToDate = local_date) -> None:
+        self._times = LocalTimes(to_epoch)
+        self._to_date = to_date
+        # When the lines were written at the latest: a time printed without a year takes it from here.
+        self.reference_time: float | None = None
+        self._reference: tuple[float, tuple[int, int, int]] | None = None
+        self._labelled = False  # the last line that began a record had a bare label
+
+    def read(self, line: str, continuing: bool = False) -> Prefixed:
+        """The message of a cleaned line, the prefix's time and rank (the line itself when none).
+
+        ``continuing``: a record waits for the rest a wrap may have cut; then a bare label
+        (``0: ``) is the record's own text (``iter 1`` + ``0: loss …``), unless the lines before
+        carried labels too (srun's ``0: `` on every line).
+        """
+        if not _MAYBE.match(line):
+            if not continuing:
+                self._labelled = False
+            return Prefixed(line, None, None)
+        at: float | None = None
+        rank: int | None = None
+        pos = 0
+        labelled = False
+        for _ in range(_MAX_PEELS):
+            m = _RANK.match(line, pos)
+            if m is not None:
+                rank = int(m.group(1) or m.group(2))
+                pos = m.end()
+                continue
+            stamped = self._stamp(line, pos)
+            if stamped is not None:
+                when, pos = stamped
+                at = when if when is not None else at
+                continue
+            m = _LEVEL_NAME.match(line, pos)
+            if m is not None:
+                pos = m.end()
+                continue
+            m = None if continuing and not self._labelled else _LABEL.match(line, pos)
+            if m is not None and m.end() < len(line):
+                labelled = True
+                if m.group(1) is not None:
+                    rank = int(m.group(1))
+                pos = m.end()
+                continue
+            break
+        if labelled or not continuing:
+            self._labelled = labelled
+        if pos == 0:
+            return Prefixed(line, None, None)
+        return Prefixed(line[pos:], at, rank)
+
+    def _stamp(self, line: str, pos: int) -> tuple[float | None, int] | None:
+        """A time at ``pos`` and the logging fields after it: (its unix time or None, where the message starts)."""
+        at: float | None
+        m = _HF_EXPLICIT.match(line, pos)
+        if m is not None:
+            iso = _ISO.match(line, m.end())
+            arrows = _HF_ARROWS.match(line, iso.end()) if iso is not None else None
+            if iso is None or arrows is None:
+                return None
+            return self._iso_time(iso), arrows.end()
+        m = _GLOG.match(line, pos)
+        if m is not None:
+            month, day = int(m.group(1)), int(m.group(2))
+            return self._yearless(month, day, m, 3), m.end()
+        m = _ISO.match(line, pos)
+        if m is not None:
+            at = self._iso_time(m)
+        else:
+            m = _US.match(line, pos)
+            if m is not None:
+                month, day = int(m.group(1)), int(m.group(2))
+                if month > 12:  # day first after all
+                    month, day = day, month
+                at = self._local(int(m.group(3)), month, day, m, 4)
+            else:
+                m = _MONTH_DAY.match(line, pos)
+                if m is None or m.group(1) not in MONTHS:
+                    return None
+                at = self._yearless(MONTHS[m.group(1)], int(m.group(2)), m, 3)
+        end = m.end()
+        if end < len(line) and not (line[end].isspace() or line[end] in "[]|-"):
+            return None  # a date inside a word, not a record's time
+        for _ in range(_MAX_PEELS):
+            field = _RECORD_FIELD.match(line, end)
+            if field is None or field.end() == end:
+                break
+            end = field.end()
+        return at, end
+
+    def _iso_time(self, m: re.Match[str]) -> float | None:
+        zone = m.group(8)
+        if zone is None:
+            return self._local(int(m.group(1)), int(m.group(2)), int(m.group(3)), m, 4)
+        year, month, day = int(m.group(1)), int(m.group(2)), int(m.group(3))
+        hour, minute, second = int(m.group(4)), int(m.group(5)), int(m.group(6))
+        if not (1 <= month <= 12 and 1 <= day <= 31 and hour < 24 and minute < 60 and second < 60):
+            return None
+        offset = 0
+        if zone != "Z":
+            digits = zone[1:].replace(":", "")
+            offset = (int(digits[:2]) * 60 + int(digits[2:])) * 60 * (1 if zone[0] == "+" else -1)
+        try:
+            utc = calendar.timegm((year, month, day, hour, minute, second, 0, 0, 0))
+        except (OverflowError, ValueError):
+            return None
+        return utc - offset + _fraction(m.group(7))
+
+    def _local(self, year: int, month: int, day: int, m: re.Match[str], first: int) -> float | None:
+        hour, minute, second = (int(m.group(first + i)) for i in range(3))
+        return self._times.epoch(year, month, day, hour, minute, second + _fraction(m.group(first + 3)))
+
+    def _yearless(self, month: int, day: int, m: re.Match[str], first: int) -> float | None:
+        t = self.reference_time
+        if t is None:
+            return None
+        if self._reference is None or self._reference[0] != t:
+            self._reference = (t, self._to_date(t))
+        return self._local(year_of(month, day, self._reference[1]), month, day, m, first)
+
+
+def _fraction(digits: str | None) -> float:
+    return float("0." + digits) if digits else 0.0
+
+
+def dated(events: list[Event], at: float | None) -> list[Event]:
+    """The events with ``at`` for those that carry no time of their own."""
+    if at is None:
+        return events
+    return [replace(event, at=at) if event.at is None else event for event in events]
+
+
+class LineTimes:
+    """Which time and rank the record being read has: its line's prefix, or for a continuation of a
+    wrapped record, the prefix of the line it began on; and which rank's lines are followed.
+
+    Under a launcher every rank may print the same steps; one rank is followed (rank 0 as soon as
+    it shows up), so another rank's older step never reads as the run going back.
+    """
+
+    def __init__(self, reader: PrefixReader | None = None) -> None:
+        self.reader = reader or PrefixReader()
+        self.at: float | None = None  # the time of the record being read
+        self.latest: float | None = None  # the latest time any prefix printed in this batch
+        self._rank: int | None = None
+
+    def message(self, line: str, continuing: bool) -> str | None:
+        """The message of a cleaned line, noting its time; None for another rank's line."""
+        pre = self.reader.read(line, continuing)
+        if pre.rank is not None:
+            if self._rank is None or (pre.rank == 0 and self._rank != 0):
+                self._rank = pre.rank
+            elif pre.rank != self._rank:
+                return None
+        if pre.at is not None:
+            self.at = pre.at
+            if self.latest is None or pre.at > self.latest:
+                self.latest = pre.at
+        elif not continuing or pre.message is not line:  # a prefixed line begins a record
+            self.at = None
+        return pre.message
