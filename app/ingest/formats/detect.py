@@ -81,7 +81,7 @@ FAMILIES: dict[str, str] = {
     "sn38": "sn38",
     "hivemind": "sn38",
 }
-_PREFIXES = PrefixReader()  # only the messages: no time is converted without a reference
+_PREFIXES = PrefixReader(dates=False)  # only the messages
 # Lines read to sniff a log (from its end: the stage that runs now).
 SNIFF_LINES = 4000
 
@@ -96,13 +96,16 @@ def signature(line: str, prefer: str | None = None) -> str | None:
     if len(line) > 4096:
         line = line[:4096]
     text: str | None = None
-    message = ""
+    message: str | None = None
     for name, needle, pattern in _preferring(prefer):
         if needle in line:
             if text is None:
                 text = clean(line)
+            if pattern.search(text):
+                return name
+            if message is None:
                 message = _PREFIXES.read(text).message
-            if pattern.search(text) or (message is not text and pattern.search(message)):
+            if message is not text and pattern.search(message):
                 return name
     return None
 

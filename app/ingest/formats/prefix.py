@@ -70,7 +70,10 @@ class Prefixed:
 class PrefixReader:
     """Peel launcher and logging prefixes off lines; convert the times they print."""
 
-    def __init__(self, to_epoch: LocalToEpoch = local_to_epoch, to_date: EpochToDate = local_date) -> None:
+    def __init__(
+        self, to_epoch: LocalToEpoch = local_to_epoch, to_date: EpochToDate = local_date, *, dates: bool = True
+    ) -> None:
+        self._dates = dates  # False: peel only (the format sniffer), convert no time
         self._times = LocalTimes(to_epoch)
         self._to_date = to_date
         # When the lines were written at the latest: a time printed without a year takes it from here.
@@ -162,6 +165,8 @@ class PrefixReader:
         return at, end
 
     def _iso_time(self, m: re.Match[str]) -> float | None:
+        if not self._dates:
+            return None
         zone = m.group(8)
         if zone is None:
             return self._local(int(m.group(1)), int(m.group(2)), int(m.group(3)), m, 4)
@@ -180,6 +185,8 @@ class PrefixReader:
         return utc - offset + _fraction(m.group(7))
 
     def _local(self, year: int, month: int, day: int, m: re.Match[str], first: int) -> float | None:
+        if not self._dates:
+            return None
         hour, minute, second = (int(m.group(first + i)) for i in range(3))
         return self._times.epoch(year, month, day, hour, minute, second + _fraction(m.group(first + 3)))
 

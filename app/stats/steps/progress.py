@@ -46,6 +46,7 @@ from app.stats.steps.stage import (
     diverged_at,
     finished,
     finite,
+    lines_needed,
     measure,
     same_position,
 )
@@ -184,7 +185,7 @@ class StepProgress:
     def _note_time(self, stage: Stage, t: float) -> None:
         """A timed line: count it for the warm-up; after a stall, training resumes with it."""
         stage.timed_lines += 1
-        if stage.timed_lines == 3:
+        if stage.timed_lines == lines_needed(stage):
             stage.warm_at = t
         gap = t - stage.step_time if stage.step_time is not None else 0.0
         # (the floor first: most steps come well within it, and the full check takes medians)

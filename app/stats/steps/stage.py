@@ -15,6 +15,7 @@ from app.stats.steps.intervals import IntervalWindow
 from app.stats.tracker import RATE_WINDOW_SECONDS, WARMUP_COUNT, WARMUP_SECONDS
 
 RECENT_LINES = 21
+LOGGED_WARMUP_COUNT = 2
 # Evaluation figures that go to nan or inf only when the model has (val loss, bits per byte,
 # perplexity); an accuracy or a score may be nan for reasons of its own (nothing to score).
 DIVERGENCE_EVALS = re.compile(r"loss|bpb|perplexity|ppl")
@@ -145,6 +146,8 @@ class Measure:
     steps_per_hour: float | None
     tokens_per_hour: float | None
     done: bool
+    needed: int = WARMUP_COUNT  # timed lines before a rate is shown
+    logged: bool = False  # the lines are logged dicts, not numbered steps
 
     def rate_view(self, tokens_per_step: int | None) -> RateView:
         per_step = tokens_per_step
@@ -163,12 +166,17 @@ class Measure:
     def warmup_view(self) -> WarmupView:
         return WarmupView(
             passes=self.lines,
-            passes_needed=WARMUP_COUNT,
+            passes_needed=self.needed,
             observed_seconds=self.observed_seconds,
             seconds_needed=float(WARMUP_SECONDS),
             done=self.done,
             text=None if self.done else text.warmup(
-                min(self.lines, WARMUP_COUNT), WARMUP_COUNT, self.observed_seconds, float(WARMUP_SECONDS), "step", "steps"
+                min(self.lines, self.needed),
+                self.needed,
+                self.observed_seconds,
+                float(WARMUP_SECONDS),
+                "logged step" if self.logged else "step",
+                "logged steps" if self.logged else "steps",
             ),
         )
 
@@ -210,14 +218,27 @@ def measure(stage: Stage, now: float) -> Measure:
     start = stage.start
     observed = 0.0 if start is None else min(max(now - start, 0.0), float(RATE_WINDOW_SECONDS))
     in_window = stage.steps.total(now - RATE_WINDOW_SECONDS, now) if start is not None else 0.0
-    done = start is not None and stage.timed_lines >= WARMUP_COUNT and observed >= WARMUP_SECONDS
+    needed = lines_needed(stage)
+    done = start is not None and stage.timed_lines >= needed and observed >= WARMUP_SECONDS
     steps_per_hour = in_window / observed * 3600 if done and observed > 0 else None
     tokens_per_hour = None
     if done and stage.tokens_since is not None:
         token_observed = min(max(now - stage.tokens_since, 0.0), float(RATE_WINDOW_SECONDS))
         if token_observed >= WARMUP_SECONDS:
             tokens_per_hour = stage.tokens.total(now - RATE_WINDOW_SECONDS, now) / token_observed * 3600
-    return Measure(start, observed, stage.lines, in_window, steps_per_hour, tokens_per_hour, done)
+    return Measure(
+        start, observed, stage.lines, in_window, steps_per_hour, tokens_per_hour, done, needed, stage.latest.logged
+    )
+
+
+def lines_needed(stage: Stage) -> int:
+    """Timed lines before a rate is shown: the shared warm-up's 3, or 2 logged dicts.
+
+    A log of HF dicts without a bar has one line per ``logging_steps`` (500 by default): two dated
+    dicts already span one whole logged interval of many optimizer steps, as much as three of
+    anything else, and a third could be most of an hour away.
+    """
+    return LOGGED_WARMUP_COUNT if stage.latest.logged else WARMUP_COUNT
 
 
 def same_position(a: TrainStep, b: TrainStep) -> bool:
@@ -244,4 +265,5 @@ def row_groups_per_step(stage: Stage) -> float | None:
 def no_timing(stage: Stage, m: Measure) -> bool:
     """The log gives no time to measure by: no line printed a duration or a clock, and too few
     arrived live to time them by their arrival (a cold start on llm.c's main.log)."""
-    return not m.done and not stage.printed_timing and stage.lines >= WARMUP_COUNT and stage.timed_lines < WARMUP_COUNT
+    needed = lines_needed(stage)
+    return not m.done and not stage.printed_timing and stage.lines >= needed and stage.timed_lines < needed
