@@ -21,6 +21,27 @@ function plain(value) {
   return String(Number(value.toPrecision(4)));
 }
 
+// Time ticks in this browser's language and clock (12 or 24 hours, as its locale writes them):
+// times within a day, the date under the first tick of each new day, and dates alone once the
+// ticks are a day or more apart. uPlot's own default is a US format with a date under the first
+// tick whatever the range.
+const DAY = 86400;
+const tickTime = new Intl.DateTimeFormat(undefined, { hour: "numeric", minute: "2-digit" });
+const tickDay = new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric" });
+
+export function timeTicks(splits, incrSeconds) {
+  if (incrSeconds >= DAY) return splits.map((t) => tickDay.format(t * 1000));
+  let previousDay = null;
+  return splits.map((t) => {
+    const when = new Date(t * 1000);
+    const day = when.toDateString();
+    const label = tickTime.format(when);
+    const newDay = previousDay !== null && day !== previousDay;
+    previousDay = day;
+    return newDay ? `${label}\n${tickDay.format(when)}` : label;
+  });
+}
+
 // Indices of points with no neighbour on either side: a line cannot show them, so a dot does.
 function isolated(values) {
   const found = [];
@@ -236,7 +257,14 @@ export function timeOptions(size, colours, view, onCursor) {
     series,
     bands: withBand ? [{ series: [3, 2], fill: colours.band }] : [],
     axes: [
-      axis(colours, undefined, { space: 60 }),
+      axis(
+        colours,
+        (u, splits, axisIdx, space, incr) => {
+          view.xTicks = timeTicks(splits, incr); // what is drawn, for the browser tests to read
+          return view.xTicks;
+        },
+        { space: 56 },
+      ),
       axis(colours, (u, splits) => splits.map(compact), { size: 48, space: 26 }),
     ],
   };

@@ -401,6 +401,7 @@ export function inspectChart() {
     y: [u.scales.y.min, u.scales.y.max],
     current: view.current,
     events: (view.events || []).length,
+    xTicks: view.xTicks || null,
     bbox: { ...u.bbox },
   }));
 }

@@ -77,6 +77,19 @@ def shot(page: Any, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
+def phone_shot(page: Any, name: str) -> None:
+    """A whole-page picture of a touch phone's page, as the phone lays it out.
+
+    Playwright's full_page capture of a mobile context lays the page out again without the touch
+    emulation (``hover: none`` stops matching), so the viewport is made as tall as the page instead.
+    """
+    ARTIFACTS.mkdir(exist_ok=True)
+    viewport = page.viewport_size
+    page.set_viewport_size({"width": viewport["width"], "height": page.evaluate("document.documentElement.scrollHeight")})
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+    page.set_viewport_size(viewport)
+
+
 def no_horizontal_overflow(page: Any) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"the page is {width} px wide on a {PHONE['width']} px screen"
@@ -122,8 +135,23 @@ def test_the_page_polls_when_the_websocket_port_is_closed(
     shot(page, "polling")
 
 
-def test_phone_layout_fits_and_dark_mode_renders(demo_server: tuple[RunningServer, Monitor], page: Any) -> None:
+@pytest.fixture
+def phone(browser: Any) -> Iterator[Any]:
+    """A phone as the README pictures it: 390 px, touch, no hover (a narrow desktop window is not one)."""
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    context.close()
+    assert not errors, errors
+
+
+def test_phone_layout_fits_and_dark_mode_renders(
+    demo_server: tuple[RunningServer, Monitor], phone: Any, browser: Any
+) -> None:
     server, monitor = demo_server
+    page = phone
     page.goto(server.http_url)
     status = page.locator("#status")
     expect()(status).to_have_text(re.compile(r"L1 · \d+k tok/h"))
@@ -131,9 +159,11 @@ def test_phone_layout_fits_and_dark_mode_renders(demo_server: tuple[RunningServe
     expect()(page.locator("#details li")).to_have_count(len(monitor.snapshot().details))
     expect()(page.locator("#warmup")).to_be_hidden()
     expect()(page.locator("#chart canvas")).to_have_count(1)
+    # The pairing card is for the computer running tokwatch: a phone cannot scan its own screen.
+    expect()(page.locator("#pairing")).to_be_hidden()
     no_horizontal_overflow(page)
     light_background = page.evaluate("getComputedStyle(document.body).backgroundColor")
-    shot(page, "phone-light")
+    phone_shot(page, "phone-light")
 
     page.emulate_media(color_scheme="dark")
     dark_background = page.evaluate("getComputedStyle(document.body).backgroundColor")
@@ -141,10 +171,18 @@ def test_phone_layout_fits_and_dark_mode_renders(demo_server: tuple[RunningServe
     assert light_background != dark_background
     assert luminance(dark_background) < 0.1 < luminance(dark_text)
     no_horizontal_overflow(page)
-    shot(page, "phone-dark")
+    phone_shot(page, "phone-dark")
 
-    page.set_viewport_size({"width": 1280, "height": 900})
-    shot(page, "desktop-dark")
+    desktop = browser.new_context(viewport={"width": 1280, "height": 900}, device_scale_factor=2, color_scheme="dark")
+    try:
+        page = desktop.new_page()
+        page.goto(server.http_url)
+        expect()(page.locator("#status")).to_have_text(re.compile(r"L1 · \d+k tok/h"))
+        expect()(page.locator("#chart canvas")).to_have_count(1)
+        expect()(page.locator("#pairing")).to_be_visible()  # here it is: this is the computer running it
+        shot(page, "desktop-dark")
+    finally:
+        desktop.close()
 
 
 def luminance(css_colour: str) -> float:

@@ -441,3 +441,63 @@ def test_a_step_trainer_gets_loss_and_rate_against_step_with_evaluations(
     expect()(readout).to_contain_text("val bpb 1.0625")
     expect()(readout).to_contain_text(f"loss {stored_loss(200):g}")
     screenshot(chart_page, "chart-steps-phone-light")
+
+
+# --- the time axis in the browser's language ---------------------------------------------------
+
+# (locale, a tick within a day, the date under the first tick past midnight, a tick a day apart)
+LOCALES = [
+    ("en-US", r"\d{1,2}:\d{2}\s(AM|PM)", r"Sep 21", r"Sep \d{1,2}"),
+    ("de-DE", r"\d{1,2}:\d{2}", r"21\. Sept?\.", r"\d{1,2}\. Sept?\."),
+    ("en-GB", r"\d{1,2}:\d{2}", r"21 Sept?", r"\d{1,2} Sept?"),
+]
+
+
+@pytest.mark.parametrize(("locale", "time_pattern", "midnight_day", "day_pattern"), LOCALES)
+def test_time_ticks_follow_the_browser_locale_and_show_a_date_only_where_the_day_changes(
+    history_server: ChartServer, browser: Any, locale: str, time_pattern: str, midnight_day: str, day_pattern: str
+) -> None:
+    # NOW is 14:15 UTC on 21 September 2026: the hour holds no midnight, the last 24 h one.
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale=locale, timezone_id="UTC")
+    try:
+        page = context.new_page()
+        page.goto(history_server.url)
+        expect()(page.locator("#status")).to_contain_text("L1")
+
+        with page.expect_response(re.compile(r"/api/history\?range=6h$")):
+            page.locator('#chart-ranges button[data-range="6h"]').click()
+        expect()(page.locator("#history-title")).to_have_text("tok/h, last 6 h")
+        ticks = inspect(page)[0]["xTicks"]
+        assert len(ticks) >= 3
+        assert all(re.fullmatch(time_pattern, tick) for tick in ticks), ticks  # times alone: no date anywhere
+
+        with page.expect_response(re.compile(r"/api/history\?range=24h$")):
+            page.locator('#chart-ranges button[data-range="24h"]').click()
+        expect()(page.locator("#history-title")).to_have_text("tok/h, last 24 h")
+        ticks = inspect(page)[0]["xTicks"]
+        dated = [tick for tick in ticks if "\n" in tick]
+        assert len(dated) == 1, ticks  # the day changes once, and says so once
+        clock, day = dated[0].split("\n")
+        assert re.fullmatch(time_pattern, clock) and re.fullmatch(midnight_day, day), dated
+        assert all(re.fullmatch(time_pattern, tick) for tick in ticks if tick not in dated), ticks
+
+        with page.expect_response(re.compile(r"/api/history\?range=7d$")):
+            page.locator('#chart-ranges button[data-range="7d"]').click()
+        expect()(page.locator("#history-title")).to_have_text("tok/h, last 7 days")
+        ticks = inspect(page)[0]["xTicks"]
+        assert len(ticks) >= 3 and all(re.fullmatch(day_pattern, tick) for tick in ticks), ticks
+    finally:
+        context.close()
+
+
+def test_the_hour_has_times_and_no_date_on_its_axis(live_server: ChartServer, browser: Any) -> None:
+    context = browser.new_context(viewport=PHONE, locale="en-US", timezone_id="UTC")
+    try:
+        page = context.new_page()
+        page.goto(live_server.url)
+        expect()(page.locator("#chart canvas")).to_have_count(1)
+        ticks = inspect(page)[0]["xTicks"]
+        assert len(ticks) >= 2
+        assert all(re.fullmatch(r"\d{1,2}:\d{2}\s(AM|PM)", tick) for tick in ticks), ticks
+    finally:
+        context.close()
