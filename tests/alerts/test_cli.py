@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from app.alerts.read import clock_time
 from tests.receiver import Receiver
 from tests.web.test_serve import RunningProcess, start_run_py
 
@@ -177,7 +178,7 @@ def test_a_run_stalled_at_start_is_told_once_and_its_end_once(
         assert "alerts as 'gpu-box' to #1 json://…" in running.banner
         base = f"http://127.0.0.1:{running.http_port}"
         opened = receiver.wait_for(1, timeout=30)[0].json
-        last_step = time.strftime("%H:%M", time.localtime(stalled_log.stat().st_mtime))
+        last_step = clock_time(stalled_log.stat().st_mtime, time.time())  # dated when not today
         assert opened["title"] == "gpu-box: stalled"
         assert opened["message"] == (f"step 200 · stalled 2h00m\nStalled: no step since {last_step} (last step 200).\n"
                                      f"Since {last_step} (2 h 00 min).\n{base}/")

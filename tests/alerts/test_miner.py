@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from app.alerts.read import clock_time
 from tests.alerts.test_cli import get, stop, write_config
 from tests.conftest import iota_line
 from tests.receiver import Receiver
@@ -21,7 +22,8 @@ from tests.web.test_serve import start_run_py
 
 
 def hm(t: float) -> str:
-    return time.strftime("%H:%M", time.localtime(t))
+    """The time as the message writes it: with the date when it is not today (a run across midnight)."""
+    return clock_time(t, time.time())
 
 
 def forward(t: float, n: int) -> list[str]:
