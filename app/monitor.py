@@ -159,6 +159,7 @@ class Monitor:
         self._lock = threading.Lock()
         self._changed = threading.Condition(self._lock)
         self._version = 0
+        self._interrupts = 0  # bumped by interrupt(): every wait_for_change returns
         self._parser: LogParser | None = None
         self._tracker: Tracker = UnknownTracker()
         self._undetected: list[str] = []
@@ -347,10 +348,20 @@ class Monitor:
             return self._version
 
     def wait_for_change(self, since: int, timeout: float) -> int:
-        """Block until the version passes ``since`` or ``timeout`` elapses; return the version."""
+        """Block until the version passes ``since``, ``timeout`` elapses or :meth:`interrupt`; return the version."""
         with self._changed:
-            self._changed.wait_for(lambda: self._version != since, timeout=timeout)
+            interrupts = self._interrupts
+            self._changed.wait_for(lambda: self._version != since or self._interrupts != interrupts, timeout=timeout)
             return self._version
+
+    def interrupt(self) -> None:
+        """Make every ``wait_for_change`` in progress return now, changed or not (its waiter is stopping).
+
+        So waiters can sleep until the next change however long that is, and still stop at once.
+        """
+        with self._changed:
+            self._interrupts += 1
+            self._changed.notify_all()
 
     def last_event_at(self) -> float | None:
         """The newest log time seen, or None."""

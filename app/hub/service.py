@@ -53,6 +53,7 @@ class Hub:
         self.clock = clock
         self._changed = threading.Condition()
         self._version = 0
+        self._interrupts = 0  # bumped by interrupt(): every wait_for_change returns
         self._online: frozenset[str] = frozenset()
         # (computed at, day start, version then, tokens per machine)
         self._today: tuple[float, float, int, dict[str, float]] | None = None
@@ -67,10 +68,17 @@ class Hub:
             return self._version
 
     def wait_for_change(self, since: int, timeout: float) -> int:
-        """Block until the version passes ``since`` or ``timeout`` elapses; return the version."""
+        """Block until the version passes ``since``, ``timeout`` elapses or :meth:`interrupt`; return the version."""
         with self._changed:
-            self._changed.wait_for(lambda: self._version != since, timeout=timeout)
+            interrupts = self._interrupts
+            self._changed.wait_for(lambda: self._version != since or self._interrupts != interrupts, timeout=timeout)
             return self._version
+
+    def interrupt(self) -> None:
+        """Make every ``wait_for_change`` in progress return now, changed or not (its waiter is stopping)."""
+        with self._changed:
+            self._interrupts += 1
+            self._changed.notify_all()
 
     def _bump(self) -> None:
         with self._changed:

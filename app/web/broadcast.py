@@ -1,11 +1,15 @@
 """Push the newest snapshot to every websocket client; a slow client never holds up the others.
 
-One broadcaster thread waits on the monitor and serialises once per change — at most every
-``push_interval_seconds``, and every ``refresh_seconds`` on a quiet log so ages and history move
-on — then drops the payload into each client's one-slot mailbox. Each client's own thread (its
-websocket handler, see :func:`pump`) sends whatever is newest when it is ready. A client whose
-send blocks skips the versions it missed: no backlog, no delay for the broadcaster, the tailer
-or anyone else. A send stuck for ``stall_seconds`` gets the client's socket shut.
+One broadcaster thread sleeps until the monitor changes, serialises once per change and drops the
+payload into each client's one-slot mailbox; each client's own thread (its websocket handler, see
+:func:`pump`) sends whatever is newest when it is ready. A client whose send blocks skips the
+versions it missed: no backlog, no delay for the broadcaster, the tailer or anyone else. A send
+stuck for ``stall_seconds`` gets the client's socket shut.
+
+When pushes go is the :class:`Pacer`'s business: a change after a quiet spell goes out as soon as
+the log has been quiet for a moment (the rest of a burst of lines rides along), and never more
+than ``1 / push_interval_seconds`` pushes in any second. Nothing here wakes on a timer while the
+log is quiet except the periodic refresh (ages, the chart's hour) and the keepalive.
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ import time
 from collections.abc import Callable
 from typing import Protocol
 
+from app.web.pacing import Pacer
+
 log = logging.getLogger(__name__)
 
 # Sent when a client has had nothing for keepalive_seconds: the page's proof the link is alive.
@@ -23,10 +29,8 @@ KEEPALIVE_JSON = '{"keepalive":true}'
 # Messages a client may send before it is closed (the page sends none).
 MAX_CLIENT_MESSAGES = 8
 CLOSE_POLICY_VIOLATION = 1008
-# How often a client's thread looks up from its mailbox (dead sockets, stray input).
-POLL_SECONDS = 0.5
-# The broadcaster waits on the monitor, which stop() cannot wake: short waits bound shutdown.
-WAIT_SLICE_SECONDS = 0.1
+# A look for stuck sends comes this long after the first could be stuck, so it finds it stuck.
+STALL_CHECK_MARGIN_SECONDS = 0.05
 
 
 class ChangeSource(Protocol):
@@ -36,6 +40,9 @@ class ChangeSource(Protocol):
     def version(self) -> int: ...
 
     def wait_for_change(self, since: int, timeout: float) -> int: ...
+
+    def interrupt(self) -> None:
+        """Make every ``wait_for_change`` in progress return now (a waiter is stopping)."""
 
 
 class WebSocketLike(Protocol):
@@ -118,6 +125,11 @@ class Client:
                 self._closed = ClientClosed(code, reason)
             self._changed.notify_all()
 
+    @property
+    def aborted(self) -> bool:
+        """True once the client's socket was shut under a stuck send."""
+        return self._aborted
+
     def abort(self) -> None:
         """Shut the client's socket under a stuck send; called at most once."""
         if self._aborted or self._abort is None:
@@ -135,16 +147,17 @@ def pump(
     *,
     keepalive_seconds: float,
     clock: Callable[[], float] = time.monotonic,
-    poll_seconds: float = POLL_SECONDS,
 ) -> None:
     """Send the client the newest payload whenever there is one, a keepalive when idle, until it goes.
 
+    The thread sleeps until a payload, a close, or the keepalive is due: the peer's messages and
+    its going away wake it through ``ws.event`` (see :class:`WakingEvent`), so nothing polls.
     Raises ClientClosed when the broadcaster closes the client; returns when the peer leaves.
     """
     last_sent = clock()
     received = 0
     while ws.connected:
-        payload = client.take(poll_seconds)
+        payload = client.take(max(0.0, last_sent + keepalive_seconds - clock()))
         # The page sends nothing. Whatever arrives is dropped, and a client that keeps sending
         # is closed: each message waits in simple-websocket's unbounded queue until drained
         # here, so a flood from many clients would otherwise grow the server's memory.
@@ -192,6 +205,7 @@ class Broadcaster:
         self._closing = False
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._pacer = Pacer(push_interval_seconds)
         self.pushes = 0  # payloads published since start, for tests and curiosity
 
     # --- registry -----------------------------------------------------------
@@ -233,6 +247,7 @@ class Broadcaster:
     def stop(self, timeout: float = 3.0) -> None:
         """Stop the thread and close every client (code 1001, going away); safe to call twice."""
         self._stop.set()
+        self._source.interrupt()
         with self._lock:
             self._closing = True
             clients = list(self._clients)
@@ -252,21 +267,23 @@ class Broadcaster:
         published_version: int | None = None
         published_at = float("-inf")
         while not self._stop.is_set():
-            until_refresh = published_at + self.refresh_seconds - self._clock()
+            # Asleep until a change, the next refresh or the next look for a stuck send.
+            now = self._clock()
+            timeout = min(published_at + self.refresh_seconds - now, self._until_stall_check(now))
             version = self._source.wait_for_change(
-                -1 if published_version is None else published_version,
-                max(0.0, min(WAIT_SLICE_SECONDS, until_refresh)),
+                -1 if published_version is None else published_version, max(0.0, timeout)
             )
             self._abort_stalled()
             if self._stop.is_set():
                 break
-            changed = version != published_version
-            if not changed and self._clock() < published_at + self.refresh_seconds:
+            seen_at = self._clock()
+            burst: tuple[float, float] | None = None
+            if version != published_version:
+                burst = self._gather(version, seen_at)
+                if burst is None:
+                    break  # stopping
+            elif seen_at < published_at + self.refresh_seconds:
                 continue
-            # Coalesce: whatever changes during the pause goes out in the one snapshot after it.
-            pause = published_at + self.push_interval_seconds - self._clock()
-            if pause > 0 and self._stop.wait(pause):
-                break
             try:
                 published_version = self._source.version
                 payload = self._payload()
@@ -276,6 +293,44 @@ class Broadcaster:
                 continue
             published_at = self._clock()
             self._publish(payload)
+            if burst is None:
+                self._pacer.pushed(published_at)
+            else:
+                self._pacer.pushed(published_at, *burst)
+
+    def _gather(self, version: int, first: float) -> tuple[float, float] | None:
+        """Wait until the burst that began at ``first`` is complete and the pacer lets it go.
+
+        Returns (first, last change seen), or None when stopping.
+        """
+        last = first
+        while True:
+            now = self._clock()
+            ready = self._pacer.ready_at(first, last)
+            if now < ready:
+                seen = self._source.wait_for_change(version, ready - now)
+                if self._stop.is_set():
+                    return None
+                if seen != version:
+                    version, last = seen, self._clock()
+                continue
+            # Whatever changes while the rate limit holds goes out in this push too.
+            wait = self._pacer.allowed_at(first) - now
+            if wait > 0 and self._stop.wait(wait):
+                return None
+            return first, last
+
+    def _until_stall_check(self, now: float) -> float:
+        """Seconds until a send in progress would be stuck; ``stall_seconds`` when none is.
+
+        A send a client's thread begins while this thread sleeps (a keepalive) is looked at
+        within two ``stall_seconds``.
+        """
+        with self._lock:
+            started = [c.sending_since for c in self._clients if c.sending_since is not None and not c.aborted]
+        if not started:
+            return self.stall_seconds
+        return max(0.0, min(started) + self.stall_seconds - now) + STALL_CHECK_MARGIN_SECONDS
 
     def _publish(self, payload: str) -> None:
         with self._lock:
