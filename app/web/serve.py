@@ -59,8 +59,12 @@ HTTP_OPTIONS: dict[str, Any] = {
     "asyncore_use_poll": True,  # select() caps descriptors at 1024
     "ident": SERVER_NAME,
 }
-# How long the server loops sleep between looks at the stop flag: bounds shutdown time.
-LOOP_SECONDS = 0.1
+# waitress's loop sleeps in poll() until a socket or its trigger (pulled by stop()) wakes it; at
+# least this often it wakes anyway, as its own run() does, to close idle keep-alive connections.
+HTTP_LOOP_SECONDS = 30.0
+# The main thread sleeps until a signal; where a signal cannot cut a wait short (Windows), it
+# looks up this often.
+MAIN_WAIT_SECONDS: float | None = None if os.name == "posix" else 0.5
 JOIN_SECONDS = 3.0
 BACKLOG_WAIT_SECONDS = 3.0
 
@@ -205,6 +209,8 @@ class Dashboard:
         if self._stopping.is_set():
             return
         self._stopping.set()
+        if self._http_server is not None:
+            self._http_server.pull_trigger()  # wake its loop to see the stop
         if self._app is not None:
             self.broadcaster.stop()
             if FLEET_STATE_KEY in self._app.extensions:
@@ -247,14 +253,14 @@ class Dashboard:
         server = self._http_server
         try:
             while not self._stopping.is_set():
-                wasyncore.loop(timeout=LOOP_SECONDS, map=self._http_map, use_poll=True, count=1)
+                wasyncore.loop(timeout=HTTP_LOOP_SECONDS, map=self._http_map, use_poll=True, count=1)
         finally:
             server.task_dispatcher.shutdown(timeout=JOIN_SECONDS)
             wasyncore.close_all(self._http_map)
 
     def _run_ws(self) -> None:
         assert self._ws_server is not None
-        self._ws_server.serve_forever(poll_interval=LOOP_SECONDS)
+        self._ws_server.serve_forever()
 
 
 def open_fleet(config: Config, monitor: Monitor) -> FleetRuntime:
@@ -324,7 +330,7 @@ def serve(config: Config, *, out: TextIO | None = None) -> int:
             if config.open_browser:
                 open_in_browser(local_url(config), out=out)
             print("  Ctrl-C to stop", file=out, flush=True)
-        while not stop.wait(LOOP_SECONDS):
+        while not stop.wait(MAIN_WAIT_SECONDS):
             pass
         print("tokwatch: stopping…", file=out, flush=True)
     finally:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import http.client
 import logging
+import selectors
 import socket
 import socketserver
 import threading
@@ -139,6 +140,12 @@ class WebsocketServer(socketserver.ThreadingMixIn, BaseWSGIServer):
         handshake_timeout_seconds: float,
         **kwargs: Any,
     ) -> None:
+        # serve_forever sleeps in select on the listening socket and a socket pair of its own
+        # that shutdown() writes to, so no poll interval is needed to notice a stop.
+        self._wake_lock = threading.Lock()
+        self._wake: tuple[socket.socket, socket.socket] | None = None
+        self._shutdown_request = False
+        self._is_shut_down = threading.Event()
         super().__init__(*args, **kwargs)
         self.handshake_timeout_seconds = handshake_timeout_seconds
         self.max_connections = max_connections
@@ -148,6 +155,45 @@ class WebsocketServer(socketserver.ThreadingMixIn, BaseWSGIServer):
         self.pending = AddressSlots(per_address=max_per_address, total=max_pending)
         self._pending_lock = threading.Lock()
         self._pending_ids: set[tuple[Any, ...]] = set()
+
+    def serve_forever(self, poll_interval: float | None = None) -> None:
+        """Accept connections until :meth:`shutdown`, asleep in between (``poll_interval``: ignored).
+
+        socketserver's own loop wakes every ``poll_interval`` to look for a shutdown request;
+        this one is woken by the request itself.
+        """
+        self._is_shut_down.clear()
+        wake_read, wake_write = socket.socketpair()
+        try:
+            with self._wake_lock:
+                self._wake = (wake_read, wake_write)
+            with selectors.DefaultSelector() as selector:
+                selector.register(self, selectors.EVENT_READ)
+                selector.register(wake_read, selectors.EVENT_READ)
+                while not self._shutdown_request:
+                    ready = selector.select()
+                    if self._shutdown_request:
+                        break
+                    if any(key.fileobj is self for key, _ in ready):
+                        self._handle_request_noblock()  # type: ignore[attr-defined]  # socketserver's own step
+                    self.service_actions()
+        finally:
+            with self._wake_lock:
+                self._wake = None
+            wake_read.close()
+            wake_write.close()
+            self._shutdown_request = False
+            self._is_shut_down.set()
+            self.server_close()
+
+    def shutdown(self) -> None:
+        """Stop serve_forever (running on another thread) and wait until it has."""
+        with self._wake_lock:
+            self._shutdown_request = True
+            if self._wake is not None:
+                with contextlib.suppress(OSError):  # a wake-up already waits in the pair
+                    self._wake[1].send(b"\0")
+        self._is_shut_down.wait()
 
     def process_request(self, request: Any, client_address: Any) -> None:
         """Serve the connection on a thread of its own, or close it when its slots are taken."""
