@@ -1,13 +1,17 @@
 """Follow one training log, or the right ``*.log`` in a folder, and hand complete lines to a sink.
 
 With app/ingest/reader.py (one open file read to its end), backwards.py (a log read from its
-end), lines.py (bytes to lines), folder.py (which file in a folder) and files.py (where logs
-are, how one is opened), the only code
-that touches the log file. One daemon thread runs ``watchfiles.watch`` on the file's *parent*
-folder (watching the file itself stops seeing changes once it is replaced, watchfiles #235,
-fava #1778) and re-stats on every wake-up, changes or timeout alike. So
-truncation, rotation and a missing file are handled the same way whether or not native events
-arrive (NFS, WSL-mounted drives send none; the timeout heartbeat covers them).
+end), lines.py (bytes to lines), folder.py (which file in a folder), files.py (where logs
+are, how one is opened) and wake.py (sleeping until the folder changes), the only code that
+touches the log file. One daemon thread watches the file's *parent* folder (watching the file
+itself stops seeing changes once it is replaced, watchfiles #235, fava #1778) and re-stats on
+every wake-up, changes or heartbeat alike. So truncation, rotation and a missing file are
+handled the same way whether or not native events arrive (NFS, WSL-mounted drives send none;
+the heartbeat, every ``poll_interval_s``, covers them).
+
+On Linux the thread sleeps in inotify (app.ingest.wake) and wakes only for a change, the
+heartbeat or stop(); elsewhere it runs ``watchfiles.watch``, which looks for changes every
+``WATCH_STEP_MS``.
 
 Memory stays bounded whatever the file size: bytes are read in blocks, at most ``max_line_bytes``
 of an unfinished line is held, and lines reach the sink in batches.
@@ -29,6 +33,7 @@ from app.ingest.files import LOG_SUFFIX, FileIdentity, identity, stat_log
 from app.ingest.folder import Classify, FolderPolicy, FolderScout
 from app.ingest.reader import FileReader, TailSink
 from app.ingest.status import SourceStatus, StatusBoard
+from app.ingest.wake import ALL, FolderEvents, FolderGone, NoNativeEvents, Waker, available
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +78,10 @@ class Tailer:
         self._force_polling = force_polling
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        # Cuts the thread's sleep short on stop() (inotify only; watchfiles looks every step).
+        self._waker: Waker | None = None
+        self._waker_lock = threading.Lock()
+        self._native = available() and not force_polling
         self._board = StatusBoard(self._path)
         # Everything below belongs to the thread.
         self._reader = FileReader(
@@ -103,6 +112,9 @@ class Tailer:
     def stop(self, timeout: float = 5.0) -> None:
         """Stop the thread and wait for it; safe to call twice or before start."""
         self._stop.set()
+        with self._waker_lock:
+            if self._waker is not None:
+                self._waker.wake()
         thread = self._thread
         if thread is not None and thread is not threading.current_thread():
             thread.join(timeout)
@@ -114,6 +126,9 @@ class Tailer:
     # --- the thread ---
 
     def _run(self) -> None:
+        waker = Waker() if self._native else None
+        with self._waker_lock:
+            self._waker = waker
         try:
             while not self._stop.is_set():
                 try:
@@ -123,6 +138,10 @@ class Tailer:
                     self._stop.wait(self._poll_interval_s)
         finally:
             self._reader.close()
+            with self._waker_lock:
+                self._waker = None
+            if waker is not None:
+                waker.close()
 
     def _watch_dir(self) -> Path:
         return self._path if self._directory_mode else self._path.parent
@@ -130,6 +149,9 @@ class Tailer:
     def _watch_until_restart(self) -> None:
         """Poll, then watch the folder and poll on every wake-up until the folder must be re-watched."""
         self._poll_guarded()
+        if self._native and self._waker is not None:
+            self._sleep_on_events(self._waker)
+            return
         folder = self._watch_dir()
         try:
             folder_identity = identity(os.stat(folder))
@@ -162,6 +184,48 @@ class Tailer:
             # E.g. the inotify watch limit is reached: polling still works.
             log.warning("native file watching failed (%s); polling %s instead", e, folder)
             self._force_polling = True
+
+    def _sleep_on_events(self, waker: Waker) -> None:
+        """Sleep in inotify and poll on a relevant change or the heartbeat, until the folder must be re-watched."""
+        folder = self._watch_dir()
+        try:
+            folder_identity = identity(os.stat(folder))
+            with FolderEvents(folder, waker) as events:
+                while not self._stop.is_set():
+                    due = self._last_poll + self._poll_interval_s - time.monotonic()
+                    names = events.wait(due) if due > 0 else set()
+                    if self._stop.is_set():
+                        return
+                    if self._relevant(names) or time.monotonic() - self._last_poll >= self._poll_interval_s:
+                        self._poll_guarded()
+                    if self._watch_dir() != folder or identity(os.stat(folder)) != folder_identity:
+                        return  # mode decided, or the folder was replaced: its old watch is dead
+        except FolderGone:
+            return  # polled again at once by the caller, which says what is wrong
+        except (FileNotFoundError, NotADirectoryError, PermissionError):
+            # The folder is missing or unreadable (the poll has said so): try again shortly.
+            self._stop.wait(self._poll_interval_s)
+        except NoNativeEvents:
+            self._native = False
+        except OSError as e:
+            # E.g. the inotify watch limit is reached: watchfiles (or its polling) still works.
+            log.warning("native file watching failed (%s); watching %s with watchfiles instead", e, folder)
+            self._native = False
+
+    def _relevant(self, names: set[str]) -> bool:
+        """Is a change to one of ``names`` worth a poll now? Marks the folder to be listed again."""
+        if not names:
+            return False
+        if ALL in names:
+            self._folder_dirty = True
+            return True
+        if self._directory_mode:
+            followed = self._followed.name if self._followed is not None else None
+            logs = {name for name in names if name.endswith(LOG_SUFFIX)}
+            if logs - {followed}:
+                self._folder_dirty = True
+            return bool(logs)
+        return self._path.name in names
 
     def _accept(self, change: Change, path: str) -> bool:
         """Keep changes to our file (or any *.log in directory mode)."""
