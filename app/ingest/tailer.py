@@ -190,7 +190,7 @@ class Tailer:
         folder = self._watch_dir()
         try:
             folder_identity = identity(os.stat(folder))
-            with FolderEvents(folder, waker) as events:
+            with closing(FolderEvents(folder, waker)) as events:
                 while not self._stop.is_set():
                     due = self._last_poll + self._poll_interval_s - time.monotonic()
                     names = events.wait(due) if due > 0 else set()

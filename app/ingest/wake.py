@@ -120,7 +120,7 @@ class FolderGone(Exception):
 
 
 class FolderEvents:
-    """The names that changed in one folder, from inotify; a context manager that closes its descriptor."""
+    """The names that changed in one folder, from inotify; close() once done."""
 
     def __init__(self, folder: Path, waker: Waker) -> None:
         """Start watching ``folder``; raise NoNativeEvents, or OSError (e.g. ENOSPC: too many watches)."""
@@ -139,12 +139,6 @@ class FolderEvents:
         self._poller = select.poll()
         self._poller.register(fd, select.POLLIN)
         self._poller.register(waker.fileno(), select.POLLIN)
-
-    def __enter__(self) -> FolderEvents:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def close(self) -> None:
         """Stop watching; safe to call twice."""

@@ -7,6 +7,7 @@ import shutil
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -30,7 +31,7 @@ def waker() -> Iterator[Waker]:
 def test_an_append_is_reported_by_name(tmp_path: Path, waker: Waker) -> None:
     log = tmp_path / "miner.log"
     log.write_text("")
-    with FolderEvents(tmp_path, waker) as events:
+    with closing(FolderEvents(tmp_path, waker)) as events:
         append(log, "a line\n")
         assert "miner.log" in events.wait(5)
 
@@ -38,7 +39,7 @@ def test_an_append_is_reported_by_name(tmp_path: Path, waker: Waker) -> None:
 def test_reading_the_log_wakes_nobody(tmp_path: Path, waker: Waker) -> None:
     log = tmp_path / "miner.log"
     log.write_text("line\n" * 1000)
-    with FolderEvents(tmp_path, waker) as events:
+    with closing(FolderEvents(tmp_path, waker)) as events:
         with open(log, "rb") as f:
             f.read()
         os.stat(log)
@@ -46,14 +47,14 @@ def test_reading_the_log_wakes_nobody(tmp_path: Path, waker: Waker) -> None:
 
 
 def test_a_quiet_folder_sleeps_until_the_deadline(tmp_path: Path, waker: Waker) -> None:
-    with FolderEvents(tmp_path, waker) as events:
+    with closing(FolderEvents(tmp_path, waker)) as events:
         started = time.monotonic()
         assert events.wait(0.4) == set()
         assert time.monotonic() - started >= 0.35
 
 
 def test_a_wake_cuts_the_sleep_short(tmp_path: Path, waker: Waker) -> None:
-    with FolderEvents(tmp_path, waker) as events:
+    with closing(FolderEvents(tmp_path, waker)) as events:
         threading.Timer(0.1, waker.wake).start()
         started = time.monotonic()
         assert events.wait(30) == set()
@@ -65,7 +66,7 @@ def test_a_wake_cuts_the_sleep_short(tmp_path: Path, waker: Waker) -> None:
 def test_renames_creations_and_deletions_are_reported(tmp_path: Path, waker: Waker) -> None:
     log = tmp_path / "miner.log"
     log.write_text("x\n")
-    with FolderEvents(tmp_path, waker) as events:
+    with closing(FolderEvents(tmp_path, waker)) as events:
         log.rename(tmp_path / "miner.log.1")
         (tmp_path / "miner.log").write_text("")
         (tmp_path / "miner.log.1").unlink()
@@ -79,7 +80,7 @@ def test_renames_creations_and_deletions_are_reported(tmp_path: Path, waker: Wak
 def test_a_change_to_the_folder_itself_asks_for_everything(tmp_path: Path, waker: Waker) -> None:
     folder = tmp_path / "logs"
     folder.mkdir()
-    with FolderEvents(folder, waker) as events:
+    with closing(FolderEvents(folder, waker)) as events:
         folder.chmod(0o750)
         assert ALL in events.wait(5)
 
@@ -87,7 +88,7 @@ def test_a_change_to_the_folder_itself_asks_for_everything(tmp_path: Path, waker
 def test_the_folder_going_away_ends_the_watch(tmp_path: Path, waker: Waker) -> None:
     folder = tmp_path / "logs"
     folder.mkdir()
-    with FolderEvents(folder, waker) as events:
+    with closing(FolderEvents(folder, waker)) as events:
         shutil.rmtree(folder)
         with pytest.raises(FolderGone):
             deadline = time.monotonic() + 5
