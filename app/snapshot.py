@@ -130,16 +130,6 @@ class EventView:
 
 
 @dataclass(frozen=True, slots=True)
-class HistoryRange:
-    """The sparkline's bounds, with the labels a person reads (``576k``)."""
-
-    low: float
-    high: float
-    low_text: str
-    high_text: str
-
-
-@dataclass(frozen=True, slots=True)
 class FollowingView:
     """Folder mode: the file followed, why that one, and the newer ``*.log`` files passed over."""
 
@@ -210,8 +200,6 @@ class Snapshot:
     as_of: float
     # Step-based trainers (nanochat, nanoGPT, …) fill this; null for the IOTA miner.
     training: dict[str, Any] | None = None
-    # Min/max of the measured history, null while nothing is measured.
-    history_range: HistoryRange | None = None
     # When the current state began (unix), or null when unknown.
     state_since: float | None = None
     # The last 50 timeline entries, newest first.

@@ -294,3 +294,32 @@ def test_a_relaunch_onto_a_new_dated_log_is_marked_and_continues_the_history(tmp
             time.sleep(0.1)
     finally:
         running.stop()
+
+
+def test_every_range_button_of_the_page_round_trips_through_the_api(tmp_path: Path, folder: Path) -> None:
+    # The page asks /api/history?range=<the button's data-range> and titles the chart by the
+    # answer's "range": each button must name a range the API serves, with its documented grid,
+    # and a value stored at a known time must come back in the bucket that holds that time.
+    import re
+
+    template = (Path(__file__).resolve().parent.parent / "templates" / "index.html").read_text(encoding="utf-8")
+    buttons = re.findall(r'data-range="([^"]+)"', template)
+    assert buttons == ["1h", "6h", "24h", "7d", "30d"]
+    grid = {"1h": (30, 120), "6h": (30, 720), "24h": (300, 288), "7d": (900, 672), "30d": (3600, 720)}
+    now = time.time()
+    write_training(dated(folder, now), now - 2 * 3600, now)
+    running = Running(folder, tmp_path / "data", Clock(now))
+    try:
+        running.settle()
+        for name in buttons:
+            status, _, body = running.get(f"/api/history?range={name}")
+            assert status == 200, name
+            chart = json.loads(body)
+            bucket, count = grid[name]
+            assert (chart["range"], chart["bucket_seconds"]) == (name, bucket)
+            assert len(chart["series"]["tokens_per_hour"]) == count
+            assert chart["to"] - chart["from"] == (count - 1) * bucket
+            inside = int(now - 1800)
+            assert points(chart, "tokens_per_hour")[inside - inside % bucket] == pytest.approx(768_000, rel=0.02), name
+    finally:
+        running.stop()

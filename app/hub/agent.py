@@ -34,7 +34,7 @@ SEND_TIMEOUT_SECONDS = 5.0
 RETRY_SECONDS = 1.0
 MAX_SENDS_PER_ROUND = 500
 # Snapshot keys a hub has no use for: the hour of history is the agent's own page's business.
-_NOT_REPORTED = ("history", "history_range")
+_NOT_REPORTED = ("history",)
 
 
 class AgentConfigError(ValueError):

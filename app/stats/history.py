@@ -6,9 +6,6 @@ import math
 from collections import deque
 from collections.abc import Callable
 
-from app import text
-from app.snapshot import HistoryRange
-
 HISTORY_STEP_SECONDS = 30
 HISTORY_SPAN_SECONDS = 60 * 60
 
@@ -48,15 +45,10 @@ class RateHistory:
 
     def view(
         self, now: float, latest: float | None, rate: Callable[[float], float | None]
-    ) -> tuple[tuple[Point, ...], HistoryRange | None]:
-        """The points in the hour before ``now`` (sampled on past the log's newest time) and their range."""
+    ) -> tuple[Point, ...]:
+        """The points in the hour before ``now`` (sampled on past the log's newest time)."""
         points = list(self._points)
         if latest is not None and now > latest:
             points.extend(self.sample_until(now, rate, store=False))
         cutoff = now - HISTORY_SPAN_SECONDS
-        points = [point for point in points if cutoff < point[0] <= now]
-        measured = [value for _, value in points if value is not None]
-        if not measured:
-            return tuple(points), None
-        low, high = min(measured), max(measured)
-        return tuple(points), HistoryRange(low=low, high=high, low_text=text.compact(low), high_text=text.compact(high))
+        return tuple(point for point in points if cutoff < point[0] <= now)

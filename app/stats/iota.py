@@ -397,7 +397,7 @@ class IotaTracker:
         """Everything known at ``now`` (the log's clock for a copied log, else wall time)."""
         rate = self._rate(now)
         state, status_line, since = verdict(self, now, rate, source.lines_read)
-        history, history_range = self._history.view(now, self._clock.latest, self.tokens_per_hour)
+        history = self._history.view(now, self._clock.latest, self.tokens_per_hour)
         errors_503 = self._errors_503.count(now - ERROR_WINDOW_SECONDS, now)
         errors_404 = self._errors_404.count(now - ERROR_WINDOW_SECONDS, now)
         backend = BackendErrorsView(
@@ -425,7 +425,6 @@ class IotaTracker:
             source=self._clock.source(source),
             as_of=now,
             training=None,
-            history_range=history_range,
             state_since=since,
             events=events_view(self, state),
             network=network,

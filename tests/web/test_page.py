@@ -397,7 +397,6 @@ def test_step_trainers_show_their_fields_as_a_labelled_table(
     snapshot.update(
         format="sn38",
         history=[[t, None] for t, _ in snapshot["history"]],
-        history_range=None,
         history_unit=None,
         training={"stage": "train", "step": 2},
         training_fields=[

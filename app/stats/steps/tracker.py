@@ -71,7 +71,7 @@ class StepTracker:
     def snapshot(self, now: float, source: SourceView) -> Snapshot:
         """Everything known at ``now`` (the log's clock for a copied log, else wall time)."""
         report = self.progress.report(now)
-        history, history_range = self._history.view(now, self._clock.latest, self.progress.tokens_per_hour)
+        history = self._history.view(now, self._clock.latest, self.progress.tokens_per_hour)
         state, status_line = report.state, report.status_line
         if not self.has_records:  # "waiting" only while nothing was read; else none was a step line
             state, status_line = ("unrecognised", "log format not recognised") if source.lines_read else ("waiting", "waiting for log")
@@ -92,7 +92,6 @@ class StepTracker:
             source=self._clock.source(source),
             as_of=now,
             training=report.training,
-            history_range=history_range,
             state_since=report.state_since if self.has_records else None,
             counts=CountsView(self.progress.steps_total, int(self.progress.tokens_total), {}),
             history_unit="tok/h" if self.progress.counts_tokens() else None,
