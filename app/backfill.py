@@ -23,6 +23,7 @@ import json
 import logging
 import os
 import re
+import stat
 import subprocess
 import sys
 import threading
@@ -69,7 +70,7 @@ def files_to_import(log_path: Path, now: float, format_name: str = "auto") -> li
     log_path = absolute(log_path)
     folder = source_key_path(log_path)
     if folder == log_path and not log_path.is_dir():
-        return [log_path] if log_path.is_file() else []
+        return _with_rotated(log_path, now)
     scout = FolderScout(folder, functools.partial(log_kind, format_name=format_name))
     policy = FolderPolicy(folder, kind=None if format_name == "auto" else family(format_name))
     try:
@@ -94,6 +95,41 @@ def files_to_import(log_path: Path, now: float, format_name: str = "auto") -> li
         total += c.size
         kept.append(c)
     return [c.path for c in reversed(kept)]
+
+
+def _with_rotated(log_path: Path, now: float) -> list[Path]:
+    """A file that is its own history, after the copies a size rotation renamed out of its way.
+
+    loguru (the headless miner's ``rotation="10 MB"``) renames ``wallet.log`` to
+    ``wallet.2026-11-30_12-34-56_123456.log`` and starts a new ``wallet.log``: those copies
+    hold the same log's earlier hours.
+    """
+    if not log_path.is_file():
+        return []
+    rotated = re.compile(re.escape(log_path.stem) + r"\.\d{4}-\d{2}-\d{2}[\w.-]*" + re.escape(log_path.suffix) + "$")
+    found: list[tuple[int, str, Path, int]] = []
+    try:
+        with os.scandir(log_path.parent) as entries:
+            for entry in entries:
+                if not rotated.match(entry.name):
+                    continue
+                try:
+                    st = entry.stat()
+                except OSError:
+                    continue
+                if stat.S_ISREG(st.st_mode) and st.st_mtime >= now - IMPORT_DAYS * 86400:
+                    found.append((st.st_mtime_ns, entry.name, Path(entry.path), st.st_size))
+    except OSError:
+        return [log_path]
+    found.sort()
+    kept: list[Path] = []
+    total = 0
+    for _, _, path, size in reversed(found):
+        if total + size > IMPORT_MAX_BYTES:
+            break
+        total += size
+        kept.append(path)
+    return [*reversed(kept), log_path]
 
 
 def _sibling_rule(folder: Path, followed: Candidate, kind: str | None, scout: FolderScout) -> Callable[[Candidate], bool]:

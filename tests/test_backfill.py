@@ -367,3 +367,29 @@ def test_a_step_trainer_log_is_imported_each_step_once_across_restarts(tmp_path:
         assert 12_000 * TOKENS_PER_ITER <= tokens_after - tokens_before < 1.2 * 12_000 * TOKENS_PER_ITER
     finally:
         history.stop()
+
+
+def test_a_plain_log_brings_the_copies_its_size_rotation_renamed(tmp_path: Path) -> None:
+    # The headless miner's file sink (loguru, rotation="10 MB") renames wallet.log to
+    # wallet.<date>_<time>_<µs>.log and starts a new wallet.log: one log, three files.
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    synth = IotaSynth(seed=3, start=NOW - 5 * 3600, fetcher=False, epoch_seconds=None, requeue_seconds=None)
+    names = ["wallet.2026-11-20_14-00-01_000001.log", "wallet.2026-11-20_16-00-00_500000.log", "wallet.log"]
+    for name in names:
+        path = folder / name
+        path.write_text(synth.text(3600 + 600), encoding="utf-8")
+        os.utime(path, (synth.t, synth.t))
+    (folder / "other.2026-11-20_15-00-00_000000.log").write_text("another log's rotation\n")
+    (folder / "wallet.notes.log").write_text("not a rotation\n")
+    assert files_to_import(folder / "wallet.log", NOW) == [folder / n for n in names]
+    source = SourceKey("box", str(folder / "wallet.log"), "miner")
+    history = History(tmp_path / "data", clock=Clock(NOW))
+    history.start()
+    try:
+        import_logs(files_to_import(folder / "wallet.log", NOW), history, source, clock=Clock(NOW),
+                    stop=threading.Event())
+        assert history.flush(60)
+        assert history.chart(source, "7d")["totals"]["passes"] == synth.truth.passes
+    finally:
+        history.stop()
