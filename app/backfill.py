@@ -27,6 +27,7 @@ import stat
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -45,6 +46,7 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DATED_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}")
 IMPORT_DAYS = 30  # the 5-minute tier's span: older files would only reach the hourly buckets
 IMPORT_MAX_BYTES = 2 << 30  # newest files first, up to this much
+PARENT_CHECK_SECONDS = 0.5
 
 
 def absolute(path: Path) -> Path:
@@ -284,6 +286,26 @@ def _replay_in_child(pending: list[tuple[Path, int, str]], format_name: str, now
         raise RuntimeError(f"the import process ended with status {child.returncode}")
 
 
+def _hand_back(obs: Observation) -> None:
+    print(json.dumps(encode(obs), separators=(",", ":")), flush=True)
+
+
+def _end_with_parent() -> None:
+    """End this child as soon as the server that started it is gone (killed, say, with -9).
+
+    Its batches would have nowhere to go, and a week of log is seconds of a core spent for nothing.
+    """
+    parent = os.getppid()
+
+    def watch() -> None:
+        while True:
+            time.sleep(PARENT_CHECK_SECONDS)
+            if os.getppid() != parent:
+                os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
 def main(argv: list[str]) -> int:
     """The child: replay the files named on the command line, one JSON batch per line on stdout.
 
@@ -294,6 +316,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--format", default="auto")
     parser.add_argument("files", nargs="*", help="path size head-digest, repeated (absolute paths)")
     args = parser.parse_args(argv)
+    _end_with_parent()
     text = sys.stdin.read() if not sys.stdin.isatty() else ""
     anchors = {(str(stage), int(step)): float(at) for stage, step, at in json.loads(text or "[]")}
     stop = threading.Event()
@@ -301,8 +324,9 @@ def main(argv: list[str]) -> int:
     for i in range(0, len(triples) - 2, 3):
         path, size, head = Path(triples[i]), int(triples[i + 1]), triples[i + 2]
         try:
-            _replay_one(path, size, head, args.format, args.now, anchors, stop,
-                        lambda obs: print(json.dumps(encode(obs), separators=(",", ":")), flush=True))
+            _replay_one(path, size, head, args.format, args.now, anchors, stop, _hand_back)
+        except BrokenPipeError:
+            os._exit(0)  # the server has gone: nobody is left to write what is read
         except OSError as e:
             print(f"history import: cannot read {path}: {e.strerror or e}", file=sys.stderr)
     return 0

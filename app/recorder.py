@@ -29,6 +29,7 @@ log = logging.getLogger(__name__)
 
 OBSERVE_SECONDS = 30.0
 FIRST_OBSERVE_SECONDS = 3.0
+TAKE_OVER_SECONDS = 5.0  # how often a reading tokwatch tries the data dir's lock
 
 
 class PassSource(Protocol):
@@ -115,13 +116,25 @@ class Recorder:
         """Open the history, mark the start on the timeline, then observe every 30 s and import older logs."""
         self._monitor = monitor
         self.history.start()
-        if self.history.status().mode != "writing" and self.history.status().mode != "opening":
-            return
+        mode = self.history.status().mode
+        if mode in ("writing", "opening"):
+            self._begin()
+        elif mode == "read_only":
+            # Another tokwatch keeps this data dir: read it, and keep it once that one stops.
+            self._spawn(self._take_over_loop, "history-take-over")
+
+    def _begin(self) -> None:
         self._pending_events.append(EventRow(self.clock(), "restart", "tokwatch started"))
         self._spawn(self._observe_loop, "history-observer")
         if self.import_siblings and self.log_path is not None:
             self.progress = ImportProgress()
             self._spawn(self._import, "history-import")
+
+    def _take_over_loop(self) -> None:
+        while not self._stop.wait(TAKE_OVER_SECONDS):
+            if self.history.take_over():
+                self._begin()
+                return
 
     def stop(self) -> None:
         """Write a last observation, stop the threads and close the history."""

@@ -30,7 +30,7 @@ from app.store.files import (
     open_checked,
 )
 from app.store.records import Observation, PassFact, SourceKey
-from app.store.schema import NewerSchemaError
+from app.store.schema import NewerSchemaError, empty_history
 from app.store.write import prune, write
 
 log = logging.getLogger(__name__)
@@ -111,24 +111,42 @@ class History:
             self._set(mode="read_only")
             self._ready.set()
             return
+        self._become_writer()
+
+    def take_over(self) -> bool:
+        """Become the writer if the tokwatch that held the data dir has gone; True once this one writes."""
+        if self._thread is not None:
+            return True
+        if self.data_dir is None or not self._want_write or self._status.mode != "read_only":
+            return False
+        return self._become_writer()
+
+    def _become_writer(self) -> bool:
+        assert self.data_dir is not None
         lock = WriterLock(self.data_dir / LOCK_NAME)
         try:
             holder = lock.acquire()
         except OSError as e:
             self._set(mode="off", problem=f"history off: cannot use {self.data_dir} ({e.strerror or e})")
             self._ready.set()
-            return
+            return False
         if holder is not None:
-            who = f"pid {holder}" if holder else "another process"
-            self._set(mode="read_only", holder_pid=holder or None,
-                      notice=f"history is kept by another tokwatch ({who}); this one only reads it")
-            log.warning("history in %s is kept by %s; reading it only", self.data_dir, who)
+            if self._status.mode != "read_only":
+                who = f"pid {holder}" if holder else "another process"
+                self._set(mode="read_only", holder_pid=holder or None,
+                          notice=f"history is kept by another tokwatch ({who}); this one only reads it")
+                log.warning("history in %s is kept by %s; reading it only", self.data_dir, who)
             self._ready.set()
-            return
+            return False
+        if self._status.mode == "read_only":
+            log.warning("history in %s: the other tokwatch has stopped; this one keeps it now", self.data_dir)
+            self._ready.clear()
+            self._set(mode="opening", holder_pid=None, notice=None)
         self._writer_lock = lock
         self._idle.clear()
         self._thread = threading.Thread(target=self._run, name="history-writer", daemon=True)
         self._thread.start()
+        return True
 
     def stop(self, timeout: float = 10.0) -> None:
         """Write what is queued, then close the file and let go of the lock; safe to call twice."""
@@ -348,7 +366,7 @@ class History:
         queries._grid(range_name, when)  # an unknown range is the caller's error, history or not
         data = self.read(lambda conn: queries.history(conn, source, range_name, when))
         if data is None:
-            data = queries.history(_empty(), source, range_name, when)
+            data = queries.history(empty_history(), source, range_name, when)
         return data
 
     def csv_rows(self, source: SourceKey, range_name: str, now: float | None = None) -> list[list[Any]]:
@@ -356,7 +374,7 @@ class History:
         when = self.clock() if now is None else now
         queries._grid(range_name, when)
         rows = self.read(lambda conn: queries.csv_rows(conn, source, range_name, when))
-        return rows if rows is not None else queries.csv_rows(_empty(), source, range_name, when)
+        return rows if rows is not None else queries.csv_rows(empty_history(), source, range_name, when)
 
     def figures(self, source: SourceKey, layer: int | None, tokens_per_pass: int | None,
                 now: float | None = None) -> tuple[queries.Usual | None, dict[str, Any] | None]:
@@ -397,12 +415,3 @@ class History:
     def _set(self, **changes: Any) -> None:
         with self._lock:
             self._status = replace(self._status, **changes)
-
-
-def _empty() -> sqlite3.Connection:
-    """An in-memory file with the schema and nothing in it: the shape of an empty history."""
-    from app.store.schema import migrate
-
-    conn = sqlite3.connect(":memory:", isolation_level=None)
-    migrate(conn)
-    return conn

@@ -144,3 +144,10 @@ def migrate(conn: sqlite3.Connection) -> int:
         # executescript runs the whole step, version stamp included, in one transaction.
         conn.executescript("BEGIN;" + MIGRATIONS[version] + f"PRAGMA user_version = {version + 1};COMMIT;")
     return found
+
+
+def empty_history() -> sqlite3.Connection:
+    """An in-memory file with the schema and nothing in it: the shape of an empty history."""
+    conn = sqlite3.connect(":memory:", isolation_level=None)
+    migrate(conn)
+    return conn
