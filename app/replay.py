@@ -13,16 +13,19 @@ log's own time, read into rows exactly as the live recorder reads the live snaps
 
 from __future__ import annotations
 
+import math
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from array import array
+from collections.abc import Callable, Generator, Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from app.ingest.formats import STEP_FORMATS, create_parser, detect
 from app.snapshot import SourceView, to_dict
-from app.stats.events import Event, ForwardPass, TrainStep
+from app.stats.events import Event, ForwardPass, StageStart, TrainStep
 from app.stats.iota import IotaTracker
+from app.stats.steps.timing import line_seconds
 from app.stats.steps.tracker import StepTracker
 from app.store import EventRow, Observation, PassFact, Sample, SourceKey
 from app.store.records import SAMPLE_SECONDS, events_from, samples_from, steps_from
@@ -35,18 +38,25 @@ YIELD_SECONDS = 0.002  # a pause per MiB read
 READ_BYTES = 1 << 20
 MAX_LINE_BYTES = 1 << 20
 DETECT_LINES = 2000
+OBSERVE_SECONDS = 300  # a step trainer's replay is looked at this often (see StepReplay)
 
 NO_SOURCE = SourceKey("", "", "miner")  # batches get the real source where they are written
 Anchors = Mapping[tuple[str, int], float]  # (stage, step) → the time the history gave that step
 Emit = Callable[[Observation], None]
+NAN = math.nan
 
 
-def read_lines(path: Path, stop: threading.Event) -> Iterator[list[str]]:
-    """The file's lines in batches (invalid UTF-8 replaced, over-long lines cut), read once."""
+def read_lines(path: Path, stop: threading.Event, limit: int | None = None) -> Generator[list[str], None, None]:
+    """The file's lines in batches (invalid UTF-8 replaced, over-long lines cut), read once.
+
+    ``limit``: read no more than this many bytes (what follows is left for another time).
+    """
     rest = b""
+    left = limit if limit is not None else -1
     with path.open("rb") as f:
-        while not stop.is_set():
-            chunk = f.read(READ_BYTES)
+        while not stop.is_set() and left != 0:
+            chunk = f.read(READ_BYTES if left < 0 else min(READ_BYTES, left))
+            left -= len(chunk) if left > 0 else 0
             if not chunk:
                 break
             parts = (rest + chunk).split(b"\n")
@@ -154,22 +164,55 @@ def replay_miner(first: list[str], batches: Iterator[list[str]], name: str, now:
     return True
 
 
-def anchored(events: list[Event], anchors: Anchors) -> list[Event]:
-    """Undated steps the history has placed already get that time back (the rest is placed around them)."""
-    if not anchors:
-        return events
-    out: list[Event] = []
-    for event in events:
-        if isinstance(event, TrainStep) and event.at is None:
-            at = anchors.get((event.stage, event.step))
-            if at is not None:
-                event = replace(event, at=at)
-        out.append(event)
-    return out
+def placed_times(path: Path, name: str, mtime: float, anchors: Anchors, stop: threading.Event,
+                 limit: int) -> array[float]:
+    """Each event's time in the file's first ``limit`` bytes (NaN: undated), as a cold start places them.
+
+    The rule is :func:`app.stats.steps.timing.place_in_time`'s: the last event gets ``mtime``,
+    earlier ones step back by the durations the trainer printed; a dated event (or a step the
+    history has placed already, from ``anchors``) re-anchors what precedes it; before a step of
+    unknown duration events stay undated. Only two floats per event are kept, never the events:
+    a trainer that logs every step writes hundreds of thousands of lines.
+    """
+    parser = create_parser(name)
+    parser.reference_time = mtime
+    times = array("d")
+    seconds = array("d")  # how far back the event before this one is: 0 for what is not a step
+    previous: TrainStep | None = None
+    for lines in read_lines(path, stop, limit):
+        for event in parser.feed(lines):
+            at = event.at
+            back = 0.0
+            if isinstance(event, TrainStep):
+                if at is None:
+                    at = anchors.get((event.stage, event.step))
+                duration = line_seconds(previous, event)
+                back = NAN if duration is None else duration
+                previous = event
+            elif isinstance(event, StageStart):
+                previous = None
+            times.append(NAN if at is None else at)
+            seconds.append(back)
+        stop.wait(YIELD_SECONDS)
+    t = mtime
+    for i in range(len(times) - 1, -1, -1):
+        if not math.isnan(times[i]):
+            t = times[i]
+        elif math.isnan(t):
+            continue
+        else:
+            times[i] = t
+        t -= seconds[i]  # NaN (an unknown duration) leaves what comes before undated
+    return times
 
 
 class StepReplay:
-    """A step trainer's placed events through a fresh tracker, read as the live recorder reads snapshots."""
+    """A step trainer's placed events through a fresh tracker, read as the live recorder reads snapshots.
+
+    It looks every 5 minutes of log rather than every 30 s: the tracker's hour of 30-s points
+    holds the samples in between, and a snapshot of a trainer logging every step costs its whole
+    rate window (thousands of lines) to measure.
+    """
 
     def __init__(self, format_name: str, now: float) -> None:
         self.tracker = StepTracker(format_name)
@@ -185,10 +228,10 @@ class StepReplay:
         if latest is None:
             return
         if self.boundary is None:
-            self.boundary = latest - latest % SAMPLE_SECONDS + SAMPLE_SECONDS
+            self.boundary = latest - latest % OBSERVE_SECONDS + OBSERVE_SECONDS
         if latest >= self.boundary:
             self.observe(latest)
-            self.boundary = latest - latest % SAMPLE_SECONDS + SAMPLE_SECONDS
+            self.boundary = latest - latest % OBSERVE_SECONDS + OBSERVE_SECONDS
 
     def observe(self, at: float) -> None:
         """What a live observation at ``at`` would have kept: new 30-s points, the step, evaluations, events."""
@@ -211,32 +254,37 @@ class StepReplay:
         )
 
 
-def replay_steps(first: list[str], batches: Iterator[list[str]], name: str, now: float, mtime: float,
-                 anchors: Anchors, stop: threading.Event, emit: Emit) -> bool:
+def replay_steps(path: Path, name: str, now: float, mtime: float, anchors: Anchors, stop: threading.Event,
+                 emit: Emit) -> bool:
     """Replay a step trainer's log placed in time, emitting about an hour of log per batch; False if stopped.
 
-    The whole file is parsed before anything is placed: times are counted back from its end.
+    Two passes: the first places every event in time (counted back from the file's end), the
+    second parses the same bytes again and applies each event at its place.
     """
+    limit = path.stat().st_size  # the log may grow meanwhile: both passes read the same bytes
+    times = placed_times(path, name, mtime, anchors, stop, limit)
+    if stop.is_set():
+        return False
     parser = create_parser(name)
     parser.reference_time = mtime  # a year-less timestamp takes its year from the file's last write
-    events = parser.feed(first)
-    for lines in batches:
-        events.extend(parser.feed(lines))
+    replay = StepReplay(name, now)
+    batch_start: float | None = None
+    i = 0
+    for lines in read_lines(path, stop, limit):
+        for event in parser.feed(lines):
+            if i < len(times) and event.at is None and not math.isnan(times[i]):
+                event = replace(event, at=times[i])
+            i += 1
+            replay.apply(event)
+            latest = replay.tracker.clock
+            if latest is not None:
+                batch_start = latest if batch_start is None else batch_start
+                if latest - batch_start >= BATCH_SECONDS:
+                    emit(replay.take())
+                    batch_start = latest
         stop.wait(YIELD_SECONDS)
     if stop.is_set():
         return False
-    replay = StepReplay(name, now)
-    placed = replay.tracker.progress.place(anchored(events, anchors), mtime, None)
-    del events
-    batch_start: float | None = None
-    for event in placed:
-        replay.apply(event)
-        latest = replay.tracker.clock
-        if latest is not None:
-            batch_start = latest if batch_start is None else batch_start
-            if latest - batch_start >= BATCH_SECONDS:
-                emit(replay.take())
-                batch_start = latest
     if replay.tracker.clock is not None:
         replay.observe(replay.tracker.clock)  # the run as its last line left it
     emit(replay.take())
@@ -262,7 +310,8 @@ def replay_file(path: Path, format_name: str, now: float, stop: threading.Event,
         emit(replace(obs, source=replace(obs.source, kind=kind)))
 
     if kind == "steps":
-        done = replay_steps(first, batches, name, now, mtime, anchors or {}, stop, kinded)
+        batches.close()
+        done = replay_steps(path, name, now, mtime, anchors or {}, stop, kinded)
     else:
         done = replay_miner(first, batches, name, now, stop, kinded)
     return name if done else None

@@ -1,0 +1,53 @@
+"""The import's replay places an undated step log in time exactly as a cold start does, from two
+floats per line instead of the events themselves."""
+
+from __future__ import annotations
+
+import math
+import threading
+from pathlib import Path
+
+import pytest
+
+from app.ingest.formats import create_parser, detect
+from app.replay import placed_times, read_lines
+from app.stats.steps.timing import place_in_time
+
+REAL = Path(__file__).parent / "data" / "real"
+END = 1_795_000_000.0
+
+
+@pytest.mark.parametrize("name", [
+    "nanogpt-issue466-every-10.log", "nanogpt-issue110-every-iteration.log", "nanochat-pr147-a100.log",
+    "llmc-anthonix-issue2-nan.log", "hf-zeehu-t5-bars-at-saves.log", "hf-llamafactory-issue3529-dicts-only.log",
+    "modded-nanogpt-2024-10-10-muon.txt", "torchtitan-pr1287-rank0-every-10.log",
+])
+def test_placed_times_are_the_cold_starts_times(name: str) -> None:
+    path = REAL / name
+    lines = [line for batch in read_lines(path, threading.Event()) for line in batch]
+    fmt = detect(lines[:2000])
+    assert fmt is not None
+    parser = create_parser(fmt)
+    parser.reference_time = END
+    expected = [event.at for event in place_in_time(parser.feed(lines), END)]
+    got = placed_times(path, fmt, END, {}, threading.Event(), path.stat().st_size)
+    assert len(got) == len(expected)
+    assert [None if math.isnan(t) else t for t in got] == pytest.approx(expected)
+    assert any(t is not None for t in expected)
+
+
+def test_a_step_the_history_placed_keeps_its_time_and_places_those_before_it() -> None:
+    path = REAL / "nanogpt-issue466-every-10.log"
+    lines = [line for batch in read_lines(path, threading.Event()) for line in batch]
+    parser = create_parser("nanogpt")
+    events = parser.feed(lines)
+    steps = [e for e in events if type(e).__name__ == "TrainStep"]
+    middle = steps[len(steps) // 2]
+    plain = placed_times(path, "nanogpt", END, {}, threading.Event(), path.stat().st_size)
+    anchored = placed_times(path, "nanogpt", END, {(middle.stage, middle.step): END - 10_000}, threading.Event(),
+                            path.stat().st_size)
+    i = events.index(middle)
+    assert anchored[i] == END - 10_000
+    shift = anchored[i] - plain[i]
+    assert all(anchored[k] == pytest.approx(plain[k] + shift) for k in range(i) if not math.isnan(plain[k]))
+    assert all(anchored[k] == plain[k] for k in range(i + 1, len(plain)))
