@@ -20,7 +20,7 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 
-from bench import coldstart, history, hub, live, memory, throughput
+from bench import coldstart, history, hub, live, memory, page, throughput
 from bench.report import Figure, git_revision, machine, skipped, table, write_report
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -41,6 +41,7 @@ FIGURES: dict[str, tuple[str, str, Measure]] = {
     "history_size": ("10 history file, week (year)", "<= 10 MB a week, <= 50 MB a year", history.measure_size),
     "history_rss": ("11 RSS after a week, history on", "<= 50 MB", history.measure_rss),
     "hub": ("12 hub, 100 agents: CPU", "CPU <= 5 %, take p99 <= 50 ms, push p99 <= 1 s", hub.measure),
+    "page": ("13 page: status line shown", "first load <= 100 KB on the wire; status <= 300 ms (median)", page.measure),
 }
 
 

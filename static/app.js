@@ -22,9 +22,12 @@ let latestReceivedAt = 0; // ms, this browser's clock
 function onSnapshot(snapshot) {
   // A poll that left before the websocket opened may land after its newer message: drop it.
   if (latest && snapshot.as_of < latest.as_of) return;
+  const first = latest === null;
   latest = snapshot;
   latestReceivedAt = Date.now();
   renderSnapshot(snapshot);
+  // When the status line first shows the server's figures (read by the bench: time to status).
+  if (first) performance.mark("tokwatch:status");
   renderChart(snapshot);
   renderLink();
   alertsFrom(snapshot);

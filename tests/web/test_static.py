@@ -124,6 +124,16 @@ def page_files(html: str) -> list[str]:
     return found
 
 
+def test_every_module_the_page_imports_is_preloaded_and_nothing_else(client: FlaskClient) -> None:
+    """The module graph is fetched in one round, not level by level (app.js → chart.js → chart-plot.js)."""
+    html = client.get("/").get_data(as_text=True)
+    preloaded = re.findall(r'<link rel="modulepreload" href="(/static/[^"]+)">', html)
+    imported = [path for path in page_files(html) if path.endswith(".js") and path not in (
+        "/static/app.js", "/static/vendor/uplot/uPlot.iife.min.js")]
+    assert len(preloaded) == len(set(preloaded))
+    assert sorted(preloaded) == sorted(imported)
+
+
 def test_a_first_visit_stays_within_its_byte_budget(client: FlaskClient) -> None:
     html = client.get("/").get_data(as_text=True)
     files = page_files(html)
