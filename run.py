@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, NoReturn
 
-from app import text
+from app import allocator, text
 from app.alerts.settings import FileAlerts as FileAlertsTable
 from app.alerts.settings import SettingsError, alerts_from_table
 from app.config import DEFAULT_HOST, DEFAULT_PORT, Config, ConfigError, host_name
@@ -438,7 +438,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from app.web.serve import ServeError, serve
 
         _configure_logging()
-        _limit_malloc_arenas()
+        allocator.tune()  # before any thread starts: they would each get an arena
         if config.log_path is not None:
             _resolve_log_for_serving(config)
         try:
@@ -490,27 +490,6 @@ def notify_test(config: Config) -> int:
         return 1
     print(f"tokwatch: all {total} delivered")
     return 0
-
-
-def _limit_malloc_arenas() -> None:
-    """On glibc, two malloc arenas instead of eight per core.
-
-    Every thread that allocates (waitress's workers, the tailer, the broadcaster, the history's
-    writer) would otherwise get an arena of its own, each holding freed memory: a few MB of RSS
-    for a server that runs for weeks, for no speed it needs. Same as MALLOC_ARENA_MAX=2.
-    """
-    if not sys.platform.startswith("linux"):
-        return
-    import ctypes
-    import ctypes.util
-
-    name = ctypes.util.find_library("c")
-    try:
-        libc = ctypes.CDLL(name) if name else None
-        if libc is not None and hasattr(libc, "mallopt"):
-            libc.mallopt(-8, 2)  # M_ARENA_MAX
-    except OSError:
-        pass  # not glibc: nothing to tune
 
 
 def _renew_token(config: Config) -> None:

@@ -248,7 +248,9 @@ class Monitor:
             dated = any(event.at is not None for event in events)
             if until is not None:
                 events = _before(events, until)
-            taken.append((events, scratch.bad_lines, chunk))
+            # Only a step trainer's lines are read again (see _apply_backlog); an IOTA backlog
+            # keeps just its events, not an hour of text until the last chunk is in.
+            taken.append((events, scratch.bad_lines, chunk if format_name in STEP_FORMATS else []))
             if newest_parser is None:
                 newest_parser = scratch
             with self._lock:

@@ -8,16 +8,14 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.config import Config
-from app.hub.agent import Agent
-from app.hub.service import Hub
-from app.hub.spool import FILE_NAME as SPOOL_FILE_NAME
-from app.hub.spool import Spool, SpoolError
-from app.hub.store import FILE_NAME as HUB_FILE_NAME
-from app.hub.store import HubStore, HubStoreError
-from app.store.files import WriterLock
+
+if TYPE_CHECKING:
+    from app.hub.agent import Agent
+    from app.hub.service import Hub
+    from app.store.files import WriterLock
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +47,16 @@ class FleetRuntime:
         snapshot: Callable[[], Mapping[str, Any]],
     ) -> FleetRuntime:
         """Open what the config asks for; raise FleetError saying why it cannot."""
+        if not config.hub and (config.report_to is None or config.report_key is None):
+            return cls(None, None, None)  # no fleet: its modules (SQLite, Prometheus, urllib) stay unloaded
+        from app.hub.agent import Agent
+        from app.hub.service import Hub
+        from app.hub.spool import FILE_NAME as SPOOL_FILE_NAME
+        from app.hub.spool import Spool, SpoolError
+        from app.hub.store import FILE_NAME as HUB_FILE_NAME
+        from app.hub.store import HubStore, HubStoreError
+        from app.store.files import WriterLock
+
         data_dir = config.resolved_data_dir
         hub: Hub | None = None
         lock: WriterLock | None = None

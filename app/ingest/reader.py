@@ -9,6 +9,7 @@ from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import Protocol, TypeVar
 
+from app.allocator import TRIMMER
 from app.ingest import files
 from app.ingest.backwards import READ_BLOCK_BYTES, backward_chunks, complete_end, read_at, scan_bytes
 from app.ingest.files import FileIdentity, ReadableFile, identity, stat_log
@@ -189,6 +190,7 @@ class FileReader:
             self._call_sink("backlog", self._sink.backlog, pulled)
         finally:
             pulled.close()  # a sink that kept the iterator must not move our file position later
+        TRIMMER.request()  # the text read back is garbage now: give its pages back
 
     def read_available(self) -> None:
         """Read the open file to its end, restarting the stream if it was truncated or rewritten."""

@@ -65,7 +65,7 @@ class Tailer:
         *,
         max_line_bytes: int = 1 << 20,
         poll_interval_s: float = 1.0,
-        chunk_bytes: int = 1 << 20,
+        chunk_bytes: int = 1 << 18,
         force_polling: bool | None = None,
         classify: Classify | None = None,
         kind: str | None = None,

@@ -11,6 +11,7 @@ import json
 import logging
 import socket
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from flask import Blueprint, Response, abort, current_app, render_template, request
 from simple_websocket import Server
@@ -19,10 +20,12 @@ from wsproto.utilities import LocalProtocolError
 from app.config import Config
 from app.hub.keys import NAME_PATTERN
 from app.hub.report import MAX_REPORT_BYTES
-from app.hub.service import Hub
 from app.web import security
 from app.web.broadcast import Broadcaster, ClientClosed, pump
 from app.web.routes import CLOSE_NORMAL, CLOSE_TRY_AGAIN_LATER, finish, sock
+
+if TYPE_CHECKING:
+    from app.hub.service import Hub
 
 log = logging.getLogger(__name__)
 

@@ -5,23 +5,42 @@ Token rules as ``/api/*``: off loopback a scrape needs ``Authorization: Bearer <
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+import threading
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, Response, current_app
 
 from app.config import Config
-from app.hub.service import Hub
-from app.metrics import CONTENT_TYPE, Labels, SnapshotCollector, exposition, registry_for
 from app.monitor import Monitor
 from app.snapshot import to_dict
 from app.web import security
+
+if TYPE_CHECKING:
+    from app.hub.service import Hub
+    from app.metrics import Labels
 
 bp = Blueprint("metrics", __name__)
 REGISTRY_KEY = "tokwatch.metrics"
 
 
-def build_registry(config: Config, monitor: Monitor, hub: Hub | None) -> Any:
+class LazyRegistry:
+    """The app's Prometheus registry, built at the first scrape (a dashboard nobody scrapes never loads the client)."""
+
+    def __init__(self, build: Callable[[], Any]) -> None:
+        self._build = build
+        self._registry: Any = None
+        self._lock = threading.Lock()
+
+    def get(self) -> Any:
+        """The registry, built once."""
+        with self._lock:
+            if self._registry is None:
+                self._registry = self._build()
+            return self._registry
+
+
+def build_registry(config: Config, monitor: Monitor, hub: Hub | None) -> LazyRegistry:
     """One registry per app: the collector asks the monitor (and the hub) afresh at every scrape."""
     own = monitor.log_path is not None or hub is None  # a hub that follows no log has no figures of its own
     name = config.resolved_machine_name
@@ -36,14 +55,23 @@ def build_registry(config: Config, monitor: Monitor, hub: Hub | None) -> Any:
         return found
 
     labels = ("machine",) if hub is not None else ()
-    return registry_for(SnapshotCollector(snapshots, labels, extra=hub.fleet_metrics if hub is not None else None))
+
+    def build() -> Any:
+        from app.metrics import SnapshotCollector, registry_for
+
+        return registry_for(SnapshotCollector(snapshots, labels, extra=hub.fleet_metrics if hub is not None else None))
+
+    return LazyRegistry(build)
 
 
 @bp.get("/metrics")
 def metrics() -> Response:
     """The Prometheus text format."""
+    from app.metrics import CONTENT_TYPE, exposition
+
     security.require_token(current_app.extensions["tokwatch"].config)
-    response = Response(exposition(current_app.extensions[REGISTRY_KEY]), mimetype=None)
+    registry: LazyRegistry = current_app.extensions[REGISTRY_KEY]
+    response = Response(exposition(registry.get()), mimetype=None)
     response.headers["Content-Type"] = CONTENT_TYPE
     response.headers["Cache-Control"] = "no-store"
     return response

@@ -10,10 +10,12 @@ base colours they remap.
 from __future__ import annotations
 
 import socket
-
-import segno
+from typing import TYPE_CHECKING
 
 from app.config import Config, is_loopback
+
+if TYPE_CHECKING:
+    import segno
 
 # A quiet zone of 4 modules is what the QR standard asks for (ISO/IEC 18004 §6.3.8).
 QUIET_ZONE_MODULES = 4
@@ -72,6 +74,8 @@ def phone_url(config: Config) -> str | None:
 
 
 def _make(url: str) -> segno.QRCode:
+    import segno  # only a dashboard on the LAN draws a code: a loopback one never loads it
+
     return segno.make(url, error="m", micro=False)
 
 

@@ -23,6 +23,7 @@ from simple_websocket import Server
 from wsproto.utilities import LocalProtocolError
 
 from app.alerts import AlertService
+from app.allocator import TRIMMER
 from app.config import Config
 from app.monitor import Monitor
 from app.recorder import Recorder
@@ -201,6 +202,7 @@ def history() -> Response:
     """The history of one range as JSON: a point per bucket per series (null: no data), and the events."""
     response = Response(web_state().recorder.chart_json(_history_range()), mimetype="application/json")
     response.headers["Cache-Control"] = "no-store"
+    TRIMMER.request()  # a long range's rows and JSON were megabytes of transient objects
     return response
 
 
@@ -244,6 +246,19 @@ def ws(connection: Server) -> None:
         finish(connection, code, reason, linger=code != CLOSE_POLICY_VIOLATION)
 
 
+def drop_unread(connection: Server) -> None:
+    """Free what the client sent and no one will read, now rather than at the collector's full pass.
+
+    flask-sock builds a response class per websocket request whose method closes over the
+    connection: a reference cycle, so the connection (and every message its reader thread
+    queued after the last drain: a flooding client's hundreds of KB) outlives its request until
+    Python's rare full collection. Round after round of floods, that garbage was the ratchet.
+    """
+    connection.input_buffer.clear()
+    connection.incoming_message = None
+    connection.incoming_message_len = 0
+
+
 def finish(connection: Server, code: int, reason: str, *, linger: bool = True) -> None:
     """Close the websocket, then free its socket within a second whatever the client does.
 
@@ -266,9 +281,11 @@ def finish(connection: Server, code: int, reason: str, *, linger: bool = True) -
         # Its reader thread sees the end at once; Werkzeug must not close the descriptor under
         # it first (a poll on a closed, reused descriptor waits for another client's bytes).
         connection.thread.join(CLOSE_HANDSHAKE_SECONDS)
+        drop_unread(connection)
         return
     # Let the close handshake finish on simple-websocket's own reader thread.
     connection.thread.join(CLOSE_HANDSHAKE_SECONDS)
+    drop_unread(connection)
     deadline = time.monotonic() + DISCARD_SECONDS
     discarded = 0
     try:

@@ -28,6 +28,7 @@ from waitress.server import create_server
 from werkzeug.serving import BaseWSGIServer
 
 from app.alerts import AlertService, alert_service, describe_alerts
+from app.allocator import TRIMMER
 from app.config import Config, ConfigError
 from app.demo import DemoLog
 from app.hub.runtime import FleetError, FleetRuntime
@@ -254,6 +255,7 @@ class Dashboard:
         try:
             while not self._stopping.is_set():
                 wasyncore.loop(timeout=HTTP_LOOP_SECONDS, map=self._http_map, use_poll=True, count=1)
+                TRIMMER.due()
         finally:
             server.task_dispatcher.shutdown(timeout=JOIN_SECONDS)
             wasyncore.close_all(self._http_map)

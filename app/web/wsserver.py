@@ -20,6 +20,7 @@ from typing import Any
 
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler
 
+from app.allocator import TRIMMER
 from app.web.limits import ERROR_HEADERS, HEAD_MAX_BYTES, SERVER_NAME, AddressSlots, HeadReader
 from app.web.routes import ACCEPT_KEY
 
@@ -225,6 +226,12 @@ class WebsocketServer(socketserver.ThreadingMixIn, BaseWSGIServer):
             super().process_request_thread(request, client_address)
         finally:
             self._release(client_address)
+            TRIMMER.request()  # what its messages and buffers took is free now: give it back
+
+    def service_actions(self) -> None:
+        """Each turn of the accept loop: run a trim that was asked for within its interval."""
+        super().service_actions()
+        TRIMMER.due()
 
     def _release(self, client_address: Any) -> None:
         self._leave_pending(client_address)

@@ -217,3 +217,34 @@ def test_a_start_that_fails_half_way_still_stops_at_once(log_file: Path, monkeyp
     started = time.monotonic()
     dashboard.stop()
     assert time.monotonic() - started < 2.0
+
+
+LOADED_PROBE = """
+import sys
+from pathlib import Path
+from app.config import Config
+from app.monitor import Monitor
+from app.web import create_app
+from app.web.serve import open_fleet
+config = Config(log_path=Path(sys.argv[1]), port=0, history=False)
+monitor = Monitor(config.log_path)
+open_fleet(config, monitor)
+app = create_app(config, monitor)
+watched = ("segno", "prometheus_client", "app.hub.service", "app.hub.agent")
+print(" ".join(m for m in watched if m in sys.modules))
+response = app.test_client().get("/metrics", headers={"Host": "127.0.0.1"})
+print(response.status_code, "prometheus_client" in sys.modules, b"tokwatch_" in response.data)
+"""
+
+
+def test_a_loopback_dashboard_without_a_fleet_loads_neither_qr_nor_prometheus_until_asked(tmp_path: Path) -> None:
+    """Each module a feature needs costs resident memory for weeks: loaded when the feature is used."""
+    log = tmp_path / "miner.log"
+    log.write_text("")
+    result = subprocess.run(
+        [sys.executable, "-c", LOADED_PROBE, str(log)], check=False, cwd=ROOT, capture_output=True, text=True, timeout=30
+    )
+    assert result.returncode == 0, result.stderr
+    loaded, scraped = result.stdout.splitlines()
+    assert loaded.split() == []
+    assert scraped == "200 True True"  # the first scrape loads the client and answers
