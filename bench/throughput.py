@@ -20,7 +20,7 @@ from bench.synth import IotaSynth
 
 BATCH_LINES = 5000  # the tailer's batch size
 GREP_PATTERN = "FORWARD complete"
-GOAL_MB_S = 50.0
+GOAL_MB_S = 100.0  # on the usual log and when no two noise lines are alike
 GOAL_X_NAIVE = 5.0
 
 
@@ -124,6 +124,8 @@ def measure(workdir: Path, *, quick: bool) -> Figure:
     ours_s, naive_s, grep_s = min(ours), min(naive), min(grep)
     ours_mb_s = mb / ours_s
     ratio = naive_s / ours_s
+    unique_mb_s = unique_bytes / 1e6 / min(unique)
+    unique_ratio = min(unique_naive) / min(unique)
     return Figure(
         key="throughput",
         title="1 parse throughput",
@@ -133,12 +135,11 @@ def measure(workdir: Path, *, quick: bool) -> Figure:
         reference_value=mb / naive_s,
         ratio=ratio,
         ratio_label="x naive",
-        goal=f">= {GOAL_MB_S:.0f} MB/s and >= {GOAL_X_NAIVE:.0f}x naive",
-        met=ours_mb_s >= GOAL_MB_S and ratio >= GOAL_X_NAIVE,
+        goal=f">= {GOAL_MB_S:.0f} MB/s and >= {GOAL_X_NAIVE:.0f}x naive, worst case too",
+        met=min(ours_mb_s, unique_mb_s) >= GOAL_MB_S and min(ratio, unique_ratio) >= GOAL_X_NAIVE,
         note=(
             f"grep -c floor {mb / grep_s:,.0f} MB/s, tokwatch is {grep_s / ours_s:.3f} of it; "
-            f"with no two noise lines alike {unique_bytes / 1e6 / min(unique):.0f} MB/s, "
-            f"{min(unique_naive) / min(unique):.1f}x naive"
+            f"worst case (no two noise lines alike) {unique_mb_s:.0f} MB/s, {unique_ratio:.2f}x naive"
         ),
         details={
             "bytes": nbytes,
@@ -153,8 +154,10 @@ def measure(workdir: Path, *, quick: bool) -> Figure:
             "grep_mb_per_s": mb / grep_s,
             "fraction_of_grep": grep_s / ours_s,
             "tailer_ingest_mb_per_s": (mb / ingest) if ingest else None,
-            "unique_noise_mb_per_s": unique_bytes / 1e6 / min(unique),
-            "unique_noise_x_naive": min(unique_naive) / min(unique),
+            "unique_noise_mb_per_s": unique_mb_s,
+            "unique_noise_x_naive": unique_ratio,
+            "unique_noise_tokwatch_seconds": unique,
+            "unique_noise_naive_seconds": unique_naive,
             "passes_counted": counted,
             "passes_written_in_stretch": truth_passes,
             "forward_lines_grep_counted": grep_count,

@@ -12,10 +12,12 @@ Three line shapes carry a record (see ``research/iota-log-format.md`` §1):
 Any other line (an nginx error body, a traceback, the blank lines around the phase banners)
 continues the previous record and yields nothing, except the phase banner text itself.
 
-Hot-path rules, because real miners log mostly DEBUG noise: one stamp regex per line; a set
-lookup for a rest of line (level, name, message) already known to mean nothing, else the rest's
-regex and plain substring checks before any message regex; a time made a float only for an
-event or the closing Tick; one ``to_epoch`` call per distinct minute.
+Hot path, because real miners log mostly DEBUG noise, each line different (counters, ids):
+one regex match per line, which checks the line is a record, takes its minute and seconds and
+scans its message for any text that can mean something (``MEANINGFUL_TEXTS``) from that text's
+rarest character; only such a record, or an ERROR one, is matched again for its fields and
+read. A time is made a float only for an event or the closing Tick; ``to_epoch`` runs once per
+minute.
 """
 
 from __future__ import annotations
@@ -25,40 +27,91 @@ import sys
 from collections.abc import Iterable
 
 from app.ingest.formats.base import LocalToEpoch, local_to_epoch
-from app.ingest.formats.iota_messages import MessageReader
+from app.ingest.formats.iota_messages import MEANINGFUL_TEXTS, MessageReader
 from app.stats.events import (
     ErrorLogged,
     Event,
     Tick,
 )
 
+# Records at these levels are shown on the timeline whatever they say.
+_ERROR_LEVELS = ("ERROR", "CRITICAL")
+
 # A record line is these two patterns, one after the other: the stamp, then the rest. The host
 # wrapper's own time is skipped: the loguru time inside it is the miner's clock. Split, they
 # match exactly what they match as one pattern (the stamp part ends in its run of fraction
 # digits and the rest starts with a space, so a line can only split there), and a line whose
-# rest is known noise skips the second one (IotaParser._quiet). Groups: the local minute
-# ("YYYY-MM-DD HH:MM"), its seconds ("SS.fff") and the rest of the line.
-# Spelled for speed, as they run on every line: "(?:…|)", not "(?:…)?", which compiles to a
-# general repeat, a sixth of the match; possessive quantifiers ("*+", "++": Python 3.11+)
-# wherever giving characters back could never let the rest match (what follows is always a
-# character the run cannot take). Python 3.10 reads the same patterns without them.
+# rest is known noise skips the second one. Groups: the local minute ("YYYY-MM-DD HH:MM"), its
+# seconds ("SS.fff") and the rest of the line. Spelled for speed, as they run on every line:
+# "(?:…|)", not "(?:…)?", which compiles to a general repeat; possessive quantifiers ("*+",
+# "++": Python 3.11+) wherever giving characters back could never let the rest match (what
+# follows is always a character the run cannot take). Python 3.10 reads the same patterns
+# without them.
 _STAMP_PATTERN = (
     r"\x00*+"  # a file padded with NULs by a crash, then appended to after the restart
     r"(?:\[[^\]]*+\] \[\w++\]\s*+|)"  # Train-at-Home host wrapper, any host level
-    r"([0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}):([0-9]{2}\.[0-9]{1,9}+)"
+    # Each digit spelled out: a counted repeat ("[0-9]{4}") costs more than four single ones.
+    r"([0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9] [0-9][0-9]:[0-9][0-9]):([0-9][0-9]\.[0-9]{1,9}+)"
     r"(.*)"
 )
-# The rest: level and name, then the message. Groups: the level; "-" (loguru default format)
-# or "|" (file sink, whose message ends with " | {extras}"); the message. Never keyed on the
-# ":line" number, which moves between builds (run_miner:735 in v2.4.1, :1723 in TAH 3.7.0).
-_REST_PATTERN = (
-    r" \| (?:\[\w++\] \| |)"  # the newer file sink's "[MINER]" column
-    r" *+([A-Z]++) *+\| "  # level, padded to 8 by loguru or collapsed
-    # name:function:line, or name:line in the newer file sink. One space-free token ending in
-    # ":<digits>" is check enough and costs half what spelling out its parts does.
-    r"[^ ]+:[0-9]++ ([-|])(?: |$)"
-    r"(.*)"
-)
+# The rest up to its message: the newer file sink's "[MINER]" column; the level, padded to 8
+# by loguru or collapsed; name:function:line, or name:line in the newer file sink (one
+# space-free token ending in ":<digits>" is check enough, and costs half what spelling out its
+# parts does); "-" (loguru default format) or "|" (file sink, whose message ends with
+# " | {extras}"). The message starts after the separator's space, or there is none; trailing
+# "\r"s (CRLF) are the line's, not the record's. Never keyed on the ":line" number, which moves
+# between builds (run_miner:735 in v2.4.1, :1723 in TAH 3.7.0).
+_LEVEL = r" \| (?:\[\w++\] \| |) *+"
+_NAME = r" *+\| [^ ]+:[0-9]++ "
+_MESSAGE_START = r"( |(?=\n?\r*+\Z))"
+
+# Characters by how common they are in log messages, most common first: the space, lower-case
+# letters by their frequency in English, digits and the punctuation of "key: value" and paths;
+# any other character (capitals, "#", "!") is rarer than all of them. A meaningful text is
+# looked for from its rarest character, so that a noise line's message offers as few places as
+# possible where one could start.
+_COMMON_FIRST = " etaoinshrdlcu0123456789.:=,-_/'()[]{}|mwfgypbvkjxqz"
+
+
+def _rarity(character: str) -> int:
+    """Rank ``character`` by how rarely log messages hold it (higher: rarer)."""
+    rank = _COMMON_FIRST.find(character)
+    return len(_COMMON_FIRST) if rank < 0 else rank
+
+
+def _texts_pattern(texts: Iterable[str]) -> tuple[str, str, str]:
+    """Patterns for finding any of ``texts``, each from its rarest character.
+
+    Returns the pattern matching any of them, the pattern matching one of those characters where
+    none of them starts, and those characters. ``"exhausted retries"`` is looked for as
+    ``x(?<=ex)hausted retries`` (escaped): only where an ``x`` is; texts sharing that character
+    share one branch, and the branches of the most common characters come first, so a miss
+    costs fewer comparisons.
+    """
+    branches: dict[str, list[str]] = {}
+    for text in texts:
+        at = max(range(len(text)), key=lambda i: _rarity(text[i]))
+        head = f"(?<={re.escape(text[: at + 1])})" if at else ""
+        branches.setdefault(text[at], []).append(head + re.escape(text[at + 1 :]))
+    order = sorted(branches, key=_rarity)
+    found = "|".join(re.escape(c) + "(?:" + "|".join(branches[c]) + ")" for c in order)
+    passed = "|".join(re.escape(c) + "(?!" + "|".join(branches[c]) + ")" for c in order)
+    return found, passed, "".join(order)
+
+
+def _scan_pattern() -> str:
+    """The pattern for a rest not known to be noise: is it a record's, and why read it, if at all.
+
+    Groups: the level when it is ERROR or CRITICAL; the separator; the space before the message
+    (its end is where the message starts); the first meaningful text in the message. The message is walked by runs of characters that
+    start no meaningful text; only at the others is any text tried, and only those that start
+    with that character.
+    """
+    found, passed, starts = _texts_pattern(MEANINGFUL_TEXTS)
+    others = "[^" + re.escape(starts) + "]*+"
+    error = "(?=(" + "|".join(_ERROR_LEVELS) + r") *+\| |)"
+    message = f"{others}(?:(?:{passed}){others})*+(?:({found})|)"
+    return _LEVEL + error + "[A-Z]++" + _NAME + "([-|])" + _MESSAGE_START + message
 
 
 def _without_possessive(pattern: str) -> str:
@@ -73,15 +126,23 @@ def _compile(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.ASCII | re.DOTALL)
 
 
+_SCAN_PATTERN = _scan_pattern()
 _STAMP = _compile(_STAMP_PATTERN)
-_REST = _compile(_REST_PATTERN)
-# Records at these levels are shown on the timeline whatever they say, so never known noise.
-_ERROR_LEVELS = frozenset({"ERROR", "CRITICAL"})
+_SCAN = _compile(_SCAN_PATTERN)
+# Both in one, for lines read without the memo: the stamp's groups, then the scan's.
+_LINE_SCAN_PATTERN = _STAMP_PATTERN.removesuffix("(.*)") + _SCAN_PATTERN
+_LINE_SCAN = _compile(_LINE_SCAN_PATTERN)
 
 # The memo of quiet rests: how many, and how long (a hostile 10 MiB line is not kept).
 _QUIET_SIZE = 1024
 _QUIET_LENGTH = 300
+# The first lines of each batch always use the memo; the rest only if one in this many of
+# them was found there. A miss costs a lookup and an insert (a fifth of a scan), a hit saves a
+# scan: below that rate, as when no two noise lines are alike, the memo costs more than it saves.
+_PROBE_LINES = 256
+_PROBE_HITS_PER = 4
 _DAYS_IN_MONTH = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+
 
 class IotaParser(MessageReader):
     """Turn IOTA miner log lines into events; pure and stateful across ``feed`` calls.
@@ -103,9 +164,13 @@ class IotaParser(MessageReader):
         # Seconds ("SS.fff", in self._minute) of the record that continuation lines belong
         # to; None before any record and after one with an impossible time.
         self._record_seconds: str | None = None
+        # During a feed: the greatest seconds of the current minute's run of records, and the
+        # latest time of the runs already ended.
+        self._top = ""
+        self._latest: float | None = None
         # Rests of record lines (after the stamp) known to mean nothing: no event, not a bad
         # line. Most lines of a real miner's log are the same few DEBUG messages, and one set
-        # lookup replaces the second pattern and a dozen substring checks.
+        # lookup replaces the scan of the rest.
         self._quiet: set[str] = set()
 
     def feed(self, lines: Iterable[str]) -> list[Event]:
@@ -117,29 +182,38 @@ class IotaParser(MessageReader):
         greatest time, so only each run's greatest is converted, when the minute changes or
         the lines end.
         """
-        # One loop with its lookups bound once: it runs on every line of the log (the hot path).
         events: list[Event] = []
-        latest: float | None = None
-        match_stamp, match_rest = _STAMP.match, _REST.match
-        read_message = self._read_message
+        self._top, self._latest = "", None
+        lines = lines if isinstance(lines, list) else list(lines)
+        hits = self._feed_remembering(lines[:_PROBE_LINES], events)
+        if len(lines) > _PROBE_LINES:
+            if hits * _PROBE_HITS_PER >= _PROBE_LINES:
+                self._feed_remembering(lines[_PROBE_LINES:], events)
+            else:
+                self._feed_scanning(lines[_PROBE_LINES:], events)
+        self._close_minute()
+        if self._latest is not None:
+            events.append(Tick(at=self._latest))
+        return events
+
+    def _feed_remembering(self, lines: list[str], events: list[Event]) -> int:
+        """Parse lines, skipping rests known quiet and remembering new ones; return the hits."""
+        # One loop with its lookups bound once: it runs on every line of the log (the hot path).
+        match_stamp, scan_rest = _STAMP.match, _SCAN.match
         quiet = self._quiet
         minute, minute_epoch, record_seconds = self._minute, self._minute_epoch, self._record_seconds
-        top = ""  # the greatest seconds among this run's good records; "" while there is none
-        for raw_line in lines:
-            line = raw_line.rstrip("\r")
+        top = self._top  # the greatest seconds among this run's good records; "" while there is none
+        hits = 0
+        for line in lines:
             stamped = match_stamp(line)
             if stamped is not None:
                 stamp_minute, seconds, rest = stamped.groups()
-                record = None  # not needed when the rest is known quiet
-                if rest in quiet or (record := match_rest(rest)) is not None:
+                scanned = None  # not needed when the rest is known quiet
+                if rest in quiet or (scanned := scan_rest(rest)) is not None:
                     if stamp_minute != minute:
-                        if top and minute_epoch is not None:
-                            at = minute_epoch + float(top)
-                            if latest is None or at > latest:
-                                latest = at
+                        self._top = top
+                        minute, minute_epoch = self._enter_minute(stamp_minute)
                         top = ""
-                        minute = self._minute = stamp_minute
-                        minute_epoch = self._minute_epoch = self._minute_to_epoch(stamp_minute)
                     if minute_epoch is None or seconds >= "6":  # no such minute, or "SS" >= 60
                         self.bad_lines += 1
                         record_seconds = None
@@ -147,43 +221,98 @@ class IotaParser(MessageReader):
                     record_seconds = seconds
                     if seconds > top:  # noqa: PLR1730 - max() is a call, and this runs on every line
                         top = seconds
-                    if record is None:
+                    if scanned is None:
+                        hits += 1
                         continue
-                    level, separator, message = record.groups()
-                    if separator == "|" and message[-1:] == "}":
-                        # File sink: drop " | {extras}", whose activation ids and notes would
-                        # otherwise look like message text. A multi-line message carries its
-                        # extras on its last continuation line instead, which is never read.
-                        cut = message.rfind(" | {")
-                        if cut >= 0:
-                            message = message[:cut]
-                    count, bad = len(events), self.bad_lines
-                    at = minute_epoch + float(seconds)
-                    read_message(message, at, events)
-                    if level in _ERROR_LEVELS:
-                        # After what the message itself stands for (a 404 counted): the timeline
-                        # shows the latest ERROR line, whatever it says.
-                        events.append(ErrorLogged(at, message))
-                    if len(events) == count and self.bad_lines == bad and len(rest) <= _QUIET_LENGTH:
+                    error, separator, _, meaningful = scanned.groups()
+                    if error is not None or meaningful is not None:
+                        count, bad = len(events), self.bad_lines
+                        message = rest[scanned.end(3) :]
+                        self._read_record(message, separator, error, minute_epoch + float(seconds), events)
+                        if len(events) != count or self.bad_lines != bad:
+                            continue
+                    if len(rest) <= _QUIET_LENGTH:
                         if len(quiet) >= _QUIET_SIZE:
                             quiet.clear()  # full of one-off rests (ids in them); the usual few come back
                         quiet.add(rest)
                     continue
-            # A continuation of the previous record; a tail may also start mid-record, so this
-            # is never a bad line. Only the phase banner's text means something.
             if "state!" in line:
-                record_at = None
-                if record_seconds is not None and minute_epoch is not None:
-                    record_at = minute_epoch + float(record_seconds)
-                self._read_banner(line, record_at, events)
-        self._record_seconds = record_seconds
-        if top and minute_epoch is not None:
-            at = minute_epoch + float(top)
-            if latest is None or at > latest:
-                latest = at
-        if latest is not None:
-            events.append(Tick(at=latest))
-        return events
+                self._continuation(line, record_seconds, minute_epoch, events)
+        self._record_seconds, self._top = record_seconds, top
+        return hits
+
+    def _feed_scanning(self, lines: list[str], events: list[Event]) -> None:
+        """Parse lines with one pattern each, no memo: for lines that are seldom alike."""
+        # The same steps as _feed_remembering's, with the stamp and the rest matched at once.
+        scan_line = _LINE_SCAN.match
+        minute, minute_epoch, record_seconds = self._minute, self._minute_epoch, self._record_seconds
+        top = self._top
+        for line in lines:
+            record = scan_line(line)
+            if record is not None:
+                stamp_minute, seconds, error, separator, _, meaningful = record.groups()
+                if stamp_minute != minute:
+                    self._top = top
+                    minute, minute_epoch = self._enter_minute(stamp_minute)
+                    top = ""
+                if minute_epoch is None or seconds >= "6":
+                    self.bad_lines += 1
+                    record_seconds = None
+                    continue
+                record_seconds = seconds
+                if seconds > top:  # noqa: PLR1730
+                    top = seconds
+                if error is not None or meaningful is not None:
+                    message = line[record.end(5) :]
+                    self._read_record(message, separator, error, minute_epoch + float(seconds), events)
+            elif "state!" in line:
+                self._continuation(line, record_seconds, minute_epoch, events)
+        self._record_seconds, self._top = record_seconds, top
+
+    def _close_minute(self) -> None:
+        """Take the run of records just ended into the batch's latest time."""
+        if self._top and self._minute_epoch is not None:
+            at = self._minute_epoch + float(self._top)
+            if self._latest is None or at > self._latest:
+                self._latest = at
+
+    def _enter_minute(self, minute: str) -> tuple[str, float | None]:
+        """End the run of records in the last minute and start one in ``minute`` (its epoch)."""
+        self._close_minute()
+        self._minute, self._minute_epoch = minute, self._minute_to_epoch(minute)
+        return self._minute, self._minute_epoch
+
+    def _continuation(self, line: str, record_seconds: str | None, minute_epoch: float | None,
+                      events: list[Event]) -> None:
+        """Read a line that continues the previous record (a phase banner's text, if any).
+
+        A tail may also start mid-record, so this is never a bad line.
+        """
+        record_at = None
+        if record_seconds is not None and minute_epoch is not None:
+            record_at = minute_epoch + float(record_seconds)
+        self._read_banner(line, record_at, events)
+
+    def _read_record(
+        self, message: str, separator: str, error: str | None, at: float, events: list[Event]
+    ) -> None:
+        """Append the events of a record worth reading (its time already checked).
+
+        ``separator``: "-" or "|" (file sink); ``error``: its level if ERROR or CRITICAL.
+        """
+        message = message.rstrip("\r")
+        if separator == "|" and message[-1:] == "}":
+            # File sink: drop " | {extras}", whose activation ids and notes would otherwise
+            # look like message text. A multi-line message carries its extras on its last
+            # continuation line instead, which is never read.
+            cut = message.rfind(" | {")
+            if cut >= 0:
+                message = message[:cut]
+        self._read_message(message, at, events)
+        if error is not None:
+            # After what the message itself stands for (a 404 counted): the timeline shows the
+            # latest ERROR line, whatever it says.
+            events.append(ErrorLogged(at, message))
 
     def _minute_to_epoch(self, minute: str) -> float | None:
         """Convert ``YYYY-MM-DD HH:MM`` with ``to_epoch``; None for a time that cannot exist."""

@@ -88,6 +88,38 @@ def _response_fields(body: str) -> dict[str, str]:
     return fields
 
 
+# A message can mean something (an event, or a bad line) only when it holds one of these: every
+# branch of MessageReader._read_message acts only after one of them is found in the message. The
+# record loop reads a message only when it holds one, or when its level is ERROR or CRITICAL,
+# so a text the reader starts to act on must be added here too (tests/ingest/formats check it).
+MEANINGFUL_TEXTS = (
+    "GPU memory",
+    "FORWARD",
+    "Forward pass for activation ",
+    "Last layer miner",
+    "Got activation shape: ",
+    "Got sample shape: ",
+    "Successfully completed request",
+    "ptimization step #",
+    "Activation push RECV",
+    "Activation push SEND | start",
+    "Layer state change: ",
+    "is in state: ",
+    "finally in state ",
+    "Resetting miner entire state!",
+    "Miner in layer ",  # the weights/merge banner, when it is the record's own message
+    "registered successfully in layer ",
+    "is new to layer ",
+    "Starting miner ",
+    "Resetting for new epoch",
+    "full reset of training",
+    "consecutive failures",
+    "miner not registered error",
+    "Error making orchestrator request to endpoint ",
+    "exhausted retries",
+)
+
+
 class MessageReader:
     """The message half of the IOTA parser: appends events, counts ``bad_lines``."""
 

@@ -672,7 +672,7 @@ def test_python_3_10_spelling_matches_the_same(sample_lines: list[str]) -> None:
         f"{STAMP} | INFO | a:b:12x - x",
     ]
     lines = sample_lines + shapes + FRAGMENTS + NGINX_BODY + TRACEBACK + [wrapped(m) for m, _ in KINDS]
-    for pattern in (iota._STAMP_PATTERN, iota._REST_PATTERN):
+    for pattern in (iota._STAMP_PATTERN, iota._SCAN_PATTERN, iota._LINE_SCAN_PATTERN):
         plain = iota._without_possessive(pattern)
         assert "*+" not in plain and "++" not in plain and "}+" not in plain
         fast, slow = re.compile(pattern, re.ASCII | re.DOTALL), re.compile(plain, re.ASCII | re.DOTALL)

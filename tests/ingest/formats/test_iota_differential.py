@@ -1,0 +1,196 @@
+"""The IOTA parser against its reference (the per-line loop it replaced): the same events, in the
+same order, with the same bad-line counts, on real-shaped logs, odd lines and arbitrary text.
+
+Also: every message that means something holds one of ``MEANINGFUL_TEXTS`` (the scan reads no
+other), and the memo of quiet rests is used only while it pays.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from app.ingest.formats import iota
+from app.ingest.formats.iota import IotaParser
+from app.ingest.formats.iota_messages import MEANINGFUL_TEXTS
+from app.stats.events import Event
+from bench.synth import DEFAULT_START, IotaSynth
+from tests.ingest.formats.iota_reference import ReferenceIotaParser
+from tests.ingest.formats.test_iota import (
+    FRAGMENTS,
+    KINDS,
+    NGINX_BODY,
+    RESPONSES,
+    STAMP,
+    STEP,
+    TRACEBACK,
+    bare,
+    utc,
+    wrapped,
+)
+
+ToEpoch = Callable[[int, int, int, int, int, int], float]
+
+
+def fall_back(*wall: int) -> float:
+    """A zone that turns its clocks back an hour at 21:10 every day (later stamps, earlier times)."""
+    return utc(*wall) - (3600 if wall[3:5] >= (21, 10) else 0)
+
+
+def both(lines: list[str], batch: int, to_epoch: ToEpoch = utc) -> tuple[tuple[list[Event], int], ...]:
+    """Feed the same batches to the parser and the reference; return (events, bad lines) of each."""
+    results = []
+    for parser in (IotaParser(to_epoch=to_epoch), ReferenceIotaParser(to_epoch=to_epoch)):
+        events: list[Event] = []
+        for at in range(0, len(lines), batch):
+            events.extend(parser.feed(lines[at : at + batch]))
+        results.append((events, parser.bad_lines))
+    return tuple(results)
+
+
+# Lines the fault suite and real miners produce besides the usual records.
+ODD = [
+    *NGINX_BODY,
+    *TRACEBACK,
+    "",
+    "\r",
+    " 🔄 Miner in layer 2 submitting weights state!",
+    " 🔄 Miner in layer 3 merging partitions state!",
+    "\x00" * 40 + wrapped(STEP),  # a crash's NUL padding, then the restart's first record
+    wrapped(STEP) + "\r",
+    wrapped("Cache size: 3") + "\r\r",
+    wrapped("") + "\r",
+    wrapped(STEP, stamp="2026-13-01 00:00:00.000"),
+    wrapped(STEP, stamp="2026-02-29 10:00:00.000"),
+    wrapped("Cache size: 1", stamp="2026-09-13 21:09:60.000"),
+    wrapped("Cache size: 1", stamp="2026-09-13 21:09:61.5"),
+    wrapped("GPU memory usage: lotsGB / 3.75GB -- x"),
+    wrapped("Activation push RECV " + "tensor_bytes=" * 800),
+    wrapped("x" * 10_000),
+    wrapped("Error getting activation from queue: timed out", level="ERROR"),
+    wrapped("everything is on fire", level="CRITICAL"),
+    wrapped("plural", level="ERRORS"),
+    f"{STAMP} | [MINER] | SUCCESS  | miner.training.training:461 | {STEP} | {{}}",
+    f"2026-09-13 21:09:01.304123 | ERROR    | a.b:backward:427 | {STEP} | {{'note': 'GPU memory: 9GB'}}",
+    f"2026-09-13 21:09:01.304123 | INFO     | a.b:c:1 | Cache size: 4 | {{'activation_id': 'FORWARD complete'}}",
+    f"{STAMP} | INFO | a:b:12 -",
+    f"{STAMP} | INFO | a:b:12x - {STEP}",
+    f"{STAMP} | INFO | a:b:12 - is in state: ",
+    f"{STAMP} | INFO | a:b:12 -\r",
+    f"\x00\x00[{STAMP}] [warning] \t {bare(STEP)}",
+    bare("🔄 Miner 5HmQx7Rc in Layer 2 is in state: LayerPhase.TRAINING", stamp="2026-09-13 21:10:30.000"),
+    bare("Cache size: 2", stamp="2026-09-13 21:09:59.999"),  # the clock goes back across the zone's change
+]
+
+
+def real_shaped(hours: float, seed: int, *, unique_noise: bool) -> list[str]:
+    synth = IotaSynth(seed=seed, start=DEFAULT_START, unique_noise=unique_noise, epoch_seconds=1800.0,
+                      requeue_seconds=5400.0, error_seconds=300.0)
+    return synth.run(hours * 3600)
+
+
+@pytest.mark.parametrize("unique_noise", [False, True], ids=["usual-noise", "no-two-noise-lines-alike"])
+@pytest.mark.parametrize("batch", [1, 7, 256, 257, 5000, 1 << 30])
+def test_real_shaped_logs_with_odd_lines_parse_the_same(unique_noise: bool, batch: int) -> None:
+    lines = real_shaped(0.25 if batch < 256 else 2.0, seed=5, unique_noise=unique_noise)
+    rng = random.Random(batch)
+    for odd in ODD * 3:
+        lines.insert(rng.randrange(len(lines) + 1), odd)
+    (events, bad), (expected, expected_bad) = both(lines, batch)
+    assert (len(events), bad) == (len(expected), expected_bad)
+    assert events == expected
+    assert bad >= 2 * 3  # the impossible times above were counted, not skipped
+
+
+def test_times_in_a_zone_that_turns_its_clocks_back() -> None:
+    lines = [bare("Cache size: 2", stamp=f"2026-09-13 21:{m:02d}:{s:02d}.500") for m in (9, 10, 11) for s in (0, 30)]
+    lines += [bare(STEP, stamp="2026-09-13 21:09:45.000")]
+    for batch in (1, 2, 300):
+        assert both(lines * 60, batch, fall_back)[0] == both(lines * 60, batch, fall_back)[1]
+
+
+PIECES = [*FRAGMENTS, *ODD, *MEANINGFUL_TEXTS, " | ", " - ", ":12 ", "| INFO | ", "| ERROR | ", "\n", "\r"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.text(),
+            st.builds(lambda a, b, c: a + b + c, st.sampled_from(PIECES), st.text(max_size=12), st.sampled_from(PIECES)),
+            st.builds(lambda m, t: wrapped(m + t), st.sampled_from(PIECES), st.text(max_size=12)),
+        ),
+        max_size=40,
+    ),
+    st.sampled_from([1, 3, 300]),
+)
+def test_arbitrary_lines_parse_the_same(lines: list[str], batch: int) -> None:
+    assert both(lines, batch)[0] == both(lines, batch)[1]
+
+
+# --- what the scan may skip ------------------------------------------------------------
+
+
+MESSAGES = [message for message, _ in KINDS + RESPONSES]
+
+
+def acts(message: str) -> bool:
+    """Whether the message reader does anything with ``message``: an event or a bad line."""
+    parser = IotaParser(to_epoch=utc)
+    events: list[Event] = []
+    parser._read_message(message, 0.0, events)
+    return bool(events) or parser.bad_lines > 0
+
+
+def test_every_message_that_means_something_holds_a_meaningful_text() -> None:
+    acting = [message for message in MESSAGES if acts(message)]
+    assert len(acting) >= 30  # the table's messages, all but the few that mean nothing
+    for message in acting:
+        assert any(text in message for text in MEANINGFUL_TEXTS), message
+
+
+@settings(max_examples=1500, deadline=None)
+@given(
+    st.sampled_from(MESSAGES),
+    st.integers(min_value=0, max_value=200),
+    st.integers(min_value=0, max_value=40),
+    st.text(alphabet=st.characters(codec="utf-8"), max_size=6),
+)
+def test_no_message_acts_without_a_meaningful_text(message: str, at: int, cut: int, inserted: str) -> None:
+    """Damaged messages (a piece cut out, text put in) act only when one of the texts survived."""
+    at = min(at, len(message))
+    damaged = message[:at] + inserted + message[at + cut :]
+    if acts(damaged):
+        assert any(text in damaged for text in MEANINGFUL_TEXTS), damaged
+
+
+def test_each_meaningful_text_is_found_anywhere_in_a_message() -> None:
+    scan = iota._compile(iota._LINE_SCAN_PATTERN)
+    for text in MEANINGFUL_TEXTS:
+        for before, after in [("", ""), ("x: y ", " z"), ("exhausted retrie", "!"), ("is in state:", "#")]:
+            found = scan.match(bare(before + text + after))
+            assert found is not None and found.group(6) is not None, (before, text, after)
+    assert scan.match(bare("Cache size: 12, queue: 3, state:1 layer y g v")).group(6) is None
+
+
+# --- the memo of quiet rests -----------------------------------------------------------------
+
+
+def test_the_memo_is_kept_while_noise_repeats_and_left_when_it_does_not() -> None:
+    usual = [wrapped(f"Cache size: {n % 4}") for n in range(5000)]
+    parser = IotaParser(to_epoch=utc)
+    parser.feed(usual)
+    assert parser._quiet == {iota._STAMP.match(line).group(3) for line in usual[:4]}  # type: ignore[union-attr]
+    never_alike = [wrapped(f"Cache size: {n}") for n in range(5000)]
+    parser = IotaParser(to_epoch=utc)
+    parser.feed(never_alike)
+    assert len(parser._quiet) == iota._PROBE_LINES  # only the probe's lines were remembered
+    assert parser.feed(never_alike[:3] + [wrapped(STEP)])[:-1] == parse_step()
+
+
+def parse_step() -> list[Event]:
+    return ReferenceIotaParser(to_epoch=utc).feed([wrapped(STEP)])[:-1]
