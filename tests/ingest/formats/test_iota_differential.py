@@ -76,7 +76,7 @@ ODD = [
     wrapped("plural", level="ERRORS"),
     f"{STAMP} | [MINER] | SUCCESS  | miner.training.training:461 | {STEP} | {{}}",
     f"2026-09-13 21:09:01.304123 | ERROR    | a.b:backward:427 | {STEP} | {{'note': 'GPU memory: 9GB'}}",
-    f"2026-09-13 21:09:01.304123 | INFO     | a.b:c:1 | Cache size: 4 | {{'activation_id': 'FORWARD complete'}}",
+    "2026-09-13 21:09:01.304123 | INFO     | a.b:c:1 | Cache size: 4 | {'activation_id': 'FORWARD complete'}",
     f"{STAMP} | INFO | a:b:12 -",
     f"{STAMP} | INFO | a:b:12x - {STEP}",
     f"{STAMP} | INFO | a:b:12 - is in state: ",
