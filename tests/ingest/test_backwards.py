@@ -78,3 +78,49 @@ def test_read_backwards_reads_only_the_chunks_pulled(tmp_path: Path, monkeypatch
     assert first[-1] == tail.decode().splitlines()[-1]
     assert second[-1] == tail.decode().splitlines()[-len(first) - 1]
     assert 2 * chunk_bytes <= read_bytes <= 2 * chunk_bytes + 2 * backwards.READ_BLOCK_BYTES
+
+
+def test_a_cold_start_on_10_gib_reads_what_the_tail_alone_does(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 10 GiB log (a hole, then two real hours) costs a cold start what those two hours alone do."""
+    from app.monitor import Monitor
+    from app.snapshot import to_dict
+    from bench.synth import IotaSynth
+
+    tail = IotaSynth(seed=3).text(2 * 3600).encode()
+    alone, big = tmp_path / "tail.log", tmp_path / "big.log"
+    alone.write_bytes(tail)
+    with open(big, "wb") as f:
+        f.truncate((10 << 30) - len(tail) - 1)
+        f.seek(0, 2)
+        f.write(b"\n" + tail)
+    if big.stat().st_blocks * 512 > 4 * len(tail):
+        pytest.skip("this file system does not leave holes in sparse files")
+    read_bytes = 0
+    real_open = files.open_for_reading
+
+    class Counting:
+        def __init__(self, path: Path) -> None:
+            self._f = real_open(path)
+
+        def read(self, size: int = -1, /) -> bytes | None:
+            nonlocal read_bytes
+            data = self._f.read(size)
+            read_bytes += len(data or b"")
+            return data
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self._f, name)
+
+    monkeypatch.setattr(files, "open_for_reading", Counting)
+    snapshots, reads = [], []
+    for path in (alone, big):
+        read_bytes = 0
+        monitor = Monitor(path, format_name="auto")
+        monitor.read_once(path)
+        snap = to_dict(monitor.snapshot(monitor.last_event_at()))
+        snapshots.append({key: snap[key] for key in ("status_line", "details", "state")} | {
+            "lines_read": snap["source"]["lines_read"]})
+        reads.append(read_bytes)
+    assert snapshots[0] == snapshots[1]
+    assert 0 < snapshots[0]["lines_read"] < tail.count(b"\n")  # it stopped inside the tail
+    assert reads[1] == reads[0] < len(tail)
