@@ -199,22 +199,31 @@ def import_logs(
 
     history.hold_pruning()
     try:
-        if in_child and pending:
-            _replay_in_child(pending, format_name, clock(), anchors, stop, emit, progress)
-        else:
-            for path, size, head in pending:
-                if stop.is_set():
-                    break
-                progress.current = path.name
-                try:
-                    _replay_one(path, size, head, format_name, clock(), anchors, stop, emit)
-                except OSError as e:
-                    log.warning("history import: cannot read %s: %s", path, e.strerror or e)
+        _replay_all(pending, format_name, clock, anchors, stop, emit, progress, in_child)
+    except ImportHalted as e:
+        log.warning("history import stopped: %s; the files not done are read at the next start", e)
+        progress.problem = f"import of older logs stopped ({e}); it goes on at the next start"
     finally:
         history.release_pruning()
     progress.current = None
     progress.done = True
     return progress
+
+
+def _replay_all(pending: list[tuple[Path, int, str]], format_name: str, clock: Callable[[], float], anchors: Anchors,
+                stop: threading.Event, emit: Callable[[Observation], None], progress: ImportProgress,
+                in_child: bool) -> None:
+    if in_child and pending:
+        _replay_in_child(pending, format_name, clock(), anchors, stop, emit, progress)
+        return
+    for path, size, head in pending:
+        if stop.is_set():
+            break
+        progress.current = path.name
+        try:
+            _replay_one(path, size, head, format_name, clock(), anchors, stop, emit)
+        except OSError as e:
+            log.warning("history import: cannot read %s: %s", path, e.strerror or e)
 
 
 def _replay_one(path: Path, size: int, head: str, format_name: str, now: float, anchors: Anchors,
@@ -232,13 +241,26 @@ def _replay_one(path: Path, size: int, head: str, format_name: str, now: float, 
         emit(done)
 
 
+class ImportHalted(Exception):
+    """The history stopped taking writes (a full disk, its size bound, a failing file)."""
+
+
 def _submit(history: History, obs: Observation, stop: threading.Event, progress: ImportProgress) -> None:
-    progress.samples += len(obs.samples)
-    progress.passes += len(obs.passes)
+    """Hand a batch to the writer once the one before it is written; halt if that one was not.
+
+    A batch lost to a full disk must not be followed by the mark that says its file is imported:
+    the file is read again at the next start instead.
+    """
     while not stop.is_set():
         # One batch in flight at a time: the queue never holds a week of log in memory.
-        if history.flush(1.0) and history.submit(obs, wait_seconds=1.0):
-            return
+        if history.flush(1.0):
+            problem = history.status().problem
+            if problem is not None:
+                raise ImportHalted(problem)
+            if history.submit(obs, wait_seconds=1.0):
+                progress.samples += len(obs.samples)
+                progress.passes += len(obs.passes)
+                return
         if history.status().mode != "writing":
             return
 

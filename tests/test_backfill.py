@@ -393,3 +393,27 @@ def test_a_plain_log_brings_the_copies_its_size_rotation_renamed(tmp_path: Path)
         assert history.chart(source, "7d")["totals"]["passes"] == synth.truth.passes
     finally:
         history.stop()
+
+
+def test_an_import_that_fills_the_history_stops_and_is_done_again_once_there_is_room(tmp_path: Path) -> None:
+    files, passes, _ = dated_logs(tmp_path / "logs")
+    source = SourceKey("box", str(tmp_path / "logs"), "miner")
+    # The file bound (a full disk takes the same path): room for the first launch's hours only.
+    small = History(tmp_path / "data", clock=Clock(NOW), max_file_bytes=160 << 10)
+    small.start()
+    try:
+        done = import_logs(files, small, source, clock=Clock(NOW), stop=threading.Event(), in_child=True)
+        assert done.done and done.problem is not None and "writes stopped" in done.problem
+        assert done.files_done < len(files)
+        marked = [f for f in files if small.imported(str(f)) is not None]
+        assert len(marked) < len(files)  # a file whose batch was lost is not marked imported
+    finally:
+        small.stop()
+    roomy = History(tmp_path / "data", clock=Clock(NOW))  # the user made room
+    roomy.start()
+    try:
+        done = import_logs(files, roomy, source, clock=Clock(NOW), stop=threading.Event(), in_child=True)
+        assert roomy.flush(60) and done.problem is None
+        assert roomy.chart(source, "7d")["totals"]["passes"] == passes
+    finally:
+        roomy.stop()
