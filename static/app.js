@@ -45,7 +45,7 @@ function logAgeSeconds() {
 
 // This browser's clock: when the page last heard from the dashboard is the browser's own event.
 function clockTime(ms) {
-  return new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  return new Date(ms).toLocaleTimeString([], { hour: "numeric", minute: "2-digit" }); // 1:13 AM, 13:13
 }
 
 const locked = () => link.connection === "locked";
