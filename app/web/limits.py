@@ -8,7 +8,11 @@ stranger needs to cost us memory and slots. So on both ports:
   looked at them;
 * one client address may hold at most ``per_address`` connections at once;
 * on the websocket port, connections still in their handshake share ``pending`` slots of their
-  own, so strangers' half-open connections can never hold the slots of accepted dashboards.
+  own, so strangers' half-open connections can never hold the slots of accepted dashboards;
+  a share of those is kept for this machine's own programs (loopback: the owner's browser, or
+  the reverse proxy every viewer comes through), and when the rest is full the oldest
+  stranger's handshake makes way for a new one, so strangers on many addresses cannot keep the
+  owner's page from connecting.
 
 Errors that waitress or Werkzeug answer themselves (a malformed request, a head too large, an
 unknown method) carry the same safe headers as the app's responses, and no server version.
@@ -19,6 +23,7 @@ from __future__ import annotations
 import http.client
 import ipaddress
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from waitress.channel import HTTPChannel
@@ -48,26 +53,53 @@ class AddressSlots:
 
     Loopback addresses share the total but have no cap of their own: they are this machine's
     own programs, or a reverse proxy in front of tokwatch through which every viewer comes.
+    ``reserved`` of the total are theirs alone: other addresses together hold at most the rest.
+    ``trusted`` says which addresses those are (default: loopback).
     """
 
-    def __init__(self, *, per_address: int, total: int | None = None, exempt_loopback: bool = True) -> None:
+    def __init__(
+        self,
+        *,
+        per_address: int,
+        total: int | None = None,
+        exempt_loopback: bool = True,
+        reserved: int = 0,
+        trusted: Callable[[str], bool] | None = None,
+    ) -> None:
         self.per_address = per_address
         self.total = total
-        self.exempt_loopback = exempt_loopback
+        self.reserved = reserved
+        self.trusted: Callable[[str], bool] = (
+            trusted if trusted is not None else (_is_loopback_peer if exempt_loopback else _nobody)
+        )
         self._lock = threading.Lock()
         self._held: dict[str, int] = {}
         self._count = 0
+        self._others = 0  # held by addresses not trusted
 
     def acquire(self, address: str) -> bool:
         """Take a slot for ``address``; False when it (or everyone) holds too many already."""
-        capped = not (self.exempt_loopback and _is_loopback_peer(address))
+        return self.why_not(address) is None
+
+    def why_not(self, address: str) -> str | None:
+        """Take a slot for ``address`` and return None, or say which cap refused it.
+
+        ``"address"``: this address holds its share; ``"others"``: the addresses not trusted
+        hold theirs (the reserved slots are left); ``"total"``: every slot is taken.
+        """
+        trusted = self.trusted(address)
         with self._lock:
             held = self._held.get(address, 0)
-            if (capped and held >= self.per_address) or (self.total is not None and self._count >= self.total):
-                return False
+            if not trusted and held >= self.per_address:
+                return "address"
+            if self.total is not None and self._count >= self.total:
+                return "total"
+            if not trusted and self.total is not None and self._others >= self.total - self.reserved:
+                return "others"
             self._held[address] = held + 1
             self._count += 1
-            return True
+            self._others += not trusted
+            return None
 
     def release(self, address: str) -> None:
         """Give back a slot taken for ``address``."""
@@ -79,11 +111,70 @@ class AddressSlots:
                 self._held[address] = held - 1
             if held:
                 self._count -= 1
+                self._others -= not self.trusted(address)
 
     def held(self, address: str | None = None) -> int:
         """Slots held by ``address``, or by everyone."""
         with self._lock:
             return self._count if address is None else self._held.get(address, 0)
+
+
+class PendingHandshakes:
+    """Connections still in their handshake, in slots of their own; the oldest stranger makes way.
+
+    A connection is admitted with a key (its client address and port) and a way to close it.
+    When the slots strangers may hold are full (or all are), the oldest pending handshake from
+    another untrusted address is closed to admit the new one: strangers who keep half-sent
+    requests open, from however many addresses, delay a new page by one eviction, never deny
+    it. Trusted (loopback) handshakes are never evicted and keep ``reserved`` slots.
+    """
+
+    def __init__(
+        self, *, per_address: int, total: int, reserved: int, trusted: Callable[[str], bool] | None = None
+    ) -> None:
+        self.slots = AddressSlots(per_address=per_address, total=total, reserved=reserved, trusted=trusted)
+        self._lock = threading.Lock()
+        self._open: dict[tuple[Any, ...], tuple[str, Callable[[], None]]] = {}  # oldest first
+        self.evicted = 0
+
+    def admit(self, key: tuple[Any, ...], address: str, close: Callable[[], None]) -> bool:
+        """Count this connection as pending (evicting the oldest stranger if need be); False: refuse it."""
+        why = self.slots.why_not(address)
+        if why in ("others", "total") and self._evict_oldest_stranger(besides=address):
+            why = self.slots.why_not(address)
+        if why is not None:
+            return False
+        with self._lock:
+            self._open[key] = (address, close)
+        return True
+
+    def leave(self, key: tuple[Any, ...]) -> None:
+        """The connection was accepted as a dashboard, or ended; safe to call twice."""
+        with self._lock:
+            entry = self._open.pop(key, None)
+        if entry is not None:
+            self.slots.release(entry[0])
+
+    def held(self, address: str | None = None) -> int:
+        """Pending handshakes of ``address``, or of everyone."""
+        return self.slots.held(address)
+
+    def _evict_oldest_stranger(self, *, besides: str) -> bool:
+        with self._lock:
+            for key, (address, close) in self._open.items():
+                if address != besides and not self.slots.trusted(address):
+                    del self._open[key]
+                    break
+            else:
+                return False
+        self.slots.release(address)
+        self.evicted += 1
+        close()
+        return True
+
+
+def _nobody(address: str) -> bool:
+    return False
 
 
 def _is_loopback_peer(address: str) -> bool:

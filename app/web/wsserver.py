@@ -21,7 +21,7 @@ from typing import Any
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler
 
 from app.allocator import TRIMMER
-from app.web.limits import ERROR_HEADERS, HEAD_MAX_BYTES, SERVER_NAME, AddressSlots, HeadReader
+from app.web.limits import ERROR_HEADERS, HEAD_MAX_BYTES, SERVER_NAME, HeadReader, PendingHandshakes
 from app.web.routes import ACCEPT_KEY
 
 log = logging.getLogger("app.web.serve")
@@ -31,6 +31,8 @@ log = logging.getLogger("app.web.serve")
 WS_CONNECTION_HEADROOM = 32
 # Handshakes not yet accepted that one client address may hold on the websocket port.
 WS_PENDING_PER_ADDRESS = 8
+# Of the pending slots, those only loopback clients (the owner's browser, a reverse proxy) may take.
+WS_PENDING_RESERVED_LOOPBACK = 8
 
 
 class QuietHandler(WSGIRequestHandler):
@@ -152,10 +154,11 @@ class WebsocketServer(socketserver.ThreadingMixIn, BaseWSGIServer):
         self.max_connections = max_connections
         self._slots = threading.BoundedSemaphore(max_connections)
         # Connections not yet accepted as a dashboard: capped in all and per client address, so
-        # strangers' half-open connections never hold the slots accepted dashboards use.
-        self.pending = AddressSlots(per_address=max_per_address, total=max_pending)
-        self._pending_lock = threading.Lock()
-        self._pending_ids: set[tuple[Any, ...]] = set()
+        # strangers' half-open connections never hold the slots accepted dashboards use, with a
+        # share kept for loopback and the oldest stranger evicted when the rest is full.
+        self.pending = PendingHandshakes(
+            per_address=max_per_address, total=max_pending, reserved=min(WS_PENDING_RESERVED_LOOPBACK, max_pending // 4)
+        )
 
     def serve_forever(self, poll_interval: float | None = None) -> None:
         """Accept connections until :meth:`shutdown`, asleep in between (``poll_interval``: ignored).
@@ -199,17 +202,20 @@ class WebsocketServer(socketserver.ThreadingMixIn, BaseWSGIServer):
     def process_request(self, request: Any, client_address: Any) -> None:
         """Serve the connection on a thread of its own, or close it when its slots are taken."""
         address = str(client_address[0])
-        if not self.pending.acquire(address):
+
+        def evict() -> None:
+            with contextlib.suppress(OSError):
+                request.shutdown(socket.SHUT_RDWR)  # its handler reads the end and frees its thread
+
+        if not self.pending.admit(tuple(client_address), address, evict):
             log.debug("websocket port: too many pending connections (from %s), refusing one more", address)
             self.shutdown_request(request)
             return
         if not self._slots.acquire(blocking=False):
-            self.pending.release(address)
+            self.pending.leave(tuple(client_address))
             log.debug("websocket port: %d connections open, refusing one more", self.max_connections)
             self.shutdown_request(request)
             return
-        with self._pending_lock:
-            self._pending_ids.add(tuple(client_address))
         try:
             super().process_request(request, client_address)
         except BaseException:
@@ -238,9 +244,4 @@ class WebsocketServer(socketserver.ThreadingMixIn, BaseWSGIServer):
         self._slots.release()
 
     def _leave_pending(self, client_address: Any) -> None:
-        key = tuple(client_address)
-        with self._pending_lock:
-            if key not in self._pending_ids:
-                return
-            self._pending_ids.discard(key)
-        self.pending.release(str(client_address[0]))
+        self.pending.leave(tuple(client_address))

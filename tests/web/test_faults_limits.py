@@ -28,7 +28,7 @@ from waitress import wasyncore
 from waitress.server import create_server
 from werkzeug.serving import BaseWSGIServer
 
-from app.web.limits import HEAD_MAX_BYTES, AddressSlots, limited_channels
+from app.web.limits import HEAD_MAX_BYTES, AddressSlots, PendingHandshakes, limited_channels
 from app.web.wsserver import QuietHandler, WebsocketServer
 from bench.harness import ROOT, HandshakeRefused, Server, raw_handshake
 
@@ -317,7 +317,7 @@ def test_one_address_holds_only_so_many_pending_handshakes() -> None:
         max_connections=64, max_pending=32, max_per_address=8, handshake_timeout_seconds=30.0,
     )
     listener.close()
-    server.pending = AddressSlots(per_address=3, total=32, exempt_loopback=False)
+    server.pending = PendingHandshakes(per_address=3, total=32, reserved=0, trusted=lambda address: False)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     held = []
@@ -337,6 +337,66 @@ def test_one_address_holds_only_so_many_pending_handshakes() -> None:
         server.shutdown()
         server.server_close()
     assert isinstance(server, BaseWSGIServer)
+
+
+def _half_handshake(port: int, source: str) -> socket.socket:
+    """A connection from ``source`` (any 127/8 address is this machine's) that sends half a request."""
+    s = socket.create_connection(("127.0.0.1", port), timeout=5, source_address=(source, 0))
+    s.sendall(b"GET /ws HTTP/1.1\r\n")
+    return s
+
+
+def _served(port: int, source: str) -> bool:
+    """A whole request from ``source`` gets an answer."""
+    with socket.create_connection(("127.0.0.1", port), timeout=5, source_address=(source, 0)) as s:
+        s.sendall(b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        s.settimeout(5)
+        try:
+            return s.recv(12).startswith(b"HTTP/1.")
+        except OSError:
+            return False
+
+
+def test_strangers_on_many_addresses_cannot_keep_the_owner_or_a_phone_from_connecting() -> None:
+    """Half-sent handshakes from 4 addresses fill every slot strangers may hold (the old limit:
+    per address only, so 4 addresses denied the websocket to everyone). The owner (loopback,
+    here 127.0.0.1) has slots of its own; a phone on the LAN (another address) evicts the
+    oldest stranger's handshake."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+    server = WebsocketServer(
+        "127.0.0.1", port, _app, handler=QuietHandler, fd=listener.fileno(),
+        max_connections=64, max_pending=8, max_per_address=2, handshake_timeout_seconds=30.0,
+    )
+    listener.close()
+    # 127.0.0.1 is the owner's loopback; 127.0.0.2 and up stand for strangers and phones on the LAN.
+    server.pending = PendingHandshakes(per_address=2, total=8, reserved=2, trusted=lambda a: a == "127.0.0.1")
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    strangers: list[socket.socket] = []
+    try:
+        for n in range(2, 6):
+            for _ in range(2):
+                strangers.append(_half_handshake(port, f"127.0.0.{n}"))
+                time.sleep(0.05)  # in order: the first is the oldest
+        time.sleep(0.3)
+        assert server.pending.held() == 6  # the strangers' share (8 - 2 kept for loopback)
+        assert server.pending.evicted == 2  # the 4th address's two made way for the oldest two
+        assert _closed_within(strangers[0], 2.0) and _closed_within(strangers[1], 2.0)
+        assert not any(_closed_within(s, 0.01) for s in strangers[2:])
+        # The owner: served at once from the reserved slots, no stranger evicted for it.
+        assert _served(port, "127.0.0.1")
+        assert server.pending.evicted == 2
+        # A phone on the LAN: the oldest stranger still waiting (127.0.0.3's first) makes way.
+        assert _served(port, "127.0.0.9")
+        assert server.pending.evicted == 3
+        assert _closed_within(strangers[2], 2.0)
+        assert not any(_closed_within(s, 0.01) for s in strangers[3:])
+    finally:
+        for s in strangers:
+            s.close()
+        server.shutdown()
+        server.server_close()
 
 
 # --- the token off the command line ---------------------------------------------------------
