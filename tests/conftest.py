@@ -20,7 +20,7 @@ from flask.testing import FlaskClient
 from app.config import Config
 from app.monitor import Monitor
 from app.web import create_app
-from app.web.serve import Dashboard
+from app.web.dashboard import Dashboard
 
 HOTKEY = "5HmQx7Rc"
 

@@ -16,7 +16,7 @@ from app.monitor import Monitor
 from app.recorder import Recorder, today_line, usual_line
 from app.snapshot import TodayView
 from app.store import History
-from app.web.serve import Dashboard
+from app.web.dashboard import Dashboard
 from tests.conftest import LogWriter
 
 TOKEN = "history-test-token"

@@ -24,7 +24,7 @@ from app.recorder import Recorder
 from app.snapshot import to_dict
 from app.store import History
 from app.store.records import EventRow, Observation, Sample, SourceKey
-from app.web.serve import Dashboard
+from app.web.dashboard import Dashboard
 from tests.conftest import LogWriter
 from tests.web.test_browser import ARTIFACTS, PHONE, expect, no_horizontal_overflow
 

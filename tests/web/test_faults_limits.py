@@ -170,8 +170,8 @@ def test_message_floods_do_not_ratchet_memory(server: Server) -> None:
     rounds_mb = [kb // 1024 for kb in after_round]
     # Unbounded, four rounds took it up by ~54 MB and each round added more.
     assert after_round[-1] - before < 30 * 1024, f"RSS {before // 1024} MB, then after each round {rounds_mb}"
-    # The ratchet: 8 more rounds after the second added ~20 MB before; noise is a few MB.
-    assert after_round[-1] - after_round[1] < 8 * 1024, f"RSS after each round: {rounds_mb} MB"
+    # The ratchet: the 8 rounds after the second added 20 to 40 MB before; noise is a few MB.
+    assert after_round[-1] - after_round[1] < 12 * 1024, f"RSS after each round: {rounds_mb} MB"
     deadline = time.monotonic() + 10  # their threads end, none left waiting on a reused socket
     while int(_proc_field(server.pid, "Threads")) > 40 and time.monotonic() < deadline:
         time.sleep(0.2)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from app.web.serve import has_display
+from app.web.console import has_display
 from tests.web.qr import read_qr, render_terminal
 from tests.web.test_serve import ROOT, get_json, start_run_py
 

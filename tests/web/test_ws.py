@@ -407,7 +407,7 @@ def test_an_accepted_websocket_may_stay_idle_past_the_handshake_timeout(
 def test_connections_past_the_cap_are_closed_at_once(config: Config, monitor: Monitor) -> None:
     # Handshakes not yet accepted may hold WS_CONNECTION_HEADROOM connections, never the
     # slots of accepted dashboards (two allowed here).
-    from app.web.serve import WS_CONNECTION_HEADROOM
+    from app.web.wsserver import WS_CONNECTION_HEADROOM
 
     running = start_server(replace(config, max_ws_clients=2, handshake_timeout_seconds=30.0), monitor)
     held = [half_request(running) for _ in range(WS_CONNECTION_HEADROOM)]
