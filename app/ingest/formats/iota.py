@@ -12,12 +12,13 @@ Three line shapes carry a record (see ``research/iota-log-format.md`` §1):
 Any other line (an nginx error body, a traceback, the blank lines around the phase banners)
 continues the previous record and yields nothing, except the phase banner text itself.
 
-Hot path, because real miners log mostly DEBUG noise, each line different (counters, ids):
-one regex match per line, which checks the line is a record, takes its minute and seconds and
-scans its message for any text that can mean something (``MEANINGFUL_TEXTS``) from that text's
-rarest character; only such a record, or an ERROR one, is matched again for its fields and
-read. A time is made a float only for an event or the closing Tick; ``to_epoch`` runs once per
-minute.
+Hot path, because real miners log mostly DEBUG noise, often each line different (counters,
+ids): one pattern per line checks it is a record, takes its minute and seconds and scans its
+message for any text that can mean something (``MEANINGFUL_TEXTS``), from that text's rarest
+character; only such a record, or an ERROR one, is read. While the noise repeats, a set of
+rests known to mean nothing saves the scan (the stamp and the rest are then matched apart, and
+a known rest skips the second); each batch's first lines tell whether that pays. A time is
+made a float only for an event or the closing Tick; ``to_epoch`` runs once per minute.
 """
 
 from __future__ import annotations
