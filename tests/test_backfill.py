@@ -404,6 +404,7 @@ def test_an_import_that_fills_the_history_stops_and_is_done_again_once_there_is_
     try:
         done = import_logs(files, small, source, clock=Clock(NOW), stop=threading.Event(), in_child=True)
         assert done.done and done.problem is not None and "writes stopped" in done.problem
+        assert "reached its 160 KiB bound" in done.problem
         assert done.files_done < len(files)
         marked = [f for f in files if small.imported(str(f)) is not None]
         assert len(marked) < len(files)  # a file whose batch was lost is not marked imported

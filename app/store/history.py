@@ -61,6 +61,11 @@ class HistoryStatus:
     dropped: int = 0
 
 
+def _size_text(size_bytes: int) -> str:
+    """``256 MiB``, or ``160 KiB`` under a MiB."""
+    return f"{size_bytes >> 20} MiB" if size_bytes >= 1 << 20 else f"{size_bytes >> 10} KiB"
+
+
 def _is_full(e: sqlite3.Error) -> bool:
     code = getattr(e, "sqlite_errorcode", None)
     return code == 13 or "full" in str(e).lower()
@@ -303,7 +308,7 @@ class History:
             except sqlite3.Error:
                 pass
             stamp = time.strftime("%H:%M", time.localtime(now))
-            what = "disk full" if self._disk_full() else f"file reached its {self.max_file_bytes >> 20} MiB bound"
+            what = "disk full" if self._disk_full() else f"file reached its {_size_text(self.max_file_bytes)} bound"
             self._set(problem=f"history: {what}, writes stopped at {stamp} (the live view goes on)")
             log.error("history: %s (%s); writes stopped, retrying every %d s", what, e, FULL_RETRY_SECONDS)
             return
