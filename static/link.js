@@ -1,6 +1,7 @@
 // The page's link to the dashboard: websocket first, polling /api/snapshot while it is down,
 // and the token when the dashboard asks for one. Says nothing about the miner.
 
+import { takeEarlySocket } from "./early.js";
 import { keptToken, takeFragmentToken } from "./token.js";
 
 const body = document.body;
@@ -66,18 +67,20 @@ function connect() {
   if (portMoved) return; // never knock at the old port again: whatever listens there now is not us
   let opened = false;
   let heard = false;
-  const ws = new WebSocket(websocketUrl());
+  const url = websocketUrl();
+  const early = takeEarlySocket(url); // the first connection may be open already (early.js)
+  const ws = early ? early.ws : new WebSocket(url);
   socket = ws;
   socketOpenedAt = Date.now();
-  ws.addEventListener("open", () => {
+  const onOpen = () => {
     opened = true;
     lastMessageAt = Date.now();
     link.lastContactAt = lastMessageAt;
     link.tokenRefused = false;
     stopPolling(); // and drop the poll in flight: the websocket's first message is newer
     setConnection("live");
-  });
-  ws.addEventListener("message", (event) => {
+  };
+  const onMessage = (event) => {
     lastMessageAt = Date.now();
     link.lastContactAt = lastMessageAt;
     // Only a socket that delivers resets the backoff: one closed right after opening must not
@@ -87,14 +90,18 @@ function connect() {
     const message = JSON.parse(event.data);
     if (message.keepalive) return;
     onSnapshot(message);
-  });
-  ws.addEventListener("close", () => {
+  };
+  const onClose = () => {
     if (socket !== ws) return;
     socket = null;
     if (!opened && TOKEN_REQUIRED && !link.token) setConnection("locked");
     startPolling();
     scheduleReconnect();
-  });
+  };
+  ws.addEventListener("open", onOpen);
+  ws.addEventListener("message", onMessage);
+  ws.addEventListener("close", onClose);
+  if (early) early.replay({ open: onOpen, message: onMessage, close: onClose });
 }
 
 function scheduleReconnect() {

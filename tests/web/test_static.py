@@ -129,7 +129,7 @@ def test_every_module_the_page_imports_is_preloaded_and_nothing_else(client: Fla
     html = client.get("/").get_data(as_text=True)
     preloaded = re.findall(r'<link rel="modulepreload" href="(/static/[^"]+)">', html)
     imported = [path for path in page_files(html) if path.endswith(".js") and path not in (
-        "/static/app.js", "/static/vendor/uplot/uPlot.iife.min.js")]
+        "/static/app.js", "/static/early.js", "/static/vendor/uplot/uPlot.iife.min.js")]
     assert len(preloaded) == len(set(preloaded))
     assert sorted(preloaded) == sorted(imported)
 

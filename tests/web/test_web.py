@@ -54,6 +54,7 @@ def test_page_carries_the_websocket_port_and_no_inline_script(client: FlaskClien
     assert re.findall(r"<script[^>]*>", page) == [
         '<script defer src="/static/vendor/uplot/uPlot.iife.min.js">',
         '<script type="module" src="/static/app.js">',
+        '<script type="module" async src="/static/early.js">',
     ]
     assert all(not body.strip() for body in re.findall(r"<script[^>]*>(.*?)</script>", page, re.DOTALL))  # nothing inline
     assert "http://" not in page.replace('xmlns="http://www.w3.org', "")  # no external origin at all
