@@ -39,7 +39,7 @@ FIGURES: dict[str, tuple[str, str, Measure]] = {
     "history_api": ("8 /api/history?range=7d p95", "p95 <= 50 ms", history.measure_api),
     "history_write": ("9 one 30-s write p95", "p95 <= 20 ms", history.measure_write),
     "history_size": ("10 history file, week (year)", "<= 10 MB a week, <= 50 MB a year", history.measure_size),
-    "history_rss": ("11 RSS after a week, history on", "<= 50 MB", history.measure_rss),
+    "history_rss": ("11 RSS after a week, history on", "<= 50 MB with history, and with alerts on", history.measure_rss),
     "hub": ("12 hub, 100 agents: CPU", "CPU <= 5 %, take p99 <= 50 ms, push p99 <= 1 s", hub.measure),
     "page": ("13 page: status line shown", "first load <= 100 KB on the wire; status <= 300 ms (median)", page.measure),
 }

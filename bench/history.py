@@ -298,24 +298,49 @@ def measure_write(workdir: Path, *, quick: bool) -> Figure:
     )
 
 
+RANGE_NAMES = ("1h", "6h", "24h", "7d", "30d")
+# A notification URL nothing listens on: alerts on (rules, the service, its worker), nothing delivered.
+SILENT_NOTIFY_URL = "json://127.0.0.1:9/"
+
+
+def _caught_up_rss_mb(server: Server, *, ranges: bool) -> float:
+    """The server's RSS once it has read its log (and answered every range): the median of 5 reads 0.2 s apart."""
+    base = f"http://127.0.0.1:{server.http_port}"
+    deadline = time.time() + 60
+    while time.time() < deadline and '"lines_read":0' in _get(f"{base}/api/snapshot")[1].decode():
+        time.sleep(0.2)
+    if ranges:
+        for range_name in RANGE_NAMES:
+            _get(f"{base}/api/history?range={range_name}")
+    time.sleep(1.5)  # a trim asked for by the last request runs within a second
+    reads = []
+    for _ in range(5):
+        reads.append(server.rss_kb() / 1024)
+        time.sleep(0.2)
+    return median(reads)
+
+
 def measure_rss(workdir: Path, *, quick: bool) -> Figure:
-    """The server's RSS after the week's import and the API calls, beside the same server without history."""
+    """The server's RSS after the week's import and every range, beside the same server without history.
+
+    Then the same server restarted with alerts on (one notification URL) on the kept history.
+    """
     week = _week_of(workdir, quick)
-    for range_name in ("1h", "6h", "24h", "7d", "30d"):
-        _get(f"http://127.0.0.1:{week.server.http_port}/api/history?range={range_name}")
-    rss = week.server.rss_kb() / 1024
-    bare = Server(week.folder, "--no-history").start()
     try:
-        base = f"http://127.0.0.1:{bare.http_port}"
-        deadline = time.time() + 60
-        while time.time() < deadline and '"lines_read":0' in _get(f"{base}/api/snapshot")[1].decode():
-            time.sleep(0.2)
-        time.sleep(1.0)
-        reference = bare.rss_kb() / 1024
+        rss = _caught_up_rss_mb(week.server, ranges=True)
     finally:
-        bare.stop()
         week.server.stop()
         _week.pop(workdir, None)
+    bare = Server(week.folder, "--no-history").start()
+    try:
+        reference = _caught_up_rss_mb(bare, ranges=False)
+    finally:
+        bare.stop()
+    alerting = Server(week.folder, "--data-dir", str(week.data_dir), "--notify", SILENT_NOTIFY_URL).start()
+    try:
+        alerts_rss = _caught_up_rss_mb(alerting, ranges=True)
+    finally:
+        alerting.stop()
     return Figure(
         key="history_rss",
         title="11 RSS after a week, history on",
@@ -325,10 +350,11 @@ def measure_rss(workdir: Path, *, quick: bool) -> Figure:
         reference_value=reference,
         ratio=rss / reference if reference else None,
         ratio_label="x",
-        goal="<= 50 MB",
-        met=rss <= 50,
-        note=f"server that imported {week.bytes / 2**20:.0f} MiB of logs and answered every range",
-        details={"rss_mb": rss, "no_history_rss_mb": reference},
+        goal="<= 50 MB with history, and with alerts on",
+        met=rss <= 50 and alerts_rss <= 50,
+        note=(f"server that imported {week.bytes / 2**20:.0f} MiB of logs and answered every range (median of 5 "
+              f"reads); restarted on that history with alerts on (one notification URL): {alerts_rss:.1f} MB"),
+        details={"rss_mb": rss, "no_history_rss_mb": reference, "alerts_on_rss_mb": alerts_rss},
     )
 
 

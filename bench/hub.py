@@ -166,6 +166,14 @@ class Pushes:
         self._thread.join(2)
 
 
+def proc_rss_mb(pid: int) -> float:
+    """A process's resident set size from /proc, in MB (MiB, as the other RSS figures)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
 def real_time(data_dir: Path, keys: dict[str, str], seconds: float, out: Path) -> dict[str, Any]:
     """Post every machine's reports at the real cadence to a real hub; measure CPU, take time, push latency."""
     hub = Hub(data_dir, out / "hub-stderr.txt")
@@ -175,6 +183,7 @@ def real_time(data_dir: Path, keys: dict[str, str], seconds: float, out: Path) -
         cpu0, t0 = proc_cpu_seconds(hub.process.pid), time.perf_counter()
         time.sleep(seconds)  # the reference: the same hub, one page open, nobody reporting
         idle_cpu = (proc_cpu_seconds(hub.process.pid) - cpu0) / (time.perf_counter() - t0)
+        idle_rss_mb = proc_rss_mb(hub.process.pid)
 
         posted: dict[tuple[str, int], float] = {}
         took: list[float] = []
@@ -209,6 +218,7 @@ def real_time(data_dir: Path, keys: dict[str, str], seconds: float, out: Path) -
                 health.append(time.perf_counter() - h0)
             i += 1
         busy_cpu = (proc_cpu_seconds(hub.process.pid) - cpu0) / (time.perf_counter() - t0)
+        busy_rss_mb = proc_rss_mb(hub.process.pid)
         time.sleep(2)
         pushes.stop()
         latencies = [pushes.seen[key] - sent for key, sent in posted.items() if key in pushes.seen]
@@ -223,6 +233,8 @@ def real_time(data_dir: Path, keys: dict[str, str], seconds: float, out: Path) -
             "push_ms_p99": percentile(latencies, 99) * 1000 if latencies else None,
             "pushed_reports": len(latencies),
             "pushes": pushes.messages,
+            "rss_mb": busy_rss_mb,
+            "rss_mb_idle": idle_rss_mb,
         }
     finally:
         hub.stop()
@@ -251,6 +263,7 @@ def measure(workdir: Path, *, quick: bool = False) -> Figure:
         met=met,
         note=(f"take p99 {live['take_ms_p99']:.1f} ms (healthz p99 {live['healthz_ms_p99']:.1f} ms); "
               f"push p99 {live['push_ms_p99'] or float('nan'):.0f} ms; store after {day['simulated_hours']:.0f} h "
-              f"{day['store_bytes'] / 1e6:.1f} MB"),
+              f"{day['store_bytes'] / 1e6:.1f} MB; RSS {live['rss_mb']:.1f} MB with 100 agents reporting "
+              f"({live['rss_mb_idle']:.1f} MB before)"),
         details=details,
     )
