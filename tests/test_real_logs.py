@@ -96,6 +96,20 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("sn38-readme-dht-connect.log", T0, "end", "no step yet · 8 errors", "working", {}),
     ("sn38-readme-load-state-timeout.log", T0, "end", "no step yet · 1 error", "working", {}),
     ("sn38-readme-asyncio-timeout.log", T0, "end", "no step yet · 1 error", "working", {}),
+    ("modded-nanogpt-track3-train-time-seconds.txt", T0, T0 + 60, "done · step 4875/4875", "done",
+     {"step_seconds": 0.15172, "eval": {"val_loss": {"value": 3.27637, "step": 4875}}}),
+    ("modded-nanogpt-track3-word-values.txt", T0, T0, "step 2925/3020 · 2.3k steps/h", "training",
+     {"steps_per_hour": 2386.49, "step_seconds": 1.53459}),
+    ("modded-nanogpt-track3-val-only.txt", T0, T0, "step 2720/2900 · 1.6k steps/h", "training",
+     {"steps_per_hour": 1628.34, "step_seconds": 2.21128}),
+    ("nanogpt-issue215-timestamped-nan.log", T0, "end", "step 3060 · diverged", "diverged",
+     {"mfu": 15.11, "step_seconds": 1.01823, "loss": None}),
+    ("llmc-issue796-mfu-unknown-gpu.log", T0, T0, "step 71/74 · …", "measuring",
+     {"loss": 3.597191, "grad_norm": 1.1836, "mfu": None, "tokens_per_second": 91886, "step_seconds": 0.04458,
+      "mfu_note": "unknown: llm.c printed -100% (GPU not in its table)"}),
+    ("hf-llm2vec-issue174-eval-nan-explicit-format.log", T0, "end", "step 200/7413 · diverged", "diverged",
+     {"step_seconds": 9.65, "trainer_eta_seconds": 69633,
+      "eval": {"eval_loss": {"value": None, "step": None}, "eval_accuracy": {"value": 0.0, "step": None}}}),
 ]  # fmt: skip
 
 
@@ -126,3 +140,11 @@ def test_the_known_errors_show_their_last_text(tmp_path: Path) -> None:
     errors = data["training"]["errors"]
     assert errors["count"] == 8 and errors["last_error"].startswith("Attempt 9 to init DHT")
     assert any(line.startswith("Errors: 8 · last: Attempt 9 to init DHT") for line in data["details"])
+
+
+def test_a_prefix_dates_the_divergence(tmp_path: Path) -> None:
+    """nanoGPT #215: the loss went nan at iter 3010, whose line the prefix dates 09:32:52."""
+    monitor = cold(tmp_path, "nanogpt-issue215-timestamped-nan.log")
+    now = monitor.last_event_at()
+    assert now == local(2023, 3, 22, 9, 33, 43)
+    assert monitor.snapshot(now).state_since == local(2023, 3, 22, 9, 32, 52)

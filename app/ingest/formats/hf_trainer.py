@@ -43,6 +43,7 @@ _BAR = re.compile(
 )
 _PAIR = re.compile(r"(['\"])([^'\"]{1,200})\1: ('[^']{0,200}'|\"[^\"]{0,200}\"|[-+\w.]{1,64})")
 _TOTAL_STEPS = re.compile(r"Total optimization steps = ([\d,]+)")
+_CHECKPOINT = re.compile(r"Saving model checkpoint to \S*checkpoint-(\d{1,12})\b")
 _DICT_START = re.compile(r"\{['\"]")
 # Eval dict keys that describe the evaluation run, not the model.
 _EVAL_BOOKKEEPING = ("eval_runtime", "eval_samples_per_second", "eval_steps_per_second")
@@ -91,8 +92,9 @@ class HfTrainerParser:
                 if not part.strip():
                     continue
                 for text in _split_dict(part):
-                    for emit in self._joiner.records(text):
-                        events.extend(emit())
+                    for piece in self._split_record(text):
+                        for emit in self._joiner.records(piece):
+                            events.extend(emit())
             if len(events) - start > 1:
                 events[start:] = _last_position(events[start:])
         for emit in self._joiner.end_records():
@@ -124,6 +126,11 @@ class HfTrainerParser:
             m = _BAR.search(text)
             if m is not None:
                 return Kind.FULL, lambda: self._bar(m)
+        if "Saving model checkpoint to" in text:
+            m = _CHECKPOINT.search(text)
+            if m is not None:
+                saved = int(m.group(1))
+                return Kind.FULL, lambda: self._checkpoint(saved)
         if "*****" in text:
             if "Running training" in text:
                 return Kind.FULL, lambda: [StageStart(at=None)]
@@ -137,6 +144,32 @@ class HfTrainerParser:
         if text.rstrip().endswith("}") and "': " in text:
             return Kind.FRAGMENT, None
         return Kind.OTHER, None
+
+    def _split_record(self, text: str) -> list[str]:
+        """A bar cut at the terminal's width with a logging record glued after it: the bar, then
+        the record's message (its prefix peeled and its time noted)."""
+        if "|" not in text or "/" not in text:
+            return [text]
+        m = _BAR.search(text)
+        if m is None or m.end() >= len(text) or not text[m.end() :].strip():
+            return [text]
+        tail = self._times.message(text[m.end() :], False)
+        if tail is None or tail == text[m.end() :]:
+            return [text]  # no record after the bar, just the rest of it
+        return [text[: m.end()], tail]
+
+    def _checkpoint(self, saved: int) -> list[Event]:
+        """The Trainer saves ``checkpoint-N`` at global step N: a held bar at that position trains."""
+        events: list[Event] = []
+        held = self._unconfirmed
+        if held is not None and held.step == saved and held.total_steps is not None and not self._confirmed:
+            self._train_total = held.total_steps
+            self._step = held.step
+            self._unconfirmed = None
+            self._confirmed = True
+            events.append(held)
+        events.append(TrainingPause(at=None, reason="checkpoint"))
+        return events
 
     def _total(self, total: int | None) -> list[Event]:
         if total is None or total <= 0:

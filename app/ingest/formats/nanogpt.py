@@ -247,11 +247,17 @@ def _modded_line(text: str) -> tuple[Kind, Emit | None]:
         unit = None
         if value.endswith("ms"):
             value, unit = value[:-2], "ms"
+        elif value.endswith("s"):
+            value, unit = value[:-1], "s"  # forms that time in seconds (``train_time:5.418s``)
         elif value.endswith("%"):
             value, unit = value[:-1], "%"
         figure = number(value)
+        if figure is None and sep and name and value.isidentifier() and unit is None:
+            continue  # a fork's word (``handoff:keep``): no figure
         if not sep or not name or figure is None:
             return Kind.PARTIAL, None  # a wrap cut the line, or it is no record (yet)
+        if unit == "s":
+            figure, unit = figure * 1000, "ms"
         pairs.setdefault(name, (figure, unit))
     if "train_time" not in pairs:
         return Kind.PARTIAL, None
