@@ -9,6 +9,7 @@ plugin loading costs nothing at start-up.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import queue
 import re
@@ -140,7 +141,7 @@ class _Target:
     def __init__(self, index: int, url: str, maxsize: int) -> None:
         self.url = url
         self.label = f"#{index} {redact(url)}"
-        self.queue: queue.Queue[Message] = queue.Queue(maxsize=maxsize)
+        self.queue: queue.Queue[Message | None] = queue.Queue(maxsize=maxsize)  # None: stop
         self.plugin: Any = None
         self.thread: threading.Thread | None = None
 
@@ -178,6 +179,9 @@ class Delivery:
         """Stop the workers; a send in flight is abandoned after a moment (its thread is a daemon)."""
         self._stop.set()
         for target in self._targets:
+            with contextlib.suppress(queue.Full):  # full: the worker is busy and sees the stop next
+                target.queue.put_nowait(None)  # wakes a worker asleep on its empty queue
+        for target in self._targets:
             if target.thread is not None:
                 target.thread.join(JOIN_SECONDS)
 
@@ -210,11 +214,9 @@ class Delivery:
         if target.plugin is None:
             self._note(f"{target.label}: not a notification URL Apprise understands")
         while not self._stop.is_set():
-            try:
-                message = target.queue.get(timeout=0.5)
-            except queue.Empty:
-                continue
-            self._deliver(target, message)
+            message = target.queue.get()  # asleep until an alert or stop()'s None
+            if message is not None:
+                self._deliver(target, message)
 
     def _deliver(self, target: _Target, message: Message) -> None:
         if target.plugin is None:

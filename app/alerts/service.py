@@ -62,6 +62,7 @@ class AlertService:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._on_change: Callable[[], None] | None = None
+        self._interrupt: Callable[[], None] | None = None
 
     # --- one look ----------------------------------------------------------------
 
@@ -128,13 +129,16 @@ class AlertService:
         source: Callable[[], Snap],
         wait_for_change: Callable[[int, float], int],
         on_change: Callable[[], None] | None = None,
+        interrupt: Callable[[], None] | None = None,
     ) -> None:
         """Watch ``source`` (a snapshot dict), waking on ``wait_for_change(version, timeout)``.
 
         ``on_change`` is called when the ``alerts`` section changed: messages, or a delivery or
         heartbeat figure (the page should know now, not at its next periodic snapshot).
+        ``interrupt`` cuts a ``wait_for_change`` short, so stop() need not wait for its timeout.
         """
         self._on_change = on_change
+        self._interrupt = interrupt
         if self.delivery is not None:
             self.delivery.start()
         if self.heartbeat is not None:
@@ -148,6 +152,8 @@ class AlertService:
     def stop(self) -> None:
         """Stop watching, sending and pinging; safe to call twice."""
         self._stop.set()
+        if self._interrupt is not None:
+            self._interrupt()
         if self._thread is not None:
             self._thread.join(JOIN_SECONDS)
         if self.delivery is not None:

@@ -27,8 +27,10 @@ log = logging.getLogger(__name__)
 
 REPORT_PATH = "/hub/report"
 DEFAULT_INTERVAL_SECONDS = 15.0
-# A state change is looked for at most this often however fast the log grows.
+# A state change is looked for at most this often however fast the log grows...
 STATE_CHECK_SECONDS = 1.0
+# ...and this often when the log is quiet (idle, silent and stalled come with time alone).
+QUIET_STATE_CHECK_SECONDS = 5.0
 SEND_TIMEOUT_SECONDS = 5.0
 # After a failed send, wait this long before the next try (doubling, capped at the interval).
 RETRY_SECONDS = 1.0
@@ -76,6 +78,7 @@ class Agent:
         snapshot: Callable[[], Mapping[str, Any]],
         interval_seconds: float = DEFAULT_INTERVAL_SECONDS,
         clock: Callable[[], float] = time.time,
+        interrupt: Callable[[], None] | None = None,
     ) -> None:
         self.url = report_url(url)
         self._key = key
@@ -88,6 +91,7 @@ class Agent:
         self._version = version
         self._wait_for_change = wait_for_change
         self._snapshot = snapshot
+        self._interrupt = interrupt  # cuts a wait_for_change short on stop()
         self._clock = clock
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -103,35 +107,44 @@ class Agent:
     def stop(self) -> None:
         """Stop within a second or so (a send in flight may take up to its timeout)."""
         self._stop.set()
+        if self._interrupt is not None:
+            self._interrupt()
         if self._thread is not None:
             self._thread.join(SEND_TIMEOUT_SECONDS + 1)
         self.spool.close()
 
     def _run(self) -> None:
+        # Asleep between reports: woken by a change in the log (looked at at most once a second),
+        # a quiet look at the state every few seconds, the next report, or a retry that is due.
         next_report = 0.0  # monotonic: the first report goes at once
         retry_at = 0.0
         retry_wait = RETRY_SECONDS
-        seen = self._version()
+        unsent = True  # the spool may hold reports from before a restart
+        seen = looked = self._version()
+        look_at = 0.0  # monotonic: look at the state by then even if the log is quiet
         while not self._stop.is_set():
             checked = time.monotonic()
             snap: Mapping[str, Any] | None = None
             changed = False
-            if checked < next_report:
+            if checked < next_report and (seen != looked or checked >= look_at):
+                looked, look_at = seen, checked + QUIET_STATE_CHECK_SECONDS
                 snap = self._snapshot()
                 changed = snap.get("state") != self._last_state
             if checked >= next_report or changed:
                 self.take(snap if snap is not None else self._snapshot(), keep=changed)
+                unsent = True
                 next_report = time.monotonic() + self.interval_seconds
-            if time.monotonic() >= retry_at and self.spool.count():
+            if unsent and time.monotonic() >= retry_at:
                 if self.flush():
-                    retry_wait = RETRY_SECONDS
+                    # A long backlog goes in rounds: more may wait after this one.
+                    retry_wait, unsent = RETRY_SECONDS, self.spool.count() > 0
                 else:
                     retry_at = time.monotonic() + retry_wait
                     retry_wait = min(retry_wait * 2, self.interval_seconds)
-            # Sleep until the next report, a change in the log or a second, whichever is first;
-            # and look at the state at most once a second however fast the log grows.
-            seen = self._wait_for_change(seen, max(0.0, min(next_report - time.monotonic(), STATE_CHECK_SECONDS)))
-            self._stop.wait(max(0.0, min(checked + STATE_CHECK_SECONDS, next_report) - time.monotonic()))
+            wake_at = min(next_report, look_at, retry_at if unsent else next_report)
+            seen = self._wait_for_change(seen, max(0.0, wake_at - time.monotonic()))
+            # However fast the log grows, look at the state at most once a second.
+            self._stop.wait(max(0.0, min(checked + STATE_CHECK_SECONDS, wake_at) - time.monotonic()))
 
     def take(self, snap: Mapping[str, Any], *, keep: bool = False) -> int:
         """Put a report of this snapshot in the spool; return its number."""

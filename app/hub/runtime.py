@@ -45,6 +45,7 @@ class FleetRuntime:
         version: Callable[[], int],
         wait_for_change: Callable[[int, float], int],
         snapshot: Callable[[], Mapping[str, Any]],
+        interrupt: Callable[[], None] | None = None,
     ) -> FleetRuntime:
         """Open what the config asks for; raise FleetError saying why it cannot."""
         if not config.hub and (config.report_to is None or config.report_key is None):
@@ -77,6 +78,7 @@ class FleetRuntime:
                     version=version,
                     wait_for_change=wait_for_change,
                     snapshot=snapshot,
+                    interrupt=interrupt,
                     interval_seconds=config.report_interval_seconds,
                 )
         except (HubStoreError, SpoolError, OSError) as e:

@@ -106,7 +106,8 @@ class Dashboard:
             self.recorder.start(self.monitor)  # its import runs on its own thread
         self.broadcaster.start()
         monitor = self.monitor
-        self.alerts.start(lambda: to_dict(monitor.snapshot()), monitor.wait_for_change, monitor.touch)
+        self.alerts.start(lambda: to_dict(monitor.snapshot()), monitor.wait_for_change, monitor.touch,
+                          interrupt=monitor.interrupt)
         if self._fleet.hub is not None:
             self._app.extensions[FLEET_STATE_KEY].broadcaster.start()
         self._fleet.start()
@@ -172,6 +173,7 @@ def open_fleet(config: Config, monitor: Monitor) -> FleetRuntime:
             version=lambda: monitor.version,
             wait_for_change=monitor.wait_for_change,
             snapshot=lambda: to_dict(monitor.snapshot()),
+            interrupt=monitor.interrupt,
         )
     except FleetError as e:
         raise ServeError(str(e)) from e

@@ -125,3 +125,21 @@ def test_the_watching_thread_reads_the_source_and_survives_a_bad_snapshot() -> N
         assert [a["rule"] for a in service.status()["active"]] == ["idle"]
     finally:
         service.stop()
+
+
+def test_stop_cuts_the_quiet_wait_short_and_ends_every_thread(receiver: Receiver, tmp_path: Any) -> None:
+    from app.monitor import Monitor
+
+    log = tmp_path / "miner.log"
+    log.write_text("")
+    monitor = Monitor(log)  # never started: a quiet log
+    delivery = Delivery([receiver.json_url("/notify")])
+    service = AlertService(AlertSettings(), name="rig-7", delivery=delivery)
+    service.start(lambda: {"state": "training", "as_of": T0}, monitor.wait_for_change, monitor.touch,
+                  interrupt=monitor.interrupt)
+    time.sleep(1.5)  # past the first look: asleep in the quiet wait, its worker on an empty queue
+    started = time.monotonic()
+    service.stop()
+    assert time.monotonic() - started < 1.5
+    assert service._thread is not None and not service._thread.is_alive()
+    assert not any(t.name.startswith("tokwatch-notify") and t.is_alive() for t in threading.enumerate())

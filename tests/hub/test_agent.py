@@ -71,3 +71,46 @@ def test_a_report_is_trimmed_to_fit_the_hub() -> None:
     trimmed = for_report({"status_line": "L1", "events": events, "history": [1] * 1000})
     assert "history" not in trimmed and 0 < len(trimmed["events"]) < 50
     assert trimmed["events"][0] == events[0]  # the newest are kept
+
+
+def test_on_a_quiet_log_the_agent_sleeps_between_reports_and_stops_at_once(tmp_path: Path) -> None:
+    import threading
+    import time
+
+    from app.monitor import Monitor
+
+    log = tmp_path / "miner.log"
+    log.write_text("")
+    monitor = Monitor(log)  # never started: its version never moves, as on a quiet log
+    looks: list[float] = []
+
+    def snapshot() -> dict[str, Any]:
+        looks.append(time.monotonic())
+        return {"state": "training", "as_of": NOW}
+
+    receiver = Receiver()
+    try:
+        sender = Agent(url=receiver.http_url("/").rstrip("/"), key=KEY, machine="rig-a",
+                       spool=Spool(tmp_path / "spool.sqlite3"), version=lambda: monitor.version,
+                       wait_for_change=monitor.wait_for_change, snapshot=snapshot, interval_seconds=60.0,
+                       interrupt=monitor.interrupt)
+        sender.start()
+        receiver.wait_for(1)  # the first report, at once
+        time.sleep(2.5)
+        quiet_looks = len(looks)
+        monitor.touch()  # the log moved: the state is looked at again within a second
+        deadline = time.monotonic() + 3
+        while len(looks) == quiet_looks and time.monotonic() < deadline:
+            time.sleep(0.02)
+        moved_looks = len(looks)
+        started = time.monotonic()
+        stopper = threading.Thread(target=sender.stop)
+        stopper.start()
+        stopper.join(10)
+        stopped_in = time.monotonic() - started
+    finally:
+        receiver.close()
+    # The first report's snapshot, then nothing for 2.5 s (a look every second would be 3 more).
+    assert quiet_looks <= 2, looks
+    assert moved_looks == quiet_looks + 1
+    assert stopped_in < 2  # not the quiet look's 5 s, nor the report's 60 s
