@@ -16,15 +16,20 @@ from pathlib import Path
 from typing import Any
 
 from bench.harness import Server, Viewer, append_line
+from bench.quiet import thread_wakeups, wakeups_per_second
 from bench.report import Figure, median, percentile, skipped
 from bench.synth import IotaSynth
 
 HISTORY_SECONDS = 3600.0
 SETTLE_SECONDS = 0.5
-LATENCY_GOALS_MS = (100.0, 500.0)  # p50, p99
+LATENCY_P99_GOAL_MS = (150.0, 60.0)  # at the miner's cadence, lone appends
+PUSHES_PER_SECOND_GOAL = 4
+LATENCY_ROUNDS = 3
+MINER_APPENDS = 260
+LONE_APPENDS = 70
 FANOUT_CLIENTS = 32
 FANOUT_GOAL_MS = 250.0
-CPU_GOALS_PERCENT = (1.0, 3.0)  # quiet, 20 lines/s
+CPU_GOALS_PERCENT = (0.3, 3.0)  # quiet, 20 lines/s
 CPU_WRITER_LINES_PER_S = 20
 
 
@@ -149,39 +154,62 @@ def _ms(values: list[float]) -> dict[str, float]:
     }
 
 
+def most_in_one_second(times: list[float]) -> int:
+    """The most of ``times`` (seconds) that fall in any one-second window."""
+    ordered = sorted(times)
+    most, j = 0, 0
+    for i, start in enumerate(ordered):
+        while j < len(ordered) and ordered[j] < start + 1.0:
+            j += 1
+        most = max(most, j - i)
+    return most
+
+
+def _round(live: LiveLog, viewer: Viewer, reference: _InProcess, bases: list[int], *, lone: int,
+           rng: random.Random) -> dict[str, Any]:
+    """One round: the miner's cadence, then lone appends; ``bases`` (server, reference) move on."""
+    miner = live.next_lines(MINER_APPENDS)
+    started = time.perf_counter()
+    written = _write_schedule(live, miner)
+    lat = _latencies(written, bases[0], viewer.first_at_least)
+    ref = _latencies(written, bases[1], reference.first_at_least)
+    pushes = [at for at, _ in list(viewer.received) if started <= at <= time.perf_counter()]
+    bases[0] += len(written)
+    bases[1] += len(written)
+    offsets: list[tuple[float, bytes]] = []
+    at = 0.0
+    for _, line in live.next_lines(lone):
+        at += rng.uniform(0.3, 0.4)
+        offsets.append((at, line))
+    lone_written = _write_schedule(live, offsets)
+    lone_lat = _latencies(lone_written, bases[0], viewer.first_at_least)
+    lone_ref = _latencies(lone_written, bases[1], reference.first_at_least)
+    bases[0] += len(lone_written)
+    bases[1] += len(lone_written)
+    return {"miner": lat, "miner_ref": ref, "lone": lone_lat, "lone_ref": lone_ref,
+            "pushes_in_one_second": most_in_one_second(pushes)}
+
+
 def measure_latency(workdir: Path, *, quick: bool) -> Figure:
-    # One figure read top to bottom: server, reference, both schedules, the report.
-    title = "3 latency p50 (p99)"
-    goal = f"p50 <= {LATENCY_GOALS_MS[0]:.0f} ms, p99 <= {LATENCY_GOALS_MS[1]:.0f} ms"
+    # One figure read top to bottom: server, reference, the rounds, the report.
+    title = "3 latency p99, miner cadence"
+    goal = (f"p99 <= {LATENCY_P99_GOAL_MS[0]:.0f} ms at the miner's cadence, <= {LATENCY_P99_GOAL_MS[1]:.0f} ms "
+            f"lone; <= {PUSHES_PER_SECOND_GOAL} pushes/s")
     log = workdir / "latency" / "miner.log"
     log.parent.mkdir(parents=True, exist_ok=True)
     live = LiveLog(log, seed=33)
     server = Server(log, stderr_path=workdir / "latency" / "server.err")
     reference: _InProcess | None = None
+    rounds: list[dict[str, Any]] = []
     try:
         server.start()
         viewer = Viewer(server.ws_url())
         reference = _InProcess(log)
-        base = settle(viewer)
-        ref_base = reference.lines_read()
-        # (a) The miner's own cadence: each line at its simulated time (fetcher bursts, passes).
-        miner = live.next_lines(260)
-        written = _write_schedule(live, miner)
-        lat = _latencies(written, base, viewer.first_at_least)
-        ref = _latencies(written, ref_base, reference.first_at_least)
-        base += len(written)
-        ref_base += len(written)
-        # (b) Lone appends, a line every 0.3-0.4 s: no coalescing with a neighbour.
+        bases = [settle(viewer), reference.lines_read()]
         rng = random.Random(3)
-        lone_count = 100 if quick else 200
-        offsets: list[tuple[float, bytes]] = []
-        at = 0.0
-        for _, line in live.next_lines(lone_count):
-            at += rng.uniform(0.3, 0.4)
-            offsets.append((at, line))
-        lone_written = _write_schedule(live, offsets)
-        lone = _latencies(lone_written, base, viewer.first_at_least)
-        lone_ref = _latencies(lone_written, ref_base, reference.first_at_least)
+        # Rounds alternate the two schedules, so a neighbour's burst costs one round, not a figure.
+        for _ in range(1 if quick else LATENCY_ROUNDS):
+            rounds.append(_round(live, viewer, reference, bases, lone=LONE_APPENDS, rng=rng))
         viewer.close()
         alive = server.alive()
     finally:
@@ -190,42 +218,49 @@ def measure_latency(workdir: Path, *, quick: bool) -> Figure:
         server.stop()
         live.close()
         log.unlink(missing_ok=True)
-    missing = sum(1 for v in lat if v is None) + sum(1 for v in lone if v is None)
-    got = [v for v in lat if v is not None]
-    got_ref = [v for v in ref if v is not None]
-    got_lone = [v for v in lone if v is not None]
-    got_lone_ref = [v for v in lone_ref if v is not None]
-    if not got or not got_ref:
+    missing = sum(1 for r in rounds for key in ("miner", "lone") for v in r[key] if v is None)
+
+    def got(key: str) -> list[float]:
+        return [v for r in rounds for v in r[key] if v is not None]
+
+    if not got("miner") or not got("miner_ref") or not got("lone"):
         return skipped("latency", title, goal, "no snapshot arrived for the appended lines")
-    stats, ref_stats = _ms(got), _ms(got_ref)
-    lone_stats = _ms(got_lone) if got_lone else {}
-    met = stats["p50_ms"] <= LATENCY_GOALS_MS[0] and stats["p99_ms"] <= LATENCY_GOALS_MS[1] and missing == 0
-    if lone_stats:
-        met = met and lone_stats["p50_ms"] <= LATENCY_GOALS_MS[0] and lone_stats["p99_ms"] <= LATENCY_GOALS_MS[1]
+    per_round = [
+        {"miner_p99_ms": percentile([v for v in r["miner"] if v is not None], 99) * 1000,
+         "lone_p99_ms": percentile([v for v in r["lone"] if v is not None], 99) * 1000,
+         "pushes_in_one_second": r["pushes_in_one_second"]}
+        for r in rounds
+    ]
+    # The figure: the median round's p99 (each round 260 miner-cadence appends, then lone ones).
+    miner_p99 = median([r["miner_p99_ms"] for r in per_round])
+    lone_p99 = median([r["lone_p99_ms"] for r in per_round])
+    most_pushes = max(r["pushes_in_one_second"] for r in per_round)
+    stats, ref_stats, lone_stats = _ms(got("miner")), _ms(got("miner_ref")), _ms(got("lone"))
+    met = (miner_p99 <= LATENCY_P99_GOAL_MS[0] and lone_p99 <= LATENCY_P99_GOAL_MS[1]
+           and most_pushes <= PUSHES_PER_SECOND_GOAL and missing == 0)
     return Figure(
         key="latency",
         title=title,
-        value=stats["p50_ms"],
+        value=miner_p99,
         unit="ms",
-        reference="in-process tailer+monitor, same appends",
-        reference_value=ref_stats["p50_ms"],
-        ratio=stats["p50_ms"] / ref_stats["p50_ms"] if ref_stats["p50_ms"] else None,
+        reference="in-process tailer+monitor, same appends, p99",
+        reference_value=ref_stats["p99_ms"],
+        ratio=miner_p99 / ref_stats["p99_ms"] if ref_stats["p99_ms"] else None,
         ratio_label="x",
         goal=goal,
         met=met,
         note=(
-            f"miner cadence, {len(lat)} appends: p50 {stats['p50_ms']:.0f} / p95 {stats['p95_ms']:.0f} / "
-            f"p99 {stats['p99_ms']:.0f} ms; lone appends ({len(lone)}): p50 {lone_stats.get('p50_ms', 0):.0f} / "
-            f"p95 {lone_stats.get('p95_ms', 0):.0f} / p99 {lone_stats.get('p99_ms', 0):.0f} ms; "
-            f"missing {missing}"
+            f"median of {len(rounds)} rounds' p99: miner cadence {miner_p99:.0f} ms, lone {lone_p99:.0f} ms; "
+            f"all {len(got('miner'))} miner-cadence appends: p50 {stats['p50_ms']:.0f} / p95 {stats['p95_ms']:.0f} / "
+            f"p99 {stats['p99_ms']:.0f} ms; all {len(got('lone'))} lone: p50 {lone_stats['p50_ms']:.0f} / "
+            f"p95 {lone_stats['p95_ms']:.0f} / p99 {lone_stats['p99_ms']:.0f} ms; "
+            f"most pushes in one second {most_pushes}; missing {missing}"
         ),
         details={
-            "miner_cadence": {"appends": len(lat), **stats, "reference": ref_stats},
-            "lone_appends": {
-                "appends": len(lone),
-                **lone_stats,
-                "reference": _ms(got_lone_ref) if got_lone_ref else None,
-            },
+            "rounds": per_round,
+            "miner_cadence": {"appends": len(got("miner")), **stats, "reference": ref_stats},
+            "lone_appends": {"appends": len(got("lone")), **lone_stats, "reference": _ms(got("lone_ref"))},
+            "most_pushes_in_one_second": most_pushes,
             "missing": missing,
             "server_alive_at_end": alive,
             "quick": quick,
@@ -303,8 +338,8 @@ def measure_fanout(workdir: Path, *, quick: bool) -> Figure:
 
 
 def measure_cpu(workdir: Path, *, quick: bool) -> Figure:
-    title = "5 CPU, 20 lines/s"
-    goal = f"quiet <= {CPU_GOALS_PERCENT[0]:.0f} %, 20 lines/s <= {CPU_GOALS_PERCENT[1]:.0f} % of a core"
+    title = "5 CPU, quiet log (20 lines/s)"
+    goal = f"quiet <= {CPU_GOALS_PERCENT[0]} %, 20 lines/s <= {CPU_GOALS_PERCENT[1]:.0f} % of a core"
     seconds = 10.0 if quick else 60.0
     log = workdir / "cpu" / "miner.log"
     log.parent.mkdir(parents=True, exist_ok=True)
@@ -315,10 +350,11 @@ def measure_cpu(workdir: Path, *, quick: bool) -> Figure:
         viewer = Viewer(server.ws_url())  # a page is open, as it would be
         settle(viewer)
         time.sleep(1.0)  # let start-up work (imports, backlog, first pushes) finish
-        cpu0, t0 = server.cpu_seconds(), time.perf_counter()
+        cpu0, t0, wakes0 = server.cpu_seconds(), time.perf_counter(), thread_wakeups(server.pid)
         time.sleep(seconds)
-        cpu1, t1 = server.cpu_seconds(), time.perf_counter()
+        cpu1, t1, wakes1 = server.cpu_seconds(), time.perf_counter(), thread_wakeups(server.pid)
         quiet = (cpu1 - cpu0) / (t1 - t0) * 100
+        quiet_wakes = wakeups_per_second(wakes0, wakes1, t1 - t0)
         count = int(seconds * CPU_WRITER_LINES_PER_S)
         schedule = [(i / CPU_WRITER_LINES_PER_S, line) for i, (_, line) in enumerate(live.next_lines(count))]
         cpu0, t0 = server.cpu_seconds(), time.perf_counter()
@@ -336,20 +372,24 @@ def measure_cpu(workdir: Path, *, quick: bool) -> Figure:
     return Figure(
         key="cpu",
         title=title,
-        value=busy,
+        value=quiet,
         unit="%",
-        reference="quiet log",
-        reference_value=quiet,
-        ratio=busy / quiet if quiet > 0 else None,
+        reference="20 lines/s writer",
+        reference_value=busy,
+        ratio=quiet / busy if busy > 0 else None,
         ratio_label="x",
         goal=goal,
         met=quiet <= CPU_GOALS_PERCENT[0] and busy <= CPU_GOALS_PERCENT[1],
-        note=f"{seconds:.0f} s each, one viewer connected; server RSS {rss_mb:.1f} MB",
+        note=(
+            f"{seconds:.0f} s each, one viewer connected; quiet: {sum(quiet_wakes):.1f} wake-ups/s in all "
+            f"(busiest threads {', '.join(f'{w:g}' for w in quiet_wakes[:4])}); server RSS {rss_mb:.1f} MB"
+        ),
         details={
             "seconds_each": seconds,
             "quiet_percent": quiet,
             "writer_percent": busy,
             "writer_lines_per_s": CPU_WRITER_LINES_PER_S,
+            "quiet_wakeups_per_s_by_thread": quiet_wakes,
             "viewer_snapshots": pushes,
             "clock_ticks_per_s": os.sysconf("SC_CLK_TCK"),
         },
