@@ -163,3 +163,25 @@ def test_without_inotify_watchfiles_still_follows(tmp_path: Path, monkeypatch: p
             time.sleep(0.1)
     finally:
         tailer.stop()
+
+
+def test_a_filesystem_without_events_is_still_read_by_the_heartbeat(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # NFS and WSL-mounted drives accept an inotify watch but never report a remote writer's lines.
+    def no_events(self: FolderEvents, timeout_seconds: float) -> set[str]:
+        time.sleep(max(0.0, min(timeout_seconds, 0.05)))
+        return set()
+
+    monkeypatch.setattr(FolderEvents, "wait", no_events)
+    log = tmp_path / "miner.log"
+    log.write_text("first\n")
+    sink = RecordingSink()
+    tailer = Tailer(log, sink, poll_interval_s=0.3)
+    tailer.start()
+    try:
+        wait_until(lambda: sink.backlog_calls == 1)
+        append(log, "second\n")
+        wait_until(lambda: sink.live() == ["second"], timeout=3, message="the heartbeat's read")
+    finally:
+        tailer.stop()
