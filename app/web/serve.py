@@ -6,8 +6,11 @@ shutdown, ``console`` what the terminal shows; this is the command that ties the
 
 from __future__ import annotations
 
+import contextlib
 import os
+import select
 import signal
+import socket
 import sys
 import threading
 from dataclasses import replace
@@ -27,9 +30,8 @@ from app.web.servers import ServeError
 
 __all__ = ["ServeError", "build_recorder", "serve", "with_token"]
 
-# The main thread sleeps until a signal; where a signal cannot cut a wait short (Windows), it
-# looks up this often.
-MAIN_WAIT_SECONDS: float | None = None if os.name == "posix" else 0.5
+# Where the main thread cannot sleep on the signal wake-up descriptor (Windows), it looks up this often.
+MAIN_WAIT_SECONDS = 0.5
 BACKLOG_WAIT_SECONDS = 3.0
 
 
@@ -78,14 +80,41 @@ def serve(config: Config, *, out: TextIO | None = None) -> int:
             if config.open_browser:
                 open_in_browser(local_url(config), out=out)
             print("  Ctrl-C to stop", file=out, flush=True)
-        while not stop.wait(MAIN_WAIT_SECONDS):
-            pass
+        sleep_until_stopped(stop)
         print("tokwatch: stopping…", file=out, flush=True)
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
         dashboard.stop()
     return 0
+
+
+def sleep_until_stopped(stop: threading.Event) -> None:
+    """Sleep until a stopping signal's handler has set ``stop``; call from the main thread.
+
+    The kernel hands a signal to any one of the process's threads, and Python runs the handler
+    in the main thread only when that thread next runs: a main thread asleep on a lock would
+    never wake when the signal lands elsewhere. So it sleeps in ``select`` on the wake-up
+    descriptor Python's own C-level handler writes to, whichever thread the signal lands on.
+    """
+    if os.name != "posix":
+        while not stop.wait(MAIN_WAIT_SECONDS):
+            pass
+        return
+    receive, send = socket.socketpair()
+    receive.setblocking(False)
+    send.setblocking(False)
+    previous = signal.set_wakeup_fd(send.fileno(), warn_on_full_buffer=False)
+    try:
+        while not stop.is_set():
+            select.select([receive], [], [])
+            with contextlib.suppress(BlockingIOError):
+                while receive.recv(64):
+                    pass
+    finally:
+        signal.set_wakeup_fd(previous)
+        receive.close()
+        send.close()
 
 
 def build_recorder(config: Config, log_path: Path, *, demo: bool) -> Recorder:
