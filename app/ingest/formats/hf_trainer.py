@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable, Iterable
 
 from app.ingest.formats.fields import Kind, WrapJoiner, clean, clock_seconds, finite, integer, number
-from app.ingest.formats.prefix import LineTimes, dated
+from app.ingest.formats.prefix import LineTimes, PrefixDated, dated
 from app.stats.events import (
     EvalResult,
     Event,
@@ -50,7 +50,7 @@ _EVAL_BOOKKEEPING = ("eval_runtime", "eval_samples_per_second", "eval_steps_per_
 _STEP_KEYS = {"loss", "learning_rate", "grad_norm", "epoch", "num_input_tokens_seen", "step", "total_flos"}
 
 
-class HfTrainerParser:
+class HfTrainerParser(PrefixDated):
     """HF Trainer console lines in, step/eval events out (undated but for a prefix's time)."""
 
     name = "hf-trainer"
@@ -66,15 +66,6 @@ class HfTrainerParser:
         self._confirmed = False  # a loss dict followed a bar of the training total
         self._rate_seconds: float | None = None  # the last step time a bar printed whole
         self._logged = 0  # loss dicts seen while no bar gives the step
-
-    @property
-    def reference_time(self) -> float | None:
-        """When the lines were written at the latest (a prefix's time without a year needs it)."""
-        return self._times.reader.reference_time
-
-    @reference_time.setter
-    def reference_time(self, value: float | None) -> None:
-        self._times.reader.reference_time = value
 
     def feed(self, lines: Iterable[str]) -> list[Event]:
         """Parse lines in log order; end with a ``Tick`` when a prefix carried a time."""

@@ -24,7 +24,7 @@ import re
 from collections.abc import Callable, Iterable
 
 from app.ingest.formats.fields import NUM, Kind, WrapJoiner, clean, finite, integer, number, split_glued
-from app.ingest.formats.prefix import LineTimes, dated
+from app.ingest.formats.prefix import LineTimes, PrefixDated, dated
 from app.stats.events import (
     EvalResult,
     Event,
@@ -80,7 +80,7 @@ def eval_name(label: str) -> str:
     return _EVAL_NAMES.get(key, key.replace(" ", "_"))
 
 
-class NanochatParser:
+class NanochatParser(PrefixDated):
     """Lines of any nanochat script in, step/eval/run events out (all undated)."""
 
     name = "nanochat"
@@ -90,15 +90,6 @@ class NanochatParser:
         self._times = LineTimes()
         self.bad_lines = 0
         self._rl_sequences: int | None = None
-
-    @property
-    def reference_time(self) -> float | None:
-        """When the lines were written at the latest (a prefix's time without a year needs it)."""
-        return self._times.reader.reference_time
-
-    @reference_time.setter
-    def reference_time(self, value: float | None) -> None:
-        self._times.reader.reference_time = value
 
     def feed(self, lines: Iterable[str]) -> list[Event]:
         """Parse lines in log order; end with a ``Tick`` when a prefix carried a time."""

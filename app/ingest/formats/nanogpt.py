@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable, Iterable
 
 from app.ingest.formats.fields import NUM, Kind, WrapJoiner, clean, finite, integer, number, split_glued
-from app.ingest.formats.prefix import LineTimes, dated
+from app.ingest.formats.prefix import LineTimes, PrefixDated, dated
 from app.stats.events import EvalResult, Event, RunInfo, StageEnd, Tick, TrainingPause, TrainStep
 
 Emit = Callable[[], list[Event]]
@@ -67,7 +67,7 @@ NANOGPT_MFU_NOTE = "not measured yet: nanoGPT printed -100% (its first iteration
 LLMC_MFU_NOTE = "unknown: llm.c printed -100% (GPU not in its table)"
 
 
-class NanogptParser:
+class NanogptParser(PrefixDated):
     """Lines of nanoGPT, llm.c or modded-nanogpt in, step/eval events out.
 
     The trainers print no time; a launcher's or logger's prefix may (app/ingest/formats/prefix.py),
@@ -79,15 +79,6 @@ class NanogptParser:
         self._joiner: WrapJoiner[Emit] = WrapJoiner(self._classify_dated)
         self._times = LineTimes()
         self.bad_lines = 0
-
-    @property
-    def reference_time(self) -> float | None:
-        """When the lines were written at the latest (a prefix's time without a year needs it)."""
-        return self._times.reader.reference_time
-
-    @reference_time.setter
-    def reference_time(self, value: float | None) -> None:
-        self._times.reader.reference_time = value
 
     def feed(self, lines: Iterable[str]) -> list[Event]:
         """Parse lines in log order; end with a ``Tick`` when a prefix carried a time."""

@@ -239,3 +239,18 @@ class LineTimes:
         elif not continuing or pre.message is not line:  # a prefixed line begins a record
             self.at = None
         return pre.message
+
+
+class PrefixDated:
+    """A step parser whose lines' prefixes are read by ``self._times``: its reference time is the reader's."""
+
+    _times: LineTimes
+
+    @property
+    def reference_time(self) -> float | None:
+        """When the lines were written at the latest (a prefix's time without a year needs it)."""
+        return self._times.reader.reference_time
+
+    @reference_time.setter
+    def reference_time(self, value: float | None) -> None:
+        self._times.reader.reference_time = value
