@@ -92,9 +92,9 @@ def _week_of(workdir: Path, quick: bool) -> _Week:
 
 def _parse_only_seconds(folder: Path) -> float:
     """The reference: the same files through the parser and tracker alone, no snapshots, no store."""
-    from app.backfill import files_to_import, read_lines
     from app.ingest.formats import create_parser
-    from app.monitor import tracker_for
+    from app.live.monitor import tracker_for
+    from app.record.backfill import files_to_import, read_lines
 
     t0 = time.perf_counter()
     for path in files_to_import(folder, time.time()):

@@ -88,7 +88,7 @@ class _InProcess:
     """The reference: a Monitor + the real tailer in this process, on the same file."""
 
     def __init__(self, path: Path) -> None:
-        from app.monitor import Monitor
+        from app.live.monitor import Monitor
 
         self.monitor = Monitor(path)
         self.seen: list[tuple[float, int]] = []

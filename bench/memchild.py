@@ -13,7 +13,7 @@ from pathlib import Path
 
 
 def main(argv: list[str]) -> int:
-    from app.monitor import Monitor
+    from app.live.monitor import Monitor
 
     logging.basicConfig(level=logging.ERROR)
     monitor = Monitor(Path(argv[0]))

@@ -41,7 +41,7 @@ def _write_log(path: Path, target_bytes: int, *, unique_noise: bool = False) -> 
 def tokwatch_parse(lines: list[str], now: float) -> int:
     """Run lines through the real parser and tracker in tailer-sized batches; return stretch passes."""
     from app.ingest.formats import create_parser
-    from app.stats.iota import IotaTracker
+    from app.stats.iota.tracker import IotaTracker
 
     parser = create_parser("iota")
     tracker = IotaTracker("iota")
@@ -61,7 +61,7 @@ def _grep_seconds(path: Path) -> tuple[float, int]:
 
 def _tailer_ingest_seconds(path: Path, lines: int, workdir: Path) -> float | None:
     """Time the real tailer + Monitor reading the whole file from offset 0, or None on timeout."""
-    from app.monitor import Monitor
+    from app.live.monitor import Monitor
 
     live = workdir / "ingest" / "miner.log"
     live.parent.mkdir(exist_ok=True)

@@ -18,9 +18,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from app.config import Config
-from app.monitor import Monitor
+from app.live.monitor import Monitor
+from app.serve.process import Dashboard
 from app.web import create_app
-from app.web.dashboard import Dashboard
 
 HOTKEY = "5HmQx7Rc"
 

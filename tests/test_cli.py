@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-import run
+from app.cli import main as run
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"

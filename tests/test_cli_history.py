@@ -11,8 +11,8 @@ import time
 import urllib.request
 from pathlib import Path
 
-from app.backfill import import_logs
-from app.recorder import machine_name
+from app.record.backfill import import_logs
+from app.record.recorder import machine_name
 from app.store import History, SourceKey
 from bench.harness import Server
 from tests.conftest import LogWriter

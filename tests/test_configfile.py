@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from app.configfile import ConfigFileError, default_config_file, load_config_file
+from app.config.file import ConfigFileError, default_config_file, load_config_file
 
 
 def test_the_file_is_found_under_xdg_config_home_or_dot_config(tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 from app.demo import COMPOSED_HEADER, PASS_SECONDS, DemoLog, compose, write_demo_log
 from app.ingest.backwards import read_backwards
 from app.ingest.formats.iota import IotaParser
-from app.monitor import Monitor
+from app.live.monitor import Monitor
 
 END = 1_790_000_000.0  # a fixed "now"
 TIMESTAMP = re.compile(r"^\[(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3})\] \[info\]  \1 \| [A-Z]+ +\| \S+:\d+ - ")

@@ -21,7 +21,7 @@ import pytest
 
 from app.ingest import files
 from app.ingest import tailer as tailer_module
-from app.monitor import Monitor
+from app.live.monitor import Monitor
 from app.snapshot import Snapshot
 from bench.synth import IotaSynth, Truth
 

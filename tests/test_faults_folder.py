@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from app.monitor import Monitor
+from app.live.monitor import Monitor
 from app.snapshot import Snapshot, to_dict
 from bench.synth import IotaSynth, Truth
 

@@ -22,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.monitor import Monitor
+from app.live.monitor import Monitor
 from app.snapshot import Snapshot, to_dict
 from bench.synth import IotaSynth, Truth
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-import run
+from app.cli import main as run
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "tests" / "data" / "iota-sample.log"

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from app.metrics import STATES, SnapshotCollector, exposition, registry_for
+from app.prometheus import STATES, SnapshotCollector, exposition, registry_for
 
 
 def miner(**changes: Any) -> dict[str, Any]:

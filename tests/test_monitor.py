@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from app.ingest.formats import PARSERS, STEP_FORMATS
-from app.monitor import Monitor, tracker_for
-from app.stats.iota import IotaTracker
+from app.live.monitor import Monitor, tracker_for
+from app.stats.iota.tracker import IotaTracker
 from app.stats.steps.tracker import StepTracker
 from app.stats.unknown import UnknownTracker
 from tests.test_cli import training_log

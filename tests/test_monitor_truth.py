@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from app.monitor import Monitor
+from app.live.monitor import Monitor
 from app.snapshot import Snapshot
 from tests.conftest import LogWriter, iota_line
 from tests.test_cli import training_log

@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 
 from app.config import Config
-from app.monitor import Monitor
+from app.live.monitor import Monitor
 from tests.conftest import LogWriter, RunningServer, start_server
 
 CONTRIB = Path(__file__).resolve().parent.parent / "contrib"

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from app.ingest.backwards import read_backwards
-from app.monitor import Monitor
+from app.live.monitor import Monitor
 from app.snapshot import to_json
 from tests.reallogs import body
 

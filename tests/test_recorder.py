@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from app.config import Config
-from app.monitor import Monitor
-from app.recorder import Recorder, today_line, usual_line
+from app.live.monitor import Monitor
+from app.record.recorder import Recorder, today_line, usual_line
+from app.serve.process import Dashboard
 from app.snapshot import TodayView
 from app.store import History
-from app.web.dashboard import Dashboard
 from tests.conftest import LogWriter
 
 TOKEN = "history-test-token"

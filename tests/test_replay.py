@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from app.ingest.formats import create_parser, detect
-from app.replay import placed_times, read_lines
+from app.record.replay import placed_times, read_lines
 from app.stats.steps.timing import place_in_time
 
 REAL = Path(__file__).parent / "data" / "real"

@@ -1,11 +1,11 @@
 """Alerts: rules over the snapshot (pure), delivery through Apprise, a dead-man heartbeat."""
 
-from app.alerts.book import AlertBook, Transition
-from app.alerts.delivery import Delivery, try_each
-from app.alerts.heartbeat import Heartbeat
-from app.alerts.message import Message, compose
-from app.alerts.service import AlertService, alert_service, describe_alerts
-from app.alerts.settings import AlertSettings, SettingsError, settings_from_table
+from ..config.alerts import AlertSettings, SettingsError, settings_from_table
+from .book import AlertBook, Transition
+from .delivery import Delivery, try_each
+from .heartbeat import Heartbeat
+from .message import Message, compose
+from .service import AlertService, alert_service, describe_alerts
 
 __all__ = [
     "AlertBook",

@@ -14,10 +14,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from app.alerts import rules
-from app.alerts.read import Snap, number, string
-from app.alerts.rules import ConditionRule, EventRule, Finding, Happening, Level
-from app.alerts.settings import AlertSettings
+from ..config.alerts import AlertSettings
+from . import rules
+from .read import Snap, number, string
+from .rules import ConditionRule, EventRule, Finding, Happening, Level
 
 Kind = Literal["opened", "resolved", "event"]
 

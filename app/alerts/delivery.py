@@ -20,9 +20,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from app.alerts.message import Message
-from app.alerts.read import clock_time
-from app.alerts.secrets import redact, scrub
+from .message import Message
+from .read import clock_time
+from .secrets import redact, scrub
 
 log = logging.getLogger(__name__)
 

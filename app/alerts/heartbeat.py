@@ -17,8 +17,8 @@ import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from app.alerts.read import clock_time
-from app.alerts.secrets import scrub
+from .read import clock_time
+from .secrets import scrub
 
 log = logging.getLogger(__name__)
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.alerts.book import Kind, Transition
-from app.alerts.read import Snap, clock_time, string
-from app.alerts.rules import Level
-from app.text import duration
+from ..text import duration
+from .book import Kind, Transition
+from .read import Snap, clock_time, string
+from .rules import Level
 
 # The state a resolution's title announces, as a person says it.
 STATE_WORDS = {

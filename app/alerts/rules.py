@@ -13,9 +13,9 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
-from app.alerts.read import Snap, clock_time, events, field, integer, number, string
-from app.alerts.settings import RuleSettings
-from app.text import compact, duration
+from ..config.alerts import RuleSettings
+from ..text import compact, duration
+from .read import Snap, clock_time, events, field, integer, number, string
 
 Level = Literal["info", "success", "warning", "problem"]
 

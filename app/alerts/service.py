@@ -16,16 +16,16 @@ from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from app.alerts.book import AlertBook
-from app.alerts.delivery import Delivery
-from app.alerts.heartbeat import HEALTHY_STATES, Heartbeat
-from app.alerts.message import Message, compose
-from app.alerts.read import Snap, number, string
-from app.alerts.secrets import redact
-from app.alerts.settings import AlertSettings
+from ..config.alerts import AlertSettings
+from .book import AlertBook
+from .delivery import Delivery
+from .heartbeat import HEALTHY_STATES, Heartbeat
+from .message import Message, compose
+from .read import Snap, number, string
+from .secrets import redact
 
 if TYPE_CHECKING:
-    from app.config import Config  # the config imports the alert settings
+    from ..config import Config  # the config imports the alert settings
 
 log = logging.getLogger(__name__)
 

@@ -20,8 +20,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
-from app.hub.report import MAX_REPORT_BYTES
-from app.hub.spool import Spool
+from .report import MAX_REPORT_BYTES
+from .spool import Spool
 
 log = logging.getLogger(__name__)
 

@@ -12,8 +12,8 @@ import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from app import text
-from app.hub.store import MachineRow
+from .. import text
+from .store import MachineRow
 
 MISSED_REPORTS_OFFLINE = 3
 DEFAULT_INTERVAL_SECONDS = 15.0

@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from app.hub.keys import NAME_PATTERN
+from .keys import NAME_PATTERN
 
 REPORT_VERSION = 1
 # waitress and Flask refuse larger bodies anyway (app.MAX_REQUEST_BODY_BYTES); agents trim

@@ -1,6 +1,6 @@
 """The fleet's running parts in one process: the hub (its file, its lock, a ticker) and the agent.
 
-Owned by the dashboard (app.web.serve), which starts and stops them with its servers.
+Owned by the dashboard (app.serve.command), which starts and stops them with its servers.
 """
 
 from __future__ import annotations
@@ -10,12 +10,12 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from app.config import Config
+from ..config import Config
 
 if TYPE_CHECKING:
-    from app.hub.agent import Agent
-    from app.hub.service import Hub
-    from app.store.files import WriterLock
+    from ..store.files import WriterLock
+    from .agent import Agent
+    from .service import Hub
 
 log = logging.getLogger(__name__)
 
@@ -50,13 +50,13 @@ class FleetRuntime:
         """Open what the config asks for; raise FleetError saying why it cannot."""
         if not config.hub and (config.report_to is None or config.report_key is None):
             return cls(None, None, None)  # no fleet: its modules (SQLite, Prometheus, urllib) stay unloaded
-        from app.hub.agent import Agent
-        from app.hub.service import Hub
-        from app.hub.spool import FILE_NAME as SPOOL_FILE_NAME
-        from app.hub.spool import Spool, SpoolError
-        from app.hub.store import FILE_NAME as HUB_FILE_NAME
-        from app.hub.store import HubStore, HubStoreError
-        from app.store.files import WriterLock
+        from ..store.files import WriterLock
+        from .agent import Agent
+        from .service import Hub
+        from .spool import FILE_NAME as SPOOL_FILE_NAME
+        from .spool import Spool, SpoolError
+        from .store import FILE_NAME as HUB_FILE_NAME
+        from .store import HubStore, HubStoreError
 
         data_dir = config.resolved_data_dir
         hub: Hub | None = None

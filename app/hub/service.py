@@ -15,10 +15,10 @@ from typing import Any
 
 from prometheus_client.core import GaugeMetricFamily, Metric
 
-from app import text
-from app.hub import fleet
-from app.hub.report import ReportError, parse_report
-from app.hub.store import HubStore, MachineRow
+from .. import text
+from . import fleet
+from .report import ReportError, parse_report
+from .store import HubStore, MachineRow
 
 # The machine page's chart: span name → (seconds shown, seconds per point).
 CHART_SPANS: dict[str, tuple[int, int]] = {"6h": (6 * 3600, 60), "24h": (86400, 300), "7d": (7 * 86400, 1800)}

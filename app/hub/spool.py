@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from app.hub.report import report_body
+from .report import report_body
 
 FILE_NAME = "spool.sqlite3"
 MINUTE_SECONDS = 60

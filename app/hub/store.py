@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from app.hub.keys import check_name, hash_key, looks_like_key, new_key
-from app.hub.report import Report
+from .keys import check_name, hash_key, looks_like_key, new_key
+from .report import Report
 
 FILE_NAME = "hub.sqlite3"
 SAMPLE_SECONDS = 60  # one chart point a minute per machine: 10k rows a week each

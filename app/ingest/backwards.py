@@ -7,9 +7,9 @@ from collections.abc import Iterator
 from contextlib import closing
 from pathlib import Path
 
-from app.ingest import files
-from app.ingest.files import ReadableFile
-from app.ingest.lines import LineCounters, cut_line, decode
+from . import files
+from .files import ReadableFile
+from .lines import LineCounters, cut_line, decode
 
 READ_BLOCK_BYTES = 64 * 1024
 # How far back from the end a cold start looks for a line's start (the last newline, or the

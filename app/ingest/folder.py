@@ -26,8 +26,8 @@ from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.ingest.backwards import read_at
-from app.ingest.files import LOG_SUFFIX, open_for_reading
+from .backwards import read_at
+from .files import LOG_SUFFIX, open_for_reading
 
 # The folder the Train at Home app writes its logs to (macOS: ~/Library/Logs/IOTA Train at Home).
 MINER_FOLDER_NAME = "IOTA Train at Home"

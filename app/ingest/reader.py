@@ -9,12 +9,12 @@ from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import Protocol, TypeVar
 
-from app.allocator import TRIMMER
-from app.ingest import files
-from app.ingest.backwards import READ_BLOCK_BYTES, backward_chunks, complete_end, read_at, scan_bytes
-from app.ingest.files import FileIdentity, ReadableFile, identity, stat_log
-from app.ingest.lines import LineSplitter, decode
-from app.ingest.status import StatusBoard
+from ..allocator import TRIMMER
+from . import files
+from .backwards import READ_BLOCK_BYTES, backward_chunks, complete_end, read_at, scan_bytes
+from .files import FileIdentity, ReadableFile, identity, stat_log
+from .lines import LineSplitter, decode
+from .status import StatusBoard
 
 log = logging.getLogger("app.ingest.tailer")  # the tailer's messages, under its name
 

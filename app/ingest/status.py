@@ -7,7 +7,7 @@ import threading
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from app.ingest.folder import Following
+from .folder import Following
 
 log = logging.getLogger("app.ingest.tailer")
 

@@ -29,11 +29,11 @@ from pathlib import Path
 
 from watchfiles import Change, watch
 
-from app.ingest.files import LOG_SUFFIX, FileIdentity, identity, stat_log
-from app.ingest.folder import Classify, FolderPolicy, FolderScout
-from app.ingest.reader import FileReader, TailSink
-from app.ingest.status import SourceStatus, StatusBoard
-from app.ingest.wake import ALL, FolderEvents, FolderGone, NoNativeEvents, Waker, available
+from .files import LOG_SUFFIX, FileIdentity, identity, stat_log
+from .folder import Classify, FolderPolicy, FolderScout
+from .reader import FileReader, TailSink
+from .status import SourceStatus, StatusBoard
+from .wake import ALL, FolderEvents, FolderGone, NoNativeEvents, Waker, available
 
 log = logging.getLogger(__name__)
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import math
 
-from app.snapshot import SourceView
-from app.stats.events import Event, Tick
+from ..snapshot import SourceView
+from .events import Event, Tick
 
 # A line dated more than a day past the caller's clock is treated as undated (a broken clock
 # on the miner, or garbage); counted, never allowed to drag the tracker's clock into the future.

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from app.snapshot import BackendErrorsView, Snapshot, SourceView
-from app.stats.events import Event
+from ..snapshot import BackendErrorsView, Snapshot, SourceView
+from .events import Event
 
 # A rate is events in (now − 20 min, now] ÷ observed, observed capped at the window, and stays
 # hidden until the stretch has this many events over this many seconds (the seed's rules).

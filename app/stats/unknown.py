@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from app.snapshot import RateView, Snapshot, SourceView, State, WarmupView
-from app.stats.events import Event, SourceChanged
-from app.stats.tracker import NO_BACKEND_ERRORS, RATE_WINDOW_SECONDS, WARMUP_COUNT, WARMUP_SECONDS
+from ..snapshot import RateView, Snapshot, SourceView, State, WarmupView
+from .events import Event, SourceChanged
+from .tracker import NO_BACKEND_ERRORS, RATE_WINDOW_SECONDS, WARMUP_COUNT, WARMUP_SECONDS
 
 
 class UnknownTracker:

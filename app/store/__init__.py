@@ -4,10 +4,10 @@ Knows nothing of Flask or the trackers: it takes snapshot dicts (the contract) a
 and answers chart ranges, CSV rows, "vs your usual" and "today".
 """
 
-from app.store.files import default_data_dir
-from app.store.history import History, HistoryStatus
-from app.store.queries import RANGES, UnknownRange, Usual
-from app.store.records import EventRow, Observation, PassFact, Sample, SourceKey
+from .files import default_data_dir
+from .history import History, HistoryStatus
+from .queries import RANGES, UnknownRange, Usual
+from .records import EventRow, Observation, PassFact, Sample, SourceKey
 
 __all__ = [
     "RANGES",

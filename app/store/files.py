@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from app.store.schema import VERSION, NewerSchemaError, migrate, version_of
+from .schema import VERSION, NewerSchemaError, migrate, version_of
 
 FILE_NAME = "history.sqlite3"
 WAL_LIMIT_BYTES = 4 << 20

@@ -18,8 +18,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
-from app.store import queries
-from app.store.files import (
+from . import queries
+from .files import (
     FILE_NAME,
     LOCK_NAME,
     MAX_FILE_BYTES,
@@ -29,9 +29,9 @@ from app.store.files import (
     move_aside,
     open_checked,
 )
-from app.store.records import Observation, PassFact, SourceKey
-from app.store.schema import NewerSchemaError, empty_history
-from app.store.write import prune, write
+from .records import Observation, PassFact, SourceKey
+from .schema import NewerSchemaError, empty_history
+from .write import prune, write
 
 log = logging.getLogger(__name__)
 

@@ -10,8 +10,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from app.store.records import SAMPLE_SECONDS, SourceKey
-from app.store.write import FIVE_MINUTES, HOUR, RAW_KEEP_SECONDS
+from .records import SAMPLE_SECONDS, SourceKey
+from .write import FIVE_MINUTES, HOUR, RAW_KEEP_SECONDS
 
 # range name → (span, bucket, tier it is read from: 0 the raw samples, else a rollup span), in
 # seconds. 300 to 720 points a range: about what a chart has pixels for.

@@ -13,7 +13,7 @@ import sqlite3
 from collections import Counter
 from collections.abc import Iterable
 
-from app.store.records import SAMPLE_SECONDS, Observation, SourceKey
+from .records import SAMPLE_SECONDS, Observation, SourceKey
 
 FIVE_MINUTES = 300
 HOUR = 3600

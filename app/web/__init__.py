@@ -12,14 +12,16 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from flask import Flask
 
-    from app.alerts import AlertService
-    from app.config import Config
-    from app.hub.service import Hub
-    from app.monitor import Monitor
-    from app.recorder import Recorder
+    from ..alerts import AlertService
+    from ..config import Config
+    from ..hub.service import Hub
+    from ..live.monitor import Monitor
+    from ..record.recorder import Recorder
 
-# templates/ and static/ sit at the repo root (the project layout), not inside the package.
-PROJECT_ROOT = Path(__file__).resolve().parent.parent.parent
+# A wheel carries templates/ and static/ inside the package; a checkout keeps them at the
+# repository's root (the project layout), beside the package.
+PACKAGE_DIR = Path(__file__).resolve().parent.parent
+ASSETS_ROOT = PACKAGE_DIR if (PACKAGE_DIR / "static").is_dir() else PACKAGE_DIR.parent
 
 # tokwatch takes no uploads: a request body has nothing to carry.
 MAX_REQUEST_BODY_BYTES = 16 * 1024
@@ -40,23 +42,24 @@ def create_app(
 ) -> Flask:
     """Build the dashboard app over one monitor (and the hub's routes when given one); nothing starts.
 
-    app.web.serve starts the threads. ``recorder``: the history behind /api/history (None: a
+    app.serve.command starts the threads. ``recorder``: the history behind /api/history (None: a
     history that keeps nothing). ``alerts``: the alert service /healthz reports on (None: none
     runs). ``hub_url``: what the fleet page tells agents to report to.
     """
     from flask import Flask
 
-    from app.recorder import Recorder
-    from app.snapshot import to_json
-    from app.store import History
-    from app.web import fleet, metrics, routes, security, static
-    from app.web.broadcast import Broadcaster
+    from ..record.recorder import Recorder
+    from ..snapshot import to_json
+    from ..store import History
+    from . import hub as hub_routes
+    from . import metrics, routes, security, static
+    from .broadcast import Broadcaster
 
     security.check_config(config)
     app = Flask(
         __name__,
         static_folder=None,  # app.web.static serves it: compressed, revalidated
-        template_folder=str(PROJECT_ROOT / "templates"),
+        template_folder=str(ASSETS_ROOT / "templates"),
     )
     app.config.update(
         MAX_CONTENT_LENGTH=MAX_REQUEST_BODY_BYTES,
@@ -77,7 +80,7 @@ def create_app(
         config=config, monitor=monitor, broadcaster=broadcaster, recorder=recorder, alerts=alerts
     )
     security.init_app(app, config)
-    static.init_app(app, PROJECT_ROOT / "static")
+    static.init_app(app, ASSETS_ROOT / "static")
     app.extensions[metrics.REGISTRY_KEY] = metrics.build_registry(config, monitor, hub)
     app.register_blueprint(routes.bp)
     app.register_blueprint(metrics.bp)
@@ -88,9 +91,9 @@ def create_app(
             max_clients=config.max_ws_clients,
             push_interval_seconds=config.push_interval_seconds,
         )
-        app.extensions[fleet.STATE_KEY] = fleet.HubState(
+        app.extensions[hub_routes.STATE_KEY] = hub_routes.HubState(
             config=config, hub=hub, broadcaster=fleet_broadcaster, hub_url=hub_url, has_log=monitor.log_path is not None
         )
-        app.register_blueprint(fleet.bp)
+        app.register_blueprint(hub_routes.bp)
     routes.sock.init_app(app)
     return app

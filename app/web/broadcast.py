@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from typing import Protocol
 
-from app.web.pacing import Pacer
+from .pacing import Pacer
 
 log = logging.getLogger(__name__)
 

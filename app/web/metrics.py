@@ -11,14 +11,14 @@ from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, Response, current_app
 
-from app.config import Config
-from app.monitor import Monitor
-from app.snapshot import to_dict
-from app.web import security
+from ..config import Config
+from ..live.monitor import Monitor
+from ..snapshot import to_dict
+from . import security
 
 if TYPE_CHECKING:
-    from app.hub.service import Hub
-    from app.metrics import Labels
+    from ..hub.service import Hub
+    from ..prometheus import Labels
 
 bp = Blueprint("metrics", __name__)
 REGISTRY_KEY = "tokwatch.metrics"
@@ -57,7 +57,7 @@ def build_registry(config: Config, monitor: Monitor, hub: Hub | None) -> LazyReg
     labels = ("machine",) if hub is not None else ()
 
     def build() -> Any:
-        from app.metrics import SnapshotCollector, registry_for
+        from ..prometheus import SnapshotCollector, registry_for
 
         return registry_for(SnapshotCollector(snapshots, labels, extra=hub.fleet_metrics if hub is not None else None))
 
@@ -67,7 +67,7 @@ def build_registry(config: Config, monitor: Monitor, hub: Hub | None) -> LazyReg
 @bp.get("/metrics")
 def metrics() -> Response:
     """The Prometheus text format."""
-    from app.metrics import CONTENT_TYPE, exposition
+    from ..prometheus import CONTENT_TYPE, exposition
 
     security.require_token(current_app.extensions["tokwatch"].config)
     registry: LazyRegistry = current_app.extensions[REGISTRY_KEY]

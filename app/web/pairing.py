@@ -12,7 +12,7 @@ from __future__ import annotations
 import socket
 from typing import TYPE_CHECKING
 
-from app.config import Config, is_loopback
+from ..config import Config, is_loopback
 
 if TYPE_CHECKING:
     import segno

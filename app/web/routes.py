@@ -22,24 +22,24 @@ from flask_sock import Sock
 from simple_websocket import Server
 from wsproto.utilities import LocalProtocolError
 
-from app.alerts import AlertService
-from app.allocator import TRIMMER
-from app.config import Config
-from app.monitor import Monitor
-from app.recorder import Recorder
-from app.snapshot import to_json
-from app.store import RANGES
-from app.web import security
-from app.web.broadcast import CLOSE_POLICY_VIOLATION, Broadcaster, ClientClosed, WakingEvent, pump
-from app.web.pairing import phone_url, qr_svg
-from app.web.static import compress_page
+from ..alerts import AlertService
+from ..allocator import TRIMMER
+from ..config import Config
+from ..live.monitor import Monitor
+from ..record.recorder import Recorder
+from ..snapshot import to_json
+from ..store import RANGES
+from . import security
+from .broadcast import CLOSE_POLICY_VIOLATION, Broadcaster, ClientClosed, WakingEvent, pump
+from .pairing import phone_url, qr_svg
+from .static import compress_page
 
 log = logging.getLogger(__name__)
 
-# The server that received a request, set by app.web.serve: waitress ("http") or Werkzeug ("ws").
+# The server that received a request, set by app.serve.command: waitress ("http") or Werkzeug ("ws").
 # Requests without it (Flask's test client) may reach every route.
 SERVER_ROLE_KEY = "tokwatch.server"
-# Set by app.web.wsserver: call it once a handshake passed every check.
+# Set by app.serve.wsserver: call it once a handshake passed every check.
 ACCEPT_KEY = "tokwatch.accept"
 CLOSE_NORMAL = 1000
 # Ending a session: how long to wait for the client's close reply, and how much of whatever it
@@ -98,7 +98,7 @@ def guard() -> None:
         security.require_websocket_handshake()
         if state.broadcaster.is_full():
             security.refuse(503, "too many live dashboards open; close one and reload")
-        # The handshake arrived in time and passed (app.web.wsserver bounds it until now): a
+        # The handshake arrived in time and passed (app.serve.wsserver bounds it until now): a
         # live websocket may stay idle, and no longer counts as a pending connection.
         accept = request.environ.get(ACCEPT_KEY)
         if accept is not None:
@@ -115,7 +115,7 @@ def render_index() -> str:
     """The page's HTML; a hub following no log shows the fleet instead."""
     state = web_state()
     if state.monitor.log_path is None and "tokwatch.hub" in current_app.extensions:
-        from app.web.fleet import render_fleet_page
+        from .hub import render_fleet_page
 
         return render_fleet_page()
     config = state.config

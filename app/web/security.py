@@ -25,10 +25,10 @@ from urllib.parse import urlsplit
 
 from flask import Flask, Response, abort, jsonify, request
 
-from app.config import Config, ConfigError, is_loopback
+from ..config import Config, ConfigError, is_loopback
 
 TOKEN_FILE_NAME = "token"
-REPORT_PATH = "/hub/report"  # where agents post (app.web.fleet); exempt from the Host rule only
+REPORT_PATH = "/hub/report"  # where agents post (app.web.hub); exempt from the Host rule only
 TOKEN_QUERY_PARAM = "token"
 # The unreserved URL characters: a token must survive a URL fragment and a query string as is.
 _TOKEN_PATTERN = re.compile(r"[A-Za-z0-9._~-]{8,256}")

@@ -23,7 +23,7 @@ from pathlib import Path
 from flask import Flask, Request, Response, request
 from werkzeug.security import safe_join
 
-from app.web import security
+from . import security
 
 # Compressed only when it pays: text formats, and only when gzip saves at least this share.
 COMPRESSIBLE_TYPES = frozenset(

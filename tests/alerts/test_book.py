@@ -13,7 +13,7 @@ import pytest
 
 from app.alerts.book import AlertBook, Transition
 from app.alerts.message import compose
-from app.alerts.settings import (
+from app.config.alerts import (
     AlertSettings,
     RuleSettings,
     SettingsError,

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from app.config import Config
-from app.monitor import Monitor
+from app.live.monitor import Monitor
 from tests.conftest import RunningServer, start_server
 from tests.web.test_browser import (
     allow_errors,

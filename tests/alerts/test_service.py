@@ -128,7 +128,7 @@ def test_the_watching_thread_reads_the_source_and_survives_a_bad_snapshot() -> N
 
 
 def test_stop_cuts_the_quiet_wait_short_and_ends_every_thread(receiver: Receiver, tmp_path: Any) -> None:
-    from app.monitor import Monitor
+    from app.live.monitor import Monitor
 
     log = tmp_path / "miner.log"
     log.write_text("")

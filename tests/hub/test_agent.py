@@ -77,7 +77,7 @@ def test_on_a_quiet_log_the_agent_sleeps_between_reports_and_stops_at_once(tmp_p
     import threading
     import time
 
-    from app.monitor import Monitor
+    from app.live.monitor import Monitor
 
     log = tmp_path / "miner.log"
     log.write_text("")

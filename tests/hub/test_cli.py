@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-import run
+from app.cli import main as run
 from app.hub.store import HubStore
 
 

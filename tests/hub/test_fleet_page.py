@@ -20,7 +20,7 @@ import pytest
 from app.config import Config
 from app.hub.report import report_body
 from app.hub.store import HubStore
-from app.monitor import Monitor
+from app.live.monitor import Monitor
 from tests.conftest import RunningServer, start_server
 
 ROOT = Path(__file__).resolve().parents[2]

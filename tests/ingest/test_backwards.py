@@ -82,7 +82,7 @@ def test_read_backwards_reads_only_the_chunks_pulled(tmp_path: Path, monkeypatch
 
 def test_a_cold_start_on_10_gib_reads_what_the_tail_alone_does(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A 10 GiB log (a hole, then two real hours) costs a cold start what those two hours alone do."""
-    from app.monitor import Monitor
+    from app.live.monitor import Monitor
     from app.snapshot import to_dict
     from bench.synth import IotaSynth
 

@@ -24,7 +24,7 @@ from app.stats.events import (
     Registered,
     Tick,
 )
-from app.stats.iota import IotaTracker
+from app.stats.iota.tracker import IotaTracker
 from app.stats.unknown import UnknownTracker
 
 T0 = 1_760_000_000.0  # an arbitrary log time

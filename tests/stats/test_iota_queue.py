@@ -6,8 +6,8 @@ import pytest
 
 from app.snapshot import SourceView
 from app.stats.events import MinerReset, QueueUpdate
-from app.stats.iota import IotaTracker
-from app.stats.iota_queue import QueueTracker
+from app.stats.iota.queue import QueueTracker
+from app.stats.iota.tracker import IotaTracker
 
 T0 = 1_760_000_000.0
 SOURCE = SourceView(path="/x.log", size_bytes=1, lines_read=1, bad_lines=0, last_event_at=None)

@@ -23,7 +23,7 @@ from app.stats.events import (
     SourceChanged,
     Tick,
 )
-from app.stats.iota import IotaTracker
+from app.stats.iota.tracker import IotaTracker
 
 T0 = 1_760_000_000.0
 SOURCE = SourceView(path="/x.log", size_bytes=1, lines_read=1, bad_lines=0, last_event_at=None)

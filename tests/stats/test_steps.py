@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from app.monitor import Monitor
+from app.live.monitor import Monitor
 from app.snapshot import SourceView, to_json
 from app.stats.events import (
     AllReduceResult,
@@ -26,7 +26,7 @@ from app.stats.events import (
     TrainingPause,
     TrainStep,
 )
-from app.stats.iota import IotaTracker
+from app.stats.iota.tracker import IotaTracker
 from app.stats.steps.progress import StepProgress
 from app.stats.steps.timing import place_in_time
 from app.stats.steps.tracker import StepTracker

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from app.ingest.backwards import read_backwards
-from app.monitor import Monitor
+from app.live.monitor import Monitor
 from app.stats.events import EvalResult, TrainStep
 from app.stats.steps.progress import StepProgress
 

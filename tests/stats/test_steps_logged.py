@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from app.ingest.backwards import read_backwards
-from app.monitor import Monitor
+from app.live.monitor import Monitor
 from tests.reallogs import body
 
 DICTS = [line.rstrip() for line in body("hf-trl-issue733-dicts-only.log")]

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from app.monitor import Monitor
+from app.live.monitor import Monitor
 from app.stats.events import EvalResult, StageEnd, StepFigures, TrainStep
 from app.stats.steps.progress import StepProgress
 from app.stats.steps.stage import row_groups_per_step

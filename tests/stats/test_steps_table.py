@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from app.monitor import Monitor
+from app.live.monitor import Monitor
 from app.snapshot import to_dict
 from app.stats.steps.table import FieldRow, figure, training_table
 

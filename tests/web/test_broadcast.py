@@ -6,7 +6,7 @@ import threading
 import time
 from pathlib import Path
 
-from app.monitor import Monitor
+from app.live.monitor import Monitor
 from app.web.broadcast import KEEPALIVE_JSON, Broadcaster, Client, WakingEvent, pump
 
 

@@ -20,7 +20,7 @@ import pytest
 
 from app.config import Config
 from app.demo import write_demo_log
-from app.monitor import Monitor
+from app.live.monitor import Monitor
 from tests.conftest import LogWriter, RunningServer, start_server
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -19,12 +19,12 @@ from typing import Any
 import pytest
 
 from app.config import Config
-from app.monitor import Monitor
-from app.recorder import Recorder
+from app.live.monitor import Monitor
+from app.record.recorder import Recorder
+from app.serve.process import Dashboard
 from app.snapshot import to_dict
 from app.store import History
 from app.store.records import EventRow, Observation, Sample, SourceKey
-from app.web.dashboard import Dashboard
 from tests.conftest import LogWriter
 from tests.web.test_browser import ARTIFACTS, PHONE, expect, no_horizontal_overflow
 

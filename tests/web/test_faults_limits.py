@@ -28,8 +28,8 @@ from waitress import wasyncore
 from waitress.server import create_server
 from werkzeug.serving import BaseWSGIServer
 
-from app.web.limits import HEAD_MAX_BYTES, AddressSlots, PendingHandshakes, limited_channels
-from app.web.wsserver import QuietHandler, WebsocketServer
+from app.serve.limits import HEAD_MAX_BYTES, AddressSlots, PendingHandshakes, limited_channels
+from app.serve.wsserver import QuietHandler, WebsocketServer
 from bench.harness import ROOT, HandshakeRefused, Server, raw_handshake
 
 SAMPLE = ROOT / "tests" / "data" / "iota-sample.log"

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from app.web.console import has_display
+from app.serve.console import has_display
 from tests.web.qr import read_qr, render_terminal
 from tests.web.test_serve import ROOT, get_json, start_run_py
 
@@ -99,7 +99,7 @@ def test_new_token_retires_the_old_one_and_says_so(tmp_path: Path, log_file: Pat
 
 
 def test_new_token_does_not_go_with_a_given_token(tmp_path: Path) -> None:
-    import run
+    from app.cli import main as run
 
     assert run.main(["--new-token", "--token", "abcdefgh12"]) == 2
 

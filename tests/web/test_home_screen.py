@@ -16,7 +16,7 @@ from flask import Flask
 from PIL import Image
 
 from app.config import Config
-from app.monitor import Monitor
+from app.live.monitor import Monitor
 from app.web import create_app, pairing
 from tests.conftest import RunningServer, start_server
 from tests.web.qr import read_qr

@@ -9,7 +9,7 @@ from flask.testing import FlaskClient
 from prometheus_client.parser import text_string_to_metric_families
 
 from app.config import Config
-from app.monitor import Monitor
+from app.live.monitor import Monitor
 from app.web import create_app
 from tests.conftest import LogWriter
 

@@ -21,7 +21,7 @@ import pytest
 
 from app.config import Config
 from app.demo import write_demo_log
-from app.monitor import Monitor
+from app.live.monitor import Monitor
 from app.snapshot import to_dict
 from tests.conftest import RunningServer, start_server
 from tests.web.wcag import COLLECT_TEXT, backdrop, contrast_ratio, parse_colour, text_ratios

@@ -9,7 +9,7 @@ from pathlib import Path
 from flask.testing import FlaskClient
 
 from app.config import Config
-from app.monitor import Monitor
+from app.live.monitor import Monitor
 from app.web import create_app
 
 DATA = Path(__file__).resolve().parents[1] / "data"

@@ -21,12 +21,12 @@ from pathlib import Path
 
 import pytest
 
-import run
+from app.cli import main as run
 from app.config import Config, ConfigError
-from app.web.console import print_banner
+from app.serve.command import ServeError, serve
+from app.serve.console import print_banner
+from app.serve.servers import listen
 from app.web.pairing import page_url
-from app.web.serve import ServeError, serve
-from app.web.servers import listen
 
 ROOT = Path(__file__).resolve().parents[2]
 READY_LINE = "Ctrl-C to stop"
@@ -204,8 +204,8 @@ def test_urls_bracket_ipv6_and_carry_the_token() -> None:
 
 
 def test_a_start_that_fails_half_way_still_stops_at_once(log_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from app.monitor import Monitor
-    from app.web.dashboard import Dashboard
+    from app.live.monitor import Monitor
+    from app.serve.process import Dashboard
 
     monitor = Monitor(log_file)
 
@@ -225,9 +225,9 @@ LOADED_PROBE = """
 import sys
 from pathlib import Path
 from app.config import Config
-from app.monitor import Monitor
+from app.live.monitor import Monitor
 from app.web import create_app
-from app.web.dashboard import open_fleet
+from app.serve.process import open_fleet
 config = Config(log_path=Path(sys.argv[1]), port=0, history=False)
 monitor = Monitor(config.log_path)
 open_fleet(config, monitor)

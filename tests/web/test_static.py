@@ -12,11 +12,11 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from app.web import PROJECT_ROOT, static
+from app.web import ASSETS_ROOT, static
 from tests.conftest import RunningServer
 
 GZIP = {"Accept-Encoding": "gzip, deflate, br, zstd"}  # what Chromium sends
-STATIC = PROJECT_ROOT / "static"
+STATIC = ASSETS_ROOT / "static"
 # What a first visit may cost on the wire, compressed: the page, its styles, scripts and icon.
 PAGE_BUDGET_BYTES = 100 * 1024
 
@@ -115,7 +115,7 @@ def page_files(html: str) -> list[str]:
     modules = [m for m in found if m.endswith(".js")]
     while modules:
         module = modules.pop()
-        text = (PROJECT_ROOT / module.lstrip("/")).read_text(encoding="utf-8")
+        text = (ASSETS_ROOT / module.lstrip("/")).read_text(encoding="utf-8")
         for name in re.findall(r'^import [^;]*? from "\./([^"]+)";', text, re.MULTILINE | re.DOTALL):
             path = f"/static/{name}"
             if path not in found:

@@ -13,7 +13,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from app.config import Config, ConfigError
-from app.monitor import Monitor
+from app.live.monitor import Monitor
 from app.snapshot import to_json
 from app.web import create_app
 from app.web.routes import SERVER_ROLE_KEY

@@ -19,7 +19,7 @@ import pytest
 from simple_websocket import Client, ConnectionClosed
 
 from app.config import Config
-from app.monitor import Monitor
+from app.live.monitor import Monitor
 from app.snapshot import to_json
 from app.web.broadcast import KEEPALIVE_JSON, Broadcaster, pump
 from app.web.broadcast import Client as Mailbox
@@ -407,7 +407,7 @@ def test_an_accepted_websocket_may_stay_idle_past_the_handshake_timeout(
 def test_connections_past_the_cap_are_closed_at_once(config: Config, monitor: Monitor) -> None:
     # Handshakes not yet accepted may hold WS_CONNECTION_HEADROOM connections, never the
     # slots of accepted dashboards (two allowed here).
-    from app.web.wsserver import WS_CONNECTION_HEADROOM
+    from app.serve.wsserver import WS_CONNECTION_HEADROOM
 
     running = start_server(replace(config, max_ws_clients=2, handshake_timeout_seconds=30.0), monitor)
     held = [half_request(running) for _ in range(WS_CONNECTION_HEADROOM)]

@@ -4,25 +4,25 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from app.ingest.formats import detect as _sniffing  # before the function below takes the name
-from app.ingest.formats.base import LogParser
+from . import detect as _sniffing  # before the function below takes the name
+from .base import LogParser
 
 
 def _iota() -> LogParser:
-    from app.ingest.formats.iota import IotaParser
+    from .iota import IotaParser
 
     return IotaParser()
 
 
 def _nanochat() -> LogParser:
-    from app.ingest.formats.nanochat import NanochatParser
+    from .nanochat import NanochatParser
 
     return NanochatParser()
 
 
 def _nanogpt(name: str) -> Callable[[], LogParser]:
     def factory() -> LogParser:
-        from app.ingest.formats.nanogpt import NanogptParser
+        from .nanogpt import NanogptParser
 
         return NanogptParser(name)
 
@@ -30,20 +30,20 @@ def _nanogpt(name: str) -> Callable[[], LogParser]:
 
 
 def _hf_trainer() -> LogParser:
-    from app.ingest.formats.hf_trainer import HfTrainerParser
+    from .hf_trainer import HfTrainerParser
 
     return HfTrainerParser()
 
 
 def _torchtitan() -> LogParser:
-    from app.ingest.formats.torchtitan import TorchtitanParser
+    from .torchtitan import TorchtitanParser
 
     return TorchtitanParser()
 
 
 def _sn38(name: str) -> Callable[[], LogParser]:
     def factory() -> LogParser:
-        from app.ingest.formats.sn38 import Sn38Parser
+        from .sn38 import Sn38Parser
 
         return Sn38Parser(name)
 

@@ -6,7 +6,7 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Protocol
 
-from app.stats.events import Event
+from ...stats.events import Event
 
 # Converts a zone-less local wall time (year, month, day, hour, minute, second) to unix seconds.
 LocalToEpoch = Callable[[int, int, int, int, int, int], float]

@@ -15,8 +15,8 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from app.ingest.formats.fields import clean
-from app.ingest.formats.prefix import PrefixReader
+from .fields import clean
+from .prefix import PrefixReader
 
 # (format, cheap substring that must be present, signature searched in the cleaned line)
 _SIGNATURES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
@@ -142,15 +142,15 @@ def detect(lines: Sequence[str]) -> str | None:
             del counts["iota"]
         ranked = sorted(counts.items(), key=lambda item: (-item[1], _ORDER.index(item[0])))
         return ranked[0][0]
-    from app.ingest.formats import create_parser
+    from . import create_parser
 
     return "iota" if create_parser("iota").feed(list(lines)) else None
 
 
 def _miner_lines(lines: Sequence[str]) -> bool:
     """True when the IOTA parser reads a miner's own message (not just errors) in these lines."""
-    from app.ingest.formats import create_parser
-    from app.stats.events import ErrorLogged, Tick
+    from ...stats.events import ErrorLogged, Tick
+    from . import create_parser
 
     events = create_parser("iota").feed(list(lines[-SNIFF_LINES:]))
     return any(not isinstance(event, (Tick, ErrorLogged)) for event in events)
@@ -194,8 +194,8 @@ def log_kind(lines: Sequence[str], format_name: str = "auto") -> str | None:
     wanted = family(format_name)
     if any(family(name) == wanted for name in scores(lines)):
         return wanted
-    from app.ingest.formats import create_parser
-    from app.stats.events import Tick
+    from ...stats.events import Tick
+    from . import create_parser
 
     events = create_parser(format_name).feed(list(lines))
     return wanted if any(not isinstance(event, Tick) for event in events) else None

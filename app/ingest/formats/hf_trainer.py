@@ -17,9 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from app.ingest.formats.fields import Kind, WrapJoiner, clean, clock_seconds, finite, integer, number
-from app.ingest.formats.prefix import LineTimes, PrefixDated, dated
-from app.stats.events import (
+from ...stats.events import (
     EvalResult,
     Event,
     RunInfo,
@@ -30,6 +28,8 @@ from app.stats.events import (
     TrainingPause,
     TrainStep,
 )
+from .fields import Kind, WrapJoiner, clean, clock_seconds, finite, integer, number
+from .prefix import LineTimes, PrefixDated, dated
 
 Emit = Callable[[], list[Event]]
 

@@ -27,13 +27,13 @@ import re
 import sys
 from collections.abc import Iterable
 
-from app.ingest.formats.base import LocalToEpoch, local_to_epoch
-from app.ingest.formats.iota_messages import MEANINGFUL_TEXTS, MessageReader
-from app.stats.events import (
+from ...stats.events import (
     ErrorLogged,
     Event,
     Tick,
 )
+from .base import LocalToEpoch, local_to_epoch
+from .iota_messages import MEANINGFUL_TEXTS, MessageReader
 
 # Records at these levels are shown on the timeline whatever they say.
 _ERROR_LEVELS = ("ERROR", "CRITICAL")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from app.stats.events import (
+from ...stats.events import (
     ActivationShape,
     BackendError,
     EpochReset,

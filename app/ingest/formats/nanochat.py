@@ -23,9 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from app.ingest.formats.fields import NUM, Kind, WrapJoiner, clean, finite, integer, number, split_glued
-from app.ingest.formats.prefix import LineTimes, PrefixDated, dated
-from app.stats.events import (
+from ...stats.events import (
     EvalResult,
     Event,
     RunInfo,
@@ -34,6 +32,8 @@ from app.stats.events import (
     TrainingPause,
     TrainStep,
 )
+from .fields import NUM, Kind, WrapJoiner, clean, finite, integer, number, split_glued
+from .prefix import LineTimes, PrefixDated, dated
 
 Emit = Callable[[], list[Event]]
 

@@ -19,9 +19,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from app.ingest.formats.fields import NUM, Kind, WrapJoiner, clean, finite, integer, number, split_glued
-from app.ingest.formats.prefix import LineTimes, PrefixDated, dated
-from app.stats.events import EvalResult, Event, RunInfo, StageEnd, Tick, TrainingPause, TrainStep
+from ...stats.events import EvalResult, Event, RunInfo, StageEnd, Tick, TrainingPause, TrainStep
+from .fields import NUM, Kind, WrapJoiner, clean, finite, integer, number, split_glued
+from .prefix import LineTimes, PrefixDated, dated
 
 Emit = Callable[[], list[Event]]
 

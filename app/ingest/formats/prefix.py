@@ -25,9 +25,9 @@ import calendar
 import re
 from dataclasses import dataclass, replace
 
-from app.ingest.formats.base import EpochToDate, LocalToEpoch, local_date, local_to_epoch
-from app.ingest.formats.fields import MONTHS, LocalTimes, year_of
-from app.stats.events import Event
+from ...stats.events import Event
+from .base import EpochToDate, LocalToEpoch, local_date, local_to_epoch
+from .fields import MONTHS, LocalTimes, year_of
 
 _LEVEL = r"(?:TRACE|DEBUG|INFO|SUCCESS|NOTICE|WARNING|WARN|ERROR|CRITICAL|FATAL)"
 _CLOCK = r"(\d\d):(\d\d):(\d\d)(?:[.,](\d{1,9}))?"

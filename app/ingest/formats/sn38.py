@@ -24,8 +24,18 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from app.ingest.formats.base import EpochToDate, LocalToEpoch, local_date, local_to_epoch
-from app.ingest.formats.fields import (
+from ...stats.events import (
+    AllReduceResult,
+    Event,
+    PeerGroup,
+    StepFigures,
+    Tick,
+    TrainerError,
+    TrainingPause,
+    TrainStep,
+)
+from .base import EpochToDate, LocalToEpoch, local_date, local_to_epoch
+from .fields import (
     MONTHS,
     NUM,
     Kind,
@@ -36,16 +46,6 @@ from app.ingest.formats.fields import (
     integer,
     number,
     year_of,
-)
-from app.stats.events import (
-    AllReduceResult,
-    Event,
-    PeerGroup,
-    StepFigures,
-    Tick,
-    TrainerError,
-    TrainingPause,
-    TrainStep,
 )
 
 _NUM = NUM

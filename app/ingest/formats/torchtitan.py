@@ -14,10 +14,7 @@ import re
 from collections.abc import Callable, Iterable
 from math import prod
 
-from app.ingest.formats.base import LocalToEpoch, local_to_epoch
-from app.ingest.formats.fields import NUM, Kind, LocalTimes, WrapJoiner, clean, finite, integer, number
-from app.ingest.formats.prefix import LineTimes, PrefixReader
-from app.stats.events import (
+from ...stats.events import (
     EvalResult,
     Event,
     RunInfo,
@@ -27,6 +24,9 @@ from app.stats.events import (
     TrainingPause,
     TrainStep,
 )
+from .base import LocalToEpoch, local_to_epoch
+from .fields import NUM, Kind, LocalTimes, WrapJoiner, clean, finite, integer, number
+from .prefix import LineTimes, PrefixReader
 
 Emit = Callable[[], list[Event]]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from app.stats.steps.rules import Stall
-from app.stats.steps.stage import (
+from .rules import Stall
+from .stage import (
     AllReduce,
     Errors,
     Measure,

@@ -21,8 +21,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from app.snapshot import RateView, State, WarmupView
-from app.stats.events import (
+from ...snapshot import RateView, State, WarmupView
+from ..events import (
     AllReduceResult,
     EvalResult,
     Event,
@@ -35,9 +35,10 @@ from app.stats.events import (
     TrainingPause,
     TrainStep,
 )
-from app.stats.steps import payload, rules
-from app.stats.steps import text as step_text
-from app.stats.steps.stage import (
+from ..tracker import WARMUP_SECONDS
+from . import payload, rules
+from . import text as step_text
+from .stage import (
     AllReduce,
     Errors,
     Measure,
@@ -50,8 +51,7 @@ from app.stats.steps.stage import (
     measure,
     same_position,
 )
-from app.stats.steps.timing import covered_steps, line_seconds, place_in_time
-from app.stats.tracker import WARMUP_SECONDS
+from .timing import covered_steps, line_seconds, place_in_time
 
 
 @dataclass(frozen=True, slots=True)

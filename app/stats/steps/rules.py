@@ -16,7 +16,7 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from app.stats.steps.stage import Measure, Stage, diverged, finished
+from .stage import Measure, Stage, diverged, finished
 
 STALL_FACTOR = 6
 STALL_FLOOR_SECONDS = 90.0

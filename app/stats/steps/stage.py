@@ -8,11 +8,11 @@ import statistics
 from collections import deque
 from dataclasses import dataclass, field
 
-from app import text
-from app.snapshot import RateView, WarmupView
-from app.stats.events import StepFigures, TrainStep
-from app.stats.steps.intervals import IntervalWindow
-from app.stats.tracker import RATE_WINDOW_SECONDS, WARMUP_COUNT, WARMUP_SECONDS
+from ... import text
+from ...snapshot import RateView, WarmupView
+from ..events import StepFigures, TrainStep
+from ..tracker import RATE_WINDOW_SECONDS, WARMUP_COUNT, WARMUP_SECONDS
+from .intervals import IntervalWindow
 
 RECENT_LINES = 21
 LOGGED_WARMUP_COUNT = 2

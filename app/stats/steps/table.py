@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from app.snapshot import FieldRow
-from app.text import duration
+from ...snapshot import FieldRow
+from ...text import duration
 
 # key → (label, unit); keys not here are shown under their own name, without a unit.
 _FIELDS: dict[str, tuple[str, str]] = {

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import math
 
-from app import text
-from app.snapshot import State
-from app.stats.events import TrainStep
-from app.stats.steps.rules import Stall
-from app.stats.steps.stage import (
+from ... import text
+from ...snapshot import State
+from ..events import TrainStep
+from ..tracker import WARMUP_SECONDS
+from .rules import Stall
+from .stage import (
     AllReduce,
     Errors,
     Measure,
@@ -21,7 +22,6 @@ from app.stats.steps.stage import (
     row_groups_per_step,
     step_seconds,
 )
-from app.stats.tracker import WARMUP_SECONDS
 
 EVALS_SHOWN = 4
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from app.stats.events import Event, StageStart, TrainStep
+from ..events import Event, StageStart, TrainStep
 
 
 def covered_steps(previous: TrainStep | None, step: TrainStep) -> int | None:

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from app.snapshot import CountsView, Snapshot, SourceView
-from app.stats.clock import LogClock
-from app.stats.events import Event, SourceChanged, Tick
-from app.stats.history import RateHistory
-from app.stats.steps.progress import StepProgress
-from app.stats.steps.table import training_table
-from app.stats.tracker import NO_BACKEND_ERRORS
+from ...snapshot import CountsView, Snapshot, SourceView
+from ..clock import LogClock
+from ..events import Event, SourceChanged, Tick
+from ..history import RateHistory
+from ..tracker import NO_BACKEND_ERRORS
+from .progress import StepProgress
+from .table import training_table
 
 
 class StepTracker:

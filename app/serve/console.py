@@ -8,11 +8,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TextIO
 
-from app.alerts import describe_alerts
-from app.config import Config
-from app.web.dashboard import hub_url
-from app.web.pairing import local_url, phone_url, terminal_qr
-from app.web.security import is_ip_literal
+from ..alerts import describe_alerts
+from ..config import Config
+from ..web.pairing import local_url, phone_url, terminal_qr
+from ..web.security import is_ip_literal
+from .process import hub_url
 
 
 def has_display(environ: Mapping[str, str], platform: str) -> bool:

@@ -21,14 +21,14 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from app.ingest.formats import STEP_FORMATS, create_parser, detect
-from app.snapshot import SourceView, to_dict
-from app.stats.events import Event, ForwardPass, StageStart, TrainStep
-from app.stats.iota import IotaTracker
-from app.stats.steps.timing import line_seconds
-from app.stats.steps.tracker import StepTracker
-from app.store import EventRow, Observation, PassFact, Sample, SourceKey
-from app.store.records import SAMPLE_SECONDS, events_from, samples_from, steps_from
+from ..ingest.formats import STEP_FORMATS, create_parser, detect
+from ..snapshot import SourceView, to_dict
+from ..stats.events import Event, ForwardPass, StageStart, TrainStep
+from ..stats.iota.tracker import IotaTracker
+from ..stats.steps.timing import line_seconds
+from ..stats.steps.tracker import StepTracker
+from ..store import EventRow, Observation, PassFact, Sample, SourceKey
+from ..store.records import SAMPLE_SECONDS, events_from, samples_from, steps_from
 
 # A 30-s boundary with no log line in the 3 minutes before it is a gap, not a sample.
 QUIET_SECONDS = 180
@@ -333,7 +333,7 @@ def encode(obs: Observation) -> dict[str, Any]:
 
 def decode(data: dict[str, Any]) -> Observation:
     """The batch :func:`encode` wrote."""
-    from app.store.records import EvalPoint, StepPoint
+    from ..store.records import EvalPoint, StepPoint
 
     return Observation(
         replace(NO_SOURCE, kind=str(data.get("kind") or "miner")),

@@ -11,16 +11,16 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from app import text
-from app.snapshot import BackendErrorsView, EventView, NetworkView, QueueView, RateView, State, WarmupView
-from app.stats.iota_liveness import IDLE_MIN_SECONDS, SILENT_SECONDS
-from app.stats.iota_queue import QueueTracker
-from app.stats.timeline import TimelineEntry
-from app.stats.tracker import RATE_WINDOW_SECONDS, WARMUP_COUNT, WARMUP_SECONDS
-from app.stats.window import SlidingWindow
+from ... import text
+from ...snapshot import BackendErrorsView, EventView, NetworkView, QueueView, RateView, State, WarmupView
+from ..tracker import RATE_WINDOW_SECONDS, WARMUP_COUNT, WARMUP_SECONDS
+from .liveness import IDLE_MIN_SECONDS, SILENT_SECONDS
+from .queue import QueueTracker
+from .timeline import TimelineEntry
+from .window import SlidingWindow
 
 if TYPE_CHECKING:
-    from app.stats.iota import IotaTracker
+    from .tracker import IotaTracker
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,11 +20,11 @@ from typing import Any
 
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler
 
-from app.allocator import TRIMMER
-from app.web.limits import ERROR_HEADERS, HEAD_MAX_BYTES, SERVER_NAME, HeadReader, PendingHandshakes
-from app.web.routes import ACCEPT_KEY
+from ..allocator import TRIMMER
+from ..web.routes import ACCEPT_KEY
+from .limits import ERROR_HEADERS, HEAD_MAX_BYTES, SERVER_NAME, HeadReader, PendingHandshakes
 
-log = logging.getLogger("app.web.serve")
+log = logging.getLogger("app.serve.command")
 
 # Connections the websocket port holds beyond the client cap: refused handshakes, stray requests,
 # and every handshake not yet accepted.

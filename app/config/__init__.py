@@ -7,7 +7,7 @@ import socket
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from app.alerts.settings import AlertSettings
+from .alerts import AlertSettings
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
@@ -82,14 +82,14 @@ class Config:
     @property
     def resolved_data_dir(self) -> Path:
         """The data dir: given, else ``$XDG_DATA_HOME/tokwatch`` (or the platform's own)."""
-        from app.store.files import default_data_dir
+        from ..store.files import default_data_dir
 
         return self.data_dir if self.data_dir is not None else default_data_dir()
 
     @property
     def resolved_machine_name(self) -> str:
         """This machine's name as the fleet writes it (letters, digits, ``.``, ``_``, ``-``)."""
-        from app.hub.keys import NAME_PATTERN, default_name
+        from ..hub.keys import NAME_PATTERN, default_name
 
         return self.name if NAME_PATTERN.fullmatch(self.name) else default_name(self.name)
 

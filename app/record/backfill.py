@@ -9,7 +9,7 @@ parser and tracker in log time (app/replay.py); what is already stored is keyed 
 counts twice. A file is imported once (its size and the digest of its first KiB are
 remembered); one that grew since is read again, harmlessly.
 
-The replay runs in a child process (``python -m app.backfill``) that hands back batches, so a
+The replay runs in a child process (``python -m app.record.backfill``) that hands back batches, so a
 week of log costs the server neither its memory peak nor the interpreter's lock. Every path it
 is given is absolute: the child runs in the project's folder, not the user's.
 """
@@ -32,16 +32,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from app.ingest.folder import MINER_LOG_SUFFIX, Candidate, FolderPolicy, FolderScout, is_miner_folder
-from app.ingest.formats.detect import family, log_kind
-from app.replay import Anchors, decode, encode, read_lines, replay_file
-from app.store import History, Observation, SourceKey, queries
+from ..ingest.folder import MINER_LOG_SUFFIX, Candidate, FolderPolicy, FolderScout, is_miner_folder
+from ..ingest.formats.detect import family, log_kind
+from ..store import History, Observation, SourceKey, queries
+from .replay import Anchors, decode, encode, read_lines, replay_file
 
 __all__ = ["ImportProgress", "files_to_import", "import_logs", "read_lines", "source_key_path"]
 
 log = logging.getLogger(__name__)
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
+# The import child runs this module under the name it was imported by (``app`` in a checkout,
+# ``tokwatch`` when installed), from the folder that holds the package.
+CHILD_MODULE = __spec__.name if __spec__ is not None else __name__
+PACKAGE_PARENT = Path(__file__).resolve().parents[2]
 
 DATED_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}")
 IMPORT_DAYS = 30  # the 5-minute tier's span: older files would only reach the hourly buckets
@@ -175,7 +178,7 @@ def import_logs(
 ) -> ImportProgress:
     """Replay each file not yet imported (oldest first) into the history; return what was done.
 
-    ``in_child``: parse in a child process (``python -m app.backfill``) that hands back batches.
+    ``in_child``: parse in a child process (``python -m app.record.backfill``) that hands back batches.
     """
     progress = progress if progress is not None else ImportProgress()
     progress.files_total = len(files)
@@ -270,10 +273,10 @@ def _submit(history: History, obs: Observation, stop: threading.Event, progress:
 
 def _replay_in_child(pending: list[tuple[Path, int, str]], format_name: str, now: float, anchors: Anchors,
                      stop: threading.Event, emit: Callable[[Observation], None], progress: ImportProgress) -> None:
-    args = [sys.executable, "-m", "app.backfill", "--now", repr(now), "--format", format_name]
+    args = [sys.executable, "-m", CHILD_MODULE, "--now", repr(now), "--format", format_name]
     for path, size, head in pending:
         args += [str(absolute(path)), str(size), head]
-    child = subprocess.Popen(args, cwd=PROJECT_ROOT, stdout=subprocess.PIPE, stdin=subprocess.PIPE, text=True,
+    child = subprocess.Popen(args, cwd=PACKAGE_PARENT, stdout=subprocess.PIPE, stdin=subprocess.PIPE, text=True,
                              encoding="utf-8")
     assert child.stdin is not None and child.stdout is not None
     try:
@@ -333,7 +336,7 @@ def main(argv: list[str]) -> int:
 
     Standard input holds the anchors: ``[[stage, step, at], …]`` (may be empty).
     """
-    parser = argparse.ArgumentParser(prog="python -m app.backfill")
+    parser = argparse.ArgumentParser(prog="python -m app.record.backfill")
     parser.add_argument("--now", type=float, required=True)
     parser.add_argument("--format", default="auto")
     parser.add_argument("files", nargs="*", help="path size head-digest, repeated (absolute paths)")

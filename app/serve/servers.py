@@ -19,11 +19,11 @@ from waitress import wasyncore
 from waitress.server import BaseWSGIServer as WaitressServer
 from waitress.server import create_server
 
-from app.allocator import TRIMMER
-from app.config import Config
-from app.web.limits import HEAD_MAX_BYTES, SERVER_NAME, AddressSlots, limited_channels
-from app.web.routes import SERVER_ROLE_KEY
-from app.web.wsserver import WS_CONNECTION_HEADROOM, WS_PENDING_PER_ADDRESS, QuietHandler, WebsocketServer
+from ..allocator import TRIMMER
+from ..config import Config
+from ..web.routes import SERVER_ROLE_KEY
+from .limits import HEAD_MAX_BYTES, SERVER_NAME, AddressSlots, limited_channels
+from .wsserver import WS_CONNECTION_HEADROOM, WS_PENDING_PER_ADDRESS, QuietHandler, WebsocketServer
 
 WSGIApp = Callable[[dict[str, Any], Any], Iterable[bytes]]
 

@@ -18,12 +18,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
 
-from app.backfill import ImportProgress, files_to_import, import_logs, source_key_path
-from app.config import host_name
-from app.snapshot import Snapshot, TodayView, UsualView, to_dict
-from app.store import RANGES, EventRow, History, Observation, PassFact, SourceKey, queries
-from app.store.records import kind_of
-from app.text import compact
+from ..config import host_name
+from ..snapshot import Snapshot, TodayView, UsualView, to_dict
+from ..store import RANGES, EventRow, History, Observation, PassFact, SourceKey, queries
+from ..store.records import kind_of
+from ..text import compact
+from .backfill import ImportProgress, files_to_import, import_logs, source_key_path
 
 log = logging.getLogger(__name__)
 

@@ -18,15 +18,15 @@ from pathlib import Path
 from types import FrameType
 from typing import TextIO
 
-from app.config import Config
-from app.demo import DemoLog
-from app.monitor import Monitor
-from app.recorder import Recorder
-from app.web.console import open_in_browser, print_banner
-from app.web.dashboard import Dashboard
-from app.web.pairing import local_url
-from app.web.security import default_config_dir, load_or_create_token, token_path
-from app.web.servers import ServeError
+from ..config import Config
+from ..demo import DemoLog
+from ..live.monitor import Monitor
+from ..record.recorder import Recorder
+from ..web.pairing import local_url
+from ..web.security import default_config_dir, load_or_create_token, token_path
+from .console import open_in_browser, print_banner
+from .process import Dashboard
+from .servers import ServeError
 
 __all__ = ["ServeError", "build_recorder", "serve", "with_token"]
 
@@ -41,7 +41,7 @@ def serve(config: Config, *, out: TextIO | None = None) -> int:
     Raises ServeError (a port in use), TokenStoreError or ConfigError (a bad token): run.py
     turns them into a message.
     """
-    from app.ingest.files import default_log_path
+    from ..ingest.files import default_log_path
 
     out = out if out is not None else sys.stdout
     log_path = config.log_path
@@ -122,7 +122,7 @@ def build_recorder(config: Config, log_path: Path, *, demo: bool) -> Recorder:
 
     The demo's made-up figures are kept only where ``--data-dir`` says, never in the user's history.
     """
-    from app.store import History, default_data_dir
+    from ..store import History, default_data_dir
 
     data_dir = config.data_dir if config.data_dir is not None else default_data_dir()
     keep = config.history and (not demo or config.data_dir is not None)

@@ -17,15 +17,15 @@ from flask import Blueprint, Response, abort, current_app, render_template, requ
 from simple_websocket import Server
 from wsproto.utilities import LocalProtocolError
 
-from app.config import Config
-from app.hub.keys import NAME_PATTERN
-from app.hub.report import MAX_REPORT_BYTES
-from app.web import security
-from app.web.broadcast import Broadcaster, ClientClosed, pump
-from app.web.routes import CLOSE_NORMAL, CLOSE_TRY_AGAIN_LATER, finish, sock
+from ..config import Config
+from ..hub.keys import NAME_PATTERN
+from ..hub.report import MAX_REPORT_BYTES
+from . import security
+from .broadcast import Broadcaster, ClientClosed, pump
+from .routes import CLOSE_NORMAL, CLOSE_TRY_AGAIN_LATER, finish, sock
 
 if TYPE_CHECKING:
-    from app.hub.service import Hub
+    from ..hub.service import Hub
 
 log = logging.getLogger(__name__)
 

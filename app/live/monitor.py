@@ -15,12 +15,12 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from app.ingest.folder import Following
-from app.ingest.formats import FORMAT_NOUNS, STEP_FORMATS, create_parser, detect
-from app.ingest.formats.base import LogParser
-from app.ingest.formats.detect import FormatWatch, family, log_kind
-from app.snapshot import FollowingView, Snapshot, SourceView
-from app.stats.events import (
+from ..ingest.folder import Following
+from ..ingest.formats import FORMAT_NOUNS, STEP_FORMATS, create_parser, detect
+from ..ingest.formats.base import LogParser
+from ..ingest.formats.detect import FormatWatch, family, log_kind
+from ..snapshot import FollowingView, Snapshot, SourceView
+from ..stats.events import (
     ActivationShape,
     EpochReset,
     Event,
@@ -35,15 +35,15 @@ from app.stats.events import (
     SourceChange,
     SourceChanged,
 )
-from app.stats.history import HISTORY_SPAN_SECONDS
-from app.stats.iota import IotaTracker
-from app.stats.iota_report import queue_report
-from app.stats.steps.tracker import StepTracker
-from app.stats.tracker import ERROR_WINDOW_SECONDS, RATE_WINDOW_SECONDS, Tracker
-from app.stats.unknown import UnknownTracker
+from ..stats.history import HISTORY_SPAN_SECONDS
+from ..stats.iota.report import queue_report
+from ..stats.iota.tracker import IotaTracker
+from ..stats.steps.tracker import StepTracker
+from ..stats.tracker import ERROR_WINDOW_SECONDS, RATE_WINDOW_SECONDS, Tracker
+from ..stats.unknown import UnknownTracker
 
 if TYPE_CHECKING:
-    from app.ingest.lines import LineCounters
+    from ..ingest.lines import LineCounters
 
 log = logging.getLogger(__name__)
 
@@ -191,8 +191,8 @@ class Monitor:
 
     def read_once(self, path: Path, following: Following | None = None, until: float | None = None) -> None:
         """Read the log's tail once, without a tailer thread (``--once``)."""
-        from app.ingest.backwards import read_backwards
-        from app.ingest.lines import LineCounters
+        from ..ingest.backwards import read_backwards
+        from ..ingest.lines import LineCounters
 
         counts = LineCounters()
         with self._lock:
@@ -203,7 +203,7 @@ class Monitor:
         """Start following the log in a background thread."""
         if self.log_path is None or self._tailer is not None:
             return
-        from app.ingest.tailer import Tailer
+        from ..ingest.tailer import Tailer
 
         tailer = Tailer(self.log_path, self, classify=self.classify, kind=self.kind)
         self._tailer = tailer

@@ -14,18 +14,18 @@ from typing import Any
 
 from werkzeug.serving import BaseWSGIServer
 
-from app.alerts import AlertService, alert_service
-from app.config import Config, ConfigError
-from app.demo import DemoLog
-from app.hub.runtime import FleetError, FleetRuntime
-from app.monitor import Monitor
-from app.recorder import Recorder
-from app.snapshot import Snapshot, to_dict
-from app.web import create_app
-from app.web.broadcast import Broadcaster
-from app.web.fleet import STATE_KEY as FLEET_STATE_KEY
-from app.web.pairing import dashboard_url, lan_address, page_url
-from app.web.servers import (
+from ..alerts import AlertService, alert_service
+from ..config import Config, ConfigError
+from ..demo import DemoLog
+from ..hub.runtime import FleetError, FleetRuntime
+from ..live.monitor import Monitor
+from ..record.recorder import Recorder
+from ..snapshot import Snapshot, to_dict
+from ..web import create_app
+from ..web.broadcast import Broadcaster
+from ..web.hub import STATE_KEY as FLEET_STATE_KEY
+from ..web.pairing import dashboard_url, lan_address, page_url
+from .servers import (
     JOIN_SECONDS,
     ServeError,
     close_http,

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import time
 
-from app import text
-from app.snapshot import Snapshot
-from app.stats.iota_queue import RESET_MIN_JUMP, QueueTracker
+from ... import text
+from ...snapshot import Snapshot
+from .queue import RESET_MIN_JUMP, QueueTracker
 
 DAY_SECONDS = 24 * 3600
 WEEK_SECONDS = 7 * DAY_SECONDS

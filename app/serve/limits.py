@@ -29,7 +29,7 @@ from typing import Any
 from waitress.channel import HTTPChannel
 from waitress.task import ErrorTask
 
-from app.config import is_loopback
+from ..config import is_loopback
 
 # Browsers send a few hundred bytes to a few KiB (cookies set by other localhost apps count:
 # cookies ignore the port). 32 KiB matches waitress's cap on the HTTP port.

@@ -8,9 +8,9 @@ says it again. The step counter restarts at those boundaries, so it is dropped i
 
 from __future__ import annotations
 
-from app import text
-from app.snapshot import GpuMemoryView, RunView
-from app.stats.timeline import Kind
+from ... import text
+from ...snapshot import GpuMemoryView, RunView
+from .timeline import Kind
 
 
 class Facts:

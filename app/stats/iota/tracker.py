@@ -22,10 +22,10 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Sequence
 
-from app import text
-from app.snapshot import BackendErrorsView, CountsView, Snapshot, SourceView
-from app.stats.clock import LogClock
-from app.stats.events import (
+from ... import text
+from ...snapshot import BackendErrorsView, CountsView, Snapshot, SourceView
+from ..clock import LogClock
+from ..events import (
     ActivationShape,
     BackendError,
     EpochReset,
@@ -45,14 +45,14 @@ from app.stats.events import (
     SourceChanged,
     Tick,
 )
-from app.stats.history import RateHistory
-from app.stats.iota_facts import Facts
-from app.stats.iota_liveness import SILENT_SECONDS, Liveness
-from app.stats.iota_queue import QueueTracker
-from app.stats.iota_status import Rate, details, events_view, network_view, queue_view, rate_at, verdict
-from app.stats.timeline import Kind, Timeline, TimelineEntry
-from app.stats.tracker import ERROR_WINDOW_SECONDS, RATE_WINDOW_SECONDS, WARMUP_COUNT, WARMUP_SECONDS
-from app.stats.window import SlidingWindow
+from ..history import RateHistory
+from ..tracker import ERROR_WINDOW_SECONDS, RATE_WINDOW_SECONDS, WARMUP_COUNT, WARMUP_SECONDS
+from .facts import Facts
+from .liveness import SILENT_SECONDS, Liveness
+from .queue import QueueTracker
+from .status import Rate, details, events_view, network_view, queue_view, rate_at, verdict
+from .timeline import Kind, Timeline, TimelineEntry
+from .window import SlidingWindow
 
 # Ids are kept a while longer than the window so a late line naming an id is not a new pass.
 SEEN_IDS_SECONDS = 2 * RATE_WINDOW_SECONDS
