@@ -47,7 +47,8 @@ def _build_parser() -> argparse.ArgumentParser:
         prog="tokwatch",
         description="tokwatch: a live dashboard for a training log (IOTA Train at Home miner, nanochat, …).",
     )
-    parser.add_argument("--log", type=Path, help="log file, or a directory: follow its newest *.log")
+    parser.add_argument("--log", type=Path, help="log file, or a folder: follow its newest log of the right kind "
+                        "(in IOTA Train at Home, the newest *-cli.log)")
     parser.add_argument(
         "--format",
         default="auto",
