@@ -196,6 +196,34 @@ def test_every_metric_is_documented() -> None:
     assert not stale, f"docs/metrics.md names metrics tokwatch does not export: {stale}"
 
 
+def routes(tmp_path: Path) -> set[str]:
+    """Every URL the app answers, dashboard and hub, as the docs write it (`/fleet/NAME`)."""
+    from app.config import Config
+    from app.hub.service import Hub
+    from app.hub.store import HubStore
+    from app.live.monitor import Monitor
+    from app.web import create_app
+
+    config = Config(log_path=None, port=0, hub=True, data_dir=tmp_path / "data", config_dir=tmp_path / "config")
+    store = HubStore(tmp_path / "data" / "hub.sqlite3")
+    try:
+        app = create_app(config, Monitor(None), hub=Hub(store))
+        rules = [rule.rule for rule in app.url_map.iter_rules()]
+    finally:
+        store.close()
+    return {re.sub(r"<(?:\w+:)?(\w+)>", lambda m: m.group(1).upper(), rule) for rule in rules}
+
+
+def test_every_route_is_documented(tmp_path: Path) -> None:
+    answered = routes(tmp_path)
+    assert {"/api/snapshot", "/ws", "/fleet/NAME", "/static/FILENAME"} <= answered
+    text = "\n".join(p.read_text(encoding="utf-8") for p in MARKDOWN)
+    said = {path.rstrip(".,;:)") for span in code_spans(text) for path in re.findall(r"/[\w./<>{}-]*", span)}
+    said |= {re.sub(r"\(\.csv\)", "", p) for p in said} | {re.sub(r"\(\.csv\)", ".csv", p) for p in said}
+    missing = sorted(route for route in answered - {"/static/FILENAME"} if route not in said)
+    assert not missing, f"no page of docs/ names these URLs (architecture.md lists every route): {missing}"
+
+
 # --- options -------------------------------------------------------------------------------
 
 
