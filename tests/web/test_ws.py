@@ -230,7 +230,7 @@ def test_a_stuck_client_skips_versions_instead_of_queueing_them(config: Config) 
 
 def test_a_blocked_send_does_not_hold_up_the_broadcaster(config: Config, log_writer: LogWriter) -> None:
     monitor = Monitor(config.log_path)
-    broadcaster = Broadcaster(monitor, payload=lambda: to_json(monitor.snapshot()), max_clients=4, push_interval_seconds=0.05, stall_seconds=0.5)
+    broadcaster = Broadcaster(monitor.changes, payload=lambda: to_json(monitor.snapshot()), max_clients=4, push_interval_seconds=0.05, stall_seconds=0.5)
     release = threading.Event()
     aborted = threading.Event()
 
