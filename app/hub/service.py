@@ -17,6 +17,7 @@ from prometheus_client.core import GaugeMetricFamily, Metric
 from .. import text
 from ..changes import Changes
 from . import fleet
+from .keys import bearer_token
 from .report import ReportError, parse_report
 from .store import HubStore, MachineRow
 
@@ -33,16 +34,6 @@ def local_day_start(now: float) -> float:
     """Unix time of this machine's last local midnight."""
     t = time.localtime(now)
     return time.mktime((t.tm_year, t.tm_mon, t.tm_mday, 0, 0, 0, 0, 0, -1))
-
-
-def bearer(authorization: str | None) -> str | None:
-    """The key in ``Authorization: Bearer …``, or None."""
-    if not authorization:
-        return None
-    scheme, _, value = authorization.strip().partition(" ")
-    if scheme.lower() != "bearer" or not value.strip():
-        return None
-    return value.strip()
 
 
 class Hub:
@@ -73,7 +64,7 @@ class Hub:
 
     def take(self, authorization: str | None, body: bytes) -> tuple[int, dict[str, Any]]:
         """Take one report: (HTTP status, JSON answer). The key is checked before the body is read."""
-        key = bearer(authorization)
+        key = bearer_token(authorization)
         if key is None:
             return 401, {"error": "missing report key (Authorization: Bearer <key from --enroll>)"}
         machine = self.store.machine_for_key(key)
