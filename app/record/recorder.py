@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ..config import host_name
-from ..snapshot import Snapshot, TodayView, UsualView, to_dict
+from ..snapshot import Snapshot, TodayView, UsualView
 from ..store import RANGES, EventRow, History, Observation, PassFact, SourceKey, queries
 from ..store.records import kind_of
 from ..text import compact
@@ -179,13 +179,13 @@ class Recorder:
         monitor = self._monitor
         if monitor is None:
             return False
-        snap = to_dict(monitor.snapshot(self.clock()))
+        snap = monitor.snapshot(self.clock())
         passes = monitor.take_passes()
         kind = kind_of(snap)
         if kind != self._source.kind:
             self._source = replace(self._source, kind=kind)
-        tokens = (snap.get("rate") or {}).get("tokens_per_pass")
-        path = (snap.get("source") or {}).get("path")
+        tokens = snap.rate.tokens_per_pass
+        path = snap.source.path
         events = self._pending_events
         self._pending_events = []
         if path and self._last_path is not None and path != self._last_path:
