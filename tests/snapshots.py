@@ -1,7 +1,7 @@
 """Snapshots for scenario tests: the empty one, with only what a scenario needs filled in.
 
 ``snapshot("idle", T0, rate={"last_pass_at": T0 - 120}, queue={"position": 12})`` — nested
-sections are given as the fields they change; ``events`` as (at, kind, text) and ``history`` as
+sections are given as the fields they change; ``events`` as (at, kind, text) or their dicts and ``history`` as
 (t, tokens per hour) pairs, as the serializer writes them.
 """
 
@@ -28,7 +28,7 @@ def snapshot(state: str, at: float, *, since: float | None = None, **fields: Any
     if isinstance(fields.get("usual"), dict):
         fields["usual"] = UsualView(**{"basis_hours": 24.0, "delta_percent": None, **fields["usual"]})
     if "events" in fields:
-        fields["events"] = tuple(EventView(at=e_at, kind=kind, text=text) for e_at, kind, text in fields["events"])
+        fields["events"] = tuple(EventView(**e) if isinstance(e, dict) else EventView(*e) for e in fields["events"])
     if "history" in fields:
         fields["history"] = tuple((t, value) for t, value in fields["history"])
     if "details" in fields:

@@ -18,12 +18,11 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..config.alerts import AlertSettings
-from ..snapshot import to_dict
+from ..snapshot import Snapshot
 from .book import AlertBook
 from .delivery import Delivery
 from .heartbeat import HEALTHY_STATES, Heartbeat
 from .message import Message, compose
-from .read import Snap, number, string
 from .secrets import redact
 
 if TYPE_CHECKING:
@@ -68,10 +67,9 @@ class AlertService:
 
     # --- one look ----------------------------------------------------------------
 
-    def observe(self, snap: Snap, now: float | None = None) -> list[Message]:
-        """Read one snapshot dict (taken at ``now``, default its ``as_of``); return the messages sent."""
-        when = now if now is not None else number(snap, "as_of")
-        when = when if when is not None else self._clock()
+    def observe(self, snap: Snapshot, now: float | None = None) -> list[Message]:
+        """Read one snapshot (taken at ``now``, default its ``as_of``); return the messages sent."""
+        when = now if now is not None else snap.as_of
         with self._lock:
             transitions = self._book.step(snap, when)
             messages = [compose(t, snap, name=self.name, dashboard_url=self.dashboard_url) for t in transitions]
@@ -82,7 +80,7 @@ class AlertService:
             if self.delivery is not None:
                 self.delivery.submit(message)
         if self.heartbeat is not None:
-            self.heartbeat.set_healthy(string(snap, "state") in HEALTHY_STATES)
+            self.heartbeat.set_healthy(snap.state in HEALTHY_STATES)
         return messages
 
     # --- what the snapshot and /healthz show -------------------------------------
@@ -164,7 +162,7 @@ class AlertService:
         published = self._published()
         while not self._stop.is_set():
             try:
-                told = self.observe(to_dict(source.snapshot()))
+                told = self.observe(source.snapshot())
                 published, before = self._published(), published
                 if told or published != before:
                     source.section_changed()
