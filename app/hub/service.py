@@ -16,9 +16,10 @@ from prometheus_client.core import GaugeMetricFamily, Metric
 
 from .. import text
 from ..changes import Changes
+from ..snapshot import Snapshot
 from . import fleet
 from .keys import bearer_token
-from .report import ReportError, parse_report
+from .report import ReportError, parse_report, reported_snapshot
 from .store import HubStore, MachineRow
 
 # The machine page's chart: span name → (seconds shown, seconds per point).
@@ -140,10 +141,10 @@ class Hub:
 
     # --- metrics --------------------------------------------------------------
 
-    def metric_snapshots(self) -> list[tuple[dict[str, str], dict[str, Any]]]:
+    def metric_snapshots(self) -> list[tuple[dict[str, str], Snapshot]]:
         """Every machine online with its last report, labelled by machine (offline ones export no figures)."""
         now = self.clock()
-        return [({"machine": row.name}, row.snapshot) for row in self.store.machines()
+        return [({"machine": row.name}, reported_snapshot(row.snapshot)) for row in self.store.machines()
                 if row.snapshot is not None and fleet.is_online(row, now)]
 
     def fleet_metrics(self) -> Iterator[Metric]:

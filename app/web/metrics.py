@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from flask import Blueprint, Response, current_app
 
 from ..config import Config
-from ..snapshot import to_dict
+from ..snapshot import Snapshot
 from . import security
 
 if TYPE_CHECKING:
@@ -45,10 +45,10 @@ def build_registry(config: Config, feed: LiveFeed, hub: Hub | None) -> LazyRegis
     own = feed.monitor.log_path is not None or hub is None  # a hub that follows no log has no figures of its own
     name = config.resolved_machine_name
 
-    def snapshots() -> Iterable[tuple[Labels, dict[str, Any]]]:
-        found: list[tuple[Labels, dict[str, Any]]] = []
+    def snapshots() -> Iterable[tuple[Labels, Snapshot]]:
+        found: list[tuple[Labels, Snapshot]] = []
         if own:
-            found.append(({"machine": name} if hub is not None else {}, to_dict(feed.snapshot())))
+            found.append(({"machine": name} if hub is not None else {}, feed.snapshot()))
         if hub is not None:
             # A machine reporting under this hub's own name would repeat its series: its own figures win.
             found.extend(item for item in hub.metric_snapshots() if not (own and item[0]["machine"] == name))
