@@ -6,6 +6,7 @@ Shared by every package that writes words about figures: the trackers, the alert
 from __future__ import annotations
 
 import math
+import time
 
 
 def _floor_to(value: float, decimals: int) -> float:
@@ -127,3 +128,11 @@ def warmup(
     if wait < 3600:
         return f"{sentence} — rate in about {int(wait / 60 + 0.5)} min"
     return f"{sentence} — rate in about {duration(wait)}"
+
+
+def clock_time(at: float, now: float) -> str:
+    """A local time a person reads: ``14:02``, with the date when it is not today (``Nov 28 14:02``)."""
+    moment, today = time.localtime(at), time.localtime(now)
+    if (moment.tm_year, moment.tm_yday) == (today.tm_year, today.tm_yday):
+        return time.strftime("%H:%M", moment)
+    return time.strftime("%b %d %H:%M", moment)

@@ -98,9 +98,9 @@ class _InProcess:
         self._thread.start()
 
     def _run(self) -> None:
-        version = self.monitor.version
+        version = self.monitor.changes.version
         while not self._stop.is_set():
-            version = self.monitor.wait_for_change(version, 0.2)
+            version = self.monitor.changes.wait_for_change(version, 0.2)
             now = time.perf_counter()
             self.seen.append((now, self.monitor.snapshot().source.lines_read))
 

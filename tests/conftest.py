@@ -18,9 +18,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from app.config import Config
+from app.hub.service import Hub
+from app.live.feed import LiveFeed
 from app.live.monitor import Monitor
-from app.serve.process import Dashboard
-from app.web import create_app
+from app.serve.process import Dashboard, build_web
 
 HOTKEY = "5HmQx7Rc"
 
@@ -122,10 +123,15 @@ def monitor(config: Config) -> Iterator[Monitor]:
     monitor.stop()
 
 
+def web_app(config: Config, monitor: Monitor, *, hub: Hub | None = None) -> Flask:
+    """The dashboard app over ``monitor``, built as the process builds it; nothing started."""
+    return build_web(config, LiveFeed(monitor), hub=hub).app
+
+
 @pytest.fixture
 def app(config: Config, monitor: Monitor) -> Flask:
-    """The dashboard app, as create_app builds it (ws port 8766 as if the HTTP port were 8765)."""
-    return create_app(replace(config, port=8765), monitor)
+    """The dashboard app, as the process builds it (ws port 8766 as if the HTTP port were 8765)."""
+    return web_app(replace(config, port=8765), monitor)
 
 
 @pytest.fixture
@@ -160,7 +166,7 @@ def start_server(config: Config, monitor: Monitor) -> RunningServer:
     started = dashboard.start()
     deadline = time.monotonic() + 5
     log_exists = config.log_path is not None and config.log_path.exists()
-    while log_exists and monitor.version == 0 and time.monotonic() < deadline:
+    while log_exists and monitor.changes.version == 0 and time.monotonic() < deadline:
         time.sleep(0.01)
     return RunningServer(dashboard, started)
 

@@ -202,12 +202,12 @@ def routes(tmp_path: Path) -> set[str]:
     from app.hub.service import Hub
     from app.hub.store import HubStore
     from app.live.monitor import Monitor
-    from app.web import create_app
+    from tests.conftest import web_app
 
     config = Config(log_path=None, port=0, hub=True, data_dir=tmp_path / "data", config_dir=tmp_path / "config")
     store = HubStore(tmp_path / "data" / "hub.sqlite3")
     try:
-        app = create_app(config, Monitor(None), hub=Hub(store))
+        app = web_app(config, Monitor(None), hub=Hub(store))
         rules = [rule.rule for rule in app.url_map.iter_rules()]
     finally:
         store.close()

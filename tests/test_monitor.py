@@ -75,9 +75,9 @@ def test_until_cuts_the_log_at_a_past_time() -> None:
 
 def test_live_lines_wake_waiters() -> None:
     monitor = Monitor(None, format_name="iota", clock=lambda: NOW)
-    version = monitor.version
+    version = monitor.changes.version
     got: list[int] = []
-    waiter = threading.Thread(target=lambda: got.append(monitor.wait_for_change(version, 5)))
+    waiter = threading.Thread(target=lambda: got.append(monitor.changes.wait_for_change(version, 5)))
     waiter.start()
     monitor.lines(training_log(NOW - 60, 1)[:2])
     waiter.join(5)

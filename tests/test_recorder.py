@@ -65,7 +65,7 @@ class Running:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             status = self.recorder.status()
-            if status["mode"] == "writing" and status["importing"] is None and self.monitor.version > 0:
+            if status["mode"] == "writing" and status["importing"] is None and self.monitor.changes.version > 0:
                 break
             time.sleep(0.05)
         time.sleep(0.3)  # a few observations
@@ -153,10 +153,10 @@ def test_a_restart_leaves_no_hole_and_is_marked(tmp_path: Path, folder: Path) ->
         assert restarts == [pytest.approx(first_stop), pytest.approx(end)]
         assert chart["totals"]["passes"] == writer.passes
         deadline = time.monotonic() + 10
-        snap = running.monitor.snapshot()
+        snap = running.dashboard.feed.snapshot()
         while (snap.today is None or snap.today.passes == 0) and time.monotonic() < deadline:
             time.sleep(0.1)  # figures are recomputed at most once a second while writes go on
-            snap = running.monitor.snapshot()
+            snap = running.dashboard.feed.snapshot()
         assert snap.today is not None and snap.today.passes > 0
     finally:
         running.stop()
@@ -170,10 +170,10 @@ def test_usual_and_today_reach_the_snapshot_and_its_details(tmp_path: Path, fold
     try:
         running.settle()
         deadline = time.monotonic() + 10
-        snap = running.monitor.snapshot()
+        snap = running.dashboard.feed.snapshot()
         while snap.usual is None and time.monotonic() < deadline:  # figures are recomputed at most once a second
             time.sleep(0.1)
-            snap = running.monitor.snapshot()
+            snap = running.dashboard.feed.snapshot()
         assert snap.usual is not None and snap.usual.basis_hours >= 3
         assert snap.usual.tokens_per_hour == pytest.approx(768_000, rel=0.02)
         assert snap.usual.delta_percent is not None and abs(snap.usual.delta_percent) < 3
@@ -205,7 +205,7 @@ def test_no_history_keeps_nothing(tmp_path: Path, folder: Path) -> None:
             chart = json.loads(r.read())
         assert chart["status"]["mode"] == "off"
         assert all(v is None for _, v in chart["series"]["tokens_per_hour"])
-        snap = monitor.snapshot()
+        snap = dashboard.feed.snapshot()
         assert snap.usual is None and snap.today is None
     finally:
         dashboard.stop()
@@ -252,7 +252,7 @@ def test_a_step_trainer_keeps_its_steps_loss_and_rate(tmp_path: Path) -> None:
     try:
         assert recorder.observe()
         assert recorder.history.flush(20)
-        snap = monitor.snapshot(plain=True)
+        snap = monitor.snapshot()
         assert snap.training is not None
         chart = json.loads(recorder.chart_json("1h"))
         assert chart["source"]["kind"] == "steps" and "passes" not in chart["series"]

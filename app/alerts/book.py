@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..config.alerts import AlertSettings
+from ..snapshot import Snapshot
 from . import rules
-from .read import Snap, number, string
 from .rules import ConditionRule, EventRule, Finding, Happening, Level
 
 Kind = Literal["opened", "resolved", "event"]
@@ -91,11 +91,11 @@ class AlertBook:
         self._pending: dict[str, _Pending] = {}
         self._settled = False  # a snapshot with figures has been read (not only "waiting for log")
 
-    def step(self, snap: Snap, now: float) -> list[Transition]:
+    def step(self, snap: Snapshot, now: float) -> list[Transition]:
         """Read one snapshot taken at ``now``; return what to tell, in order."""
         # Conditions found in the first snapshot with figures were already true at start-up.
         first = not self._settled
-        self._settled = self._settled or string(snap, "state") not in (None, "waiting")
+        self._settled = self._settled or snap.state != "waiting"
         out: list[Transition] = []
         for rule in self._conditions:
             out.extend(self._condition(rule, rule.observe(snap, now), snap, now, first))
@@ -115,7 +115,7 @@ class AlertBook:
     # --- internals ------------------------------------------------------------
 
     def _condition(
-        self, rule: ConditionRule, finding: Finding | None, snap: Snap, now: float, first: bool
+        self, rule: ConditionRule, finding: Finding | None, snap: Snapshot, now: float, first: bool
     ) -> Iterable[Transition]:
         track = self._tracks[rule.name]
         if finding is None:
@@ -156,10 +156,10 @@ class AlertBook:
         yield Transition("event", rule.name, rule.level, now, h.at, h.headline, h.text, pending.folded)
 
 
-def _ended_at(snap: Snap, began_at: float, now: float) -> float:
+def _ended_at(snap: Snapshot, began_at: float, now: float) -> float:
     """When a condition ended: when the new state began, if the snapshot says and it fits."""
-    since = number(snap, "state_since")
-    if since is not None and began_at <= since <= now and string(snap, "state") is not None:
+    since = snap.state_since
+    if since is not None and began_at <= since <= now:
         return since
     return now
 

@@ -20,8 +20,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from ..text import clock_time
 from .message import Message
-from .read import clock_time
 from .secrets import redact, scrub
 
 log = logging.getLogger(__name__)

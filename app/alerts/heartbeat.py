@@ -17,7 +17,7 @@ import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .read import clock_time
+from ..text import clock_time
 from .secrets import scrub
 
 log = logging.getLogger(__name__)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..text import duration
+from ..snapshot import Snapshot
+from ..text import clock_time, duration
 from .book import Kind, Transition
-from .read import Snap, clock_time, string
 from .rules import Level
 
 # The state a resolution's title announces, as a person says it.
@@ -38,10 +38,10 @@ class Message:
     summary: str  # one line, for the page
 
 
-def compose(transition: Transition, snap: Snap, *, name: str, dashboard_url: str | None) -> Message:
+def compose(transition: Transition, snap: Snapshot, *, name: str, dashboard_url: str | None) -> Message:
     """Write the message for one transition, with the status line as it reads now."""
     t = transition
-    status = string(snap, "status_line")
+    status = snap.status_line
     headline = _capital(t.headline)
     if t.kind == "opened":
         title = f"{name}: {t.headline}"
@@ -49,8 +49,8 @@ def compose(transition: Transition, snap: Snap, *, name: str, dashboard_url: str
         lines = [f"{summary}.", f"Since {clock_time(t.since, t.at)} ({duration(t.at - t.since)})."]
         level = t.level
     elif t.kind == "resolved":
-        state = string(snap, "state")
-        title = f"{name}: {STATE_WORDS.get(state or '', state or 'resolved')}"
+        state = snap.state
+        title = f"{name}: {STATE_WORDS.get(state, state)}"
         ended = t.ended_at if t.ended_at is not None else t.at
         summary = f"{headline} resolved after {duration(ended - t.since)}"
         lines = [f"{summary} (since {clock_time(t.since, t.at)})."]

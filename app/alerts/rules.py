@@ -1,4 +1,4 @@
-"""The alert rules: each reads one snapshot dict (and what it remembers of earlier ones).
+"""The alert rules: each reads one snapshot (and what it remembers of earlier ones).
 
 A *condition* (idle, silent, slow, …) is true for a while: it says when it began, if the
 snapshot knows. An *event* (a queue reset, a layer change, a new eval figure) happens once.
@@ -11,11 +11,11 @@ from __future__ import annotations
 import math
 from collections import deque
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from ..config.alerts import RuleSettings
-from ..text import compact, duration
-from .read import Snap, clock_time, events, field, integer, number, string
+from ..snapshot import Snapshot
+from ..text import clock_time, compact, duration
 
 Level = Literal["info", "success", "warning", "problem"]
 
@@ -45,7 +45,7 @@ class ConditionRule(Protocol):
     name: str
     level: Level
 
-    def observe(self, snap: Snap, now: float) -> Finding | None:
+    def observe(self, snap: Snapshot, now: float) -> Finding | None:
         """The condition as this snapshot shows it, or None when it does not hold."""
 
 
@@ -53,17 +53,18 @@ class EventRule(Protocol):
     name: str
     level: Level
 
-    def observe(self, snap: Snap, now: float) -> list[Happening]:
+    def observe(self, snap: Snapshot, now: float) -> list[Happening]:
         """What happened since the previous snapshot (nothing on the first: that is the baseline)."""
 
 
-def _state(snap: Snap) -> str | None:
-    return string(snap, "state")
+def _training(snap: Snapshot, key: str) -> Any:
+    """A step trainer's figure (app.stats.steps.payload: numbers finite or None), None for the miner."""
+    return None if snap.training is None else snap.training.get(key)
 
 
-def _since(snap: Snap, *fallback: float | None) -> float | None:
+def _since(snap: Snapshot, *fallback: float | None) -> float | None:
     """When the current state began: ``state_since``, else the first fallback that is known."""
-    since = number(snap, "state_since")
+    since = snap.state_since
     if since is not None:
         return since
     return next((value for value in fallback if value is not None), None)
@@ -75,10 +76,10 @@ class Idle:
     name = "idle"
     level: Level = "warning"
 
-    def observe(self, snap: Snap, now: float) -> Finding | None:
-        if _state(snap) != "idle":
+    def observe(self, snap: Snapshot, now: float) -> Finding | None:
+        if snap.state != "idle":
             return None
-        last_pass = number(snap, "rate", "last_pass_at")
+        last_pass = snap.rate.last_pass_at
         text = f"no pass since {clock_time(last_pass, now)}" if last_pass is not None else "no pass yet"
         return Finding(_since(snap, last_pass), "idle", text)
 
@@ -89,10 +90,10 @@ class Silent:
     name = "silent"
     level: Level = "problem"
 
-    def observe(self, snap: Snap, now: float) -> Finding | None:
-        if _state(snap) != "silent":
+    def observe(self, snap: Snapshot, now: float) -> Finding | None:
+        if snap.state != "silent":
             return None
-        last_line = number(snap, "source", "last_event_at")
+        last_line = snap.source.last_event_at
         text = f"no new log line since {clock_time(last_line, now)}" if last_line is not None else "no log line"
         return Finding(_since(snap, last_line), "log silent", text)
 
@@ -106,13 +107,13 @@ class Queued:
     def __init__(self) -> None:
         self._worked = False
 
-    def observe(self, snap: Snap, now: float) -> Finding | None:
-        state = _state(snap)
-        if state in _WORKED or number(snap, "rate", "last_pass_at") is not None:
+    def observe(self, snap: Snapshot, now: float) -> Finding | None:
+        state = snap.state
+        if state in _WORKED or snap.rate.last_pass_at is not None:
             self._worked = True
         if state != "queued" or not self._worked:
             return None
-        position = integer(snap, "queue", "position")
+        position = snap.queue.position if snap.queue is not None else None
         text = f"queue position {position}" if position is not None else "in the registration queue"
         return Finding(_since(snap), "back in the queue", text)
 
@@ -128,12 +129,13 @@ class QueueReset:
         self._resets: int | None = None
         self._latest = -math.inf
 
-    def observe(self, snap: Snap, now: float) -> list[Happening]:
-        times = {at: text for at, kind, text in events(snap) if kind == "queue_reset"}
-        last = number(snap, "queue", "last_reset_at")
+    def observe(self, snap: Snapshot, now: float) -> list[Happening]:
+        queue = snap.queue
+        times = {e.at: e.text or e.kind for e in snap.events if e.kind == "queue_reset"}
+        last = queue.last_reset_at if queue is not None else None
         if last is not None:
             times.setdefault(last, "sent to the back of the queue")
-        resets = integer(snap, "queue", "resets_24h")
+        resets = queue.resets_24h if queue is not None else None
         if self._seen is None:  # first look: what is already there is the baseline
             self._seen, self._resets = set(times), resets
             self._latest = max(times, default=-math.inf)
@@ -143,7 +145,7 @@ class QueueReset:
         grew = resets is not None and self._resets is not None and resets > self._resets
         if resets is not None:
             self._resets = resets
-        position = integer(snap, "queue", "position")
+        position = queue.position if queue is not None else None
         where = f" (now at position {position})" if position is not None else ""
         if new:
             self._latest = max(self._latest, new[-1])
@@ -164,15 +166,15 @@ class Slow:
         self._layer: int | None = None
         self._layer_changed_at: float | None = None  # seen changing, not merely first seen
 
-    def observe(self, snap: Snap, now: float) -> Finding | None:
-        layer = integer(snap, "layer")
+    def observe(self, snap: Snapshot, now: float) -> Finding | None:
+        layer = snap.layer
         if layer is not None and layer != self._layer:
             if self._layer is not None:
                 self._layer_changed_at = now
             self._layer = layer
-        rate = number(snap, "rate", "tokens_per_hour")
-        usual = number(snap, "usual", "tokens_per_hour")
-        if _state(snap) != "training" or field(snap, "rate", "measured") is not True:
+        rate = snap.rate.tokens_per_hour
+        usual = snap.usual.tokens_per_hour if snap.usual is not None else None
+        if snap.state != "training" or not snap.rate.measured:
             return None
         if rate is None or usual is None or usual <= 0 or rate >= usual * self.fraction:
             return None
@@ -180,17 +182,12 @@ class Slow:
         began = now
         # Walk the history back while it stays below: a miner slow for an hour already is
         # announced at once, not 30 minutes after tokwatch starts.
-        history = field(snap, "history")
-        if isinstance(history, list):
-            for point in reversed(history):
-                if not (isinstance(point, list) and len(point) == 2):
-                    break
-                at, value = point
-                if not isinstance(value, (int, float)) or value >= threshold:
-                    break
-                began = min(began, float(at))
+        for at, value in reversed(snap.history):
+            if value is None or value >= threshold:
+                break
+            began = min(began, float(at))
         # Not before training (this stretch, on this layer) began.
-        not_before = [t for t in (number(snap, "state_since"), self._layer_changed_at) if t is not None]
+        not_before = [t for t in (snap.state_since, self._layer_changed_at) if t is not None]
         if not_before:
             began = max(began, max(not_before))
         percent = int(100 * rate / usual)
@@ -215,9 +212,8 @@ class BackendErrors:
         self._total: int | None = None
         self._seen: deque[tuple[float, int]] = deque()
 
-    def observe(self, snap: Snap, now: float) -> Finding | None:
-        counts = [integer(snap, "backend_errors", key) for key in ("queue_state_503", "not_found_404")]
-        total = sum(c for c in counts if c is not None)
+    def observe(self, snap: Snapshot, now: float) -> Finding | None:
+        total = snap.backend_errors.queue_state_503 + snap.backend_errors.not_found_404
         if self._total is not None and total > self._total:
             self._seen.append((now, total - self._total))
         self._total = total
@@ -240,8 +236,8 @@ class LayerChange:
         self._layer: int | None = None
         self._started = False
 
-    def observe(self, snap: Snap, now: float) -> list[Happening]:
-        layer = integer(snap, "layer")
+    def observe(self, snap: Snapshot, now: float) -> list[Happening]:
+        layer = snap.layer
         if layer is None:
             return []
         before, self._layer = self._layer, layer
@@ -257,12 +253,12 @@ class Stalled:
     name = "stalled"
     level: Level = "warning"
 
-    def observe(self, snap: Snap, now: float) -> Finding | None:
-        if _state(snap) != "stalled" and field(snap, "training", "stalled") is not True:
+    def observe(self, snap: Snapshot, now: float) -> Finding | None:
+        if snap.state != "stalled" and _training(snap, "stalled") is not True:
             return None
-        quiet = number(snap, "training", "seconds_since_step")
+        quiet = _training(snap, "seconds_since_step")
         last_step = None if quiet is None else now - quiet
-        step = integer(snap, "training", "step")
+        step = _training(snap, "step")
         text = f"no step since {clock_time(last_step, now)}" if last_step is not None else "no new step"
         if step is not None:
             text += f" (last step {step})"
@@ -276,11 +272,11 @@ class Diverged:
     name = "diverged"
     level: Level = "problem"
 
-    def observe(self, snap: Snap, now: float) -> Finding | None:
-        if _state(snap) != "diverged":
+    def observe(self, snap: Snapshot, now: float) -> Finding | None:
+        if snap.state != "diverged":
             return None
-        step = integer(snap, "training", "step")
-        note = string(snap, "training", "loss_note")
+        step = _training(snap, "step")
+        note = _training(snap, "loss_note")
         text = note or "the loss is not a number"
         if step is not None:
             text += f" at step {step}"
@@ -293,17 +289,17 @@ class Done:
     name = "done"
     level: Level = "success"
 
-    def observe(self, snap: Snap, now: float) -> Finding | None:
-        if _state(snap) != "done" and field(snap, "training", "finished") is not True:
+    def observe(self, snap: Snapshot, now: float) -> Finding | None:
+        if snap.state != "done" and _training(snap, "finished") is not True:
             return None
-        step, total = integer(snap, "training", "step"), integer(snap, "training", "total_steps")
+        step, total = _training(snap, "step"), _training(snap, "total_steps")
         if step is not None and total is not None:
             text = f"step {step}/{total}"
         elif step is not None:
             text = f"last step {step}"
         else:
             text = "the run finished"
-        quiet = number(snap, "training", "seconds_since_step")
+        quiet = _training(snap, "seconds_since_step")
         return Finding(_since(snap, None if quiet is None else now - quiet), "finished", text)
 
 
@@ -316,13 +312,9 @@ class NewEval:
     def __init__(self) -> None:
         self._seen: dict[str, tuple[object, object]] | None = None
 
-    def observe(self, snap: Snap, now: float) -> list[Happening]:
-        raw = field(snap, "training", "eval")
-        current: dict[str, tuple[object, object]] = {}
-        if isinstance(raw, dict):
-            for name, figure in raw.items():
-                if isinstance(figure, dict):
-                    current[str(name)] = (figure.get("step"), figure.get("value"))
+    def observe(self, snap: Snapshot, now: float) -> list[Happening]:
+        current = {str(name): (figure.get("step"), figure.get("value"))
+                   for name, figure in (_training(snap, "eval") or {}).items()}
         seen, self._seen = self._seen, dict(current)
         if seen is None:
             return []

@@ -1,9 +1,10 @@
 """The alerts at work: read the snapshot as it changes, tell what the rules find, keep the heartbeat.
 
-One thread reads the monitor's snapshot dict when it changes (and every few seconds anyway,
-since idleness and silence grow with the clock alone), steps the :class:`AlertBook`, hands
-messages to :class:`Delivery` and says to the :class:`Heartbeat` whether the run is healthy.
-It only reads the snapshot: nothing flows back into the pipeline.
+One thread reads the live snapshot when it changes (and every few seconds anyway, since
+idleness and silence grow with the clock alone), steps the :class:`AlertBook`, hands messages
+to :class:`Delivery` and says to the :class:`Heartbeat` whether the run is healthy. It only
+reads the snapshot; when its own section changes it says so to the feed it watches, whose one
+change counter wakes the viewers: nothing flows back into the pipeline.
 """
 
 from __future__ import annotations
@@ -17,15 +18,16 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..config.alerts import AlertSettings
+from ..snapshot import Snapshot
 from .book import AlertBook
 from .delivery import Delivery
 from .heartbeat import HEALTHY_STATES, Heartbeat
 from .message import Message, compose
-from .read import Snap, number, string
 from .secrets import redact
 
 if TYPE_CHECKING:
-    from ..config import Config  # the config imports the alert settings
+    from ..changes import SnapshotSource
+    from ..config import Config
 
 log = logging.getLogger(__name__)
 
@@ -61,15 +63,13 @@ class AlertService:
         self._ids = itertools.count(1)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self._on_change: Callable[[], None] | None = None
-        self._interrupt: Callable[[], None] | None = None
+        self._source: SnapshotSource | None = None
 
     # --- one look ----------------------------------------------------------------
 
-    def observe(self, snap: Snap, now: float | None = None) -> list[Message]:
-        """Read one snapshot dict (taken at ``now``, default its ``as_of``); return the messages sent."""
-        when = now if now is not None else number(snap, "as_of")
-        when = when if when is not None else self._clock()
+    def observe(self, snap: Snapshot, now: float | None = None) -> list[Message]:
+        """Read one snapshot (taken at ``now``, default its ``as_of``); return the messages sent."""
+        when = now if now is not None else snap.as_of
         with self._lock:
             transitions = self._book.step(snap, when)
             messages = [compose(t, snap, name=self.name, dashboard_url=self.dashboard_url) for t in transitions]
@@ -80,7 +80,7 @@ class AlertService:
             if self.delivery is not None:
                 self.delivery.submit(message)
         if self.heartbeat is not None:
-            self.heartbeat.set_healthy(string(snap, "state") in HEALTHY_STATES)
+            self.heartbeat.set_healthy(snap.state in HEALTHY_STATES)
         return messages
 
     # --- what the snapshot and /healthz show -------------------------------------
@@ -124,36 +124,26 @@ class AlertService:
 
     # --- the watching thread ------------------------------------------------------
 
-    def start(
-        self,
-        source: Callable[[], Snap],
-        wait_for_change: Callable[[int, float], int],
-        on_change: Callable[[], None] | None = None,
-        interrupt: Callable[[], None] | None = None,
-    ) -> None:
-        """Watch ``source`` (a snapshot dict), waking on ``wait_for_change(version, timeout)``.
+    def start(self, source: SnapshotSource) -> None:
+        """Watch ``source``: read its snapshot, wake on its changes, and tell it when the alerts' section changed.
 
-        ``on_change`` is called when the ``alerts`` section changed: messages, or a delivery or
-        heartbeat figure (the page should know now, not at its next periodic snapshot).
-        ``interrupt`` cuts a ``wait_for_change`` short, so stop() need not wait for its timeout.
+        The section changes with messages, or a delivery or heartbeat figure (the page should know
+        now, not at its next periodic snapshot).
         """
-        self._on_change = on_change
-        self._interrupt = interrupt
+        self._source = source
         if self.delivery is not None:
             self.delivery.start()
         if self.heartbeat is not None:
             self.heartbeat.start()
         if self._thread is None:
-            self._thread = threading.Thread(
-                target=self._run, args=(source, wait_for_change), name="tokwatch-alerts", daemon=True
-            )
+            self._thread = threading.Thread(target=self._run, args=(source,), name="tokwatch-alerts", daemon=True)
             self._thread.start()
 
     def stop(self) -> None:
         """Stop watching, sending and pinging; safe to call twice."""
         self._stop.set()
-        if self._interrupt is not None:
-            self._interrupt()
+        if self._source is not None:
+            self._source.interrupt()  # cut a quiet wait short
         if self._thread is not None:
             self._thread.join(JOIN_SECONDS)
         if self.delivery is not None:
@@ -167,20 +157,20 @@ class AlertService:
         heartbeat = self.heartbeat.status() if self.heartbeat is not None else None
         return (delivery, heartbeat)
 
-    def _run(self, source: Callable[[], Snap], wait_for_change: Callable[[int, float], int]) -> None:
+    def _run(self, source: SnapshotSource) -> None:
         version = -1
         published = self._published()
         while not self._stop.is_set():
             try:
-                told = self.observe(source())
+                told = self.observe(source.snapshot())
                 published, before = self._published(), published
-                if (told or published != before) and self._on_change is not None:
-                    self._on_change()
+                if told or published != before:
+                    source.section_changed()
             except Exception:  # a bad snapshot must not end alerting for the run
                 log.exception("alert rules failed on a snapshot")
             if self._stop.wait(MIN_GAP_SECONDS):
                 return
-            version = wait_for_change(version, CHECK_SECONDS)
+            version = source.wait_for_change(version, CHECK_SECONDS)
 
 
 def alert_service(config: Config, dashboard_url: str | None) -> AlertService:

@@ -352,6 +352,7 @@ def run_once(config: Config, args: argparse.Namespace) -> int:
 
 
 def _print_once(config: Config, args: argparse.Namespace, log_path: Path, following: Following | None) -> int:
+    from ..live.feed import LiveFeed
     from ..live.monitor import Monitor
     from ..snapshot import to_dict
 
@@ -365,10 +366,8 @@ def _print_once(config: Config, args: argparse.Namespace, log_path: Path, follow
     else:
         now = time.time()
     recorder = _history_reader(config, log_path)
-    if recorder is not None:
-        monitor.decorate = recorder.decorate
     try:
-        snapshot = monitor.snapshot(now)
+        snapshot = LiveFeed(monitor, recorder=recorder).snapshot(now)
         totals = recorder.totals_line() if recorder is not None else None
     finally:
         if recorder is not None:

@@ -17,11 +17,15 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from ..snapshot import to_dict
 from .report import MAX_REPORT_BYTES
 from .spool import Spool
+
+if TYPE_CHECKING:
+    from ..changes import SnapshotSource
 
 log = logging.getLogger(__name__)
 
@@ -73,12 +77,9 @@ class Agent:
         key: str,
         machine: str,
         spool: Spool,
-        version: Callable[[], int],
-        wait_for_change: Callable[[int, float], int],
-        snapshot: Callable[[], Mapping[str, Any]],
+        source: SnapshotSource,
         interval_seconds: float = DEFAULT_INTERVAL_SECONDS,
         clock: Callable[[], float] = time.time,
-        interrupt: Callable[[], None] | None = None,
     ) -> None:
         self.url = report_url(url)
         self._key = key
@@ -88,10 +89,7 @@ class Agent:
         if dropped:
             log.warning("dropped %d waiting reports made under another machine name", dropped)
         self.interval_seconds = interval_seconds
-        self._version = version
-        self._wait_for_change = wait_for_change
-        self._snapshot = snapshot
-        self._interrupt = interrupt  # cuts a wait_for_change short on stop()
+        self._source = source
         self._clock = clock
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -107,8 +105,7 @@ class Agent:
     def stop(self) -> None:
         """Stop within a second or so (a send in flight may take up to its timeout)."""
         self._stop.set()
-        if self._interrupt is not None:
-            self._interrupt()
+        self._source.interrupt()  # cut a quiet wait short
         if self._thread is not None:
             self._thread.join(SEND_TIMEOUT_SECONDS + 1)
         self.spool.close()
@@ -120,7 +117,7 @@ class Agent:
         retry_at = 0.0
         retry_wait = RETRY_SECONDS
         unsent = True  # the spool may hold reports from before a restart
-        seen = looked = self._version()
+        seen = looked = self._source.version
         look_at = 0.0  # monotonic: look at the state by then even if the log is quiet
         while not self._stop.is_set():
             checked = time.monotonic()
@@ -142,9 +139,12 @@ class Agent:
                     retry_at = time.monotonic() + retry_wait
                     retry_wait = min(retry_wait * 2, self.interval_seconds)
             wake_at = min(next_report, look_at, retry_at if unsent else next_report)
-            seen = self._wait_for_change(seen, max(0.0, wake_at - time.monotonic()))
+            seen = self._source.wait_for_change(seen, max(0.0, wake_at - time.monotonic()))
             # However fast the log grows, look at the state at most once a second.
             self._stop.wait(max(0.0, min(checked + STATE_CHECK_SECONDS, wake_at) - time.monotonic()))
+
+    def _snapshot(self) -> dict[str, Any]:
+        return to_dict(self._source.snapshot())
 
     def take(self, snap: Mapping[str, Any], *, keep: bool = False) -> int:
         """Put a report of this snapshot in the spool; return its number."""

@@ -15,6 +15,16 @@ KEY_BYTES = 32
 _KEY_PATTERN = re.compile(r"twk_[A-Za-z0-9_-]{43}")
 
 
+def bearer_token(authorization: str | None) -> str | None:
+    """The token in an ``Authorization: Bearer …`` header (a report key, the dashboard token), or None."""
+    if not authorization:
+        return None
+    scheme, _, value = authorization.strip().partition(" ")
+    if scheme.lower() != "bearer" or not value.strip():
+        return None
+    return value.strip()
+
+
 class MachineNameError(ValueError):
     """A machine name tokwatch will not use."""
 

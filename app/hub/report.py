@@ -20,6 +20,21 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..snapshot import (
+    BackendErrorsView,
+    CountsView,
+    EventView,
+    GpuMemoryView,
+    NetworkView,
+    QueueView,
+    RateView,
+    RunView,
+    Snapshot,
+    SourceView,
+    TodayView,
+    UsualView,
+    WarmupView,
+)
 from .keys import NAME_PATTERN
 
 REPORT_VERSION = 1
@@ -265,3 +280,72 @@ def report_body(*, machine: str, stream: str, seq: int, sent_at: float, interval
         "interval_seconds": interval_seconds,
         "snapshot": dict(snapshot),
     }
+
+
+def reported_snapshot(snapshot: Mapping[str, Any]) -> Snapshot:
+    """A checked report's snapshot (``Report.snapshot``, as kept) as the typed Snapshot the exporter reads.
+
+    The one place a reported dict becomes typed: what a report does not carry (the history, the
+    warm-up, the source's path) reads as unknown or empty, never as a figure.
+    """
+    rate = snapshot.get("rate") or {}
+    queue = snapshot.get("queue")
+    run = snapshot.get("run")
+    gpu = snapshot.get("gpu_memory")
+    backend = snapshot.get("backend_errors") or {}
+    network = snapshot.get("network")
+    counts = snapshot.get("counts")
+    usual = snapshot.get("usual")
+    today = snapshot.get("today")
+    source = snapshot.get("source") or {}
+    return Snapshot(
+        status_line=snapshot["status_line"],
+        state=snapshot["state"],
+        format=snapshot.get("format"),
+        layer=snapshot.get("layer"),
+        queue=None if queue is None else QueueView(
+            position=queue.get("position"), status=queue.get("status") or "", trend_per_hour=queue.get("trend_per_hour"),
+            eta_seconds=queue.get("eta_seconds"), resets_24h=queue.get("resets_24h") or 0,
+            last_reset_at=queue.get("last_reset_at"),
+        ),
+        rate=RateView(
+            measured=rate.get("measured") is True, tokens_per_hour=rate.get("tokens_per_hour"),
+            passes_per_hour=rate.get("passes_per_hour"), tokens_per_pass=rate.get("tokens_per_pass"),
+            passes_in_window=rate.get("passes_in_window") or 0, observed_seconds=rate.get("observed_seconds") or 0.0,
+            window_seconds=rate.get("window_seconds") or 0.0, last_pass_at=rate.get("last_pass_at"),
+        ),
+        warmup=WarmupView(passes=0, passes_needed=0, observed_seconds=0.0, seconds_needed=0.0,
+                          done=rate.get("measured") is True),
+        step=snapshot.get("step"),
+        run=None if run is None else RunView(id=run.get("id"), epoch=run.get("epoch"), phase=run.get("phase")),
+        gpu_memory=None if gpu is None or gpu.get("used_gb") is None else GpuMemoryView(
+            used_gb=gpu.get("used_gb"), total_gb=gpu.get("total_gb")),
+        backend_errors=BackendErrorsView(
+            queue_state_503=backend.get("queue_state_503") or 0, not_found_404=backend.get("not_found_404") or 0,
+            window_seconds=backend.get("window_seconds") or 0.0,
+        ),
+        details=tuple(snapshot.get("details") or ()),
+        history=(),
+        source=SourceView(
+            path=None, size_bytes=None, lines_read=source.get("lines_read") or 0,
+            bad_lines=source.get("bad_lines") or 0, last_event_at=source.get("last_event_at"),
+            problem=source.get("problem"), demo=source.get("demo") is True,
+        ),
+        as_of=snapshot["as_of"],
+        training=snapshot.get("training"),
+        state_since=snapshot.get("state_since"),
+        events=tuple(EventView(at=e.get("at"), kind=e.get("kind"), text=e.get("text") or e.get("kind"))
+                     for e in snapshot.get("events") or () if e.get("at") is not None and e.get("kind") is not None),
+        network=None if network is None or network.get("bytes_per_second") is None else NetworkView(
+            bytes_per_second=network.get("bytes_per_second"), window_seconds=network.get("window_seconds") or 0.0),
+        usual=None if usual is None or usual.get("tokens_per_hour") is None else UsualView(
+            tokens_per_hour=usual.get("tokens_per_hour"), basis_hours=usual.get("basis_hours") or 0.0,
+            delta_percent=usual.get("delta_percent")),
+        today=None if today is None else TodayView(
+            tokens=today.get("tokens") or 0, passes=today.get("passes") or 0,
+            training_seconds=today.get("training_seconds") or 0.0, observed_seconds=today.get("observed_seconds") or 0.0),
+        alerts=snapshot.get("alerts"),
+        counts=None if counts is None else CountsView(
+            passes=counts.get("passes") or 0, tokens=counts.get("tokens") or 0,
+            backend_errors=dict(counts.get("backend_errors") or {})),
+    )

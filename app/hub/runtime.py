@@ -1,18 +1,18 @@
 """The fleet's running parts in one process: the hub (its file, its lock, a ticker) and the agent.
 
-Owned by the dashboard (app.serve.command), which starts and stops them with its servers.
+Owned by the process (app.serve.process), which starts and stops them with its servers.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..config import Config
 
 if TYPE_CHECKING:
+    from ..changes import SnapshotSource
     from ..store.files import WriterLock
     from .agent import Agent
     from .service import Hub
@@ -41,13 +41,9 @@ class FleetRuntime:
     def open(
         cls,
         config: Config,
-        *,
-        version: Callable[[], int],
-        wait_for_change: Callable[[int, float], int],
-        snapshot: Callable[[], Mapping[str, Any]],
-        interrupt: Callable[[], None] | None = None,
+        source: SnapshotSource,
     ) -> FleetRuntime:
-        """Open what the config asks for; raise FleetError saying why it cannot."""
+        """Open what the config asks for, the agent reporting ``source``; raise FleetError saying why it cannot."""
         if not config.hub and (config.report_to is None or config.report_key is None):
             return cls(None, None, None)  # no fleet: its modules (SQLite, Prometheus, urllib) stay unloaded
         from ..store.files import WriterLock
@@ -75,10 +71,7 @@ class FleetRuntime:
                     key=config.report_key,
                     machine=config.resolved_machine_name,
                     spool=Spool(data_dir / SPOOL_FILE_NAME),
-                    version=version,
-                    wait_for_change=wait_for_change,
-                    snapshot=snapshot,
-                    interrupt=interrupt,
+                    source=source,
                     interval_seconds=config.report_interval_seconds,
                 )
         except (HubStoreError, SpoolError, OSError) as e:

@@ -2,13 +2,12 @@
 
 The hub's counterpart of the dashboard's Monitor: one object the web layer asks (report intake,
 the fleet, a machine's page and chart, the metrics of every machine online) and the fleet
-page's broadcaster waits on (``version`` / ``wait_for_change``).
+page's broadcaster waits on (its ``changes``).
 """
 
 from __future__ import annotations
 
 import json
-import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -16,8 +15,11 @@ from typing import Any
 from prometheus_client.core import GaugeMetricFamily, Metric
 
 from .. import text
+from ..changes import Changes
+from ..snapshot import Snapshot
 from . import fleet
-from .report import ReportError, parse_report
+from .keys import bearer_token
+from .report import ReportError, parse_report, reported_snapshot
 from .store import HubStore, MachineRow
 
 # The machine page's chart: span name → (seconds shown, seconds per point).
@@ -35,55 +37,18 @@ def local_day_start(now: float) -> float:
     return time.mktime((t.tm_year, t.tm_mon, t.tm_mday, 0, 0, 0, 0, 0, -1))
 
 
-def bearer(authorization: str | None) -> str | None:
-    """The key in ``Authorization: Bearer …``, or None."""
-    if not authorization:
-        return None
-    scheme, _, value = authorization.strip().partition(" ")
-    if scheme.lower() != "bearer" or not value.strip():
-        return None
-    return value.strip()
-
-
 class Hub:
     """Report intake and the fleet's views over the hub's store; thread-safe."""
 
     def __init__(self, store: HubStore, *, clock: Callable[[], float] = time.time) -> None:
         self.store = store
         self.clock = clock
-        self._changed = threading.Condition()
-        self._version = 0
-        self._interrupts = 0  # bumped by interrupt(): every wait_for_change returns
+        # Bumped on every report taken and whenever a machine goes offline or comes back.
+        self.changes = Changes()
         self._online: frozenset[str] = frozenset()
         # (computed at, day start, version then, tokens per machine)
         self._today: tuple[float, float, int, dict[str, float]] | None = None
         self._pruned_at = 0.0
-
-    # --- change notification (the broadcaster's source) -----------------------
-
-    @property
-    def version(self) -> int:
-        """Bumped on every report taken and whenever a machine goes offline or comes back."""
-        with self._changed:
-            return self._version
-
-    def wait_for_change(self, since: int, timeout: float) -> int:
-        """Block until the version passes ``since``, ``timeout`` elapses or :meth:`interrupt`; return the version."""
-        with self._changed:
-            interrupts = self._interrupts
-            self._changed.wait_for(lambda: self._version != since or self._interrupts != interrupts, timeout=timeout)
-            return self._version
-
-    def interrupt(self) -> None:
-        """Make every ``wait_for_change`` in progress return now, changed or not (its waiter is stopping)."""
-        with self._changed:
-            self._interrupts += 1
-            self._changed.notify_all()
-
-    def _bump(self) -> None:
-        with self._changed:
-            self._version += 1
-            self._changed.notify_all()
 
     def tick(self) -> None:
         """Look for machines gone offline (no report tells us that) and prune old samples now and then."""
@@ -91,7 +56,7 @@ class Hub:
         online = frozenset(row.name for row in self.store.machines() if fleet.is_online(row, now))
         if online != self._online:
             self._online = online
-            self._bump()
+            self.changes.bump()
         if now - self._pruned_at >= PRUNE_EVERY_SECONDS:
             self._pruned_at = now
             self.store.prune(now)
@@ -100,7 +65,7 @@ class Hub:
 
     def take(self, authorization: str | None, body: bytes) -> tuple[int, dict[str, Any]]:
         """Take one report: (HTTP status, JSON answer). The key is checked before the body is read."""
-        key = bearer(authorization)
+        key = bearer_token(authorization)
         if key is None:
             return 401, {"error": "missing report key (Authorization: Bearer <key from --enroll>)"}
         machine = self.store.machine_for_key(key)
@@ -114,7 +79,7 @@ class Hub:
             return 403, {"error": f"this key belongs to {machine}, not {report.machine}"}
         taken = self.store.accept(report, self.clock())
         if taken:
-            self._bump()
+            self.changes.bump()
         return 200, {"taken": taken, "seq": report.seq}
 
     # --- views ----------------------------------------------------------------
@@ -122,7 +87,7 @@ class Hub:
     def _today_tokens(self, now: float) -> tuple[float, dict[str, float]]:
         day_start = local_day_start(now)
         cached = self._today
-        version = self.version
+        version = self.changes.version
         if (cached is None or cached[1] != day_start or now - cached[0] >= TODAY_CACHE_SECONDS
                 or (cached[2] != version and now - cached[0] >= TODAY_FRESH_SECONDS)):
             cached = (now, day_start, version, self.store.tokens_since(day_start))
@@ -176,10 +141,10 @@ class Hub:
 
     # --- metrics --------------------------------------------------------------
 
-    def metric_snapshots(self) -> list[tuple[dict[str, str], dict[str, Any]]]:
+    def metric_snapshots(self) -> list[tuple[dict[str, str], Snapshot]]:
         """Every machine online with its last report, labelled by machine (offline ones export no figures)."""
         now = self.clock()
-        return [({"machine": row.name}, row.snapshot) for row in self.store.machines()
+        return [({"machine": row.name}, reported_snapshot(row.snapshot)) for row in self.store.machines()
                 if row.snapshot is not None and fleet.is_online(row, now)]
 
     def fleet_metrics(self) -> Iterator[Metric]:

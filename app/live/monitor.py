@@ -15,104 +15,32 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..changes import Changes
 from ..ingest.folder import Following
 from ..ingest.formats import FORMAT_NOUNS, STEP_FORMATS, create_parser, detect
 from ..ingest.formats.base import LogParser
 from ..ingest.formats.detect import FormatWatch, family, log_kind
 from ..snapshot import FollowingView, Snapshot, SourceView
 from ..stats.events import (
-    ActivationShape,
-    EpochReset,
     Event,
     ForwardPass,
-    Heartbeat,
-    LayerChanged,
-    LayerSeen,
-    MinerReset,
-    OptimizationStep,
-    QueueUpdate,
-    Registered,
     SourceChange,
     SourceChanged,
 )
-from ..stats.history import HISTORY_SPAN_SECONDS
 from ..stats.iota.report import queue_report
 from ..stats.iota.tracker import IotaTracker
 from ..stats.steps.tracker import StepTracker
-from ..stats.tracker import ERROR_WINDOW_SECONDS, RATE_WINDOW_SECONDS, Tracker
+from ..stats.tracker import Tracker
 from ..stats.unknown import UnknownTracker
+from .backlog import Reach, before
 
 if TYPE_CHECKING:
     from ..ingest.lines import LineCounters
 
 log = logging.getLogger(__name__)
 
-# How far back a cold start reads, in log time: the rate window behind every point of the
-# hour of history, and the hour of backend errors.
-BACKLOG_SECONDS = max(HISTORY_SPAN_SECONDS + RATE_WINDOW_SECONDS, ERROR_WINDOW_SECONDS)
-# Past that, keep reading back only to find a fact still unknown (layer, heartbeat, step,
-# shape), and never more than this many bytes: a cold start must cost about the same on a
-# 1 GiB log as on a 1 MiB one.
-BACKLOG_EXTRA_BYTES = 8 << 20
-# A miner that was in the registration queue: read back further while the log holds queue polls,
-# so the queue report's resets over 24 h and 7 days come from the log, not only from since
-# tokwatch started. The Train-at-Home log is one file per launch, capped at about 10 MB.
-QUEUE_BACKLOG_SECONDS = 7 * 24 * 3600
-QUEUE_BACKLOG_BYTES = 32 << 20
 # Lines kept to sniff the format of a log that starts empty.
 DETECT_LINES = 2000
-# A log whose lines carry no time (nanochat, nanoGPT, HF): read back at most this much.
-BACKLOG_UNDATED_BYTES = 16 << 20
-
-_FACTS: tuple[tuple[type, ...], ...] = (
-    (ForwardPass, LayerSeen, Registered, LayerChanged, QueueUpdate, MinerReset),
-    (Heartbeat,),
-    (OptimizationStep, EpochReset),
-    (ActivationShape,),
-)
-
-
-class _Reach:
-    """How far back a cold start has read, and whether that is enough for the figures."""
-
-    def __init__(self) -> None:
-        self._newest: float | None = None
-        self._facts = [False] * len(_FACTS)
-        self._extra_bytes = 0
-        self._queue_bytes = 0
-        self._undated_bytes = 0
-
-    def enough(self, events: list[Event], chunk: list[str], dated: bool) -> bool:
-        """Take one more chunk (newest first) and its events; True: read no further back."""
-        oldest: float | None = None
-        newest = self._newest
-        facts = self._facts
-        for event in events:
-            if event.at is not None:
-                oldest = event.at if oldest is None else min(oldest, event.at)
-                newest = event.at if newest is None else max(newest, event.at)
-            for i, kinds in enumerate(_FACTS):
-                if not facts[i] and isinstance(event, kinds):
-                    facts[i] = True
-        self._newest = newest
-        far_enough = newest is not None and oldest is not None and oldest <= newest - BACKLOG_SECONDS
-        if newest is None and not dated:
-            self._undated_bytes += sum(len(line) + 1 for line in chunk)
-            if self._undated_bytes >= BACKLOG_UNDATED_BYTES:
-                return True
-        if far_enough:
-            size = sum(len(line) + 1 for line in chunk)
-            assert newest is not None and oldest is not None
-            if oldest > newest - QUEUE_BACKLOG_SECONDS and any(isinstance(event, QueueUpdate) for event in events):
-                self._queue_bytes += size
-                if self._queue_bytes < QUEUE_BACKLOG_BYTES:
-                    return False
-            if all(facts):
-                return True
-            self._extra_bytes += size
-            if self._extra_bytes >= BACKLOG_EXTRA_BYTES:
-                return True
-        return False
 
 
 def tracker_for(format_name: str | None) -> Tracker:
@@ -133,14 +61,6 @@ def source_change(reason: str) -> SourceChange:
     return "replaced"
 
 
-def _before(events: list[Event], until: float) -> list[Event]:
-    """The events up to ``until``: cut at the first one dated after it."""
-    for i, event in enumerate(events):
-        if event.at is not None and event.at > until:
-            return events[:i]
-    return events
-
-
 class Monitor:
     """Follows one log and hands out snapshots; thread-safe."""
 
@@ -157,9 +77,8 @@ class Monitor:
         self.demo = demo
         self.clock = clock
         self._lock = threading.Lock()
-        self._changed = threading.Condition(self._lock)
-        self._version = 0
-        self._interrupts = 0  # bumped by interrupt(): every wait_for_change returns
+        # Bumped on every change of the figures: what viewers, alerts and the agent wait on.
+        self.changes = Changes()
         self._parser: LogParser | None = None
         self._tracker: Tracker = UnknownTracker()
         self._undetected: list[str] = []
@@ -170,8 +89,6 @@ class Monitor:
         self._tailer: object | None = None
         # Passes seen, kept for the history's recorder when one is attached (see take_passes).
         self._passes: deque[tuple[float, str]] | None = None
-        # Adds figures from outside the log (the history's usual and today) to every snapshot.
-        self.decorate: Callable[[Snapshot], Snapshot] | None = None
         # What is said about the source when no tailer follows it (``--once``).
         self._once_following: Following | None = None
         self._once_counts: LineCounters | None = None
@@ -224,7 +141,7 @@ class Monitor:
         """
         taken: list[tuple[list[Event], int, list[str]]] = []
         newest_parser: LogParser | None = None  # it read the end of the log: the live one goes on from it
-        reach = _Reach()
+        reach = Reach()
         # A year-less timestamp (hivemind) takes its year from when the log was last written.
         written = self._last_written(self.clock(), until)
         for chunk in chunks:
@@ -247,7 +164,7 @@ class Monitor:
             # A chunk wholly after --at still has dated lines: it is not an undated log.
             dated = any(event.at is not None for event in events)
             if until is not None:
-                events = _before(events, until)
+                events = before(events, until)
             # Only a step trainer's lines are read again (see _apply_backlog); an IOTA backlog
             # keeps just its events, not an hour of text until the last chunk is in.
             taken.append((events, scratch.bad_lines, chunk if format_name in STEP_FORMATS else []))
@@ -273,7 +190,7 @@ class Monitor:
                 self._parser.reference_time = self._last_written(now, until)
                 events = self._parser.feed(in_order)
                 if until is not None:
-                    events = _before(events, until)
+                    events = before(events, until)
                 # Undated step lines are placed back in time from when the log was last written.
                 self._tracker.apply_all(events, now, arrival=self._last_written(now, until))
             else:
@@ -343,40 +260,16 @@ class Monitor:
 
     # --- readers --------------------------------------------------------------
 
-    @property
-    def version(self) -> int:
-        """A counter bumped on every change of the figures."""
-        with self._lock:
-            return self._version
-
-    def wait_for_change(self, since: int, timeout: float) -> int:
-        """Block until the version passes ``since``, ``timeout`` elapses or :meth:`interrupt`; return the version."""
-        with self._changed:
-            interrupts = self._interrupts
-            self._changed.wait_for(lambda: self._version != since or self._interrupts != interrupts, timeout=timeout)
-            return self._version
-
-    def interrupt(self) -> None:
-        """Make every ``wait_for_change`` in progress return now, changed or not (its waiter is stopping).
-
-        So waiters can sleep until the next change however long that is, and still stop at once.
-        """
-        with self._changed:
-            self._interrupts += 1
-            self._changed.notify_all()
-
     def last_event_at(self) -> float | None:
         """The newest log time seen, or None."""
         with self._lock:
             return self._tracker.clock
 
-    def snapshot(self, now: float | None = None, *, plain: bool = False) -> Snapshot:
-        """The figures at ``now`` (default: the wall clock); ``plain``: the log's alone, undecorated."""
+    def snapshot(self, now: float | None = None) -> Snapshot:
+        """The log's figures at ``now`` (default: the wall clock); app.live.feed adds the other sections."""
         with self._lock:
             when = self.clock() if now is None else now
-            snapshot = self._tracker.snapshot(when, self._source())
-        decorate = self.decorate
-        return snapshot if plain or decorate is None else decorate(snapshot)
+            return self._tracker.snapshot(when, self._source())
 
     def keep_passes(self, limit: int = 100_000) -> None:
         """Start keeping the passes the tracker is given (time, activation id) for :meth:`take_passes`."""
@@ -403,11 +296,6 @@ class Monitor:
                 return queue_report(snapshot, tracker.queue, tracker.first_at, when)
             return queue_report(snapshot, None, None, when)
 
-    def touch(self) -> None:
-        """Say that a section changed, so the viewers get a new snapshot now."""
-        with self._lock:
-            self._bump()
-
     # --- internals ------------------------------------------------------------
 
     def _keep_passes(self, events: list[Event]) -> None:
@@ -416,8 +304,7 @@ class Monitor:
             kept.extend((e.at, e.activation_id) for e in events if isinstance(e, ForwardPass) and e.at is not None)
 
     def _bump(self) -> None:
-        self._version += 1
-        self._changed.notify_all()
+        self.changes.bump()
 
     def _use_format(self, name: str) -> None:
         self._parser = create_parser(name)

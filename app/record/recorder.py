@@ -1,5 +1,5 @@
 """The history's live feed: every 30 s the monitor's snapshot and new passes go to the store's writer,
-and the store's figures ("vs your usual", "today") come back into every snapshot.
+and the store's figures ("vs your usual", "today") make the live snapshot's history section.
 
 Wiring, not stats: the trackers stay pure and the store never sees them. Nothing here runs in
 the tailer's path or a request's: ``observe`` runs on the recorder's own thread and only queues,
@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ..config import host_name
-from ..snapshot import Snapshot, TodayView, UsualView, to_dict
+from ..snapshot import Snapshot, TodayView, UsualView
 from ..store import RANGES, EventRow, History, Observation, PassFact, SourceKey, queries
 from ..store.records import kind_of
 from ..text import compact
@@ -35,7 +35,7 @@ TAKE_OVER_SECONDS = 5.0  # how often a reading tokwatch tries the data dir's loc
 class PassSource(Protocol):
     """What the recorder needs of the monitor."""
 
-    def snapshot(self, now: float | None = None, *, plain: bool = False) -> Snapshot: ...
+    def snapshot(self, now: float | None = None) -> Snapshot: ...
 
     def take_passes(self) -> list[tuple[float, str]]: ...
 
@@ -179,13 +179,13 @@ class Recorder:
         monitor = self._monitor
         if monitor is None:
             return False
-        snap = to_dict(monitor.snapshot(self.clock(), plain=True))
+        snap = monitor.snapshot(self.clock())
         passes = monitor.take_passes()
         kind = kind_of(snap)
         if kind != self._source.kind:
             self._source = replace(self._source, kind=kind)
-        tokens = (snap.get("rate") or {}).get("tokens_per_pass")
-        path = (snap.get("source") or {}).get("path")
+        tokens = snap.rate.tokens_per_pass
+        path = snap.source.path
         events = self._pending_events
         self._pending_events = []
         if path and self._last_path is not None and path != self._last_path:

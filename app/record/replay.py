@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ..ingest.formats import STEP_FORMATS, create_parser, detect
-from ..snapshot import SourceView, to_dict
+from ..snapshot import SourceView
 from ..stats.events import Event, ForwardPass, StageStart, TrainStep
 from ..stats.iota.tracker import IotaTracker
 from ..stats.steps.timing import line_seconds
@@ -235,7 +235,7 @@ class StepReplay:
 
     def observe(self, at: float) -> None:
         """What a live observation at ``at`` would have kept: new 30-s points, the step, evaluations, events."""
-        snap = to_dict(self.tracker.snapshot(at, self.view))
+        snap = self.tracker.snapshot(at, self.view)
         samples = samples_from(snap, self.taken_until)
         steps, evals = steps_from(snap)
         if samples:

@@ -74,7 +74,7 @@ def serve(config: Config, *, out: TextIO | None = None) -> int:
     try:
         # Print the URL once the backlog is in, so the first page shows figures, not "waiting".
         if log_path is not None and log_path.exists():
-            monitor.wait_for_change(0, timeout=BACKLOG_WAIT_SECONDS)
+            monitor.changes.wait_for_change(0, timeout=BACKLOG_WAIT_SECONDS)
         if not stop.is_set():
             print_banner(config, log_path, demo=demo is not None, given_demo=config.demo, out=out)
             if config.open_browser:

@@ -1,29 +1,34 @@
 """The running dashboard, owned as one thing: the monitor, the history, alerts, the fleet, both servers.
 
-``start`` binds both ports and starts every thread; ``stop`` takes them down in the order that
-loses nothing (servers first, then alerts and the fleet, the tailer, the history's last write,
-the demo's file last).
+The process builds every running part here — the live feed, the alert service, the fleet, the
+broadcasters — and hands them to ``create_app``, which only routes over them. ``start`` binds
+both ports and starts every thread; ``stop`` takes them down in the order that loses nothing
+(servers first, then alerts and the fleet, the tailer, the history's last write, the demo's
+file last).
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from dataclasses import replace
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
 
 from werkzeug.serving import BaseWSGIServer
 
 from ..alerts import AlertService, alert_service
+from ..changes import SnapshotSource
 from ..config import Config, ConfigError
 from ..demo import DemoLog
 from ..hub.runtime import FleetError, FleetRuntime
+from ..live.feed import LiveFeed
 from ..live.monitor import Monitor
 from ..record.recorder import Recorder
-from ..snapshot import Snapshot, to_dict
+from ..snapshot import to_json
+from ..store import History
 from ..web import create_app
 from ..web.broadcast import Broadcaster
-from ..web.hub import STATE_KEY as FLEET_STATE_KEY
+from ..web.hub import HubState
 from ..web.pairing import dashboard_url, lan_address, page_url
 from .servers import (
     JOIN_SECONDS,
@@ -35,6 +40,56 @@ from .servers import (
     run_http,
     websocket_server,
 )
+
+if TYPE_CHECKING:
+    from flask import Flask
+
+    from ..hub.service import Hub
+
+
+@dataclass(frozen=True)
+class Web:
+    """The Flask app and the broadcasters it routes to, which the process starts and stops."""
+
+    app: Flask
+    broadcaster: Broadcaster
+    fleet_broadcaster: Broadcaster | None = None
+
+    @property
+    def broadcasters(self) -> tuple[Broadcaster, ...]:
+        """Every broadcaster: the dashboard's, and the fleet page's on a hub."""
+        return (self.broadcaster,) if self.fleet_broadcaster is None else (self.broadcaster, self.fleet_broadcaster)
+
+
+def build_web(
+    config: Config, feed: LiveFeed, *, recorder: Recorder | None = None, hub: Hub | None = None, hub_url: str = ""
+) -> Web:
+    """The app over ``feed`` (and the hub's routes when given one), with its broadcasters; nothing starts.
+
+    ``recorder``: the history behind /api/history (None: a history that keeps nothing).
+    ``hub_url``: what the fleet page tells agents to report to.
+    """
+    log_path = feed.monitor.log_path
+    if recorder is None:
+        recorder = Recorder(History(None), log_path)
+    broadcaster = Broadcaster(
+        feed,
+        payload=lambda: to_json(feed.snapshot()),
+        max_clients=config.max_ws_clients,
+        push_interval_seconds=config.push_interval_seconds,
+    )
+    fleet: HubState | None = None
+    if hub is not None:
+        fleet_broadcaster = Broadcaster(
+            hub.changes,
+            payload=hub.fleet_json,
+            max_clients=config.max_ws_clients,
+            push_interval_seconds=config.push_interval_seconds,
+        )
+        fleet = HubState(config=config, hub=hub, broadcaster=fleet_broadcaster, hub_url=hub_url,
+                         has_log=log_path is not None)
+    app = create_app(config, feed, broadcaster=broadcaster, recorder=recorder, alerts=feed.alerts, fleet=fleet)
+    return Web(app, broadcaster, None if fleet is None else fleet.broadcaster)
 
 
 class Dashboard:
@@ -53,18 +108,25 @@ class Dashboard:
         self._http_map: dict[int, Any] = {}
         self._http_server: Any = None
         self._ws_server: BaseWSGIServer | None = None
-        self._app: Any = None
+        self._web: Web | None = None
+        self._feed: LiveFeed | None = None
         self._fleet: FleetRuntime | None = None
         self._started = False
         self.alerts: AlertService | None = None
 
     @property
+    def feed(self) -> LiveFeed:
+        """The live snapshot every viewer, the alerts and the agent read (exists once started)."""
+        if self._feed is None:
+            raise RuntimeError("the Dashboard is not started")
+        return self._feed
+
+    @property
     def broadcaster(self) -> Broadcaster:
         """The websocket client registry (exists once started)."""
-        if self._app is None:
+        if self._web is None:
             raise RuntimeError("the Dashboard is not started")
-        broadcaster: Broadcaster = self._app.extensions["tokwatch"].broadcaster
-        return broadcaster
+        return self._web.broadcaster
 
     def start(self) -> Config:
         """Bind both ports, build the app, start every thread; return the config with the real ports."""
@@ -84,32 +146,29 @@ class Dashboard:
             # "--host 0" binds every address: say so as 0.0.0.0, never as "http://0:…".
             self.config = replace(self.config, host=bound_host)
         self.alerts = alert_service(self.config, dashboard_url(self.config))
+        feed = self._feed = LiveFeed(self.monitor, recorder=self.recorder, alerts=self.alerts)
         try:
-            self._fleet = open_fleet(self.config, self.monitor)
-            self._app = create_app(self.config, self.monitor, self.recorder, alerts=self.alerts,
-                                   hub=self._fleet.hub, hub_url=hub_url(self.config))
+            self._fleet = open_fleet(self.config, feed)
+            web = self._web = build_web(self.config, feed, recorder=self.recorder, hub=self._fleet.hub,
+                                        hub_url=hub_url(self.config))
         except (ConfigError, ServeError):
             http_socket.close()
             ws_socket.close()
             raise
 
-        self._http_server = http_server(self._app.wsgi_app, http_socket, self.config, self._http_map)
-        self._ws_server = websocket_server(self._app.wsgi_app, bound_host, ws_socket, self.config)
+        self._http_server = http_server(web.app.wsgi_app, http_socket, self.config, self._http_map)
+        self._ws_server = websocket_server(web.app.wsgi_app, bound_host, ws_socket, self.config)
 
         if self.demo is not None:
             self.demo.start()
         if self.recorder is not None:
             self.monitor.keep_passes()
-        self.monitor.decorate = self._decorate
         self.monitor.start()
         if self.recorder is not None:
             self.recorder.start(self.monitor)  # its import runs on its own thread
-        self.broadcaster.start()
-        monitor = self.monitor
-        self.alerts.start(lambda: to_dict(monitor.snapshot()), monitor.wait_for_change, monitor.touch,
-                          interrupt=monitor.interrupt)
-        if self._fleet.hub is not None:
-            self._app.extensions[FLEET_STATE_KEY].broadcaster.start()
+        for broadcaster in web.broadcasters:
+            broadcaster.start()
+        self.alerts.start(feed)
         self._fleet.start()
         self._spawn("tokwatch-http", self._run_http)
         self._spawn("tokwatch-ws", self._run_ws)
@@ -122,10 +181,9 @@ class Dashboard:
         self._stopping.set()
         if self._http_server is not None:
             self._http_server.pull_trigger()  # wake its loop to see the stop
-        if self._app is not None:
-            self.broadcaster.stop()
-            if FLEET_STATE_KEY in self._app.extensions:
-                self._app.extensions[FLEET_STATE_KEY].broadcaster.stop()
+        if self._web is not None:
+            for broadcaster in self._web.broadcasters:
+                broadcaster.stop()
         if self._ws_server is not None:
             if any(thread.name == "tokwatch-ws" for thread in self._threads):
                 self._ws_server.shutdown()  # waits for serve_forever: only once it was started
@@ -145,13 +203,6 @@ class Dashboard:
         if self.demo is not None:
             self.demo.stop()  # last: the tailer must not see its file vanish
 
-    def _decorate(self, snapshot: Snapshot) -> Snapshot:
-        """The wiring's sections of a snapshot: the history's (usual, today) and the alerts."""
-        if self.recorder is not None:
-            snapshot = self.recorder.decorate(snapshot)
-        alerts = self.alerts
-        return snapshot if alerts is None else replace(snapshot, alerts=alerts.status())
-
     def _spawn(self, name: str, target: Callable[[], None]) -> None:
         thread = threading.Thread(target=target, name=name, daemon=True)
         self._threads.append(thread)
@@ -165,16 +216,10 @@ class Dashboard:
         self._ws_server.serve_forever()
 
 
-def open_fleet(config: Config, monitor: Monitor) -> FleetRuntime:
-    """The hub and the agent the config asks for (neither: an empty runtime); raise ServeError."""
+def open_fleet(config: Config, source: SnapshotSource) -> FleetRuntime:
+    """The hub and the agent (reporting ``source``) the config asks for (neither: an empty runtime); raise ServeError."""
     try:
-        return FleetRuntime.open(
-            config,
-            version=lambda: monitor.version,
-            wait_for_change=monitor.wait_for_change,
-            snapshot=lambda: to_dict(monitor.snapshot()),
-            interrupt=monitor.interrupt,
-        )
+        return FleetRuntime.open(config, source)
     except FleetError as e:
         raise ServeError(str(e)) from e
 

@@ -21,7 +21,7 @@ from waitress.server import create_server
 
 from ..allocator import TRIMMER
 from ..config import Config
-from ..web.routes import SERVER_ROLE_KEY
+from ..web.websocket import SERVER_ROLE_KEY
 from .limits import HEAD_MAX_BYTES, SERVER_NAME, AddressSlots, limited_channels
 from .wsserver import WS_CONNECTION_HEADROOM, WS_PENDING_PER_ADDRESS, QuietHandler, WebsocketServer
 

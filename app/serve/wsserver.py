@@ -2,7 +2,7 @@
 
 Werkzeug's own threaded server starts a thread per connection with no limit and no deadline,
 and its handler reads up to 100 header lines of 64 KiB each before anything looks at them. Here
-every connection has a deadline and a head cap until the /ws guard accepts it (app.web.routes
+every connection has a deadline and a head cap until the websocket guard accepts it (app.web.websocket
 calls ``environ[ACCEPT_KEY]``); connections still in their handshake share slots of their own,
 capped per client address, so they never hold the slots accepted dashboards use.
 """
@@ -21,10 +21,10 @@ from typing import Any
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler
 
 from ..allocator import TRIMMER
-from ..web.routes import ACCEPT_KEY
+from ..web.websocket import ACCEPT_KEY
 from .limits import ERROR_HEADERS, HEAD_MAX_BYTES, SERVER_NAME, HeadReader, PendingHandshakes
 
-log = logging.getLogger("app.serve.command")
+log = logging.getLogger(__name__)
 
 # Connections the websocket port holds beyond the client cap: refused handshakes, stray requests,
 # and every handshake not yet accepted.

@@ -1,6 +1,6 @@
 """The history: what tokwatch remembers across restarts and log rotations (SQLite, standard library).
 
-Knows nothing of Flask or the trackers: it takes snapshot dicts (the contract) and passes,
+Knows nothing of Flask or the trackers: it takes snapshots (``app.snapshot.Snapshot``) and passes,
 and answers chart ranges, CSV rows, "vs your usual" and "today".
 """
 

@@ -1,14 +1,15 @@
-"""What the history keeps, as plain rows, and how they are read out of a snapshot dict.
+"""What the history keeps, as plain rows, and how they are read out of a snapshot.
 
-The store never sees a tracker: its input is the snapshot contract (``app.snapshot.to_dict``)
-plus the passes the monitor saw, each with its activation id.
+The store never sees a tracker: its input is the snapshot (``app.snapshot.Snapshot``) plus the
+passes the monitor saw, each with its activation id.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+
+from ..snapshot import Snapshot
 
 SAMPLE_SECONDS = 30
 
@@ -77,8 +78,8 @@ class Observation:
     """One batch for the writer: everything learnt about a source since the last batch."""
 
     source: SourceKey
-    # A snapshot dict (the contract): its new history points, step, evaluations and events.
-    snapshot: dict[str, Any] | None = None
+    # A snapshot: its new history points, step, evaluations and events.
+    snapshot: Snapshot | None = None
     samples: tuple[Sample, ...] = ()
     passes: tuple[PassFact, ...] = ()
     steps: tuple[StepPoint, ...] = ()
@@ -103,33 +104,27 @@ class Observation:
         )
 
 
-def _finite(value: Any) -> float | None:
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
-        return float(value)
-    return None
+def _finite(value: float | None) -> float | None:
+    """The value, or None for an unknown or non-finite one (no such figure is stored)."""
+    return float(value) if value is not None and math.isfinite(value) else None
 
 
-def _int(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-def samples_from(snapshot: dict[str, Any], since: float | None) -> tuple[Sample, ...]:
+def samples_from(snapshot: Snapshot, since: float | None) -> tuple[Sample, ...]:
     """The snapshot's 30-s history points after ``since``, with the state they are known to have.
 
     The current state, layer, tokens per pass and queue position are given to the points since
     the state began (``state_since``, else the newest point only); earlier points keep their
     rate and leave the rest unknown rather than guess.
     """
-    points = [p for p in snapshot.get("history") or () if since is None or p[0] > since]
+    points = [p for p in snapshot.history if since is None or p[0] > since]
     if not points:
         return ()
-    rate = snapshot.get("rate") or {}
-    queue = snapshot.get("queue") or {}
-    state_since = _finite(snapshot.get("state_since"))
+    queue = snapshot.queue
+    state_since = _finite(snapshot.state_since)
     newest = points[-1][0]
     taken: list[Sample] = []
-    for t, value in points:
-        t = int(t)
+    for at, value in points:
+        t = int(at)
         if t % SAMPLE_SECONDS:
             continue
         known = t == newest or (state_since is not None and t >= state_since)
@@ -137,24 +132,27 @@ def samples_from(snapshot: dict[str, Any], since: float | None) -> tuple[Sample,
             Sample(
                 t=t,
                 tokens_per_hour=_finite(value),
-                state=snapshot.get("state") if known else None,
-                layer=_int(snapshot.get("layer")) if known else None,
-                tokens_per_pass=_int(rate.get("tokens_per_pass")) if known else None,
-                queue_position=_int(queue.get("position")) if known else None,
-                step=_int(snapshot.get("step")) if known else None,
+                state=snapshot.state if known else None,
+                layer=snapshot.layer if known else None,
+                tokens_per_pass=snapshot.rate.tokens_per_pass if known else None,
+                queue_position=queue.position if known and queue is not None else None,
+                step=snapshot.step if known else None,
             )
         )
     return tuple(taken)
 
 
-def steps_from(snapshot: dict[str, Any]) -> tuple[tuple[StepPoint, ...], tuple[EvalPoint, ...]]:
-    """A step trainer's current step point and its evaluation figures (none for the miner)."""
-    training = snapshot.get("training")
-    if not isinstance(training, dict):
+def steps_from(snapshot: Snapshot) -> tuple[tuple[StepPoint, ...], tuple[EvalPoint, ...]]:
+    """A step trainer's current step point and its evaluation figures (none for the miner).
+
+    The training section's numbers are finite or None already (app.stats.steps.payload).
+    """
+    training = snapshot.training
+    if training is None:
         return (), ()
     stage = str(training.get("stage") or "train")
-    at = _finite(snapshot.get("source", {}).get("last_event_at")) or _finite(snapshot.get("as_of")) or 0.0
-    step = _int(training.get("step"))
+    at = _finite(snapshot.source.last_event_at) or _finite(snapshot.as_of) or 0.0
+    step: int | None = training.get("step")
     steps: tuple[StepPoint, ...] = ()
     if step is not None:
         steps = (
@@ -162,30 +160,23 @@ def steps_from(snapshot: dict[str, Any]) -> tuple[tuple[StepPoint, ...], tuple[E
                 stage=stage,
                 step=step,
                 at=at,
-                loss=_finite(training.get("loss")),
-                tokens_per_hour=_finite(training.get("tokens_per_hour")),
-                steps_per_hour=_finite(training.get("steps_per_hour")),
+                loss=training.get("loss"),
+                tokens_per_hour=training.get("tokens_per_hour"),
+                steps_per_hour=training.get("steps_per_hour"),
             ),
         )
     evals: list[EvalPoint] = []
     for name, figure in (training.get("eval") or {}).items():
-        if isinstance(figure, dict) and _int(figure.get("step")) is not None:
-            evals.append(EvalPoint(stage, str(name), int(figure["step"]), at, _finite(figure.get("value"))))
+        if figure.get("step") is not None:
+            evals.append(EvalPoint(stage, str(name), int(figure["step"]), at, figure.get("value")))
     return steps, tuple(evals)
 
 
-def events_from(snapshot: dict[str, Any]) -> tuple[EventRow, ...]:
+def events_from(snapshot: Snapshot) -> tuple[EventRow, ...]:
     """The timeline's events in the snapshot (each stored once, however often it is seen)."""
-    rows: list[EventRow] = []
-    for event in snapshot.get("events") or ():
-        if not isinstance(event, dict):
-            continue
-        at = _finite(event.get("at"))
-        if at is not None and isinstance(event.get("kind"), str) and isinstance(event.get("text"), str):
-            rows.append(EventRow(at, event["kind"], event["text"]))
-    return tuple(rows)
+    return tuple(EventRow(float(event.at), event.kind, event.text) for event in snapshot.events)
 
 
-def kind_of(snapshot: dict[str, Any]) -> str:
+def kind_of(snapshot: Snapshot) -> str:
     """``steps`` for a step trainer's snapshot, else ``miner``."""
-    return "steps" if isinstance(snapshot.get("training"), dict) else "miner"
+    return "steps" if snapshot.training is not None else "miner"

@@ -1,7 +1,8 @@
-"""The web side: ``create_app`` builds the Flask app over one monitor; nothing starts here.
+"""The web side: ``create_app`` registers routes over what it is handed; nothing is built or started here.
 
-``routes`` (the page, the JSON, the websocket), ``broadcast`` (one push loop for every
-viewer), ``security`` (Host, Origin, token) and ``serve`` (the two servers and their threads).
+``routes`` (the page, the JSON, the websocket), ``hub`` (the hub's routes), ``websocket`` (one
+session for /ws and /ws/fleet), ``broadcast`` (one push loop for every viewer), ``security``
+(Host, Origin, token). The process (app.serve) builds the feed, the broadcasters and the rest.
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ if TYPE_CHECKING:
 
     from ..alerts import AlertService
     from ..config import Config
-    from ..hub.service import Hub
-    from ..live.monitor import Monitor
+    from ..live.feed import LiveFeed
     from ..record.recorder import Recorder
+    from .broadcast import Broadcaster
+    from .hub import HubState
 
 # A wheel carries templates/ and static/ inside the package; a checkout keeps them at the
 # repository's root (the project layout), beside the package.
@@ -33,27 +35,23 @@ WS_MAX_MESSAGE_BYTES = 1024
 
 def create_app(
     config: Config,
-    monitor: Monitor,
-    recorder: Recorder | None = None,
+    feed: LiveFeed,
     *,
+    broadcaster: Broadcaster,
+    recorder: Recorder,
     alerts: AlertService | None = None,
-    hub: Hub | None = None,
-    hub_url: str = "",
+    fleet: HubState | None = None,
 ) -> Flask:
-    """Build the dashboard app over one monitor (and the hub's routes when given one); nothing starts.
+    """Build the dashboard app over what it is handed (and the hub's routes given ``fleet``); nothing starts.
 
-    app.serve.command starts the threads. ``recorder``: the history behind /api/history (None: a
-    history that keeps nothing). ``alerts``: the alert service /healthz reports on (None: none
-    runs). ``hub_url``: what the fleet page tells agents to report to.
+    ``feed``: the live snapshot the page, the JSON and /metrics show; ``broadcaster``: the /ws
+    push (the process starts it); ``recorder``: the history behind /api/history; ``alerts``: the
+    alert service /healthz reports on (None: none runs).
     """
     from flask import Flask
 
-    from ..record.recorder import Recorder
-    from ..snapshot import to_json
-    from ..store import History
     from . import hub as hub_routes
-    from . import metrics, routes, security, static
-    from .broadcast import Broadcaster
+    from . import metrics, routes, security, static, websocket
 
     security.check_config(config)
     app = Flask(
@@ -68,32 +66,18 @@ def create_app(
             "max_message_size": WS_MAX_MESSAGE_BYTES,
         },
     )
-    broadcaster = Broadcaster(
-        monitor,
-        payload=lambda: to_json(monitor.snapshot()),
-        max_clients=config.max_ws_clients,
-        push_interval_seconds=config.push_interval_seconds,
-    )
-    if recorder is None:
-        recorder = Recorder(History(None), monitor.log_path)
     app.extensions["tokwatch"] = routes.WebState(
-        config=config, monitor=monitor, broadcaster=broadcaster, recorder=recorder, alerts=alerts
+        config=config, feed=feed, broadcaster=broadcaster, recorder=recorder, alerts=alerts
     )
     security.init_app(app, config)
     static.init_app(app, ASSETS_ROOT / "static")
-    app.extensions[metrics.REGISTRY_KEY] = metrics.build_registry(config, monitor, hub)
+    app.extensions[metrics.REGISTRY_KEY] = metrics.build_registry(config, feed, fleet.hub if fleet else None)
+    # The page; a hub following no log shows the fleet instead.
+    app.add_url_rule("/", "index", hub_routes.fleet_index if fleet is not None and not fleet.has_log else routes.index)
     app.register_blueprint(routes.bp)
     app.register_blueprint(metrics.bp)
-    if hub is not None:
-        fleet_broadcaster = Broadcaster(
-            hub,
-            payload=hub.fleet_json,
-            max_clients=config.max_ws_clients,
-            push_interval_seconds=config.push_interval_seconds,
-        )
-        app.extensions[hub_routes.STATE_KEY] = hub_routes.HubState(
-            config=config, hub=hub, broadcaster=fleet_broadcaster, hub_url=hub_url, has_log=monitor.log_path is not None
-        )
+    if fleet is not None:
+        app.extensions[hub_routes.STATE_KEY] = fleet
         app.register_blueprint(hub_routes.bp)
-    routes.sock.init_app(app)
+    websocket.sock.init_app(app)
     return app

@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable
 from typing import Protocol
 
+from ..changes import ChangeSource
 from .pacing import Pacer
 
 log = logging.getLogger(__name__)
@@ -31,18 +32,6 @@ MAX_CLIENT_MESSAGES = 8
 CLOSE_POLICY_VIOLATION = 1008
 # A look for stuck sends comes this long after the first could be stuck, so it finds it stuck.
 STALL_CHECK_MARGIN_SECONDS = 0.05
-
-
-class ChangeSource(Protocol):
-    """What the broadcaster waits on: a version bumped on every change (the monitor, the hub)."""
-
-    @property
-    def version(self) -> int: ...
-
-    def wait_for_change(self, since: int, timeout: float) -> int: ...
-
-    def interrupt(self) -> None:
-        """Make every ``wait_for_change`` in progress return now (a waiter is stopping)."""
 
 
 class WebSocketLike(Protocol):

@@ -8,26 +8,22 @@ as ``/api/snapshot`` does.
 from __future__ import annotations
 
 import json
-import logging
-import socket
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from flask import Blueprint, Response, abort, current_app, render_template, request
+from flask import Blueprint, Response, abort, current_app, make_response, render_template, request
 from simple_websocket import Server
-from wsproto.utilities import LocalProtocolError
 
 from ..config import Config
 from ..hub.keys import NAME_PATTERN
 from ..hub.report import MAX_REPORT_BYTES
 from . import security
-from .broadcast import Broadcaster, ClientClosed, pump
-from .routes import CLOSE_NORMAL, CLOSE_TRY_AGAIN_LATER, finish, sock
+from .broadcast import Broadcaster
+from .static import compress_page
+from .websocket import session, sock, vet_handshake
 
 if TYPE_CHECKING:
     from ..hub.service import Hub
-
-log = logging.getLogger(__name__)
 
 REPORT_PATH = security.REPORT_PATH
 STATE_KEY = "tokwatch.hub"
@@ -65,13 +61,7 @@ def guard() -> None:
     if request.path.startswith("/api/"):
         security.require_token(state.config)
     elif request.endpoint == "hub.fleet_socket":
-        security.require_token(state.config, query_param=True)
-        security.require_websocket_origin(state.config)
-        if state.broadcaster.is_full():
-            security.refuse(503, "too many live pages open; close one and reload")
-        raw = request.environ.get("werkzeug.socket")
-        if raw is not None:
-            raw.settimeout(None)
+        vet_handshake(state.config, state.broadcaster, full="too many live pages open; close one and reload")
 
 
 @bp.post(REPORT_PATH)
@@ -106,6 +96,11 @@ def render_fleet_page() -> str:
 def fleet_page() -> str:
     """Every machine on one page."""
     return render_fleet_page()
+
+
+def fleet_index() -> Response:
+    """A hub following no log: its ``/`` is the fleet page (gzipped when the browser takes it)."""
+    return compress_page(make_response(render_fleet_page()))
 
 
 def _machine_name(name: str) -> str:
@@ -152,18 +147,5 @@ def chart_api(name: str) -> Response:
 def fleet_socket(connection: Server) -> None:
     """Send the fleet now, then on every change (coalesced) and a keepalive when idle."""
     state = hub_state()
-    client = state.broadcaster.join(abort=lambda: connection.sock.shutdown(socket.SHUT_RDWR))
-    if client is None:
-        finish(connection, CLOSE_TRY_AGAIN_LATER, "too many live pages open")
-        return
-    code, reason = CLOSE_NORMAL, ""
-    try:
-        connection.send(state.hub.fleet_json())
-        pump(connection, client, keepalive_seconds=state.config.keepalive_seconds)
-    except ClientClosed as closed:
-        code, reason = closed.code, closed.reason
-    except (OSError, LocalProtocolError) as e:
-        log.debug("fleet websocket client gone: %s", e)
-    finally:
-        state.broadcaster.leave(client)
-        finish(connection, code, reason)
+    session(connection, state.broadcaster, state.hub.fleet_json,
+            keepalive_seconds=state.config.keepalive_seconds, full="too many live pages open")

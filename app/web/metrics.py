@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING, Any
 from flask import Blueprint, Response, current_app
 
 from ..config import Config
-from ..live.monitor import Monitor
-from ..snapshot import to_dict
+from ..snapshot import Snapshot
 from . import security
 
 if TYPE_CHECKING:
     from ..hub.service import Hub
+    from ..live.feed import LiveFeed
     from ..prometheus import Labels
 
 bp = Blueprint("metrics", __name__)
@@ -40,15 +40,15 @@ class LazyRegistry:
             return self._registry
 
 
-def build_registry(config: Config, monitor: Monitor, hub: Hub | None) -> LazyRegistry:
-    """One registry per app: the collector asks the monitor (and the hub) afresh at every scrape."""
-    own = monitor.log_path is not None or hub is None  # a hub that follows no log has no figures of its own
+def build_registry(config: Config, feed: LiveFeed, hub: Hub | None) -> LazyRegistry:
+    """One registry per app: the collector asks the live feed (and the hub) afresh at every scrape."""
+    own = feed.monitor.log_path is not None or hub is None  # a hub that follows no log has no figures of its own
     name = config.resolved_machine_name
 
-    def snapshots() -> Iterable[tuple[Labels, dict[str, Any]]]:
-        found: list[tuple[Labels, dict[str, Any]]] = []
+    def snapshots() -> Iterable[tuple[Labels, Snapshot]]:
+        found: list[tuple[Labels, Snapshot]] = []
         if own:
-            found.append(({"machine": name} if hub is not None else {}, to_dict(monitor.snapshot())))
+            found.append(({"machine": name} if hub is not None else {}, feed.snapshot()))
         if hub is not None:
             # A machine reporting under this hub's own name would repeat its series: its own figures win.
             found.extend(item for item in hub.metric_snapshots() if not (own and item[0]["machine"] == name))

@@ -26,6 +26,7 @@ from urllib.parse import urlsplit
 from flask import Flask, Response, abort, jsonify, request
 
 from ..config import Config, ConfigError, is_loopback
+from ..hub.keys import bearer_token
 
 TOKEN_FILE_NAME = "token"
 REPORT_PATH = "/hub/report"  # where agents post (app.web.hub); exempt from the Host rule only
@@ -119,16 +120,6 @@ def token_matches(presented: str | None, expected: str) -> bool:
     if presented is None:
         return False
     return hmac.compare_digest(presented.encode(), expected.encode())
-
-
-def bearer_token(authorization: str | None) -> str | None:
-    """The token in an ``Authorization: Bearer …`` header, or None."""
-    if not authorization:
-        return None
-    scheme, _, value = authorization.strip().partition(" ")
-    if scheme.lower() != "bearer" or not value.strip():
-        return None
-    return value.strip()
 
 
 def content_security_policy(websocket_origin: str | None) -> str:

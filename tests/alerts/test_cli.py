@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from app.alerts.read import clock_time
+from app.text import clock_time
 from tests.receiver import Receiver
 from tests.web.test_serve import RunningProcess, start_run_py
 

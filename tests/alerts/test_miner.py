@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from app.alerts.read import clock_time
+from app.text import clock_time
 from tests.alerts.test_cli import get, stop, write_config
 from tests.conftest import iota_line
 from tests.receiver import Receiver

@@ -6,11 +6,16 @@ import json
 import threading
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from app.alerts import AlertService, AlertSettings, Delivery, Heartbeat
+from app.changes import Changes
+from app.live.feed import LiveFeed
+from app.live.monitor import Monitor
+from app.snapshot import Snapshot
 from tests.alerts.test_book import MIN, T0, hm, snap
 from tests.receiver import Receiver
 
@@ -96,47 +101,63 @@ def test_the_heartbeat_follows_the_state(receiver: Receiver) -> None:
         service.stop()
 
 
+class Feed:
+    """A live feed that hands out the given snapshots in turn (an exception: one that cannot be read)."""
+
+    def __init__(self, snapshots: list[Snapshot | Exception]) -> None:
+        self.snapshots = snapshots
+        self.served = 0
+        self.changes = Changes()
+        self.section_changes = 0
+
+    @property
+    def version(self) -> int:
+        return self.changes.version
+
+    def wait_for_change(self, since: int, timeout: float) -> int:
+        self.changes.wait_for_change(since, min(timeout, 0.05))
+        return since + 1  # every look finds a change: the next snapshot
+
+    def interrupt(self) -> None:
+        self.changes.interrupt()
+
+    def section_changed(self) -> None:
+        self.section_changes += 1
+
+    def snapshot(self) -> Snapshot:
+        item = self.snapshots[min(self.served, len(self.snapshots) - 1)]
+        self.served += 1
+        if isinstance(item, Exception):
+            raise item
+        return item
+
+
 def test_the_watching_thread_reads_the_source_and_survives_a_bad_snapshot() -> None:
-    snapshots: list[dict[str, Any]] = [
-        {"state": "training", "as_of": T0},
-        {"state": "idle", "as_of": T0 + 1, "state_since": "not a time", "rate": None},
-        snap("idle", T0 + 2, since=T0 - 3600),
-    ]
-    version = 0
-    changed = threading.Condition()
-    served: list[dict[str, Any]] = []
-
-    def source() -> dict[str, Any]:
-        s = snapshots[min(len(served), len(snapshots) - 1)]
-        served.append(s)
-        return s
-
-    def wait_for_change(since: int, timeout: float) -> int:
-        with changed:
-            changed.wait_for(lambda: version != since, timeout=min(timeout, 0.05))
-            return version + len(served)
-
+    base = Monitor(None).snapshot(T0)
+    source = Feed([
+        replace(base, state="training", as_of=T0),
+        ValueError("a snapshot that cannot be read"),
+        replace(base, state="idle", as_of=T0 + 2, state_since=T0 - 3600),
+    ])
     service = AlertService(AlertSettings(), name="rig-7")
-    service.start(source, wait_for_change)
+    service.start(source)
     try:
         deadline = time.monotonic() + 10
         while not service.status()["active"] and time.monotonic() < deadline:
             time.sleep(0.05)
         assert [a["rule"] for a in service.status()["active"]] == ["idle"]
+        assert source.section_changes >= 1  # the opened alert is the alerts' section changing
     finally:
         service.stop()
 
 
 def test_stop_cuts_the_quiet_wait_short_and_ends_every_thread(receiver: Receiver, tmp_path: Any) -> None:
-    from app.live.monitor import Monitor
-
     log = tmp_path / "miner.log"
     log.write_text("")
-    monitor = Monitor(log)  # never started: a quiet log
+    feed = LiveFeed(Monitor(log))  # never started: a quiet log
     delivery = Delivery([receiver.json_url("/notify")])
     service = AlertService(AlertSettings(), name="rig-7", delivery=delivery)
-    service.start(lambda: {"state": "training", "as_of": T0}, monitor.wait_for_change, monitor.touch,
-                  interrupt=monitor.interrupt)
+    service.start(feed)
     time.sleep(1.5)  # past the first look: asleep in the quiet wait, its worker on an empty queue
     started = time.monotonic()
     service.stop()

@@ -8,6 +8,9 @@ from typing import Any
 
 from app.hub.agent import Agent, for_report
 from app.hub.spool import Spool
+from app.live.feed import LiveFeed
+from app.live.monitor import Monitor
+from app.snapshot import Snapshot
 from tests.receiver import Receiver
 
 KEY = "twk_" + "k" * 43
@@ -17,8 +20,7 @@ NOW = 1_796_000_040.0
 def agent(tmp_path: Path, url: str) -> Agent:
     """An agent whose reports are taken and flushed by the test (its thread is never started)."""
     return Agent(url=url, key=KEY, machine="rig-a", spool=Spool(tmp_path / "spool.sqlite3"),
-                 version=lambda: 0, wait_for_change=lambda since, timeout: 0, snapshot=dict,
-                 interval_seconds=15.0, clock=lambda: NOW)
+                 source=LiveFeed(Monitor(None)), interval_seconds=15.0, clock=lambda: NOW)
 
 
 def snap(i: int) -> dict[str, Any]:
@@ -77,28 +79,27 @@ def test_on_a_quiet_log_the_agent_sleeps_between_reports_and_stops_at_once(tmp_p
     import threading
     import time
 
-    from app.live.monitor import Monitor
-
     log = tmp_path / "miner.log"
     log.write_text("")
-    monitor = Monitor(log)  # never started: its version never moves, as on a quiet log
     looks: list[float] = []
 
-    def snapshot() -> dict[str, Any]:
-        looks.append(time.monotonic())
-        return {"state": "training", "as_of": NOW}
+    class Looked(LiveFeed):
+        def snapshot(self, now: float | None = None) -> Snapshot:
+            looks.append(time.monotonic())
+            return super().snapshot(NOW)
+
+    feed = Looked(Monitor(log))  # never started: its version never moves, as on a quiet log
 
     receiver = Receiver()
     try:
         sender = Agent(url=receiver.http_url("/").rstrip("/"), key=KEY, machine="rig-a",
-                       spool=Spool(tmp_path / "spool.sqlite3"), version=lambda: monitor.version,
-                       wait_for_change=monitor.wait_for_change, snapshot=snapshot, interval_seconds=60.0,
-                       interrupt=monitor.interrupt)
+                       spool=Spool(tmp_path / "spool.sqlite3"), source=feed,
+                       interval_seconds=60.0)
         sender.start()
         receiver.wait_for(1)  # the first report, at once
         time.sleep(2.5)
         quiet_looks = len(looks)
-        monitor.touch()  # the log moved: the state is looked at again within a second
+        feed.changes.bump()  # the log moved: the state is looked at again within a second
         deadline = time.monotonic() + 3
         while len(looks) == quiet_looks and time.monotonic() < deadline:
             time.sleep(0.02)

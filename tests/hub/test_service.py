@@ -56,21 +56,21 @@ def test_who_may_report(setup: tuple[Hub, Clock, dict[str, str]]) -> None:
 
 def test_version_moves_on_reports_and_on_going_offline(setup: tuple[Hub, Clock, dict[str, str]]) -> None:
     hub, clock, keys = setup
-    v0 = hub.version
+    v0 = hub.changes.version
     hub.take(f"Bearer {keys['rig-a']}", body("rig-a", 1, START))
-    v1 = hub.version
+    v1 = hub.changes.version
     assert v1 > v0
     hub.take(f"Bearer {keys['rig-a']}", body("rig-a", 1, START))  # a resend changes nothing
-    assert hub.version == v1
+    assert hub.changes.version == v1
     hub.tick()
-    v2 = hub.version
+    v2 = hub.changes.version
     clock.now = START + 45
     hub.tick()
-    assert hub.version == v2  # three reports missed only after 45 s
+    assert hub.changes.version == v2  # three reports missed only after 45 s
     assert hub.fleet()["totals"]["online"] == 1
     clock.now = START + 46
     hub.tick()
-    assert hub.version > v2
+    assert hub.changes.version > v2
     fleet = hub.fleet()
     assert fleet["totals"]["online"] == 0 and fleet["machines"][0]["status_line"] == "offline"
     assert hub.metric_snapshots() == []

@@ -14,6 +14,7 @@ from app.store import History, Observation, PassFact, Sample, SourceKey
 from app.store.files import FILE_NAME
 from app.store.records import EventRow, samples_from
 from app.store.schema import VERSION
+from tests.snapshots import snapshot
 
 SRC = SourceKey("box", "/logs/iota", "miner")
 # 2026-11-20 12:00:00 local time: every figure below is counted from here by hand.
@@ -170,8 +171,8 @@ def test_a_version_1_file_is_migrated_with_its_data(tmp_path: Path, clock: Clock
     assert h.status().mode == "writing"
     assert h.read(lambda c: c.execute("PRAGMA user_version").fetchone()[0]) == VERSION
     assert series(h.chart(SRC, "1h"), "tokens_per_hour")[T0 + 60] == 123456.0
-    steps = Observation(SourceKey("box", "/logs/nano", "steps"), snapshot={
-        "history": [], "training": {"stage": "base", "step": 5, "loss": 3.25}, "as_of": T0 + 100})
+    steps = Observation(SourceKey("box", "/logs/nano", "steps"), snapshot=snapshot(
+        "training", T0 + 100, training={"stage": "base", "step": 5, "loss": 3.25}))
     put(h, steps)
     assert h.read(lambda c: c.execute("SELECT step, loss FROM step").fetchall()) == [(5, 3.25)]
     h.stop()
@@ -366,10 +367,10 @@ def test_today_counts_from_local_midnight(tmp_path: Path) -> None:
 def test_step_trainer_points_and_evaluations(history: History, clock: Clock) -> None:
     nano = SourceKey("box", "/runs/nanochat.log", "steps")
     for step, loss in ((100, 4.0), (200, 3.5), (300, 3.25)):
-        snap = {"history": [[T0 + step, 4.6e8]], "state": "training", "step": step, "as_of": T0 + step,
-                "source": {"last_event_at": T0 + step},
-                "training": {"stage": "base", "step": step, "loss": loss, "tokens_per_hour": 4.6e8,
-                             "steps_per_hour": 3600.0, "eval": {"val_bpb": {"value": 0.91, "step": 250}}}}
+        snap = snapshot("training", T0 + step, history=[(T0 + step, 4.6e8)], step=step,
+                        source={"last_event_at": T0 + step},
+                        training={"stage": "base", "step": step, "loss": loss, "tokens_per_hour": 4.6e8,
+                                  "steps_per_hour": 3600.0, "eval": {"val_bpb": {"value": 0.91, "step": 250}}})
         put(history, Observation(nano, snapshot=snap))
     chart = history.chart(nano, "1h")
     assert chart["steps"]["loss"] == [[100, 4.0], [200, 3.5], [300, 3.25]]
@@ -388,12 +389,13 @@ def test_events_are_kept_once_and_a_repeat_count_updates_in_place(history: Histo
 
 
 def test_snapshot_points_get_the_state_only_where_it_is_known() -> None:
-    snap = {"history": [[T0, 1.0], [T0 + 30, 2.0], [T0 + 60, None], [T0 + 90, 4.0]], "state": "training",
-            "state_since": T0 + 45, "layer": 3, "rate": {"tokens_per_pass": 512}, "queue": None, "step": 7}
+    snap = snapshot("training", T0 + 90, since=T0 + 45, layer=3, rate={"tokens_per_pass": 512}, step=7,
+                    history=[(T0, 1.0), (T0 + 30, 2.0), (T0 + 60, None), (T0 + 90, 4.0)])
     rows = samples_from(snap, since=T0)
     assert [(s.t, s.tokens_per_hour, s.state, s.layer) for s in rows] == [
         (T0 + 30, 2.0, None, None), (T0 + 60, None, "training", 3), (T0 + 90, 4.0, "training", 3)]
-    assert samples_from({"history": [[T0, 1.0]], "state": "queued", "queue": {"position": 12}}, None)[0].queue_position == 12
+    queued = snapshot("queued", T0, history=[(T0, 1.0)], queue={"position": 12})
+    assert samples_from(queued, None)[0].queue_position == 12
 
 
 def test_no_data_dir_keeps_nothing(tmp_path: Path, clock: Clock) -> None:

@@ -80,7 +80,7 @@ def test_stop_wakes_a_broadcaster_sleeping_on_a_quiet_log(tmp_path: Path) -> Non
     log.write_text("")
     monitor = Monitor(log)
     broadcaster = Broadcaster(
-        monitor, payload=lambda: "{}", max_clients=4, push_interval_seconds=0.25, refresh_seconds=3600,
+        monitor.changes, payload=lambda: "{}", max_clients=4, push_interval_seconds=0.25, refresh_seconds=3600,
         stall_seconds=3600,
     )
     broadcaster.start()
@@ -99,7 +99,7 @@ def test_a_change_is_pushed_once_and_a_quiet_log_adds_none(tmp_path: Path) -> No
     log.write_text("")
     monitor = Monitor(log)
     broadcaster = Broadcaster(
-        monitor, payload=lambda: str(monitor.version), max_clients=4, push_interval_seconds=0.25,
+        monitor.changes, payload=lambda: str(monitor.changes.version), max_clients=4, push_interval_seconds=0.25,
         refresh_seconds=3600, stall_seconds=3600,
     )
     client = broadcaster.join()
@@ -107,7 +107,7 @@ def test_a_change_is_pushed_once_and_a_quiet_log_adds_none(tmp_path: Path) -> No
     broadcaster.start()
     try:
         assert client.take(5) == "0"
-        monitor.touch()
+        monitor.changes.bump()
         assert client.take(5) == "1"
         time.sleep(0.5)
         assert client.take(0) is None

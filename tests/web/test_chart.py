@@ -170,7 +170,7 @@ def screenshot(page: Any, name: str) -> None:
 def test_the_hour_from_the_snapshot_starts_at_zero_and_holds_the_current_value(
     live_server: ChartServer, chart_page: Any
 ) -> None:
-    snap = to_dict(live_server.monitor.snapshot())
+    snap = to_dict(live_server.dashboard.feed.snapshot())
     current = snap["rate"]["tokens_per_hour"]
     assert snap["rate"]["measured"] and current is not None
     hour = [(t, v) for t, v in snap["history"] if NOW - HOUR < t <= NOW]
@@ -196,7 +196,7 @@ def test_the_hour_from_the_snapshot_starts_at_zero_and_holds_the_current_value(
 
 
 def test_hover_and_touch_show_the_value_at_a_time(live_server: ChartServer, chart_page: Any) -> None:
-    snap = to_dict(live_server.monitor.snapshot())
+    snap = to_dict(live_server.dashboard.feed.snapshot())
     # A point in the middle of the passing stretch, where the rate is known to the token.
     t, value = next((t, v) for t, v in snap["history"] if t >= NOW - 30 * 60 and v is not None)
     chart_page.goto(live_server.url)
@@ -418,7 +418,7 @@ def test_a_step_trainer_gets_loss_and_rate_against_step_with_evaluations(
     with chart_page.expect_response(re.compile(r"/api/history\?range=30d$")):
         longest.click()
     expect()(chart_page.locator("#history-title")).to_have_text("loss and rate by step, the whole run")
-    training = to_dict(steps_server.monitor.snapshot())["training"]
+    training = to_dict(steps_server.dashboard.feed.snapshot())["training"]
     loss_plot, rate_plot = inspect(chart_page)
     assert loss_plot["kind"] == "loss" and rate_plot["kind"] == "steprate"
     assert loss_plot["points"] == len(STORED_STEPS)

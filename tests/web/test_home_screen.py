@@ -17,8 +17,8 @@ from PIL import Image
 
 from app.config import Config
 from app.live.monitor import Monitor
-from app.web import create_app, pairing
-from tests.conftest import RunningServer, start_server
+from app.web import pairing
+from tests.conftest import RunningServer, start_server, web_app
 from tests.web.qr import read_qr
 
 TOKEN = "home-screen-token-1"
@@ -34,7 +34,7 @@ def fetch(client: Any, url: str) -> tuple[int, str, bytes]:
 @pytest.fixture
 def lan_app(config: Config, monitor: Monitor, tmp_path: Path) -> Flask:
     """The app as served on the LAN, with its token kept in a file."""
-    return create_app(
+    return web_app(
         replace(config, host=LAN_ADDRESS, port=8765, token=TOKEN, token_file=tmp_path / "config" / "token"),
         monitor,
     )

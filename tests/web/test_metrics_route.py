@@ -10,8 +10,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from app.config import Config
 from app.live.monitor import Monitor
-from app.web import create_app
-from tests.conftest import LogWriter
+from tests.conftest import LogWriter, web_app
 
 
 def values(text: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
@@ -40,7 +39,7 @@ def test_metrics_follow_the_log(client: FlaskClient, monitor: Monitor, log_write
 
 
 def test_metrics_need_the_token_off_loopback(config: Config, monitor: Monitor) -> None:
-    app = create_app(replace(config, token="metrics-token-1"), monitor)
+    app = web_app(replace(config, token="metrics-token-1"), monitor)
     client = app.test_client()
     assert client.get("/metrics").status_code == 401
     assert client.get("/metrics", headers={"Authorization": "Bearer wrong-token-1"}).status_code == 401
@@ -54,7 +53,7 @@ def test_a_hub_without_a_log_exports_no_figures_of_its_own(tmp_path: Path) -> No
 
     store = HubStore(tmp_path / "data" / "hub.sqlite3")
     store.enroll("rig-a", 1_796_000_000.0)
-    app = create_app(config, Monitor(None), hub=Hub(store))
+    app = web_app(config, Monitor(None), hub=Hub(store))
     text = app.test_client().get("/metrics").get_data(as_text=True)
     assert "tokwatch_state{" not in text  # nothing reported yet, and the hub itself follows no log
     assert 'tokwatch_machine_online{machine="rig-a"} 0.0' in text

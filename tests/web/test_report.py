@@ -10,7 +10,7 @@ from flask.testing import FlaskClient
 
 from app.config import Config
 from app.live.monitor import Monitor
-from app.web import create_app
+from tests.conftest import web_app
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 TOKEN = "s3cret-token_for.tests"
@@ -22,7 +22,7 @@ def test_the_report_is_plain_text_with_the_resets(config: Config) -> None:
     at = time.mktime((2026, 9, 21, 8, 26, 30, 0, 0, -1))  # the log's local time, as it writes it
     monitor = Monitor(None, format_name="iota", clock=lambda: at)
     monitor.lines(lines)
-    client = create_app(replace(config, port=8765), monitor).test_client()
+    client = web_app(replace(config, port=8765), monitor).test_client()
     response = client.get("/api/report.txt")
     assert response.status_code == 200
     assert response.mimetype == "text/plain"
@@ -34,7 +34,7 @@ def test_the_report_is_plain_text_with_the_resets(config: Config) -> None:
 
 
 def test_the_report_needs_the_token_on_the_lan(config: Config, monitor: Monitor) -> None:
-    client = create_app(replace(config, host="0.0.0.0", port=8765, token=TOKEN), monitor).test_client()
+    client = web_app(replace(config, host="0.0.0.0", port=8765, token=TOKEN), monitor).test_client()
     assert client.get("/api/report.txt").status_code == 401
     assert client.get("/api/report.txt", headers={"Authorization": "Bearer nope-nope-nope"}).status_code == 401
     right = client.get("/api/report.txt", headers={"Authorization": f"Bearer {TOKEN}"})

@@ -226,12 +226,12 @@ import sys
 from pathlib import Path
 from app.config import Config
 from app.live.monitor import Monitor
-from app.web import create_app
-from app.serve.process import open_fleet
+from app.live.feed import LiveFeed
+from app.serve.process import build_web, open_fleet
 config = Config(log_path=Path(sys.argv[1]), port=0, history=False)
-monitor = Monitor(config.log_path)
-open_fleet(config, monitor)
-app = create_app(config, monitor)
+feed = LiveFeed(Monitor(config.log_path))
+open_fleet(config, feed)
+app = build_web(config, feed).app
 watched = ("segno", "prometheus_client", "app.hub.service", "app.hub.agent")
 print(" ".join(m for m in watched if m in sys.modules))
 response = app.test_client().get("/metrics", headers={"Host": "127.0.0.1"})

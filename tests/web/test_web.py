@@ -15,8 +15,6 @@ from flask.testing import FlaskClient
 from app.config import Config, ConfigError
 from app.live.monitor import Monitor
 from app.snapshot import to_json
-from app.web import create_app
-from app.web.routes import SERVER_ROLE_KEY
 from app.web.security import (
     content_security_policy,
     default_config_dir,
@@ -24,7 +22,8 @@ from app.web.security import (
     origin_allowed,
     split_host,
 )
-from tests.conftest import LogWriter
+from app.web.websocket import SERVER_ROLE_KEY
+from tests.conftest import LogWriter, web_app
 
 TOKEN = "s3cret-token_for.tests"
 WS_HANDSHAKE = {
@@ -38,7 +37,7 @@ WS_HANDSHAKE = {
 @pytest.fixture
 def lan_app(config: Config, monitor: Monitor) -> Flask:
     """The app as served on the LAN: all interfaces, a token."""
-    return create_app(replace(config, host="0.0.0.0", port=8765, token=TOKEN), monitor)
+    return web_app(replace(config, host="0.0.0.0", port=8765, token=TOKEN), monitor)
 
 
 # --- the page, the API, health -----------------------------------------------------------
@@ -64,7 +63,7 @@ def test_api_snapshot_is_the_one_serializer(config: Config, log_writer: LogWrite
     now = 1_790_000_000.0
     monitor = Monitor(config.log_path, clock=lambda: now)
     monitor.lines(log_writer.registered(2, t=now - 60))
-    client = create_app(config, monitor).test_client()
+    client = web_app(config, monitor).test_client()
 
     response = client.get("/api/snapshot")
 
@@ -114,7 +113,7 @@ def test_other_hosts_are_refused_everywhere(client: FlaskClient, host: str) -> N
 
 
 def test_allow_host_adds_a_name(config: Config, monitor: Monitor) -> None:
-    client = create_app(replace(config, allow_hosts=("Miner.local",)), monitor).test_client()
+    client = web_app(replace(config, allow_hosts=("Miner.local",)), monitor).test_client()
     assert client.get("/healthz", headers={"Host": "miner.local:8765"}).status_code == 200
     assert client.get("/healthz", headers={"Host": "other.local"}).status_code == 403
 
@@ -148,18 +147,18 @@ def test_lan_page_and_static_files_load_without_the_token(lan_app: Flask) -> Non
 
 def test_a_non_loopback_host_without_a_token_does_not_start(config: Config, monitor: Monitor) -> None:
     with pytest.raises(ConfigError, match="token is required"):
-        create_app(replace(config, host="0.0.0.0"), monitor)
+        web_app(replace(config, host="0.0.0.0"), monitor)
 
 
 @pytest.mark.parametrize("token", ["short", "has space in it", "has#fragment", "ünïcode-token"])
 def test_a_token_that_cannot_travel_in_a_url_is_refused(config: Config, monitor: Monitor, token: str) -> None:
     with pytest.raises(ConfigError, match="token"):
-        create_app(replace(config, token=token), monitor)
+        web_app(replace(config, token=token), monitor)
 
 
 def test_a_bad_allow_host_is_refused(config: Config, monitor: Monitor) -> None:
     with pytest.raises(ConfigError, match="allow-host"):
-        create_app(replace(config, allow_hosts=("evil.example/x",)), monitor)
+        web_app(replace(config, allow_hosts=("evil.example/x",)), monitor)
 
 
 def test_token_is_created_once_private_and_kept(tmp_path: Path) -> None:

@@ -139,7 +139,8 @@ class HandshakeRefused(Exception):
         self.status = status
 
 
-def raw_handshake(server: RunningServer, *, receive_buffer_bytes: int | None = None, **headers: str) -> socket.socket:
+def raw_handshake(server: RunningServer, *, receive_buffer_bytes: int | None = None, path: str = "/ws",
+                  **headers: str) -> socket.socket:
     """Open a websocket by hand (a client that will never read), returning once the 101 arrived."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     if receive_buffer_bytes is not None:
@@ -154,7 +155,7 @@ def raw_handshake(server: RunningServer, *, receive_buffer_bytes: int | None = N
         "Sec-WebSocket-Version": "13",
         **headers,
     }
-    lines = ["GET /ws HTTP/1.1", *(f"{name}: {value}" for name, value in fields.items())]
+    lines = [f"GET {path} HTTP/1.1", *(f"{name}: {value}" for name, value in fields.items())]
     sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
     sock.settimeout(2)
     head = sock.recv(1024)
@@ -230,7 +231,7 @@ def test_a_stuck_client_skips_versions_instead_of_queueing_them(config: Config) 
 
 def test_a_blocked_send_does_not_hold_up_the_broadcaster(config: Config, log_writer: LogWriter) -> None:
     monitor = Monitor(config.log_path)
-    broadcaster = Broadcaster(monitor, payload=lambda: to_json(monitor.snapshot()), max_clients=4, push_interval_seconds=0.05, stall_seconds=0.5)
+    broadcaster = Broadcaster(monitor.changes, payload=lambda: to_json(monitor.snapshot()), max_clients=4, push_interval_seconds=0.05, stall_seconds=0.5)
     release = threading.Event()
     aborted = threading.Event()
 
@@ -437,4 +438,26 @@ def test_connections_past_the_cap_are_closed_at_once(config: Config, monitor: Mo
         assert receive_json(client)["status_line"]
     finally:
         client.close()
+        running.dashboard.stop()
+
+
+def test_the_fleet_websocket_is_accepted_like_the_dashboards(tmp_path: Any) -> None:
+    """/ws/fleet passes the same handshake checks as /ws, and once accepted outlives the handshake deadline."""
+    config = Config(log_path=None, port=0, hub=True, data_dir=tmp_path / "data", config_dir=tmp_path / "config",
+                    handshake_timeout_seconds=1.0, keepalive_seconds=1.0)
+    running = start_server(config, Monitor(None))
+    url = f"ws://127.0.0.1:{running.config.effective_ws_port}/ws/fleet"
+    try:
+        with pytest.raises(HandshakeRefused) as refused:  # another page's origin is refused, as on /ws
+            raw_handshake(running, path="/ws/fleet", Origin="http://evil.example")
+        assert refused.value.status == 403
+        ws = WsClient(url, headers={"Origin": running.origin})
+        try:
+            assert receive_json(ws)["machines"] == []
+            time.sleep(2.5)  # past two handshake deadlines: an accepted socket has none
+            assert receive_json(ws, timeout=3.0) == {"keepalive": True}
+            assert ws.connected
+        finally:
+            ws.close()
+    finally:
         running.dashboard.stop()

@@ -1,26 +1,23 @@
 """The IOTA miner's rate, state, views and words: what the tracker's figures say at a given time.
 
-Pure functions over the tracker (app/stats/iota/tracker.py): the rate at ``now``, the state with its
-status line and start, the queue, network and timeline views, and the detail lines in the
-order a menu shows them.
+Pure functions over the tracker's frozen figures (app/stats/iota/figures.py): the rate at
+``now``, the state with its status line and start, the queue, network and timeline views, and
+the detail lines in the order a menu shows them.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from ... import text
 from ...snapshot import BackendErrorsView, EventView, NetworkView, QueueView, RateView, State, WarmupView
 from ..tracker import RATE_WINDOW_SECONDS, WARMUP_COUNT, WARMUP_SECONDS
+from .figures import IotaFigures
 from .liveness import IDLE_MIN_SECONDS, SILENT_SECONDS
 from .queue import QueueTracker
-from .timeline import TimelineEntry
+from .timeline import Timeline, TimelineEntry
 from .window import SlidingWindow
-
-if TYPE_CHECKING:
-    from .tracker import IotaTracker
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,38 +68,38 @@ def rate_at(
     )
 
 
-def verdict(tracker: IotaTracker, now: float, rate: Rate, lines_read: int) -> tuple[State, str, float | None]:
+def verdict(figures: IotaFigures, now: float, rate: Rate, lines_read: int) -> tuple[State, str, float | None]:
     """The state, its status line (the seed's `L1 · 358k tok/h`) and when it began."""
-    if not tracker.has_records:
+    if not figures.has_records:
         if lines_read > 0:  # lines came, and none was a record of this format
             return "unrecognised", "log format not recognised", None
         return "waiting", "waiting for log", None
-    if tracker.format_name is None:
+    if figures.format_name is None:
         return "unrecognised", "log format not recognised", None
-    queue = tracker.queue
-    if queue.since is not None:
-        return "queued", f"Queue #{queue.position if queue.position is not None else '?'}", queue.since
-    clock = tracker.clock
-    layer = tracker.layer
+    if figures.queue_since is not None:
+        position = figures.queue_position
+        return "queued", f"Queue #{position if position is not None else '?'}", figures.queue_since
+    clock = figures.clock
+    layer = figures.layer
     prefix = f"L{layer} · " if layer is not None else ""
     if clock is not None and now - clock >= SILENT_SECONDS:
         return "silent", f"{prefix}log silent {text.duration(now - clock)}", clock
     if layer is None:
-        since = tracker.working_since if tracker.working_since is not None else tracker.first_at
-        last_pass = tracker.live.last_pass_at
+        since = figures.working_since if figures.working_since is not None else figures.first_at
+        last_pass = figures.last_pass_at
         if since is not None and now - since > IDLE_MIN_SECONDS and (last_pass is None or now - last_pass > IDLE_MIN_SECONDS):
             return "idle", f"idle {text.duration(now - since)}", since
         return "working", "working", since
-    idle_since = tracker.live.idle_since(now)
+    idle_since = figures.idle_since
     if idle_since is not None:
         return "idle", f"{prefix}idle {text.duration(now - idle_since)}", idle_since
     if rate.view.tokens_per_hour is None:
-        return "measuring", f"{prefix}…", tracker.stretch_start
-    since = tracker.stretch_start
+        return "measuring", f"{prefix}…", figures.stretch_start
+    since = figures.stretch_start
     if since is not None:  # measured from the end of the warm-up, or since passes came back
-        since = max(since + WARMUP_SECONDS, tracker.measured_at or since)
-    if tracker.back_at is not None and (since is None or tracker.back_at > since):
-        since = tracker.back_at
+        since = max(since + WARMUP_SECONDS, figures.measured_at or since)
+    if figures.back_at is not None and (since is None or figures.back_at > since):
+        since = figures.back_at
     return "training", f"{prefix}{text.compact(rate.view.tokens_per_hour)} tok/h", since
 
 
@@ -132,19 +129,19 @@ def network_view(transfers: SlidingWindow | None, first_at: float | None, now: f
     return NetworkView(bytes_per_second=total / observed, window_seconds=observed)
 
 
-def events_view(tracker: IotaTracker, state: State) -> tuple[EventView, ...]:
+def events_view(figures: IotaFigures, timeline: Timeline, state: State) -> tuple[EventView, ...]:
     """The timeline, with what the clock alone made true since the last line (idle, silent)."""
     pending: list[TimelineEntry] = []
-    if state == "idle" and not tracker.live.idle_reported and tracker.layer is not None:
-        entry = tracker.idle_entry()
+    if state == "idle" and not figures.idle_reported and figures.layer is not None:
+        entry = figures.idle_entry
         pending.extend([entry] if entry is not None else [])
-    if state == "silent" and tracker.clock is not None:
-        pending.append(TimelineEntry(tracker.clock, "silent", "log went silent"))
-    return tuple(EventView(at=e.at, kind=e.kind, text=e.text) for e in tracker.timeline.newest_first(pending))
+    if state == "silent" and figures.clock is not None:
+        pending.append(TimelineEntry(figures.clock, "silent", "log went silent"))
+    return tuple(EventView(at=e.at, kind=e.kind, text=e.text) for e in timeline.newest_first(pending))
 
 
 def details(
-    tracker: IotaTracker,
+    figures: IotaFigures,
     now: float,
     state: State,
     rate: Rate,
@@ -154,14 +151,14 @@ def details(
 ) -> list[str]:
     """The detail lines under the status: rate, queue, last pass, run, GPU, backend, network."""
     lines: list[str] = []
-    if tracker.layer is not None:
-        lines.append(_rate_line(tracker, state, rate))
+    if figures.layer is not None:
+        lines.append(_rate_line(figures, state, rate))
     if queue is not None:
         lines.extend(_queue_lines(queue, now))
-    last_pass = tracker.live.last_pass_at
+    last_pass = figures.last_pass_at
     if last_pass is not None:
         lines.append(f"last pass {text.ago(now - last_pass)} ago")
-    lines.extend(tracker.facts.details(now))
+    lines.extend(figures.fact_lines)
     if backend.text is not None:
         lines.append(backend.text)
     if network is not None:
@@ -169,16 +166,16 @@ def details(
     return lines
 
 
-def _rate_line(tracker: IotaTracker, state: State, rate: Rate) -> str:
+def _rate_line(figures: IotaFigures, state: State, rate: Rate) -> str:
     view = rate.view
     if state in ("idle", "silent"):
-        was = tracker.tokens_per_hour_at_last_pass()
+        was = figures.was_tokens_per_hour
         if was is not None:
             return f"was {text.compact(was)} tok/h"
         # A warm-up that cannot go on says so rather than sitting at 2/3.
         stopped = "the log went silent" if state == "silent" else "passes stopped"
         if rate.warmup.passes == 0:
-            return f"not measured: no pass yet in layer {tracker.layer}"
+            return f"not measured: no pass yet in layer {figures.layer}"
         return f"not measured: {text.plural(rate.warmup.passes, 'pass', 'passes')}, then {stopped}"
     over = f"(over {text.minutes(view.observed_seconds)} min)"
     if view.tokens_per_hour is not None and view.passes_per_hour is not None:

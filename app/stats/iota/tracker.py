@@ -12,7 +12,8 @@ The rules are the seed's (a menu-bar monitor's `L1 · 358k tok/h`), made exact:
 And the truth when a miner stops (app/stats/iota/liveness.py): idle when its log talks but no
 pass comes, silent when its log stops; facts said before a registration, a queue or a reset are
 never shown as current (app/stats/iota/facts.py); the timeline (app/stats/iota/timeline.py) and the
-queue (app/stats/iota/queue.py) keep what happened. The words are in app/stats/iota/status.py.
+queue (app/stats/iota/queue.py) keep what happened. The words are in app/stats/iota/status.py,
+which reads the tracker's frozen figures (:meth:`IotaTracker.figures`), never the tracker.
 
 Memory stays bounded whatever the log's length.
 """
@@ -48,6 +49,7 @@ from ..events import (
 from ..history import RateHistory
 from ..tracker import ERROR_WINDOW_SECONDS, RATE_WINDOW_SECONDS, WARMUP_COUNT, WARMUP_SECONDS
 from .facts import Facts
+from .figures import IotaFigures
 from .liveness import SILENT_SECONDS, Liveness
 from .queue import QueueTracker
 from .status import Rate, details, events_view, network_view, queue_view, rate_at, verdict
@@ -393,10 +395,36 @@ class IotaTracker:
         """The measured rate at ``now``, or None while it is not measured."""
         return self._rate(now).view.tokens_per_hour
 
+    def figures(self, now: float) -> IotaFigures:
+        """What the status words read, frozen at ``now``."""
+        idle_since = self.live.idle_since(now)
+        # The entry is words: made only for a gap the timeline does not show yet.
+        unreported = idle_since is not None and self.layer is not None and not self.live.idle_reported
+        return IotaFigures(
+            has_records=self.has_records,
+            format_name=self.format_name,
+            layer=self.layer,
+            clock=self.clock,
+            first_at=self.first_at,
+            queue_since=self.queue.since,
+            queue_position=self.queue.position,
+            working_since=self.working_since,
+            last_pass_at=self.live.last_pass_at,
+            idle_since=idle_since,
+            idle_reported=self.live.idle_reported,
+            idle_entry=self.idle_entry() if unreported else None,
+            stretch_start=self.stretch_start,
+            measured_at=self.measured_at,
+            back_at=self.back_at,
+            was_tokens_per_hour=self.tokens_per_hour_at_last_pass(),
+            fact_lines=tuple(self.facts.details(now)),
+        )
+
     def snapshot(self, now: float, source: SourceView) -> Snapshot:
         """Everything known at ``now`` (the log's clock for a copied log, else wall time)."""
         rate = self._rate(now)
-        state, status_line, since = verdict(self, now, rate, source.lines_read)
+        figures = self.figures(now)
+        state, status_line, since = verdict(figures, now, rate, source.lines_read)
         history = self._history.view(now, self._clock.latest, self.tokens_per_hour)
         errors_503 = self._errors_503.count(now - ERROR_WINDOW_SECONDS, now)
         errors_404 = self._errors_404.count(now - ERROR_WINDOW_SECONDS, now)
@@ -420,13 +448,13 @@ class IotaTracker:
             run=self.facts.run_view(),
             gpu_memory=self.facts.gpu_view(),
             backend_errors=backend,
-            details=tuple(details(self, now, state, rate, backend, queue, network)),
+            details=tuple(details(figures, now, state, rate, backend, queue, network)),
             history=history,
             source=self._clock.source(source),
             as_of=now,
             training=None,
             state_since=since,
-            events=events_view(self, state),
+            events=events_view(figures, self.timeline, state),
             network=network,
             counts=CountsView(self.passes_total, self.tokens_total, dict(self.backend_errors_total)),
         )

@@ -1,0 +1,97 @@
+"""The cold start's reading policy: how far back into a log the figures need, and no further.
+
+The monitor reads a log backwards in chunks, newest first; :class:`Reach` says when it has read
+enough (an hour of history and its rate window, the facts a snapshot shows, a miner's queue polls
+over a week), so a cold start costs about the same on a 1 GiB log as on a 1 MiB one.
+"""
+
+from __future__ import annotations
+
+from ..stats.events import (
+    ActivationShape,
+    EpochReset,
+    Event,
+    ForwardPass,
+    Heartbeat,
+    LayerChanged,
+    LayerSeen,
+    MinerReset,
+    OptimizationStep,
+    QueueUpdate,
+    Registered,
+)
+from ..stats.history import HISTORY_SPAN_SECONDS
+from ..stats.tracker import ERROR_WINDOW_SECONDS, RATE_WINDOW_SECONDS
+
+# How far back a cold start reads, in log time: the rate window behind every point of the
+# hour of history, and the hour of backend errors.
+BACKLOG_SECONDS = max(HISTORY_SPAN_SECONDS + RATE_WINDOW_SECONDS, ERROR_WINDOW_SECONDS)
+# Past that, keep reading back only to find a fact still unknown (layer, heartbeat, step,
+# shape), and never more than this many bytes: a cold start must cost about the same on a
+# 1 GiB log as on a 1 MiB one.
+BACKLOG_EXTRA_BYTES = 8 << 20
+# A miner that was in the registration queue: read back further while the log holds queue polls,
+# so the queue report's resets over 24 h and 7 days come from the log, not only from since
+# tokwatch started. The Train-at-Home log is one file per launch, capped at about 10 MB.
+QUEUE_BACKLOG_SECONDS = 7 * 24 * 3600
+QUEUE_BACKLOG_BYTES = 32 << 20
+# A log whose lines carry no time (nanochat, nanoGPT, HF): read back at most this much.
+BACKLOG_UNDATED_BYTES = 16 << 20
+
+FACTS: tuple[tuple[type, ...], ...] = (
+    (ForwardPass, LayerSeen, Registered, LayerChanged, QueueUpdate, MinerReset),
+    (Heartbeat,),
+    (OptimizationStep, EpochReset),
+    (ActivationShape,),
+)
+
+
+class Reach:
+    """How far back a cold start has read, and whether that is enough for the figures."""
+
+    def __init__(self) -> None:
+        self._newest: float | None = None
+        self._facts = [False] * len(FACTS)
+        self._extra_bytes = 0
+        self._queue_bytes = 0
+        self._undated_bytes = 0
+
+    def enough(self, events: list[Event], chunk: list[str], dated: bool) -> bool:
+        """Take one more chunk (newest first) and its events; True: read no further back."""
+        oldest: float | None = None
+        newest = self._newest
+        facts = self._facts
+        for event in events:
+            if event.at is not None:
+                oldest = event.at if oldest is None else min(oldest, event.at)
+                newest = event.at if newest is None else max(newest, event.at)
+            for i, kinds in enumerate(FACTS):
+                if not facts[i] and isinstance(event, kinds):
+                    facts[i] = True
+        self._newest = newest
+        far_enough = newest is not None and oldest is not None and oldest <= newest - BACKLOG_SECONDS
+        if newest is None and not dated:
+            self._undated_bytes += sum(len(line) + 1 for line in chunk)
+            if self._undated_bytes >= BACKLOG_UNDATED_BYTES:
+                return True
+        if far_enough:
+            size = sum(len(line) + 1 for line in chunk)
+            assert newest is not None and oldest is not None
+            if oldest > newest - QUEUE_BACKLOG_SECONDS and any(isinstance(event, QueueUpdate) for event in events):
+                self._queue_bytes += size
+                if self._queue_bytes < QUEUE_BACKLOG_BYTES:
+                    return False
+            if all(facts):
+                return True
+            self._extra_bytes += size
+            if self._extra_bytes >= BACKLOG_EXTRA_BYTES:
+                return True
+        return False
+
+
+def before(events: list[Event], until: float) -> list[Event]:
+    """The events up to ``until``: cut at the first one dated after it."""
+    for i, event in enumerate(events):
+        if event.at is not None and event.at > until:
+            return events[:i]
+    return events

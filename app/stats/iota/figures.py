@@ -1,0 +1,34 @@
+"""What the IOTA miner's status words read of its tracker, frozen at one moment.
+
+The tracker (app/stats/iota/tracker.py) answers :meth:`IotaTracker.figures` and the words
+(app/stats/iota/status.py) read only this: they cannot reach back into the tracker's parts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .timeline import TimelineEntry
+
+
+@dataclass(frozen=True, slots=True)
+class IotaFigures:
+    """The tracker's figures at ``now``, as the state, the status line, the details and the timeline need them."""
+
+    has_records: bool
+    format_name: str | None
+    layer: int | None
+    clock: float | None  # the newest log time applied
+    first_at: float | None  # the oldest log time applied
+    queue_since: float | None  # in the registration queue since (None: not queued)
+    queue_position: int | None
+    working_since: float | None  # no layer since (reset, queue left, new file)
+    last_pass_at: float | None
+    idle_since: float | None  # a layer but no pass, since (None: not idle at ``now``)
+    idle_reported: bool  # the current idle gap is already on the timeline
+    idle_entry: TimelineEntry | None  # the timeline's entry for the current idle gap
+    stretch_start: float | None
+    measured_at: float | None  # the stretch's third pass
+    back_at: float | None  # passes or lines came back after idle or silence
+    was_tokens_per_hour: float | None  # the rate at the stretch's last pass
+    fact_lines: tuple[str, ...]  # run, phase, GPU: the facts' detail lines at ``now``
