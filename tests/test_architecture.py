@@ -77,3 +77,10 @@ def test_parsers_read_text_and_speak_events_only(path: Path) -> None:
 def test_nothing_below_the_web_knows_the_web(package: str) -> None:
     for path in modules(package):
         assert not reaches(imports(path), "app.web"), path
+
+
+@pytest.mark.parametrize("path", modules("config"), ids=lambda p: p.name)
+def test_config_is_the_ground_floor(path: Path) -> None:
+    outside = {name for name in imports(path) if name.startswith("app.") and not reaches({name}, "app.config")}
+    assert not outside, f"{path.name} imports {sorted(outside)}"
+

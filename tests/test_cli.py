@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from app.cli import main as run
+from app.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
@@ -154,7 +154,7 @@ def test_unreadable_file_is_a_usage_error(tmp_path: Path, monkeypatch: pytest.Mo
         return real_open(path, *a, **k)  # type: ignore[call-overload, no-any-return]
 
     monkeypatch.setattr(os, "open", deny)  # root reads anything: refuse at the one open call
-    assert run.main(["--once", "--log", str(log)]) == 2
+    assert main(["--once", "--log", str(log)]) == 2
     err = capsys.readouterr().err
     assert "cannot read (Permission denied)" in err and len(err.strip().splitlines()) == 1
 
