@@ -33,7 +33,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         invocation = parse(argv)
         configure_logging(verbose=invocation.verbose)
-        return run(invocation)
+        status = run(invocation)
+        sys.stdout.flush()  # here, where a reader gone away is caught, not at exit
+        return status
     except (UsageError, ConfigError, ConfigFileError, LogPathError) as e:
         # ConfigError: a --token the server cannot use.
         print(f"tokwatch: {e}", file=sys.stderr)
@@ -43,10 +45,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"tokwatch: {e}", file=sys.stderr)
         return EXIT_FAILED
     except BrokenPipeError:
-        # `tokwatch once | head`: the reader has gone; say nothing more (and let Python's
-        # flush at exit write nowhere rather than print a second traceback).
+        # `tokwatch once | head`: the reader took what it wanted and went; end quietly, and
+        # successfully (a script under `set -o pipefail` must not fail on it). Python's flush at
+        # exit then writes nowhere rather than printing a second traceback.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return EXIT_FAILED
+        return 0
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
 
