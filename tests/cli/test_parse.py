@@ -156,3 +156,11 @@ def test_every_config_field_is_either_an_option_or_deliberately_not() -> None:
     not_options = {"max_ws_clients", "max_connections_per_address", "push_interval_seconds", "keepalive_seconds",
                    "handshake_timeout_seconds", "config_dir", "token_file", "dashboard_url", "alert_settings"}
     assert {f.name for f in fields(Config)} == from_options | not_options
+
+
+def test_the_help_for_log_states_the_folder_rule() -> None:
+    from app.ingest.folder import MINER_FOLDER_NAME, MINER_LOG_SUFFIX
+
+    text = " ".join(build_parser().format_help().split())
+    assert f"In the {MINER_FOLDER_NAME} folder that is the app's *{MINER_LOG_SUFFIX}" in text
+    assert "newest *.log" not in text
