@@ -21,8 +21,8 @@ from .alerts import AlertSettings, SettingsError, settings_from_table
 
 if sys.version_info >= (3, 11):
     import tomllib
-else:  # Python 3.10: the same parser, from PyPI
-    import tomli as tomllib
+else:  # Python 3.10: the same parser, from PyPI (mypy checks as 3.10 where it may not be installed)
+    import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
 
 CONFIG_FILE_NAME = "config.toml"
 
@@ -111,8 +111,9 @@ def load_config_file(path: Path) -> dict[str, Any]:
     except OSError as e:
         raise ConfigFileError(f"{path}: cannot read ({e.strerror or e})") from e
     try:
-        return tomllib.loads(data.decode("utf-8"))
+        table: dict[str, Any] = tomllib.loads(data.decode("utf-8"))
     except UnicodeDecodeError as e:
         raise ConfigFileError(f"{path}: not UTF-8 text") from e
     except tomllib.TOMLDecodeError as e:
         raise ConfigFileError(f"{path}: not valid TOML ({e})") from e
+    return table
