@@ -84,3 +84,9 @@ def test_config_is_the_ground_floor(path: Path) -> None:
     outside = {name for name in imports(path) if name.startswith("app.") and not reaches({name}, "app.config")}
     assert not outside, f"{path.name} imports {sorted(outside)}"
 
+
+
+def test_only_the_cli_starts_the_process() -> None:
+    for path in APP.rglob("*.py"):
+        if "serve" not in path.relative_to(APP).parts[:1] and "cli" not in path.relative_to(APP).parts[:1]:
+            assert not reaches(imports(path), "app.serve"), path

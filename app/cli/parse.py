@@ -12,7 +12,7 @@ import argparse
 import os
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any, Literal, NoReturn
 
@@ -25,6 +25,8 @@ from ..ingest.folder import MINER_FOLDER_NAME, MINER_LOG_SUFFIX
 from ..ingest.formats import PARSERS
 
 TOKEN_ENV = "TOKWATCH_TOKEN"
+# Said in --help; the default itself is Config's.
+REPORT_EVERY_SECONDS = next(f.default for f in fields(Config) if f.name == "report_interval_seconds")
 REPORT_KEY_ENV = "TOKWATCH_REPORT_KEY"
 
 CommandName = Literal["serve", "once", "notify-test", "enroll", "revoke", "token-renew", "service"]
@@ -140,7 +142,8 @@ def _agent_options(group: argparse._ArgumentGroup) -> None:
     group.add_argument("--report-key-file", type=Path, metavar="PATH",
                        help="read this machine's report key from this file (one line)")
     group.add_argument("--report-every", type=float, metavar="SECONDS",
-                       help="seconds between reports to the hub (default 15; a state change goes at once)")
+                       help=f"seconds between reports to the hub (default {REPORT_EVERY_SECONDS:g}; a state change "
+                            "goes at once)")
 
 
 def _verbose_option(parser: argparse.ArgumentParser) -> None:
