@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 ARGS ?=
 
-.PHONY: run install test bench lint screenshots clean
+.PHONY: run install test bench lint docs screenshots clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,10 @@ test: $(VENV)/.test
 lint: $(VENV)/.test
 	$(PY) -m ruff check app tests bench run.py
 	$(PY) -m mypy
+
+# docs/usage.md's options tables, written from the command's parser (tests/test_docs.py checks them).
+docs: $(VENV)/.test
+	$(PY) -m tests.docs_options --write
 
 bench: $(VENV)/.test
 	$(PY) -m bench $(ARGS)

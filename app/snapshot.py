@@ -1,6 +1,6 @@
 """The snapshot: everything a viewer needs, frozen, and the one function that serialises it.
 
-The JSON shape is a documented contract (README, "Snapshot contract"); `/api/snapshot`,
+The JSON shape is a documented contract (docs/snapshot.md); `/api/snapshot`,
 `/ws` and `tokwatch once --json` all go through :func:`to_dict`.
 """
 

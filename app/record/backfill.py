@@ -5,7 +5,7 @@ the days before tokwatch was installed are still on disk. Which files belong to 
 decided by folder mode's own rules (app/ingest/folder.py): in the Train at Home folder the
 miner's ``*-cli.log`` files, elsewhere the files whose lines read as the followed log's kind —
 never the app's ``main.log`` or another program's log. Each file is replayed through the real
-parser and tracker in log time (app/replay.py); what is already stored is keyed so nothing
+parser and tracker in log time (app/record/replay.py); what is already stored is keyed so nothing
 counts twice. A file is imported once (its size and the digest of its first KiB are
 remembered); one that grew since is read again, harmlessly.
 

@@ -1,6 +1,6 @@
 """One log file replayed through the real parser and tracker, in log time, into history rows.
 
-The first-start import (app/backfill.py) uses these: a snapshot at every 30-s boundary of the
+The first-start import (app/record/backfill.py) uses these: a snapshot at every 30-s boundary of the
 log's own time, read into rows exactly as the live recorder reads the live snapshots.
 
 * The miner's lines carry their times, so its rows are keyed by log time and activation id.

@@ -1,6 +1,6 @@
 """The IOTA miner's rate, state, views and words: what the tracker's figures say at a given time.
 
-Pure functions over the tracker (app/stats/iota.py): the rate at ``now``, the state with its
+Pure functions over the tracker (app/stats/iota/tracker.py): the rate at ``now``, the state with its
 status line and start, the queue, network and timeline views, and the detail lines in the
 order a menu shows them.
 """

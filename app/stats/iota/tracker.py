@@ -9,10 +9,10 @@ The rules are the seed's (a menu-bar monitor's `L1 · 358k tok/h`), made exact:
 * all times are the log's own, so a cold start on an old log is measured at once
   (app/stats/clock.py clamps out-of-order times and sets far-future ones aside).
 
-And the truth when a miner stops (app/stats/iota_liveness.py): idle when its log talks but no
+And the truth when a miner stops (app/stats/iota/liveness.py): idle when its log talks but no
 pass comes, silent when its log stops; facts said before a registration, a queue or a reset are
-never shown as current (app/stats/iota_facts.py); the timeline (app/stats/timeline.py) and the
-queue (app/stats/iota_queue.py) keep what happened. The words are in app/stats/iota_status.py.
+never shown as current (app/stats/iota/facts.py); the timeline (app/stats/iota/timeline.py) and the
+queue (app/stats/iota/queue.py) keep what happened. The words are in app/stats/iota/status.py.
 
 Memory stays bounded whatever the log's length.
 """

@@ -1,4 +1,4 @@
-"""The snapshot's ``training`` object for a step trainer (README, "Snapshot contract")."""
+"""The snapshot's ``training`` object for a step trainer (docs/snapshot.md)."""
 
 from __future__ import annotations
 
