@@ -2,5 +2,7 @@
 
 The packages follow the data: ``ingest`` (log bytes → lines → events), ``stats`` (events →
 figures, one tracker per kind of log), ``snapshot`` (the one serializer), ``web`` (HTTP,
-websocket, servers); ``monitor`` wires them for one log.
+websocket); ``serve`` runs the process; ``cli`` is the command line.
 """
+
+__version__ = "0.1.0"

@@ -1,7 +1,7 @@
 """The snapshot: everything a viewer needs, frozen, and the one function that serialises it.
 
 The JSON shape is a documented contract (docs/snapshot.md); `/api/snapshot`,
-`/ws` and `run.py --once --json` all go through :func:`to_dict`.
+`/ws` and `tokwatch once --json` all go through :func:`to_dict`.
 """
 
 from __future__ import annotations

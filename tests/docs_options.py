@@ -21,9 +21,9 @@ END = "<!-- options: end -->"
 
 def cli_parser() -> argparse.ArgumentParser:
     """The parser behind ``tokwatch`` (the one place that knows where it is built)."""
-    from app.cli.main import _build_parser
+    from app.cli.parse import build_parser
 
-    return _build_parser()
+    return build_parser()
 
 
 def _cell(text: str) -> str:

@@ -177,11 +177,6 @@ def test_no_import_circle_anywhere_in_app() -> None:
     assert cycles(import_graph()) == []
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="the config package still reaches the store (data dir) and the hub (machine name) until the CLI's "
-    "config rework lands",
-)
 def test_the_config_imports_nothing_else_of_app() -> None:
     for name, targets in import_graph().items():
         if reaches({name}, "app.config"):

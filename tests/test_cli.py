@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from app.cli import main as run
+from app.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
@@ -96,9 +96,10 @@ def test_once_json_is_the_contract(tmp_path: Path) -> None:
 
 def test_cold_start_on_an_hour_old_log_is_measured_at_once(tmp_path: Path) -> None:
     log = tmp_path / "miner.log"
-    now = time.time()
+    now = float(int(time.time()))
     log.write_text("\n".join(training_log(now - 3600, 60)) + "\n", encoding="utf-8")
-    result = once("--log", str(log))
+    # Read at the moment the log was written: a loaded machine's slow start must not age it.
+    result = once("--log", str(log), "--at", time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(now)))
     assert result.returncode == 0, result.stderr
     first, second = result.stdout.splitlines()[:2]
     assert first == "L1 · 768k tok/h"
@@ -154,7 +155,7 @@ def test_unreadable_file_is_a_usage_error(tmp_path: Path, monkeypatch: pytest.Mo
         return real_open(path, *a, **k)  # type: ignore[call-overload, no-any-return]
 
     monkeypatch.setattr(os, "open", deny)  # root reads anything: refuse at the one open call
-    assert run.main(["--once", "--log", str(log)]) == 2
+    assert main(["--once", "--log", str(log)]) == 2
     err = capsys.readouterr().err
     assert "cannot read (Permission denied)" in err and len(err.strip().splitlines()) == 1
 

@@ -25,7 +25,7 @@ else:  # Python 3.10: the same parser, from PyPI
     import tomli as tomllib
 
 from app.alerts.service import AlertService
-from app.cli import main
+from app.cli.main import main
 from app.config.alerts import DEFAULT_RULES, AlertSettings
 from app.ingest.folder import MINER_FOLDER_NAME, MINER_LOG_SUFFIX
 from app.ingest.formats import PARSERS
@@ -226,18 +226,18 @@ def test_every_route_is_documented(tmp_path: Path) -> None:
 
 def test_the_config_file_example_is_one_tokwatch_reads() -> None:
     """alerts.md's config.toml parses, every key in it is known, and every key tokwatch knows is in it."""
-    from app.cli.main import _FILE_KEYS
-    from app.config.alerts import _ALERT_KEYS, _RULE_EXTRAS, alerts_from_table
+    from app.config.alerts import _RULE_EXTRAS
+    from app.config.file import ALERT_KEYS, FILE_KEYS, file_settings
 
     blocks = re.findall(r"^```toml\n(.*?)^```", page("alerts.md"), flags=re.DOTALL | re.MULTILINE)
     assert len(blocks) == 1, "docs/alerts.md shows the config file in one ```toml block"
     table = tomllib.loads(blocks[0])
-    assert set(table) <= set(_FILE_KEYS), f"unknown top-level keys: {set(table) - set(_FILE_KEYS)}"
-    alerts_from_table(table["alerts"])  # raises SettingsError on a key or value tokwatch refuses
+    assert set(table) <= set(FILE_KEYS), f"unknown top-level keys: {set(table) - set(FILE_KEYS)}"
+    file_settings(table)  # raises SettingsError on a key or value tokwatch refuses
     shown = set(table["alerts"]) | {key for rule in table["alerts"]["rules"].values() for key in rule}
-    known = {*_ALERT_KEYS, "enabled", "hold_minutes", *(k for keys in _RULE_EXTRAS.values() for k in keys)}
+    known = {*ALERT_KEYS, "enabled", "hold_minutes", *(k for keys in _RULE_EXTRAS.values() for k in keys)}
     missing = sorted(known - shown - {"rules"})
-    assert not missing and set(_FILE_KEYS) <= set(table), f"docs/alerts.md's config file leaves out: {missing}"
+    assert not missing and set(FILE_KEYS) <= set(table), f"docs/alerts.md's config file leaves out: {missing}"
 
 
 # --- options -------------------------------------------------------------------------------

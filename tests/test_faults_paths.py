@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from app.cli import main as run
+from app.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "tests" / "data" / "iota-sample.log"
@@ -76,7 +76,7 @@ def test_a_log_in_a_folder_that_may_not_be_searched(
 
     monkeypatch.setattr(os, "stat", no_search)
     for args in (["--once", "--log", str(log)], ["--port", "0", "--log", str(log)]):
-        assert run.main(args) == 2
+        assert main(args) == 2
         err = capsys.readouterr().err.strip().splitlines()
         assert err == [f"tokwatch: {log}: cannot read (Permission denied)"]
 

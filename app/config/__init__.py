@@ -1,4 +1,7 @@
-"""tokwatch's configuration: one frozen dataclass, built once at the edge (run.py) and passed down."""
+"""tokwatch's configuration: one frozen dataclass, built once at the edge (the CLI) and passed down.
+
+The ground floor: this package imports nothing else of tokwatch.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +10,9 @@ import socket
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import paths
 from .alerts import AlertSettings
+from .names import NAME_PATTERN, default_name
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
@@ -49,7 +54,6 @@ class Config:
     report_interval_seconds: float = 15.0
     token_file: Path | None = None  # the file the token was read from (said on the token screen)
     open_browser: bool = False  # open the dashboard in this machine's browser once it is up
-    extra: dict[str, str] = field(default_factory=dict)
     # This machine's name: alert titles (and the fleet) use it.
     name: str = field(default_factory=lambda: host_name())
     # Alerts: Apprise URLs and the heartbeat URL carry secrets, so they stay out of any repr.
@@ -82,16 +86,17 @@ class Config:
     @property
     def resolved_data_dir(self) -> Path:
         """The data dir: given, else ``$XDG_DATA_HOME/tokwatch`` (or the platform's own)."""
-        from ..store.files import default_data_dir
-
-        return self.data_dir if self.data_dir is not None else default_data_dir()
+        return self.data_dir if self.data_dir is not None else paths.data_dir()
 
     @property
     def resolved_machine_name(self) -> str:
         """This machine's name as the fleet writes it (letters, digits, ``.``, ``_``, ``-``)."""
-        from ..hub.keys import NAME_PATTERN, default_name
-
         return self.name if NAME_PATTERN.fullmatch(self.name) else default_name(self.name)
+
+    @property
+    def resolved_config_dir(self) -> Path:
+        """The config dir (the LAN token): given, else ``$XDG_CONFIG_HOME/tokwatch`` or ``~/.config/tokwatch``."""
+        return self.config_dir if self.config_dir is not None else paths.config_dir()
 
     @property
     def loopback_only(self) -> bool:

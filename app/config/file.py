@@ -1,4 +1,5 @@
-"""tokwatch's config file: ``$XDG_CONFIG_HOME/tokwatch/config.toml`` (else ``~/.config/tokwatch/``).
+"""tokwatch's config file: ``$XDG_CONFIG_HOME/tokwatch/config.toml`` (else ``~/.config/tokwatch/``),
+and its shape: this machine's name and the ``[alerts]`` table, read into one :class:`FileSettings`.
 
 It may hold notification URLs, which carry secrets (bot tokens, topics, webhook keys), so a
 file that other users can read or write is refused, the way ssh refuses a private key that
@@ -11,13 +12,17 @@ import os
 import stat
 import sys
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import paths
+from .alerts import AlertSettings, SettingsError, settings_from_table
+
 if sys.version_info >= (3, 11):
     import tomllib
-else:  # Python 3.10: the same parser, from PyPI
-    import tomli as tomllib
+else:  # Python 3.10: the same parser, from PyPI (mypy checks as 3.10 where it may not be installed)
+    import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
 
 CONFIG_FILE_NAME = "config.toml"
 
@@ -26,12 +31,66 @@ class ConfigFileError(ValueError):
     """A config file tokwatch cannot use, named with its path and what is wrong."""
 
 
-def default_config_file(environ: Mapping[str, str] = os.environ, home: Path | None = None) -> Path:
+@dataclass(frozen=True, slots=True)
+class FileSettings:
+    """What the config file says: this machine's name, where alerts go, and the alert rules."""
+
+    name: str | None = None
+    notify: tuple[str, ...] = ()
+    heartbeat_url: str | None = None
+    dashboard_url: str | None = None  # the link in messages, when this machine's address is not it
+    alert_settings: AlertSettings = field(default_factory=AlertSettings)
+
+
+# The file's top-level keys, and the keys of its [alerts] table (its rules are read in alerts.py).
+FILE_KEYS = ("name", "alerts")
+ALERT_KEYS = ("notify", "heartbeat_url", "dashboard_url", "reopen_minutes", "rules")
+
+
+def default_config_file(environ: Mapping[str, str] | None = None, home: Path | None = None) -> Path:
     """``$XDG_CONFIG_HOME/tokwatch/config.toml``, else ``~/.config/tokwatch/config.toml``."""
-    xdg = environ.get("XDG_CONFIG_HOME", "")
-    # The XDG spec says to ignore a relative value.
-    base = Path(xdg) if xdg and Path(xdg).is_absolute() else (home or Path.home()) / ".config"
-    return base / "tokwatch" / CONFIG_FILE_NAME
+    return paths.config_dir(environ, home=home) / CONFIG_FILE_NAME
+
+
+def read_config_file(path: Path) -> FileSettings:
+    """The settings in the file at ``path`` (defaults when there is none); raises ConfigFileError."""
+    try:
+        return file_settings(load_config_file(path))
+    except SettingsError as e:
+        raise ConfigFileError(f"{path}: {e}") from e
+
+
+def file_settings(table: Mapping[str, Any]) -> FileSettings:
+    """Read the file's parsed TOML; raises SettingsError naming the key."""
+    unknown = sorted(set(table) - set(FILE_KEYS))
+    if unknown:
+        raise SettingsError(f"unknown setting {unknown[0]!r} (known: {', '.join(FILE_KEYS)})")
+    name = table.get("name")
+    if name is not None and not isinstance(name, str):
+        raise SettingsError("name must be a string")
+    alerts = table.get("alerts", {})
+    if not isinstance(alerts, Mapping):
+        raise SettingsError("alerts must be a table, like [alerts]")
+    unknown = sorted(set(alerts) - set(ALERT_KEYS))
+    if unknown:
+        raise SettingsError(f"alerts: unknown key {unknown[0]!r} (known: {', '.join(ALERT_KEYS)})")
+    notify = alerts.get("notify", [])
+    if isinstance(notify, str):
+        notify = [notify]
+    if not isinstance(notify, list) or not all(isinstance(u, str) and u.strip() for u in notify):
+        raise SettingsError('alerts.notify must be a list of URLs, like notify = ["ntfys://my-topic"]')
+    heartbeat = alerts.get("heartbeat_url")
+    if heartbeat is not None and not (isinstance(heartbeat, str) and is_http_url(heartbeat)):
+        raise SettingsError("alerts.heartbeat_url must be an http:// or https:// URL")
+    dashboard = alerts.get("dashboard_url")
+    if dashboard is not None and not (isinstance(dashboard, str) and is_http_url(dashboard)):
+        raise SettingsError("alerts.dashboard_url must be an http:// or https:// URL")
+    return FileSettings(name, tuple(u.strip() for u in notify), heartbeat, dashboard, settings_from_table(alerts))
+
+
+def is_http_url(url: str) -> bool:
+    """True for an http:// or https:// URL with something after the scheme."""
+    return url.lower().startswith(("http://", "https://")) and len(url) > len("https://")
 
 
 def load_config_file(path: Path) -> dict[str, Any]:
@@ -52,8 +111,9 @@ def load_config_file(path: Path) -> dict[str, Any]:
     except OSError as e:
         raise ConfigFileError(f"{path}: cannot read ({e.strerror or e})") from e
     try:
-        return tomllib.loads(data.decode("utf-8"))
+        table: dict[str, Any] = tomllib.loads(data.decode("utf-8"))
     except UnicodeDecodeError as e:
         raise ConfigFileError(f"{path}: not UTF-8 text") from e
     except tomllib.TOMLDecodeError as e:
         raise ConfigFileError(f"{path}: not valid TOML ({e})") from e
+    return table

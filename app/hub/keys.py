@@ -6,8 +6,10 @@ import hashlib
 import re
 import secrets
 
-# A machine's name is shown on the page and used in URLs and metric labels: keep it plain.
-NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,62}")
+from ..config.names import NAME_PATTERN, MachineNameError, check_name, default_name
+
+__all__ = ["NAME_PATTERN", "MachineNameError", "check_name", "default_name", "hash_key", "looks_like_key", "new_key"]
+
 KEY_PREFIX = "twk_"
 # 32 random bytes: a key cannot be guessed, so one SHA-256 is enough to keep it (a slow
 # password hash protects guessable secrets; this one has 256 bits of entropy).
@@ -23,26 +25,6 @@ def bearer_token(authorization: str | None) -> str | None:
     if scheme.lower() != "bearer" or not value.strip():
         return None
     return value.strip()
-
-
-class MachineNameError(ValueError):
-    """A machine name tokwatch will not use."""
-
-
-def check_name(name: str) -> str:
-    """Return the name when it is a usable machine name, else raise MachineNameError saying what is allowed."""
-    if not NAME_PATTERN.fullmatch(name):
-        raise MachineNameError(
-            f"machine name {name!r}: use 1 to 63 of A-Z a-z 0-9 . _ - (starting with a letter or digit)"
-        )
-    return name
-
-
-def default_name(hostname: str) -> str:
-    """A usable machine name from a host name: its first label, other characters replaced by '-'."""
-    first = hostname.split(".")[0] or hostname
-    cleaned = re.sub(r"[^A-Za-z0-9._-]", "-", first).strip("-._")[:63]
-    return cleaned if cleaned and NAME_PATTERN.fullmatch(cleaned) else "machine"
 
 
 def new_key() -> str:

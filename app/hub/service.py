@@ -67,7 +67,7 @@ class Hub:
         """Take one report: (HTTP status, JSON answer). The key is checked before the body is read."""
         key = bearer_token(authorization)
         if key is None:
-            return 401, {"error": "missing report key (Authorization: Bearer <key from --enroll>)"}
+            return 401, {"error": "missing report key (Authorization: Bearer <key from tokwatch hub enroll>)"}
         machine = self.store.machine_for_key(key)
         if machine is None:
             return 401, {"error": "unknown or revoked report key; enrol this machine again on the hub"}

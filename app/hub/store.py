@@ -1,7 +1,7 @@
 """The hub's own SQLite file (``hub.sqlite3`` in the data dir): machines, their newest report, a sample a minute.
 
 Kept apart from the history file of the dashboard, so neither schema can collide with the
-other. One connection behind a lock; WAL, so ``run.py --enroll`` may write while a hub runs.
+other. One connection behind a lock; WAL, so ``tokwatch hub enroll`` may write while a hub runs.
 """
 
 from __future__ import annotations
@@ -115,7 +115,8 @@ class HubStore:
             row = conn.execute("SELECT revoked_at FROM machine WHERE name = ?", (name,)).fetchone()
             if row is not None and row[0] is None:
                 raise HubStoreError(
-                    f"{name} is enrolled already; to give it a new key, --revoke {name} then --enroll {name}"
+                    f"{name} is enrolled already; to give it a new key: tokwatch hub revoke {name}, "
+                    f"then tokwatch hub enroll {name}"
                 )
             if row is None:
                 conn.execute("INSERT INTO machine VALUES (?, ?, ?, NULL)", (name, hash_key(key), now))

@@ -93,3 +93,37 @@ def stat_log(path: Path) -> tuple[os.stat_result | None, str | None]:
     if not stat.S_ISREG(st.st_mode):
         return None, f"{path} is {describe_mode(st.st_mode)}, not a regular file"
     return st, None
+
+
+class LogPathError(ValueError):
+    """A path that is no log to follow (missing, unreadable, a FIFO or a device), said plainly."""
+
+
+def check_log_path(path: Path, *, missing_ok: bool) -> bool:
+    """Refuse (LogPathError) a path that is no log to follow; return True when it is a folder.
+
+    A FIFO, a device or a socket is refused before anything opens it: opening a FIFO waits
+    for a writer, and /dev/zero never ends.
+    """
+    try:
+        st = os.stat(path)
+    except (FileNotFoundError, NotADirectoryError) as e:
+        if missing_ok:
+            return False
+        raise LogPathError(f"{path}: no such file or directory") from e
+    except OSError as e:  # a folder on the way that tokwatch may not search, a loop of links
+        raise LogPathError(f"{path}: cannot read ({e.strerror or e})") from e
+    if stat.S_ISDIR(st.st_mode):
+        try:
+            with os.scandir(path):
+                pass
+        except OSError as e:
+            raise LogPathError(f"{path}: cannot list this folder ({e.strerror or e})") from e
+        return True
+    if not stat.S_ISREG(st.st_mode):
+        raise LogPathError(f"{path} is {describe_mode(st.st_mode)}, not a regular file: tokwatch reads log files")
+    try:
+        open_for_reading(path).close()
+    except OSError as e:
+        raise LogPathError(f"{path}: cannot read ({e.strerror or e})") from e
+    return False

@@ -23,7 +23,7 @@ from ..demo import DemoLog
 from ..live.monitor import Monitor
 from ..record.recorder import Recorder
 from ..web.pairing import local_url
-from ..web.security import default_config_dir, load_or_create_token, token_path
+from ..web.security import load_or_create_token, token_path
 from .console import open_in_browser, print_banner
 from .process import Dashboard
 from .servers import ServeError
@@ -38,7 +38,7 @@ BACKLOG_WAIT_SECONDS = 3.0
 def serve(config: Config, *, out: TextIO | None = None) -> int:
     """Run the dashboard until Ctrl-C or SIGTERM; return the exit status.
 
-    Raises ServeError (a port in use), TokenStoreError or ConfigError (a bad token): run.py
+    Raises ServeError (a port in use), TokenStoreError or ConfigError (a bad token): the CLI
     turns them into a message.
     """
     from ..ingest.files import default_log_path
@@ -122,9 +122,9 @@ def build_recorder(config: Config, log_path: Path, *, demo: bool) -> Recorder:
 
     The demo's made-up figures are kept only where ``--data-dir`` says, never in the user's history.
     """
-    from ..store import History, default_data_dir
+    from ..store import History
 
-    data_dir = config.data_dir if config.data_dir is not None else default_data_dir()
+    data_dir = config.resolved_data_dir
     keep = config.history and (not demo or config.data_dir is not None)
     return Recorder(History(data_dir if keep else None), log_path, format_name=config.format_name, machine=config.name)
 
@@ -133,5 +133,5 @@ def with_token(config: Config) -> Config:
     """Give a non-loopback config its token: ``--token``, else the one kept in the config dir."""
     if config.token is not None or config.loopback_only:
         return config
-    directory = config.config_dir if config.config_dir is not None else default_config_dir()
+    directory = config.resolved_config_dir
     return replace(config, token=load_or_create_token(directory), token_file=token_path(directory))

@@ -10,6 +10,7 @@ from typing import TextIO
 
 from ..alerts import describe_alerts
 from ..config import Config
+from ..hub.join import enroll_command
 from ..web.pairing import local_url, phone_url, terminal_qr
 from ..web.security import is_ip_literal
 from .process import hub_url
@@ -41,7 +42,7 @@ def open_in_browser(url: str, *, out: TextIO, environ: Mapping[str, str] = os.en
 def print_hub_banner(config: Config, *, out: TextIO) -> None:
     """Say where the fleet is and how machines join it."""
     print(f"  fleet: /fleet on the URL above; machines report to {hub_url(config)}", file=out)
-    print("  add a machine: python run.py --enroll NAME (here), then start its tokwatch with the printed key",
+    print(f"  add a machine: {enroll_command('NAME', config.data_dir)} (here), then on the machine run what it prints",
           file=out)
     if config.loopback_only:
         print("  note: this hub listens on this machine only; for machines on the LAN start it with --host 0.0.0.0",

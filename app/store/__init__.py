@@ -4,7 +4,6 @@ Knows nothing of Flask or the trackers: it takes snapshots (``app.snapshot.Snaps
 and answers chart ranges, CSV rows, "vs your usual" and "today".
 """
 
-from .files import default_data_dir
 from .history import History, HistoryStatus
 from .queries import RANGES, UnknownRange, Usual
 from .records import EventRow, Observation, PassFact, Sample, SourceKey
@@ -20,5 +19,4 @@ __all__ = [
     "SourceKey",
     "UnknownRange",
     "Usual",
-    "default_data_dir",
 ]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import sqlite3
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,18 +22,6 @@ MAX_FILE_BYTES = 256 << 20
 
 class HistoryFileError(Exception):
     """The history file cannot be used; the message says why and what was done."""
-
-
-def default_data_dir(env: dict[str, str] | None = None, platform: str = sys.platform) -> Path:
-    """``$XDG_DATA_HOME/tokwatch``, else ``~/Library/Application Support/tokwatch`` on macOS, else ``~/.local/share/tokwatch``."""
-    env = dict(os.environ) if env is None else env
-    xdg = env.get("XDG_DATA_HOME", "")
-    if xdg and Path(xdg).is_absolute():
-        return Path(xdg) / "tokwatch"
-    home = Path(env.get("HOME") or Path.home())
-    if platform == "darwin":
-        return home / "Library" / "Application Support" / "tokwatch"
-    return home / ".local" / "share" / "tokwatch"
 
 
 @dataclass

@@ -15,6 +15,7 @@ from flask import Blueprint, Response, abort, current_app, make_response, render
 from simple_websocket import Server
 
 from ..config import Config
+from ..hub.join import agent_command, enroll_command, revoke_command, save_key_command
 from ..hub.keys import NAME_PATTERN
 from ..hub.report import MAX_REPORT_BYTES
 from . import security
@@ -86,8 +87,10 @@ def render_fleet_page() -> str:
         "fleet.html",
         ws_port=config.effective_ws_port,
         token_required=config.token is not None,
-        hub_url=state.hub_url,
-        data_dir_flag="" if config.data_dir is None else f" --data-dir {config.data_dir}",
+        enroll_command=enroll_command("NAME", config.data_dir),
+        save_key_command=save_key_command(),
+        agent_command=agent_command(state.hub_url, "NAME"),
+        revoke_command=revoke_command("NAME", config.data_dir),
         has_log=state.has_log,
     )
 

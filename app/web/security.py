@@ -18,7 +18,7 @@ import ipaddress
 import os
 import re
 import secrets
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from pathlib import Path
 from typing import NoReturn
 from urllib.parse import urlsplit
@@ -152,14 +152,6 @@ def check_config(config: Config) -> None:
     for name in config.allow_hosts:
         if not _HOST_NAME_PATTERN.fullmatch(name.lower()):
             raise ConfigError(f"--allow-host wants a host name, not {name!r}")
-
-
-def default_config_dir(environ: Mapping[str, str] = os.environ, home: Path | None = None) -> Path:
-    """The user's tokwatch config folder: ``$XDG_CONFIG_HOME/tokwatch`` or ``~/.config/tokwatch``."""
-    xdg = environ.get("XDG_CONFIG_HOME", "")
-    # The XDG spec says to ignore a relative value.
-    base = Path(xdg) if xdg and Path(xdg).is_absolute() else (home or Path.home()) / ".config"
-    return base / "tokwatch"
 
 
 def token_path(config_dir: Path) -> Path:

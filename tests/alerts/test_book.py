@@ -17,9 +17,9 @@ from app.config.alerts import (
     AlertSettings,
     RuleSettings,
     SettingsError,
-    alerts_from_table,
     settings_from_table,
 )
+from app.config.file import file_settings
 from app.snapshot import Snapshot
 from tests.snapshots import snapshot
 
@@ -344,25 +344,25 @@ def test_a_hold_tuned_in_the_config_is_used() -> None:
 )
 def test_bad_settings_are_refused_by_name(table: dict[str, Any], complaint: str) -> None:
     with pytest.raises(SettingsError, match="^.*$") as caught:
-        alerts_from_table(table)
+        file_settings({"alerts": table})
     assert complaint in str(caught.value)
     assert "secret" not in str(caught.value)
 
 
 def test_settings_read_from_the_alerts_table() -> None:
-    found = alerts_from_table({
+    found = file_settings({"alerts": {
         "notify": ["ntfys://my-topic", " tgram://1:AA/2 "],
         "heartbeat_url": "https://hc-ping.com/0000",
         "dashboard_url": "http://rig-7.local:8765/",
         "reopen_minutes": 5,
         "rules": {"slow": {"below_percent": 50, "hold_minutes": 45},
                   "backend_errors": {"errors": 5, "window_minutes": 2}},
-    })
+    }})
     assert found.notify == ("ntfys://my-topic", "tgram://1:AA/2")
     assert found.heartbeat_url == "https://hc-ping.com/0000"
     assert found.dashboard_url == "http://rig-7.local:8765/"
-    assert found.settings.reopen_seconds == 300
-    assert found.settings.rule("slow") == RuleSettings(hold_seconds=45 * MIN, below_fraction=0.5)
-    assert found.settings.rule("backend_errors").errors == 5
-    assert found.settings.rule("backend_errors").window_seconds == 120
-    assert found.settings.rule("idle").hold_seconds == 10 * MIN
+    assert found.alert_settings.reopen_seconds == 300
+    assert found.alert_settings.rule("slow") == RuleSettings(hold_seconds=45 * MIN, below_fraction=0.5)
+    assert found.alert_settings.rule("backend_errors").errors == 5
+    assert found.alert_settings.rule("backend_errors").window_seconds == 120
+    assert found.alert_settings.rule("idle").hold_seconds == 10 * MIN

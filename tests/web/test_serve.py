@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from app.cli import main as run
+from app.cli.main import main
 from app.config import Config, ConfigError
 from app.serve.command import ServeError, serve
 from app.serve.console import print_banner
@@ -185,7 +185,7 @@ def test_serve_refuses_a_bad_token_before_binding(log_file: Path, capsys: pytest
     with pytest.raises(ConfigError, match="token must be"):
         serve(Config(log_path=log_file, port=0, token="bad token"))
     # run.py turns it into one line and status 2
-    assert run.main(["--log", str(log_file), "--port", "0", "--token", "bad token"]) == 2
+    assert main(["--log", str(log_file), "--port", "0", "--token", "bad token"]) == 2
     err = capsys.readouterr().err
     assert "token must be" in err and len(err.strip().splitlines()) == 1
 

@@ -17,7 +17,6 @@ from app.live.monitor import Monitor
 from app.snapshot import to_json
 from app.web.security import (
     content_security_policy,
-    default_config_dir,
     load_or_create_token,
     origin_allowed,
     split_host,
@@ -178,12 +177,6 @@ def test_a_garbled_token_file_is_replaced(tmp_path: Path) -> None:
     (tmp_path / "token").write_text("not a token\n")
     token = load_or_create_token(tmp_path)
     assert (tmp_path / "token").read_text().strip() == token != "not a token"
-
-
-def test_config_dir_follows_xdg(tmp_path: Path) -> None:
-    assert default_config_dir({"XDG_CONFIG_HOME": str(tmp_path)}) == tmp_path / "tokwatch"
-    assert default_config_dir({"XDG_CONFIG_HOME": "relative"}, home=tmp_path) == tmp_path / ".config" / "tokwatch"
-    assert default_config_dir({}, home=tmp_path) == tmp_path / ".config" / "tokwatch"
 
 
 # --- the websocket handshake, refused before it is accepted ----------------------------------
