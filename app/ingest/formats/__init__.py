@@ -41,6 +41,12 @@ def _torchtitan() -> LogParser:
     return TorchtitanParser()
 
 
+def _generic() -> LogParser:
+    from .generic import GenericParser
+
+    return GenericParser()
+
+
 def _sn38(name: str) -> Callable[[], LogParser]:
     def factory() -> LogParser:
         from .sn38 import Sn38Parser
@@ -61,6 +67,7 @@ PARSERS: dict[str, Callable[[], LogParser]] = {
     "torchtitan": _torchtitan,
     "sn38": _sn38("sn38"),
     "hivemind": _sn38("hivemind"),
+    "generic": _generic,
 }
 
 # How a log of each format is called when none of its lines is one (``--format`` forced).
@@ -74,6 +81,7 @@ FORMAT_NOUNS = {
     "torchtitan": "a torchtitan log",
     "sn38": "an SN38 miner log",
     "hivemind": "a hivemind log",
+    "generic": "a training log",
 }
 
 # Formats whose figures are training steps: the monitor gives them the step tracker (app/stats/steps/).

@@ -144,7 +144,28 @@ def detect(lines: Sequence[str]) -> str | None:
         return ranked[0][0]
     from . import create_parser
 
-    return "iota" if create_parser("iota").feed(list(lines)) else None
+    if create_parser("iota").feed(list(lines)):
+        return "iota"
+    return "generic" if _generic_steps(lines) else None
+
+
+def _generic_steps(lines: Sequence[str]) -> bool:
+    """True when the generic step reader finds training steps in lines no known format claims.
+
+    Two step lines, or one that cannot be a sentence that happens to say "step" and "loss": it
+    gives its position as N/M (a bar, ``iteration 10/ 10``) or two training figures.
+    """
+    from ...stats.events import TrainStep
+    from . import create_parser
+
+    steps = [e for e in create_parser("generic").feed(list(lines[-SNIFF_LINES:])) if isinstance(e, TrainStep)]
+    if len(steps) >= 2:
+        return True
+    return any(
+        step.total_steps is not None
+        or sum(f is not None for f in (step.loss, step.lr, step.step_seconds, step.tokens_per_second, step.grad_norm)) >= 2
+        for step in steps
+    )
 
 
 def _miner_lines(lines: Sequence[str]) -> bool:

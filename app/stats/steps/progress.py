@@ -338,6 +338,10 @@ class StepProgress:
             return self._restart_at
         return stage.began_at
 
+    def recognised(self) -> str | None:
+        """The figures the latest step line gave, for a log read by the generic reader."""
+        return None if self._stage is None else step_text.recognised(self._stage)
+
     def _report_before_steps(self) -> StepReport:
         empty = Measure(None, 0.0, 0, 0.0, None, None, False)
         ar, errors = self._all_reduce, self._errors
