@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from .fields import clean
+from .generic import step_line as generic_step_line
 from .prefix import PrefixReader
 
 # (format, cheap substring that must be present, signature searched in the cleaned line)
@@ -84,6 +85,8 @@ FAMILIES: dict[str, str] = {
 _PREFIXES = PrefixReader(dates=False)  # only the messages
 # Lines read to sniff a log (from its end: the stage that runs now).
 SNIFF_LINES = 4000
+# Step lines the generic reader needs to take a log whose known format reads no step in it.
+GENERIC_OVER_KNOWN = 3
 
 
 def signature(line: str, prefer: str | None = None) -> str | None:
@@ -141,12 +144,28 @@ def detect(lines: Sequence[str]) -> str | None:
             # loguru record): with no miner message among them, the trainer's lines decide.
             del counts["iota"]
         ranked = sorted(counts.items(), key=lambda item: (-item[1], _ORDER.index(item[0])))
-        return ranked[0][0]
+        name = ranked[0][0]
+        if name != "iota" and _steps_unread(name, lines):
+            return "generic"
+        return name
     from . import create_parser
 
     if create_parser("iota").feed(list(lines)):
         return "iota"
     return "generic" if _generic_steps(lines) else None
+
+
+def _steps_unread(name: str, lines: Sequence[str]) -> bool:
+    """True when a known format's few signature lines are all it reads and the generic reader
+    reads the steps: llama2.c prints nanoGPT's evaluation line, not its step line."""
+    from ...stats.events import TrainStep
+    from . import create_parser
+
+    tail = list(lines[-SNIFF_LINES:])
+    if any(isinstance(event, TrainStep) for event in create_parser(name).feed(tail)):
+        return False
+    steps = [e for e in create_parser("generic").feed(tail) if isinstance(e, TrainStep)]
+    return len(steps) >= GENERIC_OVER_KNOWN
 
 
 def _generic_steps(lines: Sequence[str]) -> bool:
@@ -243,7 +262,10 @@ class FormatWatch:
         lines = list(lines)
         for i, line in enumerate(lines):
             name = signature(line, self.current)
-            if name is not None and same_family(name, self.current):
+            if (name is not None and same_family(name, self.current)) or (
+                name is None and self.current == "generic" and self._counts and generic_step_line(line)
+            ):
+                # The current format's own line (the generic reader's: a step line it reads).
                 self._counts.clear()
                 self._since_first = []
                 continue

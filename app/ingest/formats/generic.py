@@ -184,14 +184,25 @@ class GenericParser(PrefixDated):
             self._step(line, events)
 
     def _eval(self, line: _Line, events: list[Event]) -> None:
+        """An evaluation line: its losses (the training loss beside them too, as printed)."""
         step = _first(line.readings, Field.STEP)
-        name = "test_loss" if "test" in line.text.lower()[:40] else "val_loss"
+        # After the end was printed, the final evaluation is the run's last step's.
+        at_step = int(step.value) if step is not None and self._ended is None else None
+        evaluated = any(r.field is Field.EVAL_LOSS for r in line.readings)
+        # A line that starts with ``validation`` names its loss ``lm loss`` (Megatron).
+        own = "test_loss" if "test" in line.text.lower()[:60] else "val_loss"
+        seen: set[str] = set()
         for r in line.readings:
-            if r.field in (Field.LOSS, Field.EVAL_LOSS):
-                label = name if r.field is Field.LOSS or r.name in ("val", "validation loss") else r.name.replace(" ", "_")
-                events.append(EvalResult(at=line.at, name=label, value=r.value, step=int(step.value) if step else None))
+            if r.field is Field.EVAL_LOSS:
+                label = _eval_label(r.name)
+            elif r.field is Field.LOSS:
+                label = "train_loss" if evaluated else own
+            else:
+                continue
+            if label not in seen:
+                seen.add(label)
                 self._evals[label] = r.value
-                break
+                events.append(EvalResult(at=line.at, name=label, value=r.value, step=at_step))
 
     def _step(self, line: _Line, events: list[Event]) -> None:
         readings = line.readings
@@ -240,7 +251,7 @@ class GenericParser(PrefixDated):
         self._ended = None
         for r in readings:
             if r.field is Field.EVAL_LOSS:
-                label = "val_loss" if r.name in ("val", "val loss", "valid loss", "validation loss") else r.name.replace(" ", "_")
+                label = _eval_label(r.name)
                 if self._evals.get(label) != r.value:  # a step line repeats the last evaluation
                     self._evals[label] = r.value
                     events.append(EvalResult(at=line.at, name=label, value=r.value, step=None))
@@ -278,6 +289,19 @@ class GenericParser(PrefixDated):
         return count.value - last[1]
 
 
+_SNIFFER: GenericParser | None = None
+
+
+def step_line(line: str) -> bool:
+    """True when this one line, on its own, is a step line to the generic reader."""
+    global _SNIFFER
+    if _SNIFFER is None:
+        _SNIFFER = GenericParser()
+    message = _SNIFFER._times.reader.read(clean(line)[:MAX_CHARS]).message
+    kind, record = _SNIFFER._classify(message)
+    return kind is Kind.FULL and record is not None and record.what == "step"
+
+
 def _json(s: str) -> list[Reading] | None:
     try:
         record = json.loads(s)
@@ -293,10 +317,11 @@ def _decide(line: _Line) -> _Line:
     """A step line when it has a step and a training figure; an evaluation's, a total's or nothing."""
     readings = line.readings
     has_step = line.counters is not None or _position(readings) is not None
-    if has_step and any(r.field in _FIGURES for r in readings):
+    evaluated = any(r.field is Field.EVAL_LOSS for r in readings)
+    if evaluated and not any(r.field in _FIGURES and r.field is not Field.LOSS for r in readings):
+        line.what = "eval"  # ``step 500: train loss 5.73, val loss 5.95``: an evaluation's figures
         return line
-    if any(r.field is Field.EVAL_LOSS for r in readings) and not any(r.field is Field.LOSS for r in readings):
-        line.what = "eval"
+    if has_step and any(r.field in _FIGURES for r in readings):
         return line
     if not has_step and any(r.field is Field.TOTAL for r in readings):
         line.what = "total"
@@ -329,6 +354,10 @@ def _step_seconds(got: dict[Field, Reading]) -> float | None:
     if Field.ITS in got and got[Field.ITS].value > 0:
         return 1.0 / got[Field.ITS].value
     return None
+
+
+def _eval_label(name: str) -> str:
+    return "val_loss" if name in ("val", "val loss", "valid loss", "validation loss") else name.replace(" ", "_")
 
 
 def _first(readings: list[Reading], kind: Field) -> Reading | None:

@@ -175,9 +175,11 @@ def lookup(name: str) -> tuple[Field | None, str]:
         if field not in (Field.STEP, Field.LOSS, Field.EVAL_LOSS):
             continue
         before = set(words[:i])
+        if field is Field.STEP:
+            return field, tail  # ``validation loss at iteration 10``: the line says whose step
         if before & EVAL_WORDS:
-            return (Field.EVAL_LOSS if field is not Field.STEP else None), tail
-        if field is Field.STEP or before <= NEUTRAL_WORDS:
+            return Field.EVAL_LOSS, tail
+        if before <= NEUTRAL_WORDS:
             return field, tail
         return None, tail  # another loss (``nsp loss``, ``load_balancing_loss``)
     return None, name
