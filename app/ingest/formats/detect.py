@@ -15,6 +15,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
+from . import FORMATS, create_parser
 from .fields import clean
 from .prefix import PrefixReader
 
@@ -74,13 +75,7 @@ _SIGNATURES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ),
 )
 # Formats one parser reads together: a line of one is no news for the other.
-FAMILIES: dict[str, str] = {
-    "nanogpt": "nanogpt",
-    "llmc": "nanogpt",
-    "modded-nanogpt": "nanogpt",
-    "sn38": "sn38",
-    "hivemind": "sn38",
-}
+FAMILIES: dict[str, str] = {spec.name: spec.family for spec in FORMATS}
 _PREFIXES = PrefixReader(dates=False)  # only the messages
 # Lines read to sniff a log (from its end: the stage that runs now).
 SNIFF_LINES = 4000
@@ -142,31 +137,19 @@ def detect(lines: Sequence[str]) -> str | None:
             del counts["iota"]
         ranked = sorted(counts.items(), key=lambda item: (-item[1], _ORDER.index(item[0])))
         return ranked[0][0]
-    from . import create_parser
-
     return "iota" if create_parser("iota").feed(list(lines)) else None
 
 
 def _miner_lines(lines: Sequence[str]) -> bool:
     """True when the IOTA parser reads a miner's own message (not just errors) in these lines."""
     from ...stats.events import ErrorLogged, Tick
-    from . import create_parser
 
     events = create_parser("iota").feed(list(lines[-SNIFF_LINES:]))
     return any(not isinstance(event, (Tick, ErrorLogged)) for event in events)
 
 
-_ORDER = [
-    "iota",
-    "nanochat",
-    "nanogpt",
-    "llmc",
-    "modded-nanogpt",
-    "hf-trainer",
-    "torchtitan",
-    "sn38",
-    "hivemind",
-]
+# A tie in signature counts goes to the format registered first.
+_ORDER = [spec.name for spec in FORMATS]
 
 
 def same_family(a: str | None, b: str | None) -> bool:
@@ -195,7 +178,6 @@ def log_kind(lines: Sequence[str], format_name: str = "auto") -> str | None:
     if any(family(name) == wanted for name in scores(lines)):
         return wanted
     from ...stats.events import Tick
-    from . import create_parser
 
     events = create_parser(format_name).feed(list(lines))
     return wanted if any(not isinstance(event, Tick) for event in events) else None
