@@ -15,6 +15,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
+from . import FORMATS, create_parser
 from .fields import clean
 from .generic import step_line as generic_step_line
 from .prefix import PrefixReader
@@ -75,13 +76,7 @@ _SIGNATURES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ),
 )
 # Formats one parser reads together: a line of one is no news for the other.
-FAMILIES: dict[str, str] = {
-    "nanogpt": "nanogpt",
-    "llmc": "nanogpt",
-    "modded-nanogpt": "nanogpt",
-    "sn38": "sn38",
-    "hivemind": "sn38",
-}
+FAMILIES: dict[str, str] = {spec.name: spec.family for spec in FORMATS}
 _PREFIXES = PrefixReader(dates=False)  # only the messages
 # Lines read to sniff a log (from its end: the stage that runs now).
 SNIFF_LINES = 4000
@@ -148,8 +143,6 @@ def detect(lines: Sequence[str]) -> str | None:
         if name != "iota" and _steps_unread(name, lines):
             return "generic"
         return name
-    from . import create_parser
-
     if create_parser("iota").feed(list(lines)):
         return "iota"
     return "generic" if _generic_steps(lines) else None
@@ -159,7 +152,6 @@ def _steps_unread(name: str, lines: Sequence[str]) -> bool:
     """True when a known format's few signature lines are all it reads and the generic reader
     reads the steps: llama2.c prints nanoGPT's evaluation line, not its step line."""
     from ...stats.events import TrainStep
-    from . import create_parser
 
     tail = list(lines[-SNIFF_LINES:])
     if any(isinstance(event, TrainStep) for event in create_parser(name).feed(tail)):
@@ -175,7 +167,6 @@ def _generic_steps(lines: Sequence[str]) -> bool:
     gives its position as N/M (a bar, ``iteration 10/ 10``) or two training figures.
     """
     from ...stats.events import TrainStep
-    from . import create_parser
 
     steps = [e for e in create_parser("generic").feed(list(lines[-SNIFF_LINES:])) if isinstance(e, TrainStep)]
     if len(steps) >= 2:
@@ -190,23 +181,13 @@ def _generic_steps(lines: Sequence[str]) -> bool:
 def _miner_lines(lines: Sequence[str]) -> bool:
     """True when the IOTA parser reads a miner's own message (not just errors) in these lines."""
     from ...stats.events import ErrorLogged, Tick
-    from . import create_parser
 
     events = create_parser("iota").feed(list(lines[-SNIFF_LINES:]))
     return any(not isinstance(event, (Tick, ErrorLogged)) for event in events)
 
 
-_ORDER = [
-    "iota",
-    "nanochat",
-    "nanogpt",
-    "llmc",
-    "modded-nanogpt",
-    "hf-trainer",
-    "torchtitan",
-    "sn38",
-    "hivemind",
-]
+# A tie in signature counts goes to the format registered first.
+_ORDER = [spec.name for spec in FORMATS]
 
 
 def same_family(a: str | None, b: str | None) -> bool:
@@ -235,7 +216,6 @@ def log_kind(lines: Sequence[str], format_name: str = "auto") -> str | None:
     if any(family(name) == wanted for name in scores(lines)):
         return wanted
     from ...stats.events import Tick
-    from . import create_parser
 
     events = create_parser(format_name).feed(list(lines))
     return wanted if any(not isinstance(event, Tick) for event in events) else None

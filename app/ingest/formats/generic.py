@@ -31,7 +31,7 @@ MAX_CHARS = 4096
 # A tqdm bar: ``45%|████▌ | 450/1000 [01:58<02:10, 3.46it/s, loss=2.3]`` or, without a total,
 # ``17671it [1:05:34,  4.49it/s, loss=2.15]``. The last one on a line counts (redraws run together).
 _BAR = re.compile(
-    r"(?:(?P<pct>\d{1,3})%\|[^|]{0,400}\|\s*(?P<n>\d{1,12})/(?P<m>\d{1,12})|(?P<count>\d{1,12})it)\s*"
+    r"(?:(?:(?P<pct>\d{1,3})%\|[^|]{0,400}\|\s*)?(?P<n>\d{1,12})/(?P<m>\d{1,12})|(?P<count>\d{1,12})it)\s*"
     r"\[(?P<elapsed>\d[\d:]{0,11})(?:<(?P<remain>[\d:?]{1,12}))?,\s*(?:(?P<rate>\d{1,9}(?:\.\d+)?)|\?)\s*"
     r"(?P<unit>s/it|it/s)(?:,\s*(?P<post>[^\]]{0,2000}))?\]"
 )
@@ -146,7 +146,9 @@ class GenericParser(PrefixDated):
         if not readings:
             if _CHECKPOINT.search(s):
                 return Kind.FULL, _Line("pause", at, text=s)
-            return Kind.OTHER, None
+            # Only a piece of a ``|``-separated record continues a wrapped one: a traceback or a
+            # warning after a cut record stays a line of its own, for whoever reads it.
+            return (Kind.OTHER if "|" in s else Kind.FULL), None
         line = _Line("step", at, readings, text=s)
         counters = _COUNTERS.match(s)
         if counters is not None and any(r.field is Field.LOSS for r in readings):
@@ -165,7 +167,9 @@ class GenericParser(PrefixDated):
         if line.what == "step" and _cut(s):
             return Kind.PARTIAL, None  # a terminal wrapped the record: its rest follows
         if line.what == "other":
-            return (Kind.FULL, _Line("pause", at, text=s)) if _CHECKPOINT.search(s) else (Kind.OTHER, None)
+            if _CHECKPOINT.search(s):
+                return Kind.FULL, _Line("pause", at, text=s)
+            return (Kind.OTHER if "|" in s else Kind.FULL), None
         return Kind.FULL, line
 
     # --- emitting ------------------------------------------------------------------

@@ -8,7 +8,7 @@ trainer, a line is read as ``name separator value`` pairs and each name is looke
 trainer never seen before still reads when it calls its figures what others call theirs.
 
 A name is normalised (lower case; ``_``, ``-``, ``/`` and runs of spaces become one space) and
-matched whole, or by its last words for a step or a loss (``training step``, ``Train loss``),
+matched whole, or by its last words for a step, an epoch or a loss (``training step``, ``Train loss``),
 unless a word before them says it is another figure (``nsp loss``, ``Val loss``, ``epoch time``).
 Nothing here guesses: an unlabelled number is never a figure, a time without a unit is no
 duration.
@@ -172,11 +172,13 @@ def lookup(name: str) -> tuple[Field | None, str]:
     for i in range(1, len(words)):
         tail = " ".join(words[i:])
         field = ALIASES.get(tail)
-        if field not in (Field.STEP, Field.LOSS, Field.EVAL_LOSS):
+        if field not in (Field.STEP, Field.LOSS, Field.EVAL_LOSS, Field.EPOCH):
             continue
         before = set(words[:i])
         if field is Field.STEP:
             return field, tail  # ``validation loss at iteration 10``: the line says whose step
+        if field is Field.EPOCH:
+            return (field if before <= NEUTRAL_WORDS else None), tail  # ``Training Epoch: 1/3``
         if before & EVAL_WORDS:
             return Field.EVAL_LOSS, tail
         if before <= NEUTRAL_WORDS:
