@@ -35,8 +35,16 @@ _BAR = re.compile(
     r"\[(?P<elapsed>\d[\d:]{0,11})(?:<(?P<remain>[\d:?]{1,12}))?,\s*(?:(?P<rate>\d{1,9}(?:\.\d+)?)|\?)\s*"
     r"(?P<unit>s/it|it/s)(?:,\s*(?P<post>[^\]]{0,2000}))?\]"
 )
+# Lightning's rich bar ``Epoch 0/9 ━━━━━ 157/469 0:00:12 • 0:00:25 12.63it/s v_num: 0 loss: 0.3`` and
+# Keras's ``100/1000 [==>....] - ETA: 1:23 - loss: 2.3`` / ``1000/1000 ━━━━ 25s 25ms/step - loss: 0.2``.
+_RICH = re.compile(
+    r"(?P<n>\d{1,12})/(?P<m>\d{1,12}) (?P<elapsed>\d{1,3}:\d\d:\d\d) • (?P<remain>\d{1,3}:\d\d:\d\d|-:--:--)"
+    r"(?: (?P<rate>\d{1,9}(?:\.\d+)?)it/s)?"
+)
+_KERAS = re.compile(r"^(?P<n>\d{1,12})/(?P<m>\d{1,12}) (?:\[[=>.]{0,200}\]|━{1,200})")
+_PER_STEP = re.compile(r"\b(\d{1,9}(?:\.\d+)?)(ms|s|us)/step\b")
 # What a training bar's description says (an evaluation's, a download's or a loader's is no step).
-_TRAINING = re.compile(r"(?i)\b(?:epoch|train\w*|step)\b")
+_TRAINING = re.compile(r"(?i)\b(?:epoch|train\w*|steps?)\b")
 _EVAL_START = re.compile(r"(?i)^\W*(?:" + "|".join(sorted(EVAL_WORDS)) + r")\b")
 # A launcher's ``[trainer0|0]:`` (torchx), also left dangling at the end of a redrawn line.
 _LAUNCHER = re.compile(r"\[[\w-]{1,32}\|\d{1,6}\]:")
@@ -75,6 +83,7 @@ class _Line:
     bar: _Bar | None = None
     counters: tuple[int | None, int] | None = None  # (epoch, step) printed before the record
     text: str = ""
+    epoch_above: bool = False  # its epoch is on a line of its own above it (Keras)
 
 
 class GenericParser(PrefixDated):
@@ -91,6 +100,7 @@ class GenericParser(PrefixDated):
         self._evals: dict[str, float] = {}  # the evaluation figures a step line repeats
         self._ended: tuple[int, float | None] | None = None  # (step, epoch) when the end was printed
         self._last: tuple[int, float | None] | None = None
+        self._epoch: Reading | None = None  # announced on a line of its own, for the bars after it
 
     def feed(self, lines: Iterable[str]) -> list[Event]:
         """Parse lines in log order; end with a ``Tick`` when a prefix carried a time."""
@@ -142,6 +152,9 @@ class GenericParser(PrefixDated):
                     line.counters = _counted(counters)
                 return Kind.FULL, line
             return Kind.OTHER, None
+        other = _other_bar(s, at)
+        if other is not None:
+            return Kind.FULL, other
         readings = pairs(s)
         if not readings:
             if _CHECKPOINT.search(s):
@@ -180,6 +193,8 @@ class GenericParser(PrefixDated):
             self._ended = self._last
         elif line.what == "pause":
             events.append(TrainingPause(at=line.at, reason="checkpoint"))
+        elif line.what == "epoch":
+            self._epoch = line.readings[0]
         elif line.what == "total":
             self._total = next(int(r.value) for r in line.readings if r.field is Field.TOTAL)
         elif line.what == "eval":
@@ -220,7 +235,7 @@ class GenericParser(PrefixDated):
                 got[r.field] = r
         step_reading = _position(readings)
         bar = line.bar
-        epoch_reading = got.get(Field.EPOCH)
+        epoch_reading = got.get(Field.EPOCH) or (self._epoch if line.epoch_above else None)
         epoch = epoch_reading.value if epoch_reading is not None else None
         if line.counters is not None and line.counters[0] is not None:
             epoch = float(line.counters[0])
@@ -330,6 +345,9 @@ def _decide(line: _Line) -> _Line:
     if not has_step and any(r.field is Field.TOTAL for r in readings):
         line.what = "total"
         return line
+    if not has_step and len(readings) == 1 and readings[0].field is Field.EPOCH:
+        line.what = "epoch"  # Keras: ``Epoch 3/10`` on a line of its own, its bar on the next
+        return line
     line.what = "other"
     return line
 
@@ -337,6 +355,9 @@ def _decide(line: _Line) -> _Line:
 def _position(readings: list[Reading]) -> Reading | None:
     """The step a line names: ``step`` over ``iter`` (litgpt prints both: iterations and steps)."""
     steps = [r for r in readings if r.field is Field.STEP]
+    for r in steps:
+        if r.total is not None:
+            return r  # NeMo's ``iteration 10/99 | … | global_step: 10``: the one with the total
     for r in steps:
         if r.name not in ("iter", "iteration"):
             return r
@@ -379,6 +400,36 @@ def _bar(m: re.Match[str]) -> _Bar:
         seconds = rate if m.group("unit") == "s/it" else 1.0 / rate
     remain = m.group("remain")
     return _Bar(step, total, seconds, clock_seconds(m.group("elapsed")), clock_seconds(remain) if remain else None)
+
+
+def _other_bar(s: str, at: float | None) -> _Line | None:
+    """A Lightning rich bar or a Keras bar as a step line, or None."""
+    rich = _RICH.search(s) if " • " in s else None
+    if rich is not None:
+        head, rest = s[: rich.start()], s[rich.end() :]
+        if _EVAL_START.match(head) or not (_TRAINING.search(head) or "loss" in rest.lower()):
+            return None
+        rate = number(rich.group("rate")) if rich.group("rate") else None
+        remain = clock_seconds(rich.group("remain"))
+        bar = _Bar(int(rich.group("n")), int(rich.group("m")), 1.0 / rate if rate else None,
+                   clock_seconds(rich.group("elapsed")), remain)  # fmt: skip
+        return _Line("step", at, pairs(head) + pairs(rest), bar=bar, text=s)
+    keras = _KERAS.match(s)
+    if keras is not None:
+        rest = s[keras.end() :]
+        per_step = _PER_STEP.search(rest)
+        seconds = None
+        if per_step is not None:
+            value = float(per_step.group(1))
+            seconds = value / {"ms": 1e3, "s": 1.0, "us": 1e6}[per_step.group(2)]
+        readings = pairs(_PER_STEP.sub("", rest))
+        if seconds is None and not any(r.field is Field.LOSS for r in readings):
+            return None
+        bar = _Bar(int(keras.group("n")), int(keras.group("m")), seconds, None, None)
+        eta = _first(readings, Field.ETA)
+        bar.eta = eta.value if eta is not None else None
+        return _Line("step", at, readings, bar=bar, text=s, epoch_above=True)
+    return None
 
 
 def _counted(m: re.Match[str]) -> tuple[int | None, int]:

@@ -52,6 +52,8 @@ ALIASES: dict[str, Field] = {
     "iteration": Field.STEP,
     "global step": Field.STEP,
     "current steps": Field.STEP,  # LLaMA-Factory's trainer_log.jsonl
+    "num updates": Field.STEP,  # fairseq
+    "batch": Field.STEP,  # only as a position: ``[Batch 100/500]`` (``batch 32`` may be a size)
     "total steps": Field.TOTAL,
     "max steps": Field.TOTAL,
     "train iters": Field.TOTAL,
@@ -71,6 +73,7 @@ ALIASES: dict[str, Field] = {
     "train loss step": Field.LOSS,  # Lightning's ``train/loss_step``
     "loss step": Field.LOSS,
     "reduced train loss": Field.LOSS,  # NeMo
+    "step loss": Field.LOSS,  # diffusers' training scripts
     "val loss": Field.EVAL_LOSS,
     "valid loss": Field.EVAL_LOSS,
     "validation loss": Field.EVAL_LOSS,
@@ -90,6 +93,7 @@ ALIASES: dict[str, Field] = {
     "time per step": Field.STEP_TIME,
     "time per iteration": Field.STEP_TIME,
     "elapsed time per iteration": Field.STEP_TIME,  # Megatron: ``(ms)`` or ``(s)``
+    "train step timing": Field.STEP_TIME,  # NeMo: ``train_step_timing in s``
     "elapsed time": Field.ELAPSED,
     "elapsed": Field.ELAPSED,
     "remaining time": Field.ETA,
@@ -103,6 +107,8 @@ ALIASES: dict[str, Field] = {
     "iters sec": Field.ITS,
     "steps sec": Field.ITS,
     "steps per second": Field.ITS,
+    "ups": Field.ITS,  # fairseq: updates per second
+    "wps": Field.TOKENS_PER_SECOND,  # fairseq, early torchtitan: words (tokens) per second
     "tokens sec": Field.TOKENS_PER_SECOND,
     "tokens s": Field.TOKENS_PER_SECOND,
     "tok sec": Field.TOKENS_PER_SECOND,
@@ -125,8 +131,11 @@ ALIASES: dict[str, Field] = {
 }
 # Which loss a line means when it prints several: the model's own loss over a running average.
 LOSS_RANK = {"lm loss": 3, "reduced train loss": 3, "loss": 1}
-# Words before a step or loss name that keep its meaning (``training step``, ``Train loss``).
-NEUTRAL_WORDS = frozenset({"train", "training", "global", "optimizer", "current", "total", "reduced", "lm"})
+# Words before a name that keep its meaning (``training step``, ``Train loss``, ``train/lr``).
+NEUTRAL_WORDS = frozenset({"train", "training", "trainer", "global", "optimizer", "current", "reduced", "lm"})
+# Durations are matched whole: ``epoch time``, ``train_time`` (a running clock), ``Val took``
+# are other times than a step's.
+_WHOLE_NAMES_ONLY = frozenset({Field.STEP_TIME, Field.ELAPSED, Field.ETA, Field.TOTAL})
 # Words that make a figure an evaluation's (``Val loss``, ``eval step``, ``Evaluating iter 3/32``).
 EVAL_WORDS = frozenset(
     {"val", "valid", "validation", "validating", "eval", "evaluation", "evaluating", "evaluate", "test", "dev"}
@@ -172,18 +181,16 @@ def lookup(name: str) -> tuple[Field | None, str]:
     for i in range(1, len(words)):
         tail = " ".join(words[i:])
         field = ALIASES.get(tail)
-        if field not in (Field.STEP, Field.LOSS, Field.EVAL_LOSS, Field.EPOCH):
+        if field is None or field in _WHOLE_NAMES_ONLY:
             continue
         before = set(words[:i])
         if field is Field.STEP:
             return field, tail  # ``validation loss at iteration 10``: the line says whose step
-        if field is Field.EPOCH:
-            return (field if before <= NEUTRAL_WORDS else None), tail  # ``Training Epoch: 1/3``
-        if before & EVAL_WORDS:
+        if field in (Field.LOSS, Field.EVAL_LOSS) and before & EVAL_WORDS:
             return Field.EVAL_LOSS, tail
         if before <= NEUTRAL_WORDS:
-            return field, tail
-        return None, tail  # another loss (``nsp loss``, ``load_balancing_loss``)
+            return field, tail  # ``Training Epoch: 1/3``, ``train/lr``, ``trainer/global_step``
+        return None, tail  # another figure (``nsp loss``, ``load_balancing_loss``, ``peak lr``)
     return None, name
 
 
@@ -200,6 +207,9 @@ def seconds(value: str, unit: str | None) -> float | None:
 def read_pair(key: str, paren: str | None, value: str, total: str | None, unit: str | None) -> Reading | None:
     """What one ``name separator value`` pair is, or None when it is no figure this reader knows."""
     name = normalise(key)
+    for suffix, in_unit in ((" in ms", "ms"), (" in s", "s")):  # NeMo's ``train_step_timing in s``
+        if name.endswith(suffix):
+            name, unit = name.removesuffix(suffix), unit or in_unit
     field, matched = lookup(name)
     words = name.rsplit(" ", 1)
     if field is None and len(words) == 2 and words[1] in _UNIT_WORDS:  # ``step_time_ms``, ``elapsed_s``
@@ -215,7 +225,7 @@ def read_pair(key: str, paren: str | None, value: str, total: str | None, unit: 
         return None  # a clock is no step, loss or rate
     if field in (Field.STEP, Field.TOTAL):
         count = integer(value)
-        if count is None or count < 0:
+        if count is None or count < 0 or (matched == "batch" and total is None):
             return None
         return Reading(field, matched, float(count), integer(total) if total else None)
     figure = number(value)

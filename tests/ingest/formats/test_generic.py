@@ -92,7 +92,36 @@ GRAMMAR: list[tuple[str, dict[str, Any]]] = [
      {"step": 450, "total_steps": 1000, "step_seconds": 3.46, "epoch": 3}),
     ("1|120|Loss: 2.31:  12%|█▏        | 120/1000 [10:00<73:20,  5.00s/it]",
      {"step": 120, "total_steps": 1000, "loss": 2.31, "epoch": 1}),
+    # shapes of other trainers
+    ("Training epoch 0, iteration 10/99 | lr: 1.499e-05 | global_batch_size: 32 | global_step: 10 | "
+     "reduced_train_loss: 2.345 | train_step_timing in s: 1.23 | consumed_samples: 352",
+     {"step": 10, "total_steps": 99, "loss": 2.345, "lr": 1.499e-05, "step_seconds": 1.23, "epoch": 0}),
+    ("Steps:  10%|█         | 100/1000 [01:00<09:00,  1.66it/s, lr=1e-05, step_loss=0.123]",
+     {"step": 100, "total_steps": 1000, "loss": 0.123, "lr": 1e-05, "elapsed_seconds": 60, "trainer_eta_seconds": 540}),
+    ("Epoch 0/9  ━━━━━━━━━━━━━━━━━━━━━ 157/469 0:00:12 • 0:00:25 12.63it/s v_num: 0 train_loss: 0.312",
+     {"step": 157, "total_steps": 469, "loss": 0.312, "trainer_eta_seconds": 25, "epoch": 0}),
+    ("[Epoch 1/10] [Batch 100/500] loss: 2.3 lr: 1e-4", {"step": 100, "total_steps": 500, "epoch": 1}),
+    ('{"trainer/global_step": 120, "train/loss": 2.31, "train/lr": 1e-4}', {"step": 120, "loss": 2.31, "lr": 1e-4}),
+    ("epoch 001:    100 / 1000 loss=9.2, nll_loss=9.1, ppl=550, wps=12000, ups=2.1, num_updates=100, lr=1e-4, gnorm=1.5",
+     {"step": 100, "loss": 9.2, "tokens_per_second": 12000, "step_seconds": 1 / 2.1, "grad_norm": 1.5}),
 ]  # fmt: skip
+
+
+def test_keras_bars_take_the_epoch_printed_above_them() -> None:
+    got = steps(
+        [
+            "Epoch 3/10",
+            "100/1000 [==>...........................] - ETA: 1:23 - loss: 2.3012 - accuracy: 0.1234",
+            "1000/1000 [==============================] - 25s 25ms/step - loss: 0.2000 - val_loss: 0.3000",
+            "Epoch 4/10",
+            "  20/1000 ━━━━━━━━━━━━━━━━━━━━ 1:23 86ms/step - accuracy: 0.9 - loss: 0.25",
+        ]
+    )
+    assert [(s.step, s.total_steps, s.epoch, s.loss, s.step_seconds, s.trainer_eta_seconds) for s in got] == [
+        (100, 1000, 3, 2.3012, None, 83),
+        (1000, None, 3, 0.2, 0.025, None),  # a full epoch's bar is not the run's end
+        (20, 1000, 4, 0.25, 0.086, None),
+    ]
 
 
 @pytest.mark.parametrize(("text", "expected"), GRAMMAR, ids=[g[0][:40] for g in GRAMMAR])
