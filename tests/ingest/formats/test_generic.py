@@ -93,8 +93,8 @@ GRAMMAR: list[tuple[str, dict[str, Any]]] = [
     ("1|120|Loss: 2.31:  12%|█▏        | 120/1000 [10:00<73:20,  5.00s/it]",
      {"step": 120, "total_steps": 1000, "loss": 2.31, "epoch": 1}),
     # shapes of other trainers
-    ("Training epoch 0, iteration 10/99 | lr: 1.499e-05 | global_batch_size: 32 | global_step: 10 | "
-     "reduced_train_loss: 2.345 | train_step_timing in s: 1.23 | consumed_samples: 352",
+    (("Training epoch 0, iteration 10/99 | lr: 1.499e-05 | global_batch_size: 32 | global_step: 10 | "
+      "reduced_train_loss: 2.345 | train_step_timing in s: 1.23 | consumed_samples: 352"),
      {"step": 10, "total_steps": 99, "loss": 2.345, "lr": 1.499e-05, "step_seconds": 1.23, "epoch": 0}),
     ("Steps:  10%|█         | 100/1000 [01:00<09:00,  1.66it/s, lr=1e-05, step_loss=0.123]",
      {"step": 100, "total_steps": 1000, "loss": 0.123, "lr": 1e-05, "elapsed_seconds": 60, "trainer_eta_seconds": 540}),
