@@ -228,3 +228,66 @@ def test_a_prefix_dates_the_divergence(tmp_path: Path) -> None:
     now = monitor.last_event_at()
     assert now == local(2023, 3, 22, 9, 33, 43)
     assert monitor.snapshot(now).state_since == local(2023, 3, 22, 9, 32, 52)
+
+
+# What the generic reader says it read from each real log (its last step line): the table of
+# docs/notes/generic.md. A cold read at the file's modification time.
+GENERIC_READ = {
+    "generic-megatron-lm-issue5-bert-lm-nsp-loss.log": "step, total, loss, lr, step time",
+    "generic-megatron-lm-issue756-mixtral-h100.log": "step, total, loss, lr, grad norm, step time",
+    "generic-megatron-lm-chinese-transformer-xl-issue7-lm-loss-nan.log": "step, total, loss, lr, step time, eval",
+    "generic-megatron-lm-playground-nemo-2.0-gh-file-byoc-mbridge-done.log":
+        "step, total, loss, lr, grad norm, step time, eval",
+    "generic-gpt-neox-issue947-llama-bf16.log": "step, total, loss, lr, step time",
+    "generic-megatron-deepspeed-argonne-megatron-deepspeed-file-alcf-readme-ckpt-crash.log":
+        "step, total, loss, lr, step time, tok/s, tokens",
+    "generic-megatron-deepspeed-bigscience-file-tr1-13B-chronicles-ecc-crash.log":
+        "step, total, loss, lr, grad norm, step time",
+    "generic-megatron-deepspeed-bigscience-file-tr11-176B-chronicles-wrapped-throughput-drop.log":
+        "step, total, loss, lr, grad norm, step time, tokens",
+    "generic-lightning-novae-issue27-epoch-end-bar.log": "step, epoch, loss, step time, elapsed, ETA",
+    "generic-lightning-rvt-issue40-max-steps-reached.log": "step, epoch, loss, step time, elapsed",
+    "generic-nemo-nemo-framework-launcher-issue55-reduced-train-loss.log":
+        "step, total, epoch, loss, step time, elapsed, ETA",
+    "generic-nemo-speech-issue5468-ambernet-bars.log": "step, total, epoch, loss, step time, elapsed, ETA",
+    "generic-litgpt-issue1110-lora-finished.log": "step, epoch, loss, step time, eval",
+    "generic-litgpt-issue1607-gpt2-pretrain-remaining-time.log": "step, epoch, loss, step time, ETA, eval",
+    "generic-litgpt-issue689-loss-not-decreasing.log": "step, loss, step time",
+    "generic-mlx-lm-issue18-val-every-5.log": "step, total, loss, lr, step time, tok/s, tokens, eval",
+    "generic-mlx-lm-issue236-metal-oom-crash.log": "step, loss, lr, step time, tok/s, tokens, eval",
+    "generic-mlx-lm-mlx-examples-issue210-lora-slow.log": "step, loss, step time, tok/s, eval",
+    "generic-mlx-lm-pr421-apertus-report20.log": "step, loss, lr, step time, tok/s, tokens, eval",
+    "generic-torchtune-pr1358-step-loss-tokens-per-second.log": "step, loss, lr, tok/s",
+    "generic-torchtune-pr2620-multinode-lora-bars.log": "step, total, epoch, loss, step time, elapsed, ETA",
+    "generic-llama-recipes-llama-cookbook-issue320-epoch1-bars.log":
+        "step, total, epoch, loss, step time, elapsed, ETA",
+    "generic-llama-recipes-hpcaub-userguide-file-octopus-llm-rst-done.log":
+        "step, total, epoch, loss, step time, elapsed, ETA",
+    "generic-llamafactory-trainer-log-jsonl-qwen2.5-7b-medical-finetune-head.log":
+        "step, total, epoch, loss, lr, elapsed, ETA",
+    "generic-llamafactory-trainer-log-jsonl-mistral-translator-tail-done.log": "step, total, epoch, loss, lr, elapsed, ETA",
+    "generic-llamafactory-trainer-log-jsonl-sft-training-llm-interleaved-resume.log":
+        "step, total, epoch, loss, lr, elapsed, ETA",
+    "generic-custom-slm-training-metrics-jsonl-relaunch.log": "step, loss, lr, tokens",
+    "generic-custom-llama2c-issue461-tinystories-mps.log": "step, loss, lr, step time, eval",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(("name", "read"), sorted(GENERIC_READ.items()))
+def test_the_generic_reader_says_what_it_read(tmp_path: Path, name: str, read: str) -> None:
+    data = snap(cold(tmp_path, name), T0)
+    assert data["format"] == "generic"
+    assert f"generic: {read}" in data["details"]
+
+
+def test_every_generic_log_says_what_it_read() -> None:
+    from tests.reallogs import REAL
+
+    generic = {p.name for p in REAL.iterdir() if p.name.startswith("generic-")}
+    assert sorted(GENERIC_READ) == sorted(generic - {"generic-custom-nanogpt-issue110-iter-loss-time.log"})
+
+
+def test_a_known_format_says_nothing_of_the_generic_reader(tmp_path: Path) -> None:
+    data = snap(cold(tmp_path, "generic-custom-nanogpt-issue110-iter-loss-time.log"), T0)
+    assert data["format"] == "nanogpt"
+    assert not any(line.startswith("generic:") for line in data["details"])
