@@ -127,8 +127,8 @@ class GenericParser(PrefixDated):
     def _classify(self, text: str) -> tuple[Kind, _Line | None]:
         at = self._times.at
         s = _LAUNCHER.sub("", text).strip() if "|" in text else text.strip()
-        if not s:
-            return Kind.OTHER, None
+        if not s or s.startswith("#"):
+            return Kind.FULL, None  # a comment (a shell's, a markdown heading): no record
         if s.startswith("{"):
             if not s.endswith("}"):
                 return (Kind.PARTIAL if s.startswith(('{"', "{'")) else Kind.OTHER), None
@@ -382,7 +382,13 @@ def _step_seconds(got: dict[Field, Reading]) -> float | None:
 
 
 def _eval_label(name: str) -> str:
-    return "val_loss" if name in ("val", "val loss", "valid loss", "validation loss") else name.replace(" ", "_")
+    """``val: 1.05``, ``Val loss``, ``validation lm loss`` → ``val_loss``; ``test lm loss`` → ``test_loss``."""
+    first = name.split(" ", 1)[0]
+    if first in ("val", "valid", "validation"):
+        return "val_loss"
+    if first == "test":
+        return "test_loss"
+    return name.replace(" ", "_")
 
 
 def _first(readings: list[Reading], kind: Field) -> Reading | None:

@@ -187,7 +187,7 @@ def lookup(name: str) -> tuple[Field | None, str]:
         if field is Field.STEP:
             return field, tail  # ``validation loss at iteration 10``: the line says whose step
         if field in (Field.LOSS, Field.EVAL_LOSS) and before & EVAL_WORDS:
-            return Field.EVAL_LOSS, tail
+            return Field.EVAL_LOSS, name  # ``test lm loss``: whose loss stays in the name
         if before <= NEUTRAL_WORDS:
             return field, tail  # ``Training Epoch: 1/3``, ``train/lr``, ``trainer/global_step``
         return None, tail  # another figure (``nsp loss``, ``load_balancing_loss``, ``peak lr``)

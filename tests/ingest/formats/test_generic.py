@@ -157,6 +157,7 @@ NOT_STEPS = [
     "Step Time : 4.65s GPU utilization: 59892.5TFLOP/s/GPU",
     '127.0.0.1 - - [10/Oct/2024:13:55:36 +0000] "GET /runs?step=3&loss=0.5 HTTP/1.1" 200 2326',
     "At step 100 the loss was 2.3 and the learning rate had decayed.",
+    "# Expected: step 17 (of 100); loss 1.918353E+00; lr 3.4E-06; step time 5706.3 ms",  # a comment
     "Traceback (most recent call last):",
     "RuntimeError: CUDA error: uncorrectable ECC error encountered",
 ]
@@ -181,14 +182,17 @@ def test_an_evaluation_line_is_an_evaluation() -> None:
             " validation loss at iteration 1000 | LM loss: 4.503653E+00 | LM PPL: 9.034661E+01",
             "Iter 5: Val loss 3.044, Val took 57.845s",
             "step 500: train loss 5.7373, val loss 5.9544",
+            "step 500: validation lm loss 4.5, test lm loss 4.6",
         ]
     )
-    assert [type(e) for e in events] == [TrainStep, EvalResult, EvalResult, EvalResult, EvalResult]
+    assert [type(e) for e in events] == [TrainStep] + [EvalResult] * 6
     assert [(e.name, e.value, e.step) for e in events if isinstance(e, EvalResult)] == [
         ("val_loss", 4.503653, 1000),
         ("val_loss", 3.044, 5),
         ("train_loss", 5.7373, 500),
         ("val_loss", 5.9544, 500),
+        ("val_loss", 4.5, 500),
+        ("test_loss", 4.6, 500),
     ]
 
 
