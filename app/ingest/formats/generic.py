@@ -55,8 +55,12 @@ _COUNTERS = re.compile(r"^(\d{1,12})\s*\|\s*(?:(\d{1,12})\s*\|\s*)?(?=[A-Za-z])"
 _BARE_DURATION = re.compile(rf"(?:^|\|)\s*({NUM})\s?(ms|s)\s*(?=\||$)")
 _END = re.compile(
     r"(?i)^(?:total )?training (?:time|took|completed?|finished|done|is done|has finished)\b"
-    r"|`?trainer\.fit`? stopped|\bafter training is done\b|^finished training\b"
+    r"|`?trainer\.fit`? stopped|\bafter training is done\b|^finished training\b|^exiting program (?:at|after)\b"
 )
+# The PyTorch examples' ``Train Epoch: 1 [6400/60000 (11%)]\tLoss: 0.29``: a position in the epoch.
+_PROGRESS = re.compile(r"\[\s*(\d{1,12})/(\d{1,12})\s*\((\d{1,3})%\)\]")
+# ``Training Epoch0:`` (llama-recipes' old bar): an epoch glued to its name.
+_GLUED_EPOCH = re.compile(r"(?i)\bepoch(\d{1,6})\b")
 _CHECKPOINT = re.compile(
     r"(?i)\b(?:sav(?:e|ed|ing)|wrote|writing)\b[^|]{0,40}?\b(?:checkpoint|model|weights|adapter)"
 )
@@ -144,6 +148,9 @@ class GenericParser(PrefixDated):
         if bar is not None:
             head, post = s[: bar.start()], bar.group("post") or ""
             readings = pairs(head) + pairs(post)
+            glued = _GLUED_EPOCH.search(head)
+            if glued is not None and not any(r.field is Field.EPOCH for r in readings):
+                readings.append(Reading(Field.EPOCH, "epoch", float(glued.group(1))))
             training = any(r.field is Field.LOSS for r in readings) or _TRAINING.search(head)
             if training and not _EVAL_START.match(head):
                 line = _Line("step", at, readings, bar=_bar(bar), text=s)
@@ -164,8 +171,13 @@ class GenericParser(PrefixDated):
             return (Kind.OTHER if "|" in s else Kind.FULL), None
         line = _Line("step", at, readings, text=s)
         counters = _COUNTERS.match(s)
-        if counters is not None and any(r.field is Field.LOSS for r in readings):
+        lossy = any(r.field is Field.LOSS for r in readings)
+        if counters is not None and lossy:
             line.counters = _counted(counters)
+        elif lossy and "%)]" in s and not any(r.field is Field.STEP for r in readings):
+            progress = _PROGRESS.search(s)
+            if progress is not None:
+                readings.append(Reading(Field.STEP, "position", float(progress.group(1)), int(progress.group(2))))
         if not any(r.field is Field.STEP_TIME for r in readings):
             bare = _BARE_DURATION.search(s)
             if bare is not None and line.counters is not None:
@@ -248,8 +260,12 @@ class GenericParser(PrefixDated):
         if bar is not None:
             step = bar.step
             total = bar.total
-            if total is not None and step >= total and epoch_reading is not None:
-                last_epoch = epoch_reading.total is not None and epoch_reading.value >= epoch_reading.total
+            if total is not None and step >= total and epoch is not None:
+                last_epoch = (
+                    epoch_reading is not None
+                    and epoch_reading.total is not None
+                    and epoch_reading.value >= epoch_reading.total
+                )
                 if not last_epoch:
                     total = None  # an epoch's bar is full; the run goes on to the next epoch
             step_seconds = bar.step_seconds if bar.step_seconds is not None else step_seconds

@@ -147,11 +147,18 @@ _CLOCK = r"\d{1,6}:\d\d(?::\d\d)?(?:\.\d+)?"
 PAIR = re.compile(
     r"(?<![\w/.?&=%-])['\"]?(?P<key>[A-Za-z][\w/-]{0,40}(?: [A-Za-z][\w/-]{0,40}){0,5})"
     r"(?:\s?\((?P<paren>[^()]{1,16})\))?['\"]?"
-    r"(?:\s*[:=]\s*|\s+)['\"]?"
+    r"(?:\s*[:=]\s*['\"]?|\s+['\"\[]?)"  # ``Epoch [1/10]`` (not ``lr=[…]``: DeepSpeed's list of groups)
     rf"(?P<value>{_CLOCK}|{NUM})"
     r"(?:\s*/\s*(?P<total>\d[\d,]{0,14})\b)?"
     r"(?P<unit>\s?(?:ms|sec|s|min|h|%|it/s|s/it)(?![A-Za-z/]))?"
 )
+# A number named by its unit alone: ``| 123.4ms/step |``, ``12,345 tok/s``, ``4.2 it/s``.
+VALUE_UNIT = re.compile(
+    r"(?<![\w.:/])(?P<value>\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?)\s?"
+    r"(?P<unit>(?:tok|toks|tokens)/s(?:ec)?(?:/gpu)?|it/s|its/s|steps/s|s/it|ms/it|ms/step|s/step)(?![\w/])",
+    re.IGNORECASE,
+)
+_UNIT_FIELDS = {"it/s": Field.ITS, "its/s": Field.ITS, "steps/s": Field.ITS}
 _UNIT_WORDS = {"ms": "ms", "s": "s", "sec": "s", "secs": "s", "seconds": "s"}
 _SPACES = re.compile(r"[\s_/-]+")
 
@@ -249,7 +256,26 @@ def pairs(text: str) -> list[Reading]:
         reading = read_pair(m.group("key"), m.group("paren"), value, m.group("total"), m.group("unit"))
         if reading is not None:
             found.append(reading)
+    if "/" in text:
+        named = {r.field for r in found}
+        for m in VALUE_UNIT.finditer(text):
+            reading = _by_unit(m.group("value"), m.group("unit").lower())
+            if reading is not None and reading.field not in named:
+                found.append(reading)
     return found
+
+
+def _by_unit(value: str, unit: str) -> Reading | None:
+    figure = number(value)
+    if figure is None:
+        return None
+    if unit.startswith("tok"):
+        field = Field.TOKENS_PER_SECOND_DEVICE if unit.endswith("/gpu") else Field.TOKENS_PER_SECOND
+        return Reading(field, unit, figure)
+    if unit in _UNIT_FIELDS:
+        return Reading(_UNIT_FIELDS[unit], unit, figure)
+    seconds = figure / 1000 if unit.startswith("ms") else figure
+    return Reading(Field.STEP_TIME, unit, seconds)
 
 
 def json_reading(key: str, value: object) -> Reading | None:

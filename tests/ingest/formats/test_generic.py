@@ -102,6 +102,11 @@ GRAMMAR: list[tuple[str, dict[str, Any]]] = [
      {"step": 157, "total_steps": 469, "loss": 0.312, "trainer_eta_seconds": 25, "epoch": 0}),
     ("[Epoch 1/10] [Batch 100/500] loss: 2.3 lr: 1e-4", {"step": 100, "total_steps": 500, "epoch": 1}),
     ('{"trainer/global_step": 120, "train/loss": 2.31, "train/lr": 1e-4}', {"step": 120, "loss": 2.31, "lr": 1e-4}),
+    ("Train Epoch: 1 [6400/60000 (11%)]\tLoss: 0.293", {"step": 6400, "total_steps": 60000, "epoch": 1, "loss": 0.293}),
+    ("Epoch [1/10], Step [100/600], Loss: 0.2345", {"step": 100, "total_steps": 600, "epoch": 1, "loss": 0.2345}),
+    ("step 100/1000 | loss 2.345 | 123.4ms/step | 12,345 tok/s", {"step_seconds": 0.1234, "tokens_per_second": 12345}),
+    ("Training Epoch0: 100%|██████████| 388/388 [3:34:24<00:00, 33.16s/it]", {"epoch": 0, "total_steps": None}),
+    ("1|100|Loss: 1.23: 100%|██████████| 100/100 [05:00<00:00,  3.00s/it]", {"epoch": 1, "total_steps": None}),
     ("epoch 001:    100 / 1000 loss=9.2, nll_loss=9.1, ppl=550, wps=12000, ups=2.1, num_updates=100, lr=1e-4, gnorm=1.5",
      {"step": 100, "loss": 9.2, "tokens_per_second": 12000, "step_seconds": 1 / 2.1, "grad_norm": 1.5}),
 ]  # fmt: skip
