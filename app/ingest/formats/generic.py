@@ -55,7 +55,7 @@ _COUNTERS = re.compile(r"^(\d{1,12})\s*\|\s*(?:(\d{1,12})\s*\|\s*)?(?=[A-Za-z])"
 _BARE_DURATION = re.compile(rf"(?:^|\|)\s*({NUM})\s?(ms|s)\s*(?=\||$)")
 _END = re.compile(
     r"(?i)^(?:total )?training (?:time|took|completed?|finished|done|is done|has finished)\b"
-    r"|`?trainer\.fit`? stopped|\bafter training is done\b|^finished training\b|^exiting program (?:at|after)\b"
+    r"|^`?trainer\.fit`? stopped|^\[after training is done\]|^finished training\b|^exiting program (?:at|after)\b"
 )
 # The PyTorch examples' ``Train Epoch: 1 [6400/60000 (11%)]\tLoss: 0.29``: a position in the epoch.
 _PROGRESS = re.compile(r"\[\s*(\d{1,12})/(\d{1,12})\s*\((\d{1,3})%\)\]")
@@ -139,7 +139,8 @@ class GenericParser(PrefixDated):
             record = _json(s)
             if record is not None:
                 return Kind.FULL, _decide(_Line("step", at, record, text=s))
-        if _END.search(s):
+        head = s[:80].lower()
+        if ("train" in head or "exiting" in head) and _END.search(s):
             return Kind.FULL, _Line("end", at, text=s)
         bar = None
         if "it" in s and "[" in s:
@@ -164,7 +165,7 @@ class GenericParser(PrefixDated):
             return Kind.FULL, other
         readings = pairs(s)
         if not readings:
-            if _CHECKPOINT.search(s):
+            if _saving(s):
                 return Kind.FULL, _Line("pause", at, text=s)
             # Only a piece of a ``|``-separated record continues a wrapped one: a traceback or a
             # warning after a cut record stays a line of its own, for whoever reads it.
@@ -192,7 +193,7 @@ class GenericParser(PrefixDated):
         if line.what == "step" and _cut(s):
             return Kind.PARTIAL, None  # a terminal wrapped the record: its rest follows
         if line.what == "other":
-            if _CHECKPOINT.search(s):
+            if _saving(s):
                 return Kind.FULL, _Line("pause", at, text=s)
             return (Kind.OTHER if "|" in s else Kind.FULL), None
         return Kind.FULL, line
@@ -422,6 +423,12 @@ def _bar(m: re.Match[str]) -> _Bar:
         seconds = rate if m.group("unit") == "s/it" else 1.0 / rate
     remain = m.group("remain")
     return _Bar(step, total, seconds, clock_seconds(m.group("elapsed")), clock_seconds(remain) if remain else None)
+
+
+def _saving(s: str) -> bool:
+    """A checkpoint being saved (``saving checkpoint to out``, ``Saved adapter weights to …``)."""
+    low = s[:200].lower()
+    return ("sav" in low or "wr" in low) and _CHECKPOINT.search(s[:200]) is not None
 
 
 def _other_bar(s: str, at: float | None) -> _Line | None:

@@ -142,16 +142,24 @@ EVAL_WORDS = frozenset(
 )
 
 _CLOCK = r"\d{1,6}:\d\d(?::\d\d)?(?:\.\d+)?"
-# name [(unit)] separator value [/ total] [unit]. A name is 1–6 words; it does not start inside a
-# word, a path or a URL's query (``?step=3&loss=0.5`` in an access log is no training figure).
-PAIR = re.compile(
-    r"(?<![\w/.?&=%-])['\"]?(?P<key>[A-Za-z][\w/-]{0,40}(?: [A-Za-z][\w/-]{0,40}){0,5})"
-    r"(?:\s?\((?P<paren>[^()]{1,16})\))?['\"]?"
-    r"(?:\s*[:=]\s*['\"]?|\s+['\"\[]?)"  # ``Epoch [1/10]`` (not ``lr=[…]``: DeepSpeed's list of groups)
+# separator value [/ total] [unit], right after a name (or its ``(ms)``, or its closing quote);
+# the name is read backwards from there (:func:`_name_before`): finding the values first keeps a
+# long line of prose as cheap as its numbers are few.
+VALUE = re.compile(
+    r"(?<=[\w)'\"])(?:['\"]?\s*[:=]\s*['\"]?|\s+['\"\[]?)"  # ``Epoch [1/10]`` (not ``lr=[…]``: DeepSpeed's groups)
     rf"(?P<value>{_CLOCK}|{NUM})"
     r"(?:\s*/\s*(?P<total>\d[\d,]{0,14})\b)?"
     r"(?P<unit>\s?(?:ms|sec|s|min|h|%|it/s|s/it)(?![A-Za-z/]))?"
 )
+# A step record's figures come within its first characters (Megatron's ~600); a longer line is a
+# dump (a config, a tensor) and is read no further.
+MAX_RECORD_CHARS = 1500
+_FIGURE = re.compile(r"\d|(?i:nan|inf)")
+MAX_NAME_WORDS = 6
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_/-")
+# A name does not start inside a word, a path or a URL's query (``?step=3&loss=0.5`` in an access
+# log is no training figure).
+_NOT_BEFORE_NAME = frozenset("./?&=%")
 # A number named by its unit alone: ``| 123.4ms/step |``, ``12,345 tok/s``, ``4.2 it/s``.
 VALUE_UNIT = re.compile(
     r"(?<![\w.:/])(?P<value>\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?)\s?"
@@ -245,15 +253,54 @@ def read_pair(key: str, paren: str | None, value: str, total: str | None, unit: 
     return Reading(field, matched, figure)
 
 
+def _name_before(text: str, end: int) -> tuple[str, str | None] | None:
+    """The name (1–6 words) and its ``(unit)`` that end at ``end``, or None."""
+    i = end
+    if i > 0 and text[i - 1] in "'\"":
+        i -= 1
+    paren = None
+    if i > 0 and text[i - 1] == ")":
+        j = text.rfind("(", max(0, i - 18), i - 1)
+        if j < 0:
+            return None
+        paren, i = text[j + 1 : i - 1], j
+        if i > 0 and text[i - 1] == " ":
+            i -= 1
+    starts: list[int] = []
+    while len(starts) < MAX_NAME_WORDS:
+        j = i
+        while j > 0 and text[j - 1] in _NAME_CHARS:
+            j -= 1
+        if j == i or len(text) - j > 0 and not text[j].isalpha() or i - j > 41:
+            break
+        starts.append(j)
+        if j > 1 and text[j - 1] == " " and text[j - 2] in _NAME_CHARS:
+            i = j - 1
+            continue
+        break
+    # The name begins at its leftmost word that is not glued to a path or a query.
+    while starts and starts[-1] > 0 and text[starts[-1] - 1] in _NOT_BEFORE_NAME:
+        starts.pop()
+    if not starts:
+        return None
+    return text[starts[-1] : end].rstrip("'\"").split("(")[0].rstrip(), paren
+
+
 def pairs(text: str) -> list[Reading]:
     """Every recognised pair in a piece of text, in the order printed."""
     found: list[Reading] = []
-    for m in PAIR.finditer(text):
+    text = text[:MAX_RECORD_CHARS]
+    if _FIGURE.search(text) is None:
+        return found  # prose: no figure at all
+    for m in VALUE.finditer(text):
         value = m.group("value").rstrip(",")  # ``Trained Tokens 35004, Peak …``
         end = m.end("value")
         if value[-1:].isalpha() and end < len(text) and text[end].isalpha():
             continue  # ``inf`` of ``information``
-        reading = read_pair(m.group("key"), m.group("paren"), value, m.group("total"), m.group("unit"))
+        named = _name_before(text, m.start())
+        if named is None:
+            continue
+        reading = read_pair(named[0], named[1], value, m.group("total"), m.group("unit"))
         if reading is not None:
             found.append(reading)
     if "/" in text:
