@@ -297,10 +297,10 @@ def pairs(text: str) -> list[Reading]:
         end = m.end("value")
         if value[-1:].isalpha() and end < len(text) and text[end].isalpha():
             continue  # ``inf`` of ``information``
-        named = _name_before(text, m.start())
-        if named is None:
+        name = _name_before(text, m.start())
+        if name is None:
             continue
-        reading = read_pair(named[0], named[1], value, m.group("total"), m.group("unit"))
+        reading = read_pair(name[0], name[1], value, m.group("total"), m.group("unit"))
         if reading is not None:
             found.append(reading)
     if "/" in text:
