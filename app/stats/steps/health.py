@@ -167,7 +167,7 @@ class RunHealth:
             return Broken(f"loss is 0 at {self._zero_losses} logs in a row, with {self._zero_losses_why}:"
                           " the run is broken", self._zero_losses_since)
         if self._skipped >= SKIPPED_STEPS:
-            scale = f", loss scale down to {self._scale:g}" if self._scale is not None else ""
+            scale = f", loss scale down to {_scale(self._scale)}" if self._scale is not None else ""
             return Broken(f"fp16 overflow at {self._skipped} steps in a row, every step skipped{scale}:"
                           " the run is broken", self._skipped_since)
         return None
@@ -176,7 +176,7 @@ class RunHealth:
         """A details line about skipped steps that are not (yet) a broken run, or None."""
         if not self.skipped_total or self._skipped >= SKIPPED_STEPS:
             return None
-        scale = f" (loss scale {self._scale:g})" if self._scale is not None else ""
+        scale = f" (loss scale {_scale(self._scale)})" if self._scale is not None else ""
         if self.warmup_skips == self.skipped_total:
             return f"fp16 loss-scale warm-up: {self.skipped_total} steps skipped on overflow{scale}, as usual"
         return f"fp16 overflow: {self.skipped_total} steps skipped{scale}"
@@ -185,6 +185,11 @@ class RunHealth:
         at = t if t is not None else self._latest_at
         if at is not None:
             self.events.append(EventView(at, kind, text))
+
+
+def _scale(value: float) -> str:
+    """A loss scale as printed: a whole number in full (``67108864``), else as it is."""
+    return str(int(value)) if value.is_integer() and abs(value) < 1e18 else f"{value:g}"
 
 
 def _printed(value: float) -> str:
