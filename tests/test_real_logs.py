@@ -140,6 +140,12 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("hf-unsloth-issue1145-unsloth-train-bar-suffix.log", T0, T0, "step 81/312 · 290 steps/h", "training",
      {"step": 81, "total_steps": 312, "loss": 2.0887, "step_seconds": 12.21, "trainer_eta_seconds": 2820,
       "grad_norm": None, "lr": None}),
+    # torchtitan's init line gives the total
+    ("torchtitan-pr533-total-steps-wps.log", T0, "end", "step 40/100 · …", "measuring",
+     {"step": 40, "total_steps": 100, "loss": 9.9520, "grad_norm": None, "tokens_per_second": 112109, "mfu": 22.75,
+      "step_seconds": 10.974 / 30}),
+    ("torchtitan-pr1625-init-only-warmup-adjusted.log", T0, "end", "waiting for first step", "working",
+     {"step": None, "total_steps": 10, "loss": None, "crash": None}),
     # the end of a run, and a log that just stops
     ("modded-nanogpt-track2-medium-2025-09-11-done-no-eol.txt", T0, T0 + 7200, "done · step 5690/5690", "done",
      {"loss": None, "step_seconds": 0.24737, "stalled": False, "eval": {"val_loss": {"value": 2.919956, "step": 5690}}}),

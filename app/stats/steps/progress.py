@@ -151,6 +151,8 @@ class StepProgress:
             run.tokens_per_step = event.tokens_per_step
         if event.device_count is not None and event.device_count > 0:
             run.device_count = event.device_count
+        if event.total_steps is not None and event.total_steps > 0:
+            run.total_steps = event.total_steps
         if event.gpu_name is not None:
             run.gpu_name = event.gpu_name
         if event.peak_flops is not None or event.peak_flops_unknown:
@@ -389,10 +391,13 @@ class StepProgress:
         elif errors is not None:
             status = f"no step yet · {errors.count} error{'s' if errors.count != 1 else ''}"
         details = ["waiting for the first training step"]
+        if self._run.total_steps is not None:
+            details[0] += f" of {self._run.total_steps:,} planned"
         details.extend(step_text.all_reduce_lines(ar))
         details.extend(step_text.error_lines(errors))
         details.extend(step_text.run_details(self._run))
         training = payload.empty_payload()
+        training["total_steps"] = self._run.total_steps
         training["all_reduce"] = payload.all_reduce_view(ar)
         training["errors"] = payload.errors_view(errors)
         state, status, since = self._health("working", status, None, None, details, training)
