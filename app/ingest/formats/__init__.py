@@ -4,7 +4,8 @@
 two formats' signature counts goes to the earlier one). Everything else a module needs to know
 about the formats is derived from it: ``PARSERS`` (name → parser factory), ``FORMAT_NOUNS``
 (how a log of the format is called), ``STEP_FORMATS`` (the step trainers), and detect.py's
-``FAMILIES`` and sniff order. A new format is one row here and one parser module.
+``FAMILIES`` and sniff order. A new format is one row here and one parser module; a format of
+kind ``steps`` has its lines read for crashes and skipped steps as well (crash.py), for free.
 """
 
 from __future__ import annotations
@@ -109,7 +110,13 @@ def create_parser(name: str) -> LogParser:
         spec = BY_NAME[name]
     except KeyError as e:
         raise UnknownFormatError(f"unknown format {name!r}; known: {', '.join(sorted(PARSERS))}") from e
-    return spec.parser()
+    parser = spec.parser()
+    if spec.kind == STEPS:
+        # Every step trainer's log is read for crashes and skipped steps the same way (crash.py).
+        from .crash import CrashAware
+
+        return CrashAware(parser)
+    return parser
 
 
 def kind_of(name: str | None) -> Kind:

@@ -45,6 +45,10 @@ _SIGNATURES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("hf-trainer", "': ", re.compile(r"\{'(?:loss|eval_loss|train_runtime)': ")),
     ("hf-trainer", '": ', re.compile(r"^\{\"(?:loss|eval_loss|train_runtime)\": ")),
     ("hf-trainer", "*****", re.compile(r"\*\*\*\*\* Running training \*\*\*\*\*")),
+    # A bare tqdm bar with its rate (the Trainer's, or any loop's with nothing before the bar):
+    # stderr captured without stdout is a log of bars alone. Bars behind a label (``Epoch 3: 45%|``)
+    # are other trainers'.
+    ("hf-trainer", "it", re.compile(r"^\s*\d{1,3}%\|[^|]{0,400}\| ?\d+/\d+ \[[\d:]+<[\d:?]+,\s*[\d.]+(?:s/it|it/s)\]")),
     ("torchtitan", "[titan]", re.compile(r"\[titan\] \d{4}-\d\d-\d\d ")),
     ("torchtitan", "memory:", re.compile(r"step:\s*\d+\s+loss:\s*\S+\s.*memory:\s*[\d.]+GiB")),
     ("sn38", "Inner Step", re.compile(r"Inner Step: \d+ \| (?:Learning Rate|Average Loss)")),
@@ -69,6 +73,14 @@ _SIGNATURES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("hivemind", "could not find a group", re.compile(r"\] (?:\[\S+\] )?Averaging step failed: could not find a group")),
     ("hivemind", "[", re.compile(r"^[A-Z][a-z]{2} \d\d \d\d:\d\d:\d\d\.\d{3} \[(?:INFO|WARN|ERROR|DEBUG)\] ")),
     ("hivemind", "peers", re.compile(r"accumulated \d+ samples for epoch #\d+ from \d+ peers")),
+    # A peer joining a collaboration: it downloads the state from another peer, or fails to and retries
+    # (printed bare, through python logging, or in the 2021 examples' ``[date time][LEVEL][caller]``).
+    (
+        "hivemind",
+        "from peer",
+        re.compile(r"Failed to load state from peers|Downloading parameters from peer \S|Finished downloading state from \S"),
+    ),
+    ("hivemind", "][", re.compile(r"^\[\d{4}/\d\d/\d\d \d\d:\d\d:\d\d\.\d{3}\]\[(?:INFO|WARN|WARNING|ERROR|DEBUG)\]\[")),
     (
         "iota",
         " - ",

@@ -70,6 +70,8 @@ def details(
         lines.append(f"Loss {loss} ({note}){extra}")
         if not math.isfinite(stage.loss):
             lines.append("Loss is not a number: the run has diverged")
+    elif latest.loss_note:
+        lines.append(f"No loss here: {latest.loss_note}")
     for name in stage.eval_diverged:
         value, step = stage.evals.get(name, (None, None))
         at = f" at step {step}" if step is not None and not latest.logged else ""

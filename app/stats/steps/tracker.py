@@ -100,4 +100,5 @@ class StepTracker:
             counts=CountsView(self.progress.steps_total, int(self.progress.tokens_total), {}),
             history_unit="tok/h" if self.progress.counts_tokens() else None,
             training_fields=training_table(report.training),
+            events=report.events,
         )
