@@ -32,8 +32,9 @@ MAX_CHARS = 4096
 # ``17671it [1:05:34,  4.49it/s, loss=2.15]``. The last one on a line counts (redraws run together).
 _BAR = re.compile(
     r"(?:(?:(?P<pct>\d{1,3})%\|[^|]{0,400}\|\s*)?(?P<n>\d{1,12})/(?P<m>\d{1,12})|(?P<count>\d{1,12})it)\s*"
-    r"\[(?P<elapsed>\d[\d:]{0,11})(?:<(?P<remain>[\d:?]{1,12}))?,\s*(?:(?P<rate>\d{1,9}(?:\.\d+)?)|\?)\s*"
-    r"(?P<unit>s/it|it/s)(?:,\s*(?P<post>[^\]]{0,2000}))?\]"
+    r"\[(?P<elapsed>\d[\d:]{0,11})(?:<(?P<remain>[\d:?]{1,12}))?"
+    r"(?:,\s*(?:(?P<rate>\d{1,9}(?:\.\d+)?)|\?)\s*(?P<unit>s/it|it/s))?"  # NeMo's own bar prints none
+    r"(?:,\s*(?P<post>[^\]]{0,2000}))?\]"
 )
 # Lightning's rich bar ``Epoch 0/9 ━━━━━ 157/469 0:00:12 • 0:00:25 12.63it/s v_num: 0 loss: 0.3`` and
 # Keras's ``100/1000 [==>....] - ETA: 1:23 - loss: 2.3`` / ``1000/1000 ━━━━ 25s 25ms/step - loss: 0.2``.
@@ -143,7 +144,7 @@ class GenericParser(PrefixDated):
         if ("train" in head or "exiting" in head) and _END.search(s):
             return Kind.FULL, _Line("end", at, text=s)
         bar = None
-        if "it" in s and "[" in s:
+        if "[" in s and ("/" in s or "it [" in s):
             for m in _BAR.finditer(s):
                 bar = m
         if bar is not None:

@@ -96,6 +96,9 @@ GRAMMAR: list[tuple[str, dict[str, Any]]] = [
     (("Training epoch 0, iteration 10/99 | lr: 1.499e-05 | global_batch_size: 32 | global_step: 10 | "
       "reduced_train_loss: 2.345 | train_step_timing in s: 1.23 | consumed_samples: 352"),
      {"step": 10, "total_steps": 99, "loss": 2.345, "lr": 1.499e-05, "step_seconds": 1.23, "epoch": 0}),
+    (("Epoch 0: :  10%|█         | 100/1000 [03:20<30:00, reduced_train_loss=2.980, global_step=99.00, "
+      "consumed_samples=12800.0, train_step_timing in s=2.000]"),  # NeMo's own bar: no rate
+     {"step": 100, "total_steps": 1000, "loss": 2.98, "step_seconds": 2.0, "trainer_eta_seconds": 1800}),
     ("Steps:  10%|█         | 100/1000 [01:00<09:00,  1.66it/s, lr=1e-05, step_loss=0.123]",
      {"step": 100, "total_steps": 1000, "loss": 0.123, "lr": 1e-05, "elapsed_seconds": 60, "trainer_eta_seconds": 540}),
     ("Epoch 0/9  ━━━━━━━━━━━━━━━━━━━━━ 157/469 0:00:12 • 0:00:25 12.63it/s v_num: 0 train_loss: 0.312",
