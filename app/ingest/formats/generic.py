@@ -286,12 +286,16 @@ class GenericParser(PrefixDated):
         if self._ended is not None and self._ended == (step, epoch):
             return  # the bar drawn once more as it closes, after the end was printed
         self._ended = None
+        # A step line repeats the last evaluation (litgpt's ``val:``, Lightning's ``val_loss=``): a
+        # figure counts when it changes, or again when the step goes back (a new epoch's bar, a
+        # restart), where it belongs to the stretch that begins (an evaluation before its step).
+        back = self._last is not None and step < self._last[0]
         for r in readings:
             if r.field is Field.EVAL_LOSS:
                 label = _eval_label(r.name)
-                if self._evals.get(label) != r.value:  # a step line repeats the last evaluation
+                if back or self._evals.get(label) != r.value:
                     self._evals[label] = r.value
-                    events.append(EvalResult(at=line.at, name=label, value=r.value, step=None))
+                    events.append(EvalResult(at=line.at, name=label, value=r.value, step=step if back else None))
         self._last = (step, epoch)
         tokens_per_second = got.get(Field.TOKENS_PER_SECOND) or got.get(Field.TOKENS_PER_SECOND_DEVICE)
         percent = got.get(Field.PERCENT)

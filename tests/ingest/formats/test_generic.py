@@ -266,3 +266,14 @@ def _body(name: str) -> list[str]:
     from tests.reallogs import body
 
     return body(name)
+
+
+def test_an_evaluation_a_new_epochs_bar_repeats_belongs_to_the_new_stretch() -> None:
+    events = GenericParser().feed(
+        [
+            "Epoch 0: 100%|██████████| 100/100 [00:11<00:00,  9.01it/s, v_num=0, train_loss=0.401, val_loss=0.455]",
+            "Epoch 1:  30%|███       | 30/100 [00:03<00:07,  9.71it/s, v_num=0, train_loss=0.377, val_loss=0.455]",
+        ]
+    )
+    evals = [(e.value, e.step) for e in events if isinstance(e, EvalResult)]
+    assert evals == [(0.455, None), (0.455, 30)]  # the step went back: said again, for the new stretch
