@@ -65,6 +65,8 @@ _GLUED_EPOCH = re.compile(r"(?i)\bepoch(\d{1,6})\b")
 _CHECKPOINT = re.compile(
     r"(?i)\b(?:sav(?:e|ed|ing)|wrote|writing)\b[^|]{0,40}?\b(?:checkpoint|model|weights|adapter)"
 )
+# Keys a JSON-lines record gives its own time under.
+_TIME_KEYS = ("timestamp", "_timestamp", "time", "datetime", "date", "ts", "wall_time", "walltime")
 _FIGURES = (Field.LOSS, Field.LR, Field.STEP_TIME, Field.ITS, Field.TOKENS_PER_SECOND,
             Field.TOKENS_PER_SECOND_DEVICE, Field.GRAD_NORM)  # fmt: skip
 
@@ -137,9 +139,12 @@ class GenericParser(PrefixDated):
         if s.startswith("{"):
             if not s.endswith("}"):
                 return (Kind.PARTIAL if s.startswith(('{"', "{'")) else Kind.OTHER), None
-            record = _json(s)
-            if record is not None:
-                return Kind.FULL, _decide(_Line("step", at, record, text=s))
+            parsed = self._json(s)
+            if parsed is not None:
+                readings, when = parsed
+                if when is not None and (self._times.latest is None or when > self._times.latest):
+                    self._times.latest = when  # the batch's Tick
+                return Kind.FULL, _decide(_Line("step", when if when is not None else at, readings, text=s))
         head = s[:80].lower()
         if ("train" in head or "exiting" in head) and _END.search(s):
             return Kind.FULL, _Line("end", at, text=s)
@@ -198,6 +203,36 @@ class GenericParser(PrefixDated):
                 return Kind.FULL, _Line("pause", at, text=s)
             return (Kind.OTHER if "|" in s else Kind.FULL), None
         return Kind.FULL, line
+
+    def _json(self, s: str) -> tuple[list[Reading], float | None] | None:
+        """A JSON-lines record's readings (one level of nesting as ``train/loss``) and its time."""
+        try:
+            record = json.loads(s)
+        except ValueError:
+            found = pairs(s)  # a Python dict: read as pairs
+            return (found, None) if found else None
+        if not isinstance(record, dict):
+            return None
+        flat: dict[str, object] = {}
+        for key, value in record.items():
+            if isinstance(value, dict):
+                flat.update({f"{key}/{inner}": v for inner, v in value.items()})
+            else:
+                flat[str(key)] = value
+        readings = [r for key, value in flat.items() if (r := json_reading(key, value)) is not None]
+        return (readings, self._json_time(flat)) if readings else None
+
+    def _json_time(self, record: dict[str, object]) -> float | None:
+        """The record's own time: an ISO date (``"2024-05-01T12:00:00Z"``) or unix seconds."""
+        for key in _TIME_KEYS:
+            value = record.get(key)
+            if isinstance(value, str) and value[:1].isdigit():
+                when = self._times.reader.read(value.strip() + " .").at
+                if when is not None:
+                    return when
+            elif isinstance(value, (int, float)) and not isinstance(value, bool) and 1e9 < value < 1e10:
+                return float(value)  # unix seconds (wandb's ``_timestamp``)
+        return None
 
     # --- emitting ------------------------------------------------------------------
 
@@ -341,17 +376,6 @@ def step_line(line: str) -> bool:
     message = _SNIFFER._times.reader.read(clean(line)[:MAX_CHARS]).message
     kind, record = _SNIFFER._classify(message)
     return kind is Kind.FULL and record is not None and record.what == "step"
-
-
-def _json(s: str) -> list[Reading] | None:
-    try:
-        record = json.loads(s)
-    except ValueError:
-        return pairs(s) or None  # a Python dict: read as pairs
-    if not isinstance(record, dict):
-        return None
-    readings = [r for key, value in record.items() if (r := json_reading(str(key), value)) is not None]
-    return readings or None
 
 
 def _decide(line: _Line) -> _Line:

@@ -8,7 +8,7 @@ import pytest
 
 from app.ingest.formats.generic import GenericParser, step_line
 from app.ingest.formats.grammar import Field, pairs
-from app.stats.events import EvalResult, StageEnd, TrainingPause, TrainStep
+from app.stats.events import EvalResult, StageEnd, Tick, TrainingPause, TrainStep
 from tests.reallogs import line
 
 MEGATRON = "generic-megatron-lm-issue756-mixtral-h100.log"
@@ -277,3 +277,17 @@ def test_an_evaluation_a_new_epochs_bar_repeats_belongs_to_the_new_stretch() -> 
     )
     evals = [(e.value, e.step) for e in events if isinstance(e, EvalResult)]
     assert evals == [(0.455, None), (0.455, 30)]  # the step went back: said again, for the new stretch
+
+
+def test_a_json_record_dates_itself() -> None:
+    events = GenericParser().feed(
+        [
+            '{"step": 10, "train": {"loss": 2.3}, "timestamp": "2024-05-01T12:00:00Z"}',
+            '{"step": 20, "loss": 2.2, "_timestamp": 1714564860.5}',
+        ]
+    )
+    assert [(e.step, e.loss, e.at) for e in events if isinstance(e, TrainStep)] == [
+        (10, 2.3, 1714564800.0),
+        (20, 2.2, 1714564860.5),
+    ]
+    assert isinstance(events[-1], Tick) and events[-1].at == 1714564860.5
