@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ...stats.events import EvalResult, Event, StageEnd, Tick, TrainingPause, TrainStep
-from .fields import NUM, Kind, WrapJoiner, clean, clock_seconds, number
+from .fields import MAX_LINE_CHARS, NUM, Kind, WrapJoiner, clean, clock_seconds, number
 from .grammar import EVAL_WORDS, LOSS_RANK, Field, Reading, json_reading, pairs
 from .prefix import LineTimes, PrefixDated
 
@@ -115,12 +115,17 @@ class GenericParser(PrefixDated):
         times = self._times
         times.latest = None
         for raw in lines:
-            line = times.message(clean(raw)[:MAX_CHARS], self._joiner.holding)
+            if len(raw) > MAX_LINE_CHARS and "\r" in raw[-MAX_LINE_CHARS:]:
+                # A bar redrawn with ``\r`` thousands of times: its newest redraws are at the end,
+                # and the first one kept may be cut (never read as a bar of its own).
+                tail = raw[-MAX_LINE_CHARS:]
+                raw = tail[tail.index("\r") + 1 :]
+            line = times.message(clean(raw), self._joiner.holding)
             if line is None:
                 continue  # another rank's copy
             for part in line.split("\r") if "\r" in line else (line,):
                 if part.strip():
-                    for record in self._joiner.records(part):
+                    for record in self._joiner.records(part[:MAX_CHARS]):
                         self._emit(record, events)
         for record in self._joiner.end_records():
             self._emit(record, events)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -291,3 +292,11 @@ def test_a_json_record_dates_itself() -> None:
         (20, 2.2, 1714564860.5),
     ]
     assert isinstance(events[-1], Tick) and events[-1].at == 1714564860.5
+
+
+def test_a_bar_redrawn_thousands_of_times_on_one_line_reads_its_newest_redraw() -> None:
+    redraws = [f"Epoch 0:  {n // 50:2d}%|█    | {n}/5000 [00:{n // 100:02d}<01:00, 50.00it/s, loss={n / 1000:.3f}]"
+               for n in range(1, 5001)]  # fmt: skip
+    got = steps(["\r".join(redraws)])
+    assert got[-1].step == 5000 and got[-1].loss == 5.0
+    assert all(a.step < b.step for a, b in pairwise(got))  # nothing cut read as a step
