@@ -31,7 +31,7 @@ MAX_CHARS = 4096
 # A tqdm bar: ``45%|████▌ | 450/1000 [01:58<02:10, 3.46it/s, loss=2.3]`` or, without a total,
 # ``17671it [1:05:34,  4.49it/s, loss=2.15]``. The last one on a line counts (redraws run together).
 _BAR = re.compile(
-    r"(?:(?:(?P<pct>\d{1,3})%\|[^|]{0,400}\|\s*)?(?P<n>\d{1,12})/(?P<m>\d{1,12})|(?P<count>\d{1,12})it)\s*"
+    r"(?:(?:(?P<pct>\d{1,3})%\|[^|]{0,400}\|\s*)?(?P<n>\d{1,12})/(?P<m>\d{1,12})|(?<![\w.-])(?P<count>\d{1,12})it)\s*"
     r"\[(?P<elapsed>\d[\d:]{0,11})(?:<(?P<remain>[\d:?]{1,12}))?"
     r"(?:,\s*(?:(?P<rate>\d{1,9}(?:\.\d+)?)|\?)\s*(?P<unit>s/it|it/s))?"  # NeMo's own bar prints none
     r"(?:,\s*(?P<post>[^\]]{0,2000}))?\]"
@@ -45,7 +45,7 @@ _RICH = re.compile(
 _KERAS = re.compile(r"^(?P<n>\d{1,12})/(?P<m>\d{1,12}) (?:\[[=>.]{0,200}\]|━{1,200})")
 _PER_STEP = re.compile(r"\b(\d{1,9}(?:\.\d+)?)(ms|s|us)/step\b")
 # What a training bar's description says (an evaluation's, a download's or a loader's is no step).
-_TRAINING = re.compile(r"(?i)\b(?:epoch|train\w*|steps?)\b")
+_TRAINING = re.compile(r"(?i)\b(?:epoch|train\w*|steps?|iteration)\b")
 _EVAL_START = re.compile(r"(?i)^\W*(?:" + "|".join(sorted(EVAL_WORDS)) + r")\b")
 # A launcher's ``[trainer0|0]:`` (torchx), also left dangling at the end of a redrawn line.
 _LAUNCHER = re.compile(r"\[[\w-]{1,32}\|\d{1,6}\]:")
@@ -124,8 +124,8 @@ class GenericParser(PrefixDated):
             if line is None:
                 continue  # another rank's copy
             for part in line.split("\r") if "\r" in line else (line,):
-                if part.strip():
-                    for record in self._joiner.records(part[:MAX_CHARS]):
+                for piece in _unglued(part[:MAX_CHARS]):
+                    for record in self._joiner.records(piece):
                         self._emit(record, events)
         for record in self._joiner.end_records():
             self._emit(record, events)
@@ -457,6 +457,20 @@ def _bar(m: re.Match[str]) -> _Bar:
         seconds = rate if m.group("unit") == "s/it" else 1.0 / rate
     remain = m.group("remain")
     return _Bar(step, total, seconds, clock_seconds(m.group("elapsed")), clock_seconds(remain) if remain else None)
+
+
+def _unglued(part: str) -> list[str]:
+    """A bar and the message printed straight after it (``…7.98it/s]DLL … step_loss : 2.05``) as two."""
+    if not part.strip():
+        return []
+    if "]" not in part or "[" not in part:
+        return [part]
+    last = None
+    for m in _BAR.finditer(part):
+        last = m
+    if last is None or not part[last.end() :].strip():
+        return [part]
+    return [part[: last.end()], part[last.end() :]]
 
 
 def _saving(s: str) -> bool:

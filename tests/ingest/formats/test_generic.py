@@ -300,3 +300,18 @@ def test_a_bar_redrawn_thousands_of_times_on_one_line_reads_its_newest_redraw() 
     got = steps(["\r".join(redraws)])
     assert got[-1].step == 5000 and got[-1].loss == 5.0
     assert all(a.step < b.step for a, b in pairwise(got))  # nothing cut read as a step
+
+
+def test_a_message_glued_after_a_bar_is_read_on_its_own() -> None:
+    """NVIDIA's BERT example: dllogger's line printed straight after the training bar."""
+    got = steps(
+        [
+            "Iteration:  23%|█████     | 650/2771 [01:23<04:25,  7.98it/s]DLL 2022-04-05 05:10:36.324733 - "
+            "Training Epoch: 0 Training Iteration: 651  step_loss : 2.0511345863342285  learning_rate : 2.93e-05"
+        ]
+    )
+    assert [(s.step, s.total_steps, s.loss, s.lr) for s in got] == [(650, 2771, None, None), (651, None, 2.0511345863342285, 2.93e-05)]
+
+
+def test_lightnings_minus_one_count_is_no_step() -> None:
+    assert steps(["Training: -1it [00:00, ?it/s]"]) == []
