@@ -304,12 +304,11 @@ def test_a_bar_redrawn_thousands_of_times_on_one_line_reads_its_newest_redraw() 
 
 def test_a_message_glued_after_a_bar_is_read_on_its_own() -> None:
     """NVIDIA's BERT example: dllogger's line printed straight after the training bar."""
-    got = steps(
-        [
-            "Iteration:  23%|█████     | 650/2771 [01:23<04:25,  7.98it/s]DLL 2022-04-05 05:10:36.324733 - "
-            "Training Epoch: 0 Training Iteration: 651  step_loss : 2.0511345863342285  learning_rate : 2.93e-05"
-        ]
+    glued = (
+        "Iteration:  23%|█████     | 650/2771 [01:23<04:25,  7.98it/s]DLL 2022-04-05 05:10:36.324733 - "
+        "Training Epoch: 0 Training Iteration: 651  step_loss : 2.0511345863342285  learning_rate : 2.93e-05"
     )
+    got = steps([glued])
     assert [(s.step, s.total_steps, s.loss, s.lr) for s in got] == [(650, 2771, None, None), (651, None, 2.0511345863342285, 2.93e-05)]
 
 
