@@ -60,6 +60,9 @@ _END = re.compile(
 )
 # The PyTorch examples' ``Train Epoch: 1 [6400/60000 (11%)]\tLoss: 0.29``: a position in the epoch.
 _PROGRESS = re.compile(r"\[\s*(\d{1,12})/(\d{1,12})\s*\((\d{1,3})%\)\]")
+# mmengine / mmcv: ``Epoch(train) [1][ 50/500]``, ``Epoch [1][50/1000]``: the epoch, then the
+# iteration in it.
+_EPOCH_ITER = re.compile(r"(?i)\bepoch(?:\(\w{1,10}\))?\s*\[\s*(\d{1,9})\s*\]\s*\[\s*(\d{1,12})\s*/\s*(\d{1,12})\s*\]")
 # ``Training Epoch0:`` (llama-recipes' old bar): an epoch glued to its name.
 _GLUED_EPOCH = re.compile(r"(?i)\bepoch(\d{1,6})\b")
 _CHECKPOINT = re.compile(
@@ -190,6 +193,10 @@ class GenericParser(PrefixDated):
             progress = _PROGRESS.search(s)
             if progress is not None:
                 readings.append(Reading(Field.STEP, "position", float(progress.group(1)), int(progress.group(2))))
+        elif "][" in s and not any(r.field is Field.STEP for r in readings):
+            nested = _EPOCH_ITER.search(s)
+            if nested is not None:
+                readings.append(Reading(Field.STEP, "position", float(nested.group(2)), int(nested.group(3))))
         if not any(r.field is Field.STEP_TIME for r in readings):
             bare = _BARE_DURATION.search(s)
             if bare is not None and line.counters is not None:

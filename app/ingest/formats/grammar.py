@@ -146,7 +146,8 @@ _CLOCK = r"\d{1,6}:\d\d(?::\d\d)?(?:\.\d+)?"
 # the name is read backwards from there (:func:`_name_before`): finding the values first keeps a
 # long line of prose as cheap as its numbers are few.
 VALUE = re.compile(
-    r"(?<=[\w)'\"])(?:['\"]?\s*[:=]\s*['\"]?|\s+['\"\[]?)"  # ``Epoch [1/10]`` (not ``lr=[…]``: DeepSpeed's groups)
+    # ``Epoch [1/10]``, ``iter: [10/500]``, ``Iter(train) [  50/1000]`` (not ``lr=[…]``: DeepSpeed's groups)
+    r"(?<=[\w)'\"])(?:['\"]?\s*:\s*(?:['\"]|\[\s*)?|\s*=\s*['\"]?|\s+(?:['\"]|\[\s*)?)"
     rf"(?P<value>{_CLOCK}|{NUM})"
     r"(?:\s*/\s*(?P<total>\d[\d,]{0,14})\b)?"
     r"(?P<unit>\s?(?:ms|sec|s|min|h|%|it/s|s/it)(?![A-Za-z/]))?"
