@@ -295,8 +295,8 @@ def test_a_step_dict_with_train_runtime_is_a_step() -> None:
     events, _ = read([line])
     assert not any(isinstance(e, StageEnd) for e in events)
     assert steps_of(events) == [(1, None, 0.9123)]
-    summary, _ = read(["{'train_runtime': 300.0, 'train_samples_per_second': 1.0, 'train_steps_per_second': 0.1,"
-                       " 'train_loss': 1.0, 'epoch': 1.0}"])
+    summary, _ = read([("{'train_runtime': 300.0, 'train_samples_per_second': 1.0, 'train_steps_per_second': 0.1,"
+                       " 'train_loss': 1.0, 'epoch': 1.0}")])
     assert isinstance(summary[0], StageEnd)
 
 
@@ -304,8 +304,8 @@ def test_a_record_echoed_by_a_logger_is_counted_once() -> None:
     """LLaMA-Factory's callback logs the Trainer's dict again (``{:.4f}``, ``{:2.4e}``, ``{:.2f}``)."""
     events, _ = read([
         "{'loss': 1.2345, 'learning_rate': 4.9e-05, 'epoch': 0.1}",
-        "10/05/2023 12:00:00 - INFO - llmtuner.extras.callbacks - {'loss': 1.2345, 'learning_rate': 4.9000e-05,"
-        " 'epoch': 0.10}",
+        ("10/05/2023 12:00:00 - INFO - llmtuner.extras.callbacks - {'loss': 1.2345, 'learning_rate': 4.9000e-05,"
+        " 'epoch': 0.10}"),
         "{'loss': 1.1, 'learning_rate': 4.8e-05, 'epoch': 0.2}",
     ])
     assert steps_of(events) == [(1, None, 1.2345), (2, None, 1.1)]
