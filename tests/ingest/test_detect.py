@@ -198,21 +198,21 @@ REAL_FORMATS = {
     "torchtitan-pr1287-rank0-every-10.log": "torchtitan",
     "torchtitan-pr2389-ranks-unprefixed.log": "torchtitan",
     "torchtitan-pr3393-grad-norm.log": "torchtitan",
+    "torchtitan-pr533-total-steps-wps.log": "torchtitan",
+    "torchtitan-pr1625-init-only-warmup-adjusted.log": "torchtitan",
     "broken-chinese-llama-alpaca-issue534-deepspeed-overflow-repeating.log": "hf-trainer",
     "broken-llamafactory-issue5660-fp16-nan-grad-lr-frozen.log": "hf-trainer",
-    "crash-firefly-issue183-nccl-watchdog-glued-bar.log": "hf-trainer",
-    "crash-hivemind-issue443-warning-nonfinite-norm-continues.log": "hivemind",
+    "crash-firefly-issue183-nccl-watchdog-glued-bar.log": "hf-trainer",  # bars alone
+    "crash-hivemind-issue443-warning-nonfinite-norm-continues.log": "hivemind",  # the 2021 examples' records
     "crash-nanochat-rtx4070-step0-oom-optimizer.log": "nanochat",
     "hf-chinese-llama-alpaca-issue534-bars-only-deepspeed.log": "hf-trainer",
     "hf-trl-issue3452-grpo-dicts-loss-zero-normal.log": "hf-trainer",
     "hf-unsloth-issue1145-unsloth-train-bar-suffix.log": "hf-trainer",
-    "hivemind-issue504-load-state-index-error-retrying.log": "hivemind",
-    "hivemind-issue653-load-state-timeout-retrying.log": "hivemind",
+    "hivemind-issue504-load-state-index-error-retrying.log": "hivemind",  # the message alone
+    "hivemind-issue653-load-state-timeout-retrying.log": "hivemind",  # python logging, no time
     "modded-nanogpt-track2-medium-2025-09-11-done-no-eol.txt": "modded-nanogpt",
     "nanochat-rtx4070-core-then-steps-with-epoch-eta.log": "nanochat",
     "nanochat-rtx4070-log-ends-mid-run.log": "nanochat",
-    "torchtitan-pr1625-init-only-warmup-adjusted.log": "torchtitan",
-    "torchtitan-pr533-total-steps-wps.log": "torchtitan",
     # trainers without a parser of their own (nanoGPT's own line, though a "custom loop", is nanoGPT's)
     "generic-custom-llama2c-issue461-tinystories-mps.log": "generic",
     "generic-custom-nanogpt-issue110-iter-loss-time.log": "nanogpt",
