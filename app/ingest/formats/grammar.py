@@ -50,6 +50,7 @@ ALIASES: dict[str, Field] = {
     "step": Field.STEP,
     "iter": Field.STEP,
     "iteration": Field.STEP,
+    "steps": Field.STEP,  # DeepSpeed's pipeline engine: ``steps: 100 loss: 7.1 iter time (s): 1.2``
     "global step": Field.STEP,
     "current steps": Field.STEP,  # LLaMA-Factory's trainer_log.jsonl
     "num updates": Field.STEP,  # fairseq
@@ -136,6 +137,11 @@ NEUTRAL_WORDS = frozenset({"train", "training", "trainer", "global", "optimizer"
 # Durations are matched whole: ``epoch time``, ``train_time`` (a running clock), ``Val took``
 # are other times than a step's.
 _WHOLE_NAMES_ONLY = frozenset({Field.STEP_TIME, Field.ELAPSED, Field.ETA, Field.TOTAL})
+# Words before a step name that make it a setting (``warmup_steps: 100``), not a position.
+SETTING_WORDS = frozenset(
+    {"warmup", "warm", "max", "min", "total", "num", "every", "per", "interval", "log", "logging", "save",
+     "decay", "accumulation", "accum", "eval", "report", "checkpoint"}
+)  # fmt: skip
 # Words that make a figure an evaluation's (``Val loss``, ``eval step``, ``Evaluating iter 3/32``).
 EVAL_WORDS = frozenset(
     {"val", "valid", "validation", "validating", "eval", "evaluation", "evaluating", "evaluate", "test", "dev"}
@@ -201,7 +207,9 @@ def lookup(name: str) -> tuple[Field | None, str]:
             continue
         before = set(words[:i])
         if field is Field.STEP:
-            return field, tail  # ``validation loss at iteration 10``: the line says whose step
+            # ``validation loss at iteration 10``: the line says whose step; ``warmup_steps``,
+            # ``gradient_accumulation_steps``, ``save_steps`` are settings, not a position.
+            return (None if before & SETTING_WORDS else field), tail
         if field in (Field.LOSS, Field.EVAL_LOSS) and before & EVAL_WORDS:
             return Field.EVAL_LOSS, name  # ``test lm loss``: whose loss stays in the name
         if before <= NEUTRAL_WORDS:

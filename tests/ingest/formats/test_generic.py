@@ -114,6 +114,8 @@ GRAMMAR: list[tuple[str, dict[str, Any]]] = [
      {"step": 50, "total_steps": 1000, "loss": 0.5}),
     ("Stage [train] iter: [10/500], data_time: 1.0402(1.0402), time: 1.4696(1.4696), loss: 0.0978(0.0978)",
      {"step": 10, "total_steps": 500, "loss": 0.0978}),
+    ("steps: 100 loss: 7.1234 iter time (s): 1.234 samples/sec: 51.8",  # DeepSpeed's pipeline engine
+     {"step": 100, "loss": 7.1234, "step_seconds": 1.234}),
     ("{'Step': 10, 'Loss': '3.4376', 'Learning Rate': '1.00e-04', 'Tokens/sec': '302'}",
      {"step": 10, "loss": 3.4376, "lr": 1e-4, "tokens_per_second": 302}),
     ("step 100/1000 | loss 2.345 | 123.4ms/step | 12,345 tok/s", {"step_seconds": 0.1234, "tokens_per_second": 12345}),
@@ -174,6 +176,7 @@ NOT_STEPS = [
     "Step Time : 4.65s GPU utilization: 59892.5TFLOP/s/GPU",
     '127.0.0.1 - - [10/Oct/2024:13:55:36 +0000] "GET /runs?step=3&loss=0.5 HTTP/1.1" 200 2326',
     "At step 100 the loss was 2.3 and the learning rate had decayed.",
+    "warmup_steps: 100, gradient_accumulation_steps: 8, lr: 1e-4",  # settings, not a position
     "# Expected: step 17 (of 100); loss 1.918353E+00; lr 3.4E-06; step time 5706.3 ms",  # a comment
     "Traceback (most recent call last):",
     "RuntimeError: CUDA error: uncorrectable ECC error encountered",
