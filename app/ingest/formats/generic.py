@@ -106,6 +106,7 @@ class GenericParser(PrefixDated):
         self._times = LineTimes()
         self.bad_lines = 0
         self._total: int | None = None  # announced on a line of its own
+        self._printed_total: int | None = None  # the last total a step line printed
         self._tokens_at: tuple[int, float] | None = None  # (step, running token count) last read
         self._evals: dict[str, float] = {}  # the evaluation figures a step line repeats
         self._ended: tuple[int, float | None] | None = None  # (step, epoch) when the end was printed
@@ -306,6 +307,7 @@ class GenericParser(PrefixDated):
         step_seconds = _step_seconds(got)
         elapsed = got[Field.ELAPSED].value if Field.ELAPSED in got else None
         eta = got[Field.ETA].value if Field.ETA in got else None
+        full_epoch = False
         if bar is not None:
             step = bar.step
             total = bar.total
@@ -317,6 +319,7 @@ class GenericParser(PrefixDated):
                 )
                 if not last_epoch:
                     total = None  # an epoch's bar is full; the run goes on to the next epoch
+                    full_epoch = True
             step_seconds = bar.step_seconds if bar.step_seconds is not None else step_seconds
             elapsed, eta = bar.elapsed, bar.eta
         elif line.counters is not None:
@@ -330,6 +333,12 @@ class GenericParser(PrefixDated):
                 step_seconds *= iters  # ``iter time`` is one iteration's; a step is several
         else:
             return
+        if total is not None:
+            self._printed_total = total
+        elif not full_epoch and self._printed_total is not None and step <= self._printed_total:
+            # Another line of the same run printed it (Megatron's ``iteration N/ M`` beside
+            # DeepSpeed's ``steps: N``, a bar beside the trainer's own log line).
+            total = self._printed_total
         if self._ended is not None and self._ended == (step, epoch):
             return  # the bar drawn once more as it closes, after the end was printed
         self._ended = None

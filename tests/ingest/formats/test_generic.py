@@ -320,8 +320,25 @@ def test_a_message_glued_after_a_bar_is_read_on_its_own() -> None:
         "Training Epoch: 0 Training Iteration: 651  step_loss : 2.0511345863342285  learning_rate : 2.93e-05"
     )
     got = steps([glued])
-    assert [(s.step, s.total_steps, s.loss, s.lr) for s in got] == [(650, 2771, None, None), (651, None, 2.0511345863342285, 2.93e-05)]
+    assert [(s.step, s.total_steps, s.loss, s.lr) for s in got] == [(650, 2771, None, None), (651, 2771, 2.0511345863342285, 2.93e-05)]
 
 
 def test_lightnings_minus_one_count_is_no_step() -> None:
     assert steps(["Training: -1it [00:00, ?it/s]"]) == []
+
+
+def test_a_total_another_line_printed_is_kept_but_not_past_a_full_epoch() -> None:
+    got = steps(
+        [
+            " iteration      100/    3000 | elapsed time per iteration (ms): 1000.0 | lm loss 4.5 |",
+            "steps: 110 loss: 4.4 iter time (s): 1.000 samples/sec: 51.8",
+        ]
+    )
+    assert [s.total_steps for s in got] == [3000, 3000]
+    got = steps(
+        [
+            "Epoch 0:  50%|█████     | 50/100 [00:05<00:05,  9.51it/s, loss=0.5]",
+            "Epoch 0: 100%|██████████| 100/100 [00:10<00:00,  9.61it/s, loss=0.4]",
+        ]
+    )
+    assert [s.total_steps for s in got] == [100, None]
