@@ -68,7 +68,7 @@ def test_once_on_the_composed_sample_at_its_end() -> None:
     # The sample ends 65 s after a layer change 2 → 1 with two passes: still measuring.
     assert lines[0] == "L1 · …"
     # 65 s observed of 180, 2 passes at 32.5 s each: the time is what is missing (115 s).
-    assert lines[1] == "  measuring: 2 of 3 passes · 1 min 5 s of 3 min — rate in about 2 min"
+    assert lines[1:3] == ["  measuring… (2 passes so far)", "  measuring: 2 of 3 passes · 1 min 5 s of 3 min — rate in about 2 min"]
     assert "  Run 4.12.16.5-tah" in lines
     assert "  Epoch 49 · training" in lines
     assert any(line.startswith("  GPU mem ") for line in lines)
@@ -166,3 +166,17 @@ def test_unrecognised_log_says_so(tmp_path: Path) -> None:
     result = once("--log", str(log))
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[0] == "log format not recognised"
+
+
+def test_once_into_a_reader_that_stops_early_exits_quietly() -> None:
+    """``tokwatch --once | head -1``: the pipe is closed before the output is written."""
+    child = subprocess.Popen(
+        [sys.executable, str(ROOT / "run.py"), "--once", "--json", "--log", str(SAMPLE)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
+    )
+    assert child.stdout is not None and child.stderr is not None
+    child.stdout.close()  # like head, gone before the first byte
+    status = child.wait(timeout=30)
+    errors = child.stderr.read().decode()
+    child.stderr.close()
+    assert (status, errors) == (0, "")

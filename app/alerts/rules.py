@@ -283,6 +283,27 @@ class Diverged:
         return Finding(_since(snap), "diverged", text)
 
 
+class Crashed:
+    """A step trainer whose run died (a traceback, a kill, a fatal NCCL or launcher error).
+
+    It resolves when the log prints a training step again (the run was restarted).
+    """
+
+    name = "crashed"
+    level: Level = "problem"
+
+    def observe(self, snap: Snapshot, now: float) -> Finding | None:
+        if snap.state != "crashed":
+            return None
+        crash = _training(snap, "crash")
+        error = crash.get("error") if isinstance(crash, dict) else None
+        step = _training(snap, "step")
+        text = error or "the run died"
+        if step is not None:
+            text = f"at step {step}: {text}"
+        return Finding(_since(snap), "crashed", text)
+
+
 class Done:
     """A step trainer that finished its run."""
 

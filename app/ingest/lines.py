@@ -43,11 +43,26 @@ class LineSplitter:
         self.max_line_bytes = max_line_bytes
         self._pending = bytearray()
         self._discarding = False  # inside a line already cut and delivered: drop up to its newline
+        self._tail_given: bytes | None = None  # the unfinished line handed out by quiet_tail()
 
     def reset(self) -> None:
         """Forget any unfinished line."""
         self._pending.clear()
         self._discarding = False
+        self._tail_given = None
+
+    def quiet_tail(self) -> bytes | None:
+        """The unfinished last line, once, when its writer has gone quiet (None: none, or given already).
+
+        A run's last line often has no newline (a script's final ``print(..., end="")``, a killed
+        process): it is read as it stands. If the line then goes on after all, the whole line is
+        given again when it ends (readers take a step printed twice as the same step); if only its
+        newline follows, it is not given twice.
+        """
+        if self._discarding or not self._pending or self._tail_given == bytes(self._pending):
+            return None
+        self._tail_given = bytes(self._pending)
+        return self._tail_given
 
     def discard_line(self) -> None:
         """Drop whatever comes up to the next newline (the rest of a line already counted as cut)."""
@@ -75,6 +90,9 @@ class LineSplitter:
                 if self._pending:
                     body = bytes(self._pending) + body
                     self._pending.clear()
+                given, self._tail_given = self._tail_given, None
+                if given is not None and body == given:
+                    continue  # already given when its writer went quiet
             if len(body) > limit:
                 body = cut_line(body, limit)
                 cut += 1

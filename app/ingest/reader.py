@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+import time
 from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import Protocol, TypeVar
@@ -23,6 +24,11 @@ HEAD_PRINT_BYTES = 4096
 TAIL_PRINT_BYTES = 256
 # Batches bound how long a consumer holds its lock per call, and the memory of one call.
 BATCH_MAX_LINES = 5000
+# A last line without its newline is read once the file has not changed for this long: long
+# enough that a line being written (a progress bar's redraws, a logger's flush) has its end,
+# short enough that a finished run reads done before anyone wonders. If it goes on after all,
+# the whole line is read again when it ends (app/ingest/lines.py).
+QUIET_TAIL_SECONDS = 5.0
 BATCH_MAX_BYTES = 4 << 20
 
 _T = TypeVar("_T")
@@ -229,6 +235,10 @@ class FileReader:
             self._deliver(raw_batch, cut_total)
         if read_any:
             self._print.take(f, self._offset)
+        elif time.time() - os.fstat(f.fileno()).st_mtime >= QUIET_TAIL_SECONDS:
+            tail = self._splitter.quiet_tail()  # a last line without its newline, the writer quiet
+            if tail is not None:
+                self._deliver([tail], 0)
         self._board.update(size_bytes=max(size, self._offset))
 
     def finish(self) -> None:

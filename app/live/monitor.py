@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from ..changes import Changes
 from ..ingest.folder import Following
-from ..ingest.formats import FORMAT_NOUNS, STEP_FORMATS, create_parser, detect
+from ..ingest.formats import FORMAT_NOUNS, STEP_FORMATS, create_parser, detect, kind_of
 from ..ingest.formats.base import LogParser
 from ..ingest.formats.detect import FormatWatch, family, log_kind
 from ..snapshot import FollowingView, Snapshot, SourceView
@@ -29,9 +29,8 @@ from ..stats.events import (
 )
 from ..stats.iota.report import queue_report
 from ..stats.iota.tracker import IotaTracker
-from ..stats.steps.tracker import StepTracker
+from ..stats.kinds import tracker_for
 from ..stats.tracker import Tracker
-from ..stats.unknown import UnknownTracker
 from .backlog import Reach, before
 
 if TYPE_CHECKING:
@@ -41,15 +40,6 @@ log = logging.getLogger(__name__)
 
 # Lines kept to sniff the format of a log that starts empty.
 DETECT_LINES = 2000
-
-
-def tracker_for(format_name: str | None) -> Tracker:
-    """The one tracker for a log of this format (None: not recognised yet)."""
-    if format_name is None:
-        return UnknownTracker()
-    if format_name in STEP_FORMATS:
-        return StepTracker(format_name)
-    return IotaTracker(format_name)
 
 
 def source_change(reason: str) -> SourceChange:
@@ -80,7 +70,7 @@ class Monitor:
         # Bumped on every change of the figures: what viewers, alerts and the agent wait on.
         self.changes = Changes()
         self._parser: LogParser | None = None
-        self._tracker: Tracker = UnknownTracker()
+        self._tracker: Tracker = tracker_for(None, None)
         self._undetected: list[str] = []
         # --format auto: notices a new stage printed by another trainer.
         self._watch: FormatWatch | None = None
@@ -311,7 +301,7 @@ class Monitor:
         if self.requested_format == "auto":
             self._watch = FormatWatch(name)
         has_records = self._tracker.has_records
-        self._tracker = tracker_for(name)
+        self._tracker = tracker_for(kind_of(name), name)
         self._tracker.has_records = has_records
 
     def _last_written(self, now: float, until: float | None) -> float:

@@ -175,8 +175,3 @@ def steps_from(snapshot: Snapshot) -> tuple[tuple[StepPoint, ...], tuple[EvalPoi
 def events_from(snapshot: Snapshot) -> tuple[EventRow, ...]:
     """The timeline's events in the snapshot (each stored once, however often it is seen)."""
     return tuple(EventRow(float(event.at), event.kind, event.text) for event in snapshot.events)
-
-
-def kind_of(snapshot: Snapshot) -> str:
-    """``steps`` for a step trainer's snapshot, else ``miner``."""
-    return "steps" if snapshot.training is not None else "miner"

@@ -120,6 +120,43 @@ def test_backlog_then_follow_without_loss_or_repeat(
     assert sink.of("restarted") == []
 
 
+def test_a_finished_log_s_last_line_without_a_newline_is_read(
+    tmp_path: Path, start_tailer: Callable[..., Tailer]
+) -> None:
+    """modded-nanogpt's records end without a newline: the run is over, its last line counts."""
+    log = tmp_path / "a.log"
+    log.write_text(numbered(3) + "peak memory allocated: 53988 MiB reserved: 56448 MiB")
+    old = time.time() - 3600
+    os.utime(log, (old, old))
+    sink = RecordingSink()
+    start_tailer(log, sink)
+    wait_until(lambda: sink.live() == ["peak memory allocated: 53988 MiB reserved: 56448 MiB"], message="the last line")
+    time.sleep(3 * POLL_S)
+    assert len(sink.live()) == 1  # given once, however many polls follow
+
+
+def test_a_line_being_written_waits_for_the_writer_to_go_quiet(
+    tmp_path: Path, start_tailer: Callable[..., Tailer], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(reader, "QUIET_TAIL_SECONDS", 1.0)
+    log = tmp_path / "a.log"
+    log.write_text(numbered(3))
+    sink = RecordingSink()
+    start_tailer(log, sink)
+    append(log, "step 10 | loss 2.")
+    time.sleep(3 * POLL_S)
+    assert sink.live() == []  # still being written
+    wait_until(lambda: sink.live() == ["step 10 | loss 2."], message="the quiet tail")
+    append(log, "5\n")  # it went on after all: the whole line, again
+    wait_until(lambda: sink.live() == ["step 10 | loss 2.", "step 10 | loss 2.5"], message="the whole line")
+    append(log, "done")
+    wait_until(lambda: sink.live()[-1:] == ["done"], message="the next quiet tail")
+    append(log, "\n")  # only its newline followed: not given twice
+    append(log, "next\n")
+    wait_until(lambda: sink.live()[-1:] == ["next"], message="the next line")
+    assert sink.live() == ["step 10 | loss 2.", "step 10 | loss 2.5", "done", "next"]
+
+
 def test_backlog_stops_where_the_sink_stops(tmp_path: Path, start_tailer: Callable[..., Tailer]) -> None:
     log = tmp_path / "a.log"
     log.write_text(numbered(1000))
