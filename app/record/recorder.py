@@ -20,10 +20,12 @@ from typing import Any, Protocol
 
 from ..config import host_name
 from ..snapshot import Snapshot, TodayView, UsualView, to_dict
+from ..stats.events import Event
 from ..store import RANGES, EventRow, History, Observation, PassFact, SourceKey, queries
 from ..store.records import kind_of
 from ..text import compact
 from .backfill import ImportProgress, files_to_import, import_logs, source_key_path
+from .logged import LoggedSteps
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +40,8 @@ class PassSource(Protocol):
     def snapshot(self, now: float | None = None, *, plain: bool = False) -> Snapshot: ...
 
     def take_passes(self) -> list[tuple[float, str]]: ...
+
+    def take_logged(self) -> list[Event]: ...
 
 
 def machine_name() -> str:
@@ -104,6 +108,7 @@ class Recorder:
         self.progress: ImportProgress | None = None
         self._bodies: dict[tuple[object, ...], str] = {}
         self._bodies_lock = threading.Lock()
+        self._logged = LoggedSteps()
 
     @property
     def source(self) -> SourceKey:
@@ -181,6 +186,8 @@ class Recorder:
             return False
         snap = to_dict(monitor.snapshot(self.clock(), plain=True))
         passes = monitor.take_passes()
+        at = (snap.get("source") or {}).get("last_event_at") or self.clock()
+        losses, evals = self._logged.feed(monitor.take_logged(), at)
         kind = kind_of(snap)
         if kind != self._source.kind:
             self._source = replace(self._source, kind=kind)
@@ -195,7 +202,9 @@ class Recorder:
             self._source,
             snapshot=snap,
             passes=tuple(PassFact(at, activation_id, tokens) for at, activation_id in passes),
+            evals=tuple(evals),
             events=tuple(events),
+            losses=tuple(losses),
         )
         return self.history.submit(obs)
 
