@@ -276,17 +276,27 @@ export function timeData(view) {
   return data;
 }
 
-// Loss against step, with the evaluations as points. view: {xs, loss, evals: [{name, values, scale}], current}
+// Loss against step, with the evaluations as points. view: {xs, loss, evals: [{name, values, scale}],
+// current, smoothing (0–0.99, TensorBoard's slider), logY}. With smoothing the logged losses are a
+// faint line under their smoothed curve; the steps whose loss was not a number are markers.
 export function lossOptions(size, colours, view, onCursor) {
-  const series = [{}, lineSeries("loss", colours.loss, { spanGaps: true })];
+  const smoothed = view.smoothing > 0;
+  const series = [
+    {},
+    lineSeries("loss", smoothed ? colours.lossRaw : colours.loss, { spanGaps: true, width: smoothed ? 1 : 2 }),
+    { ...lineSeries("smoothed", colours.loss, { spanGaps: true }), show: smoothed },
+  ];
+  const logY = Boolean(view.logY);
   const scales = {
     x: { time: false, range: () => [view.from, view.to] },
     // Loss is not drawn from zero: its story is in the last few tenths. The current loss stays on it.
-    y: { range: (u, min, max) => lossRange(min, max, view.current ? view.current.y : null) },
+    y: logY
+      ? { distr: 3, range: (u, min, max) => logRange(min, max, view.current ? view.current.y : null) }
+      : { range: (u, min, max) => lossRange(min, max, view.current ? view.current.y : null) },
   };
   const axes = [
     axis(colours, (u, splits) => splits.map(compact), { space: 60 }),
-    axis(colours, (u, splits) => splits.map(plain), { size: 48 }),
+    axis(colours, (u, splits) => splits.map((v) => (v == null ? "" : plain(v))), { size: 48 }),
   ];
   view.evals.forEach((ev, i) => {
     const colour = i % 2 ? colours.eval2 : colours.eval;
@@ -303,13 +313,37 @@ export function lossOptions(size, colours, view, onCursor) {
   return { ...base(size, colours, view, onCursor), scales, series, axes };
 }
 
+function logRange(min, max, current) {
+  let [lo, hi] = [min, max];
+  if (current != null && current > 0) [lo, hi] = [lo == null ? current : Math.min(lo, current), hi == null ? current : Math.max(hi, current)];
+  if (lo == null || hi == null || lo <= 0) return [0.1, 10];
+  return [lo / 1.15, hi * 1.15];
+}
+
+// TensorBoard's smoothing: an exponential moving average, debiased so the curve starts on the
+// first value rather than at zero. Gaps (a step with no loss) are skipped, not zeros.
+export function smooth(values, weight) {
+  const out = new Array(values.length).fill(null);
+  let last = 0;
+  let seen = 0;
+  for (let i = 0; i < values.length; i += 1) {
+    const v = values[i];
+    if (v == null || !Number.isFinite(v)) continue;
+    last = last * weight + (1 - weight) * v;
+    seen += 1;
+    out[i] = weight > 0 ? last / (1 - weight ** seen) : v;
+  }
+  return out;
+}
+
 // An empty right axis, so the loss and rate plots, one above the other, put a step at the same x.
 function gutter(colours) {
   return axis(colours, (u, splits) => splits.map(() => ""), { side: 1, size: 48, grid: { show: false }, ticks: { show: false } });
 }
 
 export function lossData(view) {
-  return [view.xs, view.loss, ...view.evals.map((ev) => ev.values)];
+  const smoothed = view.smoothing > 0 ? smooth(view.loss, view.smoothing) : view.loss.map(() => null);
+  return [view.xs, view.loss, smoothed, ...view.evals.map((ev) => ev.values)];
 }
 
 // A rate against step, from zero. view: {xs, values, from, to, current, unit}

@@ -10,7 +10,10 @@ const $ = (id) => document.getElementById(id);
 const HOUR = 3600;
 // A fetched range is fetched again with a snapshot at most this often.
 const REFRESH_MS = 30000;
-const HEIGHT = { live: 170, time: 200 };
+const HEIGHT = { live: 170, time: 200, loss: 220 };
+// Beside the status (style.css's two columns from 64rem): a taller plot.
+const WIDE = matchMedia("(min-width: 64rem)");
+const height = (kind) => (WIDE.matches ? Math.max(320, HEIGHT[kind]) : HEIGHT[kind]);
 const RANGE_WORDS = { "1h": "last hour", "6h": "last 6 h", "24h": "last 24 h", "7d": "last 7 days", "30d": "last 30 days" };
 const STEP_RANGE_WORDS = { ...RANGE_WORDS, "30d": "the whole run" };
 const COLOUR_VARS = {
@@ -21,6 +24,7 @@ const COLOUR_VARS = {
   event: "--chart-event",
   now: "--chart-now",
   loss: "--chart-loss",
+  lossRaw: "--chart-loss-raw",
   eval: "--chart-eval",
   eval2: "--chart-eval-2",
   card: "--chart-card",
@@ -37,7 +41,15 @@ const state = {
   shapeKey: "",
   colours: null,
   coloursKey: "",
+  chosen: false, // the reader picked a range: a trainer's page no longer opens on its whole run
+  smoothing: storedNumber("tokwatch.smoothing", 0.6),
+  logY: localStorage.getItem("tokwatch.logY") === "true",
 };
+
+function storedNumber(key, fallback) {
+  const value = Number.parseFloat(localStorage.getItem(key));
+  return Number.isFinite(value) && value >= 0 && value < 1 ? value : fallback;
+}
 let authHeaders = () => ({});
 
 // --- what the page shows around the plots --------------------------------------------------
@@ -98,6 +110,10 @@ function describe(u, view) {
     if (event) parts.push(`${clock(event.at, withDay)} ${event.text}`);
   } else if (view.kind === "loss") {
     parts.push(`step ${view.xs[idx]} · loss ${exact(view.loss[idx], "")}`);
+    const smoothed = u.data[2][idx];
+    if (view.smoothing > 0 && smoothed != null) parts.push(`smoothed ${exact(smoothed, "")}`);
+    const event = eventAt(u, view.events, left);
+    if (event) parts.push(event.text);
     for (const ev of view.evals) if (ev.values[idx] != null) parts.push(`${ev.name} ${exact(ev.values[idx], "")}`);
   } else {
     parts.push(`step ${view.xs[idx]} · ${exact(view.values[idx], view.unit)}`);
@@ -189,11 +205,12 @@ function liveSpec(snapshot) {
     events: eventsOf(snapshot).filter((e) => e.at >= from && e.at <= to),
     current: current == null ? null : { x: to, y: current },
   };
-  return { view, height: HEIGHT.live, shape: "live", options: timeOptions, data: timeData };
+  return { view, height: height("live"), shape: "live", options: timeOptions, data: timeData };
 }
 
 function drawLive() {
   const snapshot = state.snapshot;
+  $("loss-controls").hidden = true;
   setText("history-title", `${unitOf(snapshot) || "rate"}, last hour`);
   const spec = liveSpec(snapshot);
   const measured = spec.view.values.some((v) => v != null);
@@ -230,7 +247,7 @@ function timeSpec(json, snapshot) {
     events: json.events || [],
     current: current == null ? null : { x: snapshot.as_of, y: current },
   };
-  return { view, height: HEIGHT.time, shape: band ? "band" : "line", options: timeOptions, data: timeData };
+  return { view, height: height("time"), shape: band ? "band" : "line", options: timeOptions, data: timeData };
 }
 
 function whyOff(status) {
@@ -252,10 +269,11 @@ function drawFetched() {
   state.historyOff = null;
   markRanges();
   const steps = json.steps;
+  $("loss-controls").hidden = !steps;
   let empty;
   if (steps && (steps.loss.length || steps.tokens_per_hour.length)) {
     setText("history-title", `loss and rate by step, ${STEP_RANGE_WORDS[json.range]}`);
-    show(stepSpecs(steps, snapshot));
+    show(stepSpecs(steps, snapshot, { smoothing: state.smoothing, logY: state.logY, lossHeight: height("loss") }));
     empty = false;
   } else {
     setText("history-title", `tok/h, ${RANGE_WORDS[json.range]}`);
@@ -348,9 +366,11 @@ export function setupChart({ headers }) {
   authHeaders = headers;
   for (const button of document.querySelectorAll("#chart-ranges button")) {
     button.addEventListener("click", () => {
+      state.chosen = true;
       if (button.dataset.range !== state.range || state.historyOff) selectRange(button.dataset.range);
     });
   }
+  setupLossControls();
   setReadout(null);
   $("chart").addEventListener("keydown", onKey);
   // A theme change redraws at once with the other theme's colours (show() compares them).
@@ -365,6 +385,36 @@ export function setupChart({ headers }) {
   }).observe($("chart"));
 }
 
+// --- the loss plot's smoothing slider and log scale: the reader's, kept in this browser --------
+
+function setupLossControls() {
+  const slider = $("smoothing");
+  const shown = $("smoothing-value");
+  slider.value = String(state.smoothing);
+  shown.textContent = state.smoothing.toFixed(2);
+  slider.addEventListener("input", () => {
+    const value = Number.parseFloat(slider.value);
+    const wasOn = state.smoothing > 0;
+    state.smoothing = value;
+    shown.textContent = value.toFixed(2);
+    localStorage.setItem("tokwatch.smoothing", String(value));
+    const plot = state.plots.find((p) => p.view.kind === "loss");
+    if (plot && wasOn === value > 0) {
+      plot.view.smoothing = value;
+      plot.u.setData(plot.spec.data(plot.view), false);
+    } else {
+      drawFetched();
+    }
+  });
+  const logY = $("log-y");
+  logY.checked = state.logY;
+  logY.addEventListener("change", () => {
+    state.logY = logY.checked;
+    localStorage.setItem("tokwatch.logY", String(state.logY));
+    drawFetched();
+  });
+}
+
 // Each snapshot: redraw the hour, or move the current value on a longer range (and fetch it
 // again when it is REFRESH_MS old).
 export function renderChart(snapshot) {
@@ -373,6 +423,12 @@ export function renderChart(snapshot) {
   card.hidden = unitOf(snapshot) === null && !snapshot.training;
   if (card.hidden) return;
   labelRanges(Boolean(snapshot.training));
+  // A trainer's page opens on the loss of its whole run (when there is a history to read it from).
+  if (snapshot.training && !state.chosen && state.range === "1h" && !state.historyOff) {
+    state.chosen = true;
+    selectRange("30d");
+    return;
+  }
   if (state.range === "1h") {
     drawLive();
     return;
@@ -397,6 +453,10 @@ export function inspectChart() {
   return state.plots.map(({ u, view }) => ({
     kind: view.kind,
     points: view.kind === "loss" ? view.loss.filter((v) => v != null).length : view.values.filter((v) => v != null).length,
+    lossPoints: view.kind === "loss" ? view.xs.map((x, i) => [x, view.loss[i]]).filter(([, v]) => v != null) : null,
+    evalPoints: view.kind === "loss" ? Object.fromEntries(view.evals.map((ev) => [ev.name, ev.values.filter((v) => v != null).length])) : null,
+    bucketSteps: view.bucketSteps || null,
+    logY: u.scales.y.distr === 3,
     x: [u.scales.x.min, u.scales.x.max],
     y: [u.scales.y.min, u.scales.y.max],
     current: view.current,

@@ -57,11 +57,16 @@ def usual_line(layer: int | None, delta_percent: float) -> str:
     return f"vs your usual{where}: {sign}{abs(rounded)} %"
 
 
-def today_line(today: TodayView, kind: str) -> str:
-    """``today: 8.1M tokens · 2,530 passes · training 87 % of the time``."""
-    unit = "steps" if kind == "steps" else "passes"
+def today_line(today: TodayView, kind: str, counts_tokens: bool = True) -> str:
+    """``today: 8.1M tokens · 2,530 passes · training 87 % of the time``; a step trainer's
+    ``today: 4,000 steps`` (with its tokens when its log counts them)."""
+    if kind == "steps":
+        # Only what the log supports: no tokens without token counts, and no share of time
+        # training (a trainer's samples say measuring, paused or done as often as training).
+        tokens = f"{compact(today.tokens)} tokens · " if counts_tokens else ""
+        return f"today: {tokens}{today.passes:,} steps"
     share = today.training_seconds / today.observed_seconds * 100 if today.observed_seconds else 0.0
-    return f"today: {compact(today.tokens)} tokens · {today.passes:,} {unit} · training {round(share)} % of the time"
+    return f"today: {compact(today.tokens)} tokens · {today.passes:,} passes · training {round(share)} % of the time"
 
 
 def totals_line(totals: dict[str, Any], kind: str) -> str | None:
@@ -271,7 +276,7 @@ class Recorder:
         if today is not None:
             today_view = TodayView(**today)
             if today_view.observed_seconds > 0:
-                lines.append(today_line(today_view, self._source.kind))
+                lines.append(today_line(today_view, self._source.kind, snapshot.history_unit is not None))
         status = self.history.status()
         if status.problem:
             lines.append(status.problem)

@@ -16,8 +16,8 @@ from typing import Any
 from .records import LossPoint
 
 BUCKET_STEPS = 64
-LOSS_POINTS = 2400
-LOSS_BUCKETS = 1000
+LOSS_POINTS = 6400
+LOSS_BUCKETS = 1500
 ROWS_READ = 50_000  # up to this many losses in a range, buckets are made from the rows themselves
 FINITE = 1e308  # below: a number; at or above: infinity, the mark of a loss that was not one
 

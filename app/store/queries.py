@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from .losses import losses
+from .losses import BUCKET_STEPS, losses
 from .records import SAMPLE_SECONDS, SourceKey
 from .write import FIVE_MINUTES, HOUR, RAW_KEEP_SECONDS
 
@@ -282,19 +282,40 @@ def today(conn: sqlite3.Connection, sid: int, kind: str, now: float) -> dict[str
         ).fetchone()
     else:
         tokens = tph_sum * SAMPLE_SECONDS / HOUR
-        passes = sum(
-            hi - lo
-            for lo, hi in conn.execute(
-                "SELECT min(step), max(step) FROM step WHERE source_id = ? AND at >= ? AND at <= ? GROUP BY stage",
-                (sid, start, now),
-            )
-        )
+        passes = _steps_today(conn, sid, start, now)
     return {
         "tokens": int(tokens),
         "passes": int(passes),
         "training_seconds": float(training * SAMPLE_SECONDS),
         "observed_seconds": float(samples * SAMPLE_SECONDS),
     }
+
+
+def _steps_today(conn: sqlite3.Connection, sid: int, start: float, now: float) -> int:
+    """The steps that ran since ``start``: per stage, the last step today less the last before
+    today (or the step before today's first), read from every logged loss when there are some."""
+    # Today's losses are found from their 64-step buckets: no scan of a long run's every row.
+    stages = conn.execute(
+        "SELECT stage, min(bucket) FROM loss_bucket WHERE source_id = ? AND last_at >= ? GROUP BY stage", (sid, start)
+    ).fetchall()
+    table, lowest = ("loss", {stage: bucket * BUCKET_STEPS for stage, bucket in stages}) if stages else ("step", {})
+    if not stages:
+        stages = conn.execute("SELECT DISTINCT stage, 0 FROM step WHERE source_id = ? AND at >= ?", (sid, start)).fetchall()
+    total = 0
+    for stage, _ in stages:
+        first, last = conn.execute(
+            f"SELECT min(step), max(step) FROM {table} WHERE source_id = ? AND stage = ? AND step >= ? AND at >= ? AND at <= ?",
+            (sid, stage, lowest.get(stage, 0), start, now),
+        ).fetchone()
+        if first is None:
+            continue
+        before = conn.execute(
+            f"SELECT step FROM {table} WHERE source_id = ? AND stage = ? AND step <= ? AND at < ? ORDER BY step DESC LIMIT 1",
+            (sid, stage, first, start),
+        ).fetchone()
+        # A run that began today began at its first logged step less one (step 1 is one step).
+        total += last - (before[0] if before is not None else max(first - 1, 0))
+    return total
 
 
 def totals(conn: sqlite3.Connection, sid: int) -> dict[str, Any]:

@@ -8,6 +8,7 @@ step that is a multiple of 997, a NaN at one step, an evaluation every 250 steps
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ import pytest
 from app.record.logged import LoggedSteps
 from app.stats.events import EvalResult, TrainStep
 from app.store import History, Observation, SourceKey
+from app.store.records import LossPoint
 from app.store.losses import BUCKET_STEPS, LOSS_BUCKETS, LOSS_POINTS, ROWS_READ
 
 NOW = 1_790_000_100.0
@@ -82,3 +84,30 @@ def test_a_long_run_keeps_each_buckets_lowest_and_highest_and_every_evaluation(t
     assert all(drawn.get(s) == 9.0 for s in range(997, steps, 997))
     assert run["not_finite"] == [NAN_STEP]
     assert len(run["evals"]["val loss"]) == len(range(0, steps, 250))
+
+
+def test_today_counts_the_steps_that_ran_today_never_more_than_the_run_has(tmp_path: Path) -> None:
+    from app.store.queries import local_midnight
+
+    midnight = local_midnight(NOW)
+    history = History(tmp_path, clock=lambda: NOW)
+    history.start()
+    # Steps 1–999 before midnight, 1000–1600 after it: 601 steps ran today (1000 to 1600).
+    before = [LossPoint("train", s, midnight - (1000 - s) * 2.0, 3.0) for s in range(1, 1000)]
+    after = [LossPoint("train", s, midnight + (s - 999) * 2.0, 3.0) for s in range(1000, 1601)]
+    assert history.submit(Observation(SOURCE, losses=tuple(before + after)))
+    assert history.flush(20)
+    try:
+        _, today = history.figures(SOURCE, None, None, midnight + 1300)
+    finally:
+        history.stop()
+    assert today is not None and today["passes"] == 601
+
+
+def test_a_trainers_today_line_says_no_tokens_its_log_does_not_count() -> None:
+    from app.record.recorder import today_line
+    from app.snapshot import TodayView
+
+    today = TodayView(tokens=0, passes=4000, training_seconds=0.0, observed_seconds=900.0)
+    assert today_line(today, "steps", counts_tokens=False) == "today: 4,000 steps"
+    assert today_line(replace(today, tokens=2_500_000), "steps") == "today: 2.5M tokens · 4,000 steps"
