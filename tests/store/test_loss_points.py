@@ -16,8 +16,8 @@ import pytest
 from app.record.logged import LoggedSteps
 from app.stats.events import EvalResult, TrainStep
 from app.store import History, Observation, SourceKey
-from app.store.records import LossPoint
 from app.store.losses import BUCKET_STEPS, LOSS_BUCKETS, LOSS_POINTS, ROWS_READ
+from app.store.records import LossPoint
 
 NOW = 1_790_000_100.0
 SOURCE = SourceKey("box", "/logs/train.log", "steps")
