@@ -138,6 +138,15 @@ function markersPlugin(view, colours) {
             ctx.arc(x, top + 4 * dpr, 4 * dpr, 0, 2 * Math.PI);
             ctx.fill();
           }
+          // Each segment's name at its start (the layer a rate was measured on).
+          ctx.font = `${12 * dpr}px system-ui, sans-serif`;
+          ctx.fillStyle = colours.axis;
+          ctx.textBaseline = "top";
+          for (const label of view.labels || []) {
+            const x = Math.max(left, Math.round(u.valToPos(label.x, "x", true)));
+            if (x > left + width - 20 * dpr) continue;
+            ctx.fillText(label.text, x + 4 * dpr, top + 10 * dpr);
+          }
           const now = view.current;
           if (now && now.y != null && now.x != null) {
             const x = u.valToPos(now.x, "x", true);

@@ -81,6 +81,7 @@ function unitOf(snapshot) {
 function exact(value, unit) {
   if (value == null) return "no data";
   if (unit === "tok/h" || unit === "steps/h") return `${Math.round(value).toLocaleString()} ${unit}`;
+  if (unit === "position") return `#${Math.round(value).toLocaleString()}`;
   return String(Number(value.toPrecision(6)));
 }
 
@@ -188,10 +189,22 @@ function eventsOf(snapshot) {
 
 // --- the hour, from the snapshot --------------------------------------------------------------
 
+// A layer change breaks the line (a gap at its time): two layers' rates are not one curve. The
+// hour's points carry no layer; the segment after the last change is the current layer's.
+function breakAtLayerChanges(points, events, layer) {
+  const changes = events.filter((e) => e.kind === "layer_changed").map((e) => e.at);
+  if (!changes.length) return { points, labels: [] };
+  const broken = [...points, ...changes.map((at) => [at, null])].sort((a, b) => a[0] - b[0]);
+  const last = Math.max(...changes);
+  return { points: broken, labels: layer == null ? [] : [{ x: last, text: `L${layer}` }] };
+}
+
 function liveSpec(snapshot) {
   const to = snapshot.as_of;
   const from = to - HOUR;
-  const points = (snapshot.history || []).filter(([t]) => t > from && t <= to);
+  const events = eventsOf(snapshot).filter((e) => e.at >= from && e.at <= to);
+  const broken = breakAtLayerChanges((snapshot.history || []).filter(([t]) => t > from && t <= to), events, snapshot.layer);
+  const points = broken.points;
   const current = currentRate(snapshot);
   // The headline's value sits on the chart: the line runs on to it at the snapshot's time.
   if (current != null && (points.length === 0 || points[points.length - 1][0] < to)) points.push([to, current]);
@@ -202,7 +215,8 @@ function liveSpec(snapshot) {
     from,
     to,
     unit: unitOf(snapshot),
-    events: eventsOf(snapshot).filter((e) => e.at >= from && e.at <= to),
+    events,
+    labels: broken.labels,
     current: current == null ? null : { x: to, y: current },
   };
   return { view, height: height("live"), shape: "live", options: timeOptions, data: timeData };
@@ -230,17 +244,47 @@ function series(json, name) {
   return (json.series && json.series[name]) || [];
 }
 
-function timeSpec(json, snapshot) {
+// The buckets' rates with a gap where the layer changes, and each layer's segment labelled.
+function byLayer(json) {
   const mean = series(json, "tokens_per_hour");
+  const low = series(json, "tokens_per_hour_min");
+  const high = series(json, "tokens_per_hour_max");
+  const layers = series(json, "layer");
+  const out = { xs: [], values: [], low: [], high: [], labels: [] };
+  let shown = null; // the layer of the segment being drawn
+  mean.forEach(([t, v], i) => {
+    const layer = layers[i] ? layers[i][1] : null;
+    if (v != null && layer != null && layer !== shown) {
+      if (shown != null) {
+        // A gap between the two buckets: the line stops and starts again.
+        out.xs.push(t - json.bucket_seconds / 2);
+        out.values.push(null);
+        out.low.push(null);
+        out.high.push(null);
+      }
+      out.labels.push({ x: t, text: `L${layer}` });
+      shown = layer;
+    }
+    out.xs.push(t);
+    out.values.push(v);
+    out.low.push(low[i] ? low[i][1] : null);
+    out.high.push(high[i] ? high[i][1] : null);
+  });
+  return out;
+}
+
+function timeSpec(json, snapshot) {
   const band = json.bucket_seconds > 30;
   const current = currentRate(snapshot);
   const to = Math.max(json.to + json.bucket_seconds, snapshot.as_of);
+  const rates = byLayer(json);
   const view = {
     kind: "time",
-    xs: mean.map(([t]) => t),
-    values: mean.map(([, v]) => v),
-    low: band ? series(json, "tokens_per_hour_min").map(([, v]) => v) : null,
-    high: band ? series(json, "tokens_per_hour_max").map(([, v]) => v) : null,
+    xs: rates.xs,
+    values: rates.values,
+    labels: rates.labels.length > 1 ? rates.labels : [],
+    low: band ? rates.low : null,
+    high: band ? rates.high : null,
     from: json.from,
     to,
     unit: "tok/h",
@@ -248,6 +292,27 @@ function timeSpec(json, snapshot) {
     current: current == null ? null : { x: snapshot.as_of, y: current },
   };
   return { view, height: height("time"), shape: band ? "band" : "line", options: timeOptions, data: timeData };
+}
+
+// A miner's place in the registration queue over the range: lower is nearer the front.
+function queueSpec(json, snapshot) {
+  const points = series(json, "queue_position");
+  const position = queuedNow(snapshot) ? snapshot.queue.position : null;
+  const view = {
+    kind: "time",
+    xs: points.map(([t]) => t),
+    values: points.map(([, v]) => v),
+    from: json.from,
+    to: Math.max(json.to + json.bucket_seconds, snapshot.as_of),
+    unit: "position",
+    events: json.events || [],
+    current: position == null ? null : { x: snapshot.as_of, y: position },
+  };
+  return { view, height: height("time"), shape: "queue", caption: "queue position", options: timeOptions, data: timeData };
+}
+
+function queuedNow(snapshot) {
+  return snapshot.state === "queued" && Boolean(snapshot.queue) && !state.historyOff;
 }
 
 function whyOff(status) {
@@ -276,9 +341,14 @@ function drawFetched() {
     show(stepSpecs(steps, snapshot, { smoothing: state.smoothing, logY: state.logY, lossHeight: height("loss") }));
     empty = false;
   } else {
-    setText("history-title", `tok/h, ${RANGE_WORDS[json.range]}`);
-    show([timeSpec(json, snapshot)]);
-    empty = !series(json, "tokens_per_hour").some(([, v]) => v != null) && !(json.events || []).length;
+    const rated = series(json, "tokens_per_hour").some(([, v]) => v != null);
+    const queued = series(json, "queue_position").some(([, v]) => v != null) || queuedNow(snapshot);
+    const specs = [];
+    if (rated || !queued) specs.push(timeSpec(json, snapshot));
+    if (queued) specs.push(queueSpec(json, snapshot));
+    setText("history-title", `${rated || !queued ? "tok/h" : "queue position"}, ${RANGE_WORDS[json.range]}`);
+    show(specs);
+    empty = !rated && !queued && !(json.events || []).length;
   }
   const importing = status.importing ? "importing older logs…" : null;
   setNote(status.problem || importing || (empty ? "nothing recorded in this range yet" : status.notice || null));
@@ -341,7 +411,7 @@ function selectRange(range) {
   state.fetched = null;
   markRanges();
   if (!state.snapshot) return;
-  if (range === "1h") {
+  if (range === "1h" && !queuedNow(state.snapshot)) {
     drawLive();
     return;
   }
@@ -429,7 +499,8 @@ export function renderChart(snapshot) {
     selectRange("30d");
     return;
   }
-  if (state.range === "1h") {
+  // A queued miner's hour is its positions, from the history (written every 30 s).
+  if (state.range === "1h" && !queuedNow(snapshot)) {
     drawLive();
     return;
   }
@@ -456,6 +527,11 @@ export function inspectChart() {
     lossPoints: view.kind === "loss" ? view.xs.map((x, i) => [x, view.loss[i]]).filter(([, v]) => v != null) : null,
     evalPoints: view.kind === "loss" ? Object.fromEntries(view.evals.map((ev) => [ev.name, ev.values.filter((v) => v != null).length])) : null,
     bucketSteps: view.bucketSteps || null,
+    unit: view.unit || null,
+    values: view.kind === "loss" ? null : view.values,
+    labels: (view.labels || []).map((label) => label.text),
+    // Runs of points the line joins (a null between two runs is a gap).
+    segments: (view.kind === "loss" ? view.loss : view.values).filter((v, i, all) => v != null && (i === 0 || all[i - 1] == null)).length,
     logY: u.scales.y.distr === 3,
     x: [u.scales.x.min, u.scales.x.max],
     y: [u.scales.y.min, u.scales.y.max],
