@@ -138,6 +138,35 @@ function markersPlugin(view, colours) {
             ctx.arc(x, top + 4 * dpr, 4 * dpr, 0, 2 * Math.PI);
             ctx.fill();
           }
+          // What the machine was doing, as a strip along the bottom (a machine page on the hub):
+          // training, idle, queued; no strip where it did not report (offline).
+          for (const band of view.bands || []) {
+            const colour = colours[`state_${band.state}`];
+            if (!colour) continue;
+            const x0 = Math.max(left, u.valToPos(band.from, "x", true));
+            const x1 = Math.min(left + width, u.valToPos(band.to, "x", true));
+            if (x1 <= x0) continue;
+            ctx.fillStyle = colour;
+            ctx.fillRect(x0, top + height - 6 * dpr, x1 - x0, 6 * dpr);
+          }
+          // The machine's usual rate: a long-dashed line across, named at its right end.
+          if (view.usual != null) {
+            const y = Math.round(u.valToPos(view.usual, "y", true));
+            ctx.strokeStyle = colours.usual || colours.axis;
+            ctx.lineWidth = 1.5 * dpr;
+            ctx.setLineDash([8 * dpr, 5 * dpr]);
+            ctx.beginPath();
+            ctx.moveTo(left, y);
+            ctx.lineTo(left + width, y);
+            ctx.stroke();
+            ctx.setLineDash([]);
+            ctx.font = `${12 * dpr}px system-ui, sans-serif`;
+            ctx.fillStyle = colours.usual || colours.axis;
+            ctx.textAlign = "right";
+            ctx.textBaseline = "bottom";
+            ctx.fillText("usual", left + width - 4 * dpr, y - 3 * dpr);
+            ctx.textAlign = "left";
+          }
           // Each segment's name at its start (the layer a rate was measured on).
           ctx.font = `${12 * dpr}px system-ui, sans-serif`;
           ctx.fillStyle = colours.axis;
@@ -261,7 +290,7 @@ export function timeOptions(size, colours, view, onCursor) {
     // Functions of the view, which is updated in place with each snapshot or fetch.
     scales: {
       x: { time: true, range: () => [view.from, view.to] },
-      y: { range: () => [0, upperBound([...view.values, ...(view.high || [])], view.current ? view.current.y : null)] },
+      y: { range: () => [0, upperBound([...view.values, ...(view.high || []), view.usual], view.current ? view.current.y : null)] },
     },
     series,
     bands: withBand ? [{ series: [3, 2], fill: colours.band }] : [],

@@ -5,6 +5,7 @@ Owned by the dashboard (app.serve.command), which starts and stops them with its
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 from collections.abc import Callable, Mapping
@@ -51,6 +52,7 @@ class FleetRuntime:
         if not config.hub and (config.report_to is None or config.report_key is None):
             return cls(None, None, None)  # no fleet: its modules (SQLite, Prometheus, urllib) stay unloaded
         from ..store.files import WriterLock
+        from ..store.minutes import machine_minutes
         from .agent import Agent
         from .service import Hub
         from .spool import FILE_NAME as SPOOL_FILE_NAME
@@ -80,6 +82,8 @@ class FleetRuntime:
                     snapshot=snapshot,
                     interrupt=interrupt,
                     interval_seconds=config.report_interval_seconds,
+                    history=None if not config.history else functools.partial(
+                        machine_minutes, data_dir, config.resolved_machine_name),
                 )
         except (HubStoreError, SpoolError, OSError) as e:
             if hub is not None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -17,8 +18,8 @@ from prometheus_client.core import GaugeMetricFamily, Metric
 
 from .. import text
 from . import fleet
-from .report import ReportError, parse_report
-from .store import HubStore, MachineRow
+from .report import ReportError, parse_history, parse_report
+from .store import RETENTION_SECONDS, SAMPLE_SECONDS, HubStore, MachineRow
 
 # The machine page's chart: span name → (seconds shown, seconds per point).
 CHART_SPANS: dict[str, tuple[int, int]] = {"6h": (6 * 3600, 60), "24h": (86400, 300), "7d": (7 * 86400, 1800)}
@@ -117,6 +118,31 @@ class Hub:
             self._bump()
         return 200, {"taken": taken, "seq": report.seq}
 
+    def take_history(self, authorization: str | None, body: bytes) -> tuple[int, dict[str, Any]]:
+        """Take minutes from a machine's own history (as :meth:`take`, the key checked first).
+
+        Minutes older than the chart's 7 days (and a day) or in the future are left out; a minute
+        the hub already has stays as it was, so an agent may send the same history again.
+        """
+        key = bearer(authorization)
+        if key is None:
+            return 401, {"error": "missing report key (Authorization: Bearer <key from --enroll>)"}
+        machine = self.store.machine_for_key(key)
+        if machine is None:
+            return 401, {"error": "unknown or revoked report key; enrol this machine again on the hub"}
+        try:
+            batch = parse_history(body)
+        except ReportError as e:
+            return 400, {"error": str(e)}
+        if batch.machine != machine:
+            return 403, {"error": f"this key belongs to {machine}, not {batch.machine}"}
+        now = self.clock()
+        points = [p for p in batch.points if now - RETENTION_SECONDS <= p[0] <= now + SAMPLE_SECONDS]
+        taken = self.store.take_history(machine, points)
+        if taken:
+            self._bump()
+        return 200, {"taken": taken}
+
     # --- views ----------------------------------------------------------------
 
     def _today_tokens(self, now: float) -> tuple[float, dict[str, float]]:
@@ -160,19 +186,54 @@ class Hub:
         }
 
     def chart(self, name: str, span: str) -> dict[str, Any] | None:
-        """A machine's tok/h over 6 h, 24 h or 7 d, a point per bucket, null where it did not report."""
-        if span not in CHART_SPANS or self._row(name) is None:
+        """A machine's tok/h over 6 h, 24 h or 7 d, a point per bucket, null where it did not report.
+
+        With it, per bucket: the highest queue position, the state most of its minutes had (null:
+        no report, the machine was offline) and the layer; and the machine's usual rate (its own
+        history's, from its last report, else the median of the minutes it trained here).
+        """
+        if span not in CHART_SPANS:
+            return None
+        row = self._row(name)
+        if row is None:
             return None
         seconds, step = CHART_SPANS[span]
         now = self.clock()
         end = int(now // step * step) + step
         start = end - seconds
-        known = dict(self.store.series(name, start, end, step))
-        points = [[t, known.get(t)] for t in range(start, end, step)]
+        buckets: dict[int, list[tuple[int, float | None, str, int | None, int | None]]] = {}
+        for minute in self.store.minutes(name, start, end):
+            buckets.setdefault(minute[0] - (minute[0] - start) % step, []).append(minute)
+        points: list[list[Any]] = []
+        queue: list[list[Any]] = []
+        states: list[list[Any]] = []
+        layers: list[list[Any]] = []
+        for t in range(start, end, step):
+            minutes = buckets.get(t, [])
+            rates = [m[1] for m in minutes if m[1] is not None]
+            positions = [m[3] for m in minutes if m[3] is not None]
+            known_layers = [m[4] for m in minutes if m[4] is not None]
+            points.append([t, sum(rates) / len(rates) if rates else None])
+            queue.append([t, max(positions) if positions else None])
+            states.append([t, Counter(m[2] for m in minutes).most_common(1)[0][0] if minutes else None])
+            layers.append([t, Counter(known_layers).most_common(1)[0][0] if known_layers else None])
         values = [v for _, v in points if v is not None]
         high = max(values) if values else None
-        return {"span": span, "step_seconds": step, "points": points, "high": high,
-                "high_text": None if high is None else f"{text.compact(high)} tok/h", "as_of": now}
+        usual = self._usual(name, row, now)
+        return {"span": span, "step_seconds": step, "points": points, "queue": queue, "states": states,
+                "layers": layers, "high": high, "high_text": None if high is None else f"{text.compact(high)} tok/h",
+                "usual": usual, "usual_text": None if usual is None else f"usual {text.compact(usual)} tok/h",
+                "as_of": now}
+
+    def _usual(self, name: str, row: MachineRow, now: float) -> float | None:
+        usual = ((row.snapshot or {}).get("usual") or {}).get("tokens_per_hour")
+        if isinstance(usual, (int, float)) and usual > 0:
+            return float(usual)
+        layer = (row.snapshot or {}).get("layer")
+        rates = sorted(m[1] for m in self.store.minutes(name, now - 7 * 86400, now)
+                       if m[1] is not None and m[2] == "training" and (layer is None or m[4] in (None, layer)))
+        # Three hours of training at least, as the dashboard's own "vs your usual" asks.
+        return rates[len(rates) // 2] if len(rates) >= 180 else None
 
     # --- metrics --------------------------------------------------------------
 
