@@ -28,6 +28,10 @@ CHART_SPANS: dict[str, tuple[int, int]] = {"6h": (6 * 3600, 60), "24h": (86400, 
 TODAY_FRESH_SECONDS = 1.0
 TODAY_CACHE_SECONDS = 60.0
 PRUNE_EVERY_SECONDS = 3600.0
+# A card's sparkline: the last 6 h, a point per 10 minutes, computed at most once a minute.
+SPARK_SECONDS = 6 * 3600
+SPARK_STEP_SECONDS = 600
+SPARK_CACHE_SECONDS = 60.0
 
 
 def local_day_start(now: float) -> float:
@@ -58,6 +62,7 @@ class Hub:
         self._online: frozenset[str] = frozenset()
         # (computed at, day start, version then, tokens per machine)
         self._today: tuple[float, float, int, dict[str, float]] | None = None
+        self._spark_cache: tuple[float, dict[str, list[float | None]], int] | None = None
         self._pruned_at = 0.0
 
     # --- change notification (the broadcaster's source) -----------------------
@@ -159,7 +164,24 @@ class Hub:
         """``GET /api/fleet``: every machine's card and the totals."""
         now = self.clock()
         day_start, today = self._today_tokens(now)
-        return fleet.fleet_view(self.store.machines(), now, day_start=day_start, today_tokens=today)
+        view = fleet.fleet_view(self.store.machines(), now, day_start=day_start, today_tokens=today)
+        sparks = self._sparks(now)
+        for card in view["machines"]:
+            card["spark"] = sparks.get(card["name"])
+        return view
+
+    def _sparks(self, now: float) -> dict[str, list[float | None]]:
+        """Each machine's last 6 h of tok/h, a mean per 10 minutes (null: no rate), for its card."""
+        cached = self._spark_cache
+        version = self.version
+        # As today's tokens: at most once a second while reports come in, once a minute when quiet.
+        if cached is not None and 0 <= now - cached[0] < (SPARK_CACHE_SECONDS if cached[2] == version else 1.0):
+            return cached[1]
+        start = int(now // SPARK_STEP_SECONDS * SPARK_STEP_SECONDS) + SPARK_STEP_SECONDS - SPARK_SECONDS
+        sparks = {name: [dict(points).get(t) for t in range(start, start + SPARK_SECONDS, SPARK_STEP_SECONDS)]
+                  for name, points in self.store.all_series(start, start + SPARK_SECONDS, SPARK_STEP_SECONDS).items()}
+        self._spark_cache = (now, sparks, version)
+        return sparks
 
     def fleet_json(self) -> str:
         """The fleet as compact JSON (the API and every push carry the same text)."""

@@ -227,6 +227,19 @@ class HubStore:
             ).fetchall()
         return [(int(row[0]), None if row[1] is None else float(row[1])) for row in rows]
 
+    def all_series(self, since: float, until: float, bucket_seconds: int) -> dict[str, list[tuple[int, float | None]]]:
+        """:meth:`series` for every machine at once (the fleet's sparklines)."""
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT name, (t / ?) * ? AS b, AVG(tokens_per_hour) FROM sample "
+                "WHERE t >= ? AND t < ? GROUP BY name, b ORDER BY name, b",
+                (bucket_seconds, bucket_seconds, int(since), int(until)),
+            ).fetchall()
+        out: dict[str, list[tuple[int, float | None]]] = {}
+        for name, t, tph in rows:
+            out.setdefault(str(name), []).append((int(t), None if tph is None else float(tph)))
+        return out
+
     def tokens_since(self, since: float) -> dict[str, float]:
         """Tokens per machine since ``since``, from the minute samples (a minute at each sample's rate)."""
         with self._lock:
