@@ -154,6 +154,13 @@ def test_the_machine_page_charts_the_history_from_before_the_hub(
         expect()(page.locator("#chart-readout")).to_contain_text("772,000 tok/h")
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "machine-history-desktop-light.png"), full_page=True)
+        page.emulate_media(color_scheme="dark")
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(ARTIFACTS / "machine-history-desktop-dark.png"), full_page=True)
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.wait_for_timeout(300)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        page.screenshot(path=str(ARTIFACTS / "machine-history-phone-dark.png"), full_page=True)
     finally:
         context.close()
     assert not errors, errors

@@ -85,6 +85,9 @@ def test_a_queued_miner_charts_its_positions(queued_server: ChartServer, chart_p
     assert plot["current"]["y"] == snapshot_position
     ARTIFACTS.mkdir(exist_ok=True)
     chart_page.screenshot(path=str(ARTIFACTS / "queued-phone-light.png"), full_page=True)
+    chart_page.emulate_media(color_scheme="dark")
+    chart_page.wait_for_timeout(300)
+    chart_page.screenshot(path=str(ARTIFACTS / "queued-phone-dark.png"), full_page=True)
 
 
 def test_a_layer_change_breaks_the_rate_line_and_names_each_layer(layer_server: ChartServer, chart_page: Any) -> None:

@@ -22,7 +22,7 @@ from app.live.monitor import Monitor
 from app.record.recorder import Recorder
 from app.serve.process import Dashboard
 from app.store import History
-from tests.web.test_browser import ARTIFACTS, expect
+from tests.web.test_browser import ARTIFACTS, PHONE, expect
 from tests.web.test_chart import ChartServer, inspect
 
 STEPS = 4000
@@ -114,6 +114,17 @@ def test_the_whole_runs_loss_opens_first_with_every_step_and_every_evaluation(
     page.locator("#log-y").uncheck()
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "trainer-desktop-light.png"), full_page=True)
+    page.emulate_media(color_scheme="dark")
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(ARTIFACTS / "trainer-desktop-dark.png"), full_page=True)
+    # A phone: one column, the loss chart under the status, nothing wider than the screen.
+    page.set_viewport_size(PHONE)
+    page.wait_for_timeout(300)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.screenshot(path=str(ARTIFACTS / "trainer-phone-dark.png"), full_page=True)
+    page.emulate_media(color_scheme="light")
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(ARTIFACTS / "trainer-phone-light.png"), full_page=True)
 
 
 def test_at_1280_the_chart_is_beside_the_status_and_300_px_tall(trainer_server: ChartServer, desktop_page: Any) -> None:
