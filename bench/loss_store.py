@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import sys
 import tempfile
@@ -57,10 +58,11 @@ def main(steps: int) -> None:
             times.append(time.perf_counter() - t0)
         history.stop()
         run = chart["steps"]
+        body = len(json.dumps(chart, separators=(",", ":"), allow_nan=False).encode())
         print(f"steps {steps:,}: file {size / 1e6:.1f} MB ({size / steps:.1f} B a step), written in {written:.0f} s;"
               f" whole-run query median {sorted(times)[2] * 1000:.0f} ms, {len(run['loss'])} loss points"
               f" (buckets of {run['loss_bucket_steps']} steps), {len(run['evals']['val loss'])} evaluations,"
-              f" {len(run['tokens_per_hour'])} rate points")
+              f" {len(run['tokens_per_hour'])} rate points; /api/history?range=30d body {body / 1024:.0f} KiB")
 
 
 if __name__ == "__main__":
