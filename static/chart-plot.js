@@ -347,6 +347,14 @@ export function lossOptions(size, colours, view, onCursor) {
       }
     }
   });
+  if (view.lr) {
+    // The learning rate on a scale of its own, from zero: its schedule's shape is what it tells.
+    series.push(lineSeries("learning rate", colours.lr, { scale: "lr", width: 1.5, spanGaps: true }));
+    scales.lr = { range: (u, min, max) => [0, max > 0 ? max * 1.08 : 1] };
+    if (axes.length === 2) {
+      axes.push(axis(colours, (u, splits) => splits.map((v) => (v === 0 ? "0" : v.toExponential(0))), { scale: "lr", side: 1, size: 48, grid: { show: false } }));
+    }
+  }
   if (axes.length === 2) axes.push(gutter(colours));
   return { ...base(size, colours, view, onCursor), scales, series, axes };
 }
@@ -381,7 +389,7 @@ function gutter(colours) {
 
 export function lossData(view) {
   const smoothed = view.smoothing > 0 ? smooth(view.loss, view.smoothing) : view.loss.map(() => null);
-  return [view.xs, view.loss, smoothed, ...view.evals.map((ev) => ev.values)];
+  return [view.xs, view.loss, smoothed, ...view.evals.map((ev) => ev.values), ...(view.lr ? [view.lr] : [])];
 }
 
 // A rate against step, from zero. view: {xs, values, from, to, current, unit}

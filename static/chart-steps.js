@@ -23,6 +23,8 @@ export function stepSpecs(steps, snapshot, settings) {
   const evalNames = Object.keys(steps.evals || {});
   const xsSet = new Set(steps.loss.map(([s]) => s));
   for (const name of evalNames) for (const [s] of steps.evals[name]) xsSet.add(s);
+  const lrPoints = steps.lr || [];
+  if (settings.showLr) for (const [s] of lrPoints) xsSet.add(s);
   const xs = [...xsSet].sort((a, b) => a - b);
   const column = (pairs) => {
     const byStep = new Map(pairs);
@@ -41,6 +43,7 @@ export function stepSpecs(steps, snapshot, settings) {
     xs,
     loss,
     bucketSteps: steps.loss_bucket_steps || 1,
+    lr: settings.showLr && lrPoints.length ? column(lrPoints) : null,
     smoothing: settings.smoothing,
     logY,
     evals: evalNames.map((name) => ({ name, values: column(steps.evals[name]), scale: evalScale(name) })),
@@ -61,7 +64,7 @@ export function stepSpecs(steps, snapshot, settings) {
     current: rateNow != null && currentStep != null ? { x: currentStep, y: rateNow } : null,
   };
   const evalShape = lossView.evals.map((ev) => ev.scale).join(",");
-  const lossShape = `loss:${evalShape}:${logY}:${settings.smoothing > 0}`;
+  const lossShape = `loss:${evalShape}:${logY}:${settings.smoothing > 0}:${Boolean(lossView.lr)}`;
   const lossCaption = lossView.bucketSteps > 1
     ? `loss (each ${lossView.bucketSteps.toLocaleString()} steps' lowest and highest)`
     : "loss";
@@ -90,5 +93,14 @@ export function caption(spec, colours) {
     name.textContent = ` ${ev.name}${where}`;
     el.append(" · ", key, name);
   });
+  if (spec.view.lr) {
+    const key = document.createElement("span");
+    key.className = "chart-key";
+    key.style.color = colours.lr;
+    key.textContent = "—";
+    const name = document.createElement("span");
+    name.textContent = ` learning rate (${rightAxis ? "hover for values" : "right axis"})`;
+    el.append(" · ", key, name);
+  }
   return el;
 }

@@ -25,6 +25,7 @@ const COLOUR_VARS = {
   now: "--chart-now",
   loss: "--chart-loss",
   lossRaw: "--chart-loss-raw",
+  lr: "--chart-lr",
   eval: "--chart-eval",
   eval2: "--chart-eval-2",
   card: "--chart-card",
@@ -44,6 +45,7 @@ const state = {
   chosen: false, // the reader picked a range: a trainer's page no longer opens on its whole run
   smoothing: storedNumber("tokwatch.smoothing", 0.6),
   logY: localStorage.getItem("tokwatch.logY") === "true",
+  showLr: localStorage.getItem("tokwatch.showLr") === "true",
 };
 
 function storedNumber(key, fallback) {
@@ -113,6 +115,7 @@ function describe(u, view) {
     parts.push(`step ${view.xs[idx]} · loss ${exact(view.loss[idx], "")}`);
     const smoothed = u.data[2][idx];
     if (view.smoothing > 0 && smoothed != null) parts.push(`smoothed ${exact(smoothed, "")}`);
+    if (view.lr && view.lr[idx] != null) parts.push(`learning rate ${exact(view.lr[idx], "")}`);
     const event = eventAt(u, view.events, left);
     if (event) parts.push(event.text);
     for (const ev of view.evals) if (ev.values[idx] != null) parts.push(`${ev.name} ${exact(ev.values[idx], "")}`);
@@ -335,10 +338,11 @@ function drawFetched() {
   markRanges();
   const steps = json.steps;
   $("loss-controls").hidden = !steps;
+  $("show-lr-label").hidden = !(steps && steps.lr && steps.lr.length);
   let empty;
   if (steps && (steps.loss.length || steps.tokens_per_hour.length)) {
     setText("history-title", `loss and rate by step, ${STEP_RANGE_WORDS[json.range]}`);
-    show(stepSpecs(steps, snapshot, { smoothing: state.smoothing, logY: state.logY, lossHeight: height("loss") }));
+    show(stepSpecs(steps, snapshot, { smoothing: state.smoothing, logY: state.logY, showLr: state.showLr, lossHeight: height("loss") }));
     empty = false;
   } else {
     const rated = series(json, "tokens_per_hour").some(([, v]) => v != null);
@@ -476,6 +480,13 @@ function setupLossControls() {
       drawFetched();
     }
   });
+  const showLr = $("show-lr");
+  showLr.checked = state.showLr;
+  showLr.addEventListener("change", () => {
+    state.showLr = showLr.checked;
+    localStorage.setItem("tokwatch.showLr", String(state.showLr));
+    drawFetched();
+  });
   const logY = $("log-y");
   logY.checked = state.logY;
   logY.addEventListener("change", () => {
@@ -533,6 +544,7 @@ export function inspectChart() {
     // Runs of points the line joins (a null between two runs is a gap).
     segments: (view.kind === "loss" ? view.loss : view.values).filter((v, i, all) => v != null && (i === 0 || all[i - 1] == null)).length,
     logY: u.scales.y.distr === 3,
+    lrPoints: view.lr ? view.lr.filter((v) => v != null).length : null,
     x: [u.scales.x.min, u.scales.x.max],
     y: [u.scales.y.min, u.scales.y.max],
     current: view.current,

@@ -20,6 +20,10 @@ def _loss(value: float) -> float:
     return value if math.isfinite(value) else NOT_FINITE
 
 
+def _lr(value: float | None) -> float | None:
+    return value if value is not None and math.isfinite(value) else None
+
+
 class LoggedSteps:
     """Turns step-trainer events into step and evaluation rows, remembering the latest step."""
 
@@ -37,11 +41,11 @@ class LoggedSteps:
                 self._stage, self._step = event.stage, event.step
                 self._at = event.at if event.at is not None else fallback_at
                 if event.loss is not None:
-                    steps.append(LossPoint(event.stage, event.step, self._at, _loss(event.loss)))
+                    steps.append(LossPoint(event.stage, event.step, self._at, _loss(event.loss), _lr(event.lr)))
             elif isinstance(event, StepFigures) and event.loss is not None and self._step is not None:
                 assert self._stage is not None
                 at = event.at if event.at is not None else (self._at or fallback_at)
-                steps.append(LossPoint(self._stage, self._step, at, _loss(event.loss)))
+                steps.append(LossPoint(self._stage, self._step, at, _loss(event.loss), _lr(event.lr)))
             elif isinstance(event, EvalResult) and self._stage is not None:
                 step = event.step if event.step is not None else self._step
                 if step is None:

@@ -63,7 +63,7 @@ def today_line(today: TodayView, kind: str, counts_tokens: bool = True) -> str:
     if kind == "steps":
         # Only what the log supports: no tokens without token counts, and no share of time
         # training (a trainer's samples say measuring, paused or done as often as training).
-        tokens = f"{compact(today.tokens)} tokens · " if counts_tokens else ""
+        tokens = f"{compact(today.tokens)} tokens · " if counts_tokens and today.tokens > 0 else ""
         return f"today: {tokens}{today.passes:,} steps"
     share = today.training_seconds / today.observed_seconds * 100 if today.observed_seconds else 0.0
     return f"today: {compact(today.tokens)} tokens · {today.passes:,} passes · training {round(share)} % of the time"

@@ -344,7 +344,7 @@ def encode(obs: Observation) -> dict[str, Any]:
         "passes": [[p.at, p.activation_id, p.tokens] for p in obs.passes],
         "steps": [[p.stage, p.step, p.at, p.loss, p.tokens_per_hour, p.steps_per_hour] for p in obs.steps],
         "evals": [[e.stage, e.name, e.step, e.at, e.value] for e in obs.evals],
-        "losses": [[p.stage, p.step, p.at, p.value] for p in obs.losses],
+        "losses": [[p.stage, p.step, p.at, p.value, p.lr] for p in obs.losses],
         "events": [[e.at, e.kind, e.text] for e in obs.events],
         "imported": [list(i) for i in obs.imported],
     }

@@ -24,14 +24,15 @@ FINITE = 1e308  # below: a number; at or above: infinity, the mark of a loss tha
 
 def write_losses(conn: sqlite3.Connection, sid: int, losses: Iterable[LossPoint]) -> None:
     """Keep each logged loss (a step keeps the time it was first placed at) and redo its buckets."""
-    rows = [(sid, p.stage, p.step, p.at, p.value) for p in losses]
+    rows = [(sid, p.stage, p.step, p.at, p.value, p.lr) for p in losses]
     if not rows:
         return
     conn.executemany(
-        "INSERT INTO loss VALUES (?, ?, ?, ?, ?) ON CONFLICT (source_id, stage, step) DO UPDATE SET value = excluded.value",
+        "INSERT INTO loss VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (source_id, stage, step) DO UPDATE SET"
+        " value = excluded.value, lr = coalesce(excluded.lr, lr)",
         rows,
     )
-    for stage, bucket in sorted({(stage, step // BUCKET_STEPS) for _, stage, step, _, _ in rows}):
+    for stage, bucket in sorted({(stage, step // BUCKET_STEPS) for _, stage, step, _, _, _ in rows}):
         _redo_bucket(conn, sid, stage, bucket)
 
 
@@ -45,9 +46,10 @@ def _redo_bucket(conn: sqlite3.Connection, sid: int, stage: str, bucket: int) ->
     low = conn.execute(f"SELECT step, min(value) FROM loss WHERE {where} AND value < ?", (*args, FINITE)).fetchone()
     high = conn.execute(f"SELECT step, max(value) FROM loss WHERE {where} AND value < ?", (*args, FINITE)).fetchone()
     bad = conn.execute(f"SELECT min(step) FROM loss WHERE {where} AND value >= ?", (*args, FINITE)).fetchone()
+    lr = conn.execute(f"SELECT max(step), lr FROM loss WHERE {where} AND lr IS NOT NULL", args).fetchone()
     conn.execute(
-        "INSERT OR REPLACE INTO loss_bucket VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (sid, stage, bucket, first_at, last_at, n, low[0], low[1], high[0], high[1], bad[0]),
+        "INSERT OR REPLACE INTO loss_bucket VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (sid, stage, bucket, first_at, last_at, n, low[0], low[1], high[0], high[1], bad[0], lr[0], lr[1]),
     )
 
 
@@ -77,19 +79,22 @@ def losses(conn: sqlite3.Connection, sid: int, stage: str, start: float, end: fl
         (sid, stage, start, end),
     ).fetchone()
     if first is None:
-        return {"loss": [], "loss_bucket_steps": 1, "not_finite": []}
+        return {"loss": [], "loss_bucket_steps": 1, "not_finite": [], "lr": []}
     range_args = (sid, stage, first * BUCKET_STEPS, (last + 1) * BUCKET_STEPS, start, end)
     in_range = "source_id = ? AND stage = ? AND step >= ? AND step < ? AND at >= ? AND at < ?"
     not_finite: list[int] = []
     kept: dict[int, float] = {}
+    rates: dict[int, float] = {}  # the learning rate: every one, or each bucket's last
     if count <= LOSS_POINTS:
-        for step, value in conn.execute(f"SELECT step, value FROM loss WHERE {in_range}", range_args):
+        for step, value, lr in conn.execute(f"SELECT step, value, lr FROM loss WHERE {in_range}", range_args):
             if value < FINITE:
                 kept[step] = value
             else:
                 not_finite.append(step)
+            if lr is not None:
+                rates[step] = lr
         return {"loss": [[step, kept[step]] for step in sorted(kept)], "loss_bucket_steps": 1,
-                "not_finite": sorted(not_finite)}
+                "not_finite": sorted(not_finite), "lr": [[step, rates[step]] for step in sorted(rates)]}
     # SQLite gives a bare column from the row that min() or max() picked: the extreme's own step.
     if count <= ROWS_READ:
         width = -(-(last - first + 1) * BUCKET_STEPS // LOSS_BUCKETS)
@@ -98,6 +103,8 @@ def losses(conn: sqlite3.Connection, sid: int, stage: str, start: float, end: fl
                    for extreme in ("min", "max")]
         bad: tuple[str, tuple[Any, ...]] = (f"SELECT step FROM loss WHERE {in_range} AND value >= ?",
                                             (*range_args, FINITE))
+        last_lr: tuple[str, tuple[Any, ...]] = (
+            f"SELECT max(step), lr FROM loss WHERE {in_range} AND lr IS NOT NULL GROUP BY step / ?", (*range_args, width))
     else:
         buckets = -(-(last - first + 1) // LOSS_BUCKETS)
         width = buckets * BUCKET_STEPS
@@ -109,8 +116,12 @@ def losses(conn: sqlite3.Connection, sid: int, stage: str, start: float, end: fl
         ]
         bad = (f"SELECT not_finite_step FROM loss_bucket WHERE {in_buckets} AND not_finite_step IS NOT NULL",
                (sid, stage, start, end))
+        last_lr = (f"SELECT max(last_lr_step), last_lr FROM loss_bucket WHERE {in_buckets} AND last_lr IS NOT NULL"
+                   " GROUP BY bucket / ?", args)
     for query in queries:
         for step, value in conn.execute(query, args):
             kept[int(step)] = float(value)
     not_finite = sorted(int(step) for (step,) in conn.execute(*bad))
-    return {"loss": [[step, kept[step]] for step in sorted(kept)], "loss_bucket_steps": width, "not_finite": not_finite}
+    rates = {int(step): float(lr) for step, lr in conn.execute(*last_lr)}
+    return {"loss": [[step, kept[step]] for step in sorted(kept)], "loss_bucket_steps": width, "not_finite": not_finite,
+            "lr": [[step, rates[step]] for step in sorted(rates)]}

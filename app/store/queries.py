@@ -186,6 +186,7 @@ def _steps(conn: sqlite3.Connection, sid: int, start: float, end: float) -> dict
     where = "source_id = ? AND stage = ? AND at >= ? AND at < ?"
     args = (sid, stage, start, end)
     if not logged["loss"] and not logged["not_finite"]:
+        logged["lr"] = []
         # Kept before every logged loss was: the 30-s points' losses.
         logged["loss"] = [[step, value] for step, value in conn.execute(
             f"SELECT step, loss FROM step WHERE {where} AND loss IS NOT NULL ORDER BY step", args)]

@@ -64,6 +64,7 @@ class LossPoint:
     step: int
     at: float
     value: float
+    lr: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

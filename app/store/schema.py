@@ -117,8 +117,8 @@ CREATE TABLE local_machine (
 INSERT OR IGNORE INTO local_machine SELECT DISTINCT machine FROM source;
 """
 
-# Version 5: every loss a step trainer logged (not only the 30-s points of ``step``), and the
-# lowest and highest of each 64 steps, so a million-step run's chart reads a few thousand rows.
+# Version 5: every loss a step trainer logged (not only the 30-s points of ``step``) with the
+# learning rate beside it, and the lowest and highest of each 64 steps, so a million-step run's chart reads a few thousand rows.
 # A loss that was not a number is kept as infinity (SQLite would store NaN as NULL).
 _V5 = """
 CREATE TABLE loss (
@@ -127,6 +127,7 @@ CREATE TABLE loss (
     step INTEGER NOT NULL,
     at REAL NOT NULL,
     value REAL NOT NULL,
+    lr REAL,
     PRIMARY KEY (source_id, stage, step)
 ) WITHOUT ROWID;
 CREATE TABLE loss_bucket (
@@ -141,6 +142,8 @@ CREATE TABLE loss_bucket (
     high_step INTEGER,
     high REAL,
     not_finite_step INTEGER,
+    last_lr_step INTEGER,
+    last_lr REAL,
     PRIMARY KEY (source_id, stage, bucket)
 ) WITHOUT ROWID;
 """

@@ -30,6 +30,10 @@ def loss(step: int) -> float:
     return 9.0 if step % 997 == 0 and step else 4.0 + math.sin(step / 50)
 
 
+def lr(step: int) -> float:
+    return 1e-3 * (1 - step / 100_000)
+
+
 def write_run(data_dir: Path, steps: int) -> History:
     history = History(data_dir, clock=lambda: NOW)
     history.start()
@@ -37,7 +41,7 @@ def write_run(data_dir: Path, steps: int) -> History:
     start = NOW - steps * 0.1
     events: list[TrainStep | EvalResult] = []
     for s in range(steps):
-        events.append(TrainStep(at=start + s * 0.1, stage="train", step=s, loss=loss(s)))
+        events.append(TrainStep(at=start + s * 0.1, stage="train", step=s, loss=loss(s), lr=lr(s)))
         if s % 250 == 0:
             events.append(EvalResult(at=start + s * 0.1, name="val loss", value=3.0 + 1 / (s + 1), step=s))
     for i in range(0, len(events), 50_000):
@@ -60,6 +64,7 @@ def test_a_short_run_comes_back_with_every_logged_loss_and_its_not_a_number(tmp_
     assert [s for s, _ in run["loss"]] == finite
     assert all(v == loss(s) for s, v in run["loss"])
     assert run["not_finite"] == ([NAN_STEP] if NAN_STEP < steps else [])
+    assert run["lr"] == [[s, lr(s)] for s in range(steps)]
     assert [s for s, _ in run["evals"]["val loss"]] == list(range(0, steps, 250))
 
 
@@ -83,6 +88,8 @@ def test_a_long_run_keeps_each_buckets_lowest_and_highest_and_every_evaluation(t
     # Every spike is some bucket's highest.
     assert all(drawn.get(s) == 9.0 for s in range(997, steps, 997))
     assert run["not_finite"] == [NAN_STEP]
+    # The learning rate at each bucket's last step.
+    assert run["lr"] == [[min(first + width, steps) - 1, lr(min(first + width, steps) - 1)] for first in range(0, steps, width)]
     assert len(run["evals"]["val loss"]) == len(range(0, steps, 250))
 
 

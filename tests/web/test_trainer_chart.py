@@ -140,3 +140,56 @@ def test_at_1280_the_chart_is_beside_the_status_and_300_px_tall(trainer_server: 
     # The status line stays on one line.
     line_height = page.evaluate("parseFloat(getComputedStyle(document.getElementById('status')).lineHeight)")
     assert status["height"] < 1.6 * line_height, status
+
+
+# llm.c's own line shape (tests/data/real/llmc-issue796-mfu-unknown-gpu.log): 600 steps, a
+# learning rate warming up over 100 steps to 6e-4 and then decaying linearly to 0 at step 600.
+LLMC_STEPS = 600
+
+
+def llmc_lr(step: int) -> float:
+    return 6e-4 * step / 100 if step <= 100 else 6e-4 * (LLMC_STEPS - step) / 500
+
+
+def llmc_log() -> str:
+    return "\n".join(
+        f"step {s:4d}/{LLMC_STEPS} | loss {4 - s / 300:.6f} (+nanz)| norm 1.4800 (+nanz)| lr {llmc_lr(s):.2e} | 44.57 ms"
+        " | 40.0% bf16 MFU | 91886 tok/s"
+        for s in range(1, LLMC_STEPS + 1)
+    ) + "\n"
+
+
+@pytest.fixture
+def llmc_server(tmp_path: Path) -> Iterator[ChartServer]:
+    log_path = tmp_path / "train.log"
+    log_path.write_text(llmc_log())
+    config = Config(log_path=log_path, port=0, config_dir=tmp_path / "config")
+    monitor = Monitor(log_path)
+    recorder = Recorder(History(tmp_path / "data"), log_path, machine="trainer-test")
+    dashboard = Dashboard(config, monitor, recorder=recorder)
+    started = dashboard.start()
+    assert recorder.progress is not None
+    deadline = time.monotonic() + 120
+    while not recorder.progress.done and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert recorder.history.flush(20)
+    yield ChartServer(dashboard, monitor, f"http://127.0.0.1:{started.port}")
+    dashboard.stop()
+
+
+def test_the_learning_rate_is_one_tick_away(llmc_server: ChartServer, desktop_page: Any) -> None:
+    page = desktop_page
+    page.goto(llmc_server.url)
+    plot = loss_plot(page)
+    assert plot["lrPoints"] is None
+    page.locator("#show-lr").check()
+    page.wait_for_function("import('/static/chart.js').then((m) => m.inspectChart()[0].lrPoints > 0)")
+    plot = inspect(page)[0]
+    assert plot["lrPoints"] == LLMC_STEPS
+    # Hover on step 100 reads its loss and its learning rate as printed.
+    from tests.web.test_chart import point
+
+    x, y = point(page, 0, 100)
+    page.mouse.move(x, y)
+    expect()(page.locator("#chart-readout")).to_contain_text(f"learning rate {float(f'{llmc_lr(100):.2e}'):g}")
+    page.screenshot(path=str(ARTIFACTS / "trainer-lr-desktop-light.png"), full_page=True)
