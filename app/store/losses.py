@@ -116,8 +116,8 @@ def losses(conn: sqlite3.Connection, sid: int, stage: str, start: float, end: fl
         ]
         bad = (f"SELECT not_finite_step FROM loss_bucket WHERE {in_buckets} AND not_finite_step IS NOT NULL",
                (sid, stage, start, end))
-        last_lr = (f"SELECT max(last_lr_step), last_lr FROM loss_bucket WHERE {in_buckets} AND last_lr IS NOT NULL"
-                   " GROUP BY bucket / ?", args)
+        last_lr = ((f"SELECT max(last_lr_step), last_lr FROM loss_bucket WHERE {in_buckets} AND last_lr IS NOT NULL"
+                    " GROUP BY bucket / ?"), args)
     for query in queries:
         for step, value in conn.execute(query, args):
             kept[int(step)] = float(value)
