@@ -237,11 +237,12 @@ class StepReplay:
     def apply(self, event: Event) -> None:
         self.tracker.apply(event, self.now)
         latest = self.tracker.clock
-        if latest is None:
-            return
-        steps, evals = self.logged.feed((event,), latest)
+        # A log with no times and no durations places nothing: its losses are kept at the import's time.
+        steps, evals = self.logged.feed((event,), self.now if latest is None else latest)
         self.logged_losses.extend(steps)
         self.logged_evals.extend(evals)
+        if latest is None:
+            return
         if self.boundary is None:
             self.boundary = latest - latest % OBSERVE_SECONDS + OBSERVE_SECONDS
         if latest >= self.boundary:

@@ -118,3 +118,20 @@ def test_a_trainers_today_line_says_no_tokens_its_log_does_not_count() -> None:
     today = TodayView(tokens=0, passes=4000, training_seconds=0.0, observed_seconds=900.0)
     assert today_line(today, "steps", counts_tokens=False) == "today: 4,000 steps"
     assert today_line(replace(today, tokens=2_500_000), "steps") == "today: 2.5M tokens · 4,000 steps"
+
+
+def test_a_log_with_no_times_keeps_its_losses_too(tmp_path: Path) -> None:
+    """An HF Trainer's dicts alone (no progress bar, no durations): nothing places them in time."""
+    import threading
+
+    from app.record.replay import replay_file
+
+    log = tmp_path / "trainer.log"
+    log.write_text("".join(
+        f"{{'loss': {3 - i / 1000:.4f}, 'grad_norm': 1.0, 'learning_rate': {5e-5 * (1 - i / 3000):.3e}, 'epoch': {i / 1000:.2f}}}\n"
+        for i in range(1, 3001)))
+    batches: list[Observation] = []
+    assert replay_file(log, "auto", NOW, threading.Event(), batches.append) == "hf-trainer"
+    losses = [p for o in batches for p in o.losses]
+    assert [p.step for p in losses] == list(range(1, 3001))
+    assert losses[0].value == 2.999 and losses[-1].lr == float(f"{5e-5 * (1 - 3000 / 3000):.3e}")
