@@ -138,6 +138,44 @@ function markersPlugin(view, colours) {
             ctx.arc(x, top + 4 * dpr, 4 * dpr, 0, 2 * Math.PI);
             ctx.fill();
           }
+          // What the machine was doing, as a strip along the bottom (a machine page on the hub):
+          // training, idle, queued; no strip where it did not report (offline).
+          for (const band of view.bands || []) {
+            const colour = colours[`state_${band.state}`];
+            if (!colour) continue;
+            const x0 = Math.max(left, u.valToPos(band.from, "x", true));
+            const x1 = Math.min(left + width, u.valToPos(band.to, "x", true));
+            if (x1 <= x0) continue;
+            ctx.fillStyle = colour;
+            ctx.fillRect(x0, top + height - 6 * dpr, x1 - x0, 6 * dpr);
+          }
+          // The machine's usual rate: a long-dashed line across, named at its right end.
+          if (view.usual != null) {
+            const y = Math.round(u.valToPos(view.usual, "y", true));
+            ctx.strokeStyle = colours.usual || colours.axis;
+            ctx.lineWidth = 1.5 * dpr;
+            ctx.setLineDash([8 * dpr, 5 * dpr]);
+            ctx.beginPath();
+            ctx.moveTo(left, y);
+            ctx.lineTo(left + width, y);
+            ctx.stroke();
+            ctx.setLineDash([]);
+            ctx.font = `${12 * dpr}px system-ui, sans-serif`;
+            ctx.fillStyle = colours.usual || colours.axis;
+            ctx.textAlign = "right";
+            ctx.textBaseline = "bottom";
+            ctx.fillText("usual", left + width - 4 * dpr, y - 3 * dpr);
+            ctx.textAlign = "left";
+          }
+          // Each segment's name at its start (the layer a rate was measured on).
+          ctx.font = `${12 * dpr}px system-ui, sans-serif`;
+          ctx.fillStyle = colours.axis;
+          ctx.textBaseline = "top";
+          for (const label of view.labels || []) {
+            const x = Math.max(left, Math.round(u.valToPos(label.x, "x", true)));
+            if (x > left + width - 20 * dpr) continue;
+            ctx.fillText(label.text, x + 4 * dpr, top + 10 * dpr);
+          }
           const now = view.current;
           if (now && now.y != null && now.x != null) {
             const x = u.valToPos(now.x, "x", true);
@@ -252,7 +290,7 @@ export function timeOptions(size, colours, view, onCursor) {
     // Functions of the view, which is updated in place with each snapshot or fetch.
     scales: {
       x: { time: true, range: () => [view.from, view.to] },
-      y: { range: () => [0, upperBound([...view.values, ...(view.high || [])], view.current ? view.current.y : null)] },
+      y: { range: () => [0, upperBound([...view.values, ...(view.high || []), view.usual], view.current ? view.current.y : null)] },
     },
     series,
     bands: withBand ? [{ series: [3, 2], fill: colours.band }] : [],
@@ -276,17 +314,27 @@ export function timeData(view) {
   return data;
 }
 
-// Loss against step, with the evaluations as points. view: {xs, loss, evals: [{name, values, scale}], current}
+// Loss against step, with the evaluations as points. view: {xs, loss, evals: [{name, values, scale}],
+// current, smoothing (0–0.99, TensorBoard's slider), logY}. With smoothing the logged losses are a
+// faint line under their smoothed curve; the steps whose loss was not a number are markers.
 export function lossOptions(size, colours, view, onCursor) {
-  const series = [{}, lineSeries("loss", colours.loss, { spanGaps: true })];
+  const smoothed = view.smoothing > 0;
+  const series = [
+    {},
+    lineSeries("loss", smoothed ? colours.lossRaw : colours.loss, { spanGaps: true, width: smoothed ? 1 : 2 }),
+    { ...lineSeries("smoothed", colours.loss, { spanGaps: true }), show: smoothed },
+  ];
+  const logY = Boolean(view.logY);
   const scales = {
     x: { time: false, range: () => [view.from, view.to] },
     // Loss is not drawn from zero: its story is in the last few tenths. The current loss stays on it.
-    y: { range: (u, min, max) => lossRange(min, max, view.current ? view.current.y : null) },
+    y: logY
+      ? { distr: 3, range: (u, min, max) => logRange(min, max, view.current ? view.current.y : null) }
+      : { range: (u, min, max) => lossRange(min, max, view.current ? view.current.y : null) },
   };
   const axes = [
     axis(colours, (u, splits) => splits.map(compact), { space: 60 }),
-    axis(colours, (u, splits) => splits.map(plain), { size: 48 }),
+    axis(colours, (u, splits) => splits.map((v) => (v == null ? "" : plain(v))), { size: 48 }),
   ];
   view.evals.forEach((ev, i) => {
     const colour = i % 2 ? colours.eval2 : colours.eval;
@@ -299,8 +347,39 @@ export function lossOptions(size, colours, view, onCursor) {
       }
     }
   });
+  if (view.lr) {
+    // The learning rate on a scale of its own, from zero: its schedule's shape is what it tells.
+    series.push(lineSeries("learning rate", colours.lr, { scale: "lr", width: 1.5, spanGaps: true }));
+    scales.lr = { range: (u, min, max) => [0, max > 0 ? max * 1.08 : 1] };
+    if (axes.length === 2) {
+      axes.push(axis(colours, (u, splits) => splits.map((v) => (v === 0 ? "0" : v.toExponential(0))), { scale: "lr", side: 1, size: 48, grid: { show: false } }));
+    }
+  }
   if (axes.length === 2) axes.push(gutter(colours));
   return { ...base(size, colours, view, onCursor), scales, series, axes };
+}
+
+function logRange(min, max, current) {
+  let [lo, hi] = [min, max];
+  if (current != null && current > 0) [lo, hi] = [lo == null ? current : Math.min(lo, current), hi == null ? current : Math.max(hi, current)];
+  if (lo == null || hi == null || lo <= 0) return [0.1, 10];
+  return [lo / 1.15, hi * 1.15];
+}
+
+// TensorBoard's smoothing: an exponential moving average, debiased so the curve starts on the
+// first value rather than at zero. Gaps (a step with no loss) are skipped, not zeros.
+export function smooth(values, weight) {
+  const out = new Array(values.length).fill(null);
+  let last = 0;
+  let seen = 0;
+  for (let i = 0; i < values.length; i += 1) {
+    const v = values[i];
+    if (v == null || !Number.isFinite(v)) continue;
+    last = last * weight + (1 - weight) * v;
+    seen += 1;
+    out[i] = weight > 0 ? last / (1 - weight ** seen) : v;
+  }
+  return out;
 }
 
 // An empty right axis, so the loss and rate plots, one above the other, put a step at the same x.
@@ -309,7 +388,8 @@ function gutter(colours) {
 }
 
 export function lossData(view) {
-  return [view.xs, view.loss, ...view.evals.map((ev) => ev.values)];
+  const smoothed = view.smoothing > 0 ? smooth(view.loss, view.smoothing) : view.loss.map(() => null);
+  return [view.xs, view.loss, smoothed, ...view.evals.map((ev) => ev.values), ...(view.lr ? [view.lr] : [])];
 }
 
 // A rate against step, from zero. view: {xs, values, from, to, current, unit}

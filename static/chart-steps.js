@@ -1,5 +1,6 @@
-// A step trainer's longer ranges: loss (with the evaluations as points) and tok/h or steps/h,
-// both against step, one plot above the other. The figures are the server's (/api/history's steps).
+// A step trainer's chart: loss (every logged step, or each bucket's lowest and highest; the
+// evaluations as points; smoothing and log-y the reader's) and tok/h or steps/h below it, both
+// against step. The figures are the server's (/api/history's steps).
 
 import { lossData, lossOptions, stepRateOptions } from "./chart-plot.js";
 
@@ -10,7 +11,8 @@ function evalScale(name) {
   return /loss/i.test(name) ? "y" : `eval:${name}`;
 }
 
-export function stepSpecs(steps, snapshot) {
+// settings: {smoothing, logY}, the reader's choice (chart.js keeps it).
+export function stepSpecs(steps, snapshot, settings) {
   const training = snapshot.training && (snapshot.training.stage == null || snapshot.training.stage === steps.stage)
     ? snapshot.training
     : null;
@@ -21,6 +23,8 @@ export function stepSpecs(steps, snapshot) {
   const evalNames = Object.keys(steps.evals || {});
   const xsSet = new Set(steps.loss.map(([s]) => s));
   for (const name of evalNames) for (const [s] of steps.evals[name]) xsSet.add(s);
+  const lrPoints = steps.lr || [];
+  if (settings.showLr) for (const [s] of lrPoints) xsSet.add(s);
   const xs = [...xsSet].sort((a, b) => a - b);
   const column = (pairs) => {
     const byStep = new Map(pairs);
@@ -31,14 +35,22 @@ export function stepSpecs(steps, snapshot) {
   const from = allSteps.length ? Math.min(...allSteps) : 0;
   const to = Math.max(allSteps.length ? Math.max(...allSteps) : 1, currentStep == null ? 0 : currentStep);
   const rateNow = training ? (hasTokens ? training.tokens_per_hour : training.steps_per_hour) : null;
+  const loss = column(steps.loss);
+  // Log-y needs every loss above zero (a loss can be negative: a reward, a log-likelihood).
+  const logY = settings.logY && !loss.some((v) => v != null && v <= 0);
   const lossView = {
     kind: "loss",
     xs,
-    loss: column(steps.loss),
+    loss,
+    bucketSteps: steps.loss_bucket_steps || 1,
+    lr: settings.showLr && lrPoints.length ? column(lrPoints) : null,
+    smoothing: settings.smoothing,
+    logY,
     evals: evalNames.map((name) => ({ name, values: column(steps.evals[name]), scale: evalScale(name) })),
     from,
     to,
-    events: [],
+    // Where the loss was not a number: a marker each (the first is where the run diverged).
+    events: (steps.not_finite || []).map((step) => ({ at: step, kind: "not_finite", text: `step ${step}: loss not a number` })),
     current: training && training.loss != null && currentStep != null ? { x: currentStep, y: training.loss } : null,
   };
   const rateView = {
@@ -52,8 +64,12 @@ export function stepSpecs(steps, snapshot) {
     current: rateNow != null && currentStep != null ? { x: currentStep, y: rateNow } : null,
   };
   const evalShape = lossView.evals.map((ev) => ev.scale).join(",");
+  const lossShape = `loss:${evalShape}:${logY}:${settings.smoothing > 0}:${Boolean(lossView.lr)}`;
+  const lossCaption = lossView.bucketSteps > 1
+    ? `loss (each ${lossView.bucketSteps.toLocaleString()} steps' lowest and highest)`
+    : "loss";
   return [
-    { view: lossView, height: STEP_PLOT_HEIGHT, shape: `loss:${evalShape}`, caption: "loss", options: lossOptions, data: lossData },
+    { view: lossView, height: settings.lossHeight, shape: lossShape, caption: lossCaption, options: lossOptions, data: lossData },
     { view: rateView, height: STEP_PLOT_HEIGHT, shape: "rate", caption: unit, options: stepRateOptions, data: (v) => [v.xs, v.values] },
   ];
 }
@@ -77,5 +93,14 @@ export function caption(spec, colours) {
     name.textContent = ` ${ev.name}${where}`;
     el.append(" · ", key, name);
   });
+  if (spec.view.lr) {
+    const key = document.createElement("span");
+    key.className = "chart-key";
+    key.style.color = colours.lr;
+    key.textContent = "—";
+    const name = document.createElement("span");
+    name.textContent = ` learning rate (${rightAxis ? "hover for values" : "right axis"})`;
+    el.append(" · ", key, name);
+  }
   return el;
 }

@@ -10,7 +10,10 @@ const $ = (id) => document.getElementById(id);
 const HOUR = 3600;
 // A fetched range is fetched again with a snapshot at most this often.
 const REFRESH_MS = 30000;
-const HEIGHT = { live: 170, time: 200 };
+const HEIGHT = { live: 170, time: 200, loss: 220 };
+// Beside the status (style.css's two columns from 64rem): a taller plot.
+const WIDE = matchMedia("(min-width: 64rem)");
+const height = (kind) => (WIDE.matches ? Math.max(320, HEIGHT[kind]) : HEIGHT[kind]);
 const RANGE_WORDS = { "1h": "last hour", "6h": "last 6 h", "24h": "last 24 h", "7d": "last 7 days", "30d": "last 30 days" };
 const STEP_RANGE_WORDS = { ...RANGE_WORDS, "30d": "the whole run" };
 const COLOUR_VARS = {
@@ -21,6 +24,8 @@ const COLOUR_VARS = {
   event: "--chart-event",
   now: "--chart-now",
   loss: "--chart-loss",
+  lossRaw: "--chart-loss-raw",
+  lr: "--chart-lr",
   eval: "--chart-eval",
   eval2: "--chart-eval-2",
   card: "--chart-card",
@@ -37,7 +42,16 @@ const state = {
   shapeKey: "",
   colours: null,
   coloursKey: "",
+  chosen: false, // the reader picked a range: a trainer's page no longer opens on its whole run
+  smoothing: storedNumber("tokwatch.smoothing", 0.6),
+  logY: localStorage.getItem("tokwatch.logY") === "true",
+  showLr: localStorage.getItem("tokwatch.showLr") === "true",
 };
+
+function storedNumber(key, fallback) {
+  const value = Number.parseFloat(localStorage.getItem(key));
+  return Number.isFinite(value) && value >= 0 && value < 1 ? value : fallback;
+}
 let authHeaders = () => ({});
 
 // --- what the page shows around the plots --------------------------------------------------
@@ -69,6 +83,7 @@ function unitOf(snapshot) {
 function exact(value, unit) {
   if (value == null) return "no data";
   if (unit === "tok/h" || unit === "steps/h") return `${Math.round(value).toLocaleString()} ${unit}`;
+  if (unit === "position") return `#${Math.round(value).toLocaleString()}`;
   return String(Number(value.toPrecision(6)));
 }
 
@@ -98,6 +113,11 @@ function describe(u, view) {
     if (event) parts.push(`${clock(event.at, withDay)} ${event.text}`);
   } else if (view.kind === "loss") {
     parts.push(`step ${view.xs[idx]} · loss ${exact(view.loss[idx], "")}`);
+    const smoothed = u.data[2][idx];
+    if (view.smoothing > 0 && smoothed != null) parts.push(`smoothed ${exact(smoothed, "")}`);
+    if (view.lr && view.lr[idx] != null) parts.push(`learning rate ${exact(view.lr[idx], "")}`);
+    const event = eventAt(u, view.events, left);
+    if (event) parts.push(event.text);
     for (const ev of view.evals) if (ev.values[idx] != null) parts.push(`${ev.name} ${exact(ev.values[idx], "")}`);
   } else {
     parts.push(`step ${view.xs[idx]} · ${exact(view.values[idx], view.unit)}`);
@@ -172,10 +192,22 @@ function eventsOf(snapshot) {
 
 // --- the hour, from the snapshot --------------------------------------------------------------
 
+// A layer change breaks the line (a gap at its time): two layers' rates are not one curve. The
+// hour's points carry no layer; the segment after the last change is the current layer's.
+function breakAtLayerChanges(points, events, layer) {
+  const changes = events.filter((e) => e.kind === "layer_changed").map((e) => e.at);
+  if (!changes.length) return { points, labels: [] };
+  const broken = [...points, ...changes.map((at) => [at, null])].sort((a, b) => a[0] - b[0]);
+  const last = Math.max(...changes);
+  return { points: broken, labels: layer == null ? [] : [{ x: last, text: `L${layer}` }] };
+}
+
 function liveSpec(snapshot) {
   const to = snapshot.as_of;
   const from = to - HOUR;
-  const points = (snapshot.history || []).filter(([t]) => t > from && t <= to);
+  const events = eventsOf(snapshot).filter((e) => e.at >= from && e.at <= to);
+  const broken = breakAtLayerChanges((snapshot.history || []).filter(([t]) => t > from && t <= to), events, snapshot.layer);
+  const points = broken.points;
   const current = currentRate(snapshot);
   // The headline's value sits on the chart: the line runs on to it at the snapshot's time.
   if (current != null && (points.length === 0 || points[points.length - 1][0] < to)) points.push([to, current]);
@@ -186,14 +218,16 @@ function liveSpec(snapshot) {
     from,
     to,
     unit: unitOf(snapshot),
-    events: eventsOf(snapshot).filter((e) => e.at >= from && e.at <= to),
+    events,
+    labels: broken.labels,
     current: current == null ? null : { x: to, y: current },
   };
-  return { view, height: HEIGHT.live, shape: "live", options: timeOptions, data: timeData };
+  return { view, height: height("live"), shape: "live", options: timeOptions, data: timeData };
 }
 
 function drawLive() {
   const snapshot = state.snapshot;
+  $("loss-controls").hidden = true;
   setText("history-title", `${unitOf(snapshot) || "rate"}, last hour`);
   const spec = liveSpec(snapshot);
   const measured = spec.view.values.some((v) => v != null);
@@ -213,24 +247,75 @@ function series(json, name) {
   return (json.series && json.series[name]) || [];
 }
 
-function timeSpec(json, snapshot) {
+// The buckets' rates with a gap where the layer changes, and each layer's segment labelled.
+function byLayer(json) {
   const mean = series(json, "tokens_per_hour");
+  const low = series(json, "tokens_per_hour_min");
+  const high = series(json, "tokens_per_hour_max");
+  const layers = series(json, "layer");
+  const out = { xs: [], values: [], low: [], high: [], labels: [] };
+  let shown = null; // the layer of the segment being drawn
+  mean.forEach(([t, v], i) => {
+    const layer = layers[i] ? layers[i][1] : null;
+    if (v != null && layer != null && layer !== shown) {
+      if (shown != null) {
+        // A gap between the two buckets: the line stops and starts again.
+        out.xs.push(t - json.bucket_seconds / 2);
+        out.values.push(null);
+        out.low.push(null);
+        out.high.push(null);
+      }
+      out.labels.push({ x: t, text: `L${layer}` });
+      shown = layer;
+    }
+    out.xs.push(t);
+    out.values.push(v);
+    out.low.push(low[i] ? low[i][1] : null);
+    out.high.push(high[i] ? high[i][1] : null);
+  });
+  return out;
+}
+
+function timeSpec(json, snapshot) {
   const band = json.bucket_seconds > 30;
   const current = currentRate(snapshot);
   const to = Math.max(json.to + json.bucket_seconds, snapshot.as_of);
+  const rates = byLayer(json);
   const view = {
     kind: "time",
-    xs: mean.map(([t]) => t),
-    values: mean.map(([, v]) => v),
-    low: band ? series(json, "tokens_per_hour_min").map(([, v]) => v) : null,
-    high: band ? series(json, "tokens_per_hour_max").map(([, v]) => v) : null,
+    xs: rates.xs,
+    values: rates.values,
+    labels: rates.labels.length > 1 ? rates.labels : [],
+    low: band ? rates.low : null,
+    high: band ? rates.high : null,
     from: json.from,
     to,
     unit: "tok/h",
     events: json.events || [],
     current: current == null ? null : { x: snapshot.as_of, y: current },
   };
-  return { view, height: HEIGHT.time, shape: band ? "band" : "line", options: timeOptions, data: timeData };
+  return { view, height: height("time"), shape: band ? "band" : "line", options: timeOptions, data: timeData };
+}
+
+// A miner's place in the registration queue over the range: lower is nearer the front.
+function queueSpec(json, snapshot) {
+  const points = series(json, "queue_position");
+  const position = queuedNow(snapshot) ? snapshot.queue.position : null;
+  const view = {
+    kind: "time",
+    xs: points.map(([t]) => t),
+    values: points.map(([, v]) => v),
+    from: json.from,
+    to: Math.max(json.to + json.bucket_seconds, snapshot.as_of),
+    unit: "position",
+    events: json.events || [],
+    current: position == null ? null : { x: snapshot.as_of, y: position },
+  };
+  return { view, height: height("time"), shape: "queue", caption: "queue position", options: timeOptions, data: timeData };
+}
+
+function queuedNow(snapshot) {
+  return snapshot.state === "queued" && Boolean(snapshot.queue) && !state.historyOff;
 }
 
 function whyOff(status) {
@@ -252,15 +337,22 @@ function drawFetched() {
   state.historyOff = null;
   markRanges();
   const steps = json.steps;
+  $("loss-controls").hidden = !steps;
+  $("show-lr-label").hidden = !(steps && steps.lr && steps.lr.length);
   let empty;
   if (steps && (steps.loss.length || steps.tokens_per_hour.length)) {
     setText("history-title", `loss and rate by step, ${STEP_RANGE_WORDS[json.range]}`);
-    show(stepSpecs(steps, snapshot));
+    show(stepSpecs(steps, snapshot, { smoothing: state.smoothing, logY: state.logY, showLr: state.showLr, lossHeight: height("loss") }));
     empty = false;
   } else {
-    setText("history-title", `tok/h, ${RANGE_WORDS[json.range]}`);
-    show([timeSpec(json, snapshot)]);
-    empty = !series(json, "tokens_per_hour").some(([, v]) => v != null) && !(json.events || []).length;
+    const rated = series(json, "tokens_per_hour").some(([, v]) => v != null);
+    const queued = series(json, "queue_position").some(([, v]) => v != null) || queuedNow(snapshot);
+    const specs = [];
+    if (rated || !queued) specs.push(timeSpec(json, snapshot));
+    if (queued) specs.push(queueSpec(json, snapshot));
+    setText("history-title", `${rated || !queued ? "tok/h" : "queue position"}, ${RANGE_WORDS[json.range]}`);
+    show(specs);
+    empty = !rated && !queued && !(json.events || []).length;
   }
   const importing = status.importing ? "importing older logs…" : null;
   setNote(status.problem || importing || (empty ? "nothing recorded in this range yet" : status.notice || null));
@@ -323,7 +415,7 @@ function selectRange(range) {
   state.fetched = null;
   markRanges();
   if (!state.snapshot) return;
-  if (range === "1h") {
+  if (range === "1h" && !queuedNow(state.snapshot)) {
     drawLive();
     return;
   }
@@ -348,9 +440,11 @@ export function setupChart({ headers }) {
   authHeaders = headers;
   for (const button of document.querySelectorAll("#chart-ranges button")) {
     button.addEventListener("click", () => {
+      state.chosen = true;
       if (button.dataset.range !== state.range || state.historyOff) selectRange(button.dataset.range);
     });
   }
+  setupLossControls();
   setReadout(null);
   $("chart").addEventListener("keydown", onKey);
   // A theme change redraws at once with the other theme's colours (show() compares them).
@@ -365,6 +459,43 @@ export function setupChart({ headers }) {
   }).observe($("chart"));
 }
 
+// --- the loss plot's smoothing slider and log scale: the reader's, kept in this browser --------
+
+function setupLossControls() {
+  const slider = $("smoothing");
+  const shown = $("smoothing-value");
+  slider.value = String(state.smoothing);
+  shown.textContent = state.smoothing.toFixed(2);
+  slider.addEventListener("input", () => {
+    const value = Number.parseFloat(slider.value);
+    const wasOn = state.smoothing > 0;
+    state.smoothing = value;
+    shown.textContent = value.toFixed(2);
+    localStorage.setItem("tokwatch.smoothing", String(value));
+    const plot = state.plots.find((p) => p.view.kind === "loss");
+    if (plot && wasOn === value > 0) {
+      plot.view.smoothing = value;
+      plot.u.setData(plot.spec.data(plot.view), false);
+    } else {
+      drawFetched();
+    }
+  });
+  const showLr = $("show-lr");
+  showLr.checked = state.showLr;
+  showLr.addEventListener("change", () => {
+    state.showLr = showLr.checked;
+    localStorage.setItem("tokwatch.showLr", String(state.showLr));
+    drawFetched();
+  });
+  const logY = $("log-y");
+  logY.checked = state.logY;
+  logY.addEventListener("change", () => {
+    state.logY = logY.checked;
+    localStorage.setItem("tokwatch.logY", String(state.logY));
+    drawFetched();
+  });
+}
+
 // Each snapshot: redraw the hour, or move the current value on a longer range (and fetch it
 // again when it is REFRESH_MS old).
 export function renderChart(snapshot) {
@@ -373,7 +504,14 @@ export function renderChart(snapshot) {
   card.hidden = unitOf(snapshot) === null && !snapshot.training;
   if (card.hidden) return;
   labelRanges(Boolean(snapshot.training));
-  if (state.range === "1h") {
+  // A trainer's page opens on the loss of its whole run (when there is a history to read it from).
+  if (snapshot.training && !state.chosen && state.range === "1h" && !state.historyOff) {
+    state.chosen = true;
+    selectRange("30d");
+    return;
+  }
+  // A queued miner's hour is its positions, from the history (written every 30 s).
+  if (state.range === "1h" && !queuedNow(snapshot)) {
     drawLive();
     return;
   }
@@ -397,6 +535,16 @@ export function inspectChart() {
   return state.plots.map(({ u, view }) => ({
     kind: view.kind,
     points: view.kind === "loss" ? view.loss.filter((v) => v != null).length : view.values.filter((v) => v != null).length,
+    lossPoints: view.kind === "loss" ? view.xs.map((x, i) => [x, view.loss[i]]).filter(([, v]) => v != null) : null,
+    evalPoints: view.kind === "loss" ? Object.fromEntries(view.evals.map((ev) => [ev.name, ev.values.filter((v) => v != null).length])) : null,
+    bucketSteps: view.bucketSteps || null,
+    unit: view.unit || null,
+    values: view.kind === "loss" ? null : view.values,
+    labels: (view.labels || []).map((label) => label.text),
+    // Runs of points the line joins (a null between two runs is a gap).
+    segments: (view.kind === "loss" ? view.loss : view.values).filter((v, i, all) => v != null && (i === 0 || all[i - 1] == null)).length,
+    logY: u.scales.y.distr === 3,
+    lrPoints: view.lr ? view.lr.filter((v) => v != null).length : null,
     x: [u.scales.x.min, u.scales.x.max],
     y: [u.scales.y.min, u.scales.y.max],
     current: view.current,

@@ -84,12 +84,47 @@ function renderCard(card) {
     );
     link.append(figs);
   }
+  const spark = sparkline(card.spark);
+  if (spark) link.append(spark);
   const seen = el("p", "seen muted");
   seen.dataset.seen = card.last_seen_at ?? "";
   seen.textContent = seenText(card);
   link.append(seen);
   item.append(link);
   return item;
+}
+
+// The last 6 h of tok/h (a point per 10 minutes, gaps where there was no rate), from zero.
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+function sparkline(values) {
+  if (!Array.isArray(values) || values.filter((v) => v != null && v > 0).length < 2) return null;
+  const width = 120;
+  const height = 28;
+  const high = Math.max(...values.filter((v) => v != null));
+  const step = width / Math.max(values.length - 1, 1);
+  let d = "";
+  let open = false;
+  values.forEach((v, i) => {
+    if (v == null) {
+      open = false;
+      return;
+    }
+    const x = (i * step).toFixed(1);
+    const y = (height - 2 - (v / high) * (height - 4)).toFixed(1);
+    d += `${open ? "L" : "M"}${x},${y}`;
+    open = true;
+  });
+  const svg = document.createElementNS(SVG_NS, "svg");
+  svg.setAttribute("class", "spark");
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  svg.setAttribute("preserveAspectRatio", "none");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", "tok/h over the last 6 hours");
+  const path = document.createElementNS(SVG_NS, "path");
+  path.setAttribute("d", d);
+  svg.append(path);
+  return svg;
 }
 
 function seenText(card) {

@@ -1,13 +1,12 @@
-// A machine's page on the hub: its last report (status, details, events) and its tok/h over 6 h, 24 h or 7 d.
+// A machine's page on the hub: its last report (status, details, events) and its chart (machine-chart.js).
 import { ago, el, getJson, setConnection, setText, showAuth, token } from "./hub-common.js";
+import { renderMachineChart, setupMachineChart } from "./machine-chart.js";
 
 const NAME = document.body.dataset.machine;
 const TOKEN_REQUIRED = document.body.dataset.tokenRequired === "true";
 const BASE = `/api/fleet/${encodeURIComponent(NAME)}`;
 const PAGE_MS = 5000;
 const CHART_MS = 60000;
-const W = 600;
-const H = 160;
 
 let span = "24h";
 
@@ -33,41 +32,6 @@ function renderPage(page) {
   document.getElementById("events-empty").hidden = page.events.length > 0;
 }
 
-function path(points, high, area) {
-  const step = W / Math.max(points.length - 1, 1);
-  let d = "";
-  let open = false;
-  let runStart = 0;
-  points.forEach(([, value], i) => {
-    const x = (i * step).toFixed(1);
-    if (value === null) {
-      if (open && area) d += `L${((i - 1) * step).toFixed(1)},${H}L${(runStart * step).toFixed(1)},${H}Z`;
-      open = false;
-      return;
-    }
-    const y = (H - 2 - (value / high) * (H - 8)).toFixed(1);
-    if (!open) {
-      runStart = i;
-      d += area ? `M${x},${H}L${x},${y}` : `M${x},${y}`;
-      open = true;
-    } else {
-      d += `L${x},${y}`;
-    }
-  });
-  if (open && area) d += `L${((points.length - 1) * step).toFixed(1)},${H}L${(runStart * step).toFixed(1)},${H}Z`;
-  return d;
-}
-
-function renderChart(chart) {
-  const high = chart.high || 0;
-  const empty = high === 0 && !chart.points.some(([, v]) => v !== null);
-  document.getElementById("chart-empty").hidden = !empty;
-  document.getElementById("chart-line").setAttribute("d", empty ? "" : path(chart.points, high || 1, false));
-  document.getElementById("chart-area").setAttribute("d", empty ? "" : path(chart.points, high || 1, true));
-  setText("chart-from", { "6h": "6 h ago", "24h": "24 h ago", "7d": "7 d ago" }[chart.span]);
-  setText("chart-high", chart.high_text ? `max ${chart.high_text}` : "");
-}
-
 async function load() {
   try {
     const page = await getJson(BASE);
@@ -87,7 +51,7 @@ async function load() {
 async function loadChart() {
   try {
     const chart = await getJson(`${BASE}/chart?span=${span}`);
-    if (chart) renderChart(chart);
+    if (chart) renderMachineChart(chart);
   } catch {
     // the next round tries again
   }
@@ -103,6 +67,7 @@ for (const button of document.querySelectorAll("[data-span]")) {
   });
 }
 
+setupMachineChart();
 if (TOKEN_REQUIRED && !token.value) showAuth(true);
 load();
 loadChart();

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from ..snapshot import to_dict
-from .report import MAX_REPORT_BYTES
+from .report import HISTORY_PATH, MAX_HISTORY_POINTS, MAX_REPORT_BYTES
 from .spool import Spool
 
 if TYPE_CHECKING:
@@ -39,6 +39,10 @@ SEND_TIMEOUT_SECONDS = 5.0
 # After a failed send, wait this long before the next try (doubling, capped at the interval).
 RETRY_SECONDS = 1.0
 MAX_SENDS_PER_ROUND = 500
+# The agent's own history goes to the hub once it is reachable after a start (the last 7 days,
+# which its chart shows) and after the hub was unreachable (from then on), a batch at a time.
+HISTORY_SECONDS = 7 * 86400
+HISTORY_PAUSE_SECONDS = 0.5
 # Snapshot keys a hub has no use for: the hour of history is the agent's own page's business.
 _NOT_REPORTED = ("history",)
 
@@ -80,8 +84,13 @@ class Agent:
         source: SnapshotSource,
         interval_seconds: float = DEFAULT_INTERVAL_SECONDS,
         clock: Callable[[], float] = time.time,
+        history: Callable[[float, float], list[Any]] | None = None,
     ) -> None:
         self.url = report_url(url)
+        self.history_url = self.url[: -len(REPORT_PATH)] + HISTORY_PATH
+        # The machine's minutes in [since, until) from its own history (app/store/minutes.py).
+        self._history = history
+        self._history_since: float | None = clock() - HISTORY_SECONDS if history is not None else None
         self._key = key
         self.machine = machine
         self.spool = spool
@@ -135,6 +144,8 @@ class Agent:
                 if self.flush():
                     # A long backlog goes in rounds: more may wait after this one.
                     retry_wait, unsent = RETRY_SECONDS, self.spool.count() > 0
+                    if not unsent:
+                        self.send_history()
                 else:
                     retry_at = time.monotonic() + retry_wait
                     retry_wait = min(retry_wait * 2, self.interval_seconds)
@@ -170,10 +181,33 @@ class Agent:
             self._problem = None
         return True
 
-    def _send(self, body: str) -> str:
+    def send_history(self) -> bool:
+        """Send the minutes the hub may not have, a batch at a time; True when none wait.
+
+        The hub keeps a minute it has already as it is, so a batch sent twice changes nothing.
+        """
+        since = self._history_since
+        if since is None or self._history is None:
+            return True
+        until = self._clock()
+        minutes = self._history(since, until)
+        for first in range(0, len(minutes), MAX_HISTORY_POINTS):
+            batch = [list(m) for m in minutes[first:first + MAX_HISTORY_POINTS]]
+            body = json.dumps({"machine": self.machine, "points": batch}, separators=(",", ":"))
+            outcome = self._send(body, self.history_url)
+            if outcome == "retry":
+                self._history_since = batch[0][0]
+                return False
+            if self._stop.wait(HISTORY_PAUSE_SECONDS):
+                self._history_since = batch[-1][0]
+                return False
+        self._history_since = None
+        return True
+
+    def _send(self, body: str, url: str | None = None) -> str:
         """POST one report: 'taken', 'refused' (the hub will never take it) or 'retry'."""
         request = urllib.request.Request(
-            self.url,
+            url or self.url,
             data=body.encode(),
             method="POST",
             headers={"Content-Type": "application/json", "Authorization": f"Bearer {self._key}"},
@@ -194,6 +228,9 @@ class Agent:
             return "retry"
 
     def _note(self, problem: str) -> None:
+        # Back from being unreachable, the hub gets the minutes it missed from the history.
+        if self._history is not None and self._history_since is None:
+            self._history_since = self._clock() - 60
         if problem != self._problem:
             log.warning("%s", problem)
             self._problem = problem

@@ -58,6 +58,9 @@ def _queue_text(queue: Mapping[str, Any] | None) -> str | None:
     trend = _number(queue.get("trend_per_hour"))
     if trend is not None and trend != 0:
         words += f" · {'−' if trend < 0 else '+'}{abs(trend):.0f}/h"
+    eta = _number(queue.get("eta_seconds"))
+    if eta is not None and eta > 0:
+        words += f" · front in ~{text.duration(eta)}"
     return words
 
 

@@ -349,3 +349,52 @@ def reported_snapshot(snapshot: Mapping[str, Any]) -> Snapshot:
             passes=counts.get("passes") or 0, tokens=counts.get("tokens") or 0,
             backend_errors=dict(counts.get("backend_errors") or {})),
     )
+
+
+# --- a machine's own history, sent once it enrols and after it was offline ----------------------
+
+HISTORY_PATH = "/hub/history"
+# A batch fits the hub's request cap (app.web's MAX_REQUEST_BODY_BYTES): a week of minutes is
+# about 35 batches, which the agent sends paced.
+MAX_HISTORY_POINTS = 300
+MAX_HISTORY_BYTES = MAX_REPORT_BYTES
+_POINT = (
+    integer(int(_MIN_TIME), int(_MAX_TIME), null=False),  # the minute (unix seconds)
+    number(0, 1e15),  # tok/h, null while not measured
+    text(32, null=False, pattern=_STATE_PATTERN),  # the state
+    integer(0, 10**7),  # queue position
+    integer(0, 10**4),  # layer
+)
+
+
+@dataclass(frozen=True)
+class HistoryBatch:
+    """Minutes from an agent's own history: ``[t, tokens_per_hour, state, queue_position, layer]`` each."""
+
+    machine: str
+    points: list[tuple[int, float | None, str, int | None, int | None]]
+
+
+def parse_history(body: bytes) -> HistoryBatch:
+    """Validate a history batch's bytes (``{machine, points}``); raise ReportError with the reason."""
+    if len(body) > MAX_HISTORY_BYTES:
+        raise ReportError(f"history larger than {MAX_HISTORY_BYTES} bytes")
+    try:
+        data = json.loads(body.decode("utf-8"), parse_constant=_reject_constant)
+    except ReportError:
+        raise
+    except (UnicodeDecodeError, ValueError) as e:
+        raise ReportError(f"not JSON: {e}") from e
+    if not isinstance(data, dict) or set(data) - {"machine", "points"}:
+        raise ReportError("a history batch is a JSON object with machine and points")
+    machine = text(63, null=False, pattern=NAME_PATTERN)(data.get("machine"), "machine")
+    raw = data.get("points")
+    if not isinstance(raw, list) or len(raw) > MAX_HISTORY_POINTS:
+        raise ReportError(f"points: expected a list of at most {MAX_HISTORY_POINTS}")
+    points = []
+    for i, point in enumerate(raw):
+        if not isinstance(point, list) or len(point) != len(_POINT):
+            raise ReportError(f"points[{i}]: expected [t, tokens_per_hour, state, queue_position, layer]")
+        t, tph, state, queue, layer = (check(value, f"points[{i}][{j}]") for j, (check, value) in enumerate(zip(_POINT, point, strict=True)))
+        points.append((int(t), None if tph is None else float(tph), str(state), queue, layer))
+    return HistoryBatch(machine=machine, points=points)

@@ -5,6 +5,7 @@ Owned by the process (app.serve.process), which starts and stops them with its s
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 from typing import TYPE_CHECKING
@@ -47,6 +48,7 @@ class FleetRuntime:
         if not config.hub and (config.report_to is None or config.report_key is None):
             return cls(None, None, None)  # no fleet: its modules (SQLite, Prometheus, urllib) stay unloaded
         from ..store.files import WriterLock
+        from ..store.minutes import machine_minutes
         from .agent import Agent
         from .service import Hub
         from .spool import FILE_NAME as SPOOL_FILE_NAME
@@ -73,6 +75,8 @@ class FleetRuntime:
                     spool=Spool(data_dir / SPOOL_FILE_NAME),
                     source=source,
                     interval_seconds=config.report_interval_seconds,
+                    history=None if not config.history else functools.partial(
+                        machine_minutes, data_dir, config.resolved_machine_name),
                 )
         except (HubStoreError, SpoolError, OSError) as e:
             if hub is not None:

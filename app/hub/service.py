@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -19,8 +20,8 @@ from ..changes import Changes
 from ..snapshot import Snapshot
 from . import fleet
 from .keys import bearer_token
-from .report import ReportError, parse_report, reported_snapshot
-from .store import HubStore, MachineRow
+from .report import ReportError, parse_history, parse_report, reported_snapshot
+from .store import RETENTION_SECONDS, SAMPLE_SECONDS, HubStore, MachineRow
 
 # The machine page's chart: span name → (seconds shown, seconds per point).
 CHART_SPANS: dict[str, tuple[int, int]] = {"6h": (6 * 3600, 60), "24h": (86400, 300), "7d": (7 * 86400, 1800)}
@@ -29,6 +30,10 @@ CHART_SPANS: dict[str, tuple[int, int]] = {"6h": (6 * 3600, 60), "24h": (86400, 
 TODAY_FRESH_SECONDS = 1.0
 TODAY_CACHE_SECONDS = 60.0
 PRUNE_EVERY_SECONDS = 3600.0
+# A card's sparkline: the last 6 h, a point per 10 minutes, computed at most once a minute.
+SPARK_SECONDS = 6 * 3600
+SPARK_STEP_SECONDS = 600
+SPARK_CACHE_SECONDS = 60.0
 
 
 def local_day_start(now: float) -> float:
@@ -48,6 +53,7 @@ class Hub:
         self._online: frozenset[str] = frozenset()
         # (computed at, day start, version then, tokens per machine)
         self._today: tuple[float, float, int, dict[str, float]] | None = None
+        self._spark_cache: tuple[float, dict[str, list[float | None]], int] | None = None
         self._pruned_at = 0.0
 
     def tick(self) -> None:
@@ -82,6 +88,31 @@ class Hub:
             self.changes.bump()
         return 200, {"taken": taken, "seq": report.seq}
 
+    def take_history(self, authorization: str | None, body: bytes) -> tuple[int, dict[str, Any]]:
+        """Take minutes from a machine's own history (as :meth:`take`, the key checked first).
+
+        Minutes older than the chart's 7 days (and a day) or in the future are left out; a minute
+        the hub already has stays as it was, so an agent may send the same history again.
+        """
+        key = bearer_token(authorization)
+        if key is None:
+            return 401, {"error": "missing report key (Authorization: Bearer <key from --enroll>)"}
+        machine = self.store.machine_for_key(key)
+        if machine is None:
+            return 401, {"error": "unknown or revoked report key; enrol this machine again on the hub"}
+        try:
+            batch = parse_history(body)
+        except ReportError as e:
+            return 400, {"error": str(e)}
+        if batch.machine != machine:
+            return 403, {"error": f"this key belongs to {machine}, not {batch.machine}"}
+        now = self.clock()
+        points = [p for p in batch.points if now - RETENTION_SECONDS <= p[0] <= now + SAMPLE_SECONDS]
+        taken = self.store.take_history(machine, points)
+        if taken:
+            self.changes.bump()
+        return 200, {"taken": taken}
+
     # --- views ----------------------------------------------------------------
 
     def _today_tokens(self, now: float) -> tuple[float, dict[str, float]]:
@@ -98,7 +129,24 @@ class Hub:
         """``GET /api/fleet``: every machine's card and the totals."""
         now = self.clock()
         day_start, today = self._today_tokens(now)
-        return fleet.fleet_view(self.store.machines(), now, day_start=day_start, today_tokens=today)
+        view = fleet.fleet_view(self.store.machines(), now, day_start=day_start, today_tokens=today)
+        sparks = self._sparks(now)
+        for card in view["machines"]:
+            card["spark"] = sparks.get(card["name"])
+        return view
+
+    def _sparks(self, now: float) -> dict[str, list[float | None]]:
+        """Each machine's last 6 h of tok/h, a mean per 10 minutes (null: no rate), for its card."""
+        cached = self._spark_cache
+        version = self.changes.version
+        # As today's tokens: at most once a second while reports come in, once a minute when quiet.
+        if cached is not None and 0 <= now - cached[0] < (SPARK_CACHE_SECONDS if cached[2] == version else 1.0):
+            return cached[1]
+        start = int(now // SPARK_STEP_SECONDS * SPARK_STEP_SECONDS) + SPARK_STEP_SECONDS - SPARK_SECONDS
+        sparks = {name: [dict(points).get(t) for t in range(start, start + SPARK_SECONDS, SPARK_STEP_SECONDS)]
+                  for name, points in self.store.all_series(start, start + SPARK_SECONDS, SPARK_STEP_SECONDS).items()}
+        self._spark_cache = (now, sparks, version)
+        return sparks
 
     def fleet_json(self) -> str:
         """The fleet as compact JSON (the API and every push carry the same text)."""
@@ -125,19 +173,54 @@ class Hub:
         }
 
     def chart(self, name: str, span: str) -> dict[str, Any] | None:
-        """A machine's tok/h over 6 h, 24 h or 7 d, a point per bucket, null where it did not report."""
-        if span not in CHART_SPANS or self._row(name) is None:
+        """A machine's tok/h over 6 h, 24 h or 7 d, a point per bucket, null where it did not report.
+
+        With it, per bucket: the highest queue position, the state most of its minutes had (null:
+        no report, the machine was offline) and the layer; and the machine's usual rate (its own
+        history's, from its last report, else the median of the minutes it trained here).
+        """
+        if span not in CHART_SPANS:
+            return None
+        row = self._row(name)
+        if row is None:
             return None
         seconds, step = CHART_SPANS[span]
         now = self.clock()
         end = int(now // step * step) + step
         start = end - seconds
-        known = dict(self.store.series(name, start, end, step))
-        points = [[t, known.get(t)] for t in range(start, end, step)]
+        buckets: dict[int, list[tuple[int, float | None, str, int | None, int | None]]] = {}
+        for minute in self.store.minutes(name, start, end):
+            buckets.setdefault(minute[0] - (minute[0] - start) % step, []).append(minute)
+        points: list[list[Any]] = []
+        queue: list[list[Any]] = []
+        states: list[list[Any]] = []
+        layers: list[list[Any]] = []
+        for t in range(start, end, step):
+            minutes = buckets.get(t, [])
+            rates = [m[1] for m in minutes if m[1] is not None]
+            positions = [m[3] for m in minutes if m[3] is not None]
+            known_layers = [m[4] for m in minutes if m[4] is not None]
+            points.append([t, sum(rates) / len(rates) if rates else None])
+            queue.append([t, max(positions) if positions else None])
+            states.append([t, Counter(m[2] for m in minutes).most_common(1)[0][0] if minutes else None])
+            layers.append([t, Counter(known_layers).most_common(1)[0][0] if known_layers else None])
         values = [v for _, v in points if v is not None]
         high = max(values) if values else None
-        return {"span": span, "step_seconds": step, "points": points, "high": high,
-                "high_text": None if high is None else f"{text.compact(high)} tok/h", "as_of": now}
+        usual = self._usual(name, row, now)
+        return {"span": span, "step_seconds": step, "points": points, "queue": queue, "states": states,
+                "layers": layers, "high": high, "high_text": None if high is None else f"{text.compact(high)} tok/h",
+                "usual": usual, "usual_text": None if usual is None else f"usual {text.compact(usual)} tok/h",
+                "as_of": now}
+
+    def _usual(self, name: str, row: MachineRow, now: float) -> float | None:
+        usual = ((row.snapshot or {}).get("usual") or {}).get("tokens_per_hour")
+        if isinstance(usual, (int, float)) and usual > 0:
+            return float(usual)
+        layer = (row.snapshot or {}).get("layer")
+        rates = sorted(m[1] for m in self.store.minutes(name, now - 7 * 86400, now)
+                       if m[1] is not None and m[2] == "training" and (layer is None or m[4] in (None, layer)))
+        # Three hours of training at least, as the dashboard's own "vs your usual" asks.
+        return rates[len(rates) // 2] if len(rates) >= 180 else None
 
     # --- metrics --------------------------------------------------------------
 

@@ -21,7 +21,7 @@ from .report import Report
 FILE_NAME = "hub.sqlite3"
 SAMPLE_SECONDS = 60  # one chart point a minute per machine: 10k rows a week each
 RETENTION_SECONDS = 8 * 86400  # the 7-day chart, and a day of slack
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 _SCHEMA = """
 CREATE TABLE machine (
     name TEXT PRIMARY KEY,
@@ -48,6 +48,14 @@ CREATE TABLE sample (
     state TEXT NOT NULL,
     PRIMARY KEY (name, t)
 ) WITHOUT ROWID;
+"""
+
+
+# Version 2: a machine's queue position and layer each minute (its chart draws them), and minutes
+# its agent sent from its own history, from before the hub knew it.
+_V2 = """
+ALTER TABLE sample ADD COLUMN queue_position INTEGER;
+ALTER TABLE sample ADD COLUMN layer INTEGER;
 """
 
 
@@ -92,7 +100,9 @@ class HubStore:
         if version > SCHEMA_VERSION:
             raise HubStoreError(f"{self.path} was written by a newer tokwatch (schema {version}); not touching it")
         if version == 0:
-            self._conn.executescript(f"BEGIN; {_SCHEMA} PRAGMA user_version={SCHEMA_VERSION}; COMMIT;")
+            self._conn.executescript(f"BEGIN; {_SCHEMA} {_V2} PRAGMA user_version={SCHEMA_VERSION}; COMMIT;")
+        elif version == 1:
+            self._conn.executescript(f"BEGIN; {_V2} PRAGMA user_version={SCHEMA_VERSION}; COMMIT;")
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
@@ -151,6 +161,8 @@ class HubStore:
         snap = report.snapshot
         as_of = float(snap["as_of"])
         tokens_per_hour = (snap.get("rate") or {}).get("tokens_per_hour")
+        queue = (snap.get("queue") or {}).get("position")
+        layer = snap.get("layer")
         with self._transaction() as conn:
             row = conn.execute("SELECT stream, seq, as_of, reports FROM latest WHERE name = ?",
                                (report.machine,)).fetchone()
@@ -167,8 +179,8 @@ class HubStore:
                 conn.execute("UPDATE latest SET seq = ?, received_at = ?, reports = ? WHERE name = ?",
                              (report.seq, received_at, reports, report.machine))
             t = int(as_of // SAMPLE_SECONDS * SAMPLE_SECONDS)
-            conn.execute("INSERT OR REPLACE INTO sample VALUES (?, ?, ?, ?)",
-                         (report.machine, t, tokens_per_hour, str(snap["state"])))
+            conn.execute("INSERT OR REPLACE INTO sample VALUES (?, ?, ?, ?, ?, ?)",
+                         (report.machine, t, tokens_per_hour, str(snap["state"]), queue, layer))
         return True
 
     def machines(self) -> list[MachineRow]:
@@ -185,6 +197,27 @@ class HubStore:
             for row in rows
         ]
 
+    def take_history(self, name: str, points: list[tuple[int, float | None, str, int | None, int | None]]) -> int:
+        """Keep minutes a machine's agent sent from its own history; a minute the hub has already
+        (from a report) stays as it is, so a resend changes nothing. Return how many were new."""
+        with self._transaction() as conn:
+            before = conn.total_changes
+            conn.executemany(
+                "INSERT OR IGNORE INTO sample VALUES (?, ?, ?, ?, ?, ?)",
+                [(name, t - t % SAMPLE_SECONDS, tph, state, queue, layer) for t, tph, state, queue, layer in points],
+            )
+            return conn.total_changes - before
+
+    def minutes(self, name: str, since: float, until: float) -> list[tuple[int, float | None, str, int | None, int | None]]:
+        """Each minute a machine reported (or sent from its history) in [since, until), oldest first."""
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT t, tokens_per_hour, state, queue_position, layer FROM sample"
+                " WHERE name = ? AND t >= ? AND t < ? ORDER BY t",
+                (name, int(since), int(until)),
+            ).fetchall()
+        return [(int(t), tph, str(state), queue, layer) for t, tph, state, queue, layer in rows]
+
     def series(self, name: str, since: float, until: float, bucket_seconds: int) -> list[tuple[int, float | None]]:
         """Mean tok/h per bucket over [since, until), oldest first; buckets without a report are absent."""
         with self._lock:
@@ -194,6 +227,19 @@ class HubStore:
                 (bucket_seconds, bucket_seconds, name, int(since), int(until)),
             ).fetchall()
         return [(int(row[0]), None if row[1] is None else float(row[1])) for row in rows]
+
+    def all_series(self, since: float, until: float, bucket_seconds: int) -> dict[str, list[tuple[int, float | None]]]:
+        """:meth:`series` for every machine at once (the fleet's sparklines)."""
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT name, (t / ?) * ? AS b, AVG(tokens_per_hour) FROM sample "
+                "WHERE t >= ? AND t < ? GROUP BY name, b ORDER BY name, b",
+                (bucket_seconds, bucket_seconds, int(since), int(until)),
+            ).fetchall()
+        out: dict[str, list[tuple[int, float | None]]] = {}
+        for name, t, tph in rows:
+            out.setdefault(str(name), []).append((int(t), None if tph is None else float(tph)))
+        return out
 
     def tokens_since(self, since: float) -> dict[str, float]:
         """Tokens per machine since ``since``, from the minute samples (a minute at each sample's rate)."""

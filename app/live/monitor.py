@@ -22,10 +22,13 @@ from ..ingest.formats.base import LogParser
 from ..ingest.formats.detect import FormatWatch, family, log_kind
 from ..snapshot import FollowingView, Snapshot, SourceView
 from ..stats.events import (
+    EvalResult,
     Event,
     ForwardPass,
     SourceChange,
     SourceChanged,
+    StepFigures,
+    TrainStep,
 )
 from ..stats.iota.report import queue_report
 from ..stats.iota.tracker import IotaTracker
@@ -79,6 +82,8 @@ class Monitor:
         self._tailer: object | None = None
         # Passes seen, kept for the history's recorder when one is attached (see take_passes).
         self._passes: deque[tuple[float, str]] | None = None
+        # A step trainer's logged losses and evaluations, for the same recorder (see take_logged).
+        self._logged: deque[Event] | None = None
         # What is said about the source when no tailer follows it (``--once``).
         self._once_following: Following | None = None
         self._once_counts: LineCounters | None = None
@@ -266,6 +271,7 @@ class Monitor:
         with self._lock:
             if self._passes is None:
                 self._passes = deque(maxlen=limit)
+                self._logged = deque(maxlen=limit)
 
     def take_passes(self) -> list[tuple[float, str]]:
         """The passes seen since the last call (a re-read log repeats some: their ids tell)."""
@@ -274,6 +280,15 @@ class Monitor:
                 return []
             taken = list(self._passes)
             self._passes.clear()
+            return taken
+
+    def take_logged(self) -> list[Event]:
+        """The step lines, loss lines and evaluations seen since the last call."""
+        with self._lock:
+            if not self._logged:
+                return []
+            taken = list(self._logged)
+            self._logged.clear()
             return taken
 
     def queue_report(self, now: float | None = None) -> str:
@@ -292,6 +307,8 @@ class Monitor:
         kept = self._passes
         if kept is not None:
             kept.extend((e.at, e.activation_id) for e in events if isinstance(e, ForwardPass) and e.at is not None)
+        if self._logged is not None:
+            self._logged.extend(e for e in events if isinstance(e, (TrainStep, StepFigures, EvalResult)))
 
     def _bump(self) -> None:
         self.changes.bump()

@@ -21,9 +21,11 @@ from typing import Any, Protocol
 from ..config import host_name
 from ..ingest.formats import kind_of
 from ..snapshot import Snapshot, TodayView, UsualView
+from ..stats.events import Event
 from ..store import RANGES, EventRow, History, Observation, PassFact, SourceKey, queries
 from ..text import compact
 from .backfill import ImportProgress, files_to_import, import_logs, source_key_path
+from .logged import LoggedSteps
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +41,8 @@ class PassSource(Protocol):
 
     def take_passes(self) -> list[tuple[float, str]]: ...
 
+    def take_logged(self) -> list[Event]: ...
+
 
 def machine_name() -> str:
     """This machine's name when none is given: the default of ``--name`` (the host name up to its first dot)."""
@@ -53,11 +57,16 @@ def usual_line(layer: int | None, delta_percent: float) -> str:
     return f"vs your usual{where}: {sign}{abs(rounded)} %"
 
 
-def today_line(today: TodayView, kind: str) -> str:
-    """``today: 8.1M tokens · 2,530 passes · training 87 % of the time``."""
-    unit = "steps" if kind == "steps" else "passes"
+def today_line(today: TodayView, kind: str, counts_tokens: bool = True) -> str:
+    """``today: 8.1M tokens · 2,530 passes · training 87 % of the time``; a step trainer's
+    ``today: 4,000 steps`` (with its tokens when its log counts them)."""
+    if kind == "steps":
+        # Only what the log supports: no tokens without token counts, and no share of time
+        # training (a trainer's samples say measuring, paused or done as often as training).
+        tokens = f"{compact(today.tokens)} tokens · " if counts_tokens and today.tokens > 0 else ""
+        return f"today: {tokens}{today.passes:,} steps"
     share = today.training_seconds / today.observed_seconds * 100 if today.observed_seconds else 0.0
-    return f"today: {compact(today.tokens)} tokens · {today.passes:,} {unit} · training {round(share)} % of the time"
+    return f"today: {compact(today.tokens)} tokens · {today.passes:,} passes · training {round(share)} % of the time"
 
 
 def totals_line(totals: dict[str, Any], kind: str) -> str | None:
@@ -104,6 +113,7 @@ class Recorder:
         self.progress: ImportProgress | None = None
         self._bodies: dict[tuple[object, ...], str] = {}
         self._bodies_lock = threading.Lock()
+        self._logged = LoggedSteps()
 
     @property
     def source(self) -> SourceKey:
@@ -181,6 +191,8 @@ class Recorder:
             return False
         snap = monitor.snapshot(self.clock())
         passes = monitor.take_passes()
+        at = snap.source.last_event_at or self.clock()
+        losses, evals = self._logged.feed(monitor.take_logged(), at)
         kind = kind_of(snap.format)
         if kind != self._source.kind:
             self._source = replace(self._source, kind=kind)
@@ -195,7 +207,9 @@ class Recorder:
             self._source,
             snapshot=snap,
             passes=tuple(PassFact(at, activation_id, tokens) for at, activation_id in passes),
+            evals=tuple(evals),
             events=tuple(events),
+            losses=tuple(losses),
         )
         return self.history.submit(obs)
 
@@ -262,7 +276,7 @@ class Recorder:
         if today is not None:
             today_view = TodayView(**today)
             if today_view.observed_seconds > 0:
-                lines.append(today_line(today_view, self._source.kind))
+                lines.append(today_line(today_view, self._source.kind, snapshot.history_unit is not None))
         status = self.history.status()
         if status.problem:
             lines.append(status.problem)

@@ -27,7 +27,16 @@ from ..stats.events import Event, ForwardPass, StageStart, TrainStep
 from ..stats.kinds import MINER, STEPS, tracker_for
 from ..stats.steps.timing import line_seconds
 from ..store import EventRow, Observation, PassFact, Sample, SourceKey
-from ..store.records import SAMPLE_SECONDS, events_from, samples_from, steps_from
+from ..store.records import (
+    SAMPLE_SECONDS,
+    EvalPoint,
+    LossPoint,
+    StepPoint,
+    events_from,
+    samples_from,
+    steps_from,
+)
+from .logged import LoggedSteps
 
 # A 30-s boundary with no log line in the 3 minutes before it is a gap, not a sample.
 QUIET_SECONDS = 180
@@ -220,10 +229,17 @@ class StepReplay:
         self.boundary: float | None = None
         self.taken_until: float | None = None
         self.kept: list[Observation] = []
+        self.logged = LoggedSteps()
+        self.logged_losses: list[LossPoint] = []
+        self.logged_evals: list[EvalPoint] = []
 
     def apply(self, event: Event) -> None:
         self.tracker.apply(event, self.now)
         latest = self.tracker.clock
+        # A log with no times and no durations places nothing: its losses are kept at the import's time.
+        steps, evals = self.logged.feed((event,), self.now if latest is None else latest)
+        self.logged_losses.extend(steps)
+        self.logged_evals.extend(evals)
         if latest is None:
             return
         if self.boundary is None:
@@ -244,12 +260,15 @@ class StepReplay:
     def take(self) -> Observation:
         """Everything observed since the last take, as one batch."""
         kept, self.kept = self.kept, []
+        logged_losses, self.logged_losses = self.logged_losses, []
+        logged_evals, self.logged_evals = self.logged_evals, []
         return Observation(
             NO_SOURCE,
             samples=tuple(s for o in kept for s in o.samples),
             steps=tuple(p for o in kept for p in o.steps),
-            evals=tuple(e for o in kept for e in o.evals),
+            evals=(*logged_evals, *(e for o in kept for e in o.evals)),
             events=tuple(dict.fromkeys(e for o in kept for e in o.events)),
+            losses=tuple(logged_losses),
         )
 
 
@@ -325,6 +344,7 @@ def encode(obs: Observation) -> dict[str, Any]:
         "passes": [[p.at, p.activation_id, p.tokens] for p in obs.passes],
         "steps": [[p.stage, p.step, p.at, p.loss, p.tokens_per_hour, p.steps_per_hour] for p in obs.steps],
         "evals": [[e.stage, e.name, e.step, e.at, e.value] for e in obs.evals],
+        "losses": [[p.stage, p.step, p.at, p.value, p.lr] for p in obs.losses],
         "events": [[e.at, e.kind, e.text] for e in obs.events],
         "imported": [list(i) for i in obs.imported],
     }
@@ -332,14 +352,13 @@ def encode(obs: Observation) -> dict[str, Any]:
 
 def decode(data: dict[str, Any]) -> Observation:
     """The batch :func:`encode` wrote."""
-    from ..store.records import EvalPoint, StepPoint
-
     return Observation(
         replace(NO_SOURCE, kind=str(data.get("kind") or "miner")),
         samples=tuple(Sample(*row) for row in data["samples"]),
         passes=tuple(PassFact(*row) for row in data["passes"]),
         steps=tuple(StepPoint(*row) for row in data.get("steps", ())),
         evals=tuple(EvalPoint(*row) for row in data.get("evals", ())),
+        losses=tuple(LossPoint(*row) for row in data.get("losses", ())),
         events=tuple(EventRow(*row) for row in data["events"]),
         imported=tuple((str(p), int(size), str(head)) for p, size, head in data["imported"]),
     )

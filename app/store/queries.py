@@ -10,6 +10,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from .losses import BUCKET_STEPS, losses
 from .records import SAMPLE_SECONDS, SourceKey
 from .write import FIVE_MINUTES, HOUR, RAW_KEEP_SECONDS
 
@@ -164,23 +165,37 @@ def history(conn: sqlite3.Connection, source: SourceKey, range_name: str, now: f
 
 
 def _steps(conn: sqlite3.Connection, sid: int, start: float, end: float) -> dict[str, Any] | None:
-    """The latest stage's points against step, with its evaluation figures."""
+    """The latest stage's points against step, with its evaluation figures.
+
+    ``loss`` has every logged loss, or each bucket's lowest and highest (``loss_bucket_steps``
+    says how many steps a bucket holds: 1 when every loss is there; app/store/losses.py);
+    ``not_finite`` the steps whose loss was not a number; the rates are the points taken every
+    30 s of training.
+    """
     row = conn.execute(
         "SELECT stage FROM step WHERE source_id = ? AND at >= ? AND at < ? ORDER BY at DESC LIMIT 1",
+        (sid, start, end),
+    ).fetchone() or conn.execute(
+        "SELECT stage FROM loss_bucket WHERE source_id = ? AND last_at >= ? AND first_at < ? ORDER BY last_at DESC LIMIT 1",
         (sid, start, end),
     ).fetchone()
     if row is None:
         return None
     stage = row[0]
-    loss: list[list[float | None]] = []
+    logged = losses(conn, sid, stage, start, end)
+    where = "source_id = ? AND stage = ? AND at >= ? AND at < ?"
+    args = (sid, stage, start, end)
+    if not logged["loss"] and not logged["not_finite"]:
+        logged["lr"] = []
+        # Kept before every logged loss was: the 30-s points' losses.
+        logged["loss"] = [[step, value] for step, value in conn.execute(
+            f"SELECT step, loss FROM step WHERE {where} AND loss IS NOT NULL ORDER BY step", args)]
     rate: list[list[float | None]] = []
     steps_rate: list[list[float | None]] = []
-    for step, value, tph, sph in conn.execute(
-        "SELECT step, loss, tokens_per_hour, steps_per_hour FROM step"
-        " WHERE source_id = ? AND stage = ? AND at >= ? AND at < ? ORDER BY step",
-        (sid, stage, start, end),
+    for step, tph, sph in conn.execute(
+        f"SELECT step, tokens_per_hour, steps_per_hour FROM step WHERE {where} ORDER BY step",
+        args,
     ):
-        loss.append([step, value])
         rate.append([step, tph])
         steps_rate.append([step, sph])
     evals: dict[str, list[list[float | None]]] = {}
@@ -189,7 +204,7 @@ def _steps(conn: sqlite3.Connection, sid: int, start: float, end: float) -> dict
         (sid, stage, start, end),
     ):
         evals.setdefault(name, []).append([step, value])
-    return {"stage": stage, "loss": loss, "tokens_per_hour": rate, "steps_per_hour": steps_rate, "evals": evals}
+    return {"stage": stage, **logged, "tokens_per_hour": rate, "steps_per_hour": steps_rate, "evals": evals}
 
 
 def csv_rows(conn: sqlite3.Connection, source: SourceKey, range_name: str, now: float) -> list[list[Any]]:
@@ -268,19 +283,40 @@ def today(conn: sqlite3.Connection, sid: int, kind: str, now: float) -> dict[str
         ).fetchone()
     else:
         tokens = tph_sum * SAMPLE_SECONDS / HOUR
-        passes = sum(
-            hi - lo
-            for lo, hi in conn.execute(
-                "SELECT min(step), max(step) FROM step WHERE source_id = ? AND at >= ? AND at <= ? GROUP BY stage",
-                (sid, start, now),
-            )
-        )
+        passes = _steps_today(conn, sid, start, now)
     return {
         "tokens": int(tokens),
         "passes": int(passes),
         "training_seconds": float(training * SAMPLE_SECONDS),
         "observed_seconds": float(samples * SAMPLE_SECONDS),
     }
+
+
+def _steps_today(conn: sqlite3.Connection, sid: int, start: float, now: float) -> int:
+    """The steps that ran since ``start``: per stage, the last step today less the last before
+    today (or the step before today's first), read from every logged loss when there are some."""
+    # Today's losses are found from their 64-step buckets: no scan of a long run's every row.
+    stages = conn.execute(
+        "SELECT stage, min(bucket) FROM loss_bucket WHERE source_id = ? AND last_at >= ? GROUP BY stage", (sid, start)
+    ).fetchall()
+    table, lowest = ("loss", {stage: bucket * BUCKET_STEPS for stage, bucket in stages}) if stages else ("step", {})
+    if not stages:
+        stages = conn.execute("SELECT DISTINCT stage, 0 FROM step WHERE source_id = ? AND at >= ?", (sid, start)).fetchall()
+    total = 0
+    for stage, _ in stages:
+        first, last = conn.execute(
+            f"SELECT min(step), max(step) FROM {table} WHERE source_id = ? AND stage = ? AND step >= ? AND at >= ? AND at <= ?",
+            (sid, stage, lowest.get(stage, 0), start, now),
+        ).fetchone()
+        if first is None:
+            continue
+        before = conn.execute(
+            f"SELECT step FROM {table} WHERE source_id = ? AND stage = ? AND step <= ? AND at < ? ORDER BY step DESC LIMIT 1",
+            (sid, stage, first, start),
+        ).fetchone()
+        # A run that began today began at its first logged step less one (step 1 is one step).
+        total += last - (before[0] if before is not None else max(first - 1, 0))
+    return total
 
 
 def totals(conn: sqlite3.Connection, sid: int) -> dict[str, Any]:

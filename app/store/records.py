@@ -58,6 +58,17 @@ class StepPoint:
 
 
 @dataclass(frozen=True, slots=True)
+class LossPoint:
+    """A loss the trainer logged at one step (infinity: it was not a number)."""
+
+    stage: str
+    step: int
+    at: float
+    value: float
+    lr: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class EvalPoint:
     stage: str
     name: str
@@ -85,6 +96,7 @@ class Observation:
     steps: tuple[StepPoint, ...] = ()
     evals: tuple[EvalPoint, ...] = ()
     events: tuple[EventRow, ...] = ()
+    losses: tuple[LossPoint, ...] = ()
     # Log files read whole by a first-start import: (path, size in bytes, digest of the head).
     imported: tuple[tuple[str, int, str], ...] = ()
 
@@ -100,6 +112,7 @@ class Observation:
             steps=self.steps + steps,
             evals=self.evals + evals,
             events=self.events + events_from(self.snapshot),
+            losses=self.losses,
             imported=self.imported,
         )
 

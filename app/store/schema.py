@@ -117,7 +117,38 @@ CREATE TABLE local_machine (
 INSERT OR IGNORE INTO local_machine SELECT DISTINCT machine FROM source;
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4)
+# Version 5: every loss a step trainer logged (not only the 30-s points of ``step``) with the
+# learning rate beside it, and the lowest and highest of each 64 steps, so a million-step run's chart reads a few thousand rows.
+# A loss that was not a number is kept as infinity (SQLite would store NaN as NULL).
+_V5 = """
+CREATE TABLE loss (
+    source_id INTEGER NOT NULL,
+    stage TEXT NOT NULL,
+    step INTEGER NOT NULL,
+    at REAL NOT NULL,
+    value REAL NOT NULL,
+    lr REAL,
+    PRIMARY KEY (source_id, stage, step)
+) WITHOUT ROWID;
+CREATE TABLE loss_bucket (
+    source_id INTEGER NOT NULL,
+    stage TEXT NOT NULL,
+    bucket INTEGER NOT NULL,
+    first_at REAL NOT NULL,
+    last_at REAL NOT NULL,
+    n INTEGER NOT NULL,
+    low_step INTEGER,
+    low REAL,
+    high_step INTEGER,
+    high REAL,
+    not_finite_step INTEGER,
+    last_lr_step INTEGER,
+    last_lr REAL,
+    PRIMARY KEY (source_id, stage, bucket)
+) WITHOUT ROWID;
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5)
 VERSION = len(MIGRATIONS)
 
 

@@ -13,6 +13,7 @@ import sqlite3
 from collections import Counter
 from collections.abc import Iterable
 
+from .losses import merge_losses, prune_losses, write_losses
 from .records import SAMPLE_SECONDS, Observation, SourceKey
 
 FIVE_MINUTES = 300
@@ -62,6 +63,7 @@ def merge_source(conn: sqlite3.Connection, from_id: int, into_id: int) -> None:
     for table in SOURCE_TABLES:
         conn.execute(f"UPDATE OR IGNORE {table} SET source_id = ? WHERE source_id = ?", (into_id, from_id))
         conn.execute(f"DELETE FROM {table} WHERE source_id = ?", (from_id,))
+    merge_losses(conn, from_id, into_id)
     conn.execute(
         "UPDATE source SET first_at = (SELECT min(first_at) FROM source WHERE id IN (?, ?)) WHERE id = ?",
         (from_id, into_id, into_id),
@@ -151,6 +153,7 @@ def write(conn: sqlite3.Connection, obs: Observation, now: float) -> int:
             " loss = excluded.loss, tokens_per_hour = excluded.tokens_per_hour, steps_per_hour = excluded.steps_per_hour",
             [(sid, p.stage, p.step, p.at, p.loss, p.tokens_per_hour, p.steps_per_hour) for p in obs.steps],
         )
+        write_losses(conn, sid, obs.losses)
         conn.executemany(
             "INSERT OR REPLACE INTO eval VALUES (?, ?, ?, ?, ?, ?)",
             [(sid, e.stage, e.name, e.step, e.at, e.value) for e in obs.evals],
@@ -297,6 +300,7 @@ def prune(conn: sqlite3.Connection, now: float) -> None:
         conn.execute("DELETE FROM event WHERE at < ?", (now - EVENT_KEEP_SECONDS,))
         conn.execute("DELETE FROM step WHERE at < ?", (now - EVENT_KEEP_SECONDS,))
         conn.execute("DELETE FROM eval WHERE at < ?", (now - EVENT_KEEP_SECONDS,))
+        prune_losses(conn, now - EVENT_KEEP_SECONDS)
         conn.execute(
             "DELETE FROM event WHERE (source_id, at) IN (SELECT source_id, at FROM ("
             " SELECT source_id, at, row_number() OVER (PARTITION BY source_id ORDER BY at DESC) AS n FROM event)"

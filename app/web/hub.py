@@ -17,7 +17,7 @@ from simple_websocket import Server
 from ..config import Config
 from ..hub.join import agent_command, enroll_command, revoke_command, save_key_command
 from ..hub.keys import NAME_PATTERN
-from ..hub.report import MAX_REPORT_BYTES
+from ..hub.report import MAX_HISTORY_BYTES, MAX_REPORT_BYTES
 from . import security
 from .broadcast import Broadcaster
 from .static import compress_page
@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from ..hub.service import Hub
 
 REPORT_PATH = security.REPORT_PATH
+HISTORY_PATH = security.HISTORY_PATH
 STATE_KEY = "tokwatch.hub"
 bp = Blueprint("hub", __name__)
 
@@ -73,6 +74,20 @@ def report() -> Response:
         return _json({"error": f"report larger than {MAX_REPORT_BYTES} bytes"}, 413)
     body = request.get_data(cache=False)
     status, answer = hub_state().hub.take(request.headers.get("Authorization"), body)
+    response = _json(answer, status)
+    if status == 401:
+        response.headers["WWW-Authenticate"] = 'Bearer realm="tokwatch hub"'
+    return response
+
+
+@bp.post(HISTORY_PATH)
+def history() -> Response:
+    """Take minutes from a machine's own history (its key in ``Authorization: Bearer``)."""
+    length = request.content_length
+    if length is not None and length > MAX_HISTORY_BYTES:
+        return _json({"error": f"history larger than {MAX_HISTORY_BYTES} bytes"}, 413)
+    body = request.get_data(cache=False)
+    status, answer = hub_state().hub.take_history(request.headers.get("Authorization"), body)
     response = _json(answer, status)
     if status == 401:
         response.headers["WWW-Authenticate"] = 'Bearer realm="tokwatch hub"'

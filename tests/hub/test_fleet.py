@@ -72,3 +72,33 @@ def test_today_prefers_the_machines_own_count_when_fresh() -> None:
                                               (12_300_000, "12.3 MB/s"), (2.5e9, "2.5 GB/s")])
 def test_network_text(value: float, words: str) -> None:
     assert bytes_rate_text(value) == words
+
+
+def test_a_queued_card_says_when_it_reaches_the_front() -> None:
+    queue = {"position": 1420, "trend_per_hour": 38.0, "eta_seconds": 1420 / 38 * 3600}
+    card = machine_card(row("q", seen=NOW - 5, state="queued", queue=queue), NOW)
+    assert card["queue_text"] == "#1420 · +38/h · front in ~1 d 13 h"
+
+
+def test_each_card_has_its_last_six_hours_as_a_sparkline(tmp_path: Any) -> None:
+    from app.hub.report import Report
+    from app.hub.service import SPARK_SECONDS, SPARK_STEP_SECONDS, Hub
+    from app.hub.store import HubStore
+
+    store = HubStore(tmp_path / "hub.sqlite3")
+    store.enroll("a", NOW - 86400)
+    # A report a minute for the last 2 h at 100k + 1k per minute ago; nothing before.
+    for minutes_ago in range(120, -1, -1):
+        at = NOW - 60 * minutes_ago
+        snap = {"status_line": "L1", "state": "training", "as_of": at, "rate": {"tokens_per_hour": 100_000.0 + 1000 * minutes_ago}}
+        store.accept(Report("a", "e" * 16, 121 - minutes_ago, at, 15.0, snap), at)
+    hub = Hub(store, clock=lambda: NOW)
+    [card] = hub.fleet()["machines"]
+    spark = card["spark"]
+    assert len(spark) == SPARK_SECONDS // SPARK_STEP_SECONDS
+    assert all(v is None for v in spark[:-13]) and all(v is not None for v in spark[-12:])
+    # The 10 minutes before the current ones, [NOW − 800, NOW − 200) (NOW is 200 s into its 10
+    # minutes): the reports 4 to 13 minutes ago, whose minutes start 20 s before them.
+    expected = [100_000.0 + 1000 * k for k in range(121) if NOW - 800 <= (NOW - 60 * k) // 60 * 60 < NOW - 200]
+    assert len(expected) == 10 and spark[-2] == pytest.approx(sum(expected) / len(expected))
+    store.close()

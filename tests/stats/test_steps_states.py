@@ -100,7 +100,9 @@ def test_a_nan_loss_is_a_divergence_from_its_first_step() -> None:
     report = progress.report(t + 3600)
     assert (report.state, report.status_line) == ("diverged", "step 10/74 · diverged")
     assert report.state_since == T0 + 5 * 4.0  # step 6, the first nan
-    assert report.training["loss"] is None and "Loss is not a number: the run has diverged" in report.details
+    assert report.training["loss"] is None and "Loss not a number since step 6" in report.details
+    # One verdict: no warm-up and no pause line beside it.
+    assert not any(line.startswith(("measuring", "Paused")) for line in report.details), report.details
     progress.apply(TrainStep(None, "train", 11, total_steps=74, step_seconds=4.0, loss=2.9), t)
     assert progress.report(t + 1).state != "diverged"
 
@@ -210,3 +212,14 @@ def test_state_since_is_in_the_snapshot(tmp_path: Path) -> None:
     monitor.backlog(iter([lines]))
     snap = monitor.snapshot(T0 + 86400)
     assert (snap.state, snap.state_since) == ("done", T0)
+
+
+def test_a_run_that_stalled_while_measuring_says_stalled_and_no_warm_up() -> None:
+    progress = StepProgress()
+    t = T0
+    for step in range(1, 3):  # two steps: still measuring when it stopped
+        progress.apply(TrainStep(None, "train", step, total_steps=74, step_seconds=4.0, loss=3.0), t)
+        t += 4.0
+    report = progress.report(t + 3 * 3600)
+    assert report.state == "stalled"
+    assert not any(line.startswith("measuring") for line in report.details), report.details

@@ -75,6 +75,7 @@ class Stage:
     resumed_at: float | None = None
     done_at: float | None = None
     diverged_at: float | None = None
+    diverged_step: int | None = None  # the step whose loss was first not a number
     # Evaluations of a loss whose latest figure is not a number, and when each first was.
     eval_diverged: dict[str, float | None] = field(default_factory=dict)
 
@@ -103,9 +104,10 @@ class Stage:
         """Keep the loss, learning rate, grad norm, epoch and other figures the line carries."""
         if event.loss is not None:
             if math.isfinite(event.loss):
-                self.diverged_at = None
+                self.diverged_at = self.diverged_step = None
             elif self.diverged_at is None:
                 self.diverged_at = t if t is not None else self.step_time
+                self.diverged_step = self.latest.step
             self.loss, self.loss_note = event.loss, event.loss_note
         if event.lr is not None:
             self.lr = event.lr

@@ -46,10 +46,12 @@ def details(
             f"{text.compact(m.steps_per_hour)} {unit}/h (over {text.minutes(m.observed_seconds)} min)"
             + ("" if latest.logged else " · tokens per step not printed")
         )
-    elif finished(stage) and stage.lines == 0:
-        lines.append("no rate: the log holds the run's end summary, no step line")
-    elif finished(stage):
-        lines.append(f"no rate: {stage.lines} {unit} over less than {text.minutes(WARMUP_SECONDS)} min of its own time")
+    elif finished(stage) or diverged(stage) or stall.stalled:
+        # A run that is over, stalled or whose loss is not a number is measured no further: no warm-up line.
+        if finished(stage) and stage.lines == 0:
+            lines.append("no rate: the log holds the run's end summary, no step line")
+        elif finished(stage):
+            lines.append(f"no rate: {stage.lines} {unit} over less than {text.minutes(WARMUP_SECONDS)} min of its own time")
     elif no_timing(stage, m):
         lines.append(f"no timing in this log ({stage.lines} {unit}, no durations or times): measured as lines arrive")
     else:
@@ -60,7 +62,7 @@ def details(
         lines.append(f"Finished: reached its last step ({position(latest)})")
     elif stall.stalled and stall.since is not None and stall.limit is not None:
         lines.append(f"Stalled: no step for {text.duration(stall.since)} (limit {text.duration(stall.limit)})")
-    elif stall.pause is not None and stall.since is not None:
+    elif stall.pause is not None and stall.since is not None and not diverged(stage):
         lines.append(f"Paused: {stall.pause} ({text.duration(stall.since)} since the last step)")
     lines.append(stage_line(stage))
     if stage.loss is not None:
@@ -71,7 +73,8 @@ def details(
             extra = f" · grad norm {stage.grad_norm:.4g}"
         lines.append(f"Loss {loss} ({note}){extra}")
         if not math.isfinite(stage.loss):
-            lines.append("Loss is not a number: the run has diverged")
+            since = f" since step {stage.diverged_step}" if stage.diverged_step is not None and not latest.logged else ""
+            lines.append(f"Loss not a number{since}")
     elif latest.loss_note:
         lines.append(f"No loss here: {latest.loss_note}")
     for name in stage.eval_diverged:

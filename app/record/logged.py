@@ -1,0 +1,56 @@
+"""Every loss and evaluation a step trainer logged, as history rows (not only one per 30 s).
+
+The live recorder and the first-start import both read the trainer's events through this, so the
+loss chart of a run that logs every step has every step. A loss that is not a number (the run
+diverged) is kept as infinity (app/store/losses.py).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+from ..stats.events import EvalResult, Event, StepFigures, TrainStep
+from ..store.records import EvalPoint, LossPoint
+
+NOT_FINITE = math.inf
+
+
+def _loss(value: float) -> float:
+    return value if math.isfinite(value) else NOT_FINITE
+
+
+def _lr(value: float | None) -> float | None:
+    return value if value is not None and math.isfinite(value) else None
+
+
+class LoggedSteps:
+    """Turns step-trainer events into step and evaluation rows, remembering the latest step."""
+
+    def __init__(self) -> None:
+        self._stage: str | None = None
+        self._step: int | None = None
+        self._at: float | None = None
+
+    def feed(self, events: Iterable[Event], fallback_at: float) -> tuple[list[LossPoint], list[EvalPoint]]:
+        """Rows for ``events``; an undated event takes its step's time, else ``fallback_at``."""
+        steps: list[LossPoint] = []
+        evals: list[EvalPoint] = []
+        for event in events:
+            if isinstance(event, TrainStep):
+                self._stage, self._step = event.stage, event.step
+                self._at = event.at if event.at is not None else fallback_at
+                if event.loss is not None:
+                    steps.append(LossPoint(event.stage, event.step, self._at, _loss(event.loss), _lr(event.lr)))
+            elif isinstance(event, StepFigures) and event.loss is not None and self._step is not None:
+                assert self._stage is not None
+                at = event.at if event.at is not None else (self._at or fallback_at)
+                steps.append(LossPoint(self._stage, self._step, at, _loss(event.loss), _lr(event.lr)))
+            elif isinstance(event, EvalResult) and self._stage is not None:
+                step = event.step if event.step is not None else self._step
+                if step is None:
+                    continue
+                at = event.at if event.at is not None else (self._at or fallback_at)
+                value = event.value if event.value is not None and math.isfinite(event.value) else None
+                evals.append(EvalPoint(self._stage, event.name, step, at, value))
+        return steps, evals

@@ -1,0 +1,177 @@
+"""A machine's past on the hub: its agent sends the history it kept before the hub knew it, and the
+machine's page charts it (uPlot, the dashboard's chart code) with its usual rate and state strip.
+
+Composed history (values computed here): the machine ``rig-old`` trained on layer 1 at 772,000
+tok/h from 30 h to 26 h ago (a sample every 30 s, as its own tokwatch keeps them) and was idle
+from 26 h to 20 h ago; the hub is started afterwards and has never heard of it. Then the agent
+reports once (720,000 tok/h now) and sends its history, which the hub takes once however often
+it is sent.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.changes import Changes
+from app.config import Config
+from app.hub.agent import Agent
+from app.hub.report import MAX_HISTORY_POINTS
+from app.hub.spool import Spool
+from app.hub.store import HubStore
+from app.live.monitor import Monitor
+from app.snapshot import Snapshot
+from app.store import History, Observation, Sample, SourceKey
+from app.store.minutes import machine_minutes
+from tests.conftest import RunningServer, start_server
+from tests.snapshots import snapshot
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+NAME = "rig-old"
+HOUR = 3600
+RATE = 772_000.0
+
+
+def expect() -> Any:
+    from playwright.sync_api import expect as playwright_expect
+
+    return playwright_expect
+
+
+@pytest.fixture
+def machine_history(tmp_path: Path) -> tuple[Path, float]:
+    """The machine's own data dir, with the history its tokwatch kept (the hub not yet started)."""
+    data_dir = tmp_path / "machine"
+    now = time.time()
+    start = int(now - 30 * HOUR) // 300 * 300
+    history = History(data_dir, clock=lambda: now)
+    history.start()
+    samples = [Sample(t, RATE, "training", 1, 3200) for t in range(start, start + 4 * HOUR, 30)]
+    samples += [Sample(t, None, "idle", 1, 3200) for t in range(start + 4 * HOUR, start + 10 * HOUR, 30)]
+    assert history.submit(Observation(SourceKey(NAME, "/logs/miner", "miner"), samples=tuple(samples)))
+    assert history.flush(30)
+    history.stop()
+    return data_dir, float(start)
+
+
+@pytest.fixture
+def hub(tmp_path: Path) -> Iterator[tuple[RunningServer, str]]:
+    data_dir = tmp_path / "hub"
+    store = HubStore(data_dir / "hub.sqlite3")
+    key = store.enroll(NAME, time.time())
+    store.close()
+    config = Config(log_path=None, port=0, hub=True, data_dir=data_dir, config_dir=tmp_path / "config")
+    running = start_server(config, Monitor(None))
+    yield running, key
+    running.dashboard.stop()
+
+
+class FixedSource(Changes):
+    """A live feed whose snapshot never changes: a machine training at 720k tok/h."""
+
+    def snapshot(self) -> Snapshot:
+        return snapshot("training", time.time(), status_line="L1 · 720k tok/h", layer=1,
+                        rate={"measured": True, "tokens_per_hour": 720_000.0})
+
+    def section_changed(self) -> None:
+        self.bump()
+
+
+def agent_for(url: str, key: str, data_dir: Path, spool_path: Path) -> Agent:
+    return Agent(url=url, key=key, machine=NAME, spool=Spool(spool_path), source=FixedSource(),
+                 history=functools.partial(machine_minutes, data_dir, NAME))
+
+
+def chart(url: str, span: str) -> dict[str, Any]:
+    with urllib.request.urlopen(f"{url}/api/fleet/{NAME}/chart?span={span}", timeout=5) as response:
+        data: dict[str, Any] = json.load(response)
+    return data
+
+
+def test_the_agent_sends_its_history_once_and_the_hub_keeps_it_once(
+    machine_history: tuple[Path, float], hub: tuple[RunningServer, str], tmp_path: Path
+) -> None:
+    data_dir, _ = machine_history
+    server, key = hub
+    url = server.http_url.rstrip("/")
+    minutes = machine_minutes(data_dir, NAME, time.time() - 7 * 86400, time.time())
+    # A minute each while the 30-s samples are kept (48 h): 10 h of them.
+    assert len(minutes) == 10 * 60
+    assert {m[1] for m in minutes[: 4 * 60]} == {RATE} and {m[2] for m in minutes[4 * 60:]} == {"idle"}
+    agent = agent_for(url, key, data_dir, tmp_path / "spool.sqlite3")
+    try:
+        agent.take(agent._snapshot())
+        assert agent.flush()
+        assert agent.send_history()
+        assert -(-len(minutes) // MAX_HISTORY_POINTS) >= 2  # it went in several batches
+    finally:
+        agent.stop()
+    day = chart(url, "7d")
+    rates = [v for _, v in day["points"] if v is not None]
+    assert max(rates) == RATE
+    assert "idle" in {s for _, s in day["states"]}
+    # Sent again (another start of the agent): nothing new, nothing counted twice.
+    again = agent_for(url, key, data_dir, tmp_path / "spool2.sqlite3")
+    try:
+        assert again.send_history()
+    finally:
+        again.stop()
+    assert chart(url, "7d")["points"] == day["points"]
+
+
+def test_the_machine_page_charts_the_history_from_before_the_hub(
+    machine_history: tuple[Path, float], hub: tuple[RunningServer, str], tmp_path: Path, browser: Any
+) -> None:
+    data_dir, start = machine_history
+    server, key = hub
+    url = server.http_url.rstrip("/")
+    agent = agent_for(url, key, data_dir, tmp_path / "spool.sqlite3")
+    try:
+        agent.take(agent._snapshot())
+        assert agent.flush() and agent.send_history()
+    finally:
+        agent.stop()
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    try:
+        page.goto(f"{url}/fleet/{NAME}")
+        expect()(page.locator("#status")).to_have_text("L1 · 720k tok/h")
+        page.click('[data-span="7d"]')
+        page.wait_for_function(
+            "import('/static/machine-chart.js').then((m) => m.inspectMachineChart()[0]?.xs.length > 300)")
+        plots = page.evaluate("import('/static/machine-chart.js').then((m) => m.inspectMachineChart())")
+        rate = plots[0]
+        assert rate["unit"] == "tok/h"
+        shown = {t: v for t, v in zip(rate["xs"], rate["values"], strict=True) if v is not None}
+        # The 30-min buckets of the 4 h it trained, long before the hub started, at its real rate.
+        trained = [t for t in shown if start <= t < start + 4 * HOUR - 1800]
+        assert len(trained) >= 6 and all(shown[t] == RATE for t in trained)
+        assert rate["y"][1] >= RATE
+        assert {"training", "idle"} <= set(rate["bands"])
+        # Hover reads a value; the arrow keys walk the points.
+        page.locator("#chart").focus()
+        page.keyboard.press("Home")
+        expect()(page.locator("#chart-readout")).to_contain_text("772,000 tok/h")
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "machine-history-desktop-light.png"), full_page=True)
+        page.emulate_media(color_scheme="dark")
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(ARTIFACTS / "machine-history-desktop-dark.png"), full_page=True)
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.wait_for_timeout(300)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        page.screenshot(path=str(ARTIFACTS / "machine-history-phone-dark.png"), full_page=True)
+    finally:
+        context.close()
+    assert not errors, errors

@@ -1,0 +1,137 @@
+"""Every logged loss of a step trainer's run is kept; long runs come back as each bucket's lowest and
+highest loss; a loss that was not a number and every evaluation always come back.
+
+Composed runs (values computed here): loss(step) = 4 + sin(step / 50) with spikes to 9 at every
+step that is a multiple of 997, a NaN at one step, an evaluation every 250 steps.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from app.record.logged import LoggedSteps
+from app.stats.events import EvalResult, TrainStep
+from app.store import History, Observation, SourceKey
+from app.store.losses import BUCKET_STEPS, LOSS_BUCKETS, LOSS_POINTS, ROWS_READ
+from app.store.records import LossPoint
+
+NOW = 1_790_000_100.0
+SOURCE = SourceKey("box", "/logs/train.log", "steps")
+NAN_STEP = 1234
+
+
+def loss(step: int) -> float:
+    if step == NAN_STEP:
+        return math.nan
+    return 9.0 if step % 997 == 0 and step else 4.0 + math.sin(step / 50)
+
+
+def lr(step: int) -> float:
+    return 1e-3 * (1 - step / 100_000)
+
+
+def write_run(data_dir: Path, steps: int) -> History:
+    history = History(data_dir, clock=lambda: NOW)
+    history.start()
+    logged = LoggedSteps()
+    start = NOW - steps * 0.1
+    events: list[TrainStep | EvalResult] = []
+    for s in range(steps):
+        events.append(TrainStep(at=start + s * 0.1, stage="train", step=s, loss=loss(s), lr=lr(s)))
+        if s % 250 == 0:
+            events.append(EvalResult(at=start + s * 0.1, name="val loss", value=3.0 + 1 / (s + 1), step=s))
+    for i in range(0, len(events), 50_000):
+        rows, evals = logged.feed(events[i:i + 50_000], NOW)
+        assert history.submit(Observation(SOURCE, losses=tuple(rows), evals=tuple(evals)))
+    assert history.flush(60)
+    return history
+
+
+def test_a_short_run_comes_back_with_every_logged_loss_and_its_not_a_number(tmp_path: Path) -> None:
+    steps = LOSS_POINTS - 100
+    history = write_run(tmp_path, steps)
+    try:
+        chart = history.chart(SOURCE, "30d", NOW)
+    finally:
+        history.stop()
+    run = chart["steps"]
+    assert run["loss_bucket_steps"] == 1
+    finite = [s for s in range(steps) if s != NAN_STEP]
+    assert [s for s, _ in run["loss"]] == finite
+    assert all(v == loss(s) for s, v in run["loss"])
+    assert run["not_finite"] == ([NAN_STEP] if NAN_STEP < steps else [])
+    assert run["lr"] == [[s, lr(s)] for s in range(steps)]
+    assert [s for s, _ in run["evals"]["val loss"]] == list(range(0, steps, 250))
+
+
+# From the rows themselves (up to ROWS_READ losses), and from the 64-step buckets beyond.
+@pytest.mark.parametrize("steps", [30_000, ROWS_READ + 20_000])
+def test_a_long_run_keeps_each_buckets_lowest_and_highest_and_every_evaluation(tmp_path: Path, steps: int) -> None:
+    history = write_run(tmp_path, steps)
+    try:
+        chart = history.chart(SOURCE, "30d", NOW)
+    finally:
+        history.stop()
+    run = chart["steps"]
+    width = run["loss_bucket_steps"]
+    assert steps / LOSS_BUCKETS <= width <= steps / LOSS_BUCKETS + BUCKET_STEPS
+    drawn = {s: v for s, v in run["loss"]}
+    assert len(drawn) <= 2 * LOSS_BUCKETS
+    for first in range(0, steps, width):
+        values = [(loss(s), s) for s in range(first, min(first + width, steps)) if s != NAN_STEP]
+        low, high = min(values), max(values)
+        assert drawn.get(low[1]) == low[0] and drawn.get(high[1]) == high[0], first
+    # Every spike is some bucket's highest.
+    assert all(drawn.get(s) == 9.0 for s in range(997, steps, 997))
+    assert run["not_finite"] == [NAN_STEP]
+    # The learning rate at each bucket's last step.
+    assert run["lr"] == [[min(first + width, steps) - 1, lr(min(first + width, steps) - 1)] for first in range(0, steps, width)]
+    assert len(run["evals"]["val loss"]) == len(range(0, steps, 250))
+
+
+def test_today_counts_the_steps_that_ran_today_never_more_than_the_run_has(tmp_path: Path) -> None:
+    from app.store.queries import local_midnight
+
+    midnight = local_midnight(NOW)
+    history = History(tmp_path, clock=lambda: NOW)
+    history.start()
+    # Steps 1–999 before midnight, 1000–1600 after it: 601 steps ran today (1000 to 1600).
+    before = [LossPoint("train", s, midnight - (1000 - s) * 2.0, 3.0) for s in range(1, 1000)]
+    after = [LossPoint("train", s, midnight + (s - 999) * 2.0, 3.0) for s in range(1000, 1601)]
+    assert history.submit(Observation(SOURCE, losses=tuple(before + after)))
+    assert history.flush(20)
+    try:
+        _, today = history.figures(SOURCE, None, None, midnight + 1300)
+    finally:
+        history.stop()
+    assert today is not None and today["passes"] == 601
+
+
+def test_a_trainers_today_line_says_no_tokens_its_log_does_not_count() -> None:
+    from app.record.recorder import today_line
+    from app.snapshot import TodayView
+
+    today = TodayView(tokens=0, passes=4000, training_seconds=0.0, observed_seconds=900.0)
+    assert today_line(today, "steps", counts_tokens=False) == "today: 4,000 steps"
+    assert today_line(replace(today, tokens=2_500_000), "steps") == "today: 2.5M tokens · 4,000 steps"
+
+
+def test_a_log_with_no_times_keeps_its_losses_too(tmp_path: Path) -> None:
+    """An HF Trainer's dicts alone (no progress bar, no durations): nothing places them in time."""
+    import threading
+
+    from app.record.replay import replay_file
+
+    log = tmp_path / "trainer.log"
+    log.write_text("".join(
+        f"{{'loss': {3 - i / 1000:.4f}, 'grad_norm': 1.0, 'learning_rate': {5e-5 * (1 - i / 3000):.3e}, 'epoch': {i / 1000:.2f}}}\n"
+        for i in range(1, 3001)))
+    batches: list[Observation] = []
+    assert replay_file(log, "auto", NOW, threading.Event(), batches.append) == "hf-trainer"
+    losses = [p for o in batches for p in o.losses]
+    assert [p.step for p in losses] == list(range(1, 3001))
+    assert losses[0].value == 2.999 and losses[-1].lr == float(f"{5e-5 * (1 - 3000 / 3000):.3e}")

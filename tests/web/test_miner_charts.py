@@ -1,0 +1,105 @@
+"""A miner's chart in a real Chromium: a queued miner's positions over time, and a rate line that
+breaks where the layer changed, each segment named by its layer.
+
+Composed history (values computed here): queued from 5 h before ``NOW`` to now, polled every
+30 s, the position falling from 1600 by one every 30 s (120 an hour); and, for another miner,
+a rate of 300k on layer 2 until 3 h before ``NOW`` and 750k on layer 1 after it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.record.backfill import source_key_path
+from app.store import History
+from app.store.records import EventRow, Observation, Sample, SourceKey
+from tests.conftest import LogWriter
+from tests.web.test_browser import ARTIFACTS, expect
+from tests.web.test_chart import MACHINE, NOW, ChartServer, chart_page, inspect, start
+
+__all__ = ["chart_page"]  # the fixture, used by name
+
+HOUR = 3600
+QUEUED_FROM = NOW - 5 * HOUR
+CHANGE_AT = NOW - 3 * HOUR
+
+
+def position(t: int) -> int:
+    return 1600 - (t - QUEUED_FROM) // 30
+
+
+def source_of(log_file: Path) -> SourceKey:
+    """The history's key for the test server's log (app/record/recorder.py makes it so)."""
+    return SourceKey(MACHINE, str(source_key_path(log_file).resolve()), "miner")
+
+
+def fill(data_dir: Path, source: SourceKey, samples: tuple[Sample, ...], events: tuple[EventRow, ...] = ()) -> None:
+    history = History(data_dir, clock=lambda: NOW)
+    history.start()
+    assert history.submit(Observation(source, samples=samples, events=events))
+    assert history.flush(20)
+    history.stop()
+
+
+@pytest.fixture
+def queued_server(log_file: Path, tmp_path: Path) -> Iterator[ChartServer]:
+    writer = LogWriter(log_file)
+    writer.write([line for t in range(NOW - 600, NOW + 1, 60) for line in writer.queued(position(t), t)])
+    samples = tuple(Sample(t, None, "queued", queue_position=position(t)) for t in range(QUEUED_FROM, NOW - 600, 30))
+    fill(tmp_path / "data", source_of(log_file), samples)
+    running = start(log_file, tmp_path, data_dir=tmp_path / "data", compose=False)
+    yield running
+    running.dashboard.stop()
+
+
+@pytest.fixture
+def layer_server(log_file: Path, tmp_path: Path) -> Iterator[ChartServer]:
+    writer = LogWriter(log_file)
+    writer.write(writer.registered(1, NOW - 5 * 60))
+    samples = tuple(
+        Sample(t, 300_000.0 if t < CHANGE_AT else 750_000.0, "training", 2 if t < CHANGE_AT else 1, 3200)
+        for t in range(NOW - 5 * HOUR, NOW - HOUR, 30)
+    )
+    fill(tmp_path / "data", source_of(log_file), samples, (EventRow(CHANGE_AT, "layer_changed", "layer 2 → 1"),))
+    running = start(log_file, tmp_path, data_dir=tmp_path / "data", compose=False)
+    yield running
+    running.dashboard.stop()
+
+
+def test_a_queued_miner_charts_its_positions(queued_server: ChartServer, chart_page: Any) -> None:
+    chart_page.goto(queued_server.url)
+    expect()(chart_page.locator("#status")).to_contain_text("Queue #")
+    expect()(chart_page.locator("#history-title")).to_have_text("queue position, last hour", timeout=10_000)
+    chart_page.locator('#chart-ranges button[data-range="6h"]').click()
+    expect()(chart_page.locator("#history-title")).to_have_text("queue position, last 6 h", timeout=10_000)
+    [plot] = inspect(chart_page)
+    assert plot["unit"] == "position"
+    drawn = [v for v in plot["values"] if v is not None]
+    expected = [position(t) for t in range(QUEUED_FROM, NOW - 600, 30)]
+    assert drawn[: len(expected)] == expected
+    snapshot_position = queued_server.monitor.snapshot().queue.position
+    assert plot["current"]["y"] == snapshot_position
+    ARTIFACTS.mkdir(exist_ok=True)
+    chart_page.screenshot(path=str(ARTIFACTS / "queued-phone-light.png"), full_page=True)
+    chart_page.emulate_media(color_scheme="dark")
+    chart_page.wait_for_timeout(300)
+    chart_page.screenshot(path=str(ARTIFACTS / "queued-phone-dark.png"), full_page=True)
+
+
+def test_a_layer_change_breaks_the_rate_line_and_names_each_layer(layer_server: ChartServer, chart_page: Any) -> None:
+    chart_page.goto(layer_server.url)
+    expect()(chart_page.locator("#status")).to_contain_text("L1")
+    chart_page.locator('#chart-ranges button[data-range="6h"]').click()
+    expect()(chart_page.locator("#history-title")).to_have_text("tok/h, last 6 h", timeout=10_000)
+    plot = inspect(chart_page)[0]
+    assert plot["labels"] == ["L2", "L1"]
+    assert plot["segments"] == 2
+    values = plot["values"]
+    # No bucket joins the two layers: the last 300k and the first 750k have a gap between them.
+    last_l2 = max(i for i, v in enumerate(values) if v == 300_000.0)
+    first_l1 = min(i for i, v in enumerate(values) if v == 750_000.0)
+    assert first_l1 > last_l2 + 1 and all(v is None for v in values[last_l2 + 1:first_l1])

@@ -1,0 +1,195 @@
+"""A step trainer's page in a real Chromium: the loss of its whole run is the first chart, with every
+logged step (or every bucket's lowest and highest), every evaluation, smoothing and log-y.
+
+Composed log (values computed here): modded-nanogpt's own line shape, a train loss at every step
+from 1 to STEPS, loss(step) = 3 + 8·e^(−step/300) + 0.05·sin(step) printed to 4 decimals, a
+validation every 125 steps, 200 ms a step. The history is filled by tokwatch's own first-start
+import of that log, as a user's would be.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.config import Config
+from app.live.monitor import Monitor
+from app.record.recorder import Recorder
+from app.serve.process import Dashboard
+from app.store import History
+from tests.web.test_browser import ARTIFACTS, PHONE, expect
+from tests.web.test_chart import ChartServer, inspect
+
+STEPS = 4000
+VAL_EVERY = 125
+DESKTOP = {"width": 1280, "height": 800}
+
+
+def train_loss(step: int) -> str:
+    return f"{3 + 8 * math.exp(-step / 300) + 0.05 * math.sin(step):.4f}"
+
+
+def val_loss(step: int) -> str:
+    return f"{3.1 + 8 * math.exp(-step / 300):.4f}"
+
+
+def composed_log() -> str:
+    lines = [f"step:0/{STEPS} val_loss:{val_loss(0)} train_time:0ms step_avg:nanms"]
+    for step in range(1, STEPS + 1):
+        lines.append(f"step:{step}/{STEPS} train_loss:{train_loss(step)} train_time:{step * 200}ms step_avg:200.00ms")
+        if step % VAL_EVERY == 0:
+            lines.append(f"step:{step}/{STEPS} val_loss:{val_loss(step)} train_time:{step * 200}ms step_avg:200.00ms")
+    return "\n".join(lines) + "\n"
+
+
+@pytest.fixture
+def trainer_server(tmp_path: Path) -> Iterator[ChartServer]:
+    log_path = tmp_path / "train.log"
+    log_path.write_text(composed_log())
+    config = Config(log_path=log_path, port=0, config_dir=tmp_path / "config")
+    monitor = Monitor(log_path)
+    recorder = Recorder(History(tmp_path / "data"), log_path, machine="trainer-test")
+    dashboard = Dashboard(config, monitor, recorder=recorder)
+    started = dashboard.start()
+    assert recorder.progress is not None
+    deadline = time.monotonic() + 120
+    while not recorder.progress.done and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert recorder.progress.done and recorder.progress.problem is None
+    assert recorder.history.flush(20)
+    yield ChartServer(dashboard, monitor, f"http://127.0.0.1:{started.port}")
+    dashboard.stop()
+
+
+@pytest.fixture
+def desktop_page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport=DESKTOP, locale="en-US")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    context.close()
+    assert not [e for e in errors if "WebSocket connection" not in e], errors
+
+
+def loss_plot(page: Any) -> dict[str, Any]:
+    expect()(page.locator("#history-title")).to_have_text("loss and rate by step, the whole run", timeout=10_000)
+    plots = inspect(page)
+    assert plots[0]["kind"] == "loss", "the loss is the first chart"
+    return plots[0]
+
+
+def test_the_whole_runs_loss_opens_first_with_every_step_and_every_evaluation(
+    trainer_server: ChartServer, desktop_page: Any
+) -> None:
+    page = desktop_page
+    page.goto(trainer_server.url)
+    plot = loss_plot(page)
+    expect()(page.locator('#chart-ranges button[data-range="30d"]')).to_have_attribute("aria-pressed", "true")
+    drawn = {int(step): value for step, value in plot["lossPoints"]}
+    if plot["bucketSteps"] == 1:
+        right = sum(1 for s in range(1, STEPS + 1) if s in drawn and f"{drawn[s]:.4f}" == train_loss(s))
+        assert right >= 0.95 * STEPS, f"{right} of {STEPS} steps drawn with their logged loss"
+    else:
+        width = plot["bucketSteps"]
+        for first in range(0, STEPS + 1, width):
+            values = [(float(train_loss(s)), s) for s in range(max(first, 1), min(first + width, STEPS + 1))]
+            if values:
+                assert min(values)[1] in drawn and max(values)[1] in drawn, first
+    assert plot["evalPoints"] == {"val_loss": STEPS // VAL_EVERY + 1}
+    # The current loss (the last logged) sits on the chart.
+    assert plot["current"]["x"] == STEPS
+
+    # Smoothing: the slider redraws the same plot; log-y rebuilds it on a log scale.
+    controls = page.locator("#loss-controls")
+    expect()(controls).to_be_visible()
+    page.locator("#log-y").check()
+    page.wait_for_function("import('/static/chart.js').then((m) => m.inspectChart()[0].logY)")
+    page.locator("#log-y").uncheck()
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "trainer-desktop-light.png"), full_page=True)
+    page.emulate_media(color_scheme="dark")
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(ARTIFACTS / "trainer-desktop-dark.png"), full_page=True)
+    # A phone: one column, the loss chart under the status, nothing wider than the screen.
+    page.set_viewport_size(PHONE)
+    page.wait_for_timeout(300)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.screenshot(path=str(ARTIFACTS / "trainer-phone-dark.png"), full_page=True)
+    page.emulate_media(color_scheme="light")
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(ARTIFACTS / "trainer-phone-light.png"), full_page=True)
+
+
+def test_at_1280_the_chart_is_beside_the_status_and_300_px_tall(trainer_server: ChartServer, desktop_page: Any) -> None:
+    page = desktop_page
+    page.goto(trainer_server.url)
+    loss_plot(page)
+    status = page.locator("#status").bounding_box()
+    details = page.locator("#details").bounding_box()
+    chart = page.locator("#chart").bounding_box()
+    assert chart["x"] >= status["x"] + status["width"], (status, chart)
+    assert chart["y"] < details["y"] + details["height"], "the chart starts beside the status, not under it"
+    assert page.locator("#chart .uplot").first.bounding_box()["height"] >= 300
+    # The status line stays on one line.
+    line_height = page.evaluate("parseFloat(getComputedStyle(document.getElementById('status')).lineHeight)")
+    assert status["height"] < 1.6 * line_height, status
+
+
+# llm.c's own line shape (tests/data/real/llmc-issue796-mfu-unknown-gpu.log): 600 steps, a
+# learning rate warming up over 100 steps to 6e-4 and then decaying linearly to 0 at step 600.
+LLMC_STEPS = 600
+
+
+def llmc_lr(step: int) -> float:
+    return 6e-4 * step / 100 if step <= 100 else 6e-4 * (LLMC_STEPS - step) / 500
+
+
+def llmc_log() -> str:
+    return "\n".join(
+        f"step {s:4d}/{LLMC_STEPS} | loss {4 - s / 300:.6f} (+nanz)| norm 1.4800 (+nanz)| lr {llmc_lr(s):.2e} | 44.57 ms"
+        " | 40.0% bf16 MFU | 91886 tok/s"
+        for s in range(1, LLMC_STEPS + 1)
+    ) + "\n"
+
+
+@pytest.fixture
+def llmc_server(tmp_path: Path) -> Iterator[ChartServer]:
+    log_path = tmp_path / "train.log"
+    log_path.write_text(llmc_log())
+    config = Config(log_path=log_path, port=0, config_dir=tmp_path / "config")
+    monitor = Monitor(log_path)
+    recorder = Recorder(History(tmp_path / "data"), log_path, machine="trainer-test")
+    dashboard = Dashboard(config, monitor, recorder=recorder)
+    started = dashboard.start()
+    assert recorder.progress is not None
+    deadline = time.monotonic() + 120
+    while not recorder.progress.done and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert recorder.history.flush(20)
+    yield ChartServer(dashboard, monitor, f"http://127.0.0.1:{started.port}")
+    dashboard.stop()
+
+
+def test_the_learning_rate_is_one_tick_away(llmc_server: ChartServer, desktop_page: Any) -> None:
+    page = desktop_page
+    page.goto(llmc_server.url)
+    plot = loss_plot(page)
+    assert plot["lrPoints"] is None
+    page.locator("#show-lr").check()
+    page.wait_for_function("import('/static/chart.js').then((m) => m.inspectChart()[0].lrPoints > 0)")
+    plot = inspect(page)[0]
+    assert plot["lrPoints"] == LLMC_STEPS
+    # Hover on step 100 reads its loss and its learning rate as printed.
+    from tests.web.test_chart import point
+
+    x, y = point(page, 0, 100)
+    page.mouse.move(x, y)
+    expect()(page.locator("#chart-readout")).to_contain_text(f"learning rate {float(f'{llmc_lr(100):.2e}'):g}")
+    page.screenshot(path=str(ARTIFACTS / "trainer-lr-desktop-light.png"), full_page=True)
