@@ -59,7 +59,7 @@ class LineSplitter:
         given again when it ends (readers take a step printed twice as the same step); if only its
         newline follows, it is not given twice.
         """
-        if self._discarding or not self._pending or self._tail_given == self._pending:
+        if self._discarding or not self._pending or self._tail_given == bytes(self._pending):
             return None
         self._tail_given = bytes(self._pending)
         return self._tail_given

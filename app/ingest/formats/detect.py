@@ -107,7 +107,7 @@ def signature(line: str, prefer: str | None = None) -> str | None:
     for name, needle, pattern in _preferring(prefer):
         if needle in line:
             if text is None:
-                text = clean(line)
+                text = clean(line).lstrip()  # indentation (a README's or a Markdown copy) is no reason to differ
             if pattern.search(text):
                 return name
             if message is None:

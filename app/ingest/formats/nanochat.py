@@ -59,8 +59,11 @@ _BASE_EVAL = re.compile(
 )
 _BPB = re.compile(rf"(train|val) bpb: ({_NUM})")
 _CORE = re.compile(rf"CORE metric: ({_NUM})")
+_MIN_BPB = re.compile(rf"Minimum validation bpb: ({_NUM})")
 _TASK = re.compile(r"  ([A-Za-z][\w-]{0,40}): ([\d.]+)%")
 # Keys of the step line: a piece holding them but not starting like a record is a torn tail.
+# A step line whose figures are whole up to the MFU, and nothing after it.
+_CUT_BEFORE_EPOCH = re.compile(r" \| dt: [\d.]+ms \| tok/sec: [\d,]+ \| (?:bf16_)?mfu: -?\d+\.\d\d$")
 _STEP_KEYS = ("lrm: ", "dt: ", "tok/sec: ", "total time: ", "mfu: ", "loss: ", "eta: ")
 
 _EVAL_NAMES = {
@@ -129,6 +132,8 @@ class NanochatParser(PrefixDated):
         return self._other_line(text)
 
     def _step_line(self, text: str) -> tuple[Kind, Emit | None]:
+        if text.endswith("|"):
+            text = text.rstrip("| ")  # cut right after a separator
         head = _STEP_HEAD.match(text)
         if head is None:
             return (Kind.PARTIAL, None) if re.match(r"step (?:\d|$)", text) else (Kind.OTHER, None)
@@ -154,7 +159,12 @@ class NanochatParser(PrefixDated):
                     return Kind.PARTIAL, None
                 whole = True
         if not whole:
-            return Kind.PARTIAL, None
+            if not _CUT_BEFORE_EPOCH.search(text):
+                return Kind.PARTIAL, None
+            # Cut before ``| epoch …`` (a terminal or a grep that kept the line's head): every
+            # figure up to the MFU is whole, so it is a step line; held one line in case a wrap
+            # continues it.
+            kind = Kind.OPEN
         step_number = int(head.group(1))
         total = int(head.group(2)) if head.group(2) else None
         percent = number(head.group(3))
@@ -311,6 +321,11 @@ class NanochatParser(PrefixDated):
             if m is not None:
                 bpb = EvalResult(at=None, name=f"{m.group(1)}_bpb", value=number(m.group(2)))
                 return Kind.OPEN, lambda: [bpb]
+        if head.startswith("Minimum val"):
+            m = _MIN_BPB.fullmatch(text)
+            if m is not None:
+                best = EvalResult(at=None, name="min_val_bpb", value=number(m.group(1)))
+                return Kind.OPEN, lambda: [best]
         if head.startswith("CORE metric:"):
             m = _CORE.fullmatch(text)
             if m is not None:

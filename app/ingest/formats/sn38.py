@@ -166,6 +166,8 @@ class Sn38Parser:
         return (Kind.OPEN if text[-1:].isdigit() else Kind.FULL), line
 
     def _split_prefix(self, text: str) -> _Line | None:
+        if text[:1] in " \t" and not _RANK.match(text):
+            text = text.lstrip()  # an indented copy (a README, a Markdown quote): the line as printed
         first = text[:1]
         if first.isdigit():
             m = _BITTENSOR.match(text)

@@ -91,7 +91,10 @@ class TorchtitanParser:
         for raw in lines:
             # torchrun's rank, and a launcher's or logger's prefix before the line (or before a
             # step line printed without torchtitan's own logger): app/ingest/formats/prefix.py.
-            line = self._lines.message(clean(raw), self._joiner.holding)
+            text = clean(raw)
+            if text[:1] in " \t" and text.lstrip()[:1] == "[":
+                text = text.lstrip()  # an indented copy (a README, a Markdown quote): the line as printed
+            line = self._lines.message(text, self._joiner.holding)
             if line is None:
                 continue  # another rank's copy
             for record in self._joiner.records(line):

@@ -53,6 +53,7 @@ from .stage import (
     measure,
     same_position,
 )
+from .text import EVALS_SHOWN
 from .timing import covered_steps, line_seconds, place_in_time
 
 
@@ -115,6 +116,8 @@ class StepProgress:
             if self._stage is not None:
                 self._stage.pause, self._stage.pause_at = event.reason, t
         elif isinstance(event, StageEnd):
+            if self._stage is None:
+                self._end_without_steps(t)
             if self._stage is not None:
                 self._stage.finished = event.summary or "finished"
                 if self._stage.done_at is None:
@@ -144,6 +147,13 @@ class StepProgress:
             else:
                 counts.failed += 1
                 counts.last_error = event.error
+
+    def _end_without_steps(self, t: float | None) -> None:
+        """An end summary read with no step line before it (a tail that holds only the run's end):
+        the run is at the step its last evaluations name."""
+        steps = [step for _, step in self._pending_evals.values() if step is not None]
+        if steps:
+            self._new_stage(TrainStep(at=t, stage="train", step=max(steps)), t)
 
     def _run_info(self, event: RunInfo) -> None:
         run = self._run
@@ -390,14 +400,23 @@ class StepProgress:
             status = f"no step yet · {ar.failed} all-reduce failed"
         elif errors is not None:
             status = f"no step yet · {errors.count} error{'s' if errors.count != 1 else ''}"
-        details = ["waiting for the first training step"]
-        if self._run.total_steps is not None:
-            details[0] += f" of {self._run.total_steps:,} planned"
+        planned = f" of {self._run.total_steps:,} planned" if self._run.total_steps is not None else ""
+        details = [f"waiting for the first training step{planned}"]
+        pending = [(name, value, step) for name, (value, step) in self._pending_evals.items()]
+        if pending and status == "waiting for first step":
+            # A log of validation lines alone (an evaluation run, or a tail that holds no step
+            # line): say so, with the figures, rather than wait for a step forever.
+            steps = [step for _, _, step in pending if step is not None]
+            status = f"validation only · step {max(steps)}" if steps else "validation only"
+            figures = ", ".join(f"{name} {step_text.figure(value)}" for name, value, _ in pending[-EVALS_SHOWN:])
+            details = [f"Only validation lines so far, no training step: {figures}"]
+        evals = {name: {"value": payload.json_number(value), "step": step} for name, value, step in pending}
         details.extend(step_text.all_reduce_lines(ar))
         details.extend(step_text.error_lines(errors))
         details.extend(step_text.run_details(self._run))
         training = payload.empty_payload()
         training["total_steps"] = self._run.total_steps
+        training["eval"] = evals or None
         training["all_reduce"] = payload.all_reduce_view(ar)
         training["errors"] = payload.errors_view(errors)
         state, status, since = self._health("working", status, None, None, details, training)

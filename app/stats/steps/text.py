@@ -46,6 +46,8 @@ def details(
             f"{text.compact(m.steps_per_hour)} {unit}/h (over {text.minutes(m.observed_seconds)} min)"
             + ("" if latest.logged else " · tokens per step not printed")
         )
+    elif finished(stage) and stage.lines == 0:
+        lines.append("no rate: the log holds the run's end summary, no step line")
     elif finished(stage):
         lines.append(f"no rate: {stage.lines} {unit} over less than {text.minutes(WARMUP_SECONDS)} min of its own time")
     elif no_timing(stage, m):

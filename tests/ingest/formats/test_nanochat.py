@@ -213,12 +213,39 @@ def test_a_wrap_whose_tail_is_lost_never_gives_a_wrong_figure(cut: int) -> None:
     """The continuation never came: the head is dropped and counted, or read whole but its eta."""
     found, bad = steps([SEED_LINE[:cut], SEED_PREVIOUS])
     assert found[-1] == _expected(SEED_PREVIOUS)
-    if len(found) == 2:
+    if len(found) == 2 and SEED_LINE[:cut].rstrip("| ") == SEED_LINE[: SEED_LINE.index(" | epoch")]:
+        # cut right before ``| epoch``: every figure up to the MFU is whole (a step line cut so)
+        assert found[0] == replace(_expected(SEED_LINE), trainer_eta_seconds=None, epoch=None, parquet_index=None,
+                                   row_group=None)
+        assert bad == 0
+    elif len(found) == 2:
         assert cut >= SEED_LINE.index(" | eta")
         assert found[0] == replace(_expected(SEED_LINE), trainer_eta_seconds=None)
         assert bad == 0
     else:
         assert bad == 1
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # nanochat-on-rtx4070 (d24 r40 log), its line cut before ``| epoch`` as a narrow terminal keeps it
+        "step 836413/1025288 (81.58%) | loss: 2.635102 | lrm: 0.23 | dt: 2291.65ms | tok/sec: 7,149 | mfu: 0.00",
+        "step 836413/1025288 (81.58%) | loss: 2.635102 | lrm: 0.23 | dt: 2291.65ms | tok/sec: 7,149 | mfu: 0.00 |",
+        # and indented, as a README quotes it
+        "    step 836413/1025288 (81.58%) | loss: 2.635102 | lrm: 0.23 | dt: 2291.65ms | tok/sec: 7,149 | mfu: 0.00",
+    ],
+)
+def test_a_step_line_cut_before_its_epoch_is_a_step(line: str) -> None:
+    found, bad = steps([line])
+    assert [(s.step, s.total_steps, s.loss, s.lr_multiplier, s.tokens_per_second, s.epoch) for s in found] == [
+        (836413, 1025288, 2.635102, 0.23, 7149, None)]
+    assert found[0].step_seconds == pytest.approx(2.29165) and bad == 0
+
+
+def test_a_step_line_cut_inside_a_figure_is_no_step() -> None:
+    found, _ = steps(["step 836415/1025288 (81.58%) | loss: 2.620835 | lrm: 0.23 | dt: 2952.42ms | tok/sec: 5,5"])
+    assert found == []
 
 
 def test_an_eval_figure_cut_by_a_wrap_is_held_for_its_continuation() -> None:
