@@ -165,3 +165,17 @@ def test_unrecognised_log_says_so(tmp_path: Path) -> None:
     result = once("--log", str(log))
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[0] == "log format not recognised"
+
+
+def test_once_into_a_reader_that_stops_early_exits_quietly() -> None:
+    """``tokwatch --once | head -1``: the pipe is closed before the output is written."""
+    child = subprocess.Popen(
+        [sys.executable, str(ROOT / "run.py"), "--once", "--json", "--log", str(SAMPLE)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
+    )
+    assert child.stdout is not None and child.stderr is not None
+    child.stdout.close()  # like head, gone before the first byte
+    status = child.wait(timeout=30)
+    errors = child.stderr.read().decode()
+    child.stderr.close()
+    assert (status, errors) == (0, "")

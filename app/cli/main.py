@@ -428,7 +428,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         config, args = parse_config(argv)
         if args.once:
-            return run_once(config, args)
+            try:
+                status = run_once(config, args)
+                sys.stdout.flush()  # here, where a closed pipe can be caught, not at exit
+                return status
+            except BrokenPipeError:
+                # The reader stopped early (``--once | head``): nothing is wrong, and the flush
+                # at exit must not complain either.
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+                return 0
         if args.notify_test:
             return notify_test(config)
         if args.enroll is not None or args.revoke is not None:
