@@ -73,6 +73,10 @@ class HfTrainerParser(PrefixDated):
         self._rate_seconds: float | None = None  # the last step time a bar printed whole
         self._logged = 0  # loss dicts seen while no bar gives the step
         self._advancing: tuple[int, int, int] | None = None  # (total, position, bars) of bars alone
+        # (loss, epoch, lr, printed through a logger) of the last log record
+        self._last_record: tuple[float | None, float | None, float | None, bool] | None = None
+        self._bar_since_record = False
+        self._through_logger = False  # the line being read came through a logger's prefix
 
     def feed(self, lines: Iterable[str]) -> list[Event]:
         """Parse lines in log order; end with a ``Tick`` when a prefix carried a time."""
@@ -80,9 +84,11 @@ class HfTrainerParser(PrefixDated):
         times = self._times
         times.latest = None
         for raw in lines:
-            line = times.message(clean(raw), self._joiner.holding)
+            cleaned = clean(raw)
+            line = times.message(cleaned, self._joiner.holding)
             if line is None:
                 continue
+            self._through_logger = len(line) < len(cleaned.strip())
             start = len(events)
             if "^M" in line:
                 line = line.replace("^M", "\r")  # a log viewed in a pager and pasted: "^M" for \r
@@ -180,6 +186,7 @@ class HfTrainerParser(PrefixDated):
 
     def _bar(self, m: re.Match[str], suffix: re.Match[str] | None = None) -> list[Event]:
         n, total = int(m.group(2)), int(m.group(3))
+        self._bar_since_record = True
         self._bar_total = total
         before: list[Event] = []
         if self._train_total is None and self._trust_bars_alone(n, total):
@@ -220,6 +227,31 @@ class HfTrainerParser(PrefixDated):
         self._step = n
         return before + [step]
 
+    def _callback_record(self, pairs: dict[str, str], values: dict[str, float | None]) -> list[Event]:
+        """LLaMA-Factory's callback record: the step, the total and the elapsed time, as printed."""
+        step = integer(pairs.get("current_steps"))
+        if step is None:
+            return []
+        total = integer(pairs.get("total_steps"))
+        if total is not None and total > 0:
+            self._train_total = total
+        self._step = step
+        return [
+            TrainStep(
+                at=None,
+                stage="train",
+                step=step,
+                total_steps=total if total is not None and total > 0 else self._train_total,
+                loss=values.get("loss"),
+                loss_note="mean since the last log",
+                lr=finite(values.get("lr", values.get("learning_rate"))),
+                grad_norm=values.get("grad_norm"),
+                epoch=finite(values.get("epoch")),
+                elapsed_seconds=clock_seconds(pairs.get("elapsed_time")),
+                trainer_eta_seconds=clock_seconds(pairs.get("remaining_time")),
+            )
+        ]
+
     def _trust_bars_alone(self, n: int, total: int) -> bool:
         """Bars of one total that keep advancing, with no header or dict to say: the training bar."""
         seen = self._advancing
@@ -235,7 +267,24 @@ class HfTrainerParser(PrefixDated):
 
     def _dict(self, pairs: dict[str, str]) -> list[Event]:
         values = {k: number(v) for k, v in pairs.items()}
-        if "train_runtime" in pairs:
+        if "loss" in pairs or "learning_rate" in pairs or "current_steps" in pairs:
+            # The same record twice in a row, nothing between (LLaMA-Factory's callback logs the
+            # Trainer's dict again): one log, counted once.
+            record = (values.get("loss"), values.get("epoch"), values.get("learning_rate", values.get("lr")),
+                      self._through_logger)
+            last = self._last_record
+            # One printed bare, the other through a logger: the Trainer's dict and its echo. Two
+            # bare dicts alike are two logs (a broken run repeats itself exactly).
+            echo = (last is not None and record[:3] == last[:3] and record[3] != last[3]
+                    and not self._bar_since_record)
+            self._last_record, self._bar_since_record = record, False
+            if echo:
+                return []
+        if "current_steps" in pairs:
+            return self._callback_record(pairs, values)
+        if "train_runtime" in pairs and "loss" not in pairs:
+            # The end-of-training summary (``train_loss``, not ``loss``). unsloth Studio logs
+            # ``train_runtime`` in every step's dict, next to the step's own ``loss``.
             summary = ", ".join(f"{k} {v.strip(chr(39))}" for k, v in pairs.items())
             return [StageEnd(at=None, summary=summary)]
         if any(k.startswith("eval_") for k in pairs):

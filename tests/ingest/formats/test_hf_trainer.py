@@ -254,3 +254,74 @@ def test_bars_glued_to_warnings_between_padded_dicts() -> None:
     assert [s.step for s in steps] == [4500, 5000, 5500, 5832]
     assert steps[-1].elapsed_seconds == 19 * 3600 + 50 * 60 + 58 and steps[-1].step_seconds == pytest.approx(12.10)
     assert [e for e in events if isinstance(e, StageEnd)]
+
+
+# --- as it is really captured ---------------------------------------------------------------
+
+
+def steps_of(events: list[object]) -> list[tuple[int, int | None, float | None]]:
+    return [(e.step, e.total_steps, e.loss) for e in events if isinstance(e, TrainStep)]
+
+
+def test_bars_alone_are_the_training_bar() -> None:
+    """Chinese-LLaMA-Alpaca #534: stderr captured, no header, no dict in this stretch."""
+    events, bad = read(body("hf-chinese-llama-alpaca-issue534-bars-only-deepspeed.log")[:11])
+    assert [s[:2] for s in steps_of(events)][-3:] == [(68, 2724), (69, 2724), (70, 2724)] and bad == 0
+
+
+def test_the_header_total_with_its_comma_names_the_training_bar() -> None:
+    events, _ = read(["  Total optimization steps = 1,548", "  0%|          | 1/1548 [00:05<2:09:00,  5.00s/it]"])
+    assert RunInfo(None, total_steps=1548) in events and steps_of(events) == [(1, 1548, None)]
+
+
+def test_unsloth_train_prints_the_loss_after_its_bar() -> None:
+    """unsloth #1145: ``<0-based step>, <loss>`` glued to the bar; its banner says ``Total steps = 312``."""
+    events, _ = read(body("hf-unsloth-issue1145-unsloth-train-bar-suffix.log"))
+    assert steps_of(events)[-1] == (81, 312, 2.0887)
+
+
+def test_a_dict_before_the_first_bar_does_not_freeze_the_position() -> None:
+    """A tail that starts with a dict: the bars after it still move the step."""
+    lines = ["{'loss': 1.5, 'grad_norm': 0.8, 'learning_rate': 1e-05, 'epoch': 0.1}"]
+    lines += [f" 10%|█         | {n}/200 [01:{n:02d}<10:00,  2.00s/it]" for n in range(11, 16)]
+    events, _ = read(lines)
+    assert [s[0] for s in steps_of(events)][-3:] == [13, 14, 15]
+
+
+def test_a_step_dict_with_train_runtime_is_a_step() -> None:
+    """unsloth Studio logs ``train_runtime`` and ``train_tokens_per_second`` in every step's dict, quoted."""
+    line = ("{'loss': '0.9123', 'grad_norm': '1.204', 'learning_rate': '4e-05', 'epoch': '0.3', 'train_runtime': '120.5',"
+            " 'train_tokens_per_second': '5021.3'}")
+    events, _ = read([line])
+    assert not any(isinstance(e, StageEnd) for e in events)
+    assert steps_of(events) == [(1, None, 0.9123)]
+    summary, _ = read([("{'train_runtime': 300.0, 'train_samples_per_second': 1.0, 'train_steps_per_second': 0.1,"
+                       " 'train_loss': 1.0, 'epoch': 1.0}")])
+    assert isinstance(summary[0], StageEnd)
+
+
+def test_a_record_echoed_by_a_logger_is_counted_once() -> None:
+    """LLaMA-Factory's callback logs the Trainer's dict again (``{:.4f}``, ``{:2.4e}``, ``{:.2f}``)."""
+    events, _ = read([
+        "{'loss': 1.2345, 'learning_rate': 4.9e-05, 'epoch': 0.1}",
+        ("10/05/2023 12:00:00 - INFO - llmtuner.extras.callbacks - {'loss': 1.2345, 'learning_rate': 4.9000e-05,"
+        " 'epoch': 0.10}"),
+        "{'loss': 1.1, 'learning_rate': 4.8e-05, 'epoch': 0.2}",
+    ])
+    assert steps_of(events) == [(1, None, 1.2345), (2, None, 1.1)]
+
+
+def test_two_bare_dicts_alike_are_two_logs() -> None:
+    """A broken fp16 run repeats itself exactly: each dict is a log (the broken-run rule counts them)."""
+    line = "{'loss': 0.0, 'grad_norm': nan, 'learning_rate': 0.04999871292419044, 'epoch': 0.01}"
+    events, _ = read([line, line, line])
+    assert len(steps_of(events)) == 3
+
+
+def test_llama_factory_s_callback_record_gives_the_step_and_the_elapsed_time() -> None:
+    line = ("{'current_steps': 20, 'total_steps': 6750, 'loss': 2.1827, 'lr': 2.814814814814815e-06, 'epoch': 0.0089,"
+            " 'percentage': 0.3, 'elapsed_time': '0:01:03', 'remaining_time': '5:53:59'}")
+    (step, *_), _ = read([line])
+    assert isinstance(step, TrainStep)
+    assert (step.step, step.total_steps, step.loss, step.elapsed_seconds, step.trainer_eta_seconds) == (
+        20, 6750, 2.1827, 63.0, 5 * 3600 + 53 * 60 + 59)
