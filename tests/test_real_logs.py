@@ -193,3 +193,24 @@ def test_a_prefix_dates_the_divergence(tmp_path: Path) -> None:
     now = monitor.last_event_at()
     assert now == local(2023, 3, 22, 9, 33, 43)
     assert monitor.snapshot(now).state_since == local(2023, 3, 22, 9, 32, 52)
+
+
+def test_a_finished_record_without_a_final_newline_reads_its_last_line(tmp_path: Path) -> None:
+    """modded-nanogpt's track-2 record ends without a newline: --once, an hour later, reads it done, whole."""
+    log = tmp_path / "record.txt"
+    log.write_text("\n".join(body("modded-nanogpt-track2-medium-2025-09-11-done-no-eol.txt")), encoding="utf-8")
+    os.utime(log, (T0, T0))
+    monitor = Monitor(log, clock=lambda: T0 + 3600)
+    monitor.read_once(log)
+    data = snap(monitor, T0 + 3600)
+    assert (data["status_line"], data["state"]) == ("done · step 5690/5690", "done")
+    assert "Finished: peak memory allocated: 53988 MiB reserved: 56448 MiB" in data["details"]
+    assert data["source"]["lines_read"] == len(body("modded-nanogpt-track2-medium-2025-09-11-done-no-eol.txt"))
+
+
+def test_a_crash_line_is_the_run_s_last_word(tmp_path: Path) -> None:
+    """Firefly #183, read by --once: crashed, no warm-up to wait for, no ETA."""
+    data = snap(cold(tmp_path, "crash-firefly-issue183-nccl-watchdog-glued-bar.log"), T0 + 60)
+    assert data["level"] == "problem" and data["training"]["eta_seconds"] is None
+    assert not any(line.startswith(("measuring", "ETA ")) for line in data["details"])
+    assert [(e["kind"], e["text"][:40]) for e in data["events"]] == [("crashed", "crashed at step 568: Watchdog caught col")]

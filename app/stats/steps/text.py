@@ -72,8 +72,8 @@ def details(
         lines.append(f"Loss {loss} ({note}){extra}")
         if not math.isfinite(stage.loss):
             lines.append("Loss is not a number: the run has diverged")
-    elif latest.loss_note:
-        lines.append(f"No loss here: {latest.loss_note}")
+    elif latest.loss is None and latest.loss_note and latest.loss_note.startswith("loss is "):
+        lines.append(f"No loss here: {latest.loss_note}")  # a placeholder printed instead (torchtitan's pipeline)
     for name in stage.eval_diverged:
         value, step = stage.evals.get(name, (None, None))
         at = f" at step {step}" if step is not None and not latest.logged else ""
