@@ -116,7 +116,8 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
       "crash": {"error": "Watchdog caught collective operation timeout: WorkNCCL(SeqNum=23290, OpType=ALLREDUCE,"
                          " Timeout(ms)=1800000) ran for 1800634 milliseconds before timing out.", "at": T0}}),
     ("crash-nanochat-rtx4070-step0-oom-optimizer.log", T0, T0, "no step yet · crashed", "crashed",
-     {"step": None, "loss": None, "crash": {"error": "RuntimeError: CUDA driver error: out of memory", "at": T0}}),
+     {"step": None, "loss": None, "total_steps": 615173, "eval": {"val_bpb": {"value": 3.180743, "step": 0}},
+      "crash": {"error": "RuntimeError: CUDA driver error: out of memory", "at": T0}}),
     ("broken-llamafactory-issue5660-fp16-nan-grad-lr-frozen.log", T0, T0, "epoch 0.05 · broken", "broken",
      {"loss": 4.5003, "grad_norm": "nan", "lr": 0.0001, "steps_per_hour": None, "crash": None,
       "broken": "grad norm is nan at 4 logs in a row: the run is broken (its updates are skipped or corrupt)"}),
