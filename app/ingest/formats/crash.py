@@ -70,8 +70,7 @@ _LOGGED = re.compile(
 )
 # Warning-level lines never crash a run (glog ``W0219``, torch's ``[W …]``, python warnings).
 _WARNING = re.compile(
-    r"^(?:\[?W\d{4}\b|\[W |WARNING\b|WARN\b|\[WARNING\]|\[WARN\])|\bWarning: |Warning\]|\| WARNING +\||"
-    r" - WARNING - |\bWARNING:|\[WARNING\|"
+    r"(?:^|[\s\[|:(])(?:WARNING|WARN)(?=[\s\]|:)]|$)|^\[?W\d{4} |^\[W |Warning[:\]]"
 )
 # One-line fatal errors, found anywhere in a line (after a bar, behind any prefix).
 _FATAL = re.compile(
@@ -239,7 +238,11 @@ class CrashWatch:
         if _ALONE.match(message):
             return self._crash(message, NOTICE)
         m = _FATAL.search(message)
-        if m is None or _WARNING.search(message[: m.start()] or message) or _HANDLED.search(message):
+        if m is None or _HANDLED.search(message):
+            return []
+        # The level is in the prefix (peeled off the message) or just before the error.
+        logged = _FATAL.search(line)
+        if _WARNING.search(line[: logged.start()] if logged is not None else line):
             return []
         text = message
         if m.start() > 0:
