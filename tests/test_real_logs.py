@@ -203,7 +203,8 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
       "crash": {"error": "Watchdog caught collective operation timeout: WorkNCCL(SeqNum=23290, OpType=ALLREDUCE,"
                          " Timeout(ms)=1800000) ran for 1800634 milliseconds before timing out.", "at": T0}}),
     ("crash-nanochat-rtx4070-step0-oom-optimizer.log", T0, T0, "no step yet · crashed", "crashed",
-     {"step": None, "loss": None, "crash": {"error": "RuntimeError: CUDA driver error: out of memory", "at": T0}}),
+     {"step": None, "loss": None, "total_steps": 615173, "eval": {"val_bpb": {"value": 3.180743, "step": 0}},
+      "crash": {"error": "RuntimeError: CUDA driver error: out of memory", "at": T0}}),
     ("broken-llamafactory-issue5660-fp16-nan-grad-lr-frozen.log", T0, T0, "epoch 0.05 · broken", "broken",
      {"loss": 4.5003, "grad_norm": "nan", "lr": 0.0001, "steps_per_hour": None, "crash": None,
       "broken": "grad norm is nan at 4 logs in a row: the run is broken (its updates are skipped or corrupt)"}),
@@ -343,3 +344,24 @@ def test_a_known_format_says_nothing_of_the_generic_reader(tmp_path: Path) -> No
     data = snap(cold(tmp_path, "generic-custom-nanogpt-issue110-iter-loss-time.log"), T0)
     assert data["format"] == "nanogpt"
     assert not any(line.startswith("generic:") for line in data["details"])
+
+
+def test_a_finished_record_without_a_final_newline_reads_its_last_line(tmp_path: Path) -> None:
+    """modded-nanogpt's track-2 record ends without a newline: --once, an hour later, reads it done, whole."""
+    log = tmp_path / "record.txt"
+    log.write_text("\n".join(body("modded-nanogpt-track2-medium-2025-09-11-done-no-eol.txt")), encoding="utf-8")
+    os.utime(log, (T0, T0))
+    monitor = Monitor(log, clock=lambda: T0 + 3600)
+    monitor.read_once(log)
+    data = snap(monitor, T0 + 3600)
+    assert (data["status_line"], data["state"]) == ("done · step 5690/5690", "done")
+    assert "Finished: peak memory allocated: 53988 MiB reserved: 56448 MiB" in data["details"]
+    assert data["source"]["lines_read"] == len(body("modded-nanogpt-track2-medium-2025-09-11-done-no-eol.txt"))
+
+
+def test_a_crash_line_is_the_run_s_last_word(tmp_path: Path) -> None:
+    """Firefly #183, read by --once: crashed, no warm-up to wait for, no ETA."""
+    data = snap(cold(tmp_path, "crash-firefly-issue183-nccl-watchdog-glued-bar.log"), T0 + 60)
+    assert data["level"] == "problem" and data["training"]["eta_seconds"] is None
+    assert not any(line.startswith(("measuring", "ETA ")) for line in data["details"])
+    assert [(e["kind"], e["text"][:40]) for e in data["events"]] == [("crashed", "crashed at step 568: Watchdog caught col")]

@@ -113,16 +113,28 @@ def read_backwards(
     chunk_bytes: int = 1 << 20,
     max_line_bytes: int = 1 << 20,
     stats: LineCounters | None = None,
+    unfinished: bool = False,
 ) -> Iterator[list[str]]:
     """Yield chunks of complete lines from the end of ``path`` backwards, newest chunk first.
 
     Lines inside a chunk are in forward order. An unfinished last line (no newline yet) is
-    not yielded. Only the chunks pulled are read, so stopping early is cheap on any file size.
-    ``stats`` counts the lines yielded and their repairs.
+    not yielded, unless ``unfinished`` (its writer has gone quiet: it is the run's last line).
+    Only the chunks pulled are read, so stopping early is cheap on any file size. ``stats``
+    counts the lines yielded and their repairs.
     """
     scan = scan_bytes(max_line_bytes)
     with closing(files.open_for_reading(path)) as f:
-        end = complete_end(f, os.fstat(f.fileno()).st_size, scan)
+        size = os.fstat(f.fileno()).st_size
+        end = complete_end(f, size, scan)
+        tail: list[str] = []
+        if unfinished and end is not None and size > end:
+            raw_tail = read_at(f, end, min(size - end, max_line_bytes + 1))
+            cut_tail = len(raw_tail) > max_line_bytes
+            tail, invalid = decode([cut_line(raw_tail, max_line_bytes) if cut_tail else raw_tail])
+            if stats is not None:
+                stats.lines += 1
+                stats.invalid_utf8_lines += invalid
+                stats.long_lines_cut += int(cut_tail)
         if end is None:  # it ends inside a line longer than any kept: nothing before it is read
             if stats is not None:
                 stats.long_lines_cut += 1
@@ -133,4 +145,7 @@ def read_backwards(
                 stats.lines += len(lines)
                 stats.invalid_utf8_lines += invalid
                 stats.long_lines_cut += cut
-            yield lines
+            yield lines + tail
+            tail = []
+        if tail:
+            yield tail

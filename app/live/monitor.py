@@ -105,11 +105,17 @@ class Monitor:
         """Read the log's tail once, without a tailer thread (``--once``)."""
         from ..ingest.backwards import read_backwards
         from ..ingest.lines import LineCounters
+        from ..ingest.reader import QUIET_TAIL_SECONDS
 
         counts = LineCounters()
         with self._lock:
             self._once_following, self._once_counts = following, counts
-        self.backlog(read_backwards(path, stats=counts), until=until)
+        try:
+            quiet = self.clock() - path.stat().st_mtime >= QUIET_TAIL_SECONDS
+        except OSError:
+            quiet = False
+        # A last line without its newline, the file quiet: the run's last line (the tailer's rule).
+        self.backlog(read_backwards(path, stats=counts, unfinished=quiet), until=until)
 
     def start(self) -> None:
         """Start following the log in a background thread."""

@@ -124,3 +124,17 @@ def test_a_cold_start_on_10_gib_reads_what_the_tail_alone_does(tmp_path: Path, m
     assert snapshots[0] == snapshots[1]
     assert 0 < snapshots[0]["lines_read"] < tail.count(b"\n")  # it stopped inside the tail
     assert reads[1] == reads[0] < len(tail)
+
+
+def test_an_unfinished_last_line_is_read_when_asked(tmp_path: Path) -> None:
+    """A run's last line without its newline, its writer quiet: read as a line, counted once."""
+    log = tmp_path / "a.log"
+    log.write_bytes(b"one\ntwo\nthe end")
+    assert [line for chunk in read_backwards(log) for line in chunk] == ["one", "two"]
+    counts = LineCounters()
+    chunks = list(read_backwards(log, unfinished=True, stats=counts, chunk_bytes=4))
+    assert [line for chunk in reversed(chunks) for line in chunk] == ["one", "two", "the end"]
+    assert counts.lines == 3
+    only = tmp_path / "b.log"
+    only.write_bytes(b"no newline at all")
+    assert list(read_backwards(only, unfinished=True)) == [["no newline at all"]]

@@ -7,7 +7,13 @@ import math
 import pytest
 
 from app.stats.events import CollabProgress, RunCrashed, StageStart, StepFigures, StepSkipped, TrainStep
-from app.stats.steps.health import NONFINITE_GRAD_LOGS, SKIPPED_STEPS, ZERO_LOSS_LOGS, RunHealth
+from app.stats.steps.health import (
+    NONFINITE_GRAD_LOGS,
+    NONFINITE_GRAD_STEPS,
+    SKIPPED_STEPS,
+    ZERO_LOSS_LOGS,
+    RunHealth,
+)
 from app.stats.steps.progress import StepProgress
 from tests.stats.test_steps import T0, run_steps
 
@@ -82,6 +88,16 @@ def test_nan_grad_norms_several_logs_in_a_row_are_a_broken_run() -> None:
     assert broken.sentence.startswith(f"grad norm is nan at {NONFINITE_GRAD_LOGS} logs in a row: the run is broken")
     health.apply(hf_log(9, grad_norm=0.5), T0 + 20)
     assert health.broken() is None
+
+
+def test_a_few_steps_of_overflow_while_the_scaler_warms_up_are_not_broken() -> None:
+    """Logging every step: the first steps of an fp16 run overflow until the scale fits."""
+    health = RunHealth()
+    for n in range(1, NONFINITE_GRAD_STEPS):
+        health.apply(TrainStep(None, "train", n, loss=10.0, grad_norm=math.inf), T0 + n)
+    assert health.broken() is None
+    health.apply(TrainStep(None, "train", NONFINITE_GRAD_STEPS, loss=10.0, grad_norm=math.inf), T0 + 60)
+    assert health.broken() is not None  # still at it: no warm-up takes this long
 
 
 def test_inf_grad_norms_say_inf() -> None:

@@ -59,6 +59,10 @@ _BASE_EVAL = re.compile(
 )
 _BPB = re.compile(rf"(train|val) bpb: ({_NUM})")
 _CORE = re.compile(rf"CORE metric: ({_NUM})")
+# base_train's plan: ``Calculated number of iterations from target data:param ratio: 615,173``
+# (or ``… from target FLOPs: …``, ``Using user-provided number of iterations: …``).
+_ITERATIONS = re.compile(r"(?:Calculated number of iterations from [^:]{1,80}|Using user-provided number of iterations)"
+                         r"(?::[^:]{0,40})?: ([\d,]+)")
 _MIN_BPB = re.compile(rf"Minimum validation bpb: ({_NUM})")
 _TASK = re.compile(r"  ([A-Za-z][\w-]{0,40}): ([\d.]+)%")
 # Keys of the step line: a piece holding them but not starting like a record is a torn tail.
@@ -321,6 +325,11 @@ class NanochatParser(PrefixDated):
             if m is not None:
                 bpb = EvalResult(at=None, name=f"{m.group(1)}_bpb", value=number(m.group(2)))
                 return Kind.OPEN, lambda: [bpb]
+        if head.startswith(("Calculated n", "Using user-p")):
+            m = _ITERATIONS.fullmatch(text)
+            if m is not None:
+                planned = integer(m.group(1))
+                return Kind.FULL, lambda: [RunInfo(at=None, total_steps=planned)] if planned else []
         if head.startswith("Minimum val"):
             m = _MIN_BPB.fullmatch(text)
             if m is not None:

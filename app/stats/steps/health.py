@@ -35,6 +35,10 @@ from ..events import Event, RunCrashed, StageStart, StepFigures, StepSkipped, Tr
 # the scale); two can be a slow warm-up; three logs apart (each usually many steps) is a run
 # whose every update is being dropped.
 NONFINITE_GRAD_LOGS = 3
+# A trainer that logs every step (``logging_steps=1``): the fp16 scaler's warm-up from 2^16 can
+# overflow several steps running (each halves the scale) before it fits, so when the logs carry
+# step numbers the streak must also span this many steps.
+NONFINITE_GRAD_STEPS = 8
 ZERO_LOSS_LOGS = 3
 # Five consecutive skipped steps below the warm-up scale: the scale has been halved five times
 # in a row (÷32) without one step fitting, which a healthy run never needs once it has settled.
@@ -72,6 +76,8 @@ class RunHealth:
         self._bad_grads = 0
         self._bad_grad_value = math.nan
         self._bad_grads_since: float | None = None
+        self._bad_grads_from: int | None = None  # the step the streak began at, when steps are numbered
+        self._numbered = False  # the latest step number is the trainer's own (not a count of logs)
         # zero losses in a row that nothing else explains
         self._zero_losses = 0
         self._zero_losses_why = ""
@@ -101,6 +107,7 @@ class RunHealth:
             if event.step != self._step:
                 self._skipped_since_step = False
             self._step = event.step
+            self._numbered = not event.logged
             self._figures(event, t)
         elif isinstance(event, StepFigures):
             self._figures(event, t)
@@ -121,12 +128,13 @@ class RunHealth:
         grad = event.grad_norm
         if grad is not None:
             if math.isfinite(grad):
-                self._bad_grads, self._bad_grads_since = 0, None
+                self._bad_grads, self._bad_grads_since, self._bad_grads_from = 0, None, None
             else:
                 self._bad_grads += 1
                 self._bad_grad_value = grad
                 if self._bad_grads_since is None:
                     self._bad_grads_since = t
+                    self._bad_grads_from = self._step if self._numbered else None
         if event.loss is not None:
             lr_frozen = event.lr is not None and event.lr == self._last_lr
             if event.loss == 0 and grad is not None and (grad == 0 or not math.isfinite(grad)):
@@ -159,7 +167,9 @@ class RunHealth:
 
     def broken(self) -> Broken | None:
         """The first broken-run rule that holds now, or None."""
-        if self._bad_grads >= NONFINITE_GRAD_LOGS:
+        spanned = (self._bad_grads_from is None or self._step is None
+                   or self._step - self._bad_grads_from + 1 >= NONFINITE_GRAD_STEPS)
+        if self._bad_grads >= NONFINITE_GRAD_LOGS and spanned:
             value = _printed(self._bad_grad_value)
             return Broken(f"grad norm is {value} at {self._bad_grads} logs in a row: the run is broken"
                           " (its updates are skipped or corrupt)", self._bad_grads_since)

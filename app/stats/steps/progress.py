@@ -365,6 +365,9 @@ class StepProgress:
         if skips is not None:
             details.insert(1, skips)
         if crash is not None:
+            # A dead run has no rate to wait for and no time left: those lines would mislead.
+            details[:] = [line for line in details if not line.startswith(("measuring", "ETA "))]
+            training["eta_seconds"] = None
             details.insert(0, f"Crashed: {step_text.clip(crash.error, 200)}")
             return "crashed", f"{where} · crashed" if where else "no step yet · crashed", crash.at
         if broken is not None and state != "diverged":

@@ -75,8 +75,8 @@ def details(
         if not math.isfinite(stage.loss):
             since = f" since step {stage.diverged_step}" if stage.diverged_step is not None and not latest.logged else ""
             lines.append(f"Loss not a number{since}")
-    elif latest.loss_note:
-        lines.append(f"No loss here: {latest.loss_note}")
+    elif latest.loss is None and latest.loss_note and latest.loss_note.startswith("loss is "):
+        lines.append(f"No loss here: {latest.loss_note}")  # a placeholder printed instead (torchtitan's pipeline)
     for name in stage.eval_diverged:
         value, step = stage.evals.get(name, (None, None))
         at = f" at step {step}" if step is not None and not latest.logged else ""

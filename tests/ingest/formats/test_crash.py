@@ -110,6 +110,9 @@ CRASHES: list[tuple[str, list[str], str | None]] = [
     ("SN38: asyncio's never-retrieved task exception", body("sn38-readme-asyncio-timeout.log"), None),
     ("SN38: a state download logged as an error", body("sn38-readme-load-state-timeout.log"), None),
     ("hivemind: an averaging round logged as an error", body("hivemind-issue519-could-not-find-a-group.log"), None),
+    ("SN38's loop catches an OOM and logs it at WARN",
+     [("2025-06-27 14:16:33.089 |       WARN       | Training Loop Failed with error: CUDA out of memory."
+      " Tried to allocate 1.53 GiB")], None),
     ("torch's warning about NCCL", ["[W ProcessGroupNCCL.cpp:1250] Warning: NCCL error is not fatal here"], None),
     ("an OOM the trainer recovers from",
      ["| WARNING: ran out of memory with exception: CUDA out of memory. Tried to allocate 1.00 GiB; skipping batch"],
