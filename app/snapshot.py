@@ -68,6 +68,8 @@ class RateView:
     observed_seconds: float
     window_seconds: float
     last_pass_at: float | None = None
+    # What an idle, silent or re-measuring miner was doing at its last measured pass (else null).
+    was_tokens_per_hour: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -180,7 +180,7 @@ SNAPSHOT = obj(
         "rate": obj({
             "measured": boolean(), "tokens_per_hour": RATE, "passes_per_hour": RATE,
             "tokens_per_pass": integer(0, 10**12), "passes_in_window": COUNT, "observed_seconds": SECONDS,
-            "window_seconds": SECONDS, "last_pass_at": TIME,
+            "window_seconds": SECONDS, "last_pass_at": TIME, "was_tokens_per_hour": RATE,
         }, null=False),
         "step": integer(0, 10**15),
         "run": obj({"id": text(80), "epoch": integer(0, 10**9), "phase": text(40)}),

@@ -80,9 +80,12 @@ def verdict(tracker: IotaTracker, now: float, rate: Rate, lines_read: int) -> tu
     if tracker.format_name is None:
         return "unrecognised", "log format not recognised", None
     queue = tracker.queue
-    if queue.since is not None:
-        return "queued", f"Queue #{queue.position if queue.position is not None else '?'}", queue.since
     clock = tracker.clock
+    if queue.since is not None:
+        where = f"Queue #{queue.position if queue.position is not None else '?'}"
+        if clock is not None and now - clock >= queue.silent_seconds():  # a dead app waits forever
+            return "silent", f"{where} · log silent {text.duration(now - clock)}", clock
+        return "queued", where, queue.since
     layer = tracker.layer
     prefix = f"L{layer} · " if layer is not None else ""
     if clock is not None and now - clock >= SILENT_SECONDS:
@@ -180,6 +183,9 @@ def _rate_line(tracker: IotaTracker, state: State, rate: Rate) -> str:
         if rate.warmup.passes == 0:
             return f"not measured: no pass yet in layer {tracker.layer}"
         return f"not measured: {text.plural(rate.warmup.passes, 'pass', 'passes')}, then {stopped}"
+    if view.tokens_per_hour is None and view.was_tokens_per_hour is not None:  # measuring again after a pause
+        so_far = text.plural(rate.warmup.passes, "pass", "passes")
+        return f"measuring… ({so_far} so far) · was {text.compact(view.was_tokens_per_hour)} tok/h"
     over = f"(over {text.minutes(view.observed_seconds)} min)"
     if view.tokens_per_hour is not None and view.passes_per_hour is not None:
         return f"{text.compact(view.tokens_per_hour)} tok/h · {_whole(view.passes_per_hour)} passes/h {over}"

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Sequence
+from dataclasses import replace
 
 from ... import text
 from ...snapshot import BackendErrorsView, CountsView, Snapshot, SourceView
@@ -103,6 +104,9 @@ class IotaTracker:
         self.back_at: float | None = None  # passes or lines came back after idle or silence
         self.working_since: float | None = None  # no layer since (reset, queue left, new file)
         self.was_passes_per_hour: float | None = None  # the rate at the stretch's last pass
+        # Idle or silent ended: the next pass starts the window afresh, as a first start does.
+        self._afresh = False
+        self.remeasuring = False  # the window restarted after a pause, not yet measured again
 
         self.queue = QueueTracker()
         self.facts = Facts()
@@ -263,19 +267,22 @@ class IotaTracker:
         previous = self._clock.latest
         if not self._clock.advance(at):
             return
-        if previous is not None and self.stretch_start is not None:
+        queued = self.queue.since is not None
+        if previous is not None and (self.stretch_start is not None or queued):
             # Changes the clock drives are dated when they happened, not when a line showed them.
-            if at - previous >= SILENT_SECONDS:
+            if at - previous >= (self.queue.silent_seconds() if queued else SILENT_SECONDS):
                 gap = text.duration(at - previous)
                 self._note(previous, "silent", f"log silent for {gap}")
                 self._note(at, "resumed", f"log lines again after {gap}")
                 self.back_at = at
+                self._afresh = not queued  # the rate is measured again from the next pass
             if at > self.live.idle_after and not self.live.idle_reported:
                 self.live.idle_reported = True
                 entry = self.idle_entry()
                 if entry is not None:
                     self.timeline.add(entry.at, entry.kind, entry.text)
-        self._history.sample_until(at, self.tokens_per_hour)
+        # The gap just closed was silent from SILENT_SECONDS after ``previous`` on: no rate there.
+        self._history.sample_until(at, lambda t: None if self.pausing(t, previous) else self._rate(t).view.tokens_per_hour)
         for window in (self._passes, self._errors_503, self._errors_404, self._p2p_bytes):
             window.evict(at)
         cutoff = at - SEEN_IDS_SECONDS
@@ -313,11 +320,14 @@ class IotaTracker:
         self.tokens_total += self.tokens_per_pass or 0
         if t is None:
             return
-        self._passes.add(t)
         gap = self.live.on_pass(t)
         if gap is not None:
             self._note(t, "resumed", f"passes resumed after {text.duration(gap)}")
             self.back_at = t
+        if gap is not None or self._afresh:
+            self._restart_window(t)  # this pass starts the window: the passes after it make the rate
+        else:
+            self._passes.add(t)
         if self.stretch_passes == WARMUP_COUNT:
             self.measured_at = t
         # The rate at this pass, kept: the window forgets it while an idle miner's log goes on.
@@ -326,6 +336,17 @@ class IotaTracker:
         observed = min(t - start, float(RATE_WINDOW_SECONDS)) if start is not None else 0.0
         if self.stretch_passes >= WARMUP_COUNT and observed >= WARMUP_SECONDS:
             self.was_passes_per_hour = len(self._passes) / observed * 3600
+            self.remeasuring = False
+
+    def _restart_window(self, t: float) -> None:
+        """Passes came back after a pause: measure from this pass, as when training starts (the seed's
+        3 passes over 3 minutes), keeping what the miner was doing before as "was"."""
+        self._afresh = False
+        self._passes.clear()
+        self.stretch_start = t
+        self.stretch_passes = 1  # this pass
+        self.measured_at = None
+        self.remeasuring = self.was_passes_per_hour is not None
 
     def _see_layer(self, t: float | None, layer: int) -> None:
         if self.stretch_start is None or self.layer is None:
@@ -363,6 +384,7 @@ class IotaTracker:
         self._passes.clear()
         self.live.end_stretch()
         self.measured_at = self.back_at = self.was_passes_per_hour = None
+        self._afresh = self.remeasuring = False
         self.working_since = t
         self.facts.mark_boundary()
 
@@ -389,14 +411,29 @@ class IotaTracker:
         return rate_at(now, self.stretch_start, self.stretch_passes, self._passes, self.tokens_per_pass,
                        self.live.last_pass_at)
 
+    def pausing(self, now: float, last_line: float | None = None) -> bool:
+        """Idle or silent at ``now`` (``last_line``: the newest line then, default the clock's): no rate."""
+        last_line = self._clock.latest if last_line is None else last_line
+        if last_line is not None and now - last_line >= SILENT_SECONDS:
+            return True
+        return self.layer is not None and self.live.idle_since(now) is not None
+
     def tokens_per_hour(self, now: float) -> float | None:
-        """The measured rate at ``now``, or None while it is not measured."""
-        return self._rate(now).view.tokens_per_hour
+        """The measured rate at ``now``, or None while it is not measured or the miner is idle or silent."""
+        return None if self.pausing(now) else self._rate(now).view.tokens_per_hour
 
     def snapshot(self, now: float, source: SourceView) -> Snapshot:
         """Everything known at ``now`` (the log's clock for a copied log, else wall time)."""
         rate = self._rate(now)
         state, status_line, since = verdict(self, now, rate, source.lines_read)
+        paused = state in ("idle", "silent")
+        if paused or self.remeasuring:
+            # A miner that stopped produces nothing: no figure anywhere (card, sums, /metrics, chart),
+            # only what it was doing at its last measured pass.
+            view = rate.view
+            if paused:
+                view = replace(view, measured=False, tokens_per_hour=None, passes_per_hour=None)
+            rate = replace(rate, view=replace(view, was_tokens_per_hour=self.tokens_per_hour_at_last_pass()))
         history = self._history.view(now, self._clock.latest, self.tokens_per_hour)
         errors_503 = self._errors_503.count(now - ERROR_WINDOW_SECONDS, now)
         errors_404 = self._errors_404.count(now - ERROR_WINDOW_SECONDS, now)
@@ -407,7 +444,7 @@ class IotaTracker:
             text=f"Backend: {errors_503}×503 queue_state, {errors_404}×404" if errors_503 or errors_404 else None,
         )
         queue = queue_view(self.queue, now)
-        network = network_view(self._p2p_bytes if self._p2p_seen else None, self._clock.first_at, now)
+        network = network_view(self._p2p_bytes if self._p2p_seen and not paused else None, self._clock.first_at, now)
         return Snapshot(
             status_line=status_line,
             state=state,
