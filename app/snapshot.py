@@ -40,10 +40,15 @@ _LEVELS: dict[str, Level] = {
 }
 
 
-def level_of(state: str, problem: str | None) -> Level:
-    """How the state reads at a glance: ok, waiting, warning or problem (any source problem is one)."""
+def level_of(state: str, problem: str | None, lost_layer: bool = False) -> Level:
+    """How the state reads at a glance: ok, waiting, warning or problem (any source problem is one).
+
+    ``lost_layer``: queued because the layer was taken away, not waiting for a first one: a warning.
+    """
     if problem:
         return "problem"
+    if lost_layer and state == "queued":
+        return "warning"
     return _LEVELS.get(state, "problem")
 
 
@@ -129,6 +134,15 @@ class EventView:
     at: float
     kind: str
     text: str
+
+
+@dataclass(frozen=True, slots=True)
+class LostLayerView:
+    """The miner lost its registration (deregistered) and is back in the queue: which layer, when."""
+
+    layer: int
+    at: float
+    text: str  # the state's sentence: `lost layer 1 at 14:06 — back in the queue`
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,11 +232,13 @@ class Snapshot:
     history_unit: str | None = "tok/h"
     # Step trainers: every field of `training` as labelled rows with units.
     training_fields: tuple[FieldRow, ...] = ()
+    # Queued again after the layer was lost (deregistered), else null.
+    lost_layer: LostLayerView | None = None
 
     @property
     def level(self) -> Level:
         """The state at a glance (see :func:`level_of`)."""
-        return level_of(self.state, self.source.problem)
+        return level_of(self.state, self.source.problem, self.lost_layer is not None)
 
 
 def _view(value: Any) -> Any:

@@ -6,6 +6,7 @@ Shared by every package that writes words about figures: the trackers, the alert
 from __future__ import annotations
 
 import math
+import time
 
 
 def _floor_to(value: float, decimals: int) -> float:
@@ -84,6 +85,11 @@ def bytes_per_second(value: float) -> str:
                 return f"{_floor_to(scaled, 1):.1f} {unit}/s"
             return f"{int(scaled)} {unit}/s"
     raise AssertionError("unreachable")
+
+
+def clock(at: float) -> str:
+    """A local time of day as a person reads it: ``14:06``."""
+    return time.strftime("%H:%M", time.localtime(at))
 
 
 def plural(count: int, singular: str, plural_form: str | None = None) -> str:

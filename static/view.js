@@ -59,8 +59,10 @@ function renderState(snapshot) {
   $("state").hidden = !word;
   $("state").dataset.level = level;
   setText("state-word", word);
-  // Said once: the source's problem, when there is one, explains instead.
-  const explanation = snapshot.source.problem ? "" : stateExplanation(snapshot.state);
+  // Said once: the source's problem, when there is one, explains instead; a lost layer is the
+  // tracker's own sentence ("lost layer 1 at 14:06 — back in the queue").
+  const lost = snapshot.lost_layer ? snapshot.lost_layer.text : "";
+  const explanation = snapshot.source.problem ? "" : lost || stateExplanation(snapshot.state);
   $("explain").hidden = !explanation;
   setText("explain", explanation);
 }

@@ -130,3 +130,28 @@ def test_once_while_measuring(tmp_path: Path) -> None:
     # 65 s of 180 observed, 2 passes at 32.5 s each: the time is what is missing (115 s).
     assert lines[:2] == ["L1 · …", "  measuring: 2 of 3 passes · 1 min 5 s of 3 min — rate in about 2 min"]
     assert lines[-1] == "  State: measuring (ok) · last log line 0 s ago"
+
+
+def test_a_lost_layer_is_an_event_a_sentence_and_a_warning_while_back_in_the_queue() -> None:
+    import json
+
+    from app.alerts.rules import Queued
+
+    # The log's header: training in layer 2 until 12:10:00, 'Miner not registered' at 12:10:30,
+    # queued #77 at 12:10:40, polls down to #29 at 12:20:40.
+    snap = json.loads("\n".join(once("--json", "--log", str(REQUEUE), "--at", "2026-09-22 12:21:00")))
+    assert (snap["state"], snap["status_line"], snap["level"]) == ("queued", "Queue #29", "warning")
+    lost = snap["lost_layer"]
+    assert (lost["layer"], lost["text"]) == (2, "lost layer 2 at 12:10 — back in the queue")
+    events = [(e["kind"], e["text"]) for e in snap["events"]]
+    assert ("layer_lost", "lost layer 2 — back in the queue") in events
+    at = next(e["at"] for e in snap["events"] if e["kind"] == "layer_lost")
+    assert at == lost["at"]  # dated at the deregistration (12:10:30), not at the first poll
+    # The alert rule 'queued after training' names the loss.
+    finding = Queued().observe(snap, snap["as_of"])
+    assert finding is not None
+    assert (finding.headline, finding.text) == (
+        "lost layer 2", "lost layer 2 at 12:10 — back in the queue, queue position 29")
+    # A first registration queue is only waiting: no loss, no warning.
+    before = json.loads("\n".join(once("--json", "--log", str(REQUEUE), "--at", "2026-09-22 11:59:50")))
+    assert before["lost_layer"] is None and before["level"] != "warning"

@@ -108,12 +108,16 @@ class Queued:
 
     def observe(self, snap: Snap, now: float) -> Finding | None:
         state = _state(snap)
-        if state in _WORKED or number(snap, "rate", "last_pass_at") is not None:
+        lost = string(snap, "lost_layer", "text")
+        layer = integer(snap, "lost_layer", "layer")
+        if state in _WORKED or number(snap, "rate", "last_pass_at") is not None or lost is not None:
             self._worked = True
         if state != "queued" or not self._worked:
             return None
         position = integer(snap, "queue", "position")
         text = f"queue position {position}" if position is not None else "in the registration queue"
+        if lost is not None and layer is not None:  # deregistered: the layer was taken away
+            return Finding(_since(snap, number(snap, "lost_layer", "at")), f"lost layer {layer}", f"{lost}, {text}")
         return Finding(_since(snap), "back in the queue", text)
 
 

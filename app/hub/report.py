@@ -183,6 +183,7 @@ SNAPSHOT = obj(
             "window_seconds": SECONDS, "last_pass_at": TIME, "was_tokens_per_hour": RATE,
         }, null=False),
         "step": integer(0, 10**15),
+        "lost_layer": obj({"layer": integer(0, 100_000), "at": TIME, "text": text(200)}),
         "run": obj({"id": text(80), "epoch": integer(0, 10**9), "phase": text(40)}),
         "gpu_memory": obj({"used_gb": number(0, 1e5), "total_gb": number(0, 1e5)}),
         "backend_errors": obj({"queue_state_503": COUNT, "not_found_404": COUNT, "window_seconds": SECONDS}),

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ... import text
-from ...snapshot import BackendErrorsView, CountsView, Snapshot, SourceView
+from ...snapshot import BackendErrorsView, CountsView, LostLayerView, Snapshot, SourceView
 from ..clock import LogClock
 from ..events import (
     ActivationShape,
@@ -109,6 +109,10 @@ class IotaTracker:
         self.remeasuring = False  # the window restarted after a pause, not yet measured again
 
         self.queue = QueueTracker()
+        # The layer lost to a deregistration (layer, when), until the miner holds a layer again;
+        # told as an event once the miner is back in the queue.
+        self.lost_layer: tuple[int, float] | None = None
+        self._lost_told = False
         self.facts = Facts()
         self.timeline = Timeline()
         self._last_restart_at: float | None = None
@@ -215,6 +219,8 @@ class IotaTracker:
         elif isinstance(event, LayerSeen):
             self._see_layer(t, event.layer)
         else:
+            if event.reason == "not_registered" and self.layer is not None and t is not None:
+                self.lost_layer, self._lost_told = (self.layer, t), False
             self._end_stretch(t)
             self.queue.leave()
             last = self._last_restart_at
@@ -374,6 +380,7 @@ class IotaTracker:
             self._note(t, "layer_changed", f"layer {self._last_layer} → {layer}")
         if layer is not None:
             self._last_layer = layer
+            self.lost_layer = None
         self.layer = layer
 
     def _end_stretch(self, t: float | None) -> None:
@@ -402,6 +409,10 @@ class IotaTracker:
         if poll.joined:
             where = f"#{event.position}" if event.position is not None else "an unknown position"
             self._note(t, "queued", f"queued at {where}")
+            if self.lost_layer is not None and not self._lost_told:
+                self._lost_told = True
+                layer, lost_at = self.lost_layer
+                self._note(lost_at, "layer_lost", f"lost layer {layer} — back in the queue")
         if poll.reset is not None:
             self._note(t, "queue_reset", f"queue reset #{poll.reset.before} → #{poll.reset.after}")
 
@@ -466,4 +477,12 @@ class IotaTracker:
             events=events_view(self, state),
             network=network,
             counts=CountsView(self.passes_total, self.tokens_total, dict(self.backend_errors_total)),
+            lost_layer=self._lost_layer_view(state),
         )
+
+    def _lost_layer_view(self, state: str) -> LostLayerView | None:
+        """The lost layer while the miner waits in the queue for another (its state's sentence)."""
+        if self.lost_layer is None or not self._lost_told or state != "queued":
+            return None
+        layer, at = self.lost_layer
+        return LostLayerView(layer, at, f"lost layer {layer} at {text.clock(at)} — back in the queue")
