@@ -72,6 +72,7 @@ def build_rules(settings: AlertSettings) -> tuple[list[ConditionRule], list[Even
         rules.Stalled(),
         rules.Diverged(),
         rules.Done(),
+        rules.Offline(),
     ]
     event_rules: list[EventRule] = [rules.QueueReset(), rules.LayerChange(), rules.NewEval()]
     return (

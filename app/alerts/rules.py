@@ -121,6 +121,20 @@ class Queued:
         return Finding(_since(snap), "back in the queue", text)
 
 
+class Offline:
+    """A machine the hub has not heard from for three of its report intervals (the hub adds ``hub``)."""
+
+    name = "offline"
+    level: Level = "problem"
+
+    def observe(self, snap: Snap, now: float) -> Finding | None:
+        if field(snap, "hub", "online") is not False:
+            return None
+        last = number(snap, "hub", "last_seen_at")
+        text = f"no report since {clock_time(last, now)}" if last is not None else "no report"
+        return Finding(last, "offline", text)
+
+
 class QueueReset:
     """The miner was sent to the back of the queue (an event, or the reset counter going up)."""
 

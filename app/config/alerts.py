@@ -43,6 +43,8 @@ DEFAULT_RULES: dict[str, RuleSettings] = {
     "diverged": RuleSettings(),
     "done": RuleSettings(),
     "eval": RuleSettings(enabled=False),
+    # The hub's: a machine that missed three reports (that wait is its hold).
+    "offline": RuleSettings(),
 }
 
 # Keys a rule's table may carry beyond enabled / hold_minutes.
