@@ -86,6 +86,9 @@ class Dashboard:
         self.alerts = alert_service(self.config, dashboard_url(self.config))
         try:
             self._fleet = open_fleet(self.config, self.monitor)
+            if self._fleet.agent is not None:  # a hub that cannot be reached shows here, not only in a log
+                agent = self._fleet.agent
+                self.alerts.watch_problem(lambda: agent.problem)
             self._app = create_app(self.config, self.monitor, self.recorder, alerts=self.alerts,
                                    hub=self._fleet.hub, hub_url=hub_url(self.config))
         except (ConfigError, ServeError):
