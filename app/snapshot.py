@@ -137,6 +137,21 @@ class EventView:
 
 
 @dataclass(frozen=True, slots=True)
+class TickingView:
+    """An age the page writes itself every second, so it never reads older than the page's clock.
+
+    ``line`` -1 is the status line, else the index of a ``details`` line; the page writes
+    ``template`` with ``{}`` replaced by the time since ``at``: ``duration`` as `3 h 05 min`,
+    ``ago`` in its largest unit (`3 h`), as app/text.py writes them.
+    """
+
+    line: int
+    at: float
+    template: str
+    style: Literal["duration", "ago"]
+
+
+@dataclass(frozen=True, slots=True)
 class LostLayerView:
     """The miner lost its registration (deregistered) and is back in the queue: which layer, when."""
 
@@ -234,6 +249,8 @@ class Snapshot:
     training_fields: tuple[FieldRow, ...] = ()
     # Queued again after the layer was lost (deregistered), else null.
     lost_layer: LostLayerView | None = None
+    # The ages in the status line and details, for the page to keep them ticking.
+    ticking: tuple[TickingView, ...] = ()
 
     @property
     def level(self) -> Level:

@@ -33,6 +33,29 @@ export function ago(seconds) {
   return `${Math.floor(seconds / 86400)} d ${Math.floor((seconds % 86400) / 3600)} h`;
 }
 
+// As app/text.py's ago() writes an age: its largest unit only (45 s, 12 min, 2 h, 78 d).
+function agoLargest(seconds) {
+  for (const [below, size, unit] of [[60, 1, "s"], [3600, 60, "min"], [86400, 3600, "h"]]) {
+    if (seconds < below) return `${Math.floor(seconds / size)} ${unit}`;
+  }
+  return `${Math.floor(seconds / 86400)} d`;
+}
+
+// The ages the server found in its words (snapshot.ticking), written again on the server's clock
+// every second: "last pass 35 s ago" never reads younger than "updated 57 s ago".
+export function renderTicking(snapshot, serverNow) {
+  for (const tick of snapshot.ticking || []) {
+    const since = Math.max(0, serverNow - tick.at);
+    const words = tick.template.replace("{}", tick.style === "ago" ? agoLargest(since) : ago(since));
+    if (tick.line === -1) {
+      renderStatus(words);
+      continue;
+    }
+    const li = document.querySelector(`#details li[data-line="${tick.line}"]`);
+    if (li && !li.firstElementChild && li.textContent !== words) li.textContent = words;
+  }
+}
+
 // --- the snapshot -----------------------------------------------------------------------------
 
 // The status line with its last piece kept together ("383/29000 · …"): the "…" never wraps alone.
@@ -91,7 +114,8 @@ function renderDetails(snapshot) {
   const backendText = snapshot.backend_errors ? snapshot.backend_errors.text : null;
   // The warm-up card says its sentence; the list does not say it again.
   const warmupText = warmupShown(snapshot) ? snapshot.warmup.text : null;
-  const lines = snapshot.details.filter((line) => !(warmupText && line === warmupText));
+  // Each line keeps its index in snapshot.details: the ages in snapshot.ticking name lines by it.
+  const lines = snapshot.details.map((line, index) => [line, index]).filter(([line]) => !(warmupText && line === warmupText));
   const list = $("details");
   // The same lines again: leave them (and a keyboard user's focus, and an open explanation) be.
   const key = JSON.stringify([lines, backendText]);
@@ -101,8 +125,9 @@ function renderDetails(snapshot) {
   const open = !help.hidden;
   help.hidden = true;
   document.querySelector("main").append(help); // parked out of the list until a line takes it
-  const items = lines.map((line) => {
+  const items = lines.map(([line, index]) => {
     const li = document.createElement("li");
+    li.dataset.line = String(index);
     if (!(backendText && line === backendText)) {
       li.textContent = line;
       return li;

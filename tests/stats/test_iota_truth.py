@@ -406,3 +406,22 @@ def test_after_idle_the_rate_is_measured_afresh_with_what_it_was() -> None:
     assert all(v is None for t, v in history.items() if last + 301 <= t < back + 180)
     # (the last sample before it falls between two passes: 79 passes over 1180–1200 s, within 2 %)
     assert [v for t, v in history.items() if t <= last][-1] == pytest.approx(768_000, rel=0.02)
+
+
+def test_the_ages_in_the_words_are_given_for_the_page_to_tick() -> None:
+    engine = IotaTracker()
+    last = train(engine)
+    chatter(engine, last, last + 720)
+    s = snap(engine, last + 720)
+    assert s.status_line == "L1 · idle 12 min"
+    line = s.details.index("last pass 12 min ago")
+    ticks = {(t.line, t.at, t.template, t.style) for t in s.ticking}
+    # The status line's duration counts from the last pass (idle since then), as does "last pass".
+    assert (-1, last, "L1 · idle {}", "duration") in ticks
+    assert (line, last, "last pass {} ago", "ago") in ticks
+    assert len(ticks) == 2  # "was 768k tok/h" holds no age
+    # Training: the status line has no age; the details' last pass still ticks.
+    fresh = IotaTracker()
+    end = train(fresh)
+    t = snap(fresh, end + 20)
+    assert [(k.line, k.template) for k in t.ticking] == [(t.details.index("last pass 20 s ago"), "last pass {} ago")]

@@ -47,6 +47,7 @@ from ..events import (
     Tick,
 )
 from ..history import RateHistory
+from ..ticking import ticking
 from ..tracker import ERROR_WINDOW_SECONDS, RATE_WINDOW_SECONDS, WARMUP_COUNT, WARMUP_SECONDS
 from .facts import Facts
 from .liveness import SILENT_SECONDS, Liveness
@@ -456,6 +457,7 @@ class IotaTracker:
         )
         queue = queue_view(self.queue, now)
         network = network_view(self._p2p_bytes if self._p2p_seen and not paused else None, self._clock.first_at, now)
+        detail_lines = tuple(details(self, now, state, rate, backend, queue, network))
         return Snapshot(
             status_line=status_line,
             state=state,
@@ -468,7 +470,7 @@ class IotaTracker:
             run=self.facts.run_view(),
             gpu_memory=self.facts.gpu_view(),
             backend_errors=backend,
-            details=tuple(details(self, now, state, rate, backend, queue, network)),
+            details=detail_lines,
             history=history,
             source=self._clock.source(source),
             as_of=now,
@@ -478,6 +480,10 @@ class IotaTracker:
             network=network,
             counts=CountsView(self.passes_total, self.tokens_total, dict(self.backend_errors_total)),
             lost_layer=self._lost_layer_view(state),
+            ticking=ticking(status_line, since if state in ("idle", "silent") else None, detail_lines, (
+                ("last pass ", self.live.last_pass_at), ("queue reset", queue.last_reset_at if queue else None),
+                ("GPU mem ", self.facts.gpu_at), ("Run ", self.facts.run_at), ("Epoch ", self.facts.run_at),
+                ("Phase ", self.facts.phase_at)), now),
         )
 
     def _lost_layer_view(self, state: str) -> LostLayerView | None:
