@@ -2,6 +2,8 @@
 // details, warmup.text, events, training_fields); this file only places it. The one text
 // it writes itself is an age ("4 min ago"), because ages tick between snapshots.
 
+import { authHeaders } from "./link.js";
+
 const $ = (id) => document.getElementById(id);
 const body = document.body;
 
@@ -52,7 +54,10 @@ export function renderTicking(snapshot, serverNow) {
       continue;
     }
     const li = document.querySelector(`#details li[data-line="${tick.line}"]`);
-    if (li && !li.firstElementChild && li.textContent !== words) li.textContent = words;
+    const [head, tail] = tick.template.split("{}");
+    // Only the line the age was found in (its words around the age unchanged).
+    const same = li && !li.firstElementChild && li.textContent.startsWith(head) && li.textContent.endsWith(tail);
+    if (same && li.textContent !== words) li.textContent = words;
   }
 }
 
@@ -188,8 +193,57 @@ function eventItem(event) {
   return li;
 }
 
+// The day's events come from /api/events (the history's, the live ones merged in, written by the
+// server); the snapshot's own list shows until that answers, or when it cannot.
+const DAY_REFRESH_MS = 60_000;
+const DAY_MIN_GAP_MS = 5_000;
+let dayEvents = null;
+let liveKey = null;
+let dayFetchedAt = 0;
+let dayTimer = null;
+
+async function fetchDay() {
+  dayTimer = null;
+  dayFetchedAt = Date.now();
+  try {
+    const response = await fetch("/api/events", { headers: authHeaders(), cache: "no-store" });
+    if (!response.ok) return;
+    const json = await response.json();
+    if (Array.isArray(json.events)) {
+      dayEvents = json.events;
+      showEvents(dayEvents);
+    }
+  } catch {
+    // the dashboard did not answer: the snapshot's list stays
+  }
+}
+
+let dayTimerAt = 0;
+
+// Ask again a minute after the last answer, or 5 s after it when the live list changed.
+function askDay(soon) {
+  const at = Math.max(Date.now(), dayFetchedAt + (soon ? DAY_MIN_GAP_MS : DAY_REFRESH_MS));
+  if (dayTimer !== null && dayTimerAt <= at) return;
+  clearTimeout(dayTimer);
+  dayTimerAt = at;
+  dayTimer = setTimeout(fetchDay, at - Date.now());
+}
+
 function renderEvents(snapshot) {
-  const events = Array.isArray(snapshot.events) ? snapshot.events : [];
+  const live = Array.isArray(snapshot.events) ? snapshot.events : [];
+  const key = JSON.stringify(live);
+  if (dayEvents === null) {
+    showEvents(live);
+  } else if (key !== liveKey) {
+    // What came since the day's list was asked for shows at once; the next answer places it.
+    const newest = dayEvents.length ? dayEvents[0].at : -Infinity;
+    showEvents([...live.filter((event) => event.at > newest), ...dayEvents]);
+  }
+  askDay(key !== liveKey);
+  liveKey = key;
+}
+
+function showEvents(events) {
   $("events").hidden = events.length === 0;
   const key = JSON.stringify(events);
   if ($("events").dataset.key === key) return;

@@ -283,6 +283,7 @@ class IotaTracker:
                 self._note(at, "resumed", f"log lines again after {gap}")
                 self.back_at = at
                 self._afresh = not queued  # the rate is measured again from the next pass
+                self.live.idle_reported = True  # told as silent: not also as idle
             if at > self.live.idle_after and not self.live.idle_reported:
                 self.live.idle_reported = True
                 entry = self.idle_entry()
