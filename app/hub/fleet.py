@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .. import text
-from .store import MachineRow
+from .store import PRODUCING, MachineRow
 
 MISSED_REPORTS_OFFLINE = 3
 DEFAULT_INTERVAL_SECONDS = 15.0
@@ -28,9 +28,6 @@ _LEVELS = {
     "silent": "problem", "diverged": "problem", "unrecognised": "problem",
 }
 LEVELS = ("ok", "waiting", "warning", "problem")
-# The states whose rate is production, summed in the header (measuring has none yet; idle,
-# silent, queued and offline machines add nothing).
-PRODUCING = frozenset({"training"})
 
 
 def is_online(row: MachineRow, now: float, missed: int = MISSED_REPORTS_OFFLINE) -> bool:
@@ -99,7 +96,8 @@ def machine_card(row: MachineRow, now: float) -> dict[str, Any]:
                     queue_position=None, queue_text=None, network_bytes_per_second=None, network_text=None,
                     last_doing_text=_last_doing(snap) if snap is not None else None)
         return card
-    tph = _number((snap.get("rate") or {}).get("tokens_per_hour"))
+    # A rate is shown only while producing (an older agent reports an idle miner's decaying window).
+    tph = _number((snap.get("rate") or {}).get("tokens_per_hour")) if snap.get("state") in PRODUCING else None
     was = _number((snap.get("rate") or {}).get("was_tokens_per_hour"))
     network = _number((snap.get("network") or {}).get("bytes_per_second"))
     queue = snap.get("queue")
@@ -147,7 +145,7 @@ def fleet_view(
         fresh = row.received_at is not None and row.received_at >= day_start
         reported = _number(((row.snapshot or {}).get("today") or {}).get("tokens")) if fresh else None
         today += reported if reported is not None else (today_tokens or {}).get(row.name, 0.0)
-    tph = sum(card["tokens_per_hour"] or 0.0 for card in online if card["state"] in PRODUCING)
+    tph = sum(card["tokens_per_hour"] or 0.0 for card in online)  # only producing cards carry one
     totals = {
         "machines": len(cards),
         "online": len(online),
