@@ -225,6 +225,13 @@ def test_a_machine_page_with_its_chart(hub: tuple[RunningServer, Agents], page: 
     page.emulate_media(color_scheme="dark")
     page.set_viewport_size(DESKTOP)
     shot(page, "machine-desktop-dark")
+    # An offline machine's page: red, and what it was last doing instead of stale details.
+    time.sleep(1.6)
+    page.goto(f"{server.http_url}/fleet/gone")
+    expect()(page.locator("#status")).to_have_text("offline")
+    expect()(page.locator("#machine")).to_have_attribute("data-level", "problem")
+    since = time.strftime("%H:%M", time.localtime(GONE_SINCE))
+    expect()(page.locator("#details li")).to_have_text([f"was training (L4 · 9M tok/h) since {since}"])
 
 
 def test_the_fleet_needs_the_token_off_loopback(tmp_path: Path, browser: Any) -> None:
