@@ -24,6 +24,7 @@ State = Literal[
     "crashed",
     "broken",
     "unrecognised",
+    "offline",  # the hub's word for a machine that stopped reporting (never a local log's)
 ]
 Level = Literal["ok", "waiting", "warning", "problem"]
 
@@ -41,13 +42,19 @@ _LEVELS: dict[str, Level] = {
     "crashed": "problem",
     "broken": "warning",
     "unrecognised": "problem",
+    "offline": "problem",
 }
 
 
-def level_of(state: str, problem: str | None) -> Level:
-    """How the state reads at a glance: ok, waiting, warning or problem (any source problem is one)."""
+def level_of(state: str, problem: str | None, lost_layer: bool = False) -> Level:
+    """How the state reads at a glance: ok, waiting, warning or problem (any source problem is one).
+
+    ``lost_layer``: queued because the layer was taken away, not waiting for a first one: a warning.
+    """
     if problem:
         return "problem"
+    if lost_layer and state == "queued":
+        return "warning"
     return _LEVELS.get(state, "problem")
 
 
@@ -72,6 +79,8 @@ class RateView:
     observed_seconds: float
     window_seconds: float
     last_pass_at: float | None = None
+    # What an idle, silent or re-measuring miner was doing at its last measured pass (else null).
+    was_tokens_per_hour: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +140,30 @@ class EventView:
     at: float
     kind: str
     text: str
+
+
+@dataclass(frozen=True, slots=True)
+class TickingView:
+    """An age the page writes itself every second, so it never reads older than the page's clock.
+
+    ``line`` -1 is the status line, else the index of a ``details`` line; the page writes
+    ``template`` with ``{}`` replaced by the time since ``at``: ``duration`` as `3 h 05 min`,
+    ``ago`` in its largest unit (`3 h`), as app/text.py writes them.
+    """
+
+    line: int
+    at: float
+    template: str
+    style: Literal["duration", "ago"]
+
+
+@dataclass(frozen=True, slots=True)
+class LostLayerView:
+    """The miner lost its registration (deregistered) and is back in the queue: which layer, when."""
+
+    layer: int
+    at: float
+    text: str  # the state's sentence: `lost layer 1 at 14:06 — back in the queue`
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,11 +253,15 @@ class Snapshot:
     history_unit: str | None = "tok/h"
     # Step trainers: every field of `training` as labelled rows with units.
     training_fields: tuple[FieldRow, ...] = ()
+    # Queued again after the layer was lost (deregistered), else null.
+    lost_layer: LostLayerView | None = None
+    # The ages in the status line and details, for the page to keep them ticking.
+    ticking: tuple[TickingView, ...] = ()
 
     @property
     def level(self) -> Level:
         """The state at a glance (see :func:`level_of`)."""
-        return level_of(self.state, self.source.problem)
+        return level_of(self.state, self.source.problem, self.lost_layer is not None)
 
 
 def _view(value: Any) -> Any:

@@ -87,6 +87,11 @@ def bytes_per_second(value: float) -> str:
     raise AssertionError("unreachable")
 
 
+def clock(at: float) -> str:
+    """A local time of day as a person reads it: ``14:06``."""
+    return time.strftime("%H:%M", time.localtime(at))
+
+
 def plural(count: int, singular: str, plural_form: str | None = None) -> str:
     """A count with its noun: 1 pass, 2 passes, 0 steps."""
     noun = singular if count == 1 else (plural_form if plural_form is not None else singular + "s")

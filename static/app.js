@@ -5,7 +5,7 @@
 import { TOKEN_REQUIRED, authHeaders, link, startLink, unreachable, useToken } from "./link.js";
 import { setupReport } from "./report.js";
 import { parsePasted } from "./token.js";
-import { ago, renderEventAges, renderSnapshot, setText, stateWord } from "./view.js";
+import { ago, renderEventAges, renderSnapshot, renderTicking, setText, stateWord } from "./view.js";
 import { renderChart, setupChart } from "./chart.js";
 import { alertsFrom } from "./notify.js";
 
@@ -166,7 +166,10 @@ function renderLink() {
   renderTitle();
   renderFavicon();
   announce();
-  if (latest) renderEventAges(serverNow());
+  if (latest) {
+    renderEventAges(serverNow());
+    renderTicking(latest, serverNow());
+  }
 }
 
 // --- the token screen ------------------------------------------------------------------------

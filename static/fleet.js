@@ -41,8 +41,8 @@ function matches(card, choice) {
       return true;
     case "offline":
       return !card.online;
-    case "attention":
-      return card.online && (card.level === "warning" || card.level === "problem");
+    case "attention": // offline is a problem too: a dead machine cannot say so itself
+      return card.level === "warning" || card.level === "problem";
     default:
       return card.online && card.state === choice;
   }
@@ -78,11 +78,13 @@ function renderCard(card) {
     const figs = el("div", "figs");
     figs.append(
       figure("layer", card.layer === null || card.layer === undefined ? null : `L${card.layer}`),
-      figure("tok/h", card.tokens_per_hour_text),
+      figure("tok/h", card.tokens_per_hour_text ?? card.was_text),
       figure("queue", card.queue_text),
       figure("network", card.network_text),
     );
     link.append(figs);
+  } else if (card.last_doing_text) {
+    link.append(el("p", "last-doing muted", card.last_doing_text));
   }
   const spark = sparkline(card.spark);
   if (spark) link.append(spark);

@@ -19,7 +19,9 @@ function renderPage(page) {
   const seen = card.last_seen_at === null ? card.last_seen_text
     : `${card.online ? "last report" : "offline · last seen"} ${ago(Date.now() / 1000 + skew - card.last_seen_at)}`;
   setText("seen", seen);
-  document.getElementById("details").replaceChildren(...page.details.map((line) => el("li", "", line)));
+  // Offline: no current detail, but what it was last doing and since when.
+  const lines = page.details.length || !card.last_doing_text ? page.details : [card.last_doing_text];
+  document.getElementById("details").replaceChildren(...lines.map((line) => el("li", "", line)));
   const events = document.getElementById("events");
   events.replaceChildren(
     ...page.events.map((event) => {

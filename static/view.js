@@ -2,6 +2,8 @@
 // details, warmup.text, events, training_fields); this file only places it. The one text
 // it writes itself is an age ("4 min ago"), because ages tick between snapshots.
 
+import { authHeaders } from "./link.js";
+
 const $ = (id) => document.getElementById(id);
 const body = document.body;
 
@@ -33,6 +35,32 @@ export function ago(seconds) {
   return `${Math.floor(seconds / 86400)} d ${Math.floor((seconds % 86400) / 3600)} h`;
 }
 
+// As app/text.py's ago() writes an age: its largest unit only (45 s, 12 min, 2 h, 78 d).
+function agoLargest(seconds) {
+  for (const [below, size, unit] of [[60, 1, "s"], [3600, 60, "min"], [86400, 3600, "h"]]) {
+    if (seconds < below) return `${Math.floor(seconds / size)} ${unit}`;
+  }
+  return `${Math.floor(seconds / 86400)} d`;
+}
+
+// The ages the server found in its words (snapshot.ticking), written again on the server's clock
+// every second: "last pass 35 s ago" never reads younger than "updated 57 s ago".
+export function renderTicking(snapshot, serverNow) {
+  for (const tick of snapshot.ticking || []) {
+    const since = Math.max(0, serverNow - tick.at);
+    const words = tick.template.replace("{}", tick.style === "ago" ? agoLargest(since) : ago(since));
+    if (tick.line === -1) {
+      renderStatus(words);
+      continue;
+    }
+    const li = document.querySelector(`#details li[data-line="${tick.line}"]`);
+    const [head, tail] = tick.template.split("{}");
+    // Only the line the age was found in (its words around the age unchanged).
+    const same = li && !li.firstElementChild && li.textContent.startsWith(head) && li.textContent.endsWith(tail);
+    if (same && li.textContent !== words) li.textContent = words;
+  }
+}
+
 // --- the snapshot -----------------------------------------------------------------------------
 
 // The status line with its last piece kept together ("383/29000 · …"): the "…" never wraps alone.
@@ -59,8 +87,10 @@ function renderState(snapshot) {
   $("state").hidden = !word;
   $("state").dataset.level = level;
   setText("state-word", word);
-  // Said once: the source's problem, when there is one, explains instead.
-  const explanation = snapshot.source.problem ? "" : stateExplanation(snapshot.state);
+  // Said once: the source's problem, when there is one, explains instead; a lost layer is the
+  // tracker's own sentence ("lost layer 1 at 14:06 — back in the queue").
+  const lost = snapshot.lost_layer ? snapshot.lost_layer.text : "";
+  const explanation = snapshot.source.problem ? "" : lost || stateExplanation(snapshot.state);
   $("explain").hidden = !explanation;
   setText("explain", explanation);
 }
@@ -89,7 +119,8 @@ function renderDetails(snapshot) {
   const backendText = snapshot.backend_errors ? snapshot.backend_errors.text : null;
   // The warm-up card says its sentence; the list does not say it again.
   const warmupText = warmupShown(snapshot) ? snapshot.warmup.text : null;
-  const lines = snapshot.details.filter((line) => !(warmupText && line === warmupText));
+  // Each line keeps its index in snapshot.details: the ages in snapshot.ticking name lines by it.
+  const lines = snapshot.details.map((line, index) => [line, index]).filter(([line]) => !(warmupText && line === warmupText));
   const list = $("details");
   // The same lines again: leave them (and a keyboard user's focus, and an open explanation) be.
   const key = JSON.stringify([lines, backendText]);
@@ -99,8 +130,9 @@ function renderDetails(snapshot) {
   const open = !help.hidden;
   help.hidden = true;
   document.querySelector("main").append(help); // parked out of the list until a line takes it
-  const items = lines.map((line) => {
+  const items = lines.map(([line, index]) => {
     const li = document.createElement("li");
+    li.dataset.line = String(index);
     if (!(backendText && line === backendText)) {
       li.textContent = line;
       return li;
@@ -161,8 +193,57 @@ function eventItem(event) {
   return li;
 }
 
+// The day's events come from /api/events (the history's, the live ones merged in, written by the
+// server); the snapshot's own list shows until that answers, or when it cannot.
+const DAY_REFRESH_MS = 60_000;
+const DAY_MIN_GAP_MS = 5_000;
+let dayEvents = null;
+let liveKey = null;
+let dayFetchedAt = 0;
+let dayTimer = null;
+
+async function fetchDay() {
+  dayTimer = null;
+  dayFetchedAt = Date.now();
+  try {
+    const response = await fetch("/api/events", { headers: authHeaders(), cache: "no-store" });
+    if (!response.ok) return;
+    const json = await response.json();
+    if (Array.isArray(json.events)) {
+      dayEvents = json.events;
+      showEvents(dayEvents);
+    }
+  } catch {
+    // the dashboard did not answer: the snapshot's list stays
+  }
+}
+
+let dayTimerAt = 0;
+
+// Ask again a minute after the last answer, or 5 s after it when the live list changed.
+function askDay(soon) {
+  const at = Math.max(Date.now(), dayFetchedAt + (soon ? DAY_MIN_GAP_MS : DAY_REFRESH_MS));
+  if (dayTimer !== null && dayTimerAt <= at) return;
+  clearTimeout(dayTimer);
+  dayTimerAt = at;
+  dayTimer = setTimeout(fetchDay, at - Date.now());
+}
+
 function renderEvents(snapshot) {
-  const events = Array.isArray(snapshot.events) ? snapshot.events : [];
+  const live = Array.isArray(snapshot.events) ? snapshot.events : [];
+  const key = JSON.stringify(live);
+  if (dayEvents === null) {
+    showEvents(live);
+  } else if (key !== liveKey) {
+    // What came since the day's list was asked for shows at once; the next answer places it.
+    const newest = dayEvents.length ? dayEvents[0].at : -Infinity;
+    showEvents([...live.filter((event) => event.at > newest), ...dayEvents]);
+  }
+  askDay(key !== liveKey);
+  liveKey = key;
+}
+
+function showEvents(events) {
   $("events").hidden = events.length === 0;
   const key = JSON.stringify(events);
   if ($("events").dataset.key === key) return;

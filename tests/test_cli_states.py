@@ -32,11 +32,12 @@ def once(*args: str) -> list[str]:
          "State: training (ok) · last log line 9 s ago"),  # an ERROR line at 10:24:50
         ("2026-09-20 10:25:01", "L1 · idle 5 min", "was 768k tok/h", "State: idle (warning) · last log line 1 s ago"),
         ("2026-09-20 10:32:00", "L1 · idle 12 min", "was 768k tok/h", "State: idle (warning) · last log line 0 s ago"),
-        # passes again from 10:40:00: 41 in the window → 123/h → 393,600
-        ("2026-09-20 10:50:00", "L1 · 393k tok/h", "393k tok/h · 123 passes/h (over 20 min)",
+        # passes again from 10:40:00, measured afresh from that first pass: the 40 after it over
+        # 10 min → 240/h → 768,000 (the 20-minute window's blend would say 393k)
+        ("2026-09-20 10:50:00", "L1 · 768k tok/h", "768k tok/h · 240 passes/h (over 10 min)",
          "State: training (ok) · last log line 0 s ago"),
         # the last line is a heartbeat at 10:50:05
-        ("2026-09-20 10:53:05", "L1 · log silent 3 min", "was 393k tok/h",
+        ("2026-09-20 10:53:05", "L1 · log silent 3 min", "was 768k tok/h",
          "State: silent (problem) · last log line 3 min ago"),
     ],
 )
@@ -47,11 +48,15 @@ def test_once_reads_training_idle_and_silent(at: str, first: str, second: str, s
     assert lines[-1] == f"  {state}"
 
 
-def test_once_on_an_idle_miner_shows_its_last_pass_and_network() -> None:
+def test_once_on_an_idle_miner_shows_its_last_pass_and_no_network() -> None:
     lines = once("--log", str(RESUMES), "--at", "2026-09-20 10:32:00")
     assert "  last pass 12 min ago" in lines
-    # RECVs 2 s before passes 49..80 are in (10:12:00, 10:32:00]: 32 × 206,107 B / 1200 s
-    assert "  Network 5.4 kB/s" in lines
+    # RECVs 2 s before passes 49..80 are still in (10:12:00, 10:32:00], but an idle miner moves
+    # nothing now: no network rate (the window's 5.4 kB/s would be the past passing for the present).
+    assert not any(line.startswith("  Network") for line in lines)
+    training = once("--log", str(RESUMES), "--at", "2026-09-20 10:24:59")
+    # While training: RECVs of passes 21..80 in (10:04:59, 10:24:59] are 60 × 206,107 B / 1200 s = 10,305 B/s
+    assert "  Network 10 kB/s" in training
 
 
 def test_once_in_the_queue_shows_trend_eta_and_resets() -> None:
@@ -126,3 +131,28 @@ def test_once_while_measuring(tmp_path: Path) -> None:
     assert lines[:3] == ["L1 · …", "  measuring… (2 passes so far)",
                          "  measuring: 2 of 3 passes · 1 min 5 s of 3 min — rate in about 2 min"]
     assert lines[-1] == "  State: measuring (ok) · last log line 0 s ago"
+
+
+def test_a_lost_layer_is_an_event_a_sentence_and_a_warning_while_back_in_the_queue() -> None:
+    import json
+
+    from app.alerts.rules import Queued
+
+    # The log's header: training in layer 2 until 12:10:00, 'Miner not registered' at 12:10:30,
+    # queued #77 at 12:10:40, polls down to #29 at 12:20:40.
+    snap = json.loads("\n".join(once("--json", "--log", str(REQUEUE), "--at", "2026-09-22 12:21:00")))
+    assert (snap["state"], snap["status_line"], snap["level"]) == ("queued", "Queue #29", "warning")
+    lost = snap["lost_layer"]
+    assert (lost["layer"], lost["text"]) == (2, "lost layer 2 at 12:10 — back in the queue")
+    events = [(e["kind"], e["text"]) for e in snap["events"]]
+    assert ("layer_lost", "lost layer 2 — back in the queue") in events
+    at = next(e["at"] for e in snap["events"] if e["kind"] == "layer_lost")
+    assert at == lost["at"]  # dated at the deregistration (12:10:30), not at the first poll
+    # The alert rule 'queued after training' names the loss.
+    finding = Queued().observe(snap, snap["as_of"])
+    assert finding is not None
+    assert (finding.headline, finding.text) == (
+        "lost layer 2", "lost layer 2 at 12:10 — back in the queue, queue position 29")
+    # A first registration queue is only waiting: no loss, no warning.
+    before = json.loads("\n".join(once("--json", "--log", str(REQUEUE), "--at", "2026-09-22 11:59:50")))
+    assert before["lost_layer"] is None and before["level"] != "warning"

@@ -245,7 +245,8 @@ def test_lines_from_the_far_future(tmp_path: Path, follow: Callable[[Path], Live
     assert_counts(snap, truth, extra_lines=3, bad_lines=1)
     assert snap.source.skipped["future_timestamps"] == 2
     assert snap.source.last_event_at == pytest.approx(truth.last_at, abs=0.001)
-    assert snap.rate.measured and snap.history
+    # The composed log may end minutes before the clock (silent then): its rate is what it was.
+    assert (snap.rate.measured or snap.rate.was_tokens_per_hour is not None) and snap.history
 
 
 def test_future_timestamps_counts_lines() -> None:

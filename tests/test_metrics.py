@@ -109,3 +109,29 @@ def test_the_hub_labels_every_machine() -> None:
     assert got[("tokwatch_layer", (("machine", "rig-a"),))] == 1
     assert got[("tokwatch_layer", (("machine", "rig-b"),))] == 3
     assert got[("tokwatch_state", (("machine", "rig-b"), ("state", "training")))] == 1
+
+
+def test_an_idle_miner_exports_no_rate_and_no_network() -> None:
+    from app.snapshot import SourceView, to_dict
+    from app.stats.events import ActivationShape, ForwardPass, P2PTransfer, Registered, Tick
+    from app.stats.iota.tracker import IotaTracker
+
+    t0 = 1_796_000_000.0
+    tracker = IotaTracker()
+    tracker.apply(Registered(t0, 1, 48))
+    tracker.apply(ActivationShape(t0 + 1, 4, 800))
+    for i in range(80):  # a pass and a 200 kB push every 15 s to t0 + 1200: 768k tok/h
+        tracker.apply(P2PTransfer(t0 + 15 * (i + 1) - 2, "recv", 200_000))
+        tracker.apply(ForwardPass(t0 + 15 * (i + 1), f"a{i}", 1))
+    source = SourceView(path="/x.log", size_bytes=1, lines_read=1, bad_lines=0, last_event_at=t0 + 1920)
+    training = scrape(({}, to_dict(tracker.snapshot(t0 + 1200, source))))
+    for k in range(1, 73):  # then 12 minutes of log lines and no pass: idle
+        tracker.apply(Tick(t0 + 1200 + 10 * k))
+    idle = scrape(({}, to_dict(tracker.snapshot(t0 + 1920, source))))
+    assert idle[("tokwatch_state", (("state", "idle"),))] == 1
+    # The window still held 32 passes and their pushes: the past, not a rate of now.
+    for name in ("tokwatch_tokens_per_hour", "tokwatch_passes_per_hour", "tokwatch_network_bytes_per_second"):
+        assert (name, ()) not in idle
+    assert idle[("tokwatch_last_pass_timestamp_seconds", ())] == t0 + 1200
+    # The snapshot at the last pass still said the rate: 80 × 3 × 3200.
+    assert training[("tokwatch_tokens_per_hour", ())] == 768_000.0

@@ -73,6 +73,7 @@ def build_rules(settings: AlertSettings) -> tuple[list[ConditionRule], list[Even
         rules.Diverged(),
         rules.Crashed(),
         rules.Done(),
+        rules.Offline(),
     ]
     event_rules: list[EventRule] = [rules.QueueReset(), rules.LayerChange(), rules.NewEval()]
     return (

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..snapshot import Snapshot
-from ..text import clock_time, duration
+from ..text import clock_time, compact, duration
 from .book import Kind, Transition
 from .rules import Level
 
@@ -56,6 +56,10 @@ def compose(transition: Transition, snap: Snapshot, *, name: str, dashboard_url:
         ended = t.ended_at if t.ended_at is not None else t.at
         summary = f"{headline} resolved after {duration(ended - t.since)}"
         lines = [f"{summary} (since {clock_time(t.since, t.at)})."]
+        if state == "measuring":  # back from a pause: the status line's `L1 · …` says no rate yet
+            measuring = _measuring(snap)
+            summary += f" · {measuring}"
+            lines.append(f"{_capital(measuring)}.")
         level = "success"
     else:
         title = f"{name}: {t.headline}"
@@ -73,6 +77,15 @@ def trial_message(*, name: str, dashboard_url: str | None, now: float) -> Messag
     if dashboard_url:
         lines.append(dashboard_url)
     return Message("test", "event", "info", now, f"{name}: test", "\n".join(lines), "test message")
+
+
+def _measuring(snap: Snapshot) -> str:
+    """'rate being measured (1 pass so far; was 768k tok/h)'."""
+    passes = snap.warmup.passes if snap.warmup.passes_needed else None
+    was = snap.rate.was_tokens_per_hour
+    parts = ([f"{passes} {'pass' if passes == 1 else 'passes'} so far"] if passes is not None else []) + (
+        [f"was {compact(was)} tok/h"] if was is not None else [])
+    return "rate being measured" + (f" ({'; '.join(parts)})" if parts else "")
 
 
 def _capital(text: str) -> str:

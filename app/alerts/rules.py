@@ -109,13 +109,31 @@ class Queued:
 
     def observe(self, snap: Snapshot, now: float) -> Finding | None:
         state = snap.state
-        if state in _WORKED or snap.rate.last_pass_at is not None:
+        lost = snap.lost_layer
+        if state in _WORKED or snap.rate.last_pass_at is not None or lost is not None:
             self._worked = True
         if state != "queued" or not self._worked:
             return None
         position = snap.queue.position if snap.queue is not None else None
         text = f"queue position {position}" if position is not None else "in the registration queue"
+        if lost is not None:  # deregistered: the layer was taken away
+            return Finding(_since(snap, lost.at), f"lost layer {lost.layer}", f"{lost.text}, {text}")
         return Finding(_since(snap), "back in the queue", text)
+
+
+class Offline:
+    """A machine the hub has not heard from for three of its report intervals (the hub's word: its
+    snapshot's state is then ``offline``, since its last report)."""
+
+    name = "offline"
+    level: Level = "problem"
+
+    def observe(self, snap: Snapshot, now: float) -> Finding | None:
+        if snap.state != "offline":
+            return None
+        last = snap.state_since
+        text = f"no report since {clock_time(last, now)}" if last is not None else "no report"
+        return Finding(last, "offline", text)
 
 
 class QueueReset:

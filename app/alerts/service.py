@@ -64,6 +64,12 @@ class AlertService:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._source: SnapshotSource | None = None
+        # Other ways this machine's word may not get out (an agent's hub unreachable): their problem.
+        self._problem_sources: list[Callable[[], str | None]] = []
+
+    def watch_problem(self, source: Callable[[], str | None]) -> None:
+        """Show ``source()``'s problem beside the delivery's, on the page and in /healthz."""
+        self._problem_sources.append(source)
 
     # --- one look ----------------------------------------------------------------
 
@@ -96,7 +102,8 @@ class AlertService:
             ]
         delivery = self.delivery.status() if self.delivery is not None else None
         heartbeat = self.heartbeat.status() if self.heartbeat is not None else None
-        problems = [p for p in (delivery and delivery.problem, heartbeat and heartbeat.problem) if p]
+        problems = [p for p in (delivery and delivery.problem, heartbeat and heartbeat.problem,
+                                *(source() for source in self._problem_sources)) if p]
         return {
             "active": active,
             "recent": recent,
@@ -155,7 +162,7 @@ class AlertService:
         """What of the delivery and heartbeat figures the snapshot shows."""
         delivery = self.delivery.status() if self.delivery is not None else None
         heartbeat = self.heartbeat.status() if self.heartbeat is not None else None
-        return (delivery, heartbeat)
+        return (delivery, heartbeat, *(source() for source in self._problem_sources))
 
     def _run(self, source: SnapshotSource) -> None:
         version = -1

@@ -44,6 +44,8 @@ DEFAULT_RULES: dict[str, RuleSettings] = {
     "crashed": RuleSettings(),
     "done": RuleSettings(),
     "eval": RuleSettings(enabled=False),
+    # The hub's: a machine that missed three reports (that wait is its hold).
+    "offline": RuleSettings(),
 }
 
 # Keys a rule's table may carry beyond enabled / hold_minutes.

@@ -204,6 +204,11 @@ class Agent:
         self._history_since = None
         return True
 
+    @property
+    def problem(self) -> str | None:
+        """Why reports are not getting through (hub unreachable, key refused), or None."""
+        return self._problem
+
     def _send(self, body: str, url: str | None = None) -> str:
         """POST one report: 'taken', 'refused' (the hub will never take it) or 'retry'."""
         request = urllib.request.Request(
@@ -221,7 +226,11 @@ class Agent:
             if e.code in (400, 403, 413):  # this report can never be taken: resending would block the rest
                 log.warning("the hub refused a report (HTTP %d: %s); dropped it", e.code, reason)
                 return "refused"
-            self._note(f"the hub says HTTP {e.code}: {reason}")
+            if e.code == 401:
+                self._note(f"the hub at {self.url} refuses this machine's report key ({reason or 'HTTP 401'});"
+                           " keeping reports until it takes them")
+            else:
+                self._note(f"the hub at {self.url} says HTTP {e.code}: {reason}; keeping reports until it takes them")
             return "retry"
         except (urllib.error.URLError, OSError) as e:
             self._note(f"hub unreachable at {self.url} ({getattr(e, 'reason', e)}); keeping reports until it is back")

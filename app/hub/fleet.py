@@ -2,8 +2,9 @@
 
 Pure: rows and the clock in, plain JSON-ready data out (``GET /api/fleet`` and the fleet
 page's push carry exactly this). A machine is offline once it has missed three reports (its
-own interval, 15 s by default): an offline card shows that and when it was last seen, never its
-last figures, and counts nowhere in the totals.
+own interval, 15 s by default): an offline card is a problem (a dead machine cannot say so
+itself), shows that, when it was last seen and what it was last doing since when, never its last
+figures, and counts nowhere in the totals. The summed tok/h is production: machines training.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .. import text
-from .store import MachineRow
+from .store import PRODUCING, MachineRow
 
 MISSED_REPORTS_OFFLINE = 3
 DEFAULT_INTERVAL_SECONDS = 15.0
@@ -26,7 +27,7 @@ _LEVELS = {
     "idle": "warning", "stalled": "warning", "broken": "warning",
     "silent": "problem", "diverged": "problem", "crashed": "problem", "unrecognised": "problem",
 }
-LEVELS = ("ok", "waiting", "warning", "problem", "offline")
+LEVELS = ("ok", "waiting", "warning", "problem")
 
 
 def is_online(row: MachineRow, now: float, missed: int = MISSED_REPORTS_OFFLINE) -> bool:
@@ -93,10 +94,14 @@ def machine_card(row: MachineRow, now: float) -> dict[str, Any]:
     snap = row.snapshot
     if not online or snap is None:
         card.update(status_line="offline" if row.received_at is not None else "not reported yet",
-                    state="offline", level="offline", layer=None, tokens_per_hour=None, tokens_per_hour_text=None,
-                    queue_position=None, queue_text=None, network_bytes_per_second=None, network_text=None)
+                    state="offline", level="problem" if row.received_at is not None else "waiting", layer=None,
+                    tokens_per_hour=None, tokens_per_hour_text=None, was_text=None,
+                    queue_position=None, queue_text=None, network_bytes_per_second=None, network_text=None,
+                    last_doing_text=_last_doing(snap) if snap is not None else None)
         return card
-    tph = _number((snap.get("rate") or {}).get("tokens_per_hour"))
+    # A rate is shown only while producing (an older agent reports an idle miner's decaying window).
+    tph = _number((snap.get("rate") or {}).get("tokens_per_hour")) if snap.get("state") in PRODUCING else None
+    was = _number((snap.get("rate") or {}).get("was_tokens_per_hour"))
     network = _number((snap.get("network") or {}).get("bytes_per_second"))
     queue = snap.get("queue")
     card.update(
@@ -106,12 +111,24 @@ def machine_card(row: MachineRow, now: float) -> dict[str, Any]:
         layer=snap.get("layer"),
         tokens_per_hour=tph,
         tokens_per_hour_text=None if tph is None else f"{text.compact(tph)} tok/h",
+        was_text=None if was is None or tph is not None else f"was {text.compact(was)}",
+        last_doing_text=None,
         queue_position=(queue or {}).get("position") if isinstance(queue, Mapping) else None,
         queue_text=_queue_text(queue),
         network_bytes_per_second=network,
         network_text=None if network is None else bytes_rate_text(network),
     )
     return card
+
+
+def _last_doing(snap: Mapping[str, Any]) -> str | None:
+    """What an offline machine was last doing, and since when: 'was training (L1 · 768k tok/h) since 14:02'."""
+    state, line = snap.get("state"), snap.get("status_line")
+    if not isinstance(state, str):
+        return None
+    words = f"was {state}" + (f" ({line})" if isinstance(line, str) and line else "")
+    since = _number(snap.get("state_since"))
+    return words + (f" since {text.clock(since)}" if since is not None else "")
 
 
 def fleet_view(
@@ -131,10 +148,11 @@ def fleet_view(
         fresh = row.received_at is not None and row.received_at >= day_start
         reported = _number(((row.snapshot or {}).get("today") or {}).get("tokens")) if fresh else None
         today += reported if reported is not None else (today_tokens or {}).get(row.name, 0.0)
-    tph = sum(card["tokens_per_hour"] or 0.0 for card in online)
+    tph = sum(card["tokens_per_hour"] or 0.0 for card in online)  # only producing cards carry one
     totals = {
         "machines": len(cards),
         "online": len(online),
+        "offline": sum(1 for card in cards if card["state"] == "offline" and card["last_seen_at"] is not None),
         "training": sum(1 for card in online if card["state"] == "training"),
         "queued": sum(1 for card in online if card["state"] == "queued"),
         "idle": sum(1 for card in online if card["state"] == "idle"),

@@ -25,6 +25,7 @@ from ..snapshot import (
     CountsView,
     EventView,
     GpuMemoryView,
+    LostLayerView,
     NetworkView,
     QueueView,
     RateView,
@@ -195,9 +196,10 @@ SNAPSHOT = obj(
         "rate": obj({
             "measured": boolean(), "tokens_per_hour": RATE, "passes_per_hour": RATE,
             "tokens_per_pass": integer(0, 10**12), "passes_in_window": COUNT, "observed_seconds": SECONDS,
-            "window_seconds": SECONDS, "last_pass_at": TIME,
+            "window_seconds": SECONDS, "last_pass_at": TIME, "was_tokens_per_hour": RATE,
         }, null=False),
         "step": integer(0, 10**15),
+        "lost_layer": obj({"layer": integer(0, 100_000), "at": TIME, "text": text(200)}),
         "run": obj({"id": text(80), "epoch": integer(0, 10**9), "phase": text(40)}),
         "gpu_memory": obj({"used_gb": number(0, 1e5), "total_gb": number(0, 1e5)}),
         "backend_errors": obj({"queue_state_503": COUNT, "not_found_404": COUNT, "window_seconds": SECONDS}),
@@ -298,6 +300,8 @@ def reported_snapshot(snapshot: Mapping[str, Any]) -> Snapshot:
     usual = snapshot.get("usual")
     today = snapshot.get("today")
     source = snapshot.get("source") or {}
+    lost = snapshot.get("lost_layer")
+    warmup = snapshot.get("warmup") or {}
     return Snapshot(
         status_line=snapshot["status_line"],
         state=snapshot["state"],
@@ -313,9 +317,12 @@ def reported_snapshot(snapshot: Mapping[str, Any]) -> Snapshot:
             passes_per_hour=rate.get("passes_per_hour"), tokens_per_pass=rate.get("tokens_per_pass"),
             passes_in_window=rate.get("passes_in_window") or 0, observed_seconds=rate.get("observed_seconds") or 0.0,
             window_seconds=rate.get("window_seconds") or 0.0, last_pass_at=rate.get("last_pass_at"),
+            was_tokens_per_hour=rate.get("was_tokens_per_hour"),
         ),
-        warmup=WarmupView(passes=0, passes_needed=0, observed_seconds=0.0, seconds_needed=0.0,
-                          done=rate.get("measured") is True),
+        warmup=WarmupView(passes=warmup.get("passes") or 0, passes_needed=warmup.get("passes_needed") or 0,
+                          observed_seconds=warmup.get("observed_seconds") or 0.0,
+                          seconds_needed=warmup.get("seconds_needed") or 0.0,
+                          done=rate.get("measured") is True if warmup.get("done") is None else warmup["done"] is True),
         step=snapshot.get("step"),
         run=None if run is None else RunView(id=run.get("id"), epoch=run.get("epoch"), phase=run.get("phase")),
         gpu_memory=None if gpu is None or gpu.get("used_gb") is None else GpuMemoryView(
@@ -348,6 +355,8 @@ def reported_snapshot(snapshot: Mapping[str, Any]) -> Snapshot:
         counts=None if counts is None else CountsView(
             passes=counts.get("passes") or 0, tokens=counts.get("tokens") or 0,
             backend_errors=dict(counts.get("backend_errors") or {})),
+        lost_layer=None if lost is None or lost.get("layer") is None or lost.get("at") is None else LostLayerView(
+            layer=lost["layer"], at=lost["at"], text=lost.get("text") or ""),
     )
 
 

@@ -16,12 +16,15 @@ if TYPE_CHECKING:
     from ..changes import SnapshotSource
     from ..store.files import WriterLock
     from .agent import Agent
+    from .alerts import HubAlerts
     from .service import Hub
 
 log = logging.getLogger(__name__)
 
 HUB_LOCK_NAME = "hub.lock"
 TICK_SECONDS = 1.0  # how soon a machine that stopped reporting shows offline, past its three intervals
+# The fleet's alerts look at every machine at least this often (and on every report taken).
+ALERT_CHECK_SECONDS = 5.0
 
 
 class FleetError(Exception):
@@ -31,9 +34,11 @@ class FleetError(Exception):
 class FleetRuntime:
     """The hub and/or the agent a config asks for; start() and stop() (safe to call twice)."""
 
-    def __init__(self, hub: Hub | None, agent: Agent | None, lock: WriterLock | None) -> None:
+    def __init__(self, hub: Hub | None, agent: Agent | None, lock: WriterLock | None,
+                 alerts: HubAlerts | None = None) -> None:
         self.hub = hub
         self.agent = agent
+        self.alerts = alerts  # the fleet's alerts (a hub with --notify)
         self._lock = lock
         self._stop = threading.Event()
         self._ticker: threading.Thread | None = None
@@ -60,6 +65,7 @@ class FleetRuntime:
         hub: Hub | None = None
         lock: WriterLock | None = None
         agent: Agent | None = None
+        alerts: HubAlerts | None = None
         try:
             if config.hub:
                 lock = WriterLock(data_dir / HUB_LOCK_NAME)
@@ -67,6 +73,12 @@ class FleetRuntime:
                 if holder is not None:
                     raise FleetError(f"another hub (pid {holder or '?'}) uses {data_dir}; one hub per data dir")
                 hub = Hub(HubStore(data_dir / HUB_FILE_NAME))
+                if config.notify_urls:
+                    from ..alerts.delivery import Delivery
+                    from .alerts import HubAlerts
+
+                    alerts = HubAlerts(config.alert_settings, delivery=Delivery(config.notify_urls),
+                                       dashboard_url=config.dashboard_url)
             if config.report_to is not None and config.report_key is not None:
                 agent = Agent(
                     url=config.report_to,
@@ -88,10 +100,12 @@ class FleetRuntime:
             if lock is not None:
                 lock.release()
             raise
-        return cls(hub, agent, lock)
+        return cls(hub, agent, lock, alerts)
 
     def start(self) -> None:
         """Start the hub's ticker and the agent's reporting."""
+        if self.alerts is not None:
+            self.alerts.start()
         if self.hub is not None:
             self._ticker = threading.Thread(target=self._tick, name="tokwatch-hub-ticker", daemon=True)
             self._ticker.start()
@@ -102,9 +116,14 @@ class FleetRuntime:
 
     def _tick(self) -> None:
         assert self.hub is not None
+        checked_at, checked_version = -ALERT_CHECK_SECONDS, -1
         while not self._stop.wait(TICK_SECONDS):
             try:
                 self.hub.tick()
+                now, version = self.hub.clock(), self.hub.changes.version
+                if self.alerts is not None and (version != checked_version or now - checked_at >= ALERT_CHECK_SECONDS):
+                    checked_at, checked_version = now, version
+                    self.alerts.check(self.hub.store.machines(), now)
             except Exception:  # a locked or failing file must not end offline detection
                 log.exception("hub tick failed; trying again")
 
@@ -117,6 +136,8 @@ class FleetRuntime:
             self.agent.stop()
         if self._ticker is not None:
             self._ticker.join(TICK_SECONDS * 3)
+        if self.alerts is not None:
+            self.alerts.stop()
         if self.hub is not None:
             self.hub.store.close()
         if self._lock is not None:

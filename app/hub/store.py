@@ -20,6 +20,9 @@ from .report import Report
 
 FILE_NAME = "hub.sqlite3"
 SAMPLE_SECONDS = 60  # one chart point a minute per machine: 10k rows a week each
+# The states whose rate is production: summed in the fleet's header, sampled for charts and today's
+# tokens (measuring has no rate yet; idle, silent, queued and offline machines produce nothing).
+PRODUCING = frozenset({"training"})
 RETENTION_SECONDS = 8 * 86400  # the 7-day chart, and a day of slack
 SCHEMA_VERSION = 2
 _SCHEMA = """
@@ -160,7 +163,7 @@ class HubStore:
         """Keep a report; False when it was kept before (a resend), so nothing counts twice."""
         snap = report.snapshot
         as_of = float(snap["as_of"])
-        tokens_per_hour = (snap.get("rate") or {}).get("tokens_per_hour")
+        tokens_per_hour = (snap.get("rate") or {}).get("tokens_per_hour") if snap["state"] in PRODUCING else None
         queue = (snap.get("queue") or {}).get("position")
         layer = snap.get("layer")
         with self._transaction() as conn:

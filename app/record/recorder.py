@@ -23,6 +23,7 @@ from ..ingest.formats import kind_of
 from ..snapshot import Snapshot, TodayView, UsualView
 from ..stats.events import Event
 from ..store import RANGES, EventRow, History, Observation, PassFact, SourceKey, queries
+from ..store.happened import what_happened
 from ..text import compact
 from .backfill import ImportProgress, files_to_import, import_logs, source_key_path
 from .logged import LoggedSteps
@@ -31,6 +32,7 @@ log = logging.getLogger(__name__)
 
 OBSERVE_SECONDS = 30.0
 FIRST_OBSERVE_SECONDS = 3.0
+HAPPENED_SECONDS = 86400.0  # "What happened" covers the last day
 TAKE_OVER_SECONDS = 5.0  # how often a reading tokwatch tries the data dir's lock
 
 
@@ -249,6 +251,11 @@ class Recorder:
                     self._bodies.clear()
                 self._bodies[key] = body
         return body
+
+    def what_happened(self, live: list[dict[str, Any]], now: float) -> dict[str, Any]:
+        """``/api/events``: the last 24 h of events, stored and live (``live``: the snapshot's), for a person."""
+        stored = self.history.events(self._source, now - HAPPENED_SECONDS, now + 1)
+        return {"events": what_happened(stored, live), "from": now - HAPPENED_SECONDS, "as_of": now}
 
     def totals_line(self) -> str | None:
         """``since 2026-11-23: 52M tokens · 25,000 passes`` for this log, or None before any record."""

@@ -149,6 +149,9 @@ class Dashboard:
         feed = self._feed = LiveFeed(self.monitor, recorder=self.recorder, alerts=self.alerts)
         try:
             self._fleet = open_fleet(self.config, feed)
+            if self._fleet.agent is not None:  # a hub that cannot be reached shows here, not only in a log
+                agent = self._fleet.agent
+                self.alerts.watch_problem(lambda: agent.problem)
             web = self._web = build_web(self.config, feed, recorder=self.recorder, hub=self._fleet.hub,
                                         hub_url=hub_url(self.config))
         except (ConfigError, ServeError):

@@ -374,6 +374,11 @@ class History:
             data = queries.history(empty_history(), source, range_name, when)
         return data
 
+    def events(self, source: SourceKey, start: float, end: float) -> list[dict[str, Any]]:
+        """The stored events with ``start <= at < end``, oldest first (none when nothing is kept)."""
+        rows = self.read(lambda conn: queries.events_between(conn, source, start, end))
+        return rows if rows is not None else []
+
     def csv_rows(self, source: SourceKey, range_name: str, now: float | None = None) -> list[list[Any]]:
         """The range as spreadsheet rows, header first."""
         when = self.clock() if now is None else now

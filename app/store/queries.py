@@ -10,6 +10,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from .happened import what_happened
 from .losses import BUCKET_STEPS, losses
 from .records import SAMPLE_SECONDS, SourceKey
 from .write import FIVE_MINUTES, HOUR, RAW_KEEP_SECONDS
@@ -126,6 +127,15 @@ def _buckets(
     return found
 
 
+def events_between(conn: sqlite3.Connection, source: SourceKey, start: float, end: float) -> list[dict[str, Any]]:
+    """The stored events with ``start <= at < end``, oldest first."""
+    sid = find_source(conn, source)
+    if sid is None:
+        return []
+    return [{"at": at, "kind": kind, "text": words} for at, kind, words in conn.execute(
+        "SELECT at, kind, text FROM event WHERE source_id = ? AND at >= ? AND at < ? ORDER BY at", (sid, start, end))]
+
+
 def history(conn: sqlite3.Connection, source: SourceKey, range_name: str, now: float) -> dict[str, Any]:
     """The chart's data for one range: a point per bucket per series, the events, and step-trainer points."""
     first, last, bucket = _grid(range_name, now)
@@ -143,13 +153,8 @@ def history(conn: sqlite3.Connection, source: SourceKey, range_name: str, now: f
     events: list[dict[str, Any]] = []
     steps: dict[str, Any] | None = None
     if sid is not None:
-        events = [
-            {"at": at, "kind": kind, "text": text}
-            for at, kind, text in conn.execute(
-                "SELECT at, kind, text FROM event WHERE source_id = ? AND at >= ? AND at < ? ORDER BY at",
-                (sid, first, last + bucket),
-            )
-        ]
+        # A repeated error is one marker with its count, however many rows an older store kept.
+        events = what_happened(events_between(conn, source, first, last + bucket), (), spans=False)[::-1]
         if source.kind == "steps":
             steps = _steps(conn, sid, first, last + bucket)
     return {

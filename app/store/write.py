@@ -13,6 +13,7 @@ import sqlite3
 from collections import Counter
 from collections.abc import Iterable
 
+from .happened import repeat_of
 from .losses import merge_losses, prune_losses, write_losses
 from .records import SAMPLE_SECONDS, Observation, SourceKey
 
@@ -24,6 +25,8 @@ RAW_KEEP_SECONDS = 48 * HOUR
 KEEP_SECONDS = {FIVE_MINUTES: 30 * DAY, HOUR: 365 * DAY, DAY: 10 * 365 * DAY}
 EVENT_KEEP_SECONDS = 365 * DAY
 EVENTS_KEPT_PER_SOURCE = 20_000
+# A repeated error (`… (×72)`) replaces its earlier sights up to this long before: one row per run.
+ERROR_FOLD_SECONDS = 3600
 
 
 def source_id(conn: sqlite3.Connection, source: SourceKey) -> int:
@@ -159,10 +162,18 @@ def write(conn: sqlite3.Connection, obs: Observation, now: float) -> int:
             [(sid, e.stage, e.name, e.step, e.at, e.value) for e in obs.evals],
         )
         # Same instant and kind: the newer wording wins (an error's repeat count goes up in place).
-        conn.executemany(
-            "INSERT OR REPLACE INTO event VALUES (?, ?, ?, ?)",
-            [(sid, e.at, e.kind, e.text[:500]) for e in obs.events],
-        )
+        # A repeated error is re-dated at each repeat: its earlier rows (same message, fewer) go, so a
+        # miner writing one error every 10 s all night is one row with its count, not thousands.
+        for event in sorted(obs.events, key=lambda e: e.at):
+            words = event.text[:500]
+            message, count = repeat_of(words)
+            if event.kind == "error" and count > 1:
+                conn.execute(
+                    "DELETE FROM event WHERE source_id = ? AND kind = 'error' AND at < ? AND at >= ?"
+                    " AND (text = ? OR substr(text, 1, ?) = ?)",
+                    (sid, event.at, event.at - ERROR_FOLD_SECONDS, message, len(message) + 3, f"{message} (×"),
+                )
+            conn.execute("INSERT OR REPLACE INTO event VALUES (?, ?, ?, ?)", (sid, event.at, event.kind, words))
         conn.executemany("INSERT OR REPLACE INTO imported VALUES (?, ?, ?)", obs.imported)
         if first is not None:
             conn.execute(

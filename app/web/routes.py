@@ -20,7 +20,7 @@ from ..allocator import TRIMMER
 from ..config import Config
 from ..live.feed import LiveFeed
 from ..record.recorder import Recorder
-from ..snapshot import to_json
+from ..snapshot import to_dict, to_json
 from ..store import RANGES
 from . import security
 from .broadcast import Broadcaster
@@ -160,6 +160,17 @@ def _history_range() -> str:
     if name not in RANGES:
         security.refuse(400, f"range must be one of {', '.join(RANGES)}")
     return name
+
+
+@bp.get("/api/events")
+def events() -> Response:
+    """The last 24 hours' events, stored and live, errors folded and pauses as spans, newest first."""
+    state = web_state()
+    snapshot = to_dict(state.feed.monitor.snapshot())  # the log's own events, without the stored ones
+    body = state.recorder.what_happened(list(snapshot.get("events") or []), snapshot["as_of"])
+    response = Response(json.dumps(body, ensure_ascii=False, separators=(",", ":")), mimetype="application/json")
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @bp.get("/api/history")

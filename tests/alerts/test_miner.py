@@ -97,8 +97,13 @@ def test_a_miner_idle_for_twenty_minutes_is_told_at_start_and_when_it_resumes(
         assert pings.received == []  # idle: the dead-man heartbeat stays quiet
         back = resume(log)
         resolved = receiver.wait_for(2, timeout=30)[1].json
-        assert resolved["title"] in ("rig-7: training", "rig-7: measuring")
-        assert resolved["message"].splitlines()[1] == f"Idle resolved after 20 min (since {hm(last_pass)})."
+        # Back from a pause, the rate is measured afresh: the message says so rather than a blend.
+        assert resolved["title"] == "rig-7: measuring"
+        status, what, measuring = resolved["message"].splitlines()[:3]
+        assert status == "L1 · …"
+        assert what == f"Idle resolved after 20 min (since {hm(last_pass)})."
+        # 80 passes in the 20 minutes before the pause: 240/h × 3200 = 768k; 1 to 3 passes back so far.
+        assert re.fullmatch(r"Rate being measured \([123] pass(es)? so far; was 768k tok/h\)\.", measuring)
         assert resolved["type"] == "success"
         assert back - last_pass > 20 * 60
         time.sleep(6)  # the next looks send nothing more

@@ -31,24 +31,27 @@ def test_offline_after_three_missed_reports() -> None:
 
 def test_an_offline_card_never_shows_its_last_figures() -> None:
     card = machine_card(row("a", seen=NOW - 600, tph=358_400.0, layer=2, network={"bytes_per_second": 5.0}), NOW)
-    assert card["status_line"] == "offline" and card["state"] == "offline" and card["level"] == "offline"
+    # A problem: a dead machine cannot say so itself.
+    assert card["status_line"] == "offline" and card["state"] == "offline" and card["level"] == "problem"
     assert card["tokens_per_hour"] is None and card["layer"] is None and card["network_bytes_per_second"] is None
     assert card["last_seen_at"] == NOW - 600 and card["last_seen_text"] == "10 min ago"
     never = machine_card(row("b", seen=None), NOW)
     assert never["status_line"] == "not reported yet" and never["last_seen_text"] == "never reported"
 
 
-def test_totals_count_only_the_machines_online() -> None:
+def test_totals_count_only_the_machines_online_and_sum_only_production() -> None:
     rows = [
         row("a", seen=NOW - 3, tph=358_400.0, layer=1),
         row("b", seen=NOW - 10, tph=1_000_000.0, state="training"),
         row("c", seen=NOW - 5, state="queued", queue={"position": 1583, "trend_per_hour": -40.0}),
-        row("d", seen=NOW - 1, state="idle", tph=0.0),
+        # idle, measuring: an older agent may still report a decaying or warm-up figure; not production.
+        row("d", seen=NOW - 1, state="idle", tph=182_000.0),
+        row("f", seen=NOW - 1, state="measuring", tph=50_000.0),
         row("e", seen=NOW - 3600, tph=9_999_999.0),  # offline: not in the sum
     ]
     view = fleet_view(rows, NOW, day_start=NOW - 3600 * 5)
     totals = view["totals"]
-    assert totals["machines"] == 5 and totals["online"] == 4
+    assert totals["machines"] == 6 and totals["online"] == 5 and totals["offline"] == 1
     assert (totals["training"], totals["queued"], totals["idle"]) == (2, 1, 1)
     assert totals["tokens_per_hour"] == 1_358_400.0 and totals["tokens_per_hour_text"] == "1.3M tok/h"
     by_name = {card["name"]: card for card in view["machines"]}

@@ -28,6 +28,7 @@ ARTIFACTS = ROOT / "test-artifacts"
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 HOSTILE = '<img src=x onerror="document.body.dataset.pwned=1">'
+GONE_SINCE = float(int(time.time()) - 3600)  # "gone" trained from an hour before the test
 
 
 def expect() -> Any:
@@ -46,12 +47,12 @@ class Agents:
 
     def send(self, name: str, *, state: str = "training", status: str | None = None, tph: float | None = None,
              layer: int | None = None, queue: dict[str, Any] | None = None, network: float | None = None,
-             at: float | None = None, interval: float = 15.0, **extra: Any) -> None:
+             at: float | None = None, interval: float = 15.0, was: float | None = None, **extra: Any) -> None:
         at = time.time() if at is None else at
         self.seq[name] = self.seq.get(name, 0) + 1
         snap: dict[str, Any] = {
             "status_line": status or state, "state": state, "layer": layer, "queue": queue, "as_of": at,
-            "rate": {"measured": tph is not None, "tokens_per_hour": tph},
+            "rate": {"measured": tph is not None, "tokens_per_hour": tph, "was_tokens_per_hour": was},
             "network": None if network is None else {"bytes_per_second": network, "window_seconds": 1200.0},
             "details": extra.pop("details", [f"{name} detail"]), **extra,
         }
@@ -82,10 +83,12 @@ def hub(tmp_path: Path) -> Iterator[tuple[RunningServer, Agents]]:
                 events=[{"at": now - 120, "kind": "layer", "text": "moved to layer 1"}])
     agents.send("rig-b", status="L3 · 1M tok/h", tph=1_000_000.0, layer=3)
     agents.send("rig-c", state="queued", status="Queue #1583", queue={"position": 1583, "trend_per_hour": -40.0})
-    agents.send("rig-d", state="idle", status="L2 · idle 31 min", tph=0.0, layer=2)
+    # An idle machine whose (older) agent still reports its decaying window: not production.
+    agents.send("rig-d", state="idle", status="L2 · idle 31 min", tph=182_000.0, was=772_000.0, layer=2)
     agents.send("evil", state="working", status=HOSTILE, details=["</li><script>document.body.dataset.pwned=1</script>"],
                 run={"id": "<b>run</b>", "epoch": 1, "phase": "x"})
-    agents.send("gone", status="L4 · 9M tok/h", tph=9_000_000.0, layer=4, interval=0.5)  # offline 1.5 s later
+    agents.send("gone", status="L4 · 9M tok/h", tph=9_000_000.0, layer=4, interval=0.5,  # offline 1.5 s later
+                state_since=GONE_SINCE)
     yield running, agents
     running.dashboard.stop()
 
@@ -131,8 +134,10 @@ def test_the_fleet_on_a_phone_and_a_desktop(hub: tuple[RunningServer, Agents], p
     expect()(page.locator("#t-training")).to_have_text("2")
     expect()(page.locator("#t-queued")).to_have_text("1")
     expect()(page.locator("#t-idle")).to_have_text("1")
-    # 358,400 + 1,000,000 (+ 0 idle); the offline machine's 9M counts nowhere.
+    # 358,400 + 1,000,000: the machines training; the idle one's 182k and the offline one's 9M
+    # count nowhere.
     expect()(page.locator("#t-rate")).to_have_text("1.3M tok/h")
+    expect()(page.locator("#t-rate + .total-label")).to_have_text("summed, training")
     if time.time() - local_midnight() > 40 * 60:  # all of the composed half hour is today
         # No agent sent a count of its own: the hub's estimate, a minute at each minute's rate.
         # rig-a: (Σ 300,000 + 2,000·m for m = 1…30, + 358,400) / 60 = 171,473; rig-b 1M/60 = 16,667;
@@ -146,12 +151,17 @@ def test_the_fleet_on_a_phone_and_a_desktop(hub: tuple[RunningServer, Agents], p
     expect()(card(page, "rig-c")).to_contain_text("#1583 · −40/h")
     assert card(page, "rig-a").get_attribute("data-level") == "ok"
     assert card(page, "rig-d").get_attribute("data-level") == "warning"
+    # Idle: no rate, what it was doing.
+    expect()(card(page, "rig-d").locator(".fig", has_text="tok/h")).to_have_text(re.compile(r"tok/h\s*was 772k"))
 
     gone = card(page, "gone")
     expect()(gone.locator(".card-status")).to_have_text("offline")
-    expect()(gone).not_to_contain_text("9M")
-    expect()(gone.locator(".figs")).to_have_count(0)
+    expect()(gone.locator(".figs")).to_have_count(0)  # no current figure: 9M only as what it was doing
     expect()(gone.locator(".seen")).to_contain_text("offline · last seen")
+    # A problem (red), saying what it was last doing and since when.
+    assert gone.get_attribute("data-level") == "problem"
+    since = time.strftime("%H:%M", time.localtime(GONE_SINCE))
+    expect()(gone.locator(".last-doing")).to_have_text(f"was training (L4 · 9M tok/h) since {since}")
 
     # The hostile agent's markup is text on its own card, and nothing ran.
     evil = card(page, "evil")
@@ -185,8 +195,8 @@ def test_filter_and_sort(hub: tuple[RunningServer, Agents], page: Any) -> None:
     expect()(page.locator(".machine-card .name")).to_have_text("rig-c")
     page.select_option("#filter", "offline")
     expect()(page.locator(".machine-card .name")).to_have_text("gone")
-    page.select_option("#filter", "attention")
-    expect()(page.locator(".machine-card .name")).to_have_text("rig-d")
+    page.select_option("#filter", "attention")  # idle (warning) and offline (a problem)
+    expect()(page.locator(".machine-card .name")).to_have_text(["gone", "rig-d"])
     page.select_option("#filter", "all")
     page.select_option("#sort", "rate")
     expect()(page.locator(".machine-card .name").first).to_have_text("rig-b")
@@ -215,6 +225,13 @@ def test_a_machine_page_with_its_chart(hub: tuple[RunningServer, Agents], page: 
     page.emulate_media(color_scheme="dark")
     page.set_viewport_size(DESKTOP)
     shot(page, "machine-desktop-dark")
+    # An offline machine's page: red, and what it was last doing instead of stale details.
+    time.sleep(1.6)
+    page.goto(f"{server.http_url}/fleet/gone")
+    expect()(page.locator("#status")).to_have_text("offline")
+    expect()(page.locator("#machine")).to_have_attribute("data-level", "problem")
+    since = time.strftime("%H:%M", time.localtime(GONE_SINCE))
+    expect()(page.locator("#details li")).to_have_text([f"was training (L4 · 9M tok/h) since {since}"])
 
 
 def test_the_fleet_needs_the_token_off_loopback(tmp_path: Path, browser: Any) -> None:

@@ -130,8 +130,11 @@ def test_warmup_needs_three_passes_and_three_minutes() -> None:
 
 def test_two_passes_over_ten_minutes_is_not_enough() -> None:
     tracker = IotaTracker()
-    training(tracker, passes=2, every=290)  # T0 + 290, T0 + 580: never 5 minutes without a pass
-    tracker.apply(Tick(T0 + 600))  # and the log still talks
+    training(tracker)
+    for t in range(60, 601, 60):  # the log talks every minute (never 3 minutes silent)...
+        tracker.apply(Tick(T0 + t))
+        if t in (240, 480):  # ...and passes at T0 + 290 and T0 + 580: never 5 minutes without one
+            tracker.apply(ForwardPass(T0 + t + 50, f"a{t}", 1))
     s = snap(tracker, T0 + 600)
     assert s.state == "measuring" and s.warmup.passes == 2 and s.warmup.observed_seconds == 600
 
@@ -153,14 +156,19 @@ def test_window_edge_excludes_exactly_twenty_minutes_ago() -> None:
     tracker = IotaTracker()
     tracker.apply(Registered(T0, 1, None))
     tracker.apply(ActivationShape(T0, 1, 1000))
-    tracker.apply(ForwardPass(T0 + 100, "old", 1))
-    for i in range(3):
-        tracker.apply(ForwardPass(T0 + 1200 + i, f"n{i}", 1))
-    assert snap(tracker, T0 + 1299.9).rate.passes_in_window == 4
+    # A pass every 250 s from T0 + 100 (never idle: 250 < 300 s; never silent: a line a minute),
+    # then three at T0 + 1200..1202: 8 passes.
+    times = [T0 + 100 + 250 * i for i in range(5)] + [T0 + 1200 + i for i in range(3)]
+    for i, t in enumerate(times):
+        tracker.apply(ForwardPass(t, f"n{i}", 1))
+        for tick in (t + 60, t + 120):
+            if tick < T0 + 1200:
+                tracker.apply(Tick(tick))
+    assert snap(tracker, T0 + 1299.9).rate.passes_in_window == 8
     # at now = T0 + 1300 the window is (T0 + 100, T0 + 1300]: the pass at T0 + 100 is out
-    assert snap(tracker, T0 + 1300).rate.passes_in_window == 3
+    assert snap(tracker, T0 + 1300).rate.passes_in_window == 7
     tracker.apply(Tick(T0 + 1300))
-    assert snap(tracker, T0 + 1300).rate.passes_in_window == 3
+    assert snap(tracker, T0 + 1300).rate.passes_in_window == 7
 
 
 def test_same_activation_id_counts_once() -> None:
@@ -216,15 +224,16 @@ def test_last_layer_pass_without_layer_uses_known_layer() -> None:
     assert s.layer == 5 and s.warmup.passes == 1
 
 
-def test_a_stopped_miners_rate_decays_to_zero_while_its_status_says_why() -> None:
+def test_a_stopped_miner_has_no_rate_only_what_it_was_doing() -> None:
     tracker = IotaTracker()
     last = training(tracker, passes=100)
     assert snap(tracker, last).rate.tokens_per_hour == pytest.approx(240 * 3200)
     mid = snap(tracker, last + 600)
     assert mid.rate.passes_in_window == 40
+    assert mid.rate.tokens_per_hour is None and mid.rate.was_tokens_per_hour == pytest.approx(240 * 3200)
     dead = snap(tracker, last + 1200)
     assert dead.rate.passes_in_window == 0
-    assert dead.rate.tokens_per_hour == 0
+    assert dead.rate.tokens_per_hour is None
     # Not "L1 · 0 tok/h" (nor, before it, a healthy-looking decaying figure): the log is silent.
     assert (dead.state, dead.status_line) == ("silent", "L1 · log silent 20 min")
 
@@ -331,7 +340,9 @@ def test_history_extends_to_now_on_a_quiet_log() -> None:
     last = training(tracker, passes=100)
     s = snap(tracker, last + 1800)
     assert s.history[-1][0] > last + 1770
-    assert s.history[-1][1] == 0
+    # Silent from last + 180 on: no figure (a gap), and the last point before it is the rate.
+    assert all(v is None for t, v in s.history if t >= last + 180)
+    assert [v for t, v in s.history if t <= last][-1] == pytest.approx(240 * 3200)
 
 
 def test_history_during_warmup_is_null() -> None:
@@ -399,13 +410,13 @@ def test_snapshot_serialises_to_the_contract() -> None:
         "status_line", "state", "format", "layer", "queue", "rate", "warmup", "step", "run",
         "gpu_memory", "backend_errors", "details", "history", "source", "as_of", "training",
         "level", "state_since", "events", "network", "usual", "today", "alerts", "counts",
-        "history_unit", "training_fields",
+        "history_unit", "training_fields", "lost_layer", "ticking",
     }
     assert data["history_unit"] == "tok/h" and data["training_fields"] == []
     assert max(v for _, v in data["history"] if v is not None) == 768_000
     assert set(data["rate"]) == {
         "measured", "tokens_per_hour", "passes_per_hour", "tokens_per_pass", "passes_in_window",
-        "observed_seconds", "window_seconds", "last_pass_at",
+        "observed_seconds", "window_seconds", "last_pass_at", "was_tokens_per_hour",
     }
     assert set(data["warmup"]) == {"passes", "passes_needed", "observed_seconds", "seconds_needed", "done", "text"}
     assert set(data["backend_errors"]) == {"queue_state_503", "not_found_404", "window_seconds", "text"}

@@ -72,8 +72,9 @@ def test_a_chatty_log_with_no_passes_turns_idle_after_five_minutes() -> None:
     assert "last pass 12 min ago" in twelve.details
     assert twelve.rate.last_pass_at == last
     assert twelve.state_since == last
-    # The window still decays truthfully: passes in (last − 480, last] = 32 → 96/h → 307,200.
-    assert twelve.rate.tokens_per_hour == pytest.approx(96 * 3200)
+    # An idle miner produces nothing: no rate anywhere, only what it was doing (768k).
+    assert twelve.rate.tokens_per_hour is None and twelve.rate.passes_per_hour is None
+    assert twelve.rate.was_tokens_per_hour == pytest.approx(768_000)
 
 
 def test_the_idle_limit_follows_the_stretchs_median_pass_interval() -> None:
@@ -125,9 +126,10 @@ def test_a_miner_that_resumes_trains_again_and_the_timeline_says_so() -> None:
         engine.apply(ForwardPass(t + 15 * i, f"r{i}", 1))
     end = t + 600
     s = snap(engine, end)
-    # Window (end − 1200, end]: the 41 new passes → 123/h × 3200 = 393,600.
-    assert (s.state, s.status_line) == ("training", "L1 · 393k tok/h")
-    assert s.state_since == t
+    # Measured afresh from the first pass back (t), which starts the window: the 40 passes after
+    # it over 600 s = 240/h × 3200 = 768,000 (not the 20-minute window's 393k of before).
+    assert (s.state, s.status_line) == ("training", "L1 · 768k tok/h")
+    assert s.state_since == t + 180  # measuring from t, measured 3 minutes later
     kinds = [(e.kind, e.text) for e in s.events]
     assert kinds[0] == ("resumed", "passes resumed after 20 min")
     assert ("error", "Error getting activation from queue: Timed out (×119)") in kinds
@@ -172,7 +174,9 @@ def test_silence_ends_with_the_next_line_and_idleness_with_the_next_pass() -> No
     chatter(engine, last + 240, last + 400)
     assert snap(engine, last + 400).state == "idle"
     engine.apply(ForwardPass(last + 410, "back", 1))
-    assert snap(engine, last + 410).state == "training"
+    back = snap(engine, last + 410)
+    assert (back.state, back.status_line) == ("measuring", "L1 · …")
+    assert back.details[0] == "measuring… (1 pass so far) · was 768k tok/h"
 
 
 # --- stale facts -------------------------------------------------------------
@@ -274,10 +278,11 @@ def test_the_timeline_is_newest_first_bounded_and_counts_repeated_errors() -> No
 
 def test_network_is_transfer_bytes_over_the_twenty_minute_window() -> None:
     engine = IotaTracker()
-    engine.apply(Tick(T0))
+    engine.apply(Registered(T0, 1, 48))
     assert snap(engine, T0 + 10).network is None  # no transfer seen: unknown, not zero
-    for i in range(100):  # one 206,107-byte push every 15 s from T0 + 15 to T0 + 1500
+    for i in range(100):  # one 206,107-byte push and one pass every 15 s from T0 + 15 to T0 + 1500
         engine.apply(P2PTransfer(T0 + 15 * (i + 1), "recv", 206_107))
+        engine.apply(ForwardPass(T0 + 15 * (i + 1), f"n{i}", 1))
     s = snap(engine, T0 + 1500)
     # (T0 + 300, T0 + 1500]: pushes 21..100 = 80 × 206,107 B / 1200 s = 13,740.47 B/s
     assert s.network is not None and s.network.window_seconds == 1200
@@ -326,3 +331,97 @@ def test_a_repeated_error_keeps_one_counted_entry_whatever_comes_between() -> No
     engine.apply(ErrorLogged(T0 + 602, message))  # another message came between: counted anew
     errors = [e.text for e in snap(engine, T0 + 602).events if e.kind == "error"]
     assert errors == [message, "Failed request after 3 attempts: 500, Internal Server Error", f"{message} (×10)"]
+
+
+# --- stale in any state, measured afresh after a pause -------------------------------------
+
+
+def test_a_queued_miner_whose_app_died_is_silent_after_four_of_its_poll_gaps() -> None:
+    engine = IotaTracker()
+    # Polls 75 s apart (the real miner's `poll_after: 60` plus the request), each followed 12 s
+    # later by the 503 queue_state warning: a line at least every 63 s while the app lives.
+    t = T0
+    for i in range(20):
+        t = T0 + 75 * i
+        engine.apply(QueueUpdate(t, "queued", 1480 - i, "q-1"))
+        engine.apply(Tick(t + 12))
+    last_poll, last_line = t, t + 12  # T0 + 1425, T0 + 1437
+    # The limit: max(3 min, 4 × the median poll gap 75 s = 300 s) = 300 s after the last line.
+    alive = snap(engine, last_line + 299)
+    assert (alive.state, alive.status_line, alive.level) == ("queued", "Queue #1461", "waiting")
+    dead = snap(engine, last_line + 300)
+    assert (dead.state, dead.level, dead.state_since) == ("silent", "problem", last_line)
+    assert dead.status_line == "Queue #1461 · log silent 5 min"
+    # 25 minutes after the last poll, as the community monitor would show it: red, not blue.
+    late = snap(engine, last_poll + 25 * 60)
+    assert late.status_line == "Queue #1461 · log silent 24 min"  # 1500 − 12 s since the last line
+    assert [e.kind for e in late.events][:1] == ["silent"]
+    # The app comes back: the next poll ends the silence; the timeline keeps the spell.
+    engine.apply(QueueUpdate(last_poll + 1600, "queued", 1455, "q-1"))
+    back = snap(engine, last_poll + 1601)
+    assert (back.state, back.status_line) == ("queued", "Queue #1455")
+    assert [e.kind for e in back.events][:2] == ["resumed", "silent"]
+
+
+def test_a_queued_miner_with_fast_polls_is_still_given_three_minutes() -> None:
+    engine = IotaTracker()
+    for i in range(10):  # polls 20 s apart: 4 × 20 = 80 s < 3 min, so 3 min it is
+        engine.apply(QueueUpdate(T0 + 20 * i, "queued", 50, "q-2"))
+    last = T0 + 180
+    assert snap(engine, last + 179).state == "queued"
+    assert snap(engine, last + 180).state == "silent"
+
+
+def test_after_idle_the_rate_is_measured_afresh_with_what_it_was() -> None:
+    engine = IotaTracker()
+    # 80 passes 15 s apart from T0 + 15: 240/h × 3200 = 768,000 tok/h.
+    last = train(engine)
+    chatter(engine, last, last + 720)  # 12 minutes idle, the log talking every 10 s
+    idle = snap(engine, last + 720)
+    assert (idle.state, idle.status_line) == ("idle", "L1 · idle 12 min")
+    assert idle.rate.tokens_per_hour is None and idle.network is None
+    # Passes come back at 240/h: one every 15 s from back = last + 725.
+    back = last + 725
+    seen = {}
+    for i in range(13):
+        engine.apply(ForwardPass(back + 15 * i, f"b{i}", 1))
+        seen[15 * i] = snap(engine, back + 15 * i)
+    first = seen[0]
+    assert (first.state, first.status_line, first.level) == ("measuring", "L1 · …", "ok")
+    assert first.details[0] == "measuring… (1 pass so far) · was 768k tok/h"
+    assert first.rate.tokens_per_hour is None and first.rate.was_tokens_per_hour == pytest.approx(768_000)
+    # 3 passes but 30 s: not yet (3 passes over 3 minutes).
+    assert seen[30].details[0] == "measuring… (3 passes so far) · was 768k tok/h"
+    assert seen[165].state == "measuring"
+    assert snap(engine, back + 179.9).state == "measuring"
+    # At back + 180: the 12 passes after the first over 180 s = 240/h → 768k, not the 20-minute
+    # window's (80 − 48 + 12 = 44 passes)/1200 s = 132/h → 422k that a decaying window would say.
+    fresh = snap(engine, back + 180)
+    assert (fresh.state, fresh.status_line) == ("training", "L1 · 768k tok/h")
+    assert fresh.rate.tokens_per_hour == pytest.approx(768_000)
+    assert fresh.rate.was_tokens_per_hour is None
+    assert fresh.state_since == back + 180
+    # The chart: no figure while idle (last + 300 < t ≤ back), the rate before and after.
+    history = dict(fresh.history)
+    assert all(v is None for t, v in history.items() if last + 301 <= t < back + 180)
+    # (the last sample before it falls between two passes: 79 passes over 1180–1200 s, within 2 %)
+    assert [v for t, v in history.items() if t <= last][-1] == pytest.approx(768_000, rel=0.02)
+
+
+def test_the_ages_in_the_words_are_given_for_the_page_to_tick() -> None:
+    engine = IotaTracker()
+    last = train(engine)
+    chatter(engine, last, last + 720)
+    s = snap(engine, last + 720)
+    assert s.status_line == "L1 · idle 12 min"
+    line = s.details.index("last pass 12 min ago")
+    ticks = {(t.line, t.at, t.template, t.style) for t in s.ticking}
+    # The status line's duration counts from the last pass (idle since then), as does "last pass".
+    assert (-1, last, "L1 · idle {}", "duration") in ticks
+    assert (line, last, "last pass {} ago", "ago") in ticks
+    assert len(ticks) == 2  # "was 768k tok/h" holds no age
+    # Training: the status line has no age; the details' last pass still ticks.
+    fresh = IotaTracker()
+    end = train(fresh)
+    t = snap(fresh, end + 20)
+    assert [(k.line, k.template) for k in t.ticking] == [(t.details.index("last pass 20 s ago"), "last pass {} ago")]

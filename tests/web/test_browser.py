@@ -21,7 +21,7 @@ import pytest
 from app.config import Config
 from app.demo import write_demo_log
 from app.live.monitor import Monitor
-from tests.conftest import LogWriter, RunningServer, start_server
+from tests.conftest import LogWriter, RunningServer, iota_line, start_server
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -206,14 +206,24 @@ def test_warm_up_shows_one_bar_until_measured(server: RunningServer, log_writer:
 
 
 def test_a_quiet_log_is_called_out(server: RunningServer, log_writer: LogWriter, page: Any) -> None:
-    # Queued: the tracker never calls a queued miner silent (its polls may be minutes apart), so
-    # the page's freshness line is what says the log has gone quiet.
-    log_writer.write(log_writer.queued(1583, t=time.time() - 12 * 60 - 5))
+    # Queued, polling every 75 s: silent only past 4 × 75 s = 5 min; at 4 min the page's freshness
+    # line is what says the log has gone quiet.
+    last = time.time() - 4 * 60 - 5
+    log_writer.write([line for k in range(6, -1, -1) for line in log_writer.queued(1583, t=last - 75 * k)])
     page.goto(server.http_url)
+    expect()(page.locator("#status")).to_have_text("Queue #1583")
     freshness = page.locator("#freshness")
-    expect()(freshness).to_have_text("no new log line for 12 min")
+    expect()(freshness).to_have_text("no new log line for 4 min")
     expect()(freshness).to_have_class(re.compile(r"\bquiet\b"))
     shot(page, "quiet")
+
+
+def test_a_queued_miner_whose_log_died_is_red(server: RunningServer, log_writer: LogWriter, page: Any) -> None:
+    log_writer.write(log_writer.queued(1583, t=time.time() - 25 * 60 - 5))
+    page.goto(server.http_url)
+    expect()(page.locator("#status")).to_have_text(re.compile(r"^Queue #1583 · log silent 2[56] min$"))
+    expect()(page.locator("#state")).to_have_attribute("data-level", "problem")
+    assert "<rect" in favicon(page) and "#dc2626" in favicon(page)  # problem: a red square
 
 
 def test_a_silent_log_is_said_once_by_the_status_line(
@@ -232,7 +242,7 @@ def test_a_log_quiet_for_days_reads_in_days(server: RunningServer, log_writer: L
     log_writer.write(log_writer.queued(1583, t=time.time() - 3 * 86400 - 5 * 3600 - 60))
     page.goto(server.http_url)
     # As app/text.py's duration() writes it, not "77 h 01 min".
-    expect()(page.locator("#freshness")).to_have_text("no new log line for 3 d 5 h")
+    expect()(page.locator("#status")).to_have_text("Queue #1583 · log silent 3 d 5 h")
 
 
 def test_a_source_problem_is_shown(config: Config, tmp_path: Path, page: Any) -> None:
@@ -540,4 +550,37 @@ def test_queue_resets_show_as_events_and_copy_report_copies_the_servers_report(
         shot(page, "queue-events")
     finally:
         page.close()
+        running.dashboard.stop()
+
+
+def test_ages_tick_on_the_page_between_snapshots(config: Config, tmp_path: Path, page: Any) -> None:
+    # The server's clock is frozen at FIXED_NOW: every snapshot it sends says the same, so any
+    # age that moves is the page's own ticking. Registered 30 min before; a pass (4 × 800) every
+    # 15 s up to FIXED_NOW − 55 s; then one orchestrator line at FIXED_NOW − 50 s.
+    path = tmp_path / "miner.log"
+    writer = LogWriter(path)
+    lines = writer.registered(1, FIXED_NOW - 1800)
+    for k in range(114, -1, -1):  # passes at FIXED_NOW − 55 − 15 k
+        lines += writer.forward(1, FIXED_NOW - 55 - 15 * k)
+    lines.append(iota_line(FIXED_NOW - 50, "DEBUG", "subnet.common_api_client:orchestrator_request:33",
+                           "Making orchestrator request | method: GET | path: /miner/heartbeat"))
+    writer.write(lines)
+    monitor = Monitor(path, clock=lambda: FIXED_NOW)
+    running = start_server(replace(config, log_path=path), monitor)
+    try:
+        page.goto(running.http_url)
+        details = page.locator("#details")
+        # Window (FIXED_NOW − 1200, FIXED_NOW]: the passes with 55 + 15 k < 1200, k = 0 … 76, 77 of
+        # them → 231/h × 3200 = 739,200.
+        expect()(page.locator("#status")).to_have_text("L1 · 739k tok/h")
+        expect()(details).to_contain_text("last pass 55 s ago")
+        expect()(page.locator("#freshness")).to_have_text(re.compile(r"^updated 5\d s ago$"))
+        # Ten seconds on, with no new snapshot: both ages have moved on, in step.
+        expect()(details).to_contain_text("last pass 1 min ago", timeout=12_000)
+        # The last line came 5 s after the last pass: "updated" reaches a minute 5 s later.
+        expect()(page.locator("#freshness")).to_have_text("updated 1 min ago", timeout=8_000)
+        expect()(details).to_contain_text("last pass 1 min ago")
+        assert page.evaluate("document.querySelector('#details li[data-line]').dataset.line") == "0"
+    finally:
+        allow_errors(page, "ERR_CONNECTION_REFUSED")  # the page polls on after the server stops
         running.dashboard.stop()

@@ -78,18 +78,48 @@ def start(log_path: Path, tmp_path: Path, *, data_dir: Path | None, compose: boo
         fill_history(data_dir, recorder.source)
     dashboard = Dashboard(config, monitor, recorder=recorder)
     started = dashboard.start()
+    # The tailer has read the whole log (its backlog comes in chunks, newest first).
+    lines = len(log_path.read_text().splitlines()) if log_path.exists() else 0
+    deadline = time.monotonic() + 10
+    while monitor.snapshot().source.lines_read < lines and time.monotonic() < deadline:
+        time.sleep(0.05)
     return ChartServer(dashboard, monitor, f"http://127.0.0.1:{started.port}")
 
 
 @pytest.fixture
 def training_log(log_file: Path) -> Path:
+    """A miner registered 50 min before NOW, passing every 15 s, then every 12 s for the last 20 min."""
+    writer = LogWriter(log_file)
+    lines = writer.registered(1, NOW - 50 * 60)
+    for t in [*range(NOW - 50 * 60 + 10, NOW - 20 * 60, 15), *range(NOW - 20 * 60, NOW, 12)]:
+        lines += writer.forward(1, t)
+    writer.write(lines)
+    return log_file
+
+
+@pytest.fixture
+def stopped_server(log_file: Path, tmp_path: Path) -> Iterator[ChartServer]:
     """A miner registered 50 min before NOW, passing every 15 s, then quiet for the last 10 min."""
     writer = LogWriter(log_file)
     lines = writer.registered(1, NOW - 50 * 60)
     for t in range(NOW - 50 * 60 + 10, NOW - 10 * 60, 15):
         lines += writer.forward(1, t)
     writer.write(lines)
-    return log_file
+    running = start(log_file, tmp_path, data_dir=None, compose=False)
+    yield running
+    running.dashboard.stop()
+
+
+def test_a_stopped_miner_has_no_current_value_on_the_chart(stopped_server: ChartServer, chart_page: Any) -> None:
+    # Silent for 10 min: no rate now, and none on the chart since 3 min after the last line.
+    snap = to_dict(stopped_server.monitor.snapshot())
+    assert snap["state"] == "silent" and snap["rate"]["tokens_per_hour"] is None
+    last_line = NOW - 605  # the last pass: NOW − 2990 + 15 × 159
+    assert all(v is None for t, v in snap["history"] if t >= last_line + 180)
+    chart_page.goto(stopped_server.url)
+    expect()(chart_page.locator("#chart canvas")).to_have_count(1)
+    [plot] = inspect(chart_page)
+    assert plot["current"] is None
 
 
 @pytest.fixture

@@ -22,6 +22,7 @@ class IotaFigures:
     first_at: float | None  # the oldest log time applied
     queue_since: float | None  # in the registration queue since (None: not queued)
     queue_position: int | None
+    queue_silent_seconds: float  # a queued miner's log quiet this long is silent (its polls stopped)
     working_since: float | None  # no layer since (reset, queue left, new file)
     last_pass_at: float | None
     idle_since: float | None  # a layer but no pass, since (None: not idle at ``now``)

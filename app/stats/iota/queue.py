@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
+from statistics import median
 
 # A position that grows by more than this between two polls of the same queue is a reset.
 # Smaller rises happen (the orchestrator reorders a few waiting miners) and are not news.
@@ -19,6 +20,11 @@ TREND_MIN_SAMPLES = 3
 TREND_MIN_SECONDS = 3 * 60
 RESETS_KEPT_SECONDS = 7 * 24 * 3600
 RESETS_KEPT_MAX = 5000
+# A queued miner's log is silent past max(3 min, 4 × the median gap between its polls): polls
+# come every ~60–75 s (`poll_after: 60`), so a dead app is called out after a few missed polls.
+QUEUE_SILENT_MIN_SECONDS = 3 * 60
+QUEUE_SILENT_POLLS = 4
+POLL_GAPS_KEPT = 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +63,14 @@ class QueueTracker:
         self.since: float | None = None  # when this queue was joined (its first poll we saw)
         self._samples: deque[tuple[float, int]] = deque()  # this queue, since its last reset
         self.resets: deque[QueueReset] = deque()
+        self._last_poll_at: float | None = None
+        self._poll_gaps: deque[float] = deque(maxlen=POLL_GAPS_KEPT)  # kept across queues: the miner's pace
+
+    def silent_seconds(self) -> float:
+        """How long a queued miner's log may be quiet before it is silent: max(3 min, 4 × its usual poll gap)."""
+        if not self._poll_gaps:
+            return float(QUEUE_SILENT_MIN_SECONDS)
+        return max(float(QUEUE_SILENT_MIN_SECONDS), QUEUE_SILENT_POLLS * median(self._poll_gaps))
 
     def leave(self) -> None:
         """Out of the queue (confirmed, registered, relaunched): the next poll is a new queue."""
@@ -77,6 +91,9 @@ class QueueTracker:
         elif queue_id is not None:
             self.queue_id = queue_id
         self.status = status
+        if not new_queue and self._last_poll_at is not None and at > self._last_poll_at:
+            self._poll_gaps.append(at - self._last_poll_at)
+        self._last_poll_at = at
         if position is None:
             return QueuePoll(joined=new_queue, reset=None)
         previous = self.position

@@ -76,10 +76,13 @@ def verdict(figures: IotaFigures, now: float, rate: Rate, lines_read: int) -> tu
         return "waiting", "waiting for log", None
     if figures.format_name is None:
         return "unrecognised", "log format not recognised", None
+    clock = figures.clock
     if figures.queue_since is not None:
         position = figures.queue_position
-        return "queued", f"Queue #{position if position is not None else '?'}", figures.queue_since
-    clock = figures.clock
+        where = f"Queue #{position if position is not None else '?'}"
+        if clock is not None and now - clock >= figures.queue_silent_seconds:  # a dead app waits forever
+            return "silent", f"{where} · log silent {text.duration(now - clock)}", clock
+        return "queued", where, figures.queue_since
     layer = figures.layer
     prefix = f"L{layer} · " if layer is not None else ""
     if clock is not None and now - clock >= SILENT_SECONDS:
@@ -179,6 +182,9 @@ def _rate_line(figures: IotaFigures, state: State, rate: Rate) -> str:
         if rate.warmup.passes == 0:
             return f"not measured: no pass yet in layer {figures.layer}"
         return f"not measured: {text.plural(rate.warmup.passes, 'pass', 'passes')}, then {stopped}"
+    if view.tokens_per_hour is None and view.was_tokens_per_hour is not None:  # measuring again after a pause
+        so_far = text.plural(rate.warmup.passes, "pass", "passes")
+        return f"measuring… ({so_far} so far) · was {text.compact(view.was_tokens_per_hour)} tok/h"
     over = f"(over {text.minutes(view.observed_seconds)} min)"
     if view.tokens_per_hour is not None and view.passes_per_hour is not None:
         return f"{text.compact(view.tokens_per_hour)} tok/h · {_whole(view.passes_per_hour)} passes/h {over}"

@@ -21,6 +21,7 @@ Kind = Literal[
     "registered",
     "queued",
     "queue_reset",
+    "layer_lost",
     "layer_changed",
     "run_changed",
     "epoch_changed",

@@ -22,9 +22,10 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Sequence
+from dataclasses import replace
 
 from ... import text
-from ...snapshot import BackendErrorsView, CountsView, Snapshot, SourceView
+from ...snapshot import BackendErrorsView, CountsView, LostLayerView, Snapshot, SourceView
 from ..clock import LogClock
 from ..events import (
     ActivationShape,
@@ -47,6 +48,7 @@ from ..events import (
     Tick,
 )
 from ..history import RateHistory
+from ..ticking import ticking
 from ..tracker import ERROR_WINDOW_SECONDS, RATE_WINDOW_SECONDS, WARMUP_COUNT, WARMUP_SECONDS
 from .facts import Facts
 from .figures import IotaFigures
@@ -105,8 +107,15 @@ class IotaTracker:
         self.back_at: float | None = None  # passes or lines came back after idle or silence
         self.working_since: float | None = None  # no layer since (reset, queue left, new file)
         self.was_passes_per_hour: float | None = None  # the rate at the stretch's last pass
+        # Idle or silent ended: the next pass starts the window afresh, as a first start does.
+        self._afresh = False
+        self.remeasuring = False  # the window restarted after a pause, not yet measured again
 
         self.queue = QueueTracker()
+        # The layer lost to a deregistration (layer, when), until the miner holds a layer again;
+        # told as an event once the miner is back in the queue.
+        self.lost_layer: tuple[int, float] | None = None
+        self._lost_told = False
         self.facts = Facts()
         self.timeline = Timeline()
         self._last_restart_at: float | None = None
@@ -213,6 +222,8 @@ class IotaTracker:
         elif isinstance(event, LayerSeen):
             self._see_layer(t, event.layer)
         else:
+            if event.reason == "not_registered" and self.layer is not None and t is not None:
+                self.lost_layer, self._lost_told = (self.layer, t), False
             self._end_stretch(t)
             self.queue.leave()
             last = self._last_restart_at
@@ -265,19 +276,23 @@ class IotaTracker:
         previous = self._clock.latest
         if not self._clock.advance(at):
             return
-        if previous is not None and self.stretch_start is not None:
+        queued = self.queue.since is not None
+        if previous is not None and (self.stretch_start is not None or queued):
             # Changes the clock drives are dated when they happened, not when a line showed them.
-            if at - previous >= SILENT_SECONDS:
+            if at - previous >= (self.queue.silent_seconds() if queued else SILENT_SECONDS):
                 gap = text.duration(at - previous)
                 self._note(previous, "silent", f"log silent for {gap}")
                 self._note(at, "resumed", f"log lines again after {gap}")
                 self.back_at = at
+                self._afresh = not queued  # the rate is measured again from the next pass
+                self.live.idle_reported = True  # told as silent: not also as idle
             if at > self.live.idle_after and not self.live.idle_reported:
                 self.live.idle_reported = True
                 entry = self.idle_entry()
                 if entry is not None:
                     self.timeline.add(entry.at, entry.kind, entry.text)
-        self._history.sample_until(at, self.tokens_per_hour)
+        # The gap just closed was silent from SILENT_SECONDS after ``previous`` on: no rate there.
+        self._history.sample_until(at, lambda t: None if self.pausing(t, previous) else self._rate(t).view.tokens_per_hour)
         for window in (self._passes, self._errors_503, self._errors_404, self._p2p_bytes):
             window.evict(at)
         cutoff = at - SEEN_IDS_SECONDS
@@ -315,11 +330,14 @@ class IotaTracker:
         self.tokens_total += self.tokens_per_pass or 0
         if t is None:
             return
-        self._passes.add(t)
         gap = self.live.on_pass(t)
         if gap is not None:
             self._note(t, "resumed", f"passes resumed after {text.duration(gap)}")
             self.back_at = t
+        if gap is not None or self._afresh:
+            self._restart_window(t)  # this pass starts the window: the passes after it make the rate
+        else:
+            self._passes.add(t)
         if self.stretch_passes == WARMUP_COUNT:
             self.measured_at = t
         # The rate at this pass, kept: the window forgets it while an idle miner's log goes on.
@@ -328,6 +346,17 @@ class IotaTracker:
         observed = min(t - start, float(RATE_WINDOW_SECONDS)) if start is not None else 0.0
         if self.stretch_passes >= WARMUP_COUNT and observed >= WARMUP_SECONDS:
             self.was_passes_per_hour = len(self._passes) / observed * 3600
+            self.remeasuring = False
+
+    def _restart_window(self, t: float) -> None:
+        """Passes came back after a pause: measure from this pass, as when training starts (the seed's
+        3 passes over 3 minutes), keeping what the miner was doing before as "was"."""
+        self._afresh = False
+        self._passes.clear()
+        self.stretch_start = t
+        self.stretch_passes = 1  # this pass
+        self.measured_at = None
+        self.remeasuring = self.was_passes_per_hour is not None
 
     def _see_layer(self, t: float | None, layer: int) -> None:
         if self.stretch_start is None or self.layer is None:
@@ -355,6 +384,7 @@ class IotaTracker:
             self._note(t, "layer_changed", f"layer {self._last_layer} → {layer}")
         if layer is not None:
             self._last_layer = layer
+            self.lost_layer = None
         self.layer = layer
 
     def _end_stretch(self, t: float | None) -> None:
@@ -365,6 +395,7 @@ class IotaTracker:
         self._passes.clear()
         self.live.end_stretch()
         self.measured_at = self.back_at = self.was_passes_per_hour = None
+        self._afresh = self.remeasuring = False
         self.working_since = t
         self.facts.mark_boundary()
 
@@ -382,6 +413,10 @@ class IotaTracker:
         if poll.joined:
             where = f"#{event.position}" if event.position is not None else "an unknown position"
             self._note(t, "queued", f"queued at {where}")
+            if self.lost_layer is not None and not self._lost_told:
+                self._lost_told = True
+                layer, lost_at = self.lost_layer
+                self._note(lost_at, "layer_lost", f"lost layer {layer} — back in the queue")
         if poll.reset is not None:
             self._note(t, "queue_reset", f"queue reset #{poll.reset.before} → #{poll.reset.after}")
 
@@ -391,9 +426,16 @@ class IotaTracker:
         return rate_at(now, self.stretch_start, self.stretch_passes, self._passes, self.tokens_per_pass,
                        self.live.last_pass_at)
 
+    def pausing(self, now: float, last_line: float | None = None) -> bool:
+        """Idle or silent at ``now`` (``last_line``: the newest line then, default the clock's): no rate."""
+        last_line = self._clock.latest if last_line is None else last_line
+        if last_line is not None and now - last_line >= SILENT_SECONDS:
+            return True
+        return self.layer is not None and self.live.idle_since(now) is not None
+
     def tokens_per_hour(self, now: float) -> float | None:
-        """The measured rate at ``now``, or None while it is not measured."""
-        return self._rate(now).view.tokens_per_hour
+        """The measured rate at ``now``, or None while it is not measured or the miner is idle or silent."""
+        return None if self.pausing(now) else self._rate(now).view.tokens_per_hour
 
     def figures(self, now: float) -> IotaFigures:
         """What the status words read, frozen at ``now``."""
@@ -408,6 +450,7 @@ class IotaTracker:
             first_at=self.first_at,
             queue_since=self.queue.since,
             queue_position=self.queue.position,
+            queue_silent_seconds=self.queue.silent_seconds(),
             working_since=self.working_since,
             last_pass_at=self.live.last_pass_at,
             idle_since=idle_since,
@@ -425,6 +468,14 @@ class IotaTracker:
         rate = self._rate(now)
         figures = self.figures(now)
         state, status_line, since = verdict(figures, now, rate, source.lines_read)
+        paused = state in ("idle", "silent")
+        if paused or self.remeasuring:
+            # A miner that stopped produces nothing: no figure anywhere (card, sums, /metrics, chart),
+            # only what it was doing at its last measured pass.
+            view = rate.view
+            if paused:
+                view = replace(view, measured=False, tokens_per_hour=None, passes_per_hour=None)
+            rate = replace(rate, view=replace(view, was_tokens_per_hour=self.tokens_per_hour_at_last_pass()))
         history = self._history.view(now, self._clock.latest, self.tokens_per_hour)
         errors_503 = self._errors_503.count(now - ERROR_WINDOW_SECONDS, now)
         errors_404 = self._errors_404.count(now - ERROR_WINDOW_SECONDS, now)
@@ -435,7 +486,8 @@ class IotaTracker:
             text=f"Backend: {errors_503}×503 queue_state, {errors_404}×404" if errors_503 or errors_404 else None,
         )
         queue = queue_view(self.queue, now)
-        network = network_view(self._p2p_bytes if self._p2p_seen else None, self._clock.first_at, now)
+        network = network_view(self._p2p_bytes if self._p2p_seen and not paused else None, self._clock.first_at, now)
+        detail_lines = tuple(details(figures, now, state, rate, backend, queue, network))
         return Snapshot(
             status_line=status_line,
             state=state,
@@ -448,7 +500,7 @@ class IotaTracker:
             run=self.facts.run_view(),
             gpu_memory=self.facts.gpu_view(),
             backend_errors=backend,
-            details=tuple(details(figures, now, state, rate, backend, queue, network)),
+            details=detail_lines,
             history=history,
             source=self._clock.source(source),
             as_of=now,
@@ -457,4 +509,16 @@ class IotaTracker:
             events=events_view(figures, self.timeline, state),
             network=network,
             counts=CountsView(self.passes_total, self.tokens_total, dict(self.backend_errors_total)),
+            lost_layer=self._lost_layer_view(state),
+            ticking=ticking(status_line, since if state in ("idle", "silent") else None, detail_lines, (
+                ("last pass ", self.live.last_pass_at), ("queue reset", queue.last_reset_at if queue else None),
+                ("GPU mem ", self.facts.gpu_at), ("Run ", self.facts.run_at), ("Epoch ", self.facts.run_at),
+                ("Phase ", self.facts.phase_at)), now),
         )
+
+    def _lost_layer_view(self, state: str) -> LostLayerView | None:
+        """The lost layer while the miner waits in the queue for another (its state's sentence)."""
+        if self.lost_layer is None or not self._lost_told or state != "queued":
+            return None
+        layer, at = self.lost_layer
+        return LostLayerView(layer, at, f"lost layer {layer} at {text.clock(at)} — back in the queue")
