@@ -216,6 +216,8 @@ class Snapshot:
     history_unit: str | None = "tok/h"
     # Step trainers: every field of `training` as labelled rows with units.
     training_fields: tuple[FieldRow, ...] = ()
+    # Filled by the wiring: a thread that failed and is being restarted, one line each (app.supervise).
+    problems: tuple[str, ...] = ()
 
     @property
     def level(self) -> Level:

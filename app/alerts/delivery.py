@@ -18,8 +18,10 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
+from ..supervise import supervised
 from .message import Message
 from .read import clock_time
 from .secrets import redact, scrub
@@ -171,7 +173,8 @@ class Delivery:
         for target in self._targets:
             if target.thread is None:
                 target.thread = threading.Thread(
-                    target=self._work, args=(target,), name=f"tokwatch-notify-{target.label[:3]}", daemon=True
+                    target=supervised(f"tokwatch-notify-{target.label[:3]}", partial(self._work, target), self._stop.is_set),
+                    name=f"tokwatch-notify-{target.label[:3]}", daemon=True
                 )
                 target.thread.start()
 

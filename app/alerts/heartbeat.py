@@ -17,6 +17,7 @@ import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..supervise import supervised
 from .read import clock_time
 from .secrets import scrub
 
@@ -87,7 +88,7 @@ class Heartbeat:
     def start(self) -> None:
         """Start the pinging thread."""
         if self._thread is None:
-            self._thread = threading.Thread(target=self._run, name="tokwatch-heartbeat", daemon=True)
+            self._thread = threading.Thread(target=supervised("tokwatch-heartbeat", self._run, self._stop.is_set), name="tokwatch-heartbeat", daemon=True)
             self._thread.start()
 
     def stop(self) -> None:

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..config.alerts import AlertSettings
+from ..supervise import supervised
 from .book import AlertBook
 from .delivery import Delivery
 from .heartbeat import HEALTHY_STATES, Heartbeat
@@ -145,7 +146,8 @@ class AlertService:
             self.heartbeat.start()
         if self._thread is None:
             self._thread = threading.Thread(
-                target=self._run, args=(source, wait_for_change), name="tokwatch-alerts", daemon=True
+                target=supervised("tokwatch-alerts", lambda: self._run(source, wait_for_change), self._stop.is_set),
+                name="tokwatch-alerts", daemon=True
             )
             self._thread.start()
 

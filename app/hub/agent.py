@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
+from ..supervise import supervised
 from .report import MAX_REPORT_BYTES
 from .spool import Spool
 
@@ -101,7 +102,7 @@ class Agent:
 
     def start(self) -> None:
         """Report now, then every interval and on a state change."""
-        self._thread = threading.Thread(target=self._run, name="tokwatch-agent", daemon=True)
+        self._thread = threading.Thread(target=supervised("tokwatch-agent", self._run, self._stop.is_set), name="tokwatch-agent", daemon=True)
         self._thread.start()
 
     def stop(self) -> None:

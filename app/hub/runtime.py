@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..config import Config
+from ..supervise import supervised
 
 if TYPE_CHECKING:
     from ..store.files import WriterLock
@@ -96,7 +97,7 @@ class FleetRuntime:
     def start(self) -> None:
         """Start the hub's ticker and the agent's reporting."""
         if self.hub is not None:
-            self._ticker = threading.Thread(target=self._tick, name="tokwatch-hub-ticker", daemon=True)
+            self._ticker = threading.Thread(target=supervised("tokwatch-hub-ticker", self._tick, self._stop.is_set), name="tokwatch-hub-ticker", daemon=True)
             self._ticker.start()
         if self.agent is not None:
             self.agent.start()

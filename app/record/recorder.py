@@ -22,6 +22,7 @@ from ..config import host_name
 from ..snapshot import Snapshot, TodayView, UsualView, to_dict
 from ..store import RANGES, EventRow, History, Observation, PassFact, SourceKey, queries
 from ..store.records import kind_of
+from ..supervise import supervised
 from ..text import compact
 from .backfill import ImportProgress, files_to_import, import_logs, source_key_path
 
@@ -147,7 +148,7 @@ class Recorder:
         self.history.stop()
 
     def _spawn(self, target: Callable[[], None], name: str) -> None:
-        thread = threading.Thread(target=target, name=name, daemon=True)
+        thread = threading.Thread(target=supervised(name, target, self._stop.is_set), name=name, daemon=True)
         self._threads.append(thread)
         thread.start()
 

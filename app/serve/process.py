@@ -14,6 +14,7 @@ from typing import Any
 
 from werkzeug.serving import BaseWSGIServer
 
+from .. import supervise
 from ..alerts import AlertService, alert_service
 from ..config import Config, ConfigError
 from ..demo import DemoLog
@@ -150,6 +151,7 @@ class Dashboard:
         if self.recorder is not None:
             snapshot = self.recorder.decorate(snapshot)
         alerts = self.alerts
+        snapshot = replace(snapshot, problems=tuple(supervise.problems()))
         return snapshot if alerts is None else replace(snapshot, alerts=alerts.status())
 
     def _spawn(self, name: str, target: Callable[[], None]) -> None:

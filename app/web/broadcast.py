@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable
 from typing import Protocol
 
+from ..supervise import supervised
 from .pacing import Pacer
 
 log = logging.getLogger(__name__)
@@ -241,7 +242,8 @@ class Broadcaster:
         """Start the broadcaster thread."""
         if self._thread is not None:
             raise RuntimeError("a Broadcaster can be started once")
-        self._thread = threading.Thread(target=self._run, name="tokwatch-broadcaster", daemon=True)
+        self._thread = threading.Thread(target=supervised("tokwatch-broadcaster", self._run, self._stop.is_set),
+                                        name="tokwatch-broadcaster", daemon=True)
         self._thread.start()
 
     def stop(self, timeout: float = 3.0) -> None:

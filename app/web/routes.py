@@ -29,6 +29,7 @@ from ..live.monitor import Monitor
 from ..record.recorder import Recorder
 from ..snapshot import to_json
 from ..store import RANGES
+from ..supervise import problems as thread_problems
 from . import security
 from .broadcast import CLOSE_POLICY_VIOLATION, Broadcaster, ClientClosed, WakingEvent, pump
 from .pairing import phone_url, qr_svg
@@ -185,6 +186,9 @@ def healthz() -> Response:
     }
     if state.alerts is not None:
         body["alerts"] = state.alerts.health()
+    body["problems"] = problems = thread_problems()
+    if problems:
+        body["status"] = "degraded"
     response = Response(json.dumps(body, ensure_ascii=False, separators=(",", ":")), mimetype="application/json")
     response.headers["Cache-Control"] = "no-store"
     return response
