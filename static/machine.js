@@ -20,6 +20,8 @@ function renderPage(page) {
   const seen = card.last_seen_at === null ? card.last_seen_text
     : `${card.online ? "last report" : "offline · last seen"} ${ago(Date.now() / 1000 + skew - card.last_seen_at)}`;
   setText("seen", seen);
+  setText("clock", page.clock_skew_text ?? "");
+  document.getElementById("clock").hidden = !page.clock_skew_text;
   document.getElementById("details").replaceChildren(...page.details.map((line) => el("li", "", line)));
   const events = document.getElementById("events");
   events.replaceChildren(

@@ -173,9 +173,13 @@ class Agent:
 
     def _send(self, body: str) -> str:
         """POST one report: 'taken', 'refused' (the hub will never take it) or 'retry'."""
+        data = json.loads(body)
+        # Sent now: with the report's as_of, on this machine's clock, it tells the hub the report's
+        # age (its chart places a late report correctly) and how far this clock is from its own.
+        data["sent_at"] = self._clock()
         request = urllib.request.Request(
             self.url,
-            data=body.encode(),
+            data=json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode(),
             method="POST",
             headers={"Content-Type": "application/json", "Authorization": f"Bearer {self._key}"},
         )

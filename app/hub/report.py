@@ -216,7 +216,7 @@ class Report:
     machine: str
     stream: str
     seq: int
-    sent_at: float
+    sent_at: float | None  # the agent's clock when it sent the report (information, never trusted)
     interval_seconds: float
     snapshot: dict[str, Any]
 

@@ -47,6 +47,7 @@ class FleetRuntime:
         wait_for_change: Callable[[int, float], int],
         snapshot: Callable[[], Mapping[str, Any]],
         interrupt: Callable[[], None] | None = None,
+        reserved_name: str | None = None,
     ) -> FleetRuntime:
         """Open what the config asks for; raise FleetError saying why it cannot."""
         if not config.hub and (config.report_to is None or config.report_key is None):
@@ -69,7 +70,8 @@ class FleetRuntime:
                 holder = lock.acquire()
                 if holder is not None:
                     raise FleetError(f"another hub (pid {holder or '?'}) uses {data_dir}; one hub per data dir")
-                hub = Hub(HubStore(data_dir / HUB_FILE_NAME))
+                # This hub's own figures go under its own name: no agent may report under it.
+                hub = Hub(HubStore(data_dir / HUB_FILE_NAME), reserved_name=reserved_name)
             if config.report_to is not None and config.report_key is not None:
                 agent = Agent(
                     url=config.report_to,

@@ -8,6 +8,8 @@ page's broadcaster waits on (``version`` / ``wait_for_change``).
 from __future__ import annotations
 
 import json
+import logging
+import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -18,7 +20,9 @@ from prometheus_client.core import GaugeMetricFamily, Metric
 from .. import text
 from . import fleet
 from .report import ReportError, parse_report
-from .store import HubStore, MachineRow
+from .store import SKEW_SHOWN_SECONDS, HubStore, MachineRow
+
+log = logging.getLogger(__name__)
 
 # The machine page's chart: span name → (seconds shown, seconds per point).
 CHART_SPANS: dict[str, tuple[int, int]] = {"6h": (6 * 3600, 60), "24h": (86400, 300), "7d": (7 * 86400, 1800)}
@@ -27,6 +31,10 @@ CHART_SPANS: dict[str, tuple[int, int]] = {"6h": (6 * 3600, 60), "24h": (86400, 
 TODAY_FRESH_SECONDS = 1.0
 TODAY_CACHE_SECONDS = 60.0
 PRUNE_EVERY_SECONDS = 3600.0
+# Reports one key may send: a burst (a backlog after an outage goes in rounds) and a steady rate
+# far above an agent's one per 15 s. Past it the hub answers 429 and the agent keeps the report.
+RATE_BURST = 120
+RATE_PER_SECOND = 2.0
 
 
 def local_day_start(now: float) -> float:
@@ -45,12 +53,24 @@ def bearer(authorization: str | None) -> str | None:
     return value.strip()
 
 
+def skew_text(skew_seconds: float | None) -> str | None:
+    """What the machine's page says about its clock, when it is far from the hub's."""
+    if skew_seconds is None or abs(skew_seconds) < SKEW_SHOWN_SECONDS:
+        return None
+    way = "ahead of" if skew_seconds > 0 else "behind"
+    return f"this machine's clock is {text.duration(abs(skew_seconds))} {way} the hub's"
+
+
 class Hub:
     """Report intake and the fleet's views over the hub's store; thread-safe."""
 
-    def __init__(self, store: HubStore, *, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, store: HubStore, *, clock: Callable[[], float] = time.time,
+                 reserved_name: str | None = None) -> None:
         self.store = store
         self.clock = clock
+        self.reserved_name = reserved_name  # this hub's own machine name, when it follows a log
+        self._buckets: dict[str, tuple[float, float]] = {}  # machine → (reports allowed, at)
+        self.problem: str | None = None  # the hub cannot write its file (a full disk): for /healthz
         self._changed = threading.Condition()
         self._version = 0
         self._interrupts = 0  # bumped by interrupt(): every wait_for_change returns
@@ -106,16 +126,42 @@ class Hub:
         machine = self.store.machine_for_key(key)
         if machine is None:
             return 401, {"error": "unknown or revoked report key; enrol this machine again on the hub"}
+        now = self.clock()
+        wait = self._spend(machine, now)
+        if wait > 0:
+            return 429, {"error": "too many reports from this key; keep them and try again", "retry_after": wait}
         try:
             report = parse_report(body)
         except ReportError as e:
             return 400, {"error": str(e)}
         if report.machine != machine:
             return 403, {"error": f"this key belongs to {machine}, not {report.machine}"}
-        taken = self.store.accept(report, self.clock())
+        if report.machine == self.reserved_name:
+            return 403, {"error": f"{machine} is this hub's own name; give the agent another --name"}
+        try:
+            taken = self.store.accept(report, now)
+        except sqlite3.Error as e:
+            problem = f"the hub cannot write {self.store.path.name}: {e}"
+            if problem != self.problem:
+                log.error("%s; reports are refused (agents keep them) until it can", problem)
+            self.problem = problem
+            return 503, {"error": "the hub cannot keep reports right now; keep them and try again"}
+        if self.problem is not None:
+            log.info("the hub can write %s again", self.store.path.name)
+            self.problem = None
         if taken:
             self._bump()
         return 200, {"taken": taken, "seq": report.seq}
+
+    def _spend(self, machine: str, now: float) -> float:
+        """Take one report from the key's bucket; 0, or the seconds until one is allowed."""
+        allowed, at = self._buckets.get(machine, (float(RATE_BURST), now))
+        allowed = min(float(RATE_BURST), allowed + max(0.0, now - at) * RATE_PER_SECOND)
+        if allowed < 1.0:
+            self._buckets[machine] = (allowed, now)
+            return (1.0 - allowed) / RATE_PER_SECOND
+        self._buckets[machine] = (allowed - 1.0, now)
+        return 0.0
 
     # --- views ----------------------------------------------------------------
 
@@ -156,6 +202,8 @@ class Hub:
             "events": list((snap or {}).get("events") or []),
             "alerts": ((snap or {}).get("alerts") or {}).get("active") or [],
             "reports": row.reports,
+            "clock_skew_seconds": row.skew_seconds,
+            "clock_skew_text": skew_text(row.skew_seconds),
             "as_of": now,
         }
 

@@ -176,6 +176,7 @@ def open_fleet(config: Config, monitor: Monitor) -> FleetRuntime:
             wait_for_change=monitor.wait_for_change,
             snapshot=lambda: to_dict(monitor.snapshot()),
             interrupt=monitor.interrupt,
+            reserved_name=None if monitor.log_path is None else config.resolved_machine_name,
         )
     except FleetError as e:
         raise ServeError(str(e)) from e

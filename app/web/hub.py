@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import socket
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -85,6 +86,8 @@ def report() -> Response:
     response = _json(answer, status)
     if status == 401:
         response.headers["WWW-Authenticate"] = 'Bearer realm="tokwatch hub"'
+    if "retry_after" in answer:
+        response.headers["Retry-After"] = str(max(1, math.ceil(answer["retry_after"])))
     return response
 
 

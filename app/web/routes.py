@@ -187,6 +187,10 @@ def healthz() -> Response:
     if state.alerts is not None:
         body["alerts"] = state.alerts.health()
     body["problems"] = problems = thread_problems()
+    fleet = current_app.extensions.get("tokwatch.hub")  # app.web.hub.STATE_KEY, when this is a hub
+    if fleet is not None:
+        body["hub"] = {"problem": fleet.hub.problem}
+        problems = problems + ([fleet.hub.problem] if fleet.hub.problem else [])
     if problems:
         body["status"] = "degraded"
     response = Response(json.dumps(body, ensure_ascii=False, separators=(",", ":")), mimetype="application/json")
