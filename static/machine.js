@@ -22,6 +22,8 @@ function renderPage(page) {
   setText("seen", seen);
   setText("clock", page.clock_skew_text ?? "");
   document.getElementById("clock").hidden = !page.clock_skew_text;
+  setText("notes", page.notes_text ?? "");
+  document.getElementById("notes").hidden = !page.notes_text;
   document.getElementById("details").replaceChildren(...page.details.map((line) => el("li", "", line)));
   const events = document.getElementById("events");
   events.replaceChildren(

@@ -139,7 +139,7 @@ class Hub:
         if report.machine == self.reserved_name:
             return 403, {"error": f"{machine} is this hub's own name; give the agent another --name"}
         try:
-            taken = self.store.accept(report, now)
+            taken = self.store.accept(report, now, report.notes)
         except sqlite3.Error as e:
             problem = f"the hub cannot write {self.store.path.name}: {e}"
             if problem != self.problem:
@@ -151,7 +151,10 @@ class Hub:
             self.problem = None
         if taken:
             self._bump()
-        return 200, {"taken": taken, "seq": report.seq}
+        answer: dict[str, Any] = {"taken": taken, "seq": report.seq}
+        if report.notes:
+            answer["notes"] = list(report.notes)  # the agent logs them: its hub set these aside
+        return 200, answer
 
     def _spend(self, machine: str, now: float) -> float:
         """Take one report from the key's bucket; 0, or the seconds until one is allowed."""
@@ -204,6 +207,8 @@ class Hub:
             "reports": row.reports,
             "clock_skew_seconds": row.skew_seconds,
             "clock_skew_text": skew_text(row.skew_seconds),
+            "notes": row.notes,  # fields the hub set aside (out of range, too long) since enrolment
+            "notes_text": None if not row.notes else f"{row.notes:,} field(s) set aside; last: {row.last_note}",
             "as_of": now,
         }
 
