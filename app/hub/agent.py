@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
+import random
 import threading
 import time
 import urllib.error
@@ -20,6 +21,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
+from ..outgoing import DeadlineExceeded, fetch
 from ..supervise import supervised
 from .report import MAX_REPORT_BYTES
 from .spool import Spool
@@ -32,7 +34,7 @@ DEFAULT_INTERVAL_SECONDS = 15.0
 STATE_CHECK_SECONDS = 1.0
 # ...and this often when the log is quiet (idle, silent and stalled come with time alone).
 QUIET_STATE_CHECK_SECONDS = 5.0
-SEND_TIMEOUT_SECONDS = 5.0
+SEND_TIMEOUT_SECONDS = 5.0  # the whole exchange: connect, send, the hub's answer
 # After a failed send, wait this long before the next try (doubling, capped at the interval).
 RETRY_SECONDS = 1.0
 MAX_SENDS_PER_ROUND = 500
@@ -52,6 +54,15 @@ def report_url(base: str) -> str:
     if parts.username or parts.password or parts.query or parts.fragment:
         raise AgentConfigError("--report-to takes no user, password, query or fragment (the key goes in --report-key)")
     return f"{parts.scheme}://{parts.netloc}{parts.path.rstrip('/')}{REPORT_PATH}"
+
+
+def retry_delay(wait_seconds: float, rng: random.Random | None = None) -> float:
+    """The wait before the next try: between half and all of ``wait_seconds``.
+
+    Agents that lost the hub at the same moment would otherwise come back in step and flush
+    their backlogs at once (150 of them held a hub 15 s).
+    """
+    return wait_seconds * (0.5 + 0.5 * (rng or random).random())
 
 
 def for_report(snapshot: Mapping[str, Any], max_bytes: int = MAX_REPORT_BYTES - 1024) -> dict[str, Any]:
@@ -140,7 +151,7 @@ class Agent:
                     # A long backlog goes in rounds: more may wait after this one.
                     retry_wait, unsent = RETRY_SECONDS, self.spool.count() > 0
                 else:
-                    retry_at = time.monotonic() + retry_wait
+                    retry_at = time.monotonic() + retry_delay(retry_wait)
                     retry_wait = min(retry_wait * 2, self.interval_seconds)
             wake_at = min(next_report, look_at, retry_at if unsent else next_report)
             seen = self._wait_for_change(seen, max(0.0, wake_at - time.monotonic()))
@@ -184,19 +195,34 @@ class Agent:
             headers={"Content-Type": "application/json", "Authorization": f"Bearer {self._key}"},
         )
         try:
-            with urllib.request.urlopen(request, timeout=SEND_TIMEOUT_SECONDS) as response:
-                response.read()
-            return "taken"
+            # Never follow a redirect: it would carry the key to whatever host it names.
+            _, answer = fetch(request, SEND_TIMEOUT_SECONDS, follow_redirects=False, max_bytes=4096)
         except urllib.error.HTTPError as e:
             reason = _reason(e)
+            if 300 <= e.code < 400:
+                where = (e.headers.get("Location") or "?")[:200] if e.headers is not None else "?"
+                self._note(f"the hub at {self.url} redirects (HTTP {e.code}) to {where}; not following it with the "
+                           "report key: point --report-to at the new address (reports are kept)")
+                return "retry"
             if e.code in (400, 403, 413):  # this report can never be taken: resending would block the rest
                 log.warning("the hub refused a report (HTTP %d: %s); dropped it", e.code, reason)
                 return "refused"
             self._note(f"the hub says HTTP {e.code}: {reason}")
             return "retry"
-        except (urllib.error.URLError, OSError) as e:
+        except DeadlineExceeded:
+            self._note(f"the hub at {self.url} did not answer within {SEND_TIMEOUT_SECONDS:g} s; keeping reports")
+            return "retry"
+        except (urllib.error.URLError, OSError, ValueError) as e:
             self._note(f"hub unreachable at {self.url} ({getattr(e, 'reason', e)}); keeping reports until it is back")
             return "retry"
+        try:
+            taken = json.loads(answer.decode("utf-8")).get("taken")
+        except (ValueError, AttributeError):
+            taken = None
+        if not isinstance(taken, bool):  # a proxy's or a portal's page: nothing says the hub has it
+            self._note(f"the answer at {self.url} is not a tokwatch hub's; keeping reports")
+            return "retry"
+        return "taken"
 
     def _note(self, problem: str) -> None:
         if problem != self._problem:

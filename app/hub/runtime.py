@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..config import Config
@@ -17,6 +18,7 @@ if TYPE_CHECKING:
     from ..store.files import WriterLock
     from .agent import Agent
     from .service import Hub
+    from .spool import Spool
 
 log = logging.getLogger(__name__)
 
@@ -26,6 +28,27 @@ TICK_SECONDS = 1.0  # how soon a machine that stopped reporting shows offline, p
 
 class FleetError(Exception):
     """The hub or the agent cannot start (another hub on the same data, an unusable file)."""
+
+
+def _take_over_old_spool(old: Path, spool: Spool) -> None:
+    """Move what waits in a spool from before spools were kept by name into this machine's (once)."""
+    if not old.exists():
+        return
+    from .spool import Spool, SpoolError
+
+    try:
+        previous = Spool(old)
+    except SpoolError as e:  # another, older tokwatch still uses it: leave it be
+        log.info("not taking over %s: %s", old, e)
+        return
+    try:
+        moved = spool.adopt(previous)
+    finally:
+        previous.close()
+    for suffix in ("", "-wal", "-shm", ".lock"):
+        Path(f"{old}{suffix}").unlink(missing_ok=True)
+    if moved:
+        log.info("took over %d waiting reports from %s", moved, old.name)
 
 
 class FleetRuntime:
@@ -55,8 +78,8 @@ class FleetRuntime:
         from ..store.files import WriterLock
         from .agent import Agent
         from .service import Hub
-        from .spool import FILE_NAME as SPOOL_FILE_NAME
-        from .spool import Spool, SpoolError
+        from .spool import FILE_NAME as OLD_SPOOL_FILE_NAME
+        from .spool import Spool, SpoolError, file_name
         from .store import FILE_NAME as HUB_FILE_NAME
         from .store import HubStore, HubStoreError
 
@@ -73,11 +96,18 @@ class FleetRuntime:
                 # This hub's own figures go under its own name: no agent may report under it.
                 hub = Hub(HubStore(data_dir / HUB_FILE_NAME), reserved_name=reserved_name)
             if config.report_to is not None and config.report_key is not None:
+                machine = config.resolved_machine_name
+                spool = Spool(data_dir / file_name(machine))
+                try:
+                    _take_over_old_spool(data_dir / OLD_SPOOL_FILE_NAME, spool)
+                except BaseException:
+                    spool.close()
+                    raise
                 agent = Agent(
                     url=config.report_to,
                     key=config.report_key,
-                    machine=config.resolved_machine_name,
-                    spool=Spool(data_dir / SPOOL_FILE_NAME),
+                    machine=machine,
+                    spool=spool,
                     version=version,
                     wait_for_change=wait_for_change,
                     snapshot=snapshot,
