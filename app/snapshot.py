@@ -10,6 +10,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from .text import visible
+
 State = Literal[
     "waiting",
     "queued",
@@ -226,10 +228,12 @@ class Snapshot:
 
 
 def _view(value: Any) -> Any:
-    if value is None or isinstance(value, (str, int, float, bool)):
+    if isinstance(value, str):
+        return visible(value)  # a path's undecodable bytes, wherever they went: never a 500
+    if value is None or isinstance(value, (int, float, bool)):
         return value
     if isinstance(value, dict):
-        return {k: _view(v) for k, v in value.items()}
+        return {visible(str(k)): _view(v) for k, v in value.items()}
     if isinstance(value, (tuple, list)):
         return [_view(v) for v in value]
     slots = getattr(type(value), "__slots__", None)

@@ -23,7 +23,7 @@ from ..snapshot import Snapshot, TodayView, UsualView, to_dict
 from ..store import RANGES, EventRow, History, Observation, PassFact, SourceKey, queries
 from ..store.records import kind_of
 from ..supervise import supervised
-from ..text import compact
+from ..text import compact, path_text
 from .backfill import ImportProgress, files_to_import, import_logs, source_key_path
 
 log = logging.getLogger(__name__)
@@ -95,7 +95,7 @@ class Recorder:
         self.clock = clock
         self.observe_seconds = observe_seconds
         self.import_siblings = import_siblings
-        key = str(source_key_path(log_path).resolve()) if log_path is not None else "demo"
+        key = path_text(source_key_path(log_path).resolve()) if log_path is not None else "demo"
         self._source = SourceKey(machine or machine_name(), key, "miner")
         self._monitor: PassSource | None = None
         self._stop = threading.Event()
@@ -190,7 +190,7 @@ class Recorder:
         events = self._pending_events
         self._pending_events = []
         if path and self._last_path is not None and path != self._last_path:
-            events.append(EventRow(self.clock(), "log_switched", f"now reading {Path(path).name}"))
+            events.append(EventRow(self.clock(), "log_switched", f"now reading {path_text(Path(path).name)}"))
         self._last_path = path or self._last_path
         obs = Observation(
             self._source,
