@@ -21,7 +21,7 @@ from .. import allocator, text
 from ..config import DEFAULT_HOST, DEFAULT_PORT, Config, ConfigError, host_name
 from ..config.alerts import FileAlerts as FileAlertsTable
 from ..config.alerts import SettingsError, alerts_from_table
-from ..config.file import ConfigFileError, default_config_file, load_config_file
+from ..config.file import ConfigFileError, default_config_file, load_config_file, read_secret_file
 from ..ingest.formats import PARSERS
 from ..snapshot import Snapshot
 
@@ -99,10 +99,18 @@ def _build_parser() -> argparse.ArgumentParser:
         help="send alerts to this Apprise URL (ntfys://topic, tgram://token/chat, …); repeatable",
     )
     alerts.add_argument(
+        "--notify-file", action="append", default=[], metavar="FILE", type=Path,
+        help="read Apprise URLs from this file, one a line (mode 600): kept out of `ps`, unlike --notify",
+    )
+    alerts.add_argument(
         "--notify-test", action="store_true", help="send one test message to each URL, say which failed, exit"
     )
     alerts.add_argument(
         "--heartbeat-url", metavar="URL", help="fetch this URL every 60 s while the run is healthy (dead-man check)"
+    )
+    alerts.add_argument(
+        "--heartbeat-url-file", metavar="FILE", type=Path,
+        help="read the heartbeat URL from this file (mode 600): kept out of `ps`, unlike --heartbeat-url",
     )
     alerts.add_argument("--name", help="this machine's name in alert titles (default: the host name)")
     fleet = parser.add_argument_group("fleet")
@@ -161,6 +169,15 @@ def parse_config(argv: Sequence[str] | None = None) -> tuple[Config, argparse.Na
         raise UsageError("--notify-test and --once do not go together")
     if any(not url.strip() for url in args.notify):
         raise UsageError("--notify wants a URL, like ntfys://my-topic")
+    try:  # secrets from files: the command line is visible to every user in `ps`
+        notify_from_files = [url for path in args.notify_file for url in read_secret_file(path, "--notify-file")]
+        if args.heartbeat_url_file is not None:
+            urls = read_secret_file(args.heartbeat_url_file, "--heartbeat-url-file")
+            if len(urls) != 1 or args.heartbeat_url is not None:
+                raise UsageError("--heartbeat-url-file holds one URL (and goes without --heartbeat-url)")
+            args.heartbeat_url = urls[0]
+    except ConfigFileError as e:
+        raise UsageError(str(e)) from e
     if args.heartbeat_url is not None and not args.heartbeat_url.lower().startswith(("http://", "https://")):
         raise UsageError("--heartbeat-url must be an http:// or https:// URL")
     # The config file holds alert settings; --once reads the log only and never needs it.
@@ -192,7 +209,8 @@ def parse_config(argv: Sequence[str] | None = None) -> tuple[Config, argparse.Na
             data_dir=args.data_dir,
             history=not args.no_history,
             name=args.name if args.name is not None else from_file.name or host_name(),
-            notify_urls=tuple(dict.fromkeys([*from_file.alerts.notify, *(u.strip() for u in args.notify)])),
+            notify_urls=tuple(dict.fromkeys([*from_file.alerts.notify, *(u.strip() for u in args.notify),
+                                             *notify_from_files])),
             heartbeat_url=args.heartbeat_url or from_file.alerts.heartbeat_url,
             dashboard_url=from_file.alerts.dashboard_url,
             alert_settings=from_file.alerts.settings,

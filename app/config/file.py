@@ -95,3 +95,35 @@ def load_config_file(path: Path) -> dict[str, Any]:
         raise ConfigFileError(f"{path}: not UTF-8 text") from e
     except tomllib.TOMLDecodeError as e:
         raise ConfigFileError(f"{path}: not valid TOML ({e})") from e
+
+
+def read_secret_file(path: Path, what: str) -> list[str]:
+    """The non-blank, non-comment lines of a file that holds secrets (``--notify-file``, …).
+
+    Kept out of the command line (``ps`` shows it to every user); refused on the same terms as
+    the config file: others may not read, own or swap it.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except OSError as e:
+        raise ConfigFileError(f"{what} {path}: cannot read ({e.strerror or e})") from e
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise ConfigFileError(f"{what} {path}: not a regular file")
+        if os.name == "posix":
+            _check_owner(path, st)
+            os.set_blocking(fd, True)
+        with os.fdopen(fd, "rb") as f:
+            fd = -1
+            data = f.read(1 << 20)
+    except OSError as e:
+        raise ConfigFileError(f"{what} {path}: cannot read ({e.strerror or e})") from e
+    finally:
+        if fd >= 0:
+            os.close(fd)
+    try:
+        lines = data.decode("utf-8").splitlines()
+    except UnicodeDecodeError as e:
+        raise ConfigFileError(f"{what} {path}: not UTF-8 text") from e
+    return [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
