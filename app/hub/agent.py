@@ -72,6 +72,11 @@ def for_report(snapshot: Mapping[str, Any], max_bytes: int = MAX_REPORT_BYTES - 
     while events and len(json.dumps(data, ensure_ascii=False).encode()) > max_bytes:
         events = events[: len(events) // 2]
         data["events"] = events
+    details = list(data.get("details") or [])
+    if details and len(json.dumps(data, ensure_ascii=False).encode()) > max_bytes:
+        # Long lines (eval names, errors) still: cut each rather than have the whole report refused.
+        per_line = max(40, (max_bytes - len(json.dumps({**data, "details": []}).encode())) // (4 * len(details)) - 8)
+        data["details"] = [line if len(line) <= per_line else line[: per_line - 1] + "…" for line in details]
     return data
 
 

@@ -249,3 +249,16 @@ def test_the_agent_thread_survives_a_full_disk(tmp_path: Path, monkeypatch: pyte
             sender.stop()
     finally:
         receiver.close()
+
+
+def test_a_report_with_long_lines_fits_the_hub_cap() -> None:
+    """Forty 900-character detail lines (long eval names) made a 36 kB report: refused whole (413)."""
+    from app.hub.agent import for_report
+    from app.hub.report import MAX_REPORT_BYTES, parse_report, report_body
+
+    long_snap = {**snap(0), "details": ["eval " + "é" * 895] * 40}
+    data = for_report(long_snap)
+    body = json.dumps(report_body(machine="rig-a", stream="a" * 16, seq=1, sent_at=NOW, interval_seconds=15.0,
+                                  snapshot=data), ensure_ascii=False).encode()  # as the spool keeps it
+    assert len(body) <= MAX_REPORT_BYTES
+    assert len(parse_report(body).snapshot["details"]) == 40
