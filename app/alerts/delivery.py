@@ -188,7 +188,8 @@ class Delivery:
         for target in self._targets:
             if target.thread is None:
                 target.thread = threading.Thread(
-                    target=supervised(f"tokwatch-notify-{target.label[:3]}", partial(self._work, target), self._stop.is_set),
+                    target=supervised(f"tokwatch-notify-{target.label[:3]}", partial(self._work, target),
+                                      self._stop.is_set),
                     name=f"tokwatch-notify-{target.label[:3]}", daemon=True
                 )
                 target.thread.start()

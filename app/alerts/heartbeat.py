@@ -90,7 +90,8 @@ class Heartbeat:
     def start(self) -> None:
         """Start the pinging thread."""
         if self._thread is None:
-            self._thread = threading.Thread(target=supervised("tokwatch-heartbeat", self._run, self._stop.is_set), name="tokwatch-heartbeat", daemon=True)
+            self._thread = threading.Thread(target=supervised("tokwatch-heartbeat", self._run, self._stop.is_set),
+                                            name="tokwatch-heartbeat", daemon=True)
             self._thread.start()
 
     def stop(self) -> None:

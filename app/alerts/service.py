@@ -146,7 +146,8 @@ class AlertService:
             self.heartbeat.start()
         if self._thread is None:
             self._thread = threading.Thread(
-                target=supervised("tokwatch-alerts", lambda: self._run(source, wait_for_change), self._stop.is_set),
+                target=supervised("tokwatch-alerts", lambda: self._run(source, wait_for_change),
+                                  self._stop.is_set),
                 name="tokwatch-alerts", daemon=True
             )
             self._thread.start()

@@ -118,7 +118,8 @@ class Agent:
 
     def start(self) -> None:
         """Report now, then every interval and on a state change."""
-        self._thread = threading.Thread(target=supervised("tokwatch-agent", self._run, self._stop.is_set), name="tokwatch-agent", daemon=True)
+        self._thread = threading.Thread(target=supervised("tokwatch-agent", self._run, self._stop.is_set),
+                                        name="tokwatch-agent", daemon=True)
         self._thread.start()
 
     def stop(self) -> None:

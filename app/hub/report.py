@@ -251,7 +251,8 @@ SNAPSHOT = obj(
         "as_of": number(_MIN_TIME, _MAX_TIME, null=False),
         "training": obj({
             "stage": text(80), "step": integer(0, 10**15), "total_steps": integer(0, 10**15),
-            "loss": number(),  # any finite loss: an exploding one (1e13 before NaN) is news, not an error "tokens_per_second": RATE, "tokens_per_second_scope": text(20),
+            "loss": number(),  # any finite loss: an exploding one (1e13 before NaN) is news, not an error
+            "tokens_per_second": RATE, "tokens_per_second_scope": text(20),
             "mfu": number(-1e4, 1e4), "tokens_per_hour": RATE, "steps_per_hour": RATE,
             "seconds_since_step": SECONDS, "eta_seconds": SECONDS, "stalled": boolean(), "finished": boolean(),
         }),

@@ -129,7 +129,8 @@ class FleetRuntime:
     def start(self) -> None:
         """Start the hub's ticker and the agent's reporting."""
         if self.hub is not None:
-            self._ticker = threading.Thread(target=supervised("tokwatch-hub-ticker", self._tick, self._stop.is_set), name="tokwatch-hub-ticker", daemon=True)
+            self._ticker = threading.Thread(target=supervised("tokwatch-hub-ticker", self._tick, self._stop.is_set),
+                                            name="tokwatch-hub-ticker", daemon=True)
             self._ticker.start()
         if self.agent is not None:
             self.agent.start()

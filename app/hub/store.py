@@ -194,8 +194,10 @@ class HubStore:
             newest = conn.execute("SELECT MAX(rank) FROM stream WHERE name = ?", (report.machine,)).fetchone()[0]
             if known is None:
                 rank = (newest or 0) + 1
-                conn.execute("INSERT INTO stream VALUES (?, ?, ?, ?)", (report.machine, report.stream, rank, report.seq))
-                conn.execute("DELETE FROM stream WHERE name = ? AND rank <= ?", (report.machine, rank - MAX_STREAMS))
+                conn.execute("INSERT INTO stream VALUES (?, ?, ?, ?)",
+                             (report.machine, report.stream, rank, report.seq))
+                conn.execute("DELETE FROM stream WHERE name = ? AND rank <= ?",
+                             (report.machine, rank - MAX_STREAMS))
             else:
                 rank = known[0]
                 conn.execute("UPDATE stream SET last_seq = ? WHERE name = ? AND stream = ?",

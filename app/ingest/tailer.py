@@ -107,7 +107,8 @@ class Tailer:
         """Start following on one daemon thread."""
         if self._thread is not None or self._stop.is_set():
             raise RuntimeError("a Tailer can be started once")
-        self._thread = threading.Thread(target=supervised("tokwatch-tailer", self._run, self._stop.is_set), name="tokwatch-tailer", daemon=True)
+        self._thread = threading.Thread(target=supervised("tokwatch-tailer", self._run, self._stop.is_set),
+                                        name="tokwatch-tailer", daemon=True)
         self._thread.start()
 
     def stop(self, timeout: float = 5.0) -> None:

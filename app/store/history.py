@@ -151,7 +151,8 @@ class History:
             self._set(mode="opening", holder_pid=None, notice=None)
         self._writer_lock = lock
         self._idle.clear()
-        self._thread = threading.Thread(target=supervised("history-writer", self._run, self._halting.is_set), name="history-writer", daemon=True)
+        self._thread = threading.Thread(target=supervised("history-writer", self._run, self._halting.is_set),
+                                        name="history-writer", daemon=True)
         self._thread.start()
         return True
 

@@ -42,10 +42,11 @@ def hub(tmp_path: Path) -> tuple[Hub, str]:
 
 def test_an_exploding_loss_is_reported(hub: tuple[Hub, str]) -> None:
     hub_, auth = hub
-    training = {"stage": "pretrain", "step": 1200, "loss": 3.2e13, "finished": False}
+    training = {"stage": "pretrain", "step": 1200, "loss": 3.2e13, "tokens_per_second": 41_000.0, "finished": False}
     status, answer = hub_.take(auth, body(1, snapshot(training=training)))
     assert (status, answer.get("notes")) == (200, None)
-    assert hub_.metric_snapshots()[0][1]["training"]["loss"] == 3.2e13
+    kept = hub_.metric_snapshots()[0][1]["training"]
+    assert (kept["loss"], kept["tokens_per_second"]) == (3.2e13, 41_000.0)
 
 
 def test_long_lines_and_an_old_log_are_reported(hub: tuple[Hub, str]) -> None:
