@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..store.files import WriterLock
-from .report import report_body
+from .report import MAX_REPORT_BYTES, report_body
 
 FILE_NAME = "spool.sqlite3"  # before spools were kept by machine name; taken over by the first agent
 MINUTE_SECONDS = 60
@@ -127,11 +127,12 @@ class Spool:
                     "DELETE FROM pending WHERE seq <= (SELECT seq FROM pending ORDER BY seq DESC LIMIT 1 OFFSET ?)",
                     (self.max_reports,),
                 )
-                conn.execute(  # the oldest go past max_bytes, counted newest first
-                    "DELETE FROM pending WHERE seq <= (SELECT seq FROM (SELECT seq, SUM(length(CAST(body AS BLOB))) "
-                    "OVER (ORDER BY seq DESC) AS newer FROM pending) WHERE newer > ? ORDER BY seq DESC LIMIT 1)",
-                    (self.max_bytes,),
-                )
+                if waiting + 1 > self.max_bytes // MAX_REPORT_BYTES:  # fewer cannot pass max_bytes: no need to sum
+                    conn.execute(  # the oldest go past max_bytes, counted newest first
+                        "DELETE FROM pending WHERE seq <= (SELECT seq FROM (SELECT seq, SUM(length(CAST(body AS BLOB))) "
+                        "OVER (ORDER BY seq DESC) AS newer FROM pending) WHERE newer > ? ORDER BY seq DESC LIMIT 1)",
+                        (self.max_bytes,),
+                    )
                 conn.execute("UPDATE meta SET value = ? WHERE key = 'next_seq'", (str(seq + 1),))
                 conn.execute("COMMIT")
             except BaseException:
