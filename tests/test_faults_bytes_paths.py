@@ -33,7 +33,7 @@ def get(url: str) -> Any:
     return json.loads(body) if body.startswith(("{", "[")) else body
 
 
-def wait_for(what: str, condition: Any, seconds: float = 20.0) -> None:
+def wait_for(what: str, condition: Any, seconds: float = 40.0) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if condition():
