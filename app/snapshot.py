@@ -10,6 +10,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from .text import visible
+
 State = Literal[
     "waiting",
     "queued",
@@ -257,6 +259,8 @@ class Snapshot:
     lost_layer: LostLayerView | None = None
     # The ages in the status line and details, for the page to keep them ticking.
     ticking: tuple[TickingView, ...] = ()
+    # Filled by the wiring: a thread that failed and is being restarted, one line each (app.supervise).
+    problems: tuple[str, ...] = ()
 
     @property
     def level(self) -> Level:
@@ -265,10 +269,12 @@ class Snapshot:
 
 
 def _view(value: Any) -> Any:
-    if value is None or isinstance(value, (str, int, float, bool)):
+    if isinstance(value, str):
+        return visible(value)  # a path's undecodable bytes, wherever they went: never a 500
+    if value is None or isinstance(value, (int, float, bool)):
         return value
     if isinstance(value, dict):
-        return {k: _view(v) for k, v in value.items()}
+        return {visible(str(k)): _view(v) for k, v in value.items()}
     if isinstance(value, (tuple, list)):
         return [_view(v) for v in value]
     slots = getattr(type(value), "__slots__", None)

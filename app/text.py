@@ -6,6 +6,7 @@ Shared by every package that writes words about figures: the trackers, the alert
 from __future__ import annotations
 
 import math
+import os
 import time
 
 
@@ -141,3 +142,28 @@ def clock_time(at: float, now: float) -> str:
     if (moment.tm_year, moment.tm_yday) == (today.tm_year, today.tm_yday):
         return time.strftime("%H:%M", moment)
     return time.strftime("%b %d %H:%M", moment)
+
+
+def visible(value: str) -> str:
+    """Text anything can carry (JSON, SQLite, a log line): bytes that are not UTF-8 shown as ``\\xff``.
+
+    A path read from a vfat or SMB mount, or an old archive, may name itself in bytes that are
+    not UTF-8; Python keeps them as surrogate escapes, which no encoder takes. Every path that
+    leaves for a snapshot, the history or the wire goes through here (see :func:`path_text`).
+    """
+    if value.isascii():
+        return value
+    try:
+        value.encode("utf-8")
+        return value
+    except UnicodeEncodeError:
+        pass
+    try:
+        return value.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:  # a lone surrogate that is no escaped byte
+        return value.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def path_text(path: str | os.PathLike[str]) -> str:
+    """A path as text: its name as the file system spells it, undecodable bytes as visible escapes."""
+    return visible(os.fspath(path))

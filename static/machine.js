@@ -19,6 +19,10 @@ function renderPage(page) {
   const seen = card.last_seen_at === null ? card.last_seen_text
     : `${card.online ? "last report" : "offline · last seen"} ${ago(Date.now() / 1000 + skew - card.last_seen_at)}`;
   setText("seen", seen);
+  setText("clock", page.clock_skew_text ?? "");
+  document.getElementById("clock").hidden = !page.clock_skew_text;
+  setText("notes", page.notes_text ?? "");
+  document.getElementById("notes").hidden = !page.notes_text;
   // Offline: no current detail, but what it was last doing and since when.
   const lines = page.details.length || !card.last_doing_text ? page.details : [card.last_doing_text];
   document.getElementById("details").replaceChildren(...lines.map((line) => el("li", "", line)));

@@ -46,11 +46,13 @@ class Receiver:
                     receiver._release.wait(30)
                     return
                 code = 500 if mode == "fail" else 200
+                # A hub's answer to a report (an agent drops a report only on its "taken").
+                answer = b'{"taken":true}' if self.path.endswith("/hub/report") and code == 200 else b"{}"
                 self.send_response(code)
                 self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", "2")
+                self.send_header("Content-Length", str(len(answer)))
                 self.end_headers()
-                self.wfile.write(b"{}")
+                self.wfile.write(answer)
 
             do_GET = do_POST = _handle
 

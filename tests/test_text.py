@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
 
 from app import text
@@ -37,3 +40,18 @@ def test_bytes_per_second(value: float, written: str) -> None:
 def test_bytes_per_second_refuses_what_is_not_a_rate(value: float) -> None:
     with pytest.raises(ValueError):
         text.bytes_per_second(value)
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [
+        ("miner.log", "miner.log"),
+        ("café/miner.log", "café/miner.log"),  # UTF-8 stays as it is
+        (os.fsdecode(b"runs-\xff/caf\xe9.log"), "runs-\\xff/caf\\xe9.log"),  # bytes that are not UTF-8
+        ("lone \ud800", "lone \\ud800"),  # a surrogate that is no escaped byte
+    ],
+)
+def test_visible_makes_any_path_text(value: str, shown: str) -> None:
+    assert text.visible(value) == shown
+    assert text.path_text(Path(value)) == shown
+    shown.encode("utf-8")  # anything can carry it

@@ -18,8 +18,11 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
+from ..outgoing import DeadlineExceeded, within
+from ..supervise import supervised
 from ..text import clock_time
 from .message import Message
 from .secrets import redact, scrub
@@ -29,6 +32,8 @@ log = logging.getLogger(__name__)
 RETRY_DELAYS_SECONDS = (10.0, 60.0, 300.0)
 QUEUE_SIZE = 32
 JOIN_SECONDS = 2.0
+# One send, start to end (a service that trickles its answer is given up on, the worker moves on).
+SEND_DEADLINE_SECONDS = 30.0
 _APPRISE_LOGGER = "apprise"
 # The reason behind Apprise's "A Connection error occurred…": its debug line with the exception.
 _SOCKET_REASON = re.compile(
@@ -108,21 +113,33 @@ def send_once(url: str, message: Message, plugin: Any = None) -> str | None:
         import apprise
     except ImportError:
         return "the apprise package is not installed (pip install apprise)"
-    with _apprise_records() as records:
+    with _apprise_records():
         try:
             target = plugin if plugin is not None else apprise.Apprise.instantiate(url)
-            if target is None:
-                return "not a notification URL Apprise understands"
-            notify_type = {
-                "info": apprise.NotifyType.INFO,
-                "success": apprise.NotifyType.SUCCESS,
-                "warning": apprise.NotifyType.WARNING,
-                "problem": apprise.NotifyType.FAILURE,
-            }[message.level]
-            delivered = target.notify(body=message.body, title=message.title, notify_type=notify_type)
         except Exception as e:  # noqa: BLE001 - a plugin bug must not kill the worker; the reason is scrubbed
             return scrub(f"{type(e).__name__}: {e}", url)
-    return None if delivered else _reason(records, url)
+    if target is None:
+        return "not a notification URL Apprise understands"
+    notify_type = {
+        "info": apprise.NotifyType.INFO,
+        "success": apprise.NotifyType.SUCCESS,
+        "warning": apprise.NotifyType.WARNING,
+        "problem": apprise.NotifyType.FAILURE,
+    }[message.level]
+
+    def send() -> str | None:
+        with _apprise_records() as records:  # on the sending thread: its records are the ones to keep out
+            try:
+                delivered = target.notify(body=message.body, title=message.title, notify_type=notify_type)
+            except Exception as e:  # noqa: BLE001 - a plugin bug must not kill the worker; the reason is scrubbed
+                return scrub(f"{type(e).__name__}: {e}", url)
+        return None if delivered else _reason(records, url)
+
+    # Apprise's own timeouts bound each read, not a receiver that trickles: bound the whole send.
+    try:
+        return within(SEND_DEADLINE_SECONDS, send, name="tokwatch-notify-send")
+    except DeadlineExceeded as e:
+        return f"{e}: timed out"
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,7 +188,9 @@ class Delivery:
         for target in self._targets:
             if target.thread is None:
                 target.thread = threading.Thread(
-                    target=self._work, args=(target,), name=f"tokwatch-notify-{target.label[:3]}", daemon=True
+                    target=supervised(f"tokwatch-notify-{target.label[:3]}", partial(self._work, target),
+                                      self._stop.is_set),
+                    name=f"tokwatch-notify-{target.label[:3]}", daemon=True
                 )
                 target.thread.start()
 

@@ -17,6 +17,8 @@ import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..outgoing import DeadlineExceeded, fetch
+from ..supervise import supervised
 from ..text import clock_time
 from .secrets import scrub
 
@@ -45,9 +47,10 @@ def ping(url: str, timeout_seconds: float = TIMEOUT_SECONDS) -> str | None:
         return "not an http:// or https:// URL"
     request = urllib.request.Request(url, headers={"User-Agent": "tokwatch-heartbeat"})
     try:
-        with urllib.request.urlopen(request, timeout=timeout_seconds) as response:
-            response.read(4096)
+        fetch(request, timeout_seconds, max_bytes=4096)  # the whole exchange, not each read: a trickle ends too
         return None
+    except DeadlineExceeded as e:
+        return f"{e}: timed out"
     except urllib.error.HTTPError as e:
         return f"HTTP {e.code}"
     except urllib.error.URLError as e:
@@ -87,7 +90,8 @@ class Heartbeat:
     def start(self) -> None:
         """Start the pinging thread."""
         if self._thread is None:
-            self._thread = threading.Thread(target=self._run, name="tokwatch-heartbeat", daemon=True)
+            self._thread = threading.Thread(target=supervised("tokwatch-heartbeat", self._run, self._stop.is_set),
+                                            name="tokwatch-heartbeat", daemon=True)
             self._thread.start()
 
     def stop(self) -> None:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..config.alerts import AlertSettings
 from ..snapshot import Snapshot
+from ..supervise import supervised
 from .book import AlertBook
 from .delivery import Delivery
 from .heartbeat import HEALTHY_STATES, Heartbeat
@@ -143,7 +144,10 @@ class AlertService:
         if self.heartbeat is not None:
             self.heartbeat.start()
         if self._thread is None:
-            self._thread = threading.Thread(target=self._run, args=(source,), name="tokwatch-alerts", daemon=True)
+            self._thread = threading.Thread(
+                target=supervised("tokwatch-alerts", lambda: self._run(source), self._stop.is_set),
+                name="tokwatch-alerts", daemon=True
+            )
             self._thread.start()
 
     def stop(self) -> None:

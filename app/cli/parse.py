@@ -18,7 +18,14 @@ from typing import Any, Literal, NoReturn
 
 from .. import __version__
 from ..config import DEFAULT_HOST, DEFAULT_PORT, Config, ConfigError
-from ..config.file import FileSettings, default_config_file, is_http_url, read_config_file
+from ..config.file import (
+    ConfigFileError,
+    FileSettings,
+    default_config_file,
+    is_http_url,
+    read_config_file,
+    read_secret_file,
+)
 from ..config.names import MachineNameError, check_name
 from ..ingest.files import LOG_SUFFIX
 from ..ingest.folder import MINER_FOLDER_NAME, MINER_LOG_SUFFIX
@@ -122,6 +129,10 @@ def _alert_options(parser: argparse.ArgumentParser, *, flag_form: bool) -> argpa
         "--notify", action="append", metavar="URL",
         help="send alerts to this Apprise URL (ntfys://topic, tgram://token/chat, …); repeatable",
     )
+    alerts.add_argument(
+        "--notify-file", action="append", metavar="FILE", type=Path,
+        help="read Apprise URLs from this file, one a line (mode 600): kept out of `ps`, unlike --notify",
+    )
     if flag_form:
         alerts.add_argument(
             "--notify-test", action="store_true",
@@ -129,6 +140,10 @@ def _alert_options(parser: argparse.ArgumentParser, *, flag_form: bool) -> argpa
         )
     alerts.add_argument(
         "--heartbeat-url", metavar="URL", help="fetch this URL every 60 s while the run is healthy (dead-man check)"
+    )
+    alerts.add_argument(
+        "--heartbeat-url-file", metavar="FILE", type=Path,
+        help="read the heartbeat URL from this file (mode 600): kept out of `ps`, unlike --heartbeat-url",
     )
     alerts.add_argument("--name", help="this machine's name in alert titles (default: the host name)")
     return alerts
@@ -339,6 +354,15 @@ def _config(given: Mapping[str, Any], environ: Mapping[str, str], file: FileSett
     if any(not url.strip() for url in notify):
         raise UsageError("--notify wants a URL, like ntfys://my-topic")
     heartbeat_url = given.get("heartbeat_url")
+    try:  # secrets from files: the command line is visible to every user in `ps`
+        notify += [url for path in given.get("notify_file", ()) for url in read_secret_file(path, "--notify-file")]
+        if given.get("heartbeat_url_file") is not None:
+            urls = read_secret_file(given["heartbeat_url_file"], "--heartbeat-url-file")
+            if len(urls) != 1 or heartbeat_url is not None:
+                raise UsageError("--heartbeat-url-file holds one URL (and goes without --heartbeat-url)")
+            heartbeat_url = urls[0]
+    except ConfigFileError as e:
+        raise UsageError(str(e)) from e
     if heartbeat_url is not None and not is_http_url(heartbeat_url):
         raise UsageError("--heartbeat-url must be an http:// or https:// URL")
     report_to = given.get("report_to")
@@ -380,9 +404,9 @@ def _config(given: Mapping[str, Any], environ: Mapping[str, str], file: FileSett
         changes["report_key"] = report_key
     if name is not None or file.name:
         changes["name"] = name if name is not None else file.name
-    urls = tuple(dict.fromkeys([*file.notify, *(url.strip() for url in notify)]))
-    if urls:
-        changes["notify_urls"] = urls
+    notify_urls = tuple(dict.fromkeys([*file.notify, *(url.strip() for url in notify)]))
+    if notify_urls:
+        changes["notify_urls"] = notify_urls
     if heartbeat_url or file.heartbeat_url:
         changes["heartbeat_url"] = heartbeat_url or file.heartbeat_url
     if file.dashboard_url is not None:

@@ -93,17 +93,38 @@ def is_http_url(url: str) -> bool:
     return url.lower().startswith(("http://", "https://")) and len(url) > len("https://")
 
 
-def load_config_file(path: Path) -> dict[str, Any]:
-    """The file's settings as a dict ({} when there is no file); raises ConfigFileError."""
+def _check_owner(path: Path, st: os.stat_result) -> None:
+    """Refuse a file others may read, change, own or swap (its folder writable by them)."""
+    if st.st_mode & (stat.S_IRWXG | stat.S_IRWXO):
+        raise ConfigFileError(
+            f"{path}: other users can read or change it, and it may hold notification secrets; "
+            f"run: chmod 600 {path}"
+        )
+    user = os.geteuid()
+    if st.st_uid != user:
+        raise ConfigFileError(f"{path}: owned by user id {st.st_uid}, not by you ({user}); it may hold secrets "
+                              "someone else chose: make it your own (chown) or remove it")
+    folder = path.parent
     try:
-        with path.open("rb") as f:
-            mode = os.fstat(f.fileno()).st_mode
-            if os.name == "posix" and mode & (stat.S_IRWXG | stat.S_IRWXO):
-                raise ConfigFileError(
-                    f"{path}: other users can read or change it, and it may hold notification secrets; "
-                    f"run: chmod 600 {path}"
-                )
-            data = f.read()
+        folder_st = os.stat(folder)
+    except OSError as e:
+        raise ConfigFileError(f"{folder}: cannot check the folder ({e.strerror or e})") from e
+    sticky = bool(folder_st.st_mode & stat.S_ISVTX)  # like /tmp: others cannot swap a file they do not own
+    if folder_st.st_uid not in (user, 0) or (folder_st.st_mode & (stat.S_IWGRP | stat.S_IWOTH) and not sticky):
+        raise ConfigFileError(f"{path}: other users can replace it (its folder {folder} is theirs or writable by "
+                              f"them); run: chmod go-w {folder}")
+
+
+def load_config_file(path: Path) -> dict[str, Any]:
+    """The file's settings as a dict ({} when there is no file); raises ConfigFileError.
+
+    Refused: a file other users can read or change, one they own, one in a folder they can
+    write (they could swap it), and anything that is not a regular file (a FIFO would hold
+    start-up for ever), checked before a byte is read.
+    """
+    try:
+        # Non-blocking: opening a FIFO for reading would wait for a writer; the check below refuses it.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     except FileNotFoundError:
         return {}
     except IsADirectoryError as e:
@@ -111,9 +132,58 @@ def load_config_file(path: Path) -> dict[str, Any]:
     except OSError as e:
         raise ConfigFileError(f"{path}: cannot read ({e.strerror or e})") from e
     try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise ConfigFileError(f"{path}: is a directory, not a config file")
+        if not stat.S_ISREG(st.st_mode):
+            raise ConfigFileError(f"{path}: not a regular file (a FIFO, a device or a socket); not reading it")
+        if os.name == "posix":
+            _check_owner(path, st)
+            os.set_blocking(fd, True)
+        with os.fdopen(fd, "rb") as f:
+            fd = -1  # the file object closes it now
+            data = f.read()
+    except OSError as e:
+        raise ConfigFileError(f"{path}: cannot read ({e.strerror or e})") from e
+    finally:
+        if fd >= 0:
+            os.close(fd)
+    try:
         table: dict[str, Any] = tomllib.loads(data.decode("utf-8"))
     except UnicodeDecodeError as e:
         raise ConfigFileError(f"{path}: not UTF-8 text") from e
     except tomllib.TOMLDecodeError as e:
         raise ConfigFileError(f"{path}: not valid TOML ({e})") from e
     return table
+
+
+def read_secret_file(path: Path, what: str) -> list[str]:
+    """The non-blank, non-comment lines of a file that holds secrets (``--notify-file``, …).
+
+    Kept out of the command line (``ps`` shows it to every user); refused on the same terms as
+    the config file: others may not read, own or swap it.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except OSError as e:
+        raise ConfigFileError(f"{what} {path}: cannot read ({e.strerror or e})") from e
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise ConfigFileError(f"{what} {path}: not a regular file")
+        if os.name == "posix":
+            _check_owner(path, st)
+            os.set_blocking(fd, True)
+        with os.fdopen(fd, "rb") as f:
+            fd = -1
+            data = f.read(1 << 20)
+    except OSError as e:
+        raise ConfigFileError(f"{what} {path}: cannot read ({e.strerror or e})") from e
+    finally:
+        if fd >= 0:
+            os.close(fd)
+    try:
+        lines = data.decode("utf-8").splitlines()
+    except UnicodeDecodeError as e:
+        raise ConfigFileError(f"{what} {path}: not UTF-8 text") from e
+    return [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]

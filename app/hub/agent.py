@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
+import random
 import threading
 import time
 import urllib.error
@@ -20,7 +21,9 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from ..outgoing import DeadlineExceeded, fetch
 from ..snapshot import to_dict
+from ..supervise import supervised
 from .report import HISTORY_PATH, MAX_HISTORY_POINTS, MAX_REPORT_BYTES
 from .spool import Spool
 
@@ -35,7 +38,7 @@ DEFAULT_INTERVAL_SECONDS = 15.0
 STATE_CHECK_SECONDS = 1.0
 # ...and this often when the log is quiet (idle, silent and stalled come with time alone).
 QUIET_STATE_CHECK_SECONDS = 5.0
-SEND_TIMEOUT_SECONDS = 5.0
+SEND_TIMEOUT_SECONDS = 5.0  # the whole exchange: connect, send, the hub's answer
 # After a failed send, wait this long before the next try (doubling, capped at the interval).
 RETRY_SECONDS = 1.0
 MAX_SENDS_PER_ROUND = 500
@@ -61,6 +64,15 @@ def report_url(base: str) -> str:
     return f"{parts.scheme}://{parts.netloc}{parts.path.rstrip('/')}{REPORT_PATH}"
 
 
+def retry_delay(wait_seconds: float, rng: random.Random | None = None) -> float:
+    """The wait before the next try: between half and all of ``wait_seconds``.
+
+    Agents that lost the hub at the same moment would otherwise come back in step and flush
+    their backlogs at once (150 of them held a hub 15 s).
+    """
+    return wait_seconds * (0.5 + 0.5 * (rng or random).random())
+
+
 def for_report(snapshot: Mapping[str, Any], max_bytes: int = MAX_REPORT_BYTES - 1024) -> dict[str, Any]:
     """The snapshot without its history, its oldest events dropped until the report fits the hub's cap."""
     data = {key: value for key, value in snapshot.items() if key not in _NOT_REPORTED}
@@ -68,6 +80,11 @@ def for_report(snapshot: Mapping[str, Any], max_bytes: int = MAX_REPORT_BYTES - 
     while events and len(json.dumps(data, ensure_ascii=False).encode()) > max_bytes:
         events = events[: len(events) // 2]
         data["events"] = events
+    details = list(data.get("details") or [])
+    if details and len(json.dumps(data, ensure_ascii=False).encode()) > max_bytes:
+        # Long lines (eval names, errors) still: cut each rather than have the whole report refused.
+        per_line = max(40, (max_bytes - len(json.dumps({**data, "details": []}).encode())) // (4 * len(details)) - 8)
+        data["details"] = [line if len(line) <= per_line else line[: per_line - 1] + "…" for line in details]
     return data
 
 
@@ -108,7 +125,8 @@ class Agent:
 
     def start(self) -> None:
         """Report now, then every interval and on a state change."""
-        self._thread = threading.Thread(target=self._run, name="tokwatch-agent", daemon=True)
+        self._thread = threading.Thread(target=supervised("tokwatch-agent", self._run, self._stop.is_set),
+                                        name="tokwatch-agent", daemon=True)
         self._thread.start()
 
     def stop(self) -> None:
@@ -147,7 +165,7 @@ class Agent:
                     if not unsent:
                         self.send_history()
                 else:
-                    retry_at = time.monotonic() + retry_wait
+                    retry_at = time.monotonic() + retry_delay(retry_wait)
                     retry_wait = min(retry_wait * 2, self.interval_seconds)
             wake_at = min(next_report, look_at, retry_at if unsent else next_report)
             seen = self._source.wait_for_change(seen, max(0.0, wake_at - time.monotonic()))
@@ -211,18 +229,28 @@ class Agent:
 
     def _send(self, body: str, url: str | None = None) -> str:
         """POST one report: 'taken', 'refused' (the hub will never take it) or 'retry'."""
+        target = url or self.url
+        data = json.loads(body)
+        if target == self.url:
+            # Sent now: with the report's as_of, on this machine's clock, it tells the hub the report's
+            # age (its chart places a late report correctly) and how far this clock is from its own.
+            data["sent_at"] = self._clock()
         request = urllib.request.Request(
-            url or self.url,
-            data=body.encode(),
+            target,
+            data=json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode(),
             method="POST",
             headers={"Content-Type": "application/json", "Authorization": f"Bearer {self._key}"},
         )
         try:
-            with urllib.request.urlopen(request, timeout=SEND_TIMEOUT_SECONDS) as response:
-                response.read()
-            return "taken"
+            # Never follow a redirect: it would carry the key to whatever host it names.
+            _, answer = fetch(request, SEND_TIMEOUT_SECONDS, follow_redirects=False, max_bytes=4096)
         except urllib.error.HTTPError as e:
             reason = _reason(e)
+            if 300 <= e.code < 400:
+                where = (e.headers.get("Location") or "?")[:200] if e.headers is not None else "?"
+                self._note(f"the hub at {self.url} redirects (HTTP {e.code}) to {where}; not following it with the "
+                           "report key: point --report-to at the new address (reports are kept)")
+                return "retry"
             if e.code in (400, 403, 413):  # this report can never be taken: resending would block the rest
                 log.warning("the hub refused a report (HTTP %d: %s); dropped it", e.code, reason)
                 return "refused"
@@ -232,9 +260,21 @@ class Agent:
             else:
                 self._note(f"the hub at {self.url} says HTTP {e.code}: {reason}; keeping reports until it takes them")
             return "retry"
-        except (urllib.error.URLError, OSError) as e:
+        except DeadlineExceeded:
+            self._note(f"the hub at {self.url} did not answer within {SEND_TIMEOUT_SECONDS:g} s; keeping reports")
+            return "retry"
+        except (urllib.error.URLError, OSError, ValueError) as e:
             self._note(f"hub unreachable at {self.url} ({getattr(e, 'reason', e)}); keeping reports until it is back")
             return "retry"
+        try:
+            taken = json.loads(answer.decode("utf-8")).get("taken")
+        except (ValueError, AttributeError):
+            taken = None
+        # A report's answer says true or false; a history batch's, how many minutes were new.
+        if not isinstance(taken, int):  # a proxy's or a portal's page: nothing says the hub has it
+            self._note(f"the answer at {self.url} is not a tokwatch hub's; keeping reports")
+            return "retry"
+        return "taken"
 
     def _note(self, problem: str) -> None:
         # Back from being unreachable, the hub gets the minutes it missed from the history.

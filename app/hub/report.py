@@ -5,10 +5,14 @@ A report is JSON: ``{version, machine, stream, seq, sent_at, interval_seconds, s
 within it, so (machine, stream, seq) makes a resend harmless.
 
 The hub shows what agents send, so everything is checked before it is kept: the size, each
-known field's type and range, every string's length and every list's length. A known field of
-the wrong shape is refused with the path and the reason (HTTP 400). Fields this hub does not
-know are dropped, not refused, so an agent newer than its hub still reports; only what passed
-the checks is ever stored, exported or shown.
+known field's type and range, every string's length and every list's length. Only an unusable
+envelope (not JSON, nested too deep, a lone surrogate, no machine, stream or number, no
+snapshot object) is refused with the reason (HTTP 400). Inside the snapshot a field of the
+wrong shape or out of range is set aside (null), a string too long is cut and a list too long
+is shortened, each with a note the hub counts on the machine: an exploding loss or a clock in
+the wrong year is exactly when a machine must stay on the page. Fields this hub does not know
+are dropped, so an agent newer than its hub still reports; only what passed the checks is ever
+stored, exported or shown.
 """
 
 from __future__ import annotations
@@ -16,7 +20,9 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,8 +51,17 @@ MAX_REPORT_BYTES = 16 * 1024
 DEFAULT_INTERVAL_SECONDS = 15.0
 _STREAM_PATTERN = re.compile(r"[0-9a-f]{16,64}")
 _STATE_PATTERN = re.compile(r"[a-z_]{1,32}")
-# Unix times a report may carry: 2001 to 2100. Anything else is a broken clock or a hostile agent.
-_MIN_TIME, _MAX_TIME = 1e9, 4.1e9
+# Unix times a report may carry: 1970 to 2100 (old logs replayed are honest; the hub's own clock
+# decides what is current, so a wrong one here only mislabels its own events).
+_MIN_TIME, _MAX_TIME = 0.0, 4.1e9
+# A \uD800-\uDFFF escape that is not half of a pair: JSON allows it, text cannot hold it.
+_LONE_SURROGATE = re.compile(
+    rb"(?<!\\)(?:\\\\)*\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+    rb"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})(?<!\\)(?:\\\\)*\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+)
+MAX_NOTES = 20
+# While a snapshot is checked: the notes on what was set aside (None: an envelope, strict).
+_notes: ContextVar[list[str] | None] = ContextVar("report_notes", default=None)
 
 
 class ReportError(ValueError):
@@ -54,6 +69,26 @@ class ReportError(ValueError):
 
 
 Check = Callable[[Any, str], Any]
+
+
+@contextmanager
+def _lenient() -> Iterator[list[str]]:
+    notes: list[str] = []
+    token = _notes.set(notes)
+    try:
+        yield notes
+    finally:
+        _notes.reset(token)
+
+
+def _aside(error: ReportError, fallback: Any = None) -> Any:
+    """In a snapshot: note why a value was set aside and use ``fallback``; in an envelope: refuse."""
+    notes = _notes.get()
+    if notes is None:
+        raise error
+    if len(notes) < MAX_NOTES:
+        notes.append(str(error)[:200])
+    return fallback
 
 
 def _fail(path: str, want: str, value: Any) -> ReportError:
@@ -100,7 +135,8 @@ def text(max_chars: int, *, null: bool = True, pattern: re.Pattern[str] | None =
         if not isinstance(value, str):
             raise _fail(path, "a string", value)
         if len(value) > max_chars:
-            raise ReportError(f"{path}: longer than {max_chars} characters")
+            value = _aside(ReportError(f"{path}: longer than {max_chars} characters; cut"),
+                           value[: max_chars - 1] + "…")
         if pattern is not None and not pattern.fullmatch(value):
             raise ReportError(f"{path}: {value[:40]!r} is not of the expected form")
         return value
@@ -130,15 +166,24 @@ def one_of(*choices: str, null: bool = True) -> Check:
     return check
 
 
-def obj(fields: Mapping[str, Check], *, null: bool = True) -> Check:
-    """An object: the known fields checked (a missing one reads as null), the others dropped."""
+def obj(fields: Mapping[str, Check], *, null: bool = True, defaults: Mapping[str, Any] | None = None) -> Check:
+    """An object: the known fields checked (a missing one reads as null), the others dropped.
+
+    In a snapshot, a field that fails its check is set aside: null, or its entry in ``defaults``.
+    """
 
     def check(value: Any, path: str) -> Any:
         if value is None and null:
             return None
         if not isinstance(value, dict):
             raise _fail(path, "an object", value)
-        return {key: checker(value.get(key), f"{path}.{key}") for key, checker in fields.items()}
+        out: dict[str, Any] = {}
+        for key, checker in fields.items():
+            try:
+                out[key] = checker(value.get(key), f"{path}.{key}")
+            except ReportError as e:
+                out[key] = _aside(e, (defaults or {}).get(key))
+        return out
 
     return check
 
@@ -150,8 +195,14 @@ def list_of(item: Check, max_items: int, *, null: bool = True) -> Check:
         if not isinstance(value, list):
             raise _fail(path, "a list", value)
         if len(value) > max_items:
-            raise ReportError(f"{path}: more than {max_items} items")
-        return [item(entry, f"{path}[{i}]") for i, entry in enumerate(value)]
+            value = _aside(ReportError(f"{path}: more than {max_items} items; the first kept"), value[:max_items])
+        out = []
+        for i, entry in enumerate(value):
+            try:
+                out.append(item(entry, f"{path}[{i}]"))
+            except ReportError as e:
+                _aside(e)  # an item that cannot be read is left out
+        return out
 
     return check
 
@@ -165,7 +216,7 @@ def counts_by_code(max_codes: int) -> Check:
         if not isinstance(value, dict):
             raise _fail(path, "an object", value)
         if len(value) > max_codes:
-            raise ReportError(f"{path}: more than {max_codes} codes")
+            raise ReportError(f"{path}: more than {max_codes} codes")  # set aside whole: a count is exact or absent
         out: dict[str, int] = {}
         for code, count in value.items():
             if not (isinstance(code, str) and len(code) == 3 and code.isdigit()):
@@ -183,7 +234,7 @@ RATE = number(0, 1e15)
 
 SNAPSHOT = obj(
     {
-        "status_line": text(200, null=False),
+        "status_line": text(300, null=False),
         "state": text(32, null=False, pattern=_STATE_PATTERN),
         "level": one_of("ok", "waiting", "warning", "problem"),
         "state_since": TIME,
@@ -205,24 +256,26 @@ SNAPSHOT = obj(
         "backend_errors": obj({"queue_state_503": COUNT, "not_found_404": COUNT, "window_seconds": SECONDS}),
         "network": obj({"bytes_per_second": number(0, 1e13), "window_seconds": SECONDS}),
         "counts": obj({"passes": COUNT, "tokens": integer(0, 10**18), "backend_errors": counts_by_code(16)}),
-        "details": list_of(text(300, null=False), 40, null=False),
-        "events": list_of(obj({"at": TIME, "kind": text(32), "text": text(300)}, null=False), 50),
+        "details": list_of(text(1000, null=False), 40, null=False),
+        "events": list_of(obj({"at": TIME, "kind": text(32), "text": text(1000)}, null=False), 50),
         "usual": obj({"tokens_per_hour": RATE, "basis_hours": number(0, 1e6), "delta_percent": number(-1e6, 1e6)}),
         "today": obj({
             "tokens": integer(0, 10**18), "passes": COUNT, "training_seconds": SECONDS, "observed_seconds": SECONDS,
         }),
-        "alerts": obj({"active": list_of(obj({"rule": text(40), "since": TIME, "text": text(300)}, null=False), 20)}),
-        "source": obj({"last_event_at": TIME, "problem": text(300), "demo": boolean(), "lines_read": COUNT,
+        "alerts": obj({"active": list_of(obj({"rule": text(40), "since": TIME, "text": text(1000)}, null=False), 20)}),
+        "source": obj({"last_event_at": TIME, "problem": text(1000), "demo": boolean(), "lines_read": COUNT,
                        "bad_lines": COUNT}),
         "as_of": number(_MIN_TIME, _MAX_TIME, null=False),
         "training": obj({
-            "stage": text(40), "step": integer(0, 10**15), "total_steps": integer(0, 10**15),
-            "loss": number(-1e12, 1e12), "tokens_per_second": RATE, "tokens_per_second_scope": text(20),
+            "stage": text(80), "step": integer(0, 10**15), "total_steps": integer(0, 10**15),
+            "loss": number(),  # any finite loss: an exploding one (1e13 before NaN) is news, not an error
+            "tokens_per_second": RATE, "tokens_per_second_scope": text(20),
             "mfu": number(-1e4, 1e4), "tokens_per_hour": RATE, "steps_per_hour": RATE,
             "seconds_since_step": SECONDS, "eta_seconds": SECONDS, "stalled": boolean(), "finished": boolean(),
         }),
     },
     null=False,
+    defaults={"status_line": "", "state": "unrecognised", "details": []},
 )
 
 
@@ -233,9 +286,10 @@ class Report:
     machine: str
     stream: str
     seq: int
-    sent_at: float
+    sent_at: float | None  # the agent's clock when it sent the report (information, never trusted)
     interval_seconds: float
     snapshot: dict[str, Any]
+    notes: tuple[str, ...] = ()  # what was set aside, cut or dropped (counted on the machine)
 
 
 def _reject_constant(name: str) -> Any:
@@ -243,31 +297,45 @@ def _reject_constant(name: str) -> Any:
 
 
 def parse_report(body: bytes) -> Report:
-    """Validate a report's bytes; raise ReportError with the reason."""
+    """Validate a report's bytes; raise ReportError with the reason when the envelope is unusable."""
     if len(body) > MAX_REPORT_BYTES:
         raise ReportError(f"report larger than {MAX_REPORT_BYTES} bytes")
+    if _LONE_SURROGATE.search(body):
+        raise ReportError("not JSON text: a lone surrogate escape (\\uD800-\\uDFFF without its pair)")
     try:
         data = json.loads(body.decode("utf-8"), parse_constant=_reject_constant)
     except ReportError:
         raise
+    except RecursionError as e:
+        raise ReportError("not JSON a hub reads: nested too deeply") from e
     except (UnicodeDecodeError, ValueError) as e:
         raise ReportError(f"not JSON: {e}") from e
     if not isinstance(data, dict):
         raise ReportError("a report is a JSON object")
-    unknown = sorted(set(data) - {"version", "machine", "stream", "seq", "sent_at", "interval_seconds", "snapshot"})
-    if unknown:
-        raise ReportError(f"unknown field {unknown[0][:40]!r}")
     if data.get("version") != REPORT_VERSION:
         raise ReportError(f"version: this hub takes version {REPORT_VERSION}")
     machine = text(63, null=False, pattern=NAME_PATTERN)(data.get("machine"), "machine")
     stream = text(64, null=False, pattern=_STREAM_PATTERN)(data.get("stream"), "stream")
     seq = integer(1, 2**53, null=False)(data.get("seq"), "seq")
-    sent_at = number(_MIN_TIME, _MAX_TIME, null=False)(data.get("sent_at"), "sent_at")
-    interval = data.get("interval_seconds", DEFAULT_INTERVAL_SECONDS)
-    interval = number(0.1, 3600, null=False)(interval, "interval_seconds")
-    snapshot = SNAPSHOT(data.get("snapshot"), "snapshot")
-    return Report(machine=machine, stream=stream, seq=seq, sent_at=float(sent_at),
-                  interval_seconds=float(interval), snapshot=snapshot)
+    with _lenient() as notes:
+        unknown = sorted(set(data) - {"version", "machine", "stream", "seq", "sent_at", "interval_seconds",
+                                      "snapshot"})
+        if unknown:
+            _aside(ReportError(f"unknown field {unknown[0][:40]!r} dropped"))
+        try:
+            sent_at = number(_MIN_TIME, _MAX_TIME)(data.get("sent_at"), "sent_at")
+        except ReportError as e:
+            sent_at = _aside(e)
+        try:
+            interval = number(0.1, 3600.0, null=False)(data.get("interval_seconds", DEFAULT_INTERVAL_SECONDS),
+                                                     "interval_seconds")
+        except ReportError as e:
+            interval = _aside(e, DEFAULT_INTERVAL_SECONDS)
+        if not isinstance(data.get("snapshot"), dict):
+            raise _fail("snapshot", "an object", data.get("snapshot"))
+        snapshot = SNAPSHOT(data.get("snapshot"), "snapshot")
+    return Report(machine=machine, stream=stream, seq=seq, sent_at=None if sent_at is None else float(sent_at),
+                  interval_seconds=float(interval), snapshot=snapshot, notes=tuple(notes))
 
 
 def report_body(*, machine: str, stream: str, seq: int, sent_at: float, interval_seconds: float,

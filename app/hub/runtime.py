@@ -8,9 +8,11 @@ from __future__ import annotations
 import functools
 import logging
 import threading
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..config import Config
+from ..supervise import supervised
 
 if TYPE_CHECKING:
     from ..changes import SnapshotSource
@@ -18,6 +20,7 @@ if TYPE_CHECKING:
     from .agent import Agent
     from .alerts import HubAlerts
     from .service import Hub
+    from .spool import Spool
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +32,27 @@ ALERT_CHECK_SECONDS = 5.0
 
 class FleetError(Exception):
     """The hub or the agent cannot start (another hub on the same data, an unusable file)."""
+
+
+def _take_over_old_spool(old: Path, spool: Spool) -> None:
+    """Move what waits in a spool from before spools were kept by name into this machine's (once)."""
+    if not old.exists():
+        return
+    from .spool import Spool, SpoolError
+
+    try:
+        previous = Spool(old)
+    except SpoolError as e:  # another, older tokwatch still uses it: leave it be
+        log.info("not taking over %s: %s", old, e)
+        return
+    try:
+        moved = spool.adopt(previous)
+    finally:
+        previous.close()
+    for suffix in ("", "-wal", "-shm", ".lock"):
+        Path(f"{old}{suffix}").unlink(missing_ok=True)
+    if moved:
+        log.info("took over %d waiting reports from %s", moved, old.name)
 
 
 class FleetRuntime:
@@ -48,6 +72,8 @@ class FleetRuntime:
         cls,
         config: Config,
         source: SnapshotSource,
+        *,
+        reserved_name: str | None = None,
     ) -> FleetRuntime:
         """Open what the config asks for, the agent reporting ``source``; raise FleetError saying why it cannot."""
         if not config.hub and (config.report_to is None or config.report_key is None):
@@ -56,8 +82,8 @@ class FleetRuntime:
         from ..store.minutes import machine_minutes
         from .agent import Agent
         from .service import Hub
-        from .spool import FILE_NAME as SPOOL_FILE_NAME
-        from .spool import Spool, SpoolError
+        from .spool import FILE_NAME as OLD_SPOOL_FILE_NAME
+        from .spool import Spool, SpoolError, file_name
         from .store import FILE_NAME as HUB_FILE_NAME
         from .store import HubStore, HubStoreError
 
@@ -72,7 +98,8 @@ class FleetRuntime:
                 holder = lock.acquire()
                 if holder is not None:
                     raise FleetError(f"another hub (pid {holder or '?'}) uses {data_dir}; one hub per data dir")
-                hub = Hub(HubStore(data_dir / HUB_FILE_NAME))
+                # This hub's own figures go under its own name: no agent may report under it.
+                hub = Hub(HubStore(data_dir / HUB_FILE_NAME), reserved_name=reserved_name)
                 if config.notify_urls:
                     from ..alerts.delivery import Delivery
                     from .alerts import HubAlerts
@@ -80,11 +107,18 @@ class FleetRuntime:
                     alerts = HubAlerts(config.alert_settings, delivery=Delivery(config.notify_urls),
                                        dashboard_url=config.dashboard_url)
             if config.report_to is not None and config.report_key is not None:
+                machine = config.resolved_machine_name
+                spool = Spool(data_dir / file_name(machine))
+                try:
+                    _take_over_old_spool(data_dir / OLD_SPOOL_FILE_NAME, spool)
+                except BaseException:
+                    spool.close()
+                    raise
                 agent = Agent(
                     url=config.report_to,
                     key=config.report_key,
-                    machine=config.resolved_machine_name,
-                    spool=Spool(data_dir / SPOOL_FILE_NAME),
+                    machine=machine,
+                    spool=spool,
                     source=source,
                     interval_seconds=config.report_interval_seconds,
                     history=None if not config.history else functools.partial(
@@ -107,7 +141,8 @@ class FleetRuntime:
         if self.alerts is not None:
             self.alerts.start()
         if self.hub is not None:
-            self._ticker = threading.Thread(target=self._tick, name="tokwatch-hub-ticker", daemon=True)
+            self._ticker = threading.Thread(target=supervised("tokwatch-hub-ticker", self._tick, self._stop.is_set),
+                                            name="tokwatch-hub-ticker", daemon=True)
             self._ticker.start()
         if self.agent is not None:
             self.agent.start()

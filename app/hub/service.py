@@ -8,6 +8,8 @@ page's broadcaster waits on (its ``changes``).
 from __future__ import annotations
 
 import json
+import logging
+import sqlite3
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -21,7 +23,9 @@ from ..snapshot import Snapshot
 from . import fleet
 from .keys import bearer_token
 from .report import ReportError, parse_history, parse_report, reported_snapshot
-from .store import RETENTION_SECONDS, SAMPLE_SECONDS, HubStore, MachineRow
+from .store import RETENTION_SECONDS, SAMPLE_SECONDS, SKEW_SHOWN_SECONDS, HubStore, MachineRow
+
+log = logging.getLogger(__name__)
 
 # The machine page's chart: span name → (seconds shown, seconds per point).
 CHART_SPANS: dict[str, tuple[int, int]] = {"6h": (6 * 3600, 60), "24h": (86400, 300), "7d": (7 * 86400, 1800)}
@@ -34,6 +38,10 @@ PRUNE_EVERY_SECONDS = 3600.0
 SPARK_SECONDS = 6 * 3600
 SPARK_STEP_SECONDS = 600
 SPARK_CACHE_SECONDS = 60.0
+# Reports one key may send: a burst (a backlog after an outage goes in rounds) and a steady rate
+# far above an agent's one per 15 s. Past it the hub answers 429 and the agent keeps the report.
+RATE_BURST = 120
+RATE_PER_SECOND = 2.0
 
 
 def local_day_start(now: float) -> float:
@@ -42,14 +50,26 @@ def local_day_start(now: float) -> float:
     return time.mktime((t.tm_year, t.tm_mon, t.tm_mday, 0, 0, 0, 0, 0, -1))
 
 
+def skew_text(skew_seconds: float | None) -> str | None:
+    """What the machine's page says about its clock, when it is far from the hub's."""
+    if skew_seconds is None or abs(skew_seconds) < SKEW_SHOWN_SECONDS:
+        return None
+    way = "ahead of" if skew_seconds > 0 else "behind"
+    return f"this machine's clock is {text.duration(abs(skew_seconds))} {way} the hub's"
+
+
 class Hub:
     """Report intake and the fleet's views over the hub's store; thread-safe."""
 
-    def __init__(self, store: HubStore, *, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, store: HubStore, *, clock: Callable[[], float] = time.time,
+                 reserved_name: str | None = None) -> None:
         self.store = store
         self.clock = clock
         # Bumped on every report taken and whenever a machine goes offline or comes back.
         self.changes = Changes()
+        self.reserved_name = reserved_name  # this hub's own machine name, when it follows a log
+        self._buckets: dict[str, tuple[float, float]] = {}  # machine → (reports allowed, at)
+        self.problem: str | None = None  # the hub cannot write its file (a full disk): for /healthz
         self._online: frozenset[str] = frozenset()
         # (computed at, day start, version then, tokens per machine)
         self._today: tuple[float, float, int, dict[str, float]] | None = None
@@ -77,16 +97,45 @@ class Hub:
         machine = self.store.machine_for_key(key)
         if machine is None:
             return 401, {"error": "unknown or revoked report key; enrol this machine again on the hub"}
+        now = self.clock()
+        wait = self._spend(machine, now)
+        if wait > 0:
+            return 429, {"error": "too many reports from this key; keep them and try again", "retry_after": wait}
         try:
             report = parse_report(body)
         except ReportError as e:
             return 400, {"error": str(e)}
         if report.machine != machine:
             return 403, {"error": f"this key belongs to {machine}, not {report.machine}"}
-        taken = self.store.accept(report, self.clock())
+        if report.machine == self.reserved_name:
+            return 403, {"error": f"{machine} is this hub's own name; give the agent another --name"}
+        try:
+            taken = self.store.accept(report, now, report.notes)
+        except sqlite3.Error as e:
+            problem = f"the hub cannot write {self.store.path.name}: {e}"
+            if problem != self.problem:
+                log.error("%s; reports are refused (agents keep them) until it can", problem)
+            self.problem = problem
+            return 503, {"error": "the hub cannot keep reports right now; keep them and try again"}
+        if self.problem is not None:
+            log.info("the hub can write %s again", self.store.path.name)
+            self.problem = None
         if taken:
             self.changes.bump()
-        return 200, {"taken": taken, "seq": report.seq}
+        answer: dict[str, Any] = {"taken": taken, "seq": report.seq}
+        if report.notes:
+            answer["notes"] = list(report.notes)  # the agent logs them: its hub set these aside
+        return 200, answer
+
+    def _spend(self, machine: str, now: float) -> float:
+        """Take one report from the key's bucket; 0, or the seconds until one is allowed."""
+        allowed, at = self._buckets.get(machine, (float(RATE_BURST), now))
+        allowed = min(float(RATE_BURST), allowed + max(0.0, now - at) * RATE_PER_SECOND)
+        if allowed < 1.0:
+            self._buckets[machine] = (allowed, now)
+            return (1.0 - allowed) / RATE_PER_SECOND
+        self._buckets[machine] = (allowed - 1.0, now)
+        return 0.0
 
     def take_history(self, authorization: str | None, body: bytes) -> tuple[int, dict[str, Any]]:
         """Take minutes from a machine's own history (as :meth:`take`, the key checked first).
@@ -169,6 +218,10 @@ class Hub:
             "events": list((snap or {}).get("events") or []),
             "alerts": ((snap or {}).get("alerts") or {}).get("active") or [],
             "reports": row.reports,
+            "clock_skew_seconds": row.skew_seconds,
+            "clock_skew_text": skew_text(row.skew_seconds),
+            "notes": row.notes,  # fields the hub set aside (out of range, too long) since enrolment
+            "notes_text": None if not row.notes else f"{row.notes:,} field(s) set aside; last: {row.last_note}",
             "as_of": now,
         }
 

@@ -15,15 +15,20 @@ import json
 import secrets
 import sqlite3
 import threading
+import weakref
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from .report import report_body
+from ..store.files import WriterLock
+from .report import MAX_REPORT_BYTES, report_body
 
-FILE_NAME = "spool.sqlite3"
+FILE_NAME = "spool.sqlite3"  # before spools were kept by machine name; taken over by the first agent
 MINUTE_SECONDS = 60
 MAX_REPORTS = 7 * 24 * 60
+# The reports' bytes: a week of minute reports at the usual ~2.5 kB is ~25 MB; large reports
+# (long details, many events) lose their oldest first past this, never the disk.
+MAX_BYTES = 24 << 20
 KEEP_ALL_REPORTS = 240  # an hour at the default 15 s
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -40,14 +45,38 @@ class SpoolError(Exception):
     """The spool file cannot be used."""
 
 
+class SpoolLockedError(SpoolError):
+    """Another agent writes this spool; the message names its PID."""
+
+
+def file_name(machine: str) -> str:
+    """The spool of one machine name: agents on one data dir under different names never share one."""
+    return f"spool-{machine}.sqlite3"
+
+
 class Spool:
     """Numbered reports waiting for the hub, oldest first; thread-safe."""
 
-    def __init__(self, path: Path, *, max_reports: int = MAX_REPORTS, keep_all: int = KEEP_ALL_REPORTS) -> None:
+    def __init__(self, path: Path, *, max_reports: int = MAX_REPORTS, keep_all: int = KEEP_ALL_REPORTS,
+                 max_bytes: int = MAX_BYTES) -> None:
         self.path = path
         self.max_reports = max_reports
         self.keep_all = keep_all
+        self.max_bytes = max_bytes
         self._lock = threading.Lock()
+        # One writer per spool, as for the history: two agents on one file deleted each other's
+        # waiting reports and numbered theirs alike.
+        self._writer = WriterLock(path.with_name(path.name + ".lock"))
+        try:
+            holder = self._writer.acquire()
+        except OSError as e:
+            raise SpoolError(f"cannot use {path.parent}: {e.strerror or e}") from e
+        weakref.finalize(self, self._writer.release)  # a spool dropped unclosed lets go of its lock
+        if holder is not None:
+            raise SpoolLockedError(
+                f"another tokwatch (pid {holder or '?'}) reports from {path}; give each miner its own --name "
+                "(each is its own machine on the hub) or its own --data-dir"
+            )
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             self._conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=5.0)
@@ -56,6 +85,7 @@ class Spool:
             self.stream = self._meta("stream", lambda: secrets.token_hex(8))
             self._next_seq = int(self._meta("next_seq", lambda: "1"))
         except (OSError, sqlite3.Error) as e:
+            self._writer.release()
             raise SpoolError(f"cannot use {path}: {e}") from e
 
     def _meta(self, key: str, default: Any) -> str:
@@ -67,9 +97,10 @@ class Spool:
         return value
 
     def close(self) -> None:
-        """Close the file."""
+        """Close the file and let go of its lock."""
         with self._lock:
             self._conn.close()
+        self._writer.release()
 
     def add(self, *, machine: str, snapshot: Mapping[str, Any], sent_at: float, interval_seconds: float,
             keep: bool = False) -> int:
@@ -96,6 +127,12 @@ class Spool:
                     "DELETE FROM pending WHERE seq <= (SELECT seq FROM pending ORDER BY seq DESC LIMIT 1 OFFSET ?)",
                     (self.max_reports,),
                 )
+                if waiting + 1 > self.max_bytes // MAX_REPORT_BYTES:  # fewer cannot pass max_bytes: no need to sum
+                    conn.execute(  # the oldest go past max_bytes, counted newest first
+                        "DELETE FROM pending WHERE seq <= (SELECT seq FROM (SELECT seq, SUM(length(CAST(body AS BLOB))) "
+                        "OVER (ORDER BY seq DESC) AS newer FROM pending) WHERE newer > ? ORDER BY seq DESC LIMIT 1)",
+                        (self.max_bytes,),
+                    )
                 conn.execute("UPDATE meta SET value = ? WHERE key = 'next_seq'", (str(seq + 1),))
                 conn.execute("COMMIT")
             except BaseException:
@@ -121,6 +158,19 @@ class Spool:
             cursor = self._conn.execute("DELETE FROM pending WHERE json_extract(body, '$.machine') IS NOT ?",
                                         (machine,))
             return int(cursor.rowcount)
+
+    def adopt(self, other: Spool) -> int:
+        """Take every report waiting in ``other`` (renumbered in this stream, in order); return how many."""
+        moved = 0
+        while batch := other.pending(100):
+            for seq, body in batch:
+                data = json.loads(body)
+                self.add(machine=str(data.get("machine")), snapshot=data.get("snapshot") or {},
+                         sent_at=float(data.get("sent_at") or 0.0),
+                         interval_seconds=float(data.get("interval_seconds") or 15.0), keep=True)
+                other.taken(seq)
+                moved += 1
+        return moved
 
     def taken(self, seq: int) -> None:
         """The hub has report ``seq`` (or refused it for good): forget it."""

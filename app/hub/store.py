@@ -25,6 +25,10 @@ SAMPLE_SECONDS = 60  # one chart point a minute per machine: 10k rows a week eac
 PRODUCING = frozenset({"training"})
 RETENTION_SECONDS = 8 * 86400  # the 7-day chart, and a day of slack
 SCHEMA_VERSION = 2
+# The spools a machine's reports came from, newest first by arrival; older ones are forgotten.
+MAX_STREAMS = 16
+# An agent clock this far from the hub's is said on the machine's page.
+SKEW_SHOWN_SECONDS = 120.0
 _SCHEMA = """
 CREATE TABLE machine (
     name TEXT PRIMARY KEY,
@@ -52,9 +56,26 @@ CREATE TABLE sample (
     PRIMARY KEY (name, t)
 ) WITHOUT ROWID;
 """
+# Version 2: the hub's clock decides. Each spool (stream) a machine reports from gets a rank by
+# first arrival and remembers its highest number, so a resend from any stream is known and an
+# older stream never overwrites a newer one; the agent's clock skew and the notes on fields the
+# hub set aside are kept with the newest report.
+_SCHEMA_2 = """
+CREATE TABLE stream (
+    name TEXT NOT NULL,
+    stream TEXT NOT NULL,
+    rank INTEGER NOT NULL,
+    last_seq INTEGER NOT NULL,
+    PRIMARY KEY (name, stream)
+) WITHOUT ROWID;
+INSERT INTO stream SELECT name, stream, 1, seq FROM latest;
+ALTER TABLE latest ADD COLUMN skew_seconds REAL;
+ALTER TABLE latest ADD COLUMN notes INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE latest ADD COLUMN last_note TEXT;
+"""
 
 
-# Version 2: a machine's queue position and layer each minute (its chart draws them), and minutes
+# Also version 2: a machine's queue position and layer each minute (its chart draws them), and minutes
 # its agent sent from its own history, from before the hub knew it.
 _V2 = """
 ALTER TABLE sample ADD COLUMN queue_position INTEGER;
@@ -76,6 +97,9 @@ class MachineRow:
     interval_seconds: float | None
     snapshot: dict[str, Any] | None
     reports: int = 0
+    skew_seconds: float | None = None  # the agent's clock minus the hub's when it last reported
+    notes: int = 0  # fields set aside (out of range, too long) since enrolment
+    last_note: str | None = None
 
 
 class HubStore:
@@ -103,9 +127,9 @@ class HubStore:
         if version > SCHEMA_VERSION:
             raise HubStoreError(f"{self.path} was written by a newer tokwatch (schema {version}); not touching it")
         if version == 0:
-            self._conn.executescript(f"BEGIN; {_SCHEMA} {_V2} PRAGMA user_version={SCHEMA_VERSION}; COMMIT;")
+            self._conn.executescript(f"BEGIN; {_SCHEMA} {_SCHEMA_2} {_V2} PRAGMA user_version={SCHEMA_VERSION}; COMMIT;")
         elif version == 1:
-            self._conn.executescript(f"BEGIN; {_V2} PRAGMA user_version={SCHEMA_VERSION}; COMMIT;")
+            self._conn.executescript(f"BEGIN; {_SCHEMA_2} {_V2} PRAGMA user_version={SCHEMA_VERSION}; COMMIT;")
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
@@ -137,6 +161,7 @@ class HubStore:
                 conn.execute("UPDATE machine SET key_hash = ?, enrolled_at = ?, revoked_at = NULL WHERE name = ?",
                              (hash_key(key), now, name))
                 conn.execute("DELETE FROM latest WHERE name = ?", (name,))
+                conn.execute("DELETE FROM stream WHERE name = ?", (name,))
         return key
 
     def revoke(self, name: str, now: float) -> None:
@@ -159,44 +184,68 @@ class HubStore:
 
     # --- reports --------------------------------------------------------------
 
-    def accept(self, report: Report, received_at: float) -> bool:
-        """Keep a report; False when it was kept before (a resend), so nothing counts twice."""
+    def accept(self, report: Report, received_at: float, notes: tuple[str, ...] = ()) -> bool:
+        """Keep a report; False when it was kept before (a resend) or its stream is older than another.
+
+        The hub's clock decides: reports are ordered by arrival (within a stream by number, and
+        streams by when each was first heard), the minute sample is placed at the arrival less the
+        report's age on the agent's own clock (``sent_at − as_of``: no skew in it, never negative),
+        so nothing is dated in the future and a clock a day ahead freezes nothing.
+        """
         snap = report.snapshot
-        as_of = float(snap["as_of"])
-        tokens_per_hour = (snap.get("rate") or {}).get("tokens_per_hour") if snap["state"] in PRODUCING else None
+        as_of = snap.get("as_of")
+        age = 0.0 if as_of is None or report.sent_at is None else report.sent_at - float(as_of)
+        age = min(max(age, 0.0), RETENTION_SECONDS)
+        skew = None if report.sent_at is None else report.sent_at - received_at
+        tokens_per_hour = (snap.get("rate") or {}).get("tokens_per_hour") if snap.get("state") in PRODUCING else None
         queue = (snap.get("queue") or {}).get("position")
         layer = snap.get("layer")
         with self._transaction() as conn:
-            row = conn.execute("SELECT stream, seq, as_of, reports FROM latest WHERE name = ?",
-                               (report.machine,)).fetchone()
-            if row is not None and row[0] == report.stream and report.seq <= row[1]:
+            known = conn.execute("SELECT rank, last_seq FROM stream WHERE name = ? AND stream = ?",
+                                 (report.machine, report.stream)).fetchone()
+            if known is not None and report.seq <= known[1]:
                 return False
-            reports = 1 if row is None else row[3] + 1
-            if row is None or as_of >= row[2] or row[0] != report.stream:
-                conn.execute(
-                    "INSERT OR REPLACE INTO latest VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (report.machine, report.stream, report.seq, received_at, as_of, report.interval_seconds,
-                     json.dumps(snap, ensure_ascii=False, separators=(",", ":")), reports),
-                )
-            else:  # an older report sent late: remember its number, keep the newer figures
-                conn.execute("UPDATE latest SET seq = ?, received_at = ?, reports = ? WHERE name = ?",
-                             (report.seq, received_at, reports, report.machine))
-            t = int(as_of // SAMPLE_SECONDS * SAMPLE_SECONDS)
+            newest = conn.execute("SELECT MAX(rank) FROM stream WHERE name = ?", (report.machine,)).fetchone()[0]
+            if known is None:
+                rank = (newest or 0) + 1
+                conn.execute("INSERT INTO stream VALUES (?, ?, ?, ?)",
+                             (report.machine, report.stream, rank, report.seq))
+                conn.execute("DELETE FROM stream WHERE name = ? AND rank <= ?",
+                             (report.machine, rank - MAX_STREAMS))
+            else:
+                rank = known[0]
+                conn.execute("UPDATE stream SET last_seq = ? WHERE name = ? AND stream = ?",
+                             (report.seq, report.machine, report.stream))
+            if newest is not None and rank < newest:
+                return False  # an older spool, heard again: its figures never overwrite the newer one's
+            row = conn.execute("SELECT reports, notes, last_note FROM latest WHERE name = ?",
+                               (report.machine,)).fetchone()
+            reports, noted, last_note = (0, 0, None) if row is None else row
+            conn.execute(
+                "INSERT OR REPLACE INTO latest VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (report.machine, report.stream, report.seq, received_at,
+                 received_at if as_of is None else float(as_of), report.interval_seconds,
+                 json.dumps(snap, ensure_ascii=False, separators=(",", ":")), reports + 1, skew,
+                 noted + len(notes), notes[-1] if notes else last_note),
+            )
+            t = int((received_at - age) // SAMPLE_SECONDS * SAMPLE_SECONDS)
             conn.execute("INSERT OR REPLACE INTO sample VALUES (?, ?, ?, ?, ?, ?)",
-                         (report.machine, t, tokens_per_hour, str(snap["state"]), queue, layer))
+                         (report.machine, t, tokens_per_hour, str(snap.get("state")), queue, layer))
         return True
 
     def machines(self) -> list[MachineRow]:
         """Every enrolled (not revoked) machine with its newest report, by name."""
         with self._lock:
             rows = self._conn.execute(
-                "SELECT m.name, m.enrolled_at, l.received_at, l.interval_seconds, l.snapshot, l.reports "
+                "SELECT m.name, m.enrolled_at, l.received_at, l.interval_seconds, l.snapshot, l.reports, "
+                "l.skew_seconds, l.notes, l.last_note "
                 "FROM machine m LEFT JOIN latest l ON l.name = m.name "
                 "WHERE m.revoked_at IS NULL ORDER BY m.name"
             ).fetchall()
         return [
             MachineRow(name=row[0], enrolled_at=row[1], received_at=row[2], interval_seconds=row[3],
-                       snapshot=None if row[4] is None else json.loads(row[4]), reports=row[5] or 0)
+                       snapshot=None if row[4] is None else json.loads(row[4]), reports=row[5] or 0,
+                       skew_seconds=row[6], notes=row[7] or 0, last_note=row[8])
             for row in rows
         ]
 

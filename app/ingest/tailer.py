@@ -29,6 +29,7 @@ from pathlib import Path
 
 from watchfiles import Change, watch
 
+from ..supervise import supervised
 from .files import LOG_SUFFIX, FileIdentity, identity, stat_log
 from .folder import Classify, FolderPolicy, FolderScout
 from .reader import FileReader, TailSink
@@ -106,7 +107,8 @@ class Tailer:
         """Start following on one daemon thread."""
         if self._thread is not None or self._stop.is_set():
             raise RuntimeError("a Tailer can be started once")
-        self._thread = threading.Thread(target=self._run, name="tokwatch-tailer", daemon=True)
+        self._thread = threading.Thread(target=supervised("tokwatch-tailer", self._run, self._stop.is_set),
+                                        name="tokwatch-tailer", daemon=True)
         self._thread.start()
 
     def stop(self, timeout: float = 5.0) -> None:

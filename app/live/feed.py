@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from .. import supervise
+
 if TYPE_CHECKING:
     from ..alerts import AlertService
     from ..record.recorder import Recorder
@@ -52,7 +54,8 @@ class LiveFeed:
             snapshot = self.recorder.decorate(snapshot)
         if self.alerts is not None:
             snapshot = replace(snapshot, alerts=self.alerts.status())
-        return snapshot
+        problems = supervise.problems()  # a thread that failed and is being restarted
+        return replace(snapshot, problems=tuple(problems)) if problems else snapshot
 
     def queue_report(self, now: float | None = None) -> str:
         """The plain-text queue report at ``now`` (default: the wall clock)."""

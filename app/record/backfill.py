@@ -35,6 +35,7 @@ from pathlib import Path
 from ..ingest.folder import MINER_LOG_SUFFIX, Candidate, FolderPolicy, FolderScout, is_miner_folder
 from ..ingest.formats.detect import family, log_kind
 from ..store import History, Observation, SourceKey, queries
+from ..text import path_text
 from .replay import Anchors, decode, encode, read_lines, replay_file
 
 __all__ = ["ImportProgress", "files_to_import", "import_logs", "read_lines", "source_key_path"]
@@ -190,7 +191,7 @@ def import_logs(
         except OSError as e:
             log.warning("history import: cannot read %s: %s", path, e.strerror or e)
             continue
-        if history.imported(str(path)) != (size, head):
+        if history.imported(path_text(path)) != (size, head):
             pending.append((path, size, head))
     progress.files_done = len(files) - len(pending)
     anchors = (history.read(lambda conn: queries.step_anchors(conn, source)) or {}) if pending else {}
@@ -222,7 +223,7 @@ def _replay_all(pending: list[tuple[Path, int, str]], format_name: str, clock: C
     for path, size, head in pending:
         if stop.is_set():
             break
-        progress.current = path.name
+        progress.current = path_text(path.name)
         try:
             _replay_one(path, size, head, format_name, clock(), anchors, stop, emit)
         except OSError as e:
@@ -240,7 +241,7 @@ def _replay_one(path: Path, size: int, head: str, format_name: str, now: float, 
 
     replay_file(path, format_name, now, stop, note, anchors)
     if not stop.is_set():
-        done = Observation(SourceKey("", "", kinds[-1] if kinds else "miner"), imported=((str(path), size, head),))
+        done = Observation(SourceKey("", "", kinds[-1] if kinds else "miner"), imported=((path_text(path), size, head),))
         emit(done)
 
 

@@ -24,7 +24,8 @@ from ..snapshot import Snapshot, TodayView, UsualView
 from ..stats.events import Event
 from ..store import RANGES, EventRow, History, Observation, PassFact, SourceKey, queries
 from ..store.happened import what_happened
-from ..text import compact
+from ..supervise import supervised
+from ..text import compact, path_text
 from .backfill import ImportProgress, files_to_import, import_logs, source_key_path
 from .logged import LoggedSteps
 
@@ -105,7 +106,7 @@ class Recorder:
         self.clock = clock
         self.observe_seconds = observe_seconds
         self.import_siblings = import_siblings
-        key = str(source_key_path(log_path).resolve()) if log_path is not None else "demo"
+        key = path_text(source_key_path(log_path).resolve()) if log_path is not None else "demo"
         self._source = SourceKey(machine or machine_name(), key, "miner")
         self._monitor: PassSource | None = None
         self._stop = threading.Event()
@@ -159,7 +160,7 @@ class Recorder:
         self.history.stop()
 
     def _spawn(self, target: Callable[[], None], name: str) -> None:
-        thread = threading.Thread(target=target, name=name, daemon=True)
+        thread = threading.Thread(target=supervised(name, target, self._stop.is_set), name=name, daemon=True)
         self._threads.append(thread)
         thread.start()
 
@@ -203,7 +204,7 @@ class Recorder:
         events = self._pending_events
         self._pending_events = []
         if path and self._last_path is not None and path != self._last_path:
-            events.append(EventRow(self.clock(), "log_switched", f"now reading {Path(path).name}"))
+            events.append(EventRow(self.clock(), "log_switched", f"now reading {path_text(Path(path).name)}"))
         self._last_path = path or self._last_path
         obs = Observation(
             self._source,

@@ -148,7 +148,9 @@ class Dashboard:
         self.alerts = alert_service(self.config, dashboard_url(self.config))
         feed = self._feed = LiveFeed(self.monitor, recorder=self.recorder, alerts=self.alerts)
         try:
-            self._fleet = open_fleet(self.config, feed)
+            # A dashboard with a log shows its own figures under its name: no agent may report under it.
+            own = None if self.monitor.log_path is None else self.config.resolved_machine_name
+            self._fleet = open_fleet(self.config, feed, reserved_name=own)
             if self._fleet.agent is not None:  # a hub that cannot be reached shows here, not only in a log
                 agent = self._fleet.agent
                 self.alerts.watch_problem(lambda: agent.problem)
@@ -219,10 +221,13 @@ class Dashboard:
         self._ws_server.serve_forever()
 
 
-def open_fleet(config: Config, source: SnapshotSource) -> FleetRuntime:
-    """The hub and the agent (reporting ``source``) the config asks for (neither: an empty runtime); raise ServeError."""
+def open_fleet(config: Config, source: SnapshotSource, *, reserved_name: str | None = None) -> FleetRuntime:
+    """The hub and the agent (reporting ``source``) the config asks for (neither: an empty runtime); raise ServeError.
+
+    ``reserved_name``: this dashboard's own machine name, which no agent may report under.
+    """
     try:
-        return FleetRuntime.open(config, source)
+        return FleetRuntime.open(config, source, reserved_name=reserved_name)
     except FleetError as e:
         raise ServeError(str(e)) from e
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
+from ..supervise import supervised
 from . import queries
 from .files import (
     FILE_NAME,
@@ -105,6 +106,7 @@ class History:
         self._idle.set()
         self._prune_holds = 0  # imports under way: pruning waits, so no bucket is cut between two batches
         self._ready = threading.Event()  # the file is open, checked and migrated (or known unusable)
+        self._halting = threading.Event()  # stop() under way: a failed writer is not restarted
 
     # --- lifecycle --------------------------------------------------------------
 
@@ -149,7 +151,8 @@ class History:
             self._set(mode="opening", holder_pid=None, notice=None)
         self._writer_lock = lock
         self._idle.clear()
-        self._thread = threading.Thread(target=self._run, name="history-writer", daemon=True)
+        self._thread = threading.Thread(target=supervised("history-writer", self._run, self._halting.is_set),
+                                        name="history-writer", daemon=True)
         self._thread.start()
         return True
 
@@ -157,6 +160,7 @@ class History:
         """Write what is queued, then close the file and let go of the lock; safe to call twice."""
         thread = self._thread
         if thread is not None:
+            self._halting.set()
             self._queue.put(None)
             thread.join(timeout)
             self._thread = None

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from ..changes import ChangeSource
+from ..supervise import supervised
 from .pacing import Pacer
 
 log = logging.getLogger(__name__)
@@ -230,7 +231,8 @@ class Broadcaster:
         """Start the broadcaster thread."""
         if self._thread is not None:
             raise RuntimeError("a Broadcaster can be started once")
-        self._thread = threading.Thread(target=self._run, name="tokwatch-broadcaster", daemon=True)
+        self._thread = threading.Thread(target=supervised("tokwatch-broadcaster", self._run, self._stop.is_set),
+                                        name="tokwatch-broadcaster", daemon=True)
         self._thread.start()
 
     def stop(self, timeout: float = 3.0) -> None:

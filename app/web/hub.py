@@ -8,6 +8,7 @@ as ``/api/snapshot`` does.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -77,6 +78,8 @@ def report() -> Response:
     response = _json(answer, status)
     if status == 401:
         response.headers["WWW-Authenticate"] = 'Bearer realm="tokwatch hub"'
+    if "retry_after" in answer:
+        response.headers["Retry-After"] = str(max(1, math.ceil(answer["retry_after"])))
     return response
 
 

@@ -22,6 +22,7 @@ from ..live.feed import LiveFeed
 from ..record.recorder import Recorder
 from ..snapshot import to_dict, to_json
 from ..store import RANGES
+from ..supervise import problems as thread_problems
 from . import security
 from .broadcast import Broadcaster
 from .pairing import phone_url, qr_svg
@@ -150,6 +151,13 @@ def healthz() -> Response:
     }
     if state.alerts is not None:
         body["alerts"] = state.alerts.health()
+    body["problems"] = problems = thread_problems()
+    fleet = current_app.extensions.get("tokwatch.hub")  # app.web.hub.STATE_KEY, when this is a hub
+    if fleet is not None:
+        body["hub"] = {"problem": fleet.hub.problem}
+        problems = problems + ([fleet.hub.problem] if fleet.hub.problem else [])
+    if problems:
+        body["status"] = "degraded"
     response = Response(json.dumps(body, ensure_ascii=False, separators=(",", ":")), mimetype="application/json")
     response.headers["Cache-Control"] = "no-store"
     return response

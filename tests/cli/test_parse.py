@@ -100,7 +100,8 @@ def test_each_option_sets_its_field_and_nothing_else(argv: list[str], field: str
 def test_every_option_of_the_parser_is_in_the_table() -> None:
     flags = {o for a in build_parser()._actions for o in a.option_strings if o.startswith("--")}
     commands = {"--once", "--json", "--report", "--at", "--notify-test", "--enroll", "--revoke", "--new-token",
-                "--help", "--version", "--verbose", "--token-file", "--report-key-file", "--no-open"}
+                "--help", "--version", "--verbose", "--token-file", "--report-key-file", "--no-open",
+                "--notify-file", "--heartbeat-url-file"}
     assert flags - commands == {a for argv, _, _ in OPTIONS for a in argv if a.startswith("--")}
 
 

@@ -217,7 +217,7 @@ def test_three_agents_on_one_hub(fleet: dict[str, Any]) -> None:
 
 def spool_seq(home: Path) -> int:
     """The number of reports the agent has made (its spool's next number − 1)."""
-    path = home / "data" / "tokwatch" / "spool.sqlite3"
+    (path,) = (home / "data" / "tokwatch").glob("spool-*.sqlite3")  # one spool per machine name
     with sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True) as conn:
         return int(conn.execute("SELECT value FROM meta WHERE key = 'next_seq'").fetchone()[0]) - 1
 

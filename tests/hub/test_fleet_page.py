@@ -56,8 +56,9 @@ class Agents:
             "network": None if network is None else {"bytes_per_second": network, "window_seconds": 1200.0},
             "details": extra.pop("details", [f"{name} detail"]), **extra,
         }
-        body = report_body(machine=name, stream="d" * 16, seq=self.seq[name], sent_at=at, interval_seconds=interval,
-                           snapshot=snap)
+        # sent now, as an agent stamps it: the hub places the report at its age (now − as_of)
+        body = report_body(machine=name, stream="d" * 16, seq=self.seq[name], sent_at=time.time(),
+                           interval_seconds=interval, snapshot=snap)
         request = urllib.request.Request(f"{self.url}/hub/report", data=json.dumps(body).encode(), method="POST",
                                          headers={"Authorization": f"Bearer {self.keys[name]}",
                                                   "Content-Type": "application/json"})

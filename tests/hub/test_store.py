@@ -17,10 +17,11 @@ NOW = 1_796_000_000.0
 
 
 def report(seq: int, *, as_of: float = NOW, tph: float | None = 360_000.0, stream: str = "a" * 16,
-           machine: str = "rig-a", state: str = "training") -> Report:
+           machine: str = "rig-a", state: str = "training", sent_at: float | None = None) -> Report:
     snap: dict[str, Any] = {"status_line": "x", "state": state, "as_of": as_of,
                             "rate": {"tokens_per_hour": tph}, "details": []}
-    return Report(machine=machine, stream=stream, seq=seq, sent_at=as_of, interval_seconds=15.0, snapshot=snap)
+    return Report(machine=machine, stream=stream, seq=seq, sent_at=as_of if sent_at is None else sent_at,
+                  interval_seconds=15.0, snapshot=snap)
 
 
 @pytest.fixture
@@ -88,8 +89,8 @@ def test_series_buckets_average_and_tokens_since(store: HubStore) -> None:
 
 def test_prune_keeps_a_week(store: HubStore) -> None:
     store.enroll("rig-a", NOW)
-    store.accept(report(1, as_of=NOW - 9 * 86400), NOW)
-    store.accept(report(2, as_of=NOW - 6 * 86400), NOW)
+    store.accept(report(1, as_of=NOW - 9 * 86400, sent_at=NOW), NOW)  # sent late: charted at its age
+    store.accept(report(2, as_of=NOW - 6 * 86400, sent_at=NOW), NOW)
     assert store.prune(NOW) == 1
     assert len(store.series("rig-a", 0, NOW, 60)) == 1
 

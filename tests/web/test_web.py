@@ -76,7 +76,8 @@ def test_api_snapshot_is_the_one_serializer(config: Config, log_writer: LogWrite
 def test_healthz_needs_no_token(lan_app: Flask) -> None:
     response = lan_app.test_client().get("/healthz")
     assert response.status_code == 200
-    assert response.get_json() == {"status": "ok", "history": {"mode": "off", "problem": None, "importing": None}}
+    assert response.get_json() == {"status": "ok", "history": {"mode": "off", "problem": None, "importing": None},
+                                   "problems": []}
 
 
 def test_static_files_are_served_without_a_directory_listing(client: FlaskClient) -> None:

@@ -1,0 +1,114 @@
+"""Every long-lived thread comes back after an exception, and says so until it has recovered.
+
+Each test starts a real dashboard with everything that runs a thread (the tailer, the history's
+writer and observer, alerts with a notification target and a heartbeat, both broadcasters, the
+hub's ticker and an agent), makes one thread's target raise once, and checks the failure shows
+in ``/healthz`` and the snapshot's ``problems``, the target runs again, and the problem goes once
+it has run a while.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app import supervise
+from app.alerts.delivery import Delivery
+from app.alerts.heartbeat import Heartbeat
+from app.alerts.service import AlertService
+from app.config import Config
+from app.hub.agent import Agent
+from app.hub.runtime import FleetRuntime
+from app.ingest.tailer import Tailer
+from app.live.monitor import Monitor
+from app.record.recorder import Recorder
+from app.serve.command import build_recorder
+from app.serve.process import Dashboard
+from app.store.history import History
+from app.web.broadcast import Broadcaster
+from tests.conftest import LogWriter
+from tests.receiver import Receiver
+
+THREADS: list[tuple[type, str, str]] = [
+    (Tailer, "_run", "tokwatch-tailer"),
+    (Recorder, "_observe_loop", "history-observer"),
+    (History, "_run", "history-writer"),
+    (AlertService, "_run", "tokwatch-alerts"),
+    (Delivery, "_work", "tokwatch-notify"),
+    (Heartbeat, "_run", "tokwatch-heartbeat"),
+    (Broadcaster, "_run", "tokwatch-broadcaster"),
+    (FleetRuntime, "_tick", "tokwatch-hub-ticker"),
+    (Agent, "_run", "tokwatch-agent"),
+]
+
+
+@pytest.fixture
+def receiver() -> Iterator[Receiver]:
+    running = Receiver()
+    yield running
+    running.close()
+
+
+def wait_for(condition: Callable[[], bool], seconds: float = 10.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.02)
+    return condition()
+
+
+def get_json(url: str) -> Any:
+    with urllib.request.urlopen(url, timeout=5) as response:
+        return json.loads(response.read())
+
+
+@pytest.mark.parametrize(("cls", "method", "name"), THREADS, ids=[name for _, _, name in THREADS])
+def test_a_thread_that_raises_is_restarted_and_shown_until_it_recovers(
+    cls: type, method: str, name: str, tmp_path: Path, log_file: Path, log_writer: LogWriter,
+    receiver: Receiver, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(supervise, "FIRST_BACKOFF_SECONDS", 0.05)
+    monkeypatch.setattr(supervise, "RECOVERED_SECONDS", 1.0)
+    original = getattr(cls, method)
+    calls: list[float] = []
+    failed = threading.Event()
+
+    def flaky(self: Any, *args: Any, **kwargs: Any) -> Any:
+        calls.append(time.monotonic())
+        if len(calls) == 1:
+            failed.set()
+            raise RuntimeError("injected failure")
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(cls, method, flaky)
+    log_writer.write(log_writer.registered(1))
+    config = Config(log_path=log_file, port=0, config_dir=tmp_path / "config", data_dir=tmp_path / "data",
+                    hub=True, report_to="http://127.0.0.1:9", report_key="twk_" + "a" * 43,
+                    report_interval_seconds=1.0, notify_urls=(f"json://127.0.0.1:{receiver.port}/",),
+                    heartbeat_url=f"http://127.0.0.1:{receiver.port}/ping", name="rig-a")
+    monitor = Monitor(log_file)
+    dashboard = Dashboard(config, monitor, recorder=build_recorder(config, log_file, demo=False))
+    try:
+        started = dashboard.start()
+        base = f"http://127.0.0.1:{started.port}"
+        assert failed.wait(10), f"{name} never started"
+        health = get_json(f"{base}/healthz")
+        assert health["status"] == "degraded"
+        assert any(p.startswith(name) and "injected failure" in p for p in health["problems"]), health
+        assert any(p.startswith(name) for p in get_json(f"{base}/api/snapshot")["problems"])
+        assert wait_for(lambda: len(calls) >= 2), f"{name} was not restarted"
+        assert wait_for(lambda: not supervise.problems(), 5), supervise.problems()
+        health = get_json(f"{base}/healthz")
+        assert health["status"] == "ok" and health["problems"] == []
+        alive = [t for t in threading.enumerate() if t.name.startswith(name)]
+        assert alive and all(t.is_alive() for t in alive)
+    finally:
+        dashboard.stop()
