@@ -25,7 +25,7 @@ from prometheus_client.registry import Collector
 # `tokwatch_state{state="idle"} == 1` works as an alert without knowing the other names.
 STATES: tuple[str, ...] = (
     "waiting", "queued", "working", "measuring", "training", "stalled", "unrecognised",
-    "idle", "silent", "done", "diverged",
+    "idle", "silent", "done", "diverged", "crashed", "broken",
 )
 # The classic text format every Prometheus since 2.0 reads (the client's newest, 1.0.0, is newer
 # than Debian's Prometheus); our names need none of the newer format's escaping.

@@ -21,6 +21,8 @@ State = Literal[
     "stalled",
     "done",
     "diverged",
+    "crashed",
+    "broken",
     "unrecognised",
 ]
 Level = Literal["ok", "waiting", "warning", "problem"]
@@ -36,6 +38,8 @@ _LEVELS: dict[str, Level] = {
     "stalled": "warning",
     "silent": "problem",
     "diverged": "problem",
+    "crashed": "problem",
+    "broken": "warning",
     "unrecognised": "problem",
 }
 

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from app.ingest.formats import PARSERS, STEP_FORMATS
-from app.live.monitor import Monitor, tracker_for
+from app.ingest.formats import PARSERS, STEP_FORMATS, kind_of
+from app.live.monitor import Monitor
 from app.stats.iota.tracker import IotaTracker
+from app.stats.kinds import tracker_for
 from app.stats.steps.tracker import StepTracker
 from app.stats.unknown import UnknownTracker
 from tests.test_cli import training_log
@@ -178,10 +179,10 @@ def test_at_a_time_far_back_in_a_large_log_still_finds_it() -> None:
 
 @pytest.mark.parametrize("format_name", sorted(PARSERS))
 def test_one_tracker_per_kind_of_log(format_name: str) -> None:
-    tracker = tracker_for(format_name)
+    tracker = tracker_for(kind_of(format_name), format_name)
     expected = StepTracker if format_name in STEP_FORMATS else IotaTracker
     assert type(tracker) is expected and tracker.format_name == format_name
-    assert type(tracker_for(None)) is UnknownTracker
+    assert type(tracker_for(None, None)) is UnknownTracker
 
 
 def test_a_log_that_switches_trainer_gets_the_other_tracker() -> None:

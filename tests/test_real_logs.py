@@ -43,6 +43,11 @@ def local(year: int, month: int, day: int, hour: int, minute: int, second: float
     return time.mktime((year, month, day, hour, minute, int(second), 0, 0, -1)) + second % 1
 
 
+def epoch(value: float) -> dict[str, Any]:
+    """The data position of a log that prints only its epoch."""
+    return {"epoch": value, "parquet_index": None, "row_group": None, "row_groups_per_step": None}
+
+
 # name, mtime, read at ("end": the last line's time), status line, state, training figures (None: null)
 CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("modded-nanogpt-2024-10-10-muon.txt", T0, T0 + 7200, "done · step 6200/6200", "done",
@@ -56,7 +61,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("llmc-anthonix-issue2-nan.log", T0, T0, "step 20/74 · diverged", "diverged",
      {"loss": None, "lr": 3.0e-4, "step_seconds": 0.03674, "tokens_per_second": 111854}),
     ("llmc-anthonix-issue2-minus-nan.log", T0, T0 + 3600, "step 160/190 · diverged", "diverged",
-     {"grad_norm": None, "stalled": False}),
+     {"grad_norm": "nan", "stalled": False}),
     ("llmc-main-log-no-timing.log", T0, T0, "step 19559 · no timing", "measuring",
      {"loss": 3.2217, "steps_per_hour": None}),
     ("llmc-main-log-old-format.log", T0, T0, "step 9535 · no timing", "measuring", {"loss": 3.34018}),
@@ -110,6 +115,133 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("hf-llm2vec-issue174-eval-nan-explicit-format.log", T0, "end", "step 200/7413 · diverged", "diverged",
      {"step_seconds": 9.65, "trainer_eta_seconds": 69633,
       "eval": {"eval_loss": {"value": None, "step": None}, "eval_accuracy": {"value": 0.0, "step": None}}}),
+    # Trainers without a parser of their own, read by the generic step reader.
+    ("generic-megatron-lm-issue5-bert-lm-nsp-loss.log", T0, T0, "step 500/20000 · …", "measuring",
+     {"total_steps": 20000, "loss": 8.258979, "lr": 5.051e-06, "step_seconds": 0.313}),
+    ("generic-megatron-lm-issue756-mixtral-h100.log", T0, "end", "step 17/100 · …", "measuring",
+     {"total_steps": 100, "loss": 1.918353, "lr": 3.4e-06, "grad_norm": 2.911, "step_seconds": 5.7063}),
+    ("generic-megatron-lm-chinese-transformer-xl-issue7-lm-loss-nan.log", T0, T0, "step 1200/3000 · 324 steps/h",
+     "training", {"loss": 3.978439, "lr": 8.167e-06, "step_seconds": 11.0881, "steps_per_hour": 324.43,
+                  "eval": {"val_loss": {"value": 4.503653, "step": 1000}}}),
+    ("generic-megatron-lm-playground-nemo-2.0-gh-file-byoc-mbridge-done.log", T0, "end", "done · step 10/10", "done",
+     {"loss": 9.763827, "lr": 1.5e-06, "grad_norm": 33.055, "step_seconds": 4.6478, "finished": True,
+      "eval": {"val_loss": {"value": 9.64748, "step": 10}, "test_loss": {"value": 9.625707, "step": 10}}}),
+    ("generic-gpt-neox-issue947-llama-bf16.log", T0, "end", "step 2/55000 · …", "measuring",
+     {"step": 2, "loss": 2.175701, "lr": 2.424e-09, "step_seconds": 6.5247}),
+    ("generic-megatron-deepspeed-argonne-megatron-deepspeed-file-alcf-readme-ckpt-crash.log", T0, "end",
+     "step 200/317892 · crashed", "crashed",
+     {"loss": 5.897035, "lr": 2.407e-04, "step_seconds": 14.5414, "tokens_per_second": 1126.713,
+      "tokens_per_second_scope": "device",
+      "crash": {"error": "AttributeError: 'GPTModel' object has no attribute '_get_tp_replicated_param_patterns'",
+                "at": T0}}),
+    ("generic-megatron-deepspeed-bigscience-file-tr1-13B-chronicles-ecc-crash.log", T0, T0,
+     "step 43680/311541 · crashed", "crashed",
+     {"loss": 2.635663, "lr": 9.135e-05, "grad_norm": 17224.723, "step_seconds": 25.5934,
+      "crash": {"error": "RuntimeError: transform: failed to synchronize: cudaErrorECCUncorrectable: uncorrectable"
+                         " ECC error encountered", "at": T0}}),
+    ("generic-megatron-deepspeed-bigscience-file-tr11-176B-chronicles-wrapped-throughput-drop.log", T0, T0,
+     "step 42784/115311 · 139.5M tok/h", "training",
+     {"loss": 2.127643, "lr": 4.475e-05, "grad_norm": 0.127, "step_seconds": 111.14,
+      "steps_per_hour": 5 / 537.89 * 3600, "tokens_per_hour": 4 * 4_194_304 / 432.73 * 3600}),
+    ("generic-lightning-novae-issue27-epoch-end-bar.log", T0, T0, "step 195 · …", "measuring",
+     {"total_steps": None, "loss": 3.86, "step_seconds": 1 / 1.64, "trainer_eta_seconds": 0, "data": epoch(9)}),
+    ("generic-lightning-rvt-issue40-max-steps-reached.log", T0, T0, "done · step 115816", "done",
+     {"loss": 2.1, "step_seconds": 1 / 4.57, "finished": True, "data": epoch(2)}),
+    ("generic-nemo-nemo-framework-launcher-issue55-reduced-train-loss.log", T0, T0, "step 795/77225 · …", "measuring",
+     {"loss": 3.09, "step_seconds": 41.36, "trainer_eta_seconds": 878 * 3600 + 1 * 60 + 48}),
+    ("generic-nemo-speech-issue5468-ambernet-bars.log", T0, T0, "step 7/517 · …", "measuring",
+     {"loss": 1.63, "step_seconds": 1 / 1.66, "trainer_eta_seconds": 5 * 60 + 7}),
+    ("generic-litgpt-issue1110-lora-finished.log", T0, T0, "done · step 965", "done",
+     {"loss": 1.182, "step_seconds": 0.74331, "finished": True, "eval": {"val_loss": {"value": 1.057, "step": None}}}),
+    ("generic-litgpt-issue1607-gpt2-pretrain-remaining-time.log", T0, T0, "step 610200 · …", "measuring",
+     {"loss": 2.857, "step_seconds": 5 * 0.11149, "trainer_eta_seconds": 82}),
+    ("generic-litgpt-issue689-loss-not-decreasing.log", T0, T0, "step 49 · …", "measuring",
+     {"loss": 10.8259, "step_seconds": 2 * 0.19907}),
+    ("generic-mlx-lm-issue18-val-every-5.log", T0, T0, "step 20/400 · …", "measuring",
+     {"loss": 2.135, "lr": 1e-05, "step_seconds": 1 / 0.189, "tokens_per_second": 281.103,
+      "eval": {"val_loss": {"value": 2.094, "step": 20}}}),
+    ("generic-mlx-lm-issue236-metal-oom-crash.log", T0, T0, "step 50 · crashed", "crashed",
+     {"total_steps": None, "loss": 1.487, "lr": 1e-05, "step_seconds": 1 / 0.372, "tokens_per_second": 358.62,
+      "crash": {"error": "libc++abi: terminating due to uncaught exception of type std::runtime_error: [METAL] Command"
+                         " buffer execution failed: Insufficient Memory"
+                         " (00000008:kIOGPUCommandBufferCallbackErrorOutOfMemory)", "at": T0}}),
+    ("generic-mlx-lm-mlx-examples-issue210-lora-slow.log", T0, T0, "step 200 · 4.4k tok/h", "training",
+     {"loss": 1.555, "lr": None, "step_seconds": 1 / 0.013, "steps_per_hour": 0.013 * 3600,
+      "tokens_per_second": 1.169, "eval": {"val_loss": {"value": 2.612, "step": 1}}}),
+    ("generic-mlx-lm-pr421-apertus-report20.log", T0, T0, "step 80 · …", "measuring",
+     {"loss": 1.704, "lr": 1e-05, "step_seconds": 1 / 1.447, "tokens_per_second": 142.277}),
+    ("generic-torchtune-pr1358-step-loss-tokens-per-second.log", T0, T0, "step 12 · no timing", "measuring",
+     {"loss": 1.1174635887145996, "lr": 2e-05, "tokens_per_second": 542.9797193194343,
+      "tokens_per_second_scope": "device", "step_seconds": None}),
+    ("generic-torchtune-pr2620-multinode-lora-bars.log", T0, T0, "step 32/101 · …", "measuring",
+     {"loss": 1.1992870569229126, "step_seconds": 16.21, "trainer_eta_seconds": 18 * 60 + 38}),
+    ("generic-llama-recipes-llama-cookbook-issue320-epoch1-bars.log", T0, T0, "step 4/9 · …", "measuring",
+     {"loss": 0.17207536101341248, "step_seconds": 64.93, "trainer_eta_seconds": 5 * 60 + 24}),
+    ("generic-llama-recipes-hpcaub-userguide-file-octopus-llm-rst-done.log", T0, T0, "done · step 388/388", "done",
+     {"loss": 1.6727845668792725, "step_seconds": 33.03, "finished": True}),
+    ("generic-llamafactory-trainer-log-jsonl-qwen2.5-7b-medical-finetune-head.log", T0, T0,
+     "step 200/6750 · 1.1k steps/h", "training",
+     {"loss": 1.9129, "lr": 2.9481481481481483e-05, "steps_per_hour": 190 / (614 - 32) * 3600,
+      "trainer_eta_seconds": 5 * 3600 + 35 * 60 + 22, "data": epoch(0.08888888888888889)}),
+    ("generic-llamafactory-trainer-log-jsonl-mistral-translator-tail-done.log", T0, T0, "done · step 8660/8660", "done",
+     {"loss": 0.1333, "lr": 0.0, "finished": True, "data": epoch(4.0)}),
+    ("generic-llamafactory-trainer-log-jsonl-sft-training-llm-interleaved-resume.log", T0, T0,
+     "step 5050/6566 · 247 steps/h", "training",
+     {"loss": 0.3889, "lr": 1.260254308494554e-06, "trainer_eta_seconds": 3 * 60 + 42,
+      "steps_per_hour": 40 / (739 - 158) * 3600}),
+    ("generic-custom-slm-training-metrics-jsonl-relaunch.log", T0, T0, "step 7760 · no timing", "measuring",
+     {"loss": 2.2009329944849014, "lr": 6.000920772900043e-05, "step_seconds": None}),
+    ("generic-custom-llama2c-issue461-tinystories-mps.log", T0, T0, "step 650 · 172 steps/h", "training",
+     {"loss": 5.3185, "lr": 4.986305e-05, "step_seconds": 9.85273, "mfu": 0.19,
+      "eval": {"train_loss": {"value": 5.5033, "step": 600}, "val_loss": {"value": 5.8008, "step": 600}}}),
+    # nanoGPT's own line: its own parser reads it.
+    ("generic-custom-nanogpt-issue110-iter-loss-time.log", T0, T0, "step 1641 · …", "measuring",
+     {"loss": 3.9748, "step_seconds": 0.56731}),
+    # crashed, broken, and what is neither
+    ("crash-firefly-issue183-nccl-watchdog-glued-bar.log", T0, T0, "step 568/6834 · crashed", "crashed",
+     {"step": 568, "total_steps": 6834, "loss": None, "step_seconds": 16.31,
+      "crash": {"error": "Watchdog caught collective operation timeout: WorkNCCL(SeqNum=23290, OpType=ALLREDUCE,"
+                         " Timeout(ms)=1800000) ran for 1800634 milliseconds before timing out.", "at": T0}}),
+    ("crash-nanochat-rtx4070-step0-oom-optimizer.log", T0, T0, "no step yet · crashed", "crashed",
+     {"step": None, "loss": None, "crash": {"error": "RuntimeError: CUDA driver error: out of memory", "at": T0}}),
+    ("broken-llamafactory-issue5660-fp16-nan-grad-lr-frozen.log", T0, T0, "epoch 0.05 · broken", "broken",
+     {"loss": 4.5003, "grad_norm": "nan", "lr": 0.0001, "steps_per_hour": None, "crash": None,
+      "broken": "grad norm is nan at 4 logs in a row: the run is broken (its updates are skipped or corrupt)"}),
+    ("broken-chinese-llama-alpaca-issue534-deepspeed-overflow-repeating.log", T0, T0, "step 382/2724 · broken",
+     "broken", {"step": 382, "total_steps": 2724, "loss": 2.0491, "lr": 1.962e-04, "crash": None,
+                "broken": "fp16 overflow at 5 steps in a row, every step skipped, loss scale down to 2: the run is broken"}),
+    ("hf-trl-issue3452-grpo-dicts-loss-zero-normal.log", T0, T0, "epoch 0.37 · loss 0", "measuring",
+     {"loss": 0.0, "grad_norm": 0.1036, "lr": 6.292e-06, "broken": None, "crash": None}),
+    ("crash-hivemind-issue443-warning-nonfinite-norm-continues.log", local(2021, 11, 1, 7, 28, 30), "end",
+     "step 0 · …", "measuring", {"step": 0, "crash": None, "broken": None, "errors": None}),
+    ("hivemind-issue504-load-state-index-error-retrying.log", T0, T0, "no step yet · 1 error", "working",
+     {"crash": None, "errors": {"count": 1, "last_at": T0,
+                                "last_error": "Failed to load state from peers: list index out of range, retrying ..."}}),
+    ("hivemind-issue653-load-state-timeout-retrying.log", T0, T0, "no step yet · 2 errors", "working",
+     {"crash": None, "errors": {"count": 2, "last_at": T0,
+                                "last_error": "Failed to load state from peers: , retrying ..."}}),
+    # HF as captured: bars alone, unsloth's bar with its suffix
+    ("hf-chinese-llama-alpaca-issue534-bars-only-deepspeed.log", T0, T0, "step 78/2724 · 27 steps/h", "training",
+     {"step": 78, "total_steps": 2724, "loss": 1.6944, "step_seconds": 133.2, "trainer_eta_seconds": 352459,
+      "grad_norm": None}),
+    ("hf-unsloth-issue1145-unsloth-train-bar-suffix.log", T0, T0, "step 81/312 · 290 steps/h", "training",
+     {"step": 81, "total_steps": 312, "loss": 2.0887, "step_seconds": 12.21, "trainer_eta_seconds": 2820,
+      "grad_norm": None, "lr": None}),
+    # torchtitan's init line gives the total
+    ("torchtitan-pr533-total-steps-wps.log", T0, "end", "step 40/100 · …", "measuring",
+     {"step": 40, "total_steps": 100, "loss": 9.9520, "grad_norm": None, "tokens_per_second": 112109, "mfu": 22.75,
+      "step_seconds": 10.974 / 30}),
+    ("torchtitan-pr1625-init-only-warmup-adjusted.log", T0, "end", "waiting for first step", "working",
+     {"step": None, "total_steps": 10, "loss": None, "crash": None}),
+    # the end of a run, and a log that just stops
+    ("modded-nanogpt-track2-medium-2025-09-11-done-no-eol.txt", T0, T0 + 7200, "done · step 5690/5690", "done",
+     {"loss": None, "step_seconds": 0.24737, "stalled": False, "eval": {"val_loss": {"value": 2.919956, "step": 5690}}}),
+    ("nanochat-rtx4070-core-then-steps-with-epoch-eta.log", T0, T0, "step 20020/200000 · …", "measuring",
+     {"loss": 3.182329, "lr_multiplier": 0.2, "step_seconds": 1.1683, "tokens_per_second": 14023,
+      "trainer_eta_seconds": 406728, "mfu": None, "eval": {"core": {"value": 0.0804, "step": 20000}}}),
+    ("nanochat-rtx4070-log-ends-mid-run.log", T0, T0, "step 836424/1025288 · …", "measuring",
+     {"loss": 2.553247, "lr_multiplier": 0.23, "step_seconds": 2.27257, "tokens_per_second": 7209,
+      "trainer_eta_seconds": 440532, "finished": False, "crash": None}),
 ]  # fmt: skip
 
 
@@ -148,3 +280,66 @@ def test_a_prefix_dates_the_divergence(tmp_path: Path) -> None:
     now = monitor.last_event_at()
     assert now == local(2023, 3, 22, 9, 33, 43)
     assert monitor.snapshot(now).state_since == local(2023, 3, 22, 9, 32, 52)
+
+
+# What the generic reader says it read from each real log (its last step line): the table of
+# docs/notes/generic.md. A cold read at the file's modification time.
+GENERIC_READ = {
+    "generic-megatron-lm-issue5-bert-lm-nsp-loss.log": "step, total, loss, lr, step time",
+    "generic-megatron-lm-issue756-mixtral-h100.log": "step, total, loss, lr, grad norm, step time",
+    "generic-megatron-lm-chinese-transformer-xl-issue7-lm-loss-nan.log": "step, total, loss, lr, step time, eval",
+    "generic-megatron-lm-playground-nemo-2.0-gh-file-byoc-mbridge-done.log":
+        "step, total, loss, lr, grad norm, step time, eval",
+    "generic-gpt-neox-issue947-llama-bf16.log": "step, total, loss, lr, step time",
+    "generic-megatron-deepspeed-argonne-megatron-deepspeed-file-alcf-readme-ckpt-crash.log":
+        "step, total, loss, lr, step time, tok/s, tokens",
+    "generic-megatron-deepspeed-bigscience-file-tr1-13B-chronicles-ecc-crash.log":
+        "step, total, loss, lr, grad norm, step time",
+    "generic-megatron-deepspeed-bigscience-file-tr11-176B-chronicles-wrapped-throughput-drop.log":
+        "step, total, loss, lr, grad norm, step time, tokens",
+    "generic-lightning-novae-issue27-epoch-end-bar.log": "step, epoch, loss, step time, elapsed, ETA",
+    "generic-lightning-rvt-issue40-max-steps-reached.log": "step, epoch, loss, step time, elapsed",
+    "generic-nemo-nemo-framework-launcher-issue55-reduced-train-loss.log":
+        "step, total, epoch, loss, step time, elapsed, ETA",
+    "generic-nemo-speech-issue5468-ambernet-bars.log": "step, total, epoch, loss, step time, elapsed, ETA",
+    "generic-litgpt-issue1110-lora-finished.log": "step, epoch, loss, step time, eval",
+    "generic-litgpt-issue1607-gpt2-pretrain-remaining-time.log": "step, epoch, loss, step time, ETA, eval",
+    "generic-litgpt-issue689-loss-not-decreasing.log": "step, loss, step time",
+    "generic-mlx-lm-issue18-val-every-5.log": "step, total, loss, lr, step time, tok/s, tokens, eval",
+    "generic-mlx-lm-issue236-metal-oom-crash.log": "step, loss, lr, step time, tok/s, tokens, eval",
+    "generic-mlx-lm-mlx-examples-issue210-lora-slow.log": "step, loss, step time, tok/s, eval",
+    "generic-mlx-lm-pr421-apertus-report20.log": "step, loss, lr, step time, tok/s, tokens, eval",
+    "generic-torchtune-pr1358-step-loss-tokens-per-second.log": "step, loss, lr, tok/s",
+    "generic-torchtune-pr2620-multinode-lora-bars.log": "step, total, epoch, loss, step time, elapsed, ETA",
+    "generic-llama-recipes-llama-cookbook-issue320-epoch1-bars.log":
+        "step, total, epoch, loss, step time, elapsed, ETA",
+    "generic-llama-recipes-hpcaub-userguide-file-octopus-llm-rst-done.log":
+        "step, total, epoch, loss, step time, elapsed, ETA",
+    "generic-llamafactory-trainer-log-jsonl-qwen2.5-7b-medical-finetune-head.log":
+        "step, total, epoch, loss, lr, elapsed, ETA",
+    "generic-llamafactory-trainer-log-jsonl-mistral-translator-tail-done.log": "step, total, epoch, loss, lr, elapsed, ETA",
+    "generic-llamafactory-trainer-log-jsonl-sft-training-llm-interleaved-resume.log":
+        "step, total, epoch, loss, lr, elapsed, ETA",
+    "generic-custom-slm-training-metrics-jsonl-relaunch.log": "step, loss, lr, tokens",
+    "generic-custom-llama2c-issue461-tinystories-mps.log": "step, loss, lr, step time, eval",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(("name", "read"), sorted(GENERIC_READ.items()))
+def test_the_generic_reader_says_what_it_read(tmp_path: Path, name: str, read: str) -> None:
+    data = snap(cold(tmp_path, name), T0)
+    assert data["format"] == "generic"
+    assert f"generic: {read}" in data["details"]
+
+
+def test_every_generic_log_says_what_it_read() -> None:
+    from tests.reallogs import REAL
+
+    generic = {p.name for p in REAL.iterdir() if p.name.startswith("generic-")}
+    assert sorted(GENERIC_READ) == sorted(generic - {"generic-custom-nanogpt-issue110-iter-loss-time.log"})
+
+
+def test_a_known_format_says_nothing_of_the_generic_reader(tmp_path: Path) -> None:
+    data = snap(cold(tmp_path, "generic-custom-nanogpt-issue110-iter-loss-time.log"), T0)
+    assert data["format"] == "nanogpt"
+    assert not any(line.startswith("generic:") for line in data["details"])

@@ -71,6 +71,7 @@ def build_rules(settings: AlertSettings) -> tuple[list[ConditionRule], list[Even
         rules.BackendErrors(settings.rule("backend_errors")),
         rules.Stalled(),
         rules.Diverged(),
+        rules.Crashed(),
         rules.Done(),
     ]
     event_rules: list[EventRule] = [rules.QueueReset(), rules.LayerChange(), rules.NewEval()]

@@ -22,6 +22,8 @@ STATE_WORDS = {
     "silent": "log silent",
     "done": "finished",
     "diverged": "diverged",
+    "crashed": "crashed",
+    "broken": "broken run",
 }
 
 

@@ -287,6 +287,26 @@ class Diverged:
         return Finding(_since(snap), "diverged", text)
 
 
+class Crashed:
+    """A step trainer whose run died (a traceback, a kill, a fatal NCCL or launcher error).
+
+    It resolves when the log prints a training step again (the run was restarted).
+    """
+
+    name = "crashed"
+    level: Level = "problem"
+
+    def observe(self, snap: Snap, now: float) -> Finding | None:
+        if _state(snap) != "crashed":
+            return None
+        error = string(snap, "training", "crash", "error")
+        step = integer(snap, "training", "step")
+        text = error or "the run died"
+        if step is not None:
+            text = f"at step {step}: {text}"
+        return Finding(_since(snap), "crashed", text)
+
+
 class Done:
     """A step trainer that finished its run."""
 

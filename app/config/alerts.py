@@ -41,6 +41,7 @@ DEFAULT_RULES: dict[str, RuleSettings] = {
     "layer_change": RuleSettings(),
     "stalled": RuleSettings(),
     "diverged": RuleSettings(),
+    "crashed": RuleSettings(),
     "done": RuleSettings(),
     "eval": RuleSettings(enabled=False),
 }

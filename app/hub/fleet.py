@@ -23,8 +23,8 @@ _BYTE_UNITS = ((1e9, "GB/s"), (1e6, "MB/s"), (1e3, "kB/s"))
 _LEVELS = {
     "training": "ok", "measuring": "ok", "done": "ok",
     "waiting": "waiting", "queued": "waiting", "working": "waiting",
-    "idle": "warning", "stalled": "warning",
-    "silent": "problem", "diverged": "problem", "unrecognised": "problem",
+    "idle": "warning", "stalled": "warning", "broken": "warning",
+    "silent": "problem", "diverged": "problem", "crashed": "problem", "unrecognised": "problem",
 }
 LEVELS = ("ok", "waiting", "warning", "problem", "offline")
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..ingest.folder import Following
-from ..ingest.formats import FORMAT_NOUNS, STEP_FORMATS, create_parser, detect
+from ..ingest.formats import FORMAT_NOUNS, STEP_FORMATS, create_parser, detect, kind_of
 from ..ingest.formats.base import LogParser
 from ..ingest.formats.detect import FormatWatch, family, log_kind
 from ..snapshot import FollowingView, Snapshot, SourceView
@@ -38,9 +38,8 @@ from ..stats.events import (
 from ..stats.history import HISTORY_SPAN_SECONDS
 from ..stats.iota.report import queue_report
 from ..stats.iota.tracker import IotaTracker
-from ..stats.steps.tracker import StepTracker
+from ..stats.kinds import tracker_for
 from ..stats.tracker import ERROR_WINDOW_SECONDS, RATE_WINDOW_SECONDS, Tracker
-from ..stats.unknown import UnknownTracker
 
 if TYPE_CHECKING:
     from ..ingest.lines import LineCounters
@@ -115,15 +114,6 @@ class _Reach:
         return False
 
 
-def tracker_for(format_name: str | None) -> Tracker:
-    """The one tracker for a log of this format (None: not recognised yet)."""
-    if format_name is None:
-        return UnknownTracker()
-    if format_name in STEP_FORMATS:
-        return StepTracker(format_name)
-    return IotaTracker(format_name)
-
-
 def source_change(reason: str) -> SourceChange:
     """The tracker's word for the tailer's restart reason (``switched to <name>`` in folder mode)."""
     if reason == "truncated":
@@ -161,7 +151,7 @@ class Monitor:
         self._version = 0
         self._interrupts = 0  # bumped by interrupt(): every wait_for_change returns
         self._parser: LogParser | None = None
-        self._tracker: Tracker = UnknownTracker()
+        self._tracker: Tracker = tracker_for(None, None)
         self._undetected: list[str] = []
         # --format auto: notices a new stage printed by another trainer.
         self._watch: FormatWatch | None = None
@@ -424,7 +414,7 @@ class Monitor:
         if self.requested_format == "auto":
             self._watch = FormatWatch(name)
         has_records = self._tracker.has_records
-        self._tracker = tracker_for(name)
+        self._tracker = tracker_for(kind_of(name), name)
         self._tracker.has_records = has_records
 
     def _last_written(self, now: float, until: float | None) -> float:

@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ..config import host_name
+from ..ingest.formats import kind_of
 from ..snapshot import Snapshot, TodayView, UsualView, to_dict
 from ..store import RANGES, EventRow, History, Observation, PassFact, SourceKey, queries
-from ..store.records import kind_of
 from ..text import compact
 from .backfill import ImportProgress, files_to_import, import_logs, source_key_path
 
@@ -181,7 +181,7 @@ class Recorder:
             return False
         snap = to_dict(monitor.snapshot(self.clock(), plain=True))
         passes = monitor.take_passes()
-        kind = kind_of(snap)
+        kind = kind_of(snap.get("format"))
         if kind != self._source.kind:
             self._source = replace(self._source, kind=kind)
         tokens = (snap.get("rate") or {}).get("tokens_per_pass")
@@ -245,7 +245,7 @@ class Recorder:
         """The snapshot with ``usual`` and ``today`` from the history, and their lines in the details."""
         if self.history.path is None:
             return snapshot
-        kind = "steps" if snapshot.training is not None else "miner"
+        kind = kind_of(snapshot.format)
         if kind != self._source.kind and snapshot.format is not None:
             self._source = replace(self._source, kind=kind)
         usual, today = self.history.figures(self._source, snapshot.layer, snapshot.rate.tokens_per_pass,

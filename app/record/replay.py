@@ -21,12 +21,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ..ingest.formats import STEP_FORMATS, create_parser, detect
+from ..ingest.formats import create_parser, detect, kind_of
 from ..snapshot import SourceView, to_dict
 from ..stats.events import Event, ForwardPass, StageStart, TrainStep
-from ..stats.iota.tracker import IotaTracker
+from ..stats.kinds import MINER, STEPS, tracker_for
 from ..stats.steps.timing import line_seconds
-from ..stats.steps.tracker import StepTracker
 from ..store import EventRow, Observation, PassFact, Sample, SourceKey
 from ..store.records import SAMPLE_SECONDS, events_from, samples_from, steps_from
 
@@ -77,7 +76,7 @@ class MinerReplay:
 
     def __init__(self, format_name: str, now: float) -> None:
         self.parser = create_parser(format_name)
-        self.tracker = IotaTracker(format_name)
+        self.tracker = tracker_for(MINER, format_name)
         self.now = now
         self.view = _view()
         self.boundary: int | None = None
@@ -215,7 +214,7 @@ class StepReplay:
     """
 
     def __init__(self, format_name: str, now: float) -> None:
-        self.tracker = StepTracker(format_name)
+        self.tracker = tracker_for(STEPS, format_name)
         self.now = now
         self.view = _view()
         self.boundary: float | None = None
@@ -304,12 +303,12 @@ def replay_file(path: Path, format_name: str, now: float, stop: threading.Event,
     name = format_name if format_name != "auto" else detect(first[:DETECT_LINES])
     if name is None:
         return None
-    kind = "steps" if name in STEP_FORMATS else "miner"
+    kind = kind_of(name)
 
     def kinded(obs: Observation) -> None:
         emit(replace(obs, source=replace(obs.source, kind=kind)))
 
-    if kind == "steps":
+    if kind == STEPS:
         batches.close()
         done = replay_steps(path, name, now, mtime, anchors or {}, stop, kinded)
     else:

@@ -313,6 +313,38 @@ class AllReduceResult:
     error: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class CollabProgress:
+    """A hivemind collaboration's progress: its epoch, the samples gathered for it, from how many
+    peers, and when the next epoch is due (``ETA`` seconds, as printed)."""
+
+    at: float | None
+    epoch: int
+    samples: int
+    peers: int
+    eta_seconds: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RunCrashed:
+    """The run died: an uncaught exception's last line, a kill, a fatal launcher or NCCL error.
+
+    Any trainer's log can carry one (app/ingest/formats/crash.py reads them for every step parser);
+    a later training step means the run was started again.
+    """
+
+    at: float | None
+    error: str
+
+
+@dataclass(frozen=True, slots=True)
+class StepSkipped:
+    """The optimizer skipped a step: an fp16 gradient overflow (``loss_scale``: the scale it tried, when printed)."""
+
+    at: float | None
+    loss_scale: float | None = None
+
+
 TrainingEvent = (
     TrainStep
     | StepFigures
@@ -324,6 +356,9 @@ TrainingEvent = (
     | PeerGroup
     | AllReduceResult
     | TrainerError
+    | RunCrashed
+    | StepSkipped
+    | CollabProgress
 )
 
 # --- the source itself (the monitor says so; no parser produces it) -------------

@@ -184,8 +184,3 @@ def events_from(snapshot: dict[str, Any]) -> tuple[EventRow, ...]:
         if at is not None and isinstance(event.get("kind"), str) and isinstance(event.get("text"), str):
             rows.append(EventRow(at, event["kind"], event["text"]))
     return tuple(rows)
-
-
-def kind_of(snapshot: dict[str, Any]) -> str:
-    """``steps`` for a step trainer's snapshot, else ``miner``."""
-    return "steps" if isinstance(snapshot.get("training"), dict) else "miner"

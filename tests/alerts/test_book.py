@@ -303,6 +303,8 @@ def test_a_layer_change_is_information_told_once() -> None:
         ("stalled", {"step": 383, "seconds_since_step": 3600.0, "stalled": True}, "stalled", "stalled",
          "no step since {last} (last step 383)"),
         ("diverged", {"step": 1200, "loss_note": "loss is NaN"}, "diverged", "diverged", "loss is NaN at step 1200"),
+        ("crashed", {"step": 17, "crash": {"error": "torch.OutOfMemoryError: CUDA out of memory.", "at": T0 - 60}},
+         "crashed", "crashed", "at step 17: torch.OutOfMemoryError: CUDA out of memory."),
         ("done", {"step": 5567, "total_steps": 5568, "finished": True}, "done", "finished", "step 5567/5568"),
         # A trainer that says it finished, read from the training section alone.
         ("training", {"step": 20, "total_steps": 20, "finished": True}, "done", "finished", "step 20/20"),
@@ -313,6 +315,15 @@ def test_step_trainer_conditions(state: str, training: dict[str, Any], rule: str
     found = book.step(snap(state, T0, since=T0 - 60, training=training, layer=None), T0)
     assert [(t.kind, t.rule, t.headline, t.text) for t in found] == [
         ("opened", rule, headline, text.format(last=hm(T0 - 3600)))]
+
+
+def test_a_crash_resolves_when_training_resumes() -> None:
+    """On by default; the run started again in the same file: the alert closes."""
+    book = AlertBook(AlertSettings())
+    crashed = snap("crashed", T0, since=T0 - 60, layer=None, training={"step": 17, "crash": {"error": "Killed"}})
+    resumed = snap("measuring", T0 + 120, since=T0 + 100, layer=None, training={"step": 18})
+    found = run(book, [(T0, crashed), (T0 + 120, resumed)])
+    assert [(t.kind, t.rule) for t in found] == [("opened", "crashed"), ("resolved", "crashed")]
 
 
 def test_a_new_eval_figure_is_told_only_when_turned_on() -> None:

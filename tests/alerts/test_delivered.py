@@ -146,6 +146,8 @@ def test_layer_change_is_information(receiver: Receiver) -> None:
          "Diverged: loss is NaN at step 1200.", "failure"),
         ("done", {"step": 5568, "total_steps": 5568, "finished": True}, "rig-7: finished",
          "Finished: step 5568/5568.", "success"),
+        ("crashed", {"step": 17, "crash": {"error": "Killed"}}, "rig-7: crashed", "Crashed: at step 17: Killed.",
+         "failure"),
     ],
 )
 def test_step_trainers(receiver: Receiver, state: str, training: dict[str, Any], title: str, line: str,

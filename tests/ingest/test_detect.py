@@ -198,6 +198,51 @@ REAL_FORMATS = {
     "torchtitan-pr1287-rank0-every-10.log": "torchtitan",
     "torchtitan-pr2389-ranks-unprefixed.log": "torchtitan",
     "torchtitan-pr3393-grad-norm.log": "torchtitan",
+    "broken-chinese-llama-alpaca-issue534-deepspeed-overflow-repeating.log": "hf-trainer",
+    "broken-llamafactory-issue5660-fp16-nan-grad-lr-frozen.log": "hf-trainer",
+    "crash-firefly-issue183-nccl-watchdog-glued-bar.log": "hf-trainer",
+    "crash-hivemind-issue443-warning-nonfinite-norm-continues.log": "hivemind",
+    "crash-nanochat-rtx4070-step0-oom-optimizer.log": "nanochat",
+    "hf-chinese-llama-alpaca-issue534-bars-only-deepspeed.log": "hf-trainer",
+    "hf-trl-issue3452-grpo-dicts-loss-zero-normal.log": "hf-trainer",
+    "hf-unsloth-issue1145-unsloth-train-bar-suffix.log": "hf-trainer",
+    "hivemind-issue504-load-state-index-error-retrying.log": "hivemind",
+    "hivemind-issue653-load-state-timeout-retrying.log": "hivemind",
+    "modded-nanogpt-track2-medium-2025-09-11-done-no-eol.txt": "modded-nanogpt",
+    "nanochat-rtx4070-core-then-steps-with-epoch-eta.log": "nanochat",
+    "nanochat-rtx4070-log-ends-mid-run.log": "nanochat",
+    "torchtitan-pr1625-init-only-warmup-adjusted.log": "torchtitan",
+    "torchtitan-pr533-total-steps-wps.log": "torchtitan",
+    # trainers without a parser of their own (nanoGPT's own line, though a "custom loop", is nanoGPT's)
+    "generic-custom-llama2c-issue461-tinystories-mps.log": "generic",
+    "generic-custom-nanogpt-issue110-iter-loss-time.log": "nanogpt",
+    "generic-custom-slm-training-metrics-jsonl-relaunch.log": "generic",
+    "generic-gpt-neox-issue947-llama-bf16.log": "generic",
+    "generic-lightning-novae-issue27-epoch-end-bar.log": "generic",
+    "generic-lightning-rvt-issue40-max-steps-reached.log": "generic",
+    "generic-litgpt-issue1110-lora-finished.log": "generic",
+    "generic-litgpt-issue1607-gpt2-pretrain-remaining-time.log": "generic",
+    "generic-litgpt-issue689-loss-not-decreasing.log": "generic",
+    "generic-llama-recipes-hpcaub-userguide-file-octopus-llm-rst-done.log": "generic",
+    "generic-llama-recipes-llama-cookbook-issue320-epoch1-bars.log": "generic",
+    "generic-llamafactory-trainer-log-jsonl-mistral-translator-tail-done.log": "generic",
+    "generic-llamafactory-trainer-log-jsonl-qwen2.5-7b-medical-finetune-head.log": "generic",
+    "generic-llamafactory-trainer-log-jsonl-sft-training-llm-interleaved-resume.log": "generic",
+    "generic-megatron-deepspeed-argonne-megatron-deepspeed-file-alcf-readme-ckpt-crash.log": "generic",
+    "generic-megatron-deepspeed-bigscience-file-tr1-13B-chronicles-ecc-crash.log": "generic",
+    "generic-megatron-deepspeed-bigscience-file-tr11-176B-chronicles-wrapped-throughput-drop.log": "generic",
+    "generic-megatron-lm-chinese-transformer-xl-issue7-lm-loss-nan.log": "generic",
+    "generic-megatron-lm-issue5-bert-lm-nsp-loss.log": "generic",
+    "generic-megatron-lm-issue756-mixtral-h100.log": "generic",
+    "generic-megatron-lm-playground-nemo-2.0-gh-file-byoc-mbridge-done.log": "generic",
+    "generic-mlx-lm-issue18-val-every-5.log": "generic",
+    "generic-mlx-lm-issue236-metal-oom-crash.log": "generic",
+    "generic-mlx-lm-mlx-examples-issue210-lora-slow.log": "generic",
+    "generic-mlx-lm-pr421-apertus-report20.log": "generic",
+    "generic-nemo-nemo-framework-launcher-issue55-reduced-train-loss.log": "generic",
+    "generic-nemo-speech-issue5468-ambernet-bars.log": "generic",
+    "generic-torchtune-pr1358-step-loss-tokens-per-second.log": "generic",
+    "generic-torchtune-pr2620-multinode-lora-bars.log": "generic",
 }
 
 
@@ -208,3 +253,66 @@ def test_every_real_log_is_in_the_table() -> None:
 @pytest.mark.parametrize(("name", "fmt"), sorted(REAL_FORMATS.items()))
 def test_real_logs_are_recognised(name: str, fmt: str) -> None:
     assert detect(body(name)) == fmt
+
+
+# Not training logs: the generic reader must not claim them.
+NOT_TRAINING = {
+    "prose": [
+        "# Training notes",
+        "We trained the model for 3 epochs. At step 100 the loss was 2.3, and by the end of the",
+        "run it had fallen to 1.9; the learning rate followed a cosine schedule with 2000 warmup steps.",
+        "Each step took about 250 ms on one GPU, i.e. roughly 4 it/s.",
+    ],
+    "web server access log": [
+        '127.0.0.1 - - [10/Oct/2024:13:55:36 +0000] "GET /runs?step=3&loss=0.5 HTTP/1.1" 200 2326 "-" "curl/8.0"',
+        '127.0.0.1 - - [10/Oct/2024:13:55:37 +0000] "GET /api/v1/steps/120?lr=3e-4 HTTP/1.1" 404 153 "-" "curl/8.0"',
+        '10.0.0.7 - - [10/Oct/2024:13:55:38 +0000] "POST /train?iter=7&time=250ms HTTP/1.1" 200 12 "-" "python"',
+    ],
+    "crypto miner": [
+        "[2024-01-15 10:00:00.123]  net      new job from pool.supportxmr.com:3333 diff 120001 algo rx/0 height 3012345",
+        "[2024-01-15 10:00:05.456]  cpu      accepted (12/0) diff 120001 (45 ms)",
+        "[2024-01-15 10:01:00.000]  miner    speed 10s/60s/15m 1520.3 1518.7 n/a H/s max 1530.2 H/s",
+    ]
+    * 3,
+    # (through loguru, any dated record is the IOTA miner's: that rule is the miner's, not this reader's)
+    "subnet miner's status lines, no training": [
+        "Step:120 | Block:2410417 | Stake:0.0 | Rank:0.0 | Trust:0.0 | Consensus:0.0 | Incentive:0.0 | Emission:0.0",
+        "Step:121 | Block:2410418 | Stake:0.0 | Rank:0.0 | Trust:0.0 | Consensus:0.0 | Incentive:0.0 | Emission:0.0",
+        "Step:122 | Block:2410419 | Stake:0.0 | Rank:0.0 | Trust:0.0 | Consensus:0.0 | Incentive:0.0 | Emission:0.0",
+    ],
+    "a traceback alone": [
+        "Traceback (most recent call last):",
+        '  File "train.py", line 12, in <module>',
+        "    loss = step(batch)",
+        "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB",
+    ],
+    "loading and evaluation bars": [
+        "Loading checkpoint shards: 100%|██████████| 2/2 [00:03<00:00,  1.52s/it]",
+        "Map: 100%|██████████| 1000/1000 [00:01<00:00, 900.12 examples/s]",
+        "Evaluating iter 1/32",
+        "Evaluating iter 2/32",
+        "evaluating Epoch: 100%|██████████| 84/84 [04:29<00:00,  3.21s/it]",
+    ],
+}
+
+
+@pytest.mark.parametrize("name", sorted(NOT_TRAINING))
+def test_text_that_is_not_a_training_log_is_not_recognised(name: str) -> None:
+    assert detect(NOT_TRAINING[name]) is None
+
+
+def test_one_pasted_step_line_is_a_training_log_but_one_sentence_is_not() -> None:
+    assert detect(["Epoch 0:   1%|          | 795/77225 [9:07:58<878:01:48, 41.36s/it, loss=3.1]"]) == "generic"
+    assert detect(["at step 3, loss 2.5"]) is None
+
+
+def test_the_generic_reader_keeps_a_log_whose_steps_only_it_reads() -> None:
+    """llama2.c prints nanoGPT's evaluation line among its own step lines: the steps decide."""
+    watch = FormatWatch("generic")
+    assert watch.see(body("generic-custom-llama2c-issue461-tinystories-mps.log") * 3) is None
+    assert watch.current == "generic"
+
+
+def test_a_known_trainer_still_takes_over_from_the_generic_reader() -> None:
+    watch = FormatWatch("generic")
+    assert watch.see(sample("sample-nanogpt.log")) is not None and watch.current == "nanogpt"

@@ -103,8 +103,8 @@ def test_queue_then_training() -> None:
     s = snap(tracker, T0 + 126)
     assert (s.state, s.status_line, s.queue) == ("measuring", "L2 · …", None)
     # Registered 1 s ago, no pass yet: no pace, so no guess at the wait.
-    assert s.details[0] == "measuring: 0 of 3 passes · 1 s of 3 min"
-    assert s.warmup.text == s.details[0]
+    assert s.details[:2] == ("measuring… (0 passes so far)", "measuring: 0 of 3 passes · 1 s of 3 min")
+    assert s.warmup.text == s.details[1]
 
 
 def test_warmup_needs_three_passes_and_three_minutes() -> None:
@@ -117,7 +117,8 @@ def test_warmup_needs_three_passes_and_three_minutes() -> None:
     s = snap(tracker, T0 + 179)
     assert s.state == "measuring" and s.status_line == "L1 · …"
     assert s.warmup.passes == 3 and not s.warmup.done
-    assert s.details[0] == "measuring: 3 of 3 passes · 2 min 59 s of 3 min — rate in under a minute"
+    assert s.details[:2] == ("measuring… (3 passes so far)",
+                             "measuring: 3 of 3 passes · 2 min 59 s of 3 min — rate in under a minute")
     # at exactly 3 minutes the rate shows: 3 passes over 180 s = 60 passes/h × 3200 tokens
     s = snap(tracker, T0 + 180)
     assert s.warmup.done and s.rate.measured

@@ -43,6 +43,8 @@ LEVELS = {
     "stalled": "warning",
     "silent": "problem",
     "diverged": "problem",
+    "crashed": "problem",
+    "broken": "warning",
     "unrecognised": "problem",
 }
 STATUS_LINES = {
@@ -56,6 +58,8 @@ STATUS_LINES = {
     "stalled": "step 383/29000 · stalled 1 h 00 min",
     "silent": "L1 · log silent 12 min",
     "diverged": "diverged · step 1200",
+    "crashed": "step 17/60 · crashed",
+    "broken": "epoch 0.05 · broken",
     "unrecognised": "log format not recognised",
 }
 

@@ -1,11 +1,33 @@
-"""Log-format parsers, one module per format, and the registry that names them."""
+"""Log-format parsers, one module per format, and the one registry that names them.
+
+``FORMATS`` is the registry: one :class:`FormatSpec` per format, in sniff order (a tie between
+two formats' signature counts goes to the earlier one). Everything else a module needs to know
+about the formats is derived from it: ``PARSERS`` (name → parser factory), ``FORMAT_NOUNS``
+(how a log of the format is called), ``STEP_FORMATS`` (the step trainers), and detect.py's
+``FAMILIES`` and sniff order. A new format is one row here and one parser module; a format of
+kind ``steps`` has its lines read for crashes and skipped steps as well (crash.py), for free.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
-from . import detect as _sniffing  # before the function below takes the name
+from ...stats.kinds import MINER, STEPS, Kind
 from .base import LogParser
+
+
+@dataclass(frozen=True)
+class FormatSpec:
+    """One log format: its name, how to build its parser, and how the rest of tokwatch treats it."""
+
+    name: str
+    parser: Callable[[], LogParser]
+    # Formats one parser reads together (nanoGPT, llm.c and modded-nanogpt): a line of one is
+    # no news for another, and ``--format`` of one follows a folder's file of any.
+    family: str
+    kind: Kind  # which tracker follows it (app/stats/kinds.py)
+    noun: str  # "a nanochat log": what a log of this format is called when none of its lines is one
 
 
 def _iota() -> LogParser:
@@ -41,6 +63,12 @@ def _torchtitan() -> LogParser:
     return TorchtitanParser()
 
 
+def _generic() -> LogParser:
+    from .generic import GenericParser
+
+    return GenericParser()
+
+
 def _sn38(name: str) -> Callable[[], LogParser]:
     def factory() -> LogParser:
         from .sn38 import Sn38Parser
@@ -50,34 +78,26 @@ def _sn38(name: str) -> Callable[[], LogParser]:
     return factory
 
 
-PARSERS: dict[str, Callable[[], LogParser]] = {
-    "iota": _iota,
-    # step-based trainers
-    "nanochat": _nanochat,
-    "nanogpt": _nanogpt("nanogpt"),
-    "llmc": _nanogpt("llmc"),
-    "modded-nanogpt": _nanogpt("modded-nanogpt"),
-    "hf-trainer": _hf_trainer,
-    "torchtitan": _torchtitan,
-    "sn38": _sn38("sn38"),
-    "hivemind": _sn38("hivemind"),
-}
+# In sniff order.
+FORMATS: tuple[FormatSpec, ...] = (
+    FormatSpec("iota", _iota, "iota", MINER, "an IOTA miner log"),
+    FormatSpec("nanochat", _nanochat, "nanochat", STEPS, "a nanochat log"),
+    FormatSpec("nanogpt", _nanogpt("nanogpt"), "nanogpt", STEPS, "a nanoGPT log"),
+    FormatSpec("llmc", _nanogpt("llmc"), "nanogpt", STEPS, "an llm.c log"),
+    FormatSpec("modded-nanogpt", _nanogpt("modded-nanogpt"), "nanogpt", STEPS, "a modded-nanogpt log"),
+    FormatSpec("hf-trainer", _hf_trainer, "hf-trainer", STEPS, "a Hugging Face Trainer log"),
+    FormatSpec("torchtitan", _torchtitan, "torchtitan", STEPS, "a torchtitan log"),
+    FormatSpec("sn38", _sn38("sn38"), "sn38", STEPS, "an SN38 miner log"),
+    FormatSpec("hivemind", _sn38("hivemind"), "sn38", STEPS, "a hivemind log"),
+    # No signature of its own: read when no format above claims a log (detect.py).
+    FormatSpec("generic", _generic, "generic", STEPS, "a training log"),
+)
+BY_NAME: dict[str, FormatSpec] = {spec.name: spec for spec in FORMATS}
 
-# How a log of each format is called when none of its lines is one (``--format`` forced).
-FORMAT_NOUNS = {
-    "iota": "an IOTA miner log",
-    "nanochat": "a nanochat log",
-    "nanogpt": "a nanoGPT log",
-    "llmc": "an llm.c log",
-    "modded-nanogpt": "a modded-nanogpt log",
-    "hf-trainer": "a Hugging Face Trainer log",
-    "torchtitan": "a torchtitan log",
-    "sn38": "an SN38 miner log",
-    "hivemind": "a hivemind log",
-}
-
+PARSERS: dict[str, Callable[[], LogParser]] = {spec.name: spec.parser for spec in FORMATS}
+FORMAT_NOUNS: dict[str, str] = {spec.name: spec.noun for spec in FORMATS}
 # Formats whose figures are training steps: the monitor gives them the step tracker (app/stats/steps/).
-STEP_FORMATS = frozenset(PARSERS) - {"iota"}
+STEP_FORMATS = frozenset(spec.name for spec in FORMATS if spec.kind == STEPS)
 
 
 class UnknownFormatError(ValueError):
@@ -87,10 +107,27 @@ class UnknownFormatError(ValueError):
 def create_parser(name: str) -> LogParser:
     """Build a fresh parser for the named format."""
     try:
-        factory = PARSERS[name]
+        spec = BY_NAME[name]
     except KeyError as e:
         raise UnknownFormatError(f"unknown format {name!r}; known: {', '.join(sorted(PARSERS))}") from e
-    return factory()
+    parser = spec.parser()
+    if spec.kind == STEPS:
+        # Every step trainer's log is read for crashes and skipped steps the same way (crash.py).
+        from .crash import CrashAware
+
+        return CrashAware(parser)
+    return parser
+
+
+def kind_of(name: str | None) -> Kind:
+    """The kind of log a format is (``steps`` or ``miner``); a log not recognised is the miner's, as before."""
+    spec = BY_NAME.get(name) if name is not None else None
+    return spec.kind if spec is not None else MINER
+
+
+# The sniffer reads the registry above, so it is imported after it, and before the function
+# below takes its name (importing the module sets the package's attribute).
+from . import detect as _sniffing
 
 
 def detect(lines: list[str]) -> str | None:

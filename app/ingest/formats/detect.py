@@ -15,7 +15,9 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
+from . import FORMATS, create_parser
 from .fields import clean
+from .generic import step_line as generic_step_line
 from .prefix import PrefixReader
 
 # (format, cheap substring that must be present, signature searched in the cleaned line)
@@ -43,6 +45,10 @@ _SIGNATURES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("hf-trainer", "': ", re.compile(r"\{'(?:loss|eval_loss|train_runtime)': ")),
     ("hf-trainer", '": ', re.compile(r"^\{\"(?:loss|eval_loss|train_runtime)\": ")),
     ("hf-trainer", "*****", re.compile(r"\*\*\*\*\* Running training \*\*\*\*\*")),
+    # A bare tqdm bar with its rate (the Trainer's, or any loop's with nothing before the bar):
+    # stderr captured without stdout is a log of bars alone. Bars behind a label (``Epoch 3: 45%|``)
+    # are other trainers'.
+    ("hf-trainer", "it", re.compile(r"^\s*\d{1,3}%\|[^|]{0,400}\| ?\d+/\d+ \[[\d:]+<[\d:?]+,\s*[\d.]+(?:s/it|it/s)\]")),
     ("torchtitan", "[titan]", re.compile(r"\[titan\] \d{4}-\d\d-\d\d ")),
     ("torchtitan", "memory:", re.compile(r"step:\s*\d+\s+loss:\s*\S+\s.*memory:\s*[\d.]+GiB")),
     ("sn38", "Inner Step", re.compile(r"Inner Step: \d+ \| (?:Learning Rate|Average Loss)")),
@@ -67,6 +73,14 @@ _SIGNATURES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("hivemind", "could not find a group", re.compile(r"\] (?:\[\S+\] )?Averaging step failed: could not find a group")),
     ("hivemind", "[", re.compile(r"^[A-Z][a-z]{2} \d\d \d\d:\d\d:\d\d\.\d{3} \[(?:INFO|WARN|ERROR|DEBUG)\] ")),
     ("hivemind", "peers", re.compile(r"accumulated \d+ samples for epoch #\d+ from \d+ peers")),
+    # A peer joining a collaboration: it downloads the state from another peer, or fails to and retries
+    # (printed bare, through python logging, or in the 2021 examples' ``[date time][LEVEL][caller]``).
+    (
+        "hivemind",
+        "from peer",
+        re.compile(r"Failed to load state from peers|Downloading parameters from peer \S|Finished downloading state from \S"),
+    ),
+    ("hivemind", "][", re.compile(r"^\[\d{4}/\d\d/\d\d \d\d:\d\d:\d\d\.\d{3}\]\[(?:INFO|WARN|WARNING|ERROR|DEBUG)\]\[")),
     (
         "iota",
         " - ",
@@ -74,16 +88,12 @@ _SIGNATURES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ),
 )
 # Formats one parser reads together: a line of one is no news for the other.
-FAMILIES: dict[str, str] = {
-    "nanogpt": "nanogpt",
-    "llmc": "nanogpt",
-    "modded-nanogpt": "nanogpt",
-    "sn38": "sn38",
-    "hivemind": "sn38",
-}
+FAMILIES: dict[str, str] = {spec.name: spec.family for spec in FORMATS}
 _PREFIXES = PrefixReader(dates=False)  # only the messages
 # Lines read to sniff a log (from its end: the stage that runs now).
 SNIFF_LINES = 4000
+# Step lines the generic reader needs to take a log whose known format reads no step in it.
+GENERIC_OVER_KNOWN = 3
 
 
 def signature(line: str, prefer: str | None = None) -> str | None:
@@ -141,32 +151,55 @@ def detect(lines: Sequence[str]) -> str | None:
             # loguru record): with no miner message among them, the trainer's lines decide.
             del counts["iota"]
         ranked = sorted(counts.items(), key=lambda item: (-item[1], _ORDER.index(item[0])))
-        return ranked[0][0]
-    from . import create_parser
+        name = ranked[0][0]
+        if name != "iota" and _steps_unread(name, lines):
+            return "generic"
+        return name
+    if create_parser("iota").feed(list(lines)):
+        return "iota"
+    return "generic" if _generic_steps(lines) else None
 
-    return "iota" if create_parser("iota").feed(list(lines)) else None
+
+def _steps_unread(name: str, lines: Sequence[str]) -> bool:
+    """True when a known format's few signature lines are all it reads and the generic reader
+    reads the steps: llama2.c prints nanoGPT's evaluation line, not its step line."""
+    from ...stats.events import TrainStep
+
+    tail = list(lines[-SNIFF_LINES:])
+    if any(isinstance(event, TrainStep) for event in create_parser(name).feed(tail)):
+        return False
+    steps = [e for e in create_parser("generic").feed(tail) if isinstance(e, TrainStep)]
+    return len(steps) >= GENERIC_OVER_KNOWN
+
+
+def _generic_steps(lines: Sequence[str]) -> bool:
+    """True when the generic step reader finds training steps in lines no known format claims.
+
+    Two step lines, or one that cannot be a sentence that happens to say "step" and "loss": it
+    gives its position as N/M (a bar, ``iteration 10/ 10``) or two training figures.
+    """
+    from ...stats.events import TrainStep
+
+    steps = [e for e in create_parser("generic").feed(list(lines[-SNIFF_LINES:])) if isinstance(e, TrainStep)]
+    if len(steps) >= 2:
+        return True
+    return any(
+        step.total_steps is not None
+        or sum(f is not None for f in (step.loss, step.lr, step.step_seconds, step.tokens_per_second, step.grad_norm)) >= 2
+        for step in steps
+    )
 
 
 def _miner_lines(lines: Sequence[str]) -> bool:
     """True when the IOTA parser reads a miner's own message (not just errors) in these lines."""
     from ...stats.events import ErrorLogged, Tick
-    from . import create_parser
 
     events = create_parser("iota").feed(list(lines[-SNIFF_LINES:]))
     return any(not isinstance(event, (Tick, ErrorLogged)) for event in events)
 
 
-_ORDER = [
-    "iota",
-    "nanochat",
-    "nanogpt",
-    "llmc",
-    "modded-nanogpt",
-    "hf-trainer",
-    "torchtitan",
-    "sn38",
-    "hivemind",
-]
+# A tie in signature counts goes to the format registered first.
+_ORDER = [spec.name for spec in FORMATS]
 
 
 def same_family(a: str | None, b: str | None) -> bool:
@@ -195,7 +228,6 @@ def log_kind(lines: Sequence[str], format_name: str = "auto") -> str | None:
     if any(family(name) == wanted for name in scores(lines)):
         return wanted
     from ...stats.events import Tick
-    from . import create_parser
 
     events = create_parser(format_name).feed(list(lines))
     return wanted if any(not isinstance(event, Tick) for event in events) else None
@@ -222,7 +254,10 @@ class FormatWatch:
         lines = list(lines)
         for i, line in enumerate(lines):
             name = signature(line, self.current)
-            if name is not None and same_family(name, self.current):
+            if (name is not None and same_family(name, self.current)) or (
+                name is None and self.current == "generic" and self._counts and generic_step_line(line)
+            ):
+                # The current format's own line (the generic reader's: a step line it reads).
                 self._counts.clear()
                 self._since_first = []
                 continue

@@ -42,7 +42,13 @@ _BAR = re.compile(
     r"(?:,\s*(\d{1,9}(?:\.\d+)?)(it/s|s/it|it/|it|i|s/i|s/|s))?"
 )
 _PAIR = re.compile(r"(['\"])([^'\"]{1,200})\1: ('[^']{0,200}'|\"[^\"]{0,200}\"|[-+\w.]{1,64})")
-_TOTAL_STEPS = re.compile(r"Total optimization steps = ([\d,]+)")
+# The Trainer's header (``Total optimization steps = 1,548``), unsloth's banner (``Total steps = 312``).
+_TOTAL_STEPS = re.compile(r"Total (?:optimization )?steps = ([\d,]+)")
+# unsloth_train prints ``<0-based step>, <loss>`` right after the bar: ``…12.21s/it]80, 2.0887``.
+_BAR_SUFFIX = re.compile(r"^\]?(\d{1,12}), (-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|nan|inf)\s*$")
+# Bars of one total that advance this many times with nothing else said are the training bar
+# (a log of bars alone: stderr captured, stdout not; an evaluation bar comes and goes with a dict).
+BARS_TO_TRUST = 2
 _CHECKPOINT = re.compile(r"Saving model checkpoint to \S*checkpoint-(\d{1,12})\b")
 _DICT_START = re.compile(r"\{['\"]")
 # Eval dict keys that describe the evaluation run, not the model.
@@ -66,6 +72,7 @@ class HfTrainerParser(PrefixDated):
         self._confirmed = False  # a loss dict followed a bar of the training total
         self._rate_seconds: float | None = None  # the last step time a bar printed whole
         self._logged = 0  # loss dicts seen while no bar gives the step
+        self._advancing: tuple[int, int, int] | None = None  # (total, position, bars) of bars alone
 
     def feed(self, lines: Iterable[str]) -> list[Event]:
         """Parse lines in log order; end with a ``Tick`` when a prefix carried a time."""
@@ -116,6 +123,9 @@ class HfTrainerParser(PrefixDated):
         if "|" in text and "/" in text:
             m = _BAR.search(text)
             if m is not None:
+                suffix = _BAR_SUFFIX.match(text[m.end() :])
+                if suffix is not None:
+                    return Kind.FULL, lambda: self._bar(m, suffix)
                 return Kind.FULL, lambda: self._bar(m)
         if "Saving model checkpoint to" in text:
             m = _CHECKPOINT.search(text)
@@ -127,7 +137,7 @@ class HfTrainerParser(PrefixDated):
                 return Kind.FULL, lambda: [StageStart(at=None)]
             if "Running Evaluation" in text or "Running Prediction" in text:
                 return Kind.FULL, lambda: [TrainingPause(at=None, reason="evaluation")]
-        if "Total optimization steps" in text:
+        if "Total " in text and " steps = " in text:
             m = _TOTAL_STEPS.search(text)
             if m is not None:
                 total = integer(m.group(1))
@@ -168,9 +178,15 @@ class HfTrainerParser(PrefixDated):
         self._train_total = total
         return [RunInfo(at=None, total_steps=total)]
 
-    def _bar(self, m: re.Match[str]) -> list[Event]:
+    def _bar(self, m: re.Match[str], suffix: re.Match[str] | None = None) -> list[Event]:
         n, total = int(m.group(2)), int(m.group(3))
         self._bar_total = total
+        before: list[Event] = []
+        if self._train_total is None and self._trust_bars_alone(n, total):
+            held = self._unconfirmed
+            if held is not None and held.total_steps == total and held.step < n:
+                before.append(held)  # the position held until now was a training step too
+                self._step = held.step
         other = self._train_total is not None and total != self._train_total
         if n == 0 and not other:
             self._step = 0
@@ -183,6 +199,9 @@ class HfTrainerParser(PrefixDated):
             # elapsed clock ticks in whole seconds, too coarse for a step of half a second.
             self._rate_seconds = 1 / rate if unit.startswith("i") else rate
         step_seconds = self._rate_seconds
+        loss = None
+        if suffix is not None and int(suffix.group(1)) == n - 1:
+            loss = number(suffix.group(2))  # unsloth_train: the loss of the step the bar just counted
         step = TrainStep(
             at=None,
             stage="train",
@@ -191,6 +210,7 @@ class HfTrainerParser(PrefixDated):
             elapsed_seconds=clock_seconds(m.group(4)),
             step_seconds=step_seconds,
             trainer_eta_seconds=clock_seconds(m.group(5)),
+            loss=loss,
         )
         if self._train_total is None or other:
             # Which bar trains is not known yet (a cold start may begin inside an evaluation),
@@ -198,7 +218,20 @@ class HfTrainerParser(PrefixDated):
             self._unconfirmed = step if n > 0 else None
             return [TrainingPause(at=None, reason="evaluation")] if other else []
         self._step = n
-        return [step]
+        return before + [step]
+
+    def _trust_bars_alone(self, n: int, total: int) -> bool:
+        """Bars of one total that keep advancing, with no header or dict to say: the training bar."""
+        seen = self._advancing
+        if seen is None or seen[0] != total or n <= seen[1]:
+            self._advancing = (total, n, 1)
+            return False
+        bars = seen[2] + 1
+        self._advancing = (total, n, bars)
+        if bars >= BARS_TO_TRUST:
+            self._train_total = total
+            return True
+        return False
 
     def _dict(self, pairs: dict[str, str]) -> list[Event]:
         values = {k: number(v) for k, v in pairs.items()}

@@ -26,6 +26,7 @@ from collections.abc import Iterable
 
 from ...stats.events import (
     AllReduceResult,
+    CollabProgress,
     Event,
     PeerGroup,
     StepFigures,
@@ -53,6 +54,8 @@ _BITTENSOR = re.compile(
     r"(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)[.,](\d{3}) (?:\| +[A-Z]+ +\| (?:\S+:\S+:\d+ +\| )?|- \S+ - [A-Z]+ - )"
 )
 _HIVEMIND_OLD = re.compile(r"\[(\d{4})/(\d\d)/(\d\d) (\d\d):(\d\d):(\d\d)\.(\d{3})\]\[[A-Z]+\](?:\[[^\]]*\])? ?")
+# python logging's default format, no time (``ERROR:hivemind.optim.optimizer:Failed to …``).
+_PYTHON_LOGGING = re.compile(r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.<>-]{1,120}:")
 _HIVEMIND = re.compile(r"([A-Z][a-z]{2}) (\d\d) (\d\d):(\d\d):(\d\d)\.(\d{3}) \[[A-Z]+\](?: \[[^\]]+\])? ")
 _RANK = re.compile(r"\s*Rank (\d{1,4})\s*\| ")
 _PM2 = re.compile(r"\d+\|[\w.-]{1,64}\s*\| ")
@@ -68,6 +71,10 @@ _PARTS = re.compile(r"num_parts_by_peer \(([\d, ]{0,2000})\)")
 _AVERAGED = re.compile(r"Averaged (?:gradients|parameters) with (\d+) peers")
 # run_training_monitor.py prints a tab before "loss"; copies of it have spaces.
 _HM_STEP = re.compile(rf"Step #(\d+)(?:\s+loss = ({_NUM}))?")
+# The ALBERT example of 2021 (``[2021/11/01 07:28:18.759][INFO][__main__.on_step_end:153] Step 0``).
+_HM_BARE_STEP = re.compile(r"^Step (\d+)$")
+# hivemind's progress tracker: ``<run> accumulated 64 samples for epoch #15040 from 4 peers. ETA 16.79 sec``.
+_HM_PROGRESS = re.compile(rf"accumulated (\d+) samples for epoch #(\d+) from (\d+) peers\. ETA ({_NUM}) sec")
 _LOCAL_EPOCH = re.compile(rf"Local samples:\s+\d+ \| Local epoch:\s+(\d+)(?: \| Loss: ({_NUM}))?")
 _HM_EPOCH = re.compile(r"Transitioning to epoch (\d+)")
 _HM_LOSS = re.compile(rf"Local loss: ({_NUM})")
@@ -181,6 +188,9 @@ class Sn38Parser:
             m = _HIVEMIND.match(text)
             if m is not None:
                 return _Line(self._hivemind_time(m), None, text[m.end() :])
+            m = _PYTHON_LOGGING.match(text)
+            if m is not None:
+                return _Line(None, None, text[m.end() :])
         return None
 
     def _hivemind_time(self, m: re.Match[str]) -> float | None:
@@ -218,6 +228,12 @@ class Sn38Parser:
             if m is not None:  # the hivemind.Optimizer-era miner: its local epoch is its step
                 self._miner_steps = True
                 events.append(TrainStep(at=at, stage="train", step=int(m.group(1)), loss=number(m.group(2))))
+                return
+        if "accumulated" in message:
+            m = _HM_PROGRESS.search(message)
+            if m is not None:
+                samples, epoch, peers = int(m.group(1)), int(m.group(2)), int(m.group(3))
+                events.append(CollabProgress(at, epoch, samples, peers, finite(number(m.group(4)))))
                 return
         if any(marker in message for marker in _KNOWN_ERRORS):
             events.append(TrainerError(at=at, error=message.strip(" -") or message))
@@ -272,6 +288,11 @@ class Sn38Parser:
                     TrainStep(at=at, stage="train", step=int(m.group(1)), loss=number(m.group(2)), loss_note="average")
                 )
                 return True
+        m = _HM_BARE_STEP.match(message) if not self._miner_steps else None
+        if m is not None:
+            self._hivemind_steps = True
+            events.append(TrainStep(at=at, stage="train", step=int(m.group(1))))
+            return True
         m = _HM_STEP.search(message)
         if m is not None and not self._miner_steps and "Step #" in message[:12]:
             self._hivemind_steps = True

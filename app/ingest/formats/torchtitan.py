@@ -37,6 +37,13 @@ _PAIR = re.compile(rf"([a-z_]{{2,30}}):\s*({NUM})(GiB\(([\d.]+)%\)|%)?")
 _MESH = re.compile(r"Building \d-D device mesh with \[[^\]]*\], \[([\d, ]{1,100})\]")
 _PEAK_UNKNOWN = re.compile(r"Peak flops undefined for: (.{1,100}), fallback to (\S+)")
 _STARTS = re.compile(r"Training starts at step (\d+)")
+# The init line (``Training starts at step 1, …, total steps 100 (warmup 200)`` in 2024,
+# ``Trainer is initialized with …, total steps 10 (warmup 200)`` since): the run's length.
+_TOTAL = re.compile(r"total steps (\d+)")
+_INIT = ("Training starts at step", "Trainer is initialized", "Training completed")
+# A pipeline-parallel rank that holds no loss prints this placeholder (only the last stage has one).
+PIPELINE_PLACEHOLDER = -1.0
+PIPELINE_NOTE = "loss is on the last pipeline stage"
 _RANKED = re.compile(r"\[rank(\d{1,6})\]:")
 
 
@@ -65,6 +72,7 @@ class TorchtitanParser:
         self._last: tuple[int, float | None] | None = None  # (step, loss) last emitted
         self._fallback_note: str | None = None
         self._latest: float | None = None
+        self._total: int | None = None  # from the init line
         self._lines = LineTimes(PrefixReader(to_epoch))
 
     @property
@@ -101,6 +109,8 @@ class TorchtitanParser:
                 # Without torchtitan's logger (a custom logging setup): read the message alone,
                 # at the time its own prefix gave, if any.
                 return self._message_kind(self._lines.at, None, text)
+            if text.startswith(_INIT):
+                return self._message_kind(self._lines.at, None, text)
             if text[:1] == " " or ":" not in text[:12]:
                 return (Kind.FRAGMENT if ("GiB(" in text or "tps:" in text) else Kind.OTHER), None
             return Kind.OTHER, None
@@ -135,7 +145,11 @@ class TorchtitanParser:
         message = record.message.strip()
         if message.startswith(("step:", "validate step:")):
             self._step_message(at, message, events)
-        elif message.startswith("Training starts at step"):
+        elif message.startswith(_INIT[:2]):
+            total = _TOTAL.search(message)
+            if total is not None and int(total.group(1)) > 0:
+                self._total = int(total.group(1))
+                events.append(RunInfo(at=at, total_steps=self._total))
             if _STARTS.match(message):
                 self._last = None
                 events.append(StageStart(at=at))
@@ -183,13 +197,15 @@ class TorchtitanParser:
             figures.append(("tflops", tflops))
         throughput = pairs.get("tps") or pairs.get("wps")
         mfu = number(pairs["mfu"][0]) if "mfu" in pairs else None
+        placeholder = loss == PIPELINE_PLACEHOLDER
         events.append(
             TrainStep(
                 at=at,
                 stage="train",
                 step=step_number,
-                loss=loss,
-                loss_note="global average",
+                total_steps=self._total,
+                loss=None if placeholder else loss,
+                loss_note=PIPELINE_NOTE if placeholder else "global average",
                 grad_norm=number(pairs["grad_norm"][0]) if "grad_norm" in pairs else None,
                 tokens_per_second=finite(number(throughput[0])) if throughput is not None else None,
                 per_device=True,

@@ -65,7 +65,7 @@ def rate_at(
             seconds_needed=float(WARMUP_SECONDS),
             done=done,
             text=None if done else text.warmup(
-                stretch_passes, WARMUP_COUNT, observed, float(WARMUP_SECONDS), "pass", "passes"
+                min(stretch_passes, WARMUP_COUNT), WARMUP_COUNT, observed, float(WARMUP_SECONDS), "pass", "passes"
             ),
         ),
     )
@@ -156,6 +156,8 @@ def details(
     lines: list[str] = []
     if tracker.layer is not None:
         lines.append(_rate_line(tracker, state, rate))
+        if lines[-1].startswith("measuring…") and rate.warmup.text:
+            lines.append(rate.warmup.text)  # how far the warm-up is (the page shows it with its bar)
     if queue is not None:
         lines.extend(_queue_lines(queue, now))
     last_pass = tracker.live.last_pass_at
@@ -185,7 +187,13 @@ def _rate_line(tracker: IotaTracker, state: State, rate: Rate) -> str:
         return f"{text.compact(view.tokens_per_hour)} tok/h · {_whole(view.passes_per_hour)} passes/h {over}"
     if rate.warmup.done and view.passes_per_hour is not None:
         return f"{_whole(view.passes_per_hour)} passes/h {over} · batch shape not seen yet"
-    return rate.warmup.text or "measuring…"
+    # The seed's words; the page shows the warm-up's sentence and bar under them.
+    return measuring_line(rate.warmup.passes)
+
+
+def measuring_line(passes: int) -> str:
+    """The details line while the rate is measured: the seed's `measuring… (5 passes so far)`."""
+    return f"measuring… ({text.plural(passes, 'pass', 'passes')} so far)"
 
 
 def _whole(value: float) -> int:

@@ -42,7 +42,7 @@ def training_payload(stage: Stage, m: Measure, stall: Stall, eta: float | None, 
         "loss_note": stage.loss_note,
         "lr": json_number(stage.lr),
         "lr_multiplier": json_number(latest.lr_multiplier),
-        "grad_norm": json_number(stage.grad_norm),
+        "grad_norm": printed_number(stage.grad_norm),
         "step_seconds": json_number(step_seconds(stage)),
         "tokens_per_second": json_number(rate),
         "tokens_per_second_scope": scope,
@@ -97,8 +97,19 @@ TRAINING_KEYS = (
     "lr_multiplier", "grad_norm", "step_seconds", "tokens_per_second", "tokens_per_second_scope", "mfu",
     "mfu_note", "tokens_per_hour", "steps_per_hour", "eta_seconds", "trainer_eta_seconds", "eval", "data",
     "all_reduce", "figures", "paused", "seconds_since_step", "stall_after_seconds", "stalled", "finished",
-    "logged_steps", "errors",
+    "logged_steps", "errors", "crash", "broken", "collaboration",
 )  # fmt: skip
+
+
+def printed_number(value: float | None) -> float | str | None:
+    """A figure as the trainer printed it: a number, or ``"nan"``/``"inf"``/``"-inf"`` as text.
+
+    JSON has no NaN (the snapshot is serialised with ``allow_nan=False``), and null would read as
+    "not printed"; a gradient norm of nan is the very news.
+    """
+    if value is None or math.isfinite(value):
+        return value
+    return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
 
 
 def json_number(value: float | None) -> float | int | None:

@@ -21,9 +21,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...snapshot import RateView, State, WarmupView
+from ...snapshot import EventView, RateView, State, WarmupView
 from ..events import (
     AllReduceResult,
+    CollabProgress,
     EvalResult,
     Event,
     PeerGroup,
@@ -38,6 +39,7 @@ from ..events import (
 from ..tracker import WARMUP_SECONDS
 from . import payload, rules
 from . import text as step_text
+from .health import RunHealth
 from .stage import (
     AllReduce,
     Errors,
@@ -66,6 +68,7 @@ class StepReport:
     step: int | None
     training: dict[str, Any]
     state_since: float | None = None
+    events: tuple[EventView, ...] = ()  # newest first
 
 
 class StepProgress:
@@ -86,6 +89,8 @@ class StepProgress:
         # Running totals over every stage (never decrease): /metrics' counters.
         self.steps_total = 0
         self.tokens_total = 0.0
+        self.health = RunHealth()
+        self._collab: CollabProgress | None = None
 
     # --- applying -------------------------------------------------------------
 
@@ -99,6 +104,7 @@ class StepProgress:
 
     def apply(self, event: Event, t: float | None) -> None:
         """Apply one event seen at ``t`` (None: the time is not known)."""
+        self.health.apply(event, t)
         if isinstance(event, TrainStep):
             self._step(event, t)
         elif isinstance(event, StepFigures):
@@ -123,6 +129,8 @@ class StepProgress:
             errors.last, errors.last_at = event.error, t
         elif isinstance(event, RunInfo):
             self._run_info(event)
+        elif isinstance(event, CollabProgress):
+            self._collab = event
         elif isinstance(event, PeerGroup):
             self._all_reduce = self._all_reduce or AllReduce()
             self._all_reduce.peers = event.peers
@@ -143,6 +151,8 @@ class StepProgress:
             run.tokens_per_step = event.tokens_per_step
         if event.device_count is not None and event.device_count > 0:
             run.device_count = event.device_count
+        if event.total_steps is not None and event.total_steps > 0:
+            run.total_steps = event.total_steps
         if event.gpu_name is not None:
             run.gpu_name = event.gpu_name
         if event.peak_flops is not None or event.peak_flops_unknown:
@@ -307,6 +317,8 @@ class StepProgress:
         details.extend(step_text.error_lines(self._errors))
         training = payload.training_payload(stage, m, stall, eta, self._all_reduce)
         training["errors"] = payload.errors_view(self._errors)
+        since = self._state_since(state, stage, stall)
+        state, status, since = self._health(state, status, since, step_text.progress(stage), details, training)
         return StepReport(
             state=state,
             status_line=status,
@@ -315,8 +327,40 @@ class StepProgress:
             warmup=m.warmup_view(),
             step=stage.latest.step,
             training=training,
-            state_since=self._state_since(state, stage, stall),
+            state_since=since,
+            events=tuple(reversed(self.health.events)),
         )
+
+    def _health(
+        self, state: State, status: str, since: float | None, where: str | None, details: list[str],
+        training: dict[str, Any],
+    ) -> tuple[State, str, float | None]:
+        """A crash outranks every other state; a broken run outranks all but a divergence."""
+        collab = self._collab
+        training["collaboration"] = None
+        if collab is not None:
+            eta = payload.json_number(collab.eta_seconds)
+            training["collaboration"] = {"epoch": collab.epoch, "samples": collab.samples, "peers": collab.peers,
+                                         "eta_seconds": eta}
+            due = f" · next epoch in {step_text.seconds_text(eta)}" if eta is not None and eta >= 0 else ""
+            details.insert(1 if where else 0, f"Collaboration: epoch #{collab.epoch} · {collab.samples} samples"
+                           f" from {collab.peers} peers{due}")
+            if not where and state == "working" and status == "waiting for first step":
+                status = f"epoch #{collab.epoch} · {collab.peers} peers"
+        health = self.health
+        crash, broken = health.crash, health.broken()
+        training["crash"] = None if crash is None else {"error": crash.error, "at": payload.json_number(crash.at)}
+        training["broken"] = None if broken is None else broken.sentence
+        skips = health.skip_line()
+        if skips is not None:
+            details.insert(1, skips)
+        if crash is not None:
+            details.insert(0, f"Crashed: {step_text.clip(crash.error, 200)}")
+            return "crashed", f"{where} · crashed" if where else "no step yet · crashed", crash.at
+        if broken is not None and state != "diverged":
+            details.insert(0, broken.sentence)
+            return "broken", f"{where} · broken" if where else "broken run", broken.since
+        return state, status, since
 
     def _state_since(self, state: str, stage: Stage, stall: rules.Stall) -> float | None:
         """When the current state began (unix seconds), or None when not known."""
@@ -338,6 +382,10 @@ class StepProgress:
             return self._restart_at
         return stage.began_at
 
+    def recognised(self) -> str | None:
+        """The figures the latest step line gave, for a log read by the generic reader."""
+        return None if self._stage is None else step_text.recognised(self._stage)
+
     def _report_before_steps(self) -> StepReport:
         empty = Measure(None, 0.0, 0, 0.0, None, None, False)
         ar, errors = self._all_reduce, self._errors
@@ -347,20 +395,26 @@ class StepProgress:
         elif errors is not None:
             status = f"no step yet · {errors.count} error{'s' if errors.count != 1 else ''}"
         details = ["waiting for the first training step"]
+        if self._run.total_steps is not None:
+            details[0] += f" of {self._run.total_steps:,} planned"
         details.extend(step_text.all_reduce_lines(ar))
         details.extend(step_text.error_lines(errors))
         details.extend(step_text.run_details(self._run))
         training = payload.empty_payload()
+        training["total_steps"] = self._run.total_steps
         training["all_reduce"] = payload.all_reduce_view(ar)
         training["errors"] = payload.errors_view(errors)
+        state, status, since = self._health("working", status, None, None, details, training)
         return StepReport(
-            state="working",
+            state=state,
             status_line=status,
             details=tuple(details),
             rate=empty.rate_view(self._run.tokens_per_step),
             warmup=empty.warmup_view(),
             step=None,
             training=training,
+            state_since=since,
+            events=tuple(reversed(self.health.events)),
         )
 
     def counts_tokens(self) -> bool:

@@ -34,6 +34,7 @@ class RunFacts:
     gpu_name: str | None = None
     peak_flops: float | None = None
     peak_unknown: bool = False
+    total_steps: int | None = None  # planned, as an init line says (torchtitan, HF's header)
 
 
 @dataclass(slots=True)

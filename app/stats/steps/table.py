@@ -35,6 +35,7 @@ _FIELDS: dict[str, tuple[str, str]] = {
     "stall_after_seconds": ("called stalled after", "s"),
     "stalled": ("stalled", ""),
     "finished": ("finished", ""),
+    "broken": ("broken run", ""),
 }
 _DATA: dict[str, tuple[str, str]] = {
     "epoch": ("data epoch", ""),
@@ -88,6 +89,8 @@ def _rows(training: dict[str, Any]) -> Iterator[FieldRow]:
                 if inner_value is not None:
                     label, unit = names.get(inner, _own_name(inner))
                     yield FieldRow(label, figure(inner_value), unit)
+        elif key == "crash" and isinstance(value, dict):
+            yield FieldRow("crashed with", str(value.get("error")), "")
         elif key == "figures" and isinstance(value, dict):
             for name, inner_value in value.items():
                 label, unit = _own_name(name)

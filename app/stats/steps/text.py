@@ -70,6 +70,8 @@ def details(
         lines.append(f"Loss {loss} ({note}){extra}")
         if not math.isfinite(stage.loss):
             lines.append("Loss is not a number: the run has diverged")
+    elif latest.loss_note:
+        lines.append(f"No loss here: {latest.loss_note}")
     for name in stage.eval_diverged:
         value, step = stage.evals.get(name, (None, None))
         at = f" at step {step}" if step is not None and not latest.logged else ""
@@ -241,6 +243,26 @@ def figure_lines(figures: dict[str, float]) -> list[str]:
         return []
     line = " · ".join(parts)
     return [line[:1].upper() + line[1:]]
+
+
+def recognised(stage: Stage) -> str:
+    """Which figures a log read by the generic reader gave: ``generic: step, loss, lr, step time``."""
+    latest = stage.latest
+    have = [
+        ("step", True),
+        ("total", latest.total_steps is not None),
+        ("epoch", stage.epoch is not None),
+        ("loss", stage.loss is not None),
+        ("lr", stage.lr is not None),
+        ("grad norm", stage.grad_norm is not None),
+        ("step time", latest.step_seconds is not None),
+        ("elapsed", latest.elapsed_seconds is not None),
+        ("tok/s", latest.tokens_per_second is not None),
+        ("tokens", latest.tokens is not None),
+        ("ETA", latest.trainer_eta_seconds is not None),
+        ("eval", bool(stage.evals)),
+    ]
+    return "generic: " + ", ".join(name for name, present in have if present)
 
 
 def clip(value: str, length: int) -> str:

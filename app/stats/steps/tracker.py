@@ -73,6 +73,10 @@ class StepTracker:
         report = self.progress.report(now)
         history = self._history.view(now, self._clock.latest, self.progress.tokens_per_hour)
         state, status_line = report.state, report.status_line
+        details = report.details
+        recognised = self.progress.recognised() if self.format_name == "generic" else None
+        if recognised is not None:
+            details = (*details, recognised)  # a trainer tokwatch has no parser for: say what it read
         if not self.has_records:  # "waiting" only while nothing was read; else none was a step line
             state, status_line = ("unrecognised", "log format not recognised") if source.lines_read else ("waiting", "waiting for log")
         return Snapshot(
@@ -87,7 +91,7 @@ class StepTracker:
             run=None,
             gpu_memory=None,
             backend_errors=NO_BACKEND_ERRORS,
-            details=report.details,
+            details=details,
             history=history,
             source=self._clock.source(source),
             as_of=now,
@@ -96,4 +100,5 @@ class StepTracker:
             counts=CountsView(self.progress.steps_total, int(self.progress.tokens_total), {}),
             history_unit="tok/h" if self.progress.counts_tokens() else None,
             training_fields=training_table(report.training),
+            events=report.events,
         )

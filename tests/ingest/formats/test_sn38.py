@@ -12,6 +12,7 @@ import pytest
 from app.ingest.formats.sn38 import Sn38Parser
 from app.stats.events import (
     AllReduceResult,
+    CollabProgress,
     PeerGroup,
     StepFigures,
     Tick,
@@ -141,6 +142,7 @@ def test_hivemind_lines() -> None:
         ]
     )
     assert events == [
+        CollabProgress(None, epoch=41, samples=3712, peers=6, eta_seconds=52.31),
         AllReduceResult(None, ok=True, peers=6),
         TrainStep(None, "train", 42),
         AllReduceResult(None, ok=False, error="AllreduceException('could not find a group')"),

@@ -9,6 +9,7 @@ import pytest
 
 from app.ingest.formats.torchtitan import TorchtitanParser
 from app.stats.events import EvalResult, RunInfo, StageEnd, StageStart, Tick, TrainingPause, TrainStep
+from tests.reallogs import body
 
 SAMPLE = Path(__file__).resolve().parents[2] / "data" / "sample-torchtitan.log"
 PREFIX = "[rank0]:[titan] 2026-05-18 16:04:29,296 - root - INFO - "
@@ -148,3 +149,22 @@ def test_the_sample_reads_whole() -> None:
     assert bad == 0
     assert [e.step for e in events if isinstance(e, TrainStep)] == [1, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100]
     assert EvalResult(utc(2026, 5, 18, 16, 6, 14) + 0.158, "val_loss", 3.1893, 100) in events
+
+
+def test_the_init_line_gives_the_total_steps() -> None:
+    """torchtitan PR 533 (2024, no ``[titan]`` tag) and PR 1625 (2025): ``total steps N (warmup W)``."""
+    parser = TorchtitanParser()
+    events = parser.feed(body("torchtitan-pr533-total-steps-wps.log"))
+    assert RunInfo(events[0].at, total_steps=100) in events
+    steps = [e for e in events if isinstance(e, TrainStep)]
+    assert [(s.step, s.total_steps) for s in steps] == [(1, 100), (10, 100), (20, 100), (30, 100), (40, 100)]
+    later = TorchtitanParser().feed(body("torchtitan-pr1625-init-only-warmup-adjusted.log"))
+    assert [e.total_steps for e in later if isinstance(e, RunInfo) and e.total_steps] == [10]
+
+
+def test_a_pipeline_stage_without_the_loss_prints_a_placeholder() -> None:
+    """Composed in torchtitan's 2025 template: a first pipeline stage logs ``loss: -1.0000``."""
+    line = ("[rank0]:[titan] 2025-08-22 08:00:00,000 - root - INFO - step:  5  loss: -1.0000  memory: 20.00GiB(21.05%)"
+            "  tps: 1,234  tflops: 50.00  mfu: 5.06%")
+    step = next(e for e in TorchtitanParser().feed([line]) if isinstance(e, TrainStep))
+    assert (step.loss, step.loss_note) == (None, "loss is on the last pipeline stage")

@@ -1,0 +1,287 @@
+"""Crashes and skipped steps, read the same way for every step trainer, whatever its format.
+
+A run dies the same way whoever wrote the training loop: Python prints a traceback and its last
+line (``RuntimeError: CUDA out of memory…``), the kernel or an operator kills it (``Killed``,
+``Signal 9 (SIGKILL)``), the launcher reports a failed child (torchrun's ``ChildFailedError`` and
+its ``exitcode``), NCCL's watchdog aborts a collective that timed out, or the process faults
+(``Segmentation fault``, ``Fatal Python error``). And fp16 runs print the same few lines when the
+loss scaler skips a step (DeepSpeed's ``[deepspeed] OVERFLOW!``, apex's ``Gradient overflow.
+Skipping step``). None of that depends on the trainer, so it is read here, once, and not in each
+parser:
+
+* :class:`CrashWatch` is a small stateful line classifier: a line in, the events it adds out
+  (:class:`~app.stats.events.RunCrashed`, :class:`~app.stats.events.StepSkipped`). It knows
+  nothing of steps or losses.
+* :class:`CrashAware` wraps any step parser: every line goes to the parser and to the watch, and
+  the watch's events follow the parser's events of the same line, in log order. The registry
+  (``create_parser``) wraps every format of kind ``steps``, so a new step parser gets crash and
+  skipped-step detection without a line of its own. The step tracker decides what they mean
+  (crashed until a later training step; a broken run when skips keep coming).
+
+What is a crash, and what is not (a monitor that cries wolf is soon ignored):
+
+* A traceback counts when its exception line is read (chained exceptions: the last one). A
+  traceback that a logger prints for an error the program caught (the line before it says it
+  will retry, skip, continue or ignore it, e.g. hivemind's ``Failed to load state from peers: …,
+  retrying ...``) is not a crash; neither is asyncio's ``Task exception was never retrieved``.
+* One-line fatal errors (NCCL watchdog, a killed process, a fault, a failed child, a cancelled
+  Slurm job) count as soon as read, also glued to the end of a progress bar or behind a rank
+  prefix. A line logged at warning level, or one that says it recovers (``skipping batch``,
+  ``retrying``), never counts.
+* A training step printed after a crash means the run was started again: the tracker clears it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from ...stats.events import Event, RunCrashed, StepSkipped
+from .base import LogParser
+from .fields import clean
+from .prefix import PrefixReader
+
+# Tracebacks are shown by their exception line: capped, as a detail line is.
+MAX_ERROR_CHARS = 240
+# A traceback never runs this long; past it, the lines were something else.
+MAX_TRACEBACK_LINES = 400
+# After an exception line, a launcher's failure table may say more (exit code, signal).
+TABLE_LINES = 30
+
+_TRACEBACK = "Traceback (most recent call last):"
+_FRAME = re.compile(r'^\s*File "[^"]*", line \d+')
+_CHAIN = re.compile(r"^(?:During handling of the above exception|The above exception was the direct cause)")
+# Python's last line of a traceback: ``pkg.mod.SomeError: message`` or a bare ``KeyboardInterrupt``.
+_EXCEPTION = re.compile(r"^((?:[A-Za-z_]\w*\.)*[A-Z]\w*)(?::(?:\s(.*))?)?$")
+_EXCEPTION_NAME_END = re.compile(
+    r"(?:Error|Exception|Interrupt|Exit|Failure|Timeout|Abort|Aborted|Killed|Fault)$"
+)
+# The line before a traceback says the program caught the error and goes on.
+_HANDLED = re.compile(
+    r"retry|retrying|will retry|trying again|skipping|ignor(?:e|ed|ing)|continuing|recover|"
+    r"never retrieved|Exception in callback|Exception ignored in|^future: <Task",
+    re.IGNORECASE,
+)
+# A logger's error or warning record: a traceback right under one is the program logging an
+# error it caught (``logger.exception``, ``exc_info=True``); Python's own report of an uncaught
+# exception has no record above it.
+_LOGGED = re.compile(
+    r"(?:^|[\s|\[:])(?:ERROR|WARNING|WARN|EXCEPTION)(?:[\s|\]:]|$)|^\[?E\d{4} |^\[E "
+)
+# Warning-level lines never crash a run (glog ``W0219``, torch's ``[W …]``, python warnings).
+_WARNING = re.compile(
+    r"^(?:\[?W\d{4}\b|\[W |WARNING\b|WARN\b|\[WARNING\]|\[WARN\])|\bWarning: |Warning\]|\| WARNING +\||"
+    r" - WARNING - |\bWARNING:|\[WARNING\|"
+)
+# One-line fatal errors, found anywhere in a line (after a bar, behind any prefix).
+_FATAL = re.compile(
+    r"Watchdog caught collective operation timeout"
+    r"|Some NCCL operations have failed or timed out"
+    r"|NCCL communicator was aborted"
+    r"|\bNCCL error\b|ncclInternalError|ncclSystemError|ncclUnhandledCudaError|ncclRemoteError|ncclInvalidUsage"
+    r"|DistBackendError"
+    r"|terminate called after throwing an instance of"
+    r"|ChildFailedError"
+    r"|failed \(exitcode: -?[1-9]\d*\) local_rank"
+    r"|exits with return code = -?[1-9]"
+    r"|Out of memory: Kill(?:ed)? process|oom-kill|invoked oom-killer"
+    r"|Segmentation fault|Fatal Python error|Bus error \(core dumped\)|Aborted \(core dumped\)|\(core dumped\)"
+    r"|CANCELLED AT \S+ DUE TO|DUE TO TIME LIMIT|DUE TO NODE FAILURE"
+    r"|srun: error: .*Exited with exit code [1-9]"
+    r"|Current loss scale already at minimum"
+    r"|CUDA out of memory|OutOfMemoryError|CUDA error: an illegal memory access|device-side assert triggered"
+    r"|CUDA driver error"
+    r"|libc\+\+abi: terminating|terminating due to uncaught exception"
+)
+# What a shell says when the process ended by a signal: the crash when nothing more telling was read.
+_ALONE = re.compile(
+    r"^(?:Killed|KeyboardInterrupt|\^C.*|Terminated|Aborted)$"
+    r"|^(?:zsh|bash|sh): (?:line \d+: )?(?:\d+ )?(?:abort|killed|Killed|Aborted|Segmentation fault|terminated)\b"
+)
+# How telling a crash line is: a shell's notice < a one-line fatal error < Python's exception line.
+# Right after a crash, a less telling line of the same death (C++'s ``terminate called…`` under
+# a RuntimeError, ``zsh: abort`` under libc++'s message) does not replace it.
+NOTICE, FATAL, EXCEPTION = 0, 1, 2
+# torchrun's failure table: ``exitcode  : -9 (pid: 14750)``, ``traceback : Signal 9 (SIGKILL) …``.
+_TABLE_EXIT = re.compile(r"^\s*exitcode\s*:\s*(-?\d+)")
+_TABLE_CAUSE = re.compile(r"^\s*traceback\s*:\s*(\S.*)$")
+# What a progress bar glued before an error ends with (`` 16.31s/it]``).
+_BAR_END = re.compile(r"(?:s/it|it/s|/s)\]|\]\s*$")
+# The loss scaler skipping a step.
+_OVERFLOW = re.compile(
+    r"\[deepspeed\] OVERFLOW!|Gradient overflow\.\s+Skipping step|OVERFLOW! Rank \d+ Skipping step"
+    r"|Skipping step, loss scaler \d+ reducing loss scale",
+    re.IGNORECASE,
+)
+# The scale tried, then the one it falls to (the last figure is the scale now).
+_SCALE = re.compile(r"(?:loss scale|reducing to|reducing loss scale to)[:\s]+([\d.]+(?:e[+-]?\d+)?)", re.IGNORECASE)
+# Cheap test: can this line be anything the watch reads?
+_MAYBE = re.compile(
+    r"Traceback|File \"|Error|Exception|Interrupt|NCCL|nccl|terminate called|exitcode|exit code|return code"
+    r"|Kill|kill|fault|Fatal|core dumped|CANCELLED|DUE TO|loss scale|OVERFLOW|overflow|^\s*\^C|Terminated|Aborted"
+    r"|traceback"
+)
+
+
+class CrashWatch:
+    """Reads lines one by one and says when one ends the run or skips a step."""
+
+    def __init__(self) -> None:
+        self._prefixes = PrefixReader(dates=False)
+        self._in_traceback = False
+        self._handled = False  # the traceback under way was caught by the program
+        self._traceback_lines = 0
+        self._after_exception = 0  # lines left in which a failure table may follow
+        self._exception: str | None = None
+        self._exit_code: str | None = None
+        self._rank = NOTICE  # of the crash line read last
+        self._previous = ""  # the last non-blank line before this one
+        self._previous_fatal = False  # and it was a crash of its own
+
+    def see(self, raw: str) -> list[Event]:
+        """The events this line adds (usually none)."""
+        if not self._in_traceback and not self._after_exception and not _MAYBE.search(raw):
+            if raw.strip():
+                self._previous, self._previous_fatal = raw, False
+            return []
+        line = clean(raw)
+        message = self._prefixes.read(line).message.strip()
+        events = self._read(line, message)
+        if message:
+            self._previous = line
+            self._previous_fatal = any(isinstance(event, RunCrashed) for event in events)
+        return events
+
+    def _read(self, line: str, message: str) -> list[Event]:
+        at = line.find(_TRACEBACK)
+        if at >= 0:
+            # A chained exception goes on in the same traceback; a new one after a handled or
+            # finished one starts over, caught or not by what the line before it says.
+            if not self._in_traceback:
+                self._handled = self._caught(line[:at].strip())
+            self._in_traceback, self._traceback_lines, self._after_exception = True, 0, 0
+            return []
+        if not self._in_traceback and _FRAME.match(message) and not self._after_exception:
+            # A traceback whose first line was not read (a cold start, a cut paste).
+            self._in_traceback, self._traceback_lines = True, 0
+            self._handled = self._caught("")
+            return []
+        if self._in_traceback:
+            return self._traceback(message)
+        if self._after_exception:
+            self._after_exception -= 1
+            refined = self._table(message)
+            if refined is not None:
+                return refined
+            if _CHAIN.match(message):
+                self._in_traceback, self._traceback_lines, self._after_exception = True, 0, 0
+                return []
+        return self._single(line, message)
+
+    def _caught(self, glued: str) -> bool:
+        """Whether the traceback starting now reports an error the program caught (see ``_LOGGED``)."""
+        if glued:  # printed right after a progress bar: nothing logged it
+            return bool(_HANDLED.search(glued))
+        if self._previous_fatal:  # the record above already said the run died
+            return False
+        return bool(_HANDLED.search(self._previous) or _LOGGED.search(self._previous))
+
+    def _traceback(self, message: str) -> list[Event]:
+        self._traceback_lines += 1
+        if self._traceback_lines > MAX_TRACEBACK_LINES:
+            self._in_traceback = False
+            return []
+        if not message or _FRAME.match(message) or _CHAIN.match(message) or message[0] in "^~":
+            return []
+        m = _EXCEPTION.match(message)
+        if m is None or (m.group(2) is None and ":" not in message and not _EXCEPTION_NAME_END.search(m.group(1))):
+            return []  # a source line of a frame (pasted without its indentation), or another rank's line
+        self._in_traceback = False
+        if self._handled:
+            self._after_exception, self._exception = TABLE_LINES, None
+            return []
+        return self._crash(message, EXCEPTION)
+
+    def _crash(self, text: str, rank: int) -> list[Event]:
+        """A crash line of this rank: said, unless it echoes a more telling one just read."""
+        if self._after_exception and self._exception is not None and rank < self._rank:
+            return []
+        self._exception, self._exit_code, self._rank = text, None, rank
+        self._after_exception = TABLE_LINES
+        return [RunCrashed(None, _clip(text))]
+
+    def _table(self, message: str) -> list[Event] | None:
+        """A launcher's failure table under the exception: the exit code and the signal say more."""
+        if self._handled or self._exception is None:
+            return None
+        m = _TABLE_EXIT.match(message)
+        if m is not None:
+            self._exit_code = m.group(1)
+            return []
+        m = _TABLE_CAUSE.match(message)
+        if m is not None and m.group(1) != "<N/A>":
+            name = self._exception.split(":")[0].rsplit(".", 1)[-1]
+            code = f" (exit code {self._exit_code})" if self._exit_code is not None else ""
+            return self._crash(f"{name}: {m.group(1)}{code}", EXCEPTION)
+        return None
+
+    def _single(self, line: str, message: str) -> list[Event]:
+        skipped = _OVERFLOW.search(message)
+        if skipped is not None:
+            scales = [float(v) for v in _SCALE.findall(message)]
+            return [StepSkipped(None, scales[-1] if scales else None)]
+        if _ALONE.match(message):
+            return self._crash(message, NOTICE)
+        m = _FATAL.search(message)
+        if m is None or _WARNING.search(message[: m.start()] or message) or _HANDLED.search(message):
+            return []
+        text = message
+        if m.start() > 0:
+            # Glued to the end of a progress bar: the error starts after it.
+            ends = [e.end() for e in _BAR_END.finditer(message, 0, m.start())]
+            if ends:
+                text = message[ends[-1] :].strip()
+        return self._crash(text, FATAL)
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= MAX_ERROR_CHARS else text[: MAX_ERROR_CHARS - 1] + "…"
+
+
+class CrashAware:
+    """A step parser whose lines also go through a :class:`CrashWatch` (see the module docstring)."""
+
+    def __init__(self, parser: LogParser) -> None:
+        self.parser = parser
+        self.name = parser.name
+        self.bad_lines = parser.bad_lines
+        self._watch = CrashWatch()
+
+    @property
+    def reference_time(self) -> float | None:
+        """The wrapped parser's reference time (see :class:`~app.ingest.formats.base.LogParser`)."""
+        return self.parser.reference_time
+
+    @reference_time.setter
+    def reference_time(self, value: float | None) -> None:
+        self.parser.reference_time = value
+
+    def feed(self, lines: Iterable[str]) -> list[Event]:
+        """The parser's events, with the watch's after those of the line that carried them."""
+        batch = lines if isinstance(lines, list) else list(lines)
+        see = self._watch.see
+        marks = [(i, found) for i, line in enumerate(batch) if (found := see(line))]
+        if not marks:
+            events = self.parser.feed(batch)
+            self.bad_lines = self.parser.bad_lines
+            return events
+        events = []
+        start = 0
+        for i, found in marks:
+            events.extend(self.parser.feed(batch[start : i + 1]))
+            events.extend(found)
+            start = i + 1
+        if start < len(batch):
+            events.extend(self.parser.feed(batch[start:]))
+        self.bad_lines = self.parser.bad_lines
+        return events

@@ -1,0 +1,509 @@
+"""The generic step reader: trainers tokwatch has no parser for (Megatron, Lightning, MLX, …).
+
+A line is read through the field grammar (app/ingest/formats/grammar.py): ``name separator
+value`` pairs, a JSON-lines record, or a tqdm bar with its description and postfix. It is a
+step when it carries a step, labelled as one (``step 120``, ``iteration 120/5000``, ``Iter 10:``,
+``"current_steps": 10``) or as a position (a training bar's ``450/1000``, the leading counters of
+``490 | loss …`` and torchtune's ``1|120|Loss: …``), and at least one training figure beside it
+(a loss, a learning rate, a step time or rate, tokens/s). Nothing is guessed: a number with no
+name is no figure, a time without a unit no duration, a rate or ETA comes only from printed
+times. Every other line (a traceback, a warning, a config dump) is left alone and reads as
+nothing here.
+
+A bar counts the batches of its epoch when its description names one (Lightning, NeMo,
+llama-recipes): its total is the epoch's, so a full epoch bar is not the run's end unless it is
+the last epoch (``Training Epoch: 3/3``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from ...stats.events import EvalResult, Event, StageEnd, Tick, TrainingPause, TrainStep
+from .fields import MAX_LINE_CHARS, NUM, Kind, WrapJoiner, clean, clock_seconds, number
+from .grammar import EVAL_WORDS, LOSS_RANK, Field, Reading, json_reading, pairs
+from .prefix import LineTimes, PrefixDated
+
+MAX_CHARS = 4096
+# A tqdm bar: ``45%|████▌ | 450/1000 [01:58<02:10, 3.46it/s, loss=2.3]`` or, without a total,
+# ``17671it [1:05:34,  4.49it/s, loss=2.15]``. The last one on a line counts (redraws run together).
+_BAR = re.compile(
+    r"(?:(?:(?P<pct>\d{1,3})%\|[^|]{0,400}\|\s*)?(?P<n>\d{1,12})/(?P<m>\d{1,12})|(?P<count>\d{1,12})it)\s*"
+    r"\[(?P<elapsed>\d[\d:]{0,11})(?:<(?P<remain>[\d:?]{1,12}))?"
+    r"(?:,\s*(?:(?P<rate>\d{1,9}(?:\.\d+)?)|\?)\s*(?P<unit>s/it|it/s))?"  # NeMo's own bar prints none
+    r"(?:,\s*(?P<post>[^\]]{0,2000}))?\]"
+)
+# Lightning's rich bar ``Epoch 0/9 ━━━━━ 157/469 0:00:12 • 0:00:25 12.63it/s v_num: 0 loss: 0.3`` and
+# Keras's ``100/1000 [==>....] - ETA: 1:23 - loss: 2.3`` / ``1000/1000 ━━━━ 25s 25ms/step - loss: 0.2``.
+_RICH = re.compile(
+    r"(?P<n>\d{1,12})/(?P<m>\d{1,12}) (?P<elapsed>\d{1,3}:\d\d:\d\d) • (?P<remain>\d{1,3}:\d\d:\d\d|-:--:--)"
+    r"(?: (?P<rate>\d{1,9}(?:\.\d+)?)it/s)?"
+)
+_KERAS = re.compile(r"^(?P<n>\d{1,12})/(?P<m>\d{1,12}) (?:\[[=>.]{0,200}\]|━{1,200})")
+_PER_STEP = re.compile(r"\b(\d{1,9}(?:\.\d+)?)(ms|s|us)/step\b")
+# What a training bar's description says (an evaluation's, a download's or a loader's is no step).
+_TRAINING = re.compile(r"(?i)\b(?:epoch|train\w*|steps?)\b")
+_EVAL_START = re.compile(r"(?i)^\W*(?:" + "|".join(sorted(EVAL_WORDS)) + r")\b")
+# A launcher's ``[trainer0|0]:`` (torchx), also left dangling at the end of a redrawn line.
+_LAUNCHER = re.compile(r"\[[\w-]{1,32}\|\d{1,6}\]:")
+# Leading counters before a labelled record: ``490 | loss …`` (llama2.c), ``1|120|Loss: …``
+# (torchtune: epoch, then step).
+_COUNTERS = re.compile(r"^(\d{1,12})\s*\|\s*(?:(\d{1,12})\s*\|\s*)?(?=[A-Za-z])")
+# A ``| 8060.78ms |`` field: a duration printed with no name, in a record of named fields.
+_BARE_DURATION = re.compile(rf"(?:^|\|)\s*({NUM})\s?(ms|s)\s*(?=\||$)")
+_END = re.compile(
+    r"(?i)^(?:total )?training (?:time|took|completed?|finished|done|is done|has finished)\b"
+    r"|^`?trainer\.fit`? stopped|^\[after training is done\]|^finished training\b|^exiting program (?:at|after)\b"
+)
+# The PyTorch examples' ``Train Epoch: 1 [6400/60000 (11%)]\tLoss: 0.29``: a position in the epoch.
+_PROGRESS = re.compile(r"\[\s*(\d{1,12})/(\d{1,12})\s*\((\d{1,3})%\)\]")
+# ``Training Epoch0:`` (llama-recipes' old bar): an epoch glued to its name.
+_GLUED_EPOCH = re.compile(r"(?i)\bepoch(\d{1,6})\b")
+_CHECKPOINT = re.compile(
+    r"(?i)\b(?:sav(?:e|ed|ing)|wrote|writing)\b[^|]{0,40}?\b(?:checkpoint|model|weights|adapter)"
+)
+# Keys a JSON-lines record gives its own time under.
+_TIME_KEYS = ("timestamp", "_timestamp", "time", "datetime", "date", "ts", "wall_time", "walltime")
+_FIGURES = (Field.LOSS, Field.LR, Field.STEP_TIME, Field.ITS, Field.TOKENS_PER_SECOND,
+            Field.TOKENS_PER_SECOND_DEVICE, Field.GRAD_NORM)  # fmt: skip
+
+
+@dataclass(slots=True)
+class _Bar:
+    step: int
+    total: int | None
+    step_seconds: float | None
+    elapsed: float | None
+    eta: float | None
+
+
+@dataclass(slots=True)
+class _Line:
+    """What one line says: its kind and its readings (a step record's, or another's)."""
+
+    what: str  # "step", "eval", "end", "pause", "total"
+    at: float | None
+    readings: list[Reading] = field(default_factory=list)
+    bar: _Bar | None = None
+    counters: tuple[int | None, int] | None = None  # (epoch, step) printed before the record
+    text: str = ""
+    epoch_above: bool = False  # its epoch is on a line of its own above it (Keras)
+
+
+class GenericParser(PrefixDated):
+    """Any trainer's step lines in, the step trainers' events out (see the module's docstring)."""
+
+    name = "generic"
+
+    def __init__(self) -> None:
+        self._joiner: WrapJoiner[_Line] = WrapJoiner(self._classify)
+        self._times = LineTimes()
+        self.bad_lines = 0
+        self._total: int | None = None  # announced on a line of its own
+        self._tokens_at: tuple[int, float] | None = None  # (step, running token count) last read
+        self._evals: dict[str, float] = {}  # the evaluation figures a step line repeats
+        self._ended: tuple[int, float | None] | None = None  # (step, epoch) when the end was printed
+        self._last: tuple[int, float | None] | None = None
+        self._epoch: Reading | None = None  # announced on a line of its own, for the bars after it
+
+    def feed(self, lines: Iterable[str]) -> list[Event]:
+        """Parse lines in log order; end with a ``Tick`` when a prefix carried a time."""
+        events: list[Event] = []
+        times = self._times
+        times.latest = None
+        for raw in lines:
+            if len(raw) > MAX_LINE_CHARS and "\r" in raw[-MAX_LINE_CHARS:]:
+                # A bar redrawn with ``\r`` thousands of times: its newest redraws are at the end,
+                # and the first one kept may be cut (never read as a bar of its own).
+                tail = raw[-MAX_LINE_CHARS:]
+                raw = tail[tail.index("\r") + 1 :]
+            line = times.message(clean(raw), self._joiner.holding)
+            if line is None:
+                continue  # another rank's copy
+            for part in line.split("\r") if "\r" in line else (line,):
+                if part.strip():
+                    for record in self._joiner.records(part[:MAX_CHARS]):
+                        self._emit(record, events)
+        for record in self._joiner.end_records():
+            self._emit(record, events)
+        if times.latest is not None:
+            events.append(Tick(at=times.latest))
+        self.bad_lines = self._joiner.bad
+        return events
+
+    # --- reading a line ------------------------------------------------------------
+
+    def _classify(self, text: str) -> tuple[Kind, _Line | None]:
+        at = self._times.at
+        s = _LAUNCHER.sub("", text).strip() if "|" in text else text.strip()
+        if not s or s.startswith("#"):
+            return Kind.FULL, None  # a comment (a shell's, a markdown heading): no record
+        if s.startswith("{"):
+            if not s.endswith("}"):
+                return (Kind.PARTIAL if s.startswith(('{"', "{'")) else Kind.OTHER), None
+            parsed = self._json(s)
+            if parsed is not None:
+                readings, when = parsed
+                if when is not None and (self._times.latest is None or when > self._times.latest):
+                    self._times.latest = when  # the batch's Tick
+                return Kind.FULL, _decide(_Line("step", when if when is not None else at, readings, text=s))
+        head = s[:80].lower()
+        if ("train" in head or "exiting" in head) and _END.search(s):
+            return Kind.FULL, _Line("end", at, text=s)
+        bar = None
+        if "[" in s and ("/" in s or "it [" in s):
+            for m in _BAR.finditer(s):
+                bar = m
+        if bar is not None:
+            head, post = s[: bar.start()], bar.group("post") or ""
+            readings = pairs(head) + pairs(post)
+            glued = _GLUED_EPOCH.search(head)
+            if glued is not None and not any(r.field is Field.EPOCH for r in readings):
+                readings.append(Reading(Field.EPOCH, "epoch", float(glued.group(1))))
+            training = any(r.field is Field.LOSS for r in readings) or _TRAINING.search(head)
+            if training and not _EVAL_START.match(head):
+                line = _Line("step", at, readings, bar=_bar(bar), text=s)
+                counters = _COUNTERS.match(head)
+                if counters is not None:
+                    line.counters = _counted(counters)
+                return Kind.FULL, line
+            return Kind.OTHER, None
+        other = _other_bar(s, at)
+        if other is not None:
+            return Kind.FULL, other
+        readings = pairs(s)
+        if not readings:
+            if _saving(s):
+                return Kind.FULL, _Line("pause", at, text=s)
+            # Only a piece of a ``|``-separated record continues a wrapped one: a traceback or a
+            # warning after a cut record stays a line of its own, for whoever reads it.
+            return (Kind.OTHER if "|" in s else Kind.FULL), None
+        line = _Line("step", at, readings, text=s)
+        counters = _COUNTERS.match(s)
+        lossy = any(r.field is Field.LOSS for r in readings)
+        if counters is not None and lossy:
+            line.counters = _counted(counters)
+        elif lossy and "%)]" in s and not any(r.field is Field.STEP for r in readings):
+            progress = _PROGRESS.search(s)
+            if progress is not None:
+                readings.append(Reading(Field.STEP, "position", float(progress.group(1)), int(progress.group(2))))
+        if not any(r.field is Field.STEP_TIME for r in readings):
+            bare = _BARE_DURATION.search(s)
+            if bare is not None and line.counters is not None:
+                value = number(bare.group(1))
+                if value is not None:
+                    seconds = value / 1000 if bare.group(2) == "ms" else value
+                    line.readings.append(Reading(Field.STEP_TIME, "time", seconds))
+        if _EVAL_START.match(s):
+            line.what = "eval"
+            return Kind.FULL, line
+        line = _decide(line)
+        if line.what == "step" and _cut(s):
+            return Kind.PARTIAL, None  # a terminal wrapped the record: its rest follows
+        if line.what == "other":
+            if _saving(s):
+                return Kind.FULL, _Line("pause", at, text=s)
+            return (Kind.OTHER if "|" in s else Kind.FULL), None
+        return Kind.FULL, line
+
+    def _json(self, s: str) -> tuple[list[Reading], float | None] | None:
+        """A JSON-lines record's readings (one level of nesting as ``train/loss``) and its time."""
+        try:
+            record = json.loads(s)
+        except ValueError:
+            found = pairs(s)  # a Python dict: read as pairs
+            return (found, None) if found else None
+        if not isinstance(record, dict):
+            return None
+        flat: dict[str, object] = {}
+        for key, value in record.items():
+            if isinstance(value, dict):
+                flat.update({f"{key}/{inner}": v for inner, v in value.items()})
+            else:
+                flat[str(key)] = value
+        readings = [r for key, value in flat.items() if (r := json_reading(key, value)) is not None]
+        return (readings, self._json_time(flat)) if readings else None
+
+    def _json_time(self, record: dict[str, object]) -> float | None:
+        """The record's own time: an ISO date (``"2024-05-01T12:00:00Z"``) or unix seconds."""
+        for key in _TIME_KEYS:
+            value = record.get(key)
+            if isinstance(value, str) and value[:1].isdigit():
+                when = self._times.reader.read(value.strip() + " .").at
+                if when is not None:
+                    return when
+            elif isinstance(value, (int, float)) and not isinstance(value, bool) and 1e9 < value < 1e10:
+                return float(value)  # unix seconds (wandb's ``_timestamp``)
+        return None
+
+    # --- emitting ------------------------------------------------------------------
+
+    def _emit(self, line: _Line, events: list[Event]) -> None:
+        if line.what == "end":
+            events.append(StageEnd(at=line.at, summary=line.text[:200]))
+            self._ended = self._last
+        elif line.what == "pause":
+            events.append(TrainingPause(at=line.at, reason="checkpoint"))
+        elif line.what == "epoch":
+            self._epoch = line.readings[0]
+        elif line.what == "total":
+            self._total = next(int(r.value) for r in line.readings if r.field is Field.TOTAL)
+        elif line.what == "eval":
+            self._eval(line, events)
+        elif line.what == "step":
+            self._step(line, events)
+
+    def _eval(self, line: _Line, events: list[Event]) -> None:
+        """An evaluation line: its losses (the training loss beside them too, as printed)."""
+        step = _first(line.readings, Field.STEP)
+        # After the end was printed, the final evaluation is the run's last step's.
+        at_step = int(step.value) if step is not None and self._ended is None else None
+        evaluated = any(r.field is Field.EVAL_LOSS for r in line.readings)
+        # A line that starts with ``validation`` names its loss ``lm loss`` (Megatron).
+        own = "test_loss" if "test" in line.text.lower()[:60] else "val_loss"
+        seen: set[str] = set()
+        for r in line.readings:
+            if r.field is Field.EVAL_LOSS:
+                label = _eval_label(r.name)
+            elif r.field is Field.LOSS:
+                label = "train_loss" if evaluated else own
+            else:
+                continue
+            if label not in seen:
+                seen.add(label)
+                self._evals[label] = r.value
+                events.append(EvalResult(at=line.at, name=label, value=r.value, step=at_step))
+
+    def _step(self, line: _Line, events: list[Event]) -> None:
+        readings = line.readings
+        got: dict[Field, Reading] = {}
+        loss: Reading | None = None
+        for r in readings:
+            if r.field is Field.LOSS:
+                if loss is None or LOSS_RANK.get(r.name, 2) > LOSS_RANK.get(loss.name, 2):
+                    loss = r
+            elif r.field not in got:
+                got[r.field] = r
+        step_reading = _position(readings)
+        bar = line.bar
+        epoch_reading = got.get(Field.EPOCH) or (self._epoch if line.epoch_above else None)
+        epoch = epoch_reading.value if epoch_reading is not None else None
+        if line.counters is not None and line.counters[0] is not None:
+            epoch = float(line.counters[0])
+        total = self._total
+        if Field.TOTAL in got:
+            total = int(got[Field.TOTAL].value)
+        step_seconds = _step_seconds(got)
+        elapsed = got[Field.ELAPSED].value if Field.ELAPSED in got else None
+        eta = got[Field.ETA].value if Field.ETA in got else None
+        if bar is not None:
+            step = bar.step
+            total = bar.total
+            if total is not None and step >= total and epoch is not None:
+                last_epoch = (
+                    epoch_reading is not None
+                    and epoch_reading.total is not None
+                    and epoch_reading.value >= epoch_reading.total
+                )
+                if not last_epoch:
+                    total = None  # an epoch's bar is full; the run goes on to the next epoch
+            step_seconds = bar.step_seconds if bar.step_seconds is not None else step_seconds
+            elapsed, eta = bar.elapsed, bar.eta
+        elif line.counters is not None:
+            step = line.counters[1]
+        elif step_reading is not None:
+            step = int(step_reading.value)
+            if step_reading.total is not None:
+                total = step_reading.total
+            iters = _iterations_per_step(readings, step)
+            if iters is not None and step_seconds is not None and (Field.STEP_TIME in got):
+                step_seconds *= iters  # ``iter time`` is one iteration's; a step is several
+        else:
+            return
+        if self._ended is not None and self._ended == (step, epoch):
+            return  # the bar drawn once more as it closes, after the end was printed
+        self._ended = None
+        # A step line repeats the last evaluation (litgpt's ``val:``, Lightning's ``val_loss=``): a
+        # figure counts when it changes, or again when the step goes back (a new epoch's bar, a
+        # restart), where it belongs to the stretch that begins (an evaluation before its step).
+        back = self._last is not None and step < self._last[0]
+        for r in readings:
+            if r.field is Field.EVAL_LOSS:
+                label = _eval_label(r.name)
+                if back or self._evals.get(label) != r.value:
+                    self._evals[label] = r.value
+                    events.append(EvalResult(at=line.at, name=label, value=r.value, step=step if back else None))
+        self._last = (step, epoch)
+        tokens_per_second = got.get(Field.TOKENS_PER_SECOND) or got.get(Field.TOKENS_PER_SECOND_DEVICE)
+        percent = got.get(Field.PERCENT)
+        events.append(
+            TrainStep(
+                at=line.at,
+                stage="train",
+                step=step,
+                total_steps=total if total is not None and total > 0 else None,
+                progress_percent=percent.value if percent is not None else None,
+                loss=loss.value if loss is not None else None,
+                lr=got[Field.LR].value if Field.LR in got else None,
+                grad_norm=got[Field.GRAD_NORM].value if Field.GRAD_NORM in got else None,
+                step_seconds=step_seconds,
+                elapsed_seconds=elapsed,
+                tokens_per_second=tokens_per_second.value if tokens_per_second is not None else None,
+                per_device=tokens_per_second is not None and tokens_per_second.field is Field.TOKENS_PER_SECOND_DEVICE,
+                tokens=self._tokens(step, got.get(Field.TOKENS)),
+                mfu=got[Field.MFU].value if Field.MFU in got else None,
+                trainer_eta_seconds=eta,
+                epoch=epoch,
+            )
+        )
+
+    def _tokens(self, step: int, count: Reading | None) -> float | None:
+        """The tokens since the last line, from a running count (``Trained Tokens``, ``consumed tokens``)."""
+        if count is None:
+            return None
+        last, self._tokens_at = self._tokens_at, (step, count.value)
+        if last is None or step <= last[0] or count.value <= last[1]:
+            return None
+        return count.value - last[1]
+
+
+_SNIFFER: GenericParser | None = None
+
+
+def step_line(line: str) -> bool:
+    """True when this one line, on its own, is a step line to the generic reader."""
+    global _SNIFFER
+    if _SNIFFER is None:
+        _SNIFFER = GenericParser()
+    message = _SNIFFER._times.reader.read(clean(line)[:MAX_CHARS]).message
+    kind, record = _SNIFFER._classify(message)
+    return kind is Kind.FULL and record is not None and record.what == "step"
+
+
+def _decide(line: _Line) -> _Line:
+    """A step line when it has a step and a training figure; an evaluation's, a total's or nothing."""
+    readings = line.readings
+    has_step = line.counters is not None or _position(readings) is not None
+    evaluated = any(r.field is Field.EVAL_LOSS for r in readings)
+    if evaluated and not any(r.field in _FIGURES and r.field is not Field.LOSS for r in readings):
+        line.what = "eval"  # ``step 500: train loss 5.73, val loss 5.95``: an evaluation's figures
+        return line
+    if has_step and any(r.field in _FIGURES for r in readings):
+        return line
+    if not has_step and any(r.field is Field.TOTAL for r in readings):
+        line.what = "total"
+        return line
+    if not has_step and len(readings) == 1 and readings[0].field is Field.EPOCH:
+        line.what = "epoch"  # Keras: ``Epoch 3/10`` on a line of its own, its bar on the next
+        return line
+    line.what = "other"
+    return line
+
+
+def _position(readings: list[Reading]) -> Reading | None:
+    """The step a line names: ``step`` over ``iter`` (litgpt prints both: iterations and steps)."""
+    steps = [r for r in readings if r.field is Field.STEP]
+    for r in steps:
+        if r.total is not None:
+            return r  # NeMo's ``iteration 10/99 | … | global_step: 10``: the one with the total
+    for r in steps:
+        if r.name not in ("iter", "iteration"):
+            return r
+    return steps[0] if steps else None
+
+
+def _iterations_per_step(readings: list[Reading], step: int) -> int | None:
+    """Iterations per optimizer step when a line counts both (``iter 3051000 step 610200``: 5)."""
+    iters = [r for r in readings if r.field is Field.STEP and r.name in ("iter", "iteration")]
+    if not iters or step <= 0 or int(iters[0].value) == step:
+        return None
+    per_step = round(iters[0].value / step)
+    return per_step if per_step >= 1 else None
+
+
+def _step_seconds(got: dict[Field, Reading]) -> float | None:
+    if Field.STEP_TIME in got and got[Field.STEP_TIME].value > 0:
+        return got[Field.STEP_TIME].value
+    if Field.ITS in got and got[Field.ITS].value > 0:
+        return 1.0 / got[Field.ITS].value
+    return None
+
+
+def _eval_label(name: str) -> str:
+    """``val: 1.05``, ``Val loss``, ``validation lm loss`` → ``val_loss``; ``test lm loss`` → ``test_loss``."""
+    first = name.split(" ", 1)[0]
+    if first in ("val", "valid", "validation"):
+        return "val_loss"
+    if first == "test":
+        return "test_loss"
+    return name.replace(" ", "_")
+
+
+def _first(readings: list[Reading], kind: Field) -> Reading | None:
+    return next((r for r in readings if r.field is kind), None)
+
+
+def _bar(m: re.Match[str]) -> _Bar:
+    if m.group("count") is not None:
+        step, total = int(m.group("count")), None
+    else:
+        step, total = int(m.group("n")), int(m.group("m"))
+    rate = number(m.group("rate")) if m.group("rate") else None
+    seconds = None
+    if rate is not None and rate > 0:
+        seconds = rate if m.group("unit") == "s/it" else 1.0 / rate
+    remain = m.group("remain")
+    return _Bar(step, total, seconds, clock_seconds(m.group("elapsed")), clock_seconds(remain) if remain else None)
+
+
+def _saving(s: str) -> bool:
+    """A checkpoint being saved (``saving checkpoint to out``, ``Saved adapter weights to …``)."""
+    low = s[:200].lower()
+    return ("sav" in low or "wr" in low) and _CHECKPOINT.search(s[:200]) is not None
+
+
+def _other_bar(s: str, at: float | None) -> _Line | None:
+    """A Lightning rich bar or a Keras bar as a step line, or None."""
+    rich = _RICH.search(s) if " • " in s else None
+    if rich is not None:
+        head, rest = s[: rich.start()], s[rich.end() :]
+        if _EVAL_START.match(head) or not (_TRAINING.search(head) or "loss" in rest.lower()):
+            return None
+        rate = number(rich.group("rate")) if rich.group("rate") else None
+        remain = clock_seconds(rich.group("remain"))
+        bar = _Bar(int(rich.group("n")), int(rich.group("m")), 1.0 / rate if rate else None,
+                   clock_seconds(rich.group("elapsed")), remain)  # fmt: skip
+        return _Line("step", at, pairs(head) + pairs(rest), bar=bar, text=s)
+    keras = _KERAS.match(s)
+    if keras is not None:
+        rest = s[keras.end() :]
+        per_step = _PER_STEP.search(rest)
+        seconds = None
+        if per_step is not None:
+            value = float(per_step.group(1))
+            seconds = value / {"ms": 1e3, "s": 1.0, "us": 1e6}[per_step.group(2)]
+        readings = pairs(_PER_STEP.sub("", rest))
+        if seconds is None and not any(r.field is Field.LOSS for r in readings):
+            return None
+        bar = _Bar(int(keras.group("n")), int(keras.group("m")), seconds, None, None)
+        eta = _first(readings, Field.ETA)
+        bar.eta = eta.value if eta is not None else None
+        return _Line("step", at, readings, bar=bar, text=s, epoch_above=True)
+    return None
+
+
+def _counted(m: re.Match[str]) -> tuple[int | None, int]:
+    if m.group(2) is not None:
+        return int(m.group(1)), int(m.group(2))
+    return None, int(m.group(1))
+
+
+def _cut(s: str) -> bool:
+    """A ``|``-separated record whose last field holds no number: a wrap cut it (``… | learning``)."""
+    if s.count("|") < 3:
+        return False
+    last = s.rstrip(" |").rsplit("|", 1)[-1]
+    return not any(c.isdigit() for c in last)

@@ -1,0 +1,335 @@
+"""The field grammar of the generic step reader: key aliases × value shapes × separators.
+
+Almost every trainer prints the same few figures under a handful of names (``loss``, ``lm loss``,
+``Train loss``, ``loss train``, ``reduced_train_loss``, ``'loss'``), with ``:``, ``=``, ``: ``,
+a space or a JSON colon between name and value, the value as a plain number, ``2.310E+00``,
+``NAN``, ``120/5000``, ``250 ms``, ``0:01:22`` or a quoted string. Rather than one pattern per
+trainer, a line is read as ``name separator value`` pairs and each name is looked up here, so a
+trainer never seen before still reads when it calls its figures what others call theirs.
+
+A name is normalised (lower case; ``_``, ``-``, ``/`` and runs of spaces become one space) and
+matched whole, or by its last words for a step, an epoch or a loss (``training step``, ``Train loss``),
+unless a word before them says it is another figure (``nsp loss``, ``Val loss``, ``epoch time``).
+Nothing here guesses: an unlabelled number is never a figure, a time without a unit is no
+duration.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import dataclass
+
+from .fields import NUM, clock_seconds, integer, number
+
+
+class Field(enum.Enum):
+    """What a recognised name stands for."""
+
+    STEP = "step"
+    TOTAL = "total"  # the planned number of steps, on a line of its own
+    LOSS = "loss"
+    EVAL_LOSS = "eval loss"
+    LR = "lr"
+    GRAD_NORM = "grad norm"
+    STEP_TIME = "step time"  # one step's duration (a unit is required)
+    ELAPSED = "elapsed"  # the run's clock so far
+    ETA = "eta"  # the trainer's own remaining time
+    ITS = "it/s"
+    TOKENS_PER_SECOND = "tok/s"
+    TOKENS_PER_SECOND_DEVICE = "tok/s/GPU"
+    TOKENS = "tokens"  # a running count of tokens trained on
+    EPOCH = "epoch"
+    MFU = "mfu"
+    PERCENT = "percent"
+
+
+# Names matched whole (normalised). A step or loss name may also end a longer name.
+ALIASES: dict[str, Field] = {
+    # the position
+    "step": Field.STEP,
+    "iter": Field.STEP,
+    "iteration": Field.STEP,
+    "global step": Field.STEP,
+    "current steps": Field.STEP,  # LLaMA-Factory's trainer_log.jsonl
+    "num updates": Field.STEP,  # fairseq
+    "batch": Field.STEP,  # only as a position: ``[Batch 100/500]`` (``batch 32`` may be a size)
+    "total steps": Field.TOTAL,
+    "max steps": Field.TOTAL,
+    "train iters": Field.TOTAL,
+    "total iters": Field.TOTAL,
+    "max iters": Field.TOTAL,
+    "num training steps": Field.TOTAL,
+    "iters": Field.TOTAL,  # MLX: ``Starting training..., iters: 400``
+    "total optimization steps": Field.TOTAL,
+    "epoch": Field.EPOCH,
+    "percentage": Field.PERCENT,
+    # the loss: the most specific name on a line wins (see LOSS_RANK)
+    "loss": Field.LOSS,
+    "lm loss": Field.LOSS,
+    "train loss": Field.LOSS,
+    "training loss": Field.LOSS,
+    "loss train": Field.LOSS,
+    "train loss step": Field.LOSS,  # Lightning's ``train/loss_step``
+    "loss step": Field.LOSS,
+    "reduced train loss": Field.LOSS,  # NeMo
+    "step loss": Field.LOSS,  # diffusers' training scripts
+    "val loss": Field.EVAL_LOSS,
+    "valid loss": Field.EVAL_LOSS,
+    "validation loss": Field.EVAL_LOSS,
+    "eval loss": Field.EVAL_LOSS,
+    "val": Field.EVAL_LOSS,  # litgpt: ``loss train: 2.846, val: 2.861``
+    # the rest
+    "lr": Field.LR,
+    "learning rate": Field.LR,
+    "grad norm": Field.GRAD_NORM,
+    "gradient norm": Field.GRAD_NORM,
+    "gnorm": Field.GRAD_NORM,
+    "time": Field.STEP_TIME,
+    "dt": Field.STEP_TIME,
+    "iter time": Field.STEP_TIME,
+    "step time": Field.STEP_TIME,
+    "batch time": Field.STEP_TIME,
+    "time per step": Field.STEP_TIME,
+    "time per iteration": Field.STEP_TIME,
+    "elapsed time per iteration": Field.STEP_TIME,  # Megatron: ``(ms)`` or ``(s)``
+    "train step timing": Field.STEP_TIME,  # NeMo: ``train_step_timing in s``
+    "elapsed time": Field.ELAPSED,
+    "elapsed": Field.ELAPSED,
+    "remaining time": Field.ETA,
+    "remaining": Field.ETA,
+    "time remaining": Field.ETA,
+    "time left": Field.ETA,
+    "eta": Field.ETA,
+    "it sec": Field.ITS,
+    "it s": Field.ITS,
+    "its": Field.ITS,
+    "iters sec": Field.ITS,
+    "steps sec": Field.ITS,
+    "steps per second": Field.ITS,
+    "ups": Field.ITS,  # fairseq: updates per second
+    "wps": Field.TOKENS_PER_SECOND,  # fairseq, early torchtitan: words (tokens) per second
+    "tokens sec": Field.TOKENS_PER_SECOND,
+    "tokens s": Field.TOKENS_PER_SECOND,
+    "tok sec": Field.TOKENS_PER_SECOND,
+    "tok s": Field.TOKENS_PER_SECOND,
+    "tokens per second": Field.TOKENS_PER_SECOND,
+    "tokens per sec": Field.TOKENS_PER_SECOND,
+    "tokens per second per gpu": Field.TOKENS_PER_SECOND_DEVICE,
+    "tokens per gpu per second": Field.TOKENS_PER_SECOND_DEVICE,  # Megatron-DeepSpeed's tgs
+    "tokens per second per device": Field.TOKENS_PER_SECOND_DEVICE,
+    "tokens sec gpu": Field.TOKENS_PER_SECOND_DEVICE,
+    "tok s gpu": Field.TOKENS_PER_SECOND_DEVICE,
+    "tgs": Field.TOKENS_PER_SECOND_DEVICE,
+    "tokens": Field.TOKENS,
+    "trained tokens": Field.TOKENS,
+    "consumed tokens": Field.TOKENS,
+    "total tokens": Field.TOKENS,
+    "tokens seen": Field.TOKENS,
+    "num input tokens seen": Field.TOKENS,
+    "mfu": Field.MFU,
+}
+# Which loss a line means when it prints several: the model's own loss over a running average.
+LOSS_RANK = {"lm loss": 3, "reduced train loss": 3, "loss": 1}
+# Words before a name that keep its meaning (``training step``, ``Train loss``, ``train/lr``).
+NEUTRAL_WORDS = frozenset({"train", "training", "trainer", "global", "optimizer", "current", "reduced", "lm"})
+# Durations are matched whole: ``epoch time``, ``train_time`` (a running clock), ``Val took``
+# are other times than a step's.
+_WHOLE_NAMES_ONLY = frozenset({Field.STEP_TIME, Field.ELAPSED, Field.ETA, Field.TOTAL})
+# Words that make a figure an evaluation's (``Val loss``, ``eval step``, ``Evaluating iter 3/32``).
+EVAL_WORDS = frozenset(
+    {"val", "valid", "validation", "validating", "eval", "evaluation", "evaluating", "evaluate", "test", "dev"}
+)
+
+_CLOCK = r"\d{1,6}:\d\d(?::\d\d)?(?:\.\d+)?"
+# separator value [/ total] [unit], right after a name (or its ``(ms)``, or its closing quote);
+# the name is read backwards from there (:func:`_name_before`): finding the values first keeps a
+# long line of prose as cheap as its numbers are few.
+VALUE = re.compile(
+    r"(?<=[\w)'\"])(?:['\"]?\s*[:=]\s*['\"]?|\s+['\"\[]?)"  # ``Epoch [1/10]`` (not ``lr=[…]``: DeepSpeed's groups)
+    rf"(?P<value>{_CLOCK}|{NUM})"
+    r"(?:\s*/\s*(?P<total>\d[\d,]{0,14})\b)?"
+    r"(?P<unit>\s?(?:ms|sec|s|min|h|%|it/s|s/it)(?![A-Za-z/]))?"
+)
+# A step record's figures come within its first characters (Megatron's ~600); a longer line is a
+# dump (a config, a tensor) and is read no further.
+MAX_RECORD_CHARS = 1500
+_FIGURE = re.compile(r"\d|(?i:nan|inf)")
+MAX_NAME_WORDS = 6
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_/-")
+# A name does not start inside a word, a path or a URL's query (``?step=3&loss=0.5`` in an access
+# log is no training figure).
+_NOT_BEFORE_NAME = frozenset("./?&=%")
+# A number named by its unit alone: ``| 123.4ms/step |``, ``12,345 tok/s``, ``4.2 it/s``.
+VALUE_UNIT = re.compile(
+    r"(?<![\w.:/])(?P<value>\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?)\s?"
+    r"(?P<unit>(?:tok|toks|tokens)/s(?:ec)?(?:/gpu)?|it/s|its/s|steps/s|s/it|ms/it|ms/step|s/step)(?![\w/])",
+    re.IGNORECASE,
+)
+_UNIT_FIELDS = {"it/s": Field.ITS, "its/s": Field.ITS, "steps/s": Field.ITS}
+_UNIT_WORDS = {"ms": "ms", "s": "s", "sec": "s", "secs": "s", "seconds": "s"}
+_SPACES = re.compile(r"[\s_/-]+")
+
+
+def normalise(key: str) -> str:
+    """``Tokens/sec`` → ``tokens sec``; ``reduced_train_loss`` → ``reduced train loss``."""
+    return _SPACES.sub(" ", key.strip().lower()).strip()
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One recognised pair: what it is, the name as printed (normalised) and its value."""
+
+    field: Field
+    name: str
+    value: float
+    total: int | None = None
+
+
+def lookup(name: str) -> tuple[Field | None, str]:
+    """The field a normalised name stands for, and the name it matched (None: not a figure)."""
+    name = name.removesuffix(" value")  # Megatron's validation line: ``lm loss value: …``
+    field = ALIASES.get(name)
+    if field is not None:
+        return field, name
+    words = name.split(" ")
+    for i in range(1, len(words)):
+        tail = " ".join(words[i:])
+        field = ALIASES.get(tail)
+        if field is None or field in _WHOLE_NAMES_ONLY:
+            continue
+        before = set(words[:i])
+        if field is Field.STEP:
+            return field, tail  # ``validation loss at iteration 10``: the line says whose step
+        if field in (Field.LOSS, Field.EVAL_LOSS) and before & EVAL_WORDS:
+            return Field.EVAL_LOSS, name  # ``test lm loss``: whose loss stays in the name
+        if before <= NEUTRAL_WORDS:
+            return field, tail  # ``Training Epoch: 1/3``, ``train/lr``, ``trainer/global_step``
+        return None, tail  # another figure (``nsp loss``, ``load_balancing_loss``, ``peak lr``)
+    return None, name
+
+
+def seconds(value: str, unit: str | None) -> float | None:
+    """A printed duration in seconds: ``0:01:22``, ``250`` ms, ``1.5`` s; None without a unit."""
+    if ":" in value:
+        return clock_seconds(value.split(".")[0])
+    figure = number(value)
+    if figure is None or unit is None:
+        return None
+    return {"ms": figure / 1000, "s": figure, "sec": figure, "min": figure * 60, "h": figure * 3600}.get(unit)
+
+
+def read_pair(key: str, paren: str | None, value: str, total: str | None, unit: str | None) -> Reading | None:
+    """What one ``name separator value`` pair is, or None when it is no figure this reader knows."""
+    name = normalise(key)
+    for suffix, in_unit in ((" in ms", "ms"), (" in s", "s")):  # NeMo's ``train_step_timing in s``
+        if name.endswith(suffix):
+            name, unit = name.removesuffix(suffix), unit or in_unit
+    field, matched = lookup(name)
+    words = name.rsplit(" ", 1)
+    if field is None and len(words) == 2 and words[1] in _UNIT_WORDS:  # ``step_time_ms``, ``elapsed_s``
+        field, matched = lookup(words[0])
+        unit = unit or _UNIT_WORDS[words[1]]
+    if field is None:
+        return None
+    unit = (unit or "").strip() or (paren.strip().lower() if paren else None)
+    if field in (Field.STEP_TIME, Field.ELAPSED, Field.ETA):
+        duration = seconds(value, unit)
+        return None if duration is None else Reading(field, matched, duration)
+    if ":" in value:
+        return None  # a clock is no step, loss or rate
+    if field in (Field.STEP, Field.TOTAL):
+        count = integer(value)
+        if count is None or count < 0 or (matched == "batch" and total is None):
+            return None
+        return Reading(field, matched, float(count), integer(total) if total else None)
+    figure = number(value)
+    if figure is None:
+        return None
+    if field is Field.EPOCH:
+        return Reading(field, matched, figure, integer(total) if total else None)
+    if total is not None:
+        return None  # ``loss 3/4`` is no loss
+    return Reading(field, matched, figure)
+
+
+def _name_before(text: str, end: int) -> tuple[str, str | None] | None:
+    """The name (1–6 words) and its ``(unit)`` that end at ``end``, or None."""
+    i = end
+    if i > 0 and text[i - 1] in "'\"":
+        i -= 1
+    paren = None
+    if i > 0 and text[i - 1] == ")":
+        j = text.rfind("(", max(0, i - 18), i - 1)
+        if j < 0:
+            return None
+        paren, i = text[j + 1 : i - 1], j
+        if i > 0 and text[i - 1] == " ":
+            i -= 1
+    starts: list[int] = []
+    while len(starts) < MAX_NAME_WORDS:
+        j = i
+        while j > 0 and text[j - 1] in _NAME_CHARS:
+            j -= 1
+        if j == i or len(text) - j > 0 and not text[j].isalpha() or i - j > 41:
+            break
+        starts.append(j)
+        if j > 1 and text[j - 1] == " " and text[j - 2] in _NAME_CHARS:
+            i = j - 1
+            continue
+        break
+    # The name begins at its leftmost word that is not glued to a path or a query.
+    while starts and starts[-1] > 0 and text[starts[-1] - 1] in _NOT_BEFORE_NAME:
+        starts.pop()
+    if not starts:
+        return None
+    return text[starts[-1] : end].rstrip("'\"").split("(")[0].rstrip(), paren
+
+
+def pairs(text: str) -> list[Reading]:
+    """Every recognised pair in a piece of text, in the order printed."""
+    found: list[Reading] = []
+    text = text[:MAX_RECORD_CHARS]
+    if _FIGURE.search(text) is None:
+        return found  # prose: no figure at all
+    for m in VALUE.finditer(text):
+        value = m.group("value").rstrip(",")  # ``Trained Tokens 35004, Peak …``
+        end = m.end("value")
+        if value[-1:].isalpha() and end < len(text) and text[end].isalpha():
+            continue  # ``inf`` of ``information``
+        name = _name_before(text, m.start())
+        if name is None:
+            continue
+        reading = read_pair(name[0], name[1], value, m.group("total"), m.group("unit"))
+        if reading is not None:
+            found.append(reading)
+    if "/" in text:
+        named = {r.field for r in found}
+        for m in VALUE_UNIT.finditer(text):
+            reading = _by_unit(m.group("value"), m.group("unit").lower())
+            if reading is not None and reading.field not in named:
+                found.append(reading)
+    return found
+
+
+def _by_unit(value: str, unit: str) -> Reading | None:
+    figure = number(value)
+    if figure is None:
+        return None
+    if unit.startswith("tok"):
+        field = Field.TOKENS_PER_SECOND_DEVICE if unit.endswith("/gpu") else Field.TOKENS_PER_SECOND
+        return Reading(field, unit, figure)
+    if unit in _UNIT_FIELDS:
+        return Reading(_UNIT_FIELDS[unit], unit, figure)
+    seconds = figure / 1000 if unit.startswith("ms") else figure
+    return Reading(Field.STEP_TIME, unit, seconds)
+
+
+def json_reading(key: str, value: object) -> Reading | None:
+    """One key of a JSON-lines record (numbers, or numbers and clocks quoted as strings)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        return None
+    text = value if isinstance(value, str) else repr(value)
+    if len(text) > 64:
+        return None
+    return read_pair(key, None, text, None, None)

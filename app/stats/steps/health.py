@@ -1,0 +1,197 @@
+"""Whether a step trainer's run is still alive and still learning: crashed, or broken while it prints.
+
+Two judgements every step trainer shares, made from events any step parser produces (the crash
+lines and skipped steps come from app/ingest/formats/crash.py, read for every format):
+
+* **crashed**: the run died (a traceback's last line, a kill, a fatal NCCL or launcher error).
+  It holds until a training step other than the one the crash interrupted is printed: the run
+  was started again in the same file.
+* **broken**: the run still prints numbers but learns nothing. Each rule needs several logs in
+  a row, because one odd log is normal (see the thresholds below); any log that breaks the
+  streak clears it.
+
+  - The gradient norm is not a number (``nan``, ``inf``) at ``NONFINITE_GRAD_LOGS`` logs in a row:
+    every update is thrown away (fp16's scaler skips the step) or poisons the weights.
+  - The loss is exactly 0 at ``ZERO_LOSS_LOGS`` logs in a row *and* nothing else moves: the grad
+    norm is 0 or not a number, or (no grad norm printed) the learning rate is frozen. A loss of 0
+    alone is not enough: TRL's GRPO prints ``'loss': 0.0`` for hours in a healthy run (its loss
+    is β·KL, which rounds to 0.0), with a finite grad norm, a moving reward and a decaying LR.
+  - The fp16 loss scaler skips ``SKIPPED_STEPS`` steps in a row (every step in between skipped
+    too), once the scale is below ``WARMUP_LOSS_SCALE``: scalers start high (torch's 2^16,
+    DeepSpeed's 2^16 or more, CogVideo's 2^32) and halve on each overflow until the scale fits,
+    so a burst of overflows at large scales is the warm-up, not a fault.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from dataclasses import dataclass
+
+from ...snapshot import EventView
+from ..events import Event, RunCrashed, StageStart, StepFigures, StepSkipped, TrainStep
+
+# One nan grad norm is an fp16 overflow the scaler already handled (it skips that step and halves
+# the scale); two can be a slow warm-up; three logs apart (each usually many steps) is a run
+# whose every update is being dropped.
+NONFINITE_GRAD_LOGS = 3
+ZERO_LOSS_LOGS = 3
+# Five consecutive skipped steps below the warm-up scale: the scale has been halved five times
+# in a row (÷32) without one step fitting, which a healthy run never needs once it has settled.
+SKIPPED_STEPS = 5
+WARMUP_LOSS_SCALE = 2.0**14
+EVENTS_KEPT = 50
+
+
+@dataclass(frozen=True, slots=True)
+class Crash:
+    """The run died: the error's last line, when it was read, and the step it interrupted."""
+
+    error: str
+    at: float | None
+    step: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Broken:
+    """The run prints numbers but learns nothing: the plain sentence, and since when."""
+
+    sentence: str
+    since: float | None
+
+
+class RunHealth:
+    """Follows crashes, restarts and the broken-run rules over one log's events."""
+
+    def __init__(self) -> None:
+        self.crash: Crash | None = None
+        self.events: deque[EventView] = deque(maxlen=EVENTS_KEPT)  # newest last
+        self._step: int | None = None
+        self._latest_at: float | None = None
+        # nan grad norms in a row: how many, the value printed, since when
+        self._bad_grads = 0
+        self._bad_grad_value = math.nan
+        self._bad_grads_since: float | None = None
+        # zero losses in a row that nothing else explains
+        self._zero_losses = 0
+        self._zero_losses_why = ""
+        self._zero_losses_since: float | None = None
+        self._last_lr: float | None = None
+        # skipped steps in a row below the warm-up scale
+        self._skipped = 0
+        self._skipped_since: float | None = None
+        self._skipped_since_step = False
+        self._scale: float | None = None
+        self.skipped_total = 0
+        self.warmup_skips = 0
+
+    def apply(self, event: Event, t: float | None) -> None:
+        """Take one event seen at ``t``."""
+        if t is not None:
+            self._latest_at = t
+        if isinstance(event, RunCrashed):
+            self._crashed(event, t)
+        elif isinstance(event, TrainStep):
+            crash = self.crash
+            if crash is not None and (crash.step is None or event.step != crash.step):
+                self.crash = None
+                self._note(t, "restart", f"training again at step {event.step} after the crash")
+            if self._step is not None and event.step != self._step and not self._skipped_since_step:
+                self._skipped, self._skipped_since = 0, None  # a step went through
+            if event.step != self._step:
+                self._skipped_since_step = False
+            self._step = event.step
+            self._figures(event, t)
+        elif isinstance(event, StepFigures):
+            self._figures(event, t)
+        elif isinstance(event, StepSkipped):
+            self._skip(event, t)
+        elif isinstance(event, StageStart) and self.crash is not None:
+            self.crash = None
+            self._note(t, "restart", "a new run started after the crash")
+
+    def _crashed(self, event: RunCrashed, t: float | None) -> None:
+        first = self.crash is None
+        self.crash = Crash(event.error, t if first or self.crash is None else self.crash.at, self._step)
+        if first:
+            where = f" at step {self._step}" if self._step is not None else ""
+            self._note(t, "crashed", f"crashed{where}: {event.error}")
+
+    def _figures(self, event: TrainStep | StepFigures, t: float | None) -> None:
+        grad = event.grad_norm
+        if grad is not None:
+            if math.isfinite(grad):
+                self._bad_grads, self._bad_grads_since = 0, None
+            else:
+                self._bad_grads += 1
+                self._bad_grad_value = grad
+                if self._bad_grads_since is None:
+                    self._bad_grads_since = t
+        if event.loss is not None:
+            lr_frozen = event.lr is not None and event.lr == self._last_lr
+            if event.loss == 0 and grad is not None and (grad == 0 or not math.isfinite(grad)):
+                why = f"grad norm {grad:g}"
+            elif event.loss == 0 and grad is None and lr_frozen:
+                why = f"the learning rate stuck at {event.lr:g}"
+            else:
+                why = ""
+            if why:
+                self._zero_losses += 1
+                self._zero_losses_why = why
+                if self._zero_losses_since is None:
+                    self._zero_losses_since = t
+            else:
+                self._zero_losses, self._zero_losses_since = 0, None
+        if event.lr is not None:
+            self._last_lr = event.lr
+
+    def _skip(self, event: StepSkipped, t: float | None) -> None:
+        self.skipped_total += 1
+        if event.loss_scale is not None:
+            self._scale = event.loss_scale
+        if event.loss_scale is not None and event.loss_scale >= WARMUP_LOSS_SCALE:
+            self.warmup_skips += 1
+            return
+        self._skipped += 1
+        self._skipped_since_step = True
+        if self._skipped_since is None:
+            self._skipped_since = t
+
+    def broken(self) -> Broken | None:
+        """The first broken-run rule that holds now, or None."""
+        if self._bad_grads >= NONFINITE_GRAD_LOGS:
+            value = _printed(self._bad_grad_value)
+            return Broken(f"grad norm is {value} at {self._bad_grads} logs in a row: the run is broken"
+                          " (its updates are skipped or corrupt)", self._bad_grads_since)
+        if self._zero_losses >= ZERO_LOSS_LOGS:
+            return Broken(f"loss is 0 at {self._zero_losses} logs in a row, with {self._zero_losses_why}:"
+                          " the run is broken", self._zero_losses_since)
+        if self._skipped >= SKIPPED_STEPS:
+            scale = f", loss scale down to {_scale(self._scale)}" if self._scale is not None else ""
+            return Broken(f"fp16 overflow at {self._skipped} steps in a row, every step skipped{scale}:"
+                          " the run is broken", self._skipped_since)
+        return None
+
+    def skip_line(self) -> str | None:
+        """A details line about skipped steps that are not (yet) a broken run, or None."""
+        if not self.skipped_total or self._skipped >= SKIPPED_STEPS:
+            return None
+        scale = f" (loss scale {_scale(self._scale)})" if self._scale is not None else ""
+        if self.warmup_skips == self.skipped_total:
+            return f"fp16 loss-scale warm-up: {self.skipped_total} steps skipped on overflow{scale}, as usual"
+        return f"fp16 overflow: {self.skipped_total} steps skipped{scale}"
+
+    def _note(self, t: float | None, kind: str, text: str) -> None:
+        at = t if t is not None else self._latest_at
+        if at is not None:
+            self.events.append(EventView(at, kind, text))
+
+
+def _scale(value: float) -> str:
+    """A loss scale as printed: a whole number in full (``67108864``), else as it is."""
+    return str(int(value)) if value.is_integer() and abs(value) < 1e18 else f"{value:g}"
+
+
+def _printed(value: float) -> str:
+    """A non-finite number as a trainer prints it: nan, inf, -inf."""
+    return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")

@@ -1,0 +1,163 @@
+"""The crash watch: what ends a run, what is an error the program caught, and skipped fp16 steps.
+
+The lines are real (each case names where it was printed); the expected crash line is the one a
+person would quote when asked "why did it die".
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from app.ingest.formats import create_parser
+from app.ingest.formats.crash import CrashWatch
+from app.stats.events import RunCrashed, StepSkipped, TrainStep
+from tests.reallogs import body
+
+
+def crashes(lines: list[str]) -> list[str]:
+    watch = CrashWatch()
+    return [e.error for line in lines for e in watch.see(line) if isinstance(e, RunCrashed)]
+
+
+def last_crash(lines: list[str]) -> str | None:
+    found = crashes(lines)
+    return found[-1] if found else None
+
+
+# lzhxmu/CPPO issue 6: the launcher's traceback and torchrun's failure table (the end of the paste).
+CHILD_FAILED = [
+    '  File "/home/tiger/site-packages/torch/distributed/launcher/api.py", line 269, in launch_agent',
+    "    raise ChildFailedError(",
+    "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: ",
+    "============================================================",
+    "src/open_r1/grpo_gsm.py FAILED",
+    "------------------------------------------------------------",
+    "Failures:",
+    "  <NO_OTHER_FAILURES>",
+    "------------------------------------------------------------",
+    "Root Cause (first observed failure):",
+    "[0]:",
+    "  time      : 2025-05-21_15:43:03",
+    "  host      : mlxlab115rp2n7682d40d9-20250521025625-6dyyd3-8nir8b-worker",
+    "  rank      : 0 (local_rank: 0)",
+    "  exitcode  : -9 (pid: 14750)",
+    "  error_file: <N/A>",
+    "  traceback : Signal 9 (SIGKILL) received by PID 14750",
+    "============================================================",
+]
+# Megatron-DeepSpeed on Polaris (argonne-lcf/Megatron-DeepSpeed ALCF/README.md): two ranks' tracebacks,
+# indented as the README shows them.
+MEGATRON_TWO_RANKS = [
+    "        saving checkpoint at iteration     200 to checkpoints/ds_stage2_nl32",
+    "      Traceback (most recent call last):",
+    "      Traceback (most recent call last):",
+    '        File "/lus/eagle/Megatron-DeepSpeed/pretrain_gpt_alcf.py", line 575, in <module>',
+    "          model = main()",
+    '        File "/lus/eagle/torch/nn/modules/module.py", line 1695, in __getattr__',
+    "          raise AttributeError(f\"'{type(self).__name__}' object has no attribute '{name}'\")",
+    "      AttributeError: 'GPTModel' object has no attribute '_get_tp_replicated_param_patterns'",
+]
+# BigScience tr1-13B (bigscience-workshop/bigscience train/tr1-13B-base/chronicles.md): the Python
+# exception, then C++'s abort of the same death.
+ECC = [
+    "Traceback (most recent call last):",
+    '  File "/gpfswork/Megatron-DeepSpeed-tr1-13B/pretrain_gpt.py", line 222, in <module>',
+    "    pretrain(train_valid_test_datasets_provider, model_provider, forward_step,",
+    "RuntimeError: transform: failed to synchronize: cudaErrorECCUncorrectable: uncorrectable ECC error encountered",
+    "terminate called after throwing an instance of 'c10::Error'",
+    "  what():  CUDA error: uncorrectable ECC error encountered",
+    "frame #0: c10::Error::Error(c10::SourceLocation, std::string) + 0x42 (0x1500fb4d42f2 in libc10.so)",
+]
+# mlx-lm issue 236: libc++'s abort, then the shell's notice.
+MLX = [
+    "Iter 50: Train loss 1.487, Learning Rate 1.000e-05, It/sec 0.372, Tokens/sec 358.620, Trained Tokens 26805",
+    ("libc++abi: terminating due to uncaught exception of type std::runtime_error: [METAL] Command buffer execution"
+    " failed: Insufficient Memory (00000008:kIOGPUCommandBufferCallbackErrorOutOfMemory)"),
+    "zsh: abort      mlx_lm.lora --model ./Qwen3-8",
+]
+
+CRASHES: list[tuple[str, list[str], str | None]] = [
+    ("nanochat: CUDA OOM in the optimizer step", body("crash-nanochat-rtx4070-step0-oom-optimizer.log"),
+     "RuntimeError: CUDA driver error: out of memory"),
+    ("torchrun: ChildFailedError, its table says SIGKILL", CHILD_FAILED,
+     "ChildFailedError: Signal 9 (SIGKILL) received by PID 14750 (exit code -9)"),
+    # (its ``[E ProcessGroupNCCL.cpp:821] [Rank 0]`` tags are a prefix, as a logger's level is)
+    ("NCCL watchdog glued to a bar, then its next rank", body("crash-firefly-issue183-nccl-watchdog-glued-bar.log"),
+     ("Watchdog caught collective operation timeout: WorkNCCL(SeqNum=23290,"
+     " OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 1800634 milliseconds before timing out.")),
+    ("two ranks' indented tracebacks", MEGATRON_TWO_RANKS,
+     "AttributeError: 'GPTModel' object has no attribute '_get_tp_replicated_param_patterns'"),
+    ("C++ abort under a Python exception", ECC,
+     "RuntimeError: transform: failed to synchronize: cudaErrorECCUncorrectable: uncorrectable ECC error encountered"),
+    ("libc++ abort, then zsh's notice", MLX,
+     ("libc++abi: terminating due to uncaught exception of type std::runtime_error: [METAL] Command buffer execution"
+     " failed: Insufficient Memory (00000008:kIOGPUCommandBufferCallbackErrorOutOfMemory)")),
+    ("LLaMA-Factory: a traceback glued to a bar, behind rank prefixes",
+     [" 28%|██▊       | 17/60 [1:24:14<3:32:31, 296.54s/it]Traceback (most recent call last):",
+      '[rank0]:   File "/app/src/train.py", line 28, in <module>',
+      "[rank0]:     main()",
+      "[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB."],
+     "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB."),
+    ("killed by the kernel", ["step 120 | loss 2.1", "Killed"], "Killed"),
+    ("Ctrl-C", ["iter 40: loss 3.1, time 120.00ms", "^CTraceback (most recent call last):",
+                '  File "train.py", line 300, in <module>', "KeyboardInterrupt"], "KeyboardInterrupt"),
+    ("a segfault", ["Segmentation fault (core dumped)"], "Segmentation fault (core dumped)"),
+    # not crashes
+    ("hivemind: a failed download it retries", body("hivemind-issue504-load-state-index-error-retrying.log"), None),
+    ("hivemind: logged errors, retried", body("hivemind-issue653-load-state-timeout-retrying.log"), None),
+    ("hivemind: a FutureWarning about a non-finite norm",
+     body("crash-hivemind-issue443-warning-nonfinite-norm-continues.log"), None),
+    ("SN38: asyncio's never-retrieved task exception", body("sn38-readme-asyncio-timeout.log"), None),
+    ("SN38: a state download logged as an error", body("sn38-readme-load-state-timeout.log"), None),
+    ("hivemind: an averaging round logged as an error", body("hivemind-issue519-could-not-find-a-group.log"), None),
+    ("torch's warning about NCCL", ["[W ProcessGroupNCCL.cpp:1250] Warning: NCCL error is not fatal here"], None),
+    ("an OOM the trainer recovers from",
+     ["| WARNING: ran out of memory with exception: CUDA out of memory. Tried to allocate 1.00 GiB; skipping batch"],
+     None),
+    ("a training line that mentions no error", ["step 10 | loss 2.0 | Error rate 0.1"], None),
+]
+
+
+@pytest.mark.parametrize(("lines", "expected"), [c[1:] for c in CRASHES], ids=[c[0] for c in CRASHES])
+def test_the_crash_line_is_the_one_a_person_would_quote(lines: list[str], expected: str | None) -> None:
+    assert last_crash(lines) == expected
+
+
+def test_a_crash_is_said_as_soon_as_its_line_is_read() -> None:
+    watch = CrashWatch()
+    assert watch.see("Traceback (most recent call last):") == []
+    assert watch.see('  File "train.py", line 3, in <module>') == []
+    assert watch.see("RuntimeError: CUDA error: device-side assert triggered") == [
+        RunCrashed(None, "RuntimeError: CUDA error: device-side assert triggered")
+    ]
+
+
+def test_a_chained_exception_ends_with_its_last_line() -> None:
+    lines = ["Traceback (most recent call last):", '  File "a.py", line 1, in f', "KeyError: 'x'", "",
+             "During handling of the above exception, another exception occurred:", "",
+             "Traceback (most recent call last):", '  File "a.py", line 3, in g', "ValueError: bad batch"]
+    assert crashes(lines) == ["KeyError: 'x'", "ValueError: bad batch"]
+
+
+SKIPS: list[tuple[str, str, float | None]] = [
+    ("DeepSpeed (Chinese-LLaMA-Alpaca issue 534)",
+     ("[2023-06-07 13:55:57,436] [INFO] [loss_scaler.py:188:update_scale] [deepspeed] OVERFLOW! Rank 0 Skipping step."
+     " Attempted loss scale: 64, reducing to 32"), 32.0),
+    ("DeepSpeed (CogVideo issue 233)",
+     ("[2024-09-11 18:00:14,125] [INFO] [loss_scaler.py:183:update_scale] [deepspeed] OVERFLOW! Rank 0 Skipping step."
+     " Attempted loss scale: 4294967296, reducing to 2147483648"), 2147483648.0),
+    ("apex", "Gradient overflow.  Skipping step, loss scaler 0 reducing loss scale to 32768.0", 32768.0),
+]
+
+
+@pytest.mark.parametrize(("line", "scale"), [c[1:] for c in SKIPS], ids=[c[0] for c in SKIPS])
+def test_a_skipped_fp16_step_and_its_new_loss_scale(line: str, scale: float | None) -> None:
+    assert CrashWatch().see(line) == [StepSkipped(None, scale)]
+
+
+def test_every_step_parser_reads_crashes_in_log_order() -> None:
+    """A parser made by the registry follows its step line with the crash glued to it."""
+    parser = create_parser("hf-trainer")
+    events = parser.feed(body("crash-firefly-issue183-nccl-watchdog-glued-bar.log"))
+    kinds = [(type(e).__name__, getattr(e, "step", None)) for e in events if isinstance(e, (TrainStep, RunCrashed))]
+    assert kinds == [("TrainStep", 568), ("RunCrashed", None), ("RunCrashed", None)]

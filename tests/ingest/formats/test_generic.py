@@ -1,0 +1,302 @@
+"""The generic step reader: the field grammar on real lines of trainers without a parser of their own."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+from typing import Any
+
+import pytest
+
+from app.ingest.formats.generic import GenericParser, step_line
+from app.ingest.formats.grammar import Field, pairs
+from app.stats.events import EvalResult, StageEnd, Tick, TrainingPause, TrainStep
+from tests.reallogs import line
+
+MEGATRON = "generic-megatron-lm-issue756-mixtral-h100.log"
+
+
+def steps(lines: list[str]) -> list[TrainStep]:
+    return [e for e in GenericParser().feed(lines) if isinstance(e, TrainStep)]
+
+
+def one(text: str) -> TrainStep:
+    (step,) = steps([text])
+    return step
+
+
+# One line per family (verbatim from tests/data/real/), and what it gives.
+FAMILIES: list[tuple[str, str, dict[str, Any]]] = [
+    ("Megatron-LM", line(MEGATRON, " [2024-04-06 02:57:10] iteration       17/"),
+     {"step": 17, "total_steps": 100, "loss": 1.918353, "lr": 3.4e-06, "grad_norm": 2.911, "step_seconds": 5.7063}),
+    ("Megatron-LM 2019, no colons", line("generic-megatron-lm-issue5-bert-lm-nsp-loss.log", " iteration      500/"),
+     {"step": 500, "total_steps": 20000, "loss": 8.258979, "lr": 5.051e-06, "step_seconds": 0.313}),
+    ("Megatron-DeepSpeed tgs", line("generic-megatron-deepspeed-argonne-megatron-deepspeed-file-alcf-readme-ckpt-crash.log",
+                                    "        iteration      200/"),
+     {"step": 200, "total_steps": 317892, "loss": 5.897035, "tokens_per_second": 1126.713, "per_device": True,
+      "step_seconds": 14.5414}),
+    ("GPT-NeoX lm_loss", line("generic-gpt-neox-issue947-llama-bf16.log", " samples/sec: 4.904"),
+     {"step": 2, "total_steps": 55000, "loss": 2.175701, "lr": 2.424e-09, "step_seconds": 6.5247}),
+    ("Lightning bar without a total", line("generic-lightning-rvt-issue40-max-steps-reached.log", "Epoch 2: : 17671it"),
+     {"step": 17671, "total_steps": None, "loss": 2.15, "step_seconds": 1 / 4.49, "elapsed_seconds": 3934, "epoch": 2}),
+    ("NeMo bar", line("generic-nemo-nemo-framework-launcher-issue55-reduced-train-loss.log", "Epoch 0:"),
+     {"step": 795, "total_steps": 77225, "loss": 3.09, "step_seconds": 41.36, "trainer_eta_seconds": 3160908,
+      "epoch": 0}),
+    ("litgpt", line("generic-litgpt-issue1607-gpt2-pretrain-remaining-time.log", "Epoch 34 | iter 3051000"),
+     {"step": 610200, "loss": 2.857, "step_seconds": 5 * 0.11149, "trainer_eta_seconds": 82, "epoch": 34}),
+    ("lit-gpt", line("generic-litgpt-issue689-loss-not-decreasing.log", "iter 97 step 49"),
+     {"step": 49, "loss": 10.8259, "step_seconds": 2 * 0.21537}),
+    ("MLX", line("generic-mlx-lm-pr421-apertus-report20.log", "Iter 80:"),
+     {"step": 80, "loss": 1.704, "lr": 1e-05, "step_seconds": 1 / 1.447, "tokens_per_second": 142.277}),
+    ("torchtune", line("generic-torchtune-pr1358-step-loss-tokens-per-second.log", "Step 9 |"),
+     {"step": 9, "loss": 0.6810362935066223, "lr": 2e-05, "tokens_per_second": 698.9489335304891, "per_device": True}),
+    ("torchtune bar", line("generic-torchtune-pr2620-multinode-lora-bars.log", "[trainer0|0]:1|27|Loss: 1.1958776712417603:  28%"),
+     {"step": 28, "total_steps": 101, "loss": 1.1958776712417603, "step_seconds": 15.84, "epoch": 1}),
+    ("llama-recipes", line("generic-llama-recipes-llama-cookbook-issue320-epoch1-bars.log",
+                           "Training Epoch: 1/3, step 16/36"),
+     {"step": 4, "total_steps": 9, "loss": 0.17207536101341248, "step_seconds": 64.93, "elapsed_seconds": 277,
+      "trainer_eta_seconds": 324, "epoch": 1}),
+    ("trainer_log.jsonl", line("generic-llamafactory-trainer-log-jsonl-qwen2.5-7b-medical-finetune-head.log",
+                               '{"current_steps": 200'),
+     {"step": 200, "total_steps": 6750, "loss": 1.9129, "lr": 2.9481481481481483e-05, "elapsed_seconds": 614,
+      "trainer_eta_seconds": 20122, "progress_percent": 2.96}),
+    ("llama2.c", line("generic-custom-llama2c-issue461-tinystories-mps.log", "650 |"),
+     {"step": 650, "loss": 5.3185, "lr": 4.986305e-05, "step_seconds": 9.85273, "mfu": 0.19}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("family", "text", "expected"), FAMILIES, ids=[f[0] for f in FAMILIES])
+def test_a_real_step_line_of_each_family(family: str, text: str, expected: dict[str, Any]) -> None:
+    step = one(text)
+    for key, value in expected.items():
+        got = getattr(step, key)
+        assert got == (pytest.approx(value, rel=1e-4) if isinstance(value, float) else value), key
+
+
+# The grammar: names × separators × value shapes, each alone on a line with a step.
+GRAMMAR: list[tuple[str, dict[str, Any]]] = [
+    ("step 120 loss 2.31", {"step": 120, "loss": 2.31}),
+    ("iter 120: loss=2.31", {"step": 120, "loss": 2.31}),
+    ("iteration 120/5000 | loss: 2.31", {"step": 120, "total_steps": 5000, "loss": 2.31}),
+    ("Iter 10: Train loss 2.1, It/sec 4.0", {"step": 10, "loss": 2.1, "step_seconds": 0.25}),
+    ("Step 120 | lm loss: 2.310E+00", {"step": 120, "loss": 2.31}),
+    ("{'step': 120, 'loss': 2.31, 'lr': 3e-4}", {"step": 120, "loss": 2.31, "lr": 3e-4}),
+    ('{"step": 120, "loss": "2.31", "step_time_ms": 250}', {"step": 120, "loss": 2.31, "step_seconds": 0.25}),
+    ("global_step=120 reduced_train_loss=2.31 loss=2.5", {"step": 120, "loss": 2.31}),  # the model's loss
+    ("step 120 | loss train: 2.31 | iter time: 250 ms", {"step": 120, "loss": 2.31, "step_seconds": 0.25}),
+    ("iteration 120 | elapsed time per iteration (ms): 812.3 | lm loss 2.3", {"step": 120, "step_seconds": 0.8123}),
+    ("step: 120, loss: nan, time 1.5s", {"step": 120, "step_seconds": 1.5}),
+    ("training step 120 | learning rate 1.0E-04 | tokens/sec 12,500", {"lr": 1e-4, "tokens_per_second": 12500}),
+    ("step 120 loss 2.3 tok/s/gpu 900", {"tokens_per_second": 900, "per_device": True}),
+    ("step 120 loss 2.3 eta 1:02:03", {"trainer_eta_seconds": 3723}),
+    ("120/5000 [01:00<40:00,  2.00it/s, loss=2.3]", {"step": 120, "total_steps": 5000, "step_seconds": 0.5}),
+    ("Epoch 3:  45%|████▌     | 450/1000 [01:58<02:10,  3.46s/it, loss=2.3]",
+     {"step": 450, "total_steps": 1000, "step_seconds": 3.46, "epoch": 3}),
+    ("1|120|Loss: 2.31:  12%|█▏        | 120/1000 [10:00<73:20,  5.00s/it]",
+     {"step": 120, "total_steps": 1000, "loss": 2.31, "epoch": 1}),
+    # shapes of other trainers
+    (("Training epoch 0, iteration 10/99 | lr: 1.499e-05 | global_batch_size: 32 | global_step: 10 | "
+      "reduced_train_loss: 2.345 | train_step_timing in s: 1.23 | consumed_samples: 352"),
+     {"step": 10, "total_steps": 99, "loss": 2.345, "lr": 1.499e-05, "step_seconds": 1.23, "epoch": 0}),
+    (("Epoch 0: :  10%|█         | 100/1000 [03:20<30:00, reduced_train_loss=2.980, global_step=99.00, "
+      "consumed_samples=12800.0, train_step_timing in s=2.000]"),  # NeMo's own bar: no rate
+     {"step": 100, "total_steps": 1000, "loss": 2.98, "step_seconds": 2.0, "trainer_eta_seconds": 1800}),
+    ("Steps:  10%|█         | 100/1000 [01:00<09:00,  1.66it/s, lr=1e-05, step_loss=0.123]",
+     {"step": 100, "total_steps": 1000, "loss": 0.123, "lr": 1e-05, "elapsed_seconds": 60, "trainer_eta_seconds": 540}),
+    ("Epoch 0/9  ━━━━━━━━━━━━━━━━━━━━━ 157/469 0:00:12 • 0:00:25 12.63it/s v_num: 0 train_loss: 0.312",
+     {"step": 157, "total_steps": 469, "loss": 0.312, "trainer_eta_seconds": 25, "epoch": 0}),
+    ("[Epoch 1/10] [Batch 100/500] loss: 2.3 lr: 1e-4", {"step": 100, "total_steps": 500, "epoch": 1}),
+    ('{"trainer/global_step": 120, "train/loss": 2.31, "train/lr": 1e-4}', {"step": 120, "loss": 2.31, "lr": 1e-4}),
+    ("Train Epoch: 1 [6400/60000 (11%)]\tLoss: 0.293", {"step": 6400, "total_steps": 60000, "epoch": 1, "loss": 0.293}),
+    ("Epoch [1/10], Step [100/600], Loss: 0.2345", {"step": 100, "total_steps": 600, "epoch": 1, "loss": 0.2345}),
+    ("step 100/1000 | loss 2.345 | 123.4ms/step | 12,345 tok/s", {"step_seconds": 0.1234, "tokens_per_second": 12345}),
+    ("Training Epoch0: 100%|██████████| 388/388 [3:34:24<00:00, 33.16s/it]", {"epoch": 0, "total_steps": None}),
+    ("1|100|Loss: 1.23: 100%|██████████| 100/100 [05:00<00:00,  3.00s/it]", {"epoch": 1, "total_steps": None}),
+    ("epoch 001:    100 / 1000 loss=9.2, nll_loss=9.1, ppl=550, wps=12000, ups=2.1, num_updates=100, lr=1e-4, gnorm=1.5",
+     {"step": 100, "loss": 9.2, "tokens_per_second": 12000, "step_seconds": 1 / 2.1, "grad_norm": 1.5}),
+]  # fmt: skip
+
+
+def test_keras_bars_take_the_epoch_printed_above_them() -> None:
+    got = steps(
+        [
+            "Epoch 3/10",
+            "100/1000 [==>...........................] - ETA: 1:23 - loss: 2.3012 - accuracy: 0.1234",
+            "1000/1000 [==============================] - 25s 25ms/step - loss: 0.2000 - val_loss: 0.3000",
+            "Epoch 4/10",
+            "  20/1000 ━━━━━━━━━━━━━━━━━━━━ 1:23 86ms/step - accuracy: 0.9 - loss: 0.25",
+        ]
+    )
+    assert [(s.step, s.total_steps, s.epoch, s.loss, s.step_seconds, s.trainer_eta_seconds) for s in got] == [
+        (100, 1000, 3, 2.3012, None, 83),
+        (1000, None, 3, 0.2, 0.025, None),  # a full epoch's bar is not the run's end
+        (20, 1000, 4, 0.25, 0.086, None),
+    ]
+
+
+@pytest.mark.parametrize(("text", "expected"), GRAMMAR, ids=[g[0][:40] for g in GRAMMAR])
+def test_the_grammar_reads_names_separators_and_values(text: str, expected: dict[str, Any]) -> None:
+    step = one(text)
+    for key, value in expected.items():
+        got = getattr(step, key)
+        assert got == (pytest.approx(value, rel=1e-4) if isinstance(value, float) else value), key
+
+
+def test_a_nan_loss_is_read_as_printed() -> None:
+    step = one(line("generic-megatron-lm-chinese-transformer-xl-issue7-lm-loss-nan.log", " iteration      700/"))
+    assert step.loss is not None and step.loss != step.loss
+
+
+NOT_STEPS = [
+    # a step without a training figure
+    "[2023-05-22 21:52:36,066] [INFO] [logging.py:96:log_dist] [Rank 0] step=2, skipped=0, lr=[2.4e-09, 2.4e-09]",
+    (
+        "[2024-03-07 15:27:17,188] [INFO] [timer.py:260:stop] epoch=0/micro_step=200/global_step=200, "
+        "RunningAvgSamplesPerSec=58.73, CurrSamplesPerSec=58.75, MemAllocated=6.01GB"
+    ),
+    "Epoch 2, global step 400000: 'val/AP' was not in top 1",
+    "saving checkpoint at iteration     200 to checkpoints/ds_stage2",
+    "Step:120 | Block:2410417 | Stake:0.0 | Rank:0.0 | Trust:0.0 | Incentive:0.0 | Emission:0.0",
+    # an evaluation, a loader, a download: no training bar
+    "Evaluating iter 3/32",
+    "evaluating Epoch: 100%|██████████| 84/84 [04:29<00:00,  3.21s/it]",
+    "Loading checkpoint shards: 100%|██████████| 2/2 [00:03<00:00,  1.52s/it]",
+    " 28%|██▊       | 17/60 [1:24:14<3:32:31, 296.54s/it]",  # no description, no loss: whose bar?
+    # numbers without names, names inside words, paths and queries
+    "490 | 5.7543 | 4.9e-05 | 8060.78ms",
+    "Step Time : 4.65s GPU utilization: 59892.5TFLOP/s/GPU",
+    '127.0.0.1 - - [10/Oct/2024:13:55:36 +0000] "GET /runs?step=3&loss=0.5 HTTP/1.1" 200 2326',
+    "At step 100 the loss was 2.3 and the learning rate had decayed.",
+    "# Expected: step 17 (of 100); loss 1.918353E+00; lr 3.4E-06; step time 5706.3 ms",  # a comment
+    "Traceback (most recent call last):",
+    "RuntimeError: CUDA error: uncorrectable ECC error encountered",
+]
+
+
+@pytest.mark.parametrize("text", NOT_STEPS)
+def test_lines_that_are_not_steps(text: str) -> None:
+    assert steps([text]) == []
+    assert not step_line(text)
+
+
+def test_a_loss_of_another_kind_is_not_the_loss() -> None:
+    assert one("iteration 5/10 | lm loss: 2.0 | nsp loss: 0.5 | load_balancing_loss: 1.1").loss == 2.0
+    assert one("step 5 | nsp loss 0.5 | lr 1e-4").loss is None
+    assert one("step 5 | Val loss 3.0 | lr 1e-4").loss is None
+
+
+def test_an_evaluation_line_is_an_evaluation() -> None:
+    events = GenericParser().feed(
+        [
+            " iteration     1000/    3000 | elapsed time per iteration (ms): 12955.2 | lm loss 4.454510E+00 |",
+            " validation loss at iteration 1000 | LM loss: 4.503653E+00 | LM PPL: 9.034661E+01",
+            "Iter 5: Val loss 3.044, Val took 57.845s",
+            "step 500: train loss 5.7373, val loss 5.9544",
+            "step 500: validation lm loss 4.5, test lm loss 4.6",
+        ]
+    )
+    assert [type(e) for e in events] == [TrainStep] + [EvalResult] * 6
+    assert [(e.name, e.value, e.step) for e in events if isinstance(e, EvalResult)] == [
+        ("val_loss", 4.503653, 1000),
+        ("val_loss", 3.044, 5),
+        ("train_loss", 5.7373, 500),
+        ("val_loss", 5.9544, 500),
+        ("val_loss", 4.5, 500),
+        ("test_loss", 4.6, 500),
+    ]
+
+
+def test_a_repeated_validation_figure_is_one_evaluation() -> None:
+    """litgpt prints the last validation loss on every step line."""
+    lines = [t for t in _body("generic-litgpt-issue1607-gpt2-pretrain-remaining-time.log")]
+    events = GenericParser().feed(lines)
+    assert sum(isinstance(e, EvalResult) for e in events) == 1
+    assert sum(isinstance(e, TrainStep) for e in events) == 7
+
+
+def test_a_hard_wrapped_record_is_joined() -> None:
+    """BLOOM's log pasted at a terminal's width: each record over three lines."""
+    events = GenericParser().feed(_body("generic-megatron-deepspeed-bigscience-file-tr11-176B-chronicles-wrapped-throughput-drop.log"))
+    got = [(e.step, e.loss, e.lr) for e in events if isinstance(e, TrainStep)]
+    assert got[-1] == (42784, 2.127643, 4.475e-05) and len(got) == 5
+
+
+def test_a_traceback_after_a_cut_record_stays_its_own_line() -> None:
+    parser = GenericParser()
+    cut = "iteration 5/10 | consumed samples: 80 | elapsed time per iteration (ms): 10.0 | learning"
+    events = parser.feed([cut, "Traceback (most recent call last):"])
+    assert events == [] and parser.bad_lines == 1  # the cut record: counted, never guessed
+
+
+def test_tokens_come_from_a_running_count() -> None:
+    got = steps(['{"step": 20, "loss": 2.0, "tokens": 1000}', '{"step": 40, "loss": 2.0, "tokens": 3000}',
+                 '{"step": 20, "loss": 2.1, "tokens": 1000}'])  # fmt: skip
+    assert [s.tokens for s in got] == [None, 2000.0, None]  # the first has no interval; a relaunch restarts
+
+
+def test_the_end_and_a_checkpoint() -> None:
+    events = GenericParser().feed(
+        [
+            "Epoch 2: : 115816it [7:02:37,  4.57it/s, loss=2.1, v_num=3hqp]",
+            "`Trainer.fit` stopped: `max_steps=400000` reached.",
+            "Epoch 2: : 115816it [7:03:13,  4.56it/s, loss=2.1, v_num=3hqp]",  # the bar's close
+            "Iter 5: Saved adapter weights to adapters/adapters.safetensors.",
+        ]
+    )
+    assert [type(e) for e in events] == [TrainStep, StageEnd, TrainingPause]
+
+
+def test_a_full_epoch_bar_is_not_the_runs_end() -> None:
+    bar = "Epoch 9: 100%|██████████| 195/195 [01:58<00:00,  1.64it/s, train/loss_step=3.860]"
+    assert one(bar).total_steps is None
+    last = "Training Epoch: 3/3, step 387/388 completed (loss: 1.67): 100%|█████| 388/388 [3:33:37<00:00, 33.03s/it]"
+    assert one(last).total_steps == 388
+
+
+def test_a_total_on_a_line_of_its_own() -> None:
+    got = steps(["Starting training..., iters: 400", "Iter 20: Train loss 2.135, It/sec 0.189"])
+    assert got[0].total_steps == 400
+
+
+def test_pairs_name_what_they_read() -> None:
+    fields = [r.field for r in pairs("Iter 20: Train loss 2.135, Learning Rate 1.000e-05, It/sec 0.189, "
+                                     "Tokens/sec 281.103, Trained Tokens 35004, Peak 65.006 GB")]  # fmt: skip
+    assert fields == [Field.STEP, Field.LOSS, Field.LR, Field.ITS, Field.TOKENS_PER_SECOND, Field.TOKENS]
+
+
+def _body(name: str) -> list[str]:
+    from tests.reallogs import body
+
+    return body(name)
+
+
+def test_an_evaluation_a_new_epochs_bar_repeats_belongs_to_the_new_stretch() -> None:
+    events = GenericParser().feed(
+        [
+            "Epoch 0: 100%|██████████| 100/100 [00:11<00:00,  9.01it/s, v_num=0, train_loss=0.401, val_loss=0.455]",
+            "Epoch 1:  30%|███       | 30/100 [00:03<00:07,  9.71it/s, v_num=0, train_loss=0.377, val_loss=0.455]",
+        ]
+    )
+    evals = [(e.value, e.step) for e in events if isinstance(e, EvalResult)]
+    assert evals == [(0.455, None), (0.455, 30)]  # the step went back: said again, for the new stretch
+
+
+def test_a_json_record_dates_itself() -> None:
+    events = GenericParser().feed(
+        [
+            '{"step": 10, "train": {"loss": 2.3}, "timestamp": "2024-05-01T12:00:00Z"}',
+            '{"step": 20, "loss": 2.2, "_timestamp": 1714564860.5}',
+        ]
+    )
+    assert [(e.step, e.loss, e.at) for e in events if isinstance(e, TrainStep)] == [
+        (10, 2.3, 1714564800.0),
+        (20, 2.2, 1714564860.5),
+    ]
+    assert isinstance(events[-1], Tick) and events[-1].at == 1714564860.5
+
+
+def test_a_bar_redrawn_thousands_of_times_on_one_line_reads_its_newest_redraw() -> None:
+    redraws = [f"Epoch 0:  {n // 50:2d}%|█    | {n}/5000 [00:{n // 100:02d}<01:00, 50.00it/s, loss={n / 1000:.3f}]"
+               for n in range(1, 5001)]  # fmt: skip
+    got = steps(["\r".join(redraws)])
+    assert got[-1].step == 5000 and got[-1].loss == 5.0
+    assert all(a.step < b.step for a, b in pairwise(got))  # nothing cut read as a step
