@@ -34,11 +34,13 @@ from ..stats.events import (
     Registered,
     SourceChange,
     SourceChanged,
+    TrainStep,
 )
 from ..stats.history import HISTORY_SPAN_SECONDS
 from ..stats.iota.report import queue_report
 from ..stats.iota.tracker import IotaTracker
 from ..stats.kinds import tracker_for
+from ..stats.steps.timing import line_seconds
 from ..stats.tracker import ERROR_WINDOW_SECONDS, RATE_WINDOW_SECONDS, Tracker
 
 if TYPE_CHECKING:
@@ -60,8 +62,15 @@ QUEUE_BACKLOG_SECONDS = 7 * 24 * 3600
 QUEUE_BACKLOG_BYTES = 32 << 20
 # Lines kept to sniff the format of a log that starts empty.
 DETECT_LINES = 2000
-# A log whose lines carry no time (nanochat, nanoGPT, HF): read back at most this much.
+# A log whose lines carry no time (nanochat, nanoGPT, HF): read back at most this much, and no
+# further than its lines' own printed durations add up to the backlog's span.
 BACKLOG_UNDATED_BYTES = 16 << 20
+# Lines of an undated step log whose durations measure its pace, and the margin on the bytes
+# that pace gives (evaluations the trainer does not time make the span longer, never shorter).
+UNDATED_SAMPLE_LINES = 4000
+UNDATED_SLACK = 1.25
+# Never less than this (a read or two of the file): a short log is read whole, as before.
+UNDATED_MIN_BYTES = 1 << 20
 
 _FACTS: tuple[tuple[type, ...], ...] = (
     (ForwardPass, LayerSeen, Registered, LayerChanged, QueueUpdate, MinerReset),
@@ -80,6 +89,7 @@ class _Reach:
         self._extra_bytes = 0
         self._queue_bytes = 0
         self._undated_bytes = 0
+        self._undated_seconds = 0.0
 
     def enough(self, events: list[Event], chunk: list[str], dated: bool) -> bool:
         """Take one more chunk (newest first) and its events; True: read no further back."""
@@ -97,7 +107,9 @@ class _Reach:
         far_enough = newest is not None and oldest is not None and oldest <= newest - BACKLOG_SECONDS
         if newest is None and not dated:
             self._undated_bytes += sum(len(line) + 1 for line in chunk)
-            if self._undated_bytes >= BACKLOG_UNDATED_BYTES:
+            self._undated_seconds += _printed_seconds(events)
+            spanned = self._undated_seconds >= BACKLOG_SECONDS and self._undated_bytes >= UNDATED_MIN_BYTES
+            if self._undated_bytes >= BACKLOG_UNDATED_BYTES or spanned:
                 return True
         if far_enough:
             size = sum(len(line) + 1 for line in chunk)
@@ -112,6 +124,28 @@ class _Reach:
             if self._extra_bytes >= BACKLOG_EXTRA_BYTES:
                 return True
         return False
+
+
+def _printed_seconds(events: list[Event]) -> float:
+    """How long the step lines among ``events`` took, by the durations the trainer printed."""
+    seconds = 0.0
+    previous: TrainStep | None = None
+    for event in events:
+        if isinstance(event, TrainStep):
+            took = line_seconds(previous, event)
+            if took is not None and took > 0:
+                seconds += took
+            previous = event
+    return seconds
+
+
+def _undated_bytes_needed(events: list[Event], lines: list[str]) -> int:
+    """How many bytes of an undated step log hold the backlog's span, from a sample of its lines."""
+    seconds = _printed_seconds(events)
+    size = sum(len(line) + 1 for line in lines)
+    if seconds <= 0:
+        return BACKLOG_UNDATED_BYTES  # no printed durations: read as far as ever
+    return max(UNDATED_MIN_BYTES, min(BACKLOG_UNDATED_BYTES, int(UNDATED_SLACK * BACKLOG_SECONDS * size / seconds)))
 
 
 def source_change(reason: str) -> SourceChange:
@@ -215,6 +249,7 @@ class Monitor:
         taken: list[tuple[list[Event], int, list[str]]] = []
         newest_parser: LogParser | None = None  # it read the end of the log: the live one goes on from it
         reach = _Reach()
+        undated_bytes_needed: int | None = None  # an undated step log: how much more to read back
         # A year-less timestamp (hivemind) takes its year from when the log was last written.
         written = self._last_written(self.clock(), until)
         for chunk in chunks:
@@ -231,8 +266,26 @@ class Monitor:
                     self._undetected = chunk[-DETECT_LINES:]
                     self._tracker.has_records = True
                 break
+            if undated_bytes_needed is not None:
+                # An undated step log: its lines are parsed once, in order (_apply_backlog).
+                undated_bytes_needed = self._take_undated(chunk, undated_bytes_needed, taken)
+                if undated_bytes_needed <= 0:
+                    break
+                continue
             scratch = create_parser(format_name)
             scratch.reference_time = written
+            if format_name in STEP_FORMATS and newest_parser is None and len(chunk) > UNDATED_SAMPLE_LINES:
+                # The newest lines say whether the log is dated and, if not, how many bytes of it
+                # the backlog's span takes at the durations its trainer prints.
+                sample = chunk[-UNDATED_SAMPLE_LINES:]
+                events = scratch.feed(sample)
+                if not any(event.at is not None for event in events):
+                    undated_bytes_needed = self._take_undated(chunk, _undated_bytes_needed(events, sample), taken)
+                    if undated_bytes_needed <= 0:
+                        break
+                    continue
+                scratch = create_parser(format_name)
+                scratch.reference_time = written
             events = scratch.feed(chunk)
             # A chunk wholly after --at still has dated lines: it is not an undated log.
             dated = any(event.at is not None for event in events)
@@ -248,6 +301,21 @@ class Monitor:
             if reach.enough(events, chunk, dated):
                 break
         self._apply_backlog(taken, newest_parser, until)
+
+    def _take_undated(self, chunk: list[str], needed: int, taken: list[tuple[list[Event], int, list[str]]]) -> int:
+        """Keep the newest lines of ``chunk`` up to ``needed`` bytes; return how many more are needed."""
+        kept = 0
+        size = 0
+        for line in reversed(chunk):
+            if size >= needed:
+                break
+            size += len(line) + 1
+            kept += 1
+        lines = chunk[len(chunk) - kept :]
+        taken.append(([], 0, lines))
+        with self._lock:
+            self._lines_read += len(lines)
+        return needed - size
 
     def _apply_backlog(
         self, taken: list[tuple[list[Event], int, list[str]]], newest_parser: LogParser | None, until: float | None

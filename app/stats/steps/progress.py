@@ -53,7 +53,7 @@ from .stage import (
     measure,
     same_position,
 )
-from .timing import covered_steps, line_seconds, place_in_time
+from .timing import covered_steps, line_seconds, placed_times
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,13 +94,13 @@ class StepProgress:
 
     # --- applying -------------------------------------------------------------
 
-    def place(self, events: Sequence[Event], arrival: float, not_before: float | None) -> list[Event]:
-        """Place a batch read at ``arrival`` in time (:func:`place_in_time`) and note the arrival."""
+    def place(self, events: Sequence[Event], arrival: float, not_before: float | None) -> list[float | None]:
+        """Each event's time in a batch read at ``arrival`` (:func:`placed_times`); note the arrival."""
         if any(isinstance(event, TrainStep) for event in events):
             if self._last_arrival is not None and arrival > self._last_arrival:
                 self._arrival_gaps.append(arrival - self._last_arrival)
             self._last_arrival = arrival
-        return place_in_time(events, arrival, not_before)
+        return placed_times(events, arrival, not_before)
 
     def apply(self, event: Event, t: float | None) -> None:
         """Apply one event seen at ``t`` (None: the time is not known)."""

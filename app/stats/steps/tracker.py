@@ -38,18 +38,21 @@ class StepTracker:
         ``arrival``: when these lines were read (for a cold start, when the log was last
         written). Undated events are placed in time from it (app/stats/steps/timing.py).
         """
+        if arrival is None:
+            for event in events:
+                self.apply(event, now)
+            return
         batch = list(events)
-        if arrival is not None:
-            batch = self.progress.place(batch, arrival, self._clock.latest)
-        for event in batch:
-            self.apply(event, now)
+        for event, at in zip(batch, self.progress.place(batch, arrival, self._clock.latest)):
+            self.apply(event, now, at)
 
-    def apply(self, event: Event, now: float | None = None) -> None:
-        """Apply one event; its time advances the log clock first."""
+    def apply(self, event: Event, now: float | None = None, placed_at: float | None = None) -> None:
+        """Apply one event (``placed_at``: the time an undated one was placed at); its time
+        advances the log clock first."""
         if isinstance(event, SourceChanged):
             return  # the file changed, not the run: the step lines say what comes next
         self.has_records = True
-        keep, at = self._clock.admit(event, now)
+        keep, at = self._clock.admit(event, now, placed_at)
         if not keep:
             return
         if at is not None:
