@@ -147,16 +147,16 @@ def _llmc_step(m: re.Match[str]) -> TrainStep:
 def _nanogpt_step(text: str) -> tuple[Kind, Emit | None]:
     usual = _NANOGPT_USUAL.fullmatch(text)
     if usual is not None:
-        step_ms, mfu = float(usual.group(3)), float(usual.group(4))
+        usual_ms, usual_mfu = float(usual.group(3)), float(usual.group(4))
         usual_event = TrainStep(
             at=None,
             stage="train",
             step=int(usual.group(1)),
             loss=float(usual.group(2)),
             loss_note="last micro-batch",
-            step_seconds=step_ms / 1000 if step_ms > 0 else None,
-            mfu=None if mfu < 0 else mfu,
-            mfu_note=NANOGPT_MFU_NOTE if mfu < 0 else None,
+            step_seconds=usual_ms / 1000 if usual_ms > 0 else None,
+            mfu=None if usual_mfu < 0 else usual_mfu,
+            mfu_note=NANOGPT_MFU_NOTE if usual_mfu < 0 else None,
         )
         return Kind.FULL, lambda: [usual_event]
     head = _ITER_HEAD.match(text)
