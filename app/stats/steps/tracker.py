@@ -26,6 +26,7 @@ class StepTracker:
         self.progress = StepProgress()
         self._clock = LogClock()
         self._history = RateHistory()
+        self._applied = 0  # events applied: the figures may have changed when it moves
 
     @property
     def clock(self) -> float | None:
@@ -52,6 +53,7 @@ class StepTracker:
         if isinstance(event, SourceChanged):
             return  # the file changed, not the run: the step lines say what comes next
         self.has_records = True
+        self._applied += 1
         keep, at = self._clock.admit(event, now, placed_at)
         if not keep:
             return
@@ -74,7 +76,7 @@ class StepTracker:
     def snapshot(self, now: float, source: SourceView) -> Snapshot:
         """Everything known at ``now`` (the log's clock for a copied log, else wall time)."""
         report = self.progress.report(now)
-        history = self._history.view(now, self._clock.latest, self.progress.tokens_per_hour)
+        history = self._history.view(now, self._clock.latest, self.progress.tokens_per_hour, self._applied)
         state, status_line = report.state, report.status_line
         details = report.details
         recognised = self.progress.recognised() if self.format_name == "generic" else None
