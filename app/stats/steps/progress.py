@@ -86,6 +86,7 @@ class StepProgress:
         # delivers dozens of steps at once, every few minutes; that is not a stall.
         self._last_arrival: float | None = None
         self._arrival_gaps: deque[float] = deque(maxlen=rules.ARRIVAL_GAPS)
+        self._arrival_steps: deque[int] = deque(maxlen=rules.ARRIVAL_GAPS)  # step lines in each
         # Running totals over every stage (never decrease): /metrics' counters.
         self.steps_total = 0
         self.tokens_total = 0.0
@@ -96,9 +97,11 @@ class StepProgress:
 
     def place(self, events: Sequence[Event], arrival: float, not_before: float | None) -> list[float | None]:
         """Each event's time in a batch read at ``arrival`` (:func:`placed_times`); note the arrival."""
-        if any(isinstance(event, TrainStep) for event in events):
+        steps = sum(1 for event in events if isinstance(event, TrainStep))
+        if steps:
             if self._last_arrival is not None and arrival > self._last_arrival:
                 self._arrival_gaps.append(arrival - self._last_arrival)
+                self._arrival_steps.append(steps)
             self._last_arrival = arrival
         return placed_times(events, arrival, not_before)
 
@@ -315,6 +318,9 @@ class StepProgress:
         eta = rules.eta(stage, m)
         details = step_text.details(stage, m, stall, eta, per_gpu, self._run, self._all_reduce)
         details.extend(step_text.error_lines(self._errors))
+        buffered = rules.buffered(self._arrival_gaps, self._arrival_steps)
+        if buffered is not None:
+            details.append(buffered)
         training = payload.training_payload(stage, m, stall, eta, self._all_reduce)
         training["errors"] = payload.errors_view(self._errors)
         since = self._state_since(state, stage, stall)
