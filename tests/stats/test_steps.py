@@ -527,8 +527,8 @@ def test_bursts_of_buffered_lines_say_so_with_the_fix() -> None:
         tracker.apply_all([base_step(s) for s in range(32 * burst, 32 * burst + 32)], t, arrival=t)
         t += 128.0
     said = [line for line in tracker.snapshot(t - 100, source()).details if "block-buffered" in line]
-    assert said == ["Step lines arrive in bursts (about 32 every 128 s): the trainer's output is block-buffered; "
-                    "run it with python -u or PYTHONUNBUFFERED=1 to see each step when it is printed"]
+    assert said == [("Step lines arrive in bursts (about 32 every 128 s): the trainer's output is block-buffered; "
+                     "run it with python -u or PYTHONUNBUFFERED=1 to see each step when it is printed")]
     steady = StepTracker("nanochat")  # one step a line, as printed: nothing said
     for s in range(40):
         steady.apply_all([base_step(s)], T0 + 4 * s, arrival=T0 + 4 * s)
