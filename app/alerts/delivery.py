@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .message import Message
+from .plugin import load_plugin
 from .read import clock_time
 from .secrets import redact, scrub
 
@@ -110,7 +111,7 @@ def send_once(url: str, message: Message, plugin: Any = None) -> str | None:
         return "the apprise package is not installed (pip install apprise)"
     with _apprise_records() as records:
         try:
-            target = plugin if plugin is not None else apprise.Apprise.instantiate(url)
+            target = plugin if plugin is not None else load_plugin(url)
             if target is None:
                 return "not a notification URL Apprise understands"
             notify_type = {
@@ -204,10 +205,8 @@ class Delivery:
 
     def _work(self, target: _Target) -> None:
         try:
-            import apprise
-
             with _apprise_records():
-                target.plugin = apprise.Apprise.instantiate(target.url)
+                target.plugin = load_plugin(target.url)
         except Exception as e:  # noqa: BLE001 - Apprise failing to load is a problem to show, not a crash
             self._note(f"{target.label}: cannot load the notification library ({type(e).__name__})")
             target.plugin = None
