@@ -456,3 +456,27 @@ def training_log(seconds: float, *, seed: int = 0, start: float = DEFAULT_START,
     synth = IotaSynth(seed=seed, start=start, **options)  # type: ignore[arg-type]
     text = synth.text(seconds)
     return text, synth.truth
+
+
+def nanogpt_log(steps: int, *, seed: int = 0, log_interval: int = 1, eval_interval: int = 2000) -> str:
+    """A nanoGPT run of ``steps`` iterations as its ``train.py`` prints it (every ``log_interval``).
+
+    The lines follow nanoGPT's own prints (``iter N: loss X, time Yms, mfu Z%``, the evaluation's
+    ``step N: train loss X, val loss Y``); an iteration takes about 120 ms, the one after an
+    evaluation longer. About 52 bytes a line: a million steps is a ~52 MB log.
+    """
+    rng = random.Random(seed)
+    out = ["tokens per iteration will be: 491,520", "found vocab_size = 50304 (inside data/openwebtext/meta.pkl)",
+           "Initializing a new model from scratch", "number of parameters: 123.59M"]
+    loss = 10.9
+    for step in range(steps + 1):
+        loss = max(2.8, loss * 0.99999 + rng.uniform(-0.02, 0.02))
+        if step % eval_interval == 0:
+            out.append(f"step {step}: train loss {loss:.4f}, val loss {loss + 0.05:.4f}")
+            if step:
+                out.append("saving checkpoint to out")
+        if step % log_interval == 0:
+            ms = rng.uniform(115.0, 125.0) if step % eval_interval else rng.uniform(2000.0, 2500.0)
+            mfu = -100.0 if step < 5 else 45.0 + rng.uniform(-0.5, 0.5)
+            out.append(f"iter {step}: loss {loss:.4f}, time {ms:.2f}ms, mfu {mfu:.2f}%")
+    return "\n".join(out) + "\n"

@@ -3,6 +3,7 @@ snapshot carries "vs your usual" and "today"."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import time
 import urllib.error
@@ -321,5 +322,30 @@ def test_every_range_button_of_the_page_round_trips_through_the_api(tmp_path: Pa
             assert chart["to"] - chart["from"] == (count - 1) * bucket
             inside = int(now - 1800)
             assert points(chart, "tokens_per_hour")[inside - inside % bucket] == pytest.approx(768_000, rel=0.02), name
+    finally:
+        running.stop()
+
+
+def test_a_weeks_history_goes_gzipped_and_a_reload_of_it_unchanged_is_a_304(tmp_path: Path, folder: Path) -> None:
+    now = time.time()
+    for day in range(7, -1, -1):  # a pass every 2 min for a week, one dated file a day
+        start = max(now - 7 * 86400, now - day * 86400 - 86400 + 60)
+        write_training(dated(folder, now - day * 86400), start, now - day * 86400, register=day == 7)
+    running = Running(folder, tmp_path / "data", Clock(now))
+    try:
+        running.settle()
+        plain = urllib.request.Request(running.url + "/api/history?range=7d")
+        with urllib.request.urlopen(plain, timeout=10) as r:
+            whole = r.read()
+        zipped = urllib.request.Request(running.url + "/api/history?range=7d", headers={"Accept-Encoding": "gzip"})
+        with urllib.request.urlopen(zipped, timeout=10) as r:
+            assert r.headers["Content-Encoding"] == "gzip" and r.headers["Vary"] == "Accept-Encoding"
+            body, etag = r.read(), r.headers["ETag"]
+        assert gzip.decompress(body) == whole and len(body) <= 60_000 and len(body) < len(whole) // 3
+        again = urllib.request.Request(running.url + "/api/history?range=7d",
+                                       headers={"Accept-Encoding": "gzip", "If-None-Match": etag})
+        with pytest.raises(urllib.error.HTTPError) as reload:
+            urllib.request.urlopen(again, timeout=10)
+        assert reload.value.code == 304 and reload.value.read() == b""
     finally:
         running.stop()

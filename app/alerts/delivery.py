@@ -25,6 +25,7 @@ from ..outgoing import DeadlineExceeded, within
 from ..supervise import supervised
 from ..text import clock_time
 from .message import Message
+from .plugin import load_plugin
 from .secrets import redact, scrub
 
 log = logging.getLogger(__name__)
@@ -115,7 +116,7 @@ def send_once(url: str, message: Message, plugin: Any = None) -> str | None:
         return "the apprise package is not installed (pip install apprise)"
     with _apprise_records():
         try:
-            target = plugin if plugin is not None else apprise.Apprise.instantiate(url)
+            target = plugin if plugin is not None else load_plugin(url)
         except Exception as e:  # noqa: BLE001 - a plugin bug must not kill the worker; the reason is scrubbed
             return scrub(f"{type(e).__name__}: {e}", url)
     if target is None:
@@ -223,10 +224,8 @@ class Delivery:
 
     def _work(self, target: _Target) -> None:
         try:
-            import apprise
-
             with _apprise_records():
-                target.plugin = apprise.Apprise.instantiate(target.url)
+                target.plugin = load_plugin(target.url)
         except Exception as e:  # noqa: BLE001 - Apprise failing to load is a problem to show, not a crash
             self._note(f"{target.label}: cannot load the notification library ({type(e).__name__})")
             target.plugin = None

@@ -19,8 +19,10 @@ from ..stats.events import (
     OptimizationStep,
     QueueUpdate,
     Registered,
+    TrainStep,
 )
 from ..stats.history import HISTORY_SPAN_SECONDS
+from ..stats.steps.timing import line_seconds
 from ..stats.tracker import ERROR_WINDOW_SECONDS, RATE_WINDOW_SECONDS
 
 # How far back a cold start reads, in log time: the rate window behind every point of the
@@ -35,8 +37,18 @@ BACKLOG_EXTRA_BYTES = 8 << 20
 # tokwatch started. The Train-at-Home log is one file per launch, capped at about 10 MB.
 QUEUE_BACKLOG_SECONDS = 7 * 24 * 3600
 QUEUE_BACKLOG_BYTES = 32 << 20
-# A log whose lines carry no time (nanochat, nanoGPT, HF): read back at most this much.
+# A log whose lines carry no time (nanochat, nanoGPT, HF): read back at most this much, and no
+# further than its lines' own printed durations add up to the backlog's span.
 BACKLOG_UNDATED_BYTES = 16 << 20
+# Lines of an undated step log whose durations measure its pace, and the margin on the bytes
+# that pace gives (evaluations the trainer does not time make the span longer, never shorter).
+UNDATED_SAMPLE_LINES = 4000
+UNDATED_SLACK = 1.25
+# What an undated step log's first view reads: the rate window and a little more.
+FIRST_VIEW_SECONDS = RATE_WINDOW_SECONDS + 5 * 60
+# Never less than this (a read or two of the file): a short log is read whole, as before.
+UNDATED_MIN_BYTES = 1 << 20
+
 
 FACTS: tuple[tuple[type, ...], ...] = (
     (ForwardPass, LayerSeen, Registered, LayerChanged, QueueUpdate, MinerReset),
@@ -55,6 +67,7 @@ class Reach:
         self._extra_bytes = 0
         self._queue_bytes = 0
         self._undated_bytes = 0
+        self._undated_seconds = 0.0
 
     def enough(self, events: list[Event], chunk: list[str], dated: bool) -> bool:
         """Take one more chunk (newest first) and its events; True: read no further back."""
@@ -72,7 +85,9 @@ class Reach:
         far_enough = newest is not None and oldest is not None and oldest <= newest - BACKLOG_SECONDS
         if newest is None and not dated:
             self._undated_bytes += sum(len(line) + 1 for line in chunk)
-            if self._undated_bytes >= BACKLOG_UNDATED_BYTES:
+            self._undated_seconds += printed_seconds(events)
+            spanned = self._undated_seconds >= BACKLOG_SECONDS and self._undated_bytes >= UNDATED_MIN_BYTES
+            if self._undated_bytes >= BACKLOG_UNDATED_BYTES or spanned:
                 return True
         if far_enough:
             size = sum(len(line) + 1 for line in chunk)
@@ -87,6 +102,19 @@ class Reach:
             if self._extra_bytes >= BACKLOG_EXTRA_BYTES:
                 return True
         return False
+
+
+def printed_seconds(events: list[Event]) -> float:
+    """How long the step lines among ``events`` took, by the durations the trainer printed."""
+    seconds = 0.0
+    previous: TrainStep | None = None
+    for event in events:
+        if isinstance(event, TrainStep):
+            took = line_seconds(previous, event)
+            if took is not None and took > 0:
+                seconds += took
+            previous = event
+    return seconds
 
 
 def before(events: list[Event], until: float) -> list[Event]:

@@ -34,7 +34,17 @@ from ..stats.iota.report import queue_report
 from ..stats.iota.tracker import IotaTracker
 from ..stats.kinds import tracker_for
 from ..stats.tracker import Tracker
-from .backlog import Reach, before
+from .backlog import (
+    BACKLOG_SECONDS,
+    BACKLOG_UNDATED_BYTES,
+    FIRST_VIEW_SECONDS,
+    UNDATED_MIN_BYTES,
+    UNDATED_SAMPLE_LINES,
+    UNDATED_SLACK,
+    Reach,
+    before,
+    printed_seconds,
+)
 
 if TYPE_CHECKING:
     from ..ingest.lines import LineCounters
@@ -43,6 +53,25 @@ log = logging.getLogger(__name__)
 
 # Lines kept to sniff the format of a log that starts empty.
 DETECT_LINES = 2000
+
+
+def _undated_bytes_needed(events: list[Event], lines: list[str], span_seconds: float) -> int:
+    """How many bytes of an undated step log hold ``span_seconds``, from a sample of its lines."""
+    seconds = printed_seconds(events)
+    size = sum(len(line) + 1 for line in lines)
+    if seconds <= 0:
+        return BACKLOG_UNDATED_BYTES  # no printed durations: read as far as ever
+    return max(UNDATED_MIN_BYTES, min(BACKLOG_UNDATED_BYTES, int(UNDATED_SLACK * span_seconds * size / seconds)))
+
+
+def _newest_lines(lines: list[str], size: int) -> list[str]:
+    """The newest of ``lines`` that hold ``size`` bytes."""
+    total = 0
+    for i in range(len(lines) - 1, -1, -1):
+        total += len(lines[i]) + 1
+        if total >= size:
+            return lines[i:]
+    return lines
 
 
 def source_change(reason: str) -> SourceChange:
@@ -115,7 +144,7 @@ class Monitor:
         except OSError:
             quiet = False
         # A last line without its newline, the file quiet: the run's last line (the tailer's rule).
-        self.backlog(read_backwards(path, stats=counts, unfinished=quiet), until=until)
+        self.backlog(read_backwards(path, stats=counts, unfinished=quiet), until=until, first_view_only=True)
 
     def start(self) -> None:
         """Start following the log in a background thread."""
@@ -135,14 +164,18 @@ class Monitor:
 
     # --- TailSink -------------------------------------------------------------
 
-    def backlog(self, chunks: Iterator[list[str]], until: float | None = None) -> None:
+    def backlog(self, chunks: Iterator[list[str]], until: float | None = None, *, first_view_only: bool = False) -> None:
         """Read back from the end only as far as the figures need, then apply it in order.
 
         ``until``: ignore what the log says after this time (``--once --at`` in the past).
+        An undated step log's newest lines are shown first (the rate window's span), then the
+        hour of history is filled in behind; ``first_view_only``: stop after the first.
         """
         taken: list[tuple[list[Event], int, list[str]]] = []
         newest_parser: LogParser | None = None  # it read the end of the log: the live one goes on from it
         reach = Reach()
+        undated_bytes_needed: int | None = None  # an undated step log: how much more to read back
+        first_view_bytes: int | None = None  # and how much of it the first view takes
         # A year-less timestamp (hivemind) takes its year from when the log was last written.
         written = self._last_written(self.clock(), until)
         for chunk in chunks:
@@ -159,8 +192,28 @@ class Monitor:
                     self._undetected = chunk[-DETECT_LINES:]
                     self._tracker.has_records = True
                 break
+            if undated_bytes_needed is not None:
+                # An undated step log: its lines are parsed once, in order (_apply_backlog).
+                undated_bytes_needed = self._take_undated(chunk, undated_bytes_needed, taken)
+                if undated_bytes_needed <= 0:
+                    break
+                continue
             scratch = create_parser(format_name)
             scratch.reference_time = written
+            if format_name in STEP_FORMATS and newest_parser is None and len(chunk) > UNDATED_SAMPLE_LINES:
+                # The newest lines say whether the log is dated and, if not, how many bytes of it
+                # the backlog's span takes at the durations its trainer prints.
+                sample = chunk[-UNDATED_SAMPLE_LINES:]
+                events = scratch.feed(sample)
+                if not any(event.at is not None for event in events):
+                    first_view_bytes = _undated_bytes_needed(events, sample, FIRST_VIEW_SECONDS)
+                    needed = first_view_bytes if first_view_only else _undated_bytes_needed(events, sample, BACKLOG_SECONDS)
+                    undated_bytes_needed = self._take_undated(chunk, needed, taken)
+                    if undated_bytes_needed <= 0:
+                        break
+                    continue
+                scratch = create_parser(format_name)
+                scratch.reference_time = written
             events = scratch.feed(chunk)
             # A chunk wholly after --at still has dated lines: it is not an undated log.
             dated = any(event.at is not None for event in events)
@@ -175,12 +228,34 @@ class Monitor:
                 self._lines_read += len(chunk)
             if reach.enough(events, chunk, dated):
                 break
-        self._apply_backlog(taken, newest_parser, until)
+        self._apply_backlog(taken, newest_parser, until, None if first_view_only else first_view_bytes)
+
+    def _take_undated(self, chunk: list[str], needed: int, taken: list[tuple[list[Event], int, list[str]]]) -> int:
+        """Keep the newest lines of ``chunk`` up to ``needed`` bytes; return how many more are needed."""
+        kept = 0
+        size = 0
+        for line in reversed(chunk):
+            if size >= needed:
+                break
+            size += len(line) + 1
+            kept += 1
+        lines = chunk[len(chunk) - kept :]
+        taken.append(([], 0, lines))
+        with self._lock:
+            self._lines_read += len(lines)
+        return needed - size
 
     def _apply_backlog(
-        self, taken: list[tuple[list[Event], int, list[str]]], newest_parser: LogParser | None, until: float | None
+        self,
+        taken: list[tuple[list[Event], int, list[str]]],
+        newest_parser: LogParser | None,
+        until: float | None,
+        first_view_bytes: int | None = None,
     ) -> None:
-        """Apply the chunks read back (newest first in ``taken``) in log order."""
+        """Apply the chunks read back (newest first in ``taken``) in log order.
+
+        ``first_view_bytes``: an undated step log's newest bytes to show first, before the rest.
+        """
         with self._lock:
             now = self.clock()
             if self._tracker.format_name in STEP_FORMATS and self._parser is not None:
@@ -188,12 +263,14 @@ class Monitor:
                 # chunks, HF's progress bar, RL's tokens per step): read the backlog again, in
                 # order, with the live parser, which then goes on from where the log ends.
                 in_order = [line for _, _, chunk in reversed(taken) for line in chunk]
-                self._parser.reference_time = self._last_written(now, until)
-                events = self._parser.feed(in_order)
-                if until is not None:
-                    events = before(events, until)
-                # Undated step lines are placed back in time from when the log was last written.
-                self._tracker.apply_all(events, now, arrival=self._last_written(now, until))
+                first = _newest_lines(in_order, first_view_bytes) if first_view_bytes is not None else in_order
+                self._apply_steps(self._parser, self._tracker, first, now, until)
+                if len(first) == len(in_order):
+                    self.changes.bump()
+                    return
+                self.changes.bump()  # the latest step, loss, rate and ETA are on the page now
+                name = self._parser.name
+                has_records = self._tracker.has_records
             else:
                 for events, _, _ in reversed(taken):
                     self._tracker.apply_all(events, now)
@@ -204,7 +281,28 @@ class Monitor:
                     self._parser = newest_parser
                 else:
                     self._bad_lines_before += sum(bad for _, bad, _ in taken)
-            self._bump()
+                self.changes.bump()
+                return
+        # The hour behind the first view, read whole on a parser and tracker of their own (no
+        # live line comes in meanwhile: this is the tailer's thread), then swapped in.
+        parser = create_parser(name)
+        tracker = tracker_for(kind_of(name), name)
+        tracker.has_records = has_records
+        self._apply_steps(parser, tracker, in_order, now, until)
+        with self._lock:
+            self._parser, self._tracker = parser, tracker
+            self.changes.bump()
+
+    def _apply_steps(
+        self, parser: LogParser, tracker: Tracker, lines: list[str], now: float, until: float | None
+    ) -> None:
+        """Read a step log's lines in order and apply them, placed back in time from when the log
+        was last written."""
+        parser.reference_time = self._last_written(now, until)
+        events = parser.feed(lines)
+        if until is not None:
+            events = before(events, until)
+        tracker.apply_all(events, now, arrival=self._last_written(now, until))
 
     def lines(self, lines: list[str]) -> None:
         """Parse new lines and wake the viewers."""
@@ -221,7 +319,7 @@ class Monitor:
                 if self._parser is None:
                     self._undetected = pending[-DETECT_LINES:]
                     self._tracker.has_records = True
-                    self._bump()
+                    self.changes.bump()
                     return
                 lines, self._undetected = pending, []
             elif self._watch is not None:
@@ -237,7 +335,7 @@ class Monitor:
             events = self._parser.feed(lines)
             self._tracker.apply_all(events, now, arrival=now)
             self._keep_passes(events)
-            self._bump()
+            self.changes.bump()
 
     def restarted(self, reason: str, *, repeats: bool = False) -> None:
         """A new stream begins: drop half-read records and tell the tracker what changed.
@@ -257,7 +355,7 @@ class Monitor:
             name = reason.removeprefix("switched to ") if change == "switched" else None
             self._tracker.apply_all([SourceChanged(None, change, name)])
             self._tracker.begin_stream(repeats=repeats)
-            self._bump()
+            self.changes.bump()
 
     # --- readers --------------------------------------------------------------
 

@@ -233,8 +233,8 @@ class StepReplay:
         self.logged_losses: list[LossPoint] = []
         self.logged_evals: list[EvalPoint] = []
 
-    def apply(self, event: Event) -> None:
-        self.tracker.apply(event, self.now)
+    def apply(self, event: Event, placed_at: float | None = None) -> None:
+        self.tracker.apply(event, self.now, placed_at)
         latest = self.tracker.clock
         # A log with no times and no durations places nothing: its losses are kept at the import's time.
         steps, evals = self.logged.feed((event,), self.now if latest is None else latest)
@@ -290,10 +290,9 @@ def replay_steps(path: Path, name: str, now: float, mtime: float, anchors: Ancho
     i = 0
     for lines in read_lines(path, stop, limit):
         for event in parser.feed(lines):
-            if i < len(times) and event.at is None and not math.isnan(times[i]):
-                event = replace(event, at=times[i])
+            placed = times[i] if i < len(times) and event.at is None and not math.isnan(times[i]) else None
             i += 1
-            replay.apply(event)
+            replay.apply(event, placed)
             latest = replay.tracker.clock
             if latest is not None:
                 batch_start = latest if batch_start is None else batch_start

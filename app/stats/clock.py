@@ -26,9 +26,12 @@ class LogClock:
         self._last_future_at: float | None = None
         self._replay_until: float | None = None  # see begin_replay
 
-    def admit(self, event: Event, now: float | None) -> tuple[bool, float | None]:
-        """Whether to apply ``event``, and the time it may move the clock to (None: undated)."""
-        at = event.at
+    def admit(self, event: Event, now: float | None, placed_at: float | None = None) -> tuple[bool, float | None]:
+        """Whether to apply ``event``, and the time it may move the clock to (None: undated).
+
+        ``placed_at``: the time an undated event was placed at (app/stats/steps/timing.py).
+        """
+        at = event.at if placed_at is None else placed_at
         if at is not None and (not math.isfinite(at) or (now is not None and at > now + FUTURE_TOLERANCE_SECONDS)):
             # A parser's closing Tick repeats its batch's newest time: that line is counted once.
             if not (isinstance(event, Tick) and at == self._last_future_at):

@@ -18,6 +18,10 @@ class RateHistory:
     def __init__(self) -> None:
         self._points: deque[Point] = deque(maxlen=HISTORY_SPAN_SECONDS // HISTORY_STEP_SECONDS)
         self._next_sample: float | None = None
+        # The points sampled on past the newest time, kept while the figures stay the same.
+        self._preview_key: object = None
+        self._preview_from: float | None = None
+        self._preview: deque[Point] = deque(maxlen=HISTORY_SPAN_SECONDS // HISTORY_STEP_SECONDS + 1)
 
     def __len__(self) -> int:
         return len(self._points)
@@ -44,11 +48,34 @@ class RateHistory:
         return taken
 
     def view(
-        self, now: float, latest: float | None, rate: Callable[[float], float | None]
+        self, now: float, latest: float | None, rate: Callable[[float], float | None], key: object = None
     ) -> tuple[Point, ...]:
-        """The points in the hour before ``now`` (sampled on past the log's newest time)."""
+        """The points in the hour before ``now`` (sampled on past the log's newest time).
+
+        ``key``: changes whenever ``rate`` may answer differently; while it stays, the points
+        sampled on past the newest time are kept, so a quiet log's view costs the same after an
+        hour as after a minute.
+        """
         points = list(self._points)
         if latest is not None and now > latest:
-            points.extend(self.sample_until(now, rate, store=False))
+            points.extend(self.sample_until(now, rate, store=False) if key is None else self._sampled_on(now, rate, key))
         cutoff = now - HISTORY_SPAN_SECONDS
         return tuple(point for point in points if cutoff < point[0] <= now)
+
+    def _sampled_on(self, now: float, rate: Callable[[float], float | None], key: object) -> list[Point]:
+        """:meth:`sample_until` ``now`` without storing, reusing the points of earlier calls."""
+        if key != self._preview_key or self._preview_from != self._next_sample:
+            self._preview_key, self._preview_from = key, self._next_sample
+            self._preview.clear()
+        preview = self._preview
+        if preview and now < preview[-1][0]:
+            return self.sample_until(now, rate, store=False)  # a time before the kept points: afresh
+        sample = preview[-1][0] + HISTORY_STEP_SECONDS if preview else self._next_sample
+        if sample is None:
+            return []
+        if now - sample > HISTORY_SPAN_SECONDS:  # a long gap: only the last hour matters
+            sample = math.ceil((now - HISTORY_SPAN_SECONDS) / HISTORY_STEP_SECONDS) * HISTORY_STEP_SECONDS
+        while sample <= now:
+            preview.append((sample, rate(sample)))
+            sample += HISTORY_STEP_SECONDS
+        return list(preview)

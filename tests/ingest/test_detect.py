@@ -316,3 +316,18 @@ def test_the_generic_reader_keeps_a_log_whose_steps_only_it_reads() -> None:
 def test_a_known_trainer_still_takes_over_from_the_generic_reader() -> None:
     watch = FormatWatch("generic")
     assert watch.see(sample("sample-nanogpt.log")) is not None and watch.current == "nanogpt"
+
+
+def test_watch_finds_a_new_trainer_whose_lines_end_the_batch_or_run_across_batches() -> None:
+    # A batch that ends with the current format's line is looked at by that line alone; a new
+    # stage goes on printing its own lines, so it is still caught, in one batch or over several.
+    hf = sample("sample-hf-trainer.log")
+    nanogpt = sample("sample-nanogpt.log")
+    ends_foreign = FormatWatch("nanogpt")
+    assert ends_foreign.see([*nanogpt, *hf]) == hf and ends_foreign.current == "hf-trainer"
+    across = FormatWatch("nanogpt")
+    assert across.see([*nanogpt, hf[0]]) is None
+    replay = across.see(hf[1:])
+    assert across.current == "hf-trainer" and replay == hf
+    resumed = FormatWatch("nanogpt")  # the old trainer printing again: no new stage took over
+    assert resumed.see([*hf, nanogpt[-1]]) is None and resumed.current == "nanogpt"

@@ -517,3 +517,19 @@ def test_bursts_of_buffered_lines_are_not_stalls() -> None:
     assert tracker.snapshot(last + 120, source()).state == "training"
     assert tracker.snapshot(last + 250, source()).state == "training"
     assert tracker.snapshot(last + 260, source()).state == "stalled"
+
+
+def test_bursts_of_buffered_lines_say_so_with_the_fix() -> None:
+    """32 steps every 128 s (an 8 KiB buffer): the details name the buffering and python -u."""
+    tracker = StepTracker("nanochat")
+    t = T0
+    for burst in range(4):
+        tracker.apply_all([base_step(s) for s in range(32 * burst, 32 * burst + 32)], t, arrival=t)
+        t += 128.0
+    said = [line for line in tracker.snapshot(t - 100, source()).details if "block-buffered" in line]
+    assert said == [("Step lines arrive in bursts (about 32 every 128 s): the trainer's output is block-buffered; "
+                     "run it with python -u or PYTHONUNBUFFERED=1 to see each step when it is printed")]
+    steady = StepTracker("nanochat")  # one step a line, as printed: nothing said
+    for s in range(40):
+        steady.apply_all([base_step(s)], T0 + 4 * s, arrival=T0 + 4 * s)
+    assert not any("block-buffered" in line for line in steady.snapshot(T0 + 160, source()).details)

@@ -250,8 +250,19 @@ class FormatWatch:
         self._since_first: list[str] = []
 
     def see(self, lines: Sequence[str]) -> list[str] | None:
-        """Take new lines; on a switch set ``current`` and return the lines to read again."""
+        """Take new lines; on a switch set ``current`` and return the lines to read again.
+
+        A new stage goes on printing its own lines: a batch that ends with one of the current
+        format's lines holds no switch (foreign lines before it were not another trainer taking
+        over), so only its last line is looked at. A signature a line costs as much as parsing it.
+        """
         lines = list(lines)
+        if lines:
+            last = signature(lines[-1], self.current)
+            if last is not None and same_family(last, self.current):
+                self._counts.clear()
+                self._since_first = []
+                return None
         for i, line in enumerate(lines):
             name = signature(line, self.current)
             if (name is not None and same_family(name, self.current)) or (

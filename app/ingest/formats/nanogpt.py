@@ -60,6 +60,8 @@ _MODDED_USUAL = re.compile(
     rf"step:(\d{{1,12}})/(\d{{1,12}})(?: train_loss:({_NUM}))?(?: val_loss:({_NUM}))? train_time:(\d+)ms"
     rf"(?: step_avg:({_NUM})ms)?"
 )
+# The line every nanoGPT ``train.py`` prints, read at once (the general reading below gives the same).
+_NANOGPT_USUAL = re.compile(r"iter (\d{1,12}): loss (-?\d+\.\d+), time (\d+\.\d+)ms, mfu (-?\d+\.\d+)%")
 _GLUED = re.compile(r"iter \d+: loss |step \d+: train loss |step\s+\d+/\d+ \| |step:\d+/\d+ ")
 _FRAGMENT_KEYS = (", time ", "ms, mfu", "% bf16 MFU", " tok/s", "z)| norm", "train_time:")
 
@@ -143,6 +145,20 @@ def _llmc_step(m: re.Match[str]) -> TrainStep:
 
 
 def _nanogpt_step(text: str) -> tuple[Kind, Emit | None]:
+    usual = _NANOGPT_USUAL.fullmatch(text)
+    if usual is not None:
+        usual_ms, usual_mfu = float(usual.group(3)), float(usual.group(4))
+        usual_event = TrainStep(
+            at=None,
+            stage="train",
+            step=int(usual.group(1)),
+            loss=float(usual.group(2)),
+            loss_note="last micro-batch",
+            step_seconds=usual_ms / 1000 if usual_ms > 0 else None,
+            mfu=None if usual_mfu < 0 else usual_mfu,
+            mfu_note=NANOGPT_MFU_NOTE if usual_mfu < 0 else None,
+        )
+        return Kind.FULL, lambda: [usual_event]
     head = _ITER_HEAD.match(text)
     if head is None:
         return (Kind.PARTIAL, None) if re.match(r"iter (?:\d|$)", text) else (Kind.OTHER, None)

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections import deque
+
+# Dropped items are removed from the lists in one slice once this many have piled up.
+_COMPACT_AT = 4096
 
 
 class IntervalWindow:
@@ -12,41 +16,88 @@ class IntervalWindow:
     last 20 minutes, the window credits only the share of each interval that lies inside them
     (a line far apart from its predecessor would otherwise count whole). Ends must be added in
     non-decreasing order.
+
+    A running sum answers :meth:`total` without walking the window: the intervals wholly inside
+    are a difference of two running sums; only those that cross either edge are looked at (an
+    interval crosses the start only if it is longer than the distance from the start to its end,
+    so the longest interval kept bounds that look).
     """
 
     def __init__(self, span_seconds: float) -> None:
         self.span_seconds = span_seconds
-        self._items: deque[tuple[float, float, float]] = deque()  # (start, end, amount)
+        self._starts: list[float] = []
+        self._ends: list[float] = []
+        self._amounts: list[float] = []
+        self._sums: list[float] = [0.0]  # _sums[i]: the amounts of items before i (since the last compaction)
+        self._head = 0  # items before it have left the window
+        # Indices of the items whose length no later item reaches: the longest kept is the first.
+        self._longest: deque[int] = deque()
 
     def add(self, start: float, end: float, amount: float) -> None:
         """Record ``amount`` spread over ``[start, end]`` (a point when start == end)."""
         start = min(start, end)
-        self._items.append((start, end, amount))
+        i = len(self._ends)
+        self._starts.append(start)
+        self._ends.append(end)
+        self._amounts.append(amount)
+        self._sums.append(self._sums[-1] + amount)
+        length = end - start
+        longest, starts, ends = self._longest, self._starts, self._ends
+        while longest and ends[longest[-1]] - starts[longest[-1]] <= length:
+            longest.pop()
+        longest.append(i)
         cutoff = end - self.span_seconds
-        items = self._items
-        while items and items[0][1] <= cutoff:
-            items.popleft()
+        head = bisect_right(ends, cutoff, self._head)
+        self._head = head
+        while longest and longest[0] < head:
+            longest.popleft()
+        if head >= _COMPACT_AT and head * 2 >= len(ends):
+            self._compact()
+
+    def _compact(self) -> None:
+        head = self._head
+        base = self._sums[head]
+        del self._starts[:head], self._ends[:head], self._amounts[:head]
+        self._sums = [s - base for s in self._sums[head:]]  # re-based, so the sums stay small
+        self._longest = deque(i - head for i in self._longest)
+        self._head = 0
 
     def clear(self) -> None:
         """Forget everything."""
-        self._items.clear()
+        self._starts.clear()
+        self._ends.clear()
+        self._amounts.clear()
+        self._sums = [0.0]
+        self._head = 0
+        self._longest.clear()
 
     def total(self, start: float, end: float) -> float:
         """The amount credited to ``(start, end]``: each interval's share that lies inside it."""
-        credited = 0.0
-        for lo, hi, amount in reversed(self._items):
-            if hi <= start:
-                break
-            if lo >= end:
+        starts, ends, amounts = self._starts, self._ends, self._amounts
+        first = bisect_right(ends, start, self._head)  # the first item ending after start
+        # Items [first, inside_end) end before ``end``; those ending at or after it are looked at
+        # one by one (a point at ``end`` itself is not credited, as the walk it replaced did).
+        inside_end = bisect_left(ends, end, first)
+        credited = self._sums[inside_end] - self._sums[first]
+        if not self._longest or first >= inside_end:
+            reach = first
+        else:
+            # Only an item longer than (its end - start) begins before start.
+            longest = ends[self._longest[0]] - starts[self._longest[0]]
+            reach = bisect_left(ends, start + longest, first, inside_end)
+            reach = min(inside_end, reach + 1)
+        for i in range(first, reach):
+            lo, hi = starts[i], ends[i]
+            if lo < start and hi > lo:
+                credited -= amounts[i] * (start - lo) / (hi - lo)
+        for i in range(inside_end, len(ends)):  # their share before ``end``
+            lo, hi = starts[i], ends[i]
+            if lo >= end or hi <= lo:
                 continue
-            if hi <= lo:
-                if start < hi <= end:
-                    credited += amount
-                continue
-            inside = min(hi, end) - max(lo, start)
+            inside = end - max(lo, start)
             if inside > 0:
-                credited += amount * inside / (hi - lo)
+                credited += amounts[i] * inside / (hi - lo)
         return credited
 
     def __len__(self) -> int:
-        return len(self._items)
+        return len(self._ends) - self._head

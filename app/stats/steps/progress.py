@@ -54,7 +54,7 @@ from .stage import (
     same_position,
 )
 from .text import EVALS_SHOWN
-from .timing import covered_steps, line_seconds, place_in_time
+from .timing import covered_steps, line_seconds, placed_times
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +87,7 @@ class StepProgress:
         # delivers dozens of steps at once, every few minutes; that is not a stall.
         self._last_arrival: float | None = None
         self._arrival_gaps: deque[float] = deque(maxlen=rules.ARRIVAL_GAPS)
+        self._arrival_steps: deque[int] = deque(maxlen=rules.ARRIVAL_GAPS)  # step lines in each
         # Running totals over every stage (never decrease): /metrics' counters.
         self.steps_total = 0
         self.tokens_total = 0.0
@@ -95,13 +96,15 @@ class StepProgress:
 
     # --- applying -------------------------------------------------------------
 
-    def place(self, events: Sequence[Event], arrival: float, not_before: float | None) -> list[Event]:
-        """Place a batch read at ``arrival`` in time (:func:`place_in_time`) and note the arrival."""
-        if any(isinstance(event, TrainStep) for event in events):
+    def place(self, events: Sequence[Event], arrival: float, not_before: float | None) -> list[float | None]:
+        """Each event's time in a batch read at ``arrival`` (:func:`placed_times`); note the arrival."""
+        steps = sum(1 for event in events if isinstance(event, TrainStep))
+        if steps:
             if self._last_arrival is not None and arrival > self._last_arrival:
                 self._arrival_gaps.append(arrival - self._last_arrival)
+                self._arrival_steps.append(steps)
             self._last_arrival = arrival
-        return place_in_time(events, arrival, not_before)
+        return placed_times(events, arrival, not_before)
 
     def apply(self, event: Event, t: float | None) -> None:
         """Apply one event seen at ``t`` (None: the time is not known)."""
@@ -325,6 +328,9 @@ class StepProgress:
         eta = rules.eta(stage, m)
         details = step_text.details(stage, m, stall, eta, per_gpu, self._run, self._all_reduce)
         details.extend(step_text.error_lines(self._errors))
+        buffered = rules.buffered(self._arrival_gaps, self._arrival_steps)
+        if buffered is not None:
+            details.append(buffered)
         training = payload.training_payload(stage, m, stall, eta, self._all_reduce)
         training["errors"] = payload.errors_view(self._errors)
         since = self._state_since(state, stage, stall)

@@ -86,3 +86,20 @@ def eta(stage: Stage, m: Measure) -> float | None:
     if remaining is None:
         return None
     return remaining / m.steps_per_hour * 3600
+
+
+# Step lines that come a dozen or more at a time, seconds apart: a block-buffered stdout (python's
+# print to a file or a pipe fills a 4–8 KB buffer before anything is written).
+BUFFERED_STEPS = 10
+BUFFERED_GAP_SECONDS = 5.0
+
+
+def buffered(arrival_gaps: Sequence[float], arrival_steps: Sequence[int]) -> str | None:
+    """A sentence with the fix when the step lines arrive in bursts, or None."""
+    if len(arrival_gaps) < BURST_GAPS_NEEDED or len(arrival_steps) < BURST_GAPS_NEEDED:
+        return None
+    gap, steps = statistics.median(arrival_gaps), statistics.median(arrival_steps)
+    if gap < BUFFERED_GAP_SECONDS or steps < BUFFERED_STEPS:
+        return None
+    return (f"Step lines arrive in bursts (about {steps:.0f} every {gap:.0f} s): the trainer's output is "
+            "block-buffered; run it with python -u or PYTHONUNBUFFERED=1 to see each step when it is printed")

@@ -61,6 +61,12 @@ def place_in_time(events: Sequence[Event], end_at: float, not_before: float | No
     Dated events keep their time and re-anchor what precedes them. Before a step whose duration
     is unknown, events stay undated. No time is placed before ``not_before``.
     """
+    times = placed_times(events, end_at, not_before)
+    return [event if event.at is not None or at is None else replace(event, at=at) for event, at in zip(events, times)]
+
+
+def placed_times(events: Sequence[Event], end_at: float, not_before: float | None = None) -> list[float | None]:
+    """The time :func:`place_in_time` gives each event (a dated event's own), without copying them."""
     seconds: dict[int, float | None] = {}
     previous: TrainStep | None = None
     for i, event in enumerate(events):
@@ -69,16 +75,17 @@ def place_in_time(events: Sequence[Event], end_at: float, not_before: float | No
             previous = event
         elif isinstance(event, StageStart):
             previous = None
-    placed = list(events)
+    placed: list[float | None] = [None] * len(events)
     t: float | None = end_at
     for i in range(len(events) - 1, -1, -1):
-        event = events[i]
-        if event.at is not None:
-            t = event.at
+        at = events[i].at
+        if at is not None:
+            t = at
+            placed[i] = at
         elif t is None:
             continue
         else:
-            placed[i] = replace(event, at=t if not_before is None else max(t, not_before))
+            placed[i] = t if not_before is None else max(t, not_before)
         if i in seconds and t is not None:
             duration = seconds[i]
             t = t - duration if duration is not None else None

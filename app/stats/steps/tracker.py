@@ -26,6 +26,7 @@ class StepTracker:
         self.progress = StepProgress()
         self._clock = LogClock()
         self._history = RateHistory()
+        self._applied = 0  # events applied: the figures may have changed when it moves
 
     @property
     def clock(self) -> float | None:
@@ -38,18 +39,22 @@ class StepTracker:
         ``arrival``: when these lines were read (for a cold start, when the log was last
         written). Undated events are placed in time from it (app/stats/steps/timing.py).
         """
+        if arrival is None:
+            for event in events:
+                self.apply(event, now)
+            return
         batch = list(events)
-        if arrival is not None:
-            batch = self.progress.place(batch, arrival, self._clock.latest)
-        for event in batch:
-            self.apply(event, now)
+        for event, at in zip(batch, self.progress.place(batch, arrival, self._clock.latest)):
+            self.apply(event, now, at)
 
-    def apply(self, event: Event, now: float | None = None) -> None:
-        """Apply one event; its time advances the log clock first."""
+    def apply(self, event: Event, now: float | None = None, placed_at: float | None = None) -> None:
+        """Apply one event (``placed_at``: the time an undated one was placed at); its time
+        advances the log clock first."""
         if isinstance(event, SourceChanged):
             return  # the file changed, not the run: the step lines say what comes next
         self.has_records = True
-        keep, at = self._clock.admit(event, now)
+        self._applied += 1
+        keep, at = self._clock.admit(event, now, placed_at)
         if not keep:
             return
         if at is not None:
@@ -71,7 +76,7 @@ class StepTracker:
     def snapshot(self, now: float, source: SourceView) -> Snapshot:
         """Everything known at ``now`` (the log's clock for a copied log, else wall time)."""
         report = self.progress.report(now)
-        history = self._history.view(now, self._clock.latest, self.progress.tokens_per_hour)
+        history = self._history.view(now, self._clock.latest, self.progress.tokens_per_hour, self._applied)
         state, status_line = report.state, report.status_line
         details = report.details
         recognised = self.progress.recognised() if self.format_name == "generic" else None
