@@ -21,6 +21,7 @@ from ..config import Config
 from ..live.feed import LiveFeed
 from ..record.recorder import Recorder
 from ..snapshot import to_json
+from ..states import STATE_EXPLANATIONS, STATE_WORDS
 from ..store import RANGES
 from . import security
 from .broadcast import Broadcaster
@@ -94,6 +95,8 @@ def render_index() -> str:
         keepalive_seconds=config.keepalive_seconds,
         token_file=str(config.token_file) if config.token_file is not None else None,
         pairing=pairing,
+        state_words=STATE_WORDS,
+        state_explanations=STATE_EXPLANATIONS,
     )
 
 
