@@ -93,7 +93,6 @@ def render_index() -> str:
         ws_port=config.effective_ws_port,
         token_required=config.token is not None,
         keepalive_seconds=config.keepalive_seconds,
-        token_file=str(config.token_file) if config.token_file is not None else None,
         pairing=pairing,
         state_words=STATE_WORDS,
         state_explanations=STATE_EXPLANATIONS,
