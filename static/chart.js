@@ -370,7 +370,8 @@ export function setupChart({ headers }) {
 export function renderChart(snapshot) {
   state.snapshot = snapshot;
   const card = $("history");
-  card.hidden = unitOf(snapshot) === null && !snapshot.training;
+  // A log no format claims has no rate to draw: no empty card; the details say what to do.
+  card.hidden = snapshot.state === "unrecognised" || (unitOf(snapshot) === null && !snapshot.training);
   if (card.hidden) return;
   labelRanges(Boolean(snapshot.training));
   if (state.range === "1h") {

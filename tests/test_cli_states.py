@@ -88,6 +88,21 @@ def test_once_report_lists_resets_with_times_and_positions() -> None:
     ]
 
 
+def test_an_unrecognised_log_says_what_to_do_and_shows_its_lines_shape_not_text(tmp_path: Path) -> None:
+    log = tmp_path / "mystery.log"
+    log.write_text("2026-12-01 14:23:30 epoch=3 /home/alice/run/ckpt.pt saved\n\n"
+                   "key sk-abcdefghijklmnopqrstuvwxyz0123 ok\nthird line\n", encoding="utf-8")
+    assert once("--log", str(log)) == [
+        "log format not recognised",
+        "  tokwatch reads these formats: iota, nanochat, nanogpt, llmc, modded-nanogpt, hf-trainer, torchtitan, "
+        "sn38, hivemind, generic; if this log is one of them, start tokwatch with --format NAME",
+        "  line 1 looks like: N-N-N N:N:N epoch=N … saved",  # the path is the user's, not the format's
+        "  line 2 looks like: key … ok",  # a long token may be a secret
+        "  State: unrecognised (problem) · 4 lines read, none dated",
+        "  (4 lines read, none in a format tokwatch reads)",
+    ]
+
+
 def test_a_wrong_format_says_what_it_read(tmp_path: Path) -> None:
     # The nanochat sample has 81 lines; none is an IOTA miner line.
     lines = once("--log", str(DATA / "sample-nanochat.log"), "--format", "iota")

@@ -31,6 +31,7 @@ from ..stats.iota.report import queue_report
 from ..stats.iota.tracker import IotaTracker
 from ..stats.kinds import tracker_for
 from ..stats.tracker import Tracker
+from ..stats.unknown import UnknownTracker
 from .backlog import Reach, before
 
 if TYPE_CHECKING:
@@ -147,6 +148,7 @@ class Monitor:
                     self._lines_read += len(chunk)
                     self._undetected = chunk[-DETECT_LINES:]
                     self._tracker.has_records = True
+                    self._note_unrecognised(chunk)
                 break
             scratch = create_parser(format_name)
             scratch.reference_time = written
@@ -210,6 +212,7 @@ class Monitor:
                 if self._parser is None:
                     self._undetected = pending[-DETECT_LINES:]
                     self._tracker.has_records = True
+                    self._note_unrecognised(pending)
                     self._bump()
                     return
                 lines, self._undetected = pending, []
@@ -316,6 +319,12 @@ class Monitor:
             except OSError:
                 pass
         return min(written, until) if until is not None else written
+
+    def _note_unrecognised(self, lines: list[str]) -> None:
+        """Hand the unrecognised log's next step to its tracker: the formats read, its first lines."""
+        if isinstance(self._tracker, UnknownTracker) and not self._tracker.first_lines:
+            self._tracker.formats_read = tuple(FORMAT_NOUNS)
+            self._tracker.first_lines = tuple(lines[:DETECT_LINES])
 
     def _detect(self, lines: list[str]) -> None:
         name = detect(lines)

@@ -364,11 +364,16 @@ def test_each_state_explains_itself_once(
     expect()(page.locator("#freshness")).to_be_hidden()  # no "no log line read yet" on top
 
     problem = "256 lines read, none looks like an IOTA miner log"
-    unrecognised = in_state(real_snapshot, "unrecognised", details=[])
+    next_step = ["tokwatch reads these formats: iota, nanochat; if this log is one of them, start tokwatch "
+                 "with --format NAME", "line 1 looks like: N-N-N N:N:N epoch=N … saved"]
+    unrecognised = in_state(real_snapshot, "unrecognised", details=next_step)
     unrecognised["source"] = {**unrecognised["source"], "problem": problem}
     fed(unrecognised)
     expect()(page.locator("#problem")).to_have_text(problem)
     expect()(page.locator("#explain")).to_be_hidden()  # the problem explains it
+    expect()(page.locator("#details li")).to_have_text(next_step)  # and the details say what to do
+    expect()(page.locator("#history")).to_be_hidden()  # no empty tok/h card
+    shot(page, "unrecognised")
 
 
 def test_events_are_listed_newest_first_with_ages(
