@@ -235,6 +235,9 @@ function timeSpec(json, snapshot) {
 
 function whyOff(status) {
   if (status.problem) return `Longer ranges are not available: ${status.problem}`;
+  if (state.snapshot && state.snapshot.source.demo) {
+    return "Longer ranges are empty in the demo: it keeps no history on purpose. With --log PATH, tokwatch keeps your log's.";
+  }
   return "Longer ranges are not available: this tokwatch keeps no history (it was started with --no-history).";
 }
 
