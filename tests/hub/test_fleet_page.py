@@ -251,3 +251,23 @@ def test_the_fleet_needs_the_token_off_loopback(tmp_path: Path, browser: Any) ->
         context.close()
     finally:
         running.dashboard.stop()
+
+
+def test_an_empty_hub_says_how_to_enrol_the_first_machine(tmp_path: Path, browser: Any) -> None:
+    config = Config(log_path=None, port=0, hub=True, data_dir=tmp_path / "data", config_dir=tmp_path / "config")
+    running = start_server(config, Monitor(None))
+    try:
+        context = browser.new_context(viewport=PHONE)
+        page = context.new_page()
+        page.goto(f"{running.http_url}/fleet")
+        none = page.locator("#none")
+        expect()(none).to_be_visible()
+        expect()(none).to_contain_text("No machine has joined this hub yet")
+        expect()(none.locator("code")).to_contain_text("tokwatch hub enroll NAME")
+        expect()(page.locator("#empty")).to_be_hidden()  # not "No machine matches."
+        expect()(page.locator("#add")).to_have_attribute("open", "")
+        fits(page, PHONE["width"])
+        shot(page, "fleet-empty")
+        context.close()
+    finally:
+        running.dashboard.stop()
