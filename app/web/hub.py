@@ -20,6 +20,7 @@ from ..hub.keys import NAME_PATTERN
 from ..hub.report import MAX_REPORT_BYTES
 from . import security
 from .broadcast import Broadcaster
+from .routes import pairing_card
 from .static import compress_page
 from .websocket import session, sock, vet_handshake
 
@@ -92,6 +93,7 @@ def render_fleet_page() -> str:
         agent_command=agent_command(state.hub_url, "NAME"),
         revoke_command=revoke_command("NAME", config.data_dir),
         has_log=state.has_log,
+        pairing=pairing_card(config),
     )
 
 

@@ -134,3 +134,25 @@ def test_the_desktop_page_shows_a_code_a_phone_reads(browser: Any, lan_server: R
         page.screenshot(path=str(Path(__file__).parents[2] / "test-artifacts" / f"pairing-{scheme}.png"))
     finally:
         context.close()
+
+
+def test_the_hub_only_page_shows_the_code_its_banner_points_to(
+    browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A hub following no log: its "/" is the fleet, and the banner says to scan the code shown there.
+    monkeypatch.setattr(pairing, "lan_address", lambda host: LAN_ADDRESS)
+    config = Config(log_path=None, host="0.0.0.0", port=0, hub=True, token=TOKEN, data_dir=tmp_path / "data",
+                    config_dir=tmp_path / "config")
+    running = start_server(config, Monitor(None))
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    try:
+        page.goto(f"{running.http_url}/#token={TOKEN}")
+        expect_title = page.locator("#pairing-title")
+        expect_title.wait_for(state="visible")
+        page.wait_for_function("document.getElementById('pairing-qr').complete")
+        picture = Image.open(io.BytesIO(page.locator("#pairing-qr").screenshot()))
+        assert read_qr(picture) == [f"http://{LAN_ADDRESS}:{running.config.port}/#token={TOKEN}"]
+    finally:
+        context.close()
+        running.dashboard.stop()

@@ -364,8 +364,8 @@ def test_each_state_explains_itself_once(
     expect()(page.locator("#freshness")).to_be_hidden()  # no "no log line read yet" on top
 
     problem = "256 lines read, none looks like an IOTA miner log"
-    next_step = ["tokwatch reads these formats: iota, nanochat; if this log is one of them, start tokwatch "
-                 "with --format NAME", "line 1 looks like: N-N-N N:N:N epoch=N … saved"]
+    next_step = [("tokwatch reads these formats: iota, nanochat; if this log is one of them, start tokwatch "
+                  "with --format NAME"), "line 1 looks like: N-N-N N:N:N epoch=N … saved"]
     unrecognised = in_state(real_snapshot, "unrecognised", details=next_step)
     unrecognised["source"] = {**unrecognised["source"], "problem": problem}
     fed(unrecognised)
