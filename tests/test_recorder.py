@@ -190,6 +190,15 @@ def test_lines_read_as_a_person_would() -> None:
     assert usual_line(2, 0.2) == "vs your usual on L2: ±0 %"
     today = TodayView(tokens=8_123_456, passes=2530, training_seconds=0.87 * 3600, observed_seconds=3600.0)
     assert today_line(today, "miner") == "today: 8.1M tokens · 2,530 passes · training 87 % of the time"
+    # A silent or idle miner has no pace to compare: the usual figure alone.
+    assert usual_line(1, None, 772_000.0) == "usual 772k on L1"
+    # Nothing today (a queued miner): no line at all.
+    assert today_line(TodayView(tokens=0, passes=0, training_seconds=0.0, observed_seconds=7200.0), "miner") is None
+    # Passes but no training time yet (measuring), or too little time to share: no share.
+    measuring = TodayView(tokens=90_000, passes=12, training_seconds=0.0, observed_seconds=3600.0)
+    assert today_line(measuring, "miner") == "today: 90k tokens · 12 passes"
+    early = TodayView(tokens=90_000, passes=12, training_seconds=100.0, observed_seconds=120.0)
+    assert today_line(early, "miner") == "today: 90k tokens · 12 passes"
 
 
 def test_no_history_keeps_nothing(tmp_path: Path, folder: Path) -> None:
