@@ -205,6 +205,8 @@ def test_a_machine_page_with_its_chart(hub: tuple[RunningServer, Agents], page: 
     expect()(page.locator("#status")).to_have_text("L1 · 358k tok/h")
     expect()(page.locator("#details li")).to_have_text(["rig-a detail"])
     expect()(page.locator("#events li")).to_contain_text(["moved to layer 1"])
+    # Its time as the dashboard writes one ("4 min ago"), not the browser's "12/1/2026, 2:19:52 PM".
+    expect()(page.locator("#events li time").first).to_have_text(re.compile(r"^(just now|\d+ (s|min) ago|\d+ h \d\d min ago)$"))
     line = page.locator("#chart-line")
     expect()(line).to_have_attribute("d", re.compile(r"^M"))
     page.click('[data-span="6h"]')
