@@ -109,7 +109,7 @@ def test_a_wrong_format_says_what_it_read(tmp_path: Path) -> None:
     assert lines == [
         "log format not recognised",
         "  State: unrecognised (problem) · 81 lines read, none dated",
-        "  (81 lines read, none looks like an IOTA miner log)",
+        "  (81 lines read, none looks like an IOTA miner log; without --format, tokwatch tries every format)",
     ]
     empty = tmp_path / "empty.log"
     empty.write_text("", encoding="utf-8")

@@ -368,7 +368,7 @@ class Monitor:
                 problem = f"{self._lines_read} lines read, none in a format tokwatch reads"
             elif self._parser is not None and not self._tracker.has_records:
                 noun = FORMAT_NOUNS.get(self._parser.name, f"a {self._parser.name} log")
-                problem = f"{self._lines_read} lines read, none looks like {noun}"
+                problem = f"{self._lines_read} lines read, none looks like {noun}; without --format, tokwatch tries every format"
         return SourceView(
             path=path,
             size_bytes=size,
