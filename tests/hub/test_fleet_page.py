@@ -251,6 +251,16 @@ def test_the_fleet_needs_the_token_off_loopback(tmp_path: Path, browser: Any) ->
         expect()(page.locator(".machine-card")).to_have_count(1)
         expect()(page.locator("#auth")).to_be_hidden()
         context.close()
+        # The hub's data folder (the user's home) is in the enrol command on this computer only;
+        # another device on the LAN, token or not, gets the command without it.
+        lan = urllib.request.Request(f"{running.http_url}/fleet",
+                                     headers={"Host": f"192.168.1.20:{running.config.port}"})
+        with urllib.request.urlopen(lan, timeout=5) as answer:
+            elsewhere = answer.read().decode()
+        assert str(tmp_path) not in elsewhere
+        assert "tokwatch hub enroll NAME</code>" in elsewhere and "the hub was started with" in elsewhere
+        with urllib.request.urlopen(f"{running.http_url}/fleet", timeout=5) as answer:
+            assert f"--data-dir {data_dir}" in answer.read().decode()
     finally:
         running.dashboard.stop()
 
