@@ -180,6 +180,17 @@ def test_usual_and_today_reach_the_snapshot_and_its_details(tmp_path: Path, fold
         assert any(line.startswith("vs your usual on L1: ") for line in snap.details)
         assert snap.today is not None and snap.today.observed_seconds > 0
         assert any(line.startswith("today: ") for line in snap.details)
+        # Twenty minutes without a line: the log is silent, its rate 0; "vs your usual: −100 %" would
+        # say nothing of the miner's pace, so the line gives the usual figure alone.
+        running.clock.now = now + 20 * 60
+        deadline = time.monotonic() + 10
+        snap = running.dashboard.feed.snapshot()
+        while "usual 768k on L1" not in snap.details and time.monotonic() < deadline:
+            time.sleep(0.1)
+            snap = running.dashboard.feed.snapshot()
+        assert snap.state in ("silent", "idle"), snap.state
+        assert "usual 768k on L1" in snap.details
+        assert not any(line.startswith("vs your usual") for line in snap.details)
     finally:
         running.stop()
 
