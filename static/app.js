@@ -62,7 +62,8 @@ const CONNECTION_TEXT = {
 };
 
 function renderConnection() {
-  const text = locked() && link.tokenRefused ? "token refused" : CONNECTION_TEXT[link.connection];
+  const refused = link.tokenReplaced ? "token replaced" : "token refused";
+  const text = locked() && link.tokenRefused ? refused : CONNECTION_TEXT[link.connection];
   $("connection-box").dataset.connection = link.connection;
   setText("connection", text);
 }
@@ -70,7 +71,8 @@ function renderConnection() {
 function renderAuth() {
   $("auth").hidden = !locked();
   $("auth-missing").hidden = link.tokenRefused;
-  $("auth-wrong").hidden = !link.tokenRefused;
+  $("auth-wrong").hidden = !link.tokenRefused || link.tokenReplaced;
+  $("auth-replaced").hidden = !link.tokenRefused || !link.tokenReplaced;
 }
 
 function renderFreshness() {
@@ -84,7 +86,9 @@ function renderFreshness() {
     const since = (Date.now() - link.lastContactAt) / 1000;
     text = `dashboard unreachable since ${clockTime(link.lastContactAt)} (${ago(since)})`;
   } else if (locked()) {
-    text = link.tokenRefused
+    text = link.tokenReplaced
+      ? "not live: this browser's token was replaced on the computer"
+      : link.tokenRefused
       ? "not live: the token this browser had was refused"
       : "not live: this browser needs the token — open the link tokwatch printed";
   } else if (age === null || latest.state === "silent") {

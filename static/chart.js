@@ -320,6 +320,9 @@ function queuedNow(snapshot) {
 
 function whyOff(status) {
   if (status.problem) return `Longer ranges are not available: ${status.problem}`;
+  if (state.snapshot && state.snapshot.source.demo) {
+    return "Longer ranges are empty in the demo: it keeps no history on purpose. With --log PATH, tokwatch keeps your log's.";
+  }
   return "Longer ranges are not available: this tokwatch keeps no history (it was started with --no-history).";
 }
 
@@ -501,7 +504,8 @@ function setupLossControls() {
 export function renderChart(snapshot) {
   state.snapshot = snapshot;
   const card = $("history");
-  card.hidden = unitOf(snapshot) === null && !snapshot.training;
+  // A log no format claims has no rate to draw: no empty card; the details say what to do.
+  card.hidden = snapshot.state === "unrecognised" || (unitOf(snapshot) === null && !snapshot.training);
   if (card.hidden) return;
   labelRanges(Boolean(snapshot.training));
   // A trainer's page opens on the loss of its whole run (when there is a history to read it from).

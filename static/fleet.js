@@ -148,7 +148,11 @@ function render() {
   const shown = fleet.machines.filter((card) => matches(card, filter.value)).sort(compare);
   const list = document.getElementById("cards");
   list.replaceChildren(...shown.map(renderCard));
-  document.getElementById("empty").hidden = shown.length > 0;
+  // No machine at all is not "no match": say how to enrol the first, with the steps open.
+  const none = fleet.machines.length === 0;
+  document.getElementById("none").hidden = !none;
+  document.getElementById("empty").hidden = none || shown.length > 0;
+  if (none) document.getElementById("add").open = true;
   setText("shown", `${shown.length} of ${fleet.machines.length}`);
 }
 

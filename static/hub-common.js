@@ -1,5 +1,7 @@
 // Shared by the hub's pages: the token (kept like the dashboard's), the API and small DOM helpers.
 
+import { parsePasted, rememberGood, wasGood } from "./token.js";
+
 const TOKEN_KEY = "tokwatch.token";
 
 function fragmentToken() {
@@ -33,6 +35,9 @@ export function takeToken() {
 
 export const token = { value: takeToken() };
 
+// Why the hub refused this browser: the token it had is wrong, or worked here before (replaced).
+const refusal = { refused: false, replaced: false };
+
 // GET a JSON API path with the token; null on 401 (the page asks for the link), throws when unreachable.
 export async function getJson(path) {
   const headers = token.value ? { Authorization: `Bearer ${token.value}` } : {};
@@ -40,8 +45,13 @@ export async function getJson(path) {
   const timer = setTimeout(() => controller.abort(), 8000);
   try {
     const response = await fetch(path, { headers, cache: "no-store", signal: controller.signal });
-    if (response.status === 401) return null;
+    if (response.status === 401) {
+      refusal.refused = token.value !== null;
+      refusal.replaced = refusal.refused && wasGood(token.value);
+      return null;
+    }
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    if (token.value) rememberGood(token.value);
     return await response.json();
   } finally {
     clearTimeout(timer);
@@ -68,7 +78,28 @@ export function setConnection(state, words) {
 
 export function showAuth(needed) {
   document.getElementById("auth").hidden = !needed;
+  document.getElementById("auth-missing").hidden = refusal.refused;
+  document.getElementById("auth-wrong").hidden = !refusal.refused || refusal.replaced;
+  document.getElementById("auth-replaced").hidden = !refusal.replaced;
 }
+
+// The paste field: a link or a bare token, kept, then the page starts again with it.
+function setupTokenForm() {
+  const form = document.getElementById("token-form");
+  if (!form) return;
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const pasted = parsePasted(document.getElementById("token-input").value);
+    const result = document.getElementById("token-result");
+    if (pasted.error) {
+      result.textContent = result.dataset[pasted.error];
+      return;
+    }
+    location.reload();
+  });
+}
+
+setupTokenForm();
 
 // "just now", "40 s ago", "3 min ago", "2 h 05 min ago": as the hub writes it, kept moving between pushes.
 export function ago(seconds) {

@@ -2,7 +2,7 @@
 // and the token when the dashboard asks for one. Says nothing about the miner.
 
 import { takeEarlySocket } from "./early.js";
-import { keptToken, takeFragmentToken } from "./token.js";
+import { keptToken, rememberGood, takeFragmentToken, wasGood } from "./token.js";
 
 const body = document.body;
 const WS_PORT = Number(body.dataset.wsPort);
@@ -27,6 +27,8 @@ export const link = {
   token: takeFragmentToken() || keptToken(),
   // locked because the token this browser presented was refused (not merely missing)
   tokenRefused: false,
+  // …and that token worked here before: the dashboard's token was replaced since
+  tokenReplaced: false,
   lastContactAt: Date.now(), // ms: the last websocket message or poll answer (the page load counts)
   pollFailed: false, // the last poll got no answer at all
 };
@@ -77,6 +79,7 @@ function connect() {
     lastMessageAt = Date.now();
     link.lastContactAt = lastMessageAt;
     link.tokenRefused = false;
+    if (link.token) rememberGood(link.token);
     stopPolling(); // and drop the poll in flight: the websocket's first message is newer
     setConnection("live");
   };
@@ -190,11 +193,13 @@ async function poll() {
     if (response.status === 401) {
       // A token that was presented and refused is "wrong", not "missing": say which.
       link.tokenRefused = presented !== null;
-      outcome = presented ? "refused" : "missing";
+      link.tokenReplaced = presented !== null && wasGood(presented);
+      outcome = !presented ? "missing" : link.tokenReplaced ? "replaced" : "refused";
       state = "locked";
     } else if (response.ok) {
       followWebsocketPort(response.headers.get(WS_PORT_HEADER));
       link.tokenRefused = false;
+      if (presented) rememberGood(presented);
       onSnapshot(await response.json());
       state = "polling";
       outcome = "ok";
@@ -216,6 +221,7 @@ async function poll() {
 export function useToken(token) {
   link.token = token;
   link.tokenRefused = false;
+  link.tokenReplaced = false;
   attempts = 0;
   const old = socket;
   socket = null; // its close handler must not schedule a second connection

@@ -30,8 +30,12 @@ function renderPage(page) {
   events.replaceChildren(
     ...page.events.map((event) => {
       const item = el("li", "event");
+      // As the dashboard writes an event's time: its age on the hub's clock, the date on hover.
       const when = new Date(event.at * 1000);
-      item.append(el("time", "muted", when.toLocaleString()), el("span", "", ` ${event.text ?? event.kind ?? ""}`));
+      const time = el("time", "muted", ago(Date.now() / 1000 + skew - event.at));
+      time.dateTime = when.toISOString();
+      time.title = when.toLocaleString();
+      item.append(time, el("span", "", ` ${event.text ?? event.kind ?? ""}`));
       return item;
     }),
   );

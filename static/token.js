@@ -2,6 +2,9 @@
 // It is never shown on the page and never sent anywhere but this dashboard.
 
 const TOKEN_KEY = "tokwatch.token";
+// A hash of the last token the dashboard accepted here: a refused token that matches it was good
+// once, so the dashboard's token was replaced; any other refused token is simply wrong.
+const GOOD_KEY = "tokwatch.goodToken";
 // What tokwatch accepts as a token (app/security.py): the unreserved URL characters, 8 to 256.
 const TOKEN_PATTERN = /^[A-Za-z0-9._~-]{8,256}$/;
 
@@ -50,4 +53,33 @@ export function parsePasted(text) {
   if (!token || !TOKEN_PATTERN.test(token)) return { error: "malformed" };
   keep(token);
   return { token };
+}
+
+// FNV-1a, 32 bits: enough to tell one token from another in this browser (crypto.subtle is
+// missing on plain-HTTP LAN pages).
+function fingerprint(token) {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < token.length; i += 1) {
+    hash ^= token.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(16);
+}
+
+// The dashboard accepted this token.
+export function rememberGood(token) {
+  try {
+    localStorage.setItem(GOOD_KEY, fingerprint(token));
+  } catch {
+    // storage refused: a later refusal reads as "wrong", not "replaced"
+  }
+}
+
+// Whether the dashboard accepted this token here before (so a refusal now means it was replaced).
+export function wasGood(token) {
+  try {
+    return localStorage.getItem(GOOD_KEY) === fingerprint(token);
+  } catch {
+    return false;
+  }
 }

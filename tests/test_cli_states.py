@@ -93,13 +93,28 @@ def test_once_report_lists_resets_with_times_and_positions() -> None:
     ]
 
 
+def test_an_unrecognised_log_says_what_to_do_and_shows_its_lines_shape_not_text(tmp_path: Path) -> None:
+    log = tmp_path / "mystery.log"
+    log.write_text("2026-12-01 14:23:30 epoch=3 /home/alice/run/ckpt.pt saved\n\n"
+                   "key sk-abcdefghijklmnopqrstuvwxyz0123 ok\nthird line\n", encoding="utf-8")
+    assert once("--log", str(log)) == [
+        "log format not recognised",
+        ("  tokwatch reads these formats: iota, nanochat, nanogpt, llmc, modded-nanogpt, hf-trainer, torchtitan, "
+         "sn38, hivemind, generic; if this log is one of them, start tokwatch with --format NAME"),
+        "  line 1 looks like: N-N-N N:N:N epoch=N … saved",  # the path is the user's, not the format's
+        "  line 2 looks like: key … ok",  # a long token may be a secret
+        "  State: unrecognised (problem) · 4 lines read, none dated",
+        "  (4 lines read, none in a format tokwatch reads)",
+    ]
+
+
 def test_a_wrong_format_says_what_it_read(tmp_path: Path) -> None:
     # The nanochat sample has 81 lines; none is an IOTA miner line.
     lines = once("--log", str(DATA / "sample-nanochat.log"), "--format", "iota")
     assert lines == [
         "log format not recognised",
         "  State: unrecognised (problem) · 81 lines read, none dated",
-        "  (81 lines read, none looks like an IOTA miner log)",
+        "  (81 lines read, none looks like an IOTA miner log; without --format, tokwatch tries every format)",
     ]
     empty = tmp_path / "empty.log"
     empty.write_text("", encoding="utf-8")
@@ -137,6 +152,7 @@ def test_a_lost_layer_is_an_event_a_sentence_and_a_warning_while_back_in_the_que
     import json
 
     from app.alerts.rules import Queued
+    from app.hub.report import reported_snapshot
 
     # The log's header: training in layer 2 until 12:10:00, 'Miner not registered' at 12:10:30,
     # queued #77 at 12:10:40, polls down to #29 at 12:20:40.
@@ -149,7 +165,7 @@ def test_a_lost_layer_is_an_event_a_sentence_and_a_warning_while_back_in_the_que
     at = next(e["at"] for e in snap["events"] if e["kind"] == "layer_lost")
     assert at == lost["at"]  # dated at the deregistration (12:10:30), not at the first poll
     # The alert rule 'queued after training' names the loss.
-    finding = Queued().observe(snap, snap["as_of"])
+    finding = Queued().observe(reported_snapshot(snap), snap["as_of"])
     assert finding is not None
     assert (finding.headline, finding.text) == (
         "lost layer 2", "lost layer 2 at 12:10 — back in the queue, queue position 29")

@@ -65,7 +65,8 @@ def test_a_forced_format_that_matches_nothing_counts_what_it_read() -> None:
     monitor.lines(lines)
     snap = monitor.snapshot()
     assert (snap.state, snap.status_line) == ("unrecognised", "log format not recognised")
-    assert snap.source.problem == f"{len(lines)} lines read, none looks like an IOTA miner log"
+    assert snap.source.problem == (f"{len(lines)} lines read, none looks like an IOTA miner log; "
+                                   "without --format, tokwatch tries every format")  # the next step
 
 
 def test_unrecognised_lines_under_auto_say_how_many() -> None:

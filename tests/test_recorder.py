@@ -181,6 +181,17 @@ def test_usual_and_today_reach_the_snapshot_and_its_details(tmp_path: Path, fold
         assert any(line.startswith("vs your usual on L1: ") for line in snap.details)
         assert snap.today is not None and snap.today.observed_seconds > 0
         assert any(line.startswith("today: ") for line in snap.details)
+        # Twenty minutes without a line: the log is silent, its rate 0; "vs your usual: −100 %" would
+        # say nothing of the miner's pace, so the line gives the usual figure alone.
+        running.clock.now = now + 20 * 60
+        deadline = time.monotonic() + 10
+        snap = running.dashboard.feed.snapshot()
+        while "usual 768k on L1" not in snap.details and time.monotonic() < deadline:
+            time.sleep(0.1)
+            snap = running.dashboard.feed.snapshot()
+        assert snap.state in ("silent", "idle"), snap.state
+        assert "usual 768k on L1" in snap.details
+        assert not any(line.startswith("vs your usual") for line in snap.details)
     finally:
         running.stop()
 
@@ -191,6 +202,15 @@ def test_lines_read_as_a_person_would() -> None:
     assert usual_line(2, 0.2) == "vs your usual on L2: ±0 %"
     today = TodayView(tokens=8_123_456, passes=2530, training_seconds=0.87 * 3600, observed_seconds=3600.0)
     assert today_line(today, "miner") == "today: 8.1M tokens · 2,530 passes · training 87 % of the time"
+    # A silent or idle miner has no pace to compare: the usual figure alone.
+    assert usual_line(1, None, 772_000.0) == "usual 772k on L1"
+    # Nothing today (a queued miner): no line at all.
+    assert today_line(TodayView(tokens=0, passes=0, training_seconds=0.0, observed_seconds=7200.0), "miner") is None
+    # Passes but no training time yet (measuring), or too little time to share: no share.
+    measuring = TodayView(tokens=90_000, passes=12, training_seconds=0.0, observed_seconds=3600.0)
+    assert today_line(measuring, "miner") == "today: 90k tokens · 12 passes"
+    early = TodayView(tokens=90_000, passes=12, training_seconds=100.0, observed_seconds=120.0)
+    assert today_line(early, "miner") == "today: 90k tokens · 12 passes"
 
 
 def test_no_history_keeps_nothing(tmp_path: Path, folder: Path) -> None:

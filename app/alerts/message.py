@@ -1,10 +1,18 @@
-"""The words of an alert: a title (the machine's name and its new state) and a short body."""
+"""The words of an alert, shaped for a phone's lock screen.
+
+The title is the machine's name and its state; the body the status line, one sentence of what
+changed and since when, one of what it means (the page's own explanation of that state), and a
+link only when it opens where the message is read: never a loopback one.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
+from ..config import is_loopback
 from ..snapshot import Snapshot
+from ..states import STATE_EXPLANATIONS
 from ..text import clock_time, compact, duration
 from .book import Kind, Transition
 from .rules import Level
@@ -48,7 +56,11 @@ def compose(transition: Transition, snap: Snapshot, *, name: str, dashboard_url:
     if t.kind == "opened":
         title = f"{name}: {t.headline}"
         summary = f"{headline}: {t.text}"
-        lines = [f"{summary}.", f"Since {clock_time(t.since, t.at)} ({duration(t.at - t.since)})."]
+        when = duration(t.at - t.since)
+        # "no pass since 14:16" already says since when; the sentence adds only how long.
+        since = f" ({when})" if "since" in t.text else f" (since {clock_time(t.since, t.at)}, {when})"
+        lines = [f"{summary}{since}."]
+        explained = _explanation(t.rule) or _explanation(snap.state)
         level = t.level
     elif t.kind == "resolved":
         state = snap.state
@@ -60,22 +72,23 @@ def compose(transition: Transition, snap: Snapshot, *, name: str, dashboard_url:
             measuring = _measuring(snap)
             summary += f" · {measuring}"
             lines.append(f"{_capital(measuring)}.")
+        explained = _explanation(state)
         level = "success"
     else:
         title = f"{name}: {t.headline}"
         summary = _capital(t.text)
         more = f" ({t.folded} more since the last message)" if t.folded else ""
-        lines = [f"{summary}{more}.", f"At {clock_time(t.since, t.at)}."]
+        lines = [f"{summary}{more}, at {clock_time(t.since, t.at)}."]
+        explained = _explanation(t.rule)
         level = t.level
-    body = "\n".join(([status] if status else []) + lines + ([dashboard_url] if dashboard_url else []))
+    lines += [explained] if explained else []
+    body = "\n".join(([status] if status else []) + lines + _link(dashboard_url))
     return Message(t.rule, t.kind, level, t.at, title, body, summary)
 
 
 def trial_message(*, name: str, dashboard_url: str | None, now: float) -> Message:
     """The message ``--notify-test`` sends."""
-    lines = ["A test from tokwatch: alerts for this machine will arrive here."]
-    if dashboard_url:
-        lines.append(dashboard_url)
+    lines = ["A test from tokwatch: alerts for this machine will arrive here.", *_link(dashboard_url)]
     return Message("test", "event", "info", now, f"{name}: test", "\n".join(lines), "test message")
 
 
@@ -86,6 +99,15 @@ def _measuring(snap: Snapshot) -> str:
     parts = ([f"{passes} {'pass' if passes == 1 else 'passes'} so far"] if passes is not None else []) + (
         [f"was {compact(was)} tok/h"] if was is not None else [])
     return "rate being measured" + (f" ({'; '.join(parts)})" if parts else "")
+
+
+def _explanation(state: str) -> str:
+    return STATE_EXPLANATIONS.get(state, "")
+
+
+def _link(url: str | None) -> list[str]:
+    """The link's line, if it opens on another device: a loopback one opens the phone itself."""
+    return [url] if url and not is_loopback(urlsplit(url).hostname or "localhost") else []
 
 
 def _capital(text: str) -> str:

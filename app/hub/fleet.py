@@ -18,8 +18,6 @@ from .store import PRODUCING, MachineRow
 
 MISSED_REPORTS_OFFLINE = 3
 DEFAULT_INTERVAL_SECONDS = 15.0
-# Network throughput the way a person reads it.
-_BYTE_UNITS = ((1e9, "GB/s"), (1e6, "MB/s"), (1e3, "kB/s"))
 # The card's colour, for states a snapshot may not yet carry a level for.
 _LEVELS = {
     "training": "ok", "measuring": "ok", "done": "ok",
@@ -42,14 +40,6 @@ def _number(value: Any) -> float | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         return None
     return float(value)
-
-
-def bytes_rate_text(value: float) -> str:
-    """12_300_000 → '12.3 MB/s'."""
-    for scale, unit in _BYTE_UNITS:
-        if value >= scale:
-            return f"{value / scale:.1f} {unit}"
-    return f"{int(value)} B/s"
 
 
 def _queue_text(queue: Mapping[str, Any] | None) -> str | None:
@@ -116,7 +106,8 @@ def machine_card(row: MachineRow, now: float) -> dict[str, Any]:
         queue_position=(queue or {}).get("position") if isinstance(queue, Mapping) else None,
         queue_text=_queue_text(queue),
         network_bytes_per_second=network,
-        network_text=None if network is None else bytes_rate_text(network),
+        # The dashboard's own words for the figure (its "Network 27 kB/s"), not a second formatter.
+        network_text=None if network is None or network < 0 else text.bytes_per_second(network),
     )
     return card
 

@@ -34,6 +34,7 @@ from ..stats.iota.report import queue_report
 from ..stats.iota.tracker import IotaTracker
 from ..stats.kinds import tracker_for
 from ..stats.tracker import Tracker
+from ..stats.unknown import UnknownTracker
 from .backlog import (
     BACKLOG_SECONDS,
     BACKLOG_UNDATED_BYTES,
@@ -191,6 +192,7 @@ class Monitor:
                     self._lines_read += len(chunk)
                     self._undetected = chunk[-DETECT_LINES:]
                     self._tracker.has_records = True
+                    self._note_unrecognised(chunk)
                 break
             if undated_bytes_needed is not None:
                 # An undated step log: its lines are parsed once, in order (_apply_backlog).
@@ -319,6 +321,7 @@ class Monitor:
                 if self._parser is None:
                     self._undetected = pending[-DETECT_LINES:]
                     self._tracker.has_records = True
+                    self._note_unrecognised(pending)
                     self.changes.bump()
                     return
                 lines, self._undetected = pending, []
@@ -438,6 +441,12 @@ class Monitor:
                 pass
         return min(written, until) if until is not None else written
 
+    def _note_unrecognised(self, lines: list[str]) -> None:
+        """Hand the unrecognised log's next step to its tracker: the formats read, its first lines."""
+        if isinstance(self._tracker, UnknownTracker) and not self._tracker.first_lines:
+            self._tracker.formats_read = tuple(FORMAT_NOUNS)
+            self._tracker.first_lines = tuple(lines[:DETECT_LINES])
+
     def _detect(self, lines: list[str]) -> None:
         name = detect(lines)
         if name is not None:
@@ -480,7 +489,7 @@ class Monitor:
                 problem = f"{self._lines_read} lines read, none in a format tokwatch reads"
             elif self._parser is not None and not self._tracker.has_records:
                 noun = FORMAT_NOUNS.get(self._parser.name, f"a {self._parser.name} log")
-                problem = f"{self._lines_read} lines read, none looks like {noun}"
+                problem = f"{self._lines_read} lines read, none looks like {noun}; without --format, tokwatch tries every format"
         return SourceView(
             path=path,
             size_bytes=size,

@@ -52,24 +52,39 @@ def machine_name() -> str:
     return host_name()
 
 
-def usual_line(layer: int | None, delta_percent: float) -> str:
-    """``vs your usual on L1: −18 %``."""
+# States where the rate is not a pace to compare: the line gives the usual figure alone.
+QUIET_STATES = ("idle", "silent")
+# A share of time needs time to share: below this much observed today, it says nothing.
+SHARE_MIN_SECONDS = 600.0
+
+
+def usual_line(layer: int | None, delta_percent: float | None, usual_tokens_per_hour: float = 0.0) -> str:
+    """``vs your usual on L1: −18 %``; ``usual 772k on L1`` when there is no pace to compare (None)."""
+    where = f" on L{layer}" if layer is not None else ""
+    if delta_percent is None:
+        return f"usual {compact(usual_tokens_per_hour)}{where}"
     rounded = round(delta_percent)
     sign = "±" if rounded == 0 else ("+" if rounded > 0 else "\u2212")
-    where = f" on L{layer}" if layer is not None else ""
     return f"vs your usual{where}: {sign}{abs(rounded)} %"
 
 
-def today_line(today: TodayView, kind: str, counts_tokens: bool = True) -> str:
+def today_line(today: TodayView, kind: str, counts_tokens: bool = True) -> str | None:
     """``today: 8.1M tokens · 2,530 passes · training 87 % of the time``; a step trainer's
-    ``today: 4,000 steps`` (with its tokens when its log counts them)."""
+    ``today: 4,000 steps`` (with its tokens when its log counts them); None with nothing today.
+
+    The share only once there is time to share and some of it was training (not while measuring).
+    """
+    if not today.tokens and not today.passes:
+        return None
     if kind == "steps":
         # Only what the log supports: no tokens without token counts, and no share of time
         # training (a trainer's samples say measuring, paused or done as often as training).
         tokens = f"{compact(today.tokens)} tokens · " if counts_tokens and today.tokens > 0 else ""
         return f"today: {tokens}{today.passes:,} steps"
-    share = today.training_seconds / today.observed_seconds * 100 if today.observed_seconds else 0.0
-    return f"today: {compact(today.tokens)} tokens · {today.passes:,} passes · training {round(share)} % of the time"
+    line = f"today: {compact(today.tokens)} tokens · {today.passes:,} passes"
+    if today.training_seconds > 0 and today.observed_seconds >= SHARE_MIN_SECONDS:
+        line += f" · training {round(today.training_seconds / today.observed_seconds * 100)} % of the time"
+    return line
 
 
 def totals_line(totals: dict[str, Any], kind: str) -> str | None:
@@ -279,12 +294,16 @@ class Recorder:
             delta = (current - usual.tokens_per_hour) / usual.tokens_per_hour * 100 if current is not None and usual.tokens_per_hour > 0 else None
             usual_view = UsualView(tokens_per_hour=usual.tokens_per_hour, basis_hours=round(usual.basis_hours, 2),
                                    delta_percent=round(delta, 1) if delta is not None else None)
-            if delta is not None:
+            if snapshot.state in QUIET_STATES:  # "−100 %" on a silent log says nothing of its pace
+                lines.append(usual_line(snapshot.layer, None, usual.tokens_per_hour))
+            elif delta is not None:
                 lines.append(usual_line(snapshot.layer, delta))
         if today is not None:
             today_view = TodayView(**today)
-            if today_view.observed_seconds > 0:
-                lines.append(today_line(today_view, self._source.kind, snapshot.history_unit is not None))
+            line = (today_line(today_view, self._source.kind, snapshot.history_unit is not None)
+                    if today_view.observed_seconds > 0 else None)
+            if line is not None:
+                lines.append(line)
         status = self.history.status()
         if status.problem:
             lines.append(status.problem)

@@ -68,8 +68,10 @@ def print_banner(config: Config, log_path: Path | None, *, demo: bool, given_dem
                   f"{config.port}/#token={config.token}", file=out)
         else:
             print(f"  on your phone:   {phone}", file=out)
-            # Black on white with its quiet zone, whatever the terminal's theme.
-            out.write(terminal_qr(phone))
+            if out.isatty():
+                # Black on white with its quiet zone, whatever the terminal's theme. Colour codes
+                # only for a terminal: in a file or a pipe they are noise, and no one scans a file.
+                out.write(terminal_qr(phone))
             print("  (or scan the code the dashboard shows on this machine, under \"Open on your phone\")", file=out)
         if not is_ip_literal(config.host) and config.host not in ("0.0.0.0", "::", "localhost") \
                 and config.host.lower() not in (h.lower() for h in config.allow_hosts):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from ..snapshot import RateView, Snapshot, SourceView, State, WarmupView
@@ -16,6 +17,9 @@ class UnknownTracker:
 
     def __init__(self) -> None:
         self.has_records = False
+        # Handed in by the monitor: the formats tokwatch reads, and the log's first lines.
+        self.formats_read: tuple[str, ...] = ()
+        self.first_lines: tuple[str, ...] = ()
 
     @property
     def clock(self) -> float | None:
@@ -59,7 +63,7 @@ class UnknownTracker:
             run=None,
             gpu_memory=None,
             backend_errors=NO_BACKEND_ERRORS,
-            details=(),
+            details=unrecognised_details(self.formats_read, self.first_lines) if self.has_records else (),
             history=(),
             source=SourceView(
                 path=source.path,
@@ -74,3 +78,31 @@ class UnknownTracker:
             ),
             as_of=now,
         )
+
+
+# How many of a log's first lines an unrecognised log shows, and how long each may be.
+SHOWN_LINES = 2
+SHAPE_CHARS = 60
+_NUMBER = re.compile(r"\d+")
+
+
+def unrecognised_details(formats: Sequence[str], first_lines: Sequence[str]) -> tuple[str, ...]:
+    """The next step for a log no format claims: the formats read, ``--format``, and its lines' shape."""
+    details = []
+    if formats:
+        details.append(f"tokwatch reads these formats: {', '.join(formats)}; "
+                       "if this log is one of them, start tokwatch with --format NAME")
+    shown = [line for line in first_lines if line.strip()][:SHOWN_LINES]
+    for number, line in enumerate(shown, 1):
+        details.append(f"line {number} looks like: {line_shape(line)}")
+    return tuple(details)
+
+
+def line_shape(line: str) -> str:
+    """A line's shape, not its text: numbers as N, paths and long tokens (keys, hashes) as …, cut short."""
+    words = []
+    for word in _NUMBER.sub("N", line).split():
+        private = "/" in word or "\\" in word or len(word) > 24
+        words.append("…" if private else word)
+    shape = " ".join(words)
+    return shape if len(shape) <= SHAPE_CHARS else shape[: SHAPE_CHARS - 1] + "…"

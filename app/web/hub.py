@@ -21,6 +21,7 @@ from ..hub.keys import NAME_PATTERN
 from ..hub.report import MAX_HISTORY_BYTES, MAX_REPORT_BYTES
 from . import security
 from .broadcast import Broadcaster
+from .routes import pairing_card
 from .static import compress_page
 from .websocket import session, sock, vet_handshake
 
@@ -101,15 +102,19 @@ def render_fleet_page() -> str:
     """The fleet page: no figures, only where to find them and how to add a machine."""
     state = hub_state()
     config = state.config
+    here = security.from_this_machine(config)
     return render_template(
         "fleet.html",
         ws_port=config.effective_ws_port,
         token_required=config.token is not None,
-        enroll_command=enroll_command("NAME", config.data_dir),
+        # The hub's data folder names the user's home: shown on this computer only, never over the LAN.
+        enroll_command=enroll_command("NAME", config.data_dir if here else None),
+        data_dir_hidden=config.data_dir is not None and not here,
         save_key_command=save_key_command(),
         agent_command=agent_command(state.hub_url, "NAME"),
-        revoke_command=revoke_command("NAME", config.data_dir),
+        revoke_command=revoke_command("NAME", config.data_dir if here else None),
         has_log=state.has_log,
+        pairing=pairing_card(config),
     )
 
 

@@ -56,13 +56,15 @@ def local_url(config: Config) -> str:
     return page_url(host, config.port, config.token)
 
 
-def dashboard_url(config: Config) -> str:
-    """The dashboard's address for a message sent elsewhere (a phone): never with the token."""
+def dashboard_url(config: Config) -> str | None:
+    """The dashboard's address for a message read elsewhere (a phone), never with the token.
+
+    None when it would not open there: a loopback-only dashboard, or no LAN address to give.
+    """
     if config.loopback_only:
-        host = "[::1]" if config.host == "::1" else "127.0.0.1"
-    else:
-        host = lan_address(config.host) or socket.gethostname()
-    return page_url(host, config.port, None)
+        return None
+    address = lan_address(config.host)
+    return None if address is None else page_url(address, config.port, None)
 
 
 def phone_url(config: Config) -> str | None:

@@ -21,6 +21,7 @@ from ..config import Config
 from ..live.feed import LiveFeed
 from ..record.recorder import Recorder
 from ..snapshot import to_dict, to_json
+from ..states import STATE_EXPLANATIONS, STATE_WORDS
 from ..store import RANGES
 from ..supervise import problems as thread_problems
 from . import security
@@ -85,16 +86,14 @@ def render_index() -> str:
     """The page's HTML."""
     state = web_state()
     config = state.config
-    pairing = None
-    if security.from_this_machine(config):
-        pairing = "loopback" if config.loopback_only else "qr" if pairing_link(config) else None
     return render_template(
         "index.html",
         ws_port=config.effective_ws_port,
         token_required=config.token is not None,
         keepalive_seconds=config.keepalive_seconds,
-        token_file=str(config.token_file) if config.token_file is not None else None,
-        pairing=pairing,
+        pairing=pairing_card(config),
+        state_words=STATE_WORDS,
+        state_explanations=STATE_EXPLANATIONS,
     )
 
 
@@ -108,6 +107,13 @@ def pairing_qr() -> Response:
     response = Response(qr_svg(link), mimetype="image/svg+xml")
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+def pairing_card(config: Config) -> str | None:
+    """Which "Open on your phone" card a page shows: "qr", "loopback", or none (not this machine)."""
+    if not security.from_this_machine(config):
+        return None
+    return "loopback" if config.loopback_only else "qr" if pairing_link(config) else None
 
 
 def pairing_link(config: Config) -> str | None:

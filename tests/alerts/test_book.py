@@ -21,6 +21,7 @@ from app.config.alerts import (
 )
 from app.config.file import file_settings
 from app.snapshot import Snapshot
+from app.states import STATE_EXPLANATIONS
 from tests.snapshots import snapshot
 
 T0 = 1_764_500_000.0  # 2025-11-30, a fixed clock
@@ -95,8 +96,11 @@ def test_a_miner_idle_for_twenty_minutes_at_start_is_announced_on_the_first_look
     message = compose(found[0], snap("idle", T0, since=T0 - 20 * MIN, status_line="L1 · 0 tok/h"),
                       name="rig-7", dashboard_url="http://127.0.0.1:8765/")
     assert message.title == "rig-7: idle"
-    assert message.body == (f"L1 · 0 tok/h\nIdle: no pass yet.\nSince {hm(T0 - 20 * MIN)} (20 min).\n"
-                            "http://127.0.0.1:8765/")
+    # What happened and since when in one sentence, what it means in the page's words, and no
+    # loopback link: on the phone that reads it, 127.0.0.1 is the phone.
+    assert message.body == (f"L1 · 0 tok/h\nIdle: no pass yet (since {hm(T0 - 20 * MIN)}, 20 min).\n"
+                            f"{STATE_EXPLANATIONS['idle']}")
+    assert STATE_EXPLANATIONS["idle"].startswith("The log is still being written")
 
 
 def test_idle_without_state_since_falls_back_to_the_last_pass() -> None:

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from app.alerts import AlertService, Delivery, settings_from_table
+from app.states import STATE_EXPLANATIONS
 from tests.alerts.test_book import MIN, T0, hm, snap
 from tests.receiver import Receiver
 
@@ -53,7 +54,7 @@ def test_silent(receiver: Receiver) -> None:
     steps.append((T0 + 9 * MIN, snap("training", T0 + 9 * MIN, since=T0 + 9 * MIN - 5, status_line="L1 · 358k tok/h")))
     got = deliver(receiver, steps, 2)
     assert got[0] == ("rig-7: log silent",
-                      f"L1 · log silent\nLog silent: no new log line since {hm(last)}.\nSince {hm(last)} (10 min).\n{URL}",
+                      f"L1 · log silent\nLog silent: no new log line since {hm(last)} (10 min).\n{STATE_EXPLANATIONS['silent']}\n{URL}",
                       "failure", last + 10 * MIN)
     assert got[1][:3] == ("rig-7: training",
                           f"L1 · 358k tok/h\nLog silent resolved after 10 min (since {hm(last)}).\n{URL}", "success")
@@ -70,7 +71,8 @@ def test_queued_after_training_and_its_rate_limit(receiver: Receiver) -> None:
                                status_line="Queue #1583" if state == "queued" else "L1 · 358k tok/h")))
     got = deliver(receiver, steps, 4)
     assert got[0] == ("rig-7: back in the queue",
-                      f"Queue #1583\nBack in the queue: queue position 1583.\nSince {hm(T0 + MIN)} (1 min).\n{URL}",
+                      (f"Queue #1583\nBack in the queue: queue position 1583 (since {hm(T0 + MIN)}, 1 min).\n"
+                       f"{STATE_EXPLANATIONS['queued']}\n{URL}"),
                       "warning", T0 + 2 * MIN)
     assert got[1] == ("rig-7: training",
                       f"L1 · 358k tok/h\nBack in the queue resolved after 3 min (since {hm(T0 + MIN)}).\n{URL}",
@@ -92,7 +94,7 @@ def test_queue_reset_is_an_event_with_its_text(receiver: Receiver) -> None:
     ]
     got = deliver(receiver, steps, 1)
     assert got[0][:3] == ("rig-7: queue reset",
-                          f"Queue #4100\nQueue reset #812 → #4100 (now at position 4100).\nAt {hm(T0 + 30)}.\n{URL}",
+                          f"Queue #4100\nQueue reset #812 → #4100 (now at position 4100), at {hm(T0 + 30)}.\n{URL}",
                           "warning")
 
 
@@ -112,8 +114,8 @@ def test_slow_for_thirty_minutes(receiver: Receiver) -> None:
                                       usual={"tokens_per_hour": 350_000.0})))
     got = deliver(receiver, steps, 2)
     assert got[0] == ("rig-7: slow (40 % of usual)",
-                      (f"L1 · 140k tok/h\nSlow (40 % of usual): 140k tok/h, 40 % of your usual 350k on L1.\n"
-                       f"Since {hm(began)} (30 min).\n{URL}"), "warning", began + 30 * MIN)
+                      (f"L1 · 140k tok/h\nSlow (40 % of usual): 140k tok/h, 40 % of your usual 350k on L1 "
+                       f"(since {hm(began)}, 30 min).\n{URL}"), "warning", began + 30 * MIN)
     assert got[1][1].splitlines()[1] == f"Slow (40 % of usual) resolved after 35 min (since {hm(began)})."
 
 
@@ -123,8 +125,8 @@ def test_backend_errors_burst(receiver: Receiver) -> None:
     got = deliver(receiver, steps, 2)
     # 4 a minute from +1 min: the 5th minute makes 20 within 10 minutes.
     assert got[0] == ("rig-7: backend errors",
-                      (f"L1 · 358k tok/h\nBackend errors: 20 backend errors in the last 10 min.\n"
-                       f"Since {hm(T0 + MIN)} (4 min).\n{URL}"), "warning", T0 + 5 * MIN)
+                      (f"L1 · 358k tok/h\nBackend errors: 20 backend errors in the last 10 min "
+                       f"(since {hm(T0 + MIN)}, 4 min).\n{URL}"), "warning", T0 + 5 * MIN)
     # They stopped at +8: at +14 only those seen at +5 … +8 (16) are left within the window.
     assert got[1][3] == T0 + 14 * MIN
     assert got[1][1].splitlines()[1] == f"Backend errors resolved after 13 min (since {hm(T0 + MIN)})."
@@ -134,19 +136,19 @@ def test_layer_change_is_information(receiver: Receiver) -> None:
     steps = [(T0, snap("training", T0, layer=2, status_line="L2 · 358k tok/h")),
              (T0 + 60, snap("measuring", T0 + 60, layer=3, status_line="L3 · …"))]
     got = deliver(receiver, steps, 1)
-    assert got[0][:3] == ("rig-7: layer 3", f"L3 · …\nMoved from layer 2 to layer 3.\nAt {hm(T0 + 60)}.\n{URL}", "info")
+    assert got[0][:3] == ("rig-7: layer 3", f"L3 · …\nMoved from layer 2 to layer 3, at {hm(T0 + 60)}.\n{URL}", "info")
 
 
 @pytest.mark.parametrize(
     ("state", "training", "title", "line", "kind"),
     [
         ("stalled", {"step": 383, "seconds_since_step": 600.0, "stalled": True}, "rig-7: stalled",
-         "Stalled: no step since {last} (last step 383).", "warning"),
+         "Stalled: no step since {last} (last step 383) (1 min).", "warning"),
         ("diverged", {"step": 1200, "loss_note": "loss is NaN"}, "rig-7: diverged",
-         "Diverged: loss is NaN at step 1200.", "failure"),
+         "Diverged: loss is NaN at step 1200 (since {began}, 1 min).", "failure"),
         ("done", {"step": 5568, "total_steps": 5568, "finished": True}, "rig-7: finished",
-         "Finished: step 5568/5568.", "success"),
-        ("crashed", {"step": 17, "crash": {"error": "Killed"}}, "rig-7: crashed", "Crashed: at step 17: Killed.",
+         "Finished: step 5568/5568 (since {began}, 1 min).", "success"),
+        ("crashed", {"step": 17, "crash": {"error": "Killed"}}, "rig-7: crashed", "Crashed: at step 17: Killed (since {began}, 1 min).",
          "failure"),
     ],
 )
@@ -156,7 +158,7 @@ def test_step_trainers(receiver: Receiver, state: str, training: dict[str, Any],
              for s in range(0, 60, 5)]
     steps.append((T0 + 60, snap("training", T0 + 60, since=T0 + 55, layer=None, status_line="step 1300")))
     got = deliver(receiver, steps, 2)
-    assert got[0][:3] == (title, f"{state}\n{line.format(last=hm(T0 - 600))}\nSince {hm(T0 - 60)} (1 min).\n{URL}", kind)
+    assert got[0][:3] == (title, f"{state}\n{line.format(last=hm(T0 - 600), began=hm(T0 - 60))}\n{STATE_EXPLANATIONS[state]}\n{URL}", kind)
     assert got[0][3] == T0
     assert got[1][:2] == ("rig-7: training",
                           f"step 1300\n{title.split(': ')[1].capitalize()} resolved after 1 min (since {hm(T0 - 60)}).\n{URL}")
@@ -169,4 +171,4 @@ def test_a_new_eval_figure_when_turned_on(receiver: Receiver) -> None:
 
     steps = [(T0, make(T0, 250, 0.91)), (T0 + 60, make(T0 + 60, 500, 0.874)), (T0 + 70, make(T0 + 70, 500, 0.874))]
     got = deliver(receiver, steps, 1, {"rules": {"eval": {"enabled": True}}})
-    assert got[0][:3] == ("rig-7: new eval", f"step 500\nEvaluation: val_bpb 0.874 at step 500.\nAt {hm(T0 + 60)}.\n{URL}", "info")
+    assert got[0][:3] == ("rig-7: new eval", f"step 500\nEvaluation: val_bpb 0.874 at step 500, at {hm(T0 + 60)}.\n{URL}", "info")

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from app.hub.fleet import bytes_rate_text, fleet_view, machine_card
+from app.hub.fleet import fleet_view, machine_card
 from app.hub.store import MachineRow
 
 NOW = 1_796_000_000.0
@@ -71,10 +71,12 @@ def test_today_prefers_the_machines_own_count_when_fresh() -> None:
     assert view["totals"]["today_tokens"] == 1_250_000.0
 
 
-@pytest.mark.parametrize(("value", "words"), [(0, "0 B/s"), (999, "999 B/s"), (12_300, "12.3 kB/s"),
-                                              (12_300_000, "12.3 MB/s"), (2.5e9, "2.5 GB/s")])
-def test_network_text(value: float, words: str) -> None:
-    assert bytes_rate_text(value) == words
+@pytest.mark.parametrize(("value", "words"), [(0, "0 B/s"), (999, "999 B/s"), (27_300, "27 kB/s"),
+                                              (5_460, "5.4 kB/s"), (12_300_000, "12 MB/s")])
+def test_the_card_writes_network_as_the_dashboard_does(value: float, words: str) -> None:
+    # The dashboard says "Network 27 kB/s" for 27,300 B/s; the fleet's card said "27.3 kB/s".
+    card = machine_card(row("a", seen=NOW - 3, tph=358_400.0, network={"bytes_per_second": value}), NOW)
+    assert card["network_text"] == words
 
 
 def test_a_queued_card_says_when_it_reaches_the_front() -> None:

@@ -148,7 +148,7 @@ def test_the_fleet_on_a_phone_and_a_desktop(hub: tuple[RunningServer, Agents], p
     rig_a = card(page, "rig-a")
     expect()(rig_a.locator(".card-status")).to_have_text("L1 · 358k tok/h")
     expect()(rig_a).to_contain_text("L1")
-    expect()(rig_a).to_contain_text("12.3 MB/s")
+    expect()(rig_a).to_contain_text("12 MB/s")
     expect()(card(page, "rig-c")).to_contain_text("#1583 · −40/h")
     assert card(page, "rig-a").get_attribute("data-level") == "ok"
     assert card(page, "rig-d").get_attribute("data-level") == "warning"
@@ -216,6 +216,8 @@ def test_a_machine_page_with_its_chart(hub: tuple[RunningServer, Agents], page: 
     expect()(page.locator("#status")).to_have_text("L1 · 358k tok/h")
     expect()(page.locator("#details li")).to_have_text(["rig-a detail"])
     expect()(page.locator("#events li")).to_contain_text(["moved to layer 1"])
+    # Its time as the dashboard writes one ("4 min ago"), not the browser's "12/1/2026, 2:19:52 PM".
+    expect()(page.locator("#events li time").first).to_have_text(re.compile(r"^(just now|\d+ (s|min) ago|\d+ h \d\d min ago)$"))
     page.click('[data-span="6h"]')
     page.wait_for_function(
         "import('/static/machine-chart.js').then((m) => (m.inspectMachineChart()[0]?.xs.length ?? 0) === 360)")
@@ -251,10 +253,51 @@ def test_the_fleet_needs_the_token_off_loopback(tmp_path: Path, browser: Any) ->
         page = context.new_page()
         page.goto(f"{running.http_url}/fleet")
         expect()(page.locator("#auth")).to_be_visible()
-        page.goto(f"{running.http_url}/fleet#token=fleet-token-123")
-        page.reload()
+        expect()(page.locator("#auth-missing")).to_contain_text("scan the code it shows on that computer")
+        assert str(tmp_path) not in page.locator("#auth").inner_text()
+        # The fleet's screen has the paste field: a wrong token is called wrong, the printed link works.
+        field = page.get_by_label("Link or token")
+        field.fill("a-wrong-token-123")
+        field.press("Enter")
+        expect()(page.locator("#auth-wrong")).to_be_visible()
+        expect()(page.locator("#auth-missing")).to_be_hidden()
+        fits(page, PHONE["width"])
+        shot(page, "fleet-token-wrong")
+        field = page.get_by_label("Link or token")
+        field.fill(f"{running.http_url}/fleet#token=fleet-token-123")
+        field.press("Enter")
         expect()(page.locator(".machine-card")).to_have_count(1)
         expect()(page.locator("#auth")).to_be_hidden()
+        context.close()
+        # The hub's data folder (the user's home) is in the enrol command on this computer only;
+        # another device on the LAN, token or not, gets the command without it.
+        lan = urllib.request.Request(f"{running.http_url}/fleet",
+                                     headers={"Host": f"192.168.1.20:{running.config.port}"})
+        with urllib.request.urlopen(lan, timeout=5) as answer:
+            elsewhere = answer.read().decode()
+        assert str(tmp_path) not in elsewhere
+        assert "tokwatch hub enroll NAME</code>" in elsewhere and "the hub was started with" in elsewhere
+        with urllib.request.urlopen(f"{running.http_url}/fleet", timeout=5) as answer:
+            assert f"--data-dir {data_dir}" in answer.read().decode()
+    finally:
+        running.dashboard.stop()
+
+
+def test_an_empty_hub_says_how_to_enrol_the_first_machine(tmp_path: Path, browser: Any) -> None:
+    config = Config(log_path=None, port=0, hub=True, data_dir=tmp_path / "data", config_dir=tmp_path / "config")
+    running = start_server(config, Monitor(None))
+    try:
+        context = browser.new_context(viewport=PHONE)
+        page = context.new_page()
+        page.goto(f"{running.http_url}/fleet")
+        none = page.locator("#none")
+        expect()(none).to_be_visible()
+        expect()(none).to_contain_text("No machine has joined this hub yet")
+        expect()(none.locator("code")).to_contain_text("tokwatch hub enroll NAME")
+        expect()(page.locator("#empty")).to_be_hidden()  # not "No machine matches."
+        expect()(page.locator("#add")).to_have_attribute("open", "")
+        fits(page, PHONE["width"])
+        shot(page, "fleet-empty")
         context.close()
     finally:
         running.dashboard.stop()

@@ -68,9 +68,9 @@ class ChartServer:
     url: str
 
 
-def start(log_path: Path, tmp_path: Path, *, data_dir: Path | None, compose: bool) -> ChartServer:
+def start(log_path: Path, tmp_path: Path, *, data_dir: Path | None, compose: bool, demo: bool = False) -> ChartServer:
     config = Config(log_path=log_path, port=0, config_dir=tmp_path / "config")
-    monitor = Monitor(log_path, clock=lambda: NOW)
+    monitor = Monitor(log_path, clock=lambda: NOW, demo=demo)
     recorder = Recorder(History(data_dir, clock=lambda: NOW), log_path, machine=MACHINE, clock=lambda: NOW,
                         import_siblings=False)
     if compose:
@@ -355,6 +355,21 @@ def test_with_history_off_the_hour_stays_and_longer_ranges_say_why(
     expect()(chart_page.locator("#history-title")).to_have_text("tok/h, last hour")
     assert inspect(chart_page)[0]["points"] > 0
     screenshot(chart_page, "chart-history-off")
+
+
+def test_the_demo_says_why_its_longer_ranges_are_empty(training_log: Path, tmp_path: Path, chart_page: Any) -> None:
+    # The demo keeps no history on purpose; it was not started with --no-history.
+    running = start(training_log, tmp_path, data_dir=None, compose=False, demo=True)
+    try:
+        chart_page.goto(running.url)
+        expect()(chart_page.locator("#chart canvas")).to_have_count(1)
+        with chart_page.expect_response(re.compile(r"/api/history\?range=7d$")):
+            chart_page.locator('#chart-ranges button[data-range="7d"]').click()
+        note = chart_page.locator("#chart-note")
+        expect()(note).to_contain_text("empty in the demo: it keeps no history on purpose")
+        expect()(note).not_to_contain_text("--no-history")
+    finally:
+        running.dashboard.stop()
 
 
 # --- contrast (WCAG relative luminance) ----------------------------------------------------

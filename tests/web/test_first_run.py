@@ -4,6 +4,7 @@ no DEMO log left behind, `make run LOG=…` with spaces, and the `tokwatch` comm
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import shlex
@@ -16,7 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from app.serve.console import has_display
+from app.config import Config
+from app.serve.console import has_display, print_banner
+from app.web import pairing
 from tests.web.qr import read_qr, render_terminal
 from tests.web.test_serve import ROOT, get_json, start_run_py
 
@@ -104,15 +107,30 @@ def test_new_token_does_not_go_with_a_given_token(tmp_path: Path) -> None:
     assert main(["--new-token", "--token", "abcdefgh12"]) == 2
 
 
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
 @pytest.mark.parametrize("theme", ["light", "dark"])
-def test_the_banners_qr_code_reads_in_light_and_dark_terminals(tmp_path: Path, log_file: Path, theme: str) -> None:
+def test_the_banners_qr_code_reads_in_light_and_dark_terminals(
+    log_file: Path, theme: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(pairing, "lan_address", lambda host: "192.168.1.20")
+    out = Terminal()
+    print_banner(Config(host="0.0.0.0", port=8765, token="Zk3_q-9vX2mN8pQ4"), log_file, demo=False,
+                 given_demo=False, out=out)
+    phone = re.search(r"on your phone:\s+(\S+)", out.getvalue())
+    assert phone is not None and phone.group(1) == "http://192.168.1.20:8765/#token=Zk3_q-9vX2mN8pQ4"
+    code = "\n".join(line for line in out.getvalue().splitlines() if "\x1b[" in line)
+    assert read_qr(render_terminal(code, theme)) == [phone.group(1)]
+
+
+def test_a_banner_written_to_a_file_or_pipe_has_no_colour_codes(tmp_path: Path, log_file: Path) -> None:
     running = start_run_py(tmp_path, "--host", "0.0.0.0", "--log", str(log_file))
     running.stop()
-    phone = re.search(r"on your phone:\s+(\S+)", running.banner)
-    if phone is None or "<this machine" in phone.group(1):
-        pytest.fail(f"no LAN address to pair with here:\n{running.banner}")
-    code = "\n".join(line for line in running.banner.splitlines() if "\x1b[" in line)
-    assert read_qr(render_terminal(code, theme)) == [phone.group(1)]
+    assert "on your phone:" in running.banner
+    assert "\x1b" not in running.banner
 
 
 def test_once_with_the_demo_leaves_nothing_behind(tmp_path: Path) -> None:

@@ -99,9 +99,11 @@ def test_loopback_only_says_how_to_reach_a_phone(client: Any) -> None:
     assert client.get("/pairing.svg").status_code == 404
 
 
-def test_the_token_screen_names_the_token_file(lan_app: Flask, tmp_path: Path) -> None:
+def test_the_token_screen_says_where_the_token_is_without_its_path(lan_app: Flask, tmp_path: Path) -> None:
+    # Anyone on the LAN sees this page: the file's path would show the user's home and name.
     page = lan_app.test_client().get("/").get_data(as_text=True)
-    assert f"<code>{tmp_path / 'config' / 'token'}</code>" in page
+    assert str(tmp_path) not in page
+    assert "the token is in tokwatch's config folder on the computer" in page.lower()
     assert "--new-token" in page
     assert TOKEN not in page
 
@@ -132,3 +134,25 @@ def test_the_desktop_page_shows_a_code_a_phone_reads(browser: Any, lan_server: R
         page.screenshot(path=str(Path(__file__).parents[2] / "test-artifacts" / f"pairing-{scheme}.png"))
     finally:
         context.close()
+
+
+def test_the_hub_only_page_shows_the_code_its_banner_points_to(
+    browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A hub following no log: its "/" is the fleet, and the banner says to scan the code shown there.
+    monkeypatch.setattr(pairing, "lan_address", lambda host: LAN_ADDRESS)
+    config = Config(log_path=None, host="0.0.0.0", port=0, hub=True, token=TOKEN, data_dir=tmp_path / "data",
+                    config_dir=tmp_path / "config")
+    running = start_server(config, Monitor(None))
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    try:
+        page.goto(f"{running.http_url}/#token={TOKEN}")
+        expect_title = page.locator("#pairing-title")
+        expect_title.wait_for(state="visible")
+        page.wait_for_function("document.getElementById('pairing-qr').complete")
+        picture = Image.open(io.BytesIO(page.locator("#pairing-qr").screenshot()))
+        assert read_qr(picture) == [f"http://{LAN_ADDRESS}:{running.config.port}/#token={TOKEN}"]
+    finally:
+        context.close()
+        running.dashboard.stop()

@@ -369,11 +369,16 @@ def test_each_state_explains_itself_once(
     expect()(page.locator("#freshness")).to_be_hidden()  # no "no log line read yet" on top
 
     problem = "256 lines read, none looks like an IOTA miner log"
-    unrecognised = in_state(real_snapshot, "unrecognised", details=[])
+    next_step = [("tokwatch reads these formats: iota, nanochat; if this log is one of them, start tokwatch "
+                  "with --format NAME"), "line 1 looks like: N-N-N N:N:N epoch=N … saved"]
+    unrecognised = in_state(real_snapshot, "unrecognised", details=next_step)
     unrecognised["source"] = {**unrecognised["source"], "problem": problem}
     fed(unrecognised)
     expect()(page.locator("#problem")).to_have_text(problem)
     expect()(page.locator("#explain")).to_be_hidden()  # the problem explains it
+    expect()(page.locator("#details li")).to_have_text(next_step)  # and the details say what to do
+    expect()(page.locator("#history")).to_be_hidden()  # no empty tok/h card
+    shot(page, "unrecognised")
 
 
 def test_events_are_listed_newest_first_with_ages(
@@ -537,13 +542,70 @@ def token_server(config: Config, monitor: Monitor) -> Iterator[RunningServer]:
     running.dashboard.stop()
 
 
+def header_on_one_line(page: Any) -> bool:
+    heights = page.evaluate("""() => [document.querySelector('header.bar'), document.querySelector('.brand')]
+        .map((el) => el.getBoundingClientRect().height)""")
+    return bool(heights[0] < 1.5 * heights[1])
+
+
+def test_the_first_visit_is_a_calm_pairing_screen_without_a_file_path(
+    token_server: RunningServer, page: Any
+) -> None:
+    page.goto(token_server.http_url)
+    auth = page.locator("#auth")
+    expect()(auth).to_be_visible()
+    expect()(page.locator("#auth-title")).to_have_text("Pair this browser with tokwatch")
+    expect()(page.locator("#auth-missing")).to_contain_text("scan the code tokwatch shows on that computer")
+    expect()(page.locator("#auth-wrong")).to_be_hidden()
+    expect()(page.locator("#auth-replaced")).to_be_hidden()
+    # Not an error: the first visit is not drawn in the alert colours.
+    assert "alert" not in (auth.get_attribute("class") or "")
+    assert colour_of(page, "#auth", "backgroundColor") != colour_of(page, "#problem", "backgroundColor")
+    # Nothing of this computer's file system (the user's home, their name) to a visitor without the token.
+    assert str(token_server.config.resolved_config_dir) not in page.content()
+    assert "/home/" not in page.content() and "config folder on the computer" in page.content()
+    # At 390 px the header keeps to one line and the placeholder is whole.
+    assert header_on_one_line(page)
+    field = page.get_by_label("Link or token")
+    assert field.evaluate("el => { el.value = el.placeholder; return el.scrollWidth <= el.clientWidth; }")
+    field.fill("")
+    shot(page, "token-first-visit")
+
+
+def test_a_token_replaced_on_the_computer_is_called_replaced_not_wrong(
+    config: Config, monitor: Monitor, page: Any
+) -> None:
+    first = start_server(replace(config, token=TOKEN), monitor)
+    page.goto(f"{first.http_url}/#token={TOKEN}")
+    expect()(page.locator("#connection")).to_have_text("live")
+    first.dashboard.stop()
+    # tokwatch restarted with --new-token: same address, another token.
+    second = start_server(replace(first.config, token="a-new-token-456"), monitor)
+    try:
+        page.reload()
+        expect()(page.locator("#auth-replaced")).to_be_visible()
+        expect()(page.locator("#auth-wrong")).to_be_hidden()
+        expect()(page.locator("#connection")).to_have_text("token replaced")
+        assert header_on_one_line(page)
+        shot(page, "token-replaced")
+        # A mistyped token pasted now is wrong, not replaced.
+        field = page.get_by_label("Link or token")
+        field.fill("a-wrong-token-123")
+        field.press("Enter")
+        expect()(page.locator("#token-result")).to_contain_text("Wrong token")
+        expect()(page.locator("#auth-wrong")).to_be_visible()
+        expect()(page.locator("#auth-replaced")).to_be_hidden()
+    finally:
+        second.dashboard.stop()
+
+
 def test_a_token_can_be_pasted_and_a_wrong_one_is_called_wrong(token_server: RunningServer, page: Any) -> None:
     page.goto(token_server.http_url)
     auth = page.locator("#auth")
     expect()(auth).to_be_visible()
     expect()(page.locator("#auth-missing")).to_be_visible()
     expect()(page.locator("#connection")).to_have_text("needs token")
-    field = page.get_by_label("Token or link")
+    field = page.get_by_label("Link or token")
 
     field.fill("short")
     page.get_by_role("button", name="Use").click()

@@ -5,11 +5,13 @@ and a dark terminal draw it (tests/web/qr.py), and as the SVG the page shows.
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import pytest
 import segno
 
-from app.web.pairing import qr_svg, terminal_qr
+from app.config import Config
+from app.web.pairing import dashboard_url, qr_svg, terminal_qr
 from tests.web.qr import SGR, THEMES, read_qr, render_terminal
 
 URL = "http://192.168.1.20:8765/#token=Zk3_q-9vX2mN8pQ4rT6wY1bC5dF7hJ0k"
@@ -43,3 +45,16 @@ def test_the_svg_is_black_on_white_with_a_quiet_zone() -> None:
     matrix_size = len(segno.make(URL, error="m").matrix)
     assert f'viewBox="0 0 {matrix_size + 8} {matrix_size + 8}"' in svg
     assert 'fill="#fff"' in svg and 'stroke="#000"' in svg
+
+
+@pytest.mark.parametrize(
+    ("host", "expected"),
+    [
+        ("127.0.0.1", None),  # a loopback link in a message opens the phone itself: none at all
+        ("::1", None),
+        ("192.168.1.20", "http://192.168.1.20:8765/"),  # the LAN address, never the token
+    ],
+)
+def test_the_link_in_messages_opens_where_they_are_read(tmp_path: Path, host: str, expected: str | None) -> None:
+    config = Config(log_path=tmp_path / "x.log", host=host, port=8765, token="Zk3_q-9vX2mN8pQ4")
+    assert dashboard_url(config) == expected

@@ -131,11 +131,11 @@ def test_no_log_means_the_demo_and_a_signal_stops_it_cleanly(demo_process: Runni
     assert not demo_file.exists()  # the dashboard's own temp file goes with it
 
 
-def test_lan_mode_prints_a_token_url_and_a_qr_code_and_keeps_the_token(tmp_path: Path, log_file: Path) -> None:
+def test_lan_mode_prints_a_token_url_and_keeps_the_token(tmp_path: Path, log_file: Path) -> None:
     first = start_run_py(tmp_path, "--host", "0.0.0.0", "--log", str(log_file))
     try:
         token = re.search(r"#token=([A-Za-z0-9_-]+)", first.banner).group(1)  # type: ignore[union-attr]
-        assert "▀" in first.banner or "█" in first.banner or "▄" in first.banner  # the QR code
+        # The QR code is drawn only on a terminal (tests/web/test_first_run.py reads it there).
         base = f"http://127.0.0.1:{first.http_port}"
         with pytest.raises(urllib.error.HTTPError) as refused:
             get_json(f"{base}/api/snapshot")

@@ -1,0 +1,42 @@
+"""What each state is called on the page and what it means: the words the page and alert messages share."""
+
+from __future__ import annotations
+
+# The short word the page shows for each state.
+STATE_WORDS = {
+    "waiting": "waiting",
+    "queued": "queued",
+    "working": "working",
+    "measuring": "measuring",
+    "training": "training",
+    "done": "done",
+    "idle": "idle",
+    "stalled": "stalled",
+    "silent": "log silent",
+    "diverged": "diverged",
+    "crashed": "crashed",
+    "broken": "broken",
+    "unrecognised": "not recognised",
+}
+
+# What a state means and what to do about it, said once; "" where the figures say it all.
+STATE_EXPLANATIONS = {
+    "waiting": "Nothing read from the log yet; the figures appear with its first line.",
+    "queued": "In the registration queue: the miner waits for a place before it trains. "
+    "A few 503 queue_state errors are expected meanwhile; restarting the app sends it to the back.",
+    "working": "The log is active, but has not said yet which layer this miner trains.",
+    "measuring": "",
+    "training": "",
+    "done": "The run has finished.",
+    "idle": "The log is still being written, but no pass has completed for a while: the miner "
+    "gets no work (its heartbeats can go on like this for hours).",
+    "stalled": "No training step for longer than this run's pace allows.",
+    "silent": "No new line in the log for minutes: the miner or the app may have stopped, "
+    "or the computer gone to sleep.",
+    "diverged": "The loss is not a number: the run has probably diverged.",
+    "crashed": "The run died: the log shows an error it did not recover from (its last line is "
+    "in the details). A training step printed later means it was started again.",
+    "broken": "The run still prints numbers but learns nothing: the gradient norm is not a number, "
+    "the loss sits at exactly 0, or fp16 skips every step, several logs in a row.",
+    "unrecognised": "The log is read, but its lines look like no format tokwatch knows.",
+}
