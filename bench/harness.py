@@ -352,3 +352,20 @@ def late_arrivals(viewer: Viewer, base: int, written: list[float], within: float
         if got is None or got - at > within:
             late.append((i, None if got is None else round(got - at, 3)))
     return late
+
+
+def thread_wakeups(pid: int) -> dict[int, int]:
+    """Voluntary context switches so far, per live thread of ``pid``."""
+    counts: dict[int, int] = {}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError):  # a thread that ended meanwhile
+            for line in (task / "status").read_text().splitlines():
+                if line.startswith("voluntary_ctxt_switches:"):
+                    counts[int(task.name)] = int(line.split()[1])
+    return counts
+
+
+def wakeups_per_second(before: dict[int, int], after: dict[int, int], seconds: float) -> list[float]:
+    """Each thread's wake-ups a second between two counts, busiest first (threads alive at both)."""
+    rates = [(after[tid] - before[tid]) / seconds for tid in after if tid in before]
+    return sorted((round(rate, 2) for rate in rates if rate > 0), reverse=True)

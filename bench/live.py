@@ -15,8 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.harness import Server, Viewer, append_line
-from bench.quiet import thread_wakeups, wakeups_per_second
+from bench.harness import Server, Viewer, append_line, thread_wakeups, wakeups_per_second
 from bench.report import Figure, median, percentile, skipped
 from bench.synth import IotaSynth
 

@@ -13,7 +13,6 @@ sleeps in a wait and is woken (by a timer or an event) counts one.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import subprocess
 import sys
@@ -23,28 +22,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from bench.harness import ROOT, Server, Viewer, proc_cpu_seconds
+from bench.harness import ROOT, Server, Viewer, proc_cpu_seconds, thread_wakeups, wakeups_per_second
 from bench.report import Figure, median, skipped
 
 NEW_PARTS_GOAL_PERCENT = 0.1
 MACHINE_NAME = "bench-rig"
-
-
-def thread_wakeups(pid: int) -> dict[int, int]:
-    """Voluntary context switches so far, per live thread of ``pid``."""
-    counts: dict[int, int] = {}
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        with contextlib.suppress(OSError):  # a thread that ended meanwhile
-            for line in (task / "status").read_text().splitlines():
-                if line.startswith("voluntary_ctxt_switches:"):
-                    counts[int(task.name)] = int(line.split()[1])
-    return counts
-
-
-def wakeups_per_second(before: dict[int, int], after: dict[int, int], seconds: float) -> list[float]:
-    """Each thread's wake-ups a second between two counts, busiest first (threads alive at both)."""
-    rates = [(after[tid] - before[tid]) / seconds for tid in after if tid in before]
-    return sorted((round(rate, 2) for rate in rates if rate > 0), reverse=True)
 
 
 class _Quiet(BaseHTTPRequestHandler):

@@ -162,17 +162,6 @@ def test_the_cycle_finder_finds_a_circle() -> None:
     assert cycles({"a": {"b"}, "b": set()}) == []
 
 
-# detect.py imports its own package face back, inside functions (create_parser): the one format
-# registry opens this circle; until it lands, no other circle may appear.
-KNOWN_CIRCLES = [["app.ingest.formats", "app.ingest.formats.detect"]]
-
-
-def test_no_import_circle_in_app_but_the_known_one() -> None:
-    assert [circle for circle in cycles(import_graph()) if circle not in KNOWN_CIRCLES] == []
-
-
-@pytest.mark.xfail(strict=False, reason="formats/__init__ and detect.py still import each other until the format "
-                   "registry lands")
 def test_no_import_circle_anywhere_in_app() -> None:
     assert cycles(import_graph()) == []
 

@@ -15,10 +15,10 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from . import FORMATS, create_parser
 from .fields import clean
 from .generic import step_line as generic_step_line
 from .prefix import PrefixReader
+from .registry import FORMATS, create_parser
 
 # (format, cheap substring that must be present, signature searched in the cleaned line)
 _SIGNATURES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
