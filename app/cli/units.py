@@ -25,7 +25,7 @@ SECRET_OPTIONS = {
     "--heartbeat-url": "put heartbeat_url = \"…\" under [alerts] in the config file (chmod 600)",
 }
 # Options whose value is a path: the service starts in another folder, so a relative path is made absolute.
-PATH_OPTIONS = ("--log", "--data-dir", "--token-file", "--report-key-file")
+PATH_OPTIONS = ("--log", "--data-dir", "--token-file", "--report-key-file", "--notify-file", "--heartbeat-url-file")
 
 # What systemd takes as one word without quotes (specifiers % and variables $ are escaped apart).
 _SYSTEMD_BARE = re.compile(r"[A-Za-z0-9_@+=:,./-]+")

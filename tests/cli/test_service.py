@@ -17,7 +17,7 @@ import pytest
 
 from app.cli.parse import UsageError
 from app.cli.service import run_service
-from app.cli.units import launchd_plist, systemd_unit
+from app.cli.units import absolute_paths, launchd_plist, systemd_unit
 
 ROOT = Path(__file__).resolve().parents[2]
 EXE = "/opt/tok watch/bin/tokwatch"
@@ -165,3 +165,11 @@ def test_the_command_prints_how_to_start_it_without_a_user_manager(tmp_path: Pat
     assert "systemctl --user enable --now tokwatch.service" in result.stdout
     unit = tmp_path / ".config/systemd/user/tokwatch.service"
     assert exec_start_words(unit.read_text())[1:] == ["hub", "--port", "9000"]
+
+
+@pytest.mark.parametrize("option", ["--notify-file", "--heartbeat-url-file", "--token-file", "--report-key-file"])
+def test_a_secret_file_given_relative_is_read_from_where_it_was_given(tmp_path: Path, option: str) -> None:
+    # The service starts in another folder: the file it names must still be the same file.
+    home, cwd = tmp_path / "home", tmp_path / "work"
+    assert absolute_paths([option, "secrets/x", f"{option}=~/y"], cwd, home) == [
+        option, str(cwd / "secrets/x"), f"{option}={home / 'y'}"]
