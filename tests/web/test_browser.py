@@ -200,7 +200,9 @@ def test_warm_up_shows_one_bar_until_measured(server: RunningServer, log_writer:
     expect()(page.locator("#warmup-text")).to_have_text(re.compile(r"^measuring: 2 of 3 passes · \d+ s of 3 min"))
     # 2 of 3 passes, but seconds of 3 minutes observed: the bar shows the part furthest from done.
     assert int(page.locator("#warmup-bar").get_attribute("aria-valuenow")) < 20
-    expect()(page.locator("#details")).not_to_contain_text("measuring")  # said once, in the card
+    # The details say the seed's words; the warm-up's sentence is said once, in the card.
+    expect()(page.locator("#details")).to_contain_text("measuring… (2 passes so far)")
+    expect()(page.locator("#details")).not_to_contain_text("of 3 passes")
     no_horizontal_overflow(page)
     shot(page, "warm-up")
 
@@ -411,12 +413,12 @@ def test_figures_go_dim_when_the_token_stops_working(
         expect()(page.locator("#status")).to_have_text("L3 · …")
 
         second = restart(running, token="a-new-token")  # the old link's token no longer works
-        # The token was there and is refused: said as such, not as a missing one.
-        expect()(page.locator("#connection")).to_have_text("token refused", timeout=9000)
+        # The token this browser last held good is refused: the server's token was replaced, said as such.
+        expect()(page.locator("#connection")).to_have_text("token replaced", timeout=9000)
         expect()(page.locator("#auth")).to_be_visible()
-        expect()(page.locator("#auth-wrong")).to_be_visible()
-        expect()(page.locator("#auth-wrong")).to_contain_text("no longer works")
-        expect()(page.locator("#freshness")).to_contain_text("was refused")
+        expect()(page.locator("#auth-replaced")).to_be_visible()
+        expect()(page.locator("#auth-wrong")).to_be_hidden()
+        expect()(page.locator("#freshness")).to_contain_text("token was replaced")
         expect()(page).to_have_title("⚠ L3 · …")
         expect()(page.locator("body")).to_have_class(re.compile(r"\blocked\b"))
         assert 'fill="none"' in favicon(page)

@@ -455,7 +455,9 @@ def test_the_fleet_websocket_is_accepted_like_the_dashboards(tmp_path: Any) -> N
         try:
             assert receive_json(ws)["machines"] == []
             time.sleep(2.5)  # past two handshake deadlines: an accepted socket has none
-            assert receive_json(ws, timeout=3.0) == {"keepalive": True}
+            # Still open: a keepalive (or a fresh fleet) arrives, where a cut socket would raise.
+            later = receive_json(ws, timeout=3.0)
+            assert later == {"keepalive": True} or later["machines"] == []
             assert ws.connected
         finally:
             ws.close()
