@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, Response, abort, current_app, make_response, render_template, request
 from simple_websocket import Server
@@ -71,30 +72,26 @@ def guard() -> None:
 @bp.post(REPORT_PATH)
 def report() -> Response:
     """Take one machine's report (its key in ``Authorization: Bearer``)."""
-    length = request.content_length
-    if length is not None and length > MAX_REPORT_BYTES:
-        return _json({"error": f"report larger than {MAX_REPORT_BYTES} bytes"}, 413)
-    body = request.get_data(cache=False)
-    status, answer = hub_state().hub.take(request.headers.get("Authorization"), body)
-    response = _json(answer, status)
-    if status == 401:
-        response.headers["WWW-Authenticate"] = 'Bearer realm="tokwatch hub"'
-    if "retry_after" in answer:
-        response.headers["Retry-After"] = str(max(1, math.ceil(answer["retry_after"])))
-    return response
+    return _intake(hub_state().hub.take, MAX_REPORT_BYTES, "report")
 
 
 @bp.post(HISTORY_PATH)
 def history() -> Response:
     """Take minutes from a machine's own history (its key in ``Authorization: Bearer``)."""
+    return _intake(hub_state().hub.take_history, MAX_HISTORY_BYTES, "history")
+
+
+def _intake(take: Callable[[str | None, bytes], tuple[int, dict[str, Any]]], max_bytes: int, what: str) -> Response:
+    """An agent's POST, bounded before it is read, answered with the hub's status and words."""
     length = request.content_length
-    if length is not None and length > MAX_HISTORY_BYTES:
-        return _json({"error": f"history larger than {MAX_HISTORY_BYTES} bytes"}, 413)
-    body = request.get_data(cache=False)
-    status, answer = hub_state().hub.take_history(request.headers.get("Authorization"), body)
+    if length is not None and length > max_bytes:
+        return _json({"error": f"{what} larger than {max_bytes} bytes"}, 413)
+    status, answer = take(request.headers.get("Authorization"), request.get_data(cache=False))
     response = _json(answer, status)
     if status == 401:
         response.headers["WWW-Authenticate"] = 'Bearer realm="tokwatch hub"'
+    if "retry_after" in answer:
+        response.headers["Retry-After"] = str(max(1, math.ceil(answer["retry_after"])))
     return response
 
 
