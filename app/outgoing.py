@@ -48,24 +48,26 @@ class _Cut:
             self._timer.cancel()
 
 
-class _HTTPConnection(http.client.HTTPConnection):
+class _Armed:
+    """A connection whose socket the deadline's timer may cut once it is open."""
+
+    sock: Any
+
     def __init__(self, *args: Any, cut: _Cut, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._cut = cut
 
     def connect(self) -> None:
-        super().connect()
+        super().connect()  # type: ignore[misc]
         self._cut.arm(self.sock)
 
 
-class _HTTPSConnection(http.client.HTTPSConnection):
-    def __init__(self, *args: Any, cut: _Cut, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._cut = cut
+class _HTTPConnection(_Armed, http.client.HTTPConnection):
+    pass
 
-    def connect(self) -> None:
-        super().connect()
-        self._cut.arm(self.sock)
+
+class _HTTPSConnection(_Armed, http.client.HTTPSConnection):
+    pass
 
 
 class _HTTPHandler(urllib.request.HTTPHandler):
