@@ -215,6 +215,20 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"loss": 0.0, "grad_norm": 0.1036, "lr": 6.292e-06, "broken": None, "crash": None}),
     ("crash-hivemind-issue443-warning-nonfinite-norm-continues.log", local(2021, 11, 1, 7, 28, 30), "end",
      "step 0 · …", "measuring", {"step": 0, "crash": None, "broken": None, "errors": None}),
+    # a launcher's output alone; the fp16 scaler's records alone; a death signal glued to a bar
+    ("crash-cppo-issue6-childfailed-sigkill.log", T0, T0, "no step yet · crashed", "crashed",
+     {"step": None, "loss": None, "steps_per_hour": None, "broken": None,
+      "crash": {"error": "ChildFailedError: Signal 9 (SIGKILL) received by PID 14750 (exit code -9)", "at": T0}}),
+    ("broken-cogvideo-issue233-deepspeed-overflow-warmup-transient.log", T0, "end", "no step yet · 6 fp16 overflows",
+     "working", {"step": None, "loss": None, "steps_per_hour": None, "crash": None, "broken": None}),
+    ("crash-llamafactory-issue9695-sighup-death-signal-glued-bar.log", T0, T0, "step 1663/2840 · crashed", "crashed",
+     {"step": 1663, "total_steps": 2840, "loss": 0.0605, "grad_norm": 0.6059134602546692, "lr": 4.386993618371275e-06,
+      "step_seconds": 14.88, "eta_seconds": None, "trainer_eta_seconds": None, "broken": None,
+      "crash": {"error": "Received 1 death signal, shutting down workers", "at": T0}}),
+    # a grad norm that is not a number, three logs (three steps) running: a warning, not yet broken
+    ("generic-megatron-deepspeed-issue396-no-loss-grad-norm-nan.log", T0, T0, "step 5428/250000 · …", "measuring",
+     {"step": 5428, "total_steps": 250000, "loss": None, "grad_norm": "nan", "lr": 2.999e-04, "step_seconds": 4.2292,
+      "crash": None, "broken": None}),
     ("hivemind-issue504-load-state-index-error-retrying.log", T0, T0, "no step yet · 1 error", "working",
      {"crash": None, "errors": {"count": 1, "last_at": T0,
                                 "last_error": "Failed to load state from peers: list index out of range, retrying ..."}}),
@@ -323,6 +337,7 @@ GENERIC_READ = {
         "step, total, epoch, loss, lr, elapsed, ETA",
     "generic-custom-slm-training-metrics-jsonl-relaunch.log": "step, loss, lr, tokens",
     "generic-custom-llama2c-issue461-tinystories-mps.log": "step, loss, lr, step time, eval",
+    "generic-megatron-deepspeed-issue396-no-loss-grad-norm-nan.log": "step, total, lr, grad norm, step time, tokens",
 }  # fmt: skip
 
 
@@ -365,3 +380,33 @@ def test_a_crash_line_is_the_run_s_last_word(tmp_path: Path) -> None:
     assert data["level"] == "problem" and data["training"]["eta_seconds"] is None
     assert not any(line.startswith(("measuring", "ETA ")) for line in data["details"])
     assert [(e["kind"], e["text"][:40]) for e in data["events"]] == [("crashed", "crashed at step 568: Watchdog caught col")]
+
+
+# The lines each real log's run-health verdict shows (and those it must not), read cold.
+HEALTH_DETAILS: list[tuple[str, str | float, list[str], tuple[str, ...]]] = [
+    ("crash-cppo-issue6-childfailed-sigkill.log", T0,
+     ["Crashed (killed): ChildFailedError: Signal 9 (SIGKILL) received by PID 14750 (exit code -9)",
+      "generic: a crash, no step line"], ("waiting for", "measuring")),
+    ("broken-cogvideo-issue233-deepspeed-overflow-warmup-transient.log", "end",
+     ["fp16 loss-scale warm-up: 6 steps skipped on overflow (loss scale 67108864), as usual",
+      "generic: fp16 overflows, no step line"], ("Crashed", "fp16 overflow at")),
+    ("crash-llamafactory-issue9695-sighup-death-signal-glued-bar.log", T0,
+     ["Crashed (killed): Received 1 death signal, shutting down workers"], ("ETA ", "measuring", "Stalled:")),
+    ("generic-megatron-deepspeed-issue396-no-loss-grad-norm-nan.log", T0,
+     ["Warning: grad norm is nan at 3 logs in a row since step 5426; 3 logs in a row over 8 steps make a broken run"],
+     ("Crashed",)),
+    ("crash-hivemind-issue443-warning-nonfinite-norm-continues.log", "end",
+     ["Warning: grad norm is nan (once so far); 3 logs in a row over 8 steps make a broken run"], ("Crashed",)),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("name", "at", "shown", "hidden"), HEALTH_DETAILS, ids=[c[0] for c in HEALTH_DETAILS])
+def test_a_run_s_health_is_said_once_in_its_details(
+    tmp_path: Path, name: str, at: str | float, shown: list[str], hidden: tuple[str, ...]
+) -> None:
+    monitor = cold(tmp_path, name)
+    now = monitor.last_event_at() if at == "end" else at
+    assert isinstance(now, float)
+    details = snap(monitor, now)["details"]
+    assert [line for line in shown if line not in details] == []
+    assert [line for line in details if line.startswith(hidden)] == []

@@ -335,6 +335,7 @@ class RunCrashed:
 
     at: float | None
     error: str
+    killed: bool = False  # ended from outside: a signal, the OOM killer, the scheduler
 
 
 @dataclass(frozen=True, slots=True)

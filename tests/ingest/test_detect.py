@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.ingest.formats import PARSERS, STEP_FORMATS, create_parser, detect
-from app.ingest.formats.detect import FormatWatch, scores
+from app.ingest.formats.detect import FormatWatch, log_kind, scores
 from tests.reallogs import REAL, body
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -205,6 +205,11 @@ REAL_FORMATS = {
     "crash-firefly-issue183-nccl-watchdog-glued-bar.log": "hf-trainer",  # bars alone
     "crash-hivemind-issue443-warning-nonfinite-norm-continues.log": "hivemind",  # the 2021 examples' records
     "crash-nanochat-rtx4070-step0-oom-optimizer.log": "nanochat",
+    # no trainer's line at all: the launcher's failure, the fp16 scaler's records
+    "crash-cppo-issue6-childfailed-sigkill.log": "generic",
+    "broken-cogvideo-issue233-deepspeed-overflow-warmup-transient.log": "generic",
+    "crash-llamafactory-issue9695-sighup-death-signal-glued-bar.log": "hf-trainer",
+    "generic-megatron-deepspeed-issue396-no-loss-grad-norm-nan.log": "generic",
     "hf-chinese-llama-alpaca-issue534-bars-only-deepspeed.log": "hf-trainer",
     "hf-trl-issue3452-grpo-dicts-loss-zero-normal.log": "hf-trainer",
     "hf-unsloth-issue1145-unsloth-train-bar-suffix.log": "hf-trainer",
@@ -280,11 +285,11 @@ NOT_TRAINING = {
         "Step:121 | Block:2410418 | Stake:0.0 | Rank:0.0 | Trust:0.0 | Consensus:0.0 | Incentive:0.0 | Emission:0.0",
         "Step:122 | Block:2410419 | Stake:0.0 | Rank:0.0 | Trust:0.0 | Consensus:0.0 | Incentive:0.0 | Emission:0.0",
     ],
-    "a traceback alone": [
+    "a traceback the program caught, logged": [
+        "2024-05-01 12:00:00,123 - ERROR - upload failed, retrying in 30 s",
         "Traceback (most recent call last):",
-        '  File "train.py", line 12, in <module>',
-        "    loss = step(batch)",
-        "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB",
+        '  File "sync.py", line 12, in <module>',
+        "ConnectionResetError: [Errno 104] Connection reset by peer",
     ],
     "loading and evaluation bars": [
         "Loading checkpoint shards: 100%|██████████| 2/2 [00:03<00:00,  1.52s/it]",
@@ -299,6 +304,34 @@ NOT_TRAINING = {
 @pytest.mark.parametrize("name", sorted(NOT_TRAINING))
 def test_text_that_is_not_a_training_log_is_not_recognised(name: str) -> None:
     assert detect(NOT_TRAINING[name]) is None
+
+
+# Lines any trainer's run prints when it dies or skips steps, with no trainer's own line among
+# them: the generic reader takes them, so the run reads crashed (or its overflows are counted).
+RUN_HEALTH_ONLY = {
+    "a traceback alone": [
+        "Traceback (most recent call last):",
+        '  File "train.py", line 12, in <module>',
+        "    loss = step(batch)",
+        "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB",
+    ],
+    "slurm's time limit": ["slurmstepd: error: *** JOB 4242 ON gpu-17 CANCELLED AT 2024-03-02T11:00:12 DUE TO TIME LIMIT ***"],
+    "torchrun's agent, a death signal": [
+        "W0302 10:59:58.120000 881 torch/distributed/elastic/agent/server/api.py:704] Received 15 death signal,"
+        " shutting down workers"],
+    "apex's overflow lines": ["Gradient overflow.  Skipping step, loss scaler 0 reducing loss scale to 32768.0"] * 2,
+    "a kill": ["Killed"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(RUN_HEALTH_ONLY))
+def test_a_log_of_crash_or_overflow_lines_alone_is_read_by_the_generic_reader(name: str) -> None:
+    assert detect(RUN_HEALTH_ONLY[name]) == "generic"
+
+
+def test_a_log_of_crash_lines_alone_is_no_kind_a_folder_follows() -> None:
+    """In a folder, a file with a traceback and nothing else (an app's own error log) is not a run's log."""
+    assert log_kind(RUN_HEALTH_ONLY["a traceback alone"]) is None
 
 
 def test_one_pasted_step_line_is_a_training_log_but_one_sentence_is_not() -> None:

@@ -33,10 +33,11 @@ What is a crash, and what is not (a monitor that cries wolf is soon ignored):
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable
 
-from ...stats.events import Event, RunCrashed, StepSkipped
+from ...stats.events import Event, RunCrashed, StepFigures, StepSkipped
 from .base import LogParser
 from .fields import clean
 from .prefix import PrefixReader
@@ -83,15 +84,27 @@ _FATAL = re.compile(
     r"|ChildFailedError"
     r"|failed \(exitcode: -?[1-9]\d*\) local_rank"
     r"|exits with return code = -?[1-9]"
-    r"|Out of memory: Kill(?:ed)? process|oom-kill|invoked oom-killer"
     r"|Segmentation fault|Fatal Python error|Bus error \(core dumped\)|Aborted \(core dumped\)|\(core dumped\)"
-    r"|CANCELLED AT \S+ DUE TO|DUE TO TIME LIMIT|DUE TO NODE FAILURE"
     r"|srun: error: .*Exited with exit code [1-9]"
     r"|Current loss scale already at minimum"
     r"|CUDA out of memory|OutOfMemoryError|CUDA error: an illegal memory access|device-side assert triggered"
     r"|CUDA driver error"
     r"|libc\+\+abi: terminating|terminating due to uncaught exception"
 )
+# A signal or a scheduler that ends the run: fatal whatever level it is logged at (torchrun's agent
+# logs the death signal it received as a warning, ``W1229 … api.py:723] Received 1 death signal``).
+_KILL = re.compile(
+    r"Received \d+ death signal|got signal: \d+|Signal \d+ \(SIG[A-Z]+\) received by PID"
+    r"|\*\*\* (?:JOB|STEP) \S+ ON \S+ CANCELLED AT|CANCELLED AT \S+ DUE TO|DUE TO (?:TIME LIMIT|NODE FAILURE|PREEMPTION)"
+    r"|Out of memory: Kill(?:ed)? process|oom-kill|invoked oom-killer"
+)
+# A crash line that says the run was ended from outside (a signal, the OOM killer, the scheduler).
+_KILLED = re.compile(
+    _KILL.pattern + r"|^(?:Killed|Terminated|KeyboardInterrupt|\^C)|\bSIG(?:KILL|TERM|HUP|INT)\b|SignalException"
+    r"|^(?:zsh|bash|sh): .*\b(?:killed|Killed|terminated)\b|exit code -(?:9|15|1|2)\)"
+)
+# torch's warning when clip_grad_norm_ meets a nan or inf gradient and goes on anyway.
+_NONFINITE_NORM = re.compile(r"Non-finite (?:total )?norm encountered")
 # What a shell says when the process ended by a signal: the crash when nothing more telling was read.
 _ALONE = re.compile(
     r"^(?:Killed|KeyboardInterrupt|\^C.*|Terminated|Aborted)$"
@@ -122,7 +135,7 @@ _MAYBE = re.compile(
         for word in (
             "error", "exception", "traceback", 'file "', "interrupt", "nccl", "terminat", "exit", "kill",
             "fault", "fatal", "dumped", "cancelled", "due to", "overflow", "abort", "^c", "code", "loss scale",
-            "out of memory", "assert",
+            "out of memory", "assert", "signal", "sig", "non-finite",
         )
     )
 )
@@ -213,7 +226,7 @@ class CrashWatch:
             return []
         self._exception, self._exit_code, self._rank = text, None, rank
         self._after_exception = TABLE_LINES
-        return [RunCrashed(None, _clip(text))]
+        return [RunCrashed(None, _clip(text), killed=bool(_KILLED.search(text)))]
 
     def _table(self, message: str) -> list[Event] | None:
         """A launcher's failure table under the exception: the exit code and the signal say more."""
@@ -237,19 +250,24 @@ class CrashWatch:
             return [StepSkipped(None, scales[-1] if scales else None)]
         if _ALONE.match(message):
             return self._crash(message, NOTICE)
-        m = _FATAL.search(message)
-        if m is None or _HANDLED.search(message):
+        if "non-finite" in message.lower() and _NONFINITE_NORM.search(message):
+            # torch's clip_grad_norm_ warns and goes on: a non-finite grad norm, said once.
+            return [StepFigures(None, grad_norm=math.nan)]
+        killed = _KILL.search(message)
+        m = killed or _FATAL.search(message)
+        if m is None or (killed is None and _HANDLED.search(message)):
             return []
-        # The level is in the prefix (peeled off the message) or just before the error.
-        logged = _FATAL.search(line)
-        if _WARNING.search(line[: logged.start()] if logged is not None else line):
-            return []
+        if killed is None:
+            # The level is in the prefix (peeled off the message) or just before the error.
+            logged = _FATAL.search(line)
+            if _WARNING.search(line[: logged.start()] if logged is not None else line):
+                return []
         text = message
         if m.start() > 0:
-            # Glued to the end of a progress bar: the error starts after it.
+            # Glued to the end of a progress bar: the error starts after it, behind its own prefix.
             ends = [e.end() for e in _BAR_END.finditer(message, 0, m.start())]
             if ends:
-                text = message[ends[-1] :].strip()
+                text = self._prefixes.read(message[ends[-1] :].strip()).message.strip()
         return self._crash(text, FATAL)
 
 

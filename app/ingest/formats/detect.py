@@ -157,7 +157,18 @@ def detect(lines: Sequence[str]) -> str | None:
         return name
     if create_parser("iota").feed(list(lines)):
         return "iota"
-    return "generic" if _generic_steps(lines) else None
+    return "generic" if _generic_steps(lines) or _run_health(lines) else None
+
+
+def _run_health(lines: Sequence[str]) -> bool:
+    """True when these lines say how a run ended or fares though no trainer's line is among them: a
+    crash (a traceback, a launcher's failure, a kill) or the fp16 scaler skipping steps. Any step
+    trainer can print them, so the generic reader takes such a log (a launcher's output alone)."""
+    from ...stats.events import RunCrashed, StepSkipped
+    from .crash import CrashWatch
+
+    watch = CrashWatch()
+    return any(isinstance(event, (RunCrashed, StepSkipped)) for line in lines[-SNIFF_LINES:] for event in watch.see(line))
 
 
 def _steps_unread(name: str, lines: Sequence[str]) -> bool:
@@ -223,6 +234,8 @@ def log_kind(lines: Sequence[str], format_name: str = "auto") -> str | None:
     """
     if format_name == "auto":
         name = detect(lines)
+        if name == "generic" and not _generic_steps(lines) and _run_health(lines):
+            return None  # crash lines alone (an app's error log): no run's log to follow
         return None if name is None else family(name)
     wanted = family(format_name)
     if any(family(name) == wanted for name in scores(lines)):

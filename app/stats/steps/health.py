@@ -54,6 +54,7 @@ class Crash:
     error: str
     at: float | None
     step: int | None
+    killed: bool = False  # ended from outside (a signal, the OOM killer, the scheduler)
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +120,8 @@ class RunHealth:
 
     def _crashed(self, event: RunCrashed, t: float | None) -> None:
         first = self.crash is None
-        self.crash = Crash(event.error, t if first or self.crash is None else self.crash.at, self._step)
+        self.crash = Crash(event.error, t if first or self.crash is None else self.crash.at, self._step,
+                           event.killed or (self.crash is not None and self.crash.killed))
         if first:
             where = f" at step {self._step}" if self._step is not None else ""
             self._note(t, "crashed", f"crashed{where}: {event.error}")
@@ -181,6 +183,19 @@ class RunHealth:
             return Broken(f"fp16 overflow at {self._skipped} steps in a row, every step skipped{scale}:"
                           " the run is broken", self._skipped_since)
         return None
+
+    def warning(self) -> str | None:
+        """A details line about non-finite grad norms that are not (yet) a broken run, or None.
+
+        One is an overflow the fp16 scaler handles; the streak is said so a person watches it.
+        """
+        if not self._bad_grads or self.broken() is not None:
+            return None
+        value = _printed(self._bad_grad_value)
+        since = f" since step {self._bad_grads_from}" if self._bad_grads_from is not None else ""
+        logs = f"at {self._bad_grads} logs in a row{since}" if self._bad_grads > 1 else f"(once so far{since})"
+        return (f"Warning: grad norm is {value} {logs}; {NONFINITE_GRAD_LOGS} logs in a row over"
+                f" {NONFINITE_GRAD_STEPS} steps make a broken run")
 
     def skip_line(self) -> str | None:
         """A details line about skipped steps that are not (yet) a broken run, or None."""

@@ -57,6 +57,13 @@ from .text import EVALS_SHOWN
 from .timing import covered_steps, line_seconds, placed_times
 
 
+# Detail lines a crashed run no longer shows: its warm-up, timing, stall, pause, ETA, the wait for
+# a first step, and the end summary (said instead as how far training got).
+_NOT_AFTER_A_CRASH = ("measuring", "no timing", "Stalled:", "Paused:", "ETA ", "waiting for the first", "Finished:")
+# A broken run prints on but gets nowhere: no time to its end.
+_NOT_WHEN_BROKEN = ("ETA ", "Paused:")
+
+
 @dataclass(frozen=True, slots=True)
 class StepReport:
     """What the tracker's snapshot takes from the progress."""
@@ -321,11 +328,16 @@ class StepProgress:
         stage = self._stage
         if stage is None:
             return self._report_before_steps()
-        m = measure(stage, now)
+        crash, broken = self.health.crash, self.health.broken()
+        # A dead run is measured as it stood when it died; once a verdict is in (crashed,
+        # broken), no stall, pause or time to the end competes with it.
+        m = measure(stage, now if crash is None or crash.at is None else min(now, crash.at))
         stall = rules.stall(stage, now, self._arrival_gaps, self._restarting)
+        if crash is not None or broken is not None:
+            stall = rules.Stall(False, stall.since, stall.limit, None, stall.allowed)
         per_gpu = " per GPU" if self._tokens_per_device(stage) else ""
         state, status = step_text.status(stage, m, stall, self._restarting, per_gpu)
-        eta = rules.eta(stage, m)
+        eta = rules.eta(stage, m) if crash is None and broken is None and state != "diverged" else None
         details = step_text.details(stage, m, stall, eta, per_gpu, self._run, self._all_reduce)
         details.extend(step_text.error_lines(self._errors))
         buffered = rules.buffered(self._arrival_gaps, self._arrival_steps)
@@ -371,14 +383,31 @@ class StepProgress:
         if skips is not None:
             details.insert(1, skips)
         if crash is not None:
-            # A dead run has no rate to wait for and no time left: those lines would mislead.
-            details[:] = [line for line in details if not line.startswith(("measuring", "ETA "))]
-            training["eta_seconds"] = None
-            details.insert(0, f"Crashed: {step_text.clip(crash.error, 200)}")
+            # A dead run has no rate to wait for, no time left and no step to wait for: those lines
+            # would mislead; a rate measured before it died is said as such.
+            stage = self._stage
+            ended = stage is not None and finished(stage)
+            measured = bool(details) and "/h (over " in details[0] and "/h (over " not in (where or "")
+            kept = [line for line in details if not line.startswith(_NOT_AFTER_A_CRASH)]
+            if measured and kept and kept[0] == details[0]:
+                kept[0] = f"Before the crash: {kept[0]}"
+            details[:] = kept
+            training["eta_seconds"] = training["trainer_eta_seconds"] = None
+            how = "Crashed (killed)" if crash.killed else "Crashed"
+            details.insert(0, f"{how}: {step_text.clip(crash.error, 200)}")
+            if ended and stage is not None:
+                # An evaluation, an export or an upload after the last step failed: the training
+                # itself got to its end, so its last checkpoint is probably saved.
+                details.insert(1, f"Training had reached {step_text.position(stage.latest, stage.epoch)}"
+                                  " before the crash: its weights are probably saved")
             return "crashed", f"{where} · crashed" if where else "no step yet · crashed", crash.at
         if broken is not None and state != "diverged":
+            details[:] = [line for line in details if not line.startswith(_NOT_WHEN_BROKEN)]
             details.insert(0, broken.sentence)
             return "broken", f"{where} · broken" if where else "broken run", broken.since
+        warning = health.warning()
+        if warning is not None:
+            details.insert(1 if where else 0, warning)
         return state, status, since
 
     def _state_since(self, state: str, stage: Stage, stall: rules.Stall) -> float | None:
@@ -402,8 +431,14 @@ class StepProgress:
         return stage.began_at
 
     def recognised(self) -> str | None:
-        """The figures the latest step line gave, for a log read by the generic reader."""
-        return None if self._stage is None else step_text.recognised(self._stage)
+        """The figures the latest step line gave, for a log read by the generic reader; before any
+        step line, what it read instead (a crash, skipped fp16 steps)."""
+        if self._stage is not None:
+            return step_text.recognised(self._stage)
+        read = [what for what, present in (("a crash", self.health.crash is not None),
+                                           ("fp16 overflows", self.health.skipped_total > 0),
+                                           ("grad norm warnings", self.health.warning() is not None)) if present]
+        return f"generic: {', '.join(read)}, no step line" if read else None
 
     def _report_before_steps(self) -> StepReport:
         empty = Measure(None, 0.0, 0, 0.0, None, None, False)
@@ -413,6 +448,9 @@ class StepProgress:
             status = f"no step yet · {ar.failed} all-reduce failed"
         elif errors is not None:
             status = f"no step yet · {errors.count} error{'s' if errors.count != 1 else ''}"
+        elif self.health.skipped_total:
+            skipped = self.health.skipped_total
+            status = f"no step yet · {skipped} fp16 overflow{'s' if skipped != 1 else ''}"
         planned = f" of {self._run.total_steps:,} planned" if self._run.total_steps is not None else ""
         details = [f"waiting for the first training step{planned}"]
         pending = [(name, value, step) for name, (value, step) in self._pending_evals.items()]
