@@ -72,6 +72,7 @@ def build_rules(settings: AlertSettings) -> tuple[list[ConditionRule], list[Even
         rules.Stalled(),
         rules.Diverged(),
         rules.Crashed(),
+        rules.Broken(),
         rules.Done(),
         rules.Offline(),
     ]

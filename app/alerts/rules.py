@@ -322,6 +322,27 @@ class Crashed:
         return Finding(_since(snap), "crashed", text)
 
 
+class Broken:
+    """A step trainer that prints on but learns nothing (state ``broken``: its grad norm not a number,
+    its loss stuck at 0, fp16 skipping every step, several logs in a row).
+
+    It resolves when the rule no longer holds (a finite grad norm, a step that goes through).
+    """
+
+    name = "broken"
+    level: Level = "warning"
+
+    def observe(self, snap: Snapshot, now: float) -> Finding | None:
+        if snap.state != "broken":
+            return None
+        sentence = _training(snap, "broken")
+        step = _training(snap, "step")
+        text = sentence if isinstance(sentence, str) else "the run learns nothing"
+        if step is not None:
+            text = f"at step {step}: {text}"
+        return Finding(_since(snap), "broken", text)
+
+
 class Done:
     """A step trainer that finished its run."""
 

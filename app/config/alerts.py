@@ -42,6 +42,7 @@ DEFAULT_RULES: dict[str, RuleSettings] = {
     "stalled": RuleSettings(),
     "diverged": RuleSettings(),
     "crashed": RuleSettings(),
+    "broken": RuleSettings(),
     "done": RuleSettings(),
     "eval": RuleSettings(enabled=False),
     # The hub's: a machine that missed three reports (that wait is its hold).

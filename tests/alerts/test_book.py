@@ -296,6 +296,8 @@ def test_a_layer_change_is_information_told_once() -> None:
         ("diverged", {"step": 1200, "loss_note": "loss is NaN"}, "diverged", "diverged", "loss is NaN at step 1200"),
         ("crashed", {"step": 17, "crash": {"error": "torch.OutOfMemoryError: CUDA out of memory.", "at": T0 - 60}},
          "crashed", "crashed", "at step 17: torch.OutOfMemoryError: CUDA out of memory."),
+        ("broken", {"step": 40, "broken": "grad norm is nan at 3 logs in a row: the run is broken"}, "broken", "broken",
+         "at step 40: grad norm is nan at 3 logs in a row: the run is broken"),
         ("done", {"step": 5567, "total_steps": 5568, "finished": True}, "done", "finished", "step 5567/5568"),
         # A trainer that says it finished, read from the training section alone.
         ("training", {"step": 20, "total_steps": 20, "finished": True}, "done", "finished", "step 20/20"),
@@ -315,6 +317,16 @@ def test_a_crash_resolves_when_training_resumes() -> None:
     resumed = snap("measuring", T0 + 120, since=T0 + 100, layer=None, training={"step": 18})
     found = run(book, [(T0, crashed), (T0 + 120, resumed)])
     assert [(t.kind, t.rule) for t in found] == [("opened", "crashed"), ("resolved", "crashed")]
+
+
+def test_a_broken_run_resolves_when_its_updates_go_through_again() -> None:
+    """On by default; a finite grad norm ends the streak: the alert closes. A crash is its own alert."""
+    book = AlertBook(AlertSettings())
+    broken = snap("broken", T0, since=T0 - 60, layer=None,
+                  training={"step": 40, "broken": "grad norm is nan at 3 logs in a row: the run is broken"})
+    healthy = snap("training", T0 + 120, since=T0 + 100, layer=None, training={"step": 60})
+    found = run(book, [(T0, broken), (T0 + 120, healthy)])
+    assert [(t.kind, t.rule, t.level) for t in found] == [("opened", "broken", "warning"), ("resolved", "broken", "warning")]
 
 
 def test_a_new_eval_figure_is_told_only_when_turned_on() -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -150,6 +151,10 @@ def test_layer_change_is_information(receiver: Receiver) -> None:
          "Finished: step 5568/5568 (since {began}, 1 min).", "success"),
         ("crashed", {"step": 17, "crash": {"error": "Killed"}}, "rig-7: crashed", "Crashed: at step 17: Killed (since {began}, 1 min).",
          "failure"),
+        ("broken", {"step": 382, "broken": "fp16 overflow at 5 steps in a row, every step skipped, loss scale down to 2:"
+                                           " the run is broken"}, "rig-7: broken",
+         ("Broken: at step 382: fp16 overflow at 5 steps in a row, every step skipped, loss scale down to 2: the run is"
+         " broken (since {began}, 1 min)."), "warning"),
     ],
 )
 def test_step_trainers(receiver: Receiver, state: str, training: dict[str, Any], title: str, line: str,
@@ -172,3 +177,21 @@ def test_a_new_eval_figure_when_turned_on(receiver: Receiver) -> None:
     steps = [(T0, make(T0, 250, 0.91)), (T0 + 60, make(T0 + 60, 500, 0.874)), (T0 + 70, make(T0 + 70, 500, 0.874))]
     got = deliver(receiver, steps, 1, {"rules": {"eval": {"enabled": True}}})
     assert got[0][:3] == ("rig-7: new eval", f"step 500\nEvaluation: val_bpb 0.874 at step 500, at {hm(T0 + 60)}.\n{URL}", "info")
+
+
+def test_a_real_broken_run_read_from_its_log_reaches_the_receiver(receiver: Receiver, tmp_path: Path) -> None:
+    """Chinese-LLaMA-Alpaca #534 read cold (DeepSpeed skipping every step at loss scale 2): the page's
+    snapshot goes through the rules and Apprise to a real receiver, as a warning, on by default."""
+    from tests.test_real_logs import T0 as MTIME
+    from tests.test_real_logs import cold
+
+    monitor = cold(tmp_path, "broken-chinese-llama-alpaca-issue534-deepspeed-overflow-repeating.log")
+    snapshot = monitor.snapshot(MTIME)
+    assert snapshot.state == "broken" and snapshot.training is not None
+    got = deliver(receiver, [(MTIME, snapshot)], 1)
+    title, message, kind, _ = got[0]
+    assert (title, kind) == ("rig-7: broken", "warning")
+    lines = message.splitlines()
+    assert lines[0] == "step 382/2724 · broken"
+    assert lines[1].startswith(f"Broken: at step 382: {snapshot.training['broken']} (since ")
+    assert lines[2] == STATE_EXPLANATIONS["broken"]

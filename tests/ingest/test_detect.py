@@ -315,10 +315,13 @@ RUN_HEALTH_ONLY = {
         "    loss = step(batch)",
         "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB",
     ],
-    "slurm's time limit": ["slurmstepd: error: *** JOB 4242 ON gpu-17 CANCELLED AT 2024-03-02T11:00:12 DUE TO TIME LIMIT ***"],
+    "slurm's time limit": [
+        "slurmstepd: error: *** JOB 4242 ON gpu-17 CANCELLED AT 2024-03-02T11:00:12 DUE TO TIME LIMIT ***",
+    ],
     "torchrun's agent, a death signal": [
-        "W0302 10:59:58.120000 881 torch/distributed/elastic/agent/server/api.py:704] Received 15 death signal,"
-        " shutting down workers"],
+        ("W0302 10:59:58.120000 881 torch/distributed/elastic/agent/server/api.py:704] Received 15 death signal,"
+         " shutting down workers"),
+    ],
     "apex's overflow lines": ["Gradient overflow.  Skipping step, loss scaler 0 reducing loss scale to 32768.0"] * 2,
     "a kill": ["Killed"],
 }

@@ -56,7 +56,6 @@ from .stage import (
 from .text import EVALS_SHOWN
 from .timing import covered_steps, line_seconds, placed_times
 
-
 # Detail lines a crashed run no longer shows: its warm-up, timing, stall, pause, ETA, the wait for
 # a first step, and the end summary (said instead as how far training got).
 _NOT_AFTER_A_CRASH = ("measuring", "no timing", "Stalled:", "Paused:", "ETA ", "waiting for the first", "Finished:")
