@@ -31,8 +31,9 @@ from .fields import MONTHS, LocalTimes, year_of
 
 _LEVEL = r"(?:TRACE|DEBUG|INFO|SUCCESS|NOTICE|WARNING|WARN|ERROR|CRITICAL|FATAL)"
 _CLOCK = r"(\d\d):(\d\d):(\d\d)(?:[.,](\d{1,9}))?"
-# A date and time with the year first (ISO, python logging, loguru), maybe with a zone.
-_ISO = re.compile(rf"\[?(\d{{4}})-(\d\d)-(\d\d)[T ]{_CLOCK}(Z|[+-]\d\d:?\d\d)?\]?")
+# A date and time with the year first (ISO, python logging, loguru; mmengine's ``2024/01/02``), maybe
+# with a zone.
+_ISO = re.compile(rf"\[?(\d{{4}})[-/](\d\d)[-/](\d\d)[T ]{_CLOCK}(Z|[+-]\d\d:?\d\d)?\]?")
 # HF's example scripts (``datefmt="%m/%d/%Y %H:%M:%S"``).
 _US = re.compile(rf"\[?(\d\d)/(\d\d)/(\d{{4}}),? {_CLOCK}\]?")
 # moreutils ``ts`` and journald: no year.

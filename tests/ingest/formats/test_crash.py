@@ -6,11 +6,13 @@ person would quote when asked "why did it die".
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from app.ingest.formats import create_parser
 from app.ingest.formats.crash import CrashWatch
-from app.stats.events import RunCrashed, StepSkipped, TrainStep
+from app.stats.events import RunCrashed, StepFigures, StepSkipped, TrainStep
 from tests.reallogs import body
 
 
@@ -102,6 +104,20 @@ CRASHES: list[tuple[str, list[str], str | None]] = [
     ("Ctrl-C", ["iter 40: loss 3.1, time 120.00ms", "^CTraceback (most recent call last):",
                 '  File "train.py", line 300, in <module>', "KeyboardInterrupt"], "KeyboardInterrupt"),
     ("a segfault", ["Segmentation fault (core dumped)"], "Segmentation fault (core dumped)"),
+    # signals and schedulers (composed in the launchers' own wordings)
+    ("torchrun's death signal glued to a Lightning bar, behind glog's warning prefix",
+     [("Epoch 2:  41%|████      | 410/1000 [06:50<09:50,  1.00it/s, loss=1.92, v_num=3]W0302 10:59:58.120000 881"
+      " torch/distributed/elastic/agent/server/api.py:704] Received 2 death signal, shutting down workers")],
+     "Received 2 death signal, shutting down workers"),
+    ("torchrun's table: SIGTERM", [*CHILD_FAILED[:-3], "  exitcode  : -15 (pid: 881)", "  error_file: <N/A>",
+                                   "  traceback : Signal 15 (SIGTERM) received by PID 881"],
+     "ChildFailedError: Signal 15 (SIGTERM) received by PID 881 (exit code -15)"),
+    ("scancel: a Slurm step cancelled", ["srun: Job step aborted: Waiting up to 32 seconds for job step to finish.",
+                                         "slurmstepd: error: *** STEP 4242.0 ON gpu-17 CANCELLED AT 2024-03-02T11:00:12 ***"],
+     "slurmstepd: error: *** STEP 4242.0 ON gpu-17 CANCELLED AT 2024-03-02T11:00:12 ***"),
+    ("the shell's Terminated", ["step 7 | loss 2.2", "Terminated"], "Terminated"),
+    ("the kernel's OOM killer", ["[ 8812.443] Out of memory: Killed process 9921 (python) total-vm:88GB"],
+     "Out of memory: Killed process 9921 (python) total-vm:88GB"),
     # not crashes
     ("hivemind: a failed download it retries", body("hivemind-issue504-load-state-index-error-retrying.log"), None),
     ("hivemind: logged errors, retried", body("hivemind-issue653-load-state-timeout-retrying.log"), None),
@@ -124,6 +140,31 @@ CRASHES: list[tuple[str, list[str], str | None]] = [
 @pytest.mark.parametrize(("lines", "expected"), [c[1:] for c in CRASHES], ids=[c[0] for c in CRASHES])
 def test_the_crash_line_is_the_one_a_person_would_quote(lines: list[str], expected: str | None) -> None:
     assert last_crash(lines) == expected
+
+
+KILLED = [
+    (CHILD_FAILED, True),
+    (["Terminated"], True),
+    (["slurmstepd: error: *** JOB 4242 ON gpu-17 CANCELLED AT 2024-03-02T11:00:12 DUE TO TIME LIMIT ***"], True),
+    (["W0302 10:59:58.120000 881 api.py:704] Received 1 death signal, shutting down workers"], True),
+    (["Traceback (most recent call last):", '  File "t.py", line 1, in <module>', "KeyboardInterrupt"], True),
+    (["Segmentation fault (core dumped)"], False),
+    (["Traceback (most recent call last):", '  File "t.py", line 1, in <module>', "ValueError: bad batch"], False),
+]
+
+
+@pytest.mark.parametrize(("lines", "killed"), KILLED)
+def test_a_crash_says_whether_the_run_was_ended_from_outside(lines: list[str], killed: bool) -> None:
+    watch = CrashWatch()
+    found = [e for line in lines for e in watch.see(line) if isinstance(e, RunCrashed)]
+    assert found and found[-1].killed is killed
+
+
+def test_torch_s_non_finite_norm_warning_is_a_grad_norm_not_a_crash() -> None:
+    events = CrashWatch().see(
+        "/opt/conda/lib/python3.9/site-packages/transformers/trainer.py:1347: FutureWarning: Non-finite norm"
+        " encountered in torch.nn.utils.clip_grad_norm_; continuing anyway.")
+    assert len(events) == 1 and isinstance(events[0], StepFigures) and math.isnan(events[0].grad_norm or 0.0)
 
 
 def test_a_crash_is_said_as_soon_as_its_line_is_read() -> None:
