@@ -1,6 +1,7 @@
 """When a step trainer is stalled, paused or done, and when it will finish.
 
-Stall: no step for max(6 × the median time between recent step lines, 90 s) while training →
+Stall: no step for max(6 × the median time between recent step lines — the trainer's own time per
+step before a second line — , 90 s) while training →
 ``stalled``; when step lines arrive in bursts (python's block-buffered print to a file delivers
 dozens at once), not before twice the usual gap between bursts either. Before a stage's first
 step (warm-up, compilation), after the trainer's end summary, while it evaluates, checkpoints
@@ -16,9 +17,8 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .stage import Measure, Stage, diverged, finished
+from .stage import STALL_FACTOR, Measure, Stage, diverged, finished, finite
 
-STALL_FACTOR = 6
 STALL_FLOOR_SECONDS = 90.0
 # An announced pause (evaluation, checkpoint, all-reduce) holds off a stall this long at most.
 PAUSE_LIMIT_SECONDS = 60 * 60
@@ -42,7 +42,9 @@ def stall(stage: Stage, now: float, arrival_gaps: Sequence[float], restarting: b
     if stage.step_time is None:
         return Stall(False, None, None, None)
     since = max(0.0, now - stage.step_time)
-    median = statistics.median(stage.line_durations) if stage.line_durations else None
+    # The usual time between step lines (N steps × T s a step); before a second line, the trainer's
+    # own time per step, when printed, is the least a line takes.
+    median = statistics.median(stage.line_durations) if stage.line_durations else finite(stage.latest.step_seconds)
     limit = max(STALL_FACTOR * median, STALL_FLOOR_SECONDS) if median is not None else STALL_FLOOR_SECONDS
     if len(arrival_gaps) >= BURST_GAPS_NEEDED:
         limit = max(limit, BURST_FACTOR * statistics.median(arrival_gaps))

@@ -15,6 +15,9 @@ from ..tracker import RATE_WINDOW_SECONDS, WARMUP_COUNT, WARMUP_SECONDS
 from .intervals import IntervalWindow
 
 RECENT_LINES = 21
+# No step for this many times the usual time between step lines is a stall (app/stats/steps/rules.py);
+# lines further apart than the rate window hold their rate this long (:func:`measure`).
+STALL_FACTOR = 6
 LOGGED_WARMUP_COUNT = 2
 # Evaluation figures that go to nan or inf only when the model has (val loss, bits per byte,
 # perplexity); an accuracy or a score may be nan for reasons of its own (nothing to score).
@@ -151,6 +154,7 @@ class Measure:
     done: bool
     needed: int = WARMUP_COUNT  # timed lines before a rate is shown
     logged: bool = False  # the lines are logged dicts, not numbered steps
+    paced: bool = False  # the rate is the trainer's own time per step (lines too sparse to wait for)
 
     def rate_view(self, tokens_per_step: int | None) -> RateView:
         per_step = tokens_per_step
@@ -210,28 +214,53 @@ def measure(stage: Stage, now: float) -> Measure:
     Each line's steps (and tokens) are spread over the time the line covers, and only the part
     of that interval inside the window counts: lines far apart would otherwise count whole.
     """
+    overdue = False
     if finished(stage) and stage.done_at is not None:
         now = min(now, stage.done_at)
     elif stage.step_time is not None and now > stage.step_time:
         # Until the next line is due, measure up to the last one: the step in progress is not
         # done, and counting its time would drag the rate down between lines (by up to a line's
         # share of the window); once overdue, the window moves on and a stopped run decays.
+        # Lines further apart than the window (Megatron printing every 100 iterations of a minute
+        # each) are held until a stall is due instead: the window would empty long before.
         typical = statistics.median(stage.line_durations) if stage.line_durations else 0.0
-        now = max(stage.step_time, now - typical)
+        hold = typical if typical < RATE_WINDOW_SECONDS else STALL_FACTOR * typical
+        overdue = now - stage.step_time > STALL_FACTOR * (typical or finite(stage.latest.step_seconds) or 0.0)
+        now = max(stage.step_time, now - hold)
     start = stage.start
     observed = 0.0 if start is None else min(max(now - start, 0.0), float(RATE_WINDOW_SECONDS))
     in_window = stage.steps.total(now - RATE_WINDOW_SECONDS, now) if start is not None else 0.0
     needed = lines_needed(stage)
     done = start is not None and stage.timed_lines >= needed and observed >= WARMUP_SECONDS
     steps_per_hour = in_window / observed * 3600 if done and observed > 0 else None
+    printed = printed_pace(stage)
+    paced = steps_per_hour is None and printed is not None and not overdue
+    if paced and printed is not None:
+        # The warm-up would wait for lines hours apart: the trainer's own time per step is the rate
+        # (until the next line is long overdue: then it is no longer the run's pace).
+        steps_per_hour, done = 3600 / printed, True
     tokens_per_hour = None
     if done and stage.tokens_since is not None:
         token_observed = min(max(now - stage.tokens_since, 0.0), float(RATE_WINDOW_SECONDS))
         if token_observed >= WARMUP_SECONDS:
             tokens_per_hour = stage.tokens.total(now - RATE_WINDOW_SECONDS, now) / token_observed * 3600
     return Measure(
-        start, observed, stage.lines, in_window, steps_per_hour, tokens_per_hour, done, needed, stage.latest.logged
+        start, observed, stage.lines, in_window, steps_per_hour, tokens_per_hour, done, needed, stage.latest.logged,
+        paced,
     )
+
+
+def printed_pace(stage: Stage) -> float | None:
+    """The trainer's own seconds per step, when its lines are too sparse for the warm-up to wait
+    for: a step takes a third of the warm-up or more (three of them fill it), or one line alone
+    spans the warm-up (every N steps × T s a step). None otherwise, or at step 0 or 1, whose time
+    includes the start (compilation, the first batches)."""
+    latest = stage.latest
+    seconds = finite(latest.step_seconds)
+    if seconds is None or seconds <= 0 or latest.logged or latest.step <= 1:
+        return None
+    spans = bool(stage.line_durations) and stage.line_durations[-1] >= WARMUP_SECONDS
+    return seconds if seconds * WARMUP_COUNT >= WARMUP_SECONDS or spans else None
 
 
 def lines_needed(stage: Stage) -> int:

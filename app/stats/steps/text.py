@@ -42,8 +42,10 @@ def details(
             f" (over {text.minutes(m.observed_seconds)} min)"
         )
     elif m.steps_per_hour is not None:
+        over = ("from the trainer's own time per step" if m.paced
+                else f"over {text.minutes(m.observed_seconds)} min")
         lines.append(
-            f"{text.compact(m.steps_per_hour)} {unit}/h (over {text.minutes(m.observed_seconds)} min)"
+            f"{text.compact(m.steps_per_hour)} {unit}/h ({over})"
             + ("" if latest.logged else " · tokens per step not printed")
         )
     elif finished(stage) or diverged(stage) or stall.stalled:

@@ -1,0 +1,97 @@
+"""Sparse step lines, live: a trainer that prints every N steps of T seconds each, lines hours apart.
+
+The rate is the trainer's own time per step until the window can measure it, and it is held (not
+decayed to 0) between lines; the stall limit is 6 × the log's own interval (N × T), not a fixed
+window. Composed logs in three wordings; every figure below is worked out by hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from app.ingest.formats import create_parser
+from app.stats.steps.progress import StepReport
+from app.stats.steps.tracker import StepTracker
+
+T0 = 1_800_000_000.0
+
+
+def megatron(step: int) -> str:
+    # 72 s an iteration (72000 ms), printed every 100 iterations: a line every 7200 s, 50 steps/h.
+    return (f" iteration {step:8d}/  100000 | consumed samples: {step * 8:10d} | elapsed time per iteration (ms):"
+            f" 72000.0 | learning rate: 1.000E-04 | global batch size:     8 | lm loss: 2.310000E+00 |")
+
+
+def custom_s_per_it(step: int) -> str:
+    # 90 s a step, printed every 40 steps: a line every 3600 s, 40 steps/h.
+    return f"step {step} | loss 2.1000 | lr 3.0e-04 | 90.0 s/it"
+
+
+def custom_ms_per_step(step: int) -> str:
+    # 1.5 s a step (1500 ms), printed every 2000 steps: a line every 3000 s, 2400 steps/h.
+    return f"[train] step: {step}, loss: 1.9000, 1500.0ms/step"
+
+
+# wording, line, steps between lines, seconds between lines, steps/h
+WORDINGS: list[tuple[str, Callable[[int], str], int, float, float]] = [
+    ("Megatron, elapsed time per iteration (ms)", megatron, 100, 7200.0, 50.0),
+    ("a custom loop's s/it", custom_s_per_it, 40, 3600.0, 40.0),
+    ("a custom loop's ms/step", custom_ms_per_step, 2000, 3000.0, 2400.0),
+]
+# Lines before the rate shows: one when a step takes a minute or more (three fill the 3-minute
+# warm-up); two when steps are quick but a line comes every 50 minutes (the second line spans it).
+FIRST_RATE = {megatron: 1, custom_s_per_it: 1, custom_ms_per_step: 2}
+
+
+class Live:
+    """A tracker fed one line at a time, each read the moment it was printed."""
+
+    def __init__(self, line: Callable[[int], str], every: int, interval: float) -> None:
+        self.parser = create_parser("generic")
+        self.tracker = StepTracker("generic")
+        self.line, self.every, self.interval = line, every, interval
+        self.printed = 0
+        self.last_at = T0
+
+    def print_line(self) -> None:
+        self.printed += 1
+        self.last_at = T0 + self.printed * self.interval
+        events = self.parser.feed([self.line(self.printed * self.every)])
+        self.tracker.apply_all(events, now=self.last_at, arrival=self.last_at)
+
+    def report(self, after_last: float) -> StepReport:
+        return self.tracker.progress.report(self.last_at + after_last)
+
+
+@pytest.mark.parametrize(("line", "every", "interval", "per_hour"), [w[1:] for w in WORDINGS], ids=[w[0] for w in WORDINGS])
+def test_the_trainer_s_own_time_per_step_is_the_rate_before_a_third_line(
+    line: Callable[[int], str], every: int, interval: float, per_hour: float
+) -> None:
+    live = Live(line, every, interval)
+    for _ in range(FIRST_RATE[line] - 1):
+        live.print_line()
+        assert live.report(1.0).state == "measuring"
+    live.print_line()
+    report = live.report(1.0)
+    assert report.state == "training"
+    assert report.rate.passes_per_hour == pytest.approx(per_hour)
+    assert report.details[0].endswith("steps/h (from the trainer's own time per step) · tokens per step not printed")
+
+
+@pytest.mark.parametrize(("line", "every", "interval", "per_hour"), [w[1:] for w in WORDINGS], ids=[w[0] for w in WORDINGS])
+def test_the_rate_holds_between_lines_hours_apart_and_the_stall_scales_with_them(
+    line: Callable[[int], str], every: int, interval: float, per_hour: float
+) -> None:
+    live = Live(line, every, interval)
+    for _ in range(4):
+        live.print_line()
+    # Three intervals without a line: long for a 20-minute window, not for this log (limit 6 × interval).
+    quiet = live.report(3 * interval)
+    assert quiet.state == "training"
+    assert quiet.rate.passes_per_hour == pytest.approx(per_hour)
+    assert not any(d.startswith("Stalled:") for d in quiet.details)
+    stalled = live.report(6 * interval + 60)
+    assert stalled.state == "stalled"
+    assert any(d.startswith("Stalled:") for d in stalled.details)
