@@ -121,3 +121,20 @@ def test_an_infinite_grad_norm_twice_is_a_warning_not_a_verdict(tmp_path: Path) 
     assert data["state"] != "broken" and data["training"]["broken"] is None
     assert ("Warning: grad norm is inf at 2 logs in a row since step 100; 3 logs in a row over 8 steps make a broken"
             " run") in data["details"]
+
+
+def test_a_diverged_run_shows_no_time_to_its_end(tmp_path: Path) -> None:
+    log = [f"Epoch 1:  {s}%|████      | {s}/100 [01:{s:02d}<01:50,  2.00s/it, loss={loss}]"
+           for s, loss in ((40, "2.31"), (44, "2.29"), (45, "nan"))]
+    data = read(tmp_path, log)
+    assert data["state"] == "diverged" and data["training"]["trainer_eta_seconds"] == 110
+    assert clean(data, "ETA ", "Stalled:", "Paused:") == []
+
+
+def test_a_broken_run_shows_no_time_to_its_end(tmp_path: Path) -> None:
+    """grad norm nan at steps 10, 14, 18: three logs over 9 steps, a broken run; its trainer's ETA is void."""
+    log = [f"step {s}/100 | loss 2.0 | grad_norm nan | 2.00 s/it | remaining time: 0:03:00" for s in (10, 14, 18)]
+    data = read(tmp_path, log)
+    assert (data["state"], data["status_line"]) == ("broken", "step 18/100 · broken")
+    assert data["details"][0] == "grad norm is nan at 3 logs in a row: the run is broken (its updates are skipped or corrupt)"
+    assert clean(data, "ETA ", "Stalled:", "Paused:", "Warning:") == []

@@ -59,7 +59,7 @@ from .timing import covered_steps, line_seconds, placed_times
 # Detail lines a crashed run no longer shows: its warm-up, timing, stall, pause, ETA, the wait for
 # a first step, and the end summary (said instead as how far training got).
 _NOT_AFTER_A_CRASH = ("measuring", "no timing", "Stalled:", "Paused:", "ETA ", "waiting for the first", "Finished:")
-# A broken run prints on but gets nowhere: no time to its end.
+# A broken or diverged run prints on but gets nowhere: no time to its end.
 _NOT_WHEN_BROKEN = ("ETA ", "Paused:")
 
 
@@ -391,7 +391,7 @@ class StepProgress:
             if measured and kept and kept[0] == details[0]:
                 kept[0] = f"Before the crash: {kept[0]}"
             details[:] = kept
-            training["eta_seconds"] = training["trainer_eta_seconds"] = None
+            training["eta_seconds"] = training["trainer_eta_seconds"] = training["stall_after_seconds"] = None
             how = "Crashed (killed)" if crash.killed else "Crashed"
             details.insert(0, f"{how}: {step_text.clip(crash.error, 200)}")
             if ended and stage is not None:
@@ -404,6 +404,8 @@ class StepProgress:
             details[:] = [line for line in details if not line.startswith(_NOT_WHEN_BROKEN)]
             details.insert(0, broken.sentence)
             return "broken", f"{where} · broken" if where else "broken run", broken.since
+        if state == "diverged":
+            details[:] = [line for line in details if not line.startswith(_NOT_WHEN_BROKEN)]
         warning = health.warning()
         if warning is not None:
             details.insert(1 if where else 0, warning)
