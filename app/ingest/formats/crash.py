@@ -27,8 +27,15 @@ What is a crash, and what is not (a monitor that cries wolf is soon ignored):
 * One-line fatal errors (NCCL watchdog, a killed process, a fault, a failed child, a cancelled
   Slurm job) count as soon as read, also glued to the end of a progress bar or behind a rank
   prefix. A line logged at warning level, or one that says it recovers (``skipping batch``,
-  ``retrying``), never counts.
+  ``retrying``), never counts, save a signal that ends the run: torchrun's agent logs the death
+  signal it received as a warning. A crash says whether the run was ended from outside (a signal,
+  the OOM killer, the scheduler: ``killed``) or by an error of its own.
 * A training step printed after a crash means the run was started again: the tracker clears it.
+* torch's ``Non-finite norm encountered`` warning is no crash: it reads as a grad norm that is not
+  a number, for the broken-run rule.
+
+A log of these lines alone (a launcher's output, a traceback, the fp16 scaler's records) is read
+by the generic reader (detect.py), so its run reads crashed, or its overflows counted.
 """
 
 from __future__ import annotations
@@ -255,8 +262,8 @@ class CrashWatch:
             return [StepFigures(None, grad_norm=math.nan)]
         killed = _KILL.search(message)
         m = killed or _FATAL.search(message)
-        if m is None or (killed is None and _HANDLED.search(message)):
-            return []
+        if m is None or _HANDLED.search(message):
+            return []  # (a handler that saves a checkpoint on a signal and goes on says so)
         if killed is None:
             # The level is in the prefix (peeled off the message) or just before the error.
             logged = _FATAL.search(line)

@@ -116,6 +116,9 @@ CRASHES: list[tuple[str, list[str], str | None]] = [
                                          "slurmstepd: error: *** STEP 4242.0 ON gpu-17 CANCELLED AT 2024-03-02T11:00:12 ***"],
      "slurmstepd: error: *** STEP 4242.0 ON gpu-17 CANCELLED AT 2024-03-02T11:00:12 ***"),
     ("the shell's Terminated", ["step 7 | loss 2.2", "Terminated"], "Terminated"),
+    ("a signal handler that saves and goes on",
+     ["Epoch 3: 12%|█▏   | 120/1000 [02:00<14:40, 1.00it/s]", "got signal: 10, saving a checkpoint and continuing"],
+     None),
     ("the kernel's OOM killer", ["[ 8812.443] Out of memory: Killed process 9921 (python) total-vm:88GB"],
      "Out of memory: Killed process 9921 (python) total-vm:88GB"),
     # not crashes
