@@ -95,3 +95,17 @@ def test_the_rate_holds_between_lines_hours_apart_and_the_stall_scales_with_them
     stalled = live.report(6 * interval + 60)
     assert stalled.state == "stalled"
     assert any(d.startswith("Stalled:") for d in stalled.details)
+
+
+def test_a_sparse_run_killed_between_lines_says_its_rate_was_before_the_kill() -> None:
+    live = Live(megatron, 100, 7200.0)
+    live.print_line()
+    live.print_line()
+    events = live.parser.feed(["Killed"])
+    live.tracker.apply_all(events, now=live.last_at + 600, arrival=live.last_at + 600)
+    report = live.report(3 * 7200)
+    assert (report.state, report.status_line) == ("crashed", "step 200/100000 · crashed")
+    assert report.details[:2] == (
+        "Crashed (killed): Killed",
+        "Before the crash: 50 steps/h (from the trainer's own time per step) · tokens per step not printed",
+    )

@@ -338,6 +338,8 @@ class StepProgress:
         state, status = step_text.status(stage, m, stall, self._restarting, per_gpu)
         eta = rules.eta(stage, m) if crash is None and broken is None and state != "diverged" else None
         details = step_text.details(stage, m, stall, eta, per_gpu, self._run, self._all_reduce)
+        if crash is not None and m.steps_per_hour is not None:
+            details[0] = f"Before the crash: {details[0]}"  # the rate line: as it stood when the run died
         details.extend(step_text.error_lines(self._errors))
         buffered = rules.buffered(self._arrival_gaps, self._arrival_steps)
         if buffered is not None:
@@ -383,14 +385,10 @@ class StepProgress:
             details.insert(1, skips)
         if crash is not None:
             # A dead run has no rate to wait for, no time left and no step to wait for: those lines
-            # would mislead; a rate measured before it died is said as such.
+            # would mislead (a rate measured before it died is said as such, in ``report``).
             stage = self._stage
             ended = stage is not None and finished(stage)
-            measured = bool(details) and "/h (over " in details[0] and "/h (over " not in (where or "")
-            kept = [line for line in details if not line.startswith(_NOT_AFTER_A_CRASH)]
-            if measured and kept and kept[0] == details[0]:
-                kept[0] = f"Before the crash: {kept[0]}"
-            details[:] = kept
+            details[:] = [line for line in details if not line.startswith(_NOT_AFTER_A_CRASH)]
             training["eta_seconds"] = training["trainer_eta_seconds"] = training["stall_after_seconds"] = None
             how = "Crashed (killed)" if crash.killed else "Crashed"
             details.insert(0, f"{how}: {step_text.clip(crash.error, 200)}")
