@@ -142,7 +142,7 @@ _MAYBE = re.compile(
         for word in (
             "error", "exception", "traceback", 'file "', "interrupt", "nccl", "terminat", "exit", "kill",
             "fault", "fatal", "dumped", "cancelled", "due to", "overflow", "abort", "^c", "code", "loss scale",
-            "out of memory", "assert", "signal", "sig", "non-finite",
+            "out of memory", "assert", "signal", "non-finite",
         )
     )
 )
