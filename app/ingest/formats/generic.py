@@ -57,6 +57,7 @@ _BARE_DURATION = re.compile(rf"(?:^|\|)\s*({NUM})\s?(ms|s)\s*(?=\||$)")
 _END = re.compile(
     r"(?i)^(?:total )?training (?:time|took|completed?|finished|done|is done|has finished)\b"
     r"|^`?trainer\.fit`? stopped|^\[after training is done\]|^finished training\b|^exiting program (?:at|after)\b"
+    r"|^key: avg_train_\w+, value:"  # llama-recipes' results, printed once training returned
 )
 # The PyTorch examples' ``Train Epoch: 1 [6400/60000 (11%)]\tLoss: 0.29``: a position in the epoch.
 _PROGRESS = re.compile(r"\[\s*(\d{1,12})/(\d{1,12})\s*\((\d{1,3})%\)\]")
@@ -308,6 +309,10 @@ class GenericParser(PrefixDated):
         elapsed = got[Field.ELAPSED].value if Field.ELAPSED in got else None
         eta = got[Field.ETA].value if Field.ETA in got else None
         full_epoch = False
+        # A bar that names its epoch counts that epoch's batches: full, it is not the run's end,
+        # which the trainer's end line says (llama-recipes evaluates and sums up after its last
+        # epoch; Lightning says ``Trainer.fit`` stopped).
+        ends_at_total = bar is None or epoch is None
         if bar is not None:
             step = bar.step
             total = bar.total
@@ -373,6 +378,7 @@ class GenericParser(PrefixDated):
                 mfu=got[Field.MFU].value if Field.MFU in got else None,
                 trainer_eta_seconds=eta,
                 epoch=epoch,
+                ends_at_total=ends_at_total,
             )
         )
 
@@ -409,6 +415,8 @@ def _decide(line: _Line) -> _Line:
         return line
     if has_step and any(r.field in _FIGURES for r in readings):
         return line
+    if has_step and _progress_only(readings):
+        return line  # LLaMA-Factory's last record: no loss (null), but the step reached its total
     if not has_step and any(r.field is Field.TOTAL for r in readings):
         line.what = "total"
         return line
@@ -417,6 +425,14 @@ def _decide(line: _Line) -> _Line:
         return line
     line.what = "other"
     return line
+
+
+def _progress_only(readings: list[Reading]) -> bool:
+    """A step with its total and the run's clock (elapsed, remaining, percent) but no figure: a
+    record of where the run is, which the run's last one may be."""
+    position = _position(readings)
+    total = (position is not None and position.total is not None) or any(r.field is Field.TOTAL for r in readings)
+    return total and any(r.field in (Field.ELAPSED, Field.ETA, Field.PERCENT) for r in readings)
 
 
 def _position(readings: list[Reading]) -> Reading | None:

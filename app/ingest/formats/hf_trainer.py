@@ -14,6 +14,7 @@ positions are held, not guessed (a cold start can begin inside an evaluation).
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Iterable
 
@@ -73,8 +74,8 @@ class HfTrainerParser(PrefixDated):
         self._rate_seconds: float | None = None  # the last step time a bar printed whole
         self._logged = 0  # loss dicts seen while no bar gives the step
         self._advancing: tuple[int, int, int] | None = None  # (total, position, bars) of bars alone
-        # (loss, epoch, lr, printed through a logger) of the last log record
-        self._last_record: tuple[float | None, float | None, float | None, bool] | None = None
+        # (loss, epoch, lr as printed; printed through a logger) of the last log record
+        self._last_record: tuple[tuple[str | None, ...], bool, frozenset[str]] | None = None
         self._bar_since_record = False
         self._through_logger = False  # the line being read came through a logger's prefix
 
@@ -252,6 +253,17 @@ class HfTrainerParser(PrefixDated):
             )
         ]
 
+    def _echo_figures(self, values: dict[str, float | None]) -> list[Event]:
+        """The figures of an echoed record that its first printing lacked, for the same log."""
+        figures = tuple(
+            (k, v) for k, v in values.items() if k not in _STEP_KEYS and v is not None and finite(v) is not None
+        )
+        tokens_seen = values.get("num_input_tokens_seen")
+        if values.get("grad_norm") is None and not figures and tokens_seen is None:
+            return []
+        return [StepFigures(at=None, grad_norm=values.get("grad_norm"), figures=figures,
+                            tokens_seen=int(tokens_seen) if tokens_seen is not None and finite(tokens_seen) else None)]
+
     def _trust_bars_alone(self, n: int, total: int) -> bool:
         """Bars of one total that keep advancing, with no header or dict to say: the training bar."""
         seen = self._advancing
@@ -269,17 +281,21 @@ class HfTrainerParser(PrefixDated):
         values = {k: number(v) for k, v in pairs.items()}
         if "loss" in pairs or "learning_rate" in pairs or "current_steps" in pairs:
             # The same record twice in a row, nothing between (LLaMA-Factory's callback logs the
-            # Trainer's dict again): one log, counted once.
-            record = (values.get("loss"), values.get("epoch"), values.get("learning_rate", values.get("lr")),
-                      self._through_logger)
+            # Trainer's dict again, before or after it, rounded its own way: ``0.0000`` for
+            # ``0.0``, ``4.9999e-02`` for ``0.04999871…``): one log, counted once.
+            printed = (pairs.get("loss"), pairs.get("epoch"), pairs.get("learning_rate", pairs.get("lr")))
             last = self._last_record
             # One printed bare, the other through a logger: the Trainer's dict and its echo. Two
             # bare dicts alike are two logs (a broken run repeats itself exactly).
-            echo = (last is not None and record[:3] == last[:3] and record[3] != last[3]
-                    and not self._bar_since_record)
-            self._last_record, self._bar_since_record = record, False
+            echo = (last is not None and last[1] != self._through_logger and not self._bar_since_record
+                    and all(_same_figure(a, b) for a, b in zip(printed, last[0])))
+            self._last_record = (printed, self._through_logger, frozenset(pairs))
+            self._bar_since_record = False
             if echo:
-                return []
+                # What only the second printing holds (the Trainer's grad norm beside a callback's
+                # echo) belongs to the same log.
+                assert last is not None
+                return self._echo_figures({k: v for k, v in values.items() if k not in last[2]})
         if "current_steps" in pairs:
             return self._callback_record(pairs, values)
         if "train_runtime" in pairs and "loss" not in pairs:
@@ -305,7 +321,9 @@ class HfTrainerParser(PrefixDated):
                 self._step = held.step
                 events.append(held)
         self._unconfirmed = None
-        self._confirmed = self._confirmed or self._bar_total == self._train_total
+        # (Confirmed only by a bar: a dict read before any bar confirms nothing, and the bars
+        # after it must still be able to say which one trains.)
+        self._confirmed = self._confirmed or (self._bar_total is not None and self._bar_total == self._train_total)
         figures = tuple(
             (k, v) for k, v in values.items() if k not in _STEP_KEYS and v is not None and finite(v) is not None
         )
@@ -382,9 +400,35 @@ def _pairs(text: str) -> dict[str, str]:
     return {m.group(2): m.group(3).strip("'\"") for m in _PAIR.finditer(text)}
 
 
+def _same_figure(a: str | None, b: str | None) -> bool:
+    """Two printings of one figure: equal once each is rounded to the other's printed digits."""
+    if a is None or b is None:
+        return a is b
+    x, y = number(a), number(b)
+    if x is None or y is None or not (math.isfinite(x) and math.isfinite(y)):
+        return x is not None and y is not None and (x == y or (math.isnan(x) and math.isnan(y)))
+    return abs(x - y) <= max(_half_unit(a), _half_unit(b)) * (1 + 1e-9)
+
+
+def _half_unit(text: str) -> float:
+    """Half the unit of the last digit printed: ``0.0000`` → 5e-05, ``4.9999e-02`` → 5e-07."""
+    mantissa, _, exponent = text.strip("'\" ").lower().partition("e")
+    decimals = len(mantissa.partition(".")[2])
+    power = integer(exponent.lstrip("+")) if exponent else 0
+    return 0.5 * 10.0 ** ((power or 0) - decimals)
+
+
 def _split_dict(part: str) -> list[str]:
-    """A bar with a dict glued after it: the bar, then the dict."""
+    """A bar with a dict glued after it: the bar, then the dict; a dict with a bar glued after
+    it: the dict, then the bar."""
     if "{" not in part:
+        return [part]
+    head = part.lstrip()
+    if head.startswith(("{'", '{"')):
+        close = part.find("}")
+        rest = part[close + 1 :] if close >= 0 else ""
+        if rest.strip() and "|" in rest and _BAR.search(rest) is not None:
+            return [part[: close + 1], rest]
         return [part]
     m = _DICT_START.search(part)
     if m is None or m.start() == 0 or not part[: m.start()].strip():
