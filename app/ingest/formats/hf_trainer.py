@@ -388,7 +388,7 @@ def _last_position(events: list[Event]) -> list[Event]:
     """
     kept: list[Event] = []
     for event in events:
-        if isinstance(event, TrainStep) and kept and isinstance(kept[-1], TrainStep):
+        if isinstance(event, TrainStep) and kept and isinstance(kept[-1], TrainStep) and not kept[-1].logged:
             kept[-1] = event
         else:
             kept.append(event)

@@ -260,7 +260,25 @@ def test_a_full_epoch_bar_is_not_the_runs_end() -> None:
     bar = "Epoch 9: 100%|██████████| 195/195 [01:58<00:00,  1.64it/s, train/loss_step=3.860]"
     assert one(bar).total_steps is None
     last = "Training Epoch: 3/3, step 387/388 completed (loss: 1.67): 100%|█████| 388/388 [3:33:37<00:00, 33.03s/it]"
-    assert one(last).total_steps == 388
+    assert (one(last).total_steps, one(last).ends_at_total) == (388, False)  # the trainer's end line says
+    events = GenericParser().feed([last, "Key: avg_train_prep, Value: 5.1879143714904785"])
+    assert [type(e) for e in events] == [TrainStep, StageEnd]
+
+
+@pytest.mark.parametrize(("record", "step", "elapsed"), [
+    # LLaMA-Factory's last record: its loss and learning rate null, the step at its total
+    ('{"current_steps": 8712, "total_steps": 8712, "loss": null, "learning_rate": null, "epoch": 3.0,'
+     ' "percentage": 100.0, "elapsed_time": "4 days, 7:19:52", "remaining_time": "0:00:00"}',
+     (8712, 8712), 4 * 86400 + 7 * 3600 + 19 * 60 + 52),
+    ('{"step": 500, "max_steps": 500, "loss": null, "elapsed": "1 day, 0:00:01"}', (500, 500), 86401),
+])  # fmt: skip
+def test_a_record_of_where_the_run_is_is_a_step(record: str, step: tuple[int, int], elapsed: float) -> None:
+    got = one(record)
+    assert ((got.step, got.total_steps), got.loss, got.elapsed_seconds) == (step, None, elapsed)
+
+
+def test_a_step_without_its_total_or_a_clock_is_still_no_record() -> None:
+    assert steps(['{"step": 500, "loss": null}', '{"step": 500, "max_steps": 500}']) == []
 
 
 def test_a_total_on_a_line_of_its_own() -> None:
