@@ -81,8 +81,8 @@ def test_an_evaluation_job_that_printed_its_csv_is_done() -> None:
 
 def test_an_evaluation_job_cut_before_its_results_is_not_done() -> None:
     lines = ["val bpb: 0.903612",
-             "Evaluating: copa (0-shot, type: multiple_choice)... accuracy: 0.6000 | centered: 0.2000 | evaluated: 100"
-             " | skipped: 0 | time: 1.50s"]
+             ("Evaluating: copa (0-shot, type: multiple_choice)... accuracy: 0.6000 | centered: 0.2000 | evaluated: 100"
+              " | skipped: 0 | time: 1.50s")]
     snapshot = read(lines).snapshot(NOW)
     assert (snapshot.state, snapshot.status_line) == ("working", "validation only")
     assert snapshot.training is not None and snapshot.training["eval"]["copa"] == {"value": 0.6, "step": None}

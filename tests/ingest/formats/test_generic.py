@@ -267,8 +267,8 @@ def test_a_full_epoch_bar_is_not_the_runs_end() -> None:
 
 @pytest.mark.parametrize(("record", "step", "elapsed"), [
     # LLaMA-Factory's last record: its loss and learning rate null, the step at its total
-    ('{"current_steps": 8712, "total_steps": 8712, "loss": null, "learning_rate": null, "epoch": 3.0,'
-     ' "percentage": 100.0, "elapsed_time": "4 days, 7:19:52", "remaining_time": "0:00:00"}',
+    (('{"current_steps": 8712, "total_steps": 8712, "loss": null, "learning_rate": null, "epoch": 3.0,'
+      ' "percentage": 100.0, "elapsed_time": "4 days, 7:19:52", "remaining_time": "0:00:00"}'),
      (8712, 8712), 4 * 86400 + 7 * 3600 + 19 * 60 + 52),
     ('{"step": 500, "max_steps": 500, "loss": null, "elapsed": "1 day, 0:00:01"}', (500, 500), 86401),
 ])  # fmt: skip

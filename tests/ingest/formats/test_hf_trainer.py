@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
@@ -334,7 +335,7 @@ def test_an_echo_printed_first_and_rounded_is_the_same_log() -> None:
     steps = [e for e in events if isinstance(e, TrainStep)]
     grads = [e.grad_norm for e in events if isinstance(e, StepFigures)]
     assert bad == 0 and [s.step for s in steps] == [1, 2, 3, 4] and [s.logged for s in steps] == [True] * 4
-    assert len(grads) == 3 and all(g is not None and g != g for g in grads)  # nan, once per log
+    assert len(grads) == 3 and all(g is not None and math.isnan(g) for g in grads)  # nan, once per log
 
 
 @pytest.mark.parametrize(("lines", "logs"), [
@@ -376,10 +377,10 @@ def test_text_glued_before_a_bar_never_hides_it(line: str) -> None:
 def test_a_callback_record_at_its_total_with_a_null_loss_is_the_last_step() -> None:
     """LLaMA-Factory's last record: the total reached, ``loss`` None (the Trainer logged none there)."""
     events, _ = read([
-        "{'current_steps': 95, 'total_steps': 96, 'loss': 0.51, 'lr': 1e-08, 'epoch': 2.97, 'percentage': 98.96,"
-        " 'elapsed_time': '1 day, 0:00:00', 'remaining_time': '0:15:09'}",
-        "{'current_steps': 96, 'total_steps': 96, 'loss': None, 'lr': None, 'epoch': 3.0, 'percentage': 100.0,"
-        " 'elapsed_time': '1 day, 0:15:09', 'remaining_time': '0:00:00'}",
+        ("{'current_steps': 95, 'total_steps': 96, 'loss': 0.51, 'lr': 1e-08, 'epoch': 2.97, 'percentage': 98.96,"
+         " 'elapsed_time': '1 day, 0:00:00', 'remaining_time': '0:15:09'}"),
+        ("{'current_steps': 96, 'total_steps': 96, 'loss': None, 'lr': None, 'epoch': 3.0, 'percentage': 100.0,"
+         " 'elapsed_time': '1 day, 0:15:09', 'remaining_time': '0:00:00'}"),
     ])
     assert steps_of(events) == [(95, 96, 0.51), (96, 96, None)]
     assert [e.elapsed_seconds for e in events if isinstance(e, TrainStep)] == [86400.0, 86400.0 + 909]

@@ -142,8 +142,8 @@ OTHER_LINES: list[tuple[str, list[object]]] = [
         [TrainingPause(None, "evaluation"), EvalResult(None, "arc_easy", 0.6934)],
     ),
     (
-        "Evaluating: squad (10-shot, type: language_modeling)... accuracy: 0.0000 | centered: 0.0000 | evaluated: 10570"
-        " | skipped: 0 | time: 839.18s",
+        ("Evaluating: squad (10-shot, type: language_modeling)... accuracy: 0.0000 | centered: 0.0000 | evaluated: 10570"
+         " | skipped: 0 | time: 839.18s"),
         [TrainingPause(None, "evaluation"), EvalResult(None, "squad", 0.0)],
     ),
     ("Evaluating: copa (0-shot, type: multiple_choice)... ", [TrainingPause(None, "evaluation")]),
