@@ -75,7 +75,7 @@ class HfTrainerParser(PrefixDated):
         self._logged = 0  # loss dicts seen while no bar gives the step
         self._advancing: tuple[int, int, int] | None = None  # (total, position, bars) of bars alone
         # (loss, epoch, lr as printed; printed through a logger) of the last log record
-        self._last_record: tuple[tuple[str | None, ...], bool, frozenset[str]] | None = None
+        self._last_record: tuple[tuple[str | None, ...], bool, frozenset[str], bool] | None = None
         self._bar_since_record = False
         self._through_logger = False  # the line being read came through a logger's prefix
 
@@ -126,7 +126,8 @@ class HfTrainerParser(PrefixDated):
             pairs = _pairs(stripped)
             if not pairs:
                 return Kind.PARTIAL, None
-            return Kind.FULL, lambda: self._dict(pairs)
+            quoted = "': '" in stripped or '": "' in stripped
+            return Kind.FULL, lambda: self._dict(pairs, quoted)
         if "|" in text and "/" in text:
             m = _BAR.search(text)
             if m is not None:
@@ -277,7 +278,7 @@ class HfTrainerParser(PrefixDated):
             return True
         return False
 
-    def _dict(self, pairs: dict[str, str]) -> list[Event]:
+    def _dict(self, pairs: dict[str, str], quoted: bool = False) -> list[Event]:
         values = {k: number(v) for k, v in pairs.items()}
         if "loss" in pairs or "learning_rate" in pairs or "current_steps" in pairs:
             # The same record twice in a row, nothing between (LLaMA-Factory's callback logs the
@@ -285,11 +286,16 @@ class HfTrainerParser(PrefixDated):
             # ``0.0``, ``4.9999e-02`` for ``0.04999871…``): one log, counted once.
             printed = (pairs.get("loss"), pairs.get("epoch"), pairs.get("learning_rate", pairs.get("lr")))
             last = self._last_record
-            # One printed bare, the other through a logger: the Trainer's dict and its echo. Two
-            # bare dicts alike are two logs (a broken run repeats itself exactly).
-            echo = (last is not None and last[1] != self._through_logger and not self._bar_since_record
-                    and all(_same_figure(a, b) for a, b in zip(printed, last[0])))
-            self._last_record = (printed, self._through_logger, frozenset(pairs))
+            keys = frozenset(pairs)
+            # Printed by another hand: one bare and one through a logger, other keys (the echo has
+            # no grad norm), or other digits for the same figures (a fork prints its echo bare).
+            # Two dicts printed alike are two logs (a broken run repeats itself exactly), and the
+            # Trainer's quoted ``.4g`` strings round too coarsely to tell a log from its echo.
+            echo = (last is not None and not self._bar_since_record
+                    and all(_same_figure(a, b) for a, b in zip(printed, last[0]))
+                    and (last[1] != self._through_logger or last[2] != keys
+                         or (printed != last[0] and not quoted and not last[3])))
+            self._last_record = (printed, self._through_logger, keys, quoted)
             self._bar_since_record = False
             if echo:
                 # What only the second printing holds (the Trainer's grad norm beside a callback's

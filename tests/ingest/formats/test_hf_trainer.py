@@ -343,6 +343,14 @@ def test_an_echo_printed_first_and_rounded_is_the_same_log() -> None:
     (["{'loss': 2.345678, 'grad_norm': 1.5, 'learning_rate': 9.99998e-05, 'epoch': 0.5}",
       "[INFO|callbacks.py:150] 2024-06-01 10:00:00,000 >> {'loss': 2.3457, 'learning_rate': 1.0000e-04, 'epoch': 0.50}"],
      [(1, 2.345678)]),
+    # a fork prints the echo bare, before an older Trainer's dict (no grad norm: the same keys)
+    (["{'loss': 0.0000, 'learning_rate': 4.9999e-02, 'epoch': 0.01}",
+      "{'loss': 0.0, 'learning_rate': 0.04999871292419044, 'epoch': 0.01}"],
+     [(1, 0.0)]),
+    # two logs of the Trainer's quoted .4g strings, alike to their rounding: two logs
+    (["{'loss': '2.12', 'learning_rate': '5e-05', 'epoch': '0.25'}",
+      "{'loss': '2.119', 'learning_rate': '5e-05', 'epoch': '0.25'}"],
+     [(1, 2.12), (2, 2.119)]),
     # the same echo whose loss differs past its rounding: another record, another log
     (["{'loss': 2.345678, 'grad_norm': 1.5, 'learning_rate': 9.99998e-05, 'epoch': 0.5}",
       "[INFO|callbacks.py:150] 2024-06-01 10:00:00,000 >> {'loss': 2.3447, 'learning_rate': 1.0000e-04, 'epoch': 0.50}"],
