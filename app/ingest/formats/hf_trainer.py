@@ -297,9 +297,10 @@ class HfTrainerParser(PrefixDated):
                          or (printed != last[0] and not quoted and not last[3])))
             self._last_record = (printed, self._through_logger, keys, quoted)
             self._bar_since_record = False
-            if echo:
+            if echo and "current_steps" not in pairs:
                 # What only the second printing holds (the Trainer's grad norm beside a callback's
-                # echo) belongs to the same log.
+                # echo) belongs to the same log. (LLaMA-Factory's own record, with the step and
+                # its clock, is read whichever comes first: it says more.)
                 assert last is not None
                 return self._echo_figures({k: v for k, v in values.items() if k not in last[2]})
         if "current_steps" in pairs:

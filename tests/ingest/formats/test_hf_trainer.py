@@ -392,3 +392,12 @@ def test_a_callback_record_at_its_total_with_a_null_loss_is_the_last_step() -> N
     ])
     assert steps_of(events) == [(95, 96, 0.51), (96, 96, None)]
     assert [e.elapsed_seconds for e in events if isinstance(e, TrainStep)] == [86400.0, 86400.0 + 909]
+
+
+def test_llama_factory_s_record_after_the_trainer_s_dict_still_gives_the_step() -> None:
+    events, _ = read([
+        "{'loss': 2.1827, 'grad_norm': 0.9, 'learning_rate': 2.814814814814815e-06, 'epoch': 0.0089}",
+        ("{'current_steps': 20, 'total_steps': 6750, 'loss': 2.1827, 'lr': 2.814814814814815e-06, 'epoch': 0.0089,"
+         " 'percentage': 0.3, 'elapsed_time': '0:01:03', 'remaining_time': '5:53:59'}"),
+    ])
+    assert steps_of(events)[-1] == (20, 6750, 2.1827)
