@@ -134,3 +134,33 @@ def test_a_json_record_that_reaches_its_total_ends_the_run_and_keeps_the_last_lo
     assert snapshot.training is not None
     # 10 steps in 300 s of the trainer's clock (1 day 2:05:00 → 2:10:00): 30 s a step.
     assert (snapshot.training["loss"], snapshot.training["step_seconds"]) == (1.2, 30.0)
+
+
+HF_EVAL_ONLY = [
+    "[INFO|trainer.py:3158] 2024-05-01 12:00:00,000 >> ***** Running Evaluation *****",
+    "[INFO|trainer.py:3160] 2024-05-01 12:00:00,000 >>   Num examples = 1000",
+    "[INFO|trainer.py:3163] 2024-05-01 12:00:00,000 >>   Batch size = 8",
+    " 40%|████      | 50/125 [00:12<00:18,  4.10it/s]",
+    " 80%|████████  | 100/125 [00:24<00:06,  4.10it/s]",
+    "100%|██████████| 125/125 [00:30<00:00,  4.10it/s]",
+    "***** eval metrics *****",
+    "  eval_loss               =     2.3456",
+    "  eval_runtime            = 0:00:30.12",
+    "  eval_samples            =       1000",
+    "  eval_samples_per_second =     33.201",
+    "  eval_steps_per_second   =      4.150",
+    "  perplexity              =    10.4425",
+]
+
+
+def test_an_hf_evaluation_run_alone_is_done_at_its_metrics() -> None:
+    """``run_clm.py --do_eval`` without ``--do_train``: its bars are the evaluation's, its metrics the end."""
+    monitor = Monitor(None, clock=lambda: NOW)
+    monitor.lines(HF_EVAL_ONLY)
+    snapshot = monitor.snapshot(NOW)
+    assert (snapshot.format, snapshot.state, snapshot.status_line) == ("hf-trainer", "done", "done · evaluation only")
+    assert snapshot.training is not None
+    assert snapshot.training["eval"] == {"eval_loss": {"value": 2.3456, "step": None},
+                                         "perplexity": {"value": 10.4425, "step": None}}
+    assert snapshot.details[:2] == ("Finished: ***** eval metrics *****",
+                                    "Evaluation only, no training step: eval_loss 2.3456, perplexity 10.4425")

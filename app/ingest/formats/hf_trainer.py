@@ -53,7 +53,12 @@ BARS_TO_TRUST = 2
 _CHECKPOINT = re.compile(r"Saving model checkpoint to \S*checkpoint-(\d{1,12})\b")
 _DICT_START = re.compile(r"\{['\"]")
 # Eval dict keys that describe the evaluation run, not the model.
-_EVAL_BOOKKEEPING = ("eval_runtime", "eval_samples_per_second", "eval_steps_per_second")
+_EVAL_BOOKKEEPING = ("eval_runtime", "eval_samples_per_second", "eval_steps_per_second", "eval_samples",
+                     "test_runtime", "test_samples_per_second", "test_steps_per_second", "test_samples",
+                     "predict_runtime", "predict_samples_per_second", "predict_steps_per_second", "predict_samples")
+# ``***** eval metrics *****`` and its ``  eval_loss               =     2.3456`` lines.
+_METRICS_HEADER = re.compile(r"\*{5} (?:eval|test|predict) metrics \*{5}")
+_METRIC = re.compile(r"\s{1,8}((?:eval|test|predict)_\w{1,60}|perplexity)\s*=\s*(-?[\d.]+(?:[eE][-+]?\d+)?|nan|inf)\s*")
 _STEP_KEYS = {"loss", "learning_rate", "grad_norm", "epoch", "num_input_tokens_seen", "step", "total_flos"}
 
 
@@ -78,6 +83,7 @@ class HfTrainerParser(PrefixDated):
         self._last_record: tuple[tuple[str | None, ...], bool, frozenset[str], bool] | None = None
         self._bar_since_record = False
         self._through_logger = False  # the line being read came through a logger's prefix
+        self._evaluating = False  # an evaluation began and no training record followed yet
 
     def feed(self, lines: Iterable[str]) -> list[Event]:
         """Parse lines in log order; end with a ``Tick`` when a prefix carried a time."""
@@ -142,9 +148,18 @@ class HfTrainerParser(PrefixDated):
                 return Kind.FULL, lambda: self._checkpoint(saved)
         if "*****" in text:
             if "Running training" in text:
-                return Kind.FULL, lambda: [StageStart(at=None)]
+                return Kind.FULL, lambda: self._running(False, [StageStart(at=None)])
             if "Running Evaluation" in text or "Running Prediction" in text:
-                return Kind.FULL, lambda: [TrainingPause(at=None, reason="evaluation")]
+                return Kind.FULL, lambda: self._running(True, [TrainingPause(at=None, reason="evaluation")])
+            if _METRICS_HEADER.search(text):
+                # The examples' ``trainer.log_metrics("eval", …)``: an evaluation job's results
+                # (the end of the job when it trained nothing).
+                return Kind.FULL, lambda: [StageEnd(at=None, summary=text.strip(), evaluation=True)]
+        if " = " in text and text.startswith("  "):
+            m = _METRIC.fullmatch(text)
+            if m is not None and m.group(1) not in _EVAL_BOOKKEEPING:
+                metric = EvalResult(at=None, name=m.group(1), value=number(m.group(2)), step=self._step)
+                return Kind.OPEN, lambda: [metric]
         if "Total " in text and " steps = " in text:
             m = _TOTAL_STEPS.search(text)
             if m is not None:
@@ -166,6 +181,10 @@ class HfTrainerParser(PrefixDated):
         if tail is None or tail == text[m.end() :]:
             return [text]  # no record after the bar, just the rest of it
         return [text[: m.end()], tail]
+
+    def _running(self, evaluating: bool, events: list[Event]) -> list[Event]:
+        self._evaluating = evaluating
+        return events
 
     def _checkpoint(self, saved: int) -> list[Event]:
         """The Trainer saves ``checkpoint-N`` at global step N: a held bar at that position trains."""
@@ -191,7 +210,7 @@ class HfTrainerParser(PrefixDated):
         self._bar_since_record = True
         self._bar_total = total
         before: list[Event] = []
-        if self._train_total is None and self._trust_bars_alone(n, total):
+        if self._train_total is None and not self._evaluating and self._trust_bars_alone(n, total):
             held = self._unconfirmed
             if held is not None and held.total_steps == total and held.step < n:
                 before.append(held)  # the position held until now was a training step too
@@ -296,7 +315,7 @@ class HfTrainerParser(PrefixDated):
                     and (last[1] != self._through_logger or last[2] != keys
                          or (printed != last[0] and not quoted and not last[3])))
             self._last_record = (printed, self._through_logger, keys, quoted)
-            self._bar_since_record = False
+            self._bar_since_record = self._evaluating = False
             if echo and "current_steps" not in pairs:
                 # What only the second printing holds (the Trainer's grad norm beside a callback's
                 # echo) belongs to the same log. (LLaMA-Factory's own record, with the step and
