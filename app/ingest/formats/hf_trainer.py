@@ -158,7 +158,7 @@ class HfTrainerParser(PrefixDated):
         if " = " in text and text.startswith("  "):
             m = _METRIC.fullmatch(text)
             if m is not None and m.group(1) not in _EVAL_BOOKKEEPING:
-                metric = EvalResult(at=None, name=m.group(1), value=number(m.group(2)), step=self._step)
+                metric = EvalResult(at=None, name=m.group(1), value=number(m.group(2)))
                 return Kind.OPEN, lambda: [metric]
         if "Total " in text and " steps = " in text:
             m = _TOTAL_STEPS.search(text)
