@@ -172,8 +172,8 @@ def test_an_hf_training_run_s_final_metrics_are_its_evaluation() -> None:
                    " 67%|██████▋   | 2/3 [00:02<00:01,  1.00s/it]",
                    "{'loss': 2.5, 'learning_rate': 1e-05, 'epoch': 1.0}",
                    "100%|██████████| 3/3 [00:03<00:00,  1.00s/it]",
-                   "{'train_runtime': 3.0, 'train_samples_per_second': 8.0, 'train_steps_per_second': 1.0,"
-                   " 'train_loss': 2.4, 'epoch': 1.0}",
+                   ("{'train_runtime': 3.0, 'train_samples_per_second': 8.0, 'train_steps_per_second': 1.0,"
+                    " 'train_loss': 2.4, 'epoch': 1.0}"),
                    *HF_EVAL_ONLY[6:]])
     snapshot = monitor.snapshot(NOW)
     assert (snapshot.state, snapshot.status_line) == ("done", "done · step 3/3")
