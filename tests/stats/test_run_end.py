@@ -178,3 +178,13 @@ def test_an_hf_training_run_s_final_metrics_are_its_evaluation() -> None:
     snapshot = monitor.snapshot(NOW)
     assert (snapshot.state, snapshot.status_line) == ("done", "done · step 3/3")
     assert snapshot.training is not None and snapshot.training["eval"]["eval_loss"]["value"] == 2.3456
+
+
+def test_a_chat_evaluation_alone_is_done_at_its_chatcore() -> None:
+    """chat_eval prints each task's accuracy, then ChatCORE once every task is done: its last line."""
+    lines = ["ARC-Easy accuracy: 64.31%", "ARC-Challenge accuracy: 45.10%", "MMLU accuracy: 40.02%",
+             "GSM8K accuracy: 7.13%", "HumanEval accuracy: 8.54%"]
+    assert read(lines).snapshot(NOW).state != "done"
+    snapshot = read([*lines, "ChatCORE metric: 0.2412"]).snapshot(NOW)
+    assert (snapshot.format, snapshot.state, snapshot.status_line) == ("nanochat", "done", "done · evaluation only")
+    assert snapshot.details[1].startswith("Evaluation only, no training step: chatcore 0.2412, ARC-Easy 64.3100")

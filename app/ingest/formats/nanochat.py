@@ -71,6 +71,9 @@ _ITERATIONS = re.compile(r"(?:Calculated number of iterations from [^:]{1,80}|Us
                          r"(?::[^:]{0,40})?: ([\d,]+)")
 _MIN_BPB = re.compile(rf"Minimum validation bpb: ({_NUM})")
 _TASK = re.compile(r"  ([A-Za-z][\w-]{0,40}): ([\d.]+)%")
+# chat_eval: ``ARC-Easy accuracy: 64.31%`` per task, then (all tasks done) ``ChatCORE metric: 0.2412``, its last line.
+_CHAT_TASK = re.compile(r"([A-Za-z][\w-]{0,40}) accuracy: ([\d.]+)%")
+_CHATCORE = re.compile(rf"ChatCORE metric: ({_NUM})")
 # Keys of the step line: a piece holding them but not starting like a record is a torn tail.
 # A step line whose figures are whole up to the MFU, and nothing after it.
 _CUT_BEFORE_EPOCH = re.compile(r" \| dt: [\d.]+ms \| tok/sec: [\d,]+ \| (?:bf16_)?mfu: -?\d+\.\d\d$")
@@ -365,6 +368,17 @@ class NanochatParser(PrefixDated):
             if m is not None:
                 best = EvalResult(at=None, name="min_val_bpb", value=number(m.group(1)))
                 return Kind.OPEN, lambda: [best]
+        if head.startswith("ChatCORE met"):
+            chat = _CHATCORE.fullmatch(text)
+            if chat is not None:
+                chat_events: list[Event] = [EvalResult(at=None, name="chatcore", value=number(chat.group(1))),
+                                            StageEnd(at=None, summary=text, evaluation=True)]
+                return Kind.FULL, lambda: chat_events
+        if text.endswith("%") and " accuracy: " in text:
+            task_line = _CHAT_TASK.fullmatch(text)
+            if task_line is not None:
+                accuracy = EvalResult(at=None, name=task_line.group(1), value=number(task_line.group(2)))
+                return Kind.FULL, lambda: [accuracy]
         if head.startswith("CORE metric:"):
             m = _CORE.fullmatch(text)
             if m is not None:

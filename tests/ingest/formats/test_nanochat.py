@@ -156,6 +156,8 @@ OTHER_LINES: list[tuple[str, list[object]]] = [
         [EvalResult(None, "core", 0.221946), StageEnd(None, "CORE metric: 0.221946", evaluation=True)],
     ),
     ("", []),
+    ("ARC-Easy accuracy: 64.31%", [EvalResult(None, "ARC-Easy", 64.31)]),
+    ("ChatCORE metric: 0.2412", [EvalResult(None, "chatcore", 0.2412), StageEnd(None, "ChatCORE metric: 0.2412", evaluation=True)]),
     ("val bpb: 0.725203", [EvalResult(None, "val_bpb", 0.725203)]),
     ("CORE metric: 0.2598", [EvalResult(None, "core", 0.2598)]),
     ("  ARC-Easy: 64.31%", [EvalResult(None, "ARC-Easy", 64.31)]),
