@@ -360,3 +360,23 @@ def test_a_total_another_line_printed_is_kept_but_not_past_a_full_epoch() -> Non
         ]
     )
     assert [s.total_steps for s in got] == [100, None]
+
+
+def test_lightning_s_last_epoch_full_bar_waits_for_fit_to_stop() -> None:
+    """A rich bar names its epoch out of the total: full in the last epoch, the run still validates."""
+    bar = "Epoch 9/9 ━━━━━━━━━━━━━━━━ 195/195 0:02:31 • 0:00:00 1.29it/s v_num: 0 loss: 0.312"
+    step = one(bar)
+    assert (step.step, step.total_steps, step.epoch, step.ends_at_total) == (195, 195, 9, False)
+    events = GenericParser().feed([bar, "`Trainer.fit` stopped: `max_epochs=10` reached."])
+    assert [type(e) for e in events] == [TrainStep, StageEnd]
+
+
+@pytest.mark.parametrize("text", [
+    "/opt/venv/lib/python3.11/site-packages/torch/utils/data/dataloader.py:557: UserWarning: slow Epoch 1:  45%|████▌     "
+    "| 9/20 [00:18<00:22,  2.00s/it, loss=1.23]",
+    "Epoch 1:  45%|████▌     | 9/20 [00:18<00:22,  2.00s/it, loss=1.23]/opt/venv/lib/python3.11/site-packages/torch/utils/"
+    "data/dataloader.py:557: UserWarning: slow",
+])  # fmt: skip
+def test_text_glued_on_either_side_of_a_bar_never_hides_it(text: str) -> None:
+    step = one(text)
+    assert (step.step, step.total_steps, step.loss, step.step_seconds) == (9, 20, 1.23, 2.0)
