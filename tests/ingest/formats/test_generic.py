@@ -372,10 +372,10 @@ def test_lightning_s_last_epoch_full_bar_waits_for_fit_to_stop() -> None:
 
 
 @pytest.mark.parametrize("text", [
-    "/opt/venv/lib/python3.11/site-packages/torch/utils/data/dataloader.py:557: UserWarning: slow Epoch 1:  45%|████▌     "
-    "| 9/20 [00:18<00:22,  2.00s/it, loss=1.23]",
-    "Epoch 1:  45%|████▌     | 9/20 [00:18<00:22,  2.00s/it, loss=1.23]/opt/venv/lib/python3.11/site-packages/torch/utils/"
-    "data/dataloader.py:557: UserWarning: slow",
+    ("/opt/venv/lib/python3.11/site-packages/torch/utils/data/dataloader.py:557: UserWarning: slow Epoch 1:  45%|████▌"
+     "     | 9/20 [00:18<00:22,  2.00s/it, loss=1.23]"),
+    ("Epoch 1:  45%|████▌     | 9/20 [00:18<00:22,  2.00s/it, loss=1.23]/opt/venv/lib/python3.11/site-packages/torch/"
+     "utils/data/dataloader.py:557: UserWarning: slow"),
 ])  # fmt: skip
 def test_text_glued_on_either_side_of_a_bar_never_hides_it(text: str) -> None:
     step = one(text)
