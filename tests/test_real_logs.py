@@ -256,6 +256,8 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("hf-open-r1-issue483-header-only-total-steps.log", T0, "end", "waiting for first step", "working",
      {"step": None, "total_steps": 196, "loss": None}),
     # The last epoch's bar full (2/2 on 4 ranks) is not the end: llama-recipes evaluates and sums up after it.
+    # The step is the bar's 2/2, as for the other llama-recipes logs (its description's "step 1/2 completed"
+    # counts batches from 0).
     ("generic-llama-recipes-llama-cookbook-issue408-fsdp-4-ranks.log", T0, T0, "step 2/2 · …", "measuring",
      {"step": 2, "total_steps": 2, "loss": 1.736147165298462, "step_seconds": 34.89, "trainer_eta_seconds": 0,
       "finished": False, "data": epoch(1)}),
