@@ -377,8 +377,8 @@ class NanochatParser(PrefixDated):
         if text.endswith("%") and " accuracy: " in text:
             task_line = _CHAT_TASK.fullmatch(text)
             if task_line is not None:
-                accuracy = EvalResult(at=None, name=task_line.group(1), value=number(task_line.group(2)))
-                return Kind.FULL, lambda: [accuracy]
+                chat_accuracy = EvalResult(at=None, name=task_line.group(1), value=number(task_line.group(2)))
+                return Kind.FULL, lambda: [chat_accuracy]
         if head.startswith("CORE metric:"):
             m = _CORE.fullmatch(text)
             if m is not None:
