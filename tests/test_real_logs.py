@@ -290,7 +290,9 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
       "eval": {"val_loss": {"value": 2.1455, "step": 5600}, "val_bpb": {"value": 1.2674, "step": 5600}}}),
     ("generic-lightning-pytorch-lightning-issue4225-progress-bar.log", T0, T0, "step 5/18 · …", "measuring",
      {"loss": 9.847, "step_seconds": 4.14, "trainer_eta_seconds": 53, "data": epoch(0)}),
-    ("generic-litgpt-issue1224-lora-val-na.log", T0, T0, "step 1 · …", "measuring", {"loss": 3.669, "eval": None}),
+    # ``iter 62 step 1``: 32 to 63 iterations a step, so no step time (the iter time is one iteration's).
+    ("generic-litgpt-issue1224-lora-val-na.log", T0, T0, "step 1 · …", "measuring",
+     {"loss": 3.669, "eval": None, "step_seconds": None}),
     ("generic-megatron-deepspeed-bigscience-file-tr11-176B-chronicles-loss-spike.log", T0, T0,
      "step 31251/115311 · 142.3M tok/h", "training",
      {"total_steps": 115311, "loss": 2.235667, "lr": 5.277e-05, "grad_norm": 0.205, "step_seconds": 106.13}),
@@ -391,7 +393,7 @@ GENERIC_READ = {
     "generic-custom-llama2c-issue461-tinystories-mps.log": "step, loss, lr, step time, eval",
     "generic-custom-nanogpt-issue215-loss-nan.log": "step, loss, step time, eval",
     "generic-lightning-pytorch-lightning-issue4225-progress-bar.log": "step, total, epoch, loss, step time, elapsed, ETA",
-    "generic-litgpt-issue1224-lora-val-na.log": "step, epoch, loss, step time",
+    "generic-litgpt-issue1224-lora-val-na.log": "step, epoch, loss",
     "generic-llama-recipes-llama-cookbook-issue408-fsdp-4-ranks.log":
         "step, total, epoch, loss, step time, elapsed, ETA",
     "generic-llamafactory-trainer-log-jsonl-luojiu-7b-base-tail-days.log": "step, total, epoch, loss, lr, elapsed, ETA",

@@ -333,9 +333,10 @@ class GenericParser(PrefixDated):
             step = int(step_reading.value)
             if step_reading.total is not None:
                 total = step_reading.total
-            iters = _iterations_per_step(readings, step)
-            if iters is not None and step_seconds is not None and (Field.STEP_TIME in got):
-                step_seconds *= iters  # ``iter time`` is one iteration's; a step is several
+            if step_seconds is not None and Field.STEP_TIME in got:
+                # ``iter time`` is one iteration's; a step is several, when the counters say how many.
+                iters = _iterations_per_step(readings, step)
+                step_seconds = step_seconds * iters if iters is not None else None
         else:
             return
         if total is not None:
@@ -448,12 +449,20 @@ def _position(readings: list[Reading]) -> Reading | None:
 
 
 def _iterations_per_step(readings: list[Reading], step: int) -> int | None:
-    """Iterations per optimizer step when a line counts both (``iter 3051000 step 610200``: 5)."""
+    """Iterations per optimizer step when a line counts both (``iter 3051000 step 610200``: 5), 1
+    when it counts one; None when its two counters do not pin it down (``iter 62 step 1``).
+
+    The step is ``n // k`` for n iterations done (litgpt steps the optimizer every k iterations,
+    and prints ``iter`` counting from 0 or from 1: n is ``iter`` or ``iter + 1``), so k lies in
+    ``(iter / (step + 1), (iter + 1) / step]``: early in a run that is a range, and no step time is
+    better than an invented one.
+    """
     iters = [r for r in readings if r.field is Field.STEP and r.name in ("iter", "iteration")]
     if not iters or step <= 0 or int(iters[0].value) == step:
-        return None
-    per_step = round(iters[0].value / step)
-    return per_step if per_step >= 1 else None
+        return 1
+    count = int(iters[0].value)
+    most, least = (count + 1) // step, count // (step + 1) + 1
+    return most if most == least and most >= 1 else None
 
 
 def _step_seconds(got: dict[Field, Reading]) -> float | None:

@@ -362,6 +362,16 @@ def test_a_total_another_line_printed_is_kept_but_not_past_a_full_epoch() -> Non
     assert [s.total_steps for s in got] == [100, None]
 
 
+@pytest.mark.parametrize(("text", "seconds"), [
+    ("iter 97 step 49: loss 10.8259, iter time: 215.37ms", 2 * 0.21537),  # 98 iterations, 49 steps: 2 a step
+    ("iter 3051000 step 610200: loss 2.857, iter time: 111.49ms", 5 * 0.11149),
+    ("Epoch 1 | iter 62 step 1 | loss train: 3.669, val: n/a | iter time: 40.78 ms", None),  # 32 to 63 a step
+])  # fmt: skip
+def test_a_step_time_from_an_iteration_s_only_when_the_counters_say_how_many(text: str, seconds: float | None) -> None:
+    got = one(text).step_seconds
+    assert got == (pytest.approx(seconds) if seconds is not None else None)
+
+
 def test_lightning_s_last_epoch_full_bar_waits_for_fit_to_stop() -> None:
     """A rich bar names its epoch out of the total: full in the last epoch, the run still validates."""
     bar = "Epoch 9/9 ━━━━━━━━━━━━━━━━ 195/195 0:02:31 • 0:00:00 1.29it/s v_num: 0 loss: 0.312"
