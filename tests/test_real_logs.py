@@ -259,6 +259,74 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("nanochat-rtx4070-log-ends-mid-run.log", T0, T0, "step 836424/1025288 · …", "measuring",
      {"loss": 2.553247, "lr_multiplier": 0.23, "step_seconds": 2.27257, "tokens_per_second": 7209,
       "trainer_eta_seconds": 440532, "finished": False, "crash": None}),
+    # One record printed twice (the callback's echo, rounded, and the Trainer's dict): one log; a log
+    # of dicts without step numbers times logs, not steps (no step time).
+    ("broken-llamafactory-issue2810-nan-grad-callbacks-echo.log", T0, "end", "epoch 0.04 · broken", "broken",
+     {"step": 4, "logged_steps": True, "loss": 0.0, "grad_norm": "nan", "lr": 0.049979, "step_seconds": None,
+      "data": epoch(0.04),
+      "broken": "grad norm is nan at 3 logs in a row: the run is broken (its updates are skipped or corrupt)"}),
+    # A bar with a warning glued after it; a dict before the first bar; the latest dict's figures.
+    ("hf-unsloth-studio-pr4547-string-values-bar-glued-warning.log", T0, T0, "step 18/30 · …", "measuring",
+     {"step": 18, "total_steps": 30, "loss": 14.64, "grad_norm": 2.938, "lr": 0.000144, "step_seconds": 1.65,
+      "trainer_eta_seconds": 19, "data": epoch(0.007895)}),
+    ("hf-open-r1-issue483-header-only-total-steps.log", T0, "end", "waiting for first step", "working",
+     {"step": None, "total_steps": 196, "loss": None}),
+    # The last epoch's bar full (2/2 on 4 ranks) is not the end: llama-recipes evaluates and sums up after it.
+    # The step is the bar's 2/2, as for the other llama-recipes logs (its description's "step 1/2 completed"
+    # counts batches from 0).
+    ("generic-llama-recipes-llama-cookbook-issue408-fsdp-4-ranks.log", T0, T0, "step 2/2 · …", "measuring",
+     {"step": 2, "total_steps": 2, "loss": 1.736147165298462, "step_seconds": 34.89, "trainer_eta_seconds": 0,
+      "finished": False, "data": epoch(1)}),
+    # The last record reaches the total with a null loss: done, the last real loss kept; clocks in days.
+    ("generic-llamafactory-trainer-log-jsonl-luojiu-7b-base-tail-days.log", T0, T0, "done · step 8712/8712", "done",
+     {"loss": 1.3703, "lr": 2.60072200469752e-11, "finished": True, "trainer_eta_seconds": 0,
+      "step_seconds": 213 / 5, "data": epoch(3.0)}),
+    ("generic-llamafactory-trainer-log-jsonl-nsllm-head-days-eta.log", T0, T0, "step 50/2178 · 9.1 steps/h", "training",
+     {"loss": 2.0939, "lr": 2.2477064220183487e-05, "trainer_eta_seconds": 9 * 86400 + 16 * 3600 + 41 * 60 + 35,
+      "steps_per_hour": 5 * 3600 / 1967, "step_seconds": 1968 / 5}),
+    # An evaluation-only job that wrote its results is done.
+    ("nanochat-rtx4070-base-eval-only-core.log", T0, T0, "done · evaluation only", "done",
+     {"step": None, "loss": None, "finished": True, "crash": None}),
+    ("crash-nanochat-rtx4070-core-eval-oom-glued-traceback.log", T0, T0, "step 19999/200000 · crashed", "crashed",
+     {"loss": 3.706422, "step_seconds": 1.12687, "tokens_per_second": 14539,
+      "crash": {"error": "torch.AcceleratorError: CUDA error: out of memory", "at": T0}}),
+    ("torchtitan-issue1232-pp-loss-minus1-total-steps.log", T0, "end", "step 4/10 · 28k tok/h/GPU", "training",
+     {"loss": None, "total_steps": 10, "tokens_per_second": 8, "steps_per_hour": 3 * 3600 / 183.717,
+      "eta_seconds": 6 * 183.717 / 3}),
+    ("modded-nanogpt-2025-07-18-tritonmuon-done-no-eol.txt", T0, T0 + 7200, "done · step 1750/1750", "done",
+     {"loss": None, "step_seconds": 0.0966, "stalled": False, "eval": {"val_loss": {"value": 3.278, "step": 1750}}}),
+    ("hivemind-issue455-progress-then-out-of-sync.log", T0, "end", "epoch #15040 · 4 peers", "working",
+     {"step": None, "crash": None,
+      "collaboration": {"epoch": 15040, "samples": 64, "peers": 4, "eta_seconds": 16.79}}),
+    ("generic-custom-nanogpt-issue215-loss-nan.log", T0, T0, "step 3060 · diverged", "diverged",
+     {"loss": None, "step_seconds": 1.01823,
+      "eval": {"train_loss": {"value": 4.039, "step": 3000}, "val_loss": {"value": 4.0427, "step": 3000}}}),
+    ("generic-custom-parameter-golf-issue839-modded-nanogpt-style.log", T0, T0, "step 5750/20000 · …", "measuring",
+     {"loss": 2.0206, "step_seconds": 0.0435,
+      "eval": {"val_loss": {"value": 2.1455, "step": 5600}, "val_bpb": {"value": 1.2674, "step": 5600}}}),
+    ("generic-lightning-pytorch-lightning-issue4225-progress-bar.log", T0, T0, "step 5/18 · …", "measuring",
+     {"loss": 9.847, "step_seconds": 4.14, "trainer_eta_seconds": 53, "data": epoch(0)}),
+    # ``iter 62 step 1``: 32 to 63 iterations a step, so no step time (the iter time is one iteration's).
+    ("generic-litgpt-issue1224-lora-val-na.log", T0, T0, "step 1 · …", "measuring",
+     {"loss": 3.669, "eval": None, "step_seconds": None}),
+    ("generic-megatron-deepspeed-bigscience-file-tr11-176B-chronicles-loss-spike.log", T0, T0,
+     "step 31251/115311 · 142.3M tok/h", "training",
+     {"total_steps": 115311, "loss": 2.235667, "lr": 5.277e-05, "grad_norm": 0.205, "step_seconds": 106.13}),
+    ("generic-megatron-lm-epfllm-megatron-llm-issue11-slow.log", T0, T0, "step 125/250000 · 40 steps/h", "training",
+     {"loss": 2.477393, "lr": 9.375e-06, "grad_norm": 0.356, "step_seconds": 89.0752,
+      "steps_per_hour": 4 * 3600 / (86.5452 + 87.8716 + 89.4748 + 89.0752)}),
+    ("generic-megatron-lm-issue60-fp16-skipped-no-loss.log", T0, T0, "step 10/120000 · …", "measuring",
+     {"loss": None, "lr": 0.0, "step_seconds": 1.9939}),
+    ("generic-mlx-lm-mlx-examples-issue557-mixtral.log", T0, T0, "step 110/3000 · …", "measuring",
+     {"loss": 1.188, "lr": 1e-05, "step_seconds": 1 / 0.780, "tokens_per_second": 84.555,
+      "eval": {"val_loss": {"value": 2.48, "step": 1}}}),
+    ("generic-mlx-lm-pr330-cuda-backend.log", T0, T0, "step 50 · …", "measuring",
+     {"total_steps": None, "loss": 1.585, "lr": 1e-05, "step_seconds": 1 / 23.6, "tokens_per_second": 7889.451,
+      "eval": {"val_loss": {"value": 2.936, "step": 1}}}),
+    ("generic-nemo-bionemo-recipes-pr740-nemo2-text-lines.log", T0, T0, "step 125/149 · …", "measuring",
+     {"loss": 1.34, "lr": 3e-05, "step_seconds": 0.03147, "eval": {"val_loss": {"value": 4.106, "step": None}}}),
+    ("generic-torchtune-pr640-step-loss-gpu-resources.log", T0, T0, "step 17 · no timing", "measuring",
+     {"loss": 0.9709498286247253, "lr": 2e-05, "step_seconds": None}),
 ]  # fmt: skip
 
 
@@ -340,6 +408,21 @@ GENERIC_READ = {
     "generic-custom-slm-training-metrics-jsonl-relaunch.log": "step, loss, lr, tokens",
     "generic-custom-llama2c-issue461-tinystories-mps.log": "step, loss, lr, step time, eval",
     "generic-megatron-deepspeed-issue396-no-loss-grad-norm-nan.log": "step, total, lr, grad norm, step time, tokens",
+    "generic-custom-nanogpt-issue215-loss-nan.log": "step, loss, step time, eval",
+    "generic-lightning-pytorch-lightning-issue4225-progress-bar.log": "step, total, epoch, loss, step time, elapsed, ETA",
+    "generic-litgpt-issue1224-lora-val-na.log": "step, epoch, loss",
+    "generic-llama-recipes-llama-cookbook-issue408-fsdp-4-ranks.log":
+        "step, total, epoch, loss, step time, elapsed, ETA",
+    "generic-llamafactory-trainer-log-jsonl-luojiu-7b-base-tail-days.log": "step, total, epoch, loss, lr, elapsed, ETA",
+    "generic-llamafactory-trainer-log-jsonl-nsllm-head-days-eta.log": "step, total, epoch, loss, lr, elapsed, ETA",
+    "generic-megatron-deepspeed-bigscience-file-tr11-176B-chronicles-loss-spike.log":
+        "step, total, loss, lr, grad norm, step time, tokens",
+    "generic-megatron-lm-epfllm-megatron-llm-issue11-slow.log": "step, total, loss, lr, grad norm, step time",
+    "generic-megatron-lm-issue60-fp16-skipped-no-loss.log": "step, total, lr, step time",
+    "generic-mlx-lm-mlx-examples-issue557-mixtral.log": "step, total, loss, lr, step time, tok/s, tokens, eval",
+    "generic-mlx-lm-pr330-cuda-backend.log": "step, loss, lr, step time, tok/s, tokens, eval",
+    "generic-nemo-bionemo-recipes-pr740-nemo2-text-lines.log": "step, total, epoch, loss, lr, step time, eval",
+    "generic-torchtune-pr640-step-loss-gpu-resources.log": "step, loss, lr",
 }  # fmt: skip
 
 
@@ -354,7 +437,9 @@ def test_every_generic_log_says_what_it_read() -> None:
     from tests.reallogs import REAL
 
     generic = {p.name for p in REAL.iterdir() if p.name.startswith("generic-")}
-    assert sorted(GENERIC_READ) == sorted(generic - {"generic-custom-nanogpt-issue110-iter-loss-time.log"})
+    # nanoGPT's own lines and a modded-nanogpt-style record have parsers of their own.
+    own = {"generic-custom-nanogpt-issue110-iter-loss-time.log", "generic-custom-parameter-golf-issue839-modded-nanogpt-style.log"}
+    assert sorted(GENERIC_READ) == sorted(generic - own)
 
 
 def test_a_known_format_says_nothing_of_the_generic_reader(tmp_path: Path) -> None:
@@ -363,17 +448,50 @@ def test_a_known_format_says_nothing_of_the_generic_reader(tmp_path: Path) -> No
     assert not any(line.startswith("generic:") for line in data["details"])
 
 
-def test_a_finished_record_without_a_final_newline_reads_its_last_line(tmp_path: Path) -> None:
-    """modded-nanogpt's track-2 record ends without a newline: --once, an hour later, reads it done, whole."""
+@pytest.mark.parametrize(("name", "status", "finished"), [
+    ("modded-nanogpt-track2-medium-2025-09-11-done-no-eol.txt", "done · step 5690/5690",
+     "Finished: peak memory allocated: 53988 MiB reserved: 56448 MiB"),
+    ("modded-nanogpt-2025-07-18-tritonmuon-done-no-eol.txt", "done · step 1750/1750",
+     "Finished: peak memory allocated: 34460 MiB reserved: 48914 MiB"),
+])  # fmt: skip
+def test_a_finished_record_without_a_final_newline_reads_its_last_line(
+    tmp_path: Path, name: str, status: str, finished: str
+) -> None:
+    """modded-nanogpt's records end without a newline: --once, an hour later, reads them done, whole."""
     log = tmp_path / "record.txt"
-    log.write_text("\n".join(body("modded-nanogpt-track2-medium-2025-09-11-done-no-eol.txt")), encoding="utf-8")
+    log.write_text("\n".join(body(name)), encoding="utf-8")
     os.utime(log, (T0, T0))
     monitor = Monitor(log, clock=lambda: T0 + 3600)
     monitor.read_once(log)
     data = snap(monitor, T0 + 3600)
-    assert (data["status_line"], data["state"]) == ("done · step 5690/5690", "done")
-    assert "Finished: peak memory allocated: 53988 MiB reserved: 56448 MiB" in data["details"]
-    assert data["source"]["lines_read"] == len(body("modded-nanogpt-track2-medium-2025-09-11-done-no-eol.txt"))
+    assert (data["status_line"], data["state"]) == (status, "done")
+    assert finished in data["details"]
+    assert data["source"]["lines_read"] == len(body(name))
+
+
+def test_an_evaluation_only_job_that_wrote_its_results_is_done(tmp_path: Path) -> None:
+    """nanochat's base_eval alone: its figures, and done once it says where it wrote them."""
+    data = snap(cold(tmp_path, "nanochat-rtx4070-base-eval-only-core.log"), T0)
+    evals = data["training"]["eval"]
+    assert (evals["train_bpb"]["value"], evals["val_bpb"]["value"], evals["core"]["value"]) == (0.847593, 0.903612, 0.1255)
+    assert len(evals) == 2 + 22 + 1  # two bpb, 22 tasks, CORE
+    assert data["details"][:2] == [
+        "Finished: Results written to: /home/sun0115/.cache/nanochat/base_eval/base_model_200000.csv",
+        "Evaluation only, no training step: train_bpb 0.8476, val_bpb 0.9036, core 0.1255, hellaswag_zeroshot 0.3489",
+    ]
+
+
+def test_a_traceback_glued_to_an_unfinished_eval_task_is_no_figure(tmp_path: Path) -> None:
+    """The CORE eval died on its 22nd task: 21 tasks read, no CORE metric, no bad line."""
+    data = snap(cold(tmp_path, "crash-nanochat-rtx4070-core-eval-oom-glued-traceback.log"), T0)
+    evals = data["training"]["eval"]
+    assert "core" not in evals and "bigbench_language_identification" not in evals and len(evals) == 1 + 21
+
+
+def test_a_pipeline_stage_s_placeholder_loss_is_said_as_such(tmp_path: Path) -> None:
+    monitor = cold(tmp_path, "torchtitan-issue1232-pp-loss-minus1-total-steps.log")
+    data = snap(monitor, monitor.last_event_at() or T0)
+    assert "No loss here: loss is on the last pipeline stage" in data["details"]
 
 
 def test_a_crash_line_is_the_run_s_last_word(tmp_path: Path) -> None:

@@ -197,6 +197,8 @@ class TrainStep:
     ``tokens`` the tokens this line's step(s) processed when the trainer says so directly.
     ``logged``: the log prints no step number (an HF Trainer's dicts without the progress bar),
     so ``step`` counts the logged entries and the position is the ``epoch``.
+    ``ends_at_total``: reaching ``total_steps`` ends the run; False when the total is one
+    epoch's bar (llama-recipes' last epoch), whose run ends when the trainer prints its summary.
     """
 
     at: float | None
@@ -223,6 +225,7 @@ class TrainStep:
     row_group: int | None = None
     figures: tuple[tuple[str, float], ...] = ()
     logged: bool = False
+    ends_at_total: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,10 +265,15 @@ class StageStart:
 
 @dataclass(frozen=True, slots=True)
 class StageEnd:
-    """The trainer printed its end-of-training summary."""
+    """The trainer printed its end-of-training summary.
+
+    ``evaluation``: an evaluation job's end (nanochat's base_eval wrote its results): the end of
+    the run only for a log with no training step; inside a training run it is one more evaluation.
+    """
 
     at: float | None
     summary: str | None = None
+    evaluation: bool = False
 
 
 @dataclass(frozen=True, slots=True)

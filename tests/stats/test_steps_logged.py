@@ -84,3 +84,12 @@ def test_undated_dicts_are_timed_as_they_arrive(tmp_path: Path) -> None:
     assert snapshot.training is not None
     assert snapshot.training["steps_per_hour"] == pytest.approx(3600 / 420)
     assert (snapshot.state, snapshot.status_line) == ("training", "epoch 0.08 · loss 0.588")
+
+
+def test_the_time_between_logs_is_no_step_time(tmp_path: Path) -> None:
+    """Dicts 5 min apart, each after an unknown number of steps: a rate of logs, never a step time."""
+    monitor = cold(tmp_path, stamped(DICTS[:4], 300), T0 + 900)
+    snapshot = monitor.snapshot(T0 + 900)
+    assert snapshot.training is not None and snapshot.training["step_seconds"] is None
+    assert not any(line.startswith("step ") for line in snapshot.details)
+    assert "12 logged steps/h (over 15 min)" in snapshot.details

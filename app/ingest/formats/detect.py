@@ -35,7 +35,7 @@ _SIGNATURES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     # base_eval and base_train's end: a cold start may land in a long evaluation
     ("nanochat", "-shot, type: ", re.compile(r"^Evaluating: \S+ \(\d+-shot, type: ")),
     ("nanochat", "bpb", re.compile(r"^(?:train bpb|val bpb|Minimum validation bpb): [\d.]+$")),
-    ("nanochat", "CORE", re.compile(r"^CORE metric: [\d.]+$")),
+    ("nanochat", "CORE", re.compile(r"^(?:Chat)?CORE metric: [\d.]+$")),
     ("nanogpt", "iter ", re.compile(r"^iter \d+: loss \S+, time ")),
     ("nanogpt", "train loss", re.compile(r"^step \d+: train loss \S+, val loss ")),
     ("nanogpt", "tokens per iteration", re.compile(r"^tokens per iteration will be: ")),

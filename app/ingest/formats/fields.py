@@ -17,6 +17,7 @@ from typing import Generic, TypeVar
 # Colour codes and other CSI sequences (torchtitan colours every step line, bittensor and
 # hivemind colour levels): research note §0.1.
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
+_DAYS = re.compile(r"(\d{1,6}) days?, (\d{1,2}:\d\d:\d\d)")
 _THOUSANDS = re.compile(r"^[-+]?\d{1,3}(?:,\d{3})+(?:\.\d*)?$")
 # A line longer than this is no trainer's record: parse only its head (never slow, never raise).
 MAX_LINE_CHARS = 16_384
@@ -80,16 +81,26 @@ def integer(text: str | None) -> int | None:
 
 
 def clock_seconds(text: str | None) -> float | None:
-    """``07:54`` or ``1:02:03`` (tqdm's elapsed/remaining) in seconds; None for ``?``, garbage or none."""
+    """``07:54`` or ``1:02:03`` (tqdm's elapsed/remaining) in seconds; None for ``?``, garbage or none.
+
+    A clock past a day may lead with Python's ``str(timedelta)`` days: ``4 days, 7:19:52``
+    (LLaMA-Factory's ``elapsed_time`` and ``remaining_time``).
+    """
     if text is None:
         return None
+    days = 0
+    if "day" in text:
+        m = _DAYS.fullmatch(text.strip())
+        if m is None:
+            return None
+        days, text = int(m.group(1)), m.group(2)
     parts = text.split(":")
     if not 2 <= len(parts) <= 3 or not all(p.isdigit() and len(p) <= 6 for p in parts):
         return None
     total = 0
     for part in parts:
         total = total * 60 + int(part)
-    return float(total)
+    return float(days * 86400 + total)
 
 
 class Kind(enum.Enum):

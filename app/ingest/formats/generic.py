@@ -57,6 +57,7 @@ _BARE_DURATION = re.compile(rf"(?:^|\|)\s*({NUM})\s?(ms|s)\s*(?=\||$)")
 _END = re.compile(
     r"(?i)^(?:total )?training (?:time|took|completed?|finished|done|is done|has finished)\b"
     r"|^`?trainer\.fit`? stopped|^\[after training is done\]|^finished training\b|^exiting program (?:at|after)\b"
+    r"|^key: avg_train_\w+, value:"  # llama-recipes' results, printed once training returned
 )
 # The PyTorch examples' ``Train Epoch: 1 [6400/60000 (11%)]\tLoss: 0.29``: a position in the epoch.
 _PROGRESS = re.compile(r"\[\s*(\d{1,12})/(\d{1,12})\s*\((\d{1,3})%\)\]")
@@ -308,6 +309,10 @@ class GenericParser(PrefixDated):
         elapsed = got[Field.ELAPSED].value if Field.ELAPSED in got else None
         eta = got[Field.ETA].value if Field.ETA in got else None
         full_epoch = False
+        # A bar that names its epoch counts that epoch's batches: full, it is not the run's end,
+        # which the trainer's end line says (llama-recipes evaluates and sums up after its last
+        # epoch; Lightning says ``Trainer.fit`` stopped).
+        ends_at_total = bar is None or epoch is None
         if bar is not None:
             step = bar.step
             total = bar.total
@@ -328,9 +333,10 @@ class GenericParser(PrefixDated):
             step = int(step_reading.value)
             if step_reading.total is not None:
                 total = step_reading.total
-            iters = _iterations_per_step(readings, step)
-            if iters is not None and step_seconds is not None and (Field.STEP_TIME in got):
-                step_seconds *= iters  # ``iter time`` is one iteration's; a step is several
+            if step_seconds is not None and Field.STEP_TIME in got:
+                # ``iter time`` is one iteration's; a step is several, when the counters say how many.
+                iters = _iterations_per_step(readings, step)
+                step_seconds = step_seconds * iters if iters is not None else None
         else:
             return
         if total is not None:
@@ -373,6 +379,7 @@ class GenericParser(PrefixDated):
                 mfu=got[Field.MFU].value if Field.MFU in got else None,
                 trainer_eta_seconds=eta,
                 epoch=epoch,
+                ends_at_total=ends_at_total,
             )
         )
 
@@ -409,6 +416,8 @@ def _decide(line: _Line) -> _Line:
         return line
     if has_step and any(r.field in _FIGURES for r in readings):
         return line
+    if has_step and _progress_only(readings):
+        return line  # LLaMA-Factory's last record: no loss (null), but the step reached its total
     if not has_step and any(r.field is Field.TOTAL for r in readings):
         line.what = "total"
         return line
@@ -417,6 +426,14 @@ def _decide(line: _Line) -> _Line:
         return line
     line.what = "other"
     return line
+
+
+def _progress_only(readings: list[Reading]) -> bool:
+    """A step with its total and the run's clock (elapsed, remaining, percent) but no figure: a
+    record of where the run is, which the run's last one may be."""
+    position = _position(readings)
+    total = (position is not None and position.total is not None) or any(r.field is Field.TOTAL for r in readings)
+    return total and any(r.field in (Field.ELAPSED, Field.ETA, Field.PERCENT) for r in readings)
 
 
 def _position(readings: list[Reading]) -> Reading | None:
@@ -432,12 +449,20 @@ def _position(readings: list[Reading]) -> Reading | None:
 
 
 def _iterations_per_step(readings: list[Reading], step: int) -> int | None:
-    """Iterations per optimizer step when a line counts both (``iter 3051000 step 610200``: 5)."""
+    """Iterations per optimizer step when a line counts both (``iter 3051000 step 610200``: 5), 1
+    when it counts one; None when its two counters do not pin it down (``iter 62 step 1``).
+
+    The step is ``n // k`` for n iterations done (litgpt steps the optimizer every k iterations,
+    and prints ``iter`` counting from 0 or from 1: n is ``iter`` or ``iter + 1``), so k lies in
+    ``(iter / (step + 1), (iter + 1) / step]``: early in a run that is a range, and no step time is
+    better than an invented one.
+    """
     iters = [r for r in readings if r.field is Field.STEP and r.name in ("iter", "iteration")]
     if not iters or step <= 0 or int(iters[0].value) == step:
-        return None
-    per_step = round(iters[0].value / step)
-    return per_step if per_step >= 1 else None
+        return 1
+    count = int(iters[0].value)
+    most, least = (count + 1) // step, count // (step + 1) + 1
+    return most if most == least and most >= 1 else None
 
 
 def _step_seconds(got: dict[Field, Reading]) -> float | None:

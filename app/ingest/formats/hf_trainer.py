@@ -14,6 +14,7 @@ positions are held, not guessed (a cold start can begin inside an evaluation).
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Iterable
 
@@ -52,7 +53,12 @@ BARS_TO_TRUST = 2
 _CHECKPOINT = re.compile(r"Saving model checkpoint to \S*checkpoint-(\d{1,12})\b")
 _DICT_START = re.compile(r"\{['\"]")
 # Eval dict keys that describe the evaluation run, not the model.
-_EVAL_BOOKKEEPING = ("eval_runtime", "eval_samples_per_second", "eval_steps_per_second")
+_EVAL_BOOKKEEPING = ("eval_runtime", "eval_samples_per_second", "eval_steps_per_second", "eval_samples",
+                     "test_runtime", "test_samples_per_second", "test_steps_per_second", "test_samples",
+                     "predict_runtime", "predict_samples_per_second", "predict_steps_per_second", "predict_samples")
+# ``***** eval metrics *****`` and its ``  eval_loss               =     2.3456`` lines.
+_METRICS_HEADER = re.compile(r"\*{5} (?:eval|test|predict) metrics \*{5}")
+_METRIC = re.compile(r"\s{1,8}((?:eval|test|predict)_\w{1,60}|perplexity)\s*=\s*(-?[\d.]+(?:[eE][-+]?\d+)?|nan|inf)\s*")
 _STEP_KEYS = {"loss", "learning_rate", "grad_norm", "epoch", "num_input_tokens_seen", "step", "total_flos"}
 
 
@@ -73,10 +79,11 @@ class HfTrainerParser(PrefixDated):
         self._rate_seconds: float | None = None  # the last step time a bar printed whole
         self._logged = 0  # loss dicts seen while no bar gives the step
         self._advancing: tuple[int, int, int] | None = None  # (total, position, bars) of bars alone
-        # (loss, epoch, lr, printed through a logger) of the last log record
-        self._last_record: tuple[float | None, float | None, float | None, bool] | None = None
+        # (loss, epoch, lr as printed; printed through a logger) of the last log record
+        self._last_record: tuple[tuple[str | None, ...], bool, frozenset[str], bool] | None = None
         self._bar_since_record = False
         self._through_logger = False  # the line being read came through a logger's prefix
+        self._evaluating = False  # an evaluation began and no training record followed yet
 
     def feed(self, lines: Iterable[str]) -> list[Event]:
         """Parse lines in log order; end with a ``Tick`` when a prefix carried a time."""
@@ -125,7 +132,8 @@ class HfTrainerParser(PrefixDated):
             pairs = _pairs(stripped)
             if not pairs:
                 return Kind.PARTIAL, None
-            return Kind.FULL, lambda: self._dict(pairs)
+            quoted = "': '" in stripped or '": "' in stripped
+            return Kind.FULL, lambda: self._dict(pairs, quoted)
         if "|" in text and "/" in text:
             m = _BAR.search(text)
             if m is not None:
@@ -140,9 +148,18 @@ class HfTrainerParser(PrefixDated):
                 return Kind.FULL, lambda: self._checkpoint(saved)
         if "*****" in text:
             if "Running training" in text:
-                return Kind.FULL, lambda: [StageStart(at=None)]
+                return Kind.FULL, lambda: self._running(False, [StageStart(at=None)])
             if "Running Evaluation" in text or "Running Prediction" in text:
-                return Kind.FULL, lambda: [TrainingPause(at=None, reason="evaluation")]
+                return Kind.FULL, lambda: self._running(True, [TrainingPause(at=None, reason="evaluation")])
+            if _METRICS_HEADER.search(text):
+                # The examples' ``trainer.log_metrics("eval", …)``: an evaluation job's results
+                # (the end of the job when it trained nothing).
+                return Kind.FULL, lambda: [StageEnd(at=None, summary=text.strip(), evaluation=True)]
+        if " = " in text and text.startswith("  "):
+            m = _METRIC.fullmatch(text)
+            if m is not None and m.group(1) not in _EVAL_BOOKKEEPING:
+                metric = EvalResult(at=None, name=m.group(1), value=number(m.group(2)))
+                return Kind.OPEN, lambda: [metric]
         if "Total " in text and " steps = " in text:
             m = _TOTAL_STEPS.search(text)
             if m is not None:
@@ -164,6 +181,10 @@ class HfTrainerParser(PrefixDated):
         if tail is None or tail == text[m.end() :]:
             return [text]  # no record after the bar, just the rest of it
         return [text[: m.end()], tail]
+
+    def _running(self, evaluating: bool, events: list[Event]) -> list[Event]:
+        self._evaluating = evaluating
+        return events
 
     def _checkpoint(self, saved: int) -> list[Event]:
         """The Trainer saves ``checkpoint-N`` at global step N: a held bar at that position trains."""
@@ -189,7 +210,7 @@ class HfTrainerParser(PrefixDated):
         self._bar_since_record = True
         self._bar_total = total
         before: list[Event] = []
-        if self._train_total is None and self._trust_bars_alone(n, total):
+        if self._train_total is None and not self._evaluating and self._trust_bars_alone(n, total):
             held = self._unconfirmed
             if held is not None and held.total_steps == total and held.step < n:
                 before.append(held)  # the position held until now was a training step too
@@ -252,6 +273,17 @@ class HfTrainerParser(PrefixDated):
             )
         ]
 
+    def _echo_figures(self, values: dict[str, float | None]) -> list[Event]:
+        """The figures of an echoed record that its first printing lacked, for the same log."""
+        figures = tuple(
+            (k, v) for k, v in values.items() if k not in _STEP_KEYS and v is not None and finite(v) is not None
+        )
+        tokens_seen = values.get("num_input_tokens_seen")
+        if values.get("grad_norm") is None and not figures and tokens_seen is None:
+            return []
+        return [StepFigures(at=None, grad_norm=values.get("grad_norm"), figures=figures,
+                            tokens_seen=int(tokens_seen) if tokens_seen is not None and finite(tokens_seen) else None)]
+
     def _trust_bars_alone(self, n: int, total: int) -> bool:
         """Bars of one total that keep advancing, with no header or dict to say: the training bar."""
         seen = self._advancing
@@ -265,21 +297,31 @@ class HfTrainerParser(PrefixDated):
             return True
         return False
 
-    def _dict(self, pairs: dict[str, str]) -> list[Event]:
+    def _dict(self, pairs: dict[str, str], quoted: bool = False) -> list[Event]:
         values = {k: number(v) for k, v in pairs.items()}
         if "loss" in pairs or "learning_rate" in pairs or "current_steps" in pairs:
             # The same record twice in a row, nothing between (LLaMA-Factory's callback logs the
-            # Trainer's dict again): one log, counted once.
-            record = (values.get("loss"), values.get("epoch"), values.get("learning_rate", values.get("lr")),
-                      self._through_logger)
+            # Trainer's dict again, before or after it, rounded its own way: ``0.0000`` for
+            # ``0.0``, ``4.9999e-02`` for ``0.04999871…``): one log, counted once.
+            printed = (pairs.get("loss"), pairs.get("epoch"), pairs.get("learning_rate", pairs.get("lr")))
             last = self._last_record
-            # One printed bare, the other through a logger: the Trainer's dict and its echo. Two
-            # bare dicts alike are two logs (a broken run repeats itself exactly).
-            echo = (last is not None and record[:3] == last[:3] and record[3] != last[3]
-                    and not self._bar_since_record)
-            self._last_record, self._bar_since_record = record, False
-            if echo:
-                return []
+            keys = frozenset(pairs)
+            # Printed by another hand: one bare and one through a logger, other keys (the echo has
+            # no grad norm), or other digits for the same figures (a fork prints its echo bare).
+            # Two dicts printed alike are two logs (a broken run repeats itself exactly), and the
+            # Trainer's quoted ``.4g`` strings round too coarsely to tell a log from its echo.
+            echo = (last is not None and not self._bar_since_record
+                    and all(_same_figure(a, b) for a, b in zip(printed, last[0]))
+                    and (last[1] != self._through_logger or last[2] != keys
+                         or (printed != last[0] and not quoted and not last[3])))
+            self._last_record = (printed, self._through_logger, keys, quoted)
+            self._bar_since_record = self._evaluating = False
+            if echo and "current_steps" not in pairs:
+                # What only the second printing holds (the Trainer's grad norm beside a callback's
+                # echo) belongs to the same log. (LLaMA-Factory's own record, with the step and
+                # its clock, is read whichever comes first: it says more.)
+                assert last is not None
+                return self._echo_figures({k: v for k, v in values.items() if k not in last[2]})
         if "current_steps" in pairs:
             return self._callback_record(pairs, values)
         if "train_runtime" in pairs and "loss" not in pairs:
@@ -305,7 +347,9 @@ class HfTrainerParser(PrefixDated):
                 self._step = held.step
                 events.append(held)
         self._unconfirmed = None
-        self._confirmed = self._confirmed or self._bar_total == self._train_total
+        # (Confirmed only by a bar: a dict read before any bar confirms nothing, and the bars
+        # after it must still be able to say which one trains.)
+        self._confirmed = self._confirmed or (self._bar_total is not None and self._bar_total == self._train_total)
         figures = tuple(
             (k, v) for k, v in values.items() if k not in _STEP_KEYS and v is not None and finite(v) is not None
         )
@@ -370,7 +414,7 @@ def _last_position(events: list[Event]) -> list[Event]:
     """
     kept: list[Event] = []
     for event in events:
-        if isinstance(event, TrainStep) and kept and isinstance(kept[-1], TrainStep):
+        if isinstance(event, TrainStep) and kept and isinstance(kept[-1], TrainStep) and not kept[-1].logged:
             kept[-1] = event
         else:
             kept.append(event)
@@ -382,9 +426,35 @@ def _pairs(text: str) -> dict[str, str]:
     return {m.group(2): m.group(3).strip("'\"") for m in _PAIR.finditer(text)}
 
 
+def _same_figure(a: str | None, b: str | None) -> bool:
+    """Two printings of one figure: equal once each is rounded to the other's printed digits."""
+    if a is None or b is None:
+        return a is b
+    x, y = number(a), number(b)
+    if x is None or y is None or not (math.isfinite(x) and math.isfinite(y)):
+        return x is not None and y is not None and (x == y or (math.isnan(x) and math.isnan(y)))
+    return abs(x - y) <= max(_half_unit(a), _half_unit(b)) * (1 + 1e-9)
+
+
+def _half_unit(text: str) -> float:
+    """Half the unit of the last digit printed: ``0.0000`` → 5e-05, ``4.9999e-02`` → 5e-07."""
+    mantissa, _, exponent = text.strip("'\" ").lower().partition("e")
+    decimals = len(mantissa.partition(".")[2])
+    power = integer(exponent.lstrip("+")) if exponent else 0
+    return 0.5 * 10.0 ** ((power or 0) - decimals)
+
+
 def _split_dict(part: str) -> list[str]:
-    """A bar with a dict glued after it: the bar, then the dict."""
+    """A bar with a dict glued after it: the bar, then the dict; a dict with a bar glued after
+    it: the dict, then the bar."""
     if "{" not in part:
+        return [part]
+    head = part.lstrip()
+    if head.startswith(("{'", '{"')):
+        close = part.find("}")
+        rest = part[close + 1 :] if close >= 0 else ""
+        if rest.strip() and "|" in rest and _BAR.search(rest) is not None:
+            return [part[: close + 1], rest]
         return [part]
     m = _DICT_START.search(part)
     if m is None or m.start() == 0 or not part[: m.start()].strip():

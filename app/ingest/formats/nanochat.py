@@ -53,10 +53,16 @@ _EVAL_PAIR = re.compile(rf"([A-Za-z][\w@ ./-]{{0,60}}): ({_NUM})")
 _GPU = re.compile(r"GPU: (.{1,200}) \| Peak FLOPS \(BF16\): (\S+)")
 _SEQUENCES = re.compile(r"Total sequences per step: ([\d,]+)")
 _TOTAL_TIME = re.compile(r"Total training time: ([\d.]+)m")
+# base_eval's task line, printed in two parts: the head, then (when the task is done) its
+# figures. Later versions insert fields before the time (``| evaluated: 10042 | skipped: 0``).
+_EVAL_HEAD = re.compile(r"Evaluating: (\S{1,100}) \(\d+-shot, type: [\w ]{1,40}\)\.\.\. ?")
 _BASE_EVAL = re.compile(
-    r"Evaluating: (\S{1,100}) \(\d+-shot, type: [\w ]{1,40}\)\.\.\. ?"
-    r"accuracy: ([\d.]+) \| centered: ([-\d.]+) \| time: ([\d.]+)s"
+    r"accuracy: ([\d.]+) \| centered: ([-\d.]+)(?: \| [a-z_ ]{1,30}: [\w.]{1,20}){0,6} \| time: ([\d.]+)s"
 )
+# base_eval's end: it wrote its results (``Results written to: …csv``); versions before 2026
+# print the csv instead, whose last row is ``CORE , , 0.221946``.
+_RESULTS_WRITTEN = re.compile(r"Results written to: \S.{0,400}")
+_CORE_ROW = re.compile(rf"CORE\s*,\s*,\s*({_NUM})\s*")
 _BPB = re.compile(rf"(train|val) bpb: ({_NUM})")
 _CORE = re.compile(rf"CORE metric: ({_NUM})")
 # base_train's plan: ``Calculated number of iterations from target data:param ratio: 615,173``
@@ -65,6 +71,9 @@ _ITERATIONS = re.compile(r"(?:Calculated number of iterations from [^:]{1,80}|Us
                          r"(?::[^:]{0,40})?: ([\d,]+)")
 _MIN_BPB = re.compile(rf"Minimum validation bpb: ({_NUM})")
 _TASK = re.compile(r"  ([A-Za-z][\w-]{0,40}): ([\d.]+)%")
+# chat_eval: ``ARC-Easy accuracy: 64.31%`` per task, then (all tasks done) ``ChatCORE metric: 0.2412``, its last line.
+_CHAT_TASK = re.compile(r"([A-Za-z][\w-]{0,40}) accuracy: ([\d.]+)%")
+_CHATCORE = re.compile(rf"ChatCORE metric: ({_NUM})")
 # Keys of the step line: a piece holding them but not starting like a record is a torn tail.
 # A step line whose figures are whole up to the MFU, and nothing after it.
 _CUT_BEFORE_EPOCH = re.compile(r" \| dt: [\d.]+ms \| tok/sec: [\d,]+ \| (?:bf16_)?mfu: -?\d+\.\d\d$")
@@ -79,6 +88,15 @@ _EVAL_NAMES = {
 }
 # nanochat's MFU is 0.00 when its peak-FLOPS table lacks the GPU (research §1.3).
 MFU_ZERO_NOTE = "unknown: nanochat printed 0.00 (GPU not in its peak-FLOPS table)"
+
+
+def _unfinished_eval(text: str) -> list[str]:
+    """A task's head with something else glued after it (a traceback, a warning: the task never
+    printed its figures): the head says an evaluation was under way, the rest is a line of its own."""
+    m = _EVAL_HEAD.match(text)
+    if m is None or m.end() == len(text) or text.startswith("accuracy: ", m.end()):
+        return [text]
+    return [text[: m.end()].rstrip(), text[m.end() :]]
 
 
 def eval_name(label: str) -> str:
@@ -108,8 +126,9 @@ class NanochatParser(PrefixDated):
             if line is None:
                 continue
             for text in split_glued(line, _GLUED) if ("tep " in line) else (line,):
-                for emit in self._joiner.records(text):
-                    events.extend(emit())
+                for piece in _unfinished_eval(text) if text.startswith("Evaluating: ") else (text,):
+                    for emit in self._joiner.records(piece):
+                        events.extend(emit())
         for emit in self._joiner.end_records():
             events.extend(emit())
         if times.latest is not None:
@@ -131,7 +150,7 @@ class NanochatParser(PrefixDated):
             return self._step_line(text)
         if text.startswith("Step "):
             return self._big_step_line(text)
-        if len(text) < 5 and ("step ".startswith(text) or "Step ".startswith(text)):
+        if 0 < len(text) < 5 and ("step ".startswith(text) or "Step ".startswith(text)):
             return Kind.PARTIAL, None  # a wrap right inside the first word
         return self._other_line(text)
 
@@ -312,14 +331,28 @@ class NanochatParser(PrefixDated):
                 return Kind.FULL, lambda: [StageEnd(at=None, summary=text)]
             return Kind.OTHER, None
         if head.startswith("Evaluating: "):
-            m = _BASE_EVAL.fullmatch(text)
+            m = _EVAL_HEAD.match(text)
             if m is None:
                 return Kind.PARTIAL, None
-            name, accuracy = m.group(1), number(m.group(2))
+            if m.end() >= len(text.rstrip()):
+                # The head alone: a task under way (its figures follow when it is done).
+                return Kind.FULL, lambda: [TrainingPause(at=None, reason="evaluation")]
+            result = _BASE_EVAL.fullmatch(text, m.end())
+            if result is None:
+                return Kind.PARTIAL, None
+            name, accuracy = m.group(1), number(result.group(1))
             return Kind.FULL, lambda: [
                 TrainingPause(at=None, reason="evaluation"),
                 EvalResult(at=None, name=name, value=accuracy),
             ]
+        if head.startswith("Results writ") and _RESULTS_WRITTEN.fullmatch(text):
+            return Kind.FULL, lambda: [StageEnd(at=None, summary=text, evaluation=True)]
+        if head.startswith("CORE ") and not head.startswith("CORE metric"):
+            row = _CORE_ROW.fullmatch(text)
+            if row is not None:
+                row_events: list[Event] = [EvalResult(at=None, name="core", value=number(row.group(1))),
+                                           StageEnd(at=None, summary=f"CORE metric: {row.group(1)}", evaluation=True)]
+                return Kind.FULL, lambda: row_events
         if head.startswith(("train bpb: ", "val bpb: ")):
             m = _BPB.fullmatch(text)
             if m is not None:
@@ -335,6 +368,17 @@ class NanochatParser(PrefixDated):
             if m is not None:
                 best = EvalResult(at=None, name="min_val_bpb", value=number(m.group(1)))
                 return Kind.OPEN, lambda: [best]
+        if head.startswith("ChatCORE met"):
+            chat = _CHATCORE.fullmatch(text)
+            if chat is not None:
+                chat_events: list[Event] = [EvalResult(at=None, name="chatcore", value=number(chat.group(1))),
+                                            StageEnd(at=None, summary=text, evaluation=True)]
+                return Kind.FULL, lambda: chat_events
+        if text.endswith("%") and " accuracy: " in text:
+            task_line = _CHAT_TASK.fullmatch(text)
+            if task_line is not None:
+                chat_accuracy = EvalResult(at=None, name=task_line.group(1), value=number(task_line.group(2)))
+                return Kind.FULL, lambda: [chat_accuracy]
         if head.startswith("CORE metric:"):
             m = _CORE.fullmatch(text)
             if m is not None:

@@ -16,6 +16,7 @@ app/stats/steps/rules.py says.
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -61,6 +62,8 @@ from .timing import covered_steps, line_seconds, placed_times
 _NOT_AFTER_A_CRASH = ("measuring", "no timing", "Stalled:", "Paused:", "ETA ", "waiting for the first", "Finished:")
 # A broken or diverged run prints on but gets nowhere: no time to its end.
 _NOT_WHEN_BROKEN = ("ETA ", "Paused:")
+# The figures an evaluation job's summary leads with (nanochat's base_eval: bpb, then CORE).
+_HEADLINE = re.compile(r"bpb|core|loss|perplexity|ppl")
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +102,8 @@ class StepProgress:
         self.tokens_total = 0.0
         self.health = RunHealth()
         self._collab: CollabProgress | None = None
+        # An evaluation job's end read before any training step: (its line, when it was read).
+        self._evaluated: tuple[str, float | None] | None = None
 
     # --- applying -------------------------------------------------------------
 
@@ -124,6 +129,11 @@ class StepProgress:
         elif isinstance(event, TrainingPause):
             if self._stage is not None:
                 self._stage.pause, self._stage.pause_at = event.reason, t
+        elif isinstance(event, StageEnd) and event.evaluation:
+            # An evaluation job wrote its results: the run's end only when it trained nothing
+            # (inside a training run it is one more evaluation, its figures already taken).
+            if self._stage is None:
+                self._evaluated = (event.summary or "evaluation finished", t)
         elif isinstance(event, StageEnd):
             if self._stage is None:
                 self._end_without_steps(t)
@@ -223,6 +233,7 @@ class StepProgress:
             stage.resumed_at = t
 
     def _new_stage(self, event: TrainStep, t: float | None) -> Stage:
+        self._evaluated = None
         stage = Stage(name=event.stage, latest=event, step_time=t, began_at=t)
         # Evaluations printed before a stage's first step (step 0's validation) are its own.
         for name, (value, step) in self._pending_evals.items():
@@ -453,6 +464,8 @@ class StepProgress:
         planned = f" of {self._run.total_steps:,} planned" if self._run.total_steps is not None else ""
         details = [f"waiting for the first training step{planned}"]
         pending = [(name, value, step) for name, (value, step) in self._pending_evals.items()]
+        state: State = "working"
+        evaluated = self._evaluated
         if pending and status == "waiting for first step":
             # A log of validation lines alone (an evaluation run, or a tail that holds no step
             # line): say so, with the figures, rather than wait for a step forever.
@@ -460,6 +473,14 @@ class StepProgress:
             status = f"validation only · step {max(steps)}" if steps else "validation only"
             figures = ", ".join(f"{name} {step_text.figure(value)}" for name, value, _ in pending[-EVALS_SHOWN:])
             details = [f"Only validation lines so far, no training step: {figures}"]
+            if evaluated is not None:
+                # An evaluation job that wrote its results has finished: it trains nothing. Its
+                # headline figures (bits per byte, CORE, a loss) before the tasks' own.
+                headline = sorted(pending, key=lambda item: _HEADLINE.search(item[0].lower()) is None)
+                figures = ", ".join(f"{name} {step_text.figure(value)}" for name, value, _ in headline[:EVALS_SHOWN])
+                state, status = "done", "done · evaluation only"
+                details = [f"Finished: {step_text.clip(evaluated[0], 90)}",
+                           f"Evaluation only, no training step: {figures}"]
         evals = {name: {"value": payload.json_number(value), "step": step} for name, value, step in pending}
         details.extend(step_text.all_reduce_lines(ar))
         details.extend(step_text.error_lines(errors))
@@ -469,7 +490,9 @@ class StepProgress:
         training["eval"] = evals or None
         training["all_reduce"] = payload.all_reduce_view(ar)
         training["errors"] = payload.errors_view(errors)
-        state, status, since = self._health("working", status, None, None, details, training)
+        training["finished"] = state == "done"
+        state, status, since = self._health(state, status, evaluated[1] if state == "done" and evaluated else None,
+                                            None, details, training)
         return StepReport(
             state=state,
             status_line=status,

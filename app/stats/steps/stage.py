@@ -100,7 +100,8 @@ class Stage:
         self.pause = self.pause_at = None
         self.finished = None
         self.take_figures(event, t)
-        if self.done_at is None and event.total_steps and event.step >= event.total_steps:
+        if (self.done_at is None and event.total_steps and event.step >= event.total_steps
+                and event.ends_at_total):
             self.done_at = t if t is not None else self.step_time
 
     def take_figures(self, event: TrainStep | StepFigures, t: float | None = None) -> None:
@@ -278,9 +279,13 @@ def same_position(a: TrainStep, b: TrainStep) -> bool:
 
 
 def step_seconds(stage: Stage) -> float | None:
-    """The latest printed time of one step (tqdm's own rate for a bar), else the median measured."""
+    """The latest printed time of one step (tqdm's own rate for a bar), else the median measured.
+
+    A log of dicts without step numbers measures the time between logs, each of an unknown
+    number of steps: no step time at all, rather than an invented one.
+    """
     printed = finite(stage.latest.step_seconds)
-    if printed is not None:
+    if printed is not None or stage.latest.logged:
         return printed
     if stage.step_durations:
         return statistics.median(stage.step_durations)

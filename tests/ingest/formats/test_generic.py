@@ -260,7 +260,25 @@ def test_a_full_epoch_bar_is_not_the_runs_end() -> None:
     bar = "Epoch 9: 100%|██████████| 195/195 [01:58<00:00,  1.64it/s, train/loss_step=3.860]"
     assert one(bar).total_steps is None
     last = "Training Epoch: 3/3, step 387/388 completed (loss: 1.67): 100%|█████| 388/388 [3:33:37<00:00, 33.03s/it]"
-    assert one(last).total_steps == 388
+    assert (one(last).total_steps, one(last).ends_at_total) == (388, False)  # the trainer's end line says
+    events = GenericParser().feed([last, "Key: avg_train_prep, Value: 5.1879143714904785"])
+    assert [type(e) for e in events] == [TrainStep, StageEnd]
+
+
+@pytest.mark.parametrize(("record", "step", "elapsed"), [
+    # LLaMA-Factory's last record: its loss and learning rate null, the step at its total
+    (('{"current_steps": 8712, "total_steps": 8712, "loss": null, "learning_rate": null, "epoch": 3.0,'
+      ' "percentage": 100.0, "elapsed_time": "4 days, 7:19:52", "remaining_time": "0:00:00"}'),
+     (8712, 8712), 4 * 86400 + 7 * 3600 + 19 * 60 + 52),
+    ('{"step": 500, "max_steps": 500, "loss": null, "elapsed": "1 day, 0:00:01"}', (500, 500), 86401),
+])  # fmt: skip
+def test_a_record_of_where_the_run_is_is_a_step(record: str, step: tuple[int, int], elapsed: float) -> None:
+    got = one(record)
+    assert ((got.step, got.total_steps), got.loss, got.elapsed_seconds) == (step, None, elapsed)
+
+
+def test_a_step_without_its_total_or_a_clock_is_still_no_record() -> None:
+    assert steps(['{"step": 500, "loss": null}', '{"step": 500, "max_steps": 500}']) == []
 
 
 def test_a_total_on_a_line_of_its_own() -> None:
@@ -342,3 +360,33 @@ def test_a_total_another_line_printed_is_kept_but_not_past_a_full_epoch() -> Non
         ]
     )
     assert [s.total_steps for s in got] == [100, None]
+
+
+@pytest.mark.parametrize(("text", "seconds"), [
+    ("iter 97 step 49: loss 10.8259, iter time: 215.37ms", 2 * 0.21537),  # 98 iterations, 49 steps: 2 a step
+    ("iter 3051000 step 610200: loss 2.857, iter time: 111.49ms", 5 * 0.11149),
+    ("Epoch 1 | iter 62 step 1 | loss train: 3.669, val: n/a | iter time: 40.78 ms", None),  # 32 to 63 a step
+])  # fmt: skip
+def test_a_step_time_from_an_iteration_s_only_when_the_counters_say_how_many(text: str, seconds: float | None) -> None:
+    got = one(text).step_seconds
+    assert got == (pytest.approx(seconds) if seconds is not None else None)
+
+
+def test_lightning_s_last_epoch_full_bar_waits_for_fit_to_stop() -> None:
+    """A rich bar names its epoch out of the total: full in the last epoch, the run still validates."""
+    bar = "Epoch 9/9 ━━━━━━━━━━━━━━━━ 195/195 0:02:31 • 0:00:00 1.29it/s v_num: 0 loss: 0.312"
+    step = one(bar)
+    assert (step.step, step.total_steps, step.epoch, step.ends_at_total) == (195, 195, 9, False)
+    events = GenericParser().feed([bar, "`Trainer.fit` stopped: `max_epochs=10` reached."])
+    assert [type(e) for e in events] == [TrainStep, StageEnd]
+
+
+@pytest.mark.parametrize("text", [
+    ("/opt/venv/lib/python3.11/site-packages/torch/utils/data/dataloader.py:557: UserWarning: slow Epoch 1:  45%|████▌"
+     "     | 9/20 [00:18<00:22,  2.00s/it, loss=1.23]"),
+    ("Epoch 1:  45%|████▌     | 9/20 [00:18<00:22,  2.00s/it, loss=1.23]/opt/venv/lib/python3.11/site-packages/torch/"
+     "utils/data/dataloader.py:557: UserWarning: slow"),
+])  # fmt: skip
+def test_text_glued_on_either_side_of_a_bar_never_hides_it(text: str) -> None:
+    step = one(text)
+    assert (step.step, step.total_steps, step.loss, step.step_seconds) == (9, 20, 1.23, 2.0)

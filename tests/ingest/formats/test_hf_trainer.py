@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
@@ -325,3 +326,78 @@ def test_llama_factory_s_callback_record_gives_the_step_and_the_elapsed_time() -
     assert isinstance(step, TrainStep)
     assert (step.step, step.total_steps, step.loss, step.elapsed_seconds, step.trainer_eta_seconds) == (
         20, 6750, 2.1827, 63.0, 5 * 3600 + 53 * 60 + 59)
+
+
+def test_an_echo_printed_first_and_rounded_is_the_same_log() -> None:
+    """LLaMA-Factory #2810's order: the callback's rounded record first, then the Trainer's dict,
+    whose grad norm (which the echo lacks) belongs to the same log."""
+    events, bad = read(body("broken-llamafactory-issue2810-nan-grad-callbacks-echo.log"))
+    steps = [e for e in events if isinstance(e, TrainStep)]
+    grads = [e.grad_norm for e in events if isinstance(e, StepFigures)]
+    assert bad == 0 and [s.step for s in steps] == [1, 2, 3, 4] and [s.logged for s in steps] == [True] * 4
+    assert len(grads) == 3 and all(g is not None and math.isnan(g) for g in grads)  # nan, once per log
+
+
+@pytest.mark.parametrize(("lines", "logs"), [
+    # transformers' explicit log format echoing after the dict, to 4 decimals and 2 for the epoch
+    (["{'loss': 2.345678, 'grad_norm': 1.5, 'learning_rate': 9.99998e-05, 'epoch': 0.5}",
+      "[INFO|callbacks.py:150] 2024-06-01 10:00:00,000 >> {'loss': 2.3457, 'learning_rate': 1.0000e-04, 'epoch': 0.50}"],
+     [(1, 2.345678)]),
+    # a fork prints the echo bare, before an older Trainer's dict (no grad norm: the same keys)
+    (["{'loss': 0.0000, 'learning_rate': 4.9999e-02, 'epoch': 0.01}",
+      "{'loss': 0.0, 'learning_rate': 0.04999871292419044, 'epoch': 0.01}"],
+     [(1, 0.0)]),
+    # two logs of the Trainer's quoted .4g strings, alike to their rounding: two logs
+    (["{'loss': '2.12', 'learning_rate': '5e-05', 'epoch': '0.25'}",
+      "{'loss': '2.119', 'learning_rate': '5e-05', 'epoch': '0.25'}"],
+     [(1, 2.12), (2, 2.119)]),
+    # the same echo whose loss differs past its rounding: another record, another log
+    (["{'loss': 2.345678, 'grad_norm': 1.5, 'learning_rate': 9.99998e-05, 'epoch': 0.5}",
+      "[INFO|callbacks.py:150] 2024-06-01 10:00:00,000 >> {'loss': 2.3447, 'learning_rate': 1.0000e-04, 'epoch': 0.50}"],
+     [(1, 2.345678), (2, 2.3447)]),
+])  # fmt: skip
+def test_an_echo_is_the_same_figures_to_the_echo_s_own_rounding(lines: list[str], logs: list[tuple[int, float]]) -> None:
+    events, _ = read(lines)
+    assert [(s[0], s[2]) for s in steps_of(events)] == logs
+
+
+def test_one_bar_after_a_dict_is_the_position_once_the_next_dict_says_it_trains() -> None:
+    """A tail that opens on a dict, then one bar (a warning glued after it), then the next dict."""
+    events, bad = read([
+        "{'loss': '2.01', 'learning_rate': '2e-05', 'epoch': '0.4'}",
+        " 45%|████▌     | 9/20 [00:18<00:22,  2.00s/it]UserWarning: something deprecated",
+        "{'loss': '1.93', 'learning_rate': '1.8e-05', 'epoch': '0.5'}",
+    ])
+    assert bad == 0 and steps_of(events)[-1] == (9, 20, None)
+    assert [e.epoch for e in events if isinstance(e, StepFigures)][-1] == 0.5  # the latest record wins
+
+
+@pytest.mark.parametrize("line", [
+    "WARNING: something deprecated 50%|█████     | 10/20 [00:20<00:20,  2.00s/it]",
+    "{'loss': 1.2, 'learning_rate': 1e-05, 'epoch': 0.5} 50%|█████     | 10/20 [00:20<00:20,  2.00s/it]",
+])  # fmt: skip
+def test_text_glued_before_a_bar_never_hides_it(line: str) -> None:
+    events, bad = read(["  Total optimization steps = 20", line])
+    assert bad == 0 and steps_of(events)[-1] == (10, 20, None)
+    assert (1.2 in [e.loss for e in events if isinstance(e, (StepFigures, TrainStep))]) == line.startswith("{")
+
+
+def test_a_callback_record_at_its_total_with_a_null_loss_is_the_last_step() -> None:
+    """LLaMA-Factory's last record: the total reached, ``loss`` None (the Trainer logged none there)."""
+    events, _ = read([
+        ("{'current_steps': 95, 'total_steps': 96, 'loss': 0.51, 'lr': 1e-08, 'epoch': 2.97, 'percentage': 98.96,"
+         " 'elapsed_time': '1 day, 0:00:00', 'remaining_time': '0:15:09'}"),
+        ("{'current_steps': 96, 'total_steps': 96, 'loss': None, 'lr': None, 'epoch': 3.0, 'percentage': 100.0,"
+         " 'elapsed_time': '1 day, 0:15:09', 'remaining_time': '0:00:00'}"),
+    ])
+    assert steps_of(events) == [(95, 96, 0.51), (96, 96, None)]
+    assert [e.elapsed_seconds for e in events if isinstance(e, TrainStep)] == [86400.0, 86400.0 + 909]
+
+
+def test_llama_factory_s_record_after_the_trainer_s_dict_still_gives_the_step() -> None:
+    events, _ = read([
+        "{'loss': 2.1827, 'grad_norm': 0.9, 'learning_rate': 2.814814814814815e-06, 'epoch': 0.0089}",
+        ("{'current_steps': 20, 'total_steps': 6750, 'loss': 2.1827, 'lr': 2.814814814814815e-06, 'epoch': 0.0089,"
+         " 'percentage': 0.3, 'elapsed_time': '0:01:03', 'remaining_time': '5:53:59'}"),
+    ])
+    assert steps_of(events)[-1] == (20, 6750, 2.1827)

@@ -141,6 +141,23 @@ OTHER_LINES: list[tuple[str, list[object]]] = [
         "Evaluating: arc_easy (10-shot, type: multiple_choice)... accuracy: 0.6934 | centered: 0.5912 | time: 12.08s",
         [TrainingPause(None, "evaluation"), EvalResult(None, "arc_easy", 0.6934)],
     ),
+    (
+        ("Evaluating: squad (10-shot, type: language_modeling)... accuracy: 0.0000 | centered: 0.0000 | evaluated: 10570"
+         " | skipped: 0 | time: 839.18s"),
+        [TrainingPause(None, "evaluation"), EvalResult(None, "squad", 0.0)],
+    ),
+    ("Evaluating: copa (0-shot, type: multiple_choice)... ", [TrainingPause(None, "evaluation")]),
+    (
+        "Results written to: /home/u/.cache/nanochat/base_eval/base_model_200000.csv",
+        [StageEnd(None, "Results written to: /home/u/.cache/nanochat/base_eval/base_model_200000.csv", evaluation=True)],
+    ),
+    (
+        "CORE                               ,           , 0.221946  ",
+        [EvalResult(None, "core", 0.221946), StageEnd(None, "CORE metric: 0.221946", evaluation=True)],
+    ),
+    ("", []),
+    ("ARC-Easy accuracy: 64.31%", [EvalResult(None, "ARC-Easy", 64.31)]),
+    ("ChatCORE metric: 0.2412", [EvalResult(None, "chatcore", 0.2412), StageEnd(None, "ChatCORE metric: 0.2412", evaluation=True)]),
     ("val bpb: 0.725203", [EvalResult(None, "val_bpb", 0.725203)]),
     ("CORE metric: 0.2598", [EvalResult(None, "core", 0.2598)]),
     ("  ARC-Easy: 64.31%", [EvalResult(None, "ARC-Easy", 64.31)]),
@@ -276,3 +293,16 @@ def test_the_sample_reads_whole() -> None:
     assert [s.stage for s in found].count("sft") == 12
     assert [s.stage for s in found].count("rl") == 2
     assert all(e.at is None for e in events)
+
+
+def test_a_traceback_glued_to_a_task_s_head_is_a_line_of_its_own() -> None:
+    """The task died before printing its figures: an evaluation under way, then the traceback."""
+    parser = NanochatParser()
+    events = parser.feed([
+        "Evaluating: boolq (10-shot, type: multiple_choice)... Traceback (most recent call last):",
+        '  File "/x/base_eval.py", line 161, in evaluate_core',
+        "torch.AcceleratorError: CUDA error: out of memory",
+        "",
+        "wandb: ",
+    ])
+    assert events == [TrainingPause(None, "evaluation")] and parser.bad_lines == 0
