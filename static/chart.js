@@ -192,14 +192,27 @@ function eventsOf(snapshot) {
 
 // --- the hour, from the snapshot --------------------------------------------------------------
 
-// A layer change breaks the line (a gap at its time): two layers' rates are not one curve. The
-// hour's points carry no layer; the segment after the last change is the current layer's.
+// A layer change breaks the line (a gap at its time): two layers' rates are not one curve. Each
+// segment is named by its own layer: the change's `layers` ([from, to]) name the segments on
+// either side; the last segment is the current layer's.
 function breakAtLayerChanges(points, events, layer) {
-  const changes = events.filter((e) => e.kind === "layer_changed").map((e) => e.at);
+  const changes = events.filter((e) => e.kind === "layer_changed").sort((a, b) => a.at - b.at);
   if (!changes.length) return { points, labels: [] };
-  const broken = [...points, ...changes.map((at) => [at, null])].sort((a, b) => a[0] - b[0]);
-  const last = Math.max(...changes);
-  return { points: broken, labels: layer == null ? [] : [{ x: last, text: `L${layer}` }] };
+  const broken = [...points, ...changes.map((e) => [e.at, null])].sort((a, b) => a[0] - b[0]);
+  const labels = [];
+  const measured = (from, to) => points.some(([t, v]) => v != null && t > from && t < to);
+  const first = changes[0].layers;
+  if (first && measured(-Infinity, changes[0].at)) {
+    labels.push({ x: Math.min(...points.map(([t]) => t)), text: `L${first[0]}` });
+  }
+  changes.forEach((change, i) => {
+    const next = i + 1 < changes.length ? changes[i + 1].at : Infinity;
+    const after = change.layers ? change.layers[1] : i + 1 === changes.length ? layer : null;
+    if (after != null && (measured(change.at, next) || next === Infinity)) {
+      labels.push({ x: change.at, text: `L${after}` });
+    }
+  });
+  return { points: broken, labels };
 }
 
 function liveSpec(snapshot) {
