@@ -313,3 +313,25 @@ def test_an_empty_hub_says_how_to_enrol_the_first_machine(tmp_path: Path, browse
         context.close()
     finally:
         running.dashboard.stop()
+
+
+def test_a_machine_pages_ages_tick_between_reports(hub: tuple[RunningServer, Agents], page: Any) -> None:
+    server, agents = hub
+    now = time.time()
+    # One report, then none for the rest of the test (the agent reports every 15 s): the ages the
+    # agent's words hold, and the report's own, move on the page every second all the same.
+    agents.send("rig-d", state="idle", status="L2 · idle 50 s", layer=2, details=["last pass 50 s ago", "layer 2"],
+                ticking=[{"line": -1, "at": now - 50, "template": "L2 · idle {}", "style": "duration"},
+                         {"line": 0, "at": now - 50, "template": "last pass {} ago", "style": "ago"}],
+                events=[{"at": now - 50, "kind": "idle", "text": "passes stopped"}], interval=60.0)
+    page.goto(f"{server.http_url}/fleet/rig-d")
+    expect()(page.locator("#status")).to_have_text(re.compile(r"^L2 · idle 5\d s$"))
+    expect()(page.locator("#status")).to_have_text(re.compile(r"^L2 · idle (5[3-9]|6\d) s$|^L2 · idle 1 min$"),
+                                                   timeout=6000)
+    expect()(page.locator("#details li").first).to_have_text(re.compile(r"^last pass (5[3-9]|60) s ago$|^last pass 1 min ago$"))
+    expect()(page.locator("#details li").nth(1)).to_have_text("layer 2")
+    expect()(page.locator("#events li time").first).to_have_text(re.compile(r"^(5[3-9]|60) s ago$|^1 min ago$"))
+    # the page's own poll (every 5 s) brings the same report again: still ticking, never back to 50 s
+    page.wait_for_timeout(5500)
+    expect()(page.locator("#status")).not_to_have_text("L2 · idle 50 s")
+    assert int(re.sub(r"\D", "", page.locator("#details li").first.inner_text()) or 0) != 50
