@@ -344,15 +344,17 @@ function drawFetched() {
   const snapshot = state.snapshot;
   if (!json || !snapshot) return;
   const status = json.status || {};
-  if (status.mode === "off") {
+  const steps = json.steps;
+  // No history: a trainer's run is drawn from what the server read since it started (it says which steps).
+  const fromMemory = status.mode === "off" && Boolean(steps) && json.range === "30d";
+  if (status.mode === "off" && !fromMemory) {
     state.historyOff = whyOff(status);
     markRanges();
     selectRange("1h");
     return;
   }
-  state.historyOff = null;
+  state.historyOff = fromMemory ? whyOff(status) : null;
   markRanges();
-  const steps = json.steps;
   $("loss-controls").hidden = !steps;
   $("show-lr-label").hidden = !(steps && steps.lr && steps.lr.length);
   let empty;
@@ -371,7 +373,8 @@ function drawFetched() {
     empty = !rated && !queued && !(json.events || []).length;
   }
   const importing = status.importing ? "importing older logs…" : null;
-  setNote(status.problem || importing || (empty ? "nothing recorded in this range yet" : status.notice || null));
+  if (fromMemory) setNote(steps.memory_text);
+  else setNote(status.problem || importing || (empty ? "nothing recorded in this range yet" : status.notice || null));
 }
 
 async function load() {
@@ -411,7 +414,9 @@ function markRanges() {
   for (const button of document.querySelectorAll("#chart-ranges button")) {
     const range = button.dataset.range;
     button.setAttribute("aria-pressed", String(range === state.range));
-    const off = range !== "1h" && state.historyOff;
+    // Without a history a trainer's whole run still comes from the server's memory.
+    const fromMemory = range === "30d" && state.snapshot && state.snapshot.training;
+    const off = range !== "1h" && !fromMemory && state.historyOff;
     button.classList.toggle("off", Boolean(off));
     if (off) button.title = state.historyOff;
     else button.removeAttribute("title");
@@ -522,7 +527,7 @@ export function renderChart(snapshot) {
   if (card.hidden) return;
   labelRanges(Boolean(snapshot.training));
   // A trainer's page opens on the loss of its whole run (when there is a history to read it from).
-  if (snapshot.training && !state.chosen && state.range === "1h" && !state.historyOff) {
+  if (snapshot.training && !state.chosen && state.range === "1h") {
     state.chosen = true;
     selectRange("30d");
     return;

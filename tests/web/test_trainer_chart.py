@@ -193,3 +193,40 @@ def test_the_learning_rate_is_one_tick_away(llmc_server: ChartServer, desktop_pa
     page.mouse.move(x, y)
     expect()(page.locator("#chart-readout")).to_contain_text(f"learning rate {float(f'{llmc_lr(100):.2e}'):g}")
     page.screenshot(path=str(ARTIFACTS / "trainer-lr-desktop-light.png"), full_page=True)
+
+
+@pytest.fixture
+def memory_server(tmp_path: Path) -> Iterator[ChartServer]:
+    """The same log with --no-history: nothing on disk, the run from what the server read."""
+    log_path = tmp_path / "train.log"
+    log_path.write_text(composed_log())
+    config = Config(log_path=log_path, port=0, config_dir=tmp_path / "config")
+    monitor = Monitor(log_path)
+    dashboard = Dashboard(config, monitor, recorder=Recorder(History(None), log_path, machine="trainer-test"))
+    started = dashboard.start()
+    deadline = time.monotonic() + 20
+    while (monitor.snapshot().training or {}).get("step") != STEPS and time.monotonic() < deadline:
+        time.sleep(0.2)
+    yield ChartServer(dashboard, monitor, f"http://127.0.0.1:{started.port}")
+    dashboard.stop()
+
+
+def test_without_a_history_the_runs_loss_comes_from_memory_and_says_which_steps(
+    memory_server: ChartServer, desktop_page: Any
+) -> None:
+    page = desktop_page
+    page.goto(memory_server.url)
+    plot = loss_plot(page)
+    drawn = {int(step): value for step, value in plot["lossPoints"]}
+    first, last = min(drawn), max(drawn)
+    # The server read this short log whole: every step with its logged loss, every evaluation.
+    assert (first, last) == (1, STEPS)
+    assert plot["bucketSteps"] == 1
+    assert all(f"{drawn[s]:.4f}" == train_loss(s) for s in range(first, last + 1))
+    assert plot["evalPoints"] == {"val_loss": STEPS // VAL_EVERY + 1}
+    expect()(page.locator("#chart-note")).to_have_text(
+        f"From memory: steps {first:,}–{last:,}, the losses this tokwatch read from the log since it started;"
+        " it keeps no history (--no-history).")
+    # The other ranges say why they are not there; the hour and the run are.
+    expect()(page.locator('#chart-ranges button[data-range="24h"]')).to_have_class("off")
+    expect()(page.locator('#chart-ranges button[data-range="30d"]')).not_to_have_class("off")
