@@ -433,8 +433,8 @@ def reported_snapshot(snapshot: Mapping[str, Any]) -> Snapshot:
 # --- a machine's own history, sent once it enrols and after it was offline ----------------------
 
 HISTORY_PATH = "/hub/history"
-# A batch fits the hub's request cap (app.web's MAX_REQUEST_BODY_BYTES): a week of minutes is
-# about 35 batches, which the agent sends paced.
+# A batch fits the hub's request cap (app.web's MAX_REQUEST_BODY_BYTES); the hub keeps each in one
+# transaction. A week of an agent's history (a minute each for 48 h, 5 minutes before) is 15 batches.
 MAX_HISTORY_POINTS = 300
 MAX_HISTORY_BYTES = MAX_REPORT_BYTES
 _POINT = (
