@@ -18,7 +18,7 @@ from app.record.backfill import source_key_path
 from app.store import History
 from app.store.records import EventRow, Observation, Sample, SourceKey
 from tests.conftest import LogWriter
-from tests.web.test_browser import ARTIFACTS, expect
+from tests.web.test_browser import ARTIFACTS, as_users_log, expect
 from tests.web.test_chart import MACHINE, NOW, ChartServer, chart_page, inspect, start
 
 __all__ = ["chart_page"]  # the fixture, used by name
@@ -71,6 +71,10 @@ def layer_server(log_file: Path, tmp_path: Path) -> Iterator[ChartServer]:
 
 
 def test_a_queued_miner_charts_its_positions(queued_server: ChartServer, chart_page: Any) -> None:
+    # Its picture in the docs shows the log where the miner writes it, not the test's tmp folder.
+    assert queued_server.monitor.log_path is not None
+    as_users_log(chart_page, queued_server.monitor.log_path,
+                 "/Users/ana/Library/Logs/IOTA Train at Home/2026-12-01-cli.log")
     chart_page.goto(queued_server.url)
     expect()(chart_page.locator("#status")).to_contain_text("Queue #")
     expect()(chart_page.locator("#history-title")).to_have_text("queue position, last hour", timeout=10_000)

@@ -22,7 +22,7 @@ from app.live.monitor import Monitor
 from app.record.recorder import Recorder
 from app.serve.process import Dashboard
 from app.store import History
-from tests.web.test_browser import ARTIFACTS, PHONE, expect
+from tests.web.test_browser import ARTIFACTS, PHONE, as_users_log, expect
 from tests.web.test_chart import ChartServer, inspect
 
 STEPS = 4000
@@ -89,8 +89,13 @@ def test_the_whole_runs_loss_opens_first_with_every_step_and_every_evaluation(
     trainer_server: ChartServer, desktop_page: Any
 ) -> None:
     page = desktop_page
+    # Its pictures in the docs show the log where a user keeps one, not the test's tmp folder.
+    log_path = trainer_server.monitor.log_path
+    assert log_path is not None
+    as_users_log(page, log_path, "/home/ana/modded-nanogpt/logs/4f1c2a9e-train.txt")
     page.goto(trainer_server.url)
     plot = loss_plot(page)
+    expect()(page.locator("#source")).to_have_text("log: /home/ana/modded-nanogpt/logs/4f1c2a9e-train.txt")
     expect()(page.locator('#chart-ranges button[data-range="30d"]')).to_have_attribute("aria-pressed", "true")
     drawn = {int(step): value for step, value in plot["lossPoints"]}
     if plot["bucketSteps"] == 1:
