@@ -72,9 +72,9 @@ class RunMemory:
                 last_lr[(s - steps[0]) // width] = max(s, last_lr.get((s - steps[0]) // width, s))
             rates = {s: rates[s] for s in last_lr.values()}
         by_name: dict[str, dict[int, float]] = {}  # a line read twice is one evaluation
-        for point in self._evals:
-            if point.stage == stage and point.value is not None:
-                by_name.setdefault(point.name, {})[point.step] = point.value
+        for evaluation in self._evals:
+            if evaluation.stage == stage and evaluation.value is not None:
+                by_name.setdefault(evaluation.name, {})[evaluation.step] = evaluation.value
         evals: dict[str, list[list[float | None]]] = {
             name: [[s, values[s]] for s in sorted(values)] for name, values in by_name.items()}
         covered = f"steps {steps[0]:,}–{steps[-1]:,}" if len(steps) > 1 else f"step {steps[0]:,}"

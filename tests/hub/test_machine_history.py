@@ -11,6 +11,7 @@ it is sent.
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import time
 import urllib.request
@@ -205,5 +206,5 @@ def test_a_week_goes_in_bounded_batches_each_paced_by_the_hubs_answer(tmp_path: 
         agent.stop()
     assert sum(n for _, _, n in sends) == len(week)
     assert len(sends) == -(-len(week) // MAX_HISTORY_POINTS)
-    gaps = [nxt[0] - prev[1] for prev, nxt in zip(sends, sends[1:], strict=False)]
+    gaps = [nxt[0] - prev[1] for prev, nxt in itertools.pairwise(sends)]
     assert min(gaps) >= 0.045  # as long as the hub took, not the 20-ms floor
