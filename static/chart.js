@@ -359,7 +359,9 @@ function drawFetched() {
   $("show-lr-label").hidden = !(steps && steps.lr && steps.lr.length);
   let empty;
   if (steps && (steps.loss.length || steps.tokens_per_hour.length)) {
-    setText("history-title", `loss and rate by step, ${STEP_RANGE_WORDS[json.range]}`);
+    const rated = steps.tokens_per_hour.some(([, v]) => v != null) || steps.steps_per_hour.some(([, v]) => v != null);
+    const span = fromMemory ? "read since tokwatch started" : STEP_RANGE_WORDS[json.range];
+    setText("history-title", `${rated ? "loss and rate" : "loss"} by step, ${span}`);
     show(stepSpecs(steps, snapshot, { smoothing: state.smoothing, logY: state.logY, showLr: state.showLr, lossHeight: height("loss") }));
     empty = false;
   } else {

@@ -78,8 +78,8 @@ def desktop_page(browser: Any) -> Iterator[Any]:
     assert not [e for e in errors if "WebSocket connection" not in e], errors
 
 
-def loss_plot(page: Any) -> dict[str, Any]:
-    expect()(page.locator("#history-title")).to_have_text("loss and rate by step, the whole run", timeout=10_000)
+def loss_plot(page: Any, title: str = "loss and rate by step, the whole run") -> dict[str, Any]:
+    expect()(page.locator("#history-title")).to_have_text(title, timeout=10_000)
     plots = inspect(page)
     assert plots[0]["kind"] == "loss", "the loss is the first chart"
     return plots[0]
@@ -185,7 +185,9 @@ def llmc_server(tmp_path: Path) -> Iterator[ChartServer]:
 def test_the_learning_rate_is_one_tick_away(llmc_server: ChartServer, desktop_page: Any) -> None:
     page = desktop_page
     page.goto(llmc_server.url)
-    plot = loss_plot(page)
+    # Its history holds no 30-s rate point (the import kept its losses): the loss plot alone.
+    plot = loss_plot(page, "loss by step, the whole run")
+    assert len(inspect(page)) == 1
     assert plot["lrPoints"] is None
     page.locator("#show-lr").check()
     page.wait_for_function("import('/static/chart.js').then((m) => m.inspectChart()[0].lrPoints > 0)")
@@ -221,7 +223,7 @@ def test_without_a_history_the_runs_loss_comes_from_memory_and_says_which_steps(
 ) -> None:
     page = desktop_page
     page.goto(memory_server.url)
-    plot = loss_plot(page)
+    plot = loss_plot(page, "loss by step, read since tokwatch started")  # no rates kept in memory
     drawn = {int(step): value for step, value in plot["lossPoints"]}
     first, last = min(drawn), max(drawn)
     # The server read this short log whole: every step with its logged loss, every evaluation.
@@ -235,3 +237,10 @@ def test_without_a_history_the_runs_loss_comes_from_memory_and_says_which_steps(
     # The other ranges say why they are not there; the hour and the run are.
     expect()(page.locator('#chart-ranges button[data-range="24h"]')).to_have_class("off")
     expect()(page.locator('#chart-ranges button[data-range="30d"]')).not_to_have_class("off")
+    # A phone, both themes: one column, the note whole under the chart, nothing wider than the screen.
+    page.set_viewport_size(PHONE)
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        page.wait_for_timeout(300)
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        page.screenshot(path=str(ARTIFACTS / f"trainer-memory-phone-{scheme}.png"), full_page=True)
