@@ -142,6 +142,8 @@ class EventView:
     at: float
     kind: str
     text: str
+    # A layer change's layers, from and to: the chart names the rate line's segment on each side.
+    layers: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)

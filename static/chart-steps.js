@@ -68,10 +68,10 @@ export function stepSpecs(steps, snapshot, settings) {
   const lossCaption = lossView.bucketSteps > 1
     ? `loss (each ${lossView.bucketSteps.toLocaleString()} steps' lowest and highest)`
     : "loss";
-  return [
-    { view: lossView, height: settings.lossHeight, shape: lossShape, caption: lossCaption, options: lossOptions, data: lossData },
-    { view: rateView, height: STEP_PLOT_HEIGHT, shape: "rate", caption: unit, options: stepRateOptions, data: (v) => [v.xs, v.values] },
-  ];
+  const lossSpec = { view: lossView, height: settings.lossHeight, shape: lossShape, caption: lossCaption, options: lossOptions, data: lossData };
+  // No rate points (a run read from memory keeps only its losses): the loss plot alone.
+  if (!ratePoints.some(([, v]) => v != null)) return [lossSpec];
+  return [lossSpec, { view: rateView, height: STEP_PLOT_HEIGHT, shape: "rate", caption: unit, options: stepRateOptions, data: (v) => [v.xs, v.values] }];
 }
 
 // A plot's name, and for the loss plot a key to its evaluation points (which axis they read on).

@@ -192,14 +192,27 @@ function eventsOf(snapshot) {
 
 // --- the hour, from the snapshot --------------------------------------------------------------
 
-// A layer change breaks the line (a gap at its time): two layers' rates are not one curve. The
-// hour's points carry no layer; the segment after the last change is the current layer's.
+// A layer change breaks the line (a gap at its time): two layers' rates are not one curve. Each
+// segment is named by its own layer: the change's `layers` ([from, to]) name the segments on
+// either side; the last segment is the current layer's.
 function breakAtLayerChanges(points, events, layer) {
-  const changes = events.filter((e) => e.kind === "layer_changed").map((e) => e.at);
+  const changes = events.filter((e) => e.kind === "layer_changed").sort((a, b) => a.at - b.at);
   if (!changes.length) return { points, labels: [] };
-  const broken = [...points, ...changes.map((at) => [at, null])].sort((a, b) => a[0] - b[0]);
-  const last = Math.max(...changes);
-  return { points: broken, labels: layer == null ? [] : [{ x: last, text: `L${layer}` }] };
+  const broken = [...points, ...changes.map((e) => [e.at, null])].sort((a, b) => a[0] - b[0]);
+  const labels = [];
+  const measured = (from, to) => points.some(([t, v]) => v != null && t > from && t < to);
+  const first = changes[0].layers;
+  if (first && measured(-Infinity, changes[0].at)) {
+    labels.push({ x: Math.min(...points.map(([t]) => t)), text: `L${first[0]}` });
+  }
+  changes.forEach((change, i) => {
+    const next = i + 1 < changes.length ? changes[i + 1].at : Infinity;
+    const after = change.layers ? change.layers[1] : i + 1 === changes.length ? layer : null;
+    if (after != null && (measured(change.at, next) || next === Infinity)) {
+      labels.push({ x: change.at, text: `L${after}` });
+    }
+  });
+  return { points: broken, labels };
 }
 
 function liveSpec(snapshot) {
@@ -331,20 +344,24 @@ function drawFetched() {
   const snapshot = state.snapshot;
   if (!json || !snapshot) return;
   const status = json.status || {};
-  if (status.mode === "off") {
+  const steps = json.steps;
+  // No history: a trainer's run is drawn from what the server read since it started (it says which steps).
+  const fromMemory = status.mode === "off" && Boolean(steps) && json.range === "30d";
+  if (status.mode === "off" && !fromMemory) {
     state.historyOff = whyOff(status);
     markRanges();
     selectRange("1h");
     return;
   }
-  state.historyOff = null;
+  state.historyOff = fromMemory ? whyOff(status) : null;
   markRanges();
-  const steps = json.steps;
   $("loss-controls").hidden = !steps;
   $("show-lr-label").hidden = !(steps && steps.lr && steps.lr.length);
   let empty;
   if (steps && (steps.loss.length || steps.tokens_per_hour.length)) {
-    setText("history-title", `loss and rate by step, ${STEP_RANGE_WORDS[json.range]}`);
+    const rated = steps.tokens_per_hour.some(([, v]) => v != null) || steps.steps_per_hour.some(([, v]) => v != null);
+    const span = fromMemory ? "read since tokwatch started" : STEP_RANGE_WORDS[json.range];
+    setText("history-title", `${rated ? "loss and rate" : "loss"} by step, ${span}`);
     show(stepSpecs(steps, snapshot, { smoothing: state.smoothing, logY: state.logY, showLr: state.showLr, lossHeight: height("loss") }));
     empty = false;
   } else {
@@ -358,7 +375,8 @@ function drawFetched() {
     empty = !rated && !queued && !(json.events || []).length;
   }
   const importing = status.importing ? "importing older logs…" : null;
-  setNote(status.problem || importing || (empty ? "nothing recorded in this range yet" : status.notice || null));
+  if (fromMemory) setNote(steps.memory_text);
+  else setNote(status.problem || importing || (empty ? "nothing recorded in this range yet" : status.notice || null));
 }
 
 async function load() {
@@ -398,7 +416,9 @@ function markRanges() {
   for (const button of document.querySelectorAll("#chart-ranges button")) {
     const range = button.dataset.range;
     button.setAttribute("aria-pressed", String(range === state.range));
-    const off = range !== "1h" && state.historyOff;
+    // Without a history a trainer's whole run still comes from the server's memory.
+    const fromMemory = range === "30d" && state.snapshot && state.snapshot.training;
+    const off = range !== "1h" && !fromMemory && state.historyOff;
     button.classList.toggle("off", Boolean(off));
     if (off) button.title = state.historyOff;
     else button.removeAttribute("title");
@@ -509,7 +529,7 @@ export function renderChart(snapshot) {
   if (card.hidden) return;
   labelRanges(Boolean(snapshot.training));
   // A trainer's page opens on the loss of its whole run (when there is a history to read it from).
-  if (snapshot.training && !state.chosen && state.range === "1h" && !state.historyOff) {
+  if (snapshot.training && !state.chosen && state.range === "1h") {
     state.chosen = true;
     selectRange("30d");
     return;

@@ -59,8 +59,8 @@ function compare(a, b) {
   return a.name.localeCompare(b.name);
 }
 
-function figure(label, value) {
-  const row = el("div", "fig");
+function figure(label, value, wide = false) {
+  const row = el("div", wide ? "fig wide" : "fig");
   row.append(el("span", "fig-label", label), el("span", "fig-value", value ?? "–"));
   return row;
 }
@@ -76,11 +76,14 @@ function renderCard(card) {
   link.append(head, el("p", "card-status", card.status_line));
   if (card.online) {
     const figs = el("div", "figs");
+    // A queue's words ("#1583 · −40/h · front in ~36 h") take the card's whole width, last.
+    const queue = card.queue_text != null;
     figs.append(
       figure("layer", card.layer === null || card.layer === undefined ? null : `L${card.layer}`),
       figure("tok/h", card.tokens_per_hour_text ?? card.was_text),
-      figure("queue", card.queue_text),
+      ...(queue ? [] : [figure("queue", null)]),
       figure("network", card.network_text),
+      ...(queue ? [figure("queue", card.queue_text, true)] : []),
     );
     link.append(figs);
   } else if (card.last_doing_text) {

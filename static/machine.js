@@ -1,4 +1,5 @@
 // A machine's page on the hub: its last report (status, details, events) and its chart (machine-chart.js).
+import { tickingLine, tickingWords } from "./ages.js";
 import { ago, el, getJson, setConnection, setText, showAuth, token } from "./hub-common.js";
 import { renderMachineChart, setupMachineChart } from "./machine-chart.js";
 
@@ -9,30 +10,62 @@ const PAGE_MS = 5000;
 const CHART_MS = 60000;
 
 let span = "24h";
+let shown = null; // the page last rendered, and the hub's clock − this browser's
+let skew = 0;
+
+// The ages on the page, written again every second on the hub's clock, as the dashboard does:
+// the last report's age, each event's, and those in the status line and details.
+function tick() {
+  if (shown === null) return;
+  const now = Date.now() / 1000 + skew;
+  const card = shown.card;
+  const seen = card.last_seen_at === null ? card.last_seen_text
+    : `${card.online ? "last report" : "offline · last seen"} ${ago(now - card.last_seen_at)}`;
+  setText("seen", seen);
+  for (const time of document.querySelectorAll("#events time[data-at]")) {
+    const words = ago(now - Number(time.dataset.at));
+    if (time.textContent !== words) time.textContent = words;
+  }
+  const details = document.getElementById("details");
+  for (const age of shown.ticking || []) {
+    const words = tickingWords(age, now);
+    if (age.line === -1) {
+      const [head, tail] = age.template.split("{}");
+      const status = document.getElementById("status").textContent;
+      if (status.startsWith(head) && status.endsWith(tail)) setText("status", words);
+      continue;
+    }
+    const li = tickingLine(details, age);
+    if (li && li.textContent !== words) li.textContent = words;
+  }
+}
 
 function renderPage(page) {
   const card = page.card;
-  const skew = page.as_of - Date.now() / 1000;
+  shown = page;
+  skew = page.as_of - Date.now() / 1000;
   document.getElementById("machine").dataset.level = card.level;
   setText("status", card.status_line);
   document.title = `${card.status_line} · ${NAME} · tokwatch fleet`;
-  const seen = card.last_seen_at === null ? card.last_seen_text
-    : `${card.online ? "last report" : "offline · last seen"} ${ago(Date.now() / 1000 + skew - card.last_seen_at)}`;
-  setText("seen", seen);
   setText("clock", page.clock_skew_text ?? "");
   document.getElementById("clock").hidden = !page.clock_skew_text;
   setText("notes", page.notes_text ?? "");
   document.getElementById("notes").hidden = !page.notes_text;
   // Offline: no current detail, but what it was last doing and since when.
   const lines = page.details.length || !card.last_doing_text ? page.details : [card.last_doing_text];
-  document.getElementById("details").replaceChildren(...lines.map((line) => el("li", "", line)));
+  document.getElementById("details").replaceChildren(...lines.map((line, index) => {
+    const li = el("li", "", line);
+    if (page.details.length) li.dataset.line = String(index); // a ticking age names its line by index
+    return li;
+  }));
   const events = document.getElementById("events");
   events.replaceChildren(
     ...page.events.map((event) => {
       const item = el("li", "event");
       // As the dashboard writes an event's time: its age on the hub's clock, the date on hover.
       const when = new Date(event.at * 1000);
-      const time = el("time", "muted", ago(Date.now() / 1000 + skew - event.at));
+      const time = el("time", "muted", "");
+      time.dataset.at = String(event.at);
       time.dateTime = when.toISOString();
       time.title = when.toLocaleString();
       item.append(time, el("span", "", ` ${event.text ?? event.kind ?? ""}`));
@@ -40,6 +73,7 @@ function renderPage(page) {
     }),
   );
   document.getElementById("events-empty").hidden = page.events.length > 0;
+  tick();
 }
 
 async function load() {
@@ -83,3 +117,4 @@ load();
 loadChart();
 setInterval(load, PAGE_MS);
 setInterval(loadChart, CHART_MS);
+setInterval(tick, 1000);

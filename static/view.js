@@ -2,6 +2,7 @@
 // details, warmup.text, events, training_fields); this file only places it. The one text
 // it writes itself is an age ("4 min ago"), because ages tick between snapshots.
 
+import { ago, tickingLine, tickingWords } from "./ages.js";
 import { authHeaders } from "./link.js";
 
 const $ = (id) => document.getElementById(id);
@@ -24,40 +25,20 @@ const stateExplanation = (state) => stateText(state, "dd");
 
 // --- ages -----------------------------------------------------------------------------------
 
-// As app/text.py's duration() writes it (45 s, 12 min, 3 h 05 min, 2 d 4 h).
-export function ago(seconds) {
-  if (seconds < 60) return `${Math.floor(seconds)} s`;
-  if (seconds < 3600) return `${Math.floor(seconds / 60)} min`;
-  if (seconds < 86400) {
-    const hours = Math.floor(seconds / 3600);
-    return `${hours} h ${String(Math.floor((seconds % 3600) / 60)).padStart(2, "0")} min`;
-  }
-  return `${Math.floor(seconds / 86400)} d ${Math.floor((seconds % 86400) / 3600)} h`;
-}
-
-// As app/text.py's ago() writes an age: its largest unit only (45 s, 12 min, 2 h, 78 d).
-function agoLargest(seconds) {
-  for (const [below, size, unit] of [[60, 1, "s"], [3600, 60, "min"], [86400, 3600, "h"]]) {
-    if (seconds < below) return `${Math.floor(seconds / size)} ${unit}`;
-  }
-  return `${Math.floor(seconds / 86400)} d`;
-}
+export { ago };
 
 // The ages the server found in its words (snapshot.ticking), written again on the server's clock
 // every second: "last pass 35 s ago" never reads younger than "updated 57 s ago".
 export function renderTicking(snapshot, serverNow) {
   for (const tick of snapshot.ticking || []) {
-    const since = Math.max(0, serverNow - tick.at);
-    const words = tick.template.replace("{}", tick.style === "ago" ? agoLargest(since) : ago(since));
+    const words = tickingWords(tick, serverNow);
     if (tick.line === -1) {
       renderStatus(words);
       continue;
     }
-    const li = document.querySelector(`#details li[data-line="${tick.line}"]`);
-    const [head, tail] = tick.template.split("{}");
     // Only the line the age was found in (its words around the age unchanged).
-    const same = li && !li.firstElementChild && li.textContent.startsWith(head) && li.textContent.endsWith(tail);
-    if (same && li.textContent !== words) li.textContent = words;
+    const li = tickingLine($("details"), tick);
+    if (li && li.textContent !== words) li.textContent = words;
   }
 }
 

@@ -43,9 +43,12 @@ SEND_TIMEOUT_SECONDS = 5.0  # the whole exchange: connect, send, the hub's answe
 RETRY_SECONDS = 1.0
 MAX_SENDS_PER_ROUND = 500
 # The agent's own history goes to the hub once it is reachable after a start (the last 7 days,
-# which its chart shows) and after the hub was unreachable (from then on), a batch at a time.
+# which its chart shows) and after the hub was unreachable (from then on), a batch at a time,
+# paced by the hub: after each batch the agent waits as long as the hub took to answer it (at
+# least HISTORY_PAUSE_SECONDS), so a busy hub slows its agents and an idle one takes a week in
+# about a second.
 HISTORY_SECONDS = 7 * 86400
-HISTORY_PAUSE_SECONDS = 0.5
+HISTORY_PAUSE_SECONDS = 0.02
 # Snapshot keys a hub has no use for: the hour of history is the agent's own page's business.
 _NOT_REPORTED = ("history",)
 
@@ -212,11 +215,12 @@ class Agent:
         for first in range(0, len(minutes), MAX_HISTORY_POINTS):
             batch = [list(m) for m in minutes[first:first + MAX_HISTORY_POINTS]]
             body = json.dumps({"machine": self.machine, "points": batch}, separators=(",", ":"))
+            sent = time.monotonic()
             outcome = self._send(body, self.history_url)
             if outcome == "retry":
                 self._history_since = batch[0][0]
                 return False
-            if self._stop.wait(HISTORY_PAUSE_SECONDS):
+            if self._stop.wait(max(HISTORY_PAUSE_SECONDS, time.monotonic() - sent)):
                 self._history_since = batch[-1][0]
                 return False
         self._history_since = None

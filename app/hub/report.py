@@ -258,6 +258,8 @@ SNAPSHOT = obj(
         "counts": obj({"passes": COUNT, "tokens": integer(0, 10**18), "backend_errors": counts_by_code(16)}),
         "details": list_of(text(1000, null=False), 40, null=False),
         "events": list_of(obj({"at": TIME, "kind": text(32), "text": text(1000)}, null=False), 50),
+        "ticking": list_of(obj({"line": integer(-1, 39), "at": TIME, "template": text(1000),
+                                "style": one_of("duration", "ago")}, null=False), 41),
         "usual": obj({"tokens_per_hour": RATE, "basis_hours": number(0, 1e6), "delta_percent": number(-1e6, 1e6)}),
         "today": obj({
             "tokens": integer(0, 10**18), "passes": COUNT, "training_seconds": SECONDS, "observed_seconds": SECONDS,
@@ -431,8 +433,8 @@ def reported_snapshot(snapshot: Mapping[str, Any]) -> Snapshot:
 # --- a machine's own history, sent once it enrols and after it was offline ----------------------
 
 HISTORY_PATH = "/hub/history"
-# A batch fits the hub's request cap (app.web's MAX_REQUEST_BODY_BYTES): a week of minutes is
-# about 35 batches, which the agent sends paced.
+# A batch fits the hub's request cap (app.web's MAX_REQUEST_BODY_BYTES); the hub keeps each in one
+# transaction. A week of an agent's history (a minute each for 48 h, 5 minutes before) is 15 batches.
 MAX_HISTORY_POINTS = 300
 MAX_HISTORY_BYTES = MAX_REPORT_BYTES
 _POINT = (

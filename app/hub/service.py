@@ -216,6 +216,8 @@ class Hub:
             "card": card,
             "details": list((snap or {}).get("details") or []),
             "events": list((snap or {}).get("events") or []),
+            # The ages in its status line and details, for the page to keep them ticking.
+            "ticking": [t for t in (snap or {}).get("ticking") or [] if t and None not in t.values()],
             "alerts": ((snap or {}).get("alerts") or {}).get("active") or [],
             "reports": row.reports,
             "clock_skew_seconds": row.skew_seconds,

@@ -114,6 +114,7 @@ class Monitor:
         self._passes: deque[tuple[float, str]] | None = None
         # A step trainer's logged losses and evaluations, for the same recorder (see take_logged).
         self._logged: deque[Event] | None = None
+        self._keep_backlog_lines = False
         # What is said about the source when no tailer follows it (``--once``).
         self._once_following: Following | None = None
         self._once_counts: LineCounters | None = None
@@ -266,8 +267,9 @@ class Monitor:
                 # order, with the live parser, which then goes on from where the log ends.
                 in_order = [line for _, _, chunk in reversed(taken) for line in chunk]
                 first = _newest_lines(in_order, first_view_bytes) if first_view_bytes is not None else in_order
-                self._apply_steps(self._parser, self._tracker, first, now, until)
+                events = self._apply_steps(self._parser, self._tracker, first, now, until)
                 if len(first) == len(in_order):
+                    self._keep_backlog(events)
                     self.changes.bump()
                     return
                 self.changes.bump()  # the latest step, loss, rate and ETA are on the page now
@@ -290,21 +292,23 @@ class Monitor:
         parser = create_parser(name)
         tracker = tracker_for(kind_of(name), name)
         tracker.has_records = has_records
-        self._apply_steps(parser, tracker, in_order, now, until)
+        events = self._apply_steps(parser, tracker, in_order, now, until)
         with self._lock:
             self._parser, self._tracker = parser, tracker
+            self._keep_backlog(events)
             self.changes.bump()
 
     def _apply_steps(
         self, parser: LogParser, tracker: Tracker, lines: list[str], now: float, until: float | None
-    ) -> None:
+    ) -> list[Event]:
         """Read a step log's lines in order and apply them, placed back in time from when the log
-        was last written."""
+        was last written; return their events."""
         parser.reference_time = self._last_written(now, until)
         events = parser.feed(lines)
         if until is not None:
             events = before(events, until)
         tracker.apply_all(events, now, arrival=self._last_written(now, until))
+        return events
 
     def lines(self, lines: list[str]) -> None:
         """Parse new lines and wake the viewers."""
@@ -373,12 +377,15 @@ class Monitor:
             when = self.clock() if now is None else now
             return self._tracker.snapshot(when, self._source())
 
-    def keep_passes(self, limit: int = 100_000) -> None:
-        """Start keeping the passes the tracker is given (time, activation id) for :meth:`take_passes`."""
+    def keep_passes(self, limit: int = 100_000, *, backlog: bool = False) -> None:
+        """Start keeping the passes the tracker is given (time, activation id) for :meth:`take_passes`,
+        and a step trainer's logged lines for :meth:`take_logged`; ``backlog``: those of the log's
+        backlog too (no history imports them: they are all there is of the run)."""
         with self._lock:
             if self._passes is None:
                 self._passes = deque(maxlen=limit)
                 self._logged = deque(maxlen=limit)
+            self._keep_backlog_lines = backlog
 
     def take_passes(self) -> list[tuple[float, str]]:
         """The passes seen since the last call (a re-read log repeats some: their ids tell)."""
@@ -409,6 +416,10 @@ class Monitor:
             return queue_report(snapshot, None, None, when)
 
     # --- internals ------------------------------------------------------------
+
+    def _keep_backlog(self, events: list[Event]) -> None:
+        if self._keep_backlog_lines and self._logged is not None:
+            self._logged.extend(e for e in events if isinstance(e, (TrainStep, StepFigures, EvalResult)))
 
     def _keep_passes(self, events: list[Event]) -> None:
         kept = self._passes

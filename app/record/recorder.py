@@ -28,6 +28,7 @@ from ..supervise import supervised
 from ..text import compact, path_text
 from .backfill import ImportProgress, files_to_import, import_logs, source_key_path
 from .logged import LoggedSteps
+from .memory import RunMemory
 
 log = logging.getLogger(__name__)
 
@@ -132,6 +133,7 @@ class Recorder:
         self._bodies: dict[tuple[object, ...], str] = {}
         self._bodies_lock = threading.Lock()
         self._logged = LoggedSteps()
+        self._memory = RunMemory()  # a step trainer's losses, read here when no history keeps them
 
     @property
     def source(self) -> SourceKey:
@@ -253,6 +255,8 @@ class Recorder:
         status = self.status()
         status_view = {k: status[k] for k in ("mode", "problem", "notice", "importing")}
         now = self.history.clock()
+        if status["mode"] == "off" and self._monitor is not None and range_name != "1h":
+            return self._memory_json(range_name, now, status_view)
         key = (self._source, range_name, int(now) // RANGES[range_name][1], self.history.generation,
                json.dumps(status_view))
         with self._bodies_lock:
@@ -267,6 +271,18 @@ class Recorder:
                     self._bodies.clear()
                 self._bodies[key] = body
         return body
+
+    def _memory_json(self, range_name: str, now: float, status_view: dict[str, Any]) -> str:
+        """No history: the range is empty, but a step trainer's run comes from what this process read."""
+        assert self._monitor is not None
+        with self._bodies_lock:
+            self._memory.take(self._monitor.take_logged(), now)
+            steps = self._memory.steps()
+        chart = self.history.chart(self._source, range_name, now)
+        chart["steps"] = steps
+        chart["source"] = {"machine": self._source.machine, "key": self._source.key, "kind": self._source.kind}
+        chart["status"] = status_view
+        return json.dumps(chart, separators=(",", ":"), allow_nan=False)
 
     def what_happened(self, live: list[dict[str, Any]], now: float) -> dict[str, Any]:
         """``/api/events``: the last 24 h of events, stored and live (``live``: the snapshot's), for a person."""

@@ -167,7 +167,8 @@ class Dashboard:
         if self.demo is not None:
             self.demo.start()
         if self.recorder is not None:
-            self.monitor.keep_passes()
+            # With no history, the backlog's losses are the only ones the trainer's chart can have.
+            self.monitor.keep_passes(backlog=self.recorder.history.status().mode == "off")
         self.monitor.start()
         if self.recorder is not None:
             self.recorder.start(self.monitor)  # its import runs on its own thread

@@ -30,6 +30,7 @@ MINER_SERIES = (
     "tokens_per_hour", "tokens_per_hour_min", "tokens_per_hour_max", "passes", "training_fraction",
     "layer", "queue_position",
 )
+RATE_POINTS = 1500  # a step trainer's rate points drawn over a range, at most
 STEP_SERIES = ("tokens_per_hour", "tokens_per_hour_min", "tokens_per_hour_max", "training_fraction", "step")
 
 
@@ -195,20 +196,21 @@ def _steps(conn: sqlite3.Connection, sid: int, start: float, end: float) -> dict
         # Kept before every logged loss was: the 30-s points' losses.
         logged["loss"] = [[step, value] for step, value in conn.execute(
             f"SELECT step, loss FROM step WHERE {where} AND loss IS NOT NULL ORDER BY step", args)]
-    rate: list[list[float | None]] = []
-    steps_rate: list[list[float | None]] = []
-    for step, tph, sph in conn.execute(
-        f"SELECT step, tokens_per_hour, steps_per_hour FROM step WHERE {where} ORDER BY step",
-        args,
-    ):
-        rate.append([step, tph])
-        steps_rate.append([step, sph])
-    evals: dict[str, list[list[float | None]]] = {}
-    for name, step, value in conn.execute(
-        "SELECT name, step, value FROM eval WHERE source_id = ? AND stage = ? AND at >= ? AND at < ? ORDER BY step",
-        (sid, stage, start, end),
-    ):
-        evals.setdefault(name, []).append([step, value])
+    # The 30-s rate points, every one up to RATE_POINTS, else every k-th (and the last) across the run.
+    points = conn.execute(
+        "SELECT step, tph, sph FROM (SELECT step, tokens_per_hour AS tph, steps_per_hour AS sph,"
+        f" row_number() OVER (ORDER BY step) - 1 AS i, count(*) OVER () AS n FROM step WHERE {where})"
+        " WHERE i % ((n + ? - 1) / ?) = 0 OR i = n - 1 ORDER BY step",
+        (*args, RATE_POINTS, RATE_POINTS),
+    ).fetchall()
+    steps_at, tph, sph = zip(*points) if points else ((), (), ())
+    rate, steps_rate = list(map(list, zip(steps_at, tph))), list(map(list, zip(steps_at, sph)))
+    in_eval = "source_id = ? AND stage = ? AND at >= ? AND at < ?"
+    names = [name for (name,) in conn.execute(f"SELECT DISTINCT name FROM eval WHERE {in_eval}", args)]
+    evals: dict[str, list[list[float | None]]] = {
+        name: list(map(list, conn.execute(
+            f"SELECT step, value FROM eval WHERE {in_eval} AND name = ? ORDER BY step", (*args, name))))
+        for name in names}
     return {"stage": stage, **logged, "tokens_per_hour": rate, "steps_per_hour": steps_rate, "evals": evals}
 
 

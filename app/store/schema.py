@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import sqlite3
 
+from .losses import build_levels
+
 # Version 1: the miner's history (samples, passes, rollups, the timeline).
 _V1 = """
 CREATE TABLE source (
@@ -148,7 +150,32 @@ CREATE TABLE loss_bucket (
 ) WITHOUT ROWID;
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5)
+# Version 6: the losses' coarser levels (each bucket four of the level below, app/store/losses.py),
+# made from the 64-step buckets a file already has; and the step points by time, for the latest stage.
+_V6 = """
+CREATE TABLE loss_level (
+    source_id INTEGER NOT NULL,
+    stage TEXT NOT NULL,
+    level INTEGER NOT NULL,
+    bucket INTEGER NOT NULL,
+    first_at REAL NOT NULL,
+    last_at REAL NOT NULL,
+    n INTEGER NOT NULL,
+    low_step INTEGER,
+    low REAL,
+    high_step INTEGER,
+    high REAL,
+    not_finite_step INTEGER,
+    last_lr_step INTEGER,
+    last_lr REAL,
+    PRIMARY KEY (source_id, stage, level, bucket)
+) WITHOUT ROWID;
+CREATE INDEX step_by_time ON step (source_id, at);
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6)
+# What a version makes from the data already there, in the same transaction as its tables.
+FILLS = {6: build_levels}
 VERSION = len(MIGRATIONS)
 
 
@@ -172,8 +199,22 @@ def migrate(conn: sqlite3.Connection) -> int:
     if found > VERSION:
         raise NewerSchemaError(found)
     for version in range(found, VERSION):
-        # executescript runs the whole step, version stamp included, in one transaction.
-        conn.executescript("BEGIN;" + MIGRATIONS[version] + f"PRAGMA user_version = {version + 1};COMMIT;")
+        fill = FILLS.get(version + 1)
+        if fill is None:
+            # executescript runs the whole step, version stamp included, in one transaction.
+            conn.executescript("BEGIN;" + MIGRATIONS[version] + f"PRAGMA user_version = {version + 1};COMMIT;")
+            continue
+        conn.execute("BEGIN")
+        try:
+            for statement in MIGRATIONS[version].split(";"):
+                if statement.strip():
+                    conn.execute(statement)
+            fill(conn)
+            conn.execute(f"PRAGMA user_version = {version + 1}")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
     return found
 
 

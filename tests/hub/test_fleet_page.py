@@ -83,7 +83,7 @@ def hub(tmp_path: Path) -> Iterator[tuple[RunningServer, Agents]]:
     agents.send("rig-a", status="L1 · 358k tok/h", tph=358_400.0, layer=1, network=12_300_000.0,
                 events=[{"at": now - 120, "kind": "layer", "text": "moved to layer 1"}])
     agents.send("rig-b", status="L3 · 1M tok/h", tph=1_000_000.0, layer=3)
-    agents.send("rig-c", state="queued", status="Queue #1583", queue={"position": 1583, "trend_per_hour": -40.0})
+    agents.send("rig-c", state="queued", status="Queue #1583", queue={"position": 1583, "trend_per_hour": -40.0, "eta_seconds": 36 * 3600.0})
     # An idle machine whose (older) agent still reports its decaying window: not production.
     agents.send("rig-d", state="idle", status="L2 · idle 31 min", tph=182_000.0, was=772_000.0, layer=2)
     agents.send("evil", state="working", status=HOSTILE, details=["</li><script>document.body.dataset.pwned=1</script>"],
@@ -121,6 +121,16 @@ def fits(page: Any, width: int) -> None:
     assert scroll <= width, f"the page is {scroll} px wide on a {width} px screen"
 
 
+def uncut(page: Any) -> None:
+    """Every card's words are whole: none runs past its box or ends in an ellipsis."""
+    cut = page.evaluate("""[...document.querySelectorAll(
+        '.machine-card .name, .machine-card .state, .card-status, .fig-label, .fig-value, .seen, .last-doing')]
+      .filter((node) => node.scrollWidth > node.clientWidth + 1 || node.getBoundingClientRect().right >
+                        node.closest('.machine-card').getBoundingClientRect().right)
+      .map((node) => node.textContent)""")
+    assert not cut, f"cut on the card: {cut}"
+
+
 def card(page: Any, name: str) -> Any:
     return page.locator(f'.machine-card[data-name="{name}"]')
 
@@ -149,7 +159,7 @@ def test_the_fleet_on_a_phone_and_a_desktop(hub: tuple[RunningServer, Agents], p
     expect()(rig_a.locator(".card-status")).to_have_text("L1 · 358k tok/h")
     expect()(rig_a).to_contain_text("L1")
     expect()(rig_a).to_contain_text("12 MB/s")
-    expect()(card(page, "rig-c")).to_contain_text("#1583 · −40/h")
+    expect()(card(page, "rig-c").locator(".fig", has_text="queue")).to_contain_text("#1583 · −40/h · front in ~1 d 12 h")
     assert card(page, "rig-a").get_attribute("data-level") == "ok"
     assert card(page, "rig-d").get_attribute("data-level") == "warning"
     # Idle: no rate, what it was doing.
@@ -171,9 +181,11 @@ def test_the_fleet_on_a_phone_and_a_desktop(hub: tuple[RunningServer, Agents], p
     assert page.evaluate("document.body.dataset.pwned") is None
 
     fits(page, PHONE["width"])
+    uncut(page)
     shot(page, "fleet-phone-light")
     page.emulate_media(color_scheme="dark")
     fits(page, PHONE["width"])
+    uncut(page)
     shot(page, "fleet-phone-dark")
     page.set_viewport_size(DESKTOP)
     shot(page, "fleet-desktop-dark")
@@ -301,3 +313,25 @@ def test_an_empty_hub_says_how_to_enrol_the_first_machine(tmp_path: Path, browse
         context.close()
     finally:
         running.dashboard.stop()
+
+
+def test_a_machine_pages_ages_tick_between_reports(hub: tuple[RunningServer, Agents], page: Any) -> None:
+    server, agents = hub
+    now = time.time()
+    # One report, then none for the rest of the test (the agent reports every 15 s): the ages the
+    # agent's words hold, and the report's own, move on the page every second all the same.
+    agents.send("rig-d", state="idle", status="L2 · idle 50 s", layer=2, details=["last pass 50 s ago", "layer 2"],
+                ticking=[{"line": -1, "at": now - 50, "template": "L2 · idle {}", "style": "duration"},
+                         {"line": 0, "at": now - 50, "template": "last pass {} ago", "style": "ago"}],
+                events=[{"at": now - 50, "kind": "idle", "text": "passes stopped"}], interval=60.0)
+    page.goto(f"{server.http_url}/fleet/rig-d")
+    expect()(page.locator("#status")).to_have_text(re.compile(r"^L2 · idle 5\d s$"))
+    expect()(page.locator("#status")).to_have_text(re.compile(r"^L2 · idle (5[3-9]|6\d) s$|^L2 · idle 1 min$"),
+                                                   timeout=6000)
+    expect()(page.locator("#details li").first).to_have_text(re.compile(r"^last pass (5[3-9]|60) s ago$|^last pass 1 min ago$"))
+    expect()(page.locator("#details li").nth(1)).to_have_text("layer 2")
+    expect()(page.locator("#events li time").first).to_have_text(re.compile(r"^(5[3-9]|60) s ago$|^1 min ago$"))
+    # the page's own poll (every 5 s) brings the same report again: still ticking, never back to 50 s
+    page.wait_for_timeout(5500)
+    expect()(page.locator("#status")).not_to_have_text("L2 · idle 50 s")
+    assert int(re.sub(r"\D", "", page.locator("#details li").first.inner_text()) or 0) != 50

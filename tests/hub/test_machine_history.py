@@ -11,6 +11,7 @@ it is sent.
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import time
 import urllib.request
@@ -23,7 +24,7 @@ import pytest
 from app.changes import Changes
 from app.config import Config
 from app.hub.agent import Agent
-from app.hub.report import MAX_HISTORY_POINTS
+from app.hub.report import MAX_HISTORY_BYTES, MAX_HISTORY_POINTS
 from app.hub.spool import Spool
 from app.hub.store import HubStore
 from app.live.monitor import Monitor
@@ -110,8 +111,11 @@ def test_the_agent_sends_its_history_once_and_the_hub_keeps_it_once(
     try:
         agent.take(agent._snapshot())
         assert agent.flush()
+        began = time.monotonic()
         assert agent.send_history()
-        assert -(-len(minutes) // MAX_HISTORY_POINTS) >= 2  # it went in several batches
+        # Two batches, each answered in milliseconds: paced by the hub's answers, not by a fixed wait.
+        assert -(-len(minutes) // MAX_HISTORY_POINTS) == 2
+        assert time.monotonic() - began < 0.5
     finally:
         agent.stop()
     day = chart(url, "7d")
@@ -175,3 +179,32 @@ def test_the_machine_page_charts_the_history_from_before_the_hub(
     finally:
         context.close()
     assert not errors, errors
+
+
+def test_a_week_goes_in_bounded_batches_each_paced_by_the_hubs_answer(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A week of minutes (10,079) to a hub that takes 50 ms to answer each batch: every batch within the
+    cap, each sent only after the agent waited as long as the hub took, every minute sent once."""
+    now = int(time.time()) // 60 * 60
+    week = [(t, RATE, "training", None, 1) for t in range(now - 7 * 86400 + 60, now, 60)]
+    agent = Agent(url="http://127.0.0.1:9", key="k" * 16, machine=NAME, spool=Spool(tmp_path / "spool.sqlite3"),
+                  source=FixedSource(), history=lambda since, until: [m for m in week if since <= m[0] < until])
+    sends: list[tuple[float, float, int]] = []  # when each batch went, when the hub answered, its size
+
+    def slow_hub(body: str, url: str | None = None) -> str:
+        began = time.monotonic()
+        time.sleep(0.05)
+        points = json.loads(body)["points"]
+        assert len(body.encode()) <= MAX_HISTORY_BYTES and len(points) <= MAX_HISTORY_POINTS
+        sends.append((began, time.monotonic(), len(points)))
+        return "taken"
+
+    monkeypatch.setattr(agent, "_send", slow_hub)
+    try:
+        assert agent.send_history()
+    finally:
+        agent.stop()
+    assert sum(n for _, _, n in sends) == len(week)
+    assert len(sends) == -(-len(week) // MAX_HISTORY_POINTS)
+    gaps = [nxt[0] - prev[1] for prev, nxt in itertools.pairwise(sends)]
+    assert min(gaps) >= 0.045  # as long as the hub took, not the 20-ms floor

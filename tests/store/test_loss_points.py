@@ -8,15 +8,17 @@ step that is a multiple of 997, a NaN at one step, an evaluation every 250 steps
 from __future__ import annotations
 
 import math
+import sqlite3
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from app.record.logged import LoggedSteps
 from app.stats.events import EvalResult, TrainStep
-from app.store import History, Observation, SourceKey
-from app.store.losses import BUCKET_STEPS, LOSS_BUCKETS, LOSS_POINTS, ROWS_READ
+from app.store import History, Observation, SourceKey, losses
+from app.store.losses import BUCKET_STEPS, LOSS_BUCKETS, LOSS_POINTS
 from app.store.records import LossPoint
 
 NOW = 1_790_000_100.0
@@ -68,19 +70,26 @@ def test_a_short_run_comes_back_with_every_logged_loss_and_its_not_a_number(tmp_
     assert [s for s, _ in run["evals"]["val loss"]] == list(range(0, steps, 250))
 
 
-# From the rows themselves (up to ROWS_READ losses), and from the 64-step buckets beyond.
-@pytest.mark.parametrize("steps", [30_000, ROWS_READ + 20_000])
-def test_a_long_run_keeps_each_buckets_lowest_and_highest_and_every_evaluation(tmp_path: Path, steps: int) -> None:
+# From the rows themselves up to ROWS_READ losses (157 buckets of 64 steps cut in 1,500: 7 steps
+# each), and from the 64-step buckets beyond.
+@pytest.mark.parametrize(("steps", "width"), [(10_000, 7), (30_000, BUCKET_STEPS), (32_000, BUCKET_STEPS)])
+def test_a_long_run_keeps_each_buckets_lowest_and_highest_and_every_evaluation(
+        tmp_path: Path, steps: int, width: int) -> None:
     history = write_run(tmp_path, steps)
     try:
         chart = history.chart(SOURCE, "30d", NOW)
     finally:
         history.stop()
     run = chart["steps"]
+    assert run["loss_bucket_steps"] == width
+    assert_each_bucket_drawn(run, steps)
+
+
+def assert_each_bucket_drawn(run: dict[str, Any], steps: int) -> None:
     width = run["loss_bucket_steps"]
-    assert steps / LOSS_BUCKETS <= width <= steps / LOSS_BUCKETS + BUCKET_STEPS
     drawn = {s: v for s, v in run["loss"]}
     assert len(drawn) <= 2 * LOSS_BUCKETS
+    assert list(drawn) == sorted(drawn)
     for first in range(0, steps, width):
         values = [(loss(s), s) for s in range(first, min(first + width, steps)) if s != NAN_STEP]
         low, high = min(values), max(values)
@@ -91,6 +100,31 @@ def test_a_long_run_keeps_each_buckets_lowest_and_highest_and_every_evaluation(t
     # The learning rate at each bucket's last step.
     assert run["lr"] == [[min(first + width, steps) - 1, lr(min(first + width, steps) - 1)] for first in range(0, steps, width)]
     assert len(run["evals"]["val loss"]) == len(range(0, steps, 250))
+
+
+def test_a_run_longer_than_the_chart_is_drawn_from_a_coarser_level_also_in_a_file_from_before_the_levels(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A chart 40 buckets wide: 30,000 steps are 469 buckets of 64 steps, 118 of 256, 30 of 1,024.
+    monkeypatch.setattr(losses, "LOSS_BUCKETS", 40)
+    steps = 30_000
+    history = write_run(tmp_path, steps)
+    try:
+        run = history.chart(SOURCE, "30d", NOW)["steps"]
+    finally:
+        history.stop()
+    assert run["loss_bucket_steps"] == 1024
+    assert_each_bucket_drawn(run, steps)
+
+    # The same file as the version before the levels wrote it: its levels are made when it is opened.
+    conn = sqlite3.connect(tmp_path / "history.sqlite3")
+    conn.executescript("DROP TABLE loss_level; DROP INDEX step_by_time; PRAGMA user_version = 5;")
+    conn.close()
+    history = History(tmp_path, clock=lambda: NOW)
+    history.start()
+    try:
+        assert history.chart(SOURCE, "30d", NOW)["steps"] == run
+    finally:
+        history.stop()
 
 
 def test_today_counts_the_steps_that_ran_today_never_more_than_the_run_has(tmp_path: Path) -> None:

@@ -45,7 +45,8 @@ def written(data: Path, clock: Clock, *batches: Observation) -> None:
 def as_version_3(data: Path) -> None:
     """The file as tokwatch wrote it before version 4: no record of the names this machine used."""
     conn = sqlite3.connect(data / FILE_NAME)
-    conn.executescript("DROP TABLE local_machine; DROP TABLE loss; DROP TABLE loss_bucket; PRAGMA user_version = 3;")
+    conn.executescript("DROP TABLE local_machine; DROP TABLE loss; DROP TABLE loss_bucket; DROP TABLE loss_level;"
+                       " DROP INDEX step_by_time; PRAGMA user_version = 3;")
     conn.close()
 
 
@@ -76,7 +77,7 @@ def test_a_store_kept_under_the_host_name_is_read_and_renamed_to_the_machines_na
     try:
         assert writer.submit(hour("rig-7", T0 + 3600, "b"))
         assert writer.flush(20)
-        assert writer.read(lambda c: c.execute("PRAGMA user_version").fetchone()[0]) == VERSION == 5
+        assert writer.read(lambda c: c.execute("PRAGMA user_version").fetchone()[0]) == VERSION == 6
         assert writer.chart(now_named, "24h")["totals"]["passes"] == 480
         assert machines(data) == [("rig-7", KEY)]
     finally:

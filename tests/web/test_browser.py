@@ -6,6 +6,7 @@ Without Chromium these tests skip, unless TOKWATCH_REQUIRE_BROWSER=1 (CI), where
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import time
@@ -75,6 +76,24 @@ def expect() -> Any:
 def shot(page: Any, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def as_users_log(page: Any, composed: Path, shown: str) -> None:
+    """For the docs' pictures: the page gets the composed log's snapshots as a user's tokwatch would
+    send them for ``shown`` (that path wherever the composed log's tmp path was); call before goto."""
+    real, users = json.dumps(str(composed))[1:-1], json.dumps(shown)[1:-1]
+
+    def from_server(route: Any) -> None:
+        answer = route.fetch()
+        route.fulfill(response=answer, body=answer.text().replace(real, users))
+
+    def socket(ws: Any) -> None:
+        server = ws.connect_to_server()
+        ws.on_message(server.send)
+        server.on_message(lambda message: ws.send(message.replace(real, users) if isinstance(message, str) else message))
+
+    page.route(re.compile(r"/api/snapshot"), from_server)
+    page.route_web_socket(re.compile(r"/ws$"), socket)
 
 
 def phone_shot(page: Any, name: str) -> None:

@@ -18,7 +18,7 @@ from app.record.backfill import source_key_path
 from app.store import History
 from app.store.records import EventRow, Observation, Sample, SourceKey
 from tests.conftest import LogWriter
-from tests.web.test_browser import ARTIFACTS, expect
+from tests.web.test_browser import ARTIFACTS, as_users_log, expect
 from tests.web.test_chart import MACHINE, NOW, ChartServer, chart_page, inspect, start
 
 __all__ = ["chart_page"]  # the fixture, used by name
@@ -71,6 +71,10 @@ def layer_server(log_file: Path, tmp_path: Path) -> Iterator[ChartServer]:
 
 
 def test_a_queued_miner_charts_its_positions(queued_server: ChartServer, chart_page: Any) -> None:
+    # Its picture in the docs shows the log where the miner writes it, not the test's tmp folder.
+    assert queued_server.monitor.log_path is not None
+    as_users_log(chart_page, queued_server.monitor.log_path,
+                 "/Users/ana/Library/Logs/IOTA Train at Home/2026-12-01-cli.log")
     chart_page.goto(queued_server.url)
     expect()(chart_page.locator("#status")).to_contain_text("Queue #")
     expect()(chart_page.locator("#history-title")).to_have_text("queue position, last hour", timeout=10_000)
@@ -103,3 +107,28 @@ def test_a_layer_change_breaks_the_rate_line_and_names_each_layer(layer_server: 
     last_l2 = max(i for i, v in enumerate(values) if v == 300_000.0)
     first_l1 = min(i for i, v in enumerate(values) if v == 750_000.0)
     assert first_l1 > last_l2 + 1 and all(v is None for v in values[last_l2 + 1:first_l1])
+
+
+@pytest.fixture
+def live_layer_server(log_file: Path, tmp_path: Path) -> Iterator[ChartServer]:
+    """The last hour: on layer 2 from 50 min before NOW (a pass every 15 s), on layer 1 from 25 min before."""
+    writer = LogWriter(log_file)
+    lines = writer.registered(2, NOW - 50 * 60)
+    lines += [line for t in range(NOW - 50 * 60 + 10, NOW - 25 * 60, 15) for line in writer.forward(2, t)]
+    lines += writer.registered(1, NOW - 25 * 60)
+    lines += [line for t in range(NOW - 25 * 60 + 10, NOW, 12) for line in writer.forward(1, t)]
+    writer.write(lines)
+    running = start(log_file, tmp_path, data_dir=None, compose=False)
+    yield running
+    running.dashboard.stop()
+
+
+def test_the_live_hour_names_each_segment_by_its_own_layer(live_layer_server: ChartServer, chart_page: Any) -> None:
+    chart_page.goto(live_layer_server.url)
+    expect()(chart_page.locator("#status")).to_contain_text("L1")
+    expect()(chart_page.locator("#history-title")).to_have_text("tok/h, last hour")
+    expect()(chart_page.locator("#chart canvas")).to_have_count(1)
+    [plot] = inspect(chart_page)
+    # The segment before the change is layer 2's, the one after it layer 1's: two runs of points.
+    assert plot["labels"] == ["L2", "L1"]
+    assert plot["segments"] == 2

@@ -22,7 +22,7 @@ from app.live.monitor import Monitor
 from app.record.recorder import Recorder
 from app.serve.process import Dashboard
 from app.store import History
-from tests.web.test_browser import ARTIFACTS, PHONE, expect
+from tests.web.test_browser import ARTIFACTS, PHONE, as_users_log, expect
 from tests.web.test_chart import ChartServer, inspect
 
 STEPS = 4000
@@ -78,8 +78,8 @@ def desktop_page(browser: Any) -> Iterator[Any]:
     assert not [e for e in errors if "WebSocket connection" not in e], errors
 
 
-def loss_plot(page: Any) -> dict[str, Any]:
-    expect()(page.locator("#history-title")).to_have_text("loss and rate by step, the whole run", timeout=10_000)
+def loss_plot(page: Any, title: str = "loss and rate by step, the whole run") -> dict[str, Any]:
+    expect()(page.locator("#history-title")).to_have_text(title, timeout=10_000)
     plots = inspect(page)
     assert plots[0]["kind"] == "loss", "the loss is the first chart"
     return plots[0]
@@ -89,8 +89,13 @@ def test_the_whole_runs_loss_opens_first_with_every_step_and_every_evaluation(
     trainer_server: ChartServer, desktop_page: Any
 ) -> None:
     page = desktop_page
+    # Its pictures in the docs show the log where a user keeps one, not the test's tmp folder.
+    log_path = trainer_server.monitor.log_path
+    assert log_path is not None
+    as_users_log(page, log_path, "/home/ana/modded-nanogpt/logs/4f1c2a9e-train.txt")
     page.goto(trainer_server.url)
     plot = loss_plot(page)
+    expect()(page.locator("#source")).to_have_text("log: /home/ana/modded-nanogpt/logs/4f1c2a9e-train.txt")
     expect()(page.locator('#chart-ranges button[data-range="30d"]')).to_have_attribute("aria-pressed", "true")
     drawn = {int(step): value for step, value in plot["lossPoints"]}
     if plot["bucketSteps"] == 1:
@@ -180,7 +185,9 @@ def llmc_server(tmp_path: Path) -> Iterator[ChartServer]:
 def test_the_learning_rate_is_one_tick_away(llmc_server: ChartServer, desktop_page: Any) -> None:
     page = desktop_page
     page.goto(llmc_server.url)
-    plot = loss_plot(page)
+    # Its history holds no 30-s rate point (the import kept its losses): the loss plot alone.
+    plot = loss_plot(page, "loss by step, the whole run")
+    assert len(inspect(page)) == 1
     assert plot["lrPoints"] is None
     page.locator("#show-lr").check()
     page.wait_for_function("import('/static/chart.js').then((m) => m.inspectChart()[0].lrPoints > 0)")
@@ -193,3 +200,47 @@ def test_the_learning_rate_is_one_tick_away(llmc_server: ChartServer, desktop_pa
     page.mouse.move(x, y)
     expect()(page.locator("#chart-readout")).to_contain_text(f"learning rate {float(f'{llmc_lr(100):.2e}'):g}")
     page.screenshot(path=str(ARTIFACTS / "trainer-lr-desktop-light.png"), full_page=True)
+
+
+@pytest.fixture
+def memory_server(tmp_path: Path) -> Iterator[ChartServer]:
+    """The same log with --no-history: nothing on disk, the run from what the server read."""
+    log_path = tmp_path / "train.log"
+    log_path.write_text(composed_log())
+    config = Config(log_path=log_path, port=0, config_dir=tmp_path / "config")
+    monitor = Monitor(log_path)
+    dashboard = Dashboard(config, monitor, recorder=Recorder(History(None), log_path, machine="trainer-test"))
+    started = dashboard.start()
+    deadline = time.monotonic() + 20
+    while (monitor.snapshot().training or {}).get("step") != STEPS and time.monotonic() < deadline:
+        time.sleep(0.2)
+    yield ChartServer(dashboard, monitor, f"http://127.0.0.1:{started.port}")
+    dashboard.stop()
+
+
+def test_without_a_history_the_runs_loss_comes_from_memory_and_says_which_steps(
+    memory_server: ChartServer, desktop_page: Any
+) -> None:
+    page = desktop_page
+    page.goto(memory_server.url)
+    plot = loss_plot(page, "loss by step, read since tokwatch started")  # no rates kept in memory
+    drawn = {int(step): value for step, value in plot["lossPoints"]}
+    first, last = min(drawn), max(drawn)
+    # The server read this short log whole: every step with its logged loss, every evaluation.
+    assert (first, last) == (1, STEPS)
+    assert plot["bucketSteps"] == 1
+    assert all(f"{drawn[s]:.4f}" == train_loss(s) for s in range(first, last + 1))
+    assert plot["evalPoints"] == {"val_loss": STEPS // VAL_EVERY + 1}
+    expect()(page.locator("#chart-note")).to_have_text(
+        f"From memory: steps {first:,}–{last:,}, the losses this tokwatch read from the log since it started;"
+        " it keeps no history (--no-history).")
+    # The other ranges say why they are not there; the hour and the run are.
+    expect()(page.locator('#chart-ranges button[data-range="24h"]')).to_have_class("off")
+    expect()(page.locator('#chart-ranges button[data-range="30d"]')).not_to_have_class("off")
+    # A phone, both themes: one column, the note whole under the chart, nothing wider than the screen.
+    page.set_viewport_size(PHONE)
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        page.wait_for_timeout(300)
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        page.screenshot(path=str(ARTIFACTS / f"trainer-memory-phone-{scheme}.png"), full_page=True)

@@ -140,7 +140,7 @@ def events_view(figures: IotaFigures, timeline: Timeline, state: State) -> tuple
         pending.extend([entry] if entry is not None else [])
     if state == "silent" and figures.clock is not None:
         pending.append(TimelineEntry(figures.clock, "silent", "log went silent"))
-    return tuple(EventView(at=e.at, kind=e.kind, text=e.text) for e in timeline.newest_first(pending))
+    return tuple(EventView(at=e.at, kind=e.kind, text=e.text, layers=e.layers) for e in timeline.newest_first(pending))
 
 
 def details(

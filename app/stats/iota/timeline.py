@@ -40,6 +40,7 @@ class TimelineEntry:
     at: float
     kind: Kind
     text: str
+    layers: tuple[int, int] | None = None  # a layer change's layers, from and to
 
 
 class Timeline:
@@ -51,9 +52,9 @@ class Timeline:
         self._error_entry: TimelineEntry | None = None
         self._error_count = 0
 
-    def add(self, at: float, kind: Kind, text: str) -> TimelineEntry:
+    def add(self, at: float, kind: Kind, text: str, layers: tuple[int, int] | None = None) -> TimelineEntry:
         """Record an entry (an entry dated before the newest is put in its place)."""
-        entry = TimelineEntry(at, kind, text)
+        entry = TimelineEntry(at, kind, text, layers)
         entries = self._entries
         i = len(entries)
         while i > 0 and entries[i - 1].at > at:

@@ -260,9 +260,9 @@ class IotaTracker:
         if repeats:
             self._clock.begin_replay()
 
-    def _note(self, at: float | None, kind: Kind, words: str) -> None:
+    def _note(self, at: float | None, kind: Kind, words: str, layers: tuple[int, int] | None = None) -> None:
         if at is not None:
-            self.timeline.add(at, kind, words)
+            self.timeline.add(at, kind, words, layers)
 
     def _phase(self, t: float | None, phase: str) -> None:
         change = self.facts.set_phase(t, phase)
@@ -381,7 +381,7 @@ class IotaTracker:
 
     def _set_layer(self, t: float | None, layer: int | None) -> None:
         if layer is not None and self._last_layer is not None and layer != self._last_layer:
-            self._note(t, "layer_changed", f"layer {self._last_layer} → {layer}")
+            self._note(t, "layer_changed", f"layer {self._last_layer} → {layer}", (self._last_layer, layer))
         if layer is not None:
             self._last_layer = layer
             self.lost_layer = None
