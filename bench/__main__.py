@@ -20,7 +20,7 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 
-from bench import coldstart, history, hub, live, memory, page, quiet, throughput
+from bench import coldstart, history, hub, live, memory, page, quiet, steps, throughput
 from bench.report import Figure, git_revision, machine, skipped, table, write_report
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,6 +44,11 @@ FIGURES: dict[str, tuple[str, str, Measure]] = {
     "hub": ("12 hub, 100 agents: CPU", "CPU <= 5 %, take p99 <= 50 ms, push p99 <= 1 s", hub.measure),
     "page": ("13 page: status line shown", "first load <= 100 KB on the wire; status <= 300 ms (median)", page.measure),
     "quiet_new": ("14 quiet CPU added by history, alerts, agent", "<= 0.1 % of a core", quiet.measure_new_parts),
+    "step_import": ("15 step-log import (31 MB, every step)", "<= 5 s of a core", steps.measure_import),
+    "step_open": ("16 a 1,000,000-step run opens", "latest step <= 2 s, whole-run loss chart <= 5 s", steps.measure_open),
+    "step_once": ("17 once on a long step log", "<= 2x once on a miner log of the same size", steps.measure_once),
+    "step_idle": ("18 idle step trainer's page", "<= 0.5 % of a core at 10 min, 1 h and 2 h of quiet",
+                  steps.measure_idle),
 }
 
 
