@@ -61,18 +61,34 @@ def _miner_log(path: Path, target_bytes: int) -> Path:
     return _write(path, IotaSynth(seed=15, start=time.time() - seconds).text(seconds))
 
 
+def _peak_rss_mb(pid: int) -> float:
+    """The process's peak RSS since its exec (``VmHWM``: ``wait4``'s counts the bench's own pages it was forked with)."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
 def _child(args: list[str], stdin: bytes = b"") -> tuple[float, float, float, int]:
-    """Run ``args`` (output discarded); (wall seconds, CPU seconds, peak RSS MB, exit status)."""
+    """Run ``args`` (output discarded); (wall seconds, CPU seconds, peak RSS MB read until it ends, exit status)."""
     began = time.perf_counter()
     process = subprocess.Popen(args, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL)
     assert process.stdin is not None
     process.stdin.write(stdin)
     process.stdin.close()
-    _, status, usage = os.wait4(process.pid, 0)
+    peak = 0.0
+    while True:
+        pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+        if pid:
+            break
+        peak = max(peak, _peak_rss_mb(process.pid))
+        time.sleep(0.05)
     process.returncode = os.waitstatus_to_exitcode(status)
-    return (time.perf_counter() - began, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024,
-            process.returncode)
+    return time.perf_counter() - began, usage.ru_utime + usage.ru_stime, peak, process.returncode
 
 
 def _import(path: Path) -> tuple[float, float, float, int]:
@@ -114,7 +130,7 @@ def _first_snapshot(log: Path, data_dir: Path, done: Any, chart: Any | None, tim
     began = time.perf_counter()
     found: dict[str, Any] = {}
     try:
-        server.start()
+        server.start(timeout=120)
         viewer = Viewer(server.ws_url())
         deadline = began + timeout
         while "latest" not in found and time.perf_counter() < deadline:
@@ -246,7 +262,7 @@ def measure_idle(workdir: Path, *, quick: bool) -> Figure:
             viewers: list[Viewer] = []
             try:
                 for server in servers:
-                    server.start()
+                    server.start(timeout=120)
                     viewers.append(Viewer(server.ws_url()))
                 for viewer in viewers:
                     viewer.wait_for(lambda lines: lines > 0, 60)
