@@ -20,7 +20,7 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 
-from bench import coldstart, history, hub, live, loss_store, memory, page, quiet, throughput
+from bench import coldstart, history, hub, live, loss_store, memory, page, quiet, steps, throughput
 from bench.report import Figure, git_revision, machine, skipped, table, write_report
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -46,6 +46,11 @@ FIGURES: dict[str, tuple[str, str, Measure]] = {
     "quiet_new": ("14 quiet CPU added by history, alerts, agent", "<= 0.1 % of a core", quiet.measure_new_parts),
     "loss_history": ("15 /api/history, 1,000,000-step run, afresh", "p95 <= 50 ms computed afresh",
                      loss_store.measure),
+    "step_import": ("16 step-log import (31 MB, every step)", "<= 5 s of a core", steps.measure_import),
+    "step_open": ("17 a 1,000,000-step run opens", "latest step <= 2 s, whole-run loss chart <= 5 s", steps.measure_open),
+    "step_once": ("18 once on a long step log", "<= 2x once on a miner log of the same size", steps.measure_once),
+    "step_idle": ("19 idle step trainer's page", "<= 0.5 % of a core at 10 min, 1 h and 2 h of quiet",
+                  steps.measure_idle),
 }
 
 

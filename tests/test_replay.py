@@ -1,17 +1,21 @@
 """The import's replay places an undated step log in time exactly as a cold start does, from two
-floats per line instead of the events themselves."""
+floats per line instead of the events themselves, and applies the events it parsed once."""
 
 from __future__ import annotations
 
 import math
 import threading
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
 from app.ingest.formats import create_parser, detect
-from app.record.replay import placed_times, read_lines
+from app.record.replay import placed_times, read_lines, replay_file
+from app.record.spool import EventSpool
+from app.stats.events import TrainStep
 from app.stats.steps.timing import place_in_time
+from app.store import Observation
 
 REAL = Path(__file__).parent / "data" / "real"
 END = 1_795_000_000.0
@@ -51,3 +55,42 @@ def test_a_step_the_history_placed_keeps_its_time_and_places_those_before_it() -
     shift = anchored[i] - plain[i]
     assert all(anchored[k] == pytest.approx(plain[k] + shift) for k in range(i) if not math.isnan(plain[k]))
     assert all(anchored[k] == plain[k] for k in range(i + 1, len(plain)))
+
+
+def test_the_spool_gives_back_the_events_the_first_pass_parsed() -> None:
+    path = REAL / "torchtitan-pr1287-rank0-every-10.log"
+    parser = create_parser("torchtitan")
+    parser.reference_time = END
+    parsed = [parser.feed(lines) for lines in read_lines(path, threading.Event())]
+    spool = EventSpool()
+    try:
+        placed_times(path, "torchtitan", END, {}, threading.Event(), path.stat().st_size, spool)
+        assert spool.usable
+        assert [list(batch) for batch in spool.read()] == parsed  # equal field by field, of the same classes, in order
+    finally:
+        spool.close()
+    assert sum(map(len, parsed)) >= 7
+
+
+def test_an_event_the_spool_cannot_keep_leaves_the_second_pass_to_parse_again() -> None:
+    spool = EventSpool()
+    spool.write([TrainStep(at=None, stage="train", step=1)])
+    spool.write([TrainStep(at=None, stage="train", step=2, figures=(("ratio", Fraction(1, 3)),))])  # type: ignore[arg-type]
+    assert not spool.usable
+    assert list(spool.read()) == []
+
+
+@pytest.mark.parametrize("name", ["nanogpt-issue110-every-iteration.log", "hf-zeehu-t5-bars-at-saves.log"])
+def test_an_import_from_the_spool_writes_what_parsing_twice_wrote(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = REAL / name
+
+    def replay() -> list[Observation]:
+        kept: list[Observation] = []
+        replay_file(path, "auto", END, threading.Event(), kept.append, {})
+        return kept
+
+    spooled = replay()
+    monkeypatch.setattr(EventSpool, "usable", property(lambda self: False))
+    parsed_twice = replay()
+    assert spooled == parsed_twice
+    assert sum(len(obs.losses) for obs in spooled) > 10

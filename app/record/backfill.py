@@ -51,6 +51,7 @@ DATED_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}")
 IMPORT_DAYS = 30  # the 5-minute tier's span: older files would only reach the hourly buckets
 IMPORT_MAX_BYTES = 2 << 30  # newest files first, up to this much
 PARENT_CHECK_SECONDS = 0.5
+IMPORT_NICENESS = 10
 
 
 def absolute(path: Path) -> Path:
@@ -332,6 +333,15 @@ def _end_with_parent() -> None:
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
+def _yield_to_server() -> None:
+    """Run behind the server: on a busy machine its cold start (the log's newest figures, first on
+    the page) and its pushes come before the import of the older lines."""
+    try:
+        os.nice(IMPORT_NICENESS)
+    except (AttributeError, OSError):
+        pass  # no nice on this system, or not allowed: the import runs at the server's priority
+
+
 def main(argv: list[str]) -> int:
     """The child: replay the files named on the command line, one JSON batch per line on stdout.
 
@@ -343,6 +353,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("files", nargs="*", help="path size head-digest, repeated (absolute paths)")
     args = parser.parse_args(argv)
     _end_with_parent()
+    _yield_to_server()
     text = sys.stdin.read() if not sys.stdin.isatty() else ""
     anchors = {(str(stage), int(step)): float(at) for stage, step, at in json.loads(text or "[]")}
     stop = threading.Event()

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import threading
 from array import array
-from collections.abc import Callable, Generator, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -37,6 +37,7 @@ from ..store.records import (
     steps_from,
 )
 from .logged import LoggedSteps
+from .spool import EventSpool
 
 # A 30-s boundary with no log line in the 3 minutes before it is a gap, not a sample.
 QUIET_SECONDS = 180
@@ -173,14 +174,15 @@ def replay_miner(first: list[str], batches: Iterator[list[str]], name: str, now:
 
 
 def placed_times(path: Path, name: str, mtime: float, anchors: Anchors, stop: threading.Event,
-                 limit: int) -> array[float]:
+                 limit: int, spool: EventSpool | None = None) -> array[float]:
     """Each event's time in the file's first ``limit`` bytes (NaN: undated), as a cold start places them.
 
     The rule is :func:`app.stats.steps.timing.place_in_time`'s: the last event gets ``mtime``,
     earlier ones step back by the durations the trainer printed; a dated event (or a step the
     history has placed already, from ``anchors``) re-anchors what precedes it; before a step of
     unknown duration events stay undated. Only two floats per event are kept, never the events:
-    a trainer that logs every step writes hundreds of thousands of lines.
+    a trainer that logs every step writes hundreds of thousands of lines (``spool``: where the
+    parsed events are kept on disk for the pass that applies them).
     """
     parser = create_parser(name)
     parser.reference_time = mtime
@@ -188,7 +190,10 @@ def placed_times(path: Path, name: str, mtime: float, anchors: Anchors, stop: th
     seconds = array("d")  # how far back the event before this one is: 0 for what is not a step
     previous: TrainStep | None = None
     for lines in read_lines(path, stop, limit):
-        for event in parser.feed(lines):
+        events = parser.feed(lines)
+        if spool is not None:
+            spool.write(events)
+        for event in events:
             at = event.at
             back = 0.0
             if isinstance(event, TrainStep):
@@ -276,20 +281,39 @@ def replay_steps(path: Path, name: str, now: float, mtime: float, anchors: Ancho
                  emit: Emit) -> bool:
     """Replay a step trainer's log placed in time, emitting about an hour of log per batch; False if stopped.
 
-    Two passes: the first places every event in time (counted back from the file's end), the
-    second parses the same bytes again and applies each event at its place.
+    Two passes: the first parses the file and places every event in time (counted back from the
+    file's end), the second applies each event at its place, read back from the first pass's
+    spool (or, when the spool could not keep an event, parsed again from the same bytes).
     """
     limit = path.stat().st_size  # the log may grow meanwhile: both passes read the same bytes
-    times = placed_times(path, name, mtime, anchors, stop, limit)
-    if stop.is_set():
-        return False
+    spool = EventSpool()
+    try:
+        times = placed_times(path, name, mtime, anchors, stop, limit, spool)
+        if stop.is_set():
+            return False
+        return _apply_placed(path, name, now, mtime, limit, times, spool, stop, emit)
+    finally:
+        spool.close()
+
+
+def _parsed_again(path: Path, name: str, mtime: float, limit: int, stop: threading.Event) -> Iterator[Iterable[Event]]:
     parser = create_parser(name)
     parser.reference_time = mtime  # a year-less timestamp takes its year from the file's last write
+    for lines in read_lines(path, stop, limit):
+        yield parser.feed(lines)
+
+
+def _apply_placed(path: Path, name: str, now: float, mtime: float, limit: int, times: array[float],
+                  spool: EventSpool, stop: threading.Event, emit: Emit) -> bool:
+    """The second pass: each event applied at its placed time, an hour of log per batch emitted."""
+    batches = spool.read() if spool.usable else _parsed_again(path, name, mtime, limit, stop)
     replay = StepReplay(name, now)
     batch_start: float | None = None
     i = 0
-    for lines in read_lines(path, stop, limit):
-        for event in parser.feed(lines):
+    for events in batches:
+        if stop.is_set():
+            break
+        for event in events:
             placed = times[i] if i < len(times) and event.at is None and not math.isnan(times[i]) else None
             i += 1
             replay.apply(event, placed)

@@ -1,0 +1,84 @@
+"""Parsed events kept on disk between the import's two passes over a step trainer's log.
+
+A step log is placed in time back from its end (app/record/replay.py), so its events are applied
+only once the whole file is read. Parsing is most of an import's cost; a spool lets the second
+pass read back the events the first pass parsed instead of parsing every line again, without
+holding them in memory (a trainer that logs every step writes a million lines).
+
+Each batch is written as one ``marshal`` record of ``(class index, field values)`` pairs. An
+event that ``marshal`` cannot write (a field of another type) makes the spool unusable, and the
+second pass parses the file again, as it did before there was a spool.
+"""
+
+from __future__ import annotations
+
+import marshal
+import operator
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import fields
+from typing import IO, Any
+
+from ..stats.events import Event
+
+RECORD_EVENTS = 1024  # events per marshal record: what is held at once beyond the events themselves
+
+
+class EventSpool:
+    """Batches of events written once and read back once, in order, from a temporary file."""
+
+    def __init__(self) -> None:
+        self._file: IO[bytes] | None = tempfile.TemporaryFile()  # noqa: SIM115 - closed by close()
+        self._classes: list[type[Any]] = []
+        self._getters: dict[type[Any], tuple[int, Callable[[Any], Any]]] = {}
+        self._records: list[int] = []  # marshal records per batch
+
+    @property
+    def usable(self) -> bool:
+        """True while every batch written so far can be read back."""
+        return self._file is not None
+
+    def write(self, events: Sequence[Event]) -> None:
+        """Append one batch (an event marshal cannot write makes the spool unusable)."""
+        if self._file is None:
+            return
+        try:
+            for first in range(0, len(events), RECORD_EVENTS):
+                self._file.write(marshal.dumps([self._row(event) for event in events[first:first + RECORD_EVENTS]]))
+        except (ValueError, TypeError):
+            self.close()
+            return
+        self._records.append((len(events) + RECORD_EVENTS - 1) // RECORD_EVENTS)
+
+    def _row(self, event: Event) -> tuple[int, Any]:
+        cls = type(event)
+        known = self._getters.get(cls)
+        if known is None:
+            names = [f.name for f in fields(cls) if f.init]
+            if len(names) != len(fields(cls)):
+                raise TypeError(f"{cls.__name__} has fields not given to its constructor")
+            getter = operator.attrgetter(*names) if len(names) > 1 else (lambda e, n=names[0]: (getattr(e, n),))
+            known = self._getters[cls] = (len(self._classes), getter)
+            self._classes.append(cls)
+        return known[0], known[1](event)
+
+    def read(self) -> Iterator[Iterator[Event]]:
+        """The batches, in the order they were written, each read as it is iterated (once, in order)."""
+        f = self._file
+        if f is None:
+            return
+        f.seek(0)
+        for records in self._records:
+            yield self._batch(f, records)
+
+    def _batch(self, f: IO[bytes], records: int) -> Iterator[Event]:
+        classes = self._classes
+        for _ in range(records):
+            for index, values in marshal.load(f):
+                yield classes[index](*values)
+
+    def close(self) -> None:
+        """Delete the file."""
+        if self._file is not None:
+            self._file.close()
+            self._file = None

@@ -1,0 +1,317 @@
+"""Figures 15–18: a long step-trainer run, each beside a miner log of the same size in the same run.
+
+* 15, import: the first start's history import of an every-step nanoGPT log (31 MB, 600,000
+  steps), the import child as the server starts it (``python -m app.record.backfill``): its CPU
+  and peak RSS (``wait4``), beside the same child on a miner log of the same size.
+* 16, opening: ``run.py`` with the history on (an empty data dir) on a 1,000,000-step nanoGPT log
+  (52 MB); a websocket client from the start: when the page first has the latest step with its
+  loss and a measured rate, and when ``/api/history?range=30d`` first holds the whole run's loss
+  (its first and last logged steps); beside the first snapshot of the miner log of the same size.
+* 17, ``once``: ``run.py once --no-history`` on the nanoGPT log, an HF Trainer log with ``\\r``
+  bars and a torchtitan log, each of the miner log's size: CPU of the process (median of 3,
+  alternated with the miner log's).
+* 18, idle: a server with one page open on the nanoGPT log whose last line was written 10 min,
+  1 h and 2 h ago (its modification time set back: the step lines carry no times), CPU over a
+  window once its start-up work is done (the cold start reads the hour behind its first view
+  after showing it), beside a server on the quiet miner log over the same windows.
+
+TensorBoard is not a dependency: its figure is noted only when it is installed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from bench.harness import ROOT, Server, Viewer
+from bench.report import Figure, median
+from bench.steplogs import hf_bars_log, sized, torchtitan_log
+from bench.synth import IotaSynth, nanogpt_log
+
+IMPORT_STEPS = 600_000  # ~31 MB
+OPEN_STEPS = 1_000_000  # ~52 MB
+IMPORT_GOAL_SECONDS = 5.0
+LATEST_GOAL_SECONDS = 2.0
+CHART_GOAL_SECONDS = 5.0
+ONCE_GOAL_RATIO = 2.0
+IDLE_GOAL_PERCENT = 0.5
+QUIET_AGES = (600, 3600, 7200)
+
+
+def _write(path: Path, text: str, mtime: float | None = None) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    if mtime is not None:
+        os.utime(path, (mtime, mtime))
+    return path
+
+
+def _miner_log(path: Path, target_bytes: int) -> Path:
+    """A continuous miner log of about ``target_bytes`` whose last line is about now."""
+    probe = IotaSynth(seed=15, start=0.0).text(600).encode()
+    seconds = 600 * target_bytes / len(probe)
+    return _write(path, IotaSynth(seed=15, start=time.time() - seconds).text(seconds))
+
+
+def _peak_rss_mb(pid: int) -> float:
+    """The process's peak RSS since its exec (``VmHWM``: ``wait4``'s counts the bench's own pages it was forked with)."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def _child(args: list[str], stdin: bytes = b"") -> tuple[float, float, float, int]:
+    """Run ``args`` (output discarded); (wall seconds, CPU seconds, peak RSS MB read until it ends, exit status)."""
+    began = time.perf_counter()
+    process = subprocess.Popen(args, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+    assert process.stdin is not None
+    process.stdin.write(stdin)
+    process.stdin.close()
+    peak = 0.0
+    while True:
+        pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+        if pid:
+            break
+        peak = max(peak, _peak_rss_mb(process.pid))
+        time.sleep(0.05)
+    process.returncode = os.waitstatus_to_exitcode(status)
+    return time.perf_counter() - began, usage.ru_utime + usage.ru_stime, peak, process.returncode
+
+
+def _import(path: Path) -> tuple[float, float, float, int]:
+    with path.open("rb") as f:
+        head = hashlib.sha256(f.read(1024)).hexdigest()
+    args = [sys.executable, "-m", "app.record.backfill", "--now", repr(time.time()), "--format", "auto",
+            str(path), str(path.stat().st_size), head]
+    return _child(args, b"[]")
+
+
+def measure_import(workdir: Path, *, quick: bool) -> Figure:
+    title, goal = "15 step-log import (31 MB, every step)", f"<= {IMPORT_GOAL_SECONDS:g} s of a core"
+    steps = IMPORT_STEPS // 10 if quick else IMPORT_STEPS
+    folder = workdir / "step-import"
+    step_log = _write(folder / "train.log", nanogpt_log(steps, seed=15))
+    size_mb = step_log.stat().st_size / 1e6
+    miner_log = _miner_log(folder / "miner.log", step_log.stat().st_size)
+    try:
+        step = _import(step_log)
+        miner = _import(miner_log)
+    finally:
+        step_log.unlink(missing_ok=True)
+        miner_log.unlink(missing_ok=True)
+    return Figure(
+        key="step_import", title=title, value=step[1], unit="s", reference="miner log of the same size, CPU",
+        reference_value=miner[1], ratio=step[1] / miner[1] if miner[1] else None, ratio_label="x", goal=goal,
+        met=step[1] <= IMPORT_GOAL_SECONDS and step[3] == 0,
+        note=(f"nanoGPT, {steps:,} steps, {size_mb:.0f} MB: CPU {step[1]:.1f} s (wall {step[0]:.1f} s), "
+              f"peak RSS of the import process {step[2]:.1f} MB; miner log: CPU {miner[1]:.1f} s, "
+              f"peak RSS {miner[2]:.1f} MB"),
+        details={"steps": steps, "step": dict(zip(("wall", "cpu", "rss_mb", "status"), step)),
+                 "miner": dict(zip(("wall", "cpu", "rss_mb", "status"), miner))},
+    )
+
+
+def _first_snapshot(log: Path, data_dir: Path, done: Any, chart: Any | None, timeout: float) -> dict[str, Any]:
+    """Start a server with the history on; seconds until ``done(snapshot)`` and ``chart(history)`` hold."""
+    server = Server(log, "--data-dir", str(data_dir), stderr_path=data_dir.parent / f"{log.stem}.err")
+    began = time.perf_counter()
+    found: dict[str, Any] = {}
+    try:
+        server.start(timeout=120)
+        viewer = Viewer(server.ws_url())
+        deadline = began + timeout
+        while "latest" not in found and time.perf_counter() < deadline:
+            text = viewer.last_text
+            if text and done(json.loads(text)):
+                found["latest"] = time.perf_counter() - began
+                found["status_line"] = json.loads(text).get("status_line")
+            time.sleep(0.005)
+        viewer.close()
+        url = f"http://127.0.0.1:{server.http_port}/api/history?range=30d"
+        while chart is not None and "chart" not in found and time.perf_counter() < deadline:
+            with urllib.request.urlopen(url, timeout=30) as answer:
+                body = json.loads(answer.read())
+            if chart(body):
+                found["chart"] = time.perf_counter() - began
+            else:
+                time.sleep(0.25)
+        found["rss_mb"] = server.rss_kb() / 1024
+    finally:
+        server.stop()
+    return found
+
+
+def measure_open(workdir: Path, *, quick: bool) -> Figure:
+    title = "16 a 1,000,000-step run opens"
+    goal = f"latest step <= {LATEST_GOAL_SECONDS:g} s, whole-run loss chart <= {CHART_GOAL_SECONDS:g} s"
+    steps = OPEN_STEPS // 10 if quick else OPEN_STEPS
+    folder = workdir / "step-open"
+    step_log = _write(folder / "train.log", nanogpt_log(steps, seed=16))
+    size = step_log.stat().st_size
+    miner_log = _miner_log(folder / "miner.log", size)
+    timeout = 120.0 if quick else 300.0
+
+    def latest(snap: dict[str, Any]) -> bool:
+        # nanoGPT prints its tokens per iteration once, at the start: the rate is steps/h.
+        training = snap.get("training") or {}
+        return bool(snap.get("step") == steps and training.get("loss") is not None
+                    and (snap.get("rate") or {}).get("passes_per_hour"))
+
+    def whole(body: dict[str, Any]) -> bool:
+        run = body.get("steps") or {}
+        loss = run.get("loss") or []
+        width = run.get("loss_bucket_steps") or 1
+        return bool(loss) and loss[0][0] <= width and loss[-1][0] >= steps - width
+
+    try:
+        step = _first_snapshot(step_log, folder / "data-steps", latest, whole, timeout)
+        miner = _first_snapshot(miner_log, folder / "data-miner",
+                                lambda snap: (snap.get("source") or {}).get("lines_read", 0) > 0, None, timeout)
+    finally:
+        step_log.unlink(missing_ok=True)
+        miner_log.unlink(missing_ok=True)
+    latest_s, chart_s, ref = step.get("latest"), step.get("chart"), miner.get("latest")
+    return Figure(
+        key="step_open", title=title, value=latest_s, unit="s", reference="miner log of the same size, first snapshot",
+        reference_value=ref, ratio=latest_s / ref if latest_s and ref else None, ratio_label="x", goal=goal,
+        met=latest_s is not None and latest_s <= LATEST_GOAL_SECONDS and chart_s is not None
+        and chart_s <= CHART_GOAL_SECONDS,
+        note=(f"nanoGPT, {steps:,} steps, {size / 1e6:.0f} MB, history on: latest step, loss and rate "
+              f"{_seconds(latest_s)} ('{step.get('status_line')}'); whole-run loss in /api/history "
+              f"{_seconds(chart_s)} (given up after {timeout:.0f} s); server RSS {step.get('rss_mb', 0):.1f} MB; "
+              f"miner log's first snapshot {_seconds(ref)}"),
+        details={"steps": steps, "bytes": size, "step": step, "miner": miner},
+    )
+
+
+def _seconds(value: float | None) -> str:
+    return "not reached" if value is None else f"{value:.2f} s"
+
+
+def _once(path: Path) -> float:
+    _, cpu, _, status = _child([sys.executable, str(ROOT / "run.py"), "once", "--no-history", "--log", str(path)])
+    if status != 0:
+        raise RuntimeError(f"once on {path.name} ended with status {status}")
+    return cpu
+
+
+def measure_once(workdir: Path, *, quick: bool) -> Figure:
+    title = "17 once on a long step log"
+    goal = f"<= {ONCE_GOAL_RATIO:g}x once on a miner log of the same size (nanoGPT, HF bars, torchtitan)"
+    steps = OPEN_STEPS // 10 if quick else OPEN_STEPS
+    folder = workdir / "step-once"
+    nano = _write(folder / "nanogpt.log", nanogpt_log(steps, seed=17))
+    size = nano.stat().st_size
+    logs = {
+        "nanogpt": nano,
+        "hf-bars": _write(folder / "hf.log", sized(hf_bars_log, size, seed=17)),
+        "torchtitan": _write(folder / "torchtitan.log", sized(torchtitan_log, size, seed=17)),
+    }
+    miner = _miner_log(folder / "miner.log", size)
+    runs: dict[str, list[float]] = {name: [] for name in (*logs, "miner")}
+    try:
+        for _ in range(3):
+            for name, path in (*logs.items(), ("miner", miner)):
+                runs[name].append(_once(path))
+    finally:
+        for path in (*logs.values(), miner):
+            path.unlink(missing_ok=True)
+    med = {name: median(values) for name, values in runs.items()}
+    ratios = {name: med[name] / med["miner"] for name in logs}
+    worst = max(ratios, key=lambda name: ratios[name])
+    return Figure(
+        key="step_once", title=title, value=med[worst], unit="s", reference="once on a miner log of the same size, CPU",
+        reference_value=med["miner"], ratio=ratios[worst], ratio_label="x", goal=goal,
+        met=all(r <= ONCE_GOAL_RATIO for r in ratios.values()),
+        note=(f"{size / 1e6:.0f} MB each, CPU median of 3: "
+              + ", ".join(f"{name} {med[name]:.2f} s ({ratios[name]:.2f}x)" for name in logs)
+              + f"; miner {med['miner']:.2f} s; the figure is the worst ({worst})"),
+        details={"bytes": size, "cpu_seconds": runs},
+    )
+
+
+def measure_idle(workdir: Path, *, quick: bool) -> Figure:
+    title = "18 idle step trainer's page"
+    goal = f"<= {IDLE_GOAL_PERCENT:g} % of a core at 10 min, 1 h and 2 h of quiet"
+    seconds = 15.0 if quick else 60.0
+    steps = OPEN_STEPS // 10 if quick else OPEN_STEPS
+    folder = workdir / "step-idle"
+    text = nanogpt_log(steps, seed=18)
+    miner = _miner_log(folder / "miner.log", len(text.encode()))
+    percents: dict[str, float] = {}
+    reference: list[float] = []
+    settling: list[float] = []
+    try:
+        for age in QUIET_AGES:
+            step_log = _write(folder / f"train-{age}.log", text, time.time() - age)
+            servers = [Server(step_log, "--no-history", stderr_path=folder / "step.err"),
+                       Server(miner, "--no-history", stderr_path=folder / "miner.err")]
+            viewers: list[Viewer] = []
+            try:
+                for server in servers:
+                    server.start(timeout=120)
+                    viewers.append(Viewer(server.ws_url()))
+                for viewer in viewers:
+                    viewer.wait_for(lambda lines: lines > 0, 60)
+                settled = _settle(servers)  # the cold start's hour behind the first view is read
+                cpu0, t0 = [s.cpu_seconds() for s in servers], time.perf_counter()
+                time.sleep(seconds)
+                cpu1, t1 = [s.cpu_seconds() for s in servers], time.perf_counter()
+                percents[_age(age)] = (cpu1[0] - cpu0[0]) / (t1 - t0) * 100
+                settling.append(settled)
+                reference.append((cpu1[1] - cpu0[1]) / (t1 - t0) * 100)
+            finally:
+                for viewer in viewers:
+                    viewer.close()
+                for server in servers:
+                    server.stop()
+                step_log.unlink(missing_ok=True)
+    finally:
+        miner.unlink(missing_ok=True)
+    worst = max(percents.values())
+    ref = median(reference)
+    return Figure(
+        key="step_idle", title=title, value=worst, unit="%", reference="quiet miner log, same windows",
+        reference_value=ref, ratio=worst / ref if ref > 0 else None, ratio_label="x", goal=goal,
+        met=worst <= IDLE_GOAL_PERCENT,
+        note=(f"{seconds:.0f} s windows, one page open, nanoGPT {steps:,} steps: "
+              + ", ".join(f"{age} of quiet {p:.3f} %" for age, p in percents.items())
+              + f"; the quiet miner log beside it {', '.join(f'{p:.3f}' for p in reference)} %; "
+              + f"the step server's start-up work took {', '.join(f'{s:.0f}' for s in settling)} s of wall time; "
+              + _tensorboard()),
+        details={"seconds_each": seconds, "percent_by_age": percents, "miner_percent": reference},
+    )
+
+
+def _settle(servers: list[Server], limit: float = 300.0) -> float:
+    """Wait until every server has used under 2 % of a core over 2 s (its start-up work done); the seconds waited."""
+    began = time.perf_counter()
+    while time.perf_counter() - began < limit:
+        cpu0 = [s.cpu_seconds() for s in servers]
+        time.sleep(2.0)
+        if all(s.cpu_seconds() - c < 0.04 for s, c in zip(servers, cpu0)):
+            break
+    return time.perf_counter() - began
+
+
+def _age(seconds: int) -> str:
+    return f"{seconds // 3600} h" if seconds >= 3600 else f"{seconds // 60} min"
+
+
+def _tensorboard() -> str:
+    if importlib.util.find_spec("tensorboard") is None:
+        return "TensorBoard not installed (not measured)"
+    return "TensorBoard installed, not measured by this bench"
