@@ -121,11 +121,17 @@ def fetch(request: urllib.request.Request, total_seconds: float, *, follow_redir
         cut.cancel()
 
 
-def within(total_seconds: float, work: Callable[[], T], name: str = "tokwatch-outgoing") -> T:
+def within(total_seconds: float, work: Callable[[], T], name: str = "tokwatch-outgoing", *,
+           one_at_a_time: threading.Lock | None = None) -> T:
     """Run ``work`` (a library's send we cannot cut inside) and give up on it after ``total_seconds``.
 
-    The work goes on in a daemon thread when abandoned; its result is dropped.
+    The work goes on in a daemon thread when abandoned; its result is dropped. With ``one_at_a_time``,
+    an abandoned work holds that lock until it ends and the next one waits for it inside its own
+    deadline: a receiver that hangs keeps one thread, not one more for every try.
     """
+    deadline = time.monotonic() + total_seconds
+    if one_at_a_time is not None and not one_at_a_time.acquire(timeout=total_seconds):
+        raise DeadlineExceeded(f"no answer within {total_seconds:g} s (the previous one still waits)")
     result: list[T] = []
     error: list[BaseException] = []
 
@@ -134,10 +140,18 @@ def within(total_seconds: float, work: Callable[[], T], name: str = "tokwatch-ou
             result.append(work())
         except BaseException as e:  # noqa: BLE001 - handed to the caller below
             error.append(e)
+        finally:
+            if one_at_a_time is not None:
+                one_at_a_time.release()
 
     thread = threading.Thread(target=run, name=name, daemon=True)
-    thread.start()
-    thread.join(total_seconds)
+    try:
+        thread.start()
+    except BaseException:
+        if one_at_a_time is not None:
+            one_at_a_time.release()
+        raise
+    thread.join(max(0.0, deadline - time.monotonic()))
     if thread.is_alive():
         raise DeadlineExceeded(f"no answer within {total_seconds:g} s")
     if error:
