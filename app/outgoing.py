@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import contextlib
 import http.client
+import io
 import socket
 import threading
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Callable
 from functools import partial
@@ -107,9 +109,12 @@ def fetch(request: urllib.request.Request, total_seconds: float, *, follow_redir
         handlers.append(_NoRedirects())
     opener = urllib.request.build_opener(*handlers)
     try:
-        with opener.open(request, timeout=total_seconds) as response:
-            body: bytes = response.read(max_bytes)
-            status = int(response.status)
+        try:
+            with opener.open(request, timeout=total_seconds) as response:
+                body: bytes = response.read(max_bytes)
+                status = int(response.status)
+        except urllib.error.HTTPError as e:
+            raise _read_and_closed(e, max_bytes) from None
         if cut.fired:
             raise DeadlineExceeded(f"no full answer within {total_seconds:g} s")
         return status, body
@@ -119,6 +124,17 @@ def fetch(request: urllib.request.Request, total_seconds: float, *, follow_redir
         raise
     finally:
         cut.cancel()
+
+
+def _read_and_closed(error: urllib.error.HTTPError, max_bytes: int) -> urllib.error.HTTPError:
+    """The same error with its body (up to ``max_bytes``) read, its connection closed.
+
+    urllib hands the 4xx/5xx answer over open inside the error; a caller that only reads its code
+    would leave the socket to the garbage collector, whenever that runs.
+    """
+    with error:
+        body = error.read(max_bytes) if error.fp is not None else b""
+    return urllib.error.HTTPError(error.url, error.code, error.msg, error.headers, io.BytesIO(body))
 
 
 def within(total_seconds: float, work: Callable[[], T], name: str = "tokwatch-outgoing", *,

@@ -59,7 +59,8 @@ class Running:
             with urllib.request.urlopen(request, timeout=10) as response:
                 return response.status, response.headers.get("Content-Type", ""), response.read().decode()
         except urllib.error.HTTPError as e:
-            return e.code, e.headers.get("Content-Type", ""), e.read().decode()
+            with e:  # its answer's socket closed now, not whenever the garbage collector runs
+                return e.code, e.headers.get("Content-Type", ""), e.read().decode()
 
     def settle(self, token: str | None = None) -> None:
         """Until the import is done and everything queued is written."""
@@ -367,5 +368,6 @@ def test_a_weeks_history_goes_gzipped_and_a_reload_of_it_unchanged_is_a_304(tmp_
         with pytest.raises(urllib.error.HTTPError) as reload:
             urllib.request.urlopen(again, timeout=10)
         assert reload.value.code == 304 and reload.value.read() == b""
+        reload.value.close()
     finally:
         running.stop()
