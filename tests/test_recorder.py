@@ -192,6 +192,7 @@ def test_usual_and_today_reach_the_snapshot_and_its_details(tmp_path: Path, fold
             snap = running.dashboard.feed.snapshot()
         assert snap.state in ("silent", "idle"), snap.state
         assert "usual 768k on L1" in snap.details
+        assert snap.usual is not None and snap.usual.delta_percent is None  # no current rate: null, not −100
         assert not any(line.startswith("vs your usual") for line in snap.details)
     finally:
         running.stop()
