@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import contextlib
 import http.client
+import io
 import socket
 import threading
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Callable
 from functools import partial
@@ -107,9 +109,12 @@ def fetch(request: urllib.request.Request, total_seconds: float, *, follow_redir
         handlers.append(_NoRedirects())
     opener = urllib.request.build_opener(*handlers)
     try:
-        with opener.open(request, timeout=total_seconds) as response:
-            body: bytes = response.read(max_bytes)
-            status = int(response.status)
+        try:
+            with opener.open(request, timeout=total_seconds) as response:
+                body: bytes = response.read(max_bytes)
+                status = int(response.status)
+        except urllib.error.HTTPError as e:
+            raise _read_and_closed(e, max_bytes) from None
         if cut.fired:
             raise DeadlineExceeded(f"no full answer within {total_seconds:g} s")
         return status, body
@@ -121,11 +126,28 @@ def fetch(request: urllib.request.Request, total_seconds: float, *, follow_redir
         cut.cancel()
 
 
-def within(total_seconds: float, work: Callable[[], T], name: str = "tokwatch-outgoing") -> T:
+def _read_and_closed(error: urllib.error.HTTPError, max_bytes: int) -> urllib.error.HTTPError:
+    """The same error with its body (up to ``max_bytes``) read, its connection closed.
+
+    urllib hands the 4xx/5xx answer over open inside the error; a caller that only reads its code
+    would leave the socket to the garbage collector, whenever that runs.
+    """
+    with error:
+        body = error.read(max_bytes) if error.fp is not None else b""
+    return urllib.error.HTTPError(error.url, error.code, error.msg, error.headers, io.BytesIO(body))
+
+
+def within(total_seconds: float, work: Callable[[], T], name: str = "tokwatch-outgoing", *,
+           one_at_a_time: threading.Lock | None = None) -> T:
     """Run ``work`` (a library's send we cannot cut inside) and give up on it after ``total_seconds``.
 
-    The work goes on in a daemon thread when abandoned; its result is dropped.
+    The work goes on in a daemon thread when abandoned; its result is dropped. With ``one_at_a_time``,
+    an abandoned work holds that lock until it ends and the next one waits for it inside its own
+    deadline: a receiver that hangs keeps one thread, not one more for every try.
     """
+    deadline = time.monotonic() + total_seconds
+    if one_at_a_time is not None and not one_at_a_time.acquire(timeout=total_seconds):
+        raise DeadlineExceeded(f"no answer within {total_seconds:g} s (the previous one still waits)")
     result: list[T] = []
     error: list[BaseException] = []
 
@@ -134,10 +156,18 @@ def within(total_seconds: float, work: Callable[[], T], name: str = "tokwatch-ou
             result.append(work())
         except BaseException as e:  # noqa: BLE001 - handed to the caller below
             error.append(e)
+        finally:
+            if one_at_a_time is not None:
+                one_at_a_time.release()
 
     thread = threading.Thread(target=run, name=name, daemon=True)
-    thread.start()
-    thread.join(total_seconds)
+    try:
+        thread.start()
+    except BaseException:
+        if one_at_a_time is not None:
+            one_at_a_time.release()
+        raise
+    thread.join(max(0.0, deadline - time.monotonic()))
     if thread.is_alive():
         raise DeadlineExceeded(f"no answer within {total_seconds:g} s")
     if error:

@@ -200,7 +200,7 @@ class UsualView:
 
     tokens_per_hour: float
     basis_hours: float
-    delta_percent: float | None  # the current rate against it; null while the rate is not measured
+    delta_percent: float | None  # the current rate against it; null while not measured, or idle or silent
 
 
 @dataclass(frozen=True, slots=True)

@@ -147,6 +147,9 @@ function render() {
   setText("t-idle", totals.idle);
   setText("t-rate", totals.tokens_per_hour_text);
   setText("t-today", totals.today_tokens_text);
+  const problem = fleet.alerts_problem || "";
+  document.getElementById("alerts-problem").hidden = !problem;
+  setText("alerts-problem", problem);
   document.title = `${totals.tokens_per_hour_text} · ${totals.online}/${totals.machines} online · tokwatch fleet`;
   const shown = fleet.machines.filter((card) => matches(card, filter.value)).sort(compare);
   const list = document.getElementById("cards");

@@ -255,6 +255,21 @@ function renderFooter(snapshot) {
   setText("following", following ? following.text : "");
 }
 
+// tokwatch's own trouble (snapshot.problems: a thread that failed and is being restarted), as written.
+function renderProblems(snapshot) {
+  const lines = Array.isArray(snapshot.problems) ? snapshot.problems : [];
+  const list = $("problems");
+  const key = JSON.stringify(lines);
+  if (list.dataset.key === key) return;
+  list.dataset.key = key;
+  list.hidden = lines.length === 0;
+  list.replaceChildren(...lines.map((line) => {
+    const li = document.createElement("li");
+    li.textContent = line;
+    return li;
+  }));
+}
+
 export function renderSnapshot(snapshot) {
   $("figures").hidden = false;
   renderStatus(snapshot.status_line);
@@ -263,6 +278,7 @@ export function renderSnapshot(snapshot) {
   const problem = snapshot.source.problem;
   $("problem").hidden = !problem;
   setText("problem", problem || "");
+  renderProblems(snapshot);
   renderWarmup(snapshot);
   renderDetails(snapshot);
   renderEvents(snapshot);

@@ -112,3 +112,49 @@ def test_a_thread_that_raises_is_restarted_and_shown_until_it_recovers(
         assert alive and all(t.is_alive() for t in alive)
     finally:
         dashboard.stop()
+
+
+def test_the_page_shows_the_problems_plainly(
+    tmp_path: Path, log_file: Path, log_writer: LogWriter, browser: Any, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from playwright.sync_api import expect
+
+    monkeypatch.setattr(supervise, "FIRST_BACKOFF_SECONDS", 0.05)
+    monkeypatch.setattr(supervise, "RECOVERED_SECONDS", 60.0)  # still shown while the page is looked at
+    original = Tailer._run
+    calls: list[float] = []
+
+    def flaky(self: Any, *args: Any, **kwargs: Any) -> Any:
+        calls.append(time.monotonic())
+        if len(calls) == 1:
+            raise RuntimeError("injected failure")
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(Tailer, "_run", flaky)
+    log_writer.write(log_writer.registered(1))
+    config = Config(log_path=log_file, port=0, config_dir=tmp_path / "config", data_dir=tmp_path / "data")
+    dashboard = Dashboard(config, Monitor(log_file))
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2)
+    try:
+        started = dashboard.start()
+        assert wait_for(lambda: len(calls) >= 2), "the tailer was not restarted"
+        problems = get_json(f"http://127.0.0.1:{started.port}/api/snapshot")["problems"]
+        assert len(problems) == 1 and problems[0].startswith("tokwatch-tailer thread failed once"), problems
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(f"http://127.0.0.1:{started.port}/")
+        shown = page.locator("#problems li")
+        expect(shown).to_have_count(1)
+        expect(shown.first).to_have_text(problems[0])  # as written, not summarised
+        expect(page.locator("#problems")).to_be_visible()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        artifacts = Path(__file__).resolve().parents[1] / "test-artifacts"
+        artifacts.mkdir(exist_ok=True)
+        page.screenshot(path=str(artifacts / "problems-phone-light.png"), full_page=True)
+        page.emulate_media(color_scheme="dark")
+        page.screenshot(path=str(artifacts / "problems-phone-dark.png"), full_page=True)
+        assert not errors, errors
+    finally:
+        context.close()
+        dashboard.stop()

@@ -108,8 +108,11 @@ def _reason(records: list[logging.LogRecord], url: str) -> str:
     return scrub(reason, url)
 
 
-def send_once(url: str, message: Message, plugin: Any = None) -> str | None:
-    """Send ``message`` to one Apprise URL; return None when delivered, else why not."""
+def send_once(url: str, message: Message, plugin: Any = None, busy: threading.Lock | None = None) -> str | None:
+    """Send ``message`` to one Apprise URL; return None when delivered, else why not.
+
+    ``busy``: held by a send still running past its deadline; the next waits for it within its own.
+    """
     try:
         import apprise
     except ImportError:
@@ -138,7 +141,7 @@ def send_once(url: str, message: Message, plugin: Any = None) -> str | None:
 
     # Apprise's own timeouts bound each read, not a receiver that trickles: bound the whole send.
     try:
-        return within(SEND_DEADLINE_SECONDS, send, name="tokwatch-notify-send")
+        return within(SEND_DEADLINE_SECONDS, send, name="tokwatch-notify-send", one_at_a_time=busy)
     except DeadlineExceeded as e:
         return f"{e}: timed out"
 
@@ -162,6 +165,8 @@ class _Target:
         self.queue: queue.Queue[Message | None] = queue.Queue(maxsize=maxsize)  # None: stop
         self.plugin: Any = None
         self.thread: threading.Thread | None = None
+        # Held while a send runs, past its deadline too: one hanging receiver, one thread.
+        self.sending = threading.Lock()
 
 
 class Delivery:
@@ -244,7 +249,7 @@ class Delivery:
         for delay in (0.0, *self._delays):
             if delay and self._stop.wait(delay):
                 return
-            reason = send_once(target.url, message, target.plugin)
+            reason = send_once(target.url, message, target.plugin, target.sending)
             if reason is None:
                 with self._lock:
                     self._last_sent_at = self._clock()

@@ -277,9 +277,12 @@ class Stalled:
         quiet = _training(snap, "seconds_since_step")
         last_step = None if quiet is None else now - quiet
         step = _training(snap, "step")
-        text = f"no step since {clock_time(last_step, now)}" if last_step is not None else "no new step"
+        at = clock_time(last_step, now) if last_step is not None else None
+        # One clause, no parentheses: the message adds how long in its own ("… at 14:02 (25 min).").
         if step is not None:
-            text += f" (last step {step})"
+            text = f"no step since step {step}" + (f" at {at}" if at else "")
+        else:
+            text = f"no step since {at}" if at else "no new step"
         # A stall is told as lasting since the last step.
         return Finding(_since(snap, last_step), "stalled", text)
 

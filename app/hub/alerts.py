@@ -43,6 +43,11 @@ class HubAlerts:
         if self.delivery is not None:
             self.delivery.stop()
 
+    @property
+    def problem(self) -> str | None:
+        """Why messages are not delivered (URLs redacted), or None."""
+        return self.delivery.status().problem if self.delivery is not None else None
+
     def check(self, rows: Iterable[MachineRow], now: float) -> list[Message]:
         """Step every reporting machine's book at ``now``; send and return the messages."""
         messages: list[Message] = []

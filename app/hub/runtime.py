@@ -159,6 +159,8 @@ class FleetRuntime:
                 if self.alerts is not None and (version != checked_version or now - checked_at >= ALERT_CHECK_SECONDS):
                     checked_at, checked_version = now, version
                     self.alerts.check(self.hub.store.machines(), now)
+                if self.alerts is not None:  # its delivery fails (or recovers) on its own threads
+                    self.hub.note_alerts_problem(self.alerts.problem)
             except Exception:  # a locked or failing file must not end offline detection
                 log.exception("hub tick failed; trying again")
 

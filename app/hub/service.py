@@ -70,6 +70,7 @@ class Hub:
         self.reserved_name = reserved_name  # this hub's own machine name, when it follows a log
         self._buckets: dict[str, tuple[float, float]] = {}  # machine → (reports allowed, at)
         self.problem: str | None = None  # the hub cannot write its file (a full disk): for /healthz
+        self.alerts_problem: str | None = None  # the fleet's alerts do not reach a URL: for the fleet page
         self._online: frozenset[str] = frozenset()
         # (computed at, day start, version then, tokens per machine)
         self._today: tuple[float, float, int, dict[str, float]] | None = None
@@ -86,6 +87,12 @@ class Hub:
         if now - self._pruned_at >= PRUNE_EVERY_SECONDS:
             self._pruned_at = now
             self.store.prune(now)
+
+    def note_alerts_problem(self, problem: str | None) -> None:
+        """Say on the fleet page why the fleet's alerts do not get out (None: they do), pushed at once."""
+        if problem != self.alerts_problem:
+            self.alerts_problem = problem
+            self.changes.bump()
 
     # --- intake ---------------------------------------------------------------
 
@@ -182,6 +189,7 @@ class Hub:
         sparks = self._sparks(now)
         for card in view["machines"]:
             card["spark"] = sparks.get(card["name"])
+        view["alerts_problem"] = self.alerts_problem
         return view
 
     def _sparks(self, now: float) -> dict[str, list[float | None]]:

@@ -306,11 +306,12 @@ class Recorder:
         lines = list(snapshot.details)
         usual_view = today_view = None
         if usual is not None:
-            current = snapshot.rate.tokens_per_hour
+            # An idle or silent miner's rate reads 0: no pace to compare ("−100 %" says nothing of it).
+            current = snapshot.rate.tokens_per_hour if snapshot.state not in QUIET_STATES else None
             delta = (current - usual.tokens_per_hour) / usual.tokens_per_hour * 100 if current is not None and usual.tokens_per_hour > 0 else None
             usual_view = UsualView(tokens_per_hour=usual.tokens_per_hour, basis_hours=round(usual.basis_hours, 2),
                                    delta_percent=round(delta, 1) if delta is not None else None)
-            if snapshot.state in QUIET_STATES:  # "−100 %" on a silent log says nothing of its pace
+            if snapshot.state in QUIET_STATES:
                 lines.append(usual_line(snapshot.layer, None, usual.tokens_per_hour))
             elif delta is not None:
                 lines.append(usual_line(snapshot.layer, delta))

@@ -292,7 +292,7 @@ def test_a_layer_change_is_information_told_once() -> None:
     ("state", "training", "rule", "headline", "text"),
     [
         ("stalled", {"step": 383, "seconds_since_step": 3600.0, "stalled": True}, "stalled", "stalled",
-         "no step since {last} (last step 383)"),
+         "no step since step 383 at {last}"),
         ("diverged", {"step": 1200, "loss_note": "loss is NaN"}, "diverged", "diverged", "loss is NaN at step 1200"),
         ("crashed", {"step": 17, "crash": {"error": "torch.OutOfMemoryError: CUDA out of memory.", "at": T0 - 60}},
          "crashed", "crashed", "at step 17: torch.OutOfMemoryError: CUDA out of memory."),

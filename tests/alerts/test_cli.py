@@ -184,7 +184,7 @@ def test_a_run_stalled_at_start_is_told_once_and_its_end_once(
         opened = receiver.wait_for(1, timeout=30)[0].json
         last_step = clock_time(stalled_log.stat().st_mtime, time.time())  # dated when not today
         assert opened["title"] == "gpu-box: stalled"
-        assert opened["message"] == (f"step 200 · stalled 2h00m\nStalled: no step since {last_step} (last step 200) "
+        assert opened["message"] == (f"step 200 · stalled 2h00m\nStalled: no step since step 200 at {last_step} "
                                      f"(2 h 00 min).\n{STATE_EXPLANATIONS['stalled']}")
         snapshot = get(f"{base}/api/snapshot")
         assert [a["rule"] for a in snapshot["alerts"]["active"]] == ["stalled"]

@@ -144,7 +144,7 @@ def test_layer_change_is_information(receiver: Receiver) -> None:
     ("state", "training", "title", "line", "kind"),
     [
         ("stalled", {"step": 383, "seconds_since_step": 600.0, "stalled": True}, "rig-7: stalled",
-         "Stalled: no step since {last} (last step 383) (1 min).", "warning"),
+         "Stalled: no step since step 383 at {last} (1 min).", "warning"),
         ("diverged", {"step": 1200, "loss_note": "loss is NaN"}, "rig-7: diverged",
          "Diverged: loss is NaN at step 1200 (since {began}, 1 min).", "failure"),
         ("done", {"step": 5568, "total_steps": 5568, "finished": True}, "rig-7: finished",

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Iterator
 
 import pytest
 
+from app.alerts import delivery as delivery_module
 from app.alerts.delivery import Delivery, send_once, try_each
 from app.alerts.message import Message
 from app.alerts.secrets import redact, scrub
@@ -132,6 +134,32 @@ def test_a_hanging_channel_never_blocks_the_caller_nor_the_other_channel(receive
         assert time.monotonic() - stop_started < 3
     finally:
         hanging.close()
+
+
+def _sending_threads() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name == "tokwatch-notify-send" and t.is_alive()]
+
+
+def test_a_send_past_its_deadline_holds_one_thread_not_one_per_try(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Apprise waits 20 s for an answer (rto); the send's deadline is 0.2 s: every try outlives it.
+    monkeypatch.setattr(delivery_module, "SEND_DEADLINE_SECONDS", 0.2)
+    hanging = Receiver("hang")
+    before = len(_sending_threads())
+    delivery = Delivery([hanging.json_url("/?rto=20")], retry_delays_seconds=FAST)
+    try:
+        delivery.start()
+        for i in range(3):
+            delivery.submit(message(title=f"m{i}"))
+        # The first message's three tries are over (each at its deadline) and it is given up on.
+        wait_until(lambda: delivery.status().failures >= 1, timeout=10)
+        assert "timed out (3 tries)" in (delivery.status().problem or "")
+        # The first try still waits for its answer; the later ones waited for it, not beside it.
+        assert len(_sending_threads()) - before == 1
+        assert len(hanging.received) == 1
+    finally:
+        delivery.stop()
+        hanging.close()
+    wait_until(lambda: len(_sending_threads()) <= before, timeout=10)
 
 
 def test_a_full_queue_drops_and_counts_instead_of_waiting() -> None:

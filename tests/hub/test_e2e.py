@@ -29,6 +29,7 @@ from typing import Any
 
 import pytest
 
+from app.hub.store import HubStore
 from tests.conftest import LogWriter, iota_line
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -74,11 +75,21 @@ def env_for(home: Path) -> dict[str, str]:
 
 def start(home: Path, *args: str) -> Proc:
     """Start ``run.py`` with a home of its own; return once it printed its URL."""
+    return ready(*launch(home, *args))
+
+
+def launch(home: Path, *args: str) -> tuple[subprocess.Popen[str], Path]:
+    """Start ``run.py`` with a home of its own, without waiting for it (several start side by side)."""
     home.mkdir(parents=True, exist_ok=True)
     stderr_path = home / "stderr.txt"
     with stderr_path.open("w") as stderr:
         process = subprocess.Popen([sys.executable, str(ROOT / "run.py"), "--port", "0", *args], cwd=ROOT,
                                    env=env_for(home), stdout=subprocess.PIPE, stderr=stderr, text=True)
+    return process, stderr_path
+
+
+def ready(process: subprocess.Popen[str], stderr_path: Path) -> Proc:
+    """The launched ``run.py`` once it printed its URL."""
     assert process.stdout is not None
     lines = []
     deadline = time.monotonic() + 30
@@ -92,14 +103,6 @@ def start(home: Path, *args: str) -> Proc:
     process.kill()
     process.wait()
     raise AssertionError(f"run.py did not start:\n{''.join(lines)}\n{stderr_path.read_text()}")
-
-
-def enroll(hub_home: Path, name: str) -> str:
-    result = subprocess.run([sys.executable, str(ROOT / "run.py"), "--enroll", name], cwd=ROOT,
-                            env=env_for(hub_home), capture_output=True, text=True, timeout=30, check=True)
-    key = result.stdout.strip().splitlines()[-1]
-    assert re.fullmatch(r"twk_[A-Za-z0-9_-]{43}", key), result.stdout
-    return key
 
 
 def get(url: str) -> Any:
@@ -153,16 +156,22 @@ def idle_log(path: Path, now: float) -> None:
 def fleet(tmp_path: Path) -> Iterator[dict[str, Any]]:
     now = time.time()
     hub_home = tmp_path / "hub"
-    keys = {name: enroll(hub_home, name) for name in ("trainer", "queued", "idle")}
+    # Enrolled as `run.py --enroll` does (that command is tests/hub/test_pasted.py's), without a process each.
+    store = HubStore(hub_home / "data" / "tokwatch" / "hub.sqlite3")
+    keys = {name: store.enroll(name, now) for name in ("trainer", "queued", "idle")}
+    store.close()
     hub = start(hub_home, "--hub")
     agents: dict[str, Proc] = {}
     state: dict[str, Any] = {"hub": hub, "agents": agents, "hub_home": hub_home, "tmp": tmp_path}
     try:
+        launched = {}
         for name, compose in (("trainer", training_log), ("queued", queued_log), ("idle", idle_log)):
             log = tmp_path / f"{name}.log"
             compose(log, now)
-            agents[name] = start(tmp_path / name, "--log", str(log), "--report-to", hub.url,
-                                 "--report-key", keys[name], "--name", name, "--report-every", "1")
+            launched[name] = launch(tmp_path / name, "--log", str(log), "--report-to", hub.url,
+                                    "--report-key", keys[name], "--name", name, "--report-every", "1")
+        for name, (process, stderr_path) in launched.items():  # the three start side by side
+            agents[name] = ready(process, stderr_path)
         yield state
     finally:
         for proc in [*agents.values(), hub, state["hub"]]:  # the test may have restarted the hub
@@ -227,8 +236,10 @@ def test_a_hub_away_and_back_loses_no_report(fleet: dict[str, Any]) -> None:
     hub_home: Path = fleet["hub_home"]
     port = hub.port
     wait_for("reports", lambda: get(f"{hub.url}/api/fleet/queued")["reports"] >= 2)
+    before = spool_seq(fleet["tmp"] / "queued")
     hub.stop()
-    time.sleep(6)  # six intervals: every agent spools six reports or so
+    # A few intervals away: the agent keeps the reports it makes meanwhile.
+    wait_for("reports kept while the hub is away", lambda: spool_seq(fleet["tmp"] / "queued") >= before + 3)
     made_while_away = spool_seq(fleet["tmp"] / "queued")
     back = start(hub_home, "--hub", "--port", str(port))
     fleet["hub"] = back

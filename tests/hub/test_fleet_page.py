@@ -261,6 +261,7 @@ def test_the_fleet_needs_the_token_off_loopback(tmp_path: Path, browser: Any) ->
         with pytest.raises(urllib.error.HTTPError) as refused:
             urllib.request.urlopen(f"{running.http_url}/api/fleet", timeout=5)
         assert refused.value.code == 401
+        refused.value.close()
         context = browser.new_context(viewport=PHONE)
         page = context.new_page()
         page.goto(f"{running.http_url}/fleet")

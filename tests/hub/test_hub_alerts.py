@@ -16,16 +16,21 @@ from typing import Any
 
 import pytest
 
+from app.alerts import delivery as delivery_module
+from app.config import Config
 from app.config.alerts import AlertSettings
 from app.hub.alerts import HubAlerts
 from app.hub.report import report_body
 from app.hub.store import HubStore, MachineRow
+from app.live.monitor import Monitor
 from app.text import clock_time
-from tests.conftest import LogWriter
+from tests.conftest import LogWriter, start_server
 from tests.hub import test_fleet_truth as truth
 from tests.hub.test_e2e import start
 from tests.hub.test_fleet_truth import compose, snapshot_of
 from tests.receiver import Receiver
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 
 @pytest.fixture
@@ -114,3 +119,51 @@ def test_each_machines_own_state_changes_are_told_once_with_its_name(tmp_path: P
     assert [(m.title, m.kind) for m in resolved] == [("idle: measuring", "resolved")]
     assert resolved[0].summary == ("Idle resolved after 15 min · rate being measured "
                                    "(1 pass so far; was 768k tok/h)")
+
+
+def test_the_hubs_own_alerts_failing_to_get_out_show_on_the_fleet_page(
+    tmp_path: Path, browser: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from playwright.sync_api import expect
+
+    monkeypatch.setattr(delivery_module, "RETRY_DELAYS_SECONDS", (0.05, 0.1))  # three tries in a moment
+    failing = Receiver("fail")
+    data_dir = tmp_path / "data"
+    store = HubStore(data_dir / "hub.sqlite3")
+    key = store.enroll("rig-a", time.time())
+    store.close()
+    config = Config(log_path=None, port=0, hub=True, data_dir=data_dir, config_dir=tmp_path / "config",
+                    notify_urls=(failing.json_url("/secret-hook"),))
+    running = start_server(config, Monitor(None))
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2)
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(f"{running.http_url}/fleet")
+        expect(page.locator("#connection")).to_have_text("live")
+        expect(page.locator("#alerts-problem")).to_be_hidden()  # nothing sent yet, nothing failed
+        # One report due every second, then none: offline after three seconds, told to a URL that answers 500.
+        snap = {"status_line": "L1 · 768k tok/h", "state": "training", "layer": 1, "as_of": time.time(),
+                "rate": {"measured": True, "tokens_per_hour": 768_000.0}, "details": []}
+        assert post(running.http_url, key, 1, snap) == 200
+        tries = failing.wait_for(3, timeout=20)
+        assert [r.json["title"] for r in tries] == ["rig-a: offline"] * 3
+        problem = page.locator("#alerts-problem")
+        expect(problem).to_be_visible(timeout=10_000)  # pushed: the page was not reloaded
+        text = problem.inner_text()
+        assert text.startswith("1 alert not delivered; last: #1 json://… at "), text
+        assert text.endswith("(3 tries)"), text
+        assert "secret-hook" not in text and str(failing.port) not in text
+        with urllib.request.urlopen(f"{running.http_url}/api/fleet", timeout=5) as response:
+            assert json.load(response)["alerts_problem"] == text
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "fleet-alerts-problem-phone-light.png"), full_page=True)
+        page.emulate_media(color_scheme="dark")
+        page.screenshot(path=str(ARTIFACTS / "fleet-alerts-problem-phone-dark.png"), full_page=True)
+        assert not errors, errors
+    finally:
+        context.close()
+        running.dashboard.stop()
+        failing.close()

@@ -424,7 +424,8 @@ def _status(port: int, token: str | None) -> int:
         with urllib.request.urlopen(request, timeout=5) as response:
             return int(response.status)
     except urllib.error.HTTPError as e:
-        return e.code
+        with e:  # its answer's socket closed now, not whenever the garbage collector runs
+            return e.code
 
 
 @pytest.mark.parametrize("way", ["--token-file", "TOKWATCH_TOKEN"])
