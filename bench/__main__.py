@@ -20,7 +20,7 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 
-from bench import coldstart, history, hub, live, memory, page, quiet, throughput
+from bench import coldstart, history, hub, ingest, live, memory, page, quiet, throughput
 from bench.report import Figure, git_revision, machine, skipped, table, write_report
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,6 +44,8 @@ FIGURES: dict[str, tuple[str, str, Measure]] = {
     "hub": ("12 hub, 100 agents: CPU", "CPU <= 5 %, take p99 <= 50 ms, push p99 <= 1 s", hub.measure),
     "page": ("13 page: status line shown", "first load <= 100 KB on the wire; status <= 300 ms (median)", page.measure),
     "quiet_new": ("14 quiet CPU added by history, alerts, agent", "<= 0.1 % of a core", quiet.measure_new_parts),
+    "ingest": ("15 end-to-end ingest", ">= 0.25 of Python's line loop on the usual log, >= 0.15 on unique noise",
+               ingest.measure),
 }
 
 
