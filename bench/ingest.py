@@ -159,16 +159,17 @@ def measure(workdir: Path, *, quick: bool) -> Figure:
     finally:
         path.unlink(missing_ok=True)
     usual, unique = ratios["usual"], ratios["unique noise"]
+    usual_details: dict[str, float | None] = details["usual"]  # type: ignore[assignment]
     return Figure(
         key="ingest",
         title="15 end-to-end ingest",
-        value=usual,
-        unit="x Python's line loop",
-        reference="Python iterating over the same file's lines",
-        reference_value=details["usual"]["python_mb_per_s"],  # type: ignore[index]
-        ratio=unique,
-        ratio_label="unique noise",
-        goal=f">= {GOAL_USUAL} on the usual log, >= {GOAL_UNIQUE} on unique noise",
+        value=usual_details["tokwatch_mb_per_s"],
+        unit="MB/s",
+        reference="Python's own line loop over the same bytes",
+        reference_value=usual_details["python_mb_per_s"],
+        ratio=usual,
+        ratio_label="x Python",
+        goal=f">= {GOAL_USUAL} of Python's line loop on the usual log, >= {GOAL_UNIQUE} on unique noise",
         met=None if usual is None or unique is None else usual >= GOAL_USUAL and unique >= GOAL_UNIQUE,
         note="; ".join(
             f"{name} {r:.3f} ({details[name]['tokwatch_mb_per_s']:.1f} MB/s vs {details[name]['python_mb_per_s']:.0f})"  # type: ignore[index]
