@@ -20,7 +20,7 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 
-from bench import coldstart, history, hub, live, loss_store, memory, page, quiet, steps, throughput
+from bench import coldstart, history, hub, ingest, live, loss_store, memory, page, quiet, steps, throughput
 from bench.report import Figure, git_revision, machine, skipped, table, write_report
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,6 +51,8 @@ FIGURES: dict[str, tuple[str, str, Measure]] = {
     "step_once": ("18 once on a long step log", "<= 2x once on a miner log of the same size", steps.measure_once),
     "step_idle": ("19 idle step trainer's page", "<= 0.5 % of a core at 10 min, 1 h and 2 h of quiet",
                   steps.measure_idle),
+    "ingest": ("20 end-to-end ingest", ">= 0.25 of Python's line loop on the usual log, >= 0.15 on unique noise",
+               ingest.measure),
 }
 
 

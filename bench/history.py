@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sqlite3
 import threading
 import time
@@ -23,6 +24,8 @@ from bench.report import Figure, median, percentile
 from bench.synth import IotaSynth
 
 DAYS = 7
+SINGLE_FILE_NOISE = 0.1  # one long file's import may be this much slower per byte (a shared machine's noise)
+GOAL_WIRE_BYTES = 60_000  # the 7-day range gzipped, headers included
 
 
 @dataclass
@@ -64,6 +67,18 @@ def _get(url: str, timeout: float = 10.0) -> tuple[float, bytes]:
     return (time.perf_counter() - t0) * 1000, body
 
 
+def _get_gzip(url: str, timeout: float = 10.0) -> tuple[float, int, int]:
+    """As a browser asks (gzip taken): milliseconds, the body's bytes on the wire, the headers' bytes."""
+    t0 = time.perf_counter()
+    request = urllib.request.Request(url, headers={"Accept-Encoding": "gzip"})
+    with urllib.request.urlopen(request, timeout=timeout) as response:
+        body = response.read()
+        if response.headers.get("Content-Encoding") != "gzip":
+            raise RuntimeError(f"{url} was not gzipped for a client that takes it")
+        headers = len(str(response.headers).encode())
+    return (time.perf_counter() - t0) * 1000, len(body), headers
+
+
 def _week_of(workdir: Path, quick: bool) -> _Week:
     if workdir in _week:
         return _week[workdir]
@@ -71,6 +86,14 @@ def _week_of(workdir: Path, quick: bool) -> _Week:
     data_dir = workdir / "history" / "data"
     size, passes, start = _write_week(folder, quick)
     server = Server(folder, "--data-dir", str(data_dir)).start()
+    seconds, latencies = _imported(server)
+    week = _Week(folder, data_dir, size, passes, seconds, latencies, server, start)
+    _week[workdir] = week
+    return week
+
+
+def _imported(server: Server) -> tuple[float, list[float]]:
+    """Wait until the server has imported its logs; the seconds it took, /api/snapshot's times meanwhile."""
     base = f"http://127.0.0.1:{server.http_port}"
     t0 = time.perf_counter()
     latencies: list[float] = []
@@ -84,10 +107,28 @@ def _week_of(workdir: Path, quick: bool) -> _Week:
         if time.perf_counter() - t0 > 900:
             raise RuntimeError("import did not finish within 15 min")
         time.sleep(0.2)
-    seconds = time.perf_counter() - t0
-    week = _Week(folder, data_dir, size, passes, seconds, latencies, server, start)
-    _week[workdir] = week
-    return week
+    return time.perf_counter() - t0, latencies
+
+
+def _single_file_seconds(workdir: Path, week: _Week) -> tuple[float, int | None]:
+    """The week's seven files as one long log (a miner that never rotates), imported by a fresh server."""
+    folder = workdir / "history-single"
+    folder.mkdir(exist_ok=True)
+    single = folder / "miner.log"
+    try:
+        with single.open("wb") as out:
+            for path in sorted(week.folder.glob("*-cli.log")):
+                with path.open("rb") as f:
+                    shutil.copyfileobj(f, out, 1 << 20)
+        server = Server(single, "--data-dir", str(folder / "data")).start()
+        try:
+            seconds, _ = _imported(server)
+            chart = json.loads(_get(f"http://127.0.0.1:{server.http_port}/api/history?range=7d")[1])
+            return seconds, (chart.get("totals") or {}).get("passes")
+        finally:
+            server.stop()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _parse_only_seconds(folder: Path) -> float:
@@ -98,7 +139,7 @@ def _parse_only_seconds(folder: Path) -> float:
 
     t0 = time.perf_counter()
     for path in files_to_import(folder, time.time()):
-        parser, tracker = create_parser("iota"), tracker_for("iota")
+        parser, tracker = create_parser("iota"), tracker_for("miner", "iota")
         for lines in read_lines(path, threading.Event()):
             tracker.apply_all(parser.feed(lines), time.time())
     return time.perf_counter() - t0
@@ -110,6 +151,9 @@ def measure_import(workdir: Path, *, quick: bool) -> Figure:
     p95 = percentile(week.snapshot_ms_during_import, 95)
     chart = json.loads(_get(f"http://127.0.0.1:{week.server.http_port}/api/history?range=7d")[1])
     counted = (chart.get("totals") or {}).get("passes")
+    single_seconds, single_counted = _single_file_seconds(workdir, week)
+    mib = week.bytes / 2**20
+    per_byte = week.import_seconds / single_seconds  # > 1: the single file is faster per byte
     return Figure(
         key="history_import",
         title="7 first-start import, 7 days",
@@ -119,15 +163,20 @@ def measure_import(workdir: Path, *, quick: bool) -> Figure:
         reference_value=reference,
         ratio=week.import_seconds / reference if reference else None,
         ratio_label="x",
-        goal="<= 60 s for the week; /api/snapshot p95 <= 100 ms meanwhile",
-        met=week.import_seconds <= 60 and p95 <= 100 and counted == week.passes,
+        goal="<= 60 s for the week; /api/snapshot p95 <= 100 ms meanwhile; one long file as fast per byte",
+        met=(week.import_seconds <= 60 and p95 <= 100 and counted == week.passes
+             and per_byte >= 1 - SINGLE_FILE_NOISE and single_counted == week.passes),
         note=(
-            f"{week.bytes / 2**20:.0f} MiB in 7 dated files ({week.bytes / 2**20 / week.import_seconds:.0f} MiB/s "
+            f"{mib:.0f} MiB in 7 dated files ({mib / week.import_seconds:.0f} MiB/s "
             f"in the running server); /api/snapshot while importing p50 {median(week.snapshot_ms_during_import):.1f} ms,"
-            f" p95 {p95:.1f} ms; passes stored {counted} of {week.passes} written"
+            f" p95 {p95:.1f} ms; passes stored {counted} of {week.passes} written; the same bytes as one file: "
+            f"{single_seconds:.1f} s ({mib / single_seconds:.0f} MiB/s, {per_byte:.2f}x the week's rate), "
+            f"passes stored {single_counted}"
         ),
         details={"bytes": week.bytes, "passes_written": week.passes, "passes_stored": counted,
-                 "snapshot_ms_p95": p95, "requests_during_import": len(week.snapshot_ms_during_import)},
+                 "snapshot_ms_p95": p95, "requests_during_import": len(week.snapshot_ms_during_import),
+                 "single_file_seconds": single_seconds, "single_file_passes_stored": single_counted,
+                 "single_file_rate_vs_week": per_byte},
     )
 
 
@@ -136,12 +185,16 @@ def measure_api(workdir: Path, *, quick: bool) -> Figure:
     base = f"http://127.0.0.1:{week.server.http_port}"
     runs = 60 if quick else 200
     history_ms: list[float] = []
+    gzip_ms: list[float] = []
     snapshot_ms: list[float] = []
-    size = 0
+    size = wire = 0
     for _ in range(runs):  # interleaved, so a neighbour's burst hits both
         ms, body = _get(f"{base}/api/history?range=7d")
         history_ms.append(ms)
         size = len(body)
+        ms, zipped, headers = _get_gzip(f"{base}/api/history?range=7d")
+        gzip_ms.append(ms)
+        wire = zipped + headers
         snapshot_ms.append(_get(f"{base}/api/snapshot")[0])
     p95, ref = percentile(history_ms, 95), percentile(snapshot_ms, 95)
     uncached = _uncached_ms(week, source_of(json.loads(_get(f"{base}/api/history?range=7d")[1])), runs // 3)
@@ -155,13 +208,16 @@ def measure_api(workdir: Path, *, quick: bool) -> Figure:
         ratio=p95 / ref if ref else None,
         ratio_label="x",
         goal="p95 <= 50 ms on a week of data, also when computed afresh",
-        met=p95 <= 50 and percentile(uncached, 95) <= 50,
+        met=p95 <= 50 and percentile(uncached, 95) <= 50 and percentile(gzip_ms, 95) <= 50 and wire <= GOAL_WIRE_BYTES,
         note=(
-            f"{runs} requests each; p50 {median(history_ms):.1f} ms; {size / 1024:.0f} KiB of JSON (2016 buckets). "
+            f"{runs} requests each; p50 {median(history_ms):.1f} ms; {size / 1024:.0f} KiB of JSON; "
+            f"gzipped as a browser takes it {wire / 1000:.1f} KB on the wire (goal <= {GOAL_WIRE_BYTES // 1000} KB), "
+            f"p95 {percentile(gzip_ms, 95):.1f} ms. "
             f"A body is reused until the next write (every 30 s) or bucket: computed afresh (query + JSON, "
             f"in-process on the same file) p50 {median(uncached):.1f} ms, p95 {percentile(uncached, 95):.1f} ms"
         ),
-        details={"p50_ms": median(history_ms), "p95_ms": p95, "bytes": size, "uncached_ms": uncached},
+        details={"p50_ms": median(history_ms), "p95_ms": p95, "bytes": size, "uncached_ms": uncached,
+                 "gzip_wire_bytes": wire, "gzip_p95_ms": percentile(gzip_ms, 95)},
     )
 
 

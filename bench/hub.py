@@ -78,12 +78,14 @@ def simulated_day(data_dir: Path, hours: float) -> tuple[dict[str, str], dict[st
     store = HubStore(data_dir / "hub.sqlite3")
     now = time.time()
     keys = {f"m{i:03d}": store.enroll(f"m{i:03d}", now) for i in range(MACHINES)}
-    hub = Hub(store)
     steps = int(hours * 3600 / INTERVAL_SECONDS)
     start = now - hours * 3600
+    simulated = [start]
+    # The hub's clock is the simulated one: its per-key rate limit sees a report every 15 s, as it would.
+    hub = Hub(store, clock=lambda: simulated[0])
     took: list[float] = []
     for step in range(steps):
-        at = start + step * INTERVAL_SECONDS
+        at = simulated[0] = start + step * INTERVAL_SECONDS
         for name, key in keys.items():
             body = report(name, step + 1, at)
             t0 = time.perf_counter()

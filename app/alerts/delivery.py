@@ -3,8 +3,9 @@
 Each notification URL gets its own worker thread and a bounded queue: a channel that hangs
 or fails delays only its own later messages, never the tailer, the servers or the other
 channels. A failed send is retried with backoff, then dropped, counted and described (with
-the URL redacted) for the snapshot and /healthz. Apprise is imported in the workers, so its
-plugin loading costs nothing at start-up.
+the URL redacted) for the snapshot and /healthz. Each URL is checked at start in a child process
+(app.alerts.plugin); Apprise is imported in the workers, for the first alert, so it costs a
+server nothing until then.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from ..outgoing import DeadlineExceeded, within
 from ..supervise import supervised
 from ..text import clock_time
 from .message import Message
-from .plugin import load_plugin
+from .plugin import OK, UNKNOWN, check_in_child, load_plugin
 from .secrets import redact, scrub
 
 log = logging.getLogger(__name__)
@@ -163,7 +164,9 @@ class _Target:
         self.url = url
         self.label = f"#{index} {redact(url)}"
         self.queue: queue.Queue[Message | None] = queue.Queue(maxsize=maxsize)  # None: stop
-        self.plugin: Any = None
+        self.plugin: Any = None  # loaded for the first alert
+        self.refused = False  # no plugin understands the URL, or Apprise cannot load
+        self.lock = threading.Lock()  # the start's check and the first alert may load it at once
         self.thread: threading.Thread | None = None
         # Held while a send runs, past its deadline too: one hanging receiver, one thread.
         self.sending = threading.Lock()
@@ -188,9 +191,13 @@ class Delivery:
         self._last_sent_at: float | None = None
         self._failures = 0
         self._problem: str | None = None
+        self._checker: threading.Thread | None = None
 
     def start(self) -> None:
-        """Start one worker per URL."""
+        """Start one worker per URL, and the check of every URL."""
+        if self._targets and self._checker is None:
+            self._checker = threading.Thread(target=self._check, name="tokwatch-notify-check", daemon=True)
+            self._checker.start()
         for target in self._targets:
             if target.thread is None:
                 target.thread = threading.Thread(
@@ -227,21 +234,49 @@ class Delivery:
 
     # --- the workers -------------------------------------------------------------
 
+    def _check(self) -> None:
+        """Check every URL at start, in a child process; the plugins load here only for the first alert."""
+        for target in self._targets:
+            if self._stop.is_set():
+                return
+            found = check_in_child(target.url)
+            if found is None:  # no child could run: check here
+                self._load(target)
+            elif found != OK:
+                with target.lock:
+                    if target.plugin is not None:
+                        continue  # an alert came first and its worker loaded the plugin
+                    target.refused = True
+                if found == UNKNOWN:
+                    self._note(f"{target.label}: not a notification URL Apprise understands")
+                else:
+                    self._note(f"{target.label}: cannot load the notification library ({found.removeprefix('error: ')})")
+
     def _work(self, target: _Target) -> None:
-        try:
-            with _apprise_records():
-                target.plugin = load_plugin(target.url)
-        except Exception as e:  # noqa: BLE001 - Apprise failing to load is a problem to show, not a crash
-            self._note(f"{target.label}: cannot load the notification library ({type(e).__name__})")
-            target.plugin = None
-        if target.plugin is None:
-            self._note(f"{target.label}: not a notification URL Apprise understands")
         while not self._stop.is_set():
             message = target.queue.get()  # asleep until an alert or stop()'s None
             if message is not None:
                 self._deliver(target, message)
 
+    def _load(self, target: _Target) -> None:
+        """Load the URL's plugin in this process, once; a URL none understands is refused, said once."""
+        with target.lock:
+            if target.plugin is not None or target.refused:
+                return
+            try:
+                with _apprise_records():
+                    target.plugin = load_plugin(target.url)
+            except Exception as e:  # noqa: BLE001 - Apprise failing to load is a problem to show, not a crash
+                self._note(f"{target.label}: cannot load the notification library ({type(e).__name__})")
+                target.plugin = None
+                target.refused = True
+                return
+            if target.plugin is None:
+                target.refused = True
+                self._note(f"{target.label}: not a notification URL Apprise understands")
+
     def _deliver(self, target: _Target, message: Message) -> None:
+        self._load(target)
         if target.plugin is None:
             self._gave_up(target, message, "not a notification URL Apprise understands")
             return

@@ -6,18 +6,31 @@ serves the URL's scheme. The schemes are written in each plugin's source (``prot
 ``secure_protocol = …``): read there, only the module that names the scheme is imported, and the
 URL is still checked at start by that plugin's own ``parse_url``. A scheme found in no source
 falls back to Apprise's own lookup.
+
+That check runs in a short-lived child process (:func:`check_in_child`): Apprise, the plugin and
+the HTTP library it imports (requests, about 8 MB in all) load in the server only when the
+first alert is sent, not for the check.
 """
 
 from __future__ import annotations
 
 import functools
 import importlib
+import logging
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 _PROTOCOL = re.compile(r"^\s*(?:secure_)?protocol\s*=\s*(\([^)]*\)|\"[^\"]*\"|'[^']*')", re.MULTILINE)
 _QUOTED = re.compile(r"\"([^\"]*)\"|'([^']*)'")
+# The check's child runs this module under the name it was imported by (``app`` in a checkout,
+# ``tokwatch`` when installed), from the folder that holds the package.
+CHECK_MODULE = __spec__.name if __spec__ is not None else __name__
+PACKAGE_PARENT = Path(__file__).resolve().parents[2]
+CHECK_SECONDS = 60.0
+OK, UNKNOWN = "ok", "unknown"  # the child's verdicts; or "error: <exception type>"
 
 
 @functools.cache
@@ -59,3 +72,33 @@ def load_plugin(url: str) -> Any:
             results = plugin.parse_url(url)
             return plugin(**results) if results else None
     return apprise.Apprise.instantiate(url)
+
+
+def verdict(url: str) -> str:
+    """Whether a plugin understands ``url``: :data:`OK`, :data:`UNKNOWN` or ``error: <exception type>``."""
+    try:
+        return OK if load_plugin(url) is not None else UNKNOWN
+    except Exception as e:  # noqa: BLE001 - a plugin failing to load is a verdict, not a crash
+        return f"error: {type(e).__name__}"
+
+
+def check_in_child(url: str) -> str | None:
+    """:func:`verdict` on ``url``, from a child process; None when no child could give one.
+
+    The URL goes through the child's stdin, never its command line (which others may list).
+    """
+    try:
+        done = subprocess.run([sys.executable, "-m", CHECK_MODULE], input=url, cwd=PACKAGE_PARENT, text=True,
+                              encoding="utf-8", stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                              timeout=CHECK_SECONDS, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    answer = done.stdout.strip()
+    if done.returncode != 0 or not (answer in (OK, UNKNOWN) or answer.startswith("error: ")):
+        return None
+    return answer
+
+
+if __name__ == "__main__":
+    logging.disable(logging.CRITICAL)  # Apprise's records name the URL's parts: secrets
+    print(verdict(sys.stdin.read().strip()))

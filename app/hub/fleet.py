@@ -36,6 +36,13 @@ def is_online(row: MachineRow, now: float, missed: int = MISSED_REPORTS_OFFLINE)
     return now - row.received_at <= missed * interval
 
 
+def offline_at(row: MachineRow, missed: int = MISSED_REPORTS_OFFLINE) -> float | None:
+    """The last moment :func:`is_online` holds for this machine without a new report (None: never reported)."""
+    if row.received_at is None:
+        return None
+    return row.received_at + missed * (row.interval_seconds or DEFAULT_INTERVAL_SECONDS)
+
+
 def _number(value: Any) -> float | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         return None

@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import logging
 import threading
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 HUB_LOCK_NAME = "hub.lock"
-TICK_SECONDS = 1.0  # how soon a machine that stopped reporting shows offline, past its three intervals
+TICK_SECONDS = 1.0  # reports wake the ticker at most this often
 # The fleet's alerts look at every machine at least this often (and on every report taken).
 ALERT_CHECK_SECONDS = 5.0
 
@@ -150,25 +151,55 @@ class FleetRuntime:
                      self.agent.interval_seconds)
 
     def _tick(self) -> None:
-        assert self.hub is not None
+        """Look at the fleet when a machine is due to go offline, a report came, or the alerts are due.
+
+        No report tells the hub a machine has stopped: the next moment one can go offline is
+        computed and slept until, and a report (a change) wakes the look early, at most once a
+        ``TICK_SECONDS``, so a busy fleet costs no more than a tick a second and a quiet one none.
+        """
+        hub = self.hub
+        assert hub is not None
         checked_at, checked_version = -ALERT_CHECK_SECONDS, -1
-        while not self._stop.wait(TICK_SECONDS):
+        while not self._stop.is_set():
+            looked = time.monotonic()
             try:
-                self.hub.tick()
-                now, version = self.hub.clock(), self.hub.changes.version
-                if self.alerts is not None and (version != checked_version or now - checked_at >= ALERT_CHECK_SECONDS):
-                    checked_at, checked_version = now, version
-                    self.alerts.check(self.hub.store.machines(), now)
+                due = hub.tick()
+                now, version = hub.clock(), hub.changes.version
+                if self.alerts is not None:
+                    if version != checked_version or now - checked_at >= ALERT_CHECK_SECONDS:
+                        checked_at, checked_version = now, version
+                        self.alerts.check(hub.store.machines(), now)
+                    due = min(due, checked_at + ALERT_CHECK_SECONDS)
                 if self.alerts is not None:  # its delivery fails (or recovers) on its own threads
-                    self.hub.note_alerts_problem(self.alerts.problem)
+                    hub.note_alerts_problem(self.alerts.problem)
             except Exception:  # a locked or failing file must not end offline detection
                 log.exception("hub tick failed; trying again")
+                version, due = hub.changes.version, hub.clock() + TICK_SECONDS
+            self._sleep_until(due, version, looked)
+
+    def _sleep_until(self, due: float, version: int, looked: float) -> None:
+        """Sleep until ``due`` (the hub's clock) or a change past ``version``, but not sooner than
+        ``TICK_SECONDS`` after the look that began at ``looked`` (monotonic); return at once on stop."""
+        hub = self.hub
+        assert hub is not None
+        while not self._stop.is_set():
+            remaining = due - hub.clock()
+            if remaining <= 0:
+                return
+            if hub.changes.wait_for_change(version, remaining) != version:
+                self._stop.wait(max(0.0, looked + TICK_SECONDS - time.monotonic()))
+                return
+
+    def _wake_ticker(self) -> None:
+        if self.hub is not None:
+            self.hub.changes.interrupt()
 
     def stop(self) -> None:
         """Stop the agent and the ticker, close the hub's file, let go of its lock."""
         if self._stop.is_set():
             return
         self._stop.set()
+        self._wake_ticker()
         if self.agent is not None:
             self.agent.stop()
         if self._ticker is not None:

@@ -34,6 +34,8 @@ CHART_SPANS: dict[str, tuple[int, int]] = {"6h": (6 * 3600, 60), "24h": (86400, 
 TODAY_FRESH_SECONDS = 1.0
 TODAY_CACHE_SECONDS = 60.0
 PRUNE_EVERY_SECONDS = 3600.0
+# Looked at this long after a machine's last online moment: it is offline by then, not at its edge.
+OFFLINE_MARGIN_SECONDS = 0.01
 # A card's sparkline: the last 6 h, a point per 10 minutes, computed at most once a minute.
 SPARK_SECONDS = 6 * 3600
 SPARK_STEP_SECONDS = 600
@@ -77,16 +79,27 @@ class Hub:
         self._spark_cache: tuple[float, dict[str, list[float | None]], int] | None = None
         self._pruned_at = 0.0
 
-    def tick(self) -> None:
-        """Look for machines gone offline (no report tells us that) and prune old samples now and then."""
+    def tick(self) -> float:
+        """Look for machines gone offline (no report tells us that) and prune old samples now and then.
+
+        Returns when to look again if no report comes first: just after the next online machine
+        would go offline, or the next prune.
+        """
         now = self.clock()
-        online = frozenset(row.name for row in self.store.machines() if fleet.is_online(row, now))
+        rows = self.store.machines()
+        online = frozenset(row.name for row in rows if fleet.is_online(row, now))
         if online != self._online:
             self._online = online
             self.changes.bump()
         if now - self._pruned_at >= PRUNE_EVERY_SECONDS:
             self._pruned_at = now
             self.store.prune(now)
+        due = self._pruned_at + PRUNE_EVERY_SECONDS
+        for row in rows:
+            gone = fleet.offline_at(row)
+            if gone is not None and row.name in online:
+                due = min(due, gone)
+        return max(due, now) + OFFLINE_MARGIN_SECONDS
 
     def note_alerts_problem(self, problem: str | None) -> None:
         """Say on the fleet page why the fleet's alerts do not get out (None: they do), pushed at once."""

@@ -215,24 +215,25 @@ class FileReader:
             self._restart("truncated", repeats=repeats)
         f.seek(self._offset)
         read_any = False
-        raw_batch: list[bytes] = []
+        batch: list[str] = []
         batch_bytes = 0
-        cut_total = 0
+        cut_total = invalid_total = 0
         while not self._stop.is_set():
             data = f.read(READ_BLOCK_BYTES)
             if not data:
                 break
             read_any = True
             self._offset += len(data)
-            raw, cut = self._splitter.feed(data)
-            raw_batch.extend(raw)
+            lines, cut, invalid = self._splitter.feed_text(data)
+            batch.extend(lines)
             cut_total += cut
+            invalid_total += invalid
             batch_bytes += len(data)
-            if len(raw_batch) >= BATCH_MAX_LINES or batch_bytes >= BATCH_MAX_BYTES:
-                self._deliver(raw_batch, cut_total)
-                raw_batch, batch_bytes, cut_total = [], 0, 0
-        if raw_batch:
-            self._deliver(raw_batch, cut_total)
+            if len(batch) >= BATCH_MAX_LINES or batch_bytes >= BATCH_MAX_BYTES:
+                self._deliver_text(batch, cut_total, invalid_total)
+                batch, batch_bytes, cut_total, invalid_total = [], 0, 0, 0
+        if batch:
+            self._deliver_text(batch, cut_total, invalid_total)
         if read_any:
             self._print.take(f, self._offset)
         elif time.time() - os.fstat(f.fileno()).st_mtime >= QUIET_TAIL_SECONDS:
@@ -258,10 +259,15 @@ class FileReader:
         self._print.clear()
 
     def _deliver(self, raw_lines: list[bytes], cut: int) -> None:
-        for at in range(0, len(raw_lines), BATCH_MAX_LINES):
-            lines, invalid = decode(raw_lines[at : at + BATCH_MAX_LINES])
-            self._board.count(len(lines), invalid, cut if at == 0 else 0)
-            self._call_sink("lines", self._sink.lines, lines)
+        lines, invalid = decode(raw_lines)
+        self._deliver_text(lines, cut, invalid)
+
+    def _deliver_text(self, lines: list[str], cut: int, invalid: int) -> None:
+        # The repairs are counted with the first batch: they are in it or just before it.
+        for at in range(0, len(lines), BATCH_MAX_LINES):
+            batch = lines[at : at + BATCH_MAX_LINES] if len(lines) > BATCH_MAX_LINES else lines
+            self._board.count(len(batch), invalid if at == 0 else 0, cut if at == 0 else 0)
+            self._call_sink("lines", self._sink.lines, batch)
 
     def _call_sink(self, name: str, method: Callable[[_T], None], arg: _T) -> None:
         try:

@@ -9,9 +9,9 @@ every wake-up, changes or heartbeat alike. So truncation, rotation and a missing
 handled the same way whether or not native events arrive (NFS, WSL-mounted drives send none;
 the heartbeat, every ``poll_interval_s``, covers them).
 
-On Linux the thread sleeps in inotify (app.ingest.wake) and wakes only for a change, the
-heartbeat or stop(); elsewhere it runs ``watchfiles.watch``, which looks for changes every
-``WATCH_STEP_MS``.
+On Linux the thread sleeps in inotify (app.ingest.wake), on macOS and the BSDs in kqueue
+(app.ingest.kqueue), and wakes only for a change, the heartbeat or stop(); elsewhere (Windows) it
+runs ``watchfiles.watch``, which looks for changes every ``WATCH_STEP_MS``.
 
 Memory stays bounded whatever the file size: bytes are read in blocks, at most ``max_line_bytes``
 of an unfinished line is held, and lines reach the sink in batches.
@@ -30,6 +30,7 @@ from pathlib import Path
 from watchfiles import Change, watch
 
 from ..supervise import supervised
+from . import kqueue
 from .files import LOG_SUFFIX, FileIdentity, identity, stat_log
 from .folder import Classify, FolderPolicy, FolderScout
 from .reader import FileReader, TailSink
@@ -82,7 +83,7 @@ class Tailer:
         # Cuts the thread's sleep short on stop() (inotify only; watchfiles looks every step).
         self._waker: Waker | None = None
         self._waker_lock = threading.Lock()
-        self._native = available() and not force_polling
+        self._native = (available() or kqueue.available()) and not force_polling
         self._board = StatusBoard(self._path)
         # Everything below belongs to the thread.
         self._reader = FileReader(
@@ -192,7 +193,7 @@ class Tailer:
         folder = self._watch_dir()
         try:
             folder_identity = identity(os.stat(folder))
-            with closing(FolderEvents(folder, waker)) as events:
+            with closing(self._events(folder, waker)) as events:
                 while not self._stop.is_set():
                     due = self._last_poll + self._poll_interval_s - time.monotonic()
                     names = events.wait(due) if due > 0 else set()
@@ -200,6 +201,8 @@ class Tailer:
                         return
                     if self._relevant(names) or time.monotonic() - self._last_poll >= self._poll_interval_s:
                         self._poll_guarded()
+                        if isinstance(events, kqueue.FileEvents):
+                            events.follow(self._watched_file())
                     if self._watch_dir() != folder or identity(os.stat(folder)) != folder_identity:
                         return  # mode decided, or the folder was replaced: its old watch is dead
         except FolderGone:
@@ -213,6 +216,16 @@ class Tailer:
             # E.g. the inotify watch limit is reached: watchfiles (or its polling) still works.
             log.warning("native file watching failed (%s); watching %s with watchfiles instead", e, folder)
             self._native = False
+
+    def _events(self, folder: Path, waker: Waker) -> FolderEvents | kqueue.FileEvents:
+        """The folder's inotify events on Linux; on macOS and the BSDs, kqueue's on the followed file and its folder."""
+        if available():
+            return FolderEvents(folder, waker)
+        return kqueue.FileEvents(folder, waker, self._watched_file())
+
+    def _watched_file(self) -> Path | None:
+        """The file whose writes wake the kqueue sleeper: the one followed (or awaited)."""
+        return self._followed if self._directory_mode else self._path
 
     def _relevant(self, names: set[str]) -> bool:
         """Is a change to one of ``names`` worth a poll now? Marks the folder to be listed again."""

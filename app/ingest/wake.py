@@ -4,8 +4,9 @@ watchfiles' ``watch`` sleeps ``step`` milliseconds between looks at what its Rus
 collected, so a short step (quick appends) costs a wake-up every step even on a quiet log:
 50 a second at 20 ms. Here the tailer's thread blocks in ``poll()`` on an inotify descriptor and
 a wake-up pipe, and runs only when the kernel reports a change in the folder, when its heartbeat
-is due, or when :meth:`Waker.wake` is called. Elsewhere (macOS, Windows, or when inotify cannot be
-had) the tailer keeps using watchfiles (app.ingest.tailer).
+is due, or when :meth:`Waker.wake` is called. macOS and the BSDs sleep in kqueue instead
+(app.ingest.kqueue); elsewhere (Windows, or when neither can be had) the tailer keeps using
+watchfiles (app.ingest.tailer).
 
 The folder itself is watched, never the file: a replaced file keeps being seen (watchfiles #235).
 Only writes, renames, creations, deletions and metadata changes are asked for; reads are not,
