@@ -262,7 +262,8 @@ def test_the_timeline_is_newest_first_bounded_and_counts_repeated_errors() -> No
     assert [e.at for e in s.events] == sorted((e.at for e in s.events), reverse=True)
     assert s.events[0].text == "distinct failure HC"  # the 60th: i = 59 → H, C
     data = to_dict(s)["events"][0]
-    assert set(data) == {"at", "kind", "text"}
+    assert set(data) == {"at", "kind", "text", "layers"}
+    assert data["layers"] is None  # only a layer change carries its layers
     engine2 = IotaTracker()
     for i in range(3):
         engine2.apply(ErrorLogged(T0 + i, f"Error making request to /miner/{i}0a1: 500 - Internal Server Error"))
