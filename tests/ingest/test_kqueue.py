@@ -9,6 +9,7 @@ the kernel's side (which events macOS sends for which write) is left to a Mac.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import threading
@@ -62,10 +63,23 @@ class FakeKqueue:
         if max_events == 0:
             return []
         self.timeouts.append(timeout)
+        deadline = None if timeout is None else time.monotonic() + timeout
         with self._ready:
-            self._ready.wait_for(lambda: bool(self._fired), timeout)
+            while not self._fired:
+                self._fire_readable()  # as the kernel would: a waker's pipe with a byte in it
+                left = None if deadline is None else deadline - time.monotonic()
+                if self._fired or (left is not None and left <= 0):
+                    break
+                self._ready.wait(0.02 if left is None else min(left, 0.02))
             events, self._fired = self._fired[:max_events], self._fired[max_events:]
             return events
+
+    def _fire_readable(self) -> None:
+        readers = {e.ident for e in self.registered if e.filter == KQ_FILTER_READ}
+        if readers:
+            with contextlib.suppress(OSError, ValueError):  # a descriptor closed meanwhile
+                ready, _, _ = select.select(sorted(readers), [], [], 0)
+                self._fired.extend(KEvent(fd, KQ_FILTER_READ) for fd in ready)
 
     def close(self) -> None:
         self.closed = True
