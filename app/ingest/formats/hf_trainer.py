@@ -309,11 +309,15 @@ class HfTrainerParser(PrefixDated):
             # Printed by another hand: one bare and one through a logger, other keys (the echo has
             # no grad norm), or other digits for the same figures (a fork prints its echo bare).
             # Two dicts printed alike are two logs (a broken run repeats itself exactly), and the
-            # Trainer's quoted ``.4g`` strings round too coarsely to tell a log from its echo.
+            # Trainer's quoted ``.4g`` strings round too coarsely to tell a log from its echo. Other
+            # digits are an echo's only when one printing is rounded to fixed digits (``0.0000``,
+            # ``4.9999e-02``): two of Python's own float printings that differ are two values (a
+            # warm-up's ``0.0002`` after ``0.00019285714285714286``).
             echo = (last is not None and not self._bar_since_record
                     and all(_same_figure(a, b) for a, b in zip(printed, last[0]))
                     and (last[1] != self._through_logger or last[2] != keys
-                         or (printed != last[0] and not quoted and not last[3])))
+                         or (printed != last[0] and not quoted and not last[3]
+                             and not (_as_python_prints(printed) and _as_python_prints(last[0])))))
             self._last_record = (printed, self._through_logger, keys, quoted)
             self._bar_since_record = self._evaluating = False
             if echo and "current_steps" not in pairs:
@@ -434,6 +438,18 @@ def _same_figure(a: str | None, b: str | None) -> bool:
     if x is None or y is None or not (math.isfinite(x) and math.isfinite(y)):
         return x is not None and y is not None and (x == y or (math.isnan(x) and math.isnan(y)))
     return abs(x - y) <= max(_half_unit(a), _half_unit(b)) * (1 + 1e-9)
+
+
+def _as_python_prints(figures: tuple[str | None, ...]) -> bool:
+    """True when every figure is printed as Python prints a float (its shortest form), not
+    rounded to fixed digits by another hand."""
+    for text in figures:
+        if text is None:
+            continue
+        value = number(text)
+        if value is None or (repr(value) != text.strip() and str(integer(text)) != text.strip()):
+            return False
+    return True
 
 
 def _half_unit(text: str) -> float:

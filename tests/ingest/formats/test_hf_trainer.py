@@ -351,6 +351,11 @@ def test_an_echo_printed_first_and_rounded_is_the_same_log() -> None:
     (["{'loss': '2.12', 'learning_rate': '5e-05', 'epoch': '0.25'}",
       "{'loss': '2.119', 'learning_rate': '5e-05', 'epoch': '0.25'}"],
      [(1, 2.12), (2, 2.119)]),
+    # a warm-up printed by Python alone, two logs whose lr rounds alike (the second has fewer
+    # digits because it is a rounder number, not because another hand rounded it): two logs
+    (["{'loss': 1.25, 'grad_norm': 0.5, 'learning_rate': 9.96e-06, 'epoch': 0.1}",
+      "{'loss': 1.25, 'grad_norm': 0.5, 'learning_rate': 1e-05, 'epoch': 0.1}"],
+     [(1, 1.25), (2, 1.25)]),
     # the same echo whose loss differs past its rounding: another record, another log
     (["{'loss': 2.345678, 'grad_norm': 1.5, 'learning_rate': 9.99998e-05, 'epoch': 0.5}",
       "[INFO|callbacks.py:150] 2024-06-01 10:00:00,000 >> {'loss': 2.3447, 'learning_rate': 1.0000e-04, 'epoch': 0.50}"],
