@@ -59,6 +59,9 @@ _EVAL_BOOKKEEPING = ("eval_runtime", "eval_samples_per_second", "eval_steps_per_
 # ``***** eval metrics *****`` and its ``  eval_loss               =     2.3456`` lines.
 _METRICS_HEADER = re.compile(r"\*{5} (?:eval|test|predict) metrics \*{5}")
 _METRIC = re.compile(r"\s{1,8}((?:eval|test|predict)_\w{1,60}|perplexity)\s*=\s*(-?[\d.]+(?:[eE][-+]?\d+)?|nan|inf)\s*")
+# ``Training completed. Do not forget to share your model on huggingface.co/models =)`` (the
+# Trainer's end of ``train()``; printed alone, or as ``Training completed.`` by older copies).
+_COMPLETED = re.compile(r"^\s*Training completed\.?(?: Do not forget to share your model\b.*)?\s*$")
 _STEP_KEYS = {"loss", "learning_rate", "grad_norm", "epoch", "num_input_tokens_seen", "step", "total_flos"}
 
 
@@ -146,6 +149,11 @@ class HfTrainerParser(PrefixDated):
             if m is not None:
                 saved = int(m.group(1))
                 return Kind.FULL, lambda: self._checkpoint(saved)
+        if "Training completed" in text and _COMPLETED.search(text):
+            # The Trainer's last word after its last step: the run is over (a save and a final
+            # evaluation may follow; the ``train_runtime`` summary, when printed, says more).
+            summary = text.strip()
+            return Kind.FULL, lambda: [StageEnd(at=None, summary=summary)]
         if "*****" in text:
             if "Running training" in text:
                 return Kind.FULL, lambda: self._running(False, [StageStart(at=None)])

@@ -406,3 +406,19 @@ def test_llama_factory_s_record_after_the_trainer_s_dict_still_gives_the_step() 
          " 'percentage': 0.3, 'elapsed_time': '0:01:03', 'remaining_time': '5:53:59'}"),
     ])
     assert steps_of(events)[-1] == (20, 6750, 2.1827)
+
+
+@pytest.mark.parametrize("line", [
+    "Training completed. Do not forget to share your model on huggingface.co/models =)",
+    "[INFO|trainer.py:1934] 2023-03-01 10:01:00,000 >> Training completed.",
+])
+def test_the_trainer_s_end_line_ends_the_run(line: str) -> None:
+    events, bad = read(["{'loss': 1.9, 'learning_rate': 0.0, 'epoch': 3.0}", line])
+    assert bad == 0 and isinstance(events[1], StageEnd) and events[1].summary is not None
+    assert events[1].summary.startswith("Training completed.")
+
+
+def test_a_sentence_about_training_completed_is_no_end() -> None:
+    events, _ = read(["{'loss': 1.9, 'learning_rate': 0.0, 'epoch': 3.0}",
+                      "Training completed steps are saved every 500 steps"])
+    assert not any(isinstance(e, StageEnd) for e in events)
