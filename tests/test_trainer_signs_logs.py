@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import json
 import os
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from app.ingest.backwards import read_backwards
 from app.live.monitor import Monitor
-from app.snapshot import to_json
+from app.snapshot import Snapshot, to_json
 
 T0 = 1_800_000_000.0
 
@@ -25,6 +27,17 @@ def cold(tmp_path: Path, name: str, text: str, now: float = T0 + 60) -> dict[str
     monitor.backlog(read_backwards(log))
     data: dict[str, Any] = json.loads(to_json(monitor.snapshot(now)))
     return data
+
+
+def wait_for(monitor: Monitor, check: Callable[[Snapshot], bool], what: str, timeout: float = 20.0) -> Snapshot:
+    deadline = time.monotonic() + timeout
+    while True:
+        snap = monitor.snapshot()
+        if check(snap):
+            return snap
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}: {snap.status_line} {snap.details}")
+        time.sleep(0.05)
 
 
 def test_the_trainer_s_end_line_through_a_logger_ends_the_run(tmp_path: Path) -> None:
@@ -47,3 +60,83 @@ def test_the_trainer_s_end_line_through_a_logger_ends_the_run(tmp_path: Path) ->
     data = cold(tmp_path, "train.log", "\n".join(lines) + "\n")
     assert (data["state"], data["training"]["step"], data["training"]["total_steps"]) == ("done", 30, 30)
     assert data["training"]["loss"] == 1.9 and data["training"]["paused"] is None
+
+
+def trainer_state(global_step: int, max_steps: int, *, end: bool = False, callbacks: bool = True) -> str:
+    """A ``trainer_state.json`` as the Trainer writes it (``indent=2``, sorted keys): a log every
+    10 steps (loss 3.0 - step/100), an evaluation every 20, the summary at the end."""
+    history: list[dict[str, Any]] = []
+    for step in range(10, global_step + 1, 10):
+        history.append({"epoch": step / 20, "grad_norm": 1.5, "learning_rate": 1e-4 * (1 - step / max_steps),
+                        "loss": round(3.0 - step / 100, 4), "step": step})
+        if step % 20 == 0:
+            history.append({"epoch": step / 20, "eval_loss": round(3.1 - step / 100, 4), "eval_runtime": 12.5,
+                            "eval_samples_per_second": 80.0, "eval_steps_per_second": 10.0, "step": step})
+    if end:
+        history.append({"epoch": global_step / 20, "step": global_step, "total_flos": 1.5e15,
+                        "train_loss": 2.8, "train_runtime": 200.0, "train_samples_per_second": 3.2,
+                        "train_steps_per_second": 0.2})
+    state: dict[str, Any] = {
+        "best_metric": None, "best_model_checkpoint": None, "epoch": global_step / 20, "eval_steps": 20,
+        "global_step": global_step, "is_hyper_param_search": False, "is_local_process_zero": True,
+        "is_world_process_zero": True, "log_history": history, "logging_steps": 10, "max_steps": max_steps,
+        "num_input_tokens_seen": 0, "num_train_epochs": 2, "save_steps": 20, "total_flos": 1.5e15,
+        "train_batch_size": 8, "trial_name": None, "trial_params": None,
+    }
+    if callbacks:
+        state["stateful_callbacks"] = {"TrainerControl": {"args": {
+            "should_epoch_stop": False, "should_evaluate": False, "should_log": False, "should_save": True,
+            "should_training_stop": end}, "attributes": {}}}
+    return json.dumps(state, indent=2, sort_keys=True) + "\n"
+
+
+def test_an_older_trainer_state_at_its_end_is_done(tmp_path: Path) -> None:
+    """No TrainerControl (before 4.40): done because global_step reached max_steps; 200 s over
+    40 steps is 5 s a step; the last log is step 40's (loss 2.6), the last evaluation step 40's."""
+    data = cold(tmp_path, "trainer_state.json", trainer_state(40, 40, end=True, callbacks=False))
+    training = data["training"]
+    assert (data["format"], data["state"], data["status_line"]) == ("hf-trainer", "done", "done · step 40/40")
+    assert (training["loss"], training["lr"], training["step_seconds"]) == (2.6, 0.0, 5.0)
+    assert training["eval"]["eval_loss"]["value"] == 2.7 and "eval_runtime" not in training["eval"]
+
+
+def test_a_checkpoint_s_trainer_state_is_not_done(tmp_path: Path) -> None:
+    """checkpoint-30 of 60: step 30/60, loss 2.7 (step 30), no rate (the state holds no time)."""
+    data = cold(tmp_path, "trainer_state.json", trainer_state(30, 60))
+    training = data["training"]
+    assert data["state"] != "done" and data["status_line"].startswith("step 30/60")
+    assert (training["loss"], training["step_seconds"], training["eta_seconds"]) == (2.7, None, None)
+
+
+def test_a_trainer_state_rewritten_at_each_checkpoint_adds_only_its_new_steps(tmp_path: Path) -> None:
+    """Followed live: checkpoint 20 of 60, rewritten in place at 40, then at the end (60). Each
+    rewrite is a new whole reading; the steps it goes on with are counted once: 20 + 20 after
+    the backlog's (the backlog is no new step)."""
+    state = tmp_path / "trainer_state.json"
+    state.write_text(trainer_state(20, 60), encoding="utf-8")
+    monitor = Monitor(state)
+    monitor.start()
+    try:
+        wait_for(monitor, lambda s: s.status_line.startswith("step 20/60"), "checkpoint 20")
+        with state.open("w", encoding="utf-8") as f:  # as the Trainer writes it: truncated, then written
+            f.write(trainer_state(40, 60))
+        wait_for(monitor, lambda s: s.status_line.startswith("step 40/60"), "checkpoint 40")
+        with state.open("w", encoding="utf-8") as f:
+            f.write(trainer_state(60, 60, end=True))
+        snap = wait_for(monitor, lambda s: s.state == "done", "the end")
+        assert snap.status_line == "done · step 60/60" and not snap.events
+        assert snap.counts.passes == 40
+    finally:
+        monitor.stop()
+
+
+def test_a_rewrite_that_starts_lower_is_another_run() -> None:
+    from app.ingest.formats import create_parser, renewed
+    from app.stats.events import TrainStep
+
+    parser = create_parser("hf-trainer")
+    first = [e for e in parser.feed(trainer_state(40, 60).splitlines()) if isinstance(e, TrainStep)]
+    again = renewed(parser)
+    later = [e.step for e in again.feed(trainer_state(60, 60).splitlines()) if isinstance(e, TrainStep)]
+    other = [e.step for e in renewed(again).feed(trainer_state(20, 60).splitlines()) if isinstance(e, TrainStep)]
+    assert ([e.step for e in first], later, other) == ([10, 20, 30, 40], [50, 60], [10, 20])

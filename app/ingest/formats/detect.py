@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from .fields import clean
 from .generic import step_line as generic_step_line
+from .hf_state import STATE_KEY
 from .prefix import PrefixReader
 from .registry import FORMATS, create_parser
 
@@ -45,6 +46,8 @@ _SIGNATURES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("hf-trainer", "': ", re.compile(r"\{'(?:loss|eval_loss|train_runtime)': ")),
     ("hf-trainer", '": ', re.compile(r"^\{\"(?:loss|eval_loss|train_runtime)\": ")),
     ("hf-trainer", "*****", re.compile(r"\*\*\*\*\* Running training \*\*\*\*\*")),
+    # trainer_state.json, read from either end: its own keys (hf_state.py)
+    ("hf-trainer", '": ', STATE_KEY),
     # A bare tqdm bar with its rate (the Trainer's, or any loop's with nothing before the bar):
     # stderr captured without stdout is a log of bars alone. Bars behind a label (``Epoch 3: 45%|``)
     # are other trainers'.

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from typing import Literal
 
 from ...stats.events import (
     EvalResult,
@@ -30,6 +31,7 @@ from ...stats.events import (
     TrainStep,
 )
 from .fields import Kind, WrapJoiner, clean, clock_seconds, finite, integer, number
+from .hf_state import DOCUMENT_LINE, TrainerState
 from .prefix import LineTimes, PrefixDated, dated
 
 Emit = Callable[[], list[Event]]
@@ -87,13 +89,21 @@ class HfTrainerParser(PrefixDated):
         self._bar_since_record = False
         self._through_logger = False  # the line being read came through a logger's prefix
         self._evaluating = False  # an evaluation began and no training record followed yet
+        # A ``trainer_state.json`` (the log's first line opens a JSON document), False: console lines.
+        self._state: TrainerState | Literal[False] | None = None
+        self._brace: str | None = None  # a first line ``{`` held until the next says what it opens
 
     def feed(self, lines: Iterable[str]) -> list[Event]:
         """Parse lines in log order; end with a ``Tick`` when a prefix carried a time."""
         events: list[Event] = []
         times = self._times
         times.latest = None
-        for raw in lines:
+        for raw in self._documents(lines):
+            if self._state and raw.strip() and not raw.startswith((" ", "{", "}", "]")):
+                self._state = False  # not a JSON document after all (a tail that began in a printed config)
+            if self._state:
+                events.extend(self._state.take(raw))
+                continue
             cleaned = clean(raw)
             line = times.message(cleaned, self._joiner.holding)
             if line is None:
@@ -115,8 +125,31 @@ class HfTrainerParser(PrefixDated):
             events.extend(emit())
         if times.latest is not None:
             events.append(Tick(at=times.latest))
-        self.bad_lines = self._joiner.bad
+        self.bad_lines = self._joiner.bad + (self._state.bad if self._state else 0)
         return events
+
+    def _documents(self, lines: Iterable[str]) -> Iterator[str]:
+        """The lines, once the log's first lines have said whether it is a ``trainer_state.json``
+        (hf_state.py): a JSON document's own lines, or a lone ``{`` and a document's key after it
+        (a lone ``{`` before anything else is a dict wrapped after its brace)."""
+        for raw in lines:
+            if self._state is None and raw.strip():
+                if self._brace is None and raw.strip() == "{":
+                    self._brace = raw
+                    continue
+                document = DOCUMENT_LINE.match(raw) is not None and (self._brace is None or raw.startswith('  "'))
+                self._state = TrainerState() if document else False
+                if self._brace is not None and not document:
+                    yield self._brace
+            yield raw
+
+    def renewed(self) -> HfTrainerParser:
+        """A parser for the same file written again from its start: a ``trainer_state.json``
+        rewritten at the next checkpoint goes on from the global step of the last one read."""
+        fresh = HfTrainerParser()
+        if self._state:
+            fresh._state = TrainerState(after=self._state.after)
+        return fresh
 
     def _classify_dated(self, text: str) -> tuple[Kind, Emit | None]:
         kind, emit = self._classify(text)
