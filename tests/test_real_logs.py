@@ -204,6 +204,14 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": 568, "total_steps": 6834, "loss": None, "step_seconds": 16.31,
       "crash": {"error": "Watchdog caught collective operation timeout: WorkNCCL(SeqNum=23290, OpType=ALLREDUCE,"
                          " Timeout(ms)=1800000) ran for 1800634 milliseconds before timing out.", "at": T0}}),
+    # nanochat's start-up records alone: its log before the first step
+    ("nanochat-rtx4070-resume-crash-wandb-no-tty.log", T0, T0 + 60, "no step yet · crashed", "crashed",
+     {"step": None, "total_steps": None, "loss": None, "steps_per_hour": None, "eta_seconds": None,
+      "crash": {"error": "wandb.errors.errors.UsageError: api_key not configured (no-tty). call "
+                         "wandb.login(key=[your_api_key])", "at": T0}}),
+    ("nanochat-rtx4070-speedprobe-cpu-fallback-no-steps.log", T0, T0 + 60, "waiting for first step", "working",
+     {"step": None, "total_steps": 40, "loss": None, "steps_per_hour": None, "eta_seconds": None, "mfu": None,
+      "crash": None, "finished": False}),
     ("crash-nanochat-rtx4070-step0-oom-optimizer.log", T0, T0, "no step yet · crashed", "crashed",
      {"step": None, "loss": None, "total_steps": 615173, "eval": {"val_bpb": {"value": 3.180743, "step": 0}},
       "crash": {"error": "RuntimeError: CUDA driver error: out of memory", "at": T0}}),

@@ -140,3 +140,33 @@ def test_a_rewrite_that_starts_lower_is_another_run() -> None:
     later = [e.step for e in again.feed(trainer_state(60, 60).splitlines()) if isinstance(e, TrainStep)]
     other = [e.step for e in renewed(again).feed(trainer_state(20, 60).splitlines()) if isinstance(e, TrainStep)]
     assert ([e.step for e in first], later, other) == ([10, 20, 30, 40], [50, 60], [10, 20])
+
+
+NANOCHAT_SETUP = [
+    "2025-10-14 09:00:01,100 - nanochat.common - INFO - Distributed world size: 8",
+    "Vocab size: 65,536",
+    "num_layers: 20",
+    "Number of parameters: 560,988,160",
+    "Estimated FLOPs per token: 3.491758e+09",
+    "Calculated number of iterations from target data:param ratio: 21,400",
+    "Total number of training tokens: 11,219,763,200",
+]
+
+
+def test_nanochat_s_start_up_alone_waits_for_its_first_step(tmp_path: Path) -> None:
+    """An older base_train's plan (iterations from the data:param ratio): 21,400 steps planned, none taken."""
+    data = cold(tmp_path, "base_train.log", "\n".join(NANOCHAT_SETUP) + "\n")
+    assert (data["format"], data["status_line"]) == ("nanochat", "waiting for first step")
+    assert (data["training"]["total_steps"], data["training"]["step"], data["training"]["loss"]) == (21400, None, None)
+
+
+def test_nanochat_dead_before_its_first_step_is_crashed(tmp_path: Path) -> None:
+    lines = [*NANOCHAT_SETUP,
+             "2025-10-14 09:00:05,000 - nanochat.common - WARNING - Peak flops undefined for: NVIDIA A10G, MFU will show as 0%",
+             "Traceback (most recent call last):",
+             '  File "/root/nanochat/scripts/base_train.py", line 180, in <module>',
+             "    model = torch.compile(model, dynamic=False)",
+             "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB"]
+    data = cold(tmp_path, "base_train.log", "\n".join(lines) + "\n")
+    assert (data["format"], data["state"], data["status_line"]) == ("nanochat", "crashed", "no step yet · crashed")
+    assert data["training"]["crash"]["error"] == "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB"
