@@ -170,3 +170,21 @@ def test_nanochat_dead_before_its_first_step_is_crashed(tmp_path: Path) -> None:
     data = cold(tmp_path, "base_train.log", "\n".join(lines) + "\n")
     assert (data["format"], data["state"], data["status_line"]) == ("nanochat", "crashed", "no step yet · crashed")
     assert data["training"]["crash"]["error"] == "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB"
+
+
+def test_a_trainer_s_one_bar_with_a_traceback_glued_is_a_crash_at_that_bar(tmp_path: Path) -> None:
+    """TRL's SFT, bars only, one bar then Python's report glued to it: crashed at step 3 of 500,
+    3.08 s a step (the bar's own rate), the error line the crash; no ETA after it."""
+    lines = [
+        "  1%|          | 3/500 [00:09<25:30,  3.08s/it]Traceback (most recent call last):",
+        '  File "/app/sft.py", line 40, in <module>',
+        "    trainer.train()",
+        '  File "/usr/lib/python3/site-packages/transformers/trainer.py", line 1938, in train',
+        "    return inner_training_loop(",
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB",
+    ]
+    data = cold(tmp_path, "sft.log", "\n".join(lines) + "\n")
+    training = data["training"]
+    assert (data["format"], data["status_line"]) == ("hf-trainer", "step 3/500 · crashed")
+    assert (training["step_seconds"], training["eta_seconds"], training["trainer_eta_seconds"]) == (3.08, None, None)
+    assert training["crash"]["error"] == "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB"

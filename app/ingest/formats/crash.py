@@ -58,6 +58,8 @@ TABLE_LINES = 30
 
 _TRACEBACK = "Traceback (most recent call last):"
 _FRAME = re.compile(r'^\s*File "[^"]*", line \d+')
+# A tqdm bar's end, with only a launcher's rank prefix after it (``… 264.19s/it][rank1]:``).
+_BAR_END = re.compile(r"\d+/\d+ \[[^\]]{0,80}(?:it/s|s/it)\]\s*(?:\[[\w/-]{1,20}\]:?|\d{1,4}:)?$")
 # The first frame of an exception no code caught: the script's top or runpy's entry.
 _TOP_FRAME = re.compile(r'^\s*File "[^"]*", line \d+, in (?:<module>|_run_module_as_main)$')
 _CHAIN = re.compile(r"^(?:During handling of the above exception|The above exception was the direct cause)")
@@ -185,9 +187,14 @@ class CrashWatch:
         if at >= 0:
             # A chained exception goes on in the same traceback; a new one after a handled or
             # finished one starts over, caught or not by what the line before it says.
+            glued = line[:at].strip()
             if not self._in_traceback:
-                self._handled = self._caught(line[:at].strip())
+                self._handled = self._caught(glued)
             self._in_traceback, self._traceback_lines, self._after_exception = True, 0, 0
+            if not self._handled and _BAR_END.search(glued):
+                # Python's report of an uncaught exception glued to the progress bar: the run dies
+                # now; its error line, when read, says what killed it.
+                return [RunCrashed(None, "a traceback after the progress bar (its error line not read)")]
             return []
         if not self._in_traceback and _FRAME.match(message) and not self._after_exception:
             # A traceback whose first line was not read (a cold start, a cut paste).

@@ -52,6 +52,10 @@ _BAR_SUFFIX = re.compile(r"^\]?(\d{1,12}), (-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|nan
 # Bars of one total that advance this many times with nothing else said are the training bar
 # (a log of bars alone: stderr captured, stdout not; an evaluation bar comes and goes with a dict).
 BARS_TO_TRUST = 2
+# A traceback's frame (behind a rank's prefix or not): the line after it is source code.
+_FRAME_LINE = re.compile(r'(?:^|\]:)\s*File "[^"]{1,400}", line \d+, in \S')
+# A traceback's frame in the Trainer's training loop (``trainer.py", line 2237, in train``).
+_TRAIN_FRAME = re.compile(r'trainer\.py", line \d+, in (?:train|_inner_training_loop|training_step)$')
 _CHECKPOINT = re.compile(r"Saving model checkpoint to \S*checkpoint-(\d{1,12})\b")
 _DICT_START = re.compile(r"\{['\"]")
 # Eval dict keys that describe the evaluation run, not the model.
@@ -91,6 +95,8 @@ class HfTrainerParser(PrefixDated):
         self._evaluating = False  # an evaluation began and no training record followed yet
         # A ``trainer_state.json`` (the log's first line opens a JSON document), False: console lines.
         self._state: TrainerState | Literal[False] | None = None
+        self._after_bar = False  # the last line (or piece of one) read was a bar
+        self._frame_before = False  # the last line was a traceback's frame: its source line follows
         self._brace: str | None = None  # a first line ``{`` held until the next says what it opens
 
     def feed(self, lines: Iterable[str]) -> list[Event]:
@@ -108,6 +114,13 @@ class HfTrainerParser(PrefixDated):
             line = times.message(cleaned, self._joiner.holding)
             if line is None:
                 continue
+            if self._frame_before:
+                # A traceback's source line (``_training_function(config={"args": args})``): code,
+                # not a dict the Trainer printed.
+                self._frame_before = False
+                if not _FRAME_LINE.search(line):
+                    continue
+            self._frame_before = _FRAME_LINE.search(line) is not None
             self._through_logger = len(line) < len(cleaned.strip())
             start = len(events)
             if "^M" in line:
@@ -159,7 +172,12 @@ class HfTrainerParser(PrefixDated):
         return kind, lambda: dated(emit(), at)
 
     def _classify(self, text: str) -> tuple[Kind, Emit | None]:
+        after_bar, self._after_bar = self._after_bar, False
         stripped = text.lstrip()
+        if after_bar and stripped.startswith("Traceback (most recent call last)"):
+            # Python's report of an uncaught exception right after a bar held until now (glued
+            # to it, or on the next line): the run died at that bar.
+            return Kind.FULL, self._died_training
         if stripped == "{":
             return Kind.PARTIAL, None  # a wrap right after the brace
         if stripped.startswith(("{'", '{"')):
@@ -173,10 +191,17 @@ class HfTrainerParser(PrefixDated):
         if "|" in text and "/" in text:
             m = _BAR.search(text)
             if m is not None:
+                self._after_bar = True
+                if "Traceback (most recent call last)" in text[m.end() :]:
+                    return Kind.FULL, lambda: self._bar(m) + self._died_training()
                 suffix = _BAR_SUFFIX.match(text[m.end() :])
                 if suffix is not None:
                     return Kind.FULL, lambda: self._bar(m, suffix)
                 return Kind.FULL, lambda: self._bar(m)
+        if 'File "' in text and self._unconfirmed is not None and self._train_total is None and _TRAIN_FRAME.search(text):
+            # A traceback through the Trainer's training loop after a bar held until now: the
+            # run died training, at that bar (a log of one bar and a crash).
+            return Kind.FULL, self._died_training
         if "Saving model checkpoint to" in text:
             m = _CHECKPOINT.search(text)
             if m is not None:
@@ -222,6 +247,13 @@ class HfTrainerParser(PrefixDated):
         if tail is None or tail == text[m.end() :]:
             return [text]  # no record after the bar, just the rest of it
         return [text[: m.end()], tail]
+
+    def _died_training(self) -> list[Event]:
+        held = self._unconfirmed
+        if held is None or self._train_total is not None:
+            return []
+        self._train_total, self._step, self._unconfirmed, self._confirmed = held.total_steps, held.step, None, True
+        return [held]
 
     def _running(self, evaluating: bool, events: list[Event]) -> list[Event]:
         self._evaluating = evaluating
