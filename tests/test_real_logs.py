@@ -219,6 +219,11 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("crash-generic-prime-rl-issue1360-sigterm-at-step0.log", T0, "end", "no step yet · crashed", "crashed",
      {"step": None, "total_steps": 100, "loss": None, "steps_per_hour": None, "eta_seconds": None,
       "crash": {"error": "Received 15 death signal, shutting down workers", "at": local(2026, 11, 30, 12, 13, 49.389)}}),
+    ("crash-generic-polymergnn-slurm-timelimit-glued-bar.log", T0, T0 + 60, "step 11/50 · crashed", "crashed",
+     {"step": 11, "total_steps": 50, "loss": None, "step_seconds": 629.37, "eta_seconds": None,
+      "trainer_eta_seconds": None,
+      "crash": {"error": "slurmstepd: error: *** JOB 42221 ON clr1247 CANCELLED AT 2022-04-14T16:20:46 DUE TO TIME "
+                         "LIMIT ***", "at": T0}}),
     ("crash-nanochat-rtx4070-step0-oom-optimizer.log", T0, T0, "no step yet · crashed", "crashed",
      {"step": None, "loss": None, "total_steps": 615173, "eval": {"val_bpb": {"value": 3.180743, "step": 0}},
       "crash": {"error": "RuntimeError: CUDA driver error: out of memory", "at": T0}}),

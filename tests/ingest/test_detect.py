@@ -252,6 +252,8 @@ REAL_FORMATS = {
     "broken-llamafactory-issue2810-nan-grad-callbacks-echo.log": "hf-trainer",
     "broken-hf-pink-issue6-loss0-gradnan-padded-dicts.log": "hf-trainer",
     "hf-llamafactory-running-log-stopped-early-epoch123.log": "hf-trainer",
+    # a custom loop's bare tqdm bars: read by the HF Trainer's bar reader, and named for it (docs/formats.md)
+    "crash-generic-polymergnn-slurm-timelimit-glued-bar.log": "hf-trainer",
     "crash-generic-prime-rl-issue1360-sigterm-at-step0.log": "generic",
     "crash-hf-llamafactory-issue8868-bar-glued-rank-traceback.log": "hf-trainer",
     "nanochat-rtx4070-resume-crash-wandb-no-tty.log": "nanochat",
