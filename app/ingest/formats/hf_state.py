@@ -29,6 +29,8 @@ _ENTRY_OPEN = "    {"
 _ENTRY_CLOSE = re.compile(r"^    \},?\s*$")
 # How a JSON document's lines begin (the first line of a log decides whether it is one).
 DOCUMENT_LINE = re.compile(r'^\s+(?:"[^"]{1,80}": |[{}\]],?\s*$)')
+# Any line of a pretty-printed JSON document: a key, a bracket, a bare value in an array.
+JSON_LINE = re.compile(r'^\s*(?:"|(?:[{}\[\]]|-?\d[\d.eE+-]*|true|false|null),?\s*$)')
 # An entry holds a dozen keys; past this many lines it was not an entry.
 _ENTRY_LINES = 200
 _BOOKKEEPING = ("eval_runtime", "eval_samples_per_second", "eval_steps_per_second", "eval_samples")

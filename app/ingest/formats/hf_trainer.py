@@ -31,7 +31,7 @@ from ...stats.events import (
     TrainStep,
 )
 from .fields import Kind, WrapJoiner, clean, clock_seconds, finite, integer, number
-from .hf_state import DOCUMENT_LINE, TrainerState
+from .hf_state import DOCUMENT_LINE, JSON_LINE, TrainerState
 from .prefix import LineTimes, PrefixDated, dated
 
 Emit = Callable[[], list[Event]]
@@ -105,7 +105,7 @@ class HfTrainerParser(PrefixDated):
         times = self._times
         times.latest = None
         for raw in self._documents(lines):
-            if self._state and raw.strip() and not raw.startswith((" ", "{", "}", "]")):
+            if self._state and raw.strip() and not JSON_LINE.match(raw):
                 self._state = False  # not a JSON document after all (a tail that began in a printed config)
             if self._state:
                 events.extend(self._state.take(raw))

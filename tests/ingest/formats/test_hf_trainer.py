@@ -422,3 +422,14 @@ def test_a_sentence_about_training_completed_is_no_end() -> None:
     events, _ = read(["{'loss': 1.9, 'learning_rate': 0.0, 'epoch': 3.0}",
                       "Training completed steps are saved every 500 steps"])
     assert not any(isinstance(e, StageEnd) for e in events)
+
+
+def test_a_tail_that_begins_inside_a_printed_config_is_no_trainer_state() -> None:
+    """The Trainer prints the model's config as indented JSON: a tail cut inside it reads on."""
+    events, bad = read([
+        '  "architectures": [', '    "LlamaForCausalLM"', "  ],", '  "vocab_size": 32000', "}",
+        "[INFO|trainer.py:2048] 2024-05-01 12:00:00,123 >> ***** Running training *****",
+        "  1%|▏         | 10/750 [00:06<07:54,  1.56it/s]",
+        "{'loss': 2.5, 'learning_rate': 5e-05, 'epoch': 0.1}",
+    ])
+    assert bad == 0 and [(s[0], s[1]) for s in steps_of(events)] == [(10, 750)]
