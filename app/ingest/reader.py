@@ -142,6 +142,10 @@ class FileReader:
                 self._offset = self._opened_size
                 self._splitter.discard_line()
             else:
+                # The bytes as they were opened, before the backlog is handed on (that takes a
+                # while): a file rewritten meanwhile (a trainer_state.json at its next checkpoint)
+                # no longer holds them, and its next read starts again from byte 0.
+                self._print.take(f, end)
                 self._deliver_backlog(f, end)
                 self._offset = end
         else:
@@ -149,7 +153,8 @@ class FileReader:
             if restart_reason is not None:
                 self._restart(restart_reason, repeats=self._old_print.starts(f, self._opened_size))
         self._old_print.clear()
-        self._print.take(f, self._offset)
+        if not self._print.tail:
+            self._print.take(f, self._offset)
         f.seek(self._offset)
         self.read_available()
 

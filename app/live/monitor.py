@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from ..changes import Changes
 from ..ingest.folder import Following
-from ..ingest.formats import FORMAT_NOUNS, STEP_FORMATS, create_parser, detect, kind_of
+from ..ingest.formats import FORMAT_NOUNS, STEP_FORMATS, create_parser, detect, kind_of, renewed
 from ..ingest.formats.base import LogParser
 from ..ingest.formats.detect import FormatWatch, family, log_kind
 from ..snapshot import FollowingView, Snapshot, SourceView
@@ -358,7 +358,7 @@ class Monitor:
         with self._lock:
             if self._parser is not None:
                 self._bad_lines_before += self._parser.bad_lines
-                self._parser = create_parser(self._parser.name)
+                self._parser = renewed(self._parser)
             name = reason.removeprefix("switched to ") if change == "switched" else None
             self._tracker.apply_all([SourceChanged(None, change, name)])
             self._tracker.begin_stream(repeats=repeats)

@@ -250,6 +250,16 @@ REAL_FORMATS = {
     "generic-torchtune-pr2620-multinode-lora-bars.log": "generic",
     # the held-out set, read since
     "broken-llamafactory-issue2810-nan-grad-callbacks-echo.log": "hf-trainer",
+    "broken-hf-pink-issue6-loss0-gradnan-padded-dicts.log": "hf-trainer",
+    "hf-llamafactory-running-log-stopped-early-epoch123.log": "hf-trainer",
+    # a custom loop's bare tqdm bars: read by the HF Trainer's bar reader, and named for it (docs/formats.md)
+    "crash-generic-polymergnn-slurm-timelimit-glued-bar.log": "hf-trainer",
+    "crash-generic-prime-rl-issue1360-sigterm-at-step0.log": "generic",
+    "crash-hf-llamafactory-issue8868-bar-glued-rank-traceback.log": "hf-trainer",
+    "nanochat-rtx4070-resume-crash-wandb-no-tty.log": "nanochat",
+    "nanochat-rtx4070-speedprobe-cpu-fallback-no-steps.log": "nanochat",
+    "hf-trainerstate-llm-training-done-45-of-45.trainer_state.json": "hf-trainer",
+    "hf-trl-trainerstate-tinyllama-checkpoint-2800-of-2808.trainer_state.json": "hf-trainer",
     "crash-nanochat-rtx4070-core-eval-oom-glued-traceback.log": "nanochat",
     "generic-custom-nanogpt-issue215-loss-nan.log": "generic",
     "generic-custom-parameter-golf-issue839-modded-nanogpt-style.log": "modded-nanogpt",

@@ -21,6 +21,7 @@ from .registry import (
     UnknownFormatError,
     create_parser,
     kind_of,
+    renewed,
 )
 
 __all__ = [
@@ -34,6 +35,7 @@ __all__ = [
     "create_parser",
     "detect",
     "kind_of",
+    "renewed",
 ]
 
 

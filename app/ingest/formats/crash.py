@@ -58,6 +58,10 @@ TABLE_LINES = 30
 
 _TRACEBACK = "Traceback (most recent call last):"
 _FRAME = re.compile(r'^\s*File "[^"]*", line \d+')
+# A tqdm bar's end, with only a launcher's rank prefix after it (``… 264.19s/it][rank1]:``).
+_BAR_END = re.compile(r"\d+/\d+ \[[^\]]{0,80}(?:it/s|s/it)\]\s*(?:\[[\w/-]{1,20}\]:?|\d{1,4}:)?$")
+# The first frame of an exception no code caught: the script's top or runpy's entry.
+_TOP_FRAME = re.compile(r'^\s*File "[^"]*", line \d+, in (?:<module>|_run_module_as_main)$')
 _CHAIN = re.compile(r"^(?:During handling of the above exception|The above exception was the direct cause)")
 # Python's last line of a traceback: ``pkg.mod.SomeError: message`` or a bare ``KeyboardInterrupt``.
 _EXCEPTION = re.compile(r"^((?:[A-Za-z_]\w*\.)*[A-Z]\w*)(?::(?:\s(.*))?)?$")
@@ -155,6 +159,7 @@ class CrashWatch:
         self._prefixes = PrefixReader(dates=False)
         self._in_traceback = False
         self._handled = False  # the traceback under way was caught by the program
+        self._logged_only = False  # and only a logger's record above it says so
         self._traceback_lines = 0
         self._after_exception = 0  # lines left in which a failure table may follow
         self._exception: str | None = None
@@ -182,9 +187,14 @@ class CrashWatch:
         if at >= 0:
             # A chained exception goes on in the same traceback; a new one after a handled or
             # finished one starts over, caught or not by what the line before it says.
+            glued = line[:at].strip()
             if not self._in_traceback:
-                self._handled = self._caught(line[:at].strip())
+                self._handled = self._caught(glued)
             self._in_traceback, self._traceback_lines, self._after_exception = True, 0, 0
+            if not self._handled and _BAR_END.search(glued):
+                # Python's report of an uncaught exception glued to the progress bar: the run dies
+                # now; its error line, when read, says what killed it.
+                return [RunCrashed(None, "a traceback after the progress bar (its error line not read)")]
             return []
         if not self._in_traceback and _FRAME.match(message) and not self._after_exception:
             # A traceback whose first line was not read (a cold start, a cut paste).
@@ -209,13 +219,18 @@ class CrashWatch:
             return bool(_HANDLED.search(glued))
         if self._previous_fatal:  # the record above already said the run died
             return False
-        return bool(_HANDLED.search(self._previous) or _LOGGED.search(self._previous))
+        self._logged_only = not _HANDLED.search(self._previous) and bool(_LOGGED.search(self._previous))
+        return bool(_HANDLED.search(self._previous)) or self._logged_only
 
     def _traceback(self, message: str) -> list[Event]:
         self._traceback_lines += 1
         if self._traceback_lines > MAX_TRACEBACK_LINES:
             self._in_traceback = False
             return []
+        if self._handled and self._logged_only and self._traceback_lines == 1 and _TOP_FRAME.match(message):
+            # The traceback starts at the program's top (``<module>``, runpy): nothing caught it
+            # below, whatever record came just before (an unrelated warning at start-up).
+            self._handled = self._logged_only = False
         if not message or _FRAME.match(message) or _CHAIN.match(message) or message[0] in "^~":
             return []
         m = _EXCEPTION.match(message)

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from .fields import clean
 from .generic import step_line as generic_step_line
+from .hf_state import STATE_KEY
 from .prefix import PrefixReader
 from .registry import FORMATS, create_parser
 
@@ -36,6 +37,16 @@ _SIGNATURES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("nanochat", "-shot, type: ", re.compile(r"^Evaluating: \S+ \(\d+-shot, type: ")),
     ("nanochat", "bpb", re.compile(r"^(?:train bpb|val bpb|Minimum validation bpb): [\d.]+$")),
     ("nanochat", "CORE", re.compile(r"^(?:Chat)?CORE metric: [\d.]+$")),
+    # Its start-up records: a run that died or waits before its first step is nanochat's too
+    # (its own logger's name, base_train's plan of the run, its device probe).
+    ("nanochat", "nanochat.", re.compile(r"\bnanochat(?:\.\w+)+ - (?:DEBUG|INFO|WARNING|ERROR|CRITICAL) - ")),
+    (
+        "nanochat",
+        "iterations",
+        re.compile(r"^(?:Calculated number of iterations from [^:]{1,80}|Using user-provided number of iterations): [\d,]+$"),
+    ),
+    ("nanochat", "Scaling params ratio", re.compile(r"^Tokens : Scaling params ratio: [\d.]+$")),
+    ("nanochat", "Autodetected", re.compile(r"^Autodetected device type: \w+$")),
     ("nanogpt", "iter ", re.compile(r"^iter \d+: loss \S+, time ")),
     ("nanogpt", "train loss", re.compile(r"^step \d+: train loss \S+, val loss ")),
     ("nanogpt", "tokens per iteration", re.compile(r"^tokens per iteration will be: ")),
@@ -45,6 +56,8 @@ _SIGNATURES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("hf-trainer", "': ", re.compile(r"\{'(?:loss|eval_loss|train_runtime)': ")),
     ("hf-trainer", '": ', re.compile(r"^\{\"(?:loss|eval_loss|train_runtime)\": ")),
     ("hf-trainer", "*****", re.compile(r"\*\*\*\*\* Running training \*\*\*\*\*")),
+    # trainer_state.json, read from either end: its own keys (hf_state.py)
+    ("hf-trainer", '": ', STATE_KEY),
     # A bare tqdm bar with its rate (the Trainer's, or any loop's with nothing before the bar):
     # stderr captured without stdout is a log of bars alone. Bars behind a label (``Epoch 3: 45%|``)
     # are other trainers'.

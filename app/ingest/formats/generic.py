@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from ...stats.events import EvalResult, Event, StageEnd, Tick, TrainingPause, TrainStep
+from ...stats.events import EvalResult, Event, RunInfo, StageEnd, Tick, TrainingPause, TrainStep
 from .fields import MAX_LINE_CHARS, NUM, Kind, WrapJoiner, clean, clock_seconds, number
 from .grammar import EVAL_WORDS, LOSS_RANK, Field, Reading, json_reading, pairs
 from .prefix import LineTimes, PrefixDated
@@ -260,6 +260,8 @@ class GenericParser(PrefixDated):
             self._epoch = line.readings[0]
         elif line.what == "total":
             self._total = next(int(r.value) for r in line.readings if r.field is Field.TOTAL)
+            if self._total > 0:  # the run's length before its first step (``max_steps=100``): said at once
+                events.append(RunInfo(at=line.at, total_steps=self._total))
         elif line.what == "eval":
             self._eval(line, events)
         elif line.what == "step":

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from typing import Literal
 
 from ...stats.events import (
     EvalResult,
@@ -30,6 +31,7 @@ from ...stats.events import (
     TrainStep,
 )
 from .fields import Kind, WrapJoiner, clean, clock_seconds, finite, integer, number
+from .hf_state import DOCUMENT_LINE, JSON_LINE, TrainerState
 from .prefix import LineTimes, PrefixDated, dated
 
 Emit = Callable[[], list[Event]]
@@ -50,6 +52,10 @@ _BAR_SUFFIX = re.compile(r"^\]?(\d{1,12}), (-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|nan
 # Bars of one total that advance this many times with nothing else said are the training bar
 # (a log of bars alone: stderr captured, stdout not; an evaluation bar comes and goes with a dict).
 BARS_TO_TRUST = 2
+# A traceback's frame (behind a rank's prefix or not): the line after it is source code.
+_FRAME_LINE = re.compile(r'(?:^|\]:)\s*File "[^"]{1,400}", line \d+, in \S')
+# A traceback's frame in the Trainer's training loop (``trainer.py", line 2237, in train``).
+_TRAIN_FRAME = re.compile(r'trainer\.py", line \d+, in (?:train|_inner_training_loop|training_step)$')
 _CHECKPOINT = re.compile(r"Saving model checkpoint to \S*checkpoint-(\d{1,12})\b")
 _DICT_START = re.compile(r"\{['\"]")
 # Eval dict keys that describe the evaluation run, not the model.
@@ -59,6 +65,9 @@ _EVAL_BOOKKEEPING = ("eval_runtime", "eval_samples_per_second", "eval_steps_per_
 # ``***** eval metrics *****`` and its ``  eval_loss               =     2.3456`` lines.
 _METRICS_HEADER = re.compile(r"\*{5} (?:eval|test|predict) metrics \*{5}")
 _METRIC = re.compile(r"\s{1,8}((?:eval|test|predict)_\w{1,60}|perplexity)\s*=\s*(-?[\d.]+(?:[eE][-+]?\d+)?|nan|inf)\s*")
+# ``Training completed. Do not forget to share your model on huggingface.co/models =)`` (the
+# Trainer's end of ``train()``; printed alone, or as ``Training completed.`` by older copies).
+_COMPLETED = re.compile(r"^\s*Training completed\.?(?: Do not forget to share your model\b.*)?\s*$")
 _STEP_KEYS = {"loss", "learning_rate", "grad_norm", "epoch", "num_input_tokens_seen", "step", "total_flos"}
 
 
@@ -84,17 +93,34 @@ class HfTrainerParser(PrefixDated):
         self._bar_since_record = False
         self._through_logger = False  # the line being read came through a logger's prefix
         self._evaluating = False  # an evaluation began and no training record followed yet
+        # A ``trainer_state.json`` (the log's first line opens a JSON document), False: console lines.
+        self._state: TrainerState | Literal[False] | None = None
+        self._after_bar = False  # the last line (or piece of one) read was a bar
+        self._frame_before = False  # the last line was a traceback's frame: its source line follows
+        self._brace: str | None = None  # a first line ``{`` held until the next says what it opens
 
     def feed(self, lines: Iterable[str]) -> list[Event]:
         """Parse lines in log order; end with a ``Tick`` when a prefix carried a time."""
         events: list[Event] = []
         times = self._times
         times.latest = None
-        for raw in lines:
+        for raw in self._documents(lines):
+            if self._state and raw.strip() and not JSON_LINE.match(raw):
+                self._state = False  # not a JSON document after all (a tail that began in a printed config)
+            if self._state:
+                events.extend(self._state.take(raw))
+                continue
             cleaned = clean(raw)
             line = times.message(cleaned, self._joiner.holding)
             if line is None:
                 continue
+            if self._frame_before:
+                # A traceback's source line (``_training_function(config={"args": args})``): code,
+                # not a dict the Trainer printed.
+                self._frame_before = False
+                if not _FRAME_LINE.search(line):
+                    continue
+            self._frame_before = _FRAME_LINE.search(line) is not None
             self._through_logger = len(line) < len(cleaned.strip())
             start = len(events)
             if "^M" in line:
@@ -112,8 +138,31 @@ class HfTrainerParser(PrefixDated):
             events.extend(emit())
         if times.latest is not None:
             events.append(Tick(at=times.latest))
-        self.bad_lines = self._joiner.bad
+        self.bad_lines = self._joiner.bad + (self._state.bad if self._state else 0)
         return events
+
+    def _documents(self, lines: Iterable[str]) -> Iterator[str]:
+        """The lines, once the log's first lines have said whether it is a ``trainer_state.json``
+        (hf_state.py): a JSON document's own lines, or a lone ``{`` and a document's key after it
+        (a lone ``{`` before anything else is a dict wrapped after its brace)."""
+        for raw in lines:
+            if self._state is None and raw.strip():
+                if self._brace is None and raw.strip() == "{":
+                    self._brace = raw
+                    continue
+                document = DOCUMENT_LINE.match(raw) is not None and (self._brace is None or raw.startswith('  "'))
+                self._state = TrainerState() if document else False
+                if self._brace is not None and not document:
+                    yield self._brace
+            yield raw
+
+    def renewed(self) -> HfTrainerParser:
+        """A parser for the same file written again from its start: a ``trainer_state.json``
+        rewritten at the next checkpoint goes on from the global step of the last one read."""
+        fresh = HfTrainerParser()
+        if self._state:
+            fresh._state = TrainerState(after=self._state.after)
+        return fresh
 
     def _classify_dated(self, text: str) -> tuple[Kind, Emit | None]:
         kind, emit = self._classify(text)
@@ -123,7 +172,12 @@ class HfTrainerParser(PrefixDated):
         return kind, lambda: dated(emit(), at)
 
     def _classify(self, text: str) -> tuple[Kind, Emit | None]:
+        after_bar, self._after_bar = self._after_bar, False
         stripped = text.lstrip()
+        if after_bar and stripped.startswith("Traceback (most recent call last)"):
+            # Python's report of an uncaught exception right after a bar held until now (glued
+            # to it, or on the next line): the run died at that bar.
+            return Kind.FULL, self._died_training
         if stripped == "{":
             return Kind.PARTIAL, None  # a wrap right after the brace
         if stripped.startswith(("{'", '{"')):
@@ -137,15 +191,27 @@ class HfTrainerParser(PrefixDated):
         if "|" in text and "/" in text:
             m = _BAR.search(text)
             if m is not None:
+                self._after_bar = True
+                if "Traceback (most recent call last)" in text[m.end() :]:
+                    return Kind.FULL, lambda: self._bar(m) + self._died_training()
                 suffix = _BAR_SUFFIX.match(text[m.end() :])
                 if suffix is not None:
                     return Kind.FULL, lambda: self._bar(m, suffix)
                 return Kind.FULL, lambda: self._bar(m)
+        if 'File "' in text and self._unconfirmed is not None and self._train_total is None and _TRAIN_FRAME.search(text):
+            # A traceback through the Trainer's training loop after a bar held until now: the
+            # run died training, at that bar (a log of one bar and a crash).
+            return Kind.FULL, self._died_training
         if "Saving model checkpoint to" in text:
             m = _CHECKPOINT.search(text)
             if m is not None:
                 saved = int(m.group(1))
                 return Kind.FULL, lambda: self._checkpoint(saved)
+        if "Training completed" in text and _COMPLETED.search(text):
+            # The Trainer's last word after its last step: the run is over (a save and a final
+            # evaluation may follow; the ``train_runtime`` summary, when printed, says more).
+            summary = text.strip()
+            return Kind.FULL, lambda: [StageEnd(at=None, summary=summary)]
         if "*****" in text:
             if "Running training" in text:
                 return Kind.FULL, lambda: self._running(False, [StageStart(at=None)])
@@ -181,6 +247,13 @@ class HfTrainerParser(PrefixDated):
         if tail is None or tail == text[m.end() :]:
             return [text]  # no record after the bar, just the rest of it
         return [text[: m.end()], tail]
+
+    def _died_training(self) -> list[Event]:
+        held = self._unconfirmed
+        if held is None or self._train_total is not None:
+            return []
+        self._train_total, self._step, self._unconfirmed, self._confirmed = held.total_steps, held.step, None, True
+        return [held]
 
     def _running(self, evaluating: bool, events: list[Event]) -> list[Event]:
         self._evaluating = evaluating
@@ -309,11 +382,15 @@ class HfTrainerParser(PrefixDated):
             # Printed by another hand: one bare and one through a logger, other keys (the echo has
             # no grad norm), or other digits for the same figures (a fork prints its echo bare).
             # Two dicts printed alike are two logs (a broken run repeats itself exactly), and the
-            # Trainer's quoted ``.4g`` strings round too coarsely to tell a log from its echo.
+            # Trainer's quoted ``.4g`` strings round too coarsely to tell a log from its echo. Other
+            # digits are an echo's only when one printing is rounded to fixed digits (``0.0000``,
+            # ``4.9999e-02``): two of Python's own float printings that differ are two values (a
+            # warm-up's ``0.0002`` after ``0.00019285714285714286``).
             echo = (last is not None and not self._bar_since_record
                     and all(_same_figure(a, b) for a, b in zip(printed, last[0]))
                     and (last[1] != self._through_logger or last[2] != keys
-                         or (printed != last[0] and not quoted and not last[3])))
+                         or (printed != last[0] and not quoted and not last[3]
+                             and not (_as_python_prints(printed) and _as_python_prints(last[0])))))
             self._last_record = (printed, self._through_logger, keys, quoted)
             self._bar_since_record = self._evaluating = False
             if echo and "current_steps" not in pairs:
@@ -434,6 +511,18 @@ def _same_figure(a: str | None, b: str | None) -> bool:
     if x is None or y is None or not (math.isfinite(x) and math.isfinite(y)):
         return x is not None and y is not None and (x == y or (math.isnan(x) and math.isnan(y)))
     return abs(x - y) <= max(_half_unit(a), _half_unit(b)) * (1 + 1e-9)
+
+
+def _as_python_prints(figures: tuple[str | None, ...]) -> bool:
+    """True when every figure is printed as Python prints a float (its shortest form), not
+    rounded to fixed digits by another hand."""
+    for text in figures:
+        if text is None:
+            continue
+        value = number(text)
+        if value is None or (repr(value) != text.strip() and str(integer(text)) != text.strip()):
+            return False
+    return True
 
 
 def _half_unit(text: str) -> float:

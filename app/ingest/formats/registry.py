@@ -116,6 +116,19 @@ def create_parser(name: str) -> LogParser:
     return parser
 
 
+def renewed(parser: LogParser) -> LogParser:
+    """A fresh parser for a new stream of the same log (truncated, replaced). A parser that reads
+    a document written whole (the HF Trainer's ``trainer_state.json``) keeps the step its last
+    document reached, so a rewrite adds only what is new; any other starts afresh."""
+    from .crash import CrashAware
+    from .hf_trainer import HfTrainerParser
+
+    inner = parser.parser if isinstance(parser, CrashAware) else parser
+    if isinstance(inner, HfTrainerParser):
+        return CrashAware(inner.renewed())
+    return create_parser(parser.name)
+
+
 def kind_of(name: str | None) -> Kind:
     """The kind of log a format is (``steps`` or ``miner``); a log not recognised is the miner's, as before."""
     spec = BY_NAME.get(name) if name is not None else None

@@ -48,14 +48,15 @@ def stall(stage: Stage, now: float, arrival_gaps: Sequence[float], restarting: b
     limit = max(STALL_FACTOR * median, STALL_FLOOR_SECONDS) if median is not None else STALL_FLOOR_SECONDS
     if len(arrival_gaps) >= BURST_GAPS_NEEDED:
         limit = max(limit, BURST_FACTOR * statistics.median(arrival_gaps))
-    pause = stage.pause
-    if pause is None and since > limit:
+    done = finished(stage)
+    pause = stage.pause if not done else None  # (an evaluation after the trainer's end is no pause)
+    if pause is None and since > limit and not done:
         # Only once the wait is longer than a step's: then say why it is not a stall.
         expected = expected_pause(stage)
         pause = f"{expected} due" if expected is not None else None
     allowed = max(limit, PAUSE_LIMIT_SECONDS) if pause is not None else limit
     # A finished run waits for nothing; a diverged one says so rather than that it stalled.
-    stalled = not finished(stage) and not diverged(stage) and not restarting and since > allowed
+    stalled = not done and not diverged(stage) and not restarting and since > allowed
     return Stall(stalled, since, limit, pause, allowed)
 
 

@@ -208,3 +208,23 @@ def test_every_step_parser_reads_crashes_in_log_order() -> None:
     events = parser.feed(body("crash-firefly-issue183-nccl-watchdog-glued-bar.log"))
     kinds = [(type(e).__name__, getattr(e, "step", None)) for e in events if isinstance(e, (TrainStep, RunCrashed))]
     assert kinds == [("TrainStep", 568), ("RunCrashed", None), ("RunCrashed", None)]
+
+
+@pytest.mark.parametrize(("lines", "crash"), [
+    # an unrelated start-up warning, then an exception nothing caught (its first frame is the script's top)
+    (["2025-10-14 09:00:05,000 - nanochat.common - WARNING - Peak flops undefined for: NVIDIA A10G",
+      "Traceback (most recent call last):",
+      '  File "/root/nanochat/scripts/base_train.py", line 180, in <module>',
+      "    model = torch.compile(model, dynamic=False)",
+      "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB"],
+     "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB"),
+    # a logger's error record over a traceback from inside a function: the program caught it
+    (["2025-10-14 09:00:05,000 - trainer - ERROR - batch failed",
+      "Traceback (most recent call last):",
+      '  File "/root/train.py", line 80, in step',
+      "    loss = model(batch)",
+      "RuntimeError: shape mismatch"],
+     None),
+])  # fmt: skip
+def test_a_traceback_from_the_program_s_top_is_uncaught_under_any_record(lines: list[str], crash: str | None) -> None:
+    assert last_crash(lines) == crash

@@ -351,6 +351,11 @@ def test_an_echo_printed_first_and_rounded_is_the_same_log() -> None:
     (["{'loss': '2.12', 'learning_rate': '5e-05', 'epoch': '0.25'}",
       "{'loss': '2.119', 'learning_rate': '5e-05', 'epoch': '0.25'}"],
      [(1, 2.12), (2, 2.119)]),
+    # a warm-up printed by Python alone, two logs whose lr rounds alike (the second has fewer
+    # digits because it is a rounder number, not because another hand rounded it): two logs
+    (["{'loss': 1.25, 'grad_norm': 0.5, 'learning_rate': 9.96e-06, 'epoch': 0.1}",
+      "{'loss': 1.25, 'grad_norm': 0.5, 'learning_rate': 1e-05, 'epoch': 0.1}"],
+     [(1, 1.25), (2, 1.25)]),
     # the same echo whose loss differs past its rounding: another record, another log
     (["{'loss': 2.345678, 'grad_norm': 1.5, 'learning_rate': 9.99998e-05, 'epoch': 0.5}",
       "[INFO|callbacks.py:150] 2024-06-01 10:00:00,000 >> {'loss': 2.3447, 'learning_rate': 1.0000e-04, 'epoch': 0.50}"],
@@ -401,3 +406,30 @@ def test_llama_factory_s_record_after_the_trainer_s_dict_still_gives_the_step() 
          " 'percentage': 0.3, 'elapsed_time': '0:01:03', 'remaining_time': '5:53:59'}"),
     ])
     assert steps_of(events)[-1] == (20, 6750, 2.1827)
+
+
+@pytest.mark.parametrize("line", [
+    "Training completed. Do not forget to share your model on huggingface.co/models =)",
+    "[INFO|trainer.py:1934] 2023-03-01 10:01:00,000 >> Training completed.",
+])
+def test_the_trainer_s_end_line_ends_the_run(line: str) -> None:
+    events, bad = read(["{'loss': 1.9, 'learning_rate': 0.0, 'epoch': 3.0}", line])
+    assert bad == 0 and isinstance(events[1], StageEnd) and events[1].summary is not None
+    assert events[1].summary.startswith("Training completed.")
+
+
+def test_a_sentence_about_training_completed_is_no_end() -> None:
+    events, _ = read(["{'loss': 1.9, 'learning_rate': 0.0, 'epoch': 3.0}",
+                      "Training completed steps are saved every 500 steps"])
+    assert not any(isinstance(e, StageEnd) for e in events)
+
+
+def test_a_tail_that_begins_inside_a_printed_config_is_no_trainer_state() -> None:
+    """The Trainer prints the model's config as indented JSON: a tail cut inside it reads on."""
+    events, bad = read([
+        '  "architectures": [', '    "LlamaForCausalLM"', "  ],", '  "vocab_size": 32000', "}",
+        "[INFO|trainer.py:2048] 2024-05-01 12:00:00,123 >> ***** Running training *****",
+        "  1%|▏         | 10/750 [00:06<07:54,  1.56it/s]",
+        "{'loss': 2.5, 'learning_rate': 5e-05, 'epoch': 0.1}",
+    ])
+    assert bad == 0 and [(s[0], s[1]) for s in steps_of(events)] == [(10, 750)]
