@@ -87,6 +87,12 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"loss": 5.8383, "mfu": 34.33, "tokens_per_second": 5862, "tokens_per_second_scope": "device"}),
     ("torchtitan-pr3393-grad-norm.log", T0, "end", "step 21 · …", "measuring", {"grad_norm": 0.6348}),
     ("torchtitan-pr2389-ranks-unprefixed.log", T0, "end", "step 5 · …", "measuring", {"loss": 7.07623}),
+    # a build printing only a tps column; the timing from the prefixes (steps 2-7)
+    ("torchtitan-pr1814-tps-only-columns.log", T0, "end", "step 7 · …", "measuring",
+     {"loss": 7.6987, "tokens_per_second": 13664, "mfu": None}),
+    # four ranks print step 1; rank 2's step 10 is the last line
+    ("torchtitan-pr1884-four-ranks-unordered-every-10.log", T0, "end", "step 10 · …", "measuring",
+     {"step": 10, "loss": 10.2391, "grad_norm": 16.1413, "tokens_per_second": 5615, "mfu": 32.88}),
     ("hivemind-albert-readme-monitor.log", local(2021, 10, 14, 16, 41, 0), "end", "step 3 · 39 steps/h", "training",
      {"loss": 11.02886, "steps_per_hour": 2 / 180.295 * 3600, "stall_after_seconds": 6 * 90.1475}),
     ("hivemind-albert-readme-trainer.log", local(2021, 12, 28, 0, 16, 0), "end", "step 1 · …", "measuring",
@@ -357,6 +363,14 @@ def test_the_known_errors_show_their_last_text(tmp_path: Path) -> None:
     errors = data["training"]["errors"]
     assert errors["count"] == 8 and errors["last_error"].startswith("Attempt 9 to init DHT")
     assert any(line.startswith("Errors: 8 · last: Attempt 9 to init DHT") for line in data["details"])
+
+
+def test_a_step_line_without_mfu_is_timed_by_its_prefixes(tmp_path: Path) -> None:
+    """torchtitan with only a tps column: steps 2-7 took 1.482 s by their prefixes (0.293-0.301 s each)."""
+    monitor = cold(tmp_path, "torchtitan-pr1814-tps-only-columns.log")
+    now = monitor.last_event_at()
+    assert isinstance(now, float)
+    assert snap(monitor, now)["training"]["step_seconds"] == pytest.approx(1.482 / 5, abs=0.002)
 
 
 def test_a_prefix_dates_the_divergence(tmp_path: Path) -> None:
