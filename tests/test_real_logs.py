@@ -87,6 +87,15 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"loss": 5.8383, "mfu": 34.33, "tokens_per_second": 5862, "tokens_per_second_scope": "device"}),
     ("torchtitan-pr3393-grad-norm.log", T0, "end", "step 21 · …", "measuring", {"grad_norm": 0.6348}),
     ("torchtitan-pr2389-ranks-unprefixed.log", T0, "end", "step 5 · …", "measuring", {"loss": 7.07623}),
+    # mmcv's lines: the loss explodes 0.6 → 2.3e5 → 1.8e10 while finite; ``time: 0.798`` per iteration
+    ("broken-generic-mmdetection-issue1742-loss-explodes.log", T0, "end", "step 3300/3681 · diverged", "diverged",
+     {"loss": 17610679897.6990, "step_seconds": 0.798, "eta_seconds": None}),
+    # ``Time=07:29:43`` is the time of day: no step duration
+    ("generic-torch-xla-pr6026-four-devices-unordered.log", T0, T0, "step 340 · no timing", "measuring",
+     {"step": 340, "total_steps": None, "loss": 0.00722, "step_seconds": None, "eta_seconds": None}),
+    # mmengine's ``time: 2.8906`` per iteration; grad norm nan at two logs (a warning, not broken)
+    ("generic-mmengine-xtuner-issue187-gradnorm-nan-loss-finite.log", T0, T0, "step 250/735 · …", "measuring",
+     {"step": 250, "total_steps": 735, "loss": 2.4566, "step_seconds": 2.8906, "broken": None}),
     # a build printing only a tps column; the timing from the prefixes (steps 2-7)
     ("torchtitan-pr1814-tps-only-columns.log", T0, "end", "step 7 · …", "measuring",
      {"loss": 7.6987, "tokens_per_second": 13664, "mfu": None}),
@@ -437,6 +446,9 @@ GENERIC_READ = {
     "generic-mlx-lm-pr330-cuda-backend.log": "step, loss, lr, step time, tok/s, tokens, eval",
     "generic-nemo-bionemo-recipes-pr740-nemo2-text-lines.log": "step, total, epoch, loss, lr, step time, eval",
     "generic-torchtune-pr640-step-loss-gpu-resources.log": "step, loss, lr",
+    "generic-torch-xla-pr6026-four-devices-unordered.log": "step, epoch, loss",
+    "generic-mmengine-xtuner-issue187-gradnorm-nan-loss-finite.log":
+        "step, total, epoch, loss, lr, grad norm, step time, ETA",
 }  # fmt: skip
 
 

@@ -64,6 +64,9 @@ _PROGRESS = re.compile(r"\[\s*(\d{1,12})/(\d{1,12})\s*\((\d{1,3})%\)\]")
 # mmengine / mmcv: ``Epoch(train) [1][ 50/500]``, ``Epoch [1][50/1000]``: the epoch, then the
 # iteration in it.
 _EPOCH_ITER = re.compile(r"(?i)\bepoch(?:\(\w{1,10}\))?\s*\[\s*(\d{1,9})\s*\]\s*\[\s*(\d{1,12})\s*/\s*(\d{1,12})\s*\]")
+# Their ``time: 0.798`` (``data_time:`` is the loader's share of it).
+_ITER_BASED = re.compile(r"\bIter\(\w{1,10}\)\s*\[")  # mmengine's iteration-based loop
+_ITERATION_TIME = re.compile(rf"(?<![\w])time:\s+({NUM})(?=[,\s]|$)")
 # ``Training Epoch0:`` (llama-recipes' old bar): an epoch glued to its name.
 _GLUED_EPOCH = re.compile(r"(?i)\bepoch(\d{1,6})\b")
 _CHECKPOINT = re.compile(
@@ -199,6 +202,9 @@ class GenericParser(PrefixDated):
             nested = _EPOCH_ITER.search(s)
             if nested is not None:
                 readings.append(Reading(Field.STEP, "position", float(nested.group(2)), int(nested.group(3))))
+                _iteration_time(s, readings)
+        if "Iter(" in s[:40] and _ITER_BASED.search(s[:40]):
+            _iteration_time(s, readings)
         if not any(r.field is Field.STEP_TIME for r in readings):
             bare = _BARE_DURATION.search(s)
             if bare is not None and line.counters is not None:
@@ -548,6 +554,17 @@ def _other_bar(s: str, at: float | None) -> _Line | None:
         bar.eta = eta.value if eta is not None else None
         return _Line("step", at, readings, bar=bar, text=s, epoch_above=True)
     return None
+
+
+def _iteration_time(s: str, readings: list[Reading]) -> None:
+    """mmengine's, mmcv's and torchvision's MetricLogger's ``time: 0.798``: seconds per iteration
+    (their own template says so), though printed without a unit."""
+    if any(r.field is Field.STEP_TIME for r in readings):
+        return
+    m = _ITERATION_TIME.search(s)
+    value = number(m.group(1)) if m is not None else None
+    if value is not None and value > 0:
+        readings.append(Reading(Field.STEP_TIME, "time", value))
 
 
 def _counted(m: re.Match[str]) -> tuple[int | None, int]:

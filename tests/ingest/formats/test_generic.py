@@ -109,9 +109,17 @@ GRAMMAR: list[tuple[str, dict[str, Any]]] = [
     ("Train Epoch: 1 [6400/60000 (11%)]\tLoss: 0.293", {"step": 6400, "total_steps": 60000, "epoch": 1, "loss": 0.293}),
     ("Epoch [1/10], Step [100/600], Loss: 0.2345", {"step": 100, "total_steps": 600, "epoch": 1, "loss": 0.2345}),
     ("Epoch(train)  [1][  50/1000]  lr: 1.0000e-04  eta: 1:23:45  time: 0.5000  data_time: 0.0100  loss: 0.5000",
-     {"step": 50, "total_steps": 1000, "epoch": 1, "trainer_eta_seconds": 5025, "step_seconds": None}),  # mmengine
+     {"step": 50, "total_steps": 1000, "epoch": 1, "trainer_eta_seconds": 5025, "step_seconds": 0.5}),  # mmengine
     ("Iter(train) [  50/1000]  lr: 1.0000e-04  eta: 0:10:00  time: 0.5000  loss: 0.5000",
-     {"step": 50, "total_steps": 1000, "loss": 0.5}),
+     {"step": 50, "total_steps": 1000, "loss": 0.5, "step_seconds": 0.5}),
+    # mmcv's text logger: a TAB, commas; ``data_time`` is not the iteration's time
+    ("Epoch [2][100/500]\tlr: 1.000e-02, eta: 0:20:00, data_time: 0.020, time: 0.412, loss: 1.2500",
+     {"step": 100, "total_steps": 500, "epoch": 2, "loss": 1.25, "step_seconds": 0.412}),
+    # a time of day is no step's duration: ``Time=07:29:43``, ``time 12:03:44``
+    ("| Training Device=xla:0/1 Epoch=2 Step=60 Loss=0.25000 Rate=900.00 Time=23:59:58",
+     {"step": 60, "epoch": 2, "loss": 0.25, "step_seconds": None}),
+    ("step 40 loss 1.75 time 12:03:44", {"step": 40, "loss": 1.75, "step_seconds": None}),
+    ("step 40 loss 1.75 iter time 0:00:02", {"step": 40, "loss": 1.75, "step_seconds": 2.0}),
     ("Stage [train] iter: [10/500], data_time: 1.0402(1.0402), time: 1.4696(1.4696), loss: 0.0978(0.0978)",
      {"step": 10, "total_steps": 500, "loss": 0.0978}),
     ("steps: 100 loss: 7.1234 iter time (s): 1.234 samples/sec: 51.8",  # DeepSpeed's pipeline engine
