@@ -96,6 +96,10 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # mmengine's ``time: 2.8906`` per iteration; grad norm nan at two logs (a warning, not broken)
     ("generic-mmengine-xtuner-issue187-gradnorm-nan-loss-finite.log", T0, T0, "step 250/735 · …", "measuring",
      {"step": 250, "total_steps": 735, "loss": 2.4566, "step_seconds": 2.8906, "broken": None}),
+    # DETR's MetricLogger line, then a traceback cut before its error line
+    ("crash-generic-stable-pix2seq-issue14-traceback-after-metriclogger.log", T0, T0, "step 1330/3696 · crashed",
+     "crashed", {"step": 1330, "total_steps": 3696, "loss": 5.0905, "step_seconds": 0.8149,
+                 "eta_seconds": None, "trainer_eta_seconds": None}),
     # a build printing only a tps column; the timing from the prefixes (steps 2-7)
     ("torchtitan-pr1814-tps-only-columns.log", T0, "end", "step 7 · …", "measuring",
      {"loss": 7.6987, "tokens_per_second": 13664, "mfu": None}),

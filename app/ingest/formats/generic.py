@@ -61,9 +61,9 @@ _END = re.compile(
 )
 # The PyTorch examples' ``Train Epoch: 1 [6400/60000 (11%)]\tLoss: 0.29``: a position in the epoch.
 _PROGRESS = re.compile(r"\[\s*(\d{1,12})/(\d{1,12})\s*\((\d{1,3})%\)\]")
-# mmengine / mmcv: ``Epoch(train) [1][ 50/500]``, ``Epoch [1][50/1000]``: the epoch, then the
-# iteration in it.
-_EPOCH_ITER = re.compile(r"(?i)\bepoch(?:\(\w{1,10}\))?\s*\[\s*(\d{1,9})\s*\]\s*\[\s*(\d{1,12})\s*/\s*(\d{1,12})\s*\]")
+# mmengine / mmcv: ``Epoch(train) [1][ 50/500]``, ``Epoch [1][50/1000]``, and torchvision's and
+# DETR's MetricLogger ``Epoch: [0]  [1330/3696]``: the epoch, then the iteration in it.
+_EPOCH_ITER = re.compile(r"(?i)\bepoch(?:\(\w{1,10}\))?:?\s*\[\s*(\d{1,9})\s*\]\s*\[\s*(\d{1,12})\s*/\s*(\d{1,12})\s*\]")
 # Their ``time: 0.798`` (``data_time:`` is the loader's share of it).
 _ITER_BASED = re.compile(r"\bIter\(\w{1,10}\)\s*\[")  # mmengine's iteration-based loop
 _ITERATION_TIME = re.compile(rf"(?<![\w])time:\s+({NUM})(?=[,\s]|$)")
@@ -198,7 +198,7 @@ class GenericParser(PrefixDated):
             progress = _PROGRESS.search(s)
             if progress is not None:
                 readings.append(Reading(Field.STEP, "position", float(progress.group(1)), int(progress.group(2))))
-        elif "][" in s and not any(r.field is Field.STEP for r in readings):
+        elif ("][" in s or "]  [" in s) and not any(r.field is Field.STEP for r in readings):
             nested = _EPOCH_ITER.search(s)
             if nested is not None:
                 readings.append(Reading(Field.STEP, "position", float(nested.group(2)), int(nested.group(3))))

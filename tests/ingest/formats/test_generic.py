@@ -115,6 +115,11 @@ GRAMMAR: list[tuple[str, dict[str, Any]]] = [
     # mmcv's text logger: a TAB, commas; ``data_time`` is not the iteration's time
     ("Epoch [2][100/500]\tlr: 1.000e-02, eta: 0:20:00, data_time: 0.020, time: 0.412, loss: 1.2500",
      {"step": 100, "total_steps": 500, "epoch": 2, "loss": 1.25, "step_seconds": 0.412}),
+    # torchvision's and DETR's MetricLogger: ``[i/n]`` of epoch e; the window's loss before its average
+    ("Epoch: [2]  [ 50/782]  eta: 0:03:10  lr: 0.100000  img/s: 812.5  loss: 2.4061 (2.5103)  acc1: 43.7500 (40.1)"
+     "  time: 0.2431  data: 0.0021  max mem: 4321",
+     {"step": 50, "total_steps": 782, "epoch": 2, "loss": 2.4061, "lr": 0.1, "step_seconds": 0.2431,
+      "trainer_eta_seconds": 190}),
     # a time of day is no step's duration: ``Time=07:29:43``, ``time 12:03:44``
     ("| Training Device=xla:0/1 Epoch=2 Step=60 Loss=0.25000 Rate=900.00 Time=23:59:58",
      {"step": 60, "epoch": 2, "loss": 0.25, "step_seconds": None}),
