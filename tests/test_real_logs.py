@@ -100,6 +100,12 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("crash-generic-stable-pix2seq-issue14-traceback-after-metriclogger.log", T0, T0, "step 1330/3696 · crashed",
      "crashed", {"step": 1330, "total_steps": 3696, "loss": 5.0905, "step_seconds": 0.8149,
                  "eta_seconds": None, "trainer_eta_seconds": None}),
+    # llm.c's first train_gpt2cu lines: ``step N: train loss X (took Y ms)``
+    ("llmc-issue114-early-format-rtx3060.log", T0, T0, "step 15 · …", "measuring",
+     {"step": 15, "total_steps": None, "loss": 4.340417, "step_seconds": 0.141032707, "mfu": None}),
+    # llama2.c-style ``N | loss nan | lr … | 2006.12ms | mfu 1.68%`` after nanoGPT's nan evaluation
+    ("broken-custom-tinyllm-issue31-loss-nan.log", T0, T0, "step 100000 · diverged", "diverged",
+     {"step": 100000, "step_seconds": 2.00612, "mfu": 1.68, "eta_seconds": None}),
     # a build printing only a tps column; the timing from the prefixes (steps 2-7)
     ("torchtitan-pr1814-tps-only-columns.log", T0, "end", "step 7 · …", "measuring",
      {"loss": 7.6987, "tokens_per_second": 13664, "mfu": None}),
