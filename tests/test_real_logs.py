@@ -106,6 +106,10 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # llama2.c-style ``N | loss nan | lr … | 2006.12ms | mfu 1.68%`` after nanoGPT's nan evaluation
     ("broken-custom-tinyllm-issue31-loss-nan.log", T0, T0, "step 100000 · diverged", "diverged",
      {"step": 100000, "step_seconds": 2.00612, "mfu": 1.68, "eta_seconds": None}),
+    # nanoGPT-like evaluation lines with ``@ DD HH:MM:SS.mmm, mean DD HH:MM:SS.mmm``; maxIterations the total
+    ("generic-storch-issue51-scala-pico-gpt-elapsed.log", T0, T0, "step 4000/67000 · 29k steps/h", "training",
+     {"step": 4000, "total_steps": 67000, "loss": 2.4328675, "step_seconds": 0.122, "eta_seconds": 63000 * 491.065 / 4000,
+      "eval": {"val_loss": {"value": 2.457826, "step": 4000}}}),
     # a build printing only a tps column; the timing from the prefixes (steps 2-7)
     ("torchtitan-pr1814-tps-only-columns.log", T0, "end", "step 7 · …", "measuring",
      {"loss": 7.6987, "tokens_per_second": 13664, "mfu": None}),
@@ -457,6 +461,7 @@ GENERIC_READ = {
     "generic-nemo-bionemo-recipes-pr740-nemo2-text-lines.log": "step, total, epoch, loss, lr, step time, eval",
     "generic-torchtune-pr640-step-loss-gpu-resources.log": "step, loss, lr",
     "generic-torch-xla-pr6026-four-devices-unordered.log": "step, epoch, loss",
+    "generic-storch-issue51-scala-pico-gpt-elapsed.log": "step, total, loss, step time, elapsed, eval",
     "generic-mmengine-xtuner-issue187-gradnorm-nan-loss-finite.log":
         "step, total, epoch, loss, lr, grad norm, step time, ETA",
 }  # fmt: skip

@@ -205,6 +205,7 @@ REAL_FORMATS = {
     "crash-generic-stable-pix2seq-issue14-traceback-after-metriclogger.log": "generic",
     "generic-torch-xla-pr6026-four-devices-unordered.log": "generic",
     "generic-mmengine-xtuner-issue187-gradnorm-nan-loss-finite.log": "generic",
+    "generic-storch-issue51-scala-pico-gpt-elapsed.log": "generic",
     "torchtitan-pr3393-grad-norm.log": "torchtitan",
     "torchtitan-pr533-total-steps-wps.log": "torchtitan",
     "torchtitan-pr1625-init-only-warmup-adjusted.log": "torchtitan",

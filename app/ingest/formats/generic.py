@@ -67,6 +67,12 @@ _EPOCH_ITER = re.compile(r"(?i)\bepoch(?:\(\w{1,10}\))?:?\s*\[\s*(\d{1,9})\s*\]\
 # Their ``time: 0.798`` (``data_time:`` is the loader's share of it).
 _ITER_BASED = re.compile(r"\bIter\(\w{1,10}\)\s*\[")  # mmengine's iteration-based loop
 _ITERATION_TIME = re.compile(rf"(?<![\w])time:\s+({NUM})(?=[,\s]|$)")
+# A nanoGPT-like evaluation line's clocks with a day count (storch's port: ``… @ 00 00:08:11.065,
+# mean 00 00:00:00.122``): the run's time so far, and the mean time of a step.
+# nanoGPT's evaluation line, whose losses are the step's it names (a step line that repeats the
+# last evaluation, litgpt's ``val:``, says an older step's).
+_EVAL_SHAPE = re.compile(r"(?i)step \d{1,12}: train loss ")
+_DAY_CLOCKS = re.compile(r"@ (\d{1,3}) (\d\d:\d\d:\d\d(?:\.\d+)?), mean (\d{1,3}) (\d\d:\d\d:\d\d(?:\.\d+)?)\b")
 # ``Training Epoch0:`` (llama-recipes' old bar): an epoch glued to its name.
 _GLUED_EPOCH = re.compile(r"(?i)\bepoch(\d{1,6})\b")
 _CHECKPOINT = re.compile(
@@ -98,6 +104,7 @@ class _Line:
     counters: tuple[int | None, int] | None = None  # (epoch, step) printed before the record
     text: str = ""
     epoch_above: bool = False  # its epoch is on a line of its own above it (Keras)
+    evaluation: bool = False  # an evaluation line that is also the run's position (its losses are this step's)
 
 
 class GenericParser(PrefixDated):
@@ -189,6 +196,8 @@ class GenericParser(PrefixDated):
             # Only a piece of a ``|``-separated record continues a wrapped one: a traceback or a
             # warning after a cut record stays a line of its own, for whoever reads it.
             return (Kind.OTHER if "|" in s else Kind.FULL), None
+        if "@ " in s and ", mean " in s:
+            readings.extend(_day_clocks(s))
         line = _Line("step", at, readings, text=s)
         counters = _COUNTERS.match(s)
         lossy = any(r.field is Field.LOSS for r in readings)
@@ -363,7 +372,8 @@ class GenericParser(PrefixDated):
                 label = _eval_label(r.name)
                 if back or self._evals.get(label) != r.value:
                     self._evals[label] = r.value
-                    events.append(EvalResult(at=line.at, name=label, value=r.value, step=step if back else None))
+                    at_step = step if back or line.evaluation else None
+                    events.append(EvalResult(at=line.at, name=label, value=r.value, step=at_step))
         self._last = (step, epoch)
         tokens_per_second = got.get(Field.TOKENS_PER_SECOND) or got.get(Field.TOKENS_PER_SECOND_DEVICE)
         percent = got.get(Field.PERCENT)
@@ -417,7 +427,11 @@ def _decide(line: _Line) -> _Line:
     readings = line.readings
     has_step = line.counters is not None or _position(readings) is not None
     evaluated = any(r.field is Field.EVAL_LOSS for r in readings)
-    if evaluated and not any(r.field in _FIGURES and r.field is not Field.LOSS for r in readings):
+    # A step time or running clock beside the losses makes the evaluation line the run's
+    # position too (a trainer that prints nothing else).
+    timed = any(r.field in (Field.STEP_TIME, Field.ELAPSED) for r in readings)
+    line.evaluation = evaluated and timed and _EVAL_SHAPE.match(line.text) is not None
+    if evaluated and not timed and not any(r.field in _FIGURES and r.field is not Field.LOSS for r in readings):
         line.what = "eval"  # ``step 500: train loss 5.73, val loss 5.95``: an evaluation's figures
         return line
     if has_step and any(r.field in _FIGURES for r in readings):
@@ -554,6 +568,23 @@ def _other_bar(s: str, at: float | None) -> _Line | None:
         bar.eta = eta.value if eta is not None else None
         return _Line("step", at, readings, bar=bar, text=s, epoch_above=True)
     return None
+
+
+def _day_clocks(s: str) -> list[Reading]:
+    """The elapsed time and the mean step time of ``@ DD HH:MM:SS.mmm, mean DD HH:MM:SS.mmm``."""
+    m = _DAY_CLOCKS.search(s)
+    if m is None:
+        return []
+    elapsed, mean = clock_seconds(m.group(2).split(".")[0]), clock_seconds(m.group(4).split(".")[0])
+    if elapsed is None or mean is None:
+        return []
+    days = (int(m.group(1)) * 86400, int(m.group(3)) * 86400)
+    fractions = [float("0." + c.split(".")[1]) if "." in c else 0.0 for c in (m.group(2), m.group(4))]
+    found = [Reading(Field.ELAPSED, "elapsed", days[0] + elapsed + fractions[0])]
+    step = days[1] + mean + fractions[1]
+    if step > 0:
+        found.append(Reading(Field.STEP_TIME, "mean", step))
+    return found
 
 
 def _iteration_time(s: str, readings: list[Reading]) -> None:

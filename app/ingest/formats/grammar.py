@@ -60,6 +60,8 @@ ALIASES: dict[str, Field] = {
     "train iters": Field.TOTAL,
     "total iters": Field.TOTAL,
     "max iters": Field.TOTAL,
+    "max iterations": Field.TOTAL,
+    "maxiterations": Field.TOTAL,  # ``maxIterations = 67000`` (a camelCase setting)
     "num training steps": Field.TOTAL,
     "iters": Field.TOTAL,  # MLX: ``Starting training..., iters: 400``
     "total optimization steps": Field.TOTAL,

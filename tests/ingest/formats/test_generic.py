@@ -120,6 +120,9 @@ GRAMMAR: list[tuple[str, dict[str, Any]]] = [
      "  time: 0.2431  data: 0.0021  max mem: 4321",
      {"step": 50, "total_steps": 782, "epoch": 2, "loss": 2.4061, "lr": 0.1, "step_seconds": 0.2431,
       "trainer_eta_seconds": 190}),
+    # nanoGPT's evaluation shape with a day-counted run clock and mean step time: the run's position
+    ("step 1500: train loss 2.2500, val loss 2.3000, mem 512.0 MiB @ 01 02:00:00.000, mean 00 00:00:05.250",
+     {"step": 1500, "loss": 2.25, "step_seconds": 5.25, "elapsed_seconds": 93600.0}),
     # a time of day is no step's duration: ``Time=07:29:43``, ``time 12:03:44``
     ("| Training Device=xla:0/1 Epoch=2 Step=60 Loss=0.25000 Rate=900.00 Time=23:59:58",
      {"step": 60, "epoch": 2, "loss": 0.25, "step_seconds": None}),
