@@ -116,8 +116,8 @@ GRAMMAR: list[tuple[str, dict[str, Any]]] = [
     ("Epoch [2][100/500]\tlr: 1.000e-02, eta: 0:20:00, data_time: 0.020, time: 0.412, loss: 1.2500",
      {"step": 100, "total_steps": 500, "epoch": 2, "loss": 1.25, "step_seconds": 0.412}),
     # torchvision's and DETR's MetricLogger: ``[i/n]`` of epoch e; the window's loss before its average
-    ("Epoch: [2]  [ 50/782]  eta: 0:03:10  lr: 0.100000  img/s: 812.5  loss: 2.4061 (2.5103)  acc1: 43.7500 (40.1)"
-     "  time: 0.2431  data: 0.0021  max mem: 4321",
+    (("Epoch: [2]  [ 50/782]  eta: 0:03:10  lr: 0.100000  img/s: 812.5  loss: 2.4061 (2.5103)  acc1: 43.7500 (40.1)"
+      "  time: 0.2431  data: 0.0021  max mem: 4321"),
      {"step": 50, "total_steps": 782, "epoch": 2, "loss": 2.4061, "lr": 0.1, "step_seconds": 0.2431,
       "trainer_eta_seconds": 190}),
     # nanoGPT's evaluation shape with a day-counted run clock and mean step time: the run's position
