@@ -105,6 +105,7 @@ class _Line:
     text: str = ""
     epoch_above: bool = False  # its epoch is on a line of its own above it (Keras)
     evaluation: bool = False  # an evaluation line that is also the run's position (its losses are this step's)
+    rank: int | None = None  # the launcher's rank that printed it (None: no rank prefix)
 
 
 class GenericParser(PrefixDated):
@@ -114,7 +115,9 @@ class GenericParser(PrefixDated):
 
     def __init__(self) -> None:
         self._joiner: WrapJoiner[_Line] = WrapJoiner(self._classify)
-        self._times = LineTimes()
+        self._times = LineTimes(follow=False)  # ranks: see :meth:`_emit`
+        self._rank: int | None = None  # the rank followed
+        self._borrowed: int | None = None  # the last step read from another rank's line
         self.bad_lines = 0
         self._total: int | None = None  # announced on a line of its own
         self._printed_total: int | None = None  # the last total a step line printed
@@ -137,7 +140,7 @@ class GenericParser(PrefixDated):
                 raw = tail[tail.index("\r") + 1 :]
             line = times.message(clean(raw), self._joiner.holding)
             if line is None:
-                continue  # another rank's copy
+                continue
             for part in line.split("\r") if "\r" in line else (line,):
                 for piece in _unglued(part[:MAX_CHARS]):
                     for record in self._joiner.records(piece):
@@ -152,6 +155,12 @@ class GenericParser(PrefixDated):
     # --- reading a line ------------------------------------------------------------
 
     def _classify(self, text: str) -> tuple[Kind, _Line | None]:
+        kind, line = self._classify_line(text)
+        if line is not None:
+            line.rank = self._times.rank
+        return kind, line
+
+    def _classify_line(self, text: str) -> tuple[Kind, _Line | None]:
         at = self._times.at
         s = _LAUNCHER.sub("", text).strip() if "|" in text else text.strip()
         if not s or s.startswith("#"):
@@ -266,6 +275,22 @@ class GenericParser(PrefixDated):
     # --- emitting ------------------------------------------------------------------
 
     def _emit(self, line: _Line, events: list[Event]) -> None:
+        if line.rank is not None:
+            # Under a launcher every rank may print the same lines: one rank is followed (rank 0
+            # as soon as it shows up); another's step line still counts when its step is past the
+            # last one read (the followed rank's copy is not in the log, or not yet).
+            if self._rank is None or (line.rank == 0 and self._rank != 0):
+                if self._rank is not None and self._last is not None:
+                    self._borrowed = self._last[0]  # the steps so far were another rank's
+                self._rank = line.rank
+            if line.rank != self._rank:
+                if not (line.what == "step" and self._ahead(line)):
+                    return
+                self._borrowed = self._step_of(line)
+            elif line.what == "step" and self._borrowed is not None:
+                if self._step_of(line) == self._borrowed:
+                    return  # the followed rank's copy of a step another rank already gave
+                self._borrowed = None
         if line.what == "end":
             events.append(StageEnd(at=line.at, summary=line.text[:200]))
             self._ended = self._last
@@ -279,6 +304,20 @@ class GenericParser(PrefixDated):
             self._eval(line, events)
         elif line.what == "step":
             self._step(line, events)
+
+    def _ahead(self, line: _Line) -> bool:
+        """True for a step line whose step is past the last one read."""
+        step = self._step_of(line)
+        return step is not None and (self._last is None or step > self._last[0])
+
+    @staticmethod
+    def _step_of(line: _Line) -> int | None:
+        if line.bar is not None:
+            return line.bar.step
+        if line.counters is not None:
+            return line.counters[1]
+        position = _position(line.readings)
+        return int(position.value) if position is not None else None
 
     def _eval(self, line: _Line, events: list[Event]) -> None:
         """An evaluation line: its losses (the training loss beside them too, as printed)."""

@@ -406,3 +406,15 @@ def test_lightning_s_last_epoch_full_bar_waits_for_fit_to_stop() -> None:
 def test_text_glued_on_either_side_of_a_bar_never_hides_it(text: str) -> None:
     step = one(text)
     assert (step.step, step.total_steps, step.loss, step.step_seconds) == (9, 20, 1.23, 2.0)
+
+
+def test_rank_prefixed_copies_count_once_and_the_highest_step_is_the_position() -> None:
+    """Four ranks print iteration 10 (rank 3 first), then only rank 2's iteration 20 made it into the log
+    before rank 0's: the run is at 20, each step read once, and rank 1's late copy of 10 is dropped."""
+    def at(rank: int, step: int, loss: float) -> str:
+        return f"[rank{rank}]: iteration {step:>4}/ 100 | lm loss: {loss:.4f} | elapsed time per iteration (ms): 500.0"
+
+    lines = [at(3, 10, 2.5), at(0, 10, 2.5), at(2, 10, 2.5), at(2, 20, 2.25), at(1, 10, 2.5), at(0, 20, 2.25)]
+    parser = GenericParser()
+    steps = [e for e in parser.feed(lines) if isinstance(e, TrainStep)]
+    assert [(s.step, s.loss) for s in steps] == [(10, 2.5), (20, 2.25)]
