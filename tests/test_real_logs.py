@@ -87,6 +87,35 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"loss": 5.8383, "mfu": 34.33, "tokens_per_second": 5862, "tokens_per_second_scope": "device"}),
     ("torchtitan-pr3393-grad-norm.log", T0, "end", "step 21 · …", "measuring", {"grad_norm": 0.6348}),
     ("torchtitan-pr2389-ranks-unprefixed.log", T0, "end", "step 5 · …", "measuring", {"loss": 7.07623}),
+    # mmcv's lines: the loss explodes 0.6 → 2.3e5 → 1.8e10 while finite; ``time: 0.798`` per iteration
+    ("broken-generic-mmdetection-issue1742-loss-explodes.log", T0, "end", "step 3300/3681 · diverged", "diverged",
+     {"loss": 17610679897.6990, "step_seconds": 0.798, "eta_seconds": None}),
+    # ``Time=07:29:43`` is the time of day: no step duration
+    ("generic-torch-xla-pr6026-four-devices-unordered.log", T0, T0, "step 340 · no timing", "measuring",
+     {"step": 340, "total_steps": None, "loss": 0.00722, "step_seconds": None, "eta_seconds": None}),
+    # mmengine's ``time: 2.8906`` per iteration; grad norm nan at two logs (a warning, not broken)
+    ("generic-mmengine-xtuner-issue187-gradnorm-nan-loss-finite.log", T0, T0, "step 250/735 · …", "measuring",
+     {"step": 250, "total_steps": 735, "loss": 2.4566, "step_seconds": 2.8906, "broken": None}),
+    # DETR's MetricLogger line, then a traceback cut before its error line
+    ("crash-generic-stable-pix2seq-issue14-traceback-after-metriclogger.log", T0, T0, "step 1330/3696 · crashed",
+     "crashed", {"step": 1330, "total_steps": 3696, "loss": 5.0905, "step_seconds": 0.8149,
+                 "eta_seconds": None, "trainer_eta_seconds": None}),
+    # llm.c's first train_gpt2cu lines: ``step N: train loss X (took Y ms)``
+    ("llmc-issue114-early-format-rtx3060.log", T0, T0, "step 15 · …", "measuring",
+     {"step": 15, "total_steps": None, "loss": 4.340417, "step_seconds": 0.141032707, "mfu": None}),
+    # llama2.c-style ``N | loss nan | lr … | 2006.12ms | mfu 1.68%`` after nanoGPT's nan evaluation
+    ("broken-custom-tinyllm-issue31-loss-nan.log", T0, T0, "step 100000 · diverged", "diverged",
+     {"step": 100000, "step_seconds": 2.00612, "mfu": 1.68, "eta_seconds": None}),
+    # nanoGPT-like evaluation lines with ``@ DD HH:MM:SS.mmm, mean DD HH:MM:SS.mmm``; maxIterations the total
+    ("generic-storch-issue51-scala-pico-gpt-elapsed.log", T0, T0, "step 4000/67000 · 29k steps/h", "training",
+     {"step": 4000, "total_steps": 67000, "loss": 2.4328675, "step_seconds": 0.122, "eta_seconds": 63000 * 491.065 / 4000,
+      "eval": {"val_loss": {"value": 2.457826, "step": 4000}}}),
+    # a build printing only a tps column; the timing from the prefixes (steps 2-7)
+    ("torchtitan-pr1814-tps-only-columns.log", T0, "end", "step 7 · …", "measuring",
+     {"loss": 7.6987, "tokens_per_second": 13664, "mfu": None}),
+    # four ranks print step 1; rank 2's step 10 is the last line
+    ("torchtitan-pr1884-four-ranks-unordered-every-10.log", T0, "end", "step 10 · …", "measuring",
+     {"step": 10, "loss": 10.2391, "grad_norm": 16.1413, "tokens_per_second": 5615, "mfu": 32.88}),
     ("hivemind-albert-readme-monitor.log", local(2021, 10, 14, 16, 41, 0), "end", "step 3 · 39 steps/h", "training",
      {"loss": 11.02886, "steps_per_hour": 2 / 180.295 * 3600, "stall_after_seconds": 6 * 90.1475}),
     ("hivemind-albert-readme-trainer.log", local(2021, 12, 28, 0, 16, 0), "end", "step 1 · …", "measuring",
@@ -215,7 +244,9 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("crash-hf-llamafactory-issue8868-bar-glued-rank-traceback.log", T0, T0 + 60, "step 9/352 · crashed", "crashed",
      {"step": 9, "total_steps": 352, "loss": None, "step_seconds": 264.19, "eta_seconds": None,
       "trainer_eta_seconds": None,
-      "crash": {"error": "a traceback after the progress bar (its error line not read)", "at": T0}}),
+      # the excerpt ends inside the traceback: its last frame read is the most it can say
+      "crash": {"error": 'a traceback without its error line; last frame: File "/conda/envs/llama-fcatory/lib/'
+                         'python3.10/site-packages/transformers/trainer.py", line 2237, in train', "at": T0}}),
     ("crash-generic-prime-rl-issue1360-sigterm-at-step0.log", T0, "end", "no step yet · crashed", "crashed",
      {"step": None, "total_steps": 100, "loss": None, "steps_per_hour": None, "eta_seconds": None,
       "crash": {"error": "Received 15 death signal, shutting down workers", "at": local(2026, 11, 30, 12, 13, 49.389)}}),
@@ -393,6 +424,14 @@ def test_the_known_errors_show_their_last_text(tmp_path: Path) -> None:
     assert any(line.startswith("Errors: 8 · last: Attempt 9 to init DHT") for line in data["details"])
 
 
+def test_a_step_line_without_mfu_is_timed_by_its_prefixes(tmp_path: Path) -> None:
+    """torchtitan with only a tps column: steps 2-7 took 1.482 s by their prefixes (0.293-0.301 s each)."""
+    monitor = cold(tmp_path, "torchtitan-pr1814-tps-only-columns.log")
+    now = monitor.last_event_at()
+    assert isinstance(now, float)
+    assert snap(monitor, now)["training"]["step_seconds"] == pytest.approx(1.482 / 5, abs=0.002)
+
+
 def test_a_prefix_dates_the_divergence(tmp_path: Path) -> None:
     """nanoGPT #215: the loss went nan at iter 3010, whose line the prefix dates 09:32:52."""
     monitor = cold(tmp_path, "nanogpt-issue215-timestamped-nan.log")
@@ -457,6 +496,10 @@ GENERIC_READ = {
     "generic-mlx-lm-pr330-cuda-backend.log": "step, loss, lr, step time, tok/s, tokens, eval",
     "generic-nemo-bionemo-recipes-pr740-nemo2-text-lines.log": "step, total, epoch, loss, lr, step time, eval",
     "generic-torchtune-pr640-step-loss-gpu-resources.log": "step, loss, lr",
+    "generic-torch-xla-pr6026-four-devices-unordered.log": "step, epoch, loss",
+    "generic-storch-issue51-scala-pico-gpt-elapsed.log": "step, total, loss, step time, elapsed, eval",
+    "generic-mmengine-xtuner-issue187-gradnorm-nan-loss-finite.log":
+        "step, total, epoch, loss, lr, grad norm, step time, ETA",
 }  # fmt: skip
 
 

@@ -197,6 +197,15 @@ REAL_FORMATS = {
     "sn38-readme-load-state-timeout.log": "sn38",
     "torchtitan-pr1287-rank0-every-10.log": "torchtitan",
     "torchtitan-pr2389-ranks-unprefixed.log": "torchtitan",
+    "torchtitan-pr1814-tps-only-columns.log": "torchtitan",
+    "torchtitan-pr1884-four-ranks-unordered-every-10.log": "torchtitan",
+    "llmc-issue114-early-format-rtx3060.log": "llmc",
+    "broken-custom-tinyllm-issue31-loss-nan.log": "generic",
+    "broken-generic-mmdetection-issue1742-loss-explodes.log": "generic",
+    "crash-generic-stable-pix2seq-issue14-traceback-after-metriclogger.log": "generic",
+    "generic-torch-xla-pr6026-four-devices-unordered.log": "generic",
+    "generic-mmengine-xtuner-issue187-gradnorm-nan-loss-finite.log": "generic",
+    "generic-storch-issue51-scala-pico-gpt-elapsed.log": "generic",
     "torchtitan-pr3393-grad-norm.log": "torchtitan",
     "torchtitan-pr533-total-steps-wps.log": "torchtitan",
     "torchtitan-pr1625-init-only-warmup-adjusted.log": "torchtitan",
@@ -400,3 +409,15 @@ def test_watch_finds_a_new_trainer_whose_lines_end_the_batch_or_run_across_batch
     assert across.current == "hf-trainer" and replay == hf
     resumed = FormatWatch("nanogpt")  # the old trainer printing again: no new stage took over
     assert resumed.see([*hf, nanogpt[-1]]) is None and resumed.current == "nanogpt"
+
+
+def test_llmc_first_format_is_llmc() -> None:
+    lines = ["[GPT-2]", "val loss 5.325531", "step 0: train loss 5.356189 (took 1000.5 ms)"]
+    assert detect(lines) == "llmc"
+
+
+def test_one_llama2c_step_line_after_nanogpts_evaluation_line_is_generic() -> None:
+    """llama2.c-style scripts print nanoGPT's evaluation line but their own step line: one of each
+    (a pasted tail) already reads as the generic reader's step."""
+    lines = ["step 2000: train loss 1.2000, val loss 1.3000", "2000 | loss 1.1875 | lr 5.000000e-04 | 150.25ms | mfu 9.10%"]
+    assert detect(lines) == "generic"

@@ -167,6 +167,8 @@ class CrashWatch:
         self._rank = NOTICE  # of the crash line read last
         self._previous = ""  # the last non-blank line before this one
         self._previous_fatal = False  # and it was a crash of its own
+        self._frame: str | None = None  # the last frame of the traceback under way
+        self._cut_said = False  # its missing error line was already reported
 
     def see(self, raw: str) -> list[Event]:
         """The events this line adds (usually none)."""
@@ -190,6 +192,7 @@ class CrashWatch:
             glued = line[:at].strip()
             if not self._in_traceback:
                 self._handled = self._caught(glued)
+                self._frame, self._cut_said = None, False
             self._in_traceback, self._traceback_lines, self._after_exception = True, 0, 0
             if not self._handled and _BAR_END.search(glued):
                 # Python's report of an uncaught exception glued to the progress bar: the run dies
@@ -200,6 +203,9 @@ class CrashWatch:
             # A traceback whose first line was not read (a cold start, a cut paste).
             self._in_traceback, self._traceback_lines = True, 0
             self._handled = self._caught("")
+            # Without its header line, what came before it (a retry, a caught error) is unknown:
+            # cut short too, it is no crash.
+            self._frame, self._cut_said = message, True
             return []
         if self._in_traceback:
             return self._traceback(message)
@@ -212,6 +218,15 @@ class CrashWatch:
                 self._in_traceback, self._traceback_lines, self._after_exception = True, 0, 0
                 return []
         return self._single(line, message)
+
+    def cut_traceback(self) -> list[Event]:
+        """At the end of what was read: a traceback the program did not catch, whose header and
+        frames were read but not its error line (the log, or the paste of it, ends inside it), is a crash too;
+        its error line, if it comes after all, says what the error was."""
+        if not self._in_traceback or self._handled or self._frame is None or self._cut_said:
+            return []
+        self._cut_said = True
+        return [RunCrashed(None, _clip(f"a traceback without its error line; last frame: {self._frame}"))]
 
     def _caught(self, glued: str) -> bool:
         """Whether the traceback starting now reports an error the program caught (see ``_LOGGED``)."""
@@ -231,6 +246,8 @@ class CrashWatch:
             # The traceback starts at the program's top (``<module>``, runpy): nothing caught it
             # below, whatever record came just before (an unrelated warning at start-up).
             self._handled = self._logged_only = False
+        if message and _FRAME.match(message):
+            self._frame = message
         if not message or _FRAME.match(message) or _CHAIN.match(message) or message[0] in "^~":
             return []
         m = _EXCEPTION.match(message)
@@ -320,6 +337,9 @@ class CrashAware:
         batch = lines if isinstance(lines, list) else list(lines)
         see = self._watch.see
         marks = [(i, found) for i, line in enumerate(batch) if (found := see(line))]
+        cut = self._watch.cut_traceback()
+        if cut and batch:
+            marks.append((len(batch) - 1, cut))
         if not marks:
             events = self.parser.feed(batch)
             self.bad_lines = self.parser.bad_lines

@@ -52,6 +52,7 @@ _SIGNATURES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("nanogpt", "tokens per iteration", re.compile(r"^tokens per iteration will be: ")),
     ("llmc", "step ", re.compile(r"^step\s+\d+/\d+ \| (?:train )?loss ")),
     ("llmc", "s:", re.compile(r"^s:\d+ trl:")),
+    ("llmc", "took", re.compile(r"^step \d+: train loss \S+ \(took [\d.]+ ms\)$")),
     ("modded-nanogpt", "step:", re.compile(r"^step:\d+/\d+ (?:train_loss:|val_loss:|train_time:)")),
     ("hf-trainer", "': ", re.compile(r"\{'(?:loss|eval_loss|train_runtime)': ")),
     ("hf-trainer", '": ', re.compile(r"^\{\"(?:loss|eval_loss|train_runtime)\": ")),
@@ -165,7 +166,7 @@ def detect(lines: Sequence[str]) -> str | None:
             del counts["iota"]
         ranked = sorted(counts.items(), key=lambda item: (-item[1], _ORDER.index(item[0])))
         name = ranked[0][0]
-        if name != "iota" and _steps_unread(name, lines):
+        if name != "iota" and _steps_unread(name, lines, counts[name]):
             return "generic"
         return name
     if create_parser("iota").feed(list(lines)):
@@ -184,16 +185,18 @@ def _run_health(lines: Sequence[str]) -> bool:
     return any(isinstance(event, (RunCrashed, StepSkipped)) for line in lines[-SNIFF_LINES:] for event in watch.see(line))
 
 
-def _steps_unread(name: str, lines: Sequence[str]) -> bool:
+def _steps_unread(name: str, lines: Sequence[str], signatures: int) -> bool:
     """True when a known format's few signature lines are all it reads and the generic reader
-    reads the steps: llama2.c prints nanoGPT's evaluation line, not its step line."""
+    reads the steps: llama2.c prints nanoGPT's evaluation line, not its step line. The generic
+    reader needs ``GENERIC_OVER_KNOWN`` step lines, or as many as the known format's signature
+    lines when they are fewer (a paste of llama2.c's last evaluation and step line)."""
     from ...stats.events import TrainStep
 
     tail = list(lines[-SNIFF_LINES:])
     if any(isinstance(event, TrainStep) for event in create_parser(name).feed(tail)):
         return False
     steps = [e for e in create_parser("generic").feed(tail) if isinstance(e, TrainStep)]
-    return len(steps) >= GENERIC_OVER_KNOWN
+    return len(steps) >= min(GENERIC_OVER_KNOWN, signatures)
 
 
 def _generic_steps(lines: Sequence[str]) -> bool:

@@ -61,9 +61,18 @@ _END = re.compile(
 )
 # The PyTorch examples' ``Train Epoch: 1 [6400/60000 (11%)]\tLoss: 0.29``: a position in the epoch.
 _PROGRESS = re.compile(r"\[\s*(\d{1,12})/(\d{1,12})\s*\((\d{1,3})%\)\]")
-# mmengine / mmcv: ``Epoch(train) [1][ 50/500]``, ``Epoch [1][50/1000]``: the epoch, then the
-# iteration in it.
-_EPOCH_ITER = re.compile(r"(?i)\bepoch(?:\(\w{1,10}\))?\s*\[\s*(\d{1,9})\s*\]\s*\[\s*(\d{1,12})\s*/\s*(\d{1,12})\s*\]")
+# mmengine / mmcv: ``Epoch(train) [1][ 50/500]``, ``Epoch [1][50/1000]``, and torchvision's and
+# DETR's MetricLogger ``Epoch: [0]  [1330/3696]``: the epoch, then the iteration in it.
+_EPOCH_ITER = re.compile(r"(?i)\bepoch(?:\(\w{1,10}\))?:?\s*\[\s*(\d{1,9})\s*\]\s*\[\s*(\d{1,12})\s*/\s*(\d{1,12})\s*\]")
+# Their ``time: 0.798`` (``data_time:`` is the loader's share of it).
+_ITER_BASED = re.compile(r"\bIter\(\w{1,10}\)\s*\[")  # mmengine's iteration-based loop
+_ITERATION_TIME = re.compile(rf"(?<![\w])time:\s+({NUM})(?=[,\s]|$)")
+# A nanoGPT-like evaluation line's clocks with a day count (storch's port: ``… @ 00 00:08:11.065,
+# mean 00 00:00:00.122``): the run's time so far, and the mean time of a step.
+# nanoGPT's evaluation line, whose losses are the step's it names (a step line that repeats the
+# last evaluation, litgpt's ``val:``, says an older step's).
+_EVAL_SHAPE = re.compile(r"(?i)step \d{1,12}: train loss ")
+_DAY_CLOCKS = re.compile(r"@ (\d{1,3}) (\d\d:\d\d:\d\d(?:\.\d+)?), mean (\d{1,3}) (\d\d:\d\d:\d\d(?:\.\d+)?)\b")
 # ``Training Epoch0:`` (llama-recipes' old bar): an epoch glued to its name.
 _GLUED_EPOCH = re.compile(r"(?i)\bepoch(\d{1,6})\b")
 _CHECKPOINT = re.compile(
@@ -95,6 +104,8 @@ class _Line:
     counters: tuple[int | None, int] | None = None  # (epoch, step) printed before the record
     text: str = ""
     epoch_above: bool = False  # its epoch is on a line of its own above it (Keras)
+    evaluation: bool = False  # an evaluation line that is also the run's position (its losses are this step's)
+    rank: int | None = None  # the launcher's rank that printed it (None: no rank prefix)
 
 
 class GenericParser(PrefixDated):
@@ -104,7 +115,9 @@ class GenericParser(PrefixDated):
 
     def __init__(self) -> None:
         self._joiner: WrapJoiner[_Line] = WrapJoiner(self._classify)
-        self._times = LineTimes()
+        self._times = LineTimes(follow=False)  # ranks: see :meth:`_emit`
+        self._rank: int | None = None  # the rank followed
+        self._borrowed: int | None = None  # the last step read from another rank's line
         self.bad_lines = 0
         self._total: int | None = None  # announced on a line of its own
         self._printed_total: int | None = None  # the last total a step line printed
@@ -127,7 +140,7 @@ class GenericParser(PrefixDated):
                 raw = tail[tail.index("\r") + 1 :]
             line = times.message(clean(raw), self._joiner.holding)
             if line is None:
-                continue  # another rank's copy
+                continue
             for part in line.split("\r") if "\r" in line else (line,):
                 for piece in _unglued(part[:MAX_CHARS]):
                     for record in self._joiner.records(piece):
@@ -142,6 +155,12 @@ class GenericParser(PrefixDated):
     # --- reading a line ------------------------------------------------------------
 
     def _classify(self, text: str) -> tuple[Kind, _Line | None]:
+        kind, line = self._classify_line(text)
+        if line is not None:
+            line.rank = self._times.rank
+        return kind, line
+
+    def _classify_line(self, text: str) -> tuple[Kind, _Line | None]:
         at = self._times.at
         s = _LAUNCHER.sub("", text).strip() if "|" in text else text.strip()
         if not s or s.startswith("#"):
@@ -186,6 +205,8 @@ class GenericParser(PrefixDated):
             # Only a piece of a ``|``-separated record continues a wrapped one: a traceback or a
             # warning after a cut record stays a line of its own, for whoever reads it.
             return (Kind.OTHER if "|" in s else Kind.FULL), None
+        if "@ " in s and ", mean " in s:
+            readings.extend(_day_clocks(s))
         line = _Line("step", at, readings, text=s)
         counters = _COUNTERS.match(s)
         lossy = any(r.field is Field.LOSS for r in readings)
@@ -195,10 +216,13 @@ class GenericParser(PrefixDated):
             progress = _PROGRESS.search(s)
             if progress is not None:
                 readings.append(Reading(Field.STEP, "position", float(progress.group(1)), int(progress.group(2))))
-        elif "][" in s and not any(r.field is Field.STEP for r in readings):
+        elif ("][" in s or "]  [" in s) and not any(r.field is Field.STEP for r in readings):
             nested = _EPOCH_ITER.search(s)
             if nested is not None:
                 readings.append(Reading(Field.STEP, "position", float(nested.group(2)), int(nested.group(3))))
+                _iteration_time(s, readings)
+        if "Iter(" in s[:40] and _ITER_BASED.search(s[:40]):
+            _iteration_time(s, readings)
         if not any(r.field is Field.STEP_TIME for r in readings):
             bare = _BARE_DURATION.search(s)
             if bare is not None and line.counters is not None:
@@ -251,6 +275,22 @@ class GenericParser(PrefixDated):
     # --- emitting ------------------------------------------------------------------
 
     def _emit(self, line: _Line, events: list[Event]) -> None:
+        if line.rank is not None:
+            # Under a launcher every rank may print the same lines: one rank is followed (rank 0
+            # as soon as it shows up); another's step line still counts when its step is past the
+            # last one read (the followed rank's copy is not in the log, or not yet).
+            if self._rank is None or (line.rank == 0 and self._rank != 0):
+                if self._rank is not None and self._last is not None:
+                    self._borrowed = self._last[0]  # the steps so far were another rank's
+                self._rank = line.rank
+            if line.rank != self._rank:
+                if not (line.what == "step" and self._ahead(line)):
+                    return
+                self._borrowed = self._step_of(line)
+            elif line.what == "step" and self._borrowed is not None:
+                if self._step_of(line) == self._borrowed:
+                    return  # the followed rank's copy of a step another rank already gave
+                self._borrowed = None
         if line.what == "end":
             events.append(StageEnd(at=line.at, summary=line.text[:200]))
             self._ended = self._last
@@ -266,6 +306,20 @@ class GenericParser(PrefixDated):
             self._eval(line, events)
         elif line.what == "step":
             self._step(line, events)
+
+    def _ahead(self, line: _Line) -> bool:
+        """True for a step line whose step is past the last one read."""
+        step = self._step_of(line)
+        return step is not None and (self._last is None or step > self._last[0])
+
+    @staticmethod
+    def _step_of(line: _Line) -> int | None:
+        if line.bar is not None:
+            return line.bar.step
+        if line.counters is not None:
+            return line.counters[1]
+        position = _position(line.readings)
+        return int(position.value) if position is not None else None
 
     def _eval(self, line: _Line, events: list[Event]) -> None:
         """An evaluation line: its losses (the training loss beside them too, as printed)."""
@@ -359,7 +413,8 @@ class GenericParser(PrefixDated):
                 label = _eval_label(r.name)
                 if back or self._evals.get(label) != r.value:
                     self._evals[label] = r.value
-                    events.append(EvalResult(at=line.at, name=label, value=r.value, step=step if back else None))
+                    at_step = step if back or line.evaluation else None
+                    events.append(EvalResult(at=line.at, name=label, value=r.value, step=at_step))
         self._last = (step, epoch)
         tokens_per_second = got.get(Field.TOKENS_PER_SECOND) or got.get(Field.TOKENS_PER_SECOND_DEVICE)
         percent = got.get(Field.PERCENT)
@@ -413,7 +468,11 @@ def _decide(line: _Line) -> _Line:
     readings = line.readings
     has_step = line.counters is not None or _position(readings) is not None
     evaluated = any(r.field is Field.EVAL_LOSS for r in readings)
-    if evaluated and not any(r.field in _FIGURES and r.field is not Field.LOSS for r in readings):
+    # A step time or running clock beside the losses makes the evaluation line the run's
+    # position too (a trainer that prints nothing else).
+    timed = any(r.field in (Field.STEP_TIME, Field.ELAPSED) for r in readings)
+    line.evaluation = evaluated and timed and _EVAL_SHAPE.match(line.text) is not None
+    if evaluated and not timed and not any(r.field in _FIGURES and r.field is not Field.LOSS for r in readings):
         line.what = "eval"  # ``step 500: train loss 5.73, val loss 5.95``: an evaluation's figures
         return line
     if has_step and any(r.field in _FIGURES for r in readings):
@@ -550,6 +609,34 @@ def _other_bar(s: str, at: float | None) -> _Line | None:
         bar.eta = eta.value if eta is not None else None
         return _Line("step", at, readings, bar=bar, text=s, epoch_above=True)
     return None
+
+
+def _day_clocks(s: str) -> list[Reading]:
+    """The elapsed time and the mean step time of ``@ DD HH:MM:SS.mmm, mean DD HH:MM:SS.mmm``."""
+    m = _DAY_CLOCKS.search(s)
+    if m is None:
+        return []
+    elapsed, mean = clock_seconds(m.group(2).split(".")[0]), clock_seconds(m.group(4).split(".")[0])
+    if elapsed is None or mean is None:
+        return []
+    days = (int(m.group(1)) * 86400, int(m.group(3)) * 86400)
+    fractions = [float("0." + c.split(".")[1]) if "." in c else 0.0 for c in (m.group(2), m.group(4))]
+    found = [Reading(Field.ELAPSED, "elapsed", days[0] + elapsed + fractions[0])]
+    step = days[1] + mean + fractions[1]
+    if step > 0:
+        found.append(Reading(Field.STEP_TIME, "mean", step))
+    return found
+
+
+def _iteration_time(s: str, readings: list[Reading]) -> None:
+    """mmengine's, mmcv's and torchvision's MetricLogger's ``time: 0.798``: seconds per iteration
+    (their own template says so), though printed without a unit."""
+    if any(r.field is Field.STEP_TIME for r in readings):
+        return
+    m = _ITERATION_TIME.search(s)
+    value = number(m.group(1)) if m is not None else None
+    if value is not None and value > 0:
+        readings.append(Reading(Field.STEP_TIME, "time", value))
 
 
 def _counted(m: re.Match[str]) -> tuple[int | None, int]:

@@ -60,6 +60,8 @@ ALIASES: dict[str, Field] = {
     "train iters": Field.TOTAL,
     "total iters": Field.TOTAL,
     "max iters": Field.TOTAL,
+    "max iterations": Field.TOTAL,
+    "maxiterations": Field.TOTAL,  # ``maxIterations = 67000`` (a camelCase setting)
     "num training steps": Field.TOTAL,
     "iters": Field.TOTAL,  # MLX: ``Starting training..., iters: 400``
     "total optimization steps": Field.TOTAL,
@@ -173,6 +175,9 @@ VALUE_UNIT = re.compile(
     r"(?P<unit>(?:tok|toks|tokens)/s(?:ec)?(?:/gpu)?|it/s|its/s|steps/s|s/it|ms/it|ms/step|s/step)(?![\w/])",
     re.IGNORECASE,
 )
+# Names that say "time" and nothing more: with a clock value that is the wall clock, not a
+# step's duration (one printed as a clock says so in its name: ``iter time``, ``time per step``).
+_BARE_TIMES = frozenset({"time", "dt"})
 _UNIT_FIELDS = {"it/s": Field.ITS, "its/s": Field.ITS, "steps/s": Field.ITS}
 _UNIT_WORDS = {"ms": "ms", "s": "s", "sec": "s", "secs": "s", "seconds": "s"}
 _SPACES = re.compile(r"[\s_/-]+")
@@ -243,6 +248,8 @@ def read_pair(key: str, paren: str | None, value: str, total: str | None, unit: 
         return None
     unit = (unit or "").strip() or (paren.strip().lower() if paren else None)
     if field in (Field.STEP_TIME, Field.ELAPSED, Field.ETA):
+        if field is Field.STEP_TIME and matched in _BARE_TIMES and ":" in value:
+            return None  # ``Time=07:29:43``: a time of day, not how long a step took
         duration = seconds(value, unit)
         return None if duration is None else Reading(field, matched, duration)
     if ":" in value:

@@ -44,6 +44,8 @@ _LLMC_TORCH = re.compile(
     rf"step\s+(?P<step>\d{{1,12}})/(?P<total>\d{{1,12}})\s+\|\s+train loss\s+(?P<loss>{_NUM})\s+\|\s+norm\s+(?P<norm>{_NUM})"
     rf"\s+\|\s+lr\s+(?P<lr>{_NUM})\s+\|\s+\((?P<ms>{_NUM})\s+ms\s+\|\s+(?P<tok_s>{_NUM})\s+tok/s\)"
 )
+# llm.c's first train_gpt2cu (April 2024): ``step 3: train loss 4.345248 (took 140.415392 ms)``.
+_LLMC_EARLY = re.compile(rf"step (\d{{1,12}}): train loss\s+({_NUM}) \(took ({_NUM}) ms\)")
 _LLMC_VAL = re.compile(rf"val loss\s+({_NUM})")
 _HELLASWAG = re.compile(rf"HellaSwag: (\d+)/(\d+) = ({_NUM})")
 _LLMC_LOGFILE = re.compile(
@@ -215,6 +217,19 @@ def _step_line(text: str) -> tuple[Kind, Emit | None]:
     if text.startswith("step:"):
         return _modded_line(text)
     if text.startswith("step ") and ": train loss" in text[:24]:
+        if text.endswith(" ms)"):
+            early = _LLMC_EARLY.fullmatch(text)
+            if early is not None:
+                took = number(early.group(3))
+                step_event = TrainStep(
+                    at=None,
+                    stage="train",
+                    step=int(early.group(1)),
+                    loss=number(early.group(2)),
+                    loss_note="this step's mean",
+                    step_seconds=took / 1000 if took else None,
+                )
+                return Kind.FULL, lambda: [step_event]
         m = _NANOGPT_EVAL.fullmatch(text)
         if m is None:
             return Kind.PARTIAL, None

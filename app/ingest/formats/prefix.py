@@ -219,16 +219,20 @@ class LineTimes:
     it shows up), so another rank's older step never reads as the run going back.
     """
 
-    def __init__(self, reader: PrefixReader | None = None) -> None:
+    def __init__(self, reader: PrefixReader | None = None, *, follow: bool = True) -> None:
         self.reader = reader or PrefixReader()
         self.at: float | None = None  # the time of the record being read
         self.latest: float | None = None  # the latest time any prefix printed in this batch
+        self.rank: int | None = None  # the rank of the line just read (None: no launcher's prefix)
         self._rank: int | None = None
+        # False: every rank's line is given back, and the caller, who can read its step, decides.
+        self._follow = follow
 
     def message(self, line: str, continuing: bool) -> str | None:
         """The message of a cleaned line, noting its time; None for another rank's line."""
         pre = self.reader.read(line, continuing)
-        if pre.rank is not None:
+        self.rank = pre.rank
+        if pre.rank is not None and self._follow:
             if self._rank is None or (pre.rank == 0 and self._rank != 0):
                 self._rank = pre.rank
             elif pre.rank != self._rank:

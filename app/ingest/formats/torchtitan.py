@@ -45,6 +45,8 @@ _INIT = ("Training starts at step", "Trainer is initialized", "Training complete
 PIPELINE_PLACEHOLDER = -1.0
 PIPELINE_NOTE = "loss is on the last pipeline stage"
 _RANKED = re.compile(r"\[rank(\d{1,6})\]:")
+# A step line that ends with its throughput: its step and loss were printed, and nothing else is due.
+_LAST_TPS = re.compile(r"\b[tw]ps:\s*[\d,]+(?:\.\d+)?\s*$")
 
 
 class _Record:
@@ -73,7 +75,7 @@ class TorchtitanParser:
         self._fallback_note: str | None = None
         self._latest: float | None = None
         self._total: int | None = None  # from the init line
-        self._lines = LineTimes(PrefixReader(to_epoch))
+        self._lines = LineTimes(PrefixReader(to_epoch), follow=False)  # ranks: see :meth:`_emit`
 
     @property
     def reference_time(self) -> float | None:
@@ -96,7 +98,7 @@ class TorchtitanParser:
                 text = text.lstrip()  # an indented copy (a README, a Markdown quote): the line as printed
             line = self._lines.message(text, self._joiner.holding)
             if line is None:
-                continue  # another rank's copy
+                continue
             for record in self._joiner.records(line):
                 self._emit(record, events)
         for record in self._joiner.end_records():
@@ -111,9 +113,9 @@ class TorchtitanParser:
             if "step:" in text and "loss:" in text:
                 # Without torchtitan's logger (a custom logging setup): read the message alone,
                 # at the time its own prefix gave, if any.
-                return self._message_kind(self._lines.at, None, text)
+                return self._message_kind(self._lines.at, self._lines.rank, text)
             if text.startswith(_INIT):
-                return self._message_kind(self._lines.at, None, text)
+                return self._message_kind(self._lines.at, self._lines.rank, text)
             if text[:1] == " " or ":" not in text[:12]:
                 return (Kind.FRAGMENT if ("GiB(" in text or "tps:" in text) else Kind.OTHER), None
             return Kind.OTHER, None
@@ -124,13 +126,20 @@ class TorchtitanParser:
         at = self._times.epoch(year, month, day, hour, minute, second + millis / 1000)
         if at is None:
             return Kind.FRAGMENT, None
-        rank = int(m.group(1)) if m.group(1) is not None else None
+        rank = int(m.group(1)) if m.group(1) is not None else self._lines.rank
         return self._message_kind(at, rank, text[m.end() :])
 
     def _message_kind(self, at: float | None, rank: int | None, message: str) -> tuple[Kind, _Record | None]:
         if "step:" in message[:20] and "loss:" in message:
-            # Whole once the mfu figure (the last of the template) is: a wrap cut it otherwise.
-            kind = Kind.FULL if re.search(r"mfu:\s*-?[\d.]+%", message) else Kind.PARTIAL
+            # Whole once the mfu figure (the last of the template) is; a line whose last column is
+            # ``tps`` (a build that prints no tflops or mfu) ends in a number a wrap could have
+            # cut, so it waits for the next line; a wrap cut it otherwise.
+            if re.search(r"mfu:\s*-?[\d.]+%", message):
+                kind = Kind.FULL
+            elif _LAST_TPS.search(message):
+                kind = Kind.OPEN
+            else:
+                kind = Kind.PARTIAL
             if message.lstrip().startswith("validate") and "memory:" in message:
                 kind = Kind.FULL
             return kind, _Record(at, rank, message, kind)
@@ -140,8 +149,10 @@ class TorchtitanParser:
         if record.rank is not None:
             if self._rank is None or (record.rank == 0 and self._rank != 0):
                 self._rank = record.rank
-            elif record.rank != self._rank:
-                return  # the same run seen through another rank
+            elif record.rank != self._rank and not self._ahead(record.message):
+                # The same run seen through another rank; its line for a step the followed rank
+                # has not printed (yet, or ever: a cut log) still moves the run on.
+                return
         at = record.at
         if at is not None and (self._latest is None or at > self._latest):
             self._latest = at
@@ -171,6 +182,15 @@ class TorchtitanParser:
                 events.append(RunInfo(at=at, gpu_name=m.group(1), peak_flops_unknown=True))
         elif message.startswith("Saving the checkpoint"):
             events.append(TrainingPause(at=at, reason="checkpoint"))
+
+    def _ahead(self, message: str) -> bool:
+        """True for a training step line whose step is past the last one emitted."""
+        message = message.strip()
+        if not message.startswith("step:"):
+            return False
+        m = _PAIR.match(message)
+        step = integer(m.group(2)) if m is not None and m.group(1) == "step" else None
+        return step is not None and (self._last is None or step > self._last[0])
 
     def _step_message(self, at: float | None, message: str, events: list[Event]) -> None:
         validate = message.startswith("validate")

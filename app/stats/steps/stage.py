@@ -22,6 +22,12 @@ LOGGED_WARMUP_COUNT = 2
 # Evaluation figures that go to nan or inf only when the model has (val loss, bits per byte,
 # perplexity); an accuracy or a score may be nan for reasons of its own (nothing to score).
 DIVERGENCE_EVALS = re.compile(r"loss|bpb|perplexity|ppl")
+# A loss that grows by orders of magnitude has diverged while still a number (an fp32 run's loss
+# going 0.6 → 2e5 → 2e10 before it ever prints nan): at EXPLODED_FACTOR times the median of the
+# run's first EARLY_LOSSES finite losses or more. Healthy runs fall from their early loss; noise,
+# a new data mix or a warm restart moves a loss by a few times, not a thousand.
+EXPLODED_FACTOR = 1000.0
+EARLY_LOSSES = 5
 
 
 def finite(value: float | None) -> float | None:
@@ -81,6 +87,8 @@ class Stage:
     diverged_step: int | None = None  # the step whose loss was first not a number
     # Evaluations of a loss whose latest figure is not a number, and when each first was.
     eval_diverged: dict[str, float | None] = field(default_factory=dict)
+    early_losses: list[float] = field(default_factory=list)  # the first finite ones (the explosion's baseline)
+    exploded: bool = False  # the latest loss is EXPLODED_FACTOR × the early ones or more
 
     def take_eval(self, name: str, value: float | None, step: int | None, t: float | None) -> None:
         """Keep an evaluation's figure; a loss-like one that is not a number is a divergence."""
@@ -107,7 +115,10 @@ class Stage:
     def take_figures(self, event: TrainStep | StepFigures, t: float | None = None) -> None:
         """Keep the loss, learning rate, grad norm, epoch and other figures the line carries."""
         if event.loss is not None:
-            if math.isfinite(event.loss):
+            self.exploded = exploded(self.early_losses, event.loss)
+            if math.isfinite(event.loss) and not self.exploded and len(self.early_losses) < EARLY_LOSSES:
+                self.early_losses.append(event.loss)
+            if math.isfinite(event.loss) and not self.exploded:
                 self.diverged_at = self.diverged_step = None
             elif self.diverged_at is None:
                 self.diverged_at = t if t is not None else self.step_time
@@ -197,14 +208,23 @@ def finished(stage: Stage) -> bool:
 
 def diverged(stage: Stage) -> bool:
     """The latest training loss, or the latest figure of a loss-like evaluation, is not a
-    number (nan, inf): the run has diverged."""
-    return (stage.loss is not None and not math.isfinite(stage.loss)) or bool(stage.eval_diverged)
+    number (nan, inf), or the training loss exploded: the run has diverged."""
+    lost = stage.loss is not None and (not math.isfinite(stage.loss) or stage.exploded)
+    return lost or bool(stage.eval_diverged)
+
+
+def exploded(early: list[float], loss: float) -> bool:
+    """``loss`` is EXPLODED_FACTOR times the median early loss or more (a positive baseline only)."""
+    if not early or not math.isfinite(loss):
+        return False
+    baseline = statistics.median(early)
+    return baseline > 0 and loss >= EXPLODED_FACTOR * baseline
 
 
 def diverged_at(stage: Stage) -> float | None:
     """When the divergence was first seen (the earliest of the training and evaluation losses')."""
     times = [t for t in (stage.diverged_at, *stage.eval_diverged.values()) if t is not None]
-    if stage.loss is not None and math.isfinite(stage.loss):
+    if stage.loss is not None and math.isfinite(stage.loss) and not stage.exploded:
         times = [t for t in stage.eval_diverged.values() if t is not None]
     return min(times) if times else None
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import statistics
 
 from ... import text
 from ...snapshot import State
@@ -10,6 +11,7 @@ from ..events import TrainStep
 from ..tracker import WARMUP_SECONDS
 from .rules import Stall
 from .stage import (
+    EXPLODED_FACTOR,
     AllReduce,
     Errors,
     Measure,
@@ -77,6 +79,10 @@ def details(
         if not math.isfinite(stage.loss):
             since = f" since step {stage.diverged_step}" if stage.diverged_step is not None and not latest.logged else ""
             lines.append(f"Loss not a number{since}")
+        elif stage.exploded:
+            since = f" since step {stage.diverged_step}" if stage.diverged_step is not None and not latest.logged else ""
+            early = statistics.median(stage.early_losses)
+            lines.append(f"Loss exploded{since}: {EXPLODED_FACTOR:.0f}× or more its early {early:.4g}")
     elif latest.loss is None and latest.loss_note and latest.loss_note.startswith("loss is "):
         lines.append(f"No loss here: {latest.loss_note}")  # a placeholder printed instead (torchtitan's pipeline)
     for name in stage.eval_diverged:

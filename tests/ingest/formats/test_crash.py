@@ -228,3 +228,32 @@ def test_every_step_parser_reads_crashes_in_log_order() -> None:
 ])  # fmt: skip
 def test_a_traceback_from_the_program_s_top_is_uncaught_under_any_record(lines: list[str], crash: str | None) -> None:
     assert last_crash(lines) == crash
+
+
+def test_a_traceback_the_log_ends_inside_is_a_crash() -> None:
+    """DETR's MetricLogger line, then a traceback whose error line never made it into the log: the run
+    crashed in its last frame; the error line, when it comes after all, is the one said."""
+    parser = create_parser("generic")
+    lines = [
+        "Epoch: [3]  [ 400/1000]  eta: 0:08:00  lr: 0.000100  loss: 1.2000 (1.3000)  time: 0.8000  data: 0.0100  max mem: 9000",
+        "Traceback (most recent call last):",
+        '  File "train.py", line 12, in <module>',
+        "    main()",
+        '  File "engine.py", line 40, in train_one_epoch',
+        "    loss.backward()",
+    ]
+    events = parser.feed(lines)
+    said = [e.error for e in events if isinstance(e, RunCrashed)]
+    assert said == ['a traceback without its error line; last frame: File "engine.py", line 40, in train_one_epoch']
+    assert [e.step for e in events if isinstance(e, TrainStep)] == [400]
+    later = parser.feed(["RuntimeError: CUDA out of memory."])
+    assert [e.error for e in later if isinstance(e, RunCrashed)] == ["RuntimeError: CUDA out of memory."]
+
+
+def test_a_cut_traceback_that_was_caught_or_has_no_header_is_no_crash() -> None:
+    caught = ["step 10 loss 2.0 step_time 1.5s", "Failed to download the state, retrying", "Traceback (most recent call last):",
+              '  File "x.py", line 3, in f']
+    headless = ["step 10 loss 2.0 step_time 1.5s", '  File "x.py", line 3, in f', "    g()"]
+    for lines in (caught, headless):
+        events = create_parser("generic").feed(lines)
+        assert not any(isinstance(e, RunCrashed) for e in events)

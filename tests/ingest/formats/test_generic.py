@@ -109,9 +109,25 @@ GRAMMAR: list[tuple[str, dict[str, Any]]] = [
     ("Train Epoch: 1 [6400/60000 (11%)]\tLoss: 0.293", {"step": 6400, "total_steps": 60000, "epoch": 1, "loss": 0.293}),
     ("Epoch [1/10], Step [100/600], Loss: 0.2345", {"step": 100, "total_steps": 600, "epoch": 1, "loss": 0.2345}),
     ("Epoch(train)  [1][  50/1000]  lr: 1.0000e-04  eta: 1:23:45  time: 0.5000  data_time: 0.0100  loss: 0.5000",
-     {"step": 50, "total_steps": 1000, "epoch": 1, "trainer_eta_seconds": 5025, "step_seconds": None}),  # mmengine
+     {"step": 50, "total_steps": 1000, "epoch": 1, "trainer_eta_seconds": 5025, "step_seconds": 0.5}),  # mmengine
     ("Iter(train) [  50/1000]  lr: 1.0000e-04  eta: 0:10:00  time: 0.5000  loss: 0.5000",
-     {"step": 50, "total_steps": 1000, "loss": 0.5}),
+     {"step": 50, "total_steps": 1000, "loss": 0.5, "step_seconds": 0.5}),
+    # mmcv's text logger: a TAB, commas; ``data_time`` is not the iteration's time
+    ("Epoch [2][100/500]\tlr: 1.000e-02, eta: 0:20:00, data_time: 0.020, time: 0.412, loss: 1.2500",
+     {"step": 100, "total_steps": 500, "epoch": 2, "loss": 1.25, "step_seconds": 0.412}),
+    # torchvision's and DETR's MetricLogger: ``[i/n]`` of epoch e; the window's loss before its average
+    (("Epoch: [2]  [ 50/782]  eta: 0:03:10  lr: 0.100000  img/s: 812.5  loss: 2.4061 (2.5103)  acc1: 43.7500 (40.1)"
+      "  time: 0.2431  data: 0.0021  max mem: 4321"),
+     {"step": 50, "total_steps": 782, "epoch": 2, "loss": 2.4061, "lr": 0.1, "step_seconds": 0.2431,
+      "trainer_eta_seconds": 190}),
+    # nanoGPT's evaluation shape with a day-counted run clock and mean step time: the run's position
+    ("step 1500: train loss 2.2500, val loss 2.3000, mem 512.0 MiB @ 01 02:00:00.000, mean 00 00:00:05.250",
+     {"step": 1500, "loss": 2.25, "step_seconds": 5.25, "elapsed_seconds": 93600.0}),
+    # a time of day is no step's duration: ``Time=07:29:43``, ``time 12:03:44``
+    ("| Training Device=xla:0/1 Epoch=2 Step=60 Loss=0.25000 Rate=900.00 Time=23:59:58",
+     {"step": 60, "epoch": 2, "loss": 0.25, "step_seconds": None}),
+    ("step 40 loss 1.75 time 12:03:44", {"step": 40, "loss": 1.75, "step_seconds": None}),
+    ("step 40 loss 1.75 iter time 0:00:02", {"step": 40, "loss": 1.75, "step_seconds": 2.0}),
     ("Stage [train] iter: [10/500], data_time: 1.0402(1.0402), time: 1.4696(1.4696), loss: 0.0978(0.0978)",
      {"step": 10, "total_steps": 500, "loss": 0.0978}),
     ("steps: 100 loss: 7.1234 iter time (s): 1.234 samples/sec: 51.8",  # DeepSpeed's pipeline engine
@@ -390,3 +406,15 @@ def test_lightning_s_last_epoch_full_bar_waits_for_fit_to_stop() -> None:
 def test_text_glued_on_either_side_of_a_bar_never_hides_it(text: str) -> None:
     step = one(text)
     assert (step.step, step.total_steps, step.loss, step.step_seconds) == (9, 20, 1.23, 2.0)
+
+
+def test_rank_prefixed_copies_count_once_and_the_highest_step_is_the_position() -> None:
+    """Four ranks print iteration 10 (rank 3 first), then only rank 2's iteration 20 made it into the log
+    before rank 0's: the run is at 20, each step read once, and rank 1's late copy of 10 is dropped."""
+    def at(rank: int, step: int, loss: float) -> str:
+        return f"[rank{rank}]: iteration {step:>4}/ 100 | lm loss: {loss:.4f} | elapsed time per iteration (ms): 500.0"
+
+    lines = [at(3, 10, 2.5), at(0, 10, 2.5), at(2, 10, 2.5), at(2, 20, 2.25), at(1, 10, 2.5), at(0, 20, 2.25)]
+    parser = GenericParser()
+    steps = [e for e in parser.feed(lines) if isinstance(e, TrainStep)]
+    assert [(s.step, s.loss) for s in steps] == [(10, 2.5), (20, 2.25)]

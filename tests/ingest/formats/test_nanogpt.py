@@ -293,3 +293,15 @@ def test_source_printed_after_the_first_record_is_still_counted() -> None:
     """Only a preamble is forgiven: a torn record tail later in the log is a bad line."""
     _, bad = read(["step:1/10 train_time:100ms step_avg:100.00ms", "2.0967 train_time:598530ms step_avg:71.25ms"])
     assert bad == 1
+
+
+def test_llmc_first_step_lines_read_with_their_time() -> None:
+    """train_gpt2cu's April 2024 line: no total, no MFU; the ``took`` is the step's duration; a nan
+    loss stays nan."""
+    events, bad = read(["val loss 5.325531", "step 0: train loss 5.356189 (took 1000.5 ms)",
+                        "step 1: train loss nan (took 250.25 ms)"])
+    steps = [e for e in events if isinstance(e, TrainStep)]
+    assert [(s.step, s.total_steps, s.step_seconds, s.mfu) for s in steps] == [(0, None, 1.0005, None),
+                                                                                 (1, None, 0.25025, None)]
+    assert steps[0].loss == 5.356189 and steps[1].loss is not None and math.isnan(steps[1].loss)
+    assert bad == 0

@@ -168,3 +168,29 @@ def test_a_pipeline_stage_without_the_loss_prints_a_placeholder() -> None:
             "  tps: 1,234  tflops: 50.00  mfu: 5.06%")
     step = next(e for e in TorchtitanParser().feed([line]) if isinstance(e, TrainStep))
     assert (step.loss, step.loss_note) == (None, "loss is on the last pipeline stage")
+
+
+def test_a_step_line_with_only_a_throughput_column_reads() -> None:
+    """A build that prints no grad norm, tflops or mfu: step, loss, memory and ``wps`` (early torchtitan's
+    name) still make a step line, timed by its prefix; no MFU is invented."""
+    lines = [
+        "[rank0]:[titan] 2026-05-18 10:00:00,000 - root - INFO - step:  5  loss:  6.5000  memory:  3.10GiB(4.00%)  wps: 9,000",
+        "[rank0]:[titan] 2026-05-18 10:00:02,500 - root - INFO - step: 10  loss:  6.2500  memory:  3.10GiB(4.00%)  wps: 9,500",
+    ]
+    events, bad = read(lines)
+    steps = [e for e in events if isinstance(e, TrainStep)]
+    assert [(s.step, s.loss, s.tokens_per_second, s.mfu) for s in steps] == [(5, 6.5, 9000, None), (10, 6.25, 9500, None)]
+    assert steps[1].at is not None and steps[0].at is not None and steps[1].at - steps[0].at == pytest.approx(2.5)
+    assert bad == 0
+
+
+def test_another_ranks_line_for_a_later_step_moves_the_run_on() -> None:
+    """Rank 0 is followed, but the log's last line is rank 1's step 20 (rank 0's copy was cut): the run
+    is at step 20; rank 0's copy arriving after it counts once; older steps of other ranks are dropped."""
+    def at(rank: int, step: int, loss: str) -> str:
+        return f"[rank{rank}]:[titan] 2026-05-18 16:04:{step:02d},000 - root - INFO - " + coloured(step, loss)
+
+    lines = [at(0, 10, " 7.50000"), at(1, 10, " 7.50000"), at(1, 20, " 7.10000"), at(2, 10, " 7.50000"),
+             at(0, 20, " 7.10000")]
+    events, bad = read(lines)
+    assert [e.step for e in events if isinstance(e, TrainStep)] == [10, 20] and bad == 0
