@@ -392,6 +392,54 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"loss": 1.34, "lr": 3e-05, "step_seconds": 0.03147, "eval": {"val_loss": {"value": 4.106, "step": None}}}),
     ("generic-torchtune-pr640-step-loss-gpu-resources.log", T0, T0, "step 17 · no timing", "measuring",
      {"loss": 0.9709498286247253, "lr": 2e-05, "step_seconds": None}),
+    # The batch read right since: the figures from their headers.
+    # apex's fp16 scaler halving the loss scale at every line: no step number, no loss
+    ("broken-generic-apex-issue318-overflow-repeating.log", T0, T0, "broken run", "broken",
+     {"step": None, "total_steps": None, "loss": None, "steps_per_hour": None, "eta_seconds": None}),
+    # three dicts at epoch 0.53, grad norm nan in all, loss 0.0 in the last two
+    ("broken-hf-modernbert-issue233-gradnan-then-loss0.log", T0, T0, "epoch 0.53 · broken", "broken",
+     {"total_steps": None, "loss": 0.0, "grad_norm": "nan", "lr": 9.773318840518906e-06, "steps_per_hour": None,
+      "eta_seconds": None, "trainer_eta_seconds": None, "data": epoch(0.53)}),
+    # a NeMo bar at 1.37 it/s with the NCCL watchdog glued to it: its remaining 94:39:17 is void
+    ("crash-generic-nemo-lightning-bar-glued-nccl-watchdog-pytorch-118369.log", T0, T0, "step 32040/500150 · crashed",
+     "crashed", {"step": 32040, "total_steps": 500150, "loss": 2.590, "step_seconds": 1 / 1.37, "eta_seconds": None,
+                 "trainer_eta_seconds": None}),
+    # the elastic agent's SIGHUP glued to the bar at 2.86 s/it: its remaining 17:37:09 is void
+    ("crash-hf-ms-swift-issue64-sighup-death-signal-glued-bar.log", T0, T0, "step 2905/25120 · crashed", "crashed",
+     {"step": 2905, "total_steps": 25120, "loss": 2.011, "lr": 9.81e-05, "step_seconds": 2.86, "eta_seconds": None,
+      "trainer_eta_seconds": None, "data": epoch(1.85)}),
+    # glog-prefixed ``completed step: N, seconds: S, …, loss: X, …, perplexity: P``; no total printed
+    ("generic-maxtext-pr4847-glog-completed-step-profiler.log", T0, "end", "step 3 · …", "measuring",
+     {"step": 3, "total_steps": None, "loss": 12.979, "eta_seconds": None}),
+    # bars with ASCII fill and dicts with extra keys; the bar's 05:45 left at 3.89 s/it
+    ("hf-trainer-ezpz-aurora-bars-and-dicts-step11.log", T0, "end", "step 11/100 · …", "measuring",
+     {"step": 11, "total_steps": 100, "loss": 2.5054, "grad_norm": 1.7332, "lr": 4.5e-05, "step_seconds": 3.89,
+      "trainer_eta_seconds": 5 * 60 + 45, "finished": False, "data": epoch(0.11)}),
+    # the monitor's ``Step #N  loss = X`` lines around an elision, about two minutes a step; no total printed
+    ("hivemind-issue447-albert-monitor-loss-flat-elided.log", T0, "end", "step 244 · 31 steps/h", "training",
+     {"step": 244, "total_steps": None, "loss": 11.05638, "eta_seconds": None, "crash": None}),
+    # the monitor's traceback alone: no step line was posted
+    ("hivemind-issue453-monitor-load-state-indexerror-exit.log", T0, T0, "no step yet · crashed", "crashed",
+     {"step": None, "loss": None, "steps_per_hour": None, "eta_seconds": None,
+      "crash": {"error": "IndexError: list index out of range", "at": T0}}),
+    # train lines without a train loss, cut at step 511 of 1840
+    ("modded-nanogpt-2026-01-04-no-train-loss-cut-midrun.txt", T0, T0, "step 511/1840 · …", "measuring",
+     {"step": 511, "total_steps": 1840, "loss": None, "step_seconds": 0.03327, "finished": False,
+      "eval": {"val_loss": {"value": 4.2909, "step": 500}}}),
+    ("modded-nanogpt-scaleup1b-1.5b-done.txt", T0, T0 + 3600, "done · step 20344/20344", "done",
+     {"step": 20344, "total_steps": 20344, "loss": 2.8204, "step_seconds": 1.70357, "eta_seconds": None,
+      "finished": True, "stalled": False, "eval": {"val_loss": {"value": 2.7737, "step": 20344}}}),
+    # nanochat's step lines quoted behind an hourly monitor's labels, each twice: read once
+    ("nanochat-rtx4070-hourly-monitor-quoted-step-lines.log", T0, "end", "step 23129/200000 · 50.4M tok/h", "training",
+     {"step": 23129, "total_steps": 200000, "loss": 3.195979, "step_seconds": 1.17008, "tokens_per_second": 14002,
+      "crash": None}),
+    # max_iters is only in the issue's prose: no total
+    ("nanogpt-issue461-iter-351k-two-lines.log", T0, T0, "step 351055 · …", "measuring",
+     {"step": 351055, "total_steps": None, "loss": 2.8947, "step_seconds": 0.10583, "mfu": 31.68, "eta_seconds": None}),
+    # the test set re-looped between steps 23 and 24: a warning, not an error; no total printed
+    ("torchtitan-pr950-relooped-warning-no-total.log", T0, "end", "step 29 · …", "measuring",
+     {"step": 29, "total_steps": None, "loss": 6.1441, "tokens_per_second": 196687, "mfu": 1.88, "eta_seconds": None,
+      "crash": None, "broken": None}),
 ]  # fmt: skip
 
 
@@ -500,6 +548,7 @@ GENERIC_READ = {
     "generic-storch-issue51-scala-pico-gpt-elapsed.log": "step, total, loss, step time, elapsed, eval",
     "generic-mmengine-xtuner-issue187-gradnorm-nan-loss-finite.log":
         "step, total, epoch, loss, lr, grad norm, step time, ETA",
+    "generic-maxtext-pr4847-glog-completed-step-profiler.log": "step, loss",
 }  # fmt: skip
 
 

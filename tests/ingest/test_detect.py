@@ -290,6 +290,21 @@ REAL_FORMATS = {
     "modded-nanogpt-2025-07-18-tritonmuon-done-no-eol.txt": "modded-nanogpt",
     "nanochat-rtx4070-base-eval-only-core.log": "nanochat",
     "torchtitan-issue1232-pp-loss-minus1-total-steps.log": "torchtitan",
+    "broken-generic-apex-issue318-overflow-repeating.log": "generic",  # the fp16 scaler's records alone
+    "broken-hf-modernbert-issue233-gradnan-then-loss0.log": "hf-trainer",
+    "crash-generic-nemo-lightning-bar-glued-nccl-watchdog-pytorch-118369.log": "generic",
+    "crash-hf-ms-swift-issue64-sighup-death-signal-glued-bar.log": "hf-trainer",
+    "generic-maxtext-pr4847-glog-completed-step-profiler.log": "generic",
+    "hf-trainer-ezpz-aurora-bars-and-dicts-step11.log": "hf-trainer",
+    "hivemind-issue447-albert-monitor-loss-flat-elided.log": "hivemind",
+    # a traceback alone, no monitor line: the generic reader's crash (its header accepts either)
+    "hivemind-issue453-monitor-load-state-indexerror-exit.log": "generic",
+    "modded-nanogpt-2026-01-04-no-train-loss-cut-midrun.txt": "modded-nanogpt",
+    "modded-nanogpt-scaleup1b-1.5b-done.txt": "modded-nanogpt",
+    # nanochat's lines quoted behind a monitor's labels (its header accepts generic with the same figures)
+    "nanochat-rtx4070-hourly-monitor-quoted-step-lines.log": "generic",
+    "nanogpt-issue461-iter-351k-two-lines.log": "nanogpt",
+    "torchtitan-pr950-relooped-warning-no-total.log": "torchtitan",
 }
 
 
