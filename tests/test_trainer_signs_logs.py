@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import json
 import os
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from app.ingest.backwards import read_backwards
 from app.live.monitor import Monitor
-from app.snapshot import Snapshot, to_json
+from app.snapshot import to_json
+from tests.test_monitor_truth import wait_for
 
 T0 = 1_800_000_000.0
 
@@ -27,17 +26,6 @@ def cold(tmp_path: Path, name: str, text: str, now: float = T0 + 60) -> dict[str
     monitor.backlog(read_backwards(log))
     data: dict[str, Any] = json.loads(to_json(monitor.snapshot(now)))
     return data
-
-
-def wait_for(monitor: Monitor, check: Callable[[Snapshot], bool], what: str, timeout: float = 20.0) -> Snapshot:
-    deadline = time.monotonic() + timeout
-    while True:
-        snap = monitor.snapshot()
-        if check(snap):
-            return snap
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}: {snap.status_line} {snap.details}")
-        time.sleep(0.05)
 
 
 def test_the_trainer_s_end_line_through_a_logger_ends_the_run(tmp_path: Path) -> None:
