@@ -4,6 +4,23 @@
 
 const uPlot = window.uPlot; // static/vendor/uplot, loaded by a classic script before the modules
 
+// The CSS custom properties every chart's frame is drawn in (style.css, base.css); each page adds its own.
+export const FRAME_COLOURS = {
+  line: "--chart-line",
+  band: "--chart-band",
+  grid: "--chart-grid",
+  axis: "--chart-axis",
+  event: "--chart-event",
+  now: "--chart-now",
+  card: "--chart-card",
+};
+
+// The colours named by ``vars`` ({name: custom property}) as the element's style resolves them now.
+export function readColours(el, vars) {
+  const style = getComputedStyle(el);
+  return Object.fromEntries(Object.entries(vars).map(([name, prop]) => [name, style.getPropertyValue(prop).trim()]));
+}
+
 const EVENT_HIT_PX = 10; // how close (CSS px) the cursor must be to an event to show its text
 
 // Axis ticks only: the status line writes rates as 358k and 1.2M (app/text.py's compact), and a

@@ -2,7 +2,7 @@
 // from /api/history one tap away. Step trainers get loss and tok/h (or steps/h) against step.
 // The server sends every figure; this file draws them (uPlot: static/vendor/uplot).
 
-import { eventAt, makePlot, timeData, timeOptions, walk } from "./chart-plot.js";
+import { eventAt, FRAME_COLOURS, makePlot, readColours, timeData, timeOptions, walk } from "./chart-plot.js";
 import { caption, stepSpecs } from "./chart-steps.js";
 
 const $ = (id) => document.getElementById(id);
@@ -17,18 +17,12 @@ const height = (kind) => (WIDE.matches ? Math.max(320, HEIGHT[kind]) : HEIGHT[ki
 const RANGE_WORDS = { "1h": "last hour", "6h": "last 6 h", "24h": "last 24 h", "7d": "last 7 days", "30d": "last 30 days" };
 const STEP_RANGE_WORDS = { ...RANGE_WORDS, "30d": "the whole run" };
 const COLOUR_VARS = {
-  line: "--chart-line",
-  band: "--chart-band",
-  grid: "--chart-grid",
-  axis: "--chart-axis",
-  event: "--chart-event",
-  now: "--chart-now",
+  ...FRAME_COLOURS,
   loss: "--chart-loss",
   lossRaw: "--chart-loss-raw",
   lr: "--chart-lr",
   eval: "--chart-eval",
   eval2: "--chart-eval-2",
-  card: "--chart-card",
 };
 
 const state = {
@@ -131,11 +125,8 @@ function onCursor(u, view) {
 
 // --- plots ------------------------------------------------------------------------------------
 
-function readColours() {
-  const style = getComputedStyle($("history"));
-  const colours = {};
-  for (const [name, prop] of Object.entries(COLOUR_VARS)) colours[name] = style.getPropertyValue(prop).trim();
-  return colours;
+function chartColours() {
+  return readColours($("history"), COLOUR_VARS);
 }
 
 function boxWidth() {
@@ -144,7 +135,7 @@ function boxWidth() {
 
 // Show these plots: update the ones on screen when they have the same shape, else build anew.
 function show(specs) {
-  const colours = readColours();
+  const colours = chartColours();
   const coloursKey = JSON.stringify(colours);
   const shapeKey = JSON.stringify(specs.map((s) => [s.view.kind, s.height, s.shape]));
   if (shapeKey === state.shapeKey && coloursKey === state.coloursKey && state.plots.length === specs.length) {

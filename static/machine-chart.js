@@ -3,20 +3,14 @@
 // as a strip along the bottom, and its queue position below while it was queued. The same chart
 // code as the dashboard's (chart-plot.js, uPlot): axes, hover, touch and the arrow keys.
 
-import { makePlot, timeData, timeOptions, walk } from "./chart-plot.js";
+import { FRAME_COLOURS, makePlot, readColours, timeData, timeOptions, walk } from "./chart-plot.js";
 
 const $ = (id) => document.getElementById(id);
 const HEIGHT = 220;
 const QUEUE_HEIGHT = 130;
 const WIDE = matchMedia("(min-width: 64rem)");
 const COLOUR_VARS = {
-  line: "--chart-line",
-  band: "--chart-band",
-  grid: "--chart-grid",
-  axis: "--chart-axis",
-  event: "--chart-event",
-  now: "--chart-now",
-  card: "--chart-card",
+  ...FRAME_COLOURS,
   usual: "--chart-usual",
   state_training: "--state-training",
   state_idle: "--state-idle",
@@ -28,8 +22,7 @@ const STRIP = { training: "training", measuring: "training", working: "training"
 const state = { plots: [], key: "", chart: null };
 
 function colours() {
-  const style = getComputedStyle($("history"));
-  return Object.fromEntries(Object.entries(COLOUR_VARS).map(([name, prop]) => [name, style.getPropertyValue(prop).trim()]));
+  return readColours($("history"), COLOUR_VARS);
 }
 
 function clock(t, withDay) {
