@@ -62,6 +62,12 @@ def _training(snap: Snapshot, key: str) -> Any:
     return None if snap.training is None else snap.training.get(key)
 
 
+def _at_step(snap: Snapshot, text: str) -> str:
+    """``text`` led by the step the run had reached (``at step 1663: …``), when it prints one."""
+    step = _training(snap, "step")
+    return text if step is None else f"at step {step}: {text}"
+
+
 def _since(snap: Snapshot, *fallback: float | None) -> float | None:
     """When the current state began: ``state_since``, else the first fallback that is known."""
     since = snap.state_since
@@ -318,11 +324,7 @@ class Crashed:
             return None
         crash = _training(snap, "crash")
         error = crash.get("error") if isinstance(crash, dict) else None
-        step = _training(snap, "step")
-        text = error or "the run died"
-        if step is not None:
-            text = f"at step {step}: {text}"
-        return Finding(_since(snap), "crashed", text)
+        return Finding(_since(snap), "crashed", _at_step(snap, error or "the run died"))
 
 
 class Broken:
@@ -339,11 +341,7 @@ class Broken:
         if snap.state != "broken":
             return None
         sentence = _training(snap, "broken")
-        step = _training(snap, "step")
-        text = sentence if isinstance(sentence, str) else "the run learns nothing"
-        if step is not None:
-            text = f"at step {step}: {text}"
-        return Finding(_since(snap), "broken", text)
+        return Finding(_since(snap), "broken", _at_step(snap, sentence if isinstance(sentence, str) else "the run learns nothing"))
 
 
 class Done:
