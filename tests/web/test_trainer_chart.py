@@ -47,10 +47,10 @@ def composed_log() -> str:
     return "\n".join(lines) + "\n"
 
 
-@pytest.fixture
-def trainer_server(tmp_path: Path) -> Iterator[ChartServer]:
+def recorded(tmp_path: Path, text: str) -> Iterator[ChartServer]:
+    """A dashboard on ``text`` written as a log, once its history import has finished cleanly."""
     log_path = tmp_path / "train.log"
-    log_path.write_text(composed_log())
+    log_path.write_text(text)
     config = Config(log_path=log_path, port=0, config_dir=tmp_path / "config")
     monitor = Monitor(log_path)
     recorder = Recorder(History(tmp_path / "data"), log_path, machine="trainer-test")
@@ -64,6 +64,11 @@ def trainer_server(tmp_path: Path) -> Iterator[ChartServer]:
     assert recorder.history.flush(20)
     yield ChartServer(dashboard, monitor, f"http://127.0.0.1:{started.port}")
     dashboard.stop()
+
+
+@pytest.fixture
+def trainer_server(tmp_path: Path) -> Iterator[ChartServer]:
+    yield from recorded(tmp_path, composed_log())
 
 
 @pytest.fixture
@@ -166,20 +171,7 @@ def llmc_log() -> str:
 
 @pytest.fixture
 def llmc_server(tmp_path: Path) -> Iterator[ChartServer]:
-    log_path = tmp_path / "train.log"
-    log_path.write_text(llmc_log())
-    config = Config(log_path=log_path, port=0, config_dir=tmp_path / "config")
-    monitor = Monitor(log_path)
-    recorder = Recorder(History(tmp_path / "data"), log_path, machine="trainer-test")
-    dashboard = Dashboard(config, monitor, recorder=recorder)
-    started = dashboard.start()
-    assert recorder.progress is not None
-    deadline = time.monotonic() + 120
-    while not recorder.progress.done and time.monotonic() < deadline:
-        time.sleep(0.2)
-    assert recorder.history.flush(20)
-    yield ChartServer(dashboard, monitor, f"http://127.0.0.1:{started.port}")
-    dashboard.stop()
+    yield from recorded(tmp_path, llmc_log())
 
 
 def test_the_learning_rate_is_one_tick_away(llmc_server: ChartServer, desktop_page: Any) -> None:
