@@ -109,14 +109,21 @@ class Hub:
 
     # --- intake ---------------------------------------------------------------
 
-    def take(self, authorization: str | None, body: bytes) -> tuple[int, dict[str, Any]]:
-        """Take one report: (HTTP status, JSON answer). The key is checked before the body is read."""
+    def _reporter(self, authorization: str | None) -> str | tuple[int, dict[str, Any]]:
+        """The machine an ``Authorization`` header's key belongs to, or the 401 answer to give."""
         key = bearer_token(authorization)
         if key is None:
             return 401, {"error": "missing report key (Authorization: Bearer <key from tokwatch hub enroll>)"}
         machine = self.store.machine_for_key(key)
         if machine is None:
             return 401, {"error": "unknown or revoked report key; enrol this machine again on the hub"}
+        return machine
+
+    def take(self, authorization: str | None, body: bytes) -> tuple[int, dict[str, Any]]:
+        """Take one report: (HTTP status, JSON answer). The key is checked before the body is read."""
+        machine = self._reporter(authorization)
+        if not isinstance(machine, str):
+            return machine
         now = self.clock()
         wait = self._spend(machine, now)
         if wait > 0:
@@ -163,12 +170,9 @@ class Hub:
         Minutes older than the chart's 7 days (and a day) or in the future are left out; a minute
         the hub already has stays as it was, so an agent may send the same history again.
         """
-        key = bearer_token(authorization)
-        if key is None:
-            return 401, {"error": "missing report key (Authorization: Bearer <key from --enroll>)"}
-        machine = self.store.machine_for_key(key)
-        if machine is None:
-            return 401, {"error": "unknown or revoked report key; enrol this machine again on the hub"}
+        machine = self._reporter(authorization)
+        if not isinstance(machine, str):
+            return machine
         try:
             batch = parse_history(body)
         except ReportError as e:
