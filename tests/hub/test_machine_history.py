@@ -152,8 +152,10 @@ def test_the_machine_page_charts_the_history_from_before_the_hub(
         page.goto(f"{url}/fleet/{NAME}")
         expect()(page.locator("#status")).to_have_text("L1 · 720k tok/h")
         page.click('[data-span="7d"]')
+        # The 7-day chart, not the 6-hour one still drawn while its fetch is under way (360 minutes).
         page.wait_for_function(
-            "import('/static/machine-chart.js').then((m) => m.inspectMachineChart()[0]?.xs.length > 300)")
+            "import('/static/machine-chart.js').then((m) => m.inspectMachineChart()[0])"
+            f".then((p) => p !== undefined && p.xs.length > 300 && p.x[0] <= {start})")
         plots = page.evaluate("import('/static/machine-chart.js').then((m) => m.inspectMachineChart())")
         rate = plots[0]
         assert rate["unit"] == "tok/h"
