@@ -168,6 +168,7 @@ class _Target:
         self.refused = False  # no plugin understands the URL, or Apprise cannot load
         self.lock = threading.Lock()  # the start's check and the first alert may load it at once
         self.thread: threading.Thread | None = None
+        self.retrying: str | None = None  # a send failed and waits for its next try: shown until it ends
         # Held while a send runs, past its deadline too: one hanging receiver, one thread.
         self.sending = threading.Lock()
 
@@ -228,8 +229,10 @@ class Delivery:
     def status(self) -> DeliveryStatus:
         """The delivery figures, URLs redacted."""
         with self._lock:
+            problems = [self._problem, *(t.retrying for t in self._targets)]
             return DeliveryStatus(
-                tuple(t.label for t in self._targets), self._last_sent_at, self._failures, self._problem
+                tuple(t.label for t in self._targets), self._last_sent_at, self._failures,
+                "; ".join(p for p in problems if p) or None,
             )
 
     # --- the workers -------------------------------------------------------------
@@ -281,22 +284,31 @@ class Delivery:
             self._gave_up(target, message, "not a notification URL Apprise understands")
             return
         reason: str | None = None
-        for delay in (0.0, *self._delays):
+        tries = len(self._delays) + 1
+        for attempt, delay in enumerate((0.0, *self._delays), 1):
             if delay and self._stop.wait(delay):
                 return
             reason = send_once(target.url, message, target.plugin, target.sending)
             if reason is None:
                 with self._lock:
                     self._last_sent_at = self._clock()
+                    target.retrying = None
                 return
             log.info("alert %r to %s not delivered: %s", message.title, target.label, reason)
-        self._gave_up(target, message, f"{reason} ({len(self._delays) + 1} tries)")
+            if attempt < tries:  # said at once, not only when the last try is over minutes later
+                now = self._clock()
+                with self._lock:
+                    target.retrying = (f"{target.label}: not delivered at {clock_time(now, now)}: {reason}; "
+                                       f"trying again in {_delay_words(self._delays[attempt - 1])} "
+                                       f"(try {attempt} of {tries})")
+        self._gave_up(target, message, f"{reason} ({tries} tries)")
 
     def _gave_up(self, target: _Target, message: Message, reason: str) -> None:
         now = self._clock()
         with self._lock:
             self._failures += 1
             count = self._failures
+            target.retrying = None
         word = "alert" if count == 1 else "alerts"
         self._note(f"{count} {word} not delivered; last: {target.label} at {clock_time(now, now)}: {reason}")
         log.warning("alert %r to %s dropped: %s", message.title, target.label, reason)
@@ -304,6 +316,10 @@ class Delivery:
     def _note(self, problem: str) -> None:
         with self._lock:
             self._problem = problem
+
+
+def _delay_words(seconds: float) -> str:
+    return f"{seconds:g} s" if seconds < 60 else f"{seconds / 60:g} min"
 
 
 def try_each(urls: Sequence[str], message: Message) -> list[tuple[str, str | None]]:

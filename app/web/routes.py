@@ -160,7 +160,7 @@ def healthz() -> Response:
     body["problems"] = problems = thread_problems()
     fleet = current_app.extensions.get("tokwatch.hub")  # app.web.hub.STATE_KEY, when this is a hub
     if fleet is not None:
-        body["hub"] = {"problem": fleet.hub.problem}
+        body["hub"] = {"problem": fleet.hub.problem, "alerts_problem": fleet.hub.alerts_problem}
         problems = problems + ([fleet.hub.problem] if fleet.hub.problem else [])
     if problems:
         body["status"] = "degraded"

@@ -116,6 +116,28 @@ def test_a_channel_that_recovers_on_a_retry_delivers(receiver: Receiver) -> None
         delivery.stop()
 
 
+def test_a_failed_try_is_a_problem_at_once_and_clears_when_a_retry_gets_through(receiver: Receiver) -> None:
+    receiver.fail_first = 1
+    secret_url = receiver.json_url("/hook/S3cretToken42")
+    delivery = Delivery([secret_url], retry_delays_seconds=(1.5,))
+    delivery.start()
+    try:
+        delivery.submit(message())
+        receiver.wait_for(1)
+        wait_until(lambda: delivery.status().problem is not None)
+        problem = delivery.status().problem or ""
+        # Told while the retry waits, not minutes later when the last try is over; the URL stays hidden.
+        assert problem.startswith("#1 json://…: not delivered at "), problem
+        assert problem.endswith("; trying again in 1.5 s (try 1 of 2)"), problem
+        assert "500" in problem and "S3cretToken42" not in problem and str(receiver.port) not in problem
+        assert delivery.status().failures == 0
+        receiver.wait_for(2)
+        wait_until(lambda: delivery.status().last_sent_at is not None)
+        assert delivery.status().problem is None and delivery.status().failures == 0
+    finally:
+        delivery.stop()
+
+
 def test_a_hanging_channel_never_blocks_the_caller_nor_the_other_channel(receiver: Receiver) -> None:
     hanging = Receiver("hang")
     try:

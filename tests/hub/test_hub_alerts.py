@@ -151,12 +151,15 @@ def test_the_hubs_own_alerts_failing_to_get_out_show_on_the_fleet_page(
         assert [r.json["title"] for r in tries] == ["rig-a: offline"] * 3
         problem = page.locator("#alerts-problem")
         expect(problem).to_be_visible(timeout=10_000)  # pushed: the page was not reloaded
+        expect(problem).to_contain_text("alert not delivered", timeout=10_000)  # the retries are over
         text = problem.inner_text()
         assert text.startswith("1 alert not delivered; last: #1 json://… at "), text
         assert text.endswith("(3 tries)"), text
         assert "secret-hook" not in text and str(failing.port) not in text
         with urllib.request.urlopen(f"{running.http_url}/api/fleet", timeout=5) as response:
             assert json.load(response)["alerts_problem"] == text
+        with urllib.request.urlopen(f"{running.http_url}/healthz", timeout=5) as response:
+            assert json.load(response)["hub"]["alerts_problem"] == text  # for a script watching the hub
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "fleet-alerts-problem-phone-light.png"), full_page=True)
