@@ -134,7 +134,7 @@ def _single_file_seconds(workdir: Path, week: _Week) -> tuple[float, int | None]
 def _parse_only_seconds(folder: Path) -> float:
     """The reference: the same files through the parser and tracker alone, no snapshots, no store."""
     from app.ingest.formats import create_parser
-    from app.live.monitor import tracker_for
+    from app.stats.kinds import tracker_for
     from app.record.backfill import files_to_import, read_lines
 
     t0 = time.perf_counter()
