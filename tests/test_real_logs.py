@@ -90,9 +90,10 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # mmcv's lines: the loss explodes 0.6 → 2.3e5 → 1.8e10 while finite; ``time: 0.798`` per iteration
     ("broken-generic-mmdetection-issue1742-loss-explodes.log", T0, "end", "step 3300/3681 · diverged", "diverged",
      {"loss": 17610679897.6990, "step_seconds": 0.798, "eta_seconds": None}),
-    # ``Time=07:29:43`` is the time of day: no step duration
-    ("generic-torch-xla-pr6026-four-devices-unordered.log", T0, T0, "step 340 · no timing", "measuring",
-     {"step": 340, "total_steps": None, "loss": 0.00722, "step_seconds": None, "eta_seconds": None}),
+    # ``Time=07:29:43`` is the time of day: it dates the line (20 steps in 1 s, 2 s, 1 s: 0.05 s a step, the
+    # median), and is no step duration
+    ("generic-torch-xla-pr6026-four-devices-unordered.log", local(2023, 11, 24, 7, 29, 50), "end", "step 340 · …",
+     "measuring", {"step": 340, "total_steps": None, "loss": 0.00722, "step_seconds": 0.05, "eta_seconds": None}),
     # mmengine's ``time: 2.8906`` per iteration; grad norm nan at two logs (a warning, not broken)
     ("generic-mmengine-xtuner-issue187-gradnorm-nan-loss-finite.log", T0, T0, "step 250/735 · …", "measuring",
      {"step": 250, "total_steps": 735, "loss": 2.4566, "step_seconds": 2.8906, "broken": None}),
@@ -478,6 +479,33 @@ def test_a_step_line_without_mfu_is_timed_by_its_prefixes(tmp_path: Path) -> Non
     now = monitor.last_event_at()
     assert isinstance(now, float)
     assert snap(monitor, now)["training"]["step_seconds"] == pytest.approx(1.482 / 5, abs=0.002)
+
+
+def test_a_clock_printed_in_the_step_line_dates_it(tmp_path: Path) -> None:
+    """torch-xla's ``Time=07:29:43`` (no prefix, no date): the line is at 07:29:43 of the day the log was written."""
+    monitor = cold(tmp_path, "generic-torch-xla-pr6026-four-devices-unordered.log", local(2023, 11, 24, 7, 30, 0))
+    assert monitor.last_event_at() == local(2023, 11, 24, 7, 29, 43)
+
+
+@pytest.mark.parametrize(("lines", "last_at"), [
+    # a bracketed time of day, each line 10 steps after the last, 25 s later: 2.5 s a step
+    (["epoch 1 iter 100 loss 2.50 [23:59:10]", "epoch 1 iter 110 loss 2.45 [23:59:35]",
+      "epoch 1 iter 120 loss 2.40 [00:00:00]", "epoch 1 iter 130 loss 2.35 [00:00:25]"], local(2024, 5, 2, 0, 0, 25)),
+    # a date and time named ``time``, after a step time of its own never read as one (``elapsed time``)
+    (["step 100 | loss 2.50 | elapsed time: 00:01:00 | time: 2024-05-01 12:00:00",
+      "step 110 | loss 2.45 | elapsed time: 00:01:25 | time: 2024-05-01 12:00:25",
+      "step 120 | loss 2.40 | elapsed time: 00:01:50 | time: 2024-05-01 12:00:50"], local(2024, 5, 1, 12, 0, 50)),
+])  # fmt: skip
+def test_a_wall_clock_in_a_composed_step_line_places_it(tmp_path: Path, lines: list[str], last_at: float) -> None:
+    """Read an hour after the last line: it is placed by its own clock (across midnight too), 2.5 s a step."""
+    log = tmp_path / "train.log"
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    written = local(2024, 5, 2, 0, 30, 0)
+    os.utime(log, (written, written))
+    monitor = Monitor(log, clock=lambda: written)
+    monitor.backlog(read_backwards(log))
+    assert monitor.last_event_at() == last_at
+    assert snap(monitor, last_at)["training"]["step_seconds"] == pytest.approx(2.5)
 
 
 def test_a_prefix_dates_the_divergence(tmp_path: Path) -> None:
