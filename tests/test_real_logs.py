@@ -508,6 +508,27 @@ def test_a_wall_clock_in_a_composed_step_line_places_it(tmp_path: Path, lines: l
     assert snap(monitor, last_at)["training"]["step_seconds"] == pytest.approx(2.5)
 
 
+def test_a_sparse_log_s_first_step_line_waits_for_the_steps_it_prints_between_lines(tmp_path: Path) -> None:
+    """mmcv #1742 printed every 50 iterations of 0.924 s (46 s a line): after its first line alone (step 3150,
+    a multiple of 50) the limit is 6 × 50 × 0.924 s = 277.2 s, not the 90 s floor (6 × 0.924 s is 5.5 s)."""
+    name = "broken-generic-mmdetection-issue1742-loss-explodes.log"
+    lines = body(name)
+    first = next(i for i, text in enumerate(lines) if "Epoch [" in text and "loss" in text)
+    log = tmp_path / name
+    log.write_text("\n".join(lines[: first + 1]) + "\n", encoding="utf-8")
+    at = local(2019, 12, 3, 13, 36, 58.567)  # its prefix's time
+    os.utime(log, (at, at))
+    monitor = Monitor(log, clock=lambda: at)
+    monitor.backlog(read_backwards(log))
+    waiting = snap(monitor, at + 120)
+    assert (waiting["status_line"], waiting["state"]) == ("step 3150/3681 · …", "measuring")
+    assert "Stall limit 4 min until a second step line: step 3150 suggests a line every 50 steps of 924 ms" in (
+        waiting["details"]
+    )
+    assert snap(monitor, at + 276)["state"] == "measuring"
+    assert snap(monitor, at + 278)["state"] == "stalled"
+
+
 def test_a_prefix_dates_the_divergence(tmp_path: Path) -> None:
     """nanoGPT #215: the loss went nan at iter 3010, whose line the prefix dates 09:32:52."""
     monitor = cold(tmp_path, "nanogpt-issue215-timestamped-nan.log")
