@@ -340,7 +340,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # The last epoch's bar full (2/2 on 4 ranks) is not the end: llama-recipes evaluates and sums up after it.
     # The step is the bar's 2/2, as for the other llama-recipes logs (its description's "step 1/2 completed"
     # counts batches from 0).
-    ("generic-llama-recipes-llama-cookbook-issue408-fsdp-4-ranks.log", T0, T0, "step 2/2 · …", "measuring",
+    ("generic-llama-recipes-llama-cookbook-issue408-fsdp-4-ranks.log", T0, T0, "step 2/2 · finishing", "measuring",
      {"step": 2, "total_steps": 2, "loss": 1.736147165298462, "step_seconds": 34.89, "trainer_eta_seconds": 0,
       "finished": False, "data": epoch(1)}),
     # The last record reaches the total with a null loss: done, the last real loss kept; clocks in days.
@@ -527,6 +527,49 @@ def test_a_sparse_log_s_first_step_line_waits_for_the_steps_it_prints_between_li
     )
     assert snap(monitor, at + 276)["state"] == "measuring"
     assert snap(monitor, at + 278)["state"] == "stalled"
+
+
+def test_a_last_epoch_s_full_bar_without_the_end_line_is_finishing_for_as_long_as_the_epoch_took(
+    tmp_path: Path,
+) -> None:
+    """llama-recipes' 3-epoch run cut after its last bar (388/388 in 3:33:37) and the memory lines after it,
+    before its evaluation, PEFT save and ``Key:`` results: finishing, not done, not stalled (its lines
+    are hours apart: the wait allowed is 6 × that, longer than the epoch)."""
+    name = "generic-llama-recipes-hpcaub-userguide-file-octopus-llm-rst-done.log"
+    lines = body(name)
+    cut = next(i for i, text in enumerate(lines) if "evaluating Epoch" in text and i > 30)
+    log = tmp_path / name
+    log.write_text("\n".join(lines[:cut]) + "\n", encoding="utf-8")
+    os.utime(log, (T0, T0))
+    monitor = Monitor(log, clock=lambda: T0)
+    monitor.backlog(read_backwards(log))
+    for after in (0, 2 * 3600):
+        data = snap(monitor, T0 + after)
+        assert (data["status_line"], data["state"]) == ("step 388/388 · finishing", "training"), after
+        assert data["training"]["paused"] == "finishing" and not data["training"]["finished"]
+        assert any(line.startswith("Finishing: the last epoch's steps are done") for line in data["details"])
+
+
+@pytest.mark.parametrize(("bars", "allowed"), [
+    # 500 steps in 20 min, the last line 3 s after the one before (limit: the 90 s floor): an hour's wait
+    (["Train epoch 3/3:  99%|█████████▉| 499/500 [19:57<00:02, 2.40s/it, loss=0.815]",
+      "Train epoch 3/3: 100%|██████████| 500/500 [20:00<00:00, 2.40s/it, loss=0.812]"], 3600),
+    # 500 steps in 1 h 30 min, the last line 11 s after the one before: the epoch's own time, 5400 s
+    (["Train epoch 3/3: 100%|█████████▉| 499/500 [1:29:49<00:10, 10.80s/it, loss=0.815]",
+      "Train epoch 3/3: 100%|██████████| 500/500 [1:30:00<00:00, 10.80s/it, loss=0.812]"], 5400),
+])  # fmt: skip
+def test_a_composed_last_epoch_bar_reads_finishing_until_its_end_line(
+    tmp_path: Path, bars: list[str], allowed: int
+) -> None:
+    log = tmp_path / "train.log"
+    log.write_text("\n".join(bars) + "\n", encoding="utf-8")
+    os.utime(log, (T0, T0))
+    monitor = Monitor(log, clock=lambda: T0)
+    monitor.backlog(read_backwards(log))
+    assert snap(monitor, T0 + allowed - 1)["status_line"] == "step 500/500 · finishing"
+    assert snap(monitor, T0 + allowed + 1)["state"] == "stalled"
+    monitor.lines(["Key: avg_train_loss, Value: 0.8"])
+    assert snap(monitor, T0 + allowed + 1)["status_line"] == "done · step 500/500"
 
 
 def test_a_prefix_dates_the_divergence(tmp_path: Path) -> None:

@@ -7,7 +7,8 @@ dozens at once), not before twice the usual gap between bursts either. Before a 
 step (warm-up, compilation), after the trainer's end summary, while it evaluates, checkpoints
 or all-reduces (an announced pause, an evaluation line after the last step, or the next step is
 due an evaluation by the cadence seen so far, or is the last one) it is not a stall, up to an
-hour.
+hour; after the last epoch's full bar (the trainer's end line not printed yet) it is finishing,
+up to an hour or the epoch's own elapsed time, whichever is longer.
 """
 
 from __future__ import annotations
@@ -57,14 +58,29 @@ def stall(stage: Stage, now: float, arrival_gaps: Sequence[float], restarting: b
         limit = max(limit, BURST_FACTOR * statistics.median(arrival_gaps))
     done = finished(stage)
     pause = stage.pause if not done else None  # (an evaluation after the trainer's end is no pause)
+    wind_down = finishing(stage)
+    if wind_down:
+        pause = "finishing"
     if pause is None and since > limit and not done:
         # Only once the wait is longer than a step's: then say why it is not a stall.
         expected = expected_pause(stage)
         pause = f"{expected} due" if expected is not None else None
     allowed = max(limit, PAUSE_LIMIT_SECONDS) if pause is not None else limit
+    if wind_down:
+        # Evaluating the validation set (forward passes, most often fewer batches) takes less than
+        # the epoch of training did: its bar's elapsed clock bounds the wait too.
+        allowed = max(allowed, finite(stage.latest.elapsed_seconds) or 0.0)
     # A finished run waits for nothing; a diverged one says so rather than that it stalled.
     stalled = not done and not diverged(stage) and not restarting and since > allowed
     return Stall(stalled, since, limit, pause, allowed, first_line)
+
+
+def finishing(stage: Stage) -> bool:
+    """The last epoch's bar is full and the trainer has not printed its end yet: it evaluates,
+    saves and sums up before it does (llama-recipes prints ``Key: avg_train_loss, …`` last)."""
+    latest = stage.latest
+    full = latest.total_steps is not None and latest.step >= latest.total_steps
+    return full and not latest.ends_at_total and not finished(stage)
 
 
 def printed_stride(step: int) -> int | None:
