@@ -572,6 +572,41 @@ def test_a_composed_last_epoch_bar_reads_finishing_until_its_end_line(
     assert snap(monitor, T0 + allowed + 1)["status_line"] == "done · step 500/500"
 
 
+@pytest.mark.parametrize(("name", "keep", "evals"), [
+    ("nanochat-rtx4070-core-then-steps-with-epoch-eta.log", 22, {"core": {"value": 0.0804, "step": 20000}}),
+    ("crash-nanochat-rtx4070-core-eval-oom-glued-traceback.log", 11, {"val_bpb": {"value": 1.122942, "step": 20000}}),
+])  # fmt: skip
+def test_nanochat_s_evaluations_read_by_the_generic_reader(
+    tmp_path: Path, name: str, keep: int, evals: dict[str, Any]
+) -> None:
+    """nanochat's step lines cut at 90 columns (a terminal's capture) lose its ``total time`` field: the
+    generic reader takes the excerpt, and still reads ``CORE metric`` / ``Validation bpb`` as evaluations."""
+    log = tmp_path / "cut.log"
+    log.write_text("\n".join(text[:90] for text in body(name)[:keep]) + "\n", encoding="utf-8")
+    os.utime(log, (T0, T0))
+    monitor = Monitor(log, clock=lambda: T0)
+    monitor.backlog(read_backwards(log))
+    data = snap(monitor, T0)
+    assert data["format"] == "generic" and data["source"]["bad_lines"] == 0
+    assert data["training"]["eval"] == evals
+
+
+def test_bpb_and_core_figures_in_another_trainer_s_words_are_evaluations(tmp_path: Path) -> None:
+    lines = ["iter 490 loss=2.3301 dt=120ms", "iter 500 loss=2.3100 dt=121ms",
+             "eval @ iter 500: val bpb 1.0512, train bpb 1.0133", "core metric: 0.2105", "iter 510 loss=2.3000 dt=119ms"]
+    log = tmp_path / "train.log"
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    os.utime(log, (T0, T0))
+    monitor = Monitor(log, clock=lambda: T0)
+    monitor.backlog(read_backwards(log))
+    data = snap(monitor, T0)
+    assert (data["format"], data["status_line"]) == ("generic", "step 510 · …")
+    # the CORE line names no step: the run's step when it was printed (500)
+    assert data["training"]["eval"] == {"val_bpb": {"value": 1.0512, "step": 500},
+                                        "train_bpb": {"value": 1.0133, "step": 500},
+                                        "core": {"value": 0.2105, "step": 500}}
+
+
 def test_a_prefix_dates_the_divergence(tmp_path: Path) -> None:
     """nanoGPT #215: the loss went nan at iter 3010, whose line the prefix dates 09:32:52."""
     monitor = cold(tmp_path, "nanogpt-issue215-timestamped-nan.log")

@@ -567,8 +567,15 @@ def _step_seconds(got: dict[Field, Reading]) -> float | None:
     return None
 
 
+# Evaluation figures named as their own trainer's parser names them (nanochat.py's ``eval_name``).
+_EVAL_LABELS = {"validation bpb": "val_bpb", "val bpb": "val_bpb", "train bpb": "train_bpb", "core metric": "core",
+                "chatcore metric": "chatcore"}  # fmt: skip
+
+
 def _eval_label(name: str) -> str:
     """``val: 1.05``, ``Val loss``, ``validation lm loss`` → ``val_loss``; ``test lm loss`` → ``test_loss``."""
+    if name in _EVAL_LABELS:
+        return _EVAL_LABELS[name]
     first = name.split(" ", 1)[0]
     if first in ("val", "valid", "validation"):
         return "val_loss"
