@@ -120,8 +120,8 @@ def fast_every_1000(step: int) -> str:
     # step 1000: a line every 1000 steps of 25 ms (25 s), limit 6 × 25 s = 150 s
     (1000, 150.0, "Stall limit 2 min until a second step line: step 1000 suggests a line every 1000 steps of 25 ms"),
     # step 0 names no stride: the first line's floor, 10 min
-    (0, 600.0, "Stall limit 10 min until a second step line: step 0 does not say how many steps of 25 ms the log "
-               "prints between lines"),
+    (0, 600.0, ("Stall limit 10 min until a second step line: step 0 does not say how many steps of 25 ms the log "
+                "prints between lines")),
 ])  # fmt: skip
 def test_before_a_second_line_the_stall_limit_counts_the_steps_a_line_may_cover(step: int, limit: float, why: str) -> None:
     """A fast step printed every N steps: 6 × 25 ms would stall it at the 90 s floor before its next line."""

@@ -180,7 +180,7 @@ class GenericParser(PrefixDated):
             before = s[: m.start()].rstrip()
             if m.group(0)[0].isalpha() and before[-1:].isalpha():
                 continue  # the end of a longer name (``elapsed time: 00:12:01``): another clock
-            groups = [g for g in (m.groups()[i : i + 8] for i in (0, 8, 16)) if g[3] is not None][0]
+            groups = next(g for g in (m.groups()[i : i + 8] for i in (0, 8, 16)) if g[3] is not None)
             year, month, day, hour, minute, second, fraction, zone = groups
             if year is not None:
                 stamp = f"{year}-{month}-{day} {hour}:{minute}:{second}" + (f".{fraction}" if fraction else "")

@@ -75,10 +75,10 @@ def details(
     elif stall.pause is not None and stall.since is not None and not diverged(stage):
         lines.append(f"Paused: {stall.pause} ({text.duration(stall.since)} since the last step)")
     elif stall.first_line is not None and stall.limit is not None and not finished(stage):
-        step, stride = stall.first_line
+        first_step, stride = stall.first_line
         per_step = seconds_text(latest.step_seconds or 0.0)
-        why = (f"step {step} suggests a line every {stride} steps of {per_step}" if stride is not None
-               else f"step {step} does not say how many steps of {per_step} the log prints between lines")
+        why = (f"step {first_step} suggests a line every {stride} steps of {per_step}" if stride is not None
+               else f"step {first_step} does not say how many steps of {per_step} the log prints between lines")
         lines.append(f"Stall limit {text.duration(stall.limit)} until a second step line: {why}")
     lines.append(stage_line(stage))
     if stage.loss is not None:
