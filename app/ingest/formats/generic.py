@@ -88,6 +88,7 @@ _LINE_CLOCK = re.compile(
     rf"|\[{_WHEN}\]"
     r"|(?<![\d/-])(\d{4})-(\d\d)-(\d\d)[ T]([01]\d|2[0-3]):([0-5]\d):([0-5]\d)(?:[.,](\d{1,9}))?(Z|[+-]\d\d:?\d\d)?(?![\d:])"
 )
+_HMS = re.compile(r"\d:[0-5]\d:[0-5]\d")  # a clock at all: the cheap test first
 # Keys a JSON-lines record gives its own time under.
 _TIME_KEYS = ("timestamp", "_timestamp", "time", "datetime", "date", "ts", "wall_time", "walltime")
 _FIGURES = (Field.LOSS, Field.LR, Field.STEP_TIME, Field.ITS, Field.TOKENS_PER_SECOND,
@@ -174,7 +175,7 @@ class GenericParser(PrefixDated):
 
     def _clock_in(self, s: str) -> float | None:
         """The wall clock a step line prints in itself (see ``_LINE_CLOCK``), in unix seconds."""
-        if ":" not in s:
+        if ":" not in s or _HMS.search(s) is None:
             return None
         for m in _LINE_CLOCK.finditer(s):
             before = s[: m.start()].rstrip()
