@@ -567,7 +567,10 @@ def test_a_composed_last_epoch_bar_reads_finishing_until_its_end_line(
     monitor = Monitor(log, clock=lambda: T0)
     monitor.backlog(read_backwards(log))
     assert snap(monitor, T0 + allowed - 1)["status_line"] == "step 500/500 · finishing"
-    assert snap(monitor, T0 + allowed + 1)["state"] == "stalled"
+    stalled = snap(monitor, T0 + allowed + 1)
+    assert stalled["state"] == "stalled"
+    said = f"1 h {allowed // 60 - 60:02d} min"  # 1 h 00 min, 1 h 30 min
+    assert f"Stalled: no step for {said} (limit {said})" in stalled["details"]
     monitor.lines(["Key: avg_train_loss, Value: 0.8"])
     assert snap(monitor, T0 + allowed + 1)["status_line"] == "done · step 500/500"
 

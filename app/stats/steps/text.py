@@ -65,7 +65,9 @@ def details(
     elif finished(stage):
         lines.append(f"Finished: reached its last step ({position(latest)})")
     elif stall.stalled and stall.since is not None and stall.limit is not None:
-        lines.append(f"Stalled: no step for {text.duration(stall.since)} (limit {text.duration(stall.limit)})")
+        # After the last epoch's bar the wait allowed for its evaluation and save is the limit.
+        limit = stall.allowed if stall.pause == "finishing" and stall.allowed is not None else stall.limit
+        lines.append(f"Stalled: no step for {text.duration(stall.since)} (limit {text.duration(limit)})")
     elif stall.pause == "finishing" and stall.since is not None and stall.allowed is not None:
         lines.append(
             "Finishing: the last epoch's steps are done, the trainer's end line not printed yet (it evaluates, "
