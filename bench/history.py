@@ -134,8 +134,8 @@ def _single_file_seconds(workdir: Path, week: _Week) -> tuple[float, int | None]
 def _parse_only_seconds(folder: Path) -> float:
     """The reference: the same files through the parser and tracker alone, no snapshots, no store."""
     from app.ingest.formats import create_parser
-    from app.stats.kinds import tracker_for
     from app.record.backfill import files_to_import, read_lines
+    from app.stats.kinds import tracker_for
 
     t0 = time.perf_counter()
     for path in files_to_import(folder, time.time()):
