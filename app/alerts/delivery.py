@@ -214,9 +214,9 @@ class Delivery:
         for target in self._targets:
             with contextlib.suppress(queue.Full):  # full: the worker is busy and sees the stop next
                 target.queue.put_nowait(None)  # wakes a worker asleep on its empty queue
-        for target in self._targets:
-            if target.thread is not None:
-                target.thread.join(JOIN_SECONDS)
+        for thread in [self._checker, *(target.thread for target in self._targets)]:
+            if thread is not None:
+                thread.join(JOIN_SECONDS)
 
     def submit(self, message: Message) -> None:
         """Queue ``message`` for every URL; a full queue drops it, counted."""
@@ -242,7 +242,9 @@ class Delivery:
         for target in self._targets:
             if self._stop.is_set():
                 return
-            found = check_in_child(target.url)
+            found = check_in_child(target.url, self._stop)
+            if self._stop.is_set():
+                return
             if found is None:  # no child could run: check here
                 self._load(target)
             elif found != OK:

@@ -20,6 +20,8 @@ import logging
 import re
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +32,7 @@ _QUOTED = re.compile(r"\"([^\"]*)\"|'([^']*)'")
 CHECK_MODULE = __spec__.name if __spec__ is not None else __name__
 PACKAGE_PARENT = Path(__file__).resolve().parents[2]
 CHECK_SECONDS = 60.0
+STOP_LOOK_SECONDS = 0.1  # how often a check waiting on its child looks for a stop
 OK, UNKNOWN = "ok", "unknown"  # the child's verdicts; or "error: <exception type>"
 
 
@@ -82,19 +85,38 @@ def verdict(url: str) -> str:
         return f"error: {type(e).__name__}"
 
 
-def check_in_child(url: str) -> str | None:
-    """:func:`verdict` on ``url``, from a child process; None when no child could give one.
+def check_in_child(url: str, stop: threading.Event | None = None) -> str | None:
+    """:func:`verdict` on ``url``, from a child process; None when no child could give one, or
+    when ``stop`` is set first (the child is ended: a server stopping does not wait for it).
 
     The URL goes through the child's stdin, never its command line (which others may list).
     """
     try:
-        done = subprocess.run([sys.executable, "-m", CHECK_MODULE], input=url, cwd=PACKAGE_PARENT, text=True,
-                              encoding="utf-8", stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                              timeout=CHECK_SECONDS, check=False)
+        child = subprocess.Popen([sys.executable, "-m", CHECK_MODULE], cwd=PACKAGE_PARENT, text=True,
+                                 encoding="utf-8", stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                 stderr=subprocess.DEVNULL)
     except (OSError, subprocess.SubprocessError):
         return None
-    answer = done.stdout.strip()
-    if done.returncode != 0 or not (answer in (OK, UNKNOWN) or answer.startswith("error: ")):
+    with child:
+        assert child.stdin is not None and child.stdout is not None
+        try:
+            child.stdin.write(url)
+            child.stdin.close()
+        except OSError:  # the child ended before reading: no verdict
+            child.kill()
+            return None
+        deadline = time.monotonic() + CHECK_SECONDS
+        while True:
+            try:
+                child.wait(timeout=STOP_LOOK_SECONDS)
+                break
+            except subprocess.TimeoutExpired:
+                if (stop is not None and stop.is_set()) or time.monotonic() > deadline:
+                    child.kill()
+                    child.wait()
+                    return None
+        answer = child.stdout.read().strip()
+    if child.returncode != 0 or not (answer in (OK, UNKNOWN) or answer.startswith("error: ")):
         return None
     return answer
 
