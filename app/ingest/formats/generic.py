@@ -64,6 +64,9 @@ _PROGRESS = re.compile(r"\[\s*(\d{1,12})/(\d{1,12})\s*\((\d{1,3})%\)\]")
 # mmengine / mmcv: ``Epoch(train) [1][ 50/500]``, ``Epoch [1][50/1000]``, and torchvision's and
 # DETR's MetricLogger ``Epoch: [0]  [1330/3696]``: the epoch, then the iteration in it.
 _EPOCH_ITER = re.compile(r"(?i)\bepoch(?:\(\w{1,10}\))?:?\s*\[\s*(\d{1,9})\s*\]\s*\[\s*(\d{1,12})\s*/\s*(\d{1,12})\s*\]")
+# fairseq's progress line ``| epoch 011  3000 / 8223 loss=0.75 (1.35), wps=963, …`` (``| epoch 001:
+# 100 / 8223`` later): the epoch, then the update in it, with no name of its own.
+_EPOCH_POSITION = re.compile(r"(?i)\bepoch:?\s*(\d{1,9}):?\s+(\d{1,12})\s*/\s*(\d{1,12})(?![\d/.])")
 # Their ``time: 0.798`` (``data_time:`` is the loader's share of it).
 _ITER_BASED = re.compile(r"\bIter\(\w{1,10}\)\s*\[")  # mmengine's iteration-based loop
 _ITERATION_TIME = re.compile(rf"(?<![\w])time:\s+({NUM})(?=[,\s]|$)")
@@ -79,6 +82,8 @@ _CHECKPOINT = re.compile(
     r"(?i)\b(?:sav(?:e|ed|ing)|wrote|writing)\b[^|]{0,40}?\b(?:checkpoint|model|weights|adapter)"
 )
 # Keys a JSON-lines record gives its own time under.
+# The name of a position counted within its epoch (fairseq's ``epoch 011  3000 / 8223``).
+EPOCH_POSITION = "position in epoch"
 _TIME_KEYS = ("timestamp", "_timestamp", "time", "datetime", "date", "ts", "wall_time", "walltime")
 _FIGURES = (Field.LOSS, Field.LR, Field.STEP_TIME, Field.ITS, Field.TOKENS_PER_SECOND,
             Field.TOKENS_PER_SECOND_DEVICE, Field.GRAD_NORM)  # fmt: skip
@@ -221,6 +226,10 @@ class GenericParser(PrefixDated):
             if nested is not None:
                 readings.append(Reading(Field.STEP, "position", float(nested.group(2)), int(nested.group(3))))
                 _iteration_time(s, readings)
+        elif lossy and "/" in s and not any(r.field is Field.STEP for r in readings):
+            in_epoch = _EPOCH_POSITION.search(s)
+            if in_epoch is not None:
+                readings.append(Reading(Field.STEP, EPOCH_POSITION, float(in_epoch.group(2)), int(in_epoch.group(3))))
         if "Iter(" in s[:40] and _ITER_BASED.search(s[:40]):
             _iteration_time(s, readings)
         if not any(r.field is Field.STEP_TIME for r in readings):
@@ -368,7 +377,7 @@ class GenericParser(PrefixDated):
         # A bar that names its epoch counts that epoch's batches: full, it is not the run's end,
         # which the trainer's end line says (llama-recipes evaluates and sums up after its last
         # epoch; Lightning says ``Trainer.fit`` stopped).
-        ends_at_total = bar is None or epoch is None
+        ends_at_total = (bar is None or epoch is None) and (step_reading is None or step_reading.name != EPOCH_POSITION)
         if bar is not None:
             step = bar.step
             total = bar.total
@@ -389,6 +398,8 @@ class GenericParser(PrefixDated):
             step = int(step_reading.value)
             if step_reading.total is not None:
                 total = step_reading.total
+                if step_reading.name == EPOCH_POSITION and step >= total:
+                    total, full_epoch = None, True  # as a full epoch's bar: the next epoch follows
             if step_seconds is not None and Field.STEP_TIME in got:
                 # ``iter time`` is one iteration's; a step is several, when the counters say how many.
                 iters = _iterations_per_step(readings, step)

@@ -234,7 +234,14 @@ class StepProgress:
 
     def _new_stage(self, event: TrainStep, t: float | None) -> Stage:
         self._evaluated = None
+        previous = self._stage
         stage = Stage(name=event.stage, latest=event, step_time=t, began_at=t)
+        if (previous is not None and not event.ends_at_total and event.epoch is not None
+                and previous.epoch is not None and event.epoch > previous.epoch):
+            # A new epoch's count of batches, not a restart: the last epoch's evaluation still stands
+            # (its step was the last epoch's count, not this one's).
+            stage.evals = {name: (value, None) for name, (value, _) in previous.evals.items()}
+            stage.eval_diverged = dict(previous.eval_diverged)
         # Evaluations printed before a stage's first step (step 0's validation) are its own.
         for name, (value, step) in self._pending_evals.items():
             stage.take_eval(name, value, step, t)
