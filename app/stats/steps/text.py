@@ -39,9 +39,10 @@ def details(
     latest = stage.latest
     unit = "logged steps" if latest.logged else "steps"
     if m.tokens_per_hour is not None and m.steps_per_hour is not None:
+        over = ("from the trainer's own time per step" if m.paced
+                else f"over {text.minutes(m.observed_seconds)} min")
         lines.append(
-            f"{text.compact(m.tokens_per_hour)} tok/h{per_gpu} · {text.compact(m.steps_per_hour)} {unit}/h"
-            f" (over {text.minutes(m.observed_seconds)} min)"
+            f"{text.compact(m.tokens_per_hour)} tok/h{per_gpu} · {text.compact(m.steps_per_hour)} {unit}/h ({over})"
         )
     elif m.steps_per_hour is not None:
         over = ("from the trainer's own time per step" if m.paced
