@@ -119,6 +119,15 @@ CRASHES: list[tuple[str, list[str], str | None]] = [
     ("a signal handler that saves and goes on",
      ["Epoch 3: 12%|█▏   | 120/1000 [02:00<14:40, 1.00it/s]", "got signal: 10, saving a checkpoint and continuing"],
      None),
+    # Lightning caught the user's Ctrl-C and stops: a UserWarning up to 2.0 (with the warnings module's
+    # echo of its source line), an info line after
+    ("Lightning's interrupt, as a UserWarning",
+     body("generic-lightning-delve-s18-file-readme-keyboardinterrupt-epoch19.log")[-2:],
+     "Detected KeyboardInterrupt, attempting graceful shutdown..."),
+    ("Lightning's interrupt, as info",
+     ["Epoch 7:  38%|███▊      | 163/430 [00:41<01:07,  3.96it/s, v_num=2, train_loss=0.412]",
+      "Detected KeyboardInterrupt, attempting graceful shutdown ..."],
+     "Detected KeyboardInterrupt, attempting graceful shutdown ..."),
     ("the kernel's OOM killer", ["[ 8812.443] Out of memory: Killed process 9921 (python) total-vm:88GB"],
      "Out of memory: Killed process 9921 (python) total-vm:88GB"),
     # not crashes
@@ -151,6 +160,7 @@ KILLED = [
     (["slurmstepd: error: *** JOB 4242 ON gpu-17 CANCELLED AT 2024-03-02T11:00:12 DUE TO TIME LIMIT ***"], True),
     (["W0302 10:59:58.120000 881 api.py:704] Received 1 death signal, shutting down workers"], True),
     (["Traceback (most recent call last):", '  File "t.py", line 1, in <module>', "KeyboardInterrupt"], True),
+    (["Detected KeyboardInterrupt, attempting graceful shutdown ..."], True),
     (["Segmentation fault (core dumped)"], False),
     (["Traceback (most recent call last):", '  File "t.py", line 1, in <module>', "ValueError: bad batch"], False),
 ]
