@@ -59,9 +59,10 @@ from .timing import covered_steps, line_seconds, placed_times
 
 # Detail lines a crashed run no longer shows: its warm-up, timing, stall, pause, ETA, the wait for
 # a first step, and the end summary (said instead as how far training got).
-_NOT_AFTER_A_CRASH = ("measuring", "no timing", "Stalled:", "Paused:", "ETA ", "waiting for the first", "Finished:")
+_NOT_AFTER_A_CRASH = ("measuring", "no timing", "Stalled:", "Paused:", "ETA ", "Epoch ends in ", "waiting for the first",
+                      "Finished:")
 # A broken or diverged run prints on but gets nowhere: no time to its end.
-_NOT_WHEN_BROKEN = ("ETA ", "Paused:")
+_NOT_WHEN_BROKEN = ("ETA ", "Epoch ends in ", "Paused:")
 # The figures an evaluation job's summary leads with (nanochat's base_eval: bpb, then CORE).
 _HEADLINE = re.compile(r"bpb|core|loss|perplexity|ppl")
 

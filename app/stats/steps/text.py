@@ -103,7 +103,8 @@ def details(
             parts.append(f"{text.duration(eta)} (tokwatch)")
         if latest.trainer_eta_seconds is not None:
             parts.append(f"{text.duration(latest.trainer_eta_seconds)} (trainer)")
-        lines.append("ETA " + " · ".join(parts))
+        # A bar that counts an epoch's batches (Lightning, NeMo, llama-recipes) times that epoch only.
+        lines.append(("ETA " if latest.ends_at_total else "Epoch ends in ") + " · ".join(parts))
     evals = latest_evals(stage)
     if evals:
         lines.append("Eval " + " · ".join(f"{name} {figure(value)}" for name, value, _ in evals)
