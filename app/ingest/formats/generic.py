@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ...stats.events import EvalResult, Event, RunInfo, StageEnd, Tick, TrainingPause, TrainStep
 from .fields import MAX_LINE_CHARS, NUM, Kind, WrapJoiner, clean, clock_seconds, number
@@ -34,7 +34,10 @@ _BAR = re.compile(
     r"(?:(?:(?P<pct>\d{1,3})%\|[^|]{0,400}\|\s*)?(?P<n>\d{1,12})/(?P<m>\d{1,12})|(?<![\w.-])(?P<count>\d{1,12})it)\s*"
     r"\[(?P<elapsed>\d[\d:]{0,11})(?:<(?P<remain>[\d:?]{1,12}))?"
     r"(?:,\s*(?:(?P<rate>\d{1,9}(?:\.\d+)?)|\?)\s*(?P<unit>s/it|it/s))?"  # NeMo's own bar prints none
-    r"(?:,\s*(?P<post>[^\]]{0,2000}))?\]"
+    r"(?:(?:,\s*(?P<post>[^\]]{0,2000}))?\]"
+    # A bar that never closes: a message printed over it (Lightning's ``… loss=nan, v_num=Epoch 0, global
+    # step 51: 'val_accuracy' reached …``) or a wrap cut it. Its whole pairs are those a comma follows.
+    r"|,\s*(?P<cut>(?:[\w/.-]{1,40}=[^,\s\]\[]{1,40},\s*){0,40}))"
 )
 # Lightning's rich bar ``Epoch 0/9 ━━━━━ 157/469 0:00:12 • 0:00:25 12.63it/s v_num: 0 loss: 0.3`` and
 # Keras's ``100/1000 [==>....] - ETA: 1:23 - loss: 2.3`` / ``1000/1000 ━━━━ 25s 25ms/step - loss: 0.2``.
@@ -131,6 +134,7 @@ class GenericParser(PrefixDated):
         self._ended: tuple[int, float | None] | None = None  # (step, epoch) when the end was printed
         self._last: tuple[int, float | None] | None = None
         self._epoch: Reading | None = None  # announced on a line of its own, for the bars after it
+        self._full_epoch: tuple[TrainStep, int] | None = None  # the last step: a full epoch's bar, and its total
 
     def feed(self, lines: Iterable[str]) -> list[Event]:
         """Parse lines in log order; end with a ``Tick`` when a prefix carried a time."""
@@ -187,7 +191,7 @@ class GenericParser(PrefixDated):
             for m in _BAR.finditer(s):
                 bar = m
         if bar is not None:
-            head, post = s[: bar.start()], bar.group("post") or ""
+            head, post = s[: bar.start()], bar.group("post") or bar.group("cut") or ""
             readings = pairs(head) + pairs(post)
             glued = _GLUED_EPOCH.search(head)
             if glued is not None and not any(r.field is Field.EPOCH for r in readings):
@@ -301,6 +305,12 @@ class GenericParser(PrefixDated):
                     return  # the followed rank's copy of a step another rank already gave
                 self._borrowed = None
         if line.what == "end":
+            if self._full_epoch is not None:
+                # The trainer ended right after an epoch's bar filled: that epoch was the last, its
+                # batches the run's (Lightning's ``Trainer.fit` stopped: `max_epochs=1` reached``).
+                step, total = self._full_epoch
+                events.append(replace(step, at=line.at if line.at is not None else step.at, total_steps=total))
+                self._full_epoch = None
             events.append(StageEnd(at=line.at, summary=line.text[:200]))
             self._ended = self._last
         elif line.what == "pause":
@@ -374,6 +384,7 @@ class GenericParser(PrefixDated):
         elapsed = got[Field.ELAPSED].value if Field.ELAPSED in got else None
         eta = got[Field.ETA].value if Field.ETA in got else None
         full_epoch = False
+        bar_total: int | None = None
         # A bar that names its epoch counts that epoch's batches: full, it is not the run's end,
         # which the trainer's end line says (llama-recipes evaluates and sums up after its last
         # epoch; Lightning says ``Trainer.fit`` stopped).
@@ -390,6 +401,7 @@ class GenericParser(PrefixDated):
                 if not last_epoch:
                     total = None  # an epoch's bar is full; the run goes on to the next epoch
                     full_epoch = True
+                    bar_total = bar.total
             step_seconds = bar.step_seconds if bar.step_seconds is not None else step_seconds
             elapsed, eta = bar.elapsed, bar.eta
         elif line.counters is not None:
@@ -450,6 +462,8 @@ class GenericParser(PrefixDated):
                 ends_at_total=ends_at_total,
             )
         )
+        last = events[-1]
+        self._full_epoch = (last, bar_total) if bar_total is not None and isinstance(last, TrainStep) else None
 
     def _tokens(self, step: int, count: Reading | None) -> float | None:
         """The tokens since the last line, from a running count (``Trained Tokens``, ``consumed tokens``)."""
