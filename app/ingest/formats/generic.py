@@ -69,7 +69,9 @@ _PROGRESS = re.compile(r"\[\s*(\d{1,12})/(\d{1,12})\s*\((\d{1,3})%\)\]")
 _EPOCH_ITER = re.compile(r"(?i)\bepoch(?:\(\w{1,10}\))?:?\s*\[\s*(\d{1,9})\s*\]\s*\[\s*(\d{1,12})\s*/\s*(\d{1,12})\s*\]")
 # fairseq's progress line ``| epoch 011  3000 / 8223 loss=0.75 (1.35), wps=963, …`` (``| epoch 001:
 # 100 / 8223`` later): the epoch, then the update in it, with no name of its own.
-_EPOCH_POSITION = re.compile(r"(?i)\bepoch:?\s*(\d{1,9}):?\s+(\d{1,12})\s*/\s*(\d{1,12})(?![\d/.])")
+_EPOCH_POSITION = re.compile(r"(?i)\bepoch:?\s*(\d{1,9}):?(?:\s*\|)?\s+(\d{1,12})\s*/\s*(\d{1,12})(?![\d/.])")
+# A record that says it evaluates on a data set (fairseq's ``| epoch 001 | valid on 'valid' subset | loss 5.41 | …``).
+_EVAL_ON = re.compile(r"(?i)\b(?:" + "|".join(sorted(EVAL_WORDS)) + r")\s+on\s+['\"]?\w")
 # Their ``time: 0.798`` (``data_time:`` is the loader's share of it).
 _ITER_BASED = re.compile(r"\bIter\(\w{1,10}\)\s*\[")  # mmengine's iteration-based loop
 _ITERATION_TIME = re.compile(rf"(?<![\w])time:\s+({NUM})(?=[,\s]|$)")
@@ -243,7 +245,7 @@ class GenericParser(PrefixDated):
                 if value is not None:
                     seconds = value / 1000 if bare.group(2) == "ms" else value
                     line.readings.append(Reading(Field.STEP_TIME, "time", seconds))
-        if _EVAL_START.match(s):
+        if _EVAL_START.match(s) or ("on" in s and _EVAL_ON.search(s[:120])):
             line.what = "eval"
             return Kind.FULL, line
         line = _decide(line)

@@ -451,3 +451,11 @@ def test_fairseq_s_legacy_progress_line_is_the_update_in_its_epoch() -> None:
     assert steps([line(name, "| epoch 010 | train loss"), line(name, "| epoch 010 | valid on 'valid' subset  1000")]) == []
     events = GenericParser().feed([line(name, "| epoch 010 | valid on 'valid' subset | valid loss")])
     assert [(e.name, e.value) for e in events if isinstance(e, EvalResult)] == [("val_loss", 1.94)]
+    # a pipe between the epoch and the position; the later validation record, whose loss is named ``loss``
+    piped = one("| epoch 011 | 3000 / 8223 loss=0.75 (1.35), wps=963, lr=0.001, gnorm=2.0545")
+    assert (piped.step, piped.total_steps, piped.epoch, piped.loss) == (3000, 8223, 11, 0.75)
+    later_valid = "| epoch 001 | valid on 'valid' subset | loss 5.412 | ppl 42.55 | num_updates 1000 | best_loss 5.412"
+    events = GenericParser().feed([later_valid])
+    assert [(type(e), e.name, e.value, e.step) for e in events if isinstance(e, EvalResult)] == [
+        (EvalResult, "val_loss", 5.412, 1000)]
+    assert steps([later_valid]) == []
