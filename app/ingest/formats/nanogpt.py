@@ -57,6 +57,7 @@ _LLMC_LOGFILE = re.compile(
 # separated by one space or a padded run of them (``step:0/20000    val_loss:6.9469``), or by `` | ``
 # after a padded step (``step:   0/3250 | val_loss:10.8258 | train_time:0.0s``).
 _MODDED_HEAD = re.compile(r"step:\s{0,12}(\d{1,12})/(\d{1,12})(?=\s|$)")
+_SPACED_PAIR = re.compile(r"(\w):\s+(?=[-\d.]|nan)")
 # A figure in a unit the reader has no use for (``peak_vram:3840MB``): no figure, no cut line either.
 _OTHER_UNIT = re.compile(r"\d[\d.]*[A-Za-z]{1,4}")
 _MODDED_TIME = ("train_time", "step_avg")
@@ -266,6 +267,8 @@ def _modded_line(text: str) -> tuple[Kind, Emit | None]:
     if head is None:
         return Kind.PARTIAL, None
     tail = text[head.end() :]
+    if ": " in tail:
+        tail = _SPACED_PAIR.sub(r"\1:", tail)  # ``val_loss: 5.4178`` (a fork's spacing)
     pairs: dict[str, tuple[float | None, str | None]] = {}
     # whitespace-separated ``name:value`` tokens (a split: this runs on every step line)
     for token in tail.split():

@@ -276,6 +276,20 @@ def test_real_validation_lines_keep_every_figure_and_the_position(
     assert {e.step for e in events if isinstance(e, EvalResult)} == {step}
 
 
+@pytest.mark.parametrize("text", [
+    "step:150/3250 | val_loss:5.4178 | train_time:742.9s | step_avg:4952.8ms | peak_vram:3840MB",
+    "step: 150/3250 | val_loss: 5.4178 | train_time: 742.9s | step_avg: 4952.8ms | peak_vram: 3840MB",
+    "step:  150/3250  val_loss:5.4178  train_time:742900ms  step_avg:4952.80ms  peak_mem:3.75GiB",
+])  # fmt: skip
+def test_a_fork_s_separators_spacing_and_units_read_alike(text: str) -> None:
+    events, bad = read([text])
+    assert bad == 0
+    (step,) = [e for e in events if isinstance(e, TrainStep)]
+    assert (step.step, step.total_steps, step.elapsed_seconds, step.step_seconds, step.figures) == (
+        150, 3250, pytest.approx(742.9), pytest.approx(4.9528), ())
+    assert [(e.name, e.value) for e in events if isinstance(e, EvalResult)] == [("val_loss", 5.4178)]
+
+
 def test_a_padded_validation_line_reads_like_a_plain_one() -> None:
     events, bad = read(["step:0/20000    val_loss:6.9469 val_bpb:4.1143 train_time:0ms"])
     assert bad == 0 and [e.name for e in events if isinstance(e, EvalResult)] == ["val_loss", "val_bpb"]
