@@ -137,11 +137,14 @@ _BAR_END = re.compile(r"(?:s/it|it/s|/s)\]|\]\s*$")
 # The loss scaler skipping a step.
 _OVERFLOW = re.compile(
     r"\[deepspeed\] OVERFLOW!|Gradient overflow\.\s+Skipping step|OVERFLOW! Rank \d+ Skipping step"
-    r"|Skipping step, loss scaler \d+ reducing loss scale",
+    r"|Skipping step, loss scaler \d+ reducing loss scale"
+    r"|overflow detected, (?:ignoring gradient, )?setting loss scale to",  # fairseq, Megatron forks
     re.IGNORECASE,
 )
 # The scale tried, then the one it falls to (the last figure is the scale now).
-_SCALE = re.compile(r"(?:loss scale|reducing to|reducing loss scale to)[:\s]+([\d.]+(?:e[+-]?\d+)?)", re.IGNORECASE)
+_SCALE = re.compile(
+    r"(?:loss scale|reducing to|reducing loss scale to|setting loss scale to)[:\s]+([\d.]+(?:e[+-]?\d+)?)", re.IGNORECASE
+)
 # Cheap test, on the lowered line: can it be anything the watch reads? (Literals only: an
 # alternation of plain words is several times faster than the patterns above, on every line.)
 _MAYBE = re.compile(

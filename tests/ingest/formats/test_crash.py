@@ -204,6 +204,11 @@ SKIPS: list[tuple[str, str, float | None]] = [
      ("[2024-09-11 18:00:14,125] [INFO] [loss_scaler.py:183:update_scale] [deepspeed] OVERFLOW! Rank 0 Skipping step."
      " Attempted loss scale: 4294967296, reducing to 2147483648"), 2147483648.0),
     ("apex", "Gradient overflow.  Skipping step, loss scaler 0 reducing loss scale to 32768.0", 32768.0),
+    ("fairseq", "2023-06-13 17:37:40 | INFO | fairseq.trainer | NOTE: overflow detected, setting loss scale to: 16384.0",
+     16384.0),
+    ("fairseq, skipping the update",
+     "| WARNING: gradient overflow detected, ignoring gradient, setting loss scale to: 64.0", 64.0),
+    ("a Megatron fork", " WARNING: Overflow detected, setting loss scale to 32768.0", 32768.0),
 ]
 
 
