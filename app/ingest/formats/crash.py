@@ -108,8 +108,9 @@ _KILL = re.compile(
     r"Received \d+ death signal|got signal: \d+|Signal \d+ \(SIG[A-Z]+\) received by PID"
     r"|\*\*\* (?:JOB|STEP) \S+ ON \S+ CANCELLED AT|CANCELLED AT \S+ DUE TO|DUE TO (?:TIME LIMIT|NODE FAILURE|PREEMPTION)"
     r"|Out of memory: Kill(?:ed)? process|oom-kill|invoked oom-killer"
-    # a trainer that caught the user's Ctrl-C and stops (Lightning: a UserWarning up to 2.0, info after)
-    r"|Detected KeyboardInterrupt, attempting graceful shutdown"
+    # a trainer that caught the user's Ctrl-C and stops (Lightning: ``Detected KeyboardInterrupt, attempting
+    # graceful shutdown...``, a UserWarning up to 2.0, info after)
+    r"|(?:Detected|Caught|Received|Got) KeyboardInterrupt\b|\b[Tt]raining (?:was )?interrupted by (?:the )?user"
 )
 # A crash line that says the run was ended from outside (a signal, the OOM killer, the scheduler).
 _KILLED = re.compile(

@@ -128,6 +128,10 @@ CRASHES: list[tuple[str, list[str], str | None]] = [
      ["Epoch 7:  38%|███▊      | 163/430 [00:41<01:07,  3.96it/s, v_num=2, train_loss=0.412]",
       "Detected KeyboardInterrupt, attempting graceful shutdown ..."],
      "Detected KeyboardInterrupt, attempting graceful shutdown ..."),
+    ("the user's Ctrl-C caught and said in other words",
+     ["step 40 | loss 2.31 | lr 3e-4", "Caught KeyboardInterrupt, saving the final checkpoint"],
+     "Caught KeyboardInterrupt, saving the final checkpoint"),
+    ("a Ctrl-C the loop shrugs off", ["step 40 | loss 2.31", "Caught KeyboardInterrupt, continuing"], None),
     ("the kernel's OOM killer", ["[ 8812.443] Out of memory: Killed process 9921 (python) total-vm:88GB"],
      "Out of memory: Killed process 9921 (python) total-vm:88GB"),
     # not crashes
@@ -161,6 +165,8 @@ KILLED = [
     (["W0302 10:59:58.120000 881 api.py:704] Received 1 death signal, shutting down workers"], True),
     (["Traceback (most recent call last):", '  File "t.py", line 1, in <module>', "KeyboardInterrupt"], True),
     (["Detected KeyboardInterrupt, attempting graceful shutdown ..."], True),
+    (["2024-05-01 12:00:00 | INFO | Caught KeyboardInterrupt, saving the final checkpoint"], True),
+    (["Training interrupted by user."], True),
     (["Segmentation fault (core dumped)"], False),
     (["Traceback (most recent call last):", '  File "t.py", line 1, in <module>', "ValueError: bad batch"], False),
 ]
