@@ -134,8 +134,8 @@ def _single_file_seconds(workdir: Path, week: _Week) -> tuple[float, int | None]
 def _parse_only_seconds(folder: Path) -> float:
     """The reference: the same files through the parser and tracker alone, no snapshots, no store."""
     from app.ingest.formats import create_parser
-    from app.live.monitor import tracker_for
     from app.record.backfill import files_to_import, read_lines
+    from app.stats.kinds import tracker_for
 
     t0 = time.perf_counter()
     for path in files_to_import(folder, time.time()):
@@ -300,6 +300,10 @@ def measure_size(workdir: Path, *, quick: bool) -> Figure:
 
 def measure_write(workdir: Path, *, quick: bool) -> Figure:
     """One live observation (a snapshot's hour of history, two passes, fifty events) into a week-full file."""
+    from dataclasses import replace
+
+    from app.snapshot import EventView, SourceView
+    from app.stats.unknown import UnknownTracker
     from app.store.files import open_checked
     from app.store.records import Observation, PassFact, SourceKey
     from app.store.write import write
@@ -317,15 +321,18 @@ def measure_write(workdir: Path, *, quick: bool) -> Figure:
     source = SourceKey(*key)
     now = int(time.time()) + 60
     now -= now % 30
-    events = [{"at": now - 600 + i, "kind": "error", "text": f"backend 503 ({i})"} for i in range(50)]
+    events = tuple(EventView(at=now - 600 + i, kind="error", text=f"backend 503 ({i})") for i in range(50))
+    empty, no_source = UnknownTracker(), SourceView(path=None, size_bytes=None, lines_read=0, bad_lines=0,
+                                                    last_event_at=None)
     runs = 100 if quick else 300
     write_ms: list[float] = []
     floor_ms: list[float] = []
     conn.execute("CREATE TABLE IF NOT EXISTS bench_floor (t INTEGER PRIMARY KEY, v REAL)")
     for i in range(runs):
         t = now + 30 * i
-        snap = {"history": [[t - 30 * k, 358_400.0] for k in range(119, -1, -1)], "state": "training", "layer": 1,
-                "rate": {"tokens_per_pass": 3200}, "events": events, "as_of": t}
+        snap = replace(empty.snapshot(t, no_source), state="training", layer=1, as_of=t,
+                       history=tuple((t - 30 * k, 358_400.0) for k in range(119, -1, -1)),
+                       rate=replace(empty.snapshot(t, no_source).rate, tokens_per_pass=3200), events=events)
         obs = Observation(source, snapshot=snap,
                           passes=(PassFact(t - 20, f"w{i}a", 3200), PassFact(t - 5, f"w{i}b", 3200)))
         t0 = time.perf_counter()

@@ -181,7 +181,7 @@ def report(title: str, goal: str, zipped: list[Load], reloads: list[Load], plain
     # Chromium reports a revalidated document as its cached 200; what crossed the wire says more.
     bodyless = sum(1 for url, size in last_reload.files.items() if size < zipped[-1].files.get(url, 0) // 2 or
                    last_reload.statuses.get(url) == 304)
-    fcp = [float(load.timing["fcp"]) for load in zipped if load.timing.get("fcp") is not None]
+    fcp = [float(paint) for load in zipped if (paint := load.timing.get("fcp")) is not None]
     met = first_bytes <= BYTES_GOAL and status_ms <= STATUS_GOAL_MS
     largest = sorted(zipped[-1].files.items(), key=lambda kv: -kv[1])
     return Figure(

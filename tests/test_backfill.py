@@ -418,3 +418,18 @@ def test_an_import_that_fills_the_history_stops_and_is_done_again_once_there_is_
         assert roomy.chart(source, "7d")["totals"]["passes"] == passes
     finally:
         roomy.stop()
+
+
+def test_a_trainer_s_record_beside_the_followed_log_is_not_an_older_run(tmp_path: Path) -> None:
+    """The run's stdout (HF bars) and its trainer_state.json, written a minute apart: one run, one file imported."""
+    from tests.reallogs import body
+
+    folder = tmp_path / "output"
+    folder.mkdir()
+    log, state = folder / "train.log", folder / "trainer_state.json"
+    log.write_text("\n".join(body("hf-zeehu-t5-bars-at-saves.log")) + "\n", encoding="utf-8")
+    state.write_text("\n".join(body("hf-trainerstate-llm-training-done-45-of-45.trainer_state.json")) + "\n",
+                     encoding="utf-8")  # fmt: skip
+    os.utime(state, (NOW - 120, NOW - 120))
+    os.utime(log, (NOW - 60, NOW - 60))
+    assert files_to_import(folder, NOW) == [log]

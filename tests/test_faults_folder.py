@@ -236,3 +236,44 @@ def test_listing_a_large_folder_is_rate_limited(tmp_path: Path, monkeypatch: pyt
     cost = min(listings)
     # At most one listing per max(1 s, 100 × its cost) while nothing changes (+1 for the edges).
     assert len(idle) <= 4.0 / max(1.0, 100 * cost) + 1, (len(idle), cost)
+
+
+@pytest.mark.parametrize(("record", "real", "status"), [
+    ("trainer_state.json", "hf-trainerstate-llm-training-done-45-of-45.trainer_state.json", "done · step 45/45"),
+    ("trainer_log.jsonl", "generic-llamafactory-trainer-log-jsonl-mistral-translator-tail-done.log",
+     "done · step 8660/8660"),
+])  # fmt: skip
+def test_a_trainer_s_own_record_is_followed_in_a_folder(
+    tmp_path: Path, follow: Callable[..., Live], record: str, real: str, status: str
+) -> None:
+    """An output folder with the HF Trainer's state or LLaMA-Factory's log, and an older loader's .log."""
+    from tests.reallogs import body
+
+    folder = tmp_path / "output"
+    folder.mkdir()
+    (folder / "loader.log").write_text("loading shard 1\nloading shard 2\n")
+    os.utime(folder / "loader.log", (START, START))
+    (folder / record).write_text("\n".join(body(real)) + "\n", encoding="utf-8")
+    live = follow(folder)
+    snap = live.wait("the record", lambda s: s.source.path == str(folder / record) and s.status_line == status)
+    following = snap.source.following
+    assert following is not None and following.reason.startswith(f"the newest training record in the folder, {record}")
+
+
+def test_a_log_beside_a_record_wins_unless_it_was_quiet_five_minutes_before_it(tmp_path: Path) -> None:
+    """The same run's stdout (HF bars) and its trainer_state.json, both hf-trainer: the record ranks 5 min earlier."""
+    from app.ingest.folder import resolve_log
+    from app.ingest.formats.detect import log_kind
+    from tests.reallogs import body
+
+    folder = tmp_path / "output"
+    folder.mkdir()
+    log, state = folder / "train.log", folder / "trainer_state.json"
+    log.write_text("\n".join(body("hf-zeehu-t5-bars-at-saves.log")) + "\n", encoding="utf-8")
+    state.write_text("\n".join(body("hf-trainerstate-llm-training-done-45-of-45.trainer_state.json")) + "\n",
+                     encoding="utf-8")  # fmt: skip
+    os.utime(state, (START, START))
+    os.utime(log, (START - 4 * 60, START - 4 * 60))  # the log's last write 4 min before the record's
+    assert resolve_log(folder, log_kind)[0] == log
+    os.utime(log, (START - 6 * 60, START - 6 * 60))  # 6 min before: the record is the newest
+    assert resolve_log(folder, log_kind)[0] == state

@@ -192,3 +192,48 @@ def test_a_log_that_switches_trainer_gets_the_other_tracker() -> None:
     monitor.lines((DATA / "sample-nanochat.log").read_text(encoding="utf-8").splitlines())
     snapshot = monitor.snapshot()
     assert snapshot.format == "nanochat" and snapshot.training is not None and snapshot.layer is None
+
+
+def skipped_details(monitor: Monitor) -> list[str]:
+    return [line for line in monitor.snapshot().details if "skipped on overflow" in line or "fp16 overflow" in line]
+
+
+def test_a_switch_to_the_trainer_s_own_format_keeps_the_overflows_counted_before_it() -> None:
+    """CogVideo's six DeepSpeed overflows arrive alone (read as generic), then nanoGPT's step lines: still six."""
+    from tests.reallogs import body
+
+    monitor = Monitor(None, clock=lambda: NOW)
+    monitor.lines(body("broken-cogvideo-issue233-deepspeed-overflow-warmup-transient.log"))
+    assert monitor.snapshot().format == "generic"
+    monitor.lines([f"iter {i}: loss 10.{9 - i // 10}, time 900.00ms, mfu 20.00%" for i in (0, 10, 20)])
+    snapshot = monitor.snapshot()
+    assert (snapshot.format, snapshot.step) == ("nanogpt", 20)
+    assert skipped_details(monitor) == [
+        "fp16 loss-scale warm-up: 6 steps skipped on overflow (loss scale 67108864), as usual"
+    ]
+
+
+APEX = "Gradient overflow.  Skipping step, loss scaler 0 reducing loss scale to {}"
+
+
+def test_no_overflow_is_lost_or_counted_twice_across_a_switch_spread_over_batches() -> None:
+    """apex's overflows: 3 alone, 1 after the first nanoGPT line (read by the generic reader before the
+    switch, and replayed), 1 in the batch that switches: 5 in all (scale 32768 at the last)."""
+    monitor = Monitor(None, clock=lambda: NOW)
+    monitor.lines([APEX.format(v) for v in (524288.0, 262144.0, 131072.0)])
+    assert monitor.snapshot().format == "generic"
+    monitor.lines(["iter 0: loss 10.9000, time 900.00ms, mfu 20.00%", APEX.format(65536.0)])
+    monitor.lines([APEX.format(32768.0), "iter 10: loss 10.8000, time 900.00ms, mfu 20.00%",
+                   "iter 20: loss 10.7000, time 900.00ms, mfu 20.00%"])  # fmt: skip
+    assert monitor.snapshot().format == "nanogpt"
+    assert skipped_details(monitor) == ["fp16 loss-scale warm-up: 5 steps skipped on overflow (loss scale 32768), as usual"]
+
+
+def test_the_lines_before_the_new_format_in_the_switching_batch_are_read() -> None:
+    """3 overflows alone, then one batch: 2 overflows, then nanoGPT's lines: 5 in all."""
+    monitor = Monitor(None, clock=lambda: NOW)
+    monitor.lines([APEX.format(v) for v in (524288.0, 262144.0, 131072.0)])
+    monitor.lines([APEX.format(65536.0), APEX.format(32768.0)]
+                  + [f"iter {i}: loss 10.{9 - i // 10}000, time 900.00ms, mfu 20.00%" for i in (0, 10, 20)])
+    assert monitor.snapshot().format == "nanogpt"
+    assert skipped_details(monitor) == ["fp16 loss-scale warm-up: 5 steps skipped on overflow (loss scale 32768), as usual"]

@@ -90,9 +90,10 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # mmcv's lines: the loss explodes 0.6 → 2.3e5 → 1.8e10 while finite; ``time: 0.798`` per iteration
     ("broken-generic-mmdetection-issue1742-loss-explodes.log", T0, "end", "step 3300/3681 · diverged", "diverged",
      {"loss": 17610679897.6990, "step_seconds": 0.798, "eta_seconds": None}),
-    # ``Time=07:29:43`` is the time of day: no step duration
-    ("generic-torch-xla-pr6026-four-devices-unordered.log", T0, T0, "step 340 · no timing", "measuring",
-     {"step": 340, "total_steps": None, "loss": 0.00722, "step_seconds": None, "eta_seconds": None}),
+    # ``Time=07:29:43`` is the time of day: it dates the line (20 steps in 1 s, 2 s, 1 s: 0.05 s a step, the
+    # median), and is no step duration
+    ("generic-torch-xla-pr6026-four-devices-unordered.log", local(2023, 11, 24, 7, 29, 50), "end", "step 340 · …",
+     "measuring", {"step": 340, "total_steps": None, "loss": 0.00722, "step_seconds": 0.05, "eta_seconds": None}),
     # mmengine's ``time: 2.8906`` per iteration; grad norm nan at two logs (a warning, not broken)
     ("generic-mmengine-xtuner-issue187-gradnorm-nan-loss-finite.log", T0, T0, "step 250/735 · …", "measuring",
      {"step": 250, "total_steps": 735, "loss": 2.4566, "step_seconds": 2.8906, "broken": None}),
@@ -339,7 +340,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # The last epoch's bar full (2/2 on 4 ranks) is not the end: llama-recipes evaluates and sums up after it.
     # The step is the bar's 2/2, as for the other llama-recipes logs (its description's "step 1/2 completed"
     # counts batches from 0).
-    ("generic-llama-recipes-llama-cookbook-issue408-fsdp-4-ranks.log", T0, T0, "step 2/2 · …", "measuring",
+    ("generic-llama-recipes-llama-cookbook-issue408-fsdp-4-ranks.log", T0, T0, "step 2/2 · finishing", "measuring",
      {"step": 2, "total_steps": 2, "loss": 1.736147165298462, "step_seconds": 34.89, "trainer_eta_seconds": 0,
       "finished": False, "data": epoch(1)}),
     # The last record reaches the total with a null loss: done, the last real loss kept; clocks in days.
@@ -540,6 +541,135 @@ def test_a_step_line_without_mfu_is_timed_by_its_prefixes(tmp_path: Path) -> Non
     now = monitor.last_event_at()
     assert isinstance(now, float)
     assert snap(monitor, now)["training"]["step_seconds"] == pytest.approx(1.482 / 5, abs=0.002)
+
+
+def test_a_clock_printed_in_the_step_line_dates_it(tmp_path: Path) -> None:
+    """torch-xla's ``Time=07:29:43`` (no prefix, no date): the line is at 07:29:43 of the day the log was written."""
+    monitor = cold(tmp_path, "generic-torch-xla-pr6026-four-devices-unordered.log", local(2023, 11, 24, 7, 30, 0))
+    assert monitor.last_event_at() == local(2023, 11, 24, 7, 29, 43)
+
+
+@pytest.mark.parametrize(("lines", "last_at"), [
+    # a bracketed time of day, each line 10 steps after the last, 25 s later: 2.5 s a step
+    (["epoch 1 iter 100 loss 2.50 [23:59:10]", "epoch 1 iter 110 loss 2.45 [23:59:35]",
+      "epoch 1 iter 120 loss 2.40 [00:00:00]", "epoch 1 iter 130 loss 2.35 [00:00:25]"], local(2024, 5, 2, 0, 0, 25)),
+    # a date and time named ``time``, after a step time of its own never read as one (``elapsed time``)
+    (["step 100 | loss 2.50 | elapsed time: 00:01:00 | time: 2024-05-01 12:00:00",
+      "step 110 | loss 2.45 | elapsed time: 00:01:25 | time: 2024-05-01 12:00:25",
+      "step 120 | loss 2.40 | elapsed time: 00:01:50 | time: 2024-05-01 12:00:50"], local(2024, 5, 1, 12, 0, 50)),
+])  # fmt: skip
+def test_a_wall_clock_in_a_composed_step_line_places_it(tmp_path: Path, lines: list[str], last_at: float) -> None:
+    """Read an hour after the last line: it is placed by its own clock (across midnight too), 2.5 s a step."""
+    log = tmp_path / "train.log"
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    written = local(2024, 5, 2, 0, 30, 0)
+    os.utime(log, (written, written))
+    monitor = Monitor(log, clock=lambda: written)
+    monitor.backlog(read_backwards(log))
+    assert monitor.last_event_at() == last_at
+    assert snap(monitor, last_at)["training"]["step_seconds"] == pytest.approx(2.5)
+
+
+def test_a_sparse_log_s_first_step_line_waits_for_the_steps_it_prints_between_lines(tmp_path: Path) -> None:
+    """mmcv #1742 printed every 50 iterations of 0.924 s (46 s a line): after its first line alone (step 3150,
+    a multiple of 50) the limit is 6 × 50 × 0.924 s = 277.2 s, not the 90 s floor (6 × 0.924 s is 5.5 s)."""
+    name = "broken-generic-mmdetection-issue1742-loss-explodes.log"
+    lines = body(name)
+    first = next(i for i, text in enumerate(lines) if "Epoch [" in text and "loss" in text)
+    log = tmp_path / name
+    log.write_text("\n".join(lines[: first + 1]) + "\n", encoding="utf-8")
+    at = local(2019, 12, 3, 13, 36, 58.567)  # its prefix's time
+    os.utime(log, (at, at))
+    monitor = Monitor(log, clock=lambda: at)
+    monitor.backlog(read_backwards(log))
+    waiting = snap(monitor, at + 120)
+    assert (waiting["status_line"], waiting["state"]) == ("step 3150/3681 · …", "measuring")
+    assert "Stall limit 4 min until a second step line: step 3150 suggests a line every 50 steps of 924 ms" in (
+        waiting["details"]
+    )
+    assert snap(monitor, at + 276)["state"] == "measuring"
+    assert snap(monitor, at + 278)["state"] == "stalled"
+
+
+def test_a_last_epoch_s_full_bar_without_the_end_line_is_finishing_for_as_long_as_the_epoch_took(
+    tmp_path: Path,
+) -> None:
+    """llama-recipes' 3-epoch run cut after its last bar (388/388 in 3:33:37) and the memory lines after it,
+    before its evaluation, PEFT save and ``Key:`` results: finishing, not done, not stalled (its lines
+    are hours apart: the wait allowed is 6 × that, longer than the epoch)."""
+    name = "generic-llama-recipes-hpcaub-userguide-file-octopus-llm-rst-done.log"
+    lines = body(name)
+    cut = next(i for i, text in enumerate(lines) if "evaluating Epoch" in text and i > 30)
+    log = tmp_path / name
+    log.write_text("\n".join(lines[:cut]) + "\n", encoding="utf-8")
+    os.utime(log, (T0, T0))
+    monitor = Monitor(log, clock=lambda: T0)
+    monitor.backlog(read_backwards(log))
+    for after in (0, 2 * 3600):
+        data = snap(monitor, T0 + after)
+        assert (data["status_line"], data["state"]) == ("step 388/388 · finishing", "training"), after
+        assert data["training"]["paused"] == "finishing" and not data["training"]["finished"]
+        assert any(line.startswith("Finishing: the last epoch's steps are done") for line in data["details"])
+
+
+@pytest.mark.parametrize(("bars", "allowed"), [
+    # 500 steps in 20 min, the last line 3 s after the one before (limit: the 90 s floor): an hour's wait
+    (["Train epoch 3/3:  99%|█████████▉| 499/500 [19:57<00:02, 2.40s/it, loss=0.815]",
+      "Train epoch 3/3: 100%|██████████| 500/500 [20:00<00:00, 2.40s/it, loss=0.812]"], 3600),
+    # 500 steps in 1 h 30 min, the last line 11 s after the one before: the epoch's own time, 5400 s
+    (["Train epoch 3/3: 100%|█████████▉| 499/500 [1:29:49<00:10, 10.80s/it, loss=0.815]",
+      "Train epoch 3/3: 100%|██████████| 500/500 [1:30:00<00:00, 10.80s/it, loss=0.812]"], 5400),
+])  # fmt: skip
+def test_a_composed_last_epoch_bar_reads_finishing_until_its_end_line(
+    tmp_path: Path, bars: list[str], allowed: int
+) -> None:
+    log = tmp_path / "train.log"
+    log.write_text("\n".join(bars) + "\n", encoding="utf-8")
+    os.utime(log, (T0, T0))
+    monitor = Monitor(log, clock=lambda: T0)
+    monitor.backlog(read_backwards(log))
+    assert snap(monitor, T0 + allowed - 1)["status_line"] == "step 500/500 · finishing"
+    stalled = snap(monitor, T0 + allowed + 1)
+    assert stalled["state"] == "stalled"
+    said = f"1 h {allowed // 60 - 60:02d} min"  # 1 h 00 min, 1 h 30 min
+    assert f"Stalled: no step for {said} (limit {said})" in stalled["details"]
+    monitor.lines(["Key: avg_train_loss, Value: 0.8"])
+    assert snap(monitor, T0 + allowed + 1)["status_line"] == "done · step 500/500"
+
+
+@pytest.mark.parametrize(("name", "keep", "evals"), [
+    ("nanochat-rtx4070-core-then-steps-with-epoch-eta.log", 22, {"core": {"value": 0.0804, "step": 20000}}),
+    ("crash-nanochat-rtx4070-core-eval-oom-glued-traceback.log", 11, {"val_bpb": {"value": 1.122942, "step": 20000}}),
+])  # fmt: skip
+def test_nanochat_s_evaluations_read_by_the_generic_reader(
+    tmp_path: Path, name: str, keep: int, evals: dict[str, Any]
+) -> None:
+    """nanochat's step lines cut at 90 columns (a terminal's capture) lose its ``total time`` field: the
+    generic reader takes the excerpt, and still reads ``CORE metric`` / ``Validation bpb`` as evaluations."""
+    log = tmp_path / "cut.log"
+    log.write_text("\n".join(text[:90] for text in body(name)[:keep]) + "\n", encoding="utf-8")
+    os.utime(log, (T0, T0))
+    monitor = Monitor(log, clock=lambda: T0)
+    monitor.backlog(read_backwards(log))
+    data = snap(monitor, T0)
+    assert data["format"] == "generic" and data["source"]["bad_lines"] == 0
+    assert data["training"]["eval"] == evals
+
+
+def test_bpb_and_core_figures_in_another_trainer_s_words_are_evaluations(tmp_path: Path) -> None:
+    lines = ["iter 490 loss=2.3301 dt=120ms", "iter 500 loss=2.3100 dt=121ms",
+             "eval @ iter 500: val bpb 1.0512, train bpb 1.0133", "core metric: 0.2105", "iter 510 loss=2.3000 dt=119ms"]
+    log = tmp_path / "train.log"
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    os.utime(log, (T0, T0))
+    monitor = Monitor(log, clock=lambda: T0)
+    monitor.backlog(read_backwards(log))
+    data = snap(monitor, T0)
+    assert (data["format"], data["status_line"]) == ("generic", "step 510 · …")
+    # the CORE line names no step: the run's step when it was printed (500)
+    assert data["training"]["eval"] == {"val_bpb": {"value": 1.0512, "step": 500},
+                                        "train_bpb": {"value": 1.0133, "step": 500},
+                                        "core": {"value": 0.2105, "step": 500}}
 
 
 def test_a_prefix_dates_the_divergence(tmp_path: Path) -> None:

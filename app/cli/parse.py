@@ -65,7 +65,8 @@ class _Parser(argparse.ArgumentParser):
 
 
 LOG_HELP = (
-    f"a log file, or a folder: follow its newest {LOG_SUFFIX} file of the right kind. In the "
+    f"a log file, or a folder: follow its newest {LOG_SUFFIX} file (or trainer_state.json, trainer_log.jsonl) of "
+    "the right kind. In the "
     f"{MINER_FOLDER_NAME} folder that is the app's *{MINER_LOG_SUFFIX}; elsewhere a file whose lines "
     "--format reads (auto: any format, then only files of the kind first followed)"
 )

@@ -10,6 +10,14 @@ from typing import Protocol
 # Where the IOTA "Train at Home" app writes its dated ``<YYYY-MM-DD>-cli.log`` files (macOS).
 IOTA_LOG_DIR_PARTS = ("Library", "Logs", "IOTA Train at Home")
 LOG_SUFFIX = ".log"
+# A trainer's own record of its run, followed in a folder as a log is: the HF Trainer's state
+# (``trainer_state.json``, rewritten whole at each save) and LLaMA-Factory's ``trainer_log.jsonl``.
+RECORD_NAMES = frozenset({"trainer_state.json", "trainer_log.jsonl"})
+
+
+def followable(name: str) -> bool:
+    """True for a file name a folder's log may have: a ``*.log``, or a trainer's own record."""
+    return name.endswith(LOG_SUFFIX) or name in RECORD_NAMES
 
 FileIdentity = tuple[int, int]
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .backwards import read_at
-from .files import LOG_SUFFIX, open_for_reading
+from .files import LOG_SUFFIX, RECORD_NAMES, followable, open_for_reading
 
 # The folder the Train at Home app writes its logs to (macOS: ~/Library/Logs/IOTA Train at Home).
 MINER_FOLDER_NAME = "IOTA Train at Home"
@@ -38,6 +38,10 @@ IGNORED_LISTED = 20
 SNIFF_BYTES = 64 * 1024
 # A file not recognised is looked at again when it has grown, but not more often than this.
 RESNIFF_SECONDS = 5.0
+# A trainer's record (RECORD_NAMES) ranks as if written this much earlier: beside a log of the same
+# run, written at every step or bar redraw, it is newer only once that log has been quiet this
+# long. The log says more (every step, the crash that ends a run); the record only logged steps.
+RECORD_RANK_NS = 5 * 60 * 10**9
 
 # Lines in, the kind they read as (a parser family, e.g. "iota", "nanogpt") or None.
 Classify = Callable[[Sequence[str]], "str | None"]
@@ -46,10 +50,11 @@ FileKey = tuple[int, int, str]
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
-    """One ``*.log`` entry of the folder, as listed."""
+    """One ``*.log`` entry (or a trainer's record) of the folder, as listed."""
 
     path: Path
-    order: tuple[int, str]  # (mtime in ns, name): newest last; the name breaks mtime ties
+    # (mtime in ns, name): newest last; the name breaks mtime ties (a record's mtime less RECORD_RANK_NS)
+    order: tuple[int, str]
     regular: bool  # a FIFO, device or socket named *.log is never opened
     size: int
     key: FileKey  # (device, inode, name): an inode number is reused once its file is gone
@@ -152,6 +157,9 @@ class FolderPolicy:
             what = f"read as {self.kind}" if self.kind is not None else "tokwatch recognises"
             return f"waiting for a *{LOG_SUFFIX} file whose lines {what} in {self.folder}"
         newest = "a newer" if switched else "the newest"
+        if chosen.path.name in RECORD_NAMES and not by_name:
+            what = f"read as {self.forced_kind} (--format)" if self.forced_kind is not None else f"read as {self.kind}"
+            return f"{newest} training record in the folder, {chosen.path.name}, whose lines {what}"
         if by_name:
             return f"{newest} *{MINER_LOG_SUFFIX}: the miner's log in the Train at Home folder"
         if not self.by_content:
@@ -185,7 +193,7 @@ class FolderScout:
         found: list[Candidate] = []
         with os.scandir(self.folder) as entries:
             for entry in entries:
-                if not entry.name.endswith(LOG_SUFFIX):
+                if not followable(entry.name):
                     continue
                 try:
                     st = entry.stat()  # follows symlinks, like opening it will
@@ -194,9 +202,8 @@ class FolderScout:
                 if stat.S_ISDIR(st.st_mode):
                     continue
                 key = (st.st_dev, st.st_ino, entry.name)
-                found.append(
-                    Candidate(Path(entry.path), (st.st_mtime_ns, entry.name), stat.S_ISREG(st.st_mode), st.st_size, key)
-                )
+                ranked = st.st_mtime_ns - (RECORD_RANK_NS if entry.name in RECORD_NAMES else 0)
+                found.append(Candidate(Path(entry.path), (ranked, entry.name), stat.S_ISREG(st.st_mode), st.st_size, key))
         keys = {c.key for c in found}
         for key in [k for k in self._verdicts if k not in keys]:
             del self._verdicts[key]  # bounded by the folder's size

@@ -31,7 +31,7 @@ from watchfiles import Change, watch
 
 from ..supervise import supervised
 from . import kqueue
-from .files import LOG_SUFFIX, FileIdentity, identity, stat_log
+from .files import FileIdentity, followable, identity, stat_log
 from .folder import Classify, FolderPolicy, FolderScout
 from .reader import FileReader, TailSink
 from .status import SourceStatus, StatusBoard
@@ -236,7 +236,7 @@ class Tailer:
             return True
         if self._directory_mode:
             followed = self._followed.name if self._followed is not None else None
-            logs = {name for name in names if name.endswith(LOG_SUFFIX)}
+            logs = {name for name in names if followable(name)}
             if logs - {followed}:
                 self._folder_dirty = True
             return bool(logs)
@@ -249,7 +249,7 @@ class Tailer:
         if time.monotonic() - self._last_poll >= self._poll_interval_s:
             return True
         name = os.path.basename(path)
-        return name.endswith(LOG_SUFFIX) if self._directory_mode else name == self._path.name
+        return followable(name) if self._directory_mode else name == self._path.name
 
     def _poll_guarded(self) -> None:
         """Poll; an unexpected error is reported and the next wake-up (at most a poll interval away) retries."""

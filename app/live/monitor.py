@@ -19,6 +19,7 @@ from ..changes import Changes
 from ..ingest.folder import Following
 from ..ingest.formats import FORMAT_NOUNS, STEP_FORMATS, create_parser, detect, kind_of, renewed
 from ..ingest.formats.base import LogParser
+from ..ingest.formats.crash import CrashAware
 from ..ingest.formats.detect import FormatWatch, family, log_kind
 from ..snapshot import FollowingView, Snapshot, SourceView
 from ..stats.events import (
@@ -33,6 +34,7 @@ from ..stats.events import (
 from ..stats.iota.report import queue_report
 from ..stats.iota.tracker import IotaTracker
 from ..stats.kinds import tracker_for
+from ..stats.steps.tracker import StepTracker
 from ..stats.tracker import Tracker
 from ..stats.unknown import UnknownTracker
 from .backlog import (
@@ -329,17 +331,16 @@ class Monitor:
                     self.changes.bump()
                     return
                 lines, self._undetected = pending, []
-            elif self._watch is not None:
+            earlier: list[Event] = []
+            if self._watch is not None:
                 replay = self._watch.see(lines)
                 if replay is not None and self._watch.current is not None:
                     log.info("log switched to format %s", self._watch.current)
-                    self._bad_lines_before += self._parser.bad_lines
-                    self._use_format(self._watch.current)
-                    lines = replay
+                    earlier, lines = self._switch(self._watch.current, lines, replay)
             assert self._parser is not None
             now = self.clock()
             self._parser.reference_time = now
-            events = self._parser.feed(lines)
+            events = earlier + self._parser.feed(lines)
             self._tracker.apply_all(events, now, arrival=now)
             self._keep_passes(events)
             self.changes.bump()
@@ -430,6 +431,36 @@ class Monitor:
 
     def _bump(self) -> None:
         self.changes.bump()
+
+    def _switch(self, name: str, lines: list[str], replay: list[str]) -> tuple[list[Event], list[str]]:
+        """Move to format ``name``, whose lines begin ``replay``: the events of the replayed lines the
+        old parser already read, and the lines the new one reads next.
+
+        Nothing counted is lost, nor counted twice: the batch's lines before the new format's are
+        the old parser's; between step trainers the run's health (crash, fp16 overflows, reported
+        errors) and the crash watch carry over, so a replayed line read before is read again for
+        its steps only.
+        """
+        assert self._parser is not None
+        now = self.clock()
+        head = lines[: max(0, len(lines) - len(replay))]
+        if head:
+            self._parser.reference_time = now
+            events = self._parser.feed(head)
+            self._tracker.apply_all(events, now, arrival=now)
+            self._keep_passes(events)
+        read = len(replay) - (len(lines) - len(head))  # replayed lines read before this batch
+        before, before_tracker = self._parser, self._tracker
+        self._bad_lines_before += before.bad_lines
+        self._use_format(name)
+        after, tracker = self._parser, self._tracker
+        if not (isinstance(before, CrashAware) and isinstance(after, CrashAware)
+                and isinstance(before_tracker, StepTracker) and isinstance(tracker, StepTracker)):  # fmt: skip
+            return [], replay
+        after.continue_watch(before)
+        tracker.progress.carry_health(before_tracker.progress)
+        after.reference_time = now
+        return (after.read_again(replay[:read]) if read > 0 else []), replay[read:]
 
     def _use_format(self, name: str) -> None:
         self._parser = create_parser(name)

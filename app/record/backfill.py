@@ -32,6 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from ..ingest.files import RECORD_NAMES
 from ..ingest.folder import MINER_LOG_SUFFIX, Candidate, FolderPolicy, FolderScout, is_miner_folder
 from ..ingest.formats.detect import family, log_kind
 from ..store import History, Observation, SourceKey, queries
@@ -91,8 +92,10 @@ def files_to_import(log_path: Path, now: float, format_name: str = "auto") -> li
     if followed is None or not followed.regular:
         return []
     fits = _sibling_rule(folder, followed, policy.kind, scout)
+    # A trainer's record (trainer_state.json) is the same run as the log beside it, never an older one.
     found = [c for c in listing if c.regular and c.order <= followed.order
-             and (c is followed or (c.order[0] >= (now - IMPORT_DAYS * 86400) * 1e9 and fits(c)))]
+             and (c is followed or (c.order[0] >= (now - IMPORT_DAYS * 86400) * 1e9
+                                    and c.path.name not in RECORD_NAMES and fits(c)))]  # fmt: skip
     found.sort(key=lambda c: c.order)
     kept: list[Candidate] = []
     total = 0

@@ -107,7 +107,7 @@ def test_the_last_epoch_s_full_bar_waits_for_the_trainer_s_end_line() -> None:
              RECIPES.format(e=2, s=3, loss=0.8, pct=100, n=4, t=40, r=0)]
     monitor = read(lines)
     snapshot = monitor.snapshot(NOW)
-    assert (snapshot.state, snapshot.status_line) == ("measuring", "step 4/4 · …")
+    assert (snapshot.state, snapshot.status_line) == ("measuring", "step 4/4 · finishing")
     monitor.lines(["evaluating Epoch: 100%|██████████| 84/84 [00:30<00:00,  2.80it/s]",
                    " eval_ppl=tensor(5.1962, device='cuda:0') eval_epoch_loss=tensor(1.6479, device='cuda:0')",
                    "Epoch 2: train_perplexity=2.2255, train_epoch_loss=0.8000, epoch time 40.5s",

@@ -109,3 +109,26 @@ def test_a_sparse_run_killed_between_lines_says_its_rate_was_before_the_kill() -
         "Crashed (killed): Killed",
         "Before the crash: 50 steps/h (from the trainer's own time per step) · tokens per step not printed",
     )
+
+
+def fast_every_1000(step: int) -> str:
+    # 25 ms an iteration, printed every 1000 iterations: a line every 25 s.
+    return f"iteration {step} | loss 2.3100 | 25.0 ms/it"
+
+
+@pytest.mark.parametrize(("step", "limit", "why"), [
+    # step 1000: a line every 1000 steps of 25 ms (25 s), limit 6 × 25 s = 150 s
+    (1000, 150.0, "Stall limit 2 min until a second step line: step 1000 suggests a line every 1000 steps of 25 ms"),
+    # step 0 names no stride: the first line's floor, 10 min
+    (0, 600.0, ("Stall limit 10 min until a second step line: step 0 does not say how many steps of 25 ms the log "
+                "prints between lines")),
+])  # fmt: skip
+def test_before_a_second_line_the_stall_limit_counts_the_steps_a_line_may_cover(step: int, limit: float, why: str) -> None:
+    """A fast step printed every N steps: 6 × 25 ms would stall it at the 90 s floor before its next line."""
+    parser, tracker = create_parser("generic"), StepTracker("generic")
+    tracker.apply_all(parser.feed([fast_every_1000(step)]), now=T0, arrival=T0)
+    waiting = tracker.progress.report(T0 + 120)
+    assert waiting.state == "measuring"
+    assert why in waiting.details
+    assert tracker.progress.report(T0 + limit - 1).state != "stalled"
+    assert tracker.progress.report(T0 + limit + 1).state == "stalled"

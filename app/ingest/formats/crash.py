@@ -346,6 +346,17 @@ class CrashAware:
     def reference_time(self, value: float | None) -> None:
         self.parser.reference_time = value
 
+    def continue_watch(self, before: CrashAware) -> None:
+        """Go on with ``before``'s crash watch: the same log, read by another format's parser since
+        it switched (what the watch already read is not read, nor counted, again)."""
+        self._watch = before._watch
+
+    def read_again(self, lines: list[str]) -> list[Event]:
+        """Lines the watch already read under the format before a switch: only the parser reads them."""
+        events = self.parser.feed(lines)
+        self.bad_lines = self.parser.bad_lines
+        return events
+
     def feed(self, lines: Iterable[str]) -> list[Event]:
         """The parser's events, with the watch's after those of the line that carried them."""
         batch = lines if isinstance(lines, list) else list(lines)

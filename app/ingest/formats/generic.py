@@ -86,6 +86,17 @@ _GLUED_EPOCH = re.compile(r"(?i)\bepoch(\d{1,6})\b")
 _CHECKPOINT = re.compile(
     r"(?i)\b(?:sav(?:e|ed|ing)|wrote|writing)\b[^|]{0,40}?\b(?:checkpoint|model|weights|adapter)"
 )
+# A wall clock printed inside a step line, for a log whose lines have no prefix time: a date and
+# time anywhere (``2024-05-01 12:00:01``), or a time of day named ``time`` alone (torch-xla's
+# ``Time=07:29:43``, ``time: 12:00:01``) or in brackets (``[12:00:01]``). It dates the line, and is
+# never a step's duration (the grammar reads no duration from a bare ``time`` clock).
+_WHEN = r"(?:(\d{4})-(\d\d)-(\d\d)[ T])?([01]\d|2[0-3]):([0-5]\d):([0-5]\d)(?:[.,](\d{1,9}))?(Z|[+-]\d\d:?\d\d)?"
+_LINE_CLOCK = re.compile(
+    rf"(?i)(?<![\w.])(?:time|timestamp|clock|now|wall[ _]?(?:time|clock))\s*[=:]?\s*{_WHEN}(?![\d:])"
+    rf"|\[{_WHEN}\]"
+    r"|(?<![\d/-])(\d{4})-(\d\d)-(\d\d)[ T]([01]\d|2[0-3]):([0-5]\d):([0-5]\d)(?:[.,](\d{1,9}))?(Z|[+-]\d\d:?\d\d)?(?![\d:])"
+)
+_HMS = re.compile(r"\d:[0-5]\d:[0-5]\d")  # a clock at all: the cheap test first
 # Keys a JSON-lines record gives its own time under.
 # The name of a position counted within its epoch (fairseq's ``epoch 011  3000 / 8223``).
 EPOCH_POSITION = "position in epoch"
@@ -169,7 +180,30 @@ class GenericParser(PrefixDated):
         kind, line = self._classify_line(text)
         if line is not None:
             line.rank = self._times.rank
+            if line.at is None and line.bar is None and line.what in ("step", "eval"):
+                line.at = self._clock_in(line.text)
         return kind, line
+
+    def _clock_in(self, s: str) -> float | None:
+        """The wall clock a step line prints in itself (see ``_LINE_CLOCK``), in unix seconds."""
+        if ":" not in s or _HMS.search(s) is None:
+            return None
+        for m in _LINE_CLOCK.finditer(s):
+            before = s[: m.start()].rstrip()
+            if m.group(0)[0].isalpha() and before[-1:].isalpha():
+                continue  # the end of a longer name (``elapsed time: 00:12:01``): another clock
+            groups = next(g for g in (m.groups()[i : i + 8] for i in (0, 8, 16)) if g[3] is not None)
+            year, month, day, hour, minute, second, fraction, zone = groups
+            if year is not None:
+                stamp = f"{year}-{month}-{day} {hour}:{minute}:{second}" + (f".{fraction}" if fraction else "")
+                when = self._times.reader.read(stamp + (zone or "") + " .").at
+            else:
+                when = self._times.reader.time_of_day(int(hour), int(minute), int(second) + float(f"0.{fraction or 0}"))
+            if when is not None:
+                if self._times.latest is None or when > self._times.latest:
+                    self._times.latest = when  # the batch's Tick
+                return when
+        return None
 
     def _classify_line(self, text: str) -> tuple[Kind, _Line | None]:
         at = self._times.at
@@ -561,8 +595,15 @@ def _step_seconds(got: dict[Field, Reading]) -> float | None:
     return None
 
 
+# Evaluation figures named as their own trainer's parser names them (nanochat.py's ``eval_name``).
+_EVAL_LABELS = {"validation bpb": "val_bpb", "val bpb": "val_bpb", "train bpb": "train_bpb", "core metric": "core",
+                "chatcore metric": "chatcore"}  # fmt: skip
+
+
 def _eval_label(name: str) -> str:
     """``val: 1.05``, ``Val loss``, ``validation lm loss`` → ``val_loss``; ``test lm loss`` → ``test_loss``."""
+    if name in _EVAL_LABELS:
+        return _EVAL_LABELS[name]
     first = name.split(" ", 1)[0]
     if first in ("val", "valid", "validation"):
         return "val_loss"

@@ -82,6 +82,13 @@ ALIASES: dict[str, Field] = {
     "validation loss": Field.EVAL_LOSS,
     "eval loss": Field.EVAL_LOSS,
     "val": Field.EVAL_LOSS,  # litgpt: ``loss train: 2.846, val: 2.861``
+    # nanochat's evaluations (``Step 20000 | Validation bpb: 0.9686``, ``CORE metric: 0.0804``), read
+    # here too when its step lines reach the log cut and the generic reader takes it
+    "validation bpb": Field.EVAL_LOSS,
+    "val bpb": Field.EVAL_LOSS,
+    "train bpb": Field.EVAL_LOSS,
+    "core metric": Field.EVAL_LOSS,
+    "chatcore metric": Field.EVAL_LOSS,
     # the rest
     "lr": Field.LR,
     "learning rate": Field.LR,

@@ -165,6 +165,20 @@ class PrefixReader:
             end = field.end()
         return at, end
 
+    def time_of_day(self, hour: int, minute: int, second: float) -> float | None:
+        """A time of day printed with no date, placed on the day the lines were written: the
+        reference time's, or the day before when that would be later than the reference (an
+        hour's slack for clocks). None without a reference time."""
+        t = self.reference_time
+        if t is None or not self._dates:
+            return None
+        for day in (t, t - 86400):
+            year, month, date = self._to_date(day)
+            at = self._times.epoch(year, month, date, hour, minute, second)
+            if at is None or at <= t + 3600:
+                return at
+        return None
+
     def _iso_time(self, m: re.Match[str]) -> float | None:
         if not self._dates:
             return None

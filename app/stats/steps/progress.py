@@ -106,6 +106,12 @@ class StepProgress:
         # An evaluation job's end read before any training step: (its line, when it was read).
         self._evaluated: tuple[str, float | None] | None = None
 
+    def carry_health(self, before: StepProgress) -> None:
+        """Take over ``before``'s run health (crash, fp16 overflows, grad-norm streaks) and reported
+        errors: the same log, read by another format's parser since it switched."""
+        self.health = before.health
+        self._errors = before._errors
+
     # --- applying -------------------------------------------------------------
 
     def place(self, events: Sequence[Event], arrival: float, not_before: float | None) -> list[float | None]:

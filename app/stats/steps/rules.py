@@ -1,13 +1,14 @@
 """When a step trainer is stalled, paused or done, and when it will finish.
 
 Stall: no step for max(6 × the median time between recent step lines — the trainer's own time per
-step before a second line — , 90 s) while training →
+step before a second line, times the steps a line may cover — , 90 s) while training →
 ``stalled``; when step lines arrive in bursts (python's block-buffered print to a file delivers
 dozens at once), not before twice the usual gap between bursts either. Before a stage's first
 step (warm-up, compilation), after the trainer's end summary, while it evaluates, checkpoints
 or all-reduces (an announced pause, an evaluation line after the last step, or the next step is
 due an evaluation by the cadence seen so far, or is the last one) it is not a stall, up to an
-hour.
+hour; after the last epoch's full bar (the trainer's end line not printed yet) it is finishing,
+up to an hour or the epoch's own elapsed time, whichever is longer.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ PAUSE_LIMIT_SECONDS = 60 * 60
 ARRIVAL_GAPS = 9
 BURST_GAPS_NEEDED = 3
 BURST_FACTOR = 2.0
+# Before a second step line, a line at step 0 says nothing of how many steps the next one is away.
+FIRST_LINE_FLOOR_SECONDS = 10 * 60
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +38,8 @@ class Stall:
     limit: float | None  # the stall limit while training
     pause: str | None  # the pause under way, if any
     allowed: float | None = None  # how long without a step before it is a stall (pauses included)
+    # (step, steps a line may cover, None: unknown) when the limit rests on the first step line alone
+    first_line: tuple[int, int | None] | None = None
 
 
 def stall(stage: Stage, now: float, arrival_gaps: Sequence[float], restarting: bool) -> Stall:
@@ -46,18 +51,62 @@ def stall(stage: Stage, now: float, arrival_gaps: Sequence[float], restarting: b
     # own time per step, when printed, is the least a line takes.
     median = statistics.median(stage.line_durations) if stage.line_durations else finite(stage.latest.step_seconds)
     limit = max(STALL_FACTOR * median, STALL_FLOOR_SECONDS) if median is not None else STALL_FLOOR_SECONDS
+    first_line = None
+    if not stage.line_durations and median is not None and not stage.latest.logged:
+        limit, first_line = _first_line_limit(stage.latest.step, median, limit)
     if len(arrival_gaps) >= BURST_GAPS_NEEDED:
         limit = max(limit, BURST_FACTOR * statistics.median(arrival_gaps))
     done = finished(stage)
     pause = stage.pause if not done else None  # (an evaluation after the trainer's end is no pause)
+    wind_down = finishing(stage)
+    if wind_down:
+        pause = "finishing"
     if pause is None and since > limit and not done:
         # Only once the wait is longer than a step's: then say why it is not a stall.
         expected = expected_pause(stage)
         pause = f"{expected} due" if expected is not None else None
     allowed = max(limit, PAUSE_LIMIT_SECONDS) if pause is not None else limit
+    if wind_down:
+        # Evaluating the validation set (forward passes, most often fewer batches) takes less than
+        # the epoch of training did: its bar's elapsed clock bounds the wait too.
+        allowed = max(allowed, finite(stage.latest.elapsed_seconds) or 0.0)
     # A finished run waits for nothing; a diverged one says so rather than that it stalled.
     stalled = not done and not diverged(stage) and not restarting and since > allowed
-    return Stall(stalled, since, limit, pause, allowed)
+    return Stall(stalled, since, limit, pause, allowed, first_line)
+
+
+def finishing(stage: Stage) -> bool:
+    """The last epoch's bar is full and the trainer has not printed its end yet: it evaluates,
+    saves and sums up before it does (llama-recipes prints ``Key: avg_train_loss, …`` last)."""
+    latest = stage.latest
+    full = latest.total_steps is not None and latest.step >= latest.total_steps
+    return full and not latest.ends_at_total and not finished(stage)
+
+
+def printed_stride(step: int) -> int | None:
+    """The most steps a log may print between lines, read from its first step number: a trainer
+    that logs every N steps (N a round number: 10, 50, 100) prints multiples of N, so the largest
+    1, 2 or 5 × 10^k dividing the step (step 100: 100; step 120: 20; step 7: 1). None at step 0."""
+    if step <= 0:
+        return None
+    stride, power = 1, 1
+    while power <= step:
+        for k in (1, 2, 5):
+            if k * power <= step and step % (k * power) == 0:
+                stride = k * power
+        power *= 10
+    return stride
+
+
+def _first_line_limit(step: int, step_seconds: float, limit: float) -> tuple[float, tuple[int, int | None] | None]:
+    """The stall limit before a second step line, which a log printing every N steps (its time per
+    step printed) sends N steps later: 6 × N × the step time (at most an hour), or a floor when the
+    step number gives no N; and (the step, N) when that raised the limit."""
+    stride = printed_stride(step)
+    if stride is None:
+        return (limit, None) if limit >= FIRST_LINE_FLOOR_SECONDS else (FIRST_LINE_FLOOR_SECONDS, (step, None))
+    guessed = min(STALL_FACTOR * stride * step_seconds, float(PAUSE_LIMIT_SECONDS))
+    return (limit, None) if stride == 1 or guessed <= limit else (guessed, (step, stride))
 
 
 def expected_pause(stage: Stage) -> str | None:

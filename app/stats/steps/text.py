@@ -51,8 +51,8 @@ def details(
             f"{text.compact(m.steps_per_hour)} {unit}/h ({over})"
             + ("" if latest.logged else " · tokens per step not printed")
         )
-    elif finished(stage) or diverged(stage) or stall.stalled:
-        # A run that is over, stalled or whose loss is not a number is measured no further: no warm-up line.
+    elif finished(stage) or diverged(stage) or stall.stalled or stall.pause == "finishing":
+        # A run that is over, finishing, stalled or whose loss is not a number is measured no further: no warm-up line.
         if finished(stage) and stage.lines == 0:
             lines.append("no rate: the log holds the run's end summary, no step line")
         elif finished(stage):
@@ -66,9 +66,23 @@ def details(
     elif finished(stage):
         lines.append(f"Finished: reached its last step ({position(latest)})")
     elif stall.stalled and stall.since is not None and stall.limit is not None:
-        lines.append(f"Stalled: no step for {text.duration(stall.since)} (limit {text.duration(stall.limit)})")
+        # After the last epoch's bar the wait allowed for its evaluation and save is the limit.
+        limit = stall.allowed if stall.pause == "finishing" and stall.allowed is not None else stall.limit
+        lines.append(f"Stalled: no step for {text.duration(stall.since)} (limit {text.duration(limit)})")
+    elif stall.pause == "finishing" and stall.since is not None and stall.allowed is not None:
+        lines.append(
+            "Finishing: the last epoch's steps are done, the trainer's end line not printed yet (it evaluates, "
+            f"saves and sums up) · {text.duration(stall.since)} since the last step, a stall after "
+            f"{text.duration(stall.allowed)}"
+        )
     elif stall.pause is not None and stall.since is not None and not diverged(stage):
         lines.append(f"Paused: {stall.pause} ({text.duration(stall.since)} since the last step)")
+    elif stall.first_line is not None and stall.limit is not None and not finished(stage):
+        first_step, stride = stall.first_line
+        per_step = seconds_text(latest.step_seconds or 0.0)
+        why = (f"step {first_step} suggests a line every {stride} steps of {per_step}" if stride is not None
+               else f"step {first_step} does not say how many steps of {per_step} the log prints between lines")
+        lines.append(f"Stall limit {text.duration(stall.limit)} until a second step line: {why}")
     lines.append(stage_line(stage))
     if stage.loss is not None:
         loss = f"{stage.loss:.4f}" if math.isfinite(stage.loss) else f"{stage.loss}"
@@ -320,6 +334,8 @@ def status(stage: Stage, m: Measure, stall: Stall, restarting: bool, per_gpu: st
         return "working", f"{where} · restarting"
     if stall.stalled:
         return "stalled", f"{where} · stalled {short(stall.since or 0.0)}"
+    if stall.pause == "finishing":
+        return ("training" if m.steps_per_hour is not None else "measuring"), f"{where} · finishing"
     if stage.latest.logged:
         loss = f" · loss {stage.loss:.3g}" if stage.loss is not None else " · …"
         return ("training" if m.steps_per_hour is not None else "measuring"), where + loss
