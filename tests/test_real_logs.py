@@ -441,6 +441,68 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("torchtitan-pr950-relooped-warning-no-total.log", T0, "end", "step 29 · …", "measuring",
      {"step": 29, "total_steps": None, "loss": 6.1441, "tokens_per_second": 196687, "mfu": 1.88, "eta_seconds": None,
       "crash": None, "broken": None}),
+    # fairseq's legacy progress line: the update within its epoch; the last epoch's validation stands
+    ("generic-fairseq-issue301-legacy-epoch-progress-valid.log", T0, T0, "step 3000/8223 · no timing", "measuring",
+     {"step": 3000, "total_steps": 8223, "loss": 0.75, "lr": 0.001, "grad_norm": 2.0545, "tokens_per_second": 963,
+      "eta_seconds": None, "trainer_eta_seconds": None, "data": epoch(11), "eval": {"val_loss": {"value": 1.94, "step": None}}}),
+    ("generic-fairseq-composed-simple-progress-epoch-rollover.log", T0, T0, "step 1000/2000 · …", "measuring",
+     {"step": 1000, "total_steps": 2000, "loss": 5.402, "lr": 0.25, "grad_norm": 1.105, "finished": False,
+      "eta_seconds": None, "data": epoch(2), "eval": {"val_loss": {"value": 5.71, "step": None}}}),
+    # a modded-nanogpt fork's padded step with " | " between the pairs (train_time in s, memory in MB or MiB)
+    ("modded-nanogpt-rtx4070-laptop-training-log-step150-of-3250.txt", T0, T0, "step 150/3250 · 726 steps/h", "training",
+     {"step": 150, "total_steps": 3250, "loss": None, "step_seconds": 4.9528, "steps_per_hour": 150 / 742.9 * 3600,
+      "eta_seconds": 3100 * 742.9 / 150, "finished": False, "eval": {"val_loss": {"value": 5.4178, "step": 125}}}),
+    ("modded-nanogpt-composed-fork-pipes-train-loss-mib.txt", T0, T0, "step 100/500 · 1.4k steps/h", "training",
+     {"step": 100, "total_steps": 500, "loss": 5.6021, "step_seconds": 2.5, "steps_per_hour": 1440.0, "eta_seconds": 1000.0,
+      "eval": {"val_loss": {"value": 6.2011, "step": 50}}}),
+    # a record cut mid-run: its last line is the step (the header's step 130 is past the excerpt: see its note)
+    ("modded-nanogpt-record-2024-10-09-soap-early-cut-step130.txt", T0, T0, "step 127/6000 · …", "measuring",
+     {"step": 127, "total_steps": 6000, "loss": 5.6306, "step_seconds": 0.36603, "finished": False,
+      "eval": {"val_loss": {"value": 5.6402, "step": 125}}}),
+    # overflows right after a resume, the scale halving from 2^20 (2^18): a warning, not the warm-up; steps minutes
+    # apart: the rate is the printed time per iteration (details: test_overflows_after_a_resume_are_a_warning)
+    ("generic-megatron-deepspeed-bigscience-file-tr8b-104B-chronicles-resume-overflow-spike.log", T0, T0,
+     "step 17068/159576 · 35.7M tok/h", "training",
+     {"loss": 4.137348, "lr": 5.948e-05, "step_seconds": 422.7524, "steps_per_hour": 3600 / 422.7524,
+      "tokens_per_hour": 4_194_304 * 3600 / 422.7524, "eta_seconds": 142508 * 422.7524, "broken": None}),
+    ("generic-gpt-neox-composed-resume-overflows-deepspeed-records.log", T0, T0, "step 52008/100000 · 9.4 steps/h",
+     "training", {"loss": 3.702014, "lr": 1.204e-04, "step_seconds": 380.5124, "steps_per_hour": 3600 / 380.5124,
+                  "eta_seconds": 47992 * 380.5124, "broken": None}),
+    # stopped by the user: Lightning's graceful shutdown on Ctrl-C, as a UserWarning and as an info line
+    ("generic-lightning-delve-s18-file-readme-keyboardinterrupt-epoch19.log", T0, T0, "step 3/58 · crashed", "crashed",
+     {"step": 3, "total_steps": 58, "loss": 0.208, "step_seconds": 2.66, "eta_seconds": None, "trainer_eta_seconds": None,
+      "data": epoch(19), "crash": {"error": "Detected KeyboardInterrupt, attempting graceful shutdown...", "at": T0}}),
+    ("generic-lightning-composed-keyboardinterrupt-info-2x.log", T0, T0, "step 163/430 · crashed", "crashed",
+     {"step": 163, "total_steps": 430, "loss": 0.412, "step_seconds": 1 / 3.96, "eta_seconds": None, "data": epoch(7),
+      "crash": {"error": "Detected KeyboardInterrupt, attempting graceful shutdown ...", "at": T0}}),
+    # bars whose postfix a checkpoint message cut; the full last bar the trainer stops on is the run's total
+    ("generic-lightning-autom3l-file-readme-result-loss-nan-max-epochs-done.log", T0, T0, "step 2015/2015 · diverged",
+     "diverged", {"step": 2015, "total_steps": 2015, "loss": None, "step_seconds": 1 / 3.99, "finished": True,
+                  "data": epoch(0)}),
+    ("generic-lightning-composed-cut-v-num-not-in-top-k.log", T0, T0, "done · step 500/500", "done",
+     {"step": 500, "total_steps": 500, "loss": 0.377, "step_seconds": 1 / 2.99, "finished": True, "data": epoch(3)}),
+    # read right when graded: kept so
+    ("generic-custom-modded-llama2-issue10-llama2c-every-10.log", T0, T0, "step 240 · 262 steps/h", "training",
+     {"step": 240, "total_steps": None, "loss": 3.9219, "lr": 3e-04, "step_seconds": 13.70585, "eta_seconds": None,
+      "eval": {"train_loss": {"value": 11.6275, "step": 0}, "val_loss": {"value": 11.6275, "step": 0}}}),
+    ("generic-megatron-deepspeed-bigscience-file-tr11-reshaping-log-rank-prefix-seconds-restart.log", T0, T0,
+     "step 94769/115311 · 69.9M tok/h", "training",
+     {"loss": 1.934365, "lr": 7.609e-06, "grad_norm": 0.133, "step_seconds": 215.99, "eta_seconds": 20542 * 215.99,
+      "tokens_per_hour": 4_194_304 * 3600 / 215.99}),
+    ("generic-megatron-lm-issue449-v100-skipped-17-every-100.log", T0, T0, "step 200/500000 · 842 steps/h", "training",
+     {"loss": 7.803114, "lr": 7.32e-05, "grad_norm": 2.887, "step_seconds": 4.2708, "eta_seconds": 499800 * 4.2708,
+      "broken": None}),
+    ("generic-mlx-lm-azure-devsummit-file-readme-phi35-done-500.log", T0, T0, "done · step 500/500", "done",
+     {"loss": 0.757, "lr": 1e-05, "step_seconds": 1 / 2.228, "finished": True,
+      "eval": {"val_loss": {"value": 0.958, "step": 500}}}),
+    ("hivemind-issue451-albert-step109-zero-contribution.log", T0, "end", "step 109 · …", "measuring",
+     {"step": 109, "total_steps": None, "loss": 11.2339,
+      "collaboration": {"epoch": 109, "samples": 0, "peers": 1, "eta_seconds": 0.21}}),
+    ("hivemind-ppo-readme-first-peer-epoch0-wrapped.log", T0, "end", "epoch #0 · 1 peers", "working",
+     {"step": None, "loss": None, "collaboration": {"epoch": 0, "samples": 1024, "peers": 1, "eta_seconds": 52.2}}),
+    ("modded-nanogpt-record-2025-01-16-sub3min-done-peak-memory.txt", T0, T0 + 600, "done · step 1393/1393", "done",
+     {"loss": None, "step_seconds": 0.12981, "finished": True, "eta_seconds": None,
+      "eval": {"val_loss": {"value": 3.2785, "step": 1393}}}),
 ]  # fmt: skip
 
 
@@ -679,6 +741,23 @@ GENERIC_READ = {
     "generic-mmengine-xtuner-issue187-gradnorm-nan-loss-finite.log":
         "step, total, epoch, loss, lr, grad norm, step time, ETA",
     "generic-maxtext-pr4847-glog-completed-step-profiler.log": "step, loss",
+    "generic-fairseq-issue301-legacy-epoch-progress-valid.log": "step, total, epoch, loss, lr, grad norm, tok/s, eval",
+    "generic-fairseq-composed-simple-progress-epoch-rollover.log": "step, total, epoch, loss, lr, grad norm, tok/s, eval",
+    "generic-megatron-deepspeed-bigscience-file-tr8b-104B-chronicles-resume-overflow-spike.log":
+        "step, total, loss, lr, grad norm, step time, tokens",
+    "generic-gpt-neox-composed-resume-overflows-deepspeed-records.log": "step, total, loss, lr, step time",
+    "generic-lightning-delve-s18-file-readme-keyboardinterrupt-epoch19.log":
+        "step, total, epoch, loss, step time, elapsed, ETA, eval",
+    "generic-lightning-composed-keyboardinterrupt-info-2x.log": "step, total, epoch, loss, step time, elapsed, ETA",
+    "generic-lightning-autom3l-file-readme-result-loss-nan-max-epochs-done.log":
+        "step, total, epoch, loss, step time, elapsed, ETA",
+    "generic-lightning-composed-cut-v-num-not-in-top-k.log": "step, total, epoch, loss, step time, elapsed, ETA",
+    "generic-custom-modded-llama2-issue10-llama2c-every-10.log": "step, loss, lr, step time, eval",
+    "generic-megatron-deepspeed-bigscience-file-tr11-reshaping-log-rank-prefix-seconds-restart.log":
+        "step, total, loss, lr, grad norm, step time, tokens",
+    "generic-megatron-lm-issue449-v100-skipped-17-every-100.log": "step, total, loss, lr, grad norm, step time",
+    "generic-mlx-lm-azure-devsummit-file-readme-phi35-done-500.log":
+        "step, total, loss, lr, step time, tok/s, tokens, eval",
 }  # fmt: skip
 
 
@@ -786,3 +865,42 @@ def test_a_run_s_health_is_said_once_in_its_details(
     details = snap(monitor, now)["details"]
     assert [line for line in shown if line not in details] == []
     assert [line for line in details if line.startswith(hidden)] == []
+
+
+@pytest.mark.parametrize(("name", "warning"), [
+    ("generic-megatron-deepspeed-bigscience-file-tr8b-104B-chronicles-resume-overflow-spike.log",
+     ("Warning: fp16 overflow at 6 of the last 10 steps, past the warm-up (loss scale 1048576 → 32768): the gradients"
+      " blow up; 5 in a row make a broken run")),
+    ("generic-gpt-neox-composed-resume-overflows-deepspeed-records.log",
+     ("Warning: fp16 overflow at 4 of the last 10 steps, past the warm-up (loss scale 131072 → 16384): the gradients"
+      " blow up; 5 in a row make a broken run")),
+])  # fmt: skip
+def test_overflows_after_a_resume_are_a_warning_and_the_rate_the_printed_one(tmp_path: Path, name: str, warning: str) -> None:
+    """Steps went through at a large scale, then overflows halve it step after step: no warm-up, said so;
+    steps minutes apart are timed by the trainer's own time per iteration."""
+    details = snap(cold(tmp_path, name), T0)["details"]
+    assert warning in details
+    assert not any("as usual" in line for line in details)
+    assert "steps/h (from the trainer's own time per step)" in details[0]
+
+
+def test_an_epoch_bar_s_time_left_is_the_epoch_s(tmp_path: Path) -> None:
+    """NeMo's bar at batch 7 of 517 in epoch 0, 05:07 left: that epoch's remainder, not the run's ETA."""
+    details = snap(cold(tmp_path, "generic-nemo-speech-issue5468-ambernet-bars.log"), T0)["details"]
+    assert "Epoch ends in 5 min (trainer)" in details
+    assert not any(line.startswith("ETA ") for line in details)
+
+
+def test_a_record_cut_mid_run_without_a_final_newline_reads_its_last_line(tmp_path: Path) -> None:
+    """The SOAP record's excerpt ends at step 127 with no newline: once the file is quiet, its last line is
+    the current step (a minute after the write, as the excerpt was graded; while the file was just written
+    the line may still be growing, and the step before it stands)."""
+    name = "modded-nanogpt-record-2024-10-09-soap-early-cut-step130.txt"
+    log = tmp_path / "record.txt"
+    log.write_text("\n".join(body(name)), encoding="utf-8")
+    os.utime(log, (T0, T0))
+    monitor = Monitor(log, clock=lambda: T0 + 60)
+    monitor.read_once(log)
+    data = snap(monitor, T0 + 60)
+    assert (data["training"]["step"], data["training"]["loss"]) == (127, 5.6306)
+    assert data["source"]["lines_read"] == len(body(name))

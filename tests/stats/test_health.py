@@ -156,7 +156,45 @@ def test_a_step_that_goes_through_resets_the_skips() -> None:
         if n % 2:
             health.apply(skip(1024.0), T0 + n)
     assert health.broken() is None
-    assert health.skip_line() == "fp16 overflow: 5 steps skipped (loss scale 1024)"
+    # every other step skipped once steps went through: a warning, not a broken run
+    assert health.skip_line() == ("Warning: fp16 overflow at 4 of the last 10 steps, past the warm-up (loss scale"
+                                  " 1024): the gradients blow up; 5 in a row make a broken run")
+
+
+def test_an_overflow_now_and_then_past_the_warm_up_is_counted_without_a_warning() -> None:
+    """The scaler tries a doubled scale after its window of clean steps; the next overflow halves it back."""
+    health = RunHealth()
+    for n in range(5000, 5030):
+        health.apply(TrainStep(None, "train", n), T0 + n)
+        if n in (5005, 5020):
+            health.apply(skip(131072.0), T0 + n)
+    assert health.broken() is None
+    assert health.skip_line() == "fp16 overflow: 2 steps skipped (loss scale 131072)"
+
+
+def test_overflows_at_a_large_scale_after_a_resume_are_no_warm_up() -> None:
+    """bigscience tr8b-104B: resumed at 17060, two steps go through, then 6 of 7 overflow from 2^20 down."""
+    health = RunHealth()
+    scales = {17062: 1048576.0, 17063: 524288.0, 17064: 262144.0, 17065: 131072.0, 17067: 65536.0, 17068: 32768.0}
+    for n in range(17060, 17069):
+        if n in scales:
+            health.apply(skip(scales[n]), T0 + n)  # DeepSpeed's record comes before the iteration it skipped
+        health.apply(TrainStep(None, "train", n, total_steps=159576), T0 + n)
+    assert health.broken() is None  # 17066 went through: not five in a row
+    assert health.skip_line() == ("Warning: fp16 overflow at 6 of the last 10 steps, past the warm-up (loss scale"
+                                  " 1048576 → 32768): the gradients blow up; 5 in a row make a broken run")
+
+
+@pytest.mark.parametrize(("first", "warm_up"), [(6, True), (20000, False)])
+def test_the_warm_up_is_the_start_of_a_run(first: int, warm_up: bool) -> None:
+    """Overflows from 2^27 before any step went through: the warm-up at step 6 (HF #9996), not at 20000."""
+    health = RunHealth()
+    for i, n in enumerate(range(first, first + 3)):
+        health.apply(TrainStep(None, "train", n), T0 + n)
+        health.apply(skip(2.0 ** (26 - i)), T0 + n)
+    assert (health.warmup_skips == 3) is warm_up
+    line = health.skip_line()
+    assert line is not None and line.endswith(", as usual") is warm_up
 
 
 def test_the_loss_scale_warm_up_is_not_broken() -> None:

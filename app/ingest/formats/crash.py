@@ -108,12 +108,17 @@ _KILL = re.compile(
     r"Received \d+ death signal|got signal: \d+|Signal \d+ \(SIG[A-Z]+\) received by PID"
     r"|\*\*\* (?:JOB|STEP) \S+ ON \S+ CANCELLED AT|CANCELLED AT \S+ DUE TO|DUE TO (?:TIME LIMIT|NODE FAILURE|PREEMPTION)"
     r"|Out of memory: Kill(?:ed)? process|oom-kill|invoked oom-killer"
+    # a trainer that caught the user's Ctrl-C and stops (Lightning: ``Detected KeyboardInterrupt, attempting
+    # graceful shutdown...``, a UserWarning up to 2.0, info after)
+    r"|(?:Detected|Caught|Received|Got) KeyboardInterrupt\b|\b[Tt]raining (?:was )?interrupted by (?:the )?user"
 )
 # A crash line that says the run was ended from outside (a signal, the OOM killer, the scheduler).
 _KILLED = re.compile(
     _KILL.pattern + r"|^(?:Killed|Terminated|KeyboardInterrupt|\^C)|\bSIG(?:KILL|TERM|HUP|INT)\b|SignalException"
     r"|^(?:zsh|bash|sh): .*\b(?:killed|Killed|terminated)\b|exit code -(?:9|15|1|2)\)"
 )
+# Python's warnings module: ``/path/to/call.py:53: UserWarning: `` before the message.
+_PY_WARNING = re.compile(r"^\S+\.py:\d+: (?:\w+Warning: )?")
 # torch's warning when clip_grad_norm_ meets a nan or inf gradient and goes on anyway.
 _NONFINITE_NORM = re.compile(r"Non-finite (?:total )?norm encountered")
 # What a shell says when the process ended by a signal: the crash when nothing more telling was read.
@@ -133,11 +138,14 @@ _BAR_END = re.compile(r"(?:s/it|it/s|/s)\]|\]\s*$")
 # The loss scaler skipping a step.
 _OVERFLOW = re.compile(
     r"\[deepspeed\] OVERFLOW!|Gradient overflow\.\s+Skipping step|OVERFLOW! Rank \d+ Skipping step"
-    r"|Skipping step, loss scaler \d+ reducing loss scale",
+    r"|Skipping step, loss scaler \d+ reducing loss scale"
+    r"|overflow detected, (?:ignoring gradient, )?setting loss scale to",  # fairseq, Megatron forks
     re.IGNORECASE,
 )
 # The scale tried, then the one it falls to (the last figure is the scale now).
-_SCALE = re.compile(r"(?:loss scale|reducing to|reducing loss scale to)[:\s]+([\d.]+(?:e[+-]?\d+)?)", re.IGNORECASE)
+_SCALE = re.compile(
+    r"(?:loss scale|reducing to|reducing loss scale to|setting loss scale to)[:\s]+([\d.]+(?:e[+-]?\d+)?)", re.IGNORECASE
+)
 # Cheap test, on the lowered line: can it be anything the watch reads? (Literals only: an
 # alternation of plain words is several times faster than the patterns above, on every line.)
 _MAYBE = re.compile(
@@ -296,6 +304,12 @@ class CrashWatch:
         m = killed or _FATAL.search(message)
         if m is None or _HANDLED.search(message):
             return []  # (a handler that saves a checkpoint on a signal and goes on says so)
+        if killed is not None and self._previous_fatal and self._exception is not None and killed.group() in self._exception:
+            return []  # Python's warnings print the warning call's source line under it: the same news
+        warned = _PY_WARNING.match(message)
+        if killed is not None and warned is not None:
+            message = message[warned.end() :]  # ``…/call.py:53: UserWarning: Detected KeyboardInterrupt…``
+            m = _KILL.search(message) or m
         if killed is None:
             # The level is in the prefix (peeled off the message) or just before the error.
             logged = _FATAL.search(line)

@@ -53,7 +53,7 @@ _SIGNATURES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("llmc", "step ", re.compile(r"^step\s+\d+/\d+ \| (?:train )?loss ")),
     ("llmc", "s:", re.compile(r"^s:\d+ trl:")),
     ("llmc", "took", re.compile(r"^step \d+: train loss \S+ \(took [\d.]+ ms\)$")),
-    ("modded-nanogpt", "step:", re.compile(r"^step:\d+/\d+ (?:train_loss:|val_loss:|train_time:)")),
+    ("modded-nanogpt", "step:", re.compile(r"^step:\s*\d+/\d+ (?:\| )?(?:train_loss:|val_loss:|train_time:)")),
     ("hf-trainer", "': ", re.compile(r"\{'(?:loss|eval_loss|train_runtime)': ")),
     ("hf-trainer", '": ', re.compile(r"^\{\"(?:loss|eval_loss|train_runtime)\": ")),
     ("hf-trainer", "*****", re.compile(r"\*\*\*\*\* Running training \*\*\*\*\*")),

@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ...stats.events import EvalResult, Event, RunInfo, StageEnd, Tick, TrainingPause, TrainStep
 from .fields import MAX_LINE_CHARS, NUM, Kind, WrapJoiner, clean, clock_seconds, number
@@ -34,7 +34,10 @@ _BAR = re.compile(
     r"(?:(?:(?P<pct>\d{1,3})%\|[^|]{0,400}\|\s*)?(?P<n>\d{1,12})/(?P<m>\d{1,12})|(?<![\w.-])(?P<count>\d{1,12})it)\s*"
     r"\[(?P<elapsed>\d[\d:]{0,11})(?:<(?P<remain>[\d:?]{1,12}))?"
     r"(?:,\s*(?:(?P<rate>\d{1,9}(?:\.\d+)?)|\?)\s*(?P<unit>s/it|it/s))?"  # NeMo's own bar prints none
-    r"(?:,\s*(?P<post>[^\]]{0,2000}))?\]"
+    r"(?:(?:,\s*(?P<post>[^\]]{0,2000}))?\]"
+    # A bar that never closes: a message printed over it (Lightning's ``… loss=nan, v_num=Epoch 0, global
+    # step 51: 'val_accuracy' reached …``) or a wrap cut it. Its whole pairs are those a comma follows.
+    r"|,\s*(?P<cut>(?:[\w/.-]{1,40}=[^,\s\]\[]{1,40},\s*){0,40}))"
 )
 # Lightning's rich bar ``Epoch 0/9 ━━━━━ 157/469 0:00:12 • 0:00:25 12.63it/s v_num: 0 loss: 0.3`` and
 # Keras's ``100/1000 [==>....] - ETA: 1:23 - loss: 2.3`` / ``1000/1000 ━━━━ 25s 25ms/step - loss: 0.2``.
@@ -64,6 +67,11 @@ _PROGRESS = re.compile(r"\[\s*(\d{1,12})/(\d{1,12})\s*\((\d{1,3})%\)\]")
 # mmengine / mmcv: ``Epoch(train) [1][ 50/500]``, ``Epoch [1][50/1000]``, and torchvision's and
 # DETR's MetricLogger ``Epoch: [0]  [1330/3696]``: the epoch, then the iteration in it.
 _EPOCH_ITER = re.compile(r"(?i)\bepoch(?:\(\w{1,10}\))?:?\s*\[\s*(\d{1,9})\s*\]\s*\[\s*(\d{1,12})\s*/\s*(\d{1,12})\s*\]")
+# fairseq's progress line ``| epoch 011  3000 / 8223 loss=0.75 (1.35), wps=963, …`` (``| epoch 001:
+# 100 / 8223`` later): the epoch, then the update in it, with no name of its own.
+_EPOCH_POSITION = re.compile(r"(?i)\bepoch:?\s*(\d{1,9}):?(?:\s*\|)?\s+(\d{1,12})\s*/\s*(\d{1,12})(?![\d/.])")
+# A record that says it evaluates on a data set (fairseq's ``| epoch 001 | valid on 'valid' subset | loss 5.41 | …``).
+_EVAL_ON = re.compile(r"(?i)\b(?:" + "|".join(sorted(EVAL_WORDS)) + r")\s+on\s+['\"]?\w")
 # Their ``time: 0.798`` (``data_time:`` is the loader's share of it).
 _ITER_BASED = re.compile(r"\bIter\(\w{1,10}\)\s*\[")  # mmengine's iteration-based loop
 _ITERATION_TIME = re.compile(rf"(?<![\w])time:\s+({NUM})(?=[,\s]|$)")
@@ -90,6 +98,8 @@ _LINE_CLOCK = re.compile(
 )
 _HMS = re.compile(r"\d:[0-5]\d:[0-5]\d")  # a clock at all: the cheap test first
 # Keys a JSON-lines record gives its own time under.
+# The name of a position counted within its epoch (fairseq's ``epoch 011  3000 / 8223``).
+EPOCH_POSITION = "position in epoch"
 _TIME_KEYS = ("timestamp", "_timestamp", "time", "datetime", "date", "ts", "wall_time", "walltime")
 _FIGURES = (Field.LOSS, Field.LR, Field.STEP_TIME, Field.ITS, Field.TOKENS_PER_SECOND,
             Field.TOKENS_PER_SECOND_DEVICE, Field.GRAD_NORM)  # fmt: skip
@@ -137,6 +147,7 @@ class GenericParser(PrefixDated):
         self._ended: tuple[int, float | None] | None = None  # (step, epoch) when the end was printed
         self._last: tuple[int, float | None] | None = None
         self._epoch: Reading | None = None  # announced on a line of its own, for the bars after it
+        self._full_epoch: tuple[TrainStep, int] | None = None  # the last step: a full epoch's bar, and its total
 
     def feed(self, lines: Iterable[str]) -> list[Event]:
         """Parse lines in log order; end with a ``Tick`` when a prefix carried a time."""
@@ -216,7 +227,7 @@ class GenericParser(PrefixDated):
             for m in _BAR.finditer(s):
                 bar = m
         if bar is not None:
-            head, post = s[: bar.start()], bar.group("post") or ""
+            head, post = s[: bar.start()], bar.group("post") or bar.group("cut") or ""
             readings = pairs(head) + pairs(post)
             glued = _GLUED_EPOCH.search(head)
             if glued is not None and not any(r.field is Field.EPOCH for r in readings):
@@ -255,6 +266,10 @@ class GenericParser(PrefixDated):
             if nested is not None:
                 readings.append(Reading(Field.STEP, "position", float(nested.group(2)), int(nested.group(3))))
                 _iteration_time(s, readings)
+        elif lossy and "/" in s and not any(r.field is Field.STEP for r in readings):
+            in_epoch = _EPOCH_POSITION.search(s)
+            if in_epoch is not None:
+                readings.append(Reading(Field.STEP, EPOCH_POSITION, float(in_epoch.group(2)), int(in_epoch.group(3))))
         if "Iter(" in s[:40] and _ITER_BASED.search(s[:40]):
             _iteration_time(s, readings)
         if not any(r.field is Field.STEP_TIME for r in readings):
@@ -264,7 +279,7 @@ class GenericParser(PrefixDated):
                 if value is not None:
                     seconds = value / 1000 if bare.group(2) == "ms" else value
                     line.readings.append(Reading(Field.STEP_TIME, "time", seconds))
-        if _EVAL_START.match(s):
+        if _EVAL_START.match(s) or ("on" in s and _EVAL_ON.search(s[:120])):
             line.what = "eval"
             return Kind.FULL, line
         line = _decide(line)
@@ -326,6 +341,12 @@ class GenericParser(PrefixDated):
                     return  # the followed rank's copy of a step another rank already gave
                 self._borrowed = None
         if line.what == "end":
+            if self._full_epoch is not None:
+                # The trainer ended right after an epoch's bar filled: that epoch was the last, its
+                # batches the run's (Lightning's ``Trainer.fit` stopped: `max_epochs=1` reached``).
+                step, total = self._full_epoch
+                events.append(replace(step, at=line.at if line.at is not None else step.at, total_steps=total))
+                self._full_epoch = None
             events.append(StageEnd(at=line.at, summary=line.text[:200]))
             self._ended = self._last
         elif line.what == "pause":
@@ -399,10 +420,11 @@ class GenericParser(PrefixDated):
         elapsed = got[Field.ELAPSED].value if Field.ELAPSED in got else None
         eta = got[Field.ETA].value if Field.ETA in got else None
         full_epoch = False
+        bar_total: int | None = None
         # A bar that names its epoch counts that epoch's batches: full, it is not the run's end,
         # which the trainer's end line says (llama-recipes evaluates and sums up after its last
         # epoch; Lightning says ``Trainer.fit`` stopped).
-        ends_at_total = bar is None or epoch is None
+        ends_at_total = (bar is None or epoch is None) and (step_reading is None or step_reading.name != EPOCH_POSITION)
         if bar is not None:
             step = bar.step
             total = bar.total
@@ -415,6 +437,7 @@ class GenericParser(PrefixDated):
                 if not last_epoch:
                     total = None  # an epoch's bar is full; the run goes on to the next epoch
                     full_epoch = True
+                    bar_total = bar.total
             step_seconds = bar.step_seconds if bar.step_seconds is not None else step_seconds
             elapsed, eta = bar.elapsed, bar.eta
         elif line.counters is not None:
@@ -423,6 +446,8 @@ class GenericParser(PrefixDated):
             step = int(step_reading.value)
             if step_reading.total is not None:
                 total = step_reading.total
+                if step_reading.name == EPOCH_POSITION and step >= total:
+                    total, full_epoch = None, True  # as a full epoch's bar: the next epoch follows
             if step_seconds is not None and Field.STEP_TIME in got:
                 # ``iter time`` is one iteration's; a step is several, when the counters say how many.
                 iters = _iterations_per_step(readings, step)
@@ -473,6 +498,8 @@ class GenericParser(PrefixDated):
                 ends_at_total=ends_at_total,
             )
         )
+        last = events[-1]
+        self._full_epoch = (last, bar_total) if bar_total is not None and isinstance(last, TrainStep) else None
 
     def _tokens(self, step: int, count: Reading | None) -> float | None:
         """The tokens since the last line, from a running count (``Trained Tokens``, ``consumed tokens``)."""

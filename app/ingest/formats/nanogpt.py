@@ -11,7 +11,8 @@ share a log), registered under three names so the snapshot says which one is in 
 * llm.c ``step    1/18865 | loss … (…z)| norm … (…z)| lr … | … ms | …% bf16 MFU | … tok/s``
   (1-based step; ``-100.0%`` MFU on an unknown GPU) and the PyTorch reference line, plus
   llm.c's ``main.log`` records (``s:N trl:…``).
-* modded-nanogpt ``step:N/M [train_loss:…] [val_loss:…] train_time:…ms step_avg:…ms``.
+* modded-nanogpt ``step:N/M [train_loss:…] [val_loss:…] train_time:…ms step_avg:…ms`` (forks: a padded
+  step, `` | `` between pairs, ``train_time`` in seconds).
 """
 
 from __future__ import annotations
@@ -53,8 +54,12 @@ _LLMC_LOGFILE = re.compile(
 )
 # modded-nanogpt and its forks: ``step:N/M`` then ``name:value`` pairs in any order and number
 # (``train_loss``, ``val_loss``, ``val_bpb``, ``train_bpb``, ``train_time``, ``step_avg``, …),
-# separated by one space or a padded run of them (``step:0/20000    val_loss:6.9469``).
-_MODDED_HEAD = re.compile(r"step:(\d{1,12})/(\d{1,12})(?=\s|$)")
+# separated by one space or a padded run of them (``step:0/20000    val_loss:6.9469``), or by `` | ``
+# after a padded step (``step:   0/3250 | val_loss:10.8258 | train_time:0.0s``).
+_MODDED_HEAD = re.compile(r"step:\s{0,12}(\d{1,12})/(\d{1,12})(?=\s|$)")
+_SPACED_PAIR = re.compile(r"(\w):\s+(?=[-\d.]|nan)")
+# A figure in a unit the reader has no use for (``peak_vram:3840MB``): no figure, no cut line either.
+_OTHER_UNIT = re.compile(r"\d[\d.]*[A-Za-z]{1,4}")
 _MODDED_TIME = ("train_time", "step_avg")
 # The shape every record script prints (a fast path: this runs on every step line); forks' other
 # shapes take the general reading of pairs.
@@ -64,7 +69,7 @@ _MODDED_USUAL = re.compile(
 )
 # The line every nanoGPT ``train.py`` prints, read at once (the general reading below gives the same).
 _NANOGPT_USUAL = re.compile(r"iter (\d{1,12}): loss (-?\d+\.\d+), time (\d+\.\d+)ms, mfu (-?\d+\.\d+)%")
-_GLUED = re.compile(r"iter \d+: loss |step \d+: train loss |step\s+\d+/\d+ \| |step:\d+/\d+ ")
+_GLUED = re.compile(r"iter \d+: loss |step \d+: train loss |step\s+\d+/\d+ \| |step:\s*\d+/\d+ ")
 _FRAGMENT_KEYS = (", time ", "ms, mfu", "% bf16 MFU", " tok/s", "z)| norm", "train_time:")
 
 NANOGPT_MFU_NOTE = "not measured yet: nanoGPT printed -100% (its first iterations)"
@@ -262,9 +267,13 @@ def _modded_line(text: str) -> tuple[Kind, Emit | None]:
     if head is None:
         return Kind.PARTIAL, None
     tail = text[head.end() :]
+    if ": " in tail:
+        tail = _SPACED_PAIR.sub(r"\1:", tail)  # ``val_loss: 5.4178`` (a fork's spacing)
     pairs: dict[str, tuple[float | None, str | None]] = {}
     # whitespace-separated ``name:value`` tokens (a split: this runs on every step line)
     for token in tail.split():
+        if token == "|":
+            continue  # a fork's separator between pairs
         name, sep, value = token.partition(":")
         unit = None
         if value.endswith("ms"):
@@ -274,8 +283,8 @@ def _modded_line(text: str) -> tuple[Kind, Emit | None]:
         elif value.endswith("%"):
             value, unit = value[:-1], "%"
         figure = number(value)
-        if figure is None and sep and name and value.isidentifier() and unit is None:
-            continue  # a fork's word (``handoff:keep``): no figure
+        if figure is None and sep and name and unit is None and (value.isidentifier() or _OTHER_UNIT.fullmatch(value)):
+            continue  # a fork's word (``handoff:keep``) or a figure in another unit (``peak_vram:3840MB``)
         if not sep or not name or figure is None:
             return Kind.PARTIAL, None  # a wrap cut the line, or it is no record (yet)
         if unit == "s":

@@ -17,9 +17,13 @@ lines and skipped steps come from app/ingest/formats/crash.py, read for every fo
     alone is not enough: TRL's GRPO prints ``'loss': 0.0`` for hours in a healthy run (its loss
     is β·KL, which rounds to 0.0), with a finite grad norm, a moving reward and a decaying LR.
   - The fp16 loss scaler skips ``SKIPPED_STEPS`` steps in a row (every step in between skipped
-    too), once the scale is below ``WARMUP_LOSS_SCALE``: scalers start high (torch's 2^16,
-    DeepSpeed's 2^16 or more, CogVideo's 2^32) and halve on each overflow until the scale fits,
-    so a burst of overflows at large scales is the warm-up, not a fault.
+    too), past its warm-up: scalers start high (torch's 2^16, DeepSpeed's 2^16 or more, CogVideo's
+    2^32) and halve on each overflow until the scale fits, so a burst of overflows at a scale of
+    ``WARMUP_LOSS_SCALE`` or more is the warm-up, not a fault, while it is the run's start: no step
+    has gone through yet and the step is at most ``WARMUP_STEPS``. Once a step has gone through
+    (or far into a run, after a resume, whose scale comes back with the checkpoint), the scale is
+    found: an overflow now and then is the scaler trying a higher one, but ``OVERFLOW_WARNING``
+    within ``OVERFLOW_WINDOW_STEPS`` steps is a warning (the gradients blow up).
 """
 
 from __future__ import annotations
@@ -44,6 +48,14 @@ ZERO_LOSS_LOGS = 3
 # in a row (÷32) without one step fitting, which a healthy run never needs once it has settled.
 SKIPPED_STEPS = 5
 WARMUP_LOSS_SCALE = 2.0**14
+# The scale is found within a few dozen steps of the start (DeepSpeed halves from 2^32 at most, a
+# step or two for each halving): overflows past this step are not the start's warm-up.
+WARMUP_STEPS = 100
+# Past the warm-up, the scaler tries a higher scale after a window of clean steps (DeepSpeed's
+# 1000, torch's 2000) and the next overflow halves it back: one at a time, far apart. Three within
+# ten steps have divided the scale by 8 without it fitting.
+OVERFLOW_WARNING = 3
+OVERFLOW_WINDOW_STEPS = 10
 EVENTS_KEPT = 50
 
 
@@ -91,6 +103,8 @@ class RunHealth:
         self._scale: float | None = None
         self.skipped_total = 0
         self.warmup_skips = 0
+        self._went_through = False  # a step went through (no overflow before it) since the run began
+        self._late_skips: deque[tuple[int, float | None]] = deque(maxlen=OVERFLOW_WINDOW_STEPS)  # past the warm-up
 
     def apply(self, event: Event, t: float | None) -> None:
         """Take one event seen at ``t``."""
@@ -102,9 +116,11 @@ class RunHealth:
             crash = self.crash
             if crash is not None and (crash.step is None or event.step != crash.step):
                 self.crash = None
+                self._went_through = False
                 self._note(t, "restart", f"training again at step {event.step} after the crash")
             if self._step is not None and event.step != self._step and not self._skipped_since_step:
                 self._skipped, self._skipped_since = 0, None  # a step went through
+                self._went_through = True
             if event.step != self._step:
                 self._skipped_since_step = False
             self._step = event.step
@@ -116,6 +132,7 @@ class RunHealth:
             self._skip(event, t)
         elif isinstance(event, StageStart) and self.crash is not None:
             self.crash = None
+            self._went_through = False
             self._note(t, "restart", "a new run started after the crash")
 
     def _crashed(self, event: RunCrashed, t: float | None) -> None:
@@ -159,11 +176,14 @@ class RunHealth:
         self.skipped_total += 1
         if event.loss_scale is not None:
             self._scale = event.loss_scale
-        if event.loss_scale is not None and event.loss_scale >= WARMUP_LOSS_SCALE:
+        self._skipped_since_step = True  # the step under way did not go through
+        early = not self._went_through and (self._step is None or not self._numbered or self._step <= WARMUP_STEPS)
+        if early and event.loss_scale is not None and event.loss_scale >= WARMUP_LOSS_SCALE:
             self.warmup_skips += 1
             return
+        if self._went_through and self._numbered and self._step is not None:
+            self._late_skips.append((self._step + 1, event.loss_scale))  # the step it skipped: the next one
         self._skipped += 1
-        self._skipped_since_step = True
         if self._skipped_since is None:
             self._skipped_since = t
 
@@ -197,10 +217,25 @@ class RunHealth:
         return (f"Warning: grad norm is {value} {logs}; {NONFINITE_GRAD_LOGS} logs in a row over"
                 f" {NONFINITE_GRAD_STEPS} steps make a broken run")
 
+    def _late_overflows(self) -> list[tuple[int, float | None]]:
+        """The overflows past the warm-up within the last ``OVERFLOW_WINDOW_STEPS`` steps."""
+        if self._step is None:
+            return []
+        return [(step, scale) for step, scale in self._late_skips if step > self._step - OVERFLOW_WINDOW_STEPS]
+
     def skip_line(self) -> str | None:
         """A details line about skipped steps that are not (yet) a broken run, or None."""
         if not self.skipped_total or self._skipped >= SKIPPED_STEPS:
             return None
+        late = self._late_overflows()
+        if len(late) >= OVERFLOW_WARNING:
+            scales = [scale for _, scale in late if scale is not None]
+            fell = ""
+            if scales:
+                fell = f" (loss scale {_scale(max(scales))} → {_scale(scales[-1])})" if max(scales) > scales[-1] \
+                    else f" (loss scale {_scale(scales[-1])})"
+            return (f"Warning: fp16 overflow at {len(late)} of the last {OVERFLOW_WINDOW_STEPS} steps, past the"
+                    f" warm-up{fell}: the gradients blow up; {SKIPPED_STEPS} in a row make a broken run")
         scale = f" (loss scale {_scale(self._scale)})" if self._scale is not None else ""
         if self.warmup_skips == self.skipped_total:
             return f"fp16 loss-scale warm-up: {self.skipped_total} steps skipped on overflow{scale}, as usual"

@@ -59,9 +59,10 @@ from .timing import covered_steps, line_seconds, placed_times
 
 # Detail lines a crashed run no longer shows: its warm-up, timing, stall, pause, ETA, the wait for
 # a first step, and the end summary (said instead as how far training got).
-_NOT_AFTER_A_CRASH = ("measuring", "no timing", "Stalled:", "Paused:", "ETA ", "waiting for the first", "Finished:")
+_NOT_AFTER_A_CRASH = ("measuring", "no timing", "Stalled:", "Paused:", "ETA ", "Epoch ends in ", "waiting for the first",
+                      "Finished:")
 # A broken or diverged run prints on but gets nowhere: no time to its end.
-_NOT_WHEN_BROKEN = ("ETA ", "Paused:")
+_NOT_WHEN_BROKEN = ("ETA ", "Epoch ends in ", "Paused:")
 # The figures an evaluation job's summary leads with (nanochat's base_eval: bpb, then CORE).
 _HEADLINE = re.compile(r"bpb|core|loss|perplexity|ppl")
 
@@ -240,7 +241,14 @@ class StepProgress:
 
     def _new_stage(self, event: TrainStep, t: float | None) -> Stage:
         self._evaluated = None
+        previous = self._stage
         stage = Stage(name=event.stage, latest=event, step_time=t, began_at=t)
+        if (previous is not None and not event.ends_at_total and event.epoch is not None
+                and previous.epoch is not None and event.epoch > previous.epoch):
+            # A new epoch's count of batches, not a restart: the last epoch's evaluation still stands
+            # (its step was the last epoch's count, not this one's).
+            stage.evals = {name: (value, None) for name, (value, _) in previous.evals.items()}
+            stage.eval_diverged = dict(previous.eval_diverged)
         # Evaluations printed before a stage's first step (step 0's validation) are its own.
         for name, (value, step) in self._pending_evals.items():
             stage.take_eval(name, value, step, t)

@@ -255,16 +255,22 @@ def measure(stage: Stage, now: float) -> Measure:
     done = start is not None and stage.timed_lines >= needed and observed >= WARMUP_SECONDS
     steps_per_hour = in_window / observed * 3600 if done and observed > 0 else None
     printed = printed_pace(stage)
-    paced = steps_per_hour is None and printed is not None and not overdue
+    # The warm-up would wait for lines hours apart, or the window holds fewer steps than the
+    # warm-up counts (steps minutes apart: one more or less in it moves the rate by half): the
+    # trainer's own time per step is the rate (until the next line is long overdue: then it is no
+    # longer the run's pace).
+    few = steps_per_hour is not None and in_window < WARMUP_COUNT
+    paced = (steps_per_hour is None or few) and printed is not None and not overdue
     if paced and printed is not None:
-        # The warm-up would wait for lines hours apart: the trainer's own time per step is the rate
-        # (until the next line is long overdue: then it is no longer the run's pace).
         steps_per_hour, done = 3600 / printed, True
     tokens_per_hour = None
     if done and stage.tokens_since is not None:
         token_observed = min(max(now - stage.tokens_since, 0.0), float(RATE_WINDOW_SECONDS))
         if token_observed >= WARMUP_SECONDS:
             tokens_per_hour = stage.tokens.total(now - RATE_WINDOW_SECONDS, now) / token_observed * 3600
+            if paced and few and in_window > 0 and steps_per_hour is not None:
+                # the tokens of the steps in the window, at the trainer's own pace
+                tokens_per_hour = stage.tokens.total(now - RATE_WINDOW_SECONDS, now) / in_window * steps_per_hour
     return Measure(
         start, observed, stage.lines, in_window, steps_per_hour, tokens_per_hour, done, needed, stage.latest.logged,
         paced,

@@ -39,9 +39,10 @@ def details(
     latest = stage.latest
     unit = "logged steps" if latest.logged else "steps"
     if m.tokens_per_hour is not None and m.steps_per_hour is not None:
+        over = ("from the trainer's own time per step" if m.paced
+                else f"over {text.minutes(m.observed_seconds)} min")
         lines.append(
-            f"{text.compact(m.tokens_per_hour)} tok/h{per_gpu} · {text.compact(m.steps_per_hour)} {unit}/h"
-            f" (over {text.minutes(m.observed_seconds)} min)"
+            f"{text.compact(m.tokens_per_hour)} tok/h{per_gpu} · {text.compact(m.steps_per_hour)} {unit}/h ({over})"
         )
     elif m.steps_per_hour is not None:
         over = ("from the trainer's own time per step" if m.paced
@@ -116,7 +117,8 @@ def details(
             parts.append(f"{text.duration(eta)} (tokwatch)")
         if latest.trainer_eta_seconds is not None:
             parts.append(f"{text.duration(latest.trainer_eta_seconds)} (trainer)")
-        lines.append("ETA " + " · ".join(parts))
+        # A bar that counts an epoch's batches (Lightning, NeMo, llama-recipes) times that epoch only.
+        lines.append(("ETA " if latest.ends_at_total else "Epoch ends in ") + " · ".join(parts))
     evals = latest_evals(stage)
     if evals:
         lines.append("Eval " + " · ".join(f"{name} {figure(value)}" for name, value, _ in evals)

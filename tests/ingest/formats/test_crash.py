@@ -119,6 +119,19 @@ CRASHES: list[tuple[str, list[str], str | None]] = [
     ("a signal handler that saves and goes on",
      ["Epoch 3: 12%|█▏   | 120/1000 [02:00<14:40, 1.00it/s]", "got signal: 10, saving a checkpoint and continuing"],
      None),
+    # Lightning caught the user's Ctrl-C and stops: a UserWarning up to 2.0 (with the warnings module's
+    # echo of its source line), an info line after
+    ("Lightning's interrupt, as a UserWarning",
+     body("generic-lightning-delve-s18-file-readme-keyboardinterrupt-epoch19.log")[-2:],
+     "Detected KeyboardInterrupt, attempting graceful shutdown..."),
+    ("Lightning's interrupt, as info",
+     ["Epoch 7:  38%|███▊      | 163/430 [00:41<01:07,  3.96it/s, v_num=2, train_loss=0.412]",
+      "Detected KeyboardInterrupt, attempting graceful shutdown ..."],
+     "Detected KeyboardInterrupt, attempting graceful shutdown ..."),
+    ("the user's Ctrl-C caught and said in other words",
+     ["step 40 | loss 2.31 | lr 3e-4", "Caught KeyboardInterrupt, saving the final checkpoint"],
+     "Caught KeyboardInterrupt, saving the final checkpoint"),
+    ("a Ctrl-C the loop shrugs off", ["step 40 | loss 2.31", "Caught KeyboardInterrupt, continuing"], None),
     ("the kernel's OOM killer", ["[ 8812.443] Out of memory: Killed process 9921 (python) total-vm:88GB"],
      "Out of memory: Killed process 9921 (python) total-vm:88GB"),
     # not crashes
@@ -151,6 +164,9 @@ KILLED = [
     (["slurmstepd: error: *** JOB 4242 ON gpu-17 CANCELLED AT 2024-03-02T11:00:12 DUE TO TIME LIMIT ***"], True),
     (["W0302 10:59:58.120000 881 api.py:704] Received 1 death signal, shutting down workers"], True),
     (["Traceback (most recent call last):", '  File "t.py", line 1, in <module>', "KeyboardInterrupt"], True),
+    (["Detected KeyboardInterrupt, attempting graceful shutdown ..."], True),
+    (["2024-05-01 12:00:00 | INFO | Caught KeyboardInterrupt, saving the final checkpoint"], True),
+    (["Training interrupted by user."], True),
     (["Segmentation fault (core dumped)"], False),
     (["Traceback (most recent call last):", '  File "t.py", line 1, in <module>', "ValueError: bad batch"], False),
 ]
@@ -194,6 +210,11 @@ SKIPS: list[tuple[str, str, float | None]] = [
      ("[2024-09-11 18:00:14,125] [INFO] [loss_scaler.py:183:update_scale] [deepspeed] OVERFLOW! Rank 0 Skipping step."
      " Attempted loss scale: 4294967296, reducing to 2147483648"), 2147483648.0),
     ("apex", "Gradient overflow.  Skipping step, loss scaler 0 reducing loss scale to 32768.0", 32768.0),
+    ("fairseq", "2023-06-13 17:37:40 | INFO | fairseq.trainer | NOTE: overflow detected, setting loss scale to: 16384.0",
+     16384.0),
+    ("fairseq, skipping the update",
+     "| WARNING: gradient overflow detected, ignoring gradient, setting loss scale to: 64.0", 64.0),
+    ("a Megatron fork", " WARNING: Overflow detected, setting loss scale to 32768.0", 32768.0),
 ]
 
 

@@ -418,3 +418,44 @@ def test_rank_prefixed_copies_count_once_and_the_highest_step_is_the_position() 
     parser = GenericParser()
     steps = [e for e in parser.feed(lines) if isinstance(e, TrainStep)]
     assert [(s.step, s.loss) for s in steps] == [(10, 2.5), (20, 2.25)]
+
+
+def test_a_bar_whose_postfix_a_message_cut_keeps_its_position_and_whole_pairs() -> None:
+    """A checkpoint message printed over a Lightning bar before its postfix closed (autom3l's log)."""
+    glued = line("generic-lightning-autom3l-file-readme-result-loss-nan-max-epochs-done.log", "Epoch 0:  50%")
+    got = steps([glued])
+    assert [(s.step, s.total_steps, s.epoch, s.step_seconds) for s in got] == [(1007, 2015, 0, pytest.approx(1 / 4.14))]
+    assert got[0].loss is not None and got[0].loss != got[0].loss  # ``loss=nan``, whole before its comma
+    # a wrap that cut the postfix: the pair it cut is no figure
+    (cut,) = steps(["Epoch 3:  40%|████      | 40/100 [00:20<00:30,  2.00it/s, lr=0.0003, loss=1.2"])
+    assert (cut.step, cut.total_steps, cut.lr, cut.loss) == (40, 100, 0.0003, None)
+
+
+def test_a_full_epoch_bar_the_trainer_ends_on_keeps_its_total() -> None:
+    full = "Epoch 4: 100%|██████████| 430/430 [01:48<00:00,  3.97it/s, v_num=2, train_loss=0.301]"
+    events = GenericParser().feed([full, "`Trainer.fit` stopped: `max_epochs=5` reached."])
+    assert [type(e) for e in events] == [TrainStep, TrainStep, StageEnd]
+    first, last = (e for e in events if isinstance(e, TrainStep))
+    assert (first.total_steps, last.step, last.total_steps) == (None, 430, 430)
+
+
+def test_fairseq_s_legacy_progress_line_is_the_update_in_its_epoch() -> None:
+    name = "generic-fairseq-issue301-legacy-epoch-progress-valid.log"
+    got = one(line(name, "| epoch 011  3000 / 8223"))
+    assert (got.step, got.total_steps, got.epoch, got.loss, got.lr, got.grad_norm, got.tokens_per_second) == (
+        3000, 8223, 11, 0.75, 0.001, 2.0545, 963)
+    assert not got.ends_at_total  # the epoch's updates, not the run's
+    # fairseq's later ``| epoch 001:    100 / 8223 …``; its epoch summary and validation lines are no steps
+    later = one("| epoch 001:    100 / 8223 loss=9.873, nll_loss=9.801, ppl=891.8, wps=17342, ups=2, lr=0.0005")
+    assert (later.step, later.total_steps, later.epoch, later.loss) == (100, 8223, 1, 9.873)
+    assert steps([line(name, "| epoch 010 | train loss"), line(name, "| epoch 010 | valid on 'valid' subset  1000")]) == []
+    events = GenericParser().feed([line(name, "| epoch 010 | valid on 'valid' subset | valid loss")])
+    assert [(e.name, e.value) for e in events if isinstance(e, EvalResult)] == [("val_loss", 1.94)]
+    # a pipe between the epoch and the position; the later validation record, whose loss is named ``loss``
+    piped = one("| epoch 011 | 3000 / 8223 loss=0.75 (1.35), wps=963, lr=0.001, gnorm=2.0545")
+    assert (piped.step, piped.total_steps, piped.epoch, piped.loss) == (3000, 8223, 11, 0.75)
+    later_valid = "| epoch 001 | valid on 'valid' subset | loss 5.412 | ppl 42.55 | num_updates 1000 | best_loss 5.412"
+    events = GenericParser().feed([later_valid])
+    assert [(type(e), e.name, e.value, e.step) for e in events if isinstance(e, EvalResult)] == [
+        (EvalResult, "val_loss", 5.412, 1000)]
+    assert steps([later_valid]) == []

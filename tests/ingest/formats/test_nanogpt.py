@@ -201,6 +201,11 @@ REAL_STEPS: list[tuple[str, str, dict[str, Any]]] = [
         {"step": 1659, "total_steps": 1660, "loss": None, "elapsed_seconds": 153.823, "step_seconds": 0.09272},
     ),
     (
+        "a fork's padded step with ' | ' between pairs, train_time in seconds, peak_vram in MB",
+        line("modded-nanogpt-rtx4070-laptop-training-log-step150-of-3250.txt", "step: 150/3250"),
+        {"step": 150, "total_steps": 3250, "loss": None, "elapsed_seconds": 742.9, "step_seconds": 4.9528, "figures": ()},
+    ),
+    (
         "parameter-golf fork: extra train key",
         line("parameter-golf-8xh100-fullrun.log", "step:8400/20000 train_loss"),
         {"step": 8400, "total_steps": 20000, "loss": 2.0967, "elapsed_seconds": 598.53},
@@ -245,6 +250,12 @@ REAL_EVALS: list[tuple[str, str, int, dict[str, float | None]]] = [
         {"val_loss": 10.9264},
     ),
     (
+        "a fork's padded step 0 with ' | ' between pairs: step_avg nan",
+        line("modded-nanogpt-rtx4070-laptop-training-log-step150-of-3250.txt", "step:   0/3250"),
+        0,
+        {"val_loss": 10.8258},
+    ),
+    (
         "modded-nanogpt 2025: final validation",
         line("modded-nanogpt-2025-09-15-no-train-loss.txt", "step:1660/1660 val_loss"),
         1660,
@@ -265,6 +276,20 @@ def test_real_validation_lines_keep_every_figure_and_the_position(
     assert {e.step for e in events if isinstance(e, EvalResult)} == {step}
 
 
+@pytest.mark.parametrize("text", [
+    "step:150/3250 | val_loss:5.4178 | train_time:742.9s | step_avg:4952.8ms | peak_vram:3840MB",
+    "step: 150/3250 | val_loss: 5.4178 | train_time: 742.9s | step_avg: 4952.8ms | peak_vram: 3840MB",
+    "step:  150/3250  val_loss:5.4178  train_time:742900ms  step_avg:4952.80ms  peak_mem:3.75GiB",
+])  # fmt: skip
+def test_a_fork_s_separators_spacing_and_units_read_alike(text: str) -> None:
+    events, bad = read([text])
+    assert bad == 0
+    (step,) = [e for e in events if isinstance(e, TrainStep)]
+    assert (step.step, step.total_steps, step.elapsed_seconds, step.step_seconds, step.figures) == (
+        150, 3250, pytest.approx(742.9), pytest.approx(4.9528), ())
+    assert [(e.name, e.value) for e in events if isinstance(e, EvalResult)] == [("val_loss", 5.4178)]
+
+
 def test_a_padded_validation_line_reads_like_a_plain_one() -> None:
     events, bad = read(["step:0/20000    val_loss:6.9469 val_bpb:4.1143 train_time:0ms"])
     assert bad == 0 and [e.name for e in events if isinstance(e, EvalResult)] == ["val_loss", "val_bpb"]
@@ -280,6 +305,7 @@ def test_a_padded_validation_line_reads_like_a_plain_one() -> None:
         ("llmc-anthonix-issue2-nan.log", 11),
         ("llmc-main-log-no-timing.log", 22),
         ("nanogpt-issue178-shakespeare.log", 25),
+        ("modded-nanogpt-rtx4070-laptop-training-log-step150-of-3250.txt", 22),
     ],
 )
 def test_real_logs_read_without_a_bad_line(name: str, steps: int) -> None:
