@@ -29,7 +29,7 @@ def message(title: str = "rig-7: idle", body: str = "L1 · 0 tok/h\nIdle: no pas
     return Message("idle", "opened", "warning", time.time(), title, body, "Idle: no pass since 14:02")
 
 
-def wait_until(condition: object, timeout: float = 20.0) -> None:
+def wait_until(condition: object, timeout: float = 60.0) -> None:
     deadline = time.monotonic() + timeout
     while not condition():  # type: ignore[operator]
         if time.monotonic() > deadline:
