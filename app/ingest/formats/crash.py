@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from ...stats.events import Event, RunCrashed, StepFigures, StepSkipped
 from .base import LogParser
@@ -346,8 +346,11 @@ class CrashAware:
             return events
         events = []
         start = 0
+        died: Callable[[], list[Event]] | None = getattr(self.parser, "died", None)
         for i, found in marks:
             events.extend(self.parser.feed(batch[start : i + 1]))
+            if died is not None and any(isinstance(event, RunCrashed) for event in found):
+                events.extend(died())  # what the parser held until the run's end said what it was
             events.extend(found)
             start = i + 1
         if start < len(batch):

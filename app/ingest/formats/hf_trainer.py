@@ -96,6 +96,7 @@ class HfTrainerParser(PrefixDated):
         # A ``trainer_state.json`` (the log's first line opens a JSON document), False: console lines.
         self._state: TrainerState | Literal[False] | None = None
         self._after_bar = False  # the last line (or piece of one) read was a bar
+        self._bar_before = False  # the line before the one just read was a bar
         self._frame_before = False  # the last line was a traceback's frame: its source line follows
         self._brace: str | None = None  # a first line ``{`` held until the next says what it opens
 
@@ -173,6 +174,7 @@ class HfTrainerParser(PrefixDated):
 
     def _classify(self, text: str) -> tuple[Kind, Emit | None]:
         after_bar, self._after_bar = self._after_bar, False
+        self._bar_before = after_bar
         stripped = text.lstrip()
         if after_bar and stripped.startswith("Traceback (most recent call last)"):
             # Python's report of an uncaught exception right after a bar held until now (glued
@@ -247,6 +249,12 @@ class HfTrainerParser(PrefixDated):
         if tail is None or tail == text[m.end() :]:
             return [text]  # no record after the bar, just the rest of it
         return [text[: m.end()], tail]
+
+    def died(self) -> list[Event]:
+        """The line just read ended the run (a crash line, app/ingest/formats/crash.py): a bar held
+        until now and glued to it, or on the line before it, was the training step it died at (a
+        launcher's NCCL watchdog glued to the only bar drawn)."""
+        return self._died_training() if self._after_bar or self._bar_before else []
 
     def _died_training(self) -> list[Event]:
         held = self._unconfirmed
