@@ -19,7 +19,11 @@ lines and skipped steps come from app/ingest/formats/crash.py, read for every fo
   - The fp16 loss scaler skips ``SKIPPED_STEPS`` steps in a row (every step in between skipped
     too), once the scale is below ``WARMUP_LOSS_SCALE``: scalers start high (torch's 2^16,
     DeepSpeed's 2^16 or more, CogVideo's 2^32) and halve on each overflow until the scale fits,
-    so a burst of overflows at large scales is the warm-up, not a fault.
+    so a burst of overflows at large scales is the warm-up, not a fault. Or it skips
+    ``FLOOR_SKIPPED_STEPS`` in a row at its floor: the scale 1 or less (DeepSpeed's and Megatron's
+    default minimum), or no lower than the overflow before (``Attempted loss scale: 128, reducing
+    to 128``: a ``min_loss_scale`` reached). With no scale left to halve, an overflow there is
+    never the warm-up: every update is thrown away.
 """
 
 from __future__ import annotations
@@ -44,6 +48,11 @@ ZERO_LOSS_LOGS = 3
 # in a row (÷32) without one step fitting, which a healthy run never needs once it has settled.
 SKIPPED_STEPS = 5
 WARMUP_LOSS_SCALE = 2.0**14
+# At its floor the scaler cannot halve any more: one overflow there may be one bad batch, a third
+# in a row is a run that cannot fit a step. (DeepSpeed's hysteresis keeps the scale once at the
+# start of a streak, ``2048, reducing to 2048``; the next overflow halves it.)
+FLOOR_SKIPPED_STEPS = 3
+FLOOR_LOSS_SCALE = 1.0
 EVENTS_KEPT = 50
 
 
@@ -88,6 +97,7 @@ class RunHealth:
         self._skipped = 0
         self._skipped_since: float | None = None
         self._skipped_since_step = False
+        self._floor_skips = 0  # of those in a row, at the scaler's floor
         self._scale: float | None = None
         self.skipped_total = 0
         self.warmup_skips = 0
@@ -104,7 +114,7 @@ class RunHealth:
                 self.crash = None
                 self._note(t, "restart", f"training again at step {event.step} after the crash")
             if self._step is not None and event.step != self._step and not self._skipped_since_step:
-                self._skipped, self._skipped_since = 0, None  # a step went through
+                self._skipped, self._skipped_since, self._floor_skips = 0, None, 0  # a step went through
             if event.step != self._step:
                 self._skipped_since_step = False
             self._step = event.step
@@ -157,11 +167,15 @@ class RunHealth:
 
     def _skip(self, event: StepSkipped, t: float | None) -> None:
         self.skipped_total += 1
-        if event.loss_scale is not None:
-            self._scale = event.loss_scale
-        if event.loss_scale is not None and event.loss_scale >= WARMUP_LOSS_SCALE:
+        scale, before = event.loss_scale, self._scale
+        if scale is not None:
+            self._scale = scale
+        if scale is not None and scale >= WARMUP_LOSS_SCALE:
             self.warmup_skips += 1
+            self._floor_skips = 0
             return
+        at_floor = scale is not None and (scale <= FLOOR_LOSS_SCALE or (self._skipped > 0 and scale == before))
+        self._floor_skips = self._floor_skips + 1 if at_floor else 0
         self._skipped += 1
         self._skipped_since_step = True
         if self._skipped_since is None:
@@ -178,6 +192,9 @@ class RunHealth:
         if self._zero_losses >= ZERO_LOSS_LOGS:
             return Broken(f"loss is 0 at {self._zero_losses} logs in a row, with {self._zero_losses_why}:"
                           " the run is broken", self._zero_losses_since)
+        if self._floor_skips >= FLOOR_SKIPPED_STEPS and self._scale is not None:
+            return Broken(f"fp16 overflow at {self._skipped} steps in a row, every step skipped, with the loss scale"
+                          f" at its floor ({_scale(self._scale)}): the run is broken", self._skipped_since)
         if self._skipped >= SKIPPED_STEPS:
             scale = f", loss scale down to {_scale(self._scale)}" if self._scale is not None else ""
             return Broken(f"fp16 overflow at {self._skipped} steps in a row, every step skipped{scale}:"
@@ -199,7 +216,7 @@ class RunHealth:
 
     def skip_line(self) -> str | None:
         """A details line about skipped steps that are not (yet) a broken run, or None."""
-        if not self.skipped_total or self._skipped >= SKIPPED_STEPS:
+        if not self.skipped_total or self._skipped >= SKIPPED_STEPS or self._floor_skips >= FLOOR_SKIPPED_STEPS:
             return None
         scale = f" (loss scale {_scale(self._scale)})" if self._scale is not None else ""
         if self.warmup_skips == self.skipped_total:
