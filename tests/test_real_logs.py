@@ -503,6 +503,14 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # lines in lumps (10, 10, 10, 50 s a 10 steps): the step time is the average, as the rate (composed)
     ("torchtitan-composed-lumpy-intervals-every-40-steps.log", T0, "end", "step 170 · 14.7M tok/h/GPU", "training",
      {"step": 170, "total_steps": None, "loss": 6.7, "step_seconds": 2.0, "steps_per_hour": 1800.0}),
+    # the Trainer's notebook progress line as text, after unsloth's banner
+    ("trl-unsloth-issue1140-banner-notebook-progress-line.log", T0, T0, "step 22/290 · …", "measuring",
+     {"step": 22, "total_steps": 290, "loss": None, "step_seconds": 1 / 0.12, "trainer_eta_seconds": 38 * 60 + 4,
+      "data": epoch(0.36)}),
+    # the same past an hour, a whole epoch, its loss table and an evaluation's line after it (composed)
+    ("hf-trainer-composed-notebook-progress-hours-eval-line.log", T0, T0, "step 1500/3000 · …", "measuring",
+     {"step": 1500, "total_steps": 3000, "loss": None, "step_seconds": 2.5, "trainer_eta_seconds": 3723,
+      "data": epoch(1.0)}),
     # GRPO's loss 0.0 with a finite grad norm: done, not broken
     ("trl-grpo-raycheng-taubench-done-12-loss0.trainer_state.json", T0, T0, "done · step 12/12", "done",
      {"step": 12, "total_steps": 12, "loss": 0.0, "lr": 4.5e-06, "grad_norm": 0.5695228576660156, "broken": None,

@@ -170,7 +170,9 @@ REAL_FORMATS = {
     "crash-composed-raytrain-prefix-bar-then-rank-watchdog.log": "hf-trainer",
     "crash-llamafactory-issue4263-oom-first-backward-bare-bar.log": "generic",  # a traceback, a bare "0%|"
     "crash-llamafactory-issue7396-line-numbered-nccl-watchdog-no-steps.log": "generic",  # crash lines alone
+    "hf-trainer-composed-notebook-progress-hours-eval-line.log": "hf-trainer",
     "hf-trainer-llava-issue1264-multinode-host-prefixed-dicts.log": "hf-trainer",
+    "trl-unsloth-issue1140-banner-notebook-progress-line.log": "hf-trainer",  # notebook progress line as text
     "hf-trainer-msft-pr7-runtime-dicts-no-loss-bars.log": "hf-trainer",
     "llamafactory-predict-gi7014-sunxiaochuan-250-done-no-loss.jsonl": "generic",
     "llamafactory-trainerlog-yvonne530-healthai-done-9-of-9.jsonl": "generic",

@@ -44,6 +44,14 @@ _BAR = re.compile(
     r"(?:(\d[\d:]{0,11})(?=<))?(?:<([\d:?]{1,12})(?=,))?"
     r"(?:,\s*(\d{1,9}(?:\.\d+)?)(it/s|s/it|it/|it|i|s/i|s/|s))?"
 )
+# The Trainer's notebook progress (NotebookProgressCallback) copied as text: ``[ 22/290 02:50 < 38:04,
+# 0.12 it/s, Epoch 0.36/5]`` -- the step right-aligned to the total's width, elapsed < remaining, the
+# rate (``it/s`` only, two decimals), and the epoch, which only the training bar carries (an
+# evaluation's is ``[ 5/10 00:02 < 00:03]``). Before its first timing it reads ``[ 1/290 : < :, …``.
+NOTEBOOK_LINE = re.compile(
+    r"\[ *(\d{1,12})/(\d{1,12}) (?:(\d[\d:]{0,11})(?: < (\d[\d:]{0,11}), (\+?inf|\d{1,9}(?:\.\d+)?) it/s)?| ?: < :)"
+    r", Epoch (\d{1,6}(?:\.\d+)?)/\d{1,6}\]"
+)
 _PAIR = re.compile(r"(['\"])([^'\"]{1,200})\1: ('[^']{0,200}'|\"[^\"]{0,200}\"|[-+\w.]{1,64})")
 # The Trainer's header (``Total optimization steps = 1,548``), unsloth's banner (``Total steps = 312``).
 _TOTAL_STEPS = re.compile(r"Total (?:optimization )?steps = ([\d,]+)")
@@ -200,6 +208,10 @@ class HfTrainerParser(PrefixDated):
                 if suffix is not None:
                     return Kind.FULL, lambda: self._bar(m, suffix)
                 return Kind.FULL, lambda: self._bar(m)
+        if "Epoch " in text and "/" in text:
+            m = NOTEBOOK_LINE.search(text)
+            if m is not None:
+                return Kind.FULL, lambda: self._notebook(m)
         if 'File "' in text and self._unconfirmed is not None and self._train_total is None and _TRAIN_FRAME.search(text):
             # A traceback through the Trainer's training loop after a bar held until now: the
             # run died training, at that bar (a log of one bar and a crash).
@@ -328,6 +340,29 @@ class HfTrainerParser(PrefixDated):
             return [TrainingPause(at=None, reason="evaluation")] if other else []
         self._step = n
         return before + [step]
+
+    def _notebook(self, m: re.Match[str]) -> list[Event]:
+        """A notebook progress line: a training step (its epoch says so), with the Trainer's clocks."""
+        n, total = int(m.group(1)), int(m.group(2))
+        if n <= 0 or total <= 0 or n == self._step:
+            return []
+        rate = number(m.group(5))
+        if rate is not None and math.isfinite(rate) and rate > 0:
+            self._rate_seconds = 1 / rate
+        self._train_total, self._bar_total, self._step, self._confirmed = total, total, n, True
+        self._unconfirmed = None
+        return [
+            TrainStep(
+                at=None,
+                stage="train",
+                step=n,
+                total_steps=total,
+                elapsed_seconds=clock_seconds(m.group(3)),
+                step_seconds=self._rate_seconds,
+                trainer_eta_seconds=clock_seconds(m.group(4)),
+                epoch=finite(number(m.group(6))),
+            )
+        ]
 
     def _callback_record(self, pairs: dict[str, str], values: dict[str, float | None]) -> list[Event]:
         """LLaMA-Factory's callback record: the step, the total and the elapsed time, as printed."""
