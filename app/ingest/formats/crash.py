@@ -130,10 +130,11 @@ _TABLE_EXIT = re.compile(r"^\s*exitcode\s*:\s*(-?\d+)")
 _TABLE_CAUSE = re.compile(r"^\s*traceback\s*:\s*(\S.*)$")
 # What a progress bar glued before an error ends with (`` 16.31s/it]``).
 _BAR_END = re.compile(r"(?:s/it|it/s|/s)\]|\]\s*$")
-# The loss scaler skipping a step.
+# The loss scaler skipping a step (DeepSpeed's ZeRO and its fused/unfused fp16 optimizers, apex's
+# FP16_Optimizer and amp; DeepSpeed's ``Grad overflow on iteration`` beside it is the same step).
 _OVERFLOW = re.compile(
-    r"\[deepspeed\] OVERFLOW!|Gradient overflow\.\s+Skipping step|OVERFLOW! Rank \d+ Skipping step"
-    r"|Skipping step, loss scaler \d+ reducing loss scale",
+    r"\[deepspeed\] OVERFLOW!|Gradient overflow\.\s+Skipping step|OVERFLOW! (?:Rank \d+ )?Skipping step"
+    r"|Skipping step, loss scaler \d+ reducing loss scale|loss scale overflow! Skipping step",
     re.IGNORECASE,
 )
 # The scale tried, then the one it falls to (the last figure is the scale now).

@@ -194,6 +194,11 @@ SKIPS: list[tuple[str, str, float | None]] = [
      ("[2024-09-11 18:00:14,125] [INFO] [loss_scaler.py:183:update_scale] [deepspeed] OVERFLOW! Rank 0 Skipping step."
      " Attempted loss scale: 4294967296, reducing to 2147483648"), 2147483648.0),
     ("apex", "Gradient overflow.  Skipping step, loss scaler 0 reducing loss scale to 32768.0", 32768.0),
+    ("DeepSpeed's fp16 optimizer at its floor",
+     ("[2024-03-08 16:33:21,416] [INFO] [unfused_optimizer.py:207:step] [deepspeed] fp16 dynamic loss scale overflow!"
+      " Skipping step. Attempted loss scale: 1.0, reducing to 1.0"), 1.0),
+    ("apex FP16_Optimizer", "OVERFLOW! Skipping step. Attempted loss scale: 2.0, reducing to 1.0", 1.0),
+    ("apex FP16_Optimizer, older", "OVERFLOW! Skipping step. Attempted loss scale: 4294967296", 4294967296.0),
 ]
 
 
