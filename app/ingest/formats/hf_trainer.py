@@ -265,8 +265,8 @@ class HfTrainerParser(PrefixDated):
     def died(self) -> list[Event]:
         """The line just read ended the run (a crash line, app/ingest/formats/crash.py): a bar held
         until now and glued to it, or on the line before it, was the training step it died at (a
-        launcher's NCCL watchdog glued to the only bar drawn)."""
-        return self._died_training() if self._after_bar or self._bar_before else []
+        launcher's NCCL watchdog glued to the only bar drawn), unless an evaluation was under way."""
+        return self._died_training() if (self._after_bar or self._bar_before) and not self._evaluating else []
 
     def _died_training(self) -> list[Event]:
         held = self._unconfirmed

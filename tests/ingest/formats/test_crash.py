@@ -262,3 +262,24 @@ def test_a_cut_traceback_that_was_caught_or_has_no_header_is_no_crash() -> None:
     for lines in (caught, headless):
         events = create_parser("generic").feed(lines)
         assert not any(isinstance(e, RunCrashed) for e in events)
+
+
+@pytest.mark.parametrize(("lines", "steps"), [
+    # the only bar, the watchdog glued to it, behind Ray's prefix (axolotl issue 1495)
+    (["(en-hi-spot, pid=18593)   0%|          | 4/1920 [46:58<304:50:24, 572.77s/it][E ProcessGroupNCCL.cpp:475]"
+      " [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=13807, OpType=ALLREDUCE,"
+      " Timeout(ms)=1800000) ran for 1800221 milliseconds before timing out."], [(4, 1920)]),
+    # the crash on the line after the bar
+    ([" 12%|█▏        | 60/500 [02:00<14:40,  2.00s/it]", "torch.OutOfMemoryError: CUDA out of memory."], [(60, 500)]),
+    # an evaluation's bar: no training step
+    (["***** Running Evaluation *****", " 10%|█         | 5/50 [00:02<00:18,  2.50it/s]",
+      "torch.OutOfMemoryError: CUDA out of memory."], []),
+    # a crash long after the bar says nothing of it
+    ([" 12%|█▏        | 60/500 [02:00<14:40,  2.00s/it]", "Saving the dataset cache", "Segmentation fault (core dumped)"], []),
+])  # fmt: skip
+def test_a_crash_right_after_the_only_bar_says_it_was_the_training_step(
+    lines: list[str], steps: list[tuple[int, int]]
+) -> None:
+    events = create_parser("hf-trainer").feed(lines)
+    assert [(e.step, e.total_steps) for e in events if isinstance(e, TrainStep)] == steps
+    assert any(isinstance(e, RunCrashed) for e in events)
