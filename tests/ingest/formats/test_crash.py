@@ -266,9 +266,9 @@ def test_a_cut_traceback_that_was_caught_or_has_no_header_is_no_crash() -> None:
 
 @pytest.mark.parametrize(("lines", "steps"), [
     # the only bar, the watchdog glued to it, behind Ray's prefix (axolotl issue 1495)
-    (["(en-hi-spot, pid=18593)   0%|          | 4/1920 [46:58<304:50:24, 572.77s/it][E ProcessGroupNCCL.cpp:475]"
-      " [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=13807, OpType=ALLREDUCE,"
-      " Timeout(ms)=1800000) ran for 1800221 milliseconds before timing out."], [(4, 1920)]),
+    ([("(en-hi-spot, pid=18593)   0%|          | 4/1920 [46:58<304:50:24, 572.77s/it][E ProcessGroupNCCL.cpp:475]"
+       " [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=13807, OpType=ALLREDUCE,"
+       " Timeout(ms)=1800000) ran for 1800221 milliseconds before timing out.")], [(4, 1920)]),
     # the crash on the line after the bar
     ([" 12%|█▏        | 60/500 [02:00<14:40,  2.00s/it]", "torch.OutOfMemoryError: CUDA out of memory."], [(60, 500)]),
     # an evaluation's bar: no training step
