@@ -509,7 +509,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
       "data": epoch(0.36)}),
     # the same past an hour, a whole epoch, its loss table and an evaluation's line after it (composed)
     ("hf-trainer-composed-notebook-progress-hours-eval-line.log", T0, T0, "step 1500/3000 · …", "measuring",
-     {"step": 1500, "total_steps": 3000, "loss": None, "step_seconds": 2.5, "trainer_eta_seconds": 3723,
+     {"step": 1500, "total_steps": 3000, "loss": 1.0541, "step_seconds": 2.5, "trainer_eta_seconds": 3723,
       "data": epoch(1.0)}),
     # GRPO's loss 0.0 with a finite grad norm: done, not broken
     ("trl-grpo-raycheng-taubench-done-12-loss0.trainer_state.json", T0, T0, "done · step 12/12", "done",

@@ -52,6 +52,11 @@ NOTEBOOK_LINE = re.compile(
     r"\[ *(\d{1,12})/(\d{1,12}) (?:(\d[\d:]{0,11})(?: < (\d[\d:]{0,11}), (\+?inf|\d{1,9}(?:\.\d+)?) it/s)?| ?: < :)"
     r", Epoch (\d{1,6}(?:\.\d+)?)/\d{1,6}\]"
 )
+# The table the notebook draws under it, copied as text: ``Step  Training Loss  Validation Loss``
+# (``Epoch …`` when it evaluates each epoch), then a row a log, ``500\t1.234500\t1.301200``, with
+# ``No log`` before the first training log. The training loss of each row is read.
+_NOTEBOOK_TABLE = re.compile(r"\s*(?:Step|Epoch)\s+Training Loss\b")
+_NOTEBOOK_ROW = re.compile(r"\s*\d{1,12}\s+(No log|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|nan|inf)(?:\s|$)")
 _PAIR = re.compile(r"(['\"])([^'\"]{1,200})\1: ('[^']{0,200}'|\"[^\"]{0,200}\"|[-+\w.]{1,64})")
 # The Trainer's header (``Total optimization steps = 1,548``), unsloth's banner (``Total steps = 312``).
 _TOTAL_STEPS = re.compile(r"Total (?:optimization )?steps = ([\d,]+)")
@@ -105,6 +110,7 @@ class HfTrainerParser(PrefixDated):
         self._state: TrainerState | Literal[False] | None = None
         self._after_bar = False  # the last line (or piece of one) read was a bar
         self._bar_before = False  # the line before the one just read was a bar
+        self._in_table = False  # the lines are the rows of the notebook's loss table
         self._frame_before = False  # the last line was a traceback's frame: its source line follows
         self._brace: str | None = None  # a first line ``{`` held until the next says what it opens
 
@@ -183,6 +189,16 @@ class HfTrainerParser(PrefixDated):
     def _classify(self, text: str) -> tuple[Kind, Emit | None]:
         after_bar, self._after_bar = self._after_bar, False
         self._bar_before = after_bar
+        if self._in_table:
+            row = _NOTEBOOK_ROW.match(text)
+            if row is not None:
+                loss = None if row.group(1) == "No log" else number(row.group(1))
+                return Kind.FULL, lambda: [] if loss is None else [
+                    StepFigures(at=None, loss=loss, loss_note="mean since the last log")]
+            self._in_table = False
+        if "Training Loss" in text and _NOTEBOOK_TABLE.match(text):
+            self._in_table = True
+            return Kind.OTHER, None
         stripped = text.lstrip()
         if after_bar and stripped.startswith("Traceback (most recent call last)"):
             # Python's report of an uncaught exception right after a bar held until now (glued

@@ -455,3 +455,15 @@ def test_the_notebook_progress_line_as_text_is_a_training_step(
 def test_a_notebook_evaluation_line_has_no_epoch_and_is_no_step() -> None:
     events, _ = read(["[1500/3000 1:02:03 < 1:02:03, 0.40 it/s, Epoch 1/2]", "[63/63 00:09]", "[ 5/10 00:02 < 00:03]"])
     assert [(e.step, e.total_steps) for e in events if isinstance(e, TrainStep)] == [(1500, 3000)]
+
+
+@pytest.mark.parametrize(("table", "losses"), [
+    (["Step\tTraining Loss", "10\t2.345600", "20\t2.123400"], [2.3456, 2.1234]),
+    (["Epoch\tTraining Loss\tValidation Loss\tAccuracy", "1\tNo log\t0.498700\t0.812000",
+      "2\t0.431200\t0.455100\t0.833000"], [0.4312]),  # no training log before epoch 1's end
+    (["Step Training Loss", "10 2.345600", "[ 20/290 00:40 < 09:00, 0.50 it/s, Epoch 0.34/5]", "10 9.9"], [2.3456]),
+])  # fmt: skip
+def test_the_notebook_s_loss_table_gives_the_training_loss(table: list[str], losses: list[float]) -> None:
+    """The rows under the notebook's progress line: each training loss, and nothing once the table ends."""
+    events, bad = read(["[ 10/290 00:20 < 09:20, 0.50 it/s, Epoch 0.17/5]", *table])
+    assert [e.loss for e in events if isinstance(e, StepFigures)] == losses and bad == 0
