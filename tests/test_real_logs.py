@@ -93,7 +93,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # ``Time=07:29:43`` is the time of day: it dates the line (20 steps in 1 s, 2 s, 1 s: 0.05 s a step, the
     # median), and is no step duration
     ("generic-torch-xla-pr6026-four-devices-unordered.log", local(2023, 11, 24, 7, 29, 50), "end", "step 340 · …",
-     "measuring", {"step": 340, "total_steps": None, "loss": 0.00722, "step_seconds": 0.05, "eta_seconds": None}),
+     "measuring", {"step": 340, "total_steps": None, "loss": 0.00722, "step_seconds": 4 / 60, "eta_seconds": None}),
     # mmengine's ``time: 2.8906`` per iteration; grad norm nan at two logs (a warning, not broken)
     ("generic-mmengine-xtuner-issue187-gradnorm-nan-loss-finite.log", T0, T0, "step 250/735 · …", "measuring",
      {"step": 250, "total_steps": 735, "loss": 2.4566, "step_seconds": 2.8906, "broken": None}),
@@ -346,7 +346,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # The last record reaches the total with a null loss: done, the last real loss kept; clocks in days.
     ("generic-llamafactory-trainer-log-jsonl-luojiu-7b-base-tail-days.log", T0, T0, "done · step 8712/8712", "done",
      {"loss": 1.3703, "lr": 2.60072200469752e-11, "finished": True, "trainer_eta_seconds": 0,
-      "step_seconds": 213 / 5, "data": epoch(3.0)}),
+      "step_seconds": 1369 / 32, "data": epoch(3.0)}),  # 06:57:03 -> 07:19:52 over steps 8680 -> 8712
     ("generic-llamafactory-trainer-log-jsonl-nsllm-head-days-eta.log", T0, T0, "step 50/2178 · 9.1 steps/h", "training",
      {"loss": 2.0939, "lr": 2.2477064220183487e-05, "trainer_eta_seconds": 9 * 86400 + 16 * 3600 + 41 * 60 + 35,
       "steps_per_hour": 5 * 3600 / 1967, "step_seconds": 1968 / 5}),
@@ -503,6 +503,81 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("modded-nanogpt-record-2025-01-16-sub3min-done-peak-memory.txt", T0, T0 + 600, "done · step 1393/1393", "done",
      {"loss": None, "step_seconds": 0.12981, "finished": True, "eta_seconds": None,
       "eval": {"val_loss": {"value": 3.2785, "step": 1393}}}),
+    # Round 3: the HF family, crashes, broken runs, torchtitan, nanochat.
+    # DeepSpeed's loss scale at its floor, 1 -> 1, a bar between the overflows: broken, the bar's ETA void
+    ("broken-hf-deepspeed-issue14531-loss-scale-1-every-step-glued-bars.log", T0, T0, "step 100/24128 · broken",
+     "broken", {"step": 100, "total_steps": 24128, "loss": None, "step_seconds": 1 / 2.52, "eta_seconds": None,
+                "trainer_eta_seconds": None, "broken": "fp16 overflow at 4 steps in a row, every step skipped,"
+                " with the loss scale at its floor (1): the run is broken"}),
+    # apex amp halving below 1 between the bars (composed)
+    ("broken-hf-composed-apex-amp-overflow-scale-below-1.log", T0, T0, "step 43/500 · broken", "broken",
+     {"step": 43, "total_steps": 500, "loss": 2.0431, "step_seconds": 2.0, "eta_seconds": None,
+      "trainer_eta_seconds": None, "broken": "fp16 overflow at 3 steps in a row, every step skipped,"
+      " with the loss scale at its floor (0.25): the run is broken"}),
+    # the scale coming down from 2^27 at steps 6-8: the warm-up, not broken
+    ("broken-hf-deepspeed-issue9996-benign-overflow-warmup-glued-bars.log", T0, T0, "step 8/1184 · …", "measuring",
+     {"step": 8, "total_steps": 1184, "loss": None, "step_seconds": 3.43, "trainer_eta_seconds": 67 * 60 + 17,
+      "broken": None}),
+    # the only bar behind SkyPilot's "(task, pid=N) ", glued to the NCCL watchdog: the step the run died at
+    ("crash-axolotl-issue1495-ray-prefix-bar-glued-nccl-watchdog.log", T0, T0, "step 4/1920 · crashed", "crashed",
+     {"step": 4, "total_steps": 1920, "loss": None, "step_seconds": 572.77, "eta_seconds": None,
+      "trainer_eta_seconds": None}),
+    # Ray Train's "(RayTrainWorker pid=N, ip=A) ", the watchdog on the next line (composed)
+    ("crash-composed-raytrain-prefix-bar-then-rank-watchdog.log", T0, T0, "step 60/500 · crashed", "crashed",
+     {"step": 60, "total_steps": 500, "loss": None, "step_seconds": 2.0, "eta_seconds": None,
+      "trainer_eta_seconds": None}),
+    ("crash-llamafactory-issue4263-oom-first-backward-bare-bar.log", T0, T0, "no step yet · crashed", "crashed",
+     {"step": None, "total_steps": None, "loss": None, "steps_per_hour": None,
+      "crash": {"error": "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 112.00 MiB. GPU",
+                "at": T0}}),
+    ("crash-llamafactory-issue7396-line-numbered-nccl-watchdog-no-steps.log", T0, T0, "no step yet · crashed",
+     "crashed", {"step": None, "total_steps": None, "loss": None, "steps_per_hour": None, "eta_seconds": None}),
+    # dicts behind a node's "192.168.50.170: ": 14 logged steps
+    ("hf-trainer-llava-issue1264-multinode-host-prefixed-dicts.log", T0, T0, "epoch 0 · loss 1.24", "measuring",
+     {"step": 14, "logged_steps": True, "total_steps": None, "loss": 1.2399, "lr": 1.794871794871795e-05,
+      "step_seconds": None, "eta_seconds": None, "data": epoch(0.0)}),
+    # a fork's per-step dicts without a loss between the bars
+    ("hf-trainer-msft-pr7-runtime-dicts-no-loss-bars.log", T0, T0, "step 2090/2120 · …", "measuring",
+     {"step": 2090, "total_steps": 2120, "loss": None, "step_seconds": 1 / 1.43, "trainer_eta_seconds": 20,
+      "finished": False}),
+    # a prediction run's records in lumps (5 steps in 3-5 s, then 5 in ~20 s): the step time over the last 21
+    # records, 0:06:03 -> 0:10:07 over steps 145 -> 250, agrees with the rate (2.4 s a step); their median is 0.8 s
+    ("llamafactory-predict-gi7014-sunxiaochuan-250-done-no-loss.jsonl", T0, T0, "done · step 250/250", "done",
+     {"step": 250, "total_steps": 250, "loss": None, "lr": None, "finished": True, "step_seconds": 244 / 105,
+      "steps_per_hour": 245 / 588 * 3600}),
+    # 9 steps of 0:00:39 -> 0:05:35: 296 s / 8 = 37 s a step
+    ("llamafactory-trainerlog-yvonne530-healthai-done-9-of-9.jsonl", T0, T0, "done · step 9/9", "done",
+     {"step": 9, "total_steps": 9, "loss": 2.3993, "lr": 3.8060233744356633e-06, "finished": True,
+      "step_seconds": 296 / 8, "data": epoch(3.0)}),
+    ("nanochat-rtx4070-r32-resume-615173-oom-before-first-step.log", T0, T0, "no step yet · crashed", "crashed",
+     {"step": None, "total_steps": 820230, "loss": None, "steps_per_hour": None,
+      "crash": {"error": "RuntimeError: CUDA driver error: out of memory", "at": T0}}),
+    # a nan loss is a divergence (docs/formats.md): it outranks a broken run
+    ("nanochat-sft-pr834-loss-nan-step4.log", T0, T0, "SFT step 5 · diverged", "diverged",
+     {"step": 5, "total_steps": None, "loss": None, "lr_multiplier": 0.02, "step_seconds": 0.08583,
+      "tokens_per_second": 190889, "eval": {"val_bpb": {"value": 1.0596, "step": 0}}, "data": epoch(1)}),
+    # records wrapped over three lines; steps 1 -> 5 by the prefixes: 0.681 s / 4
+    ("torchtitan-pr3932-hard-wrapped-records-mfu-na.log", T0, "end", "step 5 · …", "measuring",
+     {"step": 5, "total_steps": None, "loss": 4.57767, "grad_norm": 2.7557, "tokens_per_second": 102825, "mfu": None,
+      "step_seconds": 0.681 / 4}),
+    ("torchtitan-pr996-llama3-8b-every10-elided.log", T0, "end", "step 60 · …", "measuring",
+     {"step": 60, "total_steps": None, "loss": 6.8336, "grad_norm": None, "tokens_per_second": 5957, "mfu": 34.88,
+      "step_seconds": 41.255 / 30}),
+    # lines in lumps (10, 10, 10, 50 s a 10 steps): the step time is the average, as the rate (composed)
+    ("torchtitan-composed-lumpy-intervals-every-40-steps.log", T0, "end", "step 170 · 14.7M tok/h/GPU", "training",
+     {"step": 170, "total_steps": None, "loss": 6.7, "step_seconds": 2.0, "steps_per_hour": 1800.0}),
+    # the Trainer's notebook progress line as text, after unsloth's banner
+    ("trl-unsloth-issue1140-banner-notebook-progress-line.log", T0, T0, "step 22/290 · …", "measuring",
+     {"step": 22, "total_steps": 290, "loss": None, "step_seconds": 1 / 0.12, "trainer_eta_seconds": 38 * 60 + 4,
+      "data": epoch(0.36)}),
+    # the same past an hour, a whole epoch, its loss table and an evaluation's line after it (composed)
+    ("hf-trainer-composed-notebook-progress-hours-eval-line.log", T0, T0, "step 1500/3000 · …", "measuring",
+     {"step": 1500, "total_steps": 3000, "loss": 1.0541, "step_seconds": 2.5, "trainer_eta_seconds": 3723,
+      "data": epoch(1.0)}),
+    # GRPO's loss 0.0 with a finite grad norm: done, not broken
+    ("trl-grpo-raycheng-taubench-done-12-loss0.trainer_state.json", T0, T0, "done · step 12/12", "done",
+     {"step": 12, "total_steps": 12, "loss": 0.0, "lr": 4.5e-06, "grad_norm": 0.5695228576660156, "broken": None,
+      "steps_per_hour": None, "eta_seconds": None, "data": epoch(2.5)}),
 ]  # fmt: skip
 
 
@@ -852,6 +927,11 @@ HEALTH_DETAILS: list[tuple[str, str | float, list[str], tuple[str, ...]]] = [
      ("Crashed",)),
     ("crash-hivemind-issue443-warning-nonfinite-norm-continues.log", "end",
      ["Warning: grad norm is nan (once so far); 3 logs in a row over 8 steps make a broken run"], ("Crashed",)),
+    ("broken-hf-deepspeed-issue9996-benign-overflow-warmup-glued-bars.log", T0,
+     ["fp16 loss-scale warm-up: 3 steps skipped on overflow (loss scale 16777216), as usual"], ("fp16 overflow at",)),
+    ("broken-hf-deepspeed-issue14531-loss-scale-1-every-step-glued-bars.log", T0,
+     ["fp16 overflow at 4 steps in a row, every step skipped, with the loss scale at its floor (1): the run is broken"],
+     ("ETA ", "fp16 overflow:", "fp16 loss-scale warm-up")),
 ]  # fmt: skip
 
 

@@ -163,6 +163,25 @@ def test_watch_reads_a_line_as_the_current_format_first() -> None:
 
 
 REAL_FORMATS = {
+    "broken-hf-composed-apex-amp-overflow-scale-below-1.log": "hf-trainer",
+    "broken-hf-deepspeed-issue14531-loss-scale-1-every-step-glued-bars.log": "hf-trainer",
+    "broken-hf-deepspeed-issue9996-benign-overflow-warmup-glued-bars.log": "hf-trainer",
+    "crash-axolotl-issue1495-ray-prefix-bar-glued-nccl-watchdog.log": "hf-trainer",  # behind "(task, pid=N) "
+    "crash-composed-raytrain-prefix-bar-then-rank-watchdog.log": "hf-trainer",
+    "crash-llamafactory-issue4263-oom-first-backward-bare-bar.log": "generic",  # a traceback, a bare "0%|"
+    "crash-llamafactory-issue7396-line-numbered-nccl-watchdog-no-steps.log": "generic",  # crash lines alone
+    "hf-trainer-composed-notebook-progress-hours-eval-line.log": "hf-trainer",
+    "hf-trainer-llava-issue1264-multinode-host-prefixed-dicts.log": "hf-trainer",
+    "trl-unsloth-issue1140-banner-notebook-progress-line.log": "hf-trainer",  # notebook progress line as text
+    "hf-trainer-msft-pr7-runtime-dicts-no-loss-bars.log": "hf-trainer",
+    "llamafactory-predict-gi7014-sunxiaochuan-250-done-no-loss.jsonl": "generic",
+    "llamafactory-trainerlog-yvonne530-healthai-done-9-of-9.jsonl": "generic",
+    "nanochat-rtx4070-r32-resume-615173-oom-before-first-step.log": "nanochat",
+    "nanochat-sft-pr834-loss-nan-step4.log": "nanochat",
+    "torchtitan-composed-lumpy-intervals-every-40-steps.log": "torchtitan",
+    "torchtitan-pr3932-hard-wrapped-records-mfu-na.log": "torchtitan",
+    "torchtitan-pr996-llama3-8b-every10-elided.log": "torchtitan",
+    "trl-grpo-raycheng-taubench-done-12-loss0.trainer_state.json": "hf-trainer",
     "hf-composed-cut-bars.log": "hf-trainer",
     "hf-h2ogpt-pr86-caret-m.log": "hf-trainer",
     "hf-llamafactory-issue3529-dicts-only.log": "hf-trainer",

@@ -8,6 +8,7 @@ import pytest
 
 from app.stats.events import CollabProgress, RunCrashed, StageStart, StepFigures, StepSkipped, TrainStep
 from app.stats.steps.health import (
+    FLOOR_SKIPPED_STEPS,
     NONFINITE_GRAD_LOGS,
     NONFINITE_GRAD_STEPS,
     SKIPPED_STEPS,
@@ -195,6 +196,45 @@ def test_the_warm_up_is_the_start_of_a_run(first: int, warm_up: bool) -> None:
     assert (health.warmup_skips == 3) is warm_up
     line = health.skip_line()
     assert line is not None and line.endswith(", as usual") is warm_up
+
+
+def test_overflows_at_the_scaler_s_floor_are_a_broken_run_sooner() -> None:
+    """transformers #14531: ``Attempted loss scale: 1, reducing to 1`` at every step, a bar between."""
+    health = RunHealth()
+    for n in range(98, 98 + FLOOR_SKIPPED_STEPS):
+        health.apply(skip(1.0), T0 + n)
+        health.apply(TrainStep(None, "train", n, total_steps=24128), T0 + n)
+    broken = health.broken()
+    assert broken is not None and broken.sentence == (
+        "fp16 overflow at 3 steps in a row, every step skipped, with the loss scale at its floor (1):"
+        " the run is broken")
+    assert broken.since == T0 + 98 and health.skip_line() is None
+
+
+@pytest.mark.parametrize(("scales", "broken"), [
+    ([128.0, 128.0, 128.0, 128.0], True),  # a min_loss_scale of 128: not lowered at three overflows running
+    ([256.0, 128.0, 128.0, 128.0], False),  # lowered to 128, then kept twice: one more may fit
+    ([1.0, 1.0], False),
+    ([2048.0, 2048.0, 1024.0, 512.0], False),  # hysteresis keeps the scale once, then halves it
+    ([0.5, 0.25, 0.125], True),  # below 1: gradients overflow fp16 unscaled
+])  # fmt: skip
+def test_the_floor_is_a_scale_of_one_or_one_no_longer_lowered(scales: list[float], broken: bool) -> None:
+    health = RunHealth()
+    for i, scale in enumerate(scales):
+        health.apply(skip(scale), T0 + i)
+    assert (health.broken() is not None) is broken
+
+
+def test_a_step_that_goes_through_ends_the_streak_at_the_floor() -> None:
+    health = RunHealth()
+    health.apply(TrainStep(None, "train", 1), T0)
+    health.apply(skip(1.0), T0 + 1)
+    health.apply(skip(1.0), T0 + 2)
+    health.apply(TrainStep(None, "train", 2), T0 + 3)  # the step the skips were on
+    health.apply(TrainStep(None, "train", 3), T0 + 4)  # a step that went through
+    health.apply(skip(1.0), T0 + 5)
+    assert health.broken() is None
+    assert health.skip_line() == "fp16 overflow: 3 steps skipped (loss scale 1)"
 
 
 def test_the_loss_scale_warm_up_is_not_broken() -> None:

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from ...stats.events import Event, RunCrashed, StepFigures, StepSkipped
 from .base import LogParser
@@ -135,10 +135,11 @@ _TABLE_EXIT = re.compile(r"^\s*exitcode\s*:\s*(-?\d+)")
 _TABLE_CAUSE = re.compile(r"^\s*traceback\s*:\s*(\S.*)$")
 # What a progress bar glued before an error ends with (`` 16.31s/it]``).
 _BAR_END = re.compile(r"(?:s/it|it/s|/s)\]|\]\s*$")
-# The loss scaler skipping a step.
+# The loss scaler skipping a step (DeepSpeed's ZeRO and its fused/unfused fp16 optimizers, apex's
+# FP16_Optimizer and amp; DeepSpeed's ``Grad overflow on iteration`` beside it is the same step).
 _OVERFLOW = re.compile(
-    r"\[deepspeed\] OVERFLOW!|Gradient overflow\.\s+Skipping step|OVERFLOW! Rank \d+ Skipping step"
-    r"|Skipping step, loss scaler \d+ reducing loss scale"
+    r"\[deepspeed\] OVERFLOW!|Gradient overflow\.\s+Skipping step|OVERFLOW! (?:Rank \d+ )?Skipping step"
+    r"|Skipping step, loss scaler \d+ reducing loss scale|loss scale overflow! Skipping step"
     r"|overflow detected, (?:ignoring gradient, )?setting loss scale to",  # fairseq, Megatron forks
     re.IGNORECASE,
 )
@@ -371,8 +372,11 @@ class CrashAware:
             return events
         events = []
         start = 0
+        died: Callable[[], list[Event]] | None = getattr(self.parser, "died", None)
         for i, found in marks:
             events.extend(self.parser.feed(batch[start : i + 1]))
+            if died is not None and any(isinstance(event, RunCrashed) for event in found):
+                events.extend(died())  # what the parser held until the run's end said what it was
             events.extend(found)
             start = i + 1
         if start < len(batch):

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from .fields import clean
 from .generic import step_line as generic_step_line
 from .hf_state import STATE_KEY
+from .hf_trainer import NOTEBOOK_LINE
 from .prefix import PrefixReader
 from .registry import FORMATS, create_parser
 
@@ -63,6 +64,8 @@ _SIGNATURES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     # stderr captured without stdout is a log of bars alone. Bars behind a label (``Epoch 3: 45%|``)
     # are other trainers'.
     ("hf-trainer", "it", re.compile(r"^\s*\d{1,3}%\|[^|]{0,400}\| ?\d+/\d+ \[[\d:]+<[\d:?]+,\s*[\d.]+(?:s/it|it/s)\]")),
+    # The Trainer's notebook progress line copied as text (``[ 22/290 02:50 < 38:04, 0.12 it/s, Epoch 0.36/5]``).
+    ("hf-trainer", "Epoch ", NOTEBOOK_LINE),
     ("torchtitan", "[titan]", re.compile(r"\[titan\] \d{4}-\d\d-\d\d ")),
     ("torchtitan", "memory:", re.compile(r"step:\s*\d+\s+loss:\s*\S+\s.*memory:\s*[\d.]+GiB")),
     ("sn38", "Inner Step", re.compile(r"Inner Step: \d+ \| (?:Learning Rate|Average Loss)")),

@@ -44,6 +44,19 @@ _BAR = re.compile(
     r"(?:(\d[\d:]{0,11})(?=<))?(?:<([\d:?]{1,12})(?=,))?"
     r"(?:,\s*(\d{1,9}(?:\.\d+)?)(it/s|s/it|it/|it|i|s/i|s/|s))?"
 )
+# The Trainer's notebook progress (NotebookProgressCallback) copied as text: ``[ 22/290 02:50 < 38:04,
+# 0.12 it/s, Epoch 0.36/5]`` -- the step right-aligned to the total's width, elapsed < remaining, the
+# rate (``it/s`` only, two decimals), and the epoch, which only the training bar carries (an
+# evaluation's is ``[ 5/10 00:02 < 00:03]``). Before its first timing it reads ``[ 1/290 : < :, …``.
+NOTEBOOK_LINE = re.compile(
+    r"\[ *(\d{1,12})/(\d{1,12}) (?:(\d[\d:]{0,11})(?: < (\d[\d:]{0,11}), (\+?inf|\d{1,9}(?:\.\d+)?) it/s)?| ?: < :)"
+    r", Epoch (\d{1,6}(?:\.\d+)?)/\d{1,6}\]"
+)
+# The table the notebook draws under it, copied as text: ``Step  Training Loss  Validation Loss``
+# (``Epoch …`` when it evaluates each epoch), then a row a log, ``500\t1.234500\t1.301200``, with
+# ``No log`` before the first training log. The training loss of each row is read.
+_NOTEBOOK_TABLE = re.compile(r"\s*(?:Step|Epoch)\s+Training Loss\b")
+_NOTEBOOK_ROW = re.compile(r"\s*\d{1,12}\s+(No log|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|nan|inf)(?:\s|$)")
 _PAIR = re.compile(r"(['\"])([^'\"]{1,200})\1: ('[^']{0,200}'|\"[^\"]{0,200}\"|[-+\w.]{1,64})")
 # The Trainer's header (``Total optimization steps = 1,548``), unsloth's banner (``Total steps = 312``).
 _TOTAL_STEPS = re.compile(r"Total (?:optimization )?steps = ([\d,]+)")
@@ -96,6 +109,8 @@ class HfTrainerParser(PrefixDated):
         # A ``trainer_state.json`` (the log's first line opens a JSON document), False: console lines.
         self._state: TrainerState | Literal[False] | None = None
         self._after_bar = False  # the last line (or piece of one) read was a bar
+        self._bar_before = False  # the line before the one just read was a bar
+        self._in_table = False  # the lines are the rows of the notebook's loss table
         self._frame_before = False  # the last line was a traceback's frame: its source line follows
         self._brace: str | None = None  # a first line ``{`` held until the next says what it opens
 
@@ -173,6 +188,17 @@ class HfTrainerParser(PrefixDated):
 
     def _classify(self, text: str) -> tuple[Kind, Emit | None]:
         after_bar, self._after_bar = self._after_bar, False
+        self._bar_before = after_bar
+        if self._in_table:
+            row = _NOTEBOOK_ROW.match(text)
+            if row is not None:
+                loss = None if row.group(1) == "No log" else number(row.group(1))
+                return Kind.FULL, lambda: [] if loss is None else [
+                    StepFigures(at=None, loss=loss, loss_note="mean since the last log")]
+            self._in_table = False
+        if "Training Loss" in text and _NOTEBOOK_TABLE.match(text):
+            self._in_table = True
+            return Kind.OTHER, None
         stripped = text.lstrip()
         if after_bar and stripped.startswith("Traceback (most recent call last)"):
             # Python's report of an uncaught exception right after a bar held until now (glued
@@ -198,6 +224,10 @@ class HfTrainerParser(PrefixDated):
                 if suffix is not None:
                     return Kind.FULL, lambda: self._bar(m, suffix)
                 return Kind.FULL, lambda: self._bar(m)
+        if "Epoch " in text and "/" in text:
+            m = NOTEBOOK_LINE.search(text)
+            if m is not None:
+                return Kind.FULL, lambda: self._notebook(m)
         if 'File "' in text and self._unconfirmed is not None and self._train_total is None and _TRAIN_FRAME.search(text):
             # A traceback through the Trainer's training loop after a bar held until now: the
             # run died training, at that bar (a log of one bar and a crash).
@@ -247,6 +277,12 @@ class HfTrainerParser(PrefixDated):
         if tail is None or tail == text[m.end() :]:
             return [text]  # no record after the bar, just the rest of it
         return [text[: m.end()], tail]
+
+    def died(self) -> list[Event]:
+        """The line just read ended the run (a crash line, app/ingest/formats/crash.py): a bar held
+        until now and glued to it, or on the line before it, was the training step it died at (a
+        launcher's NCCL watchdog glued to the only bar drawn), unless an evaluation was under way."""
+        return self._died_training() if (self._after_bar or self._bar_before) and not self._evaluating else []
 
     def _died_training(self) -> list[Event]:
         held = self._unconfirmed
@@ -320,6 +356,29 @@ class HfTrainerParser(PrefixDated):
             return [TrainingPause(at=None, reason="evaluation")] if other else []
         self._step = n
         return before + [step]
+
+    def _notebook(self, m: re.Match[str]) -> list[Event]:
+        """A notebook progress line: a training step (its epoch says so), with the Trainer's clocks."""
+        n, total = int(m.group(1)), int(m.group(2))
+        if n <= 0 or total <= 0 or n == self._step:
+            return []
+        rate = number(m.group(5))
+        if rate is not None and math.isfinite(rate) and rate > 0:
+            self._rate_seconds = 1 / rate
+        self._train_total, self._bar_total, self._step, self._confirmed = total, total, n, True
+        self._unconfirmed = None
+        return [
+            TrainStep(
+                at=None,
+                stage="train",
+                step=n,
+                total_steps=total,
+                elapsed_seconds=clock_seconds(m.group(3)),
+                step_seconds=self._rate_seconds,
+                trainer_eta_seconds=clock_seconds(m.group(4)),
+                epoch=finite(number(m.group(6))),
+            )
+        ]
 
     def _callback_record(self, pairs: dict[str, str], values: dict[str, float | None]) -> list[Event]:
         """LLaMA-Factory's callback record: the step, the total and the elapsed time, as printed."""

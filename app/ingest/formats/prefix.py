@@ -4,13 +4,15 @@ nanoGPT, llm.c, modded-nanogpt, nanochat and the HF Trainer print bare lines, bu
 often reach the log through something that prefixes them, sometimes several things at once:
 
 * launchers: torchrun ``[rank0]:`` / ``[default0]:``, OpenMPI ``[1,0]<stdout>:``, srun
-  ``--label`` ``0: ``, pdsh/deepspeed ``worker-0: ``;
+  ``--label`` ``0: ``, pdsh/deepspeed ``worker-0: ``, a process's name and pid in parentheses (Ray's
+  ``(RayTrainWorker pid=4242, ip=10.0.0.1) ``, SkyPilot's ``(task, pid=4242) `` and
+  ``(worker1, rank=1, pid=4242, ip=10.0.0.2) ``), ``kubectl logs --prefix`` ``[pod/NAME/CONTAINER] ``;
 * logging: python ``logging`` (``2024-05-01 12:00:00,123 - INFO - ``, ``… - __main__ - INFO - ``,
   HF's examples ``05/01/2024 12:00:00 - INFO - __main__ - ``, ``INFO:__main__:``), HF's explicit
   format ``[INFO|trainer.py:2048] 2024-05-01 12:00:00,123 >> ``, loguru
   ``2024-05-01 12:00:00.123 | INFO     | __main__:main:42 - ``, hydra
   ``[2024-05-01 12:00:00,123][__main__][INFO] - ``, deepspeed ``[2024-…] [INFO] [logging.py:96:log_dist] ``,
-  absl/glog ``I0501 12:00:00.123456 1402 train.py:88] ``;
+  absl/glog ``I0501 12:00:00.123456 1402 train.py:88] ``, Lightning's ``[rank: 0] ``;
 * capture tools: ``docker logs -t`` / ``kubectl logs --timestamps`` (``2024-05-01T12:00:00.123456789Z ``),
   moreutils ``ts`` (``May 01 12:00:00 `` or ``[2024-05-01 12:00:00]``), journald.
 
@@ -51,11 +53,22 @@ _RECORD_FIELD = re.compile(
 )
 # Python logging's default format (``basicConfig``): ``INFO:__main__:``.
 _LEVEL_NAME = re.compile(rf"{_LEVEL}:[\w.<>-]{{0,120}}:\s?")
-_RANK = re.compile(r"\[(?:rank|default)(\d{1,6})\]:\s?|\[\d{1,6},(\d{1,6})\]<std(?:out|err)>:\s?")
+# torchrun's ``[rank0]:``/``[default0]:``, mpirun's ``[1,0]<stdout>:``, Lightning's ``[rank: 0] ``.
+_RANK = re.compile(
+    r"\[(?:rank|default)(\d{1,6})\]:\s?|\[\d{1,6},(\d{1,6})\]<std(?:out|err)>:\s?|\[rank: (\d{1,6})\]:? "
+)
+# A process named by the launcher that gathers its output: Ray's ``(pid=4242) ``, ``(RayTrainWorker
+# pid=4242, ip=10.0.0.1) ``, SkyPilot's ``(task, pid=4242) `` and, on several nodes, ``(worker1,
+# rank=1, pid=4242, ip=10.0.0.2) ``; ``kubectl logs --prefix``'s ``[pod/NAME/CONTAINER] ``. Only
+# SkyPilot's names a rank; a pid is none.
+_PROCESS = re.compile(
+    r"\((?:[\w.-]{1,80}(?:\(\S{0,120}\))?(?:, ?| ))?(?:rank=(\d{1,6}), ?)?pid=\w{1,20}(?:, ?ip=[\w.:-]{1,64})?\) ?"
+    r"|\[pod/[\w.-]{1,253}/[\w.-]{1,63}\] "
+)
 # srun's task label, or a host name with a digit in it (pdsh: ``worker-0: ``, ``node017: ``).
 _LABEL = re.compile(r"\s*(\d{1,5}): |(?=[A-Za-z][\w.-]{0,62}\d)[A-Za-z][\w.-]{0,63}: ")
 # A cheap test: can the line start with a prefix at all?
-_MAYBE = re.compile(r"\[|\s*\d|[A-Z][a-z]{2} [ \d]\d |[IWEF]\d{4} |[A-Z]{4,8}:|[A-Za-z][\w.-]{0,62}: ")
+_MAYBE = re.compile(r"\[|\(|\s*\d|[A-Z][a-z]{2} [ \d]\d |[IWEF]\d{4} |[A-Z]{4,8}:|[A-Za-z][\w.-]{0,62}: ")
 _MAX_PEELS = 6
 
 
@@ -100,7 +113,12 @@ class PrefixReader:
         for _ in range(_MAX_PEELS):
             m = _RANK.match(line, pos)
             if m is not None:
-                rank = int(m.group(1) or m.group(2))
+                rank = int(m.group(1) or m.group(2) or m.group(3))
+                pos = m.end()
+                continue
+            m = _PROCESS.match(line, pos)
+            if m is not None:
+                rank = int(m.group(1)) if m.group(1) is not None else rank
                 pos = m.end()
                 continue
             stamped = self._stamp(line, pos)

@@ -23,7 +23,11 @@ lines and skipped steps come from app/ingest/formats/crash.py, read for every fo
     has gone through yet and the step is at most ``WARMUP_STEPS``. Once a step has gone through
     (or far into a run, after a resume, whose scale comes back with the checkpoint), the scale is
     found: an overflow now and then is the scaler trying a higher one, but ``OVERFLOW_WARNING``
-    within ``OVERFLOW_WINDOW_STEPS`` steps is a warning (the gradients blow up).
+    within ``OVERFLOW_WINDOW_STEPS`` steps is a warning (the gradients blow up). Or it skips
+    ``FLOOR_SKIPPED_STEPS`` in a row at its floor: the scale 1 or less (DeepSpeed's and Megatron's
+    default minimum), or no lower than the overflow before (``Attempted loss scale: 128, reducing
+    to 128``: a ``min_loss_scale`` reached). With no scale left to halve, an overflow there is
+    never the warm-up: every update is thrown away.
 """
 
 from __future__ import annotations
@@ -56,6 +60,11 @@ WARMUP_STEPS = 100
 # ten steps have divided the scale by 8 without it fitting.
 OVERFLOW_WARNING = 3
 OVERFLOW_WINDOW_STEPS = 10
+# At its floor the scaler cannot halve any more: one overflow there may be one bad batch, a third
+# in a row is a run that cannot fit a step. (DeepSpeed's hysteresis keeps the scale once at the
+# start of a streak, ``2048, reducing to 2048``; the next overflow halves it.)
+FLOOR_SKIPPED_STEPS = 3
+FLOOR_LOSS_SCALE = 1.0
 EVENTS_KEPT = 50
 
 
@@ -100,6 +109,7 @@ class RunHealth:
         self._skipped = 0
         self._skipped_since: float | None = None
         self._skipped_since_step = False
+        self._floor_skips = 0  # of those in a row, at the scaler's floor
         self._scale: float | None = None
         self.skipped_total = 0
         self.warmup_skips = 0
@@ -119,7 +129,7 @@ class RunHealth:
                 self._went_through = False
                 self._note(t, "restart", f"training again at step {event.step} after the crash")
             if self._step is not None and event.step != self._step and not self._skipped_since_step:
-                self._skipped, self._skipped_since = 0, None  # a step went through
+                self._skipped, self._skipped_since, self._floor_skips = 0, None, 0  # a step went through
                 self._went_through = True
             if event.step != self._step:
                 self._skipped_since_step = False
@@ -174,15 +184,19 @@ class RunHealth:
 
     def _skip(self, event: StepSkipped, t: float | None) -> None:
         self.skipped_total += 1
-        if event.loss_scale is not None:
-            self._scale = event.loss_scale
+        scale, before = event.loss_scale, self._scale
+        if scale is not None:
+            self._scale = scale
         self._skipped_since_step = True  # the step under way did not go through
         early = not self._went_through and (self._step is None or not self._numbered or self._step <= WARMUP_STEPS)
-        if early and event.loss_scale is not None and event.loss_scale >= WARMUP_LOSS_SCALE:
+        if early and scale is not None and scale >= WARMUP_LOSS_SCALE:
             self.warmup_skips += 1
+            self._floor_skips = 0
             return
         if self._went_through and self._numbered and self._step is not None:
-            self._late_skips.append((self._step + 1, event.loss_scale))  # the step it skipped: the next one
+            self._late_skips.append((self._step + 1, scale))  # the step it skipped: the next one
+        at_floor = scale is not None and (scale <= FLOOR_LOSS_SCALE or (self._skipped > 0 and scale == before))
+        self._floor_skips = self._floor_skips + 1 if at_floor else 0
         self._skipped += 1
         if self._skipped_since is None:
             self._skipped_since = t
@@ -198,6 +212,9 @@ class RunHealth:
         if self._zero_losses >= ZERO_LOSS_LOGS:
             return Broken(f"loss is 0 at {self._zero_losses} logs in a row, with {self._zero_losses_why}:"
                           " the run is broken", self._zero_losses_since)
+        if self._floor_skips >= FLOOR_SKIPPED_STEPS and self._scale is not None:
+            return Broken(f"fp16 overflow at {self._skipped} steps in a row, every step skipped, with the loss scale"
+                          f" at its floor ({_scale(self._scale)}): the run is broken", self._skipped_since)
         if self._skipped >= SKIPPED_STEPS:
             scale = f", loss scale down to {_scale(self._scale)}" if self._scale is not None else ""
             return Broken(f"fp16 overflow at {self._skipped} steps in a row, every step skipped{scale}:"
@@ -225,7 +242,7 @@ class RunHealth:
 
     def skip_line(self) -> str | None:
         """A details line about skipped steps that are not (yet) a broken run, or None."""
-        if not self.skipped_total or self._skipped >= SKIPPED_STEPS:
+        if not self.skipped_total or self._skipped >= SKIPPED_STEPS or self._floor_skips >= FLOOR_SKIPPED_STEPS:
             return None
         late = self._late_overflows()
         if len(late) >= OVERFLOW_WARNING:

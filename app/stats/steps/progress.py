@@ -222,7 +222,6 @@ class StepProgress:
             self._count(stage, event, t, covered, seconds)
             if seconds is not None:
                 stage.line_durations.append(seconds)
-                stage.step_durations.append(seconds / covered)
                 stage.covered.append(covered)
             self._row_groups(stage, previous, event, covered)
         stage.lines += 1
@@ -425,6 +424,7 @@ class StepProgress:
             return "crashed", f"{where} · crashed" if where else "no step yet · crashed", crash.at
         if broken is not None and state != "diverged":
             details[:] = [line for line in details if not line.startswith(_NOT_WHEN_BROKEN)]
+            training["eta_seconds"] = training["trainer_eta_seconds"] = None  # it prints on, but gets nowhere
             details.insert(0, broken.sentence)
             return "broken", f"{where} · broken" if where else "broken run", broken.since
         if state == "diverged":

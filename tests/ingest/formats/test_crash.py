@@ -215,6 +215,11 @@ SKIPS: list[tuple[str, str, float | None]] = [
     ("fairseq, skipping the update",
      "| WARNING: gradient overflow detected, ignoring gradient, setting loss scale to: 64.0", 64.0),
     ("a Megatron fork", " WARNING: Overflow detected, setting loss scale to 32768.0", 32768.0),
+    ("DeepSpeed's fp16 optimizer at its floor",
+     ("[2024-03-08 16:33:21,416] [INFO] [unfused_optimizer.py:207:step] [deepspeed] fp16 dynamic loss scale overflow!"
+      " Skipping step. Attempted loss scale: 1.0, reducing to 1.0"), 1.0),
+    ("apex FP16_Optimizer", "OVERFLOW! Skipping step. Attempted loss scale: 2.0, reducing to 1.0", 1.0),
+    ("apex FP16_Optimizer, older", "OVERFLOW! Skipping step. Attempted loss scale: 4294967296", 4294967296.0),
 ]
 
 
@@ -278,3 +283,24 @@ def test_a_cut_traceback_that_was_caught_or_has_no_header_is_no_crash() -> None:
     for lines in (caught, headless):
         events = create_parser("generic").feed(lines)
         assert not any(isinstance(e, RunCrashed) for e in events)
+
+
+@pytest.mark.parametrize(("lines", "steps"), [
+    # the only bar, the watchdog glued to it, behind Ray's prefix (axolotl issue 1495)
+    ([("(en-hi-spot, pid=18593)   0%|          | 4/1920 [46:58<304:50:24, 572.77s/it][E ProcessGroupNCCL.cpp:475]"
+       " [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=13807, OpType=ALLREDUCE,"
+       " Timeout(ms)=1800000) ran for 1800221 milliseconds before timing out.")], [(4, 1920)]),
+    # the crash on the line after the bar
+    ([" 12%|█▏        | 60/500 [02:00<14:40,  2.00s/it]", "torch.OutOfMemoryError: CUDA out of memory."], [(60, 500)]),
+    # an evaluation's bar: no training step
+    (["***** Running Evaluation *****", " 10%|█         | 5/50 [00:02<00:18,  2.50it/s]",
+      "torch.OutOfMemoryError: CUDA out of memory."], []),
+    # a crash long after the bar says nothing of it
+    ([" 12%|█▏        | 60/500 [02:00<14:40,  2.00s/it]", "Saving the dataset cache", "Segmentation fault (core dumped)"], []),
+])  # fmt: skip
+def test_a_crash_right_after_the_only_bar_says_it_was_the_training_step(
+    lines: list[str], steps: list[tuple[int, int]]
+) -> None:
+    events = create_parser("hf-trainer").feed(lines)
+    assert [(e.step, e.total_steps) for e in events if isinstance(e, TrainStep)] == steps
+    assert any(isinstance(e, RunCrashed) for e in events)

@@ -433,3 +433,37 @@ def test_a_tail_that_begins_inside_a_printed_config_is_no_trainer_state() -> Non
         "{'loss': 2.5, 'learning_rate': 5e-05, 'epoch': 0.1}",
     ])
     assert bad == 0 and [(s[0], s[1]) for s in steps_of(events)] == [(10, 750)]
+
+
+@pytest.mark.parametrize(("line", "expected"), [
+    ("[ 22/290 02:50 < 38:04, 0.12 it/s, Epoch 0.36/5]",
+     (22, 290, 170.0, 1 / 0.12, 38 * 60 + 4.0, 0.36)),
+    (" [1500/3000 1:02:03 < 1:02:03, 0.40 it/s, Epoch 1/2]", (1500, 3000, 3723.0, 2.5, 3723.0, 1.0)),
+    ("[  1/290 : < :, Epoch 0.02/5]", (1, 290, None, None, None, 0.02)),  # before its first timing
+    ("[  5/290 00:01 < 00:09, +inf it/s, Epoch 0.09/5]", (5, 290, 1.0, None, 9.0, 0.09)),
+])  # fmt: skip
+def test_the_notebook_progress_line_as_text_is_a_training_step(
+    line: str, expected: tuple[int, int, float | None, float | None, float | None, float]
+) -> None:
+    """NotebookProgressCallback's label copied as text: step/total, elapsed < remaining, it/s, epoch."""
+    events, bad = read([line])
+    (step,) = [e for e in events if isinstance(e, TrainStep)]
+    got = (step.step, step.total_steps, step.elapsed_seconds, step.step_seconds, step.trainer_eta_seconds, step.epoch)
+    assert got == pytest.approx(expected) and bad == 0
+
+
+def test_a_notebook_evaluation_line_has_no_epoch_and_is_no_step() -> None:
+    events, _ = read(["[1500/3000 1:02:03 < 1:02:03, 0.40 it/s, Epoch 1/2]", "[63/63 00:09]", "[ 5/10 00:02 < 00:03]"])
+    assert [(e.step, e.total_steps) for e in events if isinstance(e, TrainStep)] == [(1500, 3000)]
+
+
+@pytest.mark.parametrize(("table", "losses"), [
+    (["Step\tTraining Loss", "10\t2.345600", "20\t2.123400"], [2.3456, 2.1234]),
+    (["Epoch\tTraining Loss\tValidation Loss\tAccuracy", "1\tNo log\t0.498700\t0.812000",
+      "2\t0.431200\t0.455100\t0.833000"], [0.4312]),  # no training log before epoch 1's end
+    (["Step Training Loss", "10 2.345600", "[ 20/290 00:40 < 09:00, 0.50 it/s, Epoch 0.34/5]", "10 9.9"], [2.3456]),
+])  # fmt: skip
+def test_the_notebook_s_loss_table_gives_the_training_loss(table: list[str], losses: list[float]) -> None:
+    """The rows under the notebook's progress line: each training loss, and nothing once the table ends."""
+    events, bad = read(["[ 10/290 00:20 < 09:20, 0.50 it/s, Epoch 0.17/5]", *table])
+    assert [e.loss for e in events if isinstance(e, StepFigures)] == losses and bad == 0

@@ -49,6 +49,13 @@ PREFIXES: list[tuple[str, float | None, int | None]] = [
     ("0: ", None, 0),  # srun --label
     (" 3: ", None, 3),
     ("worker-0: ", None, None),  # pdsh (deepspeed's multi-node launcher)
+    ("(pid=4242) ", None, None),  # Ray (1.x)
+    ("(RayTrainWorker pid=4242, ip=10.0.0.1) ", None, None),  # Ray Train's workers
+    ("(en-hi-spot, pid=18593) ", None, None),  # SkyPilot: the task's name
+    ("(worker1, rank=1, pid=4242, ip=10.0.0.2) ", None, 1),  # SkyPilot on several nodes
+    ("(MapWorker(MapBatches(tokenize)) pid=4242, ip=10.0.0.1) ", None, None),  # Ray Data's workers
+    ("[pod/llama-ft-worker-0/pytorch] ", None, None),  # kubectl logs --prefix
+    ("[rank: 1] ", None, 1),  # Lightning's rank_prefixed_message
     ("0: [rank0]:2024-05-01 12:00:00,123 - INFO - ", MAY_1 + 0.123, 0),  # stacked
     ("\x1b[32m2024-05-01 12:00:00,123\x1b[0m - \x1b[1;34mINFO\x1b[0m - ", MAY_1 + 0.123, None),  # coloured
 ]
@@ -84,6 +91,8 @@ def test_a_prefix_is_peeled_and_its_time_read(prefix: str, at: float | None, ran
         "s:100 trl:3.2217",
         "2024 was a good year",
         "val_bpb:enabled tokenizer_kind=sentencepiece",
+        "(step 5) loss 2.3",
+        "(pid 4242) loss 2.3",
     ],
 )
 def test_a_line_without_a_prefix_is_left_alone(line: str) -> None:
@@ -133,6 +142,9 @@ MAKERS: dict[str, Callable[[int], str]] = {
     "default0": lambda i: "[default0]:",
     "mpirun": lambda i: "[1,0]<stdout>:",
     "srun": lambda i: "0: ",
+    "ray": lambda i: "(RayTrainWorker pid=4242, ip=10.0.0.1) ",
+    "skypilot": lambda i: "(en-hi-spot, pid=18593) ",
+    "kubectl-prefix": lambda i: "[pod/llama-ft-master-0/pytorch] ",
     "loguru": lambda i: f"2024-05-01 12:00:{i % 60:02d}.123 | INFO     | __main__:main:42 - ",
     "kubectl": lambda i: f"2024-05-01T12:00:{i % 60:02d}.123456789Z ",
     "absl": lambda i: f"I0501 12:00:{i % 60:02d}.123456 1402 train.py:88] ",
