@@ -155,6 +155,12 @@ class WrapJoiner(Generic[R]):
         """True while a record waits for the line that may continue it."""
         return self._pending is not None
 
+    def took_record(self) -> None:
+        """A whole record was read around :meth:`push` while nothing was held (a parser's fast path
+        for its usual line): no preamble any more, as :meth:`push` would have noted."""
+        self._records_seen = True
+        self._preamble = False
+
     def push(self, text: str) -> Iterator[Piece[R]]:
         """Take the next piece of text; yield the pieces that are now ready, in order."""
         kind, record = self._classify(text)
