@@ -242,9 +242,7 @@ class StepReplay:
         self.tracker.apply(event, self.now, placed_at)
         latest = self.tracker.clock
         # A log with no times and no durations places nothing: its losses are kept at the import's time.
-        steps, evals = self.logged.feed((event,), self.now if latest is None else latest)
-        self.logged_losses.extend(steps)
-        self.logged_evals.extend(evals)
+        self.logged.add(event, self.now if latest is None else latest, self.logged_losses, self.logged_evals)
         if latest is None:
             return
         if self.boundary is None:
