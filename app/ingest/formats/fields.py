@@ -95,10 +95,12 @@ def clock_seconds(text: str | None) -> float | None:
             return None
         days, text = int(m.group(1)), m.group(2)
     parts = text.split(":")
-    if not 2 <= len(parts) <= 3 or not all(p.isdigit() and len(p) <= 6 for p in parts):
+    if not 2 <= len(parts) <= 3:
         return None
     total = 0
-    for part in parts:
+    for part in parts:  # (a loop, not all(…): a Trainer's bar prints two clocks at every redraw)
+        if not part.isdigit() or len(part) > 6:
+            return None
         total = total * 60 + int(part)
     return float(days * 86400 + total)
 

@@ -29,12 +29,14 @@ from ...stats.events import (
     Tick,
     TrainingPause,
     TrainStep,
+    builder,
 )
 from .fields import Kind, WrapJoiner, clean, clock_seconds, finite, integer, number
 from .hf_state import DOCUMENT_LINE, JSON_LINE, TrainerState
 from .prefix import LineTimes, PrefixDated, dated
 
 Emit = Callable[[], list[Event]]
+_train_step = builder(TrainStep)  # one for every redraw of the bar
 
 # A tqdm bar as far as the line holds it. A terminal copy cuts a wide bar at its width (no
 # closing bracket, ``4/203 [00:37<30:55,  9.33s/i``): each figure is read only when what follows
@@ -98,6 +100,9 @@ class HfTrainerParser(PrefixDated):
         self._after_bar = False  # the last line (or piece of one) read was a bar
         self._frame_before = False  # the last line was a traceback's frame: its source line follows
         self._brace: str | None = None  # a first line ``{`` held until the next says what it opens
+        # The text _split_record last searched for a bar and what it found: the same text is
+        # classified next, and the bar pattern is the dearest part of a redraw.
+        self._searched: tuple[str, re.Match[str] | None] | None = None
 
     def feed(self, lines: Iterable[str]) -> list[Event]:
         """Parse lines in log order; end with a ``Tick`` when a prefix carried a time."""
@@ -189,7 +194,8 @@ class HfTrainerParser(PrefixDated):
             quoted = "': '" in stripped or '": "' in stripped
             return Kind.FULL, lambda: self._dict(pairs, quoted)
         if "|" in text and "/" in text:
-            m = _BAR.search(text)
+            searched = self._searched
+            m = searched[1] if searched is not None and searched[0] is text else _BAR.search(text)
             if m is not None:
                 self._after_bar = True
                 if "Traceback (most recent call last)" in text[m.end() :]:
@@ -241,6 +247,7 @@ class HfTrainerParser(PrefixDated):
         if "|" not in text or "/" not in text:
             return [text]
         m = _BAR.search(text)
+        self._searched = (text, m)
         if m is None or m.end() >= len(text) or not text[m.end() :].strip():
             return [text]
         tail = self._times.message(text[m.end() :], False)
@@ -303,7 +310,7 @@ class HfTrainerParser(PrefixDated):
         loss = None
         if suffix is not None and int(suffix.group(1)) == n - 1:
             loss = number(suffix.group(2))  # unsloth_train: the loss of the step the bar just counted
-        step = TrainStep(
+        step = _train_step(
             at=None,
             stage="train",
             step=n,
