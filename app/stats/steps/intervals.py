@@ -49,8 +49,8 @@ class IntervalWindow:
         cutoff = end - self.span_seconds
         head = self._head
         if ends[head] > cutoff:
-            return  # nothing left the window (the usual case for a step: one line in, none out yet)
-        # Usually the one line that a steady run's new line pushes out: walked, not searched.
+            return  # nothing left the window
+        # Usually just the one line that a steady run's new line pushes out: walked, not searched.
         head += 1
         while head <= i and ends[head] <= cutoff:
             head += 1
