@@ -133,6 +133,15 @@ class HfTrainerParser(PrefixDated):
             for part in line.split("\r") if "\r" in line else (line,):
                 if not part.strip():
                     continue
+                bar = _bare_bar(part) if not self._joiner.holding else None
+                if bar is not None:
+                    # A redraw and nothing else: what the general reading below does with it,
+                    # without its splits and joiner (see _bare_bar).
+                    times.unprefixed()
+                    self._joiner.took_record()
+                    self._after_bar = True
+                    events.extend(self._bar(bar))
+                    continue
                 for text in _split_dict(part):
                     for piece in self._split_record(text):
                         for emit in self._joiner.records(piece):
@@ -488,6 +497,22 @@ class HfTrainerParser(PrefixDated):
                 figures=figures,
             )
         ]
+
+
+def _bare_bar(part: str) -> re.Match[str] | None:
+    """The bar of a piece of a line that is one bar redraw and nothing else (spaces, the bar, its ``]``).
+
+    Such a piece reads the same without the general reading's steps: it holds no dict to split
+    off (no ``{``), nothing after the bar (no record, no traceback, no unsloth loss), so it is one
+    FULL record; the text after the bar (``]``) is read as a message without a prefix, which
+    leaves the line undated, as :meth:`LineTimes.unprefixed` does.
+    """
+    if "{" in part or "|" not in part or "/" not in part or not part.endswith("]"):
+        return None
+    m = _BAR.search(part)
+    if m is None or m.end() != len(part) - 1 or (m.start() and not part[: m.start()].isspace()):
+        return None
+    return m
 
 
 def _last_position(events: list[Event]) -> list[Event]:
