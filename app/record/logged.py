@@ -10,10 +10,11 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-from ..stats.events import EvalResult, Event, StepFigures, TrainStep
+from ..stats.events import EvalResult, Event, StepFigures, TrainStep, builder
 from ..store.records import EvalPoint, LossPoint
 
 NOT_FINITE = math.inf
+_loss_point = builder(LossPoint)  # one for every step of a log that logs every step
 
 
 def _loss(value: float) -> float:
@@ -37,20 +38,24 @@ class LoggedSteps:
         steps: list[LossPoint] = []
         evals: list[EvalPoint] = []
         for event in events:
-            if isinstance(event, TrainStep):
-                self._stage, self._step = event.stage, event.step
-                self._at = event.at if event.at is not None else fallback_at
-                if event.loss is not None:
-                    steps.append(LossPoint(event.stage, event.step, self._at, _loss(event.loss), _lr(event.lr)))
-            elif isinstance(event, StepFigures) and event.loss is not None and self._step is not None:
-                assert self._stage is not None
-                at = event.at if event.at is not None else (self._at or fallback_at)
-                steps.append(LossPoint(self._stage, self._step, at, _loss(event.loss), _lr(event.lr)))
-            elif isinstance(event, EvalResult) and self._stage is not None:
-                step = event.step if event.step is not None else self._step
-                if step is None:
-                    continue
-                at = event.at if event.at is not None else (self._at or fallback_at)
-                value = event.value if event.value is not None and math.isfinite(event.value) else None
-                evals.append(EvalPoint(self._stage, event.name, step, at, value))
+            self.add(event, fallback_at, steps, evals)
         return steps, evals
+
+    def add(self, event: Event, fallback_at: float, steps: list[LossPoint], evals: list[EvalPoint]) -> None:
+        """Append ``event``'s rows to ``steps`` and ``evals`` (:meth:`feed` for one event, without its lists)."""
+        if isinstance(event, TrainStep):
+            self._stage, self._step = event.stage, event.step
+            self._at = event.at if event.at is not None else fallback_at
+            if event.loss is not None:
+                steps.append(_loss_point(event.stage, event.step, self._at, _loss(event.loss), _lr(event.lr)))
+        elif isinstance(event, StepFigures) and event.loss is not None and self._step is not None:
+            assert self._stage is not None
+            at = event.at if event.at is not None else (self._at or fallback_at)
+            steps.append(LossPoint(self._stage, self._step, at, _loss(event.loss), _lr(event.lr)))
+        elif isinstance(event, EvalResult) and self._stage is not None:
+            step = event.step if event.step is not None else self._step
+            if step is None:
+                return
+            at = event.at if event.at is not None else (self._at or fallback_at)
+            value = event.value if event.value is not None and math.isfinite(event.value) else None
+            evals.append(EvalPoint(self._stage, event.name, step, at, value))

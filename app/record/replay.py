@@ -197,7 +197,7 @@ def placed_times(path: Path, name: str, mtime: float, anchors: Anchors, stop: th
             at = event.at
             back = 0.0
             if isinstance(event, TrainStep):
-                if at is None:
+                if at is None and anchors:
                     at = anchors.get((event.stage, event.step))
                 duration = line_seconds(previous, event)
                 back = NAN if duration is None else duration
@@ -242,9 +242,7 @@ class StepReplay:
         self.tracker.apply(event, self.now, placed_at)
         latest = self.tracker.clock
         # A log with no times and no durations places nothing: its losses are kept at the import's time.
-        steps, evals = self.logged.feed((event,), self.now if latest is None else latest)
-        self.logged_losses.extend(steps)
-        self.logged_evals.extend(evals)
+        self.logged.add(event, self.now if latest is None else latest, self.logged_losses, self.logged_evals)
         if latest is None:
             return
         if self.boundary is None:
@@ -310,11 +308,12 @@ def _apply_placed(path: Path, name: str, now: float, mtime: float, limit: int, t
     replay = StepReplay(name, now)
     batch_start: float | None = None
     i = 0
+    placed_count = len(times)
     for events in batches:
         if stop.is_set():
             break
         for event in events:
-            placed = times[i] if i < len(times) and event.at is None and not math.isnan(times[i]) else None
+            placed = times[i] if i < placed_count and event.at is None and not math.isnan(times[i]) else None
             i += 1
             replay.apply(event, placed)
             latest = replay.tracker.clock

@@ -5,8 +5,10 @@ only once the whole file is read. Parsing is most of an import's cost; a spool l
 pass read back the events the first pass parsed instead of parsing every line again, without
 holding them in memory (a trainer that logs every step writes a million lines).
 
-Each batch is written as one ``marshal`` record of ``(class index, field values)`` pairs. An
-event that ``marshal`` cannot write (a field of another type) makes the spool unusable, and the
+Each batch is written as ``marshal`` records of ``(class index, field values)`` pairs, each
+after its length: read back whole and unmarshalled from bytes (``marshal.load`` on the file reads
+it a few bytes at a time, ten times slower), each event rebuilt by :func:`~app.stats.events.builder`.
+An event that ``marshal`` cannot write (a field of another type) makes the spool unusable, and the
 second pass parses the file again, as it did before there was a spool.
 """
 
@@ -14,14 +16,16 @@ from __future__ import annotations
 
 import marshal
 import operator
+import struct
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import fields
 from typing import IO, Any
 
-from ..stats.events import Event
+from ..stats.events import Event, builder
 
 RECORD_EVENTS = 1024  # events per marshal record: what is held at once beyond the events themselves
+_LENGTH = struct.Struct("<I")  # a record's length in bytes, before it
 
 
 class EventSpool:
@@ -29,7 +33,7 @@ class EventSpool:
 
     def __init__(self) -> None:
         self._file: IO[bytes] | None = tempfile.TemporaryFile()  # noqa: SIM115 - closed by close()
-        self._classes: list[type[Any]] = []
+        self._classes: list[Callable[..., Any]] = []  # how each class index is rebuilt
         self._getters: dict[type[Any], tuple[int, Callable[[Any], Any]]] = {}
         self._records: list[int] = []  # marshal records per batch
 
@@ -44,7 +48,8 @@ class EventSpool:
             return
         try:
             for first in range(0, len(events), RECORD_EVENTS):
-                self._file.write(marshal.dumps([self._row(event) for event in events[first:first + RECORD_EVENTS]]))
+                record = marshal.dumps([self._row(event) for event in events[first:first + RECORD_EVENTS]])
+                self._file.write(_LENGTH.pack(len(record)) + record)
         except (ValueError, TypeError):
             self.close()
             return
@@ -59,7 +64,7 @@ class EventSpool:
                 raise TypeError(f"{cls.__name__} has fields not given to its constructor")
             getter = operator.attrgetter(*names) if len(names) > 1 else (lambda e, n=names[0]: (getattr(e, n),))
             known = self._getters[cls] = (len(self._classes), getter)
-            self._classes.append(cls)
+            self._classes.append(builder(cls))
         return known[0], known[1](event)
 
     def read(self) -> Iterator[Iterator[Event]]:
@@ -74,7 +79,8 @@ class EventSpool:
     def _batch(self, f: IO[bytes], records: int) -> Iterator[Event]:
         classes = self._classes
         for _ in range(records):
-            for index, values in marshal.load(f):
+            (length,) = _LENGTH.unpack(f.read(_LENGTH.size))
+            for index, values in marshal.loads(f.read(length)):
                 yield classes[index](*values)
 
     def close(self) -> None:

@@ -33,8 +33,8 @@ class RateHistory:
     def sample_until(self, until: float, rate: Callable[[float], float | None], *, store: bool = True) -> list[Point]:
         """Sample ``rate`` at every boundary up to ``until`` (stored, or returned for a preview)."""
         sample = self._next_sample
-        if sample is None:
-            return []
+        if sample is None or until < sample:
+            return []  # (most lines: no boundary passed since the last)
         if until - sample > HISTORY_SPAN_SECONDS:  # a long gap: only the last hour matters
             sample = until - HISTORY_SPAN_SECONDS
             sample = math.ceil(sample / HISTORY_STEP_SECONDS) * HISTORY_STEP_SECONDS

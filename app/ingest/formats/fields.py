@@ -95,10 +95,12 @@ def clock_seconds(text: str | None) -> float | None:
             return None
         days, text = int(m.group(1)), m.group(2)
     parts = text.split(":")
-    if not 2 <= len(parts) <= 3 or not all(p.isdigit() and len(p) <= 6 for p in parts):
+    if not 2 <= len(parts) <= 3:
         return None
     total = 0
-    for part in parts:
+    for part in parts:  # (a loop, not all(…): a Trainer's bar prints two clocks at every redraw)
+        if not part.isdigit() or len(part) > 6:
+            return None
         total = total * 60 + int(part)
     return float(days * 86400 + total)
 
@@ -154,6 +156,12 @@ class WrapJoiner(Generic[R]):
     def holding(self) -> bool:
         """True while a record waits for the line that may continue it."""
         return self._pending is not None
+
+    def took_record(self) -> None:
+        """A whole record was read around :meth:`push` while nothing was held (a parser's fast path
+        for its usual line): no preamble any more, as :meth:`push` would have noted."""
+        self._records_seen = True
+        self._preamble = False
 
     def push(self, text: str) -> Iterator[Piece[R]]:
         """Take the next piece of text; yield the pieces that are now ready, in order."""

@@ -29,12 +29,14 @@ from ...stats.events import (
     Tick,
     TrainingPause,
     TrainStep,
+    builder,
 )
 from .fields import Kind, WrapJoiner, clean, clock_seconds, finite, integer, number
 from .hf_state import DOCUMENT_LINE, JSON_LINE, TrainerState
 from .prefix import LineTimes, PrefixDated, dated
 
 Emit = Callable[[], list[Event]]
+_train_step = builder(TrainStep)  # one for every redraw of the bar
 
 # A tqdm bar as far as the line holds it. A terminal copy cuts a wide bar at its width (no
 # closing bracket, ``4/203 [00:37<30:55,  9.33s/i``): each figure is read only when what follows
@@ -113,6 +115,9 @@ class HfTrainerParser(PrefixDated):
         self._in_table = False  # the lines are the rows of the notebook's loss table
         self._frame_before = False  # the last line was a traceback's frame: its source line follows
         self._brace: str | None = None  # a first line ``{`` held until the next says what it opens
+        # The text _split_record last searched for a bar and what it found: the same text is
+        # classified next, and the bar pattern is the dearest part of a redraw.
+        self._searched: tuple[str, re.Match[str] | None] | None = None
 
     def feed(self, lines: Iterable[str]) -> list[Event]:
         """Parse lines in log order; end with a ``Tick`` when a prefix carried a time."""
@@ -142,6 +147,15 @@ class HfTrainerParser(PrefixDated):
                 line = line.replace("^M", "\r")  # a log viewed in a pager and pasted: "^M" for \r
             for part in line.split("\r") if "\r" in line else (line,):
                 if not part.strip():
+                    continue
+                bar = _bare_bar(part) if not self._joiner.holding else None
+                if bar is not None:
+                    # A redraw and nothing else: what the general reading below does with it,
+                    # without its splits and joiner (see _bare_bar).
+                    times.unprefixed()
+                    self._joiner.took_record()
+                    self._after_bar = True
+                    events.extend(self._bar(bar))
                     continue
                 for text in _split_dict(part):
                     for piece in self._split_record(text):
@@ -215,7 +229,8 @@ class HfTrainerParser(PrefixDated):
             quoted = "': '" in stripped or '": "' in stripped
             return Kind.FULL, lambda: self._dict(pairs, quoted)
         if "|" in text and "/" in text:
-            m = _BAR.search(text)
+            searched = self._searched
+            m = searched[1] if searched is not None and searched[0] is text else _BAR.search(text)
             if m is not None:
                 self._after_bar = True
                 if "Traceback (most recent call last)" in text[m.end() :]:
@@ -271,6 +286,7 @@ class HfTrainerParser(PrefixDated):
         if "|" not in text or "/" not in text:
             return [text]
         m = _BAR.search(text)
+        self._searched = (text, m)
         if m is None or m.end() >= len(text) or not text[m.end() :].strip():
             return [text]
         tail = self._times.message(text[m.end() :], False)
@@ -339,7 +355,7 @@ class HfTrainerParser(PrefixDated):
         loss = None
         if suffix is not None and int(suffix.group(1)) == n - 1:
             loss = number(suffix.group(2))  # unsloth_train: the loss of the step the bar just counted
-        step = TrainStep(
+        step = _train_step(
             at=None,
             stage="train",
             step=n,
@@ -540,6 +556,22 @@ class HfTrainerParser(PrefixDated):
                 figures=figures,
             )
         ]
+
+
+def _bare_bar(part: str) -> re.Match[str] | None:
+    """The bar of a piece of a line that is one bar redraw and nothing else (spaces, the bar, its ``]``).
+
+    Such a piece reads the same without the general reading's steps: it holds no dict to split
+    off (no ``{``), nothing after the bar (no record, no traceback, no unsloth loss), so it is one
+    FULL record; the text after the bar (``]``) is read as a message without a prefix, which
+    leaves the line undated, as :meth:`LineTimes.unprefixed` does.
+    """
+    if "{" in part or "|" not in part or "/" not in part or not part.endswith("]"):
+        return None
+    m = _BAR.search(part)
+    if m is None or m.end() != len(part) - 1 or (m.start() and not part[: m.start()].isspace()):
+        return None
+    return m
 
 
 def _last_position(events: list[Event]) -> list[Event]:

@@ -20,11 +20,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from ...stats.events import EvalResult, Event, RunInfo, StageEnd, Tick, TrainingPause, TrainStep
-from .fields import NUM, Kind, WrapJoiner, clean, finite, integer, number, split_glued
+from ...stats.events import EvalResult, Event, RunInfo, StageEnd, Tick, TrainingPause, TrainStep, builder
+from .fields import MAX_LINE_CHARS, NUM, Kind, WrapJoiner, clean, finite, integer, number, split_glued
 from .prefix import LineTimes, PrefixDated, dated
 
 Emit = Callable[[], list[Event]]
+_train_step = builder(TrainStep)  # the usual line's step, made by the hundred thousand
 
 _NUM = NUM
 _ITER_HEAD = re.compile(r"iter (\d{1,12}): ")
@@ -94,17 +95,33 @@ class NanogptParser(PrefixDated):
         events: list[Event] = []
         times = self._times
         times.latest = None
+        joiner = self._joiner
+        holding = joiner.holding
+        noted = False  # the readers already know a usual line was read last
         for raw in lines:
-            line = times.message(clean(raw), self._joiner.holding)
+            if not holding and len(raw) <= MAX_LINE_CHARS:
+                fast = _FAST.get(raw[:5])
+                usual = fast[0].fullmatch(raw) if fast is not None else None
+                if usual is not None and fast is not None:
+                    # What the general reading below gives this line, without its steps: see _FAST.
+                    if not noted:
+                        times.unprefixed()
+                        joiner.took_record()
+                        noted = True
+                    events.extend(fast[1](usual))
+                    continue
+            noted = False
+            line = times.message(clean(raw), joiner.holding)
             if line is None:
                 continue
             # llm.c redraws "evaluating HellaSwag: i/N" with a carriage return.
             parts = [p for p in line.split("\r") if p] if "\r" in line else [line]
             for part in parts:
                 for text in split_glued(part, _GLUED) if "tep" in part or "iter " in part else (part,):
-                    for emit in self._joiner.records(text):
+                    for emit in joiner.records(text):
                         events.extend(emit())
-        for emit in self._joiner.end_records():
+            holding = joiner.holding
+        for emit in joiner.end_records():
             events.extend(emit())
         if times.latest is not None:
             events.append(Tick(at=times.latest))
@@ -154,18 +171,8 @@ def _llmc_step(m: re.Match[str]) -> TrainStep:
 def _nanogpt_step(text: str) -> tuple[Kind, Emit | None]:
     usual = _NANOGPT_USUAL.fullmatch(text)
     if usual is not None:
-        usual_ms, usual_mfu = float(usual.group(3)), float(usual.group(4))
-        usual_event = TrainStep(
-            at=None,
-            stage="train",
-            step=int(usual.group(1)),
-            loss=float(usual.group(2)),
-            loss_note="last micro-batch",
-            step_seconds=usual_ms / 1000 if usual_ms > 0 else None,
-            mfu=None if usual_mfu < 0 else usual_mfu,
-            mfu_note=NANOGPT_MFU_NOTE if usual_mfu < 0 else None,
-        )
-        return Kind.FULL, lambda: [usual_event]
+        usual_events = _nanogpt_usual(usual)
+        return Kind.FULL, lambda: usual_events
     head = _ITER_HEAD.match(text)
     if head is None:
         return (Kind.PARTIAL, None) if re.match(r"iter (?:\d|$)", text) else (Kind.OTHER, None)
@@ -218,6 +225,23 @@ def _nanogpt_step(text: str) -> tuple[Kind, Emit | None]:
     return (Kind.OPEN if last_open else Kind.FULL), lambda: [event]
 
 
+def _nanogpt_usual(m: re.Match[str]) -> list[Event]:
+    """The step of a nanoGPT line in the usual shape (see :func:`_nanogpt_step`)."""
+    ms, mfu = float(m.group(3)), float(m.group(4))
+    return [
+        _train_step(
+            at=None,
+            stage="train",
+            step=int(m.group(1)),
+            loss=float(m.group(2)),
+            loss_note="last micro-batch",
+            step_seconds=ms / 1000 if ms > 0 else None,
+            mfu=None if mfu < 0 else mfu,
+            mfu_note=NANOGPT_MFU_NOTE if mfu < 0 else None,
+        )
+    ]
+
+
 def _step_line(text: str) -> tuple[Kind, Emit | None]:
     if text.startswith("step:"):
         return _modded_line(text)
@@ -262,7 +286,8 @@ def _modded_line(text: str) -> tuple[Kind, Emit | None]:
     """
     usual = _MODDED_USUAL.fullmatch(text)
     if usual is not None:
-        return Kind.FULL, _modded_usual(usual)
+        usual_events = _modded_usual(usual)
+        return Kind.FULL, lambda: usual_events
     head = _MODDED_HEAD.match(text)
     if head is None:
         return Kind.PARTIAL, None
@@ -318,12 +343,12 @@ def _modded_line(text: str) -> tuple[Kind, Emit | None]:
     return kind, lambda: events
 
 
-def _modded_usual(m: re.Match[str]) -> Emit:
+def _modded_usual(m: re.Match[str]) -> list[Event]:
     """The events of a record line in the usual shape (see :func:`_modded_line`)."""
     step_number = int(m.group(1))
     avg_ms = finite(number(m.group(6)))
     events: list[Event] = [
-        TrainStep(
+        _train_step(
             at=None,
             stage="train",
             step=step_number,
@@ -336,7 +361,22 @@ def _modded_usual(m: re.Match[str]) -> Emit:
     ]
     if m.group(4) is not None:
         events.append(EvalResult(at=None, name="val_loss", value=number(m.group(4)), step=step_number))
-    return lambda: events
+    return events
+
+
+# The trainers' usual step lines, by their first five characters, read without the general reading
+# (launcher prefix, glued lines, wraps): a line the pattern takes whole, while no record waits for
+# its wrapped rest, reads the same either way, by construction. Each pattern spans the whole line
+# and holds only the trainer's own words, digits, signs and dots, so the line has no prefix (one
+# starts with ``[``, a digit, a space, a capitalised or upper-case word, or ``name: ``; these start
+# ``iter 1`` and ``step:1``), no second record glued on (the record starts ``iter N: loss`` and
+# ``step:N/M`` occur only at its start), no carriage return, and it ends with a unit
+# (``%``, ``ms``), so it is FULL: nothing can continue it. The crash watch (crash.py) reads every
+# line before the parser, fast or not.
+_FAST: dict[str, tuple[re.Pattern[str], Callable[[re.Match[str]], list[Event]]]] = {
+    "iter ": (_NANOGPT_USUAL, _nanogpt_usual),
+    "step:": (_MODDED_USUAL, _modded_usual),
+}
 
 
 def _other_line(text: str) -> tuple[Kind, Emit | None]:

@@ -144,6 +144,11 @@ class PrefixReader:
             return Prefixed(line, None, None)
         return Prefixed(line[pos:], at, rank)
 
+    def unprefixed(self) -> None:
+        """A line read around :meth:`read` began a record and had no prefix (a parser's fast path
+        for its usual line, which is all the trainer's own text): what :meth:`read` notes of one."""
+        self._labelled = False
+
     def _stamp(self, line: str, pos: int) -> tuple[float | None, int] | None:
         """A time at ``pos`` and the logging fields after it: (its unix time or None, where the message starts)."""
         at: float | None
@@ -276,6 +281,13 @@ class LineTimes:
         elif not continuing or pre.message is not line:  # a prefixed line begins a record
             self.at = None
         return pre.message
+
+
+    def unprefixed(self) -> None:
+        """A line that began a record without a prefix was read around :meth:`message` (a parser's
+        fast path): no time, no rank, as :meth:`message` would have noted."""
+        self.reader.unprefixed()
+        self.at = self.rank = None
 
 
 class PrefixDated:

@@ -36,18 +36,24 @@ class IntervalWindow:
     def add(self, start: float, end: float, amount: float) -> None:
         """Record ``amount`` spread over ``[start, end]`` (a point when start == end)."""
         start = min(start, end)
-        i = len(self._ends)
-        self._starts.append(start)
-        self._ends.append(end)
+        starts, ends, sums, longest = self._starts, self._ends, self._sums, self._longest
+        i = len(ends)
+        starts.append(start)
+        ends.append(end)
         self._amounts.append(amount)
-        self._sums.append(self._sums[-1] + amount)
+        sums.append(sums[-1] + amount)
         length = end - start
-        longest, starts, ends = self._longest, self._starts, self._ends
         while longest and ends[longest[-1]] - starts[longest[-1]] <= length:
             longest.pop()
         longest.append(i)
         cutoff = end - self.span_seconds
-        head = bisect_right(ends, cutoff, self._head)
+        head = self._head
+        if ends[head] > cutoff:
+            return  # nothing left the window
+        # Usually just the one line that a steady run's new line pushes out: walked, not searched.
+        head += 1
+        while head <= i and ends[head] <= cutoff:
+            head += 1
         self._head = head
         while longest and longest[0] < head:
             longest.popleft()

@@ -210,7 +210,7 @@ class StepProgress:
             stage.printed_timing = True
         if t is not None:
             self._note_time(stage, t)
-        seconds = line_seconds(previous, event) if covered is not None else event.step_seconds
+        seconds = line_seconds(previous, event, covered) if covered is not None else event.step_seconds
         if t is not None and stage.start is None:
             # The first step we can place: it began one step time earlier (when printed).
             counted = 1 if event.step_seconds is not None else 0
@@ -223,7 +223,8 @@ class StepProgress:
             if seconds is not None:
                 stage.line_durations.append(seconds)
                 stage.covered.append(covered)
-            self._row_groups(stage, previous, event, covered)
+            if event.row_group is not None:
+                self._row_groups(stage, previous, event, covered)
         stage.lines += 1
         stage.take(event, t)
 

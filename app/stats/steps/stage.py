@@ -87,6 +87,7 @@ class Stage:
     # Evaluations of a loss whose latest figure is not a number, and when each first was.
     eval_diverged: dict[str, float | None] = field(default_factory=dict)
     early_losses: list[float] = field(default_factory=list)  # the first finite ones (the explosion's baseline)
+    early_median: float | None = None  # their median, kept as they come (not sorted again at every step)
     exploded: bool = False  # the latest loss is EXPLODED_FACTOR × the early ones or more
 
     def take_eval(self, name: str, value: float | None, step: int | None, t: float | None) -> None:
@@ -113,11 +114,13 @@ class Stage:
 
     def take_figures(self, event: TrainStep | StepFigures, t: float | None = None) -> None:
         """Keep the loss, learning rate, grad norm, epoch and other figures the line carries."""
-        if event.loss is not None:
-            self.exploded = exploded(self.early_losses, event.loss)
-            if math.isfinite(event.loss) and not self.exploded and len(self.early_losses) < EARLY_LOSSES:
-                self.early_losses.append(event.loss)
-            if math.isfinite(event.loss) and not self.exploded:
+        loss = event.loss
+        if loss is not None:
+            self.exploded = exploded(self.early_median, loss)
+            if math.isfinite(loss) and not self.exploded:
+                if len(self.early_losses) < EARLY_LOSSES:
+                    self.early_losses.append(loss)
+                    self.early_median = statistics.median(self.early_losses)
                 self.diverged_at = self.diverged_step = None
             elif self.diverged_at is None:
                 self.diverged_at = t if t is not None else self.step_time
@@ -129,7 +132,8 @@ class Stage:
             self.grad_norm = event.grad_norm
         if event.epoch is not None:
             self.epoch = event.epoch
-        self.figures.update(event.figures)
+        if event.figures:
+            self.figures.update(event.figures)
 
 
 @dataclass(slots=True)
@@ -212,12 +216,9 @@ def diverged(stage: Stage) -> bool:
     return lost or bool(stage.eval_diverged)
 
 
-def exploded(early: list[float], loss: float) -> bool:
-    """``loss`` is EXPLODED_FACTOR times the median early loss or more (a positive baseline only)."""
-    if not early or not math.isfinite(loss):
-        return False
-    baseline = statistics.median(early)
-    return baseline > 0 and loss >= EXPLODED_FACTOR * baseline
+def exploded(baseline: float | None, loss: float) -> bool:
+    """``loss`` is EXPLODED_FACTOR times ``baseline`` (the median early loss) or more (a positive baseline only)."""
+    return baseline is not None and baseline > 0 and math.isfinite(loss) and loss >= EXPLODED_FACTOR * baseline
 
 
 def diverged_at(stage: Stage) -> float | None:

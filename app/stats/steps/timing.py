@@ -30,9 +30,13 @@ def covered_steps(previous: TrainStep | None, step: TrainStep) -> int | None:
     return delta if delta > 0 else None
 
 
-def line_seconds(previous: TrainStep | None, step: TrainStep) -> float | None:
-    """The time ``step``'s line accounts for, from the trainer's own printed durations."""
-    covered = covered_steps(previous, step)
+def line_seconds(previous: TrainStep | None, step: TrainStep, covered: int | None = None) -> float | None:
+    """The time ``step``'s line accounts for, from the trainer's own printed durations.
+
+    ``covered``: :func:`covered_steps` of the two, when the caller has it already.
+    """
+    if covered is None:
+        covered = covered_steps(previous, step)
     if previous is not None and covered is not None:
         if step.elapsed_seconds is not None and previous.elapsed_seconds is not None:
             delta = step.elapsed_seconds - previous.elapsed_seconds
