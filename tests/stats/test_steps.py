@@ -533,3 +533,19 @@ def test_bursts_of_buffered_lines_say_so_with_the_fix() -> None:
     for s in range(40):
         steady.apply_all([base_step(s)], T0 + 4 * s, arrival=T0 + 4 * s)
     assert not any("block-buffered" in line for line in steady.snapshot(T0 + 160, source()).details)
+
+
+def test_a_stall_in_the_recent_lines_is_no_step_time() -> None:
+    """10 steps a line, a line every 10 s (no step time printed), then 30 min without a step (a stall),
+    then the same pace again: each step took 1 s (190 s over the 190 steps of the other recent lines),
+    not the 2,000 s of all 20 recent lines over their 200 steps (10 s)."""
+    progress = StepProgress()
+    t = T0
+    for step in range(10, 160, 10):
+        progress.apply(TrainStep(None, "train", step), t)
+        t += 10
+    t += 1800 - 10
+    for step in range(160, 220, 10):
+        progress.apply(TrainStep(None, "train", step), t)
+        t += 10
+    assert progress.report(t).training["step_seconds"] == pytest.approx(1.0)
