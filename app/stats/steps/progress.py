@@ -223,6 +223,7 @@ class StepProgress:
             if seconds is not None:
                 stage.line_durations.append(seconds)
                 stage.covered.append(covered)
+                stage.ended_stall.append(stage.resumed_at == t)
             self._row_groups(stage, previous, event, covered)
         stage.lines += 1
         stage.take(event, t)
