@@ -199,8 +199,8 @@ def test_overflows_right_after_a_resume_are_warned_of_before_they_make_a_broken_
         health.apply(TrainStep(None, "train", n, total_steps=20000), T0 + n)
     assert lines[:3] == ["fp16 overflow: 1 steps skipped (loss scale 524288)",
                          "fp16 overflow: 2 steps skipped (loss scale 262144)",
-                         "Warning: fp16 overflow at 3 of the last 10 steps, past the warm-up (loss scale 524288 → 131072):"
-                         " the gradients blow up; 5 in a row make a broken run"]
+                         ("Warning: fp16 overflow at 3 of the last 10 steps, past the warm-up (loss scale 524288 → 131072):"
+                          " the gradients blow up; 5 in a row make a broken run")]
     broken = health.broken()
     assert lines[4] is None and broken is not None
     assert broken.sentence.startswith("fp16 overflow at 5 steps in a row, every step skipped, loss scale down to 32768")
