@@ -747,6 +747,22 @@ def test_bpb_and_core_figures_in_another_trainer_s_words_are_evaluations(tmp_pat
                                         "core": {"value": 0.2105, "step": 500}}
 
 
+@pytest.mark.parametrize("clock", ["[{}] step {} | loss 2.3 | lr 1e-4", "step {1} loss 2.3 Time={0}"])
+def test_an_elapsed_clock_in_a_live_step_line_is_no_time_of_day(clock: str) -> None:
+    """A run 5 minutes old prints its elapsed clock (``[00:05:12]``, ``Time=00:05:12``): read live at 15:00,
+    10 steps every 30 s, it trains at 1,200 steps an hour, its last step just now, not 15 hours ago."""
+    now = [local(2025, 12, 2, 15, 0, 0)]
+    monitor = Monitor(None, clock=lambda: now[0])
+    for i in range(12):
+        elapsed = 312 + 30 * i
+        monitor.lines([clock.format(f"00:{elapsed // 60:02d}:{elapsed % 60:02d}", 100 + 10 * i)])
+        now[0] += 30
+    now[0] -= 30
+    assert monitor.last_event_at() == now[0]
+    snapshot = snap(monitor, now[0] + 1)
+    assert (snapshot["state"], snapshot["status_line"]) == ("training", "step 210 · 1.2k steps/h")
+
+
 def test_a_prefix_dates_the_divergence(tmp_path: Path) -> None:
     """nanoGPT #215: the loss went nan at iter 3010, whose line the prefix dates 09:32:52."""
     monitor = cold(tmp_path, "nanogpt-issue215-timestamped-nan.log")

@@ -186,6 +186,26 @@ def test_overflows_at_a_large_scale_after_a_resume_are_no_warm_up() -> None:
                                   " 1048576 → 32768): the gradients blow up; 5 in a row make a broken run")
 
 
+def test_overflows_right_after_a_resume_are_warned_of_before_they_make_a_broken_run() -> None:
+    """Resumed at 17000 (its bar redrawn there), then every step overflows from 2^19 down: not the
+    warm-up (far into the run), so the third within 10 steps is the warning, as once a step went
+    through, and the fifth in a row the broken run; one step through ends the streak."""
+    health = RunHealth()
+    health.apply(TrainStep(None, "train", 17000, total_steps=20000), T0)
+    lines = []
+    for i, n in enumerate(range(17001, 17006)):
+        health.apply(skip(2.0 ** (19 - i)), T0 + n)  # the record comes before the step it skipped
+        lines.append(health.skip_line())
+        health.apply(TrainStep(None, "train", n, total_steps=20000), T0 + n)
+    assert lines[:3] == ["fp16 overflow: 1 steps skipped (loss scale 524288)",
+                         "fp16 overflow: 2 steps skipped (loss scale 262144)",
+                         ("Warning: fp16 overflow at 3 of the last 10 steps, past the warm-up (loss scale 524288 → 131072):"
+                          " the gradients blow up; 5 in a row make a broken run")]
+    broken = health.broken()
+    assert lines[4] is None and broken is not None
+    assert broken.sentence.startswith("fp16 overflow at 5 steps in a row, every step skipped, loss scale down to 32768")
+
+
 @pytest.mark.parametrize(("first", "warm_up"), [(6, True), (20000, False)])
 def test_the_warm_up_is_the_start_of_a_run(first: int, warm_up: bool) -> None:
     """Overflows from 2^27 before any step went through: the warm-up at step 6 (HF #9996), not at 20000."""

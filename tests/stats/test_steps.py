@@ -533,3 +533,23 @@ def test_bursts_of_buffered_lines_say_so_with_the_fix() -> None:
     for s in range(40):
         steady.apply_all([base_step(s)], T0 + 4 * s, arrival=T0 + 4 * s)
     assert not any("block-buffered" in line for line in steady.snapshot(T0 + 160, source()).details)
+
+
+@pytest.mark.parametrize("evaluated", [False, True])
+def test_a_stall_or_a_pause_in_the_recent_lines_is_no_step_time(evaluated: bool) -> None:
+    """10 steps a line, a line every 10 s (no step time printed), then 30 min without a step (a stall;
+    or a 10-minute evaluation, announced by its result after the last step), then the same pace again:
+    each step took 1 s (190 s over the 190 steps of the other recent lines), not the wait over all 200
+    steps (2,000 s or 790 s: 10 s or 3.95 s)."""
+    progress = StepProgress()
+    t = T0
+    for step in range(10, 160, 10):
+        progress.apply(TrainStep(None, "train", step), t)
+        t += 10
+    if evaluated:
+        progress.apply(EvalResult(None, "val_loss", 2.1, 150), t)
+    t += (600 if evaluated else 1800) - 10
+    for step in range(160, 220, 10):
+        progress.apply(TrainStep(None, "train", step), t)
+        t += 10
+    assert progress.report(t).training["step_seconds"] == pytest.approx(1.0)

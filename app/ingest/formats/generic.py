@@ -97,6 +97,10 @@ _LINE_CLOCK = re.compile(
     r"|(?<![\d/-])(\d{4})-(\d\d)-(\d\d)[ T]([01]\d|2[0-3]):([0-5]\d):([0-5]\d)(?:[.,](\d{1,9}))?(Z|[+-]\d\d:?\d\d)?(?![\d:])"
 )
 _HMS = re.compile(r"\d:[0-5]\d:[0-5]\d")  # a clock at all: the cheap test first
+# A time of day with no date is a wall clock only near the time the log was last written (lines read
+# live: now): further back it is as likely a run's elapsed clock. (A cold start's lines older than
+# this stay undated, and are placed back from the newer ones by the durations printed.)
+_TIME_OF_DAY_SLACK_SECONDS = 60 * 60
 # Keys a JSON-lines record gives its own time under.
 # The name of a position counted within its epoch (fairseq's ``epoch 011  3000 / 8223``).
 EPOCH_POSITION = "position in epoch"
@@ -199,6 +203,9 @@ class GenericParser(PrefixDated):
                 when = self._times.reader.read(stamp + (zone or "") + " .").at
             else:
                 when = self._times.reader.time_of_day(int(hour), int(minute), int(second) + float(f"0.{fraction or 0}"))
+                reference = self._times.reader.reference_time
+                if when is not None and reference is not None and when < reference - _TIME_OF_DAY_SLACK_SECONDS:
+                    continue  # an elapsed clock (``[00:05:12]`` five minutes in), not the time the line was written
             if when is not None:
                 if self._times.latest is None or when > self._times.latest:
                     self._times.latest = when  # the batch's Tick

@@ -193,7 +193,8 @@ class RunHealth:
             self.warmup_skips += 1
             self._floor_skips = 0
             return
-        if self._went_through and self._numbered and self._step is not None:
+        if not early and self._numbered and self._step is not None:
+            # past the warm-up: a step went through, or far into a run (a resume) before one did
             self._late_skips.append((self._step + 1, scale))  # the step it skipped: the next one
         at_floor = scale is not None and (scale <= FLOOR_LOSS_SCALE or (self._skipped > 0 and scale == before))
         self._floor_skips = self._floor_skips + 1 if at_floor else 0

@@ -208,8 +208,7 @@ class StepProgress:
         self._restarting = False
         if event.step_seconds is not None or event.elapsed_seconds is not None:
             stage.printed_timing = True
-        if t is not None:
-            self._note_time(stage, t)
+        waited = self._note_time(stage, t) if t is not None else False
         seconds = line_seconds(previous, event, covered) if covered is not None else event.step_seconds
         if t is not None and stage.start is None:
             # The first step we can place: it began one step time earlier (when printed).
@@ -223,21 +222,26 @@ class StepProgress:
             if seconds is not None:
                 stage.line_durations.append(seconds)
                 stage.covered.append(covered)
+                stage.ended_wait.append(waited)
             if event.row_group is not None:
                 self._row_groups(stage, previous, event, covered)
         stage.lines += 1
         stage.take(event, t)
 
-    def _note_time(self, stage: Stage, t: float) -> None:
-        """A timed line: count it for the warm-up; after a stall, training resumes with it."""
+    def _note_time(self, stage: Stage, t: float) -> bool:
+        """A timed line: count it for the warm-up; after a stall, training resumes with it. True when
+        it came after a stall or a pause (an evaluation, a save): its time is not its steps'."""
         stage.timed_lines += 1
         if stage.timed_lines == lines_needed(stage):
             stage.warm_at = t
         gap = t - stage.step_time if stage.step_time is not None else 0.0
         # (the floor first: most steps come well within it, and the full check takes medians)
-        stalled = gap > rules.STALL_FLOOR_SECONDS and rules.stall(stage, t, self._arrival_gaps, False).stalled
-        if stalled and not finished(stage):
+        if gap <= rules.STALL_FLOOR_SECONDS:
+            return False
+        verdict = rules.stall(stage, t, self._arrival_gaps, False)
+        if verdict.stalled and not finished(stage):
             stage.resumed_at = t
+        return verdict.stalled or verdict.pause is not None
 
     def _new_stage(self, event: TrainStep, t: float | None) -> Stage:
         self._evaluated = None

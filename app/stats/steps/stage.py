@@ -63,6 +63,7 @@ class Stage:
     tokens: IntervalWindow = field(default_factory=lambda: IntervalWindow(RATE_WINDOW_SECONDS))
     line_durations: deque[float] = field(default_factory=lambda: deque(maxlen=RECENT_LINES))
     covered: deque[int] = field(default_factory=lambda: deque(maxlen=RECENT_LINES))
+    ended_wait: deque[bool] = field(default_factory=lambda: deque(maxlen=RECENT_LINES))  # after a stall or a pause
     row_groups: deque[tuple[int, int]] = field(default_factory=lambda: deque(maxlen=RECENT_LINES))  # (groups, steps)
     figures: dict[str, float] = field(default_factory=dict)
     loss: float | None = None
@@ -310,15 +311,19 @@ def step_seconds(stage: Stage) -> float | None:
 
     A sum over a sum, as the rate is measured: records that arrive in lumps (LLaMA-Factory's
     ``trainer_log.jsonl`` of a prediction run: 5 steps in 4 s, then 5 in 20 s) have a median
-    interval far below their average, a step time the rate beside it would contradict. A log of
+    interval far below their average, a step time the rate beside it would contradict. A line
+    that came after a stall or a pause (an evaluation, a save) is left out: its time is mostly
+    the wait's. A log of
     dicts without step numbers measures the time between logs, each of an unknown number of
     steps: no step time at all, rather than an invented one.
     """
     printed = finite(stage.latest.step_seconds)
     if printed is not None or stage.latest.logged:
         return printed
-    steps = sum(stage.covered)
-    return sum(stage.line_durations) / steps if steps else None
+    lines = [(seconds, covered) for seconds, covered, waited
+             in zip(stage.line_durations, stage.covered, stage.ended_wait) if not waited]  # fmt: skip
+    steps = sum(covered for _, covered in lines)
+    return sum(seconds for seconds, _ in lines) / steps if steps else None
 
 
 def row_groups_per_step(stage: Stage) -> float | None:
