@@ -59,6 +59,14 @@ def duration(seconds: float) -> str:
     return f"{days} d {rest // 3600} h"
 
 
+def exact_duration(seconds: float) -> str:
+    """:func:`duration`, with the seconds under 10 min (``1 min 30 s``): where a limit is compared."""
+    seconds = max(0.0, seconds)
+    if 60 <= seconds < 600 and int(seconds) % 60:
+        return f"{int(seconds // 60)} min {int(seconds) % 60} s"
+    return duration(seconds)
+
+
 def gigabytes(value: float) -> str:
     """GPU memory with two decimals, as the miner prints it."""
     return f"{value:.2f}"

@@ -21,6 +21,14 @@ def test_duration(seconds: float, written: str) -> None:
 
 @pytest.mark.parametrize(
     ("seconds", "written"),
+    [(45, "45 s"), (90, "1 min 30 s"), (120, "2 min"), (599, "9 min 59 s"), (600, "10 min"), (3 * 3600 + 5 * 60, "3 h 05 min")],
+)
+def test_an_exact_duration_keeps_the_seconds_under_ten_minutes(seconds: float, written: str) -> None:
+    assert text.exact_duration(seconds) == written
+
+
+@pytest.mark.parametrize(
+    ("seconds", "written"),
     [(0, "0 s"), (45, "45 s"), (60, "1 min"), (7199, "1 h"), (7200, "2 h"), (78 * 86400 + 3600, "78 d"), (-1, "0 s")],
 )
 def test_ago_reads_in_its_largest_unit(seconds: float, written: str) -> None:

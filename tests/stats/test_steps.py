@@ -151,7 +151,7 @@ def test_stall_after_six_median_step_times_or_ninety_seconds() -> None:
     stalled = tracker.report(end + 91)
     assert stalled.state == "stalled"
     assert stalled.status_line == "step 100/29000 · stalled 1m"
-    assert "Stalled: no step for 1 min (limit 1 min)" in stalled.details
+    assert "Stalled: no step for 1 min 31 s (limit 1 min 30 s)" in stalled.details  # not "1 min (limit 1 min)"
     assert stalled.training["stalled"] is True and stalled.training["stall_after_seconds"] == 90
     slow = StepProgress()
     end = run_steps(slow, 0, 50, T0, dt=30.0)

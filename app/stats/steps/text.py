@@ -68,7 +68,7 @@ def details(
     elif stall.stalled and stall.since is not None and stall.limit is not None:
         # After the last epoch's bar the wait allowed for its evaluation and save is the limit.
         limit = stall.allowed if stall.pause == "finishing" and stall.allowed is not None else stall.limit
-        lines.append(f"Stalled: no step for {text.duration(stall.since)} (limit {text.duration(limit)})")
+        lines.append(f"Stalled: no step for {text.exact_duration(stall.since)} (limit {text.exact_duration(limit)})")
     elif stall.pause == "finishing" and stall.since is not None and stall.allowed is not None:
         lines.append(
             "Finishing: the last epoch's steps are done, the trainer's end line not printed yet (it evaluates, "
