@@ -7,6 +7,7 @@ whoever waits for a new snapshot.
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 import time
@@ -37,14 +38,13 @@ from ..stats.tracker import Tracker
 from ..stats.unknown import UnknownTracker
 from .backlog import (
     BACKLOG_SECONDS,
-    BACKLOG_UNDATED_BYTES,
     FIRST_VIEW_SECONDS,
-    UNDATED_MIN_BYTES,
-    UNDATED_SAMPLE_LINES,
-    UNDATED_SLACK,
+    HEAD_BYTES,
+    STEP_SAMPLE_LINES,
     Reach,
     before,
-    printed_seconds,
+    head_facts,
+    step_bytes_needed,
 )
 
 if TYPE_CHECKING:
@@ -54,15 +54,6 @@ log = logging.getLogger(__name__)
 
 # Lines kept to sniff the format of a log that starts empty.
 DETECT_LINES = 2000
-
-
-def _undated_bytes_needed(events: list[Event], lines: list[str], span_seconds: float) -> int:
-    """How many bytes of an undated step log hold ``span_seconds``, from a sample of its lines."""
-    seconds = printed_seconds(events)
-    size = sum(len(line) + 1 for line in lines)
-    if seconds <= 0:
-        return BACKLOG_UNDATED_BYTES  # no printed durations: read as far as ever
-    return max(UNDATED_MIN_BYTES, min(BACKLOG_UNDATED_BYTES, int(UNDATED_SLACK * span_seconds * size / seconds)))
 
 
 def _newest_lines(lines: list[str], size: int) -> list[str]:
@@ -134,7 +125,7 @@ class Monitor:
 
     def read_once(self, path: Path, following: Following | None = None, until: float | None = None) -> None:
         """Read the log's tail once, without a tailer thread (``--once``)."""
-        from ..ingest.backwards import read_backwards
+        from ..ingest.backwards import path_head, read_backwards
         from ..ingest.lines import LineCounters
         from ..ingest.reader import QUIET_TAIL_SECONDS
 
@@ -146,7 +137,8 @@ class Monitor:
         except OSError:
             quiet = False
         # A last line without its newline, the file quiet: the run's last line (the tailer's rule).
-        self.backlog(read_backwards(path, stats=counts, unfinished=quiet), until=until, first_view_only=True)
+        self.backlog(read_backwards(path, stats=counts, unfinished=quiet), functools.partial(path_head, path), until,
+                     first_view_only=True)
 
     def start(self) -> None:
         """Start following the log in a background thread."""
@@ -166,20 +158,30 @@ class Monitor:
 
     # --- TailSink -------------------------------------------------------------
 
-    def backlog(self, chunks: Iterator[list[str]], until: float | None = None, *, first_view_only: bool = False) -> None:
+    def backlog(
+        self,
+        chunks: Iterator[list[str]],
+        head: Callable[[int], list[str]] | None = None,
+        until: float | None = None,
+        *,
+        first_view_only: bool = False,
+    ) -> None:
         """Read back from the end only as far as the figures need, then apply it in order.
 
+        ``head(max_bytes)``: the log's first lines, read when the backlog stops short of them for
+        what a step trainer prints only at its start (its total steps, its tokens per step).
         ``until``: ignore what the log says after this time (``--once --at`` in the past).
-        An undated step log's newest lines are shown first (the rate window's span), then the
-        hour of history is filled in behind; ``first_view_only``: stop after the first.
+        A step log's newest lines are shown first (the rate window's span), then the hour of
+        history is filled in behind; ``first_view_only``: stop after the first.
         """
         taken: list[tuple[list[Event], int, list[str]]] = []
         newest_parser: LogParser | None = None  # it read the end of the log: the live one goes on from it
         reach = Reach()
-        undated_bytes_needed: int | None = None  # an undated step log: how much more to read back
+        more_bytes: int | None = None  # a step log: how much more to read back
         first_view_bytes: int | None = None  # and how much of it the first view takes
         # A year-less timestamp (hivemind) takes its year from when the log was last written.
         written = self._last_written(self.clock(), until)
+        format_name: str | None = None
         for chunk in chunks:
             if not chunk:
                 continue
@@ -195,26 +197,29 @@ class Monitor:
                     self._tracker.has_records = True
                     self._note_unrecognised(chunk)
                 break
-            if undated_bytes_needed is not None:
-                # An undated step log: its lines are parsed once, in order (_apply_backlog).
-                undated_bytes_needed = self._take_undated(chunk, undated_bytes_needed, taken)
-                if undated_bytes_needed <= 0:
+            if more_bytes is not None:
+                # A step log: its lines are parsed once, in order (_apply_backlog).
+                more_bytes = self._take_newest(chunk, more_bytes, taken)
+                if more_bytes <= 0:
                     break
                 continue
             scratch = create_parser(format_name)
             scratch.reference_time = written
-            if format_name in STEP_FORMATS and newest_parser is None and len(chunk) > UNDATED_SAMPLE_LINES:
-                # The newest lines say whether the log is dated and, if not, how many bytes of it
-                # the backlog's span takes at the durations its trainer prints.
-                sample = chunk[-UNDATED_SAMPLE_LINES:]
+            if format_name in STEP_FORMATS and newest_parser is None:
+                # The newest lines give the log's pace (by their times, or by the durations an
+                # undated trainer prints): how many bytes of it the backlog's span takes. Only
+                # what the step tracker needs is read back, and parsed once (_apply_backlog).
+                sample = chunk[-STEP_SAMPLE_LINES:]
                 events = scratch.feed(sample)
-                if not any(event.at is not None for event in events):
-                    first_view_bytes = _undated_bytes_needed(events, sample, FIRST_VIEW_SECONDS)
-                    needed = first_view_bytes if first_view_only else _undated_bytes_needed(events, sample, BACKLOG_SECONDS)
-                    undated_bytes_needed = self._take_undated(chunk, needed, taken)
-                    if undated_bytes_needed <= 0:
+                dated = any(event.at is not None for event in events)
+                if not dated or until is None:
+                    first_view_bytes = step_bytes_needed(events, sample, FIRST_VIEW_SECONDS)
+                    needed = first_view_bytes if first_view_only else step_bytes_needed(events, sample, BACKLOG_SECONDS)
+                    more_bytes = self._take_newest(chunk, needed, taken)
+                    if more_bytes <= 0:
                         break
                     continue
+                # A dated log cut at --at: read back by time to the moment asked for.
                 scratch = create_parser(format_name)
                 scratch.reference_time = written
             events = scratch.feed(chunk)
@@ -229,11 +234,16 @@ class Monitor:
                 newest_parser = scratch
             with self._lock:
                 self._lines_read += len(chunk)
-            if reach.enough(events, chunk, dated):
+            if reach.enough(events, chunk, dated, miner=format_name not in STEP_FORMATS):
                 break
-        self._apply_backlog(taken, newest_parser, until, None if first_view_only else first_view_bytes)
+        else:
+            head = None  # the log was read back to its first line
+        facts: list[Event] = []
+        if head is not None and format_name in STEP_FORMATS:
+            facts = head_facts(format_name, head(HEAD_BYTES), written)
+        self._apply_backlog(taken, newest_parser, until, None if first_view_only else first_view_bytes, facts)
 
-    def _take_undated(self, chunk: list[str], needed: int, taken: list[tuple[list[Event], int, list[str]]]) -> int:
+    def _take_newest(self, chunk: list[str], needed: int, taken: list[tuple[list[Event], int, list[str]]]) -> int:
         """Keep the newest lines of ``chunk`` up to ``needed`` bytes; return how many more are needed."""
         kept = 0
         size = 0
@@ -254,10 +264,12 @@ class Monitor:
         newest_parser: LogParser | None,
         until: float | None,
         first_view_bytes: int | None = None,
+        facts: Sequence[Event] = (),
     ) -> None:
         """Apply the chunks read back (newest first in ``taken``) in log order.
 
-        ``first_view_bytes``: an undated step log's newest bytes to show first, before the rest.
+        ``first_view_bytes``: a step log's newest bytes to show first, before the rest;
+        ``facts``: what its start says about the run, applied before them.
         """
         with self._lock:
             now = self.clock()
@@ -267,6 +279,7 @@ class Monitor:
                 # order, with the live parser, which then goes on from where the log ends.
                 in_order = [line for _, _, chunk in reversed(taken) for line in chunk]
                 first = _newest_lines(in_order, first_view_bytes) if first_view_bytes is not None else in_order
+                self._tracker.apply_all(facts, now)
                 events = self._apply_steps(self._parser, self._tracker, first, now, until)
                 if len(first) == len(in_order):
                     self._keep_backlog(events)
@@ -292,6 +305,7 @@ class Monitor:
         parser = create_parser(name)
         tracker = tracker_for(kind_of(name), name)
         tracker.has_records = has_records
+        tracker.apply_all(facts, now)
         events = self._apply_steps(parser, tracker, in_order, now, until)
         with self._lock:
             self._parser, self._tracker = parser, tracker

@@ -42,7 +42,7 @@ class RecordingSink:
         self.backlog_calls = 0
         self.repeats: list[bool] = []
 
-    def backlog(self, chunks: Iterator[list[str]]) -> None:
+    def backlog(self, chunks: Iterator[list[str]], head: Callable[[int], list[str]] | None = None) -> None:
         for chunk in itertools.islice(chunks, self.pull):  # pulls no chunk beyond ``pull``
             with self.lock:
                 self.calls.append(("backlog", chunk))
