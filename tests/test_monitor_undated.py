@@ -1,11 +1,13 @@
-"""A long undated step log opens from its tail: the first view first, the hour behind it after."""
+"""A long step log opens from its tail: the first view first, the hour behind it after, its start's facts kept."""
 
 from __future__ import annotations
 
+import functools
 import os
+import time
 from pathlib import Path
 
-from app.ingest.backwards import read_backwards
+from app.ingest.backwards import path_head, read_backwards
 from app.live.monitor import Monitor
 
 STEPS = 80_000  # 100 ms an iteration: 8,000 s of training, more than the hour and its window
@@ -56,3 +58,57 @@ def test_once_reads_only_the_first_views_span(tmp_path: Path) -> None:
     assert snap.step == STEPS - 1
     assert snap.rate.passes_per_hour is not None and abs(snap.rate.passes_per_hour - 36_000) < 50
     assert snap.source.lines_read <= 25_000  # 25 min of 100-ms steps and the margin, or 1 MiB at least
+
+
+def test_the_tokens_per_step_printed_only_at_the_top_are_still_known(tmp_path: Path) -> None:
+    log = tmp_path / "train.log"
+    nanogpt_log(log)
+    served = Monitor(log, clock=lambda: NOW)
+    served.backlog(read_backwards(log), functools.partial(path_head, log))
+    once = Monitor(log, clock=lambda: NOW)
+    once.read_once(log)
+    for monitor in (served, once):
+        snap = monitor.snapshot(NOW)
+        assert snap.source.lines_read < STEPS  # read from the tail, not whole
+        # 36,000 steps/h × 8,192 tokens per iteration (the log's first line)
+        assert snap.rate.tokens_per_hour is not None and abs(snap.rate.tokens_per_hour - 36_000 * 8192) < 50 * 8192
+    # Without its first line read, the figure is not known (the test above needs the head).
+    tail_only = Monitor(log, clock=lambda: NOW)
+    tail_only.backlog(read_backwards(log))
+    assert tail_only.snapshot(NOW).rate.tokens_per_hour is None
+
+
+def torchtitan_log(path: Path, steps: int) -> None:
+    """A torchtitan run of ``steps`` one-second steps ending at NOW, its length said once at the start."""
+    def line(t: float, message: str) -> str:
+        stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(t))
+        return f"[rank0]:[titan] {stamp},000 - root - INFO - {message}"
+
+    start = NOW - steps
+    lines = [line(start - 5, f"Training starts at step 1, with local batch size 8, global batch size 64, "
+                             f"sequence length 8192, total steps {2 * steps} (warmup 200)")]
+    lines += [line(start + i, f"step: {i}  loss: {8 - i / steps:.4f}  memory: 66.91GiB(37.51%)  tps: 7,800  "
+                              "tflops: 452.98  mfu: 45.80%") for i in range(1, steps + 1)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    os.utime(path, (NOW, NOW))
+
+
+def test_a_dated_step_log_reads_back_its_span_by_time_and_no_further(tmp_path: Path) -> None:
+    log = tmp_path / "train.log"
+    steps = 40_000  # 11 h of one-second steps; about 3.8 MB
+    torchtitan_log(log, steps)
+    served = Monitor(log, clock=lambda: NOW)
+    served.backlog(read_backwards(log), functools.partial(path_head, log))
+    snap = served.snapshot(NOW)
+    assert snap.step == steps
+    assert snap.rate.passes_per_hour is not None and abs(snap.rate.passes_per_hour - 3600) < 10
+    assert snap.training is not None and snap.training["total_steps"] == 2 * steps  # from its first line
+    assert len(snap.history) >= 115  # the whole hour of 30-s points
+    # 80 min of steps × the margin (or the 1 MiB least read), not the facts only a miner's log prints
+    assert 80 * 60 <= snap.source.lines_read <= 12_000
+    once = Monitor(log, clock=lambda: NOW)
+    once.read_once(log)
+    first = once.snapshot(NOW)
+    assert first.step == steps and first.training is not None and first.training["total_steps"] == 2 * steps
+    assert first.rate.passes_per_hour is not None and abs(first.rate.passes_per_hour - 3600) < 10
+    assert first.source.lines_read <= snap.source.lines_read

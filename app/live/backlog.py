@@ -55,6 +55,7 @@ STEP_MIN_BYTES = 1 << 20
 # A step log read from its end is read this far from its start too: the facts its trainer prints
 # only there (nanoGPT's tokens per iteration, HF's total optimization steps, torchtitan's total steps).
 HEAD_BYTES = 64 << 10
+HEAD_LINES = 500
 
 
 FACTS: tuple[tuple[type, ...], ...] = (
@@ -141,12 +142,26 @@ def step_bytes_needed(events: list[Event], lines: list[str], span_seconds: float
     return max(STEP_MIN_BYTES, min(STEP_MAX_BYTES, int(STEP_SLACK * span_seconds * size / seconds)))
 
 
-def head_facts(format_name: str, lines: list[str], written: float) -> list[Event]:
-    """What the start of a step log says about its run (``RunInfo``), without its time: a run's
-    plan holds until a later line says otherwise, and it moves no clock."""
+def head_facts(format_name: str, lines: list[str], written: float) -> tuple[list[str], list[Event]]:
+    """What the start of a step log says about its run, before its first step: the lines up to its
+    last ``RunInfo`` (for the live parser, which carries a run's plan on its steps: torchtitan's
+    total) and those facts, without their time (a plan holds until a later line says otherwise; it
+    moves no clock)."""
     parser = create_parser(format_name)
     parser.reference_time = written
-    return [replace(event, at=None) for event in parser.feed(lines) if isinstance(event, RunInfo)]
+    facts: list[Event] = []
+    upto = 0
+    for i, line in enumerate(lines[:HEAD_LINES]):
+        # Line by line, to know which lines made a fact; none past the first step, so the live
+        # parser reads no step of the head (nothing of it pairs with the tail's first lines).
+        events = parser.feed([line])
+        if any(isinstance(event, TrainStep) for event in events):
+            break
+        found = [replace(event, at=None) for event in events if isinstance(event, RunInfo)]
+        if found:
+            facts += found
+            upto = i + 1
+    return lines[:upto], facts
 
 
 def before(events: list[Event], until: float) -> list[Event]:

@@ -238,10 +238,10 @@ class Monitor:
                 break
         else:
             head = None  # the log was read back to its first line
-        facts: list[Event] = []
+        start: tuple[list[str], list[Event]] = ([], [])
         if head is not None and format_name in STEP_FORMATS:
-            facts = head_facts(format_name, head(HEAD_BYTES), written)
-        self._apply_backlog(taken, newest_parser, until, None if first_view_only else first_view_bytes, facts)
+            start = head_facts(format_name, head(HEAD_BYTES), written)
+        self._apply_backlog(taken, newest_parser, until, None if first_view_only else first_view_bytes, start)
 
     def _take_newest(self, chunk: list[str], needed: int, taken: list[tuple[list[Event], int, list[str]]]) -> int:
         """Keep the newest lines of ``chunk`` up to ``needed`` bytes; return how many more are needed."""
@@ -264,12 +264,13 @@ class Monitor:
         newest_parser: LogParser | None,
         until: float | None,
         first_view_bytes: int | None = None,
-        facts: Sequence[Event] = (),
+        start: tuple[list[str], list[Event]] = ([], []),
     ) -> None:
         """Apply the chunks read back (newest first in ``taken``) in log order.
 
         ``first_view_bytes``: a step log's newest bytes to show first, before the rest;
-        ``facts``: what its start says about the run, applied before them.
+        ``start``: the lines at its start that say what the run is, and what they say (see
+        :func:`head_facts`), read before them.
         """
         with self._lock:
             now = self.clock()
@@ -279,8 +280,7 @@ class Monitor:
                 # order, with the live parser, which then goes on from where the log ends.
                 in_order = [line for _, _, chunk in reversed(taken) for line in chunk]
                 first = _newest_lines(in_order, first_view_bytes) if first_view_bytes is not None else in_order
-                self._tracker.apply_all(facts, now)
-                events = self._apply_steps(self._parser, self._tracker, first, now, until)
+                events = self._apply_steps(self._parser, self._tracker, first, now, until, start)
                 if len(first) == len(in_order):
                     self._keep_backlog(events)
                     self.changes.bump()
@@ -305,19 +305,29 @@ class Monitor:
         parser = create_parser(name)
         tracker = tracker_for(kind_of(name), name)
         tracker.has_records = has_records
-        tracker.apply_all(facts, now)
-        events = self._apply_steps(parser, tracker, in_order, now, until)
+        events = self._apply_steps(parser, tracker, in_order, now, until, start)
         with self._lock:
             self._parser, self._tracker = parser, tracker
             self._keep_backlog(events)
             self.changes.bump()
 
     def _apply_steps(
-        self, parser: LogParser, tracker: Tracker, lines: list[str], now: float, until: float | None
+        self,
+        parser: LogParser,
+        tracker: Tracker,
+        lines: list[str],
+        now: float,
+        until: float | None,
+        start: tuple[list[str], list[Event]] = ([], []),
     ) -> list[Event]:
         """Read a step log's lines in order and apply them, placed back in time from when the log
-        was last written; return their events."""
+        was last written; return their events. ``start``: the lines at the log's start that say
+        what the run is, read first (their own events are ``start``'s facts), and those facts."""
         parser.reference_time = self._last_written(now, until)
+        start_lines, facts = start
+        if start_lines:
+            parser.feed(start_lines)
+        tracker.apply_all(facts, now)
         events = parser.feed(lines)
         if until is not None:
             events = before(events, until)
