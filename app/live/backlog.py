@@ -44,9 +44,10 @@ QUEUE_BACKLOG_BYTES = 32 << 20
 # A step trainer's log (dated like torchtitan's, or not like nanochat's, nanoGPT's, HF's): read
 # back at most this much, and no further than the backlog's span at the pace of its newest lines.
 STEP_MAX_BYTES = 16 << 20
-# Lines of a step log whose times (or printed durations) measure its pace, and the margin on the
+# The newest bytes of a step log whose times (or printed durations) measure its pace (minutes of
+# steps: a few thousand short lines, a few hundred of HF's progress bars), and the margin on the
 # bytes that pace gives (evaluations the trainer does not time make the span longer, never shorter).
-STEP_SAMPLE_LINES = 4000
+STEP_SAMPLE_BYTES = 256 << 10
 STEP_SLACK = 1.25
 # What a step log's first view reads: the rate window and a little more.
 FIRST_VIEW_SECONDS = RATE_WINDOW_SECONDS + 5 * 60

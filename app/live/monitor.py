@@ -40,7 +40,7 @@ from .backlog import (
     BACKLOG_SECONDS,
     FIRST_VIEW_SECONDS,
     HEAD_BYTES,
-    STEP_SAMPLE_LINES,
+    STEP_SAMPLE_BYTES,
     Reach,
     before,
     head_facts,
@@ -209,7 +209,7 @@ class Monitor:
                 # The newest lines give the log's pace (by their times, or by the durations an
                 # undated trainer prints): how many bytes of it the backlog's span takes. Only
                 # what the step tracker needs is read back, and parsed once (_apply_backlog).
-                sample = chunk[-STEP_SAMPLE_LINES:]
+                sample = _newest_lines(chunk, STEP_SAMPLE_BYTES)
                 events = scratch.feed(sample)
                 dated = any(event.at is not None for event in events)
                 if not dated or until is None:
