@@ -112,3 +112,23 @@ def test_a_dated_step_log_reads_back_its_span_by_time_and_no_further(tmp_path: P
     assert first.step == steps and first.training is not None and first.training["total_steps"] == 2 * steps
     assert first.rate.passes_per_hour is not None and abs(first.rate.passes_per_hour - 3600) < 10
     assert first.source.lines_read <= snap.source.lines_read
+
+
+def test_a_crash_at_the_end_of_a_long_log_is_seen_from_the_tail(tmp_path: Path) -> None:
+    log = tmp_path / "train.log"
+    nanogpt_log(log)
+    with log.open("a", encoding="utf-8") as f:
+        f.write("Traceback (most recent call last):\n"
+                '  File "/root/nanoGPT/train.py", line 300, in <module>\n'
+                "    loss.backward()\n"
+                "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n")
+    os.utime(log, (NOW, NOW))
+    served = Monitor(log, clock=lambda: NOW)
+    served.backlog(read_backwards(log), functools.partial(path_head, log))
+    once = Monitor(log, clock=lambda: NOW)
+    once.read_once(log)
+    for monitor in (served, once):
+        snap = monitor.snapshot(NOW)
+        assert snap.state == "crashed" and snap.step == STEPS - 1
+        assert snap.training is not None
+        assert snap.training["crash"]["error"] == "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB"
