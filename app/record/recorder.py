@@ -38,7 +38,8 @@ FIRST_OBSERVE_SECONDS = 3.0
 HAPPENED_SECONDS = 86400.0  # "What happened" covers the last day
 TAKE_OVER_SECONDS = 5.0  # how often a reading tokwatch tries the data dir's lock
 WHOLE_RUN_RANGE = "30d"  # a step trainer's longest range: the page opens on its whole run
-SAMPLE_WAIT_SECONDS = 0.1  # how often the sampler looks whether the page has its first view
+SAMPLE_WAIT_SECONDS = 0.2  # how often the sampler looks whether the page has its first view
+SAMPLE_WAIT_LIMIT = 120.0  # and for how long: a log with no step in its tail is not sampled
 
 
 class PassSource(Protocol):
@@ -212,9 +213,11 @@ class Recorder:
         (app/record/preview.py); after the page has its first view, which comes first."""
         monitor, progress = self._monitor, self.progress
         assert monitor is not None and progress is not None
+        waited = 0.0
         while True:
-            if progress.done or self._stop.wait(SAMPLE_WAIT_SECONDS):
+            if progress.done or waited >= SAMPLE_WAIT_LIMIT or self._stop.wait(SAMPLE_WAIT_SECONDS):
                 return
+            waited += SAMPLE_WAIT_SECONDS
             snap = monitor.snapshot(self.clock())
             if snap.format is not None and (snap.step is not None or kind_of(snap.format) != "steps"):
                 break
