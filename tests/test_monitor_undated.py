@@ -49,6 +49,31 @@ def test_the_first_view_shows_the_latest_step_and_rate_from_the_tail_alone(tmp_p
     assert 48_000 <= snap.source.lines_read <= 64_000 < total
 
 
+def test_a_glance_at_the_newest_lines_comes_before_the_first_view(tmp_path: Path) -> None:
+    """The lines that measured the log's pace, parsed already, show the latest step and a rate at once."""
+    log = tmp_path / "train.log"
+    nanogpt_log(log)
+    seen: list[tuple[int | None, float | None, float | None, int]] = []
+    monitor = Monitor(log, clock=lambda: NOW)
+    bump = monitor.changes.bump
+
+    def noting() -> None:
+        bump()
+        snap = monitor._tracker.snapshot(NOW, monitor._source())
+        seen.append((snap.step, snap.rate.passes_per_hour, snap.rate.tokens_per_hour, len(snap.history)))
+
+    monitor.changes.bump = noting  # type: ignore[method-assign]
+    monitor.backlog(read_backwards(log), functools.partial(path_head, log))
+    assert len(seen) == 3  # the glance, the first view, the hour behind it
+    (step, steps_per_hour, tokens_per_hour, points), first, whole = seen
+    assert step == STEPS - 1
+    # 256 KiB of 100-ms steps: about 8 min of them, 36,000 steps/h × 8,192 tokens (the log's first line)
+    assert steps_per_hour is not None and abs(steps_per_hour - 36_000) < 100
+    assert tokens_per_hour is not None and abs(tokens_per_hour - 36_000 * 8192) < 100 * 8192
+    assert points <= 20 < first[3] <= 75 < whole[3]
+    assert first[0] == whole[0] == STEPS - 1
+
+
 def test_once_reads_only_the_first_views_span(tmp_path: Path) -> None:
     log = tmp_path / "train.log"
     nanogpt_log(log)

@@ -182,6 +182,8 @@ class Monitor:
         # A year-less timestamp (hivemind) takes its year from when the log was last written.
         written = self._last_written(self.clock(), until)
         format_name: str | None = None
+        start: tuple[list[str], list[Event]] = ([], [])  # what a step log's start says of its run
+        glance: list[Event] | None = None  # its newest lines' events, shown before the first view
         for chunk in chunks:
             if not chunk:
                 continue
@@ -209,12 +211,19 @@ class Monitor:
                 # The newest lines give the log's pace (by their times, or by the durations an
                 # undated trainer prints): how many bytes of it the backlog's span takes. Only
                 # what the step tracker needs is read back, and parsed once (_apply_backlog).
+                if head is not None:
+                    start = head_facts(format_name, head(HEAD_BYTES), written)
+                    scratch.feed(start[0])
                 sample = _newest_lines(chunk, STEP_SAMPLE_BYTES)
                 events = scratch.feed(sample)
                 dated = any(event.at is not None for event in events)
                 if not dated or until is None:
                     first_view_bytes = step_bytes_needed(events, sample, FIRST_VIEW_SECONDS)
                     needed = first_view_bytes if first_view_only else step_bytes_needed(events, sample, BACKLOG_SECONDS)
+                    if not first_view_only and len(sample) < len(chunk):
+                        # Already parsed: the latest step, its loss and a rate over these minutes
+                        # are on the page at once, the first view's fuller window a moment later.
+                        glance = before(events, until) if until is not None else events
                     more_bytes = self._take_newest(chunk, needed, taken)
                     if more_bytes <= 0:
                         break
@@ -237,11 +246,8 @@ class Monitor:
             if reach.enough(events, chunk, dated, miner=format_name not in STEP_FORMATS):
                 break
         else:
-            head = None  # the log was read back to its first line
-        start: tuple[list[str], list[Event]] = ([], [])
-        if head is not None and format_name in STEP_FORMATS:
-            start = head_facts(format_name, head(HEAD_BYTES), written)
-        self._apply_backlog(taken, newest_parser, until, None if first_view_only else first_view_bytes, start)
+            start = ([], [])  # the log was read back to its first line: its start is in what was read
+        self._apply_backlog(taken, newest_parser, until, None if first_view_only else first_view_bytes, start, glance)
 
     def _take_newest(self, chunk: list[str], needed: int, taken: list[tuple[list[Event], int, list[str]]]) -> int:
         """Keep the newest lines of ``chunk`` up to ``needed`` bytes; return how many more are needed."""
@@ -265,12 +271,14 @@ class Monitor:
         until: float | None,
         first_view_bytes: int | None = None,
         start: tuple[list[str], list[Event]] = ([], []),
+        glance: list[Event] | None = None,
     ) -> None:
         """Apply the chunks read back (newest first in ``taken``) in log order.
 
         ``first_view_bytes``: a step log's newest bytes to show first, before the rest;
         ``start``: the lines at its start that say what the run is, and what they say (see
-        :func:`head_facts`), read before them.
+        :func:`head_facts`), read before them; ``glance``: its newest lines' events, already
+        parsed, to show before the first view.
         """
         with self._lock:
             now = self.clock()
@@ -280,14 +288,21 @@ class Monitor:
                 # order, with the live parser, which then goes on from where the log ends.
                 in_order = [line for _, _, chunk in reversed(taken) for line in chunk]
                 first = _newest_lines(in_order, first_view_bytes) if first_view_bytes is not None else in_order
-                events = self._apply_steps(self._parser, self._tracker, first, now, until, start)
-                if len(first) == len(in_order):
-                    self._keep_backlog(events)
-                    self.changes.bump()
-                    return
-                self.changes.bump()  # the latest step, loss, rate and ETA are on the page now
                 name = self._parser.name
-                has_records = self._tracker.has_records
+                if glance is not None:
+                    self._tracker.apply_all(start[1], now)
+                    self._tracker.apply_all(glance, now, arrival=self._last_written(now, until))
+                    self.changes.bump()  # the latest step, loss and a rate are on the page now
+                    has_records = self._tracker.has_records
+                else:
+                    events = self._apply_steps(self._parser, self._tracker, first, now, until, start)
+                    if len(first) == len(in_order):
+                        self._keep_backlog(events)
+                        self.changes.bump()
+                        return
+                    self.changes.bump()  # the latest step, loss, rate and ETA are on the page now
+                    has_records = self._tracker.has_records
+                    first = in_order
             else:
                 for events, _, _ in reversed(taken):
                     self._tracker.apply_all(events, now)
@@ -300,16 +315,20 @@ class Monitor:
                     self._bad_lines_before += sum(bad for _, bad, _ in taken)
                 self.changes.bump()
                 return
-        # The hour behind the first view, read whole on a parser and tracker of their own (no
-        # live line comes in meanwhile: this is the tailer's thread), then swapped in.
-        parser = create_parser(name)
-        tracker = tracker_for(kind_of(name), name)
-        tracker.has_records = has_records
-        events = self._apply_steps(parser, tracker, in_order, now, until, start)
-        with self._lock:
-            self._parser, self._tracker = parser, tracker
-            self._keep_backlog(events)
-            self.changes.bump()
+        # The first view after a glance, then the hour behind it, each read whole on a parser and
+        # tracker of their own (no live line comes in meanwhile: this is the tailer's thread),
+        # then swapped in.
+        phases = [first, in_order] if len(first) < len(in_order) else [in_order]
+        for lines in phases:
+            parser = create_parser(name)
+            tracker = tracker_for(kind_of(name), name)
+            tracker.has_records = has_records
+            events = self._apply_steps(parser, tracker, lines, now, until, start)
+            with self._lock:
+                self._parser, self._tracker = parser, tracker
+                if lines is phases[-1]:
+                    self._keep_backlog(events)
+                self.changes.bump()
 
     def _apply_steps(
         self,
