@@ -220,7 +220,7 @@ class Monitor:
                 if not dated or until is None:
                     first_view_bytes = step_bytes_needed(events, sample, FIRST_VIEW_SECONDS)
                     needed = first_view_bytes if first_view_only else step_bytes_needed(events, sample, BACKLOG_SECONDS)
-                    if not first_view_only and len(sample) < len(chunk):
+                    if not first_view_only:
                         # Already parsed: the latest step, its loss and a rate over these minutes
                         # are on the page at once, the first view's fuller window a moment later.
                         glance = before(events, until) if until is not None else events
@@ -246,7 +246,9 @@ class Monitor:
             if reach.enough(events, chunk, dated, miner=format_name not in STEP_FORMATS):
                 break
         else:
-            start = ([], [])  # the log was read back to its first line: its start is in what was read
+            # The log was read back to its first line: its start is in what was read, and a short
+            # log's first view comes as soon as a glance would.
+            start, glance = ([], []), None
         self._apply_backlog(taken, newest_parser, until, None if first_view_only else first_view_bytes, start, glance)
 
     def _take_newest(self, chunk: list[str], needed: int, taken: list[tuple[list[Event], int, list[str]]]) -> int:
