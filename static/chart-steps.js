@@ -65,9 +65,11 @@ export function stepSpecs(steps, snapshot, settings) {
   };
   const evalShape = lossView.evals.map((ev) => ev.scale).join(",");
   const lossShape = `loss:${evalShape}:${logY}:${settings.smoothing > 0}:${Boolean(lossView.lr)}`;
-  const lossCaption = lossView.bucketSteps > 1
-    ? `loss (each ${lossView.bucketSteps.toLocaleString()} steps' lowest and highest)`
-    : "loss";
+  const lossCaption = steps.loss_sampled
+    ? "loss (sampled across the run)"
+    : lossView.bucketSteps > 1
+      ? `loss (each ${lossView.bucketSteps.toLocaleString()} steps' lowest and highest)`
+      : "loss";
   const lossSpec = { view: lossView, height: settings.lossHeight, shape: lossShape, caption: lossCaption, options: lossOptions, data: lossData };
   // No rate points (a run read from memory keeps only its losses): the loss plot alone.
   if (!ratePoints.some(([, v]) => v != null)) return [lossSpec];

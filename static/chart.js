@@ -366,8 +366,10 @@ function drawFetched() {
     empty = !rated && !queued && !(json.events || []).length;
   }
   const importing = status.importing ? "importing older logs…" : null;
+  // Until the import has read a long run, its whole run is drawn from a sample (the note says so).
+  const sampled = steps && steps.loss_sampled ? steps.sample_text : null;
   if (fromMemory) setNote(steps.memory_text);
-  else setNote(status.problem || importing || (empty ? "nothing recorded in this range yet" : status.notice || null));
+  else setNote(status.problem || sampled || importing || (empty ? "nothing recorded in this range yet" : status.notice || null));
 }
 
 async function load() {

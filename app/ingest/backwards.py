@@ -107,6 +107,29 @@ def backward_chunks(
             yield parts, cut
 
 
+def read_head(f: ReadableFile, end: int, max_bytes: int) -> list[str]:
+    """The complete lines in the first ``max_bytes`` of the file (before ``end``), in order.
+
+    A cold start that reads a long log from its end reads this too, for the facts a trainer
+    prints only once, at its start (its total steps, its tokens per step).
+    """
+    data = read_at(f, 0, min(end, max_bytes))
+    if len(data) < end:
+        data = data[: data.rfind(b"\n") + 1]  # the line cut at max_bytes is not read
+    lines, _ = decode(data.split(b"\n")[:-1])
+    return lines
+
+
+def path_head(path: Path, max_bytes: int) -> list[str]:
+    """:func:`read_head` of ``path`` (no lines when it cannot be read now)."""
+    try:
+        with closing(files.open_for_reading(path)) as f:
+            size = os.fstat(f.fileno()).st_size
+            return read_head(f, size, max_bytes)
+    except OSError:
+        return []
+
+
 def read_backwards(
     path: Path,
     *,

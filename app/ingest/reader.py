@@ -12,7 +12,7 @@ from typing import Protocol, TypeVar
 
 from ..allocator import TRIMMER
 from . import files
-from .backwards import READ_BLOCK_BYTES, backward_chunks, complete_end, read_at, scan_bytes
+from .backwards import READ_BLOCK_BYTES, backward_chunks, complete_end, read_at, read_head, scan_bytes
 from .files import FileIdentity, ReadableFile, identity, stat_log
 from .lines import LineSplitter, decode
 from .status import StatusBoard
@@ -37,8 +37,11 @@ _T = TypeVar("_T")
 class TailSink(Protocol):
     """Receives what the tailer reads; every call comes from the tailer's thread."""
 
-    def backlog(self, chunks: Iterator[list[str]]) -> None:
-        """Pull chunks of older lines, newest chunk first, each in forward order; stop when enough."""
+    def backlog(self, chunks: Iterator[list[str]], head: Callable[[int], list[str]] | None = None) -> None:
+        """Pull chunks of older lines, newest chunk first, each in forward order; stop when enough.
+
+        ``head(max_bytes)``: the file's first complete lines, for what a log says only at its start.
+        """
         ...
 
     def lines(self, lines: list[str]) -> None:
@@ -196,9 +199,12 @@ class FileReader:
                 self._board.count(len(lines), invalid, cut)
                 yield lines
 
+        def backlog(pulled: Iterator[list[str]]) -> None:
+            self._sink.backlog(pulled, lambda max_bytes: read_head(f, end, max_bytes))
+
         pulled = chunks()
         try:
-            self._call_sink("backlog", self._sink.backlog, pulled)
+            self._call_sink("backlog", backlog, pulled)
         finally:
             pulled.close()  # a sink that kept the iterator must not move our file position later
         TRIMMER.request()  # the text read back is garbage now: give its pages back

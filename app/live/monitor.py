@@ -7,6 +7,7 @@ whoever waits for a new snapshot.
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 import time
@@ -39,14 +40,13 @@ from ..stats.tracker import Tracker
 from ..stats.unknown import UnknownTracker
 from .backlog import (
     BACKLOG_SECONDS,
-    BACKLOG_UNDATED_BYTES,
     FIRST_VIEW_SECONDS,
-    UNDATED_MIN_BYTES,
-    UNDATED_SAMPLE_LINES,
-    UNDATED_SLACK,
+    HEAD_BYTES,
+    STEP_SAMPLE_BYTES,
     Reach,
     before,
-    printed_seconds,
+    head_facts,
+    step_bytes_needed,
 )
 
 if TYPE_CHECKING:
@@ -56,15 +56,6 @@ log = logging.getLogger(__name__)
 
 # Lines kept to sniff the format of a log that starts empty.
 DETECT_LINES = 2000
-
-
-def _undated_bytes_needed(events: list[Event], lines: list[str], span_seconds: float) -> int:
-    """How many bytes of an undated step log hold ``span_seconds``, from a sample of its lines."""
-    seconds = printed_seconds(events)
-    size = sum(len(line) + 1 for line in lines)
-    if seconds <= 0:
-        return BACKLOG_UNDATED_BYTES  # no printed durations: read as far as ever
-    return max(UNDATED_MIN_BYTES, min(BACKLOG_UNDATED_BYTES, int(UNDATED_SLACK * span_seconds * size / seconds)))
 
 
 def _newest_lines(lines: list[str], size: int) -> list[str]:
@@ -136,7 +127,7 @@ class Monitor:
 
     def read_once(self, path: Path, following: Following | None = None, until: float | None = None) -> None:
         """Read the log's tail once, without a tailer thread (``--once``)."""
-        from ..ingest.backwards import read_backwards
+        from ..ingest.backwards import path_head, read_backwards
         from ..ingest.lines import LineCounters
         from ..ingest.reader import QUIET_TAIL_SECONDS
 
@@ -148,7 +139,8 @@ class Monitor:
         except OSError:
             quiet = False
         # A last line without its newline, the file quiet: the run's last line (the tailer's rule).
-        self.backlog(read_backwards(path, stats=counts, unfinished=quiet), until=until, first_view_only=True)
+        self.backlog(read_backwards(path, stats=counts, unfinished=quiet), functools.partial(path_head, path), until,
+                     first_view_only=True)
 
     def start(self) -> None:
         """Start following the log in a background thread."""
@@ -168,20 +160,32 @@ class Monitor:
 
     # --- TailSink -------------------------------------------------------------
 
-    def backlog(self, chunks: Iterator[list[str]], until: float | None = None, *, first_view_only: bool = False) -> None:
+    def backlog(
+        self,
+        chunks: Iterator[list[str]],
+        head: Callable[[int], list[str]] | None = None,
+        until: float | None = None,
+        *,
+        first_view_only: bool = False,
+    ) -> None:
         """Read back from the end only as far as the figures need, then apply it in order.
 
+        ``head(max_bytes)``: the log's first lines, read when the backlog stops short of them for
+        what a step trainer prints only at its start (its total steps, its tokens per step).
         ``until``: ignore what the log says after this time (``--once --at`` in the past).
-        An undated step log's newest lines are shown first (the rate window's span), then the
-        hour of history is filled in behind; ``first_view_only``: stop after the first.
+        A step log's newest lines are shown first (the rate window's span), then the hour of
+        history is filled in behind; ``first_view_only``: stop after the first.
         """
         taken: list[tuple[list[Event], int, list[str]]] = []
         newest_parser: LogParser | None = None  # it read the end of the log: the live one goes on from it
         reach = Reach()
-        undated_bytes_needed: int | None = None  # an undated step log: how much more to read back
+        more_bytes: int | None = None  # a step log: how much more to read back
         first_view_bytes: int | None = None  # and how much of it the first view takes
         # A year-less timestamp (hivemind) takes its year from when the log was last written.
         written = self._last_written(self.clock(), until)
+        format_name: str | None = None
+        start: tuple[list[str], list[Event]] = ([], [])  # what a step log's start says of its run
+        glance: list[Event] | None = None  # its newest lines' events, shown before the first view
         for chunk in chunks:
             if not chunk:
                 continue
@@ -197,26 +201,36 @@ class Monitor:
                     self._tracker.has_records = True
                     self._note_unrecognised(chunk)
                 break
-            if undated_bytes_needed is not None:
-                # An undated step log: its lines are parsed once, in order (_apply_backlog).
-                undated_bytes_needed = self._take_undated(chunk, undated_bytes_needed, taken)
-                if undated_bytes_needed <= 0:
+            if more_bytes is not None:
+                # A step log: its lines are parsed once, in order (_apply_backlog).
+                more_bytes = self._take_newest(chunk, more_bytes, taken)
+                if more_bytes <= 0:
                     break
                 continue
             scratch = create_parser(format_name)
             scratch.reference_time = written
-            if format_name in STEP_FORMATS and newest_parser is None and len(chunk) > UNDATED_SAMPLE_LINES:
-                # The newest lines say whether the log is dated and, if not, how many bytes of it
-                # the backlog's span takes at the durations its trainer prints.
-                sample = chunk[-UNDATED_SAMPLE_LINES:]
+            if format_name in STEP_FORMATS and newest_parser is None:
+                # The newest lines give the log's pace (by their times, or by the durations an
+                # undated trainer prints): how many bytes of it the backlog's span takes. Only
+                # what the step tracker needs is read back, and parsed once (_apply_backlog).
+                if head is not None:
+                    start = head_facts(format_name, head(HEAD_BYTES), written)
+                    scratch.feed(start[0])
+                sample = _newest_lines(chunk, STEP_SAMPLE_BYTES)
                 events = scratch.feed(sample)
-                if not any(event.at is not None for event in events):
-                    first_view_bytes = _undated_bytes_needed(events, sample, FIRST_VIEW_SECONDS)
-                    needed = first_view_bytes if first_view_only else _undated_bytes_needed(events, sample, BACKLOG_SECONDS)
-                    undated_bytes_needed = self._take_undated(chunk, needed, taken)
-                    if undated_bytes_needed <= 0:
+                dated = any(event.at is not None for event in events)
+                if not dated or until is None:
+                    first_view_bytes = step_bytes_needed(events, sample, FIRST_VIEW_SECONDS)
+                    needed = first_view_bytes if first_view_only else step_bytes_needed(events, sample, BACKLOG_SECONDS)
+                    if not first_view_only:
+                        # Already parsed: the latest step, its loss and a rate over these minutes
+                        # are on the page at once, the first view's fuller window a moment later.
+                        glance = before(events, until) if until is not None else events
+                    more_bytes = self._take_newest(chunk, needed, taken)
+                    if more_bytes <= 0:
                         break
                     continue
+                # A dated log cut at --at: read back by time to the moment asked for.
                 scratch = create_parser(format_name)
                 scratch.reference_time = written
             events = scratch.feed(chunk)
@@ -231,11 +245,15 @@ class Monitor:
                 newest_parser = scratch
             with self._lock:
                 self._lines_read += len(chunk)
-            if reach.enough(events, chunk, dated):
+            if reach.enough(events, chunk, dated, miner=format_name not in STEP_FORMATS):
                 break
-        self._apply_backlog(taken, newest_parser, until, None if first_view_only else first_view_bytes)
+        else:
+            # The log was read back to its first line: its start is in what was read, and a short
+            # log's first view comes as soon as a glance would.
+            start, glance = ([], []), None
+        self._apply_backlog(taken, newest_parser, until, None if first_view_only else first_view_bytes, start, glance)
 
-    def _take_undated(self, chunk: list[str], needed: int, taken: list[tuple[list[Event], int, list[str]]]) -> int:
+    def _take_newest(self, chunk: list[str], needed: int, taken: list[tuple[list[Event], int, list[str]]]) -> int:
         """Keep the newest lines of ``chunk`` up to ``needed`` bytes; return how many more are needed."""
         kept = 0
         size = 0
@@ -256,10 +274,15 @@ class Monitor:
         newest_parser: LogParser | None,
         until: float | None,
         first_view_bytes: int | None = None,
+        start: tuple[list[str], list[Event]] = ([], []),
+        glance: list[Event] | None = None,
     ) -> None:
         """Apply the chunks read back (newest first in ``taken``) in log order.
 
-        ``first_view_bytes``: an undated step log's newest bytes to show first, before the rest.
+        ``first_view_bytes``: a step log's newest bytes to show first, before the rest;
+        ``start``: the lines at its start that say what the run is, and what they say (see
+        :func:`head_facts`), read before them; ``glance``: its newest lines' events, already
+        parsed, to show before the first view.
         """
         with self._lock:
             now = self.clock()
@@ -269,14 +292,21 @@ class Monitor:
                 # order, with the live parser, which then goes on from where the log ends.
                 in_order = [line for _, _, chunk in reversed(taken) for line in chunk]
                 first = _newest_lines(in_order, first_view_bytes) if first_view_bytes is not None else in_order
-                events = self._apply_steps(self._parser, self._tracker, first, now, until)
-                if len(first) == len(in_order):
-                    self._keep_backlog(events)
-                    self.changes.bump()
-                    return
-                self.changes.bump()  # the latest step, loss, rate and ETA are on the page now
                 name = self._parser.name
-                has_records = self._tracker.has_records
+                if glance is not None:
+                    self._tracker.apply_all(start[1], now)
+                    self._tracker.apply_all(glance, now, arrival=self._last_written(now, until))
+                    self.changes.bump()  # the latest step, loss and a rate are on the page now
+                    has_records = self._tracker.has_records
+                else:
+                    events = self._apply_steps(self._parser, self._tracker, first, now, until, start)
+                    if len(first) == len(in_order):
+                        self._keep_backlog(events)
+                        self.changes.bump()
+                        return
+                    self.changes.bump()  # the latest step, loss, rate and ETA are on the page now
+                    has_records = self._tracker.has_records
+                    first = in_order
             else:
                 for events, _, _ in reversed(taken):
                     self._tracker.apply_all(events, now)
@@ -289,23 +319,38 @@ class Monitor:
                     self._bad_lines_before += sum(bad for _, bad, _ in taken)
                 self.changes.bump()
                 return
-        # The hour behind the first view, read whole on a parser and tracker of their own (no
-        # live line comes in meanwhile: this is the tailer's thread), then swapped in.
-        parser = create_parser(name)
-        tracker = tracker_for(kind_of(name), name)
-        tracker.has_records = has_records
-        events = self._apply_steps(parser, tracker, in_order, now, until)
-        with self._lock:
-            self._parser, self._tracker = parser, tracker
-            self._keep_backlog(events)
-            self.changes.bump()
+        # The first view after a glance, then the hour behind it, each read whole on a parser and
+        # tracker of their own (no live line comes in meanwhile: this is the tailer's thread),
+        # then swapped in.
+        phases = [first, in_order] if len(first) < len(in_order) else [in_order]
+        for lines in phases:
+            parser = create_parser(name)
+            tracker = tracker_for(kind_of(name), name)
+            tracker.has_records = has_records
+            events = self._apply_steps(parser, tracker, lines, now, until, start)
+            with self._lock:
+                self._parser, self._tracker = parser, tracker
+                if lines is phases[-1]:
+                    self._keep_backlog(events)
+                self.changes.bump()
 
     def _apply_steps(
-        self, parser: LogParser, tracker: Tracker, lines: list[str], now: float, until: float | None
+        self,
+        parser: LogParser,
+        tracker: Tracker,
+        lines: list[str],
+        now: float,
+        until: float | None,
+        start: tuple[list[str], list[Event]] = ([], []),
     ) -> list[Event]:
         """Read a step log's lines in order and apply them, placed back in time from when the log
-        was last written; return their events."""
+        was last written; return their events. ``start``: the lines at the log's start that say
+        what the run is, read first (their own events are ``start``'s facts), and those facts."""
         parser.reference_time = self._last_written(now, until)
+        start_lines, facts = start
+        if start_lines:
+            parser.feed(start_lines)
+        tracker.apply_all(facts, now)
         events = parser.feed(lines)
         if until is not None:
             events = before(events, until)

@@ -29,6 +29,7 @@ from ..text import compact, path_text
 from .backfill import ImportProgress, files_to_import, import_logs, source_key_path
 from .logged import LoggedSteps
 from .memory import RunMemory
+from .preview import covers, sample_losses, sampled_steps
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +37,9 @@ OBSERVE_SECONDS = 30.0
 FIRST_OBSERVE_SECONDS = 3.0
 HAPPENED_SECONDS = 86400.0  # "What happened" covers the last day
 TAKE_OVER_SECONDS = 5.0  # how often a reading tokwatch tries the data dir's lock
+WHOLE_RUN_RANGE = "30d"  # a step trainer's longest range: the page opens on its whole run
+SAMPLE_WAIT_SECONDS = 0.2  # how often the sampler looks whether the page has its first view
+SAMPLE_WAIT_LIMIT = 120.0  # and for how long: a log with no step in its tail is not sampled
 
 
 class PassSource(Protocol):
@@ -134,6 +138,7 @@ class Recorder:
         self._bodies_lock = threading.Lock()
         self._logged = LoggedSteps()
         self._memory = RunMemory()  # a step trainer's losses, read here when no history keeps them
+        self._sampled: dict[str, Any] | None = None  # its whole run sampled, until the import has it
 
     @property
     def source(self) -> SourceKey:
@@ -159,6 +164,7 @@ class Recorder:
         if self.import_siblings and self.log_path is not None:
             self.progress = ImportProgress()
             self._spawn(self._import, "history-import")
+            self._spawn(self._sample, "history-sample")
 
     def _take_over_loop(self) -> None:
         while not self._stop.wait(TAKE_OVER_SECONDS):
@@ -201,6 +207,29 @@ class Recorder:
             log.exception("history import failed")
             self.progress.problem = f"import of older logs failed: {e}"
             self.progress.done = True
+
+    def _sample(self) -> None:
+        """A step trainer's whole run, sampled for the chart while the import reads it all
+        (app/record/preview.py); after the page has its first view, which comes first."""
+        monitor, progress = self._monitor, self.progress
+        assert monitor is not None and progress is not None
+        waited = 0.0
+        while True:
+            if progress.done or waited >= SAMPLE_WAIT_LIMIT or self._stop.wait(SAMPLE_WAIT_SECONDS):
+                return
+            waited += SAMPLE_WAIT_SECONDS
+            snap = monitor.snapshot(self.clock())
+            if snap.format is not None and (snap.step is not None or kind_of(snap.format) != "steps"):
+                break
+        if kind_of(snap.format) != "steps" or not snap.source.path:
+            return
+        try:
+            sampled = sampled_steps(sample_losses(Path(snap.source.path), snap.format))
+        except OSError as e:
+            log.warning("history: cannot sample %s: %s", snap.source.path, e.strerror or e)
+            return
+        with self._bodies_lock:
+            self._sampled = sampled
 
     # --- feeding ------------------------------------------------------------------
 
@@ -257,12 +286,16 @@ class Recorder:
         now = self.history.clock()
         if status["mode"] == "off" and self._monitor is not None and range_name != "1h":
             return self._memory_json(range_name, now, status_view)
+        # Until the import has read the run, its whole-run chart is drawn from a sample.
+        sampled = self._sampled if range_name == WHOLE_RUN_RANGE and status["importing"] is not None else None
         key = (self._source, range_name, int(now) // RANGES[range_name][1], self.history.generation,
-               json.dumps(status_view))
+               json.dumps(status_view), sampled is not None)
         with self._bodies_lock:
             body = self._bodies.get(key)
         if body is None:
             chart = self.history.chart(self._source, range_name, now)
+            if sampled is not None and not covers(chart.get("steps"), sampled):
+                chart["steps"] = sampled
             chart["source"] = {"machine": self._source.machine, "key": self._source.key, "kind": self._source.kind}
             chart["status"] = status_view
             body = json.dumps(chart, separators=(",", ":"), allow_nan=False)

@@ -41,8 +41,11 @@ class RecordingSink:
         self.calls: list[tuple[str, Any]] = []
         self.backlog_calls = 0
         self.repeats: list[bool] = []
+        self.head: list[str] | None = None  # the file's first 100 bytes' lines, as the backlog offered them
 
-    def backlog(self, chunks: Iterator[list[str]]) -> None:
+    def backlog(self, chunks: Iterator[list[str]], head: Callable[[int], list[str]] | None = None) -> None:
+        # Read here, on the tailer's thread, as a sink does: the file is the tailer's.
+        self.head = head(100) if head is not None else None
         for chunk in itertools.islice(chunks, self.pull):  # pulls no chunk beyond ``pull``
             with self.lock:
                 self.calls.append(("backlog", chunk))
@@ -168,6 +171,22 @@ def test_backlog_stops_where_the_sink_stops(tmp_path: Path, start_tailer: Callab
     append(log, "after\n")
     wait_until(lambda: sink.live() == ["after"])
     assert t.status().lines_read == len(chunk) + 1
+
+
+def test_a_backlog_stopped_short_can_still_read_the_log_s_first_lines(
+    tmp_path: Path, start_tailer: Callable[..., Tailer]
+) -> None:
+    """What a trainer prints only at its start (its total steps) is read without the middle."""
+    log = tmp_path / "a.log"
+    log.write_text(numbered(1000))
+    sink = RecordingSink(pull=1)
+    start_tailer(log, sink, chunk_bytes=512)
+    wait_until(lambda: sink.backlog_calls == 1)
+    head = sink.head
+    assert head is not None
+    assert head == numbered(1000).splitlines()[: len(head)] and 0 < len("\n".join(head)) <= 100  # whole lines only
+    append(log, "after\n")
+    wait_until(lambda: sink.live() == ["after"])  # reading the head moved no read position
 
 
 def test_append_arrives_by_native_event_within_well_under_a_second(

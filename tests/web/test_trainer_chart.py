@@ -236,3 +236,40 @@ def test_without_a_history_the_runs_loss_comes_from_memory_and_says_which_steps(
         page.wait_for_timeout(300)
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         page.screenshot(path=str(ARTIFACTS / f"trainer-memory-phone-{scheme}.png"), full_page=True)
+
+
+@pytest.fixture
+def sampling_server(tmp_path: Path) -> Iterator[ChartServer]:
+    """A dashboard whose history import is under way, its run sampled meanwhile."""
+    from app.record.backfill import ImportProgress
+
+    log_path = tmp_path / "train.log"
+    log_path.write_text(composed_log())
+    config = Config(log_path=log_path, port=0, config_dir=tmp_path / "config")
+    monitor = Monitor(log_path)
+    # No import runs (this short log's would end at once): the test holds one under way.
+    recorder = Recorder(History(tmp_path / "data"), log_path, machine="trainer-test", import_siblings=False)
+    dashboard = Dashboard(config, monitor, recorder=recorder)
+    started = dashboard.start()
+    recorder.progress = ImportProgress(files_total=1)
+    deadline = time.monotonic() + 30
+    while monitor.snapshot().step != STEPS and time.monotonic() < deadline:
+        time.sleep(0.1)
+    recorder._sample()
+    yield ChartServer(dashboard, monitor, f"http://127.0.0.1:{started.port}")
+    dashboard.stop()
+
+
+def test_while_the_import_reads_the_run_its_chart_is_a_sample_and_says_so(
+    sampling_server: ChartServer, desktop_page: Any
+) -> None:
+    page = desktop_page
+    page.goto(sampling_server.url)
+    plot = loss_plot(page, "loss by step, the whole run")  # a sample has no rates
+    drawn = {int(step): value for step, value in plot["lossPoints"]}
+    # Each point a loss the log printed at its step, from the run's first to its last.
+    assert min(drawn) == 1 and max(drawn) == STEPS and len(drawn) >= 500
+    assert all(f"{value:.4f}" == train_loss(step) for step, value in drawn.items())
+    expect()(page.locator("#chart figcaption").first).to_have_text("loss (sampled across the run)")
+    expect()(page.locator("#chart-note")).to_contain_text(
+        f"Sampled: a logged loss about every 4 steps across the run, steps 1–{STEPS:,}")

@@ -109,6 +109,7 @@ FAMILIES: dict[str, str] = {spec.name: spec.family for spec in FORMATS}
 _PREFIXES = PrefixReader(dates=False)  # only the messages
 # Lines read to sniff a log (from its end: the stage that runs now).
 SNIFF_LINES = 4000
+SNIFF_PIECE_LINES = 250
 # Step lines the generic reader needs to take a log whose known format reads no step in it.
 GENERIC_OVER_KNOWN = 3
 
@@ -196,8 +197,12 @@ def _steps_unread(name: str, lines: Sequence[str], signatures: int) -> bool:
     from ...stats.events import TrainStep
 
     tail = list(lines[-SNIFF_LINES:])
-    if any(isinstance(event, TrainStep) for event in create_parser(name).feed(tail)):
-        return False
+    known = create_parser(name)
+    # In order, a few hundred lines at a time: the first step read answers (a long log's tail
+    # holds thousands of its lines, each costly to parse).
+    for i in range(0, len(tail), SNIFF_PIECE_LINES):
+        if any(isinstance(event, TrainStep) for event in known.feed(tail[i : i + SNIFF_PIECE_LINES])):
+            return False
     steps = [e for e in create_parser("generic").feed(tail) if isinstance(e, TrainStep)]
     return len(steps) >= min(GENERIC_OVER_KNOWN, signatures)
 
