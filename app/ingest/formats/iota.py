@@ -130,7 +130,7 @@ _SCAN_PATTERN = _scan_pattern()
 _LINE_SCAN_PATTERN = _STAMP_PATTERN.removesuffix("(.*)") + _SCAN_PATTERN
 _LINE_SCAN = _compile(_LINE_SCAN_PATTERN)
 
-# The memo of quiet shapes: how many, and of lines how long (a hostile 10 MiB line is not kept).
+# The memo of quiet shapes: how many, and how long in bytes (a hostile 1 MiB line is not kept).
 _QUIET_SIZE = 1024
 _QUIET_LENGTH = 400
 # A line's shape: its UTF-8 bytes with every digit read as 0 (see _feed_remembering).
@@ -212,38 +212,36 @@ class IotaParser(MessageReader):
         zero = _DIGITS_AS_ZERO
         minute, minute_epoch, record_seconds = self._minute, self._minute_epoch, self._record_seconds
         top = self._top  # the greatest seconds among this run's good records; "" while there is none
-        hits = 0
+        misses = 0
         for line in lines:
-            shape = None
-            if len(line) <= _QUIET_LENGTH:
-                shape = line.encode("utf-8", "surrogatepass").translate(zero)
-                at = shapes.get(shape)
-                if at is not None:
-                    hits += 1
-                    if not at:
-                        continue  # no record, and no banner in it
-                    stamp_minute, seconds = line[at[0]], line[at[1]]
-                    if stamp_minute != minute:
-                        self._top = top
-                        minute, minute_epoch = self._enter_minute(stamp_minute)
-                        top = ""
-                    if minute_epoch is None or seconds >= "6":  # no such minute, or "SS" >= 60
-                        self.bad_lines += 1
-                        record_seconds = None
-                        continue
-                    record_seconds = seconds
-                    if seconds > top:  # noqa: PLR1730 - max() is a call, and this runs on every line
-                        top = seconds
+            shape = line.encode("utf-8", "surrogatepass").translate(zero)
+            at = shapes.get(shape)
+            if at is not None:
+                if not at:
+                    continue  # no record, and no banner in it
+                stamp_minute, seconds = line[at[0]], line[at[1]]
+                if stamp_minute != minute:
+                    self._top = top
+                    minute, minute_epoch = self._enter_minute(stamp_minute)
+                    top = ""
+                if minute_epoch is None or seconds >= "6":  # no such minute, or "SS" >= 60
+                    self.bad_lines += 1
+                    record_seconds = None
                     continue
+                record_seconds = seconds
+                if seconds > top:  # noqa: PLR1730 - max() is a call, and this runs on every line
+                    top = seconds
+                continue
+            misses += 1
             record = scan_line(line)
             if record is None:
                 if "state!" in line:
                     self._continuation(line, record_seconds, minute_epoch, events)
-                elif shape is not None:
+                else:
                     self._remember(shape, ())
                 continue
             stamp_minute, seconds, error, separator, _, meaningful = record.groups()
-            if shape is not None and error is None and meaningful is None:
+            if error is None and meaningful is None:
                 self._remember(shape, (slice(record.start(1), record.end(1)), slice(record.start(2), record.end(2))))
             if stamp_minute != minute:
                 self._top = top
@@ -260,10 +258,12 @@ class IotaParser(MessageReader):
                 message = line[record.end(5) :]
                 self._read_record(message, separator, error, minute_epoch + float(seconds), events)
         self._record_seconds, self._top = record_seconds, top
-        return hits
+        return len(lines) - misses
 
     def _remember(self, shape: bytes, stamp: tuple[slice, slice] | tuple[()]) -> None:
         """Remember a quiet line's shape: where its minute and seconds stand, or ``()`` for no record."""
+        if len(shape) > _QUIET_LENGTH:
+            return
         if len(self._quiet) >= _QUIET_SIZE:
             self._quiet.clear()  # full of one-off shapes (ids in them); the usual few come back
         self._quiet[shape] = stamp
