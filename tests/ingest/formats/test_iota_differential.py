@@ -196,6 +196,13 @@ def test_the_memo_is_kept_while_noise_repeats_and_left_when_it_does_not() -> Non
     assert parser.feed(ids[:3] + [wrapped(STEP)])[:-1] == parse_step()
 
 
+def test_no_text_the_scan_looks_for_holds_a_digit() -> None:
+    """A line's shape reads every digit as 0: a meaningful text or level with a digit in it
+    ("HTTP 503") would make two lines of one shape differ in meaning, and the memo wrong."""
+    for text in (*MEANINGFUL_TEXTS, *iota._ERROR_LEVELS):
+        assert not any(c in "0123456789" for c in text), text
+
+
 def test_a_shape_remembers_only_lines_that_mean_nothing_whatever_their_digits() -> None:
     """A meaningful record is read every time, even when one like it (other digits) meant nothing."""
     lines = [
