@@ -79,21 +79,22 @@ class LineSplitter:
         """Return the lines ``data`` completes, decoded, how many were cut and how many needed repairs.
 
         The same lines as :meth:`feed` and :func:`decode`, but the usual block (valid UTF-8, no
-        line near the limit) is decoded and split as one string: two calls in C instead of a
-        decode per line, which cost as much as parsing the line.
+        line over the limit) is split and decoded in two calls in C, not a decode per line in
+        Python, which cost as much as parsing the line. Split as bytes first: decoding the whole
+        block at once would widen all of it to four bytes a character for one emoji in it, and
+        then narrow every line back.
         """
         end = data.rfind(b"\n")
         limit = self.max_line_bytes
         if end < 0 or self._discarding or self._tail_given is not None or len(data) - end - 1 > limit:
             return self._feed_decoding(data)
         block = bytes(self._pending) + data[:end] if self._pending else data[:end]
+        raw = block.split(b"\n")
+        if len(block) > limit and max(map(len, raw)) > limit:
+            return self._feed_decoding(data)  # a line to cut
         try:
-            text = block.decode("utf-8")
+            lines = list(map(bytes.decode, raw))
         except UnicodeDecodeError:
-            return self._feed_decoding(data)
-        lines = text.split("\n")
-        # A line of more than limit / 4 characters may hold more than ``limit`` bytes: cut by bytes.
-        if len(block) > limit and max(map(len, lines)) > limit // 4:
             return self._feed_decoding(data)
         self._pending.clear()
         self._pending += data[end + 1 :]

@@ -30,6 +30,10 @@ class RateHistory:
         """The log's first time: sampling starts at the next boundary."""
         self._next_sample = math.ceil(at / HISTORY_STEP_SECONDS) * HISTORY_STEP_SECONDS
 
+    def due(self, until: float) -> bool:
+        """Whether :meth:`sample_until` ``until`` has a boundary to sample (cheap: asked at every line's time)."""
+        return self._next_sample is not None and until >= self._next_sample
+
     def sample_until(self, until: float, rate: Callable[[float], float | None], *, store: bool = True) -> list[Point]:
         """Sample ``rate`` at every boundary up to ``until`` (stored, or returned for a preview)."""
         sample = self._next_sample

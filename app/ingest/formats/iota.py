@@ -15,10 +15,10 @@ continues the previous record and yields nothing, except the phase banner text i
 Hot path, because real miners log mostly DEBUG noise, often each line different (counters,
 ids): one pattern per line checks it is a record, takes its minute and seconds and scans its
 message for any text that can mean something (``MEANINGFUL_TEXTS``), from that text's rarest
-character; only such a record, or an ERROR one, is read. While the noise repeats, a set of
-rests known to mean nothing saves the scan (the stamp and the rest are then matched apart, and
-a known rest skips the second); each batch's first lines tell whether that pays. A time is
-made a float only for an event or the closing Tick; ``to_epoch`` runs once per minute.
+character; only such a record, or an ERROR one, is read. Noise that differs only in its digits
+(counters, times) has one shape, and a memo of the shapes known to mean nothing saves the
+pattern (the stamp is then two slices); each batch's first lines tell whether that pays. A
+time is made a float only for an event or the closing Tick; ``to_epoch`` runs once per minute.
 """
 
 from __future__ import annotations
@@ -39,11 +39,9 @@ from .iota_messages import MEANINGFUL_TEXTS, MessageReader
 _ERROR_LEVELS = ("ERROR", "CRITICAL")
 
 # A record line is these two patterns, one after the other: the stamp, then the rest. The host
-# wrapper's own time is skipped: the loguru time inside it is the miner's clock. Split, they
-# match exactly what they match as one pattern (the stamp part ends in its run of fraction
-# digits and the rest starts with a space, so a line can only split there), and a line whose
-# rest is known noise skips the second one. Groups: the local minute ("YYYY-MM-DD HH:MM"), its
-# seconds ("SS.fff") and the rest of the line. Spelled for speed, as they run on every line:
+# wrapper's own time is skipped: the loguru time inside it is the miner's clock. Groups: the
+# local minute ("YYYY-MM-DD HH:MM"), its seconds ("SS.fff") and the rest of the line (the
+# stamp pattern alone, for the tests; the parser runs the two as one). Spelled for speed, as they run on every line:
 # "(?:…|)", not "(?:…)?", which compiles to a general repeat; possessive quantifiers ("*+",
 # "++": Python 3.11+) wherever giving characters back could never let the rest match (what
 # follows is always a character the run cannot take). Python 3.10 reads the same patterns
@@ -128,18 +126,18 @@ def _compile(pattern: str) -> re.Pattern[str]:
 
 
 _SCAN_PATTERN = _scan_pattern()
-_STAMP = _compile(_STAMP_PATTERN)
-_SCAN = _compile(_SCAN_PATTERN)
-# Both in one, for lines read without the memo: the stamp's groups, then the scan's.
+# Both in one: the stamp's groups, then the scan's.
 _LINE_SCAN_PATTERN = _STAMP_PATTERN.removesuffix("(.*)") + _SCAN_PATTERN
 _LINE_SCAN = _compile(_LINE_SCAN_PATTERN)
 
-# The memo of quiet rests: how many, and how long (a hostile 10 MiB line is not kept).
+# The memo of quiet shapes: how many, and how long in bytes (a hostile 1 MiB line is not kept).
 _QUIET_SIZE = 1024
-_QUIET_LENGTH = 300
+_QUIET_LENGTH = 400
+# A line's shape: its UTF-8 bytes with every digit read as 0 (see _feed_remembering).
+_DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
 # The first lines of each batch always use the memo; the rest only if one in this many of
-# them was found there. A miss costs a lookup and an insert (a fifth of a scan), a hit saves a
-# scan: below that rate, as when no two noise lines are alike, the memo costs more than it saves.
+# them was found there. A miss costs its shape and an insert (a fifth of a scan), a hit saves a
+# scan: below that rate, as when ids make every line differ, the memo costs more than it saves.
 _PROBE_LINES = 256
 _PROBE_HITS_PER = 4
 _DAYS_IN_MONTH = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
@@ -169,10 +167,11 @@ class IotaParser(MessageReader):
         # latest time of the runs already ended.
         self._top = ""
         self._latest: float | None = None
-        # Rests of record lines (after the stamp) known to mean nothing: no event, not a bad
-        # line. Most lines of a real miner's log are the same few DEBUG messages, and one set
-        # lookup replaces the scan of the rest.
-        self._quiet: set[str] = set()
+        # Shapes of lines known to mean nothing (see _feed_remembering), each with where its
+        # record's stamp stands, or () for a line that is no record: no event, not a bad line.
+        # Most lines of a real miner's log are the same few DEBUG messages, counters aside, and
+        # one lookup replaces the scan.
+        self._quiet: dict[bytes, tuple[slice, slice] | tuple[()]] = {}
 
     def feed(self, lines: Iterable[str]) -> list[Event]:
         """Parse lines in log order; end with one ``Tick`` when any record carried a time.
@@ -198,49 +197,76 @@ class IotaParser(MessageReader):
         return events
 
     def _feed_remembering(self, lines: list[str], events: list[Event]) -> int:
-        """Parse lines, skipping rests known quiet and remembering new ones; return the hits."""
+        """Parse lines, skipping the shapes known quiet and remembering new ones; return the hits.
+
+        A line's shape is the line with every digit read as 0: whether a line is a record, and
+        whether its message holds a meaningful text or its level is ERROR or CRITICAL, never
+        depends on which digits it holds (no meaningful text, level or separator has one, and
+        the patterns only ever ask "a digit?"). So a line shaped like a quiet record is one, and
+        its stamp stands where that record's stood: two slices instead of a pattern, for the
+        noise that differs only in its counters and times, which is most of a miner's log.
+        """
         # One loop with its lookups bound once: it runs on every line of the log (the hot path).
-        match_stamp, scan_rest = _STAMP.match, _SCAN.match
-        quiet = self._quiet
+        scan_line = _LINE_SCAN.match
+        shapes = self._quiet
+        zero = _DIGITS_AS_ZERO
         minute, minute_epoch, record_seconds = self._minute, self._minute_epoch, self._record_seconds
         top = self._top  # the greatest seconds among this run's good records; "" while there is none
-        hits = 0
+        misses = 0
         for line in lines:
-            stamped = match_stamp(line)
-            if stamped is not None:
-                stamp_minute, seconds, rest = stamped.groups()
-                scanned = None  # not needed when the rest is known quiet
-                if rest in quiet or (scanned := scan_rest(rest)) is not None:
-                    if stamp_minute != minute:
-                        self._top = top
-                        minute, minute_epoch = self._enter_minute(stamp_minute)
-                        top = ""
-                    if minute_epoch is None or seconds >= "6":  # no such minute, or "SS" >= 60
-                        self.bad_lines += 1
-                        record_seconds = None
-                        continue
-                    record_seconds = seconds
-                    if seconds > top:  # noqa: PLR1730 - max() is a call, and this runs on every line
-                        top = seconds
-                    if scanned is None:
-                        hits += 1
-                        continue
-                    error, separator, _, meaningful = scanned.groups()
-                    if error is not None or meaningful is not None:
-                        count, bad = len(events), self.bad_lines
-                        message = rest[scanned.end(3) :]
-                        self._read_record(message, separator, error, minute_epoch + float(seconds), events)
-                        if len(events) != count or self.bad_lines != bad:
-                            continue
-                    if len(rest) <= _QUIET_LENGTH:
-                        if len(quiet) >= _QUIET_SIZE:
-                            quiet.clear()  # full of one-off rests (ids in them); the usual few come back
-                        quiet.add(rest)
+            shape = line.encode("utf-8", "surrogatepass").translate(zero)
+            at = shapes.get(shape)
+            if at is not None:
+                if not at:
+                    continue  # no record, and no banner in it
+                stamp_minute, seconds = line[at[0]], line[at[1]]
+                if stamp_minute != minute:
+                    self._top = top
+                    minute, minute_epoch = self._enter_minute(stamp_minute)
+                    top = ""
+                if minute_epoch is None or seconds >= "6":  # no such minute, or "SS" >= 60
+                    self.bad_lines += 1
+                    record_seconds = None
                     continue
-            if "state!" in line:
-                self._continuation(line, record_seconds, minute_epoch, events)
+                record_seconds = seconds
+                if seconds > top:  # noqa: PLR1730 - max() is a call, and this runs on every line
+                    top = seconds
+                continue
+            misses += 1
+            record = scan_line(line)
+            if record is None:
+                if "state!" in line:
+                    self._continuation(line, record_seconds, minute_epoch, events)
+                else:
+                    self._remember(shape, ())
+                continue
+            stamp_minute, seconds, error, separator, _, meaningful = record.groups()
+            if error is None and meaningful is None:
+                self._remember(shape, (slice(record.start(1), record.end(1)), slice(record.start(2), record.end(2))))
+            if stamp_minute != minute:
+                self._top = top
+                minute, minute_epoch = self._enter_minute(stamp_minute)
+                top = ""
+            if minute_epoch is None or seconds >= "6":
+                self.bad_lines += 1
+                record_seconds = None
+                continue
+            record_seconds = seconds
+            if seconds > top:  # noqa: PLR1730
+                top = seconds
+            if error is not None or meaningful is not None:
+                message = line[record.end(5) :]
+                self._read_record(message, separator, error, minute_epoch + float(seconds), events)
         self._record_seconds, self._top = record_seconds, top
-        return hits
+        return len(lines) - misses
+
+    def _remember(self, shape: bytes, stamp: tuple[slice, slice] | tuple[()]) -> None:
+        """Remember a quiet line's shape: where its minute and seconds stand, or ``()`` for no record."""
+        if len(shape) > _QUIET_LENGTH:
+            return
+        if len(self._quiet) >= _QUIET_SIZE:
+            self._quiet.clear()  # full of one-off shapes (ids in them); the usual few come back
+        self._quiet[shape] = stamp
 
     def _feed_scanning(self, lines: list[str], events: list[Event]) -> None:
         """Parse lines with one pattern each, no memo: for lines that are seldom alike."""

@@ -169,7 +169,9 @@ class IotaTracker:
         t = self._clock.latest
         if isinstance(event, Tick):
             return
-        if isinstance(event, ForwardPass):
+        if isinstance(event, GpuMemory):  # the reading a miner prints most, twice a pass: asked first
+            self.facts.gpu_memory(t, event.used_gb, event.total_gb)
+        elif isinstance(event, ForwardPass):
             self._forward(t, event)
         elif isinstance(event, ActivationShape):
             tokens = event.batch * event.sequence
@@ -197,8 +199,6 @@ class IotaTracker:
             self._phase(t, event.phase)
             if event.layer is not None:
                 self._see_layer(t, event.layer)
-        elif isinstance(event, GpuMemory):
-            self.facts.gpu_memory(t, event.used_gb, event.total_gb)
         elif isinstance(event, BackendError):
             self.backend_errors_total["503" if event.kind == "queue_state_503" else "404"] += 1
             if t is not None:
@@ -292,7 +292,8 @@ class IotaTracker:
                 if entry is not None:
                     self.timeline.add(entry.at, entry.kind, entry.text)
         # The gap just closed was silent from SILENT_SECONDS after ``previous`` on: no rate there.
-        self._history.sample_until(at, lambda t: None if self.pausing(t, previous) else self._rate(t).view.tokens_per_hour)
+        if self._history.due(at):
+            self._history.sample_until(at, lambda t: None if self.pausing(t, previous) else self._rate(t).view.tokens_per_hour)
         for window in (self._passes, self._errors_503, self._errors_404, self._p2p_bytes):
             window.evict(at)
         cutoff = at - SEEN_IDS_SECONDS

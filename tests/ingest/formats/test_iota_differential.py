@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from app.ingest.formats import iota
 from app.ingest.formats.iota import IotaParser
 from app.ingest.formats.iota_messages import MEANINGFUL_TEXTS
-from app.stats.events import Event
+from app.stats.events import BackendError, Event, PhaseChanged
 from bench.synth import DEFAULT_START, IotaSynth
 from tests.ingest.formats.iota_reference import ReferenceIotaParser
 from tests.ingest.formats.test_iota import (
@@ -181,15 +181,43 @@ def test_each_meaningful_text_is_found_anywhere_in_a_message() -> None:
 
 
 def test_the_memo_is_kept_while_noise_repeats_and_left_when_it_does_not() -> None:
-    usual = [wrapped(f"Cache size: {n % 4}") for n in range(5000)]
+    # Counters and times are digits: lines that differ only there have one shape, kept once.
+    counters = [wrapped(f"Cache size: {n:04d}", stamp=f"2026-09-13 21:{n // 100 % 60:02d}:{n % 60:02d}.{n % 1000:03d}")
+                for n in range(5000)]
     parser = IotaParser(to_epoch=utc)
-    parser.feed(usual)
-    assert parser._quiet == {iota._STAMP.match(line).group(3) for line in usual[:4]}  # type: ignore[union-attr]
-    never_alike = [wrapped(f"Cache size: {n}") for n in range(5000)]
+    reference = ReferenceIotaParser(to_epoch=utc)
+    assert parser.feed(counters) == reference.feed(counters)
+    assert list(parser._quiet) == [counters[0].encode().translate(iota._DIGITS_AS_ZERO)]
+    # Ids spelled with letters make every line's shape differ: the memo is left after the probe.
+    ids = [wrapped("Activation " + f"{n:04d}".translate(str.maketrans("0123456789", "abcdefghij"))) for n in range(5000)]
     parser = IotaParser(to_epoch=utc)
-    parser.feed(never_alike)
+    parser.feed(ids)
     assert len(parser._quiet) == iota._PROBE_LINES  # only the probe's lines were remembered
-    assert parser.feed(never_alike[:3] + [wrapped(STEP)])[:-1] == parse_step()
+    assert parser.feed(ids[:3] + [wrapped(STEP)])[:-1] == parse_step()
+
+
+def test_no_text_the_scan_looks_for_holds_a_digit() -> None:
+    """A line's shape reads every digit as 0: a meaningful text or level with a digit in it
+    ("HTTP 503") would make two lines of one shape differ in meaning, and the memo wrong."""
+    for text in (*MEANINGFUL_TEXTS, *iota._ERROR_LEVELS):
+        assert not any(c in "0123456789" for c in text), text
+
+
+def test_a_shape_remembers_only_lines_that_mean_nothing_whatever_their_digits() -> None:
+    """A meaningful record is read every time, even when one like it (other digits) meant nothing."""
+    lines = [
+        bare("Error making orchestrator request to endpoint /miner/heartbeat: 500 oops"),
+        bare("Error making orchestrator request to endpoint /miner/heartbeat: 404 oops"),
+        bare("Cache size: 1"),
+        bare("Cache size: 2", stamp="2026-09-13 21:09:61.000"),  # the same shape, an impossible time
+        "Traceback line 1",
+        " 🔄 Miner in layer 2 submitting weights state!",  # a banner: read, though no record
+    ] * 3
+    (events, bad), expected = both(lines, 1 << 30)
+    assert (events, bad) == expected
+    assert [e.kind for e in events if isinstance(e, BackendError)] == ["not_found_404"] * 3
+    assert sum(isinstance(e, PhaseChanged) for e in events) == 3
+    assert bad == 3
 
 
 def parse_step() -> list[Event]:
