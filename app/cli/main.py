@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from .. import allocator
 from ..config import ConfigError
 from ..config.file import ConfigFileError
+from ..errors import CommandError
 from ..ingest.files import LogPathError
 from .parse import Invocation, UsageError, parse
 
@@ -25,11 +26,6 @@ EXIT_INTERRUPTED = 130
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit status."""
-    from ..hub.store import HubStoreError
-    from ..serve.servers import ServeError
-    from ..web.security import TokenStoreError
-    from .service import ServiceError
-
     try:
         invocation = parse(argv)
         configure_logging(verbose=invocation.verbose)
@@ -40,7 +36,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # ConfigError: a --token the server cannot use.
         print(f"tokwatch: {e}", file=sys.stderr)
         return EXIT_USAGE
-    except (ServeError, TokenStoreError, HubStoreError, ServiceError) as e:
+    except CommandError as e:
         # A port in use, an unwritable token file, a machine enrolled twice, a unit file not written.
         print(f"tokwatch: {e}", file=sys.stderr)
         return EXIT_FAILED

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..config import paths
+from ..errors import CommandError
 from .parse import UsageError, parse
 from .units import (
     LAUNCHD_LABEL,
@@ -32,7 +33,7 @@ from .units import (
 Runner = Callable[[Sequence[str]], int]
 
 
-class ServiceError(Exception):
+class ServiceError(CommandError):
     """The service's file could not be written or removed, or its manager refused it."""
 
 

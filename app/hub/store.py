@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..errors import CommandError
 from .keys import check_name, hash_key, looks_like_key, new_key
 from .report import Report
 
@@ -83,7 +84,7 @@ ALTER TABLE sample ADD COLUMN layer INTEGER;
 """
 
 
-class HubStoreError(Exception):
+class HubStoreError(CommandError):
     """The hub's file cannot be used, or an enrolment cannot be made; the message says why."""
 
 

@@ -21,6 +21,7 @@ from waitress.server import create_server
 
 from ..allocator import TRIMMER
 from ..config import Config
+from ..errors import CommandError
 from ..web.websocket import SERVER_ROLE_KEY
 from .limits import HEAD_MAX_BYTES, SERVER_NAME, AddressSlots, limited_channels
 from .wsserver import WS_CONNECTION_HEADROOM, WS_PENDING_PER_ADDRESS, QuietHandler, WebsocketServer
@@ -45,7 +46,7 @@ HTTP_LOOP_SECONDS = 30.0
 JOIN_SECONDS = 3.0
 
 
-class ServeError(Exception):
+class ServeError(CommandError):
     """The dashboard cannot start (a port in use, an address that does not exist)."""
 
 

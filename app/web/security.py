@@ -26,6 +26,7 @@ from urllib.parse import urlsplit
 from flask import Flask, Response, abort, jsonify, request
 
 from ..config import Config, ConfigError, is_loopback
+from ..errors import CommandError
 from ..hub.keys import bearer_token
 
 TOKEN_FILE_NAME = "token"
@@ -45,7 +46,7 @@ TOKEN_HINT = (
 )
 
 
-class TokenStoreError(OSError):
+class TokenStoreError(OSError, CommandError):
     """The token file cannot be read or written."""
 
 

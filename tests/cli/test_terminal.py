@@ -50,3 +50,14 @@ def test_the_banner_comes_first_and_info_records_only_with_verbose(tmp_path: Pat
     assert status == 0
     assert running.banner.startswith(f"tokwatch: following {log}\n")
     assert (" INFO " in stderr) is verbose, stderr
+
+
+def test_once_starts_without_loading_the_web_server() -> None:
+    # `once` is a snapshot in the terminal: Flask, waitress and the websocket server are not its
+    # business (they cost most of its start), yet a failing command's error is still caught.
+    probe = ("import sys; from app.cli.main import main; "
+             f"status = main(['once', '--log', {str(SAMPLE)!r}, '--at', 'end']); "
+             "print(status, sorted(m for m in ('flask', 'waitress', 'simple_websocket') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                          check=True)
+    assert done.stdout.splitlines()[-1] == "0 []", done.stdout
