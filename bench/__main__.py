@@ -18,6 +18,7 @@ import sys
 import time
 import traceback
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from bench import coldstart, history, hub, ingest, live, loss_store, memory, page, quiet, steps, throughput
@@ -87,7 +88,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {title} …", end="", flush=True)
             t0 = time.perf_counter()
             try:
-                figure = measure(workdir, quick=args.quick)
+                # The table's own title: each figure's module once carried its number, and they drifted.
+                figure = replace(measure(workdir, quick=args.quick), title=title)
             except Exception as e:  # noqa: BLE001 - one broken figure must not cost the other five
                 traceback.print_exc()
                 figure = skipped(key, title, goal, f"{type(e).__name__}: {e}")

@@ -162,7 +162,7 @@ def measure(workdir: Path, *, quick: bool) -> Figure:
     usual_details: dict[str, float | None] = details["usual"]  # type: ignore[assignment]
     return Figure(
         key="ingest",
-        title="15 end-to-end ingest",
+        title="20 end-to-end ingest",
         value=usual_details["tokwatch_mb_per_s"],
         unit="MB/s",
         reference="Python's own line loop over the same bytes",

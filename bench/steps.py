@@ -100,7 +100,7 @@ def _import(path: Path) -> tuple[float, float, float, int]:
 
 
 def measure_import(workdir: Path, *, quick: bool) -> Figure:
-    title, goal = "15 step-log import (31 MB, every step)", f"<= {IMPORT_GOAL_SECONDS:g} s of a core"
+    title, goal = "16 step-log import (31 MB, every step)", f"<= {IMPORT_GOAL_SECONDS:g} s of a core"
     steps = IMPORT_STEPS // 10 if quick else IMPORT_STEPS
     folder = workdir / "step-import"
     step_log = _write(folder / "train.log", nanogpt_log(steps, seed=15))
@@ -155,7 +155,7 @@ def _first_snapshot(log: Path, data_dir: Path, done: Any, chart: Any | None, tim
 
 
 def measure_open(workdir: Path, *, quick: bool) -> Figure:
-    title = "16 a 1,000,000-step run opens"
+    title = "17 a 1,000,000-step run opens"
     goal = f"latest step <= {LATEST_GOAL_SECONDS:g} s, whole-run loss chart <= {CHART_GOAL_SECONDS:g} s"
     steps = OPEN_STEPS // 10 if quick else OPEN_STEPS
     folder = workdir / "step-open"
@@ -209,7 +209,7 @@ def _once(path: Path) -> float:
 
 
 def measure_once(workdir: Path, *, quick: bool) -> Figure:
-    title = "17 once on a long step log"
+    title = "18 once on a long step log"
     goal = f"<= {ONCE_GOAL_RATIO:g}x once on a miner log of the same size (nanoGPT, HF bars, torchtitan)"
     steps = OPEN_STEPS // 10 if quick else OPEN_STEPS
     folder = workdir / "step-once"
@@ -244,7 +244,7 @@ def measure_once(workdir: Path, *, quick: bool) -> Figure:
 
 
 def measure_idle(workdir: Path, *, quick: bool) -> Figure:
-    title = "18 idle step trainer's page"
+    title = "19 idle step trainer's page"
     goal = f"<= {IDLE_GOAL_PERCENT:g} % of a core at 10 min, 1 h and 2 h of quiet"
     seconds = 15.0 if quick else 60.0
     steps = OPEN_STEPS // 10 if quick else OPEN_STEPS
