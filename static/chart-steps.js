@@ -32,8 +32,10 @@ export function stepSpecs(steps, snapshot, settings) {
   };
   const allSteps = [...xs, ...ratePoints.map(([s]) => s)];
   const currentStep = training ? training.step : null;
-  const from = allSteps.length ? Math.min(...allSteps) : 0;
-  const to = Math.max(allSteps.length ? Math.max(...allSteps) : 1, currentStep == null ? 0 : currentStep);
+  let from = allSteps.length ? Math.min(...allSteps) : 0;
+  let to = Math.max(allSteps.length ? Math.max(...allSteps) : 1, currentStep == null ? 0 : currentStep);
+  // A run of one step (it died at its first bar) is drawn around that step: an empty range has no axis.
+  if (to <= from) [from, to] = [Math.max(0, from - 1), Math.max(0, from - 1) + 2];
   const rateNow = training ? (hasTokens ? training.tokens_per_hour : training.steps_per_hour) : null;
   const loss = column(steps.loss);
   // Log-y needs every loss above zero (a loss can be negative: a reward, a log-likelihood).

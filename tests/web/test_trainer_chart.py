@@ -236,3 +236,24 @@ def test_without_a_history_the_runs_loss_comes_from_memory_and_says_which_steps(
         page.wait_for_timeout(300)
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         page.screenshot(path=str(ARTIFACTS / f"trainer-memory-phone-{scheme}.png"), full_page=True)
+
+
+def test_a_run_that_died_at_its_only_step_draws_its_chart(tmp_path: Path, desktop_page: Any) -> None:
+    """Axolotl behind Ray: one bar (step 4 of 1920, 572.77 s/it), then the NCCL watchdog. The run holds
+    one step: the chart spans it instead of failing on an empty range (the page would log the error)."""
+    from tests.reallogs import body
+
+    text = "\n".join(body("crash-axolotl-issue1495-ray-prefix-bar-glued-nccl-watchdog.log")) + "\n"
+    server = recorded(tmp_path, text)
+    chart = next(server)
+    try:
+        page = desktop_page
+        page.goto(chart.url)
+        expect()(page.locator("#status")).to_have_text("step 4/1920 · crashed")
+        page.wait_for_function("import('/static/chart.js').then((m) => m.inspectChart().length > 0)")
+        plots = inspect(page)
+        assert [plot["kind"] for plot in plots][-1] == "steprate"
+        # Each plot's x axis is drawn around step 4.
+        assert all(plot["x"][0] <= 4 <= plot["x"][1] and plot["x"][0] < plot["x"][1] for plot in plots)
+    finally:
+        next(server, None)
