@@ -256,4 +256,28 @@ def test_a_run_that_died_at_its_only_step_draws_its_chart(tmp_path: Path, deskto
         # Each plot's x axis is drawn around step 4.
         assert all(plot["x"][0] <= 4 <= plot["x"][1] and plot["x"][0] < plot["x"][1] for plot in plots)
     finally:
+        desktop_page.goto("about:blank")  # before the server stops: no refused reconnect logged
+        next(server, None)
+
+
+def test_a_run_finishing_after_its_last_bar_promises_no_rate_and_no_epoch_end(tmp_path: Path, desktop_page: Any) -> None:
+    """llama-recipes' FSDP run ends its last epoch's bar (2/2, 34.89 s/it) and evaluates: it is finishing.
+    No steps will come to measure, so no warm-up card promises a rate, and the epoch ends in no time."""
+    from tests.reallogs import body
+
+    text = "\n".join(body("generic-llama-recipes-llama-cookbook-issue408-fsdp-4-ranks.log")) + "\n"
+    server = recorded(tmp_path, text)
+    chart = next(server)
+    try:
+        page = desktop_page
+        page.set_viewport_size(PHONE)
+        page.goto(chart.url)
+        expect()(page.locator("#status")).to_have_text("step 2/2 · finishing")
+        expect()(page.locator("#details")).to_contain_text("Finishing: the last epoch's steps are done")
+        expect()(page.locator("#warmup")).to_be_hidden()
+        details = page.locator("#details li").all_inner_texts()
+        assert not [line for line in details if line.startswith(("Epoch ends in", "ETA", "measuring"))], details
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    finally:
+        desktop_page.goto("about:blank")  # before the server stops: no refused reconnect logged
         next(server, None)
