@@ -73,7 +73,15 @@ export function stepSpecs(steps, snapshot, settings) {
   const lossSpec = { view: lossView, height: settings.lossHeight, shape: lossShape, caption: lossCaption, options: lossOptions, data: lossData };
   // No rate points (a run read from memory keeps only its losses): the loss plot alone.
   if (!ratePoints.some(([, v]) => v != null)) return [lossSpec];
-  return [lossSpec, { view: rateView, height: STEP_PLOT_HEIGHT, shape: "rate", caption: unit, options: stepRateOptions, data: (v) => [v.xs, v.values] }];
+  const rateSpec = { view: rateView, height: STEP_PLOT_HEIGHT, shape: "rate", caption: unit, options: stepRateOptions, data: (v) => [v.xs, v.values] };
+  // No loss printed (a run that died at its first bar): the rate plot alone, not an empty loss plot.
+  if (!hasLoss(steps)) return [rateSpec];
+  return [lossSpec, rateSpec];
+}
+
+// Whether the history holds a loss or an evaluation to plot.
+export function hasLoss(steps) {
+  return steps.loss.length > 0 || Object.values(steps.evals || {}).some((points) => points.length > 0);
 }
 
 // A plot's name, and for the loss plot a key to its evaluation points (which axis they read on).

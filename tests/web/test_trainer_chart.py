@@ -250,9 +250,11 @@ def test_a_run_that_died_at_its_only_step_draws_its_chart(tmp_path: Path, deskto
         page = desktop_page
         page.goto(chart.url)
         expect()(page.locator("#status")).to_have_text("step 4/1920 · crashed")
-        page.wait_for_function("import('/static/chart.js').then((m) => m.inspectChart().length > 0)")
+        # It printed no loss: its rate alone, no empty loss plot, no loss controls.
+        expect()(page.locator("#history-title")).to_have_text("rate by step, the whole run", timeout=10_000)
         plots = inspect(page)
-        assert [plot["kind"] for plot in plots][-1] == "steprate"
+        assert [plot["kind"] for plot in plots] == ["steprate"]
+        expect()(page.locator("#loss-controls")).to_be_hidden()
         # Each plot's x axis is drawn around step 4.
         assert all(plot["x"][0] <= 4 <= plot["x"][1] and plot["x"][0] < plot["x"][1] for plot in plots)
     finally:
