@@ -355,7 +355,8 @@ function drawFetched() {
     const plotted = !hasLoss(steps) && rated ? "rate" : rated ? "loss and rate" : "loss";
     setText("history-title", `${plotted} by step, ${span}`);
     show(stepSpecs(steps, snapshot, { smoothing: state.smoothing, logY: state.logY, showLr: state.showLr, lossHeight: height("loss") }));
-    empty = false;
+    // Steps, but neither a loss nor a rate to draw (a run that died at its first bar): the plot is empty, say so.
+    empty = !rated && !hasLoss(steps);
   } else {
     const rated = series(json, "tokens_per_hour").some(([, v]) => v != null);
     const queued = series(json, "queue_position").some(([, v]) => v != null) || queuedNow(snapshot);

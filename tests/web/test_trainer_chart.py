@@ -283,3 +283,26 @@ def test_a_run_finishing_after_its_last_bar_promises_no_rate_and_no_epoch_end(tm
     finally:
         desktop_page.goto("about:blank")  # before the server stops: no refused reconnect logged
         next(server, None)
+
+
+def test_a_run_behind_ray_that_died_with_no_loss_or_rate_says_its_chart_is_empty(tmp_path: Path, desktop_page: Any) -> None:
+    """Ray Train's worker prefix, one bar (60/500 at 2.00 s/it), then rank 0's NCCL watchdog: no loss was
+    printed and one bar times no rate, so the chart has nothing to draw and says so."""
+    from tests.reallogs import body
+
+    text = "\n".join(body("crash-composed-raytrain-prefix-bar-then-rank-watchdog.log")) + "\n"
+    server = recorded(tmp_path, text)
+    chart = next(server)
+    try:
+        page = desktop_page
+        page.set_viewport_size(PHONE)
+        page.goto(chart.url)
+        expect()(page.locator("#status")).to_have_text("step 60/500 · crashed")
+        expect()(page.locator("body")).to_have_attribute("data-level", "problem")
+        expect()(page.locator("#chart-note")).to_have_text("nothing recorded in this range yet", timeout=10_000)
+        details = page.locator("#details li").all_inner_texts()
+        assert not [line for line in details if line.startswith(("ETA", "Epoch ends in", "measuring", "Stalled"))], details
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    finally:
+        desktop_page.goto("about:blank")  # before the server stops: no refused reconnect logged
+        next(server, None)
