@@ -306,3 +306,28 @@ def test_a_run_behind_ray_that_died_with_no_loss_or_rate_says_its_chart_is_empty
     finally:
         desktop_page.goto("about:blank")  # before the server stops: no refused reconnect logged
         next(server, None)
+
+
+def test_a_run_resumed_at_a_large_step_labels_its_step_axis_apart(tmp_path: Path, desktop_page: Any) -> None:
+    """BigScience's 104B run resumed at step 17068 and overflowing at 6 of its last 10 steps: one step
+    in the history, its axis a few steps wide, each tick its own step (not 17.1k three times)."""
+    from tests.reallogs import body
+
+    name = "generic-megatron-deepspeed-bigscience-file-tr8b-104B-chronicles-resume-overflow-spike.log"
+    server = recorded(tmp_path, "\n".join(body(name)) + "\n")
+    chart = next(server)
+    try:
+        page = desktop_page
+        page.set_viewport_size(PHONE)
+        page.goto(chart.url)
+        expect()(page.locator("#details")).to_contain_text(
+            "Warning: fp16 overflow at 6 of the last 10 steps, past the warm-up (loss scale 1048576 → 32768)")
+        page.wait_for_function("import('/static/chart.js').then((m) => m.inspectChart().length > 0)")
+        for plot in inspect(page):
+            drawn = [tick for tick in plot["xTicks"] if tick]
+            assert len(drawn) >= 2 and len(set(drawn)) == len(drawn), plot["xTicks"]
+            assert "17068" in drawn, plot["xTicks"]
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    finally:
+        desktop_page.goto("about:blank")  # before the server stops: no refused reconnect logged
+        next(server, None)
