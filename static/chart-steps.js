@@ -32,8 +32,10 @@ export function stepSpecs(steps, snapshot, settings) {
   };
   const allSteps = [...xs, ...ratePoints.map(([s]) => s)];
   const currentStep = training ? training.step : null;
-  const from = allSteps.length ? Math.min(...allSteps) : 0;
-  const to = Math.max(allSteps.length ? Math.max(...allSteps) : 1, currentStep == null ? 0 : currentStep);
+  let from = allSteps.length ? Math.min(...allSteps) : 0;
+  let to = Math.max(allSteps.length ? Math.max(...allSteps) : 1, currentStep == null ? 0 : currentStep);
+  // A run of one step (it died at its first bar) is drawn around that step: an empty range has no axis.
+  if (to <= from) [from, to] = [Math.max(0, from - 1), Math.max(0, from - 1) + 2];
   const rateNow = training ? (hasTokens ? training.tokens_per_hour : training.steps_per_hour) : null;
   const loss = column(steps.loss);
   // Log-y needs every loss above zero (a loss can be negative: a reward, a log-likelihood).
@@ -73,7 +75,15 @@ export function stepSpecs(steps, snapshot, settings) {
   const lossSpec = { view: lossView, height: settings.lossHeight, shape: lossShape, caption: lossCaption, options: lossOptions, data: lossData };
   // No rate points (a run read from memory keeps only its losses): the loss plot alone.
   if (!ratePoints.some(([, v]) => v != null)) return [lossSpec];
-  return [lossSpec, { view: rateView, height: STEP_PLOT_HEIGHT, shape: "rate", caption: unit, options: stepRateOptions, data: (v) => [v.xs, v.values] }];
+  const rateSpec = { view: rateView, height: STEP_PLOT_HEIGHT, shape: "rate", caption: unit, options: stepRateOptions, data: (v) => [v.xs, v.values] };
+  // No loss printed (a run that died at its first bar): the rate plot alone, not an empty loss plot.
+  if (!hasLoss(steps)) return [rateSpec];
+  return [lossSpec, rateSpec];
+}
+
+// Whether the history holds a loss or an evaluation to plot.
+export function hasLoss(steps) {
+  return steps.loss.length > 0 || Object.values(steps.evals || {}).some((points) => points.length > 0);
 }
 
 // A plot's name, and for the loss plot a key to its evaluation points (which axis they read on).

@@ -3,7 +3,7 @@
 // The server sends every figure; this file draws them (uPlot: static/vendor/uplot).
 
 import { eventAt, FRAME_COLOURS, makePlot, readColours, timeData, timeOptions, walk } from "./chart-plot.js";
-import { caption, stepSpecs } from "./chart-steps.js";
+import { caption, hasLoss, stepSpecs } from "./chart-steps.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -346,15 +346,17 @@ function drawFetched() {
   }
   state.historyOff = fromMemory ? whyOff(status) : null;
   markRanges();
-  $("loss-controls").hidden = !steps;
+  $("loss-controls").hidden = !steps || !hasLoss(steps);
   $("show-lr-label").hidden = !(steps && steps.lr && steps.lr.length);
   let empty;
   if (steps && (steps.loss.length || steps.tokens_per_hour.length)) {
     const rated = steps.tokens_per_hour.some(([, v]) => v != null) || steps.steps_per_hour.some(([, v]) => v != null);
     const span = fromMemory ? "read since tokwatch started" : STEP_RANGE_WORDS[json.range];
-    setText("history-title", `${rated ? "loss and rate" : "loss"} by step, ${span}`);
+    const plotted = !hasLoss(steps) && rated ? "rate" : rated ? "loss and rate" : "loss";
+    setText("history-title", `${plotted} by step, ${span}`);
     show(stepSpecs(steps, snapshot, { smoothing: state.smoothing, logY: state.logY, showLr: state.showLr, lossHeight: height("loss") }));
-    empty = false;
+    // Steps, but neither a loss nor a rate to draw (a run that died at its first bar): the plot is empty, say so.
+    empty = !rated && !hasLoss(steps);
   } else {
     const rated = series(json, "tokens_per_hour").some(([, v]) => v != null);
     const queued = series(json, "queue_position").some(([, v]) => v != null) || queuedNow(snapshot);

@@ -78,7 +78,8 @@ function renderState(snapshot) {
 
 function warmupShown(snapshot) {
   const warmup = snapshot.warmup;
-  return Boolean(warmup) && snapshot.state === "measuring" && !warmup.done;
+  // No sentence, no card: a run finishing after its last step is measured no further.
+  return Boolean(warmup) && snapshot.state === "measuring" && !warmup.done && Boolean(warmup.text);
 }
 
 // One sentence (from the server) and one bar: the part furthest from done, passes or time.

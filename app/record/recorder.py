@@ -85,7 +85,7 @@ def today_line(today: TodayView, kind: str, counts_tokens: bool = True) -> str |
         # Only what the log supports: no tokens without token counts, and no share of time
         # training (a trainer's samples say measuring, paused or done as often as training).
         tokens = f"{compact(today.tokens)} tokens · " if counts_tokens and today.tokens > 0 else ""
-        return f"today: {tokens}{today.passes:,} steps"
+        return f"today: {tokens}{today.passes:,} {'step' if today.passes == 1 else 'steps'}"
     line = f"today: {compact(today.tokens)} tokens · {today.passes:,} passes"
     if today.training_seconds > 0 and today.observed_seconds >= SHARE_MIN_SECONDS:
         line += f" · training {round(today.training_seconds / today.observed_seconds * 100)} % of the time"

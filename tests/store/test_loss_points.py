@@ -169,3 +169,13 @@ def test_a_log_with_no_times_keeps_its_losses_too(tmp_path: Path) -> None:
     losses = [p for o in batches for p in o.losses]
     assert [p.step for p in losses] == list(range(1, 3001))
     assert losses[0].value == 2.999 and losses[-1].lr == float(f"{5e-5 * (1 - 3000 / 3000):.3e}")
+
+
+def test_one_step_today_is_said_in_the_singular() -> None:
+    """A run that died at its only step today (a crash right after its first bar)."""
+    from app.record.recorder import today_line
+    from app.snapshot import TodayView
+
+    today = TodayView(tokens=0, passes=1, training_seconds=0.0, observed_seconds=60.0)
+    assert today_line(today, "steps", counts_tokens=False) == "today: 1 step"
+    assert today_line(replace(today, tokens=6_800_000), "steps") == "today: 6.8M tokens · 1 step"

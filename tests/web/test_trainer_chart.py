@@ -273,3 +273,98 @@ def test_while_the_import_reads_the_run_its_chart_is_a_sample_and_says_so(
     expect()(page.locator("#chart figcaption").first).to_have_text("loss (sampled across the run)")
     expect()(page.locator("#chart-note")).to_contain_text(
         f"Sampled: a logged loss about every 4 steps across the run, steps 1–{STEPS:,}")
+
+
+def test_a_run_that_died_at_its_only_step_draws_its_chart(tmp_path: Path, desktop_page: Any) -> None:
+    """Axolotl behind Ray: one bar (step 4 of 1920, 572.77 s/it), then the NCCL watchdog. The run holds
+    one step: the chart spans it instead of failing on an empty range (the page would log the error)."""
+    from tests.reallogs import body
+
+    text = "\n".join(body("crash-axolotl-issue1495-ray-prefix-bar-glued-nccl-watchdog.log")) + "\n"
+    server = recorded(tmp_path, text)
+    chart = next(server)
+    try:
+        page = desktop_page
+        page.goto(chart.url)
+        expect()(page.locator("#status")).to_have_text("step 4/1920 · crashed")
+        # It printed no loss: its rate alone, no empty loss plot, no loss controls.
+        expect()(page.locator("#history-title")).to_have_text("rate by step, the whole run", timeout=10_000)
+        plots = inspect(page)
+        assert [plot["kind"] for plot in plots] == ["steprate"]
+        expect()(page.locator("#loss-controls")).to_be_hidden()
+        # Each plot's x axis is drawn around step 4.
+        assert all(plot["x"][0] <= 4 <= plot["x"][1] and plot["x"][0] < plot["x"][1] for plot in plots)
+    finally:
+        desktop_page.goto("about:blank")  # before the server stops: no refused reconnect logged
+        next(server, None)
+
+
+def test_a_run_finishing_after_its_last_bar_promises_no_rate_and_no_epoch_end(tmp_path: Path, desktop_page: Any) -> None:
+    """llama-recipes' FSDP run ends its last epoch's bar (2/2, 34.89 s/it) and evaluates: it is finishing.
+    No steps will come to measure, so no warm-up card promises a rate, and the epoch ends in no time."""
+    from tests.reallogs import body
+
+    text = "\n".join(body("generic-llama-recipes-llama-cookbook-issue408-fsdp-4-ranks.log")) + "\n"
+    server = recorded(tmp_path, text)
+    chart = next(server)
+    try:
+        page = desktop_page
+        page.set_viewport_size(PHONE)
+        page.goto(chart.url)
+        expect()(page.locator("#status")).to_have_text("step 2/2 · finishing")
+        expect()(page.locator("#details")).to_contain_text("Finishing: the last epoch's steps are done")
+        expect()(page.locator("#warmup")).to_be_hidden()
+        details = page.locator("#details li").all_inner_texts()
+        assert not [line for line in details if line.startswith(("Epoch ends in", "ETA", "measuring"))], details
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    finally:
+        desktop_page.goto("about:blank")  # before the server stops: no refused reconnect logged
+        next(server, None)
+
+
+def test_a_run_behind_ray_that_died_with_no_loss_or_rate_says_its_chart_is_empty(tmp_path: Path, desktop_page: Any) -> None:
+    """Ray Train's worker prefix, one bar (60/500 at 2.00 s/it), then rank 0's NCCL watchdog: no loss was
+    printed and one bar times no rate, so the chart has nothing to draw and says so."""
+    from tests.reallogs import body
+
+    text = "\n".join(body("crash-composed-raytrain-prefix-bar-then-rank-watchdog.log")) + "\n"
+    server = recorded(tmp_path, text)
+    chart = next(server)
+    try:
+        page = desktop_page
+        page.set_viewport_size(PHONE)
+        page.goto(chart.url)
+        expect()(page.locator("#status")).to_have_text("step 60/500 · crashed")
+        expect()(page.locator("body")).to_have_attribute("data-level", "problem")
+        expect()(page.locator("#chart-note")).to_have_text("nothing recorded in this range yet", timeout=10_000)
+        details = page.locator("#details li").all_inner_texts()
+        assert not [line for line in details if line.startswith(("ETA", "Epoch ends in", "measuring", "Stalled"))], details
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    finally:
+        desktop_page.goto("about:blank")  # before the server stops: no refused reconnect logged
+        next(server, None)
+
+
+def test_a_run_resumed_at_a_large_step_labels_its_step_axis_apart(tmp_path: Path, desktop_page: Any) -> None:
+    """BigScience's 104B run resumed at step 17068 and overflowing at 6 of its last 10 steps: one step
+    in the history, its axis a few steps wide, each tick its own step (not 17.1k three times)."""
+    from tests.reallogs import body
+
+    name = "generic-megatron-deepspeed-bigscience-file-tr8b-104B-chronicles-resume-overflow-spike.log"
+    server = recorded(tmp_path, "\n".join(body(name)) + "\n")
+    chart = next(server)
+    try:
+        page = desktop_page
+        page.set_viewport_size(PHONE)
+        page.goto(chart.url)
+        expect()(page.locator("#details")).to_contain_text(
+            "Warning: fp16 overflow at 6 of the last 10 steps, past the warm-up (loss scale 1048576 → 32768)")
+        page.wait_for_function("import('/static/chart.js').then((m) => m.inspectChart().length > 0)")
+        for plot in inspect(page):
+            drawn = [tick for tick in plot["xTicks"] if tick]
+            assert len(drawn) >= 2 and len(set(drawn)) == len(drawn), plot["xTicks"]
+            assert "17068" in drawn, plot["xTicks"]
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    finally:
+        desktop_page.goto("about:blank")  # before the server stops: no refused reconnect logged
+        next(server, None)

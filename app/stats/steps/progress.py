@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ...snapshot import EventView, RateView, State, WarmupView
@@ -365,7 +365,9 @@ class StepProgress:
             stall = rules.Stall(False, stall.since, stall.limit, None, stall.allowed)
         per_gpu = " per GPU" if self._tokens_per_device(stage) else ""
         state, status = step_text.status(stage, m, stall, self._restarting, per_gpu)
-        eta = rules.eta(stage, m) if crash is None and broken is None and state != "diverged" else None
+        # After the last epoch's bar no step is left to time: no end to foresee, no rate to wait for.
+        finishing = stall.pause == "finishing"
+        eta = rules.eta(stage, m) if crash is None and broken is None and state != "diverged" and not finishing else None
         details = step_text.details(stage, m, stall, eta, per_gpu, self._run, self._all_reduce)
         if crash is not None and m.steps_per_hour is not None:
             details[0] = f"Before the crash: {details[0]}"  # the rate line: as it stood when the run died
@@ -382,7 +384,7 @@ class StepProgress:
             status_line=status,
             details=tuple(details),
             rate=m.rate_view(self._run.tokens_per_step),
-            warmup=m.warmup_view(),
+            warmup=replace(m.warmup_view(), text=None) if finishing else m.warmup_view(),
             step=stage.latest.step,
             training=training,
             state_since=since,

@@ -111,7 +111,8 @@ def details(
     speed = speed_parts(stage, run)
     if speed:
         lines.append(" · ".join(speed))
-    if not finished(stage) and (eta is not None or latest.trainer_eta_seconds is not None):
+    finishing = stall.pause == "finishing"  # the last epoch's bar is full: its end is not ahead
+    if not finished(stage) and not finishing and (eta is not None or latest.trainer_eta_seconds is not None):
         parts = []
         if eta is not None:
             parts.append(f"{text.duration(eta)} (tokwatch)")
