@@ -132,3 +132,24 @@ def test_before_a_second_line_the_stall_limit_counts_the_steps_a_line_may_cover(
     assert why in waiting.details
     assert tracker.progress.report(T0 + limit - 1).state != "stalled"
     assert tracker.progress.report(T0 + limit + 1).state == "stalled"
+
+
+def megatron_tokens(step: int) -> str:
+    # 420 s an iteration, printed every iteration, 1,000,000 tokens each (consumed tokens rise by that).
+    return (f" iteration {step:8d}/  159576 | consumed samples: {step * 2048:10d} | consumed tokens: {step * 1_000_000:12d} |"
+            f" elapsed time per iteration (ms): 420000.0 | learning rate: 5.948E-05 | global batch size:  2048 |"
+            f" lm loss: 2.665295E+00 |")
+
+
+def test_the_token_rate_follows_the_trainer_s_own_pace_when_the_window_holds_no_step() -> None:
+    # Four lines 420 s apart, then 30 minutes without one: the 20-minute window (held one
+    # interval) holds no step, so the step rate is the trainer's own 3600 / 420 = 8.571 steps/h,
+    # and the token rate is that pace × 1,000,000 tokens a step = 8,571,428.6 tok/h, not 0.
+    live = Live(megatron_tokens, 1, 420.0)
+    for _ in range(4):
+        live.print_line()
+    report = live.report(1800.0)
+    assert report.state == "training"
+    assert report.rate.passes_per_hour == pytest.approx(3600 / 420)
+    assert report.rate.tokens_per_hour == pytest.approx(3600 / 420 * 1_000_000)
+    assert report.rate.tokens_per_pass == 1_000_000

@@ -275,10 +275,12 @@ class StepProgress:
                 stage.token_source = "step"
             if covered > 0:
                 stage.tokens.add(began, t, tokens)
+                stage.step_tokens = tokens / covered
         elif tokens is None and stage.token_source == "step":
             # A step that carries no tokens: restart the token count from here, never guess.
             stage.tokens.clear()
             stage.tokens_since = t
+            stage.step_tokens = None
 
     def _tokens(self, event: TrainStep, covered: int, seconds: float | None) -> float | None:
         if covered <= 0:

@@ -56,6 +56,7 @@ class Stage:
     start: float | None = None  # measurement start: when the first counted step began
     tokens_since: float | None = None
     token_source: str | None = None  # "step" (each line carries tokens) or "counter" (HF)
+    step_tokens: float | None = None  # tokens a step of the latest counted line (each line carries tokens)
     lines: int = 0
     timed_lines: int = 0  # lines placed in time (the warm-up counts these)
     printed_timing: bool = False  # a line carried a duration or a clock of its own
@@ -265,13 +266,19 @@ def measure(stage: Stage, now: float) -> Measure:
     if paced and printed is not None:
         steps_per_hour, done = 3600 / printed, True
     tokens_per_hour = None
-    if done and stage.tokens_since is not None:
+    if paced and done and stage.tokens_since is not None and steps_per_hour is not None:
+        # The same source as the steps: the trainer's own pace × the tokens a step (those of the
+        # steps in the window since tokens were counted, or the latest line's when it holds none).
+        since = max(now - RATE_WINDOW_SECONDS, stage.tokens_since)
+        counted = stage.steps.total(since, now)
+        per_step = stage.tokens.total(since, now) / counted if counted > 0 else stage.step_tokens
+        tokens_per_hour = steps_per_hour * per_step if per_step else None
+    elif done and stage.tokens_since is not None:
         token_observed = min(max(now - stage.tokens_since, 0.0), float(RATE_WINDOW_SECONDS))
         if token_observed >= WARMUP_SECONDS:
             tokens_per_hour = stage.tokens.total(now - RATE_WINDOW_SECONDS, now) / token_observed * 3600
-            if paced and few and in_window > 0 and steps_per_hour is not None:
-                # the tokens of the steps in the window, at the trainer's own pace
-                tokens_per_hour = stage.tokens.total(now - RATE_WINDOW_SECONDS, now) / in_window * steps_per_hour
+    if not tokens_per_hour and steps_per_hour:
+        tokens_per_hour = None  # steps ran but no tokens were counted: unknown, never 0
     return Measure(
         start, observed, stage.lines, in_window, steps_per_hour, tokens_per_hour, done, needed, stage.latest.logged,
         paced,
