@@ -278,9 +278,9 @@ def local_midnight(now: float) -> float:
 def today(conn: sqlite3.Connection, sid: int, kind: str, now: float) -> dict[str, Any]:
     """Tokens, passes (steps for a step trainer), training and observed seconds since local midnight."""
     start = local_midnight(now)
-    samples, training, tph_sum = conn.execute(
-        "SELECT count(*), coalesce(sum(state = 'training' OR (state IS NULL AND tokens_per_hour IS NOT NULL)), 0),"
-        " coalesce(sum(tokens_per_hour), 0) FROM sample WHERE source_id = ? AND t >= ? AND t <= ?",
+    samples, training = conn.execute(
+        "SELECT count(*), coalesce(sum(state = 'training' OR (state IS NULL AND tokens_per_hour IS NOT NULL)), 0)"
+        " FROM sample WHERE source_id = ? AND t >= ? AND t <= ?",
         (sid, start, now),
     ).fetchone()
     if kind == "miner":
@@ -289,14 +289,32 @@ def today(conn: sqlite3.Connection, sid: int, kind: str, now: float) -> dict[str
             (sid, start, now),
         ).fetchone()
     else:
-        tokens = tph_sum * SAMPLE_SECONDS / HOUR
+        # A step trainer's tokens are its steps today × the tokens a step, never its rate over the
+        # time sampled: the rate is held between sparse lines and sampled again after a restart,
+        # which would count tokens of steps that never ran (or ran once) over and over.
         passes = _steps_today(conn, sid, start, now)
+        tokens = passes * (_tokens_per_step(conn, sid, start, now) or 0)
     return {
         "tokens": int(tokens),
         "passes": int(passes),
         "training_seconds": float(training * SAMPLE_SECONDS),
         "observed_seconds": float(samples * SAMPLE_SECONDS),
     }
+
+
+def _tokens_per_step(conn: sqlite3.Connection, sid: int, start: float, now: float) -> float | None:
+    """The tokens a step, as the newest sample (else step point) between ``start`` and ``now`` had them."""
+    row = conn.execute(
+        "SELECT tokens_per_pass FROM sample WHERE source_id = ? AND t >= ? AND t <= ? AND tokens_per_pass > 0"
+        " ORDER BY t DESC LIMIT 1", (sid, start, now),
+    ).fetchone()
+    if row is not None:
+        return float(row[0])
+    row = conn.execute(
+        "SELECT tokens_per_hour / steps_per_hour FROM step WHERE source_id = ? AND at >= ? AND at <= ?"
+        " AND tokens_per_hour > 0 AND steps_per_hour > 0 ORDER BY at DESC LIMIT 1", (sid, start, now),
+    ).fetchone()
+    return float(row[0]) if row is not None else None
 
 
 def _steps_today(conn: sqlite3.Connection, sid: int, start: float, now: float) -> int:

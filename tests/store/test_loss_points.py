@@ -179,3 +179,37 @@ def test_one_step_today_is_said_in_the_singular() -> None:
     today = TodayView(tokens=0, passes=1, training_seconds=0.0, observed_seconds=60.0)
     assert today_line(today, "steps", counts_tokens=False) == "today: 1 step"
     assert today_line(replace(today, tokens=6_800_000), "steps") == "today: 6.8M tokens · 1 step"
+
+
+def test_a_trainers_tokens_today_are_its_steps_today_however_often_its_held_rate_is_sampled(tmp_path: Path) -> None:
+    """A sparse run (a step each 420 s, 2048 × 2048 = 4,194,304 tokens a step) that began today at
+    step 17060 and stopped at 17068: 9 steps, 37,748,736 tokens today. Its rate (3600 / 420 × 4,194,304
+    = 35,951,177 tok/h) is held after the last line and sampled for 40 minutes; a restart on the same
+    data dir samples it 30 minutes more. Neither adds a token: no step ran."""
+    from app.store.queries import local_midnight
+    from app.store.records import Sample
+
+    midnight = local_midnight(NOW)
+    begun = midnight + 3600.0
+    per_step, rate = 2048 * 2048, 3600 / 420 * 2048 * 2048
+    run = [LossPoint("train", 17060 + i, begun + i * 420.0, 2.7) for i in range(9)]
+    last = run[-1].at
+
+    def held(start: float, end: float) -> tuple[Sample, ...]:
+        first = int(start) - int(start) % 30 + 30
+        return tuple(Sample(t, rate, "training", None, per_step, None, 17068) for t in range(first, int(end), 30))
+
+    history = History(tmp_path, clock=lambda: NOW)
+    history.start()
+    try:
+        assert history.submit(Observation(SOURCE, samples=held(begun, last + 2400), losses=tuple(run)))
+        assert history.flush(20)
+        _, today = history.figures(SOURCE, None, per_step, last + 2400)
+        assert today is not None and (today["passes"], today["tokens"]) == (9, 9 * per_step)
+        # The restart reads the same log again: the same losses, the held rate sampled on.
+        assert history.submit(Observation(SOURCE, samples=held(last + 2400, last + 4200), losses=tuple(run)))
+        assert history.flush(20)
+        _, today = history.figures(SOURCE, None, per_step, last + 4200)
+        assert today is not None and (today["passes"], today["tokens"]) == (9, 37_748_736)
+    finally:
+        history.stop()
