@@ -287,6 +287,16 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("crash-cppo-issue6-childfailed-sigkill.log", T0, T0, "no step yet · crashed", "crashed",
      {"step": None, "loss": None, "steps_per_hour": None, "broken": None,
       "crash": {"error": "ChildFailedError: Signal 9 (SIGKILL) received by PID 14750 (exit code -9)", "at": T0}}),
+    # a launcher taking its ranks down, no traceback, no step line: DeepSpeed's sigkill_handler (info level, each
+    # rank's kill the same news); torchrun's closing signals, then accelerate's exit status -9 (composed)
+    ("crash-hf-deepspeed-issue25027-killed-loading-best-model-after-training.log", T0, "end", "no step yet · crashed",
+     "crashed", {"step": None, "loss": None, "steps_per_hour": None, "eta_seconds": None,
+                 "crash": {"error": "Killing subprocess 230", "at": local(2023, 7, 25, 0, 38, 11.5)}}),
+    ("crash-composed-torchrun-closing-signals-accelerate-exit-status.log", T0, "end", "no step yet · crashed",
+     "crashed", {"step": None, "loss": None, "steps_per_hour": None, "eta_seconds": None,
+                 "crash": {"error": "subprocess.CalledProcessError: Command '['/usr/bin/python3', '-m', "
+                                    "'torch.distributed.run', '--nproc_per_node', '3', 'train.py']' returned non-zero "
+                                    "exit status -9.", "at": local(2024, 3, 4, 10, 12, 1.221)}}),
     ("broken-cogvideo-issue233-deepspeed-overflow-warmup-transient.log", T0, "end", "no step yet · 6 fp16 overflows",
      "working", {"step": None, "loss": None, "steps_per_hour": None, "crash": None, "broken": None}),
     ("crash-llamafactory-issue9695-sighup-death-signal-glued-bar.log", T0, T0, "step 1663/2840 · crashed", "crashed",
@@ -933,6 +943,10 @@ HEALTH_DETAILS: list[tuple[str, str | float, list[str], tuple[str, ...]]] = [
     ("crash-cppo-issue6-childfailed-sigkill.log", T0,
      ["Crashed (killed): ChildFailedError: Signal 9 (SIGKILL) received by PID 14750 (exit code -9)",
       "generic: a crash, no step line"], ("waiting for", "measuring")),
+    ("crash-hf-deepspeed-issue25027-killed-loading-best-model-after-training.log", "end",
+     ["Crashed: Killing subprocess 230", "generic: a crash, no step line"], ("Crashed (killed)", "waiting for")),
+    ("crash-composed-torchrun-closing-signals-accelerate-exit-status.log", "end",
+     ["generic: a crash, no step line"], ("Crashed: Sending process", "waiting for")),
     ("broken-cogvideo-issue233-deepspeed-overflow-warmup-transient.log", "end",
      ["fp16 loss-scale warm-up: 6 steps skipped on overflow (loss scale 67108864), as usual",
       "generic: fp16 overflows, no step line"], ("Crashed", "fp16 overflow at")),

@@ -235,6 +235,8 @@ REAL_FORMATS = {
     "crash-nanochat-rtx4070-step0-oom-optimizer.log": "nanochat",
     # no trainer's line at all: the launcher's failure, the fp16 scaler's records
     "crash-cppo-issue6-childfailed-sigkill.log": "generic",
+    "crash-hf-deepspeed-issue25027-killed-loading-best-model-after-training.log": "generic",
+    "crash-composed-torchrun-closing-signals-accelerate-exit-status.log": "generic",
     "broken-cogvideo-issue233-deepspeed-overflow-warmup-transient.log": "generic",
     "crash-llamafactory-issue9695-sighup-death-signal-glued-bar.log": "hf-trainer",
     "generic-megatron-deepspeed-issue396-no-loss-grad-norm-nan.log": "generic",
