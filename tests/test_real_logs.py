@@ -508,6 +508,15 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("hivemind-issue451-albert-step109-zero-contribution.log", T0, "end", "step 109 · …", "measuring",
      {"step": 109, "total_steps": None, "loss": 11.2339,
       "collaboration": {"epoch": 109, "samples": 0, "peers": 1, "eta_seconds": 0.21}}),
+    # a tqdm bar with no newline of its own in front of hivemind's records: its loss is the local loss; the swarm's
+    # samples/s from the epoch's progress lines, (4768 - 576) / 1.147 s; a bar with a total and its loss in the postfix,
+    # (3000 - 1000) / 10 s (composed)
+    ("hivemind-issue628-cifar-bar-glued-progress.log", T0, "end", "step 1 · …", "measuring",
+     {"step": 1, "total_steps": None, "loss": 1.911, "loss_note": "local", "eta_seconds": None,
+      "collaboration": {"epoch": 1, "samples": 4768, "peers": 1, "eta_seconds": 1.43}}),
+    ("hivemind-composed-bar-total-postfix-loss-glued-progress.log", T0, "end", "step 7 · …", "measuring",
+     {"step": 7, "total_steps": None, "loss": 3.377, "loss_note": "local", "eta_seconds": None,
+      "collaboration": {"epoch": 7, "samples": 3000, "peers": 3, "eta_seconds": 10.0}}),
     ("hivemind-ppo-readme-first-peer-epoch0-wrapped.log", T0, "end", "epoch #0 · 1 peers", "working",
      {"step": None, "loss": None, "collaboration": {"epoch": 0, "samples": 1024, "peers": 1, "eta_seconds": 52.2}}),
     ("modded-nanogpt-record-2025-01-16-sub3min-done-peak-memory.txt", T0, T0 + 600, "done · step 1393/1393", "done",
@@ -605,6 +614,19 @@ def test_real_logs_read_right(
     for key, value in figures.items():
         got = training[key]
         assert got == (pytest.approx(value, rel=1e-3) if isinstance(value, float) else value), key
+
+
+@pytest.mark.parametrize(
+    ("name", "rate"),
+    [("hivemind-issue628-cifar-bar-glued-progress.log", 4192 / 1.147),
+     ("hivemind-composed-bar-total-postfix-loss-glued-progress.log", 2000 / 10)],
+)  # fmt: skip
+def test_a_collaboration_s_rate_is_read_from_its_progress_lines(tmp_path: Path, name: str, rate: float) -> None:
+    """Samples accumulated for the epoch since its first progress line, over the time between them."""
+    monitor = cold(tmp_path, name)
+    now = monitor.last_event_at()
+    assert isinstance(now, float)
+    assert snap(monitor, now)["training"]["figures"]["samples_per_second"] == pytest.approx(rate, rel=1e-3)
 
 
 def test_every_real_log_has_a_case() -> None:

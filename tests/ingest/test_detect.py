@@ -163,6 +163,8 @@ def test_watch_reads_a_line_as_the_current_format_first() -> None:
 
 
 REAL_FORMATS = {
+    "hivemind-issue628-cifar-bar-glued-progress.log": "hivemind",
+    "hivemind-composed-bar-total-postfix-loss-glued-progress.log": "hivemind",
     "broken-hf-composed-apex-amp-overflow-scale-below-1.log": "hf-trainer",
     "broken-hf-deepspeed-issue14531-loss-scale-1-every-step-glued-bars.log": "hf-trainer",
     "broken-hf-deepspeed-issue9996-benign-overflow-warmup-glued-bars.log": "hf-trainer",
