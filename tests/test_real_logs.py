@@ -297,6 +297,13 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
                  "crash": {"error": "subprocess.CalledProcessError: Command '['/usr/bin/python3', '-m', "
                                     "'torch.distributed.run', '--nproc_per_node', '3', 'train.py']' returned non-zero "
                                     "exit status -9.", "at": local(2024, 3, 4, 10, 12, 1.221)}}),
+    # an MFU of 0.00 beside a throughput is a placeholder (no peak FLOPS for the GPU), not a figure: nanochat's step
+    # lines quoted by a monitor behind "step: " / "eta:  "; a nanoGPT-style loop's "mfu 0.00%" (composed)
+    ("nanochat-rtx4070-hourly-monitor-hung-at-19999-gpu-idle.log", T0, T0, "step 19999/200000 · stalled 335d",
+     "stalled", {"step": 19999, "total_steps": 200000, "loss": 3.706422, "mfu": None, "tokens_per_second": 14539,
+                 "step_seconds": 1.12687, "eta_seconds": None, "eval": {"val_bpb": {"value": 1.122942, "step": 20000}}}),
+    ("generic-composed-mfu-zero-placeholder-with-throughput.log", T0, "end", "step 120/5000 · …", "measuring",
+     {"step": 120, "total_steps": 5000, "loss": 4.15, "mfu": None, "tokens_per_second": 8192, "step_seconds": 0.5}),
     ("broken-cogvideo-issue233-deepspeed-overflow-warmup-transient.log", T0, "end", "no step yet · 6 fp16 overflows",
      "working", {"step": None, "loss": None, "steps_per_hour": None, "crash": None, "broken": None}),
     ("crash-llamafactory-issue9695-sighup-death-signal-glued-bar.log", T0, T0, "step 1663/2840 · crashed", "crashed",
@@ -629,6 +636,15 @@ def test_a_collaboration_s_rate_is_read_from_its_progress_lines(tmp_path: Path, 
     assert snap(monitor, now)["training"]["figures"]["samples_per_second"] == pytest.approx(rate, rel=1e-3)
 
 
+def test_an_mfu_of_zero_beside_a_throughput_is_said_unknown(tmp_path: Path) -> None:
+    monitor = cold(tmp_path, "generic-composed-mfu-zero-placeholder-with-throughput.log")
+    now = monitor.last_event_at()
+    assert isinstance(now, float)
+    details = snap(monitor, now)["details"]
+    assert any("MFU unknown: the log printed 0.00" in line for line in details)
+    assert not any("MFU 0.00" in line for line in details)
+
+
 def test_every_real_log_has_a_case() -> None:
     from tests.reallogs import REAL
 
@@ -879,6 +895,7 @@ GENERIC_READ = {
     "generic-megatron-deepspeed-bigscience-file-tr11-reshaping-log-rank-prefix-seconds-restart.log":
         "step, total, loss, lr, grad norm, step time, tokens",
     "generic-megatron-lm-issue449-v100-skipped-17-every-100.log": "step, total, loss, lr, grad norm, step time",
+    "generic-composed-mfu-zero-placeholder-with-throughput.log": "step, total, loss, step time, tok/s",
     "generic-mlx-lm-azure-devsummit-file-readme-phi35-done-500.log":
         "step, total, loss, lr, step time, tok/s, tokens, eval",
 }  # fmt: skip
@@ -965,6 +982,9 @@ HEALTH_DETAILS: list[tuple[str, str | float, list[str], tuple[str, ...]]] = [
     ("crash-cppo-issue6-childfailed-sigkill.log", T0,
      ["Crashed (killed): ChildFailedError: Signal 9 (SIGKILL) received by PID 14750 (exit code -9)",
       "generic: a crash, no step line"], ("waiting for", "measuring")),
+    ("nanochat-rtx4070-hourly-monitor-hung-at-19999-gpu-idle.log", T0,
+     ["step 1.13 s · 14k tok/s · MFU unknown: the log printed 0.00 while training ran (no peak FLOPS for this GPU)"],
+     ("MFU 0.00",)),
     ("crash-hf-deepspeed-issue25027-killed-loading-best-model-after-training.log", "end",
      ["Crashed: Killing subprocess 230", "generic: a crash, no step line"], ("Crashed (killed)", "waiting for")),
     ("crash-composed-torchrun-closing-signals-accelerate-exit-status.log", "end",

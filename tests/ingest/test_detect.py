@@ -163,6 +163,8 @@ def test_watch_reads_a_line_as_the_current_format_first() -> None:
 
 
 REAL_FORMATS = {
+    "nanochat-rtx4070-hourly-monitor-hung-at-19999-gpu-idle.log": "generic",
+    "generic-composed-mfu-zero-placeholder-with-throughput.log": "generic",
     "hivemind-issue628-cifar-bar-glued-progress.log": "hivemind",
     "hivemind-composed-bar-total-postfix-loss-glued-progress.log": "hivemind",
     "broken-hf-composed-apex-amp-overflow-scale-below-1.log": "hf-trainer",
