@@ -163,6 +163,19 @@ def test_watch_reads_a_line_as_the_current_format_first() -> None:
 
 
 REAL_FORMATS = {
+    "broken-hf-chinese-llama-alpaca-3-issue64-loss0-gradnan.log": "hf-trainer",
+    "generic-custom-modded-llama2-pr9-lr-decay-evals-midrun.log": "generic",
+    "generic-lightning-issue5750-epoch54-validating-then-silent.log": "generic",
+    "generic-megatron-deepspeed-bigscience-file-tr8-104B-chronicles-spike-time-ms-lines.log": "generic",
+    "hf-seq2seq-jaong-cpt-done-5490-evals.trainer_state.json": "hf-trainer",
+    "llamafactory-issue774-trainerlog-final-record-loss-null.jsonl": "generic",
+    "llmc-pr156-train-gpt2c-early-format-tinyshakespeare-char.log": "llmc",
+    "torchtitan-pr1437-flex-debug-steps3-10.log": "torchtitan",
+    "trl-dpo-issue1236-reward-dicts-no-step.log": "hf-trainer",
+    "nanochat-rtx4070-hourly-monitor-hung-at-19999-gpu-idle.log": "generic",
+    "generic-composed-mfu-zero-placeholder-with-throughput.log": "generic",
+    "hivemind-issue628-cifar-bar-glued-progress.log": "hivemind",
+    "hivemind-composed-bar-total-postfix-loss-glued-progress.log": "hivemind",
     "broken-hf-composed-apex-amp-overflow-scale-below-1.log": "hf-trainer",
     "broken-hf-deepspeed-issue14531-loss-scale-1-every-step-glued-bars.log": "hf-trainer",
     "broken-hf-deepspeed-issue9996-benign-overflow-warmup-glued-bars.log": "hf-trainer",
@@ -235,6 +248,8 @@ REAL_FORMATS = {
     "crash-nanochat-rtx4070-step0-oom-optimizer.log": "nanochat",
     # no trainer's line at all: the launcher's failure, the fp16 scaler's records
     "crash-cppo-issue6-childfailed-sigkill.log": "generic",
+    "crash-hf-deepspeed-issue25027-killed-loading-best-model-after-training.log": "generic",
+    "crash-composed-torchrun-closing-signals-accelerate-exit-status.log": "generic",
     "broken-cogvideo-issue233-deepspeed-overflow-warmup-transient.log": "generic",
     "crash-llamafactory-issue9695-sighup-death-signal-glued-bar.log": "hf-trainer",
     "generic-megatron-deepspeed-issue396-no-loss-grad-norm-nan.log": "generic",

@@ -3,7 +3,8 @@
 A run dies the same way whoever wrote the training loop: Python prints a traceback and its last
 line (``RuntimeError: CUDA out of memory…``), the kernel or an operator kills it (``Killed``,
 ``Signal 9 (SIGKILL)``), the launcher reports a failed child (torchrun's ``ChildFailedError`` and
-its ``exitcode``), NCCL's watchdog aborts a collective that timed out, or the process faults
+its ``exitcode``, a ``non-zero exit status``) or takes its ranks down (DeepSpeed's ``Killing
+subprocess``), NCCL's watchdog aborts a collective that timed out, or the process faults
 (``Segmentation fault``, ``Fatal Python error``). And fp16 runs print the same few lines when the
 loss scaler skips a step (DeepSpeed's ``[deepspeed] OVERFLOW!``, apex's ``Gradient overflow.
 Skipping step``). None of that depends on the trainer, so it is read here, once, and not in each
@@ -112,6 +113,22 @@ _KILL = re.compile(
     # graceful shutdown...``, a UserWarning up to 2.0, info after)
     r"|(?:Detected|Caught|Received|Got) KeyboardInterrupt\b|\b[Tt]raining (?:was )?interrupted by (?:the )?user"
 )
+# A launcher ending the run it started, whatever level it logs that at (DeepSpeed's launcher logs its
+# ``sigkill_handler`` at info, torchrun's agent its closing signals as a warning): it kills the other
+# ranks once one died (``Killing subprocess 230``, ``Sending process 881 closing signal SIGTERM``), or
+# reports its child's failure (accelerate's and DeepSpeed's runner: ``subprocess.CalledProcessError:
+# Command '[…]' returned non-zero exit status -9.``; mpirun).
+_LAUNCHER = re.compile(
+    r"\bKilling subprocess \d+|Sending process \d+ closing signal SIG[A-Z]+"
+    r"|returned non-zero exit status -?[1-9]\d*"
+    r"|mpirun noticed that process rank \d+ .{0,80}exited on signal \d+"
+    r"|mpirun detected that one or more processes exited with non-zero status"
+)
+# Of those, the ones that take the ranks down: after a death already read, they say nothing new.
+_TEARDOWN = re.compile(r"Killing subprocess|Sending process")
+# A launcher's line that says its child was killed by a signal (its own closing signals to the other
+# ranks are not: they follow a death and say nothing of its cause).
+_LAUNCHER_KILLED = re.compile(r"exit status -(?:9|15|1|2)\b|exited on signal (?:9|15|1|2)\b")
 # A crash line that says the run was ended from outside (a signal, the OOM killer, the scheduler).
 _KILLED = re.compile(
     _KILL.pattern + r"|^(?:Killed|Terminated|KeyboardInterrupt|\^C)|\bSIG(?:KILL|TERM|HUP|INT)\b|SignalException"
@@ -268,13 +285,13 @@ class CrashWatch:
             return []
         return self._crash(message, EXCEPTION)
 
-    def _crash(self, text: str, rank: int) -> list[Event]:
+    def _crash(self, text: str, rank: int, killed: bool | None = None) -> list[Event]:
         """A crash line of this rank: said, unless it echoes a more telling one just read."""
         if self._after_exception and self._exception is not None and rank < self._rank:
             return []
         self._exception, self._exit_code, self._rank = text, None, rank
         self._after_exception = TABLE_LINES
-        return [RunCrashed(None, _clip(text), killed=bool(_KILLED.search(text)))]
+        return [RunCrashed(None, _clip(text), killed=bool(_KILLED.search(text)) if killed is None else killed)]
 
     def _table(self, message: str) -> list[Event] | None:
         """A launcher's failure table under the exception: the exit code and the signal say more."""
@@ -302,7 +319,8 @@ class CrashWatch:
             # torch's clip_grad_norm_ warns and goes on: a non-finite grad norm, said once.
             return [StepFigures(None, grad_norm=math.nan)]
         killed = _KILL.search(message)
-        m = killed or _FATAL.search(message)
+        launcher = _LAUNCHER.search(message) if killed is None else None
+        m = killed or launcher or _FATAL.search(message)
         if m is None or _HANDLED.search(message):
             return []  # (a handler that saves a checkpoint on a signal and goes on says so)
         if killed is not None and self._previous_fatal and self._exception is not None and killed.group() in self._exception:
@@ -311,7 +329,7 @@ class CrashWatch:
         if killed is not None and warned is not None:
             message = message[warned.end() :]  # ``…/call.py:53: UserWarning: Detected KeyboardInterrupt…``
             m = _KILL.search(message) or m
-        if killed is None:
+        if killed is None and launcher is None:
             # The level is in the prefix (peeled off the message) or just before the error.
             logged = _FATAL.search(line)
             if _WARNING.search(line[: logged.start()] if logged is not None else line):
@@ -322,6 +340,10 @@ class CrashWatch:
             ends = [e.end() for e in _BAR_END.finditer(message, 0, m.start())]
             if ends:
                 text = self._prefixes.read(message[ends[-1] :].strip()).message.strip()
+        if launcher is not None:
+            if self._after_exception and self._exception is not None and _TEARDOWN.match(launcher.group()):
+                return []  # the launcher taking the ranks down after a death just read: the same news
+            return self._crash(text, FATAL, killed=bool(_LAUNCHER_KILLED.search(text)))
         return self._crash(text, FATAL)
 
 

@@ -28,6 +28,8 @@ from .grammar import EVAL_WORDS, LOSS_RANK, Field, Reading, json_reading, pairs
 from .prefix import LineTimes, PrefixDated
 
 MAX_CHARS = 4096
+# An MFU of 0 beside a throughput: the trainer had no peak FLOPS for the GPU (nanochat, its forks).
+MFU_PLACEHOLDER_NOTE = "unknown: the log printed 0.00 while training ran (no peak FLOPS for this GPU)"
 # A tqdm bar: ``45%|████▌ | 450/1000 [01:58<02:10, 3.46it/s, loss=2.3]`` or, without a total,
 # ``17671it [1:05:34,  4.49it/s, loss=2.15]``. The last one on a line counts (redraws run together).
 _BAR = re.compile(
@@ -484,6 +486,7 @@ class GenericParser(PrefixDated):
         self._last = (step, epoch)
         tokens_per_second = got.get(Field.TOKENS_PER_SECOND) or got.get(Field.TOKENS_PER_SECOND_DEVICE)
         percent = got.get(Field.PERCENT)
+        mfu, mfu_note = _mfu(got.get(Field.MFU), tokens_per_second, step_seconds)
         events.append(
             TrainStep(
                 at=line.at,
@@ -499,7 +502,8 @@ class GenericParser(PrefixDated):
                 tokens_per_second=tokens_per_second.value if tokens_per_second is not None else None,
                 per_device=tokens_per_second is not None and tokens_per_second.field is Field.TOKENS_PER_SECOND_DEVICE,
                 tokens=self._tokens(step, got.get(Field.TOKENS)),
-                mfu=got[Field.MFU].value if Field.MFU in got else None,
+                mfu=mfu,
+                mfu_note=mfu_note,
                 trainer_eta_seconds=eta,
                 epoch=epoch,
                 ends_at_total=ends_at_total,
@@ -634,6 +638,19 @@ def _bar(m: re.Match[str]) -> _Bar:
         seconds = rate if m.group("unit") == "s/it" else 1.0 / rate
     remain = m.group("remain")
     return _Bar(step, total, seconds, clock_seconds(m.group("elapsed")), clock_seconds(remain) if remain else None)
+
+
+def _mfu(
+    printed: Reading | None, rate: Reading | None, step_seconds: float | None
+) -> tuple[float | None, str | None]:
+    """The MFU a step line printed, and a note when it is a placeholder: an MFU of 0 while tokens
+    flow or steps take time is no measure (a trainer without the GPU's peak FLOPS prints 0.00)."""
+    if printed is None:
+        return None, None
+    working = (rate is not None and rate.value > 0) or (step_seconds is not None and step_seconds > 0)
+    if printed.value == 0 and working:
+        return None, MFU_PLACEHOLDER_NOTE
+    return printed.value, None
 
 
 def _unglued(part: str) -> list[str]:

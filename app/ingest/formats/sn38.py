@@ -79,6 +79,10 @@ _LOCAL_EPOCH = re.compile(rf"Local samples:\s+\d+ \| Local epoch:\s+(\d+)(?: \| 
 _HM_EPOCH = re.compile(r"Transitioning to epoch (\d+)")
 _HM_LOSS = re.compile(rf"Local loss: ({_NUM})")
 _HM_PERF = re.compile(rf"Performance: ({_NUM}) samples/sec")
+# A tqdm bar with no newline of its own, a record printed straight after it (hivemind's examples put
+# the local loss in the bar's description: ``loss = 1.911: 459it [00:04, 114.34it/s]Oct 09 …``).
+_GLUED_BAR = re.compile(r"^[^\[\]]{0,200}?\d+(?:it|/\d+) \[[\d:]+(?:<[\d:?]+)?,[^\]]{0,120}\]")
+_BAR_LOSS = re.compile(rf"\bloss\s*[=:]\s*({_NUM})")
 
 _ROUND_OPENERS = (
     "Received All Reduce Call",
@@ -112,13 +116,14 @@ _SAME_FAILURE_SECONDS = 10.0
 
 
 class _Line:
-    __slots__ = ("at", "message", "prefixed", "rank")
+    __slots__ = ("at", "bar_loss", "message", "prefixed", "rank")
 
     def __init__(self, at: float | None, rank: int | None, message: str, prefixed: bool = True) -> None:
         self.at = at
         self.rank = rank
         self.message = message
         self.prefixed = prefixed  # a logger's line (not a traceback's or other bare text)
+        self.bar_loss: float | None = None  # the loss a bar glued before it showed
 
 
 class Sn38Parser:
@@ -141,6 +146,8 @@ class Sn38Parser:
         self._miner_steps = False  # an SN38 step line was seen: hivemind epochs are not steps then
         self._hivemind_steps = False  # hivemind's example trainer prints ``Step #N`` itself
         self._latest: float | None = None
+        self._epoch_start: tuple[int, float, int] | None = None  # epoch, time, samples of its first progress line
+        self._own_rate = False  # the trainer prints its samples/sec itself
 
 
     def feed(self, lines: Iterable[str]) -> list[Event]:
@@ -160,10 +167,28 @@ class Sn38Parser:
 
     def _classify(self, text: str) -> tuple[Kind, _Line | None]:
         line = self._split_prefix(text)
+        if line is None and "]" in text:
+            line = self._after_bar(text)
         if line is None:
             return Kind.OTHER, _Line(None, None, text, prefixed=False)
         # A message ending in a bare number (the loss has two decimals) may have been cut.
         return (Kind.OPEN if text[-1:].isdigit() else Kind.FULL), line
+
+    def _after_bar(self, text: str) -> _Line | None:
+        """A record behind a tqdm bar drawn on the same line, with the loss the bar showed; a bar
+        alone (its loss only, no record) as a line of its own."""
+        m = _GLUED_BAR.match(text)
+        if m is None:
+            return None
+        loss = _BAR_LOSS.search(m.group())
+        rest = text[m.end() :]
+        line = self._split_prefix(rest) if rest.strip() else None
+        if line is None:
+            if loss is None:
+                return None
+            line = _Line(None, None, rest, prefixed=False)
+        line.bar_loss = finite(number(loss.group(1))) if loss is not None else None
+        return line
 
     def _split_prefix(self, text: str) -> _Line | None:
         if text[:1] in " \t" and not _RANK.match(text):
@@ -221,6 +246,8 @@ class Sn38Parser:
         if at is not None and (self._latest is None or at > self._latest):
             self._latest = at
         message = line.message
+        if line.bar_loss is not None:  # the bar was drawn just before the record behind it
+            events.append(StepFigures(at=at, loss=line.bar_loss, loss_note="local"))
         if self._failure is not None and line.prefixed and not _is_failure(message):
             self._end_failure(events)
         if ("Step" in message or "Index: " in message) and self._step(at, message, events):
@@ -236,6 +263,7 @@ class Sn38Parser:
             if m is not None:
                 samples, epoch, peers = int(m.group(1)), int(m.group(2)), int(m.group(3))
                 events.append(CollabProgress(at, epoch, samples, peers, finite(number(m.group(4)))))
+                self._swarm_rate(at, epoch, samples, events)
                 return
         if any(marker in message for marker in _KNOWN_ERRORS):
             events.append(TrainerError(at=at, error=message.strip(" -") or message))
@@ -262,9 +290,23 @@ class Sn38Parser:
                 return
             m = _HM_PERF.search(message)
             if m is not None and finite(number(m.group(1))) is not None:
+                self._own_rate = True
                 rate = number(m.group(1))
                 assert rate is not None
                 events.append(StepFigures(at=at, figures=(("samples_per_second", rate),)))
+
+    def _swarm_rate(self, at: float | None, epoch: int, samples: int, events: list[Event]) -> None:
+        """The collaboration's samples a second since its epoch's first progress line (when the
+        trainer does not print a rate of its own)."""
+        start = self._epoch_start
+        if at is None:
+            return
+        if start is None or start[0] != epoch or samples < start[2]:
+            self._epoch_start = (epoch, at, samples)
+            return
+        if at > start[1] and samples > start[2] and not self._own_rate:
+            rate = (samples - start[2]) / (at - start[1])
+            events.append(StepFigures(at=at, figures=(("samples_per_second", rate),)))
 
     def _step(self, at: float | None, message: str, events: list[Event]) -> bool:
         m = _OUTER.search(message)

@@ -134,6 +134,22 @@ CRASHES: list[tuple[str, list[str], str | None]] = [
     ("a Ctrl-C the loop shrugs off", ["step 40 | loss 2.31", "Caught KeyboardInterrupt, continuing"], None),
     ("the kernel's OOM killer", ["[ 8812.443] Out of memory: Killed process 9921 (python) total-vm:88GB"],
      "Out of memory: Killed process 9921 (python) total-vm:88GB"),
+    # a launcher taking its ranks down: each rank's kill is the same news; its child's exit status says more
+    ("DeepSpeed's launcher kills its ranks (info level)",
+     body("crash-hf-deepspeed-issue25027-killed-loading-best-model-after-training.log"), "Killing subprocess 230"),
+    ("DeepSpeed's launcher, then its exit code", [
+        "[2023-07-25 00:38:05,103] [INFO] [launch.py:315:sigkill_handler] Killing subprocess 230",
+        "[2023-07-25 00:38:05,103] [INFO] [launch.py:315:sigkill_handler] Killing subprocess 231",
+        ("[2023-07-25 00:38:12,100] [ERROR] [launch.py:321:sigkill_handler] ['/usr/bin/python', '-u', 'train.py']"
+        " exits with return code = -9")],
+     "exits with return code = -9"),
+    ("torchrun's closing signals, then accelerate's exit status",
+     body("crash-composed-torchrun-closing-signals-accelerate-exit-status.log"),
+     ("subprocess.CalledProcessError: Command '['/usr/bin/python3', '-m', 'torch.distributed.run', '--nproc_per_node',"
+     " '3', 'train.py']' returned non-zero exit status -9.")),
+    ("mpirun's notice", ["mpirun noticed that process rank 3 with PID 0 on node gpu-7 exited on signal 9 (Killed)."],
+     "mpirun noticed that process rank 3 with PID 0 on node gpu-7 exited on signal 9 (Killed)."),
+    ("a subprocess that exits 0 is no crash", ["Command 'nvidia-smi' returned non-zero exit status 0."], None),
     # not crashes
     ("hivemind: a failed download it retries", body("hivemind-issue504-load-state-index-error-retrying.log"), None),
     ("hivemind: logged errors, retried", body("hivemind-issue653-load-state-timeout-retrying.log"), None),
@@ -167,6 +183,10 @@ KILLED = [
     (["Detected KeyboardInterrupt, attempting graceful shutdown ..."], True),
     (["2024-05-01 12:00:00 | INFO | Caught KeyboardInterrupt, saving the final checkpoint"], True),
     (["Training interrupted by user."], True),
+    (["[2023-07-25 00:38:05,103] [INFO] [launch.py:315:sigkill_handler] Killing subprocess 230"], False),
+    (["W1201 10:12:01.220 api.py:700] Sending process 4121 closing signal SIGTERM"], False),
+    (["subprocess.CalledProcessError: Command '['python', 'train.py']' returned non-zero exit status -9."], True),
+    (["subprocess.CalledProcessError: Command '['python', 'train.py']' returned non-zero exit status 1."], False),
     (["Segmentation fault (core dumped)"], False),
     (["Traceback (most recent call last):", '  File "t.py", line 1, in <module>', "ValueError: bad batch"], False),
 ]

@@ -459,3 +459,18 @@ def test_fairseq_s_legacy_progress_line_is_the_update_in_its_epoch() -> None:
     assert [(type(e), e.name, e.value, e.step) for e in events if isinstance(e, EvalResult)] == [
         (EvalResult, "val_loss", 5.412, 1000)]
     assert steps([later_valid]) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "mfu", "unknown"),
+    [
+        ("step 120/5000 | loss 4.15 | dt 500.00ms | 8,192 tok/s | mfu 0.00%", None, True),
+        ("step 120/5000 | loss 4.15 | dt 500.00ms | mfu 0.00%", None, True),
+        ("step 120/5000 | loss 4.15 | dt 500.00ms | 8,192 tok/s | mfu 31.20%", 31.2, False),
+        ("step 120/5000 | loss 4.15 | mfu 0.00%", 0.0, False),  # nothing says the GPU worked
+    ],
+)
+def test_an_mfu_of_zero_beside_a_throughput_is_a_placeholder(text: str, mfu: float | None, unknown: bool) -> None:
+    step = one(text)
+    assert step.mfu == mfu
+    assert (step.mfu_note is not None) is unknown
