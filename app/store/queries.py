@@ -196,21 +196,28 @@ def _steps(conn: sqlite3.Connection, sid: int, start: float, end: float) -> dict
         # Kept before every logged loss was: the 30-s points' losses.
         logged["loss"] = [[step, value] for step, value in conn.execute(
             f"SELECT step, loss FROM step WHERE {where} AND loss IS NOT NULL ORDER BY step", args)]
-    # The 30-s rate points, every one up to RATE_POINTS, else every k-th (and the last) across the run.
-    points = conn.execute(
-        "SELECT step, tph, sph FROM (SELECT step, tokens_per_hour AS tph, steps_per_hour AS sph,"
-        f" row_number() OVER (ORDER BY step) - 1 AS i, count(*) OVER () AS n FROM step WHERE {where})"
-        " WHERE i % ((n + ? - 1) / ?) = 0 OR i = n - 1 ORDER BY step",
-        (*args, RATE_POINTS, RATE_POINTS),
-    ).fetchall()
-    steps_at, tph, sph = zip(*points) if points else ((), (), ())
-    rate, steps_rate = list(map(list, zip(steps_at, tph))), list(map(list, zip(steps_at, sph)))
-    in_eval = "source_id = ? AND stage = ? AND at >= ? AND at < ?"
-    names = [name for (name,) in conn.execute(f"SELECT DISTINCT name FROM eval WHERE {in_eval}", args)]
-    evals: dict[str, list[list[float | None]]] = {
-        name: list(map(list, conn.execute(
-            f"SELECT step, value FROM eval WHERE {in_eval} AND name = ? ORDER BY step", (*args, name))))
-        for name in names}
+    # The 30-s rate points, every one up to RATE_POINTS, else every k-th (and the last) across the
+    # run: read in the key's order and thinned here (a window over them in SQL cost several times more).
+    points = conn.execute(f"SELECT step, tokens_per_hour, steps_per_hour FROM step WHERE {where} ORDER BY step",
+                          args).fetchall()
+    every = -(-len(points) // RATE_POINTS)
+    if every > 1:
+        points = points[::every] + ([points[-1]] if (len(points) - 1) % every else [])
+    rate = [[step, tph] for step, tph, _ in points]
+    steps_rate = [[step, sph] for step, _, sph in points]
+    # Each name's evaluations, the names found one after another in the key (reading every row's
+    # name instead costs more than its step and value together).
+    evals: dict[str, list[list[float | None]]] = {}
+    name_after = "SELECT name FROM eval WHERE source_id = ? AND stage = ?{} ORDER BY name LIMIT 1"
+    found = conn.execute(name_after.format(""), (sid, stage)).fetchone()
+    while found is not None:
+        name = found[0]
+        rows = list(map(list, conn.execute(
+            "SELECT step, value FROM eval WHERE source_id = ? AND stage = ? AND name = ? AND at >= ? AND at < ?"
+            " ORDER BY step", (sid, stage, name, start, end))))
+        if rows:
+            evals[name] = rows
+        found = conn.execute(name_after.format(" AND name > ?"), (sid, stage, name)).fetchone()
     return {"stage": stage, **logged, "tokens_per_hour": rate, "steps_per_hour": steps_rate, "evals": evals}
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from app.store import History, Observation, PassFact, Sample, SourceKey
 from app.store.files import FILE_NAME
-from app.store.records import EventRow, samples_from
+from app.store.records import EvalPoint, EventRow, StepPoint, samples_from
 from app.store.schema import VERSION
 from tests.snapshots import snapshot
 
@@ -377,6 +377,27 @@ def test_step_trainer_points_and_evaluations(history: History, clock: Clock) -> 
     assert chart["steps"]["evals"] == {"val_bpb": [[250, 0.91]]}
     assert "passes" not in chart["series"]
     assert series(chart, "step")[T0 + 300] == 300
+
+
+@pytest.mark.parametrize(("points", "drawn"), [
+    # 1,500 points: every one. 3,001: every 3rd (3 = ceil(3001 / 1500)), the last among them.
+    # 3,002: every 3rd and the last, 1,001 + 1.
+    (1500, list(range(1500))), (3001, list(range(0, 3001, 3))), (3002, [*range(0, 3002, 3), 3001]),
+])
+def test_a_step_trainers_rate_points_are_every_kth_and_the_last(
+        history: History, clock: Clock, points: int, drawn: list[int]) -> None:
+    run = SourceKey("box", "/runs/long.log", "steps")
+    # Step i at T0 + 60 + i / 2 (the hour drawn begins at T0 + 30); steps are 10 apart; the rate is the step's.
+    rows = tuple(StepPoint("train", 10 * i, T0 + 60 + i / 2, None, 1e6 + i, None if i % 2 else 7.0) for i in range(points))
+    evals = (EvalPoint("train", "val", 40, T0 + 80, 0.5), EvalPoint("train", "acc", 20, T0 + 70, None),
+             EvalPoint("train", "val", 10, T0 + 65, 0.75), EvalPoint("train", "old", 0, T0 - 7200, 1.0),
+             EvalPoint("warmup", "val", 0, T0 + 60, 9.0))
+    put(history, Observation(run, steps=rows, evals=evals))
+    steps = history.chart(run, "1h")["steps"]
+    assert steps["tokens_per_hour"] == [[10 * i, 1e6 + i] for i in drawn]
+    assert steps["steps_per_hour"] == [[10 * i, None if i % 2 else 7.0] for i in drawn]
+    # Each name's evaluations in the range by step, the names in order; one only before the range is not drawn.
+    assert list(steps["evals"].items()) == [("acc", [[20, None]]), ("val", [[10, 0.75], [40, 0.5]])]
 
 
 def test_events_are_kept_once_and_a_repeat_count_updates_in_place(history: History) -> None:
