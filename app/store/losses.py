@@ -12,7 +12,7 @@ bucket's first such step is always returned.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from .records import LossPoint
@@ -165,6 +165,10 @@ def _bounds(conn: sqlite3.Connection, sid: int, stage: str, start: float, end: f
     raise AssertionError("unreachable")
 
 
+def _first(row: Sequence[Any]) -> Any:
+    return row[0]
+
+
 def _rows(cursor: Iterable[tuple[Any, ...]]) -> list[list[Any]]:
     return list(map(list, cursor))
 
@@ -177,22 +181,21 @@ def losses(conn: sqlite3.Connection, sid: int, stage: str, start: float, end: fl
         return {"loss": [], "loss_bucket_steps": 1, "not_finite": [], "lr": []}
     level, first, last, count = bounds
     if count > ROWS_READ:
-        # Each bucket of one level, in one indexed range: its lowest and highest at their own steps.
+        # Each bucket of one level, in one indexed range read once: its lowest and highest at their
+        # own steps (each pair once, as a UNION of the two gives them), its first loss that was not
+        # a number and its last learning rate.
         table, extra = _level(level)
-        in_buckets = f"{_where(level)} AND bucket >= ? AND bucket <= ? AND last_at >= ? AND first_at < ?"
-        args: tuple[Any, ...] = (sid, stage, *extra, first, last, start, end)
+        buckets = conn.execute(
+            f"SELECT low_step, low, high_step, high, not_finite_step, last_lr_step, last_lr FROM {table}"
+            f" WHERE {_where(level)} AND bucket >= ? AND bucket <= ? AND last_at >= ? AND first_at < ?",
+            (sid, stage, *extra, first, last, start, end)).fetchall()
+        drawn = {(step, value) for row in buckets for step, value in ((row[0], row[1]), (row[2], row[3]))
+                 if value is not None}
         return {
-            "loss": _rows(conn.execute(
-                f"SELECT low_step, low FROM {table} WHERE {in_buckets} AND low IS NOT NULL UNION"
-                f" SELECT high_step, high FROM {table} WHERE {in_buckets} AND high IS NOT NULL ORDER BY 1",
-                args + args)),
+            "loss": [[step, value] for step, value in sorted(drawn)],
             "loss_bucket_steps": BUCKET_STEPS * FANOUT ** level,
-            "not_finite": [step for (step,) in conn.execute(
-                f"SELECT not_finite_step FROM {table} WHERE {in_buckets} AND not_finite_step IS NOT NULL ORDER BY 1",
-                args)],
-            "lr": _rows(conn.execute(
-                f"SELECT last_lr_step, last_lr FROM {table} WHERE {in_buckets} AND last_lr IS NOT NULL ORDER BY 1",
-                args)),
+            "not_finite": sorted(row[4] for row in buckets if row[4] is not None),
+            "lr": sorted(([row[5], row[6]] for row in buckets if row[6] is not None), key=_first),
         }
     range_args = (sid, stage, first * BUCKET_STEPS, (last + 1) * BUCKET_STEPS, start, end)
     in_range = "source_id = ? AND stage = ? AND step >= ? AND step < ? AND at >= ? AND at < ?"
