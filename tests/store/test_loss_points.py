@@ -71,8 +71,9 @@ def test_a_short_run_comes_back_with_every_logged_loss_and_its_not_a_number(tmp_
 
 
 # From the rows themselves up to ROWS_READ losses (157 buckets of 64 steps cut in 1,500: 7 steps
-# each), and from the 64-step buckets beyond.
-@pytest.mark.parametrize(("steps", "width"), [(10_000, 7), (30_000, BUCKET_STEPS), (32_000, BUCKET_STEPS)])
+# each), and from the 64-step buckets beyond (30,017 steps: the last bucket holds one loss, drawn once).
+@pytest.mark.parametrize(("steps", "width"), [(10_000, 7), (30_000, BUCKET_STEPS), (32_000, BUCKET_STEPS),
+                                             (30_017, BUCKET_STEPS)])
 def test_a_long_run_keeps_each_buckets_lowest_and_highest_and_every_evaluation(
         tmp_path: Path, steps: int, width: int) -> None:
     history = write_run(tmp_path, steps)
@@ -88,7 +89,7 @@ def test_a_long_run_keeps_each_buckets_lowest_and_highest_and_every_evaluation(
 def assert_each_bucket_drawn(run: dict[str, Any], steps: int) -> None:
     width = run["loss_bucket_steps"]
     drawn = {s: v for s, v in run["loss"]}
-    assert len(drawn) <= 2 * LOSS_BUCKETS
+    assert len(drawn) <= 2 * LOSS_BUCKETS and len(drawn) == len(run["loss"])  # each step once
     assert list(drawn) == sorted(drawn)
     for first in range(0, steps, width):
         values = [(loss(s), s) for s in range(first, min(first + width, steps)) if s != NAN_STEP]
