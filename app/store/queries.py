@@ -143,14 +143,13 @@ def history(conn: sqlite3.Connection, source: SourceKey, range_name: str, now: f
     sid = find_source(conn, source)
     found = _buckets(conn, sid, first, last, bucket, RANGES[range_name][2]) if sid is not None else {}
     names = STEP_SERIES if source.kind == "steps" else MINER_SERIES
-    series: dict[str, list[list[float | None]]] = {name: [] for name in names}
-    for t in range(first, last + 1, bucket):
-        row = found.get(t, {})
-        for name in names:
-            value = row.get(name)
-            if name == "passes" and t in found and value is None:
-                value = 0
-            series[name].append([t, value])
+    grid = range(first, last + 1, bucket)
+    empty: dict[str, Any] = {}
+    rows = [found.get(t, empty) for t in grid]
+    series: dict[str, list[list[float | None]]] = {
+        name: [[t, row.get(name)] for t, row in zip(grid, rows)] for name in names}
+    if "passes" in series:  # a bucket with data and no pass has 0 passes
+        series["passes"] = [[t, 0 if value is None and t in found else value] for t, value in series["passes"]]
     events: list[dict[str, Any]] = []
     steps: dict[str, Any] | None = None
     if sid is not None:
