@@ -103,7 +103,7 @@ def totals_line(totals: dict[str, Any], kind: str) -> str | None:
 
 def _totals(conn: sqlite3.Connection, source: SourceKey) -> dict[str, Any]:
     sid = queries.find_source(conn, source)
-    return queries.totals(conn, sid) if sid is not None else {}
+    return queries.totals(conn, sid, source.kind) if sid is not None else {}
 
 
 class Recorder:

@@ -5,6 +5,7 @@ Every bucket of a range is present; one with no data is null, never zero.
 
 from __future__ import annotations
 
+import math
 import sqlite3
 import time
 from dataclasses import dataclass
@@ -166,7 +167,7 @@ def history(conn: sqlite3.Connection, source: SourceKey, range_name: str, now: f
         "series": series,
         "events": events,
         "steps": steps,
-        "totals": totals(conn, sid) if sid is not None else None,
+        "totals": totals(conn, sid, source.kind) if sid is not None else None,
     }
 
 
@@ -344,13 +345,19 @@ def _steps_today(conn: sqlite3.Connection, sid: int, start: float, now: float) -
     return total
 
 
-def totals(conn: sqlite3.Connection, sid: int) -> dict[str, Any]:
-    """Tokens and passes since the first record kept for the source."""
+def totals(conn: sqlite3.Connection, sid: int, kind: str) -> dict[str, Any]:
+    """Tokens and passes (steps for a step trainer) since the first record kept for the source."""
     first_at, = conn.execute("SELECT first_at FROM source WHERE id = ?", (sid,)).fetchone()
-    passes, tokens = conn.execute(
-        "SELECT coalesce(sum(passes), 0), coalesce(sum(tokens), 0) FROM rollup WHERE source_id = ? AND span = ?",
-        (sid, 86400),
-    ).fetchone()
+    if kind == "miner":
+        passes, tokens = conn.execute(
+            "SELECT coalesce(sum(passes), 0), coalesce(sum(tokens), 0) FROM rollup WHERE source_id = ? AND span = ?",
+            (sid, 86400),
+        ).fetchone()
+    else:
+        # As for today: the steps kept × the tokens a step, never the rate summed over the samples,
+        # which a held rate and each restart's re-sampling grew with no step run.
+        passes = _steps_today(conn, sid, 0.0, math.inf)
+        tokens = round(passes * (_tokens_per_step(conn, sid, 0.0, math.inf) or 0))
     return {"since": first_at, "tokens": int(tokens), "passes": int(passes)}
 
 
