@@ -356,9 +356,26 @@ def totals(conn: sqlite3.Connection, sid: int, kind: str) -> dict[str, Any]:
     else:
         # As for today: the steps kept × the tokens a step, never the rate summed over the samples,
         # which a held rate and each restart's re-sampling grew with no step run.
-        passes = _steps_today(conn, sid, 0.0, math.inf)
+        passes = _steps_kept(conn, sid)
         tokens = round(passes * (_tokens_per_step(conn, sid, 0.0, math.inf) or 0))
     return {"since": first_at, "tokens": int(tokens), "passes": int(passes)}
+
+
+def _steps_kept(conn: sqlite3.Connection, sid: int) -> int:
+    """The steps the history holds: per stage, its last step less the one before its first (as
+    ``_steps_today`` with no day), read from every logged loss when there are some. Each stage's
+    ends are two index look-ups, so a run of a million steps costs no scan."""
+    stages = [stage for (stage,) in conn.execute("SELECT DISTINCT stage FROM loss_bucket WHERE source_id = ?", (sid,))]
+    table = "loss" if stages else "step"
+    if not stages:
+        stages = [stage for (stage,) in conn.execute("SELECT DISTINCT stage FROM step WHERE source_id = ?", (sid,))]
+    total = 0
+    for stage in stages:
+        first, = conn.execute(f"SELECT min(step) FROM {table} WHERE source_id = ? AND stage = ?", (sid, stage)).fetchone()
+        last, = conn.execute(f"SELECT max(step) FROM {table} WHERE source_id = ? AND stage = ?", (sid, stage)).fetchone()
+        if first is not None:
+            total += last - max(first - 1, 0)
+    return total
 
 
 def imported(conn: sqlite3.Connection, path: str) -> tuple[int, str] | None:
