@@ -247,3 +247,12 @@ def test_a_trainers_total_tokens_are_its_steps_kept_however_often_its_held_rate_
         assert (totals["passes"], totals["tokens"]) == (9, 37_748_736)
     finally:
         history.stop()
+
+
+def test_one_step_in_the_total_is_said_in_the_singular() -> None:
+    from app.record.recorder import totals_line
+
+    since = 1_790_000_000.0
+    assert totals_line({"since": since, "tokens": 4_194_304, "passes": 1}, "steps").endswith(": 4.1M tokens · 1 step")
+    assert totals_line({"since": since, "tokens": 0, "passes": 2}, "steps").endswith(": 0 tokens · 2 steps")
+    assert totals_line({"since": since, "tokens": 0, "passes": 1}, "miner").endswith(": 0 tokens · 1 pass")
