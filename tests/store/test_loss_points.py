@@ -220,7 +220,7 @@ def test_a_trainers_total_tokens_are_its_steps_kept_however_often_its_held_rate_
     17068: 9 steps, 37,748,736 tokens) three days ago. Its held rate of 35,951,177 tok/h is sampled
     for 40 minutes after the last line, then a restart on the same data dir samples it 30 minutes
     more: the total since the first record stays 9 steps, 37,748,736 tokens (summing the samples
-    made it 57.2M, then 75.2M)."""
+    made it 57.2M, then 74.9M)."""
     from app.store.records import Sample, StepPoint
 
     begun = NOW - 3 * 86400.0
