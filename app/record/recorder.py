@@ -96,14 +96,15 @@ def totals_line(totals: dict[str, Any], kind: str) -> str | None:
     """``since 2026-11-23: 52M tokens · 25,000 passes``, or None before the first record."""
     if not totals or totals.get("since") is None:
         return None
-    unit = "steps" if kind == "steps" else "passes"
+    one, many = ("step", "steps") if kind == "steps" else ("pass", "passes")
+    unit = one if totals["passes"] == 1 else many
     day = time.strftime("%Y-%m-%d", time.localtime(totals["since"]))
     return f"since {day}: {compact(totals['tokens'])} tokens · {totals['passes']:,} {unit}"
 
 
 def _totals(conn: sqlite3.Connection, source: SourceKey) -> dict[str, Any]:
     sid = queries.find_source(conn, source)
-    return queries.totals(conn, sid) if sid is not None else {}
+    return queries.totals(conn, sid, source.kind) if sid is not None else {}
 
 
 class Recorder:

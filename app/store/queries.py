@@ -5,6 +5,7 @@ Every bucket of a range is present; one with no data is null, never zero.
 
 from __future__ import annotations
 
+import math
 import sqlite3
 import time
 from dataclasses import dataclass
@@ -165,7 +166,7 @@ def history(conn: sqlite3.Connection, source: SourceKey, range_name: str, now: f
         "series": series,
         "events": events,
         "steps": steps,
-        "totals": totals(conn, sid) if sid is not None else None,
+        "totals": totals(conn, sid, source.kind) if sid is not None else None,
     }
 
 
@@ -350,14 +351,37 @@ def _steps_today(conn: sqlite3.Connection, sid: int, start: float, now: float) -
     return total
 
 
-def totals(conn: sqlite3.Connection, sid: int) -> dict[str, Any]:
-    """Tokens and passes since the first record kept for the source."""
+def totals(conn: sqlite3.Connection, sid: int, kind: str) -> dict[str, Any]:
+    """Tokens and passes (steps for a step trainer) since the first record kept for the source."""
     first_at, = conn.execute("SELECT first_at FROM source WHERE id = ?", (sid,)).fetchone()
-    passes, tokens = conn.execute(
-        "SELECT coalesce(sum(passes), 0), coalesce(sum(tokens), 0) FROM rollup WHERE source_id = ? AND span = ?",
-        (sid, 86400),
-    ).fetchone()
+    if kind == "miner":
+        passes, tokens = conn.execute(
+            "SELECT coalesce(sum(passes), 0), coalesce(sum(tokens), 0) FROM rollup WHERE source_id = ? AND span = ?",
+            (sid, 86400),
+        ).fetchone()
+    else:
+        # As for today: the steps kept × the tokens a step, never the rate summed over the samples,
+        # which a held rate and each restart's re-sampling grew with no step run.
+        passes = _steps_kept(conn, sid)
+        tokens = round(passes * (_tokens_per_step(conn, sid, 0.0, math.inf) or 0))
     return {"since": first_at, "tokens": int(tokens), "passes": int(passes)}
+
+
+def _steps_kept(conn: sqlite3.Connection, sid: int) -> int:
+    """The steps the history holds: per stage, its last step less the one before its first (as
+    ``_steps_today`` with no day), read from every logged loss when there are some. Each stage's
+    ends are two index look-ups, so a run of a million steps costs no scan."""
+    stages = [stage for (stage,) in conn.execute("SELECT DISTINCT stage FROM loss_bucket WHERE source_id = ?", (sid,))]
+    table = "loss" if stages else "step"
+    if not stages:
+        stages = [stage for (stage,) in conn.execute("SELECT DISTINCT stage FROM step WHERE source_id = ?", (sid,))]
+    total = 0
+    for stage in stages:
+        first, = conn.execute(f"SELECT min(step) FROM {table} WHERE source_id = ? AND stage = ?", (sid, stage)).fetchone()
+        last, = conn.execute(f"SELECT max(step) FROM {table} WHERE source_id = ? AND stage = ?", (sid, stage)).fetchone()
+        if first is not None:
+            total += last - max(first - 1, 0)
+    return total
 
 
 def imported(conn: sqlite3.Connection, path: str) -> tuple[int, str] | None:

@@ -214,3 +214,46 @@ def test_a_trainers_tokens_today_are_its_steps_today_however_often_its_held_rate
         assert today is not None and (today["passes"], today["tokens"]) == (9, 37_748_736)
     finally:
         history.stop()
+
+
+def test_a_trainers_total_tokens_are_its_steps_kept_however_often_its_held_rate_is_sampled(tmp_path: Path) -> None:
+    """The same sparse run (a step each 420 s, 2048 × 2048 = 4,194,304 tokens a step, steps 17060 to
+    17068: 9 steps, 37,748,736 tokens) three days ago. Its held rate of 35,951,177 tok/h is sampled
+    for 40 minutes after the last line, then a restart on the same data dir samples it 30 minutes
+    more: the total since the first record stays 9 steps, 37,748,736 tokens (summing the samples
+    made it 57.2M, then 74.9M)."""
+    from app.store.records import Sample, StepPoint
+
+    begun = NOW - 3 * 86400.0
+    per_step, rate = 2048 * 2048, 3600 / 420 * 2048 * 2048
+    run = [LossPoint("train", 17060 + i, begun + i * 420.0, 2.7) for i in range(9)]
+    # The 30-s step points, as the recorder keeps them (the raw samples are gone after 48 h).
+    points = tuple(StepPoint("train", p.step, p.at, p.value, rate, 3600 / 420) for p in run)
+    last = run[-1].at
+
+    def held(start: float, end: float) -> tuple[Sample, ...]:
+        first = int(start) - int(start) % 30 + 30
+        return tuple(Sample(t, rate, "training", None, per_step, None, 17068) for t in range(first, int(end), 30))
+
+    history = History(tmp_path, clock=lambda: NOW)
+    history.start()
+    try:
+        assert history.submit(Observation(SOURCE, samples=held(begun, last + 2400), steps=points, losses=tuple(run)))
+        assert history.flush(20)
+        totals = history.chart(SOURCE, "30d", NOW)["totals"]
+        assert (totals["passes"], totals["tokens"]) == (9, 37_748_736)
+        assert history.submit(Observation(SOURCE, samples=held(last + 2400, last + 4200), steps=points, losses=tuple(run)))
+        assert history.flush(20)
+        totals = history.chart(SOURCE, "30d", NOW)["totals"]
+        assert (totals["passes"], totals["tokens"]) == (9, 37_748_736)
+    finally:
+        history.stop()
+
+
+def test_one_step_in_the_total_is_said_in_the_singular() -> None:
+    from app.record.recorder import totals_line
+
+    since = 1_790_000_000.0
+    assert totals_line({"since": since, "tokens": 4_194_304, "passes": 1}, "steps").endswith(": 4.1M tokens · 1 step")
+    assert totals_line({"since": since, "tokens": 0, "passes": 2}, "steps").endswith(": 0 tokens · 2 steps")
+    assert totals_line({"since": since, "tokens": 0, "passes": 1}, "miner").endswith(": 0 tokens · 1 pass")
