@@ -19,7 +19,7 @@ from app.record.logged import LoggedSteps
 from app.stats.events import EvalResult, TrainStep
 from app.store import History, Observation, SourceKey, losses
 from app.store.losses import BUCKET_STEPS, LOSS_BUCKETS, LOSS_POINTS
-from app.store.records import LossPoint
+from app.store.records import LossPoint, Sample
 
 NOW = 1_790_000_100.0
 SOURCE = SourceKey("box", "/logs/train.log", "steps")
@@ -182,13 +182,18 @@ def test_one_step_today_is_said_in_the_singular() -> None:
     assert today_line(replace(today, tokens=6_800_000), "steps") == "today: 6.8M tokens · 1 step"
 
 
+def held(start: float, end: float, rate: float, per_step: int) -> tuple[Sample, ...]:
+    """A sparse run's rate held after its last step (17068): a sample each 30 s from after ``start`` to ``end``."""
+    first = int(start) - int(start) % 30 + 30
+    return tuple(Sample(t, rate, "training", None, per_step, None, 17068) for t in range(first, int(end), 30))
+
+
 def test_a_trainers_tokens_today_are_its_steps_today_however_often_its_held_rate_is_sampled(tmp_path: Path) -> None:
     """A sparse run (a step each 420 s, 2048 × 2048 = 4,194,304 tokens a step) that began today at
     step 17060 and stopped at 17068: 9 steps, 37,748,736 tokens today. Its rate (3600 / 420 × 4,194,304
     = 35,951,177 tok/h) is held after the last line and sampled for 40 minutes; a restart on the same
     data dir samples it 30 minutes more. Neither adds a token: no step ran."""
     from app.store.queries import local_midnight
-    from app.store.records import Sample
 
     midnight = local_midnight(NOW)
     begun = midnight + 3600.0
@@ -196,19 +201,15 @@ def test_a_trainers_tokens_today_are_its_steps_today_however_often_its_held_rate
     run = [LossPoint("train", 17060 + i, begun + i * 420.0, 2.7) for i in range(9)]
     last = run[-1].at
 
-    def held(start: float, end: float) -> tuple[Sample, ...]:
-        first = int(start) - int(start) % 30 + 30
-        return tuple(Sample(t, rate, "training", None, per_step, None, 17068) for t in range(first, int(end), 30))
-
     history = History(tmp_path, clock=lambda: NOW)
     history.start()
     try:
-        assert history.submit(Observation(SOURCE, samples=held(begun, last + 2400), losses=tuple(run)))
+        assert history.submit(Observation(SOURCE, samples=held(begun, last + 2400, rate, per_step), losses=tuple(run)))
         assert history.flush(20)
         _, today = history.figures(SOURCE, None, per_step, last + 2400)
         assert today is not None and (today["passes"], today["tokens"]) == (9, 9 * per_step)
         # The restart reads the same log again: the same losses, the held rate sampled on.
-        assert history.submit(Observation(SOURCE, samples=held(last + 2400, last + 4200), losses=tuple(run)))
+        assert history.submit(Observation(SOURCE, samples=held(last + 2400, last + 4200, rate, per_step), losses=tuple(run)))
         assert history.flush(20)
         _, today = history.figures(SOURCE, None, per_step, last + 4200)
         assert today is not None and (today["passes"], today["tokens"]) == (9, 37_748_736)
@@ -222,7 +223,7 @@ def test_a_trainers_total_tokens_are_its_steps_kept_however_often_its_held_rate_
     for 40 minutes after the last line, then a restart on the same data dir samples it 30 minutes
     more: the total since the first record stays 9 steps, 37,748,736 tokens (summing the samples
     made it 57.2M, then 74.9M)."""
-    from app.store.records import Sample, StepPoint
+    from app.store.records import StepPoint
 
     begun = NOW - 3 * 86400.0
     per_step, rate = 2048 * 2048, 3600 / 420 * 2048 * 2048
@@ -231,18 +232,14 @@ def test_a_trainers_total_tokens_are_its_steps_kept_however_often_its_held_rate_
     points = tuple(StepPoint("train", p.step, p.at, p.value, rate, 3600 / 420) for p in run)
     last = run[-1].at
 
-    def held(start: float, end: float) -> tuple[Sample, ...]:
-        first = int(start) - int(start) % 30 + 30
-        return tuple(Sample(t, rate, "training", None, per_step, None, 17068) for t in range(first, int(end), 30))
-
     history = History(tmp_path, clock=lambda: NOW)
     history.start()
     try:
-        assert history.submit(Observation(SOURCE, samples=held(begun, last + 2400), steps=points, losses=tuple(run)))
+        assert history.submit(Observation(SOURCE, samples=held(begun, last + 2400, rate, per_step), steps=points, losses=tuple(run)))
         assert history.flush(20)
         totals = history.chart(SOURCE, "30d", NOW)["totals"]
         assert (totals["passes"], totals["tokens"]) == (9, 37_748_736)
-        assert history.submit(Observation(SOURCE, samples=held(last + 2400, last + 4200), steps=points, losses=tuple(run)))
+        assert history.submit(Observation(SOURCE, samples=held(last + 2400, last + 4200, rate, per_step), steps=points, losses=tuple(run)))
         assert history.flush(20)
         totals = history.chart(SOURCE, "30d", NOW)["totals"]
         assert (totals["passes"], totals["tokens"]) == (9, 37_748_736)
