@@ -94,6 +94,11 @@ class AlertBook:
         self._pending: dict[str, _Pending] = {}
         self._settled = False  # a snapshot with figures has been read (not only "waiting for log")
 
+    def watching_since(self, at: float) -> None:
+        """Watching began at ``at`` (unix): events the log dates from then on are news even at the first look."""
+        for rule in self._events:
+            rule.since = at
+
     def step(self, snap: Snapshot, now: float) -> list[Transition]:
         """Read one snapshot taken at ``now``; return what to tell, in order."""
         # Conditions found in the first snapshot with figures were already true at start-up.

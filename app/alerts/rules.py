@@ -52,9 +52,12 @@ class ConditionRule(Protocol):
 class EventRule(Protocol):
     name: str
     level: Level
+    # When watching began (unix): what the log dates at or after it is news even at the first look
+    # (a change read in the moment between the start and that look), what it dates before is the baseline.
+    since: float | None
 
     def observe(self, snap: Snapshot, now: float) -> list[Happening]:
-        """What happened since the previous snapshot (nothing on the first: that is the baseline)."""
+        """What happened since the previous snapshot (on the first, only what the log dates since ``since``)."""
 
 
 def _training(snap: Snapshot, key: str) -> Any:
@@ -149,6 +152,7 @@ class QueueReset:
     level: Level = "warning"
 
     def __init__(self) -> None:
+        self.since: float | None = None
         self._seen: set[float] | None = None  # reset times already told
         self._resets: int | None = None
         self._latest = -math.inf
@@ -160,10 +164,12 @@ class QueueReset:
         if last is not None:
             times.setdefault(last, "sent to the back of the queue")
         resets = queue.resets_24h if queue is not None else None
-        if self._seen is None:  # first look: what is already there is the baseline
-            self._seen, self._resets = set(times), resets
-            self._latest = max(times, default=-math.inf)
-            return []
+        if self._seen is None:  # first look: what the log dates before watching began is the baseline
+            since = self.since if self.since is not None else math.inf
+            self._seen, self._resets = {at for at in times if at < since}, resets
+            self._latest = max(self._seen, default=-math.inf)
+            if len(self._seen) == len(times):
+                return []
         new = sorted(at for at in times if at not in self._seen and at > self._latest - 1.0)
         self._seen.update(times)
         grew = resets is not None and self._resets is not None and resets > self._resets
@@ -257,6 +263,7 @@ class LayerChange:
     level: Level = "info"
 
     def __init__(self) -> None:
+        self.since: float | None = None
         self._layer: int | None = None
         self._started = False
 
@@ -266,9 +273,20 @@ class LayerChange:
             return []
         before, self._layer = self._layer, layer
         first, self._started = not self._started, True
-        if first or before is None or before == layer:
+        if first:
+            return self._changed_since_watching(snap, layer)
+        if before is None or before == layer:
             return []
         return [Happening(now, f"layer {layer}", f"moved from layer {before} to layer {layer}")]
+
+    def _changed_since_watching(self, snap: Snapshot, layer: int) -> list[Happening]:
+        """The change to ``layer`` the log dates since watching began, read before the first look."""
+        if self.since is None:
+            return []
+        change = next((e for e in snap.events if e.layers is not None), None)  # the newest
+        if change is None or change.layers is None or change.at < self.since or change.layers[1] != layer:
+            return []
+        return [Happening(change.at, f"layer {layer}", f"moved from layer {change.layers[0]} to layer {layer}")]
 
 
 class Stalled:
@@ -371,6 +389,7 @@ class NewEval:
     level: Level = "info"
 
     def __init__(self) -> None:
+        self.since: float | None = None  # eval figures carry no time: the first look stays the baseline
         self._seen: dict[str, tuple[object, object]] | None = None
 
     def observe(self, snap: Snapshot, now: float) -> list[Happening]:

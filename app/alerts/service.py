@@ -139,6 +139,8 @@ class AlertService:
         now, not at its next periodic snapshot).
         """
         self._source = source
+        with self._lock:
+            self._book.watching_since(self._clock())
         if self.delivery is not None:
             self.delivery.start()
         if self.heartbeat is not None:

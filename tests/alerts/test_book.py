@@ -288,6 +288,26 @@ def test_a_layer_change_is_information_told_once() -> None:
     assert book.step(snap("training", T0 + 180, layer=3), T0 + 180) == []
 
 
+def test_what_the_log_dates_after_watching_began_is_news_even_at_the_first_look() -> None:
+    # The server started at T0; the miner moved from layer 1 to 2 and was sent back in the queue a
+    # moment later, and both were read before the alerts' first look. Older ones are the baseline.
+    def first_look(events: list[dict[str, Any]], layer: int) -> list[tuple[str, str, str]]:
+        book = AlertBook(AlertSettings())
+        book.watching_since(T0)
+        found = book.step(snap("queued", T0 + 5, layer=layer, events=events, queue={"position": 40}), T0 + 5)
+        return [(t.rule, t.headline, t.text) for t in found]
+
+    moved = {"at": T0 + 2, "kind": "registered", "text": "registered on layer 2", "layers": (1, 2)}
+    reset = {"at": T0 + 3, "kind": "queue_reset", "text": "sent to the back of the queue"}
+    assert first_look([reset, moved], layer=2) == [
+        ("queue_reset", "queue reset", "sent to the back of the queue (now at position 40)"),
+        ("layer_change", "layer 2", "moved from layer 1 to layer 2"),
+    ]
+    before = [dict(reset, at=T0 - 60), dict(moved, at=T0 - 90)]
+    assert first_look(before, layer=2) == []
+    assert first_look([dict(moved, layers=(2, 3))], layer=2) == []  # not the layer the miner is on now
+
+
 @pytest.mark.parametrize(
     ("state", "training", "rule", "headline", "text"),
     [
