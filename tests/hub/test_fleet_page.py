@@ -77,9 +77,12 @@ def hub(tmp_path: Path) -> Iterator[tuple[RunningServer, Agents]]:
     running = start_server(config, Monitor(None))
     agents = Agents(running.http_url.rstrip("/"), keys)
     now = time.time()
+    # The hub keeps a minute's last report: each in the middle of its own minute, so the time a
+    # report takes to arrive (long on a loaded machine) never moves two into one minute.
+    middle = now // 60 * 60 - 30
     for minutes_ago in range(30, 0, -1):  # half an hour of rig-a's history, for its chart
         agents.send("rig-a", status="L1 · 300k tok/h", tph=300_000.0 + 2000 * minutes_ago, layer=1,
-                    at=now - 60 * minutes_ago)
+                    at=middle - 60 * (minutes_ago - 1))
     agents.send("rig-a", status="L1 · 358k tok/h", tph=358_400.0, layer=1, network=12_300_000.0,
                 events=[{"at": now - 120, "kind": "layer", "text": "moved to layer 1"}])
     agents.send("rig-b", status="L3 · 1M tok/h", tph=1_000_000.0, layer=3)

@@ -185,11 +185,11 @@ def test_an_oversized_message_gets_its_connection_closed(stage: Stage) -> None:
     sock = raw_handshake(stage.server.ws_port, headers=stage.origin)
     try:
         sock.sendall(masked_frame(b"x" * 5000))  # over the 1 KiB cap and more than one server read
-        sock.settimeout(2)  # a message that fits one server read is closed within 0.5 s
+        sock.settimeout(10)  # closed within 0.5 s here; a loaded machine has taken over 2
         while sock.recv(65536):  # the close frame, then the end of the stream
             pass
     except TimeoutError:
-        pytest.fail("the server kept the connection open 2 s after refusing the message")
+        pytest.fail("the server kept the connection open 10 s after refusing the message")
     finally:
         sock.close()
     stage.assert_undisturbed()
