@@ -14,16 +14,19 @@ log's own time, read into rows exactly as the live recorder reads the live snaps
 from __future__ import annotations
 
 import math
+import operator
 import threading
 from array import array
-from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
+from bisect import bisect_left
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
+from itertools import repeat
 from pathlib import Path
 from typing import Any
 
 from ..ingest.formats import create_parser, detect, kind_of
 from ..snapshot import SourceView
-from ..stats.events import Event, ForwardPass, StageStart, TrainStep
+from ..stats.events import Event, ForwardPass, StageStart, StepRun, TrainStep
 from ..stats.kinds import MINER, STEPS, tracker_for
 from ..stats.steps.timing import line_seconds
 from ..store import EventRow, Observation, PassFact, Sample, SourceKey
@@ -174,7 +177,7 @@ def replay_miner(first: list[str], batches: Iterator[list[str]], name: str, now:
 
 
 def placed_times(path: Path, name: str, mtime: float, anchors: Anchors, stop: threading.Event,
-                 limit: int, spool: EventSpool | None = None) -> array[float]:
+                 limit: int, spool: EventSpool | None = None, *, runs: bool = True) -> array[float]:
     """Each event's time in the file's first ``limit`` bytes (NaN: undated), as a cold start places them.
 
     The rule is :func:`app.stats.steps.timing.place_in_time`'s: the last event gets ``mtime``,
@@ -186,14 +189,19 @@ def placed_times(path: Path, name: str, mtime: float, anchors: Anchors, stop: th
     """
     parser = create_parser(name)
     parser.reference_time = mtime
+    read = getattr(parser, "feed_runs", parser.feed) if runs else parser.feed
     times = array("d")
     seconds = array("d")  # how far back the event before this one is: 0 for what is not a step
     previous: TrainStep | None = None
     for lines in read_lines(path, stop, limit):
-        events = parser.feed(lines)
+        events: list[Event | StepRun] = read(lines)
         if spool is not None:
             spool.write(events)
         for event in events:
+            if isinstance(event, StepRun):
+                _place_run(event, previous, anchors, times, seconds)
+                previous = event.step(len(event) - 1)
+                continue
             at = event.at
             back = 0.0
             if isinstance(event, TrainStep):
@@ -217,6 +225,25 @@ def placed_times(path: Path, name: str, mtime: float, anchors: Anchors, stop: th
             times[i] = t
         t -= seconds[i]  # NaN (an unknown duration) leaves what comes before undated
     return times
+
+
+def _place_run(run: StepRun, previous: TrainStep | None, anchors: Anchors, times: array[float],
+               seconds: array[float]) -> None:
+    """:func:`placed_times`'s two figures for each of ``run``'s steps (``previous``: the step before it)."""
+    count = len(run)
+    if anchors:
+        times.extend(anchors.get((run.stage, step), NAN) for step in run.steps)
+    else:
+        times.extend(repeat(NAN, count))
+    first = line_seconds(previous, run.step(0))
+    seconds.append(NAN if first is None else first)
+    steps, step_ms = run.steps, run.step_ms
+    if steps[-1] - steps[0] == count - 1 and min(step_ms) > 0 and all(map(operator.lt, steps, steps[1:])):
+        seconds.extend(ms / 1000 for ms in step_ms[1:])  # one step a line, each timed: its own time
+        return
+    for i in range(1, count):
+        back = line_seconds(run.step(i - 1), run.step(i))
+        seconds.append(NAN if back is None else back)
 
 
 class StepReplay:
@@ -251,6 +278,22 @@ class StepReplay:
             self.observe(latest)
             self.boundary = latest - latest % OBSERVE_SECONDS + OBSERVE_SECONDS
 
+    def apply_run(self, run: StepRun, start: int, times: Sequence[float], batch_start: float | None) -> int:
+        """Apply ``run``'s steps from ``start`` in bulk, placed at ``times`` (one a step of the run), as
+        :meth:`apply` would one by one, up to the next observation and the hour of log since
+        ``batch_start``; return where it stopped (``start``: the next step is for :meth:`apply`)."""
+        if self.boundary is None:
+            return start
+        until = self.boundary if batch_start is None else min(self.boundary, batch_start + BATCH_SECONDS)
+        end = self.tracker.run_end(run, start, times, self.now, until)
+        if end > start and batch_start is not None and times[end - 1] - batch_start >= BATCH_SECONDS:
+            end = bisect_left(times, True, start, end, key=lambda t: t - batch_start >= BATCH_SECONDS)
+        if end > start:
+            placed = times[start:end]
+            self.tracker.apply_run(run, start, placed)
+            self.logged.add_run(run, start, placed, self.logged_losses)
+        return end
+
     def observe(self, at: float) -> None:
         """What a live observation at ``at`` would have kept: new 30-s points, the step, evaluations, events."""
         snap = self.tracker.snapshot(at, self.view)
@@ -276,17 +319,19 @@ class StepReplay:
 
 
 def replay_steps(path: Path, name: str, now: float, mtime: float, anchors: Anchors, stop: threading.Event,
-                 emit: Emit) -> bool:
+                 emit: Emit, *, runs: bool = True) -> bool:
     """Replay a step trainer's log placed in time, emitting about an hour of log per batch; False if stopped.
 
     Two passes: the first parses the file and places every event in time (counted back from the
     file's end), the second applies each event at its place, read back from the first pass's
     spool (or, when the spool could not keep an event, parsed again from the same bytes).
+    ``runs``: usual step lines are read and applied in runs (False: each as an event, the reading
+    the runs are held to).
     """
     limit = path.stat().st_size  # the log may grow meanwhile: both passes read the same bytes
     spool = EventSpool()
     try:
-        times = placed_times(path, name, mtime, anchors, stop, limit, spool)
+        times = placed_times(path, name, mtime, anchors, stop, limit, spool, runs=runs)
         if stop.is_set():
             return False
         return _apply_placed(path, name, now, mtime, limit, times, spool, stop, emit)
@@ -303,25 +348,40 @@ def _parsed_again(path: Path, name: str, mtime: float, limit: int, stop: threadi
 
 def _apply_placed(path: Path, name: str, now: float, mtime: float, limit: int, times: array[float],
                   spool: EventSpool, stop: threading.Event, emit: Emit) -> bool:
-    """The second pass: each event applied at its placed time, an hour of log per batch emitted."""
-    batches = spool.read() if spool.usable else _parsed_again(path, name, mtime, limit, stop)
+    """The second pass: each event applied at its placed time, an hour of log per batch emitted.
+
+    A run of usual step lines (:class:`StepRun`) is applied in bulk between the steps that start
+    a stage, sample the tok/h history, are looked at or end a batch, each of those alone.
+    """
+    batches: Iterator[Iterable[Event | StepRun]] = (
+        spool.read() if spool.usable else _parsed_again(path, name, mtime, limit, stop))
     replay = StepReplay(name, now)
     batch_start: float | None = None
     i = 0
-    placed_count = len(times)
     for events in batches:
         if stop.is_set():
             break
-        for event in events:
-            placed = times[i] if i < placed_count and event.at is None and not math.isnan(times[i]) else None
-            i += 1
-            replay.apply(event, placed)
-            latest = replay.tracker.clock
-            if latest is not None:
-                batch_start = latest if batch_start is None else batch_start
-                if latest - batch_start >= BATCH_SECONDS:
-                    emit(replay.take())
-                    batch_start = latest
+        for item in events:
+            run = item if isinstance(item, StepRun) else None
+            count = 1 if run is None else len(run)
+            run_times = times[i:i + count]
+            i += count
+            k = 0
+            while k < count:
+                # One step (or event) alone: it may start a stage, sample the history, be looked at,
+                # end a batch; then as many of the run's steps as can go in bulk until the next of those.
+                event = item if run is None else run.step(k)  # type: ignore[assignment]
+                at = run_times[k] if k < len(run_times) else NAN
+                replay.apply(event, at if event.at is None and not math.isnan(at) else None)
+                k += 1
+                latest = replay.tracker.clock
+                if latest is not None:
+                    batch_start = latest if batch_start is None else batch_start
+                    if latest - batch_start >= BATCH_SECONDS:
+                        emit(replay.take())
+                        batch_start = latest
+                if run is not None and k < count:
+                    k = replay.apply_run(run, k, run_times, batch_start)
         stop.wait(YIELD_SECONDS)
     if stop.is_set():
         return False

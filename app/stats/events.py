@@ -393,6 +393,33 @@ class SourceChanged:
 Event = Tick | IotaEvent | TrainingEvent | SourceChanged
 
 
+@dataclass(frozen=True, slots=True)
+class StepRun:
+    """Consecutive undated step lines in their trainer's usual shape, in columns.
+
+    What the history import reads an every-step log's usual lines as (hundreds of thousands of
+    them): one object per stretch instead of a ``TrainStep`` per line. :meth:`step` is the
+    ``TrainStep`` the line reads as; the step tracker applies the stretch in bulk
+    (app/stats/steps/bulk.py) as it would apply those events one by one.
+    """
+
+    stage: str
+    loss_note: str | None
+    mfu_note: str | None  # said of a step whose MFU is negative (the trainer had not measured it)
+    steps: tuple[int, ...]
+    losses: tuple[float, ...]
+    step_ms: tuple[float, ...]
+    mfus: tuple[float, ...]
+
+    def __len__(self) -> int:
+        return len(self.steps)
+
+    def step(self, i: int) -> TrainStep:
+        """The ``i``-th line's step, as the parser reads that line alone."""
+        return timed_step(self.stage, self.steps[i], self.losses[i], self.loss_note, self.step_ms[i], self.mfus[i],
+                          self.mfu_note)
+
+
 E = TypeVar("E")
 
 
@@ -417,3 +444,21 @@ def builder(cls: type[E]) -> Callable[..., E]:
         return event  # type: ignore[no-any-return]
 
     return build
+
+
+_train_step = builder(TrainStep)  # made by the hundred thousand (an every-step log's usual line)
+
+
+def timed_step(stage: str, step: int, loss: float, loss_note: str | None, step_ms: float, mfu: float,
+               mfu_note: str | None) -> TrainStep:
+    """An undated step with its loss, its time in ms (0: none) and its MFU (negative: not measured, ``mfu_note``)."""
+    return _train_step(
+        at=None,
+        stage=stage,
+        step=step,
+        loss=loss,
+        loss_note=loss_note,
+        step_seconds=step_ms / 1000 if step_ms > 0 else None,
+        mfu=None if mfu < 0 else mfu,
+        mfu_note=mfu_note if mfu < 0 else None,
+    )

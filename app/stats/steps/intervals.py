@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import math
+import operator
 from bisect import bisect_left, bisect_right
 from collections import deque
+from collections.abc import Sequence
+from itertools import accumulate, compress, islice
 
 # Dropped items are removed from the lists in one slice once this many have piled up.
 _COMPACT_AT = 4096
@@ -59,6 +63,45 @@ class IntervalWindow:
             longest.popleft()
         if head >= _COMPACT_AT and head * 2 >= len(ends):
             self._compact()
+
+    def add_many(self, starts: Sequence[float], ends: Sequence[float], amounts: Sequence[float]) -> None:
+        """:meth:`add` each ``(start, end, amount)`` in turn, the window left as those calls leave it.
+
+        In bulk where no call would compact the lists (a step log's import adds hundreds of thousands):
+        the running sums accumulate in the same order, the window's head moves to where the last end
+        puts it, and the longest items kept are those no later item reaches, as one by one.
+        """
+        count = len(ends)
+        if not count:
+            return
+        old_ends = self._ends
+        before = len(old_ends)
+        head = bisect_right(old_ends, ends[-1] - self.span_seconds, self._head) if before else self._head
+        if head >= before:
+            head = before + bisect_right(ends, ends[-1] - self.span_seconds)  # (never past the last item)
+        if head >= _COMPACT_AT and head * 2 >= before + 1:
+            for start, end, amount in zip(starts, ends, amounts, strict=True):
+                self.add(start, end, amount)  # a compaction falls inside: exactly as one by one
+            return
+        starts = list(map(min, starts, ends))
+        lengths = list(map(operator.sub, ends, starts))
+        self._starts.extend(starts)
+        old_ends.extend(ends)
+        self._amounts.extend(amounts)
+        self._sums.extend(islice(accumulate(amounts, initial=self._sums[-1]), 1, None))
+        # An item stays among the longest while no later item is as long: the new ones against the
+        # longest after them, the kept ones against the longest new one.
+        after = list(accumulate(reversed(lengths), max))
+        after.reverse()
+        top = after[0]
+        after.append(-math.inf)
+        longest, all_starts = self._longest, self._starts
+        while longest and old_ends[longest[-1]] - all_starts[longest[-1]] <= top:
+            longest.pop()
+        longest.extend(compress(range(before, before + count), map(operator.gt, lengths, islice(after, 1, None))))
+        while longest and longest[0] < head:
+            longest.popleft()
+        self._head = head
 
     def _compact(self) -> None:
         head = self._head
