@@ -11,7 +11,7 @@ import math
 from collections.abc import Iterable, Sequence
 from itertools import repeat
 
-from ..stats.events import EvalResult, Event, StepFigures, StepRun, TrainStep, builder
+from ..stats.events import EvalResult, Event, StepFigures, StepRun, TrainStep, build_many, builder
 from ..store.records import EvalPoint, LossPoint
 
 NOT_FINITE = math.inf
@@ -46,7 +46,8 @@ class LoggedSteps:
         """:meth:`add` each of ``run``'s steps from ``start``, placed at ``times`` (one a step, their losses numbers)."""
         end = start + len(times)
         self._stage, self._step, self._at = run.stage, run.steps[end - 1], times[-1]
-        steps.extend(map(_loss_point, repeat(run.stage), run.steps[start:end], times, run.losses[start:end], repeat(None)))
+        steps.extend(build_many(LossPoint, len(times), repeat(run.stage), run.steps[start:end], times,
+                                run.losses[start:end], repeat(None)))
 
     def add(self, event: Event, fallback_at: float, steps: list[LossPoint], evals: list[EvalPoint]) -> None:
         """Append ``event``'s rows to ``steps`` and ``evals`` (:meth:`feed` for one event, without its lists)."""

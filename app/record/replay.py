@@ -13,6 +13,7 @@ log's own time, read into rows exactly as the live recorder reads the live snaps
 
 from __future__ import annotations
 
+import base64
 import math
 import operator
 import threading
@@ -20,13 +21,13 @@ from array import array
 from bisect import bisect_left
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
-from itertools import repeat
+from itertools import accumulate, compress, repeat
 from pathlib import Path
 from typing import Any
 
 from ..ingest.formats import create_parser, detect, kind_of
 from ..snapshot import SourceView
-from ..stats.events import Event, ForwardPass, StageStart, StepRun, TrainStep
+from ..stats.events import Event, ForwardPass, StageStart, StepRun, TrainStep, build_many
 from ..stats.kinds import MINER, STEPS, tracker_for
 from ..stats.steps.timing import line_seconds
 from ..store import EventRow, Observation, PassFact, Sample, SourceKey
@@ -71,13 +72,26 @@ def read_lines(path: Path, stop: threading.Event, limit: int | None = None) -> G
             left -= len(chunk) if left > 0 else 0
             if not chunk:
                 break
-            parts = (rest + chunk).split(b"\n")
-            rest = parts.pop()
+            data = rest + chunk
+            end = data.rfind(b"\n")
+            rest = data[end + 1 :]
             if len(rest) > MAX_LINE_BYTES:
                 rest = b""
-            yield [p[:MAX_LINE_BYTES].decode("utf-8", "replace").rstrip("\r") for p in parts]
+            yield _decoded(data[:end]) if end >= 0 else []
     if rest and not stop.is_set():
         yield [rest[:MAX_LINE_BYTES].decode("utf-8", "replace").rstrip("\r")]
+
+
+def _decoded(block: bytes) -> list[str]:
+    """The lines of ``block`` (lines joined by newlines), each decoded, cut and stripped as alone.
+
+    Decoded at once: a newline is never part of a UTF-8 sequence, so an invalid one is replaced the
+    same either way. A line that may be over-long is cut in bytes first, line by line.
+    """
+    lines = block.decode("utf-8", "replace").split("\n")
+    if len(block) > MAX_LINE_BYTES // 4 and max(map(len, lines)) > MAX_LINE_BYTES // 4:
+        return [p[:MAX_LINE_BYTES].decode("utf-8", "replace").rstrip("\r") for p in block.split(b"\n")]
+    return [line.rstrip("\r") for line in lines] if b"\r" in block else lines
 
 
 def _view() -> SourceView:
@@ -215,16 +229,24 @@ def placed_times(path: Path, name: str, mtime: float, anchors: Anchors, stop: th
             times.append(NAN if at is None else at)
             seconds.append(back)
         stop.wait(YIELD_SECONDS)
-    t = mtime
-    for i in range(len(times) - 1, -1, -1):
-        if not math.isnan(times[i]):
-            t = times[i]
-        elif math.isnan(t):
-            continue
-        else:
-            times[i] = t
-        t -= seconds[i]  # NaN (an unknown duration) leaves what comes before undated
+    _place_back(times, seconds, mtime)
     return times
+
+
+def _place_back(times: array[float], seconds: array[float], end_at: float) -> None:
+    """Give each undated event (NaN) its time: the last ``end_at``, each before it ``seconds`` earlier
+    than the one after; a dated one re-anchors what precedes it (NaN, an unknown duration, leaves
+    what comes before undated). A stretch between two dated events at once, in the same order of
+    subtractions as one by one."""
+    dated = list(compress(range(len(times)), map(operator.not_, map(math.isnan, times))))
+    end, t = len(times), end_at
+    for k in [*reversed(dated), -1]:
+        if end - k > 1:  # the undated events k+1 .. end-1, back from t
+            placed = list(accumulate(reversed(seconds[k + 2 : end]), operator.sub, initial=t))
+            placed.reverse()
+            times[k + 1 : end] = array("d", placed)
+        if k >= 0:
+            t, end = times[k] - seconds[k], k
 
 
 def _place_run(run: StepRun, previous: TrainStep | None, anchors: Anchors, times: array[float],
@@ -426,7 +448,7 @@ def encode(obs: Observation) -> dict[str, Any]:
         "passes": [[p.at, p.activation_id, p.tokens] for p in obs.passes],
         "steps": [[p.stage, p.step, p.at, p.loss, p.tokens_per_hour, p.steps_per_hour] for p in obs.steps],
         "evals": [[e.stage, e.name, e.step, e.at, e.value] for e in obs.evals],
-        "losses": [[p.stage, p.step, p.at, p.value, p.lr] for p in obs.losses],
+        "losses": _loss_columns(obs.losses),
         "events": [[e.at, e.kind, e.text] for e in obs.events],
         "imported": [list(i) for i in obs.imported],
     }
@@ -440,7 +462,36 @@ def decode(data: dict[str, Any]) -> Observation:
         passes=tuple(PassFact(*row) for row in data["passes"]),
         steps=tuple(StepPoint(*row) for row in data.get("steps", ())),
         evals=tuple(EvalPoint(*row) for row in data.get("evals", ())),
-        losses=tuple(LossPoint(*row) for row in data.get("losses", ())),
+        losses=_loss_points(data.get("losses") or {}),
         events=tuple(EventRow(*row) for row in data["events"]),
         imported=tuple((str(p), int(size), str(head)) for p, size, head in data["imported"]),
     )
+
+
+def _loss_columns(losses: tuple[LossPoint, ...]) -> dict[str, Any]:
+    """The logged losses a column a field: their times and values as the bytes of arrays of doubles
+    (exact; an every-step log's hundreds of thousands of them cost no number's text), the rest as JSON."""
+    return {
+        "stage": [p.stage for p in losses],
+        "step": [p.step for p in losses],
+        "at": _doubles(p.at for p in losses),
+        "value": _doubles(p.value for p in losses),
+        "lr": [p.lr for p in losses],
+    }
+
+
+def _loss_points(columns: dict[str, Any]) -> tuple[LossPoint, ...]:
+    """The losses :func:`_loss_columns` wrote."""
+    stages = columns.get("stage") or []
+    return tuple(build_many(LossPoint, len(stages), stages, columns["step"], _floats(columns["at"]),
+                            _floats(columns["value"]), columns["lr"]))
+
+
+def _doubles(values: Iterable[float]) -> str:
+    return base64.b64encode(array("d", values).tobytes()).decode("ascii")
+
+
+def _floats(text: str) -> list[float]:
+    values = array("d")
+    values.frombytes(base64.b64decode(text))
+    return values.tolist()

@@ -83,6 +83,7 @@ _MODDED_USUAL = re.compile(
 _NANOGPT_USUAL = re.compile(r"iter (\d{1,12}): loss (-?\d+\.\d+), time (\d+\.\d+)ms, mfu (-?\d+\.\d+)%")
 # The same, line by line over a batch joined by newlines (its lines hold none): a usual line's step,
 # "" for any other (one match a line, also for an empty one).
+_USUAL_WORDS = (("iter ", ""), (": loss ", " "), (", time ", " "), ("ms, mfu ", " "), ("%", ""))  # its words, in order
 _USUAL_LINES = re.compile(r"^(?:iter (\d{1,12}): loss -?\d+\.\d+, time \d+\.\d+ms, mfu -?\d+\.\d+%$|.*$)", re.M)
 _GLUED = re.compile(r"iter \d+: loss |step \d+: train loss |step\s+\d+/\d+ \| |step:\s*\d+/\d+ ")
 _FRAGMENT_KEYS = (", time ", "ms, mfu", "% bf16 MFU", " tok/s", "z)| norm", "train_time:")
@@ -297,10 +298,15 @@ def _nanogpt_usual(m: re.Match[str]) -> list[Event]:
 
 def _nanogpt_run(lines: list[str]) -> StepRun:
     """Usual nanoGPT lines (each taken whole by ``_NANOGPT_USUAL``) as one run: the same figures, in columns."""
-    rows = [_NANOGPT_USUAL.fullmatch(line).groups() for line in lines]  # type: ignore[union-attr]
-    steps, losses, step_ms, mfus = zip(*rows, strict=True)
-    return StepRun("train", NANOGPT_LOSS_NOTE, NANOGPT_MFU_NOTE, tuple(map(int, steps)), tuple(map(float, losses)),
-                   tuple(map(float, step_ms)), tuple(map(float, mfus)))
+    # Such a line is its four figures between the pattern's words: the words made spaces, all at once.
+    text = "\n".join(lines)
+    for words, space in _USUAL_WORDS:
+        text = text.replace(words, space)
+    figures = text.split()
+    if len(figures) != 4 * len(lines):  # (cannot be; but then line by line, as the pattern reads each)
+        figures = [figure for line in lines for figure in _NANOGPT_USUAL.fullmatch(line).groups()]  # type: ignore[union-attr]
+    return StepRun("train", NANOGPT_LOSS_NOTE, NANOGPT_MFU_NOTE, tuple(map(int, figures[0::4])),
+                   tuple(map(float, figures[1::4])), tuple(map(float, figures[2::4])), tuple(map(float, figures[3::4])))
 
 
 def _step_line(text: str) -> tuple[Kind, Emit | None]:
