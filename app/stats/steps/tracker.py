@@ -6,6 +6,7 @@ accumulated in :class:`~app.stats.steps.progress.StepProgress`.
 
 from __future__ import annotations
 
+import math
 import operator
 from bisect import bisect_left
 from collections.abc import Sequence
@@ -81,6 +82,10 @@ class StepTracker:
         placed = times[start:end]
         taken = len(placed)
         ceiling = now + FUTURE_TOLERANCE_SECONDS if now is not None else limit
+        ordered = list(placed)
+        if taken and math.isfinite(sum(ordered)) and ordered[0] >= latest and ordered[-1] < limit \
+                and ordered[-1] <= ceiling and ordered == sorted(ordered):
+            return self.progress.run_end(run, start, placed)  # (all of them: the usual case, checked at once)
         for checks in (
             map(operator.le, chain((latest,), placed), placed),  # in order (nan is not)
             map(operator.lt, placed, repeat(limit)),
