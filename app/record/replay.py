@@ -51,6 +51,7 @@ YIELD_SECONDS = 0.002  # a pause per MiB read
 READ_BYTES = 1 << 20
 MAX_LINE_BYTES = 1 << 20
 DETECT_LINES = 2000
+PLACE_SLICE = 1 << 14  # undated events placed at once (two floats each held meanwhile)
 OBSERVE_SECONDS = 300  # a step trainer's replay is looked at this often (see StepReplay)
 
 NO_SOURCE = SourceKey("", "", "miner")  # batches get the real source where they are written
@@ -241,10 +242,13 @@ def _place_back(times: array[float], seconds: array[float], end_at: float) -> No
     dated = list(compress(range(len(times)), map(operator.not_, map(math.isnan, times))))
     end, t = len(times), end_at
     for k in [*reversed(dated), -1]:
-        if end - k > 1:  # the undated events k+1 .. end-1, back from t
-            placed = list(accumulate(reversed(seconds[k + 2 : end]), operator.sub, initial=t))
+        while end - k > 1:  # the undated events k+1 .. end-1, back from t, a slice at a time (memory)
+            first = max(k + 1, end - PLACE_SLICE)
+            placed = list(accumulate(reversed(seconds[first + 1 : end]), operator.sub, initial=t))
+            t = placed[-1] - seconds[first]
             placed.reverse()
-            times[k + 1 : end] = array("d", placed)
+            times[first:end] = array("d", placed)
+            end = first
         if k >= 0:
             t, end = times[k] - seconds[k], k
 
