@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import random
 import threading
+from array import array
 from itertools import accumulate, repeat
 from pathlib import Path
 
@@ -217,3 +218,48 @@ def test_losses_handed_back_in_columns_come_back_the_same() -> None:
     assert [math.copysign(1.0, p.value) for p in back.losses] == [math.copysign(1.0, v) for v in values]
     assert build_many(LossPoint, 2, repeat("train"), [1, 2], [1.5, 2.5], [3.0, 4.0], repeat(None)) == [
         LossPoint("train", 1, 1.5, 3.0), LossPoint("train", 2, 2.5, 4.0)]
+
+
+def _placed_one_by_one(times: list[float], seconds: list[float], end_at: float) -> list[float]:
+    """The placement as it was written first: one event at a time, back from the end."""
+    placed, t = list(times), end_at
+    for i in range(len(placed) - 1, -1, -1):
+        if not math.isnan(placed[i]):
+            t = placed[i]
+        elif math.isnan(t):
+            continue
+        else:
+            placed[i] = t
+        t -= seconds[i]
+    return placed
+
+
+@settings(max_examples=300, deadline=None)
+@given(rows=st.lists(st.tuples(st.sampled_from([math.nan, math.nan, math.nan, 1000.5, 2e9, math.inf]),
+                               st.sampled_from([0.0, 0.1, 0.123456789, 2.5, math.nan, 1e-9])), max_size=40),
+       slice_size=st.sampled_from([1, 2, 3, 1 << 14]))
+def test_undated_events_are_placed_a_slice_at_a_time_as_one_by_one(
+        rows: list[tuple[float, float]], slice_size: int) -> None:
+    times, seconds = [t for t, _ in rows], [s for _, s in rows]
+    placed = array("d", times)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(replay_module, "PLACE_SLICE", slice_size)
+        replay_module._place_back(placed, array("d", seconds), MTIME)
+    assert repr(placed.tolist()) == repr(_placed_one_by_one(times, seconds, MTIME))
+
+
+@settings(max_examples=300, deadline=None)
+@given(pieces=st.lists(st.sampled_from([b"a", b"\n", b"\r", b"\xc3\xa9", b"\xc3", b"\xa9", b"\xff", b"\xe2\x82",
+                                        b"\xe2\x82\xac", b"\xf0\x9f\x98", b" ", b"\x00", b"\xed\xa0\x80"]), max_size=40))
+def test_a_batch_of_lines_decoded_at_once_reads_as_each_line_decoded_alone(pieces: list[bytes]) -> None:
+    block = b"".join(pieces)
+    alone = [p[:replay_module.MAX_LINE_BYTES].decode("utf-8", "replace").rstrip("\r") for p in block.split(b"\n")]
+    assert replay_module._decoded(block) == alone
+
+
+def test_an_over_long_line_is_cut_in_bytes_as_before() -> None:
+    cap = replay_module.MAX_LINE_BYTES
+    block = b"x" * (cap - 1) + b"\xe2\x82\xac" + b"\nshort\r\n" + b"\xe2\x82\xac" * (cap // 3 + 2)
+    alone = [p[:cap].decode("utf-8", "replace").rstrip("\r") for p in block.split(b"\n")]
+    assert replay_module._decoded(block) == alone
+    assert alone[0].endswith("x\ufffd") and alone[1] == "short"
