@@ -17,7 +17,7 @@ import math
 import random
 import threading
 from array import array
-from itertools import accumulate, repeat
+from itertools import accumulate, pairwise, repeat
 from pathlib import Path
 
 import pytest
@@ -186,7 +186,7 @@ def test_a_window_added_to_in_bulk_is_the_window_added_to_one_by_one(
     for row in zip(starts, ends, amounts, strict=True):
         one.add(*row)
     bounds = [0, *sorted(min(cut, len(items)) for cut in cuts), len(items)]
-    for lo, hi in zip(bounds, bounds[1:], strict=False):
+    for lo, hi in pairwise(bounds):
         bulk.add_many(starts[lo:hi], ends[lo:hi], amounts[lo:hi])
     assert vars_of(bulk) == vars_of(one)
     for end in ends[-3:]:

@@ -204,12 +204,13 @@ def placed_times(path: Path, name: str, mtime: float, anchors: Anchors, stop: th
     """
     parser = create_parser(name)
     parser.reference_time = mtime
-    read = getattr(parser, "feed_runs", parser.feed) if runs else parser.feed
+    read: Callable[[list[str]], Sequence[Event | StepRun]] = (
+        getattr(parser, "feed_runs", parser.feed) if runs else parser.feed)
     times = array("d")
     seconds = array("d")  # how far back the event before this one is: 0 for what is not a step
     previous: TrainStep | None = None
     for lines in read_lines(path, stop, limit):
-        events: list[Event | StepRun] = read(lines)
+        events = read(lines)
         if spool is not None:
             spool.write(events)
         for event in events:
@@ -388,26 +389,21 @@ def _apply_placed(path: Path, name: str, now: float, mtime: float, limit: int, t
         if stop.is_set():
             break
         for item in events:
-            run = item if isinstance(item, StepRun) else None
-            count = 1 if run is None else len(run)
-            run_times = times[i:i + count]
-            i += count
-            k = 0
-            while k < count:
-                # One step (or event) alone: it may start a stage, sample the history, be looked at,
-                # end a batch; then as many of the run's steps as can go in bulk until the next of those.
-                event = item if run is None else run.step(k)  # type: ignore[assignment]
-                at = run_times[k] if k < len(run_times) else NAN
-                replay.apply(event, at if event.at is None and not math.isnan(at) else None)
-                k += 1
-                latest = replay.tracker.clock
-                if latest is not None:
-                    batch_start = latest if batch_start is None else batch_start
-                    if latest - batch_start >= BATCH_SECONDS:
-                        emit(replay.take())
-                        batch_start = latest
-                if run is not None and k < count:
-                    k = replay.apply_run(run, k, run_times, batch_start)
+            if isinstance(item, StepRun):
+                run_times = times[i : i + len(item)]
+                i += len(item)
+                k = 0
+                while k < len(item):
+                    # One step alone (it may start a stage, sample the history, be looked at, end a
+                    # batch), then as many as can go in bulk until the next of those.
+                    at = run_times[k] if k < len(run_times) else NAN
+                    batch_start = _applied(replay, item.step(k), at, batch_start, emit)
+                    k += 1
+                    if k < len(item):
+                        k = replay.apply_run(item, k, run_times, batch_start)
+            else:
+                batch_start = _applied(replay, item, times[i] if i < len(times) else NAN, batch_start, emit)
+                i += 1
         stop.wait(YIELD_SECONDS)
     if stop.is_set():
         return False
@@ -415,6 +411,19 @@ def _apply_placed(path: Path, name: str, now: float, mtime: float, limit: int, t
         replay.observe(replay.tracker.clock)  # the run as its last line left it
     emit(replay.take())
     return True
+
+
+def _applied(replay: StepReplay, event: Event, at: float, batch_start: float | None, emit: Emit) -> float | None:
+    """Apply one event placed at ``at`` (NaN: not placed); emit the batch once it holds an hour of
+    log; return when the batch began in log time."""
+    replay.apply(event, at if event.at is None and not math.isnan(at) else None)
+    latest = replay.tracker.clock
+    if latest is not None:
+        batch_start = latest if batch_start is None else batch_start
+        if latest - batch_start >= BATCH_SECONDS:
+            emit(replay.take())
+            batch_start = latest
+    return batch_start
 
 
 def replay_file(path: Path, format_name: str, now: float, stop: threading.Event, emit: Emit,

@@ -84,7 +84,7 @@ _NANOGPT_USUAL = re.compile(r"iter (\d{1,12}): loss (-?\d+\.\d+), time (\d+\.\d+
 # The same, line by line over a batch joined by newlines (its lines hold none): a usual line's step,
 # "" for any other (one match a line, also for an empty one).
 _USUAL_WORDS = (("iter ", ""), (": loss ", " "), (", time ", " "), ("ms, mfu ", " "), ("%", ""))  # its words, in order
-_USUAL_LINES = re.compile(r"^(?:iter (\d{1,12}): loss -?\d+\.\d+, time \d+\.\d+ms, mfu -?\d+\.\d+%$|.*$)", re.M)
+_USUAL_LINES = re.compile(r"^(?:iter (\d{1,12}): loss -?\d+\.\d+, time \d+\.\d+ms, mfu -?\d+\.\d+%$|.*$)", re.MULTILINE)
 _GLUED = re.compile(r"iter \d+: loss |step \d+: train loss |step\s+\d+/\d+ \| |step:\s*\d+/\d+ ")
 _FRAGMENT_KEYS = (", time ", "ms, mfu", "% bf16 MFU", " tok/s", "z)| norm", "train_time:")
 
