@@ -216,6 +216,9 @@ def test_losses_handed_back_in_columns_come_back_the_same() -> None:
     back = decode(encode(obs))
     assert back.losses == losses
     assert [math.copysign(1.0, p.value) for p in back.losses] == [math.copysign(1.0, v) for v in values]
+    huge = (LossPoint("train", 2**70, MTIME, 1.0, None), LossPoint("train", -3, MTIME, 2.0, 0.5))
+    assert decode(encode(Observation(SourceKey("", "", "steps"), losses=huge))).losses == huge
+    assert decode(encode(Observation(SourceKey("", "", "steps")))).losses == ()
     assert build_many(LossPoint, 2, repeat("train"), [1, 2], [1.5, 2.5], [3.0, 4.0], repeat(None)) == [
         LossPoint("train", 1, 1.5, 3.0), LossPoint("train", 2, 2.5, 4.0)]
 

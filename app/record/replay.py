@@ -482,29 +482,45 @@ def decode(data: dict[str, Any]) -> Observation:
 
 
 def _loss_columns(losses: tuple[LossPoint, ...]) -> dict[str, Any]:
-    """The logged losses a column a field: their times and values as the bytes of arrays of doubles
-    (exact; an every-step log's hundreds of thousands of them cost no number's text), the rest as JSON."""
+    """The logged losses a column a field, as the bytes of arrays (exact; an every-step log's hundreds
+    of thousands of them cost no number's text): steps as 64-bit integers, times, values and
+    learning rates as doubles (no learning rate: nan, which none is), stages as (stage, count) runs."""
+    stages: list[list[Any]] = []
+    for stage in (p.stage for p in losses):
+        if stages and stages[-1][0] == stage:
+            stages[-1][1] += 1
+        else:
+            stages.append([stage, 1])
+    try:
+        steps: Any = _packed("q", [p.step for p in losses])
+    except (OverflowError, TypeError):
+        steps = [p.step for p in losses]  # (a step beyond 64 bits: as JSON)
     return {
-        "stage": [p.stage for p in losses],
-        "step": [p.step for p in losses],
-        "at": _doubles(p.at for p in losses),
-        "value": _doubles(p.value for p in losses),
-        "lr": [p.lr for p in losses],
+        "stage": stages,
+        "step": steps,
+        "at": _packed("d", [p.at for p in losses]),
+        "value": _packed("d", [p.value for p in losses]),
+        "lr": _packed("d", [NAN if p.lr is None else p.lr for p in losses]),
     }
 
 
 def _loss_points(columns: dict[str, Any]) -> tuple[LossPoint, ...]:
     """The losses :func:`_loss_columns` wrote."""
-    stages = columns.get("stage") or []
-    return tuple(build_many(LossPoint, len(stages), stages, columns["step"], _floats(columns["at"]),
-                            _floats(columns["value"]), columns["lr"]))
+    if not columns:
+        return ()
+    count = sum(n for _, n in columns["stage"])
+    stages = [stage for stage, n in columns["stage"] for _ in range(n)]
+    steps = columns["step"] if isinstance(columns["step"], list) else _unpacked("q", columns["step"])
+    lrs = [None if math.isnan(lr) else lr for lr in _unpacked("d", columns["lr"])]
+    return tuple(build_many(LossPoint, count, stages, steps, _unpacked("d", columns["at"]),
+                            _unpacked("d", columns["value"]), lrs))
 
 
-def _doubles(values: Iterable[float]) -> str:
-    return base64.b64encode(array("d", values).tobytes()).decode("ascii")
+def _packed(code: str, values: list[Any]) -> str:
+    return base64.b64encode(array(code, values).tobytes()).decode("ascii")
 
 
-def _floats(text: str) -> list[float]:
-    values = array("d")
+def _unpacked(code: str, text: str) -> list[Any]:
+    values = array(code)
     values.frombytes(base64.b64decode(text))
     return values.tolist()

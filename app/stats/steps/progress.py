@@ -230,9 +230,10 @@ class StepProgress:
         end = start + taken
         steps = run.steps[start:end]
         latest = stage.latest
-        covered = list(map(operator.sub, steps, chain((latest.step,), steps)))
-        step_seconds = [ms / 1000 for ms in run.step_ms[start:end]]
-        if steps[-1] - latest.step == taken and (latest.step_seconds is None or math.isfinite(latest.step_seconds)):
+        step_seconds = list(map(operator.truediv, run.step_ms[start:end], repeat(1000)))
+        one_each = steps[-1] - latest.step == taken  # (each step after the one before: one step a line)
+        covered = [1] * taken if one_each else list(map(operator.sub, steps, chain((latest.step,), steps)))
+        if one_each and (latest.step_seconds is None or math.isfinite(latest.step_seconds)):
             seconds = step_seconds  # one step a line: each line's own time (timing.line_seconds)
         else:
             before = chain((latest.step_seconds,), step_seconds)
@@ -243,7 +244,7 @@ class StepProgress:
         self.steps_total += sum(covered)
         per_step = self._run.tokens_per_step
         if per_step is not None:
-            tokens = [float(per_step * lines) for lines in covered]
+            tokens = [float(per_step)] * taken if one_each else [float(per_step * lines) for lines in covered]
             self.tokens_total = reduce(operator.add, tokens, self.tokens_total)
             if stage.token_source != "counter":
                 if stage.tokens_since is None:
