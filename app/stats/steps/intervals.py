@@ -7,7 +7,7 @@ import operator
 from bisect import bisect_left, bisect_right
 from collections import deque
 from collections.abc import Sequence
-from itertools import accumulate, islice
+from itertools import accumulate, islice, repeat
 
 # Dropped items are removed from the lists in one slice once this many have piled up.
 _COMPACT_AT = 4096
@@ -142,7 +142,7 @@ class IntervalWindow:
         head = self._head
         base = self._sums[head]
         del self._starts[:head], self._ends[:head], self._amounts[:head]
-        self._sums = [s - base for s in self._sums[head:]]  # re-based, so the sums stay small
+        self._sums = list(map(operator.sub, self._sums[head:], repeat(base)))  # re-based, so the sums stay small
         self._longest = deque(i - head for i in self._longest)
         self._head = 0
 
