@@ -228,6 +228,7 @@ def source_of(chart: dict[str, Any]) -> tuple[str, str, str]:
 
 def _uncached_ms(week: _Week, source: tuple[str, str, str], runs: int) -> list[float]:
     """The chart computed and serialised afresh each time, on a read-only view of the server's file."""
+    from app.record.encode import chart_json
     from app.store import History, SourceKey
 
     history = History(week.data_dir, write=False)
@@ -236,7 +237,7 @@ def _uncached_ms(week: _Week, source: tuple[str, str, str], runs: int) -> list[f
     taken: list[float] = []
     for _ in range(runs):
         t0 = time.perf_counter()
-        json.dumps(history.chart(key, "7d"), separators=(",", ":"))
+        chart_json(history.chart_rows(key, "7d"))  # as the recorder does
         taken.append((time.perf_counter() - t0) * 1000)
     history.stop()
     return taken

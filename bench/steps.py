@@ -191,7 +191,7 @@ def measure_open(workdir: Path, *, quick: bool) -> Figure:
         and chart_s <= CHART_GOAL_SECONDS,
         note=(f"nanoGPT, {steps:,} steps, {size / 1e6:.0f} MB, history on: latest step, loss and rate "
               f"{_seconds(latest_s)} ('{step.get('status_line')}'); whole-run loss in /api/history "
-              f"{_seconds(chart_s)} (given up after {timeout:.0f} s); server RSS {step.get('rss_mb', 0):.1f} MB; "
+              f"{_seconds(chart_s)} (waited at most {timeout:.0f} s); server RSS {step.get('rss_mb', 0):.1f} MB; "
               f"miner log's first snapshot {_seconds(ref)}"),
         details={"steps": steps, "bytes": size, "step": step, "miner": miner},
     )

@@ -148,8 +148,9 @@ def test_a_folder_of_other_logs_picks_by_content(tmp_path: Path, follow: Callabl
     (folder / "nanochat.log").write_bytes(NANOCHAT.read_bytes())
     os.utime(folder / "nanochat.log", (soon, soon))
     snap = live.wait("every line", lambda s: s.source.lines_read == len(lines))
-    time.sleep(1.5)  # a listing (at least one heartbeat) has seen the newer file
-    snap = live.snap()
+    newer = str(folder / "nanochat.log")
+    snap = live.wait("a listing that saw the newer file",
+                     lambda s: s.source.following is not None and newer in s.source.following.ignored)
     assert snap.source.path == str(log)
     assert snap.warmup.passes == truth.passes
     following = snap.source.following

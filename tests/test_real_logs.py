@@ -1089,3 +1089,13 @@ def test_a_record_cut_mid_run_without_a_final_newline_reads_its_last_line(tmp_pa
     data = snap(monitor, T0 + 60)
     assert (data["training"]["step"], data["training"]["loss"]) == (127, 5.6306)
     assert data["source"]["lines_read"] == len(body(name))
+
+
+def test_a_trainer_state_s_evaluation_figures_are_the_model_s_only(tmp_path: Path) -> None:
+    """TRL's entries carry eval_num_tokens and the run's time and speed: none is a figure of the model."""
+    monitor = cold(tmp_path, "hf-trl-trainerstate-tinyllama-checkpoint-2800-of-2808.trainer_state.json", T0)
+    evals = snap(monitor, T0 + 60)["training"]["eval"]
+    assert {name: (figure["value"], figure["step"]) for name, figure in evals.items()} == {
+        "eval_loss": (pytest.approx(1.1219322681427002), 2800),
+        "eval_mean_token_accuracy": (pytest.approx(0.7508529225795264), 2800),
+    }

@@ -27,6 +27,7 @@ from ..store.happened import what_happened
 from ..supervise import supervised
 from ..text import compact, path_text
 from .backfill import ImportProgress, files_to_import, import_logs, source_key_path
+from .encode import chart_json
 from .logged import LoggedSteps
 from .memory import RunMemory
 from .preview import covers, sample_losses, sampled_steps
@@ -294,12 +295,12 @@ class Recorder:
         with self._bodies_lock:
             body = self._bodies.get(key)
         if body is None:
-            chart = self.history.chart(self._source, range_name, now)
+            chart = self.history.chart_rows(self._source, range_name, now)
             if sampled is not None and not covers(chart.get("steps"), sampled):
                 chart["steps"] = sampled
             chart["source"] = {"machine": self._source.machine, "key": self._source.key, "kind": self._source.kind}
             chart["status"] = status_view
-            body = json.dumps(chart, separators=(",", ":"), allow_nan=False)
+            body = chart_json(chart)
             with self._bodies_lock:
                 if len(self._bodies) >= 2 * len(RANGES):
                     self._bodies.clear()
@@ -312,11 +313,11 @@ class Recorder:
         with self._bodies_lock:
             self._memory.take(self._monitor.take_logged(), now)
             steps = self._memory.steps()
-        chart = self.history.chart(self._source, range_name, now)
+        chart = self.history.chart_rows(self._source, range_name, now)
         chart["steps"] = steps
         chart["source"] = {"machine": self._source.machine, "key": self._source.key, "kind": self._source.kind}
         chart["status"] = status_view
-        return json.dumps(chart, separators=(",", ":"), allow_nan=False)
+        return chart_json(chart)
 
     def what_happened(self, live: list[dict[str, Any]], now: float) -> dict[str, Any]:
         """``/api/events``: the last 24 h of events, stored and live (``live``: the snapshot's), for a person."""

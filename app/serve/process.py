@@ -32,12 +32,11 @@ from ..web.hub import HubState
 from ..web.pairing import dashboard_url, lan_address, page_url
 from .servers import (
     JOIN_SECONDS,
+    HttpLoop,
     ServeError,
-    close_http,
     http_server,
     is_unspecified,
     listen,
-    run_http,
     websocket_server,
 )
 
@@ -106,7 +105,7 @@ class Dashboard:
         self._stopping = threading.Event()
         self._threads: list[threading.Thread] = []
         self._http_map: dict[int, Any] = {}
-        self._http_server: Any = None
+        self._http: HttpLoop | None = None
         self._ws_server: BaseWSGIServer | None = None
         self._web: Web | None = None
         self._feed: LiveFeed | None = None
@@ -161,7 +160,7 @@ class Dashboard:
             ws_socket.close()
             raise
 
-        self._http_server = http_server(web.app.wsgi_app, http_socket, self.config, self._http_map)
+        self._http = HttpLoop(http_server(web.app.wsgi_app, http_socket, self.config, self._http_map), self._http_map)
         self._ws_server = websocket_server(web.app.wsgi_app, bound_host, ws_socket, self.config)
 
         if self.demo is not None:
@@ -185,8 +184,8 @@ class Dashboard:
         if self._stopping.is_set():
             return
         self._stopping.set()
-        if self._http_server is not None:
-            self._http_server.pull_trigger()  # wake its loop to see the stop
+        if self._http is not None:
+            self._http.stop()  # wakes its loop to see the stop
         if self._web is not None:
             for broadcaster in self._web.broadcasters:
                 broadcaster.stop()
@@ -196,9 +195,8 @@ class Dashboard:
             self._ws_server.server_close()
         for thread in self._threads:
             thread.join(JOIN_SECONDS)
-        if self._http_server is not None and not any(t.name == "tokwatch-http" for t in self._threads):
-            # Built but never run (start failed half-way): close what _run_http would have.
-            close_http(self._http_server, self._http_map)
+        if self._http is not None and not any(t.name == "tokwatch-http" for t in self._threads):
+            self._http.close()  # built but never run (start failed half-way)
         if self.alerts is not None:
             self.alerts.stop()
         if self._fleet is not None:
@@ -215,7 +213,8 @@ class Dashboard:
         thread.start()
 
     def _run_http(self) -> None:
-        run_http(self._http_server, self._http_map, self._stopping)
+        assert self._http is not None
+        self._http.run()
 
     def _run_ws(self) -> None:
         assert self._ws_server is not None

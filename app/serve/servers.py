@@ -82,7 +82,7 @@ def _with_role(app: WSGIApp, role: str) -> WSGIApp:
 
 
 def http_server(app: WSGIApp, sock: socket.socket, config: Config, channels: dict[int, Any]) -> Any:
-    """waitress on the bound HTTP socket; ``channels`` is its map (its loop runs in :func:`run_http`).
+    """waitress on the bound HTTP socket; ``channels`` is its map (its loop runs in :class:`HttpLoop`).
 
     One client address may hold only so many of waitress's connections; waitress's own errors
     get the safe headers.
@@ -95,24 +95,46 @@ def http_server(app: WSGIApp, sock: socket.socket, config: Config, channels: dic
     return server
 
 
-def run_http(server: Any, channels: dict[int, Any], stopping: threading.Event) -> None:
-    """Step waitress's loop until ``stopping`` is set (and its trigger pulled), then close it.
+class HttpLoop:
+    """waitress's loop, stepped until stopped and then closed; stopped from another thread.
 
     waitress's own run() loops until the process ends; stepping its loop here lets the owner
-    stop it from another thread without closing sockets under a running select.
+    stop it without closing sockets under a running select. The stop wakes the loop through its
+    trigger (a pipe) only while the loop has not closed it: a write to a closed descriptor fails,
+    or lands in whatever file has since taken its number.
     """
-    try:
-        while not stopping.is_set():
-            wasyncore.loop(timeout=HTTP_LOOP_SECONDS, map=channels, use_poll=True, count=1)
-            TRIMMER.due()
-    finally:
-        close_http(server, channels)
 
+    def __init__(self, server: Any, channels: dict[int, Any]) -> None:
+        self.server = server
+        self.channels = channels
+        self._lock = threading.Lock()
+        self._stopping = False
+        self._closed = False
 
-def close_http(server: Any, channels: dict[int, Any]) -> None:
-    """Stop waitress's workers and close its sockets."""
-    server.task_dispatcher.shutdown(timeout=JOIN_SECONDS)
-    wasyncore.close_all(channels)
+    def run(self) -> None:
+        """Serve until :meth:`stop`, then close."""
+        try:
+            while not self._stopping:
+                wasyncore.loop(timeout=HTTP_LOOP_SECONDS, map=self.channels, use_poll=True, count=1)
+                TRIMMER.due()
+        finally:
+            self.close()
+
+    def stop(self) -> None:
+        """Ask the loop to end and wake it (safe before, during or after :meth:`run`, and twice)."""
+        with self._lock:
+            self._stopping = True
+            if not self._closed:
+                self.server.pull_trigger()
+
+    def close(self) -> None:
+        """Stop waitress's workers and close its sockets (once; also for a loop never run)."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True  # from here on no stop writes to the trigger
+        self.server.task_dispatcher.shutdown(timeout=JOIN_SECONDS)
+        wasyncore.close_all(self.channels)
 
 
 def websocket_server(app: WSGIApp, host: str, sock: socket.socket, config: Config) -> WebsocketServer:

@@ -370,7 +370,13 @@ class History:
             conn.close()
 
     def chart(self, source: SourceKey, range_name: str, now: float | None = None) -> dict[str, Any]:
-        """The chart's JSON for a range (empty series, all null, when nothing is kept)."""
+        """The chart's JSON for a range (empty series, all null, when nothing is kept), each point a list."""
+        listed: dict[str, Any] = queries.listed(self.chart_rows(source, range_name, now))
+        return listed
+
+    def chart_rows(self, source: SourceKey, range_name: str, now: float | None = None) -> dict[str, Any]:
+        """The same chart with each point a tuple, as SQLite gives its rows: what ``/api/history``
+        encodes (a JSON array either way), sparing a list per point of a long run."""
         when = self.clock() if now is None else now
         queries._grid(range_name, when)  # an unknown range is the caller's error, history or not
         data = self.read(lambda conn: queries.history(conn, source, range_name, when))

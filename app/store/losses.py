@@ -12,7 +12,7 @@ bucket's first such step is always returned.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any
 
 from .records import LossPoint
@@ -165,14 +165,6 @@ def _bounds(conn: sqlite3.Connection, sid: int, stage: str, start: float, end: f
     raise AssertionError("unreachable")
 
 
-def _first(row: Sequence[Any]) -> Any:
-    return row[0]
-
-
-def _rows(cursor: Iterable[tuple[Any, ...]]) -> list[list[Any]]:
-    return list(map(list, cursor))
-
-
 def losses(conn: sqlite3.Connection, sid: int, stage: str, start: float, end: float) -> dict[str, Any]:
     """``loss`` ([step, value], every one or each bucket's lowest and highest), ``loss_bucket_steps``
     (1: every logged loss) and ``not_finite`` (steps whose loss was not a number) in [start, end)."""
@@ -181,21 +173,31 @@ def losses(conn: sqlite3.Connection, sid: int, stage: str, start: float, end: fl
         return {"loss": [], "loss_bucket_steps": 1, "not_finite": [], "lr": []}
     level, first, last, count = bounds
     if count > ROWS_READ:
-        # Each bucket of one level, in one indexed range read once: its lowest and highest at their
-        # own steps (each pair once, as a UNION of the two gives them), its first loss that was not
-        # a number and its last learning rate.
+        # Each bucket of one level, in one indexed range read once in the buckets' order: its lowest
+        # and highest at their own steps (the earlier first; once when they are the same step), its
+        # first loss that was not a number and its last learning rate. A bucket's steps all come
+        # before the next bucket's, so each list comes out in step order without a sort.
         table, extra = _level(level)
         buckets = conn.execute(
             f"SELECT low_step, low, high_step, high, not_finite_step, last_lr_step, last_lr FROM {table}"
-            f" WHERE {_where(level)} AND bucket >= ? AND bucket <= ? AND last_at >= ? AND first_at < ?",
+            f" WHERE {_where(level)} AND bucket >= ? AND bucket <= ? AND last_at >= ? AND first_at < ?"
+            " ORDER BY bucket",
             (sid, stage, *extra, first, last, start, end)).fetchall()
-        drawn = {(step, value) for row in buckets for step, value in ((row[0], row[1]), (row[2], row[3]))
-                 if value is not None}
+        drawn: list[tuple[int, float]] = []
+        for low_step, low, high_step, high, _, _, _ in buckets:
+            if low is None:  # no finite loss in the bucket: no highest either
+                continue
+            if low_step < high_step:
+                drawn += ((low_step, low), (high_step, high))
+            elif low_step > high_step:
+                drawn += ((high_step, high), (low_step, low))
+            else:
+                drawn.append((low_step, low))
         return {
-            "loss": [[step, value] for step, value in sorted(drawn)],
+            "loss": drawn,
             "loss_bucket_steps": BUCKET_STEPS * FANOUT ** level,
-            "not_finite": sorted(row[4] for row in buckets if row[4] is not None),
-            "lr": sorted(([row[5], row[6]] for row in buckets if row[6] is not None), key=_first),
+            "not_finite": [row[4] for row in buckets if row[4] is not None],
+            "lr": [(row[5], row[6]) for row in buckets if row[6] is not None],
         }
     range_args = (sid, stage, first * BUCKET_STEPS, (last + 1) * BUCKET_STEPS, start, end)
     in_range = "source_id = ? AND stage = ? AND step >= ? AND step < ? AND at >= ? AND at < ?"
@@ -203,11 +205,12 @@ def losses(conn: sqlite3.Connection, sid: int, stage: str, start: float, end: fl
         f"SELECT step FROM loss WHERE {in_range} AND value >= ? ORDER BY step", (*range_args, FINITE))]
     if count <= LOSS_POINTS:
         return {
-            "loss": _rows(conn.execute(
-                f"SELECT step, value FROM loss WHERE {in_range} AND value < ? ORDER BY step", (*range_args, FINITE))),
+            "loss": conn.execute(
+                f"SELECT step, value FROM loss WHERE {in_range} AND value < ? ORDER BY step", (*range_args, FINITE)
+            ).fetchall(),
             "loss_bucket_steps": 1, "not_finite": not_finite,
-            "lr": _rows(conn.execute(
-                f"SELECT step, lr FROM loss WHERE {in_range} AND lr IS NOT NULL ORDER BY step", range_args)),
+            "lr": conn.execute(
+                f"SELECT step, lr FROM loss WHERE {in_range} AND lr IS NOT NULL ORDER BY step", range_args).fetchall(),
         }
     # SQLite gives a bare column from the row that min() or max() picked: the extreme's own step.
     width = -(-(last - first + 1) * BUCKET_STEPS // LOSS_BUCKETS)
@@ -215,9 +218,9 @@ def losses(conn: sqlite3.Connection, sid: int, stage: str, start: float, end: fl
                 for extreme in ("min", "max")]
     args = (*range_args, FINITE, width)
     return {
-        "loss": _rows(conn.execute(f"{extremes[0]} UNION {extremes[1]} ORDER BY 1", args + args)),
+        "loss": conn.execute(f"{extremes[0]} UNION {extremes[1]} ORDER BY 1", args + args).fetchall(),
         "loss_bucket_steps": width, "not_finite": not_finite,
-        "lr": _rows(conn.execute(
+        "lr": conn.execute(
             f"SELECT max(step), lr FROM loss WHERE {in_range} AND lr IS NOT NULL GROUP BY step / ? ORDER BY 1",
-            (*range_args, width))),
+            (*range_args, width)).fetchall(),
     }

@@ -181,6 +181,36 @@ def test_listen_on_port_zero_gets_a_real_port() -> None:
         listen("no-such-host.invalid", 0)
 
 
+def test_a_stop_after_the_http_loop_closed_writes_to_no_descriptor(tmp_path: Path) -> None:
+    """The loop may see the stop and close its trigger before the stop pulls it: nothing is written then.
+
+    A write to the closed trigger failed with EBADF, or went into whatever file had since taken
+    its descriptor's number (here a pipe opened right after the close, as the history's file could be).
+    """
+    import threading
+
+    from app.serve.servers import HttpLoop, http_server
+
+    channels: dict[int, object] = {}
+    loop = HttpLoop(http_server(lambda environ, start: [], listen("127.0.0.1", 0), Config(log_path=None), channels),
+                    channels)
+    thread = threading.Thread(target=loop.run)
+    thread.start()
+    loop.stop()
+    thread.join(5)
+    assert not thread.is_alive()
+    read_end, write_end = os.pipe()  # takes the lowest free numbers: the trigger's, just closed
+    try:
+        os.set_blocking(read_end, False)
+        loop.stop()  # a second stop, after the close: no error, no byte anywhere
+        loop.close()
+        with pytest.raises(BlockingIOError):
+            os.read(read_end, 1)
+    finally:
+        os.close(read_end)
+        os.close(write_end)
+
+
 def test_serve_refuses_a_bad_token_before_binding(log_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(ConfigError, match="token must be"):
         serve(Config(log_path=log_file, port=0, token="bad token"))

@@ -26,6 +26,19 @@ MAX_LINE_CHARS = 16_384
 # ``+nan``, ``inf``, ``-inf``, ``NaN``, ``Infinity``). Padding is the caller's: llm.c right-aligns
 # its figures (``loss     nan (+nanz)``), so patterns put ``\s+`` before a number, never one space.
 NUM = r"[-+]?(?:(?i:nan|inf(?:inity)?)|\d[\d,]*(?:\.\d*)?(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?)"
+# An evaluation's keys that describe the evaluation's own run (its time, speed, size), not the
+# model: HF's ``eval_runtime``, ``eval_samples_per_second``, TRL's ``eval_num_tokens``, …
+_EVAL_RUN_KEY = re.compile(
+    r"(?:eval|test|predict)_(?:runtime|samples_per_second|steps_per_second|tokens_per_second|samples"
+    r"|num_tokens|model_preparation_time|jit_compilation_time)"
+)
+
+
+def describes_eval_run(key: str) -> bool:
+    """True for an evaluation key that is its run's bookkeeping rather than a figure of the model."""
+    return _EVAL_RUN_KEY.fullmatch(key) is not None
+
+
 # A line of Python source: modded-nanogpt and its forks print their whole training script at the
 # top of the log (its f-strings hold every record key), and a rule of ``=`` around it.
 _SOURCE = re.compile(

@@ -19,7 +19,7 @@ from dataclasses import replace
 from typing import cast
 
 from ...stats.events import EvalResult, Event, RunInfo, StageEnd, TrainStep
-from .fields import finite
+from .fields import describes_eval_run, finite
 
 # The document's own keys, as the Trainer writes them: a signature for the sniffer too.
 STATE_KEY = re.compile(r'^\s*"(?:log_history|trial_params|is_world_process_zero|should_training_stop)": ')
@@ -33,7 +33,6 @@ DOCUMENT_LINE = re.compile(r'^\s+(?:"[^"]{1,80}": |[{}\]],?\s*$)')
 JSON_LINE = re.compile(r'^\s*(?:"|(?:[{}\[\]]|-?\d[\d.eE+-]*|true|false|null),?\s*$)')
 # An entry holds a dozen keys; past this many lines it was not an entry.
 _ENTRY_LINES = 200
-_BOOKKEEPING = ("eval_runtime", "eval_samples_per_second", "eval_steps_per_second", "eval_samples")
 
 
 class TrainerState:
@@ -118,7 +117,7 @@ class TrainerState:
                 events.extend(
                     EvalResult(at=None, name=k, value=_float(v), step=step)
                     for k, v in entry.items()
-                    if k.startswith("eval_") and k not in _BOOKKEEPING and _float(v) is not None
+                    if k.startswith("eval_") and not describes_eval_run(k) and _float(v) is not None
                 )
         done = global_step is not None and total is not None and global_step >= total
         runtime = _float(summary.get("train_runtime")) if summary is not None else None

@@ -31,7 +31,7 @@ from ...stats.events import (
     TrainStep,
     builder,
 )
-from .fields import Kind, WrapJoiner, clean, clock_seconds, finite, integer, number
+from .fields import Kind, WrapJoiner, clean, clock_seconds, describes_eval_run, finite, integer, number
 from .hf_state import DOCUMENT_LINE, JSON_LINE, TrainerState
 from .prefix import LineTimes, PrefixDated, dated
 
@@ -73,10 +73,6 @@ _FRAME_LINE = re.compile(r'(?:^|\]:)\s*File "[^"]{1,400}", line \d+, in \S')
 _TRAIN_FRAME = re.compile(r'trainer\.py", line \d+, in (?:train|_inner_training_loop|training_step)$')
 _CHECKPOINT = re.compile(r"Saving model checkpoint to \S*checkpoint-(\d{1,12})\b")
 _DICT_START = re.compile(r"\{['\"]")
-# Eval dict keys that describe the evaluation run, not the model.
-_EVAL_BOOKKEEPING = ("eval_runtime", "eval_samples_per_second", "eval_steps_per_second", "eval_samples",
-                     "test_runtime", "test_samples_per_second", "test_steps_per_second", "test_samples",
-                     "predict_runtime", "predict_samples_per_second", "predict_steps_per_second", "predict_samples")
 # ``***** eval metrics *****`` and its ``  eval_loss               =     2.3456`` lines.
 _METRICS_HEADER = re.compile(r"\*{5} (?:eval|test|predict) metrics \*{5}")
 _METRIC = re.compile(r"\s{1,8}((?:eval|test|predict)_\w{1,60}|perplexity)\s*=\s*(-?[\d.]+(?:[eE][-+]?\d+)?|nan|inf)\s*")
@@ -268,7 +264,7 @@ class HfTrainerParser(PrefixDated):
                 return Kind.FULL, lambda: [StageEnd(at=None, summary=text.strip(), evaluation=True)]
         if " = " in text and text.startswith("  "):
             m = _METRIC.fullmatch(text)
-            if m is not None and m.group(1) not in _EVAL_BOOKKEEPING:
+            if m is not None and not describes_eval_run(m.group(1)):
                 metric = EvalResult(at=None, name=m.group(1), value=number(m.group(2)))
                 return Kind.OPEN, lambda: [metric]
         if "Total " in text and " steps = " in text:
@@ -485,7 +481,7 @@ class HfTrainerParser(PrefixDated):
             return [
                 EvalResult(at=None, name=k, value=v, step=self._step)
                 for k, v in values.items()
-                if k.startswith("eval_") and k not in _EVAL_BOOKKEEPING
+                if k.startswith("eval_") and not describes_eval_run(k)
             ]
         if "loss" not in pairs and "learning_rate" not in pairs:
             return []

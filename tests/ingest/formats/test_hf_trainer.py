@@ -112,6 +112,22 @@ def test_eval_bars_and_dicts() -> None:
     assert events == [TrainingPause(None, "evaluation"), EvalResult(None, "eval_loss", 2.912345886230469, 10)]
 
 
+def test_an_evaluation_s_own_size_and_speed_are_not_figures_of_the_model() -> None:
+    # TRL's SFTTrainer adds eval_num_tokens (how many tokens the evaluation read), newer
+    # transformers eval_model_preparation_time: bookkeeping, like eval_runtime. The model's
+    # figures (loss, entropy, token accuracy) are kept.
+    parser = HfTrainerParser()
+    read(["  Total optimization steps = 750", BAR_10], parser)
+    events, _ = read(
+        [("{'eval_loss': 1.25, 'eval_runtime': 3.5, 'eval_samples_per_second': 20.0, 'eval_steps_per_second': 2.5,"
+          " 'eval_entropy': 0.875, 'eval_num_tokens': 819200.0, 'eval_mean_token_accuracy': 0.625,"
+          " 'eval_model_preparation_time': 0.0031, 'epoch': 0.27}")],
+        parser,
+    )
+    assert events == [EvalResult(None, "eval_loss", 1.25, 10), EvalResult(None, "eval_entropy", 0.875, 10),
+                      EvalResult(None, "eval_mean_token_accuracy", 0.625, 10)]
+
+
 def test_an_eval_bar_is_told_apart_without_the_header() -> None:
     """No ``Total optimization steps`` line: the bar a loss dict follows is the training bar."""
     parser = HfTrainerParser()
