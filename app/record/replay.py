@@ -86,11 +86,12 @@ def read_lines(path: Path, stop: threading.Event, limit: int | None = None) -> G
 def _decoded(block: bytes) -> list[str]:
     """The lines of ``block`` (lines joined by newlines), each decoded, cut and stripped as alone.
 
-    Decoded at once: a newline is never part of a UTF-8 sequence, so an invalid one is replaced the
-    same either way. A line that may be over-long is cut in bytes first, line by line.
+    A batch of ASCII is decoded at once (a character a byte); any other, line by line.
     """
-    lines = block.decode("utf-8", "replace").split("\n")
-    if len(block) > MAX_LINE_BYTES // 4 and max(map(len, lines)) > MAX_LINE_BYTES // 4:
+    if not block.isascii():  # (decoded at once, wide characters would make every line as wide)
+        return [p[:MAX_LINE_BYTES].decode("utf-8", "replace").rstrip("\r") for p in block.split(b"\n")]
+    lines = block.decode("ascii").split("\n")
+    if len(block) > MAX_LINE_BYTES and max(map(len, lines)) > MAX_LINE_BYTES:
         return [p[:MAX_LINE_BYTES].decode("utf-8", "replace").rstrip("\r") for p in block.split(b"\n")]
     return [line.rstrip("\r") for line in lines] if b"\r" in block else lines
 
