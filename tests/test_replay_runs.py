@@ -165,7 +165,7 @@ def test_the_usual_lines_are_read_in_runs_of_the_steps_they_print() -> None:
     items = parser.feed_runs(lines)  # type: ignore[attr-defined]
     runs = [item for item in items if isinstance(item, StepRun)]
     assert [run.steps for run in runs] == [(0, 1), (2,)]
-    assert runs[0].losses == (10.9, 10.8) and runs[0].step_ms == (2500.0, 120.5) and runs[1].mfus == ("45.10",)
+    assert runs[0].losses == (10.9, 10.8) and runs[0].step_ms == (2500.0, 120.5) and runs[1].mfus == (45.1,)
     # each run's steps are the events the lines read as alone
     events = create_parser("nanogpt").feed(lines)
     steps = [run.step(i) for run in runs for i in range(len(run))]

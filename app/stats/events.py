@@ -412,15 +412,15 @@ class StepRun:
     steps: tuple[int, ...]
     losses: tuple[float, ...]
     step_ms: tuple[float, ...]
-    mfus: tuple[str, ...]  # as printed: read only for a step that is taken alone or becomes the latest
+    mfus: tuple[float, ...]
 
     def __len__(self) -> int:
         return len(self.steps)
 
     def step(self, i: int) -> TrainStep:
         """The ``i``-th line's step, as the parser reads that line alone."""
-        return timed_step(self.stage, self.steps[i], self.losses[i], self.loss_note, self.step_ms[i],
-                          float(self.mfus[i]), self.mfu_note)
+        return timed_step(self.stage, self.steps[i], self.losses[i], self.loss_note, self.step_ms[i], self.mfus[i],
+                          self.mfu_note)
 
 
 E = TypeVar("E")

@@ -406,8 +406,8 @@ class CrashAware:
         usual_lines = getattr(self.parser, "usual_lines", None)
         if usual_lines is None:
             return list(self.feed(lines))
-        usual: list[tuple[str, ...]] = usual_lines(lines)
-        marks = self._watch.see_lines(lines, [row[0] for row in usual])
+        usual: list[str] = usual_lines(lines)
+        marks = self._watch.see_lines(lines, usual)
         cut = self._watch.cut_traceback()
         if cut and lines:
             marks.append((len(lines) - 1, cut))

@@ -83,7 +83,8 @@ _MODDED_USUAL = re.compile(
 _NANOGPT_USUAL = re.compile(r"iter (\d{1,12}): loss (-?\d+\.\d+), time (\d+\.\d+)ms, mfu (-?\d+\.\d+)%")
 # The same, line by line over a batch joined by newlines (its lines hold none): a usual line's step,
 # "" for any other (one match a line, also for an empty one).
-_USUAL_LINES = re.compile(rf"^(?:{_NANOGPT_USUAL.pattern}$|.*$)", re.MULTILINE)
+_USUAL_WORDS = (("iter ", ""), (": loss ", " "), (", time ", " "), ("ms, mfu ", " "), ("%", ""))  # its words, in order
+_USUAL_LINES = re.compile(r"^(?:iter (\d{1,12}): loss -?\d+\.\d+, time \d+\.\d+ms, mfu -?\d+\.\d+%$|.*$)", re.MULTILINE)
 _GLUED = re.compile(r"iter \d+: loss |step \d+: train loss |step\s+\d+/\d+ \| |step:\s*\d+/\d+ ")
 _FRAGMENT_KEYS = (", time ", "ms, mfu", "% bf16 MFU", " tok/s", "z)| norm", "train_time:")
 
@@ -131,17 +132,16 @@ class NanogptParser(PrefixDated):
         return self._end(events)
 
     @staticmethod
-    def usual_lines(lines: list[str]) -> list[tuple[str, str, str, str]]:
-        """For each line, the figures ``_NANOGPT_USUAL`` reads when it takes the line whole, else four "".
+    def usual_lines(lines: list[str]) -> list[str]:
+        """For each line, its step's digits when it is nanoGPT's usual step line (``_NANOGPT_USUAL``), else "".
 
         One pattern over the whole batch. Such a line holds only ``iter``, ``loss``, ``time``,
         ``ms``, ``mfu``, digits, signs and punctuation: none of the crash watch's words (crash.py).
         """
-        usual: list[tuple[str, str, str, str]] = _USUAL_LINES.findall("\n".join(lines))
-        return usual if len(usual) == len(lines) else [("", "", "", "")] * len(lines)  # a line with a newline
+        usual = _USUAL_LINES.findall("\n".join(lines))
+        return usual if len(usual) == len(lines) else [""] * len(lines)  # a line with a newline: read alone
 
-    def feed_runs(self, lines: list[str], usual: list[tuple[str, str, str, str]] | None = None
-                  ) -> list[Event | StepRun]:
+    def feed_runs(self, lines: list[str], usual: list[str] | None = None) -> list[Event | StepRun]:
         """What :meth:`feed` reads, with each stretch of nanoGPT's usual step lines as one :class:`StepRun`.
 
         The history import's reading of an every-step log: the usual lines (``usual``: their
@@ -154,18 +154,18 @@ class NanogptParser(PrefixDated):
         joiner = self._joiner
         i, count = 0, len(lines)
         while i < count:
-            if not usual[i][0] or joiner.holding or len(lines[i]) > MAX_LINE_CHARS:
+            if not usual[i] or joiner.holding or len(lines[i]) > MAX_LINE_CHARS:
                 events: list[Event] = []
                 self._read(lines[i], events)
                 items.extend(events)
                 i += 1
                 continue
             end = i + 1
-            while end < count and usual[end][0] and len(lines[end]) <= MAX_LINE_CHARS:
+            while end < count and usual[end] and len(lines[end]) <= MAX_LINE_CHARS:
                 end += 1
             self._times.unprefixed()  # as feed's fast path notes a usual line
             joiner.took_record()
-            items.append(_nanogpt_run(usual[i:end]))
+            items.append(_nanogpt_run(lines[i:end]))
             i = end
         ended = self._end([])
         items.extend(ended)
@@ -296,11 +296,17 @@ def _nanogpt_usual(m: re.Match[str]) -> list[Event]:
                        float(m.group(4)), NANOGPT_MFU_NOTE)]
 
 
-def _nanogpt_run(rows: list[tuple[str, str, str, str]]) -> StepRun:
-    """The figures of usual nanoGPT lines (as ``_NANOGPT_USUAL`` reads each) as one run, in columns."""
-    steps, losses, step_ms, mfus = zip(*rows, strict=True)
-    return StepRun("train", NANOGPT_LOSS_NOTE, NANOGPT_MFU_NOTE, tuple(map(int, steps)), tuple(map(float, losses)),
-                   tuple(map(float, step_ms)), mfus)
+def _nanogpt_run(lines: list[str]) -> StepRun:
+    """Usual nanoGPT lines (each taken whole by ``_NANOGPT_USUAL``) as one run: the same figures, in columns."""
+    # Such a line is its four figures between the pattern's words: the words made spaces, all at once.
+    text = "\n".join(lines)
+    for words, space in _USUAL_WORDS:
+        text = text.replace(words, space)
+    figures = text.split()
+    if len(figures) != 4 * len(lines):  # (cannot be; but then line by line, as the pattern reads each)
+        figures = [figure for line in lines for figure in _NANOGPT_USUAL.fullmatch(line).groups()]  # type: ignore[union-attr]
+    return StepRun("train", NANOGPT_LOSS_NOTE, NANOGPT_MFU_NOTE, tuple(map(int, figures[0::4])),
+                   tuple(map(float, figures[1::4])), tuple(map(float, figures[2::4])), tuple(map(float, figures[3::4])))
 
 
 def _step_line(text: str) -> tuple[Kind, Emit | None]:
