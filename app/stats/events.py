@@ -403,7 +403,7 @@ class StepRun:
     What the history import reads an every-step log's usual lines as (hundreds of thousands of
     them): one object per stretch instead of a ``TrainStep`` per line. :meth:`step` is the
     ``TrainStep`` the line reads as; the step tracker applies the stretch in bulk
-    (app/stats/steps/bulk.py) as it would apply those events one by one.
+    (``run_end``, ``apply_run``: app/stats/steps/tracker.py) as it would apply those events one by one.
     """
 
     stage: str
