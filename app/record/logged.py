@@ -8,9 +8,10 @@ diverged) is kept as infinity (app/store/losses.py).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from itertools import repeat
 
-from ..stats.events import EvalResult, Event, StepFigures, TrainStep, builder
+from ..stats.events import EvalResult, Event, StepFigures, StepRun, TrainStep, build_many, builder
 from ..store.records import EvalPoint, LossPoint
 
 NOT_FINITE = math.inf
@@ -40,6 +41,13 @@ class LoggedSteps:
         for event in events:
             self.add(event, fallback_at, steps, evals)
         return steps, evals
+
+    def add_run(self, run: StepRun, start: int, times: Sequence[float], steps: list[LossPoint]) -> None:
+        """:meth:`add` each of ``run``'s steps from ``start``, placed at ``times`` (one a step, their losses numbers)."""
+        end = start + len(times)
+        self._stage, self._step, self._at = run.stage, run.steps[end - 1], times[-1]
+        steps.extend(build_many(LossPoint, len(times), repeat(run.stage), run.steps[start:end], times,
+                                run.losses[start:end], repeat(None)))
 
     def add(self, event: Event, fallback_at: float, steps: list[LossPoint], evals: list[EvalPoint]) -> None:
         """Append ``event``'s rows to ``steps`` and ``evals`` (:meth:`feed` for one event, without its lists)."""

@@ -13,17 +13,21 @@ log's own time, read into rows exactly as the live recorder reads the live snaps
 
 from __future__ import annotations
 
+import base64
 import math
+import operator
 import threading
 from array import array
-from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
+from bisect import bisect_left
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
+from itertools import accumulate, compress, repeat
 from pathlib import Path
 from typing import Any
 
 from ..ingest.formats import create_parser, detect, kind_of
 from ..snapshot import SourceView
-from ..stats.events import Event, ForwardPass, StageStart, TrainStep
+from ..stats.events import Event, ForwardPass, StageStart, StepRun, TrainStep, build_many
 from ..stats.kinds import MINER, STEPS, tracker_for
 from ..stats.steps.timing import line_seconds
 from ..store import EventRow, Observation, PassFact, Sample, SourceKey
@@ -47,6 +51,7 @@ YIELD_SECONDS = 0.002  # a pause per MiB read
 READ_BYTES = 1 << 20
 MAX_LINE_BYTES = 1 << 20
 DETECT_LINES = 2000
+PLACE_SLICE = 1 << 14  # undated events placed at once (two floats each held meanwhile)
 OBSERVE_SECONDS = 300  # a step trainer's replay is looked at this often (see StepReplay)
 
 NO_SOURCE = SourceKey("", "", "miner")  # batches get the real source where they are written
@@ -68,13 +73,27 @@ def read_lines(path: Path, stop: threading.Event, limit: int | None = None) -> G
             left -= len(chunk) if left > 0 else 0
             if not chunk:
                 break
-            parts = (rest + chunk).split(b"\n")
-            rest = parts.pop()
+            data = rest + chunk
+            end = data.rfind(b"\n")
+            rest = data[end + 1 :]
             if len(rest) > MAX_LINE_BYTES:
                 rest = b""
-            yield [p[:MAX_LINE_BYTES].decode("utf-8", "replace").rstrip("\r") for p in parts]
+            yield _decoded(data[:end]) if end >= 0 else []
     if rest and not stop.is_set():
         yield [rest[:MAX_LINE_BYTES].decode("utf-8", "replace").rstrip("\r")]
+
+
+def _decoded(block: bytes) -> list[str]:
+    """The lines of ``block`` (lines joined by newlines), each decoded, cut and stripped as alone.
+
+    A batch of ASCII is decoded at once (a character a byte); any other, line by line.
+    """
+    if not block.isascii():  # (decoded at once, wide characters would make every line as wide)
+        return [p[:MAX_LINE_BYTES].decode("utf-8", "replace").rstrip("\r") for p in block.split(b"\n")]
+    lines = block.decode("ascii").split("\n")
+    if len(block) > MAX_LINE_BYTES and max(map(len, lines)) > MAX_LINE_BYTES:
+        return [p[:MAX_LINE_BYTES].decode("utf-8", "replace").rstrip("\r") for p in block.split(b"\n")]
+    return [line.rstrip("\r") for line in lines] if b"\r" in block else lines
 
 
 def _view() -> SourceView:
@@ -174,7 +193,7 @@ def replay_miner(first: list[str], batches: Iterator[list[str]], name: str, now:
 
 
 def placed_times(path: Path, name: str, mtime: float, anchors: Anchors, stop: threading.Event,
-                 limit: int, spool: EventSpool | None = None) -> array[float]:
+                 limit: int, spool: EventSpool | None = None, *, runs: bool = True) -> array[float]:
     """Each event's time in the file's first ``limit`` bytes (NaN: undated), as a cold start places them.
 
     The rule is :func:`app.stats.steps.timing.place_in_time`'s: the last event gets ``mtime``,
@@ -186,14 +205,20 @@ def placed_times(path: Path, name: str, mtime: float, anchors: Anchors, stop: th
     """
     parser = create_parser(name)
     parser.reference_time = mtime
+    read: Callable[[list[str]], Sequence[Event | StepRun]] = (
+        getattr(parser, "feed_runs", parser.feed) if runs else parser.feed)
     times = array("d")
     seconds = array("d")  # how far back the event before this one is: 0 for what is not a step
     previous: TrainStep | None = None
     for lines in read_lines(path, stop, limit):
-        events = parser.feed(lines)
+        events = read(lines)
         if spool is not None:
             spool.write(events)
         for event in events:
+            if isinstance(event, StepRun):
+                _place_run(event, previous, anchors, times, seconds)
+                previous = event.step(len(event) - 1)
+                continue
             at = event.at
             back = 0.0
             if isinstance(event, TrainStep):
@@ -207,16 +232,46 @@ def placed_times(path: Path, name: str, mtime: float, anchors: Anchors, stop: th
             times.append(NAN if at is None else at)
             seconds.append(back)
         stop.wait(YIELD_SECONDS)
-    t = mtime
-    for i in range(len(times) - 1, -1, -1):
-        if not math.isnan(times[i]):
-            t = times[i]
-        elif math.isnan(t):
-            continue
-        else:
-            times[i] = t
-        t -= seconds[i]  # NaN (an unknown duration) leaves what comes before undated
+    _place_back(times, seconds, mtime)
     return times
+
+
+def _place_back(times: array[float], seconds: array[float], end_at: float) -> None:
+    """Give each undated event (NaN) its time: the last ``end_at``, each before it ``seconds`` earlier
+    than the one after; a dated one re-anchors what precedes it (NaN, an unknown duration, leaves
+    what comes before undated). A stretch between two dated events at once, in the same order of
+    subtractions as one by one."""
+    dated = list(compress(range(len(times)), map(operator.not_, map(math.isnan, times))))
+    end, t = len(times), end_at
+    for k in [*reversed(dated), -1]:
+        while end - k > 1:  # the undated events k+1 .. end-1, back from t, a slice at a time (memory)
+            first = max(k + 1, end - PLACE_SLICE)
+            placed = list(accumulate(reversed(seconds[first + 1 : end]), operator.sub, initial=t))
+            t = placed[-1] - seconds[first]
+            placed.reverse()
+            times[first:end] = array("d", placed)
+            end = first
+        if k >= 0:
+            t, end = times[k] - seconds[k], k
+
+
+def _place_run(run: StepRun, previous: TrainStep | None, anchors: Anchors, times: array[float],
+               seconds: array[float]) -> None:
+    """:func:`placed_times`'s two figures for each of ``run``'s steps (``previous``: the step before it)."""
+    count = len(run)
+    if anchors:
+        times.extend(anchors.get((run.stage, step), NAN) for step in run.steps)
+    else:
+        times.extend(repeat(NAN, count))
+    first = line_seconds(previous, run.step(0))
+    seconds.append(NAN if first is None else first)
+    steps, step_ms = run.steps, run.step_ms
+    if steps[-1] - steps[0] == count - 1 and min(step_ms) > 0 and all(map(operator.lt, steps, steps[1:])):
+        seconds.extend(ms / 1000 for ms in step_ms[1:])  # one step a line, each timed: its own time
+        return
+    for i in range(1, count):
+        back = line_seconds(run.step(i - 1), run.step(i))
+        seconds.append(NAN if back is None else back)
 
 
 class StepReplay:
@@ -251,6 +306,22 @@ class StepReplay:
             self.observe(latest)
             self.boundary = latest - latest % OBSERVE_SECONDS + OBSERVE_SECONDS
 
+    def apply_run(self, run: StepRun, start: int, times: Sequence[float], batch_start: float | None) -> int:
+        """Apply ``run``'s steps from ``start`` in bulk, placed at ``times`` (one a step of the run), as
+        :meth:`apply` would one by one, up to the next observation and the hour of log since
+        ``batch_start``; return where it stopped (``start``: the next step is for :meth:`apply`)."""
+        if self.boundary is None:
+            return start
+        until = self.boundary if batch_start is None else min(self.boundary, batch_start + BATCH_SECONDS)
+        end = self.tracker.run_end(run, start, times, self.now, until)
+        if end > start and batch_start is not None and times[end - 1] - batch_start >= BATCH_SECONDS:
+            end = bisect_left(times, True, start, end, key=lambda t: t - batch_start >= BATCH_SECONDS)
+        if end > start:
+            placed = times[start:end]
+            self.tracker.apply_run(run, start, placed)
+            self.logged.add_run(run, start, placed, self.logged_losses)
+        return end
+
     def observe(self, at: float) -> None:
         """What a live observation at ``at`` would have kept: new 30-s points, the step, evaluations, events."""
         snap = self.tracker.snapshot(at, self.view)
@@ -276,17 +347,19 @@ class StepReplay:
 
 
 def replay_steps(path: Path, name: str, now: float, mtime: float, anchors: Anchors, stop: threading.Event,
-                 emit: Emit) -> bool:
+                 emit: Emit, *, runs: bool = True) -> bool:
     """Replay a step trainer's log placed in time, emitting about an hour of log per batch; False if stopped.
 
     Two passes: the first parses the file and places every event in time (counted back from the
     file's end), the second applies each event at its place, read back from the first pass's
     spool (or, when the spool could not keep an event, parsed again from the same bytes).
+    ``runs``: usual step lines are read and applied in runs (False: each as an event, the reading
+    the runs are held to).
     """
     limit = path.stat().st_size  # the log may grow meanwhile: both passes read the same bytes
     spool = EventSpool()
     try:
-        times = placed_times(path, name, mtime, anchors, stop, limit, spool)
+        times = placed_times(path, name, mtime, anchors, stop, limit, spool, runs=runs)
         if stop.is_set():
             return False
         return _apply_placed(path, name, now, mtime, limit, times, spool, stop, emit)
@@ -303,25 +376,35 @@ def _parsed_again(path: Path, name: str, mtime: float, limit: int, stop: threadi
 
 def _apply_placed(path: Path, name: str, now: float, mtime: float, limit: int, times: array[float],
                   spool: EventSpool, stop: threading.Event, emit: Emit) -> bool:
-    """The second pass: each event applied at its placed time, an hour of log per batch emitted."""
-    batches = spool.read() if spool.usable else _parsed_again(path, name, mtime, limit, stop)
+    """The second pass: each event applied at its placed time, an hour of log per batch emitted.
+
+    A run of usual step lines (:class:`StepRun`) is applied in bulk between the steps that start
+    a stage, sample the tok/h history, are looked at or end a batch, each of those alone.
+    """
+    batches: Iterator[Iterable[Event | StepRun]] = (
+        spool.read() if spool.usable else _parsed_again(path, name, mtime, limit, stop))
     replay = StepReplay(name, now)
     batch_start: float | None = None
     i = 0
-    placed_count = len(times)
     for events in batches:
         if stop.is_set():
             break
-        for event in events:
-            placed = times[i] if i < placed_count and event.at is None and not math.isnan(times[i]) else None
-            i += 1
-            replay.apply(event, placed)
-            latest = replay.tracker.clock
-            if latest is not None:
-                batch_start = latest if batch_start is None else batch_start
-                if latest - batch_start >= BATCH_SECONDS:
-                    emit(replay.take())
-                    batch_start = latest
+        for item in events:
+            if isinstance(item, StepRun):
+                run_times = times[i : i + len(item)]
+                i += len(item)
+                k = 0
+                while k < len(item):
+                    # One step alone (it may start a stage, sample the history, be looked at, end a
+                    # batch), then as many as can go in bulk until the next of those.
+                    at = run_times[k] if k < len(run_times) else NAN
+                    batch_start = _applied(replay, item.step(k), at, batch_start, emit)
+                    k += 1
+                    if k < len(item):
+                        k = replay.apply_run(item, k, run_times, batch_start)
+            else:
+                batch_start = _applied(replay, item, times[i] if i < len(times) else NAN, batch_start, emit)
+                i += 1
         stop.wait(YIELD_SECONDS)
     if stop.is_set():
         return False
@@ -329,6 +412,19 @@ def _apply_placed(path: Path, name: str, now: float, mtime: float, limit: int, t
         replay.observe(replay.tracker.clock)  # the run as its last line left it
     emit(replay.take())
     return True
+
+
+def _applied(replay: StepReplay, event: Event, at: float, batch_start: float | None, emit: Emit) -> float | None:
+    """Apply one event placed at ``at`` (NaN: not placed); emit the batch once it holds an hour of
+    log; return when the batch began in log time."""
+    replay.apply(event, at if event.at is None and not math.isnan(at) else None)
+    latest = replay.tracker.clock
+    if latest is not None:
+        batch_start = latest if batch_start is None else batch_start
+        if latest - batch_start >= BATCH_SECONDS:
+            emit(replay.take())
+            batch_start = latest
+    return batch_start
 
 
 def replay_file(path: Path, format_name: str, now: float, stop: threading.Event, emit: Emit,
@@ -366,7 +462,7 @@ def encode(obs: Observation) -> dict[str, Any]:
         "passes": [[p.at, p.activation_id, p.tokens] for p in obs.passes],
         "steps": [[p.stage, p.step, p.at, p.loss, p.tokens_per_hour, p.steps_per_hour] for p in obs.steps],
         "evals": [[e.stage, e.name, e.step, e.at, e.value] for e in obs.evals],
-        "losses": [[p.stage, p.step, p.at, p.value, p.lr] for p in obs.losses],
+        "losses": _loss_columns(obs.losses),
         "events": [[e.at, e.kind, e.text] for e in obs.events],
         "imported": [list(i) for i in obs.imported],
     }
@@ -380,7 +476,52 @@ def decode(data: dict[str, Any]) -> Observation:
         passes=tuple(PassFact(*row) for row in data["passes"]),
         steps=tuple(StepPoint(*row) for row in data.get("steps", ())),
         evals=tuple(EvalPoint(*row) for row in data.get("evals", ())),
-        losses=tuple(LossPoint(*row) for row in data.get("losses", ())),
+        losses=_loss_points(data.get("losses") or {}),
         events=tuple(EventRow(*row) for row in data["events"]),
         imported=tuple((str(p), int(size), str(head)) for p, size, head in data["imported"]),
     )
+
+
+def _loss_columns(losses: tuple[LossPoint, ...]) -> dict[str, Any]:
+    """The logged losses a column a field, as the bytes of arrays (exact; an every-step log's hundreds
+    of thousands of them cost no number's text): steps as 64-bit integers, times, values and
+    learning rates as doubles (no learning rate: nan, which none is), stages as (stage, count) runs."""
+    stages: list[list[Any]] = []
+    for stage in (p.stage for p in losses):
+        if stages and stages[-1][0] == stage:
+            stages[-1][1] += 1
+        else:
+            stages.append([stage, 1])
+    try:
+        steps: Any = _packed("q", [p.step for p in losses])
+    except (OverflowError, TypeError):
+        steps = [p.step for p in losses]  # (a step beyond 64 bits: as JSON)
+    return {
+        "stage": stages,
+        "step": steps,
+        "at": _packed("d", [p.at for p in losses]),
+        "value": _packed("d", [p.value for p in losses]),
+        "lr": _packed("d", [NAN if p.lr is None else p.lr for p in losses]),
+    }
+
+
+def _loss_points(columns: dict[str, Any]) -> tuple[LossPoint, ...]:
+    """The losses :func:`_loss_columns` wrote."""
+    if not columns:
+        return ()
+    count = sum(n for _, n in columns["stage"])
+    stages = [stage for stage, n in columns["stage"] for _ in range(n)]
+    steps = columns["step"] if isinstance(columns["step"], list) else _unpacked("q", columns["step"])
+    lrs = [None if math.isnan(lr) else lr for lr in _unpacked("d", columns["lr"])]
+    return tuple(build_many(LossPoint, count, stages, steps, _unpacked("d", columns["at"]),
+                            _unpacked("d", columns["value"]), lrs))
+
+
+def _packed(code: str, values: list[Any]) -> str:
+    return base64.b64encode(array(code, values).tobytes()).decode("ascii")
+
+
+def _unpacked(code: str, text: str) -> list[Any]:
+    values = array(code)
+    values.frombytes(base64.b64decode(text))
+    return values.tolist()

@@ -8,7 +8,8 @@ holding them in memory (a trainer that logs every step writes a million lines).
 Each batch is written as ``marshal`` records of ``(class index, field values)`` pairs, each
 after its length: read back whole and unmarshalled from bytes (``marshal.load`` on the file reads
 it a few bytes at a time, ten times slower), each event rebuilt by :func:`~app.stats.events.builder`.
-An event that ``marshal`` cannot write (a field of another type) makes the spool unusable, and the
+A run of usual step lines (:class:`~app.stats.events.StepRun`) is one such event, its columns
+tuples of numbers. An event that ``marshal`` cannot write (a field of another type) makes the spool unusable, and the
 second pass parses the file again, as it did before there was a spool.
 """
 
@@ -22,7 +23,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import fields
 from typing import IO, Any
 
-from ..stats.events import Event, builder
+from ..stats.events import Event, StepRun, builder
 
 RECORD_EVENTS = 1024  # events per marshal record: what is held at once beyond the events themselves
 _LENGTH = struct.Struct("<I")  # a record's length in bytes, before it
@@ -42,7 +43,7 @@ class EventSpool:
         """True while every batch written so far can be read back."""
         return self._file is not None
 
-    def write(self, events: Sequence[Event]) -> None:
+    def write(self, events: Sequence[Event | StepRun]) -> None:
         """Append one batch (an event marshal cannot write makes the spool unusable)."""
         if self._file is None:
             return
@@ -55,7 +56,7 @@ class EventSpool:
             return
         self._records.append((len(events) + RECORD_EVENTS - 1) // RECORD_EVENTS)
 
-    def _row(self, event: Event) -> tuple[int, Any]:
+    def _row(self, event: Event | StepRun) -> tuple[int, Any]:
         cls = type(event)
         known = self._getters.get(cls)
         if known is None:
@@ -67,7 +68,7 @@ class EventSpool:
             self._classes.append(builder(cls))
         return known[0], known[1](event)
 
-    def read(self) -> Iterator[Iterator[Event]]:
+    def read(self) -> Iterator[Iterator[Event | StepRun]]:
         """The batches, in the order they were written, each read as it is iterated (once, in order)."""
         f = self._file
         if f is None:
@@ -76,7 +77,7 @@ class EventSpool:
         for records in self._records:
             yield self._batch(f, records)
 
-    def _batch(self, f: IO[bytes], records: int) -> Iterator[Event]:
+    def _batch(self, f: IO[bytes], records: int) -> Iterator[Event | StepRun]:
         classes = self._classes
         for _ in range(records):
             (length,) = _LENGTH.unpack(f.read(_LENGTH.size))

@@ -45,6 +45,11 @@ class LogClock:
             self._replay_until = None
         return True, at
 
+    @property
+    def replaying(self) -> bool:
+        """True while a new stream's lines are skipped up to the newest time seen (see :meth:`begin_replay`)."""
+        return self._replay_until is not None
+
     def begin_replay(self) -> None:
         """Skip what a new stream dates up to the newest time seen (a log swapped for a copy)."""
         if self.latest is not None:

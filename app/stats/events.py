@@ -7,8 +7,11 @@ Parsers produce these; the trackers consume them. Nothing here does I/O.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields, make_dataclass
+from itertools import repeat
+from types import MemberDescriptorType
 from typing import Any, Literal, TypeVar
 
 # --- every format -----------------------------------------------------------
@@ -393,6 +396,33 @@ class SourceChanged:
 Event = Tick | IotaEvent | TrainingEvent | SourceChanged
 
 
+@dataclass(frozen=True, slots=True)
+class StepRun:
+    """Consecutive undated step lines in their trainer's usual shape, in columns.
+
+    What the history import reads an every-step log's usual lines as (hundreds of thousands of
+    them): one object per stretch instead of a ``TrainStep`` per line. :meth:`step` is the
+    ``TrainStep`` the line reads as; the step tracker applies the stretch in bulk
+    (``run_end``, ``apply_run``: app/stats/steps/tracker.py) as it would apply those events one by one.
+    """
+
+    stage: str
+    loss_note: str | None
+    mfu_note: str | None  # said of a step whose MFU is negative (the trainer had not measured it)
+    steps: tuple[int, ...]
+    losses: tuple[float, ...]
+    step_ms: tuple[float, ...]
+    mfus: tuple[float, ...]
+
+    def __len__(self) -> int:
+        return len(self.steps)
+
+    def step(self, i: int) -> TrainStep:
+        """The ``i``-th line's step, as the parser reads that line alone."""
+        return timed_step(self.stage, self.steps[i], self.losses[i], self.loss_note, self.step_ms[i], self.mfus[i],
+                          self.mfu_note)
+
+
 E = TypeVar("E")
 
 
@@ -417,3 +447,39 @@ def builder(cls: type[E]) -> Callable[..., E]:
         return event  # type: ignore[no-any-return]
 
     return build
+
+
+def build_many(cls: type[E], count: int, *columns: Iterable[Any]) -> list[E]:
+    """``count`` instances of ``cls`` (a frozen slots class), one field a column: ``cls(*row)`` for each
+    row of the columns, made without a Python call an instance.
+
+    Where :func:`builder` is still a call or two a row (the import's logged losses: a row for each
+    of hundreds of thousands of steps), each slot is set column by column through its descriptor,
+    which a frozen class's ``__setattr__`` does not stand in front of.
+    """
+    slots = [getattr(cls, f.name, None) for f in fields(cls)]  # type: ignore[arg-type]
+    plain = hasattr(cls, "__post_init__") or any(not f.init for f in fields(cls))  # type: ignore[arg-type]
+    if plain or len(columns) != len(slots) or not all(isinstance(slot, MemberDescriptorType) for slot in slots):
+        return [cls(*row) for row, _ in zip(zip(*columns), range(count))]  # not the shape this is for
+    made: list[E] = list(map(object.__new__, repeat(cls, count)))
+    for slot, column in zip(slots, columns, strict=True):
+        deque(map(slot.__set__, made, column), maxlen=0)  # type: ignore[union-attr]
+    return made
+
+
+_train_step = builder(TrainStep)  # made by the hundred thousand (an every-step log's usual line)
+
+
+def timed_step(stage: str, step: int, loss: float, loss_note: str | None, step_ms: float, mfu: float,
+               mfu_note: str | None) -> TrainStep:
+    """An undated step with its loss, its time in ms (0: none) and its MFU (negative: not measured, ``mfu_note``)."""
+    return _train_step(
+        at=None,
+        stage=stage,
+        step=step,
+        loss=loss,
+        loss_note=loss_note,
+        step_seconds=step_ms / 1000 if step_ms > 0 else None,
+        mfu=None if mfu < 0 else mfu,
+        mfu_note=mfu_note if mfu < 0 else None,
+    )

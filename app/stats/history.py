@@ -30,6 +30,11 @@ class RateHistory:
         """The log's first time: sampling starts at the next boundary."""
         self._next_sample = math.ceil(at / HISTORY_STEP_SECONDS) * HISTORY_STEP_SECONDS
 
+    @property
+    def next_sample_at(self) -> float | None:
+        """The next boundary a newer time would sample (None before the log's first time)."""
+        return self._next_sample
+
     def due(self, until: float) -> bool:
         """Whether :meth:`sample_until` ``until`` has a boundary to sample (cheap: asked at every line's time)."""
         return self._next_sample is not None and until >= self._next_sample

@@ -45,7 +45,7 @@ import math
 import re
 from collections.abc import Callable, Iterable
 
-from ...stats.events import Event, RunCrashed, StepFigures, StepSkipped
+from ...stats.events import Event, RunCrashed, StepFigures, StepRun, StepSkipped
 from .base import LogParser
 from .fields import clean
 from .prefix import PrefixReader
@@ -209,6 +209,27 @@ class CrashWatch:
             self._previous = line
             self._previous_fatal = any(isinstance(event, RunCrashed) for event in events)
         return events
+
+    def see_lines(self, lines: list[str], plain: list[str]) -> list[tuple[int, list[Event]]]:
+        """:meth:`see` each line; the events by line index. A line whose ``plain`` entry is not empty
+        holds none of the watch's words (a parser's usual step line): outside a traceback and its
+        table it is only noted as the line before the next."""
+        marks: list[tuple[int, list[Event]]] = []
+        see = self.see
+        i, count = 0, len(lines)
+        while i < count:
+            if plain[i] and not self._in_traceback and not self._after_exception:
+                end = i + 1
+                while end < count and plain[end]:
+                    end += 1
+                self._previous, self._previous_fatal = lines[end - 1], False  # (such a line is never blank)
+                i = end
+                continue
+            found = see(lines[i])
+            if found:
+                marks.append((i, found))
+            i += 1
+        return marks
 
     def _read(self, line: str, message: str) -> list[Event]:
         at = line.find(_TRACEBACK)
@@ -379,6 +400,31 @@ class CrashAware:
         events = self.parser.feed(lines)
         self.bad_lines = self.parser.bad_lines
         return events
+
+    def feed_runs(self, lines: list[str]) -> list[Event | StepRun]:
+        """:meth:`feed`, with the parser's usual step lines in runs when it reads them so (``feed_runs``)."""
+        usual_lines = getattr(self.parser, "usual_lines", None)
+        if usual_lines is None:
+            return list(self.feed(lines))
+        usual: list[str] = usual_lines(lines)
+        marks = self._watch.see_lines(lines, usual)
+        cut = self._watch.cut_traceback()
+        if cut and lines:
+            marks.append((len(lines) - 1, cut))
+        items: list[Event | StepRun] = []
+        start = 0
+        died: Callable[[], list[Event]] | None = getattr(self.parser, "died", None)
+        feed_runs = self.parser.feed_runs  # type: ignore[attr-defined]
+        for i, found in marks:
+            items.extend(feed_runs(lines[start : i + 1], usual[start : i + 1]))
+            if died is not None and any(isinstance(event, RunCrashed) for event in found):
+                items.extend(died())
+            items.extend(found)
+            start = i + 1
+        if start < len(lines) or not marks:
+            items.extend(feed_runs(lines[start:], usual[start:]))
+        self.bad_lines = self.parser.bad_lines
+        return items
 
     def feed(self, lines: Iterable[str]) -> list[Event]:
         """The parser's events, with the watch's after those of the line that carried them."""

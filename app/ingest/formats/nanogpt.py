@@ -20,12 +20,23 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from ...stats.events import EvalResult, Event, RunInfo, StageEnd, Tick, TrainingPause, TrainStep, builder
+from ...stats.events import (
+    EvalResult,
+    Event,
+    RunInfo,
+    StageEnd,
+    StepRun,
+    Tick,
+    TrainingPause,
+    TrainStep,
+    builder,
+    timed_step,
+)
 from .fields import MAX_LINE_CHARS, NUM, Kind, WrapJoiner, clean, finite, integer, number, split_glued
 from .prefix import LineTimes, PrefixDated, dated
 
 Emit = Callable[[], list[Event]]
-_train_step = builder(TrainStep)  # the usual line's step, made by the hundred thousand
+_train_step = builder(TrainStep)  # a record line's step, made by the hundred thousand
 
 _NUM = NUM
 _ITER_HEAD = re.compile(r"iter (\d{1,12}): ")
@@ -70,9 +81,14 @@ _MODDED_USUAL = re.compile(
 )
 # The line every nanoGPT ``train.py`` prints, read at once (the general reading below gives the same).
 _NANOGPT_USUAL = re.compile(r"iter (\d{1,12}): loss (-?\d+\.\d+), time (\d+\.\d+)ms, mfu (-?\d+\.\d+)%")
+# The same, line by line over a batch joined by newlines (its lines hold none): a usual line's step,
+# "" for any other (one match a line, also for an empty one).
+_USUAL_WORDS = (("iter ", ""), (": loss ", " "), (", time ", " "), ("ms, mfu ", " "), ("%", ""))  # its words, in order
+_USUAL_LINES = re.compile(r"^(?:iter (\d{1,12}): loss -?\d+\.\d+, time \d+\.\d+ms, mfu -?\d+\.\d+%$|.*$)", re.MULTILINE)
 _GLUED = re.compile(r"iter \d+: loss |step \d+: train loss |step\s+\d+/\d+ \| |step:\s*\d+/\d+ ")
 _FRAGMENT_KEYS = (", time ", "ms, mfu", "% bf16 MFU", " tok/s", "z)| norm", "train_time:")
 
+NANOGPT_LOSS_NOTE = "last micro-batch"
 NANOGPT_MFU_NOTE = "not measured yet: nanoGPT printed -100% (its first iterations)"
 LLMC_MFU_NOTE = "unknown: llm.c printed -100% (GPU not in its table)"
 
@@ -111,20 +127,69 @@ class NanogptParser(PrefixDated):
                     events.extend(fast[1](usual))
                     continue
             noted = False
-            line = times.message(clean(raw), joiner.holding)
-            if line is None:
-                continue
-            # llm.c redraws "evaluating HellaSwag: i/N" with a carriage return.
-            parts = [p for p in line.split("\r") if p] if "\r" in line else [line]
-            for part in parts:
-                for text in split_glued(part, _GLUED) if "tep" in part or "iter " in part else (part,):
-                    for emit in joiner.records(text):
-                        events.extend(emit())
+            self._read(raw, events)
             holding = joiner.holding
-        for emit in joiner.end_records():
+        return self._end(events)
+
+    @staticmethod
+    def usual_lines(lines: list[str]) -> list[str]:
+        """For each line, its step's digits when it is nanoGPT's usual step line (``_NANOGPT_USUAL``), else "".
+
+        One pattern over the whole batch. Such a line holds only ``iter``, ``loss``, ``time``,
+        ``ms``, ``mfu``, digits, signs and punctuation: none of the crash watch's words (crash.py).
+        """
+        usual = _USUAL_LINES.findall("\n".join(lines))
+        return usual if len(usual) == len(lines) else [""] * len(lines)  # a line with a newline: read alone
+
+    def feed_runs(self, lines: list[str], usual: list[str] | None = None) -> list[Event | StepRun]:
+        """What :meth:`feed` reads, with each stretch of nanoGPT's usual step lines as one :class:`StepRun`.
+
+        The history import's reading of an every-step log: the usual lines (``usual``: their
+        :meth:`usual_lines`) have their figures kept in columns, not made into events one by one.
+        """
+        if usual is None:
+            usual = self.usual_lines(lines)
+        items: list[Event | StepRun] = []
+        self._times.latest = None
+        joiner = self._joiner
+        i, count = 0, len(lines)
+        while i < count:
+            if not usual[i] or joiner.holding or len(lines[i]) > MAX_LINE_CHARS:
+                events: list[Event] = []
+                self._read(lines[i], events)
+                items.extend(events)
+                i += 1
+                continue
+            end = i + 1
+            while end < count and usual[end] and len(lines[end]) <= MAX_LINE_CHARS:
+                end += 1
+            self._times.unprefixed()  # as feed's fast path notes a usual line
+            joiner.took_record()
+            items.append(_nanogpt_run(lines[i:end]))
+            i = end
+        ended = self._end([])
+        items.extend(ended)
+        return items
+
+    def _read(self, raw: str, events: list[Event]) -> None:
+        """The general reading of one line (prefix, glued records, wraps): its events onto ``events``."""
+        joiner = self._joiner
+        line = self._times.message(clean(raw), joiner.holding)
+        if line is None:
+            return
+        # llm.c redraws "evaluating HellaSwag: i/N" with a carriage return.
+        parts = [p for p in line.split("\r") if p] if "\r" in line else [line]
+        for part in parts:
+            for text in split_glued(part, _GLUED) if "tep" in part or "iter " in part else (part,):
+                for emit in joiner.records(text):
+                    events.extend(emit())
+
+    def _end(self, events: list[Event]) -> list[Event]:
+        """A batch's end: what the joiner held, then a ``Tick`` when a prefix carried a time."""
+        for emit in self._joiner.end_records():
             events.extend(emit())
-        if times.latest is not None:
-            events.append(Tick(at=times.latest))
+        if self._times.latest is not None:
+            events.append(Tick(at=self._times.latest))
         self.bad_lines = self._joiner.bad
         return events
 
@@ -227,19 +292,21 @@ def _nanogpt_step(text: str) -> tuple[Kind, Emit | None]:
 
 def _nanogpt_usual(m: re.Match[str]) -> list[Event]:
     """The step of a nanoGPT line in the usual shape (see :func:`_nanogpt_step`)."""
-    ms, mfu = float(m.group(3)), float(m.group(4))
-    return [
-        _train_step(
-            at=None,
-            stage="train",
-            step=int(m.group(1)),
-            loss=float(m.group(2)),
-            loss_note="last micro-batch",
-            step_seconds=ms / 1000 if ms > 0 else None,
-            mfu=None if mfu < 0 else mfu,
-            mfu_note=NANOGPT_MFU_NOTE if mfu < 0 else None,
-        )
-    ]
+    return [timed_step("train", int(m.group(1)), float(m.group(2)), NANOGPT_LOSS_NOTE, float(m.group(3)),
+                       float(m.group(4)), NANOGPT_MFU_NOTE)]
+
+
+def _nanogpt_run(lines: list[str]) -> StepRun:
+    """Usual nanoGPT lines (each taken whole by ``_NANOGPT_USUAL``) as one run: the same figures, in columns."""
+    # Such a line is its four figures between the pattern's words: the words made spaces, all at once.
+    text = "\n".join(lines)
+    for words, space in _USUAL_WORDS:
+        text = text.replace(words, space)
+    figures = text.split()
+    if len(figures) != 4 * len(lines):  # (cannot be; but then line by line, as the pattern reads each)
+        figures = [figure for line in lines for figure in _NANOGPT_USUAL.fullmatch(line).groups()]  # type: ignore[union-attr]
+    return StepRun("train", NANOGPT_LOSS_NOTE, NANOGPT_MFU_NOTE, tuple(map(int, figures[0::4])),
+                   tuple(map(float, figures[1::4])), tuple(map(float, figures[2::4])), tuple(map(float, figures[3::4])))
 
 
 def _step_line(text: str) -> tuple[Kind, Emit | None]:

@@ -145,6 +145,21 @@ class RunHealth:
             self._went_through = False
             self._note(t, "restart", "a new run started after the crash")
 
+    def can_take_steps(self, first_step: int) -> bool:
+        """Whether :meth:`took_steps` may stand for applying steps from ``first_step`` one by one."""
+        return self.crash is None and first_step != self._step
+
+    def took_steps(self, count: int, first_step: int, last_step: int, last_at: float) -> None:
+        """What :meth:`apply` of ``count`` numbered steps leaves, ``first_step`` to ``last_step`` (each
+        step another, each with a loss but no grad norm or learning rate), the last at ``last_at``;
+        only when :meth:`can_take_steps`."""
+        if count > 1 or (self._step is not None and first_step != self._step and not self._skipped_since_step):
+            self._skipped, self._skipped_since, self._floor_skips = 0, None, 0  # a step went through
+            self._went_through = True
+        self._skipped_since_step = False
+        self._step, self._numbered, self._latest_at = last_step, True, last_at
+        self._zero_losses, self._zero_losses_since = 0, None  # a loss with nothing to say it is stuck
+
     def _crashed(self, event: RunCrashed, t: float | None) -> None:
         first = self.crash is None
         self.crash = Crash(event.error, t if first or self.crash is None else self.crash.at, self._step,

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import math
+import operator
 from bisect import bisect_left, bisect_right
 from collections import deque
+from collections.abc import Sequence
+from itertools import accumulate, islice, repeat
 
 # Dropped items are removed from the lists in one slice once this many have piled up.
 _COMPACT_AT = 4096
@@ -60,11 +64,85 @@ class IntervalWindow:
         if head >= _COMPACT_AT and head * 2 >= len(ends):
             self._compact()
 
+    def add_many(self, starts: Sequence[float], ends: Sequence[float], amounts: Sequence[float]) -> None:
+        """:meth:`add` each ``(start, end, amount)`` in turn, the window left as those calls leave it.
+
+        In bulk (a step log's import adds hundreds of thousands): the running sums accumulate in
+        the same order, the window's head moves to where the last end puts it, and the longest
+        items kept are those no later item reaches, as one by one; where :meth:`add` would compact
+        the lists, they are compacted after the same item.
+        """
+        lo, count = 0, len(ends)
+        if count and not (math.isfinite(sum(starts)) and math.isfinite(sum(ends))):
+            for row in zip(starts, ends, amounts, strict=True):
+                self.add(*row)  # (not numbers: as one by one, whatever that makes of them)
+            return
+        while lo < count:
+            cut = self._compaction(ends, lo)
+            self._add_many(starts[lo:cut], ends[lo:cut], amounts[lo:cut])
+            if cut < count or self._head >= _COMPACT_AT and self._head * 2 >= len(self._ends):
+                self._compact()
+            lo = cut
+
+    def _compaction(self, ends: Sequence[float], lo: int) -> int:
+        """The end of the stretch from ``lo`` whose last item :meth:`add` would compact after (``len(ends)``: none)."""
+        old_ends, before, head = self._ends, len(self._ends), self._head
+        last = ends[-1] - self.span_seconds
+        bound = bisect_right(old_ends, last, head)
+        if bound >= before:
+            bound = before + bisect_right(ends, last, lo) - lo
+        if bound < _COMPACT_AT or bound * 2 < before + 1:
+            return len(ends)  # not even the last item's head would be far enough
+        for i in range(lo, len(ends)):  # (a few times in ten thousand items)
+            cutoff = ends[i] - self.span_seconds
+            head = bisect_right(old_ends, cutoff, head)
+            if head >= before:
+                head = before + bisect_right(ends, cutoff, lo, i + 1) - lo
+            # after an add, never both (it would have compacted): the first item where both hold compacts
+            if head >= _COMPACT_AT and head * 2 >= before + i - lo + 1:
+                return i + 1
+        return len(ends)
+
+    def _add_many(self, starts: Sequence[float], ends: Sequence[float], amounts: Sequence[float]) -> None:
+        """:meth:`add_many` of items after which no :meth:`add` would compact (but perhaps after the last)."""
+        count = len(ends)
+        if not count:
+            return
+        old_ends = self._ends
+        before = len(old_ends)
+        cutoff = ends[-1] - self.span_seconds
+        head = bisect_right(old_ends, cutoff, self._head)
+        if head >= before:
+            head = before + bisect_right(ends, cutoff)
+        if not all(map(operator.le, starts, ends)):
+            starts = list(map(min, starts, ends))
+        lengths = list(map(operator.sub, ends, starts))
+        self._starts.extend(starts)
+        old_ends.extend(ends)
+        self._amounts.extend(amounts)
+        self._sums.extend(islice(accumulate(amounts, initial=self._sums[-1]), 1, None))
+        # An item stays among the longest while no later item is as long: the kept ones against the
+        # longest new one, the new ones against the longest after each (the last of equals).
+        top = max(lengths)
+        longest, all_starts = self._longest, self._starts
+        while longest and old_ends[longest[-1]] - all_starts[longest[-1]] <= top:
+            longest.pop()
+        i = 0
+        while i < count:
+            rest = lengths[i:]
+            tallest = max(rest)
+            i += len(rest) - 1 - rest[::-1].index(tallest)
+            longest.append(before + i)
+            i += 1
+        while longest and longest[0] < head:
+            longest.popleft()
+        self._head = head
+
     def _compact(self) -> None:
         head = self._head
         base = self._sums[head]
         del self._starts[:head], self._ends[:head], self._amounts[:head]
-        self._sums = [s - base for s in self._sums[head:]]  # re-based, so the sums stay small
+        self._sums = list(map(operator.sub, self._sums[head:], repeat(base)))  # re-based, so the sums stay small
         self._longest = deque(i - head for i in self._longest)
         self._head = 0
 

@@ -16,10 +16,14 @@ app/stats/steps/rules.py says.
 
 from __future__ import annotations
 
+import math
+import operator
 import re
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from functools import reduce
+from itertools import chain, compress, count, islice, repeat
 from typing import Any
 
 from ...snapshot import EventView, RateView, State, WarmupView
@@ -33,15 +37,19 @@ from ..events import (
     StageEnd,
     StageStart,
     StepFigures,
+    StepRun,
     TrainerError,
     TrainingPause,
     TrainStep,
 )
-from ..tracker import WARMUP_SECONDS
+from ..tracker import WARMUP_COUNT, WARMUP_SECONDS
 from . import payload, rules
 from . import text as step_text
 from .health import RunHealth
 from .stage import (
+    EARLY_LOSSES,
+    EXPLODED_FACTOR,
+    RECENT_LINES,
     AllReduce,
     Errors,
     Measure,
@@ -173,6 +181,94 @@ class StepProgress:
             else:
                 counts.failed += 1
                 counts.last_error = event.error
+
+    # --- a run of usual steps, in bulk (the history import of an every-step log) -----
+
+    def run_end(self, run: StepRun, start: int, times: Sequence[float]) -> int:
+        """How far from ``start`` :meth:`apply_run` may take ``run``'s steps at ``times`` (the clock's,
+        one a step from ``start``) as :meth:`apply` would take them one by one; ``start`` for none.
+
+        The stretch goes on while each step follows the one before in the same stage (a stage that
+        is measuring, past its warm-up and its early losses), with a duration, a loss that is a
+        number and has not exploded, and no more than the stall floor after the step before.
+        """
+        stage = self._stage
+        if (stage is None or self._restarting or stage.name != run.stage or stage.latest.logged
+                or stage.latest.outer_step is not None or stage.start is None or stage.step_time is None
+                or stage.timed_lines < WARMUP_COUNT or len(stage.early_losses) < EARLY_LOSSES
+                or not times or not self.health.can_take_steps(run.steps[start])):
+            return start
+        end = start + len(times)
+        steps = run.steps[start:end]
+        baseline = stage.early_median
+        ceiling = EXPLODED_FACTOR * baseline if baseline is not None and baseline > 0 else math.inf
+        losses = run.losses[start:end]
+        taken = len(times)
+        step_ms = run.step_ms[start:end]
+        if (steps[0] > stage.latest.step and steps[-1] - steps[0] == taken - 1
+                and steps == tuple(range(steps[0], steps[-1] + 1)) and min(step_ms) > 0
+                and math.isfinite(sum(step_ms)) and math.isfinite(sum(losses)) and max(losses) < ceiling
+                and max(map(operator.sub, times, chain((stage.step_time,), times))) <= rules.STALL_FLOOR_SECONDS):
+            return end  # (one step a line, all of them: the usual case, checked at once)
+        for checks in (
+            map(operator.lt, chain((stage.latest.step,), steps), steps),  # each step after the one before
+            map(operator.lt, repeat(0.0), step_ms),  # a duration
+            map(operator.lt, losses, repeat(ceiling)),  # a loss that has not exploded (nor is nan or inf)
+            map(operator.gt, losses, repeat(-math.inf)),
+            map(operator.le, map(operator.sub, times, chain((stage.step_time,), times)),
+                repeat(rules.STALL_FLOOR_SECONDS)),  # no stall to look for
+        ):
+            taken = _first_false(islice(checks, taken), taken)
+        return start + taken
+
+    def apply_run(self, run: StepRun, start: int, times: Sequence[float]) -> None:
+        """Apply ``run``'s steps from ``start``, one at each of ``times``, as :meth:`apply` would one by
+        one; only as far as :meth:`run_end` allows."""
+        stage = self._stage
+        assert stage is not None
+        taken = len(times)
+        end = start + taken
+        steps = run.steps[start:end]
+        latest = stage.latest
+        step_seconds = list(map(operator.truediv, run.step_ms[start:end], repeat(1000)))
+        one_each = steps[-1] - latest.step == taken  # (each step after the one before: one step a line)
+        covered = [1] * taken if one_each else list(map(operator.sub, steps, chain((latest.step,), steps)))
+        if one_each and (latest.step_seconds is None or math.isfinite(latest.step_seconds)):
+            seconds = step_seconds  # one step a line: each line's own time (timing.line_seconds)
+        else:
+            before = chain((latest.step_seconds,), step_seconds)
+            seconds = [(own if other is None else min(own, other)) * (lines - 1) + own
+                       for own, other, lines in zip(step_seconds, before, covered, strict=False)]
+        began = list(map(operator.sub, times, seconds))
+        stage.steps.add_many(began, times, covered)
+        self.steps_total += sum(covered)
+        per_step = self._run.tokens_per_step
+        if per_step is not None:
+            tokens = [float(per_step)] * taken if one_each else [float(per_step * lines) for lines in covered]
+            self.tokens_total = reduce(operator.add, tokens, self.tokens_total)
+            if stage.token_source != "counter":
+                if stage.tokens_since is None:
+                    stage.tokens_since, stage.token_source = began[0], "step"
+                stage.tokens.add_many(began, times, tokens)
+                stage.step_tokens = tokens[-1] / covered[-1]
+        elif stage.token_source == "step":
+            stage.tokens.clear()  # steps that carry no tokens: the count restarts after the last
+            stage.tokens_since = times[-1]
+            stage.step_tokens = None
+        stage.printed_timing = True
+        stage.timed_lines += taken
+        stage.lines += taken
+        stage.line_durations.extend(seconds[-RECENT_LINES:])
+        stage.covered.extend(covered[-RECENT_LINES:])
+        stage.ended_wait.extend(repeat(False, min(taken, RECENT_LINES)))
+        last = run.step(end - 1)
+        self.health.took_steps(taken, steps[0], last.step, times[-1])
+        # Stage.take of each: the last is the latest; a finite loss that has not exploded clears a divergence.
+        stage.latest, stage.step_time = last, times[-1]
+        stage.pause = stage.pause_at = stage.finished = None
+        stage.exploded = False
+        stage.diverged_at = stage.diverged_step = None
+        stage.loss, stage.loss_note = last.loss, last.loss_note
 
     def _end_without_steps(self, t: float | None) -> None:
         """An end summary read with no step line before it (a tail that holds only the run's end):
@@ -536,3 +632,8 @@ class StepProgress:
 
     def _tokens_per_device(self, stage: Stage) -> bool:
         return stage.latest.per_device and self._run.device_count is None and stage.token_source == "step"
+
+
+def _first_false(checks: Iterable[bool], default: int) -> int:
+    """The index of the first false check, or ``default`` when none is."""
+    return next(compress(count(), map(operator.not_, checks)), default)

@@ -6,11 +6,15 @@ accumulated in :class:`~app.stats.steps.progress.StepProgress`.
 
 from __future__ import annotations
 
+import math
+import operator
+from bisect import bisect_left
 from collections.abc import Sequence
+from itertools import chain, compress, count, islice, repeat
 
 from ...snapshot import CountsView, Snapshot, SourceView
-from ..clock import LogClock
-from ..events import Event, SourceChanged, Tick
+from ..clock import FUTURE_TOLERANCE_SECONDS, LogClock
+from ..events import Event, SourceChanged, StepRun, Tick
 from ..history import RateHistory
 from ..tracker import NO_BACKEND_ERRORS
 from .progress import StepProgress
@@ -64,6 +68,39 @@ class StepTracker:
                 self._history.sample_until(at, self.progress.tokens_per_hour)
         if not isinstance(event, Tick):
             self.progress.apply(event, self._clock.latest)
+
+    def run_end(self, run: StepRun, start: int, times: Sequence[float], now: float | None, until: float) -> int:
+        """How far from ``start`` :meth:`apply_run` may take ``run``'s steps, placed at ``times`` (one a
+        step of the run), as :meth:`apply` would one by one: each no earlier than the one before,
+        before ``until`` and the tok/h history's next 30-s sample (``start``: none)."""
+        clock = self._clock
+        latest, due = clock.latest, self._history.next_sample_at
+        if latest is None or due is None or clock.replaying:
+            return start
+        limit = min(until, due)
+        end = bisect_left(times, limit, start)
+        placed = times[start:end]
+        taken = len(placed)
+        ceiling = now + FUTURE_TOLERANCE_SECONDS if now is not None else limit
+        ordered = list(placed)
+        if taken and math.isfinite(sum(ordered)) and ordered[0] >= latest and ordered[-1] < limit \
+                and ordered[-1] <= ceiling and ordered == sorted(ordered):
+            return self.progress.run_end(run, start, placed)  # (all of them: the usual case, checked at once)
+        for checks in (
+            map(operator.le, chain((latest,), placed), placed),  # in order (nan is not)
+            map(operator.lt, placed, repeat(limit)),
+            map(operator.le, placed, repeat(ceiling)),  # not in the far future
+        ):
+            taken = next(compress(count(), map(operator.not_, islice(checks, taken))), taken)
+        return self.progress.run_end(run, start, placed[:taken])
+
+    def apply_run(self, run: StepRun, start: int, times: Sequence[float]) -> None:
+        """Apply ``run``'s steps from ``start`` at ``times`` (one a step, from ``start``), as far as
+        :meth:`run_end` allows: as :meth:`apply` would one by one."""
+        self.has_records = True
+        self._applied += len(times)
+        self._clock.advance(times[-1])
+        self.progress.apply_run(run, start, times)
 
     def begin_stream(self, *, repeats: bool = False) -> None:
         """The log was replaced or truncated; undated step lines get times only on arrival, so
