@@ -23,7 +23,7 @@ from tests.ingest.logs import append, numbered
 POLL_S = 0.2
 
 
-def wait_until(cond: Callable[[], object], timeout: float = 5.0, message: str = "") -> None:
+def wait_until(cond: Callable[[], object], timeout: float = 15.0, message: str = "") -> None:
     """Poll ``cond`` until it is truthy; fail after ``timeout`` seconds."""
     deadline = time.monotonic() + timeout
     while not cond():
