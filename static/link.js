@@ -43,7 +43,6 @@ let reconnectTimer = 0;
 let pollTimer = 0;
 let pollOk = false;
 let pollAbort = null; // the in-flight poll's AbortController
-let pollInFlight = null; // the in-flight poll's promise
 let portMoved = false; // the server said its websocket is on another port now
 
 // Neither the websocket nor the last poll got through: the dashboard itself is out of reach.
@@ -113,20 +112,7 @@ function scheduleReconnect() {
   const delay = Math.min(BACKOFF_MAX_MS, BACKOFF_MIN_MS * 2 ** attempts);
   attempts += 1;
   // Jitter, so phones and tabs woken together do not all knock at once.
-  reconnectTimer = setTimeout(reconnectAfterPoll, delay * (0.5 + Math.random() / 2));
-}
-
-// The poll the close started may yet say the websocket moved to another port: knock again once
-// it has answered (or has taken OPEN_TIMEOUT_MS: an unreachable dashboard's fetch may hang).
-function reconnectAfterPoll() {
-  if (!pollInFlight) {
-    connect();
-    return;
-  }
-  const waited = new Promise((resolve) => setTimeout(resolve, OPEN_TIMEOUT_MS));
-  Promise.race([pollInFlight, waited]).then(() => {
-    if (!socket) connect();
-  });
+  reconnectTimer = setTimeout(connect, delay * (0.5 + Math.random() / 2));
 }
 
 function watchdog() {
@@ -189,16 +175,7 @@ function followWebsocketPort(header) {
 
 // One poll. Any HTTP answer (a 401, a 500) means the dashboard is reachable; only no answer
 // at all makes it "unreachable". Returns what happened: "ok", "refused", "missing", "unreachable".
-function poll() {
-  const outcome = pollOnce();
-  pollInFlight = outcome;
-  outcome.finally(() => {
-    if (pollInFlight === outcome) pollInFlight = null;
-  });
-  return outcome;
-}
-
-async function pollOnce() {
+async function poll() {
   const controller = new AbortController();
   pollAbort = controller;
   const presented = link.token;
