@@ -377,11 +377,18 @@ def test_a_websocket_port_mismatch_reloads_once_not_in_a_loop(server: RunningSer
     page.route_web_socket(re.compile(r"^ws://"), refuse)
     page.route("**/api/snapshot", elsewhere)
     page.goto(server.http_url)
+    deadline = time.monotonic() + 10
+    while len(loads) < 2 and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+    assert len(loads) == 2, "the page did not reload to reach the websocket's new port"
     expect()(page.locator("#connection")).to_have_text("polling every 5 s", timeout=5000)
+    told = len(tries)  # the reloaded page's first poll said "not this port"
     page.wait_for_timeout(2500)
     assert len(loads) == 2, f"{len(loads)} page loads: one reload, then polling, is the most"
-    # One try per page load; after the server said "not this port", none at the old port.
-    assert len(tries) == 2, tries
+    # After the server said "not this port", no try at the old port; before it, one a page load
+    # (a second, on a slow machine, when the backoff's retry came before the poll's answer).
+    assert len(tries) == told, tries
+    assert 2 <= told <= 4, tries
     expect()(page.locator("#status")).to_have_text("waiting for log")
 
 
