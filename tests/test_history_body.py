@@ -23,19 +23,13 @@ from app.stats.events import EvalResult, TrainStep
 from app.store import History, Observation
 from app.store.records import Sample, StepPoint
 from tests.snapshots import snapshot
+from tests.store.test_loss_points import NAN_STEP, loss  # the same run's losses: a NaN, spikes, a wave
 
 NOW = 1_790_000_100.0
 STEPS = 120_000
-NAN_STEP = 1234
 HOLE = range(25_601, 25_856)  # not logged: bucket 100 (steps 25,600–25,855) holds step 25,600 alone
 WIDTH = 256  # 119,745 losses over 469 buckets of 256 steps: the finest level of at most 1,500 buckets
 HOUR = 3600
-
-
-def loss(step: int) -> float:
-    if step == NAN_STEP:
-        return math.nan
-    return 9.0 if step % 997 == 0 and step else 4.0 + math.sin(step / 50)
 
 
 def lr(step: int) -> float:
