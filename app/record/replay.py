@@ -80,7 +80,7 @@ def read_lines(path: Path, stop: threading.Event, limit: int | None = None) -> G
                 rest = b""
             yield _decoded(data[:end]) if end >= 0 else []
     if rest and not stop.is_set():
-        yield [rest[:MAX_LINE_BYTES].decode("utf-8", "replace").rstrip("\r")]
+        yield [_line(rest)]
 
 
 def _decoded(block: bytes) -> list[str]:
@@ -89,11 +89,16 @@ def _decoded(block: bytes) -> list[str]:
     A batch of ASCII is decoded at once (a character a byte); any other, line by line.
     """
     if not block.isascii():  # (decoded at once, wide characters would make every line as wide)
-        return [p[:MAX_LINE_BYTES].decode("utf-8", "replace").rstrip("\r") for p in block.split(b"\n")]
+        return [_line(p) for p in block.split(b"\n")]
     lines = block.decode("ascii").split("\n")
     if len(block) > MAX_LINE_BYTES and max(map(len, lines)) > MAX_LINE_BYTES:
-        return [p[:MAX_LINE_BYTES].decode("utf-8", "replace").rstrip("\r") for p in block.split(b"\n")]
+        return [_line(p) for p in block.split(b"\n")]
     return [line.rstrip("\r") for line in lines] if b"\r" in block else lines
+
+
+def _line(raw: bytes) -> str:
+    """One line's bytes as text: cut at MAX_LINE_BYTES, decoded, its ``\\r`` dropped."""
+    return raw[:MAX_LINE_BYTES].decode("utf-8", "replace").rstrip("\r")
 
 
 def _view() -> SourceView:
