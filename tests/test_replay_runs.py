@@ -17,7 +17,7 @@ import math
 import random
 import threading
 from array import array
-from itertools import accumulate, pairwise, repeat
+from itertools import accumulate, pairwise
 from pathlib import Path
 
 import pytest
@@ -27,10 +27,10 @@ from hypothesis import strategies as st
 from app.ingest.formats import create_parser
 from app.record import replay as replay_module
 from app.record.replay import decode, encode, replay_steps
-from app.stats.events import StepRun, TrainStep, build_many
+from app.stats.events import StepRun, TrainStep
 from app.stats.steps.intervals import IntervalWindow
 from app.store import Observation, SourceKey
-from app.store.records import LossPoint
+from app.store.records import LossColumns, LossPoint
 
 MTIME = 1_795_000_000.0
 NOW = MTIME + 600
@@ -219,8 +219,26 @@ def test_losses_handed_back_in_columns_come_back_the_same() -> None:
     huge = (LossPoint("train", 2**70, MTIME, 1.0, None), LossPoint("train", -3, MTIME, 2.0, 0.5))
     assert decode(encode(Observation(SourceKey("", "", "steps"), losses=huge))).losses == huge
     assert decode(encode(Observation(SourceKey("", "", "steps")))).losses == ()
-    assert build_many(LossPoint, 2, repeat("train"), [1, 2], [1.5, 2.5], [3.0, 4.0], repeat(None)) == [
-        LossPoint("train", 1, 1.5, 3.0), LossPoint("train", 2, 2.5, 4.0)]
+
+
+def test_loss_columns_read_as_the_points_they_hold() -> None:
+    columns = LossColumns()
+    columns.extend_run("train", [1, 2], [1.5, 2.5], [3.0, 4.0])
+    columns.append(LossPoint("train", 3, 3.5, math.inf, 0.01))
+    columns.append(LossPoint("sft", 1, 4.5, 2.0))
+    columns.extend_run("sft", (2,), (5.5,), (1.75,))
+    points = (LossPoint("train", 1, 1.5, 3.0), LossPoint("train", 2, 2.5, 4.0), LossPoint("train", 3, 3.5, math.inf, 0.01),
+              LossPoint("sft", 1, 4.5, 2.0), LossPoint("sft", 2, 5.5, 1.75))
+    assert columns == points and list(columns) == list(points) and len(columns) == 5
+    assert columns.stages == [["train", 3], ["sft", 2]]
+    assert [columns[i] for i in range(-5, 5)] == [*points, *points]
+    assert columns[1:3] == points[1:3]
+    assert columns != points[:4] and columns != (*points[:4], LossPoint("sft", 2, 5.5, 1.5))
+    assert LossColumns.of(points) == columns and LossColumns.of(columns) is columns
+    with pytest.raises(IndexError):
+        columns[5]
+    with pytest.raises(ValueError):
+        columns.extend_run("train", [4, 5], [6.0], [1.0, 2.0])
 
 
 def _placed_one_by_one(times: list[float], seconds: list[float], end_at: float) -> list[float]:

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from itertools import repeat
 
-from ..stats.events import EvalResult, Event, StepFigures, StepRun, TrainStep, build_many, builder
-from ..store.records import EvalPoint, LossPoint
+from ..stats.events import EvalResult, Event, StepFigures, StepRun, TrainStep, builder
+from ..store.records import EvalPoint, LossColumns, LossPoint
 
 NOT_FINITE = math.inf
 _loss_point = builder(LossPoint)  # one for every step of a log that logs every step
@@ -42,14 +41,14 @@ class LoggedSteps:
             self.add(event, fallback_at, steps, evals)
         return steps, evals
 
-    def add_run(self, run: StepRun, start: int, times: Sequence[float], steps: list[LossPoint]) -> None:
+    def add_run(self, run: StepRun, start: int, times: Sequence[float], steps: LossColumns) -> None:
         """:meth:`add` each of ``run``'s steps from ``start``, placed at ``times`` (one a step, their losses numbers)."""
         end = start + len(times)
         self._stage, self._step, self._at = run.stage, run.steps[end - 1], times[-1]
-        steps.extend(build_many(LossPoint, len(times), repeat(run.stage), run.steps[start:end], times,
-                                run.losses[start:end], repeat(None)))
+        steps.extend_run(run.stage, run.steps[start:end], times, run.losses[start:end])
 
-    def add(self, event: Event, fallback_at: float, steps: list[LossPoint], evals: list[EvalPoint]) -> None:
+    def add(self, event: Event, fallback_at: float, steps: list[LossPoint] | LossColumns,
+            evals: list[EvalPoint]) -> None:
         """Append ``event``'s rows to ``steps`` and ``evals`` (:meth:`feed` for one event, without its lists)."""
         if isinstance(event, TrainStep):
             self._stage, self._step = event.stage, event.step

@@ -27,13 +27,14 @@ from typing import Any
 
 from ..ingest.formats import create_parser, detect, kind_of
 from ..snapshot import SourceView
-from ..stats.events import Event, ForwardPass, StageStart, StepRun, TrainStep, build_many
+from ..stats.events import Event, ForwardPass, StageStart, StepRun, TrainStep
 from ..stats.kinds import MINER, STEPS, tracker_for
 from ..stats.steps.timing import line_seconds
 from ..store import EventRow, Observation, PassFact, Sample, SourceKey
 from ..store.records import (
     SAMPLE_SECONDS,
     EvalPoint,
+    LossColumns,
     LossPoint,
     StepPoint,
     events_from,
@@ -295,7 +296,7 @@ class StepReplay:
         self.taken_until: float | None = None
         self.kept: list[Observation] = []
         self.logged = LoggedSteps()
-        self.logged_losses: list[LossPoint] = []
+        self.logged_losses = LossColumns()
         self.logged_evals: list[EvalPoint] = []
 
     def apply(self, event: Event, placed_at: float | None = None) -> None:
@@ -339,7 +340,7 @@ class StepReplay:
     def take(self) -> Observation:
         """Everything observed since the last take, as one batch."""
         kept, self.kept = self.kept, []
-        logged_losses, self.logged_losses = self.logged_losses, []
+        logged_losses, self.logged_losses = self.logged_losses, LossColumns()
         logged_evals, self.logged_evals = self.logged_evals, []
         return Observation(
             NO_SOURCE,
@@ -347,7 +348,7 @@ class StepReplay:
             steps=tuple(p for o in kept for p in o.steps),
             evals=(*logged_evals, *(e for o in kept for e in o.evals)),
             events=tuple(dict.fromkeys(e for o in kept for e in o.events)),
-            losses=tuple(logged_losses),
+            losses=logged_losses,
         )
 
 
@@ -487,39 +488,38 @@ def decode(data: dict[str, Any]) -> Observation:
     )
 
 
-def _loss_columns(losses: tuple[LossPoint, ...]) -> dict[str, Any]:
+def _loss_columns(losses: Sequence[LossPoint]) -> dict[str, Any]:
     """The logged losses a column a field, as the bytes of arrays (exact; an every-step log's hundreds
     of thousands of them cost no number's text): steps as 64-bit integers, times, values and
     learning rates as doubles (no learning rate: nan, which none is), stages as (stage, count) runs."""
-    stages: list[list[Any]] = []
-    for stage in (p.stage for p in losses):
-        if stages and stages[-1][0] == stage:
-            stages[-1][1] += 1
-        else:
-            stages.append([stage, 1])
+    columns = LossColumns.of(losses)
     try:
-        steps: Any = _packed("q", [p.step for p in losses])
+        steps: Any = _packed("q", columns.steps)
     except (OverflowError, TypeError):
-        steps = [p.step for p in losses]  # (a step beyond 64 bits: as JSON)
+        steps = columns.steps  # (a step beyond 64 bits: as JSON)
     return {
-        "stage": stages,
+        "stage": columns.stages,
         "step": steps,
-        "at": _packed("d", [p.at for p in losses]),
-        "value": _packed("d", [p.value for p in losses]),
-        "lr": _packed("d", [NAN if p.lr is None else p.lr for p in losses]),
+        "at": _packed("d", columns.at),
+        "value": _packed("d", columns.values),
+        "lr": _packed("d", [NAN if lr is None else lr for lr in columns.lrs]),
     }
 
 
-def _loss_points(columns: dict[str, Any]) -> tuple[LossPoint, ...]:
+def _loss_points(data: dict[str, Any]) -> LossColumns:
     """The losses :func:`_loss_columns` wrote."""
-    if not columns:
-        return ()
-    count = sum(n for _, n in columns["stage"])
-    stages = [stage for stage, n in columns["stage"] for _ in range(n)]
-    steps = columns["step"] if isinstance(columns["step"], list) else _unpacked("q", columns["step"])
-    lrs = [None if math.isnan(lr) else lr for lr in _unpacked("d", columns["lr"])]
-    return tuple(build_many(LossPoint, count, stages, steps, _unpacked("d", columns["at"]),
-                            _unpacked("d", columns["value"]), lrs))
+    columns = LossColumns()
+    if not data:
+        return columns
+    columns.stages = [[str(stage), int(count)] for stage, count in data["stage"]]
+    columns.steps = data["step"] if isinstance(data["step"], list) else _unpacked("q", data["step"])
+    columns.at = _unpacked("d", data["at"])
+    columns.values = _unpacked("d", data["value"])
+    columns.lrs = [None if math.isnan(lr) else lr for lr in _unpacked("d", data["lr"])]
+    if not sum(count for _, count in columns.stages) == len(columns.steps) == len(columns.at) == len(
+            columns.values) == len(columns.lrs):
+        raise ValueError("loss columns of different lengths")
+    return columns
 
 
 def _packed(code: str, values: list[Any]) -> str:

@@ -7,11 +7,8 @@ Parsers produce these; the trackers consume them. Nothing here does I/O.
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields, make_dataclass
-from itertools import repeat
-from types import MemberDescriptorType
 from typing import Any, Literal, TypeVar
 
 # --- every format -----------------------------------------------------------
@@ -447,24 +444,6 @@ def builder(cls: type[E]) -> Callable[..., E]:
         return event  # type: ignore[no-any-return]
 
     return build
-
-
-def build_many(cls: type[E], count: int, *columns: Iterable[Any]) -> list[E]:
-    """``count`` instances of ``cls`` (a frozen slots class), one field a column: ``cls(*row)`` for each
-    row of the columns, made without a Python call an instance.
-
-    Where :func:`builder` is still a call or two a row (the import's logged losses: a row for each
-    of hundreds of thousands of steps), each slot is set column by column through its descriptor,
-    which a frozen class's ``__setattr__`` does not stand in front of.
-    """
-    slots = [getattr(cls, f.name, None) for f in fields(cls)]  # type: ignore[arg-type]
-    plain = hasattr(cls, "__post_init__") or any(not f.init for f in fields(cls))  # type: ignore[arg-type]
-    if plain or len(columns) != len(slots) or not all(isinstance(slot, MemberDescriptorType) for slot in slots):
-        return [cls(*row) for row, _ in zip(zip(*columns), range(count))]  # not the shape this is for
-    made: list[E] = list(map(object.__new__, repeat(cls, count)))
-    for slot, column in zip(slots, columns, strict=True):
-        deque(map(slot.__set__, made, column), maxlen=0)  # type: ignore[union-attr]
-    return made
 
 
 _train_step = builder(TrainStep)  # made by the hundred thousand (an every-step log's usual line)

@@ -15,7 +15,7 @@ import sqlite3
 from collections.abc import Iterable
 from typing import Any
 
-from .records import LossPoint
+from .records import LossColumns, LossPoint
 
 BUCKET_STEPS = 64
 LOSS_POINTS = 6400
@@ -29,7 +29,10 @@ SUMMARY = "first_at, last_at, n, low_step, low, high_step, high, not_finite_step
 
 def write_losses(conn: sqlite3.Connection, sid: int, losses: Iterable[LossPoint]) -> None:
     """Keep each logged loss (a step keeps the time it was first placed at) and redo its buckets."""
-    rows = [(sid, p.stage, p.step, p.at, p.value, p.lr) for p in losses]
+    if isinstance(losses, LossColumns):
+        rows = [(sid, *row) for row in losses.rows()]
+    else:
+        rows = [(sid, p.stage, p.step, p.at, p.value, p.lr) for p in losses]
     if not rows:
         return
     conn.executemany(

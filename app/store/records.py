@@ -7,7 +7,10 @@ passes the monitor saw, each with its activation id.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import chain, repeat
+from typing import Any, overload
 
 from ..snapshot import Snapshot
 
@@ -68,6 +71,97 @@ class LossPoint:
     lr: float | None = None
 
 
+class LossColumns(Sequence[LossPoint]):
+    """Logged losses kept a column a field: the sequence of :class:`LossPoint` they are, without an
+    object a step (an every-step log's import carries hundreds of thousands of them, from the
+    parser's columns to the store's rows). Equal to any sequence of the same points.
+
+    Filled once by its maker (:meth:`append`, :meth:`extend_run`), then only read.
+    """
+
+    __slots__ = ("at", "lrs", "stages", "steps", "values")
+
+    def __init__(self) -> None:
+        self.stages: list[list[Any]] = []  # [stage, count]: consecutive points of one stage
+        self.steps: list[int] = []
+        self.at: list[float] = []
+        self.values: list[float] = []
+        self.lrs: list[float | None] = []
+
+    @classmethod
+    def of(cls, points: Iterable[LossPoint]) -> LossColumns:
+        """The same points in columns."""
+        if isinstance(points, LossColumns):
+            return points
+        columns = cls()
+        for point in points:
+            columns.append(point)
+        return columns
+
+    def append(self, point: LossPoint) -> None:
+        self._count(point.stage, 1)
+        self.steps.append(point.step)
+        self.at.append(point.at)
+        self.values.append(point.value)
+        self.lrs.append(point.lr)
+
+    def extend_run(self, stage: str, steps: Sequence[int], at: Sequence[float], values: Sequence[float]) -> None:
+        """Append ``LossPoint(stage, step, at, value)`` for each of the columns' rows (no learning rate)."""
+        count = len(steps)
+        if not count == len(at) == len(values):
+            raise ValueError("columns of different lengths")
+        self._count(stage, count)
+        self.steps.extend(steps)
+        self.at.extend(at)
+        self.values.extend(values)
+        self.lrs.extend(repeat(None, count))
+
+    def _count(self, stage: str, count: int) -> None:
+        if self.stages and self.stages[-1][0] == stage:
+            self.stages[-1][1] += count
+        elif count:
+            self.stages.append([stage, count])
+
+    def stage_column(self) -> Iterator[str]:
+        """Each point's stage, in order."""
+        return chain.from_iterable(repeat(stage, count) for stage, count in self.stages)
+
+    def rows(self) -> Iterator[tuple[str, int, float, float, float | None]]:
+        """Each point as a ``(stage, step, at, value, lr)`` tuple."""
+        return zip(self.stage_column(), self.steps, self.at, self.values, self.lrs)
+
+    def __len__(self) -> int:
+        return len(self.steps)
+
+    def __iter__(self) -> Iterator[LossPoint]:
+        return (LossPoint(*row) for row in self.rows())
+
+    @overload
+    def __getitem__(self, index: int) -> LossPoint: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[LossPoint, ...]: ...
+    def __getitem__(self, index: int | slice) -> LossPoint | tuple[LossPoint, ...]:
+        if isinstance(index, slice):
+            return tuple(self)[index]
+        i = range(len(self))[index]  # (an IndexError past the end)
+        within = i
+        for stage, count in self.stages:
+            if within < count:
+                break
+            within -= count
+        return LossPoint(stage, self.steps[i], self.at[i], self.values[i], self.lrs[i])
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence) or isinstance(other, str | bytes):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"LossColumns({list(self)!r})"
+
+
 @dataclass(frozen=True, slots=True)
 class EvalPoint:
     stage: str
@@ -96,7 +190,7 @@ class Observation:
     steps: tuple[StepPoint, ...] = ()
     evals: tuple[EvalPoint, ...] = ()
     events: tuple[EventRow, ...] = ()
-    losses: tuple[LossPoint, ...] = ()
+    losses: Sequence[LossPoint] = ()  # LossColumns where they come by the hundred thousand
     # Log files read whole by a first-start import: (path, size in bytes, digest of the head).
     imported: tuple[tuple[str, int, str], ...] = ()
 
