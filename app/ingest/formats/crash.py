@@ -47,7 +47,7 @@ from collections.abc import Callable, Iterable
 
 from ...stats.events import Event, RunCrashed, StepFigures, StepRun, StepSkipped
 from .base import LogParser
-from .fields import clean
+from .fields import clean, next_plain
 from .prefix import PrefixReader
 
 # Tracebacks are shown by their exception line: capped, as a detail line is.
@@ -219,9 +219,7 @@ class CrashWatch:
         i, count = 0, len(lines)
         while i < count:
             if plain[i] and not self._in_traceback and not self._after_exception:
-                end = i + 1
-                while end < count and plain[end]:
-                    end += 1
+                end = next_plain(plain, i + 1)
                 self._previous, self._previous_fatal = lines[end - 1], False  # (such a line is never blank)
                 i = end
                 continue

@@ -237,6 +237,14 @@ class WrapJoiner(Generic[R]):
             yield pending
 
 
+def next_plain(marks: list[str], start: int) -> int:
+    """The index of the first empty mark from ``start`` (``len(marks)``: none), found in C, not a line at a time."""
+    try:
+        return marks.index("", start)
+    except ValueError:
+        return len(marks)
+
+
 def split_glued(line: str, starts: re.Pattern[str]) -> list[str]:
     """Split a line where a record start appears after position 0 (two lines run into one)."""
     cuts = [m.start() for m in starts.finditer(line) if m.start() > 0]

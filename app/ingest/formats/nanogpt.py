@@ -17,8 +17,10 @@ share a log), registered under three names so the snapshot says which one is in 
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Callable, Iterable
+from typing import Any
 
 from ...stats.events import (
     EvalResult,
@@ -32,7 +34,18 @@ from ...stats.events import (
     builder,
     timed_step,
 )
-from .fields import MAX_LINE_CHARS, NUM, Kind, WrapJoiner, clean, finite, integer, number, split_glued
+from .fields import (
+    MAX_LINE_CHARS,
+    NUM,
+    Kind,
+    WrapJoiner,
+    clean,
+    finite,
+    integer,
+    next_plain,
+    number,
+    split_glued,
+)
 from .prefix import LineTimes, PrefixDated, dated
 
 Emit = Callable[[], list[Event]]
@@ -81,12 +94,25 @@ _MODDED_USUAL = re.compile(
 )
 # The line every nanoGPT ``train.py`` prints, read at once (the general reading below gives the same).
 _NANOGPT_USUAL = re.compile(r"iter (\d{1,12}): loss (-?\d+\.\d+), time (\d+\.\d+)ms, mfu (-?\d+\.\d+)%")
+# Its words' characters gone and the colon a comma: the line's four figures, a comma between each (no
+# figure holds one of those characters).
+_USUAL_WORDS = str.maketrans({**dict.fromkeys("iter losstimems mfu%"), ":": ","})
 # The same, line by line over a batch joined by newlines (its lines hold none): a usual line's step,
 # "" for any other (one match a line, also for an empty one).
-_USUAL_WORDS = (("iter ", ""), (": loss ", " "), (", time ", " "), ("ms, mfu ", " "), ("%", ""))  # its words, in order
 _USUAL_LINES = re.compile(r"^(?:iter (\d{1,12}): loss -?\d+\.\d+, time \d+\.\d+ms, mfu -?\d+\.\d+%$|.*$)", re.MULTILINE)
 _GLUED = re.compile(r"iter \d+: loss |step \d+: train loss |step\s+\d+/\d+ \| |step:\s*\d+/\d+ ")
 _FRAGMENT_KEYS = (", time ", "ms, mfu", "% bf16 MFU", " tok/s", "z)| norm", "train_time:")
+
+
+def _json_loads() -> Callable[[str], Any] | None:
+    try:
+        loads: Callable[[str], Any] = importlib.import_module("orjson").loads
+    except ImportError:
+        return None
+    return loads
+
+
+_JSON_LOADS = _json_loads()  # orjson's: a run's figures read at once (app/record/encode.py: why it is optional)
 
 NANOGPT_LOSS_NOTE = "last micro-batch"
 NANOGPT_MFU_NOTE = "not measured yet: nanoGPT printed -100% (its first iterations)"
@@ -139,7 +165,11 @@ class NanogptParser(PrefixDated):
         ``ms``, ``mfu``, digits, signs and punctuation: none of the crash watch's words (crash.py).
         """
         usual = _USUAL_LINES.findall("\n".join(lines))
-        return usual if len(usual) == len(lines) else [""] * len(lines)  # a line with a newline: read alone
+        if len(usual) != len(lines):
+            return [""] * len(lines)  # a line with a newline: read alone
+        if lines and max(map(len, lines)) > MAX_LINE_CHARS:  # an over-long line is read alone, as feed reads it
+            usual = [step if len(line) <= MAX_LINE_CHARS else "" for step, line in zip(usual, lines)]
+        return usual
 
     def feed_runs(self, lines: list[str], usual: list[str] | None = None) -> list[Event | StepRun]:
         """What :meth:`feed` reads, with each stretch of nanoGPT's usual step lines as one :class:`StepRun`.
@@ -154,15 +184,13 @@ class NanogptParser(PrefixDated):
         joiner = self._joiner
         i, count = 0, len(lines)
         while i < count:
-            if not usual[i] or joiner.holding or len(lines[i]) > MAX_LINE_CHARS:
+            if not usual[i] or joiner.holding:
                 events: list[Event] = []
                 self._read(lines[i], events)
                 items.extend(events)
                 i += 1
                 continue
-            end = i + 1
-            while end < count and usual[end] and len(lines[end]) <= MAX_LINE_CHARS:
-                end += 1
+            end = next_plain(usual, i + 1)
             self._times.unprefixed()  # as feed's fast path notes a usual line
             joiner.took_record()
             items.append(_nanogpt_run(lines[i:end]))
@@ -298,15 +326,28 @@ def _nanogpt_usual(m: re.Match[str]) -> list[Event]:
 
 def _nanogpt_run(lines: list[str]) -> StepRun:
     """Usual nanoGPT lines (each taken whole by ``_NANOGPT_USUAL``) as one run: the same figures, in columns."""
-    # Such a line is its four figures between the pattern's words: the words made spaces, all at once.
-    text = "\n".join(lines)
-    for words, space in _USUAL_WORDS:
-        text = text.replace(words, space)
-    figures = text.split()
-    if len(figures) != 4 * len(lines):  # (cannot be; but then line by line, as the pattern reads each)
-        figures = [figure for line in lines for figure in _NANOGPT_USUAL.fullmatch(line).groups()]  # type: ignore[union-attr]
-    return StepRun("train", NANOGPT_LOSS_NOTE, NANOGPT_MFU_NOTE, tuple(map(int, figures[0::4])),
-                   tuple(map(float, figures[1::4])), tuple(map(float, figures[2::4])), tuple(map(float, figures[3::4])))
+    # Such a line is its four figures between the pattern's words: all the lines' figures, a comma
+    # between each, all at once; read as one JSON array where orjson is installed (a step, a loss, a
+    # time and an MFU: an int and three floats, each as int() or float() reads its text).
+    text = ",".join(lines).translate(_USUAL_WORDS)
+    figures: list[Any] | None = None
+    if _JSON_LOADS is not None:
+        try:
+            figures = _JSON_LOADS(f"[{text}]")  # (a leading zero, "007", is not JSON: read below)
+        except ValueError:
+            figures = None
+        if figures is not None and len(figures) != 4 * len(lines):
+            figures = None
+    if figures is None:
+        texts: list[Any] = text.split(",")
+        if len(texts) != 4 * len(lines):  # (cannot be; but then line by line, as the pattern reads each)
+            texts = [figure for line in lines for figure in _NANOGPT_USUAL.fullmatch(line).groups()]  # type: ignore[union-attr]
+        figures = texts
+        figures[0::4] = map(int, texts[0::4])
+        for k in (1, 2, 3):
+            figures[k::4] = map(float, texts[k::4])
+    return StepRun("train", NANOGPT_LOSS_NOTE, NANOGPT_MFU_NOTE, tuple(figures[0::4]), tuple(figures[1::4]),
+                   tuple(figures[2::4]), tuple(figures[3::4]))
 
 
 def _step_line(text: str) -> tuple[Kind, Emit | None]:

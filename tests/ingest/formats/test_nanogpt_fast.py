@@ -4,6 +4,8 @@ same events, in the same order, with the same bad-line counts, whatever surround
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -88,3 +90,30 @@ def test_usual_lines_are_taken_by_the_fast_path_and_a_crash_among_them_is_still_
     # the crash comes after the steps before it and before the step after it
     kinds = [type(e).__name__ for e in events]
     assert kinds.index("RunCrashed") == len(kinds) - 2 and isinstance(events[-1], TrainStep)
+
+
+# A usual line's figures as a trainer may print them: leading zeros, many digits, signs, zeros.
+digits = st.text("0123456789", min_size=1, max_size=25)
+figure = st.tuples(st.sampled_from(["", "-"]), digits, digits).map(lambda p: f"{p[0]}{p[1]}.{p[2]}")
+usual_line = st.tuples(st.text("0123456789", min_size=1, max_size=12), figure, figure.map(lambda f: f.lstrip("-")),
+                       figure).map(lambda p: f"iter {p[0]}: loss {p[1]}, time {p[2]}ms, mfu {p[3]}%")
+
+
+@settings(max_examples=300, deadline=None)
+@given(lines=st.lists(usual_line, min_size=1, max_size=20))
+def test_a_run_of_usual_lines_holds_each_line_s_figures_as_the_line_alone_reads_them(lines: list[str]) -> None:
+    run = nanogpt._nanogpt_run(lines)
+    alone = [nanogpt._nanogpt_usual(nanogpt._NANOGPT_USUAL.fullmatch(line))[0] for line in lines]  # type: ignore[arg-type]
+    assert [run.step(i) for i in range(len(run))] == alone
+    assert all(type(step) is int for step in run.steps)
+    assert [math.copysign(1, loss) for loss in run.losses] == [math.copysign(1, s.loss) for s in alone]  # type: ignore[arg-type, attr-defined]
+
+
+def test_a_run_is_read_the_same_without_orjson(monkeypatch: pytest.MonkeyPatch) -> None:
+    lines = ["iter 0: loss 10.9185, time 2005.83ms, mfu -100.00%", "iter 007: loss -0.0, time 0.10ms, mfu 12.50%",
+             "iter 8: loss 3.14159265358979323846264338327950288, time 116.58ms, mfu 45.21%"]
+    with_orjson = nanogpt._nanogpt_run(lines)
+    monkeypatch.setattr(nanogpt, "_JSON_LOADS", None)
+    assert nanogpt._nanogpt_run(lines) == with_orjson
+    assert with_orjson.steps == (0, 7, 8) and with_orjson.losses == (10.9185, -0.0, 3.141592653589793)
+    assert with_orjson.step_ms == (2005.83, 0.1, 116.58) and with_orjson.mfus == (-100.0, 12.5, 45.21)
