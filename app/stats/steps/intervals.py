@@ -7,7 +7,7 @@ import operator
 from bisect import bisect_left, bisect_right
 from collections import deque
 from collections.abc import Sequence
-from itertools import accumulate, islice, repeat
+from itertools import accumulate, chain, compress, islice, repeat
 
 # Dropped items are removed from the lists in one slice once this many have piled up.
 _COMPACT_AT = 4096
@@ -123,17 +123,14 @@ class IntervalWindow:
         self._sums.extend(islice(accumulate(amounts, initial=self._sums[-1]), 1, None))
         # An item stays among the longest while no later item is as long: the kept ones against the
         # longest new one, the new ones against the longest after each (the last of equals).
-        top = max(lengths)
+        tallest = list(accumulate(reversed(lengths), max))  # the longest of the last 1, 2, … new items
+        top = tallest[-1]
         longest, all_starts = self._longest, self._starts
         while longest and old_ends[longest[-1]] - all_starts[longest[-1]] <= top:
             longest.pop()
-        i = 0
-        while i < count:
-            rest = lengths[i:]
-            tallest = max(rest)
-            i += len(rest) - 1 - rest[::-1].index(tallest)
-            longest.append(before + i)
-            i += 1
+        tallest.reverse()  # tallest[i]: the longest from the i-th new item on
+        kept = compress(range(count - 1), map(operator.gt, lengths, islice(tallest, 1, None)))
+        longest.extend(map(operator.add, chain(kept, (count - 1,)), repeat(before)))
         while longest and longest[0] < head:
             longest.popleft()
         self._head = head
