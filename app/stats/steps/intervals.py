@@ -7,7 +7,7 @@ import operator
 from bisect import bisect_left, bisect_right
 from collections import deque
 from collections.abc import Sequence
-from itertools import accumulate, chain, compress, islice, repeat
+from itertools import accumulate, islice, repeat
 
 # Dropped items are removed from the lists in one slice once this many have piled up.
 _COMPACT_AT = 4096
@@ -114,23 +114,25 @@ class IntervalWindow:
         head = bisect_right(old_ends, cutoff, self._head)
         if head >= before:
             head = before + bisect_right(ends, cutoff)
-        if not all(map(operator.le, starts, ends)):
-            starts = list(map(min, starts, ends))
         lengths = list(map(operator.sub, ends, starts))
+        if min(lengths) < 0:  # (a start after its end: a point at the end, as add makes it)
+            starts = list(map(min, starts, ends))
+            lengths = list(map(operator.sub, ends, starts))
         self._starts.extend(starts)
         old_ends.extend(ends)
         self._amounts.extend(amounts)
         self._sums.extend(islice(accumulate(amounts, initial=self._sums[-1]), 1, None))
         # An item stays among the longest while no later item is as long: the kept ones against the
         # longest new one, the new ones against the longest after each (the last of equals).
-        tallest = list(accumulate(reversed(lengths), max))  # the longest of the last 1, 2, … new items
-        top = tallest[-1]
+        top = max(lengths)
         longest, all_starts = self._longest, self._starts
         while longest and old_ends[longest[-1]] - all_starts[longest[-1]] <= top:
             longest.pop()
-        tallest.reverse()  # tallest[i]: the longest from the i-th new item on
-        kept = compress(range(count - 1), map(operator.gt, lengths, islice(tallest, 1, None)))
-        longest.extend(map(operator.add, chain(kept, (count - 1,)), repeat(before)))
+        backwards, last, i = lengths[::-1], count - 1, 0
+        while i < count:
+            i = last - backwards.index(max(lengths[i:]) if i else top)  # the last of the longest from i on
+            longest.append(before + i)
+            i += 1
         while longest and longest[0] < head:
             longest.popleft()
         self._head = head
