@@ -70,12 +70,12 @@ class Hub:
         self.problem: str | None = None  # the hub cannot write its file (a full disk): for /healthz
         self.alerts_problem: str | None = None  # the fleet's alerts do not reach a URL: for the fleet page
         self._online: frozenset[str] = frozenset()
-        # Per machine, what its card reads from its minute samples, kept until they change or the
-        # window moves (every push builds the whole fleet; a report changes one machine's samples):
-        # name → (samples version, window start, value).
+        # Per machine, what its card reads from its minute samples, kept until they change, the
+        # sparkline's window moves or the day ends (every push builds the whole fleet; a report
+        # changes one machine's samples): name → ((samples version, window start, day start),
+        # sparkline, today's tokens).
         self._figures_lock = threading.Lock()
-        self._spark_kept: dict[str, tuple[tuple[int, int], int, list[float | None] | None]] = {}
-        self._today_kept: dict[str, tuple[tuple[int, int], float, float]] = {}
+        self._figures: dict[str, tuple[tuple[int, int, int, float], list[float | None] | None, float]] = {}
         self._pruned_at = 0.0
 
     def tick(self) -> float:
@@ -192,41 +192,35 @@ class Hub:
         now = self.clock()
         day_start = local_day_start(now)
         rows = self.store.machines()
-        names = [row.name for row in rows]
-        with self._figures_lock:
-            today = {name: self._today_tokens(name, day_start) for name in names}
-            sparks = {name: self._spark(name, now) for name in names}
-            for gone in self._spark_kept.keys() - sparks.keys():  # revoked: forget it
-                del self._spark_kept[gone]
-            for gone in self._today_kept.keys() - today.keys():
-                del self._today_kept[gone]
-        view = fleet.fleet_view(rows, now, day_start=day_start, today_tokens=today)
+        figures = self._figures_of([row.name for row in rows], now, day_start)
+        view = fleet.fleet_view(rows, now, day_start=day_start,
+                                today_tokens={name: today for name, (_, _, today) in figures.items()})
         for card in view["machines"]:
-            card["spark"] = sparks.get(card["name"])
+            card["spark"] = figures[card["name"]][1]
         view["alerts_problem"] = self.alerts_problem
         return view
 
-    def _today_tokens(self, name: str, day_start: float) -> float:
-        """The hub's estimate of a machine's tokens since ``day_start``, from its minute samples."""
-        version = self.store.samples_version(name)  # read first: a write after it is seen next time
-        kept = self._today_kept.get(name)
-        if kept is not None and kept[0] == version and kept[1] == day_start:
-            return kept[2]
-        tokens = self.store.machine_tokens_since(name, day_start)
-        self._today_kept[name] = (version, day_start, tokens)
-        return tokens
-
-    def _spark(self, name: str, now: float) -> list[float | None] | None:
-        """A machine's last 6 h of tok/h, a mean per 10 minutes (null: no rate); None when it has no sample there."""
+    def _figures_of(
+        self, names: list[str], now: float, day_start: float
+    ) -> dict[str, tuple[tuple[int, int, int, float], list[float | None] | None, float]]:
+        """Each machine's sparkline and the hub's estimate of its tokens today, read again only where they changed."""
         start = int(now // SPARK_STEP_SECONDS * SPARK_STEP_SECONDS) + SPARK_STEP_SECONDS - SPARK_SECONDS
-        version = self.store.samples_version(name)
-        kept = self._spark_kept.get(name)
-        if kept is not None and kept[0] == version and kept[1] == start:
-            return kept[2]
+        pruned, written = self.store.samples_versions()  # read first: a write after it is seen next time
+        with self._figures_lock:
+            kept, fresh = self._figures, {}
+            for name in names:
+                key = (pruned, written.get(name, 0), start, day_start)
+                entry = kept.get(name)
+                if entry is None or entry[0] != key:
+                    entry = (key, self._spark(name, start), self.store.machine_tokens_since(name, day_start))
+                fresh[name] = entry
+            self._figures = fresh  # a revoked machine is forgotten
+        return fresh
+
+    def _spark(self, name: str, start: int) -> list[float | None] | None:
+        """A machine's 6 h of tok/h from ``start``, a mean per 10 minutes (null: no rate); None: no sample there."""
         points = dict(self.store.series(name, start, start + SPARK_SECONDS, SPARK_STEP_SECONDS))
-        spark = [points.get(t) for t in range(start, start + SPARK_SECONDS, SPARK_STEP_SECONDS)] if points else None
-        self._spark_kept[name] = (version, start, spark)
-        return spark
+        return [points.get(t) for t in range(start, start + SPARK_SECONDS, SPARK_STEP_SECONDS)] if points else None
 
     def fleet_json(self) -> str:
         """The fleet as compact JSON (the API and every push carry the same text)."""

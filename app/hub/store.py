@@ -249,10 +249,10 @@ class HubStore:
         self._writes += 1
         self._written[name] = self._writes
 
-    def samples_version(self, name: str) -> tuple[int, int]:
-        """A value that changes whenever this machine's minute samples may have changed (in this process)."""
+    def samples_versions(self) -> tuple[int, dict[str, int]]:
+        """(prunes, machine → its last write): a machine's pair changes whenever its minute samples may have."""
         with self._lock:
-            return self._pruned, self._written.get(name, 0)
+            return self._pruned, dict(self._written)
 
     def machines(self) -> list[MachineRow]:
         """Every enrolled (not revoked) machine with its newest report, by name.
