@@ -212,7 +212,7 @@ class Hub:
                 key = (pruned, written.get(name, 0), start, day_start)
                 entry = kept.get(name)
                 if entry is None or entry[0] != key:
-                    entry = (key, self._spark(name, start), self.store.machine_tokens_since(name, day_start))
+                    entry = (key, self._spark(name, start), self.store.tokens_since(name, day_start))
                 fresh[name] = entry
             self._figures = fresh  # a revoked machine is forgotten
         return fresh

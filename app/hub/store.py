@@ -107,7 +107,7 @@ class HubStore:
     """Machines, keys and reports in one SQLite file; thread-safe.
 
     The hub is the only writer of its minute samples (one hub per data dir; enrolling and revoking
-    touch none), so :meth:`samples_version` can tell its views when a machine's samples changed.
+    touch none), so :meth:`samples_versions` can tell its views when a machine's samples changed.
     """
 
     def __init__(self, path: Path) -> None:
@@ -320,30 +320,8 @@ class HubStore:
             ).fetchall()
         return [(int(row[0]), None if row[1] is None else float(row[1])) for row in rows]
 
-    def all_series(self, since: float, until: float, bucket_seconds: int) -> dict[str, list[tuple[int, float | None]]]:
-        """:meth:`series` for every machine at once (the fleet's sparklines)."""
-        with self._lock:
-            rows = self._conn.execute(
-                "SELECT name, (t / ?) * ? AS b, AVG(tokens_per_hour) FROM sample "
-                "WHERE t >= ? AND t < ? GROUP BY name, b ORDER BY name, b",
-                (bucket_seconds, bucket_seconds, int(since), int(until)),
-            ).fetchall()
-        out: dict[str, list[tuple[int, float | None]]] = {}
-        for name, t, tph in rows:
-            out.setdefault(str(name), []).append((int(t), None if tph is None else float(tph)))
-        return out
-
-    def tokens_since(self, since: float) -> dict[str, float]:
-        """Tokens per machine since ``since``, from the minute samples (a minute at each sample's rate)."""
-        with self._lock:
-            rows = self._conn.execute(
-                "SELECT name, SUM(tokens_per_hour) * ? FROM sample WHERE t >= ? GROUP BY name",
-                (SAMPLE_SECONDS / 3600, int(since)),
-            ).fetchall()
-        return {str(row[0]): float(row[1] or 0.0) for row in rows}
-
-    def machine_tokens_since(self, name: str, since: float) -> float:
-        """:meth:`tokens_since` for one machine (read from its own samples only)."""
+    def tokens_since(self, name: str, since: float) -> float:
+        """A machine's tokens since ``since``, from its minute samples (a minute at each sample's rate)."""
         with self._lock:
             row = self._conn.execute(
                 "SELECT SUM(tokens_per_hour) * ? FROM sample WHERE name = ? AND t >= ?",
