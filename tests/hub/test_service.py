@@ -103,7 +103,10 @@ def test_machine_page_and_chart(setup: tuple[Hub, Clock, dict[str, str]]) -> Non
 
 
 def card_of(hub: Hub, name: str) -> dict[str, Any]:
-    return next(card for card in hub.fleet()["machines"] if card["name"] == name)
+    """The card as a push carries it, which must be the view's own, byte for byte."""
+    text = hub.fleet_json()
+    assert text == json.dumps(hub.fleet(), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return next(card for card in json.loads(text)["machines"] if card["name"] == name)
 
 
 def test_a_report_shows_in_the_next_view_even_within_the_second(setup: tuple[Hub, Clock, dict[str, str]]) -> None:
@@ -194,6 +197,14 @@ def test_a_revoked_machine_leaves_the_view_and_comes_back_with_its_history(
 
 
 def test_the_fleets_json_is_its_view(setup: tuple[Hub, Clock, dict[str, str]]) -> None:
-    hub, _, keys = setup
-    hub.take(f"Bearer {keys['rig-a']}", body("rig-a", 1, START))
-    assert json.loads(hub.fleet_json()) == hub.fleet()
+    hub, clock, keys = setup
+    assert card_of(hub, "rig-a")["status_line"] == "not reported yet"
+    hub.note_alerts_problem("1 alert not delivered")
+    for seq, state in enumerate(["training", "training", "idle", "training"], start=1):  # rig-b never reports
+        clock.now = START + 15 * seq
+        hub.take(f"Bearer {keys['rig-a']}", body("rig-a", seq, clock.now, state=state))
+        assert card_of(hub, "rig-a")["state"] == state
+        clock.now += 5  # the same report, older: only its "last seen" words change
+        assert card_of(hub, "rig-a")["last_seen_text"] == "5 s ago"
+    assert card_of(hub, "rig-b")["status_line"] == "not reported yet"
+    assert json.loads(hub.fleet_json())["alerts_problem"] == "1 alert not delivered"
