@@ -14,7 +14,6 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from prometheus_client.core import GaugeMetricFamily, Metric
@@ -41,27 +40,6 @@ SPARK_STEP_SECONDS = 600
 # far above an agent's one per 15 s. Past it the hub answers 429 and the agent keeps the report.
 RATE_BURST = 120
 RATE_PER_SECOND = 2.0
-
-
-def _dumps(data: object) -> str:
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-
-
-@dataclass(frozen=True)
-class CardSource:
-    """What a card is made of: its machine's newest report (the store's parsed object, kept while
-    the report is), when it came, and the parts that move with the clock or the samples."""
-
-    snapshot: dict[str, Any] | None
-    received_at: float | None
-    online: bool
-    last_seen_text: str
-    spark: list[float | None] | None
-
-    def same(self, other: CardSource) -> bool:
-        """True when a card made from ``other`` is this one's: the same objects, the same words."""
-        return (self.snapshot is other.snapshot and self.spark is other.spark and self.received_at == other.received_at
-                and self.online == other.online and self.last_seen_text == other.last_seen_text)
 
 
 def local_day_start(now: float) -> float:
@@ -98,9 +76,6 @@ class Hub:
         # sparkline, today's tokens).
         self._figures_lock = threading.Lock()
         self._figures: dict[str, tuple[tuple[int, int, int, float], list[float | None] | None, float]] = {}
-        # Each card's JSON, with what it was made from: a card changes only with its machine's
-        # report, its online state, its "last seen" words or its sparkline (name → (those, text)).
-        self._card_text: dict[str, tuple[CardSource, str]] = {}
         self._pruned_at = 0.0
 
     def tick(self) -> float:
@@ -214,9 +189,6 @@ class Hub:
 
     def fleet(self) -> dict[str, Any]:
         """``GET /api/fleet``: every machine's card and the totals."""
-        return self._fleet()[1]
-
-    def _fleet(self) -> tuple[list[MachineRow], dict[str, Any]]:
         now = self.clock()
         day_start = local_day_start(now)
         rows = self.store.machines()
@@ -226,7 +198,7 @@ class Hub:
         for card in view["machines"]:
             card["spark"] = figures[card["name"]][1]
         view["alerts_problem"] = self.alerts_problem
-        return rows, view
+        return view
 
     def _figures_of(
         self, names: list[str], now: float, day_start: float
@@ -251,20 +223,8 @@ class Hub:
         return [points.get(t) for t in range(start, start + SPARK_SECONDS, SPARK_STEP_SECONDS)] if points else None
 
     def fleet_json(self) -> str:
-        """The fleet as compact JSON (the API and every push carry the same text): ``json.dumps(fleet())``,
-        with each card's text made again only when the card changed."""
-        rows, view = self._fleet()
-        with self._figures_lock:
-            kept, fresh = self._card_text, {}
-            for row, card in zip(rows, view["machines"], strict=True):
-                source = CardSource(row.snapshot, row.received_at, card["online"], card["last_seen_text"], card["spark"])
-                entry = kept.get(row.name)
-                if entry is None or not entry[0].same(source):
-                    entry = (source, _dumps(card))
-                fresh[row.name] = entry
-            self._card_text = fresh  # a revoked machine is forgotten
-        rest = _dumps({key: value for key, value in view.items() if key != "machines"})  # the view's key order
-        return '{"machines":[' + ",".join(text for _, text in fresh.values()) + "]," + rest[1:]
+        """The fleet as compact JSON (the API and every push carry the same text)."""
+        return json.dumps(self.fleet(), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
     def _row(self, name: str) -> MachineRow | None:
         return next((row for row in self.store.machines() if row.name == name), None)
