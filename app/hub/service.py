@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -29,17 +30,12 @@ log = logging.getLogger(__name__)
 
 # The machine page's chart: span name → (seconds shown, seconds per point).
 CHART_SPANS: dict[str, tuple[int, int]] = {"6h": (6 * 3600, 60), "24h": (86400, 300), "7d": (7 * 86400, 1800)}
-# Today's tokens sum a day of minute samples: at most once a second while reports come in, once a
-# minute on a quiet fleet.
-TODAY_FRESH_SECONDS = 1.0
-TODAY_CACHE_SECONDS = 60.0
 PRUNE_EVERY_SECONDS = 3600.0
 # Looked at this long after a machine's last online moment: it is offline by then, not at its edge.
 OFFLINE_MARGIN_SECONDS = 0.01
-# A card's sparkline: the last 6 h, a point per 10 minutes, computed at most once a minute.
+# A card's sparkline: the last 6 h, a point per 10 minutes.
 SPARK_SECONDS = 6 * 3600
 SPARK_STEP_SECONDS = 600
-SPARK_CACHE_SECONDS = 60.0
 # Reports one key may send: a burst (a backlog after an outage goes in rounds) and a steady rate
 # far above an agent's one per 15 s. Past it the hub answers 429 and the agent keeps the report.
 RATE_BURST = 120
@@ -74,9 +70,12 @@ class Hub:
         self.problem: str | None = None  # the hub cannot write its file (a full disk): for /healthz
         self.alerts_problem: str | None = None  # the fleet's alerts do not reach a URL: for the fleet page
         self._online: frozenset[str] = frozenset()
-        # (computed at, day start, version then, tokens per machine)
-        self._today: tuple[float, float, int, dict[str, float]] | None = None
-        self._spark_cache: tuple[float, dict[str, list[float | None]], int] | None = None
+        # Per machine, what its card reads from its minute samples, kept until they change, the
+        # sparkline's window moves or the day ends (every push builds the whole fleet; a report
+        # changes one machine's samples): name → ((samples version, window start, day start),
+        # sparkline, today's tokens).
+        self._figures_lock = threading.Lock()
+        self._figures: dict[str, tuple[tuple[int, int, int, float], list[float | None] | None, float]] = {}
         self._pruned_at = 0.0
 
     def tick(self) -> float:
@@ -188,39 +187,40 @@ class Hub:
 
     # --- views ----------------------------------------------------------------
 
-    def _today_tokens(self, now: float) -> tuple[float, dict[str, float]]:
-        day_start = local_day_start(now)
-        cached = self._today
-        version = self.changes.version
-        if (cached is None or cached[1] != day_start or now - cached[0] >= TODAY_CACHE_SECONDS
-                or (cached[2] != version and now - cached[0] >= TODAY_FRESH_SECONDS)):
-            cached = (now, day_start, version, self.store.tokens_since(day_start))
-            self._today = cached
-        return day_start, cached[3]
-
     def fleet(self) -> dict[str, Any]:
         """``GET /api/fleet``: every machine's card and the totals."""
         now = self.clock()
-        day_start, today = self._today_tokens(now)
-        view = fleet.fleet_view(self.store.machines(), now, day_start=day_start, today_tokens=today)
-        sparks = self._sparks(now)
+        day_start = local_day_start(now)
+        rows = self.store.machines()
+        figures = self._figures_of([row.name for row in rows], now, day_start)
+        view = fleet.fleet_view(rows, now, day_start=day_start,
+                                today_tokens={name: today for name, (_, _, today) in figures.items()})
         for card in view["machines"]:
-            card["spark"] = sparks.get(card["name"])
+            card["spark"] = figures[card["name"]][1]
         view["alerts_problem"] = self.alerts_problem
         return view
 
-    def _sparks(self, now: float) -> dict[str, list[float | None]]:
-        """Each machine's last 6 h of tok/h, a mean per 10 minutes (null: no rate), for its card."""
-        cached = self._spark_cache
-        version = self.changes.version
-        # As today's tokens: at most once a second while reports come in, once a minute when quiet.
-        if cached is not None and 0 <= now - cached[0] < (SPARK_CACHE_SECONDS if cached[2] == version else 1.0):
-            return cached[1]
+    def _figures_of(
+        self, names: list[str], now: float, day_start: float
+    ) -> dict[str, tuple[tuple[int, int, int, float], list[float | None] | None, float]]:
+        """Each machine's sparkline and the hub's estimate of its tokens today, read again only where they changed."""
         start = int(now // SPARK_STEP_SECONDS * SPARK_STEP_SECONDS) + SPARK_STEP_SECONDS - SPARK_SECONDS
-        sparks = {name: [dict(points).get(t) for t in range(start, start + SPARK_SECONDS, SPARK_STEP_SECONDS)]
-                  for name, points in self.store.all_series(start, start + SPARK_SECONDS, SPARK_STEP_SECONDS).items()}
-        self._spark_cache = (now, sparks, version)
-        return sparks
+        pruned, written = self.store.samples_versions()  # read first: a write after it is seen next time
+        with self._figures_lock:
+            kept, fresh = self._figures, {}
+            for name in names:
+                key = (pruned, written.get(name, 0), start, day_start)
+                entry = kept.get(name)
+                if entry is None or entry[0] != key:
+                    entry = (key, self._spark(name, start), self.store.tokens_since(name, day_start))
+                fresh[name] = entry
+            self._figures = fresh  # a revoked machine is forgotten
+        return fresh
+
+    def _spark(self, name: str, start: int) -> list[float | None] | None:
+        """A machine's 6 h of tok/h from ``start``, a mean per 10 minutes (null: no rate); None: no sample there."""
+        points = dict(self.store.series(name, start, start + SPARK_SECONDS, SPARK_STEP_SECONDS))
+        return [points.get(t) for t in range(start, start + SPARK_SECONDS, SPARK_STEP_SECONDS)] if points else None
 
     def fleet_json(self) -> str:
         """The fleet as compact JSON (the API and every push carry the same text)."""

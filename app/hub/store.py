@@ -104,7 +104,11 @@ class MachineRow:
 
 
 class HubStore:
-    """Machines, keys and reports in one SQLite file; thread-safe."""
+    """Machines, keys and reports in one SQLite file; thread-safe.
+
+    The hub is the only writer of its minute samples (one hub per data dir; enrolling and revoking
+    touch none), so :meth:`samples_versions` can tell its views when a machine's samples changed.
+    """
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -118,6 +122,12 @@ class HubStore:
         except (OSError, sqlite3.Error) as e:
             raise HubStoreError(f"cannot use {path}: {e}") from e
         self._lock = threading.Lock()
+        # Bumped (under the lock) whenever a machine's samples change; a prune bumps them all.
+        self._writes = 0
+        self._written: dict[str, int] = {}
+        self._pruned = 0
+        # Each machine's newest report as kept, with its text: a report not replaced since is not parsed again.
+        self._parsed: dict[str, tuple[str, dict[str, Any]]] = {}
 
     def close(self) -> None:
         """Close the file; safe to call twice."""
@@ -232,10 +242,24 @@ class HubStore:
             t = int((received_at - age) // SAMPLE_SECONDS * SAMPLE_SECONDS)
             conn.execute("INSERT OR REPLACE INTO sample VALUES (?, ?, ?, ?, ?, ?)",
                          (report.machine, t, tokens_per_hour, str(snap.get("state")), queue, layer))
+            self._wrote(report.machine)
         return True
 
+    def _wrote(self, name: str) -> None:
+        self._writes += 1
+        self._written[name] = self._writes
+
+    def samples_versions(self) -> tuple[int, dict[str, int]]:
+        """(prunes, machine → its last write): a machine's pair changes whenever its minute samples may have."""
+        with self._lock:
+            return self._pruned, dict(self._written)
+
     def machines(self) -> list[MachineRow]:
-        """Every enrolled (not revoked) machine with its newest report, by name."""
+        """Every enrolled (not revoked) machine with its newest report, by name.
+
+        A report's snapshot is parsed once and shared by the rows that follow until it is replaced:
+        treat it as read-only.
+        """
         with self._lock:
             rows = self._conn.execute(
                 "SELECT m.name, m.enrolled_at, l.received_at, l.interval_seconds, l.snapshot, l.reports, "
@@ -243,12 +267,24 @@ class HubStore:
                 "FROM machine m LEFT JOIN latest l ON l.name = m.name "
                 "WHERE m.revoked_at IS NULL ORDER BY m.name"
             ).fetchall()
+            parsed = {row[0]: self._parse(row[0], row[4]) for row in rows if row[4] is not None}
+            # Forget the machines gone (revoked) so the memo never outgrows the fleet.
+            for name in self._parsed.keys() - parsed.keys():
+                del self._parsed[name]
         return [
             MachineRow(name=row[0], enrolled_at=row[1], received_at=row[2], interval_seconds=row[3],
-                       snapshot=None if row[4] is None else json.loads(row[4]), reports=row[5] or 0,
+                       snapshot=parsed.get(row[0]), reports=row[5] or 0,
                        skew_seconds=row[6], notes=row[7] or 0, last_note=row[8])
             for row in rows
         ]
+
+    def _parse(self, name: str, text: str) -> dict[str, Any]:
+        kept = self._parsed.get(name)
+        if kept is not None and kept[0] == text:
+            return kept[1]
+        snapshot: dict[str, Any] = json.loads(text)
+        self._parsed[name] = (text, snapshot)
+        return snapshot
 
     def take_history(self, name: str, points: list[tuple[int, float | None, str, int | None, int | None]]) -> int:
         """Keep minutes a machine's agent sent from its own history; a minute the hub has already
@@ -259,7 +295,10 @@ class HubStore:
                 "INSERT OR IGNORE INTO sample VALUES (?, ?, ?, ?, ?, ?)",
                 [(name, t - t % SAMPLE_SECONDS, tph, state, queue, layer) for t, tph, state, queue, layer in points],
             )
-            return conn.total_changes - before
+            taken = conn.total_changes - before
+            if taken:
+                self._wrote(name)
+            return taken
 
     def minutes(self, name: str, since: float, until: float) -> list[tuple[int, float | None, str, int | None, int | None]]:
         """Each minute a machine reported (or sent from its history) in [since, until), oldest first."""
@@ -281,29 +320,19 @@ class HubStore:
             ).fetchall()
         return [(int(row[0]), None if row[1] is None else float(row[1])) for row in rows]
 
-    def all_series(self, since: float, until: float, bucket_seconds: int) -> dict[str, list[tuple[int, float | None]]]:
-        """:meth:`series` for every machine at once (the fleet's sparklines)."""
+    def tokens_since(self, name: str, since: float) -> float:
+        """A machine's tokens since ``since``, from its minute samples (a minute at each sample's rate)."""
         with self._lock:
-            rows = self._conn.execute(
-                "SELECT name, (t / ?) * ? AS b, AVG(tokens_per_hour) FROM sample "
-                "WHERE t >= ? AND t < ? GROUP BY name, b ORDER BY name, b",
-                (bucket_seconds, bucket_seconds, int(since), int(until)),
-            ).fetchall()
-        out: dict[str, list[tuple[int, float | None]]] = {}
-        for name, t, tph in rows:
-            out.setdefault(str(name), []).append((int(t), None if tph is None else float(tph)))
-        return out
-
-    def tokens_since(self, since: float) -> dict[str, float]:
-        """Tokens per machine since ``since``, from the minute samples (a minute at each sample's rate)."""
-        with self._lock:
-            rows = self._conn.execute(
-                "SELECT name, SUM(tokens_per_hour) * ? FROM sample WHERE t >= ? GROUP BY name",
-                (SAMPLE_SECONDS / 3600, int(since)),
-            ).fetchall()
-        return {str(row[0]): float(row[1] or 0.0) for row in rows}
+            row = self._conn.execute(
+                "SELECT SUM(tokens_per_hour) * ? FROM sample WHERE name = ? AND t >= ?",
+                (SAMPLE_SECONDS / 3600, name, int(since)),
+            ).fetchone()
+        return float(row[0] or 0.0)
 
     def prune(self, now: float) -> int:
         """Drop samples past the retention; return how many went."""
         with self._transaction() as conn:
-            return conn.execute("DELETE FROM sample WHERE t < ?", (int(now - RETENTION_SECONDS),)).rowcount
+            pruned: int = conn.execute("DELETE FROM sample WHERE t < ?", (int(now - RETENTION_SECONDS),)).rowcount
+            if pruned:
+                self._pruned += 1
+            return pruned

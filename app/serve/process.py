@@ -28,7 +28,7 @@ from ..snapshot import to_json
 from ..store import History
 from ..web import create_app
 from ..web.broadcast import Broadcaster
-from ..web.hub import HubState
+from ..web.hub import FLEET_PUSH_INTERVAL_SECONDS, HubState
 from ..web.pairing import dashboard_url, lan_address, page_url
 from .servers import (
     JOIN_SECONDS,
@@ -83,7 +83,7 @@ def build_web(
             hub.changes,
             payload=hub.fleet_json,
             max_clients=config.max_ws_clients,
-            push_interval_seconds=config.push_interval_seconds,
+            push_interval_seconds=max(config.push_interval_seconds, FLEET_PUSH_INTERVAL_SECONDS),
         )
         fleet = HubState(config=config, hub=hub, broadcaster=fleet_broadcaster, hub_url=hub_url,
                          has_log=log_path is not None)

@@ -31,6 +31,9 @@ if TYPE_CHECKING:
 
 REPORT_PATH = security.REPORT_PATH
 HISTORY_PATH = security.HISTORY_PATH
+# The fleet page gets at most two pushes a second (a report shows within about half a second):
+# each push is every card (~70 kB at 100 machines), and a fleet reports several times a second.
+FLEET_PUSH_INTERVAL_SECONDS = 0.5
 STATE_KEY = "tokwatch.hub"
 bp = Blueprint("hub", __name__)
 

@@ -94,3 +94,117 @@ def test_machine_page_and_chart(setup: tuple[Hub, Clock, dict[str, str]]) -> Non
     clock.now += 3600
     gone = hub.machine("rig-a")
     assert gone is not None and gone["details"] == [] and gone["card"]["status_line"] == "offline"
+
+
+# --- the fleet view is never staler than the store ------------------------------------------------
+# Every push builds the whole fleet, so the hub keeps what each card reads from its machine's
+# minute samples (the sparkline, today's tokens) and parses each report once. These tests build
+# a view, change one thing, and expect the very next view to show it, on the same second.
+
+
+def card_of(hub: Hub, name: str) -> dict[str, Any]:
+    """The card as a push carries it, which must be the view's own, byte for byte."""
+    text = hub.fleet_json()
+    assert text == json.dumps(hub.fleet(), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return next(card for card in json.loads(text)["machines"] if card["name"] == name)
+
+
+def test_a_report_shows_in_the_next_view_even_within_the_second(setup: tuple[Hub, Clock, dict[str, str]]) -> None:
+    hub, clock, keys = setup
+    hub.take(f"Bearer {keys['rig-a']}", body("rig-a", 1, START, tph=360_000.0))
+    hub.take(f"Bearer {keys['rig-b']}", body("rig-b", 1, START, tph=360_000.0))
+    before = hub.fleet()
+    assert [card["spark"][-1] for card in before["machines"]] == [360_000.0, 360_000.0]
+    assert before["totals"]["today_tokens"] == pytest.approx(2 * 360_000 / 60)
+    clock.now = START + 0.3  # the next report, 0.3 s later: same second, same minute
+    hub.take(f"Bearer {keys['rig-b']}", body("rig-b", 2, clock.now, tph=720_000.0))
+    after = hub.fleet()
+    a, b = after["machines"]
+    assert a["spark"] == before["machines"][0]["spark"]
+    assert b["spark"][-1] == 720_000.0 and b["tokens_per_hour"] == 720_000.0  # the minute's last report
+    assert after["totals"]["today_tokens"] == pytest.approx((360_000 + 720_000) / 60)
+    assert after["totals"]["tokens_per_hour"] == 1_080_000.0
+    clock.now = START + 60.2  # a new minute in the same 10: the bucket's mean of its minutes
+    hub.take(f"Bearer {keys['rig-b']}", body("rig-b", 3, clock.now, tph=None, state="idle"))
+    b = card_of(hub, "rig-b")
+    assert b["state"] == "idle" and b["tokens_per_hour"] is None and b["spark"][-1] == 720_000.0
+    hub.take(f"Bearer {keys['rig-a']}", body("rig-a", 2, clock.now, tph=180_000.0))
+    a = card_of(hub, "rig-a")
+    assert a["spark"][-1] == pytest.approx((360_000.0 + 180_000.0) / 2)
+
+
+def test_history_sent_later_shows_in_its_own_bucket(setup: tuple[Hub, Clock, dict[str, str]]) -> None:
+    hub, _, keys = setup
+    hub.take(f"Bearer {keys['rig-a']}", body("rig-a", 1, START))
+    spark = card_of(hub, "rig-a")["spark"]
+    assert spark[-13] is None  # two hours ago: nothing yet
+    two_hours_ago = int(START - 7200)
+    batch = json.dumps({"machine": "rig-a", "points": [[two_hours_ago, 500_000.0, "training", None, 1]]}).encode()
+    assert hub.take_history(f"Bearer {keys['rig-a']}", batch) == (200, {"taken": 1})
+    spark = card_of(hub, "rig-a")["spark"]
+    assert spark[-13] == 500_000.0 and spark[-1] == 360_000.0
+
+
+def test_the_sparkline_moves_with_its_window_and_a_card_goes_offline_on_time(
+        setup: tuple[Hub, Clock, dict[str, str]]) -> None:
+    hub, clock, keys = setup
+    hub.take(f"Bearer {keys['rig-a']}", body("rig-a", 1, START))
+    assert card_of(hub, "rig-a")["online"]
+    clock.now = START + 45  # three intervals: still online
+    assert card_of(hub, "rig-a")["online"]
+    clock.now = START + 45.5  # no report, no tick: the view alone says offline
+    card = card_of(hub, "rig-a")
+    assert not card["online"] and card["status_line"] == "offline" and card["tokens_per_hour"] is None
+    assert hub.fleet()["totals"]["tokens_per_hour"] == 0.0
+    # START is 240 s into its 10 minutes: the window moves on at START + 360, with no report.
+    clock.now = START + 359
+    assert card_of(hub, "rig-a")["spark"][-1] == 360_000.0
+    clock.now = START + 361
+    spark = card_of(hub, "rig-a")["spark"]
+    assert spark[-2] == 360_000.0 and spark[-1] is None
+    clock.now = START + 6 * 3600 + 361  # the report's bucket has left the 6 h: no sparkline at all
+    assert card_of(hub, "rig-a")["spark"] is None
+
+
+def test_todays_tokens_start_again_at_local_midnight(setup: tuple[Hub, Clock, dict[str, str]]) -> None:
+    from app.hub.service import local_day_start
+
+    hub, clock, keys = setup
+    midnight = local_day_start(START + 86400)
+    clock.now = midnight - 30
+    hub.take(f"Bearer {keys['rig-a']}", body("rig-a", 1, clock.now))
+    assert hub.fleet()["totals"]["today_tokens"] == pytest.approx(360_000 / 60)
+    clock.now = midnight + 30  # still online, its one minute was yesterday's
+    assert hub.fleet()["totals"]["today_tokens"] == 0.0
+    hub.take(f"Bearer {keys['rig-a']}", body("rig-a", 2, clock.now))
+    assert hub.fleet()["totals"]["today_tokens"] == pytest.approx(360_000 / 60)
+
+
+def test_a_revoked_machine_leaves_the_view_and_comes_back_with_its_history(
+        setup: tuple[Hub, Clock, dict[str, str]]) -> None:
+    hub, clock, keys = setup
+    hub.take(f"Bearer {keys['rig-a']}", body("rig-a", 1, START))
+    assert [card["name"] for card in hub.fleet()["machines"]] == ["rig-a", "rig-b"]
+    hub.store.revoke("rig-a", START + 1)
+    assert [card["name"] for card in hub.fleet()["machines"]] == ["rig-b"]
+    key = hub.store.enroll("rig-a", START + 2)
+    card = card_of(hub, "rig-a")
+    assert card["status_line"] == "not reported yet" and card["spark"][-1] == 360_000.0
+    clock.now = START + 15
+    hub.take(f"Bearer {key}", body("rig-a", 1, clock.now, tph=720_000.0, state="training"))
+    card = card_of(hub, "rig-a")
+    assert card["online"] and card["tokens_per_hour"] == 720_000.0 and card["spark"][-1] == 720_000.0
+
+
+def test_the_fleets_json_is_its_view(setup: tuple[Hub, Clock, dict[str, str]]) -> None:
+    hub, clock, keys = setup
+    assert card_of(hub, "rig-a")["status_line"] == "not reported yet"
+    hub.note_alerts_problem("1 alert not delivered")
+    for seq, state in enumerate(["training", "training", "idle", "training"], start=1):  # rig-b never reports
+        clock.now = START + 15 * seq
+        hub.take(f"Bearer {keys['rig-a']}", body("rig-a", seq, clock.now, state=state))
+        assert card_of(hub, "rig-a")["state"] == state
+        clock.now += 5  # the same report, older: only its "last seen" words change
+        assert card_of(hub, "rig-a")["last_seen_text"] == "5 s ago"
+    assert card_of(hub, "rig-b")["status_line"] == "not reported yet"
+    assert json.loads(hub.fleet_json())["alerts_problem"] == "1 alert not delivered"

@@ -83,8 +83,9 @@ def test_series_buckets_average_and_tokens_since(store: HubStore) -> None:
         store.accept(report(i + 1, as_of=start + 60 * i, tph=720_000.0), start + 60 * i)
     assert store.series("rig-a", start, start + 3600, 600) == [(start, 360_000.0), (start + 600, 720_000.0)]
     # 10 min at 360k/h + 10 min at 720k/h = 60k + 120k.
-    assert store.tokens_since(start) == {"rig-a": pytest.approx(180_000.0)}
-    assert store.tokens_since(start + 600) == {"rig-a": pytest.approx(120_000.0)}
+    assert store.tokens_since("rig-a", start) == pytest.approx(180_000.0)
+    assert store.tokens_since("rig-a", start + 600) == pytest.approx(120_000.0)
+    assert store.tokens_since("rig-b", start) == 0.0
 
 
 def test_prune_keeps_a_week(store: HubStore) -> None:
