@@ -38,32 +38,40 @@ def what_happened(
         if isinstance(at, (int, float)) and isinstance(kind, str) and isinstance(words, str):
             by_key[(round(float(at), 3), kind)] = {"at": float(at), "kind": kind, "text": words}
     events = sorted(by_key.values(), key=lambda e: e["at"])
-    out: list[dict[str, Any]] = []
-    # Per message: its one entry, the counts of its runs already over, the count of its current run.
-    runs: dict[str, tuple[dict[str, Any], int, int]] = {}
+    # An error entry moves to the end of the list each time its message is seen again: its old
+    # place is left empty (None) and the empties dropped at the end, so a week of repeats costs
+    # one pass, not a search of the list per repeat.
+    out: list[dict[str, Any] | None] = []
+    # Per message: its one entry, its place in ``out``, the counts of its runs already over, the
+    # count of its current run.
+    runs: dict[str, tuple[dict[str, Any], int, int, int]] = {}
+    keys: dict[str, str] = {}  # message -> its key (ids and numbers as "#"), each worked out once
     last_error: str | None = None
     for event in events:
         if event["kind"] != "error":
             out.append(event)
             continue
         message, count = repeat_of(event["text"])
-        key = _VARYING.sub("#", message)
+        key = keys.get(message)
+        if key is None:
+            key = keys[message] = _VARYING.sub("#", message)
         if key not in runs:
             entry, before = dict(event), 0
         else:
-            entry, before, current = runs[key]
+            entry, place, before, current = runs[key]
             # The timeline counts one run while no other error comes between and its count grows;
             # a later sight of the same run says its newer count, a new run starts again from 1.
             if not (last_error == key and count >= current):
                 before += current
-            out.remove(entry)  # dated at its latest, where it goes in the list
+            out[place] = None  # dated at its latest, where it goes in the list
             entry["at"] = event["at"]
-        runs[key] = (entry, before, count)
+        runs[key] = (entry, len(out), before, count)
         total = before + count
         entry["text"] = message if total == 1 else f"{message} (×{total})"
         out.append(entry)
         last_error = key
-    return (_spans(out) if spans else out)[::-1]
+    merged = [event for event in out if event is not None]
+    return (_spans(merged) if spans else merged)[::-1]
 
 
 def _spans(events: list[dict[str, Any]]) -> list[dict[str, Any]]:

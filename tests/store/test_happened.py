@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
+from hypothesis import given
+from hypothesis import strategies as st
+
 from app.store.happened import what_happened
 from app.text import clock
 
@@ -42,3 +47,65 @@ def test_a_pause_and_its_end_are_one_span_and_an_open_pause_stays_as_it_is() -> 
         f"idle {clock(T)}–{clock(T + 5400)}",
     ]
     assert found[2]["until"] == T + 5400
+
+
+def test_each_repeated_error_moves_to_its_latest_sight_among_the_others() -> None:
+    events = [
+        e(10, "error", "Error getting activations"),
+        e(20, "registered", "registered in layer 1"),
+        e(30, "error", "Backend down"),
+        e(40, "error", "Error getting activations"),  # a new run (another error came between): 1 + 1
+        e(50, "error", "Timeout for request 7"),
+        e(60, "error", "Timeout for request 9"),  # the same message but its number, right after: one run
+        e(70, "error", "Backend down (×3)"),  # a new run of 3 after the first one: 1 + 3
+    ]
+    found = what_happened(events, [])
+    assert [(x["at"] - T, x["kind"], x["text"]) for x in found] == [
+        (70, "error", "Backend down (×4)"),
+        (60, "error", "Timeout for request 9"),
+        (40, "error", "Error getting activations (×2)"),
+        (20, "registered", "registered in layer 1"),
+    ]
+
+
+def _folded_plainly(events: list[dict[str, object]]) -> list[tuple[object, ...]]:
+    """The same fold written the plain way: the list searched for an entry each time it moves."""
+    by_key = {}
+    for event in events:
+        by_key[(round(float(event["at"]), 3), event["kind"])] = dict(event)  # type: ignore[arg-type]
+    out: list[dict[str, object]] = []
+    runs: dict[str, list[object]] = {}
+    last = None
+    for event in sorted(by_key.values(), key=lambda x: x["at"]):  # type: ignore[arg-type, return-value]
+        if event["kind"] != "error":
+            out.append(event)
+            continue
+        words = str(event["text"])
+        message, count = (words.rsplit(" (×", 1)[0], int(words.rsplit(" (×", 1)[1][:-1])) if words.endswith(")") and " (×" in words else (words, 1)
+        key = re.sub(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\d+", "#", message, flags=re.ASCII)
+        if key in runs:
+            entry, before, current = runs[key]
+            if not (last == key and count >= current):  # type: ignore[operator]
+                before += current  # type: ignore[operator]
+            out = [x for x in out if x is not entry]
+            entry["at"] = event["at"]  # type: ignore[index]
+        else:
+            entry, before = dict(event), 0
+        runs[key] = [entry, before, count]
+        total = before + count  # type: ignore[operator]
+        entry["text"] = message if total == 1 else f"{message} (×{total})"  # type: ignore[index]
+        out.append(entry)  # type: ignore[arg-type]
+        last = key
+    return [(x["at"], x["kind"], x["text"]) for x in reversed(out)]
+
+
+_WORDS = st.sampled_from(["Error getting activations", "Backend down", "Timeout for request 7",
+                          "Timeout for request 12", "registered in layer 2"])
+
+
+@given(st.lists(st.tuples(st.integers(0, 40), st.sampled_from(["error", "error", "error", "registered"]),
+                          _WORDS, st.integers(1, 5)), max_size=40))
+def test_the_fold_is_the_plain_one_whatever_the_order_of_repeats(rows: list[tuple[int, str, str, int]]) -> None:
+    events = [e(at, kind, words if n == 1 else f"{words} (×{n})") for at, kind, words, n in rows]
+    found = what_happened(events, [], spans=False)
+    assert [(x["at"], x["kind"], x["text"]) for x in found] == _folded_plainly(events)
