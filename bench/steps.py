@@ -15,13 +15,13 @@
   window once its start-up work is done (the cold start reads the hour behind its first view
   after showing it), beside a server on the quiet miner log over the same windows.
 
-TensorBoard is not a dependency: its figure is noted only when it is installed.
+TensorBoard is not a dependency: when it is installed, figure 17 also times it on the same run's
+losses (bench/tensorboard.py).
 """
 
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import os
 import subprocess
@@ -31,6 +31,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from bench import tensorboard
 from bench.harness import ROOT, Server, Viewer
 from bench.report import Figure, median
 from bench.steplogs import hf_bars_log, sized, torchtitan_log
@@ -159,7 +160,8 @@ def measure_open(workdir: Path, *, quick: bool) -> Figure:
     goal = f"latest step <= {LATEST_GOAL_SECONDS:g} s, whole-run loss chart <= {CHART_GOAL_SECONDS:g} s"
     steps = OPEN_STEPS // 10 if quick else OPEN_STEPS
     folder = workdir / "step-open"
-    step_log = _write(folder / "train.log", nanogpt_log(steps, seed=16))
+    text = nanogpt_log(steps, seed=16)
+    step_log = _write(folder / "train.log", text)
     size = step_log.stat().st_size
     miner_log = _miner_log(folder / "miner.log", size)
     timeout = 120.0 if quick else 300.0
@@ -183,6 +185,7 @@ def measure_open(workdir: Path, *, quick: bool) -> Figure:
     finally:
         step_log.unlink(missing_ok=True)
         miner_log.unlink(missing_ok=True)
+    peer, peer_note = _tensorboard_open(text, folder / "tensorboard", steps, timeout)
     latest_s, chart_s, ref = step.get("latest"), step.get("chart"), miner.get("latest")
     return Figure(
         key="step_open", title=title, value=latest_s, unit="s", reference="miner log of the same size, first snapshot",
@@ -192,9 +195,24 @@ def measure_open(workdir: Path, *, quick: bool) -> Figure:
         note=(f"nanoGPT, {steps:,} steps, {size / 1e6:.0f} MB, history on: latest step, loss and rate "
               f"{_seconds(latest_s)} ('{step.get('status_line')}'); whole-run loss in /api/history "
               f"{_seconds(chart_s)} (waited at most {timeout:.0f} s); server RSS {step.get('rss_mb', 0):.1f} MB; "
-              f"miner log's first snapshot {_seconds(ref)}"),
-        details={"steps": steps, "bytes": size, "step": step, "miner": miner},
+              f"miner log's first snapshot {_seconds(ref)}; {peer_note}"),
+        details={"steps": steps, "bytes": size, "step": step, "miner": miner, "tensorboard": peer},
     )
+
+
+def _tensorboard_open(text: str, folder: Path, steps: int, timeout: float) -> tuple[dict[str, Any], str]:
+    """TensorBoard on the same run's losses, when installed: its figure and the note's words."""
+    version = tensorboard.installed()
+    if version is None:
+        return {}, "TensorBoard not installed (not measured)"
+    began = time.perf_counter()
+    written = tensorboard.write_events(text, folder / "run")
+    found = tensorboard.time_to_last_step(folder / "run", steps, timeout=timeout, stderr=folder / "tensorboard.err")
+    found.update(version=version, events=written, write_seconds=time.perf_counter() - began)
+    rss = found.get("rss_mb")
+    return found, (f"TensorBoard {version} on the same losses ({written:,} events in its own file): the whole run "
+                   f"to the last step from its scalars route {_seconds(found.get('seconds'))} after its start"
+                   + (f", RSS {rss:.1f} MB" if rss else ""))
 
 
 def _seconds(value: float | None) -> str:
@@ -312,6 +330,7 @@ def _age(seconds: int) -> str:
 
 
 def _tensorboard() -> str:
-    if importlib.util.find_spec("tensorboard") is None:
+    version = tensorboard.installed()
+    if version is None:
         return "TensorBoard not installed (not measured)"
-    return "TensorBoard installed, not measured by this bench"
+    return f"TensorBoard {version} installed; its idle is not measured (it needs its page open in a browser)"
