@@ -1,13 +1,13 @@
-// The live websocket, opened as soon as the page's body is parsed (an async module at its end),
-// so its handshake and first snapshot overlap the parsing of the chart library and the other
-// modules. link.js adopts it with the events it has had; only a page that needs no token opens
-// one here (the token is link.js's business).
+// The live websocket, opened as soon as this file arrives (an async module first in the head,
+// reading where the websocket is from the root element), so its handshake and first snapshot
+// overlap the rest of the page's files and their parsing. link.js adopts it with the events it
+// has had; only a page that needs no token opens one here (the token is link.js's business).
 
 let early = null;
 
-const body = document.body;
-if (body && body.dataset.tokenRequired === "false" && window.WebSocket) {
-  const ws = new WebSocket(`ws://${location.hostname}:${body.dataset.wsPort}/ws`);
+const root = document.documentElement.dataset;
+if (root.tokenRequired === "false" && root.wsPort && window.WebSocket) {
+  const ws = new WebSocket(`ws://${location.hostname}:${root.wsPort}/ws`);
   const events = [];
   const keep = (event) => events.push(event);
   for (const type of ["open", "message", "close"]) ws.addEventListener(type, keep);

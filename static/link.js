@@ -5,8 +5,8 @@ import { takeEarlySocket } from "./early.js";
 import { keptToken, rememberGood, takeFragmentToken, wasGood } from "./token.js";
 
 const body = document.body;
-const WS_PORT = Number(body.dataset.wsPort);
-export const TOKEN_REQUIRED = body.dataset.tokenRequired === "true";
+const WS_PORT = Number(document.documentElement.dataset.wsPort);
+export const TOKEN_REQUIRED = document.documentElement.dataset.tokenRequired === "true";
 const KEEPALIVE_MS = Number(body.dataset.keepaliveSeconds || 15) * 1000;
 
 const POLL_MS = 5000;

@@ -351,7 +351,7 @@ def test_a_restart_on_another_websocket_port_reloads_the_page(
         new_port = second.config.effective_ws_port
         assert new_port != old_port
         # The next poll says where /ws is now; only a reload gets a CSP that lets the page go there.
-        expect()(page.locator("body")).to_have_attribute("data-ws-port", str(new_port), timeout=9000)
+        expect()(page.locator("html")).to_have_attribute("data-ws-port", str(new_port), timeout=9000)
         expect()(page.locator("#connection")).to_have_text("live")
         expect()(page.locator("#status")).to_have_text("L3 · …")
         assert page.evaluate("window.notReloaded") is None, "the page was not reloaded"

@@ -46,13 +46,15 @@ def test_page_carries_the_websocket_port_and_no_inline_script(client: FlaskClien
     response = client.get("/")
     page = response.get_data(as_text=True)
     assert response.status_code == 200
-    assert 'data-ws-port="8766"' in page
-    assert 'data-token-required="false"' in page
-    # Our module, and the vendored chart library it draws with; every script from a file of ours.
+    # On the root element: the websocket is opened from the head, before the body exists.
+    assert re.search(r'<html [^>]*data-ws-port="8766"', page)
+    assert re.search(r'<html [^>]*data-token-required="false"', page)
+    # The early websocket first; our module, and the vendored chart library it draws with; every
+    # script from a file of ours.
     assert re.findall(r"<script[^>]*>", page) == [
+        '<script type="module" async src="/static/early.js">',
         '<script defer src="/static/vendor/uplot/uPlot.iife.min.js">',
         '<script type="module" src="/static/app.js">',
-        '<script type="module" async src="/static/early.js">',
     ]
     assert all(not body.strip() for body in re.findall(r"<script[^>]*>(.*?)</script>", page, re.DOTALL))  # nothing inline
     assert "http://" not in page.replace('xmlns="http://www.w3.org', "")  # no external origin at all
