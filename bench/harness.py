@@ -94,14 +94,10 @@ class Server:
 
     def cpu_seconds(self) -> float:
         """User + system CPU the server process has used (all its threads)."""
-        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime, stime
+        return proc_cpu_seconds(self.pid)
 
     def rss_kb(self) -> int:
-        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-        return 0
+        return round(proc_rss_mb(self.pid) * 1024)
 
     def stop(self, timeout: float = 10.0) -> int | None:
         """SIGTERM, then SIGKILL after ``timeout``; return the exit status."""
@@ -219,6 +215,14 @@ def append_line(fd: int, line: bytes) -> float:
 def proc_cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def proc_rss_mb(pid: int) -> float:
+    """A process's resident set size from /proc, in MB (MiB, as the other RSS figures)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
 
 
 class HandshakeRefused(Exception):

@@ -31,7 +31,7 @@ from typing import Any
 
 import simple_websocket
 
-from bench.harness import ROOT, proc_cpu_seconds
+from bench.harness import ROOT, proc_cpu_seconds, proc_rss_mb
 from bench.report import Figure, percentile
 
 MACHINES = 100
@@ -166,14 +166,6 @@ class Pushes:
         with contextlib.suppress(Exception):
             self.client.close()
         self._thread.join(2)
-
-
-def proc_rss_mb(pid: int) -> float:
-    """A process's resident set size from /proc, in MB (MiB, as the other RSS figures)."""
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
 
 
 def real_time(data_dir: Path, keys: dict[str, str], seconds: float, out: Path) -> dict[str, Any]:

@@ -27,6 +27,8 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from bench.harness import proc_rss_mb
+
 # nanoGPT's step line (bench.synth.nanogpt_log): "iter 12: loss 3.1234, time 120.00ms, mfu 45.00%".
 _ITER = re.compile(r"^iter (\d+): loss ([0-9.]+), time ([0-9.]+)ms", re.MULTILINE)
 _TAG = "loss"
@@ -110,15 +112,8 @@ def time_to_last_step(folder: Path, last_step: int, *, timeout: float, stderr: P
 
 def _rss_mb(pid: int) -> float | None:
     """The process's resident memory with its children's (TensorBoard's fast loader is a child)."""
-    total = 0
-    pids = [pid]
     try:
         children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-        pids += [int(child) for child in children]
-        for each in pids:
-            for line in Path(f"/proc/{each}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
-                    total += int(line.split()[1])
+        return sum(proc_rss_mb(each) for each in [pid, *map(int, children)])
     except (OSError, ValueError):
         return None
-    return total / 1024
