@@ -5,22 +5,25 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .rules import Stall
+from ..events import CollabProgress
+from .health import Broken, Crash
 from .stage import (
     AllReduce,
     Errors,
-    Measure,
     Stage,
     finished,
     finite,
     row_groups_per_step,
     step_seconds,
 )
+from .verdict import Verdict
 
 
-def training_payload(stage: Stage, m: Measure, stall: Stall, eta: float | None, all_reduce: AllReduce | None) -> dict[str, Any]:
-    """Every figure of the stage, JSON-ready: null where unknown or not finite."""
-    latest = stage.latest
+def training_payload(stage: Stage, v: Verdict, all_reduce: AllReduce | None) -> dict[str, Any]:
+    """Every figure of the stage, JSON-ready: null where unknown or not finite (or what the verdict hides)."""
+    latest, m, stall = stage.latest, v.measure, v.stall
+    eta = None if v.hides_time_left else v.eta_seconds
+    trainer_eta = None if v.hides_time_left else latest.trainer_eta_seconds
     rate = finite(latest.tokens_per_second)
     scope = None if rate is None else ("device" if latest.per_device else "global")
     evals = {name: {"value": json_number(value), "step": step} for name, (value, step) in stage.evals.items()}
@@ -51,19 +54,29 @@ def training_payload(stage: Stage, m: Measure, stall: Stall, eta: float | None, 
         "tokens_per_hour": json_number(m.tokens_per_hour),
         "steps_per_hour": json_number(m.steps_per_hour),
         "eta_seconds": json_number(eta),
-        "trainer_eta_seconds": json_number(latest.trainer_eta_seconds),
+        "trainer_eta_seconds": json_number(trainer_eta),
         "eval": evals or None,
         "data": data,
         "all_reduce": all_reduce_view(all_reduce),
         "figures": {k: v for k, v in stage.figures.items() if math.isfinite(v)} or None,
         "paused": stall.pause if not stall.stalled else None,
         "seconds_since_step": json_number(stall.since),
-        "stall_after_seconds": json_number(stall.limit),
+        "stall_after_seconds": None if v.hides_stall_limit else json_number(stall.limit),
         "stalled": stall.stalled,
         "finished": finished(stage),
         "logged_steps": latest.logged,
         "errors": None,
     }
+
+
+def add_health(training: dict[str, Any], collab: CollabProgress | None, crash: Crash | None,
+               broken: Broken | None) -> None:
+    """Put the collaboration, the crash and the broken-run sentence in the object."""
+    training["collaboration"] = None if collab is None else {
+        "epoch": collab.epoch, "samples": collab.samples, "peers": collab.peers,
+        "eta_seconds": json_number(collab.eta_seconds)}
+    training["crash"] = None if crash is None else {"error": crash.error, "at": json_number(crash.at)}
+    training["broken"] = None if broken is None else broken.sentence
 
 
 def all_reduce_view(all_reduce: AllReduce | None) -> dict[str, Any] | None:
