@@ -6,6 +6,7 @@ import math
 
 import pytest
 
+from app.snapshot import training_dict
 from app.stats.events import CollabProgress, RunCrashed, StageStart, StepFigures, StepSkipped, TrainStep
 from app.stats.steps.health import (
     FLOOR_SKIPPED_STEPS,
@@ -37,7 +38,7 @@ def test_a_crash_is_the_state_at_once_with_its_line() -> None:
     report = step_report(progress, t + 6)
     assert (report.state, report.status_line) == ("crashed", "step 10/29000 · crashed")
     assert report.details[0] == "Crashed: torch.OutOfMemoryError: CUDA out of memory."
-    assert report.training["crash"] == {"error": "torch.OutOfMemoryError: CUDA out of memory.", "at": t + 5}
+    assert training_dict(report.training)["crash"] == {"error": "torch.OutOfMemoryError: CUDA out of memory.", "at": t + 5}
     assert report.state_since == t + 5
     assert [(e.kind, e.text) for e in report.events] == [
         ("crashed", "crashed at step 10: torch.OutOfMemoryError: CUDA out of memory.")
@@ -60,7 +61,7 @@ def test_a_later_training_step_clears_the_crash() -> None:
     assert step_report(progress, t + 3).state == "crashed"
     progress.apply(TrainStep(None, "base", 6, total_steps=29000, step_seconds=4.0), t + 60)
     report = step_report(progress, t + 61)
-    assert report.state != "crashed" and report.training["crash"] is None
+    assert report.state != "crashed" and training_dict(report.training)["crash"] is None
     assert [e.kind for e in report.events] == ["restart", "crashed"]
 
 
@@ -274,7 +275,7 @@ def test_a_broken_run_is_a_warning_with_its_sentence() -> None:
     report = step_report(progress, T0 + 300)
     assert (report.state, report.status_line) == ("broken", "epoch 0.05 · broken")
     assert report.details[0].startswith("grad norm is nan at 4 logs in a row")
-    assert report.training["grad_norm"] == "nan" and report.state_since == T0 + 60
+    assert training_dict(report.training)["grad_norm"] == "nan" and report.state_since == T0 + 60
 
 
 def test_a_collaboration_says_its_epoch_peers_and_eta() -> None:
@@ -284,4 +285,4 @@ def test_a_collaboration_says_its_epoch_peers_and_eta() -> None:
     report = step_report(progress, T0 + 1)
     assert report.status_line == "epoch #15040 · 4 peers"
     assert "Collaboration: epoch #15040 · 64 samples from 4 peers · next epoch in 16.79 s" in report.details
-    assert report.training["collaboration"] == {"epoch": 15040, "samples": 64, "peers": 4, "eta_seconds": 16.79}
+    assert training_dict(report.training)["collaboration"] == {"epoch": 15040, "samples": 64, "peers": 4, "eta_seconds": 16.79}

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from app.live.monitor import Monitor
-from app.snapshot import SourceView, to_json
+from app.snapshot import SourceView, to_json, training_dict
 from app.stats.events import (
     AllReduceResult,
     EvalResult,
@@ -78,7 +78,7 @@ def test_a_steady_run_reads_like_the_issue_example() -> None:
     assert report.state == "training"
     assert report.rate.measured and report.rate.observed_seconds == 1200
     assert report.rate.tokens_per_pass == 517_816
-    assert report.training["tokens_per_hour"] == pytest.approx(517_816 * 900)
+    assert training_dict(report.training)["tokens_per_hour"] == pytest.approx(517_816 * 900)
     assert report.details[0] == "466M tok/h · 900 steps/h (over 20 min)"
     assert "Loss 3.3693 (smoothed (EMA, debiased), as printed)" in report.details
     assert "LR × 1.00 (multiplier)" in report.details
@@ -109,8 +109,8 @@ def test_the_window_is_twenty_minutes_and_the_rate_follows_it() -> None:
     end = run_steps(tracker, 0, 300, T0, dt=4.0, tok_s=100_000)  # 400,000 tokens a step, 900 steps/h
     end = run_steps(tracker, 301, 600, end + 8.0, dt=8.0, tok_s=50_000)  # same tokens a step, half the pace
     slow = step_report(tracker, end)
-    assert slow.training["steps_per_hour"] == pytest.approx(450, rel=0.01)
-    assert slow.training["tokens_per_hour"] == pytest.approx(180e6, rel=0.01)
+    assert training_dict(slow.training)["steps_per_hour"] == pytest.approx(450, rel=0.01)
+    assert training_dict(slow.training)["tokens_per_hour"] == pytest.approx(180e6, rel=0.01)
 
 
 def test_a_new_stage_starts_a_new_stretch() -> None:
@@ -125,8 +125,8 @@ def test_a_new_stage_starts_a_new_stretch() -> None:
     tracker.apply(sft, end + 310)
     report = step_report(tracker, end + 311)
     assert report.status_line == "SFT step 1 · …" and report.state == "measuring"
-    assert report.training["stage"] == "sft"
-    assert report.training["eval"] == {"val_bpb": {"value": 0.4386, "step": 0}}
+    assert training_dict(report.training)["stage"] == "sft"
+    assert training_dict(report.training)["eval"] == {"val_bpb": {"value": 0.4386, "step": 0}}
     assert report.warmup.passes == 1
 
 
@@ -153,7 +153,7 @@ def test_stall_after_six_median_step_times_or_ninety_seconds() -> None:
     assert stalled.state == "stalled"
     assert stalled.status_line == "step 100/29000 · stalled 1m"
     assert "Stalled: no step for 1 min 31 s (limit 1 min 30 s)" in stalled.details  # not "1 min (limit 1 min)"
-    assert stalled.training["stalled"] is True and stalled.training["stall_after_seconds"] == 90
+    assert training_dict(stalled.training)["stalled"] is True and training_dict(stalled.training)["stall_after_seconds"] == 90
     slow = StepProgress()
     end = run_steps(slow, 0, 50, T0, dt=30.0)
     assert step_report(slow, end + 179).state == "training"
@@ -165,7 +165,7 @@ def test_warm_up_before_the_first_step_is_not_a_stall() -> None:
     tracker.apply(RunInfo(None, gpu_name="NVIDIA H100 80GB HBM3", peak_flops=9.89e14), T0)
     report = step_report(tracker, T0 + 3600)
     assert report.state == "working" and report.status_line == "waiting for first step"
-    assert report.training["stalled"] is False and report.training["step"] is None
+    assert training_dict(report.training)["stalled"] is False and training_dict(report.training)["step"] is None
     assert "GPU NVIDIA H100 80GB HBM3 · peak 989 TFLOPS" in report.details
 
 
@@ -174,7 +174,7 @@ def test_an_evaluation_pause_is_not_a_stall_for_an_hour() -> None:
     end = run_steps(tracker, 0, 250, T0)
     tracker.apply(EvalResult(None, "val_bpb", 1.06, 251), end + 30)
     report = step_report(tracker, end + 1800)
-    assert report.state == "training" and report.training["paused"] == "evaluation"
+    assert report.state == "training" and training_dict(report.training)["paused"] == "evaluation"
     assert "Paused: evaluation (30 min since the last step)" in report.details
     assert step_report(tracker, end + 3601).state == "stalled"
 
@@ -196,7 +196,7 @@ def test_an_evaluation_due_by_the_cadence_is_not_a_stall() -> None:
     tracker.apply(EvalResult(None, "val_bpb", 1.06, 250), end + 20)
     end = run_steps(tracker, 250, 499, end + 24)
     report = step_report(tracker, end + 600)  # step 500 is due an evaluation first
-    assert report.state == "training" and report.training["paused"] == "evaluation due"
+    assert report.state == "training" and training_dict(report.training)["paused"] == "evaluation due"
     early = StepProgress()
     early.apply(EvalResult(None, "val_bpb", 3.2, 0), T0)
     early.apply(EvalResult(None, "val_bpb", 1.06, 250), T0)
@@ -214,8 +214,8 @@ def test_tokwatch_eta_beside_the_trainers() -> None:
     tracker = StepProgress()
     end = run_steps(tracker, 0, 400, T0, trainer_eta_seconds=1951.2 * 60)
     report = step_report(tracker, end)
-    assert report.training["eta_seconds"] == pytest.approx((29000 - 400) * 4.0, rel=0.01)
-    assert report.training["trainer_eta_seconds"] == pytest.approx(117072.0)
+    assert training_dict(report.training)["eta_seconds"] == pytest.approx((29000 - 400) * 4.0, rel=0.01)
+    assert training_dict(report.training)["trainer_eta_seconds"] == pytest.approx(117072.0)
     assert "ETA 1 d 7 h (tokwatch) · 1 d 8 h (trainer)" in report.details
 
 
@@ -228,15 +228,15 @@ def test_sft_eta_from_the_printed_percentage() -> None:
         t += 0.5
     tracker.apply(replace(base_step(400, dt=0.5), stage="sft", total_steps=None, progress_percent=61.54), t + 100)
     report = step_report(tracker, t + 100)
-    assert report.training["total_steps"] is None
-    assert report.training["eta_seconds"] is not None
+    assert training_dict(report.training)["total_steps"] is None
+    assert training_dict(report.training)["eta_seconds"] is not None
 
 
 def test_mfu_unknown_is_said_not_shown_as_zero() -> None:
     tracker = StepProgress()
     run_steps(tracker, 0, 5, T0, mfu=None, mfu_note="unknown: nanochat printed 0.00 (GPU not in its peak-FLOPS table)")
     report = step_report(tracker, T0 + 30)
-    assert report.training["mfu"] is None
+    assert training_dict(report.training)["mfu"] is None
     assert any("MFU unknown: nanochat printed 0.00" in line for line in report.details)
 
 
@@ -245,7 +245,7 @@ def test_data_position_and_row_groups_a_step() -> None:
     for i, step in enumerate(range(380, 384)):
         tracker.apply(base_step(step, epoch=1, parquet_index=0, row_group=276 + i), T0 + 4 * i)
     report = step_report(tracker, T0 + 12)
-    assert report.training["data"] == {"epoch": 1, "parquet_index": 0, "row_group": 279, "row_groups_per_step": 1.0}
+    assert training_dict(report.training)["data"] == {"epoch": 1, "parquet_index": 0, "row_group": 279, "row_groups_per_step": 1.0}
     assert "Data epoch 1 · pq 0 · rg 279 (≈1 row groups/step)" in report.details
 
 
@@ -255,9 +255,9 @@ def test_a_nan_loss_is_null_in_json_and_said_in_words() -> None:
     run_steps(tracker, 0, 3, T0, loss=float("nan"))
     tracker.apply(StepFigures(None, grad_norm=float("inf")), T0 + 13)
     report = step_report(tracker, T0 + 13)
-    assert report.training["loss"] is None and report.training["grad_norm"] == "inf"
+    assert training_dict(report.training)["loss"] is None and training_dict(report.training)["grad_norm"] == "inf"
     assert "Loss not a number since step 0" in report.details
-    json.dumps(report.training, allow_nan=False)
+    json.dumps(training_dict(report.training), allow_nan=False)
 
 
 def test_tokens_per_iteration_times_the_steps_a_line_covers() -> None:
@@ -269,8 +269,8 @@ def test_tokens_per_iteration_times_the_steps_a_line_covers() -> None:
         tracker.apply(TrainStep(None, "train", it, loss=3.0, step_seconds=0.3), t)
         t += 3.0
     report = step_report(tracker, t - 3.0)
-    assert report.training["steps_per_hour"] == pytest.approx(12_000, rel=0.01)
-    assert report.training["tokens_per_hour"] == pytest.approx(12_000 * 491_520, rel=0.01)
+    assert training_dict(report.training)["steps_per_hour"] == pytest.approx(12_000, rel=0.01)
+    assert training_dict(report.training)["tokens_per_hour"] == pytest.approx(12_000 * 491_520, rel=0.01)
     assert report.status_line == "step 2000 · 5.8G tok/h"
 
 
@@ -296,8 +296,8 @@ def test_the_hf_tokens_counter() -> None:
         tracker.apply(StepFigures(None, loss=2.0, tokens_seen=step * 4096), t)
         t += 6.0
     report = step_report(tracker, t - 6.0)
-    assert report.training["tokens_per_hour"] == pytest.approx(4096 * 3600 / 0.6, rel=0.01)
-    assert report.training["loss"] == 2.0
+    assert training_dict(report.training)["tokens_per_hour"] == pytest.approx(4096 * 3600 / 0.6, rel=0.01)
+    assert training_dict(report.training)["loss"] == 2.0
 
 
 def test_without_tokens_the_rate_is_in_steps() -> None:
@@ -308,7 +308,7 @@ def test_without_tokens_the_rate_is_in_steps() -> None:
         t += 6.0
     report = step_report(tracker, t - 6.0)
     assert report.status_line == "step 2990/3000 · 6.0k steps/h"
-    assert report.rate.measured is False and report.training["tokens_per_hour"] is None
+    assert report.rate.measured is False and training_dict(report.training)["tokens_per_hour"] is None
     assert report.details[0] == "6.0k steps/h (over 20 min) · tokens per step not printed"
 
 
@@ -327,7 +327,7 @@ def test_sn38_rounds_continue_the_stretch_and_count_all_reduces() -> None:
     report = step_report(tracker, t)
     assert report.status_line.startswith("outer 43 · step 5 · ")
     assert report.status_line.endswith(" steps/h")
-    assert report.training["all_reduce"] == {"succeeded": 2, "failed": 1, "peers": 3, "last_error": "could not find a group"}
+    assert training_dict(report.training)["all_reduce"] == {"succeeded": 2, "failed": 1, "peers": 3, "last_error": "could not find a group"}
     assert "All-reduce: 2 ok · 1 failed · last group 3 peers" in report.details
 
 
@@ -453,7 +453,7 @@ def test_a_speedrun_shows_the_current_stage(tmp_path: Path) -> None:
     monitor = Monitor(log, clock=lambda: T0)
     monitor.backlog(chunks_of(lines))
     snap = monitor.snapshot(T0)
-    assert snap.training is not None and snap.training["stage"] == "rl"
+    assert snap.training is not None and training_dict(snap.training)["stage"] == "rl"
     assert snap.status_line == "RL step 1/467 · …"
 
 
@@ -553,4 +553,4 @@ def test_a_stall_or_a_pause_in_the_recent_lines_is_no_step_time(evaluated: bool)
     for step in range(160, 220, 10):
         progress.apply(TrainStep(None, "train", step), t)
         t += 10
-    assert step_report(progress, t).training["step_seconds"] == pytest.approx(1.0)
+    assert step_report(progress, t).training.step_seconds == pytest.approx(1.0)

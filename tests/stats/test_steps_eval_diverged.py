@@ -14,6 +14,7 @@ import pytest
 
 from app.ingest.backwards import read_backwards
 from app.live.monitor import Monitor
+from app.snapshot import training_dict
 from app.stats.events import EvalResult, TrainStep
 from app.stats.steps.progress import StepProgress
 from app.stats.steps.report import report as step_report
@@ -110,7 +111,7 @@ def test_a_finite_evaluation_after_a_nan_one_ends_the_divergence() -> None:
     progress.apply(EvalResult(None, "val_loss", float("nan"), step=10), t)
     report = step_report(progress, t)
     assert report.state == "diverged" and report.state_since == t
-    assert report.training["eval"] == {"val_loss": {"value": None, "step": 10}}  # JSON has no nan
+    assert training_dict(report.training)["eval"] == {"val_loss": {"value": None, "step": 10}}  # JSON has no nan
     t = steps(progress, 11, 20, t)
     progress.apply(EvalResult(None, "val_loss", 2.9, step=20), t)
     assert step_report(progress, t).state != "diverged"

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from app.live.monitor import Monitor
+from app.snapshot import training_dict
 from app.stats.events import EvalResult, StageEnd, StepFigures, TrainStep
 from app.stats.steps.progress import StepProgress
 from app.stats.steps.report import report as step_report
@@ -39,7 +40,7 @@ def test_a_line_far_apart_counts_only_its_part_inside_the_window() -> None:
     progress = StepProgress()
     last = every_ten(progress, lines=8)
     report = step_report(progress, last)
-    assert report.training["steps_per_hour"] == pytest.approx(3600 / 33.6)
+    assert training_dict(report.training)["steps_per_hour"] == pytest.approx(3600 / 33.6)
     assert report.status_line == "step 70 · 107 steps/h"
 
 
@@ -47,9 +48,9 @@ def test_the_rate_holds_between_lines_and_decays_once_one_is_overdue() -> None:
     progress = StepProgress()
     last = every_ten(progress, lines=8)
     rate = 3600 / 33.6
-    assert step_report(progress, last + 300).training["steps_per_hour"] == pytest.approx(rate)
+    assert step_report(progress, last + 300).training.steps_per_hour == pytest.approx(rate)
     # 600 s after the last line, 264 s past the usual 336 s: the window's end moves on by that much
-    later = step_report(progress, last + 600).training["steps_per_hour"]
+    later = step_report(progress, last + 600).training.steps_per_hour
     assert later == pytest.approx((1200 - 264) / 33.6 / 1200 * 3600)
 
 
@@ -63,7 +64,7 @@ def test_the_last_planned_step_is_done_never_stalled() -> None:
     for later in (1.0, 90.0, 7200.0, 86400.0):
         report = step_report(progress, last + later)
         assert (report.state, report.status_line) == ("done", "done · step 74/74")
-        assert report.state_since == last and report.training["stalled"] is False
+        assert report.state_since == last and training_dict(report.training)["stalled"] is False
     assert "Finished: reached its last step (step 74/74)" in step_report(progress, last + 5).details
 
 
@@ -101,7 +102,7 @@ def test_a_nan_loss_is_a_divergence_from_its_first_step() -> None:
     report = step_report(progress, t + 3600)
     assert (report.state, report.status_line) == ("diverged", "step 10/74 · diverged")
     assert report.state_since == T0 + 5 * 4.0  # step 6, the first nan
-    assert report.training["loss"] is None and "Loss not a number since step 6" in report.details
+    assert training_dict(report.training)["loss"] is None and "Loss not a number since step 6" in report.details
     # One verdict: no warm-up and no pause line beside it.
     assert not any(line.startswith(("measuring", "Paused")) for line in report.details), report.details
     progress.apply(TrainStep(None, "train", 11, total_steps=74, step_seconds=4.0, loss=2.9), t)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from app.live.monitor import Monitor
-from app.snapshot import to_dict
+from app.snapshot import TrainingView, to_dict
 from app.stats.steps.table import FieldRow, figure, training_table
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -68,5 +68,6 @@ def test_figures_keep_six_significant_digits(value: object, text: str) -> None:
 
 
 def test_durations_read_as_durations() -> None:
-    rows = training_table({"eta_seconds": 7500.0, "trainer_eta_seconds": None})
-    assert rows == (FieldRow("time left (tokwatch)", "2 h 05 min", ""),)
+    rows = training_table(TrainingView(eta_seconds=7500.0, trainer_eta_seconds=None))
+    assert rows == (FieldRow("time left (tokwatch)", "2 h 05 min", ""), FieldRow("stalled", "no", ""),
+                    FieldRow("finished", "no", ""), FieldRow("logged steps", "no", ""))

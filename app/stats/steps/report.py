@@ -8,9 +8,8 @@ and the payload the figures. Nothing here edits a line once written.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
-from ...snapshot import EventView, RateView, State, WarmupView
+from ...snapshot import EventView, RateView, State, TrainingView, WarmupView
 from . import payload, rules
 from . import text as step_text
 from .progress import StepProgress
@@ -28,7 +27,7 @@ class StepReport:
     rate: RateView
     warmup: WarmupView
     step: int | None
-    training: dict[str, Any]
+    training: TrainingView
     state_since: float | None = None
     events: tuple[EventView, ...] = ()  # newest first
 
@@ -48,9 +47,8 @@ def report(progress: StepProgress, now: float) -> StepReport:
     buffered = rules.buffered(progress.arrival_gaps, progress.arrival_steps)
     if buffered is not None:
         details.append(buffered)
-    training = payload.training_payload(stage, v, progress.all_reduce)
-    training["errors"] = payload.errors_view(progress.errors)
-    payload.add_health(training, progress.collab, health.crash, health.broken())
+    training = payload.with_health(payload.training_view(stage, v, progress.all_reduce, progress.errors),
+                                   progress.collab, health.crash, health.broken())
     m = v.measure
     return StepReport(
         state=v.state,
@@ -80,14 +78,9 @@ def _before_steps(progress: StepProgress) -> StepReport:
         v, progress.run.total_steps, pending, evaluated[0] if evaluated is not None else None, progress.run, ar,
         errors, step_text.collaboration_line(progress.collab), health.skip_line(), health.warning(),
     )
-    training = payload.empty_payload()
-    training["total_steps"] = progress.run.total_steps
-    evals = {name: {"value": payload.json_number(value), "step": step} for name, value, step in pending}
-    training["eval"] = evals or None
-    training["all_reduce"] = payload.all_reduce_view(ar)
-    training["errors"] = payload.errors_view(errors)
-    training["finished"] = v.finished
-    payload.add_health(training, progress.collab, crash, broken)
+    training = payload.with_health(
+        payload.before_steps_view(progress.run.total_steps, progress.pending_evals, ar, errors, v.finished),
+        progress.collab, crash, broken)
     return StepReport(
         state=v.state,
         status_line=step_text.early_status(v, ar, errors, health.skipped_total, pending, progress.collab),

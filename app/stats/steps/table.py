@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ...snapshot import FieldRow
+from ...snapshot import FieldRow, TrainingView, training_dict
 from ...text import duration
 
 # key → (label, unit); keys not here are shown under their own name, without a unit.
@@ -108,8 +108,8 @@ def _rows(training: dict[str, Any]) -> Iterator[FieldRow]:
             yield FieldRow(label, text, "" if key in _DURATIONS else unit)
 
 
-def training_table(training: dict[str, Any] | None) -> tuple[FieldRow, ...]:
-    """The rows of every known field, in the contract's order; none for a miner's log."""
-    if not training:
+def training_table(training: TrainingView | None) -> tuple[FieldRow, ...]:
+    """The rows of every known field, in the contract's order (as the JSON writes them); none for a miner's log."""
+    if training is None:
         return ()
-    return tuple(_rows(training))
+    return tuple(_rows(training_dict(training)))
