@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Any
 
 from prometheus_client import CollectorRegistry
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.exposition import generate_latest
 from prometheus_client.registry import Collector
 
-from .snapshot import Snapshot
+from .snapshot import Snapshot, TrainingView
 
 # Every state a snapshot can be in; each gets a series (1 for the current, 0 for the others) so
 # `tokwatch_state{state="idle"} == 1` works as an alert without knowing the other names.
@@ -124,24 +123,23 @@ def _scaled(value: Figure, factor: float) -> float | None:
     return None if value is None else value * factor
 
 
-def _add_training(gauge: Callable[[str, str, Figure], None], training: Mapping[str, Any], as_of: float) -> None:
-    """A step trainer's figures (app.stats.steps.payload: numbers finite or None)."""
-    gauge("tokwatch_train_step", "The trainer's latest optimizer step.", training.get("step"))
-    gauge("tokwatch_train_total_steps", "The steps the trainer plans in all.", training.get("total_steps"))
-    gauge("tokwatch_train_loss", "The latest training loss, as the trainer prints it.", training.get("loss"))
+def _add_training(gauge: Callable[[str, str, Figure], None], training: TrainingView, as_of: float) -> None:
+    """A step trainer's figures (numbers finite or None)."""
+    gauge("tokwatch_train_step", "The trainer's latest optimizer step.", training.step)
+    gauge("tokwatch_train_total_steps", "The steps the trainer plans in all.", training.total_steps)
+    gauge("tokwatch_train_loss", "The latest training loss, as the trainer prints it.", training.loss)
     # tokwatch's own measure covers the whole run; a trainer's tok/s may be per GPU.
-    per_hour = training.get("tokens_per_hour")
+    per_hour = training.tokens_per_hour
     per_second = per_hour / 3600 if per_hour is not None else None
-    if per_second is None and training.get("tokens_per_second_scope") in (None, "total"):
-        per_second = training.get("tokens_per_second")
+    if per_second is None and training.tokens_per_second_scope is None:
+        per_second = training.tokens_per_second
     gauge("tokwatch_train_tokens_per_second", "Tokens per second over the whole run.", per_second)
     gauge("tokwatch_train_mfu_ratio", "Model FLOPs utilisation as a ratio (the trainer prints percent).",
-          _scaled(training.get("mfu"), 0.01))
-    since = training.get("seconds_since_step")
+          _scaled(training.mfu, 0.01))
+    since = training.seconds_since_step
     if since is not None:
         gauge("tokwatch_train_last_step_timestamp_seconds", "Unix time of the latest step.", as_of - since)
-    gauge("tokwatch_train_eta_seconds", "Seconds left to the last step, by tokwatch's measure.",
-          training.get("eta_seconds"))
+    gauge("tokwatch_train_eta_seconds", "Seconds left to the last step, by tokwatch's measure.", training.eta_seconds)
 
 
 class SnapshotCollector(Collector):

@@ -7,6 +7,7 @@ The JSON shape is a documented contract (docs/snapshot.md); `/api/snapshot`,
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -83,6 +84,164 @@ class RateView:
     last_pass_at: float | None = None
     # What an idle, silent or re-measuring miner was doing at its last measured pass (else null).
     was_tokens_per_hour: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EvalView:
+    """One evaluation figure of a step trainer: its name, value (null: not a number) and step."""
+
+    name: str
+    value: float | None
+    step: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class DataView:
+    """Where the trainer is in its data: the epoch, nanochat's parquet file and row group."""
+
+    epoch: float | None
+    parquet_index: int | None
+    row_group: int | None
+    row_groups_per_step: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class AllReduceView:
+    """A decentralised run's all-reduce rounds (SN38): counts, the last group's size, the last error."""
+
+    succeeded: int
+    failed: int
+    peers: int | None
+    last_error: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorsView:
+    """The trainer's other errors: how many, the last one and when."""
+
+    count: int
+    last_error: str | None
+    last_at: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class CrashView:
+    """How the run died: the error's last line and when it was read."""
+
+    error: str
+    at: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class CollaborationView:
+    """A hivemind collaboration's progress: its epoch, samples, peers and the next epoch's due time."""
+
+    epoch: int
+    samples: int
+    peers: int
+    eta_seconds: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class TrainingView:
+    """A step trainer's figures (docs/snapshot.md ``training``): numbers finite or null where unknown.
+
+    ``grad_norm`` alone keeps a non-finite value as printed: a gradient norm of nan is the very news.
+    """
+
+    stage: str | None = None
+    step: int | None = None
+    total_steps: int | None = None
+    outer_step: int | None = None
+    progress_percent: float | None = None
+    loss: float | None = None
+    loss_note: str | None = None
+    lr: float | None = None
+    lr_multiplier: float | None = None
+    grad_norm: float | None = None
+    step_seconds: float | None = None
+    tokens_per_second: float | None = None
+    tokens_per_second_scope: Literal["device", "global"] | None = None
+    mfu: float | None = None
+    mfu_note: str | None = None
+    tokens_per_hour: float | None = None
+    steps_per_hour: float | None = None
+    eta_seconds: float | None = None
+    trainer_eta_seconds: float | None = None
+    eval: tuple[EvalView, ...] = ()
+    data: DataView | None = None
+    all_reduce: AllReduceView | None = None
+    figures: tuple[tuple[str, float], ...] = ()  # the trainer's other figures, by its own names
+    paused: str | None = None
+    seconds_since_step: float | None = None
+    stall_after_seconds: float | None = None
+    stalled: bool = False
+    finished: bool = False
+    logged_steps: bool = False
+    errors: ErrorsView | None = None
+    collaboration: CollaborationView | None = None
+    crash: CrashView | None = None
+    broken: str | None = None
+
+    def evaluation(self, name: str) -> EvalView | None:
+        """The evaluation figure called ``name``, or None."""
+        return next((figure for figure in self.eval if figure.name == name), None)
+
+
+def training_dict(view: TrainingView) -> dict[str, Any]:
+    """The ``training`` object as plain JSON-ready data: evaluations and figures keyed by name, null when none."""
+    data: dict[str, Any] = {}
+    for name in TrainingView.__slots__:
+        value = getattr(view, name)
+        if name == "eval":
+            value = {figure.name: {"value": figure.value, "step": figure.step} for figure in value} or None
+        elif name == "figures":
+            value = dict(value) or None
+        elif name == "grad_norm":
+            value = _printed(value)
+        data[name] = _view(value)
+    if view.step is None:
+        # Before a first step the object has always carried the collaboration last: readers of old
+        # reports compare it as written.
+        data["collaboration"] = data.pop("collaboration")
+    return data
+
+
+_NESTED = frozenset({"eval", "figures", "data", "all_reduce", "errors", "collaboration", "crash", "grad_norm"})
+
+
+def training_from_dict(data: dict[str, Any]) -> TrainingView:
+    """A ``training`` object as JSON carries it (a report, perhaps from an older agent) as a view."""
+    evals = data.get("eval") or {}
+    figures = data.get("figures") or {}
+
+    def part(key: str, view: Any) -> Any:
+        inner = data.get(key)
+        return view(**{name: inner.get(name) for name in view.__slots__}) if isinstance(inner, dict) else None
+
+    grad = data.get("grad_norm")
+    plain: dict[str, Any] = {name: data.get(name) for name in TrainingView.__slots__
+                             if name not in _NESTED and data.get(name) is not None}
+    return TrainingView(
+        **plain,
+        grad_norm=float(grad) if isinstance(grad, str) else grad,
+        eval=tuple(EvalView(str(name), figure.get("value"), figure.get("step"))
+                   for name, figure in evals.items() if isinstance(figure, dict)),
+        figures=tuple((str(name), value) for name, value in figures.items()),
+        data=part("data", DataView), all_reduce=part("all_reduce", AllReduceView), errors=part("errors", ErrorsView),
+        collaboration=part("collaboration", CollaborationView), crash=part("crash", CrashView),
+    )
+
+
+def _printed(value: float | None) -> float | str | None:
+    """A figure as the trainer printed it: a number, or ``"nan"``/``"inf"``/``"-inf"`` as text.
+
+    JSON has no NaN (the snapshot is serialised with ``allow_nan=False``), and null would read as
+    "not printed".
+    """
+    if value is None or math.isfinite(value):
+        return value
+    return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,7 +399,7 @@ class Snapshot:
     source: SourceView
     as_of: float
     # Step-based trainers (nanochat, nanoGPT, …) fill this; null for the IOTA miner.
-    training: dict[str, Any] | None = None
+    training: TrainingView | None = None
     # When the current state began (unix), or null when unknown.
     state_since: float | None = None
     # The last 50 timeline entries, newest first.
@@ -271,6 +430,8 @@ class Snapshot:
 
 
 def _view(value: Any) -> Any:
+    if isinstance(value, TrainingView):
+        return training_dict(value)
     if isinstance(value, str):
         return visible(value)  # a path's undecodable bytes, wherever they went: never a 500
     if value is None or isinstance(value, (int, float, bool)):

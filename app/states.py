@@ -19,6 +19,10 @@ STATE_WORDS = {
     "unrecognised": "not recognised",
 }
 
+# A run that is over: its log has nothing more to say, so a log gone quiet is no news (the page says
+# when its last line was written, not that no new one came).
+OVER_STATES = frozenset({"done", "crashed"})
+
 # What a state means and what to do about it, said once; "" where the figures say it all.
 STATE_EXPLANATIONS = {
     "waiting": "Nothing read from the log yet; the figures appear with its first line.",

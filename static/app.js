@@ -5,7 +5,7 @@
 import { TOKEN_REQUIRED, authHeaders, link, startLink, unreachable, useToken } from "./link.js";
 import { setupReport } from "./report.js";
 import { parsePasted } from "./token.js";
-import { ago, renderEventAges, renderSnapshot, renderTicking, setText, stateWord } from "./view.js";
+import { ago, renderEventAges, renderSnapshot, renderTicking, setText, stateIsOver, stateWord } from "./view.js";
 import { renderChart, setupChart } from "./chart.js";
 import { alertsFrom } from "./notify.js";
 
@@ -93,6 +93,8 @@ function renderFreshness() {
       : "not live: this browser needs the token — open the link tokwatch printed";
   } else if (age === null || latest.state === "silent") {
     text = ""; // the state says it (nothing read yet; the log went silent)
+  } else if (stateIsOver(latest.state)) {
+    text = `last log line ${ago(age)} ago`; // the run is over: its log is quiet, and that is no news
   } else if (age < QUIET_SECONDS) {
     text = `updated ${ago(age)} ago`;
   } else {

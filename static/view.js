@@ -21,6 +21,9 @@ function stateText(state, tag) {
 }
 
 export const stateWord = (state) => stateText(state, "dt");
+// A run that is over (app/states.py OVER_STATES): a quiet log is what it leaves, no news.
+export const stateIsOver = (state) =>
+  document.querySelector(`#state-texts dt[data-state="${CSS.escape(state || "")}"][data-over]`) !== null;
 const stateExplanation = (state) => stateText(state, "dd");
 
 // --- ages -----------------------------------------------------------------------------------

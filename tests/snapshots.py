@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from app.snapshot import EventView, QueueView, Snapshot, SourceView, UsualView
+from app.snapshot import EventView, QueueView, Snapshot, SourceView, UsualView, training_from_dict
 from app.stats.unknown import UnknownTracker
 
 EMPTY_SOURCE = SourceView(path=None, size_bytes=None, lines_read=0, bad_lines=0, last_event_at=None)
@@ -23,6 +23,8 @@ def snapshot(state: str, at: float, *, since: float | None = None, **fields: Any
                           ("warmup", base.warmup)):
         if isinstance(fields.get(name), dict):
             fields[name] = replace(section, **fields[name])
+    if isinstance(fields.get("training"), dict):
+        fields["training"] = training_from_dict(fields["training"])
     if isinstance(fields.get("queue"), dict):
         fields["queue"] = QueueView(**{"position": None, "status": "queued", **fields["queue"]})
     if isinstance(fields.get("usual"), dict):

@@ -178,3 +178,49 @@ def test_only_the_cli_imports_the_process() -> None:
         if reaches({name}, "app.serve") or reaches({name}, "app.cli"):
             continue
         assert not any(reaches({t}, "app.serve") for t in targets), f"{name} imports the process package"
+
+
+# A step run's state is decided once, by the verdict (app/stats/steps/verdict.py), before any word:
+# the text writes what it says, and nothing patches a line once written.
+STEP_STATES = {"working", "measuring", "training", "stalled", "done", "diverged", "crashed", "broken"}
+
+
+def test_the_step_progress_accumulates_and_writes_no_words() -> None:
+    found = imports(APP / "stats" / "steps" / "progress.py")
+    for words in ("app.stats.steps.text", "app.text", "app.stats.steps.verdict", "app.stats.steps.report"):
+        assert not reaches(found, words), f"progress.py imports {words}"
+
+
+def test_the_step_text_writes_only_from_a_verdict() -> None:
+    tree = ast.parse((APP / "stats" / "steps" / "text.py").read_text(encoding="utf-8"))
+    writers = {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)
+               and node.name in ("status", "details", "early_status", "early_details")}
+    assert set(writers) == {"status", "details", "early_status", "early_details"}
+    for name, node in writers.items():
+        first = node.args.args[0].annotation
+        assert isinstance(first, ast.Name) and first.id in ("Verdict", "EarlyVerdict"), f"text.{name} takes no verdict"
+
+
+@pytest.mark.parametrize("path", modules("stats/steps"), ids=lambda p: p.name)
+def test_no_step_line_is_filtered_by_its_words_or_put_at_an_index(path: Path) -> None:
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.comprehension):
+            for condition in node.ifs:
+                calls = [c for c in ast.walk(condition) if isinstance(c, ast.Call)]
+                assert not any(isinstance(c.func, ast.Attribute) and c.func.attr == "startswith" for c in calls), \
+                    f"{path.name}:{node.target.lineno} filters lines by their words"
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            assert node.func.attr != "insert", f"{path.name}:{node.lineno} inserts a line at an index"
+        if isinstance(node, ast.Assign):
+            assert not any(isinstance(t, ast.Subscript) and isinstance(t.slice, ast.Constant)
+                           and isinstance(t.slice.value, int) for t in node.targets), \
+                f"{path.name}:{node.lineno} rewrites a line by its index"
+
+
+@pytest.mark.parametrize("path", [p for p in modules("stats/steps") if p.name != "verdict.py"], ids=lambda p: p.name)
+def test_only_the_verdict_decides_a_step_state(path: Path) -> None:
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Return) and node.value is not None:
+            first = node.value.elts[0] if isinstance(node.value, ast.Tuple) and node.value.elts else node.value
+            assert not (isinstance(first, ast.Constant) and first.value in STEP_STATES), \
+                f"{path.name}:{node.lineno} decides the state {first.value!r}"

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from app.ingest.backwards import path_head, read_backwards
 from app.live.monitor import Monitor
+from app.snapshot import training_dict
 
 STEPS = 80_000  # 100 ms an iteration: 8,000 s of training, more than the hour and its window
 NOW = 2_000_000_000.0
@@ -127,14 +128,14 @@ def test_a_dated_step_log_reads_back_its_span_by_time_and_no_further(tmp_path: P
     snap = served.snapshot(NOW)
     assert snap.step == steps
     assert snap.rate.passes_per_hour is not None and abs(snap.rate.passes_per_hour - 3600) < 10
-    assert snap.training is not None and snap.training["total_steps"] == 2 * steps  # from its first line
+    assert snap.training is not None and training_dict(snap.training)["total_steps"] == 2 * steps  # from its first line
     assert len(snap.history) >= 115  # the whole hour of 30-s points
     # 80 min of steps × the margin (or the 1 MiB least read), not the facts only a miner's log prints
     assert 80 * 60 <= snap.source.lines_read <= 12_000
     once = Monitor(log, clock=lambda: NOW)
     once.read_once(log)
     first = once.snapshot(NOW)
-    assert first.step == steps and first.training is not None and first.training["total_steps"] == 2 * steps
+    assert first.step == steps and first.training is not None and training_dict(first.training)["total_steps"] == 2 * steps
     assert first.rate.passes_per_hour is not None and abs(first.rate.passes_per_hour - 3600) < 10
     assert first.source.lines_read <= snap.source.lines_read
 
@@ -156,4 +157,4 @@ def test_a_crash_at_the_end_of_a_long_log_is_seen_from_the_tail(tmp_path: Path) 
         snap = monitor.snapshot(NOW)
         assert snap.state == "crashed" and snap.step == STEPS - 1
         assert snap.training is not None
-        assert snap.training["crash"]["error"] == "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB"
+        assert training_dict(snap.training)["crash"]["error"] == "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB"

@@ -1099,3 +1099,27 @@ def test_a_trainer_state_s_evaluation_figures_are_the_model_s_only(tmp_path: Pat
         "eval_loss": (pytest.approx(1.1219322681427002), 2800),
         "eval_mean_token_accuracy": (pytest.approx(0.7508529225795264), 2800),
     }
+
+
+# A run that is over stays over however late it is read: no stall, no "since" moving, no line changing.
+# (name, status line, state; the figures by hand in each file's header)
+OVER: list[tuple[str, str, str]] = [
+    ("generic-litgpt-issue1110-lora-finished.log", "done · step 965", "done"),
+    ("generic-llamafactory-trainer-log-jsonl-mistral-translator-tail-done.log", "done · step 8660/8660", "done"),
+    ("crash-nanochat-rtx4070-core-eval-oom-glued-traceback.log", "step 19999/200000 · crashed", "crashed"),
+    ("crash-firefly-issue183-nccl-watchdog-glued-bar.log", "step 568/6834 · crashed", "crashed"),
+]
+
+
+@pytest.mark.parametrize(("name", "status", "state"), OVER, ids=[case[0] for case in OVER])
+def test_a_run_that_is_over_stays_over_as_the_clock_moves(tmp_path: Path, name: str, status: str, state: str) -> None:
+    monitor = cold(tmp_path, name)
+    at_end = snap(monitor, T0)
+    assert (at_end["status_line"], at_end["state"]) == (status, state)
+    for later in (2 * 3600, 86400):
+        data = snap(monitor, T0 + later)
+        assert (data["status_line"], data["state"], data["level"]) == (status, state, at_end["level"])
+        assert data["state_since"] == at_end["state_since"]
+        assert data["details"] == at_end["details"]  # no "Stalled:", no "Paused:", no ETA coming back
+        assert data["training"]["stalled"] is False
+        assert data["training"]["seconds_since_step"] >= later

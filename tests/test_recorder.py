@@ -16,7 +16,7 @@ from app.config import Config
 from app.live.monitor import Monitor
 from app.record.recorder import Recorder, today_line, usual_line
 from app.serve.process import Dashboard
-from app.snapshot import TodayView
+from app.snapshot import TodayView, training_dict
 from app.store import History
 from tests.conftest import LogWriter
 
@@ -280,8 +280,8 @@ def test_a_step_trainer_keeps_its_steps_loss_and_rate(tmp_path: Path) -> None:
         chart = json.loads(recorder.chart_json("1h"))
         assert chart["source"]["kind"] == "steps" and "passes" not in chart["series"]
         steps = chart["steps"]
-        assert steps is not None and steps["stage"] == snap.training["stage"]
-        assert steps["loss"] == [[snap.training["step"], snap.training["loss"]]]
+        assert steps is not None and steps["stage"] == training_dict(snap.training)["stage"]
+        assert steps["loss"] == [[training_dict(snap.training)["step"], training_dict(snap.training)["loss"]]]
         # Every 30-s point of the snapshot's hour is kept as it was shown.
         kept = points(chart, "tokens_per_hour")
         shown = [(int(t), v) for t, v in snap.history if v is not None and int(t) in kept]

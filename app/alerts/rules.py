@@ -11,10 +11,10 @@ from __future__ import annotations
 import math
 from collections import deque
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Literal, Protocol
 
 from ..config.alerts import RuleSettings
-from ..snapshot import Snapshot
+from ..snapshot import Snapshot, TrainingView
 from ..text import clock_time, compact, duration
 
 Level = Literal["info", "success", "warning", "problem"]
@@ -60,14 +60,17 @@ class EventRule(Protocol):
         """What happened since the previous snapshot (on the first, only what the log dates since ``since``)."""
 
 
-def _training(snap: Snapshot, key: str) -> Any:
-    """A step trainer's figure (app.stats.steps.payload: numbers finite or None), None for the miner."""
-    return None if snap.training is None else snap.training.get(key)
+_NO_TRAINING = TrainingView()  # the miner's: no step, no figure
+
+
+def _training(snap: Snapshot) -> TrainingView:
+    """A step trainer's figures (numbers finite or None); all unknown for the miner."""
+    return _NO_TRAINING if snap.training is None else snap.training
 
 
 def _at_step(snap: Snapshot, text: str) -> str:
     """``text`` led by the step the run had reached (``at step 1663: …``), when it prints one."""
-    step = _training(snap, "step")
+    step = _training(snap).step
     return text if step is None else f"at step {step}: {text}"
 
 
@@ -296,11 +299,12 @@ class Stalled:
     level: Level = "warning"
 
     def observe(self, snap: Snapshot, now: float) -> Finding | None:
-        if snap.state != "stalled" and _training(snap, "stalled") is not True:
+        training = _training(snap)
+        if snap.state != "stalled" and not training.stalled:
             return None
-        quiet = _training(snap, "seconds_since_step")
+        quiet = training.seconds_since_step
         last_step = None if quiet is None else now - quiet
-        step = _training(snap, "step")
+        step = training.step
         at = clock_time(last_step, now) if last_step is not None else None
         # One clause, no parentheses: the message adds how long in its own ("… at 14:02 (25 min).").
         if step is not None:
@@ -320,8 +324,7 @@ class Diverged:
     def observe(self, snap: Snapshot, now: float) -> Finding | None:
         if snap.state != "diverged":
             return None
-        step = _training(snap, "step")
-        note = _training(snap, "loss_note")
+        step, note = _training(snap).step, _training(snap).loss_note
         text = note or "the loss is not a number"
         if step is not None:
             text += f" at step {step}"
@@ -340,8 +343,8 @@ class Crashed:
     def observe(self, snap: Snapshot, now: float) -> Finding | None:
         if snap.state != "crashed":
             return None
-        crash = _training(snap, "crash")
-        error = crash.get("error") if isinstance(crash, dict) else None
+        crash = _training(snap).crash
+        error = crash.error if crash is not None else None
         return Finding(_since(snap), "crashed", _at_step(snap, error or "the run died"))
 
 
@@ -358,8 +361,8 @@ class Broken:
     def observe(self, snap: Snapshot, now: float) -> Finding | None:
         if snap.state != "broken":
             return None
-        sentence = _training(snap, "broken")
-        return Finding(_since(snap), "broken", _at_step(snap, sentence if isinstance(sentence, str) else "the run learns nothing"))
+        sentence = _training(snap).broken
+        return Finding(_since(snap), "broken", _at_step(snap, sentence or "the run learns nothing"))
 
 
 class Done:
@@ -369,16 +372,17 @@ class Done:
     level: Level = "success"
 
     def observe(self, snap: Snapshot, now: float) -> Finding | None:
-        if snap.state != "done" and _training(snap, "finished") is not True:
+        training = _training(snap)
+        if snap.state != "done" and not training.finished:
             return None
-        step, total = _training(snap, "step"), _training(snap, "total_steps")
+        step, total = training.step, training.total_steps
         if step is not None and total is not None:
             text = f"step {step}/{total}"
         elif step is not None:
             text = f"last step {step}"
         else:
             text = "the run finished"
-        quiet = _training(snap, "seconds_since_step")
+        quiet = training.seconds_since_step
         return Finding(_since(snap, None if quiet is None else now - quiet), "finished", text)
 
 
@@ -393,8 +397,7 @@ class NewEval:
         self._seen: dict[str, tuple[object, object]] | None = None
 
     def observe(self, snap: Snapshot, now: float) -> list[Happening]:
-        current = {str(name): (figure.get("step"), figure.get("value"))
-                   for name, figure in (_training(snap, "eval") or {}).items()}
+        current = {figure.name: (figure.step, figure.value) for figure in _training(snap).eval}
         seen, self._seen = self._seen, dict(current)
         if seen is None:
             return []

@@ -41,6 +41,7 @@ from ..snapshot import (
     TodayView,
     UsualView,
     WarmupView,
+    training_from_dict,
 )
 from .keys import NAME_PATTERN
 
@@ -374,6 +375,7 @@ def reported_snapshot(snapshot: Mapping[str, Any]) -> Snapshot:
     source = snapshot.get("source") or {}
     lost = snapshot.get("lost_layer")
     warmup = snapshot.get("warmup") or {}
+    training = snapshot.get("training")
     return Snapshot(
         status_line=snapshot["status_line"],
         state=snapshot["state"],
@@ -411,7 +413,7 @@ def reported_snapshot(snapshot: Mapping[str, Any]) -> Snapshot:
             problem=source.get("problem"), demo=source.get("demo") is True,
         ),
         as_of=snapshot["as_of"],
-        training=snapshot.get("training"),
+        training=None if training is None else training_from_dict(training),
         state_since=snapshot.get("state_since"),
         events=tuple(EventView(at=e.get("at"), kind=e.get("kind"), text=e.get("text") or e.get("kind"))
                      for e in snapshot.get("events") or () if e.get("at") is not None and e.get("kind") is not None),

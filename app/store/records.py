@@ -257,25 +257,22 @@ def steps_from(snapshot: Snapshot) -> tuple[tuple[StepPoint, ...], tuple[EvalPoi
     training = snapshot.training
     if training is None:
         return (), ()
-    stage = str(training.get("stage") or "train")
+    stage = training.stage or "train"
     at = _finite(snapshot.source.last_event_at) or _finite(snapshot.as_of) or 0.0
-    step: int | None = training.get("step")
     steps: tuple[StepPoint, ...] = ()
-    if step is not None:
+    if training.step is not None:
         steps = (
             StepPoint(
                 stage=stage,
-                step=step,
+                step=training.step,
                 at=at,
-                loss=training.get("loss"),
-                tokens_per_hour=training.get("tokens_per_hour"),
-                steps_per_hour=training.get("steps_per_hour"),
+                loss=training.loss,
+                tokens_per_hour=training.tokens_per_hour,
+                steps_per_hour=training.steps_per_hour,
             ),
         )
-    evals: list[EvalPoint] = []
-    for name, figure in (training.get("eval") or {}).items():
-        if figure.get("step") is not None:
-            evals.append(EvalPoint(stage, str(name), int(figure["step"]), at, figure.get("value")))
+    evals = [EvalPoint(stage, figure.name, int(figure.step), at, figure.value)
+             for figure in training.eval if figure.step is not None]
     return steps, tuple(evals)
 
 

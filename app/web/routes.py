@@ -21,7 +21,7 @@ from ..config import Config
 from ..live.feed import LiveFeed
 from ..record.recorder import Recorder
 from ..snapshot import to_dict, to_json
-from ..states import STATE_EXPLANATIONS, STATE_WORDS
+from ..states import OVER_STATES, STATE_EXPLANATIONS, STATE_WORDS
 from ..store import RANGES
 from ..supervise import problems as thread_problems
 from . import security
@@ -94,6 +94,7 @@ def render_index() -> str:
         pairing=pairing_card(config),
         state_words=STATE_WORDS,
         state_explanations=STATE_EXPLANATIONS,
+        over_states=OVER_STATES,
     )
 
 

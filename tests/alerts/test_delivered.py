@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from app.alerts import AlertService, Delivery, settings_from_table
+from app.snapshot import training_dict
 from app.states import STATE_EXPLANATIONS
 from tests.alerts.test_book import MIN, T0, hm, snap
 from tests.receiver import Receiver
@@ -193,5 +194,5 @@ def test_a_real_broken_run_read_from_its_log_reaches_the_receiver(receiver: Rece
     assert (title, kind) == ("rig-7: broken", "warning")
     lines = message.splitlines()
     assert lines[0] == "step 382/2724 · broken"
-    assert lines[1].startswith(f"Broken: at step 382: {snapshot.training['broken']} (since ")
+    assert lines[1].startswith(f"Broken: at step 382: {training_dict(snapshot.training)['broken']} (since ")
     assert lines[2] == STATE_EXPLANATIONS["broken"]

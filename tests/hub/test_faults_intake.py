@@ -47,7 +47,7 @@ def test_an_exploding_loss_is_reported(hub: tuple[Hub, str]) -> None:
     assert (status, answer.get("notes")) == (200, None)
     kept = hub_.metric_snapshots()[0][1].training
     assert kept is not None
-    assert (kept["loss"], kept["tokens_per_second"]) == (3.2e13, 41_000.0)
+    assert (kept.loss, kept.tokens_per_second) == (3.2e13, 41_000.0)
 
 
 def test_long_lines_and_an_old_log_are_reported(hub: tuple[Hub, str]) -> None:

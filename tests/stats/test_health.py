@@ -6,6 +6,7 @@ import math
 
 import pytest
 
+from app.snapshot import training_dict
 from app.stats.events import CollabProgress, RunCrashed, StageStart, StepFigures, StepSkipped, TrainStep
 from app.stats.steps.health import (
     FLOOR_SKIPPED_STEPS,
@@ -16,6 +17,7 @@ from app.stats.steps.health import (
     RunHealth,
 )
 from app.stats.steps.progress import StepProgress
+from app.stats.steps.report import report as step_report
 from tests.stats.test_steps import T0, run_steps
 
 NAN = math.nan
@@ -33,10 +35,10 @@ def test_a_crash_is_the_state_at_once_with_its_line() -> None:
     progress = StepProgress()
     t = run_steps(progress, 1, 10, T0)
     progress.apply(RunCrashed(None, "torch.OutOfMemoryError: CUDA out of memory."), t + 5)
-    report = progress.report(t + 6)
+    report = step_report(progress, t + 6)
     assert (report.state, report.status_line) == ("crashed", "step 10/29000 · crashed")
     assert report.details[0] == "Crashed: torch.OutOfMemoryError: CUDA out of memory."
-    assert report.training["crash"] == {"error": "torch.OutOfMemoryError: CUDA out of memory.", "at": t + 5}
+    assert training_dict(report.training)["crash"] == {"error": "torch.OutOfMemoryError: CUDA out of memory.", "at": t + 5}
     assert report.state_since == t + 5
     assert [(e.kind, e.text) for e in report.events] == [
         ("crashed", "crashed at step 10: torch.OutOfMemoryError: CUDA out of memory.")
@@ -47,7 +49,7 @@ def test_a_crash_outlasts_any_stall_limit_and_is_never_done() -> None:
     progress = StepProgress()
     t = run_steps(progress, 28990, 29000, T0)  # the last planned step
     progress.apply(RunCrashed(None, "Killed"), t + 1)
-    assert progress.report(t + 86400).state == "crashed"
+    assert step_report(progress, t + 86400).state == "crashed"
 
 
 def test_a_later_training_step_clears_the_crash() -> None:
@@ -56,10 +58,10 @@ def test_a_later_training_step_clears_the_crash() -> None:
     t = run_steps(progress, 1, 10, T0)
     progress.apply(RunCrashed(None, "Killed"), t + 1)
     progress.apply(TrainStep(None, "base", 10, total_steps=29000), t + 2)  # the bar redrawn: still dead
-    assert progress.report(t + 3).state == "crashed"
+    assert step_report(progress, t + 3).state == "crashed"
     progress.apply(TrainStep(None, "base", 6, total_steps=29000, step_seconds=4.0), t + 60)
-    report = progress.report(t + 61)
-    assert report.state != "crashed" and report.training["crash"] is None
+    report = step_report(progress, t + 61)
+    assert report.state != "crashed" and training_dict(report.training)["crash"] is None
     assert [e.kind for e in report.events] == ["restart", "crashed"]
 
 
@@ -68,13 +70,13 @@ def test_a_new_stage_after_a_crash_is_a_restart() -> None:
     t = run_steps(progress, 1, 5, T0)
     progress.apply(RunCrashed(None, "KeyboardInterrupt"), t + 1)
     progress.apply(StageStart(None), t + 30)
-    assert progress.report(t + 31).state != "crashed"
+    assert step_report(progress, t + 31).state != "crashed"
 
 
 def test_a_crash_before_the_first_step() -> None:
     progress = StepProgress()
     progress.apply(RunCrashed(None, "RuntimeError: CUDA driver error: out of memory"), T0)
-    report = progress.report(T0 + 1)
+    report = step_report(progress, T0 + 1)
     assert (report.state, report.status_line, report.state_since) == ("crashed", "no step yet · crashed", T0)
 
 
@@ -270,17 +272,17 @@ def test_a_broken_run_is_a_warning_with_its_sentence() -> None:
     progress = StepProgress()
     for n in range(1, 5):
         progress.apply(hf_log(n, loss=4.5, grad_norm=NAN, lr=1e-4, epoch=0.05), T0 + 60 * n)
-    report = progress.report(T0 + 300)
+    report = step_report(progress, T0 + 300)
     assert (report.state, report.status_line) == ("broken", "epoch 0.05 · broken")
     assert report.details[0].startswith("grad norm is nan at 4 logs in a row")
-    assert report.training["grad_norm"] == "nan" and report.state_since == T0 + 60
+    assert training_dict(report.training)["grad_norm"] == "nan" and report.state_since == T0 + 60
 
 
 def test_a_collaboration_says_its_epoch_peers_and_eta() -> None:
     """SN38 / hivemind: the progress tracker's line, before any step of the peer's own."""
     progress = StepProgress()
     progress.apply(CollabProgress(None, epoch=15040, samples=64, peers=4, eta_seconds=16.79), T0)
-    report = progress.report(T0 + 1)
+    report = step_report(progress, T0 + 1)
     assert report.status_line == "epoch #15040 · 4 peers"
     assert "Collaboration: epoch #15040 · 64 samples from 4 peers · next epoch in 16.79 s" in report.details
-    assert report.training["collaboration"] == {"epoch": 15040, "samples": 64, "peers": 4, "eta_seconds": 16.79}
+    assert training_dict(report.training)["collaboration"] == {"epoch": 15040, "samples": 64, "peers": 4, "eta_seconds": 16.79}

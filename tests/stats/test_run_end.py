@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from app.ingest.formats import detect
 from app.live.monitor import Monitor
+from app.snapshot import training_dict
 from tests.reallogs import body
 
 NOW = 1_800_000_000.0
@@ -29,7 +30,7 @@ def test_a_tail_of_the_end_summary_alone_reads_done_with_its_figures() -> None:
     snapshot = read(END_SUMMARY).snapshot(NOW + 3600)
     assert (snapshot.state, snapshot.status_line) == ("done", "done · step 16704")
     assert snapshot.training is not None
-    assert snapshot.training["eval"] == {"val_bpb": {"value": 0.725103, "step": 16704},
+    assert training_dict(snapshot.training)["eval"] == {"val_bpb": {"value": 0.725103, "step": 16704},
                                          "core": {"value": 0.2219, "step": 16704},
                                          "min_val_bpb": {"value": 0.725103, "step": 16704}}
     assert "Finished: Total training time: 97.21m" in snapshot.details
@@ -40,7 +41,7 @@ def test_validation_lines_alone_say_so() -> None:
     assert snapshot.status_line == "validation only · step 5500"
     assert snapshot.details[0] == "Only validation lines so far, no training step: val_bpb 0.7261"
     assert snapshot.training is not None
-    assert snapshot.training["eval"] == {"val_bpb": {"value": 0.726118, "step": 5500}}
+    assert training_dict(snapshot.training)["eval"] == {"val_bpb": {"value": 0.726118, "step": 5500}}
 
 
 def test_indentation_is_no_reason_to_read_a_log_differently() -> None:
@@ -73,8 +74,8 @@ def test_an_evaluation_job_that_printed_its_csv_is_done() -> None:
     monitor = read(lines)
     snapshot = monitor.snapshot(NOW)
     assert (snapshot.state, snapshot.status_line) == ("done", "done · evaluation only")
-    assert snapshot.training is not None and snapshot.training["finished"] is True
-    assert snapshot.training["eval"]["core"] == {"value": 0.14, "step": None}
+    assert snapshot.training is not None and training_dict(snapshot.training)["finished"] is True
+    assert training_dict(snapshot.training)["eval"]["core"] == {"value": 0.14, "step": None}
     assert snapshot.details[0] == "Finished: CORE metric: 0.140000"
     assert snapshot.source.bad_lines == 0
 
@@ -85,7 +86,7 @@ def test_an_evaluation_job_cut_before_its_results_is_not_done() -> None:
               " | skipped: 0 | time: 1.50s")]
     snapshot = read(lines).snapshot(NOW)
     assert (snapshot.state, snapshot.status_line) == ("working", "validation only")
-    assert snapshot.training is not None and snapshot.training["eval"]["copa"] == {"value": 0.6, "step": None}
+    assert snapshot.training is not None and training_dict(snapshot.training)["eval"]["copa"] == {"value": 0.6, "step": None}
 
 
 def test_results_written_inside_a_training_run_are_one_more_evaluation() -> None:
@@ -114,13 +115,13 @@ def test_the_last_epoch_s_full_bar_waits_for_the_trainer_s_end_line() -> None:
                    "Key: avg_train_prep, Value: 2.5", "Key: avg_train_loss, Value: 0.9"])
     snapshot = monitor.snapshot(NOW + 60)
     assert (snapshot.state, snapshot.status_line) == ("done", "done · step 4/4")
-    assert snapshot.training is not None and snapshot.training["loss"] == 0.8
+    assert snapshot.training is not None and training_dict(snapshot.training)["loss"] == 0.8
 
 
 def test_ranks_printing_the_same_bar_are_one_step_with_the_last_printed_loss() -> None:
     lines = [RECIPES.format(e=1, s=1, loss=loss, pct=50, n=2, t=20, r=20) for loss in (1.5, 1.4, 1.7)]
     snapshot = read(lines).snapshot(NOW)
-    assert snapshot.step == 2 and snapshot.training is not None and snapshot.training["loss"] == 1.7
+    assert snapshot.step == 2 and snapshot.training is not None and training_dict(snapshot.training)["loss"] == 1.7
     assert snapshot.counts.passes == 1  # the first line counts its step once; the other ranks add none
 
 
@@ -133,7 +134,7 @@ def test_a_json_record_that_reaches_its_total_ends_the_run_and_keeps_the_last_lo
     assert (snapshot.state, snapshot.status_line) == ("done", "done · step 500/500")
     assert snapshot.training is not None
     # 10 steps in 300 s of the trainer's clock (1 day 2:05:00 → 2:10:00): 30 s a step.
-    assert (snapshot.training["loss"], snapshot.training["step_seconds"]) == (1.2, 30.0)
+    assert (training_dict(snapshot.training)["loss"], training_dict(snapshot.training)["step_seconds"]) == (1.2, 30.0)
 
 
 HF_EVAL_ONLY = [
@@ -160,7 +161,7 @@ def test_an_hf_evaluation_run_alone_is_done_at_its_metrics() -> None:
     snapshot = monitor.snapshot(NOW)
     assert (snapshot.format, snapshot.state, snapshot.status_line) == ("hf-trainer", "done", "done · evaluation only")
     assert snapshot.training is not None
-    assert snapshot.training["eval"] == {"eval_loss": {"value": 2.3456, "step": None},
+    assert training_dict(snapshot.training)["eval"] == {"eval_loss": {"value": 2.3456, "step": None},
                                          "perplexity": {"value": 10.4425, "step": None}}
     assert snapshot.details[:2] == ("Finished: ***** eval metrics *****",
                                     "Evaluation only, no training step: eval_loss 2.3456, perplexity 10.4425")
@@ -177,7 +178,7 @@ def test_an_hf_training_run_s_final_metrics_are_its_evaluation() -> None:
                    *HF_EVAL_ONLY[6:]])
     snapshot = monitor.snapshot(NOW)
     assert (snapshot.state, snapshot.status_line) == ("done", "done · step 3/3")
-    assert snapshot.training is not None and snapshot.training["eval"]["eval_loss"]["value"] == 2.3456
+    assert snapshot.training is not None and training_dict(snapshot.training)["eval"]["eval_loss"]["value"] == 2.3456
 
 
 def test_a_chat_evaluation_alone_is_done_at_its_chatcore() -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from app.live.monitor import Monitor
-from app.snapshot import SourceView, to_json
+from app.snapshot import SourceView, to_json, training_dict
 from app.stats.events import (
     AllReduceResult,
     EvalResult,
@@ -28,6 +28,7 @@ from app.stats.events import (
 )
 from app.stats.iota.tracker import IotaTracker
 from app.stats.steps.progress import StepProgress
+from app.stats.steps.report import report as step_report
 from app.stats.steps.timing import place_in_time
 from app.stats.steps.tracker import StepTracker
 from app.stats.tracker import RATE_WINDOW_SECONDS, WARMUP_COUNT, WARMUP_SECONDS
@@ -71,13 +72,13 @@ def test_every_tracker_measures_by_the_shared_rules() -> None:
 def test_a_steady_run_reads_like_the_issue_example() -> None:
     tracker = StepProgress()
     end = run_steps(tracker, 0, 383, T0)
-    report = tracker.report(end + 2)
+    report = step_report(tracker, end + 2)
     # 129,454 tok/s × 4 s = 517,816 tokens a step; 900 steps an hour
     assert report.status_line == "step 383/29000 · 466M tok/h"
     assert report.state == "training"
     assert report.rate.measured and report.rate.observed_seconds == 1200
     assert report.rate.tokens_per_pass == 517_816
-    assert report.training["tokens_per_hour"] == pytest.approx(517_816 * 900)
+    assert training_dict(report.training)["tokens_per_hour"] == pytest.approx(517_816 * 900)
     assert report.details[0] == "466M tok/h · 900 steps/h (over 20 min)"
     assert "Loss 3.3693 (smoothed (EMA, debiased), as printed)" in report.details
     assert "LR × 1.00 (multiplier)" in report.details
@@ -89,43 +90,43 @@ def test_warm_up_needs_three_steps_and_three_minutes() -> None:
     tracker.apply(base_step(0, dt=60.0), T0)
     tracker.apply(base_step(1, dt=60.0), T0 + 60)
     # 2 steps, 3 minutes observed (the first step began 60 s before it was printed)
-    report = tracker.report(T0 + 120)
+    report = step_report(tracker, T0 + 120)
     assert report.state == "measuring" and report.status_line == "step 1/29000 · …"
     # The sentence counts the time seen since the first step's line (120 s): 2 steps at 60 s
     # each, so the third is due in 60 s, when 180 s will have passed too.
     assert report.details[0] == "measuring: 2 of 3 steps · 2 min of 3 min — rate in about 1 min"
     tracker.apply(base_step(2, dt=60.0), T0 + 120)
-    assert tracker.report(T0 + 120).state == "training"
+    assert step_report(tracker, T0 + 120).state == "training"
     # three quick steps are not enough either
     quick = StepProgress()
     run_steps(quick, 0, 5, T0, dt=1.0)
-    assert quick.report(T0 + 5).status_line == "step 5/29000 · …"
-    assert not quick.report(T0 + 5).warmup.done
+    assert step_report(quick, T0 + 5).status_line == "step 5/29000 · …"
+    assert not step_report(quick, T0 + 5).warmup.done
 
 
 def test_the_window_is_twenty_minutes_and_the_rate_follows_it() -> None:
     tracker = StepProgress()
     end = run_steps(tracker, 0, 300, T0, dt=4.0, tok_s=100_000)  # 400,000 tokens a step, 900 steps/h
     end = run_steps(tracker, 301, 600, end + 8.0, dt=8.0, tok_s=50_000)  # same tokens a step, half the pace
-    slow = tracker.report(end)
-    assert slow.training["steps_per_hour"] == pytest.approx(450, rel=0.01)
-    assert slow.training["tokens_per_hour"] == pytest.approx(180e6, rel=0.01)
+    slow = step_report(tracker, end)
+    assert training_dict(slow.training)["steps_per_hour"] == pytest.approx(450, rel=0.01)
+    assert training_dict(slow.training)["tokens_per_hour"] == pytest.approx(180e6, rel=0.01)
 
 
 def test_a_new_stage_starts_a_new_stretch() -> None:
     tracker = StepProgress()
     end = run_steps(tracker, 5000, 5567, T0, total=5568)
     tracker.apply(StageEnd(None, "Total training time: 97.21m"), end + 60)
-    done = tracker.report(end + 120)
+    done = step_report(tracker, end + 120)
     assert done.status_line == "done · step 5567/5568" and done.state == "done"
     assert "Finished: Total training time: 97.21m" in done.details
     tracker.apply(EvalResult(None, "val_bpb", 0.4386, 0), end + 300)  # SFT's step-0 validation
     sft = replace(base_step(1, dt=9.41), stage="sft", total_steps=None, progress_percent=0.15, mfu=3.36)
     tracker.apply(sft, end + 310)
-    report = tracker.report(end + 311)
+    report = step_report(tracker, end + 311)
     assert report.status_line == "SFT step 1 · …" and report.state == "measuring"
-    assert report.training["stage"] == "sft"
-    assert report.training["eval"] == {"val_bpb": {"value": 0.4386, "step": 0}}
+    assert training_dict(report.training)["stage"] == "sft"
+    assert training_dict(report.training)["eval"] == {"val_bpb": {"value": 0.4386, "step": 0}}
     assert report.warmup.passes == 1
 
 
@@ -133,7 +134,7 @@ def test_a_restart_from_a_checkpoint_is_a_new_stretch() -> None:
     tracker = StepProgress()
     end = run_steps(tracker, 0, 400, T0)
     tracker.apply(base_step(300), end + 600)
-    report = tracker.report(end + 601)
+    report = step_report(tracker, end + 601)
     assert report.status_line == "step 300/29000 · …" and report.warmup.passes == 1
 
 
@@ -141,30 +142,30 @@ def test_a_repeated_step_is_not_progress() -> None:
     tracker = StepProgress()
     end = run_steps(tracker, 0, 100, T0)
     tracker.apply(base_step(100), end + 1)
-    assert tracker.report(end + 1).warmup.passes == 101
+    assert step_report(tracker, end + 1).warmup.passes == 101
 
 
 def test_stall_after_six_median_step_times_or_ninety_seconds() -> None:
     tracker = StepProgress()
     end = run_steps(tracker, 0, 100, T0, dt=4.0)
-    assert tracker.report(end + 90).state == "training"
-    stalled = tracker.report(end + 91)
+    assert step_report(tracker, end + 90).state == "training"
+    stalled = step_report(tracker, end + 91)
     assert stalled.state == "stalled"
     assert stalled.status_line == "step 100/29000 · stalled 1m"
     assert "Stalled: no step for 1 min 31 s (limit 1 min 30 s)" in stalled.details  # not "1 min (limit 1 min)"
-    assert stalled.training["stalled"] is True and stalled.training["stall_after_seconds"] == 90
+    assert training_dict(stalled.training)["stalled"] is True and training_dict(stalled.training)["stall_after_seconds"] == 90
     slow = StepProgress()
     end = run_steps(slow, 0, 50, T0, dt=30.0)
-    assert slow.report(end + 179).state == "training"
-    assert slow.report(end + 181).state == "stalled"
+    assert step_report(slow, end + 179).state == "training"
+    assert step_report(slow, end + 181).state == "stalled"
 
 
 def test_warm_up_before_the_first_step_is_not_a_stall() -> None:
     tracker = StepProgress()
     tracker.apply(RunInfo(None, gpu_name="NVIDIA H100 80GB HBM3", peak_flops=9.89e14), T0)
-    report = tracker.report(T0 + 3600)
+    report = step_report(tracker, T0 + 3600)
     assert report.state == "working" and report.status_line == "waiting for first step"
-    assert report.training["stalled"] is False and report.training["step"] is None
+    assert training_dict(report.training)["stalled"] is False and training_dict(report.training)["step"] is None
     assert "GPU NVIDIA H100 80GB HBM3 · peak 989 TFLOPS" in report.details
 
 
@@ -172,10 +173,10 @@ def test_an_evaluation_pause_is_not_a_stall_for_an_hour() -> None:
     tracker = StepProgress()
     end = run_steps(tracker, 0, 250, T0)
     tracker.apply(EvalResult(None, "val_bpb", 1.06, 251), end + 30)
-    report = tracker.report(end + 1800)
-    assert report.state == "training" and report.training["paused"] == "evaluation"
+    report = step_report(tracker, end + 1800)
+    assert report.state == "training" and training_dict(report.training)["paused"] == "evaluation"
     assert "Paused: evaluation (30 min since the last step)" in report.details
-    assert tracker.report(end + 3601).state == "stalled"
+    assert step_report(tracker, end + 3601).state == "stalled"
 
 
 @pytest.mark.parametrize("reason", ["checkpoint", "all-reduce", "evaluation"])
@@ -183,9 +184,9 @@ def test_an_announced_pause_is_not_a_stall(reason: str) -> None:
     tracker = StepProgress()
     end = run_steps(tracker, 0, 100, T0)
     tracker.apply(TrainingPause(None, reason), end + 1)  # type: ignore[arg-type]
-    assert tracker.report(end + 600).state == "training"
+    assert step_report(tracker, end + 600).state == "training"
     tracker.apply(base_step(101), end + 700)
-    assert tracker.report(end + 800).state == "stalled"  # the pause ended with the next step
+    assert step_report(tracker, end + 800).state == "stalled"  # the pause ended with the next step
 
 
 def test_an_evaluation_due_by_the_cadence_is_not_a_stall() -> None:
@@ -194,27 +195,27 @@ def test_an_evaluation_due_by_the_cadence_is_not_a_stall() -> None:
     end = run_steps(tracker, 0, 249, T0 + 1)
     tracker.apply(EvalResult(None, "val_bpb", 1.06, 250), end + 20)
     end = run_steps(tracker, 250, 499, end + 24)
-    report = tracker.report(end + 600)  # step 500 is due an evaluation first
-    assert report.state == "training" and report.training["paused"] == "evaluation due"
+    report = step_report(tracker, end + 600)  # step 500 is due an evaluation first
+    assert report.state == "training" and training_dict(report.training)["paused"] == "evaluation due"
     early = StepProgress()
     early.apply(EvalResult(None, "val_bpb", 3.2, 0), T0)
     early.apply(EvalResult(None, "val_bpb", 1.06, 250), T0)
     end = run_steps(early, 250, 400, T0 + 1)
-    assert early.report(end + 600).state == "stalled"
+    assert step_report(early, end + 600).state == "stalled"
 
 
 def test_the_last_step_waits_for_the_final_evaluation() -> None:
     tracker = StepProgress()
     end = run_steps(tracker, 5400, 5567, T0, total=5568)
-    assert tracker.report(end + 1800).state == "training"
+    assert step_report(tracker, end + 1800).state == "training"
 
 
 def test_tokwatch_eta_beside_the_trainers() -> None:
     tracker = StepProgress()
     end = run_steps(tracker, 0, 400, T0, trainer_eta_seconds=1951.2 * 60)
-    report = tracker.report(end)
-    assert report.training["eta_seconds"] == pytest.approx((29000 - 400) * 4.0, rel=0.01)
-    assert report.training["trainer_eta_seconds"] == pytest.approx(117072.0)
+    report = step_report(tracker, end)
+    assert training_dict(report.training)["eta_seconds"] == pytest.approx((29000 - 400) * 4.0, rel=0.01)
+    assert training_dict(report.training)["trainer_eta_seconds"] == pytest.approx(117072.0)
     assert "ETA 1 d 7 h (tokwatch) · 1 d 8 h (trainer)" in report.details
 
 
@@ -226,16 +227,16 @@ def test_sft_eta_from_the_printed_percentage() -> None:
         tracker.apply(sft, t)
         t += 0.5
     tracker.apply(replace(base_step(400, dt=0.5), stage="sft", total_steps=None, progress_percent=61.54), t + 100)
-    report = tracker.report(t + 100)
-    assert report.training["total_steps"] is None
-    assert report.training["eta_seconds"] is not None
+    report = step_report(tracker, t + 100)
+    assert training_dict(report.training)["total_steps"] is None
+    assert training_dict(report.training)["eta_seconds"] is not None
 
 
 def test_mfu_unknown_is_said_not_shown_as_zero() -> None:
     tracker = StepProgress()
     run_steps(tracker, 0, 5, T0, mfu=None, mfu_note="unknown: nanochat printed 0.00 (GPU not in its peak-FLOPS table)")
-    report = tracker.report(T0 + 30)
-    assert report.training["mfu"] is None
+    report = step_report(tracker, T0 + 30)
+    assert training_dict(report.training)["mfu"] is None
     assert any("MFU unknown: nanochat printed 0.00" in line for line in report.details)
 
 
@@ -243,8 +244,8 @@ def test_data_position_and_row_groups_a_step() -> None:
     tracker = StepProgress()
     for i, step in enumerate(range(380, 384)):
         tracker.apply(base_step(step, epoch=1, parquet_index=0, row_group=276 + i), T0 + 4 * i)
-    report = tracker.report(T0 + 12)
-    assert report.training["data"] == {"epoch": 1, "parquet_index": 0, "row_group": 279, "row_groups_per_step": 1.0}
+    report = step_report(tracker, T0 + 12)
+    assert training_dict(report.training)["data"] == {"epoch": 1, "parquet_index": 0, "row_group": 279, "row_groups_per_step": 1.0}
     assert "Data epoch 1 · pq 0 · rg 279 (≈1 row groups/step)" in report.details
 
 
@@ -253,10 +254,10 @@ def test_a_nan_loss_is_null_in_json_and_said_in_words() -> None:
     tracker = StepProgress()
     run_steps(tracker, 0, 3, T0, loss=float("nan"))
     tracker.apply(StepFigures(None, grad_norm=float("inf")), T0 + 13)
-    report = tracker.report(T0 + 13)
-    assert report.training["loss"] is None and report.training["grad_norm"] == "inf"
+    report = step_report(tracker, T0 + 13)
+    assert training_dict(report.training)["loss"] is None and training_dict(report.training)["grad_norm"] == "inf"
     assert "Loss not a number since step 0" in report.details
-    json.dumps(report.training, allow_nan=False)
+    json.dumps(training_dict(report.training), allow_nan=False)
 
 
 def test_tokens_per_iteration_times_the_steps_a_line_covers() -> None:
@@ -267,9 +268,9 @@ def test_tokens_per_iteration_times_the_steps_a_line_covers() -> None:
     for it in range(0, 2010, 10):
         tracker.apply(TrainStep(None, "train", it, loss=3.0, step_seconds=0.3), t)
         t += 3.0
-    report = tracker.report(t - 3.0)
-    assert report.training["steps_per_hour"] == pytest.approx(12_000, rel=0.01)
-    assert report.training["tokens_per_hour"] == pytest.approx(12_000 * 491_520, rel=0.01)
+    report = step_report(tracker, t - 3.0)
+    assert training_dict(report.training)["steps_per_hour"] == pytest.approx(12_000, rel=0.01)
+    assert training_dict(report.training)["tokens_per_hour"] == pytest.approx(12_000 * 491_520, rel=0.01)
     assert report.status_line == "step 2000 · 5.8G tok/h"
 
 
@@ -279,7 +280,7 @@ def test_per_device_throughput_times_the_devices() -> None:
         for step in range(1, 400, 10):
             tracker.apply(TrainStep(t, "train", step, loss=2.0, tokens_per_second=7800, per_device=True), t)
             t += 11.0
-        return tracker.report(t - 11.0).status_line
+        return step_report(tracker, t - 11.0).status_line
 
     with_mesh = StepProgress()
     with_mesh.apply(RunInfo(None, device_count=8), T0)
@@ -294,9 +295,9 @@ def test_the_hf_tokens_counter() -> None:
         tracker.apply(TrainStep(None, "train", step, total_steps=1000, step_seconds=0.6, elapsed_seconds=step * 0.6), t)
         tracker.apply(StepFigures(None, loss=2.0, tokens_seen=step * 4096), t)
         t += 6.0
-    report = tracker.report(t - 6.0)
-    assert report.training["tokens_per_hour"] == pytest.approx(4096 * 3600 / 0.6, rel=0.01)
-    assert report.training["loss"] == 2.0
+    report = step_report(tracker, t - 6.0)
+    assert training_dict(report.training)["tokens_per_hour"] == pytest.approx(4096 * 3600 / 0.6, rel=0.01)
+    assert training_dict(report.training)["loss"] == 2.0
 
 
 def test_without_tokens_the_rate_is_in_steps() -> None:
@@ -305,9 +306,9 @@ def test_without_tokens_the_rate_is_in_steps() -> None:
     for step in range(10, 3000, 10):
         tracker.apply(TrainStep(None, "train", step, total_steps=3000, step_seconds=0.6), t)
         t += 6.0
-    report = tracker.report(t - 6.0)
+    report = step_report(tracker, t - 6.0)
     assert report.status_line == "step 2990/3000 · 6.0k steps/h"
-    assert report.rate.measured is False and report.training["tokens_per_hour"] is None
+    assert report.rate.measured is False and training_dict(report.training)["tokens_per_hour"] is None
     assert report.details[0] == "6.0k steps/h (over 20 min) · tokens per step not printed"
 
 
@@ -323,10 +324,10 @@ def test_sn38_rounds_continue_the_stretch_and_count_all_reduces() -> None:
         tracker.apply(AllReduceResult(t, ok=outer != 42, peers=3 if outer != 42 else None,
                                       error=None if outer != 42 else "could not find a group"), t + 60)
         t += 90.0
-    report = tracker.report(t)
+    report = step_report(tracker, t)
     assert report.status_line.startswith("outer 43 · step 5 · ")
     assert report.status_line.endswith(" steps/h")
-    assert report.training["all_reduce"] == {"succeeded": 2, "failed": 1, "peers": 3, "last_error": "could not find a group"}
+    assert training_dict(report.training)["all_reduce"] == {"succeeded": 2, "failed": 1, "peers": 3, "last_error": "could not find a group"}
     assert "All-reduce: 2 ok · 1 failed · last group 3 peers" in report.details
 
 
@@ -334,7 +335,7 @@ def test_restarting_is_not_a_stall() -> None:
     tracker = StepProgress()
     end = run_steps(tracker, 0, 100, T0)
     tracker.apply(StageStart(None), end + 30)
-    report = tracker.report(end + 900)
+    report = step_report(tracker, end + 900)
     assert report.state == "working" and report.status_line == "step 100/29000 · restarting"
 
 
@@ -452,7 +453,7 @@ def test_a_speedrun_shows_the_current_stage(tmp_path: Path) -> None:
     monitor = Monitor(log, clock=lambda: T0)
     monitor.backlog(chunks_of(lines))
     snap = monitor.snapshot(T0)
-    assert snap.training is not None and snap.training["stage"] == "rl"
+    assert snap.training is not None and training_dict(snap.training)["stage"] == "rl"
     assert snap.status_line == "RL step 1/467 · …"
 
 
@@ -552,4 +553,4 @@ def test_a_stall_or_a_pause_in_the_recent_lines_is_no_step_time(evaluated: bool)
     for step in range(160, 220, 10):
         progress.apply(TrainStep(None, "train", step), t)
         t += 10
-    assert progress.report(t).training["step_seconds"] == pytest.approx(1.0)
+    assert step_report(progress, t).training.step_seconds == pytest.approx(1.0)

@@ -15,6 +15,7 @@ import pytest
 
 from app.ingest.backwards import read_backwards
 from app.live.monitor import Monitor
+from app.snapshot import training_dict
 from tests.reallogs import body
 
 DICTS = [line.rstrip() for line in body("hf-trl-issue733-dicts-only.log")]
@@ -45,7 +46,7 @@ def test_two_dated_dicts_far_enough_apart_give_a_rate_at_once(tmp_path: Path) ->
     snapshot = monitor.snapshot(T0 + 300)
     training = snapshot.training
     assert training is not None
-    assert training["steps_per_hour"] == pytest.approx(3600 / 300)
+    assert training.steps_per_hour == pytest.approx(3600 / 300)
     assert (snapshot.status_line, snapshot.state) == ("epoch 0.03 · loss 0.764", "training")
     assert "12 logged steps/h (over 5 min)" in snapshot.details
 
@@ -54,15 +55,15 @@ def test_a_whole_dated_log_is_measured_over_its_last_twenty_minutes(tmp_path: Pa
     """11 dicts 4 min apart: the 20-min window holds 5 whole intervals: 15 logged steps/h."""
     monitor = cold(tmp_path, stamped(DICTS, 240), T0 + 10 * 240)
     training = monitor.snapshot(T0 + 10 * 240).training
-    assert training is not None and training["steps_per_hour"] == pytest.approx(3600 / 240)
-    assert training["step"] == 11 and training["logged_steps"] is True
+    assert training is not None and training.steps_per_hour == pytest.approx(3600 / 240)
+    assert training.step == 11 and training.logged_steps is True
 
 
 def test_dated_dicts_closer_than_three_minutes_wait_for_the_warm_up(tmp_path: Path) -> None:
     monitor = cold(tmp_path, stamped(DICTS[:2], 60), T0 + 60)
     snapshot = monitor.snapshot(T0 + 60)
     assert snapshot.state == "measuring" and snapshot.training is not None
-    assert snapshot.training["steps_per_hour"] is None
+    assert training_dict(snapshot.training)["steps_per_hour"] is None
     assert snapshot.warmup.text is not None and snapshot.warmup.text.startswith("measuring: 2 of 2 logged steps")
 
 
@@ -82,7 +83,7 @@ def test_undated_dicts_are_timed_as_they_arrive(tmp_path: Path) -> None:
     monitor.lines([DICTS[5]])
     snapshot = monitor.snapshot(T0 + 420)
     assert snapshot.training is not None
-    assert snapshot.training["steps_per_hour"] == pytest.approx(3600 / 420)
+    assert training_dict(snapshot.training)["steps_per_hour"] == pytest.approx(3600 / 420)
     assert (snapshot.state, snapshot.status_line) == ("training", "epoch 0.08 · loss 0.588")
 
 
@@ -90,6 +91,6 @@ def test_the_time_between_logs_is_no_step_time(tmp_path: Path) -> None:
     """Dicts 5 min apart, each after an unknown number of steps: a rate of logs, never a step time."""
     monitor = cold(tmp_path, stamped(DICTS[:4], 300), T0 + 900)
     snapshot = monitor.snapshot(T0 + 900)
-    assert snapshot.training is not None and snapshot.training["step_seconds"] is None
+    assert snapshot.training is not None and training_dict(snapshot.training)["step_seconds"] is None
     assert not any(line.startswith("step ") for line in snapshot.details)
     assert "12 logged steps/h (over 15 min)" in snapshot.details

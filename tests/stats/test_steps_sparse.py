@@ -12,7 +12,8 @@ from collections.abc import Callable
 import pytest
 
 from app.ingest.formats import create_parser
-from app.stats.steps.progress import StepReport
+from app.stats.steps.report import StepReport
+from app.stats.steps.report import report as step_report
 from app.stats.steps.tracker import StepTracker
 
 T0 = 1_800_000_000.0
@@ -62,7 +63,7 @@ class Live:
         self.tracker.apply_all(events, now=self.last_at, arrival=self.last_at)
 
     def report(self, after_last: float) -> StepReport:
-        return self.tracker.progress.report(self.last_at + after_last)
+        return step_report(self.tracker.progress, self.last_at + after_last)
 
 
 @pytest.mark.parametrize(("line", "every", "interval", "per_hour"), [w[1:] for w in WORDINGS], ids=[w[0] for w in WORDINGS])
@@ -127,11 +128,11 @@ def test_before_a_second_line_the_stall_limit_counts_the_steps_a_line_may_cover(
     """A fast step printed every N steps: 6 × 25 ms would stall it at the 90 s floor before its next line."""
     parser, tracker = create_parser("generic"), StepTracker("generic")
     tracker.apply_all(parser.feed([fast_every_1000(step)]), now=T0, arrival=T0)
-    waiting = tracker.progress.report(T0 + 120)
+    waiting = step_report(tracker.progress, T0 + 120)
     assert waiting.state == "measuring"
     assert why in waiting.details
-    assert tracker.progress.report(T0 + limit - 1).state != "stalled"
-    assert tracker.progress.report(T0 + limit + 1).state == "stalled"
+    assert step_report(tracker.progress, T0 + limit - 1).state != "stalled"
+    assert step_report(tracker.progress, T0 + limit + 1).state == "stalled"
 
 
 def megatron_tokens(step: int) -> str:

@@ -12,8 +12,10 @@ from pathlib import Path
 import pytest
 
 from app.live.monitor import Monitor
+from app.snapshot import training_dict
 from app.stats.events import EvalResult, StageEnd, StepFigures, TrainStep
 from app.stats.steps.progress import StepProgress
+from app.stats.steps.report import report as step_report
 from app.stats.steps.stage import row_groups_per_step
 from app.stats.tracker import WARMUP_SECONDS
 
@@ -37,8 +39,8 @@ def test_a_line_far_apart_counts_only_its_part_inside_the_window() -> None:
     """20 min hold 1200/33.6 = 35.7 iterations: 107 steps/h, not the 4 lines × 10 = 120 of counting lines whole."""
     progress = StepProgress()
     last = every_ten(progress, lines=8)
-    report = progress.report(last)
-    assert report.training["steps_per_hour"] == pytest.approx(3600 / 33.6)
+    report = step_report(progress, last)
+    assert training_dict(report.training)["steps_per_hour"] == pytest.approx(3600 / 33.6)
     assert report.status_line == "step 70 · 107 steps/h"
 
 
@@ -46,9 +48,9 @@ def test_the_rate_holds_between_lines_and_decays_once_one_is_overdue() -> None:
     progress = StepProgress()
     last = every_ten(progress, lines=8)
     rate = 3600 / 33.6
-    assert progress.report(last + 300).training["steps_per_hour"] == pytest.approx(rate)
+    assert step_report(progress, last + 300).training.steps_per_hour == pytest.approx(rate)
     # 600 s after the last line, 264 s past the usual 336 s: the window's end moves on by that much
-    later = progress.report(last + 600).training["steps_per_hour"]
+    later = step_report(progress, last + 600).training.steps_per_hour
     assert later == pytest.approx((1200 - 264) / 33.6 / 1200 * 3600)
 
 
@@ -60,10 +62,10 @@ def test_the_last_planned_step_is_done_never_stalled() -> None:
         t += 4.0
     last = t - 4.0
     for later in (1.0, 90.0, 7200.0, 86400.0):
-        report = progress.report(last + later)
+        report = step_report(progress, last + later)
         assert (report.state, report.status_line) == ("done", "done · step 74/74")
-        assert report.state_since == last and report.training["stalled"] is False
-    assert "Finished: reached its last step (step 74/74)" in progress.report(last + 5).details
+        assert report.state_since == last and training_dict(report.training)["stalled"] is False
+    assert "Finished: reached its last step (step 74/74)" in step_report(progress, last + 5).details
 
 
 def test_a_run_that_ends_short_of_its_total_is_stalled() -> None:
@@ -72,11 +74,11 @@ def test_a_run_that_ends_short_of_its_total_is_stalled() -> None:
     for step in range(1, 60):
         progress.apply(TrainStep(None, "train", step, total_steps=74, step_seconds=4.0), t)
         t += 4.0
-    report = progress.report(t + 3600)
+    report = step_report(progress, t + 3600)
     assert report.state == "stalled" and report.status_line == "step 59/74 · stalled 1h00m"
     # stalled since its last step, as the status line counts it (the 90 s limit only names it)
     assert report.state_since == t - 4.0
-    assert progress.report(t - 4.0 + 89).state == "training"
+    assert step_report(progress, t - 4.0 + 89).state == "training"
 
 
 def test_an_end_summary_is_done_at_its_time() -> None:
@@ -86,7 +88,7 @@ def test_an_end_summary_is_done_at_its_time() -> None:
         progress.apply(TrainStep(None, "base", step, total_steps=100, step_seconds=4.0), t)
         t += 4.0
     progress.apply(StageEnd(None, "Total training time: 0.60m"), t + 30)
-    report = progress.report(t + 4000)
+    report = step_report(progress, t + 4000)
     assert (report.state, report.state_since) == ("done", t + 30)
 
 
@@ -97,28 +99,28 @@ def test_a_nan_loss_is_a_divergence_from_its_first_step() -> None:
         loss = 3.0 if step < 6 else float("nan")
         progress.apply(TrainStep(None, "train", step, total_steps=74, step_seconds=4.0, loss=loss), t)
         t += 4.0
-    report = progress.report(t + 3600)
+    report = step_report(progress, t + 3600)
     assert (report.state, report.status_line) == ("diverged", "step 10/74 · diverged")
     assert report.state_since == T0 + 5 * 4.0  # step 6, the first nan
-    assert report.training["loss"] is None and "Loss not a number since step 6" in report.details
+    assert training_dict(report.training)["loss"] is None and "Loss not a number since step 6" in report.details
     # One verdict: no warm-up and no pause line beside it.
     assert not any(line.startswith(("measuring", "Paused")) for line in report.details), report.details
     progress.apply(TrainStep(None, "train", 11, total_steps=74, step_seconds=4.0, loss=2.9), t)
-    assert progress.report(t + 1).state != "diverged"
+    assert step_report(progress, t + 1).state != "diverged"
 
 
 @pytest.mark.parametrize("loss", [float("inf"), float("-inf")])
 def test_an_infinite_loss_is_a_divergence_too(loss: float) -> None:
     progress = StepProgress()
     progress.apply(TrainStep(None, "train", 1, loss=loss), T0)
-    assert progress.report(T0).state == "diverged"
+    assert step_report(progress, T0).state == "diverged"
 
 
 def test_a_nan_in_a_logged_dict_diverges_a_run_with_a_bar() -> None:
     progress = StepProgress()
     progress.apply(TrainStep(None, "train", 10, total_steps=750, step_seconds=0.64), T0)
     progress.apply(StepFigures(None, loss=float("nan")), T0 + 1)
-    assert progress.report(T0 + 2).state == "diverged"
+    assert step_report(progress, T0 + 2).state == "diverged"
 
 
 def test_training_since_the_warm_up_ended() -> None:
@@ -127,7 +129,7 @@ def test_training_since_the_warm_up_ended() -> None:
     for step in range(1, 100):
         progress.apply(TrainStep(None, "train", step, step_seconds=4.0), t)
         t += 4.0
-    report = progress.report(t - 4.0)
+    report = step_report(progress, t - 4.0)
     # the first step began at T0 − 4 s; the warm-up ends 3 minutes after that (the third line came earlier)
     assert report.state == "training" and report.state_since == T0 - 4.0 + WARMUP_SECONDS
 
@@ -141,7 +143,7 @@ def test_training_again_since_the_step_that_ended_a_stall() -> None:
     resumed = t + 1000
     for step in range(100, 103):
         progress.apply(TrainStep(None, "train", step, step_seconds=4.0), resumed + 4.0 * (step - 100))
-    report = progress.report(resumed + 8.0)
+    report = step_report(progress, resumed + 8.0)
     assert report.state == "training" and report.state_since == resumed
 
 
@@ -153,7 +155,7 @@ def test_row_groups_read_every_other_step_are_half_a_group_a_step() -> None:
     stage = progress._stage
     # steps 0-19: row group 0 → 9 over 19 steps (a median of the per-line 0s and 1s read 0 or 1)
     assert stage is not None and row_groups_per_step(stage) == pytest.approx(9 / 19)
-    assert any("(≈0.474 row groups/step)" in d for d in progress.report(T0 + 80).details)
+    assert any("(≈0.474 row groups/step)" in d for d in step_report(progress, T0 + 80).details)
 
 
 def test_dicts_without_step_numbers_report_the_epoch_and_a_rate_of_logged_steps() -> None:
@@ -161,7 +163,7 @@ def test_dicts_without_step_numbers_report_the_epoch_and_a_rate_of_logged_steps(
     for k in range(1, 41):
         progress.apply(TrainStep(None, "train", k, loss=1.5126, epoch=0.01 * k, logged=True), T0 + 60.0 * k)
     progress.apply(EvalResult(None, "eval_loss", 1.42), T0 + 60.0 * 40 + 5)
-    report = progress.report(T0 + 60.0 * 40 + 5)
+    report = step_report(progress, T0 + 60.0 * 40 + 5)
     assert report.status_line == "epoch 0.4 · loss 1.51" and report.state == "training"
     assert report.details[0] == "60 logged steps/h (over 20 min)"
     assert "Eval eval_loss 1.4200" in report.details  # no "(step 40)": 40 counts dicts, not steps
@@ -220,6 +222,6 @@ def test_a_run_that_stalled_while_measuring_says_stalled_and_no_warm_up() -> Non
     for step in range(1, 3):  # two steps: still measuring when it stopped
         progress.apply(TrainStep(None, "train", step, total_steps=74, step_seconds=4.0, loss=3.0), t)
         t += 4.0
-    report = progress.report(t + 3 * 3600)
+    report = step_report(progress, t + 3 * 3600)
     assert report.state == "stalled"
     assert not any(line.startswith("measuring") for line in report.details), report.details

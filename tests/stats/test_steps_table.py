@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from app.live.monitor import Monitor
-from app.snapshot import to_dict
+from app.snapshot import TrainingView, to_dict
 from app.stats.steps.table import FieldRow, figure, training_table
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -68,5 +68,26 @@ def test_figures_keep_six_significant_digits(value: object, text: str) -> None:
 
 
 def test_durations_read_as_durations() -> None:
-    rows = training_table({"eta_seconds": 7500.0, "trainer_eta_seconds": None})
-    assert rows == (FieldRow("time left (tokwatch)", "2 h 05 min", ""),)
+    rows = training_table(TrainingView(eta_seconds=7500.0, trainer_eta_seconds=None))
+    assert rows == (FieldRow("time left (tokwatch)", "2 h 05 min", ""), FieldRow("stalled", "no", ""),
+                    FieldRow("finished", "no", ""), FieldRow("logged steps", "no", ""))
+
+
+def test_a_collaboration_reads_as_rows_not_as_a_python_dict() -> None:
+    # The log's last progress line: "albert accumulated 4072 samples for epoch #0 from 2 peers. ETA 0.24 sec"
+    rows = rows_of("real/hivemind-albert-readme-trainer.log")
+    table = {label: (value, unit) for label, value, unit in rows}
+    assert table["collaboration epoch"] == ("0", "")
+    assert table["collaboration samples"] == ("4072", "")
+    assert table["collaboration peers"] == ("2", "")
+    assert table["next collaboration epoch in"] == ("0.24", "s")
+    assert not [value for _, value, _ in rows if value.startswith("{")]
+
+
+def test_the_trainers_errors_read_as_rows_not_as_a_python_dict() -> None:
+    # Two "ERROR:hivemind.optim.optimizer:Failed to load state from peers: , retrying ..." lines.
+    rows = rows_of("real/hivemind-issue653-load-state-timeout-retrying.log")
+    table = {label: (value, unit) for label, value, unit in rows}
+    assert table["trainer errors"] == ("2", "")
+    assert table["last trainer error"] == ("Failed to load state from peers: , retrying ...", "")
+    assert not [value for _, value, _ in rows if value.startswith("{")]

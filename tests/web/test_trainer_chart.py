@@ -204,7 +204,7 @@ def memory_server(tmp_path: Path) -> Iterator[ChartServer]:
     dashboard = Dashboard(config, monitor, recorder=Recorder(History(None), log_path, machine="trainer-test"))
     started = dashboard.start()
     deadline = time.monotonic() + 20
-    while (monitor.snapshot().training or {}).get("step") != STEPS and time.monotonic() < deadline:
+    while getattr(monitor.snapshot().training, "step", None) != STEPS and time.monotonic() < deadline:
         time.sleep(0.2)
     yield ChartServer(dashboard, monitor, f"http://127.0.0.1:{started.port}")
     dashboard.stop()

@@ -1,118 +1,109 @@
-"""The snapshot's ``training`` object for a step trainer (docs/snapshot.md)."""
+"""The snapshot's ``training`` view for a step trainer (docs/snapshot.md): typed and frozen.
+
+Numbers are finite or None here (a figure that is not a number is unknown, except the gradient
+norm, kept as printed); app/snapshot.py's ``to_dict`` writes the JSON.
+"""
 
 from __future__ import annotations
 
 import math
-from typing import Any
+from collections.abc import Iterable
+from dataclasses import replace
 
-from .rules import Stall
-from .stage import (
-    AllReduce,
-    Errors,
-    Measure,
-    Stage,
-    finished,
-    finite,
-    row_groups_per_step,
-    step_seconds,
+from ...snapshot import (
+    AllReduceView,
+    CollaborationView,
+    CrashView,
+    DataView,
+    ErrorsView,
+    EvalView,
+    TrainingView,
 )
+from ..events import CollabProgress
+from .health import Broken, Crash
+from .stage import AllReduce, Errors, Stage, finished, finite, row_groups_per_step, step_seconds
+from .verdict import Verdict
 
 
-def training_payload(stage: Stage, m: Measure, stall: Stall, eta: float | None, all_reduce: AllReduce | None) -> dict[str, Any]:
-    """Every figure of the stage, JSON-ready: null where unknown or not finite."""
-    latest = stage.latest
+def training_view(stage: Stage, v: Verdict, all_reduce: AllReduce | None, errors: Errors | None) -> TrainingView:
+    """Every figure of the stage, with what the verdict hides (a dead or broken run's time left) left out."""
+    latest, m, stall = stage.latest, v.measure, v.stall
     rate = finite(latest.tokens_per_second)
-    scope = None if rate is None else ("device" if latest.per_device else "global")
-    evals = {name: {"value": json_number(value), "step": step} for name, (value, step) in stage.evals.items()}
     data = None
     if latest.epoch is not None or latest.parquet_index is not None or stage.epoch is not None:
-        data = {
-            "epoch": json_number(latest.epoch if latest.epoch is not None else stage.epoch),
-            "parquet_index": latest.parquet_index,
-            "row_group": latest.row_group,
-            "row_groups_per_step": json_number(row_groups_per_step(stage)),
-        }
-    return {
-        "stage": stage.name,
-        "step": latest.step,
-        "total_steps": latest.total_steps,
-        "outer_step": latest.outer_step,
-        "progress_percent": json_number(latest.progress_percent),
-        "loss": json_number(stage.loss),
-        "loss_note": stage.loss_note,
-        "lr": json_number(stage.lr),
-        "lr_multiplier": json_number(latest.lr_multiplier),
-        "grad_norm": printed_number(stage.grad_norm),
-        "step_seconds": json_number(step_seconds(stage)),
-        "tokens_per_second": json_number(rate),
-        "tokens_per_second_scope": scope,
-        "mfu": json_number(latest.mfu),
-        "mfu_note": latest.mfu_note,
-        "tokens_per_hour": json_number(m.tokens_per_hour),
-        "steps_per_hour": json_number(m.steps_per_hour),
-        "eta_seconds": json_number(eta),
-        "trainer_eta_seconds": json_number(latest.trainer_eta_seconds),
-        "eval": evals or None,
-        "data": data,
-        "all_reduce": all_reduce_view(all_reduce),
-        "figures": {k: v for k, v in stage.figures.items() if math.isfinite(v)} or None,
-        "paused": stall.pause if not stall.stalled else None,
-        "seconds_since_step": json_number(stall.since),
-        "stall_after_seconds": json_number(stall.limit),
-        "stalled": stall.stalled,
-        "finished": finished(stage),
-        "logged_steps": latest.logged,
-        "errors": None,
-    }
+        data = DataView(
+            epoch=finite(latest.epoch if latest.epoch is not None else stage.epoch),
+            parquet_index=latest.parquet_index,
+            row_group=latest.row_group,
+            row_groups_per_step=finite(row_groups_per_step(stage)),
+        )
+    return TrainingView(
+        stage=stage.name,
+        step=latest.step,
+        total_steps=latest.total_steps,
+        outer_step=latest.outer_step,
+        progress_percent=finite(latest.progress_percent),
+        loss=finite(stage.loss),
+        loss_note=stage.loss_note,
+        lr=finite(stage.lr),
+        lr_multiplier=finite(latest.lr_multiplier),
+        grad_norm=stage.grad_norm,
+        step_seconds=finite(step_seconds(stage)),
+        tokens_per_second=rate,
+        tokens_per_second_scope=None if rate is None else ("device" if latest.per_device else "global"),
+        mfu=finite(latest.mfu),
+        mfu_note=latest.mfu_note,
+        tokens_per_hour=finite(m.tokens_per_hour),
+        steps_per_hour=finite(m.steps_per_hour),
+        eta_seconds=None if v.hides_time_left else finite(v.eta_seconds),
+        trainer_eta_seconds=None if v.hides_time_left else finite(latest.trainer_eta_seconds),
+        eval=evals(stage.evals.items()),
+        data=data,
+        all_reduce=all_reduce_view(all_reduce),
+        figures=tuple((k, v) for k, v in stage.figures.items() if math.isfinite(v)),
+        paused=stall.pause if not stall.stalled else None,
+        seconds_since_step=finite(stall.since),
+        stall_after_seconds=None if v.hides_stall_limit else finite(stall.limit),
+        stalled=stall.stalled,
+        finished=finished(stage),
+        logged_steps=latest.logged,
+        errors=errors_view(errors),
+    )
 
 
-def all_reduce_view(all_reduce: AllReduce | None) -> dict[str, Any] | None:
-    """The all-reduce counts, JSON-ready, or None for a trainer without rounds."""
+def before_steps_view(total_steps: int | None, pending: dict[str, tuple[float | None, int | None]],
+                      all_reduce: AllReduce | None, errors: Errors | None, finished: bool) -> TrainingView:
+    """The view before the first step: the planned steps, validation figures, all-reduces and errors."""
+    return TrainingView(total_steps=total_steps, eval=evals(pending.items()), all_reduce=all_reduce_view(all_reduce),
+                        errors=errors_view(errors), finished=finished)
+
+
+def with_health(view: TrainingView, collab: CollabProgress | None, crash: Crash | None,
+                broken: Broken | None) -> TrainingView:
+    """The view with the collaboration, the crash and the broken-run sentence."""
+    return replace(
+        view,
+        collaboration=None if collab is None else CollaborationView(collab.epoch, collab.samples, collab.peers,
+                                                                    finite(collab.eta_seconds)),
+        crash=None if crash is None else CrashView(crash.error, finite(crash.at)),
+        broken=None if broken is None else broken.sentence,
+    )
+
+
+def evals(items: Iterable[tuple[str, tuple[float | None, int | None]]]) -> tuple[EvalView, ...]:
+    """Evaluation figures (name, (value, step)) as views, in the order read."""
+    return tuple(EvalView(name, finite(value), step) for name, (value, step) in items)
+
+
+def all_reduce_view(all_reduce: AllReduce | None) -> AllReduceView | None:
+    """The all-reduce counts, or None for a trainer without rounds."""
     if all_reduce is None:
         return None
-    return {
-        "succeeded": all_reduce.succeeded,
-        "failed": all_reduce.failed,
-        "peers": all_reduce.peers,
-        "last_error": all_reduce.last_error,
-    }
+    return AllReduceView(all_reduce.succeeded, all_reduce.failed, all_reduce.peers, all_reduce.last_error)
 
 
-def errors_view(errors: Errors | None) -> dict[str, Any] | None:
+def errors_view(errors: Errors | None) -> ErrorsView | None:
     """The trainer's other errors: how many, the last one and when, or None."""
     if errors is None:
         return None
-    return {"count": errors.count, "last_error": errors.last, "last_at": json_number(errors.last_at)}
-
-
-def empty_payload() -> dict[str, Any]:
-    """The object before the first step: every key, null."""
-    training: dict[str, Any] = dict.fromkeys(TRAINING_KEYS)
-    training.update(stalled=False, finished=False, logged_steps=False)
-    return training
-
-
-TRAINING_KEYS = (
-    "stage", "step", "total_steps", "outer_step", "progress_percent", "loss", "loss_note", "lr",
-    "lr_multiplier", "grad_norm", "step_seconds", "tokens_per_second", "tokens_per_second_scope", "mfu",
-    "mfu_note", "tokens_per_hour", "steps_per_hour", "eta_seconds", "trainer_eta_seconds", "eval", "data",
-    "all_reduce", "figures", "paused", "seconds_since_step", "stall_after_seconds", "stalled", "finished",
-    "logged_steps", "errors", "crash", "broken", "collaboration",
-)  # fmt: skip
-
-
-def printed_number(value: float | None) -> float | str | None:
-    """A figure as the trainer printed it: a number, or ``"nan"``/``"inf"``/``"-inf"`` as text.
-
-    JSON has no NaN (the snapshot is serialised with ``allow_nan=False``), and null would read as
-    "not printed"; a gradient norm of nan is the very news.
-    """
-    if value is None or math.isfinite(value):
-        return value
-    return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
-
-
-def json_number(value: float | None) -> float | int | None:
-    if value is None or isinstance(value, int):
-        return value
-    return value if math.isfinite(value) else None
+    return ErrorsView(errors.count, errors.last, finite(errors.last_at))

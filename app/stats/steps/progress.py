@@ -18,15 +18,11 @@ from __future__ import annotations
 
 import math
 import operator
-import re
 from collections import deque
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
 from functools import reduce
 from itertools import chain, compress, count, islice, repeat
-from typing import Any
 
-from ...snapshot import EventView, RateView, State, WarmupView
 from ..events import (
     AllReduceResult,
     CollabProgress,
@@ -42,9 +38,8 @@ from ..events import (
     TrainingPause,
     TrainStep,
 )
-from ..tracker import WARMUP_COUNT, WARMUP_SECONDS
-from . import payload, rules
-from . import text as step_text
+from ..tracker import WARMUP_COUNT
+from . import rules
 from .health import RunHealth
 from .stage import (
     EARLY_LOSSES,
@@ -52,42 +47,15 @@ from .stage import (
     RECENT_LINES,
     AllReduce,
     Errors,
-    Measure,
     RunFacts,
     Stage,
-    diverged_at,
     finished,
     finite,
     lines_needed,
     measure,
     same_position,
 )
-from .text import EVALS_SHOWN
 from .timing import covered_steps, line_seconds, placed_times
-
-# Detail lines a crashed run no longer shows: its warm-up, timing, stall, pause, ETA, the wait for
-# a first step, and the end summary (said instead as how far training got).
-_NOT_AFTER_A_CRASH = ("measuring", "no timing", "Stalled:", "Paused:", "ETA ", "Epoch ends in ", "waiting for the first",
-                      "Finished:")
-# A broken or diverged run prints on but gets nowhere: no time to its end.
-_NOT_WHEN_BROKEN = ("ETA ", "Epoch ends in ", "Paused:")
-# The figures an evaluation job's summary leads with (nanochat's base_eval: bpb, then CORE).
-_HEADLINE = re.compile(r"bpb|core|loss|perplexity|ppl")
-
-
-@dataclass(frozen=True, slots=True)
-class StepReport:
-    """What the tracker's snapshot takes from the progress."""
-
-    state: State
-    status_line: str
-    details: tuple[str, ...]
-    rate: RateView
-    warmup: WarmupView
-    step: int | None
-    training: dict[str, Any]
-    state_since: float | None = None
-    events: tuple[EventView, ...] = ()  # newest first
 
 
 class StepProgress:
@@ -143,7 +111,7 @@ class StepProgress:
             self._eval(event, t)
         elif isinstance(event, TrainingPause):
             if self._stage is not None:
-                self._stage.pause, self._stage.pause_at = event.reason, t
+                self._stage.pause = event.reason
         elif isinstance(event, StageEnd) and event.evaluation:
             # An evaluation job wrote its results: the run's end only when it trained nothing
             # (inside a training run it is one more evaluation, its figures already taken).
@@ -265,7 +233,7 @@ class StepProgress:
         self.health.took_steps(taken, steps[0], last.step, times[-1])
         # Stage.take of each: the last is the latest; a finite loss that has not exploded clears a divergence.
         stage.latest, stage.step_time = last, times[-1]
-        stage.pause = stage.pause_at = stage.finished = None
+        stage.pause = stage.finished = None
         stage.exploded = False
         stage.diverged_at = stage.diverged_step = None
         stage.loss, stage.loss_note = last.loss, last.loss_note
@@ -438,7 +406,7 @@ class StepProgress:
         if event.step is not None and (not stage.eval_steps or stage.eval_steps[-1] != event.step):
             stage.eval_steps.append(event.step)
         if stage.finished is None:
-            stage.pause, stage.pause_at = "evaluation", t
+            stage.pause = "evaluation"
 
     # --- reading ----------------------------------------------------------------
 
@@ -449,180 +417,55 @@ class StepProgress:
             return None
         return measure(stage, now).tokens_per_hour
 
-    def report(self, now: float) -> StepReport:
-        """Everything the snapshot shows at ``now``."""
-        stage = self._stage
-        if stage is None:
-            return self._report_before_steps()
-        crash, broken = self.health.crash, self.health.broken()
-        # A dead run is measured as it stood when it died; once a verdict is in (crashed,
-        # broken), no stall, pause or time to the end competes with it.
-        m = measure(stage, now if crash is None or crash.at is None else min(now, crash.at))
-        stall = rules.stall(stage, now, self._arrival_gaps, self._restarting)
-        if crash is not None or broken is not None:
-            stall = rules.Stall(False, stall.since, stall.limit, None, stall.allowed)
-        per_gpu = " per GPU" if self._tokens_per_device(stage) else ""
-        state, status = step_text.status(stage, m, stall, self._restarting, per_gpu)
-        # After the last epoch's bar no step is left to time: no end to foresee, no rate to wait for.
-        finishing = stall.pause == "finishing"
-        eta = rules.eta(stage, m) if crash is None and broken is None and state != "diverged" and not finishing else None
-        details = step_text.details(stage, m, stall, eta, per_gpu, self._run, self._all_reduce)
-        if crash is not None and m.steps_per_hour is not None:
-            details[0] = f"Before the crash: {details[0]}"  # the rate line: as it stood when the run died
-        details.extend(step_text.error_lines(self._errors))
-        buffered = rules.buffered(self._arrival_gaps, self._arrival_steps)
-        if buffered is not None:
-            details.append(buffered)
-        training = payload.training_payload(stage, m, stall, eta, self._all_reduce)
-        training["errors"] = payload.errors_view(self._errors)
-        since = self._state_since(state, stage, stall)
-        state, status, since = self._health(state, status, since, step_text.progress(stage), details, training)
-        return StepReport(
-            state=state,
-            status_line=status,
-            details=tuple(details),
-            rate=m.rate_view(self._run.tokens_per_step),
-            warmup=replace(m.warmup_view(), text=None) if finishing else m.warmup_view(),
-            step=stage.latest.step,
-            training=training,
-            state_since=since,
-            events=tuple(reversed(self.health.events)),
-        )
+    # --- what the verdict reads (app/stats/steps/report.py) --------------------------
 
-    def _health(
-        self, state: State, status: str, since: float | None, where: str | None, details: list[str],
-        training: dict[str, Any],
-    ) -> tuple[State, str, float | None]:
-        """A crash outranks every other state; a broken run outranks all but a divergence."""
-        collab = self._collab
-        training["collaboration"] = None
-        if collab is not None:
-            eta = payload.json_number(collab.eta_seconds)
-            training["collaboration"] = {"epoch": collab.epoch, "samples": collab.samples, "peers": collab.peers,
-                                         "eta_seconds": eta}
-            due = f" · next epoch in {step_text.seconds_text(eta)}" if eta is not None and eta >= 0 else ""
-            details.insert(1 if where else 0, f"Collaboration: epoch #{collab.epoch} · {collab.samples} samples"
-                           f" from {collab.peers} peers{due}")
-            if not where and state == "working" and status == "waiting for first step":
-                status = f"epoch #{collab.epoch} · {collab.peers} peers"
-        health = self.health
-        crash, broken = health.crash, health.broken()
-        training["crash"] = None if crash is None else {"error": crash.error, "at": payload.json_number(crash.at)}
-        training["broken"] = None if broken is None else broken.sentence
-        skips = health.skip_line()
-        if skips is not None:
-            details.insert(1, skips)
-        if crash is not None:
-            # A dead run has no rate to wait for, no time left and no step to wait for: those lines
-            # would mislead (a rate measured before it died is said as such, in ``report``).
-            stage = self._stage
-            ended = stage is not None and finished(stage)
-            details[:] = [line for line in details if not line.startswith(_NOT_AFTER_A_CRASH)]
-            training["eta_seconds"] = training["trainer_eta_seconds"] = training["stall_after_seconds"] = None
-            how = "Crashed (killed)" if crash.killed else "Crashed"
-            details.insert(0, f"{how}: {step_text.clip(crash.error, 200)}")
-            if ended and stage is not None:
-                # An evaluation, an export or an upload after the last step failed: the training
-                # itself got to its end, so its last checkpoint is probably saved.
-                details.insert(1, f"Training had reached {step_text.position(stage.latest, stage.epoch)}"
-                                  " before the crash: its weights are probably saved")
-            return "crashed", f"{where} · crashed" if where else "no step yet · crashed", crash.at
-        if broken is not None and state != "diverged":
-            details[:] = [line for line in details if not line.startswith(_NOT_WHEN_BROKEN)]
-            training["eta_seconds"] = training["trainer_eta_seconds"] = None  # it prints on, but gets nowhere
-            details.insert(0, broken.sentence)
-            return "broken", f"{where} · broken" if where else "broken run", broken.since
-        if state == "diverged":
-            details[:] = [line for line in details if not line.startswith(_NOT_WHEN_BROKEN)]
-        warning = health.warning()
-        if warning is not None:
-            details.insert(1 if where else 0, warning)
-        return state, status, since
+    @property
+    def stage(self) -> Stage | None:
+        """The current stage, or None before the first step."""
+        return self._stage
 
-    def _state_since(self, state: str, stage: Stage, stall: rules.Stall) -> float | None:
-        """When the current state began (unix seconds), or None when not known."""
-        if state == "diverged":
-            return diverged_at(stage)
-        if state == "done":
-            return stage.done_at
-        if state == "stalled":
-            # The run stopped stepping at its last step: the status line's "stalled 2h00m" counts
-            # from there too (the limit only decides when that is called a stall).
-            return stage.step_time
-        if state == "training":
-            warm = None
-            if stage.start is not None and stage.warm_at is not None:
-                warm = max(stage.start + WARMUP_SECONDS, stage.warm_at)
-            candidates = [c for c in (warm, stage.resumed_at) if c is not None]
-            return max(candidates) if candidates else None
-        if state == "working" and self._restarting:
-            return self._restart_at
-        return stage.began_at
+    @property
+    def restarting(self) -> bool:
+        """A new run announced itself and its first step is not read yet."""
+        return self._restarting
 
-    def recognised(self) -> str | None:
-        """The figures the latest step line gave, for a log read by the generic reader; before any
-        step line, what it read instead (a crash, skipped fp16 steps)."""
-        if self._stage is not None:
-            return step_text.recognised(self._stage)
-        read = [what for what, present in (("a crash", self.health.crash is not None),
-                                           ("fp16 overflows", self.health.skipped_total > 0),
-                                           ("grad norm warnings", self.health.warning() is not None)) if present]
-        return f"generic: {', '.join(read)}, no step line" if read else None
+    @property
+    def restart_at(self) -> float | None:
+        return self._restart_at
 
-    def _report_before_steps(self) -> StepReport:
-        empty = Measure(None, 0.0, 0, 0.0, None, None, False)
-        ar, errors = self._all_reduce, self._errors
-        status = "waiting for first step"
-        if ar is not None and ar.failed and not ar.succeeded:
-            status = f"no step yet · {ar.failed} all-reduce failed"
-        elif errors is not None:
-            status = f"no step yet · {errors.count} error{'s' if errors.count != 1 else ''}"
-        elif self.health.skipped_total:
-            skipped = self.health.skipped_total
-            status = f"no step yet · {skipped} fp16 overflow{'s' if skipped != 1 else ''}"
-        planned = f" of {self._run.total_steps:,} planned" if self._run.total_steps is not None else ""
-        details = [f"waiting for the first training step{planned}"]
-        pending = [(name, value, step) for name, (value, step) in self._pending_evals.items()]
-        state: State = "working"
-        evaluated = self._evaluated
-        if pending and status == "waiting for first step":
-            # A log of validation lines alone (an evaluation run, or a tail that holds no step
-            # line): say so, with the figures, rather than wait for a step forever.
-            steps = [step for _, _, step in pending if step is not None]
-            status = f"validation only · step {max(steps)}" if steps else "validation only"
-            figures = ", ".join(f"{name} {step_text.figure(value)}" for name, value, _ in pending[-EVALS_SHOWN:])
-            details = [f"Only validation lines so far, no training step: {figures}"]
-            if evaluated is not None:
-                # An evaluation job that wrote its results has finished: it trains nothing. Its
-                # headline figures (bits per byte, CORE, a loss) before the tasks' own.
-                headline = sorted(pending, key=lambda item: _HEADLINE.search(item[0].lower()) is None)
-                figures = ", ".join(f"{name} {step_text.figure(value)}" for name, value, _ in headline[:EVALS_SHOWN])
-                state, status = "done", "done · evaluation only"
-                details = [f"Finished: {step_text.clip(evaluated[0], 90)}",
-                           f"Evaluation only, no training step: {figures}"]
-        evals = {name: {"value": payload.json_number(value), "step": step} for name, value, step in pending}
-        details.extend(step_text.all_reduce_lines(ar))
-        details.extend(step_text.error_lines(errors))
-        details.extend(step_text.run_details(self._run))
-        training = payload.empty_payload()
-        training["total_steps"] = self._run.total_steps
-        training["eval"] = evals or None
-        training["all_reduce"] = payload.all_reduce_view(ar)
-        training["errors"] = payload.errors_view(errors)
-        training["finished"] = state == "done"
-        state, status, since = self._health(state, status, evaluated[1] if state == "done" and evaluated else None,
-                                            None, details, training)
-        return StepReport(
-            state=state,
-            status_line=status,
-            details=tuple(details),
-            rate=empty.rate_view(self._run.tokens_per_step),
-            warmup=empty.warmup_view(),
-            step=None,
-            training=training,
-            state_since=since,
-            events=tuple(reversed(self.health.events)),
-        )
+    @property
+    def run(self) -> RunFacts:
+        return self._run
+
+    @property
+    def all_reduce(self) -> AllReduce | None:
+        return self._all_reduce
+
+    @property
+    def errors(self) -> Errors | None:
+        return self._errors
+
+    @property
+    def collab(self) -> CollabProgress | None:
+        return self._collab
+
+    @property
+    def evaluated(self) -> tuple[str, float | None] | None:
+        """An evaluation job's end read before any training step: its line, when it was read."""
+        return self._evaluated
+
+    @property
+    def pending_evals(self) -> dict[str, tuple[float | None, int | None]]:
+        """Evaluations read before the next stage's first step: name → (value, step)."""
+        return self._pending_evals
+
+    @property
+    def arrival_gaps(self) -> Sequence[float]:
+        return self._arrival_gaps
+
+    @property
+    def arrival_steps(self) -> Sequence[int]:
+        return self._arrival_steps
 
     def counts_tokens(self) -> bool:
         """True when this stage's steps carry token counts, so a tok/h can be measured at all
@@ -630,8 +473,10 @@ class StepProgress:
         stage = self._stage
         return stage is not None and (stage.tokens_since is not None or self._run.tokens_per_step is not None)
 
-    def _tokens_per_device(self, stage: Stage) -> bool:
-        return stage.latest.per_device and self._run.device_count is None and stage.token_source == "step"
+    def tokens_per_device(self) -> bool:
+        """The trainer's tok/s is per device and the device count is not known: a rate per GPU."""
+        stage = self._stage
+        return stage is not None and stage.latest.per_device and self._run.device_count is None and stage.token_source == "step"
 
 
 def _first_false(checks: Iterable[bool], default: int) -> int:

@@ -76,7 +76,6 @@ class Stage:
     evals: dict[str, tuple[float | None, int | None]] = field(default_factory=dict)
     eval_steps: deque[int] = field(default_factory=lambda: deque(maxlen=4))
     pause: str | None = None
-    pause_at: float | None = None
     finished: str | None = None  # the trainer's end summary
     # When the state began: measuring (the stage's start), training (warm-up over or a step after
     # a stall), done (the last step, or the end summary), diverged (the first non-finite loss).
@@ -107,7 +106,7 @@ class Stage:
         self.latest = event
         if t is not None:
             self.step_time = t
-        self.pause = self.pause_at = None
+        self.pause = None
         self.finished = None
         self.take_figures(event, t)
         if (self.done_at is None and event.total_steps and event.step >= event.total_steps

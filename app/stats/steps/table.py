@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ...snapshot import FieldRow
+from ...snapshot import FieldRow, TrainingView, training_dict
 from ...text import duration
 
 # key → (label, unit); keys not here are shown under their own name, without a unit.
@@ -49,6 +49,17 @@ _ALL_REDUCE: dict[str, tuple[str, str]] = {
     "peers": ("peers in the last group", ""),
     "last_error": ("last all-reduce error", ""),
 }
+_COLLABORATION: dict[str, tuple[str, str]] = {
+    "epoch": ("collaboration epoch", ""),
+    "samples": ("collaboration samples", ""),
+    "peers": ("collaboration peers", ""),
+    "eta_seconds": ("next collaboration epoch in", "s"),
+}
+_ERRORS: dict[str, tuple[str, str]] = {
+    "count": ("trainer errors", ""),
+    "last_error": ("last trainer error", ""),
+}
+_PARTS = {"data": _DATA, "all_reduce": _ALL_REDUCE, "collaboration": _COLLABORATION, "errors": _ERRORS}
 # Notes that qualify another field: said beside it, not as rows of their own.
 _NOTES = {"loss_note": "loss", "mfu_note": "mfu", "tokens_per_second_scope": "tokens_per_second"}
 _DURATIONS = {"eta_seconds", "trainer_eta_seconds"}
@@ -83,11 +94,11 @@ def _rows(training: dict[str, Any]) -> Iterator[FieldRow]:
             for name, result in value.items():
                 if isinstance(result, dict) and result.get("value") is not None:
                     yield FieldRow(f"eval {name} (step {figure(result.get('step'))})", figure(result["value"]), "")
-        elif key in ("data", "all_reduce") and isinstance(value, dict):
-            names = _DATA if key == "data" else _ALL_REDUCE
+        elif key in _PARTS and isinstance(value, dict):
+            names = _PARTS[key]
             for inner, inner_value in value.items():
-                if inner_value is not None:
-                    label, unit = names.get(inner, _own_name(inner))
+                if inner_value is not None and inner in names:  # (an error's time is the timeline's)
+                    label, unit = names[inner]
                     yield FieldRow(label, figure(inner_value), unit)
         elif key == "crash" and isinstance(value, dict):
             yield FieldRow("crashed with", str(value.get("error")), "")
@@ -108,8 +119,8 @@ def _rows(training: dict[str, Any]) -> Iterator[FieldRow]:
             yield FieldRow(label, text, "" if key in _DURATIONS else unit)
 
 
-def training_table(training: dict[str, Any] | None) -> tuple[FieldRow, ...]:
-    """The rows of every known field, in the contract's order; none for a miner's log."""
-    if not training:
+def training_table(training: TrainingView | None) -> tuple[FieldRow, ...]:
+    """The rows of every known field, in the contract's order (as the JSON writes them); none for a miner's log."""
+    if training is None:
         return ()
-    return tuple(_rows(training))
+    return tuple(_rows(training_dict(training)))

@@ -3,87 +3,98 @@
 from __future__ import annotations
 
 import math
+import re
 import statistics
+from collections.abc import Sequence
 
 from ... import text
-from ...snapshot import State
-from ..events import TrainStep
+from ..events import CollabProgress, TrainStep
 from ..tracker import WARMUP_SECONDS
-from .rules import Stall
 from .stage import (
     EXPLODED_FACTOR,
     AllReduce,
     Errors,
-    Measure,
     RunFacts,
     Stage,
-    diverged,
-    finished,
     finite,
-    no_timing,
     row_groups_per_step,
     step_seconds,
 )
+from .verdict import EarlyVerdict, Line, Status, Verdict
 
 EVALS_SHOWN = 4
 
 STAGE_LABELS = {"sft": "SFT ", "mid": "mid ", "rl": "RL "}
+# The figures an evaluation job's summary leads with (nanochat's base_eval: bpb, then CORE).
+_HEADLINE = re.compile(r"bpb|core|loss|perplexity|ppl")
 
 
 def details(
-    stage: Stage, m: Measure, stall: Stall, eta: float | None, per_gpu: str, run: RunFacts, all_reduce: AllReduce | None
+    v: Verdict, stage: Stage, per_gpu: str, run: RunFacts, all_reduce: AllReduce | None, notes: Sequence[str],
+    grad_warning: str | None = None,
 ) -> list[str]:
-    """The detail lines under the status, most telling first."""
+    """The detail lines under the status, most telling first: only those the verdict shows.
+
+    ``notes``: lines about the run's health the verdict does not weigh (fp16 skips, the
+    collaboration), written under the verdict's lead line.
+    """
     # One line per fact in the order a person reads them; split up, that order would scatter.
-    lines: list[str] = []
+    m, stall, shows = v.measure, v.stall, v.shows
+    top: list[str] = []
+    if v.crash is not None and Line.CRASH in shows:
+        top.append(f"{'Crashed (killed)' if v.crash.killed else 'Crashed'}: {clip(v.crash.error, 200)}")
+        if Line.REACHED_END in shows:
+            # An evaluation, an export or an upload after the last step failed: the training
+            # itself got to its end, so its last checkpoint is probably saved.
+            top.append(f"Training had reached {position(stage.latest, stage.epoch)}"
+                       " before the crash: its weights are probably saved")
+    if v.broken is not None and Line.BROKEN in shows:
+        top.append(v.broken.sentence)
+    body: list[tuple[Line, str]] = []
     latest = stage.latest
     unit = "logged steps" if latest.logged else "steps"
-    if m.tokens_per_hour is not None and m.steps_per_hour is not None:
-        over = ("from the trainer's own time per step" if m.paced
-                else f"over {text.minutes(m.observed_seconds)} min")
-        lines.append(
-            f"{text.compact(m.tokens_per_hour)} tok/h{per_gpu} · {text.compact(m.steps_per_hour)} {unit}/h ({over})"
-        )
-    elif m.steps_per_hour is not None:
-        over = ("from the trainer's own time per step" if m.paced
-                else f"over {text.minutes(m.observed_seconds)} min")
-        lines.append(
-            f"{text.compact(m.steps_per_hour)} {unit}/h ({over})"
-            + ("" if latest.logged else " · tokens per step not printed")
-        )
-    elif finished(stage) or diverged(stage) or stall.stalled or stall.pause == "finishing":
-        # A run that is over, finishing, stalled or whose loss is not a number is measured no further: no warm-up line.
-        if finished(stage) and stage.lines == 0:
-            lines.append("no rate: the log holds the run's end summary, no step line")
-        elif finished(stage):
-            lines.append(f"no rate: {stage.lines} {unit} over less than {text.minutes(WARMUP_SECONDS)} min of its own time")
-    elif no_timing(stage, m):
-        lines.append(f"no timing in this log ({stage.lines} {unit}, no durations or times): measured as lines arrive")
-    else:
-        lines.append(m.warmup_view().text or f"measuring… ({stage.lines} {unit} so far)")
-    if stage.finished is not None:
-        lines.append(f"Finished: {clip(stage.finished, 90)}")
-    elif finished(stage):
-        lines.append(f"Finished: reached its last step ({position(latest)})")
-    elif stall.stalled and stall.since is not None and stall.limit is not None:
+    over = "from the trainer's own time per step" if m.paced else f"over {text.minutes(m.observed_seconds)} min"
+    before = "Before the crash: " if Line.BEFORE_THE_CRASH in shows else ""  # the rate as it stood when it died
+    if Line.RATE_TOKENS in shows and m.tokens_per_hour is not None and m.steps_per_hour is not None:
+        body.append((Line.RATE_TOKENS, (f"{before}{text.compact(m.tokens_per_hour)} tok/h{per_gpu} · "
+                                       f"{text.compact(m.steps_per_hour)} {unit}/h ({over})")))
+    elif Line.RATE_STEPS in shows and m.steps_per_hour is not None:
+        body.append((Line.RATE_STEPS, f"{before}{text.compact(m.steps_per_hour)} {unit}/h ({over})"
+                                      + ("" if latest.logged else " · tokens per step not printed")))
+    elif Line.NO_RATE_SUMMARY_ONLY in shows:
+        body.append((Line.NO_RATE_SUMMARY_ONLY, "no rate: the log holds the run's end summary, no step line"))
+    elif Line.NO_RATE_TOO_SHORT in shows:
+        body.append((Line.NO_RATE_TOO_SHORT,
+                     f"no rate: {stage.lines} {unit} over less than {text.minutes(WARMUP_SECONDS)} min of its own time"))
+    elif Line.NO_TIMING in shows:
+        body.append((Line.NO_TIMING, (f"no timing in this log ({stage.lines} {unit}, no durations or times): "
+                                     "measured as lines arrive")))
+    elif Line.WARMUP in shows:
+        body.append((Line.WARMUP, m.warmup_view().text or f"measuring… ({stage.lines} {unit} so far)"))
+    if Line.FINISHED_SUMMARY in shows and stage.finished is not None:
+        body.append((Line.FINISHED_SUMMARY, f"Finished: {clip(stage.finished, 90)}"))
+    elif Line.FINISHED_LAST_STEP in shows:
+        body.append((Line.FINISHED_LAST_STEP, f"Finished: reached its last step ({position(latest)})"))
+    elif Line.STALLED in shows and stall.since is not None and stall.limit is not None:
         # After the last epoch's bar the wait allowed for its evaluation and save is the limit.
         limit = stall.allowed if stall.pause == "finishing" and stall.allowed is not None else stall.limit
-        lines.append(f"Stalled: no step for {text.exact_duration(stall.since)} (limit {text.exact_duration(limit)})")
-    elif stall.pause == "finishing" and stall.since is not None and stall.allowed is not None:
-        lines.append(
-            "Finishing: the last epoch's steps are done, the trainer's end line not printed yet (it evaluates, "
-            f"saves and sums up) · {text.duration(stall.since)} since the last step, a stall after "
-            f"{text.duration(stall.allowed)}"
-        )
-    elif stall.pause is not None and stall.since is not None and not diverged(stage):
-        lines.append(f"Paused: {stall.pause} ({text.duration(stall.since)} since the last step)")
-    elif stall.first_line is not None and stall.limit is not None and not finished(stage):
+        body.append((Line.STALLED,
+                     f"Stalled: no step for {text.exact_duration(stall.since)} (limit {text.exact_duration(limit)})"))
+    elif Line.FINISHING in shows and stall.since is not None and stall.allowed is not None:
+        body.append((Line.FINISHING,
+                     ("Finishing: the last epoch's steps are done, the trainer's end line not printed yet (it "
+                     f"evaluates, saves and sums up) · {text.duration(stall.since)} since the last step, a stall "
+                     f"after {text.duration(stall.allowed)}")))
+    elif Line.PAUSED in shows and stall.since is not None:
+        body.append((Line.PAUSED, f"Paused: {stall.pause} ({text.duration(stall.since)} since the last step)"))
+    elif Line.FIRST_LINE_LIMIT in shows and stall.first_line is not None and stall.limit is not None:
         first_step, stride = stall.first_line
         per_step = seconds_text(latest.step_seconds or 0.0)
         why = (f"step {first_step} suggests a line every {stride} steps of {per_step}" if stride is not None
                else f"step {first_step} does not say how many steps of {per_step} the log prints between lines")
-        lines.append(f"Stall limit {text.duration(stall.limit)} until a second step line: {why}")
-    lines.append(stage_line(stage))
+        body.append((Line.FIRST_LINE_LIMIT, f"Stall limit {text.duration(stall.limit)} until a second step line: {why}"))
+    body.append((Line.STAGE, stage_line(stage)))
+    lines: list[str] = []
     if stage.loss is not None:
         loss = f"{stage.loss:.4f}" if math.isfinite(stage.loss) else f"{stage.loss}"
         note = f"{stage.loss_note}, as printed" if stage.loss_note else "as printed"
@@ -111,9 +122,8 @@ def details(
     speed = speed_parts(stage, run)
     if speed:
         lines.append(" · ".join(speed))
-    finishing = stall.pause == "finishing"  # the last epoch's bar is full: its end is not ahead
-    if not finished(stage) and not finishing and (eta is not None or latest.trainer_eta_seconds is not None):
-        parts = []
+    if Line.ETA in shows:
+        eta, parts = v.eta_seconds, []
         if eta is not None:
             parts.append(f"{text.duration(eta)} (tokwatch)")
         if latest.trainer_eta_seconds is not None:
@@ -130,7 +140,51 @@ def details(
     lines.extend(figure_lines(stage.figures))
     lines.extend(all_reduce_lines(all_reduce))
     lines.extend(run_details(run))
-    return lines
+    warning = [grad_warning] if Line.GRAD_WARNING in shows and grad_warning is not None else []
+    return top + _under_lead(body, v.lead, [*warning, *notes]) + lines
+
+
+def _under_lead(body: list[tuple[Line, str]], lead: Line | None, notes: Sequence[str]) -> list[str]:
+    """The body's lines with ``notes`` under its ``lead`` line (first when there is none)."""
+    if not notes:
+        return [line for _, line in body]
+    at = next((i + 1 for i, (kind, _) in enumerate(body) if kind is lead), 0)
+    lines = [line for _, line in body]
+    return lines[:at] + list(notes) + lines[at:]
+
+
+def early_details(
+    v: EarlyVerdict, planned: int | None, pending: Sequence[tuple[str, float | None, int | None]],
+    evaluated: str | None, run: RunFacts, all_reduce: AllReduce | None, errors: Errors | None,
+    collaboration: str | None, skips: str | None, warning: str | None,
+) -> list[str]:
+    """The detail lines before the first training step: only those the verdict shows."""
+    shows = v.shows
+    top: list[str] = []
+    if v.crash is not None and Line.CRASH in shows:
+        top.append(f"{'Crashed (killed)' if v.crash.killed else 'Crashed'}: {clip(v.crash.error, 200)}")
+    if v.broken is not None and Line.BROKEN in shows:
+        top.append(v.broken.sentence)
+    if Line.GRAD_WARNING in shows and warning is not None:
+        top.append(warning)
+    body: list[tuple[Line, str]] = []
+    if Line.COLLABORATION in shows and collaboration is not None:
+        body.append((Line.COLLABORATION, collaboration))
+    if Line.WAITING in shows:
+        body.append((Line.WAITING, (f"waiting for the first training step"
+                                   f"{f' of {planned:,} planned' if planned is not None else ''}")))
+    if Line.VALIDATION_ONLY in shows:
+        figures = ", ".join(f"{name} {figure(value)}" for name, value, _ in pending[-EVALS_SHOWN:])
+        body.append((Line.VALIDATION_ONLY, f"Only validation lines so far, no training step: {figures}"))
+    if Line.FINISHED_SUMMARY in shows and evaluated is not None:
+        body.append((Line.FINISHED_SUMMARY, f"Finished: {clip(evaluated, 90)}"))
+    if Line.EVALUATION_ONLY in shows:
+        # Its headline figures (bits per byte, CORE, a loss) before the tasks' own.
+        headline = sorted(pending, key=lambda item: _HEADLINE.search(item[0].lower()) is None)
+        figures = ", ".join(f"{name} {figure(value)}" for name, value, _ in headline[:EVALS_SHOWN])
+        body.append((Line.EVALUATION_ONLY, f"Evaluation only, no training step: {figures}"))
+    return (top + _under_lead(body, v.lead, [skips] if skips is not None else [])
+            + all_reduce_lines(all_reduce) + error_lines(errors) + run_details(run))
 
 
 def all_reduce_lines(all_reduce: AllReduce | None) -> list[str]:
@@ -319,32 +373,65 @@ def short(seconds: float) -> str:
     return f"{seconds // 86400}d"
 
 
-def status(stage: Stage, m: Measure, stall: Stall, restarting: bool, per_gpu: str) -> tuple[State, str]:
-    """The state and the one status line: where the run is and how fast it goes.
+def status(v: Verdict, stage: Stage, per_gpu: str) -> str:
+    """The one status line the verdict names: where the run is and how fast it goes."""
+    where, m = progress(stage), v.measure
+    match v.status:
+        case Status.CRASHED:
+            return f"{where} · crashed"
+        case Status.BROKEN:
+            return f"{where} · broken"
+        case Status.DIVERGED:
+            return f"{where} · diverged"
+        case Status.DONE:
+            return f"{STAGE_LABELS.get(stage.name, '')}done · {position(stage.latest, stage.epoch)}"
+        case Status.RESTARTING:
+            return f"{where} · restarting"
+        case Status.STALLED:
+            return f"{where} · stalled {short(v.stall.since or 0.0)}"
+        case Status.FINISHING:
+            return f"{where} · finishing"
+        case Status.LOGGED:
+            return where + (f" · loss {stage.loss:.3g}" if stage.loss is not None else " · …")
+        case Status.TOKENS if m.tokens_per_hour is not None:
+            return f"{where} · {text.compact(m.tokens_per_hour)} {'tok/h/GPU' if per_gpu else 'tok/h'}"
+        case Status.STEPS if m.steps_per_hour is not None:
+            return f"{where} · {text.compact(m.steps_per_hour)} steps/h"
+        case Status.NO_TIMING:
+            return f"{where} · no timing"
+    return f"{where} · …"
 
-    A non-finite loss is a divergence whatever else holds; a run that reached its last step (or
-    printed its end summary) is done, never stalled; a log of dicts without step numbers shows
-    its epoch and loss; a log with no timing at all says so rather than measuring forever.
-    """
-    where = progress(stage)
-    if diverged(stage):
-        return "diverged", f"{where} · diverged"
-    if finished(stage):
-        return "done", f"{STAGE_LABELS.get(stage.name, '')}done · {position(stage.latest, stage.epoch)}"
-    if restarting:
-        return "working", f"{where} · restarting"
-    if stall.stalled:
-        return "stalled", f"{where} · stalled {short(stall.since or 0.0)}"
-    if stall.pause == "finishing":
-        return ("training" if m.steps_per_hour is not None else "measuring"), f"{where} · finishing"
-    if stage.latest.logged:
-        loss = f" · loss {stage.loss:.3g}" if stage.loss is not None else " · …"
-        return ("training" if m.steps_per_hour is not None else "measuring"), where + loss
-    if m.tokens_per_hour is not None:
-        unit = "tok/h/GPU" if per_gpu else "tok/h"
-        return "training", f"{where} · {text.compact(m.tokens_per_hour)} {unit}"
-    if m.steps_per_hour is not None:
-        return "training", f"{where} · {text.compact(m.steps_per_hour)} steps/h"
-    if no_timing(stage, m):
-        return "measuring", f"{where} · no timing"
-    return "measuring", f"{where} · …"
+
+def early_status(
+    v: EarlyVerdict, all_reduce: AllReduce | None, errors: Errors | None, overflows: int,
+    pending: Sequence[tuple[str, float | None, int | None]], collab: CollabProgress | None,
+) -> str:
+    """The status line before the first training step, as the verdict names it."""
+    match v.status:
+        case Status.CRASHED:
+            return "no step yet · crashed"
+        case Status.BROKEN:
+            return "broken run"
+        case Status.ALL_REDUCE_FAILED if all_reduce is not None:
+            return f"no step yet · {all_reduce.failed} all-reduce failed"
+        case Status.ERRORS if errors is not None:
+            return f"no step yet · {errors.count} error{'s' if errors.count != 1 else ''}"
+        case Status.OVERFLOWS:
+            return f"no step yet · {overflows} fp16 overflow{'s' if overflows != 1 else ''}"
+        case Status.VALIDATION_ONLY:
+            steps = [step for _, _, step in pending if step is not None]
+            return f"validation only · step {max(steps)}" if steps else "validation only"
+        case Status.EVALUATION_ONLY:
+            return "done · evaluation only"
+        case Status.COLLABORATING if collab is not None:
+            return f"epoch #{collab.epoch} · {collab.peers} peers"
+    return "waiting for first step"
+
+
+def collaboration_line(collab: CollabProgress | None) -> str | None:
+    """The collaboration's epoch, samples and peers (SN38, hivemind), or None."""
+    if collab is None:
+        return None
+    eta = finite(collab.eta_seconds)
+    due = f" · next epoch in {seconds_text(eta)}" if eta is not None and eta >= 0 else ""
+    return f"Collaboration: epoch #{collab.epoch} · {collab.samples} samples from {collab.peers} peers{due}"

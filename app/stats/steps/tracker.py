@@ -18,6 +18,8 @@ from ..events import Event, SourceChanged, StepRun, Tick
 from ..history import RateHistory
 from ..tracker import NO_BACKEND_ERRORS
 from .progress import StepProgress
+from .report import recognised as step_recognised
+from .report import report as step_report
 from .table import training_table
 
 
@@ -112,11 +114,11 @@ class StepTracker:
 
     def snapshot(self, now: float, source: SourceView) -> Snapshot:
         """Everything known at ``now`` (the log's clock for a copied log, else wall time)."""
-        report = self.progress.report(now)
+        report = step_report(self.progress, now)
         history = self._history.view(now, self._clock.latest, self.progress.tokens_per_hour, self._applied)
         state, status_line = report.state, report.status_line
         details = report.details
-        recognised = self.progress.recognised() if self.format_name == "generic" else None
+        recognised = step_recognised(self.progress) if self.format_name == "generic" else None
         if recognised is not None:
             details = (*details, recognised)  # a trainer tokwatch has no parser for: say what it read
         if not self.has_records:  # "waiting" only while nothing was read; else none was a step line

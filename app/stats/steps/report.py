@@ -1,0 +1,106 @@
+"""What a step trainer's snapshot shows at ``now``: the verdict first, then its words and figures.
+
+The progress accumulates (app/stats/steps/progress.py); the verdict decides the state and which
+lines to show (app/stats/steps/verdict.py); the text writes those lines (app/stats/steps/text.py)
+and the payload the figures. Nothing here edits a line once written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from ...snapshot import EventView, RateView, State, TrainingView, WarmupView
+from . import payload, rules
+from . import text as step_text
+from .progress import StepProgress
+from .stage import Measure
+from .verdict import decide, decide_before_steps
+
+
+@dataclass(frozen=True, slots=True)
+class StepReport:
+    """What the tracker's snapshot takes from the progress."""
+
+    state: State
+    status_line: str
+    details: tuple[str, ...]
+    rate: RateView
+    warmup: WarmupView
+    step: int | None
+    training: TrainingView
+    state_since: float | None = None
+    events: tuple[EventView, ...] = ()  # newest first
+
+
+def report(progress: StepProgress, now: float) -> StepReport:
+    """Everything the snapshot shows at ``now``."""
+    stage = progress.stage
+    if stage is None:
+        return _before_steps(progress)
+    health = progress.health
+    v = decide(stage, now, progress.arrival_gaps, progress.restarting, progress.restart_at, health.crash,
+               health.broken(), health.warning() is not None)
+    per_gpu = " per GPU" if progress.tokens_per_device() else ""
+    notes = [note for note in (health.skip_line(), step_text.collaboration_line(progress.collab)) if note is not None]
+    details = step_text.details(v, stage, per_gpu, progress.run, progress.all_reduce, notes, health.warning())
+    details.extend(step_text.error_lines(progress.errors))
+    buffered = rules.buffered(progress.arrival_gaps, progress.arrival_steps)
+    if buffered is not None:
+        details.append(buffered)
+    training = payload.with_health(payload.training_view(stage, v, progress.all_reduce, progress.errors),
+                                   progress.collab, health.crash, health.broken())
+    m = v.measure
+    return StepReport(
+        state=v.state,
+        status_line=step_text.status(v, stage, per_gpu),
+        details=tuple(details),
+        rate=m.rate_view(progress.run.tokens_per_step),
+        warmup=replace(m.warmup_view(), text=None) if v.finishing else m.warmup_view(),
+        step=stage.latest.step,
+        training=training,
+        state_since=v.since,
+        events=tuple(reversed(health.events)),
+    )
+
+
+def _before_steps(progress: StepProgress) -> StepReport:
+    empty = Measure(None, 0.0, 0, 0.0, None, None, False)
+    ar, errors, health = progress.all_reduce, progress.errors, progress.health
+    pending = [(name, value, step) for name, (value, step) in progress.pending_evals.items()]
+    evaluated = progress.evaluated
+    crash, broken = health.crash, health.broken()
+    v = decide_before_steps(
+        crash, broken, health.warning() is not None, progress.collab is not None, bool(pending),
+        evaluated[1] if evaluated is not None else None, evaluated is not None,
+        ar is not None and ar.failed > 0 and not ar.succeeded, errors is not None, health.skipped_total > 0,
+    )
+    details = step_text.early_details(
+        v, progress.run.total_steps, pending, evaluated[0] if evaluated is not None else None, progress.run, ar,
+        errors, step_text.collaboration_line(progress.collab), health.skip_line(), health.warning(),
+    )
+    training = payload.with_health(
+        payload.before_steps_view(progress.run.total_steps, progress.pending_evals, ar, errors, v.finished),
+        progress.collab, crash, broken)
+    return StepReport(
+        state=v.state,
+        status_line=step_text.early_status(v, ar, errors, health.skipped_total, pending, progress.collab),
+        details=tuple(details),
+        rate=empty.rate_view(progress.run.tokens_per_step),
+        warmup=empty.warmup_view(),
+        step=None,
+        training=training,
+        state_since=v.since,
+        events=tuple(reversed(health.events)),
+    )
+
+
+def recognised(progress: StepProgress) -> str | None:
+    """The figures the latest step line gave, for a log read by the generic reader; before any
+    step line, what it read instead (a crash, skipped fp16 steps)."""
+    if progress.stage is not None:
+        return step_text.recognised(progress.stage)
+    health = progress.health
+    read = [what for what, present in (("a crash", health.crash is not None),
+                                       ("fp16 overflows", health.skipped_total > 0),
+                                       ("grad norm warnings", health.warning() is not None)) if present]
+    return f"generic: {', '.join(read)}, no step line" if read else None

@@ -1,0 +1,300 @@
+"""A step trainer's state at ``now``, decided once, before any word is written.
+
+The precedence, in one place (the shape of app/stats/iota/status.py's ``verdict``):
+
+    crashed > diverged > broken > done > restarting > stalled > finishing > training > measuring
+
+* **crashed** outranks everything: a dead run is measured as it stood when it died, and no
+  stall, pause or time to its end competes with it; it stays crashed however late it is read.
+* **diverged** (a loss that is not a number, or exploded) outranks **broken** (numbers that
+  learn nothing): the loss is the plainer news. A broken run has no stall or pause either.
+* **done** (the last planned step, or the trainer's end summary) is never stalled, however late.
+* Before the first step: crashed > broken > done (an evaluation job's end) > working.
+
+:func:`decide` returns a frozen :class:`Verdict`: the state, since when, which status line and
+which detail lines to show (kinds, never words); app/stats/steps/text.py then writes only those.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum, auto
+
+from ...snapshot import State
+from ..tracker import WARMUP_SECONDS
+from . import rules
+from .health import Broken, Crash
+from .rules import Stall
+from .stage import Measure, Stage, diverged, diverged_at, finished, measure, no_timing
+
+
+class Status(Enum):
+    """Which status line the run shows."""
+
+    CRASHED = auto()
+    BROKEN = auto()
+    DIVERGED = auto()
+    DONE = auto()
+    RESTARTING = auto()
+    STALLED = auto()
+    FINISHING = auto()
+    LOGGED = auto()  # a log of dicts without step numbers: its epoch and loss
+    TOKENS = auto()
+    STEPS = auto()
+    NO_TIMING = auto()
+    MEASURING = auto()
+    # before the first step
+    WAITING = auto()
+    COLLABORATING = auto()
+    ALL_REDUCE_FAILED = auto()
+    ERRORS = auto()
+    OVERFLOWS = auto()
+    VALIDATION_ONLY = auto()
+    EVALUATION_ONLY = auto()
+
+
+class Line(Enum):
+    """A detail line whose presence the verdict decides (the figures' lines follow the figures)."""
+
+    CRASH = auto()  # "Crashed: …", first
+    REACHED_END = auto()  # the training had reached its end before the crash
+    BROKEN = auto()  # the broken-run sentence, first
+    # the rate (one at most)
+    RATE_TOKENS = auto()
+    RATE_STEPS = auto()
+    BEFORE_THE_CRASH = auto()  # the rate line, said as it stood when the run died
+    NO_RATE_SUMMARY_ONLY = auto()
+    NO_RATE_TOO_SHORT = auto()
+    NO_TIMING = auto()
+    WARMUP = auto()
+    # the situation (one at most)
+    FINISHED_SUMMARY = auto()
+    FINISHED_LAST_STEP = auto()
+    STALLED = auto()
+    FINISHING = auto()
+    PAUSED = auto()
+    FIRST_LINE_LIMIT = auto()
+    STAGE = auto()  # where the run is: always, once a step is read
+    ETA = auto()
+    # notes on the run's health, under the lead line
+    GRAD_WARNING = auto()
+    # before the first step
+    WAITING = auto()
+    VALIDATION_ONLY = auto()
+    EVALUATION_ONLY = auto()
+    COLLABORATION = auto()
+
+
+RATE_LINES = (Line.RATE_TOKENS, Line.RATE_STEPS, Line.NO_RATE_SUMMARY_ONLY, Line.NO_RATE_TOO_SHORT,
+              Line.NO_TIMING, Line.WARMUP)
+SITUATION_LINES = (Line.FINISHED_SUMMARY, Line.FINISHED_LAST_STEP, Line.STALLED, Line.FINISHING, Line.PAUSED,
+                   Line.FIRST_LINE_LIMIT)
+# What a crash takes away: a rate still being measured, the wait for a step, a pause, the time to
+# the end, the end summary (said instead as how far training got).
+_GONE_AFTER_A_CRASH = frozenset({Line.NO_TIMING, Line.WARMUP, Line.STALLED, Line.PAUSED, Line.ETA,
+                                 Line.FINISHED_SUMMARY, Line.FINISHED_LAST_STEP, Line.WAITING})
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The decision about a step run at one moment: state, since when, and what to show."""
+
+    state: State
+    since: float | None
+    status: Status
+    shows: frozenset[Line]
+    # The line the health notes (grad-norm warning, fp16 skips, collaboration) go under; None:
+    # they lead (what led was taken away by the crash).
+    lead: Line | None
+    measure: Measure
+    stall: Stall  # as it stands once a crash or a broken run has had its say (no stall, no pause)
+    eta_seconds: float | None  # tokwatch's time to the last step, when one is ahead
+    crash: Crash | None = None
+    broken: Broken | None = None
+    # Not the time left, nor when it would be called stalled: a dead or broken run gets nowhere.
+    hides_time_left: bool = False
+    hides_stall_limit: bool = False
+
+    @property
+    def finishing(self) -> bool:
+        """After the last epoch's bar: no step left to time, no rate to wait for."""
+        return self.stall.pause == "finishing"
+
+
+def decide(
+    stage: Stage, now: float, arrival_gaps: Sequence[float], restarting: bool, restart_at: float | None,
+    crash: Crash | None, broken: Broken | None, grad_warning: bool,
+) -> Verdict:
+    """The verdict on a run with a step read, at ``now``."""
+    # A dead run is measured as it stood when it died.
+    m = measure(stage, now if crash is None or crash.at is None else min(now, crash.at))
+    stall = rules.stall(stage, now, arrival_gaps, restarting)
+    if crash is not None or broken is not None:
+        stall = Stall(False, stall.since, stall.limit, None, stall.allowed)
+    is_diverged = diverged(stage)
+    is_done = finished(stage)
+    finishing = stall.pause == "finishing"
+
+    state, status, since = _state(stage, m, stall, restarting, restart_at, is_diverged, is_done, crash, broken)
+    broken_shown = broken is not None and not is_diverged
+
+    rate = _rate_line(stage, m, stall, is_diverged, is_done)
+    situation = _situation_line(stage, stall, is_diverged, is_done)
+    eta = rules.eta(stage, m) if crash is None and broken is None and not is_diverged and not finishing else None
+    shows = {Line.STAGE}
+    if rate is not None:
+        shows.add(rate)
+    if situation is not None:
+        shows.add(situation)
+    trainer_eta = stage.latest.trainer_eta_seconds
+    if not is_done and not finishing and not is_diverged and not broken_shown and (eta is not None or trainer_eta is not None):
+        shows.add(Line.ETA)
+    lead = rate or situation or Line.STAGE
+    if crash is not None:
+        shows -= _GONE_AFTER_A_CRASH
+        shows.add(Line.CRASH)
+        if is_done:
+            shows.add(Line.REACHED_END)
+        if m.steps_per_hour is not None:
+            shows.add(Line.BEFORE_THE_CRASH)
+    elif broken_shown:
+        shows -= {Line.ETA, Line.PAUSED}
+        shows.add(Line.BROKEN)
+    elif grad_warning:
+        shows.add(Line.GRAD_WARNING)
+    return Verdict(
+        state=state, since=since, status=status, shows=frozenset(shows), lead=lead if lead in shows else None,
+        measure=m, stall=stall, eta_seconds=eta, crash=crash, broken=broken if broken_shown else None,
+        hides_time_left=crash is not None or broken_shown, hides_stall_limit=crash is not None,
+    )
+
+
+def _state(
+    stage: Stage, m: Measure, stall: Stall, restarting: bool, restart_at: float | None, is_diverged: bool,
+    is_done: bool, crash: Crash | None, broken: Broken | None,
+) -> tuple[State, Status, float | None]:
+    """The state, its status line and when it began, by the precedence above."""
+    if crash is not None:
+        return "crashed", Status.CRASHED, crash.at
+    if is_diverged:
+        return "diverged", Status.DIVERGED, diverged_at(stage)
+    if broken is not None:
+        return "broken", Status.BROKEN, broken.since
+    if is_done:
+        return "done", Status.DONE, stage.done_at
+    if restarting:
+        return "working", Status.RESTARTING, restart_at
+    if stall.stalled:
+        # The run stopped stepping at its last step: "stalled 2h00m" counts from there too (the
+        # limit only decides when that is called a stall).
+        return "stalled", Status.STALLED, stage.step_time
+    measured = m.steps_per_hour is not None
+    if stall.pause == "finishing":
+        status = Status.FINISHING
+    elif stage.latest.logged:
+        status = Status.LOGGED
+    elif m.tokens_per_hour is not None:
+        status, measured = Status.TOKENS, True
+    elif measured:
+        status = Status.STEPS
+    else:
+        status = Status.NO_TIMING if no_timing(stage, m) else Status.MEASURING
+    if measured:
+        return "training", status, _training_since(stage)
+    return "measuring", status, stage.began_at
+
+
+def _training_since(stage: Stage) -> float | None:
+    """Training since the warm-up was over, or since a step came after a stall."""
+    warm = None
+    if stage.start is not None and stage.warm_at is not None:
+        warm = max(stage.start + WARMUP_SECONDS, stage.warm_at)
+    candidates = [c for c in (warm, stage.resumed_at) if c is not None]
+    return max(candidates) if candidates else None
+
+
+def _rate_line(stage: Stage, m: Measure, stall: Stall, is_diverged: bool, is_done: bool) -> Line | None:
+    if m.tokens_per_hour is not None and m.steps_per_hour is not None:
+        return Line.RATE_TOKENS
+    if m.steps_per_hour is not None:
+        return Line.RATE_STEPS
+    if is_done or is_diverged or stall.stalled or stall.pause == "finishing":
+        # A run that is over, finishing, stalled or whose loss is not a number is measured no further.
+        if is_done:
+            return Line.NO_RATE_SUMMARY_ONLY if stage.lines == 0 else Line.NO_RATE_TOO_SHORT
+        return None
+    return Line.NO_TIMING if no_timing(stage, m) else Line.WARMUP
+
+
+def _situation_line(stage: Stage, stall: Stall, is_diverged: bool, is_done: bool) -> Line | None:
+    if stage.finished is not None:
+        return Line.FINISHED_SUMMARY
+    if is_done:
+        return Line.FINISHED_LAST_STEP
+    if stall.stalled and stall.since is not None and stall.limit is not None:
+        return Line.STALLED
+    if stall.pause == "finishing" and stall.since is not None and stall.allowed is not None:
+        return Line.FINISHING
+    if stall.pause is not None and stall.since is not None and not is_diverged:
+        return Line.PAUSED
+    if stall.first_line is not None and stall.limit is not None:
+        return Line.FIRST_LINE_LIMIT
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class EarlyVerdict:
+    """The decision about a run before its first step."""
+
+    state: State
+    since: float | None
+    status: Status
+    shows: frozenset[Line]
+    lead: Line | None  # the line the fp16 skips go under (None: they lead)
+    crash: Crash | None = None
+    broken: Broken | None = None
+    finished: bool = False  # an evaluation job wrote its end (whatever came after)
+
+
+def decide_before_steps(
+    crash: Crash | None, broken: Broken | None, grad_warning: bool, collaborating: bool, validation: bool,
+    evaluated_at: float | None, evaluated: bool, all_reduce_failed: bool, errors: bool, overflows: bool,
+) -> EarlyVerdict:
+    """The verdict on a run with no step read yet (``evaluated``: an evaluation job wrote its end)."""
+    shows: set[Line] = set()
+    state: State = "working"
+    since = None
+    if all_reduce_failed:
+        status = Status.ALL_REDUCE_FAILED
+    elif errors:
+        status = Status.ERRORS
+    elif overflows:
+        status = Status.OVERFLOWS
+    else:
+        status = Status.WAITING
+    opening = Line.WAITING
+    if validation and status is Status.WAITING:
+        # A log of validation lines alone: say so, with the figures, rather than wait forever.
+        status, opening = Status.VALIDATION_ONLY, Line.VALIDATION_ONLY
+        if evaluated:
+            # An evaluation job that wrote its results has finished: it trains nothing.
+            state, status, since, opening = "done", Status.EVALUATION_ONLY, evaluated_at, Line.FINISHED_SUMMARY
+            shows.add(Line.EVALUATION_ONLY)
+    shows.add(opening)
+    if collaborating:
+        shows.add(Line.COLLABORATION)
+        if state == "working" and status is Status.WAITING:
+            status = Status.COLLABORATING
+    lead = Line.COLLABORATION if collaborating else opening
+    if crash is not None:
+        shows -= _GONE_AFTER_A_CRASH
+        shows.add(Line.CRASH)
+        state, status, since = "crashed", Status.CRASHED, crash.at
+    elif broken is not None:
+        shows.add(Line.BROKEN)
+        state, status, since = "broken", Status.BROKEN, broken.since
+    elif grad_warning:
+        shows.add(Line.GRAD_WARNING)
+    return EarlyVerdict(state, since, status, frozenset(shows), lead if lead in shows else None, crash, broken,
+                        finished=Line.EVALUATION_ONLY in shows)
