@@ -7,6 +7,7 @@ import { setupReport } from "./report.js";
 import { parsePasted } from "./token.js";
 import { ago, renderEventAges, renderSnapshot, renderTicking, setText, stateWord } from "./view.js";
 import { renderChart, setupChart } from "./chart.js";
+import { renderCompare, setupCompare } from "./compare.js";
 import { alertsFrom } from "./notify.js";
 
 const body = document.body;
@@ -29,6 +30,7 @@ function onSnapshot(snapshot) {
   // When the status line first shows the server's figures (read by the bench: time to status).
   if (first) performance.mark("tokwatch:status");
   renderChart(snapshot);
+  renderCompare(snapshot);
   renderLink();
   alertsFrom(snapshot);
 }
@@ -199,6 +201,7 @@ function setupTokenForm() {
 setupTokenForm();
 setupReport();
 setupChart({ headers: authHeaders });
+setupCompare({ headers: authHeaders });
 if (TOKEN_REQUIRED && !link.token) renderLink();
 startLink({ onSnapshot, onChange: renderLink });
 setInterval(renderLink, 1000);

@@ -169,11 +169,12 @@ def comparison(runs: Sequence[RunFigures], axis: Axis) -> dict[str, Any]:
             "overlaps": overlaps, "figures": figures(run), "headline": headline(run),
             "timed": axis == "step" or bool(loss),
         })
-    return {"x": axis, "runs": listed}
+    return {"x": axis, "runs": listed, "table": table(runs)}
 
 
-def side_by_side(runs: Sequence[RunFigures]) -> list[str]:
-    """Each run's headline figures in a column of its own, for a terminal: name, final loss, best loss, evaluations."""
+def table(runs: Sequence[RunFigures]) -> list[list[str]]:
+    """The figures beneath a comparison, one column a run: final and best loss, each evaluation's
+    final and best, the steps logged twice (a header row of the runs' names first)."""
     found = [figures(run) for run in runs]
     names = sorted({name for f in found for name in f["evals"]})
 
@@ -189,5 +190,11 @@ def side_by_side(runs: Sequence[RunFigures]) -> list[str]:
     if any(run.overlaps for run in runs):
         rows.append(["logged twice", *(", ".join(f"{o['first']:,}–{o['last']:,}" for o in run.overlaps) or "–"
                                        for run in runs)])
+    return rows
+
+
+def side_by_side(runs: Sequence[RunFigures]) -> list[str]:
+    """:func:`table` for a terminal, each column as wide as its longest cell."""
+    rows = table(runs)
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     return ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]
