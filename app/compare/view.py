@@ -120,9 +120,10 @@ def _figure(value: float) -> str:
     return format(value, ".7g") if abs(value) < 1000 else f"{value:,.0f}"
 
 
-def headline(run: RunFigures) -> str:
-    """``loss 3.2217 (step 19,559) · best 3.1838 (step 19,552) · val_loss 3.2722, best 3.2722``."""
-    found = figures(run)
+def headline(run: RunFigures, found: dict[str, Any] | None = None) -> str:
+    """``loss 3.2217 (step 19,559) · best 3.1838 (step 19,552) · val_loss 3.2722, best 3.2722``
+    (``found``: the run's :func:`figures`, when already computed)."""
+    found = found if found is not None else figures(run)
     parts: list[str] = []
     final, best = found["final_loss"], found["best_loss"]
     if final is not None:
@@ -148,17 +149,20 @@ def _x(axis: Axis, step: int, at: float | None, start: float | None) -> float | 
 def comparison(runs: Sequence[RunFigures], axis: Axis) -> dict[str, Any]:
     """``/api/compare``'s body: each run's points on ``axis`` (step, or seconds since it began) and figures."""
     listed = []
-    for run in runs:
+    found = [figures(run) for run in runs]
+    for run, run_figures in zip(runs, found):
         start = run.started_at
+        loss: Sequence[Any] = run.loss  # on the step axis the points as they are (a JSON array each)
+        evals: dict[str, Any] = dict(run.evals)
         if axis == "time":
             known = [t for t in (run.loss_at or []) if t is not None]
             start = min(known) if known else start
-        loss_at = run.loss_at or [None] * len(run.loss)
-        loss = [[x, v] for (s, v), at in zip(run.loss, loss_at) if (x := _x(axis, s, at, start)) is not None]
-        evals: dict[str, list[list[Any]]] = {}
-        for name, points in run.evals.items():
-            times = (run.eval_at or {}).get(name) or [None] * len(points)
-            evals[name] = [[x, v] for (s, v), at in zip(points, times) if (x := _x(axis, s, at, start)) is not None]
+            loss_at = run.loss_at or [None] * len(run.loss)
+            loss = [[x, v] for (s, v), at in zip(run.loss, loss_at) if (x := _x(axis, s, at, start)) is not None]
+            for name, points in run.evals.items():
+                times = (run.eval_at or {}).get(name) or [None] * len(points)
+                evals[name] = [[x, v] for (s, v), at in zip(points, times)
+                               if (x := _x(axis, s, at, start)) is not None]
         overlaps = [{"first": o["first"], "last": o["last"],
                      "replaced": [[s, v] for s, v in o["replaced"] if math.isfinite(v)] if axis == "step" else []}
                     for o in run.overlaps]
@@ -166,16 +170,16 @@ def comparison(runs: Sequence[RunFigures], axis: Axis) -> dict[str, Any]:
             "id": run.run_id, "name": run.name, "origin": run.origin, "stage": run.stage,
             "first_step": run.first_step, "last_step": run.last_step, "started_at": start,
             "pieces": run.pieces, "loss": loss, "loss_bucket_steps": run.loss_bucket_steps, "evals": evals,
-            "overlaps": overlaps, "figures": figures(run), "headline": headline(run),
+            "overlaps": overlaps, "figures": run_figures, "headline": headline(run, run_figures),
             "timed": axis == "step" or bool(loss),
         })
-    return {"x": axis, "runs": listed, "table": table(runs)}
+    return {"x": axis, "runs": listed, "table": table(runs, found)}
 
 
-def table(runs: Sequence[RunFigures]) -> list[list[str]]:
+def table(runs: Sequence[RunFigures], found: Sequence[dict[str, Any]] | None = None) -> list[list[str]]:
     """The figures beneath a comparison, one column a run: final and best loss, each evaluation's
     final and best, the steps logged twice (a header row of the runs' names first)."""
-    found = [figures(run) for run in runs]
+    found = found if found is not None else [figures(run) for run in runs]
     names = sorted({name for f in found for name in f["evals"]})
 
     def at(point: dict[str, Any] | None) -> str:
@@ -198,3 +202,26 @@ def side_by_side(runs: Sequence[RunFigures]) -> list[str]:
     rows = table(runs)
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     return ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]
+
+
+def span_lines(spans: Sequence[dict[str, Any]]) -> list[str]:
+    """Per layer, each span's median tok/h and how far the first is from the second:
+    ``L1 · this week 350k tok/h (13 h) · last week 300k tok/h (14 h) · +16.7 %``."""
+    layers = sorted({int(layer) for span in spans for layer in span["layers"]})
+    lines = []
+    for layer in layers:
+        parts = [f"L{layer}"]
+        medians: list[float | None] = []
+        for span in spans:
+            found = span["layers"].get(str(layer))
+            if found is None:
+                parts.append(f"{span['label']} not on this layer")
+                medians.append(None)
+                continue
+            hours = found["basis_hours"]
+            parts.append(f"{span['label']} {text.compact(found['median'])} tok/h ({text.duration(hours * 3600)})")
+            medians.append(found["median"])
+        if len(medians) == 2 and medians[0] and medians[1]:
+            parts.append(f"{(medians[0] / medians[1] - 1) * 100:+.1f} %")
+        lines.append(" · ".join(parts))
+    return lines

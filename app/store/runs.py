@@ -40,15 +40,15 @@ def _has_levels(conn: sqlite3.Connection) -> bool:
     return conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'loss_level'").fetchone() is not None
 
 
-def stored_runs(conn: sqlite3.Connection) -> list[StoredRun]:
-    """Every step-trainer run the history keeps, the latest started first."""
-    if _has_levels(conn):
-        rows = conn.execute(
-            "SELECT source_id, stage, min(first_at), max(last_at), sum(n) FROM loss_level WHERE level = ?"
-            " GROUP BY source_id, stage", (TOP_LEVEL,)).fetchall()
-    else:
-        rows = conn.execute("SELECT source_id, stage, min(first_at), max(last_at), sum(n) FROM loss_bucket"
-                            " GROUP BY source_id, stage").fetchall()
+def stored_runs(conn: sqlite3.Connection, only: tuple[int, str] | None = None) -> list[StoredRun]:
+    """Every step-trainer run the history keeps, the latest started first (``only``: that source's stage)."""
+    args: list[object] = [TOP_LEVEL] if _has_levels(conn) else []
+    table, extra = ("loss_level", " AND level = ?") if args else ("loss_bucket", "")
+    if only is not None:
+        extra += " AND source_id = ? AND stage = ?"
+        args += list(only)
+    rows = conn.execute(f"SELECT source_id, stage, min(first_at), max(last_at), sum(n) FROM {table} WHERE 1{extra}"
+                        " GROUP BY source_id, stage", args).fetchall()
     found: list[StoredRun] = []
     for sid, stage, first_at, last_at, count in rows:
         source = conn.execute("SELECT machine, key FROM source WHERE id = ?", (sid,)).fetchone()
@@ -63,7 +63,8 @@ def stored_runs(conn: sqlite3.Connection) -> list[StoredRun]:
 
 def find_run(conn: sqlite3.Connection, source_id: int, stage: str) -> StoredRun | None:
     """The stored run of this source and stage, or None."""
-    return next((run for run in stored_runs(conn) if run.source_id == source_id and run.stage == stage), None)
+    found = stored_runs(conn, (source_id, stage))
+    return found[0] if found else None
 
 
 def run_series(conn: sqlite3.Connection, run: StoredRun, *, with_times: bool = False) -> dict[str, Any]:
@@ -73,10 +74,15 @@ def run_series(conn: sqlite3.Connection, run: StoredRun, *, with_times: bool = F
     and with ``with_times`` the time each drawn loss was logged at (``loss_at``)."""
     sid, stage = run.source_id, run.stage
     logged = losses(conn, sid, stage, float("-inf"), float("inf"))
+    # Each name's evaluations as SQLite gives the rows, the names found one after another in the key
+    # (as the whole-run chart reads them: no Python object per row beyond SQLite's own tuple).
     evals: dict[str, list[tuple[int, float | None]]] = {}
-    for name, step, value in conn.execute(
-            "SELECT name, step, value FROM eval WHERE source_id = ? AND stage = ? ORDER BY name, step", (sid, stage)):
-        evals.setdefault(name, []).append((step, value))
+    after = "SELECT name FROM eval WHERE source_id = ? AND stage = ?{} ORDER BY name LIMIT 1"
+    found = conn.execute(after.format(""), (sid, stage)).fetchone()
+    while found is not None:
+        evals[found[0]] = conn.execute("SELECT step, value FROM eval WHERE source_id = ? AND stage = ? AND name = ?"
+                                       " ORDER BY step", (sid, stage, found[0])).fetchall()
+        found = conn.execute(after.format(" AND name > ?"), (sid, stage, found[0])).fetchone()
     final = conn.execute("SELECT step, value FROM loss WHERE source_id = ? AND stage = ? AND value < ?"
                          " ORDER BY step DESC LIMIT 1", (sid, stage, FINITE)).fetchone()
     body: dict[str, Any] = {

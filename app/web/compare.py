@@ -8,12 +8,18 @@ Same token rules as ``/api/snapshot``; which logs may be opened is
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
+from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, request
 
 from ..compare.catalogue import MAX_RUNS, Catalogue, Followed, RunNotFound, RunRefused
-from ..compare.view import AXES, comparison
+from ..compare.view import AXES, comparison, span_lines
+from ..record.encode import chart_json
+from ..store.queries import find_source
+from ..store.spans import Span, span_figures, weeks
+from ..text import clock_time
 from . import security
 from .routes import WebState, web_state
 from .static import compress_page
@@ -81,4 +87,44 @@ def compare() -> Response:
             security.refuse(403, str(e))
         except RunNotFound as e:
             security.refuse(404, str(e))
-    return _json(comparison(found, "time" if axis == "time" else "step"))
+    return _body(chart_json(comparison(found, "time" if axis == "time" else "step")))
+
+
+def _body(text: str) -> Response:
+    response = Response(text, mimetype="application/json")
+    return compress_page(response)
+
+
+def _span(name: str, default: Span, now: float) -> Span:
+    """``a=START,END`` (unix seconds) as a span, or ``default``; a 400 when it does not read."""
+    given = request.args.get(name)
+    if not given:
+        return default
+    try:
+        start, end = (float(part) for part in given.split(","))
+    except ValueError:
+        security.refuse(400, f"{name} is START,END in unix seconds")
+    if not 0 < start < end:
+        security.refuse(400, f"{name}: START must come before END")
+    return Span(start, end, f"{clock_time(start, now)}–{clock_time(end, now)}")
+
+
+@bp.get("/api/compare/spans")
+def spans() -> Response:
+    """A miner's tok/h over two spans (``a``, ``b``: START,END; default this week and last week), per layer."""
+    state = web_state()
+    recorder = state.recorder
+    now = recorder.history.clock()
+    this_week, last_week = weeks(now)
+    chosen = (_span("a", this_week, now), _span("b", last_week, now))
+    source = recorder.source
+
+    def read(conn: sqlite3.Connection) -> list[dict[str, Any]] | None:
+        sid = find_source(conn, source)
+        return None if sid is None else [span_figures(conn, sid, span, now) for span in chosen]
+
+    found = recorder.history.read(read)
+    figures = found or [{"label": span.label, "from": span.start, "to": span.end, "layers": {}, "points": []}
+                        for span in chosen]
+    return _json({"kind": source.kind, "spans": figures, "lines": span_lines(figures),
+                  "problem": None if found is not None else "no history kept for this log yet"})
