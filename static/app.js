@@ -8,6 +8,7 @@ import { parsePasted } from "./token.js";
 import { ago, renderEventAges, renderSnapshot, renderTicking, setText, stateWord } from "./view.js";
 import { renderChart, setupChart } from "./chart.js";
 import { renderCompare, setupCompare } from "./compare.js";
+import { renderWeeks, setupWeeks } from "./compare-weeks.js";
 import { alertsFrom } from "./notify.js";
 
 const body = document.body;
@@ -31,6 +32,7 @@ function onSnapshot(snapshot) {
   if (first) performance.mark("tokwatch:status");
   renderChart(snapshot);
   renderCompare(snapshot);
+  renderWeeks(snapshot);
   renderLink();
   alertsFrom(snapshot);
 }
@@ -202,6 +204,7 @@ setupTokenForm();
 setupReport();
 setupChart({ headers: authHeaders });
 setupCompare({ headers: authHeaders });
+setupWeeks({ headers: authHeaders });
 if (TOKEN_REQUIRED && !link.token) renderLink();
 startLink({ onSnapshot, onChange: renderLink });
 setInterval(renderLink, 1000);

@@ -80,18 +80,29 @@ def wait_until(page: Any, condition: Any) -> bool:
     return False
 
 
-def browsed(browser: Any, viewport: dict[str, int], **extra: Any) -> Any:
-    context = browser.new_context(viewport=viewport, locale="en-US", **extra)
-    page = context.new_page()
-    page.errors = []
-    page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
-    return page
+@pytest.fixture
+def browsed(browser: Any) -> Iterator[Any]:
+    """Pages in contexts of their own (viewport and options given), each closed when the test ends:
+    a page left open would go on polling a server the next test has stopped."""
+    contexts: list[Any] = []
+
+    def open_page(viewport: dict[str, int], **extra: Any) -> Any:
+        context = browser.new_context(viewport=viewport, locale="en-US", **extra)
+        contexts.append(context)
+        page = context.new_page()
+        page.errors = []
+        page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: page.errors.append(str(e)))
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()
 
 
 def test_compare_with_a_log_in_the_folder_from_the_page_and_open_it_again_from_the_url(
-        compare_server: ChartServer, browser: Any) -> None:
-    page = browsed(browser, DESKTOP)
+        compare_server: ChartServer, browsed: Any) -> None:
+    page = browsed(DESKTOP)
     log_path = compare_server.monitor.log_path
     assert log_path is not None
     as_users_log(page, log_path, "/home/ana/nanoGPT/runs/lr-6e-4.log")
@@ -138,7 +149,7 @@ def test_compare_with_a_log_in_the_folder_from_the_page_and_open_it_again_from_t
     assert not page.errors, page.errors
 
     # The link on a phone opens the same comparison, at 390 px, nothing wider than the screen.
-    phone = browsed(browser, PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    phone = browsed(PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
     as_users_log(phone, log_path, "/home/ana/nanoGPT/runs/lr-6e-4.log")
     phone.goto(url)
     again = inspect(phone)
@@ -155,10 +166,78 @@ def test_compare_with_a_log_in_the_folder_from_the_page_and_open_it_again_from_t
     assert not phone.errors, phone.errors
 
 
-def test_a_page_asking_for_a_file_outside_the_folder_is_told_why(compare_server: ChartServer, browser: Any) -> None:
-    page = browsed(browser, PHONE)
+def test_a_page_asking_for_a_file_outside_the_folder_is_told_why(compare_server: ChartServer, browsed: Any) -> None:
+    page = browsed(PHONE)
     page.goto(compare_server.url + "/?compare=file:/etc/passwd")
     expect()(page.locator("#compare-note")).to_contain_text("can be opened", timeout=15_000)
     assert page.locator("#status").text_content() != ""
     page.errors = [e for e in page.errors if "403" not in e]
     assert not page.errors, page.errors
+
+
+def test_a_miners_week_against_the_last_on_a_phone_and_a_desktop(tmp_path: Path, browsed: Any) -> None:
+    """tests/store/test_spans.py's two weeks (medians by hand there) under a real miner log's page."""
+    from app.record.backfill import source_key_path
+    from app.store import Observation, Sample, SourceKey
+    from app.text import path_text
+
+    log_path = tmp_path / "miner.log"
+    log_path.write_text((Path(__file__).resolve().parents[1] / "data" / "iota-sample.log").read_text())
+    now = time.time()
+    hour, day = 3600, 86400
+    last_week, this_week = int(now - 12 * day) // 300 * 300, int(now - 5 * day) // 300 * 300
+    key = SourceKey("miner-box", path_text(source_key_path(log_path).resolve()), "miner")
+
+    def stretch(start: int, hours: float, tph: float, layer: int) -> Observation:
+        return Observation(key, samples=tuple(Sample(t, tph, "training", layer, 2048)
+                                              for t in range(start, start + int(hours * hour), 30)))
+
+    history = History(tmp_path / "data")
+    history.start()
+    for obs in (stretch(last_week, 10, 300_000, 1), stretch(last_week + 11 * hour, 4, 320_000, 1),
+                stretch(this_week, 6, 330_000, 1), stretch(this_week + 7 * hour, 6, 350_000, 1),
+                stretch(this_week + 14 * hour, 1, 360_000, 1), stretch(this_week + day, 5, 200_000, 2)):
+        assert history.submit(obs)
+    assert history.flush(30)
+    history.stop()
+    config = Config(log_path=log_path, port=0, config_dir=tmp_path / "config")
+    recorder = Recorder(History(tmp_path / "data"), log_path, machine="miner-box", import_siblings=False)
+    dashboard = Dashboard(config, Monitor(log_path), recorder=recorder)
+    started = dashboard.start()
+    try:
+        phone = browsed(PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+        phone.goto(f"http://127.0.0.1:{started.port}/?weeks=last")
+        status = phone.locator("#status")
+        expect()(status).not_to_have_text("")
+        shown = status.text_content()
+        weeks = weeks_drawn(phone)
+        assert [span["label"] for span in weeks["spans"]] == ["this week", "last week"]
+        assert all(span["points"] > 0 for span in weeks["spans"])
+        expect()(phone.locator("#weeks-lines li")).to_have_text([
+            "L1 · this week 350k tok/h (13 h 00 min) · last week 300k tok/h (14 h 00 min) · +16.7 %",
+            "L2 · this week 200k tok/h (5 h 00 min) · last week not on this layer",
+        ])
+        assert weeks["colours"][0] != weeks["colours"][1]
+        assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        assert status.text_content() == shown  # the weeks never change the status line
+        phone.locator("#weeks").screenshot(path=str(DOCS / "screenshot-compare-weeks-phone-light.png"))
+        desktop = browsed(DESKTOP, color_scheme="dark")
+        desktop.goto(f"http://127.0.0.1:{started.port}/")
+        desktop.locator("#weeks > summary").click()
+        assert parse_qs(urlparse(desktop.url).query) == {"weeks": ["last"]}
+        dark = weeks_drawn(desktop)
+        assert dark["colours"][0] == "#5eead4" and dark["width"] > PHONE["width"]
+        desktop.locator("#history").screenshot(path=str(DOCS / "screenshot-compare-weeks-desktop-dark.png"))
+        assert not phone.errors and not desktop.errors, (phone.errors, desktop.errors)
+    finally:
+        dashboard.stop()
+
+
+def weeks_drawn(page: Any) -> dict[str, Any]:
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        found: dict[str, Any] | None = page.evaluate("import('/static/compare-weeks.js').then((m) => m.inspectWeeks())")
+        if found is not None:
+            return found
+        page.wait_for_timeout(50)
+    raise AssertionError("the weeks were not drawn")
