@@ -99,14 +99,16 @@ async function loadComparison() {
 function options() {
   const listing = state.listing || { runs: [], files: [] };
   const found = listing.runs.filter((run) => run.id !== listing.live).map((run) => [run.id, run.name]);
+  for (const run of listing.followed || []) found.push([run.id, run.name]);
   for (const file of listing.files) for (const run of file.runs) found.push([run.id, run.name]);
+  for (const name of listing.folder_logs || []) found.push([`file:${name}`, `${name} (a log in the folder)`]);
   return found;
 }
 
 function fillPicker() {
   const select = $("compare-run");
   const found = options().filter(([id]) => !state.chosen.includes(id));
-  const placeholder = new Option(found.length ? "a run from the history…" : "no other run kept yet", "");
+  const placeholder = new Option(found.length ? "a run or a log…" : "no other run kept yet", "");
   select.replaceChildren(placeholder, ...found.map(([id, name]) => new Option(name, id)));
   select.disabled = !found.length;
   const folder = state.listing && state.listing.folder;

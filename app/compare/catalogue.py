@@ -27,6 +27,8 @@ from .view import RunFigures, from_run, run_name
 T = TypeVar("T")
 Reader = Callable[[Callable[[sqlite3.Connection], T]], T | None]
 CACHED_FILES = 4
+LISTED_BYTES = 64 << 20  # the followed log is read for its runs when listing only up to this size
+LOG_SUFFIXES = frozenset({".log", ".txt", ".jsonl", ".json", ".out"})
 MAX_RUNS = 6  # runs on one chart, at most
 
 
@@ -123,8 +125,39 @@ class Catalogue:
                                           "last_step": run.last_step})
             files.append(entry)
         folder = self.folder()
-        return {"runs": runs, "files": files, "live": self.live_id(), "folder": str(folder) if folder else None,
-                "max_runs": MAX_RUNS}
+        return {"runs": runs, "files": files, "followed": self._followed_runs(now), "folder_logs": self.folder_logs(),
+                "live": self.live_id(), "folder": str(folder) if folder else None, "max_runs": MAX_RUNS}
+
+    def _followed_runs(self, now: float) -> list[dict[str, Any]]:
+        """The followed log's own runs read as a file (each restart apart, which the history keys as
+        one), when it is small enough to read on a page's asking; else none."""
+        current = self._followed().current
+        try:
+            if current is None or current.stat().st_size > LISTED_BYTES:
+                return []
+            found = self._file_runs(Path(os.path.realpath(current)))
+        except (OSError, NotComparable):
+            return []
+        if len(found) < 2:
+            return []  # one run: the history's (the live run) is the same
+        return [{"id": f"file:{current}#{i}", "name": self._file_name(current, run, i, found, now), "origin": "file",
+                 "stage": run.stage, "first_step": run.first_step, "last_step": run.last_step}
+                for i, run in enumerate(found, 1)]
+
+    def folder_logs(self) -> list[str]:
+        """The names of the logs in the followed folder a page may open (newest first, at most 50)."""
+        folder = self.folder()
+        if folder is None:
+            return []
+        followed = self._followed()
+        deep = followed.given is not None and followed.given.is_dir()
+        try:
+            found = [p for p in (folder.rglob("*") if deep else folder.iterdir())
+                     if p.suffix in LOG_SUFFIXES and p.is_file() and p != followed.current]
+            found.sort(key=lambda p: p.stat().st_mtime, reverse=True)
+        except OSError:
+            return []
+        return [str(p.relative_to(folder)) for p in found[:50]]
 
     def live_id(self) -> str | None:
         """The id of the run the server follows now: its history run, else its log file."""

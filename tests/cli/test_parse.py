@@ -70,6 +70,7 @@ OPTIONS: list[tuple[list[str], str, Any]] = [
     (["--port", "9000"], "port", 9000),
     (["--ws-port", "9100"], "ws_port", 9100),
     (["--demo"], "demo", True),
+    (["--compare", "/runs/a.log", "--compare", "/runs/b.log"], "compare_paths", (Path("/runs/a.log"), Path("/runs/b.log"))),
     (["--token", "abcdefgh12"], "token", "abcdefgh12"),
     (["--allow-host", "rig.local", "--allow-host", "rig"], "allow_hosts", ("rig.local", "rig")),
     (["--data-dir", "/d"], "data_dir", Path("/d")),

@@ -213,3 +213,26 @@ def test_a_miners_two_weeks_through_the_api(tmp_path: Path) -> None:
         assert requests.get(url + "/api/compare/spans", params={"a": "later"}, timeout=30).status_code == 400
     finally:
         dashboard.stop()
+
+
+def test_the_listing_offers_a_restart_in_the_followed_log_and_the_folders_logs(tmp_path: Path) -> None:
+    """A log that restarted from scratch (tests/compare/resume.py's first run twice): two runs, which
+    the history keys as one; the other logs of the folder by name; nothing outside it."""
+    gen = serve(tmp_path, "twice.log", text(first_run() + first_run()))
+    server = next(gen)
+    try:
+        (server.folder / "older.log").write_text(text(resumed_run()))
+        (server.folder / "notes.md").write_text("not a log")
+        listing = server.get("/api/runs").json()
+        assert [(run["first_step"], run["last_step"]) for run in listing["followed"]] == [(0, 5000), (0, 5000)]
+        assert [run["id"] for run in listing["followed"]] == [f"file:{server.folder / 'twice.log'}#1",
+                                                             f"file:{server.folder / 'twice.log'}#2"]
+        assert listing["folder_logs"] == ["older.log"]
+        first = server.get("/api/compare", run=listing["followed"][0]["id"]).json()["runs"][0]
+        assert first["figures"]["final_loss"] == {"step": 5000, "value": 3.5} and first["name"].startswith("twice.log run 1")
+        # The history's run on the time axis: seconds since its first loss, each 100 iterations 290 ms apart.
+        timed = server.get("/api/compare", run="live", x="time").json()["runs"][0]
+        assert timed["loss"][0][0] == 0.0
+        assert all(b[0] > a[0] for a, b in zip(timed["loss"], timed["loss"][1:]))
+    finally:
+        next(gen, None)
