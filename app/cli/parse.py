@@ -402,7 +402,11 @@ def _config(given: Mapping[str, Any], environ: Mapping[str, str], file: FileSett
     if "allow_host" in given:
         changes["allow_hosts"] = tuple(given["allow_host"])
     if given.get("compare"):
-        changes["compare_paths"] = tuple(path.expanduser() for path in given["compare"])
+        compare_paths = tuple(path.expanduser() for path in given["compare"])
+        for path in compare_paths:
+            if not path.is_file():
+                raise UsageError(f"--compare {path}: {'not a file' if path.exists() else 'no such file'}")
+        changes["compare_paths"] = compare_paths
     if given.get("no_history"):
         changes["history"] = False
     token = _given_secret(given, "token", "--token", "--token-file", "token", environ, TOKEN_ENV)

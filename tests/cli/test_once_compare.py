@@ -57,4 +57,4 @@ def test_a_compare_log_that_cannot_be_read_is_one_clear_line(tmp_path: Path, cap
     main_log = written(tmp_path, "main.log", body("llmc-main-log-no-timing.log"))
     assert main(["once", "--log", str(main_log), "--compare", str(tmp_path / "gone.log"), "--no-history"]) == 2
     err = capsys.readouterr().err
-    assert "--compare:" in err and "gone.log" in err and "Traceback" not in err
+    assert "--compare" in err and "gone.log: no such file" in err and "Traceback" not in err
