@@ -9,6 +9,7 @@ import { makePlot, readColours, smooth, walk } from "./chart-plot.js";
 
 const $ = (id) => document.getElementById(id);
 const HEIGHT = 220;
+const REFRESH_MS = 60000;
 const WIDE = matchMedia("(min-width: 64rem)");
 const COLOUR_VARS = {
   grid: "--chart-grid", axis: "--chart-axis", card: "--chart-card", band: "--chart-band",
@@ -26,6 +27,7 @@ const state = {
   key: "",
   trainer: false,
   inflight: null,
+  loadedAt: 0, // ms: when the comparison was last asked for
 };
 
 // --- the URL: what is compared, so a bookmark opens it again -----------------------------------
@@ -82,7 +84,8 @@ async function loadComparison() {
   params.set("x", state.x);
   const asked = params.toString();
   state.inflight = asked;
-  setNote("loading…");
+  state.loadedAt = Date.now();
+  if (!state.answer) setNote("loading…");
   try {
     const answer = await getJson(`/api/compare?${asked}`);
     if (state.inflight !== asked) return;
@@ -447,15 +450,21 @@ export function setupCompare({ headers }) {
 }
 
 // Each snapshot: a trainer's page offers the comparison (a miner's has none); nothing else changes.
+// An open comparison is asked for again once a minute while the page is seen: the followed run goes on.
 export function renderCompare(snapshot) {
   const trainer = Boolean(snapshot.training);
   $("compare").hidden = !trainer;
-  if (!trainer || state.trainer) return;
-  state.trainer = true;
-  if (state.chosen.length) {
-    loadListing();
-    loadComparison();
+  if (!trainer) return;
+  if (!state.trainer) {
+    state.trainer = true;
+    if (state.chosen.length) {
+      loadListing();
+      loadComparison();
+    }
+    return;
   }
+  const due = Date.now() - state.loadedAt >= REFRESH_MS;
+  if (due && state.answer && $("compare").open && document.visibilityState === "visible") loadComparison();
 }
 
 // What the plot holds, for the browser tests.
