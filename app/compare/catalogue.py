@@ -9,6 +9,7 @@ else is refused with the rule in words, the same for every client.
 
 from __future__ import annotations
 
+import itertools
 import os
 import sqlite3
 import threading
@@ -145,14 +146,15 @@ class Catalogue:
                 for i, run in enumerate(found, 1)]
 
     def folder_logs(self) -> list[str]:
-        """The names of the logs in the followed folder a page may open (newest first, at most 50)."""
+        """The names of the logs in the followed folder a page may open (newest first, at most 50; a
+        followed folder's own and its subfolders', never deeper: a folder of many runs is listed fast)."""
         folder = self.folder()
         if folder is None:
             return []
         followed = self._followed()
         deep = followed.given is not None and followed.given.is_dir()
         try:
-            found = [p for p in (folder.rglob("*") if deep else folder.iterdir())
+            found = [p for p in (itertools.chain(folder.glob("*"), folder.glob("*/*")) if deep else folder.iterdir())
                      if p.suffix in LOG_SUFFIXES and p.is_file() and p != followed.current]
             found.sort(key=lambda p: p.stat().st_mtime, reverse=True)
         except OSError:
