@@ -21,7 +21,20 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from bench import coldstart, history, hub, ingest, live, loss_store, memory, page, quiet, steps, throughput
+from bench import (
+    coldstart,
+    compare,
+    history,
+    hub,
+    ingest,
+    live,
+    loss_store,
+    memory,
+    page,
+    quiet,
+    steps,
+    throughput,
+)
 from bench.report import Figure, git_revision, machine, skipped, table, write_report
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -54,6 +67,8 @@ FIGURES: dict[str, tuple[str, str, Measure]] = {
                   steps.measure_idle),
     "ingest": ("20 end-to-end ingest", ">= 0.25 of Python's line loop on the usual log, >= 0.15 on unique noise",
                ingest.measure),
+    "compare_runs": ("21 two 1,000,000-step runs compared, afresh", "p95 <= 50 ms afresh, as one run's whole chart",
+                     compare.measure),
 }
 
 

@@ -25,8 +25,8 @@ SOURCE = SourceKey("box", "/logs/train.log", "steps")
 RANGE = "30d"
 
 
-def compose(folder: Path, steps: int, now: float) -> float:
-    """Write the run into a history in ``folder``; return the seconds it took."""
+def compose(folder: Path, steps: int, now: float, source: SourceKey = SOURCE, shift: float = 0.0) -> float:
+    """Write the run into a history in ``folder`` (its losses ``shift`` higher); return the seconds it took."""
     history = History(folder, clock=lambda: now)
     history.start()
     logged = LoggedSteps()
@@ -36,17 +36,17 @@ def compose(folder: Path, steps: int, now: float) -> float:
     began = time.perf_counter()
     for s in range(steps):
         at = start + s * 0.1
-        batch.append(TrainStep(at=at, stage="train", step=s, loss=2.5 + math.exp(-s / 1e5) + 0.01 * math.sin(s)))
+        batch.append(TrainStep(at=at, stage="train", step=s, loss=2.5 + shift + math.exp(-s / 1e5) + 0.01 * math.sin(s)))
         if s % 250 == 0:
             batch.append(EvalResult(at=at, name="val loss", value=2.6 + math.exp(-s / 1e5), step=s))
         if s % 300 == 0:
             points.append(StepPoint("train", s, at, None, 3.6e8, 36_000.0))
         if len(batch) >= 20_000:
             rows, evals = logged.feed(batch, now)
-            history.submit(Observation(SOURCE, losses=tuple(rows), steps=tuple(points), evals=tuple(evals)))
+            history.submit(Observation(source, losses=tuple(rows), steps=tuple(points), evals=tuple(evals)))
             batch, points = [], []
     rows, evals = logged.feed(batch, now)
-    history.submit(Observation(SOURCE, losses=tuple(rows), steps=tuple(points), evals=tuple(evals)))
+    history.submit(Observation(source, losses=tuple(rows), steps=tuple(points), evals=tuple(evals)))
     history.flush(900)
     history.stop()
     return time.perf_counter() - began

@@ -7,6 +7,8 @@ import { setupReport } from "./report.js";
 import { parsePasted } from "./token.js";
 import { ago, renderEventAges, renderSnapshot, renderTicking, setText, stateIsOver, stateWord } from "./view.js";
 import { renderChart, setupChart } from "./chart.js";
+import { renderCompare, setupCompare } from "./compare.js";
+import { renderWeeks, setupWeeks } from "./compare-weeks.js";
 import { alertsFrom } from "./notify.js";
 
 const body = document.body;
@@ -29,6 +31,8 @@ function onSnapshot(snapshot) {
   // When the status line first shows the server's figures (read by the bench: time to status).
   if (first) performance.mark("tokwatch:status");
   renderChart(snapshot);
+  renderCompare(snapshot);
+  renderWeeks(snapshot);
   renderLink();
   alertsFrom(snapshot);
 }
@@ -201,6 +205,8 @@ function setupTokenForm() {
 setupTokenForm();
 setupReport();
 setupChart({ headers: authHeaders });
+setupCompare({ headers: authHeaders });
+setupWeeks({ headers: authHeaders });
 if (TOKEN_REQUIRED && !link.token) renderLink();
 startLink({ onSnapshot, onChange: renderLink });
 setInterval(renderLink, 1000);

@@ -2,6 +2,7 @@
 import { tickingLine, tickingWords } from "./ages.js";
 import { ago, el, getJson, setConnection, setText, showAuth, token } from "./hub-common.js";
 import { renderMachineChart, setupMachineChart } from "./machine-chart.js";
+import { loadCompare, setupCompare } from "./machine-compare.js";
 
 const NAME = document.body.dataset.machine;
 const TOKEN_REQUIRED = document.body.dataset.tokenRequired === "true";
@@ -108,13 +109,16 @@ for (const button of document.querySelectorAll("[data-span]")) {
       other.setAttribute("aria-pressed", String(other === button));
     }
     loadChart();
+    loadCompare();
   });
 }
 
 setupMachineChart();
+setupCompare({ name: NAME, span: () => span });
 if (TOKEN_REQUIRED && !token.value) showAuth(true);
 load();
 loadChart();
 setInterval(load, PAGE_MS);
 setInterval(loadChart, CHART_MS);
+setInterval(loadCompare, CHART_MS);
 setInterval(tick, 1000);

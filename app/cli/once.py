@@ -16,6 +16,7 @@ from ..snapshot import Snapshot
 from .parse import Invocation, Output, UsageError, parse_local_time
 
 if TYPE_CHECKING:
+    from ..compare.view import RunFigures
     from ..ingest.folder import Following
     from ..record.recorder import Recorder
 
@@ -81,10 +82,16 @@ def _print_once(config: Config, output: Output, at_text: str | None, log_path: P
     finally:
         if recorder is not None:
             recorder.history.stop()
+    compared = _compared(config, log_path) if config.compare_paths and output != "report" else None
     if output == "report":
         print(monitor.queue_report(now), end="")
     elif output == "json":
-        print(json.dumps(to_dict(snapshot), ensure_ascii=False, indent=2))
+        body = to_dict(snapshot)
+        if compared is not None:
+            from ..compare.view import comparison
+
+            body["compare"] = comparison(compared, "step")
+        print(json.dumps(body, ensure_ascii=False, indent=2))
     else:
         print(snapshot.status_line)
         for line in snapshot.details:
@@ -94,7 +101,32 @@ def _print_once(config: Config, output: Output, at_text: str | None, log_path: P
         print(f"  {state_line(snapshot, now)}")
         if snapshot.source.problem:
             print(f"  ({snapshot.source.problem})")
+        if compared is not None:
+            from ..compare.view import side_by_side
+
+            print("Compared:")
+            for line in side_by_side(compared):
+                print(f"  {line}")
     return 0
+
+
+def _compared(config: Config, log_path: Path) -> list[RunFigures]:
+    """The followed log's last run and each ``--compare`` log's (raises UsageError for one that cannot be read)."""
+    from ..compare.files import NotComparable, read_runs
+    from ..compare.view import from_run
+
+    found: list[RunFigures] = []
+    now = time.time()
+    for path in (log_path, *config.compare_paths):
+        try:
+            runs = read_runs([path], config.format_name if path == log_path else "auto")
+        except NotComparable as e:
+            raise UsageError(f"--compare: {e}") from e
+        if not runs:
+            raise UsageError(f"--compare: {path}: no loss logged")
+        label = path.name if len(runs) == 1 else f"{path.name} run {len(runs)} of {len(runs)}"
+        found.append(from_run(runs[-1], f"file:{path}", label, now))
+    return found
 
 
 def state_line(snapshot: Snapshot, now: float) -> str:

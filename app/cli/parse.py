@@ -79,6 +79,11 @@ def _log_options(parser: argparse.ArgumentParser) -> None:
         help=f"log format: auto (default) or one of {', '.join(sorted(PARSERS))}",
     )
     parser.add_argument("--demo", action="store_true", help="replay the bundled composed log, live")
+    parser.add_argument(
+        "--compare", action="append", type=Path, metavar="PATH",
+        help="another trainer's log to compare with (again for more): the page overlays its runs, "
+        "once prints both headlines",
+    )
 
 
 def _history_options(parser: argparse.ArgumentParser) -> None:
@@ -396,6 +401,12 @@ def _config(given: Mapping[str, Any], environ: Mapping[str, str], file: FileSett
     }
     if "allow_host" in given:
         changes["allow_hosts"] = tuple(given["allow_host"])
+    if given.get("compare"):
+        compare_paths = tuple(path.expanduser() for path in given["compare"])
+        for path in compare_paths:
+            if not path.is_file():
+                raise UsageError(f"--compare {path}: {'not a file' if path.exists() else 'no such file'}")
+        changes["compare_paths"] = compare_paths
     if given.get("no_history"):
         changes["history"] = False
     token = _given_secret(given, "token", "--token", "--token-file", "token", environ, TOKEN_ENV)

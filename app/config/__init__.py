@@ -61,6 +61,9 @@ class Config:
     heartbeat_url: str | None = field(default=None, repr=False)
     dashboard_url: str | None = None  # the link in alert messages; None: this machine's address
     alert_settings: AlertSettings = field(default_factory=AlertSettings)
+    # Other logs to compare the followed one with (--compare): a page may open these and the
+    # followed folder's logs, nothing else (app/web/compare.py).
+    compare_paths: tuple[Path, ...] = ()
 
     def __post_init__(self) -> None:
         for name in ("port", "ws_port"):

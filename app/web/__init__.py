@@ -50,8 +50,8 @@ def create_app(
     """
     from flask import Flask
 
+    from . import compare, metrics, routes, security, static, websocket
     from . import hub as hub_routes
-    from . import metrics, routes, security, static, websocket
 
     security.check_config(config)
     app = Flask(
@@ -75,6 +75,7 @@ def create_app(
     # The page; a hub following no log shows the fleet instead.
     app.add_url_rule("/", "index", hub_routes.fleet_index if fleet is not None and not fleet.has_log else routes.index)
     app.register_blueprint(routes.bp)
+    compare.init_app(app, app.extensions["tokwatch"])
     app.register_blueprint(metrics.bp)
     if fleet is not None:
         app.extensions[hub_routes.STATE_KEY] = fleet

@@ -169,6 +169,31 @@ def chart_api(name: str) -> Response:
     return _json(chart)
 
 
+@bp.get("/api/fleet/compare")
+def compare_api() -> Response:
+    """Two or more machines' tok/h over one ``span`` on one chart (``machine=NAME``, repeated), each
+    with the layers it ran on in the span, for the legend."""
+    span = request.args.get("span", "24h")
+    names = list(dict.fromkeys(request.args.getlist("machine")))
+    if not 1 <= len(names) <= 6:
+        return _json({"error": "name one to six machines: machine=NAME, repeated"}, 400)
+    machines = []
+    for name in names:
+        chart = hub_state().hub.chart(_machine_name(name), span)
+        if chart is None:
+            return _json({"error": f"no machine {name}, or span is not one of 6h, 24h, 7d"}, 404)
+        machines.append({"name": name, "points": chart["points"], "layers": chart["layers"],
+                         "legend": f"{name} · {layer_words(chart['layers'])}", "usual_text": chart["usual_text"]})
+    return _json({"span": span, "machines": machines})
+
+
+def layer_words(layers: list[list[Any]]) -> str:
+    """The layers a machine ran on over a span, in order: ``L1``, ``L1 → L2``, or ``layer not reported``."""
+    seen = [layer for _, layer in layers if layer is not None]
+    ordered = [layer for i, layer in enumerate(seen) if i == 0 or layer != seen[i - 1]]
+    return " → ".join(f"L{layer}" for layer in ordered) if ordered else "layer not reported"
+
+
 @sock.route("/ws/fleet", bp=bp)
 def fleet_socket(connection: Server) -> None:
     """Send the fleet now, then on every change (coalesced) and a keepalive when idle."""

@@ -70,6 +70,8 @@ OPTIONS: list[tuple[list[str], str, Any]] = [
     (["--port", "9000"], "port", 9000),
     (["--ws-port", "9100"], "ws_port", 9100),
     (["--demo"], "demo", True),
+    (["--compare", __file__, "--compare", str(Path(__file__).parent / "__init__.py")], "compare_paths",
+     (Path(__file__), Path(__file__).parent / "__init__.py")),
     (["--token", "abcdefgh12"], "token", "abcdefgh12"),
     (["--allow-host", "rig.local", "--allow-host", "rig"], "allow_hosts", ("rig.local", "rig")),
     (["--data-dir", "/d"], "data_dir", Path("/d")),

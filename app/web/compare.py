@@ -1,0 +1,130 @@
+"""Runs side by side: ``/api/runs`` (what may be compared) and ``/api/compare`` (runs on one axis).
+
+Same token rules as ``/api/snapshot``; which logs may be opened is
+:class:`app.compare.catalogue.Catalogue`'s rule (the history's runs, the logs given with
+``--compare``, the followed folder's logs), the same for every client.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, Flask, Response, current_app, request
+
+from ..compare.catalogue import MAX_RUNS, Catalogue, Followed, RunNotFound, RunRefused
+from ..compare.view import AXES, comparison, span_lines
+from ..record.encode import chart_json
+from ..store.queries import find_source
+from ..store.spans import Span, span_figures, weeks
+from ..text import clock_time
+from . import security
+from .routes import WebState, web_state
+from .static import compress_page
+
+bp = Blueprint("compare", __name__)
+STATE_KEY = "tokwatch.compare"
+
+
+def init_app(app: Flask, state: WebState) -> None:
+    """Register the routes over a catalogue of the state's history, followed log and --compare logs."""
+    config, recorder, feed = state.config, state.recorder, state.feed
+
+    def followed() -> Followed:
+        current = feed.snapshot().source.path
+        return Followed(config.log_path, Path(current) if current else None)
+
+    def live_source() -> tuple[str, str] | None:
+        source = recorder.source
+        return (source.machine, source.key) if source.kind == "steps" else None
+
+    history = recorder.history
+    reader = history.read if history.path is not None else None
+    app.extensions[STATE_KEY] = Catalogue(reader, followed, config.compare_paths, live_source, config.format_name)
+    app.register_blueprint(bp)
+
+
+def catalogue() -> Catalogue:
+    found: Catalogue = current_app.extensions[STATE_KEY]
+    return found
+
+
+@bp.before_request
+def guard() -> None:
+    security.require_token(web_state().config)
+
+
+def _json(body: object) -> Response:
+    response = Response(json.dumps(body, ensure_ascii=False, separators=(",", ":")), mimetype="application/json")
+    response.headers["Cache-Control"] = "no-store"
+    return compress_page(response)
+
+
+@bp.get("/api/runs")
+def runs() -> Response:
+    """The runs a comparison may show: the history's, the --compare logs', and the live run's id."""
+    return _json(catalogue().listing())
+
+
+@bp.get("/api/compare")
+def compare() -> Response:
+    """Two or more runs (``run=ID``, repeated) on one axis (``x=step``, the default, or ``time``)."""
+    axis = request.args.get("x", "step")
+    if axis not in AXES:
+        security.refuse(400, f"x must be one of {', '.join(AXES)}")
+    ids = list(dict.fromkeys(request.args.getlist("run")))
+    if not ids:
+        security.refuse(400, "name the runs: run=ID, repeated (GET /api/runs lists them)")
+    if len(ids) > MAX_RUNS:
+        security.refuse(400, f"at most {MAX_RUNS} runs at once")
+    found = []
+    for run_id in ids:
+        try:
+            found.append(catalogue().figures(run_id, with_times=axis == "time"))
+        except RunRefused as e:
+            security.refuse(403, str(e))
+        except RunNotFound as e:
+            security.refuse(404, str(e))
+    return _body(chart_json(comparison(found, "time" if axis == "time" else "step")))
+
+
+def _body(text: str) -> Response:
+    response = Response(text, mimetype="application/json")
+    return compress_page(response)
+
+
+def _span(name: str, default: Span, now: float) -> Span:
+    """``a=START,END`` (unix seconds) as a span, or ``default``; a 400 when it does not read."""
+    given = request.args.get(name)
+    if not given:
+        return default
+    try:
+        start, end = (float(part) for part in given.split(","))
+    except ValueError:
+        security.refuse(400, f"{name} is START,END in unix seconds")
+    if not 0 < start < end:
+        security.refuse(400, f"{name}: START must come before END")
+    return Span(start, end, f"{clock_time(start, now)}–{clock_time(end, now)}")
+
+
+@bp.get("/api/compare/spans")
+def spans() -> Response:
+    """A miner's tok/h over two spans (``a``, ``b``: START,END; default this week and last week), per layer."""
+    state = web_state()
+    recorder = state.recorder
+    now = recorder.history.clock()
+    this_week, last_week = weeks(now)
+    chosen = (_span("a", this_week, now), _span("b", last_week, now))
+    source = recorder.source
+
+    def read(conn: sqlite3.Connection) -> list[dict[str, Any]] | None:
+        sid = find_source(conn, source)
+        return None if sid is None else [span_figures(conn, sid, span, now) for span in chosen]
+
+    found = recorder.history.read(read)
+    figures = found or [{"label": span.label, "from": span.start, "to": span.end, "layers": {}, "points": []}
+                        for span in chosen]
+    return _json({"kind": source.kind, "spans": figures, "lines": span_lines(figures),
+                  "problem": None if found is not None else "no history kept for this log yet"})
