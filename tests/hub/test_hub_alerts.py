@@ -41,8 +41,10 @@ def receiver() -> Iterator[Receiver]:
 
 
 def post(url: str, key: str, seq: int, snap: dict[str, Any]) -> int:
-    body = report_body(machine="rig-a", stream="c" * 16, seq=seq, sent_at=time.time(), interval_seconds=1.0,
-                       snapshot=snap)
+    """Send ``snap`` as a live agent would: made the moment it is sent."""
+    now = time.time()
+    body = report_body(machine="rig-a", stream="c" * 16, seq=seq, sent_at=now, interval_seconds=1.0,
+                       snapshot={**snap, "as_of": now})
     request = urllib.request.Request(f"{url}/hub/report", data=json.dumps(body).encode(), method="POST",
                                      headers={"Content-Type": "application/json", "Authorization": f"Bearer {key}"})
     with urllib.request.urlopen(request, timeout=10) as response:
