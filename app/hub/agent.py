@@ -350,7 +350,14 @@ class Agent:
         except DeadlineExceeded:
             self._note(f"the hub at {self.url} did not answer within {SEND_TIMEOUT_SECONDS:g} s; keeping reports")
             return "retry"
-        except (urllib.error.URLError, OSError, ValueError) as e:
+        except ValueError as e:
+            if "header" in str(e).lower():  # its text quotes the whole header, the key with it
+                self._note("the report key cannot go in an HTTP header (a line break or another control character "
+                           "in it?); give the key again, on one line; keeping reports")
+            else:
+                self._note(f"cannot send to {self.url}: {type(e).__name__}; keeping reports")
+            return "retry"
+        except (urllib.error.URLError, OSError) as e:
             self._note(f"hub unreachable at {self.url} ({getattr(e, 'reason', e)}); keeping reports until it is back")
             return "retry"
         try:
@@ -367,6 +374,7 @@ class Agent:
         # Back from being unreachable, the hub gets the minutes it missed from the history.
         if self._history is not None:
             self._resend_history_from(self._clock() - 60)
+        problem = problem.replace(self._key, "…")  # an error may quote the request's header: never the key
         if problem != self._problem:
             log.warning("%s", problem)
             self._problem = problem

@@ -115,6 +115,8 @@ def test_secrets_come_from_files_or_the_environment(tmp_path: Path) -> None:
     key_file.write_text("twk_from_file\n")
     token_file = tmp_path / "token"
     token_file.write_text("abcdefgh12\n")
+    for secret in (key_file, token_file):  # a file only you can read (others': tests/config/test_secret_files.py)
+        secret.chmod(0o600)
     argv = ["--report-to", "http://10.0.0.2:8765", "--report-key-file", str(key_file), "--token-file", str(token_file)]
     config = parse(argv, environ={}).config
     assert (config.report_key, config.token) == ("twk_from_file", "abcdefgh12")

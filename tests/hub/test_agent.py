@@ -123,3 +123,20 @@ def test_on_a_quiet_log_the_agent_sleeps_between_reports_and_stops_at_once(tmp_p
     assert quiet_looks <= 2, looks
     assert moved_looks == quiet_looks + 1
     assert stopped_in < 2  # not the quiet look's 5 s, nor the report's 60 s
+
+
+def test_a_key_the_header_refuses_is_never_written_in_clear(tmp_path: Path, caplog: Any) -> None:
+    # Start-up refuses such a key (tests/config/test_secret_files.py); an agent built around it anyway
+    # must still never write it: http.client quotes the whole header in its error.
+    receiver = Receiver()
+    try:
+        key = "twk_" + "k" * 20 + "\n" + "k" * 23
+        sender = Agent(url=receiver.http_url("/").rstrip("/"), key=key, machine="rig-a",
+                       spool=Spool(tmp_path / "spool.sqlite3"), source=LiveFeed(Monitor(None)), clock=lambda: NOW)
+        sender.take(snap(0))
+        assert not sender.flush()
+        assert sender.problem is not None and "kkkk" not in sender.problem
+        assert "kkkk" not in caplog.text
+        sender.spool.close()
+    finally:
+        receiver.close()
