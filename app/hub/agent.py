@@ -358,7 +358,13 @@ class Agent:
                 self._note(f"cannot send to {self.url}: {type(e).__name__}; keeping reports")
             return "retry"
         except (urllib.error.URLError, OSError) as e:
-            self._note(f"hub unreachable at {self.url} ({getattr(e, 'reason', e)}); keeping reports until it is back")
+            reason = getattr(e, "reason", e)
+            hint = ""
+            if isinstance(reason, ConnectionRefusedError) and not _is_loopback_url(self.url):
+                # Nothing listens there: the hub is not running, or listens on its own loopback only.
+                hint = ("; is the hub running, and started with --host 0.0.0.0? A hub on 127.0.0.1 (the default) "
+                        "refuses other machines")
+            self._note(f"hub unreachable at {self.url} ({reason}){hint}; keeping reports until it is back")
             return "retry"
         try:
             taken = json.loads(answer.decode("utf-8")).get("taken")
@@ -378,6 +384,11 @@ class Agent:
         if problem != self._problem:
             log.warning("%s", problem)
             self._problem = problem
+
+
+def _is_loopback_url(url: str) -> bool:
+    host = urlsplit(url).hostname or ""
+    return host == "localhost" or host.startswith("127.") or host == "::1"
 
 
 def backlog_minutes(bodies: Iterable[str]) -> list[list[Any]]:

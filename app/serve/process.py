@@ -233,6 +233,8 @@ def open_fleet(config: Config, source: SnapshotSource, *, reserved_name: str | N
 
 
 def hub_url(config: Config) -> str:
-    """What agents should --report-to: this hub's LAN address when it listens beyond loopback."""
-    address = "127.0.0.1" if config.loopback_only else (lan_address(config.host) or "HUB")
+    """What agents should --report-to: this hub's address on the LAN (``HUB`` when it has none)."""
+    # A hub on loopback only is told to listen on the LAN (the banner and the page say so): the
+    # address printed is the one that works from another machine then, never 127.0.0.1.
+    address = lan_address("0.0.0.0" if config.loopback_only else config.host) or "HUB"
     return page_url(address, config.port, None).rstrip("/")
