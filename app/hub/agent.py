@@ -67,11 +67,15 @@ class AgentConfigError(ValueError):
 
 def report_url(base: str) -> str:
     """``http://HUB:PORT`` (or with a path prefix) → the URL reports are posted to."""
-    parts = urlsplit(base.strip())
+    try:
+        parts = urlsplit(base.strip())
+        parts.port  # noqa: B018 - read for its check: a port that is not a number in 0-65535 raises
+    except ValueError as e:  # "http://[::1" (an unclosed bracket), "http://127.0.0.1:abc"
+        raise AgentConfigError(f"--report-to wants http://HUB:PORT, not {base!r} ({e})") from e
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise AgentConfigError(f"--report-to wants http://HUB:PORT, not {base!r}")
     if parts.username or parts.password or parts.query or parts.fragment:
-        raise AgentConfigError("--report-to takes no user, password, query or fragment (the key goes in --report-key)")
+        raise AgentConfigError("--report-to takes no user, password, query or fragment (the key goes in --report-key-file)")
     return f"{parts.scheme}://{parts.netloc}{parts.path.rstrip('/')}{REPORT_PATH}"
 
 

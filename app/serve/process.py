@@ -30,6 +30,7 @@ from ..web import create_app
 from ..web.broadcast import Broadcaster
 from ..web.hub import FLEET_PUSH_INTERVAL_SECONDS, HubState
 from ..web.pairing import dashboard_url, lan_address, page_url
+from ..web.routes import AGENT_KEY
 from .servers import (
     JOIN_SECONDS,
     HttpLoop,
@@ -155,6 +156,8 @@ class Dashboard:
                 self.alerts.watch_problem(lambda: agent.problem)
             web = self._web = build_web(self.config, feed, recorder=self.recorder, hub=self._fleet.hub,
                                         hub_url=hub_url(self.config))
+            if self._fleet.agent is not None:  # /healthz says when its hub does not take its reports
+                web.app.extensions[AGENT_KEY] = self._fleet.agent
         except (ConfigError, ServeError):
             http_socket.close()
             ws_socket.close()

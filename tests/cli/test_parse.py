@@ -167,3 +167,10 @@ def test_the_help_for_log_states_the_folder_rule() -> None:
     text = " ".join(build_parser().format_help().split())
     assert f"In the {MINER_FOLDER_NAME} folder that is the app's *{MINER_LOG_SUFFIX}" in text
     assert "newest *.log" not in text
+
+
+@pytest.mark.parametrize("url", ["http://127.0.0.1:abc", "http://[::1", "http://127.0.0.1:70000"])
+def test_a_report_to_url_that_cannot_work_fails_start_up(url: str) -> None:
+    with pytest.raises(UsageError, match=r"--report-to wants http://HUB:PORT, not") as caught:
+        parse(["--report-to", url], environ={"TOKWATCH_REPORT_KEY": "twk_" + "k" * 43})
+    assert "\n" not in str(caught.value)
