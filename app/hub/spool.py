@@ -136,7 +136,9 @@ class Spool:
                 conn.execute("UPDATE meta SET value = ? WHERE key = 'next_seq'", (str(seq + 1),))
                 conn.execute("COMMIT")
             except BaseException:
-                conn.execute("ROLLBACK")
+                # A full disk may have rolled it back already: a second ROLLBACK would hide why.
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
                 raise
             self._next_seq = seq + 1
         return seq

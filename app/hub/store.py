@@ -151,7 +151,8 @@ class HubStore:
             try:
                 yield self._conn
             except BaseException:
-                self._conn.execute("ROLLBACK")
+                if self._conn.in_transaction:  # a full disk may have rolled it back already
+                    self._conn.execute("ROLLBACK")
                 raise
             self._conn.execute("COMMIT")
 

@@ -105,3 +105,14 @@ def test_the_files_are_read_as_before_when_they_are_right(tmp_path: Path) -> Non
     config = parse(["--log", str(tmp_path / "m.log"), "--report-to", "http://127.0.0.1:8765",
                     "--report-key-file", str(key)]).config
     assert config.report_key == KEY
+
+
+def test_a_config_symlink_is_checked_in_its_targets_folder(tmp_path: Path) -> None:
+    from app.config.file import ConfigFileError, load_config_file
+
+    target = secret(tmp_path, text='notify = ["ntfys://sss-topic"]\n', folder_mode=0o777)
+    mine = tmp_path / "config"
+    mine.mkdir(mode=0o700)
+    (mine / "config.toml").symlink_to(target)
+    with pytest.raises(ConfigFileError, match=f"its folder {target.parent}"):
+        load_config_file(mine / "config.toml")
