@@ -259,6 +259,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def long_options() -> frozenset[str]:
+    """Every ``--option`` of the command line and its commands (what an abbreviation may stand for)."""
+    found: set[str] = set()
+    parsers = [build_parser()]
+    while parsers:
+        parser = parsers.pop()
+        for action in parser._actions:
+            found.update(o for o in action.option_strings if o.startswith("--"))
+            if isinstance(action, argparse._SubParsersAction):
+                parsers.extend(action.choices.values())
+    return frozenset(found)
+
+
 def parse(argv: Sequence[str] | None = None, environ: Mapping[str, str] = os.environ) -> Invocation:
     """Turn the command line into an Invocation (raises UsageError on a bad option)."""
     args = build_parser().parse_args(argv)
