@@ -270,6 +270,10 @@ class Hub:
             "card": card,
             "details": list((snap or {}).get("details") or []),
             "events": list((snap or {}).get("events") or []),
+            # What the events panel says when the list is empty: why, in words.
+            "events_empty_text": None if (snap or {}).get("events") else (
+                "none in its last report" if snap is not None else
+                "none while it does not report" if row.received_at is not None else "not reported yet"),
             # The ages in its status line and details, for the page to keep them ticking.
             "ticking": [t for t in (snap or {}).get("ticking") or [] if t and None not in t.values()],
             "alerts": ((snap or {}).get("alerts") or {}).get("active") or [],
@@ -316,7 +320,10 @@ class Hub:
         values = [v for _, v in points if v is not None]
         high = max(values) if values else None
         usual = self._usual(name, row, now)
+        # Before its first minute on the hub the chart has no data (a gap after it: offline).
+        since = self.store.first_minute(name)
         return {"span": span, "step_seconds": step, "points": points, "queue": queue, "states": states,
+                "since": since,
                 "layers": layers, "high": high, "high_text": None if high is None else f"{text.compact(high)} tok/h",
                 "usual": usual, "usual_text": None if usual is None else f"usual {text.compact(usual)} tok/h",
                 "as_of": now}

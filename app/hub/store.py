@@ -331,6 +331,12 @@ class HubStore:
             ).fetchall()
         return [(int(t), tph, str(state), queue, layer) for t, tph, state, queue, layer in rows]
 
+    def first_minute(self, name: str) -> int | None:
+        """The first minute the hub has of a machine (from a report or its history), or None."""
+        with self._lock:
+            row = self._conn.execute("SELECT MIN(t) FROM sample WHERE name = ?", (name,)).fetchone()
+        return None if row[0] is None else int(row[0])
+
     def series(self, name: str, since: float, until: float, bucket_seconds: int) -> list[tuple[int, float | None]]:
         """Mean tok/h per bucket over [since, until), oldest first; buckets without a report are absent."""
         with self._lock:
