@@ -41,5 +41,5 @@ class Folding:
             ended: list[Transition] = []
             if t.kind == "opened" and worse and self._held:
                 ended, self._held = [e for e in self._held if e.rule != t.rule], []
-            out.append(compose(t, snap, name=name, dashboard_url=dashboard_url, ended=ended))
+            out.append(compose(t, snap, name=name, dashboard_url=dashboard_url, before=ended))
         return out

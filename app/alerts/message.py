@@ -50,10 +50,10 @@ class Message:
 
 
 def compose(transition: Transition, snap: Snapshot, *, name: str, dashboard_url: str | None,
-            ended: Sequence[Transition] = ()) -> Message:
+            before: Sequence[Transition] = ()) -> Message:
     """Write the message for one transition, with the status line as it reads now.
 
-    ``ended``: conditions that ended into this one's worse state (app.alerts.fold), each a line of
+    ``before``: conditions that ended into this one's worse state (app.alerts.fold), each a line of
     this message rather than a success of its own.
     """
     t = transition
@@ -67,7 +67,7 @@ def compose(transition: Transition, snap: Snapshot, *, name: str, dashboard_url:
         since = f" ({when})" if "since" in t.text else f" (since {clock_time(t.since, t.at)}, {when})"
         lines = [f"{summary}{since}."]
         lines += [f"Before it: {e.headline} for {duration((e.ended_at or e.at) - e.since)} "
-                  f"(since {clock_time(e.since, t.at)})." for e in ended]
+                  f"(since {clock_time(e.since, t.at)})." for e in before]
         explained = _explanation(t.rule) or _explanation(snap.state)
         level = t.level
     elif t.kind == "resolved":

@@ -362,13 +362,13 @@ class Agent:
                 self._note(f"cannot send to {self.url}: {type(e).__name__}; keeping reports")
             return "retry"
         except (urllib.error.URLError, OSError) as e:
-            reason = getattr(e, "reason", e)
+            why = getattr(e, "reason", None) or e
             hint = ""
-            if isinstance(reason, ConnectionRefusedError) and not _is_loopback_url(self.url):
+            if isinstance(why, ConnectionRefusedError) and not _is_loopback_url(self.url):
                 # Nothing listens there: the hub is not running, or listens on its own loopback only.
                 hint = ("; is the hub running, and started with --host 0.0.0.0? A hub on 127.0.0.1 (the default) "
                         "refuses other machines")
-            self._note(f"hub unreachable at {self.url} ({reason}){hint}; keeping reports until it is back")
+            self._note(f"hub unreachable at {self.url} ({why}){hint}; keeping reports until it is back")
             return "retry"
         try:
             taken = json.loads(answer.decode("utf-8")).get("taken")
@@ -402,7 +402,8 @@ def backlog_minutes(bodies: Iterable[str]) -> list[list[Any]]:
         try:
             data = json.loads(body)
             snap = data.get("snapshot") or {}
-            as_of = float(snap.get("as_of") if snap.get("as_of") is not None else data.get("sent_at"))
+            made: Any = snap.get("as_of") if snap.get("as_of") is not None else data.get("sent_at")
+            as_of = float(made)
         except (ValueError, TypeError, AttributeError):
             continue
         state = snap.get("state")

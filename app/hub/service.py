@@ -199,8 +199,8 @@ class Hub:
         # The agent's clock, whole minutes from the hub's, is set right as a report's is: a minute it
         # sent lands where the hub's own samples of that moment are.
         shift = 0 if batch.sent_at is None else round((now - batch.sent_at) / SAMPLE_SECONDS) * SAMPLE_SECONDS
-        points = [(t + shift, *rest) for t, *rest in batch.points]
-        points = [p for p in points if now - RETENTION_SECONDS <= p[0] <= now + SAMPLE_SECONDS]
+        points = [(t + shift, tph, state, queue, layer) for t, tph, state, queue, layer in batch.points
+                  if now - RETENTION_SECONDS <= t + shift <= now + SAMPLE_SECONDS]
         try:
             taken = self.store.take_history(machine, points, batch.set_aside, batch.last_note, reports=batch.reports)
         except sqlite3.Error as e:
