@@ -55,8 +55,11 @@ BACKLOG_BATCHES_PER_ROUND = 10
 # about a second.
 HISTORY_SECONDS = 7 * 86400
 HISTORY_PAUSE_SECONDS = 0.02
-# The history thread looks this often whether the first-start import has brought more of the past.
+# The history thread looks this often whether an import has brought more of the past: often in the
+# first minutes after a start (a first start's import), rarely after (a log added later).
 HISTORY_LOOK_SECONDS = 2.0
+HISTORY_EAGER_SECONDS = 600.0
+HISTORY_QUIET_LOOK_SECONDS = 30.0
 # Snapshot keys a hub has no use for: the hour of history is the agent's own page's business.
 _NOT_REPORTED = ("history",)
 
@@ -269,8 +272,10 @@ class Agent:
     def _run_history(self) -> None:
         """Send the machine's own history once the hub took a report, and again when the history has more of its past."""
         mark = self._history_mark() if self._history_mark is not None else None
+        started = time.monotonic()
         while not self._stop.is_set():
-            self._history_wake.wait(HISTORY_LOOK_SECONDS)
+            eager = time.monotonic() - started < HISTORY_EAGER_SECONDS
+            self._history_wake.wait(HISTORY_LOOK_SECONDS if eager else HISTORY_QUIET_LOOK_SECONDS)
             self._history_wake.clear()
             if self._stop.is_set():
                 return
