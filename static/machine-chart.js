@@ -77,7 +77,8 @@ function specs(chart) {
     usual: chart.usual,
     current: null,
     describe: (i) => `${clock(chart.points[i][0], withDay)} · ${chart.points[i][1] == null ? "no rate" : `${Math.round(chart.points[i][1]).toLocaleString()} tok/h`}`
-      + (chart.states[i][1] == null ? " · offline" : ` · ${chart.states[i][1]}`),
+      + (chart.states[i][1] != null ? ` · ${chart.states[i][1]}`
+        : chart.since == null || chart.points[i][0] + chart.step_seconds <= chart.since ? " · no data" : " · offline"),
   };
   const out = [{ view: rate, height: WIDE.matches ? 320 : HEIGHT }];
   if (chart.queue.some(([, v]) => v != null)) {

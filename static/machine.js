@@ -73,7 +73,9 @@ function renderPage(page) {
       return item;
     }),
   );
-  document.getElementById("events-empty").hidden = page.events.length > 0;
+  const empty = document.getElementById("events-empty");
+  empty.hidden = page.events.length > 0;
+  if (page.events_empty_text) empty.textContent = page.events_empty_text;
   tick();
 }
 

@@ -47,7 +47,11 @@ class Receiver:
                     return
                 code = 500 if mode == "fail" else 200
                 # A hub's answer to a report (an agent drops a report only on its "taken").
-                answer = b'{"taken":true}' if self.path.endswith("/hub/report") and code == 200 else b"{}"
+                answer = b"{}"
+                if self.path.endswith("/hub/report") and code == 200:
+                    answer = b'{"taken":true}'
+                elif self.path.endswith("/hub/history") and code == 200:
+                    answer = b'{"taken":0}'  # a history batch's: how many minutes were new
                 self.send_response(code)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(answer)))

@@ -7,6 +7,7 @@ link only when it opens where the message is read: never a loopback one.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -48,8 +49,13 @@ class Message:
     summary: str  # one line, for the page
 
 
-def compose(transition: Transition, snap: Snapshot, *, name: str, dashboard_url: str | None) -> Message:
-    """Write the message for one transition, with the status line as it reads now."""
+def compose(transition: Transition, snap: Snapshot, *, name: str, dashboard_url: str | None,
+            before: Sequence[Transition] = ()) -> Message:
+    """Write the message for one transition, with the status line as it reads now.
+
+    ``before``: conditions that ended into this one's worse state (app.alerts.fold), each a line of
+    this message rather than a success of its own.
+    """
     t = transition
     status = snap.status_line
     headline = _capital(t.headline)
@@ -60,6 +66,8 @@ def compose(transition: Transition, snap: Snapshot, *, name: str, dashboard_url:
         # "no pass since 14:16" already says since when; the sentence adds only how long.
         since = f" ({when})" if "since" in t.text else f" (since {clock_time(t.since, t.at)}, {when})"
         lines = [f"{summary}{since}."]
+        lines += [f"Before it: {e.headline} for {duration((e.ended_at or e.at) - e.since)} "
+                  f"(since {clock_time(e.since, t.at)})." for e in before]
         explained = _explanation(t.rule) or _explanation(snap.state)
         level = t.level
     elif t.kind == "resolved":

@@ -22,8 +22,9 @@ from ..snapshot import Snapshot
 from ..supervise import supervised
 from .book import AlertBook
 from .delivery import Delivery
+from .fold import Folding
 from .heartbeat import HEALTHY_STATES, Heartbeat
-from .message import Message, compose
+from .message import Message
 from .secrets import redact
 
 if TYPE_CHECKING:
@@ -59,6 +60,7 @@ class AlertService:
         self.heartbeat = heartbeat
         self._clock = clock
         self._book = AlertBook(settings)
+        self._folding = Folding()
         self._lock = threading.Lock()
         self._recent: deque[tuple[int, Message]] = deque(maxlen=RECENT_MESSAGES)
         self._ids = itertools.count(1)
@@ -79,7 +81,7 @@ class AlertService:
         when = now if now is not None else snap.as_of
         with self._lock:
             transitions = self._book.step(snap, when)
-            messages = [compose(t, snap, name=self.name, dashboard_url=self.dashboard_url) for t in transitions]
+            messages = self._folding.messages(transitions, snap, name=self.name, dashboard_url=self.dashboard_url)
             for message in messages:
                 self._recent.appendleft((next(self._ids), message))
         for message in messages:

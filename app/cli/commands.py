@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 
-from ..config import Config
+from ..config import DEFAULT_PORT, Config
 from ..config.file import default_config_file
 from .parse import UsageError
 
@@ -54,7 +54,13 @@ def enroll(config: Config, name: str) -> int:
 
     Raises HubStoreError (already enrolled, an unusable file).
     """
-    from ..hub.join import agent_command, revoke_command, save_key_command
+    from ..hub.join import (
+        agent_command,
+        listen_on_lan_command,
+        loopback_note,
+        revoke_command,
+        save_key_command,
+    )
     from ..hub.store import FILE_NAME, HubStore
 
     path = config.resolved_data_dir / FILE_NAME
@@ -64,6 +70,7 @@ def enroll(config: Config, name: str) -> int:
     finally:
         store.close()
     url, known = hub_address(config)
+    reach = hub_reach(url if known else None, config.port)
     print(f"tokwatch: enrolled {name} on the hub whose data is in {path.parent}")
     print(f"  on {name}, keep the key in a file only you can read: run this, paste the key (the last line")
     print("  below) and press Ctrl-D:")
@@ -72,6 +79,12 @@ def enroll(config: Config, name: str) -> int:
     print(f"    {agent_command(url, name)}")
     if not known:
         print(f"  (HUB: this hub's address on the network; it reports to port {config.port}.)")
+    if reach == "loopback":
+        print(f"  note: {loopback_note(config.data_dir)}")
+    elif reach == "none":
+        port = "" if config.port == DEFAULT_PORT else f" --port {config.port}"
+        print(f"  note: no hub answers on port {config.port} here yet; start it so other machines reach it: "
+              f"{listen_on_lan_command(config.data_dir)}{port}")
     print(f"  `{revoke_command(name, config.data_dir)}` stops this key. {name}'s report key (shown once):")
     print(key)
     return 0
@@ -87,6 +100,27 @@ def hub_address(config: Config) -> tuple[str, bool]:
 
     address = lan_address("0.0.0.0" if config.loopback_only else config.host)
     return page_url(address or "HUB", config.port, None).rstrip("/"), address is not None
+
+
+def hub_reach(url: str | None, port: int) -> str:
+    """Where a hub answers on this machine: "lan" (at ``url``, as other machines will try), "loopback" (only on
+    127.0.0.1: other machines are refused), "none" (not running), or "unknown" (no LAN address to try)."""
+    import socket
+    from urllib.parse import urlsplit
+
+    def answers(host: str) -> bool:
+        try:
+            with socket.create_connection((host, port), timeout=1.0):
+                return True
+        except OSError:
+            return False
+
+    host = urlsplit(url).hostname if url else None
+    if host is not None and answers(host):
+        return "lan"
+    if answers("127.0.0.1"):
+        return "loopback" if host is not None else "unknown"
+    return "none"
 
 
 def revoke(config: Config, name: str) -> int:

@@ -133,7 +133,8 @@ def _alert_options(parser: argparse.ArgumentParser, *, flag_form: bool) -> argpa
     alerts = parser.add_argument_group("alerts (also in the config file, ~/.config/tokwatch/config.toml)")
     alerts.add_argument(
         "--notify", action="append", metavar="URL",
-        help="send alerts to this Apprise URL (ntfys://topic, tgram://token/chat, …); repeatable",
+        help="send alerts to this Apprise URL (ntfys://topic, …); repeatable; seen in ps: a URL holding a token "
+        "goes in --notify-file",
     )
     alerts.add_argument(
         "--notify-file", action="append", metavar="FILE", type=Path,
@@ -263,6 +264,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def long_options() -> frozenset[str]:
+    """Every ``--option`` of the command line and its commands (what an abbreviation may stand for)."""
+    found: set[str] = set()
+    parsers = [build_parser()]
+    while parsers:
+        parser = parsers.pop()
+        for action in parser._actions:
+            found.update(o for o in action.option_strings if o.startswith("--"))
+            if isinstance(action, argparse._SubParsersAction):
+                parsers.extend(action.choices.values())
+    return frozenset(found)
+
+
 def parse(argv: Sequence[str] | None = None, environ: Mapping[str, str] = os.environ) -> Invocation:
     """Turn the command line into an Invocation (raises UsageError on a bad option)."""
     args = build_parser().parse_args(argv)
@@ -375,7 +389,8 @@ def _config(given: Mapping[str, Any], environ: Mapping[str, str], file: FileSett
     report_key = _given_secret(given, "report_key", "--report-key", "--report-key-file", "report key", environ,
                                REPORT_KEY_ENV, only_flags=report_to is None)
     if report_to is not None and report_key is None:
-        raise UsageError("--report-to needs --report-key KEY (or TOKWATCH_REPORT_KEY), printed by --enroll on the hub")
+        raise UsageError("--report-to needs the key `tokwatch hub enroll NAME` printed on the hub: "
+                         f"--report-key-file PATH (a file only you can read) or {REPORT_KEY_ENV}")
     if report_key is not None and report_to is None:
         flag = "--report-key-file" if "report_key_file" in given else "--report-key"
         raise UsageError(f"{flag} goes with --report-to http://HUB:PORT")
@@ -444,18 +459,31 @@ def _given_secret(given: Mapping[str, Any], key: str, flag: str, file_flag: str,
     if path is not None:
         path = path.expanduser()  # as a shell would: a unit file or a pasted command may say ~/…
         try:
-            lines = path.read_text(encoding="utf-8").strip().splitlines()
-        except (OSError, UnicodeDecodeError) as e:
-            raise UsageError(f"{path}: cannot read the {what} ({getattr(e, 'strerror', None) or e})") from e
+            lines = read_secret_file(path, file_flag)
+        except ConfigFileError as e:
+            raise UsageError(str(e)) from e
         if len(lines) != 1:
-            raise UsageError(f"{path}: the {what} file must hold one line, the {what}")
-        return lines[0].strip()
+            raise UsageError(f"{file_flag} {path}: the file must hold one line, the {what}")
+        return _plain_secret(lines[0], f"the {what} in {path}")
     if value is not None:
-        return str(value)
+        return _plain_secret(str(value), f"the {what} given to {flag}")
     if only_flags:
         return None
     from_env = environ.get(env_name) or None  # set but empty: not given
-    return from_env.strip() if from_env is not None else None
+    return _plain_secret(from_env, f"the {what} in {env_name}") if from_env is not None else None
+
+
+def _plain_secret(value: str, where: str) -> str:
+    """A secret without the blanks around it; refused (never shown) when a control character is inside.
+
+    A key pasted with a line break in it would go into an HTTP header, be refused there with the
+    whole header in the error, and be tried again for ever.
+    """
+    value = value.strip()
+    if any(ord(c) < 32 or ord(c) == 127 or c.isspace() for c in value):
+        raise UsageError(f"{where} holds a line break, a tab or another control character; paste it again "
+                         "as one line")
+    return value
 
 
 def _check_name(name: str, where: str) -> str:

@@ -8,6 +8,8 @@ agent (~/Library/LaunchAgents/local.tokwatch.plist) logging to ~/Library/Logs/to
 from __future__ import annotations
 
 import os
+import plistlib
+import shlex
 import shutil
 import subprocess
 import sys
@@ -17,7 +19,7 @@ from pathlib import Path
 
 from ..config import paths
 from ..errors import CommandError
-from .parse import UsageError, parse
+from .parse import UsageError, long_options, parse
 from .units import (
     LAUNCHD_LABEL,
     LOG_FILE_NAME,
@@ -91,15 +93,23 @@ def run_service(action: str, args: Sequence[str], *, home: Path | None = None,
 def install(where: Place, args: Sequence[str], *, home: Path, cwd: Path, run: Runner, manager: bool,
             environ: Mapping[str, str]) -> int:
     """Write the service's file with these options, and start it (or say how)."""
+    known = long_options()
     try:
-        check_options(args)
+        check_options(args, known)
     except ServiceOptionError as e:
         raise UsageError(str(e)) from e
     invocation = parse(list(args))  # a bad option is refused now, not by a service failing at login
     if invocation.command != "serve":
         raise UsageError("a service serves the dashboard (or a hub): give it the options of `tokwatch` or "
                          "`tokwatch hub`, not a command that exits")
-    options = absolute_paths(args, cwd, home)
+    options = absolute_paths(args, cwd, home, known)
+    log = _absolute_log(options)
+    log_path = None if log is None else Path(log)
+    if log_path is not None and not log_path.exists():
+        if not log_path.parent.is_dir():  # a typo: the service would wait at login for a log that never comes
+            raise UsageError(f"--log {log_path}: neither it nor its folder exists; give the log's path")
+        print(f"tokwatch: note: {log_path} does not exist yet; the service waits for it")
+    previous = _previous_command(where.file)
     executable = tokwatch_executable(sys.argv[0], sys.executable)
     if where.log_file is not None:
         log_file = where.log_file
@@ -119,6 +129,8 @@ def install(where: Place, args: Sequence[str], *, home: Path, cwd: Path, run: Ru
         where.file.write_bytes(text)
     except OSError as e:
         raise ServiceError(f"{where.file}: cannot write ({e.strerror or e})") from e
+    if previous is not None:
+        print(f"tokwatch: it replaces the service installed before, which ran: {previous}")
     print(f"tokwatch: the service is written to {where.file}")
     print(f"  it runs: {executable}" + "".join(f" {_shown(a)}" for a in options))
     _start(where, commands, run, manager)
@@ -126,6 +138,33 @@ def install(where: Place, args: Sequence[str], *, home: Path, cwd: Path, run: Ru
     if where.platform == "systemd":
         print("  to keep it running while you are logged out: loginctl enable-linger $USER")
     return 0
+
+
+def _absolute_log(options: Sequence[str]) -> str | None:
+    """The --log value as the service will read it (absolute), or None."""
+    for i, arg in enumerate(options):
+        if arg == "--log" and i + 1 < len(options):
+            return options[i + 1]
+        if arg.startswith("--log="):
+            return arg.partition("=")[2]
+    return None
+
+
+def _previous_command(file: Path) -> str | None:
+    """What an installed service's file runs (its ExecStart or ProgramArguments), or None when there is none."""
+    try:
+        data = file.read_bytes()
+    except OSError:
+        return None
+    if file.suffix == ".plist":
+        try:
+            return " ".join(_shown(str(a)) for a in plistlib.loads(data).get("ProgramArguments") or [])
+        except (ValueError, plistlib.InvalidFileException):
+            return "(unreadable)"
+    for line in data.decode("utf-8", "replace").splitlines():
+        if line.startswith("ExecStart="):
+            return line.partition("=")[2].strip()
+    return "(no ExecStart)"
 
 
 def uninstall(where: Place, *, run: Runner, manager: bool, environ: Mapping[str, str]) -> int:
@@ -159,8 +198,56 @@ def status(where: Place, *, run: Runner, manager: bool, environ: Mapping[str, st
             run(["systemctl", "--user", "--no-pager", "status", UNIT_NAME])
         else:
             run(["launchctl", "print", f"gui/{os.getuid()}/{LAUNCHD_LABEL}"])
+    else:  # no manager to ask: look for the process the file runs
+        words = _installed_words(where.file)
+        pids = None if words is None else running_pids(words)
+        if pids is None:
+            print("  whether it runs cannot be told here (no service manager answers, no /proc to look in)")
+        elif pids:
+            print(f"  it runs now (pid {', '.join(map(str, pids))}); no service manager answers from this shell")
+        else:
+            print("  it does not run now; no service manager answers from this shell")
     print(f"  its log: {where.log_hint}")
     return 0
+
+
+def _installed_words(file: Path) -> list[str] | None:
+    """The command an installed service's file runs, word by word (None: unreadable)."""
+    try:
+        data = file.read_bytes()
+    except OSError:
+        return None
+    if file.suffix == ".plist":
+        try:
+            return [str(a) for a in plistlib.loads(data).get("ProgramArguments") or []] or None
+        except (ValueError, plistlib.InvalidFileException):
+            return None
+    for line in data.decode("utf-8", "replace").splitlines():
+        if line.startswith("ExecStart="):
+            # As systemd reads it: specifiers (%%), C-style quoted words, then variables ($$).
+            try:
+                return [w.replace("$$", "$") for w in shlex.split(line.partition("=")[2].replace("%%", "%"))]
+            except ValueError:
+                return None
+    return None
+
+
+def running_pids(words: Sequence[str], proc: Path = Path("/proc")) -> list[int] | None:
+    """The processes running exactly ``words`` (an interpreter may come first); None without a /proc."""
+    if not words or not proc.is_dir():
+        return None
+    wanted = [w.encode() for w in words]
+    found = []
+    for entry in proc.iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            argv = (entry / "cmdline").read_bytes().rstrip(b"\0").split(b"\0")
+        except OSError:
+            continue
+        if argv[-len(wanted):] == wanted or argv[-len(wanted) + 1:] == wanted[1:] and wanted[0] in argv:
+            found.append(int(entry.name))
+    return sorted(found)
 
 
 def _start(where: Place, commands: list[list[str]], run: Runner, manager: bool) -> None:

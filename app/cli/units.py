@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import plistlib
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 UNIT_NAME = "tokwatch.service"
@@ -35,10 +35,20 @@ class ServiceOptionError(ValueError):
     """An option the service cannot carry (a secret, a character a unit file cannot hold)."""
 
 
-def check_options(args: Sequence[str]) -> None:
+def full_option(option: str, known: Iterable[str]) -> str:
+    """The option an abbreviation stands for (``--data`` → ``--data-dir``, as argparse reads it), else itself."""
+    names = frozenset(known)
+    if not option.startswith("--") or option in names:
+        return option
+    matches = [name for name in names if name.startswith(option)]
+    return matches[0] if len(matches) == 1 else option
+
+
+def check_options(args: Sequence[str], known: Iterable[str] = ()) -> None:
     """Refuse secrets and control characters among the options the service will run with."""
+    known = frozenset(known)
     for arg in args:
-        option = arg.split("=", 1)[0]
+        option = full_option(arg.split("=", 1)[0], known)
         if option in SECRET_OPTIONS:
             raise ServiceOptionError(
                 f"{option} would be written into the service's file in clear: {SECRET_OPTIONS[option]}"
@@ -47,8 +57,12 @@ def check_options(args: Sequence[str]) -> None:
             raise ServiceOptionError(f"{arg!r}: a service's options cannot hold control characters (a newline, a tab)")
 
 
-def absolute_paths(args: Sequence[str], cwd: Path, home: Path) -> list[str]:
-    """The options with every path value absolute (``~`` expanded), as the service must see them."""
+def absolute_paths(args: Sequence[str], cwd: Path, home: Path, known: Iterable[str] = ()) -> list[str]:
+    """The options with every path value absolute (``~`` expanded), as the service must see them.
+
+    ``known``: every option, so an abbreviation (``--data`` for ``--data-dir``) is written in full.
+    """
+    known = frozenset(known)
     out: list[str] = []
     expects_path = False
     for arg in args:
@@ -57,11 +71,14 @@ def absolute_paths(args: Sequence[str], cwd: Path, home: Path) -> list[str]:
             expects_path = False
             continue
         option, eq, value = arg.partition("=")
+        option = full_option(option, known)
         if option in PATH_OPTIONS and eq:
             out.append(f"{option}={_absolute(value, cwd, home)}")
+        elif option in PATH_OPTIONS:
+            out.append(option)
+            expects_path = True
         else:
             out.append(arg)
-            expects_path = arg in PATH_OPTIONS
     return out
 
 

@@ -104,15 +104,17 @@ def _check_owner(path: Path, st: os.stat_result) -> None:
     if st.st_uid != user:
         raise ConfigFileError(f"{path}: owned by user id {st.st_uid}, not by you ({user}); it may hold secrets "
                               "someone else chose: make it your own (chown) or remove it")
-    folder = path.parent
-    try:
-        folder_st = os.stat(folder)
-    except OSError as e:
-        raise ConfigFileError(f"{folder}: cannot check the folder ({e.strerror or e})") from e
-    sticky = bool(folder_st.st_mode & stat.S_ISVTX)  # like /tmp: others cannot swap a file they do not own
-    if folder_st.st_uid not in (user, 0) or (folder_st.st_mode & (stat.S_IWGRP | stat.S_IWOTH) and not sticky):
-        raise ConfigFileError(f"{path}: other users can replace it (its folder {folder} is theirs or writable by "
-                              f"them); run: chmod go-w {folder}")
+    # The link's folder and, for a symlink, the target's: either one writable by others lets them swap it.
+    folders = dict.fromkeys([path.parent, Path(os.path.realpath(path)).parent])
+    for folder in folders:
+        try:
+            folder_st = os.stat(folder)
+        except OSError as e:
+            raise ConfigFileError(f"{folder}: cannot check the folder ({e.strerror or e})") from e
+        sticky = bool(folder_st.st_mode & stat.S_ISVTX)  # like /tmp: others cannot swap a file they do not own
+        if folder_st.st_uid not in (user, 0) or (folder_st.st_mode & (stat.S_IWGRP | stat.S_IWOTH) and not sticky):
+            raise ConfigFileError(f"{path}: other users can replace it (its folder {folder} is theirs or writable by "
+                                  f"them); run: chmod go-w {folder}")
 
 
 def load_config_file(path: Path) -> dict[str, Any]:
@@ -157,11 +159,16 @@ def load_config_file(path: Path) -> dict[str, Any]:
     return table
 
 
+# A file of secrets (URLs, a key) is a few lines: past this it is not one (and is never read whole).
+MAX_SECRET_FILE_BYTES = 1 << 20
+
+
 def read_secret_file(path: Path, what: str) -> list[str]:
-    """The non-blank, non-comment lines of a file that holds secrets (``--notify-file``, …).
+    """The non-blank, non-comment lines of a file that holds secrets (``--notify-file``, ``--report-key-file``, …).
 
     Kept out of the command line (``ps`` shows it to every user); refused on the same terms as
-    the config file: others may not read, own or swap it.
+    the config file: others may not read, own or swap it; not a regular file (a FIFO would hold
+    start-up for ever, ``/dev/zero`` never ends); larger than ``MAX_SECRET_FILE_BYTES``.
     """
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
@@ -169,14 +176,21 @@ def read_secret_file(path: Path, what: str) -> list[str]:
         raise ConfigFileError(f"{what} {path}: cannot read ({e.strerror or e})") from e
     try:
         st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise ConfigFileError(f"{what} {path}: is a directory, not a file")
         if not stat.S_ISREG(st.st_mode):
-            raise ConfigFileError(f"{what} {path}: not a regular file")
+            raise ConfigFileError(f"{what} {path}: not a regular file (a FIFO, a device or a socket); not reading it")
+        if st.st_size > MAX_SECRET_FILE_BYTES:
+            raise ConfigFileError(f"{what} {path}: {st.st_size:,} bytes; a secrets file holds at most "
+                                  f"{MAX_SECRET_FILE_BYTES:,}")
         if os.name == "posix":
             _check_owner(path, st)
             os.set_blocking(fd, True)
         with os.fdopen(fd, "rb") as f:
             fd = -1
-            data = f.read(1 << 20)
+            data = f.read(MAX_SECRET_FILE_BYTES + 1)
+        if len(data) > MAX_SECRET_FILE_BYTES:  # it grew while read
+            raise ConfigFileError(f"{what} {path}: larger than {MAX_SECRET_FILE_BYTES:,} bytes")
     except OSError as e:
         raise ConfigFileError(f"{what} {path}: cannot read ({e.strerror or e})") from e
     finally:

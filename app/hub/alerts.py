@@ -15,7 +15,8 @@ from dataclasses import replace
 
 from ..alerts.book import AlertBook
 from ..alerts.delivery import Delivery
-from ..alerts.message import Message, compose
+from ..alerts.fold import Folding
+from ..alerts.message import Message
 from ..config.alerts import AlertSettings
 from .fleet import is_online
 from .report import reported_snapshot
@@ -32,6 +33,7 @@ class HubAlerts:
         self.delivery = delivery
         self.dashboard_url = dashboard_url.rstrip("/") if dashboard_url else None
         self._books: dict[str, AlertBook] = {}
+        self._folding: dict[str, Folding] = {}
 
     def start(self) -> None:
         """Start the delivery workers."""
@@ -62,8 +64,10 @@ class HubAlerts:
             book = self._books.get(row.name)
             if book is None:
                 book = self._books[row.name] = AlertBook(self.settings)
+                self._folding[row.name] = Folding()
             url = f"{self.dashboard_url}/fleet/{row.name}" if self.dashboard_url else None
-            messages.extend(compose(t, snap, name=row.name, dashboard_url=url) for t in book.step(snap, now))
+            messages.extend(self._folding[row.name].messages(book.step(snap, now), snap, name=row.name,
+                                                             dashboard_url=url))
         for message in messages:
             log.info("fleet alert: %s — %s", message.title, message.summary)
             if self.delivery is not None:

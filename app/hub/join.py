@@ -40,3 +40,14 @@ def agent_command(hub_url: str, name: str) -> str:
 
 def _parent(path: str) -> str:
     return path.rpartition("/")[0]
+
+
+def listen_on_lan_command(data_dir: Path | None) -> str:
+    """Start the hub where other machines can reach it (all addresses; the page then asks for the token)."""
+    return f"tokwatch hub --host 0.0.0.0{_data_dir_flag(data_dir)}"
+
+
+def loopback_note(data_dir: Path | None) -> str:
+    """What a hub that listens on this machine only says beside the command that joins a machine to it."""
+    return ("this hub listens on this machine only (127.0.0.1): other machines cannot reach it until it is "
+            f"started with: {listen_on_lan_command(data_dir)}")

@@ -301,20 +301,25 @@ def _reject_constant(name: str) -> Any:
     raise ReportError(f"{name} is not a number JSON allows")
 
 
-def parse_report(body: bytes) -> Report:
-    """Validate a report's bytes; raise ReportError with the reason when the envelope is unusable."""
-    if len(body) > MAX_REPORT_BYTES:
-        raise ReportError(f"report larger than {MAX_REPORT_BYTES} bytes")
+def _load(body: bytes) -> Any:
+    """An agent's JSON, or ReportError saying why the hub cannot read it."""
     if _SURROGATE_ESCAPE.search(body) and _LONE_SURROGATE.search(body):
         raise ReportError("not JSON text: a lone surrogate escape (\\uD800-\\uDFFF without its pair)")
     try:
-        data = json.loads(body.decode("utf-8"), parse_constant=_reject_constant)
+        return json.loads(body.decode("utf-8"), parse_constant=_reject_constant)
     except ReportError:
         raise
     except RecursionError as e:
         raise ReportError("not JSON a hub reads: nested too deeply") from e
     except (UnicodeDecodeError, ValueError) as e:
         raise ReportError(f"not JSON: {e}") from e
+
+
+def parse_report(body: bytes) -> Report:
+    """Validate a report's bytes; raise ReportError with the reason when the envelope is unusable."""
+    if len(body) > MAX_REPORT_BYTES:
+        raise ReportError(f"report larger than {MAX_REPORT_BYTES} bytes")
+    data = _load(body)
     if not isinstance(data, dict):
         raise ReportError("a report is a JSON object")
     if data.get("version") != REPORT_VERSION:
@@ -446,38 +451,54 @@ _POINT = (
     number(0, 1e15),  # tok/h, null while not measured
     text(32, null=False, pattern=_STATE_PATTERN),  # the state
     integer(0, 10**7),  # queue position
-    integer(0, 10**4),  # layer
+    integer(0, 100_000),  # layer, as a report's
 )
 
 
 @dataclass(frozen=True)
 class HistoryBatch:
-    """Minutes from an agent's own history: ``[t, tokens_per_hour, state, queue_position, layer]`` each."""
+    """Minutes from an agent's own history: ``[t, tokens_per_hour, state, queue_position, layer]`` each.
+
+    ``set_aside``: the points that failed their checks (left out, the rest kept); ``sent_at``: the
+    agent's clock when it sent the batch (None from an older agent).
+    """
 
     machine: str
     points: list[tuple[int, float | None, str, int | None, int | None]]
+    set_aside: int = 0
+    last_note: str | None = None
+    sent_at: float | None = None
+    reports: int = 0  # the spooled reports these minutes stand for (a backlog after an outage), else 0
 
 
 def parse_history(body: bytes) -> HistoryBatch:
     """Validate a history batch's bytes (``{machine, points}``); raise ReportError with the reason."""
     if len(body) > MAX_HISTORY_BYTES:
         raise ReportError(f"history larger than {MAX_HISTORY_BYTES} bytes")
-    try:
-        data = json.loads(body.decode("utf-8"), parse_constant=_reject_constant)
-    except ReportError:
-        raise
-    except (UnicodeDecodeError, ValueError) as e:
-        raise ReportError(f"not JSON: {e}") from e
-    if not isinstance(data, dict) or set(data) - {"machine", "points"}:
+    data = _load(body)
+    if not isinstance(data, dict) or not {"machine", "points"} <= set(data):
         raise ReportError("a history batch is a JSON object with machine and points")
     machine = text(63, null=False, pattern=NAME_PATTERN)(data.get("machine"), "machine")
+    try:
+        sent_at = number(_MIN_TIME, _MAX_TIME)(data.get("sent_at"), "sent_at")
+    except ReportError:
+        sent_at = None  # then the points are taken on the agent's clock, as from an older agent
+    reports = integer(0, MAX_HISTORY_POINTS)(data.get("reports"), "reports") or 0
     raw = data.get("points")
     if not isinstance(raw, list) or len(raw) > MAX_HISTORY_POINTS:
         raise ReportError(f"points: expected a list of at most {MAX_HISTORY_POINTS}")
     points = []
+    set_aside, last_note = 0, None
     for i, point in enumerate(raw):
-        if not isinstance(point, list) or len(point) != len(_POINT):
-            raise ReportError(f"points[{i}]: expected [t, tokens_per_hour, state, queue_position, layer]")
-        t, tph, state, queue, layer = (check(value, f"points[{i}][{j}]") for j, (check, value) in enumerate(zip(_POINT, point, strict=True)))
+        # One point that fails is left out and counted; the batch's other minutes are kept.
+        try:
+            if not isinstance(point, list) or len(point) != len(_POINT):
+                raise ReportError(f"points[{i}]: expected [t, tokens_per_hour, state, queue_position, layer]")
+            t, tph, state, queue, layer = (check(value, f"points[{i}][{j}]")
+                                           for j, (check, value) in enumerate(zip(_POINT, point, strict=True)))
+        except ReportError as e:
+            set_aside, last_note = set_aside + 1, str(e)
+            continue
         points.append((int(t), None if tph is None else float(tph), str(state), queue, layer))
-    return HistoryBatch(machine=machine, points=points)
+    return HistoryBatch(machine=machine, points=points, set_aside=set_aside, last_note=last_note,
+                        sent_at=None if sent_at is None else float(sent_at), reports=reports)

@@ -80,7 +80,7 @@ class FleetRuntime:
         if not config.hub and (config.report_to is None or config.report_key is None):
             return cls(None, None, None)  # no fleet: its modules (SQLite, Prometheus, urllib) stay unloaded
         from ..store.files import WriterLock
-        from ..store.minutes import machine_minutes
+        from ..store.minutes import imported_mark, machine_minutes
         from .agent import Agent
         from .service import Hub
         from .spool import FILE_NAME as OLD_SPOOL_FILE_NAME
@@ -124,6 +124,7 @@ class FleetRuntime:
                     interval_seconds=config.report_interval_seconds,
                     history=None if not config.history else functools.partial(
                         machine_minutes, data_dir, config.resolved_machine_name),
+                    history_mark=None if not config.history else functools.partial(imported_mark, data_dir),
                 )
         except (HubStoreError, SpoolError, OSError) as e:
             if hub is not None:

@@ -40,6 +40,10 @@ SPARK_STEP_SECONDS = 600
 # far above an agent's one per 15 s. Past it the hub answers 429 and the agent keeps the report.
 RATE_BURST = 120
 RATE_PER_SECOND = 2.0
+# History batches one key may send: a week of the agent's own history and a week's spool after an
+# outage (~50 batches of 300 minutes) go in one burst; past it one a second.
+HISTORY_RATE_BURST = 60
+HISTORY_RATE_PER_SECOND = 1.0
 
 
 def local_day_start(now: float) -> float:
@@ -67,6 +71,7 @@ class Hub:
         self.changes = Changes()
         self.reserved_name = reserved_name  # this hub's own machine name, when it follows a log
         self._buckets: dict[str, tuple[float, float]] = {}  # machine → (reports allowed, at)
+        self._history_buckets: dict[str, tuple[float, float]] = {}  # machine → (history batches allowed, at)
         self.problem: str | None = None  # the hub cannot write its file (a full disk): for /healthz
         self.alerts_problem: str | None = None  # the fleet's alerts do not reach a URL: for the fleet page
         self._online: frozenset[str] = frozenset()
@@ -138,14 +143,8 @@ class Hub:
         try:
             taken = self.store.accept(report, now, report.notes)
         except sqlite3.Error as e:
-            problem = f"the hub cannot write {self.store.path.name}: {e}"
-            if problem != self.problem:
-                log.error("%s; reports are refused (agents keep them) until it can", problem)
-            self.problem = problem
-            return 503, {"error": "the hub cannot keep reports right now; keep them and try again"}
-        if self.problem is not None:
-            log.info("the hub can write %s again", self.store.path.name)
-            self.problem = None
+            return self._cannot_write(e)
+        self._can_write()
         if taken:
             self.changes.bump()
         answer: dict[str, Any] = {"taken": taken, "seq": report.seq}
@@ -153,14 +152,29 @@ class Hub:
             answer["notes"] = list(report.notes)  # the agent logs them: its hub set these aside
         return 200, answer
 
-    def _spend(self, machine: str, now: float) -> float:
-        """Take one report from the key's bucket; 0, or the seconds until one is allowed."""
-        allowed, at = self._buckets.get(machine, (float(RATE_BURST), now))
-        allowed = min(float(RATE_BURST), allowed + max(0.0, now - at) * RATE_PER_SECOND)
+    def _cannot_write(self, error: sqlite3.Error) -> tuple[int, dict[str, Any]]:
+        """The 503 for a write that failed (a full disk), said once in the log and kept for /healthz."""
+        problem = f"the hub cannot write {self.store.path.name}: {error}"
+        if problem != self.problem:
+            log.error("%s; reports are refused (agents keep them) until it can", problem)
+        self.problem = problem
+        return 503, {"error": "the hub cannot keep reports right now; keep them and try again"}
+
+    def _can_write(self) -> None:
+        if self.problem is not None:
+            log.info("the hub can write %s again", self.store.path.name)
+            self.problem = None
+
+    def _spend(self, machine: str, now: float, *, history: bool = False) -> float:
+        """Take one request from the key's bucket; 0, or the seconds until one is allowed."""
+        buckets = self._history_buckets if history else self._buckets
+        burst, per_second = (HISTORY_RATE_BURST, HISTORY_RATE_PER_SECOND) if history else (RATE_BURST, RATE_PER_SECOND)
+        allowed, at = buckets.get(machine, (float(burst), now))
+        allowed = min(float(burst), allowed + max(0.0, now - at) * per_second)
         if allowed < 1.0:
-            self._buckets[machine] = (allowed, now)
-            return (1.0 - allowed) / RATE_PER_SECOND
-        self._buckets[machine] = (allowed - 1.0, now)
+            buckets[machine] = (allowed, now)
+            return (1.0 - allowed) / per_second
+        buckets[machine] = (allowed - 1.0, now)
         return 0.0
 
     def take_history(self, authorization: str | None, body: bytes) -> tuple[int, dict[str, Any]]:
@@ -172,18 +186,33 @@ class Hub:
         machine = self._reporter(authorization)
         if not isinstance(machine, str):
             return machine
+        now = self.clock()
+        wait = self._spend(machine, now, history=True)
+        if wait > 0:
+            return 429, {"error": "too many history batches from this key; try again", "retry_after": wait}
         try:
             batch = parse_history(body)
         except ReportError as e:
             return 400, {"error": str(e)}
         if batch.machine != machine:
             return 403, {"error": f"this key belongs to {machine}, not {batch.machine}"}
-        now = self.clock()
-        points = [p for p in batch.points if now - RETENTION_SECONDS <= p[0] <= now + SAMPLE_SECONDS]
-        taken = self.store.take_history(machine, points)
+        # The agent's clock, whole minutes from the hub's, is set right as a report's is: a minute it
+        # sent lands where the hub's own samples of that moment are.
+        shift = 0 if batch.sent_at is None else round((now - batch.sent_at) / SAMPLE_SECONDS) * SAMPLE_SECONDS
+        points = [(t + shift, tph, state, queue, layer) for t, tph, state, queue, layer in batch.points
+                  if now - RETENTION_SECONDS <= t + shift <= now + SAMPLE_SECONDS]
+        try:
+            taken = self.store.take_history(machine, points, batch.set_aside, batch.last_note, reports=batch.reports)
+        except sqlite3.Error as e:
+            return self._cannot_write(e)
+        self._can_write()
         if taken:
             self.changes.bump()
-        return 200, {"taken": taken}
+        answer: dict[str, Any] = {"taken": taken}
+        if batch.set_aside:
+            answer["set_aside"] = batch.set_aside
+            answer["notes"] = [batch.last_note]
+        return 200, answer
 
     # --- views ----------------------------------------------------------------
 
@@ -241,6 +270,10 @@ class Hub:
             "card": card,
             "details": list((snap or {}).get("details") or []),
             "events": list((snap or {}).get("events") or []),
+            # What the events panel says when the list is empty: why, in words.
+            "events_empty_text": None if (snap or {}).get("events") else (
+                "none in its last report" if snap is not None else
+                "none while it does not report" if row.received_at is not None else "not reported yet"),
             # The ages in its status line and details, for the page to keep them ticking.
             "ticking": [t for t in (snap or {}).get("ticking") or [] if t and None not in t.values()],
             "alerts": ((snap or {}).get("alerts") or {}).get("active") or [],
@@ -287,7 +320,10 @@ class Hub:
         values = [v for _, v in points if v is not None]
         high = max(values) if values else None
         usual = self._usual(name, row, now)
+        # Before its first minute on the hub the chart has no data (a gap after it: offline).
+        since = self.store.first_minute(name)
         return {"span": span, "step_seconds": step, "points": points, "queue": queue, "states": states,
+                "since": since,
                 "layers": layers, "high": high, "high_text": None if high is None else f"{text.compact(high)} tok/h",
                 "usual": usual, "usual_text": None if usual is None else f"usual {text.compact(usual)} tok/h",
                 "as_of": now}

@@ -136,16 +136,25 @@ class Spool:
                 conn.execute("UPDATE meta SET value = ? WHERE key = 'next_seq'", (str(seq + 1),))
                 conn.execute("COMMIT")
             except BaseException:
-                conn.execute("ROLLBACK")
+                # A full disk may have rolled it back already: a second ROLLBACK would hide why.
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
                 raise
             self._next_seq = seq + 1
         return seq
 
-    def pending(self, limit: int = 100) -> list[tuple[int, str]]:
-        """The oldest reports not yet taken: (seq, JSON body)."""
+    def pending(self, limit: int = 100, before: int | None = None) -> list[tuple[int, str]]:
+        """The oldest reports not yet taken (below ``before`` when given): (seq, JSON body)."""
         with self._lock:
-            rows = self._conn.execute("SELECT seq, body FROM pending ORDER BY seq LIMIT ?", (limit,)).fetchall()
+            rows = self._conn.execute("SELECT seq, body FROM pending WHERE seq < ? ORDER BY seq LIMIT ?",
+                                      (before if before is not None else 2**62, limit)).fetchall()
         return [(int(seq), str(body)) for seq, body in rows]
+
+    def newest(self) -> tuple[int, str] | None:
+        """The newest report not yet taken: (seq, JSON body), or None."""
+        with self._lock:
+            row = self._conn.execute("SELECT seq, body FROM pending ORDER BY seq DESC LIMIT 1").fetchone()
+        return None if row is None else (int(row[0]), str(row[1]))
 
     def count(self) -> int:
         """How many reports wait."""
@@ -176,3 +185,8 @@ class Spool:
         """The hub has report ``seq`` (or refused it for good): forget it."""
         with self._lock:
             self._conn.execute("DELETE FROM pending WHERE seq = ?", (seq,))
+
+    def taken_up_to(self, seq: int) -> None:
+        """The hub has every report up to ``seq`` (sent as history): forget them."""
+        with self._lock:
+            self._conn.execute("DELETE FROM pending WHERE seq <= ?", (seq,))

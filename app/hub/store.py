@@ -94,6 +94,8 @@ class MachineRow:
 
     name: str
     enrolled_at: float
+    # When its newest report was made, on the hub's clock (its arrival less its age on the agent's
+    # clock): a report kept in a spool through an outage reads as old as it is, never as "just now".
     received_at: float | None
     interval_seconds: float | None
     snapshot: dict[str, Any] | None
@@ -149,7 +151,8 @@ class HubStore:
             try:
                 yield self._conn
             except BaseException:
-                self._conn.execute("ROLLBACK")
+                if self._conn.in_transaction:  # a full disk may have rolled it back already
+                    self._conn.execute("ROLLBACK")
                 raise
             self._conn.execute("COMMIT")
 
@@ -229,17 +232,26 @@ class HubStore:
                              (report.seq, report.machine, report.stream))
             if newest is not None and rank < newest:
                 return False  # an older spool, heard again: its figures never overwrite the newer one's
-            row = conn.execute("SELECT reports, notes, last_note FROM latest WHERE name = ?",
+            made_at = received_at - age  # the moment the report describes, on the hub's clock
+            row = conn.execute("SELECT reports, notes, last_note, received_at FROM latest WHERE name = ?",
                                (report.machine,)).fetchone()
-            reports, noted, last_note = (0, 0, None) if row is None else row
+            reports, noted, last_note, held_at = (0, 0, None, None) if row is None else row
+            t = int(made_at // SAMPLE_SECONDS * SAMPLE_SECONDS)
+            if held_at is not None and made_at < held_at:
+                # Older than the report the hub holds (a backlog arriving late): it fills its minute
+                # on the chart if that minute is empty, and is never the machine's present.
+                conn.execute("UPDATE latest SET reports = reports + 1 WHERE name = ?", (report.machine,))
+                conn.execute("INSERT OR IGNORE INTO sample VALUES (?, ?, ?, ?, ?, ?)",
+                             (report.machine, t, tokens_per_hour, str(snap.get("state")), queue, layer))
+                self._wrote(report.machine)
+                return True
             conn.execute(
                 "INSERT OR REPLACE INTO latest VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (report.machine, report.stream, report.seq, received_at,
+                (report.machine, report.stream, report.seq, made_at,
                  received_at if as_of is None else float(as_of), report.interval_seconds,
                  json.dumps(snap, ensure_ascii=False, separators=(",", ":")), reports + 1, skew,
                  noted + len(notes), notes[-1] if notes else last_note),
             )
-            t = int((received_at - age) // SAMPLE_SECONDS * SAMPLE_SECONDS)
             conn.execute("INSERT OR REPLACE INTO sample VALUES (?, ?, ?, ?, ?, ?)",
                          (report.machine, t, tokens_per_hour, str(snap.get("state")), queue, layer))
             self._wrote(report.machine)
@@ -286,9 +298,13 @@ class HubStore:
         self._parsed[name] = (text, snapshot)
         return snapshot
 
-    def take_history(self, name: str, points: list[tuple[int, float | None, str, int | None, int | None]]) -> int:
+    def take_history(self, name: str, points: list[tuple[int, float | None, str, int | None, int | None]],
+                     set_aside: int = 0, last_note: str | None = None, *, reports: int = 0) -> int:
         """Keep minutes a machine's agent sent from its own history; a minute the hub has already
-        (from a report) stays as it is, so a resend changes nothing. Return how many were new."""
+        (from a report) stays as it is, so a resend changes nothing. Return how many were new.
+
+        ``set_aside`` points failed their checks: counted on the machine with its reports' notes;
+        ``reports``: the spooled reports a backlog's minutes stand for, added to its count of reports."""
         with self._transaction() as conn:
             before = conn.total_changes
             conn.executemany(
@@ -296,6 +312,11 @@ class HubStore:
                 [(name, t - t % SAMPLE_SECONDS, tph, state, queue, layer) for t, tph, state, queue, layer in points],
             )
             taken = conn.total_changes - before
+            if set_aside:
+                conn.execute("UPDATE latest SET notes = notes + ?, last_note = ? WHERE name = ?",
+                             (set_aside, last_note, name))
+            if reports:
+                conn.execute("UPDATE latest SET reports = reports + ? WHERE name = ?", (reports, name))
             if taken:
                 self._wrote(name)
             return taken
@@ -309,6 +330,12 @@ class HubStore:
                 (name, int(since), int(until)),
             ).fetchall()
         return [(int(t), tph, str(state), queue, layer) for t, tph, state, queue, layer in rows]
+
+    def first_minute(self, name: str) -> int | None:
+        """The first minute the hub has of a machine (from a report or its history), or None."""
+        with self._lock:
+            row = self._conn.execute("SELECT MIN(t) FROM sample WHERE name = ?", (name,)).fetchone()
+        return None if row[0] is None else int(row[0])
 
     def series(self, name: str, since: float, until: float, bucket_seconds: int) -> list[tuple[int, float | None]]:
         """Mean tok/h per bucket over [since, until), oldest first; buckets without a report are absent."""

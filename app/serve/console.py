@@ -10,7 +10,7 @@ from typing import TextIO
 
 from ..alerts import describe_alerts
 from ..config import Config
-from ..hub.join import enroll_command
+from ..hub.join import enroll_command, loopback_note
 from ..web.pairing import local_url, phone_url, terminal_qr
 from ..web.security import is_ip_literal
 from .process import hub_url
@@ -45,8 +45,7 @@ def print_hub_banner(config: Config, *, out: TextIO) -> None:
     print(f"  add a machine: {enroll_command('NAME', config.data_dir)} (here), then on the machine run what it prints",
           file=out)
     if config.loopback_only:
-        print("  note: this hub listens on this machine only; for machines on the LAN start it with --host 0.0.0.0",
-              file=out)
+        print(f"  note: {loopback_note(config.data_dir)}", file=out)
 
 
 def print_banner(config: Config, log_path: Path | None, *, demo: bool, given_demo: bool, out: TextIO) -> None:

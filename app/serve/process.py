@@ -30,6 +30,7 @@ from ..web import create_app
 from ..web.broadcast import Broadcaster
 from ..web.hub import FLEET_PUSH_INTERVAL_SECONDS, HubState
 from ..web.pairing import dashboard_url, lan_address, page_url
+from ..web.routes import AGENT_KEY
 from .servers import (
     JOIN_SECONDS,
     HttpLoop,
@@ -155,6 +156,8 @@ class Dashboard:
                 self.alerts.watch_problem(lambda: agent.problem)
             web = self._web = build_web(self.config, feed, recorder=self.recorder, hub=self._fleet.hub,
                                         hub_url=hub_url(self.config))
+            if self._fleet.agent is not None:  # /healthz says when its hub does not take its reports
+                web.app.extensions[AGENT_KEY] = self._fleet.agent
         except (ConfigError, ServeError):
             http_socket.close()
             ws_socket.close()
@@ -233,6 +236,8 @@ def open_fleet(config: Config, source: SnapshotSource, *, reserved_name: str | N
 
 
 def hub_url(config: Config) -> str:
-    """What agents should --report-to: this hub's LAN address when it listens beyond loopback."""
-    address = "127.0.0.1" if config.loopback_only else (lan_address(config.host) or "HUB")
+    """What agents should --report-to: this hub's address on the LAN (``HUB`` when it has none)."""
+    # A hub on loopback only is told to listen on the LAN (the banner and the page say so): the
+    # address printed is the one that works from another machine then, never 127.0.0.1.
+    address = lan_address("0.0.0.0" if config.loopback_only else config.host) or "HUB"
     return page_url(address, config.port, None).rstrip("/")

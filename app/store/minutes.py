@@ -69,3 +69,24 @@ def _minutes(conn: sqlite3.Connection, machine: str, since: float, until: float)
         state = "training" if samples and training * 2 >= samples else "queued" if queue is not None else "idle"
         minutes[int(t)] = (int(t), tph, state, queue, layer)
     return [minutes[t] for t in sorted(minutes)]
+
+
+def imported_mark(data_dir: Path) -> tuple[int, int] | None:
+    """What changes when the history imports a log (its files and bytes imported), or None without a history file.
+
+    The agent sends its last 7 days again then: on a first start the past arrives after the first report.
+    """
+    path = data_dir / FILE_NAME
+    if not path.exists():
+        return None
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=2.0)
+    except sqlite3.Error:
+        return None
+    try:
+        row = conn.execute("SELECT COUNT(*), COALESCE(SUM(size_bytes), 0) FROM imported").fetchone()
+        return int(row[0]), int(row[1])
+    except sqlite3.Error:
+        return None
+    finally:
+        conn.close()

@@ -17,7 +17,7 @@ from flask import Blueprint, Response, abort, current_app, make_response, render
 from simple_websocket import Server
 
 from ..config import Config
-from ..hub.join import agent_command, enroll_command, revoke_command, save_key_command
+from ..hub.join import agent_command, enroll_command, listen_on_lan_command, revoke_command, save_key_command
 from ..hub.keys import NAME_PATTERN
 from ..hub.report import MAX_HISTORY_BYTES, MAX_REPORT_BYTES
 from . import security
@@ -112,6 +112,8 @@ def render_fleet_page() -> str:
         data_dir_hidden=config.data_dir is not None and not here,
         save_key_command=save_key_command(),
         agent_command=agent_command(state.hub_url, "NAME"),
+        # A hub on loopback only: the command that lets other machines reach it (the address above works then).
+        loopback_fix=listen_on_lan_command(config.data_dir if here else None) if config.loopback_only else None,
         revoke_command=revoke_command("NAME", config.data_dir if here else None),
         has_log=state.has_log,
         pairing=pairing_card(config),

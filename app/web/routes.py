@@ -24,6 +24,7 @@ from ..snapshot import to_dict, to_json
 from ..states import OVER_STATES, STATE_EXPLANATIONS, STATE_WORDS
 from ..store import RANGES
 from ..supervise import problems as thread_problems
+from ..text import visible
 from . import security
 from .broadcast import Broadcaster
 from .pairing import phone_url, qr_svg
@@ -142,9 +143,14 @@ def snapshot() -> Response:
 @bp.get("/api/report.txt")
 def report() -> Response:
     """Return the queue report as plain text, for a miner to paste into a bug report."""
-    response = Response(web_state().feed.queue_report(), mimetype="text/plain")
+    # A log path in bytes that are not UTF-8 shows as \xff escapes (the text cannot be encoded otherwise).
+    response = Response(visible(web_state().feed.queue_report()), mimetype="text/plain")
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+# Where the process keeps this machine's agent (app.hub.agent.Agent), when it reports to a hub.
+AGENT_KEY = "tokwatch.agent"
 
 
 @bp.get("/healthz")
@@ -163,6 +169,11 @@ def healthz() -> Response:
     if fleet is not None:
         body["hub"] = {"problem": fleet.hub.problem, "alerts_problem": fleet.hub.alerts_problem}
         problems = problems + ([fleet.hub.problem] if fleet.hub.problem else [])
+    agent = current_app.extensions.get(AGENT_KEY)  # this machine reports to a hub
+    if agent is not None:
+        body["report"] = {"problem": agent.problem}  # unreachable, or its key refused; never the key
+        problems = problems + ([agent.problem] if agent.problem else [])
+        body["problems"] = problems
     if problems:
         body["status"] = "degraded"
     response = Response(json.dumps(body, ensure_ascii=False, separators=(",", ":")), mimetype="application/json")

@@ -196,3 +196,45 @@ def test_a_real_broken_run_read_from_its_log_reaches_the_receiver(receiver: Rece
     assert lines[0] == "step 382/2724 · broken"
     assert lines[1].startswith(f"Broken: at step 382: {training_dict(snapshot.training)['broken']} (since ")
     assert lines[2] == STATE_EXPLANATIONS["broken"]
+
+
+def test_a_crash_after_a_stall_is_one_failure_and_no_success(receiver: Receiver) -> None:
+    # Stalled from T0 - 60 (told at once), crashed at T0 + 60: the stall ends into a crash.
+    stalled = {"step": 383, "seconds_since_step": 600.0, "stalled": True}
+    steps = [(T0 + s, snap("stalled", T0 + s, since=T0 - 60, layer=None, training=stalled, status_line="stalled"))
+             for s in range(0, 60, 5)]
+    steps += [(T0 + s, snap("crashed", T0 + s, since=T0 + 60, layer=None,
+                            training={"step": 383, "crash": {"error": "Killed"}}, status_line="crashed"))
+              for s in range(60, 120, 5)]
+    got = deliver(receiver, steps, 2)
+    assert [(title, kind) for title, _, kind, _ in got] == [("rig-7: stalled", "warning"), ("rig-7: crashed", "failure")]
+    assert got[1][1] == (f"crashed\nCrashed: at step 383: Killed (since {hm(T0 + 60)}, 0 s).\n"
+                         f"Before it: stalled for 2 min (since {hm(T0 - 60)}).\n{STATE_EXPLANATIONS['crashed']}\n{URL}")
+    assert got[1][3] == T0 + 60
+
+
+def test_a_requeued_miner_whose_log_stops_gets_no_success_while_the_page_is_red(receiver: Receiver) -> None:
+    # Training, back in the queue at +1 min (told at +2), its log silent from +4 (the page red at
+    # once; the silent alert after its 10-minute hold, at +14), then training again at +20.
+    steps: Steps = [(T0, snap("training", T0, since=T0 - 3600, status_line="L1 · 358k tok/h"))]
+    last_line = T0 + 4 * MIN
+    for second in range(60, 20 * 60, 30):
+        at = T0 + second
+        if at < last_line:
+            steps.append((at, snap("queued", at, since=T0 + MIN, queue={"position": 1583}, status_line="Queue #1583")))
+        else:
+            steps.append((at, snap("silent", at, since=last_line, source={"last_event_at": last_line},
+                                   status_line="L1 · log silent")))
+    steps.append((T0 + 20 * MIN, snap("training", T0 + 20 * MIN, since=T0 + 20 * MIN - 5,
+                                      status_line="L1 · 358k tok/h")))
+    got = deliver(receiver, steps, 3)
+    assert [(title, kind, at) for title, _, kind, at in got] == [
+        ("rig-7: back in the queue", "warning", T0 + 2 * MIN),
+        ("rig-7: log silent", "failure", last_line + 10 * MIN),
+        ("rig-7: training", "success", T0 + 20 * MIN),
+    ]
+    assert got[1][1].splitlines()[1:3] == [
+        f"Log silent: no new log line since {hm(last_line)} (10 min).",
+        f"Before it: back in the queue for 3 min (since {hm(T0 + MIN)}).",
+    ]
+    assert "Back in the queue resolved" not in "".join(message for _, message, _, _ in got)

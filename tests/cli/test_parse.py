@@ -117,6 +117,8 @@ def test_secrets_come_from_files_or_the_environment(tmp_path: Path) -> None:
     key_file.write_text("twk_from_file\n")
     token_file = tmp_path / "token"
     token_file.write_text("abcdefgh12\n")
+    for secret in (key_file, token_file):  # a file only you can read (others': tests/config/test_secret_files.py)
+        secret.chmod(0o600)
     argv = ["--report-to", "http://10.0.0.2:8765", "--report-key-file", str(key_file), "--token-file", str(token_file)]
     config = parse(argv, environ={}).config
     assert (config.report_key, config.token) == ("twk_from_file", "abcdefgh12")
@@ -167,3 +169,10 @@ def test_the_help_for_log_states_the_folder_rule() -> None:
     text = " ".join(build_parser().format_help().split())
     assert f"In the {MINER_FOLDER_NAME} folder that is the app's *{MINER_LOG_SUFFIX}" in text
     assert "newest *.log" not in text
+
+
+@pytest.mark.parametrize("url", ["http://127.0.0.1:abc", "http://[::1", "http://127.0.0.1:70000"])
+def test_a_report_to_url_that_cannot_work_fails_start_up(url: str) -> None:
+    with pytest.raises(UsageError, match=r"--report-to wants http://HUB:PORT, not") as caught:
+        parse(["--report-to", url], environ={"TOKWATCH_REPORT_KEY": "twk_" + "k" * 43})
+    assert "\n" not in str(caught.value)

@@ -88,7 +88,7 @@ class Recorder:
 def test_install_status_uninstall_on_linux_in_a_home_of_its_own(tmp_path: Path,
                                                                 capsys: pytest.CaptureFixture[str]) -> None:
     home = tmp_path / "home"
-    (tmp_path / "work").mkdir()
+    (tmp_path / "work/logs").mkdir(parents=True)  # the log itself may come later: the service waits for it
     env = {"HOME": str(home)}
     ran = Recorder()
     args = ["--log", "logs/miner 1.log", "--data-dir", "~/tw data", "--port", "9000"]
@@ -173,3 +173,63 @@ def test_a_secret_file_given_relative_is_read_from_where_it_was_given(tmp_path: 
     home, cwd = tmp_path / "home", tmp_path / "work"
     assert absolute_paths([option, "secrets/x", f"{option}=~/y"], cwd, home) == [
         option, str(cwd / "secrets/x"), f"{option}={home / 'y'}"]
+
+
+def test_abbreviated_path_options_are_written_in_full_and_absolute(tmp_path: Path) -> None:
+    home, work = tmp_path / "home", tmp_path / "work"
+    (work / "logs").mkdir(parents=True)
+    (work / "logs/m.log").write_text("")
+    args = ["--lo", "logs/m.log", "--data", "tw", "--port", "9000"]  # argparse takes --lo and --data
+    assert run_service("install", args, home=home, environ={"HOME": str(home)}, platform="linux",
+                       runner=Recorder(), cwd=work) == 0
+    words = exec_start_words((home / ".config/systemd/user/tokwatch.service").read_text())
+    assert words[1:] == ["--log", str(work / "logs/m.log"), "--data-dir", str(work / "tw"), "--port", "9000"]
+
+
+def test_a_log_whose_folder_does_not_exist_is_refused_and_a_missing_log_is_said(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    home, work = tmp_path / "home", tmp_path / "work"
+    work.mkdir()
+    with pytest.raises(UsageError, match="neither it nor its folder exists"):
+        run_service("install", ["--log", "no/such/miner.log"], home=home, environ={"HOME": str(home)},
+                    platform="linux", runner=Recorder(), cwd=work)
+    assert not (home / ".config/systemd/user/tokwatch.service").exists()
+    assert run_service("install", ["--log", "later.log"], home=home, environ={"HOME": str(home)},
+                       platform="linux", runner=Recorder(), cwd=work) == 0
+    assert f"{work / 'later.log'} does not exist yet; the service waits for it" in capsys.readouterr().out
+
+
+def test_installing_again_says_what_it_replaces(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    home = tmp_path / "home"
+    env = {"HOME": str(home)}
+    assert run_service("install", ["--port", "9000"], home=home, environ=env, platform="linux",
+                       runner=Recorder(), cwd=tmp_path) == 0
+    assert "replaces" not in capsys.readouterr().out
+    assert run_service("install", ["--port", "9100"], home=home, environ=env, platform="linux",
+                       runner=Recorder(), cwd=tmp_path) == 0
+    out = capsys.readouterr().out
+    assert "it replaces the service installed before, which ran: " in out
+    replaced = next(line for line in out.splitlines() if "replaces" in line)
+    assert replaced.endswith("--port 9000")
+
+
+def test_status_without_a_service_manager_says_whether_it_runs(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    from app.cli.service import place, status
+
+    home = tmp_path / "home"
+    where = place(home, {"HOME": str(home)}, "linux")
+    where.file.parent.mkdir(parents=True)
+    marker = f"tokwatch-status-{os.getpid()}"
+    # A unit whose command is a process this test runs (its own marker, so no other process matches).
+    where.file.write_text(f"[Service]\nExecStart={sys.executable} -c \"import time; time.sleep(60)\" {marker}\n")
+    assert status(where, run=Recorder(), manager=False, environ={}) == 0
+    assert "it does not run now" in capsys.readouterr().out
+    process = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", marker])
+    try:
+        assert status(where, run=Recorder(), manager=False, environ={}) == 0
+        assert f"it runs now (pid {process.pid})" in capsys.readouterr().out
+    finally:
+        process.kill()
+        process.wait()

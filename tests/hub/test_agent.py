@@ -27,22 +27,28 @@ def snap(i: int) -> dict[str, Any]:
     return {"status_line": f"r{i}", "state": "training", "as_of": NOW + 15 * i, "history": [[NOW, 1.0]] * 120}
 
 
-def test_reports_go_in_order_and_wait_while_the_hub_fails(tmp_path: Path) -> None:
+def test_the_newest_report_goes_first_and_the_older_follow_as_history_while_the_hub_fails(tmp_path: Path) -> None:
     receiver = Receiver()
     try:
         sender = agent(tmp_path, receiver.http_url("/").rstrip("/"))
         receiver.fail_first = 2
-        for i in range(3):
-            sender.take(snap(i))
-        assert not sender.flush()  # the hub answers 500: everything stays, in order
-        assert sender.spool.count() == 3
+        for i in range(5):
+            sender.take({**snap(i), "layer": 2, "rate": {"tokens_per_hour": 700_000.0 + i}, "queue": {"position": 9}})
+        assert not sender.flush()  # the hub answers 500: everything stays
+        assert sender.spool.count() == 5
         assert not sender.flush()
         assert sender.flush()
-        got = receiver.wait_for(5)
+        got = receiver.wait_for(4)
         bodies = [r.json for r in got if r.path == "/hub/report"]
-        assert [b["snapshot"]["status_line"] for b in bodies[-3:]] == ["r0", "r1", "r2"]
-        assert [b["seq"] for b in bodies[-3:]] == [1, 2, 3]
+        # The present first: the newest report is the only one sent as a report...
+        assert [b["snapshot"]["status_line"] for b in bodies] == ["r4", "r4", "r4"]
+        assert bodies[-1]["seq"] == 5
         assert all("history" not in b["snapshot"] for b in bodies)  # the hour of history stays home
+        # ...and the four before it go as one batch of history, a minute each (the minute's last report).
+        history = [r.json for r in got if r.path == "/hub/history"]
+        assert len(history) == 1 and history[0]["machine"] == "rig-a" and history[0]["sent_at"] == NOW
+        # NOW is a whole minute: r0 to r3 (0, 15, 30, 45 s into it) are one minute, r3's.
+        assert history[0]["points"] == [[NOW, 700_003.0, "training", 9, 2]]
         assert KEY not in "".join(r.body.decode() for r in got)  # the key is in the header, not the body
         assert sender.spool.count() == 0
     finally:
@@ -57,13 +63,15 @@ def test_a_refused_report_does_not_block_the_rest(tmp_path: Path) -> None:
         receiver.mode = "ok"
         original = sender._send
 
-        def refuse_first(body: str, calls: list[int] = []) -> str:  # noqa: B006 - a counter across calls
+        def refuse_first(body: str, url: str | None = None, calls: list[int] = []) -> str:  # noqa: B006 - a counter
             calls.append(1)
-            return "refused" if len(calls) == 1 else original(body)
+            return "refused" if len(calls) == 1 else original(body, url)
 
         sender._send = refuse_first  # type: ignore[method-assign]
         sender.take(snap(1))
+        # The newest is refused for good: the one before it is the machine's report then.
         assert sender.flush() and sender.spool.count() == 0 and sender.sent == 1
+        assert [r.json["snapshot"]["status_line"] for r in receiver.wait_for(1) if r.path == "/hub/report"] == ["r0"]
     finally:
         receiver.close()
 
@@ -115,3 +123,20 @@ def test_on_a_quiet_log_the_agent_sleeps_between_reports_and_stops_at_once(tmp_p
     assert quiet_looks <= 2, looks
     assert moved_looks == quiet_looks + 1
     assert stopped_in < 2  # not the quiet look's 5 s, nor the report's 60 s
+
+
+def test_a_key_the_header_refuses_is_never_written_in_clear(tmp_path: Path, caplog: Any) -> None:
+    # Start-up refuses such a key (tests/config/test_secret_files.py); an agent built around it anyway
+    # must still never write it: http.client quotes the whole header in its error.
+    receiver = Receiver()
+    try:
+        key = "twk_" + "k" * 20 + "\n" + "k" * 23
+        sender = Agent(url=receiver.http_url("/").rstrip("/"), key=key, machine="rig-a",
+                       spool=Spool(tmp_path / "spool.sqlite3"), source=LiveFeed(Monitor(None)), clock=lambda: NOW)
+        sender.take(snap(0))
+        assert not sender.flush()
+        assert sender.problem is not None and "kkkk" not in sender.problem
+        assert "kkkk" not in caplog.text
+        sender.spool.close()
+    finally:
+        receiver.close()

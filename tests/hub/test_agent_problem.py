@@ -65,6 +65,10 @@ def test_a_hub_that_refuses_the_key_shows_on_the_agents_page(tmp_path: Path) -> 
         base = f"http://127.0.0.1:{running.http_port}"
         health, _ = wait_for_problem(base, "refuses this machine's report key")
         assert "enrol this machine again on the hub" in health["alerts"]["problem"]
+        # Not "ok" with no problems: the machine is off the fleet until the key is fixed.
+        assert health["status"] == "degraded"
+        assert "refuses this machine's report key" in health["report"]["problem"]
+        assert any("refuses this machine's report key" in p for p in health["problems"])
         assert KEY not in str(health)
     finally:
         running.stop()

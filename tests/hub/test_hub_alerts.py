@@ -41,8 +41,10 @@ def receiver() -> Iterator[Receiver]:
 
 
 def post(url: str, key: str, seq: int, snap: dict[str, Any]) -> int:
-    body = report_body(machine="rig-a", stream="c" * 16, seq=seq, sent_at=time.time(), interval_seconds=1.0,
-                       snapshot=snap)
+    """Send ``snap`` as a live agent would: made the moment it is sent."""
+    now = time.time()
+    body = report_body(machine="rig-a", stream="c" * 16, seq=seq, sent_at=now, interval_seconds=1.0,
+                       snapshot={**snap, "as_of": now})
     request = urllib.request.Request(f"{url}/hub/report", data=json.dumps(body).encode(), method="POST",
                                      headers={"Content-Type": "application/json", "Authorization": f"Bearer {key}"})
     with urllib.request.urlopen(request, timeout=10) as response:
@@ -170,3 +172,15 @@ def test_the_hubs_own_alerts_failing_to_get_out_show_on_the_fleet_page(
         context.close()
         running.dashboard.stop()
         failing.close()
+
+
+def test_an_idle_machine_gone_offline_gets_no_success_for_its_idle(tmp_path: Path) -> None:
+    # Idle (told at the first look), then its reports stop: the idle condition ends into offline, a
+    # worse state: no "Idle resolved" success, a line of the offline message instead.
+    compose(tmp_path / "idle.log", passes_until=truth.R + 900)
+    snap = snapshot_of(tmp_path / "idle.log", truth.T)
+    alerts = HubAlerts(AlertSettings(), delivery=None)
+    assert [m.kind for m in alerts.check([MachineRow("rig-i", truth.R, truth.T, 15.0, snap)], truth.T)] == ["opened"]
+    gone = alerts.check([MachineRow("rig-i", truth.R, truth.T, 15.0, snap)], truth.T + 60)
+    assert [(m.title, m.kind, m.level) for m in gone] == [("rig-i: offline", "opened", "problem")]
+    assert any(line.startswith("Before it: idle for ") for line in gone[0].body.splitlines())

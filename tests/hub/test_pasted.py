@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from app.hub.store import HubStore
+from app.web.pairing import lan_address
 from tests.hub.test_e2e import ROOT, env_for, start, training_log, wait_for
 
 TOKWATCH = [sys.executable, str(ROOT / "run.py")]  # what `tokwatch` runs, from this checkout
@@ -93,8 +94,13 @@ def test_the_fleet_pages_commands_are_the_same_words(tmp_path: Path) -> None:
 
     codes = [html.unescape(c) for c in re.findall(r"<code>(.*?)</code>", page, re.DOTALL)]
     assert f"tokwatch hub enroll NAME --data-dir '{tmp_path / 'a folder'}'" in codes
-    assert f"tokwatch --report-to http://127.0.0.1:{hub.port} --report-key-file ~/.config/tokwatch/report-key " \
+    # The address another machine reaches (this one's on the LAN), never 127.0.0.1; the hub listens on
+    # loopback only, so the page says so and gives the command that fixes it.
+    lan = lan_address("0.0.0.0") or "HUB"
+    assert f"tokwatch --report-to http://{lan}:{hub.port} --report-key-file ~/.config/tokwatch/report-key " \
            "--name NAME" in codes
+    assert f"tokwatch hub --host 0.0.0.0 --data-dir '{tmp_path / 'a folder'}'" in codes
+    assert "This hub listens on this machine only (127.0.0.1)" in page
     assert not any("run.py" in c or "--report-key KEY" in c for c in codes)
     enroll = next(c for c in codes if c.startswith("tokwatch hub enroll"))
     assert shlex.split(enroll)[-1] == str(tmp_path / "a folder")

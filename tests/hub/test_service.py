@@ -208,3 +208,39 @@ def test_the_fleets_json_is_its_view(setup: tuple[Hub, Clock, dict[str, str]]) -
         assert card_of(hub, "rig-a")["last_seen_text"] == "5 s ago"
     assert card_of(hub, "rig-b")["status_line"] == "not reported yet"
     assert json.loads(hub.fleet_json())["alerts_problem"] == "1 alert not delivered"
+
+
+def late(machine: str, seq: int, made_at: float, sent_at: float, tph: float | None, state: str = "training") -> bytes:
+    """A report made at ``made_at`` and sent at ``sent_at`` (kept in a spool meanwhile), on a true clock."""
+    data = json.loads(body(machine, seq, made_at, tph, state))
+    data["sent_at"] = sent_at
+    data["snapshot"]["status_line"] = f"made at +{made_at - START:.0f}"
+    return json.dumps(data).encode()
+
+
+def test_an_old_report_arriving_late_reads_as_old_and_never_as_the_present(
+    setup: tuple[Hub, Clock, dict[str, str]],
+) -> None:
+    hub, clock, keys = setup
+    auth = f"Bearer {keys['rig-a']}"
+    # The machine died two hours ago, during the hub's outage; its agent's last report arrives now.
+    clock.now = START + 7200
+    assert hub.take(auth, late("rig-a", 1, START, clock.now, 500_000.0)) == (200, {"taken": True, "seq": 1})
+    card = next(c for c in hub.fleet()["machines"] if c["name"] == "rig-a")
+    assert not card["online"] and card["state"] == "offline"
+    assert card["last_seen_at"] == START and card["last_seen_text"] == "2 h 00 min ago"
+    assert hub.fleet()["totals"]["online"] == 0 and hub.metric_snapshots() == []
+
+    # A live machine: its present report first, then one from an hour ago arrives late.
+    auth_b = f"Bearer {keys['rig-b']}"
+    assert hub.take(auth_b, late("rig-b", 5, clock.now - 1, clock.now, 800_000.0))[0] == 200
+    assert hub.take(auth_b, late("rig-b", 6, clock.now - 3600, clock.now, 700_000.0, "idle"))[0] == 200
+    page = hub.machine("rig-b")
+    assert page is not None and page["card"]["status_line"] == "made at +7199" and page["card"]["online"]
+    assert page["reports"] == 2
+    [(labels, snap)] = hub.metric_snapshots()
+    assert labels == {"machine": "rig-b"} and snap.rate.tokens_per_hour == 800_000.0
+    # The late one filled its own minute on the chart, once, without touching the present's.
+    minutes = {m[0]: m[1:3] for m in hub.store.minutes("rig-b", START, clock.now + 60)}
+    hour_ago = int((clock.now - 3600) // 60 * 60)
+    assert minutes == {hour_ago: (None, "idle"), int((clock.now - 1) // 60 * 60): (800_000.0, "training")}

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
+
+import pytest
 
 from app.hub.spool import Spool
 
@@ -62,3 +65,17 @@ def test_reports_made_under_another_name_are_dropped(tmp_path: Path) -> None:
               interval_seconds=15.0)
     assert spool.keep_only("rig-b") == 1
     assert [json.loads(body)["machine"] for _, body in spool.pending()] == ["rig-b"]
+
+
+def test_a_full_disk_says_so_not_cannot_rollback(tmp_path: Path) -> None:
+    spool = Spool(tmp_path / "spool.sqlite3")
+    try:
+        pages = spool._conn.execute("PRAGMA page_count").fetchone()[0]
+        spool._conn.execute(f"PRAGMA max_page_count = {pages + 2}")  # the disk is full after a few pages
+        big = {"status_line": "x", "state": "training", "as_of": 1.0, "details": ["d" * 3000]}
+        with pytest.raises(sqlite3.OperationalError) as caught:
+            for i in range(50):
+                spool.add(machine="rig-a", snapshot={**big, "as_of": 60.0 * i}, sent_at=60.0 * i, interval_seconds=15.0)
+        assert "full" in str(caught.value) and "rollback" not in str(caught.value)
+    finally:
+        spool.close()

@@ -1,0 +1,89 @@
+"""``POST /hub/history`` joins the hub's limits: a deep JSON and a full disk are answers, not a 500;
+a key sends at most a burst of batches; one bad point is set aside, the rest of its batch kept; and
+an agent's clock whole minutes off has its minutes set right, as its reports are."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.hub.service import HISTORY_RATE_BURST, Hub
+from app.hub.store import HubStore
+
+NOW = 1_796_000_040  # a whole minute
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = float(NOW)
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def hub(tmp_path: Path) -> tuple[Hub, Clock, str]:
+    store = HubStore(tmp_path / "hub.sqlite3")
+    key = store.enroll("rig-a", NOW)
+    clock = Clock()
+    return Hub(store, clock=clock), clock, f"Bearer {key}"
+
+
+def batch(points: list[list[Any]], **more: Any) -> bytes:
+    return json.dumps({"machine": "rig-a", "points": points, **more}).encode()
+
+
+def test_a_deep_json_is_a_400_not_a_500(hub: tuple[Hub, Clock, str]) -> None:
+    hub_, _, auth = hub
+    status, answer = hub_.take_history(auth, b"[" * 5000 + b"]" * 5000)
+    assert status == 400 and "nested too deeply" in answer["error"]
+
+
+def test_one_bad_point_is_set_aside_and_the_rest_kept(hub: tuple[Hub, Clock, str]) -> None:
+    hub_, _, auth = hub
+    points = [[NOW - 600 + 60 * i, 700_000.0, "training", None, 1] for i in range(5)]
+    points[2][4] = 10**9  # a layer no report may carry either
+    points.append([NOW - 60, 700_000.0, "training", None, 40_000])  # a layer above 10,000, as reports allow
+    status, answer = hub_.take_history(auth, batch(points))
+    assert (status, answer["taken"], answer["set_aside"]) == (200, 5, 1)
+    assert "points[2][4]" in answer["notes"][0]
+    assert [m[0] for m in hub_.store.minutes("rig-a", NOW - 3600, NOW)] == [
+        NOW - 600, NOW - 540, NOW - 420, NOW - 360, NOW - 60]
+
+
+def test_a_key_sends_a_burst_then_one_a_second(hub: tuple[Hub, Clock, str]) -> None:
+    hub_, clock, auth = hub
+    for i in range(HISTORY_RATE_BURST):
+        assert hub_.take_history(auth, batch([[NOW - 60 * (i + 1), None, "idle", None, None]]))[0] == 200
+    status, answer = hub_.take_history(auth, batch([]))
+    assert status == 429 and 0 < answer["retry_after"] <= 1.0
+    clock.now += 1.0
+    assert hub_.take_history(auth, batch([]))[0] == 200
+
+
+def test_a_full_disk_is_a_503_and_said_in_healthz(hub: tuple[Hub, Clock, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    hub_, _, auth = hub
+
+    def full(*args: Any, **kwargs: Any) -> int:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(hub_.store, "take_history", full)
+    status, answer = hub_.take_history(auth, batch([[NOW - 60, None, "idle", None, None]]))
+    assert status == 503 and "keep them" in answer["error"]
+    assert hub_.problem == "the hub cannot write hub.sqlite3: database or disk is full"
+    monkeypatch.undo()
+    assert hub_.take_history(auth, batch([[NOW - 60, None, "idle", None, None]]))[0] == 200
+    assert hub_.problem is None
+
+
+def test_an_agent_clock_minutes_off_has_its_minutes_set_right(hub: tuple[Hub, Clock, str]) -> None:
+    hub_, _, auth = hub
+    # The agent's clock is 1 h 00 min 10 s ahead: its minute NOW + 3600 - 120 is the hub's NOW - 120.
+    ahead = 3610.0
+    status, _ = hub_.take_history(auth, batch([[NOW + 3600 - 120, 500_000.0, "training", None, 1]], sent_at=NOW + ahead))
+    assert status == 200
+    assert [m[0] for m in hub_.store.minutes("rig-a", NOW - 3600, NOW + 7200)] == [NOW - 120]
