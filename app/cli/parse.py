@@ -79,6 +79,11 @@ def _log_options(parser: argparse.ArgumentParser) -> None:
         help=f"log format: auto (default) or one of {', '.join(sorted(PARSERS))}",
     )
     parser.add_argument("--demo", action="store_true", help="replay the bundled composed log, live")
+    parser.add_argument(
+        "--shell-log", type=Path, metavar="FILE",
+        help="the Train at Home app's shell log (main.log), read beside the miner's for why it stopped "
+        "(default: the main.log or newest *-main*.log beside the miner's log)",
+    )
 
 
 def _history_options(parser: argparse.ArgumentParser) -> None:
@@ -388,7 +393,7 @@ def _config(given: Mapping[str, Any], environ: Mapping[str, str], file: FileSett
     changes: dict[str, Any] = {
         field: given[option]
         for option, field in (
-            ("log", "log_path"), ("format", "format_name"), ("host", "host"), ("port", "port"),
+            ("log", "log_path"), ("shell_log", "shell_log_path"), ("format", "format_name"), ("host", "host"), ("port", "port"),
             ("ws_port", "ws_port"), ("demo", "demo"), ("data_dir", "data_dir"), ("hub", "hub"),
             ("report_to", "report_to"), ("report_every", "report_interval_seconds"), ("open", "open_browser"),
         )

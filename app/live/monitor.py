@@ -51,6 +51,7 @@ from .backlog import (
 
 if TYPE_CHECKING:
     from ..ingest.lines import LineCounters
+    from .shell import ShellLog
 
 log = logging.getLogger(__name__)
 
@@ -111,6 +112,8 @@ class Monitor:
         # What is said about the source when no tailer follows it (``--once``).
         self._once_following: Following | None = None
         self._once_counts: LineCounters | None = None
+        # The app's shell log beside the miner's (app/live/shell.py), when one is attached.
+        self.shell: ShellLog | None = None
         if format_name != "auto":
             self._use_format(format_name)
 
@@ -151,12 +154,16 @@ class Monitor:
         tailer = Tailer(self.log_path, self, classify=self.classify, kind=self.kind)
         self._tailer = tailer
         tailer.start()
+        if self.shell is not None:
+            self.shell.start()
 
     def stop(self) -> None:
         """Stop the tailer thread; safe to call twice."""
         tailer = self._tailer
         if tailer is not None:
             tailer.stop()  # type: ignore[attr-defined]
+        if self.shell is not None:
+            self.shell.stop()
 
     # --- TailSink -------------------------------------------------------------
 
@@ -421,6 +428,7 @@ class Monitor:
         """The log's figures at ``now`` (default: the wall clock); app.live.feed adds the other sections."""
         with self._lock:
             when = self.clock() if now is None else now
+            self._lend_shell()
             return self._tracker.snapshot(when, self._source())
 
     def keep_passes(self, limit: int = 100_000, *, backlog: bool = False) -> None:
@@ -455,6 +463,7 @@ class Monitor:
         """The plain-text queue report at ``now`` (default: the wall clock)."""
         with self._lock:
             when = self.clock() if now is None else now
+            self._lend_shell()
             tracker = self._tracker
             snapshot = tracker.snapshot(when, self._source())
             if isinstance(tracker, IotaTracker):
@@ -462,6 +471,11 @@ class Monitor:
             return queue_report(snapshot, None, None, when)
 
     # --- internals ------------------------------------------------------------
+
+    def _lend_shell(self) -> None:
+        """Hand the miner's tracker what the app's shell log says now (its causes, its entries)."""
+        if self.shell is not None and isinstance(self._tracker, IotaTracker):
+            self._tracker.shell = self.shell.figures()
 
     def _keep_backlog(self, events: list[Event]) -> None:
         if self._keep_backlog_lines and self._logged is not None:

@@ -32,6 +32,8 @@ Kind = Literal[
     "error",
     "restarted",
     "source_changed",
+    "app",  # the app's shell log: a session, a quit, an update, its training state
+    "crashed",  # the miner died: an exit by signal or with an error code, a panic, an abort
 ]
 
 

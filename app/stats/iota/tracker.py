@@ -54,6 +54,7 @@ from .facts import Facts
 from .figures import IotaFigures
 from .liveness import SILENT_SECONDS, Liveness
 from .queue import QueueTracker
+from .shell import Cause, ShellFigures, idle_cause, silence_cause
 from .status import Rate, details, events_view, network_view, queue_view, rate_at, verdict
 from .timeline import Kind, Timeline, TimelineEntry
 from .window import SlidingWindow
@@ -127,6 +128,9 @@ class IotaTracker:
         self.passes_total = 0
         self.tokens_total = 0
         self.backend_errors_total = {"503": 0, "404": 0}
+        # The app's shell log as read beside this one (set by whoever reads it, before each snapshot):
+        # it names causes and adds entries, never changes what this log proves.
+        self.shell: ShellFigures | None = None
 
     @property
     def clock(self) -> float | None:
@@ -462,7 +466,20 @@ class IotaTracker:
             back_at=self.back_at,
             was_tokens_per_hour=self.tokens_per_hour_at_last_pass(),
             fact_lines=tuple(self.facts.details(now)),
+            **self._causes(now, idle_since),
         )
+
+    def _causes(self, now: float, idle_since: float | None) -> dict[str, Cause | None]:
+        """Why the log is silent or the miner idle at ``now``, as the app's shell log says."""
+        clock = self._clock.latest
+        silent_after = self.queue.silent_seconds() if self.queue.since is not None else SILENT_SECONDS
+        if self.shell is None or clock is None:
+            return {}
+        if now - clock >= silent_after:
+            return {"stop_cause": silence_cause(self.shell, clock, now)}
+        if idle_since is not None:
+            return {"idle_cause": idle_cause(self.shell, idle_since, now)}
+        return {}
 
     def snapshot(self, now: float, source: SourceView) -> Snapshot:
         """Everything known at ``now`` (the log's clock for a copied log, else wall time)."""
@@ -507,7 +524,7 @@ class IotaTracker:
             as_of=now,
             training=None,
             state_since=since,
-            events=events_view(figures, self.timeline, state),
+            events=events_view(figures, self.timeline, state, self.shell, now),
             network=network,
             counts=CountsView(self.passes_total, self.tokens_total, dict(self.backend_errors_total)),
             lost_layer=self._lost_layer_view(state),
