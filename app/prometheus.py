@@ -106,6 +106,16 @@ def add_snapshot(families: _Families, labels: Labels, snap: Snapshot) -> None:
     gauge("tokwatch_gpu_memory_total_bytes", "GPU memory in total, as the log reports it.",
           _scaled(gpu.total_gb if gpu else None, 1e9))
 
+    delivery = snap.delivery
+    if delivery is not None:
+        gauge("tokwatch_forwards_undelivered", "Forward activations not delivered (failed or peer unreachable) in 10 min.",
+              delivery.failed + delivery.unreachable)
+        gauge("tokwatch_forwards_undelivered_ratio", "Share of the forwards of the last 10 min not delivered (0-1).",
+              delivery.share_not_delivered)
+        gauge("tokwatch_peers_ok", "Peers that answered the last broadcast (Broadcast peer status: N/M ok).",
+              delivery.peers_ok)
+        gauge("tokwatch_peers", "Peers the last broadcast went to.", delivery.peers_total)
+
     state = snap.state
     states = families.gauge("tokwatch_state", "1 for the current state, 0 for the others.", ["state"])
     names = STATES if state in STATES else (*STATES, state)

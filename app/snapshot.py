@@ -48,16 +48,24 @@ _LEVELS: dict[str, Level] = {
 }
 
 
-def level_of(state: str, problem: str | None, lost_layer: bool = False) -> Level:
+def level_of(state: str, problem: str | None, lost_layer: bool = False, delivery: str | None = None) -> Level:
     """How the state reads at a glance: ok, waiting, warning or problem (any source problem is one).
 
     ``lost_layer``: queued because the layer was taken away, not waiting for a first one: a warning.
+    ``delivery``: the forwards' level (app/stats/iota/delivery.py): a miner that trains while its
+    forwards are not delivered reads at that level, never better than its state.
     """
     if problem:
         return "problem"
     if lost_layer and state == "queued":
         return "warning"
-    return _LEVELS.get(state, "problem")
+    level = _LEVELS.get(state, "problem")
+    if delivery in ("warning", "problem") and _RANK[delivery] > _RANK[level]:
+        return delivery  # type: ignore[return-value]
+    return level
+
+
+_RANK = {"ok": 0, "waiting": 1, "warning": 2, "problem": 3}
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,6 +231,23 @@ class CountsView:
 
 
 @dataclass(frozen=True, slots=True)
+class DeliveryView:
+    """Forward activations over the last 10 minutes (app/stats/iota/delivery.py), and the last peer status."""
+
+    window_seconds: float
+    failed: int
+    unreachable: int
+    forwards: int
+    share_not_delivered: float | None
+    peers_ok: int | None
+    peers_total: int | None
+    peers_named: tuple[str, ...]
+    level: Literal["ok", "warning", "problem"]
+    text: str | None  # the state's sentence when not ok: `training, but 33 % of forwards were not delivered in 10 min`
+    line: str  # the details line
+
+
+@dataclass(frozen=True, slots=True)
 class Snapshot:
     status_line: str
     state: State
@@ -263,11 +288,14 @@ class Snapshot:
     ticking: tuple[TickingView, ...] = ()
     # Filled by the wiring: a thread that failed and is being restarted, one line each (app.supervise).
     problems: tuple[str, ...] = ()
+    # The IOTA miner: forwards not delivered and peers answering, when its log tells (else null).
+    delivery: DeliveryView | None = None
 
     @property
     def level(self) -> Level:
         """The state at a glance (see :func:`level_of`)."""
-        return level_of(self.state, self.source.problem, self.lost_layer is not None)
+        return level_of(self.state, self.source.problem, self.lost_layer is not None,
+                        self.delivery.level if self.delivery is not None else None)
 
 
 def _view(value: Any) -> Any:

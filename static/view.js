@@ -71,7 +71,9 @@ function renderState(snapshot) {
   // Said once: the source's problem, when there is one, explains instead; a lost layer is the
   // tracker's own sentence ("lost layer 1 at 14:06 — back in the queue").
   const lost = snapshot.lost_layer ? snapshot.lost_layer.text : "";
-  const explanation = snapshot.source.problem ? "" : lost || stateExplanation(snapshot.state);
+  // Forwards not delivered: the tracker's sentence ("training, but 33 % of forwards were not delivered").
+  const undelivered = snapshot.delivery && snapshot.delivery.level !== "ok" ? snapshot.delivery.text : "";
+  const explanation = snapshot.source.problem ? "" : lost || undelivered || stateExplanation(snapshot.state);
   $("explain").hidden = !explanation;
   setText("explain", explanation);
 }

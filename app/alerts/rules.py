@@ -256,6 +256,19 @@ class BackendErrors:
         return Finding(self._seen[0][0], "backend errors", f"{recent} backend errors in the last {window}")
 
 
+class Undelivered:
+    """A miner that trains while its forward activations are not delivered (its level is not ok)."""
+
+    name = "undelivered"
+    level: Level = "warning"
+
+    def observe(self, snap: Snapshot, now: float) -> Finding | None:
+        delivery = snap.delivery
+        if delivery is None or delivery.level == "ok" or delivery.text is None:
+            return None
+        return Finding(None, "forwards not delivered", delivery.text)
+
+
 class LayerChange:
     """The miner moved to another layer (information)."""
 

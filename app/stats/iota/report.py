@@ -62,5 +62,15 @@ def queue_report(snapshot: Snapshot, queue: QueueTracker | None, read_from: floa
         f"Backend errors (last {int(backend.window_seconds // 60)} min): "
         f"{backend.queue_state_503}×503 queue_state, {backend.not_found_404}×404"
     )
+    lines.extend(why_lines(snapshot))
     lines.append("Read from the miner's own log by tokwatch; not an official figure.")
     return "\n".join(lines) + "\n"
+
+
+def why_lines(snapshot: Snapshot) -> list[str]:
+    """What the report says of delivery: whether the work lands, when the log tells."""
+    lines: list[str] = []
+    delivery = snapshot.delivery
+    if delivery is not None:
+        lines.append(delivery.line if delivery.text is None else f"{delivery.line} — {delivery.text}")
+    return lines

@@ -34,6 +34,7 @@ from ..events import (
     ErrorLogged,
     Event,
     ForwardPass,
+    ForwardUndelivered,
     GpuMemory,
     Heartbeat,
     LayerChanged,
@@ -41,19 +42,23 @@ from ..events import (
     MinerReset,
     OptimizationStep,
     P2PTransfer,
+    PeerStatus,
     PhaseChanged,
     QueueUpdate,
     Registered,
+    RequestRetry,
     SourceChanged,
     Tick,
 )
 from ..history import RateHistory
 from ..ticking import ticking
 from ..tracker import ERROR_WINDOW_SECONDS, RATE_WINDOW_SECONDS, WARMUP_COUNT, WARMUP_SECONDS
+from .delivery import Delivery
 from .facts import Facts
 from .figures import IotaFigures
 from .liveness import SILENT_SECONDS, Liveness
 from .queue import QueueTracker
+from .retries import Retries
 from .shell import Cause, ShellFigures, idle_cause, silence_cause
 from .status import Rate, details, events_view, network_view, queue_view, rate_at, verdict
 from .timeline import Kind, Timeline, TimelineEntry
@@ -131,6 +136,9 @@ class IotaTracker:
         # The app's shell log as read beside this one (set by whoever reads it, before each snapshot):
         # it names causes and adds entries, never changes what this log proves.
         self.shell: ShellFigures | None = None
+        # Whether the work lands (forwards not delivered, peers answering) and the requests retried.
+        self.delivery = Delivery()
+        self.retries = Retries()
 
     @property
     def clock(self) -> float | None:
@@ -213,6 +221,12 @@ class IotaTracker:
             self._p2p_bytes.add(t, event.tensor_bytes)
         elif isinstance(event, ErrorLogged) and t is not None:
             self.timeline.error(t, event.message)
+        elif isinstance(event, ForwardUndelivered) and t is not None:
+            self.delivery.undelivered(t, event)
+        elif isinstance(event, PeerStatus):
+            self.delivery.peer_status(event)
+        elif isinstance(event, RequestRetry) and t is not None:
+            self.retries.add(t, event.endpoint)
 
     def _placement(self, t: float | None, event: Registered | LayerChanged | LayerSeen | MinerReset) -> None:
         """Where the miner stands: registered in a layer, moved, or reset."""
@@ -300,6 +314,8 @@ class IotaTracker:
             self._history.sample_until(at, lambda t: None if self.pausing(t, previous) else self._rate(t).view.tokens_per_hour)
         for window in (self._passes, self._errors_503, self._errors_404, self._p2p_bytes):
             window.evict(at)
+        self.delivery.evict(at)
+        self.retries.evict(at)
         cutoff = at - SEEN_IDS_SECONDS
         seen = self._seen_ids
         while seen and (next(iter(seen.values())) <= cutoff or len(seen) > SEEN_IDS_MAX):
@@ -335,6 +351,7 @@ class IotaTracker:
         self.tokens_total += self.tokens_per_pass or 0
         if t is None:
             return
+        self.delivery.forward(t)
         gap = self.live.on_pass(t)
         if gap is not None:
             self._note(t, "resumed", f"passes resumed after {text.duration(gap)}")
@@ -505,7 +522,14 @@ class IotaTracker:
         )
         queue = queue_view(self.queue, now)
         network = network_view(self._p2p_bytes if self._p2p_seen and not paused else None, self._clock.first_at, now)
+        working = self.layer is not None and state in ("training", "measuring", "idle")
+        delivery = self.delivery.view(now, working, state if state != "measuring" else "training")
         detail_lines = tuple(details(figures, now, state, rate, backend, queue, network))
+        detail_lines += tuple(line for line in (
+            delivery.text if delivery is not None else None,
+            delivery.line if delivery is not None else None,
+            self.retries.line(now),
+        ) if line is not None)
         return Snapshot(
             status_line=status_line,
             state=state,
@@ -528,6 +552,7 @@ class IotaTracker:
             network=network,
             counts=CountsView(self.passes_total, self.tokens_total, dict(self.backend_errors_total)),
             lost_layer=self._lost_layer_view(state),
+            delivery=delivery,
             ticking=ticking(status_line, since if state in ("idle", "silent") else None, detail_lines, (
                 ("last pass ", self.live.last_pass_at), ("queue reset", queue.last_reset_at if queue else None),
                 ("GPU mem ", self.facts.gpu_at), ("Run ", self.facts.run_at), ("Epoch ", self.facts.run_at),

@@ -733,6 +733,7 @@ def test_sample_counts_every_kind(sample: list[Event]) -> None:
         "LayerChanged": 2,
         "EpochReset": 1,
         "ErrorLogged": 5,
+        "RequestRetry": 3,  # lines 26, 43 (register/status) and 97 (heartbeat) of the sample
         "Tick": 1,
     }
     assert sample[-1] == Tick(utc(2026, 9, 13, 21, 18, 30) + 0.994)
