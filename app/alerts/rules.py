@@ -355,6 +355,8 @@ class Crashed:
             return None
         crash = _training(snap, "crash")
         error = crash.get("error") if isinstance(crash, dict) else None
+        if snap.training is None:  # the miner: its status says how (`L2 · log silent 12 min — the miner crashed …`)
+            error = error or snap.status_line
         return Finding(_since(snap), "crashed", _at_step(snap, error or "the run died"))
 
 

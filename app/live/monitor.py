@@ -547,6 +547,10 @@ class Monitor:
         if isinstance(self._tracker, UnknownTracker) and not self._tracker.first_lines:
             self._tracker.formats_read = tuple(FORMAT_NOUNS)
             self._tracker.first_lines = tuple(lines[:DETECT_LINES])
+        if isinstance(self._tracker, UnknownTracker):
+            from .shell import shell_log_verdict
+
+            self._tracker.shell_log, self._tracker.shell_last = shell_log_verdict(lines, self._tracker.shell_log)
 
     def _detect(self, lines: list[str]) -> None:
         name = detect(lines)
@@ -586,7 +590,8 @@ class Monitor:
                     "rotations": 0,
                 }
         if problem is None and self._lines_read:
-            if self._parser is None and self._tracker.has_records:
+            shell_log = isinstance(self._tracker, UnknownTracker) and self._tracker.shell_log
+            if self._parser is None and self._tracker.has_records and not shell_log:  # a shell log says what it is
                 problem = f"{self._lines_read} lines read, none in a format tokwatch reads"
             elif self._parser is not None and not self._tracker.has_records:
                 noun = FORMAT_NOUNS.get(self._parser.name, f"a {self._parser.name} log")

@@ -69,6 +69,25 @@ def shell_folder_for(log_path: Path | None) -> Path | None:
     return None
 
 
+def shell_log_verdict(lines: list[str], known: bool) -> tuple[bool, str | None]:
+    """Whether ``lines`` (of a log no format reads) are the app's shell log, and its last event in words."""
+    from ..ingest.formats.iota_shell import looks_like_shell_log
+    from ..stats.iota.shell import ShellRecord, shell_entries
+
+    if not known and not looks_like_shell_log(lines):
+        return False, None
+    parser = ShellParser()
+    record = ShellRecord("-")
+    record.apply(parser.feed(lines), parser.lines_read, parser.unread_lines)
+    entries = shell_entries(record.figures())
+    if not entries:
+        return True, None
+    from .. import text
+
+    last = entries[-1]
+    return True, f"{last.text.removeprefix('app: ')} at {text.clock(last.at)}"
+
+
 class ShellLog:
     """Reads the shell log (once, or followed by its own tailer) into a :class:`ShellRecord`."""
 

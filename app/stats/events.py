@@ -194,6 +194,20 @@ class RequestRetry:
     endpoint: str
 
 
+@dataclass(frozen=True, slots=True)
+class WorkerCrashed:
+    """The worker wrote how it died: a Rust panic or abort, a fatal runtime error, a Python traceback.
+
+    ``line``: the line that says it (the panic's message, the exception's last line), quoted;
+    ``fatal``: the process cannot have lived on (an abort, a non-unwinding panic, a segfault),
+    where a panic in one thread or a traceback may have been caught.
+    """
+
+    at: float | None
+    line: str
+    fatal: bool
+
+
 IotaEvent = (
     ForwardPass
     | ActivationShape
@@ -213,6 +227,7 @@ IotaEvent = (
     | ForwardUndelivered
     | PeerStatus
     | RequestRetry
+    | WorkerCrashed
 )
 
 # --- step-based trainers (nanochat, nanoGPT/llm.c, HF Trainer, torchtitan, SN38/hivemind) ----

@@ -37,3 +37,4 @@ class IotaFigures:
     # Why the log is silent or the miner idle, when the app's shell log says (None: unknown or not read).
     stop_cause: Cause | None = None
     idle_cause: Cause | None = None
+    crash: Cause | None = None  # the worker aborted (its own log says), the log still talking

@@ -88,6 +88,8 @@ def verdict(figures: IotaFigures, now: float, rate: Rate, lines_read: int) -> tu
     prefix = f"L{layer} · " if layer is not None else ""
     if clock is not None and now - clock >= SILENT_SECONDS:
         return _silent(figures, f"{prefix}log silent {text.duration(now - clock)}", clock)
+    if figures.crash is not None:
+        return "crashed", f"{prefix}crashed at {text.clock(figures.crash.at)}", figures.crash.at
     if layer is None:
         since = figures.working_since if figures.working_since is not None else figures.first_at
         last_pass = figures.last_pass_at
@@ -208,12 +210,12 @@ def details(
 
 def _rate_line(figures: IotaFigures, state: State, rate: Rate) -> str:
     view = rate.view
-    if state in ("idle", "silent"):
+    if state in ("idle", "silent", "crashed"):
         was = figures.was_tokens_per_hour
         if was is not None:
             return f"was {text.compact(was)} tok/h"
         # A warm-up that cannot go on says so rather than sitting at 2/3.
-        stopped = "the log went silent" if state == "silent" else "passes stopped"
+        stopped = {"silent": "the log went silent", "crashed": "the miner crashed"}.get(state, "passes stopped")
         if rate.warmup.passes == 0:
             return f"not measured: no pass yet in layer {figures.layer}"
         return f"not measured: {text.plural(rate.warmup.passes, 'pass', 'passes')}, then {stopped}"

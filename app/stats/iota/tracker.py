@@ -49,6 +49,7 @@ from ..events import (
     RequestRetry,
     SourceChanged,
     Tick,
+    WorkerCrashed,
 )
 from ..history import RateHistory
 from ..ticking import ticking
@@ -71,6 +72,10 @@ SEEN_IDS_MAX = 100_000
 # A shape whose batch × sequence exceeds this is corrupt; kept out so no rate overflows.
 MAX_TOKENS_PER_PASS = 10**12
 
+# Events that only a working miner logs: after a crash, one of these means it was started again.
+_ALIVE = (ForwardPass, Registered, LayerChanged, MinerReset, QueueUpdate, Heartbeat, OptimizationStep)
+# An abort this soon after a panic is that panic's end: its message is the one to quote.
+_ABORT_AFTER_PANIC_SECONDS = 10.0
 _QUEUED_STATUSES = frozenset({"queued", "waiting", "pending"})
 # A launch logs "Starting miner" then "Resetting miner entire state!": one timeline entry.
 _RESTART_QUIET_SECONDS = 60
@@ -139,6 +144,8 @@ class IotaTracker:
         # Whether the work lands (forwards not delivered, peers answering) and the requests retried.
         self.delivery = Delivery()
         self.retries = Retries()
+        # How the worker died, as its own log says (when, the line quoted, fatal), until it works again.
+        self.worker_crash: tuple[float, str, bool] | None = None
 
     @property
     def clock(self) -> float | None:
@@ -181,6 +188,8 @@ class IotaTracker:
         t = self._clock.latest
         if isinstance(event, Tick):
             return
+        if self.worker_crash is not None and isinstance(event, _ALIVE) and t is not None and t > self.worker_crash[0]:
+            self.worker_crash = None  # it works again: started anew
         if isinstance(event, GpuMemory):  # the reading a miner prints most, twice a pass: asked first
             self.facts.gpu_memory(t, event.used_gb, event.total_gb)
         elif isinstance(event, ForwardPass):
@@ -227,6 +236,18 @@ class IotaTracker:
             self.delivery.peer_status(event)
         elif isinstance(event, RequestRetry) and t is not None:
             self.retries.add(t, event.endpoint)
+        elif isinstance(event, WorkerCrashed) and t is not None:
+            self._worker_crashed(t, event)
+
+    def _worker_crashed(self, t: float, event: WorkerCrashed) -> None:
+        """The worker wrote how it died; an abort right after a panic keeps the panic's words."""
+        at = event.at if event.at is not None else t
+        before = self.worker_crash
+        line = event.line
+        if before is not None and event.fatal and not before[2] and at - before[0] <= _ABORT_AFTER_PANIC_SECONDS:
+            line = before[1]
+        self.worker_crash = (at, line, event.fatal or (before is not None and before[2]))
+        self._note(at, "crashed", f"the miner crashed: {line}")
 
     def _placement(self, t: float | None, event: Registered | LayerChanged | LayerSeen | MinerReset) -> None:
         """Where the miner stands: registered in a layer, moved, or reset."""
@@ -453,6 +474,9 @@ class IotaTracker:
         last_line = self._clock.latest if last_line is None else last_line
         if last_line is not None and now - last_line >= SILENT_SECONDS:
             return True
+        crash = self.worker_crash
+        if crash is not None and crash[2] and now >= crash[0]:
+            return True  # an abort: nothing is produced after it
         return self.layer is not None and self.live.idle_since(now) is not None
 
     def tokens_per_hour(self, now: float) -> float | None:
@@ -490,10 +514,18 @@ class IotaTracker:
         """Why the log is silent or the miner idle at ``now``, as the app's shell log says."""
         clock = self._clock.latest
         silent_after = self.queue.silent_seconds() if self.queue.since is not None else SILENT_SECONDS
-        if self.shell is None or clock is None:
+        if clock is None:
             return {}
+        crash = self.worker_crash
+        crashed = None if crash is None else Cause("crashed", crash[0], f"the miner crashed at {text.clock(crash[0])}", crash[1])
         if now - clock >= silent_after:
-            return {"stop_cause": silence_cause(self.shell, clock, now)}
+            # The shell's exit (its code and signal) first; else the worker's own last words.
+            told = silence_cause(self.shell, clock, now)
+            if told is not None and crashed is not None and told.kind == "crashed":
+                told = replace(told, line=crashed.line)  # the worker's own last words beat the shell's line
+            return {"stop_cause": told or crashed}
+        if crashed is not None and crash is not None and crash[2]:
+            return {"crash": crashed}  # an abort: the process is gone, whatever the host writes on
         if idle_since is not None:
             return {"idle_cause": idle_cause(self.shell, idle_since, now)}
         return {}
@@ -503,7 +535,7 @@ class IotaTracker:
         rate = self._rate(now)
         figures = self.figures(now)
         state, status_line, since = verdict(figures, now, rate, source.lines_read)
-        paused = state in ("idle", "silent")
+        paused = state in ("idle", "silent", "crashed")
         if paused or self.remeasuring:
             # A miner that stopped produces nothing: no figure anywhere (card, sums, /metrics, chart),
             # only what it was doing at its last measured pass.
@@ -529,6 +561,7 @@ class IotaTracker:
             delivery.text if delivery is not None else None,
             delivery.line if delivery is not None else None,
             self.retries.line(now),
+            _last_words(state, figures),
         ) if line is not None)
         return Snapshot(
             status_line=status_line,
@@ -553,7 +586,7 @@ class IotaTracker:
             counts=CountsView(self.passes_total, self.tokens_total, dict(self.backend_errors_total)),
             lost_layer=self._lost_layer_view(state),
             delivery=delivery,
-            ticking=ticking(status_line, since if state in ("idle", "silent") else None, detail_lines, (
+            ticking=ticking(status_line, since if state in ("idle", "silent", "crashed") else None, detail_lines, (
                 ("last pass ", self.live.last_pass_at), ("queue reset", queue.last_reset_at if queue else None),
                 ("GPU mem ", self.facts.gpu_at), ("Run ", self.facts.run_at), ("Epoch ", self.facts.run_at),
                 ("Phase ", self.facts.phase_at)), now),
@@ -565,3 +598,11 @@ class IotaTracker:
             return None
         layer, at = self.lost_layer
         return LostLayerView(layer, at, f"lost layer {layer} at {text.clock(at)} — back in the queue")
+
+
+def _last_words(state: str, figures: IotaFigures) -> str | None:
+    """A crashed miner's last line, quoted (a panic's message, an exception, the shell's exit line)."""
+    if state != "crashed":
+        return None
+    cause = figures.crash or figures.stop_cause
+    return f"last line: {cause.line}" if cause is not None and cause.line else None
