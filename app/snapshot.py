@@ -248,6 +248,17 @@ class DeliveryView:
 
 
 @dataclass(frozen=True, slots=True)
+class DriftView:
+    """The app's version either log names, and the record shapes tokwatch does not read yet (app/stats/iota/drift.py)."""
+
+    version: str | None
+    updated_at: float | None  # when the app last updated itself, as its shell log says
+    new_shapes: int
+    shapes: tuple[str, ...]  # the newest, masked (numbers, ids, keys, home folders)
+    text: str | None  # `the app updated to 3.8.0 at 14:02; 3 line shapes tokwatch does not read yet`; null when nothing changed
+
+
+@dataclass(frozen=True, slots=True)
 class Snapshot:
     status_line: str
     state: State
@@ -290,6 +301,8 @@ class Snapshot:
     problems: tuple[str, ...] = ()
     # The IOTA miner: forwards not delivered and peers answering, when its log tells (else null).
     delivery: DeliveryView | None = None
+    # The IOTA miner: the app's version and new line shapes (the drift guard), else null.
+    drift: DriftView | None = None
 
     @property
     def level(self) -> Level:

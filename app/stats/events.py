@@ -208,6 +208,15 @@ class WorkerCrashed:
     fatal: bool
 
 
+@dataclass(frozen=True, slots=True)
+class LineShapeNew:
+    """A record shape tokwatch reads nothing from, first seen after the log's usual ones were learnt
+    (app/ingest/formats/drift.py): numbers, ids and keys masked."""
+
+    at: float | None
+    shape: str
+
+
 IotaEvent = (
     ForwardPass
     | ActivationShape
@@ -228,6 +237,7 @@ IotaEvent = (
     | PeerStatus
     | RequestRetry
     | WorkerCrashed
+    | LineShapeNew
 )
 
 # --- step-based trainers (nanochat, nanoGPT/llm.c, HF Trainer, torchtitan, SN38/hivemind) ----

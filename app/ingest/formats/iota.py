@@ -30,10 +30,12 @@ from collections.abc import Iterable
 from ...stats.events import (
     ErrorLogged,
     Event,
+    LineShapeNew,
     Tick,
     WorkerCrashed,
 )
 from .base import LocalToEpoch, local_to_epoch
+from .drift import ShapeWatch
 from .iota_messages import MEANINGFUL_TEXTS, MessageReader
 
 # A line outside any record that says the worker died (macrocosm-os/iota#202: a Rust panic in its
@@ -196,6 +198,9 @@ class IotaParser(MessageReader):
         # A traceback, or a panic whose message is on its next line: (what, its time, the record it
         # follows (its seconds and minute), its line). A record line between ends it, unread.
         self._crash_pending: tuple[str, float | None, tuple[str | None, float | None], str] | None = None
+        # Shapes of records read for nothing, to tell a new one (the drift guard): looked at only
+        # when the memo meets a quiet shape it does not know, so noise costs nothing more.
+        self.shapes = ShapeWatch()
 
     def feed(self, lines: Iterable[str]) -> list[Event]:
         """Parse lines in log order; end with one ``Tick`` when any record carried a time.
@@ -283,6 +288,11 @@ class IotaParser(MessageReader):
             if error is not None or meaningful is not None:
                 message = line[record.end(5) :]
                 self._read_record(message, separator, error, minute_epoch + float(seconds), events)
+            else:
+                at = minute_epoch + float(seconds)
+                drifted = self.shapes.see(line[record.end(2) :], at)
+                if drifted is not None:
+                    events.append(LineShapeNew(at, drifted))
         self._record_seconds, self._top = record_seconds, top
         return len(lines) - misses
 

@@ -68,9 +68,22 @@ def queue_report(snapshot: Snapshot, queue: QueueTracker | None, read_from: floa
 
 
 def why_lines(snapshot: Snapshot) -> list[str]:
-    """What the report says of delivery: whether the work lands, when the log tells."""
+    """What the report says of why it stopped and whether the work lands: delivery, the app's version
+    and the line shapes tokwatch does not read yet (for the user to send), the last pause and its cause."""
     lines: list[str] = []
     delivery = snapshot.delivery
     if delivery is not None:
         lines.append(delivery.line if delivery.text is None else f"{delivery.line} — {delivery.text}")
+    drift = snapshot.drift
+    if drift is not None:
+        if drift.version is not None:
+            lines.append(f"App version: {drift.version}")
+        if drift.text is not None:
+            lines.append(f"Changes: {drift.text}")
+        for shape in drift.shapes:
+            lines.append(f"  new line shape: {shape}")
+    for event in snapshot.events:
+        if event.kind in ("silent", "idle", "crashed"):
+            lines.append(f"Last pause: {local_time(event.at)} {event.text}")
+            break
     return lines

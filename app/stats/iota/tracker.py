@@ -39,6 +39,7 @@ from ..events import (
     Heartbeat,
     LayerChanged,
     LayerSeen,
+    LineShapeNew,
     MinerReset,
     OptimizationStep,
     P2PTransfer,
@@ -55,6 +56,7 @@ from ..history import RateHistory
 from ..ticking import ticking
 from ..tracker import ERROR_WINDOW_SECONDS, RATE_WINDOW_SECONDS, WARMUP_COUNT, WARMUP_SECONDS
 from .delivery import Delivery
+from .drift import Drift
 from .facts import Facts
 from .figures import IotaFigures
 from .liveness import SILENT_SECONDS, Liveness
@@ -146,6 +148,7 @@ class IotaTracker:
         self.retries = Retries()
         # How the worker died, as its own log says (when, the line quoted, fatal), until it works again.
         self.worker_crash: tuple[float, str, bool] | None = None
+        self.drift = Drift()
 
     @property
     def clock(self) -> float | None:
@@ -238,6 +241,8 @@ class IotaTracker:
             self.retries.add(t, event.endpoint)
         elif isinstance(event, WorkerCrashed) and t is not None:
             self._worker_crashed(t, event)
+        elif isinstance(event, LineShapeNew) and t is not None:
+            self.drift.new_shape(event.at if event.at is not None else t, event.shape)
 
     def _worker_crashed(self, t: float, event: WorkerCrashed) -> None:
         """The worker wrote how it died; an abort right after a panic keeps the panic's words."""
@@ -554,6 +559,7 @@ class IotaTracker:
         )
         queue = queue_view(self.queue, now)
         network = network_view(self._p2p_bytes if self._p2p_seen and not paused else None, self._clock.first_at, now)
+        drift = self.drift.view(self.shell)
         working = self.layer is not None and state in ("training", "measuring", "idle")
         delivery = self.delivery.view(now, working, state if state != "measuring" else "training")
         detail_lines = tuple(details(figures, now, state, rate, backend, queue, network))
@@ -562,6 +568,7 @@ class IotaTracker:
             delivery.line if delivery is not None else None,
             self.retries.line(now),
             _last_words(state, figures),
+            drift.text if drift is not None else None,
         ) if line is not None)
         return Snapshot(
             status_line=status_line,
@@ -586,6 +593,7 @@ class IotaTracker:
             counts=CountsView(self.passes_total, self.tokens_total, dict(self.backend_errors_total)),
             lost_layer=self._lost_layer_view(state),
             delivery=delivery,
+            drift=drift,
             ticking=ticking(status_line, since if state in ("idle", "silent", "crashed") else None, detail_lines, (
                 ("last pass ", self.live.last_pass_at), ("queue reset", queue.last_reset_at if queue else None),
                 ("GPU mem ", self.facts.gpu_at), ("Run ", self.facts.run_at), ("Epoch ", self.facts.run_at),
