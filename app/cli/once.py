@@ -79,6 +79,12 @@ def _print_once(config: Config, output: Output, at_text: str | None, log_path: P
         now = at
     else:
         now = time.time()
+    if not config.demo:
+        from ..ingest.sleeplog import TOOL_TIMEOUT_SECONDS, SleepWatch
+
+        monitor.sleep = SleepWatch(clock=time.time)
+        monitor.snapshot(now)  # asks for the sleep records when a silence needs explaining
+        monitor.sleep.wait(TOOL_TIMEOUT_SECONDS + 1)
     recorder = _history_reader(config, log_path)
     try:
         snapshot = LiveFeed(monitor, recorder=recorder).snapshot(now)

@@ -51,6 +51,7 @@ from .backlog import (
 
 if TYPE_CHECKING:
     from ..ingest.lines import LineCounters
+    from ..ingest.sleeplog import SleepWatch
     from .shell import ShellLog
 
 log = logging.getLogger(__name__)
@@ -114,6 +115,8 @@ class Monitor:
         self._once_counts: LineCounters | None = None
         # The app's shell log beside the miner's (app/live/shell.py), when one is attached.
         self.shell: ShellLog | None = None
+        # When this machine slept (app/ingest/sleeplog.py), asked only when a silence needs explaining.
+        self.sleep: SleepWatch | None = None
         if format_name != "auto":
             self._use_format(format_name)
 
@@ -164,6 +167,8 @@ class Monitor:
             tailer.stop()  # type: ignore[attr-defined]
         if self.shell is not None:
             self.shell.stop()
+        if self.sleep is not None:
+            self.sleep.stop()
 
     # --- TailSink -------------------------------------------------------------
 
@@ -473,9 +478,17 @@ class Monitor:
     # --- internals ------------------------------------------------------------
 
     def _lend_shell(self) -> None:
-        """Hand the miner's tracker what the app's shell log says now (its causes, its entries)."""
-        if self.shell is not None and isinstance(self._tracker, IotaTracker):
-            self._tracker.shell = self.shell.figures()
+        """Hand the miner's tracker what the app's shell log and the machine's sleep records say now."""
+        tracker = self._tracker
+        if not isinstance(tracker, IotaTracker):
+            return
+        if self.shell is not None:
+            tracker.shell = self.shell.figures()
+        sleep = self.sleep
+        if sleep is not None:
+            if tracker.needs_sleep_records(self.clock()):
+                sleep.explain()  # rare: a silence to explain, and not asked lately
+            tracker.sleeps = sleep.spans()
 
     def _keep_backlog(self, events: list[Event]) -> None:
         if self._keep_backlog_lines and self._logged is not None:

@@ -13,6 +13,7 @@ import signal
 import socket
 import sys
 import threading
+import time
 from dataclasses import replace
 from pathlib import Path
 from types import FrameType
@@ -20,6 +21,7 @@ from typing import TextIO
 
 from ..config import Config
 from ..demo import DemoLog
+from ..ingest.sleeplog import SleepWatch
 from ..live.monitor import Monitor
 from ..live.shell import ShellLog, shell_folder_for
 from ..record.recorder import Recorder
@@ -58,6 +60,7 @@ def serve(config: Config, *, out: TextIO | None = None) -> int:
     monitor = Monitor(log_path, format_name=config.format_name, demo=demo is not None)
     if demo is None:
         monitor.shell = shell_log_for(config, log_path, monitor)
+        monitor.sleep = SleepWatch(clock=time.time, on_change=monitor.changes.bump)
     recorder = None if log_path is None else build_recorder(config, log_path, demo=demo is not None)
     dashboard = Dashboard(config, monitor, demo=demo, recorder=recorder)
     try:

@@ -31,7 +31,16 @@ _NOT_TRAINING_WORDS = {
     "waiting_training": "the app is waiting to start training",
 }
 
-CauseKind = Literal["quit", "crashed", "exited", "never_started", "app_state"]
+CauseKind = Literal["quit", "crashed", "exited", "never_started", "app_state", "slept"]
+
+
+@dataclass(frozen=True, slots=True)
+class SleepSpan:
+    """The machine slept from ``start`` to ``end`` (None: no wake recorded yet), as its own records say."""
+
+    start: float
+    end: float | None
+    machine: str = "Mac"  # how the words name it: "Mac" (pmset), "machine" (a Linux journal)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,8 +82,23 @@ class ShellFigures:
         return found
 
 
-def silence_cause(shell: ShellFigures | None, last_line: float, until: float) -> Cause | None:
-    """Why the worker's log is silent from ``last_line`` to ``until``, if the shell log says."""
+def silence_cause(shell: ShellFigures | None, last_line: float, until: float,
+                  sleeps: Sequence[SleepSpan] = ()) -> Cause | None:
+    """Why the worker's log is silent from ``last_line`` to ``until``: the shell log's word, else a sleep."""
+    told = _shell_silence(shell, last_line, until)
+    return told if told is not None else sleep_cause(sleeps, last_line, until)
+
+
+def sleep_cause(sleeps: Sequence[SleepSpan], last_line: float, until: float) -> Cause | None:
+    """The machine went to sleep within the minutes after the last line: it slept (02:14–06:50)."""
+    for span in sleeps:
+        if last_line - STOP_BEFORE_SECONDS <= span.start <= min(until, last_line + STOP_AFTER_SECONDS):
+            end = f"–{text.clock(span.end)}" if span.end is not None else ", no wake recorded"
+            return Cause("slept", span.start, f"{span.machine} slept {text.clock(span.start)}{end}")
+    return None
+
+
+def _shell_silence(shell: ShellFigures | None, last_line: float, until: float) -> Cause | None:
     if shell is None:
         return None
     stops = shell.stops_between(last_line - STOP_BEFORE_SECONDS, min(until, last_line + STOP_AFTER_SECONDS))

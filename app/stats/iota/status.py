@@ -8,6 +8,7 @@ the detail lines in the order a menu shows them.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ... import text
@@ -16,7 +17,7 @@ from ..tracker import RATE_WINDOW_SECONDS, WARMUP_COUNT, WARMUP_SECONDS
 from .figures import IotaFigures
 from .liveness import IDLE_MIN_SECONDS, SILENT_SECONDS
 from .queue import QueueTracker
-from .shell import STOP_AFTER_SECONDS, ShellFigures, idle_cause, shell_entries, silence_cause
+from .shell import STOP_AFTER_SECONDS, ShellFigures, SleepSpan, idle_cause, shell_entries, silence_cause
 from .timeline import Timeline, TimelineEntry
 from .window import SlidingWindow
 
@@ -146,7 +147,8 @@ def network_view(transfers: SlidingWindow | None, first_at: float | None, now: f
 
 
 def events_view(
-    figures: IotaFigures, timeline: Timeline, state: State, shell: ShellFigures | None = None, now: float | None = None
+    figures: IotaFigures, timeline: Timeline, state: State, shell: ShellFigures | None = None, now: float | None = None,
+    sleeps: Sequence[SleepSpan] = (),
 ) -> tuple[EventView, ...]:
     """The timeline, with what the clock alone made true since the last line (idle, silent), the
     app's shell log's entries, and each silent or idle span's cause ("cause unknown" when none is)."""
@@ -163,18 +165,18 @@ def events_view(
     for e in entries:  # newest first: a span ends where the entry after it begins
         words = e.text
         if e.kind in ("silent", "idle"):
-            words = f"{words} — {_span_cause(figures, shell, e, end)}"
+            words = f"{words} — {_span_cause(shell, sleeps, e, end)}"
         views.append(EventView(at=e.at, kind=e.kind, text=words, layers=e.layers))
         if e.kind in ("resumed", "registered", "restarted", "source_changed"):
             end = e.at
     return tuple(views)
 
 
-def _span_cause(figures: IotaFigures, shell: ShellFigures | None, entry: TimelineEntry, end: float | None) -> str:
+def _span_cause(shell: ShellFigures | None, sleeps: Sequence[SleepSpan], entry: TimelineEntry, end: float | None) -> str:
     """The words for why a silent or idle span of the timeline happened: its cause, or "cause unknown"."""
     until = end if end is not None else entry.at + STOP_AFTER_SECONDS
     if entry.kind == "silent":
-        cause = silence_cause(shell, entry.at, until)
+        cause = silence_cause(shell, entry.at, until, sleeps)
     else:
         cause = idle_cause(shell, entry.at, until)
     return cause.words if cause is not None else "cause unknown"

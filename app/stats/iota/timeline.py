@@ -81,6 +81,10 @@ class Timeline:
         shown = text if self._error_count == 1 else f"{text} (×{self._error_count})"
         self._error_entry = self.add(at, "error", shown)
 
+    def has_kind(self, kind: Kind) -> bool:
+        """True when an entry of ``kind`` is kept."""
+        return any(e.kind == kind for e in self._entries)
+
     def newest_first(self, extra: list[TimelineEntry] | None = None) -> tuple[TimelineEntry, ...]:
         """The entries, newest first, with ``extra`` ones (not yet recorded) merged in."""
         entries = self._entries if not extra else sorted([*self._entries, *extra], key=lambda e: e.at)

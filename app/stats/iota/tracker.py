@@ -62,7 +62,7 @@ from .figures import IotaFigures
 from .liveness import SILENT_SECONDS, Liveness
 from .queue import QueueTracker
 from .retries import Retries
-from .shell import Cause, ShellFigures, idle_cause, silence_cause
+from .shell import Cause, ShellFigures, SleepSpan, idle_cause, silence_cause
 from .status import Rate, details, events_view, network_view, queue_view, rate_at, verdict
 from .timeline import Kind, Timeline, TimelineEntry
 from .window import SlidingWindow
@@ -149,6 +149,8 @@ class IotaTracker:
         # How the worker died, as its own log says (when, the line quoted, fatal), until it works again.
         self.worker_crash: tuple[float, str, bool] | None = None
         self.drift = Drift()
+        # When this machine slept (app/ingest/sleeplog.py), set like ``shell``: a cause for a silence.
+        self.sleeps: tuple[SleepSpan, ...] = ()
 
     @property
     def clock(self) -> float | None:
@@ -484,6 +486,13 @@ class IotaTracker:
             return True  # an abort: nothing is produced after it
         return self.layer is not None and self.live.idle_since(now) is not None
 
+    def needs_sleep_records(self, now: float) -> bool:
+        """True when a silence (now, or on the timeline) could be explained by the machine's sleep."""
+        clock = self._clock.latest
+        if clock is not None and now - clock >= SILENT_SECONDS:
+            return True
+        return self.timeline.has_kind("silent")
+
     def tokens_per_hour(self, now: float) -> float | None:
         """The measured rate at ``now``, or None while it is not measured or the miner is idle or silent."""
         return None if self.pausing(now) else self._rate(now).view.tokens_per_hour
@@ -525,7 +534,7 @@ class IotaTracker:
         crashed = None if crash is None else Cause("crashed", crash[0], f"the miner crashed at {text.clock(crash[0])}", crash[1])
         if now - clock >= silent_after:
             # The shell's exit (its code and signal) first; else the worker's own last words.
-            told = silence_cause(self.shell, clock, now)
+            told = silence_cause(self.shell, clock, now, self.sleeps)
             if told is not None and crashed is not None and told.kind == "crashed":
                 told = replace(told, line=crashed.line)  # the worker's own last words beat the shell's line
             return {"stop_cause": told or crashed}
@@ -588,7 +597,7 @@ class IotaTracker:
             as_of=now,
             training=None,
             state_since=since,
-            events=events_view(figures, self.timeline, state, self.shell, now),
+            events=events_view(figures, self.timeline, state, self.shell, now, self.sleeps),
             network=network,
             counts=CountsView(self.passes_total, self.tokens_total, dict(self.backend_errors_total)),
             lost_layer=self._lost_layer_view(state),
