@@ -116,6 +116,17 @@ def add_snapshot(families: _Families, labels: Labels, snap: Snapshot) -> None:
               delivery.peers_ok)
         gauge("tokwatch_peers", "Peers the last broadcast went to.", delivery.peers_total)
 
+    hardware = snap.hardware
+    if hardware is not None:
+        gauge("tokwatch_power_watts", "Power the machine's tool reads (nvidia-smi: the GPUs; macmon: the system).",
+              hardware.watts)
+        gauge("tokwatch_temperature_celsius", "The hottest temperature the tool reads.", hardware.temperature_c)
+        gauge("tokwatch_throttled", "1 while the GPU is throttled (nvidia-smi), 0 when not; absent when unknown.",
+              None if hardware.throttled is None else float(hardware.throttled))
+        gauge("tokwatch_wh_per_million_tokens", "Watt-hours per million tokens over the rate's window.",
+              hardware.wh_per_million_tokens)
+        gauge("tokwatch_wh_per_step", "Watt-hours per step over the rate's window (step trainers).", hardware.wh_per_step)
+
     state = snap.state
     states = families.gauge("tokwatch_state", "1 for the current state, 0 for the others.", ["state"])
     names = STATES if state in STATES else (*STATES, state)

@@ -259,6 +259,24 @@ class DriftView:
 
 
 @dataclass(frozen=True, slots=True)
+class HardwareView:
+    """Power beside throughput (``--hardware``; app/stats/power.py): the latest reading and Wh per token."""
+
+    tool: str | None  # "nvidia-smi", "macmon", or null when none was found
+    watts: float | None
+    temperature_c: float | None
+    throttled: bool | None  # null: the tool cannot say (macmon)
+    throttle_reasons: tuple[str, ...]
+    at: float | None  # the latest reading (null: none in the last 30 s)
+    mean_watts: float | None  # over the rate's window
+    wh_per_million_tokens: float | None
+    wh_per_step: float | None
+    strip: tuple[tuple[float, float | None, bool], ...]  # the last hour: (time, watts, throttled)
+    text: str | None  # `Power 62 W · 71 °C · 0.27 Wh per million tokens`, or the problem
+    problem: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class Snapshot:
     status_line: str
     state: State
@@ -303,6 +321,8 @@ class Snapshot:
     delivery: DeliveryView | None = None
     # The IOTA miner: the app's version and new line shapes (the drift guard), else null.
     drift: DriftView | None = None
+    # Filled by the wiring with --hardware: power, temperature, throttling, Wh per million tokens; else null.
+    hardware: HardwareView | None = None
 
     @property
     def level(self) -> Level:

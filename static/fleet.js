@@ -84,6 +84,7 @@ function renderCard(card) {
       figure("tok/h", card.tokens_per_hour_text ?? card.was_text),
       ...(queue ? [] : [figure("queue", null)]),
       figure("network", card.network_text),
+      ...(card.power_text ? [figure("power", card.power_text)] : []),
       ...(queue ? [figure("queue", card.queue_text, true)] : []),
     );
     link.append(figs);

@@ -286,5 +286,41 @@ export function renderSnapshot(snapshot) {
   renderDetails(snapshot);
   renderEvents(snapshot);
   renderTraining(snapshot);
+  renderPower(snapshot);
   renderFooter(snapshot);
+}
+
+// The power strip (--hardware): the last hour of watts as one line, throttled readings as ticks
+// below it; the figures' words are the server's (snapshot.hardware.text).
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+function renderPower(snapshot) {
+  const hardware = snapshot.hardware;
+  const box = $("power");
+  box.hidden = !hardware || !hardware.text;
+  if (box.hidden) return;
+  setText("power-text", hardware.text);
+  const svg = $("power-line");
+  const points = (hardware.strip || []).filter(([, watts]) => watts != null);
+  const key = JSON.stringify([points.length, points.at(-1)]);
+  if (svg.dataset.key === key) return;
+  svg.dataset.key = key;
+  const end = snapshot.as_of;
+  const start = end - 3600;
+  const high = Math.max(1, ...points.map(([, watts]) => watts));
+  const x = (t) => (((t - start) / 3600) * 600).toFixed(1);
+  const y = (watts) => (20 - (watts / high) * 18).toFixed(1);
+  const path = document.createElementNS(SVG_NS, "path");
+  path.setAttribute("class", "power-watts");
+  path.setAttribute("d", points.map(([t, watts], i) => `${i ? "L" : "M"}${x(t)},${y(watts)}`).join(""));
+  const ticks = (hardware.strip || []).filter(([, , throttled]) => throttled).map(([t]) => {
+    const tick = document.createElementNS(SVG_NS, "rect");
+    tick.setAttribute("class", "power-throttled");
+    tick.setAttribute("x", x(t));
+    tick.setAttribute("y", "21");
+    tick.setAttribute("width", "4");
+    tick.setAttribute("height", "3");
+    return tick;
+  });
+  svg.replaceChildren(path, ...ticks);
 }

@@ -103,6 +103,11 @@ def _server_options(parser: argparse.ArgumentParser) -> None:
     _address_options(parser)
     parser.add_argument("--ws-port", type=int, help="websocket port (default: HTTP port + 1)")
     parser.add_argument(
+        "--hardware", choices=("auto", "nvidia-smi", "macmon", "off"),
+        help="read power, temperature and throttling every few seconds with nvidia-smi or macmon (auto: "
+        "whichever is installed); off (default) runs nothing",
+    )
+    parser.add_argument(
         "--token",
         help="access token for a non-loopback host (default: generated, kept); every local user sees it "
         "in ps: prefer --token-file or TOKWATCH_TOKEN",
@@ -394,7 +399,7 @@ def _config(given: Mapping[str, Any], environ: Mapping[str, str], file: FileSett
         field: given[option]
         for option, field in (
             ("log", "log_path"), ("shell_log", "shell_log_path"), ("format", "format_name"), ("host", "host"), ("port", "port"),
-            ("ws_port", "ws_port"), ("demo", "demo"), ("data_dir", "data_dir"), ("hub", "hub"),
+            ("ws_port", "ws_port"), ("hardware", "hardware"), ("demo", "demo"), ("data_dir", "data_dir"), ("hub", "hub"),
             ("report_to", "report_to"), ("report_every", "report_interval_seconds"), ("open", "open_browser"),
         )
         if option in given

@@ -257,6 +257,8 @@ SNAPSHOT = obj(
         "gpu_memory": obj({"used_gb": number(0, 1e5), "total_gb": number(0, 1e5)}),
         "backend_errors": obj({"queue_state_503": COUNT, "not_found_404": COUNT, "window_seconds": SECONDS}),
         "network": obj({"bytes_per_second": number(0, 1e13), "window_seconds": SECONDS}),
+        "hardware": obj({"watts": number(0, 1e6), "temperature_c": number(-100, 300), "throttled": boolean(),
+                         "wh_per_million_tokens": number(0, 1e12), "wh_per_step": number(0, 1e12), "text": text(200)}),
         "delivery": obj({"level": one_of("ok", "warning", "problem"), "share_not_delivered": number(0, 1),
                          "text": text(200), "line": text(300)}),
         "counts": obj({"passes": COUNT, "tokens": integer(0, 10**18), "backend_errors": counts_by_code(16)}),

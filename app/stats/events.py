@@ -551,3 +551,17 @@ class ShellEvent:
     state: str | None = None
     version: str | None = None
     line: str | None = None
+
+
+# --- the machine (``--hardware``: app/ingest/hardware.py) ------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class HardwareSample:
+    """One reading of the machine's tool: watts, °C, throttled (None: unknown) and why; ``at`` is wall time."""
+
+    at: float
+    watts: float | None
+    temperature_c: float | None
+    throttled: bool | None
+    reasons: tuple[str, ...] = ()
