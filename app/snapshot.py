@@ -259,6 +259,16 @@ class DriftView:
 
 
 @dataclass(frozen=True, slots=True)
+class CauseView:
+    """Why the miner's log is silent, it crashed or it is idle, when a log or the machine says (app/stats/iota/shell.py)."""
+
+    kind: str  # quit · crashed · exited · never_started · app_state · slept
+    at: float
+    text: str  # `you quit the app at 02:14`, the words after the status line's "—"
+    line: str | None  # the line quoted, for a crash
+
+
+@dataclass(frozen=True, slots=True)
 class HardwareView:
     """Power beside throughput (``--hardware``; app/stats/power.py): the latest reading and Wh per token."""
 
@@ -323,6 +333,8 @@ class Snapshot:
     drift: DriftView | None = None
     # Filled by the wiring with --hardware: power, temperature, throttling, Wh per million tokens; else null.
     hardware: HardwareView | None = None
+    # The IOTA miner: why it is silent, crashed or idle, when known (the status line says it after "—"); else null.
+    cause: CauseView | None = None
 
     @property
     def level(self) -> Level:

@@ -73,7 +73,10 @@ function renderState(snapshot) {
   const lost = snapshot.lost_layer ? snapshot.lost_layer.text : "";
   // Forwards not delivered: the tracker's sentence ("training, but 33 % of forwards were not delivered").
   const undelivered = snapshot.delivery && snapshot.delivery.level !== "ok" ? snapshot.delivery.text : "";
-  const explanation = snapshot.source.problem ? "" : lost || undelivered || stateExplanation(snapshot.state);
+  // A known cause is in the status line itself ("log silent 12 min — you quit the app at 02:14"):
+  // no generic guess beside it.
+  const generic = snapshot.cause ? "" : stateExplanation(snapshot.state);
+  const explanation = snapshot.source.problem ? "" : lost || undelivered || generic;
   $("explain").hidden = !explanation;
   setText("explain", explanation);
 }
@@ -103,8 +106,13 @@ function renderDetails(snapshot) {
   const backendText = snapshot.backend_errors ? snapshot.backend_errors.text : null;
   // The warm-up card says its sentence; the list does not say it again.
   const warmupText = warmupShown(snapshot) ? snapshot.warmup.text : null;
+  // Said elsewhere on the page, so not again in the list: the forwards' sentence (under the state)
+  // and the power line (under its strip).
+  const delivery = snapshot.delivery && snapshot.delivery.level !== "ok" ? snapshot.delivery.text : null;
+  const power = snapshot.hardware ? snapshot.hardware.text : null;
+  const shownElsewhere = new Set([warmupText, delivery, power].filter(Boolean));
   // Each line keeps its index in snapshot.details: the ages in snapshot.ticking name lines by it.
-  const lines = snapshot.details.map((line, index) => [line, index]).filter(([line]) => !(warmupText && line === warmupText));
+  const lines = snapshot.details.map((line, index) => [line, index]).filter(([line]) => !shownElsewhere.has(line));
   const list = $("details");
   // The same lines again: leave them (and a keyboard user's focus, and an open explanation) be.
   const key = JSON.stringify([lines, backendText]);

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ... import text
-from ...snapshot import BackendErrorsView, CountsView, LostLayerView, Snapshot, SourceView
+from ...snapshot import BackendErrorsView, CauseView, CountsView, LostLayerView, Snapshot, SourceView
 from ..clock import LogClock
 from ..events import (
     ActivationShape,
@@ -603,6 +603,7 @@ class IotaTracker:
             lost_layer=self._lost_layer_view(state),
             delivery=delivery,
             drift=drift,
+            cause=_cause_view(state, figures),
             ticking=ticking(status_line, since if state in ("idle", "silent", "crashed") else None, detail_lines, (
                 ("last pass ", self.live.last_pass_at), ("queue reset", queue.last_reset_at if queue else None),
                 ("GPU mem ", self.facts.gpu_at), ("Run ", self.facts.run_at), ("Epoch ", self.facts.run_at),
@@ -623,3 +624,10 @@ def _last_words(state: str, figures: IotaFigures) -> str | None:
         return None
     cause = figures.crash or figures.stop_cause
     return f"last line: {cause.line}" if cause is not None and cause.line else None
+
+
+def _cause_view(state: str, figures: IotaFigures) -> CauseView | None:
+    """The cause the status line names, typed for the page (which then needs no generic explanation)."""
+    cause = {"silent": figures.stop_cause, "crashed": figures.crash or figures.stop_cause,
+             "idle": figures.idle_cause}.get(state)
+    return None if cause is None else CauseView(cause.kind, cause.at, cause.words, cause.line)
