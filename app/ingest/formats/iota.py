@@ -289,10 +289,10 @@ class IotaParser(MessageReader):
                 message = line[record.end(5) :]
                 self._read_record(message, separator, error, minute_epoch + float(seconds), events)
             else:
-                at = minute_epoch + float(seconds)
-                drifted = self.shapes.see(line[record.end(2) :], at)
+                seen_at = minute_epoch + float(seconds)
+                drifted = self.shapes.see(line[record.end(2) :], seen_at)
                 if drifted is not None:
-                    events.append(LineShapeNew(at, drifted))
+                    events.append(LineShapeNew(seen_at, drifted))
         self._record_seconds, self._top = record_seconds, top
         return len(lines) - misses
 

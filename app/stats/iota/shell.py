@@ -158,8 +158,9 @@ def shell_entries(shell: ShellFigures | None) -> list[TimelineEntry]:
         elif e.kind == "quit":
             entries.append(TimelineEntry(e.at, "app", "app: quit by you"))
         elif e.kind == "miner_exited":
-            kind = "crashed" if e.signal is not None or e.code not in (0, None) else "app"
-            entries.append(TimelineEntry(e.at, kind, f"app: the miner exited ({_exit_words(e)})"))
+            words = f"app: the miner exited ({_exit_words(e)})"
+            crashed = e.signal is not None or e.code not in (0, None)
+            entries.append(TimelineEntry(e.at, "crashed", words) if crashed else TimelineEntry(e.at, "app", words))
         elif e.kind == "script_failed":
             entries.append(TimelineEntry(e.at, "crashed", f"app: the miner could not start — {e.line}"))
         elif e.kind == "updated":
