@@ -90,6 +90,8 @@ class Idle:
             return None
         last_pass = snap.rate.last_pass_at
         text = f"no pass since {clock_time(last_pass, now)}" if last_pass is not None else "no pass yet"
+        if snap.cause is not None:
+            text += f" — {snap.cause.text}"
         return Finding(_since(snap, last_pass), "idle", text)
 
 
@@ -104,6 +106,8 @@ class Silent:
             return None
         last_line = snap.source.last_event_at
         text = f"no new log line since {clock_time(last_line, now)}" if last_line is not None else "no log line"
+        if snap.cause is not None:
+            text += f" — {snap.cause.text}"  # why, when a log or the machine says (the app quit, the Mac slept)
         return Finding(_since(snap, last_line), "log silent", text)
 
 

@@ -18,6 +18,9 @@ import pytest
 from app.ingest.formats.iota import IotaParser
 from app.stats.events import WorkerCrashed
 
+# Times are worked out in UTC: this process reads local time as UTC (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("utc_zone")
+
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data" / "shell"
 PANIC = "thread 'tokio-runtime-worker' panicked at src/p2p/peer_score.rs:88:17: attempt to divide by zero"

@@ -22,6 +22,9 @@ from app.stats.events import HardwareSample
 from app.stats.iota.tracker import IotaTracker
 from app.stats.power import hardware_view
 
+# Times are worked out in UTC: this process reads local time as UTC (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("utc_zone")
+
 ROOT = Path(__file__).resolve().parents[2]
 TOOLS = ROOT / "tests" / "data" / "tools"
 

@@ -20,6 +20,9 @@ import pytest
 from app.live.monitor import Monitor
 from app.live.shell import ShellLog, shell_folder_for, shell_log_in
 
+# Times are worked out in UTC: this process reads local time as UTC (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("utc_zone")
+
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data" / "shell"
 UTC = {"TZ": "UTC"}
@@ -143,10 +146,6 @@ def test_live_a_quit_written_to_the_shell_log_names_the_cause(tmp_path: Path) ->
 
     at_0230 = float(calendar.timegm((2026, 9, 30, 2, 30, 0, 0, 0, 0)))
     clock[0] = at_0230
-    import os
-
-    os.environ["TZ"] = "UTC"
-    time.tzset()
     monitor = Monitor(folder, clock=lambda: clock[0])
     monitor.shell = ShellLog(folder=shell_folder_for(folder), on_change=monitor.changes.bump)
     monitor.start()
@@ -158,8 +157,6 @@ def test_live_a_quit_written_to_the_shell_log_names_the_cause(tmp_path: Path) ->
         _wait(lambda: monitor.snapshot().status_line.endswith("— you quit the app at 02:14"))
     finally:
         monitor.stop()
-        os.environ.pop("TZ")
-        time.tzset()
     assert not any(t.name == "tokwatch-shell-log" and t.is_alive() for t in threading.enumerate())
 
 
@@ -174,3 +171,30 @@ def test_no_shell_log_means_no_tailer_and_no_thread_but_a_rare_look(tmp_path: Pa
         shell.stop()
     assert not any(t.name == "tokwatch-shell-log" and t.is_alive() for t in threading.enumerate())
     assert ShellLog().figures() is None  # nothing given, nothing looked for
+
+
+def test_the_silent_alert_says_the_cause(tmp_path: Path) -> None:
+    import calendar
+
+    from app.alerts.rules import Silent
+    from app.ingest.formats.iota import IotaParser
+    from app.ingest.formats.iota_shell import ShellParser
+    from app.snapshot import SourceView
+    from app.stats.iota.shell import ShellRecord
+    from app.stats.iota.tracker import IotaTracker
+
+    def utc(*wall: int) -> float:
+        return float(calendar.timegm((*wall, 0, 0, 0)))
+
+    tracker = IotaTracker()
+    tracker.apply_all(IotaParser(to_epoch=utc).feed((DATA / "worker-cli.log").read_text().splitlines()))
+    now = utc(2026, 9, 30, 2, 30, 0)
+    snap = tracker.snapshot(now, SourceView("/x", 1, 1, 0, None))
+    assert snap.cause is None
+    record = ShellRecord("main.log")
+    record.apply(ShellParser(to_epoch=utc).feed((DATA / "main-quit.log").read_text().splitlines()), 1, 0)
+    tracker.shell = record.figures()
+    snap = tracker.snapshot(now, SourceView("/x", 1, 1, 0, None))
+    assert snap.cause is not None and (snap.cause.kind, snap.cause.text) == ("quit", "you quit the app at 02:14")
+    finding = Silent().observe(snap, now)
+    assert finding is not None and finding.text.endswith("— you quit the app at 02:14")

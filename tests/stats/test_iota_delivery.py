@@ -26,6 +26,9 @@ from app.stats.events import ForwardUndelivered, PeerStatus, QueueUpdate, Reques
 from app.stats.iota.report import queue_report
 from app.stats.iota.tracker import IotaTracker
 
+# Times are worked out in UTC: this process reads local time as UTC (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("utc_zone")
+
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"
 SOURCE = SourceView(path="/x.log", size_bytes=1, lines_read=1, bad_lines=0, last_event_at=None)

@@ -22,6 +22,9 @@ from app.snapshot import SourceView
 from app.stats.events import Heartbeat, LineShapeNew
 from app.stats.iota.tracker import IotaTracker
 
+# Times are worked out in UTC: this process reads local time as UTC (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("utc_zone")
+
 ROOT = Path(__file__).resolve().parents[2]
 LOG = ROOT / "tests" / "data" / "iota-wording-drift.log"
 LINES = LOG.read_text(encoding="utf-8").splitlines()

@@ -22,6 +22,8 @@ from app.stats.power import hardware_view
 from tests.conftest import RunningServer
 from tests.web.test_page import PHONE, Feed, expect, shot
 
+# Times are worked out in UTC: this process reads local time as UTC (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("utc_zone")
 DATA = Path(__file__).resolve().parents[1] / "data"
 DESKTOP = {"width": 1280, "height": 900}
 
