@@ -105,6 +105,27 @@ def add_snapshot(families: _Families, labels: Labels, snap: Snapshot) -> None:
     gauge("tokwatch_gpu_memory_total_bytes", "GPU memory in total, as the log reports it.",
           _scaled(gpu.total_gb if gpu else None, 1e9))
 
+    delivery = snap.delivery
+    if delivery is not None:
+        gauge("tokwatch_forwards_undelivered", "Forward activations not delivered (failed or peer unreachable) in 10 min.",
+              delivery.failed + delivery.unreachable)
+        gauge("tokwatch_forwards_undelivered_ratio", "Share of the forwards of the last 10 min not delivered (0-1).",
+              delivery.share_not_delivered)
+        gauge("tokwatch_peers_ok", "Peers that answered the last broadcast (Broadcast peer status: N/M ok).",
+              delivery.peers_ok)
+        gauge("tokwatch_peers", "Peers the last broadcast went to.", delivery.peers_total)
+
+    hardware = snap.hardware
+    if hardware is not None:
+        gauge("tokwatch_power_watts", "Power the machine's tool reads (nvidia-smi: the GPUs; macmon: the system).",
+              hardware.watts)
+        gauge("tokwatch_temperature_celsius", "The hottest temperature the tool reads.", hardware.temperature_c)
+        gauge("tokwatch_throttled", "1 while the GPU is throttled (nvidia-smi), 0 when not; absent when unknown.",
+              None if hardware.throttled is None else float(hardware.throttled))
+        gauge("tokwatch_wh_per_million_tokens", "Watt-hours per million tokens over the rate's window.",
+              hardware.wh_per_million_tokens)
+        gauge("tokwatch_wh_per_step", "Watt-hours per step over the rate's window (step trainers).", hardware.wh_per_step)
+
     state = snap.state
     states = families.gauge("tokwatch_state", "1 for the current state, 0 for the others.", ["state"])
     names = STATES if state in STATES else (*STATES, state)

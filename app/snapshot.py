@@ -49,16 +49,24 @@ _LEVELS: dict[str, Level] = {
 }
 
 
-def level_of(state: str, problem: str | None, lost_layer: bool = False) -> Level:
+def level_of(state: str, problem: str | None, lost_layer: bool = False, delivery: str | None = None) -> Level:
     """How the state reads at a glance: ok, waiting, warning or problem (any source problem is one).
 
     ``lost_layer``: queued because the layer was taken away, not waiting for a first one: a warning.
+    ``delivery``: the forwards' level (app/stats/iota/delivery.py): a miner that trains while its
+    forwards are not delivered reads at that level, never better than its state.
     """
     if problem:
         return "problem"
     if lost_layer and state == "queued":
         return "warning"
-    return _LEVELS.get(state, "problem")
+    level = _LEVELS.get(state, "problem")
+    if delivery in ("warning", "problem") and _RANK[delivery] > _RANK[level]:
+        return delivery  # type: ignore[return-value]
+    return level
+
+
+_RANK = {"ok": 0, "waiting": 1, "warning": 2, "problem": 3}
 
 
 @dataclass(frozen=True, slots=True)
@@ -382,6 +390,62 @@ class CountsView:
 
 
 @dataclass(frozen=True, slots=True)
+class DeliveryView:
+    """Forward activations over the last 10 minutes (app/stats/iota/delivery.py), and the last peer status."""
+
+    window_seconds: float
+    failed: int
+    unreachable: int
+    forwards: int
+    share_not_delivered: float | None
+    peers_ok: int | None
+    peers_total: int | None
+    peers_named: tuple[str, ...]
+    level: Literal["ok", "warning", "problem"]
+    text: str | None  # the state's sentence when not ok: `training, but 33 % of forwards were not delivered in 10 min`
+    line: str  # the details line
+
+
+@dataclass(frozen=True, slots=True)
+class DriftView:
+    """The app's version either log names, and the record shapes tokwatch does not read yet (app/stats/iota/drift.py)."""
+
+    version: str | None
+    updated_at: float | None  # when the app last updated itself, as its shell log says
+    new_shapes: int
+    shapes: tuple[str, ...]  # the newest, masked (numbers, ids, keys, home folders)
+    text: str | None  # `the app updated to 3.8.0 at 14:02; 3 line shapes tokwatch does not read yet`; null when nothing changed
+
+
+@dataclass(frozen=True, slots=True)
+class CauseView:
+    """Why the miner's log is silent, it crashed or it is idle, when a log or the machine says (app/stats/iota/shell.py)."""
+
+    kind: str  # quit · crashed · exited · never_started · app_state · slept
+    at: float
+    text: str  # `you quit the app at 02:14`, the words after the status line's "—"
+    line: str | None  # the line quoted, for a crash
+
+
+@dataclass(frozen=True, slots=True)
+class HardwareView:
+    """Power beside throughput (``--hardware``; app/stats/power.py): the latest reading and Wh per token."""
+
+    tool: str | None  # "nvidia-smi", "macmon", or null when none was found
+    watts: float | None
+    temperature_c: float | None
+    throttled: bool | None  # null: the tool cannot say (macmon)
+    throttle_reasons: tuple[str, ...]
+    at: float | None  # the latest reading (null: none in the last 30 s)
+    mean_watts: float | None  # over the rate's window
+    wh_per_million_tokens: float | None
+    wh_per_step: float | None
+    strip: tuple[tuple[float, float | None, bool], ...]  # the last hour: (time, watts, throttled)
+    text: str | None  # `Power 62 W · 71 °C · 0.27 Wh per million tokens`, or the problem
+    problem: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class Snapshot:
     status_line: str
     state: State
@@ -422,11 +486,20 @@ class Snapshot:
     ticking: tuple[TickingView, ...] = ()
     # Filled by the wiring: a thread that failed and is being restarted, one line each (app.supervise).
     problems: tuple[str, ...] = ()
+    # The IOTA miner: forwards not delivered and peers answering, when its log tells (else null).
+    delivery: DeliveryView | None = None
+    # The IOTA miner: the app's version and new line shapes (the drift guard), else null.
+    drift: DriftView | None = None
+    # Filled by the wiring with --hardware: power, temperature, throttling, Wh per million tokens; else null.
+    hardware: HardwareView | None = None
+    # The IOTA miner: why it is silent, crashed or idle, when known (the status line says it after "—"); else null.
+    cause: CauseView | None = None
 
     @property
     def level(self) -> Level:
         """The state at a glance (see :func:`level_of`)."""
-        return level_of(self.state, self.source.problem, self.lost_layer is not None)
+        return level_of(self.state, self.source.problem, self.lost_layer is not None,
+                        self.delivery.level if self.delivery is not None else None)
 
 
 def _view(value: Any) -> Any:

@@ -74,6 +74,7 @@ function renderCard(card) {
   const head = el("div", "card-head");
   head.append(el("span", "dot"), el("span", "name", card.name), el("span", "state", card.state));
   link.append(head, el("p", "card-status", card.status_line));
+  if (card.mark_text) link.append(el("p", "card-mark", card.mark_text));
   if (card.online) {
     const figs = el("div", "figs");
     // A queue's words ("#1583 · −40/h · front in ~36 h") take the card's whole width, last.
@@ -83,6 +84,7 @@ function renderCard(card) {
       figure("tok/h", card.tokens_per_hour_text ?? card.was_text),
       ...(queue ? [] : [figure("queue", null)]),
       figure("network", card.network_text),
+      ...(card.power_text ? [figure("power", card.power_text)] : []),
       ...(queue ? [figure("queue", card.queue_text, true)] : []),
     );
     link.append(figs);

@@ -74,7 +74,12 @@ function renderState(snapshot) {
   // Said once: the source's problem, when there is one, explains instead; a lost layer is the
   // tracker's own sentence ("lost layer 1 at 14:06 — back in the queue").
   const lost = snapshot.lost_layer ? snapshot.lost_layer.text : "";
-  const explanation = snapshot.source.problem ? "" : lost || stateExplanation(snapshot.state);
+  // Forwards not delivered: the tracker's sentence ("training, but 33 % of forwards were not delivered").
+  const undelivered = snapshot.delivery && snapshot.delivery.level !== "ok" ? snapshot.delivery.text : "";
+  // A known cause is in the status line itself ("log silent 12 min — you quit the app at 02:14"):
+  // no generic guess beside it.
+  const generic = snapshot.cause ? "" : stateExplanation(snapshot.state);
+  const explanation = snapshot.source.problem ? "" : lost || undelivered || generic;
   $("explain").hidden = !explanation;
   setText("explain", explanation);
 }
@@ -104,8 +109,13 @@ function renderDetails(snapshot) {
   const backendText = snapshot.backend_errors ? snapshot.backend_errors.text : null;
   // The warm-up card says its sentence; the list does not say it again.
   const warmupText = warmupShown(snapshot) ? snapshot.warmup.text : null;
+  // Said elsewhere on the page, so not again in the list: the forwards' sentence (under the state)
+  // and the power line (under its strip).
+  const delivery = snapshot.delivery && snapshot.delivery.level !== "ok" ? snapshot.delivery.text : null;
+  const power = snapshot.hardware ? snapshot.hardware.text : null;
+  const shownElsewhere = new Set([warmupText, delivery, power].filter(Boolean));
   // Each line keeps its index in snapshot.details: the ages in snapshot.ticking name lines by it.
-  const lines = snapshot.details.map((line, index) => [line, index]).filter(([line]) => !(warmupText && line === warmupText));
+  const lines = snapshot.details.map((line, index) => [line, index]).filter(([line]) => !shownElsewhere.has(line));
   const list = $("details");
   // The same lines again: leave them (and a keyboard user's focus, and an open explanation) be.
   const key = JSON.stringify([lines, backendText]);
@@ -287,5 +297,41 @@ export function renderSnapshot(snapshot) {
   renderDetails(snapshot);
   renderEvents(snapshot);
   renderTraining(snapshot);
+  renderPower(snapshot);
   renderFooter(snapshot);
+}
+
+// The power strip (--hardware): the last hour of watts as one line, throttled readings as ticks
+// below it; the figures' words are the server's (snapshot.hardware.text).
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+function renderPower(snapshot) {
+  const hardware = snapshot.hardware;
+  const box = $("power");
+  box.hidden = !hardware || !hardware.text;
+  if (box.hidden) return;
+  setText("power-text", hardware.text);
+  const svg = $("power-line");
+  const points = (hardware.strip || []).filter(([, watts]) => watts != null);
+  const key = JSON.stringify([points.length, points.at(-1)]);
+  if (svg.dataset.key === key) return;
+  svg.dataset.key = key;
+  const end = snapshot.as_of;
+  const start = end - 3600;
+  const high = Math.max(1, ...points.map(([, watts]) => watts));
+  const x = (t) => (((t - start) / 3600) * 600).toFixed(1);
+  const y = (watts) => (20 - (watts / high) * 18).toFixed(1);
+  const path = document.createElementNS(SVG_NS, "path");
+  path.setAttribute("class", "power-watts");
+  path.setAttribute("d", points.map(([t, watts], i) => `${i ? "L" : "M"}${x(t)},${y(watts)}`).join(""));
+  const ticks = (hardware.strip || []).filter(([, , throttled]) => throttled).map(([t]) => {
+    const tick = document.createElementNS(SVG_NS, "rect");
+    tick.setAttribute("class", "power-throttled");
+    tick.setAttribute("x", x(t));
+    tick.setAttribute("y", "21");
+    tick.setAttribute("width", "4");
+    tick.setAttribute("height", "3");
+    return tick;
+  });
+  svg.replaceChildren(path, ...ticks);
 }

@@ -216,3 +216,15 @@ def browser() -> Iterator[Any]:
         chromium = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
+
+
+@pytest.fixture
+def utc_zone(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """This process reads local time as UTC (composed logs whose answers are worked out in UTC)."""
+    import time
+
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()

@@ -69,6 +69,7 @@ def build_rules(settings: AlertSettings) -> tuple[list[ConditionRule], list[Even
         rules.Queued(),
         rules.Slow(settings.rule("slow")),
         rules.BackendErrors(settings.rule("backend_errors")),
+        rules.Undelivered(),
         rules.Stalled(),
         rules.Diverged(),
         rules.Crashed(),

@@ -93,6 +93,8 @@ class Idle:
             return None
         last_pass = snap.rate.last_pass_at
         text = f"no pass since {clock_time(last_pass, now)}" if last_pass is not None else "no pass yet"
+        if snap.cause is not None:
+            text += f" — {snap.cause.text}"
         return Finding(_since(snap, last_pass), "idle", text)
 
 
@@ -107,6 +109,8 @@ class Silent:
             return None
         last_line = snap.source.last_event_at
         text = f"no new log line since {clock_time(last_line, now)}" if last_line is not None else "no log line"
+        if snap.cause is not None:
+            text += f" — {snap.cause.text}"  # why, when a log or the machine says (the app quit, the Mac slept)
         return Finding(_since(snap, last_line), "log silent", text)
 
 
@@ -259,6 +263,19 @@ class BackendErrors:
         return Finding(self._seen[0][0], "backend errors", f"{recent} backend errors in the last {window}")
 
 
+class Undelivered:
+    """A miner that trains while its forward activations are not delivered (its level is not ok)."""
+
+    name = "undelivered"
+    level: Level = "warning"
+
+    def observe(self, snap: Snapshot, now: float) -> Finding | None:
+        delivery = snap.delivery
+        if delivery is None or delivery.level == "ok" or delivery.text is None:
+            return None
+        return Finding(None, "forwards not delivered", delivery.text)
+
+
 class LayerChange:
     """The miner moved to another layer (information)."""
 
@@ -345,6 +362,8 @@ class Crashed:
             return None
         crash = _training(snap).crash
         error = crash.error if crash is not None else None
+        if snap.training is None:  # the miner: its status says how (`L2 · log silent 12 min — the miner crashed …`)
+            error = error or snap.status_line
         return Finding(_since(snap), "crashed", _at_step(snap, error or "the run died"))
 
 

@@ -64,17 +64,28 @@ def _print_once(config: Config, output: Output, at_text: str | None, log_path: P
                 following: Following | None) -> int:
     from ..live.feed import LiveFeed
     from ..live.monitor import Monitor
+    from ..live.shell import ShellLog, shell_folder_for
     from ..snapshot import to_dict
 
     monitor = Monitor(log_path, format_name=config.format_name, demo=config.demo)
     at = parse_local_time(at_text) if at_text not in (None, "end") else None
     monitor.read_once(log_path, following, until=at)
+    shell_folder = shell_folder_for(config.log_path if config.log_path is not None else log_path)
+    if config.shell_log_path is not None or shell_folder is not None:
+        monitor.shell = ShellLog(config.shell_log_path, folder=shell_folder, until=at)
+        monitor.shell.read_once()
     if at_text == "end":
         now = monitor.last_event_at() or time.time()
     elif at is not None:
         now = at
     else:
         now = time.time()
+    if not config.demo:
+        from ..ingest.sleeplog import TOOL_TIMEOUT_SECONDS, SleepWatch
+
+        monitor.sleep = SleepWatch(clock=time.time)
+        monitor.snapshot(now)  # asks for the sleep records when a silence needs explaining
+        monitor.sleep.wait(TOOL_TIMEOUT_SECONDS + 1)
     recorder = _history_reader(config, log_path)
     try:
         snapshot = LiveFeed(monitor, recorder=recorder).snapshot(now)

@@ -84,6 +84,11 @@ def _log_options(parser: argparse.ArgumentParser) -> None:
         help="another trainer's log to compare with (again for more): the page overlays its runs, "
         "once prints both headlines",
     )
+    parser.add_argument(
+        "--shell-log", type=Path, metavar="FILE",
+        help="the Train at Home app's shell log (main.log), read beside the miner's for why it stopped "
+        "(default: the main.log or newest *-main*.log beside the miner's log)",
+    )
 
 
 def _history_options(parser: argparse.ArgumentParser) -> None:
@@ -102,6 +107,11 @@ def _address_options(parser: argparse.ArgumentParser) -> None:
 def _server_options(parser: argparse.ArgumentParser) -> None:
     _address_options(parser)
     parser.add_argument("--ws-port", type=int, help="websocket port (default: HTTP port + 1)")
+    parser.add_argument(
+        "--hardware", choices=("auto", "nvidia-smi", "macmon", "off"),
+        help="read power, temperature and throttling every few seconds with nvidia-smi or macmon (auto: "
+        "whichever is installed); off (default) runs nothing",
+    )
     parser.add_argument(
         "--token",
         help="access token for a non-loopback host (default: generated, kept); every local user sees it "
@@ -408,8 +418,8 @@ def _config(given: Mapping[str, Any], environ: Mapping[str, str], file: FileSett
     changes: dict[str, Any] = {
         field: given[option]
         for option, field in (
-            ("log", "log_path"), ("format", "format_name"), ("host", "host"), ("port", "port"),
-            ("ws_port", "ws_port"), ("demo", "demo"), ("data_dir", "data_dir"), ("hub", "hub"),
+            ("log", "log_path"), ("shell_log", "shell_log_path"), ("format", "format_name"), ("host", "host"), ("port", "port"),
+            ("ws_port", "ws_port"), ("hardware", "hardware"), ("demo", "demo"), ("data_dir", "data_dir"), ("hub", "hub"),
             ("report_to", "report_to"), ("report_every", "report_interval_seconds"), ("open", "open_browser"),
         )
         if option in given

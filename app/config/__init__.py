@@ -30,6 +30,10 @@ class Config:
     """Every setting tokwatch runs with; units in the names."""
 
     log_path: Path | None = None
+    # The Train at Home app's shell log (main.log); None: looked for beside the miner's log.
+    shell_log_path: Path | None = None
+    # Power beside throughput: auto, nvidia-smi, macmon or off (the default: nothing runs).
+    hardware: str = "off"
     format_name: str = "auto"
     host: str = DEFAULT_HOST
     port: int = DEFAULT_PORT

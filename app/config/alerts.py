@@ -38,6 +38,8 @@ DEFAULT_RULES: dict[str, RuleSettings] = {
     "queue_reset": RuleSettings(),
     "slow": RuleSettings(hold_seconds=30 * MINUTE),
     "backend_errors": RuleSettings(),
+    # Forwards not delivered (the community watchdog's yellow/red, app/stats/iota/delivery.py).
+    "undelivered": RuleSettings(hold_seconds=5 * MINUTE),
     "layer_change": RuleSettings(),
     "stalled": RuleSettings(),
     "diverged": RuleSettings(),

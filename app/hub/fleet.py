@@ -94,7 +94,8 @@ def machine_card(row: MachineRow, now: float) -> dict[str, Any]:
                     state="offline", level="problem" if row.received_at is not None else "waiting", layer=None,
                     tokens_per_hour=None, tokens_per_hour_text=None, was_text=None,
                     queue_position=None, queue_text=None, network_bytes_per_second=None, network_text=None,
-                    last_doing_text=_last_doing(snap) if snap is not None else None)
+                    last_doing_text=_last_doing(snap) if snap is not None else None, mark_text=None,
+                    power_text=None)
         return card
     # A rate is shown only while producing (an older agent reports an idle miner's decaying window).
     tph = _number((snap.get("rate") or {}).get("tokens_per_hour")) if snap.get("state") in PRODUCING else None
@@ -115,8 +116,32 @@ def machine_card(row: MachineRow, now: float) -> dict[str, Any]:
         network_bytes_per_second=network,
         # The dashboard's own words for the figure (its "Network 27 kB/s"), not a second formatter.
         network_text=None if network is None or network < 0 else text.bytes_per_second(network),
+        mark_text=_mark(snap),
+        power_text=_power(snap),
     )
     return card
+
+
+def _power(snap: Mapping[str, Any]) -> str | None:
+    """The card's power figure: `62 W · 0.27 Wh/Mtok` (with --hardware on the machine), else None."""
+    hardware = snap.get("hardware")
+    if not isinstance(hardware, Mapping):
+        return None
+    watts, per_mtok = _number(hardware.get("watts")), _number(hardware.get("wh_per_million_tokens"))
+    parts = ([f"{watts:.0f} W"] if watts is not None else []) + (
+        [f"{per_mtok:.0f} Wh/Mtok" if per_mtok >= 10 else f"{per_mtok:.2g} Wh/Mtok"] if per_mtok is not None else [])
+    if hardware.get("throttled") is True:
+        parts.append("throttled")
+    return " · ".join(parts) or None
+
+
+def _mark(snap: Mapping[str, Any]) -> str | None:
+    """A mark the card shows under its status: the forwards not delivered, in the dashboard's words."""
+    delivery = snap.get("delivery")
+    if not isinstance(delivery, Mapping) or delivery.get("level") not in ("warning", "problem"):
+        return None
+    words = delivery.get("text")
+    return words if isinstance(words, str) else None
 
 
 def _last_doing(snap: Mapping[str, Any]) -> str | None:

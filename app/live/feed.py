@@ -15,6 +15,7 @@ from .. import supervise
 
 if TYPE_CHECKING:
     from ..alerts import AlertService
+    from ..ingest.hardware import HardwareWatch
     from ..record.recorder import Recorder
     from ..snapshot import Snapshot
     from .monitor import Monitor
@@ -24,10 +25,11 @@ class LiveFeed:
     """The composed live snapshot and its one version; a :class:`app.changes.SnapshotSource`."""
 
     def __init__(self, monitor: Monitor, *, recorder: Recorder | None = None,
-                 alerts: AlertService | None = None) -> None:
+                 alerts: AlertService | None = None, hardware: HardwareWatch | None = None) -> None:
         self.monitor = monitor
         self.recorder = recorder
         self.alerts = alerts
+        self.hardware = hardware  # --hardware: power beside throughput
         self.changes = monitor.changes
 
     @property
@@ -54,6 +56,13 @@ class LiveFeed:
             snapshot = self.recorder.decorate(snapshot)
         if self.alerts is not None:
             snapshot = replace(snapshot, alerts=self.alerts.status())
+        hardware = self.hardware
+        if hardware is not None:
+            from ..stats.power import hardware_view
+
+            view = hardware_view(hardware.samples(), hardware.tool, hardware.problem, snapshot)
+            details = snapshot.details + ((view.text,) if view.text else ())
+            snapshot = replace(snapshot, hardware=view, details=details)
         problems = supervise.problems()  # a thread that failed and is being restarted
         return replace(snapshot, problems=tuple(problems)) if problems else snapshot
 

@@ -51,6 +51,8 @@ from .backlog import (
 
 if TYPE_CHECKING:
     from ..ingest.lines import LineCounters
+    from ..ingest.sleeplog import SleepWatch
+    from .shell import ShellLog
 
 log = logging.getLogger(__name__)
 
@@ -111,6 +113,10 @@ class Monitor:
         # What is said about the source when no tailer follows it (``--once``).
         self._once_following: Following | None = None
         self._once_counts: LineCounters | None = None
+        # The app's shell log beside the miner's (app/live/shell.py), when one is attached.
+        self.shell: ShellLog | None = None
+        # When this machine slept (app/ingest/sleeplog.py), asked only when a silence needs explaining.
+        self.sleep: SleepWatch | None = None
         if format_name != "auto":
             self._use_format(format_name)
 
@@ -151,12 +157,18 @@ class Monitor:
         tailer = Tailer(self.log_path, self, classify=self.classify, kind=self.kind)
         self._tailer = tailer
         tailer.start()
+        if self.shell is not None:
+            self.shell.start()
 
     def stop(self) -> None:
         """Stop the tailer thread; safe to call twice."""
         tailer = self._tailer
         if tailer is not None:
             tailer.stop()  # type: ignore[attr-defined]
+        if self.shell is not None:
+            self.shell.stop()
+        if self.sleep is not None:
+            self.sleep.stop()
 
     # --- TailSink -------------------------------------------------------------
 
@@ -421,6 +433,7 @@ class Monitor:
         """The log's figures at ``now`` (default: the wall clock); app.live.feed adds the other sections."""
         with self._lock:
             when = self.clock() if now is None else now
+            self._lend_shell()
             return self._tracker.snapshot(when, self._source())
 
     def keep_passes(self, limit: int = 100_000, *, backlog: bool = False) -> None:
@@ -455,6 +468,7 @@ class Monitor:
         """The plain-text queue report at ``now`` (default: the wall clock)."""
         with self._lock:
             when = self.clock() if now is None else now
+            self._lend_shell()
             tracker = self._tracker
             snapshot = tracker.snapshot(when, self._source())
             if isinstance(tracker, IotaTracker):
@@ -462,6 +476,19 @@ class Monitor:
             return queue_report(snapshot, None, None, when)
 
     # --- internals ------------------------------------------------------------
+
+    def _lend_shell(self) -> None:
+        """Hand the miner's tracker what the app's shell log and the machine's sleep records say now."""
+        tracker = self._tracker
+        if not isinstance(tracker, IotaTracker):
+            return
+        if self.shell is not None:
+            tracker.shell = self.shell.figures()
+        sleep = self.sleep
+        if sleep is not None:
+            if tracker.needs_sleep_records(self.clock()):
+                sleep.explain()  # rare: a silence to explain, and not asked lately
+            tracker.sleeps = sleep.spans()
 
     def _keep_backlog(self, events: list[Event]) -> None:
         if self._keep_backlog_lines and self._logged is not None:
@@ -533,6 +560,10 @@ class Monitor:
         if isinstance(self._tracker, UnknownTracker) and not self._tracker.first_lines:
             self._tracker.formats_read = tuple(FORMAT_NOUNS)
             self._tracker.first_lines = tuple(lines[:DETECT_LINES])
+        if isinstance(self._tracker, UnknownTracker):
+            from .shell import shell_log_verdict
+
+            self._tracker.shell_log, self._tracker.shell_last = shell_log_verdict(lines, self._tracker.shell_log)
 
     def _detect(self, lines: list[str]) -> None:
         name = detect(lines)
@@ -572,7 +603,8 @@ class Monitor:
                     "rotations": 0,
                 }
         if problem is None and self._lines_read:
-            if self._parser is None and self._tracker.has_records:
+            shell_log = isinstance(self._tracker, UnknownTracker) and self._tracker.shell_log
+            if self._parser is None and self._tracker.has_records and not shell_log:  # a shell log says what it is
                 problem = f"{self._lines_read} lines read, none in a format tokwatch reads"
             elif self._parser is not None and not self._tracker.has_records:
                 noun = FORMAT_NOUNS.get(self._parser.name, f"a {self._parser.name} log")

@@ -13,6 +13,7 @@ import signal
 import socket
 import sys
 import threading
+import time
 from dataclasses import replace
 from pathlib import Path
 from types import FrameType
@@ -20,7 +21,9 @@ from typing import TextIO
 
 from ..config import Config
 from ..demo import DemoLog
+from ..ingest.sleeplog import SleepWatch
 from ..live.monitor import Monitor
+from ..live.shell import ShellLog, shell_folder_for
 from ..record.recorder import Recorder
 from ..web.pairing import local_url
 from ..web.security import load_or_create_token, token_path
@@ -55,6 +58,9 @@ def serve(config: Config, *, out: TextIO | None = None) -> int:
         log_path = demo.path
 
     monitor = Monitor(log_path, format_name=config.format_name, demo=demo is not None)
+    if demo is None:
+        monitor.shell = shell_log_for(config, log_path, monitor)
+        monitor.sleep = SleepWatch(clock=time.time, on_change=monitor.changes.bump)
     recorder = None if log_path is None else build_recorder(config, log_path, demo=demo is not None)
     dashboard = Dashboard(config, monitor, demo=demo, recorder=recorder)
     try:
@@ -115,6 +121,14 @@ def sleep_until_stopped(stop: threading.Event) -> None:
         signal.set_wakeup_fd(previous)
         receive.close()
         send.close()
+
+
+def shell_log_for(config: Config, log_path: Path | None, monitor: Monitor) -> ShellLog | None:
+    """The app's shell log to read beside the miner's: the one given, else one looked for beside it."""
+    folder = shell_folder_for(log_path)
+    if config.shell_log_path is None and folder is None:
+        return None
+    return ShellLog(config.shell_log_path, folder=folder, on_change=monitor.changes.bump)
 
 
 def build_recorder(config: Config, log_path: Path, *, demo: bool) -> Recorder:

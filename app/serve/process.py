@@ -21,6 +21,7 @@ from ..changes import SnapshotSource
 from ..config import Config, ConfigError
 from ..demo import DemoLog
 from ..hub.runtime import FleetError, FleetRuntime
+from ..ingest.hardware import HardwareWatch
 from ..live.feed import LiveFeed
 from ..live.monitor import Monitor
 from ..record.recorder import Recorder
@@ -113,6 +114,7 @@ class Dashboard:
         self._fleet: FleetRuntime | None = None
         self._started = False
         self.alerts: AlertService | None = None
+        self._hardware: HardwareWatch | None = None
 
     @property
     def feed(self) -> LiveFeed:
@@ -146,7 +148,9 @@ class Dashboard:
             # "--host 0" binds every address: say so as 0.0.0.0, never as "http://0:…".
             self.config = replace(self.config, host=bound_host)
         self.alerts = alert_service(self.config, dashboard_url(self.config))
-        feed = self._feed = LiveFeed(self.monitor, recorder=self.recorder, alerts=self.alerts)
+        hardware = self._hardware = (None if config.hardware == "off"
+                                     else HardwareWatch(config.hardware, on_change=self.monitor.changes.bump))
+        feed = self._feed = LiveFeed(self.monitor, recorder=self.recorder, alerts=self.alerts, hardware=hardware)
         try:
             # A dashboard with a log shows its own figures under its name: no agent may report under it.
             own = None if self.monitor.log_path is None else self.config.resolved_machine_name
@@ -172,6 +176,8 @@ class Dashboard:
             # With no history, the backlog's losses are the only ones the trainer's chart can have.
             self.monitor.keep_passes(backlog=self.recorder.history.status().mode == "off")
         self.monitor.start()
+        if self._hardware is not None:
+            self._hardware.start()
         if self.recorder is not None:
             self.recorder.start(self.monitor)  # its import runs on its own thread
         for broadcaster in web.broadcasters:
@@ -205,6 +211,8 @@ class Dashboard:
         if self._fleet is not None:
             self._fleet.stop()  # the servers are down: no request reads the hub's file any more
         self.monitor.stop()
+        if self._hardware is not None:
+            self._hardware.stop()
         if self.recorder is not None:
             self.recorder.stop()  # after the tailer: its last observation has every line read
         if self.demo is not None:

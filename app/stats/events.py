@@ -164,6 +164,59 @@ class P2PTransfer:
     tensor_bytes: int
 
 
+@dataclass(frozen=True, slots=True)
+class ForwardUndelivered:
+    """A forward activation not delivered to the next layer's peer (macrocosm-os/iota#195).
+
+    ``reason``: ``failed`` (``Failed to send forward activation``) or ``unreachable`` (``Peer
+    unreachable for forward activation``); ``peer``: the peer the line names, shortened, if any.
+    """
+
+    at: float | None
+    reason: Literal["failed", "unreachable"]
+    peer: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PeerStatus:
+    """``Broadcast peer status: N/M ok``: how many of the peers the miner broadcast to answered."""
+
+    at: float | None
+    ok: int
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class RequestRetry:
+    """The miner retries an orchestrator request (``Retrying request to endpoint /miner/x (attempt 3)``)."""
+
+    at: float | None
+    endpoint: str
+
+
+@dataclass(frozen=True, slots=True)
+class WorkerCrashed:
+    """The worker wrote how it died: a Rust panic or abort, a fatal runtime error, a Python traceback.
+
+    ``line``: the line that says it (the panic's message, the exception's last line), quoted;
+    ``fatal``: the process cannot have lived on (an abort, a non-unwinding panic, a segfault),
+    where a panic in one thread or a traceback may have been caught.
+    """
+
+    at: float | None
+    line: str
+    fatal: bool
+
+
+@dataclass(frozen=True, slots=True)
+class LineShapeNew:
+    """A record shape tokwatch reads nothing from, first seen after the log's usual ones were learnt
+    (app/ingest/formats/drift.py): numbers, ids and keys masked."""
+
+    at: float | None
+    shape: str
+
+
 IotaEvent = (
     ForwardPass
     | ActivationShape
@@ -180,6 +233,11 @@ IotaEvent = (
     | BackendError
     | P2PTransfer
     | ErrorLogged
+    | ForwardUndelivered
+    | PeerStatus
+    | RequestRetry
+    | WorkerCrashed
+    | LineShapeNew
 )
 
 # --- step-based trainers (nanochat, nanoGPT/llm.c, HF Trainer, torchtitan, SN38/hivemind) ----
@@ -462,3 +520,48 @@ def timed_step(stage: str, step: int, loss: float, loss_note: str | None, step_m
         mfu=None if mfu < 0 else mfu,
         mfu_note=mfu_note if mfu < 0 else None,
     )
+
+
+# --- the Train at Home app's shell log (``main.log`` beside the worker's) --------------------
+
+ShellKind = Literal[
+    "session_started",  # [iota-cli runIotaCli] Connecting to CHANNEL
+    "quit",  # [iota-cli registerQuitHandler] Closing IOTA Cli
+    "miner_exited",  # miner process exited code=1 signal=SIGABRT
+    "script_failed",  # Failed to execute script (the PyInstaller worker could not start)
+    "training_state",  # training.state accepted { state: 'training' }
+    "updated",  # [AutoUpdater] … a new version downloaded or installed
+    "version",  # the app names its version
+    "host_gate_failed",  # Miner control host gating failed
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ShellEvent:
+    """One line of the app's shell log that tokwatch reads; never applied to the worker's tracker.
+
+    ``code``/``signal``: a miner exit's (None: ``null`` or absent); ``state``: the shell's training
+    state; ``version``: an update's or the app's version; ``line``: the line itself, for a crash.
+    """
+
+    at: float
+    kind: ShellKind
+    code: int | None = None
+    signal: str | None = None
+    state: str | None = None
+    version: str | None = None
+    line: str | None = None
+
+
+# --- the machine (``--hardware``: app/ingest/hardware.py) ------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class HardwareSample:
+    """One reading of the machine's tool: watts, °C, throttled (None: unknown) and why; ``at`` is wall time."""
+
+    at: float
+    watts: float | None
+    temperature_c: float | None
+    throttled: bool | None
+    reasons: tuple[str, ...] = ()

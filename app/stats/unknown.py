@@ -20,6 +20,9 @@ class UnknownTracker:
         # Handed in by the monitor: the formats tokwatch reads, and the log's first lines.
         self.formats_read: tuple[str, ...] = ()
         self.first_lines: tuple[str, ...] = ()
+        # Handed in by the monitor: the lines are the Train at Home app's shell log, and what it says last.
+        self.shell_log = False
+        self.shell_last: str | None = None
 
     @property
     def clock(self) -> float | None:
@@ -38,7 +41,8 @@ class UnknownTracker:
         """Empty figures, and the reason there are none."""
         state: State = "unrecognised" if self.has_records else "waiting"
         return Snapshot(
-            status_line="log format not recognised" if self.has_records else "waiting for log",
+            status_line=("the app's shell log, not the miner's" if self.shell_log else "log format not recognised")
+            if self.has_records else "waiting for log",
             state=state,
             format=None,
             layer=None,
@@ -63,7 +67,8 @@ class UnknownTracker:
             run=None,
             gpu_memory=None,
             backend_errors=NO_BACKEND_ERRORS,
-            details=unrecognised_details(self.formats_read, self.first_lines) if self.has_records else (),
+            details=(shell_details(self.shell_last) if self.shell_log
+                     else unrecognised_details(self.formats_read, self.first_lines) if self.has_records else ()),
             history=(),
             source=SourceView(
                 path=source.path,
@@ -106,3 +111,12 @@ def line_shape(line: str) -> str:
         words.append("…" if private else word)
     shape = " ".join(words)
     return shape if len(shape) <= SHAPE_CHARS else shape[: SHAPE_CHARS - 1] + "…"
+
+
+def shell_details(last: str | None) -> tuple[str, ...]:
+    """The next step for the app's shell log followed as the log: where the miner's log is, and what it said."""
+    lines = [("this is the Train at Home app's own log (main.log); the miner's is the *-cli.log beside it: "
+              "give tokwatch the folder, and it reads both")]
+    if last is not None:
+        lines.append(f"the shell's last word: {last}")
+    return tuple(lines)

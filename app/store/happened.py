@@ -89,7 +89,9 @@ def _spans(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
             if ended is not None:
                 start = out[open_at.pop(ended)]
                 label = _SPANS[ended][1]
-                start.update(until=event["at"], text=f"{label} {text.clock(start['at'])}–{text.clock(event['at'])}")
+                cause = start["text"].partition(" — ")[2]  # the pause's cause, or "cause unknown"
+                words = f"{label} {text.clock(start['at'])}–{text.clock(event['at'])}"
+                start.update(until=event["at"], text=f"{words} — {cause}" if cause else words)
                 continue
         out.append(event)
     return out

@@ -84,6 +84,8 @@ OPTIONS: list[tuple[list[str], str, Any]] = [
     (["--report-to", "http://10.0.0.2:8765", "--report-key", "twk_k"], "report_key", "twk_k"),
     (["--report-every", "30"], "report_interval_seconds", 30.0),
     (["--hub"], "hub", True),
+    (["--shell-log", "/l/main.log"], "shell_log_path", Path("/l/main.log")),
+    (["--hardware", "nvidia-smi"], "hardware", "nvidia-smi"),
 ]
 
 

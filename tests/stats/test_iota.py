@@ -410,7 +410,7 @@ def test_snapshot_serialises_to_the_contract() -> None:
         "status_line", "state", "format", "layer", "queue", "rate", "warmup", "step", "run",
         "gpu_memory", "backend_errors", "details", "history", "source", "as_of", "training",
         "level", "state_since", "events", "network", "usual", "today", "alerts", "counts",
-        "history_unit", "training_fields", "lost_layer", "ticking", "problems",
+        "history_unit", "training_fields", "lost_layer", "ticking", "problems", "delivery", "drift", "hardware", "cause",
     }
     assert data["history_unit"] == "tok/h" and data["training_fields"] == []
     assert max(v for _, v in data["history"] if v is not None) == 768_000

@@ -134,7 +134,7 @@ def test_a_miner_that_resumes_trains_again_and_the_timeline_says_so() -> None:
     assert kinds[0] == ("resumed", "passes resumed after 20 min")
     assert ("error", "Error getting activation from queue: Timed out (×119)") in kinds
     idle = next(e for e in s.events if e.kind == "idle")
-    assert (idle.at, idle.text) == (last, "passes stopped · was 768k tok/h")
+    assert (idle.at, idle.text) == (last, "passes stopped · was 768k tok/h — cause unknown")
 
 
 # --- silent ----------------------------------------------------------------
@@ -170,7 +170,7 @@ def test_silence_ends_with_the_next_line_and_idleness_with_the_next_pass() -> No
     s = snap(engine, last + 250)
     assert s.state == "training"  # no pass for 250 s < 300 s: still training
     kinds = [(e.kind, e.text) for e in s.events[:2]]
-    assert kinds == [("resumed", "log lines again after 4 min"), ("silent", "log silent for 4 min")]
+    assert kinds == [("resumed", "log lines again after 4 min"), ("silent", "log silent for 4 min — cause unknown")]
     chatter(engine, last + 240, last + 400)
     assert snap(engine, last + 400).state == "idle"
     engine.apply(ForwardPass(last + 410, "back", 1))

@@ -109,3 +109,17 @@ def test_the_fold_is_the_plain_one_whatever_the_order_of_repeats(rows: list[tupl
     events = [e(at, kind, words if n == 1 else f"{words} (×{n})") for at, kind, words, n in rows]
     found = what_happened(events, [], spans=False)
     assert [(x["at"], x["kind"], x["text"]) for x in found] == _folded_plainly(events)
+
+
+def test_a_pause_keeps_its_cause_in_its_span() -> None:
+    events = [
+        e(0, "silent", "log silent for 40 min — you quit the app at 02:14"),
+        e(2400, "resumed", "log lines again after 40 min"),
+        e(3000, "idle", "passes stopped · was 768k tok/h — cause unknown"),
+        e(3600, "resumed", "passes resumed after 10 min"),
+    ]
+    found = what_happened(events, [])
+    assert [x["text"] for x in found] == [
+        f"idle {clock(T + 3000)}–{clock(T + 3600)} — cause unknown",
+        f"log silent {clock(T)}–{clock(T + 2400)} — you quit the app at 02:14",
+    ]

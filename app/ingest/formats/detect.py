@@ -15,6 +15,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
+from ...stats.events import WorkerCrashed
 from .fields import clean
 from .generic import step_line as generic_step_line
 from .hf_state import STATE_KEY
@@ -173,8 +174,8 @@ def detect(lines: Sequence[str]) -> str | None:
         if name != "iota" and _steps_unread(name, lines, counts[name]):
             return "generic"
         return name
-    if create_parser("iota").feed(list(lines)):
-        return "iota"
+    if any(not isinstance(event, WorkerCrashed) for event in create_parser("iota").feed(list(lines))):
+        return "iota"  # a crash's lines alone (a traceback) are any program's, not the miner's
     return "generic" if _generic_steps(lines) or _run_health(lines) else None
 
 

@@ -30,10 +30,33 @@ from collections.abc import Iterable
 from ...stats.events import (
     ErrorLogged,
     Event,
+    LineShapeNew,
     Tick,
+    WorkerCrashed,
 )
 from .base import LocalToEpoch, local_to_epoch
+from .drift import ShapeWatch
 from .iota_messages import MEANINGFUL_TEXTS, MessageReader
+
+# A line outside any record that says the worker died (macrocosm-os/iota#202: a Rust panic in its
+# peer-to-peer layer, "thread caused non-unwinding panic. aborting."; macOS's "Abort trap: 6"; a
+# Python traceback). Looked for only in lines that are no record and not known quiet.
+_CRASH_HINT = re.compile(
+    r"panicked at|non-unwinding panic|fatal runtime error|Abort trap|Segmentation fault|Traceback \(most recent call last\)"
+    # A traceback's last line, unindented, maybe host-wrapped: never remembered as quiet, since it
+    # may end a traceback (read only then: a pending crash is what makes it count).
+    r"|^(?:\[[^\]]*\] \[\w+\]\s*)?[A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit|Failure)\b"
+)
+# What begins or is a crash by itself (the hint less the exception line, which only ends a traceback).
+_STARTS_CRASH = re.compile(
+    r"panicked at|non-unwinding panic|fatal runtime error|Abort trap|Segmentation fault|Traceback \(most recent call last\)"
+)
+_FATAL_HINTS = ("non-unwinding panic", "fatal runtime error", "Abort trap", "Segmentation fault")
+# The host wrapper's own time, on a line the worker wrote without loguru (a panic, an abort).
+_HOST_STAMP = re.compile(r"\x00*\[([0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}):([0-9]{2}(?:\.[0-9]{1,9})?)\] \[\w+\]\s*")
+# A traceback's last line: the exception, unindented ("RuntimeError: …", "KeyboardInterrupt").
+_EXCEPTION_LINE = re.compile(r"[A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit|Failure)\b.*")
+_CRASH_QUOTED_MAX = 200
 
 # Records at these levels are shown on the timeline whatever they say.
 _ERROR_LEVELS = ("ERROR", "CRITICAL")
@@ -172,6 +195,12 @@ class IotaParser(MessageReader):
         # Most lines of a real miner's log are the same few DEBUG messages, counters aside, and
         # one lookup replaces the scan.
         self._quiet: dict[bytes, tuple[slice, slice] | tuple[()]] = {}
+        # A traceback, or a panic whose message is on its next line: (what, its time, the record it
+        # follows (its seconds and minute), its line). A record line between ends it, unread.
+        self._crash_pending: tuple[str, float | None, tuple[str | None, float | None], str] | None = None
+        # Shapes of records read for nothing, to tell a new one (the drift guard): looked at only
+        # when the memo meets a quiet shape it does not know, so noise costs nothing more.
+        self.shapes = ShapeWatch()
 
     def feed(self, lines: Iterable[str]) -> list[Event]:
         """Parse lines in log order; end with one ``Tick`` when any record carried a time.
@@ -237,6 +266,8 @@ class IotaParser(MessageReader):
             if record is None:
                 if "state!" in line:
                     self._continuation(line, record_seconds, minute_epoch, events)
+                elif self._crash_pending is not None or _CRASH_HINT.search(line) is not None:
+                    self._crash_line(line, record_seconds, minute_epoch, events)  # never remembered: it may end one
                 else:
                     self._remember(shape, ())
                 continue
@@ -257,6 +288,11 @@ class IotaParser(MessageReader):
             if error is not None or meaningful is not None:
                 message = line[record.end(5) :]
                 self._read_record(message, separator, error, minute_epoch + float(seconds), events)
+            else:
+                seen_at = minute_epoch + float(seconds)
+                drifted = self.shapes.see(line[record.end(2) :], seen_at)
+                if drifted is not None:
+                    events.append(LineShapeNew(seen_at, drifted))
         self._record_seconds, self._top = record_seconds, top
         return len(lines) - misses
 
@@ -294,6 +330,8 @@ class IotaParser(MessageReader):
                     self._read_record(message, separator, error, minute_epoch + float(seconds), events)
             elif "state!" in line:
                 self._continuation(line, record_seconds, minute_epoch, events)
+            elif self._crash_pending is not None or _CRASH_HINT.search(line) is not None:
+                self._crash_line(line, record_seconds, minute_epoch, events)
         self._record_seconds, self._top = record_seconds, top
 
     def _close_minute(self) -> None:
@@ -319,6 +357,47 @@ class IotaParser(MessageReader):
         if record_seconds is not None and minute_epoch is not None:
             record_at = minute_epoch + float(record_seconds)
         self._read_banner(line, record_at, events)
+
+    def _crash_line(self, line: str, record_seconds: str | None, minute_epoch: float | None,
+                    events: list[Event]) -> None:
+        """Read a line outside any record that says, or ends the story of, how the worker died."""
+        at: float | None = None
+        host = _HOST_STAMP.match(line)
+        if host is not None:
+            minute_at = self._minute_to_epoch(host.group(1))
+            at = None if minute_at is None else minute_at + float(host.group(2))
+            text = line[host.end() :]
+        else:
+            text = line
+        if at is None and record_seconds is not None and minute_epoch is not None:
+            at = minute_epoch + float(record_seconds)
+        text = text.strip().rstrip("\r")
+        record = (record_seconds, minute_epoch)
+        pending = self._crash_pending
+        if pending is not None and pending[2] != record:
+            pending = self._crash_pending = None  # a record came between: that story ended unread
+        exception = not line[:1].isspace() and _EXCEPTION_LINE.fullmatch(text) is not None
+        if pending is not None:
+            what, since, _, said = pending
+            if what == "traceback" and exception:
+                self._crash_pending = None
+                events.append(WorkerCrashed(at if at is not None else since, _quoted(text), False))
+                return
+            if what == "panic" and text and not _STARTS_CRASH.search(text):
+                self._crash_pending = None
+                events.append(WorkerCrashed(since if since is not None else at, _quoted(f"{said} {text}"), False))
+                return
+            if what == "traceback" and not _STARTS_CRASH.search(text):
+                return  # the traceback's body
+        if "Traceback (most recent call last)" in text:
+            self._crash_pending = ("traceback", at, record, text)
+            return
+        self._crash_pending = None
+        if "panicked at" in text and text.endswith(":"):
+            self._crash_pending = ("panic", at, record, text)  # newer Rust puts the message on the next line
+            return
+        if _STARTS_CRASH.search(text):
+            events.append(WorkerCrashed(at, _quoted(text), any(hint in text for hint in _FATAL_HINTS)))
 
     def _read_record(
         self, message: str, separator: str, error: str | None, at: float, events: list[Event]
@@ -354,3 +433,8 @@ class IotaParser(MessageReader):
             return float(self._to_epoch(year, month, day, hour, minutes, 0))
         except (OverflowError, ValueError, OSError):  # mktime outside the platform's range
             return None
+
+
+def _quoted(text: str) -> str:
+    """A crash's line as quoted: stripped, and cut to a length a details line can hold."""
+    return text if len(text) <= _CRASH_QUOTED_MAX else text[: _CRASH_QUOTED_MAX - 1] + "…"

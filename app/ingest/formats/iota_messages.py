@@ -14,6 +14,7 @@ from ...stats.events import (
     EpochReset,
     Event,
     ForwardPass,
+    ForwardUndelivered,
     GpuMemory,
     Heartbeat,
     LayerChanged,
@@ -21,9 +22,11 @@ from ...stats.events import (
     MinerReset,
     OptimizationStep,
     P2PTransfer,
+    PeerStatus,
     PhaseChanged,
     QueueUpdate,
     Registered,
+    RequestRetry,
 )
 
 _FORWARD_DONE = re.compile(r"FORWARD complete \| layer=(\d+) activation=(\S+)", re.ASCII)
@@ -44,6 +47,12 @@ _NEW_LAYER = re.compile(r"is new to layer (\d+)(?: \(old: run=.*?, layer=(\w+)\)
 _MINER_ON_LAYER = re.compile(r"Starting miner \S+ on layer (\d+)", re.ASCII)
 _REQUEST_ERROR = re.compile(r"request to endpoint (\S+): (\d{3})\b", re.ASCII)
 _POST_FAILED = re.compile(r"POST (\S+) failed (\d{3})\b", re.ASCII)
+# The community watchdog's patterns (oakvillechen/iota-train-at-home-watchdog v1.4.0, research
+# iota-2026.md §c.2): the exact lines around them are not public, so the peer is whatever id
+# follows "peer" (a libp2p id, or a hotkey), shortened to its last 6 characters.
+_PEER = re.compile(r"peer(?:_id)?[\s=:]+['\"]?([A-Za-z0-9]{6,})", re.ASCII | re.IGNORECASE)
+_PEER_STATUS = re.compile(r"Broadcast peer status:\s*(\d{1,6})/(\d{1,6})\s*ok", re.ASCII)
+_RETRY = re.compile(r"Retrying request to endpoint (/[\w/.-]*)", re.ASCII)
 
 # One top-level "'key': value" of a response dict printed with str(). A value counts only when
 # it is complete: a quoted string with its closing quote, or a bare token followed by "," or "}".
@@ -72,6 +81,11 @@ def _int(text: str | None) -> int | None:
         return int(text)
     except ValueError:  # not digits, or too many digits for int() (CPython's 4300-digit limit)
         return None
+
+
+def _short_peer(peer: str) -> str:
+    """A peer id as a person tells peers apart: libp2p ids all begin ``12D3KooW``, so their end."""
+    return peer if len(peer) <= 8 else "…" + peer[-6:]
 
 
 def _phase(text: str | None) -> str | None:
@@ -117,6 +131,9 @@ MEANINGFUL_TEXTS = (
     "miner not registered error",
     "Error making orchestrator request to endpoint ",
     "exhausted retries",
+    "forward activation",
+    "Broadcast peer status",
+    "Retrying request to endpoint ",
 )
 
 
@@ -294,6 +311,8 @@ class MessageReader:
             if failed is not None and failed.group(2) == "404":
                 events.append(BackendError(at, "not_found_404", failed.group(1)))
             return
+        if self._read_delivery(message, at, events):
+            return
         if "exhausted retries" in message:
             # The local control server's 503 when the Electron host has no handler for
             # register.queue_state (research §2.6); other paths and codes are not counted.
@@ -301,6 +320,36 @@ class MessageReader:
             if failed is not None and failed.group(1) == "/register/queue_state" and failed.group(2) == "503":
                 events.append(BackendError(at, "queue_state_503", failed.group(1)))
             return
+
+    def _read_delivery(self, message: str, at: float, events: list[Event]) -> bool:
+        """Append a forward not delivered, a peer status or a retry; return whether the message was one."""
+        if "forward activation" in message:
+            if "Failed to send forward activation" in message:
+                reason: Literal["failed", "unreachable"] = "failed"
+            elif "Peer unreachable for forward activation" in message:
+                reason = "unreachable"
+            else:
+                return False
+            peer = _PEER.search(message.replace("Peer unreachable", ""))
+            events.append(ForwardUndelivered(at, reason, None if peer is None else _short_peer(peer.group(1))))
+            return True
+        if "Broadcast peer status" in message:
+            status = _PEER_STATUS.search(message)
+            ok = None if status is None else _int(status.group(1))
+            total = None if status is None else _int(status.group(2))
+            if ok is None or total is None or ok > total:
+                self.bad_lines += 1
+            else:
+                events.append(PeerStatus(at, ok, total))
+            return True
+        if "Retrying request to endpoint " in message:
+            retry = _RETRY.search(message)
+            if retry is None:
+                self.bad_lines += 1
+            else:
+                events.append(RequestRetry(at, retry.group(1).split("?")[0]))
+            return True
+        return False
 
     def _layer_seen(self, found: re.Match[str] | None, at: float, events: list[Event]) -> None:
         """Append ``LayerSeen`` from a match whose group 1 is the layer, or count a bad line."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .shell import Cause
 from .timeline import TimelineEntry
 
 
@@ -33,3 +34,7 @@ class IotaFigures:
     back_at: float | None  # passes or lines came back after idle or silence
     was_tokens_per_hour: float | None  # the rate at the stretch's last pass
     fact_lines: tuple[str, ...]  # run, phase, GPU: the facts' detail lines at ``now``
+    # Why the log is silent or the miner idle, when the app's shell log says (None: unknown or not read).
+    stop_cause: Cause | None = None
+    idle_cause: Cause | None = None
+    crash: Cause | None = None  # the worker aborted (its own log says), the log still talking

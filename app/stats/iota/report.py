@@ -62,5 +62,28 @@ def queue_report(snapshot: Snapshot, queue: QueueTracker | None, read_from: floa
         f"Backend errors (last {int(backend.window_seconds // 60)} min): "
         f"{backend.queue_state_503}×503 queue_state, {backend.not_found_404}×404"
     )
+    lines.extend(why_lines(snapshot))
     lines.append("Read from the miner's own log by tokwatch; not an official figure.")
     return "\n".join(lines) + "\n"
+
+
+def why_lines(snapshot: Snapshot) -> list[str]:
+    """What the report says of why it stopped and whether the work lands: delivery, the app's version
+    and the line shapes tokwatch does not read yet (for the user to send), the last pause and its cause."""
+    lines: list[str] = []
+    delivery = snapshot.delivery
+    if delivery is not None:
+        lines.append(delivery.line if delivery.text is None else f"{delivery.line} — {delivery.text}")
+    drift = snapshot.drift
+    if drift is not None:
+        if drift.version is not None:
+            lines.append(f"App version: {drift.version}")
+        if drift.text is not None:
+            lines.append(f"Changes: {drift.text}")
+        for shape in drift.shapes:
+            lines.append(f"  new line shape: {shape}")
+    for event in snapshot.events:
+        if event.kind in ("silent", "idle", "crashed"):
+            lines.append(f"Last pause: {local_time(event.at)} {event.text}")
+            break
+    return lines

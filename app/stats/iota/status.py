@@ -8,6 +8,7 @@ the detail lines in the order a menu shows them.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ... import text
@@ -16,6 +17,7 @@ from ..tracker import RATE_WINDOW_SECONDS, WARMUP_COUNT, WARMUP_SECONDS
 from .figures import IotaFigures
 from .liveness import IDLE_MIN_SECONDS, SILENT_SECONDS
 from .queue import QueueTracker
+from .shell import STOP_AFTER_SECONDS, ShellFigures, SleepSpan, idle_cause, shell_entries, silence_cause
 from .timeline import Timeline, TimelineEntry
 from .window import SlidingWindow
 
@@ -81,12 +83,14 @@ def verdict(figures: IotaFigures, now: float, rate: Rate, lines_read: int) -> tu
         position = figures.queue_position
         where = f"Queue #{position if position is not None else '?'}"
         if clock is not None and now - clock >= figures.queue_silent_seconds:  # a dead app waits forever
-            return "silent", f"{where} · log silent {text.duration(now - clock)}", clock
+            return _silent(figures, f"{where} · log silent {text.duration(now - clock)}", clock)
         return "queued", where, figures.queue_since
     layer = figures.layer
     prefix = f"L{layer} · " if layer is not None else ""
     if clock is not None and now - clock >= SILENT_SECONDS:
-        return "silent", f"{prefix}log silent {text.duration(now - clock)}", clock
+        return _silent(figures, f"{prefix}log silent {text.duration(now - clock)}", clock)
+    if figures.crash is not None:
+        return "crashed", f"{prefix}crashed at {text.clock(figures.crash.at)}", figures.crash.at
     if layer is None:
         since = figures.working_since if figures.working_since is not None else figures.first_at
         last_pass = figures.last_pass_at
@@ -95,7 +99,9 @@ def verdict(figures: IotaFigures, now: float, rate: Rate, lines_read: int) -> tu
         return "working", "working", since
     idle_since = figures.idle_since
     if idle_since is not None:
-        return "idle", f"{prefix}idle {text.duration(now - idle_since)}", idle_since
+        cause = figures.idle_cause
+        because = f" — {cause.words}" if cause is not None else ""
+        return "idle", f"{prefix}idle {text.duration(now - idle_since)}{because}", idle_since
     if rate.view.tokens_per_hour is None:
         return "measuring", f"{prefix}…", figures.stretch_start
     since = figures.stretch_start
@@ -104,6 +110,14 @@ def verdict(figures: IotaFigures, now: float, rate: Rate, lines_read: int) -> tu
     if figures.back_at is not None and (since is None or figures.back_at > since):
         since = figures.back_at
     return "training", f"{prefix}{text.compact(rate.view.tokens_per_hour)} tok/h", since
+
+
+def _silent(figures: IotaFigures, line: str, clock: float) -> tuple[State, str, float | None]:
+    """A silent log, with its cause when the app's shell log names one: a crash reads as crashed."""
+    cause = figures.stop_cause
+    if cause is None:
+        return "silent", line, clock
+    return ("crashed" if cause.kind == "crashed" else "silent"), f"{line} — {cause.words}", clock
 
 
 def queue_view(queue: QueueTracker, now: float) -> QueueView | None:
@@ -132,15 +146,40 @@ def network_view(transfers: SlidingWindow | None, first_at: float | None, now: f
     return NetworkView(bytes_per_second=total / observed, window_seconds=observed)
 
 
-def events_view(figures: IotaFigures, timeline: Timeline, state: State) -> tuple[EventView, ...]:
-    """The timeline, with what the clock alone made true since the last line (idle, silent)."""
+def events_view(
+    figures: IotaFigures, timeline: Timeline, state: State, shell: ShellFigures | None = None, now: float | None = None,
+    sleeps: Sequence[SleepSpan] = (),
+) -> tuple[EventView, ...]:
+    """The timeline, with what the clock alone made true since the last line (idle, silent), the
+    app's shell log's entries, and each silent or idle span's cause ("cause unknown" when none is)."""
     pending: list[TimelineEntry] = []
     if state == "idle" and not figures.idle_reported and figures.layer is not None:
         entry = figures.idle_entry
         pending.extend([entry] if entry is not None else [])
-    if state == "silent" and figures.clock is not None:
+    if state in ("silent", "crashed") and figures.clock is not None:
         pending.append(TimelineEntry(figures.clock, "silent", "log went silent"))
-    return tuple(EventView(at=e.at, kind=e.kind, text=e.text, layers=e.layers) for e in timeline.newest_first(pending))
+    pending.extend(shell_entries(shell))
+    entries = timeline.newest_first(pending)
+    views: list[EventView] = []
+    end = now
+    for e in entries:  # newest first: a span ends where the entry after it begins
+        words = e.text
+        if e.kind in ("silent", "idle"):
+            words = f"{words} — {_span_cause(shell, sleeps, e, end)}"
+        views.append(EventView(at=e.at, kind=e.kind, text=words, layers=e.layers))
+        if e.kind in ("resumed", "registered", "restarted", "source_changed"):
+            end = e.at
+    return tuple(views)
+
+
+def _span_cause(shell: ShellFigures | None, sleeps: Sequence[SleepSpan], entry: TimelineEntry, end: float | None) -> str:
+    """The words for why a silent or idle span of the timeline happened: its cause, or "cause unknown"."""
+    until = end if end is not None else entry.at + STOP_AFTER_SECONDS
+    if entry.kind == "silent":
+        cause = silence_cause(shell, entry.at, until, sleeps)
+    else:
+        cause = idle_cause(shell, entry.at, until)
+    return cause.words if cause is not None else "cause unknown"
 
 
 def details(
@@ -173,12 +212,12 @@ def details(
 
 def _rate_line(figures: IotaFigures, state: State, rate: Rate) -> str:
     view = rate.view
-    if state in ("idle", "silent"):
+    if state in ("idle", "silent", "crashed"):
         was = figures.was_tokens_per_hour
         if was is not None:
             return f"was {text.compact(was)} tok/h"
         # A warm-up that cannot go on says so rather than sitting at 2/3.
-        stopped = "the log went silent" if state == "silent" else "passes stopped"
+        stopped = {"silent": "the log went silent", "crashed": "the miner crashed"}.get(state, "passes stopped")
         if rate.warmup.passes == 0:
             return f"not measured: no pass yet in layer {figures.layer}"
         return f"not measured: {text.plural(rate.warmup.passes, 'pass', 'passes')}, then {stopped}"

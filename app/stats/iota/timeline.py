@@ -32,6 +32,8 @@ Kind = Literal[
     "error",
     "restarted",
     "source_changed",
+    "app",  # the app's shell log: a session, a quit, an update, its training state
+    "crashed",  # the miner died: an exit by signal or with an error code, a panic, an abort
 ]
 
 
@@ -78,6 +80,10 @@ class Timeline:
             self._error_key, self._error_count = key, 1
         shown = text if self._error_count == 1 else f"{text} (×{self._error_count})"
         self._error_entry = self.add(at, "error", shown)
+
+    def has_kind(self, kind: Kind) -> bool:
+        """True when an entry of ``kind`` is kept."""
+        return any(e.kind == kind for e in self._entries)
 
     def newest_first(self, extra: list[TimelineEntry] | None = None) -> tuple[TimelineEntry, ...]:
         """The entries, newest first, with ``extra`` ones (not yet recorded) merged in."""

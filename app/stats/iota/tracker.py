@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ... import text
-from ...snapshot import BackendErrorsView, CountsView, LostLayerView, Snapshot, SourceView
+from ...snapshot import BackendErrorsView, CauseView, CountsView, LostLayerView, Snapshot, SourceView
 from ..clock import LogClock
 from ..events import (
     ActivationShape,
@@ -34,26 +34,35 @@ from ..events import (
     ErrorLogged,
     Event,
     ForwardPass,
+    ForwardUndelivered,
     GpuMemory,
     Heartbeat,
     LayerChanged,
     LayerSeen,
+    LineShapeNew,
     MinerReset,
     OptimizationStep,
     P2PTransfer,
+    PeerStatus,
     PhaseChanged,
     QueueUpdate,
     Registered,
+    RequestRetry,
     SourceChanged,
     Tick,
+    WorkerCrashed,
 )
 from ..history import RateHistory
 from ..ticking import ticking
 from ..tracker import ERROR_WINDOW_SECONDS, RATE_WINDOW_SECONDS, WARMUP_COUNT, WARMUP_SECONDS
+from .delivery import Delivery
+from .drift import Drift
 from .facts import Facts
 from .figures import IotaFigures
 from .liveness import SILENT_SECONDS, Liveness
 from .queue import QueueTracker
+from .retries import Retries
+from .shell import Cause, ShellFigures, SleepSpan, idle_cause, silence_cause
 from .status import Rate, details, events_view, network_view, queue_view, rate_at, verdict
 from .timeline import Kind, Timeline, TimelineEntry
 from .window import SlidingWindow
@@ -65,6 +74,10 @@ SEEN_IDS_MAX = 100_000
 # A shape whose batch × sequence exceeds this is corrupt; kept out so no rate overflows.
 MAX_TOKENS_PER_PASS = 10**12
 
+# Events that only a working miner logs: after a crash, one of these means it was started again.
+_ALIVE = (ForwardPass, Registered, LayerChanged, MinerReset, QueueUpdate, Heartbeat, OptimizationStep)
+# An abort this soon after a panic is that panic's end: its message is the one to quote.
+_ABORT_AFTER_PANIC_SECONDS = 10.0
 _QUEUED_STATUSES = frozenset({"queued", "waiting", "pending"})
 # A launch logs "Starting miner" then "Resetting miner entire state!": one timeline entry.
 _RESTART_QUIET_SECONDS = 60
@@ -127,6 +140,17 @@ class IotaTracker:
         self.passes_total = 0
         self.tokens_total = 0
         self.backend_errors_total = {"503": 0, "404": 0}
+        # The app's shell log as read beside this one (set by whoever reads it, before each snapshot):
+        # it names causes and adds entries, never changes what this log proves.
+        self.shell: ShellFigures | None = None
+        # Whether the work lands (forwards not delivered, peers answering) and the requests retried.
+        self.delivery = Delivery()
+        self.retries = Retries()
+        # How the worker died, as its own log says (when, the line quoted, fatal), until it works again.
+        self.worker_crash: tuple[float, str, bool] | None = None
+        self.drift = Drift()
+        # When this machine slept (app/ingest/sleeplog.py), set like ``shell``: a cause for a silence.
+        self.sleeps: tuple[SleepSpan, ...] = ()
 
     @property
     def clock(self) -> float | None:
@@ -169,6 +193,8 @@ class IotaTracker:
         t = self._clock.latest
         if isinstance(event, Tick):
             return
+        if self.worker_crash is not None and isinstance(event, _ALIVE) and t is not None and t > self.worker_crash[0]:
+            self.worker_crash = None  # it works again: started anew
         if isinstance(event, GpuMemory):  # the reading a miner prints most, twice a pass: asked first
             self.facts.gpu_memory(t, event.used_gb, event.total_gb)
         elif isinstance(event, ForwardPass):
@@ -209,6 +235,26 @@ class IotaTracker:
             self._p2p_bytes.add(t, event.tensor_bytes)
         elif isinstance(event, ErrorLogged) and t is not None:
             self.timeline.error(t, event.message)
+        elif isinstance(event, ForwardUndelivered) and t is not None:
+            self.delivery.undelivered(t, event)
+        elif isinstance(event, PeerStatus):
+            self.delivery.peer_status(event)
+        elif isinstance(event, RequestRetry) and t is not None:
+            self.retries.add(t, event.endpoint)
+        elif isinstance(event, WorkerCrashed) and t is not None:
+            self._worker_crashed(t, event)
+        elif isinstance(event, LineShapeNew) and t is not None:
+            self.drift.new_shape(event.at if event.at is not None else t, event.shape)
+
+    def _worker_crashed(self, t: float, event: WorkerCrashed) -> None:
+        """The worker wrote how it died; an abort right after a panic keeps the panic's words."""
+        at = event.at if event.at is not None else t
+        before = self.worker_crash
+        line = event.line
+        if before is not None and event.fatal and not before[2] and at - before[0] <= _ABORT_AFTER_PANIC_SECONDS:
+            line = before[1]
+        self.worker_crash = (at, line, event.fatal or (before is not None and before[2]))
+        self._note(at, "crashed", f"the miner crashed: {line}")
 
     def _placement(self, t: float | None, event: Registered | LayerChanged | LayerSeen | MinerReset) -> None:
         """Where the miner stands: registered in a layer, moved, or reset."""
@@ -296,6 +342,8 @@ class IotaTracker:
             self._history.sample_until(at, lambda t: None if self.pausing(t, previous) else self._rate(t).view.tokens_per_hour)
         for window in (self._passes, self._errors_503, self._errors_404, self._p2p_bytes):
             window.evict(at)
+        self.delivery.evict(at)
+        self.retries.evict(at)
         cutoff = at - SEEN_IDS_SECONDS
         seen = self._seen_ids
         while seen and (next(iter(seen.values())) <= cutoff or len(seen) > SEEN_IDS_MAX):
@@ -331,6 +379,7 @@ class IotaTracker:
         self.tokens_total += self.tokens_per_pass or 0
         if t is None:
             return
+        self.delivery.forward(t)
         gap = self.live.on_pass(t)
         if gap is not None:
             self._note(t, "resumed", f"passes resumed after {text.duration(gap)}")
@@ -432,7 +481,17 @@ class IotaTracker:
         last_line = self._clock.latest if last_line is None else last_line
         if last_line is not None and now - last_line >= SILENT_SECONDS:
             return True
+        crash = self.worker_crash
+        if crash is not None and crash[2] and now >= crash[0]:
+            return True  # an abort: nothing is produced after it
         return self.layer is not None and self.live.idle_since(now) is not None
+
+    def needs_sleep_records(self, now: float) -> bool:
+        """True when a silence (now, or on the timeline) could be explained by the machine's sleep."""
+        clock = self._clock.latest
+        if clock is not None and now - clock >= SILENT_SECONDS:
+            return True
+        return self.timeline.has_kind("silent")
 
     def tokens_per_hour(self, now: float) -> float | None:
         """The measured rate at ``now``, or None while it is not measured or the miner is idle or silent."""
@@ -462,14 +521,35 @@ class IotaTracker:
             back_at=self.back_at,
             was_tokens_per_hour=self.tokens_per_hour_at_last_pass(),
             fact_lines=tuple(self.facts.details(now)),
+            **self._causes(now, idle_since),
         )
+
+    def _causes(self, now: float, idle_since: float | None) -> dict[str, Cause | None]:
+        """Why the log is silent or the miner idle at ``now``, as the app's shell log says."""
+        clock = self._clock.latest
+        silent_after = self.queue.silent_seconds() if self.queue.since is not None else SILENT_SECONDS
+        if clock is None:
+            return {}
+        crash = self.worker_crash
+        crashed = None if crash is None else Cause("crashed", crash[0], f"the miner crashed at {text.clock(crash[0])}", crash[1])
+        if now - clock >= silent_after:
+            # The shell's exit (its code and signal) first; else the worker's own last words.
+            told = silence_cause(self.shell, clock, now, self.sleeps)
+            if told is not None and crashed is not None and told.kind == "crashed":
+                told = replace(told, line=crashed.line)  # the worker's own last words beat the shell's line
+            return {"stop_cause": told or crashed}
+        if crashed is not None and crash is not None and crash[2]:
+            return {"crash": crashed}  # an abort: the process is gone, whatever the host writes on
+        if idle_since is not None:
+            return {"idle_cause": idle_cause(self.shell, idle_since, now)}
+        return {}
 
     def snapshot(self, now: float, source: SourceView) -> Snapshot:
         """Everything known at ``now`` (the log's clock for a copied log, else wall time)."""
         rate = self._rate(now)
         figures = self.figures(now)
         state, status_line, since = verdict(figures, now, rate, source.lines_read)
-        paused = state in ("idle", "silent")
+        paused = state in ("idle", "silent", "crashed")
         if paused or self.remeasuring:
             # A miner that stopped produces nothing: no figure anywhere (card, sums, /metrics, chart),
             # only what it was doing at its last measured pass.
@@ -488,7 +568,17 @@ class IotaTracker:
         )
         queue = queue_view(self.queue, now)
         network = network_view(self._p2p_bytes if self._p2p_seen and not paused else None, self._clock.first_at, now)
+        drift = self.drift.view(self.shell)
+        working = self.layer is not None and state in ("training", "measuring", "idle")
+        delivery = self.delivery.view(now, working, state if state != "measuring" else "training")
         detail_lines = tuple(details(figures, now, state, rate, backend, queue, network))
+        detail_lines += tuple(line for line in (
+            delivery.text if delivery is not None else None,
+            delivery.line if delivery is not None else None,
+            self.retries.line(now),
+            _last_words(state, figures),
+            drift.text if drift is not None else None,
+        ) if line is not None)
         return Snapshot(
             status_line=status_line,
             state=state,
@@ -507,11 +597,14 @@ class IotaTracker:
             as_of=now,
             training=None,
             state_since=since,
-            events=events_view(figures, self.timeline, state),
+            events=events_view(figures, self.timeline, state, self.shell, now, self.sleeps),
             network=network,
             counts=CountsView(self.passes_total, self.tokens_total, dict(self.backend_errors_total)),
             lost_layer=self._lost_layer_view(state),
-            ticking=ticking(status_line, since if state in ("idle", "silent") else None, detail_lines, (
+            delivery=delivery,
+            drift=drift,
+            cause=_cause_view(state, figures),
+            ticking=ticking(status_line, since if state in ("idle", "silent", "crashed") else None, detail_lines, (
                 ("last pass ", self.live.last_pass_at), ("queue reset", queue.last_reset_at if queue else None),
                 ("GPU mem ", self.facts.gpu_at), ("Run ", self.facts.run_at), ("Epoch ", self.facts.run_at),
                 ("Phase ", self.facts.phase_at)), now),
@@ -523,3 +616,18 @@ class IotaTracker:
             return None
         layer, at = self.lost_layer
         return LostLayerView(layer, at, f"lost layer {layer} at {text.clock(at)} — back in the queue")
+
+
+def _last_words(state: str, figures: IotaFigures) -> str | None:
+    """A crashed miner's last line, quoted (a panic's message, an exception, the shell's exit line)."""
+    if state != "crashed":
+        return None
+    cause = figures.crash or figures.stop_cause
+    return f"last line: {cause.line}" if cause is not None and cause.line else None
+
+
+def _cause_view(state: str, figures: IotaFigures) -> CauseView | None:
+    """The cause the status line names, typed for the page (which then needs no generic explanation)."""
+    cause = {"silent": figures.stop_cause, "crashed": figures.crash or figures.stop_cause,
+             "idle": figures.idle_cause}.get(state)
+    return None if cause is None else CauseView(cause.kind, cause.at, cause.words, cause.line)

@@ -13,6 +13,7 @@ import sys
 from collections.abc import Iterable
 
 from app.ingest.formats.base import LocalToEpoch, local_to_epoch
+from app.ingest.formats.iota import _CRASH_HINT, IotaParser
 from app.ingest.formats.iota_messages import MessageReader
 from app.stats.events import ErrorLogged, Event, Tick
 
@@ -91,6 +92,7 @@ class ReferenceIotaParser(MessageReader):
         # line. Most lines of a real miner's log are the same few DEBUG messages, and one set
         # lookup replaces the second pattern and a dozen substring checks.
         self._quiet: set[str] = set()
+        self._crash_pending: tuple[str, float | None, tuple[str | None, float | None], str] | None = None
 
     def feed(self, lines: Iterable[str]) -> list[Event]:
         """Parse lines in log order; end with one ``Tick`` when any record carried a time.
@@ -160,6 +162,9 @@ class ReferenceIotaParser(MessageReader):
                 if record_seconds is not None and minute_epoch is not None:
                     record_at = minute_epoch + float(record_seconds)
                 self._read_banner(line, record_at, events)
+            elif self._crash_pending is not None or _CRASH_HINT.search(line) is not None:
+                # How a worker dies is read the same way by both (no memo is involved).
+                IotaParser._crash_line(self, line, record_seconds, minute_epoch, events)  # type: ignore[arg-type]
         self._record_seconds = record_seconds
         if top and minute_epoch is not None:
             at = minute_epoch + float(top)

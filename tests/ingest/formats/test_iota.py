@@ -32,6 +32,7 @@ from app.stats.events import (
     QueueUpdate,
     Registered,
     Tick,
+    WorkerCrashed,
 )
 
 SAMPLE = Path(__file__).resolve().parents[2] / "data" / "iota-sample.log"  # = research/iota-sample.log
@@ -386,7 +387,10 @@ def banner(text: str) -> list[str]:
             [BackendError(AT, "not_found_404", "/miner/register/status/q"), Tick(AT)],
             id="nginx-body",
         ),
-        pytest.param([wrapped("Task failed")] + TRACEBACK, [Tick(AT)], id="traceback"),
+        # The traceback's lines are never read as records (its "FORWARD complete" is no pass); its
+        # last line is the crash it tells of (read as a crash only once the log goes silent).
+        pytest.param([wrapped("Task failed")] + TRACEBACK, [WorkerCrashed(AT, TRACEBACK[-1], False), Tick(AT)],
+                     id="traceback"),
         pytest.param(
             banner("submitting weights"),
             [PhaseChanged(AT, "weights_uploading", 2), Tick(AT)],
@@ -402,7 +406,8 @@ def banner(text: str) -> list[str]:
             [PhaseChanged(AT, "merging_partitions", 2), Tick(AT)],
             id="banner-with-host-prefix",
         ),
-        pytest.param(NGINX_BODY + TRACEBACK + ["", "\r"], [], id="tail-starts-mid-record"),
+        pytest.param(NGINX_BODY + TRACEBACK + ["", "\r"], [WorkerCrashed(None, TRACEBACK[-1], False)],
+                     id="tail-starts-mid-record"),
         pytest.param(
             ["", " 🔄 Miner in layer 3 submitting weights state!"],
             [PhaseChanged(None, "weights_uploading", 3)],
@@ -733,6 +738,7 @@ def test_sample_counts_every_kind(sample: list[Event]) -> None:
         "LayerChanged": 2,
         "EpochReset": 1,
         "ErrorLogged": 5,
+        "RequestRetry": 3,  # lines 26, 43 (register/status) and 97 (heartbeat) of the sample
         "Tick": 1,
     }
     assert sample[-1] == Tick(utc(2026, 9, 13, 21, 18, 30) + 0.994)

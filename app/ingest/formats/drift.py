@@ -1,0 +1,63 @@
+"""The drift guard's eye: record shapes of a recognised log that tokwatch reads nothing from, first seen late.
+
+A wording change on the miner's side breaks a parser silently (the menu-bar monitor's notes; in
+September 2026 the success line changed twice). Every record tokwatch reads nothing from has a
+*shape*: its text after the timestamp with numbers, ids, keys and home folders masked, so no
+private text is kept. The shapes seen in the log's first ``BASELINE_SECONDS`` (of log time) are
+its usual ones; a shape first seen after that is new, and told once. Bounded; pure.
+"""
+
+from __future__ import annotations
+
+import re
+
+# The log time over which a log's usual shapes are learnt, from its first record read.
+BASELINE_SECONDS = 30 * 60
+SHAPES_KNOWN_MAX = 4096  # beyond this many distinct shapes, the log is not one whose shapes mean much
+SHAPE_CHARS = 160
+
+# Masked, in this order: a home folder's user, a UUID or hex id, any token mixing letters and
+# digits (hotkeys, peer ids, activation ids), then every run of digits.
+_HOME = re.compile(r"/(Users|home)/[^/\s]+")
+_HEX_ID = re.compile(r"\b[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}\b|\b[0-9a-fA-F]{12,}\b")
+_MIXED = re.compile(r"\b(?=[A-Za-z_]*[0-9])(?=[0-9_]*[A-Za-z])[A-Za-z0-9_]{8,}\b")
+_DIGITS = re.compile(r"[0-9]+")
+_QUOTED = re.compile(r"'[^']{24,}'|\"[^\"]{24,}\"")  # a long quoted value: a message, a path, a name
+_SPACES = re.compile(r"\s+")
+
+
+def line_shape(rest: str) -> str:
+    """A record's text (after its timestamp) as a shape: numbers, ids, keys and home folders masked."""
+    shape = _HOME.sub(r"/\1/…", rest)
+    shape = _HEX_ID.sub("…", shape)
+    shape = _MIXED.sub("…", shape)
+    shape = _QUOTED.sub("'…'", shape)
+    shape = _DIGITS.sub("N", shape)
+    shape = _SPACES.sub(" ", shape).strip().lstrip("| ")
+    return shape if len(shape) <= SHAPE_CHARS else shape[: SHAPE_CHARS - 1] + "…"
+
+
+class ShapeWatch:
+    """Shapes seen so far; answers whether a shape, seen at a log time, is new after the baseline."""
+
+    def __init__(self) -> None:
+        self._known: set[str] = set()
+        self._first_at: float | None = None
+        self.full = False
+
+    def see(self, rest: str, at: float | None) -> str | None:
+        """The shape of ``rest`` when it is new after the baseline (told once), else None."""
+        if self.full:
+            return None
+        shape = line_shape(rest)
+        if shape in self._known:
+            return None
+        if len(self._known) >= SHAPES_KNOWN_MAX:
+            self.full = True  # every line differs: shapes say nothing here
+            return None
+        self._known.add(shape)
+        if at is None:
+            return None
+        if self._first_at is None:
+            self._first_at = at
+        return shape if at - self._first_at >= BASELINE_SECONDS else None
