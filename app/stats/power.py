@@ -31,8 +31,8 @@ def hardware_view(samples: Sequence[HardwareSample], tool: str | None, problem: 
     tph = snapshot.rate.tokens_per_hour
     if mean is not None and tph:
         per_mtok = mean / tph * 1e6
-    steps_per_hour = (snapshot.training or {}).get("steps_per_hour")
-    if mean is not None and isinstance(steps_per_hour, (int, float)) and steps_per_hour > 0:
+    steps_per_hour = snapshot.training.steps_per_hour if snapshot.training is not None else None
+    if mean is not None and steps_per_hour is not None and steps_per_hour > 0:
         per_step = mean / steps_per_hour
     strip = tuple((s.at, s.watts, s.throttled is True) for s in samples if now - STRIP_SECONDS < s.at <= now)
     parts: list[str] = []

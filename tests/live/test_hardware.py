@@ -133,3 +133,18 @@ def test_na_fields_give_no_figure_and_no_error(tmp_path: Path) -> None:
     watch = watch_with(tmp_path, "nvidia-smi", {"nvidia-smi": f'cat "{TOOLS / "nvidia-na.txt"}"'})
     watch.sample_once()
     assert watch.samples()[0].watts is None and watch.problem is None
+
+
+def test_wh_per_step_for_a_trainer_from_its_steps_per_hour() -> None:
+    from dataclasses import replace
+
+    from app.snapshot import TrainingView
+
+    lines = (ROOT / "tests" / "data" / "iota-delivered.log").read_text(encoding="utf-8").splitlines()
+    tracker = IotaTracker()
+    tracker.apply_all(IotaParser(to_epoch=lambda *w: float(calendar.timegm((*w, 0, 0, 0)))).feed(lines))
+    now = float(calendar.timegm((2026, 9, 30, 10, 30, 0, 0, 0, 0)))
+    snap = replace(tracker.snapshot(now, SourceView("/x", 1, 1, 0, None)), training=TrainingView(steps_per_hour=1200.0))
+    samples = [HardwareSample(now - 600, 300.0, 70, False), HardwareSample(now, 300.0, 70, False)]
+    # 300 W for an hour is 300 Wh over 1,200 steps: 0.25 Wh a step
+    assert hardware_view(samples, "nvidia-smi", None, snap).wh_per_step == pytest.approx(0.25)
