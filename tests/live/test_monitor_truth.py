@@ -11,8 +11,8 @@ import pytest
 
 from app.live.monitor import Monitor
 from app.snapshot import Snapshot
-from tests.conftest import LogWriter, iota_line
 from tests.cli.test_cli import training_log
+from tests.conftest import LogWriter, iota_line
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 
