@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from app.record.backfill import files_to_import, import_logs, source_key_path
+from app.ingest.folder import source_key_path
+from app.record.backfill import files_to_import, import_logs
 from app.store import History, SourceKey
 from bench.harness import HTTP_PORT
 from bench.synth import IotaSynth
