@@ -54,7 +54,12 @@ BROWSER_STARTERS = {"playwright.sync_api.sync_playwright", "playwright.sync_api.
 # parametrization) or a whole file.
 SLOW = (
     "tests/store/test_faults_store.py",
+    "tests/alerts/test_service.py::test_the_watching_thread_reads_the_source_and_survives_a_bad_snapshot",
+    "tests/hub/test_faults_agent.py::test_the_spool_is_bounded_in_bytes",
     "tests/hub/test_ticker.py::test_the_ticker_sleeps_until_a_report_or_a_machine_going_offline",
+    "tests/ingest/test_tailer.py::test_a_line_being_written_waits_for_the_writer_to_go_quiet",
+    "tests/ingest/test_tailer.py::test_watched_folder_removed_and_recreated",
+    "tests/ingest/test_wake.py::test_a_quiet_log_wakes_the_tailer_only_for_its_heartbeat",
     "tests/hub/test_machine_history.py::test_a_week_goes_in_bounded_batches_each_paced_by_the_hubs_answer",
     "tests/ingest/test_backwards.py::test_a_cold_start_on_10_gib_reads_what_the_tail_alone_does",
     "tests/live/test_faults_folder.py::test_listing_a_large_folder_is_rate_limited",
@@ -65,7 +70,11 @@ SLOW = (
     "tests/live/test_monitor_undated.py::test_a_glance_at_the_newest_lines_comes_before_the_first_view",
     "tests/live/test_monitor_undated.py::test_the_first_view_shows_the_latest_step_and_rate_from_the_tail_alone",
     "tests/live/test_monitor_undated.py::test_the_tokens_per_step_printed_only_at_the_top_are_still_known",
+    # The import's child process (in_child=True) is started by the app, out of the helpers' sight.
+    "tests/record/test_backfill.py::test_a_step_trainer_log_is_imported_each_step_once_across_restarts",
     "tests/record/test_backfill.py::test_an_import_that_fills_the_history_stops_and_is_done_again_once_there_is_room",
+    "tests/record/test_backfill.py::test_in_the_train_at_home_folder_only_the_miners_cli_logs_are_imported",
+    "tests/record/test_recorder.py::test_a_step_trainer_keeps_its_steps_loss_and_rate",
     "tests/record/test_history_body.py::test_the_losses_are_each_buckets_lowest_and_highest",
     "tests/record/test_preview.py::test_the_whole_run_chart_is_the_sample_while_importing_then_the_history_s",
     "tests/record/test_recorder.py::test_a_weeks_history_goes_gzipped_and_a_reload_of_it_unchanged_is_a_304",
