@@ -1,10 +1,10 @@
-# Two commands on a fresh machine: `make run` and `make test`.
+# Two commands on a fresh machine: `make run` and `make test`; `make check` while working.
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 ARGS ?=
 
-.PHONY: run install test bench lint docs screenshots clean
+.PHONY: run install check test bench lint docs screenshots clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +25,12 @@ run: $(VENV)/.runtime
 # Installs the `tokwatch` command into .venv/bin without running it.
 install: $(VENV)/.runtime
 
+# The pure core and the in-process integration, in about a minute: no browser, no server or
+# process of its own, nothing measured slow (tests/tiers.py gives each test its tier).
+check: $(VENV)/.test
+	$(PY) -m pytest -q -m "not browser and not socket and not slow"
+
+# Everything, with Chromium and Prometheus: before stopping, and in CI.
 test: $(VENV)/.test
 	$(PY) -m pytest -q
 

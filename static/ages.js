@@ -1,5 +1,5 @@
-// Ages as app/text.py writes them, for the dashboard and the hub's machine page alike: an age
-// ticks between two reports, so the page writes it again every second.
+// Ages as app/text.py writes them, for the dashboard and the hub's pages alike: the page's one age
+// formatter. An age ticks between two reports, so the page writes it again every second.
 
 // As app/text.py's duration() writes it (45 s, 12 min, 3 h 05 min, 2 d 4 h).
 export function ago(seconds) {
@@ -10,6 +10,12 @@ export function ago(seconds) {
     return `${hours} h ${String(Math.floor((seconds % 3600) / 60)).padStart(2, "0")} min`;
   }
   return `${Math.floor(seconds / 86400)} d ${Math.floor((seconds % 86400) / 3600)} h`;
+}
+
+// An age as the hub writes it ("just now", "40 s ago", "2 h 05 min ago"), kept moving between pushes.
+export function agoText(seconds) {
+  const s = Math.max(0, Math.floor(seconds));
+  return s < 5 ? "just now" : `${ago(s)} ago`;
 }
 
 // As app/text.py's ago() writes an age: its largest unit only (45 s, 12 min, 2 h, 78 d).

@@ -1,18 +1,19 @@
 // The fleet page: a card per machine from /ws/fleet (pushed) or /api/fleet (polled while the websocket is down).
-import { ago, el, getJson, setConnection, setText, showAuth, token } from "./hub-common.js";
+import { agoText } from "./ages.js";
+import { el, getJson, setConnection, setText, showAuth, token } from "./hub-common.js";
+import { liveChannel } from "./live.js";
 
 const body = document.body;
 const WS_PORT = body.dataset.wsPort;
 const TOKEN_REQUIRED = body.dataset.tokenRequired === "true";
 const POLL_MS = 5000;
+// Silence longer than this on an open websocket means it is dead (the hub's keepalives come every 15 s).
+const SILENCE_MS = Number(body.dataset.keepaliveSeconds || 15) * 1000 * 2.5;
 const PREFS_KEY = "tokwatch.fleet.view";
 const STATE_ORDER = { problem: 0, warning: 1, offline: 2, waiting: 3, ok: 4 };
 
 let fleet = null;
 let skewSeconds = 0; // hub clock − this browser's clock
-let socket = null;
-let pollTimer = null;
-let backoffMs = 1000;
 
 const filter = document.getElementById("filter");
 const sort = document.getElementById("sort");
@@ -137,7 +138,7 @@ function sparkline(values) {
 function seenText(card) {
   if (card.last_seen_at === null || card.last_seen_at === undefined) return card.last_seen_text;
   const now = Date.now() / 1000 + skewSeconds;
-  return `${card.online ? "last report" : "offline · last seen"} ${ago(now - card.last_seen_at)}`;
+  return `${card.online ? "last report" : "offline · last seen"} ${agoText(now - card.last_seen_at)}`;
 }
 
 function render() {
@@ -189,47 +190,24 @@ async function poll() {
       return;
     }
     accept(data);
-    if (!socket || socket.readyState !== WebSocket.OPEN) setConnection("polling", `polling every ${POLL_MS / 1000} s`);
+    if (!channel.open) setConnection("polling", `polling every ${POLL_MS / 1000} s`);
   } catch {
     setConnection("reconnecting", "hub unreachable");
   }
 }
 
-function startPolling() {
-  if (pollTimer === null) {
-    poll();
-    pollTimer = setInterval(poll, POLL_MS);
-  }
-}
-
-function stopPolling() {
-  if (pollTimer !== null) {
-    clearInterval(pollTimer);
-    pollTimer = null;
-  }
-}
-
-function connect() {
-  const query = token.value ? `?token=${encodeURIComponent(token.value)}` : "";
-  const ws = new WebSocket(`ws://${location.hostname}:${WS_PORT}/ws/fleet${query}`);
-  socket = ws;
-  ws.onopen = () => {
-    backoffMs = 1000;
-    stopPolling();
-    setConnection("live", "live");
-  };
-  ws.onmessage = (event) => {
-    const data = JSON.parse(event.data);
-    if (!data.keepalive) accept(data);
-  };
-  ws.onclose = () => {
-    if (socket !== ws) return;
-    socket = null;
-    startPolling();
-    setTimeout(connect, backoffMs * (0.75 + Math.random() / 2));
-    backoffMs = Math.min(backoffMs * 2, 30000);
-  };
-}
+const channel = liveChannel({
+  url() {
+    const query = token.value ? `?token=${encodeURIComponent(token.value)}` : "";
+    return `ws://${location.hostname}:${WS_PORT}/ws/fleet${query}`;
+  },
+  onOpen: () => setConnection("live", "live"),
+  onMessage: accept,
+  onClose() {},
+  poll,
+  pollMs: POLL_MS,
+  silenceMs: SILENCE_MS,
+});
 
 loadPrefs();
 filter.addEventListener("change", () => {
@@ -243,5 +221,5 @@ sort.addEventListener("change", () => {
 document.getElementById("controls").addEventListener("submit", (event) => event.preventDefault());
 if (TOKEN_REQUIRED && !token.value) showAuth(true);
 poll();
-connect();
+channel.start();
 setInterval(tickAges, 1000);

@@ -100,13 +100,3 @@ function setupTokenForm() {
 }
 
 setupTokenForm();
-
-// "just now", "40 s ago", "3 min ago", "2 h 05 min ago": as the hub writes it, kept moving between pushes.
-export function ago(seconds) {
-  const s = Math.max(0, Math.floor(seconds));
-  if (s < 5) return "just now";
-  if (s < 60) return `${s} s ago`;
-  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
-  if (s < 86400) return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, "0")} min ago`;
-  return `${Math.floor(s / 86400)} d ${Math.floor((s % 86400) / 3600)} h ago`;
-}

@@ -1,6 +1,6 @@
 // A machine's page on the hub: its last report (status, details, events) and its chart (machine-chart.js).
-import { tickingLine, tickingWords } from "./ages.js";
-import { ago, el, getJson, setConnection, setText, showAuth, token } from "./hub-common.js";
+import { agoText, tickingLine, tickingWords } from "./ages.js";
+import { el, getJson, setConnection, setText, showAuth, token } from "./hub-common.js";
 import { renderMachineChart, setupMachineChart } from "./machine-chart.js";
 import { loadCompare, setupCompare } from "./machine-compare.js";
 
@@ -21,10 +21,10 @@ function tick() {
   const now = Date.now() / 1000 + skew;
   const card = shown.card;
   const seen = card.last_seen_at === null ? card.last_seen_text
-    : `${card.online ? "last report" : "offline · last seen"} ${ago(now - card.last_seen_at)}`;
+    : `${card.online ? "last report" : "offline · last seen"} ${agoText(now - card.last_seen_at)}`;
   setText("seen", seen);
   for (const time of document.querySelectorAll("#events time[data-at]")) {
-    const words = ago(now - Number(time.dataset.at));
+    const words = agoText(now - Number(time.dataset.at));
     if (time.textContent !== words) time.textContent = words;
   }
   const details = document.getElementById("details");

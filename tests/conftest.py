@@ -22,6 +22,11 @@ from app.hub.service import Hub
 from app.live.feed import LiveFeed
 from app.live.monitor import Monitor
 from app.serve.process import Dashboard, build_web
+from tests.tiers import (  # noqa: F401  the tiers' hooks, given to every test
+    pytest_collection_modifyitems,
+    pytest_runtest_protocol,
+    pytest_terminal_summary,
+)
 
 HOTKEY = "5HmQx7Rc"
 

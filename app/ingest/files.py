@@ -82,6 +82,16 @@ def identity(st: os.stat_result) -> FileIdentity:
     return (st.st_dev, st.st_ino)
 
 
+def stat_or_none(path: Path | None) -> os.stat_result | None:
+    """The file's stat (through links), or None without a path or when it cannot be read."""
+    if path is None:
+        return None
+    try:
+        return path.stat()
+    except OSError:
+        return None
+
+
 def stat_log(path: Path) -> tuple[os.stat_result | None, str | None]:
     """Stat ``path`` as a log file: (its stat, None), or (None, a problem a person can act on)."""
     try:

@@ -19,6 +19,7 @@ policy asks about, remembering each verdict while the file is unchanged.
 from __future__ import annotations
 
 import os
+import re
 import stat
 import time
 from collections.abc import Callable, Sequence
@@ -32,6 +33,8 @@ from .files import LOG_SUFFIX, RECORD_NAMES, followable, open_for_reading
 # The folder the Train at Home app writes its logs to (macOS: ~/Library/Logs/IOTA Train at Home).
 MINER_FOLDER_NAME = "IOTA Train at Home"
 MINER_LOG_SUFFIX = "-cli.log"
+# A log named by its day (the Train at Home app's ``<YYYY-MM-DD>-cli.log``): one of a folder's many.
+DATED_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}")
 # How many ignored paths are listed (newest first); ``ignored_total`` counts them all.
 IGNORED_LISTED = 20
 # What is read of a file to tell its kind: its first and last bytes.
@@ -78,6 +81,15 @@ class Following:
             more = self.ignored_total - min(len(self.ignored), 3)
             line += f"; passed over {names}" + (f" and {more} more" if more > 0 else "")
         return line
+
+
+def source_key_path(log_path: Path) -> Path:
+    """The history's name for a log: its folder when it is a folder or a dated file in one (each
+    launch writes a new one), else the file; from the root, as the user meant it (symlinks kept)."""
+    log_path = Path(os.path.abspath(log_path))
+    if log_path.is_dir() or DATED_NAME.match(log_path.name):
+        return log_path if log_path.is_dir() else log_path.parent
+    return log_path
 
 
 def is_miner_folder(folder: Path) -> bool:

@@ -129,7 +129,7 @@ class FileReader:
         self._splitter.reset()
         self._print.clear()
         self._opened_size = st.st_size
-        self._board.update(size_bytes=st.st_size)
+        self._board.update(size_bytes=st.st_size, modified_at=st.st_mtime)
         self._board.set_problem(None)
         return True
 
@@ -179,7 +179,7 @@ class FileReader:
         if self.file is not None:
             self.file.close()
         self.file, self.identity = f, identity(st)
-        self._board.update(size_bytes=st.st_size)
+        self._board.update(size_bytes=st.st_size, modified_at=st.st_mtime)
         self.read_available()
         return True
 
@@ -213,7 +213,8 @@ class FileReader:
         """Read the open file to its end, restarting the stream if it was truncated or rewritten."""
         f = self.file
         assert f is not None
-        size = os.fstat(f.fileno()).st_size
+        st = os.fstat(f.fileno())
+        size = st.st_size
         if size < self._offset or not self._print.holds(f, self._offset):
             # Truncation (e.g. logrotate copytruncate) has no event of its own: the size going
             # backwards shows it, or, when the file was refilled past the old offset between two
@@ -251,7 +252,7 @@ class FileReader:
             tail = self._splitter.quiet_tail()  # a last line without its newline, the writer quiet
             if tail is not None:
                 self._deliver([tail], 0)
-        self._board.update(size_bytes=max(size, self._offset))
+        self._board.update(size_bytes=max(size, self._offset), modified_at=st.st_mtime)
 
     def finish(self) -> None:
         """The file is left for another: deliver its unfinished last line, then close it."""

@@ -25,6 +25,7 @@ class SourceStatus:
     rotations: int
     problem: str | None
     following: Following | None = None  # folder mode: which file and why, what was ignored
+    modified_at: float | None = None  # the open file's modification time, as last read
 
 
 class StatusBoard:

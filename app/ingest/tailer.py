@@ -364,7 +364,7 @@ class Tailer:
         if st is None:
             if problem is not None and problem.startswith("waiting"):
                 self._backlog_pending = False
-            self._board.update(size_bytes=None)
+            self._board.update(size_bytes=None, modified_at=None)
             self._board.set_problem(problem)
             return
         self._open(path)

@@ -1,15 +1,25 @@
-"""The cold start's reading policy: how far back into a log the figures need, and no further.
+"""The cold start: how far back into a log the figures need, and no further, and how what was
+read back is applied.
 
-The monitor reads a log backwards in chunks, newest first; :class:`Reach` says when it has read
-enough (an hour of history and its rate window, the facts a snapshot shows, a miner's queue polls
-over a week), so a cold start costs about the same on a 1 GiB log as on a 1 MiB one.
+The monitor reads a log backwards in chunks, newest first, and hands them to the cold start of
+the log's kind (:func:`cold_start`). :class:`MinerBacklog` parses each chunk as it comes and stops
+when :class:`Reach` says it has enough (an hour of history and its rate window, the facts a
+snapshot shows, a miner's queue polls over a week). :class:`StepBacklog` measures a step log's
+pace on its newest lines, keeps only the bytes its span takes, and reads them once, in order, with
+the live parser: a glance at the newest lines first, the first view, then the hour behind it. So a
+cold start costs about the same on a 1 GiB log as on a 1 MiB one.
 """
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from dataclasses import replace
+from typing import Protocol
 
-from ..ingest.formats import create_parser
+from ..changes import Changes
+from ..ingest.formats import STEP_FORMATS, create_parser, kind_of
+from ..ingest.formats.base import LogParser
 from ..stats.events import (
     ActivationShape,
     EpochReset,
@@ -26,8 +36,10 @@ from ..stats.events import (
     TrainStep,
 )
 from ..stats.history import HISTORY_SPAN_SECONDS
+from ..stats.kinds import tracker_for
 from ..stats.steps.timing import line_seconds
-from ..stats.tracker import ERROR_WINDOW_SECONDS, RATE_WINDOW_SECONDS
+from ..stats.tracker import ERROR_WINDOW_SECONDS, RATE_WINDOW_SECONDS, Tracker
+from .kept import Kept
 
 # How far back a cold start reads, in log time: the rate window behind every point of the
 # hour of history, and the hour of backend errors.
@@ -171,3 +183,238 @@ def before(events: list[Event], until: float) -> list[Event]:
         if event.at is not None and event.at > until:
             return events[:i]
     return events
+
+
+def newest_lines(lines: list[str], size: int) -> list[str]:
+    """The newest of ``lines`` that hold ``size`` bytes."""
+    total = 0
+    for i in range(len(lines) - 1, -1, -1):
+        total += len(lines[i]) + 1
+        if total >= size:
+            return lines[i:]
+    return lines
+
+
+class Live(Protocol):
+    """What a cold start reads into: the monitor's parser and tracker, behind its lock."""
+
+    lock: threading.Lock
+    changes: Changes
+    clock: Callable[[], float]
+    parser: LogParser | None
+    tracker: Tracker
+    lines_read: int
+    bad_lines_before: int  # from parsers already replaced
+    kept: Kept  # for the history's recorder
+
+    def last_written(self, now: float, until: float | None) -> float:
+        """When the log's last line was written (never after ``now``, nor ``until``)."""
+        ...
+
+
+# One chunk read back: its events, its bad lines, and its lines when they are read again.
+Taken = tuple[list[Event], int, list[str]]
+
+
+class MinerBacklog:
+    """A miner's cold start: each chunk parsed as it is read back, until :class:`Reach` has the
+    figures' facts; then the events applied oldest first, and the newest chunk's parser goes on."""
+
+    miner = True
+
+    def __init__(self, live: Live, format_name: str, written: float, until: float | None) -> None:
+        self.live = live
+        self.format_name = format_name
+        # A year-less timestamp (hivemind) takes its year from when the log was last written.
+        self.written = written
+        self.until = until
+        self.taken: list[Taken] = []
+        self.newest_parser: LogParser | None = None  # it read the end of the log: the live one goes on from it
+        self.reach = Reach()
+
+    def take(self, chunk: list[str]) -> bool:
+        """Take the next chunk back (newest first); True: read no further."""
+        return self._parse(chunk, create_parser(self.format_name))
+
+    def read_to_start(self) -> None:
+        """The log was read back to its first line."""
+
+    def apply(self) -> None:
+        """Apply what was read back, oldest first."""
+        live = self.live
+        with live.lock:
+            now = live.clock()
+            for events, _, _ in reversed(self.taken):
+                live.tracker.apply_all(events, now)
+                live.kept.add(events)
+            newest = self.newest_parser
+            if newest is not None and live.parser is not None and newest.name == live.parser.name:
+                # Its bad lines are counted as the live parser's from now on.
+                live.bad_lines_before += sum(bad for _, bad, _ in self.taken[1:])
+                live.parser = newest
+            else:
+                live.bad_lines_before += sum(bad for _, bad, _ in self.taken)
+            live.changes.bump()
+
+    def _parse(self, chunk: list[str], scratch: LogParser) -> bool:
+        scratch.reference_time = self.written
+        events = scratch.feed(chunk)
+        # A chunk wholly after --at still has dated lines: it is not an undated log.
+        dated = any(event.at is not None for event in events)
+        if self.until is not None:
+            events = before(events, self.until)
+        # Only a step trainer's lines are read again (StepBacklog.apply); a miner's backlog keeps
+        # just its events, not an hour of text until the last chunk is in.
+        self.taken.append((events, scratch.bad_lines, [] if self.miner else chunk))
+        if self.newest_parser is None:
+            self.newest_parser = scratch
+        with self.live.lock:
+            self.live.lines_read += len(chunk)
+        return self.reach.enough(events, chunk, dated, miner=self.miner)
+
+
+class StepBacklog(MinerBacklog):
+    """A step trainer's cold start: only the bytes the backlog's span takes at the pace of the
+    newest lines (by their times, or by the durations an undated trainer prints), read once, in
+    order, by the live parser, which carries state across lines (a record wrapped over two chunks,
+    HF's progress bar, RL's tokens per step) and goes on from where the log ends.
+
+    ``head(max_bytes)``: the log's first lines, for what a trainer prints only at its start (its
+    total steps, its tokens per step). ``first_view_only``: stop after the first view (``--once``).
+    A dated log cut at ``--at`` is read back by time instead, to the moment asked for.
+    """
+
+    miner = False
+
+    def __init__(
+        self,
+        live: Live,
+        format_name: str,
+        written: float,
+        until: float | None,
+        head: Callable[[int], list[str]] | None,
+        *,
+        first_view_only: bool,
+    ) -> None:
+        super().__init__(live, format_name, written, until)
+        self.head = head
+        self.first_view_only = first_view_only
+        self.more_bytes: int | None = None  # how much more to read back
+        self.first_view_bytes: int | None = None  # and how much of it the first view takes
+        self.start: tuple[list[str], list[Event]] = ([], [])  # what the log's start says of its run
+        self.glance: list[Event] | None = None  # its newest lines' events, shown before the first view
+
+    def take(self, chunk: list[str]) -> bool:
+        if self.more_bytes is not None:
+            self.more_bytes = self._take_newest(chunk, self.more_bytes)
+            return self.more_bytes <= 0
+        scratch = create_parser(self.format_name)
+        if self.newest_parser is None:
+            # The newest lines give the log's pace: how many bytes of it the backlog's span takes.
+            scratch.reference_time = self.written
+            if self.head is not None:
+                self.start = head_facts(self.format_name, self.head(HEAD_BYTES), self.written)
+                scratch.feed(self.start[0])
+            sample = newest_lines(chunk, STEP_SAMPLE_BYTES)
+            events = scratch.feed(sample)
+            dated = any(event.at is not None for event in events)
+            if not dated or self.until is None:
+                self.first_view_bytes = step_bytes_needed(events, sample, FIRST_VIEW_SECONDS)
+                needed = (self.first_view_bytes if self.first_view_only
+                          else step_bytes_needed(events, sample, BACKLOG_SECONDS))  # fmt: skip
+                if not self.first_view_only:
+                    # Already parsed: the latest step, its loss and a rate over these minutes are
+                    # on the page at once, the first view's fuller window a moment later.
+                    self.glance = before(events, self.until) if self.until is not None else events
+                self.more_bytes = self._take_newest(chunk, needed)
+                return self.more_bytes <= 0
+            # A dated log cut at --at: read back by time to the moment asked for.
+            scratch = create_parser(self.format_name)
+        return self._parse(chunk, scratch)
+
+    def read_to_start(self) -> None:
+        # Its start is in what was read, and a short log's first view comes as soon as a glance would.
+        self.start, self.glance = ([], []), None
+
+    def apply(self) -> None:
+        """The glance, the first view, then the hour behind it: each read whole on a parser and
+        tracker of their own (no live line comes in meanwhile: this is the tailer's thread), then
+        swapped in."""
+        live = self.live
+        first_view_bytes = None if self.first_view_only else self.first_view_bytes
+        with live.lock:
+            now = live.clock()
+            assert live.parser is not None
+            in_order = [line for _, _, chunk in reversed(self.taken) for line in chunk]
+            first = newest_lines(in_order, first_view_bytes) if first_view_bytes is not None else in_order
+            name = live.parser.name
+            if self.glance is not None:
+                live.tracker.apply_all(self.start[1], now)
+                live.tracker.apply_all(self.glance, now, arrival=live.last_written(now, self.until))
+                live.changes.bump()  # the latest step, loss and a rate are on the page now
+            else:
+                events = self._apply(live.parser, live.tracker, first, now)
+                if len(first) == len(in_order):
+                    live.kept.add_backlog(events)
+                    live.changes.bump()
+                    return
+                live.changes.bump()  # the latest step, loss, rate and ETA are on the page now
+                first = in_order
+            has_records = live.tracker.has_records
+        phases = [first, in_order] if len(first) < len(in_order) else [in_order]
+        for lines in phases:
+            parser = create_parser(name)
+            tracker = tracker_for(kind_of(name), name)
+            tracker.has_records = has_records
+            events = self._apply(parser, tracker, lines, now)
+            with live.lock:
+                live.parser, live.tracker = parser, tracker
+                if lines is phases[-1]:
+                    live.kept.add_backlog(events)
+                live.changes.bump()
+
+    def _take_newest(self, chunk: list[str], needed: int) -> int:
+        """Keep the newest lines of ``chunk`` up to ``needed`` bytes; return how many more are needed."""
+        kept = 0
+        size = 0
+        for line in reversed(chunk):
+            if size >= needed:
+                break
+            size += len(line) + 1
+            kept += 1
+        lines = chunk[len(chunk) - kept :]
+        self.taken.append(([], 0, lines))
+        with self.live.lock:
+            self.live.lines_read += len(lines)
+        return needed - size
+
+    def _apply(self, parser: LogParser, tracker: Tracker, lines: list[str], now: float) -> list[Event]:
+        """Read lines in order and apply them, placed back in time from when the log was last
+        written, after the lines at the log's start that say what the run is (their own events
+        are ``start``'s facts); return their events."""
+        until = self.until
+        parser.reference_time = self.live.last_written(now, until)
+        start_lines, facts = self.start
+        if start_lines:
+            parser.feed(start_lines)
+        tracker.apply_all(facts, now)
+        events = parser.feed(lines)
+        if until is not None:
+            events = before(events, until)
+        tracker.apply_all(events, now, arrival=self.live.last_written(now, until))
+        return events
+
+
+def cold_start(
+    live: Live,
+    format_name: str,
+    written: float,
+    until: float | None,
+    head: Callable[[int], list[str]] | None,
+    *,
+    first_view_only: bool,
+) -> MinerBacklog:
+    """The cold start for a log of ``format_name``: a step trainer's, or a miner's."""
+    if format_name in STEP_FORMATS:
+        return StepBacklog(live, format_name, written, until, head, first_view_only=first_view_only)
+    return MinerBacklog(live, format_name, written, until)

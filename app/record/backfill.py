@@ -33,13 +33,20 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..ingest.files import RECORD_NAMES
-from ..ingest.folder import MINER_LOG_SUFFIX, Candidate, FolderPolicy, FolderScout, is_miner_folder
+from ..ingest.folder import (
+    MINER_LOG_SUFFIX,
+    Candidate,
+    FolderPolicy,
+    FolderScout,
+    is_miner_folder,
+    source_key_path,
+)
 from ..ingest.formats.detect import family, log_kind
 from ..store import History, Observation, SourceKey, queries
 from ..text import path_text
 from .replay import Anchors, decode, encode, read_lines, replay_file
 
-__all__ = ["ImportProgress", "files_to_import", "import_logs", "read_lines", "source_key_path"]
+__all__ = ["ImportProgress", "files_to_import", "import_logs", "read_lines"]
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +55,6 @@ log = logging.getLogger(__name__)
 CHILD_MODULE = __spec__.name if __spec__ is not None else __name__
 PACKAGE_PARENT = Path(__file__).resolve().parents[2]
 
-DATED_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}")
 IMPORT_DAYS = 30  # the 5-minute tier's span: older files would only reach the hourly buckets
 IMPORT_MAX_BYTES = 2 << 30  # newest files first, up to this much
 PARENT_CHECK_SECONDS = 0.5
@@ -58,14 +64,6 @@ IMPORT_NICENESS = 10
 def absolute(path: Path) -> Path:
     """``path`` from the root, as the user meant it from where they started tokwatch (symlinks kept)."""
     return Path(os.path.abspath(path))
-
-
-def source_key_path(log_path: Path) -> Path:
-    """The history's name for a log: its folder when it is a folder or a dated file in one, else the file."""
-    log_path = absolute(log_path)
-    if log_path.is_dir() or DATED_NAME.match(log_path.name):
-        return log_path if log_path.is_dir() else log_path.parent
-    return log_path
 
 
 def files_to_import(log_path: Path, now: float, format_name: str = "auto") -> list[Path]:

@@ -2,7 +2,7 @@
 
 A step trainer's whole run is some 12,000 numbers; the standard library's encoder spends about
 12 ms on them here, orjson under 1 ms (docs/performance.md, figure 15). Both write JSON that reads
-back the same (`tests/test_encode.py`): the same keys in the same order, tuples as arrays, each
+back the same (`tests/record/test_encode.py`): the same keys in the same order, tuples as arrays, each
 float as the shortest text that reads back to it, though orjson spells a small one out (``1e-05``
 as ``0.00001``) and writes non-ASCII text as UTF-8 where the standard library escapes it. What
 orjson refuses (text that is not UTF-8, as a path's undecodable bytes kept as lone surrogates) goes

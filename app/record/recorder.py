@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ..config import host_name
+from ..ingest.folder import source_key_path
 from ..ingest.formats import kind_of
 from ..snapshot import Snapshot, TodayView, UsualView
 from ..stats.events import Event
@@ -26,7 +27,7 @@ from ..store import RANGES, EventRow, History, Observation, PassFact, SourceKey,
 from ..store.happened import what_happened
 from ..supervise import supervised
 from ..text import compact, path_text
-from .backfill import ImportProgress, files_to_import, import_logs, source_key_path
+from .backfill import ImportProgress, files_to_import, import_logs
 from .encode import chart_json
 from .logged import LoggedSteps
 from .memory import RunMemory

@@ -183,8 +183,8 @@ def test_a_new_eval_figure_when_turned_on(receiver: Receiver) -> None:
 def test_a_real_broken_run_read_from_its_log_reaches_the_receiver(receiver: Receiver, tmp_path: Path) -> None:
     """Chinese-LLaMA-Alpaca #534 read cold (DeepSpeed skipping every step at loss scale 2): the page's
     snapshot goes through the rules and Apprise to a real receiver, as a warning, on by default."""
-    from tests.test_real_logs import T0 as MTIME
-    from tests.test_real_logs import cold
+    from tests.live.test_real_logs import T0 as MTIME
+    from tests.live.test_real_logs import cold
 
     monitor = cold(tmp_path, "broken-chinese-llama-alpaca-issue534-deepspeed-overflow-repeating.log")
     snapshot = monitor.snapshot(MTIME)

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from app.record.backfill import source_key_path
+from app.ingest.folder import source_key_path
 from app.store import History
 from app.store.records import EventRow, Observation, Sample, SourceKey
 from tests.conftest import LogWriter

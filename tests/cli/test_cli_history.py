@@ -17,7 +17,7 @@ from app.store import History, SourceKey
 from bench.harness import Server
 from tests.conftest import LogWriter
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def four_hours(folder: Path, now: float) -> Path:

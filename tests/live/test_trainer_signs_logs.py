@@ -13,7 +13,7 @@ from typing import Any
 from app.ingest.backwards import read_backwards
 from app.live.monitor import Monitor
 from app.snapshot import to_json
-from tests.test_monitor_truth import wait_for
+from tests.live.test_monitor_truth import wait_for
 
 T0 = 1_800_000_000.0
 

@@ -266,7 +266,7 @@ def test_a_step_trainer_keeps_its_steps_loss_and_rate(tmp_path: Path) -> None:
     from app.ingest.backwards import read_backwards
 
     log = tmp_path / "train.log"
-    log.write_bytes((Path(__file__).parent / "data" / "sample-nanogpt.log").read_bytes())
+    log.write_bytes((Path(__file__).parents[1] / "data" / "sample-nanogpt.log").read_bytes())
     clock = Clock(time.time())
     monitor = Monitor(log, clock=clock)
     monitor.backlog(read_backwards(log))
@@ -325,7 +325,7 @@ def test_every_range_button_of_the_page_round_trips_through_the_api(tmp_path: Pa
     # and a value stored at a known time must come back in the bucket that holds that time.
     import re
 
-    template = (Path(__file__).resolve().parent.parent / "templates" / "index.html").read_text(encoding="utf-8")
+    template = (Path(__file__).resolve().parents[2] / "templates" / "index.html").read_text(encoding="utf-8")
     buttons = re.findall(r'data-range="([^"]+)"', template)
     assert buttons == ["1h", "6h", "24h", "7d", "30d"]
     grid = {"1h": (30, 120), "6h": (30, 720), "24h": (300, 288), "7d": (900, 672), "30d": (3600, 720)}

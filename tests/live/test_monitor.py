@@ -16,10 +16,10 @@ from app.stats.iota.tracker import IotaTracker
 from app.stats.kinds import tracker_for
 from app.stats.steps.tracker import StepTracker
 from app.stats.unknown import UnknownTracker
-from tests.test_cli import training_log
+from tests.cli.test_cli import training_log
 
 NOW = time.time()
-DATA = Path(__file__).resolve().parent / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 
 
 def chunks_newest_first(lines: list[str], size: int) -> list[list[str]]:

@@ -13,12 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from app.record.backfill import files_to_import, import_logs, source_key_path
+from app.ingest.folder import source_key_path
+from app.record.backfill import files_to_import, import_logs
 from app.store import History, SourceKey
 from bench.harness import HTTP_PORT
 from bench.synth import IotaSynth
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 NOW = time.mktime((2026, 11, 20, 18, 0, 0, 0, 0, -1))
 
@@ -211,7 +212,7 @@ def test_elsewhere_the_logs_of_the_followed_kind_are_imported_and_nothing_else(t
     shell_log(folder / "main.log", gap_start, 2)  # lines no format reads
     (folder / "pip.log").write_text("Collecting torch\nSuccessfully installed torch-2.5.1\n")
     nanochat = folder / "train.log"  # another kind of log (a nanochat run) beside the miner's
-    nanochat.write_bytes((Path(__file__).parent / "data" / "sample-nanochat.log").read_bytes())
+    nanochat.write_bytes((Path(__file__).parents[1] / "data" / "sample-nanochat.log").read_bytes())
     os.utime(nanochat, (spans[1][0], spans[1][0]))
     assert files_to_import(folder, NOW) == renamed
     assert files_to_import(nanochat, NOW) == [nanochat]  # not dated: its own history

@@ -17,7 +17,7 @@ from app.stats.events import TrainStep
 from app.stats.steps.timing import place_in_time
 from app.store import Observation
 
-REAL = Path(__file__).parent / "data" / "real"
+REAL = Path(__file__).parents[1] / "data" / "real"
 END = 1_795_000_000.0
 
 

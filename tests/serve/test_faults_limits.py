@@ -127,6 +127,7 @@ def test_a_header_flood_on_both_ports_stays_under_a_memory_ceiling(server: Serve
 
 def flood_round(server: Server, origin: dict[str, str]) -> int:
     """32 clients each send up to 2,000 messages of 1 KB, then close; return how many the server closed (1008)."""
+    threads_before = int(_proc_field(server.pid, "Threads"))
     clients = [simple_websocket.Client.connect(server.ws_url(), headers=origin) for _ in range(32)]
 
     def spam(client: simple_websocket.Client) -> None:
@@ -144,7 +145,10 @@ def flood_round(server: Server, origin: dict[str, str]) -> int:
         closed_by_server += client.close_reason == 1008
         with contextlib.suppress(Exception):
             client.close()
-    time.sleep(0.5)
+    # The round is over when the server's threads for its connections have ended.
+    deadline = time.monotonic() + 10
+    while int(_proc_field(server.pid, "Threads")) > threads_before + 2 and time.monotonic() < deadline:
+        time.sleep(0.02)
     return closed_by_server
 
 

@@ -33,7 +33,7 @@ def test_the_first_view_shows_the_latest_step_and_rate_from_the_tail_alone(tmp_p
 
     def noting() -> None:
         bump()
-        snap = monitor._tracker.snapshot(NOW, monitor._source())
+        snap = monitor.tracker.snapshot(NOW, monitor._source())
         seen.append((snap.step, len(snap.history)))
 
     monitor.changes.bump = noting  # type: ignore[method-assign]
@@ -60,7 +60,7 @@ def test_a_glance_at_the_newest_lines_comes_before_the_first_view(tmp_path: Path
 
     def noting() -> None:
         bump()
-        snap = monitor._tracker.snapshot(NOW, monitor._source())
+        snap = monitor.tracker.snapshot(NOW, monitor._source())
         seen.append((snap.step, snap.rate.passes_per_hour, snap.rate.tokens_per_hour, len(snap.history)))
 
     monitor.changes.bump = noting  # type: ignore[method-assign]

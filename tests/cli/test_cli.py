@@ -13,8 +13,8 @@ import pytest
 
 from app.cli.main import main
 
-ROOT = Path(__file__).resolve().parent.parent
-DATA = Path(__file__).resolve().parent / "data"
+ROOT = Path(__file__).resolve().parents[2]
+DATA = Path(__file__).resolve().parents[1] / "data"
 SAMPLE = DATA / "iota-sample.log"
 
 

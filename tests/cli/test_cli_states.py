@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-DATA = Path(__file__).resolve().parent / "data"
+ROOT = Path(__file__).resolve().parents[2]
+DATA = Path(__file__).resolve().parents[1] / "data"
 RESUMES = DATA / "iota-stops-and-resumes.log"
 QUEUE = DATA / "iota-queue-resets.log"
 REQUEUE = DATA / "iota-requeue.log"

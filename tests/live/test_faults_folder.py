@@ -28,7 +28,7 @@ SHELL_LINES = (
     "[2026-09-14 09:20:00.120] [warn]  Update check failed: net::ERR_INTERNET_DISCONNECTED\n"
     "[2026-09-14 09:20:01.000] [info]  Worker stdout attached\n"
 )
-NANOCHAT = Path(__file__).parent / "data" / "sample-nanochat.log"
+NANOCHAT = Path(__file__).parents[1] / "data" / "sample-nanochat.log"
 
 
 def miner(minutes: float, *, seed: int, start: float = START) -> tuple[list[bytes], Truth]:

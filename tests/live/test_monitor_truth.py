@@ -11,10 +11,10 @@ import pytest
 
 from app.live.monitor import Monitor
 from app.snapshot import Snapshot
+from tests.cli.test_cli import training_log
 from tests.conftest import LogWriter, iota_line
-from tests.test_cli import training_log
 
-DATA = Path(__file__).resolve().parent / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 
 
 def wait_for(monitor: Monitor, check: Callable[[Snapshot], bool], what: str, timeout: float = 20.0) -> Snapshot:
@@ -96,7 +96,7 @@ def test_a_queued_miners_backlog_reads_the_queue_history_further_back() -> None:
                   "{'run_id': '4.12.16.5-tah', 'layer': 1, 'epoch': 48, 'phase': 'training'}"),
     ]
     monitor = Monitor(None, format_name="iota")
-    from tests.test_monitor import chunks_newest_first
+    from tests.live.test_monitor import chunks_newest_first
 
     monitor.backlog(iter(chunks_newest_first(lines, 20)))
     snap = monitor.snapshot(t + 75 * (len(positions) - 1))

@@ -18,7 +18,7 @@ import pytest
 
 from app.cli.main import main
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "tests" / "data" / "iota-sample.log"
 SHELL_LINES = "[2026-09-14 09:20:00.000] [info]  Checking for update\n"
 
