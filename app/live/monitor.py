@@ -29,6 +29,7 @@ from ..snapshot import FollowingView, Snapshot, SourceView
 from ..stats.events import Event, SourceChange, SourceChanged
 from ..stats.iota.queue import QueueTracker
 from ..stats.iota.report import queue_report
+from ..stats.iota.tracker import IotaTracker
 from ..stats.kinds import tracker_for
 from ..stats.steps.tracker import StepTracker
 from ..stats.tracker import Tracker
@@ -39,8 +40,8 @@ from .kept import Kept
 if TYPE_CHECKING:
     from ..ingest.lines import LineCounters
     from ..ingest.sleeplog import SleepWatch
-    from .shell import ShellLog
     from ..ingest.tailer import Tailer
+    from .shell import ShellLog
 
 log = logging.getLogger(__name__)
 
