@@ -27,7 +27,7 @@ from .snapshot import Snapshot
 # Every state a snapshot can be in; each gets a series (1 for the current, 0 for the others) so
 # `tokwatch_state{state="idle"} == 1` works as an alert without knowing the other names.
 STATES: tuple[str, ...] = (
-    "waiting", "queued", "working", "measuring", "training", "stalled", "unrecognised",
+    "waiting", "queued", "processing", "confirmed", "registering", "failed", "initializing", "working", "measuring", "training", "stalled", "unrecognised",
     "idle", "silent", "done", "diverged", "crashed", "broken",
 )
 # The classic text format every Prometheus since 2.0 reads (the client's newest, 1.0.0, is newer

@@ -117,6 +117,7 @@ MEANINGFUL_TEXTS = (
     "miner not registered error",
     "Error making orchestrator request to endpoint ",
     "exhausted retries",
+    "initializing",  # "Miner is initializing: {…}" and "has been temporarily blocked (initializing)"
 )
 
 
@@ -294,6 +295,12 @@ class MessageReader:
             if failed is not None and failed.group(2) == "404":
                 events.append(BackendError(at, "not_found_404", failed.group(1)))
             return
+        if "initializing" in message and (
+            "Miner is initializing" in message or "temporarily blocked (initializing)" in message
+        ):
+            # MinerInitializingError (research §2.7), the status #199's heartbeat answered for hours.
+            events.append(Heartbeat(at, None, None, None, None, "initializing"))
+            return
         if "exhausted retries" in message:
             # The local control server's 503 when the Electron host has no handler for
             # register.queue_state (research §2.6); other paths and codes are not counted.
@@ -344,8 +351,11 @@ class MessageReader:
                 )
             return
         # POST /miner/register and GET /miner/register/status/<queue_id> (TAH 3.7.0).
-        is_queue = "'queue_id'" in body or "'position'" in body
-        if is_queue and (path is None or path.startswith("/miner/register")):
+        # The status answer may come without the id or the position (processing, confirmed,
+        # failed carry no position); the keys are read in any order.
+        register = path is not None and path.startswith("/miner/register")
+        is_queue = "'queue_id'" in body or "'position'" in body or (register and "'status'" in body)
+        if is_queue and (path is None or register):
             fields = _response_fields(body)
             status = fields.get("status")
             if status:

@@ -33,3 +33,9 @@ class IotaFigures:
     back_at: float | None  # passes or lines came back after idle or silence
     was_tokens_per_hour: float | None  # the rate at the stretch's last pass
     fact_lines: tuple[str, ...]  # run, phase, GPU: the facts' detail lines at ``now``
+    # The registration lifecycle (app/stats/iota/queue.py): the queue's status and since when,
+    # the trend at a glance (`▼ −120/h · front in ~3 h`), the orchestrator's "initializing" since.
+    queue_status: str = "queued"
+    queue_status_since: float | None = None
+    queue_glance: str | None = None
+    initializing_since: float | None = None
