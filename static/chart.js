@@ -301,9 +301,10 @@ function timeSpec(json, snapshot) {
   return { view, height: height("time"), shape: band ? "band" : "line", options: timeOptions, data: timeData };
 }
 
-// A miner's place in the registration queue over the range: lower is nearer the front.
+// A miner's place in the registration queue over the range: lower is nearer the front. The points
+// are the logged polls, with a null where they stopped (json.queue): silence is a gap, not a position.
 function queueSpec(json, snapshot) {
-  const points = series(json, "queue_position");
+  const points = json.queue || series(json, "queue_position");
   const position = queuedNow(snapshot) ? snapshot.queue.position : null;
   const view = {
     kind: "time",
@@ -320,6 +321,11 @@ function queueSpec(json, snapshot) {
 
 function queuedNow(snapshot) {
   return snapshot.state === "queued" && Boolean(snapshot.queue) && !state.historyOff;
+}
+
+// Waiting to be placed, polling or not (a silent queued miner keeps its queue chart): its hour is the history's.
+function inQueue(snapshot) {
+  return Boolean(snapshot.queue) && !state.historyOff;
 }
 
 function whyOff(status) {
@@ -359,7 +365,7 @@ function drawFetched() {
     empty = !rated && !hasLoss(steps);
   } else {
     const rated = series(json, "tokens_per_hour").some(([, v]) => v != null);
-    const queued = series(json, "queue_position").some(([, v]) => v != null) || queuedNow(snapshot);
+    const queued = series(json, "queue_position").some(([, v]) => v != null) || inQueue(snapshot);
     const specs = [];
     if (rated || !queued) specs.push(timeSpec(json, snapshot));
     if (queued) specs.push(queueSpec(json, snapshot));
@@ -433,7 +439,7 @@ function selectRange(range) {
   state.fetched = null;
   markRanges();
   if (!state.snapshot) return;
-  if (range === "1h" && !queuedNow(state.snapshot)) {
+  if (range === "1h" && !inQueue(state.snapshot)) {
     drawLive();
     return;
   }
@@ -530,7 +536,7 @@ export function renderChart(snapshot) {
     return;
   }
   // A queued miner's hour is its positions, from the history (written every 30 s).
-  if (state.range === "1h" && !queuedNow(snapshot)) {
+  if (state.range === "1h" && !inQueue(snapshot)) {
     drawLive();
     return;
   }

@@ -38,6 +38,7 @@ from ..store.records import (
     LossPoint,
     StepPoint,
     events_from,
+    queue_point,
     samples_from,
     steps_from,
 )
@@ -147,7 +148,7 @@ class MinerReplay:
                 state=snap.state,
                 layer=snap.layer,
                 tokens_per_pass=snap.rate.tokens_per_pass,
-                queue_position=snap.queue.position if snap.queue is not None else None,
+                queue_position=queue_point(snap.queue, t),
                 step=snap.step,
             )
         )

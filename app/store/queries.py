@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import sqlite3
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import repeat
 from typing import Any
@@ -139,6 +140,24 @@ def events_between(conn: sqlite3.Connection, source: SourceKey, start: float, en
         "SELECT at, kind, text FROM event WHERE source_id = ? AND at >= ? AND at < ? ORDER BY at", (sid, start, end))]
 
 
+# Polls further apart than this (or than a bucket) are a silence: the queue line breaks there.
+QUEUE_GAP_SECONDS = 5 * 60
+
+
+def queue_points(points: Iterable[tuple[int, Any]], bucket: int) -> list[tuple[int, Any]]:
+    """The queue's logged positions only, joined while the polls come, broken by a null where they stopped."""
+    out: list[tuple[int, Any]] = []
+    previous: int | None = None
+    for t, position in points:
+        if position is None:
+            continue
+        if previous is not None and t - previous > max(QUEUE_GAP_SECONDS, bucket):
+            out.append((previous + bucket, None))
+        out.append((t, position))
+        previous = t
+    return out
+
+
 def history(conn: sqlite3.Connection, source: SourceKey, range_name: str, now: float) -> dict[str, Any]:
     """The chart's data for one range: a point per bucket per series, the events, and step-trainer points.
 
@@ -177,6 +196,7 @@ def history(conn: sqlite3.Connection, source: SourceKey, range_name: str, now: f
         "to": last,
         "bucket_seconds": bucket,
         "series": series,
+        "queue": queue_points(series.get("queue_position", ()), bucket),
         "events": events,
         "steps": steps,
         "totals": totals(conn, sid, source.kind) if sid is not None else None,

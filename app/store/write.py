@@ -139,6 +139,13 @@ def write(conn: sqlite3.Connection, obs: Observation, now: float) -> int:
                 new += 1
                 dirty.add(s.t - s.t % FIVE_MINUTES)
                 first = s.t if first is None else min(first, s.t)
+            elif s.queue_position is not None and conn.execute(
+                "UPDATE sample SET queue_position = ? WHERE source_id = ? AND t = ? AND queue_position IS NULL",
+                (s.queue_position, sid, s.t),
+            ).rowcount:
+                # The import's logged poll for a point the live start-up wrote first (it knows
+                # only the newest poll): whichever lands first, the chart has the log's positions.
+                dirty.add(s.t - s.t % FIVE_MINUTES)
         for p in obs.passes:
             if not _taken(conn, sid, p.at, now, pruned, final):
                 continue
