@@ -565,6 +565,7 @@ export function inspectChart() {
     bucketSteps: view.bucketSteps || null,
     unit: view.unit || null,
     values: view.kind === "loss" ? null : view.values,
+    xs: view.kind === "loss" ? null : view.xs,
     labels: (view.labels || []).map((label) => label.text),
     // Runs of points the line joins (a null between two runs is a gap).
     segments: (view.kind === "loss" ? view.loss : view.values).filter((v, i, all) => v != null && (i === 0 || all[i - 1] == null)).length,

@@ -132,3 +132,50 @@ def test_the_live_hour_names_each_segment_by_its_own_layer(live_layer_server: Ch
     # The segment before the change is layer 2's, the one after it layer 1's: two runs of points.
     assert plot["labels"] == ["L2", "L1"]
     assert plot["segments"] == 2
+
+
+# A queued miner whose polls stopped: every 75 s from 55 to 40 min before NOW (with the issue's
+# reset #360 → #1500), none for 10 min, again from 30 to 20 min before NOW, then silence.
+SILENT_POLLS = ([(NOW - 55 * 60 + 75 * i, p) for i, p in enumerate([600, 520, 440, 360, 1500, 1420, 1340, 1260])]
+                + [(NOW - 30 * 60 + 75 * i, p) for i, p in enumerate([1180, 1100, 1020, 940, 860, 780, 700, 620, 540])])
+
+
+def at_sample(t: int) -> int:
+    """The 30-s sample that follows a poll at ``t`` (the history's resolution)."""
+    return -(-t // 30) * 30
+
+
+@pytest.fixture
+def silent_queued_server(log_file: Path, tmp_path: Path) -> Iterator[ChartServer]:
+    writer = LogWriter(log_file)
+    writer.write([line for t, p in SILENT_POLLS for line in writer.queued(p, t)])
+    # What the import wrote of the same polls: a point at each poll's sample, nothing else.
+    samples = tuple(Sample(at_sample(t), None, "queued", queue_position=p) for t, p in SILENT_POLLS)
+    fill(tmp_path / "data", source_of(log_file), samples)
+    running = start(log_file, tmp_path, data_dir=tmp_path / "data", compose=False)
+    yield running
+    running.dashboard.stop()
+
+
+def test_a_silent_queued_miner_keeps_its_chart_with_gaps_where_no_poll_came(
+    silent_queued_server: ChartServer, chart_page: Any
+) -> None:
+    chart_page.goto(silent_queued_server.url)
+    expect()(chart_page.locator("#status")).to_contain_text("log silent")
+    # Its hour is still its queue, from the history (not the live rate chart, which has nothing).
+    expect()(chart_page.locator("#history-title")).to_have_text("queue position, last hour", timeout=10_000)
+    [plot] = inspect(chart_page)
+    assert plot["unit"] == "position"
+    # One point per poll, in order, the reset among them; one break where the polls stopped for
+    # 10 min; nothing drawn after the last poll (silence is not a position), and no "now" dot.
+    assert [v for v in plot["values"] if v is not None] == [p for _, p in SILENT_POLLS]
+    breaks = [i for i, v in enumerate(plot["values"]) if v is None]
+    assert len(breaks) == 1 and plot["values"][breaks[0] - 1] == 1260 and plot["values"][breaks[0] + 1] == 1180
+    assert plot["segments"] == 2
+    assert max(plot["xs"]) == at_sample(SILENT_POLLS[-1][0])
+    assert plot["current"] is None
+    ARTIFACTS.mkdir(exist_ok=True)
+    chart_page.screenshot(path=str(ARTIFACTS / "queued-silent-phone-light.png"), full_page=True)
+    chart_page.emulate_media(color_scheme="dark")
+    chart_page.wait_for_timeout(300)
+    chart_page.screenshot(path=str(ARTIFACTS / "queued-silent-phone-dark.png"), full_page=True)
