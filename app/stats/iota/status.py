@@ -61,9 +61,7 @@ def rate_at(
             observed_seconds=observed,
             seconds_needed=float(WARMUP_SECONDS),
             done=done,
-            text=None if done else text.warmup(
-                min(stretch_passes, WARMUP_COUNT), WARMUP_COUNT, observed, float(WARMUP_SECONDS), "pass", "passes"
-            ),
+            text=None if done else warmup_line(stretch_passes, observed),
         ),
     )
 
@@ -203,8 +201,8 @@ def details(
     lines: list[str] = []
     if figures.layer is not None:
         lines.append(_rate_line(figures, state, rate))
-        if lines[-1].startswith("measuring…") and rate.warmup.text:
-            lines.append(rate.warmup.text)  # how far the warm-up is (the page shows it with its bar)
+        if lines[-1] == measuring_line(rate.warmup.passes) and rate.warmup.text:
+            lines[-1] = rate.warmup.text  # the same count with the time left (the page shows it with its bar)
     if queue is not None:
         lines.extend(_queue_lines(queue, now))
     last_pass = figures.last_pass_at
@@ -239,6 +237,26 @@ def _rate_line(figures: IotaFigures, state: State, rate: Rate) -> str:
         return f"{_whole(view.passes_per_hour)} passes/h {over} · batch shape not seen yet"
     # The seed's words; the page shows the warm-up's sentence and bar under them.
     return measuring_line(rate.warmup.passes)
+
+
+def warmup_line(passes: int, observed_seconds: float) -> str:
+    """The warm-up in one count: the seed's `measuring… (5 passes so far)` and the time left.
+
+    The wait is the longer of the time still to observe and the passes still to come at the pace
+    seen so far; with no pass yet there is no pace, so no wait is guessed.
+    """
+    line = measuring_line(passes)
+    missing = max(WARMUP_COUNT - passes, 0)
+    observed = min(max(observed_seconds, 0.0), float(WARMUP_SECONDS))
+    if missing and (passes == 0 or observed_seconds <= 0):
+        return line
+    pace_seconds = observed_seconds / passes if missing else 0.0
+    wait = max(WARMUP_SECONDS - observed, missing * pace_seconds)
+    if wait < 60:
+        return f"{line} · rate in under a minute"
+    if wait < 3600:
+        return f"{line} · rate in about {int(wait / 60 + 0.5)} min"
+    return f"{line} · rate in about {text.duration(wait)}"
 
 
 def measuring_line(passes: int) -> str:
