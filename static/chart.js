@@ -23,6 +23,10 @@ const COLOUR_VARS = {
   lr: "--chart-lr",
   eval: "--chart-eval",
   eval2: "--chart-eval-2",
+  state_training: "--state-training",
+  state_idle: "--state-idle",
+  state_queued: "--state-queued",
+  state_silent: "--state-silent",
 };
 
 const state = {
@@ -232,6 +236,7 @@ function liveSpec(snapshot) {
 function drawLive() {
   const snapshot = state.snapshot;
   $("loss-controls").hidden = true;
+  $("state-keys").hidden = true;
   setText("history-title", `${unitOf(snapshot) || "rate"}, last hour`);
   const spec = liveSpec(snapshot);
   const measured = spec.view.values.some((v) => v != null);
@@ -296,6 +301,7 @@ function timeSpec(json, snapshot) {
     to,
     unit: "tok/h",
     events: json.events || [],
+    bands: json.bands || [],
     current: current == null ? null : { x: snapshot.as_of, y: current },
   };
   return { view, height: height("time"), shape: band ? "band" : "line", options: timeOptions, data: timeData };
@@ -314,6 +320,7 @@ function queueSpec(json, snapshot) {
     to: Math.max(json.to + json.bucket_seconds, snapshot.as_of),
     unit: "position",
     events: json.events || [],
+    bands: json.bands || [],
     current: position == null ? null : { x: snapshot.as_of, y: position },
   };
   return { view, height: height("time"), shape: "queue", caption: "queue position", options: timeOptions, data: timeData };
@@ -361,6 +368,7 @@ function drawFetched() {
     const plotted = !hasLoss(steps) && rated ? "rate" : rated ? "loss and rate" : "loss";
     setText("history-title", `${plotted} by step, ${span}`);
     show(stepSpecs(steps, snapshot, { smoothing: state.smoothing, logY: state.logY, showLr: state.showLr, lossHeight: height("loss") }));
+    $("state-keys").hidden = true;
     // Steps, but neither a loss nor a rate to draw (a run that died at its first bar): the plot is empty, say so.
     empty = !rated && !hasLoss(steps);
   } else {
@@ -371,6 +379,7 @@ function drawFetched() {
     if (queued) specs.push(queueSpec(json, snapshot));
     setText("history-title", `${rated || !queued ? "tok/h" : "queue position"}, ${RANGE_WORDS[json.range]}`);
     show(specs);
+    $("state-keys").hidden = !(json.bands || []).length;
     empty = !rated && !queued && !(json.events || []).length;
   }
   const importing = status.importing ? "importing older logs…" : null;
@@ -566,6 +575,7 @@ export function inspectChart() {
     unit: view.unit || null,
     values: view.kind === "loss" ? null : view.values,
     xs: view.kind === "loss" ? null : view.xs,
+    bands: (view.bands || []).map((band) => band.state),
     labels: (view.labels || []).map((label) => label.text),
     // Runs of points the line joins (a null between two runs is a gap).
     segments: (view.kind === "loss" ? view.loss : view.values).filter((v, i, all) => v != null && (i === 0 || all[i - 1] == null)).length,

@@ -179,3 +179,49 @@ def test_a_silent_queued_miner_keeps_its_chart_with_gaps_where_no_poll_came(
     chart_page.emulate_media(color_scheme="dark")
     chart_page.wait_for_timeout(300)
     chart_page.screenshot(path=str(ARTIFACTS / "queued-silent-phone-dark.png"), full_page=True)
+
+
+# A night on the 24 h chart (5-min buckets): training 5 h to 4 h before NOW, idle from the last
+# pass at 4 h to 2 h 30 min, training to 2 h, the log silent (no record, the timeline's span) to
+# 1 h, training since. Each stretch starts and ends on a bucket boundary, so the band is exact.
+NIGHT = [(NOW - 5 * HOUR, NOW - 4 * HOUR, "training"), (NOW - 4 * HOUR, NOW - 9000, "idle"),
+         (NOW - 9000, NOW - 2 * HOUR, "training"), (NOW - 2 * HOUR, NOW - HOUR, "silent"), (NOW - HOUR, NOW - 600, "training")]
+
+
+@pytest.fixture
+def night_server(log_file: Path, tmp_path: Path) -> Iterator[ChartServer]:
+    writer = LogWriter(log_file)
+    writer.write(writer.registered(1, NOW - 5 * 60))
+    samples = tuple(
+        Sample(t, 600_000.0 if state == "training" else None, state, 1, 3200)
+        for start, end, state in NIGHT if state != "silent" for t in range(start, end, 30)
+    )
+    events = (
+        EventRow(NOW - 4 * HOUR, "idle", "passes stopped · was 600k tok/h"),
+        EventRow(NOW - 9000, "resumed", "passes resumed after 1 h 30 min"),
+        EventRow(NOW - 2 * HOUR, "silent", "log silent for 1 h"),
+        EventRow(NOW - HOUR, "resumed", "log lines again after 1 h"),
+    )
+    fill(tmp_path / "data", source_of(log_file), samples, events)
+    running = start(log_file, tmp_path, data_dir=tmp_path / "data", compose=False)
+    yield running
+    running.dashboard.stop()
+
+
+def test_idle_and_silence_are_told_apart_on_the_long_chart(night_server: ChartServer, chart_page: Any) -> None:
+    chart_page.goto(night_server.url)
+    chart_page.locator('#chart-ranges button[data-range="24h"]').click()
+    expect()(chart_page.locator("#history-title")).to_have_text("tok/h, last 24 h", timeout=10_000)
+    [plot] = inspect(chart_page)
+    assert plot["bands"] == ["training", "idle", "training", "silent", "training"]
+    expect()(chart_page.locator("#state-keys")).to_be_visible()
+    ARTIFACTS.mkdir(exist_ok=True)
+    for scheme in ("light", "dark"):
+        chart_page.emulate_media(color_scheme=scheme)
+        chart_page.wait_for_timeout(300)
+        chart_page.screenshot(path=str(ARTIFACTS / f"night-phone-{scheme}.png"), full_page=True)
+    chart_page.set_viewport_size({"width": 1280, "height": 900})
+    chart_page.wait_for_timeout(300)
+    chart_page.screenshot(path=str(ARTIFACTS / "night-desktop-dark.png"), full_page=True)
+    chart_page.locator('#chart-ranges button[data-range="1h"]').click()
+    expect()(chart_page.locator("#state-keys")).to_be_hidden()

@@ -305,6 +305,9 @@ class IotaTracker:
                 entry = self.idle_entry()
                 if entry is not None:
                     self.timeline.add(entry.at, entry.kind, entry.text)
+                    # The minutes between the last pass and knowing it was the last drew a falling
+                    # rate; the miner did nothing then: no rate after its last pass.
+                    self._history.blank_after(entry.at)
         # The gap just closed was silent from SILENT_SECONDS after ``previous`` on: no rate there.
         if self._history.due(at):
             self._history.sample_until(at, lambda t: None if self.pausing(t, previous) else self._rate(t).view.tokens_per_hour)
