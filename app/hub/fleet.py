@@ -55,11 +55,20 @@ def _queue_text(queue: Mapping[str, Any] | None) -> str | None:
         return None
     words = f"#{int(queue['position'])}"
     trend = _number(queue.get("trend_per_hour"))
-    if trend is not None and trend != 0:
-        words += f" · {'−' if trend < 0 else '+'}{abs(trend):.0f}/h"
+    trend_text = queue.get("trend_text")
+    if isinstance(trend_text, str) and trend_text:
+        words += f" · {trend_text}"  # the agent's words: ▼ −120/h nearer the front, ▲ +300/h further back
+    elif trend is not None and trend != 0:  # an older agent: its trend is towards the front
+        words += f" · {'▼ −' if trend > 0 else '▲ +'}{abs(trend):.0f}/h"
     eta = _number(queue.get("eta_seconds"))
     if eta is not None and eta > 0:
         words += f" · front in ~{text.duration(eta)}"
+    resets = _number(queue.get("resets_24h"))
+    if resets:
+        words += f" · {int(resets)} {'reset' if resets == 1 else 'resets'} in 24 h"
+    best = _number(queue.get("best_position"))
+    if best is not None:
+        words += f" · best #{int(best)}"
     return words
 
 
