@@ -75,7 +75,7 @@ def test_once_in_the_queue_shows_trend_eta_and_resets() -> None:
 
 def test_once_after_re_registration_shows_facts_from_before_with_their_age() -> None:
     lines = once("--log", str(REQUEUE), "--at", "2026-09-22 12:21:00")
-    assert lines[:2] == ["Queue #29 · ▼ −288/h · front in ~6 min", "  Queue ▼ −288/h (10 min) · front in ~6 min"]
+    assert lines[:2] == ["Queue #29 (lost layer 2) · ▼ −288/h · front in ~6 min", "  Queue ▼ −288/h (10 min) · front in ~6 min"]
     assert "  Epoch 49 · training · 10 min ago" in lines
     assert "  GPU mem 3.00 / 3.86 GB · 11 min ago" in lines
     assert "  last pass 11 min ago" in lines
@@ -161,7 +161,7 @@ def test_a_lost_layer_is_an_event_a_sentence_and_a_warning_while_back_in_the_que
     # The log's header: training in layer 2 until 12:10:00, 'Miner not registered' at 12:10:30,
     # queued #77 at 12:10:40, polls down to #29 at 12:20:40.
     snap = json.loads("\n".join(once("--json", "--log", str(REQUEUE), "--at", "2026-09-22 12:21:00")))
-    assert (snap["state"], snap["status_line"], snap["level"]) == ("queued", "Queue #29 · ▼ −288/h · front in ~6 min", "warning")
+    assert (snap["state"], snap["status_line"], snap["level"]) == ("queued", "Queue #29 (lost layer 2) · ▼ −288/h · front in ~6 min", "warning")
     lost = snap["lost_layer"]
     assert (lost["layer"], lost["text"]) == (2, "lost layer 2 at 12:10 — back in the queue")
     events = [(e["kind"], e["text"]) for e in snap["events"]]

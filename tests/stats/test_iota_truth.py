@@ -193,7 +193,7 @@ def test_re_registration_into_the_queue_shows_no_fact_from_before_as_current() -
     now = last + 7205  # two hours after the heartbeat
     chatter(engine, last + 40, now, every=60)
     s = snap(engine, now)
-    assert (s.state, s.status_line) == ("queued", "Queue #77")
+    assert (s.state, s.status_line) == ("queued", "Queue #77 (lost layer 2)")  # deregistered from layer 2
     assert s.run is None and s.gpu_memory is None and s.step is None and s.layer is None
     assert "Epoch 49 · training · 2 h ago" in s.details
     assert "GPU mem 3.00 / 3.86 GB · 1 h ago" in s.details  # 7199 s before: ages read in whole units

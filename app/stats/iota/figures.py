@@ -39,3 +39,4 @@ class IotaFigures:
     queue_status_since: float | None = None
     queue_glance: str | None = None
     initializing_since: float | None = None
+    lost_layer: int | None = None  # the layer a deregistration took, while back in the queue for another

@@ -118,6 +118,8 @@ def _registration(figures: IotaFigures, now: float) -> tuple[State, str, float |
     if status in QUEUED_STATUSES:
         position = figures.queue_position
         where = f"Queue #{position if position is not None else '?'}"
+        if figures.lost_layer is not None:  # not a first queue: the layer was taken away
+            where += f" (lost layer {figures.lost_layer})"
     else:
         where = _LIFECYCLE.get(status, ("registering", f"registration: {status}"))[1]
     if clock is not None and now - clock >= figures.queue_silent_seconds:  # a dead app waits forever

@@ -494,6 +494,7 @@ class IotaTracker:
             queue_status_since=self.queue.status_since,
             queue_glance=queue_glance(self.queue, now),
             initializing_since=self.initializing_since,
+            lost_layer=self.lost_layer[0] if self.lost_layer is not None and self._lost_told else None,
         )
 
     def snapshot(self, now: float, source: SourceView) -> Snapshot:
