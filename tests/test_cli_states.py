@@ -87,6 +87,8 @@ def test_once_report_lists_resets_with_times_and_positions() -> None:
     assert lines[0] == "tokwatch queue report"
     assert "Status: Queue #1286 · ▼ −2496/h · front in ~30 min (queued)" in lines
     assert "Best position reached: #57" in lines
+    # The shape of macrocosm-os/iota#193's own words ("80 resets … in 33.8 h, best position 8, same queue_id").
+    assert "Summary: 2 resets to the back in 26 min in the queue, best position 57, same queue_id, 2,165 positions lost" in lines
     assert "This queue: 2 resets, 2,165 positions lost to them" in lines
     assert "Trend (last 10 min): ▼ −2496/h; front in ~30 min" in lines
     assert ("Queue resets (same queue id, position up by more than 200, or by more than 50 while doubling): "

@@ -39,6 +39,12 @@ def queue_report(snapshot: Snapshot, queue: QueueTracker | None, read_from: floa
         lines.append(f"Log read: {local_time(first)} to {local_time(last)} ({text.duration(last - first)})")
     lines.append(f"Status: {snapshot.status_line} ({snapshot.state})")
     if queue.since is not None:
+        # The sentence miners write by hand in their issues: resets in how long, best position, same id.
+        best = f", best position {queue.best_position}" if queue.best_position is not None else ""
+        same = ", same queue_id" if queue.queue_id else ""
+        lost = f", {queue.positions_lost:,} positions lost" if queue.entry_resets else ""
+        lines.append(f"Summary: {text.plural(queue.entry_resets, 'reset', 'resets')} to the back in "
+                     f"{text.duration(now - queue.since)} in the queue{best}{same}{lost}")
         ident = f", queue id {queue.queue_id}" if queue.queue_id else ""
         lines.append(f"In the queue since {local_time(queue.since)} ({text.duration(now - queue.since)}){ident}")
         if queue.best_position is not None:
