@@ -349,8 +349,8 @@ def test_a_queued_miner_whose_app_died_is_silent_after_four_of_its_poll_gaps() -
     last_poll, last_line = t, t + 12  # T0 + 1425, T0 + 1437
     # The limit: max(3 min, 4 × the median poll gap 75 s = 300 s) = 300 s after the last line.
     alive = snap(engine, last_line + 299)
-    # One position per 75 s is 48/h towards the front: 1461 / 48 h = 30.4 h to go.
-    assert (alive.state, alive.status_line, alive.level) == ("queued", "Queue #1461 · ▼ −48/h · front in ~1 d 6 h", "waiting")
+    # One position per 75 s is 48/h towards the front: 1461 / 48 h = 30.4 h to go, "1 d" at a glance.
+    assert (alive.state, alive.status_line, alive.level) == ("queued", "Queue #1461 · ▼ −48/h · front in ~1 d", "waiting")
     dead = snap(engine, last_line + 300)
     assert (dead.state, dead.level, dead.state_since) == ("silent", "problem", last_line)
     assert dead.status_line == "Queue #1461 · log silent 5 min"

@@ -139,8 +139,8 @@ def queue_glance(queue: QueueTracker, now: float) -> str | None:
     if trend is None:
         return None
     words = trend_words(trend.per_hour)
-    if trend.eta_seconds is not None:
-        words += f" · front in ~{text.duration(trend.eta_seconds)}"
+    if trend.eta_seconds is not None:  # its largest unit only: a glance (the details say it exactly)
+        words += f" · front in ~{text.ago(trend.eta_seconds)}"
     return words
 
 
