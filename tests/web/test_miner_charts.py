@@ -2,7 +2,8 @@
 breaks where the layer changed, each segment named by its layer.
 
 Composed history (values computed here): queued from 5 h before ``NOW`` to now, polled every
-30 s, the position falling from 1600 by one every 30 s (120 an hour); and, for another miner,
+60 s, the position falling from 600 by two a poll (120 an hour) until the reset #360 → #1500
+2 h in (the issue's pair), then falling from 1500 again; and, for another miner,
 a rate of 300k on layer 2 until 3 h before ``NOW`` and 750k on layer 1 after it.
 """
 
@@ -28,8 +29,13 @@ QUEUED_FROM = NOW - 5 * HOUR
 CHANGE_AT = NOW - 3 * HOUR
 
 
+RESET_AT = QUEUED_FROM + 2 * HOUR
+
+
 def position(t: int) -> int:
-    return 1600 - (t - QUEUED_FROM) // 30
+    if t < RESET_AT:
+        return 600 - (t - QUEUED_FROM) // 30
+    return 1500 - (t - RESET_AT) // 30
 
 
 def source_of(log_file: Path) -> SourceKey:
@@ -49,8 +55,9 @@ def fill(data_dir: Path, source: SourceKey, samples: tuple[Sample, ...], events:
 def queued_server(log_file: Path, tmp_path: Path) -> Iterator[ChartServer]:
     writer = LogWriter(log_file)
     writer.write([line for t in range(NOW - 600, NOW + 1, 60) for line in writer.queued(position(t), t)])
-    samples = tuple(Sample(t, None, "queued", queue_position=position(t)) for t in range(QUEUED_FROM, NOW - 600, 30))
-    fill(tmp_path / "data", source_of(log_file), samples)
+    samples = tuple(Sample(t, None, "queued", queue_position=position(t)) for t in range(QUEUED_FROM, NOW - 600, 60))
+    events = (EventRow(RESET_AT, "queue_reset", f"queue reset #{position(RESET_AT - 60)} → #{position(RESET_AT)}"),)
+    fill(tmp_path / "data", source_of(log_file), samples, events)
     running = start(log_file, tmp_path, data_dir=tmp_path / "data", compose=False)
     yield running
     running.dashboard.stop()
@@ -83,8 +90,10 @@ def test_a_queued_miner_charts_its_positions(queued_server: ChartServer, chart_p
     [plot] = inspect(chart_page)
     assert plot["unit"] == "position"
     drawn = [v for v in plot["values"] if v is not None]
-    expected = [position(t) for t in range(QUEUED_FROM, NOW - 600, 30)]
+    expected = [position(t) for t in range(QUEUED_FROM, NOW - 600, 60)]
     assert drawn[: len(expected)] == expected
+    before = position(RESET_AT - 60)  # 600 − 7140 // 30 = 362, the last poll before the reset
+    assert before == 362 and drawn[drawn.index(before) + 1] == 1500  # the reset, from one poll to the next
     snapshot_position = queued_server.monitor.snapshot().queue.position
     assert plot["current"]["y"] == snapshot_position
     ARTIFACTS.mkdir(exist_ok=True)
@@ -92,6 +101,12 @@ def test_a_queued_miner_charts_its_positions(queued_server: ChartServer, chart_p
     chart_page.emulate_media(color_scheme="dark")
     chart_page.wait_for_timeout(300)
     chart_page.screenshot(path=str(ARTIFACTS / "queued-phone-dark.png"), full_page=True)
+    chart_page.set_viewport_size({"width": 1280, "height": 900})
+    chart_page.wait_for_timeout(300)
+    chart_page.screenshot(path=str(ARTIFACTS / "queued-desktop-dark.png"), full_page=True)
+    chart_page.emulate_media(color_scheme="light")
+    chart_page.wait_for_timeout(300)
+    chart_page.screenshot(path=str(ARTIFACTS / "queued-desktop-light.png"), full_page=True)
 
 
 def test_a_layer_change_breaks_the_rate_line_and_names_each_layer(layer_server: ChartServer, chart_page: Any) -> None:
