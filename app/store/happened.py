@@ -36,14 +36,14 @@ def what_happened(
     for event in (*stored, *live):  # the live wording wins, but not a smaller recount of one error
         at, kind, words = event.get("at"), event.get("kind"), event.get("text")
         if isinstance(at, (int, float)) and isinstance(kind, str) and isinstance(words, str):
-            key = (round(float(at), 3), kind)
-            seen = by_key.get(key)
+            slot = (round(float(at), 3), kind)
+            seen = by_key.get(slot)
             if kind == "error" and seen is not None:
                 # The live view counts from where it began to read; the store from the log's start.
                 (old, old_count), (new, new_count) = repeat_of(seen["text"]), repeat_of(words)
                 if old == new and old_count > new_count:
                     continue
-            by_key[key] = {"at": float(at), "kind": kind, "text": words}
+            by_key[slot] = {"at": float(at), "kind": kind, "text": words}
     events = sorted(by_key.values(), key=lambda e: e["at"])
     # An error entry moves to the end of the list each time its message is seen again: its old
     # place is left empty (None) and the empties dropped at the end, so a week of repeats costs
