@@ -162,7 +162,8 @@ def fleet_view(
         "online": len(online),
         "offline": sum(1 for card in cards if card["state"] == "offline" and card["last_seen_at"] is not None),
         "training": sum(1 for card in online if card["state"] == "training"),
-        "queued": sum(1 for card in online if card["state"] == "queued"),
+        # Waiting to be placed, past the queue too (processing, confirmed): not idle, not training.
+        "queued": sum(1 for card in online if card["state"] in ("queued", "processing", "confirmed", "registering")),
         "idle": sum(1 for card in online if card["state"] == "idle"),
         "tokens_per_hour": tph,
         "tokens_per_hour_text": f"{text.compact(tph)} tok/h",
