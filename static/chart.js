@@ -210,6 +210,54 @@ function breakAtLayerChanges(points, events, layer) {
   return { points: broken, labels };
 }
 
+// The states a snapshot's state is drawn as on the band (the history's strips, app/store/queries.py).
+const STRIPS = {
+  training: "training", measuring: "training",
+  queued: "queued", processing: "queued", confirmed: "queued", registering: "queued", failed: "queued",
+  silent: "silent", idle: "idle", working: "idle", initializing: "idle",
+};
+
+// The pauses the timeline dated, [from, to] each: idle from its entry to "passes resumed", the log
+// silent from its entry to the line that ended it; one still going runs to ``to``.
+function pauses(events, kind, endedBy, going, to) {
+  const out = [];
+  let since = null;
+  for (const e of [...events].sort((a, b) => a.at - b.at)) {
+    if (e.kind === kind && since == null) since = e.at;
+    else if (e.kind === "resumed" && since != null && e.text.startsWith(endedBy)) {
+      out.push([since, e.at]);
+      since = null;
+    }
+  }
+  if (since != null && going) out.push([since, to]);
+  return out;
+}
+
+// A miner's hour as the long ranges draw it: a band per state along the foot, from its points
+// (a rate is training), the timeline's pauses, and the current state since it began.
+function liveBands(snapshot, points, from, to) {
+  if (snapshot.training) return [];
+  const events = eventsOf(snapshot);
+  const idle = pauses(events, "idle", "passes resumed", snapshot.state === "idle", to);
+  const silent = pauses(events, "silent", "", snapshot.state === "silent", to);
+  const within = (spans, t) => spans.some(([a, b]) => a <= t && t < b);
+  const since = snapshot.state_since;
+  const bands = [];
+  for (const [t, v] of points) {
+    if (t <= from) continue;
+    const start = t - 30;
+    let strip = null;
+    if (v != null) strip = "training";
+    else if (within(silent, start)) strip = "silent";
+    else if (within(idle, start)) strip = "idle";
+    else if (since != null && start >= since) strip = STRIPS[snapshot.state] || null;
+    const last = bands[bands.length - 1];
+    if (strip && last && last.state === strip && last.to === start) last.to = t;
+    else if (strip) bands.push({ from: start, to: t, state: strip });
+  }
+  return bands;
+}
+
 function liveSpec(snapshot) {
   const to = snapshot.as_of;
   const from = to - HOUR;
@@ -229,6 +277,7 @@ function liveSpec(snapshot) {
     events,
     labels: broken.labels,
     current: current == null ? null : { x: to, y: current },
+    bands: liveBands(snapshot, (snapshot.history || []).filter(([t]) => t > from && t <= to), from, to),
   };
   return { view, height: height("live"), shape: "live", options: timeOptions, data: timeData };
 }
@@ -248,6 +297,7 @@ function drawLive() {
   }
   setNote(state.historyOff);
   show([spec]);
+  $("state-keys").hidden = !spec.view.bands.length;
 }
 
 // --- longer ranges, from the history --------------------------------------------------------

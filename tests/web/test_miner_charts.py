@@ -18,7 +18,7 @@ import pytest
 from app.record.backfill import source_key_path
 from app.store import History
 from app.store.records import EventRow, Observation, Sample, SourceKey
-from tests.conftest import LogWriter
+from tests.conftest import LogWriter, iota_line
 from tests.web.test_browser import ARTIFACTS, as_users_log, expect
 from tests.web.test_chart import MACHINE, NOW, ChartServer, chart_page, inspect, start
 
@@ -240,3 +240,38 @@ def test_idle_and_silence_are_told_apart_on_the_long_chart(night_server: ChartSe
     chart_page.screenshot(path=str(ARTIFACTS / "night-desktop-dark.png"), full_page=True)
     chart_page.locator('#chart-ranges button[data-range="1h"]').click()
     expect()(chart_page.locator("#state-keys")).to_be_hidden()
+
+
+# A miner's hour from the snapshot: registered 40 min before NOW, a pass every 15 s from then to
+# 20 min before NOW (the last pass), then only heartbeats every 30 s: idle since its last pass.
+LAST_PASS = NOW - 20 * 60
+
+
+@pytest.fixture
+def just_idle_server(log_file: Path, tmp_path: Path) -> Iterator[ChartServer]:
+    writer = LogWriter(log_file)
+    lines = writer.registered(1, NOW - 40 * 60)
+    lines += [line for t in range(NOW - 40 * 60 + 15, LAST_PASS + 1, 15) for line in writer.forward(1, t)]
+    lines += [iota_line(t, "DEBUG", "subnet.common_api_client:orchestrator_request:89",
+                        "Successfully completed request to /miner/heartbeat?expected_phase=training; response: "
+                        "{'run_id': '4.12.16.5-tah', 'layer': 1, 'epoch': 48, 'phase': 'training'}")
+              for t in range(LAST_PASS + 30, NOW + 1, 30)]
+    writer.write(lines)
+    running = start(log_file, tmp_path, data_dir=None, compose=False)
+    yield running
+    running.dashboard.stop()
+
+
+def test_the_hour_of_a_miner_gone_idle_draws_no_rate_after_its_last_pass_and_bands_it_idle(
+    just_idle_server: ChartServer, chart_page: Any
+) -> None:
+    chart_page.goto(just_idle_server.url)
+    expect()(chart_page.locator("#status")).to_have_text("L1 · idle 20 min")
+    [plot] = inspect(chart_page)
+    # No rate at a point past the last pass: the minutes before idleness was known are blanked.
+    assert all(v is None for t, v in zip(plot["xs"], plot["values"], strict=True) if t > LAST_PASS)
+    assert any(v is not None for t, v in zip(plot["xs"], plot["values"], strict=True) if t <= LAST_PASS)
+    assert plot["bands"][-2:] == ["training", "idle"]
+    expect()(chart_page.locator("#state-keys")).to_be_visible()
+    ARTIFACTS.mkdir(exist_ok=True)
+    chart_page.screenshot(path=str(ARTIFACTS / "just-idle-phone-light.png"), full_page=True)
