@@ -193,6 +193,9 @@ class Observation:
     losses: Sequence[LossPoint] = ()  # LossColumns where they come by the hundred thousand
     # Log files read whole by a first-start import: (path, size in bytes, digest of the head).
     imported: tuple[tuple[str, int, str], ...] = ()
+    # A miner known idle since its last pass at this time: the rates written after it, before the
+    # pause was known, were no rate (app/stats/history.py blank_after says the same of the hour).
+    no_rate_after: float | None = None
 
     def expanded(self, since: float | None) -> Observation:
         """The same batch with its snapshot read into rows (history points after ``since``)."""
@@ -208,6 +211,7 @@ class Observation:
             events=self.events + events_from(self.snapshot),
             losses=self.losses,
             imported=self.imported,
+            no_rate_after=_finite(self.snapshot.rate.last_pass_at) if self.snapshot.state == "idle" else None,
         )
 
 

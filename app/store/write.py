@@ -176,6 +176,13 @@ def write(conn: sqlite3.Connection, obs: Observation, now: float, recounts: Reco
                 # The import's logged poll for a point the live start-up wrote first (it knows
                 # only the newest poll): whichever lands first, the chart has the log's positions.
                 dirty.add(s.t - s.t % FIVE_MINUTES)
+        if obs.no_rate_after is not None:
+            # Bounded to the last hour: the live view's points, not an old import's.
+            where = "source_id = ? AND t > ? AND t > ? AND tokens_per_hour IS NOT NULL"
+            bounds = (sid, obs.no_rate_after, now - HOUR)
+            for (t,) in conn.execute(f"SELECT t FROM sample WHERE {where}", bounds).fetchall():
+                dirty.add(t - t % FIVE_MINUTES)
+            conn.execute(f"UPDATE sample SET tokens_per_hour = NULL WHERE {where}", bounds)
         for p in obs.passes:
             if not _taken(conn, sid, p.at, now, pruned, final):
                 continue

@@ -123,3 +123,24 @@ def test_the_start_up_fill_landing_first_does_not_flatten_the_imported_backlog(t
         assert queue_chart(history, source) == expected_points()
     finally:
         history.stop()
+
+
+def test_rates_written_after_the_last_pass_are_no_rate_once_the_miner_is_known_idle(tmp_path: Path) -> None:
+    # The live view wrote 750k at 17:50:00 and 17:50:30 (its window still held passes); the last
+    # pass was 17:49:45, and by 17:55 the miner is known idle since then: those points were no rate.
+    from app.store.records import Sample
+
+    source = SourceKey("box", "/logs/m.log", "miner")
+    history = History(tmp_path / "data", clock=Clock(NOW))
+    history.start()
+    try:
+        last_pass = NOW - 615.0
+        written = tuple(Sample(int(t), 750_000.0, "training", 1, 3200) for t in (NOW - 660, NOW - 630, NOW - 600, NOW - 570))
+        assert history.submit(Observation(source, samples=written))
+        assert history.flush(30)
+        assert history.submit(Observation(source, no_rate_after=last_pass))
+        assert history.flush(30)
+        rates = {int(t): v for t, v in history.chart(source, "1h", NOW)["series"]["tokens_per_hour"] if v is not None}
+        assert rates == {int(NOW - 660): 750_000.0, int(NOW - 630): 750_000.0}  # before the last pass: kept
+    finally:
+        history.stop()
