@@ -26,7 +26,8 @@ from .snapshot import Snapshot, TrainingView
 # Every state a snapshot can be in; each gets a series (1 for the current, 0 for the others) so
 # `tokwatch_state{state="idle"} == 1` works as an alert without knowing the other names.
 STATES: tuple[str, ...] = (
-    "waiting", "queued", "working", "measuring", "training", "stalled", "unrecognised",
+    "waiting", "queued", "processing", "confirmed", "registering", "failed", "initializing", "working", "measuring",
+    "training", "stalled", "unrecognised",
     "idle", "silent", "done", "diverged", "crashed", "broken",
 )
 # The classic text format every Prometheus since 2.0 reads (the client's newest, 1.0.0, is newer
@@ -91,6 +92,17 @@ def add_snapshot(families: _Families, labels: Labels, snap: Snapshot) -> None:
     gauge("tokwatch_last_pass_timestamp_seconds", "Unix time of the latest pass.", rate.last_pass_at)
     gauge("tokwatch_layer", "The miner's layer.", snap.layer)
     gauge("tokwatch_queue_position", "Position in the registration queue.", queue.position if queue else None)
+    # The queue entry's forensics, while waiting to be placed (absent otherwise).
+    gauge("tokwatch_queue_trend_positions_per_hour", "Queue positions per hour towards the front (10 min).",
+          queue.trend_per_hour if queue else None)
+    gauge("tokwatch_queue_resets_24h", "Queue resets to the back over the last 24 h.", queue.resets_24h if queue else None)
+    gauge("tokwatch_queue_resets_7d", "Queue resets to the back over the last 7 days.", queue.resets_7d if queue else None)
+    gauge("tokwatch_queue_best_position", "The best position this queue entry reached.",
+          queue.best_position if queue else None)
+    gauge("tokwatch_queue_positions_lost", "Positions this queue entry gave back to resets.",
+          queue.positions_lost if queue else None)
+    gauge("tokwatch_queue_since_timestamp_seconds", "Unix time this queue entry began (its first poll).",
+          queue.since if queue else None)
     gauge("tokwatch_network_bytes_per_second", "Network throughput the miner reports.",
           network.bytes_per_second if network else None)
     gauge("tokwatch_usual_tokens_per_hour", "The usual tokens per hour at this time (from the history).",

@@ -16,6 +16,12 @@ from .text import visible
 State = Literal[
     "waiting",
     "queued",
+    # The registration lifecycle past the queue (no position): placed soon, or not.
+    "processing",
+    "confirmed",
+    "registering",  # a registration status no one has documented: shown as it is
+    "failed",
+    "initializing",  # the orchestrator says so (#199: for hours after a restart)
     "working",
     "measuring",
     "training",
@@ -37,6 +43,11 @@ _LEVELS: dict[str, Level] = {
     "done": "ok",
     "waiting": "waiting",
     "queued": "waiting",
+    "processing": "waiting",
+    "confirmed": "waiting",
+    "registering": "waiting",
+    "initializing": "waiting",
+    "failed": "problem",
     "working": "waiting",
     "idle": "warning",
     "stalled": "warning",
@@ -49,16 +60,24 @@ _LEVELS: dict[str, Level] = {
 }
 
 
-def level_of(state: str, problem: str | None, lost_layer: bool = False, delivery: str | None = None) -> Level:
+# The orchestrator may say "initializing" for a minute after a start; past this it is a warning.
+INITIALIZING_WARN_SECONDS = 15 * 60
+
+
+def level_of(state: str, problem: str | None, lost_layer: bool = False, delivery: str | None = None,
+             state_seconds: float | None = None) -> Level:
     """How the state reads at a glance: ok, waiting, warning or problem (any source problem is one).
 
     ``lost_layer``: queued because the layer was taken away, not waiting for a first one: a warning.
     ``delivery``: the forwards' level (app/stats/iota/delivery.py): a miner that trains while its
     forwards are not delivered reads at that level, never better than its state.
+    ``state_seconds``: how long the state has lasted (initializing past its limit is a warning).
     """
     if problem:
         return "problem"
     if lost_layer and state == "queued":
+        return "warning"
+    if state == "initializing" and state_seconds is not None and state_seconds >= INITIALIZING_WARN_SECONDS:
         return "warning"
     level = _LEVELS.get(state, "problem")
     if delivery in ("warning", "problem") and _RANK[delivery] > _RANK[level]:
@@ -78,6 +97,17 @@ class QueueView:
     eta_seconds: float | None = None
     resets_24h: int = 0
     last_reset_at: float | None = None
+    # The trend as the position moves (`▲ +300/h` further back, `▼ −120/h` nearer the front).
+    trend_text: str | None = None
+    # This queue entry (one queue_id): its forensics, as a miner files them.
+    since: float | None = None  # the entry's first poll
+    best_position: int | None = None
+    positions_lost: int = 0  # positions given back to resets in this entry
+    entry_resets: int = 0
+    resets_7d: int = 0
+    restarts_7d: int = 0  # new queue ids after a restart (back of the queue)
+    growing_since: float | None = None  # the position has only grown since (null: not growing)
+    last_poll_at: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -498,8 +528,9 @@ class Snapshot:
     @property
     def level(self) -> Level:
         """The state at a glance (see :func:`level_of`)."""
+        lasted = None if self.state_since is None else self.as_of - self.state_since
         return level_of(self.state, self.source.problem, self.lost_layer is not None,
-                        self.delivery.level if self.delivery is not None else None)
+                        self.delivery.level if self.delivery is not None else None, lasted)
 
 
 def _view(value: Any) -> Any:

@@ -6,6 +6,11 @@ from __future__ import annotations
 STATE_WORDS = {
     "waiting": "waiting",
     "queued": "queued",
+    "processing": "processing",
+    "confirmed": "confirmed",
+    "registering": "registering",
+    "failed": "registration failed",
+    "initializing": "initializing",
     "working": "working",
     "measuring": "measuring",
     "training": "training",
@@ -28,6 +33,15 @@ STATE_EXPLANATIONS = {
     "waiting": "Nothing read from the log yet; the figures appear with its first line.",
     "queued": "In the registration queue: the miner waits for a place before it trains. "
     "A few 503 queue_state errors are expected meanwhile; restarting the app sends it to the back.",
+    "processing": "Out of the queue: the orchestrator is processing the registration. A layer "
+    "assignment follows; nothing to do but wait (a restart now sends the miner to the back).",
+    "confirmed": "The registration is confirmed: the miner waits for its layer assignment.",
+    "registering": "The orchestrator answered the registration with a status tokwatch does not know; "
+    "it is shown as written.",
+    "failed": "The orchestrator answered that the registration failed: the miner is not training. "
+    "It usually joins the queue again by itself; if it does not, restart the app.",
+    "initializing": "The orchestrator says this miner is initializing and gives it no work. A minute after "
+    "a start is normal; past 15 minutes it is a warning (miners have reported hours).",
     "working": "The log is active, but has not said yet which layer this miner trains.",
     "measuring": "",
     "training": "",

@@ -23,6 +23,10 @@ const COLOUR_VARS = {
   lr: "--chart-lr",
   eval: "--chart-eval",
   eval2: "--chart-eval-2",
+  state_training: "--state-training",
+  state_idle: "--state-idle",
+  state_queued: "--state-queued",
+  state_silent: "--state-silent",
 };
 
 const state = {
@@ -206,6 +210,54 @@ function breakAtLayerChanges(points, events, layer) {
   return { points: broken, labels };
 }
 
+// The states a snapshot's state is drawn as on the band (the history's strips, app/store/queries.py).
+const STRIPS = {
+  training: "training", measuring: "training",
+  queued: "queued", processing: "queued", confirmed: "queued", registering: "queued", failed: "queued",
+  silent: "silent", idle: "idle", working: "idle", initializing: "idle",
+};
+
+// The pauses the timeline dated, [from, to] each: idle from its entry to "passes resumed", the log
+// silent from its entry to the line that ended it; one still going runs to ``to``.
+function pauses(events, kind, endedBy, going, to) {
+  const out = [];
+  let since = null;
+  for (const e of [...events].sort((a, b) => a.at - b.at)) {
+    if (e.kind === kind && since == null) since = e.at;
+    else if (e.kind === "resumed" && since != null && e.text.startsWith(endedBy)) {
+      out.push([since, e.at]);
+      since = null;
+    }
+  }
+  if (since != null && going) out.push([since, to]);
+  return out;
+}
+
+// A miner's hour as the long ranges draw it: a band per state along the foot, from its points
+// (a rate is training), the timeline's pauses, and the current state since it began.
+function liveBands(snapshot, points, from, to) {
+  if (snapshot.training) return [];
+  const events = eventsOf(snapshot);
+  const idle = pauses(events, "idle", "passes resumed", snapshot.state === "idle", to);
+  const silent = pauses(events, "silent", "", snapshot.state === "silent", to);
+  const within = (spans, t) => spans.some(([a, b]) => a <= t && t < b);
+  const since = snapshot.state_since;
+  const bands = [];
+  for (const [t, v] of points) {
+    if (t <= from) continue;
+    const start = t - 30;
+    let strip = null;
+    if (v != null) strip = "training";
+    else if (within(silent, start)) strip = "silent";
+    else if (within(idle, start)) strip = "idle";
+    else if (since != null && start >= since) strip = STRIPS[snapshot.state] || null;
+    const last = bands[bands.length - 1];
+    if (strip && last && last.state === strip && last.to === start) last.to = t;
+    else if (strip) bands.push({ from: start, to: t, state: strip });
+  }
+  return bands;
+}
+
 function liveSpec(snapshot) {
   const to = snapshot.as_of;
   const from = to - HOUR;
@@ -225,6 +277,7 @@ function liveSpec(snapshot) {
     events,
     labels: broken.labels,
     current: current == null ? null : { x: to, y: current },
+    bands: liveBands(snapshot, (snapshot.history || []).filter(([t]) => t > from && t <= to), from, to),
   };
   return { view, height: height("live"), shape: "live", options: timeOptions, data: timeData };
 }
@@ -232,6 +285,7 @@ function liveSpec(snapshot) {
 function drawLive() {
   const snapshot = state.snapshot;
   $("loss-controls").hidden = true;
+  $("state-keys").hidden = true;
   setText("history-title", `${unitOf(snapshot) || "rate"}, last hour`);
   const spec = liveSpec(snapshot);
   const measured = spec.view.values.some((v) => v != null);
@@ -243,6 +297,7 @@ function drawLive() {
   }
   setNote(state.historyOff);
   show([spec]);
+  $("state-keys").hidden = !spec.view.bands.length;
 }
 
 // --- longer ranges, from the history --------------------------------------------------------
@@ -296,14 +351,16 @@ function timeSpec(json, snapshot) {
     to,
     unit: "tok/h",
     events: json.events || [],
+    bands: json.bands || [],
     current: current == null ? null : { x: snapshot.as_of, y: current },
   };
   return { view, height: height("time"), shape: band ? "band" : "line", options: timeOptions, data: timeData };
 }
 
-// A miner's place in the registration queue over the range: lower is nearer the front.
+// A miner's place in the registration queue over the range: lower is nearer the front. The points
+// are the logged polls, with a null where they stopped (json.queue): silence is a gap, not a position.
 function queueSpec(json, snapshot) {
-  const points = series(json, "queue_position");
+  const points = json.queue || series(json, "queue_position");
   const position = queuedNow(snapshot) ? snapshot.queue.position : null;
   const view = {
     kind: "time",
@@ -313,6 +370,7 @@ function queueSpec(json, snapshot) {
     to: Math.max(json.to + json.bucket_seconds, snapshot.as_of),
     unit: "position",
     events: json.events || [],
+    bands: json.bands || [],
     current: position == null ? null : { x: snapshot.as_of, y: position },
   };
   return { view, height: height("time"), shape: "queue", caption: "queue position", options: timeOptions, data: timeData };
@@ -320,6 +378,11 @@ function queueSpec(json, snapshot) {
 
 function queuedNow(snapshot) {
   return snapshot.state === "queued" && Boolean(snapshot.queue) && !state.historyOff;
+}
+
+// Waiting to be placed, polling or not (a silent queued miner keeps its queue chart): its hour is the history's.
+function inQueue(snapshot) {
+  return Boolean(snapshot.queue) && !state.historyOff;
 }
 
 function whyOff(status) {
@@ -355,16 +418,18 @@ function drawFetched() {
     const plotted = !hasLoss(steps) && rated ? "rate" : rated ? "loss and rate" : "loss";
     setText("history-title", `${plotted} by step, ${span}`);
     show(stepSpecs(steps, snapshot, { smoothing: state.smoothing, logY: state.logY, showLr: state.showLr, lossHeight: height("loss") }));
+    $("state-keys").hidden = true;
     // Steps, but neither a loss nor a rate to draw (a run that died at its first bar): the plot is empty, say so.
     empty = !rated && !hasLoss(steps);
   } else {
     const rated = series(json, "tokens_per_hour").some(([, v]) => v != null);
-    const queued = series(json, "queue_position").some(([, v]) => v != null) || queuedNow(snapshot);
+    const queued = series(json, "queue_position").some(([, v]) => v != null) || inQueue(snapshot);
     const specs = [];
     if (rated || !queued) specs.push(timeSpec(json, snapshot));
     if (queued) specs.push(queueSpec(json, snapshot));
     setText("history-title", `${rated || !queued ? "tok/h" : "queue position"}, ${RANGE_WORDS[json.range]}`);
     show(specs);
+    $("state-keys").hidden = !(json.bands || []).length;
     empty = !rated && !queued && !(json.events || []).length;
   }
   const importing = status.importing ? "importing older logs…" : null;
@@ -433,7 +498,7 @@ function selectRange(range) {
   state.fetched = null;
   markRanges();
   if (!state.snapshot) return;
-  if (range === "1h" && !queuedNow(state.snapshot)) {
+  if (range === "1h" && !inQueue(state.snapshot)) {
     drawLive();
     return;
   }
@@ -530,7 +595,7 @@ export function renderChart(snapshot) {
     return;
   }
   // A queued miner's hour is its positions, from the history (written every 30 s).
-  if (state.range === "1h" && !queuedNow(snapshot)) {
+  if (state.range === "1h" && !inQueue(snapshot)) {
     drawLive();
     return;
   }
@@ -559,6 +624,8 @@ export function inspectChart() {
     bucketSteps: view.bucketSteps || null,
     unit: view.unit || null,
     values: view.kind === "loss" ? null : view.values,
+    xs: view.kind === "loss" ? null : view.xs,
+    bands: (view.bands || []).map((band) => band.state),
     labels: (view.labels || []).map((label) => label.text),
     // Runs of points the line joins (a null between two runs is a gap).
     segments: (view.kind === "loss" ? view.loss : view.values).filter((v, i, all) => v != null && (i === 0 || all[i - 1] == null)).length,

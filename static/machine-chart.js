@@ -15,9 +15,15 @@ const COLOUR_VARS = {
   state_training: "--state-training",
   state_idle: "--state-idle",
   state_queued: "--state-queued",
+  state_silent: "--state-silent",
 };
-// The states a machine reports, drawn as three: training (measuring too), queued, idle (the rest).
-const STRIP = { training: "training", measuring: "training", working: "training", queued: "queued" };
+// The states a machine reports, drawn as four: training (measuring too), queued (waiting to be
+// placed), log silent, idle (the rest).
+const STRIP = {
+  training: "training", measuring: "training", working: "training",
+  queued: "queued", processing: "queued", confirmed: "queued", registering: "queued", failed: "queued",
+  silent: "silent",
+};
 
 const state = { plots: [], key: "", chart: null };
 

@@ -87,6 +87,18 @@ def test_queue_position_while_queued() -> None:
     assert got[("tokwatch_queue_position", ())] == 1583
 
 
+def test_the_queue_entrys_forensics_while_queued() -> None:
+    queue = {"position": 1687, "status": "queued", "trend_per_hour": 5220.0, "resets_24h": 1, "resets_7d": 3,
+             "best_position": 74, "positions_lost": 1613, "since": 1_790_000_000.0}
+    got = scrape(({}, miner(state="queued", layer=None, queue=queue)))
+    assert got[("tokwatch_queue_resets_24h", ())] == 1 and got[("tokwatch_queue_resets_7d", ())] == 3
+    assert got[("tokwatch_queue_best_position", ())] == 74 and got[("tokwatch_queue_positions_lost", ())] == 1613
+    assert got[("tokwatch_queue_trend_positions_per_hour", ())] == 5220
+    assert got[("tokwatch_queue_since_timestamp_seconds", ())] == 1_790_000_000
+    training = scrape(({}, miner()))
+    assert not any(key[0].startswith("tokwatch_queue_") for key in training)
+
+
 def test_step_trainer_figures() -> None:
     training = {"step": 1020, "total_steps": 5000, "loss": 3.3665, "tokens_per_hour": 4_501_058_748.0,
                 "tokens_per_second": None, "mfu": 35.78, "seconds_since_step": 4.0, "eta_seconds": 1200.0}

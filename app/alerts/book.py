@@ -67,6 +67,9 @@ def build_rules(settings: AlertSettings) -> tuple[list[ConditionRule], list[Even
         rules.Silent(),
         rules.Idle(),
         rules.Queued(),
+        rules.QueueGrowing(),
+        rules.RegistrationFailed(),
+        rules.Initializing(),
         rules.Slow(settings.rule("slow")),
         rules.BackendErrors(settings.rule("backend_errors")),
         rules.Undelivered(),
@@ -77,7 +80,7 @@ def build_rules(settings: AlertSettings) -> tuple[list[ConditionRule], list[Even
         rules.Done(),
         rules.Offline(),
     ]
-    event_rules: list[EventRule] = [rules.QueueReset(), rules.LayerChange(), rules.NewEval()]
+    event_rules: list[EventRule] = [rules.QueueReset(), rules.QueueRestart(), rules.LayerChange(), rules.NewEval()]
     return (
         [r for r in conditions if settings.rule(r.name).enabled],
         [r for r in event_rules if settings.rule(r.name).enabled],

@@ -22,6 +22,11 @@ from .rules import Level
 STATE_WORDS = {
     "waiting": "waiting for log",
     "queued": "in the queue",
+    "processing": "registration processing",
+    "confirmed": "registration confirmed",
+    "registering": "registering",
+    "failed": "registration failed",
+    "initializing": "initializing",
     "working": "working",
     "measuring": "measuring",
     "training": "training",

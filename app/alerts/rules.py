@@ -192,6 +192,67 @@ class QueueReset:
         return []
 
 
+class QueueGrowing:
+    """A queue position that has only grown (no fall, no reset) for the rule's hold: one warning, not one per poll."""
+
+    name = "queue_growing"
+    level: Level = "warning"
+
+    def observe(self, snap: Snapshot, now: float) -> Finding | None:
+        queue = snap.queue
+        if snap.state != "queued" or queue is None or queue.growing_since is None:
+            return None
+        where = f" (now #{queue.position})" if queue.position is not None else ""
+        return Finding(queue.growing_since, "queue growing",
+                       f"the queue has grown for {duration(now - queue.growing_since)}{where}")
+
+
+class RegistrationFailed:
+    """The orchestrator answered that the registration failed (#190: confirmed → failed)."""
+
+    name = "registration_failed"
+    level: Level = "problem"
+
+    def observe(self, snap: Snapshot, now: float) -> Finding | None:
+        if snap.state != "failed":
+            return None
+        return Finding(_since(snap), "registration failed", "the orchestrator answered failed: the miner is not training")
+
+
+class Initializing:
+    """The orchestrator keeps the miner initializing (#199: for hours after a restart)."""
+
+    name = "initializing"
+    level: Level = "warning"
+
+    def observe(self, snap: Snapshot, now: float) -> Finding | None:
+        if snap.state != "initializing":
+            return None
+        since = snap.state_since
+        text = f"initializing since {clock_time(since, now)}" if since is not None else "initializing"
+        return Finding(since, "initializing", f"{text}: the orchestrator gives it no work")
+
+
+class QueueRestart:
+    """The app restarted while queued and joined again under a new queue id, at the back."""
+
+    name = "queue_restart"
+    level: Level = "warning"
+
+    def __init__(self) -> None:
+        self.since: float | None = None
+        self._seen: set[float] | None = None
+
+    def observe(self, snap: Snapshot, now: float) -> list[Happening]:
+        times = {e.at: e.text or e.kind for e in snap.events if e.kind == "queue_rejoined"}
+        if self._seen is None:  # first look: what the log dates before watching began is the baseline
+            since = self.since if self.since is not None else math.inf
+            self._seen = {at for at in times if at < since}
+        new = sorted(at for at in times if at not in self._seen)
+        self._seen.update(times)
+        return [Happening(at, "back of the queue", times[at]) for at in new]
+
+
 class Slow:
     """Tokens per hour below a fraction of the usual rate on the same layer."""
 

@@ -36,6 +36,11 @@ DEFAULT_RULES: dict[str, RuleSettings] = {
     "idle": RuleSettings(hold_seconds=10 * MINUTE),
     "queued": RuleSettings(hold_seconds=1 * MINUTE),
     "queue_reset": RuleSettings(),
+    # A rising queue is movement, not a reset: said once when it has only grown for 40 min.
+    "queue_growing": RuleSettings(hold_seconds=40 * MINUTE),
+    "queue_restart": RuleSettings(),
+    "registration_failed": RuleSettings(),
+    "initializing": RuleSettings(hold_seconds=15 * MINUTE),
     "slow": RuleSettings(hold_seconds=30 * MINUTE),
     "backend_errors": RuleSettings(),
     # Forwards not delivered (the community watchdog's yellow/red, app/stats/iota/delivery.py).

@@ -21,7 +21,8 @@ DEFAULT_INTERVAL_SECONDS = 15.0
 # The card's colour, for states a snapshot may not yet carry a level for.
 _LEVELS = {
     "training": "ok", "measuring": "ok", "done": "ok",
-    "waiting": "waiting", "queued": "waiting", "working": "waiting",
+    "waiting": "waiting", "queued": "waiting", "working": "waiting", "processing": "waiting",
+    "confirmed": "waiting", "registering": "waiting", "initializing": "waiting", "failed": "problem",
     "idle": "warning", "stalled": "warning", "broken": "warning",
     "silent": "problem", "diverged": "problem", "crashed": "problem", "unrecognised": "problem",
 }
@@ -54,11 +55,20 @@ def _queue_text(queue: Mapping[str, Any] | None) -> str | None:
         return None
     words = f"#{int(queue['position'])}"
     trend = _number(queue.get("trend_per_hour"))
-    if trend is not None and trend != 0:
-        words += f" · {'−' if trend < 0 else '+'}{abs(trend):.0f}/h"
+    trend_text = queue.get("trend_text")
+    if isinstance(trend_text, str) and trend_text:
+        words += f" · {trend_text}"  # the agent's words: ▼ −120/h nearer the front, ▲ +300/h further back
+    elif trend is not None and trend != 0:  # an older agent: its trend is towards the front
+        words += f" · {'▼ −' if trend > 0 else '▲ +'}{abs(trend):.0f}/h"
     eta = _number(queue.get("eta_seconds"))
     if eta is not None and eta > 0:
         words += f" · front in ~{text.duration(eta)}"
+    resets = _number(queue.get("resets_24h"))
+    if resets:
+        words += f" · {int(resets)} {'reset' if resets == 1 else 'resets'} in 24 h"
+    best = _number(queue.get("best_position"))
+    if best is not None:
+        words += f" · best #{int(best)}"
     return words
 
 
@@ -177,7 +187,8 @@ def fleet_view(
         "online": len(online),
         "offline": sum(1 for card in cards if card["state"] == "offline" and card["last_seen_at"] is not None),
         "training": sum(1 for card in online if card["state"] == "training"),
-        "queued": sum(1 for card in online if card["state"] == "queued"),
+        # Waiting to be placed, past the queue too (processing, confirmed): not idle, not training.
+        "queued": sum(1 for card in online if card["state"] in ("queued", "processing", "confirmed", "registering")),
         "idle": sum(1 for card in online if card["state"] == "idle"),
         "tokens_per_hour": tph,
         "tokens_per_hour_text": f"{text.compact(tph)} tok/h",

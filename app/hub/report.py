@@ -246,6 +246,10 @@ SNAPSHOT = obj(
         "queue": obj({
             "position": integer(0, 10_000_000), "status": text(64), "trend_per_hour": number(-1e7, 1e7),
             "eta_seconds": SECONDS, "resets_24h": COUNT, "last_reset_at": TIME,
+            # The queue entry's forensics (app/stats/iota/queue.py).
+            "trend_text": text(32), "since": TIME, "best_position": integer(0, 10_000_000),
+            "positions_lost": integer(0, 10**12), "entry_resets": COUNT, "resets_7d": COUNT, "restarts_7d": COUNT,
+            "growing_since": TIME, "last_poll_at": TIME,
         }),
         "rate": obj({
             "measured": boolean(), "tokens_per_hour": RATE, "passes_per_hour": RATE,
@@ -394,6 +398,10 @@ def reported_snapshot(snapshot: Mapping[str, Any]) -> Snapshot:
             position=queue.get("position"), status=queue.get("status") or "", trend_per_hour=queue.get("trend_per_hour"),
             eta_seconds=queue.get("eta_seconds"), resets_24h=queue.get("resets_24h") or 0,
             last_reset_at=queue.get("last_reset_at"),
+            trend_text=queue.get("trend_text"), since=queue.get("since"), best_position=queue.get("best_position"),
+            positions_lost=queue.get("positions_lost") or 0, entry_resets=queue.get("entry_resets") or 0,
+            resets_7d=queue.get("resets_7d") or 0, restarts_7d=queue.get("restarts_7d") or 0,
+            growing_since=queue.get("growing_since"), last_poll_at=queue.get("last_poll_at"),
         ),
         rate=RateView(
             measured=rate.get("measured") is True, tokens_per_hour=rate.get("tokens_per_hour"),

@@ -38,6 +38,7 @@ from ..store.records import (
     LossPoint,
     StepPoint,
     events_from,
+    queue_point,
     samples_from,
     steps_from,
 )
@@ -116,7 +117,9 @@ class MinerReplay:
         self.view = _view()
         self.boundary: int | None = None
         self.last_line_at: float | None = None
-        self.newest_event_at = float("-inf")
+        # The timeline's entries already taken (its last snapshot's): an entry is new when not among
+        # them, whatever its date — an idle span is dated at its last pass, once later entries are in.
+        self.taken_events: set[tuple[float, str, str]] = set()
         self.samples: list[Sample] = []
         self.passes: list[PassFact] = []
         self.events: list[EventRow] = []
@@ -147,16 +150,15 @@ class MinerReplay:
                 state=snap.state,
                 layer=snap.layer,
                 tokens_per_pass=snap.rate.tokens_per_pass,
-                queue_position=snap.queue.position if snap.queue is not None else None,
+                queue_position=queue_point(snap.queue, t),
                 step=snap.step,
             )
         )
         # The timeline's events, each taken once.
-        for event in snap.events:
-            if event.at > self.newest_event_at:
-                self.events.append(EventRow(float(event.at), event.kind, event.text))
-        if self.events:
-            self.newest_event_at = max(e.at for e in self.events)
+        shown = {(float(event.at), event.kind, event.text) for event in snap.events}
+        for at, kind, words in sorted(shown - self.taken_events):
+            self.events.append(EventRow(at, kind, words))
+        self.taken_events = shown
 
     def take(self, before: float = float("inf")) -> Observation:
         """What was gathered before ``before`` (a 5-min boundary: no bucket is written in two halves)."""

@@ -56,6 +56,12 @@ class RateHistory:
             self._next_sample = sample
         return taken
 
+    def blank_after(self, at: float) -> None:
+        """No rate after ``at``: what was sampled past a last pass, before the pause was known, was no rate."""
+        if any(t > at and value is not None for t, value in self._points):
+            self._points = deque(((t, None if t > at else value) for t, value in self._points), maxlen=self._points.maxlen)
+        self._preview_key = None  # the kept preview may hold such points too
+
     def view(
         self, now: float, latest: float | None, rate: Callable[[float], float | None], key: object = None
     ) -> tuple[Point, ...]:

@@ -33,10 +33,17 @@ def what_happened(
 ) -> list[dict[str, Any]]:
     """The stored and live events merged, errors folded, pauses as spans (unless not ``spans``); newest first."""
     by_key: dict[tuple[float, str], dict[str, Any]] = {}
-    for event in (*stored, *live):  # the live wording wins (its count is the newest)
+    for event in (*stored, *live):  # the live wording wins, but not a smaller recount of one error
         at, kind, words = event.get("at"), event.get("kind"), event.get("text")
         if isinstance(at, (int, float)) and isinstance(kind, str) and isinstance(words, str):
-            by_key[(round(float(at), 3), kind)] = {"at": float(at), "kind": kind, "text": words}
+            slot = (round(float(at), 3), kind)
+            seen = by_key.get(slot)
+            if kind == "error" and seen is not None:
+                # The live view counts from where it began to read; the store from the log's start.
+                (old, old_count), (new, new_count) = repeat_of(seen["text"]), repeat_of(words)
+                if old == new and old_count > new_count:
+                    continue
+            by_key[slot] = {"at": float(at), "kind": kind, "text": words}
     events = sorted(by_key.values(), key=lambda e: e["at"])
     # An error entry moves to the end of the list each time its message is seen again: its old
     # place is left empty (None) and the empties dropped at the end, so a week of repeats costs

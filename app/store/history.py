@@ -32,7 +32,7 @@ from .files import (
 )
 from .records import Observation, PassFact, SourceKey
 from .schema import NewerSchemaError, empty_history
-from .write import prune, write
+from .write import Recounts, prune, write
 
 log = logging.getLogger(__name__)
 
@@ -97,6 +97,7 @@ class History:
         self._conn: sqlite3.Connection | None = None
         self._written_until: dict[SourceKey, float] = {}
         self._retry_passes: dict[SourceKey, list[PassFact]] = {}
+        self._recounts = Recounts()  # repeated errors counted again by the live view (app/store/write.py)
         self._full_until = 0.0
         self._last_prune = 0.0
         # Cached figures: (clock time, monotonic time, write generation, usual, today) per key.
@@ -269,7 +270,7 @@ class History:
             obs = replace(obs, passes=tuple(retry) + obs.passes)
         rows = obs.expanded(self._written_until.get(obs.source))
         try:
-            write(self._conn, rows, now)
+            write(self._conn, rows, now, self._recounts)
             if now - self._last_prune >= PRUNE_EVERY_SECONDS:
                 self._prune(now)
         except sqlite3.Error as e:

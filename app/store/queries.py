@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import sqlite3
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import repeat
 from typing import Any
@@ -104,7 +105,7 @@ def _buckets(
             found[t] = {
                 "tokens_per_hour": tph, "tokens_per_hour_min": tph, "tokens_per_hour_max": tph,
                 "passes": 0, "training_fraction": 1.0 if training else 0.0, "layer": layer,
-                "queue_position": queue, "step": step,
+                "queue_position": queue, "step": step, "state": state,
             }
         for t, n in conn.execute(
             "SELECT CAST(t AS INTEGER) / ? * ? AS b, count(*) FROM pass WHERE source_id = ? AND t >= ? AND t < ?"
@@ -126,6 +127,7 @@ def _buckets(
             "tokens_per_hour_min": lo, "tokens_per_hour_max": hi, "passes": passes,
             "training_fraction": round(training / samples, 3) if samples else None, "layer": layer,
             "queue_position": queue_max, "step": step,
+            "state": "training" if (samples and training * 2 >= samples) or passes else "queued" if queue_max is not None else "idle",
         }
     return found
 
@@ -137,6 +139,80 @@ def events_between(conn: sqlite3.Connection, source: SourceKey, start: float, en
         return []
     return [{"at": at, "kind": kind, "text": words} for at, kind, words in conn.execute(
         "SELECT at, kind, text FROM event WHERE source_id = ? AND at >= ? AND at < ? ORDER BY at", (sid, start, end))]
+
+
+# The state band: each sample's state as one of four strips; no record at all is offline (no strip).
+_STRIPS = {
+    "training": "training", "measuring": "training",
+    "queued": "queued", "processing": "queued", "confirmed": "queued", "registering": "queued", "failed": "queued",
+    "silent": "silent",
+}
+
+
+def state_bands(found: dict[int, dict[str, Any]], events: list[dict[str, Any]], first: int, last: int,
+                bucket: int) -> list[dict[str, Any]]:
+    """Runs of buckets in one state (training, idle, queued, silent), oldest first; none where nothing was recorded.
+
+    A bucket's state is its samples' (a rollup's: training when most of it trained, queued when
+    it logged a queue position, else idle); a log silence the timeline dated (its `silent` entry
+    to the `log lines again` that ended it) is silent whatever was written inside it, so the band
+    reads the same for an imported night (no rows while the log was quiet) as for a live one.
+    """
+    strips: dict[int, str] = {}
+    for t, row in found.items():
+        state = row.get("state")
+        if state is None and "tokens_per_hour" not in row:
+            continue  # passes only
+        strips[t] = _STRIPS.get(state or "", "training" if state is None and row.get("tokens_per_hour") is not None else "idle")
+    newest = max(strips, default=None)
+    # The pauses the timeline dated: idle from the last pass to "passes resumed", silent from the
+    # last line to "log lines again" (silence wins where both are said).
+    # (A silence's end shares its instant with "passes resumed" when a pass is its first line.)
+    for kind, ended_by in (("idle", "passes resumed"), ("silent", "")):
+        since: float | None = None
+        spans: list[tuple[float, float]] = []
+        for event in events:
+            if event["kind"] == kind:
+                since = event["at"] if since is None else since
+            elif event["kind"] == "resumed" and since is not None and str(event["text"]).startswith(ended_by):
+                spans.append((since, event["at"]))
+                since = None
+            elif kind == "idle" and event["kind"] in ("silent", "registered", "queued", "restarted"):
+                since = None  # the idle spell ended another way
+        if since is not None and newest is not None:
+            spans.append((since, newest + bucket))
+        for start, end in spans:
+            t = max(first, int(start) - int(start) % bucket)
+            while t <= min(last, end):
+                if start <= t + bucket / 2 < end and (t in strips or kind == "silent"):
+                    strips[t] = kind
+                t += bucket
+    bands: list[dict[str, Any]] = []
+    for t in sorted(strips):
+        strip = strips[t]
+        if bands and bands[-1]["state"] == strip and bands[-1]["to"] == t:
+            bands[-1]["to"] = t + bucket
+        else:
+            bands.append({"from": t, "to": t + bucket, "state": strip})
+    return bands
+
+
+# Polls further apart than this (or than a bucket) are a silence: the queue line breaks there.
+QUEUE_GAP_SECONDS = 5 * 60
+
+
+def queue_points(points: Iterable[tuple[int, Any]], bucket: int) -> list[tuple[int, Any]]:
+    """The queue's logged positions only, joined while the polls come, broken by a null where they stopped."""
+    out: list[tuple[int, Any]] = []
+    previous: int | None = None
+    for t, position in points:
+        if position is None:
+            continue
+        if previous is not None and t - previous > max(QUEUE_GAP_SECONDS, bucket):
+            out.append((previous + bucket, None))
+        out.append((t, position))
+        previous = t
+    return out
 
 
 def history(conn: sqlite3.Connection, source: SourceKey, range_name: str, now: float) -> dict[str, Any]:
@@ -166,9 +242,12 @@ def history(conn: sqlite3.Connection, source: SourceKey, range_name: str, now: f
                 points[i] = (t, 0)
     events: list[dict[str, Any]] = []
     steps: dict[str, Any] | None = None
+    bands: list[dict[str, Any]] = []
     if sid is not None:
         # A repeated error is one marker with its count, however many rows an older store kept.
         events = what_happened(events_between(conn, source, first, last + bucket), (), spans=False)[::-1]
+        if source.kind != "steps":
+            bands = state_bands(found, events, first, last, bucket)
         if source.kind == "steps":
             steps = _steps(conn, sid, first, last + bucket)
     return {
@@ -177,6 +256,8 @@ def history(conn: sqlite3.Connection, source: SourceKey, range_name: str, now: f
         "to": last,
         "bucket_seconds": bucket,
         "series": series,
+        "queue": queue_points(series.get("queue_position", ()), bucket),
+        "bands": bands,
         "events": events,
         "steps": steps,
         "totals": totals(conn, sid, source.kind) if sid is not None else None,

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from itertools import chain, repeat
 from typing import Any, overload
 
-from ..snapshot import Snapshot
+from ..snapshot import QueueView, Snapshot
 
 SAMPLE_SECONDS = 30
 
@@ -193,6 +193,9 @@ class Observation:
     losses: Sequence[LossPoint] = ()  # LossColumns where they come by the hundred thousand
     # Log files read whole by a first-start import: (path, size in bytes, digest of the head).
     imported: tuple[tuple[str, int, str], ...] = ()
+    # A miner known idle since its last pass at this time: the rates written after it, before the
+    # pause was known, were no rate (app/stats/history.py blank_after says the same of the hour).
+    no_rate_after: float | None = None
 
     def expanded(self, since: float | None) -> Observation:
         """The same batch with its snapshot read into rows (history points after ``since``)."""
@@ -208,6 +211,7 @@ class Observation:
             events=self.events + events_from(self.snapshot),
             losses=self.losses,
             imported=self.imported,
+            no_rate_after=_finite(self.snapshot.rate.last_pass_at) if self.snapshot.state == "idle" else None,
         )
 
 
@@ -216,12 +220,24 @@ def _finite(value: float | None) -> float | None:
     return float(value) if value is not None and math.isfinite(value) else None
 
 
+def queue_point(queue: QueueView | None, t: int) -> int | None:
+    """The position a poll logged in the 30 s up to ``t`` showed, else None: silence is not a position.
+
+    One point per logged poll (they come every 60–75 s), at the sample that follows it; a queued
+    miner whose polls stopped, or one past the queue (no position), charts a gap.
+    """
+    if queue is None or queue.position is None or queue.last_poll_at is None:
+        return None
+    return queue.position if t - SAMPLE_SECONDS < queue.last_poll_at <= t else None
+
+
 def samples_from(snapshot: Snapshot, since: float | None) -> tuple[Sample, ...]:
     """The snapshot's 30-s history points after ``since``, with the state they are known to have.
 
-    The current state, layer, tokens per pass and queue position are given to the points since
-    the state began (``state_since``, else the newest point only); earlier points keep their
-    rate and leave the rest unknown rather than guess.
+    The current state, layer and tokens per pass are given to the points since the state began
+    (``state_since``, else the newest point only); earlier points keep their rate and leave the
+    rest unknown rather than guess. The queue position only where a poll was logged
+    (:func:`queue_point`): the hour before a start never charts the last position flat.
     """
     points = [p for p in snapshot.history if since is None or p[0] > since]
     if not points:
@@ -242,7 +258,7 @@ def samples_from(snapshot: Snapshot, since: float | None) -> tuple[Sample, ...]:
                 state=snapshot.state if known else None,
                 layer=snapshot.layer if known else None,
                 tokens_per_pass=snapshot.rate.tokens_per_pass if known else None,
-                queue_position=queue.position if known and queue is not None else None,
+                queue_position=queue_point(queue, t),
                 step=snapshot.step if known else None,
             )
         )

@@ -118,7 +118,37 @@ def _is_final(conn: sqlite3.Connection, sid: int, span: int, bucket: int) -> boo
     return below is None  # rolled up from rows that are gone: what comes now would replace, not add
 
 
-def write(conn: sqlite3.Connection, obs: Observation, now: float) -> int:
+class Recounts:
+    """What one writer learnt of repeated errors counted from different starts.
+
+    The live view reads only the log's tail, so its `… (×116)` at an instant where the import
+    counted the whole log's `… (×540)` is a recount from later on: the larger count is kept, and
+    the live view's later repeats of that run are written on top of it (540 + each repeat since),
+    never in its place — else the count would depend on where each start began to read.
+    """
+
+    def __init__(self) -> None:
+        self._offsets: dict[tuple[int, str], int] = {}
+        self._last: dict[tuple[int, str], int] = {}
+
+    def count(self, conn: sqlite3.Connection, sid: int, at: float, message: str, count: int) -> int | None:
+        """The count to store for ``message`` repeated ``count`` times at ``at`` (None: keep the stored row)."""
+        key = (sid, message)
+        if count < self._last.get(key, 0):
+            self._offsets.pop(key, None)  # a new run: the reader counts again from 1
+        self._last[key] = count
+        row = conn.execute(
+            "SELECT text FROM event WHERE source_id = ? AND at = ? AND kind = 'error'", (sid, at)
+        ).fetchone()
+        if row is not None:
+            stored_message, stored = repeat_of(row[0])
+            if stored_message == message and stored > count:
+                self._offsets[key] = stored - count
+                return None
+        return count + self._offsets.get(key, 0)
+
+
+def write(conn: sqlite3.Connection, obs: Observation, now: float, recounts: Recounts | None = None) -> int:
     """Write one batch in one transaction; return the number of new sample and pass rows."""
     conn.execute("BEGIN IMMEDIATE")
     try:
@@ -139,6 +169,20 @@ def write(conn: sqlite3.Connection, obs: Observation, now: float) -> int:
                 new += 1
                 dirty.add(s.t - s.t % FIVE_MINUTES)
                 first = s.t if first is None else min(first, s.t)
+            elif s.queue_position is not None and conn.execute(
+                "UPDATE sample SET queue_position = ? WHERE source_id = ? AND t = ? AND queue_position IS NULL",
+                (s.queue_position, sid, s.t),
+            ).rowcount:
+                # The import's logged poll for a point the live start-up wrote first (it knows
+                # only the newest poll): whichever lands first, the chart has the log's positions.
+                dirty.add(s.t - s.t % FIVE_MINUTES)
+        if obs.no_rate_after is not None:
+            # Bounded to the last hour: the live view's points, not an old import's.
+            where = "source_id = ? AND t > ? AND t > ? AND tokens_per_hour IS NOT NULL"
+            bounds = (sid, obs.no_rate_after, now - HOUR)
+            for (t,) in conn.execute(f"SELECT t FROM sample WHERE {where}", bounds).fetchall():
+                dirty.add(t - t % FIVE_MINUTES)
+            conn.execute(f"UPDATE sample SET tokens_per_hour = NULL WHERE {where}", bounds)
         for p in obs.passes:
             if not _taken(conn, sid, p.at, now, pruned, final):
                 continue
@@ -164,14 +208,22 @@ def write(conn: sqlite3.Connection, obs: Observation, now: float) -> int:
         # Same instant and kind: the newer wording wins (an error's repeat count goes up in place).
         # A repeated error is re-dated at each repeat: its earlier rows (same message, fewer) go, so a
         # miner writing one error every 10 s all night is one row with its count, not thousands.
+        recounts = Recounts() if recounts is None else recounts
         for event in sorted(obs.events, key=lambda e: e.at):
             words = event.text[:500]
             message, count = repeat_of(words)
             if event.kind == "error" and count > 1:
+                recounted = recounts.count(conn, sid, event.at, message, count)
+                if recounted is None:
+                    continue
+                if recounted != count:
+                    count, words = recounted, f"{message} (×{recounted})"
                 conn.execute(
                     "DELETE FROM event WHERE source_id = ? AND kind = 'error' AND at < ? AND at >= ?"
-                    " AND (text = ? OR substr(text, 1, ?) = ?)",
-                    (sid, event.at, event.at - ERROR_FOLD_SECONDS, message, len(message) + 3, f"{message} (×"),
+                    " AND (text = ? OR substr(text, 1, ?) = ?)"
+                    " AND CAST(substr(text, length(?) + 4, length(text) - length(?) - 4) AS INTEGER) < ?",
+                    (sid, event.at, event.at - ERROR_FOLD_SECONDS, message, len(message) + 3, f"{message} (×",
+                     message, message, count),
                 )
             conn.execute("INSERT OR REPLACE INTO event VALUES (?, ?, ?, ?)", (sid, event.at, event.kind, words))
         conn.executemany("INSERT OR REPLACE INTO imported VALUES (?, ?, ?)", obs.imported)

@@ -62,9 +62,12 @@ def test_once_on_an_idle_miner_shows_its_last_pass_and_no_network() -> None:
 def test_once_in_the_queue_shows_trend_eta_and_resets() -> None:
     lines = once("--log", str(QUEUE), "--at", "2026-09-21 08:26:30")
     assert lines == [
-        "Queue #1286",
-        "  Queue ▲ 2496 positions/h (10 min) · front in ~30 min",
-        "  2 queue resets in 24 h, last 10 min ago",
+        # 1650 → 1286 over the 525 s of polls in the last 10 min: −2496/h; 1286 / 2496 h = 31 min.
+        "Queue #1286 · ▼ −2496/h · front in ~30 min",
+        "  Queue ▼ −2496/h (10 min) · front in ~30 min",
+        # 57 → 1613 and 1093 → 1702: 1556 + 609 = 2165 positions given back.
+        "  in the queue 26 min · best #57 · 2,165 positions lost to 2 resets",
+        "  2 queue resets in 24 h, 2 in 7 days, last 10 min ago",
         "  Backend: 21×503 queue_state, 0×404",
         "  State: queued (waiting) · last log line 10 s ago",
     ]
@@ -72,7 +75,7 @@ def test_once_in_the_queue_shows_trend_eta_and_resets() -> None:
 
 def test_once_after_re_registration_shows_facts_from_before_with_their_age() -> None:
     lines = once("--log", str(REQUEUE), "--at", "2026-09-22 12:21:00")
-    assert lines[:2] == ["Queue #29", "  Queue ▲ 288 positions/h (10 min) · front in ~6 min"]
+    assert lines[:2] == ["Queue #29 (lost layer 2) · ▼ −288/h · front in ~6 min", "  Queue ▼ −288/h (10 min) · front in ~6 min"]
     assert "  Epoch 49 · training · 10 min ago" in lines
     assert "  GPU mem 3.00 / 3.86 GB · 11 min ago" in lines
     assert "  last pass 11 min ago" in lines
@@ -82,10 +85,14 @@ def test_once_after_re_registration_shows_facts_from_before_with_their_age() -> 
 def test_once_report_lists_resets_with_times_and_positions() -> None:
     lines = once("--report", "--log", str(QUEUE), "--at", "2026-09-21 08:26:30")
     assert lines[0] == "tokwatch queue report"
-    assert "Status: Queue #1286 (queued)" in lines
-    assert "Trend (last 10 min): ▲ 2496 positions/h; front in ~30 min" in lines
-    assert ("Queue resets (same queue, position back by more than 5): 2 in the last 24 h, 2 in the last 7 days"
-            in lines)
+    assert "Status: Queue #1286 · ▼ −2496/h · front in ~30 min (queued)" in lines
+    assert "Best position reached: #57" in lines
+    # The shape of macrocosm-os/iota#193's own words ("80 resets … in 33.8 h, best position 8, same queue_id").
+    assert "Summary: 2 resets to the back in 26 min in the queue, best position 57, same queue_id, 2,165 positions lost" in lines
+    assert "This queue: 2 resets, 2,165 positions lost to them" in lines
+    assert "Trend (last 10 min): ▼ −2496/h; front in ~30 min" in lines
+    assert ("Queue resets (same queue id, position up by more than 200, or by more than 50 while doubling): "
+            "2 in the last 24 h, 2 in the last 7 days" in lines)
     resets = [line for line in lines if line.startswith("  2026-")]
     assert resets == [
         "  2026-09-21 08:16:20  #1093 → #1702  queue 4462ebfc-5f91-4ef0-9cfb-ac6e7687a66e",
@@ -143,8 +150,7 @@ def test_once_while_measuring(tmp_path: Path) -> None:
     # The composed sample ends 65 s after registering in layer 1, two passes in.
     lines = once("--log", str(DATA / "iota-sample.log"), "--at", "end")
     # 65 s of 180 observed, 2 passes at 32.5 s each: the time is what is missing (115 s).
-    assert lines[:3] == ["L1 · …", "  measuring… (2 passes so far)",
-                         "  measuring: 2 of 3 passes · 1 min 5 s of 3 min — rate in about 2 min"]
+    assert lines[:2] == ["L1 · …", "  measuring… (2 passes so far) · rate in about 2 min"]
     assert lines[-1] == "  State: measuring (ok) · last log line 0 s ago"
 
 
@@ -157,7 +163,7 @@ def test_a_lost_layer_is_an_event_a_sentence_and_a_warning_while_back_in_the_que
     # The log's header: training in layer 2 until 12:10:00, 'Miner not registered' at 12:10:30,
     # queued #77 at 12:10:40, polls down to #29 at 12:20:40.
     snap = json.loads("\n".join(once("--json", "--log", str(REQUEUE), "--at", "2026-09-22 12:21:00")))
-    assert (snap["state"], snap["status_line"], snap["level"]) == ("queued", "Queue #29", "warning")
+    assert (snap["state"], snap["status_line"], snap["level"]) == ("queued", "Queue #29 (lost layer 2) · ▼ −288/h · front in ~6 min", "warning")
     lost = snap["lost_layer"]
     assert (lost["layer"], lost["text"]) == (2, "lost layer 2 at 12:10 — back in the queue")
     events = [(e["kind"], e["text"]) for e in snap["events"]]

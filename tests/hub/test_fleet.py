@@ -55,7 +55,7 @@ def test_totals_count_only_the_machines_online_and_sum_only_production() -> None
     assert (totals["training"], totals["queued"], totals["idle"]) == (2, 1, 1)
     assert totals["tokens_per_hour"] == 1_358_400.0 and totals["tokens_per_hour_text"] == "1.3M tok/h"
     by_name = {card["name"]: card for card in view["machines"]}
-    assert by_name["c"]["queue_position"] == 1583 and by_name["c"]["queue_text"] == "#1583 · −40/h"
+    assert by_name["c"]["queue_position"] == 1583 and by_name["c"]["queue_text"] == "#1583 · ▲ +40/h"  # −40/h towards the front: moving back
     assert by_name["a"]["tokens_per_hour_text"] == "358k tok/h" and by_name["a"]["level"] == "ok"
     assert by_name["d"]["level"] == "warning"
 
@@ -82,7 +82,8 @@ def test_the_card_writes_network_as_the_dashboard_does(value: float, words: str)
 def test_a_queued_card_says_when_it_reaches_the_front() -> None:
     queue = {"position": 1420, "trend_per_hour": 38.0, "eta_seconds": 1420 / 38 * 3600}
     card = machine_card(row("q", seen=NOW - 5, state="queued", queue=queue), NOW)
-    assert card["queue_text"] == "#1420 · +38/h · front in ~1 d 13 h"
+    # 38 positions an hour towards the front: the position falls by 38 an hour.
+    assert card["queue_text"] == "#1420 · ▼ −38/h · front in ~1 d 13 h"
 
 
 def test_each_card_has_its_last_six_hours_as_a_sparkline(tmp_path: Any) -> None:
@@ -107,3 +108,10 @@ def test_each_card_has_its_last_six_hours_as_a_sparkline(tmp_path: Any) -> None:
     expected = [100_000.0 + 1000 * k for k in range(121) if NOW - 800 <= (NOW - 60 * k) // 60 * 60 < NOW - 200]
     assert len(expected) == 10 and spark[-2] == pytest.approx(sum(expected) / len(expected))
     store.close()
+
+
+def test_a_queued_card_carries_the_agents_trend_words_and_its_queue_forensics() -> None:
+    queue = {"position": 360, "trend_per_hour": 120.0, "eta_seconds": 3 * 3600, "trend_text": "▼ −120/h",
+             "resets_24h": 2, "best_position": 8}
+    card = machine_card(row("q", seen=NOW - 5, state="queued", queue=queue), NOW)
+    assert card["queue_text"] == "#360 · ▼ −120/h · front in ~3 h 00 min · 2 resets in 24 h · best #8"

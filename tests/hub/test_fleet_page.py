@@ -162,7 +162,7 @@ def test_the_fleet_on_a_phone_and_a_desktop(hub: tuple[RunningServer, Agents], p
     expect()(rig_a.locator(".card-status")).to_have_text("L1 · 358k tok/h")
     expect()(rig_a).to_contain_text("L1")
     expect()(rig_a).to_contain_text("12 MB/s")
-    expect()(card(page, "rig-c").locator(".fig", has_text="queue")).to_contain_text("#1583 · −40/h · front in ~1 d 12 h")
+    expect()(card(page, "rig-c").locator(".fig", has_text="queue")).to_contain_text("#1583 · ▲ +40/h · front in ~1 d 12 h")
     assert card(page, "rig-a").get_attribute("data-level") == "ok"
     assert card(page, "rig-d").get_attribute("data-level") == "warning"
     # Idle: no rate, what it was doing.

@@ -103,8 +103,8 @@ def test_queue_then_training() -> None:
     s = snap(tracker, T0 + 126)
     assert (s.state, s.status_line, s.queue) == ("measuring", "L2 · …", None)
     # Registered 1 s ago, no pass yet: no pace, so no guess at the wait.
-    assert s.details[:2] == ("measuring… (0 passes so far)", "measuring: 0 of 3 passes · 1 s of 3 min")
-    assert s.warmup.text == s.details[1]
+    assert s.details[0] == "measuring… (0 passes so far)"
+    assert s.warmup.text == s.details[0]  # one count, said once
 
 
 def test_warmup_needs_three_passes_and_three_minutes() -> None:
@@ -117,8 +117,8 @@ def test_warmup_needs_three_passes_and_three_minutes() -> None:
     s = snap(tracker, T0 + 179)
     assert s.state == "measuring" and s.status_line == "L1 · …"
     assert s.warmup.passes == 3 and not s.warmup.done
-    assert s.details[:2] == ("measuring… (3 passes so far)",
-                             "measuring: 3 of 3 passes · 2 min 59 s of 3 min — rate in under a minute")
+    # One count (the seed's), with the second left: never "3 of 3" beside "5 so far".
+    assert s.details[0] == "measuring… (3 passes so far) · rate in under a minute"
     # at exactly 3 minutes the rate shows: 3 passes over 180 s = 60 passes/h × 3200 tokens
     s = snap(tracker, T0 + 180)
     assert s.warmup.done and s.rate.measured
@@ -450,3 +450,16 @@ def test_a_rate_that_overflows_is_not_a_figure() -> None:
     s = snap(tracker, last)
     assert s.rate.tokens_per_hour is None and s.status_line == "L1 · …"
     to_json(s)
+
+
+def test_the_warm_up_has_one_count_past_three_passes() -> None:
+    # Five passes in 2 min 27 s: the seed's count is 5, and 33 s are left to observe.
+    tracker = IotaTracker()
+    tracker.apply(Registered(T0, 1, 48))
+    tracker.apply(ActivationShape(T0, 4, 800))
+    for i in range(5):
+        tracker.apply(ForwardPass(T0 + 20 + 25 * i, f"id{i}", 1))
+    s = snap(tracker, T0 + 147)
+    assert s.state == "measuring" and s.warmup.passes == 5
+    assert s.warmup.text == "measuring… (5 passes so far) · rate in under a minute"
+    assert [line for line in s.details if line.startswith("measuring")] == [s.warmup.text]

@@ -23,7 +23,7 @@ def polled(positions: list[int], queue_id: str | None = "q-1", start: float = T0
     return tracker
 
 
-def test_resets_are_jumps_back_of_more_than_five_in_the_same_queue() -> None:
+def test_resets_are_jumps_back_to_the_tail_in_the_same_queue() -> None:
     tracker = polled(POSITIONS)
     resets = [(r.at - T0, r.before, r.after) for r in tracker.queue.resets]
     # 57 → 1613 at poll 5, 1093 → 1702 at poll 13; 1262 → 1266 (+4) is not one.
@@ -46,14 +46,14 @@ def test_the_trend_is_the_last_ten_minutes_since_the_last_reset() -> None:
     assert s.queue is not None
     assert s.queue.trend_per_hour == pytest.approx(2496)
     assert s.queue.eta_seconds == pytest.approx(1286 / 2496 * 3600)
-    assert "Queue ▲ 2496 positions/h (10 min) · front in ~30 min" in s.details
+    assert "Queue ▼ −2496/h (10 min) · front in ~30 min" in s.details
     # Just after a reset only one poll counts: no trend, no ETA, never one made up.
     just_reset = polled(POSITIONS[:6]).snapshot(T0 + 385, SOURCE).queue
     assert just_reset is not None and (just_reset.trend_per_hour, just_reset.eta_seconds) == (None, None)
     # Before it, 412 → 57 over 300 s: 4260/h, front in 57 / 4260 h = 48 s.
     before = polled(POSITIONS[:5]).snapshot(T0 + 305, SOURCE)
     assert before.queue is not None and before.queue.trend_per_hour == pytest.approx(4260)
-    assert "Queue ▲ 4260 positions/h (10 min) · front in ~48 s" in before.details
+    assert "Queue ▼ −4260/h (10 min) · front in ~48 s" in before.details
 
 
 def test_no_trend_from_two_polls_or_from_less_than_three_minutes() -> None:
@@ -68,7 +68,7 @@ def test_moving_back_gives_a_negative_trend_and_no_eta() -> None:
     s = polled([100, 102, 104, 105]).snapshot(T0 + 225, SOURCE)  # +5 over 225 s: not a reset
     assert s.queue is not None and s.queue.resets_24h == 0
     assert s.queue.trend_per_hour == pytest.approx(-80) and s.queue.eta_seconds is None
-    assert "Queue ▼ 80 positions/h (10 min)" in s.details
+    assert "Queue ▲ +80/h (10 min)" in s.details
 
 
 def test_a_new_queue_id_is_a_new_queue_not_a_reset() -> None:

@@ -193,7 +193,7 @@ def test_re_registration_into_the_queue_shows_no_fact_from_before_as_current() -
     now = last + 7205  # two hours after the heartbeat
     chatter(engine, last + 40, now, every=60)
     s = snap(engine, now)
-    assert (s.state, s.status_line) == ("queued", "Queue #77")
+    assert (s.state, s.status_line) == ("queued", "Queue #77 (lost layer 2)")  # deregistered from layer 2
     assert s.run is None and s.gpu_memory is None and s.step is None and s.layer is None
     assert "Epoch 49 · training · 2 h ago" in s.details
     assert "GPU mem 3.00 / 3.86 GB · 1 h ago" in s.details  # 7199 s before: ages read in whole units
@@ -349,7 +349,8 @@ def test_a_queued_miner_whose_app_died_is_silent_after_four_of_its_poll_gaps() -
     last_poll, last_line = t, t + 12  # T0 + 1425, T0 + 1437
     # The limit: max(3 min, 4 × the median poll gap 75 s = 300 s) = 300 s after the last line.
     alive = snap(engine, last_line + 299)
-    assert (alive.state, alive.status_line, alive.level) == ("queued", "Queue #1461", "waiting")
+    # One position per 75 s is 48/h towards the front: 1461 / 48 h = 30.4 h to go, "1 d" at a glance.
+    assert (alive.state, alive.status_line, alive.level) == ("queued", "Queue #1461 · ▼ −48/h · front in ~1 d", "waiting")
     dead = snap(engine, last_line + 300)
     assert (dead.state, dead.level, dead.state_since) == ("silent", "problem", last_line)
     assert dead.status_line == "Queue #1461 · log silent 5 min"

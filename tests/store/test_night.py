@@ -89,6 +89,22 @@ def test_a_night_of_events_from_the_history(tmp_path: Path) -> None:
         assert [e["at"] for e in events] == sorted((e["at"] for e in events), reverse=True)
         # The chart's markers: the error once, not 180 markers.
         assert [e["text"] for e in chart["events"] if e["kind"] == "error"] == [f"{ERROR} (×180)"], chart["events"]
+        # The state band on the 24 h chart (5-min buckets, each in the state at its middle): training,
+        # idle from the last pass P1 to B1, training, the log silent from S to B2, training.
+        bands = chart["bands"]
+        assert [b["state"] for b in bands] == ["training", "idle", "training", "silent", "training"], ([(b["from"] - at["r"], b["to"] - at["r"], b["state"]) for b in bands], {k: v - at["r"] for k, v in at.items()}, [(e["at"] - at["r"], e["kind"], e["text"][:30]) for e in chart["events"]])
+
+        def state_at(t: float) -> str:
+            return next(b["state"] for b in bands if b["from"] <= t < b["to"])
+
+        assert state_at(at["p1"] + 45 * 60) == "idle" and state_at(at["s"] + 20 * 60) == "silent"
+        assert state_at(at["r"] + 3600) == "training" and state_at(at["b1"] + 1800) == "training"
+        idle_band = bands[1]
+        # Its edges are the buckets whose middle is past P1, and the last whose middle is before B1.
+        assert idle_band["from"] == next(t for t in range(int(at["p1"]) - 600, int(at["p1"]) + 600)
+                                         if t % 300 == 0 and t + 150 >= at["p1"])
+        assert idle_band["to"] == next(t for t in range(int(at["b1"]) - 600, int(at["b1"]) + 600)
+                                       if t % 300 == 0 and t + 150 >= at["b1"])
     finally:
         running.stop()
     # The store keeps one row for the run of errors.

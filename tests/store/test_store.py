@@ -415,8 +415,10 @@ def test_snapshot_points_get_the_state_only_where_it_is_known() -> None:
     rows = samples_from(snap, since=T0)
     assert [(s.t, s.tokens_per_hour, s.state, s.layer) for s in rows] == [
         (T0 + 30, 2.0, None, None), (T0 + 60, None, "training", 3), (T0 + 90, 4.0, "training", 3)]
-    queued = snapshot("queued", T0, history=[(T0, 1.0)], queue={"position": 12})
-    assert samples_from(queued, None)[0].queue_position == 12
+    # A queue position only at the sample that follows its poll: silence is not a position.
+    queued = snapshot("queued", T0 + 60, history=[(T0, 1.0), (T0 + 30, None), (T0 + 60, None)],
+                      queue={"position": 12, "last_poll_at": T0 + 14})
+    assert [s.queue_position for s in samples_from(queued, None)] == [None, 12, None]
 
 
 def test_no_data_dir_keeps_nothing(tmp_path: Path, clock: Clock) -> None:

@@ -216,11 +216,11 @@ def test_warm_up_shows_one_bar_until_measured(server: RunningServer, log_writer:
     expect()(page.locator("#status")).to_have_text("L4 · …")
     expect()(page.locator("#warmup")).to_be_visible()
     assert page.locator("#warmup [role=progressbar]").count() == 1
-    expect()(page.locator("#warmup-text")).to_have_text(re.compile(r"^measuring: 2 of 3 passes · \d+ s of 3 min"))
+    expect()(page.locator("#warmup-text")).to_have_text(re.compile(r"^measuring… \(2 passes so far\) · rate in about \d+ min"))
     # 2 of 3 passes, but seconds of 3 minutes observed: the bar shows the part furthest from done.
     assert int(page.locator("#warmup-bar").get_attribute("aria-valuenow")) < 20
-    # The details say the seed's words; the warm-up's sentence is said once, in the card.
-    expect()(page.locator("#details")).to_contain_text("measuring… (2 passes so far)")
+    # One count, the seed's, said once: in the card, not again in the details.
+    expect()(page.locator("#details")).not_to_contain_text("passes so far")
     expect()(page.locator("#details")).not_to_contain_text("of 3 passes")
     no_horizontal_overflow(page)
     shot(page, "warm-up")
@@ -232,7 +232,8 @@ def test_a_quiet_log_is_called_out(server: RunningServer, log_writer: LogWriter,
     last = time.time() - 4 * 60 - 5
     log_writer.write([line for k in range(6, -1, -1) for line in log_writer.queued(1583, t=last - 75 * k)])
     page.goto(server.http_url)
-    expect()(page.locator("#status")).to_have_text("Queue #1583")
+    # Five polls at #1583 in the last 10 minutes: a queue that does not move.
+    expect()(page.locator("#status")).to_have_text("Queue #1583 · = 0/h")
     freshness = page.locator("#freshness")
     expect()(freshness).to_have_text("no new log line for 4 min")
     expect()(freshness).to_have_class(re.compile(r"\bquiet\b"))
@@ -561,7 +562,7 @@ def test_queue_resets_show_as_events_and_copy_report_copies_the_servers_report(
     try:
         page.context.grant_permissions(["clipboard-read", "clipboard-write"])
         page.goto(running.http_url)
-        expect()(page.locator("#status")).to_have_text("Queue #1286")
+        expect()(page.locator("#status")).to_have_text("Queue #1286 · ▼ −2496/h · front in ~30 min")
         expect()(page.locator("#state")).to_have_attribute("data-level", "waiting")
         events = page.locator("#events")
         expect()(events).to_be_visible()

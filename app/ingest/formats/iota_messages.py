@@ -134,6 +134,7 @@ MEANINGFUL_TEXTS = (
     "forward activation",
     "Broadcast peer status",
     "Retrying request to endpoint ",
+    "initializing",  # "Miner is initializing: {…}" and "has been temporarily blocked (initializing)"
 )
 
 
@@ -313,6 +314,12 @@ class MessageReader:
             return
         if self._read_delivery(message, at, events):
             return
+        if "initializing" in message and (
+            "Miner is initializing" in message or "temporarily blocked (initializing)" in message
+        ):
+            # MinerInitializingError (research §2.7), the status #199's heartbeat answered for hours.
+            events.append(Heartbeat(at, None, None, None, None, "initializing"))
+            return
         if "exhausted retries" in message:
             # The local control server's 503 when the Electron host has no handler for
             # register.queue_state (research §2.6); other paths and codes are not counted.
@@ -393,8 +400,11 @@ class MessageReader:
                 )
             return
         # POST /miner/register and GET /miner/register/status/<queue_id> (TAH 3.7.0).
-        is_queue = "'queue_id'" in body or "'position'" in body
-        if is_queue and (path is None or path.startswith("/miner/register")):
+        # The status answer may come without the id or the position (processing, confirmed,
+        # failed carry no position); the keys are read in any order.
+        register = path is not None and path.startswith("/miner/register")
+        is_queue = "'queue_id'" in body or "'position'" in body or (register and "'status'" in body)
+        if is_queue and (path is None or register):
             fields = _response_fields(body)
             status = fields.get("status")
             if status:

@@ -38,3 +38,10 @@ class IotaFigures:
     stop_cause: Cause | None = None
     idle_cause: Cause | None = None
     crash: Cause | None = None  # the worker aborted (its own log says), the log still talking
+    # The registration lifecycle (app/stats/iota/queue.py): the queue's status and since when,
+    # the trend at a glance (`▼ −120/h · front in ~3 h`), the orchestrator's "initializing" since.
+    queue_status: str = "queued"
+    queue_status_since: float | None = None
+    queue_glance: str | None = None
+    initializing_since: float | None = None
+    lost_layer: int | None = None  # the layer a deregistration took, while back in the queue for another

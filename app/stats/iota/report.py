@@ -11,7 +11,7 @@ import time
 
 from ... import text
 from ...snapshot import Snapshot
-from .queue import RESET_MIN_JUMP, QueueTracker
+from .queue import RESET_MIN_JUMP, RESET_SMALL_MIN_JUMP, QueueTracker, trend_words
 
 DAY_SECONDS = 24 * 3600
 WEEK_SECONDS = 7 * DAY_SECONDS
@@ -39,24 +39,41 @@ def queue_report(snapshot: Snapshot, queue: QueueTracker | None, read_from: floa
         lines.append(f"Log read: {local_time(first)} to {local_time(last)} ({text.duration(last - first)})")
     lines.append(f"Status: {snapshot.status_line} ({snapshot.state})")
     if queue.since is not None:
+        # The sentence miners write by hand in their issues: resets in how long, best position, same id.
+        best = f", best position {queue.best_position}" if queue.best_position is not None else ""
+        same = ", same queue_id" if queue.queue_id else ""
+        lost = f", {queue.positions_lost:,} positions lost" if queue.entry_resets else ""
+        lines.append(f"Summary: {text.plural(queue.entry_resets, 'reset', 'resets')} to the back in "
+                     f"{text.duration(now - queue.since)} in the queue{best}{same}{lost}")
         ident = f", queue id {queue.queue_id}" if queue.queue_id else ""
-        lines.append(f"In the queue since {local_time(queue.since)}{ident}")
+        lines.append(f"In the queue since {local_time(queue.since)} ({text.duration(now - queue.since)}){ident}")
+        if queue.best_position is not None:
+            lines.append(f"Best position reached: #{queue.best_position}")
         trend = queue.trend(now)
         if trend is None:
             lines.append("Trend (last 10 min): not enough polls yet")
         else:
-            arrow = "▲" if trend.per_hour > 0 else "▼" if trend.per_hour < 0 else "="
             eta = f"; front in ~{text.duration(trend.eta_seconds)}" if trend.eta_seconds is not None else "; no ETA"
-            lines.append(f"Trend (last 10 min): {arrow} {abs(int(trend.per_hour))} positions/h{eta}")
+            lines.append(f"Trend (last 10 min): {trend_words(trend.per_hour)}{eta}")
+        if queue.entry_resets:
+            lines.append(f"This queue: {text.plural(queue.entry_resets, 'reset', 'resets')}, "
+                         f"{queue.positions_lost:,} positions lost to them")
     day = queue.resets_between(now - DAY_SECONDS, now)
     week = queue.resets_between(now - WEEK_SECONDS, now)
     lines.append(
-        f"Queue resets (same queue, position back by more than {RESET_MIN_JUMP}): "
-        f"{len(day)} in the last 24 h, {len(week)} in the last 7 days"
+        f"Queue resets (same queue id, position up by more than {RESET_MIN_JUMP}, or by more than "
+        f"{RESET_SMALL_MIN_JUMP} while doubling): {len(day)} in the last 24 h, {len(week)} in the last 7 days"
     )
     for reset in reversed(week):
         ident = f"  queue {reset.queue_id}" if reset.queue_id else ""
         lines.append(f"  {local_time(reset.at)}  #{reset.before} → #{reset.after}{ident}")
+    restarts = queue.rejoins_between(now - WEEK_SECONDS, now)
+    if restarts:
+        lines.append(f"App restarts that joined a new queue (back of the queue): {len(restarts)} in the last 7 days")
+        for rejoin in reversed(restarts):
+            before = f"#{rejoin.before}" if rejoin.before is not None else "?"
+            after = f"#{rejoin.after}" if rejoin.after is not None else "?"
+            lines.append(f"  {local_time(rejoin.at)}  {before} → {after}  queue {rejoin.old_id} → {rejoin.new_id}")
     backend = snapshot.backend_errors
     lines.append(
         f"Backend errors (last {int(backend.window_seconds // 60)} min): "

@@ -16,7 +16,7 @@ from ...snapshot import BackendErrorsView, EventView, NetworkView, QueueView, Ra
 from ..tracker import RATE_WINDOW_SECONDS, WARMUP_COUNT, WARMUP_SECONDS
 from .figures import IotaFigures
 from .liveness import IDLE_MIN_SECONDS, SILENT_SECONDS
-from .queue import QueueTracker
+from .queue import QUEUE_GROWING_WARN_SECONDS, QUEUED_STATUSES, QueueTracker, trend_words
 from .shell import STOP_AFTER_SECONDS, ShellFigures, SleepSpan, idle_cause, shell_entries, silence_cause
 from .timeline import Timeline, TimelineEntry
 from .window import SlidingWindow
@@ -63,9 +63,7 @@ def rate_at(
             observed_seconds=observed,
             seconds_needed=float(WARMUP_SECONDS),
             done=done,
-            text=None if done else text.warmup(
-                min(stretch_passes, WARMUP_COUNT), WARMUP_COUNT, observed, float(WARMUP_SECONDS), "pass", "passes"
-            ),
+            text=None if done else warmup_line(stretch_passes, observed),
         ),
     )
 
@@ -80,17 +78,16 @@ def verdict(figures: IotaFigures, now: float, rate: Rate, lines_read: int) -> tu
         return "unrecognised", "log format not recognised", None
     clock = figures.clock
     if figures.queue_since is not None:
-        position = figures.queue_position
-        where = f"Queue #{position if position is not None else '?'}"
-        if clock is not None and now - clock >= figures.queue_silent_seconds:  # a dead app waits forever
-            return _silent(figures, f"{where} · log silent {text.duration(now - clock)}", clock)
-        return "queued", where, figures.queue_since
+        return _registration(figures, now)
     layer = figures.layer
     prefix = f"L{layer} · " if layer is not None else ""
     if clock is not None and now - clock >= SILENT_SECONDS:
         return _silent(figures, f"{prefix}log silent {text.duration(now - clock)}", clock)
     if figures.crash is not None:
         return "crashed", f"{prefix}crashed at {text.clock(figures.crash.at)}", figures.crash.at
+    initializing = figures.initializing_since
+    if initializing is not None:  # given no work until the orchestrator says otherwise
+        return "initializing", f"{prefix}initializing {text.duration(now - initializing)}", initializing
     if layer is None:
         since = figures.working_since if figures.working_since is not None else figures.first_at
         last_pass = figures.last_pass_at
@@ -120,18 +117,68 @@ def _silent(figures: IotaFigures, line: str, clock: float) -> tuple[State, str, 
     return ("crashed" if cause.kind == "crashed" else "silent"), f"{line} — {cause.words}", clock
 
 
+# The lifecycle past the queue, in its words (the status has no position); others as written.
+_LIFECYCLE: dict[str, tuple[State, str]] = {
+    "processing": ("processing", "registration processing"),
+    "confirmed": ("confirmed", "confirmed · waiting for a layer"),
+    "failed": ("failed", "registration failed"),
+}
+
+
+def _registration(figures: IotaFigures, now: float) -> tuple[State, str, float | None]:
+    """A miner waiting to be placed: queued with its position and trend, or past the queue."""
+    clock = figures.clock
+    status = figures.queue_status
+    if status in QUEUED_STATUSES:
+        position = figures.queue_position
+        where = f"Queue #{position if position is not None else '?'}"
+        if figures.lost_layer is not None:  # not a first queue: the layer was taken away
+            where += f" (lost layer {figures.lost_layer})"
+    else:
+        where = _LIFECYCLE.get(status, ("registering", f"registration: {status}"))[1]
+    if clock is not None and now - clock >= figures.queue_silent_seconds:  # a dead app waits forever
+        return _silent(figures, f"{where} · log silent {text.duration(now - clock)}", clock)
+    if status in QUEUED_STATUSES:
+        glance = f" · {figures.queue_glance}" if figures.queue_glance else ""
+        return "queued", f"{where}{glance}", figures.queue_since
+    state = _LIFECYCLE.get(status, ("registering", ""))[0]
+    return state, where, figures.queue_status_since
+
+
+def queue_glance(queue: QueueTracker, now: float) -> str | None:
+    """The trend where a glance lands: `▲ +300/h`, or `▼ −120/h · front in ~3 h` while it falls."""
+    if queue.since is None or queue.status not in QUEUED_STATUSES:
+        return None
+    trend = queue.trend(now)
+    if trend is None:
+        return None
+    words = trend_words(trend.per_hour)
+    if trend.eta_seconds is not None:  # its largest unit only: a glance (the details say it exactly)
+        words += f" · front in ~{text.ago(trend.eta_seconds)}"
+    return words
+
+
 def queue_view(queue: QueueTracker, now: float) -> QueueView | None:
-    """The queue's position, trend, ETA and resets, or None when not in the queue."""
+    """The queue's position, trend, ETA, resets and this entry's forensics, or None when not in the queue."""
     if queue.since is None:
         return None
     trend = queue.trend(now)
     return QueueView(
-        position=queue.position,
+        position=queue.position if queue.status in QUEUED_STATUSES else None,
         status=queue.status,
         trend_per_hour=trend.per_hour if trend is not None else None,
         eta_seconds=trend.eta_seconds if trend is not None else None,
         resets_24h=len(queue.resets_between(now - 86400, now)),
         last_reset_at=queue.resets[-1].at if queue.resets else None,
+        trend_text=trend_words(trend.per_hour) if trend is not None else None,
+        since=queue.since,
+        best_position=queue.best_position,
+        positions_lost=queue.positions_lost,
+        entry_resets=queue.entry_resets,
+        resets_7d=len(queue.resets_between(now - 7 * 86400, now)),
+        restarts_7d=len(queue.rejoins_between(now - 7 * 86400, now)),
+        growing_since=queue.growing_since(),
+        last_poll_at=queue.last_poll_at,
     )
 
 
@@ -195,8 +242,8 @@ def details(
     lines: list[str] = []
     if figures.layer is not None:
         lines.append(_rate_line(figures, state, rate))
-        if lines[-1].startswith("measuring…") and rate.warmup.text:
-            lines.append(rate.warmup.text)  # how far the warm-up is (the page shows it with its bar)
+        if lines[-1] == measuring_line(rate.warmup.passes) and rate.warmup.text:
+            lines[-1] = rate.warmup.text  # the same count with the time left (the page shows it with its bar)
     if queue is not None:
         lines.extend(_queue_lines(queue, now))
     last_pass = figures.last_pass_at
@@ -233,6 +280,26 @@ def _rate_line(figures: IotaFigures, state: State, rate: Rate) -> str:
     return measuring_line(rate.warmup.passes)
 
 
+def warmup_line(passes: int, observed_seconds: float) -> str:
+    """The warm-up in one count: the seed's `measuring… (5 passes so far)` and the time left.
+
+    The wait is the longer of the time still to observe and the passes still to come at the pace
+    seen so far; with no pass yet there is no pace, so no wait is guessed.
+    """
+    line = measuring_line(passes)
+    missing = max(WARMUP_COUNT - passes, 0)
+    observed = min(max(observed_seconds, 0.0), float(WARMUP_SECONDS))
+    if missing and (passes == 0 or observed_seconds <= 0):
+        return line
+    pace_seconds = observed_seconds / passes if missing else 0.0
+    wait = max(WARMUP_SECONDS - observed, missing * pace_seconds)
+    if wait < 60:
+        return f"{line} · rate in under a minute"
+    if wait < 3600:
+        return f"{line} · rate in about {int(wait / 60 + 0.5)} min"
+    return f"{line} · rate in about {text.duration(wait)}"
+
+
 def measuring_line(passes: int) -> str:
     """The details line while the rate is measured: the seed's `measuring… (5 passes so far)`."""
     return f"measuring… ({text.plural(passes, 'pass', 'passes')} so far)"
@@ -245,15 +312,26 @@ def _whole(value: float) -> int:
 
 def _queue_lines(queue: QueueView, now: float) -> list[str]:
     lines: list[str] = []
-    trend = queue.trend_per_hour
-    if trend is not None:
-        arrow = "▲" if trend > 0 else "▼" if trend < 0 else "="
-        line = f"Queue {arrow} {abs(int(trend))} positions/h (10 min)"
+    if queue.trend_text is not None:
+        line = f"Queue {queue.trend_text} (10 min)"
         if queue.eta_seconds is not None:
             line += f" · front in ~{text.duration(queue.eta_seconds)}"
         lines.append(line)
-    if queue.resets_24h:
+    growing = queue.growing_since
+    if growing is not None and now - growing >= QUEUE_GROWING_WARN_SECONDS:
+        lines.append(f"the queue has grown for {text.duration(now - growing)}")
+    if queue.since is not None:
+        entry = f"in the queue {text.duration(now - queue.since)}"
+        if queue.best_position is not None:
+            entry += f" · best #{queue.best_position}"
+        if queue.entry_resets:
+            entry += f" · {queue.positions_lost:,} positions lost to {text.plural(queue.entry_resets, 'reset', 'resets')}"
+        lines.append(entry)
+    if queue.resets_24h or queue.resets_7d:
         last = f", last {text.ago(now - queue.last_reset_at)} ago" if queue.last_reset_at is not None else ""
         noun = "reset" if queue.resets_24h == 1 else "resets"
-        lines.append(f"{queue.resets_24h} queue {noun} in 24 h{last}")
+        lines.append(f"{queue.resets_24h} queue {noun} in 24 h, {queue.resets_7d} in 7 days{last}")
+    if queue.restarts_7d:
+        lines.append(f"{text.plural(queue.restarts_7d, 'restart', 'restarts')} in 7 days sent it to the back: "
+                     "restarting loses the place")
     return lines

@@ -60,10 +60,10 @@ from .drift import Drift
 from .facts import Facts
 from .figures import IotaFigures
 from .liveness import SILENT_SECONDS, Liveness
-from .queue import QueueTracker
+from .queue import QUEUED_STATUSES, QueueTracker
 from .retries import Retries
 from .shell import Cause, ShellFigures, SleepSpan, idle_cause, silence_cause
-from .status import Rate, details, events_view, network_view, queue_view, rate_at, verdict
+from .status import Rate, details, events_view, network_view, queue_glance, queue_view, rate_at, verdict
 from .timeline import Kind, Timeline, TimelineEntry
 from .window import SlidingWindow
 
@@ -78,7 +78,8 @@ MAX_TOKENS_PER_PASS = 10**12
 _ALIVE = (ForwardPass, Registered, LayerChanged, MinerReset, QueueUpdate, Heartbeat, OptimizationStep)
 # An abort this soon after a panic is that panic's end: its message is the one to quote.
 _ABORT_AFTER_PANIC_SECONDS = 10.0
-_QUEUED_STATUSES = frozenset({"queued", "waiting", "pending"})
+# The registration answers that end the wait without a layer (a registration line follows).
+_PLACED_STATUSES = frozenset({"registered"})
 # A launch logs "Starting miner" then "Resetting miner entire state!": one timeline entry.
 _RESTART_QUIET_SECONDS = 60
 _RESTART_TEXT = {
@@ -129,6 +130,8 @@ class IotaTracker:
         # told as an event once the miner is back in the queue.
         self.lost_layer: tuple[int, float] | None = None
         self._lost_told = False
+        # The orchestrator answers "initializing" (#199: for hours after a restart), since.
+        self.initializing_since: float | None = None
         self.facts = Facts()
         self.timeline = Timeline()
         self._last_restart_at: float | None = None
@@ -217,6 +220,7 @@ class IotaTracker:
     def _apply_status(self, event: Event, t: float | None) -> None:
         """What the miner says of its run, GPU, backend and errors: shown, never counted in the rate."""
         if isinstance(event, Heartbeat):
+            self._initializing(t, event.status)
             for kind, words in self.facts.heartbeat(t, event.run_id, event.epoch):
                 self._note(t, kind, words)
             if event.phase is not None:
@@ -256,11 +260,21 @@ class IotaTracker:
         self.worker_crash = (at, line, event.fatal or (before is not None and before[2]))
         self._note(at, "crashed", f"the miner crashed: {line}")
 
+    def _initializing(self, t: float | None, status: str | None) -> None:
+        """The orchestrator's status for this miner: ``initializing`` until it says another."""
+        if status == "initializing":
+            if self.initializing_since is None:
+                self.initializing_since = t
+                self._note(t, "initializing", "the orchestrator says initializing")
+        elif status is not None:
+            self.initializing_since = None
+
     def _placement(self, t: float | None, event: Registered | LayerChanged | LayerSeen | MinerReset) -> None:
         """Where the miner stands: registered in a layer, moved, or reset."""
         if isinstance(event, Registered):
             epoch = f" (epoch {event.epoch})" if event.epoch is not None else ""
             self._note(t, "registered", f"registered in layer {event.layer}{epoch}")
+            self.initializing_since = None
             self._new_stretch(t, event.layer)
         elif isinstance(event, LayerChanged):
             if event.layer != self.layer or self.stretch_start is None:
@@ -337,6 +351,9 @@ class IotaTracker:
                 entry = self.idle_entry()
                 if entry is not None:
                     self.timeline.add(entry.at, entry.kind, entry.text)
+                    # The minutes between the last pass and knowing it was the last drew a falling
+                    # rate; the miner did nothing then: no rate after its last pass.
+                    self._history.blank_after(entry.at)
         # The gap just closed was silent from SILENT_SECONDS after ``previous`` on: no rate there.
         if self._history.due(at):
             self._history.sample_until(at, lambda t: None if self.pausing(t, previous) else self._rate(t).view.tokens_per_hour)
@@ -373,7 +390,8 @@ class IotaTracker:
         if event.activation_id in self._seen_ids:
             return
         self._seen_ids[event.activation_id] = t if t is not None else 0.0
-        self.queue.leave()
+        self.queue.leave(placed=True)
+        self.initializing_since = None
         self.stretch_passes += 1
         self.passes_total += 1
         self.tokens_total += self.tokens_per_pass or 0
@@ -420,14 +438,14 @@ class IotaTracker:
         self._set_layer(t, layer)
         self.stretch_start = start if start is not None else t
         self.live.start_stretch(self.stretch_start)
-        self.queue.leave()
+        self.queue.leave(placed=True)
 
     def _new_stretch(self, t: float | None, layer: int) -> None:
         self._end_stretch(t)
         self._set_layer(t, layer)
         self.stretch_start = t
         self.live.start_stretch(t)
-        self.queue.leave()
+        self.queue.leave(placed=True)
 
     def _set_layer(self, t: float | None, layer: int | None) -> None:
         if layer is not None and self._last_layer is not None and layer != self._last_layer:
@@ -450,23 +468,33 @@ class IotaTracker:
         self.facts.mark_boundary()
 
     def _queue(self, t: float | None, event: QueueUpdate) -> None:
-        if event.status not in _QUEUED_STATUSES:
-            # confirmed / registered: out of the queue, registration follows
+        """One registration answer: a position while queued, then processing, confirmed or failed."""
+        status = event.status
+        if status in _PLACED_STATUSES:
             self._began_mid_stream = False
-            self.queue.leave()
+            self.queue.leave(placed=True)
             return
         if self.queue.since is None or self.layer is not None:
             self._end_stretch(t)
         if t is None:
             return
-        poll = self.queue.poll(t, event.queue_id, event.position, event.status)
+        before = self.queue.status if self.queue.since is not None else None
+        queued = status in QUEUED_STATUSES
+        poll = self.queue.poll(t, event.queue_id, event.position if queued else None, status)
+        if poll.rejoin is not None:
+            was = f" (was #{poll.rejoin.before})" if poll.rejoin.before is not None else ""
+            now_at = f"#{poll.rejoin.after}" if poll.rejoin.after is not None else "the back"
+            self._note(t, "queue_rejoined", f"new queue id after a restart: back to {now_at}{was} — "
+                       "restarting the app sends the miner to the back of the queue")
         if poll.joined:
             where = f"#{event.position}" if event.position is not None else "an unknown position"
-            self._note(t, "queued", f"queued at {where}")
+            self._note(t, "queued", f"queued at {where}" if queued else f"registration {status}")
             if self.lost_layer is not None and not self._lost_told:
                 self._lost_told = True
                 layer, lost_at = self.lost_layer
                 self._note(lost_at, "layer_lost", f"lost layer {layer} — back in the queue")
+        elif status != before:
+            self._note(t, "registration", f"registration {status}" if not queued else "queued again")
         if poll.reset is not None:
             self._note(t, "queue_reset", f"queue reset #{poll.reset.before} → #{poll.reset.after}")
 
@@ -521,6 +549,11 @@ class IotaTracker:
             back_at=self.back_at,
             was_tokens_per_hour=self.tokens_per_hour_at_last_pass(),
             fact_lines=tuple(self.facts.details(now)),
+            queue_status=self.queue.status,
+            queue_status_since=self.queue.status_since,
+            queue_glance=queue_glance(self.queue, now),
+            initializing_since=self.initializing_since,
+            lost_layer=self.lost_layer[0] if self.lost_layer is not None and self._lost_told else None,
             **self._causes(now, idle_since),
         )
 

@@ -256,6 +256,11 @@ KINDS = [
         f"Activation push SEND | NACK | id={AID} dir=forward peer=12D3KooWAbCdEfGh… status=BUSY elapsed_s=0.4",
         [],
     ),
+    # the orchestrator keeps the miner initializing (#199; MinerInitializingError, research §2.4/§2.7)
+    ("Miner is initializing: {'error_name': 'MinerInitializingError', 'error_dict': {}}",
+     [Heartbeat(AT, None, None, None, None, "initializing")]),
+    ("🔄Miner 5HmQx7Rc has been temporarily blocked (initializing) and cannot perform work: not ready",
+     [Heartbeat(AT, None, None, None, None, "initializing")]),
     # noise
     ("Making orchestrator request | method: GET | path: /miner/heartbeat?expected_phase=training", []),
     ("Successfully completed request; response: training", []),
@@ -347,6 +352,15 @@ RESPONSES = [
         ),
         [],
     ),
+    # the lifecycle past the queue, its keys in any order, the id maybe missing
+    (NO_PATH + f"{{'position': 12, 'status': 'queued', 'queue_id': '{QUEUE_ID}'}}", [QueueUpdate(AT, "queued", 12, QUEUE_ID)]),
+    (NO_PATH + f"{{'poll_after': 60, 'status': 'processing', 'queue_id': '{QUEUE_ID}'}}",
+     [QueueUpdate(AT, "processing", None, QUEUE_ID)]),
+    (
+        f"Successfully completed request to /miner/register/status/{QUEUE_ID}; response: {{'status': 'failed'}}",
+        [QueueUpdate(AT, "failed", None, None)],
+    ),
+    (NO_PATH + "{'status': 'failed'}", []),  # no path, no id: not known to be the registration's
 ]
 
 
