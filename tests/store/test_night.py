@@ -69,7 +69,7 @@ def test_a_night_of_events_from_the_history(tmp_path: Path) -> None:
     running = start_run_py(tmp_path, "--log", str(log), "--data-dir", str(data))
     try:
         base = f"http://127.0.0.1:{running.http_port}"
-        idle = f"idle {clock(at['p1'])}–{clock(at['b1'])}"
+        idle = f"idle {clock(at['p1'])}–{clock(at['b1'])} — cause unknown"  # no shell log, no sleep records
         deadline = time.monotonic() + 90
         while True:  # the first-start import replays the file into the history
             chart = get(f"{base}/api/history?range=24h")
@@ -79,7 +79,7 @@ def test_a_night_of_events_from_the_history(tmp_path: Path) -> None:
             time.sleep(0.5)
         events = get(f"{base}/api/events")["events"]
         texts = [e["text"] for e in events]
-        assert f"log silent {clock(at['s'])}–{clock(at['b2'])}" in texts
+        assert f"log silent {clock(at['s'])}–{clock(at['b2'])} — cause unknown" in texts
         errors = [e for e in events if e["kind"] == "error"]
         assert [e["text"] for e in errors] == [f"{ERROR} (×180)"]
         assert errors[0]["at"] == at["p1"] + 30 * 180  # dated at its latest repeat
