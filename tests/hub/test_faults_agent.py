@@ -118,6 +118,36 @@ def test_an_answer_that_is_not_the_hub_keeps_the_report(tmp_path: Path, servers:
     assert sender.spool.count() == 1
 
 
+@pytest.mark.parametrize(("code", "page"), [
+    (400, b"<html><title>400 The plain HTTP request was sent to HTTPS port</title></html>"),  # nginx's TLS port
+    (403, b"<html>Access denied by proxy policy</html>"),
+    (413, b"<html>413 Request Entity Too Large</html>"),
+])
+def test_a_refusal_that_is_not_the_hub_keeps_the_spool(
+    code: int, page: bytes, tmp_path: Path, servers: list[Scripted], caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A proxy's or a TLS port's 4xx page emptied the whole spool, one request a report, and read as reachable."""
+    front = Scripted(status=code, headers={"Content-Type": "text/html"}, body=page)
+    servers.append(front)
+    sender = agent(tmp_path, front.url)
+    for i in range(20):
+        sender.take(snap(i))
+    with caplog.at_level(logging.WARNING):
+        assert not sender.flush()
+    assert sender.spool.count() == 20 and len(front.requests) == 1
+    assert sender.problem is not None and f"(HTTP {code}) is not a tokwatch hub's" in sender.problem
+
+
+def test_the_hub_own_refusal_drops_only_that_report(tmp_path: Path, servers: list[Scripted]) -> None:
+    hub = Scripted(status=400, headers={"Content-Type": "application/json"},
+                   body=b'{"error":"snapshot: expected an object, got null"}')
+    servers.append(hub)
+    sender = agent(tmp_path, hub.url)
+    sender.take(snap(0))
+    sender.flush()
+    assert sender.spool.count() == 0 and len(hub.requests) == 1
+
+
 def test_a_trickling_hub_holds_the_agent_no_longer_than_its_deadline(tmp_path: Path, servers: list[Scripted]) -> None:
     slow = Scripted(trickle_seconds=0.2)  # a byte every 0.2 s: under any read timeout, 40 s in all
     servers.append(slow)

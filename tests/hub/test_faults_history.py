@@ -87,3 +87,24 @@ def test_an_agent_clock_minutes_off_has_its_minutes_set_right(hub: tuple[Hub, Cl
     status, _ = hub_.take_history(auth, batch([[NOW + 3600 - 120, 500_000.0, "training", None, 1]], sent_at=NOW + ahead))
     assert status == 200
     assert [m[0] for m in hub_.store.minutes("rig-a", NOW - 3600, NOW + 7200)] == [NOW - 120]
+
+
+def test_a_backlog_batch_sent_again_is_counted_once(hub: tuple[Hub, Clock, str]) -> None:
+    """An agent whose answer was lost (its 5 s deadline on a busy hub) sends the same backlog again:
+    the machine's count of reports grew by the batch each time, though no minute was new."""
+    hub_, clock, auth = hub
+    report = {"version": 1, "machine": "rig-a", "stream": "a" * 16, "seq": 400, "sent_at": NOW,
+              "snapshot": {"status_line": "training", "state": "training", "as_of": NOW, "details": []}}
+    assert hub_.take(auth, json.dumps(report).encode())[0] == 200
+    points = [[NOW - 3600 + 60 * i, 700_000.0, "training", None, 1] for i in range(50)]
+    for sent_at in (NOW, NOW + 7):  # the resend carries its own sent_at
+        clock.now = float(NOW) + sent_at - NOW
+        status, _ = hub_.take_history(auth, batch(points, reports=200, sent_at=sent_at))
+        assert status == 200
+    page = hub_.machine("rig-a")
+    assert page is not None and page["reports"] == 1 + 200
+    # The next stretch of the backlog (other minutes) still counts.
+    later = [[NOW - 600 + 60 * i, 700_000.0, "training", None, 1] for i in range(5)]
+    hub_.take_history(auth, batch(later, reports=20, sent_at=clock.now))
+    page = hub_.machine("rig-a")
+    assert page is not None and page["reports"] == 1 + 200 + 20
