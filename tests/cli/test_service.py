@@ -10,6 +10,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -228,6 +229,12 @@ def test_status_without_a_service_manager_says_whether_it_runs(tmp_path: Path,
     assert "it does not run now" in capsys.readouterr().out
     process = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", marker])
     try:
+        # Until the child has exec'd, its /proc cmdline is still the parent's: wait for the command.
+        cmdline = Path(f"/proc/{process.pid}/cmdline")
+        deadline = time.monotonic() + 30
+        while marker.encode() not in cmdline.read_bytes():
+            assert time.monotonic() < deadline, "the child never started its command"
+            time.sleep(0.01)
         assert status(where, run=Recorder(), manager=False, environ={}) == 0
         assert f"it runs now (pid {process.pid})" in capsys.readouterr().out
     finally:
