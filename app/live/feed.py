@@ -29,6 +29,8 @@ class LiveFeed:
         self.recorder = recorder
         self.alerts = alerts
         self.changes = monitor.changes
+        if recorder is not None:
+            recorder.on_advance(self.section_changed)  # the import's progress reaches open pages now
 
     @property
     def version(self) -> int:
