@@ -138,25 +138,25 @@ class MinerReplay:
     def _sample(self, t: int) -> None:
         if self.last_line_at is None or t - self.last_line_at > QUIET_SECONDS:
             return  # the log was quiet: a gap, not a figure
-        snap = self.tracker.snapshot(float(t), self.view)
-        value = snap.history[-1][1] if snap.history and snap.history[-1][0] == t else snap.rate.tokens_per_hour
+        # What the history keeps, not the page's snapshot: at every 30 s of a long log, its words
+        # and views were a third of the import.
+        figures = self.tracker.stored(float(t), self.view.lines_read, self.newest_event_at)
         self.samples.append(
             Sample(
                 t=t,
-                tokens_per_hour=value,
-                state=snap.state,
-                layer=snap.layer,
-                tokens_per_pass=snap.rate.tokens_per_pass,
-                queue_position=snap.queue.position if snap.queue is not None else None,
-                step=snap.step,
+                tokens_per_hour=figures.tokens_per_hour,
+                state=figures.state,
+                layer=figures.layer,
+                tokens_per_pass=figures.tokens_per_pass,
+                queue_position=figures.queue_position,
+                step=figures.step,
             )
         )
         # The timeline's events, each taken once.
-        for event in snap.events:
-            if event.at > self.newest_event_at:
-                self.events.append(EventRow(float(event.at), event.kind, event.text))
-        if self.events:
-            self.newest_event_at = max(e.at for e in self.events)
+        for entry in figures.entries:
+            self.events.append(EventRow(float(entry.at), entry.kind, entry.text))
+        if figures.entries:
+            self.newest_event_at = max(self.newest_event_at, figures.entries[0].at)
 
     def take(self, before: float = float("inf")) -> Observation:
         """What was gathered before ``before`` (a 5-min boundary: no bucket is written in two halves)."""

@@ -79,6 +79,17 @@ class Timeline:
         shown = text if self._error_count == 1 else f"{text} (×{self._error_count})"
         self._error_entry = self.add(at, "error", shown)
 
+    def newest_after(self, since: float, extra: list[TimelineEntry]) -> list[TimelineEntry]:
+        """:meth:`newest_first`'s entries dated after ``since``, without reading the older ones."""
+        entries = self._entries
+        i = len(entries)
+        while i > 0 and entries[i - 1].at > since:
+            i -= 1
+        newer = [*entries[i:], *(e for e in extra if e.at > since)]
+        if extra:
+            newer.sort(key=lambda e: e.at)
+        return newer[-TIMELINE_SIZE:][::-1]
+
     def newest_first(self, extra: list[TimelineEntry] | None = None) -> tuple[TimelineEntry, ...]:
         """The entries, newest first, with ``extra`` ones (not yet recorded) merged in."""
         entries = self._entries if not extra else sorted([*self._entries, *extra], key=lambda e: e.at)

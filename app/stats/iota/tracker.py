@@ -22,10 +22,10 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from ... import text
-from ...snapshot import BackendErrorsView, CountsView, LostLayerView, Snapshot, SourceView
+from ...snapshot import BackendErrorsView, CountsView, LostLayerView, Snapshot, SourceView, State
 from ..clock import LogClock
 from ..events import (
     ActivationShape,
@@ -438,8 +438,8 @@ class IotaTracker:
         """The measured rate at ``now``, or None while it is not measured or the miner is idle or silent."""
         return None if self.pausing(now) else self._rate(now).view.tokens_per_hour
 
-    def figures(self, now: float) -> IotaFigures:
-        """What the status words read, frozen at ``now``."""
+    def figures(self, now: float, *, fact_lines: bool = True) -> IotaFigures:
+        """What the status words read, frozen at ``now`` (``fact_lines``: the facts' detail lines too)."""
         idle_since = self.live.idle_since(now)
         # The entry is words: made only for a gap the timeline does not show yet.
         unreported = idle_since is not None and self.layer is not None and not self.live.idle_reported
@@ -461,7 +461,7 @@ class IotaTracker:
             measured_at=self.measured_at,
             back_at=self.back_at,
             was_tokens_per_hour=self.tokens_per_hour_at_last_pass(),
-            fact_lines=tuple(self.facts.details(now)),
+            fact_lines=tuple(self.facts.details(now)) if fact_lines else (),
         )
 
     def snapshot(self, now: float, source: SourceView) -> Snapshot:
@@ -523,3 +523,42 @@ class IotaTracker:
             return None
         layer, at = self.lost_layer
         return LostLayerView(layer, at, f"lost layer {layer} at {text.clock(at)} — back in the queue")
+
+    def stored(self, now: float, lines_read: int, events_after: float) -> StoredFigures:
+        """What a stored 30-s sample at ``now`` reads (app/record/replay.py): the same figures as
+        :meth:`snapshot`'s, without the page's words and views (an import asks at every boundary)."""
+        rate = self._rate(now)
+        figures = self.figures(now, fact_lines=False)
+        state = verdict(figures, now, rate, lines_read)[0]
+        point = self._history.newest(now, self._clock.latest, self.tokens_per_hour)
+        if point is not None and point[0] == now:
+            tokens_per_hour = point[1]
+        else:
+            tokens_per_hour = None if state in ("idle", "silent") else rate.view.tokens_per_hour
+        pending: list[TimelineEntry] = []
+        if state == "idle" and not figures.idle_reported and figures.layer is not None and figures.idle_entry is not None:
+            pending.append(figures.idle_entry)
+        if state == "silent" and figures.clock is not None:
+            pending.append(TimelineEntry(figures.clock, "silent", "log went silent"))
+        return StoredFigures(
+            tokens_per_hour=tokens_per_hour,
+            state=state,
+            layer=self.layer,
+            tokens_per_pass=self.tokens_per_pass,
+            queue_position=self.queue.position if self.queue.since is not None else None,
+            step=self.step,
+            entries=tuple(self.timeline.newest_after(events_after, pending)),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class StoredFigures:
+    """A stored sample's figures at one moment, and the timeline's entries since the last."""
+
+    tokens_per_hour: float | None
+    state: State
+    layer: int | None
+    tokens_per_pass: int | None
+    queue_position: int | None
+    step: int | None
+    entries: tuple[TimelineEntry, ...]  # newest first
