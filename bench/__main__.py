@@ -57,6 +57,8 @@ FIGURES: dict[str, tuple[str, str, Measure]] = {
                   steps.measure_idle),
     "ingest": ("20 end-to-end ingest", ">= 0.25 of Python's line loop on the usual log, >= 0.15 on unique noise",
                ingest.measure),
+    "fleet_page": ("21 fleet page, 1,000 agents", "<= 20 KB/s to an open page; hub <= 15 % of a core",
+                   hub.measure_fleet_page),
 }
 
 
