@@ -19,6 +19,8 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from .broadcast import Frame
+
 # Words that move with the clock alone, written by the page from the card's other fields.
 CLOCK_ONLY = frozenset({"last_seen_text"})
 HEADER = ("totals", "alerts_problem")
@@ -54,9 +56,9 @@ class FleetFrame:
                 self._full = _text(self.fleet)
             return self._full
 
-    def text_after(self, sent: FleetFrame | None) -> str:
+    def text_after(self, sent: Frame | None) -> str:
         """What a page holding ``sent`` needs to hold this frame (None: it holds nothing yet)."""
-        if sent is None:
+        if not isinstance(sent, FleetFrame):
             return self.full_text()
         with self._lock:
             if sent is self._previous:
