@@ -502,6 +502,8 @@ class Snapshot:
     # From the history store (filled by the wiring, never by a tracker); null with --no-history.
     usual: UsualView | None = None
     today: TodayView | None = None
+    # Moves when a longer range of the history has more to show (the import's progress); null without one.
+    history_revision: int | None = None
     # Filled by the wiring, not the trackers: open alerts, recent messages, delivery figures
     # (app.alerts; never a URL). Null when no alert service runs (``--once``).
     alerts: dict[str, Any] | None = None

@@ -60,8 +60,11 @@ FIGURES: dict[str, tuple[str, str, Measure]] = {
     "quiet_new": ("14 quiet CPU added by history, alerts, agent", "<= 0.1 % of a core", quiet.measure_new_parts),
     "loss_history": ("15 /api/history, 1,000,000-step run, afresh", "p95 <= 50 ms computed afresh",
                      loss_store.measure),
-    "step_import": ("16 step-log import (31 MB, every step)", "<= 5 s of a core", steps.measure_import),
-    "step_open": ("17 a 1,000,000-step run opens", "latest step <= 2 s, whole-run loss chart <= 5 s", steps.measure_open),
+    "step_import": ("16 step-log import (31 MB, every step)",
+                    "<= 5 s of a core; server + import child <= 80 MB at peak", steps.measure_import),
+    "step_open": ("17 a 1,000,000-step run opens",
+                  "latest step <= 2 s, whole-run loss chart <= 5 s in /api/history, <= 3 s on the page",
+                  steps.measure_open),
     "step_once": ("18 once on a long step log", "<= 2x once on a miner log of the same size", steps.measure_once),
     "step_idle": ("19 idle step trainer's page", "<= 0.5 % of a core at 10 min, 1 h and 2 h of quiet",
                   steps.measure_idle),
@@ -69,6 +72,8 @@ FIGURES: dict[str, tuple[str, str, Measure]] = {
                ingest.measure),
     "compare_runs": ("21 two 1,000,000-step runs compared, afresh", "p95 <= 50 ms afresh, as one run's whole chart",
                      compare.measure),
+    "fleet_page": ("22 fleet page, 1,000 agents", "<= 20 KB/s to an open page; hub <= 15 % of a core",
+                   hub.measure_fleet_page),
 }
 
 

@@ -36,7 +36,10 @@ from bench.report import Figure, percentile
 
 MACHINES = 100
 INTERVAL_SECONDS = 15.0
-SEQ_IN_STATUS = re.compile(r'"name":"(m\d{3})","online":true[^}]*?"status_line":"L1 · 358k tok/h · r(\d+)"')
+SEQ_IN_STATUS = re.compile(r"L1 · 358k tok/h · r(\d+)")
+FLEET_PAGE_MACHINES = 1000
+FLEET_PAGE_GOAL_BYTES = 20_000  # an open fleet page, per second
+FLEET_PAGE_GOAL_CPU = 15.0  # the hub, % of a core
 
 
 def snapshot(at: float, seq: int) -> dict[str, Any]:
@@ -70,14 +73,14 @@ def report(name: str, seq: int, at: float) -> bytes:
     return json.dumps(body, separators=(",", ":")).encode()
 
 
-def simulated_day(data_dir: Path, hours: float) -> tuple[dict[str, str], dict[str, Any]]:
+def simulated_day(data_dir: Path, hours: float, machines: int = MACHINES) -> tuple[dict[str, str], dict[str, Any]]:
     """Enrol the machines and put a day of their reports through the hub's intake; return keys and figures."""
     from app.hub.service import Hub
     from app.hub.store import HubStore
 
     store = HubStore(data_dir / "hub.sqlite3")
     now = time.time()
-    keys = {f"m{i:03d}": store.enroll(f"m{i:03d}", now) for i in range(MACHINES)}
+    keys = {f"m{i:03d}": store.enroll(f"m{i:03d}", now) for i in range(machines)}
     steps = int(hours * 3600 / INTERVAL_SECONDS)
     start = now - hours * 3600
     simulated = [start]
@@ -146,6 +149,9 @@ class Pushes:
         self.client = simple_websocket.Client(url, headers={"Origin": origin})
         self.seen: dict[tuple[str, int], float] = {}
         self.messages = 0
+        self.first_bytes = 0  # the whole fleet, as a page gets it first
+        self.bytes = 0  # everything after the first message (keepalives too)
+        self.largest = 0
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
 
@@ -156,9 +162,21 @@ class Pushes:
                 arrived = time.perf_counter()
                 if text is None:
                     continue
+                text = text if isinstance(text, str) else text.decode()
+                size = len(text.encode())
+                if self.messages == 0:
+                    self.first_bytes = size
+                else:
+                    self.bytes += size
+                    self.largest = max(self.largest, size)
                 self.messages += 1
-                for name, seq in SEQ_IN_STATUS.findall(text if isinstance(text, str) else text.decode()):
-                    self.seen.setdefault((name, int(seq)), arrived)
+                data = json.loads(text)
+                # The whole fleet (first) or a delta: the cards whose status line moved.
+                cards = data.get("cards", {}) if data.get("delta") else {c["name"]: c for c in data.get("machines", [])}
+                for name, fields in cards.items():
+                    found = SEQ_IN_STATUS.search(str(fields.get("status_line") or ""))
+                    if found:
+                        self.seen.setdefault((name, int(found.group(1))), arrived)
         except (simple_websocket.ConnectionClosed, OSError):
             pass
 
@@ -178,6 +196,7 @@ def real_time(data_dir: Path, keys: dict[str, str], seconds: float, out: Path) -
         time.sleep(seconds)  # the reference: the same hub, one page open, nobody reporting
         idle_cpu = (proc_cpu_seconds(hub.process.pid) - cpu0) / (time.perf_counter() - t0)
         idle_rss_mb = proc_rss_mb(hub.process.pid)
+        bytes0 = pushes.bytes
 
         posted: dict[tuple[str, int], float] = {}
         took: list[float] = []
@@ -211,13 +230,20 @@ def real_time(data_dir: Path, keys: dict[str, str], seconds: float, out: Path) -
                 conn.getresponse().read()
                 health.append(time.perf_counter() - h0)
             i += 1
-        busy_cpu = (proc_cpu_seconds(hub.process.pid) - cpu0) / (time.perf_counter() - t0)
+        elapsed = time.perf_counter() - t0
+        busy_cpu = (proc_cpu_seconds(hub.process.pid) - cpu0) / elapsed
         busy_rss_mb = proc_rss_mb(hub.process.pid)
+        page_bytes = pushes.bytes - bytes0
         time.sleep(2)
         pushes.stop()
         latencies = [pushes.seen[key] - sent for key, sent in posted.items() if key in pushes.seen]
         return {
             "reports_posted": len(took),
+            "reports_per_second": len(took) / elapsed,
+            "page_bytes_per_second": page_bytes / elapsed,
+            "pushes_per_second": (pushes.messages - 1) / (time.perf_counter() - t0),
+            "whole_fleet_bytes": pushes.first_bytes,
+            "largest_push_bytes": pushes.largest,
             "cpu_percent": busy_cpu * 100,
             "cpu_percent_idle": idle_cpu * 100,
             "take_ms_p50": percentile(took, 50) * 1000,
@@ -260,4 +286,36 @@ def measure(workdir: Path, *, quick: bool = False) -> Figure:
               f"{day['store_bytes'] / 1e6:.1f} MB; RSS {live['rss_mb']:.1f} MB with 100 agents reporting "
               f"({live['rss_mb_idle']:.1f} MB before)"),
         details=details,
+    )
+
+
+def measure_fleet_page(workdir: Path, *, quick: bool = False) -> Figure:
+    """1,000 agents at the real cadence, one fleet page open: what the page receives a second and
+    the hub's CPU, beside what the same pushes would weigh if each carried the whole fleet."""
+    data_dir = workdir / "hub-1000-home" / "tokwatch"
+    shutil.rmtree(data_dir.parent, ignore_errors=True)
+    data_dir.mkdir(parents=True)
+    keys, day = simulated_day(data_dir, 0.05, FLEET_PAGE_MACHINES)  # every machine reported once
+    live = real_time(data_dir, keys, 20.0 if quick else 60.0, workdir)
+    rate, cpu = live["page_bytes_per_second"], live["cpu_percent"]
+    whole = live["whole_fleet_bytes"] * live["pushes_per_second"]
+    met = rate <= FLEET_PAGE_GOAL_BYTES and cpu <= FLEET_PAGE_GOAL_CPU
+    return Figure(
+        key="fleet_page",
+        title="22 fleet page, 1,000 agents",
+        value=rate / 1000,
+        unit="KB/s to the page",
+        reference="the same pushes, each the whole fleet",
+        reference_value=whole / 1000,
+        ratio=rate / whole if whole else None,
+        ratio_label="x",
+        goal=f"<= {FLEET_PAGE_GOAL_BYTES // 1000} KB/s to an open page; hub <= {FLEET_PAGE_GOAL_CPU:g} % of a core",
+        met=met,
+        note=(f"{live['reports_per_second']:.1f} reports/s over HTTP ({FLEET_PAGE_MACHINES:,} agents, every "
+              f"{INTERVAL_SECONDS:g} s); hub CPU {cpu:.1f} % of a core (idle {live['cpu_percent_idle']:.2f} %); "
+              f"{live['pushes_per_second']:.1f} pushes/s, the largest {live['largest_push_bytes'] / 1000:.1f} KB; "
+              f"the whole fleet {live['whole_fleet_bytes'] / 1000:.0f} KB (a page's first message); "
+              f"take p99 {live['take_ms_p99']:.1f} ms; push p99 {live['push_ms_p99'] or float('nan'):.0f} ms; "
+              f"RSS {live['rss_mb']:.1f} MB"),
+        details={**day, **live},
     )

@@ -34,6 +34,7 @@ const state = {
   snapshot: null,
   fetched: null, // the last /api/history answer for state.range
   fetchedAt: 0, // ms
+  revision: null, // the snapshot's history_revision when the fetch began: a new one means more to show
   inflight: null, // AbortController of the fetch under way
   historyOff: null, // why longer ranges cannot be had, once the server said so
   plots: [], // [{u, view, spec}]
@@ -445,10 +446,12 @@ async function load() {
   state.inflight = controller;
   const range = state.range;
   state.fetchedAt = Date.now();
+  state.revision = revisionOf(state.snapshot);
   try {
+    // "no-cache": asked again each time, with the ETag it had, so an unchanged range is a 304.
     const response = await fetch(`/api/history?range=${encodeURIComponent(range)}`, {
       headers: authHeaders(),
-      cache: "no-store",
+      cache: "no-cache",
       signal: controller.signal,
     });
     if (range !== state.range) return;
@@ -466,8 +469,20 @@ async function load() {
     if (controller.signal.aborted) return;
     setNote("The history could not be fetched: the dashboard did not answer.");
   } finally {
-    if (state.inflight === controller) state.inflight = null;
+    if (state.inflight === controller) {
+      state.inflight = null;
+      // The server had more while this answer was on its way: ask again at once.
+      if (!controller.signal.aborted && range === state.range && advanced(state.snapshot)) load();
+    }
   }
+}
+
+const revisionOf = (snapshot) => (snapshot && snapshot.history_revision != null ? snapshot.history_revision : null);
+
+// The history has more to show than the range last fetched (the import's progress, pushed).
+function advanced(snapshot) {
+  const revision = revisionOf(snapshot);
+  return revision !== null && revision !== state.revision;
 }
 
 // --- ranges -----------------------------------------------------------------------------------
@@ -580,7 +595,7 @@ function setupLossControls() {
 }
 
 // Each snapshot: redraw the hour, or move the current value on a longer range (and fetch it
-// again when it is REFRESH_MS old).
+// again when the server says it has more, or when it is REFRESH_MS old).
 export function renderChart(snapshot) {
   state.snapshot = snapshot;
   const card = $("history");
@@ -599,7 +614,7 @@ export function renderChart(snapshot) {
     drawLive();
     return;
   }
-  if (Date.now() - state.fetchedAt >= REFRESH_MS && !state.inflight) {
+  if ((advanced(snapshot) || Date.now() - state.fetchedAt >= REFRESH_MS) && !state.inflight) {
     load();
     return;
   }

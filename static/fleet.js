@@ -13,6 +13,8 @@ const PREFS_KEY = "tokwatch.fleet.view";
 const STATE_ORDER = { problem: 0, warning: 1, offline: 2, waiting: 3, ok: 4 };
 
 let fleet = null;
+let byName = new Map(); // name → card, for pushes that carry only what changed
+const nodes = new Map(); // name → [card it was drawn from, its <li>]: an unchanged card is not drawn again
 let skewSeconds = 0; // hub clock − this browser's clock
 
 const filter = document.getElementById("filter");
@@ -156,7 +158,10 @@ function render() {
   document.title = `${totals.tokens_per_hour_text} · ${totals.online}/${totals.machines} online · tokwatch fleet`;
   const shown = fleet.machines.filter((card) => matches(card, filter.value)).sort(compare);
   const list = document.getElementById("cards");
-  list.replaceChildren(...shown.map(renderCard));
+  const items = shown.map(cardNode);
+  // Moving a thousand nodes costs a phone more than comparing them: only when the order changed.
+  const current = list.children;
+  if (current.length !== items.length || items.some((item, i) => current[i] !== item)) list.replaceChildren(...items);
   // No machine at all is not "no match": say how to enrol the first, with the steps open.
   const none = fleet.machines.length === 0;
   document.getElementById("none").hidden = !none;
@@ -165,10 +170,41 @@ function render() {
   setText("shown", `${shown.length} of ${fleet.machines.length}`);
 }
 
+// The card's <li>, drawn again only when the card changed (a push replaces a changed card's object).
+function cardNode(card) {
+  const kept = nodes.get(card.name);
+  if (kept && kept[0] === card) return kept[1];
+  const item = renderCard(card);
+  nodes.set(card.name, [card, item]);
+  return item;
+}
+
+// A push with only what changed: each changed card's fields, the cards gone, the header.
+function merge(delta) {
+  if (!fleet) return false;
+  for (const [name, fields] of Object.entries(delta.cards || {})) {
+    const old = byName.get(name);
+    byName.set(name, old ? { ...old, ...fields } : fields);
+  }
+  for (const name of delta.gone || []) {
+    byName.delete(name);
+    nodes.delete(name);
+  }
+  fleet.machines = [...byName.values()];
+  for (const key of ["totals", "alerts_problem"]) if (key in delta) fleet[key] = delta[key];
+  fleet.as_of = delta.as_of;
+  return true;
+}
+
 function accept(data) {
-  if (!data || !Array.isArray(data.machines)) return;
-  fleet = data;
-  skewSeconds = data.as_of - Date.now() / 1000;
+  if (data && data.delta) {
+    if (!merge(data)) return;
+  } else {
+    if (!data || !Array.isArray(data.machines)) return;
+    fleet = data;
+    byName = new Map(data.machines.map((card) => [card.name, card]));
+  }
+  skewSeconds = fleet.as_of - Date.now() / 1000;
   showAuth(false);
   render();
 }
@@ -176,7 +212,7 @@ function accept(data) {
 function tickAges() {
   for (const node of document.querySelectorAll(".seen[data-seen]")) {
     const name = node.closest(".machine-card")?.dataset.name;
-    const card = fleet?.machines.find((m) => m.name === name);
+    const card = byName.get(name);
     if (card) node.textContent = seenText(card);
   }
 }

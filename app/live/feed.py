@@ -31,6 +31,8 @@ class LiveFeed:
         self.alerts = alerts
         self.hardware = hardware  # --hardware: power beside throughput
         self.changes = monitor.changes
+        if recorder is not None:
+            recorder.on_advance(self.section_changed)  # the import's progress reaches open pages now
 
     @property
     def version(self) -> int:

@@ -42,6 +42,7 @@ TAKE_OVER_SECONDS = 5.0  # how often a reading tokwatch tries the data dir's loc
 WHOLE_RUN_RANGE = "30d"  # a step trainer's longest range: the page opens on its whole run
 SAMPLE_WAIT_SECONDS = 0.2  # how often the sampler looks whether the page has its first view
 SAMPLE_WAIT_LIMIT = 120.0  # and for how long: a log with no step in its tail is not sampled
+ADVANCE_SECONDS = 1.0  # while the import runs, how often its writes may move the history's revision
 
 
 class PassSource(Protocol):
@@ -142,11 +143,27 @@ class Recorder:
         self._logged = LoggedSteps()
         self._memory = RunMemory()  # a step trainer's losses, read here when no history keeps them
         self._sampled: dict[str, Any] | None = None  # its whole run sampled, until the import has it
+        self._revision = 0  # moves when the longer ranges have more to show (a sample, the import's writes)
+        self._on_advance: Callable[[], None] | None = None
 
     @property
     def source(self) -> SourceKey:
         """The history's key for this log (its kind follows the format once known)."""
         return self._source
+
+    @property
+    def revision(self) -> int:
+        """Moves whenever a page's longer range would show more than it did: fetch it again then."""
+        return self._revision
+
+    def on_advance(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` (the live feed's change) each time :attr:`revision` moves."""
+        self._on_advance = callback
+
+    def _advance(self) -> None:
+        self._revision += 1
+        if self._on_advance is not None:
+            self._on_advance()
 
     # --- lifecycle ----------------------------------------------------------------
 
@@ -168,6 +185,7 @@ class Recorder:
             self.progress = ImportProgress()
             self._spawn(self._import, "history-import")
             self._spawn(self._sample, "history-sample")
+            self._spawn(self._watch_import, "history-advance")
 
     def _take_over_loop(self) -> None:
         while not self._stop.wait(TAKE_OVER_SECONDS):
@@ -233,6 +251,22 @@ class Recorder:
             return
         with self._bodies_lock:
             self._sampled = sampled
+        self._advance()
+
+    def _watch_import(self) -> None:
+        """Move the revision while the import writes (at most once a second) and when it ends, so
+        an open page asks for its range again the moment the server has more of the run."""
+        progress = self.progress
+        assert progress is not None
+        seen = self.history.generation
+        while not progress.done:
+            if self._stop.wait(ADVANCE_SECONDS):
+                return
+            if self.history.generation != seen:
+                seen = self.history.generation
+                self._advance()
+        self.history.flush(10.0)  # the last batch written, so the page's next ask has the whole run
+        self._advance()
 
     # --- feeding ------------------------------------------------------------------
 
@@ -362,4 +396,5 @@ class Recorder:
             lines.append(status.problem)
         elif status.mode == "read_only" and status.notice:
             lines.append(status.notice)
-        return replace(snapshot, usual=usual_view, today=today_view, details=tuple(lines))
+        return replace(snapshot, usual=usual_view, today=today_view, details=tuple(lines),
+                       history_revision=self._revision)

@@ -38,7 +38,6 @@ from ..store.records import (
     LossPoint,
     StepPoint,
     events_from,
-    queue_point,
     samples_from,
     steps_from,
 )
@@ -141,21 +140,23 @@ class MinerReplay:
     def _sample(self, t: int) -> None:
         if self.last_line_at is None or t - self.last_line_at > QUIET_SECONDS:
             return  # the log was quiet: a gap, not a figure
-        snap = self.tracker.snapshot(float(t), self.view)
-        value = snap.history[-1][1] if snap.history and snap.history[-1][0] == t else snap.rate.tokens_per_hour
+        # What the history keeps, not the page's snapshot: at every 30 s of a long log, its words
+        # and views were a third of the import.
+        figures = self.tracker.stored(float(t), self.view.lines_read)
         self.samples.append(
             Sample(
                 t=t,
-                tokens_per_hour=value,
-                state=snap.state,
-                layer=snap.layer,
-                tokens_per_pass=snap.rate.tokens_per_pass,
-                queue_position=queue_point(snap.queue, t),
-                step=snap.step,
+                tokens_per_hour=figures.tokens_per_hour,
+                state=figures.state,
+                layer=figures.layer,
+                tokens_per_pass=figures.tokens_per_pass,
+                queue_position=figures.queue_position,
+                step=figures.step,
             )
         )
-        # The timeline's events, each taken once.
-        shown = {(float(event.at), event.kind, event.text) for event in snap.events}
+        # The timeline's events, each taken once: new when not among the last sample's, whatever its
+        # date (an idle span is dated back at its last pass once later entries are in).
+        shown = {(float(event.at), event.kind, event.text) for event in figures.events}
         for at, kind, words in sorted(shown - self.taken_events):
             self.events.append(EventRow(at, kind, words))
         self.taken_events = shown

@@ -29,6 +29,7 @@ from ..snapshot import to_json
 from ..store import History
 from ..web import create_app
 from ..web.broadcast import Broadcaster
+from ..web.fleet_push import FleetFrames
 from ..web.hub import FLEET_PUSH_INTERVAL_SECONDS, HubState
 from ..web.pairing import dashboard_url, lan_address, page_url
 from ..web.routes import AGENT_KEY
@@ -81,14 +82,15 @@ def build_web(
     )
     fleet: HubState | None = None
     if hub is not None:
+        frames = FleetFrames(hub.fleet)  # the fleet page gets the fleet once, then what changed
         fleet_broadcaster = Broadcaster(
             hub.changes,
-            payload=hub.fleet_json,
+            payload=frames.next,
             max_clients=config.max_ws_clients,
             push_interval_seconds=max(config.push_interval_seconds, FLEET_PUSH_INTERVAL_SECONDS),
         )
         fleet = HubState(config=config, hub=hub, broadcaster=fleet_broadcaster, hub_url=hub_url,
-                         has_log=log_path is not None)
+                         has_log=log_path is not None, frames=frames)
     app = create_app(config, feed, broadcaster=broadcaster, recorder=recorder, alerts=feed.alerts, fleet=fleet)
     return Web(app, broadcaster, None if fleet is None else fleet.broadcaster)
 

@@ -62,6 +62,17 @@ class RateHistory:
             self._points = deque(((t, None if t > at else value) for t, value in self._points), maxlen=self._points.maxlen)
         self._preview_key = None  # the kept preview may hold such points too
 
+    def newest(self, now: float, latest: float | None, rate: Callable[[float], float | None]) -> Point | None:
+        """The last point :meth:`view` would give at ``now`` (no ``key``), without making the hour before it."""
+        if latest is not None and now > latest:
+            taken = self.sample_until(now, rate, store=False)
+            if taken:
+                return taken[-1]
+        for point in reversed(self._points):
+            if point[0] <= now:
+                return point if point[0] > now - HISTORY_SPAN_SECONDS else None
+        return None
+
     def view(
         self, now: float, latest: float | None, rate: Callable[[float], float | None], key: object = None
     ) -> tuple[Point, ...]:

@@ -35,6 +35,22 @@ CLOSE_POLICY_VIOLATION = 1008
 STALL_CHECK_MARGIN_SECONDS = 0.05
 
 
+class Frame(Protocol):
+    """A payload each client is sent relative to what it has (the fleet page's deltas)."""
+
+    def text_after(self, sent: Frame | None) -> str: ...
+
+
+Payload = str | Frame
+
+
+def text_of(payload: Payload, sent: Frame | None) -> tuple[str, Frame | None]:
+    """The text to send for ``payload`` to a client holding ``sent``, and what it holds then."""
+    if isinstance(payload, str):
+        return payload, sent
+    return payload.text_after(sent), payload
+
+
 class WebSocketLike(Protocol):
     """The part of ``simple_websocket.Server`` that :func:`pump` uses."""
 
@@ -77,14 +93,14 @@ class Client:
 
     def __init__(self, abort: Callable[[], None] | None = None) -> None:
         self._changed = threading.Condition()
-        self._payload: str | None = None
+        self._payload: Payload | None = None
         self._poked = False
         self._closed: ClientClosed | None = None
         self._abort = abort
         self._aborted = False
         self.sending_since: float | None = None  # monotonic time a send began, None when idle
 
-    def offer(self, payload: str) -> None:
+    def offer(self, payload: Payload) -> None:
         """Replace whatever is waiting with the newest payload (never blocks on the network)."""
         with self._changed:
             self._payload = payload
@@ -96,7 +112,7 @@ class Client:
             self._poked = True
             self._changed.notify_all()
 
-    def take(self, timeout: float) -> str | None:
+    def take(self, timeout: float) -> Payload | None:
         """Return the newest payload and empty the slot, or None after ``timeout`` or a poke; raise ClientClosed."""
         with self._changed:
             self._changed.wait_for(
@@ -137,8 +153,11 @@ def pump(
     *,
     keepalive_seconds: float,
     clock: Callable[[], float] = time.monotonic,
+    sent: Frame | None = None,
 ) -> None:
     """Send the client the newest payload whenever there is one, a keepalive when idle, until it goes.
+
+    ``sent``: the frame the client was sent first, when the payloads are frames (sent as deltas).
 
     The thread sleeps until a payload, a close, or the keepalive is due: the peer's messages and
     its going away wake it through ``ws.event`` (see :class:`WakingEvent`), so nothing polls.
@@ -161,9 +180,10 @@ def pump(
             payload = KEEPALIVE_JSON
         if not ws.connected:
             return
+        text, sent = text_of(payload, sent)
         client.sending_since = clock()
         try:
-            ws.send(payload)
+            ws.send(text)
         finally:
             client.sending_since = None
         last_sent = clock()
@@ -176,7 +196,7 @@ class Broadcaster:
         self,
         source: ChangeSource,
         *,
-        payload: Callable[[], str],
+        payload: Callable[[], Payload],
         max_clients: int,
         push_interval_seconds: float,
         refresh_seconds: float = 30.0,
@@ -323,7 +343,7 @@ class Broadcaster:
             return self.stall_seconds
         return max(0.0, min(started) + self.stall_seconds - now) + STALL_CHECK_MARGIN_SECONDS
 
-    def _publish(self, payload: str) -> None:
+    def _publish(self, payload: Payload) -> None:
         with self._lock:
             clients = list(self._clients)
         for client in clients:

@@ -22,6 +22,7 @@ from ..hub.keys import NAME_PATTERN
 from ..hub.report import MAX_HISTORY_BYTES, MAX_REPORT_BYTES
 from . import security
 from .broadcast import Broadcaster
+from .fleet_push import FleetFrames
 from .routes import pairing_card
 from .static import compress_page
 from .websocket import session, sock, vet_handshake
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 REPORT_PATH = security.REPORT_PATH
 HISTORY_PATH = security.HISTORY_PATH
 # The fleet page gets at most two pushes a second (a report shows within about half a second):
-# each push is every card (~70 kB at 100 machines), and a fleet reports several times a second.
+# a fleet reports several times a second, and each push is every changed card's changed fields.
 FLEET_PUSH_INTERVAL_SECONDS = 0.5
 STATE_KEY = "tokwatch.hub"
 bp = Blueprint("hub", __name__)
@@ -47,6 +48,7 @@ class HubState:
     broadcaster: Broadcaster
     hub_url: str  # what agents are told to --report-to (the help on the fleet page)
     has_log: bool  # this process is also a machine's dashboard
+    frames: FleetFrames | None = None  # the push's frames (the fleet once, then what changed)
 
 
 def hub_state() -> HubState:
@@ -198,7 +200,7 @@ def layer_words(layers: list[list[Any]]) -> str:
 
 @sock.route("/ws/fleet", bp=bp)
 def fleet_socket(connection: Server) -> None:
-    """Send the fleet now, then on every change (coalesced) and a keepalive when idle."""
+    """Send the fleet now, then what changed on every change (coalesced) and a keepalive when idle."""
     state = hub_state()
-    session(connection, state.broadcaster, state.hub.fleet_json,
+    session(connection, state.broadcaster, state.frames.first if state.frames is not None else state.hub.fleet_json,
             keepalive_seconds=state.config.keepalive_seconds, full="too many live pages open")

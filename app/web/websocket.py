@@ -20,7 +20,7 @@ from wsproto.utilities import LocalProtocolError
 
 from ..config import Config
 from . import security
-from .broadcast import CLOSE_POLICY_VIOLATION, Broadcaster, ClientClosed, WakingEvent, pump
+from .broadcast import CLOSE_POLICY_VIOLATION, Broadcaster, ClientClosed, Payload, WakingEvent, pump, text_of
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +60,7 @@ def vet_handshake(config: Config, broadcaster: Broadcaster, *, full: str) -> Non
 
 
 def session(
-    connection: Server, broadcaster: Broadcaster, first: Callable[[], str], *, keepalive_seconds: float, full: str
+    connection: Server, broadcaster: Broadcaster, first: Callable[[], Payload], *, keepalive_seconds: float, full: str
 ) -> None:
     """Send ``first()`` now, then every change the broadcaster offers (coalesced) and a keepalive when idle."""
     client = broadcaster.join(abort=lambda: connection.sock.shutdown(socket.SHUT_RDWR))
@@ -73,8 +73,9 @@ def session(
     if connection.input_buffer:
         client.poke()
     try:
-        connection.send(first())
-        pump(connection, client, keepalive_seconds=keepalive_seconds)
+        text, sent = text_of(first(), None)
+        connection.send(text)
+        pump(connection, client, keepalive_seconds=keepalive_seconds, sent=sent)
     except ClientClosed as closed:
         code, reason = closed.code, closed.reason
     except (OSError, LocalProtocolError) as e:

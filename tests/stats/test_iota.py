@@ -409,7 +409,7 @@ def test_snapshot_serialises_to_the_contract() -> None:
     assert set(data) == {
         "status_line", "state", "format", "layer", "queue", "rate", "warmup", "step", "run",
         "gpu_memory", "backend_errors", "details", "history", "source", "as_of", "training",
-        "level", "state_since", "events", "network", "usual", "today", "alerts", "counts",
+        "level", "state_since", "events", "network", "usual", "today", "history_revision", "alerts", "counts",
         "history_unit", "training_fields", "lost_layer", "ticking", "problems", "delivery", "drift", "hardware", "cause",
     }
     assert data["history_unit"] == "tok/h" and data["training_fields"] == []

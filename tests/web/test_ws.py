@@ -465,7 +465,7 @@ def test_the_fleet_websocket_is_accepted_like_the_dashboards(tmp_path: Any) -> N
             time.sleep(2.5)  # past two handshake deadlines: an accepted socket has none
             # Still open: a keepalive (or a fresh fleet) arrives, where a cut socket would raise.
             later = receive_json(ws, timeout=3.0)
-            assert later == {"keepalive": True} or later["machines"] == []
+            assert later == {"keepalive": True} or later.get("machines") == [] or later.get("cards") == {}
             assert ws.connected
         finally:
             ws.close()

@@ -22,10 +22,19 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from ... import text
-from ...snapshot import BackendErrorsView, CauseView, CountsView, LostLayerView, Snapshot, SourceView
+from ...snapshot import (
+    BackendErrorsView,
+    CauseView,
+    CountsView,
+    EventView,
+    LostLayerView,
+    Snapshot,
+    SourceView,
+    State,
+)
 from ..clock import LogClock
 from ..events import (
     ActivationShape,
@@ -52,7 +61,7 @@ from ..events import (
     Tick,
     WorkerCrashed,
 )
-from ..history import RateHistory
+from ..history import HISTORY_STEP_SECONDS, RateHistory
 from ..ticking import ticking
 from ..tracker import ERROR_WINDOW_SECONDS, RATE_WINDOW_SECONDS, WARMUP_COUNT, WARMUP_SECONDS
 from .delivery import Delivery
@@ -525,8 +534,8 @@ class IotaTracker:
         """The measured rate at ``now``, or None while it is not measured or the miner is idle or silent."""
         return None if self.pausing(now) else self._rate(now).view.tokens_per_hour
 
-    def figures(self, now: float) -> IotaFigures:
-        """What the status words read, frozen at ``now``."""
+    def figures(self, now: float, *, fact_lines: bool = True) -> IotaFigures:
+        """What the status words read, frozen at ``now`` (``fact_lines``: the facts' detail lines too)."""
         idle_since = self.live.idle_since(now)
         # The entry is words: made only for a gap the timeline does not show yet.
         unreported = idle_since is not None and self.layer is not None and not self.live.idle_reported
@@ -548,7 +557,7 @@ class IotaTracker:
             measured_at=self.measured_at,
             back_at=self.back_at,
             was_tokens_per_hour=self.tokens_per_hour_at_last_pass(),
-            fact_lines=tuple(self.facts.details(now)),
+            fact_lines=tuple(self.facts.details(now)) if fact_lines else (),
             queue_status=self.queue.status,
             queue_status_since=self.queue.status_since,
             queue_glance=queue_glance(self.queue, now),
@@ -650,6 +659,29 @@ class IotaTracker:
         layer, at = self.lost_layer
         return LostLayerView(layer, at, f"lost layer {layer} at {text.clock(at)} — back in the queue")
 
+    def stored(self, now: float, lines_read: int) -> StoredFigures:
+        """What a stored 30-s sample at ``now`` reads (app/record/replay.py): the same figures as
+        :meth:`snapshot`'s, without the page's words and views (an import asks at every boundary)."""
+        rate = self._rate(now)
+        figures = self.figures(now, fact_lines=False)
+        state = verdict(figures, now, rate, lines_read)[0]
+        point = self._history.newest(now, self._clock.latest, self.tokens_per_hour)
+        if point is not None and point[0] == now:
+            tokens_per_hour = point[1]
+        else:
+            tokens_per_hour = None if state in ("idle", "silent") else rate.view.tokens_per_hour
+        queue = self.queue
+        polled = queue.since is not None and queue.last_poll_at is not None and now - HISTORY_STEP_SECONDS < queue.last_poll_at <= now
+        return StoredFigures(
+            tokens_per_hour=tokens_per_hour,
+            state=state,
+            layer=self.layer,
+            tokens_per_pass=self.tokens_per_pass,
+            queue_position=queue.position if polled else None,  # silence is not a position
+            step=self.step,
+            events=events_view(figures, self.timeline, state, self.shell, now, self.sleeps),
+        )
+
 
 def _last_words(state: str, figures: IotaFigures) -> str | None:
     """A crashed miner's last line, quoted (a panic's message, an exception, the shell's exit line)."""
@@ -664,3 +696,16 @@ def _cause_view(state: str, figures: IotaFigures) -> CauseView | None:
     cause = {"silent": figures.stop_cause, "crashed": figures.crash or figures.stop_cause,
              "idle": figures.idle_cause}.get(state)
     return None if cause is None else CauseView(cause.kind, cause.at, cause.words, cause.line)
+
+
+@dataclass(frozen=True, slots=True)
+class StoredFigures:
+    """A stored sample's figures at one moment, and the timeline's entries as the page would show them."""
+
+    tokens_per_hour: float | None
+    state: State
+    layer: int | None
+    tokens_per_pass: int | None
+    queue_position: int | None  # only where a poll was logged in the 30 s up to the sample
+    step: int | None
+    events: tuple[EventView, ...]  # newest first, each span with its cause

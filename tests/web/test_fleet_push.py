@@ -1,0 +1,122 @@
+"""The fleet page's push: the whole fleet once, then only what changed (cards' changed fields, the
+header), so an open page at a thousand machines costs kilobytes a second, not a megabyte.
+
+Fleets composed here, each delta written out by hand; then a real hub on port 0 with real reports
+over HTTP and a real websocket client that merges the deltas as the page does.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from app.config import Config
+from app.hub.store import HubStore
+from app.live.monitor import Monitor
+from app.web.fleet_push import FleetFrame, FleetFrames
+from tests.conftest import start_server
+from tests.hub.test_fleet_page import Agents
+from tests.web.test_ws import WsClient, receive_json
+
+
+def card(name: str, **fields: Any) -> dict[str, Any]:
+    return {"name": name, "online": True, "last_seen_at": 100.0, "last_seen_text": "just now",
+            "status_line": "L1 · 358k tok/h", "tokens_per_hour": 358_000.0, **fields}
+
+
+def fleet(*cards: dict[str, Any], online: int = 2, as_of: float = 110.0) -> dict[str, Any]:
+    return {"machines": list(cards), "totals": {"online": online}, "as_of": as_of, "alerts_problem": None}
+
+
+def merged(state: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any]:
+    """What fleet.js's merge makes of a delta."""
+    cards = {c["name"]: c for c in state["machines"]}
+    for name, fields in delta["cards"].items():
+        cards[name] = {**cards.get(name, {}), **fields}
+    for name in delta["gone"]:
+        cards.pop(name)
+    out = {**state, "machines": list(cards.values()), "as_of": delta["as_of"]}
+    for key in ("totals", "alerts_problem"):
+        if key in delta:
+            out[key] = delta[key]
+    return out
+
+
+def test_a_delta_carries_the_changed_fields_new_cards_and_gone_ones_and_nothing_else() -> None:
+    frames = iter([
+        fleet(card("a"), card("b"), card("c")),
+        # a: a new rate and report; b: only its age's words moved (the clock); c gone; d new.
+        fleet(card("a", last_seen_at=115.0, tokens_per_hour=360_000.0), card("b", last_seen_text="15 s ago"),
+              card("d"), online=3, as_of=116.0),
+    ])
+    source = FleetFrames(lambda: next(frames))
+    first, second = source.next(), source.next()
+    assert json.loads(first.text_after(None))["machines"][2]["name"] == "c"  # a new page gets the whole fleet
+    delta = json.loads(second.text_after(first))
+    assert delta == {
+        "delta": True, "as_of": 116.0, "totals": {"online": 3},
+        "cards": {"a": {"last_seen_at": 115.0, "tokens_per_hour": 360_000.0}, "d": card("d")},
+        "gone": ["c"],
+    }
+    assert second.text_after(first) is second.text_after(first)  # made once, for every page
+    state = merged(json.loads(first.text_after(None)), delta)
+    assert {c["name"]: c for c in state["machines"]} == {
+        "a": card("a", last_seen_at=115.0, tokens_per_hour=360_000.0), "b": card("b"), "d": card("d")}
+
+
+def test_a_page_that_missed_a_push_gets_what_changed_since_the_one_it_has() -> None:
+    old = FleetFrame(fleet(card("a", state="training"), card("b")))
+    newest = FleetFrame(fleet(card("a", state="idle"), card("b", queue_text="#12")), FleetFrame(fleet()))
+    assert json.loads(newest.text_after(old))["cards"] == {"a": {"state": "idle"}, "b": {"queue_text": "#12"}}
+    # A field a card no longer has is sent as null, so the page's copy loses it too.
+    gone_field = FleetFrame(fleet(card("a"), card("b")), old)
+    assert json.loads(gone_field.text_after(old))["cards"] == {"a": {"state": None}}
+
+
+def test_an_open_fleet_page_gets_the_fleet_once_then_only_the_card_that_reported(tmp_path: Path) -> None:
+    data_dir = tmp_path / "data"
+    store = HubStore(data_dir / "hub.sqlite3")
+    names = [f"rig-{i:02d}" for i in range(40)]
+    keys = {name: store.enroll(name, time.time()) for name in names}
+    store.close()
+    config = Config(log_path=None, port=0, hub=True, data_dir=data_dir, config_dir=tmp_path / "config")
+    running = start_server(config, Monitor(None))
+    agents = Agents(running.http_url, keys)
+    try:
+        for name in names:
+            agents.send(name, status="L1 · 358k tok/h", tph=358_400.0, layer=1)
+        ws = WsClient(f"ws://127.0.0.1:{running.config.effective_ws_port}/ws/fleet",
+                      headers={"Origin": running.origin})
+        try:
+            message = ws.receive(5)
+            assert message is not None
+            state = json.loads(message)
+            assert not state.get("delta") and len(state["machines"]) == len(names)
+            whole = len(message.encode())
+
+            agents.send("rig-07", status="L1 · 401k tok/h", tph=401_000.0, layer=1)
+            deadline = time.monotonic() + 10
+            delta: dict[str, Any] = {}
+            while "rig-07" not in delta.get("cards", {}) and time.monotonic() < deadline:
+                delta = receive_json(ws)
+                if delta.get("delta"):
+                    assert set(delta["cards"]) <= {"rig-07"}, "only the machine that reported"
+                    state = merged(state, delta)
+            assert delta["cards"]["rig-07"]["status_line"] == "L1 · 401k tok/h"
+            assert len(json.dumps(delta).encode()) < whole / 20
+            # The page's merged fleet is the API's (ages' words aside, which the page writes itself).
+            with urllib.request.urlopen(f"{running.http_url}/api/fleet", timeout=5) as answer:
+                api = json.load(answer)
+
+            def without_words(cards: list[dict[str, Any]]) -> dict[str, Any]:
+                return {c["name"]: {k: v for k, v in c.items() if k != "last_seen_text"} for c in cards}
+
+            assert without_words(state["machines"]) == without_words(api["machines"])
+            assert state["totals"] == api["totals"]
+        finally:
+            ws.close()
+    finally:
+        running.dashboard.stop()
