@@ -671,7 +671,8 @@ class IotaTracker:
         else:
             tokens_per_hour = None if state in ("idle", "silent") else rate.view.tokens_per_hour
         queue = self.queue
-        polled = queue.since is not None and queue.last_poll_at is not None and now - HISTORY_STEP_SECONDS < queue.last_poll_at <= now
+        polled = (queue.since is not None and queue.status in QUEUED_STATUSES and queue.last_poll_at is not None
+                  and now - HISTORY_STEP_SECONDS < queue.last_poll_at <= now)  # fmt: skip
         return StoredFigures(
             tokens_per_hour=tokens_per_hour,
             state=state,
