@@ -150,8 +150,10 @@ NOTICE, FATAL, EXCEPTION = 0, 1, 2
 # torchrun's failure table: ``exitcode  : -9 (pid: 14750)``, ``traceback : Signal 9 (SIGKILL) …``.
 _TABLE_EXIT = re.compile(r"^\s*exitcode\s*:\s*(-?\d+)")
 _TABLE_CAUSE = re.compile(r"^\s*traceback\s*:\s*(\S.*)$")
-# What a progress bar glued before an error ends with (`` 16.31s/it]``).
-_BAR_END = re.compile(r"(?:s/it|it/s|/s)\]|\]\s*$")
+# Where a one-line error glued after a progress bar starts (`` 16.31s/it]``, or any ``]`` closing the
+# bar's text): the error is read from the last such end before it. Not the test for a traceback glued
+# to a bar (``_BAR_END``): that one must be a bar's end, not any bracket (``[worker-3] Traceback``).
+_GLUED_ERROR_START = re.compile(r"(?:s/it|it/s|/s)\]|\]\s*$")
 # The loss scaler skipping a step (DeepSpeed's ZeRO and its fused/unfused fp16 optimizers, apex's
 # FP16_Optimizer and amp; DeepSpeed's ``Grad overflow on iteration`` beside it is the same step).
 _OVERFLOW = re.compile(
@@ -356,7 +358,7 @@ class CrashWatch:
         text = message
         if m.start() > 0:
             # Glued to the end of a progress bar: the error starts after it, behind its own prefix.
-            ends = [e.end() for e in _BAR_END.finditer(message, 0, m.start())]
+            ends = [e.end() for e in _GLUED_ERROR_START.finditer(message, 0, m.start())]
             if ends:
                 text = self._prefixes.read(message[ends[-1] :].strip()).message.strip()
         if launcher is not None:

@@ -44,7 +44,6 @@ _INIT = ("Training starts at step", "Trainer is initialized", "Training complete
 # A pipeline-parallel rank that holds no loss prints this placeholder (only the last stage has one).
 PIPELINE_PLACEHOLDER = -1.0
 PIPELINE_NOTE = "loss is on the last pipeline stage"
-_RANKED = re.compile(r"\[rank(\d{1,6})\]:")
 # A step line that ends with its throughput: its step and loss were printed, and nothing else is due.
 _LAST_TPS = re.compile(r"\b[tw]ps:\s*[\d,]+(?:\.\d+)?\s*$")
 
@@ -238,7 +237,3 @@ class TorchtitanParser:
             )
         )
 
-
-def has_rank_prefix(line: str) -> bool:
-    """True when torchrun prefixed the line with its rank."""
-    return _RANKED.match(line) is not None
