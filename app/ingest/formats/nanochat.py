@@ -28,12 +28,13 @@ from ...stats.events import (
     Event,
     RunInfo,
     StageEnd,
-    Tick,
     TrainingPause,
     TrainStep,
 )
-from .fields import NUM, Kind, WrapJoiner, clean, finite, integer, number, split_glued
-from .prefix import LineTimes, PrefixDated, dated
+from .fields import NUM, Kind, finite, integer, number, split_glued
+from .pipeline import EmitLines
+from .prefix import LineTimes, PrefixDated
+from .shapes import UsualLine
 
 Emit = Callable[[], list[Event]]
 
@@ -105,47 +106,25 @@ def eval_name(label: str) -> str:
     return _EVAL_NAMES.get(key, key.replace(" ", "_"))
 
 
-class NanochatParser(PrefixDated):
+class NanochatParser(PrefixDated, EmitLines):
     """Lines of any nanochat script in, step/eval/run events out (all undated)."""
 
     name = "nanochat"
 
-    def __init__(self) -> None:
-        self._joiner: WrapJoiner[Emit] = WrapJoiner(self._classify_dated)
+    def __init__(self, usual: tuple[UsualLine, ...] = ()) -> None:
         self._times = LineTimes()
-        self.bad_lines = 0
+        self._start_emitting(usual)
         self._rl_sequences: int | None = None
 
-    def feed(self, lines: Iterable[str]) -> list[Event]:
-        """Parse lines in log order; end with a ``Tick`` when a prefix carried a time."""
-        events: list[Event] = []
-        times = self._times
-        times.latest = None
-        for raw in lines:
-            line = times.message(clean(raw), self._joiner.holding)
-            if line is None:
-                continue
-            for text in split_glued(line, _GLUED) if ("tep " in line) else (line,):
-                for piece in _unfinished_eval(text) if text.startswith("Evaluating: ") else (text,):
-                    for emit in self._joiner.records(piece):
-                        events.extend(emit())
-        for emit in self._joiner.end_records():
-            events.extend(emit())
-        if times.latest is not None:
-            events.append(Tick(at=times.latest))
-        self.bad_lines = self._joiner.bad
-        return events
-
-    def _classify_dated(self, text: str) -> tuple[Kind, Emit | None]:
-        kind, emit = self._classify(text)
-        at = self._times.at
-        if emit is None or at is None:
-            return kind, emit
-        return kind, lambda: dated(emit(), at)
+    def pieces(self, part: str) -> Iterable[str]:
+        """Two records run into one line, and an evaluation's head with something else glued after it."""
+        for text in split_glued(part, _GLUED) if ("tep " in part) else (part,):
+            yield from _unfinished_eval(text) if text.startswith("Evaluating: ") else (text,)
 
     # --- reading one piece ------------------------------------------------------
 
-    def _classify(self, text: str) -> tuple[Kind, Emit | None]:
+    def classify(self, text: str) -> tuple[Kind, Emit | None]:
+        """What a piece of a nanochat line is."""
         if text.startswith("step "):
             return self._step_line(text)
         if text.startswith("Step "):
