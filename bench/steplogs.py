@@ -98,9 +98,9 @@ def sized(make: object, target_bytes: int, **options: object) -> str:
 
 
 def nanochat_log(steps: int, *, seed: int = 0, step_ms: float = 1050.0) -> str:
-    """A nanochat base_train run of ``steps`` steps as ``base_train.py`` prints each one (its line of
-    2025-12: ``step 00004/21400 (0.02%) | loss: … | lrm: … | dt: …ms | tok/sec: … | mfu: … | total time: …m``,
-    the shape of tests/data/sample-nanochat.log)."""
+    """A nanochat base_train run of ``steps`` steps as ``base_train.py`` prints each one since 2026-01
+    (``step 20001/200000 (10.00%) | loss: … | lrm: … | dt: …ms | tok/sec: … | mfu: … | epoch: 2 | total
+    time: …m | eta: …m``, the shape of tests/data/real/nanochat-rtx4070-core-then-steps-with-epoch-eta.log)."""
     rng = random.Random(seed)
     total = 2 * steps
     out = ["Autodetected device type: cuda", "GPU: NVIDIA H100 80GB HBM3 | Peak FLOPS (BF16): 9.89e+14",
@@ -112,7 +112,8 @@ def nanochat_log(steps: int, *, seed: int = 0, step_ms: float = 1050.0) -> str:
         elapsed += dt / 60000
         tok = int(524288 / dt * 1000)
         out.append(f"step {step:05d}/{total:05d} ({100 * step / total:.2f}%) | loss: {loss:.6f} | lrm: 1.00 | "
-                   f"dt: {dt:.2f}ms | tok/sec: {tok:,} | mfu: {tok / 7100:.2f} | total time: {elapsed:.2f}m")
+                   f"dt: {dt:.2f}ms | tok/sec: {tok:,} | mfu: {tok / 7100:.2f} | epoch: 1 | total time: {elapsed:.2f}m | "
+                   f"eta: {(total - step) * dt / 60000:.1f}m")
     return "\n".join(out) + "\n"
 
 

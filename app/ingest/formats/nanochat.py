@@ -34,7 +34,9 @@ from ...stats.events import (
 from .fields import NUM, Kind, finite, integer, number, split_glued
 from .pipeline import EmitLines
 from .prefix import LineTimes, PrefixDated
-from .shapes import UsualLine
+from .shapes import MFU_ZERO_NOTE, NANOCHAT_LOSS_NOTE, UsualLine
+
+__all__ = ["MFU_ZERO_NOTE", "NanochatParser", "eval_name"]
 
 Emit = Callable[[], list[Event]]
 
@@ -87,8 +89,6 @@ _EVAL_NAMES = {
     "chatcore": "chatcore",
     "chatcore_cat": "chatcore_cat",
 }
-# nanochat's MFU is 0.00 when its peak-FLOPS table lacks the GPU (research §1.3).
-MFU_ZERO_NOTE = "unknown: nanochat printed 0.00 (GPU not in its peak-FLOPS table)"
 
 
 def _unfinished_eval(text: str) -> list[str]:
@@ -219,7 +219,7 @@ class NanochatParser(PrefixDated, EmitLines):
             total_steps=total,
             progress_percent=finite(percent),
             loss=loss,
-            loss_note="smoothed (EMA, debiased)",
+            loss_note=NANOCHAT_LOSS_NOTE,
             lr_multiplier=finite(read("lrm")),
             grad_norm=read("grad norm"),
             step_seconds=dt_ms / 1000 if dt_ms is not None and dt_ms > 0 else None,

@@ -76,13 +76,20 @@ class StepLines(Generic[R]):
         self._usual: dict[str, list[tuple[re.Pattern[str], Callable[[re.Match[str]], list[Event]]]]] = {}
         for line in usual:
             self._usual.setdefault(line.head, []).append((line.pattern, usual_reader(line)))
+        # The hooks a parser defines, bound once (None: the default, which does nothing, is skipped).
+        cls = type(self)
+        self._whole_line = self.whole_line if cls.whole_line is not StepLines.whole_line else None
+        self._message = self.message if cls.message is not StepLines.message else None
+        self._read_part = self.read_part if cls.read_part is not StepLines.read_part else None
+        self._line_read = self.line_read if cls.line_read is not StepLines.line_read else None
+        self._pieces = self.pieces if cls.pieces is not StepLines.pieces else None
         bulk = [line for line in usual if line.in_columns]
         self._bulk: UsualLine | None = bulk[0] if bulk else None
         self._marks: re.Pattern[str] | None = None
         if self._bulk is not None:
-            core = re.sub(r"\(\?P<\w+>", "(?:", self._bulk.pattern.pattern)
-            # One match a line, also for an empty one: the line itself when it is the usual line, else "".
-            self._marks = re.compile(rf"^(?:({core})$|.*$)", re.MULTILINE)
+            core = re.sub(r"\(\?P<(?!step>)\w+>", "(?:", self._bulk.pattern.pattern).replace("(?P<step>", "(")
+            # One match a line, also for an empty one: its step's digits when it is the usual line, else "".
+            self._marks = re.compile(rf"^(?:{core}$|.*$)", re.MULTILINE)
 
     # --- what a parser declares -------------------------------------------------------------------
 
@@ -142,19 +149,26 @@ class StepLines(Generic[R]):
         self._begin()
         joiner, usual, times = self._joiner, self._usual, self._times
         noted = False  # the readers already know a usual line was read last
+        line = self._line
         for raw in self.source_lines(lines):
-            if usual and not joiner.holding and len(raw) <= MAX_LINE_CHARS:
-                read = self._usual_events(raw)
-                if read is not None:
-                    if not noted:
-                        if times is not None:
-                            times.unprefixed()
-                        joiner.took_record()
-                        noted = True
-                    events.extend(read)
-                    continue
+            shapes = usual.get(raw[:5]) if usual and not joiner.holding and len(raw) <= MAX_LINE_CHARS else None
+            if shapes is not None:
+                for pattern, read in shapes:
+                    m = pattern.fullmatch(raw)
+                    if m is not None:
+                        if not noted:
+                            if times is not None:
+                                times.unprefixed()
+                            joiner.took_record()
+                            noted = True
+                        events.extend(read(m))
+                        break
+                else:
+                    noted = False
+                    line(raw, events)
+                continue
             noted = False
-            self._line(raw, events)
+            line(raw, events)
         return self._end(events)
 
     def _begin(self) -> None:
@@ -174,7 +188,7 @@ class StepLines(Generic[R]):
 
     def _line(self, raw: str, events: list[Event]) -> None:
         """The general reading of one line: its events onto ``events``."""
-        if self.whole_line(raw, events):
+        if self._whole_line is not None and self._whole_line(raw, events):
             return
         if len(raw) > MAX_LINE_CHARS and "\r" in raw[-MAX_LINE_CHARS:]:
             # A bar redrawn with ``\r`` thousands of times: its newest redraws are at the end,
@@ -190,19 +204,28 @@ class StepLines(Generic[R]):
             line = self._times.message(cleaned, joiner.holding)
             if line is None:
                 return
-        line = self.message(cleaned, line)
-        if line is None:
-            return
+        if self._message is not None:
+            line = self._message(cleaned, line)
+            if line is None:
+                return
         if "^M" in line:
             line = line.replace("^M", "\r")  # a log viewed in a pager and pasted: "^M" for \r
         start = len(events)
+        read_part, pieces, glued, emit = self._read_part, self._pieces, self.glued, self.emit
         for part in line.split("\r") if "\r" in line else (line,):
-            if not part or self.read_part(part, events):
+            if not part or (read_part is not None and read_part(part, events)):
                 continue
-            for piece in self.pieces(part):
-                for record in joiner.records(piece):
-                    self.emit(record, events)
-        self.line_read(events, start)
+            if pieces is not None:
+                texts: Iterable[str] = pieces(part)
+            elif glued is not None and (not self.glued_needles or any(n in part for n in self.glued_needles)):
+                texts = split_glued(part, glued)
+            else:
+                texts = (part,)
+            for text in texts:
+                for record in joiner.records(text):
+                    emit(record, events)
+        if self._line_read is not None:
+            self._line_read(events, start)
 
     def _end(self, events: list[Event]) -> list[Event]:
         """A batch's end: what the joiner held, the parser's own, then a ``Tick`` when a line carried a time."""
@@ -223,7 +246,7 @@ class StepLines(Generic[R]):
         return self._bulk is not None
 
     def usual_marks(self, lines: list[str]) -> list[str]:
-        """For each line, the line when it is the bulk usual line, else "" (one pattern over the batch).
+        """For each line, its step's digits when it is the bulk usual line, else "" (one pattern over the batch).
 
         Such a line holds only its trainer's words, digits, signs and punctuation: none of the
         crash watch's words (crash.py), which skips them.
@@ -334,6 +357,7 @@ def usual_reader(usual: UsualLine) -> Callable[[re.Match[str]], list[Event]]:
 
         return read_run_line
     evals = usual.evals
+    zero_unmeasured = usual.mfu_unmeasured == "zero"
 
     def read(m: re.Match[str]) -> list[Event]:
         g = m.groupdict()
@@ -360,10 +384,17 @@ def usual_reader(usual: UsualLine) -> Callable[[re.Match[str]], list[Event]]:
                 fields["elapsed_seconds"] = ms / 1000 if ms is not None and ms >= 0 else None
             elif name == "mfu":
                 mfu = number(text)
-                if mfu is not None and mfu < 0:
+                if mfu is not None and (mfu == 0.0 if zero_unmeasured else mfu < 0):
                     fields["mfu"], fields["mfu_note"] = None, mfu_note
                 else:
                     fields["mfu"] = finite(mfu)
+            elif name in ("progress_percent", "lr_multiplier"):
+                fields[name] = finite(number(text))
+            elif name == "eta_minutes":
+                minutes = number(text)
+                fields["trainer_eta_seconds"] = minutes * 60 if minutes is not None else None
+            elif name in ("epoch", "parquet_index", "row_group"):
+                fields[name] = int(text)
         events: list[Event] = [_train_step(**fields)]
         events.extend(EvalResult(at=None, name=name, value=number(g[name]), step=step)
                       for name in evals if g[name] is not None)

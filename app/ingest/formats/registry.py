@@ -26,6 +26,8 @@ from .fields import NUM
 from .shapes import (
     COLUMNS,
     LLMC_MFU_NOTE,
+    MFU_ZERO_NOTE,
+    NANOCHAT_LOSS_NOTE,
     NANOGPT_LOSS_NOTE,
     NANOGPT_MFU_NOTE,
     NOTEBOOK_LINE,
@@ -194,6 +196,21 @@ NANOGPT_USUAL = UsualLine(
     mfu_note=NANOGPT_MFU_NOTE,
     figures_only=str.maketrans({**dict.fromkeys("iter losstimems mfu%"), ":": ","}),
 )
+# nanochat's base_train step line as it prints it since 2026-01 (with its ``eta``, so whole: nothing
+# continues it); older lines, ending at ``total time``, wait a line for a wrapped rest in the general reading.
+NANOCHAT_USUAL = UsualLine(
+    re.compile(r"step (?P<step>\d{1,9})/(?P<total_steps>\d{1,9}) \((?P<progress_percent>\d+\.\d+)%\) \| "
+               r"loss: (?P<loss>\d+\.\d+) \| lrm: (?P<lr_multiplier>\d+\.\d+) \| dt: (?P<step_ms>\d+\.\d+)ms \| "
+               r"tok/sec: (?P<tokens_per_second>\d{1,3}(?:,\d{3})*) \| (?:bf16_)?mfu: (?P<mfu>\d+\.\d+) \| "
+               r"epoch: (?P<epoch>\d{1,6})(?: pq: (?P<parquet_index>\d{1,9}) rg: (?P<row_group>\d{1,9}))? \| "
+               r"total time: \d+\.\d+m \| eta: (?P<eta_minutes>\d+\.\d+)m"),
+    example="step 20001/200000 (10.00%) | loss: 3.224655 | lrm: 0.20 | dt: 1223.60ms | tok/sec: 13,390 | mfu: 0.00 | "
+            "epoch: 2 | total time: 753.27m | eta: 6782.5m",
+    stage="base",
+    loss_note=NANOCHAT_LOSS_NOTE,
+    mfu_note=MFU_ZERO_NOTE,
+    mfu_unmeasured="zero",
+)
 # modded-nanogpt's record scripts: ``step:N/M [train_loss:…] [val_loss:…] train_time:…ms [step_avg:…ms]``.
 MODDED_USUAL = UsualLine(
     re.compile(rf"step:(?P<step>\d{{1,12}})/(?P<total_steps>\d{{1,12}})(?: train_loss:(?P<loss>{NUM}))?"
@@ -225,6 +242,7 @@ FORMATS: tuple[FormatSpec, ...] = (
     ),
     FormatSpec(
         "nanochat", _nanochat, "nanochat", STEPS, "a nanochat log",
+        usual_lines=(NANOCHAT_USUAL,),
         signatures=(
             sign("step ", r"^step \d+(?:/\d+)? \([\d.]+%\) \| loss: "),
             sign("Step ", r"^Step \d+(?:/\d+)? \| (?:Validation bpb|CORE metric|ChatCORE|Average reward|Example step|"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Literal
 
 # trainer_state.json's own keys, as the Trainer writes them (hf_state.py; a signature too).
 STATE_KEY = re.compile(r'^\s*"(?:log_history|trial_params|is_world_process_zero|should_training_stop)": ')
@@ -26,11 +27,15 @@ NOTEBOOK_LINE = re.compile(
 NANOGPT_LOSS_NOTE = "last micro-batch"
 NANOGPT_MFU_NOTE = "not measured yet: nanoGPT printed -100% (its first iterations)"
 LLMC_MFU_NOTE = "unknown: llm.c printed -100% (GPU not in its table)"
+# nanochat's MFU is 0.00 when its peak-FLOPS table lacks the GPU (research §1.3).
+MFU_ZERO_NOTE = "unknown: nanochat printed 0.00 (GPU not in its peak-FLOPS table)"
+NANOCHAT_LOSS_NOTE = "smoothed (EMA, debiased)"
 
 
 # What a usual line's column reads as: the TrainStep field it fills and how (pipeline.py converts).
-COLUMNS = frozenset({"step", "total_steps", "loss", "grad_norm", "lr", "tokens_per_second", "step_ms", "mfu",
-                     "elapsed_ms", "avg_ms"})
+COLUMNS = frozenset({"step", "total_steps", "progress_percent", "loss", "grad_norm", "lr", "lr_multiplier",
+                     "tokens_per_second", "step_ms", "mfu", "elapsed_ms", "avg_ms", "eta_minutes", "epoch",
+                     "parquet_index", "row_group"})
 # The columns a run of usual lines keeps for the history import's bulk path (StepRun's).
 RUN_COLUMNS = ("step", "loss", "step_ms", "mfu")
 
@@ -57,7 +62,8 @@ class UsualLine:
     example: str
     stage: str = "train"
     loss_note: str | None = None
-    mfu_note: str | None = None  # said of a step whose MFU is negative (the trainer had not measured it)
+    mfu_note: str | None = None  # said of a step whose MFU the trainer printed as unmeasured
+    mfu_unmeasured: Literal["negative", "zero"] = "negative"  # how it prints an MFU it could not measure
     evals: tuple[str, ...] = ()
     figures_only: Mapping[int, str | None] | None = None
 

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from app.ingest.formats import FORMATS, create_parser, pipeline
 from app.ingest.formats.crash import CrashAware
+from app.ingest.formats.nanochat import NanochatParser
 from app.ingest.formats.nanogpt import NanogptParser
 from app.ingest.formats.registry import NANOGPT_USUAL, family_usual_lines
 from app.stats.events import Event, RunCrashed, TrainStep
@@ -153,10 +154,53 @@ def test_the_bulk_path_is_declared_by_the_usual_line_not_probed() -> None:
     """Only a usual line of the run columns (nanoGPT's) makes a run; llm.c's and modded-nanogpt's lines
     are read one by one on the fast path, and a format with no usual line reads as feed reads."""
     assert NANOGPT_USUAL.in_columns
-    assert [u.in_columns for spec in FORMATS for u in spec.usual_lines if u is not NANOGPT_USUAL] == [False, False]
+    others = [u for spec in FORMATS for u in spec.usual_lines if u is not NANOGPT_USUAL]
+    assert others and not any(u.in_columns for u in others)
     lines = [USUAL[3], USUAL[0], USUAL[0].replace("iter 5", "iter 6"), USUAL[6]]
     items = create_parser("modded-nanogpt").feed_runs(lines)  # type: ignore[attr-defined]
     runs = [item for item in items if isinstance(item, pipeline.StepRun)]
     assert [len(run) for run in runs] == [2]
     assert [item.step for item in items if isinstance(item, TrainStep)] == [10, 149]
     assert not create_parser("nanochat").parser.in_runs  # type: ignore[attr-defined]
+
+
+# nanochat's step lines (tests/data/real/nanochat-rtx4070-core-then-steps-with-epoch-eta.log and the sample):
+# the usual shape (with its eta), the older shape that ends at total time (held a line), and others.
+NANOCHAT_USUAL = [
+    "step 20000/200000 (10.00%) | loss: 3.251535 | lrm: 0.20 | dt: 38797.89ms | tok/sec: 422 | mfu: 0.00 | epoch: 2 | "
+    "total time: 753.25m | eta: 6782.7m",
+    "step 00001/05568 (0.02%) | loss: 9.857588 | lrm: 0.05 | dt: 7904.31ms | tok/sec: 132,658 | bf16_mfu: 8.01 | "
+    "epoch: 1 pq: 0 rg: 11 | total time: 0.00m | eta: 733.1m",
+]
+NANOCHAT_OTHER = [
+    "step 00004/21400 (0.02%) | loss: 8.893647 | lrm: 1.00 | dt: 989.44ms | tok/sec: 529,882 | mfu: 74.13 | total time: 0.00m",
+    "Step 00250 | Validation bpb: 0.8123",
+    "[rank0]: step 00005/21400 (0.02%) | loss: 8.530593 | lrm: 1.00 | dt: 991.09ms | tok/sec: 529,000 | mfu: 74.00 | "
+    "epoch: 1 | total time: 0.01m | eta: 350.0m",
+    "| eta: 12.5m",
+    "Evaluating: hellaswag (10-shot, type: multiple_choice)... ",
+    "Traceback (most recent call last):",
+    "RuntimeError: CUDA out of memory",
+    "",
+]
+NANOCHAT_POOL = NANOCHAT_USUAL + NANOCHAT_OTHER
+nanochat_piece = st.one_of(
+    st.sampled_from(NANOCHAT_POOL).map(lambda line: [line]),
+    st.tuples(st.sampled_from(NANOCHAT_POOL), st.integers(1, 120)).map(lambda p: [p[0][: p[1]], p[0][p[1] :]]),
+    st.tuples(st.sampled_from(NANOCHAT_POOL), st.sampled_from(NANOCHAT_USUAL)).map(lambda p: [p[0] + p[1]]),
+)
+
+
+def read_nanochat(lines: list[str], batch: int, fast: bool) -> tuple[list[Event], int]:
+    parser = create_parser("nanochat") if fast else CrashAware(NanochatParser(()))
+    events: list[Event] = []
+    for at in range(0, len(lines), batch):
+        events.extend(parser.feed(lines[at : at + batch]))
+    return events, parser.bad_lines
+
+
+@settings(max_examples=300, deadline=None)
+@given(pieces=st.lists(nanochat_piece, max_size=25), batch=st.integers(1, 6))
+def test_nanochat_s_usual_line_reads_as_its_general_reading(pieces: list[list[str]], batch: int) -> None:
+    lines = [line for p in pieces for line in p]
+    assert read_nanochat(lines, batch, True) == read_nanochat(lines, batch, False)
