@@ -167,16 +167,16 @@ def test_the_bulk_path_is_declared_by_the_usual_line_not_probed() -> None:
 # nanochat's step lines (tests/data/real/nanochat-rtx4070-core-then-steps-with-epoch-eta.log and the sample):
 # the usual shape (with its eta), the older shape that ends at total time (held a line), and others.
 NANOCHAT_USUAL = [
-    "step 20000/200000 (10.00%) | loss: 3.251535 | lrm: 0.20 | dt: 38797.89ms | tok/sec: 422 | mfu: 0.00 | epoch: 2 | "
-    "total time: 753.25m | eta: 6782.7m",
-    "step 00001/05568 (0.02%) | loss: 9.857588 | lrm: 0.05 | dt: 7904.31ms | tok/sec: 132,658 | bf16_mfu: 8.01 | "
-    "epoch: 1 pq: 0 rg: 11 | total time: 0.00m | eta: 733.1m",
+    ("step 20000/200000 (10.00%) | loss: 3.251535 | lrm: 0.20 | dt: 38797.89ms | tok/sec: 422 | mfu: 0.00 | epoch: 2 | "
+     "total time: 753.25m | eta: 6782.7m"),
+    ("step 00001/05568 (0.02%) | loss: 9.857588 | lrm: 0.05 | dt: 7904.31ms | tok/sec: 132,658 | bf16_mfu: 8.01 | "
+     "epoch: 1 pq: 0 rg: 11 | total time: 0.00m | eta: 733.1m"),
 ]
 NANOCHAT_OTHER = [
     "step 00004/21400 (0.02%) | loss: 8.893647 | lrm: 1.00 | dt: 989.44ms | tok/sec: 529,882 | mfu: 74.13 | total time: 0.00m",
     "Step 00250 | Validation bpb: 0.8123",
-    "[rank0]: step 00005/21400 (0.02%) | loss: 8.530593 | lrm: 1.00 | dt: 991.09ms | tok/sec: 529,000 | mfu: 74.00 | "
-    "epoch: 1 | total time: 0.01m | eta: 350.0m",
+    ("[rank0]: step 00005/21400 (0.02%) | loss: 8.530593 | lrm: 1.00 | dt: 991.09ms | tok/sec: 529,000 | mfu: 74.00 | "
+     "epoch: 1 | total time: 0.01m | eta: 350.0m"),
     "| eta: 12.5m",
     "Evaluating: hellaswag (10-shot, type: multiple_choice)... ",
     "Traceback (most recent call last):",
