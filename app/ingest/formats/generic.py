@@ -26,7 +26,7 @@ from ...stats.events import EvalResult, Event, RunInfo, StageEnd, TrainingPause,
 from .fields import NUM, Kind, clean, clock_seconds, number
 from .grammar import EVAL_WORDS, LOSS_RANK, Field, Reading, json_reading, pairs
 from .pipeline import StepLines
-from .prefix import LineTimes, PrefixDated
+from .prefix import LineTimes
 
 MAX_CHARS = 4096
 # An MFU of 0 beside a throughput: the trainer had no peak FLOPS for the GPU (nanochat, its forks).
@@ -136,8 +136,10 @@ class _Line:
     rank: int | None = None  # the launcher's rank that printed it (None: no rank prefix)
 
 
-class GenericParser(PrefixDated, StepLines[_Line]):
+class GenericParser(StepLines[_Line]):
     """Any trainer's step lines in, the step trainers' events out (see the module's docstring)."""
+
+    _times: LineTimes
 
     name = "generic"
     # A README's indented copy of a prefixed line keeps its prefix as text: its dates are years

@@ -33,7 +33,7 @@ from ...stats.events import (
 from .fields import Kind, clock_seconds, describes_eval_run, finite, integer, number
 from .hf_state import DOCUMENT_LINE, JSON_LINE, TrainerState
 from .pipeline import EmitLines
-from .prefix import LineTimes, PrefixDated
+from .prefix import LineTimes
 from .shapes import NOTEBOOK_LINE
 
 Emit = Callable[[], list[Event]]
@@ -76,7 +76,7 @@ _COMPLETED = re.compile(r"^\s*Training completed\.?(?: Do not forget to share yo
 _STEP_KEYS = {"loss", "learning_rate", "grad_norm", "epoch", "num_input_tokens_seen", "step", "total_flos"}
 
 
-class HfTrainerParser(PrefixDated, EmitLines):
+class HfTrainerParser(EmitLines):
     """HF Trainer console lines in, step/eval events out (undated but for a prefix's time)."""
 
     name = "hf-trainer"

@@ -33,7 +33,7 @@ from ...stats.events import (
 )
 from .fields import NUM, Kind, finite, integer, number, split_glued
 from .pipeline import EmitLines
-from .prefix import LineTimes, PrefixDated
+from .prefix import LineTimes
 from .shapes import MFU_ZERO_NOTE, NANOCHAT_LOSS_NOTE, UsualLine
 
 __all__ = ["MFU_ZERO_NOTE", "NanochatParser", "eval_name"]
@@ -106,7 +106,7 @@ def eval_name(label: str) -> str:
     return _EVAL_NAMES.get(key, key.replace(" ", "_"))
 
 
-class NanochatParser(PrefixDated, EmitLines):
+class NanochatParser(EmitLines):
     """Lines of any nanochat script in, step/eval/run events out (all undated)."""
 
     name = "nanochat"

@@ -30,7 +30,7 @@ from ...stats.events import (
 )
 from .fields import NUM, Kind, finite, integer, number
 from .pipeline import EmitLines
-from .prefix import LineTimes, PrefixDated
+from .prefix import LineTimes
 from .shapes import LLMC_MFU_NOTE, NANOGPT_LOSS_NOTE, NANOGPT_MFU_NOTE, UsualLine
 
 Emit = Callable[[], list[Event]]
@@ -77,7 +77,7 @@ _FRAGMENT_KEYS = (", time ", "ms, mfu", "% bf16 MFU", " tok/s", "z)| norm", "tra
 __all__ = ["LLMC_MFU_NOTE", "NANOGPT_LOSS_NOTE", "NANOGPT_MFU_NOTE", "NanogptParser"]
 
 
-class NanogptParser(PrefixDated, EmitLines):
+class NanogptParser(EmitLines):
     """Lines of nanoGPT, llm.c or modded-nanogpt in, step/eval events out.
 
     The trainers print no time; a launcher's or logger's prefix may (app/ingest/formats/prefix.py),

@@ -67,11 +67,24 @@ class StepLines(Generic[R]):
     # False: the parser reads such a copy's prefix as text (its dates are the copy's, not the run's).
     unindent: bool = True
     _times: LineTimes | None
+    _reference_time: float | None
+
+    @property
+    def reference_time(self) -> float | None:
+        """When the lines fed next were written, at the latest (a prefix's time without a year needs it)."""
+        return self._times.reader.reference_time if self._times is not None else self._reference_time
+
+    @reference_time.setter
+    def reference_time(self, value: float | None) -> None:
+        if self._times is not None:
+            self._times.reader.reference_time = value
+        self._reference_time = value
 
     def _start(self, classify: Callable[[str], tuple[Kind, R | None]], usual: tuple[UsualLine, ...] = ()) -> None:
         """Set up the joiner over ``classify`` and the usual lines read without the general reading."""
         self._joiner: WrapJoiner[R] = WrapJoiner(classify)
         self.bad_lines = 0
+        self._reference_time = None
         self._latest: float | None = None  # the latest time a record carried (for a parser that dates its own)
         self._usual: dict[str, list[tuple[re.Pattern[str], Callable[[re.Match[str]], list[Event]]]]] = {}
         for line in usual:
@@ -199,15 +212,14 @@ class StepLines(Generic[R]):
         if self.unindent and cleaned[:1] in " \t" and cleaned.lstrip()[:1] == "[":
             cleaned = cleaned.lstrip()  # an indented copy (a README, a Markdown quote): the line as printed
         joiner = self._joiner
-        line: str | None = cleaned
+        read: str | None = cleaned
         if self._times is not None:
-            line = self._times.message(cleaned, joiner.holding)
-            if line is None:
-                return
-        if self._message is not None:
-            line = self._message(cleaned, line)
-            if line is None:
-                return
+            read = self._times.message(cleaned, joiner.holding)
+        if read is not None and self._message is not None:
+            read = self._message(cleaned, read)
+        if read is None:
+            return
+        line = read
         if "^M" in line:
             line = line.replace("^M", "\r")  # a log viewed in a pager and pasted: "^M" for \r
         start = len(events)
@@ -326,6 +338,7 @@ class EmitLines(StepLines[Emit]):
 
     def _classify_dated(self, text: str) -> tuple[Kind, Emit | None]:
         usual = self._usual_events(text) if self._usual else None
+        emit: Emit | None
         if usual is not None:
             kind, emit = Kind.FULL, _constant(usual)
         else:
@@ -333,7 +346,7 @@ class EmitLines(StepLines[Emit]):
         at = self._times.at
         if emit is None or at is None:
             return kind, emit
-        undated = emit
+        undated: Emit = emit
         return kind, lambda: dated(undated(), at)
 
 

@@ -18,7 +18,7 @@ import functools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol, cast
+from typing import TYPE_CHECKING, Any, Literal, Protocol, cast
 
 from ...stats.kinds import MINER, STEPS, Kind
 from .base import LogParser
@@ -34,6 +34,9 @@ from .shapes import (
     STATE_KEY,
     UsualLine,
 )
+
+if TYPE_CHECKING:
+    from .pipeline import StepLines
 
 Renew = Literal["fresh", "document"]
 
@@ -374,7 +377,7 @@ def create_parser(name: str) -> LogParser:
         # Every step trainer's log is read for crashes and skipped steps the same way (crash.py).
         from .crash import CrashAware
 
-        return CrashAware(parser)
+        return CrashAware(cast("StepLines[Any]", parser))
     return parser
 
 
@@ -387,7 +390,7 @@ def renewed(parser: LogParser) -> LogParser:
     inner = parser.parser if isinstance(parser, CrashAware) else parser
     spec = BY_NAME.get(parser.name)
     if spec is not None and spec.renew == "document":
-        return CrashAware(cast(Renewable, inner).renewed())
+        return CrashAware(cast("StepLines[Any]", cast(Renewable, inner).renewed()))
     return create_parser(parser.name)
 
 

@@ -130,7 +130,6 @@ class Sn38Parser(StepLines[_Line]):
         self, name: str = "sn38", to_epoch: LocalToEpoch = local_to_epoch, to_date: EpochToDate = local_date
     ) -> None:
         self.name = name
-        self.reference_time: float | None = None
         self._to_date = to_date
         self._reference: tuple[float, tuple[int, int, int]] | None = None
         self._local = LocalTimes(to_epoch)

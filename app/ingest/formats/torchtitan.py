@@ -25,7 +25,7 @@ from ...stats.events import (
 from .base import LocalToEpoch, local_to_epoch
 from .fields import NUM, Kind, LocalTimes, finite, integer, number
 from .pipeline import StepLines
-from .prefix import LineTimes, PrefixDated, PrefixReader
+from .prefix import LineTimes, PrefixReader
 
 _PREFIX = re.compile(
     r"(?:\[rank(\d{1,6})\]:)?\[titan\] (\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d),(\d{3}) - \S+ - [A-Z]+ - "
@@ -57,12 +57,14 @@ class _Record:
         self.kind = kind
 
 
-class TorchtitanParser(PrefixDated, StepLines[_Record]):
+class TorchtitanParser(StepLines[_Record]):
     """torchtitan console lines in, dated step/eval events out.
 
     torchrun's rank, and a launcher's or logger's prefix before the line (or before a step line
     printed without torchtitan's own logger), are read by the pipeline (app/ingest/formats/prefix.py).
     """
+
+    _times: LineTimes
 
     name = "torchtitan"
 
