@@ -204,3 +204,36 @@ def read_nanochat(lines: list[str], batch: int, fast: bool) -> tuple[list[Event]
 def test_nanochat_s_usual_line_reads_as_its_general_reading(pieces: list[list[str]], batch: int) -> None:
     lines = [line for p in pieces for line in p]
     assert read_nanochat(lines, batch, True) == read_nanochat(lines, batch, False)
+
+
+# --- capture quirks, fixed once for every trainer -----------------------------------------------------
+
+
+def _steps(name: str, lines: list[str]) -> list[int]:
+    return [e.step for e in create_parser(name).feed(lines) if isinstance(e, TrainStep)]
+
+
+def test_a_bar_redrawn_thousands_of_times_on_one_line_reads_its_newest_redraw() -> None:
+    """tqdm redirected to a file redraws with ``\\r`` and no newline: one line of 3,000 redraws
+    (over the line cap) is read from its end, for the HF Trainer as for the generic reader."""
+    total = 6000
+    redraws = "".join(f"\r{k * 100 // total:3d}%|#         | {k}/{total} [00:{k % 60:02d}<10:00,  2.00it/s]"
+                      for k in range(1, 3001))
+    lines = ["***** Running training *****", f"  Total optimization steps = {total:,}", redraws]
+    assert _steps("hf-trainer", lines)[-1:] == [3000]
+
+
+def test_a_carriage_return_pasted_from_a_pager_splits_the_records_for_every_trainer() -> None:
+    """``less`` shows a ``\\r`` as ``^M``; pasted, it is two characters: two nanoGPT steps, not one cut line."""
+    line = "iter 1: loss 3.2100, time 120.00ms, mfu 45.00%^Miter 2: loss 3.2000, time 121.00ms, mfu 45.10%"
+    assert _steps("nanogpt", [line]) == [1, 2]
+
+
+@pytest.mark.parametrize(("name", "line", "step"), [
+    ("nanogpt", "    [rank0]: iter 7: loss 3.2100, time 120.00ms, mfu 45.00%", 7),
+    ("nanochat", "    [rank0]: step 00005/21400 (0.02%) | loss: 8.530593 | lrm: 1.00 | dt: 991.09ms | tok/sec: 529,000 | "
+                 "mfu: 74.00 | epoch: 1 | total time: 0.01m | eta: 350.0m", 5),
+])  # fmt: skip
+def test_an_indented_copy_of_a_prefixed_line_reads_as_printed(name: str, line: str, step: int) -> None:
+    """A README or a Markdown quote indents the launcher's line: the prefix is still a prefix."""
+    assert _steps(name, [line]) == [step]
