@@ -231,8 +231,8 @@ def test_a_carriage_return_pasted_from_a_pager_splits_the_records_for_every_trai
 
 @pytest.mark.parametrize(("name", "line", "step"), [
     ("nanogpt", "    [rank0]: iter 7: loss 3.2100, time 120.00ms, mfu 45.00%", 7),
-    ("nanochat", "    [rank0]: step 00005/21400 (0.02%) | loss: 8.530593 | lrm: 1.00 | dt: 991.09ms | tok/sec: 529,000 | "
-                 "mfu: 74.00 | epoch: 1 | total time: 0.01m | eta: 350.0m", 5),
+    ("nanochat", ("    [rank0]: step 00005/21400 (0.02%) | loss: 8.530593 | lrm: 1.00 | dt: 991.09ms | tok/sec: 529,000 | "
+                  "mfu: 74.00 | epoch: 1 | total time: 0.01m | eta: 350.0m"), 5),
 ])  # fmt: skip
 def test_an_indented_copy_of_a_prefixed_line_reads_as_printed(name: str, line: str, step: int) -> None:
     """A README or a Markdown quote indents the launcher's line: the prefix is still a prefix."""
