@@ -160,10 +160,14 @@ class StepLines(Generic[R]):
         """Parse lines in log order; end with a ``Tick`` when a line carried a time."""
         events: list[Event] = []
         self._begin()
-        joiner, usual, times = self._joiner, self._usual, self._times
+        self._read(self.source_lines(lines), events)
+        return self._end(events)
+
+    def _read(self, lines: Iterable[str], events: list[Event]) -> None:
+        """Read lines into ``events``: a usual line at once, any other by the general reading."""
+        joiner, usual, times, line = self._joiner, self._usual, self._times, self._line
         noted = False  # the readers already know a usual line was read last
-        line = self._line
-        for raw in self.source_lines(lines):
+        for raw in lines:
             shapes = usual.get(raw[:5]) if usual and not joiner.holding and len(raw) <= MAX_LINE_CHARS else None
             if shapes is not None:
                 for pattern, read in shapes:
@@ -182,7 +186,6 @@ class StepLines(Generic[R]):
                 continue
             noted = False
             line(raw, events)
-        return self._end(events)
 
     def _begin(self) -> None:
         if self._times is not None:
@@ -286,7 +289,9 @@ class StepLines(Generic[R]):
         i, count = 0, len(lines)
         while i < count:
             if bulk is None or not marks[i] or joiner.holding:
-                items.extend(self.feed_lines(lines[i : i + 1]))
+                events: list[Event] = []
+                self._read((lines[i],), events)
+                items.extend(events)
                 i += 1
                 continue
             end = next_plain(marks, i + 1)
@@ -297,27 +302,6 @@ class StepLines(Generic[R]):
             i = end
         items.extend(self._end([]))
         return items
-
-    def feed_lines(self, lines: list[str]) -> list[Event]:
-        """Lines read as :meth:`feed` reads them, within a batch (no batch end)."""
-        events: list[Event] = []
-        joiner, times = self._joiner, self._times
-        usual = self._usual
-        noted = False
-        for raw in lines:
-            if usual and not joiner.holding and len(raw) <= MAX_LINE_CHARS:
-                read = self._usual_events(raw)
-                if read is not None:
-                    if not noted:
-                        if times is not None:
-                            times.unprefixed()
-                        joiner.took_record()
-                        noted = True
-                    events.extend(read)
-                    continue
-            noted = False
-            self._line(raw, events)
-        return events
 
 
 class EmitLines(StepLines[Emit]):
