@@ -11,18 +11,19 @@ may change its mind when a new stage begins).
 from __future__ import annotations
 
 import functools
+import re
 from collections import Counter
 from collections.abc import Sequence
 
 from .fields import clean
 from .prefix import PrefixReader
-from .registry import BY_NAME, FAMILIES, FORMATS, SNIFF_LINES, Signature, create_parser
+from .registry import BY_NAME, FAMILIES, FORMATS, SNIFF_LINES, create_parser
 
-# (format, signature), every row's, in sniff order; a format whose signature is also other
+# (format, needle, pattern), every row's signatures, in sniff order; a format whose signature is also other
 # programs' (``own_messages``: the miner's loguru record) is tried last, so a line behind such a
 # prefix is read as its trainer's first.
-_SIGNATURES: tuple[tuple[str, Signature], ...] = tuple(
-    (spec.name, signature)
+_SIGNATURES: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
+    (spec.name, signature.needle, signature.pattern)
     for spec in sorted(FORMATS, key=lambda spec: spec.own_messages is not None)
     for signature in spec.signatures
 )
@@ -45,9 +46,8 @@ def signature(line: str, prefer: str | None = None) -> str | None:
         line = line[:4096]
     text: str | None = None
     message: str | None = None
-    for name, sig in _preferring(prefer):
-        if sig.needle in line:
-            pattern = sig.pattern
+    for name, needle, pattern in _preferring(prefer):
+        if needle in line:
             if text is None:
                 text = clean(line).lstrip()  # indentation (a README's or a Markdown copy) is no reason to differ
             if pattern.search(text):
@@ -60,7 +60,7 @@ def signature(line: str, prefer: str | None = None) -> str | None:
 
 
 @functools.cache
-def _preferring(prefer: str | None) -> tuple[tuple[str, Signature], ...]:
+def _preferring(prefer: str | None) -> tuple[tuple[str, str, re.Pattern[str]], ...]:
     """The signatures with ``prefer``'s family first (its own lines are never foreign)."""
     if prefer is None:
         return _SIGNATURES
