@@ -152,8 +152,10 @@ class HfTrainerParser(EmitLines):
 
     def pieces(self, part: str) -> Iterable[str]:
         """A bar and a dict glued together, as two; a record glued after a bar, as two."""
-        for text in _split_dict(part):
-            yield from self._split_record(text)
+        texts = _split_dict(part)
+        if len(texts) == 1:
+            return self._split_record(texts[0])
+        return [piece for text in texts for piece in self._split_record(text)]
 
     def line_read(self, events: list[Event], start: int) -> None:
         """One line's bar redraws: only the last position of each run of them."""

@@ -118,8 +118,10 @@ class NanochatParser(EmitLines):
 
     def pieces(self, part: str) -> Iterable[str]:
         """Two records run into one line, and an evaluation's head with something else glued after it."""
-        for text in split_glued(part, _GLUED) if ("tep " in part) else (part,):
-            yield from _unfinished_eval(text) if text.startswith("Evaluating: ") else (text,)
+        texts = split_glued(part, _GLUED) if "tep " in part else (part,)
+        if "Evaluating: " not in part:
+            return texts
+        return [piece for text in texts for piece in (_unfinished_eval(text) if text.startswith("Evaluating: ") else (text,))]
 
     # --- reading one piece ------------------------------------------------------
 

@@ -96,6 +96,7 @@ class StepLines(Generic[R]):
         self._read_part = self.read_part if cls.read_part is not StepLines.read_part else None
         self._line_read = self.line_read if cls.line_read is not StepLines.line_read else None
         self._pieces = self.pieces if cls.pieces is not StepLines.pieces else None
+        self._emit = None if cls.emit is EmitLines.emit else self.emit
         bulk = [line for line in usual if line.in_columns]
         self._bulk: UsualLine | None = bulk[0] if bulk else None
         self._marks: re.Pattern[str] | None = None
@@ -226,7 +227,7 @@ class StepLines(Generic[R]):
         if "^M" in line:
             line = line.replace("^M", "\r")  # a log viewed in a pager and pasted: "^M" for \r
         start = len(events)
-        read_part, pieces, glued, emit = self._read_part, self._pieces, self.glued, self.emit
+        read_part, pieces, glued, emit = self._read_part, self._pieces, self.glued, self._emit
         for part in line.split("\r") if "\r" in line else (line,):
             if not part or (read_part is not None and read_part(part, events)):
                 continue
@@ -237,8 +238,12 @@ class StepLines(Generic[R]):
             else:
                 texts = (part,)
             for text in texts:
-                for record in joiner.records(text):
-                    emit(record, events)
+                if emit is None:  # (records that are closures of events: the usual case, inline)
+                    for record in joiner.records(text):
+                        events.extend(record())  # type: ignore[operator]
+                else:
+                    for record in joiner.records(text):
+                        emit(record, events)
         if self._line_read is not None:
             self._line_read(events, start)
 
