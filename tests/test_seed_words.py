@@ -48,12 +48,14 @@ def test_step_run_epoch_gpu_memory_and_backend_lines() -> None:
 
 
 def test_while_measuring() -> None:
-    """``L1 · …`` and ``measuring… (N passes so far)``, N as counted, also past the three needed."""
+    """``L1 · …`` and ``measuring… (N passes so far)``, N as counted, also past the three needed, then
+    the warm-up's time left in the same line (one count, not two)."""
     tracker = IotaTracker()
     t = training(tracker, passes=5, every=10.0)  # 5 passes in 50 s: more than 3, too few minutes
     snapshot = tracker.snapshot(t + 1, SOURCE)
     assert snapshot.status_line == "L1 · …"
-    assert snapshot.details[0] == "measuring… (5 passes so far)"
+    # Passes at T0 + 10 … T0 + 50, asked at T0 + 51: some 2 of the warm-up's 3 min remain.
+    assert snapshot.details[0] == "measuring… (5 passes so far) · rate in about 2 min"
 
 
 def test_working_before_the_layer_is_known() -> None:
@@ -66,4 +68,4 @@ def test_one_pass_is_said_in_the_singular() -> None:
     tracker = IotaTracker()
     tracker.apply(Registered(T0, 1, 48))
     tracker.apply(ForwardPass(T0 + 10, "a0", 1))
-    assert tracker.snapshot(T0 + 11, SOURCE).details[0] == "measuring… (1 pass so far)"
+    assert tracker.snapshot(T0 + 11, SOURCE).details[0] == "measuring… (1 pass so far) · rate in about 3 min"
