@@ -44,7 +44,7 @@ export async function loadCompare() {
   for (const name of [state.name, ...state.chosen]) params.append("machine", name);
   params.set("span", state.span());
   try {
-    const answer = await getJson(`/api/fleet/compare?${params}`);
+    const answer = await getJson(`/api/compare/machines?${params}`);
     if (answer) {
       state.answer = answer;
       draw();

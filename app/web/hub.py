@@ -173,7 +173,7 @@ def chart_api(name: str) -> Response:
     return _json(chart)
 
 
-@bp.get("/api/fleet/compare")
+@bp.get("/api/compare/machines")
 def compare_api() -> Response:
     """Two or more machines' tok/h over one ``span`` on one chart (``machine=NAME``, repeated), each
     with the layers it ran on in the span, for the legend."""

@@ -1,4 +1,4 @@
-"""Two hub machines' tok/h on one chart: ``/api/fleet/compare`` and the machine page's "compare
+"""Two hub machines' tok/h on one chart: ``/api/compare/machines`` and the machine page's "compare
 with…", in a real Chromium on a phone and a desktop, both themes.
 
 The hub and its reports are test_fleet_page.py's: rig-a reported 300,000 + 2,000 × m tok/h on
@@ -40,7 +40,7 @@ def inspect(shown: Any) -> dict[str, Any]:
 
 def test_two_machines_on_one_chart_with_their_layers(hub: tuple[RunningServer, Agents]) -> None:  # noqa: F811
     server, agents = hub
-    status, answer = get(server, "/api/fleet/compare?machine=rig-a&machine=rig-b&span=6h")
+    status, answer = get(server, "/api/compare/machines?machine=rig-a&machine=rig-b&span=6h")
     assert status == 200
     rig_a, rig_b = answer["machines"]
     assert (rig_a["legend"], rig_b["legend"]) == ("rig-a · L1", "rig-b · L3")
@@ -50,10 +50,10 @@ def test_two_machines_on_one_chart_with_their_layers(hub: tuple[RunningServer, A
     assert [t for t, _ in rig_a["points"]] == [t for t, _ in rig_b["points"]]  # one time axis
     # A machine that moved layers says so in the legend: rig-b on layer 4 three minutes before its L3 report.
     agents.send("rig-b", status="L4 · 900k tok/h", tph=900_000.0, layer=4, at=time.time() - 180)
-    _, answer = get(server, "/api/fleet/compare?machine=rig-b&span=6h")
+    _, answer = get(server, "/api/compare/machines?machine=rig-b&span=6h")
     assert answer["machines"][0]["legend"] == "rig-b · L4 → L3"
-    assert get(server, "/api/fleet/compare?machine=nobody")[0] == 404
-    assert get(server, "/api/fleet/compare")[0] == 400
+    assert get(server, "/api/compare/machines?machine=nobody")[0] == 404
+    assert get(server, "/api/compare/machines")[0] == 400
 
 
 def test_the_machine_page_compares_with_another_from_its_url(
@@ -87,3 +87,27 @@ def test_the_machine_page_compares_with_another_from_its_url(
         page.wait_for_timeout(50)
     assert found["machines"][0]["colour"] == "#5eead4" and found["width"] > PHONE["width"], found
     page.locator("#history").screenshot(path=str(DOCS / "screenshot-compare-machines-desktop-dark.png"))
+
+
+def test_a_machine_named_compare_keeps_its_own_json(tmp_path: Path) -> None:
+    from app.config import Config
+    from app.hub.store import HubStore
+    from app.live.monitor import Monitor
+    from tests.conftest import start_server
+
+    data_dir = tmp_path / "data"
+    store = HubStore(data_dir / "hub.sqlite3")
+    keys = {name: store.enroll(name, time.time()) for name in ("compare", "rig-a")}
+    store.close()
+    running = start_server(Config(log_path=None, port=0, hub=True, data_dir=data_dir, config_dir=tmp_path / "config"),
+                           Monitor(None))
+    try:
+        agents = Agents(running.http_url.rstrip("/"), keys)
+        agents.send("compare", status="L2 · 400k tok/h", tph=400_000.0, layer=2)
+        agents.send("rig-a", status="L1 · 300k tok/h", tph=300_000.0, layer=1)
+        status, machine = get(running, "/api/fleet/compare")
+        assert status == 200 and machine["card"]["name"] == "compare"  # the machine, not the comparison
+        status, answer = get(running, "/api/compare/machines?machine=compare&machine=rig-a&span=6h")
+        assert status == 200 and [m["legend"] for m in answer["machines"]] == ["compare · L2", "rig-a · L1"]
+    finally:
+        running.dashboard.stop()
