@@ -46,17 +46,24 @@ bench: $(VENV)/.test
 	$(PY) -m bench $(ARGS)
 
 # The README's and docs' pictures, taken by the browser tests from composed logs in a real
-# Chromium: a miner (the DEMO log), the fleet, a machine's page, a trainer, a queued miner.
+# Chromium: a miner (the DEMO log), the fleet, a machine's page, a trainer, a queued miner, a night
+# on the long chart, runs and machines side by side.
 screenshots: $(VENV)/.test
 	$(PY) -m pytest -q tests/web/test_browser.py -k phone_layout
 	$(PY) -m pytest -q tests/web/test_trainer_chart.py tests/web/test_miner_charts.py -k "whole_run or queued"
 	$(PY) -m pytest -q tests/hub/test_fleet_page.py tests/hub/test_machine_history.py -k "phone_and_a_desktop or charts_the_history"
+	$(PY) -m pytest -q tests/web/test_miner_charts.py -k idle_and_silence_are_told_apart
+	$(PY) -m pytest -q tests/web/test_compare_page.py tests/hub/test_machine_compare.py
 	cp test-artifacts/desktop-dark.png docs/screenshot-desktop.png
 	cp test-artifacts/phone-light.png docs/screenshot-phone.png
 	cp test-artifacts/fleet-desktop-light.png docs/screenshot-fleet.png
 	cp test-artifacts/machine-history-desktop-light.png docs/screenshot-machine.png
 	cp test-artifacts/trainer-desktop-light.png docs/screenshot-trainer.png
 	cp test-artifacts/queued-phone-light.png docs/screenshot-queued.png
+	cp test-artifacts/night-desktop-dark.png docs/screenshot-night.png
+	for shot in compare-desktop-light compare-desktop-dark compare-phone-light compare-phone-dark \
+	    compare-weeks-phone-light compare-weeks-desktop-dark compare-machines-phone-light compare-machines-desktop-dark; do \
+	  cp test-artifacts/$$shot.png docs/screenshot-$$shot.png; done
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache test-artifacts bench/out *.egg-info

@@ -17,7 +17,7 @@ from typing import Any
 from tests.conftest import RunningServer
 from tests.hub.test_fleet_page import DESKTOP, PHONE, Agents, expect, fits, hub, page  # noqa: F401 - fixtures
 
-DOCS = Path(__file__).resolve().parents[2] / "docs"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"  # `make screenshots` copies them into docs/
 
 
 def get(server: RunningServer, path: str) -> tuple[int, dict[str, Any]]:
@@ -72,7 +72,7 @@ def test_the_machine_page_compares_with_another_from_its_url(
     # No usual rate yet (half an hour of reports is under the 3 h it takes): the legend says none.
     expect()(page.locator("#compare-key li")).to_have_text(["━ rig-a · L1", "━ rig-b · L3 remove"])
     fits(page, PHONE["width"])
-    page.locator("#compare").screenshot(path=str(DOCS / "screenshot-compare-machines-phone-light.png"))
+    page.locator("#compare").screenshot(path=str(ARTIFACTS / "compare-machines-phone-light.png"))
     # Another machine picked from the list goes into the URL.
     page.locator("#compare-machine").select_option("rig-d")
     expect()(page.locator("#compare-key li")).to_have_count(3)
@@ -86,7 +86,7 @@ def test_the_machine_page_compares_with_another_from_its_url(
             break
         page.wait_for_timeout(50)
     assert found["machines"][0]["colour"] == "#5eead4" and found["width"] > PHONE["width"], found
-    page.locator("#history").screenshot(path=str(DOCS / "screenshot-compare-machines-desktop-dark.png"))
+    page.locator("#history").screenshot(path=str(ARTIFACTS / "compare-machines-desktop-dark.png"))
 
 
 def test_a_machine_named_compare_keeps_its_own_json(tmp_path: Path) -> None:

@@ -25,7 +25,7 @@ from tests.compare.resume import first_run, resumed_run, text
 from tests.web.test_browser import PHONE, as_users_log, expect
 from tests.web.test_chart import ChartServer
 
-DOCS = Path(__file__).resolve().parents[2] / "docs"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"  # `make screenshots` copies them into docs/
 DESKTOP = {"width": 1280, "height": 900}
 
 
@@ -138,10 +138,10 @@ def test_compare_with_a_log_in_the_folder_from_the_page_and_open_it_again_from_t
     page.mouse.move(0, 0)
     # The docs' picture shows the folder where a user keeps the log, not the test's tmp folder.
     page.evaluate("document.getElementById('compare-path').placeholder = 'a log in /home/ana/nanoGPT/runs'")
-    page.locator("#history").screenshot(path=str(DOCS / "screenshot-compare-desktop-light.png"))
+    page.locator("#history").screenshot(path=str(ARTIFACTS / "compare-desktop-light.png"))
     page.emulate_media(color_scheme="dark")
     assert wait_until(page, lambda found: found["runs"][0]["colour"] == "#5eead4")
-    page.locator("#history").screenshot(path=str(DOCS / "screenshot-compare-desktop-dark.png"))
+    page.locator("#history").screenshot(path=str(ARTIFACTS / "compare-desktop-dark.png"))
     # By time: seconds since each run's start; the URL says so.
     page.locator('#compare-axis button[data-x="time"]').click()
     expect()(page.locator('#compare-axis button[data-x="time"]')).to_have_attribute("aria-pressed", "true")
@@ -162,10 +162,10 @@ def test_compare_with_a_log_in_the_folder_from_the_page_and_open_it_again_from_t
     assert again["width"] <= PHONE["width"]
     phone.locator('#compare-axis button[data-x="step"]').click()
     assert wait_until(phone, lambda found: found["x"] == "step")
-    phone.locator("#compare").screenshot(path=str(DOCS / "screenshot-compare-phone-light.png"))
+    phone.locator("#compare").screenshot(path=str(ARTIFACTS / "compare-phone-light.png"))
     phone.emulate_media(color_scheme="dark")
     assert wait_until(phone, lambda found: found["runs"][1]["colour"] == "#fdba74")
-    phone.locator("#compare").screenshot(path=str(DOCS / "screenshot-compare-phone-dark.png"))
+    phone.locator("#compare").screenshot(path=str(ARTIFACTS / "compare-phone-dark.png"))
     assert not phone.errors, phone.errors
 
 
@@ -223,14 +223,14 @@ def test_a_miners_week_against_the_last_on_a_phone_and_a_desktop(tmp_path: Path,
         assert weeks["colours"][0] != weeks["colours"][1]
         assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         assert status.text_content() == shown  # the weeks never change the status line
-        phone.locator("#weeks").screenshot(path=str(DOCS / "screenshot-compare-weeks-phone-light.png"))
+        phone.locator("#weeks").screenshot(path=str(ARTIFACTS / "compare-weeks-phone-light.png"))
         desktop = browsed(DESKTOP, color_scheme="dark")
         desktop.goto(f"http://127.0.0.1:{started.port}/")
         desktop.locator("#weeks > summary").click()
         assert parse_qs(urlparse(desktop.url).query) == {"weeks": ["last"]}
         dark = weeks_drawn(desktop)
         assert dark["colours"][0] == "#5eead4" and dark["width"] > PHONE["width"]
-        desktop.locator("#history").screenshot(path=str(DOCS / "screenshot-compare-weeks-desktop-dark.png"))
+        desktop.locator("#history").screenshot(path=str(ARTIFACTS / "compare-weeks-desktop-dark.png"))
         assert not phone.errors and not desktop.errors, (phone.errors, desktop.errors)
     finally:
         dashboard.stop()
