@@ -26,6 +26,13 @@ State = Literal[
     "diverged",
     "crashed",
     "broken",
+    # a collaborator (SN38, hivemind): not in its swarm yet, locked out of it, in a round, behind it, alone
+    "joining",
+    "cannot_join",
+    "averaging",
+    "out_of_sync",
+    "sync_failing",
+    "alone",
     "unrecognised",
     "offline",  # the hub's word for a machine that stopped reporting (never a local log's)
 ]
@@ -44,6 +51,12 @@ _LEVELS: dict[str, Level] = {
     "diverged": "problem",
     "crashed": "problem",
     "broken": "warning",
+    "joining": "waiting",
+    "cannot_join": "problem",
+    "averaging": "ok",
+    "out_of_sync": "warning",
+    "sync_failing": "problem",
+    "alone": "warning",
     "unrecognised": "problem",
     "offline": "problem",
 }
@@ -143,6 +156,56 @@ class CollaborationView:
 
 
 @dataclass(frozen=True, slots=True)
+class RoundView:
+    """One averaging round: when, how long, with how many peers, how it ended, whom it failed or banned."""
+
+    started_at: float | None
+    ended_at: float | None
+    seconds: float | None
+    peers: int | None
+    outcome: Literal["ok", "failed", "running"]
+    error: str | None = None
+    checkpoint: int | None = None
+    failed_peers: tuple[str, ...] = ()
+    banned_peers: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PeerView:
+    """A peer met in the rounds: its UID and id as the log shortens it, rounds shared, failures, banned."""
+
+    uid: int | None
+    peer: str
+    rounds: int
+    failures: int
+    banned: bool
+    last_seen: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class SwarmView:
+    """A collaborator's place in its swarm (SN38, hivemind): joined, in sync, its rounds and peers."""
+
+    join_failures: int = 0
+    join_cause: str | None = None
+    join_error: str | None = None
+    out_of_sync_since: float | None = None
+    download_failures: int = 0
+    download_error: str | None = None
+    alone: bool = False
+    rounds_ok: int = 0
+    rounds_failed: int = 0
+    last_good_round_at: float | None = None
+    averaging_share_last_hour: float | None = None
+    round_since: float | None = None  # the round under way began
+    samples_per_second: float | None = None  # the collaboration's, from its progress lines
+    local_samples_per_second: float | None = None  # this peer's, as it prints it
+    rounds: tuple[RoundView, ...] = ()  # newest first
+    peers: tuple[PeerView, ...] = ()  # failing first, then most recently seen
+    peers_known: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class TrainingView:
     """A step trainer's figures (docs/snapshot.md ``training``): numbers finite or null where unknown.
 
@@ -182,6 +245,7 @@ class TrainingView:
     collaboration: CollaborationView | None = None
     crash: CrashView | None = None
     broken: str | None = None
+    swarm: SwarmView | None = None
 
     def evaluation(self, name: str) -> EvalView | None:
         """The evaluation figure called ``name``, or None."""
@@ -200,6 +264,8 @@ def training_dict(view: TrainingView) -> dict[str, Any]:
         elif name == "grad_norm":
             value = _printed(value)
         data[name] = _view(value)
+    if view.swarm is None:
+        del data["swarm"]  # only a collaborator's log carries one
     if view.step is None:
         # Before a first step the object has always carried the collaboration last: readers of old
         # reports compare it as written.
@@ -207,7 +273,8 @@ def training_dict(view: TrainingView) -> dict[str, Any]:
     return data
 
 
-_NESTED = frozenset({"eval", "figures", "data", "all_reduce", "errors", "collaboration", "crash", "grad_norm"})
+_NESTED = frozenset({"eval", "figures", "data", "all_reduce", "errors", "collaboration", "crash", "grad_norm",
+                     "swarm"})
 
 
 def training_from_dict(data: dict[str, Any]) -> TrainingView:
@@ -230,7 +297,22 @@ def training_from_dict(data: dict[str, Any]) -> TrainingView:
         figures=tuple((str(name), value) for name, value in figures.items()),
         data=part("data", DataView), all_reduce=part("all_reduce", AllReduceView), errors=part("errors", ErrorsView),
         collaboration=part("collaboration", CollaborationView), crash=part("crash", CrashView),
+        swarm=_swarm_from_dict(data.get("swarm")),
     )
+
+
+def _swarm_from_dict(data: Any) -> SwarmView | None:
+    """A report's ``swarm`` object as a view (its rounds and peers too); None when it carries none."""
+    if not isinstance(data, dict):
+        return None
+    plain = {name: data.get(name) for name in SwarmView.__slots__
+             if name not in ("rounds", "peers") and data.get(name) is not None}
+    rounds = tuple(RoundView(**{name: (tuple(r.get(name) or ()) if name.endswith("_peers") else r.get(name))
+                                for name in RoundView.__slots__})
+                   for r in data.get("rounds") or () if isinstance(r, dict))
+    peers = tuple(PeerView(**{name: p.get(name) for name in PeerView.__slots__})
+                  for p in data.get("peers") or () if isinstance(p, dict))
+    return SwarmView(**plain, rounds=rounds, peers=peers)
 
 
 def _printed(value: float | None) -> float | str | None:

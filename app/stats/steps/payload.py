@@ -17,11 +17,13 @@ from ...snapshot import (
     DataView,
     ErrorsView,
     EvalView,
+    SwarmView,
     TrainingView,
 )
 from ..events import CollabProgress
 from .health import Broken, Crash
 from .stage import AllReduce, Errors, Stage, finished, finite, row_groups_per_step, step_seconds
+from .swarm import Swarm, SwarmFacts
 from .verdict import Verdict
 
 
@@ -107,3 +109,19 @@ def errors_view(errors: Errors | None) -> ErrorsView | None:
     if errors is None:
         return None
     return ErrorsView(errors.count, errors.last, finite(errors.last_at))
+
+
+def swarm_view(swarm: Swarm, facts: SwarmFacts) -> SwarmView | None:
+    """A collaborator's place in its swarm, its rounds and peers; None for a trainer that has none."""
+    if not swarm.seen:
+        return None
+    return SwarmView(
+        join_failures=facts.join_failures, join_cause=facts.join_cause, join_error=facts.join_error,
+        out_of_sync_since=finite(facts.out_of_sync_since), download_failures=facts.download_failures,
+        download_error=facts.download_error, alone=facts.alone_since is not None, rounds_ok=facts.rounds_ok,
+        rounds_failed=facts.rounds_failed, last_good_round_at=finite(facts.last_good_round_at),
+        averaging_share_last_hour=finite(facts.averaging_share_last_hour),
+        round_since=finite(facts.averaging_since), samples_per_second=finite(swarm.samples_per_second),
+        local_samples_per_second=finite(swarm.local_samples_per_second), rounds=facts.rounds, peers=facts.peers,
+        peers_known=facts.peers_known,
+    )

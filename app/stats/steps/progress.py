@@ -55,6 +55,7 @@ from .stage import (
     measure,
     same_position,
 )
+from .swarm import Swarm
 from .timing import covered_steps, line_seconds, placed_times
 
 
@@ -78,6 +79,7 @@ class StepProgress:
         self.steps_total = 0
         self.tokens_total = 0.0
         self.health = RunHealth()
+        self.swarm = Swarm()
         self._collab: CollabProgress | None = None
         # An evaluation job's end read before any training step: (its line, when it was read).
         self._evaluated: tuple[str, float | None] | None = None
@@ -103,6 +105,7 @@ class StepProgress:
     def apply(self, event: Event, t: float | None) -> None:
         """Apply one event seen at ``t`` (None: the time is not known)."""
         self.health.apply(event, t)
+        self.swarm.apply(event, t)
         if isinstance(event, TrainStep):
             self._step(event, t)
         elif isinstance(event, StepFigures):
