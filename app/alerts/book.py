@@ -74,6 +74,8 @@ def build_rules(settings: AlertSettings) -> tuple[list[ConditionRule], list[Even
         rules.Crashed(),
         rules.Broken(),
         rules.Done(),
+        *rules.swarm_rules(),
+        rules.NoGoodRound(),
         rules.Offline(),
     ]
     event_rules: list[EventRule] = [rules.QueueReset(), rules.LayerChange(), rules.NewEval()]

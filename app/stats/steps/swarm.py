@@ -255,9 +255,8 @@ class Swarm:
         if open_round is not None and open_round.started_at is not None \
                 and now - open_round.started_at <= ROUND_LIMIT_SECONDS:
             averaging = open_round.started_at
-        rounds = [r.view() for r in reversed(self._rounds)]
-        if open_round is not None:
-            rounds.insert(0, open_round.view())
+        under_way = [open_round.view()] if open_round is not None else []
+        rounds = under_way + [r.view() for r in reversed(self._rounds)]
         return SwarmFacts(
             now=now, join_failures=self._join_failures, join_failed_since=since, join_cause=self._join_cause,
             join_error=self._join_error, cannot_join=cannot, out_of_sync_since=self._sync_since,
