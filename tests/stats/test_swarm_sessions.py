@@ -227,3 +227,18 @@ def test_the_pre_2021_hivemind_format_and_the_multi_gpu_rank_prefix(tmp_path: Pa
     swarm = data["training"]["swarm"]
     assert data["training"]["outer_step"] == 112 and data["training"]["loss"] == 3.02  # rank 0's
     assert (swarm["rounds_failed"], swarm["rounds"][0]["checkpoint"]) == (1, 3)
+
+
+def test_metrics_carry_the_rounds_as_aggregates_never_a_series_per_peer(tmp_path: Path) -> None:
+    from tests.test_metrics import scrape
+
+    data = read(tmp_path, SESSION, local("2025-06-27 10:35:00.000"))
+    samples = scrape(({}, data))
+    assert samples[("tokwatch_swarm_rounds_ok_total", ())] == 2
+    assert samples[("tokwatch_swarm_rounds_failed_total", ())] == 2
+    assert samples[("tokwatch_swarm_group_peers", ())] == 2  # the last round's
+    assert samples[("tokwatch_swarm_peers_known", ())] == 4
+    assert samples[("tokwatch_swarm_peers_banned", ())] == 1
+    assert samples[("tokwatch_state", (("state", "training"),))] == 1
+    assert not any("peer" in dict(labels) or "uid" in dict(labels)
+                   for key, labels in (k for k in samples if isinstance(k, tuple)))
