@@ -84,6 +84,7 @@ function renderCard(card) {
       ...(queue ? [] : [figure("queue", null)]),
       figure("network", card.network_text),
       ...(queue ? [figure("queue", card.queue_text, true)] : []),
+      ...(card.round_text ? [figure("last round", card.round_text, true)] : []),
     );
     link.append(figs);
   } else if (card.last_doing_text) {

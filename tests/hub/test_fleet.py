@@ -107,3 +107,20 @@ def test_each_card_has_its_last_six_hours_as_a_sparkline(tmp_path: Any) -> None:
     expected = [100_000.0 + 1000 * k for k in range(121) if NOW - 800 <= (NOW - 60 * k) // 60 * 60 < NOW - 200]
     assert len(expected) == 10 and spark[-2] == pytest.approx(sum(expected) / len(expected))
     store.close()
+
+
+def test_a_collaborator_s_card_shows_its_state_and_last_round_never_steps_as_tokens() -> None:
+    """An SN38 miner's report: its state as the dashboard decided it, its last round in words, and no tok/h
+    from its steps/h (the fleet's total stays the token producers' alone)."""
+    swarm = {"rounds": [{"started_at": NOW - 300, "ended_at": NOW - 240, "peers": 3, "outcome": "ok"},
+                        {"started_at": NOW - 900, "ended_at": NOW - 870, "peers": 4, "outcome": "failed"}]}
+    miner = row("sn38", seen=NOW - 5, state="averaging", tph=None)
+    assert miner.snapshot is not None
+    miner.snapshot["training"] = {"steps_per_hour": 38.0, "swarm": swarm}
+    miner.snapshot["rate"] = {"tokens_per_hour": None, "passes_per_hour": 38.0}
+    card = machine_card(miner, NOW)
+    assert (card["state"], card["level"], card["round_text"]) == ("averaging", "ok", "ok · 3 peers · 4 min ago")
+    view = fleet_view([miner, row("iota", seen=NOW - 5, tph=300_000.0)], NOW, day_start=NOW - 3600)
+    assert view["totals"]["tokens_per_hour"] == 300_000.0
+    locked = row("locked", seen=NOW - 5, state="cannot_join")
+    assert machine_card(locked, NOW)["level"] == "problem" and machine_card(locked, NOW)["round_text"] is None
