@@ -242,3 +242,18 @@ def test_metrics_carry_the_rounds_as_aggregates_never_a_series_per_peer(tmp_path
     assert samples[("tokwatch_state", (("state", "training"),))] == 1
     assert not any("peer" in dict(labels) or "uid" in dict(labels)
                    for key, labels in (k for k in samples if isinstance(k, tuple)))
+
+
+def test_copy_report_carries_the_rounds_and_the_peer_table(tmp_path: Path) -> None:
+    log = tmp_path / "miner.log"
+    log.write_text("\n".join(SESSION) + "\n", encoding="utf-8")
+    end = local("2025-06-27 10:35:00.000")
+    os.utime(log, (end, end))
+    monitor = Monitor(log, clock=lambda: end)
+    monitor.backlog(read_backwards(log))
+    report = monitor.queue_report(end)
+    assert "Swarm: training — outer 43 · step 1 · " in report
+    assert "Rounds: 2 ok · 2 failed · last good round 4 min ago · 9% of the last hour averaging" in report
+    assert "  2025-06-27 10:20:00  round 15 min ago · 31.50 s · 2 peers · failed at checkpoint 2" in report
+    assert "     55  12D3KooWHp4nRt8e...k2P  3  2  banned  2025-06-27 10:20:31" in report
+    assert "    101  12D3KooWZz8pLm3q...Qm9  1  0  -  2025-06-27 10:10:00" in report

@@ -7,9 +7,10 @@ and the payload the figures. Nothing here edits a line once written.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, replace
 
-from ...snapshot import EventView, RateView, State, TrainingView, WarmupView
+from ...snapshot import EventView, RateView, Snapshot, State, TrainingView, WarmupView
 from . import payload, rules
 from . import text as step_text
 from .progress import StepProgress
@@ -113,3 +114,27 @@ def recognised(progress: StepProgress) -> str | None:
                                        ("fp16 overflows", health.skipped_total > 0),
                                        ("grad norm warnings", health.warning() is not None)) if present]
     return f"generic: {', '.join(read)}, no step line" if read else None
+
+
+def swarm_report(snapshot: Snapshot, now: float) -> str:
+    """Copy report's part for a collaborator (SN38, hivemind): its state, its rounds and its peer table;
+    "" for any other log."""
+    swarm = snapshot.training.swarm if snapshot.training is not None else None
+    if swarm is None:
+        return ""
+    lines = [f"Swarm: {snapshot.state} — {snapshot.status_line}"]
+    lines.extend(line for line in step_text.swarm_lines(swarm, now) if not line.startswith(("  round", "Peers:")))
+    for r in swarm.rounds:
+        when = _local(r.started_at if r.started_at is not None else r.ended_at)
+        lines.append(f"  {when}  {step_text.round_text(r, now)}")
+    if swarm.peers:
+        lines.append(f"Peers ({len(swarm.peers)} of {swarm.peers_known}; UID, peer, rounds, failures, banned, last seen):")
+        for p in swarm.peers:
+            uid = str(p.uid) if p.uid is not None else "-"
+            seen = _local(p.last_seen)
+            lines.append(f"  {uid:>5}  {p.peer}  {p.rounds}  {p.failures}  {'banned' if p.banned else '-'}  {seen}")
+    return "\n".join(lines) + "\n"
+
+
+def _local(at: float | None) -> str:
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(at)) if at is not None else "time unknown"

@@ -43,7 +43,7 @@ DOWNLOAD_FAILURES = 2
 # A round open longer than this is no longer a pause: the stall rule may speak.
 ROUND_LIMIT_SECONDS = 30 * 60
 ROUNDS_KEPT = 200
-ROUNDS_SHOWN = 10
+ROUNDS_SHOWN = 24
 PEERS_KEPT = 256
 PEERS_SHOWN = 12
 HOUR = 3600.0
