@@ -168,6 +168,7 @@ class RoundView:
     checkpoint: int | None = None
     failed_peers: tuple[str, ...] = ()
     banned_peers: tuple[str, ...] = ()
+    text: str | None = None  # the round in words, as the details and the page's markers say it
 
 
 @dataclass(frozen=True, slots=True)

@@ -419,6 +419,8 @@ class Sn38Parser(StepLines[_Line]):
                     error = message[i + len(marker) :].strip(" -:") if has_error else message[i:].strip()
                     m = _CHECKPOINT.search(message)
                     checkpoint = int(m.group(1)) if m is not None else None
+                    if m is not None and not has_error:
+                        error = ""  # the checkpoint is all the line says
                     self._fail(AllReduceResult(at=at, ok=False, peers=self._round_peers, error=error or None,
                                                checkpoint=checkpoint), events)
                     self._round_open = False

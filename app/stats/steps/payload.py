@@ -24,6 +24,7 @@ from ..events import CollabProgress
 from .health import Broken, Crash
 from .stage import AllReduce, Errors, Stage, finished, finite, row_groups_per_step, step_seconds
 from .swarm import Swarm, SwarmFacts
+from .text import round_text
 from .verdict import Verdict
 
 
@@ -112,9 +113,11 @@ def errors_view(errors: Errors | None) -> ErrorsView | None:
 
 
 def swarm_view(swarm: Swarm, facts: SwarmFacts) -> SwarmView | None:
-    """A collaborator's place in its swarm, its rounds and peers; None for a trainer that has none."""
+    """A collaborator's place in its swarm, its rounds (each said in words) and peers; None for a trainer
+    that has none."""
     if not swarm.seen:
         return None
+    rounds = tuple(replace(r, text=round_text(r, facts.now)) for r in facts.rounds)
     return SwarmView(
         join_failures=facts.join_failures, join_cause=facts.join_cause, join_error=facts.join_error,
         out_of_sync_since=finite(facts.out_of_sync_since), download_failures=facts.download_failures,
@@ -122,6 +125,6 @@ def swarm_view(swarm: Swarm, facts: SwarmFacts) -> SwarmView | None:
         rounds_failed=facts.rounds_failed, last_good_round_at=finite(facts.last_good_round_at),
         averaging_share_last_hour=finite(facts.averaging_share_last_hour),
         round_since=finite(facts.averaging_since), samples_per_second=finite(swarm.samples_per_second),
-        local_samples_per_second=finite(swarm.local_samples_per_second), rounds=facts.rounds, peers=facts.peers,
+        local_samples_per_second=finite(swarm.local_samples_per_second), rounds=rounds, peers=facts.peers,
         peers_known=facts.peers_known,
     )
