@@ -1126,3 +1126,39 @@ def test_a_run_that_is_over_stays_over_as_the_clock_moves(tmp_path: Path, name: 
         assert data["details"] == at_end["details"]  # no "Stalled:", no "Paused:", no ETA coming back
         assert data["training"]["stalled"] is False
         assert data["training"]["seconds_since_step"] >= later
+
+
+def _rounds(swarm: dict[str, Any]) -> list[tuple[Any, ...]]:
+    return [(r["started_at"], None if r["seconds"] is None else round(r["seconds"], 3), r["peers"], r["outcome"],
+             r["error"]) for r in swarm["rounds"]]
+
+
+def test_real_collaborators_read_as_their_place_in_the_swarm(tmp_path: Path) -> None:
+    """The swarm's figures of the real SN38 and hivemind excerpts, counted by hand from their lines."""
+    # the README's DHT error: attempts 2 to 9 failed (8), the last for a clock 30 s out of step; no peer, no round
+    swarm = snap(cold(tmp_path, "sn38-readme-dht-connect.log"), T0)["training"]["swarm"]
+    assert (swarm["join_failures"], swarm["rounds_ok"], swarm["rounds_failed"], swarm["peers"]) == (8, 0, 0, [])
+    assert swarm["join_error"].startswith("local time must be within 3 seconds")
+    assert "clock is out of step" in swarm["join_cause"]
+    # the README's failed round: called at 16:13:53.800, failed at 16:18:33.995 (280.195 s), no group said
+    monitor = cold(tmp_path, "sn38-readme-could-not-find-a-group.log")
+    swarm = snap(monitor, monitor.last_event_at() or T0)["training"]["swarm"]
+    assert _rounds(swarm) == [(local(2024, 7, 3, 16, 13, 53.8), 280.195, None, "failed",
+                               "Averaging step failed: could not find a group")]
+    # hivemind's ALBERT trainer: two results with 2 peers each and no call before them (no start, no length);
+    # the swarm's pace (4072 − 4056) / 0.508 s, the peer's own 20.924 samples/s
+    monitor = cold(tmp_path, "hivemind-albert-readme-trainer.log", local(2021, 12, 28, 0, 16, 0))
+    swarm = snap(monitor, monitor.last_event_at() or T0)["training"]["swarm"]
+    assert _rounds(swarm) == [(None, None, 2, "ok", None), (None, None, 2, "ok", None)]
+    assert swarm["samples_per_second"] == pytest.approx(16 / 0.508, rel=1e-3)
+    assert swarm["local_samples_per_second"] == 20.924
+    # issue #519: one round failed (three lines), no group; the time it began is not in the excerpt
+    monitor = cold(tmp_path, "hivemind-issue519-could-not-find-a-group.log", local(2022, 11, 12, 20, 30, 0))
+    swarm = snap(monitor, monitor.last_event_at() or T0)["training"]["swarm"]
+    assert _rounds(swarm) == [(None, None, None, "failed", "Averaging step failed: could not find a group")]
+    # issue #653: two state downloads failed in a row; issue #455: out of sync since its "Peer is out of sync"
+    swarm = snap(cold(tmp_path, "hivemind-issue653-load-state-timeout-retrying.log"), T0)["training"]["swarm"]
+    assert (swarm["download_failures"], swarm["rounds"]) == (2, [])
+    monitor = cold(tmp_path, "hivemind-issue455-progress-then-out-of-sync.log")
+    swarm = snap(monitor, monitor.last_event_at() or T0)["training"]["swarm"]
+    assert (swarm["out_of_sync_since"], swarm["download_failures"]) == (local(2026, 2, 11, 14, 19, 35.275), 0)
