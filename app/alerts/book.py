@@ -75,7 +75,7 @@ def build_rules(settings: AlertSettings) -> tuple[list[ConditionRule], list[Even
         rules.Broken(),
         rules.Done(),
         *rules.swarm_rules(),
-        rules.NoGoodRound(),
+        rules.NoGoodRound(settings.rule("no_good_round")),
         rules.Offline(),
     ]
     event_rules: list[EventRule] = [rules.QueueReset(), rules.LayerChange(), rules.NewEval()]

@@ -418,18 +418,27 @@ class NoGoodRound:
     name = "no_good_round"
     level: Level = "warning"
 
+    def __init__(self, settings: RuleSettings) -> None:
+        # The condition is "no good round for this long": it holds only past it, and ends with a good round.
+        self._allowed = settings.hold_seconds
+
     def observe(self, snap: Snapshot, now: float) -> Finding | None:
         swarm = _training(snap).swarm
         if swarm is None or snap.state in ("crashed", "done") or not (swarm.rounds_ok or swarm.rounds_failed):
             return None
         last_good = swarm.last_good_round_at
         if last_good is not None:
+            if now - last_good < self._allowed:
+                return None
             failed = sum(1 for r in swarm.rounds if r.outcome == "failed" and (r.ended_at or 0.0) > last_good)
             text = f"no averaging round has succeeded since {clock_time(last_good, now)}"
             return Finding(last_good, "no good round", text + (f" ({failed} failed since)" if failed else ""))
         starts = [t for r in swarm.rounds for t in (r.started_at, r.ended_at) if t is not None]
+        began = min(starts) if starts else None
+        if began is not None and now - began < self._allowed:
+            return None
         text = f"no averaging round has succeeded yet ({swarm.rounds_failed} failed)"
-        return Finding(min(starts) if starts else None, "no good round", text)
+        return Finding(began, "no good round", text)
 
 
 class NewEval:
