@@ -306,13 +306,21 @@ def _swarm_from_dict(data: Any) -> SwarmView | None:
     """A report's ``swarm`` object as a view (its rounds and peers too); None when it carries none."""
     if not isinstance(data, dict):
         return None
-    plain = {name: data.get(name) for name in SwarmView.__slots__
-             if name not in ("rounds", "peers") and data.get(name) is not None}
-    rounds = tuple(RoundView(**{name: (tuple(r.get(name) or ()) if name.endswith("_peers") else r.get(name))
-                                for name in RoundView.__slots__})
-                   for r in data.get("rounds") or () if isinstance(r, dict))
-    peers = tuple(PeerView(**{name: p.get(name) for name in PeerView.__slots__})
-                  for p in data.get("peers") or () if isinstance(p, dict))
+    plain: dict[str, Any] = {name: data.get(name) for name in SwarmView.__slots__
+                             if name not in ("rounds", "peers") and data.get(name) is not None}
+
+    def round_view(r: dict[str, Any]) -> RoundView:
+        fields: dict[str, Any] = {name: r.get(name) for name in RoundView.__slots__}
+        for name in ("failed_peers", "banned_peers"):
+            fields[name] = tuple(fields[name] or ())
+        return RoundView(**fields)
+
+    def peer_view(p: dict[str, Any]) -> PeerView:
+        fields: dict[str, Any] = {name: p.get(name) for name in PeerView.__slots__}
+        return PeerView(**fields)
+
+    rounds = tuple(round_view(r) for r in data.get("rounds") or () if isinstance(r, dict))
+    peers = tuple(peer_view(p) for p in data.get("peers") or () if isinstance(p, dict))
     return SwarmView(**plain, rounds=rounds, peers=peers)
 
 

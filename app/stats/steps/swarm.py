@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
+from typing import Literal
 
 from ...snapshot import PeerView, RoundView
 from ..events import (
@@ -64,7 +65,7 @@ class _Round:
         length = None
         if self.started_at is not None and self.ended_at is not None:
             length = max(0.0, self.ended_at - self.started_at)
-        outcome = "running" if self.ok is None else ("ok" if self.ok else "failed")
+        outcome: Literal["ok", "failed", "running"] = "running" if self.ok is None else ("ok" if self.ok else "failed")
         return RoundView(self.started_at, self.ended_at, length, self.peers, outcome, self.error, self.checkpoint,
                          self.failed, self.banned)
 
