@@ -117,6 +117,8 @@ def test_four_rounds_read_as_records_with_their_groups_lengths_and_peers(tmp_pat
         (101, "12D3KooWZz8pLm3q...Qm9", 1, 0, False, local("2025-06-27 10:10:00.500")),
     ]
     assert "Rounds: 2 ok · 2 failed · last good round 4 min ago · 9% of the last hour averaging" in data["details"]
+    assert {"label": "rounds failed", "value": "2", "unit": ""} in data["training_fields"]
+    assert not any(row["label"].startswith("failed DHT joins") for row in data["training_fields"])
 
 
 def test_a_round_under_way_reads_averaging_with_how_long_so_far(tmp_path: Path) -> None:
@@ -203,6 +205,9 @@ def test_hivemind_rounds_pace_and_a_lone_peer(tmp_path: Path) -> None:
         hm("14:00:40.002", "Local loss: 3.41872"),
     ]
     written = local("2025-06-27 14:05:00.000")
+    # its swarm's progress lines alone, 3 peers: it trains with them, no step of its own printed yet
+    data = read(tmp_path, lines[:2], local("2025-06-27 14:00:11.000"), written)
+    assert (data["state"], data["status_line"]) == ("training", "epoch #41 · 3 peers")
     data = read(tmp_path, lines, local("2025-06-27 14:00:41.000"), written)
     swarm = data["training"]["swarm"]
     # (1500 − 1000) samples in 10 s; this peer's own 41.5; one round 14:00:20 → 14:00:30 with 3 peers

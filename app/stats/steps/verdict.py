@@ -19,8 +19,9 @@ The precedence, in one place (the shape of app/stats/iota/status.py's ``verdict`
   learn nothing): the loss is the plainer news. A broken run has no stall or pause either.
 * **done** (the last planned step, or the trainer's end summary) is never stalled, however late.
 * Before the first step: crashed > broken > the swarm's states in the order above > done (an
-  evaluation job's end) > working. A collaborator that is doing none of these before its first
-  step is ``working`` only while nothing says where it stands.
+  evaluation job's end) > working. A collaborator whose swarm's progress lines come (``accumulated
+  N samples for epoch #E from P peers``) and that is in none of those states is ``training``: it
+  trains with its peers whether or not it prints steps of its own.
 
 :func:`decide` returns a frozen :class:`Verdict`: the state, since when, which status line and
 which detail lines to show (kinds, never words); app/stats/steps/text.py then writes only those.
@@ -341,7 +342,9 @@ def decide_before_steps(
     if collaborating:
         shows.add(Line.COLLABORATION)
         if state == "working" and status is Status.WAITING:
-            status = Status.COLLABORATING
+            # Its swarm's progress lines: it trains with its peers, whether or not it prints steps of its own.
+            state, status = "training", Status.COLLABORATING
+            shows.discard(Line.WAITING)
     lead = Line.COLLABORATION if collaborating else opening
     if crash is not None:
         shows -= _GONE_AFTER_A_CRASH
@@ -355,7 +358,7 @@ def decide_before_steps(
     placed = swarm_state(swarm)
     if placed is None and swarm is not None and swarm.alone_since is not None:
         placed = "alone", Status.ALONE, swarm.alone_since
-    if placed is not None and crash is None and broken is None and state == "working":
+    if placed is not None and crash is None and broken is None and state in ("working", "training"):
         state, status, since = placed
         shows.discard(Line.WAITING)
         shows.add(Line.SWARM)
