@@ -123,7 +123,7 @@ def swarm_report(snapshot: Snapshot, now: float) -> str:
     if swarm is None:
         return ""
     lines = [f"Swarm: {snapshot.state} — {snapshot.status_line}"]
-    lines.extend(line for line in step_text.swarm_lines(swarm, now) if not line.startswith(("  round", "Peers:")))
+    lines.extend(line for line in (step_text.rounds_line(swarm, now), step_text.pace_line(swarm)) if line)
     for r in swarm.rounds:
         when = _local(r.started_at if r.started_at is not None else r.ended_at)
         lines.append(f"  {when}  {step_text.round_text(r, now)}")

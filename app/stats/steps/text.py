@@ -502,10 +502,19 @@ def swarm_sentence(v: Verdict | EarlyVerdict) -> str | None:
 
 
 def swarm_lines(swarm: SwarmView | None, now: float) -> list[str]:
-    """The rounds and peers: last good round, the hour's share spent averaging, the last rounds, the peers."""
+    """The rounds and peers: last good round, the hour's share spent averaging, the last rounds, the pace, the peers."""
     if swarm is None:
         return []
-    lines: list[str] = []
+    rounds = rounds_line(swarm, now)
+    pace, peers = pace_line(swarm), peers_line(swarm)
+    return ([rounds] if rounds else []) + ["  " + round_text(r, now) for r in swarm.rounds[:ROUND_LINES]] \
+        + ([pace] if pace else []) + ([peers] if peers else [])
+
+
+def rounds_line(swarm: SwarmView, now: float) -> str | None:
+    """The rounds' counts, the last good one, the share of the last hour spent averaging."""
+    if not (swarm.rounds_ok or swarm.rounds_failed or swarm.rounds):
+        return None
     parts = [f"{swarm.rounds_ok} ok · {swarm.rounds_failed} failed"]
     if swarm.last_good_round_at is not None:
         parts.append(f"last good round {text.duration(max(0.0, now - swarm.last_good_round_at))} ago")
@@ -513,22 +522,26 @@ def swarm_lines(swarm: SwarmView | None, now: float) -> list[str]:
         parts.append("no good round yet")
     if swarm.averaging_share_last_hour is not None:
         parts.append(f"{swarm.averaging_share_last_hour:.0%} of the last hour averaging")
-    if swarm.rounds_ok or swarm.rounds_failed or swarm.rounds:
-        lines.append("Rounds: " + " · ".join(parts))
-    for r in swarm.rounds[:ROUND_LINES]:
-        lines.append("  " + round_text(r, now))
+    return "Rounds: " + " · ".join(parts)
+
+
+def pace_line(swarm: SwarmView) -> str | None:
+    """The collaboration's samples/s and this peer's, where the log gives them."""
     pace = []
     if swarm.samples_per_second is not None:
         pace.append(f"collaboration {swarm.samples_per_second:,.1f} samples/s")
     if swarm.local_samples_per_second is not None:
         pace.append(f"this peer {swarm.local_samples_per_second:,.1f} samples/s")
-    if pace:
-        lines.append("Pace: " + " · ".join(pace))
-    if swarm.peers:
-        shown = ", ".join(peer_text(p) for p in swarm.peers[:PEER_LINES])
-        more = f" (+{swarm.peers_known - PEER_LINES} more)" if swarm.peers_known > PEER_LINES else ""
-        lines.append(f"Peers: {shown}{more}")
-    return lines
+    return "Pace: " + " · ".join(pace) if pace else None
+
+
+def peers_line(swarm: SwarmView) -> str | None:
+    """The first peers of the table in a few words."""
+    if not swarm.peers:
+        return None
+    shown = ", ".join(peer_text(p) for p in swarm.peers[:PEER_LINES])
+    more = f" (+{swarm.peers_known - PEER_LINES} more)" if swarm.peers_known > PEER_LINES else ""
+    return f"Peers: {shown}{more}"
 
 
 ROUND_LINES = 3
