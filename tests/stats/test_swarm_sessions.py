@@ -128,6 +128,8 @@ def test_a_round_under_way_reads_averaging_with_how_long_so_far(tmp_path: Path) 
     assert data["state"] == "averaging" and data["level"] == "ok"
     assert data["state_since"] == local("2025-06-27 10:00:00.000")
     assert data["status_line"].endswith(" · averaging 2m")
+    assert "Averaging with its peers: training paused for a round for 2 min" in data["details"]
+    assert not any(line.startswith("Paused:") for line in data["details"])  # said once
     assert data["training"]["swarm"]["round_since"] == local("2025-06-27 10:00:00.000")
     assert data["training"]["swarm"]["rounds"][0]["outcome"] == "running"
     assert data["training"]["swarm"]["rounds"][0]["peers"] == 3

@@ -7,6 +7,9 @@ merges one failure's several reports). Its length runs from the call to that lin
 the peer mapping's size, the parts per peer, or hivemind's ``with N peers``. A result with no call
 before it (hivemind prints only ``Averaged gradients with 6 peers``) is a round of unknown length.
 
+A round that never says how it ended is over when the next training step comes (the miner
+pauses its training for a round): it is dropped, neither ok nor failed.
+
 Peers: the newer miner names each peer of a round (``UID:55 - PeerID:k2P``) as it works with it,
 fails with it, or bans it; the table keeps at most ``PEERS_KEPT``, the least recently seen dropped.
 """
@@ -167,8 +170,7 @@ class Swarm:
                     self.samples_per_second = value
                 elif name == LOCAL_RATE:
                     self.local_samples_per_second = value
-        elif isinstance(event, TrainStep) and self._open is not None and not self._open.failed \
-                and not self._open.banned:
+        elif isinstance(event, TrainStep) and self._open is not None:
             self._open = None  # a round that never said how it ended: training went on, so it is over
 
     def _joined(self) -> None:

@@ -189,7 +189,7 @@ def decide(
         shows.add(Line.GRAD_WARNING)
     if status in _SWARM_STATUSES:
         shows.add(Line.SWARM)
-        shows.discard(Line.STALLED)
+        shows -= {Line.STALLED, Line.PAUSED}  # the swarm's sentence says it (a round's pause, how long)
         lead = Line.SWARM
     return Verdict(
         state=state, since=since, status=status, shows=frozenset(shows), lead=lead if lead in shows else None,
