@@ -190,6 +190,7 @@ class SwarmView:
     join_failures: int = 0
     join_cause: str | None = None
     join_error: str | None = None
+    join_causes: tuple[tuple[str, int], ...] = ()  # [cause, how many] of the failures in a row
     out_of_sync_since: float | None = None
     download_failures: int = 0
     download_error: str | None = None
@@ -307,7 +308,9 @@ def _swarm_from_dict(data: Any) -> SwarmView | None:
     if not isinstance(data, dict):
         return None
     plain: dict[str, Any] = {name: data.get(name) for name in SwarmView.__slots__
-                             if name not in ("rounds", "peers") and data.get(name) is not None}
+                             if name not in ("rounds", "peers", "join_causes") and data.get(name) is not None}
+    causes = tuple((str(pair[0]), int(pair[1])) for pair in data.get("join_causes") or ()
+                   if isinstance(pair, (list, tuple)) and len(pair) == 2 and isinstance(pair[1], int))
 
     def round_view(r: dict[str, Any]) -> RoundView:
         fields: dict[str, Any] = {name: r.get(name) for name in RoundView.__slots__}
@@ -321,7 +324,7 @@ def _swarm_from_dict(data: Any) -> SwarmView | None:
 
     rounds = tuple(round_view(r) for r in data.get("rounds") or () if isinstance(r, dict))
     peers = tuple(peer_view(p) for p in data.get("peers") or () if isinstance(p, dict))
-    return SwarmView(**plain, rounds=rounds, peers=peers)
+    return SwarmView(**plain, join_causes=causes, rounds=rounds, peers=peers)
 
 
 def _printed(value: float | None) -> float | str | None:

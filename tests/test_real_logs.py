@@ -1140,6 +1140,11 @@ def test_real_collaborators_read_as_their_place_in_the_swarm(tmp_path: Path) -> 
     assert (swarm["join_failures"], swarm["rounds_ok"], swarm["rounds_failed"], swarm["peers"]) == (8, 0, 0, [])
     assert swarm["join_error"].startswith("local time must be within 3 seconds")
     assert "clock is out of step" in swarm["join_cause"]
+    # attempts 2, 3, 4, 6, 7, 9: a clock 30 s out of step; 5 and 8: "failed to connect to bootstrap peers"
+    assert swarm["join_causes"] == [
+        ["this machine's clock is out of step with the other peers (sync it: NTP)", 6],
+        ["the bootstrap peers cannot be reached (a closed port, a firewall)", 2],
+    ]
     # the README's failed round: called at 16:13:53.800, failed at 16:18:33.995 (280.195 s), no group said
     monitor = cold(tmp_path, "sn38-readme-could-not-find-a-group.log")
     swarm = snap(monitor, monitor.last_event_at() or T0)["training"]["swarm"]

@@ -120,6 +120,7 @@ def swarm_view(swarm: Swarm, facts: SwarmFacts) -> SwarmView | None:
     rounds = tuple(replace(r, text=round_text(r, facts.now)) for r in facts.rounds)
     return SwarmView(
         join_failures=facts.join_failures, join_cause=facts.join_cause, join_error=facts.join_error,
+        join_causes=facts.join_causes,
         out_of_sync_since=finite(facts.out_of_sync_since), download_failures=facts.download_failures,
         download_error=facts.download_error, alone=facts.alone_since is not None, rounds_ok=facts.rounds_ok,
         rounds_failed=facts.rounds_failed, last_good_round_at=finite(facts.last_good_round_at),

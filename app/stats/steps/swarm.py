@@ -93,6 +93,7 @@ class SwarmFacts:
     join_failed_since: float | None
     join_cause: str | None
     join_error: str | None
+    join_causes: tuple[tuple[str, int], ...]  # each usual meaning of the failures in a row, how many times
     cannot_join: bool
     out_of_sync_since: float | None
     download_failures: int  # in a row
@@ -119,6 +120,7 @@ class Swarm:
         self._join_since: float | None = None
         self._join_cause: str | None = None
         self._join_error: str | None = None
+        self._join_causes: dict[str, int] = {}
         self._sync_since: float | None = None
         self._downloads_failed = 0
         self._download_error: str | None = None
@@ -175,6 +177,7 @@ class Swarm:
 
     def _joined(self) -> None:
         self._join_failures, self._join_since = 0, None
+        self._join_causes.clear()
 
     def _news(self, event: SwarmNews, t: float | None) -> None:
         kind = event.kind
@@ -182,6 +185,9 @@ class Swarm:
             self._join_failures += 1
             self._join_since = self._join_since or t
             self._join_cause, self._join_error = event.cause, event.detail
+            cause = event.cause or "cause not known"
+            if cause in self._join_causes or len(self._join_causes) < 8:
+                self._join_causes[cause] = self._join_causes.get(cause, 0) + 1
             return
         self._joined()
         if kind in ("out_of_sync", "downloading"):
@@ -262,7 +268,7 @@ class Swarm:
         rounds = under_way + [r.view() for r in reversed(self._rounds)]
         return SwarmFacts(
             now=now, join_failures=self._join_failures, join_failed_since=since, join_cause=self._join_cause,
-            join_error=self._join_error, cannot_join=cannot, out_of_sync_since=self._sync_since,
+            join_error=self._join_error, join_causes=tuple(self._join_causes.items()), cannot_join=cannot, out_of_sync_since=self._sync_since,
             download_failures=self._downloads_failed, download_error=self._download_error,
             sync_failing=self._downloads_failed >= DOWNLOAD_FAILURES, averaging_since=averaging,
             alone_since=self._alone_since, rounds=tuple(rounds[:ROUNDS_SHOWN]), rounds_ok=self.rounds_ok,

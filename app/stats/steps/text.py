@@ -485,7 +485,11 @@ def swarm_sentence(v: Verdict | EarlyVerdict) -> str | None:
     match v.status:
         case Status.CANNOT_JOIN | Status.JOINING:
             verb = "Cannot join the swarm" if v.status is Status.CANNOT_JOIN else "Joining the swarm"
-            cause = f": {swarm.join_cause}" if swarm.join_cause else ""
+            causes = [(c, n) for c, n in swarm.join_causes if c != "cause not known"]
+            if len(causes) > 1:
+                cause = ": " + "; ".join(f"{n}× {c}" for c, n in causes)
+            else:
+                cause = f": {swarm.join_cause}" if swarm.join_cause else ""
             error = f" (last: {clip(swarm.join_error, 90)})" if swarm.join_error else ""
             return f"{verb}: {swarm.join_failures} failed attempts to join the DHT{since}, no peer reached{cause}{error}"
         case Status.SYNC_FAILING:
