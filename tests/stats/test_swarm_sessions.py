@@ -216,9 +216,11 @@ def test_hivemind_rounds_pace_and_a_lone_peer(tmp_path: Path) -> None:
     assert swarm["samples_per_second"] == 50.0 and swarm["local_samples_per_second"] == 41.5
     assert [(r["seconds"], r["peers"], r["outcome"]) for r in swarm["rounds"]] == [(10.0, 3, "ok")]
     assert data["training"]["collaboration"]["eta_seconds"] == 50.0
-    alone = [*lines, hm("14:01:20.000", "Skipped averaging: there are no other peers")]
+    alone = [*lines, hm("14:01:19.000", "Beginning optimizer step #42"),
+             hm("14:01:20.000", "Skipped averaging: there are no other peers")]
     data = read(tmp_path, alone, local("2025-06-27 14:01:21.000"), written)
-    assert (data["state"], data["level"]) == ("alone", "warning")
+    assert (data["state"], data["level"]) == ("alone", "warning")  # not averaging: its round was skipped
+    assert [r["outcome"] for r in data["training"]["swarm"]["rounds"]] == ["ok"]
     assert data["state_since"] == local("2025-06-27 14:01:20.000")
 
 

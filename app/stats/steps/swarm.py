@@ -200,6 +200,7 @@ class Swarm:
             self._sync_since, self._downloads_failed, self._download_error = None, 0, None
         elif kind == "alone":
             self._alone_since = self._alone_since or t
+            self._open = None  # no other peer: the round called is skipped, training goes on
 
     def _current(self, t: float | None) -> _Round:
         """The round under way; one opened now when the log named none."""
