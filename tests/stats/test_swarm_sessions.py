@@ -266,3 +266,12 @@ def test_copy_report_carries_the_rounds_and_the_peer_table(tmp_path: Path) -> No
     assert "  2025-06-27 10:20:00  round 15 min ago · 31.50 s · 2 peers · failed at checkpoint 2" in report
     assert "     55  12D3KooWHp4nRt8e...k2P  3  2  banned  2025-06-27 10:20:31" in report
     assert "    101  12D3KooWZz8pLm3q...Qm9  1  0  -  2025-06-27 10:10:00" in report
+
+
+def test_steps_after_a_failed_state_download_are_training_again(tmp_path: Path) -> None:
+    lines = [hm("14:00:01.000", "Downloading parameters from peer QmAbc"),
+             hm("14:00:31.000", "Failed to download state from QmAbc - TimeoutError()", "ERROR"),
+             step("14:01:00.000", 41, 0), step("14:01:47.000", 41, 1)]
+    data = read(tmp_path, lines, local("2025-06-27 14:01:48.000"), local("2025-06-27 14:01:48.000"))
+    assert data["state"] not in ("out_of_sync", "sync_failing")
+    assert data["training"]["swarm"]["out_of_sync_since"] is None

@@ -85,10 +85,12 @@ class StepProgress:
         self._evaluated: tuple[str, float | None] | None = None
 
     def carry_health(self, before: StepProgress) -> None:
-        """Take over ``before``'s run health (crash, fp16 overflows, grad-norm streaks) and reported
-        errors: the same log, read by another format's parser since it switched."""
+        """Take over ``before``'s run health (crash, fp16 overflows, grad-norm streaks), reported
+        errors and swarm (a hivemind log found to be an SN38 miner's): the same log, read by another
+        format's parser since it switched."""
         self.health = before.health
         self._errors = before._errors
+        self.swarm = before.swarm
 
     # --- applying -------------------------------------------------------------
 

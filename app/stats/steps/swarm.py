@@ -172,8 +172,11 @@ class Swarm:
                     self.samples_per_second = value
                 elif name == LOCAL_RATE:
                     self.local_samples_per_second = value
-        elif isinstance(event, TrainStep) and self._open is not None:
-            self._open = None  # a round that never said how it ended: training went on, so it is over
+        elif isinstance(event, TrainStep):
+            # Training goes on: a round that never said how it ended is over, and a peer that was behind
+            # has its state (loaded, or it gave up and trains on its own).
+            self._open = None
+            self._sync_since, self._downloads_failed, self._download_error = None, 0, None
 
     def _joined(self) -> None:
         self._join_failures, self._join_since = 0, None
