@@ -199,6 +199,7 @@ class SwarmView:
     rounds_failed: int = 0
     last_good_round_at: float | None = None
     averaging_share_last_hour: float | None = None
+    averaging_share_seconds: float | None = None  # the time that share covers (an hour, or less of log)
     round_since: float | None = None  # the round under way began
     samples_per_second: float | None = None  # the collaboration's, from its progress lines
     local_samples_per_second: float | None = None  # this peer's, as it prints it

@@ -1155,6 +1155,7 @@ def test_real_collaborators_read_as_their_place_in_the_swarm(tmp_path: Path) -> 
     monitor = cold(tmp_path, "hivemind-albert-readme-trainer.log", local(2021, 12, 28, 0, 16, 0))
     swarm = snap(monitor, monitor.last_event_at() or T0)["training"]["swarm"]
     assert _rounds(swarm) == [(None, None, 2, "ok", None), (None, None, 2, "ok", None)]
+    assert swarm["averaging_share_last_hour"] is None  # no round's start, so no time spent averaging is known
     assert swarm["samples_per_second"] == pytest.approx(16 / 0.508, rel=1e-3)
     assert swarm["local_samples_per_second"] == 20.924
     # issue #519: one round failed (three lines), no group; the time it began is not in the excerpt

@@ -330,7 +330,7 @@ def test_sn38_rounds_continue_the_stretch_and_count_all_reduces() -> None:
     assert report.status_line.endswith(" steps/h")
     assert training_dict(report.training)["all_reduce"] == {"succeeded": 2, "failed": 1, "peers": 3, "last_error": "could not find a group"}
     # three rounds of 60 s each in 3 × (6 × 47 + 90) = 1116 s of log; the last good one ended 30 s ago
-    assert "Rounds: 2 ok · 1 failed · last good round 30 s ago · 16% of the last hour averaging" in report.details
+    assert "Rounds: 2 ok · 1 failed · last good round 30 s ago · 16% of the last 18 min averaging" in report.details
     assert "  round 1 min ago · 1 min · 3 peers · ok" in report.details
 
 

@@ -97,6 +97,7 @@ def test_four_rounds_read_as_records_with_their_groups_lengths_and_peers(tmp_pat
     assert swarm["last_good_round_at"] == local("2025-06-27 10:30:45.000")
     # 90 + 40.05 + 31.5 + 45 = 206.55 s paused in the 40 min the log covers (09:55 → 10:35)
     assert swarm["averaging_share_last_hour"] == pytest.approx(206.55 / 2400)
+    assert swarm["averaging_share_seconds"] == 2400.0
     rounds = [(r["started_at"], round(r["seconds"], 3), r["peers"], r["outcome"], r["error"], r["checkpoint"],
                r["failed_peers"], r["banned_peers"]) for r in swarm["rounds"]]
     assert rounds == [
@@ -116,7 +117,7 @@ def test_four_rounds_read_as_records_with_their_groups_lengths_and_peers(tmp_pat
         (12, "12D3KooWBv2mXcT1...aB3", 3, 0, False, local("2025-06-27 10:30:00.300")),
         (101, "12D3KooWZz8pLm3q...Qm9", 1, 0, False, local("2025-06-27 10:10:00.500")),
     ]
-    assert "Rounds: 2 ok · 2 failed · last good round 4 min ago · 9% of the last hour averaging" in data["details"]
+    assert "Rounds: 2 ok · 2 failed · last good round 4 min ago · 9% of the last 40 min averaging" in data["details"]
     assert {"label": "rounds failed", "value": "2", "unit": ""} in data["training_fields"]
     assert not any(row["label"].startswith("failed DHT joins") for row in data["training_fields"])
 
@@ -262,7 +263,7 @@ def test_copy_report_carries_the_rounds_and_the_peer_table(tmp_path: Path) -> No
     monitor.backlog(read_backwards(log))
     report = monitor.queue_report(end)
     assert "Swarm: training — outer 43 · step 1 · " in report
-    assert "Rounds: 2 ok · 2 failed · last good round 4 min ago · 9% of the last hour averaging" in report
+    assert "Rounds: 2 ok · 2 failed · last good round 4 min ago · 9% of the last 40 min averaging" in report
     assert "  2025-06-27 10:20:00  round 15 min ago · 31.50 s · 2 peers · failed at checkpoint 2" in report
     assert "     55  12D3KooWHp4nRt8e...k2P  3  2  banned  2025-06-27 10:20:31" in report
     assert "    101  12D3KooWZz8pLm3q...Qm9  1  0  -  2025-06-27 10:10:00" in report

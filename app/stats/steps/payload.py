@@ -125,6 +125,7 @@ def swarm_view(swarm: Swarm, facts: SwarmFacts) -> SwarmView | None:
         download_error=facts.download_error, alone=facts.alone_since is not None, rounds_ok=facts.rounds_ok,
         rounds_failed=facts.rounds_failed, last_good_round_at=finite(facts.last_good_round_at),
         averaging_share_last_hour=finite(facts.averaging_share_last_hour),
+        averaging_share_seconds=finite(facts.averaging_share_seconds),
         round_since=finite(facts.averaging_since), samples_per_second=finite(swarm.samples_per_second),
         local_samples_per_second=finite(swarm.local_samples_per_second), rounds=rounds, peers=facts.peers,
         peers_known=facts.peers_known,

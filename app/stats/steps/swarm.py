@@ -106,6 +106,7 @@ class SwarmFacts:
     rounds_failed: int
     last_good_round_at: float | None
     averaging_share_last_hour: float | None
+    averaging_share_seconds: float | None  # the time that share covers: an hour, or the log's time when shorter
     peers: tuple[PeerView, ...]
     peers_known: int
 
@@ -269,6 +270,7 @@ class Swarm:
                 and now - open_round.started_at <= ROUND_LIMIT_SECONDS:
             averaging = open_round.started_at
         under_way = [open_round.view()] if open_round is not None else []
+        share = self._share(now)
         rounds = under_way + [r.view() for r in reversed(self._rounds)]
         return SwarmFacts(
             now=now, join_failures=self._join_failures, join_failed_since=since, join_cause=self._join_cause,
@@ -277,30 +279,32 @@ class Swarm:
             sync_failing=self._downloads_failed >= DOWNLOAD_FAILURES, averaging_since=averaging,
             alone_since=self._alone_since, rounds=tuple(rounds[:ROUNDS_SHOWN]), rounds_ok=self.rounds_ok,
             rounds_failed=self.rounds_failed, last_good_round_at=self._last_good,
-            averaging_share_last_hour=self._share(now), peers=self._peer_views(), peers_known=len(self._peers),
+            averaging_share_last_hour=None if share is None else share[0],
+            averaging_share_seconds=None if share is None else share[1], peers=self._peer_views(), peers_known=len(self._peers),
         )
 
     def markers(self) -> tuple[RoundView, ...]:
         """Every round kept, oldest first (the chart's markers and group-size line)."""
         return tuple(r.view() for r in self._rounds)
 
-    def _share(self, now: float) -> float | None:
-        """The share of the last hour (of the log's time, when it covers less) spent in rounds."""
-        if self._first_at is None or not (self._rounds or self._open):
+    def _share(self, now: float) -> tuple[float, float] | None:
+        """The share of the last hour (of the log's time, when it covers less) spent in rounds, and the
+        seconds it covers; None when no round's start is known (its length is not)."""
+        timed = [(r.started_at, r.ended_at) for r in self._rounds if r.started_at is not None]
+        if self._open is not None and self._open.started_at is not None:
+            timed.append((self._open.started_at, now))
+        if self._first_at is None or not timed:
             return None
         start = max(now - HOUR, self._first_at)
         span = now - start
         if span <= 0:
             return None
         paused = 0.0
-        spans = [(r.started_at, r.ended_at) for r in self._rounds]
-        if self._open is not None:
-            spans.append((self._open.started_at, now))
-        for began, ended in spans:
+        for began, ended in timed:
             if began is None or ended is None or ended <= start:
                 continue
             paused += max(0.0, min(ended, now) - max(began, start))
-        return min(1.0, paused / span)
+        return min(1.0, paused / span), span
 
     def _peer_views(self) -> tuple[PeerView, ...]:
         """The table: peers that failed first (most failures), then the most recently seen."""

@@ -524,8 +524,10 @@ def rounds_line(swarm: SwarmView, now: float) -> str | None:
         parts.append(f"last good round {text.duration(max(0.0, now - swarm.last_good_round_at))} ago")
     elif swarm.rounds_ok == 0 and swarm.rounds_failed:
         parts.append("no good round yet")
-    if swarm.averaging_share_last_hour is not None:
-        parts.append(f"{swarm.averaging_share_last_hour:.0%} of the last hour averaging")
+    share, covered = swarm.averaging_share_last_hour, swarm.averaging_share_seconds
+    if share is not None:
+        hour = covered is None or covered >= 3600 - 1
+        parts.append(f"{share:.0%} of the last {'hour' if hour else text.duration(covered or 0.0)} averaging")
     return "Rounds: " + " · ".join(parts)
 
 
