@@ -21,7 +21,7 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metri
 from prometheus_client.exposition import generate_latest
 from prometheus_client.registry import Collector
 
-from .snapshot import Snapshot, TrainingView
+from .snapshot import Snapshot, SwarmView, TrainingView
 
 # Every state a snapshot can be in; each gets a series (1 for the current, 0 for the others) so
 # `tokwatch_state{state="idle"} == 1` works as an alert without knowing the other names.
@@ -29,6 +29,7 @@ STATES: tuple[str, ...] = (
     "waiting", "queued", "processing", "confirmed", "registering", "failed", "initializing", "working", "measuring",
     "training", "stalled", "unrecognised",
     "idle", "silent", "done", "diverged", "crashed", "broken",
+    "joining", "cannot_join", "averaging", "out_of_sync", "sync_failing", "alone",
 )
 # The classic text format every Prometheus since 2.0 reads (the client's newest, 1.0.0, is newer
 # than Debian's Prometheus); our names need none of the newer format's escaping.
@@ -150,6 +151,9 @@ def add_snapshot(families: _Families, labels: Labels, snap: Snapshot) -> None:
 
     if snap.training is not None:
         _add_training(gauge, snap.training, snap.as_of)
+        swarm = snap.training.swarm
+        if swarm is not None:
+            _add_swarm(gauge, counter, swarm)
 
 
 def _scaled(value: Figure, factor: float) -> float | None:
@@ -173,6 +177,28 @@ def _add_training(gauge: Callable[[str, str, Figure], None], training: TrainingV
     if since is not None:
         gauge("tokwatch_train_last_step_timestamp_seconds", "Unix time of the latest step.", as_of - since)
     gauge("tokwatch_train_eta_seconds", "Seconds left to the last step, by tokwatch's measure.", training.eta_seconds)
+
+
+def _add_swarm(gauge: Callable[[str, str, Figure], None], counter: Callable[[str, str, Figure], None],
+               swarm: SwarmView) -> None:
+    """A collaborator's rounds and peers, aggregated: no series per peer (their number is unbounded)."""
+    counter("tokwatch_swarm_rounds_ok", "Averaging rounds that succeeded since tokwatch began reading the log.",
+            swarm.rounds_ok)
+    counter("tokwatch_swarm_rounds_failed", "Averaging rounds that failed since tokwatch began reading the log.",
+            swarm.rounds_failed)
+    gauge("tokwatch_swarm_last_good_round_timestamp_seconds", "Unix time the last good averaging round ended.",
+          swarm.last_good_round_at)
+    gauge("tokwatch_swarm_averaging_ratio", "Share of the last hour spent averaging (training paused).",
+          swarm.averaging_share_last_hour)
+    ended = next((r for r in swarm.rounds if r.outcome != "running"), None)
+    gauge("tokwatch_swarm_group_peers", "Peers in the last round's group.", ended.peers if ended else None)
+    gauge("tokwatch_swarm_peers_known", "Peers met in the rounds (tokwatch keeps at most 256).", swarm.peers_known)
+    gauge("tokwatch_swarm_peers_banned", "Peers banned in the rounds, of those shown.",
+          sum(1 for p in swarm.peers if p.banned))
+    gauge("tokwatch_swarm_join_failures", "Failed attempts to join the DHT in a row.", swarm.join_failures)
+    gauge("tokwatch_swarm_state_download_failures", "Failed state downloads in a row.", swarm.download_failures)
+    gauge("tokwatch_swarm_samples_per_second", "The collaboration's samples a second, from its progress lines.",
+          swarm.samples_per_second)
 
 
 class SnapshotCollector(Collector):

@@ -32,6 +32,13 @@ State = Literal[
     "diverged",
     "crashed",
     "broken",
+    # a collaborator (SN38, hivemind): not in its swarm yet, locked out of it, in a round, behind it, alone
+    "joining",
+    "cannot_join",
+    "averaging",
+    "out_of_sync",
+    "sync_failing",
+    "alone",
     "unrecognised",
     "offline",  # the hub's word for a machine that stopped reporting (never a local log's)
 ]
@@ -55,6 +62,12 @@ _LEVELS: dict[str, Level] = {
     "diverged": "problem",
     "crashed": "problem",
     "broken": "warning",
+    "joining": "waiting",
+    "cannot_join": "problem",
+    "averaging": "ok",
+    "out_of_sync": "warning",
+    "sync_failing": "problem",
+    "alone": "warning",
     "unrecognised": "problem",
     "offline": "problem",
 }
@@ -181,6 +194,59 @@ class CollaborationView:
 
 
 @dataclass(frozen=True, slots=True)
+class RoundView:
+    """One averaging round: when, how long, with how many peers, how it ended, whom it failed or banned."""
+
+    started_at: float | None
+    ended_at: float | None
+    seconds: float | None
+    peers: int | None
+    outcome: Literal["ok", "failed", "running"]
+    error: str | None = None
+    checkpoint: int | None = None
+    failed_peers: tuple[str, ...] = ()
+    banned_peers: tuple[str, ...] = ()
+    text: str | None = None  # the round in words, as the details and the page's markers say it
+
+
+@dataclass(frozen=True, slots=True)
+class PeerView:
+    """A peer met in the rounds: its UID and id as the log shortens it, rounds shared, failures, banned."""
+
+    uid: int | None
+    peer: str
+    rounds: int
+    failures: int
+    banned: bool
+    last_seen: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class SwarmView:
+    """A collaborator's place in its swarm (SN38, hivemind): joined, in sync, its rounds and peers."""
+
+    join_failures: int = 0
+    join_cause: str | None = None
+    join_error: str | None = None
+    join_causes: tuple[tuple[str, int], ...] = ()  # [cause, how many] of the failures in a row
+    out_of_sync_since: float | None = None
+    download_failures: int = 0
+    download_error: str | None = None
+    alone: bool = False
+    rounds_ok: int = 0
+    rounds_failed: int = 0
+    last_good_round_at: float | None = None
+    averaging_share_last_hour: float | None = None
+    averaging_share_seconds: float | None = None  # the time that share covers (an hour, or less of log)
+    round_since: float | None = None  # the round under way began
+    samples_per_second: float | None = None  # the collaboration's, from its progress lines
+    local_samples_per_second: float | None = None  # this peer's, as it prints it
+    rounds: tuple[RoundView, ...] = ()  # newest first
+    peers: tuple[PeerView, ...] = ()  # failing first, then most recently seen
+    peers_known: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class TrainingView:
     """A step trainer's figures (docs/snapshot.md ``training``): numbers finite or null where unknown.
 
@@ -220,6 +286,7 @@ class TrainingView:
     collaboration: CollaborationView | None = None
     crash: CrashView | None = None
     broken: str | None = None
+    swarm: SwarmView | None = None
 
     def evaluation(self, name: str) -> EvalView | None:
         """The evaluation figure called ``name``, or None."""
@@ -238,6 +305,8 @@ def training_dict(view: TrainingView) -> dict[str, Any]:
         elif name == "grad_norm":
             value = _printed(value)
         data[name] = _view(value)
+    if view.swarm is None:
+        del data["swarm"]  # only a collaborator's log carries one
     if view.step is None:
         # Before a first step the object has always carried the collaboration last: readers of old
         # reports compare it as written.
@@ -245,7 +314,8 @@ def training_dict(view: TrainingView) -> dict[str, Any]:
     return data
 
 
-_NESTED = frozenset({"eval", "figures", "data", "all_reduce", "errors", "collaboration", "crash", "grad_norm"})
+_NESTED = frozenset({"eval", "figures", "data", "all_reduce", "errors", "collaboration", "crash", "grad_norm",
+                     "swarm"})
 
 
 def training_from_dict(data: dict[str, Any]) -> TrainingView:
@@ -268,7 +338,32 @@ def training_from_dict(data: dict[str, Any]) -> TrainingView:
         figures=tuple((str(name), value) for name, value in figures.items()),
         data=part("data", DataView), all_reduce=part("all_reduce", AllReduceView), errors=part("errors", ErrorsView),
         collaboration=part("collaboration", CollaborationView), crash=part("crash", CrashView),
+        swarm=_swarm_from_dict(data.get("swarm")),
     )
+
+
+def _swarm_from_dict(data: Any) -> SwarmView | None:
+    """A report's ``swarm`` object as a view (its rounds and peers too); None when it carries none."""
+    if not isinstance(data, dict):
+        return None
+    plain: dict[str, Any] = {name: data.get(name) for name in SwarmView.__slots__
+                             if name not in ("rounds", "peers", "join_causes") and data.get(name) is not None}
+    causes = tuple((str(pair[0]), int(pair[1])) for pair in data.get("join_causes") or ()
+                   if isinstance(pair, (list, tuple)) and len(pair) == 2 and isinstance(pair[1], int))
+
+    def round_view(r: dict[str, Any]) -> RoundView:
+        fields: dict[str, Any] = {name: r.get(name) for name in RoundView.__slots__}
+        for name in ("failed_peers", "banned_peers"):
+            fields[name] = tuple(fields[name] or ())
+        return RoundView(**fields)
+
+    def peer_view(p: dict[str, Any]) -> PeerView:
+        fields: dict[str, Any] = {name: p.get(name) for name in PeerView.__slots__}
+        return PeerView(**fields)
+
+    rounds = tuple(round_view(r) for r in data.get("rounds") or () if isinstance(r, dict))
+    peers = tuple(peer_view(p) for p in data.get("peers") or () if isinstance(p, dict))
+    return SwarmView(**plain, join_causes=causes, rounds=rounds, peers=peers)
 
 
 def _printed(value: float | None) -> float | str | None:

@@ -21,6 +21,12 @@ STATE_WORDS = {
     "diverged": "diverged",
     "crashed": "crashed",
     "broken": "broken",
+    "joining": "joining",
+    "cannot_join": "cannot join",
+    "averaging": "averaging",
+    "out_of_sync": "out of sync",
+    "sync_failing": "cannot sync",
+    "alone": "alone",
     "unrecognised": "not recognised",
 }
 
@@ -56,5 +62,14 @@ STATE_EXPLANATIONS = {
     "in the details). A training step printed later means it was started again.",
     "broken": "The run still prints numbers but learns nothing: the gradient norm is not a number, "
     "the loss sits at exactly 0, or fp16 skips every step, several logs in a row.",
+    "joining": "A collaborator joining its swarm: its attempts to reach the DHT have failed so far "
+    "(the details say why: a clock out of step, a closed port).",
+    "cannot_join": "The collaborator cannot join its swarm: its attempts to reach the DHT keep failing, "
+    "no peer reached. The details give the cause; it trains nothing meanwhile.",
+    "averaging": "Training is paused on purpose: the peers average what they learned (an all-reduce round).",
+    "out_of_sync": "The collaborator is behind its swarm and loads the current state from a peer before it trains on.",
+    "sync_failing": "The collaborator is behind its swarm and its state downloads keep failing: it retries, "
+    "and trains nothing meanwhile.",
+    "alone": "No other peer to average with: it trains, but alone (its work joins the swarm's only once peers come).",
     "unrecognised": "The log is read, but its lines look like no format tokwatch knows.",
 }

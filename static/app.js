@@ -9,6 +9,7 @@ import { ago, renderEventAges, renderSnapshot, renderTicking, setText, stateIsOv
 import { renderChart, setupChart } from "./chart.js";
 import { renderCompare, setupCompare } from "./compare.js";
 import { renderWeeks, setupWeeks } from "./compare-weeks.js";
+import { renderSwarm } from "./swarm.js";
 import { alertsFrom } from "./notify.js";
 
 const body = document.body;
@@ -31,6 +32,7 @@ function onSnapshot(snapshot) {
   // When the status line first shows the server's figures (read by the bench: time to status).
   if (first) performance.mark("tokwatch:status");
   renderChart(snapshot);
+  renderSwarm(snapshot);
   renderCompare(snapshot);
   renderWeeks(snapshot);
   renderLink();

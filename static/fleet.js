@@ -89,6 +89,7 @@ function renderCard(card) {
       figure("network", card.network_text),
       ...(card.power_text ? [figure("power", card.power_text)] : []),
       ...(queue ? [figure("queue", card.queue_text, true)] : []),
+      ...(card.round_text ? [figure("last round", card.round_text, true)] : []),
     );
     link.append(figs);
   } else if (card.last_doing_text) {

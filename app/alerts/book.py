@@ -78,6 +78,8 @@ def build_rules(settings: AlertSettings) -> tuple[list[ConditionRule], list[Even
         rules.Crashed(),
         rules.Broken(),
         rules.Done(),
+        *rules.swarm_rules(),
+        rules.NoGoodRound(settings.rule("no_good_round")),
         rules.Offline(),
     ]
     event_rules: list[EventRule] = [rules.QueueReset(), rules.QueueRestart(), rules.LayerChange(), rules.NewEval()]

@@ -38,6 +38,12 @@ STATE_WORDS = {
     "diverged": "diverged",
     "crashed": "crashed",
     "broken": "broken run",
+    "joining": "joining the swarm",
+    "cannot_join": "cannot join the swarm",
+    "averaging": "averaging",
+    "out_of_sync": "out of sync",
+    "sync_failing": "cannot sync",
+    "alone": "alone in the swarm",
 }
 
 

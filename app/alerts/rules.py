@@ -466,6 +466,61 @@ class Done:
         return Finding(_since(snap, None if quiet is None else now - quiet), "finished", text)
 
 
+class SwarmState:
+    """A collaborator (SN38, hivemind) out of its swarm: it cannot join, or it is behind and cannot catch up,
+    or it is behind, or alone; each is a rule of its own (its level, its hold). It resolves when the
+    state does (a peer reached, the state loaded, a peer to average with)."""
+
+    def __init__(self, name: str, level: Level, states: frozenset[str], headline: str) -> None:
+        self.name, self.level, self._states, self._headline = name, level, states, headline
+
+    def observe(self, snap: Snapshot, now: float) -> Finding | None:
+        if snap.state not in self._states:
+            return None
+        return Finding(_since(snap), self._headline, snap.status_line)
+
+
+def swarm_rules() -> list[SwarmState]:
+    """The swarm's states worth telling, in the order they are listed."""
+    return [
+        SwarmState("cannot_join", "problem", frozenset({"cannot_join"}), "cannot join the swarm"),
+        SwarmState("sync_failing", "problem", frozenset({"sync_failing"}), "cannot sync with the swarm"),
+        SwarmState("out_of_sync", "warning", frozenset({"out_of_sync"}), "out of sync"),
+        SwarmState("alone", "warning", frozenset({"alone"}), "alone in the swarm"),
+    ]
+
+
+class NoGoodRound:
+    """A collaborator whose averaging rounds have not succeeded for its hold time (60 min by default):
+    they fail, or none comes. Counted from the last good round (or the first round read, when none was
+    good); it resolves with the next good round."""
+
+    name = "no_good_round"
+    level: Level = "warning"
+
+    def __init__(self, settings: RuleSettings) -> None:
+        # The condition is "no good round for this long": it holds only past it, and ends with a good round.
+        self._allowed = settings.hold_seconds
+
+    def observe(self, snap: Snapshot, now: float) -> Finding | None:
+        swarm = _training(snap).swarm
+        if swarm is None or snap.state in ("crashed", "done") or not (swarm.rounds_ok or swarm.rounds_failed):
+            return None
+        last_good = swarm.last_good_round_at
+        if last_good is not None:
+            if now - last_good < self._allowed:
+                return None
+            failed = sum(1 for r in swarm.rounds if r.outcome == "failed" and (r.ended_at or 0.0) > last_good)
+            text = f"no averaging round has succeeded since {clock_time(last_good, now)}"
+            return Finding(last_good, "no good round", text + (f" ({failed} failed since)" if failed else ""))
+        starts = [t for r in swarm.rounds for t in (r.started_at, r.ended_at) if t is not None]
+        began = min(starts) if starts else None
+        if began is not None and now - began < self._allowed:
+            return None
+        text = f"no averaging round has succeeded yet ({swarm.rounds_failed} failed)"
+        return Finding(began, "no good round", text)
+
+
 class NewEval:
     """A new evaluation figure (validation loss, CORE, …)."""
 

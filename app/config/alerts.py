@@ -51,6 +51,13 @@ DEFAULT_RULES: dict[str, RuleSettings] = {
     "crashed": RuleSettings(),
     "broken": RuleSettings(),
     "done": RuleSettings(),
+    # a collaborator's swarm (SN38, hivemind): a peer that restarts loads the state for a minute or two, a
+    # first peer waits a while for others, a round fails now and then
+    "cannot_join": RuleSettings(),
+    "sync_failing": RuleSettings(),
+    "out_of_sync": RuleSettings(hold_seconds=10 * MINUTE),
+    "alone": RuleSettings(hold_seconds=30 * MINUTE),
+    "no_good_round": RuleSettings(hold_seconds=60 * MINUTE),
     "eval": RuleSettings(enabled=False),
     # The hub's: a machine that missed three reports (that wait is its hold).
     "offline": RuleSettings(),

@@ -25,6 +25,8 @@ _LEVELS = {
     "confirmed": "waiting", "registering": "waiting", "initializing": "waiting", "failed": "problem",
     "idle": "warning", "stalled": "warning", "broken": "warning",
     "silent": "problem", "diverged": "problem", "crashed": "problem", "unrecognised": "problem",
+    "joining": "waiting", "averaging": "ok", "out_of_sync": "warning", "alone": "warning",
+    "cannot_join": "problem", "sync_failing": "problem",
 }
 LEVELS = ("ok", "waiting", "warning", "problem")
 
@@ -128,6 +130,7 @@ def machine_card(row: MachineRow, now: float) -> dict[str, Any]:
         network_text=None if network is None or network < 0 else text.bytes_per_second(network),
         mark_text=_mark(snap),
         power_text=_power(snap),
+        round_text=_round_text(snap, now),
     )
     return card
 
@@ -152,6 +155,21 @@ def _mark(snap: Mapping[str, Any]) -> str | None:
         return None
     words = delivery.get("text")
     return words if isinstance(words, str) else None
+
+
+def _round_text(snap: Mapping[str, Any], now: float) -> str | None:
+    """A collaborator's (SN38, hivemind) last averaging round: 'ok · 3 peers · 4 min ago', or None."""
+    swarm = (snap.get("training") or {}).get("swarm") if isinstance(snap.get("training"), Mapping) else None
+    rounds = swarm.get("rounds") if isinstance(swarm, Mapping) else None
+    last = rounds[0] if isinstance(rounds, list) and rounds and isinstance(rounds[0], Mapping) else None
+    if last is None:
+        return None
+    outcome = {"ok": "ok", "failed": "failed", "running": "under way"}.get(str(last.get("outcome")), "?")
+    peers = last.get("peers")
+    at = _number(last.get("ended_at")) if last.get("outcome") != "running" else _number(last.get("started_at"))
+    parts = [outcome, *([f"{peers} peers"] if isinstance(peers, int) else []),
+             *([f"{text.duration(max(0.0, now - at))} ago"] if at is not None else [])]
+    return " · ".join(parts)
 
 
 def _last_doing(snap: Mapping[str, Any]) -> str | None:

@@ -285,6 +285,12 @@ SNAPSHOT = obj(
             "tokens_per_second": RATE, "tokens_per_second_scope": text(20),
             "mfu": number(-1e4, 1e4), "tokens_per_hour": RATE, "steps_per_hour": RATE,
             "seconds_since_step": SECONDS, "eta_seconds": SECONDS, "stalled": boolean(), "finished": boolean(),
+            # a collaborator's (SN38, hivemind) rounds, for its card's last round (its peers stay on its machine)
+            "swarm": obj({
+                "rounds_ok": COUNT, "rounds_failed": COUNT, "last_good_round_at": TIME,
+                "rounds": list_of(obj({"started_at": TIME, "ended_at": TIME, "peers": integer(0, 10**6),
+                                       "outcome": text(10)}, null=False), 24),
+            }),
         }),
     },
     null=False,

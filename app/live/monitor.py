@@ -31,6 +31,7 @@ from ..stats.iota.queue import QueueTracker
 from ..stats.iota.report import queue_report
 from ..stats.iota.tracker import IotaTracker
 from ..stats.kinds import tracker_for
+from ..stats.steps.report import swarm_report
 from ..stats.steps.tracker import StepTracker
 from ..stats.tracker import Tracker
 from ..stats.unknown import UnknownTracker
@@ -296,7 +297,7 @@ class Monitor:
             snapshot = tracker.snapshot(when, self._source())
             if isinstance(tracker, KeepsQueue):
                 return queue_report(snapshot, tracker.queue, tracker.first_at, when)
-            return queue_report(snapshot, None, None, when)
+            return queue_report(snapshot, None, None, when) + swarm_report(snapshot, when)
 
     # --- internals ------------------------------------------------------------
 

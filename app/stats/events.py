@@ -378,6 +378,42 @@ class AllReduceResult:
     ok: bool
     peers: int | None = None
     error: str | None = None
+    checkpoint: int | None = None  # where the newer miner says the round failed (``At Checkpoint 2``)
+
+
+# The figure a collaboration's pace (samples a second, all peers) goes out as; a peer's own is ``samples_per_second``.
+COLLABORATION_RATE = "collaboration_samples_per_second"
+
+SwarmKind = Literal[
+    "join_failed",  # an attempt to join the DHT failed (``cause``: what it usually means)
+    "out_of_sync",  # the peer is behind the collaboration: it will load the state
+    "downloading",  # it downloads the state from a peer
+    "downloaded",  # the state came
+    "download_failed",  # the download failed (it retries)
+    "catching_up",  # it took the collaboration's step and goes on
+    "alone",  # no other peer to average with
+]
+
+
+@dataclass(frozen=True, slots=True)
+class SwarmNews:
+    """A collaborator's place in its swarm changed: joining, in sync or not, alone (SN38, hivemind)."""
+
+    at: float | None
+    kind: SwarmKind
+    detail: str | None = None  # the error or the peer, as printed
+    cause: str | None = None  # a join failure's usual meaning (a clock out of step, a closed port)
+
+
+@dataclass(frozen=True, slots=True)
+class RoundPeer:
+    """A peer of the averaging round under way: in its group, failed in it, or banned."""
+
+    at: float | None
+    peer: str  # as the log shortens it
+    uid: int | None = None
+    outcome: Literal["member", "failed", "banned"] = "member"
+    error: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -427,6 +463,8 @@ TrainingEvent = (
     | RunCrashed
     | StepSkipped
     | CollabProgress
+    | SwarmNews
+    | RoundPeer
 )
 
 # --- the source itself (the monitor says so; no parser produces it) -------------

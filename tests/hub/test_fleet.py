@@ -115,3 +115,20 @@ def test_a_queued_card_carries_the_agents_trend_words_and_its_queue_forensics() 
              "resets_24h": 2, "best_position": 8}
     card = machine_card(row("q", seen=NOW - 5, state="queued", queue=queue), NOW)
     assert card["queue_text"] == "#360 · ▼ −120/h · front in ~3 h 00 min · 2 resets in 24 h · best #8"
+
+
+def test_a_collaborator_s_card_shows_its_state_and_last_round_never_steps_as_tokens() -> None:
+    """An SN38 miner's report: its state as the dashboard decided it, its last round in words, and no tok/h
+    from its steps/h (the fleet's total stays the token producers' alone)."""
+    swarm = {"rounds": [{"started_at": NOW - 300, "ended_at": NOW - 240, "peers": 3, "outcome": "ok"},
+                        {"started_at": NOW - 900, "ended_at": NOW - 870, "peers": 4, "outcome": "failed"}]}
+    miner = row("sn38", seen=NOW - 5, state="averaging", tph=None)
+    assert miner.snapshot is not None
+    miner.snapshot["training"] = {"steps_per_hour": 38.0, "swarm": swarm}
+    miner.snapshot["rate"] = {"tokens_per_hour": None, "passes_per_hour": 38.0}
+    card = machine_card(miner, NOW)
+    assert (card["state"], card["level"], card["round_text"]) == ("averaging", "ok", "ok · 3 peers · 4 min ago")
+    view = fleet_view([miner, row("iota", seen=NOW - 5, tph=300_000.0)], NOW, day_start=NOW - 3600)
+    assert view["totals"]["tokens_per_hour"] == 300_000.0
+    locked = row("locked", seen=NOW - 5, state="cannot_join")
+    assert machine_card(locked, NOW)["level"] == "problem" and machine_card(locked, NOW)["round_text"] is None

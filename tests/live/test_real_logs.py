@@ -117,7 +117,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # four ranks print step 1; rank 2's step 10 is the last line
     ("torchtitan-pr1884-four-ranks-unordered-every-10.log", T0, "end", "step 10 · …", "measuring",
      {"step": 10, "loss": 10.2391, "grad_norm": 16.1413, "tokens_per_second": 5615, "mfu": 32.88}),
-    ("hivemind-albert-readme-monitor.log", local(2021, 10, 14, 16, 41, 0), "end", "step 3 · 39 steps/h", "training",
+    ("hivemind-albert-readme-monitor.log", local(2021, 10, 14, 16, 41, 0), "end", "step 3 · alone · 39 steps/h", "alone",
      {"loss": 11.02886, "steps_per_hour": 2 / 180.295 * 3600, "stall_after_seconds": 6 * 90.1475}),
     ("hivemind-albert-readme-trainer.log", local(2021, 12, 28, 0, 16, 0), "end", "step 1 · …", "measuring",
      {"all_reduce": {"succeeded": 2, "failed": 0, "peers": 2, "last_error": None}}),
@@ -128,8 +128,8 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("sn38-readme-could-not-find-a-group.log", T0, "end", "step 756 · …", "measuring",
      {"all_reduce": {"succeeded": 0, "failed": 1, "peers": None,
                      "last_error": "Averaging step failed: could not find a group"}}),
-    ("sn38-readme-dht-connect.log", T0, "end", "no step yet · 8 errors", "working", {}),
-    ("sn38-readme-load-state-timeout.log", T0, "end", "no step yet · 1 error", "working", {}),
+    ("sn38-readme-dht-connect.log", T0, "end", "cannot join the swarm · 8 failed attempts", "cannot_join", {}),
+    ("sn38-readme-load-state-timeout.log", T0, "end", "out of sync · loading state 22s", "out_of_sync", {}),
     ("sn38-readme-asyncio-timeout.log", T0, "end", "no step yet · 1 error", "working", {}),
     ("modded-nanogpt-track3-train-time-seconds.txt", T0, T0 + 60, "done · step 4875/4875", "done",
      {"step_seconds": 0.15172, "eval": {"val_loss": {"value": 3.27637, "step": 4875}}}),
@@ -343,10 +343,11 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-megatron-deepspeed-issue396-no-loss-grad-norm-nan.log", T0, T0, "step 5428/250000 · …", "measuring",
      {"step": 5428, "total_steps": 250000, "loss": None, "grad_norm": "nan", "lr": 2.999e-04, "step_seconds": 4.2292,
       "crash": None, "broken": None}),
-    ("hivemind-issue504-load-state-index-error-retrying.log", T0, T0, "no step yet · 1 error", "working",
+    ("hivemind-issue504-load-state-index-error-retrying.log", T0, T0, "out of sync · loading state 0s", "out_of_sync",
      {"crash": None, "errors": {"count": 1, "last_at": T0,
                                 "last_error": "Failed to load state from peers: list index out of range, retrying ..."}}),
-    ("hivemind-issue653-load-state-timeout-retrying.log", T0, T0, "no step yet · 2 errors", "working",
+    ("hivemind-issue653-load-state-timeout-retrying.log", T0, T0, "out of sync · state download failed 2×",
+     "sync_failing",
      {"crash": None, "errors": {"count": 2, "last_at": T0,
                                 "last_error": "Failed to load state from peers: , retrying ..."}}),
     # HF as captured: bars alone, unsloth's bar with its suffix
@@ -407,7 +408,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
       "eta_seconds": 6 * 183.717 / 3}),
     ("modded-nanogpt-2025-07-18-tritonmuon-done-no-eol.txt", T0, T0 + 7200, "done · step 1750/1750", "done",
      {"loss": None, "step_seconds": 0.0966, "stalled": False, "eval": {"val_loss": {"value": 3.278, "step": 1750}}}),
-    ("hivemind-issue455-progress-then-out-of-sync.log", T0, "end", "epoch #15040 · 4 peers", "working",
+    ("hivemind-issue455-progress-then-out-of-sync.log", T0, "end", "out of sync · loading state 0s", "out_of_sync",
      {"step": None, "crash": None,
       "collaboration": {"epoch": 15040, "samples": 64, "peers": 4, "eta_seconds": 16.79}}),
     ("generic-custom-nanogpt-issue215-loss-nan.log", T0, T0, "step 3060 · diverged", "diverged",
@@ -541,19 +542,19 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-mlx-lm-azure-devsummit-file-readme-phi35-done-500.log", T0, T0, "done · step 500/500", "done",
      {"loss": 0.757, "lr": 1e-05, "step_seconds": 1 / 2.228, "finished": True,
       "eval": {"val_loss": {"value": 0.958, "step": 500}}}),
-    ("hivemind-issue451-albert-step109-zero-contribution.log", T0, "end", "step 109 · …", "measuring",
+    ("hivemind-issue451-albert-step109-zero-contribution.log", T0, "end", "step 109 · alone", "alone",
      {"step": 109, "total_steps": None, "loss": 11.2339,
       "collaboration": {"epoch": 109, "samples": 0, "peers": 1, "eta_seconds": 0.21}}),
     # a tqdm bar with no newline of its own in front of hivemind's records: its loss is the local loss; the swarm's
     # samples/s from the epoch's progress lines, (4768 - 576) / 1.147 s; a bar with a total and its loss in the postfix,
     # (3000 - 1000) / 10 s (composed)
-    ("hivemind-issue628-cifar-bar-glued-progress.log", T0, "end", "step 1 · …", "measuring",
+    ("hivemind-issue628-cifar-bar-glued-progress.log", T0, "end", "step 1 · alone", "alone",
      {"step": 1, "total_steps": None, "loss": 1.911, "loss_note": "local", "eta_seconds": None,
       "collaboration": {"epoch": 1, "samples": 4768, "peers": 1, "eta_seconds": 1.43}}),
     ("hivemind-composed-bar-total-postfix-loss-glued-progress.log", T0, "end", "step 7 · …", "measuring",
      {"step": 7, "total_steps": None, "loss": 3.377, "loss_note": "local", "eta_seconds": None,
       "collaboration": {"epoch": 7, "samples": 3000, "peers": 3, "eta_seconds": 10.0}}),
-    ("hivemind-ppo-readme-first-peer-epoch0-wrapped.log", T0, "end", "epoch #0 · 1 peers", "working",
+    ("hivemind-ppo-readme-first-peer-epoch0-wrapped.log", T0, "end", "epoch #0 · alone", "alone",
      {"step": None, "loss": None, "collaboration": {"epoch": 0, "samples": 1024, "peers": 1, "eta_seconds": 52.2}}),
     ("modded-nanogpt-record-2025-01-16-sub3min-done-peak-memory.txt", T0, T0 + 600, "done · step 1393/1393", "done",
      {"loss": None, "step_seconds": 0.12981, "finished": True, "eta_seconds": None,
@@ -662,7 +663,9 @@ def test_a_collaboration_s_rate_is_read_from_its_progress_lines(tmp_path: Path, 
     monitor = cold(tmp_path, name)
     now = monitor.last_event_at()
     assert isinstance(now, float)
-    assert snap(monitor, now)["training"]["figures"]["samples_per_second"] == pytest.approx(rate, rel=1e-3)
+    training = snap(monitor, now)["training"]
+    assert training["figures"]["collaboration_samples_per_second"] == pytest.approx(rate, rel=1e-3)
+    assert training["swarm"]["samples_per_second"] == pytest.approx(rate, rel=1e-3)
 
 
 def test_an_mfu_of_zero_beside_a_throughput_is_said_unknown(tmp_path: Path) -> None:
@@ -1123,3 +1126,45 @@ def test_a_run_that_is_over_stays_over_as_the_clock_moves(tmp_path: Path, name: 
         assert data["details"] == at_end["details"]  # no "Stalled:", no "Paused:", no ETA coming back
         assert data["training"]["stalled"] is False
         assert data["training"]["seconds_since_step"] >= later
+
+
+def _rounds(swarm: dict[str, Any]) -> list[tuple[Any, ...]]:
+    return [(r["started_at"], None if r["seconds"] is None else round(r["seconds"], 3), r["peers"], r["outcome"],
+             r["error"]) for r in swarm["rounds"]]
+
+
+def test_real_collaborators_read_as_their_place_in_the_swarm(tmp_path: Path) -> None:
+    """The swarm's figures of the real SN38 and hivemind excerpts, counted by hand from their lines."""
+    # the README's DHT error: attempts 2 to 9 failed (8), the last for a clock 30 s out of step; no peer, no round
+    swarm = snap(cold(tmp_path, "sn38-readme-dht-connect.log"), T0)["training"]["swarm"]
+    assert (swarm["join_failures"], swarm["rounds_ok"], swarm["rounds_failed"], swarm["peers"]) == (8, 0, 0, [])
+    assert swarm["join_error"].startswith("local time must be within 3 seconds")
+    assert "clock is out of step" in swarm["join_cause"]
+    # attempts 2, 3, 4, 6, 7, 9: a clock 30 s out of step; 5 and 8: "failed to connect to bootstrap peers"
+    assert swarm["join_causes"] == [
+        ["this machine's clock is out of step with the other peers (sync it: NTP)", 6],
+        ["the bootstrap peers cannot be reached (a closed port, a firewall)", 2],
+    ]
+    # the README's failed round: called at 16:13:53.800, failed at 16:18:33.995 (280.195 s), no group said
+    monitor = cold(tmp_path, "sn38-readme-could-not-find-a-group.log")
+    swarm = snap(monitor, monitor.last_event_at() or T0)["training"]["swarm"]
+    assert _rounds(swarm) == [(local(2024, 7, 3, 16, 13, 53.8), 280.195, None, "failed",
+                               "Averaging step failed: could not find a group")]
+    # hivemind's ALBERT trainer: two results with 2 peers each and no call before them (no start, no length);
+    # the swarm's pace (4072 − 4056) / 0.508 s, the peer's own 20.924 samples/s
+    monitor = cold(tmp_path, "hivemind-albert-readme-trainer.log", local(2021, 12, 28, 0, 16, 0))
+    swarm = snap(monitor, monitor.last_event_at() or T0)["training"]["swarm"]
+    assert _rounds(swarm) == [(None, None, 2, "ok", None), (None, None, 2, "ok", None)]
+    assert swarm["averaging_share_last_hour"] is None  # no round's start, so no time spent averaging is known
+    assert swarm["samples_per_second"] == pytest.approx(16 / 0.508, rel=1e-3)
+    assert swarm["local_samples_per_second"] == 20.924
+    # issue #519: one round failed (three lines), no group; the time it began is not in the excerpt
+    monitor = cold(tmp_path, "hivemind-issue519-could-not-find-a-group.log", local(2022, 11, 12, 20, 30, 0))
+    swarm = snap(monitor, monitor.last_event_at() or T0)["training"]["swarm"]
+    assert _rounds(swarm) == [(None, None, None, "failed", "Averaging step failed: could not find a group")]
+    # issue #653: two state downloads failed in a row; issue #455: out of sync since its "Peer is out of sync"
+    swarm = snap(cold(tmp_path, "hivemind-issue653-load-state-timeout-retrying.log"), T0)["training"]["swarm"]
+    assert (swarm["download_failures"], swarm["rounds"]) == (2, [])
+    monitor = cold(tmp_path, "hivemind-issue455-progress-then-out-of-sync.log")
+    swarm = snap(monitor, monitor.last_event_at() or T0)["training"]["swarm"]
+    assert (swarm["out_of_sync_since"], swarm["download_failures"]) == (local(2026, 2, 11, 14, 19, 35.275), 0)

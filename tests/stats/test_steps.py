@@ -184,7 +184,8 @@ def test_an_announced_pause_is_not_a_stall(reason: str) -> None:
     tracker = StepProgress()
     end = run_steps(tracker, 0, 100, T0)
     tracker.apply(TrainingPause(None, reason), end + 1)  # type: ignore[arg-type]
-    assert step_report(tracker, end + 600).state == "training"
+    # A collaborator's round is a state of its own (averaging), no more a stall than the others.
+    assert step_report(tracker, end + 600).state == ("averaging" if reason == "all-reduce" else "training")
     tracker.apply(base_step(101), end + 700)
     assert step_report(tracker, end + 800).state == "stalled"  # the pause ended with the next step
 
@@ -328,7 +329,9 @@ def test_sn38_rounds_continue_the_stretch_and_count_all_reduces() -> None:
     assert report.status_line.startswith("outer 43 · step 5 · ")
     assert report.status_line.endswith(" steps/h")
     assert training_dict(report.training)["all_reduce"] == {"succeeded": 2, "failed": 1, "peers": 3, "last_error": "could not find a group"}
-    assert "All-reduce: 2 ok · 1 failed · last group 3 peers" in report.details
+    # three rounds of 60 s each in 3 × (6 × 47 + 90) = 1116 s of log; the last good one ended 30 s ago
+    assert "Rounds: 2 ok · 1 failed · last good round 30 s ago · 16% of the last 18 min averaging" in report.details
+    assert "  round 1 min ago · 1 min · 3 peers · ok" in report.details
 
 
 def test_restarting_is_not_a_stall() -> None:

@@ -24,11 +24,15 @@ from __future__ import annotations
 import re
 
 from ...stats.events import (
+    COLLABORATION_RATE,
     AllReduceResult,
     CollabProgress,
     Event,
     PeerGroup,
+    RoundPeer,
     StepFigures,
+    SwarmKind,
+    SwarmNews,
     TrainerError,
     TrainingPause,
     TrainStep,
@@ -65,7 +69,20 @@ _INDEX = re.compile(rf"Index: (\d+) \| Loss: ({_NUM})")
 _OLD_STEP = re.compile(rf"Step (\d+) Loss: ({_NUM})")
 _MAPPING = re.compile(r"'[^']{1,200}':\s*\d+")
 _PARTS = re.compile(r"num_parts_by_peer \(([\d, ]{0,2000})\)")
-_AVERAGED = re.compile(r"Averaged (?:gradients|parameters) with (\d+) peers")
+# The optimizer's and state averager's, and the 2020 quickstart's ``Finished averaging round in with 2 peers.``
+_AVERAGED = re.compile(r"(?:Averaged (?:gradients|parameters)|Finished averaging round in) with (\d+) peers")
+_CHECKPOINT = re.compile(r"All Reduce Failed At Checkpoint (\d+)")
+# The newer miner's per-peer lines (averagers.py): ``UID:55 - PeerID:k2P - Banning Peer``.
+_ROUND_PEER = re.compile(r"UID:\s*(\d+) - PeerID:\s*([\w.]{1,80})")
+_MAPPING_ENTRY = re.compile(r"'([^']{1,200})':\s*(\d+)")
+_DHT_ATTEMPT = re.compile(r"to init DHT using initial_peer as \S+ failed with error: (.*?)(?: -)?$")
+# What a failure to join usually means (the SN38 README's known errors; hivemind's p2p daemon).
+_JOIN_CAUSES = (
+    ("local time must be within", "this machine's clock is out of step with the other peers (sync it: NTP)"),
+    ("failed to connect to bootstrap peers", "the bootstrap peers cannot be reached (a closed port, a firewall)"),
+    ("Failed to connect to DHT", "the DHT peer cannot be reached (a closed port, a firewall)"),
+    ("Daemon failed to start", "hivemind's p2p daemon did not start (ports, firewall)"),
+)
 # run_training_monitor.py prints a tab before "loss"; copies of it have spaces.
 _HM_STEP = re.compile(rf"Step #(\d+)(?:\s+loss = ({_NUM}))?")
 # The ALBERT example of 2021 (``[2021/11/01 07:28:18.759][INFO][__main__.on_step_end:153] Step 0``).
@@ -142,7 +159,6 @@ class Sn38Parser(StepLines[_Line]):
         self._miner_steps = False  # an SN38 step line was seen: hivemind epochs are not steps then
         self._hivemind_steps = False  # hivemind's example trainer prints ``Step #N`` itself
         self._epoch_start: tuple[int, float, int] | None = None  # epoch, time, samples of its first progress line
-        self._own_rate = False  # the trainer prints its samples/sec itself
 
 
     def batch_end(self, events: list[Event]) -> None:
@@ -252,14 +268,22 @@ class Sn38Parser(StepLines[_Line]):
                 self._swarm_rate(at, epoch, samples, events)
                 return
         if any(marker in message for marker in _KNOWN_ERRORS):
-            events.append(TrainerError(at=at, error=message.strip(" -") or message))
+            error = message.strip(" -") or message
+            events.append(TrainerError(at=at, error=error))
+            self._swarm_error(at, error, events)
             return
+        if "sync" in message or "ownload" in message or "newer epoch" in message or "Catching up" in message:
+            news = _sync_news(message)
+            if news is not None:
+                events.append(SwarmNews(at, news[0], news[1]))
+                return
         if (
             "ll Reduce" in message
             or "llReduce" in message
             or "veraging" in message
             or "training" in message
             or "eer" in message
+            or "optimizer step #" in message
         ):
             self._all_reduce(at, message, events)
             return
@@ -276,23 +300,22 @@ class Sn38Parser(StepLines[_Line]):
                 return
             m = _HM_PERF.search(message)
             if m is not None and finite(number(m.group(1))) is not None:
-                self._own_rate = True
                 rate = number(m.group(1))
                 assert rate is not None
                 events.append(StepFigures(at=at, figures=(("samples_per_second", rate),)))
 
     def _swarm_rate(self, at: float | None, epoch: int, samples: int, events: list[Event]) -> None:
-        """The collaboration's samples a second since its epoch's first progress line (when the
-        trainer does not print a rate of its own)."""
+        """The collaboration's samples a second since its epoch's first progress line (the trainer's own
+        ``Performance`` line is this peer's, a figure of its own)."""
         start = self._epoch_start
         if at is None:
             return
         if start is None or start[0] != epoch or samples < start[2]:
             self._epoch_start = (epoch, at, samples)
             return
-        if at > start[1] and samples > start[2] and not self._own_rate:
+        if at > start[1] and samples > start[2]:
             rate = (samples - start[2]) / (at - start[1])
-            events.append(StepFigures(at=at, figures=(("samples_per_second", rate),)))
+            events.append(StepFigures(at=at, figures=((COLLABORATION_RATE, rate),)))
 
     def _step(self, at: float | None, message: str, events: list[Event]) -> bool:
         m = _OUTER.search(message)
@@ -330,7 +353,38 @@ class Sn38Parser(StepLines[_Line]):
             return True
         return False
 
+    def _swarm_error(self, at: float | None, error: str, events: list[Event]) -> None:
+        """A known error that says where the peer stands in its swarm: a failed join or state download."""
+        if "DHT" in error:
+            m = _DHT_ATTEMPT.search(error)
+            detail = m.group(1).strip() if m is not None else error
+            cause = next((meaning for marker, meaning in _JOIN_CAUSES if marker in detail), None)
+            events.append(SwarmNews(at, "join_failed", detail, cause))
+        elif "Failed to download state" in error or "Failed to load state" in error:
+            events.append(SwarmNews(at, "download_failed", error))
+
     def _all_reduce(self, at: float | None, message: str, events: list[Event]) -> None:
+        if "UID:" in message and "PeerID:" in message:
+            m = _ROUND_PEER.search(message)
+            if m is not None:
+                uid, peer = int(m.group(1)), m.group(2)
+                if "Banning Peer" in message:
+                    events.append(RoundPeer(at, peer, uid, "banned"))
+                elif "Failed to communicate" in message:
+                    error = message.split("due to error", 1)[1].strip(" -:") if "due to error" in message else None
+                    events.append(RoundPeer(at, peer, uid, "failed", error or None))
+                else:
+                    events.append(RoundPeer(at, peer, uid))
+                return
+        if "there are no other peers" in message or "Found no active peers" in message:
+            events.append(SwarmNews(at, "alone", message.strip()))
+            return
+        if "Beginning optimizer step #" in message:  # hivemind's optimizer: its averaging round begins
+            if not self._round_open:
+                self._round_open = True
+                self._round_peers = None
+                events.append(TrainingPause(at=at, reason="all-reduce"))
+            return
         if any(opener in message for opener in _ROUND_OPENERS):
             if not self._round_open:
                 self._round_open = True
@@ -339,6 +393,8 @@ class Sn38Parser(StepLines[_Line]):
             return
         if "PeerID to UID mapping" in message:
             self._group(at, len(_MAPPING.findall(message)), events)
+            for peer, uid in _MAPPING_ENTRY.findall(message):
+                events.append(RoundPeer(at, peer, int(uid)))
             return
         if "num_parts_by_peer" in message:
             m = _PARTS.search(message)
@@ -361,11 +417,14 @@ class Sn38Parser(StepLines[_Line]):
             if i >= 0:
                 if self._round_open or marker.startswith(("Averaging", "Gradient")):
                     error = message[i + len(marker) :].strip(" -:") if has_error else message[i:].strip()
-                    self._fail(AllReduceResult(at=at, ok=False, peers=self._round_peers, error=error or None), events)
+                    m = _CHECKPOINT.search(message)
+                    checkpoint = int(m.group(1)) if m is not None else None
+                    if m is not None and not has_error:
+                        error = ""  # the checkpoint is all the line says
+                    self._fail(AllReduceResult(at=at, ok=False, peers=self._round_peers, error=error or None,
+                                               checkpoint=checkpoint), events)
                     self._round_open = False
                 return
-        if "Skipped averaging: there are no other peers" in message:
-            events.append(AllReduceResult(at=at, ok=False, peers=0, error="no other peers"))
 
     def _fail(self, failure: AllReduceResult, events: list[Event]) -> None:
         """Take a failure line: the same failure's report goes on, or a new failure begins."""
@@ -373,8 +432,9 @@ class Sn38Parser(StepLines[_Line]):
         if held is not None and (
             failure.at is None or held.at is None or failure.at - held.at <= _SAME_FAILURE_SECONDS
         ):
-            if _telling(failure.error) > _telling(held.error):
-                self._failure = AllReduceResult(at=held.at, ok=False, peers=held.peers, error=failure.error)
+            checkpoint = held.checkpoint if held.checkpoint is not None else failure.checkpoint
+            error = failure.error if _telling(failure.error) > _telling(held.error) else held.error
+            self._failure = AllReduceResult(at=held.at, ok=False, peers=held.peers, error=error, checkpoint=checkpoint)
             return
         self._end_failure(events)
         self._failure = failure
@@ -389,6 +449,21 @@ class Sn38Parser(StepLines[_Line]):
             self._round_peers = peers
             events.append(PeerGroup(at=at, peers=peers))
 
+
+
+def _sync_news(message: str) -> tuple[SwarmKind, str | None] | None:
+    """Where a peer stands against the collaboration's state, from the optimizer's and averager's lines."""
+    if "Peer is out of sync" in message:
+        return "out_of_sync", None
+    if "Found peer with newer epoch" in message:
+        return "out_of_sync", message.strip()
+    if "Downloading parameters from peer" in message:
+        return "downloading", message.split("from peer", 1)[1].strip() or None
+    if "Finished downloading state" in message:
+        return "downloaded", message.strip()
+    if "Catching up with collaboration step" in message:
+        return "catching_up", message.strip()
+    return None
 
 
 def _is_failure(message: str) -> bool:

@@ -17,11 +17,14 @@ from ...snapshot import (
     DataView,
     ErrorsView,
     EvalView,
+    SwarmView,
     TrainingView,
 )
 from ..events import CollabProgress
 from .health import Broken, Crash
 from .stage import AllReduce, Errors, Stage, finished, finite, row_groups_per_step, step_seconds
+from .swarm import Swarm, SwarmFacts
+from .text import round_text
 from .verdict import Verdict
 
 
@@ -107,3 +110,23 @@ def errors_view(errors: Errors | None) -> ErrorsView | None:
     if errors is None:
         return None
     return ErrorsView(errors.count, errors.last, finite(errors.last_at))
+
+
+def swarm_view(swarm: Swarm, facts: SwarmFacts) -> SwarmView | None:
+    """A collaborator's place in its swarm, its rounds (each said in words) and peers; None for a trainer
+    that has none."""
+    if not swarm.seen:
+        return None
+    rounds = tuple(replace(r, text=round_text(r, facts.now)) for r in facts.rounds)
+    return SwarmView(
+        join_failures=facts.join_failures, join_cause=facts.join_cause, join_error=facts.join_error,
+        join_causes=facts.join_causes,
+        out_of_sync_since=finite(facts.out_of_sync_since), download_failures=facts.download_failures,
+        download_error=facts.download_error, alone=facts.alone_since is not None, rounds_ok=facts.rounds_ok,
+        rounds_failed=facts.rounds_failed, last_good_round_at=finite(facts.last_good_round_at),
+        averaging_share_last_hour=finite(facts.averaging_share_last_hour),
+        averaging_share_seconds=finite(facts.averaging_share_seconds),
+        round_since=finite(facts.averaging_since), samples_per_second=finite(swarm.samples_per_second),
+        local_samples_per_second=finite(swarm.local_samples_per_second), rounds=rounds, peers=facts.peers,
+        peers_known=facts.peers_known,
+    )

@@ -55,6 +55,7 @@ from .stage import (
     measure,
     same_position,
 )
+from .swarm import Swarm
 from .timing import covered_steps, line_seconds, placed_times
 
 
@@ -78,15 +79,18 @@ class StepProgress:
         self.steps_total = 0
         self.tokens_total = 0.0
         self.health = RunHealth()
+        self.swarm = Swarm()
         self._collab: CollabProgress | None = None
         # An evaluation job's end read before any training step: (its line, when it was read).
         self._evaluated: tuple[str, float | None] | None = None
 
     def carry_health(self, before: StepProgress) -> None:
-        """Take over ``before``'s run health (crash, fp16 overflows, grad-norm streaks) and reported
-        errors: the same log, read by another format's parser since it switched."""
+        """Take over ``before``'s run health (crash, fp16 overflows, grad-norm streaks), reported
+        errors and swarm (a hivemind log found to be an SN38 miner's): the same log, read by another
+        format's parser since it switched."""
         self.health = before.health
         self._errors = before._errors
+        self.swarm = before.swarm
 
     # --- applying -------------------------------------------------------------
 
@@ -103,6 +107,7 @@ class StepProgress:
     def apply(self, event: Event, t: float | None) -> None:
         """Apply one event seen at ``t`` (None: the time is not known)."""
         self.health.apply(event, t)
+        self.swarm.apply(event, t)
         if isinstance(event, TrainStep):
             self._step(event, t)
         elif isinstance(event, StepFigures):

@@ -7,9 +7,10 @@ and the payload the figures. Nothing here edits a line once written.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, replace
 
-from ...snapshot import EventView, RateView, State, TrainingView, WarmupView
+from ...snapshot import EventView, RateView, Snapshot, State, TrainingView, WarmupView
 from . import payload, rules
 from . import text as step_text
 from .progress import StepProgress
@@ -36,19 +37,24 @@ def report(progress: StepProgress, now: float) -> StepReport:
     """Everything the snapshot shows at ``now``."""
     stage = progress.stage
     if stage is None:
-        return _before_steps(progress)
+        return _before_steps(progress, now)
     health = progress.health
+    facts = progress.swarm.facts(now) if progress.swarm.seen else None
     v = decide(stage, now, progress.arrival_gaps, progress.restarting, progress.restart_at, health.crash,
-               health.broken(), health.warning() is not None)
+               health.broken(), health.warning() is not None, facts)
+    swarm = payload.swarm_view(progress.swarm, facts) if facts is not None else None
     per_gpu = " per GPU" if progress.tokens_per_device() else ""
     notes = [note for note in (health.skip_line(), step_text.collaboration_line(progress.collab)) if note is not None]
-    details = step_text.details(v, stage, per_gpu, progress.run, progress.all_reduce, notes, health.warning())
+    # A collaborator's rounds are said round by round (its counts are in them).
+    all_reduce = progress.all_reduce if swarm is None else None
+    details = step_text.details(v, stage, per_gpu, progress.run, all_reduce, notes, health.warning())
+    details.extend(step_text.swarm_lines(swarm, now))
     details.extend(step_text.error_lines(progress.errors))
     buffered = rules.buffered(progress.arrival_gaps, progress.arrival_steps)
     if buffered is not None:
         details.append(buffered)
-    training = payload.with_health(payload.training_view(stage, v, progress.all_reduce, progress.errors),
-                                   progress.collab, health.crash, health.broken())
+    training = replace(payload.with_health(payload.training_view(stage, v, progress.all_reduce, progress.errors),
+                                           progress.collab, health.crash, health.broken()), swarm=swarm)
     m = v.measure
     return StepReport(
         state=v.state,
@@ -63,24 +69,28 @@ def report(progress: StepProgress, now: float) -> StepReport:
     )
 
 
-def _before_steps(progress: StepProgress) -> StepReport:
+def _before_steps(progress: StepProgress, now: float) -> StepReport:
     empty = Measure(None, 0.0, 0, 0.0, None, None, False)
     ar, errors, health = progress.all_reduce, progress.errors, progress.health
     pending = [(name, value, step) for name, (value, step) in progress.pending_evals.items()]
     evaluated = progress.evaluated
     crash, broken = health.crash, health.broken()
+    facts = progress.swarm.facts(now) if progress.swarm.seen else None
+    swarm = payload.swarm_view(progress.swarm, facts) if facts is not None else None
     v = decide_before_steps(
         crash, broken, health.warning() is not None, progress.collab is not None, bool(pending),
         evaluated[1] if evaluated is not None else None, evaluated is not None,
-        ar is not None and ar.failed > 0 and not ar.succeeded, errors is not None, health.skipped_total > 0,
+        ar is not None and ar.failed > 0 and not ar.succeeded, errors is not None, health.skipped_total > 0, facts,
     )
     details = step_text.early_details(
-        v, progress.run.total_steps, pending, evaluated[0] if evaluated is not None else None, progress.run, ar,
-        errors, step_text.collaboration_line(progress.collab), health.skip_line(), health.warning(),
+        v, progress.run.total_steps, pending, evaluated[0] if evaluated is not None else None, progress.run,
+        ar if swarm is None else None, errors, step_text.collaboration_line(progress.collab), health.skip_line(),
+        health.warning(),
     )
-    training = payload.with_health(
+    details.extend(step_text.swarm_lines(swarm, now))
+    training = replace(payload.with_health(
         payload.before_steps_view(progress.run.total_steps, progress.pending_evals, ar, errors, v.finished),
-        progress.collab, crash, broken)
+        progress.collab, crash, broken), swarm=swarm)
     return StepReport(
         state=v.state,
         status_line=step_text.early_status(v, ar, errors, health.skipped_total, pending, progress.collab),
@@ -104,3 +114,27 @@ def recognised(progress: StepProgress) -> str | None:
                                        ("fp16 overflows", health.skipped_total > 0),
                                        ("grad norm warnings", health.warning() is not None)) if present]
     return f"generic: {', '.join(read)}, no step line" if read else None
+
+
+def swarm_report(snapshot: Snapshot, now: float) -> str:
+    """Copy report's part for a collaborator (SN38, hivemind): its state, its rounds and its peer table;
+    "" for any other log."""
+    swarm = snapshot.training.swarm if snapshot.training is not None else None
+    if swarm is None:
+        return ""
+    lines = [f"Swarm: {snapshot.state} — {snapshot.status_line}"]
+    lines.extend(line for line in (step_text.rounds_line(swarm, now), step_text.pace_line(swarm)) if line)
+    for r in swarm.rounds:
+        when = _local(r.started_at if r.started_at is not None else r.ended_at)
+        lines.append(f"  {when}  {step_text.round_text(r, now)}")
+    if swarm.peers:
+        lines.append(f"Peers ({len(swarm.peers)} of {swarm.peers_known}; UID, peer, rounds, failures, banned, last seen):")
+        for p in swarm.peers:
+            uid = str(p.uid) if p.uid is not None else "-"
+            seen = _local(p.last_seen)
+            lines.append(f"  {uid:>5}  {p.peer}  {p.rounds}  {p.failures}  {'banned' if p.banned else '-'}  {seen}")
+    return "\n".join(lines) + "\n"
+
+
+def _local(at: float | None) -> str:
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(at)) if at is not None else "time unknown"

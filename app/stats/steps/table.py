@@ -59,7 +59,20 @@ _ERRORS: dict[str, tuple[str, str]] = {
     "count": ("trainer errors", ""),
     "last_error": ("last trainer error", ""),
 }
-_PARTS = {"data": _DATA, "all_reduce": _ALL_REDUCE, "collaboration": _COLLABORATION, "errors": _ERRORS}
+# A collaborator's swarm: its figures as rows (its rounds and peers have the page's own table and markers).
+_SWARM: dict[str, tuple[str, str]] = {
+    "join_failures": ("failed DHT joins in a row", ""),
+    "join_cause": ("why it cannot join", ""),
+    "download_failures": ("failed state downloads in a row", ""),
+    "rounds_ok": ("rounds ok", ""),
+    "rounds_failed": ("rounds failed", ""),
+    "averaging_share_last_hour": ("share of the last hour averaging", ""),
+    "samples_per_second": ("collaboration pace", "samples/s"),
+    "local_samples_per_second": ("this peer's pace", "samples/s"),
+    "peers_known": ("peers met in the rounds", ""),
+}
+_PARTS = {"data": _DATA, "all_reduce": _ALL_REDUCE, "collaboration": _COLLABORATION, "errors": _ERRORS,
+          "swarm": _SWARM}
 # Notes that qualify another field: said beside it, not as rows of their own.
 _NOTES = {"loss_note": "loss", "mfu_note": "mfu", "tokens_per_second_scope": "tokens_per_second"}
 _DURATIONS = {"eta_seconds", "trainer_eta_seconds"}
@@ -97,6 +110,8 @@ def _rows(training: dict[str, Any]) -> Iterator[FieldRow]:
         elif key in _PARTS and isinstance(value, dict):
             names = _PARTS[key]
             for inner, inner_value in value.items():
+                if key == "swarm" and inner_value == 0:
+                    continue  # no failed join, no download failed: nothing to say
                 if inner_value is not None and inner in names:  # (an error's time is the timeline's)
                     label, unit = names[inner]
                     yield FieldRow(label, figure(inner_value), unit)

@@ -8,6 +8,7 @@ import statistics
 from collections.abc import Sequence
 
 from ... import text
+from ...snapshot import PeerView, RoundView, SwarmView
 from ..events import CollabProgress, TrainStep
 from ..tracker import WARMUP_SECONDS
 from .stage import (
@@ -51,6 +52,9 @@ def details(
     if v.broken is not None and Line.BROKEN in shows:
         top.append(v.broken.sentence)
     body: list[tuple[Line, str]] = []
+    sentence = swarm_sentence(v)
+    if sentence is not None:
+        body.append((Line.SWARM, sentence))
     latest = stage.latest
     unit = "logged steps" if latest.logged else "steps"
     over = "from the trainer's own time per step" if m.paced else f"over {text.minutes(m.observed_seconds)} min"
@@ -168,6 +172,9 @@ def early_details(
     if Line.GRAD_WARNING in shows and warning is not None:
         top.append(warning)
     body: list[tuple[Line, str]] = []
+    sentence = swarm_sentence(v)
+    if sentence is not None:
+        body.append((Line.SWARM, sentence))
     if Line.COLLABORATION in shows and collaboration is not None:
         body.append((Line.COLLABORATION, collaboration))
     if Line.WAITING in shows:
@@ -376,6 +383,9 @@ def short(seconds: float) -> str:
 def status(v: Verdict, stage: Stage, per_gpu: str) -> str:
     """The one status line the verdict names: where the run is and how fast it goes."""
     where, m = progress(stage), v.measure
+    placed = swarm_status(v, where)
+    if placed is not None:
+        return placed
     match v.status:
         case Status.CRASHED:
             return f"{where} · crashed"
@@ -407,6 +417,11 @@ def early_status(
     pending: Sequence[tuple[str, float | None, int | None]], collab: CollabProgress | None,
 ) -> str:
     """The status line before the first training step, as the verdict names it."""
+    if v.status is Status.ALONE and collab is not None:
+        return f"epoch #{collab.epoch} · alone"
+    placed = swarm_status(v, None)
+    if placed is not None:
+        return placed
     match v.status:
         case Status.CRASHED:
             return "no step yet · crashed"
@@ -435,3 +450,132 @@ def collaboration_line(collab: CollabProgress | None) -> str | None:
     eta = finite(collab.eta_seconds)
     due = f" · next epoch in {seconds_text(eta)}" if eta is not None and eta >= 0 else ""
     return f"Collaboration: epoch #{collab.epoch} · {collab.samples} samples from {collab.peers} peers{due}"
+
+
+def swarm_status(v: Verdict | EarlyVerdict, where: str | None) -> str | None:
+    """The status line of a collaborator whose place in the swarm is the news, or None."""
+    swarm, lead = v.swarm, f"{where} · " if where else ""
+    if swarm is None:
+        return None
+    lasted = short(max(0.0, swarm.now - v.since)) if v.since is not None else ""
+    attempts = f"{swarm.join_failures} failed attempt{'s' if swarm.join_failures != 1 else ''}"
+    match v.status:
+        case Status.CANNOT_JOIN:
+            return f"{lead}cannot join the swarm · {attempts}"
+        case Status.JOINING:
+            return f"{lead}joining the swarm · {attempts}"
+        case Status.SYNC_FAILING:
+            return f"{lead}out of sync · state download failed {swarm.download_failures}×"
+        case Status.OUT_OF_SYNC:
+            return f"{lead}out of sync · loading state" + (f" {lasted}" if lasted else "")
+        case Status.AVERAGING:
+            return f"{lead}averaging {lasted}".rstrip()
+        case Status.ALONE:
+            rate = v.measure.steps_per_hour if isinstance(v, Verdict) else None
+            return f"{lead}alone" + (f" · {text.compact(rate)} steps/h" if rate is not None else "")
+    return None
+
+
+def swarm_sentence(v: Verdict | EarlyVerdict) -> str | None:
+    """What the swarm state means, and what usually causes it (the verdict's ``SWARM`` line)."""
+    swarm = v.swarm
+    if swarm is None or Line.SWARM not in v.shows:
+        return None
+    since = f" for {text.duration(max(0.0, swarm.now - v.since))}" if v.since is not None else ""
+    match v.status:
+        case Status.CANNOT_JOIN | Status.JOINING:
+            verb = "Cannot join the swarm" if v.status is Status.CANNOT_JOIN else "Joining the swarm"
+            causes = [(c, n) for c, n in swarm.join_causes if c != "cause not known"]
+            if len(causes) > 1:
+                cause = ": " + "; ".join(f"{n}× {c}" for c, n in causes)
+            else:
+                cause = f": {swarm.join_cause}" if swarm.join_cause else ""
+            error = f" (last: {clip(swarm.join_error, 90)})" if swarm.join_error else ""
+            return f"{verb}: {swarm.join_failures} failed attempts to join the DHT{since}, no peer reached{cause}{error}"
+        case Status.SYNC_FAILING:
+            error = f" (last: {clip(swarm.download_error, 90)})" if swarm.download_error else ""
+            return (f"Out of sync and cannot catch up: the state download failed {swarm.download_failures} times"
+                    f" in a row{error}; it retries, and trains nothing meanwhile")
+        case Status.OUT_OF_SYNC:
+            return f"Out of sync with the collaboration{since}: loading the state from its peers before training"
+        case Status.AVERAGING:
+            return f"Averaging with its peers: training paused for a round{since}"
+        case Status.ALONE:
+            return "Alone: no other peer to average with; it trains locally, for nobody else"
+    return None
+
+
+def swarm_lines(swarm: SwarmView | None, now: float) -> list[str]:
+    """The rounds and peers: last good round, the hour's share spent averaging, the last rounds, the pace, the peers."""
+    if swarm is None:
+        return []
+    rounds = rounds_line(swarm, now)
+    pace, peers = pace_line(swarm), peers_line(swarm)
+    return ([rounds] if rounds else []) + ["  " + round_text(r, now) for r in swarm.rounds[:ROUND_LINES]] \
+        + ([pace] if pace else []) + ([peers] if peers else [])
+
+
+def rounds_line(swarm: SwarmView, now: float) -> str | None:
+    """The rounds' counts, the last good one, the share of the last hour spent averaging."""
+    if not (swarm.rounds_ok or swarm.rounds_failed or swarm.rounds):
+        return None
+    parts = [f"{swarm.rounds_ok} ok · {swarm.rounds_failed} failed"]
+    if swarm.last_good_round_at is not None:
+        parts.append(f"last good round {text.duration(max(0.0, now - swarm.last_good_round_at))} ago")
+    elif swarm.rounds_ok == 0 and swarm.rounds_failed:
+        parts.append("no good round yet")
+    share, covered = swarm.averaging_share_last_hour, swarm.averaging_share_seconds
+    if share is not None:
+        hour = covered is None or covered >= 3600 - 1
+        parts.append(f"{share:.0%} of the last {'hour' if hour else text.duration(covered or 0.0)} averaging")
+    return "Rounds: " + " · ".join(parts)
+
+
+def pace_line(swarm: SwarmView) -> str | None:
+    """The collaboration's samples/s and this peer's, where the log gives them."""
+    pace = []
+    if swarm.samples_per_second is not None:
+        pace.append(f"collaboration {swarm.samples_per_second:,.1f} samples/s")
+    if swarm.local_samples_per_second is not None:
+        pace.append(f"this peer {swarm.local_samples_per_second:,.1f} samples/s")
+    return "Pace: " + " · ".join(pace) if pace else None
+
+
+def peers_line(swarm: SwarmView) -> str | None:
+    """The first peers of the table in a few words."""
+    if not swarm.peers:
+        return None
+    shown = ", ".join(peer_text(p) for p in swarm.peers[:PEER_LINES])
+    more = f" (+{swarm.peers_known - PEER_LINES} more)" if swarm.peers_known > PEER_LINES else ""
+    return f"Peers: {shown}{more}"
+
+
+ROUND_LINES = 3
+PEER_LINES = 4
+
+
+def round_text(r: RoundView, now: float) -> str:
+    """One round in words: when, how long, group, outcome."""
+    when = f"{text.duration(max(0.0, now - r.started_at))} ago" if r.started_at is not None else "time unknown"
+    length = f" · {seconds_text(r.seconds)}" if r.seconds is not None else ""
+    group = f" · {r.peers} peers" if r.peers is not None else ""
+    if r.outcome == "running":
+        outcome = "under way"
+    elif r.outcome == "ok":
+        outcome = "ok"
+    else:
+        at = f" at checkpoint {r.checkpoint}" if r.checkpoint is not None else ""
+        outcome = f"failed{at}" + (f": {clip(r.error, 60)}" if r.error else "")
+    who = []
+    if r.failed_peers:
+        who.append("failed " + ", ".join(r.failed_peers))
+    if r.banned_peers:
+        who.append("banned " + ", ".join(r.banned_peers))
+    return f"round {when}{length}{group} · {outcome}" + (f" ({'; '.join(who)})" if who else "")
+
+
+def peer_text(p: PeerView) -> str:
+    """A peer in a few words: UID, id, rounds, failures, banned."""
+    name = f"UID {p.uid} ({p.peer})" if p.uid is not None else p.peer
+    bad = f", {p.failures} failed" if p.failures else ""
+    return f"{name} {p.rounds} round{'s' if p.rounds != 1 else ''}{bad}" + (", banned" if p.banned else "")

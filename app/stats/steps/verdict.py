@@ -2,14 +2,26 @@
 
 The precedence, in one place (the shape of app/stats/iota/status.py's ``verdict``):
 
-    crashed > diverged > broken > done > restarting > stalled > finishing > training > measuring
+    crashed > diverged > broken > done > cannot join > sync failing > out of sync > averaging > joining
+            > restarting > stalled > alone > finishing > training > measuring
+
+* A **collaborator** (SN38, hivemind) is judged by its place in the swarm before its steps: locked
+  out of the DHT (``JOIN_FAILURES`` failed attempts in a row, or minutes of them, with no peer
+  between), a state download failing again and again, behind the collaboration (out of sync,
+  loading the state), or in an averaging round (training paused on purpose) say more than its
+  last step does, and a round's pause is no stall while it lasts (app/stats/steps/swarm.py's
+  ``ROUND_LIMIT_SECONDS``). Alone (no other peer to average with) is said only when nothing
+  worse is: it trains, but for nobody.
 
 * **crashed** outranks everything: a dead run is measured as it stood when it died, and no
   stall, pause or time to its end competes with it; it stays crashed however late it is read.
 * **diverged** (a loss that is not a number, or exploded) outranks **broken** (numbers that
   learn nothing): the loss is the plainer news. A broken run has no stall or pause either.
 * **done** (the last planned step, or the trainer's end summary) is never stalled, however late.
-* Before the first step: crashed > broken > done (an evaluation job's end) > working.
+* Before the first step: crashed > broken > the swarm's states in the order above > done (an
+  evaluation job's end) > working. A collaborator whose swarm's progress lines come (``accumulated
+  N samples for epoch #E from P peers``) and that is in none of those states is ``training``: it
+  trains with its peers whether or not it prints steps of its own.
 
 :func:`decide` returns a frozen :class:`Verdict`: the state, since when, which status line and
 which detail lines to show (kinds, never words); app/stats/steps/text.py then writes only those.
@@ -27,6 +39,7 @@ from . import rules
 from .health import Broken, Crash
 from .rules import Stall
 from .stage import Measure, Stage, diverged, diverged_at, finished, measure, no_timing
+from .swarm import SwarmFacts
 
 
 class Status(Enum):
@@ -52,6 +65,13 @@ class Status(Enum):
     OVERFLOWS = auto()
     VALIDATION_ONLY = auto()
     EVALUATION_ONLY = auto()
+    # a collaborator's place in its swarm (before or after its first step)
+    CANNOT_JOIN = auto()
+    SYNC_FAILING = auto()
+    OUT_OF_SYNC = auto()
+    AVERAGING = auto()
+    JOINING = auto()
+    ALONE = auto()
 
 
 class Line(Enum):
@@ -84,6 +104,7 @@ class Line(Enum):
     VALIDATION_ONLY = auto()
     EVALUATION_ONLY = auto()
     COLLABORATION = auto()
+    SWARM = auto()  # the swarm state's sentence (why it cannot join, how far behind, how long averaging)
 
 
 RATE_LINES = (Line.RATE_TOKENS, Line.RATE_STEPS, Line.NO_RATE_SUMMARY_ONLY, Line.NO_RATE_TOO_SHORT,
@@ -115,6 +136,7 @@ class Verdict:
     # Not the time left, nor when it would be called stalled: a dead or broken run gets nowhere.
     hides_time_left: bool = False
     hides_stall_limit: bool = False
+    swarm: SwarmFacts | None = None
 
     @property
     def finishing(self) -> bool:
@@ -124,9 +146,9 @@ class Verdict:
 
 def decide(
     stage: Stage, now: float, arrival_gaps: Sequence[float], restarting: bool, restart_at: float | None,
-    crash: Crash | None, broken: Broken | None, grad_warning: bool,
+    crash: Crash | None, broken: Broken | None, grad_warning: bool, swarm: SwarmFacts | None = None,
 ) -> Verdict:
-    """The verdict on a run with a step read, at ``now``."""
+    """The verdict on a run with a step read, at ``now`` (``swarm``: a collaborator's place in its swarm)."""
     # A dead run is measured as it stood when it died.
     m = measure(stage, now if crash is None or crash.at is None else min(now, crash.at))
     stall = rules.stall(stage, now, arrival_gaps, restarting)
@@ -136,7 +158,9 @@ def decide(
     is_done = finished(stage)
     finishing = stall.pause == "finishing"
 
-    state, status, since = _state(stage, m, stall, restarting, restart_at, is_diverged, is_done, crash, broken)
+    state, status, since = _state(stage, m, stall, restarting, restart_at, is_diverged, is_done, crash, broken, swarm)
+    if status in _SWARM_BEFORE_STALL and stall.stalled:
+        stall = Stall(False, stall.since, stall.limit, stall.pause, stall.allowed)  # the swarm's news, not a stall
     broken_shown = broken is not None and not is_diverged
 
     rate = _rate_line(stage, m, stall, is_diverged, is_done)
@@ -163,16 +187,42 @@ def decide(
         shows.add(Line.BROKEN)
     elif grad_warning:
         shows.add(Line.GRAD_WARNING)
+    if status in _SWARM_STATUSES:
+        shows.add(Line.SWARM)
+        shows -= {Line.STALLED, Line.PAUSED}  # the swarm's sentence says it (a round's pause, how long)
+        lead = Line.SWARM
     return Verdict(
         state=state, since=since, status=status, shows=frozenset(shows), lead=lead if lead in shows else None,
         measure=m, stall=stall, eta_seconds=eta, crash=crash, broken=broken if broken_shown else None,
-        hides_time_left=crash is not None or broken_shown, hides_stall_limit=crash is not None,
+        hides_time_left=crash is not None or broken_shown, hides_stall_limit=crash is not None, swarm=swarm,
     )
+
+
+# The swarm's states that outrank a restart and a stall, in their precedence; then the one below them.
+_SWARM_BEFORE_STALL = (Status.CANNOT_JOIN, Status.SYNC_FAILING, Status.OUT_OF_SYNC, Status.AVERAGING, Status.JOINING)
+_SWARM_STATUSES = frozenset({*_SWARM_BEFORE_STALL, Status.ALONE})
+
+
+def swarm_state(swarm: SwarmFacts | None) -> tuple[State, Status, float | None] | None:
+    """A collaborator's state when its place in the swarm outranks its steps (the precedence above)."""
+    if swarm is None:
+        return None
+    if swarm.cannot_join:
+        return "cannot_join", Status.CANNOT_JOIN, swarm.join_failed_since
+    if swarm.sync_failing:
+        return "sync_failing", Status.SYNC_FAILING, swarm.out_of_sync_since
+    if swarm.out_of_sync_since is not None:
+        return "out_of_sync", Status.OUT_OF_SYNC, swarm.out_of_sync_since
+    if swarm.averaging_since is not None:
+        return "averaging", Status.AVERAGING, swarm.averaging_since
+    if swarm.join_failures:
+        return "joining", Status.JOINING, swarm.join_failed_since
+    return None
 
 
 def _state(
     stage: Stage, m: Measure, stall: Stall, restarting: bool, restart_at: float | None, is_diverged: bool,
-    is_done: bool, crash: Crash | None, broken: Broken | None,
+    is_done: bool, crash: Crash | None, broken: Broken | None, swarm: SwarmFacts | None,
 ) -> tuple[State, Status, float | None]:
     """The state, its status line and when it began, by the precedence above."""
     if crash is not None:
@@ -183,12 +233,17 @@ def _state(
         return "broken", Status.BROKEN, broken.since
     if is_done:
         return "done", Status.DONE, stage.done_at
+    placed = swarm_state(swarm)
+    if placed is not None:
+        return placed
     if restarting:
         return "working", Status.RESTARTING, restart_at
     if stall.stalled:
         # The run stopped stepping at its last step: "stalled 2h00m" counts from there too (the
         # limit only decides when that is called a stall).
         return "stalled", Status.STALLED, stage.step_time
+    if swarm is not None and swarm.alone_since is not None:
+        return "alone", Status.ALONE, swarm.alone_since
     measured = m.steps_per_hour is not None
     if stall.pause == "finishing":
         status = Status.FINISHING
@@ -255,11 +310,13 @@ class EarlyVerdict:
     crash: Crash | None = None
     broken: Broken | None = None
     finished: bool = False  # an evaluation job wrote its end (whatever came after)
+    swarm: SwarmFacts | None = None
 
 
 def decide_before_steps(
     crash: Crash | None, broken: Broken | None, grad_warning: bool, collaborating: bool, validation: bool,
     evaluated_at: float | None, evaluated: bool, all_reduce_failed: bool, errors: bool, overflows: bool,
+    swarm: SwarmFacts | None = None,
 ) -> EarlyVerdict:
     """The verdict on a run with no step read yet (``evaluated``: an evaluation job wrote its end)."""
     shows: set[Line] = set()
@@ -285,7 +342,9 @@ def decide_before_steps(
     if collaborating:
         shows.add(Line.COLLABORATION)
         if state == "working" and status is Status.WAITING:
-            status = Status.COLLABORATING
+            # Its swarm's progress lines: it trains with its peers, whether or not it prints steps of its own.
+            state, status = "training", Status.COLLABORATING
+            shows.discard(Line.WAITING)
     lead = Line.COLLABORATION if collaborating else opening
     if crash is not None:
         shows -= _GONE_AFTER_A_CRASH
@@ -296,5 +355,13 @@ def decide_before_steps(
         state, status, since = "broken", Status.BROKEN, broken.since
     elif grad_warning:
         shows.add(Line.GRAD_WARNING)
+    placed = swarm_state(swarm)
+    if placed is None and swarm is not None and swarm.alone_since is not None:
+        placed = "alone", Status.ALONE, swarm.alone_since
+    if placed is not None and crash is None and broken is None and state in ("working", "training"):
+        state, status, since = placed
+        shows.discard(Line.WAITING)
+        shows.add(Line.SWARM)
+        lead = Line.SWARM
     return EarlyVerdict(state, since, status, frozenset(shows), lead if lead in shows else None, crash, broken,
-                        finished=Line.EVALUATION_ONLY in shows)
+                        finished=Line.EVALUATION_ONLY in shows, swarm=swarm)

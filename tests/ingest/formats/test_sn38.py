@@ -14,7 +14,9 @@ from app.stats.events import (
     AllReduceResult,
     CollabProgress,
     PeerGroup,
+    RoundPeer,
     StepFigures,
+    SwarmNews,
     Tick,
     TrainerError,
     TrainingPause,
@@ -103,6 +105,9 @@ def test_a_round_that_succeeds_counts_once_with_its_peers() -> None:
     assert events == [
         TrainingPause(at, "all-reduce"),
         PeerGroup(at, 3),
+        RoundPeer(at, "12D3KooWQ...x7Q", 87),  # each peer of the mapping, as the log shortens its id
+        RoundPeer(at, "12D3KooWB...aB3", 12),
+        RoundPeer(at, "12D3KooWH...k2P", 55),
         PeerGroup(at, 3),
         AllReduceResult(at, ok=True, peers=3),
         Tick(at),
@@ -125,7 +130,8 @@ def test_a_round_that_fails_counts_once_with_the_first_error() -> None:
 
 def test_dstrbtd_checkpoint_failure() -> None:
     events, _ = read([bt("Received Main All Reduce Call"), bt("All Reduce Failed At Checkpoint 2")])
-    assert next(e for e in events if isinstance(e, AllReduceResult)).error == "All Reduce Failed At Checkpoint 2"
+    failed = next(e for e in events if isinstance(e, AllReduceResult))
+    assert (failed.ok, failed.checkpoint, failed.error) == (False, 2, None)  # the checkpoint is all it says
 
 
 def test_hivemind_lines() -> None:
@@ -146,7 +152,7 @@ def test_hivemind_lines() -> None:
         AllReduceResult(None, ok=True, peers=6),
         TrainStep(None, "train", 42),
         AllReduceResult(None, ok=False, error="AllreduceException('could not find a group')"),
-        AllReduceResult(None, ok=False, peers=0, error="no other peers"),
+        SwarmNews(None, "alone", "Skipped averaging: there are no other peers"),  # alone, no round failed
         StepFigures(None, figures=(("samples_per_second", 41.337),)),
         StepFigures(None, loss=3.41872, loss_note="local"),
         AllReduceResult(utc(2021, 8, 29, 13, 16, 1) + 0.592, ok=True, peers=5),
@@ -271,3 +277,33 @@ def test_the_readmes_known_errors_are_counted(name: str, count: int, last: str) 
 def test_the_local_epoch_of_the_optimizer_era_miner_is_its_step() -> None:
     events, _ = read(body("sn38-readme-could-not-find-a-group.log"))
     assert [e.step for e in events if isinstance(e, TrainStep)] == [756]
+
+
+SWARM_LINES: list[tuple[str, list[object]]] = [
+    (bt(" - Attempt 3 to init DHT using initial_peer as /ip4/1.2.3.4/tcp/1/p2p/12D3KooWK failed with error: local time"
+        " must be within 3 seconds  of others(local: 1721389737.68453, peer: 1721389707.40126) -", "ERROR"),
+     [TrainerError(utc(2025, 6, 27, 14, 3, 11) + 0.482, "Attempt 3 to init DHT using initial_peer as /ip4/1.2.3.4/tcp/1/"
+                   "p2p/12D3KooWK failed with error: local time must be within 3 seconds  of others(local: "
+                   "1721389737.68453, peer: 1721389707.40126)"),
+      SwarmNews(utc(2025, 6, 27, 14, 3, 11) + 0.482, "join_failed", "local time must be within 3 seconds  of "
+                "others(local: 1721389737.68453, peer: 1721389707.40126)",
+                "this machine's clock is out of step with the other peers (sync it: NTP)")]),
+    ("Peer is out of sync", [SwarmNews(None, "out_of_sync")]),
+    ("Jun 27 14:00:01.000 [INFO] Found peer with newer epoch (15041)",
+     [SwarmNews(None, "out_of_sync", "Found peer with newer epoch (15041)")]),
+    ("Jun 27 14:00:01.000 [INFO] Downloading parameters from peer QmAbc", [SwarmNews(None, "downloading", "QmAbc")]),
+    ("Jun 27 14:00:31.000 [INFO] Finished downloading state in 30.000s from QmAbc",
+     [SwarmNews(None, "downloaded", "Finished downloading state in 30.000s from QmAbc")]),
+    ("Jun 27 14:00:32.000 [INFO] Catching up with collaboration step 15041",
+     [SwarmNews(None, "catching_up", "Catching up with collaboration step 15041")]),
+    (bt("UID:55 - PeerID:k2P - Banning Peer"), [RoundPeer(utc(2025, 6, 27, 14, 3, 11) + 0.482, "k2P", 55, "banned")]),
+    (bt("UID:12 - PeerID:aB3 - sending tensors finished"), [RoundPeer(utc(2025, 6, 27, 14, 3, 11) + 0.482, "aB3", 12)]),
+    ("Jun 27 14:05:54.430 [INFO] Beginning optimizer step #41", [TrainingPause(None, "all-reduce")]),
+    ("Jun 27 14:05:54.430 [INFO] Finished averaging round in with 2 peers.", [AllReduceResult(None, ok=True, peers=2)]),
+]
+
+
+@pytest.mark.parametrize(("line", "expected"), SWARM_LINES)
+def test_a_collaborators_place_in_its_swarm(line: str, expected: list[object]) -> None:
+    events, bad = read([line])
+    assert [e for e in events if not isinstance(e, Tick)] == expected and bad == 0
