@@ -104,6 +104,9 @@ def add_snapshot(families: _Families, labels: Labels, snap: Snapshot) -> None:
           queue.positions_lost if queue else None)
     gauge("tokwatch_queue_since_timestamp_seconds", "Unix time this queue entry began (its first poll).",
           queue.since if queue else None)
+    gauge("tokwatch_queue_growing_since_timestamp_seconds",
+          "Unix time the queue position began to only grow (no fall, no reset); absent when it is not growing.",
+          queue.growing_since if queue else None)
     gauge("tokwatch_network_bytes_per_second", "Network throughput the miner reports.",
           network.bytes_per_second if network else None)
     gauge("tokwatch_usual_tokens_per_hour", "The usual tokens per hour at this time (from the history).",

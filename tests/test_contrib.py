@@ -33,7 +33,7 @@ def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 def test_config_and_rules_are_valid() -> None:
     result = run("check", "config", "prometheus.yml", cwd=CONTRIB / "prometheus")
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "6 rules found" in result.stdout
+    assert "9 rules found" in result.stdout
 
 
 RULE_TESTS = """
@@ -54,7 +54,58 @@ tests:
         values: '700000x40'
       - series: 'tokwatch_machine_online{{machine="rig-c"}}'
         values: '1 1 0x10'
+      - series: 'tokwatch_state{{machine="rig-d",state="queued"}}'
+        values: '1x60'
+      - series: 'tokwatch_queue_resets_24h{{machine="rig-d"}}'
+        values: '0x14 1x45'
+      - series: 'tokwatch_queue_growing_since_timestamp_seconds{{machine="rig-d"}}'
+        values: '300x60'
+      - series: 'tokwatch_state{{machine="rig-e",state="training"}}'
+        values: '1x30'
+      - series: 'tokwatch_forwards_undelivered{{machine="rig-e"}}'
+        values: '0x4 4x25'
+      - series: 'tokwatch_forwards_undelivered_ratio{{machine="rig-e"}}'
+        values: '0x4 0.33x25'
+      - series: 'tokwatch_state{{machine="rig-f",state="training"}}'
+        values: '1x30'
+      - series: 'tokwatch_forwards_undelivered{{machine="rig-f"}}'
+        values: '2x30'
+      - series: 'tokwatch_forwards_undelivered_ratio{{machine="rig-f"}}'
+        values: '0.1x30'
     alert_rule_test:
+      - eval_time: 14m
+        alertname: TokwatchQueueReset
+        exp_alerts: []
+      - eval_time: 16m
+        alertname: TokwatchQueueReset
+        exp_alerts:
+          - exp_labels: {{severity: warning, machine: rig-d}}
+            exp_annotations:
+              summary: "rig-d: sent to the back of the queue"
+              description: "1 queue resets in 24 h."
+      - eval_time: 26m
+        alertname: TokwatchQueueReset
+        exp_alerts: []
+      - eval_time: 44m
+        alertname: TokwatchQueueGrowing
+        exp_alerts: []
+      - eval_time: 46m
+        alertname: TokwatchQueueGrowing
+        exp_alerts:
+          - exp_labels: {{severity: warning, machine: rig-d}}
+            exp_annotations:
+              summary: "rig-d: the queue position has only grown for 40 minutes"
+              description: "The orchestrator admits miners ahead of this one; it is no nearer the front."
+      - eval_time: 9m
+        alertname: TokwatchForwardsUndelivered
+        exp_alerts: []
+      - eval_time: 11m
+        alertname: TokwatchForwardsUndelivered
+        exp_alerts:
+          - exp_labels: {{severity: warning, machine: rig-e}}
+            exp_annotations:
+              summary: "rig-e: forwards are not delivered"
+              description: "Forward activations failed or their peer was unreachable in the last 10 minutes."
       - eval_time: 8m
         alertname: TokwatchIdle
         exp_alerts: []
@@ -101,3 +152,26 @@ def test_grafana_dashboard_is_importable_json() -> None:
     assert len(ids) == len(set(ids))
     exprs = [t["expr"] for panel in dashboard["panels"] for t in panel.get("targets", [])]
     assert all("tokwatch_" in expr for expr in exprs)
+
+
+def _dashboard_exprs() -> list[str]:
+    dashboard = json.loads((CONTRIB / "grafana" / "tokwatch-fleet.json").read_text(encoding="utf-8"))
+    return [t["expr"] for panel in dashboard["panels"] for t in panel.get("targets", [])]
+
+
+def test_the_queue_and_delivery_gauges_have_rules_and_panels() -> None:
+    """The queue's resets, growth and best position and the forwards not delivered are watched
+    by the shipped rules and drawn by the dashboard; every name either uses is one tokwatch exports."""
+    import re
+
+    rules = (CONTRIB / "prometheus" / "tokwatch-rules.yml").read_text(encoding="utf-8")
+    exprs = "\n".join(_dashboard_exprs())
+    for name in ("tokwatch_queue_resets_24h", "tokwatch_queue_growing_since_timestamp_seconds",
+                 "tokwatch_forwards_undelivered", "tokwatch_forwards_undelivered_ratio"):
+        assert name in rules and name in exprs, name
+    for name in ("tokwatch_queue_best_position", "tokwatch_queue_resets_7d", "tokwatch_queue_positions_lost",
+                 "tokwatch_peers_ok"):
+        assert name in exprs, name
+    documented = set(re.findall(r"`(tokwatch_[a-z0-9_]+)", (CONTRIB.parent / "docs" / "metrics.md").read_text()))
+    used = set(re.findall(r"tokwatch_[a-z0-9_]+", rules + exprs))
+    assert used <= documented, used - documented

@@ -89,12 +89,16 @@ def test_queue_position_while_queued() -> None:
 
 def test_the_queue_entrys_forensics_while_queued() -> None:
     queue = {"position": 1687, "status": "queued", "trend_per_hour": 5220.0, "resets_24h": 1, "resets_7d": 3,
-             "best_position": 74, "positions_lost": 1613, "since": 1_790_000_000.0}
+             "best_position": 74, "positions_lost": 1613, "since": 1_790_000_000.0,
+             "growing_since": 1_790_003_600.0}
     got = scrape(({}, miner(state="queued", layer=None, queue=queue)))
     assert got[("tokwatch_queue_resets_24h", ())] == 1 and got[("tokwatch_queue_resets_7d", ())] == 3
     assert got[("tokwatch_queue_best_position", ())] == 74 and got[("tokwatch_queue_positions_lost", ())] == 1613
     assert got[("tokwatch_queue_trend_positions_per_hour", ())] == 5220
     assert got[("tokwatch_queue_since_timestamp_seconds", ())] == 1_790_000_000
+    assert got[("tokwatch_queue_growing_since_timestamp_seconds", ())] == 1_790_003_600
+    steady = scrape(({}, miner(state="queued", layer=None, queue={**queue, "growing_since": None})))
+    assert ("tokwatch_queue_growing_since_timestamp_seconds", ()) not in steady
     training = scrape(({}, miner()))
     assert not any(key[0].startswith("tokwatch_queue_") for key in training)
 

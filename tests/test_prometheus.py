@@ -118,7 +118,7 @@ def test_prometheus_scrapes_tokwatch(tokwatch: RunningServer, tmp_path: Path) ->
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v1/rules", timeout=5) as response:
             groups = json.load(response)["data"]["groups"]
         rules = [rule for group in groups for rule in group["rules"]]
-        assert len(rules) == 6 and all(rule["health"] in ("ok", "unknown") for rule in rules), rules
+        assert len(rules) == 9 and all(rule["health"] in ("ok", "unknown") for rule in rules), rules
     finally:
         process.terminate()
         try:

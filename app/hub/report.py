@@ -29,8 +29,10 @@ from typing import Any
 from ..snapshot import (
     BackendErrorsView,
     CountsView,
+    DeliveryView,
     EventView,
     GpuMemoryView,
+    HardwareView,
     LostLayerView,
     NetworkView,
     QueueView,
@@ -264,8 +266,10 @@ SNAPSHOT = obj(
         "network": obj({"bytes_per_second": number(0, 1e13), "window_seconds": SECONDS}),
         "hardware": obj({"watts": number(0, 1e6), "temperature_c": number(-100, 300), "throttled": boolean(),
                          "wh_per_million_tokens": number(0, 1e12), "wh_per_step": number(0, 1e12), "text": text(200)}),
+        # The counts the hub's /metrics exports too; never the peers' names (no per-peer label).
         "delivery": obj({"level": one_of("ok", "warning", "problem"), "share_not_delivered": number(0, 1),
-                         "text": text(200), "line": text(300)}),
+                         "text": text(200), "line": text(300), "window_seconds": SECONDS, "failed": COUNT,
+                         "unreachable": COUNT, "forwards": COUNT, "peers_ok": COUNT, "peers_total": COUNT}),
         "counts": obj({"passes": COUNT, "tokens": integer(0, 10**18), "backend_errors": counts_by_code(16)}),
         "details": list_of(text(1000, null=False), 40, null=False),
         "events": list_of(obj({"at": TIME, "kind": text(32), "text": text(1000)}, null=False), 50),
@@ -395,6 +399,8 @@ def reported_snapshot(snapshot: Mapping[str, Any]) -> Snapshot:
     lost = snapshot.get("lost_layer")
     warmup = snapshot.get("warmup") or {}
     training = snapshot.get("training")
+    delivery = snapshot.get("delivery")
+    hardware = snapshot.get("hardware")
     return Snapshot(
         status_line=snapshot["status_line"],
         state=snapshot["state"],
@@ -454,6 +460,19 @@ def reported_snapshot(snapshot: Mapping[str, Any]) -> Snapshot:
             backend_errors=dict(counts.get("backend_errors") or {})),
         lost_layer=None if lost is None or lost.get("layer") is None or lost.get("at") is None else LostLayerView(
             layer=lost["layer"], at=lost["at"], text=lost.get("text") or ""),
+        # An older agent's delivery carries no counts: none is exported rather than a 0 it never said.
+        delivery=None if delivery is None or delivery.get("failed") is None or delivery.get("unreachable") is None
+        else DeliveryView(
+            window_seconds=delivery.get("window_seconds") or 0.0, failed=delivery["failed"],
+            unreachable=delivery["unreachable"], forwards=delivery.get("forwards") or 0,
+            share_not_delivered=delivery.get("share_not_delivered"), peers_ok=delivery.get("peers_ok"),
+            peers_total=delivery.get("peers_total"), peers_named=(), level=delivery.get("level") or "ok",
+            text=delivery.get("text"), line=delivery.get("line") or ""),
+        hardware=None if hardware is None else HardwareView(
+            tool=None, watts=hardware.get("watts"), temperature_c=hardware.get("temperature_c"),
+            throttled=hardware.get("throttled"), throttle_reasons=(), at=None, mean_watts=None,
+            wh_per_million_tokens=hardware.get("wh_per_million_tokens"), wh_per_step=hardware.get("wh_per_step"),
+            strip=(), text=hardware.get("text"), problem=None),
     )
 
 

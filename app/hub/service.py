@@ -13,7 +13,7 @@ import logging
 import sqlite3
 import threading
 import time
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -45,10 +45,6 @@ RATE_PER_SECOND = 2.0
 # outage (~50 batches of 300 minutes) go in one burst; past it one a second.
 HISTORY_RATE_BURST = 60
 HISTORY_RATE_PER_SECOND = 1.0
-# The backlog batches (their minutes and count) whose reports were counted, per machine: a batch
-# sent again after its answer was lost (the agent's deadline on a busy hub) adds none. A backlog
-# round is 10 batches; these cover many rounds of resends.
-COUNTED_BATCHES = 64
 
 
 def local_day_start(now: float) -> float:
@@ -77,8 +73,6 @@ class Hub:
         self.reserved_name = reserved_name  # this hub's own machine name, when it follows a log
         self._buckets: dict[str, tuple[float, float]] = {}  # machine → (reports allowed, at)
         self._history_buckets: dict[str, tuple[float, float]] = {}  # machine → (history batches allowed, at)
-        self._counted: dict[str, deque[bytes]] = {}  # machine → digests of its backlog batches counted
-        self._counted_lock = threading.Lock()
         self.problem: str | None = None  # the hub cannot write its file (a full disk): for /healthz
         self.alerts_problem: str | None = None  # the fleet's alerts do not reach a URL: for the fleet page
         self._online: frozenset[str] = frozenset()
@@ -209,16 +203,13 @@ class Hub:
         points = [(t + shift, tph, state, queue, layer) for t, tph, state, queue, layer in batch.points
                   if now - RETENTION_SECONDS <= t + shift <= now + SAMPLE_SECONDS]
         # As the agent made it (before the hub's clock set its minutes right): a resend is the same.
+        # The store keeps the digests of the batches it counted, in the same transaction as the count.
         digest = hashlib.sha256(repr((batch.points, batch.reports)).encode()).digest()
-        with self._counted_lock:  # a resend may come while the first is still being written
-            counted = self._counted.setdefault(machine, deque(maxlen=COUNTED_BATCHES))
-            reports = 0 if digest in counted else batch.reports
-            try:
-                taken = self.store.take_history(machine, points, batch.set_aside, batch.last_note, reports=reports)
-            except sqlite3.Error as e:
-                return self._cannot_write(e)
-            if reports:
-                counted.append(digest)
+        try:
+            taken = self.store.take_history(machine, points, batch.set_aside, batch.last_note,
+                                            reports=batch.reports, digest=digest)
+        except sqlite3.Error as e:
+            return self._cannot_write(e)
         self._can_write()
         if taken:
             self.changes.bump()

@@ -25,7 +25,11 @@ SAMPLE_SECONDS = 60  # one chart point a minute per machine: 10k rows a week eac
 # tokens (measuring has no rate yet; idle, silent, queued and offline machines produce nothing).
 PRODUCING = frozenset({"training"})
 RETENTION_SECONDS = 8 * 86400  # the 7-day chart, and a day of slack
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
+# The backlog batches (their minutes and count) whose reports were counted, per machine: a batch
+# sent again after its answer was lost (the agent's deadline on a busy hub, or a hub restarted
+# before it answered) adds none. A backlog round is 10 batches; these cover many rounds of resends.
+COUNTED_BATCHES = 64
 # The spools a machine's reports came from, newest first by arrival; older ones are forgotten.
 MAX_STREAMS = 16
 # An agent clock this far from the hub's is said on the machine's page.
@@ -84,6 +88,21 @@ ALTER TABLE sample ADD COLUMN layer INTEGER;
 """
 
 
+# Version 3: the backlog batches counted (kept across a restart of the hub, so a resend after it
+# still adds none), and what a machine's history brought before its first report (the reports
+# its backlog stands for and the points set aside), held on the machine until then.
+_V3 = """
+CREATE TABLE counted_batch (
+    name TEXT NOT NULL,
+    digest BLOB NOT NULL,
+    UNIQUE (name, digest)
+);
+ALTER TABLE machine ADD COLUMN early_reports INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE machine ADD COLUMN early_notes INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE machine ADD COLUMN early_last_note TEXT;
+"""
+
+
 class HubStoreError(CommandError):
     """The hub's file cannot be used, or an enrolment cannot be made; the message says why."""
 
@@ -139,10 +158,10 @@ class HubStore:
         version = self._conn.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
             raise HubStoreError(f"{self.path} was written by a newer tokwatch (schema {version}); not touching it")
-        if version == 0:
-            self._conn.executescript(f"BEGIN; {_SCHEMA} {_SCHEMA_2} {_V2} PRAGMA user_version={SCHEMA_VERSION}; COMMIT;")
-        elif version == 1:
-            self._conn.executescript(f"BEGIN; {_SCHEMA_2} {_V2} PRAGMA user_version={SCHEMA_VERSION}; COMMIT;")
+        # Each step from the version found, in one transaction: a failed one leaves the file as it was.
+        steps = {0: (_SCHEMA, _SCHEMA_2, _V2, _V3), 1: (_SCHEMA_2, _V2, _V3), 2: (_V3,)}.get(version)
+        if steps:
+            self._conn.executescript(f"BEGIN; {' '.join(steps)} PRAGMA user_version={SCHEMA_VERSION}; COMMIT;")
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
@@ -170,12 +189,15 @@ class HubStore:
                     f"then tokwatch hub enroll {name}"
                 )
             if row is None:
-                conn.execute("INSERT INTO machine VALUES (?, ?, ?, NULL)", (name, hash_key(key), now))
+                conn.execute("INSERT INTO machine (name, key_hash, enrolled_at) VALUES (?, ?, ?)", (name, hash_key(key), now))
             else:
                 conn.execute("UPDATE machine SET key_hash = ?, enrolled_at = ?, revoked_at = NULL WHERE name = ?",
                              (hash_key(key), now, name))
+                conn.execute("UPDATE machine SET early_reports = 0, early_notes = 0, early_last_note = NULL"
+                             " WHERE name = ?", (name,))
                 conn.execute("DELETE FROM latest WHERE name = ?", (name,))
                 conn.execute("DELETE FROM stream WHERE name = ?", (name,))
+                conn.execute("DELETE FROM counted_batch WHERE name = ?", (name,))
         return key
 
     def revoke(self, name: str, now: float) -> None:
@@ -274,8 +296,10 @@ class HubStore:
         """
         with self._lock:
             rows = self._conn.execute(
-                "SELECT m.name, m.enrolled_at, l.received_at, l.interval_seconds, l.snapshot, l.reports, "
-                "l.skew_seconds, l.notes, l.last_note "
+                # With what its history brought before its first report (held on the machine).
+                "SELECT m.name, m.enrolled_at, l.received_at, l.interval_seconds, l.snapshot, "
+                "COALESCE(l.reports, 0) + m.early_reports, "
+                "l.skew_seconds, COALESCE(l.notes, 0) + m.early_notes, COALESCE(l.last_note, m.early_last_note) "
                 "FROM machine m LEFT JOIN latest l ON l.name = m.name "
                 "WHERE m.revoked_at IS NULL ORDER BY m.name"
             ).fetchall()
@@ -299,24 +323,37 @@ class HubStore:
         return snapshot
 
     def take_history(self, name: str, points: list[tuple[int, float | None, str, int | None, int | None]],
-                     set_aside: int = 0, last_note: str | None = None, *, reports: int = 0) -> int:
+                     set_aside: int = 0, last_note: str | None = None, *, reports: int = 0,
+                     digest: bytes | None = None) -> int:
         """Keep minutes a machine's agent sent from its own history; a minute the hub has already
         (from a report) stays as it is, so a resend changes nothing. Return how many were new.
 
-        ``set_aside`` points failed their checks: counted on the machine with its reports' notes;
-        ``reports``: the spooled reports a backlog's minutes stand for, added to its count of reports."""
+        A minute's rate is kept only in a producing state, as a report's is. ``set_aside`` points
+        failed their checks: counted on the machine with its reports' notes; ``reports``: the
+        spooled reports a backlog's minutes stand for, added to its count of reports unless a batch
+        with the same ``digest`` was counted before (a resend). Before the machine's first report
+        both are held on the machine, never dropped."""
+        rows = [(name, t - t % SAMPLE_SECONDS, tph if state in PRODUCING else None, state, queue, layer)
+                for t, tph, state, queue, layer in points]
         with self._transaction() as conn:
             before = conn.total_changes
-            conn.executemany(
-                "INSERT OR IGNORE INTO sample VALUES (?, ?, ?, ?, ?, ?)",
-                [(name, t - t % SAMPLE_SECONDS, tph, state, queue, layer) for t, tph, state, queue, layer in points],
-            )
+            conn.executemany("INSERT OR IGNORE INTO sample VALUES (?, ?, ?, ?, ?, ?)", rows)
             taken = conn.total_changes - before
+            if reports and digest is not None:
+                if conn.execute("INSERT OR IGNORE INTO counted_batch VALUES (?, ?)", (name, digest)).rowcount == 0:
+                    reports = 0  # counted before: a resend
+                else:
+                    conn.execute("DELETE FROM counted_batch WHERE name = ? AND rowid NOT IN"
+                                 " (SELECT rowid FROM counted_batch WHERE name = ? ORDER BY rowid DESC LIMIT ?)",
+                                 (name, name, COUNTED_BATCHES))
+            reported = conn.execute("SELECT 1 FROM latest WHERE name = ?", (name,)).fetchone() is not None
             if set_aside:
-                conn.execute("UPDATE latest SET notes = notes + ?, last_note = ? WHERE name = ?",
+                conn.execute("UPDATE latest SET notes = notes + ?, last_note = ? WHERE name = ?" if reported else
+                             "UPDATE machine SET early_notes = early_notes + ?, early_last_note = ? WHERE name = ?",
                              (set_aside, last_note, name))
             if reports:
-                conn.execute("UPDATE latest SET reports = reports + ? WHERE name = ?", (reports, name))
+                conn.execute("UPDATE latest SET reports = reports + ? WHERE name = ?" if reported else
+                             "UPDATE machine SET early_reports = early_reports + ? WHERE name = ?", (reports, name))
             if taken:
                 self._wrote(name)
             return taken

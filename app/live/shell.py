@@ -7,7 +7,8 @@ the miner's tracker as frozen figures before each snapshot (app/stats/iota/shell
 timeline entries, never a change to what the worker's log proves.
 
 When there is no shell log, nothing runs but a look at the folder's listing every
-``LOOK_SECONDS`` (one ``scandir``), and no tailer thread exists until one appears.
+``LOOK_SECONDS`` (one ``scandir``), and no tailer thread exists until one appears. In a folder the
+look goes on once one is followed: a newer shell log appearing there is followed from then on.
 """
 
 from __future__ import annotations
@@ -160,12 +161,33 @@ class ShellLog:
                 self._stop.wait(LOOK_SECONDS)
         if path is None or self._stop.is_set():
             return
+        self._follow(path)
+        if self.given is not None:
+            return
+        # In a folder, a newer shell log (the app's next dated ``*-main.log``) is followed as the
+        # worker's newer log is: looked for as rarely as a missing one. One followed before is
+        # never gone back to: its lines were read already, and read again they would count twice.
+        followed = {path}
+        while not self._stop.wait(LOOK_SECONDS):
+            assert self.folder is not None
+            newest = shell_log_in(self.folder)
+            if newest is not None and newest not in followed:
+                followed.add(newest)
+                self._follow(newest)
+
+    def _follow(self, path: Path) -> None:
+        """Follow ``path`` from now on (what the shell log before it said stays: it happened)."""
         from ..ingest.tailer import Tailer
 
+        before = self._tailer
+        if before is not None:
+            before.stop()  # type: ignore[attr-defined]
         self._set_path(path)
         tailer = Tailer(path, self)
         self._tailer = tailer
         tailer.start()
+        if self._stop.is_set():  # stop() came while it started: it saw the one before
+            tailer.stop()
 
     def _set_path(self, path: Path) -> None:
         with self._lock:

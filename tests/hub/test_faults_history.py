@@ -108,3 +108,52 @@ def test_a_backlog_batch_sent_again_is_counted_once(hub: tuple[Hub, Clock, str])
     hub_.take_history(auth, batch(later, reports=20, sent_at=clock.now))
     page = hub_.machine("rig-a")
     assert page is not None and page["reports"] == 1 + 200 + 20
+
+
+def test_a_minute_not_producing_keeps_no_rate(hub: tuple[Hub, Clock, str]) -> None:
+    """An idle or queued minute's rate (an older miner's decaying window) is no production: the
+    sparkline, the chart and the hub's "tokens today" leave it out, as they do a live report's."""
+    hub_, _, auth = hub
+    points = [[NOW - 180, 1e15, "idle", None, None], [NOW - 120, 9e5, "queued", 40, 1],
+              [NOW - 60, 600_000.0, "training", None, 1]]
+    assert hub_.take_history(auth, batch(points))[0] == 200
+    assert hub_.store.minutes("rig-a", NOW - 3600, NOW) == [
+        (NOW - 180, None, "idle", None, None), (NOW - 120, None, "queued", 40, 1), (NOW - 60, 600_000.0, "training", None, 1)]
+    assert hub_.store.tokens_since("rig-a", NOW - 3600) == 10_000.0  # one training minute at 600k tok/h
+
+
+def report_of(seq: int) -> bytes:
+    return json.dumps({"version": 1, "machine": "rig-a", "stream": "a" * 16, "seq": seq, "sent_at": NOW,
+                       "snapshot": {"status_line": "training", "state": "training", "as_of": NOW,
+                                    "rate": {"measured": True, "tokens_per_hour": 700_000.0}, "details": []}}).encode()
+
+
+def test_a_backlog_batch_resent_after_the_hub_restarts_is_counted_once(tmp_path: Path) -> None:
+    """The hub counted a batch, then restarted before the agent heard its answer: the resend adds none."""
+    store = HubStore(tmp_path / "hub.sqlite3")
+    auth = f"Bearer {store.enroll('rig-a', NOW)}"
+    hub_ = Hub(store, clock=Clock())
+    assert hub_.take(auth, report_of(400))[0] == 200
+    points = [[NOW - 3600 + 60 * i, 700_000.0, "training", None, 1] for i in range(50)]
+    assert hub_.take_history(auth, batch(points, reports=200, sent_at=NOW))[0] == 200
+    store.close()
+    again = Hub(HubStore(tmp_path / "hub.sqlite3"), clock=Clock())
+    assert again.take_history(auth, batch(points, reports=200, sent_at=NOW + 9))[0] == 200
+    page = again.machine("rig-a")
+    assert page is not None and page["reports"] == 1 + 200
+
+
+def test_history_before_the_first_report_is_kept_and_counted(hub: tuple[Hub, Clock, str]) -> None:
+    """An agent's backlog may reach the hub before its first report does: its count and its notes wait."""
+    hub_, _, auth = hub
+    points = [[NOW - 600 + 60 * i, 700_000.0, "training", None, 1] for i in range(5)]
+    points.append([NOW - 60, 700_000.0, "training", None, 10**9])  # set aside
+    status, answer = hub_.take_history(auth, batch(points, reports=30))
+    assert (status, answer["taken"], answer["set_aside"]) == (200, 5, 1)
+    page = hub_.machine("rig-a")
+    assert page is not None and (page["reports"], page["notes"]) == (30, 1)
+    assert "points[5][4]" in page["notes_text"]
+    assert hub_.take(auth, report_of(1))[0] == 200
+    page = hub_.machine("rig-a")
+    assert page is not None and (page["reports"], page["notes"]) == (31, 1)
+    assert "points[5][4]" in page["notes_text"]

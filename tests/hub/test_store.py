@@ -110,3 +110,30 @@ def test_the_snapshot_is_kept_as_validated_json(store: HubStore) -> None:
     store.accept(report(1), NOW)
     (row,) = store.machines()
     assert json.loads(json.dumps(row.snapshot))["state"] == "training"
+
+
+def test_a_version_2_file_gains_the_counted_batches_and_keeps_everything(tmp_path: Path) -> None:
+    """A hub file written before the counted batches were kept (schema 2) opens with its machines,
+    keys, reports and minutes as they were, and counts a backlog batch once from then on."""
+    from app.hub import store as hub_store
+
+    path = tmp_path / "hub.sqlite3"
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.executescript(f"BEGIN; {hub_store._SCHEMA} {hub_store._SCHEMA_2} {hub_store._V2} PRAGMA user_version=2; COMMIT;")
+    key = "tw_" + "k" * 40
+    conn.execute("INSERT INTO machine VALUES ('rig-a', ?, ?, NULL)", (hash_key(key), NOW))
+    conn.execute("INSERT INTO latest VALUES ('rig-a', ?, 7, ?, ?, 15, '{\"state\":\"training\"}', 7, NULL, 2, 'n')",
+                 ("a" * 16, NOW, NOW))
+    conn.execute("INSERT INTO stream VALUES ('rig-a', ?, 1, 7)", ("a" * 16,))
+    conn.execute("INSERT INTO sample VALUES ('rig-a', ?, 360000.0, 'training', NULL, 1)", (int(NOW) - 60,))
+    conn.close()
+    store = HubStore(path)
+    (row,) = store.machines()
+    assert (row.name, row.reports, row.notes, row.last_note, row.snapshot) == ("rig-a", 7, 2, "n", {"state": "training"})
+    assert store.minutes("rig-a", 0, NOW) == [(int(NOW) - 60, 360_000.0, "training", None, 1)]
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == hub_store.SCHEMA_VERSION
+    for _ in range(2):
+        store.take_history("rig-a", [], reports=5, digest=b"d" * 32)
+    assert store.machines()[0].reports == 7 + 5
+    store.close()
+    assert HubStore(path).machines()[0].reports == 12  # opened again: nothing migrated twice

@@ -198,3 +198,43 @@ def test_the_silent_alert_says_the_cause(tmp_path: Path) -> None:
     assert snap.cause is not None and (snap.cause.kind, snap.cause.text) == ("quit", "you quit the app at 02:14")
     finding = Silent().observe(snap, now)
     assert finding is not None and finding.text.endswith("— you quit the app at 02:14")
+
+
+def test_a_newer_shell_log_in_the_folder_is_followed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The app starts a new dated ``*-main.log`` while tokwatch runs: its lines are read (here the
+    quit at 02:14:05), what the first one said stays, and the first one's tailer stops."""
+    import os
+
+    from app.live import shell as shell_module
+
+    monkeypatch.setattr(shell_module, "LOOK_SECONDS", 0.05)
+    folder = folder_with(tmp_path, "main-quit.log", name="2026-09-29-main.log")
+    first = folder / "2026-09-29-main.log"
+    lines = first.read_text().splitlines(keepends=True)
+    first.write_text("".join(lines[:-1]))  # everything but the quit
+    os.utime(first, (1, 1))
+    def tailers() -> int:
+        return sum(1 for t in threading.enumerate() if t.name == "tokwatch-tailer" and t.is_alive())
+
+    tailers_before = tailers()
+    shell = ShellLog(folder=folder)
+    shell.start()
+    try:
+        _wait(lambda: shell.tailing and getattr(shell.figures(), "lines_read", 0) > 0)
+        figures = shell.figures()
+        assert figures is not None and figures.path == str(first)
+        assert not any(e.kind == "quit" for e in figures.events)
+        read_before = figures.lines_read
+        kinds_before = [e.kind for e in figures.events]
+        newer = folder / "2026-09-30-main.log"
+        newer.write_text(lines[-1])
+        _wait(lambda: any(e.kind == "quit" for e in getattr(shell.figures(), "events", ())))
+        figures = shell.figures()
+        assert figures is not None and figures.path == str(newer)
+        assert [e.kind for e in figures.events] == [*kinds_before, "quit"]  # nothing read twice
+        assert figures.lines_read == read_before + 1
+        assert tailers() == tailers_before + 1  # the first log's tailer stopped
+    finally:
+        shell.stop()
+    assert tailers() == tailers_before
+    assert not any(t.name == "tokwatch-shell-log" and t.is_alive() for t in threading.enumerate())
