@@ -178,6 +178,27 @@ def test_a_page_asking_for_a_file_outside_the_folder_is_told_why(compare_server:
     assert not page.errors, page.errors
 
 
+def test_an_open_comparison_sees_a_step_appended_to_the_compared_log_without_a_reload(
+        compare_server: ChartServer, browsed: Any) -> None:
+    """The refresh shortened to a second by its page setting: the compared log (61 losses, the last
+    3.5500 at 6,000) gains iteration 6,100 at loss 3.65 - 2,100/20,000 = 3.5450, its new best."""
+    page = browsed(DESKTOP)
+    page.add_init_script("localStorage.setItem('tokwatch.compareRefreshSeconds', '1')")
+    page.goto(f"{compare_server.url}/?compare=file:lr-3e-4.log")
+    assert wait_until(page, lambda found: len(found["runs"]) == 2 and found["runs"][1]["points"] == 61)
+    page.evaluate("window.notReloaded = true")
+    table = page.locator("#compare-table")
+    expect()(table.locator("tr", has_text="best loss")).to_contain_text("3.55 (step 6,000)")
+    log_path = compare_server.monitor.log_path
+    assert log_path is not None
+    with (log_path.parent / "lr-3e-4.log").open("a") as log:
+        log.write("iter 6100: loss 3.5450, time 290.00ms, mfu 39.00%\n")
+    assert wait_until(page, lambda found: found["runs"][1]["points"] == 62), inspect(page)
+    expect()(table.locator("tr", has_text="best loss")).to_contain_text("3.545 (step 6,100)")
+    assert page.evaluate("window.notReloaded === true")
+    assert not page.errors, page.errors
+
+
 def test_a_miners_week_against_the_last_on_a_phone_and_a_desktop(tmp_path: Path, browsed: Any) -> None:
     """tests/store/test_spans.py's two weeks (medians by hand there) under a real miner log's page."""
     from app.record.backfill import source_key_path
