@@ -178,3 +178,43 @@ def test_the_hub_keeps_only_what_a_key_may_send(hub: tuple[RunningServer, dict[s
     assert get(server, "/api/compare/fleet?run=m:rig-a:run-0")[0] == 404  # gone
     assert get(server, "/api/compare/fleet?run=h:1:train")[0] == 404
     assert get(server, "/api/compare/fleet")[0] == 400
+
+
+def test_two_agents_send_their_runs_to_a_real_hub(tmp_path: Path) -> None:
+    """A hub and two agents, each a real ``run.py``: each agent's history imports its log on its
+    first start and its run goes to the hub by itself; the figures are the ones worked out above."""
+    from tests.hub.test_e2e import get as get_json
+    from tests.hub.test_e2e import launch, ready, start, wait_for
+
+    now = time.time()
+    hub_home = tmp_path / "hub"
+    store = HubStore(hub_home / "data" / "tokwatch" / "hub.sqlite3")
+    keys = {name: store.enroll(name, now) for name in ("rig-a", "rig-b")}
+    store.close()
+    hub = start(hub_home, "--hub")
+    procs = [hub]
+    try:
+        launched = []
+        for name, lines in (("rig-a", faster_run()), ("rig-b", first_run() + resumed_run())):
+            log = tmp_path / f"{name}.log"
+            log.write_text(text(lines))
+            launched.append(launch(tmp_path / name, "--log", str(log), "--report-to", hub.url,
+                                   "--report-key", keys[name], "--name", name, "--report-every", "1"))
+        procs += [ready(*found) for found in launched]
+        listing = wait_for("both machines' runs on the hub", lambda: (
+            found if len((found := get_json(f"{hub.url}/api/compare/fleet-runs"))["runs"]) == 2 else None), 90)
+        by_machine = {run["machine"]: run for run in listing["runs"]}
+        assert by_machine["rig-a"]["name"].startswith("rig-a: rig-a.log train")
+        assert by_machine["rig-b"]["last_step"] == 6000
+        shown = get_json(f"{hub.url}/api/compare/fleet?run={by_machine['rig-a']['id']}&run={by_machine['rig-b']['id']}")
+        a, b = shown["runs"]
+        assert len(a["loss"]) == 61 and len(b["loss"]) == 61  # rig-b's resume stitched by its history
+        assert (a["figures"]["final_loss"], a["figures"]["best_loss"]) == ({"step": 6000, "value": 3.25},) * 2
+        assert (b["figures"]["final_loss"], b["figures"]["best_loss"]) == ({"step": 6000, "value": 3.55},) * 2
+        assert a["figures"]["evals"]["val_loss"]["final"] == {"step": 6000, "value": 3.35}
+        assert b["figures"]["evals"]["val_loss"]["best"] == {"step": 6000, "value": 3.6}
+    finally:
+        for proc in procs:
+            proc.kill()
+        for proc in procs:
+            assert "twk_" not in proc.stderr_path.read_text(), "a report key was written to a log"
