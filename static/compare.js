@@ -117,6 +117,7 @@ function options() {
   for (const run of listing.followed || []) found.push([run.id, run.name]);
   for (const file of listing.files) for (const run of file.runs) found.push([run.id, run.name]);
   for (const name of listing.folder_logs || []) found.push([`file:${name}`, `${name} (a log in the folder)`]);
+  for (const run of listing.fleet || []) found.push([run.id, run.name]); // on a hub: "rig-b: <run name>"
   return found;
 }
 

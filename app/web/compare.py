@@ -15,7 +15,7 @@ from typing import Any
 from flask import Blueprint, Flask, Response, current_app, request
 
 from ..compare.catalogue import MAX_RUNS, Catalogue, Followed, RunNotFound, RunRefused
-from ..compare.view import AXES, comparison, span_lines
+from ..compare.view import AXES, RunFigures, comparison, span_lines
 from ..record.encode import chart_json
 from ..store.queries import find_source
 from ..store.spans import Span, span_figures, weeks
@@ -65,7 +65,30 @@ def _json(body: object) -> Response:
 @bp.get("/api/runs")
 def runs() -> Response:
     """The runs a comparison may show: the history's, the --compare logs', and the live run's id."""
-    return _json(catalogue().listing())
+    listing = catalogue().listing()
+    listing["fleet"] = _fleet_runs()
+    return _json(listing)
+
+
+def _fleet_runs() -> list[dict[str, Any]]:
+    """On a hub: the trainer runs its machines reported (``m:MACHINE:RUN``), else none."""
+    if "tokwatch.hub" not in current_app.extensions:
+        return []
+    from .hub_runs import machine_runs
+
+    return machine_runs().listing()
+
+
+def _fleet_run(run_id: str) -> RunFigures:
+    """A run a machine reported to this hub, as any run is drawn; a 404 when there is none."""
+    from ..hub.runs import split_key
+    from .hub_runs import figures, machine_runs
+
+    parts = split_key(run_id) if "tokwatch.hub" in current_app.extensions else None
+    run = None if parts is None else machine_runs().run(*parts)
+    if parts is None or run is None:
+        security.refuse(404, f"{run_id}: no such run reported to this hub")
+    return figures(parts[0], run)
 
 
 @bp.get("/api/compare")
@@ -81,6 +104,11 @@ def compare() -> Response:
         security.refuse(400, f"at most {MAX_RUNS} runs at once")
     found = []
     for run_id in ids:
+        if run_id.startswith("m:"):
+            if axis == "time":
+                security.refuse(400, "a fleet machine's run is compared by step (its times stay on the machine)")
+            found.append(_fleet_run(run_id))
+            continue
         try:
             found.append(catalogue().figures(run_id, with_times=axis == "time"))
         except RunRefused as e:

@@ -32,7 +32,7 @@ from app.hub.store import HubStore
 from app.live.monitor import Monitor
 from tests.compare.resume import first_run, resumed_run, text
 from tests.conftest import RunningServer, start_server
-from tests.web.test_compare_page import faster_run
+from tests.web.test_compare_page import browsed, faster_run  # noqa: F401 - a fixture
 
 
 @pytest.fixture
@@ -218,3 +218,52 @@ def test_two_agents_send_their_runs_to_a_real_hub(tmp_path: Path) -> None:
             proc.kill()
         for proc in procs:
             assert "twk_" not in proc.stderr_path.read_text(), "a report key was written to a log"
+
+
+def test_compare_with_offers_a_fleet_machines_run_on_a_hub_that_follows_a_trainer(
+        tmp_path: Path, browsed: Any) -> None:  # noqa: F811
+    """A hub that follows rig-a's log (the "higher learning rate" run) and holds rig-b's reported
+    run: "compare with…" offers "rig-b: <run name>", and the two overlay with the figures above."""
+    from app.record.recorder import Recorder
+    from app.serve.process import Dashboard
+    from app.store import History
+    from tests.web.test_compare_page import DESKTOP, expect, inspect, wait_until
+
+    data_dir = tmp_path / "data"
+    store = HubStore(data_dir / "hub.sqlite3")
+    key = store.enroll("rig-b", time.time())
+    store.close()
+    log_path = tmp_path / "lr-6e-4.log"
+    log_path.write_text(text(faster_run()))
+    config = Config(log_path=log_path, port=0, hub=True, data_dir=data_dir, config_dir=tmp_path / "config")
+    recorder = Recorder(History(data_dir), log_path, machine="rig-a")
+    dashboard = Dashboard(config, Monitor(log_path), recorder=recorder)
+    started = dashboard.start()
+    try:
+        deadline = time.monotonic() + 120
+        while (recorder.progress is None or not recorder.progress.done) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert recorder.progress is not None and recorder.progress.done and recorder.history.flush(20)
+        server = RunningServer(dashboard, started)
+        assert send(server, key, parts_of(tmp_path, "rig-b", "lr-3e-4.log", first_run() + resumed_run()))[0] == 200
+        assert get(server, "/api/runs")[0] == 200
+        _, listing = get(server, "/api/runs")
+        (fleet_run,) = listing["fleet"]
+        assert fleet_run["name"].startswith("rig-b: lr-3e-4.log")
+        assert get(server, f"/api/compare?run=live&run={fleet_run['id']}&x=time")[0] == 400
+        page = browsed(DESKTOP)
+        page.goto(f"http://127.0.0.1:{started.port}/")
+        page.locator("#compare > summary").click()
+        picker = page.locator("#compare-run")
+        expect()(picker.locator("option", has_text="rig-b: lr-3e-4.log")).to_have_count(1)
+        picker.select_option(fleet_run["id"])
+        assert wait_until(page, lambda found: len(found["runs"]) == 2)
+        followed, other = inspect(page)["runs"]
+        assert (followed["points"], other["points"]) == (61, 61)
+        assert other["name"].startswith("rig-b: lr-3e-4.log")
+        table = page.locator("#compare-table")
+        expect()(table.locator("tr", has_text="best loss")).to_contain_text("3.55 (step 6,000)")
+        expect()(table.locator("tr", has_text="best loss")).to_contain_text("3.25 (step 6,000)")
+        assert not page.errors, page.errors
+    finally:
+        dashboard.stop()
