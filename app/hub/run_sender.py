@@ -9,12 +9,14 @@ header and nowhere else.
 
 from __future__ import annotations
 
+import json
 import logging
 import secrets
 import sqlite3
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
@@ -25,7 +27,7 @@ from ..compare.view import RunFigures
 from ..outgoing import DeadlineExceeded, fetch
 from ..store.files import FILE_NAME
 from ..supervise import supervised
-from .runs import RUNS_PATH, run_parts
+from .runs import RUNS_PATH, ReportedRun, run_from_json, run_parts
 
 log = logging.getLogger(__name__)
 
@@ -133,3 +135,46 @@ class RunSender:
         if problem != self._problem:
             log.info("%s; trying again in %.0f s", problem, self._look_seconds)
         self._problem = problem
+
+
+class FleetRunsReader:
+    """An agent's page reading the fleet's runs through its hub (``GET /hub/runs``, its report key);
+    the listing kept for LISTING_SECONDS, a hub that does not answer said in words."""
+
+    LISTING_SECONDS = 30.0
+    MAX_ANSWER_BYTES = 4 << 20  # a run of 6,400 points and 8 evaluations is well under 1 MiB
+
+    def __init__(self, *, url: str, key: str, clock: Callable[[], float] = time.monotonic) -> None:
+        self.url = url
+        self._key = key
+        self._clock = clock
+        self._listing: tuple[float, list[dict[str, Any]]] | None = None
+        self._lock = threading.Lock()
+
+    def _get(self, query: str = "") -> Any:
+        request = urllib.request.Request(self.url + query, headers={"Authorization": f"Bearer {self._key}"})
+        _, body = fetch(request, SEND_TIMEOUT_SECONDS, max_bytes=self.MAX_ANSWER_BYTES)
+        return json.loads(body)
+
+    def listing(self) -> list[dict[str, Any]]:
+        """The fleet's runs as the hub lists them (``[]`` while the hub cannot be read)."""
+        with self._lock:
+            if self._listing is not None and self._clock() - self._listing[0] < self.LISTING_SECONDS:
+                return self._listing[1]
+            try:
+                found = self._get()["runs"]
+            except (OSError, DeadlineExceeded, ValueError, KeyError, TypeError):
+                found = []
+            self._listing = (self._clock(), found)
+            return found
+
+    def run(self, run_key: str) -> tuple[str, ReportedRun] | None:
+        """One of the fleet's runs (machine, run), or None when the hub has none by that id; raises
+        OSError or DeadlineExceeded when the hub cannot be read."""
+        try:
+            found = self._get("?" + urllib.parse.urlencode({"run": run_key}))
+        except urllib.error.HTTPError as e:
+            if e.code == 404:
+                return None
+            raise
+        return str(found["machine"]), run_from_json(found["run"])

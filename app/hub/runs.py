@@ -239,18 +239,26 @@ class MachineRuns:
             self._buckets[machine] = (allowed - 1.0, now)
             return 0.0
 
-    def take(self, authorization: str | None, body: bytes) -> tuple[int, dict[str, Any]]:
-        """Keep one run a machine reported: (HTTP status, JSON answer). The key is checked first."""
+    def check_key(self, authorization: str | None) -> tuple[int, dict[str, Any]]:
+        """(200, {"machine": NAME}) for an enrolled machine's key within its rate, else the refusal."""
         key = bearer_token(authorization)
         machine = None if key is None else self.store.machine_for_key(key)
         if key is None:
             return 401, {"error": "missing report key (Authorization: Bearer <key from tokwatch hub enroll>)"}
         if machine is None:
             return 401, {"error": "unknown or revoked report key; enrol this machine again on the hub"}
-        now = self.clock()
-        wait = self._spend(machine, now)
+        wait = self._spend(machine, self.clock())
         if wait > 0:
             return 429, {"error": "too many runs from this key; try again", "retry_after": wait}
+        return 200, {"machine": machine}
+
+    def take(self, authorization: str | None, body: bytes) -> tuple[int, dict[str, Any]]:
+        """Keep one run a machine reported: (HTTP status, JSON answer). The key is checked first."""
+        status, checked = self.check_key(authorization)
+        if status != 200:
+            return status, checked
+        machine: str = checked["machine"]
+        now = self.clock()
         try:
             data = _json_object(body)
             named = _text(data.get("machine"), "machine", 64)

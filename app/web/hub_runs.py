@@ -63,3 +63,24 @@ def fleet_compare() -> Response:
             return _json({"error": f"{key}: no such run reported to this hub"}, 404)
         found.append(figures(parts[0], run))
     return _json(comparison(found, "step"))
+
+
+@bp.get(RUNS_PATH)
+def read_runs() -> Response:
+    """An agent's page, through its agent: the fleet's runs (``GET /hub/runs``), or one of them as it
+    was reported (``?run=m:MACHINE:RUN``); the report key of any enrolled machine, as for sending."""
+    runs = machine_runs()
+    status, answer = runs.check_key(request.headers.get("Authorization"))
+    if status != 200:
+        response = _json(answer, status)
+        if status == 401:
+            response.headers["WWW-Authenticate"] = 'Bearer realm="tokwatch hub"'
+        return response
+    wanted = request.args.get("run")
+    if wanted is None:
+        return _json({"runs": runs.listing()})
+    parts = split_key(wanted)
+    run = None if parts is None else runs.run(*parts)
+    if parts is None or run is None:
+        return _json({"error": f"{wanted}: no such run reported to this hub"}, 404)
+    return _json({"machine": parts[0], "run": run.as_json()})

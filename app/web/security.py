@@ -287,6 +287,10 @@ def init_app(app: Flask, config: Config) -> None:
         # name (hub.local, a VPN name) takes it. Everything a browser reads keeps the Host rule.
         if request.path in (REPORT_PATH, HISTORY_PATH, RUNS_PATH) and request.method == "POST":
             return
+        # The fleet's runs, read by an agent for its page: a report key in the header, which no
+        # page a browser was lured to can send, so a rebound name gains nothing.
+        if request.path == RUNS_PATH and request.method == "GET" and request.headers.get("Authorization"):
+            return
         if request_host_name(config.allow_hosts) is None:
             refuse(
                 403,

@@ -213,6 +213,21 @@ def test_two_agents_send_their_runs_to_a_real_hub(tmp_path: Path) -> None:
         assert (b["figures"]["final_loss"], b["figures"]["best_loss"]) == ({"step": 6000, "value": 3.55},) * 2
         assert a["figures"]["evals"]["val_loss"]["final"] == {"step": 6000, "value": 3.35}
         assert b["figures"]["evals"]["val_loss"]["best"] == {"step": 6000, "value": 3.6}
+        # rig-a's own page, through its hub: "compare with…" offers rig-b's run, and draws it.
+        rig_a_page = procs[1].url
+        offered = {run["id"] for run in get_json(f"{rig_a_page}/api/runs")["fleet"]}
+        assert by_machine["rig-b"]["id"] in offered
+        beside = get_json(f"{rig_a_page}/api/compare?run=live&run={by_machine['rig-b']['id']}")["runs"]
+        assert [run["figures"]["final_loss"] for run in beside] == [{"step": 6000, "value": 3.25},
+                                                                   {"step": 6000, "value": 3.55}]
+        assert beside[1]["name"].startswith("rig-b: rig-b.log train")
+        # The hub's runs need a report key: a stranger reads nothing.
+        try:
+            get_json(f"{hub.url}/hub/runs")
+        except urllib.error.HTTPError as e:
+            assert e.code == 401
+        else:
+            raise AssertionError("the hub's runs were read without a key")
     finally:
         for proc in procs:
             proc.kill()
