@@ -161,10 +161,13 @@ class FleetRunsReader:
         with self._lock:
             if self._listing is not None and self._clock() - self._listing[0] < self.LISTING_SECONDS:
                 return self._listing[1]
+            found: list[dict[str, Any]] = []
             try:
-                found = self._get()["runs"]
+                listed = self._get()["runs"]
             except (OSError, DeadlineExceeded, ValueError, KeyError, TypeError):
-                found = []
+                listed = []
+            if isinstance(listed, list):
+                found = [run for run in listed if isinstance(run, dict) and isinstance(run.get("id"), str)]
             self._listing = (self._clock(), found)
             return found
 
