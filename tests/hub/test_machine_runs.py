@@ -282,3 +282,22 @@ def test_compare_with_offers_a_fleet_machines_run_on_a_hub_that_follows_a_traine
         assert not page.errors, page.errors
     finally:
         dashboard.stop()
+
+
+def test_a_key_sends_two_whole_runs_at_once_then_a_part_each_two_seconds(tmp_path: Path) -> None:
+    from app.hub.runs import MAX_PARTS, MachineRuns
+
+    store = HubStore(tmp_path / "hub.sqlite3")
+    key = store.enroll("rig-a", 1000.0)
+    clock = [1000.0]
+    runs = MachineRuns(store, clock=lambda: clock[0])
+    (part,) = parts_of(tmp_path, "rig-a", "lr-6e-4.log", faster_run())
+    try:
+        for _ in range(2 * MAX_PARTS):
+            assert runs.take(f"Bearer {key}", part)[0] == 200
+        status, answer = runs.take(f"Bearer {key}", part)
+        assert status == 429 and answer["retry_after"] == pytest.approx(2.0)
+        clock[0] += 2.0
+        assert runs.take(f"Bearer {key}", part)[0] == 200
+    finally:
+        store.close()
