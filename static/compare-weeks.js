@@ -53,6 +53,16 @@ function draw() {
   };
   const layersOf = (span) => new Map(span.points.map(([offset, , layer]) => [offset, layer]));
   state.layers = [layersOf(first), layersOf(second)];
+  // A layer change breaks the line: two hours side by side on different layers are not one stretch
+  // (a layer's rates are not another's), so no line joins them. Each break is the hour it starts.
+  state.breaks = state.layers.map((layers) =>
+    xs.filter((x) => layers.has(x) && layers.has(x - 3600) && layers.get(x) !== layers.get(x - 3600)));
+  // uPlot's gaps are canvas pixels from one drawn point to the next; the nulls' gaps come in sorted.
+  const layerGaps = (i) => (u, sidx, idx0, idx1, nullGaps) => {
+    const px = (x) => Math.round(u.valToPos(x, "x", true));
+    const extra = state.breaks[i].map((x) => [px(x - 3600), px(x)]);
+    return [...nullGaps, ...extra].sort((a, b) => a[0] - b[0]);
+  };
   const medians = [first, second].map((span) => Object.entries(span.layers).map(([layer, f]) => [Number(layer), f.median]));
   const data = [xs, column(first), column(second)];
   const key = JSON.stringify([c, xs.length > 0]);
@@ -89,7 +99,11 @@ function draw() {
     legend: { show: false },
     cursor: { y: false, drag: { x: false, y: false, setScale: false }, points: { size: 8, width: 2, fill: c.card } },
     scales: { x: { time: false, range: () => [0, 7 * DAY - 3600] }, y: { range: () => [0, top * 1.12] } },
-    series: [{}, { label: first.label, stroke: c.run1, width: 2, points: { show: false } }, { label: second.label, stroke: c.run2, width: 2, points: { show: false } }],
+    series: [
+      {},
+      { label: first.label, stroke: c.run1, width: 2, points: { show: false }, gaps: layerGaps(0) },
+      { label: second.label, stroke: c.run2, width: 2, points: { show: false }, gaps: layerGaps(1) },
+    ],
     axes: [
       axis((u, splits) => splits.map((s) => `${u.width < 480 ? "d" : "day "}${Math.floor(s / DAY) + 1}`), { incrs: [DAY, 2 * DAY, 7 * DAY], space: 36 }),
       axis((u, splits) => splits.map(compact), { size: 48 }),
@@ -156,12 +170,22 @@ export function renderWeeks(snapshot) {
   if ($("weeks").open) load();
 }
 
+// A canvas pixel on the x axis as hours since the span began (to the nearest hour), for the browser tests.
+function hourAt(px) {
+  return Math.round(state.u.posToVal(px / devicePixelRatio - state.u.bbox.left / devicePixelRatio, "x") / 3600);
+}
+
 // What the chart holds, for the browser tests.
 export function inspectWeeks() {
   if (!state.u || !state.answer) return null;
   const c = readColours($("weeks"), COLOUR_VARS);
   return {
-    spans: state.answer.spans.map((span, i) => ({ label: span.label, points: state.u.data[i + 1].filter((v) => v != null).length })),
+    spans: state.answer.spans.map((span, i) => ({
+      label: span.label,
+      points: state.u.data[i + 1].filter((v) => v != null).length,
+      // Where the drawn line stops and starts again, in hours since the span began (nulls and layer changes).
+      gaps: (state.u.series[i + 1]._paths?.gaps || []).map(([from, to]) => [hourAt(from), hourAt(to)]),
+    })),
     colours: [c.run1, c.run2],
     lines: state.answer.lines,
     width: state.u.width,

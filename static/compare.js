@@ -10,6 +10,18 @@ import { makePlot, readColours, smooth, walk } from "./chart-plot.js";
 const $ = (id) => document.getElementById(id);
 const HEIGHT = 220;
 const REFRESH_MS = 60000;
+// The page setting that shortens (or lengthens) the refresh: seconds, in localStorage (at least 1).
+const REFRESH_SETTING = "tokwatch.compareRefreshSeconds";
+
+function refreshMs() {
+  let seconds = NaN;
+  try {
+    seconds = Number(localStorage.getItem(REFRESH_SETTING));
+  } catch {
+    // storage refused (a private window): the default
+  }
+  return Number.isFinite(seconds) && seconds >= 1 ? seconds * 1000 : REFRESH_MS;
+}
 const WIDE = matchMedia("(min-width: 64rem)");
 const COLOUR_VARS = {
   grid: "--chart-grid", axis: "--chart-axis", card: "--chart-card", band: "--chart-band",
@@ -105,6 +117,7 @@ function options() {
   for (const run of listing.followed || []) found.push([run.id, run.name]);
   for (const file of listing.files) for (const run of file.runs) found.push([run.id, run.name]);
   for (const name of listing.folder_logs || []) found.push([`file:${name}`, `${name} (a log in the folder)`]);
+  for (const run of listing.fleet || []) found.push([run.id, run.name]); // on a hub: "rig-b: <run name>"
   return found;
 }
 
@@ -417,6 +430,7 @@ function clear() {
 // --- the page's hooks ----------------------------------------------------------------------------
 
 export function setupCompare({ headers }) {
+  setInterval(refreshIfDue, Math.min(refreshMs(), 5000));
   state.headers = headers;
   readUrl();
   const box = $("compare");
@@ -463,8 +477,14 @@ export function renderCompare(snapshot) {
     }
     return;
   }
-  const due = Date.now() - state.loadedAt >= REFRESH_MS;
-  if (due && state.answer && $("compare").open && document.visibilityState === "visible") loadComparison();
+  refreshIfDue();
+}
+
+// An open comparison seen on the page is asked for again once its refresh is due: on each snapshot,
+// and by a timer of its own, so a quiet followed log (no snapshots) still sees a compared log grow.
+function refreshIfDue() {
+  const due = Date.now() - state.loadedAt >= refreshMs();
+  if (due && state.trainer && state.answer && $("compare").open && document.visibilityState === "visible") loadComparison();
 }
 
 // What the plot holds, for the browser tests.

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from ..store.files import WriterLock
     from .agent import Agent
     from .alerts import HubAlerts
+    from .run_sender import RunSender
     from .service import Hub
     from .spool import Spool
 
@@ -67,6 +68,7 @@ class FleetRuntime:
         self._lock = lock
         self._stop = threading.Event()
         self._ticker: threading.Thread | None = None
+        self.runs: RunSender | None = None  # the agent's trainer run, sent to the hub when it moved on
 
     @classmethod
     def open(
@@ -136,7 +138,13 @@ class FleetRuntime:
             if lock is not None:
                 lock.release()
             raise
-        return cls(hub, agent, lock, alerts)
+        fleet = cls(hub, agent, lock, alerts)
+        if agent is not None and config.history and config.report_key is not None:
+            from .run_sender import RunSender, latest_run, runs_url
+
+            fleet.runs = RunSender(url=runs_url(agent.url), key=config.report_key, machine=agent.machine,
+                                   latest=functools.partial(latest_run, data_dir, agent.machine))
+        return fleet
 
     def start(self) -> None:
         """Start the hub's ticker and the agent's reporting."""
@@ -148,6 +156,8 @@ class FleetRuntime:
             self._ticker.start()
         if self.agent is not None:
             self.agent.start()
+            if self.runs is not None:
+                self.runs.start()
             log.info("reporting to %s as %s every %.0f s", self.agent.url, self.agent.machine,
                      self.agent.interval_seconds)
 
@@ -203,6 +213,8 @@ class FleetRuntime:
         self._wake_ticker()
         if self.agent is not None:
             self.agent.stop()
+        if self.runs is not None:
+            self.runs.stop()
         if self._ticker is not None:
             self._ticker.join(TICK_SECONDS * 3)
         if self.alerts is not None:

@@ -52,6 +52,7 @@ def create_app(
 
     from . import compare, metrics, routes, security, static, websocket
     from . import hub as hub_routes
+    from . import hub_runs as _hub_runs  # noqa: F401  (its routes join the hub's blueprint before it is registered)
 
     security.check_config(config)
     app = Flask(

@@ -15,7 +15,7 @@ from typing import Any
 from flask import Blueprint, Flask, Response, current_app, request
 
 from ..compare.catalogue import MAX_RUNS, Catalogue, Followed, RunNotFound, RunRefused
-from ..compare.view import AXES, comparison, span_lines
+from ..compare.view import AXES, RunFigures, comparison, span_lines
 from ..record.encode import chart_json
 from ..store.queries import find_source
 from ..store.spans import Span, span_figures, weeks
@@ -26,6 +26,7 @@ from .static import compress_page
 
 bp = Blueprint("compare", __name__)
 STATE_KEY = "tokwatch.compare"
+READER_KEY = "tokwatch.compare.fleet"
 
 
 def init_app(app: Flask, state: WebState) -> None:
@@ -65,7 +66,57 @@ def _json(body: object) -> Response:
 @bp.get("/api/runs")
 def runs() -> Response:
     """The runs a comparison may show: the history's, the --compare logs', and the live run's id."""
-    return _json(catalogue().listing())
+    listing = catalogue().listing()
+    listing["fleet"] = _fleet_runs()
+    return _json(listing)
+
+
+def _reader() -> Any:
+    """An agent's reader of its hub's runs (made on first use), or None on a dashboard with no hub."""
+    config = web_state().config
+    if config.report_to is None or config.report_key is None:
+        return None
+    found = current_app.extensions.get(READER_KEY)
+    if found is None:
+        from ..hub.agent import report_url
+        from ..hub.run_sender import FleetRunsReader, runs_url
+
+        found = current_app.extensions.setdefault(
+            READER_KEY, FleetRunsReader(url=runs_url(report_url(config.report_to)), key=config.report_key))
+    return found
+
+
+def _fleet_runs() -> list[dict[str, Any]]:
+    """The trainer runs the fleet's machines reported (``m:MACHINE:RUN``): a hub's own, or an agent's
+    hub's, read through it; else none."""
+    if "tokwatch.hub" in current_app.extensions:
+        from .hub_runs import machine_runs
+
+        return machine_runs().listing()
+    reader = _reader()
+    return [] if reader is None else list(reader.listing())
+
+
+def _fleet_run(run_id: str) -> RunFigures:
+    """A run a fleet machine reported, as any run is drawn; a 404 when there is none, a 502 when the
+    agent's hub cannot be read."""
+    from ..hub.runs import split_key
+    from ..outgoing import DeadlineExceeded
+    from .hub_runs import figures, machine_runs
+
+    parts = split_key(run_id)
+    if parts is not None and "tokwatch.hub" in current_app.extensions:
+        run = machine_runs().run(*parts)
+        if run is not None:
+            return figures(parts[0], run)
+    elif parts is not None and (reader := _reader()) is not None:
+        try:
+            found = reader.run(run_id)
+        except (OSError, DeadlineExceeded, ValueError, KeyError, TypeError) as e:
+            security.refuse(502, f"{run_id}: the hub could not be read ({type(e).__name__})")
+        if found is not None:
+            return figures(*found)
+    security.refuse(404, f"{run_id}: no such run reported to the hub")
 
 
 @bp.get("/api/compare")
@@ -81,6 +132,11 @@ def compare() -> Response:
         security.refuse(400, f"at most {MAX_RUNS} runs at once")
     found = []
     for run_id in ids:
+        if run_id.startswith("m:"):
+            if axis == "time":
+                security.refuse(400, "a fleet machine's run is compared by step (its times stay on the machine)")
+            found.append(_fleet_run(run_id))
+            continue
         try:
             found.append(catalogue().figures(run_id, with_times=axis == "time"))
         except RunRefused as e:

@@ -32,6 +32,7 @@ from ..hub.keys import bearer_token
 TOKEN_FILE_NAME = "token"
 REPORT_PATH = "/hub/report"  # where agents post (app.web.hub); exempt from the Host rule only
 HISTORY_PATH = "/hub/history"  # where agents post their own history; the same
+RUNS_PATH = "/hub/runs"  # where agents post their trainer run's loss curve; the same
 TOKEN_QUERY_PARAM = "token"
 # The unreserved URL characters: a token must survive a URL fragment and a query string as is.
 _TOKEN_PATTERN = re.compile(r"[A-Za-z0-9._~-]{8,256}")
@@ -284,7 +285,11 @@ def init_app(app: Flask, config: Config) -> None:
     def check_host() -> None:
         # A machine's report carries its own key and reads nothing back: a hub reached by any
         # name (hub.local, a VPN name) takes it. Everything a browser reads keeps the Host rule.
-        if request.path in (REPORT_PATH, HISTORY_PATH) and request.method == "POST":
+        if request.path in (REPORT_PATH, HISTORY_PATH, RUNS_PATH) and request.method == "POST":
+            return
+        # The fleet's runs, read by an agent for its page: a report key in the header, which no
+        # page a browser was lured to can send, so a rebound name gains nothing.
+        if request.path == RUNS_PATH and request.method == "GET" and request.headers.get("Authorization"):
             return
         if request_host_name(config.allow_hosts) is None:
             refuse(

@@ -178,6 +178,27 @@ def test_a_page_asking_for_a_file_outside_the_folder_is_told_why(compare_server:
     assert not page.errors, page.errors
 
 
+def test_an_open_comparison_sees_a_step_appended_to_the_compared_log_without_a_reload(
+        compare_server: ChartServer, browsed: Any) -> None:
+    """The refresh shortened to a second by its page setting: the compared log (61 losses, the last
+    3.5500 at 6,000) gains iteration 6,100 at loss 3.65 - 2,100/20,000 = 3.5450, its new best."""
+    page = browsed(DESKTOP)
+    page.add_init_script("localStorage.setItem('tokwatch.compareRefreshSeconds', '1')")
+    page.goto(f"{compare_server.url}/?compare=file:lr-3e-4.log")
+    assert wait_until(page, lambda found: len(found["runs"]) == 2 and found["runs"][1]["points"] == 61)
+    page.evaluate("window.notReloaded = true")
+    table = page.locator("#compare-table")
+    expect()(table.locator("tr", has_text="best loss")).to_contain_text("3.55 (step 6,000)")
+    log_path = compare_server.monitor.log_path
+    assert log_path is not None
+    with (log_path.parent / "lr-3e-4.log").open("a") as log:
+        log.write("iter 6100: loss 3.5450, time 290.00ms, mfu 39.00%\n")
+    assert wait_until(page, lambda found: found["runs"][1]["points"] == 62), inspect(page)
+    expect()(table.locator("tr", has_text="best loss")).to_contain_text("3.545 (step 6,100)")
+    assert page.evaluate("window.notReloaded === true")
+    assert not page.errors, page.errors
+
+
 def test_a_miners_week_against_the_last_on_a_phone_and_a_desktop(tmp_path: Path, browsed: Any) -> None:
     """tests/store/test_spans.py's two weeks (medians by hand there) under a real miner log's page."""
     from app.record.backfill import source_key_path
@@ -232,6 +253,55 @@ def test_a_miners_week_against_the_last_on_a_phone_and_a_desktop(tmp_path: Path,
         assert dark["colours"][0] == "#5eead4" and dark["width"] > PHONE["width"]
         desktop.locator("#history").screenshot(path=str(ARTIFACTS / "compare-weeks-desktop-dark.png"))
         assert not phone.errors and not desktop.errors, (phone.errors, desktop.errors)
+    finally:
+        dashboard.stop()
+
+
+def test_a_weeks_line_breaks_where_its_layer_changes(tmp_path: Path, browsed: Any) -> None:
+    """This week: 4 h on layer 1 then, with no pause, 4 h on layer 2; last week 8 h on layer 1 alone.
+    The hours side by side on different layers are not joined; last week's 8 h are one line."""
+    from app.record.backfill import source_key_path
+    from app.store import Observation, Sample, SourceKey
+    from app.text import path_text
+
+    log_path = tmp_path / "miner.log"
+    log_path.write_text((Path(__file__).resolve().parents[1] / "data" / "iota-sample.log").read_text())
+    now = time.time()
+    hour, day = 3600, 86400
+    key = SourceKey("miner-box", path_text(source_key_path(log_path).resolve()), "miner")
+    # Whole hours of the spans (which begin at now - 7 d and now - 14 d), so no hour is on two layers.
+    this_week = int(now - 7 * day) + 24 * hour
+    last_week = this_week - 7 * day
+
+    def stretch(start: int, hours: float, tph: float, layer: int) -> Observation:
+        return Observation(key, samples=tuple(Sample(t, tph, "training", layer, 2048)
+                                              for t in range(start, start + int(hours * hour), 30)))
+
+    history = History(tmp_path / "data")
+    history.start()
+    for obs in (stretch(this_week, 4, 300_000, 1), stretch(this_week + 4 * hour, 4, 200_000, 2),
+                stretch(last_week, 8, 310_000, 1)):
+        assert history.submit(obs)
+    assert history.flush(30)
+    history.stop()
+    config = Config(log_path=log_path, port=0, config_dir=tmp_path / "config")
+    recorder = Recorder(History(tmp_path / "data"), log_path, machine="miner-box", import_siblings=False)
+    dashboard = Dashboard(config, Monitor(log_path), recorder=recorder)
+    started = dashboard.start()
+    try:
+        page = browsed(DESKTOP)
+        page.goto(f"http://127.0.0.1:{started.port}/?weeks=last")
+        weeks = weeks_drawn(page)
+        answer = page.evaluate("fetch('/api/compare/spans').then((r) => r.json())")
+        layers = {offset: layer for offset, _, layer in answer["spans"][0]["points"]}
+        changes = [offset // hour for offset, layer in sorted(layers.items())
+                   if layers.get(offset - hour) not in (None, layer)]
+        assert len(changes) == 1  # the hour layer 2 began, after an hour of layer 1
+        this, last = weeks["spans"]
+        assert [changes[0] - 1, changes[0]] in this["gaps"]  # no line from the last L1 hour to the first L2 hour
+        inside = [gap for gap in last["gaps"] if gap[0] != gap[1] and min(layers) // hour < gap[1] <= max(layers) // hour]
+        assert this["points"] >= 8 and last["points"] >= 8 and not inside, last["gaps"]
+        assert not page.errors, page.errors
     finally:
         dashboard.stop()
 
