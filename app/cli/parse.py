@@ -490,7 +490,8 @@ def _plain_secret(value: str, where: str) -> str:
     whole header in the error, and be tried again for ever.
     """
     value = value.strip()
-    if any(ord(c) < 32 or ord(c) == 127 or c.isspace() for c in value):
+    # A plain space inside is left to the secret's own rule (a token's alphabet), which names it.
+    if any(ord(c) < 32 or ord(c) == 127 or (c.isspace() and c != " ") for c in value):
         raise UsageError(f"{where} holds a line break, a tab or another control character; paste it again "
                          "as one line")
     return value
