@@ -61,6 +61,8 @@ FIGURES: dict[str, tuple[str, str, Measure]] = {
     "loss_history": ("15 /api/history, 1,000,000-step run, afresh", "p95 <= 50 ms computed afresh",
                      loss_store.measure),
     "step_import": ("16 step-log import (31 MB, every step)", "<= 5 s of a core", steps.measure_import),
+    "step_import_formats": ("16b step-log import per trainer (every step)", "<= 5 s of a core each at 31 MB",
+                            steps.measure_import_formats),
     "step_open": ("17 a 1,000,000-step run opens", "latest step <= 2 s, whole-run loss chart <= 5 s", steps.measure_open),
     "step_once": ("18 once on a long step log", "<= 2x once on a miner log of the same size", steps.measure_once),
     "step_idle": ("19 idle step trainer's page", "<= 0.5 % of a core at 10 min, 1 h and 2 h of quiet",

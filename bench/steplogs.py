@@ -95,3 +95,60 @@ def sized(make: object, target_bytes: int, **options: object) -> str:
     probe = 2000
     per_step = len(make(probe, **options).encode()) / probe
     return str(make(max(probe, int(target_bytes / per_step)), **options))
+
+
+def nanochat_log(steps: int, *, seed: int = 0, step_ms: float = 1050.0) -> str:
+    """A nanochat base_train run of ``steps`` steps as ``base_train.py`` prints each one since 2026-01
+    (``step 20001/200000 (10.00%) | loss: … | lrm: … | dt: …ms | tok/sec: … | mfu: … | epoch: 2 | total
+    time: …m | eta: …m``, the shape of tests/data/real/nanochat-rtx4070-core-then-steps-with-epoch-eta.log)."""
+    rng = random.Random(seed)
+    total = 2 * steps
+    out = ["Autodetected device type: cuda", "GPU: NVIDIA H100 80GB HBM3 | Peak FLOPS (BF16): 9.89e+14",
+           f"Calculated number of iterations from target data:param ratio: {total:,}"]
+    loss, elapsed = 10.4, 0.0
+    for step in range(steps):
+        loss = max(2.5, loss * 0.9999 + rng.uniform(-0.01, 0.01))
+        dt = step_ms * rng.uniform(0.98, 1.02)
+        elapsed += dt / 60000
+        tok = int(524288 / dt * 1000)
+        out.append(f"step {step:05d}/{total:05d} ({100 * step / total:.2f}%) | loss: {loss:.6f} | lrm: 1.00 | "
+                   f"dt: {dt:.2f}ms | tok/sec: {tok:,} | mfu: {tok / 7100:.2f} | epoch: 1 | total time: {elapsed:.2f}m | "
+                   f"eta: {(total - step) * dt / 60000:.1f}m")
+    return "\n".join(out) + "\n"
+
+
+def llmc_log(steps: int, *, seed: int = 0, step_ms: float = 360.0) -> str:
+    """An llm.c ``train_gpt2cu`` run of ``steps`` steps, each printed as its CUDA loop prints it
+    (``step  149/190 | loss 3.41 (+0.00z)| norm 0.39 (+0.00z)| lr 3.00e-04 | 360.64 ms | 14.9% bf16 MFU | 1449806 tok/s``)."""
+    rng = random.Random(seed)
+    total = 2 * steps
+    out = ["| device                | NVIDIA H100 80GB HBM3                              |", "allocated 237 MiB for model parameters"]
+    loss = 10.9
+    width = len(str(total))
+    for step in range(1, steps + 1):
+        loss = max(2.8, loss * 0.9999 + rng.uniform(-0.01, 0.01))
+        ms = step_ms * rng.uniform(0.98, 1.02)
+        out.append(f"step {step:{width}d}/{total} | loss {loss:.6f} ({rng.uniform(-1, 1):+.2f}z)| norm "
+                   f"{rng.uniform(0.2, 1.5):6.4f} ({rng.uniform(-1, 1):+.2f}z)| lr 6.00e-04 | {ms:.2f} ms | "
+                   f"{rng.uniform(40, 42):.1f}% bf16 MFU | {int(524288 / ms * 1000)} tok/s")
+    return "\n".join(out) + "\n"
+
+
+def modded_log(steps: int, *, seed: int = 0, step_ms: float = 43.5, val_every: int = 125) -> str:
+    """A modded-nanogpt record run of ``steps`` steps: ``step:N/M train_loss:… train_time:…ms step_avg:…ms``
+    each step and ``step:N/M val_loss:… train_time:…ms step_avg:…ms`` every ``val_every`` (its record
+    scripts' print0, as in tests/data/real/)."""
+    rng = random.Random(seed)
+    total = 2 * steps
+    out = ["Running Python 3.12.7", "===================================================================="]
+    loss, train_ms = 10.8, 0.0
+    for step in range(steps + 1):
+        loss = max(3.2, loss * 0.9995 + rng.uniform(-0.01, 0.01))
+        if step % val_every == 0:
+            avg = f"{train_ms / max(step, 1):.2f}ms" if step else "nanms"
+            out.append(f"step:{step}/{total} val_loss:{loss + 0.02:.4f} train_time:{int(train_ms)}ms step_avg:{avg}")
+        if step < steps:
+            train_ms += step_ms * rng.uniform(0.98, 1.02)
+            out.append(f"step:{step + 1}/{total} train_loss:{loss:.4f} train_time:{int(train_ms)}ms "
+                       f"step_avg:{train_ms / (step + 1):.2f}ms")
+    return "\n".join(out) + "\n"

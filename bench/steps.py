@@ -34,7 +34,7 @@ from typing import Any
 from bench import tensorboard
 from bench.harness import ROOT, Server, Viewer
 from bench.report import Figure, median
-from bench.steplogs import hf_bars_log, sized, torchtitan_log
+from bench.steplogs import hf_bars_log, llmc_log, modded_log, nanochat_log, sized, torchtitan_log
 from bench.synth import IotaSynth, nanogpt_log
 
 IMPORT_STEPS = 600_000  # ~31 MB
@@ -122,6 +122,46 @@ def measure_import(workdir: Path, *, quick: bool) -> Figure:
               f"peak RSS {miner[2]:.1f} MB"),
         details={"steps": steps, "step": dict(zip(("wall", "cpu", "rss_mb", "status"), step)),
                  "miner": dict(zip(("wall", "cpu", "rss_mb", "status"), miner))},
+    )
+
+
+def measure_import_formats(workdir: Path, *, quick: bool) -> Figure:
+    """Figure 16 per trainer: the history import of an every-step log of nanoGPT, nanochat, llm.c and
+    modded-nanogpt, each the size of the nanoGPT log, beside a miner log of that size in the same run
+    (CPU, median of 3, the logs alternated: a 2-core shared machine drifts, a ratio does not)."""
+    title = "16b step-log import per trainer (every step)"
+    goal = f"<= {IMPORT_GOAL_SECONDS:g} s of a core each at 31 MB"
+    steps = IMPORT_STEPS // 10 if quick else IMPORT_STEPS
+    folder = workdir / "step-import-formats"
+    nano = _write(folder / "nanogpt.log", nanogpt_log(steps, seed=16))
+    size = nano.stat().st_size
+    logs = {
+        "nanogpt": nano,
+        "nanochat": _write(folder / "nanochat.log", sized(nanochat_log, size, seed=16)),
+        "llmc": _write(folder / "llmc.log", sized(llmc_log, size, seed=16)),
+        "modded-nanogpt": _write(folder / "modded.log", sized(modded_log, size, seed=16)),
+    }
+    miner = _miner_log(folder / "miner.log", size)
+    runs: dict[str, list[float]] = {name: [] for name in (*logs, "miner")}
+    try:
+        for _ in range(3):
+            for name, path in (*logs.items(), ("miner", miner)):
+                runs[name].append(_import(path)[1])
+    finally:
+        for path in (*logs.values(), miner):
+            path.unlink(missing_ok=True)
+    med = {name: median(values) for name, values in runs.items()}
+    ratios = {name: med[name] / med["miner"] if med["miner"] else 0.0 for name in logs}
+    worst = max(logs, key=lambda name: med[name])
+    scale = 31e6 / size  # the goal is at 31 MB; a --quick run's logs are a tenth of it
+    return Figure(
+        key="step_import_formats", title=title, value=med[worst], unit="s",
+        reference="import of a miner log of the same size, CPU", reference_value=med["miner"], ratio=ratios[worst],
+        ratio_label="x", goal=goal, met=all(med[name] * scale <= IMPORT_GOAL_SECONDS for name in logs),
+        note=(f"{size / 1e6:.0f} MB each, CPU median of 3: "
+              + ", ".join(f"{name} {med[name]:.2f} s ({ratios[name]:.2f}x)" for name in logs)
+              + f"; miner {med['miner']:.2f} s; the figure is the slowest ({worst})"),
+        details={"bytes": size, "cpu_seconds": runs},
     )
 
 

@@ -224,3 +224,48 @@ def test_only_the_verdict_decides_a_step_state(path: Path) -> None:
             first = node.value.elts[0] if isinstance(node.value, ast.Tuple) and node.value.elts else node.value
             assert not (isinstance(first, ast.Constant) and first.value in STEP_STATES), \
                 f"{path.name}:{node.lineno} decides the state {first.value!r}"
+
+
+# --- the formats: one row each, one line pipeline ----------------------------------------------------
+
+# The formats package's shared modules: the pipeline, the registry and what both read; the crash
+# watch every step parser is wrapped in; the miner's parser, which reads records, not step lines
+# (iota.py: a record's continuation lines are its own grammar, with no wraps, bars or glued steps).
+SHARED_FORMAT_MODULES = {"__init__", "base", "fields", "prefix", "shapes", "registry", "pipeline", "detect", "crash",
+                         "grammar", "hf_state", "iota", "iota_messages"}
+
+
+def format_modules() -> list[Path]:
+    return [path for path in modules("ingest/formats") if path.stem not in SHARED_FORMAT_MODULES]
+
+
+def defined_functions(path: Path) -> set[str]:
+    return {node.name for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+
+
+@pytest.mark.parametrize("path", format_modules(), ids=lambda p: p.name)
+def test_no_parser_module_defines_the_feed_loop(path: Path) -> None:
+    """A step parser only classifies: the loop (feed, the bulk feed, the dating of its records) is pipeline.py's."""
+    defined = defined_functions(path)
+    assert not defined & {"feed", "feed_runs", "_classify_dated", "_end"}, f"{path.name} defines {defined & {'feed', 'feed_runs'}}"
+    assert "classify" in defined, f"{path.name} has no classify"
+
+
+def test_every_step_format_runs_in_the_pipeline() -> None:
+    from app.ingest.formats import FORMATS
+    from app.ingest.formats.pipeline import StepLines
+    from app.stats.kinds import STEPS
+
+    for spec in FORMATS:
+        if spec.kind == STEPS:
+            assert isinstance(spec.parser(spec), StepLines), spec.name
+
+
+def test_the_sniffer_imports_no_parser_module() -> None:
+    """detect.py reads the formats' rows (registry.py), never a parser's insides."""
+    found = {name for name in imports(APP / "ingest" / "formats" / "detect.py") if name.startswith("app.ingest.formats.")}
+    parsers = {f"app.ingest.formats.{path.stem}" for path in format_modules()} | {
+        "app.ingest.formats.hf_state", "app.ingest.formats.iota", "app.ingest.formats.iota_messages",
+        "app.ingest.formats.grammar"}
+    assert {name for name in found if any(name == p or name.startswith(p + ".") for p in parsers)} == set()

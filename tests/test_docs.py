@@ -167,6 +167,22 @@ def test_every_format_is_in_the_formats_table() -> None:
     assert not stale, f"docs/formats.md's table names formats the code does not read: {stale}"
 
 
+def test_every_format_row_has_signatures_and_a_real_log_excerpt() -> None:
+    """A format is a row (registry.py): the sniffer knows it by its signatures (the fallback reader has
+    none: it takes what no row claims), and a real log of it, named for the sniffer, is in tests/data/real
+    (its source cited in its first lines) -- or, for the IOTA miner, whose logs are not public, in the
+    seed logs of tests/data."""
+    from app.ingest.formats import FORMATS, detect
+
+    unsigned = [spec.name for spec in FORMATS if not spec.signatures and not spec.fallback]
+    assert not unsigned, f"format rows without signatures: {unsigned}"
+    logs = [path for path in (ROOT / "tests" / "data" / "real").iterdir() if path.is_file() and path.suffix != ".md"]
+    logs += sorted((ROOT / "tests" / "data").glob("*.log"))
+    named = {detect(path.read_text(encoding="utf-8", errors="replace").splitlines()) for path in logs}
+    missing = [spec.name for spec in FORMATS if spec.name not in named]
+    assert not missing, f"format rows with no real log the sniffer names as theirs: {missing}"
+
+
 def metric_names() -> set[str]:
     """Every metric family tokwatch registers, as Prometheus exposes it (counters end in _total)."""
     names: set[str] = set()

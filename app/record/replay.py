@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from ..ingest.formats import create_parser, detect, kind_of
+from ..ingest.formats.crash import CrashAware
 from ..snapshot import SourceView
 from ..stats.events import Event, ForwardPass, StageStart, StepRun, TrainStep
 from ..stats.kinds import MINER, STEPS, tracker_for
@@ -211,8 +212,10 @@ def placed_times(path: Path, name: str, mtime: float, anchors: Anchors, stop: th
     """
     parser = create_parser(name)
     parser.reference_time = mtime
+    # A step trainer's parser reads its usual lines in runs when its row declares one of the run
+    # columns (registry.py, ``UsualLine.in_columns``); any other reads as feed reads.
     read: Callable[[list[str]], Sequence[Event | StepRun]] = (
-        getattr(parser, "feed_runs", parser.feed) if runs else parser.feed)
+        parser.feed_runs if runs and isinstance(parser, CrashAware) else parser.feed)
     times = array("d")
     seconds = array("d")  # how far back the event before this one is: 0 for what is not a step
     previous: TrainStep | None = None

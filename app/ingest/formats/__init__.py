@@ -1,11 +1,12 @@
 """Log-format parsers, one module per format, and the one registry that names them.
 
-``FORMATS`` is the registry: one :class:`FormatSpec` per format, in sniff order (a tie between
-two formats' signature counts goes to the earlier one). Everything else a module needs to know
-about the formats is derived from it: ``PARSERS`` (name → parser factory), ``FORMAT_NOUNS``
-(how a log of the format is called), ``STEP_FORMATS`` (the step trainers), and detect.py's
-``FAMILIES`` and sniff order. A new format is one row here and one parser module; a format of
-kind ``steps`` has its lines read for crashes and skipped steps as well (crash.py), for free.
+``FORMATS`` is the registry (registry.py): one :class:`FormatSpec` per format, in sniff order,
+carrying everything about it (signatures, ties, renewal, usual lines). Everything else is derived
+from it: ``PARSERS`` (name → parser factory), ``FORMAT_NOUNS`` (how a log of the format is
+called), ``STEP_FORMATS`` (the step trainers), and the sniffer's families and order (detect.py). A
+new format is one row and a parser module with a ``classify`` over the line pipeline
+(pipeline.py); a format of kind ``steps`` has its lines read for crashes and skipped steps as
+well (crash.py), for free.
 """
 
 from __future__ import annotations

@@ -43,11 +43,12 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from ...stats.events import Event, RunCrashed, StepFigures, StepRun, StepSkipped
-from .base import LogParser
 from .fields import clean, next_plain
+from .pipeline import StepLines
 from .prefix import PrefixReader
 
 # Tracebacks are shown by their exception line: capped, as a detail line is.
@@ -150,8 +151,10 @@ NOTICE, FATAL, EXCEPTION = 0, 1, 2
 # torchrun's failure table: ``exitcode  : -9 (pid: 14750)``, ``traceback : Signal 9 (SIGKILL) …``.
 _TABLE_EXIT = re.compile(r"^\s*exitcode\s*:\s*(-?\d+)")
 _TABLE_CAUSE = re.compile(r"^\s*traceback\s*:\s*(\S.*)$")
-# What a progress bar glued before an error ends with (`` 16.31s/it]``).
-_BAR_END = re.compile(r"(?:s/it|it/s|/s)\]|\]\s*$")
+# Where a one-line error glued after a progress bar starts (`` 16.31s/it]``, or any ``]`` closing the
+# bar's text): the error is read from the last such end before it. Not the test for a traceback glued
+# to a bar (``_BAR_END``): that one must be a bar's end, not any bracket (``[worker-3] Traceback``).
+_GLUED_ERROR_START = re.compile(r"(?:s/it|it/s|/s)\]|\]\s*$")
 # The loss scaler skipping a step (DeepSpeed's ZeRO and its fused/unfused fp16 optimizers, apex's
 # FP16_Optimizer and amp; DeepSpeed's ``Grad overflow on iteration`` beside it is the same step).
 _OVERFLOW = re.compile(
@@ -356,7 +359,7 @@ class CrashWatch:
         text = message
         if m.start() > 0:
             # Glued to the end of a progress bar: the error starts after it, behind its own prefix.
-            ends = [e.end() for e in _BAR_END.finditer(message, 0, m.start())]
+            ends = [e.end() for e in _GLUED_ERROR_START.finditer(message, 0, m.start())]
             if ends:
                 text = self._prefixes.read(message[ends[-1] :].strip()).message.strip()
         if launcher is not None:
@@ -373,7 +376,7 @@ def _clip(text: str) -> str:
 class CrashAware:
     """A step parser whose lines also go through a :class:`CrashWatch` (see the module docstring)."""
 
-    def __init__(self, parser: LogParser) -> None:
+    def __init__(self, parser: StepLines[Any]) -> None:
         self.parser = parser
         self.name = parser.name
         self.bad_lines = parser.bad_lines
@@ -400,28 +403,26 @@ class CrashAware:
         return events
 
     def feed_runs(self, lines: list[str]) -> list[Event | StepRun]:
-        """:meth:`feed`, with the parser's usual step lines in runs when it reads them so (``feed_runs``)."""
-        usual_lines = getattr(self.parser, "usual_lines", None)
-        if usual_lines is None:
+        """:meth:`feed`, with the parser's bulk usual line in runs when it has one (``StepLines.in_runs``)."""
+        parser = self.parser
+        if not parser.in_runs:
             return list(self.feed(lines))
-        usual: list[str] = usual_lines(lines)
-        marks = self._watch.see_lines(lines, usual)
+        marks = parser.usual_marks(lines)
+        found_marks = self._watch.see_lines(lines, marks)
         cut = self._watch.cut_traceback()
         if cut and lines:
-            marks.append((len(lines) - 1, cut))
+            found_marks.append((len(lines) - 1, cut))
         items: list[Event | StepRun] = []
         start = 0
-        died: Callable[[], list[Event]] | None = getattr(self.parser, "died", None)
-        feed_runs = self.parser.feed_runs  # type: ignore[attr-defined]
-        for i, found in marks:
-            items.extend(feed_runs(lines[start : i + 1], usual[start : i + 1]))
-            if died is not None and any(isinstance(event, RunCrashed) for event in found):
-                items.extend(died())
+        for i, found in found_marks:
+            items.extend(parser.feed_runs(lines[start : i + 1], marks[start : i + 1]))
+            if any(isinstance(event, RunCrashed) for event in found):
+                items.extend(parser.died())
             items.extend(found)
             start = i + 1
-        if start < len(lines) or not marks:
-            items.extend(feed_runs(lines[start:], usual[start:]))
-        self.bad_lines = self.parser.bad_lines
+        if start < len(lines) or not found_marks:
+            items.extend(parser.feed_runs(lines[start:], marks[start:]))
+        self.bad_lines = parser.bad_lines
         return items
 
     def feed(self, lines: Iterable[str]) -> list[Event]:
@@ -438,11 +439,10 @@ class CrashAware:
             return events
         events = []
         start = 0
-        died: Callable[[], list[Event]] | None = getattr(self.parser, "died", None)
         for i, found in marks:
             events.extend(self.parser.feed(batch[start : i + 1]))
-            if died is not None and any(isinstance(event, RunCrashed) for event in found):
-                events.extend(died())  # what the parser held until the run's end said what it was
+            if any(isinstance(event, RunCrashed) for event in found):
+                events.extend(self.parser.died())  # what the parser held until the run's end said what it was
             events.extend(found)
             start = i + 1
         if start < len(batch):

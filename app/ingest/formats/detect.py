@@ -11,107 +11,27 @@ may change its mind when a new stage begins).
 from __future__ import annotations
 
 import functools
-import re
 from collections import Counter
 from collections.abc import Sequence
 
 from .fields import clean
-from .generic import step_line as generic_step_line
-from .hf_state import STATE_KEY
-from .hf_trainer import NOTEBOOK_LINE
 from .prefix import PrefixReader
-from .registry import FORMATS, create_parser
+from .registry import BY_NAME, FAMILIES, FORMATS, SNIFF_LINES, Signature, create_parser
 
-# (format, cheap substring that must be present, signature searched in the cleaned line)
-_SIGNATURES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
-    ("nanochat", "step ", re.compile(r"^step \d+(?:/\d+)? \([\d.]+%\) \| loss: ")),
-    (
-        "nanochat",
-        "Step ",
-        re.compile(
-            r"^Step \d+(?:/\d+)? \| (?:Validation bpb|CORE metric|ChatCORE|Average reward|Example step|"
-            r"Training loss|Pass@1)"
-        ),
-    ),
-    ("nanochat", "Peak FLOPS", re.compile(r"^GPU: .* \| Peak FLOPS \(BF16\): ")),
-    # base_eval and base_train's end: a cold start may land in a long evaluation
-    ("nanochat", "-shot, type: ", re.compile(r"^Evaluating: \S+ \(\d+-shot, type: ")),
-    ("nanochat", "bpb", re.compile(r"^(?:train bpb|val bpb|Minimum validation bpb): [\d.]+$")),
-    ("nanochat", "CORE", re.compile(r"^(?:Chat)?CORE metric: [\d.]+$")),
-    # Its start-up records: a run that died or waits before its first step is nanochat's too
-    # (its own logger's name, base_train's plan of the run, its device probe).
-    ("nanochat", "nanochat.", re.compile(r"\bnanochat(?:\.\w+)+ - (?:DEBUG|INFO|WARNING|ERROR|CRITICAL) - ")),
-    (
-        "nanochat",
-        "iterations",
-        re.compile(r"^(?:Calculated number of iterations from [^:]{1,80}|Using user-provided number of iterations): [\d,]+$"),
-    ),
-    ("nanochat", "Scaling params ratio", re.compile(r"^Tokens : Scaling params ratio: [\d.]+$")),
-    ("nanochat", "Autodetected", re.compile(r"^Autodetected device type: \w+$")),
-    ("nanogpt", "iter ", re.compile(r"^iter \d+: loss \S+, time ")),
-    ("nanogpt", "train loss", re.compile(r"^step \d+: train loss \S+, val loss ")),
-    ("nanogpt", "tokens per iteration", re.compile(r"^tokens per iteration will be: ")),
-    ("llmc", "step ", re.compile(r"^step\s+\d+/\d+ \| (?:train )?loss ")),
-    ("llmc", "s:", re.compile(r"^s:\d+ trl:")),
-    ("llmc", "took", re.compile(r"^step \d+: train loss \S+ \(took [\d.]+ ms\)$")),
-    ("modded-nanogpt", "step:", re.compile(r"^step:\s*\d+/\d+ (?:\| )?(?:train_loss:|val_loss:|train_time:)")),
-    ("hf-trainer", "': ", re.compile(r"\{'(?:loss|eval_loss|train_runtime)': ")),
-    ("hf-trainer", '": ', re.compile(r"^\{\"(?:loss|eval_loss|train_runtime)\": ")),
-    ("hf-trainer", "*****", re.compile(r"\*\*\*\*\* Running training \*\*\*\*\*")),
-    # trainer_state.json, read from either end: its own keys (hf_state.py)
-    ("hf-trainer", '": ', STATE_KEY),
-    # A bare tqdm bar with its rate (the Trainer's, or any loop's with nothing before the bar):
-    # stderr captured without stdout is a log of bars alone. Bars behind a label (``Epoch 3: 45%|``)
-    # are other trainers'.
-    ("hf-trainer", "it", re.compile(r"^\s*\d{1,3}%\|[^|]{0,400}\| ?\d+/\d+ \[[\d:]+<[\d:?]+,\s*[\d.]+(?:s/it|it/s)\]")),
-    # The Trainer's notebook progress line copied as text (``[ 22/290 02:50 < 38:04, 0.12 it/s, Epoch 0.36/5]``).
-    ("hf-trainer", "Epoch ", NOTEBOOK_LINE),
-    ("torchtitan", "[titan]", re.compile(r"\[titan\] \d{4}-\d\d-\d\d ")),
-    ("torchtitan", "memory:", re.compile(r"step:\s*\d+\s+loss:\s*\S+\s.*memory:\s*[\d.]+GiB")),
-    ("sn38", "Inner Step", re.compile(r"Inner Step: \d+ \| (?:Learning Rate|Average Loss)")),
-    (
-        "sn38",
-        "ucces",
-        re.compile(r"AllReduce Operation Finished Succesfully|Averaging Round Finished Succesfully"),
-    ),
-    ("sn38", "All Reduce", re.compile(r"Received (?:Main |Local )?All Reduce Call|All Reduce Failed")),
-    # The miner's own lines of the hivemind.Optimizer era, and the errors its README lists as known
-    # (a log may hold nothing else): the DHT peers it cannot reach, state downloads timing out,
-    # rounds without a group, and tracebacks through hivemind.
-    ("sn38", "Local epoch", re.compile(r"Local samples:\s+\d+ \| Local epoch:\s+\d+")),
-    (
-        "sn38",
-        "ERROR",
-        re.compile(
-            r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d[.,]\d{3} \| +ERROR +\| .*(?:Attempt \d+ to init DHT using initial_peer"
-            r"|Failed to (?:download|load) state from|Averaging step failed|Task exception was never retrieved)"
-        ),
-    ),
-    ("hivemind", "could not find a group", re.compile(r"\] (?:\[\S+\] )?Averaging step failed: could not find a group")),
-    ("hivemind", "[", re.compile(r"^[A-Z][a-z]{2} \d\d \d\d:\d\d:\d\d\.\d{3} \[(?:INFO|WARN|ERROR|DEBUG)\] ")),
-    ("hivemind", "peers", re.compile(r"accumulated \d+ samples for epoch #\d+ from \d+ peers")),
-    # A peer joining a collaboration: it downloads the state from another peer, or fails to and retries
-    # (printed bare, through python logging, or in the 2021 examples' ``[date time][LEVEL][caller]``).
-    (
-        "hivemind",
-        "from peer",
-        re.compile(r"Failed to load state from peers|Downloading parameters from peer \S|Finished downloading state from \S"),
-    ),
-    ("hivemind", "][", re.compile(r"^\[\d{4}/\d\d/\d\d \d\d:\d\d:\d\d\.\d{3}\]\[(?:INFO|WARN|WARNING|ERROR|DEBUG)\]\[")),
-    (
-        "iota",
-        " - ",
-        re.compile(r"\| *(?:TRACE|DEBUG|INFO|SUCCESS|WARNING|ERROR|CRITICAL) *\| [\w.]+:[\w<>]+:\d+ - "),
-    ),
+# (format, signature), every row's, in sniff order; a format whose signature is also other
+# programs' (``own_messages``: the miner's loguru record) is tried last, so a line behind such a
+# prefix is read as its trainer's first.
+_SIGNATURES: tuple[tuple[str, Signature], ...] = tuple(
+    (spec.name, signature)
+    for spec in sorted(FORMATS, key=lambda spec: spec.own_messages is not None)
+    for signature in spec.signatures
 )
-# Formats one parser reads together: a line of one is no news for the other.
-FAMILIES: dict[str, str] = {spec.name: spec.family for spec in FORMATS}
 _PREFIXES = PrefixReader(dates=False)  # only the messages
-# Lines read to sniff a log (from its end: the stage that runs now).
-SNIFF_LINES = 4000
 SNIFF_PIECE_LINES = 250
-# Step lines the generic reader needs to take a log whose known format reads no step in it.
+# Step lines the fallback reader needs to take a log whose known format reads no step in it.
 GENERIC_OVER_KNOWN = 3
+# The fallback reader's row (the generic reader's): the one row that claims what no other does.
+_FALLBACK = next(spec for spec in FORMATS if spec.fallback)
 
 
 def signature(line: str, prefer: str | None = None) -> str | None:
@@ -125,8 +45,9 @@ def signature(line: str, prefer: str | None = None) -> str | None:
         line = line[:4096]
     text: str | None = None
     message: str | None = None
-    for name, needle, pattern in _preferring(prefer):
-        if needle in line:
+    for name, sig in _preferring(prefer):
+        if sig.needle in line:
+            pattern = sig.pattern
             if text is None:
                 text = clean(line).lstrip()  # indentation (a README's or a Markdown copy) is no reason to differ
             if pattern.search(text):
@@ -139,7 +60,7 @@ def signature(line: str, prefer: str | None = None) -> str | None:
 
 
 @functools.cache
-def _preferring(prefer: str | None) -> tuple[tuple[str, str, re.Pattern[str]], ...]:
+def _preferring(prefer: str | None) -> tuple[tuple[str, Signature], ...]:
     """The signatures with ``prefer``'s family first (its own lines are never foreign)."""
     if prefer is None:
         return _SIGNATURES
@@ -159,23 +80,41 @@ def scores(lines: Sequence[str]) -> Counter[str]:
 
 
 def detect(lines: Sequence[str]) -> str | None:
-    """Name the format of these lines, or None when nothing recognises them."""
+    """Name the format of these lines, or None when nothing recognises them.
+
+    The format with most signature lines, once the rows' ties are applied: a format that
+    ``yields_to`` another present drops out, and one whose signature is also other programs'
+    (``own_messages``) drops out beside another unless its own messages are there. The winner's
+    own reader must read a step where the fallback reader reads several (``_steps_unread``). With no
+    signature at all, a format that ``reads_unsigned`` takes the log when its parser reads any event,
+    and the fallback reader when it holds steps or a crash.
+    """
     counts = scores(lines)
     if counts:
-        if counts["sn38"] and counts["hivemind"]:
-            del counts["hivemind"]  # a miner's log with hivemind's lines in it is the miner's
-        if counts["iota"] and len(counts) > 1 and not _miner_lines(lines):
-            # Every line of a trainer printing through loguru has the miner's signature (a
-            # loguru record): with no miner message among them, the trainer's lines decide.
-            del counts["iota"]
+        for name in list(counts):
+            spec = BY_NAME[name]
+            if any(counts[other] for other in spec.yields_to):
+                del counts[name]
+        for name in list(counts):
+            own = BY_NAME[name].own_messages
+            if own is not None and len(counts) > 1 and not own(lines):
+                # Every line of a trainer printing through loguru has the miner's signature (a
+                # loguru record): with no miner message among them, the trainer's lines decide.
+                del counts[name]
         ranked = sorted(counts.items(), key=lambda item: (-item[1], _ORDER.index(item[0])))
         name = ranked[0][0]
-        if name != "iota" and _steps_unread(name, lines, counts[name]):
-            return "generic"
+        if BY_NAME[name].kind == _FALLBACK.kind and _steps_unread(name, lines, counts[name]):
+            return _FALLBACK.name
         return name
-    if create_parser("iota").feed(list(lines)):
-        return "iota"
-    return "generic" if _generic_steps(lines) or _run_health(lines) else None
+    for spec in FORMATS:
+        if spec.reads_unsigned and create_parser(spec.name).feed(list(lines)):
+            return spec.name
+    return _FALLBACK.name if _holds_steps(lines) or _run_health(lines) else None
+
+
+def _holds_steps(lines: Sequence[str]) -> bool:
+    """True when the fallback reader finds training steps in these lines (its row's ``holds_steps``)."""
+    return _FALLBACK.holds_steps is not None and _FALLBACK.holds_steps(lines)
 
 
 def _run_health(lines: Sequence[str]) -> bool:
@@ -203,34 +142,8 @@ def _steps_unread(name: str, lines: Sequence[str], signatures: int) -> bool:
     for i in range(0, len(tail), SNIFF_PIECE_LINES):
         if any(isinstance(event, TrainStep) for event in known.feed(tail[i : i + SNIFF_PIECE_LINES])):
             return False
-    steps = [e for e in create_parser("generic").feed(tail) if isinstance(e, TrainStep)]
+    steps = [e for e in create_parser(_FALLBACK.name).feed(tail) if isinstance(e, TrainStep)]
     return len(steps) >= min(GENERIC_OVER_KNOWN, signatures)
-
-
-def _generic_steps(lines: Sequence[str]) -> bool:
-    """True when the generic step reader finds training steps in lines no known format claims.
-
-    Two step lines, or one that cannot be a sentence that happens to say "step" and "loss": it
-    gives its position as N/M (a bar, ``iteration 10/ 10``) or two training figures.
-    """
-    from ...stats.events import TrainStep
-
-    steps = [e for e in create_parser("generic").feed(list(lines[-SNIFF_LINES:])) if isinstance(e, TrainStep)]
-    if len(steps) >= 2:
-        return True
-    return any(
-        step.total_steps is not None
-        or sum(f is not None for f in (step.loss, step.lr, step.step_seconds, step.tokens_per_second, step.grad_norm)) >= 2
-        for step in steps
-    )
-
-
-def _miner_lines(lines: Sequence[str]) -> bool:
-    """True when the IOTA parser reads a miner's own message (not just errors) in these lines."""
-    from ...stats.events import ErrorLogged, Tick
-
-    events = create_parser("iota").feed(list(lines[-SNIFF_LINES:]))
-    return any(not isinstance(event, (Tick, ErrorLogged)) for event in events)
 
 
 # A tie in signature counts goes to the format registered first.
@@ -258,7 +171,7 @@ def log_kind(lines: Sequence[str], format_name: str = "auto") -> str | None:
     """
     if format_name == "auto":
         name = detect(lines)
-        if name == "generic" and not _generic_steps(lines) and _run_health(lines):
+        if name == _FALLBACK.name and not _holds_steps(lines) and _run_health(lines):
             return None  # crash lines alone (an app's error log): no run's log to follow
         return None if name is None else family(name)
     wanted = family(format_name)
@@ -294,6 +207,8 @@ class FormatWatch:
         over), so only its last line is looked at. A signature a line costs as much as parsing it.
         """
         lines = list(lines)
+        spec = BY_NAME.get(self.current) if self.current is not None else None
+        own_line = spec.own_line if spec is not None else None
         if lines:
             last = signature(lines[-1], self.current)
             if last is not None and same_family(last, self.current):
@@ -303,9 +218,9 @@ class FormatWatch:
         for i, line in enumerate(lines):
             name = signature(line, self.current)
             if (name is not None and same_family(name, self.current)) or (
-                name is None and self.current == "generic" and self._counts and generic_step_line(line)
+                name is None and own_line is not None and self._counts and own_line(line)
             ):
-                # The current format's own line (the generic reader's: a step line it reads).
+                # The current format's own line (the fallback reader's: a step line it reads).
                 self._counts.clear()
                 self._since_first = []
                 continue

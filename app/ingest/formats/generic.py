@@ -22,10 +22,11 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
-from ...stats.events import EvalResult, Event, RunInfo, StageEnd, Tick, TrainingPause, TrainStep
-from .fields import MAX_LINE_CHARS, NUM, Kind, WrapJoiner, clean, clock_seconds, number
+from ...stats.events import EvalResult, Event, RunInfo, StageEnd, TrainingPause, TrainStep
+from .fields import NUM, Kind, clean, clock_seconds, number
 from .grammar import EVAL_WORDS, LOSS_RANK, Field, Reading, json_reading, pairs
-from .prefix import LineTimes, PrefixDated
+from .pipeline import StepLines
+from .prefix import LineTimes
 
 MAX_CHARS = 4096
 # An MFU of 0 beside a throughput: the trainer had no peak FLOPS for the GPU (nanochat, its forks).
@@ -135,17 +136,21 @@ class _Line:
     rank: int | None = None  # the launcher's rank that printed it (None: no rank prefix)
 
 
-class GenericParser(PrefixDated):
+class GenericParser(StepLines[_Line]):
     """Any trainer's step lines in, the step trainers' events out (see the module's docstring)."""
 
+    _times: LineTimes
+
     name = "generic"
+    # A README's indented copy of a prefixed line keeps its prefix as text: its dates are years
+    # before the file's, and the lines are placed back from the file's time instead.
+    unindent = False
 
     def __init__(self) -> None:
-        self._joiner: WrapJoiner[_Line] = WrapJoiner(self._classify)
-        self._times = LineTimes(follow=False)  # ranks: see :meth:`_emit`
+        self._times = LineTimes(follow=False)  # ranks: see :meth:`emit`
+        self._start(self.classify)
         self._rank: int | None = None  # the rank followed
         self._borrowed: int | None = None  # the last step read from another rank's line
-        self.bad_lines = 0
         self._total: int | None = None  # announced on a line of its own
         self._printed_total: int | None = None  # the last total a step line printed
         self._tokens_at: tuple[int, float] | None = None  # (step, running token count) last read
@@ -155,34 +160,14 @@ class GenericParser(PrefixDated):
         self._epoch: Reading | None = None  # announced on a line of its own, for the bars after it
         self._full_epoch: tuple[TrainStep, int] | None = None  # the last step: a full epoch's bar, and its total
 
-    def feed(self, lines: Iterable[str]) -> list[Event]:
-        """Parse lines in log order; end with a ``Tick`` when a prefix carried a time."""
-        events: list[Event] = []
-        times = self._times
-        times.latest = None
-        for raw in lines:
-            if len(raw) > MAX_LINE_CHARS and "\r" in raw[-MAX_LINE_CHARS:]:
-                # A bar redrawn with ``\r`` thousands of times: its newest redraws are at the end,
-                # and the first one kept may be cut (never read as a bar of its own).
-                tail = raw[-MAX_LINE_CHARS:]
-                raw = tail[tail.index("\r") + 1 :]
-            line = times.message(clean(raw), self._joiner.holding)
-            if line is None:
-                continue
-            for part in line.split("\r") if "\r" in line else (line,):
-                for piece in _unglued(part[:MAX_CHARS]):
-                    for record in self._joiner.records(piece):
-                        self._emit(record, events)
-        for record in self._joiner.end_records():
-            self._emit(record, events)
-        if times.latest is not None:
-            events.append(Tick(at=times.latest))
-        self.bad_lines = self._joiner.bad
-        return events
+    def pieces(self, part: str) -> Iterable[str]:
+        """A bar and the message printed straight after it, as two (capped: a record is never longer)."""
+        return _unglued(part[:MAX_CHARS])
 
     # --- reading a line ------------------------------------------------------------
 
-    def _classify(self, text: str) -> tuple[Kind, _Line | None]:
+    def classify(self, text: str) -> tuple[Kind, _Line | None]:
+        """What a piece of any trainer's line says: a step, an evaluation, an end, a pause, a total."""
         kind, line = self._classify_line(text)
         if line is not None:
             line.rank = self._times.rank
@@ -332,7 +317,8 @@ class GenericParser(PrefixDated):
 
     # --- emitting ------------------------------------------------------------------
 
-    def _emit(self, line: _Line, events: list[Event]) -> None:
+    def emit(self, line: _Line, events: list[Event]) -> None:
+        """A whole line's events: a step, an evaluation, the run's end or a pause."""
         if line.rank is not None:
             # Under a launcher every rank may print the same lines: one rank is followed (rank 0
             # as soon as it shows up); another's step line still counts when its step is past the
@@ -531,7 +517,7 @@ def step_line(line: str) -> bool:
     if _SNIFFER is None:
         _SNIFFER = GenericParser()
     message = _SNIFFER._times.reader.read(clean(line)[:MAX_CHARS]).message
-    kind, record = _SNIFFER._classify(message)
+    kind, record = _SNIFFER.classify(message)
     return kind is Kind.FULL and record is not None and record.what == "step"
 
 

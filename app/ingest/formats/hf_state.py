@@ -20,9 +20,8 @@ from typing import cast
 
 from ...stats.events import EvalResult, Event, RunInfo, StageEnd, TrainStep
 from .fields import describes_eval_run, finite
+from .shapes import STATE_KEY
 
-# The document's own keys, as the Trainer writes them: a signature for the sniffer too.
-STATE_KEY = re.compile(r'^\s*"(?:log_history|trial_params|is_world_process_zero|should_training_stop)": ')
 _TOP_SCALAR = re.compile(r'^  "(\w{1,64})": (-?[\d.eE+-]{1,32}|true|false|null),?\s*$')
 _NESTED_FLAG = re.compile(r'^\s{6,}"should_training_stop": (true|false),?\s*$')
 _ENTRY_OPEN = "    {"

@@ -26,14 +26,15 @@ from ...stats.events import (
     StageEnd,
     StageStart,
     StepFigures,
-    Tick,
     TrainingPause,
     TrainStep,
     builder,
 )
-from .fields import Kind, WrapJoiner, clean, clock_seconds, describes_eval_run, finite, integer, number
+from .fields import Kind, clock_seconds, describes_eval_run, finite, integer, number
 from .hf_state import DOCUMENT_LINE, JSON_LINE, TrainerState
-from .prefix import LineTimes, PrefixDated, dated
+from .pipeline import EmitLines
+from .prefix import LineTimes
+from .shapes import NOTEBOOK_LINE
 
 Emit = Callable[[], list[Event]]
 _train_step = builder(TrainStep)  # one for every redraw of the bar
@@ -46,14 +47,7 @@ _BAR = re.compile(
     r"(?:(\d[\d:]{0,11})(?=<))?(?:<([\d:?]{1,12})(?=,))?"
     r"(?:,\s*(\d{1,9}(?:\.\d+)?)(it/s|s/it|it/|it|i|s/i|s/|s))?"
 )
-# The Trainer's notebook progress (NotebookProgressCallback) copied as text: ``[ 22/290 02:50 < 38:04,
-# 0.12 it/s, Epoch 0.36/5]`` -- the step right-aligned to the total's width, elapsed < remaining, the
-# rate (``it/s`` only, two decimals), and the epoch, which only the training bar carries (an
-# evaluation's is ``[ 5/10 00:02 < 00:03]``). Before its first timing it reads ``[ 1/290 : < :, …``.
-NOTEBOOK_LINE = re.compile(
-    r"\[ *(\d{1,12})/(\d{1,12}) (?:(\d[\d:]{0,11})(?: < (\d[\d:]{0,11}), (\+?inf|\d{1,9}(?:\.\d+)?) it/s)?| ?: < :)"
-    r", Epoch (\d{1,6}(?:\.\d+)?)/\d{1,6}\]"
-)
+# The Trainer's notebook progress copied as text: NOTEBOOK_LINE (shapes.py, a signature too).
 # The table the notebook draws under it, copied as text: ``Step  Training Loss  Validation Loss``
 # (``Epoch …`` when it evaluates each epoch), then a row a log, ``500\t1.234500\t1.301200``, with
 # ``No log`` before the first training log. The training loss of each row is read.
@@ -82,15 +76,14 @@ _COMPLETED = re.compile(r"^\s*Training completed\.?(?: Do not forget to share yo
 _STEP_KEYS = {"loss", "learning_rate", "grad_norm", "epoch", "num_input_tokens_seen", "step", "total_flos"}
 
 
-class HfTrainerParser(PrefixDated):
+class HfTrainerParser(EmitLines):
     """HF Trainer console lines in, step/eval events out (undated but for a prefix's time)."""
 
     name = "hf-trainer"
 
     def __init__(self) -> None:
-        self._joiner: WrapJoiner[Emit] = WrapJoiner(self._classify_dated)
         self._times = LineTimes()
-        self.bad_lines = 0
+        self._start_emitting()
         self._train_total: int | None = None
         self._bar_total: int | None = None  # total of the most recent bar
         self._step: int | None = None  # last training-bar position
@@ -115,56 +108,61 @@ class HfTrainerParser(PrefixDated):
         # classified next, and the bar pattern is the dearest part of a redraw.
         self._searched: tuple[str, re.Match[str] | None] | None = None
 
-    def feed(self, lines: Iterable[str]) -> list[Event]:
-        """Parse lines in log order; end with a ``Tick`` when a prefix carried a time."""
-        events: list[Event] = []
-        times = self._times
-        times.latest = None
-        for raw in self._documents(lines):
-            if self._state and raw.strip() and not JSON_LINE.match(raw):
-                self._state = False  # not a JSON document after all (a tail that began in a printed config)
-            if self._state:
-                events.extend(self._state.take(raw))
-                continue
-            cleaned = clean(raw)
-            line = times.message(cleaned, self._joiner.holding)
-            if line is None:
-                continue
-            if self._frame_before:
-                # A traceback's source line (``_training_function(config={"args": args})``): code,
-                # not a dict the Trainer printed.
-                self._frame_before = False
-                if not _FRAME_LINE.search(line):
-                    continue
-            self._frame_before = _FRAME_LINE.search(line) is not None
-            self._through_logger = len(line) < len(cleaned.strip())
-            start = len(events)
-            if "^M" in line:
-                line = line.replace("^M", "\r")  # a log viewed in a pager and pasted: "^M" for \r
-            for part in line.split("\r") if "\r" in line else (line,):
-                if not part.strip():
-                    continue
-                bar = _bare_bar(part) if not self._joiner.holding else None
-                if bar is not None:
-                    # A redraw and nothing else: what the general reading below does with it,
-                    # without its splits and joiner (see _bare_bar).
-                    times.unprefixed()
-                    self._joiner.took_record()
-                    self._after_bar = True
-                    events.extend(self._bar(bar))
-                    continue
-                for text in _split_dict(part):
-                    for piece in self._split_record(text):
-                        for emit in self._joiner.records(piece):
-                            events.extend(emit())
-            if len(events) - start > 1:
-                events[start:] = _last_position(events[start:])
-        for emit in self._joiner.end_records():
-            events.extend(emit())
-        if times.latest is not None:
-            events.append(Tick(at=times.latest))
-        self.bad_lines = self._joiner.bad + (self._state.bad if self._state else 0)
-        return events
+    # --- the pipeline's hooks (pipeline.py) ------------------------------------------
+
+    def source_lines(self, lines: Iterable[str]) -> Iterable[str]:
+        """The lines, once the first has said whether the file is a ``trainer_state.json``."""
+        return self._documents(lines)
+
+    def whole_line(self, raw: str, events: list[Event]) -> bool:
+        """A ``trainer_state.json``'s line, read by its document reader (hf_state.py)."""
+        if self._state and raw.strip() and not JSON_LINE.match(raw):
+            self._state = False  # not a JSON document after all (a tail that began in a printed config)
+        if self._state:
+            events.extend(self._state.take(raw))
+            return True
+        return False
+
+    def message(self, cleaned: str, line: str) -> str | None:
+        """The message, unless it is a traceback frame's source line; notes whether a logger printed it."""
+        if self._frame_before:
+            # A traceback's source line (``_training_function(config={"args": args})``): code,
+            # not a dict the Trainer printed.
+            self._frame_before = False
+            if not _FRAME_LINE.search(line):
+                return None
+        self._frame_before = _FRAME_LINE.search(line) is not None
+        self._through_logger = len(line) < len(cleaned.strip())
+        return line
+
+    def read_part(self, part: str, events: list[Event]) -> bool:
+        """A blank redraw is nothing; a bar redraw and nothing else is read without the joiner."""
+        if not part.strip():
+            return True
+        bar = _bare_bar(part) if not self._joiner.holding else None
+        if bar is None:
+            return False
+        # A redraw and nothing else: what the general reading does with it, without its splits
+        # and joiner (see _bare_bar).
+        self._times.unprefixed()
+        self._joiner.took_record()
+        self._after_bar = True
+        events.extend(self._bar(bar))
+        return True
+
+    def pieces(self, part: str) -> Iterable[str]:
+        """A bar and a dict glued together, as two; a record glued after a bar, as two."""
+        for text in _split_dict(part):
+            yield from self._split_record(text)
+
+    def line_read(self, events: list[Event], start: int) -> None:
+        """One line's bar redraws: only the last position of each run of them."""
+        if len(events) - start > 1:
+            events[start:] = _last_position(events[start:])
+
+    def extra_bad(self) -> int:
+        """A ``trainer_state.json``'s entries that could not be read."""
+        return self._state.bad if self._state else 0
 
     def _documents(self, lines: Iterable[str]) -> Iterator[str]:
         """The lines, once the log's first lines have said whether it is a ``trainer_state.json``
@@ -189,14 +187,8 @@ class HfTrainerParser(PrefixDated):
             fresh._state = TrainerState(after=self._state.after)
         return fresh
 
-    def _classify_dated(self, text: str) -> tuple[Kind, Emit | None]:
-        kind, emit = self._classify(text)
-        at = self._times.at
-        if emit is None or at is None:
-            return kind, emit
-        return kind, lambda: dated(emit(), at)
-
-    def _classify(self, text: str) -> tuple[Kind, Emit | None]:
+    def classify(self, text: str) -> tuple[Kind, Emit | None]:
+        """What a piece of a Trainer's console line is: a bar, a log dict, a header, a table row."""
         after_bar, self._after_bar = self._after_bar, False
         self._bar_before = after_bar
         if self._in_table:

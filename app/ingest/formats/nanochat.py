@@ -28,12 +28,15 @@ from ...stats.events import (
     Event,
     RunInfo,
     StageEnd,
-    Tick,
     TrainingPause,
     TrainStep,
 )
-from .fields import NUM, Kind, WrapJoiner, clean, finite, integer, number, split_glued
-from .prefix import LineTimes, PrefixDated, dated
+from .fields import NUM, Kind, finite, integer, number, split_glued
+from .pipeline import EmitLines
+from .prefix import LineTimes
+from .shapes import MFU_ZERO_NOTE, NANOCHAT_LOSS_NOTE, UsualLine
+
+__all__ = ["MFU_ZERO_NOTE", "NanochatParser", "eval_name"]
 
 Emit = Callable[[], list[Event]]
 
@@ -86,8 +89,6 @@ _EVAL_NAMES = {
     "chatcore": "chatcore",
     "chatcore_cat": "chatcore_cat",
 }
-# nanochat's MFU is 0.00 when its peak-FLOPS table lacks the GPU (research §1.3).
-MFU_ZERO_NOTE = "unknown: nanochat printed 0.00 (GPU not in its peak-FLOPS table)"
 
 
 def _unfinished_eval(text: str) -> list[str]:
@@ -105,47 +106,25 @@ def eval_name(label: str) -> str:
     return _EVAL_NAMES.get(key, key.replace(" ", "_"))
 
 
-class NanochatParser(PrefixDated):
+class NanochatParser(EmitLines):
     """Lines of any nanochat script in, step/eval/run events out (all undated)."""
 
     name = "nanochat"
 
-    def __init__(self) -> None:
-        self._joiner: WrapJoiner[Emit] = WrapJoiner(self._classify_dated)
+    def __init__(self, usual: tuple[UsualLine, ...] = ()) -> None:
         self._times = LineTimes()
-        self.bad_lines = 0
+        self._start_emitting(usual)
         self._rl_sequences: int | None = None
 
-    def feed(self, lines: Iterable[str]) -> list[Event]:
-        """Parse lines in log order; end with a ``Tick`` when a prefix carried a time."""
-        events: list[Event] = []
-        times = self._times
-        times.latest = None
-        for raw in lines:
-            line = times.message(clean(raw), self._joiner.holding)
-            if line is None:
-                continue
-            for text in split_glued(line, _GLUED) if ("tep " in line) else (line,):
-                for piece in _unfinished_eval(text) if text.startswith("Evaluating: ") else (text,):
-                    for emit in self._joiner.records(piece):
-                        events.extend(emit())
-        for emit in self._joiner.end_records():
-            events.extend(emit())
-        if times.latest is not None:
-            events.append(Tick(at=times.latest))
-        self.bad_lines = self._joiner.bad
-        return events
-
-    def _classify_dated(self, text: str) -> tuple[Kind, Emit | None]:
-        kind, emit = self._classify(text)
-        at = self._times.at
-        if emit is None or at is None:
-            return kind, emit
-        return kind, lambda: dated(emit(), at)
+    def pieces(self, part: str) -> Iterable[str]:
+        """Two records run into one line, and an evaluation's head with something else glued after it."""
+        for text in split_glued(part, _GLUED) if ("tep " in part) else (part,):
+            yield from _unfinished_eval(text) if text.startswith("Evaluating: ") else (text,)
 
     # --- reading one piece ------------------------------------------------------
 
-    def _classify(self, text: str) -> tuple[Kind, Emit | None]:
+    def classify(self, text: str) -> tuple[Kind, Emit | None]:
+        """What a piece of a nanochat line is."""
         if text.startswith("step "):
             return self._step_line(text)
         if text.startswith("Step "):
@@ -240,7 +219,7 @@ class NanochatParser(PrefixDated):
             total_steps=total,
             progress_percent=finite(percent),
             loss=loss,
-            loss_note="smoothed (EMA, debiased)",
+            loss_note=NANOCHAT_LOSS_NOTE,
             lr_multiplier=finite(read("lrm")),
             grad_norm=read("grad norm"),
             step_seconds=dt_ms / 1000 if dt_ms is not None and dt_ms > 0 else None,

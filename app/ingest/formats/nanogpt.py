@@ -17,39 +17,23 @@ share a log), registered under three names so the snapshot says which one is in 
 
 from __future__ import annotations
 
-import importlib
 import re
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Callable
 
 from ...stats.events import (
     EvalResult,
     Event,
     RunInfo,
     StageEnd,
-    StepRun,
-    Tick,
     TrainingPause,
     TrainStep,
-    builder,
-    timed_step,
 )
-from .fields import (
-    MAX_LINE_CHARS,
-    NUM,
-    Kind,
-    WrapJoiner,
-    clean,
-    finite,
-    integer,
-    next_plain,
-    number,
-    split_glued,
-)
-from .prefix import LineTimes, PrefixDated, dated
+from .fields import NUM, Kind, finite, integer, number
+from .pipeline import EmitLines
+from .prefix import LineTimes
+from .shapes import LLMC_MFU_NOTE, NANOGPT_LOSS_NOTE, NANOGPT_MFU_NOTE, UsualLine
 
 Emit = Callable[[], list[Event]]
-_train_step = builder(TrainStep)  # a record line's step, made by the hundred thousand
 
 _NUM = NUM
 _ITER_HEAD = re.compile(r"iter (\d{1,12}): ")
@@ -86,149 +70,30 @@ _SPACED_PAIR = re.compile(r"(\w):\s+(?=[-\d.]|nan)")
 # A figure in a unit the reader has no use for (``peak_vram:3840MB``): no figure, no cut line either.
 _OTHER_UNIT = re.compile(r"\d[\d.]*[A-Za-z]{1,4}")
 _MODDED_TIME = ("train_time", "step_avg")
-# The shape every record script prints (a fast path: this runs on every step line); forks' other
-# shapes take the general reading of pairs.
-_MODDED_USUAL = re.compile(
-    rf"step:(\d{{1,12}})/(\d{{1,12}})(?: train_loss:({_NUM}))?(?: val_loss:({_NUM}))? train_time:(\d+)ms"
-    rf"(?: step_avg:({_NUM})ms)?"
-)
-# The line every nanoGPT ``train.py`` prints, read at once (the general reading below gives the same).
-_NANOGPT_USUAL = re.compile(r"iter (\d{1,12}): loss (-?\d+\.\d+), time (\d+\.\d+)ms, mfu (-?\d+\.\d+)%")
-# Its words' characters gone and the colon a comma: the line's four figures, a comma between each (no
-# figure holds one of those characters).
-_USUAL_WORDS = str.maketrans({**dict.fromkeys("iter losstimems mfu%"), ":": ","})
-# The same, line by line over a batch joined by newlines (its lines hold none): a usual line's step,
-# "" for any other (one match a line, also for an empty one).
-_USUAL_LINES = re.compile(r"^(?:iter (\d{1,12}): loss -?\d+\.\d+, time \d+\.\d+ms, mfu -?\d+\.\d+%$|.*$)", re.MULTILINE)
 _GLUED = re.compile(r"iter \d+: loss |step \d+: train loss |step\s+\d+/\d+ \| |step:\s*\d+/\d+ ")
 _FRAGMENT_KEYS = (", time ", "ms, mfu", "% bf16 MFU", " tok/s", "z)| norm", "train_time:")
 
 
-def _json_loads() -> Callable[[str], Any] | None:
-    try:
-        loads: Callable[[str], Any] = importlib.import_module("orjson").loads
-    except ImportError:
-        return None
-    return loads
+__all__ = ["LLMC_MFU_NOTE", "NANOGPT_LOSS_NOTE", "NANOGPT_MFU_NOTE", "NanogptParser"]
 
 
-_JSON_LOADS = _json_loads()  # orjson's: a run's figures read at once (app/record/encode.py: why it is optional)
-
-NANOGPT_LOSS_NOTE = "last micro-batch"
-NANOGPT_MFU_NOTE = "not measured yet: nanoGPT printed -100% (its first iterations)"
-LLMC_MFU_NOTE = "unknown: llm.c printed -100% (GPU not in its table)"
-
-
-class NanogptParser(PrefixDated):
+class NanogptParser(EmitLines):
     """Lines of nanoGPT, llm.c or modded-nanogpt in, step/eval events out.
 
     The trainers print no time; a launcher's or logger's prefix may (app/ingest/formats/prefix.py),
-    and then the events carry it.
+    and then the events carry it. Their usual step lines (registry.py) are read by the pipeline.
     """
 
-    def __init__(self, name: str = "nanogpt") -> None:
+    glued = _GLUED
+    glued_needles = ("tep", "iter ")
+
+    def __init__(self, name: str = "nanogpt", usual: tuple[UsualLine, ...] = ()) -> None:
         self.name = name
-        self._joiner: WrapJoiner[Emit] = WrapJoiner(self._classify_dated)
         self._times = LineTimes()
-        self.bad_lines = 0
+        self._start_emitting(usual)
 
-    def feed(self, lines: Iterable[str]) -> list[Event]:
-        """Parse lines in log order; end with a ``Tick`` when a prefix carried a time."""
-        events: list[Event] = []
-        times = self._times
-        times.latest = None
-        joiner = self._joiner
-        holding = joiner.holding
-        noted = False  # the readers already know a usual line was read last
-        for raw in lines:
-            if not holding and len(raw) <= MAX_LINE_CHARS:
-                fast = _FAST.get(raw[:5])
-                usual = fast[0].fullmatch(raw) if fast is not None else None
-                if usual is not None and fast is not None:
-                    # What the general reading below gives this line, without its steps: see _FAST.
-                    if not noted:
-                        times.unprefixed()
-                        joiner.took_record()
-                        noted = True
-                    events.extend(fast[1](usual))
-                    continue
-            noted = False
-            self._read(raw, events)
-            holding = joiner.holding
-        return self._end(events)
-
-    @staticmethod
-    def usual_lines(lines: list[str]) -> list[str]:
-        """For each line, its step's digits when it is nanoGPT's usual step line (``_NANOGPT_USUAL``), else "".
-
-        One pattern over the whole batch. Such a line holds only ``iter``, ``loss``, ``time``,
-        ``ms``, ``mfu``, digits, signs and punctuation: none of the crash watch's words (crash.py).
-        """
-        usual = _USUAL_LINES.findall("\n".join(lines))
-        if len(usual) != len(lines):
-            return [""] * len(lines)  # a line with a newline: read alone
-        if lines and max(map(len, lines)) > MAX_LINE_CHARS:  # an over-long line is read alone, as feed reads it
-            usual = [step if len(line) <= MAX_LINE_CHARS else "" for step, line in zip(usual, lines)]
-        return usual
-
-    def feed_runs(self, lines: list[str], usual: list[str] | None = None) -> list[Event | StepRun]:
-        """What :meth:`feed` reads, with each stretch of nanoGPT's usual step lines as one :class:`StepRun`.
-
-        The history import's reading of an every-step log: the usual lines (``usual``: their
-        :meth:`usual_lines`) have their figures kept in columns, not made into events one by one.
-        """
-        if usual is None:
-            usual = self.usual_lines(lines)
-        items: list[Event | StepRun] = []
-        self._times.latest = None
-        joiner = self._joiner
-        i, count = 0, len(lines)
-        while i < count:
-            if not usual[i] or joiner.holding:
-                events: list[Event] = []
-                self._read(lines[i], events)
-                items.extend(events)
-                i += 1
-                continue
-            end = next_plain(usual, i + 1)
-            self._times.unprefixed()  # as feed's fast path notes a usual line
-            joiner.took_record()
-            items.append(_nanogpt_run(lines[i:end]))
-            i = end
-        ended = self._end([])
-        items.extend(ended)
-        return items
-
-    def _read(self, raw: str, events: list[Event]) -> None:
-        """The general reading of one line (prefix, glued records, wraps): its events onto ``events``."""
-        joiner = self._joiner
-        line = self._times.message(clean(raw), joiner.holding)
-        if line is None:
-            return
-        # llm.c redraws "evaluating HellaSwag: i/N" with a carriage return.
-        parts = [p for p in line.split("\r") if p] if "\r" in line else [line]
-        for part in parts:
-            for text in split_glued(part, _GLUED) if "tep" in part or "iter " in part else (part,):
-                for emit in joiner.records(text):
-                    events.extend(emit())
-
-    def _end(self, events: list[Event]) -> list[Event]:
-        """A batch's end: what the joiner held, then a ``Tick`` when a prefix carried a time."""
-        for emit in self._joiner.end_records():
-            events.extend(emit())
-        if self._times.latest is not None:
-            events.append(Tick(at=self._times.latest))
-        self.bad_lines = self._joiner.bad
-        return events
-
-    def _classify_dated(self, text: str) -> tuple[Kind, Emit | None]:
-        kind, emit = self._classify(text)
-        at = self._times.at
-        if emit is None or at is None:
-            return kind, emit
-        return kind, lambda: dated(emit(), at)
-
-    def _classify(self, text: str) -> tuple[Kind, Emit | None]:
+    def classify(self, text: str) -> tuple[Kind, Emit | None]:
+        """What a piece of a nanoGPT, llm.c or modded-nanogpt line is."""
         if text.startswith("iter "):
             return _nanogpt_step(text)
         if text.startswith("step"):
@@ -262,10 +127,6 @@ def _llmc_step(m: re.Match[str]) -> TrainStep:
 
 
 def _nanogpt_step(text: str) -> tuple[Kind, Emit | None]:
-    usual = _NANOGPT_USUAL.fullmatch(text)
-    if usual is not None:
-        usual_events = _nanogpt_usual(usual)
-        return Kind.FULL, lambda: usual_events
     head = _ITER_HEAD.match(text)
     if head is None:
         return (Kind.PARTIAL, None) if re.match(r"iter (?:\d|$)", text) else (Kind.OTHER, None)
@@ -309,45 +170,13 @@ def _nanogpt_step(text: str) -> tuple[Kind, Emit | None]:
         stage="train",
         step=int(head.group(1)),
         loss=loss,
-        loss_note="last micro-batch",
+        loss_note=NANOGPT_LOSS_NOTE,
         lr=finite(lr),
         step_seconds=step_ms / 1000 if step_ms is not None and step_ms > 0 else None,
         mfu=finite(mfu),
         mfu_note=mfu_note,
     )
     return (Kind.OPEN if last_open else Kind.FULL), lambda: [event]
-
-
-def _nanogpt_usual(m: re.Match[str]) -> list[Event]:
-    """The step of a nanoGPT line in the usual shape (see :func:`_nanogpt_step`)."""
-    return [timed_step("train", int(m.group(1)), float(m.group(2)), NANOGPT_LOSS_NOTE, float(m.group(3)),
-                       float(m.group(4)), NANOGPT_MFU_NOTE)]
-
-
-def _nanogpt_run(lines: list[str]) -> StepRun:
-    """Usual nanoGPT lines (each taken whole by ``_NANOGPT_USUAL``) as one run: the same figures, in columns."""
-    # Such a line is its four figures between the pattern's words: all the lines' figures, a comma
-    # between each, all at once; read as one JSON array where orjson is installed (a step, a loss, a
-    # time and an MFU: an int and three floats, each as int() or float() reads its text).
-    text = ",".join(lines).translate(_USUAL_WORDS)
-    figures: list[Any] | None = None
-    if _JSON_LOADS is not None:
-        try:
-            figures = _JSON_LOADS(f"[{text}]")  # (a leading zero, "007", is not JSON: read below)
-        except ValueError:
-            figures = None
-        if figures is not None and len(figures) != 4 * len(lines):
-            figures = None
-    if figures is None:
-        texts: list[Any] = text.split(",")
-        if len(texts) != 4 * len(lines):  # (cannot be; but then line by line, as the pattern reads each)
-            texts = [figure for line in lines for figure in _NANOGPT_USUAL.fullmatch(line).groups()]  # type: ignore[union-attr]
-        figures = texts
-        figures[0::4] = map(int, texts[0::4])
-        for k in (1, 2, 3):
-            figures[k::4] = map(float, texts[k::4])
-    return StepRun("train", NANOGPT_LOSS_NOTE, NANOGPT_MFU_NOTE, tuple(figures[0::4]), tuple(figures[1::4]),
-                   tuple(figures[2::4]), tuple(figures[3::4]))
 
 
 def _step_line(text: str) -> tuple[Kind, Emit | None]:
@@ -392,10 +221,6 @@ def _modded_line(text: str) -> tuple[Kind, Emit | None]:
     after it), a wrap may still continue it: OPEN. An evaluation line is also the run's position
     (its step and train_time), so the last validation of a run that stops early moves the step.
     """
-    usual = _MODDED_USUAL.fullmatch(text)
-    if usual is not None:
-        usual_events = _modded_usual(usual)
-        return Kind.FULL, lambda: usual_events
     head = _MODDED_HEAD.match(text)
     if head is None:
         return Kind.PARTIAL, None
@@ -449,42 +274,6 @@ def _modded_line(text: str) -> tuple[Kind, Emit | None]:
     )
     kind = Kind.OPEN if tail.rstrip()[-1:].isdigit() else Kind.FULL
     return kind, lambda: events
-
-
-def _modded_usual(m: re.Match[str]) -> list[Event]:
-    """The events of a record line in the usual shape (see :func:`_modded_line`)."""
-    step_number = int(m.group(1))
-    avg_ms = finite(number(m.group(6)))
-    events: list[Event] = [
-        _train_step(
-            at=None,
-            stage="train",
-            step=step_number,
-            total_steps=int(m.group(2)),
-            loss=number(m.group(3)),
-            loss_note="this step's",
-            elapsed_seconds=int(m.group(5)) / 1000,
-            step_seconds=avg_ms / 1000 if avg_ms is not None and avg_ms > 0 else None,
-        )
-    ]
-    if m.group(4) is not None:
-        events.append(EvalResult(at=None, name="val_loss", value=number(m.group(4)), step=step_number))
-    return events
-
-
-# The trainers' usual step lines, by their first five characters, read without the general reading
-# (launcher prefix, glued lines, wraps): a line the pattern takes whole, while no record waits for
-# its wrapped rest, reads the same either way, by construction. Each pattern spans the whole line
-# and holds only the trainer's own words, digits, signs and dots, so the line has no prefix (one
-# starts with ``[``, a digit, a space, a capitalised or upper-case word, or ``name: ``; these start
-# ``iter 1`` and ``step:1``), no second record glued on (the record starts ``iter N: loss`` and
-# ``step:N/M`` occur only at its start), no carriage return, and it ends with a unit
-# (``%``, ``ms``), so it is FULL: nothing can continue it. The crash watch (crash.py) reads every
-# line before the parser, fast or not.
-_FAST: dict[str, tuple[re.Pattern[str], Callable[[re.Match[str]], list[Event]]]] = {
-    "iter ": (_NANOGPT_USUAL, _nanogpt_usual),
-    "step:": (_MODDED_USUAL, _modded_usual),
-}
 
 
 def _other_line(text: str) -> tuple[Kind, Emit | None]:

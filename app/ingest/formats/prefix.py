@@ -288,18 +288,3 @@ class LineTimes:
         fast path): no time, no rank, as :meth:`message` would have noted."""
         self.reader.unprefixed()
         self.at = self.rank = None
-
-
-class PrefixDated:
-    """A step parser whose lines' prefixes are read by ``self._times``: its reference time is the reader's."""
-
-    _times: LineTimes
-
-    @property
-    def reference_time(self) -> float | None:
-        """When the lines were written at the latest (a prefix's time without a year needs it)."""
-        return self._times.reader.reference_time
-
-    @reference_time.setter
-    def reference_time(self, value: float | None) -> None:
-        self._times.reader.reference_time = value

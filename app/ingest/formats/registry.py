@@ -1,5 +1,12 @@
 """The one registry of log formats: a :class:`FormatSpec` per format, in sniff order, and what is derived from it.
 
+Everything about a format is on its row: its name, family and kind, how a log of it is called, how
+its parser is built, the **signatures** the sniffer counts (detect.py reads them here and knows no
+format by name), how it yields in a tie, what a renewed file means to it, and its **usual line**,
+which the line pipeline reads without the general reading and the history import in columns
+(pipeline.py). A new format is a row here and a parser module with a ``classify``
+(docs/architecture.md, "Adding a format").
+
 The package's face (app/ingest/formats/__init__.py) re-exports it beside the sniffer, which reads
 it too: both import this module, never each other.
 """
@@ -7,94 +14,352 @@ it too: both import this module, never each other.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import functools
+import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, Protocol, cast
 
 from ...stats.kinds import MINER, STEPS, Kind
 from .base import LogParser
+from .fields import NUM
+from .shapes import (
+    COLUMNS,
+    LLMC_MFU_NOTE,
+    MFU_ZERO_NOTE,
+    NANOCHAT_LOSS_NOTE,
+    NANOGPT_LOSS_NOTE,
+    NANOGPT_MFU_NOTE,
+    NOTEBOOK_LINE,
+    STATE_KEY,
+    UsualLine,
+)
+
+if TYPE_CHECKING:
+    from .pipeline import StepLines
+
+Renew = Literal["fresh", "document"]
+
+
+@dataclass(frozen=True)
+class Signature:
+    """A line only this format prints: ``pattern`` searched in the cleaned line (and in its message
+    behind a launcher's or logger's prefix), tried only when ``needle`` is in the raw line."""
+
+    needle: str
+    pattern: re.Pattern[str]
+
+
+def sign(needle: str, pattern: str | re.Pattern[str]) -> Signature:
+    """A signature row: the cheap substring, then the pattern."""
+    return Signature(needle, pattern if isinstance(pattern, re.Pattern) else re.compile(pattern))
+
+
+class Renewable(Protocol):
+    """A parser of a document written whole (``renew="document"``): a rewrite goes on from it."""
+
+    def renewed(self) -> LogParser:
+        """A parser for the same file written again from its start."""
+        ...
 
 
 @dataclass(frozen=True)
 class FormatSpec:
-    """One log format: its name, how to build its parser, and how the rest of tokwatch treats it."""
+    """One log format: its name, how to build its parser, how the sniffer knows it and how the rest of
+    tokwatch treats it."""
 
     name: str
-    parser: Callable[[], LogParser]
+    parser: Callable[[FormatSpec], LogParser]
     # Formats one parser reads together (nanoGPT, llm.c and modded-nanogpt): a line of one is
     # no news for another, and ``--format`` of one follows a folder's file of any.
     family: str
     kind: Kind  # which tracker follows it (app/stats/kinds.py)
     noun: str  # "a nanochat log": what a log of this format is called when none of its lines is one
+    signatures: tuple[Signature, ...] = ()
+    # Ties, as data. A log holding this format's signatures and one of these formats' is theirs.
+    yields_to: tuple[str, ...] = ()
+    # Set when this format's signature is also other programs' (any loguru record is the miner's):
+    # beside another format's signatures the log is this one's only when this says the lines hold
+    # its own messages; its signatures are tried last.
+    own_messages: Callable[[Sequence[str]], bool] | None = None
+    # A log no signature claims is this format's when its parser reads any event from it.
+    reads_unsigned: bool = False
+    # The fallback reader (one row): it takes a log no format claims when ``holds_steps`` (or a
+    # crash alone), and a log whose claimant reads no step where it reads some (llama2.c prints
+    # nanoGPT's evaluation line, not its step line).
+    fallback: bool = False
+    holds_steps: Callable[[Sequence[str]], bool] | None = None
+    # A line of this format that carries no signature (the fallback reader's step line): a live
+    # log's switch away from it is undone by one (detect.FormatWatch).
+    own_line: Callable[[str], bool] | None = None
+    # "fresh": a renewed file (truncated, replaced) is read by a fresh parser; "document": the file
+    # is a document written whole again (trainer_state.json), and the parser goes on from the last.
+    renew: Renew = "fresh"
+    usual_lines: tuple[UsualLine, ...] = ()
+
+    def __post_init__(self) -> None:
+        for usual in self.usual_lines:
+            unknown = set(usual.columns) - COLUMNS
+            if unknown or "step" not in usual.columns:
+                raise ValueError(f"{self.name}: a usual line's columns must be among {sorted(COLUMNS)}, with a step")
+            if not usual.pattern.fullmatch(usual.example):
+                raise ValueError(f"{self.name}: the usual line's example is not of its shape")
 
 
-def _iota() -> LogParser:
+# --- the parsers, built lazily (importing the registry imports no parser) ------------------------
+
+
+def _iota(spec: FormatSpec) -> LogParser:
     from .iota import IotaParser
 
     return IotaParser()
 
 
-def _nanochat() -> LogParser:
+def _nanochat(spec: FormatSpec) -> LogParser:
     from .nanochat import NanochatParser
 
-    return NanochatParser()
+    return NanochatParser(family_usual_lines(spec))
 
 
-def _nanogpt(name: str) -> Callable[[], LogParser]:
-    def factory() -> LogParser:
-        from .nanogpt import NanogptParser
+def _nanogpt(spec: FormatSpec) -> LogParser:
+    from .nanogpt import NanogptParser
 
-        return NanogptParser(name)
-
-    return factory
+    return NanogptParser(spec.name, family_usual_lines(spec))
 
 
-def _hf_trainer() -> LogParser:
+def _hf_trainer(spec: FormatSpec) -> LogParser:
     from .hf_trainer import HfTrainerParser
 
     return HfTrainerParser()
 
 
-def _torchtitan() -> LogParser:
+def _torchtitan(spec: FormatSpec) -> LogParser:
     from .torchtitan import TorchtitanParser
 
     return TorchtitanParser()
 
 
-def _generic() -> LogParser:
+def _generic(spec: FormatSpec) -> LogParser:
     from .generic import GenericParser
 
     return GenericParser()
 
 
-def _sn38(name: str) -> Callable[[], LogParser]:
-    def factory() -> LogParser:
-        from .sn38 import Sn38Parser
+def _sn38(spec: FormatSpec) -> LogParser:
+    from .sn38 import Sn38Parser
 
-        return Sn38Parser(name)
-
-    return factory
+    return Sn38Parser(spec.name)
 
 
-# In sniff order.
+# --- what a row says beyond its signatures ------------------------------------------------------
+
+
+def _miner_messages(lines: Sequence[str]) -> bool:
+    """True when the IOTA parser reads a miner's own message (not just errors) in these lines."""
+    from ...stats.events import ErrorLogged, Tick
+
+    events = create_parser("iota").feed(list(lines[-SNIFF_LINES:]))
+    return any(not isinstance(event, (Tick, ErrorLogged)) for event in events)
+
+
+def _generic_steps(lines: Sequence[str]) -> bool:
+    """True when the generic step reader finds training steps in these lines.
+
+    Two step lines, or one that cannot be a sentence that happens to say "step" and "loss": it
+    gives its position as N/M (a bar, ``iteration 10/ 10``) or two training figures.
+    """
+    from ...stats.events import TrainStep
+
+    steps = [e for e in create_parser("generic").feed(list(lines[-SNIFF_LINES:])) if isinstance(e, TrainStep)]
+    if len(steps) >= 2:
+        return True
+    return any(
+        step.total_steps is not None
+        or sum(f is not None for f in (step.loss, step.lr, step.step_seconds, step.tokens_per_second, step.grad_norm)) >= 2
+        for step in steps
+    )
+
+
+def _generic_step_line(line: str) -> bool:
+    from .generic import step_line
+
+    return step_line(line)
+
+
+# Lines read to sniff a log (from its end: the stage that runs now).
+SNIFF_LINES = 4000
+
+# The line every nanoGPT ``train.py`` prints (its log_interval's), read at once; its words' characters
+# gone and the colon a comma, the line is its four figures with a comma between each.
+NANOGPT_USUAL = UsualLine(
+    re.compile(r"iter (?P<step>\d{1,12}): loss (?P<loss>-?\d+\.\d+), time (?P<step_ms>\d+\.\d+)ms, "
+               r"mfu (?P<mfu>-?\d+\.\d+)%"),
+    example="iter 4200: loss 3.2100, time 120.45ms, mfu 45.12%",
+    loss_note=NANOGPT_LOSS_NOTE,
+    mfu_note=NANOGPT_MFU_NOTE,
+    figures_only=str.maketrans({**dict.fromkeys("iter losstimems mfu%"), ":": ","}),
+)
+# nanochat's base_train step line as it prints it since 2026-01 (with its ``eta``, so whole: nothing
+# continues it); older lines, ending at ``total time``, wait a line for a wrapped rest in the general reading.
+NANOCHAT_USUAL = UsualLine(
+    re.compile(r"step (?P<step>\d{1,9})/(?P<total_steps>\d{1,9}) \((?P<progress_percent>\d+\.\d+)%\) \| "
+               r"loss: (?P<loss>\d+\.\d+) \| lrm: (?P<lr_multiplier>\d+\.\d+) \| dt: (?P<step_ms>\d+\.\d+)ms \| "
+               r"tok/sec: (?P<tokens_per_second>\d{1,3}(?:,\d{3})*) \| (?:bf16_)?mfu: (?P<mfu>\d+\.\d+) \| "
+               r"epoch: (?P<epoch>\d{1,6})(?: pq: (?P<parquet_index>\d{1,9}) rg: (?P<row_group>\d{1,9}))? \| "
+               r"total time: \d+\.\d+m \| eta: (?P<eta_minutes>\d+\.\d+)m"),
+    example="step 20001/200000 (10.00%) | loss: 3.224655 | lrm: 0.20 | dt: 1223.60ms | tok/sec: 13,390 | mfu: 0.00 | "
+            "epoch: 2 | total time: 753.27m | eta: 6782.5m",
+    stage="base",
+    loss_note=NANOCHAT_LOSS_NOTE,
+    mfu_note=MFU_ZERO_NOTE,
+    mfu_unmeasured="zero",
+)
+# modded-nanogpt's record scripts: ``step:N/M [train_loss:…] [val_loss:…] train_time:…ms [step_avg:…ms]``.
+MODDED_USUAL = UsualLine(
+    re.compile(rf"step:(?P<step>\d{{1,12}})/(?P<total_steps>\d{{1,12}})(?: train_loss:(?P<loss>{NUM}))?"
+               rf"(?: val_loss:(?P<val_loss>{NUM}))? train_time:(?P<elapsed_ms>\d+)ms(?: step_avg:(?P<avg_ms>{NUM})ms)?"),
+    example="step:5050/20000 train_loss:2.0232 train_time:219627ms step_avg:43.49ms",
+    loss_note="this step's",
+    evals=("val_loss",),
+)
+# llm.c's CUDA loop, its figures as printed (``%7.6f``, right-aligned): one that prints nan or a
+# negative time reads through the general reading.
+LLMC_USUAL = UsualLine(
+    re.compile(r"step +(?P<step>\d{1,12})/(?P<total_steps>\d{1,12}) \| loss (?P<loss>\d+\.\d+) \([-+]?(?:\d+\.\d+|nan)z\)"
+               r"\| norm (?P<grad_norm>\d+\.\d+) \([-+]?(?:\d+\.\d+|nan)z\)\| lr (?P<lr>\d\.\d+e[-+]\d\d) \| "
+               r"(?P<step_ms>\d+\.\d+) ms \| (?P<mfu>-?\d+\.\d+)% bf16 MFU \| (?P<tokens_per_second>\d+) tok/s"),
+    example="step  149/190 | loss 3.412346 (+0.12z)| norm 0.3921 (-0.40z)| lr 3.00e-04 | 360.64 ms | "
+            "14.9% bf16 MFU | 1449806 tok/s",
+    loss_note="this step's mean",
+    mfu_note=LLMC_MFU_NOTE,
+)
+
+
+# In sniff order (a tie in signature counts goes to the format registered first).
 FORMATS: tuple[FormatSpec, ...] = (
-    FormatSpec("iota", _iota, "iota", MINER, "an IOTA miner log"),
-    FormatSpec("nanochat", _nanochat, "nanochat", STEPS, "a nanochat log"),
-    FormatSpec("nanogpt", _nanogpt("nanogpt"), "nanogpt", STEPS, "a nanoGPT log"),
-    FormatSpec("llmc", _nanogpt("llmc"), "nanogpt", STEPS, "an llm.c log"),
-    FormatSpec("modded-nanogpt", _nanogpt("modded-nanogpt"), "nanogpt", STEPS, "a modded-nanogpt log"),
-    FormatSpec("hf-trainer", _hf_trainer, "hf-trainer", STEPS, "a Hugging Face Trainer log"),
-    FormatSpec("torchtitan", _torchtitan, "torchtitan", STEPS, "a torchtitan log"),
-    FormatSpec("sn38", _sn38("sn38"), "sn38", STEPS, "an SN38 miner log"),
-    FormatSpec("hivemind", _sn38("hivemind"), "sn38", STEPS, "a hivemind log"),
+    FormatSpec(
+        "iota", _iota, "iota", MINER, "an IOTA miner log",
+        signatures=(sign(" - ", r"\| *(?:TRACE|DEBUG|INFO|SUCCESS|WARNING|ERROR|CRITICAL) *\| [\w.]+:[\w<>]+:\d+ - "),),
+        own_messages=_miner_messages,
+        reads_unsigned=True,
+    ),
+    FormatSpec(
+        "nanochat", _nanochat, "nanochat", STEPS, "a nanochat log",
+        usual_lines=(NANOCHAT_USUAL,),
+        signatures=(
+            sign("step ", r"^step \d+(?:/\d+)? \([\d.]+%\) \| loss: "),
+            sign("Step ", r"^Step \d+(?:/\d+)? \| (?:Validation bpb|CORE metric|ChatCORE|Average reward|Example step|"
+                          r"Training loss|Pass@1)"),
+            sign("Peak FLOPS", r"^GPU: .* \| Peak FLOPS \(BF16\): "),
+            # base_eval and base_train's end: a cold start may land in a long evaluation
+            sign("-shot, type: ", r"^Evaluating: \S+ \(\d+-shot, type: "),
+            sign("bpb", r"^(?:train bpb|val bpb|Minimum validation bpb): [\d.]+$"),
+            sign("CORE", r"^(?:Chat)?CORE metric: [\d.]+$"),
+            # Its start-up records: a run that died or waits before its first step is nanochat's too
+            # (its own logger's name, base_train's plan of the run, its device probe).
+            sign("nanochat.", r"\bnanochat(?:\.\w+)+ - (?:DEBUG|INFO|WARNING|ERROR|CRITICAL) - "),
+            sign("iterations", r"^(?:Calculated number of iterations from [^:]{1,80}|Using user-provided number of "
+                               r"iterations): [\d,]+$"),
+            sign("Scaling params ratio", r"^Tokens : Scaling params ratio: [\d.]+$"),
+            sign("Autodetected", r"^Autodetected device type: \w+$"),
+        ),
+    ),
+    FormatSpec(
+        "nanogpt", _nanogpt, "nanogpt", STEPS, "a nanoGPT log",
+        signatures=(
+            sign("iter ", r"^iter \d+: loss \S+, time "),
+            sign("train loss", r"^step \d+: train loss \S+, val loss "),
+            sign("tokens per iteration", r"^tokens per iteration will be: "),
+        ),
+        usual_lines=(NANOGPT_USUAL,),
+    ),
+    FormatSpec(
+        "llmc", _nanogpt, "nanogpt", STEPS, "an llm.c log",
+        signatures=(
+            sign("step ", r"^step\s+\d+/\d+ \| (?:train )?loss "),
+            sign("s:", r"^s:\d+ trl:"),
+            sign("took", r"^step \d+: train loss \S+ \(took [\d.]+ ms\)$"),
+        ),
+        usual_lines=(LLMC_USUAL,),
+    ),
+    FormatSpec(
+        "modded-nanogpt", _nanogpt, "nanogpt", STEPS, "a modded-nanogpt log",
+        signatures=(sign("step:", r"^step:\s*\d+/\d+ (?:\| )?(?:train_loss:|val_loss:|train_time:)"),),
+        usual_lines=(MODDED_USUAL,),
+    ),
+    FormatSpec(
+        "hf-trainer", _hf_trainer, "hf-trainer", STEPS, "a Hugging Face Trainer log",
+        signatures=(
+            sign("': ", r"\{'(?:loss|eval_loss|train_runtime)': "),
+            sign('": ', r"^\{\"(?:loss|eval_loss|train_runtime)\": "),
+            sign("*****", r"\*\*\*\*\* Running training \*\*\*\*\*"),
+            # trainer_state.json, read from either end: its own keys (hf_state.py)
+            sign('": ', STATE_KEY),
+            # A bare tqdm bar with its rate (the Trainer's, or any loop's with nothing before the bar):
+            # stderr captured without stdout is a log of bars alone. Bars behind a label (``Epoch 3: 45%|``)
+            # are other trainers'.
+            sign("it", r"^\s*\d{1,3}%\|[^|]{0,400}\| ?\d+/\d+ \[[\d:]+<[\d:?]+,\s*[\d.]+(?:s/it|it/s)\]"),
+            # The Trainer's notebook progress line copied as text (``[ 22/290 02:50 < 38:04, 0.12 it/s, Epoch 0.36/5]``).
+            sign("Epoch ", NOTEBOOK_LINE),
+        ),
+        renew="document",
+    ),
+    FormatSpec(
+        "torchtitan", _torchtitan, "torchtitan", STEPS, "a torchtitan log",
+        signatures=(
+            sign("[titan]", r"\[titan\] \d{4}-\d\d-\d\d "),
+            sign("memory:", r"step:\s*\d+\s+loss:\s*\S+\s.*memory:\s*[\d.]+GiB"),
+        ),
+    ),
+    FormatSpec(
+        "sn38", _sn38, "sn38", STEPS, "an SN38 miner log",
+        signatures=(
+            sign("Inner Step", r"Inner Step: \d+ \| (?:Learning Rate|Average Loss)"),
+            sign("ucces", r"AllReduce Operation Finished Succesfully|Averaging Round Finished Succesfully"),
+            sign("All Reduce", r"Received (?:Main |Local )?All Reduce Call|All Reduce Failed"),
+            # The miner's own lines of the hivemind.Optimizer era, and the errors its README lists as known
+            # (a log may hold nothing else): the DHT peers it cannot reach, state downloads timing out,
+            # rounds without a group, and tracebacks through hivemind.
+            sign("Local epoch", r"Local samples:\s+\d+ \| Local epoch:\s+\d+"),
+            sign("ERROR", r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d[.,]\d{3} \| +ERROR +\| .*(?:Attempt \d+ to init DHT using "
+                          r"initial_peer|Failed to (?:download|load) state from|Averaging step failed|Task exception was "
+                          r"never retrieved)"),
+        ),
+    ),
+    FormatSpec(
+        "hivemind", _sn38, "sn38", STEPS, "a hivemind log",
+        signatures=(
+            sign("could not find a group", r"\] (?:\[\S+\] )?Averaging step failed: could not find a group"),
+            sign("[", r"^[A-Z][a-z]{2} \d\d \d\d:\d\d:\d\d\.\d{3} \[(?:INFO|WARN|ERROR|DEBUG)\] "),
+            sign("peers", r"accumulated \d+ samples for epoch #\d+ from \d+ peers"),
+            # A peer joining a collaboration: it downloads the state from another peer, or fails to and retries
+            # (printed bare, through python logging, or in the 2021 examples' ``[date time][LEVEL][caller]``).
+            sign("from peer", r"Failed to load state from peers|Downloading parameters from peer \S|Finished "
+                              r"downloading state from \S"),
+            sign("][", r"^\[\d{4}/\d\d/\d\d \d\d:\d\d:\d\d\.\d{3}\]\[(?:INFO|WARN|WARNING|ERROR|DEBUG)\]\["),
+        ),
+        yields_to=("sn38",),  # a miner's log with hivemind's lines in it is the miner's
+    ),
     # No signature of its own: read when no format above claims a log (detect.py).
-    FormatSpec("generic", _generic, "generic", STEPS, "a training log"),
+    FormatSpec(
+        "generic", _generic, "generic", STEPS, "a training log",
+        fallback=True,
+        holds_steps=_generic_steps,
+        own_line=_generic_step_line,
+    ),
 )
 BY_NAME: dict[str, FormatSpec] = {spec.name: spec for spec in FORMATS}
 
-PARSERS: dict[str, Callable[[], LogParser]] = {spec.name: spec.parser for spec in FORMATS}
+PARSERS: dict[str, Callable[[], LogParser]] = {spec.name: functools.partial(spec.parser, spec) for spec in FORMATS}
 FORMAT_NOUNS: dict[str, str] = {spec.name: spec.noun for spec in FORMATS}
 # Formats whose figures are training steps: the monitor gives them the step tracker (app/stats/steps/).
 STEP_FORMATS = frozenset(spec.name for spec in FORMATS if spec.kind == STEPS)
+FAMILIES: dict[str, str] = {spec.name: spec.family for spec in FORMATS}
+
+
+def family_usual_lines(spec: FormatSpec) -> tuple[UsualLine, ...]:
+    """The usual lines of every format of ``spec``'s family: one parser reads them all."""
+    return tuple(usual for other in FORMATS if other.family == spec.family for usual in other.usual_lines)
 
 
 class UnknownFormatError(ValueError):
@@ -107,25 +372,25 @@ def create_parser(name: str) -> LogParser:
         spec = BY_NAME[name]
     except KeyError as e:
         raise UnknownFormatError(f"unknown format {name!r}; known: {', '.join(sorted(PARSERS))}") from e
-    parser = spec.parser()
+    parser = spec.parser(spec)
     if spec.kind == STEPS:
         # Every step trainer's log is read for crashes and skipped steps the same way (crash.py).
         from .crash import CrashAware
 
-        return CrashAware(parser)
+        return CrashAware(cast("StepLines[Any]", parser))
     return parser
 
 
 def renewed(parser: LogParser) -> LogParser:
-    """A fresh parser for a new stream of the same log (truncated, replaced). A parser that reads
-    a document written whole (the HF Trainer's ``trainer_state.json``) keeps the step its last
-    document reached, so a rewrite adds only what is new; any other starts afresh."""
+    """A fresh parser for a new stream of the same log (truncated, replaced); for a format whose
+    file is a document written whole (``renew="document"``), one that goes on from the last document
+    read, so a rewrite adds only what is new."""
     from .crash import CrashAware
-    from .hf_trainer import HfTrainerParser
 
     inner = parser.parser if isinstance(parser, CrashAware) else parser
-    if isinstance(inner, HfTrainerParser):
-        return CrashAware(inner.renewed())
+    spec = BY_NAME.get(parser.name)
+    if spec is not None and spec.renew == "document":
+        return CrashAware(cast("StepLines[Any]", cast(Renewable, inner).renewed()))
     return create_parser(parser.name)
 
 

@@ -22,7 +22,6 @@ are counted as :class:`TrainerError`.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 
 from ...stats.events import (
     AllReduceResult,
@@ -30,7 +29,6 @@ from ...stats.events import (
     Event,
     PeerGroup,
     StepFigures,
-    Tick,
     TrainerError,
     TrainingPause,
     TrainStep,
@@ -41,13 +39,12 @@ from .fields import (
     NUM,
     Kind,
     LocalTimes,
-    WrapJoiner,
-    clean,
     finite,
     integer,
     number,
     year_of,
 )
+from .pipeline import StepLines
 
 _NUM = NUM
 _BITTENSOR = re.compile(
@@ -126,46 +123,34 @@ class _Line:
         self.bar_loss: float | None = None  # the loss a bar glued before it showed
 
 
-class Sn38Parser:
+class Sn38Parser(StepLines[_Line]):
     """SN38 miner and hivemind lines in, step and all-reduce events out."""
 
     def __init__(
         self, name: str = "sn38", to_epoch: LocalToEpoch = local_to_epoch, to_date: EpochToDate = local_date
     ) -> None:
         self.name = name
-        self.reference_time: float | None = None
         self._to_date = to_date
         self._reference: tuple[float, tuple[int, int, int]] | None = None
-        self._times = LocalTimes(to_epoch)
+        self._local = LocalTimes(to_epoch)
+        self._times = None  # its records read their own prefixes (:meth:`classify`)
+        self._start(self.classify)
         self._failure: AllReduceResult | None = None  # a failed round still being reported
-        self._joiner: WrapJoiner[_Line] = WrapJoiner(self._classify)
-        self.bad_lines = 0
         self._rank: int | None = None
         self._round_open = False
         self._round_peers: int | None = None
         self._miner_steps = False  # an SN38 step line was seen: hivemind epochs are not steps then
         self._hivemind_steps = False  # hivemind's example trainer prints ``Step #N`` itself
-        self._latest: float | None = None
         self._epoch_start: tuple[int, float, int] | None = None  # epoch, time, samples of its first progress line
         self._own_rate = False  # the trainer prints its samples/sec itself
 
 
-    def feed(self, lines: Iterable[str]) -> list[Event]:
-        """Parse lines in log order; end with a ``Tick`` when any line carried a time."""
-        events: list[Event] = []
-        self._latest = None
-        for raw in lines:
-            for line in self._joiner.records(clean(raw)):
-                self._read(line, events)
-        for line in self._joiner.end_records():
-            self._read(line, events)
+    def batch_end(self, events: list[Event]) -> None:
+        """A failed round still being reported goes out with the batch."""
         self._end_failure(events)
-        if self._latest is not None:
-            events.append(Tick(at=self._latest))
-        self.bad_lines = self._joiner.bad
-        return events
 
-    def _classify(self, text: str) -> tuple[Kind, _Line | None]:
+    def classify(self, text: str) -> tuple[Kind, _Line | None]:
+        """What a piece of an SN38 or hivemind line is: a record behind its prefix, or text."""
         line = self._split_prefix(text)
         if line is None and "]" in text:
             line = self._after_bar(text)
@@ -198,7 +183,7 @@ class Sn38Parser:
             m = _BITTENSOR.match(text)
             if m is not None:
                 y, mo, d, h, mi, s, ms = (int(m.group(i)) for i in range(1, 8))
-                return _Line(self._times.epoch(y, mo, d, h, mi, s + ms / 1000), None, text[m.end() :])
+                return _Line(self._local.epoch(y, mo, d, h, mi, s + ms / 1000), None, text[m.end() :])
             m = _PM2.match(text)
             if m is not None:
                 return self._split_prefix(text[m.end() :]) or _Line(None, None, text[m.end() :])
@@ -206,7 +191,7 @@ class Sn38Parser:
             m = _HIVEMIND_OLD.match(text)
             if m is not None:
                 y, mo, d, h, mi, s, ms = (int(m.group(i)) for i in range(1, 8))
-                return _Line(self._times.epoch(y, mo, d, h, mi, s + ms / 1000), None, text[m.end() :])
+                return _Line(self._local.epoch(y, mo, d, h, mi, s + ms / 1000), None, text[m.end() :])
         elif first == " " or first == "R":
             m = _RANK.match(text)
             if m is not None:
@@ -226,7 +211,7 @@ class Sn38Parser:
         if month is None or reference is None:
             return None
         day, h, mi, sec, ms = (int(m.group(i)) for i in range(2, 7))
-        return self._times.epoch(year_of(month, day, reference), month, day, h, mi, sec + ms / 1000)
+        return self._local.epoch(year_of(month, day, reference), month, day, h, mi, sec + ms / 1000)
 
     def _reference_date(self) -> tuple[int, int, int] | None:
         t = self.reference_time
@@ -236,7 +221,8 @@ class Sn38Parser:
             self._reference = (t, self._to_date(t))
         return self._reference[1]
 
-    def _read(self, line: _Line, events: list[Event]) -> None:
+    def emit(self, line: _Line, events: list[Event]) -> None:
+        """A whole line's events, for the rank followed."""
         if line.rank is not None:
             if self._rank is None or line.rank < self._rank:
                 self._rank = line.rank

@@ -11,7 +11,6 @@ per second *per device*; the device mesh line gives the device count. The messag
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
 from math import prod
 
 from ...stats.events import (
@@ -20,15 +19,13 @@ from ...stats.events import (
     RunInfo,
     StageEnd,
     StageStart,
-    Tick,
     TrainingPause,
     TrainStep,
 )
 from .base import LocalToEpoch, local_to_epoch
-from .fields import NUM, Kind, LocalTimes, WrapJoiner, clean, finite, integer, number
+from .fields import NUM, Kind, LocalTimes, finite, integer, number
+from .pipeline import StepLines
 from .prefix import LineTimes, PrefixReader
-
-Emit = Callable[[], list[Event]]
 
 _PREFIX = re.compile(
     r"(?:\[rank(\d{1,6})\]:)?\[titan\] (\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d),(\d{3}) - \S+ - [A-Z]+ - "
@@ -44,7 +41,6 @@ _INIT = ("Training starts at step", "Trainer is initialized", "Training complete
 # A pipeline-parallel rank that holds no loss prints this placeholder (only the last stage has one).
 PIPELINE_PLACEHOLDER = -1.0
 PIPELINE_NOTE = "loss is on the last pipeline stage"
-_RANKED = re.compile(r"\[rank(\d{1,6})\]:")
 # A step line that ends with its throughput: its step and loss were printed, and nothing else is due.
 _LAST_TPS = re.compile(r"\b[tw]ps:\s*[\d,]+(?:\.\d+)?\s*$")
 
@@ -61,61 +57,39 @@ class _Record:
         self.kind = kind
 
 
-class TorchtitanParser:
-    """torchtitan console lines in, dated step/eval events out."""
+class TorchtitanParser(StepLines[_Record]):
+    """torchtitan console lines in, dated step/eval events out.
+
+    torchrun's rank, and a launcher's or logger's prefix before the line (or before a step line
+    printed without torchtitan's own logger), are read by the pipeline (app/ingest/formats/prefix.py).
+    """
+
+    _times: LineTimes
 
     name = "torchtitan"
 
     def __init__(self, to_epoch: LocalToEpoch = local_to_epoch) -> None:
-        self._times = LocalTimes(to_epoch)
-        self._joiner: WrapJoiner[_Record] = WrapJoiner(self._classify)
-        self.bad_lines = 0
+        self._local = LocalTimes(to_epoch)
+        self._times = LineTimes(PrefixReader(to_epoch), follow=False)  # ranks: see :meth:`emit`
+        self._start(self.classify)
         self._rank: int | None = None  # the rank followed
         self._last: tuple[int, float | None] | None = None  # (step, loss) last emitted
         self._fallback_note: str | None = None
-        self._latest: float | None = None
         self._total: int | None = None  # from the init line
-        self._lines = LineTimes(PrefixReader(to_epoch), follow=False)  # ranks: see :meth:`_emit`
 
-    @property
-    def reference_time(self) -> float | None:
-        """When the lines were written at the latest (a prefix's time without a year needs it)."""
-        return self._lines.reader.reference_time
+    def batch_latest(self) -> float | None:
+        """The latest time a record carried (torchtitan's own stamp, or its prefix's)."""
+        return self._latest
 
-    @reference_time.setter
-    def reference_time(self, value: float | None) -> None:
-        self._lines.reader.reference_time = value
-
-    def feed(self, lines: Iterable[str]) -> list[Event]:
-        """Parse lines in log order; end with a ``Tick`` when any line carried a time."""
-        events: list[Event] = []
-        self._latest = None
-        for raw in lines:
-            # torchrun's rank, and a launcher's or logger's prefix before the line (or before a
-            # step line printed without torchtitan's own logger): app/ingest/formats/prefix.py.
-            text = clean(raw)
-            if text[:1] in " \t" and text.lstrip()[:1] == "[":
-                text = text.lstrip()  # an indented copy (a README, a Markdown quote): the line as printed
-            line = self._lines.message(text, self._joiner.holding)
-            if line is None:
-                continue
-            for record in self._joiner.records(line):
-                self._emit(record, events)
-        for record in self._joiner.end_records():
-            self._emit(record, events)
-        if self._latest is not None:
-            events.append(Tick(at=self._latest))
-        self.bad_lines = self._joiner.bad
-        return events
-
-    def _classify(self, text: str) -> tuple[Kind, _Record | None]:
+    def classify(self, text: str) -> tuple[Kind, _Record | None]:
+        """What a piece of a torchtitan line is: a record of its logger (dated), or a fragment."""
         if "[titan]" not in text[:40]:
             if "step:" in text and "loss:" in text:
                 # Without torchtitan's logger (a custom logging setup): read the message alone,
                 # at the time its own prefix gave, if any.
-                return self._message_kind(self._lines.at, self._lines.rank, text)
+                return self._message_kind(self._times.at, self._times.rank, text)
             if text.startswith(_INIT):
-                return self._message_kind(self._lines.at, self._lines.rank, text)
+                return self._message_kind(self._times.at, self._times.rank, text)
             if text[:1] == " " or ":" not in text[:12]:
                 return (Kind.FRAGMENT if ("GiB(" in text or "tps:" in text) else Kind.OTHER), None
             return Kind.OTHER, None
@@ -123,10 +97,10 @@ class TorchtitanParser:
         if m is None:
             return Kind.PARTIAL, None
         year, month, day, hour, minute, second, millis = (int(m.group(i)) for i in range(2, 9))
-        at = self._times.epoch(year, month, day, hour, minute, second + millis / 1000)
+        at = self._local.epoch(year, month, day, hour, minute, second + millis / 1000)
         if at is None:
             return Kind.FRAGMENT, None
-        rank = int(m.group(1)) if m.group(1) is not None else self._lines.rank
+        rank = int(m.group(1)) if m.group(1) is not None else self._times.rank
         return self._message_kind(at, rank, text[m.end() :])
 
     def _message_kind(self, at: float | None, rank: int | None, message: str) -> tuple[Kind, _Record | None]:
@@ -145,7 +119,8 @@ class TorchtitanParser:
             return kind, _Record(at, rank, message, kind)
         return Kind.FULL, _Record(at, rank, message, Kind.FULL)
 
-    def _emit(self, record: _Record, events: list[Event]) -> None:
+    def emit(self, record: _Record, events: list[Event]) -> None:
+        """A whole record's events, for the rank followed."""
         if record.rank is not None:
             if self._rank is None or (record.rank == 0 and self._rank != 0):
                 self._rank = record.rank
@@ -238,7 +213,3 @@ class TorchtitanParser:
             )
         )
 
-
-def has_rank_prefix(line: str) -> bool:
-    """True when torchrun prefixed the line with its rank."""
-    return _RANKED.match(line) is not None

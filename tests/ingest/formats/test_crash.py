@@ -324,3 +324,33 @@ def test_a_crash_right_after_the_only_bar_says_it_was_the_training_step(
     events = create_parser("hf-trainer").feed(lines)
     assert [(e.step, e.total_steps) for e in events if isinstance(e, TrainStep)] == steps
     assert any(isinstance(e, RunCrashed) for e in events)
+
+
+@pytest.mark.parametrize(
+    "before",
+    [
+        "",  # Python's own report, alone on its line
+        "[worker-3] ",  # a launcher's bracketed worker name (Ray, accelerate's multi-node logs)
+        "[2024-05-01 12:00:00] ",  # a logger's bracketed date
+    ],
+)
+def test_a_bracketed_prefix_before_a_traceback_is_no_progress_bar(before: str) -> None:
+    """Only a bar's end (``… 16.31s/it]``) before ``Traceback`` makes it "a traceback after the progress
+    bar"; any other bracket before it is a prefix: one crash, said by its error line (not two, one of
+    them about a bar that was never drawn)."""
+    lines = [
+        "iter 100: loss 3.2100, time 120.00ms, mfu 45.00%",
+        f"{before}Traceback (most recent call last):",
+        '  File "train.py", line 331, in <module>',
+        "    loss.backward()",
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB",
+    ]
+    parser = create_parser("nanogpt")
+    found = [e.error for e in parser.feed(lines) if isinstance(e, RunCrashed)]
+    assert found == ["torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB"]
+
+
+def test_a_traceback_glued_to_a_bar_is_a_crash_at_once() -> None:
+    """The bar's own end before ``Traceback`` (a rank's prefix may follow it) still says the run died there."""
+    lines = [" 45%|████▌     | 450/1000 [07:30<09:10,  1.00s/it][rank1]:Traceback (most recent call last):"]
+    assert crashes(lines) == ["a traceback after the progress bar (its error line not read)"]

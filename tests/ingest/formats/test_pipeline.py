@@ -1,0 +1,239 @@
+"""The line pipeline's fast path for the registry's usual step lines against the parser's general
+reading alone: the same events, in the same order, with the same bad-line counts, whatever surrounds
+the usual lines (wraps, glued lines, prefixes, a script preamble, evaluations, crashes) and however
+they are batched; and the bulk path's columns against the lines read one by one."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from app.ingest.formats import FORMATS, create_parser, pipeline
+from app.ingest.formats.crash import CrashAware
+from app.ingest.formats.nanochat import NanochatParser
+from app.ingest.formats.nanogpt import NanogptParser
+from app.ingest.formats.registry import NANOGPT_USUAL, family_usual_lines
+from app.stats.events import Event, RunCrashed, TrainStep
+
+USUAL = [
+    "iter 5: loss 10.9659, time 118.38ms, mfu 45.21%",
+    "iter 0: loss 10.9838, time 43512.37ms, mfu -100.00%",
+    "iter 12: loss 3.0000, time 0.00ms, mfu 0.00%",
+    "step:10/20000 train_loss:3.2841 train_time:1234ms step_avg:123.40ms",
+    "step:0/20000 val_loss:6.9469 train_time:0ms step_avg:nanms",
+    "step:11/20000 train_time:1357ms",
+    "step  149/190 | loss 3.412346 (+0.12z)| norm 0.3921 (-0.40z)| lr 3.00e-04 | 360.64 ms | 14.9% bf16 MFU | 1449806 tok/s",
+    "step    1/18865 | loss 11.009384 (+nanz)| norm 15.0013 (+nanz)| lr 8.57e-07 | 2155.03 ms | -100.0% bf16 MFU | 243280 tok/s",
+]
+OTHER = [
+    "step 2000: train loss 9.7171, val loss 9.7671",
+    "tokens per iteration will be: 491,520",
+    "saving checkpoint to out",
+    "iter 9: loss 1.0000, time 2.00ms, mfu 3.00%, lr 1.0e-04",
+    "[rank0]: iter 6: loss 4.0000, time 5.00ms, mfu 6.00%",
+    "[rank1]: iter 6: loss 4.5000, time 5.00ms, mfu 6.00%",
+    "0: iter 7: loss 4.0000, time 5.00ms, mfu 6.00%",
+    "2024-05-01 12:00:00,123 - INFO - iter 8: loss 4.0000, time 5.00ms, mfu 6.00%",
+    "import os",
+    "x = 1",
+    "",
+    "   ",
+    "Traceback (most recent call last):",
+    '  File "train.py", line 3, in <module>',
+    "RuntimeError: CUDA out of memory",
+    "Killed",
+    "iter 5: loss 10.9659, time 118.38ms, mfu 45.21%\r",
+    "\x1b[32miter 5: loss 10.9659, time 118.38ms, mfu 45.21%\x1b[0m",
+    "iter ",
+    "step:",
+    "step  150/190 | loss 3.412346 (+0.12z)| norm 0.3921 (-0.40z)| lr 3.00e-04 | -1.00 ms | 14.9% bf16 MFU | 1450081 tok/s",
+]
+POOL = USUAL + OTHER
+
+
+def read(lines: list[str], batch: int, fast: bool) -> tuple[list[Event], int]:
+    # with the crash watch, as every step log is read; without usual lines, the general reading alone
+    parser = create_parser("nanogpt") if fast else CrashAware(NanogptParser("nanogpt", ()))
+    events: list[Event] = []
+    for at in range(0, len(lines), batch):
+        events.extend(parser.feed(lines[at : at + batch]))
+    return events, parser.bad_lines
+
+
+# A log of pool lines, some cut in two where a terminal wrapped them, some run together.
+piece = st.one_of(
+    st.sampled_from(POOL).map(lambda line: [line]),
+    st.tuples(st.sampled_from(POOL), st.integers(1, 60)).map(lambda p: [p[0][: p[1]], p[0][p[1] :]]),
+    st.tuples(st.sampled_from(POOL), st.sampled_from(USUAL)).map(lambda p: [p[0] + p[1]]),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(pieces=st.lists(piece, max_size=30), batch=st.integers(1, 8))
+def test_the_fast_path_reads_what_the_general_reading_reads(pieces: list[list[str]], batch: int) -> None:
+    lines = [line for p in pieces for line in p]
+    assert read(lines, batch, True) == read(lines, batch, False)
+
+
+def test_usual_lines_are_taken_by_the_fast_path_and_a_crash_among_them_is_still_read() -> None:
+    taken: list[str] = []
+    parser = create_parser("nanogpt")
+    inner = parser.parser  # type: ignore[attr-defined]
+    for shapes in inner._usual.values():
+        for k, (pattern, reader) in enumerate(shapes):
+            def counted(m: re.Match[str], reader: Callable[[re.Match[str]], list[Event]] = reader) -> list[Event]:
+                taken.append(m.string)
+                return reader(m)
+            shapes[k] = (pattern, counted)
+    lines = [*USUAL, "Traceback (most recent call last):", '  File "train.py", line 3, in <module>',
+             "RuntimeError: CUDA out of memory", USUAL[0]]
+    events = parser.feed(lines)
+    assert taken == [*USUAL, USUAL[0]]
+    crash = [e for e in events if isinstance(e, RunCrashed)]
+    assert len(crash) == 1 and "CUDA out of memory" in crash[0].error
+    # the crash comes after the steps before it and before the step after it
+    kinds = [type(e).__name__ for e in events]
+    assert kinds.index("RunCrashed") == len(kinds) - 2 and isinstance(events[-1], TrainStep)
+
+
+# A usual line's figures as a trainer may print them: leading zeros, many digits, signs, zeros.
+digits = st.text("0123456789", min_size=1, max_size=25)
+figure = st.tuples(st.sampled_from(["", "-"]), digits, digits).map(lambda p: f"{p[0]}{p[1]}.{p[2]}")
+usual_line = st.tuples(st.text("0123456789", min_size=1, max_size=12), figure, figure.map(lambda f: f.lstrip("-")),
+                       figure).map(lambda p: f"iter {p[0]}: loss {p[1]}, time {p[2]}ms, mfu {p[3]}%")
+
+
+@settings(max_examples=300, deadline=None)
+@given(lines=st.lists(usual_line, min_size=1, max_size=20))
+def test_a_run_of_usual_lines_holds_each_line_s_figures_as_the_line_alone_reads_them(lines: list[str]) -> None:
+    run = pipeline._run(NANOGPT_USUAL, lines)
+    read_line = pipeline.usual_reader(NANOGPT_USUAL)
+    alone = [read_line(NANOGPT_USUAL.pattern.fullmatch(line))[0] for line in lines]  # type: ignore[arg-type]
+    assert [run.step(i) for i in range(len(run))] == alone
+    assert all(type(step) is int for step in run.steps)
+    assert [math.copysign(1, loss) for loss in run.losses] == [math.copysign(1, s.loss) for s in alone]  # type: ignore[arg-type, attr-defined]
+
+
+def test_a_run_is_read_the_same_without_orjson(monkeypatch: pytest.MonkeyPatch) -> None:
+    lines = ["iter 0: loss 10.9185, time 2005.83ms, mfu -100.00%", "iter 007: loss -0.0, time 0.10ms, mfu 12.50%",
+             "iter 8: loss 3.14159265358979323846264338327950288, time 116.58ms, mfu 45.21%"]
+    with_orjson = pipeline._run(NANOGPT_USUAL, lines)
+    monkeypatch.setattr(pipeline, "_JSON_LOADS", None)
+    assert pipeline._run(NANOGPT_USUAL, lines) == with_orjson
+    assert with_orjson.steps == (0, 7, 8) and with_orjson.losses == (10.9185, -0.0, 3.141592653589793)
+    assert with_orjson.step_ms == (2005.83, 0.1, 116.58) and with_orjson.mfus == (-100.0, 12.5, 45.21)
+
+
+USUAL_SHAPES = [(spec.name, usual) for spec in FORMATS for usual in spec.usual_lines]
+
+
+@pytest.mark.parametrize(("name", "usual"), USUAL_SHAPES, ids=[f"{n}:{u.head}" for n, u in USUAL_SHAPES])
+def test_a_usual_line_reads_as_its_parser_reads_it_alone(name: str, usual: object) -> None:
+    """Each row's usual line, its example (a real line), read by the pipeline's column map and by the
+    parser's own ``classify``: the same events, and whole (nothing can continue it)."""
+    from app.ingest.formats.fields import Kind
+    from app.ingest.formats.registry import BY_NAME
+
+    spec = BY_NAME[name]
+    line = usual.example  # type: ignore[attr-defined]
+    fast = create_parser(name).feed([line])
+    general = spec.parser(spec)
+    general._usual = {}  # type: ignore[attr-defined]
+    kind, emit = general.classify(line)  # type: ignore[attr-defined]
+    assert kind is Kind.FULL and emit is not None
+    assert fast == emit()
+    assert family_usual_lines(spec)  # the family's parser reads it
+
+
+def test_the_bulk_path_is_declared_by_the_usual_line_not_probed() -> None:
+    """Only a usual line of the run columns (nanoGPT's) makes a run; llm.c's and modded-nanogpt's lines
+    are read one by one on the fast path, and a format with no usual line reads as feed reads."""
+    assert NANOGPT_USUAL.in_columns
+    others = [u for spec in FORMATS for u in spec.usual_lines if u is not NANOGPT_USUAL]
+    assert others and not any(u.in_columns for u in others)
+    lines = [USUAL[3], USUAL[0], USUAL[0].replace("iter 5", "iter 6"), USUAL[6]]
+    items = create_parser("modded-nanogpt").feed_runs(lines)  # type: ignore[attr-defined]
+    runs = [item for item in items if isinstance(item, pipeline.StepRun)]
+    assert [len(run) for run in runs] == [2]
+    assert [item.step for item in items if isinstance(item, TrainStep)] == [10, 149]
+    assert not create_parser("nanochat").parser.in_runs  # type: ignore[attr-defined]
+
+
+# nanochat's step lines (tests/data/real/nanochat-rtx4070-core-then-steps-with-epoch-eta.log and the sample):
+# the usual shape (with its eta), the older shape that ends at total time (held a line), and others.
+NANOCHAT_USUAL = [
+    ("step 20000/200000 (10.00%) | loss: 3.251535 | lrm: 0.20 | dt: 38797.89ms | tok/sec: 422 | mfu: 0.00 | epoch: 2 | "
+     "total time: 753.25m | eta: 6782.7m"),
+    ("step 00001/05568 (0.02%) | loss: 9.857588 | lrm: 0.05 | dt: 7904.31ms | tok/sec: 132,658 | bf16_mfu: 8.01 | "
+     "epoch: 1 pq: 0 rg: 11 | total time: 0.00m | eta: 733.1m"),
+]
+NANOCHAT_OTHER = [
+    "step 00004/21400 (0.02%) | loss: 8.893647 | lrm: 1.00 | dt: 989.44ms | tok/sec: 529,882 | mfu: 74.13 | total time: 0.00m",
+    "Step 00250 | Validation bpb: 0.8123",
+    ("[rank0]: step 00005/21400 (0.02%) | loss: 8.530593 | lrm: 1.00 | dt: 991.09ms | tok/sec: 529,000 | mfu: 74.00 | "
+     "epoch: 1 | total time: 0.01m | eta: 350.0m"),
+    "| eta: 12.5m",
+    "Evaluating: hellaswag (10-shot, type: multiple_choice)... ",
+    "Traceback (most recent call last):",
+    "RuntimeError: CUDA out of memory",
+    "",
+]
+NANOCHAT_POOL = NANOCHAT_USUAL + NANOCHAT_OTHER
+nanochat_piece = st.one_of(
+    st.sampled_from(NANOCHAT_POOL).map(lambda line: [line]),
+    st.tuples(st.sampled_from(NANOCHAT_POOL), st.integers(1, 120)).map(lambda p: [p[0][: p[1]], p[0][p[1] :]]),
+    st.tuples(st.sampled_from(NANOCHAT_POOL), st.sampled_from(NANOCHAT_USUAL)).map(lambda p: [p[0] + p[1]]),
+)
+
+
+def read_nanochat(lines: list[str], batch: int, fast: bool) -> tuple[list[Event], int]:
+    parser = create_parser("nanochat") if fast else CrashAware(NanochatParser(()))
+    events: list[Event] = []
+    for at in range(0, len(lines), batch):
+        events.extend(parser.feed(lines[at : at + batch]))
+    return events, parser.bad_lines
+
+
+@settings(max_examples=300, deadline=None)
+@given(pieces=st.lists(nanochat_piece, max_size=25), batch=st.integers(1, 6))
+def test_nanochat_s_usual_line_reads_as_its_general_reading(pieces: list[list[str]], batch: int) -> None:
+    lines = [line for p in pieces for line in p]
+    assert read_nanochat(lines, batch, True) == read_nanochat(lines, batch, False)
+
+
+# --- capture quirks, fixed once for every trainer -----------------------------------------------------
+
+
+def _steps(name: str, lines: list[str]) -> list[int]:
+    return [e.step for e in create_parser(name).feed(lines) if isinstance(e, TrainStep)]
+
+
+def test_a_bar_redrawn_thousands_of_times_on_one_line_reads_its_newest_redraw() -> None:
+    """tqdm redirected to a file redraws with ``\\r`` and no newline: one line of 3,000 redraws
+    (over the line cap) is read from its end, for the HF Trainer as for the generic reader."""
+    total = 6000
+    redraws = "".join(f"\r{k * 100 // total:3d}%|#         | {k}/{total} [00:{k % 60:02d}<10:00,  2.00it/s]"
+                      for k in range(1, 3001))
+    lines = ["***** Running training *****", f"  Total optimization steps = {total:,}", redraws]
+    assert _steps("hf-trainer", lines)[-1:] == [3000]
+
+
+def test_a_carriage_return_pasted_from_a_pager_splits_the_records_for_every_trainer() -> None:
+    """``less`` shows a ``\\r`` as ``^M``; pasted, it is two characters: two nanoGPT steps, not one cut line."""
+    line = "iter 1: loss 3.2100, time 120.00ms, mfu 45.00%^Miter 2: loss 3.2000, time 121.00ms, mfu 45.10%"
+    assert _steps("nanogpt", [line]) == [1, 2]
+
+
+@pytest.mark.parametrize(("name", "line", "step"), [
+    ("nanogpt", "    [rank0]: iter 7: loss 3.2100, time 120.00ms, mfu 45.00%", 7),
+    ("nanochat", ("    [rank0]: step 00005/21400 (0.02%) | loss: 8.530593 | lrm: 1.00 | dt: 991.09ms | tok/sec: 529,000 | "
+                  "mfu: 74.00 | epoch: 1 | total time: 0.01m | eta: 350.0m"), 5),
+])  # fmt: skip
+def test_an_indented_copy_of_a_prefixed_line_reads_as_printed(name: str, line: str, step: int) -> None:
+    """A README or a Markdown quote indents the launcher's line: the prefix is still a prefix."""
+    assert _steps(name, [line]) == [step]
