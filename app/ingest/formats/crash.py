@@ -278,8 +278,14 @@ class CrashWatch:
 
     def _caught(self, glued: str) -> bool:
         """Whether the traceback starting now reports an error the program caught (see ``_LOGGED``)."""
-        if glued:  # printed right after a progress bar: nothing logged it
-            return bool(_HANDLED.search(glued))
+        if glued:
+            if not _BAR_END.search(glued) and _LOGGED.search(glued):
+                # A logger's record whose message is the traceback (``ERROR:<time>:Traceback …``,
+                # a rollout worker's caught error): logged, unless it starts at the program's top.
+                self._logged_only = not _HANDLED.search(glued)
+                return True
+            self._logged_only = False
+            return bool(_HANDLED.search(glued))  # printed right after a progress bar: nothing logged it
         if self._previous_fatal:  # the record above already said the run died
             return False
         self._logged_only = not _HANDLED.search(self._previous) and bool(_LOGGED.search(self._previous))

@@ -476,7 +476,8 @@ class StepProgress:
     def tokens_per_device(self) -> bool:
         """The trainer's tok/s is per device and the device count is not known: a rate per GPU."""
         stage = self._stage
-        return stage is not None and stage.latest.per_device and self._run.device_count is None and stage.token_source == "step"
+        return (stage is not None and stage.latest.per_device and stage.latest.tokens is None
+                and self._run.device_count is None and stage.token_source == "step")  # a step's own tokens are global
 
 
 def _first_false(checks: Iterable[bool], default: int) -> int:

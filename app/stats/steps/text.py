@@ -314,6 +314,8 @@ def figure_lines(figures: dict[str, float]) -> list[str]:
         parts.append(f"reward {figures['reward']:.4f}")
     if "sequence_length" in figures:
         parts.append(f"mean sequence {figures['sequence_length']:.1f} tokens")
+    if "response_length" in figures:
+        parts.append(f"mean response {figures['response_length']:.1f} tokens")
     if "memory_gib" in figures:
         memory = f"memory {figures['memory_gib']:.2f} GiB"
         if "memory_percent" in figures:

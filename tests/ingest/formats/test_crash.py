@@ -354,3 +354,21 @@ def test_a_traceback_glued_to_a_bar_is_a_crash_at_once() -> None:
     """The bar's own end before ``Traceback`` (a rank's prefix may follow it) still says the run died there."""
     lines = [" 45%|████▌     | 450/1000 [07:30<09:10,  1.00s/it][rank1]:Traceback (most recent call last):"]
     assert crashes(lines) == ["a traceback after the progress bar (its error line not read)"]
+
+
+def test_a_traceback_inside_a_logger_s_record_was_caught_and_logged() -> None:
+    # A rollout worker's ``logging.exception`` (yuzhaouoe/GUI-Cursor-Moving's verl_demo.log): the record's
+    # head ``ERROR:<time>:`` carries the traceback's first line, and training goes on.
+    logged = [
+        "ERROR:2025-11-19 20:55:34,559:Traceback (most recent call last):",
+        '  File "/mnt/cursor/env_and_state.py", line 450, in update_state',
+        "    self._extract_action_and_update_cursor(observation, text_input, output_text)",
+        '  File "/mnt/cursor/env_and_state.py", line 266, in _extract_action_and_update_cursor',
+        '    raise ValueError(f"step {self.step_idx} - extract action failed from: {output_text}")',
+        "ValueError: step 0 - extract action failed from: Thought: …",
+    ]
+    assert crashes(logged) == []
+    # The same traceback glued to a progress bar is Python's own report: the run died.
+    glued = ["Training Progress:   0%|    | 2/100 [30:24<32:57:40, 879.01s/it]Traceback (most recent call last):",
+             *logged[1:]]
+    assert crashes(glued)[-1] == "ValueError: step 0 - extract action failed from: Thought: …"
