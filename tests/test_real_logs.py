@@ -633,6 +633,22 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("trl-grpo-raycheng-taubench-done-12-loss0.trainer_state.json", T0, T0, "done · step 12/12", "done",
      {"step": 12, "total_steps": 12, "loss": 0.0, "lr": 4.5e-06, "grad_norm": 0.5695228576660156, "broken": None,
       "steps_per_hour": None, "eta_seconds": None, "data": epoch(2.5)}),
+    # verl: a PPO run to its last step and final validation, then "Job '…' succeeded"
+    ("verl-dstack-configs-ppo-gsm8k-done-435-final-validation.log", T0, T0, "done · step 435/435", "done",
+     {"step": 435, "total_steps": 435, "loss": 0.064, "step_seconds": 39.674, "tokens_per_second": 93.888,
+      "figures": {"reward": 0.918, "response_length": 128.129}, "crash": None}),
+    # verl GRPO mid-run: its workers' logged tracebacks are no crash; tok/h from the steps' own tokens and times
+    ("verl-gui-cursor-moving-grpo-step10-of-133000-midrun.log", T0, T0, "step 10/133000 · 9.0M tok/h", "training",
+     {"step": 10, "total_steps": 133000, "step_seconds": 591.5320173036307, "steps_per_hour": 3600 / 591.5320173036307,
+      "crash": None}),
+    # verl logged with its bar alone: 33/15625 at 66.82 s/it
+    ("verl-walar-grpo-bars-only-step33-of-15625.log", T0, T0, "step 33/15625 · 53 steps/h", "training",
+     {"step": 33, "total_steps": 15625, "step_seconds": 66.82, "loss": None}),
+    # verl dead before its first step (no reward function for the data source)
+    ("verl-VERL-Maze-crash-before-step1-notimplemented.log", T0, T0, "no step yet · crashed", "crashed", {}),
+    # a speedrun fork stopped on its wall-clock cap, then 7 min of final evaluations: done, at 6530 of 10000
+    ("stopself-parameter-golf-ternary-custom-keys-wallclock-cap-final-sliding.log", T0, T0 + 7200,
+     "done · step 6530/10000", "done", {"step": 6530, "total_steps": 10000, "finished": True, "stalled": False}),
 ]  # fmt: skip
 
 

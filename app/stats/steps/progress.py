@@ -117,6 +117,11 @@ class StepProgress:
             # (inside a training run it is one more evaluation, its figures already taken).
             if self._stage is None:
                 self._evaluated = (event.summary or "evaluation finished", t)
+        elif isinstance(event, StageEnd) and event.said:
+            # A stop message: the end unless a step follows (Stage.take clears it), so not sticky.
+            if self._stage is not None and self._stage.finished is None and self._stage.done_at is None:
+                self._stage.finished = event.summary or "finished"
+                self._stage.said_end_at = t if t is not None else self._stage.step_time
         elif isinstance(event, StageEnd):
             if self._stage is None:
                 self._end_without_steps(t)
@@ -233,7 +238,7 @@ class StepProgress:
         self.health.took_steps(taken, steps[0], last.step, times[-1])
         # Stage.take of each: the last is the latest; a finite loss that has not exploded clears a divergence.
         stage.latest, stage.step_time = last, times[-1]
-        stage.pause = stage.finished = None
+        stage.pause = stage.finished = stage.said_end_at = None
         stage.exploded = False
         stage.diverged_at = stage.diverged_step = None
         stage.loss, stage.loss_note = last.loss, last.loss_note

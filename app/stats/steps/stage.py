@@ -83,6 +83,7 @@ class Stage:
     warm_at: float | None = None  # when the third timed line arrived
     resumed_at: float | None = None
     done_at: float | None = None
+    said_end_at: float | None = None  # when the run said it stops (a stop message), until a step follows
     diverged_at: float | None = None
     diverged_step: int | None = None  # the step whose loss was first not a number
     # Evaluations of a loss whose latest figure is not a number, and when each first was.
@@ -108,6 +109,7 @@ class Stage:
             self.step_time = t
         self.pause = None
         self.finished = None
+        self.said_end_at = None
         self.take_figures(event, t)
         if (self.done_at is None and event.total_steps and event.step >= event.total_steps
                 and event.ends_at_total):

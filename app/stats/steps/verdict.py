@@ -182,7 +182,7 @@ def _state(
     if broken is not None:
         return "broken", Status.BROKEN, broken.since
     if is_done:
-        return "done", Status.DONE, stage.done_at
+        return "done", Status.DONE, stage.done_at if stage.done_at is not None else stage.said_end_at
     if restarting:
         return "working", Status.RESTARTING, restart_at
     if stall.stalled:

@@ -1,0 +1,91 @@
+"""An ending is a class: a run's last lines that say it stopped read ``done``, and stay so as the clock moves.
+
+Composed logs (figures by hand) and a real excerpt (tests/data/real, its source in its header).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.ingest.backwards import read_backwards
+from app.ingest.formats.crash import CrashWatch
+from app.live.monitor import Monitor
+from app.snapshot import to_json
+from app.stats.events import StageEnd
+from tests.reallogs import body
+
+T0 = 1_800_000_000.0
+TWO_HOURS = 2 * 3600.0
+
+
+def read_at(tmp_path: Path, lines: list[str], later: float, name: str = "run.log") -> dict[str, Any]:
+    """The snapshot ``later`` seconds after the log's last line (undated: written at its modification time)."""
+    log = tmp_path / name
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    os.utime(log, (T0, T0))
+    monitor = Monitor(log, clock=lambda: T0)
+    monitor.backlog(read_backwards(log))
+    data: dict[str, Any] = json.loads(to_json(monitor.snapshot(T0 + later)))
+    return data
+
+
+def modded(step: int, total: int = 10000) -> str:
+    return f"step:{step}/{total} train_loss:3.{step % 7}000 train_time:{step * 92}ms step_avg:92.00ms"
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "stopping_early: wallclock_cap train_time:599652ms step:6530/10000",
+        "Stopping early: reached max_steps",
+        "Early stopping triggered at epoch 12",
+        "Saved final weights to adapters/adapters.safetensors.",
+        "Saving final model to out/final",
+        "Final model saved to checkpoints/final.pt",
+        "Training complete.",
+        "Finished training after 3 epochs",
+    ],
+)
+def test_a_stop_message_is_the_run_s_said_end(message: str) -> None:
+    found = CrashWatch().see(message)
+    assert [(type(e), e.summary, e.said) for e in found if isinstance(e, StageEnd)] == [(StageEnd, message, True)]
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["EarlyStopping counter: 3 out of 10", "final_sliding val_loss:2.9869 val_bpb:1.1565", "done loading data",
+     "Stopping the profiler", "step 120 complete"],
+)
+def test_words_that_do_not_say_the_run_stops(message: str) -> None:
+    assert not [e for e in CrashWatch().see(message) if isinstance(e, StageEnd)]
+
+
+def test_a_run_stopped_on_its_cap_then_evaluated_reads_done_two_hours_later(tmp_path: Path) -> None:
+    lines = [modded(n) for n in (1000, 2000, 3000)] + [
+        "stopping_early: wallclock_cap train_time:599652ms step:3000/10000",
+        "final_int8_roundtrip val_loss:3.0570 val_bpb:1.1837",
+    ]
+    data = read_at(tmp_path, lines, TWO_HOURS)
+    assert (data["state"], data["level"], data["status_line"]) == ("done", "ok", "done · step 3000/10000")
+    assert data["training"]["stalled"] is False
+    assert "Finished: stopping_early: wallclock_cap train_time:599652ms step:3000/10000" in data["details"]
+
+
+def test_a_stop_message_that_steps_follow_was_not_the_end(tmp_path: Path) -> None:
+    lines = [modded(n) for n in (1000, 2000)] + ["Stopping early: reached max_steps"] + [modded(3000)]
+    data = read_at(tmp_path, lines, TWO_HOURS)
+    assert data["state"] == "stalled"  # two hours of silence mid-run, after the message was undone by a step
+
+
+def test_real_speedrun_fork_stopped_on_its_wall_clock_cap(tmp_path: Path) -> None:
+    # openai/parameter-golf ternary_log_42.txt: "stopping_early: wallclock_cap … step:6530/10000", then 7 min
+    # of final evaluations; read two hours after its last line it is done at 6530 of 10000, not stalled.
+    name = "stopself-parameter-golf-ternary-custom-keys-wallclock-cap-final-sliding.log"
+    data = read_at(tmp_path, body(name), TWO_HOURS, name)
+    assert (data["state"], data["level"], data["status_line"]) == ("done", "ok", "done · step 6530/10000")
+    assert data["training"]["finished"] is True
