@@ -633,6 +633,12 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("trl-grpo-raycheng-taubench-done-12-loss0.trainer_state.json", T0, T0, "done · step 12/12", "done",
      {"step": 12, "total_steps": 12, "loss": 0.0, "lr": 4.5e-06, "grad_norm": 0.5695228576660156, "broken": None,
       "steps_per_hour": None, "eta_seconds": None, "data": epoch(2.5)}),
+    # HF: the closing bar (200/200 [02:52<00:00]) and TrainOutput flushed after the summary dict give the end
+    ("hf-ipex-llm-qlora-trl-example-runtime-dict-then-bar-then-trainoutput.log", T0, T0, "done · step 200/200", "done",
+     {"step": 200, "total_steps": 200, "loss": 1.7455, "lr": 0.0, "logged_steps": False, "crash": None}),
+    # the same with the summary's figures replaced by ``xxxx``; its bar 200/200 [07:16<00:00]
+    ("hf-ipex-llm-cpu-qlora-runtime-xxxx-dict-then-bar-then-trainoutput.log", T0, T0, "done · step 200/200", "done",
+     {"step": 200, "total_steps": 200, "loss": 0.8608, "logged_steps": False, "crash": None}),
     # verl: a PPO run to its last step and final validation, then "Job '…' succeeded"
     ("verl-dstack-configs-ppo-gsm8k-done-435-final-validation.log", T0, T0, "done · step 435/435", "done",
      {"step": 435, "total_steps": 435, "loss": 0.064, "step_seconds": 39.674, "tokens_per_second": 93.888,

@@ -89,3 +89,25 @@ def test_real_speedrun_fork_stopped_on_its_wall_clock_cap(tmp_path: Path) -> Non
     data = read_at(tmp_path, body(name), TWO_HOURS, name)
     assert (data["state"], data["level"], data["status_line"]) == ("done", "ok", "done · step 6530/10000")
     assert data["training"]["finished"] is True
+
+
+@pytest.mark.parametrize(
+    ("name", "line"),
+    [
+        # 200/200 [02:52<00:00]: 200 × 3600 / 172 = 4,186 steps/h, written 4.1k
+        ("hf-ipex-llm-qlora-trl-example-runtime-dict-then-bar-then-trainoutput.log",
+         "200 steps in 2 min 52 s of the trainer's own clock (4.1k steps/h over the whole run)"),
+        # 200/200 [07:16<00:00]: 200 × 3600 / 436 = 1,651 steps/h, written 1.6k
+        ("hf-ipex-llm-cpu-qlora-runtime-xxxx-dict-then-bar-then-trainoutput.log",
+         "200 steps in 7 min 16 s of the trainer's own clock (1.6k steps/h over the whole run)"),
+    ],
+)
+def test_a_finished_run_too_short_to_measure_gives_its_steps_over_its_own_clock(
+    tmp_path: Path, name: str, line: str
+) -> None:
+    # intel-analytics/ipex-llm README sample outputs: ten loss dicts, the summary dict, then the closing bar
+    # and TrainOutput; the dicts are not counted as steps ("1 steps over less than 3 min" before).
+    data = read_at(tmp_path, body(name), 0.0, name)
+    assert data["status_line"] == "done · step 200/200"
+    assert data["details"][0] == line
+    assert not any("steps over less than" in detail for detail in data["details"])

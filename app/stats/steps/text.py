@@ -63,6 +63,11 @@ def details(
                                       + ("" if latest.logged else " · tokens per step not printed")))
     elif Line.NO_RATE_SUMMARY_ONLY in shows:
         body.append((Line.NO_RATE_SUMMARY_ONLY, "no rate: the log holds the run's end summary, no step line"))
+    elif Line.WHOLE_RUN_RATE in shows and latest.elapsed_seconds:
+        clock = text.exact_duration(latest.elapsed_seconds)
+        whole = text.compact(latest.step * 3600 / latest.elapsed_seconds)
+        body.append((Line.WHOLE_RUN_RATE,
+                     f"{latest.step:,} steps in {clock} of the trainer's own clock ({whole} steps/h over the whole run)"))
     elif Line.NO_RATE_TOO_SHORT in shows:
         body.append((Line.NO_RATE_TOO_SHORT,
                      f"no rate: {stage.lines} {unit} over less than {text.minutes(WARMUP_SECONDS)} min of its own time"))

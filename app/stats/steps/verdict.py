@@ -66,6 +66,7 @@ class Line(Enum):
     BEFORE_THE_CRASH = auto()  # the rate line, said as it stood when the run died
     NO_RATE_SUMMARY_ONLY = auto()
     NO_RATE_TOO_SHORT = auto()
+    WHOLE_RUN_RATE = auto()  # a finished run too short to measure: its steps over the trainer's own clock
     NO_TIMING = auto()
     WARMUP = auto()
     # the situation (one at most)
@@ -87,7 +88,7 @@ class Line(Enum):
 
 
 RATE_LINES = (Line.RATE_TOKENS, Line.RATE_STEPS, Line.NO_RATE_SUMMARY_ONLY, Line.NO_RATE_TOO_SHORT,
-              Line.NO_TIMING, Line.WARMUP)
+              Line.WHOLE_RUN_RATE, Line.NO_TIMING, Line.WARMUP)
 SITUATION_LINES = (Line.FINISHED_SUMMARY, Line.FINISHED_LAST_STEP, Line.STALLED, Line.FINISHING, Line.PAUSED,
                    Line.FIRST_LINE_LIMIT)
 # What a crash takes away: a rate still being measured, the wait for a step, a pause, the time to
@@ -222,7 +223,12 @@ def _rate_line(stage: Stage, m: Measure, stall: Stall, is_diverged: bool, is_don
     if is_done or is_diverged or stall.stalled or stall.pause == "finishing":
         # A run that is over, finishing, stalled or whose loss is not a number is measured no further.
         if is_done:
-            return Line.NO_RATE_SUMMARY_ONLY if stage.lines == 0 else Line.NO_RATE_TOO_SHORT
+            if stage.lines == 0:
+                return Line.NO_RATE_SUMMARY_ONLY
+            whole = stage.latest.elapsed_seconds
+            if whole is not None and whole > 0 and stage.latest.step > stage.lines and not stage.latest.logged:
+                return Line.WHOLE_RUN_RATE  # a closing bar's count and elapsed time: the run's own figures
+            return Line.NO_RATE_TOO_SHORT
         return None
     return Line.NO_TIMING if no_timing(stage, m) else Line.WARMUP
 
