@@ -111,3 +111,11 @@ def test_a_finished_run_too_short_to_measure_gives_its_steps_over_its_own_clock(
     assert data["status_line"] == "done · step 200/200"
     assert data["details"][0] == line
     assert not any("steps over less than" in detail for detail in data["details"])
+
+
+def test_an_epoch_s_bar_is_not_the_whole_run_s_clock(tmp_path: Path) -> None:
+    # Composed Lightning log (tests/data/real, its header): epoch 3's bar 500/500 [02:47] is that epoch alone.
+    name = "generic-lightning-composed-cut-v-num-not-in-top-k.log"
+    data = read_at(tmp_path, body(name), 0.0, name)
+    assert data["state"] == "done"
+    assert not any("trainer's own clock" in detail for detail in data["details"])

@@ -340,9 +340,9 @@ class HfTrainerParser(EmitLines):
     def _closing(self, step: TrainStep) -> list[Event]:
         """The last position read after the summary, with the last logged figures, and the summary again
         (a step clears an end summary read before it)."""
-        loss, lr, epoch = self._last_logged
-        last = replace(step, loss=loss, loss_note="mean since the last log" if loss is not None else None,
-                       lr=lr, epoch=epoch)
+        loss, lr, _ = self._last_logged
+        # (Not the epoch: the position is the whole run's step, and the stage keeps the last epoch logged.)
+        last = replace(step, loss=loss, loss_note="mean since the last log" if loss is not None else None, lr=lr)
         return [last, StageEnd(at=None, summary=self._summary)]
 
     def _bar(self, m: re.Match[str], suffix: re.Match[str] | None = None) -> list[Event]:

@@ -226,7 +226,8 @@ def _rate_line(stage: Stage, m: Measure, stall: Stall, is_diverged: bool, is_don
             if stage.lines == 0:
                 return Line.NO_RATE_SUMMARY_ONLY
             whole = stage.latest.elapsed_seconds
-            if whole is not None and whole > 0 and stage.latest.step > stage.lines and not stage.latest.logged:
+            if (whole is not None and whole > 0 and stage.latest.step > stage.lines and not stage.latest.logged
+                    and stage.latest.epoch is None):  # (an epoch's bar counts and times that epoch alone)
                 return Line.WHOLE_RUN_RATE  # a closing bar's count and elapsed time: the run's own figures
             return Line.NO_RATE_TOO_SHORT
         return None
