@@ -639,6 +639,13 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # the same with the summary's figures replaced by ``xxxx``; its bar 200/200 [07:16<00:00]
     ("hf-ipex-llm-cpu-qlora-runtime-xxxx-dict-then-bar-then-trainoutput.log", T0, T0, "done · step 200/200", "done",
      {"step": 200, "total_steps": 200, "loss": 0.8608, "logged_steps": False, "crash": None}),
+    # RLinf's box-drawn MetricTable: Global Step 51/1000, Step Time 342.437 s (3600 / 342.437 = 10.5 steps/h),
+    # ETA 90:16:12 = 324,972 s
+    ("generic-rlinf-issue777-metric-table-box-step51-of-1000.log", T0, T0, "step 51/1000 · 10 steps/h", "training",
+     {"step": 51, "total_steps": 1000, "step_seconds": 342.437, "trainer_eta_seconds": 324972.0, "loss": None}),
+    # the same table at Global Step 6/1000, Step Time 700.461 s, ETA 193:24:17 = 696,257 s
+    ("generic-rlinf-pr942-metric-table-box-step6-of-1000.log", T0, T0, "step 6/1000 · 5.1 steps/h", "training",
+     {"step": 6, "total_steps": 1000, "step_seconds": 700.461, "trainer_eta_seconds": 696257.0, "loss": None}),
     # verl: a PPO run to its last step and final validation, then "Job '…' succeeded"
     ("verl-dstack-configs-ppo-gsm8k-done-435-final-validation.log", T0, T0, "done · step 435/435", "done",
      {"step": 435, "total_steps": 435, "loss": 0.064, "step_seconds": 39.674, "tokens_per_second": 93.888,
@@ -928,6 +935,8 @@ GENERIC_READ = {
     "generic-torchtune-pr640-step-loss-gpu-resources.log": "step, loss, lr",
     "generic-torch-xla-pr6026-four-devices-unordered.log": "step, epoch, loss",
     "generic-storch-issue51-scala-pico-gpt-elapsed.log": "step, total, loss, step time, elapsed, eval",
+    "generic-rlinf-issue777-metric-table-box-step51-of-1000.log": "step, total, step time, elapsed, ETA",
+    "generic-rlinf-pr942-metric-table-box-step6-of-1000.log": "step, total, step time, elapsed, ETA",
     "generic-mmengine-xtuner-issue187-gradnorm-nan-loss-finite.log":
         "step, total, epoch, loss, lr, grad norm, step time, ETA",
     "generic-maxtext-pr4847-glog-completed-step-profiler.log": "step, loss",

@@ -360,6 +360,8 @@ REAL_FORMATS = {
     "stopself-parameter-golf-ternary-custom-keys-wallclock-cap-final-sliding.log": "modded-nanogpt",
     "hf-ipex-llm-cpu-qlora-runtime-xxxx-dict-then-bar-then-trainoutput.log": "hf-trainer",
     "hf-ipex-llm-qlora-trl-example-runtime-dict-then-bar-then-trainoutput.log": "hf-trainer",
+    "generic-rlinf-issue777-metric-table-box-step51-of-1000.log": "generic",
+    "generic-rlinf-pr942-metric-table-box-step6-of-1000.log": "generic",
     "verl-VERL-Maze-crash-before-step1-notimplemented.log": "verl",
     "verl-dstack-configs-ppo-gsm8k-done-435-final-validation.log": "verl",
     "verl-gui-cursor-moving-grpo-step10-of-133000-midrun.log": "verl",

@@ -474,3 +474,22 @@ def test_an_mfu_of_zero_beside_a_throughput_is_a_placeholder(text: str, mfu: flo
     step = one(text)
     assert step.mfu == mfu
     assert (step.mfu_note is not None) is unknown
+
+
+def test_a_box_drawn_table_s_rows_up_to_the_next_border_are_one_record() -> None:
+    # Composed after RLinf's MetricTable: the step and its total on one row, the clocks on the next.
+    from app.ingest.formats import create_parser
+    from app.stats.events import TrainStep
+
+    lines = [
+        "╭──────────────────────────────╮",
+        "├──────── Metric Table ────────┤",
+        "│ Global Step:   12/300 │ Progress: █░░░ │   4.0% │",
+        "│ Elapsed: 00:20:00 │ ETA: 08:00:00 │ Step Time: 100.0s │",
+        "├──────────── Time ────────────┤",
+        "│actor/run_training=60.5 │ step=98.2 │",
+        "├───────── Environment ────────┤",
+    ]
+    steps = [e for e in create_parser("generic").feed(lines) if isinstance(e, TrainStep)]
+    assert [(s.step, s.total_steps, s.step_seconds, s.elapsed_seconds, s.trainer_eta_seconds) for s in steps] == [
+        (12, 300, 100.0, 1200.0, 8 * 3600.0)]
