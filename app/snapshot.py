@@ -182,6 +182,9 @@ class TrainingView:
     collaboration: CollaborationView | None = None
     crash: CrashView | None = None
     broken: str | None = None
+    # Loss spikes that recovered or not (app/stats/steps/spikes.py): how many, and the steps the latest began at.
+    loss_spikes: int | None = None
+    loss_spike_steps: tuple[int, ...] = ()
 
     def evaluation(self, name: str) -> EvalView | None:
         """The evaluation figure called ``name``, or None."""
@@ -199,6 +202,8 @@ def training_dict(view: TrainingView) -> dict[str, Any]:
             value = dict(value) or None
         elif name == "grad_norm":
             value = _printed(value)
+        elif name == "loss_spike_steps":
+            value = list(value) or None
         data[name] = _view(value)
     if view.step is None:
         # Before a first step the object has always carried the collaboration last: readers of old
@@ -207,7 +212,8 @@ def training_dict(view: TrainingView) -> dict[str, Any]:
     return data
 
 
-_NESTED = frozenset({"eval", "figures", "data", "all_reduce", "errors", "collaboration", "crash", "grad_norm"})
+_NESTED = frozenset({"eval", "figures", "data", "all_reduce", "errors", "collaboration", "crash", "grad_norm",
+                     "loss_spike_steps"})
 
 
 def training_from_dict(data: dict[str, Any]) -> TrainingView:
@@ -230,6 +236,7 @@ def training_from_dict(data: dict[str, Any]) -> TrainingView:
         figures=tuple((str(name), value) for name, value in figures.items()),
         data=part("data", DataView), all_reduce=part("all_reduce", AllReduceView), errors=part("errors", ErrorsView),
         collaboration=part("collaboration", CollaborationView), crash=part("crash", CrashView),
+        loss_spike_steps=tuple(int(step) for step in data.get("loss_spike_steps") or () if isinstance(step, int)),
     )
 
 

@@ -45,6 +45,7 @@ DEFAULT_RULES: dict[str, RuleSettings] = {
     "broken": RuleSettings(),
     "done": RuleSettings(),
     "eval": RuleSettings(enabled=False),
+    "spike": RuleSettings(enabled=False),
     # The hub's: a machine that missed three reports (that wait is its hold).
     "offline": RuleSettings(),
 }

@@ -242,6 +242,9 @@ class StepProgress:
         stage.exploded = False
         stage.diverged_at = stage.diverged_step = None
         stage.loss, stage.loss_note = last.loss, last.loss_note
+        take_spike = stage.spikes.take
+        for step, loss in zip(steps, run.losses[start:end], strict=False):
+            take_spike(step, loss)
 
     def _end_without_steps(self, t: float | None) -> None:
         """An end summary read with no step line before it (a tail that holds only the run's end):

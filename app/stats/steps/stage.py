@@ -13,6 +13,7 @@ from ...snapshot import RateView, WarmupView
 from ..events import StepFigures, TrainStep
 from ..tracker import RATE_WINDOW_SECONDS, WARMUP_COUNT, WARMUP_SECONDS
 from .intervals import IntervalWindow
+from .spikes import Spikes
 
 RECENT_LINES = 21
 # No step for this many times the usual time between step lines is a stall (app/stats/steps/rules.py);
@@ -91,6 +92,7 @@ class Stage:
     early_losses: list[float] = field(default_factory=list)  # the first finite ones (the explosion's baseline)
     early_median: float | None = None  # their median, kept as they come (not sorted again at every step)
     exploded: bool = False  # the latest loss is EXPLODED_FACTOR × the early ones or more
+    spikes: Spikes = field(default_factory=Spikes)  # loss spikes that recover (spikes.py)
 
     def take_eval(self, name: str, value: float | None, step: int | None, t: float | None) -> None:
         """Keep an evaluation's figure; a loss-like one that is not a number is a divergence."""
@@ -129,6 +131,7 @@ class Stage:
                 self.diverged_at = t if t is not None else self.step_time
                 self.diverged_step = self.latest.step
             self.loss, self.loss_note = event.loss, event.loss_note
+            self.spikes.take(self.latest.step, loss)
         if event.lr is not None:
             self.lr = event.lr
         if event.grad_norm is not None:

@@ -143,6 +143,8 @@ def details(
     if data:
         lines.append(data)
     lines.extend(figure_lines(stage.figures))
+    if Line.LOSS_SPIKES in shows:
+        lines.append(spikes_line(stage))
     lines.extend(all_reduce_lines(all_reduce))
     lines.extend(run_details(run))
     warning = [grad_warning] if Line.GRAD_WARNING in shows and grad_warning is not None else []
@@ -311,6 +313,13 @@ def figure(value: float | None) -> str:
     if value is None:
         return "?"
     return f"{value:.4f}" if abs(value) < 100 else f"{value:.1f}"
+
+
+def spikes_line(stage: Stage) -> str:
+    """``Loss spikes 2 (the latest at step 61, recovered)``."""
+    spikes = stage.spikes
+    where = f"the latest at step {spikes.steps[-1]:,}" if spikes.steps else "the latest"
+    return f"Loss spikes {spikes.count} ({where}, {'not recovered yet' if spikes.in_spike else 'recovered'})"
 
 
 def figure_lines(figures: dict[str, float]) -> list[str]:

@@ -80,6 +80,7 @@ class Line(Enum):
     ETA = auto()
     # notes on the run's health, under the lead line
     GRAD_WARNING = auto()
+    LOSS_SPIKES = auto()  # the logged loss spiked above its recent level (spikes.py)
     # before the first step
     WAITING = auto()
     VALIDATION_ONLY = auto()
@@ -164,6 +165,8 @@ def decide(
         shows.add(Line.BROKEN)
     elif grad_warning:
         shows.add(Line.GRAD_WARNING)
+    if stage.spikes.count and not is_diverged:
+        shows.add(Line.LOSS_SPIKES)
     return Verdict(
         state=state, since=since, status=status, shows=frozenset(shows), lead=lead if lead in shows else None,
         measure=m, stall=stall, eta_seconds=eta, crash=crash, broken=broken if broken_shown else None,
