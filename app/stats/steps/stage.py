@@ -127,7 +127,7 @@ class Stage:
                     self.early_losses.append(loss)
                     self.early_median = statistics.median(self.early_losses)
                 self.diverged_at = self.diverged_step = None
-            elif self.diverged_at is None:
+            elif self.diverged_at is None and self.diverged_step is None:  # (an undated log's time is None)
                 self.diverged_at = t if t is not None else self.step_time
                 self.diverged_step = self.latest.step
             self.loss, self.loss_note = event.loss, event.loss_note
