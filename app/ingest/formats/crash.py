@@ -229,6 +229,8 @@ class CrashWatch:
         line = clean(raw)
         message = self._prefixes.read(line).message.strip()
         events = self._read(line, message)
+        if not events and not self._in_traceback and _ENDING_MAYBE.search(message.lower()):
+            events = _ending(message)  # (a prefix's own words, ``[default0]:``, may look like a crash's)
         if message:
             self._previous = line
             self._previous_fatal = any(isinstance(event, RunCrashed) for event in events)
