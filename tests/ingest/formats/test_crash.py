@@ -372,3 +372,23 @@ def test_a_traceback_inside_a_logger_s_record_was_caught_and_logged() -> None:
     glued = ["Training Progress:   0%|    | 2/100 [30:24<32:57:40, 879.01s/it]Traceback (most recent call last):",
              *logged[1:]]
     assert crashes(glued)[-1] == "ValueError: step 0 - extract action failed from: Thought: …"
+
+
+@pytest.mark.parametrize(
+    ("lines", "error"),
+    [
+        # Composed: the header glued to a download bar and cut at the terminal's width mid-word.
+        (["Downloading: 100%|##########| 1.2G/1.2G [00:10<00:00, 120MB/s]Traceback (most rec", "ent call last):",
+          '  File "/x/train.py", line 10, in <module>', "    main()", '  File "/x/train.py", line 5, in main',
+          "    model.cuda()", "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB"],
+         "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB"),
+        # the header wrapped between two words
+        (["Traceback (most recent call", "last):", '  File "/x/train.py", line 10, in <module>', "    main()",
+          "RuntimeError: boom"], "RuntimeError: boom"),
+        # no header at all: frames, indented source and the error's last line
+        (['  File "/x/train.py", line 10, in <module>', "    main()", '  File "/x/train.py", line 5, in main',
+          "    model.cuda()", "RuntimeError: CUDA error: out of memory"], "RuntimeError: CUDA error: out of memory"),
+    ],
+)
+def test_crash_evidence_without_a_whole_header_is_a_crash(lines: list[str], error: str) -> None:
+    assert crashes(lines) == [error]
