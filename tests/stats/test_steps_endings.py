@@ -125,3 +125,23 @@ def test_an_epoch_s_bar_is_not_the_whole_run_s_clock(tmp_path: Path) -> None:
     data = read_at(tmp_path, body(name), 0.0, name)
     assert data["state"] == "done"
     assert not any("trainer's own clock" in detail for detail in data["details"])
+
+
+def test_a_crashed_run_s_rate_is_the_one_at_its_last_step_not_over_the_dead_minutes(tmp_path: Path) -> None:
+    # Composed: a step every second, a line every 10 steps from 00:00:10 to 00:03:20 (200 steps), then a
+    # watchdog's traceback at 00:10:00. At the last step: 200 steps over 200 s = 3,600 steps/h ("3.6k");
+    # a window sliding to the traceback would have spread them over the 6 dead minutes too.
+    lines = [f"2026-01-01 00:{n // 60:02d}:{n % 60:02d},000 INFO step {n} | loss 2.{n % 7} | dt 1000.0ms"
+             for n in range(10, 201, 10)]
+    lines += ["2026-01-01 00:10:00,000 ERROR Traceback (most recent call last):", '  File "/x/train.py", line 10, in <module>',
+              "    main()", "RuntimeError: NCCL watchdog timeout"]
+    log = tmp_path / "run.log"
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    monitor = Monitor(log, clock=lambda: T0)
+    monitor.backlog(read_backwards(log))
+    now = monitor.last_event_at()
+    assert now is not None
+    data: dict[str, Any] = json.loads(to_json(monitor.snapshot(now)))
+    assert data["state"] == "crashed"
+    assert data["training"]["steps_per_hour"] == pytest.approx(3600.0)
+    assert data["details"][1].startswith("Before the crash: 3.6k steps/h")

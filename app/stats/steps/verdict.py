@@ -129,8 +129,12 @@ def decide(
     crash: Crash | None, broken: Broken | None, grad_warning: bool,
 ) -> Verdict:
     """The verdict on a run with a step read, at ``now``."""
-    # A dead run is measured as it stood when it died.
-    m = measure(stage, now if crash is None or crash.at is None else min(now, crash.at))
+    # A dead run is measured as it stood when it died: at its last step, not over the minutes
+    # it lay dead before the crash was printed (a watchdog's timeout, a hung collective).
+    at = now if crash is None or crash.at is None else min(now, crash.at)
+    if crash is not None and stage.step_time is not None:
+        at = min(at, stage.step_time)
+    m = measure(stage, at)
     stall = rules.stall(stage, now, arrival_gaps, restarting)
     if crash is not None or broken is not None:
         stall = Stall(False, stall.since, stall.limit, None, stall.allowed)
