@@ -180,6 +180,8 @@ def _add_training(gauge: Callable[[str, str, Figure], None], training: TrainingV
     if since is not None:
         gauge("tokwatch_train_last_step_timestamp_seconds", "Unix time of the latest step.", as_of - since)
     gauge("tokwatch_train_eta_seconds", "Seconds left to the last step, by tokwatch's measure.", training.eta_seconds)
+    gauge("tokwatch_train_loss_spikes", "Times the logged loss spiked above its recent level (spikes.py).",
+          training.loss_spikes)
 
 
 def _add_swarm(gauge: Callable[[str, str, Figure], None], counter: Callable[[str, str, Figure], None],

@@ -287,6 +287,9 @@ class TrainingView:
     crash: CrashView | None = None
     broken: str | None = None
     swarm: SwarmView | None = None
+    # Loss spikes that recovered or not (app/stats/steps/spikes.py): how many, and the steps the latest began at.
+    loss_spikes: int | None = None
+    loss_spike_steps: tuple[int, ...] = ()
 
     def evaluation(self, name: str) -> EvalView | None:
         """The evaluation figure called ``name``, or None."""
@@ -304,6 +307,8 @@ def training_dict(view: TrainingView) -> dict[str, Any]:
             value = dict(value) or None
         elif name == "grad_norm":
             value = _printed(value)
+        elif name == "loss_spike_steps":
+            value = list(value) or None
         data[name] = _view(value)
     if view.swarm is None:
         del data["swarm"]  # only a collaborator's log carries one
@@ -315,7 +320,7 @@ def training_dict(view: TrainingView) -> dict[str, Any]:
 
 
 _NESTED = frozenset({"eval", "figures", "data", "all_reduce", "errors", "collaboration", "crash", "grad_norm",
-                     "swarm"})
+                     "swarm", "loss_spike_steps"})
 
 
 def training_from_dict(data: dict[str, Any]) -> TrainingView:
@@ -339,6 +344,7 @@ def training_from_dict(data: dict[str, Any]) -> TrainingView:
         data=part("data", DataView), all_reduce=part("all_reduce", AllReduceView), errors=part("errors", ErrorsView),
         collaboration=part("collaboration", CollaborationView), crash=part("crash", CrashView),
         swarm=_swarm_from_dict(data.get("swarm")),
+        loss_spike_steps=tuple(int(step) for step in data.get("loss_spike_steps") or () if isinstance(step, int)),
     )
 
 

@@ -52,7 +52,9 @@ export function stepSpecs(steps, snapshot, settings) {
     from,
     to,
     // Where the loss was not a number: a marker each (the first is where the run diverged).
-    events: (steps.not_finite || []).map((step) => ({ at: step, kind: "not_finite", text: `step ${step}: loss not a number` })),
+    events: (steps.not_finite || []).map((step) => ({ at: step, kind: "not_finite", text: `step ${step}: loss not a number` }))
+      // Where the loss spiked above its recent level (the latest spikes, as the snapshot counts them).
+      .concat(((training && training.loss_spike_steps) || []).map((step) => ({ at: step, kind: "spike", text: `step ${step}: loss spike` }))),
     current: training && training.loss != null && currentStep != null ? { x: currentStep, y: training.loss } : null,
   };
   const rateView = {

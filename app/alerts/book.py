@@ -82,7 +82,8 @@ def build_rules(settings: AlertSettings) -> tuple[list[ConditionRule], list[Even
         rules.NoGoodRound(settings.rule("no_good_round")),
         rules.Offline(),
     ]
-    event_rules: list[EventRule] = [rules.QueueReset(), rules.QueueRestart(), rules.LayerChange(), rules.NewEval()]
+    event_rules: list[EventRule] = [rules.QueueReset(), rules.QueueRestart(), rules.LayerChange(), rules.NewEval(),
+                                    rules.LossSpike()]
     return (
         [r for r in conditions if settings.rule(r.name).enabled],
         [r for r in event_rules if settings.rule(r.name).enabled],

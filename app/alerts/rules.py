@@ -544,5 +544,26 @@ class NewEval:
         return [Happening(now, "new eval", "evaluation: " + ", ".join(parts))]
 
 
+class LossSpike:
+    """The logged loss spiked above its recent level (``training.loss_spikes`` went up)."""
+
+    name = "spike"
+    level: Level = "warning"
+
+    def __init__(self) -> None:
+        self.since: float | None = None
+        self._count: int | None = None  # the count at the last look (the first look is the baseline)
+
+    def observe(self, snap: Snapshot, now: float) -> list[Happening]:
+        training = _training(snap)
+        count = training.loss_spikes
+        seen, self._count = self._count, count
+        if count is None or seen is None or count <= seen:
+            return []
+        steps = training.loss_spike_steps
+        where = f" at step {steps[-1]:,}" if steps else ""
+        return [Happening(now, "loss spike", f"the loss spiked{where} ({count} spikes so far)")]
+
+
 def _figure(value: object) -> str:
     return f"{value:.4g}" if isinstance(value, float) else str(value)

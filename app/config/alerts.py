@@ -59,6 +59,7 @@ DEFAULT_RULES: dict[str, RuleSettings] = {
     "alone": RuleSettings(hold_seconds=30 * MINUTE),
     "no_good_round": RuleSettings(hold_seconds=60 * MINUTE),
     "eval": RuleSettings(enabled=False),
+    "spike": RuleSettings(enabled=False),
     # The hub's: a machine that missed three reports (that wait is its hold).
     "offline": RuleSettings(),
 }

@@ -326,6 +326,7 @@ class StageStart:
 class StageEnd:
     """The trainer printed its end-of-training summary.
 
+    ``said``: the end is a stop message next to the last step, not a trainer's summary.
     ``evaluation``: an evaluation job's end (nanochat's base_eval wrote its results): the end of
     the run only for a log with no training step; inside a training run it is one more evaluation.
     """
@@ -333,6 +334,9 @@ class StageEnd:
     at: float | None
     summary: str | None = None
     evaluation: bool = False
+    # The run said in words that it stops (a wall-clock cap, an early stop, its final weights saved):
+    # its end, unless a step follows after all (then it was not the end).
+    said: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,6 +27,9 @@ RANGES: dict[str, tuple[int, int, int]] = {
     "7d": (7 * 24 * HOUR, 3 * FIVE_MINUTES, FIVE_MINUTES),
     "30d": (30 * 24 * HOUR, HOUR, HOUR),
 }
+# A step trainer's longest range is its whole run (the page calls it "run"), read by the run, not the clock.
+WHOLE_RUN_RANGE = "30d"
+EVER = 1e15  # later than any time a log could carry
 USUAL_WINDOW_SECONDS = 7 * 24 * HOUR
 USUAL_MIN_BASIS_HOURS = 3.0
 MINER_SERIES = (
@@ -250,6 +253,12 @@ def history(conn: sqlite3.Connection, source: SourceKey, range_name: str, now: f
             bands = state_bands(found, events, first, last, bucket)
         if source.kind == "steps":
             steps = _steps(conn, sid, first, last + bucket)
+            if steps is None and range_name == WHOLE_RUN_RANGE:
+                # The longest range is the run's, whatever its dates: a log of a run months ago (read
+                # today, its lines dated then) still has its curve, evaluations and markers.
+                steps = _steps(conn, sid, 0.0, EVER)
+                if steps is not None:
+                    events = what_happened(events_between(conn, source, 0.0, EVER), (), spans=False)[::-1]
     return {
         "range": range_name,
         "from": first,

@@ -357,6 +357,15 @@ REAL_FORMATS = {
     "hivemind-issue451-albert-step109-zero-contribution.log": "hivemind",
     "hivemind-ppo-readme-first-peer-epoch0-wrapped.log": "hivemind",
     "modded-nanogpt-record-2025-01-16-sub3min-done-peak-memory.txt": "modded-nanogpt",
+    "stopself-parameter-golf-ternary-custom-keys-wallclock-cap-final-sliding.log": "modded-nanogpt",
+    "hf-ipex-llm-cpu-qlora-runtime-xxxx-dict-then-bar-then-trainoutput.log": "hf-trainer",
+    "hf-ipex-llm-qlora-trl-example-runtime-dict-then-bar-then-trainoutput.log": "hf-trainer",
+    "generic-rlinf-issue777-metric-table-box-step51-of-1000.log": "generic",
+    "generic-rlinf-pr942-metric-table-box-step6-of-1000.log": "generic",
+    "verl-VERL-Maze-crash-before-step1-notimplemented.log": "verl",
+    "verl-dstack-configs-ppo-gsm8k-done-435-final-validation.log": "verl",
+    "verl-gui-cursor-moving-grpo-step10-of-133000-midrun.log": "verl",
+    "verl-walar-grpo-bars-only-step33-of-15625.log": "verl",
 }
 
 

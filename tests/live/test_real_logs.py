@@ -634,6 +634,35 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("trl-grpo-raycheng-taubench-done-12-loss0.trainer_state.json", T0, T0, "done · step 12/12", "done",
      {"step": 12, "total_steps": 12, "loss": 0.0, "lr": 4.5e-06, "grad_norm": 0.5695228576660156, "broken": None,
       "steps_per_hour": None, "eta_seconds": None, "data": epoch(2.5)}),
+    # HF: the closing bar (200/200 [02:52<00:00]) and TrainOutput flushed after the summary dict give the end
+    ("hf-ipex-llm-qlora-trl-example-runtime-dict-then-bar-then-trainoutput.log", T0, T0, "done · step 200/200", "done",
+     {"step": 200, "total_steps": 200, "loss": 1.7455, "lr": 0.0, "logged_steps": False, "crash": None}),
+    # the same with the summary's figures replaced by ``xxxx``; its bar 200/200 [07:16<00:00]
+    ("hf-ipex-llm-cpu-qlora-runtime-xxxx-dict-then-bar-then-trainoutput.log", T0, T0, "done · step 200/200", "done",
+     {"step": 200, "total_steps": 200, "loss": 0.8608, "logged_steps": False, "crash": None}),
+    # RLinf's box-drawn MetricTable: Global Step 51/1000, Step Time 342.437 s (3600 / 342.437 = 10.5 steps/h),
+    # ETA 90:16:12 = 324,972 s
+    ("generic-rlinf-issue777-metric-table-box-step51-of-1000.log", T0, T0, "step 51/1000 · 10 steps/h", "training",
+     {"step": 51, "total_steps": 1000, "step_seconds": 342.437, "trainer_eta_seconds": 324972.0, "loss": None}),
+    # the same table at Global Step 6/1000, Step Time 700.461 s, ETA 193:24:17 = 696,257 s
+    ("generic-rlinf-pr942-metric-table-box-step6-of-1000.log", T0, T0, "step 6/1000 · 5.1 steps/h", "training",
+     {"step": 6, "total_steps": 1000, "step_seconds": 700.461, "trainer_eta_seconds": 696257.0, "loss": None}),
+    # verl: a PPO run to its last step and final validation, then "Job '…' succeeded"
+    ("verl-dstack-configs-ppo-gsm8k-done-435-final-validation.log", T0, T0, "done · step 435/435", "done",
+     {"step": 435, "total_steps": 435, "loss": 0.064, "step_seconds": 39.674, "tokens_per_second": 93.888,
+      "figures": {"reward": 0.918, "response_length": 128.129}, "crash": None}),
+    # verl GRPO mid-run: its workers' logged tracebacks are no crash; tok/h from the steps' own tokens and times
+    ("verl-gui-cursor-moving-grpo-step10-of-133000-midrun.log", T0, T0, "step 10/133000 · 9.0M tok/h", "training",
+     {"step": 10, "total_steps": 133000, "step_seconds": 591.5320173036307, "steps_per_hour": 3600 / 591.5320173036307,
+      "crash": None}),
+    # verl logged with its bar alone: 33/15625 at 66.82 s/it
+    ("verl-walar-grpo-bars-only-step33-of-15625.log", T0, T0, "step 33/15625 · 53 steps/h", "training",
+     {"step": 33, "total_steps": 15625, "step_seconds": 66.82, "loss": None}),
+    # verl dead before its first step (no reward function for the data source)
+    ("verl-VERL-Maze-crash-before-step1-notimplemented.log", T0, T0, "no step yet · crashed", "crashed", {}),
+    # a speedrun fork stopped on its wall-clock cap, then 7 min of final evaluations: done, at 6530 of 10000
+    ("stopself-parameter-golf-ternary-custom-keys-wallclock-cap-final-sliding.log", T0, T0 + 7200,
+     "done · step 6530/10000", "done", {"step": 6530, "total_steps": 10000, "finished": True, "stalled": False}),
 ]  # fmt: skip
 
 
@@ -909,6 +938,8 @@ GENERIC_READ = {
     "generic-torchtune-pr640-step-loss-gpu-resources.log": "step, loss, lr",
     "generic-torch-xla-pr6026-four-devices-unordered.log": "step, epoch, loss",
     "generic-storch-issue51-scala-pico-gpt-elapsed.log": "step, total, loss, step time, elapsed, eval",
+    "generic-rlinf-issue777-metric-table-box-step51-of-1000.log": "step, total, step time, elapsed, ETA",
+    "generic-rlinf-pr942-metric-table-box-step6-of-1000.log": "step, total, step time, elapsed, ETA",
     "generic-mmengine-xtuner-issue187-gradnorm-nan-loss-finite.log":
         "step, total, epoch, loss, lr, grad norm, step time, ETA",
     "generic-maxtext-pr4847-glog-completed-step-profiler.log": "step, loss",

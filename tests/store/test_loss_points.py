@@ -254,3 +254,28 @@ def test_one_step_in_the_total_is_said_in_the_singular() -> None:
     assert totals_line({"since": since, "tokens": 4_194_304, "passes": 1}, "steps").endswith(": 4.1M tokens · 1 step")
     assert totals_line({"since": since, "tokens": 0, "passes": 2}, "steps").endswith(": 0 tokens · 2 steps")
     assert totals_line({"since": since, "tokens": 0, "passes": 1}, "miner").endswith(": 0 tokens · 1 pass")
+
+
+def test_a_run_dated_months_ago_still_has_its_whole_curve_and_evaluations(tmp_path: Path) -> None:
+    # Composed: a post-mortem read today of a run whose lines are dated 100 days ago (within the history's year of retention) (300 steps, a NaN-free
+    # curve and an evaluation every 250 steps): the "run" range (30d) gives them, the 1 h range none.
+    history = History(tmp_path, clock=lambda: NOW)
+    history.start()
+    old = NOW - 100 * 86400
+    events: list[TrainStep | EvalResult] = []
+    for s in range(300):
+        events.append(TrainStep(at=old + s, stage="train", step=s, loss=4.0 + math.sin(s / 50)))
+        if s % 250 == 0:
+            events.append(EvalResult(at=old + s, name="val loss", value=3.5, step=s))
+    rows, evals = LoggedSteps().feed(events, NOW)
+    try:
+        assert history.submit(Observation(SOURCE, losses=tuple(rows), evals=tuple(evals)))
+        assert history.flush(60)
+        run = history.chart(SOURCE, "30d", NOW)["steps"]
+        hour = history.chart(SOURCE, "1h", NOW)["steps"]
+    finally:
+        history.stop()
+    assert run is not None and [s for s, _ in run["loss"]] == list(range(300))
+    assert run["loss"][10][1] == 4.0 + math.sin(10 / 50)
+    assert run["evals"]["val loss"] == [[0, 3.5], [250, 3.5]]
+    assert hour is None

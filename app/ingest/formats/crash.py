@@ -46,7 +46,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from ...stats.events import Event, RunCrashed, StepFigures, StepRun, StepSkipped
+from ...stats.events import Event, RunCrashed, StageEnd, StepFigures, StepRun, StepSkipped
 from .fields import clean, next_plain
 from .pipeline import StepLines
 from .prefix import PrefixReader
@@ -181,6 +181,25 @@ _MAYBE = re.compile(
 )
 
 
+# A run saying in words that it stops, whoever the trainer: a wall-clock cap or an early stop, its final
+# weights saved, training complete. A stop message mid-run is undone by the next step (StageEnd.said).
+_ENDING_MAYBE = re.compile(r"stop|final|complete|finished|done")
+_ENDING = re.compile(
+    r"(?i)^(?:stopping[_ ]early\b|early[_ ]stopping\b(?!.{0,80}\b(?:counter|patience)\b)"
+    r"|stopping\b.{0,80}\b(?:wall-?clock|time limit|max[_ ]steps|max[_ ]iters?)\b"
+    r"|(?:saved|saving) (?:the )?final (?:model|weights|adapter|adapters|lora|checkpoint)\b"
+    r"|final (?:model|weights|adapter weights|adapters?|checkpoint) (?:saved|written)\b"
+    r"|training (?:complete|completed|finished|done)\b|(?:finished|done) training\b)"
+)
+
+
+def _ending(message: str) -> list[Event]:
+    """A stop message as the run's said end, or nothing."""
+    if not _ENDING.match(message):
+        return []
+    return [StageEnd(None, summary=_clip(message), said=True)]
+
+
 class CrashWatch:
     """Reads lines one by one and says when one ends the run or skips a step."""
 
@@ -201,13 +220,17 @@ class CrashWatch:
 
     def see(self, raw: str) -> list[Event]:
         """The events this line adds (usually none)."""
-        if not self._in_traceback and not self._after_exception and not _MAYBE.search(raw.lower()):
+        if not self._in_traceback and not self._after_exception and not _MAYBE.search(low := raw.lower()):
             if raw.strip():
                 self._previous, self._previous_fatal = raw, False
+                if _ENDING_MAYBE.search(low):
+                    return _ending(self._prefixes.read(clean(raw)).message.strip())
             return []
         line = clean(raw)
         message = self._prefixes.read(line).message.strip()
         events = self._read(line, message)
+        if not events and not self._in_traceback and _ENDING_MAYBE.search(message.lower()):
+            events = _ending(message)  # (a prefix's own words, ``[default0]:``, may look like a crash's)
         if message:
             self._previous = line
             self._previous_fatal = any(isinstance(event, RunCrashed) for event in events)
@@ -278,8 +301,14 @@ class CrashWatch:
 
     def _caught(self, glued: str) -> bool:
         """Whether the traceback starting now reports an error the program caught (see ``_LOGGED``)."""
-        if glued:  # printed right after a progress bar: nothing logged it
-            return bool(_HANDLED.search(glued))
+        if glued:
+            if not _BAR_END.search(glued) and _LOGGED.search(glued):
+                # A logger's record whose message is the traceback (``ERROR:<time>:Traceback …``,
+                # a rollout worker's caught error): logged, unless it starts at the program's top.
+                self._logged_only = not _HANDLED.search(glued)
+                return True
+            self._logged_only = False
+            return bool(_HANDLED.search(glued))  # printed right after a progress bar: nothing logged it
         if self._previous_fatal:  # the record above already said the run died
             return False
         self._logged_only = not _HANDLED.search(self._previous) and bool(_LOGGED.search(self._previous))

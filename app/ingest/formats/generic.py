@@ -29,6 +29,11 @@ from .pipeline import StepLines
 from .prefix import LineTimes
 
 MAX_CHARS = 4096
+# A box-drawn table (rich's, RLinf's MetricTable): rows start with a vertical, sections with a border.
+_BOX_ROW = frozenset("│┃║")
+_BOX_BORDER = frozenset("├╰╭└┌┣┗┏╠╚╔")
+_BOX_CELL = re.compile(r"[│┃║]")
+_BOX_CELLS = 64
 # An MFU of 0 beside a throughput: the trainer had no peak FLOPS for the GPU (nanochat, its forks).
 MFU_PLACEHOLDER_NOTE = "unknown: the log printed 0.00 while training ran (no peak FLOPS for this GPU)"
 # A tqdm bar: ``45%|████▌ | 450/1000 [01:58<02:10, 3.46it/s, loss=2.3]`` or, without a total,
@@ -159,6 +164,7 @@ class GenericParser(StepLines[_Line]):
         self._last: tuple[int, float | None] | None = None
         self._epoch: Reading | None = None  # announced on a line of its own, for the bars after it
         self._full_epoch: tuple[TrainStep, int] | None = None  # the last step: a full epoch's bar, and its total
+        self._box: list[str] = []  # the cells of a box-drawn table's rows since its last border
 
     def pieces(self, part: str) -> Iterable[str]:
         """A bar and the message printed straight after it, as two (capped: a record is never longer)."""
@@ -168,6 +174,18 @@ class GenericParser(StepLines[_Line]):
 
     def classify(self, text: str) -> tuple[Kind, _Line | None]:
         """What a piece of any trainer's line says: a step, an evaluation, an end, a pause, a total."""
+        head = text.lstrip()[:1]
+        if head in _BOX_ROW or (head in _BOX_BORDER and self._box):
+            # A box-drawn table (``│ Global Step: 51/1000 │ … │`` between ``├──…`` borders): its rows,
+            # up to the next border, are one record whose cells the ``|`` separators part.
+            if head in _BOX_ROW:
+                cells = [c.strip() for c in _BOX_CELL.split(text) if c.strip()]
+                self._box.extend(cells[:_BOX_CELLS])
+                return Kind.OTHER, None
+            record, self._box = " | ".join(self._box), []
+            text = record
+        elif self._box:
+            self._box = []
         kind, line = self._classify_line(text)
         if line is not None:
             line.rank = self._times.rank

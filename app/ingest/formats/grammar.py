@@ -54,6 +54,7 @@ ALIASES: dict[str, Field] = {
     "global step": Field.STEP,
     "current steps": Field.STEP,  # LLaMA-Factory's trainer_log.jsonl
     "num updates": Field.STEP,  # fairseq
+    "update": Field.STEP,  # RL loops (PPO): ``update: 12|policy_loss: …``
     "batch": Field.STEP,  # only as a position: ``[Batch 100/500]`` (``batch 32`` may be a size)
     "total steps": Field.TOTAL,
     "max steps": Field.TOTAL,
@@ -77,6 +78,9 @@ ALIASES: dict[str, Field] = {
     "loss step": Field.LOSS,
     "reduced train loss": Field.LOSS,  # NeMo
     "step loss": Field.LOSS,  # diffusers' training scripts
+    "policy loss": Field.LOSS,  # PPO's (its value and entropy losses are other figures)
+    "pg loss": Field.LOSS,
+    "closs": Field.LOSS,  # LLaMA2-Accessory's MetricLogger: ``closs: 0.9175 (0.9249)``
     "val loss": Field.EVAL_LOSS,
     "valid loss": Field.EVAL_LOSS,
     "validation loss": Field.EVAL_LOSS,

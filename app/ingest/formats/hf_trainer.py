@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
 from typing import Literal
 
 from ...stats.events import (
@@ -107,6 +108,11 @@ class HfTrainerParser(EmitLines):
         # The text _split_record last searched for a bar and what it found: the same text is
         # classified next, and the bar pattern is the dearest part of a redraw.
         self._searched: tuple[str, re.Match[str] | None] | None = None
+        # The end-of-training summary was read: what stdout and stderr flush after it (the closing
+        # bar at its total, ``TrainOutput(global_step=N, …)``) gives the run's last position.
+        self._summarised = False
+        self._summary = ""
+        self._last_logged: tuple[float | None, float | None, float | None] = (None, None, None)  # loss, lr, epoch
 
     # --- the pipeline's hooks (pipeline.py) ------------------------------------------
 
@@ -237,6 +243,11 @@ class HfTrainerParser(EmitLines):
             # A traceback through the Trainer's training loop after a bar held until now: the
             # run died training, at that bar (a log of one bar and a crash).
             return Kind.FULL, self._died_training
+        if text.startswith("TrainOutput(global_step=") and self._summarised:
+            m = _TRAIN_OUTPUT.match(text)
+            if m is not None:
+                done = int(m.group(1))
+                return Kind.FULL, lambda: self._train_output(done)
         if "Saving model checkpoint to" in text:
             m = _CHECKPOINT.search(text)
             if m is not None:
@@ -320,6 +331,22 @@ class HfTrainerParser(EmitLines):
         self._train_total = total
         return [RunInfo(at=None, total_steps=total)]
 
+    def _train_output(self, done: int) -> list[Event]:
+        """``trainer.train()``'s return value printed after the summary: the run's last step."""
+        if self._step is not None and done <= self._step:
+            return []
+        total = self._bar_total if self._bar_total == done else self._train_total
+        self._step = done
+        return self._closing(_train_step(at=None, stage="train", step=done, total_steps=total))
+
+    def _closing(self, step: TrainStep) -> list[Event]:
+        """The last position read after the summary, with the last logged figures, and the summary again
+        (a step clears an end summary read before it)."""
+        loss, lr, _ = self._last_logged
+        # (Not the epoch: the position is the whole run's step, and the stage keeps the last epoch logged.)
+        last = replace(step, loss=loss, loss_note="mean since the last log" if loss is not None else None, lr=lr)
+        return [last, StageEnd(at=None, summary=self._summary)]
+
     def _bar(self, m: re.Match[str], suffix: re.Match[str] | None = None) -> list[Event]:
         n, total = int(m.group(2)), int(m.group(3))
         self._bar_since_record = True
@@ -355,6 +382,10 @@ class HfTrainerParser(EmitLines):
             trainer_eta_seconds=clock_seconds(m.group(5)),
             loss=loss,
         )
+        if self._summarised and self._train_total is None and n == total and not self._evaluating:
+            self._train_total = total  # the training bar closing after the summary: the run's end
+            self._step = n
+            return self._closing(step)
         if self._train_total is None or other:
             # Which bar trains is not known yet (a cold start may begin inside an evaluation),
             # or this is another bar: hold the position until a loss dict says it trains.
@@ -470,6 +501,8 @@ class HfTrainerParser(EmitLines):
             # The end-of-training summary (``train_loss``, not ``loss``). unsloth Studio logs
             # ``train_runtime`` in every step's dict, next to the step's own ``loss``.
             summary = ", ".join(f"{k} {v.strip(chr(39))}" for k, v in pairs.items())
+            self._summarised = True
+            self._summary = summary
             return [StageEnd(at=None, summary=summary)]
         if any(k.startswith("eval_") for k in pairs):
             return [
@@ -496,6 +529,8 @@ class HfTrainerParser(EmitLines):
             (k, v) for k, v in values.items() if k not in _STEP_KEYS and v is not None and finite(v) is not None
         )
         tokens_seen = integer(pairs.get("num_input_tokens_seen"))
+        if "loss" in pairs:
+            self._last_logged = (values.get("loss"), finite(values.get("learning_rate")), finite(values.get("epoch")))
         step_value = integer(pairs.get("step"))
         if step_value is not None:  # pre-4.x / TF trainer: JSON with the step in it
             self._step = step_value
@@ -546,6 +581,9 @@ class HfTrainerParser(EmitLines):
                 figures=figures,
             )
         ]
+
+
+_TRAIN_OUTPUT = re.compile(r"TrainOutput\(global_step=(\d{1,12}), ")
 
 
 def _bare_bar(part: str) -> re.Match[str] | None:

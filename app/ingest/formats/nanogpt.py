@@ -248,6 +248,11 @@ def _modded_line(text: str) -> tuple[Kind, Emit | None]:
         if unit == "s":
             figure, unit = figure * 1000, "ms"
         pairs.setdefault(name, (figure, unit))
+    if "train_time" not in pairs and pairs.get("t", (None, None))[1] == "ms":
+        # A fork's short keys (``step:1000/10000 loss:3.3120 t:91478ms avg:91.5ms``): the same figures.
+        for short, full in (("t", "train_time"), ("avg", "step_avg"), ("loss", "train_loss")):
+            if short in pairs and full not in pairs:
+                pairs[full] = pairs.pop(short)
     if "train_time" not in pairs:
         return Kind.PARTIAL, None
     step_number, total = int(head.group(1)), int(head.group(2))

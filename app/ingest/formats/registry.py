@@ -142,6 +142,12 @@ def _torchtitan(spec: FormatSpec) -> LogParser:
     return TorchtitanParser()
 
 
+def _verl(spec: FormatSpec) -> LogParser:
+    from .verl import VerlParser
+
+    return VerlParser()
+
+
 def _generic(spec: FormatSpec) -> LogParser:
     from .generic import GenericParser
 
@@ -343,6 +349,16 @@ FORMATS: tuple[FormatSpec, ...] = (
             sign("][", r"^\[\d{4}/\d\d/\d\d \d\d:\d\d:\d\d\.\d{3}\]\[(?:INFO|WARN|WARNING|ERROR|DEBUG)\]\["),
         ),
         yields_to=("sn38",),  # a miner's log with hivemind's lines in it is the miner's
+    ),
+    FormatSpec(
+        "verl", _verl, "verl", STEPS, "a verl log",
+        signatures=(
+            sign("step:", r"^step:\d{1,12} - (?:global_seqlen|actor|critic|training|timing_s|perf|response_length|"
+                          r"val-core|val-aux|val)/[\w@/.-]{1,200}:"),
+            # ray_trainer.fit's bar (logged without the console metrics, a run prints only it) and its plan.
+            sign("Training Progress", r"^Training Progress:\s+\d{1,3}%\|"),
+            sign("Total training steps", r"^Total training steps: \d+$"),
+        ),
     ),
     # No signature of its own: read when no format above claims a log (detect.py).
     FormatSpec(

@@ -71,6 +71,8 @@ def training_view(stage: Stage, v: Verdict, all_reduce: AllReduce | None, errors
         finished=finished(stage),
         logged_steps=latest.logged,
         errors=errors_view(errors),
+        loss_spikes=stage.spikes.count if stage.spikes.recent else None,
+        loss_spike_steps=tuple(stage.spikes.steps),
     )
 
 

@@ -122,6 +122,11 @@ class StepProgress:
             # (inside a training run it is one more evaluation, its figures already taken).
             if self._stage is None:
                 self._evaluated = (event.summary or "evaluation finished", t)
+        elif isinstance(event, StageEnd) and event.said:
+            # A stop message: the end unless a step follows (Stage.take clears it), so not sticky.
+            if self._stage is not None and self._stage.finished is None and self._stage.done_at is None:
+                self._stage.finished = event.summary or "finished"
+                self._stage.said_end_at = t if t is not None else self._stage.step_time
         elif isinstance(event, StageEnd):
             if self._stage is None:
                 self._end_without_steps(t)
@@ -238,10 +243,13 @@ class StepProgress:
         self.health.took_steps(taken, steps[0], last.step, times[-1])
         # Stage.take of each: the last is the latest; a finite loss that has not exploded clears a divergence.
         stage.latest, stage.step_time = last, times[-1]
-        stage.pause = stage.finished = None
+        stage.pause = stage.finished = stage.said_end_at = None
         stage.exploded = False
         stage.diverged_at = stage.diverged_step = None
         stage.loss, stage.loss_note = last.loss, last.loss_note
+        take_spike = stage.spikes.take
+        for step, loss in zip(steps, run.losses[start:end], strict=False):
+            take_spike(step, loss)
 
     def _end_without_steps(self, t: float | None) -> None:
         """An end summary read with no step line before it (a tail that holds only the run's end):
@@ -481,7 +489,8 @@ class StepProgress:
     def tokens_per_device(self) -> bool:
         """The trainer's tok/s is per device and the device count is not known: a rate per GPU."""
         stage = self._stage
-        return stage is not None and stage.latest.per_device and self._run.device_count is None and stage.token_source == "step"
+        return (stage is not None and stage.latest.per_device and stage.latest.tokens is None
+                and self._run.device_count is None and stage.token_source == "step")  # a step's own tokens are global
 
 
 def _first_false(checks: Iterable[bool], default: int) -> int:

@@ -13,6 +13,7 @@ from ...snapshot import RateView, WarmupView
 from ..events import StepFigures, TrainStep
 from ..tracker import RATE_WINDOW_SECONDS, WARMUP_COUNT, WARMUP_SECONDS
 from .intervals import IntervalWindow
+from .spikes import Spikes
 
 RECENT_LINES = 21
 # No step for this many times the usual time between step lines is a stall (app/stats/steps/rules.py);
@@ -83,6 +84,7 @@ class Stage:
     warm_at: float | None = None  # when the third timed line arrived
     resumed_at: float | None = None
     done_at: float | None = None
+    said_end_at: float | None = None  # when the run said it stops (a stop message), until a step follows
     diverged_at: float | None = None
     diverged_step: int | None = None  # the step whose loss was first not a number
     # Evaluations of a loss whose latest figure is not a number, and when each first was.
@@ -90,6 +92,7 @@ class Stage:
     early_losses: list[float] = field(default_factory=list)  # the first finite ones (the explosion's baseline)
     early_median: float | None = None  # their median, kept as they come (not sorted again at every step)
     exploded: bool = False  # the latest loss is EXPLODED_FACTOR × the early ones or more
+    spikes: Spikes = field(default_factory=Spikes)  # loss spikes that recover (spikes.py)
 
     def take_eval(self, name: str, value: float | None, step: int | None, t: float | None) -> None:
         """Keep an evaluation's figure; a loss-like one that is not a number is a divergence."""
@@ -108,6 +111,7 @@ class Stage:
             self.step_time = t
         self.pause = None
         self.finished = None
+        self.said_end_at = None
         self.take_figures(event, t)
         if (self.done_at is None and event.total_steps and event.step >= event.total_steps
                 and event.ends_at_total):
@@ -123,10 +127,11 @@ class Stage:
                     self.early_losses.append(loss)
                     self.early_median = statistics.median(self.early_losses)
                 self.diverged_at = self.diverged_step = None
-            elif self.diverged_at is None:
+            elif self.diverged_at is None and self.diverged_step is None:  # (an undated log's time is None)
                 self.diverged_at = t if t is not None else self.step_time
                 self.diverged_step = self.latest.step
             self.loss, self.loss_note = event.loss, event.loss_note
+            self.spikes.take(self.latest.step, loss)
         if event.lr is not None:
             self.lr = event.lr
         if event.grad_norm is not None:

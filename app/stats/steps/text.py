@@ -67,6 +67,11 @@ def details(
                                       + ("" if latest.logged else " · tokens per step not printed")))
     elif Line.NO_RATE_SUMMARY_ONLY in shows:
         body.append((Line.NO_RATE_SUMMARY_ONLY, "no rate: the log holds the run's end summary, no step line"))
+    elif Line.WHOLE_RUN_RATE in shows and latest.elapsed_seconds:
+        clock = text.exact_duration(latest.elapsed_seconds)
+        whole = text.compact(latest.step * 3600 / latest.elapsed_seconds)
+        body.append((Line.WHOLE_RUN_RATE,
+                     f"{latest.step:,} steps in {clock} of the trainer's own clock ({whole} steps/h over the whole run)"))
     elif Line.NO_RATE_TOO_SHORT in shows:
         body.append((Line.NO_RATE_TOO_SHORT,
                      f"no rate: {stage.lines} {unit} over less than {text.minutes(WARMUP_SECONDS)} min of its own time"))
@@ -142,6 +147,8 @@ def details(
     if data:
         lines.append(data)
     lines.extend(figure_lines(stage.figures))
+    if Line.LOSS_SPIKES in shows:
+        lines.append(spikes_line(stage))
     lines.extend(all_reduce_lines(all_reduce))
     lines.extend(run_details(run))
     warning = [grad_warning] if Line.GRAD_WARNING in shows and grad_warning is not None else []
@@ -315,12 +322,21 @@ def figure(value: float | None) -> str:
     return f"{value:.4f}" if abs(value) < 100 else f"{value:.1f}"
 
 
+def spikes_line(stage: Stage) -> str:
+    """``Loss spikes 2 (the latest at step 61, recovered)``."""
+    spikes = stage.spikes
+    where = f"the latest at step {spikes.steps[-1]:,}" if spikes.steps else "the latest"
+    return f"Loss spikes {spikes.count} ({where}, {'not recovered yet' if spikes.in_spike else 'recovered'})"
+
+
 def figure_lines(figures: dict[str, float]) -> list[str]:
     parts = []
     if "reward" in figures:
         parts.append(f"reward {figures['reward']:.4f}")
     if "sequence_length" in figures:
         parts.append(f"mean sequence {figures['sequence_length']:.1f} tokens")
+    if "response_length" in figures:
+        parts.append(f"mean response {figures['response_length']:.1f} tokens")
     if "memory_gib" in figures:
         memory = f"memory {figures['memory_gib']:.2f} GiB"
         if "memory_percent" in figures:

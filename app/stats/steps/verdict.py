@@ -86,6 +86,7 @@ class Line(Enum):
     BEFORE_THE_CRASH = auto()  # the rate line, said as it stood when the run died
     NO_RATE_SUMMARY_ONLY = auto()
     NO_RATE_TOO_SHORT = auto()
+    WHOLE_RUN_RATE = auto()  # a finished run too short to measure: its steps over the trainer's own clock
     NO_TIMING = auto()
     WARMUP = auto()
     # the situation (one at most)
@@ -99,6 +100,7 @@ class Line(Enum):
     ETA = auto()
     # notes on the run's health, under the lead line
     GRAD_WARNING = auto()
+    LOSS_SPIKES = auto()  # the logged loss spiked above its recent level (spikes.py)
     # before the first step
     WAITING = auto()
     VALIDATION_ONLY = auto()
@@ -108,7 +110,7 @@ class Line(Enum):
 
 
 RATE_LINES = (Line.RATE_TOKENS, Line.RATE_STEPS, Line.NO_RATE_SUMMARY_ONLY, Line.NO_RATE_TOO_SHORT,
-              Line.NO_TIMING, Line.WARMUP)
+              Line.WHOLE_RUN_RATE, Line.NO_TIMING, Line.WARMUP)
 SITUATION_LINES = (Line.FINISHED_SUMMARY, Line.FINISHED_LAST_STEP, Line.STALLED, Line.FINISHING, Line.PAUSED,
                    Line.FIRST_LINE_LIMIT)
 # What a crash takes away: a rate still being measured, the wait for a step, a pause, the time to
@@ -149,8 +151,12 @@ def decide(
     crash: Crash | None, broken: Broken | None, grad_warning: bool, swarm: SwarmFacts | None = None,
 ) -> Verdict:
     """The verdict on a run with a step read, at ``now`` (``swarm``: a collaborator's place in its swarm)."""
-    # A dead run is measured as it stood when it died.
-    m = measure(stage, now if crash is None or crash.at is None else min(now, crash.at))
+    # A dead run is measured as it stood when it died: at its last step, not over the minutes
+    # it lay dead before the crash was printed (a watchdog's timeout, a hung collective).
+    at = now if crash is None or crash.at is None else min(now, crash.at)
+    if crash is not None and stage.step_time is not None:
+        at = min(at, stage.step_time)
+    m = measure(stage, at)
     stall = rules.stall(stage, now, arrival_gaps, restarting)
     if crash is not None or broken is not None:
         stall = Stall(False, stall.since, stall.limit, None, stall.allowed)
@@ -191,6 +197,8 @@ def decide(
         shows.add(Line.SWARM)
         shows -= {Line.STALLED, Line.PAUSED}  # the swarm's sentence says it (a round's pause, how long)
         lead = Line.SWARM
+    if stage.spikes.count and not is_diverged:
+        shows.add(Line.LOSS_SPIKES)
     return Verdict(
         state=state, since=since, status=status, shows=frozenset(shows), lead=lead if lead in shows else None,
         measure=m, stall=stall, eta_seconds=eta, crash=crash, broken=broken if broken_shown else None,
@@ -232,7 +240,7 @@ def _state(
     if broken is not None:
         return "broken", Status.BROKEN, broken.since
     if is_done:
-        return "done", Status.DONE, stage.done_at
+        return "done", Status.DONE, stage.done_at if stage.done_at is not None else stage.said_end_at
     placed = swarm_state(swarm)
     if placed is not None:
         return placed
@@ -277,7 +285,13 @@ def _rate_line(stage: Stage, m: Measure, stall: Stall, is_diverged: bool, is_don
     if is_done or is_diverged or stall.stalled or stall.pause == "finishing":
         # A run that is over, finishing, stalled or whose loss is not a number is measured no further.
         if is_done:
-            return Line.NO_RATE_SUMMARY_ONLY if stage.lines == 0 else Line.NO_RATE_TOO_SHORT
+            if stage.lines == 0:
+                return Line.NO_RATE_SUMMARY_ONLY
+            whole = stage.latest.elapsed_seconds
+            if (whole is not None and whole > 0 and stage.latest.step > stage.lines and not stage.latest.logged
+                    and stage.latest.epoch is None):  # (an epoch's bar counts and times that epoch alone)
+                return Line.WHOLE_RUN_RATE  # a closing bar's count and elapsed time: the run's own figures
+            return Line.NO_RATE_TOO_SHORT
         return None
     return Line.NO_TIMING if no_timing(stage, m) else Line.WARMUP
 

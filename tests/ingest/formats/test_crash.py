@@ -354,3 +354,41 @@ def test_a_traceback_glued_to_a_bar_is_a_crash_at_once() -> None:
     """The bar's own end before ``Traceback`` (a rank's prefix may follow it) still says the run died there."""
     lines = [" 45%|████▌     | 450/1000 [07:30<09:10,  1.00s/it][rank1]:Traceback (most recent call last):"]
     assert crashes(lines) == ["a traceback after the progress bar (its error line not read)"]
+
+
+def test_a_traceback_inside_a_logger_s_record_was_caught_and_logged() -> None:
+    # A rollout worker's ``logging.exception`` (yuzhaouoe/GUI-Cursor-Moving's verl_demo.log): the record's
+    # head ``ERROR:<time>:`` carries the traceback's first line, and training goes on.
+    logged = [
+        "ERROR:2025-11-19 20:55:34,559:Traceback (most recent call last):",
+        '  File "/mnt/cursor/env_and_state.py", line 450, in update_state',
+        "    self._extract_action_and_update_cursor(observation, text_input, output_text)",
+        '  File "/mnt/cursor/env_and_state.py", line 266, in _extract_action_and_update_cursor',
+        '    raise ValueError(f"step {self.step_idx} - extract action failed from: {output_text}")',
+        "ValueError: step 0 - extract action failed from: Thought: …",
+    ]
+    assert crashes(logged) == []
+    # The same traceback glued to a progress bar is Python's own report: the run died.
+    glued = ["Training Progress:   0%|    | 2/100 [30:24<32:57:40, 879.01s/it]Traceback (most recent call last):",
+             *logged[1:]]
+    assert crashes(glued)[-1] == "ValueError: step 0 - extract action failed from: Thought: …"
+
+
+@pytest.mark.parametrize(
+    ("lines", "error"),
+    [
+        # Composed: the header glued to a download bar and cut at the terminal's width mid-word.
+        (["Downloading: 100%|##########| 1.2G/1.2G [00:10<00:00, 120MB/s]Traceback (most rec", "ent call last):",
+          '  File "/x/train.py", line 10, in <module>', "    main()", '  File "/x/train.py", line 5, in main',
+          "    model.cuda()", "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB"],
+         "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB"),
+        # the header wrapped between two words
+        (["Traceback (most recent call", "last):", '  File "/x/train.py", line 10, in <module>', "    main()",
+          "RuntimeError: boom"], "RuntimeError: boom"),
+        # no header at all: frames, indented source and the error's last line
+        (['  File "/x/train.py", line 10, in <module>', "    main()", '  File "/x/train.py", line 5, in main',
+          "    model.cuda()", "RuntimeError: CUDA error: out of memory"], "RuntimeError: CUDA error: out of memory"),
+    ],
+)
+def test_crash_evidence_without_a_whole_header_is_a_crash(lines: list[str], error: str) -> None:
+    assert crashes(lines) == [error]

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import math
 from itertools import pairwise
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -474,3 +476,45 @@ def test_an_mfu_of_zero_beside_a_throughput_is_a_placeholder(text: str, mfu: flo
     step = one(text)
     assert step.mfu == mfu
     assert (step.mfu_note is not None) is unknown
+
+
+def test_a_box_drawn_table_s_rows_up_to_the_next_border_are_one_record() -> None:
+    # Composed after RLinf's MetricTable: the step and its total on one row, the clocks on the next.
+    from app.ingest.formats import create_parser
+    from app.stats.events import TrainStep
+
+    lines = [
+        "╭──────────────────────────────╮",
+        "├──────── Metric Table ────────┤",
+        "│ Global Step:   12/300 │ Progress: █░░░ │   4.0% │",
+        "│ Elapsed: 00:20:00 │ ETA: 08:00:00 │ Step Time: 100.0s │",
+        "├──────────── Time ────────────┤",
+        "│actor/run_training=60.5 │ step=98.2 │",
+        "├───────── Environment ────────┤",
+    ]
+    steps = [e for e in create_parser("generic").feed(lines) if isinstance(e, TrainStep)]
+    assert [(s.step, s.total_steps, s.step_seconds, s.elapsed_seconds, s.trainer_eta_seconds) for s in steps] == [
+        (12, 300, 100.0, 1200.0, 8 * 3600.0)]
+
+
+def test_ppo_fields_joined_by_bars_without_spaces_keep_their_nan_loss(tmp_path: Path) -> None:
+    # Composed: a PPO loop's ``key: value`` fields joined by ``|``; its policy loss goes nan at update 2.
+    from app.ingest.formats import create_parser
+    from app.stats.events import TrainStep
+
+    lines = ["update: 1|policy_loss: 0.0123|value_loss: 0.5|entropy: 1.2|fps: 340",
+             "update: 2|policy_loss: nan|value_loss: nan|entropy: nan|fps: 340",
+             "update: 3|policy_loss: nan|value_loss: nan|entropy: nan|fps: 340"]
+    steps = [e for e in create_parser("generic").feed(lines) if isinstance(e, TrainStep)]
+    assert [s.step for s in steps] == [1, 2, 3]
+    assert steps[0].loss == 0.0123 and all(math.isnan(s.loss or 0.0) for s in steps[1:])
+    log = tmp_path / "ppo.log"
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    from app.ingest.backwards import read_backwards
+    from app.live.monitor import Monitor
+
+    monitor = Monitor(log, clock=lambda: 1_800_000_000.0)
+    monitor.backlog(read_backwards(log))
+    snap = monitor.snapshot(1_800_000_000.0)
+    assert snap.state == "diverged"
+    assert "Loss not a number since step 2" in snap.details  # the first nan, not the latest (undated lines)

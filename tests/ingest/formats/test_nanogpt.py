@@ -331,3 +331,15 @@ def test_llmc_first_step_lines_read_with_their_time() -> None:
                                                                                  (1, None, 0.25025, None)]
     assert steps[0].loss == 5.356189 and steps[1].loss is not None and math.isnan(steps[1].loss)
     assert bad == 0
+
+
+def test_a_speedrun_fork_s_short_keys_are_its_loss_clock_and_average() -> None:
+    # openai/parameter-golf ternary_log_42.txt (tests/data/real/stopself-parameter-golf-ternary-…): ``loss``,
+    # ``t`` and ``avg`` for train_loss, train_time and step_avg.
+    from app.ingest.formats import create_parser
+    from app.stats.events import TrainStep
+
+    got = [e for e in create_parser("modded-nanogpt").feed(["step:6000/10000 loss:3.0211 t:550871ms avg:91.8ms"])
+           if isinstance(e, TrainStep)]
+    assert [(e.step, e.total_steps, e.loss, e.elapsed_seconds) for e in got] == [(6000, 10000, 3.0211, 550.871)]
+    assert got[0].step_seconds == pytest.approx(0.0918)

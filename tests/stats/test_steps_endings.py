@@ -1,0 +1,147 @@
+"""An ending is a class: a run's last lines that say it stopped read ``done``, and stay so as the clock moves.
+
+Composed logs (figures by hand) and a real excerpt (tests/data/real, its source in its header).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.ingest.backwards import read_backwards
+from app.ingest.formats.crash import CrashWatch
+from app.live.monitor import Monitor
+from app.snapshot import to_json
+from app.stats.events import StageEnd
+from tests.reallogs import body
+
+T0 = 1_800_000_000.0
+TWO_HOURS = 2 * 3600.0
+
+
+def read_at(tmp_path: Path, lines: list[str], later: float, name: str = "run.log") -> dict[str, Any]:
+    """The snapshot ``later`` seconds after the log's last line (undated: written at its modification time)."""
+    log = tmp_path / name
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    os.utime(log, (T0, T0))
+    monitor = Monitor(log, clock=lambda: T0)
+    monitor.backlog(read_backwards(log))
+    data: dict[str, Any] = json.loads(to_json(monitor.snapshot(T0 + later)))
+    return data
+
+
+def modded(step: int, total: int = 10000) -> str:
+    return f"step:{step}/{total} train_loss:3.{step % 7}000 train_time:{step * 92}ms step_avg:92.00ms"
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "stopping_early: wallclock_cap train_time:599652ms step:6530/10000",
+        "Stopping early: reached max_steps",
+        "Early stopping triggered at epoch 12",
+        "Saved final weights to adapters/adapters.safetensors.",
+        "Saving final model to out/final",
+        "Final model saved to checkpoints/final.pt",
+        "Training complete.",
+        "Finished training after 3 epochs",
+    ],
+)
+def test_a_stop_message_is_the_run_s_said_end(message: str) -> None:
+    found = CrashWatch().see(message)
+    assert [(type(e), e.summary, e.said) for e in found if isinstance(e, StageEnd)] == [(StageEnd, message, True)]
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["EarlyStopping counter: 3 out of 10", "final_sliding val_loss:2.9869 val_bpb:1.1565", "done loading data",
+     "Stopping the profiler", "step 120 complete"],
+)
+def test_words_that_do_not_say_the_run_stops(message: str) -> None:
+    assert not [e for e in CrashWatch().see(message) if isinstance(e, StageEnd)]
+
+
+def test_a_run_stopped_on_its_cap_then_evaluated_reads_done_two_hours_later(tmp_path: Path) -> None:
+    lines = [modded(n) for n in (1000, 2000, 3000)] + [
+        "stopping_early: wallclock_cap train_time:599652ms step:3000/10000",
+        "final_int8_roundtrip val_loss:3.0570 val_bpb:1.1837",
+    ]
+    data = read_at(tmp_path, lines, TWO_HOURS)
+    assert (data["state"], data["level"], data["status_line"]) == ("done", "ok", "done · step 3000/10000")
+    assert data["training"]["stalled"] is False
+    assert "Finished: stopping_early: wallclock_cap train_time:599652ms step:3000/10000" in data["details"]
+
+
+def test_a_stop_message_that_steps_follow_was_not_the_end(tmp_path: Path) -> None:
+    lines = [modded(n) for n in (1000, 2000)] + ["Stopping early: reached max_steps"] + [modded(3000)]
+    data = read_at(tmp_path, lines, TWO_HOURS)
+    assert data["state"] == "stalled"  # two hours of silence mid-run, after the message was undone by a step
+
+
+def test_real_speedrun_fork_stopped_on_its_wall_clock_cap(tmp_path: Path) -> None:
+    # openai/parameter-golf ternary_log_42.txt: "stopping_early: wallclock_cap … step:6530/10000", then 7 min
+    # of final evaluations; read two hours after its last line it is done at 6530 of 10000, not stalled.
+    name = "stopself-parameter-golf-ternary-custom-keys-wallclock-cap-final-sliding.log"
+    data = read_at(tmp_path, body(name), TWO_HOURS, name)
+    assert (data["state"], data["level"], data["status_line"]) == ("done", "ok", "done · step 6530/10000")
+    assert data["training"]["finished"] is True
+
+
+@pytest.mark.parametrize(
+    ("name", "line"),
+    [
+        # 200/200 [02:52<00:00]: 200 × 3600 / 172 = 4,186 steps/h, written 4.1k
+        ("hf-ipex-llm-qlora-trl-example-runtime-dict-then-bar-then-trainoutput.log",
+         "200 steps in 2 min 52 s of the trainer's own clock (4.1k steps/h over the whole run)"),
+        # 200/200 [07:16<00:00]: 200 × 3600 / 436 = 1,651 steps/h, written 1.6k
+        ("hf-ipex-llm-cpu-qlora-runtime-xxxx-dict-then-bar-then-trainoutput.log",
+         "200 steps in 7 min 16 s of the trainer's own clock (1.6k steps/h over the whole run)"),
+        # step:8420/20000 … train_time:599992ms: 8,420 × 3600 / 599.992 = 50,521 steps/h (it said "18 steps" before)
+        ("parameter-golf-8xh100-fullrun.log",
+         "8,420 steps in 9 min 59 s of the trainer's own clock (50k steps/h over the whole run)"),
+        # the last line, step:1660/1660 val_loss:3.2769 train_time:154015ms: 1,660 × 3600 / 154.015 = 38,801 steps/h
+        ("modded-nanogpt-2025-09-15-no-train-loss.txt",
+         "1,660 steps in 2 min 34 s of the trainer's own clock (38k steps/h over the whole run)"),
+    ],
+)
+def test_a_finished_run_too_short_to_measure_gives_its_steps_over_its_own_clock(
+    tmp_path: Path, name: str, line: str
+) -> None:
+    # intel-analytics/ipex-llm README sample outputs: ten loss dicts, the summary dict, then the closing bar
+    # and TrainOutput; the dicts are not counted as steps ("1 steps over less than 3 min" before).
+    data = read_at(tmp_path, body(name), 0.0, name)
+    assert data["status_line"].startswith("done · step ")
+    assert data["details"][0] == line
+    assert not any("steps over less than" in detail for detail in data["details"])
+
+
+def test_an_epoch_s_bar_is_not_the_whole_run_s_clock(tmp_path: Path) -> None:
+    # Composed Lightning log (tests/data/real, its header): epoch 3's bar 500/500 [02:47] is that epoch alone.
+    name = "generic-lightning-composed-cut-v-num-not-in-top-k.log"
+    data = read_at(tmp_path, body(name), 0.0, name)
+    assert data["state"] == "done"
+    assert not any("trainer's own clock" in detail for detail in data["details"])
+
+
+def test_a_crashed_run_s_rate_is_the_one_at_its_last_step_not_over_the_dead_minutes(tmp_path: Path) -> None:
+    # Composed: a step every second, a line every 10 steps from 00:00:10 to 00:03:20 (200 steps), then a
+    # watchdog's traceback at 00:10:00. At the last step: 200 steps over 200 s = 3,600 steps/h ("3.6k");
+    # a window sliding to the traceback would have spread them over the 6 dead minutes too.
+    lines = [f"2026-01-01 00:{n // 60:02d}:{n % 60:02d},000 INFO step {n} | loss 2.{n % 7} | dt 1000.0ms"
+             for n in range(10, 201, 10)]
+    lines += ["2026-01-01 00:10:00,000 ERROR Traceback (most recent call last):", '  File "/x/train.py", line 10, in <module>',
+              "    main()", "RuntimeError: NCCL watchdog timeout"]
+    log = tmp_path / "run.log"
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    monitor = Monitor(log, clock=lambda: T0)
+    monitor.backlog(read_backwards(log))
+    now = monitor.last_event_at()
+    assert now is not None
+    data: dict[str, Any] = json.loads(to_json(monitor.snapshot(now)))
+    assert data["state"] == "crashed"
+    assert data["training"]["steps_per_hour"] == pytest.approx(3600.0)
+    assert data["details"][1].startswith("Before the crash: 3.6k steps/h")
