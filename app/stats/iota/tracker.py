@@ -143,6 +143,8 @@ class IotaTracker:
         self.initializing_since: float | None = None
         self.facts = Facts()
         self.timeline = Timeline()
+        self._events_key: object = None  # what the stored sample's events were built from
+        self._events: tuple[EventView, ...] = ()
         self._last_restart_at: float | None = None
         self._errors_503 = SlidingWindow(ERROR_WINDOW_SECONDS)
         self._errors_404 = SlidingWindow(ERROR_WINDOW_SECONDS)
@@ -680,8 +682,24 @@ class IotaTracker:
             tokens_per_pass=self.tokens_per_pass,
             queue_position=queue.position if polled else None,  # silence is not a position
             step=self.step,
-            events=events_view(figures, self.timeline, state, self.shell, now, self.sleeps),
+            events=self._stored_events(figures, state, now),
         )
+
+    def _stored_events(self, figures: IotaFigures, state: State, now: float) -> tuple[EventView, ...]:
+        """The timeline as :func:`events_view` shows it, built again only when its inputs moved.
+
+        Without a shell log or a sleep, ``now`` does not change the words (every span's cause is
+        "cause unknown"), so at most 30-s boundaries of an import the entries are the last ones.
+        """
+        if self.shell is not None or self.sleeps:
+            return events_view(figures, self.timeline, state, self.shell, now, self.sleeps)
+        pending_clock = figures.clock if state in ("silent", "crashed") else None
+        pending_idle = (figures.idle_entry, figures.layer) if state == "idle" and not figures.idle_reported else None
+        key = (self.timeline.revision, state, pending_clock, pending_idle)
+        if self._events_key != key:
+            self._events = events_view(figures, self.timeline, state, None, now, ())
+            self._events_key = key
+        return self._events
 
 
 def _last_words(state: str, figures: IotaFigures) -> str | None:
