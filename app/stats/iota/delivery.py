@@ -66,6 +66,10 @@ class Delivery:
         for window in (self._failed, self._unreachable, self._forwards):
             window.evict(at)
 
+    def due(self) -> float:
+        """The time from which :meth:`evict` forgets something (infinity when nothing is kept)."""
+        return min(self._failed.due(), self._unreachable.due(), self._forwards.due())
+
     def view(self, now: float, working: bool, state_words: str = "training") -> DeliveryView | None:
         """The figure at ``now`` (None: this log never told of delivery); ``working``: the miner
         holds a layer (queued or registering: no alarm, nothing is sent)."""

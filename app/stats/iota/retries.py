@@ -7,6 +7,7 @@ the backend errors. Pure and bounded.
 
 from __future__ import annotations
 
+import math
 import re
 
 from ... import text
@@ -50,6 +51,10 @@ class Retries:
             window.evict(at)
             if len(window) == 0:
                 del self._by_endpoint[endpoint]
+
+    def due(self) -> float:
+        """The time from which :meth:`evict` forgets a retry (infinity when none is kept)."""
+        return min((window.due() for window in self._by_endpoint.values()), default=math.inf)
 
     def counts(self, now: float) -> dict[str, int]:
         """Retries per endpoint (its last path part) in the window, most first."""

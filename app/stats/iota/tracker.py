@@ -20,6 +20,7 @@ Memory stays bounded whatever the log's length.
 
 from __future__ import annotations
 
+import math
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -160,6 +161,7 @@ class IotaTracker:
         # Whether the work lands (forwards not delivered, peers answering) and the requests retried.
         self.delivery = Delivery()
         self.retries = Retries()
+        self._evict_due = -math.inf  # the log time from which a window or the ids seen forget something
         # How the worker died, as its own log says (when, the line quoted, fatal), until it works again.
         self.worker_crash: tuple[float, str, bool] | None = None
         self.drift = Drift()
@@ -245,17 +247,21 @@ class IotaTracker:
             if t is not None:
                 window = self._errors_503 if event.kind == "queue_state_503" else self._errors_404
                 window.add(t)
+                self._added()
         elif isinstance(event, P2PTransfer) and t is not None:
             self._p2p_seen = True
             self._p2p_bytes.add(t, event.tensor_bytes)
+            self._added()
         elif isinstance(event, ErrorLogged) and t is not None:
             self.timeline.error(t, event.message)
         elif isinstance(event, ForwardUndelivered) and t is not None:
             self.delivery.undelivered(t, event)
+            self._added()
         elif isinstance(event, PeerStatus):
             self.delivery.peer_status(event)
         elif isinstance(event, RequestRetry) and t is not None:
             self.retries.add(t, event.endpoint)
+            self._added()
         elif isinstance(event, WorkerCrashed) and t is not None:
             self._worker_crashed(t, event)
         elif isinstance(event, LineShapeNew) and t is not None:
@@ -368,7 +374,17 @@ class IotaTracker:
         # The gap just closed was silent from SILENT_SECONDS after ``previous`` on: no rate there.
         if self._history.due(at):
             self._history.sample_until(at, lambda t: None if self.pausing(t, previous) else self._rate(t).view.tokens_per_hour)
-        for window in (self._passes, self._errors_503, self._errors_404, self._p2p_bytes):
+        if at >= self._evict_due:
+            self._evict(at)
+
+    def _evict(self, at: float) -> None:
+        """Forget what fell out of every window, and note when the next thing falls out.
+
+        Most lines add to no window (a GPU reading, twice a pass): until then, or until something
+        is added (:meth:`_added`), nothing can fall out, and the clock's moves skip this.
+        """
+        windows = (self._passes, self._errors_503, self._errors_404, self._p2p_bytes)
+        for window in windows:
             window.evict(at)
         self.delivery.evict(at)
         self.retries.evict(at)
@@ -376,6 +392,14 @@ class IotaTracker:
         seen = self._seen_ids
         while seen and (next(iter(seen.values())) <= cutoff or len(seen) > SEEN_IDS_MAX):
             seen.popitem(last=False)
+        due = min(min(window.due() for window in windows), self.delivery.due(), self.retries.due())
+        if seen:
+            due = min(due, next(iter(seen.values())) + SEEN_IDS_SECONDS)
+        self._evict_due = due
+
+    def _added(self) -> None:
+        """Something was added to a window or to the ids seen: the next move of the clock evicts."""
+        self._evict_due = -math.inf
 
     def idle_entry(self) -> TimelineEntry | None:
         """The timeline's entry for the current idle gap, dated at its last pass (or start)."""
@@ -401,6 +425,7 @@ class IotaTracker:
         if event.activation_id in self._seen_ids:
             return
         self._seen_ids[event.activation_id] = t if t is not None else 0.0
+        self._added()
         self.queue.leave(placed=True)
         self.initializing_since = None
         self.stretch_passes += 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from bisect import bisect_right
 from collections import deque
 
@@ -30,6 +31,10 @@ class SlidingWindow:
         while times and times[0] <= cutoff:
             times.popleft()
             self._amounts.popleft()
+
+    def due(self) -> float:
+        """The time from which :meth:`evict` drops a sample (infinity when none is kept)."""
+        return self._times[0] + self.span_seconds if self._times else math.inf
 
     def clear(self) -> None:
         """Forget every sample."""
