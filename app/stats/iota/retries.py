@@ -54,7 +54,9 @@ class Retries:
 
     def due(self) -> float:
         """The time from which :meth:`evict` forgets a retry (infinity when none is kept)."""
-        return min((window.due() for window in self._by_endpoint.values()), default=math.inf)
+        if not self._by_endpoint:
+            return math.inf
+        return min(window.due() for window in self._by_endpoint.values())
 
     def counts(self, now: float) -> dict[str, int]:
         """Retries per endpoint (its last path part) in the window, most first."""

@@ -392,7 +392,8 @@ class IotaTracker:
         seen = self._seen_ids
         while seen and (next(iter(seen.values())) <= cutoff or len(seen) > SEEN_IDS_MAX):
             seen.popitem(last=False)
-        due = min(min(window.due() for window in windows), self.delivery.due(), self.retries.due())
+        due = min(self._passes.due(), self._errors_503.due(), self._errors_404.due(), self._p2p_bytes.due(),
+                  self.delivery.due(), self.retries.due())
         if seen:
             due = min(due, next(iter(seen.values())) + SEEN_IDS_SECONDS)
         self._evict_due = due
