@@ -44,19 +44,17 @@ class Retries:
             window = self._by_endpoint[endpoint] = SlidingWindow(RETRY_WINDOW_SECONDS)
         window.add(at)
 
-    def evict(self, at: float) -> None:
-        """Forget retries older than the window, and endpoints with none left."""
+    def evict(self, at: float) -> float:
+        """Forget retries older than the window, and endpoints with none left; return the time from which the next is forgotten."""
+        due = math.inf
+        if not self._by_endpoint:
+            return due
         for endpoint in list(self._by_endpoint):
             window = self._by_endpoint[endpoint]
-            window.evict(at)
+            due = min(due, window.evict(at))
             if len(window) == 0:
                 del self._by_endpoint[endpoint]
-
-    def due(self) -> float:
-        """The time from which :meth:`evict` forgets a retry (infinity when none is kept)."""
-        if not self._by_endpoint:
-            return math.inf
-        return min(window.due() for window in self._by_endpoint.values())
+        return due
 
     def counts(self, now: float) -> dict[str, int]:
         """Retries per endpoint (its last path part) in the window, most first."""

@@ -383,17 +383,12 @@ class IotaTracker:
         Most lines add to no window (a GPU reading, twice a pass): until then, or until something
         is added (:meth:`_added`), nothing can fall out, and the clock's moves skip this.
         """
-        windows = (self._passes, self._errors_503, self._errors_404, self._p2p_bytes)
-        for window in windows:
-            window.evict(at)
-        self.delivery.evict(at)
-        self.retries.evict(at)
+        due = min(self._passes.evict(at), self._errors_503.evict(at), self._errors_404.evict(at),
+                  self._p2p_bytes.evict(at), self.delivery.evict(at), self.retries.evict(at))
         cutoff = at - SEEN_IDS_SECONDS
         seen = self._seen_ids
         while seen and (next(iter(seen.values())) <= cutoff or len(seen) > SEEN_IDS_MAX):
             seen.popitem(last=False)
-        due = min(self._passes.due(), self._errors_503.due(), self._errors_404.due(), self._p2p_bytes.due(),
-                  self.delivery.due(), self.retries.due())
         if seen:
             due = min(due, next(iter(seen.values())) + SEEN_IDS_SECONDS)
         self._evict_due = due
