@@ -126,17 +126,20 @@ class MinerReplay:
         self.events: list[EventRow] = []
 
     def feed(self, lines: list[str]) -> None:
+        now = self.now
+        latest = now + 86400
+        apply = self.tracker.apply  # once per event of a long log: looked up once per batch
         for event in self.parser.feed(lines):
             at = event.at
-            if at is not None and at <= self.now + 86400:
+            if at is not None and at <= latest:
                 if self.boundary is None:
                     self.boundary = int(at) - int(at) % SAMPLE_SECONDS + SAMPLE_SECONDS
                 while at > self.boundary:
                     self._sample(self.boundary)
                     self.boundary += SAMPLE_SECONDS
                 self.last_line_at = at
-            self.tracker.apply(event, self.now)
-            if isinstance(event, ForwardPass) and at is not None:
+            apply(event, now)
+            if at is not None and isinstance(event, ForwardPass):
                 self.passes.append(PassFact(at, event.activation_id, self.tracker.tokens_per_pass))
 
     def _sample(self, t: int) -> None:
