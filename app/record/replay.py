@@ -27,7 +27,7 @@ from typing import Any
 
 from ..ingest.formats import create_parser, detect, kind_of
 from ..ingest.formats.crash import CrashAware
-from ..snapshot import SourceView
+from ..snapshot import EventView, SourceView
 from ..stats.events import Event, ForwardPass, StageStart, StepRun, TrainStep
 from ..stats.kinds import MINER, STEPS, tracker_for
 from ..stats.steps.timing import line_seconds
@@ -120,22 +120,26 @@ class MinerReplay:
         # The timeline's entries already taken (its last snapshot's): an entry is new when not among
         # them, whatever its date — an idle span is dated at its last pass, once later entries are in.
         self.taken_events: set[tuple[float, str, str]] = set()
+        self._taken_from: tuple[EventView, ...] | None = None  # the events ``taken_events`` was read from
         self.samples: list[Sample] = []
         self.passes: list[PassFact] = []
         self.events: list[EventRow] = []
 
     def feed(self, lines: list[str]) -> None:
+        now = self.now
+        latest = now + 86400
+        apply = self.tracker.apply  # once per event of a long log: looked up once per batch
         for event in self.parser.feed(lines):
             at = event.at
-            if at is not None and at <= self.now + 86400:
+            if at is not None and at <= latest:
                 if self.boundary is None:
                     self.boundary = int(at) - int(at) % SAMPLE_SECONDS + SAMPLE_SECONDS
                 while at > self.boundary:
                     self._sample(self.boundary)
                     self.boundary += SAMPLE_SECONDS
                 self.last_line_at = at
-            self.tracker.apply(event, self.now)
-            if isinstance(event, ForwardPass) and at is not None:
+            apply(event, now)
+            if at is not None and isinstance(event, ForwardPass):
                 self.passes.append(PassFact(at, event.activation_id, self.tracker.tokens_per_pass))
 
     def _sample(self, t: int) -> None:
@@ -157,10 +161,13 @@ class MinerReplay:
         )
         # The timeline's events, each taken once: new when not among the last sample's, whatever its
         # date (an idle span is dated back at its last pass once later entries are in).
+        if figures.events is self._taken_from:
+            return  # the same entries as the last sample's (the tracker built them once): none new
         shown = {(float(event.at), event.kind, event.text) for event in figures.events}
         for at, kind, words in sorted(shown - self.taken_events):
             self.events.append(EventRow(at, kind, words))
         self.taken_events = shown
+        self._taken_from = figures.events
 
     def take(self, before: float = float("inf")) -> Observation:
         """What was gathered before ``before`` (a 5-min boundary: no bucket is written in two halves)."""

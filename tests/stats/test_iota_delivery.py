@@ -22,7 +22,7 @@ from app.hub.store import MachineRow
 from app.ingest.formats.iota import IotaParser
 from app.prometheus import SnapshotCollector, exposition, registry_for
 from app.snapshot import SourceView, to_dict
-from app.stats.events import ForwardUndelivered, PeerStatus, QueueUpdate, RequestRetry
+from app.stats.events import ForwardUndelivered, GpuMemory, PeerStatus, QueueUpdate, RequestRetry
 from app.stats.iota.report import queue_report
 from app.stats.iota.tracker import IotaTracker
 
@@ -145,3 +145,17 @@ def test_retries_are_counted_per_endpoint() -> None:
         tracker.apply(RequestRetry(AT_1030 - 30 + i, endpoint))
     lines = tracker.snapshot(AT_1030, SOURCE).details
     assert lines[-1] == "2 retries to submit_activation, 1 retry to heartbeat in 10 min"
+
+
+def test_retries_out_of_the_window_are_forgotten_while_only_gpu_lines_come() -> None:
+    # 32 endpoints (the most kept) retried once each, then eleven minutes of GPU readings only (no
+    # line adds to a window): the ten-minute window forgets them, so a new endpoint is counted.
+    tracker = tracker_of("iota-delivered.log")
+    start = AT_1030 + 60
+    for i in range(32):
+        tracker.apply(RequestRetry(start, f"/miner/endpoint_{i}"))
+    for minute in range(1, 12):
+        tracker.apply(GpuMemory(start + 60 * minute, 10.0, 24.0))
+    tracker.apply(RequestRetry(start + 700, "/miner/heartbeat"))
+    lines = tracker.snapshot(start + 700, SOURCE).details
+    assert lines[-1] == "1 retry to heartbeat in 10 min"

@@ -61,10 +61,9 @@ class Delivery:
         self.seen = True
         self._status = event
 
-    def evict(self, at: float) -> None:
-        """Forget what fell out of the window."""
-        for window in (self._failed, self._unreachable, self._forwards):
-            window.evict(at)
+    def evict(self, at: float) -> float:
+        """Forget what fell out of the window; return the time from which the next thing is forgotten."""
+        return min(self._failed.evict(at), self._unreachable.evict(at), self._forwards.evict(at))
 
     def view(self, now: float, working: bool, state_words: str = "training") -> DeliveryView | None:
         """The figure at ``now`` (None: this log never told of delivery); ``working``: the miner

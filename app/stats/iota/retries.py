@@ -7,6 +7,7 @@ the backend errors. Pure and bounded.
 
 from __future__ import annotations
 
+import math
 import re
 
 from ... import text
@@ -43,13 +44,17 @@ class Retries:
             window = self._by_endpoint[endpoint] = SlidingWindow(RETRY_WINDOW_SECONDS)
         window.add(at)
 
-    def evict(self, at: float) -> None:
-        """Forget retries older than the window, and endpoints with none left."""
+    def evict(self, at: float) -> float:
+        """Forget retries older than the window, and endpoints with none left; return the time from which the next is forgotten."""
+        due = math.inf
+        if not self._by_endpoint:
+            return due
         for endpoint in list(self._by_endpoint):
             window = self._by_endpoint[endpoint]
-            window.evict(at)
+            due = min(due, window.evict(at))
             if len(window) == 0:
                 del self._by_endpoint[endpoint]
+        return due
 
     def counts(self, now: float) -> dict[str, int]:
         """Retries per endpoint (its last path part) in the window, most first."""

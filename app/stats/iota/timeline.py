@@ -56,10 +56,12 @@ class Timeline:
         self._error_key: str | None = None  # the latest ERROR line's message, ids and numbers aside
         self._error_entry: TimelineEntry | None = None
         self._error_count = 0
+        self.revision = 0  # moves with every change of the entries: a reader may keep what it built from them
 
     def add(self, at: float, kind: Kind, text: str, layers: tuple[int, int] | None = None) -> TimelineEntry:
         """Record an entry (an entry dated before the newest is put in its place)."""
         entry = TimelineEntry(at, kind, text, layers)
+        self.revision += 1
         entries = self._entries
         i = len(entries)
         while i > 0 and entries[i - 1].at > at:
@@ -78,6 +80,7 @@ class Timeline:
         if key == self._error_key and self._error_entry is not None:
             with suppress(ValueError):  # already pushed out of the list by newer entries
                 self._entries.remove(self._error_entry)
+                self.revision += 1
             self._error_count += 1
         else:
             self._error_key, self._error_count = key, 1

@@ -20,6 +20,7 @@ Memory stays bounded whatever the log's length.
 
 from __future__ import annotations
 
+import math
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -143,6 +144,8 @@ class IotaTracker:
         self.initializing_since: float | None = None
         self.facts = Facts()
         self.timeline = Timeline()
+        self._events_key: object = None  # what the stored sample's events were built from
+        self._events: tuple[EventView, ...] = ()
         self._last_restart_at: float | None = None
         self._errors_503 = SlidingWindow(ERROR_WINDOW_SECONDS)
         self._errors_404 = SlidingWindow(ERROR_WINDOW_SECONDS)
@@ -158,6 +161,7 @@ class IotaTracker:
         # Whether the work lands (forwards not delivered, peers answering) and the requests retried.
         self.delivery = Delivery()
         self.retries = Retries()
+        self._evict_due = -math.inf  # the log time from which a window or the ids seen forget something
         # How the worker died, as its own log says (when, the line quoted, fatal), until it works again.
         self.worker_crash: tuple[float, str, bool] | None = None
         self.drift = Drift()
@@ -243,17 +247,21 @@ class IotaTracker:
             if t is not None:
                 window = self._errors_503 if event.kind == "queue_state_503" else self._errors_404
                 window.add(t)
+                self._added()
         elif isinstance(event, P2PTransfer) and t is not None:
             self._p2p_seen = True
             self._p2p_bytes.add(t, event.tensor_bytes)
+            self._added()
         elif isinstance(event, ErrorLogged) and t is not None:
             self.timeline.error(t, event.message)
         elif isinstance(event, ForwardUndelivered) and t is not None:
             self.delivery.undelivered(t, event)
+            self._added()
         elif isinstance(event, PeerStatus):
             self.delivery.peer_status(event)
         elif isinstance(event, RequestRetry) and t is not None:
             self.retries.add(t, event.endpoint)
+            self._added()
         elif isinstance(event, WorkerCrashed) and t is not None:
             self._worker_crashed(t, event)
         elif isinstance(event, LineShapeNew) and t is not None:
@@ -366,14 +374,28 @@ class IotaTracker:
         # The gap just closed was silent from SILENT_SECONDS after ``previous`` on: no rate there.
         if self._history.due(at):
             self._history.sample_until(at, lambda t: None if self.pausing(t, previous) else self._rate(t).view.tokens_per_hour)
-        for window in (self._passes, self._errors_503, self._errors_404, self._p2p_bytes):
-            window.evict(at)
-        self.delivery.evict(at)
-        self.retries.evict(at)
+        if at >= self._evict_due:
+            self._evict(at)
+
+    def _evict(self, at: float) -> None:
+        """Forget what fell out of every window, and note when the next thing falls out.
+
+        Most lines add to no window (a GPU reading, twice a pass): until then, or until something
+        is added (:meth:`_added`), nothing can fall out, and the clock's moves skip this.
+        """
+        due = min(self._passes.evict(at), self._errors_503.evict(at), self._errors_404.evict(at),
+                  self._p2p_bytes.evict(at), self.delivery.evict(at), self.retries.evict(at))
         cutoff = at - SEEN_IDS_SECONDS
         seen = self._seen_ids
         while seen and (next(iter(seen.values())) <= cutoff or len(seen) > SEEN_IDS_MAX):
             seen.popitem(last=False)
+        if seen:
+            due = min(due, next(iter(seen.values())) + SEEN_IDS_SECONDS)
+        self._evict_due = due
+
+    def _added(self) -> None:
+        """Something was added to a window or to the ids seen: the next move of the clock evicts."""
+        self._evict_due = -math.inf
 
     def idle_entry(self) -> TimelineEntry | None:
         """The timeline's entry for the current idle gap, dated at its last pass (or start)."""
@@ -399,6 +421,7 @@ class IotaTracker:
         if event.activation_id in self._seen_ids:
             return
         self._seen_ids[event.activation_id] = t if t is not None else 0.0
+        self._added()
         self.queue.leave(placed=True)
         self.initializing_since = None
         self.stretch_passes += 1
@@ -680,8 +703,24 @@ class IotaTracker:
             tokens_per_pass=self.tokens_per_pass,
             queue_position=queue.position if polled else None,  # silence is not a position
             step=self.step,
-            events=events_view(figures, self.timeline, state, self.shell, now, self.sleeps),
+            events=self._stored_events(figures, state, now),
         )
+
+    def _stored_events(self, figures: IotaFigures, state: State, now: float) -> tuple[EventView, ...]:
+        """The timeline as :func:`events_view` shows it, built again only when its inputs moved.
+
+        Without a shell log or a sleep, ``now`` does not change the words (every span's cause is
+        "cause unknown"), so at most 30-s boundaries of an import the entries are the last ones.
+        """
+        if self.shell is not None or self.sleeps:
+            return events_view(figures, self.timeline, state, self.shell, now, self.sleeps)
+        pending_clock = figures.clock if state in ("silent", "crashed") else None
+        pending_idle = (figures.idle_entry, figures.layer) if state == "idle" and not figures.idle_reported else None
+        key = (self.timeline.revision, state, pending_clock, pending_idle)
+        if self._events_key != key:
+            self._events = events_view(figures, self.timeline, state, None, now, ())
+            self._events_key = key
+        return self._events
 
 
 def _last_words(state: str, figures: IotaFigures) -> str | None:

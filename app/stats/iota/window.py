@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from bisect import bisect_right
 from collections import deque
 
@@ -23,13 +24,15 @@ class SlidingWindow:
         self._amounts.append(amount)
         self.evict(at)
 
-    def evict(self, newest: float) -> None:
-        """Drop samples at or before ``newest - span_seconds``."""
-        cutoff = newest - self.span_seconds
+    def evict(self, newest: float) -> float:
+        """Drop samples at or before ``newest - span_seconds``; return the time from which the next one is dropped (infinity: none kept)."""
+        span = self.span_seconds
+        cutoff = newest - span
         times = self._times
         while times and times[0] <= cutoff:
             times.popleft()
             self._amounts.popleft()
+        return times[0] + span if times else math.inf
 
     def clear(self) -> None:
         """Forget every sample."""
