@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import math
 import shutil
-import subprocess
 import threading
 import time
 from collections import deque
@@ -22,7 +21,7 @@ from collections.abc import Callable
 
 from ..stats.events import HardwareSample
 from ..supervise import supervised
-from .sleeplog import kill_group
+from .tools import ToolRun
 
 SAMPLE_SECONDS = 5.0
 TOOL_TIMEOUT_SECONDS = 4.0
@@ -137,7 +136,7 @@ class HardwareWatch:
         self._samples: deque[HardwareSample] = deque(maxlen=SAMPLES_KEPT)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self._process: subprocess.Popen[str] | None = None
+        self._tool = ToolRun(timeout_seconds)
         self.runs = 0
         self.problem: str | None = None if self._command is not None or choice == "off" else (
             f"{'macmon or nvidia-smi' if choice == 'auto' else choice} not found: no power figures")
@@ -163,9 +162,7 @@ class HardwareWatch:
     def stop(self, timeout: float = 5.0) -> None:
         """Stop sampling (a run in progress killed); safe to call twice."""
         self._stop.set()
-        process = self._process
-        if process is not None and process.poll() is None:
-            kill_group(process)
+        self._tool.kill()
         thread = self._thread
         if thread is not None and thread is not threading.current_thread():
             thread.join(timeout)
@@ -181,26 +178,14 @@ class HardwareWatch:
             return
         name, argv, parse = self._command
         self.runs += 1
-        try:
-            process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
-                                       text=True, errors="replace", start_new_session=True)
-        except OSError as e:
-            self.problem = f"{name} could not run: {e.strerror or e}"
+        answer = self._tool.run(argv, name)
+        if answer.output is None:
+            self.problem = answer.problem
             return
-        self._process = process
-        try:
-            output, _ = process.communicate(timeout=self._timeout)
-        except subprocess.TimeoutExpired:
-            kill_group(process)
-            process.communicate()
-            self.problem = f"{name} did not answer within {self._timeout:.0f} s"
-            return
-        finally:
-            self._process = None
-        sample = parse(output, self._clock())
+        sample = parse(answer.output, self._clock())
         if sample is None:
-            self.problem = f"{name} gave nothing tokwatch reads" + (f" (exit status {process.returncode})"
-                                                                      if process.returncode else "")
+            self.problem = f"{name} gave nothing tokwatch reads" + (f" (exit status {answer.returncode})"
+                                                                      if answer.returncode else "")
             return
         self.problem = None
         with self._lock:

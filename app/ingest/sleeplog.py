@@ -10,17 +10,15 @@ tool that hangs leaves the spans unexplained ("cause unknown"), never the dashbo
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
-import signal
-import subprocess
 import threading
 from collections.abc import Callable
 from datetime import datetime
 
 from ..stats.iota.shell import SleepSpan
 from ..supervise import supervised
+from .tools import ToolRun
 
 # How long the tool may take (pmset -g log reads weeks of records: about a second on a Mac).
 TOOL_TIMEOUT_SECONDS = 10.0
@@ -114,7 +112,7 @@ class SleepWatch:
         self._spans: tuple[SleepSpan, ...] = ()
         self._asked_at: float | None = None
         self._thread: threading.Thread | None = None
-        self._process: subprocess.Popen[str] | None = None
+        self._tool = ToolRun(timeout_seconds)
         self._stopping = threading.Event()
         self.runs = 0  # how many times the tool ran (the tests and the cost measure read it)
         self.problem: str | None = None
@@ -153,9 +151,7 @@ class SleepWatch:
     def stop(self, timeout: float = 5.0) -> None:
         """Stop a run in progress (its process killed); safe to call twice."""
         self._stopping.set()
-        process = self._process
-        if process is not None and process.poll() is None:
-            kill_group(process)
+        self._tool.kill()
         thread = self._thread
         if thread is not None and thread is not threading.current_thread():
             thread.join(timeout)
@@ -164,26 +160,13 @@ class SleepWatch:
         assert self._command is not None
         argv, parse = self._command
         self.runs += 1
-        try:
-            # Its own process group: a tool that hangs is killed with whatever it started.
-            process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
-                                       text=True, errors="replace", start_new_session=True)
-        except OSError as e:
-            self.problem = f"{argv[0]} could not run: {e.strerror or e}"
+        answer = self._tool.run(argv, argv[0])
+        if answer.output is None:
+            self.problem = answer.problem
             return
-        self._process = process
-        try:
-            output, _ = process.communicate(timeout=self._timeout)
-        except subprocess.TimeoutExpired:
-            kill_group(process)
-            process.communicate()
-            self.problem = f"{argv[0]} did not answer within {self._timeout:.0f} s"
-            return
-        finally:
-            self._process = None
         if self._stopping.is_set():
             return
-        spans = tuple(parse(output))
+        spans = tuple(parse(answer.output))
         with self._lock:
             changed = spans != self._spans
             self._spans = spans
@@ -191,13 +174,3 @@ class SleepWatch:
         if changed and self._on_change is not None:
             self._on_change()
 
-
-def kill_group(process: subprocess.Popen[str]) -> None:
-    """Kill a tool started in its own session, and everything it started."""
-    killpg = getattr(os, "killpg", None)  # POSIX only
-    try:
-        if killpg is None:
-            raise OSError("no process groups")
-        killpg(process.pid, getattr(signal, "SIGKILL", signal.SIGTERM))
-    except OSError:
-        process.kill()

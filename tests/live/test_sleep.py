@@ -115,7 +115,7 @@ def test_stopping_kills_a_run_in_progress(tmp_path: Path) -> None:
     watch = SleepWatch(clock=time.time, command=([str(tool), "-g", "log"], parse_pmset), timeout_seconds=60)
     watch.explain()
     deadline = time.monotonic() + 10
-    while watch._process is None and time.monotonic() < deadline:
+    while not watch._tool.running and time.monotonic() < deadline:
         time.sleep(0.01)
     started = time.monotonic()
     watch.stop(timeout=10)
