@@ -27,6 +27,7 @@ from app.record.recorder import Recorder
 from app.serve.process import Dashboard
 from app.store import History
 from tests.compare.resume import first_run, resumed_run, text
+from tests.compare.weeks import miner_dashboard, two_weeks
 from tests.reallogs import body
 
 MAIN_LOG = "llmc-main-log-no-timing.log"
@@ -171,32 +172,11 @@ def test_on_the_lan_the_api_wants_the_token(tmp_path: Path) -> None:
 
 def test_a_miners_two_weeks_through_the_api(tmp_path: Path) -> None:
     """The route over a real server: the same composition as tests/store/test_spans.py, medians by hand there."""
-    from app.record.backfill import source_key_path
-    from app.store import Observation, Sample, SourceKey
-    from app.text import path_text
-
     log_path = tmp_path / "miner.log"
     log_path.write_text("")
-    now = time.time()
-    hour, day = 3600, 86400
-    last_week, this_week = int(now - 12 * day) // 300 * 300, int(now - 5 * day) // 300 * 300
-    key = SourceKey("miner-box", path_text(source_key_path(log_path).resolve()), "miner")
-
-    def stretch(start: int, hours: float, tph: float, layer: int) -> Observation:
-        return Observation(key, samples=tuple(Sample(t, tph, "training", layer, 2048)
-                                              for t in range(start, start + int(hours * hour), 30)))
-
-    history = History(tmp_path / "data")
-    history.start()
-    for obs in (stretch(last_week, 10, 300_000, 1), stretch(last_week + 11 * hour, 4, 320_000, 1),
-                stretch(this_week, 6, 330_000, 1), stretch(this_week + 7 * hour, 6, 350_000, 1),
-                stretch(this_week + 14 * hour, 1, 360_000, 1), stretch(this_week + day, 5, 200_000, 2)):
-        assert history.submit(obs)
-    assert history.flush(30)
-    history.stop()
-    config = Config(log_path=log_path, port=0, config_dir=tmp_path / "config")
-    recorder = Recorder(History(tmp_path / "data"), log_path, machine="miner-box", import_siblings=False)
-    dashboard = Dashboard(config, Monitor(log_path), recorder=recorder)
+    weeks = two_weeks(time.time())
+    dashboard = miner_dashboard(tmp_path, log_path, weeks)
+    last_week, hour = weeks[0][0], 3600
     started = dashboard.start()
     try:
         url = f"http://127.0.0.1:{started.port}"

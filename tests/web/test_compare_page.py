@@ -22,6 +22,7 @@ from app.record.recorder import Recorder
 from app.serve.process import Dashboard
 from app.store import History
 from tests.compare.resume import first_run, resumed_run, text
+from tests.compare.weeks import miner_dashboard, two_weeks
 from tests.web.test_browser import PHONE, as_users_log, expect
 from tests.web.test_chart import ChartServer
 
@@ -201,32 +202,9 @@ def test_an_open_comparison_sees_a_step_appended_to_the_compared_log_without_a_r
 
 def test_a_miners_week_against_the_last_on_a_phone_and_a_desktop(tmp_path: Path, browsed: Any) -> None:
     """tests/store/test_spans.py's two weeks (medians by hand there) under a real miner log's page."""
-    from app.record.backfill import source_key_path
-    from app.store import Observation, Sample, SourceKey
-    from app.text import path_text
-
     log_path = tmp_path / "miner.log"
     log_path.write_text((Path(__file__).resolve().parents[1] / "data" / "iota-sample.log").read_text())
-    now = time.time()
-    hour, day = 3600, 86400
-    last_week, this_week = int(now - 12 * day) // 300 * 300, int(now - 5 * day) // 300 * 300
-    key = SourceKey("miner-box", path_text(source_key_path(log_path).resolve()), "miner")
-
-    def stretch(start: int, hours: float, tph: float, layer: int) -> Observation:
-        return Observation(key, samples=tuple(Sample(t, tph, "training", layer, 2048)
-                                              for t in range(start, start + int(hours * hour), 30)))
-
-    history = History(tmp_path / "data")
-    history.start()
-    for obs in (stretch(last_week, 10, 300_000, 1), stretch(last_week + 11 * hour, 4, 320_000, 1),
-                stretch(this_week, 6, 330_000, 1), stretch(this_week + 7 * hour, 6, 350_000, 1),
-                stretch(this_week + 14 * hour, 1, 360_000, 1), stretch(this_week + day, 5, 200_000, 2)):
-        assert history.submit(obs)
-    assert history.flush(30)
-    history.stop()
-    config = Config(log_path=log_path, port=0, config_dir=tmp_path / "config")
-    recorder = Recorder(History(tmp_path / "data"), log_path, machine="miner-box", import_siblings=False)
-    dashboard = Dashboard(config, Monitor(log_path), recorder=recorder)
+    dashboard = miner_dashboard(tmp_path, log_path, two_weeks(time.time()))
     started = dashboard.start()
     try:
         phone = browsed(PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
@@ -248,6 +226,7 @@ def test_a_miners_week_against_the_last_on_a_phone_and_a_desktop(tmp_path: Path,
         desktop = browsed(DESKTOP, color_scheme="dark")
         desktop.goto(f"http://127.0.0.1:{started.port}/")
         desktop.locator("#weeks > summary").click()
+        desktop.wait_for_function("new URLSearchParams(location.search).get('weeks') === 'last'")  # set as it opens
         assert parse_qs(urlparse(desktop.url).query) == {"weeks": ["last"]}
         dark = weeks_drawn(desktop)
         assert dark["colours"][0] == "#5eead4" and dark["width"] > PHONE["width"]
