@@ -180,6 +180,7 @@ def test_the_hub_keeps_only_what_a_key_may_send(hub: tuple[RunningServer, dict[s
     assert get(server, "/api/compare/fleet")[0] == 400
 
 
+@pytest.mark.socket  # real run.py processes, started through tests/hub/test_e2e.py's helpers
 def test_two_agents_send_their_runs_to_a_real_hub(tmp_path: Path) -> None:
     """A hub and two agents, each a real ``run.py``: each agent's history imports its log on its
     first start and its run goes to the hub by itself; the figures are the ones worked out above."""
