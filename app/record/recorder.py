@@ -143,6 +143,9 @@ class Recorder:
         self._logged = LoggedSteps()
         self._memory = RunMemory()  # a step trainer's losses, read here when no history keeps them
         self._sampled: dict[str, Any] | None = None  # its whole run sampled, until the import has it
+        self._sample_lock = threading.Lock()
+        self._sample_tried = False  # sampled, or found to be no step log: once either way
+        self._served_unsampled = False  # a whole-run answer went out before the sample
         self._revision = 0  # moves when the longer ranges have more to show (a sample, the import's writes)
         self._on_advance: Callable[[], None] | None = None
 
@@ -232,26 +235,41 @@ class Recorder:
     def _sample(self) -> None:
         """A step trainer's whole run, sampled for the chart while the import reads it all
         (app/record/preview.py); after the page has its first view, which comes first."""
-        monitor, progress = self._monitor, self.progress
-        assert monitor is not None and progress is not None
+        progress = self.progress
+        assert progress is not None
         waited = 0.0
-        while True:
+        while not self._sample_once():
             if progress.done or waited >= SAMPLE_WAIT_LIMIT or self._stop.wait(SAMPLE_WAIT_SECONDS):
                 return
             waited += SAMPLE_WAIT_SECONDS
+
+    def _sample_once(self) -> bool:
+        """Sample the run once its first view is known; False while it is not (ask again later).
+
+        Called by the sampler's thread and by the page's first ask for the whole run, whichever
+        comes first: a page asking before the sampler's next look gets the sample in that answer,
+        not an empty chart and a second round trip after the push."""
+        monitor = self._monitor
+        assert monitor is not None
+        with self._sample_lock:
+            if self._sample_tried:
+                return True
             snap = monitor.snapshot(self.clock())
-            if snap.format is not None and (snap.step is not None or kind_of(snap.format) != "steps"):
-                break
-        if kind_of(snap.format) != "steps" or not snap.source.path:
-            return
-        try:
-            sampled = sampled_steps(sample_losses(Path(snap.source.path), snap.format))
-        except OSError as e:
-            log.warning("history: cannot sample %s: %s", snap.source.path, e.strerror or e)
-            return
-        with self._bodies_lock:
-            self._sampled = sampled
-        self._advance()
+            if snap.format is None or (snap.step is None and kind_of(snap.format) == "steps"):
+                return False
+            self._sample_tried = True
+            if kind_of(snap.format) != "steps" or not snap.source.path:
+                return True
+            try:
+                sampled = sampled_steps(sample_losses(Path(snap.source.path), snap.format))
+            except OSError as e:
+                log.warning("history: cannot sample %s: %s", snap.source.path, e.strerror or e)
+                return True
+            with self._bodies_lock:
+                self._sampled = sampled
+        if self._served_unsampled:  # a page holds the run without it: tell it there is more
+            self._advance()
+        return True
 
     def _watch_import(self) -> None:
         """Move the revision while the import writes (at most once a second) and when it ends, so
@@ -324,7 +342,12 @@ class Recorder:
         if status["mode"] == "off" and self._monitor is not None and range_name != "1h":
             return self._memory_json(range_name, now, status_view)
         # Until the import has read the run, its whole-run chart is drawn from a sample.
-        sampled = self._sampled if range_name == WHOLE_RUN_RANGE and status["importing"] is not None else None
+        whole_run_importing = range_name == WHOLE_RUN_RANGE and status["importing"] is not None
+        if whole_run_importing and not self._sample_tried and self._monitor is not None:
+            self._sample_once()
+        if whole_run_importing and self._sampled is None:
+            self._served_unsampled = True  # before the read: a sample taken meanwhile then pushes
+        sampled = self._sampled if whole_run_importing else None
         key = (self._source, range_name, int(now) // RANGES[range_name][1], self.history.generation,
                json.dumps(status_view), sampled is not None)
         with self._bodies_lock:
