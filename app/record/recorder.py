@@ -343,8 +343,8 @@ class Recorder:
             return self._memory_json(range_name, now, status_view)
         # Until the import has read the run, its whole-run chart is drawn from a sample.
         whole_run_importing = range_name == WHOLE_RUN_RANGE and status["importing"] is not None
-        if whole_run_importing and not self._sample_tried and self._monitor is not None:
-            self._sample_once()
+        if whole_run_importing and self._sampled is None and self._monitor is not None:
+            self._sample_once()  # or waits for the sampler's, when it is under way
         if whole_run_importing and self._sampled is None:
             self._served_unsampled = True  # before the read: a sample taken meanwhile then pushes
         sampled = self._sampled if whole_run_importing else None
