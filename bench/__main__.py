@@ -4,7 +4,7 @@
     make bench ARGS=--quick      # shorter CPU windows and files (about 3 minutes)
     .venv/bin/python -m bench --only latency,cpu
 
-Writes ``bench/out/bench-<time>.json`` and ``bench/out/latest.json``, prints a short table.
+Writes ``bench/out/bench-<time>.json``, ``bench/out/latest.json`` and ``latest.md`` (the docs' table), prints a short table.
 Everything runs against 127.0.0.1 and files under ``bench/out/``, removed afterwards.
 """
 
@@ -32,6 +32,7 @@ from bench import (
     memory,
     page,
     quiet,
+    reload,
     steps,
     throughput,
 )
@@ -57,6 +58,8 @@ FIGURES: dict[str, tuple[str, str, Measure]] = {
     "history_rss": ("11 RSS after a week, history on", "<= 50 MB with history, and with alerts on", history.measure_rss),
     "hub": ("12 hub, 100 agents: CPU", "CPU <= 5 %, take p99 <= 50 ms, push p99 <= 1 s", hub.measure),
     "page": ("13 page: status line shown", "first load <= 100 KB on the wire; status <= 300 ms (median)", page.measure),
+    "reload_history": ("13b reload of a trainer's whole-run chart",
+                       "a reload's /api/history <= 1,000 B on the wire (revalidated, 304)", reload.measure),
     "quiet_new": ("14 quiet CPU added by history, alerts, agent", "<= 0.1 % of a core", quiet.measure_new_parts),
     "loss_history": ("15 /api/history, 1,000,000-step run, afresh", "p95 <= 50 ms computed afresh",
                      loss_store.measure),
