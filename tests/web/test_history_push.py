@@ -85,7 +85,7 @@ def test_the_first_ask_for_the_whole_run_gets_its_sample_without_waiting_for_the
 ) -> None:
     # The first view is in, the import under way, and no sampler thread runs here: the page's own
     # first ask must bring the run, drawn from the sample, in that one answer.
-    server, recorder = importing_server
+    server, _ = importing_server
     asked: list[str] = []
     chart_page.on("request", lambda r: asked.append(r.url) if "/api/history" in r.url else None)
     chart_page.goto(server.url)
