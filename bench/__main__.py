@@ -1,7 +1,7 @@
 """tokwatch's benchmark: each figure next to its reference from the same run.
 
-    make bench                   # the full run (about 6 minutes on 2 cores)
-    make bench ARGS=--quick      # shorter CPU windows and files (about 3 minutes)
+    make bench                   # the full run (about half an hour on 2 idle cores; see docs/performance.md)
+    make bench ARGS=--quick      # shorter CPU windows and files (about 13 minutes on 2 loaded cores)
     .venv/bin/python -m bench --only latency,cpu
 
 Writes ``bench/out/bench-<time>.json``, ``bench/out/latest.json`` and ``latest.md`` (the docs' table), prints a short table.
@@ -107,6 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     # Every server the bench starts keeps its history here, never in the user's data dir.
     os.environ["XDG_DATA_HOME"] = str(workdir / "xdg-data")
     figures: list[Figure] = []
+    seconds: dict[str, float] = {}  # each figure's wall time: what makes a full run long
     started = time.perf_counter()
     try:
         for key in wanted:
@@ -120,7 +121,8 @@ def main(argv: list[str] | None = None) -> int:
                 traceback.print_exc()
                 figure = skipped(key, title, goal, f"{type(e).__name__}: {e}")
             figures.append(figure)
-            print(f" {time.perf_counter() - t0:.0f} s", flush=True)
+            seconds[key] = round(time.perf_counter() - t0, 1)
+            print(f" {seconds[key]:.0f} s", flush=True)
     finally:
         history.cleanup()
         shutil.rmtree(workdir, ignore_errors=True)
@@ -130,6 +132,7 @@ def main(argv: list[str] | None = None) -> int:
         "revision": git_revision(ROOT),
         "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         "seconds": round(time.perf_counter() - started, 1),
+        "figure_seconds": seconds,
         "machine": info,
     }
     path = write_report(args.out, figures, meta)
