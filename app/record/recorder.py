@@ -18,6 +18,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
 
+from ..changes import ChangeSource
 from ..config import host_name
 from ..ingest.folder import source_key_path
 from ..ingest.formats import kind_of
@@ -40,13 +41,15 @@ FIRST_OBSERVE_SECONDS = 3.0
 HAPPENED_SECONDS = 86400.0  # "What happened" covers the last day
 TAKE_OVER_SECONDS = 5.0  # how often a reading tokwatch tries the data dir's lock
 WHOLE_RUN_RANGE = "30d"  # a step trainer's longest range: the page opens on its whole run
-SAMPLE_WAIT_SECONDS = 0.2  # how often the sampler looks whether the page has its first view
+SAMPLE_WAIT_SECONDS = 0.2  # the sampler looks for the first view at each change, and at least this often
 SAMPLE_WAIT_LIMIT = 120.0  # and for how long: a log with no step in its tail is not sampled
 ADVANCE_SECONDS = 1.0  # while the import runs, how often its writes may move the history's revision
 
 
 class PassSource(Protocol):
     """What the recorder needs of the monitor."""
+
+    changes: ChangeSource  # bumped when the log's figures move (its first view among them)
 
     def snapshot(self, now: float | None = None) -> Snapshot: ...
 
@@ -235,13 +238,16 @@ class Recorder:
     def _sample(self) -> None:
         """A step trainer's whole run, sampled for the chart while the import reads it all
         (app/record/preview.py); after the page has its first view, which comes first."""
-        progress = self.progress
-        assert progress is not None
-        waited = 0.0
+        monitor, progress = self._monitor, self.progress
+        assert monitor is not None and progress is not None
+        began = time.monotonic()
+        seen = monitor.changes.version
         while not self._sample_once():
-            if progress.done or waited >= SAMPLE_WAIT_LIMIT or self._stop.wait(SAMPLE_WAIT_SECONDS):
+            # Woken by the monitor's next change (the first view), so the sample is under way while
+            # the page is still loading; the timeout only bounds how long a stop goes unseen.
+            seen = monitor.changes.wait_for_change(seen, SAMPLE_WAIT_SECONDS)
+            if progress.done or self._stop.is_set() or time.monotonic() - began >= SAMPLE_WAIT_LIMIT:
                 return
-            waited += SAMPLE_WAIT_SECONDS
 
     def _sample_once(self) -> bool:
         """Sample the run once its first view is known; False while it is not (ask again later).
