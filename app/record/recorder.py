@@ -49,7 +49,9 @@ ADVANCE_SECONDS = 1.0  # while the import runs, how often its writes may move th
 class PassSource(Protocol):
     """What the recorder needs of the monitor."""
 
-    changes: ChangeSource  # bumped when the log's figures move (its first view among them)
+    @property
+    def changes(self) -> ChangeSource:
+        """Bumped when the log's figures move (its first view among them)."""
 
     def snapshot(self, now: float | None = None) -> Snapshot: ...
 
