@@ -1,19 +1,19 @@
-"""Figures 15–18: a long step-trainer run, each beside a miner log of the same size in the same run.
+"""Figures 16–19 (the table's numbers): a long step-trainer run, each beside a miner log of the same size in the same run.
 
-* 15, import: the first start's history import of an every-step nanoGPT log (31 MB, 600,000
+* 16, import: the first start's history import of an every-step nanoGPT log (31 MB, 600,000
   steps), the import child as the server starts it (``python -m app.record.backfill``): its CPU
   and peak RSS (``wait4``), beside the same child on a miner log of the same size.
-* 16, opening: ``run.py`` with the history on (an empty data dir) on a 1,000,000-step nanoGPT log
+* 17, opening: ``run.py`` with the history on (an empty data dir) on a 1,000,000-step nanoGPT log
   (52 MB); a websocket client from the start: when the page first has the latest step with its
   loss and a measured rate, and when ``/api/history?range=30d`` first holds the whole run's loss
   (its first and last logged steps), beside the first snapshot of the miner log of the same size.
-* 16b (17b in the table), the page: Chromium opens the page as soon as a server on a fresh data dir
+* 17b, the page: Chromium opens the page as soon as a server on a fresh data dir
   answers; when the page's own loss chart holds the whole run (the figure a user sees), with where
   the seconds went, rounds alternated with TensorBoard on the same losses.
-* 17, ``once``: ``run.py once --no-history`` on the nanoGPT log, an HF Trainer log with ``\\r``
+* 18, ``once``: ``run.py once --no-history`` on the nanoGPT log, an HF Trainer log with ``\\r``
   bars and a torchtitan log, each of the miner log's size: CPU of the process (median of 3,
   alternated with the miner log's).
-* 18, idle: a server with one page open on the nanoGPT log whose last line was written 10 min,
+* 19, idle: a server with one page open on the nanoGPT log whose last line was written 10 min,
   1 h and 2 h ago (its modification time set back: the step lines carry no times), CPU over a
   window once its start-up work is done (the cold start reads the hour behind its first view
   after showing it), beside a server on the quiet miner log over the same windows.
