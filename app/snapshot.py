@@ -187,7 +187,7 @@ class CrashView:
 class CollaborationView:
     """A hivemind collaboration's progress: its epoch, samples, peers and the next epoch's due time."""
 
-    epoch: int
+    epoch: int | None
     samples: int
     peers: int
     eta_seconds: float | None

@@ -1174,7 +1174,8 @@ def test_real_collaborators_read_as_their_place_in_the_swarm(tmp_path: Path) -> 
     # attempts 2, 3, 4, 6, 7, 9: a clock 30 s out of step; 5 and 8: "failed to connect to bootstrap peers"
     assert swarm["join_causes"] == [
         ["this machine's clock is out of step with the other peers (sync it: NTP)", 6],
-        ["the bootstrap peers cannot be reached (a closed port, a firewall)", 2],
+        ["hivemind's p2p daemon did not start: the bootstrap peers cannot be reached (a closed port, a firewall, "
+         "or the peers are down)", 2],
     ]
     # the README's failed round: called at 16:13:53.800, failed at 16:18:33.995 (280.195 s), no group said
     monitor = cold(tmp_path, "sn38-readme-could-not-find-a-group.log")

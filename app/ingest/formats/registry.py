@@ -347,6 +347,10 @@ FORMATS: tuple[FormatSpec, ...] = (
             sign("from peer", r"Failed to load state from peers|Downloading parameters from peer \S|Finished "
                               r"downloading state from \S"),
             sign("][", r"^\[\d{4}/\d\d/\d\d \d\d:\d\d:\d\d\.\d{3}\]\[(?:INFO|WARN|WARNING|ERROR|DEBUG)\]\["),
+            # A collaborator whose DHT never came up (gensyn rl-swarm and others over hivemind): its p2p daemon's
+            # error, or a traceback through hivemind's DHT start.
+            sign("P2PDaemonError", r"P2PDaemonError: Daemon failed to start"),
+            sign("hivemind/dht/", r'File "[^"]*/hivemind/dht/dht\.py", line \d+, in (?:__init__|run_in_background)'),
         ),
         yields_to=("sn38",),  # a miner's log with hivemind's lines in it is the miner's
     ),

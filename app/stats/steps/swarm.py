@@ -178,6 +178,7 @@ class Swarm:
             # has its state (loaded, or it gave up and trains on its own).
             self._open = None
             self._sync_since, self._downloads_failed, self._download_error = None, 0, None
+            self._joined()  # (a collaborator trains once its DHT is up)
 
     def _joined(self) -> None:
         self._join_failures, self._join_since = 0, None
@@ -186,6 +187,10 @@ class Swarm:
     def _news(self, event: SwarmNews, t: float | None) -> None:
         kind = event.kind
         if kind == "join_failed":
+            if event.again and self._join_failures:  # the same failure, said more fully
+                self._join_cause = event.cause or self._join_cause
+                self._join_error = event.detail
+                return
             self._join_failures += 1
             self._join_since = self._join_since or t
             self._join_cause, self._join_error = event.cause, event.detail
@@ -240,6 +245,12 @@ class Swarm:
 
     def _result(self, event: AllReduceResult, t: float | None) -> None:
         self._joined()
+        if event.again and self._rounds and self._rounds[-1].ok is False:
+            last = self._rounds[-1]  # the same failure, told more fully
+            last.error = event.error or last.error
+            last.checkpoint = last.checkpoint if last.checkpoint is not None else event.checkpoint
+            last.ended_at = last.ended_at if last.ended_at is not None else t
+            return
         r = self._open if self._open is not None else _Round(None)
         if self._open is None:
             self._count += 1

@@ -434,7 +434,7 @@ def early_status(
 ) -> str:
     """The status line before the first training step, as the verdict names it."""
     if v.status is Status.ALONE and collab is not None:
-        return f"epoch #{collab.epoch} · alone"
+        return f"{_epoch(collab)} · alone"
     placed = swarm_status(v, None)
     if placed is not None:
         return placed
@@ -455,8 +455,12 @@ def early_status(
         case Status.EVALUATION_ONLY:
             return "done · evaluation only"
         case Status.COLLABORATING if collab is not None:
-            return f"epoch #{collab.epoch} · {collab.peers} peers"
+            return f"{_epoch(collab)} · {collab.peers} peers"
     return "waiting for first step"
+
+
+def _epoch(collab: CollabProgress) -> str:
+    return f"epoch #{collab.epoch}" if collab.epoch is not None else "collaborating"
 
 
 def collaboration_line(collab: CollabProgress | None) -> str | None:
@@ -465,7 +469,8 @@ def collaboration_line(collab: CollabProgress | None) -> str | None:
         return None
     eta = finite(collab.eta_seconds)
     due = f" · next epoch in {seconds_text(eta)}" if eta is not None and eta >= 0 else ""
-    return f"Collaboration: epoch #{collab.epoch} · {collab.samples} samples from {collab.peers} peers{due}"
+    epoch = f"epoch #{collab.epoch} · " if collab.epoch is not None else ""
+    return f"Collaboration: {epoch}{collab.samples} samples from {collab.peers} peers{due}"
 
 
 def swarm_status(v: Verdict | EarlyVerdict, where: str | None) -> str | None:
@@ -476,6 +481,8 @@ def swarm_status(v: Verdict | EarlyVerdict, where: str | None) -> str | None:
     lasted = short(max(0.0, swarm.now - v.since)) if v.since is not None else ""
     attempts = f"{swarm.join_failures} failed attempt{'s' if swarm.join_failures != 1 else ''}"
     match v.status:
+        case Status.CANNOT_JOIN if v.crash is not None:
+            return f"{lead}cannot join the swarm · stopped"
         case Status.CANNOT_JOIN:
             return f"{lead}cannot join the swarm · {attempts}"
         case Status.JOINING:
@@ -507,7 +514,10 @@ def swarm_sentence(v: Verdict | EarlyVerdict) -> str | None:
             else:
                 cause = f": {swarm.join_cause}" if swarm.join_cause else ""
             error = f" (last: {clip(swarm.join_error, 90)})" if swarm.join_error else ""
-            return f"{verb}: {swarm.join_failures} failed attempts to join the DHT{since}, no peer reached{cause}{error}"
+            tries = f"{swarm.join_failures} failed attempt{'s' if swarm.join_failures != 1 else ''}"
+            ended = "; the trainer stopped" if v.crash is not None else ""
+            since = "" if v.crash is not None else since  # (how long it tried is over)
+            return f"{verb}: {tries} to join the DHT{since}, no peer reached{cause}{error}{ended}"
         case Status.SYNC_FAILING:
             error = f" (last: {clip(swarm.download_error, 90)})" if swarm.download_error else ""
             return (f"Out of sync and cannot catch up: the state download failed {swarm.download_failures} times"
