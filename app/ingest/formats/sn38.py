@@ -147,7 +147,7 @@ _DHT_START_FRAME = re.compile(r'/hivemind/dht/dht\.py", line \d+, in (?:__init__
 _DHT_START_CALL = re.compile(r"\bsetup_dht\(|=\s*(?:hivemind\.)?DHT\(")
 # hivemind's p2p daemon that cannot start (``P2PDaemonError: Daemon failed to start: … failed to connect to bootstrap peers``).
 _JOIN_ERRORS = ("Daemon failed to start", "failed to connect to bootstrap peers")
-_DHT_TRACE = "the DHT did not start (a traceback through its start-up)"
+_DHT_TRACE = "a traceback through the DHT's start-up"
 _IDENTITY_CHECK = "is not used by other peers"  # ``Checking that identity from `…/swarm.pem` is not used by other peers``
 # The 2021 CollaborativeOptimizer: ``Collaboration accumulated 33576 samples from 40 peers; ETA 0.00 seconds``,
 # then ``Beginning global optimizer step 7``; its matchmaking looking for a group (at DEBUG):
@@ -327,8 +327,8 @@ class Sn38Parser(StepLines[_Line]):
             self._after_averaging_error = averaging_error
             if averaging_error and not _is_failure(message) and _TASK_ERROR not in message:
                 # A round failing in hivemind's averager: its traceback, if any, follows.
-                self._fail(AllReduceResult(at=at, ok=False, peers=self._round_peers, error=message.strip() or None),
-                           events)
+                error = message.strip() or f"an error in {line.caller}"  # (its traceback, if any, says more)
+                self._fail(AllReduceResult(at=at, ok=False, peers=self._round_peers, error=error), events)
                 self._round_open = False
                 return
         if line.prefixed and not _is_failure(message) and _TASK_ERROR not in message:
@@ -459,6 +459,8 @@ class Sn38Parser(StepLines[_Line]):
         refines the one said, it is no new attempt."""
         again = self._join_open  # the same failure still being told (no logger's record since)
         cause = next((meaning for marker, meaning in _JOIN_CAUSES if marker in error), None)
+        if cause is None and error == _DHT_TRACE:
+            cause = "hivemind's DHT did not start; the error that stopped it is not in the log"
         self._join_open = True
         events.append(SwarmNews(at, "join_failed", error, cause, again=again))
 

@@ -345,7 +345,7 @@ def figure_lines(figures: dict[str, float]) -> list[str]:
     if "tflops" in figures:
         parts.append(f"{figures['tflops']:.2f} TFLOPS")
     if "samples_per_second" in figures:
-        parts.append(f"{figures['samples_per_second']:.1f} samples/s")
+        parts.append(f"{samples_rate(figures['samples_per_second'])} samples/s")
     if not parts:
         return []
     line = " · ".join(parts)
@@ -557,13 +557,18 @@ def rounds_line(swarm: SwarmView, now: float) -> str | None:
     return "Rounds: " + " · ".join(parts)
 
 
+def samples_rate(value: float) -> str:
+    """Samples a second: one decimal, or three figures below 1 (a peer downloading the state does 0.00255)."""
+    return f"{value:,.1f}" if abs(value) >= 1 or value == 0 else f"{value:.3g}"
+
+
 def pace_line(swarm: SwarmView) -> str | None:
     """The collaboration's samples/s and this peer's, where the log gives them."""
     pace = []
     if swarm.samples_per_second is not None:
-        pace.append(f"collaboration {swarm.samples_per_second:,.1f} samples/s")
+        pace.append(f"collaboration {samples_rate(swarm.samples_per_second)} samples/s")
     if swarm.local_samples_per_second is not None:
-        pace.append(f"this peer {swarm.local_samples_per_second:,.1f} samples/s")
+        pace.append(f"this peer {samples_rate(swarm.local_samples_per_second)} samples/s")
     return "Pace: " + " · ".join(pace) if pace else None
 
 
