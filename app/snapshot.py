@@ -207,6 +207,7 @@ class RoundView:
     failed_peers: tuple[str, ...] = ()
     banned_peers: tuple[str, ...] = ()
     text: str | None = None  # the round in words, as the details and the page's markers say it
+    step: int | None = None  # the step the run was at when it began (the loss chart's x), None before any
 
 
 @dataclass(frozen=True, slots=True)

@@ -63,6 +63,7 @@ class _Round:
     checkpoint: int | None = None
     failed: tuple[str, ...] = ()
     banned: tuple[str, ...] = ()
+    step: int | None = None  # the step the run was at when it began
 
     def view(self) -> RoundView:
         length = None
@@ -70,7 +71,7 @@ class _Round:
             length = max(0.0, self.ended_at - self.started_at)
         outcome: Literal["ok", "failed", "running"] = "running" if self.ok is None else ("ok" if self.ok else "failed")
         return RoundView(self.started_at, self.ended_at, length, self.peers, outcome, self.error, self.checkpoint,
-                         self.failed, self.banned)
+                         self.failed, self.banned, step=self.step)
 
 
 @dataclass
@@ -135,6 +136,7 @@ class Swarm:
         self._peers: dict[str, _Peer] = {}
         self.samples_per_second: float | None = None  # the collaboration's
         self.local_samples_per_second: float | None = None  # this peer's, as it prints it
+        self._step: int | None = None  # the latest step read (where a round begins on the loss chart)
 
     def apply(self, event: Event, t: float | None) -> None:
         """Take one event seen at ``t``."""
@@ -147,7 +149,7 @@ class Swarm:
             self.seen = True
             self._joined()
             if self._open is None:
-                self._open = _Round(t)
+                self._open = _Round(t, step=self._step)
                 self._count += 1
         elif isinstance(event, PeerGroup):
             self.seen = True
@@ -179,6 +181,7 @@ class Swarm:
             self._open = None
             self._sync_since, self._downloads_failed, self._download_error = None, 0, None
             self._joined()  # (a collaborator trains once its DHT is up)
+            self._step = event.step
 
     def _joined(self) -> None:
         self._join_failures, self._join_since = 0, None
@@ -214,7 +217,7 @@ class Swarm:
     def _current(self, t: float | None) -> _Round:
         """The round under way; one opened now when the log named none."""
         if self._open is None:
-            self._open = _Round(t)
+            self._open = _Round(t, step=self._step)
             self._count += 1
         return self._open
 
@@ -251,7 +254,7 @@ class Swarm:
             last.checkpoint = last.checkpoint if last.checkpoint is not None else event.checkpoint
             last.ended_at = last.ended_at if last.ended_at is not None else t
             return
-        r = self._open if self._open is not None else _Round(None)
+        r = self._open if self._open is not None else _Round(None, step=self._step)
         if self._open is None:
             self._count += 1
         self._open = None
