@@ -245,6 +245,8 @@ class SwarmView:
     rounds: tuple[RoundView, ...] = ()  # newest first
     peers: tuple[PeerView, ...] = ()  # failing first, then most recently seen
     peers_known: int = 0
+    swarm_round: str | None = None  # where the swarm's own rounds have it (gensyn rl-swarm: ``round 14 · stage 1``)
+    swarm_round_said: int = 0  # how many times in a row the log said so
 
 
 @dataclass(frozen=True, slots=True)

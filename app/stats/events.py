@@ -397,6 +397,7 @@ SwarmKind = Literal[
     "download_failed",  # the download failed (it retries)
     "catching_up",  # it took the collaboration's step and goes on
     "alone",  # no other peer to average with
+    "round",  # where the swarm's own rounds have it (gensyn rl-swarm: ``detail`` ``round 14 · stage 1``)
 ]
 
 

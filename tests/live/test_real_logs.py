@@ -158,6 +158,26 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "no step yet · 1 all-reduce failed", "working",
      {"crash": None, "all_reduce": {"succeeded": 0, "failed": 1, "peers": None,
                                     "last_error": "MatchmakingException('Unable to run All-Reduce: ')"}}),
+    # gensyn rl-swarm: a stage's bar at its first step, the swarm's round and stage said (a Map bar is no step)
+    ("hivemind-rlswarm-issue16-joining-round-14-stage-1-bar-0-of-2.log", T0, "end", "step 0/2 · …", "measuring",
+     {"step": 0, "total_steps": 2, "loss": None, "crash": None}),
+    ("hivemind-rlswarm-issue219-hello-joining-round-107-stage-2-bar-glued-warning.log", T0, "end", "step 0/20 · …",
+     "measuring", {"step": 0, "total_steps": 20, "loss": None, "crash": None}),
+    # the same "Already finished round: 24. Skipping." ten times: no step, no error, no crash
+    ("hivemind-rlswarm-issue22-already-finished-round-24-skipping-loop.log", T0, "end", "waiting for first step",
+     "working", {"crash": None, "errors": None}),
+    # its log file, the level first: round 646 stage 2 begun, no step yet
+    ("hivemind-rlswarm-issue335-debug-logfile-joining-round-646-stage-2.log", T0, "end", "waiting for first step",
+     "working", {"crash": None, "errors": None}),
+    # a bar with the shell's "Killed: 9" glued to it, then the launcher's shutdown: killed
+    ("hivemind-rlswarm-issue303-bar-glued-killed-9-shutting-down.log", T0, "end", "no step yet · crashed", "crashed",
+     {"loss": None}),
+    # MPS out of memory, the launcher's "An error was detected", shut down
+    ("hivemind-rlswarm-issue341-mps-oom-error-detected-shutting-down-stack.log", T0, "end", "no step yet · crashed",
+     "crashed", {"loss": None}),
+    # a petals client's remote forward pass failed on a server, retried: an error counted, no crash, no step
+    ("hivemind-petals-issue255-client-warn-path-logger-retry-forward.log", T0, "end", "no step yet · 1 error",
+     "working", {"crash": None}),
     # 6 min 27 s loading the state, then step 0 with its local loss and this peer's 0.00255 samples/s
     ("hivemind-issue401-download-state-6min-then-step0-loss.log", local(2021, 11, 2, 0, 0, 0), "end", "step 0 · …",
      "measuring", {"step": 0, "loss": 11.4107, "crash": None}),
@@ -1219,6 +1239,23 @@ def test_a_dht_that_never_came_up_reads_cannot_join_with_its_cause(
     assert data["training"]["crash"] is not None  # how it ended, a detail
     sentence = next(line for line in data["details"] if line.startswith("Cannot join the swarm: "))
     assert cause in sentence and sentence.endswith("the trainer stopped")
+
+
+@pytest.mark.parametrize(("name", "said", "times"), [
+    ("hivemind-rlswarm-issue16-joining-round-14-stage-1-bar-0-of-2.log", "training round 14 · stage 1", 2),
+    ("hivemind-rlswarm-issue219-hello-joining-round-107-stage-2-bar-glued-warning.log",
+     "training round 107 · stage 2", 1),
+    ("hivemind-rlswarm-issue22-already-finished-round-24-skipping-loop.log",
+     "round 24 already finished: waiting for the next", 10),
+    ("hivemind-rlswarm-issue335-debug-logfile-joining-round-646-stage-2.log", "training round 646 · stage 2", 1),
+])  # fmt: skip
+def test_rl_swarm_says_where_its_swarm_s_rounds_are(tmp_path: Path, name: str, said: str, times: int) -> None:
+    data = snap(cold(tmp_path, name), T0)
+    assert data["format"] == "hivemind"
+    swarm = data["training"]["swarm"]
+    assert (swarm["swarm_round"], swarm["swarm_round_said"]) == (said, times)
+    assert (swarm["rounds"], swarm["join_failures"]) == ([], 0)
+    assert any(line.startswith(f"Swarm: {said}") for line in data["details"])
 
 
 def test_the_2021_hivemind_rounds_and_a_state_download(tmp_path: Path) -> None:

@@ -52,7 +52,10 @@ from .pipeline import StepLines
 
 _NUM = NUM
 _BITTENSOR = re.compile(
-    r"(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)[.,](\d{3}) (?:\| +([A-Z]+) +\| (?:\S+:\S+:\d+ +\| )?|- (\S+) - ([A-Z]+) - )"
+    r"(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)[.,](\d{3}) (?:\| +([A-Z]+) +\| (?:\S+:\S+:\d+ +\| )?|- (\S+) - ([A-Z]+) - "
+    # rl-swarm's log file: the level first, then ``logger:line`` (its trainer's logger names the peer: ``…:mammalian
+    # whiskered badger:302``)
+    r"|- (DEBUG|INFO|WARNING|ERROR|CRITICAL) - ([\w.]{1,120}(?::[^-\n]{1,80})?:\d{1,6}) - )"
 )
 _HIVEMIND_OLD = re.compile(r"\[(\d{4})/(\d\d)/(\d\d) (\d\d):(\d\d):(\d\d)\.(\d{3})\]\[([A-Z]+)\](?:\[([^\]]*)\])? ?")
 # python logging's default format, no time (``ERROR:hivemind.optim.optimizer:Failed to …``).
@@ -99,6 +102,9 @@ _HM_PERF = re.compile(rf"Performance: ({_NUM}) samples(?:/sec| per second)")  # 
 # the local loss in the bar's description: ``loss = 1.911: 459it [00:04, 114.34it/s]Oct 09 …``).
 _GLUED_BAR = re.compile(r"^[^\[\]]{0,200}?\d+(?:it|/\d+) \[[\d:]+(?:<[\d:?]+)?,[^\]]{0,120}\]")
 _BAR_LOSS = re.compile(rf"\bloss\s*[=:]\s*({_NUM})")
+# An unlabelled tqdm bar (the trainer's own steps: gensyn rl-swarm's GRPO stage, ``  0%|  | 0/2 [00:00<?, ?it/s]``),
+# at the line's start or right after another bar's end; a labelled one (``Map: 100%|…``) is a data pass.
+_TRAIN_BAR = re.compile(r"(?:^|(?<=\]))\s*\d{1,3}%\|[^|]{0,400}\|\s*(\d+)/(\d+) \[[\d:]+<[\d:?]+,\s*([\d.]+|\?)(s/it|it/s)\]")
 
 _ROUND_OPENERS = (
     "Received All Reduce Call",
@@ -126,6 +132,9 @@ _KNOWN_ERRORS = (
     "Failed to download state from",
     "Failed to load state from peer",
     "Task exception was never retrieved",
+    # a petals client's remote pass that failed on a server and is retried (``Caught exception when running
+    # forward via RemoteSpanInfo(…) (retry in 0 sec): RuntimeError(…)``)
+    "Caught exception when running",
 )
 # hivemind averages in its own process and event loop: an error its averaging modules log, a traceback
 # that starts inside them (a cancelled all-reduce), an asyncio task of theirs whose exception nobody
@@ -155,13 +164,17 @@ _IDENTITY_CHECK = "is not used by other peers"  # ``Checking that identity from 
 _OLD_PROGRESS = re.compile(rf"Collaboration accumulated (\d+) samples from (\d+) peers; ETA ({_NUM}) seconds")
 _GLOBAL_STEP = re.compile(r"Beginning global optimizer step (\d+)")
 _NO_GROUP = "Allreduce group not found"
+# gensyn rl-swarm's trainer: the swarm's own rounds, each in stages (``🐝 Joining round: 107 starting at stage: 2``,
+# ``📈 Training round: 107 stage: 2``, ``Already finished round: 24. Skipping.``).
+_SWARM_ROUND = re.compile(r"(?:Joining round: (\d+) starting at stage: (\d+)|Training round: (\d+) stage: (\d+)"
+                          r"|Already finished round: (\d+)\. Skipping)")
 
 # Lines of one failure report arrive within this many seconds of each other.
 _SAME_FAILURE_SECONDS = 10.0
 
 
 class _Line:
-    __slots__ = ("at", "bar_loss", "caller", "level", "message", "prefixed", "rank")
+    __slots__ = ("at", "bar_loss", "bar_step", "caller", "level", "message", "prefixed", "rank")
 
     def __init__(self, at: float | None, rank: int | None, message: str, prefixed: bool = True,
                  level: str | None = None, caller: str | None = None) -> None:
@@ -172,6 +185,7 @@ class _Line:
         self.level = level  # hivemind's records: the level and the logger's ``module.function:line``
         self.caller = caller
         self.bar_loss: float | None = None  # the loss a bar glued before it showed
+        self.bar_step: TrainStep | None = None  # the trainer's own bar, read as its step
 
 
 class Sn38Parser(StepLines[_Line]):
@@ -223,6 +237,8 @@ class Sn38Parser(StepLines[_Line]):
         line = self._split_prefix(text)
         if line is None and "]" in text:
             line = self._after_bar(text)
+            if line is not None and line.bar_step is not None:
+                return Kind.FULL, line
         if line is None:
             bare = text.strip()
             # A traceback's lines and a join error are records of their own (a log may open with them).
@@ -243,9 +259,25 @@ class Sn38Parser(StepLines[_Line]):
         line = self._split_prefix(rest) if rest.strip() else None
         if line is None:
             if loss is None:
-                return None
+                return self._train_bar(text)
             line = _Line(None, None, rest, prefixed=False)
         line.bar_loss = finite(number(loss.group(1))) if loss is not None else None
+        return line
+
+    def _train_bar(self, text: str) -> _Line | None:
+        """The trainer's own bar (the last unlabelled one on the line) as a line of its own: its step and total."""
+        found = list(_TRAIN_BAR.finditer(text))
+        if not found:
+            return None
+        m = found[-1]
+        rate = number(m.group(3)) if m.group(3) != "?" else None
+        seconds = None
+        if rate is not None and rate > 0:
+            seconds = rate if m.group(4) == "s/it" else 1 / rate
+        line = _Line(None, None, text, prefixed=False)
+        # A stage's bar (rl-swarm runs one a stage of each round): its total ends the stage, not the run.
+        line.bar_step = TrainStep(at=None, stage="train", step=int(m.group(1)), total_steps=int(m.group(2)),
+                                  step_seconds=seconds, ends_at_total=False)
         return line
 
     def _split_prefix(self, text: str) -> _Line | None:
@@ -257,7 +289,7 @@ class Sn38Parser(StepLines[_Line]):
             if m is not None:
                 y, mo, d, h, mi, s, ms = (int(m.group(i)) for i in range(1, 8))
                 return _Line(self._local.epoch(y, mo, d, h, mi, s + ms / 1000), None, text[m.end() :],
-                             level=m.group(8) or m.group(10), caller=m.group(9))
+                             level=m.group(8) or m.group(10) or m.group(11), caller=m.group(9) or m.group(12))
             m = _PM2.match(text)
             if m is not None:
                 return self._split_prefix(text[m.end() :]) or _Line(None, None, text[m.end() :])
@@ -309,6 +341,11 @@ class Sn38Parser(StepLines[_Line]):
         message = line.message
         if line.bar_loss is not None:  # the bar was drawn just before the record behind it
             events.append(StepFigures(at=at, loss=line.bar_loss, loss_note="local"))
+        if line.bar_step is not None:
+            if not self._miner_steps:
+                self._hivemind_steps = True
+                events.append(line.bar_step)
+            return
         self._background_line = False
         if not line.prefixed:
             if self._bare(message.strip(), events):
@@ -337,6 +374,17 @@ class Sn38Parser(StepLines[_Line]):
         if _TASK_ERROR in message:
             self._task_error = at  # whose task it was comes on the next line
             return
+        if "round: " in message:
+            m = _SWARM_ROUND.search(message)
+            if m is not None:
+                if m.group(5) is not None:
+                    detail = f"round {m.group(5)} already finished: waiting for the next"
+                elif m.group(1) is not None:
+                    detail = f"joining round {m.group(1)} at stage {m.group(2)}"
+                else:
+                    detail = f"training round {m.group(3)} · stage {m.group(4)}"
+                events.append(SwarmNews(at, "round", detail))
+                return
         if _NO_GROUP in message:  # matchmaking: looking for a group to average with
             self._open_round(at, events)
             return

@@ -137,6 +137,8 @@ class Swarm:
         self.samples_per_second: float | None = None  # the collaboration's
         self.local_samples_per_second: float | None = None  # this peer's, as it prints it
         self._step: int | None = None  # the latest step read (where a round begins on the loss chart)
+        self.swarm_round: str | None = None  # where the swarm's own rounds have it (rl-swarm), as said last
+        self.swarm_round_said = 0  # how many times in a row
 
     def apply(self, event: Event, t: float | None) -> None:
         """Take one event seen at ``t``."""
@@ -202,6 +204,10 @@ class Swarm:
                 self._join_causes[cause] = self._join_causes.get(cause, 0) + 1
             return
         self._joined()
+        if kind == "round":
+            same = event.detail == self.swarm_round
+            self.swarm_round, self.swarm_round_said = event.detail, (self.swarm_round_said + 1 if same else 1)
+            return
         if kind in ("out_of_sync", "downloading"):
             self._sync_since = self._sync_since or t
         elif kind == "download_failed":

@@ -537,7 +537,11 @@ def swarm_lines(swarm: SwarmView | None, now: float) -> list[str]:
         return []
     rounds = rounds_line(swarm, now)
     pace, peers = pace_line(swarm), peers_line(swarm)
-    return ([rounds] if rounds else []) + ["  " + round_text(r, now) for r in swarm.rounds[:ROUND_LINES]] \
+    game = None
+    if swarm.swarm_round is not None:
+        again = f" (said {swarm.swarm_round_said}× in a row)" if swarm.swarm_round_said > 2 else ""
+        game = f"Swarm: {swarm.swarm_round}{again}"
+    return ([game] if game else []) + ([rounds] if rounds else []) + ["  " + round_text(r, now) for r in swarm.rounds[:ROUND_LINES]] \
         + ([pace] if pace else []) + ([peers] if peers else [])
 
 
