@@ -1216,12 +1216,12 @@ def _rounds(swarm: dict[str, Any]) -> list[tuple[Any, ...]]:
 
 @pytest.mark.parametrize(("name", "cause", "error"), [
     ("hivemind-rlswarm-issue213-dht-daemon-failed-tail-terminated.log", "the bootstrap peers cannot be reached",
-     "hivemind.p2p.p2p_daemon_bindings.utils.P2PDaemonError: Daemon failed to start: 2025/05/01 12:46:14 failed to "
-     "connect to bootstrap peers"),
+     ("hivemind.p2p.p2p_daemon_bindings.utils.P2PDaemonError: Daemon failed to start: 2025/05/01 12:46:14 failed to "
+     "connect to bootstrap peers")),
     # the error pasted first, then the traceback's end with it again: one failure, not two
     ("hivemind-rlswarm-issue246-dht-daemon-failed-bootstrap-shutdown.log", "the bootstrap peers cannot be reached",
-     "hivemind.p2p.p2p_daemon_bindings.utils.P2PDaemonError: Daemon failed to start: 2025/05/05 05:11:19 failed to "
-     "connect to bootstrap peers"),
+     ("hivemind.p2p.p2p_daemon_bindings.utils.P2PDaemonError: Daemon failed to start: 2025/05/05 05:11:19 failed to "
+     "connect to bootstrap peers")),
     ("hivemind-rlswarm-issue189-identity-check-then-dht-traceback.log", "the error that stopped it is not in the log",
      "a traceback through the DHT's start-up"),
     ("hivemind-rlswarm-issue330-identity-check-blank-then-py313-traceback.log",
@@ -1298,8 +1298,8 @@ def test_real_collaborators_read_as_their_place_in_the_swarm(tmp_path: Path) -> 
     # attempts 2, 3, 4, 6, 7, 9: a clock 30 s out of step; 5 and 8: "failed to connect to bootstrap peers"
     assert swarm["join_causes"] == [
         ["this machine's clock is out of step with the other peers (sync it: NTP)", 6],
-        ["hivemind's p2p daemon did not start: the bootstrap peers cannot be reached (a closed port, a firewall, "
-         "or the peers are down)", 2],
+        [("hivemind's p2p daemon did not start: the bootstrap peers cannot be reached (a closed port, a firewall, "
+         "or the peers are down)"), 2],
     ]
     # the README's failed round: called at 16:13:53.800, failed at 16:18:33.995 (280.195 s), no group said
     monitor = cold(tmp_path, "sn38-readme-could-not-find-a-group.log")

@@ -302,8 +302,8 @@ def test_a_dht_daemon_that_fails_and_stops_the_trainer_cannot_join(tmp_path: Pat
         "    dht = self.setup_dht(grpo_args)",
         '  File "/venv/lib/python3.12/site-packages/hivemind/dht/dht.py", line 87, in __init__',
         "    self.run_in_background(await_ready=await_ready)",
-        "hivemind.p2p.p2p_daemon_bindings.utils.P2PDaemonError: Daemon failed to start: 2025/06/27 10:00:10 failed "
-        "to connect to bootstrap peers",
+        ("hivemind.p2p.p2p_daemon_bindings.utils.P2PDaemonError: Daemon failed to start: 2025/06/27 10:00:10 failed "
+        "to connect to bootstrap peers"),
         ">> Shutting down trainer...",
         "Terminated",
     ]

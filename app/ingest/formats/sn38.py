@@ -81,8 +81,8 @@ _MAPPING_ENTRY = re.compile(r"'([^']{1,200})':\s*(\d+)")
 _DHT_ATTEMPT = re.compile(r"to init DHT using initial_peer as \S+ failed with error: (.*?)(?: -)?$")
 # What a failure to join usually means (the SN38 README's known errors; hivemind's p2p daemon).
 _JOIN_CAUSES = (
-    ("Daemon failed to start: ", "hivemind's p2p daemon did not start: the bootstrap peers cannot be reached "
-                                 "(a closed port, a firewall, or the peers are down)"),
+    ("Daemon failed to start: ", ("hivemind's p2p daemon did not start: the bootstrap peers cannot be reached "
+                                 "(a closed port, a firewall, or the peers are down)")),
     ("local time must be within", "this machine's clock is out of step with the other peers (sync it: NTP)"),
     ("failed to connect to bootstrap peers", "the bootstrap peers cannot be reached (a closed port, a firewall)"),
     ("Failed to connect to DHT", "the DHT peer cannot be reached (a closed port, a firewall)"),
@@ -388,9 +388,9 @@ class Sn38Parser(StepLines[_Line]):
         if _NO_GROUP in message:  # matchmaking: looking for a group to average with
             self._open_round(at, events)
             return
-        if "Collaboration accumulated" in message or "global optimizer step" in message:
-            if self._old_collaboration(at, message, events):
-                return
+        if ("Collaboration accumulated" in message or "global optimizer step" in message) and \
+                self._old_collaboration(at, message, events):
+            return
         if ("Step" in message or "Index: " in message) and self._step(at, message, events):
             return
         if "Local epoch" in message:
