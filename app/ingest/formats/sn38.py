@@ -411,6 +411,11 @@ class Sn38Parser(StepLines[_Line]):
             events.append(TrainerError(at=at, error=error))
             self._swarm_error(at, error, events)
             return
+        if any(marker in message for marker in _JOIN_ERRORS):  # a logger's record of the daemon failing
+            error = message.strip(" -") or message
+            events.append(TrainerError(at=at, error=error))
+            self._join_failed(at, error, events)
+            return
         if "sync" in message or "ownload" in message or "newer epoch" in message or "Catching up" in message:
             news = _sync_news(message)
             if news is not None:
