@@ -310,10 +310,10 @@ def test_a_collaborators_place_in_its_swarm(line: str, expected: list[object]) -
 
 
 @pytest.mark.parametrize("line", [
-    "ERROR:hivemind_exp.runner.grpo_runner:P2PDaemonError: Daemon failed to start: 2025/06/27 10:00:01 failed to "
-    "connect to bootstrap peers",
-    "Jun 27 10:00:01.000 [ERROR] [hivemind.dht.dht.run:120] Daemon failed to start: 2025/06/27 10:00:01 failed to "
-    "connect to bootstrap peers",
+    ("ERROR:hivemind_exp.runner.grpo_runner:P2PDaemonError: Daemon failed to start: 2025/06/27 10:00:01 failed to "
+    "connect to bootstrap peers"),
+    ("Jun 27 10:00:01.000 [ERROR] [hivemind.dht.dht.run:120] Daemon failed to start: 2025/06/27 10:00:01 failed to "
+    "connect to bootstrap peers"),
 ])  # fmt: skip
 def test_a_logged_daemon_failure_is_a_failed_join_with_its_cause(line: str) -> None:
     events, bad = read([line])
@@ -337,8 +337,8 @@ def test_a_cancelled_all_reduce_and_its_never_retrieved_task_are_one_failed_roun
         "    await fut",
         "asyncio.exceptions.CancelledError",
         "[2021/08/29 13:16:01.592][ERROR][asyncio._accumulate_parts_streaming:227] Task exception was never retrieved",
-        "future: <Task finished name='Task-15594' coro=<DecentralizedAverager._run_allreduce() done, defined at "
-        "/env/hivemind/averaging/averager.py:397> exception=MatchmakingException('Unable to run All-Reduce: ')>",
+        ("future: <Task finished name='Task-15594' coro=<DecentralizedAverager._run_allreduce() done, defined at "
+        "/env/hivemind/averaging/averager.py:397> exception=MatchmakingException('Unable to run All-Reduce: ')>"),
         "Traceback (most recent call last):",
         '  File "/env/hivemind/averaging/averager.py", line 430, in _run_allreduce',
         "hivemind.averaging.matchmaking.MatchmakingException: Unable to run All-Reduce: ",
