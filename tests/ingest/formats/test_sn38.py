@@ -346,6 +346,6 @@ def test_a_cancelled_all_reduce_and_its_never_retrieved_task_are_one_failed_roun
     events = create_parser("hivemind").feed(lines)
     results = [e for e in events if isinstance(e, AllReduceResult)]
     assert not [e for e in events if isinstance(e, RunCrashed)]
-    assert [r.again for r in results][0] is False and all(r.again for r in results[1:])
+    assert results and results[0].again is False and all(r.again for r in results[1:])
     assert results[-1].error == "MatchmakingException('Unable to run All-Reduce: ')"
     assert not results[-1].ok
