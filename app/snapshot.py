@@ -247,6 +247,7 @@ class SwarmView:
     peers_known: int = 0
     swarm_round: str | None = None  # where the swarm's own rounds have it (gensyn rl-swarm: ``round 14 · stage 1``)
     swarm_round_said: int = 0  # how many times in a row the log said so
+    state_download_seconds: float | None = None  # how long the last state download took (its start and end read)
 
 
 @dataclass(frozen=True, slots=True)

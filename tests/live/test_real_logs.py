@@ -1286,6 +1286,9 @@ def test_the_2021_hivemind_rounds_and_a_state_download(tmp_path: Path) -> None:
     after = snap(monitor, local(2021, 11, 1, 7, 28, 19))
     assert (after["state"], after["training"]["swarm"]["out_of_sync_since"]) == ("measuring", None)
     assert after["training"]["swarm"]["local_samples_per_second"] == 0.002546124167199564
+    # 07:21:50.962 to 07:28:17.871
+    assert after["training"]["swarm"]["state_download_seconds"] == pytest.approx(386.909)
+    assert "State: the last download from a peer took 6 min" in after["details"]
 
 
 def test_real_collaborators_read_as_their_place_in_the_swarm(tmp_path: Path) -> None:

@@ -139,6 +139,8 @@ class Swarm:
         self._step: int | None = None  # the latest step read (where a round begins on the loss chart)
         self.swarm_round: str | None = None  # where the swarm's own rounds have it (rl-swarm), as said last
         self.swarm_round_said = 0  # how many times in a row
+        self._download_began: float | None = None  # a state download under way began
+        self.state_download_seconds: float | None = None  # how long the last state download took
 
     def apply(self, event: Event, t: float | None) -> None:
         """Take one event seen at ``t``."""
@@ -208,6 +210,11 @@ class Swarm:
             same = event.detail == self.swarm_round
             self.swarm_round, self.swarm_round_said = event.detail, (self.swarm_round_said + 1 if same else 1)
             return
+        if kind == "downloading":
+            self._download_began = t
+        elif kind == "downloaded" and self._download_began is not None and t is not None:
+            self.state_download_seconds = max(0.0, t - self._download_began)
+            self._download_began = None
         if kind in ("out_of_sync", "downloading"):
             self._sync_since = self._sync_since or t
         elif kind == "download_failed":
