@@ -381,9 +381,10 @@ REAL_FORMATS = {
     "hivemind-rlswarm-issue330-identity-check-blank-then-py313-traceback.log": "hivemind",
     "hivemind-rlswarm-issue332-chain-peers-identity-then-traceback.log": "hivemind",
     "hivemind-rlswarm-issue335-debug-logfile-joining-round-646-stage-2.log": "hivemind",
-    # a bar and the shell's kill alone; an MPS error and the launcher's lines alone: no line names rl-swarm's trainer
+    # rl-swarm's launcher lines ("An error was detected while running rl-swarm", "Shutting down trainer...")
+    "hivemind-rlswarm-issue341-mps-oom-error-detected-shutting-down-stack.log": "hivemind",
+    # its bar (the Trainer's) and its launcher's line tie: the earlier row takes it
     "hivemind-rlswarm-issue303-bar-glued-killed-9-shutting-down.log": "hf-trainer",
-    "hivemind-rlswarm-issue341-mps-oom-error-detected-shutting-down-stack.log": "generic",
 }
 
 

@@ -1258,6 +1258,12 @@ def test_rl_swarm_says_where_its_swarm_s_rounds_are(tmp_path: Path, name: str, s
     assert any(line.startswith(f"Swarm: {said}") for line in data["details"])
 
 
+def test_apple_s_gpu_out_of_memory_is_the_crash_not_the_launcher_s_shutdown(tmp_path: Path) -> None:
+    crash = snap(cold(tmp_path, "hivemind-rlswarm-issue341-mps-oom-error-detected-shutting-down-stack.log"), T0)[
+        "training"]["crash"]
+    assert crash["error"].startswith("RuntimeError: MPS backend out of memory (MPS allocated: 13.36 GB")
+
+
 def test_the_2021_hivemind_rounds_and_a_state_download(tmp_path: Path) -> None:
     """Counted by hand from the #351 and #401 excerpts."""
     year = local(2021, 12, 1, 0, 0, 0)

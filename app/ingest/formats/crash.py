@@ -101,6 +101,7 @@ _FATAL = re.compile(
     r"|srun: error: .*Exited with exit code [1-9]"
     r"|Current loss scale already at minimum"
     r"|CUDA out of memory|OutOfMemoryError|CUDA error: an illegal memory access|device-side assert triggered"
+    r"|MPS backend out of memory"  # (Apple's GPUs)
     r"|CUDA driver error"
     r"|libc\+\+abi: terminating|terminating due to uncaught exception"
 )

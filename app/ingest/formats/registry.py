@@ -353,6 +353,9 @@ FORMATS: tuple[FormatSpec, ...] = (
             # gensyn rl-swarm's trainer over hivemind (``INFO:hivemind_exp.trainer.hivemind_grpo_trainer:…``, or its log
             # file's ``- INFO - hivemind_exp.…:302 - …``): its rounds and stages.
             sign("hivemind_exp.", r"^(?:[A-Z]+:|.{10,30} - [A-Z]+ - )hivemind_exp\.[\w.]+:"),
+            # and its launcher's own lines (run_rl_swarm.sh)
+            sign(">> ", r"^>> (?:Shutting down trainer\.\.\.|An error was detected while running rl-swarm|"
+                        r"Good luck in the swarm!)"),
             sign("hivemind/dht/", r'File "[^"]*/hivemind/dht/dht\.py", line \d+, in (?:__init__|run_in_background)'),
         ),
         yields_to=("sn38",),  # a miner's log with hivemind's lines in it is the miner's
