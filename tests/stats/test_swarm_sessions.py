@@ -315,3 +315,17 @@ def test_a_dht_daemon_that_fails_and_stops_the_trainer_cannot_join(tmp_path: Pat
     assert swarm["join_failures"] == 1  # the traceback and its error line are one failure
     assert "the bootstrap peers cannot be reached" in swarm["join_cause"]
     assert data["training"]["crash"]["error"].startswith("hivemind.p2p.p2p_daemon_bindings.utils.P2PDaemonError")
+
+
+def test_a_failed_round_s_time_is_not_a_step_s(tmp_path: Path) -> None:
+    """Steps a minute apart; a round called at 10:02:10 fails at 10:07:00; the next step at 10:08:00. The
+    step time stays the minute: the six minutes around the round are averaging, not a step."""
+    lines = [
+        step("10:00:00.000", 41, 0), step("10:01:00.000", 41, 1), step("10:02:00.000", 41, 2),
+        bt("10:02:10.000", "Received All Reduce Call"),
+        bt("10:07:00.000", "All Reduce Failed with error: AllReduce Failed, Loading Latest State"),
+        step("10:08:00.000", 41, 3), step("10:09:00.000", 41, 4),
+    ]
+    data = read(tmp_path, lines, local("2025-06-27 10:09:10.000"))
+    assert data["training"]["step_seconds"] == pytest.approx(60.0)
+    assert data["training"]["paused"] is None

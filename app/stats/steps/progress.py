@@ -152,8 +152,6 @@ class StepProgress:
         elif isinstance(event, AllReduceResult) and event.again and self._all_reduce is not None:
             self._all_reduce.last_error = event.error  # the last failure, told more fully
         elif isinstance(event, AllReduceResult):
-            if self._stage is not None and self._stage.pause == "all-reduce":
-                self._stage.pause = None  # the round is over, ok or failed: no pause any more
             counts = self._all_reduce = self._all_reduce or AllReduce()
             counts.last_ok = event.ok
             if event.peers is not None:

@@ -32,6 +32,7 @@ which detail lines to show (kinds, never words); app/stats/steps/text.py then wr
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum, auto
@@ -161,6 +162,10 @@ def decide(
         at = min(at, stage.step_time)
     m = measure(stage, at)
     stall = rules.stall(stage, now, arrival_gaps, restarting)
+    if stall.pause == "all-reduce" and swarm is not None and _round_ended_since(swarm, stage.step_time, -math.inf):
+        # The round that paused training has ended, ok or failed: no pause any more (the next step's time
+        # still leaves the round out, app/stats/steps/stage.py).
+        stall = Stall(stall.stalled, stall.since, stall.limit, None, stall.allowed, stall.first_line)
     if stall.stalled and swarm is not None and stall.allowed is not None and \
             _round_ended_since(swarm, stage.step_time, now - stall.allowed):
         # A round's time is averaging, not a stall: the wait counts again from the round's end.
