@@ -155,6 +155,11 @@ class StepLines(Generic[R]):
         """The line just read ended the run (crash.py): what the parser held until it knew."""
         return []
 
+    def survives(self) -> bool:
+        """Whether the crash the line just read reports is one the trainer lives through (crash.py): an
+        error of a library's own background worker, which the parser reads as what it is instead."""
+        return False
+
     # --- the loop -----------------------------------------------------------------------------------
 
     def feed(self, lines: Iterable[str]) -> list[Event]:
