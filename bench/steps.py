@@ -1,7 +1,7 @@
 """Figures 15–18: a long step-trainer run, each beside a miner log of the same size in the same run.
 
 * 15, import: the first start's history import of an every-step nanoGPT log (31 MB, 600,000
-  steps), the import child as the server starts it (``python -m app.record.backfill``): its CPU
+  steps), the import child as the server starts it (``python -m app.record.child``): its CPU
   and peak RSS (``wait4``), beside the same child on a miner log of the same size.
 * 16, opening: ``run.py`` with the history on (an empty data dir) on a 1,000,000-step nanoGPT log
   (52 MB); a websocket client from the start: when the page first has the latest step with its
@@ -156,7 +156,7 @@ def _server_import(path: Path, data_dir: Path, timeout: float) -> dict[str, Any]
 def _import(path: Path) -> tuple[float, float, float, int]:
     with path.open("rb") as f:
         head = hashlib.sha256(f.read(1024)).hexdigest()
-    args = [sys.executable, "-m", "app.record.backfill", "--now", repr(time.time()), "--format", "auto",
+    args = [sys.executable, "-m", "app.record.child", "--now", repr(time.time()), "--format", "auto",
             str(path), str(path.stat().st_size), head]
     return _child(args, b"[]")
 
