@@ -12,7 +12,8 @@ from app.record import backfill
 
 ROOT = Path(__file__).resolve().parents[2]
 NOT_IN_THE_CHILD = ("sqlite3", "flask", "werkzeug", "jinja2", "waitress", "app.store.history", "app.store.queries",
-                    "app.web", "app.live.monitor", "app.record.recorder", "app.record.backfill", "app.alerts")
+                    "app.web", "app.live.monitor", "app.record.recorder", "app.record.backfill", "app.alerts",
+                    "orjson")  # read by a step log's runs alone, imported at the first
 
 
 def test_the_child_the_server_starts_imports_only_the_reader_and_the_replay() -> None:
