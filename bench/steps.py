@@ -119,16 +119,23 @@ def _proc_pss_mb(pid: int) -> float:
 
 
 def _tree_rss_mb(pid: int) -> tuple[float, int, float]:
-    """RSS of ``pid`` and every process under it, in MB, how many processes that was, and their PSS."""
-    total, count, pss, todo = 0.0, 0, 0.0, [pid]
+    """RSS of ``pid`` and every process under it, in MB, how many processes that was, and their PSS.
+
+    A child not yet past its ``exec`` is still its parent's memory (``vfork``: the same pages, and
+    /proc shows the parent's RSS for it): it is not counted until it runs its own program.
+    """
+    total, count, pss = 0.0, 0, 0.0
+    todo: list[tuple[int, bytes | None]] = [(pid, None)]
     while todo:
-        current = todo.pop()
+        current, parent_cmdline = todo.pop()
         try:
-            total += proc_rss_mb(current)
-            count += 1
-            pss += _proc_pss_mb(current)
+            cmdline = Path(f"/proc/{current}/cmdline").read_bytes()
+            if cmdline != parent_cmdline:
+                total += proc_rss_mb(current)
+                count += 1
+                pss += _proc_pss_mb(current)
             for task in Path(f"/proc/{current}/task").iterdir():
-                todo.extend(int(child) for child in (task / "children").read_text().split())
+                todo.extend((int(child), cmdline) for child in (task / "children").read_text().split())
         except (OSError, ValueError):
             continue  # it ended meanwhile
     return total, count, pss
