@@ -3,6 +3,8 @@
 * 15, import: the first start's history import of an every-step nanoGPT log (31 MB, 600,000
   steps), the import child as the server starts it (``python -m app.record.child``): its CPU
   and peak RSS (``wait4``), beside the same child on a miner log of the same size.
+* 16c, one 1 GiB miner log: a server's first start on it (history on), the process tree's peak
+  memory (server + import child: the sum of their RSS, and of their PSS) until the import is done.
 * 16, opening: ``run.py`` with the history on (an empty data dir) on a 1,000,000-step nanoGPT log
   (52 MB); a websocket client from the start: when the page first has the latest step with its
   loss and a measured rate, and when ``/api/history?range=30d`` first holds the whole run's loss
