@@ -65,6 +65,8 @@ FIGURES: dict[str, tuple[str, str, Measure]] = {
                      loss_store.measure),
     "step_import": ("16 step-log import (31 MB, every step)",
                     "<= 5 s of a core; server + import child <= 80 MB at peak", steps.measure_import),
+    "long_miner_import": ("16c one 1 GiB miner log's import: process tree",
+                          "server + import child <= 80 MB at peak", steps.measure_long_miner_import),
     "step_import_formats": ("16b step-log import per trainer (every step)", "each <= 4x the miner log's import",
                             steps.measure_import_formats),
     "step_open": ("17 a 1,000,000-step run opens", "latest step <= 2 s, whole-run loss chart <= 5 s in /api/history",

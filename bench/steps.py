@@ -1,8 +1,10 @@
 """Figures 16–19 (the table's numbers): a long step-trainer run, each beside a miner log of the same size in the same run.
 
 * 16, import: the first start's history import of an every-step nanoGPT log (31 MB, 600,000
-  steps), the import child as the server starts it (``python -m app.record.backfill``): its CPU
+  steps), the import child as the server starts it (``python -m app.record.child``): its CPU
   and peak RSS (``wait4``), beside the same child on a miner log of the same size.
+* 16c, one 1 GiB miner log: a server's first start on it (history on), the process tree's peak
+  memory (server + import child: the sum of their RSS, and of their PSS) until the import is done.
 * 17, opening: ``run.py`` with the history on (an empty data dir) on a 1,000,000-step nanoGPT log
   (52 MB); a websocket client from the start: when the page first has the latest step with its
   loss and a measured rate, and when ``/api/history?range=30d`` first holds the whole run's loss
@@ -110,36 +112,59 @@ def _child(args: list[str], stdin: bytes = b"") -> tuple[float, float, float, in
     return time.perf_counter() - began, usage.ru_utime + usage.ru_stime, peak, process.returncode
 
 
-def _tree_rss_mb(pid: int) -> tuple[float, int]:
-    """RSS of ``pid`` and every process under it, in MB, and how many processes that was."""
-    total, count, todo = 0.0, 0, [pid]
+def _proc_pss_mb(pid: int) -> float:
+    """A process's proportional set size (``Pss`` of ``/proc/PID/smaps_rollup``), in MB: its pages,
+    each shared one divided among the processes that map it (the interpreter's library, once)."""
+    for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+        if line.startswith("Pss:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def _tree_rss_mb(pid: int) -> tuple[float, int, float]:
+    """RSS of ``pid`` and every process under it, in MB, how many processes that was, and their PSS.
+
+    A child not yet past its ``exec`` is still its parent's memory (``vfork``: the same pages, and
+    /proc shows the parent's RSS for it): it is not counted until it runs its own program.
+    """
+    total, count, pss = 0.0, 0, 0.0
+    todo: list[tuple[int, bytes | None]] = [(pid, None)]
     while todo:
-        current = todo.pop()
+        current, parent_cmdline = todo.pop()
         try:
-            total += proc_rss_mb(current)
-            count += 1
+            cmdline = Path(f"/proc/{current}/cmdline").read_bytes()
+            if cmdline != parent_cmdline:
+                total += proc_rss_mb(current)
+                count += 1
+                pss += _proc_pss_mb(current)
             for task in Path(f"/proc/{current}/task").iterdir():
-                todo.extend(int(child) for child in (task / "children").read_text().split())
+                todo.extend((int(child), cmdline) for child in (task / "children").read_text().split())
         except (OSError, ValueError):
             continue  # it ended meanwhile
-    return total, count
+    return total, count, pss
 
 
 def _server_import(path: Path, data_dir: Path, timeout: float) -> dict[str, Any]:
     """A server's first start on ``path`` (history on, an empty data dir): the peak of the whole
-    process tree's RSS (server + import child, read every 20 ms) until its import is done."""
+    process tree's memory (server + import child, read every 20 ms from /proc until its import is
+    done): the sum of their RSS (``peak_mb``, the goal's measure) and of their PSS (``peak_pss_mb``:
+    pages both map, the interpreter's library among them, counted once)."""
     server = Server(path, "--data-dir", str(data_dir), stderr_path=data_dir.parent / f"{path.stem}-tree.err")
     began = time.perf_counter()
-    found: dict[str, Any] = {"peak_mb": 0.0, "server_peak_mb": 0.0, "processes": 1}
+    found: dict[str, Any] = {"peak_mb": 0.0, "peak_pss_mb": 0.0, "server_peak_mb": 0.0, "child_peak_mb": 0.0,
+                             "processes": 1}
     try:
         server.start(timeout=120)
         url = f"http://127.0.0.1:{server.http_port}/healthz"
         deadline = began + timeout
         last_look = 0.0
         while time.perf_counter() < deadline:
-            total, count = _tree_rss_mb(server.pid)
+            total, count, pss = _tree_rss_mb(server.pid)
+            server_mb = proc_rss_mb(server.pid)
             found["peak_mb"] = max(found["peak_mb"], total)
-            found["server_peak_mb"] = max(found["server_peak_mb"], proc_rss_mb(server.pid))
+            found["peak_pss_mb"] = max(found["peak_pss_mb"], pss)
+            found["server_peak_mb"] = max(found["server_peak_mb"], server_mb)
+            found["child_peak_mb"] = max(found["child_peak_mb"], total - server_mb)
             found["processes"] = max(found["processes"], count)
             if time.perf_counter() - last_look > 0.25:
                 last_look = time.perf_counter()
@@ -157,7 +182,7 @@ def _server_import(path: Path, data_dir: Path, timeout: float) -> dict[str, Any]
 def _import(path: Path) -> tuple[float, float, float, int]:
     with path.open("rb") as f:
         head = hashlib.sha256(f.read(1024)).hexdigest()
-    args = [sys.executable, "-m", "app.record.backfill", "--now", repr(time.time()), "--format", "auto",
+    args = [sys.executable, "-m", "app.record.child", "--now", repr(time.time()), "--format", "auto",
             str(path), str(path.stat().st_size), head]
     return _child(args, b"[]")
 
@@ -186,12 +211,57 @@ def measure_import(workdir: Path, *, quick: bool) -> Figure:
         note=(f"nanoGPT, {steps:,} steps, {size_mb:.0f} MB: CPU {step[1]:.1f} s (wall {step[0]:.1f} s), "
               f"peak RSS of the import process {step[2]:.1f} MB; miner log: CPU {miner[1]:.1f} s, "
               f"peak RSS {miner[2]:.1f} MB. A server's first start, whole process tree (server + import "
-              f"child): step log {step_tree['peak_mb']:.1f} MB at peak (server alone "
-              f"{step_tree['server_peak_mb']:.1f}), miner log {miner_tree['peak_mb']:.1f} MB (server alone "
-              f"{miner_tree['server_peak_mb']:.1f})"),
+              f"child, sum of RSS): step log {step_tree['peak_mb']:.1f} MB at peak (server alone "
+              f"{step_tree['server_peak_mb']:.1f}, child {step_tree['child_peak_mb']:.1f}; sum of PSS "
+              f"{step_tree['peak_pss_mb']:.1f}), miner log {miner_tree['peak_mb']:.1f} MB (server alone "
+              f"{miner_tree['server_peak_mb']:.1f}, child {miner_tree['child_peak_mb']:.1f}; PSS "
+              f"{miner_tree['peak_pss_mb']:.1f})"),
         details={"steps": steps, "step": dict(zip(("wall", "cpu", "rss_mb", "status"), step)),
                  "miner": dict(zip(("wall", "cpu", "rss_mb", "status"), miner)),
                  "step_tree": step_tree, "miner_tree": miner_tree},
+    )
+
+
+LONG_MINER_BYTES = 1 << 30  # one file, about three months of a miner's log
+
+
+def _long_miner_log(path: Path, target_bytes: int) -> Path:
+    """One miner log of about ``target_bytes`` (no fetcher noise: the shape of a long single file)
+    whose last line is about now, written an hour of log at a time (never held whole)."""
+    probe = IotaSynth(seed=12, start=0.0, fetcher=False).text(3600).encode()
+    seconds = 3600 * target_bytes / len(probe)
+    synth = IotaSynth(seed=12, start=time.time() - seconds, fetcher=False)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8", newline="\n") as f:
+        while f.tell() < target_bytes:
+            f.write(synth.text(3600))
+    return path
+
+
+def measure_long_miner_import(workdir: Path, *, quick: bool) -> Figure:
+    """Figure 16c: a server's first start on one 1 GiB miner log (history on): the process tree's
+    peak memory (server + import child) over the whole import, beside the server's own peak."""
+    title = "16c one 1 GiB miner log's import: process tree"
+    goal = f"server + import child <= {TREE_GOAL_MB:g} MB at peak"
+    folder = workdir / "long-miner"
+    log = _long_miner_log(folder / "miner.log", LONG_MINER_BYTES // 10 if quick else LONG_MINER_BYTES)
+    size_mb = log.stat().st_size / 1e6
+    try:
+        tree = _server_import(log, folder / "data", 3600.0)
+    finally:
+        log.unlink(missing_ok=True)
+    seconds = tree.get("seconds")
+    took = f"{seconds:.0f} s" if seconds is not None else "not done in time"
+    return Figure(
+        key="long_miner_import", title=title, value=tree["peak_mb"], unit="MB",
+        reference="the server alone, peak RSS", reference_value=tree["server_peak_mb"],
+        ratio=tree["peak_mb"] / tree["server_peak_mb"] if tree["server_peak_mb"] else None, ratio_label="x",
+        goal=goal, met=seconds is not None and tree["peak_mb"] <= TREE_GOAL_MB,
+        note=(f"{size_mb:,.0f} MB in one file; sum of RSS of server and import child, read every 20 ms until "
+              f"the import is done ({took}): "
+              f"{tree['peak_mb']:.1f} MB at peak (server alone {tree['server_peak_mb']:.1f}, child alone "
+              f"{tree['child_peak_mb']:.1f}); sum of PSS {tree['peak_pss_mb']:.1f} MB"),
+        details={"bytes": round(size_mb * 1e6), "tree": tree},
     )
 
 

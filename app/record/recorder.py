@@ -44,6 +44,9 @@ WHOLE_RUN_RANGE = "30d"  # a step trainer's longest range: the page opens on its
 SAMPLE_WAIT_SECONDS = 0.2  # the sampler looks for the first view at each change, and at least this often
 SAMPLE_WAIT_LIMIT = 120.0  # and for how long: a log with no step in its tail is not sampled
 ADVANCE_SECONDS = 1.0  # while the import runs, how often its writes may move the history's revision
+# The import waits for the live view's cold start (its peak of memory) to be over, at most this long
+# (a log not there yet has no cold start).
+READ_IN_WAIT_SECONDS = 30.0
 
 
 class PassSource(Protocol):
@@ -58,6 +61,8 @@ class PassSource(Protocol):
     def take_passes(self) -> list[tuple[float, str]]: ...
 
     def take_logged(self) -> list[Event]: ...
+
+    def wait_read_in(self, timeout: float) -> bool: ...
 
 
 def machine_name() -> str:
@@ -227,7 +232,17 @@ class Recorder:
                 log.exception("history: observation failed")
 
     def _import(self) -> None:
-        assert self.log_path is not None and self.progress is not None
+        monitor = self._monitor
+        assert self.log_path is not None and self.progress is not None and monitor is not None
+        # Not beside the cold start: the child's memory on top of the cold start's peak is the
+        # process tree's peak, and the page's first view comes first on a busy machine anyway.
+        waited = 0.0
+        while not monitor.wait_read_in(SAMPLE_WAIT_SECONDS):
+            waited += SAMPLE_WAIT_SECONDS
+            if self._stop.is_set():
+                return
+            if waited >= READ_IN_WAIT_SECONDS:
+                break
         try:
             files = files_to_import(self.log_path, self.clock(), self.format_name)
             import_logs(files, self.history, self._source, format_name=self.format_name, clock=self.clock,
