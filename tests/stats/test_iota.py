@@ -400,6 +400,21 @@ def test_running_counts_never_count_a_pass_twice_and_outlive_the_windows() -> No
     assert late.backend_errors.queue_state_503 == 0
 
 
+def test_an_id_seen_is_forgotten_on_time_while_only_gpu_lines_come() -> None:
+    # A pass's id is kept 40 minutes (twice the rate's window), however few lines add to a window
+    # after it: GPU readings alone move the clock past that, and the id counts as a pass again.
+    tracker = IotaTracker()
+    tracker.apply(Registered(T0, 1, None))
+    tracker.apply(ActivationShape(T0, 4, 800))
+    tracker.apply(ForwardPass(T0 + 10, "again", 1))
+    for minute in range(1, 42):
+        tracker.apply(GpuMemory(T0 + 10 + 60 * minute, 3.0, 4.0))
+    tracker.apply(ForwardPass(T0 + 10 + 41 * 60 + 5, "again", 1))
+    assert tracker.passes_total == 2
+    tracker.apply(ForwardPass(T0 + 10 + 41 * 60 + 20, "again", 1))  # within 40 minutes: the same pass
+    assert tracker.passes_total == 2
+
+
 def test_snapshot_serialises_to_the_contract() -> None:
     tracker = IotaTracker()
     last = training(tracker, passes=100)
