@@ -438,7 +438,8 @@ class IotaParser(MessageReader):
         else:
             first, bad = len(events), self.bad_lines
             self._read_message(message, at, events)
-            if self.bad_lines == bad and len(events) > first and len(message) <= _QUIET_LENGTH:
+            if (len(events) > first and type(events[first]) in _READINGS and self.bad_lines == bad
+                    and len(message) <= _QUIET_LENGTH):
                 self._remember_reading(message, events[first:])
         if error is not None:
             # After what the message itself stands for (a 404 counted): the timeline shows the
