@@ -61,6 +61,7 @@ from ..events import (
     SourceChanged,
     Tick,
     WorkerCrashed,
+    builder,
 )
 from ..history import HISTORY_STEP_SECONDS, RateHistory
 from ..ticking import ticking
@@ -93,6 +94,8 @@ SEEN_IDS_MAX = 100_000
 
 # A shape whose batch × sequence exceeds this is corrupt; kept out so no rate overflows.
 MAX_TOKENS_PER_PASS = 10**12
+
+_iota_figures = builder(IotaFigures)  # at every 30 s of an import's log (a stored sample's state)
 
 # The shortest time a pass is kept (ids seen, the rate's window, the delivery's window).
 _PASS_KEPT_SECONDS = min(SEEN_IDS_SECONDS, RATE_WINDOW_SECONDS, DELIVERY_WINDOW_SECONDS)
@@ -214,12 +217,13 @@ class IotaTracker:
             self._source_changed(event)
             return
         self.has_records = True
-        keep, at = self._clock.admit(event, now)
+        clock = self._clock
+        keep, at = clock.admit(event, now)
         if not keep:
             return
-        if at is not None:
-            self._advance(at)
-        t = self._clock.latest
+        if at is not None and (clock.latest is None or at > clock.latest):
+            self._advance(at)  # (a time not past the clock's moves nothing: most lines share a second)
+        t = clock.latest
         if isinstance(event, Tick):
             return
         if self.worker_crash is not None and isinstance(event, _ALIVE) and t is not None and t > self.worker_crash[0]:
@@ -584,7 +588,7 @@ class IotaTracker:
         idle_since = self.live.idle_since(now)
         # The entry is words: made only for a gap the timeline does not show yet.
         unreported = idle_since is not None and self.layer is not None and not self.live.idle_reported
-        return IotaFigures(
+        return _iota_figures(
             has_records=self.has_records,
             format_name=self.format_name,
             layer=self.layer,
