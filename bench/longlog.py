@@ -30,35 +30,31 @@ DAYS_BACK = 98
 
 
 def _write(folder: Path, target_bytes: int) -> tuple[Path, list[Path]]:
-    """One long log of ``target_bytes`` or a little more, and the same bytes as one file a local day."""
+    """One long log of ``target_bytes`` or a little more, and the same bytes cut at each local midnight."""
     folder.mkdir(parents=True, exist_ok=True)
+    (folder / "dated").mkdir(exist_ok=True)
     day = time.localtime(time.time() - DAYS_BACK * 86400)
-    start = time.mktime((day.tm_year, day.tm_mon, day.tm_mday, 0, 0, 0, 0, 0, -1))
-    synth = IotaSynth(seed=12, start=start, fetcher=False)
+    synth = IotaSynth(seed=12, start=time.mktime((day.tm_year, day.tm_mon, day.tm_mday, 0, 0, 0, 0, 0, -1)),
+                      fetcher=False)
     single = folder / "miner.log"
     dated: list[Path] = []
     size = 0
     with single.open("w", encoding="utf-8", newline="\n") as out:
-        day_file = None
-        day_name = ""
-        try:
-            while size < target_bytes:
-                name = time.strftime("%Y-%m-%d", time.localtime(synth.t)) + "-cli.log"
-                text = synth.text(3600.0)
-                if name != day_name:
-                    if day_file is not None:
-                        day_file.close()
-                    day_name = name
-                    dated.append(folder / "dated" / name)
-                    dated[-1].parent.mkdir(exist_ok=True)
-                    day_file = dated[-1].open("a", encoding="utf-8", newline="\n")
-                assert day_file is not None
-                out.write(text)
-                day_file.write(text)
-                size += len(text)
-        finally:
-            if day_file is not None:
-                day_file.close()
+        while size < target_bytes:
+            text = synth.text(3600.0)
+            out.write(text)
+            size += len(text)
+            while text:  # the host wrapper's date opens each record: a new date opens a new file
+                date = text[1:11] if text[0] == "[" or not dated else dated[-1].name[:10]  # (a continuation line)
+                cut = text.find("\n[", 0) + 1
+                while cut and text[cut + 1 : cut + 11] == date:
+                    cut = text.find("\n[", cut) + 1
+                part, text = (text[:cut], text[cut:]) if cut else (text, "")
+                path = folder / "dated" / f"{date}-cli.log"
+                if not dated or dated[-1] != path:
+                    dated.append(path)
+                with path.open("a", encoding="utf-8", newline="\n") as f:
+                    f.write(part)
     return single, dated
 
 
