@@ -174,7 +174,7 @@ _READINGS_SIZE = 1024
 # The events a message may be remembered for: readings whose lines repeat word for word, each with
 # how it is made and its fields after ``at`` (its first).
 _READINGS: dict[type[Event], tuple[Callable[..., Event], tuple[str, ...]]] = {
-    kind: (builder(kind), tuple(f.name for f in fields(kind)[1:]))  # type: ignore[arg-type]
+    kind: (builder(kind), tuple(f.name for f in fields(kind)[1:]))
     for kind in (GpuMemory, ActivationShape, Heartbeat, PhaseChanged)
 }
 _DAYS_IN_MONTH = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
