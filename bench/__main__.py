@@ -28,6 +28,7 @@ from bench import (
     hub,
     ingest,
     live,
+    longlog,
     loss_store,
     memory,
     page,
@@ -52,6 +53,8 @@ FIGURES: dict[str, tuple[str, str, Measure]] = {
     "memory": ("6 RSS after day 7", "<= 80 MB, no growth", memory.measure),
     # The history figures share one week of logs and one server; the RSS figure stops it, so it is last.
     "history_import": ("7 first-start import, 7 days", "<= 60 s; live p95 <= 100 ms", history.measure_import),
+    "long_import": ("7b one long miner log's import",
+                    ">= 50 MB/s of the import child's CPU; as fast per byte as dated files", longlog.measure),
     "history_api": ("8 /api/history?range=7d p95", "p95 <= 50 ms", history.measure_api),
     "history_write": ("9 one 30-s write p95", "p95 <= 20 ms", history.measure_write),
     "history_size": ("10 history file, week (year)", "<= 10 MB a week, <= 50 MB a year", history.measure_size),

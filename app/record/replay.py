@@ -128,19 +128,27 @@ class MinerReplay:
     def feed(self, lines: list[str]) -> None:
         now = self.now
         latest = now + 86400
-        apply = self.tracker.apply  # once per event of a long log: looked up once per batch
+        # Once per event of a long log: looked up once per batch, and the boundary and the last
+        # line's time kept in locals, written back before a sample reads them.
+        tracker = self.tracker
+        apply = tracker.apply
+        passes = self.passes
+        boundary, last_line_at = self.boundary, self.last_line_at
         for event in self.parser.feed(lines):
             at = event.at
             if at is not None and at <= latest:
-                if self.boundary is None:
-                    self.boundary = int(at) - int(at) % SAMPLE_SECONDS + SAMPLE_SECONDS
-                while at > self.boundary:
-                    self._sample(self.boundary)
-                    self.boundary += SAMPLE_SECONDS
-                self.last_line_at = at
+                if boundary is None:
+                    boundary = int(at) - int(at) % SAMPLE_SECONDS + SAMPLE_SECONDS
+                if at > boundary:
+                    self.last_line_at = last_line_at
+                    while at > boundary:
+                        self._sample(boundary)
+                        boundary += SAMPLE_SECONDS
+                last_line_at = at
             apply(event, now)
             if at is not None and isinstance(event, ForwardPass):
-                self.passes.append(PassFact(at, event.activation_id, self.tracker.tokens_per_pass))
+                passes.append(PassFact(at, event.activation_id, tracker.tokens_per_pass))
+        self.boundary, self.last_line_at = boundary, last_line_at
 
     def _sample(self, t: int) -> None:
         if self.last_line_at is None or t - self.last_line_at > QUIET_SECONDS:

@@ -24,6 +24,7 @@ from app.stats.events import (
     Registered,
     Tick,
 )
+from app.stats.iota.liveness import Liveness
 from app.stats.iota.tracker import IotaTracker
 from app.stats.unknown import UnknownTracker
 
@@ -400,6 +401,21 @@ def test_running_counts_never_count_a_pass_twice_and_outlive_the_windows() -> No
     assert late.backend_errors.queue_state_503 == 0
 
 
+def test_an_id_seen_is_forgotten_on_time_while_only_gpu_lines_come() -> None:
+    # A pass's id is kept 40 minutes (twice the rate's window), however few lines add to a window
+    # after it: GPU readings alone move the clock past that, and the id counts as a pass again.
+    tracker = IotaTracker()
+    tracker.apply(Registered(T0, 1, None))
+    tracker.apply(ActivationShape(T0, 4, 800))
+    tracker.apply(ForwardPass(T0 + 10, "again", 1))
+    for minute in range(1, 42):
+        tracker.apply(GpuMemory(T0 + 10 + 60 * minute, 3.0, 4.0))
+    tracker.apply(ForwardPass(T0 + 10 + 41 * 60 + 5, "again", 1))
+    assert tracker.passes_total == 2
+    tracker.apply(ForwardPass(T0 + 10 + 41 * 60 + 20, "again", 1))  # within 40 minutes: the same pass
+    assert tracker.passes_total == 2
+
+
 def test_snapshot_serialises_to_the_contract() -> None:
     tracker = IotaTracker()
     last = training(tracker, passes=100)
@@ -463,3 +479,29 @@ def test_the_warm_up_has_one_count_past_three_passes() -> None:
     assert s.state == "measuring" and s.warmup.passes == 5
     assert s.warmup.text == "measuring… (5 passes so far) · rate in under a minute"
     assert [line for line in s.details if line.startswith("measuring")] == [s.warmup.text]
+
+
+def test_the_idle_limit_follows_the_median_of_the_last_64_intervals() -> None:
+    # max(5 min, 4 × the median of the last 64 pass intervals), worked out by hand.
+    live = Liveness()
+    live.start_stretch(0.0)
+    t = 0.0
+    for _ in range(65):  # 64 intervals of 100 s
+        t += 100
+        live.on_pass(t)
+    assert live.limit_seconds == 400
+    for _ in range(32):  # the oldest 32 fall out: 32 of 100 s and 32 of 200 s, median 150
+        t += 200
+        live.on_pass(t)
+    assert live.limit_seconds == 600
+    for _ in range(32):  # only 200 s left
+        t += 200
+        live.on_pass(t)
+    assert live.limit_seconds == 800
+    t += 10  # 63 of 200 s and one of 10 s: 200
+    live.on_pass(t)
+    assert live.limit_seconds == 800
+    live.start_stretch(t)  # a new stretch forgets the pace
+    live.on_pass(t + 20)
+    live.on_pass(t + 40)
+    assert live.limit_seconds == 300

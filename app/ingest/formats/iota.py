@@ -25,14 +25,20 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import fields
 
 from ...stats.events import (
+    ActivationShape,
     ErrorLogged,
     Event,
+    GpuMemory,
+    Heartbeat,
     LineShapeNew,
+    PhaseChanged,
     Tick,
     WorkerCrashed,
+    builder,
 )
 from .base import LocalToEpoch, local_to_epoch
 from .drift import ShapeWatch
@@ -163,6 +169,14 @@ _DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
 # scan: below that rate, as when ids make every line differ, the memo costs more than it saves.
 _PROBE_LINES = 256
 _PROBE_HITS_PER = 4
+# The memo of readings: how many messages (each at most _QUIET_LENGTH long).
+_READINGS_SIZE = 1024
+# The events a message may be remembered for: readings whose lines repeat word for word, each with
+# how it is made and its fields after ``at`` (its first).
+_READINGS: dict[type[Event], tuple[Callable[..., Event], tuple[str, ...]]] = {
+    kind: (builder(kind), tuple(f.name for f in fields(kind)[1:]))
+    for kind in (GpuMemory, ActivationShape, Heartbeat, PhaseChanged)
+}
 _DAYS_IN_MONTH = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 
 
@@ -195,6 +209,9 @@ class IotaParser(MessageReader):
         # Most lines of a real miner's log are the same few DEBUG messages, counters aside, and
         # one lookup replaces the scan.
         self._quiet: dict[bytes, tuple[slice, slice] | tuple[()]] = {}
+        # Messages that held readings, each with how to make its events again at another time
+        # (see _remember_reading).
+        self._readings: dict[str, tuple[tuple[Callable[..., Event], tuple[object, ...]], ...]] = {}
         # A traceback, or a panic whose message is on its next line: (what, its time, the record it
         # follows (its seconds and minute), its line). A record line between ends it, unread.
         self._crash_pending: tuple[str, float | None, tuple[str | None, float | None], str] | None = None
@@ -414,11 +431,35 @@ class IotaParser(MessageReader):
             cut = message.rfind(" | {")
             if cut >= 0:
                 message = message[:cut]
-        self._read_message(message, at, events)
+        known = self._readings.get(message)
+        if known is not None:
+            for build, fields in known:
+                events.append(build(at, *fields))
+        else:
+            first, bad = len(events), self.bad_lines
+            self._read_message(message, at, events)
+            if (len(events) > first and type(events[first]) in _READINGS and self.bad_lines == bad
+                    and len(message) <= _QUIET_LENGTH):
+                self._remember_reading(message, events[first:])
         if error is not None:
             # After what the message itself stands for (a 404 counted): the timeline shows the
             # latest ERROR line, whatever it says.
             events.append(ErrorLogged(at, message))
+
+    def _remember_reading(self, message: str, made: list[Event]) -> None:
+        """Remember what a message meant when it holds a reading and no id (the same text means
+        the same events, at its record's time): a miner prints the same GPU memory, shape and
+        heartbeat lines over and over, and reading one again is a lookup."""
+        kept: list[tuple[Callable[..., Event], tuple[object, ...]]] = []
+        for event in made:
+            recipe = _READINGS.get(type(event))
+            if recipe is None:
+                return  # a pass, a transfer, a layer named with an activation id: seldom the same text
+            build, names = recipe
+            kept.append((build, tuple(getattr(event, name) for name in names)))
+        if len(self._readings) >= _READINGS_SIZE:
+            self._readings.clear()
+        self._readings[message] = tuple(kept)
 
     def _minute_to_epoch(self, minute: str) -> float | None:
         """Convert ``YYYY-MM-DD HH:MM`` with ``to_epoch``; None for a time that cannot exist."""

@@ -27,6 +27,7 @@ from ...stats.events import (
     QueueUpdate,
     Registered,
     RequestRetry,
+    builder,
 )
 
 _FORWARD_DONE = re.compile(r"FORWARD complete \| layer=(\d+) activation=(\S+)", re.ASCII)
@@ -138,6 +139,18 @@ MEANINGFUL_TEXTS = (
 )
 
 
+# The events a miner's log yields by the hundred thousand (a GPU reading twice a pass, a layer
+# named at each pass), made as their classes make them, without a frozen dataclass's per-field
+# ``object.__setattr__`` (events.py, ``builder``).
+_gpu_memory = builder(GpuMemory)
+_forward_pass = builder(ForwardPass)
+_activation_shape = builder(ActivationShape)
+_optimization_step = builder(OptimizationStep)
+_p2p_transfer = builder(P2PTransfer)
+_layer_seen_event = builder(LayerSeen)
+_heartbeat = builder(Heartbeat)
+
+
 class MessageReader:
     """The message half of the IOTA parser: appends events, counts ``bad_lines``."""
 
@@ -156,14 +169,14 @@ class MessageReader:
                 if gpu is None:
                     self.bad_lines += 1
                 else:
-                    events.append(GpuMemory(at, float(gpu.group(1)), float(gpu.group(2))))
+                    events.append(_gpu_memory(at, float(gpu.group(1)), float(gpu.group(2))))
                 return
             if "GPU memory usage detected: " in message or "GPU memory: " in message:
                 gpu = _GPU_USED.search(message)
                 if gpu is None:
                     self.bad_lines += 1
                 else:
-                    events.append(GpuMemory(at, float(gpu.group(1)), None))
+                    events.append(_gpu_memory(at, float(gpu.group(1)), None))
                 return
         if "FORWARD" in message:
             if "FORWARD complete" in message:
@@ -172,7 +185,7 @@ class MessageReader:
                 if done is None or layer is None:
                     self.bad_lines += 1
                 else:
-                    events.append(ForwardPass(at, done.group(2), layer))
+                    events.append(_forward_pass(at, done.group(2), layer))
                 return
             if "completed FORWARD pass for activation " in message:
                 done = _FORWARD_DONE_V241.search(message)
@@ -180,7 +193,7 @@ class MessageReader:
                 if done is None or layer is None:
                     self.bad_lines += 1
                 else:
-                    events.append(ForwardPass(at, done.group(1), layer))
+                    events.append(_forward_pass(at, done.group(1), layer))
                 return
             if "Starting FORWARD pass" in message:
                 # The start of a pass names the layer, but only its completion is a pass.
@@ -197,7 +210,7 @@ class MessageReader:
                 if last is None:
                     self.bad_lines += 1
                 else:
-                    events.append(ForwardPass(at, last.group(1), None))
+                    events.append(_forward_pass(at, last.group(1), None))
                 return
         if " shape: " in message and ("Got activation shape: " in message or "Got sample shape: " in message):
             # Only the forward's input: "Got activation shape" (layer > 0) and "Got sample
@@ -212,7 +225,7 @@ class MessageReader:
                 # A dimension no real batch or sequence has is garbage, not a rate to multiply.
                 self.bad_lines += 1
             else:
-                events.append(ActivationShape(at, batch, sequence))
+                events.append(_activation_shape(at, batch, sequence))
             return
         if "; response: " in message and "Successfully completed request" in message:
             self._read_response(message, at, events)
@@ -224,7 +237,7 @@ class MessageReader:
             if number is None:
                 self.bad_lines += 1
             else:
-                events.append(OptimizationStep(at, number))
+                events.append(_optimization_step(at, number))
             return
         if "Activation push " in message:
             if "Activation push RECV" in message or "Activation push SEND | start" in message:
@@ -234,7 +247,7 @@ class MessageReader:
                     self.bad_lines += 1
                 else:
                     direction: Literal["recv", "send"] = "recv" if "push RECV" in message else "send"
-                    events.append(P2PTransfer(at, direction, size))
+                    events.append(_p2p_transfer(at, direction, size))
             return  # ACK OK / NACK lines: the transfer was already counted at its start
         if "state change: " in message and "Layer state change: " in message:
             # The server's LayerStateError dict; its text is only read when the keys are there.
@@ -252,7 +265,7 @@ class MessageReader:
                     return
                 layer = _int(state.group(1))
                 if layer is not None:
-                    events.append(LayerSeen(at, layer))
+                    events.append(_layer_seen_event(at, layer))
                 events.append(PhaseChanged(at, phase, layer))
                 return
             if "finally in state " in message:
@@ -318,7 +331,7 @@ class MessageReader:
             "Miner is initializing" in message or "temporarily blocked (initializing)" in message
         ):
             # MinerInitializingError (research §2.7), the status #199's heartbeat answered for hours.
-            events.append(Heartbeat(at, None, None, None, None, "initializing"))
+            events.append(_heartbeat(at, None, None, None, None, "initializing"))
             return
         if "exhausted retries" in message:
             # The local control server's 503 when the Electron host has no handler for
@@ -364,7 +377,7 @@ class MessageReader:
         if layer is None:
             self.bad_lines += 1
         else:
-            events.append(LayerSeen(at, layer))
+            events.append(_layer_seen_event(at, layer))
 
     def _read_banner(self, text: str, at: float | None, events: list[Event]) -> bool:
         """Append the phase a weights/merge banner announces; return whether there was one."""
@@ -389,7 +402,7 @@ class MessageReader:
             if path is None or path.startswith("/miner/heartbeat"):
                 fields = _response_fields(body)
                 events.append(
-                    Heartbeat(
+                    _heartbeat(
                         at,
                         run_id=fields.get("run_id"),
                         layer=_int(fields.get("layer")),

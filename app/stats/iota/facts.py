@@ -22,7 +22,10 @@ class Facts:
         self.run_at: float | None = None  # the latest heartbeat that said run or epoch
         self.phase: str | None = None
         self.phase_at: float | None = None
-        self.gpu: GpuMemoryView | None = None
+        # The last reading (used, total) and its view, made only when read: a miner prints one
+        # twice a pass, and an import reads none of them.
+        self._gpu_reading: tuple[float, float | None] | None = None
+        self._gpu_view: GpuMemoryView | None = None
         self.gpu_at: float | None = None
         self._gpu_total_gb: float | None = None
         self.step: int | None = None
@@ -72,8 +75,19 @@ class Facts:
         total = total_gb if total_gb is not None else self._gpu_total_gb
         if total is not None and used_gb > total:
             total = None  # a stale total below the new reading would be a made-up figure
-        self.gpu = GpuMemoryView(used_gb=used_gb, total_gb=total)
+        self._gpu_reading = (used_gb, total)
         self.gpu_at, self._gpu_generation = at, self._generation
+
+    @property
+    def gpu(self) -> GpuMemoryView | None:
+        """The last GPU memory reading, or None."""
+        reading = self._gpu_reading
+        if reading is None:
+            return None
+        view = self._gpu_view
+        if view is None or (view.used_gb, view.total_gb) != reading:
+            view = self._gpu_view = GpuMemoryView(used_gb=reading[0], total_gb=reading[1])
+        return view
 
     def run_view(self) -> RunView | None:
         """The run, epoch and phase when said since the boundary, else None."""

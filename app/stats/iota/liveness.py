@@ -14,8 +14,8 @@ log older than 180 s stale):
 from __future__ import annotations
 
 import math
+from bisect import bisect_left, insort
 from collections import deque
-from statistics import median
 
 SILENT_SECONDS = 3 * 60
 IDLE_MIN_SECONDS = 5 * 60
@@ -35,6 +35,7 @@ class Liveness:
         self.stretch_start: float | None = None
         self._stretch_last_pass: float | None = None
         self._intervals: deque[float] = deque(maxlen=INTERVALS_KEPT)
+        self._intervals_sorted: list[float] = []  # the same intervals in order: the median at each pass
         self.limit_seconds = float(IDLE_MIN_SECONDS)
         self.phase: str | None = None
         self.phase_since: float | None = None
@@ -49,6 +50,7 @@ class Liveness:
         self.stretch_start = at
         self._stretch_last_pass = None
         self._intervals.clear()
+        self._intervals_sorted.clear()
         self.limit_seconds = float(IDLE_MIN_SECONDS)
         self.idle_reported = False
         self._update_idle_after()
@@ -87,14 +89,26 @@ class Liveness:
         """The last pass (or stretch start) when the miner is idle at ``now``, else None."""
         return self.pass_ref() if now > self.idle_after else None
 
+    def _median_with(self, interval: float) -> float:
+        """Keep ``interval`` (the oldest of a full set falls out); the median of those kept, as
+        ``statistics.median`` gives it, from a list kept in order rather than sorted at every pass."""
+        intervals, ordered = self._intervals, self._intervals_sorted
+        if len(intervals) == intervals.maxlen:
+            del ordered[bisect_left(ordered, intervals[0])]
+        intervals.append(interval)
+        insort(ordered, interval)
+        n = len(ordered)
+        if n % 2 == 1:
+            return ordered[n // 2]
+        return (ordered[n // 2 - 1] + ordered[n // 2]) / 2
+
     def on_pass(self, at: float) -> float | None:
         """Count a pass at ``at``; return the gap it ends when the miner was idle, else None."""
         ref = self.pass_ref()
         was_idle = self.idle_reported or self.idle_since(at) is not None
         previous = self._stretch_last_pass
         if previous is not None and at >= previous:
-            self._intervals.append(at - previous)
-            self.limit_seconds = max(float(IDLE_MIN_SECONDS), IDLE_INTERVALS * median(self._intervals))
+            self.limit_seconds = max(float(IDLE_MIN_SECONDS), IDLE_INTERVALS * self._median_with(at - previous))
         self._stretch_last_pass = at
         if self.last_pass_at is None or at > self.last_pass_at:
             self.last_pass_at = at

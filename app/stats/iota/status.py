@@ -37,15 +37,8 @@ def rate_at(
     last_pass_at: float | None,
 ) -> Rate:
     """The stretch's rate at ``now``: passes in the window ÷ observed, once warmed up."""
-    observed = 0.0 if start is None else min(max(now - start, 0.0), float(RATE_WINDOW_SECONDS))
-    in_window = passes.count(now - RATE_WINDOW_SECONDS, now) if start is not None else 0
-    done = start is not None and stretch_passes >= WARMUP_COUNT and observed >= WARMUP_SECONDS
-    passes_per_hour = in_window / observed * 3600 if done and observed > 0 else None
-    tokens_per_hour = (
-        passes_per_hour * tokens_per_pass if passes_per_hour is not None and tokens_per_pass is not None else None
-    )
-    if tokens_per_hour is not None and not math.isfinite(tokens_per_hour):
-        tokens_per_hour = None  # never a figure to write, nor one to keep in the history
+    observed, in_window, done, passes_per_hour, tokens_per_hour = _measure(
+        now, start, stretch_passes, passes, tokens_per_pass)
     return Rate(
         view=RateView(
             measured=tokens_per_hour is not None,
@@ -68,7 +61,30 @@ def rate_at(
     )
 
 
-def verdict(figures: IotaFigures, now: float, rate: Rate, lines_read: int) -> tuple[State, str, float | None]:
+def tokens_per_hour_at(
+    now: float, start: float | None, stretch_passes: int, passes: SlidingWindow, tokens_per_pass: int | None
+) -> float | None:
+    """:func:`rate_at`'s tok/h alone (the history samples it at every 30 s of log)."""
+    return _measure(now, start, stretch_passes, passes, tokens_per_pass)[4]
+
+
+def _measure(
+    now: float, start: float | None, stretch_passes: int, passes: SlidingWindow, tokens_per_pass: int | None
+) -> tuple[float, int, bool, float | None, float | None]:
+    """Observed seconds, passes in the window, warmed up, passes/h and tok/h at ``now``."""
+    observed = 0.0 if start is None else min(max(now - start, 0.0), float(RATE_WINDOW_SECONDS))
+    in_window = passes.count(now - RATE_WINDOW_SECONDS, now) if start is not None else 0
+    done = start is not None and stretch_passes >= WARMUP_COUNT and observed >= WARMUP_SECONDS
+    passes_per_hour = in_window / observed * 3600 if done and observed > 0 else None
+    tokens_per_hour = (
+        passes_per_hour * tokens_per_pass if passes_per_hour is not None and tokens_per_pass is not None else None
+    )
+    if tokens_per_hour is not None and not math.isfinite(tokens_per_hour):
+        tokens_per_hour = None  # never a figure to write, nor one to keep in the history
+    return observed, in_window, done, passes_per_hour, tokens_per_hour
+
+
+def verdict(figures: IotaFigures, now: float, tokens_per_hour: float | None, lines_read: int) -> tuple[State, str, float | None]:
     """The state, its status line (the seed's `L1 · 358k tok/h`) and when it began."""
     if not figures.has_records:
         if lines_read > 0:  # lines came, and none was a record of this format
@@ -99,14 +115,14 @@ def verdict(figures: IotaFigures, now: float, rate: Rate, lines_read: int) -> tu
         cause = figures.idle_cause
         because = f" — {cause.words}" if cause is not None else ""
         return "idle", f"{prefix}idle {text.duration(now - idle_since)}{because}", idle_since
-    if rate.view.tokens_per_hour is None:
+    if tokens_per_hour is None:
         return "measuring", f"{prefix}…", figures.stretch_start
     since = figures.stretch_start
     if since is not None:  # measured from the end of the warm-up, or since passes came back
         since = max(since + WARMUP_SECONDS, figures.measured_at or since)
     if figures.back_at is not None and (since is None or figures.back_at > since):
         since = figures.back_at
-    return "training", f"{prefix}{text.compact(rate.view.tokens_per_hour)} tok/h", since
+    return "training", f"{prefix}{text.compact(tokens_per_hour)} tok/h", since
 
 
 def _silent(figures: IotaFigures, line: str, clock: float) -> tuple[State, str, float | None]:

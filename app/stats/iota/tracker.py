@@ -61,11 +61,12 @@ from ..events import (
     SourceChanged,
     Tick,
     WorkerCrashed,
+    builder,
 )
 from ..history import HISTORY_STEP_SECONDS, RateHistory
 from ..ticking import ticking
 from ..tracker import ERROR_WINDOW_SECONDS, RATE_WINDOW_SECONDS, WARMUP_COUNT, WARMUP_SECONDS
-from .delivery import Delivery
+from .delivery import DELIVERY_WINDOW_SECONDS, Delivery
 from .drift import Drift
 from .facts import Facts
 from .figures import IotaFigures
@@ -73,7 +74,17 @@ from .liveness import SILENT_SECONDS, Liveness
 from .queue import QUEUED_STATUSES, QueueTracker
 from .retries import Retries
 from .shell import Cause, ShellFigures, SleepSpan, idle_cause, silence_cause
-from .status import Rate, details, events_view, network_view, queue_glance, queue_view, rate_at, verdict
+from .status import (
+    Rate,
+    details,
+    events_view,
+    network_view,
+    queue_glance,
+    queue_view,
+    rate_at,
+    tokens_per_hour_at,
+    verdict,
+)
 from .timeline import Kind, Timeline, TimelineEntry
 from .window import SlidingWindow
 
@@ -83,6 +94,11 @@ SEEN_IDS_MAX = 100_000
 
 # A shape whose batch × sequence exceeds this is corrupt; kept out so no rate overflows.
 MAX_TOKENS_PER_PASS = 10**12
+
+_iota_figures = builder(IotaFigures)  # at every 30 s of an import's log (a stored sample's state)
+
+# The shortest time a pass is kept (ids seen, the rate's window, the delivery's window).
+_PASS_KEPT_SECONDS = min(SEEN_IDS_SECONDS, RATE_WINDOW_SECONDS, DELIVERY_WINDOW_SECONDS)
 
 # Events that only a working miner logs: after a crash, one of these means it was started again.
 _ALIVE = (ForwardPass, Registered, LayerChanged, MinerReset, QueueUpdate, Heartbeat, OptimizationStep)
@@ -201,12 +217,13 @@ class IotaTracker:
             self._source_changed(event)
             return
         self.has_records = True
-        keep, at = self._clock.admit(event, now)
+        clock = self._clock
+        keep, at = clock.admit(event, now)
         if not keep:
             return
-        if at is not None:
-            self._advance(at)
-        t = self._clock.latest
+        if at is not None and (clock.latest is None or at > clock.latest):
+            self._advance(at)  # (a time not past the clock's moves nothing: most lines share a second)
+        t = clock.latest
         if isinstance(event, Tick):
             return
         if self.worker_crash is not None and isinstance(event, _ALIVE) and t is not None and t > self.worker_crash[0]:
@@ -251,7 +268,7 @@ class IotaTracker:
         elif isinstance(event, P2PTransfer) and t is not None:
             self._p2p_seen = True
             self._p2p_bytes.add(t, event.tensor_bytes)
-            self._added()
+            self._added(t + RATE_WINDOW_SECONDS)
         elif isinstance(event, ErrorLogged) and t is not None:
             self.timeline.error(t, event.message)
         elif isinstance(event, ForwardUndelivered) and t is not None:
@@ -373,7 +390,7 @@ class IotaTracker:
                     self._history.blank_after(entry.at)
         # The gap just closed was silent from SILENT_SECONDS after ``previous`` on: no rate there.
         if self._history.due(at):
-            self._history.sample_until(at, lambda t: None if self.pausing(t, previous) else self._rate(t).view.tokens_per_hour)
+            self._history.sample_until(at, lambda t: None if self.pausing(t, previous) else self._tokens_per_hour_at(t))
         if at >= self._evict_due:
             self._evict(at)
 
@@ -393,9 +410,12 @@ class IotaTracker:
             due = min(due, next(iter(seen.values())) + SEEN_IDS_SECONDS)
         self._evict_due = due
 
-    def _added(self) -> None:
-        """Something was added to a window or to the ids seen: the next move of the clock evicts."""
-        self._evict_due = -math.inf
+    def _added(self, due: float = -math.inf) -> None:
+        """Something was added to a window or to the ids seen that falls out from ``due`` on (or
+        sooner: an eviction with nothing due forgets nothing); the default: at the next move of
+        the clock."""
+        if due < self._evict_due:  # noqa: PLR1730 - min() is a call, and this runs at every pass
+            self._evict_due = due
 
     def idle_entry(self) -> TimelineEntry | None:
         """The timeline's entry for the current idle gap, dated at its last pass (or start)."""
@@ -420,8 +440,10 @@ class IotaTracker:
             self._start_stretch(t, self.layer)
         if event.activation_id in self._seen_ids:
             return
-        self._seen_ids[event.activation_id] = t if t is not None else 0.0
-        self._added()
+        seen = self._seen_ids
+        seen[event.activation_id] = t if t is not None else 0.0
+        # Falls out of the ids seen, the rate's window or the delivery's, the soonest first.
+        self._added(-math.inf if t is None or len(seen) > SEEN_IDS_MAX else t + _PASS_KEPT_SECONDS)
         self.queue.leave(placed=True)
         self.initializing_since = None
         self.stretch_passes += 1
@@ -536,6 +558,10 @@ class IotaTracker:
         return rate_at(now, self.stretch_start, self.stretch_passes, self._passes, self.tokens_per_pass,
                        self.live.last_pass_at)
 
+    def _tokens_per_hour_at(self, now: float) -> float | None:
+        """The rate's tok/h at ``now`` (not paused), without the rest of :meth:`_rate`'s figures."""
+        return tokens_per_hour_at(now, self.stretch_start, self.stretch_passes, self._passes, self.tokens_per_pass)
+
     def pausing(self, now: float, last_line: float | None = None) -> bool:
         """Idle or silent at ``now`` (``last_line``: the newest line then, default the clock's): no rate."""
         last_line = self._clock.latest if last_line is None else last_line
@@ -555,14 +581,14 @@ class IotaTracker:
 
     def tokens_per_hour(self, now: float) -> float | None:
         """The measured rate at ``now``, or None while it is not measured or the miner is idle or silent."""
-        return None if self.pausing(now) else self._rate(now).view.tokens_per_hour
+        return None if self.pausing(now) else self._tokens_per_hour_at(now)
 
     def figures(self, now: float, *, fact_lines: bool = True) -> IotaFigures:
         """What the status words read, frozen at ``now`` (``fact_lines``: the facts' detail lines too)."""
         idle_since = self.live.idle_since(now)
         # The entry is words: made only for a gap the timeline does not show yet.
         unreported = idle_since is not None and self.layer is not None and not self.live.idle_reported
-        return IotaFigures(
+        return _iota_figures(
             has_records=self.has_records,
             format_name=self.format_name,
             layer=self.layer,
@@ -613,7 +639,7 @@ class IotaTracker:
         """Everything known at ``now`` (the log's clock for a copied log, else wall time)."""
         rate = self._rate(now)
         figures = self.figures(now)
-        state, status_line, since = verdict(figures, now, rate, source.lines_read)
+        state, status_line, since = verdict(figures, now, rate.view.tokens_per_hour, source.lines_read)
         paused = state in ("idle", "silent", "crashed")
         if paused or self.remeasuring:
             # A miner that stopped produces nothing: no figure anywhere (card, sums, /metrics, chart),
@@ -685,14 +711,14 @@ class IotaTracker:
     def stored(self, now: float, lines_read: int) -> StoredFigures:
         """What a stored 30-s sample at ``now`` reads (app/record/replay.py): the same figures as
         :meth:`snapshot`'s, without the page's words and views (an import asks at every boundary)."""
-        rate = self._rate(now)
+        measured = self._tokens_per_hour_at(now)
         figures = self.figures(now, fact_lines=False)
-        state = verdict(figures, now, rate, lines_read)[0]
+        state = verdict(figures, now, measured, lines_read)[0]
         point = self._history.newest(now, self._clock.latest, self.tokens_per_hour)
         if point is not None and point[0] == now:
             tokens_per_hour = point[1]
         else:
-            tokens_per_hour = None if state in ("idle", "silent") else rate.view.tokens_per_hour
+            tokens_per_hour = None if state in ("idle", "silent") else measured
         queue = self.queue
         polled = (queue.since is not None and queue.status in QUEUED_STATUSES and queue.last_poll_at is not None
                   and now - HISTORY_STEP_SECONDS < queue.last_poll_at <= now)  # fmt: skip
