@@ -23,8 +23,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from ...stats.events import EvalResult, Event, RunInfo, StageEnd, TrainingPause, TrainStep
-from .fields import NUM, Kind, clean, clock_seconds, number
-from .grammar import EVAL_WORDS, LOSS_RANK, Field, Reading, json_reading, pairs
+from .fields import NUM, Kind, clean, clock_seconds, number, side_job
+from .grammar import EVAL_WORDS, LOSS_RANK, Field, Reading, batch_unplaced, json_reading, pairs
 from .pipeline import StepLines
 from .prefix import LineTimes
 
@@ -89,6 +89,8 @@ _ITERATION_TIME = re.compile(rf"(?<![\w])time:\s+({NUM})(?=[,\s]|$)")
 # last evaluation, litgpt's ``val:``, says an older step's).
 _EVAL_SHAPE = re.compile(r"(?i)step \d{1,12}: train loss ")
 _DAY_CLOCKS = re.compile(r"@ (\d{1,3}) (\d\d:\d\d:\d\d(?:\.\d+)?), mean (\d{1,3}) (\d\d:\d\d:\d\d(?:\.\d+)?)\b")
+# A record that starts with its epoch (``Epoch 005 loss …``, ``[Epoch 3] loss=…``).
+_EPOCH_LEADS = re.compile(r"(?i)^\W{0,3}epoch\b")
 # ``Training Epoch0:`` (llama-recipes' old bar): an epoch glued to its name.
 _GLUED_EPOCH = re.compile(r"(?i)\bepoch(\d{1,6})\b")
 _CHECKPOINT = re.compile(
@@ -158,6 +160,8 @@ class GenericParser(StepLines[_Line]):
         self._borrowed: int | None = None  # the last step read from another rank's line
         self._total: int | None = None  # announced on a line of its own
         self._printed_total: int | None = None  # the last total a step line printed
+        self._printed_in_epoch = False  # ... and whether it counted an epoch's batches
+        self._counted_steps = False  # a step line counted steps (not epochs): an epoch's summary is no step
         self._tokens_at: tuple[int, float] | None = None  # (step, running token count) last read
         self._evals: dict[str, float] = {}  # the evaluation figures a step line repeats
         self._ended: tuple[int, float | None] | None = None  # (step, epoch) when the end was printed
@@ -188,6 +192,10 @@ class GenericParser(StepLines[_Line]):
             self._box = []
         kind, line = self._classify_line(text)
         if line is not None:
+            if line.what == "step" and not self._counted_steps:
+                position = _position(line.readings)
+                self._counted_steps = line.bar is not None or line.counters is not None or (
+                    position is not None and position.name != "epoch")
             line.rank = self._times.rank
             if line.at is None and line.bar is None and line.what in ("step", "eval"):
                 line.at = self._clock_in(line.text)
@@ -240,11 +248,12 @@ class GenericParser(StepLines[_Line]):
                 bar = m
         if bar is not None:
             head, post = s[: bar.start()], bar.group("post") or bar.group("cut") or ""
-            readings = pairs(head) + pairs(post)
+            readings = _in_epoch(batch_unplaced(pairs(head) + pairs(post), s))
             glued = _GLUED_EPOCH.search(head)
             if glued is not None and not any(r.field is Field.EPOCH for r in readings):
                 readings.append(Reading(Field.EPOCH, "epoch", float(glued.group(1))))
-            training = any(r.field is Field.LOSS for r in readings) or _TRAINING.search(head)
+            # (``Generating train split``, ``Map``: a data set's bar, whose count is no training step)
+            training = any(r.field is Field.LOSS for r in readings) or (_TRAINING.search(head) and not side_job(head))
             if training and not _EVAL_START.match(head):
                 line = _Line("step", at, readings, bar=_bar(bar), text=s)
                 counters = _COUNTERS.match(head)
@@ -255,7 +264,7 @@ class GenericParser(StepLines[_Line]):
         other = _other_bar(s, at)
         if other is not None:
             return Kind.FULL, other
-        readings = pairs(s)
+        readings = _in_epoch(batch_unplaced(pairs(s), s))
         if not readings:
             if _saving(s):
                 return Kind.FULL, _Line("pause", at, text=s)
@@ -276,12 +285,23 @@ class GenericParser(StepLines[_Line]):
         elif ("][" in s or "]  [" in s) and not any(r.field is Field.STEP for r in readings):
             nested = _EPOCH_ITER.search(s)
             if nested is not None:
-                readings.append(Reading(Field.STEP, "position", float(nested.group(2)), int(nested.group(3))))
+                # The iteration counts its epoch's batches: the total and the ``eta`` beside it are
+                # the epoch's, and the epoch stays beside the step.
+                readings.append(Reading(Field.STEP, EPOCH_POSITION, float(nested.group(2)), int(nested.group(3))))
+                if not any(r.field is Field.EPOCH for r in readings):
+                    readings.append(Reading(Field.EPOCH, "epoch", float(nested.group(1))))
                 _iteration_time(s, readings)
         elif lossy and "/" in s and not any(r.field is Field.STEP for r in readings):
             in_epoch = _EPOCH_POSITION.search(s)
             if in_epoch is not None:
                 readings.append(Reading(Field.STEP, EPOCH_POSITION, float(in_epoch.group(2)), int(in_epoch.group(3))))
+        elif lossy and not self._counted_steps and not any(r.field is Field.STEP for r in readings):
+            # ``Epoch 005 loss 9.5198 | train 2.2s``: a loop that logs once an epoch counts its
+            # epochs; the epoch that leads the record is its position (a log of step lines keeps
+            # its steps: an epoch's summary there is no step).
+            epoch = _first(readings, Field.EPOCH)
+            if epoch is not None and epoch.value.is_integer() and _EPOCH_LEADS.match(s):
+                readings.append(Reading(Field.STEP, "epoch", epoch.value, epoch.total))
         if "Iter(" in s[:40] and _ITER_BASED.search(s[:40]):
             _iteration_time(s, readings)
         if not any(r.field is Field.STEP_TIME for r in readings):
@@ -319,6 +339,7 @@ class GenericParser(StepLines[_Line]):
             else:
                 flat[str(key)] = value
         readings = [r for key, value in flat.items() if (r := json_reading(key, value)) is not None]
+        readings = _in_epoch(batch_unplaced(readings, ""))
         return (readings, self._json_time(flat)) if readings else None
 
     def _json_time(self, record: dict[str, object]) -> float | None:
@@ -468,8 +489,9 @@ class GenericParser(StepLines[_Line]):
         else:
             return
         if total is not None:
-            self._printed_total = total
-        elif not full_epoch and self._printed_total is not None and step <= self._printed_total:
+            self._printed_total, self._printed_in_epoch = total, not ends_at_total
+        elif (not full_epoch and self._printed_total is not None and step <= self._printed_total
+              and self._printed_in_epoch == (not ends_at_total)):  # an epoch's batches are no run's steps
             # Another line of the same run printed it (Megatron's ``iteration N/ M`` beside
             # DeepSpeed's ``steps: N``, a bar beside the trainer's own log line).
             total = self._printed_total
@@ -705,6 +727,15 @@ def _other_bar(s: str, at: float | None) -> _Line | None:
         bar.eta = eta.value if eta is not None else None
         return _Line("step", at, readings, bar=bar, text=s, epoch_above=True)
     return None
+
+
+def _in_epoch(readings: list[Reading]) -> list[Reading]:
+    """A ``batch`` counted beside its epoch (``epoch: 3 | batch: 120/500``) is the position in that
+    epoch: its total, when printed, is the epoch's batches, not the run's steps."""
+    if not any(r.field is Field.EPOCH for r in readings):
+        return readings
+    return [Reading(Field.STEP, EPOCH_POSITION, r.value, r.total) if r.field is Field.STEP and r.name == "batch" else r
+            for r in readings]
 
 
 def _day_clocks(s: str) -> list[Reading]:

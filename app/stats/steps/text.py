@@ -263,6 +263,11 @@ def position(step: TrainStep, epoch: float | None = None) -> str:
         return f"epoch {epoch:g}" if epoch is not None else f"{step.step} logged steps"
     if step.outer_step is not None:
         return f"outer {step.outer_step} · step {step.step}"
+    in_epoch = step.epoch if step.epoch is not None else epoch
+    if step.total_steps is not None and not step.ends_at_total and in_epoch is not None:
+        # The count is the epoch's batches (a MetricLogger's ``[60/208]``, Lightning's bar): the run
+        # is as far as its epoch, whose count alone would read as the whole run's.
+        return f"epoch {in_epoch:g} · {step.step}/{step.total_steps} in the epoch"
     if step.total_steps is not None:
         return f"step {step.step}/{step.total_steps}"
     return f"step {step.step}"
