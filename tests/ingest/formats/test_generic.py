@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -518,3 +519,122 @@ def test_ppo_fields_joined_by_bars_without_spaces_keep_their_nan_loss(tmp_path: 
     snap = monitor.snapshot(1_800_000_000.0)
     assert snap.state == "diverged"
     assert "Loss not a number since step 2" in snap.details  # the first nan, not the latest (undated lines)
+
+
+RPPG = "generic-rppg-mae-issue8-metriclogger-epoch12-then-test-pipes.log"
+
+
+def test_a_metric_logger_s_iteration_is_its_epoch_s_and_keeps_the_epoch() -> None:
+    # torchvision's MetricLogger (rPPG-MAE issue #8, tests/data/real): ``Epoch: [12]  [ 60/208]  eta: 0:00:21``
+    # counts epoch 12's 208 batches from 0; its ``eta`` is the epoch's and reaching 208 ends no run.
+    from tests.reallogs import body
+
+    got = steps(body(RPPG))
+    assert [(s.step, s.total_steps, s.epoch) for s in got] == [(n, 208, 12.0) for n in (*range(60, 201, 20), 207)]
+    assert not any(s.ends_at_total for s in got)
+    assert (got[0].trainer_eta_seconds, got[-1].trainer_eta_seconds, got[-1].step_seconds) == (21.0, 0.0, 0.1172)
+    # the ``| me: 3.9034 | std: … | mae: 6.6979 |`` test record after it names no step: nothing
+    assert steps(["| me: 3.9034 | std: 14.9148 | mae: 6.6979 | rmse: 15.4171 | mer: 0.1479 | p: 0.8989"]) == []
+
+
+def test_an_epoch_s_total_is_not_carried_to_a_run_s_step() -> None:
+    # Composed: a batch counted in its epoch (``batch: 130/500`` beside ``epoch: 3``), then a line of the
+    # run's own ``global step``: 500 is the epoch's batches, never the run's planned steps.
+    got = steps(["epoch: 3 | batch: 130/500 | current loss: 2.345", "global step: 1630 | loss: 2.3 | time: 0.5s"])
+    assert [(s.step, s.total_steps, s.epoch, s.ends_at_total) for s in got] == [
+        (130, 500, 3.0, False), (1630, None, None, True)]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # Composed ``|``-separated records that name the step ``batch``/``iter``/``global step`` and the loss
+    # ``current loss``, with and without spaces.
+    ("epoch:3|batch:120|current loss:2.345|lr:0.001", (120, None, 3.0, 2.345, False)),
+    ("2024-05-01 12:00:00 | INFO | epoch: 1 | batch: 100 | current loss: 2.3456", (100, None, 1.0, 2.3456, False)),
+    ("batch: 120 | current loss: 2.3", (120, None, None, 2.3, True)),
+    ("iter:20|current loss:3.4|lr:0.01", (20, None, None, 3.4, True)),
+    ("global step: 20 | current loss: 3.4", (20, None, None, 3.4, True)),
+])  # fmt: skip
+def test_bar_separated_records_name_their_step_and_loss(text: str, expected: tuple[Any, ...]) -> None:
+    got = one(text)
+    assert (got.step, got.total_steps, got.epoch, got.loss, got.ends_at_total) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "batch 32 loss 2.3",  # a size in prose: no ``|`` record, no epoch, no total
+    "| epoch 010 | train loss 1.44 | words/batch    906 | lr 0.001000",  # fairseq's epoch summary (tests/data/real)
+])  # fmt: skip
+def test_a_batch_that_is_a_size_is_no_step(text: str) -> None:
+    assert steps([text]) == []
+
+
+# gaggenwaschke/NoProp, logs/log_cifar100.md (https://github.com/gaggenwaschke/NoProp/blob/
+# dc1d2a1874062b02818fbab28038f0b342494322/logs/log_cifar100.md), lines as printed: one line an epoch.
+NOPROP = ["Epoch 004 loss  10.3886 | train 2.2s",
+          "Epoch 005 loss   9.5198 | train 2.2s | Acc 13.52% | infer 4.5s",
+          "Epoch 006 loss   8.8812 | train 2.5s"]
+
+
+def test_a_loop_that_logs_once_an_epoch_counts_its_epochs() -> None:
+    got = steps(NOPROP)
+    assert [(s.step, s.epoch, s.loss, s.step_seconds) for s in got] == [
+        (4, 4.0, 10.3886, 2.2), (5, 5.0, 9.5198, 2.2), (6, 6.0, 8.8812, 2.5)]
+
+
+def test_an_epoch_s_summary_in_a_log_of_steps_is_no_step() -> None:
+    # Composed: step lines, then the epoch's summary (``Epoch 1 loss 2.2``): the position stays the step.
+    got = steps(["step 100 | loss 2.3", "step 200 | loss 2.2", "Epoch 1 loss 2.25 | val loss 2.4"])
+    assert [s.step for s in got] == [100, 200]
+
+
+# simpx/buildyourownllm, babygpt_v12_wandb.py (the run's output kept at the end of the script, commit
+# 278aa76a92f1c80911793a2974d8e508af75541b), lines as printed: ``time`` is the run's clock so far.
+BABYGPT = ["step 0: train loss 8.0529, val loss 8.0512, speed: 55304.00 tokens/sec, time: 0m 0.3s",
+           "step 50: train loss 5.9337, val loss 6.0072, speed: 102707.49 tokens/sec, time: 0m 8.1s",
+           "step 100: train loss 5.7529, val loss 5.8782, speed: 104971.14 tokens/sec, time: 0m 15.8s",
+           "step 400: train loss 4.8080, val loss 5.0865, speed: 105914.43 tokens/sec, time: 1m 2.0s"]
+
+
+def test_a_printed_clock_is_the_run_s_time() -> None:
+    got = steps(BABYGPT)
+    assert [(s.step, s.elapsed_seconds, s.step_seconds, s.tokens_per_second) for s in got] == [
+        (0, 0.3, None, 55304.0), (50, 8.1, None, 102707.49), (100, 15.8, None, 104971.14), (400, 62.0, None, 105914.43)]
+
+
+@pytest.mark.parametrize(("text", "field", "value"), [
+    ("step 5 | loss 2 | time: 0m 54.2s", Field.ELAPSED, 54.2),
+    ("step 5 | loss 2 | time: 1h 2m 3s", Field.ELAPSED, 3723.0),
+    ("step 5 | loss 2 | elapsed 2h05m", Field.ELAPSED, 7500.0),
+    ("step 5 | loss 2 | elapsed 01:23:45", Field.ELAPSED, 5025.0),
+    ("step 5 | loss 2 | time 54.2s", Field.STEP_TIME, 54.2),  # one unit: a step's own time
+    ("step 5 | loss 2 | time 54ms", Field.STEP_TIME, 0.054),
+])  # fmt: skip
+def test_a_duration_in_several_units_is_one_clock(text: str, field: Field, value: float) -> None:
+    (timing,) = [r for r in pairs(text) if r.field in (Field.ELAPSED, Field.STEP_TIME)]
+    assert (timing.field, timing.value) == (field, pytest.approx(value))
+
+
+@pytest.mark.parametrize("text", [
+    # A data set's, a loader's or an evaluation's bar: its count is never the run's position.
+    "Generating train split: 100%|██████████| 1000/1000 [00:00<00:00, 5000.00 examples/s]",
+    "Map (num_proc=8): 100%|██████████| 51760/51760 [00:03<00:00, 15000.00 examples/s]",
+    "Loading checkpoint shards: 100%|##########| 2/2 [00:00<00:00,  8.39it/s]",
+    "Running tokenizer on train dataset: 45%|████▌     | 450/1000 [00:01<00:01, 300.00it/s]",
+])  # fmt: skip
+def test_a_side_job_s_bar_is_no_step(text: str) -> None:
+    assert steps([text]) == []
+    assert not step_line(text)
+
+
+def test_a_log_that_prints_its_clock_is_timed_by_it(tmp_path: Path) -> None:
+    # The four babygpt lines above: 0.3 s to 62.0 s of the run's own clock is 61.7 s measured, not "no timing".
+    from app.ingest.backwards import read_backwards
+    from app.live.monitor import Monitor
+
+    log = tmp_path / "babygpt.log"
+    log.write_text("\n".join(BABYGPT) + "\n", encoding="utf-8")
+    os.utime(log, (1_800_000_000.0, 1_800_000_000.0))  # undated lines: the last one written now
+    monitor = Monitor(log, clock=lambda: 1_800_000_000.0)
+    monitor.backlog(read_backwards(log))
+    snap = monitor.snapshot(1_800_000_000.0)
+    assert snap.details[0] == "measuring: 3 of 3 steps · 1 min 1 s of 3 min — rate in about 2 min"
+    assert not any("no timing" in line for line in snap.details)
