@@ -58,6 +58,8 @@ _PER_STEP = re.compile(r"\b(\d{1,9}(?:\.\d+)?)(ms|s|us)/step\b")
 # What a training bar's description says (an evaluation's, a download's or a loader's is no step).
 _TRAINING = re.compile(r"(?i)\b(?:epoch|train\w*|steps?|iteration)\b")
 _EVAL_START = re.compile(r"(?i)^\W*(?:" + "|".join(sorted(EVAL_WORDS)) + r")\b")
+# A heading alone on its line that says the records under it are an evaluation's (``Evaluation:``).
+_EVAL_HEADING = re.compile(r"(?i)^\W*(?:evaluation|evaluating|validation|validating|testing|test|eval)\W*$")
 # A launcher's ``[trainer0|0]:`` (torchx), also left dangling at the end of a redrawn line.
 _LAUNCHER = re.compile(r"\[[\w-]{1,32}\|\d{1,6}\]:")
 # Leading counters before a labelled record: ``490 | loss …`` (llama2.c), ``1|120|Loss: …``
@@ -90,7 +92,7 @@ _ITERATION_TIME = re.compile(rf"(?<![\w])time:\s+({NUM})(?=[,\s]|$)")
 _EVAL_SHAPE = re.compile(r"(?i)step \d{1,12}: train loss ")
 _DAY_CLOCKS = re.compile(r"@ (\d{1,3}) (\d\d:\d\d:\d\d(?:\.\d+)?), mean (\d{1,3}) (\d\d:\d\d:\d\d(?:\.\d+)?)\b")
 # A record that starts with its epoch (``Epoch 005 loss …``, ``[Epoch 3] loss=…``).
-_EPOCH_LEADS = re.compile(r"(?i)^\W{0,3}epoch\b")
+_EPOCH_LEADS = re.compile(r"(?i)^[^\w|]{0,8}epoch\b")
 # ``Training Epoch0:`` (llama-recipes' old bar): an epoch glued to its name.
 _GLUED_EPOCH = re.compile(r"(?i)\bepoch(\d{1,6})\b")
 _CHECKPOINT = re.compile(
@@ -112,6 +114,8 @@ _HMS = re.compile(r"\d:[0-5]\d:[0-5]\d")  # a clock at all: the cheap test first
 # this stay undated, and are placed back from the newer ones by the durations printed.)
 _TIME_OF_DAY_SLACK_SECONDS = 60 * 60
 # Keys a JSON-lines record gives its own time under.
+# How much a bare ``time`` must grow over three lines in a row to be the run's clock (see ``_running_time``).
+RUNNING_TIME_GROWTH = 1.5
 # The name of a position counted within its epoch (fairseq's ``epoch 011  3000 / 8223``).
 EPOCH_POSITION = "position in epoch"
 _TIME_KEYS = ("timestamp", "_timestamp", "time", "datetime", "date", "ts", "wall_time", "walltime")
@@ -141,6 +145,7 @@ class _Line:
     epoch_above: bool = False  # its epoch is on a line of its own above it (Keras)
     evaluation: bool = False  # an evaluation line that is also the run's position (its losses are this step's)
     rank: int | None = None  # the launcher's rank that printed it (None: no rank prefix)
+    run_eta: bool = False  # its ETA is the whole run's, though its count is its epoch's
 
 
 class GenericParser(StepLines[_Line]):
@@ -162,6 +167,9 @@ class GenericParser(StepLines[_Line]):
         self._printed_total: int | None = None  # the last total a step line printed
         self._printed_in_epoch = False  # ... and whether it counted an epoch's batches
         self._counted_steps = False  # a step line counted steps (not epochs): an epoch's summary is no step
+        self._evaluation_next = False  # an ``Evaluation:`` heading was read: the next record is its
+        self._bare_times: list[float] = []  # the last bare ``time`` durations read, oldest first
+        self._time_is_clock = False  # … found to be the run's clock, not a step's time
         self._tokens_at: tuple[int, float] | None = None  # (step, running token count) last read
         self._evals: dict[str, float] = {}  # the evaluation figures a step line repeats
         self._ended: tuple[int, float | None] | None = None  # (step, epoch) when the end was printed
@@ -191,6 +199,9 @@ class GenericParser(StepLines[_Line]):
         elif self._box:
             self._box = []
         kind, line = self._classify_line(text)
+        if line is not None and self._evaluation_next and line.what in ("step", "eval"):
+            line.what = "eval"  # the record under an ``Evaluation:`` heading is the evaluation's
+            self._evaluation_next = False
         if line is not None:
             if line.what == "step" and not self._counted_steps:
                 position = _position(line.readings)
@@ -230,6 +241,9 @@ class GenericParser(StepLines[_Line]):
         s = _LAUNCHER.sub("", text).strip() if "|" in text else text.strip()
         if not s or s.startswith("#"):
             return Kind.FULL, None  # a comment (a shell's, a markdown heading): no record
+        if len(s) <= 40 and _EVAL_HEADING.match(s):
+            self._evaluation_next = True  # ``Evaluation:`` on a line of its own: its figures follow
+            return Kind.FULL, None
         if s.startswith("{"):
             if not s.endswith("}"):
                 return (Kind.PARTIAL if s.startswith(('{"', "{'")) else Kind.OTHER), None
@@ -288,6 +302,9 @@ class GenericParser(StepLines[_Line]):
                 # The iteration counts its epoch's batches: the total and the ``eta`` beside it are
                 # the epoch's, and the epoch stays beside the step.
                 readings.append(Reading(Field.STEP, EPOCH_POSITION, float(nested.group(2)), int(nested.group(3))))
+                # mmengine's ``Epoch(train) [1][50/1000]`` and mmcv's ``Epoch [1][50/1000]`` print the run's
+                # ``eta``; torchvision's MetricLogger (``Epoch: [0]``) its epoch's.
+                line.run_eta = not nested.group(0)[5:].lstrip().startswith(":")
                 if not any(r.field is Field.EPOCH for r in readings):
                     readings.append(Reading(Field.EPOCH, "epoch", float(nested.group(1))))
                 _iteration_time(s, readings)
@@ -295,7 +312,7 @@ class GenericParser(StepLines[_Line]):
             in_epoch = _EPOCH_POSITION.search(s)
             if in_epoch is not None:
                 readings.append(Reading(Field.STEP, EPOCH_POSITION, float(in_epoch.group(2)), int(in_epoch.group(3))))
-        elif lossy and not self._counted_steps and not any(r.field is Field.STEP for r in readings):
+        if lossy and not self._counted_steps and not any(r.field is Field.STEP for r in readings):
             # ``Epoch 005 loss 9.5198 | train 2.2s``: a loop that logs once an epoch counts its
             # epochs; the epoch that leads the record is its position (a log of step lines keeps
             # its steps: an epoch's summary there is no step).
@@ -310,7 +327,7 @@ class GenericParser(StepLines[_Line]):
                 value = number(bare.group(1))
                 if value is not None:
                     seconds = value / 1000 if bare.group(2) == "ms" else value
-                    line.readings.append(Reading(Field.STEP_TIME, "time", seconds))
+                    line.readings.append(Reading(Field.STEP_TIME, "duration", seconds))
         if _EVAL_START.match(s) or ("on" in s and _EVAL_ON.search(s[:120])):
             line.what = "eval"
             return Kind.FULL, line
@@ -431,8 +448,24 @@ class GenericParser(StepLines[_Line]):
                 self._evals[label] = r.value
                 events.append(EvalResult(at=line.at, name=label, value=r.value, step=at_step))
 
+    def _running_time(self, readings: list[Reading]) -> list[Reading]:
+        """The readings with a bare ``time`` that grows from line to line as the run's clock (cellpose's
+        ``Epoch 5, Time 4981.4s`` … ``Epoch 20, Time 28029.8s``): three lines in a row each later than
+        the one before, the third half as long again as the first, make it the run's time so far,
+        never a step's (a step's own time wavers around its mean)."""
+        timed = next((r for r in readings if r.field is Field.STEP_TIME and r.name == "time"), None)
+        if timed is None:
+            return readings
+        if not self._time_is_clock:
+            seen = self._bare_times = [*self._bare_times[-2:], timed.value]
+            self._time_is_clock = (len(seen) == 3 and seen[0] < seen[1] < seen[2]
+                                   and seen[2] >= RUNNING_TIME_GROWTH * seen[0])
+        if not self._time_is_clock:
+            return readings
+        return [Reading(Field.ELAPSED, r.name, r.value) if r is timed else r for r in readings]
+
     def _step(self, line: _Line, events: list[Event]) -> None:
-        readings = line.readings
+        readings = self._running_time(line.readings)
         got: dict[Field, Reading] = {}
         loss: Reading | None = None
         for r in readings:
@@ -458,11 +491,13 @@ class GenericParser(StepLines[_Line]):
         # A bar that names its epoch counts that epoch's batches: full, it is not the run's end,
         # which the trainer's end line says (llama-recipes evaluates and sums up after its last
         # epoch; Lightning says ``Trainer.fit`` stopped).
-        ends_at_total = (bar is None or epoch is None) and (step_reading is None or step_reading.name != EPOCH_POSITION)
+        ends_at_total = ((bar is None or (epoch is None and not line.epoch_above))
+                         and (step_reading is None or step_reading.name != EPOCH_POSITION))
         if bar is not None:
             step = bar.step
             total = bar.total
-            if total is not None and step >= total and epoch is not None:
+            if total is not None and step >= total and (epoch is not None or line.epoch_above):
+                # (Keras' bar counts its epoch's steps even before an ``Epoch N/M`` line is read)
                 last_epoch = (
                     epoch_reading is not None
                     and epoch_reading.total is not None
@@ -533,6 +568,7 @@ class GenericParser(StepLines[_Line]):
                 trainer_eta_seconds=eta,
                 epoch=epoch,
                 ends_at_total=ends_at_total,
+                run_eta=line.run_eta,
             )
         )
         last = events[-1]
@@ -641,10 +677,12 @@ def _eval_label(name: str) -> str:
     """``val: 1.05``, ``Val loss``, ``validation lm loss`` → ``val_loss``; ``test lm loss`` → ``test_loss``."""
     if name in _EVAL_LABELS:
         return _EVAL_LABELS[name]
-    first = name.split(" ", 1)[0]
-    if first in ("val", "valid", "validation"):
+    first, _, rest = name.partition(" ")
+    # Only the model's own loss is ``val_loss``: Keras' ``val_mrcnn_mask_loss`` is one of its parts.
+    own = rest in ("", "loss", "lm loss")
+    if first in ("val", "valid", "validation") and own:
         return "val_loss"
-    if first == "test":
+    if first == "test" and own:
         return "test_loss"
     return name.replace(" ", "_")
 
@@ -763,7 +801,7 @@ def _iteration_time(s: str, readings: list[Reading]) -> None:
     m = _ITERATION_TIME.search(s)
     value = number(m.group(1)) if m is not None else None
     if value is not None and value > 0:
-        readings.append(Reading(Field.STEP_TIME, "time", value))
+        readings.append(Reading(Field.STEP_TIME, "time per iteration", value))
 
 
 def _counted(m: re.Match[str]) -> tuple[int | None, int]:

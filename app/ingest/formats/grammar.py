@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import enum
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .fields import NUM, clock_seconds, integer, number
 
@@ -130,6 +130,7 @@ ALIASES: dict[str, Field] = {
     "tokens per second": Field.TOKENS_PER_SECOND,
     "tokens per sec": Field.TOKENS_PER_SECOND,
     "tokens per second per gpu": Field.TOKENS_PER_SECOND_DEVICE,
+    "tokens per sec per gpu": Field.TOKENS_PER_SECOND_DEVICE,  # nanotron
     "tokens per gpu per second": Field.TOKENS_PER_SECOND_DEVICE,  # Megatron-DeepSpeed's tgs
     "tokens per second per device": Field.TOKENS_PER_SECOND_DEVICE,
     "tokens sec gpu": Field.TOKENS_PER_SECOND_DEVICE,
@@ -170,7 +171,7 @@ _COMPOUND_PART = re.compile(r"(\d+(?:\.\d+)?)([hms])")
 VALUE = re.compile(
     # ``Epoch [1/10]``, ``iter: [10/500]``, ``Iter(train) [  50/1000]`` (not ``lr=[…]``: DeepSpeed's groups)
     r"(?<=[\w)'\"])(?:['\"]?\s*:\s*(?:['\"]|\[\s*)?|\s*=\s*['\"]?|\s+(?:['\"]|\[\s*)?)"
-    rf"(?P<value>{_COMPOUND}|{_CLOCK}|{NUM})"
+    rf"(?P<value>{_COMPOUND}|{_CLOCK}|{NUM})(?P<si>[KMBGT](?![\w/]))?"
     r"(?:\s*/\s*(?P<total>\d[\d,]{0,14})\b)?"
     r"(?P<unit>\s?(?:ms|sec|s|min|h|%|it/s|s/it)(?![A-Za-z/]))?"
 )
@@ -186,12 +187,16 @@ _NOT_BEFORE_NAME = frozenset("./?&=%")
 # A number named by its unit alone: ``| 123.4ms/step |``, ``12,345 tok/s``, ``4.2 it/s``.
 VALUE_UNIT = re.compile(
     r"(?<![\w.:/])(?P<value>\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?)\s?"
-    r"(?P<unit>(?:tok|toks|tokens)/s(?:ec)?(?:/gpu)?|it/s|its/s|steps/s|s/it|ms/it|ms/step|s/step)(?![\w/])",
+    r"(?P<unit>(?:tok|toks|tokens)/s(?:ec)?(?:/gpu)?|it/s|its/s|steps/s|s/it|ms/it|ms/step|s/step|sec/step|secs/step"
+    r"|sec/it|s/iter|sec/iter)(?![\w/])",
     re.IGNORECASE,
 )
 # Names that say "time" and nothing more: with a clock value that is the wall clock, not a
 # step's duration (one printed as a clock says so in its name: ``iter time``, ``time per step``).
 _BARE_TIMES = frozenset({"time", "dt"})
+# A count printed with its SI suffix, and the figures that are counts (a loss or a step is never so printed).
+_SI = {"K": 1e3, "M": 1e6, "B": 1e9, "G": 1e9, "T": 1e12}
+_SI_FIELDS = frozenset({Field.TOKENS, Field.TOKENS_PER_SECOND, Field.TOKENS_PER_SECOND_DEVICE})
 # A stage named alone with a duration: the time the record's training took.
 _STAGE_WORDS = frozenset({"train", "training"})
 _UNIT_FIELDS = {"it/s": Field.ITS, "its/s": Field.ITS, "steps/s": Field.ITS}
@@ -369,6 +374,13 @@ def pairs(text: str) -> list[Reading]:
         if name is None:
             continue
         reading = read_pair(name[0], name[1], value, m.group("total"), m.group("unit"))
+        if reading is not None and m.group("si"):
+            # ``tokens_per_sec: 14.2K``, ``consumed_tokens: 634K`` (nanotron): a count in thousands,
+            # millions, billions; never a duration's or a position's.
+            if reading.field in _SI_FIELDS and not m.group("unit"):
+                reading = replace(reading, value=reading.value * _SI[m.group("si")])
+            else:
+                reading = None
         if reading is not None:
             found.append(reading)
     if "/" in text:

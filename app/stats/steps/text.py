@@ -137,8 +137,13 @@ def details(
             parts.append(f"{text.duration(eta)} (tokwatch)")
         if latest.trainer_eta_seconds is not None:
             parts.append(f"{text.duration(latest.trainer_eta_seconds)} (trainer)")
-        # A bar that counts an epoch's batches (Lightning, NeMo, llama-recipes) times that epoch only.
-        lines.append(("ETA " if latest.ends_at_total else "Epoch ends in ") + " · ".join(parts))
+        if latest.run_eta and not latest.ends_at_total and latest.trainer_eta_seconds is not None:
+            # mmengine's and mmcv's ``eta`` beside an epoch's count is the whole run's; tokwatch's is the epoch's.
+            run_eta = f"ETA {text.duration(latest.trainer_eta_seconds)} (trainer)"
+            lines.append(run_eta + (f" · epoch ends in {text.duration(eta)} (tokwatch)" if eta is not None else ""))
+        else:
+            # A bar that counts an epoch's batches (Lightning, NeMo, llama-recipes) times that epoch only.
+            lines.append(("ETA " if latest.ends_at_total else "Epoch ends in ") + " · ".join(parts))
     evals = latest_evals(stage)
     if evals:
         lines.append("Eval " + " · ".join(f"{name} {figure(value)}" for name, value, _ in evals)

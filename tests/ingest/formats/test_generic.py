@@ -638,3 +638,89 @@ def test_a_log_that_prints_its_clock_is_timed_by_it(tmp_path: Path) -> None:
     snap = monitor.snapshot(1_800_000_000.0)
     assert snap.details[0] == "measuring: 3 of 3 steps · 1 min 1 s of 3 min — rate in about 2 min"
     assert not any("no timing" in line for line in snap.details)
+
+
+def test_counts_printed_with_an_si_suffix_are_read_whole() -> None:
+    # huggingface/nanotron PR #23 (https://github.com/huggingface/nanotron/pull/23), a line as printed (cut after grad_norm):
+    got = one("iteration: 993 / 1000 | consumed_tokens: 636K | elapsed_time_per_iteration_ms: 39.4 | tokens_per_sec: 16.2K"
+              " | tokens_per_sec_per_gpu: 2.03K | global_batch_size: 20 | lm_loss: 10.6 | lr: 1e-05 | grad_norm: 0.514")
+    assert (got.step, got.total_steps, got.tokens_per_second, got.loss, got.step_seconds) == (
+        993, 1000, pytest.approx(16200.0), 10.6, pytest.approx(0.0394))
+    assert [r.value for r in pairs("step 5 | loss 2.3M")] == [5.0]  # a loss is never so printed: no loss
+
+
+def test_seconds_per_step_in_brackets_is_the_step_time() -> None:
+    # tensorflow/models issue #2980 (https://github.com/tensorflow/models/issues/2980), a line as printed:
+    got = one("INFO:tensorflow:global step 2: loss = 72.8609 (17.053 sec/step)")
+    assert (got.step, got.loss, got.step_seconds) == (2, 72.8609, 17.053)
+
+
+def test_mmengine_s_eta_is_the_run_s_and_a_metric_logger_s_its_epoch_s() -> None:
+    # AILab-CVC/YOLO-World issue #190 (https://github.com/AILab-CVC/YOLO-World/issues/190), mmengine's line as printed:
+    mm = one("03/25 23:58:44 - mmengine - INFO - Epoch(train) [100][  50/4309]  base_lr: 2.0000e-03 lr: 5.9600e-05"
+             "  eta: 12:14:32  time: 0.7842  data_time: 0.0205  memory: 7657  grad_norm: 993.2860  loss: 1111.4113")
+    assert (mm.step, mm.total_steps, mm.epoch, mm.ends_at_total, mm.run_eta, mm.trainer_eta_seconds) == (
+        50, 4309, 100.0, False, True, 12 * 3600 + 14 * 60 + 32)
+    from tests.reallogs import body
+
+    metric_logger = steps(body(RPPG))[0]
+    assert (metric_logger.ends_at_total, metric_logger.run_eta) == (False, False)
+
+
+# MouseLand/cellpose issue #450 (https://github.com/MouseLand/cellpose/issues/450), lines as printed: ``Time`` is the
+# run's, in seconds since it started (the issue asks just that).
+CELLPOSE = ["2022-02-18 00:38:30,706 [INFO] Epoch 5, Time 4981.4s, Loss 0.5731, LR 0.1111",
+            "2022-02-18 01:46:44,126 [INFO] Epoch 10, Time 9074.8s, Loss 0.5035, LR 0.2000",
+            "2022-02-18 07:02:39,069 [INFO] Epoch 20, Time 28029.8s, Loss 0.4754, LR 0.2000",
+            "2022-02-18 09:17:43,068 [INFO] Epoch 30, Time 36133.8s, Loss 0.4614, LR 0.2000"]
+
+
+def test_a_time_that_keeps_growing_is_the_run_s_clock_not_a_step_s() -> None:
+    got = steps(CELLPOSE)
+    assert [(s.step, s.step_seconds, s.elapsed_seconds) for s in got[2:]] == [(20, None, 28029.8), (30, None, 36133.8)]
+    # a step's own time wavers around its mean: it stays a step time
+    wavering = steps([f"step {n} | loss 2.0 | time {t}s" for n, t in ((1, 1.2), (2, 1.1), (3, 1.3), (4, 1.25))])
+    assert [s.step_seconds for s in wavering] == [1.2, 1.1, 1.3, 1.25]
+
+
+def test_keras_bars_count_their_epoch_and_a_loss_part_is_no_validation_loss() -> None:
+    # ayoolaolafenwa/PixelLib issue #59 (https://github.com/ayoolaolafenwa/PixelLib/issues/59), Keras fit lines (cut
+    # after the validation losses): the bar before any ``Epoch N/M`` line is an epoch's too, and
+    # ``val_mrcnn_mask_loss`` is a part of the validation loss, not it.
+    lines = ["100/100 [==============================] - 143s 1s/step - batch: 49.5000 - size: 4.0000 - loss: 1.1848"
+             " - rpn_class_loss: 0.0233 - val_loss: 1.4737 - val_mrcnn_mask_loss: 0.4449",
+             "Epoch 15/100",
+             "100/100 [==============================] - 145s 1s/step - batch: 49.5000 - size: 4.0000 - loss: 1.2337"
+             " - rpn_class_loss: 0.0271 - val_loss: 1.4419 - val_mrcnn_mask_loss: 0.4413"]  # fmt: skip
+    events = GenericParser().feed(lines)
+    got = [e for e in events if isinstance(e, TrainStep)]
+    assert [(s.step, s.total_steps, s.ends_at_total, s.loss) for s in got] == [
+        (100, None, False, 1.1848), (100, None, False, 1.2337)]
+    evals = [(e.name, e.value) for e in events if isinstance(e, EvalResult)]
+    assert ("val_loss", 1.4419) in evals and ("val_loss", 0.4449) not in evals and ("val_loss", 0.4413) not in evals
+
+
+def test_the_record_under_an_evaluation_heading_is_the_evaluation_s() -> None:
+    # roomylee/rcnn-relation-extraction issue #1 (https://github.com/roomylee/rcnn-relation-extraction/issues/1), as printed:
+    lines = ["2018-05-17T18:34:23.984973: step 4500, loss 0.0454917, acc 1", "", "Evaluation:",
+             "2018-05-17T18:34:32.532720: step 4500, loss 2.17796, acc 0.635",
+             "(2*9+1)-Way Macro-Average F1 Score (excluding Other): 0.640892", "",
+             "2018-05-17T18:34:55.364092: step 4510, loss 0.14097, acc 0.984375"]
+    events = GenericParser().feed(lines)
+    assert [(s.step, s.loss) for s in events if isinstance(s, TrainStep)] == [(4500, 0.0454917), (4510, 0.14097)]
+    assert [(e.name, e.value, e.step) for e in events if isinstance(e, EvalResult)] == [("val_loss", 2.17796, 4500)]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # CaryBond/data-science-project, test_result_CGCNN/R2_0.9384/readme_output_aws.txt (https://github.com/CaryBond/
+    # data-science-project/blob/be0822d0b70bb3eb39031c1769afcb51ef8e8e76/test_result_CGCNN/R2_0.9384/readme_output_aws.txt)
+    ("2025-07-07 13:59:41.751 INFO: Epoch [005/300] - Train Loss: 52.35379, Valid Loss: 47.12104, LR: [0.001]\r",
+     (5, 300, 52.35379)),
+    # caiyuanhao1998/MST issue #7 (https://github.com/caiyuanhao1998/MST/issues/7)
+    ("2022-07-20 11:54:51,376 - INFO: ===> Epoch 132 Complete: Avg. Loss: 0.014821 time: 666.83", (132, None, 0.014821)),
+])  # fmt: skip
+def test_an_epoch_that_leads_its_record_is_the_position_of_a_loop_that_logs_once_an_epoch(
+    text: str, expected: tuple[Any, ...]
+) -> None:
+    got = one(text)
+    assert (got.step, got.total_steps, got.loss) == expected
