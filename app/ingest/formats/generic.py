@@ -542,7 +542,9 @@ class GenericParser(StepLines[_Line]):
                 label = _eval_label(r.name)
                 if back or self._evals.get(label) != r.value:
                     self._evals[label] = r.value
-                    at_step = step if back or line.evaluation else None
+                    # (on a loop's line an epoch, the figures beside it are that epoch's)
+                    own = line.evaluation or (step_reading is not None and step_reading.name == "epoch")
+                    at_step = step if back or own else None
                     events.append(EvalResult(at=line.at, name=label, value=r.value, step=at_step))
         self._last = (step, epoch)
         tokens_per_second = got.get(Field.TOKENS_PER_SECOND) or got.get(Field.TOKENS_PER_SECOND_DEVICE)

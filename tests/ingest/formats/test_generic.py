@@ -687,11 +687,11 @@ def test_keras_bars_count_their_epoch_and_a_loss_part_is_no_validation_loss() ->
     # ayoolaolafenwa/PixelLib issue #59 (https://github.com/ayoolaolafenwa/PixelLib/issues/59), Keras fit lines (cut
     # after the validation losses): the bar before any ``Epoch N/M`` line is an epoch's too, and
     # ``val_mrcnn_mask_loss`` is a part of the validation loss, not it.
-    lines = ["100/100 [==============================] - 143s 1s/step - batch: 49.5000 - size: 4.0000 - loss: 1.1848"
-             " - rpn_class_loss: 0.0233 - val_loss: 1.4737 - val_mrcnn_mask_loss: 0.4449",
+    lines = [("100/100 [==============================] - 143s 1s/step - batch: 49.5000 - size: 4.0000 - loss: 1.1848"
+             " - rpn_class_loss: 0.0233 - val_loss: 1.4737 - val_mrcnn_mask_loss: 0.4449"),
              "Epoch 15/100",
-             "100/100 [==============================] - 145s 1s/step - batch: 49.5000 - size: 4.0000 - loss: 1.2337"
-             " - rpn_class_loss: 0.0271 - val_loss: 1.4419 - val_mrcnn_mask_loss: 0.4413"]  # fmt: skip
+             ("100/100 [==============================] - 145s 1s/step - batch: 49.5000 - size: 4.0000 - loss: 1.2337"
+             " - rpn_class_loss: 0.0271 - val_loss: 1.4419 - val_mrcnn_mask_loss: 0.4413")]  # fmt: skip
     events = GenericParser().feed(lines)
     got = [e for e in events if isinstance(e, TrainStep)]
     assert [(s.step, s.total_steps, s.ends_at_total, s.loss) for s in got] == [
@@ -724,3 +724,11 @@ def test_an_epoch_that_leads_its_record_is_the_position_of_a_loop_that_logs_once
 ) -> None:
     got = one(text)
     assert (got.step, got.total_steps, got.loss) == expected
+
+
+def test_a_validation_loss_on_an_epoch_s_line_is_that_epoch_s() -> None:
+    # The cgcnn lines above (CaryBond/data-science-project): each epoch's line prints its own validation loss.
+    lines = ["2025-07-07 13:59:41.751 INFO: Epoch [005/300] - Train Loss: 52.35379, Valid Loss: 47.12104, LR: [0.001]",
+             "2025-07-07 14:00:45.312 INFO: Epoch [006/300] - Train Loss: 53.96416, Valid Loss: 73.27421, LR: [0.001]"]
+    evals = [e for e in GenericParser().feed(lines) if isinstance(e, EvalResult)]
+    assert [(e.name, e.value, e.step) for e in evals] == [("val_loss", 47.12104, 5), ("val_loss", 73.27421, 6)]
