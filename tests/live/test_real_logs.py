@@ -173,9 +173,9 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "step 42784/115311 · 139.5M tok/h", "training",
      {"loss": 2.127643, "lr": 4.475e-05, "grad_norm": 0.127, "step_seconds": 111.14,
       "steps_per_hour": 5 / 537.89 * 3600, "tokens_per_hour": 4 * 4_194_304 / 432.73 * 3600}),
-    ("generic-lightning-novae-issue27-epoch-end-bar.log", T0, T0, "step 195 · …", "measuring",
+    ("generic-lightning-novae-issue27-epoch-end-bar.log", T0, T0, "epoch 9 · 195 in the epoch · …", "measuring",
      {"total_steps": None, "loss": 3.86, "step_seconds": 1 / 1.64, "trainer_eta_seconds": 0, "data": epoch(9)}),
-    ("generic-lightning-rvt-issue40-max-steps-reached.log", T0, T0, "done · step 115816", "done",
+    ("generic-lightning-rvt-issue40-max-steps-reached.log", T0, T0, "done · epoch 2 · 115816 in the epoch", "done",
      {"loss": 2.1, "step_seconds": 1 / 4.57, "finished": True, "data": epoch(2)}),
     ("generic-nemo-nemo-framework-launcher-issue55-reduced-train-loss.log", T0, T0, "epoch 0 · 795/77225 in the epoch · …", "measuring",
      {"loss": 3.09, "step_seconds": 41.36, "trainer_eta_seconds": 878 * 3600 + 1 * 60 + 48}),
@@ -311,7 +311,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-custom-modded-llama2-pr9-lr-decay-evals-midrun.log", T0, T0, "step 670 · 470 steps/h", "training",
      {"step": 670, "total_steps": None, "loss": 4.25, "lr": 6.852048e-04, "step_seconds": 7.35224, "eta_seconds": None,
       "eval": {"train_loss": {"value": 4.4019, "step": 600}, "val_loss": {"value": 4.4125, "step": 600}}}),
-    ("generic-lightning-issue5750-epoch54-validating-then-silent.log", T0, T0, "step 2950 · …", "measuring",
+    ("generic-lightning-issue5750-epoch54-validating-then-silent.log", T0, T0, "epoch 54 · 2950 in the epoch · …", "measuring",
      {"step": 2950, "total_steps": None, "loss": 0.541, "step_seconds": 1.29, "eta_seconds": None, "finished": False,
       "data": epoch(54.0)}),
     ("generic-megatron-deepspeed-bigscience-file-tr8-104B-chronicles-spike-time-ms-lines.log", T0, T0,
@@ -1206,3 +1206,13 @@ def test_real_collaborators_read_as_their_place_in_the_swarm(tmp_path: Path) -> 
     monitor = cold(tmp_path, "hivemind-issue455-progress-then-out-of-sync.log")
     swarm = snap(monitor, monitor.last_event_at() or T0)["training"]["swarm"]
     assert (swarm["out_of_sync_since"], swarm["download_failures"]) == (local(2026, 2, 11, 14, 19, 35.275), 0)
+
+
+@pytest.mark.parametrize(("name", "eta_line"), [
+    # mmengine's ``eta: 2:44:…`` beside ``Epoch(train) [1][250/735]`` is the whole run's (its header: 2 h 44 min)
+    ("generic-mmengine-xtuner-issue187-gradnorm-nan-loss-finite.log", "ETA 2 h 44 min (trainer)"),
+    # a MetricLogger's ``eta: 0:00:00`` beside ``Epoch: [12]  [207/208]`` is its epoch's
+    ("generic-rppg-mae-issue8-metriclogger-epoch12-then-test-pipes.log", "Epoch ends in 0 s (trainer)"),
+])  # fmt: skip
+def test_an_eta_beside_an_epoch_s_count_says_whose_it_is(tmp_path: Path, name: str, eta_line: str) -> None:
+    assert eta_line in snap(cold(tmp_path, name), T0)["details"]

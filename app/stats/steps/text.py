@@ -273,6 +273,8 @@ def position(step: TrainStep, epoch: float | None = None) -> str:
         # The count is the epoch's batches (a MetricLogger's ``[60/208]``, Lightning's bar): the run
         # is as far as its epoch, whose count alone would read as the whole run's.
         return f"epoch {in_epoch:g} · {step.step}/{step.total_steps} in the epoch"
+    if not step.ends_at_total and step.epoch is not None:
+        return f"epoch {step.epoch:g} · {step.step} in the epoch"  # its bar full (Keras prints whole epochs)
     if step.total_steps is not None:
         return f"step {step.step}/{step.total_steps}"
     return f"step {step.step}"
