@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 
 from ...stats.events import EvalResult, Event, RunInfo, StageEnd, TrainingPause, TrainStep
 from .fields import NUM, Kind, clean, clock_seconds, number, side_job
-from .grammar import EVAL_WORDS, LOSS_RANK, Field, Reading, batch_unplaced, json_reading, pairs
+from .grammar import EVAL_WORDS, LOSS_RANK, Field, Reading, batch_unplaced, json_reading, lookup, normalise, pairs
 from .pipeline import StepLines
 from .prefix import LineTimes
 
@@ -58,6 +58,9 @@ _PER_STEP = re.compile(r"\b(\d{1,9}(?:\.\d+)?)(ms|s|us)/step\b")
 # What a training bar's description says (an evaluation's, a download's or a loader's is no step).
 _TRAINING = re.compile(r"(?i)\b(?:epoch|train\w*|steps?|iteration)\b")
 _EVAL_START = re.compile(r"(?i)^\W*(?:" + "|".join(sorted(EVAL_WORDS)) + r")\b")
+# A comma-separated table's header row: names only (``epoch,loss,val_loss``, ``Epoch ,FinishTime ,LR``).
+_COLUMN_NAME = re.compile(r"[A-Za-z][\w .()/-]{0,40}")
+_TABLE_COLUMNS = 64
 # A heading alone on its line that says the records under it are an evaluation's (``Evaluation:``).
 _EVAL_HEADING = re.compile(r"(?i)^\W*(?:evaluation|evaluating|validation|validating|testing|test|eval)\W*$")
 # A launcher's ``[trainer0|0]:`` (torchx), also left dangling at the end of a redrawn line.
@@ -168,6 +171,7 @@ class GenericParser(StepLines[_Line]):
         self._printed_in_epoch = False  # ... and whether it counted an epoch's batches
         self._counted_steps = False  # a step line counted steps (not epochs): an epoch's summary is no step
         self._evaluation_next = False  # an ``Evaluation:`` heading was read: the next record is its
+        self._columns: list[str] = []  # a comma-separated table's header row, for the rows under it
         self._bare_times: list[float] = []  # the last bare ``time`` durations read, oldest first
         self._time_is_clock = False  # … found to be the run's clock, not a step's time
         self._tokens_at: tuple[int, float] | None = None  # (step, running token count) last read
@@ -241,6 +245,12 @@ class GenericParser(StepLines[_Line]):
         s = _LAUNCHER.sub("", text).strip() if "|" in text else text.strip()
         if not s or s.startswith("#"):
             return Kind.FULL, None  # a comment (a shell's, a markdown heading): no record
+        if "," in s and (self._columns or s[:1].isalpha()):
+            table = self._table_row(s)
+            if table is None:
+                return Kind.FULL, None  # the header row: its names are the next rows' keys
+            if table:
+                s = table  # a row, read as its ``name: value`` pairs
         if len(s) <= 40 and _EVAL_HEADING.match(s):
             self._evaluation_next = True  # ``Evaluation:`` on a line of its own: its figures follow
             return Kind.FULL, None
@@ -312,7 +322,8 @@ class GenericParser(StepLines[_Line]):
             in_epoch = _EPOCH_POSITION.search(s)
             if in_epoch is not None:
                 readings.append(Reading(Field.STEP, EPOCH_POSITION, float(in_epoch.group(2)), int(in_epoch.group(3))))
-        if lossy and not self._counted_steps and not any(r.field is Field.STEP for r in readings):
+        figured = lossy or any(r.field in _FIGURES for r in readings)
+        if figured and not self._counted_steps and not any(r.field is Field.STEP for r in readings):
             # ``Epoch 005 loss 9.5198 | train 2.2s``: a loop that logs once an epoch counts its
             # epochs; the epoch that leads the record is its position (a log of step lines keeps
             # its steps: an epoch's summary there is no step).
@@ -339,6 +350,21 @@ class GenericParser(StepLines[_Line]):
                 return Kind.FULL, _Line("pause", at, text=s)
             return (Kind.OTHER if "|" in s else Kind.FULL), None
         return Kind.FULL, line
+
+    def _table_row(self, s: str) -> str | None:
+        """A comma-separated table (a CSV logger's file, ``Epoch ,LR ,RMSE_Train`` padded): its header
+        row's names key the rows under it. None for a header row (remembered); a row as ``name: value |
+        …`` pairs (its empty cells left out); "" for any other line (which ends the table)."""
+        cells = [c.strip() for c in s.split(",")]
+        if self._columns and len(cells) == len(self._columns) and number(cells[0]) is not None:
+            return " | ".join(f"{name}: {cell}" for name, cell in zip(self._columns, cells, strict=True) if cell)
+        if 3 <= len(cells) <= _TABLE_COLUMNS and all(_COLUMN_NAME.fullmatch(c) for c in cells):
+            known = [lookup(normalise(c))[0] for c in cells]
+            if any(f in (Field.STEP, Field.EPOCH, Field.LOSS) for f in known):
+                self._columns = cells
+                return None
+        self._columns = []
+        return ""
 
     def _json(self, s: str) -> tuple[list[Reading], float | None] | None:
         """A JSON-lines record's readings (one level of nesting as ``train/loss``) and its time."""
@@ -608,7 +634,10 @@ def _decide(line: _Line) -> _Line:
     # position too (a trainer that prints nothing else).
     timed = any(r.field in (Field.STEP_TIME, Field.ELAPSED) for r in readings)
     line.evaluation = evaluated and timed and _EVAL_SHAPE.match(line.text) is not None
-    if evaluated and not timed and not any(r.field in _FIGURES and r.field is not Field.LOSS for r in readings):
+    # (A loop that logs once an epoch prints its epoch's losses, training and validation, on one line: a step.)
+    epochs = any(r.field is Field.STEP and r.name == "epoch" for r in readings)
+    if (evaluated and not timed and not epochs
+            and not any(r.field in _FIGURES and r.field is not Field.LOSS for r in readings)):
         line.what = "eval"  # ``step 500: train loss 5.73, val loss 5.95``: an evaluation's figures
         return line
     if has_step and any(r.field in _FIGURES for r in readings):

@@ -732,3 +732,34 @@ def test_a_validation_loss_on_an_epoch_s_line_is_that_epoch_s() -> None:
              "2025-07-07 14:00:45.312 INFO: Epoch [006/300] - Train Loss: 53.96416, Valid Loss: 73.27421, LR: [0.001]"]
     evals = [e for e in GenericParser().feed(lines) if isinstance(e, EvalResult)]
     assert [(e.name, e.value, e.step) for e in evals] == [("val_loss", 47.12104, 5), ("val_loss", 73.27421, 6)]
+
+
+# Kyakaka/DySPN issue #4 "training log" (https://github.com/Kyakaka/DySPN/issues/4), a comment by PatrickZoo, lines
+# as printed: a comma-separated, space-padded table whose header row names the columns; the epoch leads each row,
+# and row 7's validation cell is empty.
+DYSPN = ["Epoch ,FinishTime     ,LR    ,RMSE_Train ,RMSE_Val",
+         "    6 ,04.29_09:45:01 ,0.001 ,  744.2525 ,839.5559",
+         "    7 ,04.29_10:21:29 ,0.001 ,  731.0956 ,",
+         "    8 ,04.29_12:50:13 ,[0.001]    ,   635.966 , 810.576"]
+
+
+def test_a_table_s_header_row_names_the_rows_under_it() -> None:
+    got = steps(DYSPN)
+    assert [(s.step, s.epoch, s.lr, s.loss) for s in got] == [(6, 6.0, 0.001, None), (7, 7.0, 0.001, None),
+                                                              (8, 8.0, 0.001, None)]
+
+
+def test_a_csv_logger_s_rows_are_steps_with_their_losses() -> None:
+    # Composed: Keras' CSVLogger (``epoch,loss,val_loss``, one row an epoch) and Lightning's metrics.csv (``step``,
+    # a training row and a validation row with the other's cells empty).
+    keras = GenericParser().feed(["epoch,accuracy,loss,val_accuracy,val_loss", "0,0.80,0.50,0.85,0.40",
+                                  "1,0.85,0.40,0.86,0.38"])
+    assert [(e.step, e.loss) for e in keras if isinstance(e, TrainStep)] == [(0, 0.5), (1, 0.4)]
+    assert [(e.value, e.step) for e in keras if isinstance(e, EvalResult)] == [(0.4, 0), (0.38, 1)]
+    lightning = GenericParser().feed(["epoch,step,train_loss,val_loss", "0,49,2.3,", "0,99,2.1,", "0,99,,2.2",
+                                      "1,149,2.0,"])
+    assert [(e.step, e.epoch, e.loss) for e in lightning if isinstance(e, TrainStep)] == [
+        (49, 0.0, 2.3), (99, 0.0, 2.1), (149, 1.0, 2.0)]
+    assert [(e.name, e.value, e.step) for e in lightning if isinstance(e, EvalResult)] == [("val_loss", 2.2, 99)]
+    # a line of prose with commas is no header, and no row follows one
+    assert steps(["Loading data, model, optimizer", "0,1,2"]) == []
