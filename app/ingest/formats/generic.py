@@ -24,7 +24,17 @@ from dataclasses import dataclass, field, replace
 
 from ...stats.events import EvalResult, Event, RunInfo, StageEnd, TrainingPause, TrainStep
 from .fields import NUM, Kind, clean, clock_seconds, number, side_job
-from .grammar import EVAL_WORDS, LOSS_RANK, Field, Reading, batch_unplaced, json_reading, lookup, normalise, pairs
+from .grammar import (
+    EVAL_WORDS,
+    LOSS_RANK,
+    Field,
+    Reading,
+    batch_unplaced,
+    json_reading,
+    lookup,
+    normalise,
+    pairs,
+)
 from .pipeline import StepLines
 from .prefix import LineTimes
 
