@@ -311,7 +311,7 @@ def test_a_run_finishing_after_its_last_bar_promises_no_rate_and_no_epoch_end(tm
         page = desktop_page
         page.set_viewport_size(PHONE)
         page.goto(chart.url)
-        expect()(page.locator("#status")).to_have_text("step 2/2 · finishing")
+        expect()(page.locator("#status")).to_have_text("epoch 1 · 2/2 in the epoch · finishing")
         expect()(page.locator("#details")).to_contain_text("Finishing: the last epoch's steps are done")
         expect()(page.locator("#warmup")).to_be_hidden()
         details = page.locator("#details li").all_inner_texts()
