@@ -38,9 +38,9 @@ _EVAL_RUN_KEY = re.compile(
 # split``, ``Running tokenizer on dataset``), fetching files, evaluating or generating. Its count is
 # that job's, never the run's position.
 _SIDE_JOB = re.compile(
-    r"(?i)(?:^|[^\w])(?:load|map|filter|tokeni[sz]|download|fetch|resolv|generat|convert|preprocess|process"
+    r"(?i)(?:^|[^\w])(?:load|map|filter|tokeni[sz]|download|fetch|resolv|generat|convert|preprocess"
     r"|extract|upload|sav|writ|shard|eval|valid|test|predict|infer|sampl|collat|packing|apply|creat"
-    r"|comput|encod|decod)\w*"
+    r"|encod|decod)\w*"
 )
 
 
