@@ -71,6 +71,9 @@ _EVAL_START = re.compile(r"(?i)^\W*(?:" + "|".join(sorted(EVAL_WORDS)) + r")\b")
 # A comma-separated table's header row: names only (``epoch,loss,val_loss``, ``Epoch ,FinishTime ,LR``).
 _COLUMN_NAME = re.compile(r"[A-Za-z][\w .()/-]{0,40}")
 _TABLE_COLUMNS = 64
+# Two or more losses named for their part (a GAN's ``[D loss: 0.45] [G loss: 1.2]``): training figures,
+# none of them the model's one loss.
+_SEVERAL_LOSSES = re.compile(r"(?i)\b\w{1,12}[ _]loss\b\s*[:=]\s*-?\d[^\n]*\b\w{1,12}[ _]loss\b\s*[:=]\s*-?\d")
 # A heading alone on its line that says the records under it are an evaluation's (``Evaluation:``).
 _EVAL_HEADING = re.compile(r"(?i)^\W*(?:evaluation|evaluating|validation|validating|testing|test|eval)\W*$")
 # A launcher's ``[trainer0|0]:`` (torchx), also left dangling at the end of a redrawn line.
@@ -652,6 +655,9 @@ def _decide(line: _Line) -> _Line:
         return line
     if has_step and any(r.field in _FIGURES for r in readings):
         return line
+    position = _position(readings)
+    if position is not None and position.total is not None and _SEVERAL_LOSSES.search(line.text) is not None:
+        return line  # ``[Epoch 3/10] [Batch 120/500] [D loss: 0.45] [G loss: 1.2]``: losses, none the model's
     if has_step and _progress_only(readings):
         return line  # LLaMA-Factory's last record: no loss (null), but the step reached its total
     if not has_step and any(r.field is Field.TOTAL for r in readings):

@@ -108,6 +108,9 @@ ALIASES: dict[str, Field] = {
     "time per iteration": Field.STEP_TIME,
     "elapsed time per iteration": Field.STEP_TIME,  # Megatron: ``(ms)`` or ``(s)``
     "train step timing": Field.STEP_TIME,  # NeMo: ``train_step_timing in s``
+    "ms batch": Field.STEP_TIME,  # PyTorch's word_language_model: ``| ms/batch 45.20 |``
+    "ms step": Field.STEP_TIME,
+    "ms iter": Field.STEP_TIME,
     "elapsed time": Field.ELAPSED,
     "elapsed": Field.ELAPSED,
     "remaining time": Field.ETA,
@@ -284,6 +287,8 @@ def read_pair(key: str, paren: str | None, value: str, total: str | None, unit: 
     if field is None:
         return None
     unit = (unit or "").strip() or (paren.strip().lower() if paren else None)
+    if matched.startswith("ms ") and not unit:
+        unit = "ms"  # the unit is the name's (``ms/batch 45.20``)
     if field in (Field.STEP_TIME, Field.ELAPSED, Field.ETA):
         if field is Field.STEP_TIME and matched in _BARE_TIMES and ":" in value:
             return None  # ``Time=07:29:43``: a time of day, not how long a step took

@@ -763,3 +763,16 @@ def test_a_csv_logger_s_rows_are_steps_with_their_losses() -> None:
     assert [(e.name, e.value, e.step) for e in lightning if isinstance(e, EvalResult)] == [("val_loss", 2.2, 99)]
     # a line of prose with commas is no header, and no row follows one
     assert steps(["Loading data, model, optimizer", "0,1,2"]) == []
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # Composed in PyTorch-GAN's print shape: the batch in its epoch, two losses and none the model's one.
+    ("[Epoch 3/10] [Batch 120/500] [D loss: 0.450000] [G loss: 1.200000]", (120, 500, 3.0, None, None, False)),
+    # Composed in pytorch/examples' word_language_model shape: ``ms/batch`` is the step's time in ms.
+    ("| epoch   1 |   200/ 2983 batches | lr 20.00 | ms/batch 45.20 | loss  7.63 | ppl  2063.45",
+     (200, 2983, 1.0, 7.63, 0.0452, False)),
+])  # fmt: skip
+def test_a_batch_in_its_epoch_with_its_losses_or_its_time_per_batch(text: str, expected: tuple[Any, ...]) -> None:
+    got = one(text)
+    seconds = None if got.step_seconds is None else round(got.step_seconds, 6)
+    assert (got.step, got.total_steps, got.epoch, got.loss, seconds, got.ends_at_total) == expected
