@@ -100,6 +100,7 @@ _EPOCH_POSITION = re.compile(r"(?i)\bepoch:?\s*(\d{1,9}):?(?:\s*\|)?\s+(\d{1,12}
 _EVAL_ON = re.compile(r"(?i)\b(?:" + "|".join(sorted(EVAL_WORDS)) + r")\s+on\s+['\"]?\w")
 # Their ``time: 0.798`` (``data_time:`` is the loader's share of it).
 _ITER_BASED = re.compile(r"\bIter\(\w{1,10}\)\s*\[")  # mmengine's iteration-based loop
+_D2_ITER = re.compile(r"\beta: [\d:]{4,12}\s+iter: \d")  # detectron2's ``eta: 0:14:36  iter: 19 … time: 0.4385``
 _ITERATION_TIME = re.compile(rf"(?<![\w])time:\s+({NUM})(?=[,\s]|$)")
 # A nanoGPT-like evaluation line's clocks with a day count (storch's port: ``… @ 00 00:08:11.065,
 # mean 00 00:00:00.122``): the run's time so far, and the mean time of a step.
@@ -343,7 +344,7 @@ class GenericParser(StepLines[_Line]):
             epoch = _first(readings, Field.EPOCH)
             if epoch is not None and epoch.value.is_integer() and _EPOCH_LEADS.match(s):
                 readings.append(Reading(Field.STEP, "epoch", epoch.value, epoch.total))
-        if "Iter(" in s[:40] and _ITER_BASED.search(s[:40]):
+        if ("Iter(" in s[:40] and _ITER_BASED.search(s[:40])) or ("iter: " in s and _D2_ITER.search(s)):
             _iteration_time(s, readings)
         if not any(r.field is Field.STEP_TIME for r in readings):
             bare = _BARE_DURATION.search(s)

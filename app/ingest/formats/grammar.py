@@ -80,6 +80,7 @@ ALIASES: dict[str, Field] = {
     "step loss": Field.LOSS,  # diffusers' training scripts
     "policy loss": Field.LOSS,  # PPO's (its value and entropy losses are other figures)
     "pg loss": Field.LOSS,
+    "total loss": Field.LOSS,  # detectron2's ``total_loss`` (its parts: ``loss_cls``, ``loss_box_reg``)
     "closs": Field.LOSS,  # LLaMA2-Accessory's MetricLogger: ``closs: 0.9175 (0.9249)``
     "val loss": Field.EVAL_LOSS,
     "valid loss": Field.EVAL_LOSS,

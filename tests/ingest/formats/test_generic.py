@@ -776,3 +776,12 @@ def test_a_batch_in_its_epoch_with_its_losses_or_its_time_per_batch(text: str, e
     got = one(text)
     seconds = None if got.step_seconds is None else round(got.step_seconds, 6)
     assert (got.step, got.total_steps, got.epoch, got.loss, seconds, got.ends_at_total) == expected
+
+
+def test_detectron2_s_total_loss_and_its_seconds_per_iteration() -> None:
+    # Composed in detectron2's CommonMetricPrinter shape (its ``time`` is seconds per iteration, as mmengine's;
+    # its ``eta`` the run's; ``total_loss`` the loss whose parts follow it).
+    got = one("[03/16 21:22:52 d2.utils.events]:  eta: 0:14:36  iter: 19  total_loss: 2.053  loss_cls: 0.7523"
+              "  loss_box_reg: 0.6532  time: 0.4385  data_time: 0.0195  lr: 4.9953e-06  max_mem: 2594M")
+    assert (got.step, got.loss, got.step_seconds, got.trainer_eta_seconds, got.lr) == (
+        19, 2.053, 0.4385, 14 * 60 + 36, 4.9953e-06)
