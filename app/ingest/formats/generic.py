@@ -89,7 +89,9 @@ _END = re.compile(
     r"|^key: avg_train_\w+, value:"  # llama-recipes' results, printed once training returned
 )
 # The PyTorch examples' ``Train Epoch: 1 [6400/60000 (11%)]\tLoss: 0.29``: a position in the epoch.
-_PROGRESS = re.compile(r"\[\s*(\d{1,12})/(\d{1,12})\s*\((\d{1,3})%\)\]")
+_PROGRESS = re.compile(r"\[\s*(\d{1,12})/(\d{1,12})\s*\(\s*(\d{1,3})%\)\]")
+# timm's ``Train: 3 [ 100/1251 (  8%)]``: the number before the position is the epoch.
+_STAGE_EPOCH = re.compile(r"(?i)\b(?:train|training):\s*(\d{1,9})\s*$")
 # mmengine / mmcv: ``Epoch(train) [1][ 50/500]``, ``Epoch [1][50/1000]``, and torchvision's and
 # DETR's MetricLogger ``Epoch: [0]  [1330/3696]``: the epoch, then the iteration in it.
 _EPOCH_ITER = re.compile(r"(?i)\bepoch(?:\(\w{1,10}\))?:?\s*\[\s*(\d{1,9})\s*\]\s*\[\s*(\d{1,12})\s*/\s*(\d{1,12})\s*\]")
@@ -319,7 +321,14 @@ class GenericParser(StepLines[_Line]):
         elif lossy and "%)]" in s and not any(r.field is Field.STEP for r in readings):
             progress = _PROGRESS.search(s)
             if progress is not None:
-                readings.append(Reading(Field.STEP, "position", float(progress.group(1)), int(progress.group(2))))
+                # The position in the epoch's samples or batches, when the line names its epoch.
+                if not any(r.field is Field.EPOCH for r in readings):
+                    stage_epoch = _STAGE_EPOCH.search(s[: progress.start()])
+                    if stage_epoch is not None:
+                        readings.append(Reading(Field.EPOCH, "epoch", float(stage_epoch.group(1))))
+                in_epoch = any(r.field is Field.EPOCH for r in readings)
+                readings.append(Reading(Field.STEP, EPOCH_POSITION if in_epoch else "position",
+                                        float(progress.group(1)), int(progress.group(2))))
         elif ("][" in s or "]  [" in s) and not any(r.field is Field.STEP for r in readings):
             nested = _EPOCH_ITER.search(s)
             if nested is not None:

@@ -785,3 +785,11 @@ def test_detectron2_s_total_loss_and_its_seconds_per_iteration() -> None:
               "  loss_box_reg: 0.6532  time: 0.4385  data_time: 0.0195  lr: 4.9953e-06  max_mem: 2594M")
     assert (got.step, got.loss, got.step_seconds, got.trainer_eta_seconds, got.lr) == (
         19, 2.053, 0.4385, 14 * 60 + 36, 4.9953e-06)
+
+
+def test_timm_s_position_is_its_epoch_s() -> None:
+    # Composed in timm's train.py shape: ``Train: <epoch> [<batch>/<batches> (<pct>%)]``, its ``Time`` the batch's.
+    got = one("Train: 3 [ 100/1251 (  8%)]  Loss: 6.890 (6.91)  Time: 0.334s, 3065.98/s  (0.352s, 2909.48/s)"
+              "  LR: 1.000e-06  Data: 0.012 (0.020)")
+    assert (got.step, got.total_steps, got.epoch, got.loss, got.step_seconds, got.ends_at_total) == (
+        100, 1251, 3.0, 6.89, 0.334, False)
