@@ -326,8 +326,8 @@ class GenericParser(StepLines[_Line]):
                     stage_epoch = _STAGE_EPOCH.search(s[: progress.start()])
                     if stage_epoch is not None:
                         readings.append(Reading(Field.EPOCH, "epoch", float(stage_epoch.group(1))))
-                in_epoch = any(r.field is Field.EPOCH for r in readings)
-                readings.append(Reading(Field.STEP, EPOCH_POSITION if in_epoch else "position",
+                epoch_known = any(r.field is Field.EPOCH for r in readings)
+                readings.append(Reading(Field.STEP, EPOCH_POSITION if epoch_known else "position",
                                         float(progress.group(1)), int(progress.group(2))))
         elif ("][" in s or "]  [" in s) and not any(r.field is Field.STEP for r in readings):
             nested = _EPOCH_ITER.search(s)
