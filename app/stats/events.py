@@ -258,6 +258,8 @@ class TrainStep:
     so ``step`` counts the logged entries and the position is the ``epoch``.
     ``ends_at_total``: reaching ``total_steps`` ends the run; False when the total is one
     epoch's bar (llama-recipes' last epoch), whose run ends when the trainer prints its summary.
+    ``run_eta``: ``trainer_eta_seconds`` is the whole run's even where the count is an epoch's
+    (mmengine's and mmcv's ``eta``; a MetricLogger's or a bar's is the epoch's).
     """
 
     at: float | None
@@ -285,6 +287,7 @@ class TrainStep:
     figures: tuple[tuple[str, float], ...] = ()
     logged: bool = False
     ends_at_total: bool = True
+    run_eta: bool = False
 
 
 @dataclass(frozen=True, slots=True)

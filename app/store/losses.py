@@ -117,20 +117,6 @@ def build_levels(conn: sqlite3.Connection) -> None:
         redo_levels(conn, sid, stage, buckets)
 
 
-def prune_losses(conn: sqlite3.Connection, before: float) -> None:
-    """Drop the losses logged before ``before``, the buckets that then hold none, and redo those that hold fewer."""
-    conn.execute("DELETE FROM loss WHERE at < ?", (before,))
-    conn.execute("DELETE FROM loss_bucket WHERE last_at < ?", (before,))
-    conn.execute("DELETE FROM loss_level WHERE last_at < ?", (before,))
-    straddling: dict[tuple[int, str], list[int]] = {}
-    for sid, stage, bucket in conn.execute("SELECT source_id, stage, bucket FROM loss_bucket WHERE first_at < ?",
-                                           (before,)).fetchall():
-        _redo_bucket(conn, sid, stage, bucket)
-        straddling.setdefault((sid, stage), []).append(bucket)
-    for (sid, stage), buckets in straddling.items():
-        redo_levels(conn, sid, stage, buckets)
-
-
 def merge_losses(conn: sqlite3.Connection, from_id: int, into_id: int) -> None:
     """Move one source's losses into another's (a step the other has stays as it is)."""
     conn.execute("UPDATE OR IGNORE loss SET source_id = ? WHERE source_id = ?", (into_id, from_id))

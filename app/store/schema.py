@@ -173,9 +173,21 @@ CREATE TABLE loss_level (
 CREATE INDEX step_by_time ON step (source_id, at);
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6)
+# Version 7: when a source's rows were last written (wall time), so a step trainer's whole runs are
+# kept whatever their log dates and the store is bounded by runs, the least recently written going
+# first (app/store/write.py). A file's sources count as written at the migration.
+_V7 = ""  # (its fill: the column is added once, a file stamped back to an older version keeps it)
+
+
+def _written_at(conn: sqlite3.Connection) -> None:
+    if not any(row[1] == "written_at" for row in conn.execute("PRAGMA table_info(source)")):
+        conn.execute("ALTER TABLE source ADD COLUMN written_at REAL")
+    conn.execute("UPDATE source SET written_at = CAST(strftime('%s', 'now') AS REAL) WHERE written_at IS NULL")
+
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7)
 # What a version makes from the data already there, in the same transaction as its tables.
-FILLS = {6: build_levels}
+FILLS = {6: build_levels, 7: _written_at}
 VERSION = len(MIGRATIONS)
 
 

@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from .happened import repeat_of
-from .losses import merge_losses, prune_losses, write_losses
+from .losses import merge_losses, write_losses
 from .records import SAMPLE_SECONDS, Observation, SourceKey
 
 FIVE_MINUTES = 300
@@ -25,6 +25,11 @@ RAW_KEEP_SECONDS = 48 * HOUR
 KEEP_SECONDS = {FIVE_MINUTES: 30 * DAY, HOUR: 365 * DAY, DAY: 10 * 365 * DAY}
 EVENT_KEEP_SECONDS = 365 * DAY
 EVENTS_KEPT_PER_SOURCE = 20_000
+# A step trainer's whole run (steps, losses, evaluations, markers) is kept whatever its log's dates: a
+# post-mortem of a run two years old still has its curve. The store stays bounded by runs instead:
+# the step sources written most recently keep theirs, this many of them.
+RUN_SOURCES_KEPT = 200
+_RUN_TABLES = ("step", "eval", "loss", "loss_bucket", "loss_level", "event")
 # A repeated error (`… (×72)`) replaces its earlier sights up to this long before: one row per run.
 ERROR_FOLD_SECONDS = 3600
 
@@ -153,6 +158,7 @@ def write(conn: sqlite3.Connection, obs: Observation, now: float, recounts: Reco
     conn.execute("BEGIN IMMEDIATE")
     try:
         sid = source_id(conn, obs.source)
+        conn.execute("UPDATE source SET written_at = ? WHERE id = ?", (now, sid))
         pruned = {int(tier): float(before) for tier, before in conn.execute("SELECT tier, before FROM pruned")}
         final: dict[tuple[int, int], bool] = {}
         dirty: set[int] = set()
@@ -345,6 +351,16 @@ def _from_rollups(conn: sqlite3.Connection, sid: int, lower: int, bucket: int, s
     )
 
 
+def _prune_runs(conn: sqlite3.Connection) -> None:
+    """Drop the whole runs of the step sources past the :data:`RUN_SOURCES_KEPT` written most recently."""
+    gone = [sid for (sid,) in conn.execute(
+        "SELECT id FROM source WHERE kind = 'steps' ORDER BY coalesce(written_at, 0) DESC, id DESC LIMIT -1 OFFSET ?",
+        (RUN_SOURCES_KEPT,))]
+    for sid in gone:
+        for table in _RUN_TABLES:
+            conn.execute(f"DELETE FROM {table} WHERE source_id = ?", (sid,))
+
+
 def prune(conn: sqlite3.Connection, now: float) -> None:
     """Drop what each tier no longer keeps (whole buckets only)."""
     raw_cut = int(now - RAW_KEEP_SECONDS)
@@ -360,10 +376,11 @@ def prune(conn: sqlite3.Connection, now: float) -> None:
                 "INSERT INTO pruned VALUES (?, ?) ON CONFLICT (tier) DO UPDATE SET before = max(before, excluded.before)",
                 (tier, cut),
             )
-        conn.execute("DELETE FROM event WHERE at < ?", (now - EVENT_KEEP_SECONDS,))
-        conn.execute("DELETE FROM step WHERE at < ?", (now - EVENT_KEEP_SECONDS,))
-        conn.execute("DELETE FROM eval WHERE at < ?", (now - EVENT_KEEP_SECONDS,))
-        prune_losses(conn, now - EVENT_KEEP_SECONDS)
+        steps = "SELECT id FROM source WHERE kind = 'steps'"
+        conn.execute(f"DELETE FROM event WHERE at < ? AND source_id NOT IN ({steps})", (now - EVENT_KEEP_SECONDS,))
+        for table in ("step", "eval"):  # (a step trainer's only, written by an older tokwatch)
+            conn.execute(f"DELETE FROM {table} WHERE at < ? AND source_id NOT IN ({steps})", (now - EVENT_KEEP_SECONDS,))
+        _prune_runs(conn)
         conn.execute(
             "DELETE FROM event WHERE (source_id, at) IN (SELECT source_id, at FROM ("
             " SELECT source_id, at, row_number() OVER (PARTITION BY source_id ORDER BY at DESC) AS n FROM event)"

@@ -385,6 +385,7 @@ REAL_FORMATS = {
     "hivemind-rlswarm-issue341-mps-oom-error-detected-shutting-down-stack.log": "hivemind",
     # its bar (the Trainer's) and its launcher's line tie: the earlier row takes it
     "hivemind-rlswarm-issue303-bar-glued-killed-9-shutting-down.log": "hf-trainer",
+    "generic-rppg-mae-issue8-metriclogger-epoch12-then-test-pipes.log": "generic",
 }
 
 
@@ -516,3 +517,12 @@ def test_one_llama2c_step_line_after_nanogpts_evaluation_line_is_generic() -> No
     (a pasted tail) already reads as the generic reader's step."""
     lines = ["step 2000: train loss 1.2000, val loss 1.3000", "2000 | loss 1.1875 | lr 5.000000e-04 | 150.25ms | mfu 9.10%"]
     assert detect(lines) == "generic"
+
+
+def test_a_known_format_s_bar_at_step_0_is_not_the_fallback_s_step() -> None:
+    # Chrisytz/verl, verl_demo.log (https://github.com/Chrisytz/verl/blob/faaf7d4569f78339af9baf4b0e9b3d47f3e3884f/
+    # verl_demo.log): thousands of XLA compiler lines, then verl's bar still at 0 of 58. Nothing but verl's own
+    # line names a step, and step 0 is the run before its first step: verl's log, not the generic reader's.
+    xla = "\x1b[36m(pid=)\x1b[0m I0718 19:14:23.443395  310893 2a886c8_compiler_base.cc:3664] Output size 64.5K; shares 0B with arguments."
+    lines = [xla] * 40 + ["Training Progress:   0%|          | 0/58 [07:16<?, ?it/s]"]
+    assert detect(lines) == "verl"

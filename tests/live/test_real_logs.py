@@ -88,17 +88,17 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("torchtitan-pr3393-grad-norm.log", T0, "end", "step 21 · …", "measuring", {"grad_norm": 0.6348}),
     ("torchtitan-pr2389-ranks-unprefixed.log", T0, "end", "step 5 · …", "measuring", {"loss": 7.07623}),
     # mmcv's lines: the loss explodes 0.6 → 2.3e5 → 1.8e10 while finite; ``time: 0.798`` per iteration
-    ("broken-generic-mmdetection-issue1742-loss-explodes.log", T0, "end", "step 3300/3681 · diverged", "diverged",
+    ("broken-generic-mmdetection-issue1742-loss-explodes.log", T0, "end", "epoch 6 · 3300/3681 in the epoch · diverged", "diverged",
      {"loss": 17610679897.6990, "step_seconds": 0.798, "eta_seconds": None}),
     # ``Time=07:29:43`` is the time of day: it dates the line (20 steps in 1 s, 2 s, 1 s: 0.05 s a step, the
     # median), and is no step duration
     ("generic-torch-xla-pr6026-four-devices-unordered.log", local(2023, 11, 24, 7, 29, 50), "end", "step 340 · …",
      "measuring", {"step": 340, "total_steps": None, "loss": 0.00722, "step_seconds": 4 / 60, "eta_seconds": None}),
     # mmengine's ``time: 2.8906`` per iteration; grad norm nan at two logs (a warning, not broken)
-    ("generic-mmengine-xtuner-issue187-gradnorm-nan-loss-finite.log", T0, T0, "step 250/735 · …", "measuring",
+    ("generic-mmengine-xtuner-issue187-gradnorm-nan-loss-finite.log", T0, T0, "epoch 1 · 250/735 in the epoch · …", "measuring",
      {"step": 250, "total_steps": 735, "loss": 2.4566, "step_seconds": 2.8906, "broken": None}),
     # DETR's MetricLogger line, then a traceback cut before its error line
-    ("crash-generic-stable-pix2seq-issue14-traceback-after-metriclogger.log", T0, T0, "step 1330/3696 · crashed",
+    ("crash-generic-stable-pix2seq-issue14-traceback-after-metriclogger.log", T0, T0, "epoch 0 · 1330/3696 in the epoch · crashed",
      "crashed", {"step": 1330, "total_steps": 3696, "loss": 5.0905, "step_seconds": 0.8149,
                  "eta_seconds": None, "trainer_eta_seconds": None}),
     # llm.c's first train_gpt2cu lines: ``step N: train loss X (took Y ms)``
@@ -223,13 +223,13 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "step 42784/115311 · 139.5M tok/h", "training",
      {"loss": 2.127643, "lr": 4.475e-05, "grad_norm": 0.127, "step_seconds": 111.14,
       "steps_per_hour": 5 / 537.89 * 3600, "tokens_per_hour": 4 * 4_194_304 / 432.73 * 3600}),
-    ("generic-lightning-novae-issue27-epoch-end-bar.log", T0, T0, "step 195 · …", "measuring",
+    ("generic-lightning-novae-issue27-epoch-end-bar.log", T0, T0, "epoch 9 · 195 in the epoch · …", "measuring",
      {"total_steps": None, "loss": 3.86, "step_seconds": 1 / 1.64, "trainer_eta_seconds": 0, "data": epoch(9)}),
-    ("generic-lightning-rvt-issue40-max-steps-reached.log", T0, T0, "done · step 115816", "done",
+    ("generic-lightning-rvt-issue40-max-steps-reached.log", T0, T0, "done · epoch 2 · 115816 in the epoch", "done",
      {"loss": 2.1, "step_seconds": 1 / 4.57, "finished": True, "data": epoch(2)}),
-    ("generic-nemo-nemo-framework-launcher-issue55-reduced-train-loss.log", T0, T0, "step 795/77225 · …", "measuring",
+    ("generic-nemo-nemo-framework-launcher-issue55-reduced-train-loss.log", T0, T0, "epoch 0 · 795/77225 in the epoch · …", "measuring",
      {"loss": 3.09, "step_seconds": 41.36, "trainer_eta_seconds": 878 * 3600 + 1 * 60 + 48}),
-    ("generic-nemo-speech-issue5468-ambernet-bars.log", T0, T0, "step 7/517 · …", "measuring",
+    ("generic-nemo-speech-issue5468-ambernet-bars.log", T0, T0, "epoch 0 · 7/517 in the epoch · …", "measuring",
      {"loss": 1.63, "step_seconds": 1 / 1.66, "trainer_eta_seconds": 5 * 60 + 7}),
     ("generic-litgpt-issue1110-lora-finished.log", T0, T0, "done · step 965", "done",
      {"loss": 1.182, "step_seconds": 0.74331, "finished": True, "eval": {"val_loss": {"value": 1.057, "step": None}}}),
@@ -253,13 +253,13 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-torchtune-pr1358-step-loss-tokens-per-second.log", T0, T0, "step 12 · no timing", "measuring",
      {"loss": 1.1174635887145996, "lr": 2e-05, "tokens_per_second": 542.9797193194343,
       "tokens_per_second_scope": "device", "step_seconds": None}),
-    ("generic-torchtune-pr2620-multinode-lora-bars.log", T0, T0, "step 32/101 · …", "measuring",
+    ("generic-torchtune-pr2620-multinode-lora-bars.log", T0, T0, "epoch 1 · 32/101 in the epoch · …", "measuring",
      {"loss": 1.1992870569229126, "step_seconds": 16.21, "trainer_eta_seconds": 18 * 60 + 38}),
     # a bar step of 65 s: three would fill the warm-up, so the bar's own time per step is the rate (its header: training)
-    ("generic-llama-recipes-llama-cookbook-issue320-epoch1-bars.log", T0, T0, "step 4/9 · 55 steps/h", "training",
+    ("generic-llama-recipes-llama-cookbook-issue320-epoch1-bars.log", T0, T0, "epoch 1 · 4/9 in the epoch · 55 steps/h", "training",
      {"loss": 0.17207536101341248, "step_seconds": 64.93, "trainer_eta_seconds": 5 * 60 + 24,
       "steps_per_hour": 3600 / 64.93}),
-    ("generic-llama-recipes-hpcaub-userguide-file-octopus-llm-rst-done.log", T0, T0, "done · step 388/388", "done",
+    ("generic-llama-recipes-hpcaub-userguide-file-octopus-llm-rst-done.log", T0, T0, "done · epoch 3 · 388/388 in the epoch", "done",
      {"loss": 1.6727845668792725, "step_seconds": 33.03, "finished": True}),
     ("generic-llamafactory-trainer-log-jsonl-qwen2.5-7b-medical-finetune-head.log", T0, T0,
      "step 200/6750 · 1.1k steps/h", "training",
@@ -361,7 +361,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-custom-modded-llama2-pr9-lr-decay-evals-midrun.log", T0, T0, "step 670 · 470 steps/h", "training",
      {"step": 670, "total_steps": None, "loss": 4.25, "lr": 6.852048e-04, "step_seconds": 7.35224, "eta_seconds": None,
       "eval": {"train_loss": {"value": 4.4019, "step": 600}, "val_loss": {"value": 4.4125, "step": 600}}}),
-    ("generic-lightning-issue5750-epoch54-validating-then-silent.log", T0, T0, "step 2950 · …", "measuring",
+    ("generic-lightning-issue5750-epoch54-validating-then-silent.log", T0, T0, "epoch 54 · 2950 in the epoch · …", "measuring",
      {"step": 2950, "total_steps": None, "loss": 0.541, "step_seconds": 1.29, "eta_seconds": None, "finished": False,
       "data": epoch(54.0)}),
     ("generic-megatron-deepspeed-bigscience-file-tr8-104B-chronicles-spike-time-ms-lines.log", T0, T0,
@@ -437,7 +437,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # The last epoch's bar full (2/2 on 4 ranks) is not the end: llama-recipes evaluates and sums up after it.
     # The step is the bar's 2/2, as for the other llama-recipes logs (its description's "step 1/2 completed"
     # counts batches from 0).
-    ("generic-llama-recipes-llama-cookbook-issue408-fsdp-4-ranks.log", T0, T0, "step 2/2 · finishing", "measuring",
+    ("generic-llama-recipes-llama-cookbook-issue408-fsdp-4-ranks.log", T0, T0, "epoch 1 · 2/2 in the epoch · finishing", "measuring",
      {"step": 2, "total_steps": 2, "loss": 1.736147165298462, "step_seconds": 34.89, "trainer_eta_seconds": 0,
       "finished": False, "data": epoch(1)}),
     # The last record reaches the total with a null loss: done, the last real loss kept; clocks in days.
@@ -467,7 +467,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-custom-parameter-golf-issue839-modded-nanogpt-style.log", T0, T0, "step 5750/20000 · …", "measuring",
      {"loss": 2.0206, "step_seconds": 0.0435,
       "eval": {"val_loss": {"value": 2.1455, "step": 5600}, "val_bpb": {"value": 1.2674, "step": 5600}}}),
-    ("generic-lightning-pytorch-lightning-issue4225-progress-bar.log", T0, T0, "step 5/18 · …", "measuring",
+    ("generic-lightning-pytorch-lightning-issue4225-progress-bar.log", T0, T0, "epoch 0 · 5/18 in the epoch · …", "measuring",
      {"loss": 9.847, "step_seconds": 4.14, "trainer_eta_seconds": 53, "data": epoch(0)}),
     # ``iter 62 step 1``: 32 to 63 iterations a step, so no step time (the iter time is one iteration's).
     ("generic-litgpt-issue1224-lora-val-na.log", T0, T0, "step 1 · …", "measuring",
@@ -499,7 +499,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"total_steps": None, "loss": 0.0, "grad_norm": "nan", "lr": 9.773318840518906e-06, "steps_per_hour": None,
       "eta_seconds": None, "trainer_eta_seconds": None, "data": epoch(0.53)}),
     # a NeMo bar at 1.37 it/s with the NCCL watchdog glued to it: its remaining 94:39:17 is void
-    ("crash-generic-nemo-lightning-bar-glued-nccl-watchdog-pytorch-118369.log", T0, T0, "step 32040/500150 · crashed",
+    ("crash-generic-nemo-lightning-bar-glued-nccl-watchdog-pytorch-118369.log", T0, T0, "epoch 0 · 32040/500150 in the epoch · crashed",
      "crashed", {"step": 32040, "total_steps": 500150, "loss": 2.590, "step_seconds": 1 / 1.37, "eta_seconds": None,
                  "trainer_eta_seconds": None}),
     # the elastic agent's SIGHUP glued to the bar at 2.86 s/it: its remaining 17:37:09 is void
@@ -539,10 +539,10 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": 29, "total_steps": None, "loss": 6.1441, "tokens_per_second": 196687, "mfu": 1.88, "eta_seconds": None,
       "crash": None, "broken": None}),
     # fairseq's legacy progress line: the update within its epoch; the last epoch's validation stands
-    ("generic-fairseq-issue301-legacy-epoch-progress-valid.log", T0, T0, "step 3000/8223 · no timing", "measuring",
+    ("generic-fairseq-issue301-legacy-epoch-progress-valid.log", T0, T0, "epoch 11 · 3000/8223 in the epoch · no timing", "measuring",
      {"step": 3000, "total_steps": 8223, "loss": 0.75, "lr": 0.001, "grad_norm": 2.0545, "tokens_per_second": 963,
       "eta_seconds": None, "trainer_eta_seconds": None, "data": epoch(11), "eval": {"val_loss": {"value": 1.94, "step": None}}}),
-    ("generic-fairseq-composed-simple-progress-epoch-rollover.log", T0, T0, "step 1000/2000 · …", "measuring",
+    ("generic-fairseq-composed-simple-progress-epoch-rollover.log", T0, T0, "epoch 2 · 1000/2000 in the epoch · …", "measuring",
      {"step": 1000, "total_steps": 2000, "loss": 5.402, "lr": 0.25, "grad_norm": 1.105, "finished": False,
       "eta_seconds": None, "data": epoch(2), "eval": {"val_loss": {"value": 5.71, "step": None}}}),
     # a modded-nanogpt fork's padded step with " | " between the pairs (train_time in s, memory in MB or MiB)
@@ -566,17 +566,17 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "training", {"loss": 3.702014, "lr": 1.204e-04, "step_seconds": 380.5124, "steps_per_hour": 3600 / 380.5124,
                   "eta_seconds": 47992 * 380.5124, "broken": None}),
     # stopped by the user: Lightning's graceful shutdown on Ctrl-C, as a UserWarning and as an info line
-    ("generic-lightning-delve-s18-file-readme-keyboardinterrupt-epoch19.log", T0, T0, "step 3/58 · crashed", "crashed",
+    ("generic-lightning-delve-s18-file-readme-keyboardinterrupt-epoch19.log", T0, T0, "epoch 19 · 3/58 in the epoch · crashed", "crashed",
      {"step": 3, "total_steps": 58, "loss": 0.208, "step_seconds": 2.66, "eta_seconds": None, "trainer_eta_seconds": None,
       "data": epoch(19), "crash": {"error": "Detected KeyboardInterrupt, attempting graceful shutdown...", "at": T0}}),
-    ("generic-lightning-composed-keyboardinterrupt-info-2x.log", T0, T0, "step 163/430 · crashed", "crashed",
+    ("generic-lightning-composed-keyboardinterrupt-info-2x.log", T0, T0, "epoch 7 · 163/430 in the epoch · crashed", "crashed",
      {"step": 163, "total_steps": 430, "loss": 0.412, "step_seconds": 1 / 3.96, "eta_seconds": None, "data": epoch(7),
       "crash": {"error": "Detected KeyboardInterrupt, attempting graceful shutdown ...", "at": T0}}),
     # bars whose postfix a checkpoint message cut; the full last bar the trainer stops on is the run's total
-    ("generic-lightning-autom3l-file-readme-result-loss-nan-max-epochs-done.log", T0, T0, "step 2015/2015 · diverged",
+    ("generic-lightning-autom3l-file-readme-result-loss-nan-max-epochs-done.log", T0, T0, "epoch 0 · 2015/2015 in the epoch · diverged",
      "diverged", {"step": 2015, "total_steps": 2015, "loss": None, "step_seconds": 1 / 3.99, "finished": True,
                   "data": epoch(0)}),
-    ("generic-lightning-composed-cut-v-num-not-in-top-k.log", T0, T0, "done · step 500/500", "done",
+    ("generic-lightning-composed-cut-v-num-not-in-top-k.log", T0, T0, "done · epoch 3 · 500/500 in the epoch", "done",
      {"step": 500, "total_steps": 500, "loss": 0.377, "step_seconds": 1 / 2.99, "finished": True, "data": epoch(3)}),
     # read right when graded: kept so
     ("generic-custom-modded-llama2-issue10-llama2c-every-10.log", T0, T0, "step 240 · 262 steps/h", "training",
@@ -713,6 +713,12 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # a speedrun fork stopped on its wall-clock cap, then 7 min of final evaluations: done, at 6530 of 10000
     ("stopself-parameter-golf-ternary-custom-keys-wallclock-cap-final-sliding.log", T0, T0 + 7200,
      "done · step 6530/10000", "done", {"step": 6530, "total_steps": 10000, "finished": True, "stalled": False}),
+    # a MetricLogger's ``Epoch: [12]  [207/208]``: the iteration in epoch 12 of 208, its ``eta`` the epoch's;
+    # 9 lines of 0.1172-0.1180 s (17 s of its own time: measuring); the ``| me: … |`` test record no step
+    ("generic-rppg-mae-issue8-metriclogger-epoch12-then-test-pipes.log", T0, T0,
+     "epoch 12 · 207/208 in the epoch · …", "measuring",
+     {"step": 207, "total_steps": 208, "loss": 0.0677, "lr": 0.000113, "step_seconds": 0.1172, "eta_seconds": None,
+      "data": epoch(12.0)}),
 ]  # fmt: skip
 
 
@@ -817,7 +823,7 @@ def test_a_sparse_log_s_first_step_line_waits_for_the_steps_it_prints_between_li
     monitor = Monitor(log, clock=lambda: at)
     monitor.backlog(read_backwards(log))
     waiting = snap(monitor, at + 120)
-    assert (waiting["status_line"], waiting["state"]) == ("step 3150/3681 · …", "measuring")
+    assert (waiting["status_line"], waiting["state"]) == ("epoch 6 · 3150/3681 in the epoch · …", "measuring")
     assert "Stall limit 4 min until a second step line: step 3150 suggests a line every 50 steps of 924 ms" in (
         waiting["details"]
     )
@@ -841,7 +847,7 @@ def test_a_last_epoch_s_full_bar_without_the_end_line_is_finishing_for_as_long_a
     monitor.backlog(read_backwards(log))
     for after in (0, 2 * 3600):
         data = snap(monitor, T0 + after)
-        assert (data["status_line"], data["state"]) == ("step 388/388 · finishing", "training"), after
+        assert (data["status_line"], data["state"]) == ("epoch 3 · 388/388 in the epoch · finishing", "training"), after
         assert data["training"]["paused"] == "finishing" and not data["training"]["finished"]
         assert any(line.startswith("Finishing: the last epoch's steps are done") for line in data["details"])
 
@@ -862,13 +868,13 @@ def test_a_composed_last_epoch_bar_reads_finishing_until_its_end_line(
     os.utime(log, (T0, T0))
     monitor = Monitor(log, clock=lambda: T0)
     monitor.backlog(read_backwards(log))
-    assert snap(monitor, T0 + allowed - 1)["status_line"] == "step 500/500 · finishing"
+    assert snap(monitor, T0 + allowed - 1)["status_line"] == "epoch 3 · 500/500 in the epoch · finishing"
     stalled = snap(monitor, T0 + allowed + 1)
     assert stalled["state"] == "stalled"
     said = f"1 h {allowed // 60 - 60:02d} min"  # 1 h 00 min, 1 h 30 min
     assert f"Stalled: no step for {said} (limit {said})" in stalled["details"]
     monitor.lines(["Key: avg_train_loss, Value: 0.8"])
-    assert snap(monitor, T0 + allowed + 1)["status_line"] == "done · step 500/500"
+    assert snap(monitor, T0 + allowed + 1)["status_line"] == "done · epoch 3 · 500/500 in the epoch"
 
 
 @pytest.mark.parametrize(("name", "keep", "evals"), [
@@ -1015,6 +1021,7 @@ GENERIC_READ = {
         "step, total, loss, lr, grad norm, step time",
     "generic-mlx-lm-azure-devsummit-file-readme-phi35-done-500.log":
         "step, total, loss, lr, step time, tok/s, tokens, eval",
+    "generic-rppg-mae-issue8-metriclogger-epoch12-then-test-pipes.log": "step, total, epoch, loss, lr, step time, ETA",
 }  # fmt: skip
 
 
@@ -1333,3 +1340,13 @@ def test_real_collaborators_read_as_their_place_in_the_swarm(tmp_path: Path) -> 
     monitor = cold(tmp_path, "hivemind-issue455-progress-then-out-of-sync.log")
     swarm = snap(monitor, monitor.last_event_at() or T0)["training"]["swarm"]
     assert (swarm["out_of_sync_since"], swarm["download_failures"]) == (local(2026, 2, 11, 14, 19, 35.275), 0)
+
+
+@pytest.mark.parametrize(("name", "eta_line"), [
+    # mmengine's ``eta: 2:44:…`` beside ``Epoch(train) [1][250/735]`` is the whole run's (its header: 2 h 44 min)
+    ("generic-mmengine-xtuner-issue187-gradnorm-nan-loss-finite.log", "ETA 2 h 44 min (trainer)"),
+    # a MetricLogger's ``eta: 0:00:00`` beside ``Epoch: [12]  [207/208]`` is its epoch's
+    ("generic-rppg-mae-issue8-metriclogger-epoch12-then-test-pipes.log", "Epoch ends in 0 s (trainer)"),
+])  # fmt: skip
+def test_an_eta_beside_an_epoch_s_count_says_whose_it_is(tmp_path: Path, name: str, eta_line: str) -> None:
+    assert eta_line in snap(cold(tmp_path, name), T0)["details"]

@@ -77,7 +77,7 @@ def test_a_store_kept_under_the_host_name_is_read_and_renamed_to_the_machines_na
     try:
         assert writer.submit(hour("rig-7", T0 + 3600, "b"))
         assert writer.flush(20)
-        assert writer.read(lambda c: c.execute("PRAGMA user_version").fetchone()[0]) == VERSION == 6
+        assert writer.read(lambda c: c.execute("PRAGMA user_version").fetchone()[0]) == VERSION == 7
         assert writer.chart(now_named, "24h")["totals"]["passes"] == 480
         assert machines(data) == [("rig-7", KEY)]
     finally:

@@ -311,7 +311,7 @@ def test_a_run_finishing_after_its_last_bar_promises_no_rate_and_no_epoch_end(tm
         page = desktop_page
         page.set_viewport_size(PHONE)
         page.goto(chart.url)
-        expect()(page.locator("#status")).to_have_text("step 2/2 · finishing")
+        expect()(page.locator("#status")).to_have_text("epoch 1 · 2/2 in the epoch · finishing")
         expect()(page.locator("#details")).to_contain_text("Finishing: the last epoch's steps are done")
         expect()(page.locator("#warmup")).to_be_hidden()
         details = page.locator("#details li").all_inner_texts()
@@ -365,6 +365,47 @@ def test_a_run_resumed_at_a_large_step_labels_its_step_axis_apart(tmp_path: Path
             assert len(drawn) >= 2 and len(set(drawn)) == len(drawn), plot["xTicks"]
             assert "17068" in drawn, plot["xTicks"]
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    finally:
+        desktop_page.goto("about:blank")  # before the server stops: no refused reconnect logged
+        next(server, None)
+
+
+# Composed: a loss level of 2.0 ± 0.05 by step, a 3× spike at step 60 that recovers at once and another at
+# steps 100-101 (5.0, 5.5): the detector counts two episodes, at their first steps (tests/stats/test_steps_spikes.py).
+WOBBLE = [2.0, 2.05, 1.95, 2.02, 1.98, 2.04, 1.96, 2.01, 1.99, 2.03]
+SPIKED = {60: 6.0, 100: 5.0, 101: 5.5}
+
+
+def spiked_log(steps: int = 150) -> str:
+    lines = []
+    for step in range(1, steps + 1):
+        loss = SPIKED.get(step, WOBBLE[step % len(WOBBLE)])
+        lines.append(f"step:{step}/{steps} train_loss:{loss:.4f} train_time:{step * 200}ms step_avg:200.00ms")
+    return "\n".join(lines) + "\n"
+
+
+def test_loss_spikes_are_marked_on_the_chart_and_counted_in_the_details(tmp_path: Path, desktop_page: Any) -> None:
+    server = recorded(tmp_path, spiked_log())
+    chart = next(server)
+    try:
+        page = desktop_page
+        page.goto(chart.url)
+        expect()(page.locator("#details")).to_contain_text("Loss spikes 2 (the latest at step 100, recovered)")
+        plot = loss_plot(page, "loss by step, the whole run")  # 30 s of steps: no rate point yet
+        assert plot["events"] == 2, "a marker for each spike on the loss chart"
+        markers = page.evaluate(
+            "fetch('/api/snapshot').then((r) => r.json()).then((s) => s.training.loss_spike_steps)")
+        assert markers == [60, 100]
+        # Each marker's step sits inside the plotted steps, so it is drawn where the loss jumped.
+        assert plot["x"][0] <= 60 and plot["x"][1] >= 101
+        ARTIFACTS.mkdir(exist_ok=True)
+        for width, name in ((DESKTOP, "desktop"), (PHONE, "phone")):
+            page.set_viewport_size(width)
+            for scheme in ("light", "dark"):
+                page.emulate_media(color_scheme=scheme)
+                page.wait_for_function("import('/static/chart.js').then((m) => m.inspectChart()[0].events === 2)")
+                assert page.evaluate("document.documentElement.scrollWidth") <= width["width"]
+                page.screenshot(path=str(ARTIFACTS / f"trainer-spikes-{name}-{scheme}.png"), full_page=True)
     finally:
         desktop_page.goto("about:blank")  # before the server stops: no refused reconnect logged
         next(server, None)

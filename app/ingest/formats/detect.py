@@ -143,7 +143,9 @@ def _steps_unread(name: str, lines: Sequence[str], signatures: int) -> bool:
     for i in range(0, len(tail), SNIFF_PIECE_LINES):
         if any(isinstance(event, TrainStep) for event in known.feed(tail[i : i + SNIFF_PIECE_LINES])):
             return False
-    steps = [e for e in create_parser(_FALLBACK.name).feed(tail) if isinstance(e, TrainStep)]
+    # A step 0 is no step read: the run's position before its first step, which the known format's
+    # own line (verl's ``Training Progress: 0/58`` bar) says too, as its start.
+    steps = [e for e in create_parser(_FALLBACK.name).feed(tail) if isinstance(e, TrainStep) and e.step > 0]
     return len(steps) >= min(GENERIC_OVER_KNOWN, signatures)
 
 

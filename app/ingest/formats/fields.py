@@ -33,6 +33,21 @@ _EVAL_RUN_KEY = re.compile(
     r"|num_tokens|model_preparation_time|jit_compilation_time)"
 )
 
+# A progress bar's description that names a job beside the training loop: loading weights
+# (``Loading checkpoint shards``), preparing data (datasets' ``Map``, ``Filter``, ``Generating train
+# split``, ``Running tokenizer on dataset``), fetching files, evaluating or generating. Its count is
+# that job's, never the run's position.
+_SIDE_JOB = re.compile(
+    r"(?i)(?:^|[^\w])(?:load|map|filter|tokeni[sz]|download|fetch|resolv|generat|convert|preprocess"
+    r"|extract|upload|sav|writ|shard|eval|valid|test|predict|infer|sampl|collat|packing|apply|creat"
+    r"|encod|decod)\w*"
+)
+
+
+def side_job(description: str) -> bool:
+    """True for a bar's description naming a job that is not the training loop (see ``_SIDE_JOB``)."""
+    return bool(description.strip()) and _SIDE_JOB.search(description[-120:]) is not None
+
 
 def describes_eval_run(key: str) -> bool:
     """True for an evaluation key that is its run's bookkeeping rather than a figure of the model."""

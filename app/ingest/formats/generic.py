@@ -23,8 +23,18 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from ...stats.events import EvalResult, Event, RunInfo, StageEnd, TrainingPause, TrainStep
-from .fields import NUM, Kind, clean, clock_seconds, number
-from .grammar import EVAL_WORDS, LOSS_RANK, Field, Reading, json_reading, pairs
+from .fields import NUM, Kind, clean, clock_seconds, number, side_job
+from .grammar import (
+    EVAL_WORDS,
+    LOSS_RANK,
+    Field,
+    Reading,
+    batch_unplaced,
+    json_reading,
+    lookup,
+    normalise,
+    pairs,
+)
 from .pipeline import StepLines
 from .prefix import LineTimes
 
@@ -58,6 +68,14 @@ _PER_STEP = re.compile(r"\b(\d{1,9}(?:\.\d+)?)(ms|s|us)/step\b")
 # What a training bar's description says (an evaluation's, a download's or a loader's is no step).
 _TRAINING = re.compile(r"(?i)\b(?:epoch|train\w*|steps?|iteration)\b")
 _EVAL_START = re.compile(r"(?i)^\W*(?:" + "|".join(sorted(EVAL_WORDS)) + r")\b")
+# A comma-separated table's header row: names only (``epoch,loss,val_loss``, ``Epoch ,FinishTime ,LR``).
+_COLUMN_NAME = re.compile(r"[A-Za-z][\w .()/-]{0,40}")
+_TABLE_COLUMNS = 64
+# Two or more losses named for their part (a GAN's ``[D loss: 0.45] [G loss: 1.2]``): training figures,
+# none of them the model's one loss.
+_SEVERAL_LOSSES = re.compile(r"(?i)\b\w{1,12}[ _]loss\b\s*[:=]\s*-?\d[^\n]*\b\w{1,12}[ _]loss\b\s*[:=]\s*-?\d")
+# A heading alone on its line that says the records under it are an evaluation's (``Evaluation:``).
+_EVAL_HEADING = re.compile(r"(?i)^\W*(?:evaluation|evaluating|validation|validating|testing|test|eval)\W*$")
 # A launcher's ``[trainer0|0]:`` (torchx), also left dangling at the end of a redrawn line.
 _LAUNCHER = re.compile(r"\[[\w-]{1,32}\|\d{1,6}\]:")
 # Leading counters before a labelled record: ``490 | loss …`` (llama2.c), ``1|120|Loss: …``
@@ -71,7 +89,9 @@ _END = re.compile(
     r"|^key: avg_train_\w+, value:"  # llama-recipes' results, printed once training returned
 )
 # The PyTorch examples' ``Train Epoch: 1 [6400/60000 (11%)]\tLoss: 0.29``: a position in the epoch.
-_PROGRESS = re.compile(r"\[\s*(\d{1,12})/(\d{1,12})\s*\((\d{1,3})%\)\]")
+_PROGRESS = re.compile(r"\[\s*(\d{1,12})/(\d{1,12})\s*\(\s*(\d{1,3})%\)\]")
+# timm's ``Train: 3 [ 100/1251 (  8%)]``: the number before the position is the epoch.
+_STAGE_EPOCH = re.compile(r"(?i)\b(?:train|training):\s*(\d{1,9})\s*$")
 # mmengine / mmcv: ``Epoch(train) [1][ 50/500]``, ``Epoch [1][50/1000]``, and torchvision's and
 # DETR's MetricLogger ``Epoch: [0]  [1330/3696]``: the epoch, then the iteration in it.
 _EPOCH_ITER = re.compile(r"(?i)\bepoch(?:\(\w{1,10}\))?:?\s*\[\s*(\d{1,9})\s*\]\s*\[\s*(\d{1,12})\s*/\s*(\d{1,12})\s*\]")
@@ -82,6 +102,7 @@ _EPOCH_POSITION = re.compile(r"(?i)\bepoch:?\s*(\d{1,9}):?(?:\s*\|)?\s+(\d{1,12}
 _EVAL_ON = re.compile(r"(?i)\b(?:" + "|".join(sorted(EVAL_WORDS)) + r")\s+on\s+['\"]?\w")
 # Their ``time: 0.798`` (``data_time:`` is the loader's share of it).
 _ITER_BASED = re.compile(r"\bIter\(\w{1,10}\)\s*\[")  # mmengine's iteration-based loop
+_D2_ITER = re.compile(r"\beta: [\d:]{4,12}\s+iter: \d")  # detectron2's ``eta: 0:14:36  iter: 19 … time: 0.4385``
 _ITERATION_TIME = re.compile(rf"(?<![\w])time:\s+({NUM})(?=[,\s]|$)")
 # A nanoGPT-like evaluation line's clocks with a day count (storch's port: ``… @ 00 00:08:11.065,
 # mean 00 00:00:00.122``): the run's time so far, and the mean time of a step.
@@ -89,6 +110,8 @@ _ITERATION_TIME = re.compile(rf"(?<![\w])time:\s+({NUM})(?=[,\s]|$)")
 # last evaluation, litgpt's ``val:``, says an older step's).
 _EVAL_SHAPE = re.compile(r"(?i)step \d{1,12}: train loss ")
 _DAY_CLOCKS = re.compile(r"@ (\d{1,3}) (\d\d:\d\d:\d\d(?:\.\d+)?), mean (\d{1,3}) (\d\d:\d\d:\d\d(?:\.\d+)?)\b")
+# A record that starts with its epoch (``Epoch 005 loss …``, ``[Epoch 3] loss=…``).
+_EPOCH_LEADS = re.compile(r"(?i)^[^\w|]{0,8}epoch\b")
 # ``Training Epoch0:`` (llama-recipes' old bar): an epoch glued to its name.
 _GLUED_EPOCH = re.compile(r"(?i)\bepoch(\d{1,6})\b")
 _CHECKPOINT = re.compile(
@@ -110,6 +133,8 @@ _HMS = re.compile(r"\d:[0-5]\d:[0-5]\d")  # a clock at all: the cheap test first
 # this stay undated, and are placed back from the newer ones by the durations printed.)
 _TIME_OF_DAY_SLACK_SECONDS = 60 * 60
 # Keys a JSON-lines record gives its own time under.
+# How much a bare ``time`` must grow over three lines in a row to be the run's clock (see ``_running_time``).
+RUNNING_TIME_GROWTH = 1.5
 # The name of a position counted within its epoch (fairseq's ``epoch 011  3000 / 8223``).
 EPOCH_POSITION = "position in epoch"
 _TIME_KEYS = ("timestamp", "_timestamp", "time", "datetime", "date", "ts", "wall_time", "walltime")
@@ -139,6 +164,7 @@ class _Line:
     epoch_above: bool = False  # its epoch is on a line of its own above it (Keras)
     evaluation: bool = False  # an evaluation line that is also the run's position (its losses are this step's)
     rank: int | None = None  # the launcher's rank that printed it (None: no rank prefix)
+    run_eta: bool = False  # its ETA is the whole run's, though its count is its epoch's
 
 
 class GenericParser(StepLines[_Line]):
@@ -158,6 +184,12 @@ class GenericParser(StepLines[_Line]):
         self._borrowed: int | None = None  # the last step read from another rank's line
         self._total: int | None = None  # announced on a line of its own
         self._printed_total: int | None = None  # the last total a step line printed
+        self._printed_in_epoch = False  # ... and whether it counted an epoch's batches
+        self._counted_steps = False  # a step line counted steps (not epochs): an epoch's summary is no step
+        self._evaluation_next = False  # an ``Evaluation:`` heading was read: the next record is its
+        self._columns: list[str] = []  # a comma-separated table's header row, for the rows under it
+        self._bare_times: list[float] = []  # the last bare ``time`` durations read, oldest first
+        self._time_is_clock = False  # … found to be the run's clock, not a step's time
         self._tokens_at: tuple[int, float] | None = None  # (step, running token count) last read
         self._evals: dict[str, float] = {}  # the evaluation figures a step line repeats
         self._ended: tuple[int, float | None] | None = None  # (step, epoch) when the end was printed
@@ -187,7 +219,14 @@ class GenericParser(StepLines[_Line]):
         elif self._box:
             self._box = []
         kind, line = self._classify_line(text)
+        if line is not None and self._evaluation_next and line.what in ("step", "eval"):
+            line.what = "eval"  # the record under an ``Evaluation:`` heading is the evaluation's
+            self._evaluation_next = False
         if line is not None:
+            if line.what == "step" and not self._counted_steps:
+                position = _position(line.readings)
+                self._counted_steps = line.bar is not None or line.counters is not None or (
+                    position is not None and position.name != "epoch")
             line.rank = self._times.rank
             if line.at is None and line.bar is None and line.what in ("step", "eval"):
                 line.at = self._clock_in(line.text)
@@ -222,6 +261,15 @@ class GenericParser(StepLines[_Line]):
         s = _LAUNCHER.sub("", text).strip() if "|" in text else text.strip()
         if not s or s.startswith("#"):
             return Kind.FULL, None  # a comment (a shell's, a markdown heading): no record
+        if "," in s and (self._columns or s[:1].isalpha()):
+            table = self._table_row(s)
+            if table is None:
+                return Kind.FULL, None  # the header row: its names are the next rows' keys
+            if table:
+                s = table  # a row, read as its ``name: value`` pairs
+        if len(s) <= 40 and _EVAL_HEADING.match(s):
+            self._evaluation_next = True  # ``Evaluation:`` on a line of its own: its figures follow
+            return Kind.FULL, None
         if s.startswith("{"):
             if not s.endswith("}"):
                 return (Kind.PARTIAL if s.startswith(('{"', "{'")) else Kind.OTHER), None
@@ -240,11 +288,12 @@ class GenericParser(StepLines[_Line]):
                 bar = m
         if bar is not None:
             head, post = s[: bar.start()], bar.group("post") or bar.group("cut") or ""
-            readings = pairs(head) + pairs(post)
+            readings = _in_epoch(batch_unplaced(pairs(head) + pairs(post), s))
             glued = _GLUED_EPOCH.search(head)
             if glued is not None and not any(r.field is Field.EPOCH for r in readings):
                 readings.append(Reading(Field.EPOCH, "epoch", float(glued.group(1))))
-            training = any(r.field is Field.LOSS for r in readings) or _TRAINING.search(head)
+            # (``Generating train split``, ``Map``: a data set's bar, whose count is no training step)
+            training = any(r.field is Field.LOSS for r in readings) or (_TRAINING.search(head) and not side_job(head))
             if training and not _EVAL_START.match(head):
                 line = _Line("step", at, readings, bar=_bar(bar), text=s)
                 counters = _COUNTERS.match(head)
@@ -255,7 +304,7 @@ class GenericParser(StepLines[_Line]):
         other = _other_bar(s, at)
         if other is not None:
             return Kind.FULL, other
-        readings = pairs(s)
+        readings = _in_epoch(batch_unplaced(pairs(s), s))
         if not readings:
             if _saving(s):
                 return Kind.FULL, _Line("pause", at, text=s)
@@ -272,17 +321,39 @@ class GenericParser(StepLines[_Line]):
         elif lossy and "%)]" in s and not any(r.field is Field.STEP for r in readings):
             progress = _PROGRESS.search(s)
             if progress is not None:
-                readings.append(Reading(Field.STEP, "position", float(progress.group(1)), int(progress.group(2))))
+                # The position in the epoch's samples or batches, when the line names its epoch.
+                if not any(r.field is Field.EPOCH for r in readings):
+                    stage_epoch = _STAGE_EPOCH.search(s[: progress.start()])
+                    if stage_epoch is not None:
+                        readings.append(Reading(Field.EPOCH, "epoch", float(stage_epoch.group(1))))
+                epoch_known = any(r.field is Field.EPOCH for r in readings)
+                readings.append(Reading(Field.STEP, EPOCH_POSITION if epoch_known else "position",
+                                        float(progress.group(1)), int(progress.group(2))))
         elif ("][" in s or "]  [" in s) and not any(r.field is Field.STEP for r in readings):
             nested = _EPOCH_ITER.search(s)
             if nested is not None:
-                readings.append(Reading(Field.STEP, "position", float(nested.group(2)), int(nested.group(3))))
+                # The iteration counts its epoch's batches: the total and the ``eta`` beside it are
+                # the epoch's, and the epoch stays beside the step.
+                readings.append(Reading(Field.STEP, EPOCH_POSITION, float(nested.group(2)), int(nested.group(3))))
+                # mmengine's ``Epoch(train) [1][50/1000]`` and mmcv's ``Epoch [1][50/1000]`` print the run's
+                # ``eta``; torchvision's MetricLogger (``Epoch: [0]``) its epoch's.
+                line.run_eta = not nested.group(0)[5:].lstrip().startswith(":")
+                if not any(r.field is Field.EPOCH for r in readings):
+                    readings.append(Reading(Field.EPOCH, "epoch", float(nested.group(1))))
                 _iteration_time(s, readings)
         elif lossy and "/" in s and not any(r.field is Field.STEP for r in readings):
             in_epoch = _EPOCH_POSITION.search(s)
             if in_epoch is not None:
                 readings.append(Reading(Field.STEP, EPOCH_POSITION, float(in_epoch.group(2)), int(in_epoch.group(3))))
-        if "Iter(" in s[:40] and _ITER_BASED.search(s[:40]):
+        figured = lossy or any(r.field in _FIGURES for r in readings)
+        if figured and not self._counted_steps and not any(r.field is Field.STEP for r in readings):
+            # ``Epoch 005 loss 9.5198 | train 2.2s``: a loop that logs once an epoch counts its
+            # epochs; the epoch that leads the record is its position (a log of step lines keeps
+            # its steps: an epoch's summary there is no step).
+            epoch = _first(readings, Field.EPOCH)
+            if epoch is not None and epoch.value.is_integer() and _EPOCH_LEADS.match(s):
+                readings.append(Reading(Field.STEP, "epoch", epoch.value, epoch.total))
+        if ("Iter(" in s[:40] and _ITER_BASED.search(s[:40])) or ("iter: " in s and _D2_ITER.search(s)):
             _iteration_time(s, readings)
         if not any(r.field is Field.STEP_TIME for r in readings):
             bare = _BARE_DURATION.search(s)
@@ -290,7 +361,7 @@ class GenericParser(StepLines[_Line]):
                 value = number(bare.group(1))
                 if value is not None:
                     seconds = value / 1000 if bare.group(2) == "ms" else value
-                    line.readings.append(Reading(Field.STEP_TIME, "time", seconds))
+                    line.readings.append(Reading(Field.STEP_TIME, "duration", seconds))
         if _EVAL_START.match(s) or ("on" in s and _EVAL_ON.search(s[:120])):
             line.what = "eval"
             return Kind.FULL, line
@@ -302,6 +373,21 @@ class GenericParser(StepLines[_Line]):
                 return Kind.FULL, _Line("pause", at, text=s)
             return (Kind.OTHER if "|" in s else Kind.FULL), None
         return Kind.FULL, line
+
+    def _table_row(self, s: str) -> str | None:
+        """A comma-separated table (a CSV logger's file, ``Epoch ,LR ,RMSE_Train`` padded): its header
+        row's names key the rows under it. None for a header row (remembered); a row as ``name: value |
+        …`` pairs (its empty cells left out); "" for any other line (which ends the table)."""
+        cells = [c.strip() for c in s.split(",")]
+        if self._columns and len(cells) == len(self._columns) and number(cells[0]) is not None:
+            return " | ".join(f"{name}: {cell}" for name, cell in zip(self._columns, cells, strict=True) if cell)
+        if 3 <= len(cells) <= _TABLE_COLUMNS and all(_COLUMN_NAME.fullmatch(c) for c in cells):
+            known = [lookup(normalise(c))[0] for c in cells]
+            if any(f in (Field.STEP, Field.EPOCH, Field.LOSS) for f in known):
+                self._columns = cells
+                return None
+        self._columns = []
+        return ""
 
     def _json(self, s: str) -> tuple[list[Reading], float | None] | None:
         """A JSON-lines record's readings (one level of nesting as ``train/loss``) and its time."""
@@ -319,6 +405,7 @@ class GenericParser(StepLines[_Line]):
             else:
                 flat[str(key)] = value
         readings = [r for key, value in flat.items() if (r := json_reading(key, value)) is not None]
+        readings = _in_epoch(batch_unplaced(readings, ""))
         return (readings, self._json_time(flat)) if readings else None
 
     def _json_time(self, record: dict[str, object]) -> float | None:
@@ -410,8 +497,24 @@ class GenericParser(StepLines[_Line]):
                 self._evals[label] = r.value
                 events.append(EvalResult(at=line.at, name=label, value=r.value, step=at_step))
 
+    def _running_time(self, readings: list[Reading]) -> list[Reading]:
+        """The readings with a bare ``time`` that grows from line to line as the run's clock (cellpose's
+        ``Epoch 5, Time 4981.4s`` … ``Epoch 20, Time 28029.8s``): three lines in a row each later than
+        the one before, the third half as long again as the first, make it the run's time so far,
+        never a step's (a step's own time wavers around its mean)."""
+        timed = next((r for r in readings if r.field is Field.STEP_TIME and r.name == "time"), None)
+        if timed is None:
+            return readings
+        if not self._time_is_clock:
+            seen = self._bare_times = [*self._bare_times[-2:], timed.value]
+            self._time_is_clock = (len(seen) == 3 and seen[0] < seen[1] < seen[2]
+                                   and seen[2] >= RUNNING_TIME_GROWTH * seen[0])
+        if not self._time_is_clock:
+            return readings
+        return [Reading(Field.ELAPSED, r.name, r.value) if r is timed else r for r in readings]
+
     def _step(self, line: _Line, events: list[Event]) -> None:
-        readings = line.readings
+        readings = self._running_time(line.readings)
         got: dict[Field, Reading] = {}
         loss: Reading | None = None
         for r in readings:
@@ -437,11 +540,13 @@ class GenericParser(StepLines[_Line]):
         # A bar that names its epoch counts that epoch's batches: full, it is not the run's end,
         # which the trainer's end line says (llama-recipes evaluates and sums up after its last
         # epoch; Lightning says ``Trainer.fit`` stopped).
-        ends_at_total = (bar is None or epoch is None) and (step_reading is None or step_reading.name != EPOCH_POSITION)
+        ends_at_total = ((bar is None or (epoch is None and not line.epoch_above))
+                         and (step_reading is None or step_reading.name != EPOCH_POSITION))
         if bar is not None:
             step = bar.step
             total = bar.total
-            if total is not None and step >= total and epoch is not None:
+            if total is not None and step >= total and (epoch is not None or line.epoch_above):
+                # (Keras' bar counts its epoch's steps even before an ``Epoch N/M`` line is read)
                 last_epoch = (
                     epoch_reading is not None
                     and epoch_reading.total is not None
@@ -468,8 +573,9 @@ class GenericParser(StepLines[_Line]):
         else:
             return
         if total is not None:
-            self._printed_total = total
-        elif not full_epoch and self._printed_total is not None and step <= self._printed_total:
+            self._printed_total, self._printed_in_epoch = total, not ends_at_total
+        elif (not full_epoch and self._printed_total is not None and step <= self._printed_total
+              and self._printed_in_epoch == (not ends_at_total)):  # an epoch's batches are no run's steps
             # Another line of the same run printed it (Megatron's ``iteration N/ M`` beside
             # DeepSpeed's ``steps: N``, a bar beside the trainer's own log line).
             total = self._printed_total
@@ -485,7 +591,9 @@ class GenericParser(StepLines[_Line]):
                 label = _eval_label(r.name)
                 if back or self._evals.get(label) != r.value:
                     self._evals[label] = r.value
-                    at_step = step if back or line.evaluation else None
+                    # (on a loop's line an epoch, the figures beside it are that epoch's)
+                    own = line.evaluation or (step_reading is not None and step_reading.name == "epoch")
+                    at_step = step if back or own else None
                     events.append(EvalResult(at=line.at, name=label, value=r.value, step=at_step))
         self._last = (step, epoch)
         tokens_per_second = got.get(Field.TOKENS_PER_SECOND) or got.get(Field.TOKENS_PER_SECOND_DEVICE)
@@ -511,6 +619,7 @@ class GenericParser(StepLines[_Line]):
                 trainer_eta_seconds=eta,
                 epoch=epoch,
                 ends_at_total=ends_at_total,
+                run_eta=line.run_eta,
             )
         )
         last = events[-1]
@@ -548,11 +657,17 @@ def _decide(line: _Line) -> _Line:
     # position too (a trainer that prints nothing else).
     timed = any(r.field in (Field.STEP_TIME, Field.ELAPSED) for r in readings)
     line.evaluation = evaluated and timed and _EVAL_SHAPE.match(line.text) is not None
-    if evaluated and not timed and not any(r.field in _FIGURES and r.field is not Field.LOSS for r in readings):
+    # (A loop that logs once an epoch prints its epoch's losses, training and validation, on one line: a step.)
+    epochs = any(r.field is Field.STEP and r.name == "epoch" for r in readings)
+    if (evaluated and not timed and not epochs
+            and not any(r.field in _FIGURES and r.field is not Field.LOSS for r in readings)):
         line.what = "eval"  # ``step 500: train loss 5.73, val loss 5.95``: an evaluation's figures
         return line
     if has_step and any(r.field in _FIGURES for r in readings):
         return line
+    position = _position(readings)
+    if position is not None and position.total is not None and _SEVERAL_LOSSES.search(line.text) is not None:
+        return line  # ``[Epoch 3/10] [Batch 120/500] [D loss: 0.45] [G loss: 1.2]``: losses, none the model's
     if has_step and _progress_only(readings):
         return line  # LLaMA-Factory's last record: no loss (null), but the step reached its total
     if not has_step and any(r.field is Field.TOTAL for r in readings):
@@ -619,10 +734,12 @@ def _eval_label(name: str) -> str:
     """``val: 1.05``, ``Val loss``, ``validation lm loss`` → ``val_loss``; ``test lm loss`` → ``test_loss``."""
     if name in _EVAL_LABELS:
         return _EVAL_LABELS[name]
-    first = name.split(" ", 1)[0]
-    if first in ("val", "valid", "validation"):
+    first, _, rest = name.partition(" ")
+    # Only the model's own loss is ``val_loss``: Keras' ``val_mrcnn_mask_loss`` is one of its parts.
+    own = rest in ("", "loss", "lm loss")
+    if first in ("val", "valid", "validation") and own:
         return "val_loss"
-    if first == "test":
+    if first == "test" and own:
         return "test_loss"
     return name.replace(" ", "_")
 
@@ -707,6 +824,15 @@ def _other_bar(s: str, at: float | None) -> _Line | None:
     return None
 
 
+def _in_epoch(readings: list[Reading]) -> list[Reading]:
+    """A ``batch`` counted beside its epoch (``epoch: 3 | batch: 120/500``) is the position in that
+    epoch: its total, when printed, is the epoch's batches, not the run's steps."""
+    if not any(r.field is Field.EPOCH for r in readings):
+        return readings
+    return [Reading(Field.STEP, EPOCH_POSITION, r.value, r.total) if r.field is Field.STEP and r.name == "batch" else r
+            for r in readings]
+
+
 def _day_clocks(s: str) -> list[Reading]:
     """The elapsed time and the mean step time of ``@ DD HH:MM:SS.mmm, mean DD HH:MM:SS.mmm``."""
     m = _DAY_CLOCKS.search(s)
@@ -732,7 +858,7 @@ def _iteration_time(s: str, readings: list[Reading]) -> None:
     m = _ITERATION_TIME.search(s)
     value = number(m.group(1)) if m is not None else None
     if value is not None and value > 0:
-        readings.append(Reading(Field.STEP_TIME, "time", value))
+        readings.append(Reading(Field.STEP_TIME, "time per iteration", value))
 
 
 def _counted(m: re.Match[str]) -> tuple[int | None, int]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import enum
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .fields import NUM, clock_seconds, integer, number
 
@@ -80,6 +80,7 @@ ALIASES: dict[str, Field] = {
     "step loss": Field.LOSS,  # diffusers' training scripts
     "policy loss": Field.LOSS,  # PPO's (its value and entropy losses are other figures)
     "pg loss": Field.LOSS,
+    "total loss": Field.LOSS,  # detectron2's ``total_loss`` (its parts: ``loss_cls``, ``loss_box_reg``)
     "closs": Field.LOSS,  # LLaMA2-Accessory's MetricLogger: ``closs: 0.9175 (0.9249)``
     "val loss": Field.EVAL_LOSS,
     "valid loss": Field.EVAL_LOSS,
@@ -108,6 +109,9 @@ ALIASES: dict[str, Field] = {
     "time per iteration": Field.STEP_TIME,
     "elapsed time per iteration": Field.STEP_TIME,  # Megatron: ``(ms)`` or ``(s)``
     "train step timing": Field.STEP_TIME,  # NeMo: ``train_step_timing in s``
+    "ms batch": Field.STEP_TIME,  # PyTorch's word_language_model: ``| ms/batch 45.20 |``
+    "ms step": Field.STEP_TIME,
+    "ms iter": Field.STEP_TIME,
     "elapsed time": Field.ELAPSED,
     "elapsed": Field.ELAPSED,
     "remaining time": Field.ETA,
@@ -130,6 +134,7 @@ ALIASES: dict[str, Field] = {
     "tokens per second": Field.TOKENS_PER_SECOND,
     "tokens per sec": Field.TOKENS_PER_SECOND,
     "tokens per second per gpu": Field.TOKENS_PER_SECOND_DEVICE,
+    "tokens per sec per gpu": Field.TOKENS_PER_SECOND_DEVICE,  # nanotron
     "tokens per gpu per second": Field.TOKENS_PER_SECOND_DEVICE,  # Megatron-DeepSpeed's tgs
     "tokens per second per device": Field.TOKENS_PER_SECOND_DEVICE,
     "tokens sec gpu": Field.TOKENS_PER_SECOND_DEVICE,
@@ -161,13 +166,16 @@ EVAL_WORDS = frozenset(
 )
 
 _CLOCK = r"\d{1,6}:\d\d(?::\d\d)?(?:\.\d+)?"
+# A duration printed in several units (``0m 54.2s``, ``1h 2m 3s``, ``2h05m``): a formatted clock.
+_COMPOUND = r"\d{1,6}h\s?\d{1,2}m(?:\s?\d{1,2}(?:\.\d+)?s)?(?![\w.])|\d{1,6}m\s?\d{1,2}(?:\.\d+)?s(?![\w.])"
+_COMPOUND_PART = re.compile(r"(\d+(?:\.\d+)?)([hms])")
 # separator value [/ total] [unit], right after a name (or its ``(ms)``, or its closing quote);
 # the name is read backwards from there (:func:`_name_before`): finding the values first keeps a
 # long line of prose as cheap as its numbers are few.
 VALUE = re.compile(
     # ``Epoch [1/10]``, ``iter: [10/500]``, ``Iter(train) [  50/1000]`` (not ``lr=[…]``: DeepSpeed's groups)
     r"(?<=[\w)'\"])(?:['\"]?\s*:\s*(?:['\"]|\[\s*)?|\s*=\s*['\"]?|\s+(?:['\"]|\[\s*)?)"
-    rf"(?P<value>{_CLOCK}|{NUM})"
+    rf"(?P<value>{_COMPOUND}|{_CLOCK}|{NUM})(?P<si>[KMBGT](?![\w/]))?"
     r"(?:\s*/\s*(?P<total>\d[\d,]{0,14})\b)?"
     r"(?P<unit>\s?(?:ms|sec|s|min|h|%|it/s|s/it)(?![A-Za-z/]))?"
 )
@@ -183,12 +191,18 @@ _NOT_BEFORE_NAME = frozenset("./?&=%")
 # A number named by its unit alone: ``| 123.4ms/step |``, ``12,345 tok/s``, ``4.2 it/s``.
 VALUE_UNIT = re.compile(
     r"(?<![\w.:/])(?P<value>\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?)\s?"
-    r"(?P<unit>(?:tok|toks|tokens)/s(?:ec)?(?:/gpu)?|it/s|its/s|steps/s|s/it|ms/it|ms/step|s/step)(?![\w/])",
+    r"(?P<unit>(?:tok|toks|tokens)/s(?:ec)?(?:/gpu)?|it/s|its/s|steps/s|s/it|ms/it|ms/step|s/step|sec/step|secs/step"
+    r"|sec/it|s/iter|sec/iter)(?![\w/])",
     re.IGNORECASE,
 )
 # Names that say "time" and nothing more: with a clock value that is the wall clock, not a
 # step's duration (one printed as a clock says so in its name: ``iter time``, ``time per step``).
 _BARE_TIMES = frozenset({"time", "dt"})
+# A count printed with its SI suffix, and the figures that are counts (a loss or a step is never so printed).
+_SI = {"K": 1e3, "M": 1e6, "B": 1e9, "G": 1e9, "T": 1e12}
+_SI_FIELDS = frozenset({Field.TOKENS, Field.TOKENS_PER_SECOND, Field.TOKENS_PER_SECOND_DEVICE})
+# A stage named alone with a duration: the time the record's training took.
+_STAGE_WORDS = frozenset({"train", "training"})
 _UNIT_FIELDS = {"it/s": Field.ITS, "its/s": Field.ITS, "steps/s": Field.ITS}
 _UNIT_WORDS = {"ms": "ms", "s": "s", "sec": "s", "secs": "s", "seconds": "s"}
 _SPACES = re.compile(r"[\s_/-]+")
@@ -225,6 +239,8 @@ def lookup(name: str) -> tuple[Field | None, str]:
         if field is Field.STEP:
             # ``validation loss at iteration 10``: the line says whose step; ``warmup_steps``,
             # ``gradient_accumulation_steps``, ``save_steps`` are settings, not a position.
+            if tail == "batch" and not before <= NEUTRAL_WORDS:
+                return None, tail  # ``words/batch``, ``samples per batch``: a batch's size
             return (None if before & SETTING_WORDS else field), tail
         if field in (Field.LOSS, Field.EVAL_LOSS) and before & EVAL_WORDS:
             return Field.EVAL_LOSS, name  # ``test lm loss``: whose loss stays in the name
@@ -238,10 +254,21 @@ def seconds(value: str, unit: str | None) -> float | None:
     """A printed duration in seconds: ``0:01:22``, ``250`` ms, ``1.5`` s; None without a unit."""
     if ":" in value:
         return clock_seconds(value.split(".")[0])
+    if value[-1:] in ("h", "m", "s"):
+        return compound_seconds(value)
     figure = number(value)
     if figure is None or unit is None:
         return None
     return {"ms": figure / 1000, "s": figure, "sec": figure, "min": figure * 60, "h": figure * 3600}.get(unit)
+
+
+def compound_seconds(value: str) -> float | None:
+    """``0m 54.2s``, ``1h 2m 3s`` in seconds; None when it is not one."""
+    parts = _COMPOUND_PART.findall(value)
+    if len(parts) < 2:
+        return None
+    scale = {"h": 3600.0, "m": 60.0, "s": 1.0}
+    return sum(float(figure) * scale[unit] for figure, unit in parts)
 
 
 def read_pair(key: str, paren: str | None, value: str, total: str | None, unit: str | None) -> Reading | None:
@@ -251,6 +278,9 @@ def read_pair(key: str, paren: str | None, value: str, total: str | None, unit: 
         if name.endswith(suffix):
             name, unit = name.removesuffix(suffix), unit or in_unit
     field, matched = lookup(name)
+    if field is None and name in _STAGE_WORDS and unit:
+        # ``Epoch 005 loss 9.52 | train 2.2s``: how long the record's training took, with its unit.
+        field, matched = Field.STEP_TIME, name
     words = name.rsplit(" ", 1)
     if field is None and len(words) == 2 and words[1] in _UNIT_WORDS:  # ``step_time_ms``, ``elapsed_s``
         field, matched = lookup(words[0])
@@ -258,17 +288,26 @@ def read_pair(key: str, paren: str | None, value: str, total: str | None, unit: 
     if field is None:
         return None
     unit = (unit or "").strip() or (paren.strip().lower() if paren else None)
+    if matched.startswith("ms ") and not unit:
+        unit = "ms"  # the unit is the name's (``ms/batch 45.20``)
     if field in (Field.STEP_TIME, Field.ELAPSED, Field.ETA):
         if field is Field.STEP_TIME and matched in _BARE_TIMES and ":" in value:
             return None  # ``Time=07:29:43``: a time of day, not how long a step took
+        if field is Field.STEP_TIME and matched in _BARE_TIMES and value[-1:] == "s" and _COMPOUND_PART.match(value):
+            # ``time: 0m 54.2s``: a clock formatted in minutes and seconds is the run's time so far
+            # (a step's own duration prints in one unit: ``time 54.2ms``).
+            duration = compound_seconds(value)
+            return None if duration is None else Reading(Field.ELAPSED, matched, duration)
         duration = seconds(value, unit)
         return None if duration is None else Reading(field, matched, duration)
     if ":" in value:
         return None  # a clock is no step, loss or rate
     if field in (Field.STEP, Field.TOTAL):
         count = integer(value)
-        if count is None or count < 0 or (matched == "batch" and total is None):
+        if count is None or count < 0:
             return None
+        # ``batch 32`` may be a size: a position only with its total, or beside an epoch or in a
+        # ``|``-separated record (the reader decides, see ``batch_unplaced``).
         return Reading(field, matched, float(count), integer(total) if total else None)
     figure = number(value)
     if figure is None:
@@ -278,6 +317,19 @@ def read_pair(key: str, paren: str | None, value: str, total: str | None, unit: 
     if total is not None:
         return None  # ``loss 3/4`` is no loss
     return Reading(field, matched, figure)
+
+
+def batch_unplaced(readings: list[Reading], text: str) -> list[Reading]:
+    """The readings without a ``batch`` count that names no position: it is a position with its
+    total (``Batch 100/500``), beside an epoch (``epoch: 3 | batch: 120``: the batch in that
+    epoch) or as a field of a ``|``-separated record (``batch: 120 | current loss: 2.3``); else it
+    may be a batch size. Beside another step it is the other's detail, never the position."""
+    batches = [r for r in readings if r.field is Field.STEP and r.name == "batch"]
+    if not batches:
+        return readings
+    other_step = any(r.field is Field.STEP and r.name != "batch" for r in readings)
+    placed = "|" in text or any(r.field is Field.EPOCH for r in readings)
+    return [r for r in readings if r not in batches or r.total is not None or (placed and not other_step)]
 
 
 def _name_before(text: str, end: int) -> tuple[str, str | None] | None:
@@ -328,6 +380,13 @@ def pairs(text: str) -> list[Reading]:
         if name is None:
             continue
         reading = read_pair(name[0], name[1], value, m.group("total"), m.group("unit"))
+        if reading is not None and m.group("si"):
+            # ``tokens_per_sec: 14.2K``, ``consumed_tokens: 634K`` (nanotron): a count in thousands,
+            # millions, billions; never a duration's or a position's.
+            if reading.field in _SI_FIELDS and not m.group("unit"):
+                reading = replace(reading, value=reading.value * _SI[m.group("si")])
+            else:
+                reading = None
         if reading is not None:
             found.append(reading)
     if "/" in text:

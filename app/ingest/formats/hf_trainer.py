@@ -31,7 +31,7 @@ from ...stats.events import (
     TrainStep,
     builder,
 )
-from .fields import Kind, clock_seconds, describes_eval_run, finite, integer, number
+from .fields import Kind, clock_seconds, describes_eval_run, finite, integer, number, side_job
 from .hf_state import DOCUMENT_LINE, JSON_LINE, TrainerState
 from .pipeline import EmitLines
 from .prefix import LineTimes
@@ -227,6 +227,10 @@ class HfTrainerParser(EmitLines):
         if "|" in text and "/" in text:
             searched = self._searched
             m = searched[1] if searched is not None and searched[0] is text else _BAR.search(text)
+            if m is not None and side_job(text[: m.start()]):
+                # Loading the checkpoint's shards, mapping a data set, an evaluation's own bar: not
+                # the training loop, whose position it must never take.
+                return Kind.FULL, None
             if m is not None:
                 self._after_bar = True
                 if "Traceback (most recent call last)" in text[m.end() :]:

@@ -137,8 +137,13 @@ def details(
             parts.append(f"{text.duration(eta)} (tokwatch)")
         if latest.trainer_eta_seconds is not None:
             parts.append(f"{text.duration(latest.trainer_eta_seconds)} (trainer)")
-        # A bar that counts an epoch's batches (Lightning, NeMo, llama-recipes) times that epoch only.
-        lines.append(("ETA " if latest.ends_at_total else "Epoch ends in ") + " · ".join(parts))
+        if latest.run_eta and not latest.ends_at_total and latest.trainer_eta_seconds is not None:
+            # mmengine's and mmcv's ``eta`` beside an epoch's count is the whole run's; tokwatch's is the epoch's.
+            run_eta = f"ETA {text.duration(latest.trainer_eta_seconds)} (trainer)"
+            lines.append(run_eta + (f" · epoch ends in {text.duration(eta)} (tokwatch)" if eta is not None else ""))
+        else:
+            # A bar that counts an epoch's batches (Lightning, NeMo, llama-recipes) times that epoch only.
+            lines.append(("ETA " if latest.ends_at_total else "Epoch ends in ") + " · ".join(parts))
     evals = latest_evals(stage)
     if evals:
         lines.append("Eval " + " · ".join(f"{name} {figure(value)}" for name, value, _ in evals)
@@ -263,6 +268,13 @@ def position(step: TrainStep, epoch: float | None = None) -> str:
         return f"epoch {epoch:g}" if epoch is not None else f"{step.step} logged steps"
     if step.outer_step is not None:
         return f"outer {step.outer_step} · step {step.step}"
+    in_epoch = step.epoch if step.epoch is not None else epoch
+    if step.total_steps is not None and not step.ends_at_total and in_epoch is not None:
+        # The count is the epoch's batches (a MetricLogger's ``[60/208]``, Lightning's bar): the run
+        # is as far as its epoch, whose count alone would read as the whole run's.
+        return f"epoch {in_epoch:g} · {step.step}/{step.total_steps} in the epoch"
+    if not step.ends_at_total and step.epoch is not None:
+        return f"epoch {step.epoch:g} · {step.step} in the epoch"  # its bar full (Keras prints whole epochs)
     if step.total_steps is not None:
         return f"step {step.step}/{step.total_steps}"
     return f"step {step.step}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -518,3 +519,277 @@ def test_ppo_fields_joined_by_bars_without_spaces_keep_their_nan_loss(tmp_path: 
     snap = monitor.snapshot(1_800_000_000.0)
     assert snap.state == "diverged"
     assert "Loss not a number since step 2" in snap.details  # the first nan, not the latest (undated lines)
+
+
+RPPG = "generic-rppg-mae-issue8-metriclogger-epoch12-then-test-pipes.log"
+
+
+def test_a_metric_logger_s_iteration_is_its_epoch_s_and_keeps_the_epoch() -> None:
+    # torchvision's MetricLogger (rPPG-MAE issue #8, tests/data/real): ``Epoch: [12]  [ 60/208]  eta: 0:00:21``
+    # counts epoch 12's 208 batches from 0; its ``eta`` is the epoch's and reaching 208 ends no run.
+    from tests.reallogs import body
+
+    got = steps(body(RPPG))
+    assert [(s.step, s.total_steps, s.epoch) for s in got] == [(n, 208, 12.0) for n in (*range(60, 201, 20), 207)]
+    assert not any(s.ends_at_total for s in got)
+    assert (got[0].trainer_eta_seconds, got[-1].trainer_eta_seconds, got[-1].step_seconds) == (21.0, 0.0, 0.1172)
+    # the ``| me: 3.9034 | std: … | mae: 6.6979 |`` test record after it names no step: nothing
+    assert steps(["| me: 3.9034 | std: 14.9148 | mae: 6.6979 | rmse: 15.4171 | mer: 0.1479 | p: 0.8989"]) == []
+
+
+def test_an_epoch_s_total_is_not_carried_to_a_run_s_step() -> None:
+    # Composed: a batch counted in its epoch (``batch: 130/500`` beside ``epoch: 3``), then a line of the
+    # run's own ``global step``: 500 is the epoch's batches, never the run's planned steps.
+    got = steps(["epoch: 3 | batch: 130/500 | current loss: 2.345", "global step: 1630 | loss: 2.3 | time: 0.5s"])
+    assert [(s.step, s.total_steps, s.epoch, s.ends_at_total) for s in got] == [
+        (130, 500, 3.0, False), (1630, None, None, True)]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # Composed ``|``-separated records that name the step ``batch``/``iter``/``global step`` and the loss
+    # ``current loss``, with and without spaces.
+    ("epoch:3|batch:120|current loss:2.345|lr:0.001", (120, None, 3.0, 2.345, False)),
+    ("2024-05-01 12:00:00 | INFO | epoch: 1 | batch: 100 | current loss: 2.3456", (100, None, 1.0, 2.3456, False)),
+    ("batch: 120 | current loss: 2.3", (120, None, None, 2.3, True)),
+    ("iter:20|current loss:3.4|lr:0.01", (20, None, None, 3.4, True)),
+    ("global step: 20 | current loss: 3.4", (20, None, None, 3.4, True)),
+])  # fmt: skip
+def test_bar_separated_records_name_their_step_and_loss(text: str, expected: tuple[Any, ...]) -> None:
+    got = one(text)
+    assert (got.step, got.total_steps, got.epoch, got.loss, got.ends_at_total) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "batch 32 loss 2.3",  # a size in prose: no ``|`` record, no epoch, no total
+    "| epoch 010 | train loss 1.44 | words/batch    906 | lr 0.001000",  # fairseq's epoch summary (tests/data/real)
+])  # fmt: skip
+def test_a_batch_that_is_a_size_is_no_step(text: str) -> None:
+    assert steps([text]) == []
+
+
+# gaggenwaschke/NoProp, logs/log_cifar100.md (https://github.com/gaggenwaschke/NoProp/blob/
+# dc1d2a1874062b02818fbab28038f0b342494322/logs/log_cifar100.md), lines as printed: one line an epoch.
+NOPROP = ["Epoch 004 loss  10.3886 | train 2.2s",
+          "Epoch 005 loss   9.5198 | train 2.2s | Acc 13.52% | infer 4.5s",
+          "Epoch 006 loss   8.8812 | train 2.5s"]
+
+
+def test_a_loop_that_logs_once_an_epoch_counts_its_epochs() -> None:
+    got = steps(NOPROP)
+    assert [(s.step, s.epoch, s.loss, s.step_seconds) for s in got] == [
+        (4, 4.0, 10.3886, 2.2), (5, 5.0, 9.5198, 2.2), (6, 6.0, 8.8812, 2.5)]
+
+
+def test_an_epoch_s_summary_in_a_log_of_steps_is_no_step() -> None:
+    # Composed: step lines, then the epoch's summary (``Epoch 1 loss 2.2``): the position stays the step.
+    got = steps(["step 100 | loss 2.3", "step 200 | loss 2.2", "Epoch 1 loss 2.25 | val loss 2.4"])
+    assert [s.step for s in got] == [100, 200]
+
+
+# simpx/buildyourownllm, babygpt_v12_wandb.py (the run's output kept at the end of the script, commit
+# 278aa76a92f1c80911793a2974d8e508af75541b), lines as printed: ``time`` is the run's clock so far.
+BABYGPT = ["step 0: train loss 8.0529, val loss 8.0512, speed: 55304.00 tokens/sec, time: 0m 0.3s",
+           "step 50: train loss 5.9337, val loss 6.0072, speed: 102707.49 tokens/sec, time: 0m 8.1s",
+           "step 100: train loss 5.7529, val loss 5.8782, speed: 104971.14 tokens/sec, time: 0m 15.8s",
+           "step 400: train loss 4.8080, val loss 5.0865, speed: 105914.43 tokens/sec, time: 1m 2.0s"]
+
+
+def test_a_printed_clock_is_the_run_s_time() -> None:
+    got = steps(BABYGPT)
+    assert [(s.step, s.elapsed_seconds, s.step_seconds, s.tokens_per_second) for s in got] == [
+        (0, 0.3, None, 55304.0), (50, 8.1, None, 102707.49), (100, 15.8, None, 104971.14), (400, 62.0, None, 105914.43)]
+
+
+@pytest.mark.parametrize(("text", "field", "value"), [
+    ("step 5 | loss 2 | time: 0m 54.2s", Field.ELAPSED, 54.2),
+    ("step 5 | loss 2 | time: 1h 2m 3s", Field.ELAPSED, 3723.0),
+    ("step 5 | loss 2 | elapsed 2h05m", Field.ELAPSED, 7500.0),
+    ("step 5 | loss 2 | elapsed 01:23:45", Field.ELAPSED, 5025.0),
+    ("step 5 | loss 2 | time 54.2s", Field.STEP_TIME, 54.2),  # one unit: a step's own time
+    ("step 5 | loss 2 | time 54ms", Field.STEP_TIME, 0.054),
+])  # fmt: skip
+def test_a_duration_in_several_units_is_one_clock(text: str, field: Field, value: float) -> None:
+    (timing,) = [r for r in pairs(text) if r.field in (Field.ELAPSED, Field.STEP_TIME)]
+    assert (timing.field, timing.value) == (field, pytest.approx(value))
+
+
+@pytest.mark.parametrize("text", [
+    # A data set's, a loader's or an evaluation's bar: its count is never the run's position.
+    "Generating train split: 100%|██████████| 1000/1000 [00:00<00:00, 5000.00 examples/s]",
+    "Map (num_proc=8): 100%|██████████| 51760/51760 [00:03<00:00, 15000.00 examples/s]",
+    "Loading checkpoint shards: 100%|##########| 2/2 [00:00<00:00,  8.39it/s]",
+    "Running tokenizer on train dataset: 45%|████▌     | 450/1000 [00:01<00:01, 300.00it/s]",
+])  # fmt: skip
+def test_a_side_job_s_bar_is_no_step(text: str) -> None:
+    assert steps([text]) == []
+    assert not step_line(text)
+
+
+def test_a_log_that_prints_its_clock_is_timed_by_it(tmp_path: Path) -> None:
+    # The four babygpt lines above: 0.3 s to 62.0 s of the run's own clock is 61.7 s measured, not "no timing".
+    from app.ingest.backwards import read_backwards
+    from app.live.monitor import Monitor
+
+    log = tmp_path / "babygpt.log"
+    log.write_text("\n".join(BABYGPT) + "\n", encoding="utf-8")
+    os.utime(log, (1_800_000_000.0, 1_800_000_000.0))  # undated lines: the last one written now
+    monitor = Monitor(log, clock=lambda: 1_800_000_000.0)
+    monitor.backlog(read_backwards(log))
+    snap = monitor.snapshot(1_800_000_000.0)
+    assert snap.details[0] == "measuring: 3 of 3 steps · 1 min 1 s of 3 min — rate in about 2 min"
+    assert not any("no timing" in line for line in snap.details)
+
+
+def test_counts_printed_with_an_si_suffix_are_read_whole() -> None:
+    # huggingface/nanotron PR #23 (https://github.com/huggingface/nanotron/pull/23), a line as printed (cut after grad_norm):
+    got = one("iteration: 993 / 1000 | consumed_tokens: 636K | elapsed_time_per_iteration_ms: 39.4 | tokens_per_sec: 16.2K"
+              " | tokens_per_sec_per_gpu: 2.03K | global_batch_size: 20 | lm_loss: 10.6 | lr: 1e-05 | grad_norm: 0.514")
+    assert (got.step, got.total_steps, got.tokens_per_second, got.loss, got.step_seconds) == (
+        993, 1000, pytest.approx(16200.0), 10.6, pytest.approx(0.0394))
+    assert [r.value for r in pairs("step 5 | loss 2.3M")] == [5.0]  # a loss is never so printed: no loss
+
+
+def test_seconds_per_step_in_brackets_is_the_step_time() -> None:
+    # tensorflow/models issue #2980 (https://github.com/tensorflow/models/issues/2980), a line as printed:
+    got = one("INFO:tensorflow:global step 2: loss = 72.8609 (17.053 sec/step)")
+    assert (got.step, got.loss, got.step_seconds) == (2, 72.8609, 17.053)
+
+
+def test_mmengine_s_eta_is_the_run_s_and_a_metric_logger_s_its_epoch_s() -> None:
+    # AILab-CVC/YOLO-World issue #190 (https://github.com/AILab-CVC/YOLO-World/issues/190), mmengine's line as printed:
+    mm = one("03/25 23:58:44 - mmengine - INFO - Epoch(train) [100][  50/4309]  base_lr: 2.0000e-03 lr: 5.9600e-05"
+             "  eta: 12:14:32  time: 0.7842  data_time: 0.0205  memory: 7657  grad_norm: 993.2860  loss: 1111.4113")
+    assert (mm.step, mm.total_steps, mm.epoch, mm.ends_at_total, mm.run_eta, mm.trainer_eta_seconds) == (
+        50, 4309, 100.0, False, True, 12 * 3600 + 14 * 60 + 32)
+    from tests.reallogs import body
+
+    metric_logger = steps(body(RPPG))[0]
+    assert (metric_logger.ends_at_total, metric_logger.run_eta) == (False, False)
+
+
+# MouseLand/cellpose issue #450 (https://github.com/MouseLand/cellpose/issues/450), lines as printed: ``Time`` is the
+# run's, in seconds since it started (the issue asks just that).
+CELLPOSE = ["2022-02-18 00:38:30,706 [INFO] Epoch 5, Time 4981.4s, Loss 0.5731, LR 0.1111",
+            "2022-02-18 01:46:44,126 [INFO] Epoch 10, Time 9074.8s, Loss 0.5035, LR 0.2000",
+            "2022-02-18 07:02:39,069 [INFO] Epoch 20, Time 28029.8s, Loss 0.4754, LR 0.2000",
+            "2022-02-18 09:17:43,068 [INFO] Epoch 30, Time 36133.8s, Loss 0.4614, LR 0.2000"]
+
+
+def test_a_time_that_keeps_growing_is_the_run_s_clock_not_a_step_s() -> None:
+    got = steps(CELLPOSE)
+    assert [(s.step, s.step_seconds, s.elapsed_seconds) for s in got[2:]] == [(20, None, 28029.8), (30, None, 36133.8)]
+    # a step's own time wavers around its mean: it stays a step time
+    wavering = steps([f"step {n} | loss 2.0 | time {t}s" for n, t in ((1, 1.2), (2, 1.1), (3, 1.3), (4, 1.25))])
+    assert [s.step_seconds for s in wavering] == [1.2, 1.1, 1.3, 1.25]
+
+
+def test_keras_bars_count_their_epoch_and_a_loss_part_is_no_validation_loss() -> None:
+    # ayoolaolafenwa/PixelLib issue #59 (https://github.com/ayoolaolafenwa/PixelLib/issues/59), Keras fit lines (cut
+    # after the validation losses): the bar before any ``Epoch N/M`` line is an epoch's too, and
+    # ``val_mrcnn_mask_loss`` is a part of the validation loss, not it.
+    lines = [("100/100 [==============================] - 143s 1s/step - batch: 49.5000 - size: 4.0000 - loss: 1.1848"
+             " - rpn_class_loss: 0.0233 - val_loss: 1.4737 - val_mrcnn_mask_loss: 0.4449"),
+             "Epoch 15/100",
+             ("100/100 [==============================] - 145s 1s/step - batch: 49.5000 - size: 4.0000 - loss: 1.2337"
+             " - rpn_class_loss: 0.0271 - val_loss: 1.4419 - val_mrcnn_mask_loss: 0.4413")]  # fmt: skip
+    events = GenericParser().feed(lines)
+    got = [e for e in events if isinstance(e, TrainStep)]
+    assert [(s.step, s.total_steps, s.ends_at_total, s.loss) for s in got] == [
+        (100, None, False, 1.1848), (100, None, False, 1.2337)]
+    evals = [(e.name, e.value) for e in events if isinstance(e, EvalResult)]
+    assert ("val_loss", 1.4419) in evals and ("val_loss", 0.4449) not in evals and ("val_loss", 0.4413) not in evals
+
+
+def test_the_record_under_an_evaluation_heading_is_the_evaluation_s() -> None:
+    # roomylee/rcnn-relation-extraction issue #1 (https://github.com/roomylee/rcnn-relation-extraction/issues/1), as printed:
+    lines = ["2018-05-17T18:34:23.984973: step 4500, loss 0.0454917, acc 1", "", "Evaluation:",
+             "2018-05-17T18:34:32.532720: step 4500, loss 2.17796, acc 0.635",
+             "(2*9+1)-Way Macro-Average F1 Score (excluding Other): 0.640892", "",
+             "2018-05-17T18:34:55.364092: step 4510, loss 0.14097, acc 0.984375"]
+    events = GenericParser().feed(lines)
+    assert [(s.step, s.loss) for s in events if isinstance(s, TrainStep)] == [(4500, 0.0454917), (4510, 0.14097)]
+    assert [(e.name, e.value, e.step) for e in events if isinstance(e, EvalResult)] == [("val_loss", 2.17796, 4500)]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # CaryBond/data-science-project, test_result_CGCNN/R2_0.9384/readme_output_aws.txt (https://github.com/CaryBond/
+    # data-science-project/blob/be0822d0b70bb3eb39031c1769afcb51ef8e8e76/test_result_CGCNN/R2_0.9384/readme_output_aws.txt)
+    ("2025-07-07 13:59:41.751 INFO: Epoch [005/300] - Train Loss: 52.35379, Valid Loss: 47.12104, LR: [0.001]\r",
+     (5, 300, 52.35379)),
+    # caiyuanhao1998/MST issue #7 (https://github.com/caiyuanhao1998/MST/issues/7)
+    ("2022-07-20 11:54:51,376 - INFO: ===> Epoch 132 Complete: Avg. Loss: 0.014821 time: 666.83", (132, None, 0.014821)),
+])  # fmt: skip
+def test_an_epoch_that_leads_its_record_is_the_position_of_a_loop_that_logs_once_an_epoch(
+    text: str, expected: tuple[Any, ...]
+) -> None:
+    got = one(text)
+    assert (got.step, got.total_steps, got.loss) == expected
+
+
+def test_a_validation_loss_on_an_epoch_s_line_is_that_epoch_s() -> None:
+    # The cgcnn lines above (CaryBond/data-science-project): each epoch's line prints its own validation loss.
+    lines = ["2025-07-07 13:59:41.751 INFO: Epoch [005/300] - Train Loss: 52.35379, Valid Loss: 47.12104, LR: [0.001]",
+             "2025-07-07 14:00:45.312 INFO: Epoch [006/300] - Train Loss: 53.96416, Valid Loss: 73.27421, LR: [0.001]"]
+    evals = [e for e in GenericParser().feed(lines) if isinstance(e, EvalResult)]
+    assert [(e.name, e.value, e.step) for e in evals] == [("val_loss", 47.12104, 5), ("val_loss", 73.27421, 6)]
+
+
+# Kyakaka/DySPN issue #4 "training log" (https://github.com/Kyakaka/DySPN/issues/4), a comment by PatrickZoo, lines
+# as printed: a comma-separated, space-padded table whose header row names the columns; the epoch leads each row,
+# and row 7's validation cell is empty.
+DYSPN = ["Epoch ,FinishTime     ,LR    ,RMSE_Train ,RMSE_Val",
+         "    6 ,04.29_09:45:01 ,0.001 ,  744.2525 ,839.5559",
+         "    7 ,04.29_10:21:29 ,0.001 ,  731.0956 ,",
+         "    8 ,04.29_12:50:13 ,[0.001]    ,   635.966 , 810.576"]
+
+
+def test_a_table_s_header_row_names_the_rows_under_it() -> None:
+    got = steps(DYSPN)
+    assert [(s.step, s.epoch, s.lr, s.loss) for s in got] == [(6, 6.0, 0.001, None), (7, 7.0, 0.001, None),
+                                                              (8, 8.0, 0.001, None)]
+
+
+def test_a_csv_logger_s_rows_are_steps_with_their_losses() -> None:
+    # Composed: Keras' CSVLogger (``epoch,loss,val_loss``, one row an epoch) and Lightning's metrics.csv (``step``,
+    # a training row and a validation row with the other's cells empty).
+    keras = GenericParser().feed(["epoch,accuracy,loss,val_accuracy,val_loss", "0,0.80,0.50,0.85,0.40",
+                                  "1,0.85,0.40,0.86,0.38"])
+    assert [(e.step, e.loss) for e in keras if isinstance(e, TrainStep)] == [(0, 0.5), (1, 0.4)]
+    assert [(e.value, e.step) for e in keras if isinstance(e, EvalResult)] == [(0.4, 0), (0.38, 1)]
+    lightning = GenericParser().feed(["epoch,step,train_loss,val_loss", "0,49,2.3,", "0,99,2.1,", "0,99,,2.2",
+                                      "1,149,2.0,"])
+    assert [(e.step, e.epoch, e.loss) for e in lightning if isinstance(e, TrainStep)] == [
+        (49, 0.0, 2.3), (99, 0.0, 2.1), (149, 1.0, 2.0)]
+    assert [(e.name, e.value, e.step) for e in lightning if isinstance(e, EvalResult)] == [("val_loss", 2.2, 99)]
+    # a line of prose with commas is no header, and no row follows one
+    assert steps(["Loading data, model, optimizer", "0,1,2"]) == []
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # Composed in PyTorch-GAN's print shape: the batch in its epoch, two losses and none the model's one.
+    ("[Epoch 3/10] [Batch 120/500] [D loss: 0.450000] [G loss: 1.200000]", (120, 500, 3.0, None, None, False)),
+    # Composed in pytorch/examples' word_language_model shape: ``ms/batch`` is the step's time in ms.
+    ("| epoch   1 |   200/ 2983 batches | lr 20.00 | ms/batch 45.20 | loss  7.63 | ppl  2063.45",
+     (200, 2983, 1.0, 7.63, 0.0452, False)),
+])  # fmt: skip
+def test_a_batch_in_its_epoch_with_its_losses_or_its_time_per_batch(text: str, expected: tuple[Any, ...]) -> None:
+    got = one(text)
+    seconds = None if got.step_seconds is None else round(got.step_seconds, 6)
+    assert (got.step, got.total_steps, got.epoch, got.loss, seconds, got.ends_at_total) == expected
+
+
+def test_detectron2_s_total_loss_and_its_seconds_per_iteration() -> None:
+    # Composed in detectron2's CommonMetricPrinter shape (its ``time`` is seconds per iteration, as mmengine's;
+    # its ``eta`` the run's; ``total_loss`` the loss whose parts follow it).
+    got = one("[03/16 21:22:52 d2.utils.events]:  eta: 0:14:36  iter: 19  total_loss: 2.053  loss_cls: 0.7523"
+              "  loss_box_reg: 0.6532  time: 0.4385  data_time: 0.0195  lr: 4.9953e-06  max_mem: 2594M")
+    assert (got.step, got.loss, got.step_seconds, got.trainer_eta_seconds, got.lr) == (
+        19, 2.053, 0.4385, 14 * 60 + 36, 4.9953e-06)
+
+
+def test_timm_s_position_is_its_epoch_s() -> None:
+    # Composed in timm's train.py shape: ``Train: <epoch> [<batch>/<batches> (<pct>%)]``, its ``Time`` the batch's.
+    got = one("Train: 3 [ 100/1251 (  8%)]  Loss: 6.890 (6.91)  Time: 0.334s, 3065.98/s  (0.352s, 2909.48/s)"
+              "  LR: 1.000e-06  Data: 0.012 (0.020)")
+    assert (got.step, got.total_steps, got.epoch, got.loss, got.step_seconds, got.ends_at_total) == (
+        100, 1251, 3.0, 6.89, 0.334, False)

@@ -483,3 +483,22 @@ def test_the_notebook_s_loss_table_gives_the_training_loss(table: list[str], los
     """The rows under the notebook's progress line: each training loss, and nothing once the table ends."""
     events, bad = read(["[ 10/290 00:20 < 09:20, 0.50 it/s, Epoch 0.17/5]", *table])
     assert [e.loss for e in events if isinstance(e, StepFigures)] == losses and bad == 0
+
+
+def test_the_checkpoint_shards_bar_is_never_the_training_position() -> None:
+    # JuncyLu/trl_DAPO, training_logs/20251022_120051/run_terminal.md (https://github.com/JuncyLu/trl_DAPO/blob/
+    # f0cbd71cb551603d3698f080b4a96794ca2f2281/training_logs/20251022_120051/run_terminal.md): the model's
+    # shards load with a bar of their own, advancing to 2/2, before the training bar's first redraws.
+    from app.ingest.formats import create_parser
+    from app.stats.events import TrainStep
+
+    lines = ["Loading checkpoint shards:   0%|          | 0/2 [00:00<?, ?it/s]",
+             "Loading checkpoint shards:  50%|#####     | 1/2 [00:00<00:00,  5.65it/s]",
+             "Loading checkpoint shards: 100%|##########| 2/2 [00:00<00:00,  8.39it/s]",
+             "  0%|          | 0/29790 [00:00<?, ?it/s]",
+             "  0%|          | 1/29790 [00:19<158:51:28, 19.20s/it]",
+             "  0%|          | 2/29790 [00:25<95:48:39, 11.58s/it] ",
+             "  0%|          | 3/29790 [00:35<88:20:56, 10.68s/it]"]  # fmt: skip
+    got = [(e.step, e.total_steps) for e in create_parser("hf-trainer").feed(lines) if isinstance(e, TrainStep)]
+    assert got and got[-1] == (3, 29790)
+    assert all(total == 29790 for _, total in got)
