@@ -71,9 +71,10 @@ def test_a_run_stopped_on_its_cap_then_evaluated_reads_done_two_hours_later(tmp_
         "final_int8_roundtrip val_loss:3.0570 val_bpb:1.1837",
     ]
     data = read_at(tmp_path, lines, TWO_HOURS)
-    assert (data["state"], data["level"], data["status_line"]) == ("done", "ok", "done · step 3000/10000")
+    assert (data["state"], data["level"], data["status_line"]) == ("done", "ok", "done · stopped early at step 3000/10000")
     assert data["training"]["stalled"] is False
-    assert "Finished: stopping_early: wallclock_cap train_time:599652ms step:3000/10000" in data["details"]
+    assert ("Stopped early at step 3,000 of 10,000: stopping_early: wallclock_cap train_time:599652ms step:3000/10000"
+            in data["details"])
 
 
 def test_a_stop_message_that_steps_follow_was_not_the_end(tmp_path: Path) -> None:
@@ -87,7 +88,7 @@ def test_real_speedrun_fork_stopped_on_its_wall_clock_cap(tmp_path: Path) -> Non
     # of final evaluations; read two hours after its last line it is done at 6530 of 10000, not stalled.
     name = "stopself-parameter-golf-ternary-custom-keys-wallclock-cap-final-sliding.log"
     data = read_at(tmp_path, body(name), TWO_HOURS, name)
-    assert (data["state"], data["level"], data["status_line"]) == ("done", "ok", "done · step 6530/10000")
+    assert (data["state"], data["level"], data["status_line"]) == ("done", "ok", "done · stopped early at step 6530/10000")
     assert data["training"]["finished"] is True
 
 
@@ -114,7 +115,7 @@ def test_a_finished_run_too_short_to_measure_gives_its_steps_over_its_own_clock(
     # intel-analytics/ipex-llm README sample outputs: ten loss dicts, the summary dict, then the closing bar
     # and TrainOutput; the dicts are not counted as steps ("1 steps over less than 3 min" before).
     data = read_at(tmp_path, body(name), 0.0, name)
-    assert data["status_line"].startswith("done · step ")
+    assert data["status_line"].startswith(("done · step ", "done · stopped early at step "))
     assert data["details"][0] == line
     assert not any("steps over less than" in detail for detail in data["details"])
 
