@@ -220,10 +220,12 @@ class Measure:
 
 
 def no_step_yet(stage: Stage) -> bool:
-    """The stage's lines are a counter at step 0 with nothing done yet (a progress bar at 0/58, a
-    validation before the first step): no loss, not a log of dicts."""
+    """The stage's lines are a counter at step 0 of its total with nothing done yet (a progress bar at
+    0/58, a validation before the first step: ``step:0/9000 val_loss:…``): no loss, not a log of dicts.
+    (A bare ``Step 0`` may be the first step's end: hivemind's callback prints it so.)"""
     latest = stage.latest
-    return latest.step == 0 and latest.loss is None and not latest.logged and latest.outer_step is None
+    return (latest.step == 0 and latest.total_steps is not None and latest.loss is None and not latest.logged
+            and latest.outer_step is None)
 
 
 def waiting_since(stage: Stage) -> float | None:
