@@ -664,6 +664,21 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # a speedrun fork stopped on its wall-clock cap, then 7 min of final evaluations: done, at 6530 of 10000
     ("stopself-parameter-golf-ternary-custom-keys-wallclock-cap-final-sliding.log", T0, T0 + 7200,
      "done · stopped early at step 6530/10000", "done", {"step": 6530, "total_steps": 10000, "finished": True, "stalled": False}),
+    # the same fork on its cap at 7182 of 9000 (train_time:600128ms), then 7 min of test-time training: read two
+    # hours later, its rate is the run's own, 7,182 steps over 600.128 s = 43,083 steps/h (step 0's validation line
+    # counts one more: 43,089, within 0.02 %), not a window slid over the quiet after it ("0 steps/h" before)
+    ("stopself-parameter-golf-leakyrelu-ttt-wallclock-cap-long-final-eval.log", T0, T0 + 7200,
+     "done · stopped early at step 7182/9000", "done",
+     {"step": 7182, "total_steps": 9000, "steps_per_hour": 7182 * 3600 / 600.128, "finished": True, "stalled": False}),
+    # samples, "模型已保存到model.pth" (model saved) and wandb's closing lines after the last eval line: done
+    ("stopself-buildyourownllm-babygpt-v12-speed-time-lines-model-saved.log", T0, T0 + 7200, "done · step 4950", "done",
+     {"step": 4950, "total_steps": None, "finished": True, "stalled": False, "loss": 2.8944}),
+    # a bar at 0/58 after [07:16<?, ?it/s] on its own clock: no step done for 7 min 16 s, not "measuring"
+    ("verl-chrisytz-tpu-xla-stuck-step0-of-58.log", T0, "end", "step 0/58 · no step yet 7m", "working",
+     {"step": 0, "total_steps": 58, "seconds_since_step": 436.0, "stall_after_seconds": 600.0, "stalled": False}),
+    # Ctrl-C at step 6 of 29790: stopped by hand, not a crash; no save claimed
+    ("crash-trl-dapo-grpo-keyboardinterrupt-glued-to-bar-6-of-29790.log", T0, "end", "step 6/29790 · stopped by hand",
+     "stopped", {"step": 6, "total_steps": 29790, "loss": None, "eta_seconds": None, "stalled": False}),
 ]  # fmt: skip
 
 
@@ -1144,6 +1159,9 @@ OVER: list[tuple[str, str, str]] = [
     ("generic-llamafactory-trainer-log-jsonl-mistral-translator-tail-done.log", "done · step 8660/8660", "done"),
     ("crash-nanochat-rtx4070-core-eval-oom-glued-traceback.log", "step 19999/200000 · crashed", "crashed"),
     ("crash-firefly-issue183-nccl-watchdog-glued-bar.log", "step 568/6834 · crashed", "crashed"),
+    ("crash-trl-dapo-grpo-keyboardinterrupt-glued-to-bar-6-of-29790.log", "step 6/29790 · stopped by hand", "stopped"),
+    ("stopself-parameter-golf-leakyrelu-ttt-wallclock-cap-long-final-eval.log", "done · stopped early at step 7182/9000",
+     "done"),
 ]
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -146,3 +147,116 @@ def test_a_crashed_run_s_rate_is_the_one_at_its_last_step_not_over_the_dead_minu
     assert data["state"] == "crashed"
     assert data["training"]["steps_per_hour"] == pytest.approx(3600.0)
     assert data["details"][1].startswith("Before the crash: 3.6k steps/h")
+
+
+def dated(n: int) -> str:
+    """A step a line, one every 10 s from 2026-01-01 00:00:00 UTC, its duration printed (composed, generic)."""
+    at = 10 * n
+    return f"2026-01-01 00:{at // 60:02d}:{at % 60:02d},000 INFO step {n} | loss 2.{n % 7} | dt 10000.0ms"
+
+
+THIRTY = [dated(n) for n in range(1, 31)]  # steps 1..30 at 00:00:10..00:05:00: 30 steps over 300 s = 360 steps/h
+
+
+def read_dated(tmp_path: Path, lines: list[str], after_last: float, written: str = "00:05:02") -> dict[str, Any]:
+    """The snapshot ``after_last`` seconds after the log's last event; its last line was ``written`` (the
+    file's modification time: when its undated last lines were written)."""
+    log = tmp_path / "run.log"
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    mtime = time.mktime(time.strptime(f"2026-01-01 {written}", "%Y-%m-%d %H:%M:%S"))
+    os.utime(log, (mtime, mtime))
+    monitor = Monitor(log, clock=lambda: mtime)
+    monitor.backlog(read_backwards(log))
+    last = monitor.last_event_at()
+    assert last is not None
+    data: dict[str, Any] = json.loads(to_json(monitor.snapshot(last + after_last)))
+    return data
+
+
+@pytest.mark.parametrize(
+    "ending",
+    [
+        "2026-01-01 00:05:02,000 INFO wandb: Run summary:",
+        "wandb: 🚀 View run absurd-frog-1 at: https://wandb.ai/someone/babygpt/runs/ysgr3tei",
+        "simpx@ThePC:~/buildyourownllm$ ",
+        "Process finished with exit code 0",
+        "2026-01-01 00:05:02,000 INFO 训练完成",
+        "2026-01-01 00:05:02,000 INFO Training complete.",
+    ],
+)
+def test_a_run_s_said_end_reads_done_and_keeps_the_rate_of_its_last_steps(tmp_path: Path, ending: str) -> None:
+    for later in (0.0, TWO_HOURS):
+        data = read_dated(tmp_path, [*THIRTY, ending], later)
+        assert (data["state"], data["level"], data["status_line"]) == ("done", "ok", "done · step 30")
+        assert data["training"]["stalled"] is False
+        # 30 steps over the 300 s they took: 360 steps/h, never a window slid over the quiet after them
+        assert data["training"]["steps_per_hour"] == pytest.approx(360.0)
+        assert not any(line.startswith(("Stalled:", "ETA ")) for line in data["details"])
+
+
+def test_a_save_alone_is_the_end_once_the_next_step_is_overdue(tmp_path: Path) -> None:
+    lines = [*THIRTY, "2026-01-01 00:05:01,000 INFO Model saved to out/model.pt"]
+    # 1 s after the save, the next step (every 10 s) is not due yet: a save mid-run looks the same
+    soon = read_dated(tmp_path, lines, 1.0)
+    assert (soon["state"], soon["status_line"]) == ("training", "step 30 · 360 steps/h")
+    # no step for longer than the stall limit (6 × 10 s, at least 90 s): that save was the end, not a stall
+    for later in (120.0, TWO_HOURS):
+        data = read_dated(tmp_path, lines, later)
+        assert (data["state"], data["status_line"]) == ("done", "done · step 30")
+        assert "Finished: Model saved to out/model.pt" in data["details"]
+        assert data["training"]["stalled"] is False and data["training"]["steps_per_hour"] == pytest.approx(360.0)
+
+
+def test_a_save_that_a_step_follows_was_a_mid_run_save(tmp_path: Path) -> None:
+    lines = [*THIRTY, "2026-01-01 00:05:01,000 INFO Model saved to out/model.pt", dated(31)]
+    data = read_dated(tmp_path, lines, TWO_HOURS)
+    assert (data["state"], data["status_line"]) == ("stalled", "step 31 · stalled 2h00m")
+
+
+KEYBOARD_INTERRUPT = ["Traceback (most recent call last):", '  File "/x/train.py", line 300, in <module>',
+                      "    main()", "KeyboardInterrupt"]
+
+
+def test_a_run_stopped_by_hand_reads_stopped_as_the_clock_moves(tmp_path: Path) -> None:
+    # Ctrl-C six minutes after the last step (00:11:00): stopped at step 30, its rate as at that step (360/h)
+    lines = [*THIRTY, "2026-01-01 00:11:00,000 INFO ^C", *KEYBOARD_INTERRUPT]
+    for later in (0.0, TWO_HOURS, 86400.0):
+        data = read_dated(tmp_path, lines, later, written="00:11:00")
+        assert (data["state"], data["level"], data["status_line"]) == ("stopped", "warning", "step 30 · stopped by hand")
+        assert data["details"][:2] == ["Stopped by hand at step 30: KeyboardInterrupt",
+                                       "Before it stopped: 360 steps/h (over 5 min) · tokens per step not printed"]
+        assert data["training"]["stalled"] is False and data["training"]["eta_seconds"] is None
+        assert not any(line.startswith(("Stalled:", "Crashed", "Training had reached")) for line in data["details"])
+        assert [e["kind"] for e in data["events"]] == ["stopped"]
+
+
+@pytest.mark.parametrize(
+    ("death", "state"),
+    [
+        # an error of its own first, then the user's Ctrl-C on the hung run: a crash
+        (["Traceback (most recent call last):", '  File "/x/train.py", line 300, in <module>', "    main()",
+          "RuntimeError: NCCL watchdog timeout", "^C"], "crashed"),
+        # a Ctrl-C first, then a DataLoader worker dying of it: a stop
+        ([*KEYBOARD_INTERRUPT, "Traceback (most recent call last):", '  File "/x/loader.py", line 9, in <module>',
+          "RuntimeError: DataLoader worker (pid 4242) exited unexpectedly"], "stopped"),
+        # SIGTERM from outside: stopped, said so; SIGKILL (the OOM killer): a crash
+        (["Terminated"], "stopped"),
+        (["Killed"], "crashed"),
+    ],
+)
+def test_the_first_line_that_says_how_the_run_ended_decides(tmp_path: Path, death: list[str], state: str) -> None:
+    data = read_dated(tmp_path, [*THIRTY, *death], TWO_HOURS)
+    assert data["state"] == state
+
+
+def test_a_bar_at_step_0_says_how_long_it_has_waited_then_stalls(tmp_path: Path) -> None:
+    # Composed, verl's bar: 0 of 58 after 2 minutes by its own clock. At its last line: 2 min with no step
+    # (not "measuring"); 9 min later, 11 min: past the first step's 10 min, stalled since the bar began.
+    bar = "Training Progress:   0%|          | 0/58 [02:00<?, ?it/s]"
+    at_end = read_at(tmp_path, [bar], 0.0)
+    assert (at_end["state"], at_end["level"], at_end["status_line"]) == ("working", "waiting", "step 0/58 · no step yet 2m")
+    assert at_end["details"][0] == "No step done yet: 2 min at step 0 on the trainer's own clock (a stall after 10 min)"
+    assert at_end["state_since"] == T0 - 120
+    later = read_at(tmp_path, [bar], 9 * 60.0)
+    assert (later["state"], later["status_line"]) == ("stalled", "step 0/58 · stalled 11m")
+    assert later["state_since"] == T0 - 120

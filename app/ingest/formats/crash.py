@@ -147,7 +147,7 @@ _STOPPED_BY_HAND = re.compile(
     r"|exit status -2\b|exited on signal 2\b|exit code (?:-2|130)\b|interrupted by (?:the )?user"
 )
 _STOPPED_BY_SIGNAL = re.compile(
-    r"\bSIG(?:TERM|HUP)\b|^Terminated$|^(?:zsh|bash|sh): .*\bterminated\b|Received (?:1|15) death signal"
+    r"\bSIG(?:TERM|HUP)\b|^Terminated$|^(?:zsh|bash|sh): .*\b[Tt]erminated\b|Received (?:1|15) death signal"
     r"|got signal: (?:1|15)\b|exit status -(?:1|15)\b|exited on signal (?:1|15)\b|exit code (?:-15|143)\b"
     r"|CANCELLED AT (?!.*NODE FAILURE)|DUE TO (?:TIME LIMIT|PREEMPTION)"
 )
@@ -173,7 +173,7 @@ _NONFINITE_NORM = re.compile(r"Non-finite (?:total )?norm encountered")
 # What a shell says when the process ended by a signal: the crash when nothing more telling was read.
 _ALONE = re.compile(
     r"^(?:Killed|KeyboardInterrupt|\^C.*|Terminated|Aborted)$|^Process finished with exit code (?!0$)-?\d+$"
-    r"|^(?:zsh|bash|sh): (?:line \d+: )?(?:\d+ )?(?:abort|killed|Killed|Aborted|Segmentation fault|terminated)\b"
+    r"|^(?:zsh|bash|sh): (?:line \d+: )?(?:\d+ )?(?:abort|killed|Killed|Aborted|Segmentation fault|terminated|Terminated)\b"
 )
 # How telling a crash line is: a shell's notice < a one-line fatal error < Python's exception line.
 # Right after a crash, a less telling line of the same death (C++'s ``terminate called…`` under

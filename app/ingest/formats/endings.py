@@ -36,7 +36,7 @@ _EARLY = re.compile(
     r"|stopping\b.{0,80}\b(?:wall-?clock|time limit|time budget|max[_ ]time)\b"
     r"|(?:reached|hit) (?:the )?(?:wall-?clock|time) (?:cap|limit|budget)\b"
     r"|(?:wall-?clock (?:cap|limit)|time limit|max[_ ]time) reached\b"
-    r"|.{0,120}\bSignaling Trainer to stop\b"
+    r"|.{0,120}\bSignaling Trainer to stop\b|Epoch \d+: early stopping\b"
     r"|(?:提前|早)停(?!.{0,20}(?:计数|耐心)))"
 )
 # The run says it ended (its plan done, or no reason given).
