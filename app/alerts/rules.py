@@ -520,7 +520,7 @@ class NoGoodRound:
 
     def observe(self, snap: Snapshot, now: float) -> Finding | None:
         swarm = _training(snap).swarm
-        if swarm is None or snap.state in ("crashed", "done") or not (swarm.rounds_ok or swarm.rounds_failed):
+        if swarm is None or snap.state in ("crashed", "stopped", "done") or not (swarm.rounds_ok or swarm.rounds_failed):
             return None
         last_good = swarm.last_good_round_at
         if last_good is not None:

@@ -199,11 +199,15 @@ def test_a_save_alone_is_the_end_once_the_next_step_is_overdue(tmp_path: Path) -
     # 1 s after the save, the next step (every 10 s) is not due yet: a save mid-run looks the same
     soon = read_dated(tmp_path, lines, 1.0)
     assert (soon["state"], soon["status_line"]) == ("training", "step 30 · 360 steps/h")
-    # no step for longer than the stall limit (6 × 10 s, at least 90 s): that save was the end, not a stall
-    for later in (120.0, TWO_HOURS):
+    assert soon["training"]["finished"] is False
+    # 4 min later: past the stall limit (6 × 10 s, at least 90 s) but a mid-run save's evaluation may still run
+    assert read_dated(tmp_path, lines, 240.0)["state"] == "training"
+    # no step for longer than the stall limit and 5 min: that save was the end, not a stall
+    for later in (301.0, TWO_HOURS):
         data = read_dated(tmp_path, lines, later)
         assert (data["state"], data["status_line"]) == ("done", "done · step 30")
         assert "Finished: Model saved to out/model.pt" in data["details"]
+        assert data["training"]["finished"] is True
         assert data["training"]["stalled"] is False and data["training"]["steps_per_hour"] == pytest.approx(360.0)
 
 

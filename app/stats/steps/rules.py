@@ -29,6 +29,9 @@ BURST_GAPS_NEEDED = 3
 BURST_FACTOR = 2.0
 # Before a second step line, a line at step 0 says nothing of how many steps the next one is away.
 FIRST_LINE_FLOOR_SECONDS = 10 * 60
+# A message that only says the model was saved is the run's end once no step came for this long (and the
+# stall limit): a mid-run save is often followed by an evaluation before the next step.
+SAVE_QUIET_SECONDS = 5 * 60
 # No step done yet (a bar at 0/58, a validation before training): compiling, loading and the first rollout
 # may take this long from the bar's start (its own clock) or the first line before it is a stall.
 FIRST_STEP_SECONDS = FIRST_LINE_FLOOR_SECONDS

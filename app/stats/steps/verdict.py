@@ -22,7 +22,8 @@ The precedence, in one place (the shape of app/stats/iota/status.py's ``verdict`
   learn nothing): the loss is the plainer news. A broken run has no stall or pause either.
 * **done** (the last planned step, the trainer's end summary, or a stop message it printed with no
   step after it: app/ingest/formats/endings.py) is never stalled, however late. A stop message that only
-  says the model was saved (mid-run saves look the same) is the end once the next step is overdue.
+  says the model was saved (mid-run saves look the same) is the end once the next step is overdue
+  (past the stall limit and 5 minutes).
 * **no step yet**: a stage whose only line is a counter at step 0 with nothing done (a progress bar at
   0/58) has made no step; the bar's own clock says how long it has waited, and that wait, not the
   line's age, is held to the first step's limit (``rules.FIRST_STEP_SECONDS``), then it is stalled.
@@ -234,9 +235,10 @@ def decide(
 
 def saved_and_quiet(stage: Stage, stall: Stall) -> bool:
     """The run said it saved its model and no step came for longer than the usual time between its
-    lines (the stall limit): that save was its end, not one of its mid-run saves."""
+    lines (the stall limit) and ``rules.SAVE_QUIET_SECONDS``: that save was its end, not one of its
+    mid-run saves (an evaluation may follow those before the next step)."""
     return (stage.saved_at is not None and not finished(stage) and stall.since is not None
-            and stall.limit is not None and stall.since > stall.limit)
+            and stall.limit is not None and stall.since > max(stall.limit, rules.SAVE_QUIET_SECONDS))
 
 
 # The swarm's states that outrank a restart and a stall, in their precedence; then the one below them.
