@@ -46,7 +46,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from ...stats.events import Event, RunCrashed, StageEnd, StepFigures, StepRun, StepSkipped
+from ...stats.events import Event, RunCrashed, StepFigures, StepRun, StepSkipped
 from .endings import MAYBE as ENDING_MAYBE
 from .endings import ending
 from .fields import clean, next_plain

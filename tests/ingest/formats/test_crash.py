@@ -413,8 +413,8 @@ def stops(lines: list[str]) -> list[tuple[str, str | None]]:
          "hand"),
         # a stop from outside on purpose: SIGTERM, a closed terminal's SIGHUP, the scheduler
         (["Terminated"], "signal"),
-        (["W0302 10:59:58.120000 881 torch/distributed/elastic/agent/server/api.py:704] Received 15 death signal,"
-          " shutting down workers"], "signal"),
+        ([("W0302 10:59:58.120000 881 torch/distributed/elastic/agent/server/api.py:704] Received 15 death signal,"
+           " shutting down workers")], "signal"),
         (["slurmstepd: error: *** JOB 4242 ON gpu-17 CANCELLED AT 2024-03-02T11:00:12 DUE TO TIME LIMIT ***"], "signal"),
         (["bash: line 1: 4242 Terminated              python train.py"], "signal"),
         (["subprocess.CalledProcessError: Command '['python', 'train.py']' returned non-zero exit status -15."], "signal"),
@@ -423,8 +423,8 @@ def stops(lines: list[str]) -> list[tuple[str, str | None]]:
         (CHILD_FAILED, None),
         (["slurmstepd: error: *** JOB 4242 ON gpu-17 CANCELLED AT 2024-03-02T11:00:12 DUE TO NODE FAILURE ***"], None),
         (["torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB"], None),
-        (["W0302 10:59:58.120000 881 torch/distributed/elastic/multiprocessing/api.py:897] Sending process 881 closing"
-          " signal SIGTERM"], None),
+        ([("W0302 10:59:58.120000 881 torch/distributed/elastic/multiprocessing/api.py:897] Sending process 881"
+           " closing signal SIGTERM")], None),
         (["Process finished with exit code 1"], None),
     ],
 )
