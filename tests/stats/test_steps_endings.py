@@ -264,3 +264,22 @@ def test_a_bar_at_step_0_says_how_long_it_has_waited_then_stalls(tmp_path: Path)
     later = read_at(tmp_path, [bar], 9 * 60.0)
     assert (later["state"], later["status_line"]) == ("stalled", "step 0/58 · stalled 11m")
     assert later["state_since"] == T0 - 120
+
+
+@pytest.mark.parametrize(
+    "after",
+    [
+        # wandb's closing block, printed as the process exits whatever killed it
+        "wandb: 🚀 View run absurd-frog-1 at: https://wandb.ai/someone/babygpt/runs/ysgr3tei",
+        # detectron2's hooks sum up in a ``finally`` after the error (facebookresearch/detectron2 issue 1563)
+        "2026-01-01 00:06:00,000 INFO Total training time: 0:05:00 (0:00:00 on hooks)",
+    ],
+)
+def test_an_end_printed_after_the_crash_is_no_end_the_run_reached(tmp_path: Path, after: str) -> None:
+    lines = [*THIRTY, "Traceback (most recent call last):", '  File "/x/train.py", line 300, in <module>',
+             "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.71 GiB", after]
+    data = read_dated(tmp_path, lines, TWO_HOURS, written="00:06:00")
+    assert (data["state"], data["status_line"]) == ("crashed", "step 30 · crashed")
+    assert data["details"][0] == "Crashed: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.71 GiB"
+    assert not any(line.startswith(("Training had reached", "Finished")) for line in data["details"])
+    assert data["training"]["finished"] is False

@@ -122,6 +122,10 @@ class StepProgress:
             # (inside a training run it is one more evaluation, its figures already taken).
             if self._stage is None:
                 self._evaluated = (event.summary or "evaluation finished", t)
+        elif isinstance(event, StageEnd) and self.health.crash is not None:
+            # Printed after the run died (wandb's closing block, a hook's training-time summary in a
+            # ``finally``): how it exits, not an end it reached.
+            pass
         elif isinstance(event, StageEnd) and event.said:
             self._said_end(event, t)
         elif isinstance(event, StageEnd):
