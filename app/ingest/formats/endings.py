@@ -46,7 +46,7 @@ _ENDED = re.compile(
     r"|final (?:model|weights|adapter weights|adapters?|checkpoint) (?:saved|written)\b"
     r"|training (?:is |has )?(?:complete|completed|finished|done|ended|over)\b"
     r"|(?:finished|done|completed) training\b|end of training\b|stopping training\b|all done[.!]*$"
-    r"|`?Trainer\.fit`? stopped\b"
+    r"|`?Trainer\.fit`? stopped\b|\d+ epochs? completed in\b"
     r"|(?:模型)?训练(?:已经?)?(?:完成|结束|完毕)|(?:完成|结束)训练|停止训练"
     r"|最终(?:模型|权重)(?:已经?)?保存|保存最终(?:模型|权重))"
 )

@@ -27,7 +27,7 @@ The precedence, in one place (the shape of app/stats/iota/status.py's ``verdict`
 * **no step yet**: a stage whose only line is a counter at step 0 with nothing done (a progress bar at
   0/58) has made no step; the bar's own clock says how long it has waited, and that wait, not the
   line's age, is held to the first step's limit (``rules.FIRST_STEP_SECONDS``), then it is stalled.
-* Before the first step: crashed > broken > the swarm's states in the order above > done (an
+* Before the first step: crashed (or stopped) > broken > the swarm's states in the order above > done (an
   evaluation job's end) > working. A collaborator whose swarm's progress lines come (``accumulated
   N samples for epoch #E from P peers``) and that is in none of those states is ``training``: it
   trains with its peers whether or not it prints steps of its own.

@@ -41,6 +41,9 @@ BABYGPT = "stopself-buildyourownllm-babygpt-v12-speed-time-lines-model-saved.log
         ("Finished training after 3 epochs", False),
         ("End of training", False),
         ("`Trainer.fit` stopped: `max_steps=1000` reached.", False),
+        ("Finished Training", False),  # the PyTorch CIFAR-10 tutorial's last line
+        ("| done training in 1234.5 seconds", False),  # fairseq
+        ("100 epochs completed in 2.345 hours.", False),  # ultralytics YOLO
         ("训练完成！", False),
         ("训练结束，共用时 3 小时", False),
         ("Saved final weights to adapters/adapters.safetensors.", False),
@@ -84,6 +87,7 @@ def test_a_save_of_the_model_alone_is_an_end_only_once_quiet_follows(message: st
         "Epoch 3 complete",
         "done loading data",
         "step 120 complete",
+        "Engine run complete. Time taken: 00:12:03",  # PyTorch-Ignite says it of each evaluation run too
         "Process finished with exit code 1",  # (a crash line, not an end)
     ],
 )
