@@ -109,7 +109,7 @@ class Line(Enum):
     NO_RATE_SUMMARY_ONLY = auto()
     NO_RATE_TOO_SHORT = auto()
     WHOLE_RUN_RATE = auto()  # a finished run too short to measure: its steps over the trainer's own clock
-    NO_RATE_NO_TIME = auto()  # a finished run whose log prints no durations or times
+    NO_RATE_NO_TIME = auto()  # a finished run none of whose step lines was read with a duration or a time
     NO_TIMING = auto()
     NO_STEP_YET = auto()  # how long the run has waited for its first step
     WARMUP = auto()
