@@ -283,3 +283,13 @@ def test_an_end_printed_after_the_crash_is_no_end_the_run_reached(tmp_path: Path
     assert data["details"][0] == "Crashed: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.71 GiB"
     assert not any(line.startswith(("Training had reached", "Finished")) for line in data["details"])
     assert data["training"]["finished"] is False
+
+
+def test_a_finished_run_with_no_time_read_gives_no_figure_of_time(tmp_path: Path) -> None:
+    # Composed: three undated step lines (no duration printed), then the end: no "over less than 3 min of its
+    # own time", which the log never gave.
+    lines = [f"step {n} | loss 3.{n}000" for n in (100, 200, 300)] + ["Training complete."]
+    data = read_at(tmp_path, lines, TWO_HOURS)
+    assert (data["state"], data["status_line"]) == ("done", "done · step 300")
+    assert data["details"][0] == "no rate: no duration or time read for its 3 step lines"
+    assert not any("over less than" in line or "steps/h" in line for line in data["details"])
