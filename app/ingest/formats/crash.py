@@ -102,9 +102,11 @@ _FATAL = re.compile(
     r"|Segmentation fault|Fatal Python error|Bus error \(core dumped\)|Aborted \(core dumped\)|\(core dumped\)"
     r"|srun: error: .*Exited with exit code [1-9]"
     r"|Current loss scale already at minimum"
-    r"|CUDA out of memory|OutOfMemoryError|CUDA error: an illegal memory access|device-side assert triggered"
+    r"|(?:CUDA|MPS backend|HIP|XPU) out of memory|OutOfMemoryError|CUDA error: an illegal memory access|device-side assert triggered"
     r"|CUDA driver error"
     r"|libc\+\+abi: terminating|terminating due to uncaught exception"
+    # a shell's notice of a signal's death, as macOS's bash writes it (``… line 266: 33498 Killed: 9  python …``)
+    r"|\b(?:Killed: 9|Terminated: 15|Abort trap: 6|Segmentation fault: 11|Bus error: 10)\b"
 )
 # A signal or a scheduler that ends the run: fatal whatever level it is logged at (torchrun's agent
 # logs the death signal it received as a warning, ``W1229 … api.py:723] Received 1 death signal``).
@@ -134,7 +136,7 @@ _TEARDOWN = re.compile(r"Killing subprocess|Sending process")
 _LAUNCHER_KILLED = re.compile(r"exit status -(?:9|15|1|2)\b|exited on signal (?:9|15|1|2)\b")
 # A crash line that says the run was ended from outside (a signal, the OOM killer, the scheduler).
 _KILLED = re.compile(
-    _KILL.pattern + r"|^(?:Killed|Terminated|KeyboardInterrupt|\^C)|\bSIG(?:KILL|TERM|HUP|INT)\b|SignalException"
+    _KILL.pattern + r"|^(?:Killed|Terminated|KeyboardInterrupt|\^C)|\b(?:Killed: 9|Terminated: 15)\b|\bSIG(?:KILL|TERM|HUP|INT)\b|SignalException"
     r"|^(?:zsh|bash|sh): .*\b(?:killed|Killed|terminated)\b|exit code -(?:9|15|1|2)\)"
 )
 # A crash line that says someone stopped the run rather than that it died: by hand (Ctrl-C: SIGINT,
@@ -147,7 +149,7 @@ _STOPPED_BY_HAND = re.compile(
     r"|exit status -2\b|exited on signal 2\b|exit code (?:-2|130)\b|interrupted by (?:the )?user"
 )
 _STOPPED_BY_SIGNAL = re.compile(
-    r"\bSIG(?:TERM|HUP)\b|^Terminated$|^(?:zsh|bash|sh): .*\b[Tt]erminated\b|Received (?:1|15) death signal"
+    r"\bSIG(?:TERM|HUP)\b|^Terminated$|\bTerminated: 15\b|^(?:zsh|bash|sh): .*\b[Tt]erminated\b|Received (?:1|15) death signal"
     r"|got signal: (?:1|15)\b|exit status -(?:1|15)\b|exited on signal (?:1|15)\b|exit code (?:-15|143)\b"
     r"|CANCELLED AT (?!.*NODE FAILURE)|DUE TO (?:TIME LIMIT|PREEMPTION)"
 )

@@ -426,6 +426,15 @@ def stops(lines: list[str]) -> list[tuple[str, str | None]]:
         ([("W0302 10:59:58.120000 881 torch/distributed/elastic/multiprocessing/api.py:897] Sending process 881"
            " closing signal SIGTERM")], None),
         (["Process finished with exit code 1"], None),
+        # macOS's bash: SIGKILL glued to a bar (gensyn-ai/rl-swarm issue 303), then zsh's note of the script's end
+        ([" 85%|████████▌ | 17/20 [13:46<03:05, 61.82s/it]./run_rl_swarm.sh: line 266: 33498 Killed: 9          ",
+          "zsh: terminated  ./run_rl_swarm.sh"], None),
+        (["./train.sh: line 12: 4242 Terminated: 15          python train.py"], "signal"),
+        # Apple's MPS out of memory with no traceback above it, then the launcher's script ended (rl-swarm issue 341)
+        ([("RuntimeError: MPS backend out of memory (MPS allocated: 15.05 GB, other allocations: 11.91 GB, max allowed:"
+           " 27.20 GB). Tried to allocate 1.16 GB on private pool."),
+          ">> An error was detected while running rl-swarm. See /rl-swarm/logs for full logs.",
+          "zsh: terminated  ./run_rl_swarm.sh"], None),
     ],
 )
 def test_a_crash_line_says_whether_someone_stopped_the_run(lines: list[str], stopped: str | None) -> None:
