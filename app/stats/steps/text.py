@@ -76,8 +76,8 @@ def details(
         body.append((Line.WHOLE_RUN_RATE,
                      f"{latest.step:,} steps in {clock} of the trainer's own clock ({whole} steps/h over the whole run)"))
     elif Line.NO_RATE_NO_TIME in shows:
-        lines = f"{stage.lines} {'logged' if latest.logged else 'step'} line{'s' if stage.lines != 1 else ''}"
-        body.append((Line.NO_RATE_NO_TIME, f"no rate: no duration or time read for its {lines}"))
+        counted = f"{stage.lines} {'logged' if latest.logged else 'step'} line{'s' if stage.lines != 1 else ''}"
+        body.append((Line.NO_RATE_NO_TIME, f"no rate: no duration or time read for its {counted}"))
     elif Line.NO_STEP_YET in shows and stall.since is not None:
         clock = "on the trainer's own clock" if finite(latest.elapsed_seconds) else "since its first line"
         body.append((Line.NO_STEP_YET, (f"No step done yet: {text.exact_duration(stall.since)} at step 0 {clock} "
