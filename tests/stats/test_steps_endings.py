@@ -293,3 +293,9 @@ def test_a_finished_run_with_no_time_read_gives_no_figure_of_time(tmp_path: Path
     assert (data["state"], data["status_line"]) == ("done", "done · step 300")
     assert data["details"][0] == "no rate: no duration or time read for its 3 step lines"
     assert not any("over less than" in line or "steps/h" in line for line in data["details"])
+
+
+def test_a_bar_just_started_at_step_0_says_no_step_yet_without_a_wait_to_tell(tmp_path: Path) -> None:
+    data = read_at(tmp_path, ["Training Progress:   0%|          | 0/58 [00:00<?, ?it/s]"], 0.0)
+    assert (data["state"], data["status_line"]) == ("working", "step 0/58 · no step yet")
+    assert data["details"][0] == "No step done yet at step 0 (a stall after 10 min)"

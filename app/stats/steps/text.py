@@ -80,8 +80,8 @@ def details(
         body.append((Line.NO_RATE_NO_TIME, f"no rate: no duration or time read for its {counted}"))
     elif Line.NO_STEP_YET in shows and stall.since is not None:
         clock = "on the trainer's own clock" if finite(latest.elapsed_seconds) else "since its first line"
-        body.append((Line.NO_STEP_YET, (f"No step done yet: {text.exact_duration(stall.since)} at step 0 {clock} "
-                                        f"(a stall after {text.duration(stall.limit or 0.0)})")))
+        waited = f": {text.exact_duration(stall.since)} at step 0 {clock}" if stall.since >= 60 else " at step 0"
+        body.append((Line.NO_STEP_YET, f"No step done yet{waited} (a stall after {text.duration(stall.limit or 0.0)})"))
     elif Line.NO_RATE_TOO_SHORT in shows:
         body.append((Line.NO_RATE_TOO_SHORT,
                      f"no rate: {stage.lines} {unit} over less than {text.minutes(WARMUP_SECONDS)} min of its own time"))
@@ -459,7 +459,8 @@ def status(v: Verdict, stage: Stage, per_gpu: str) -> str:
         case Status.NO_TIMING:
             return f"{where} · no timing"
         case Status.NO_STEP_YET:
-            return f"{where} · no step yet {short(v.stall.since or 0.0)}"
+            waited = v.stall.since or 0.0
+            return f"{where} · no step yet" + (f" {short(waited)}" if waited >= 60 else "")
     return f"{where} · …"
 
 
