@@ -42,7 +42,12 @@ lint: $(VENV)/.test
 docs: $(VENV)/.test
 	$(PY) -m tests.docs_options --write
 
-bench: $(VENV)/.test
+# The bench's own peers (TensorBoard), from PyPI, beside the test tools.
+$(VENV)/.bench: pyproject.toml $(VENV)/.test
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[test,bench]'
+	touch $@
+
+bench: $(VENV)/.bench
 	$(PY) -m bench $(ARGS)
 
 # The README's and docs' pictures, taken by the browser tests from composed logs in a real

@@ -189,7 +189,7 @@ class CrashView:
 class CollaborationView:
     """A hivemind collaboration's progress: its epoch, samples, peers and the next epoch's due time."""
 
-    epoch: int
+    epoch: int | None
     samples: int
     peers: int
     eta_seconds: float | None
@@ -209,6 +209,7 @@ class RoundView:
     failed_peers: tuple[str, ...] = ()
     banned_peers: tuple[str, ...] = ()
     text: str | None = None  # the round in words, as the details and the page's markers say it
+    step: int | None = None  # the step the run was at when it began (the loss chart's x), None before any
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,6 +247,9 @@ class SwarmView:
     rounds: tuple[RoundView, ...] = ()  # newest first
     peers: tuple[PeerView, ...] = ()  # failing first, then most recently seen
     peers_known: int = 0
+    swarm_round: str | None = None  # where the swarm's own rounds have it (gensyn rl-swarm: ``round 14 · stage 1``)
+    swarm_round_said: int = 0  # how many times in a row the log said so
+    state_download_seconds: float | None = None  # how long the last state download took (its start and end read)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,10 +1,10 @@
 """tokwatch's benchmark: each figure next to its reference from the same run.
 
-    make bench                   # the full run (about 6 minutes on 2 cores)
-    make bench ARGS=--quick      # shorter CPU windows and files (about 3 minutes)
+    make bench                   # the full run (about half an hour on 2 idle cores; see docs/performance.md)
+    make bench ARGS=--quick      # shorter CPU windows and files (about 13 minutes on 2 loaded cores)
     .venv/bin/python -m bench --only latency,cpu
 
-Writes ``bench/out/bench-<time>.json`` and ``bench/out/latest.json``, prints a short table.
+Writes ``bench/out/bench-<time>.json``, ``bench/out/latest.json`` and ``latest.md`` (the docs' table), prints a short table.
 Everything runs against 127.0.0.1 and files under ``bench/out/``, removed afterwards.
 """
 
@@ -32,6 +32,7 @@ from bench import (
     memory,
     page,
     quiet,
+    reload,
     steps,
     throughput,
 )
@@ -57,16 +58,21 @@ FIGURES: dict[str, tuple[str, str, Measure]] = {
     "history_rss": ("11 RSS after a week, history on", "<= 50 MB with history, and with alerts on", history.measure_rss),
     "hub": ("12 hub, 100 agents: CPU", "CPU <= 5 %, take p99 <= 50 ms, push p99 <= 1 s", hub.measure),
     "page": ("13 page: status line shown", "first load <= 100 KB on the wire; status <= 300 ms (median)", page.measure),
+    "reload_history": ("13b reload of a trainer's whole-run chart",
+                       "a reload's /api/history <= 1,000 B on the wire (revalidated, 304)", reload.measure),
     "quiet_new": ("14 quiet CPU added by history, alerts, agent", "<= 0.1 % of a core", quiet.measure_new_parts),
     "loss_history": ("15 /api/history, 1,000,000-step run, afresh", "p95 <= 50 ms computed afresh",
                      loss_store.measure),
     "step_import": ("16 step-log import (31 MB, every step)",
                     "<= 5 s of a core; server + import child <= 80 MB at peak", steps.measure_import),
+    "long_miner_import": ("16c one 1 GiB miner log's import: process tree",
+                          "server + import child <= 80 MB at peak", steps.measure_long_miner_import),
     "step_import_formats": ("16b step-log import per trainer (every step)", "each <= 4x the miner log's import",
                             steps.measure_import_formats),
-    "step_open": ("17 a 1,000,000-step run opens",
-                  "latest step <= 2 s, whole-run loss chart <= 5 s in /api/history, <= 3 s on the page",
+    "step_open": ("17 a 1,000,000-step run opens", "latest step <= 2 s, whole-run loss chart <= 5 s in /api/history",
                   steps.measure_open),
+    "page_chart": ("17b the whole run's chart in a browser, 1,000,000 steps",
+                   "<= 3 s from the server's start to the page's chart (median of rounds)", steps.measure_page_chart),
     "step_once": ("18 once on a long step log", "<= 2x once on a miner log of the same size", steps.measure_once),
     "step_idle": ("19 idle step trainer's page", "<= 0.5 % of a core at 10 min, 1 h and 2 h of quiet",
                   steps.measure_idle),
@@ -103,6 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     # Every server the bench starts keeps its history here, never in the user's data dir.
     os.environ["XDG_DATA_HOME"] = str(workdir / "xdg-data")
     figures: list[Figure] = []
+    seconds: dict[str, float] = {}  # each figure's wall time: what makes a full run long
     started = time.perf_counter()
     try:
         for key in wanted:
@@ -116,7 +123,8 @@ def main(argv: list[str] | None = None) -> int:
                 traceback.print_exc()
                 figure = skipped(key, title, goal, f"{type(e).__name__}: {e}")
             figures.append(figure)
-            print(f" {time.perf_counter() - t0:.0f} s", flush=True)
+            seconds[key] = round(time.perf_counter() - t0, 1)
+            print(f" {seconds[key]:.0f} s", flush=True)
     finally:
         history.cleanup()
         shutil.rmtree(workdir, ignore_errors=True)
@@ -126,6 +134,7 @@ def main(argv: list[str] | None = None) -> int:
         "revision": git_revision(ROOT),
         "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         "seconds": round(time.perf_counter() - started, 1),
+        "figure_seconds": seconds,
         "machine": info,
     }
     path = write_report(args.out, figures, meta)

@@ -105,7 +105,22 @@ def write_report(out_dir: Path, figures: list[Figure], meta: dict[str, Any]) -> 
     path = out_dir / f"bench-{stamp}.json"
     path.write_text(text + "\n", encoding="utf-8")
     (out_dir / "latest.json").write_text(text + "\n", encoding="utf-8")
+    (out_dir / "latest.md").write_text(markdown(figures) + "\n", encoding="utf-8")
     return path
+
+
+def markdown(figures: list[Figure]) -> str:
+    """The run as docs/performance.md's table, to paste: the note is the measured cell's words."""
+    lines = ["| figure | measured | reference (same run) | ratio | goal | |",
+             "|--------|----------|----------------------|-------|------|---|"]
+    for f in figures:
+        verdict = {True: "ok", False: "**missed**", None: "not measured"}[f.met]
+        ratio = f"{f.ratio:.2f}{f.ratio_label}" if f.ratio is not None else "-"
+        reference = f"{_fmt(f.reference_value, f.unit)} ({f.reference})" if f.reference else "-"
+        measured = _fmt(f.value, f.unit) + (f"; {f.note}" if f.note else "")
+        cells = (f.title, measured, reference, ratio, f.goal, verdict)
+        lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
+    return "\n".join(lines)
 
 
 def _fmt(value: float | None, unit: str = "") -> str:

@@ -149,6 +149,7 @@ function markersPlugin(view, colours) {
           ctx.rect(left, top, width, height);
           ctx.clip();
           for (const event of view.events || []) {
+            if (event.kind === "round") continue; // (drawn below, by outcome)
             const x = Math.round(u.valToPos(event.at, "x", true));
             if (x < left - 1 || x > left + width + 1) continue;
             ctx.strokeStyle = colours.event;
@@ -164,6 +165,7 @@ function markersPlugin(view, colours) {
             ctx.arc(x, top + 4 * dpr, 4 * dpr, 0, 2 * Math.PI);
             ctx.fill();
           }
+          if ((view.rounds || []).length) drawRounds(u, view.rounds, colours);
           // What the machine was doing, as a strip along the bottom (a machine page on the hub):
           // training, idle, queued; no strip where it did not report (offline).
           for (const band of view.bands || []) {
@@ -226,6 +228,74 @@ function markersPlugin(view, colours) {
       ],
     },
   };
+}
+
+// A collaborator's averaging rounds on the loss plot: a faint line at the step each began, a marker at
+// the foot (ok a dot, failed a triangle, under way a ring), and the group's size as a stepped line in the
+// plot's lowest band (its own scale, from zero to the largest group), named at its right end.
+function drawRounds(u, rounds, colours) {
+  const { ctx } = u;
+  const { left, top, width, height } = u.bbox;
+  const dpr = uPlot.pxRatio;
+  const foot = top + height - 7 * dpr;
+  const band = Math.min(height * 0.28, 56 * dpr);
+  const most = Math.max(2, ...rounds.map((r) => r.peers || 0));
+  const gy = (peers) => foot - 6 * dpr - (peers / most) * band;
+  const xOf = (r) => Math.round(u.valToPos(r.at, "x", true));
+  const placed = rounds.filter((r) => { const x = xOf(r); return x >= left - 1 && x <= left + width + 1; })
+    .sort((a, b) => a.at - b.at);
+  const sized = placed.filter((r) => r.peers != null);
+  if (sized.length) {
+    ctx.strokeStyle = colours.group;
+    ctx.lineWidth = 2 * dpr;
+    ctx.beginPath();
+    sized.forEach((r, i) => {
+      const x = xOf(r);
+      if (i === 0) ctx.moveTo(x, gy(r.peers));
+      else {
+        ctx.lineTo(x, gy(sized[i - 1].peers));
+        ctx.lineTo(x, gy(r.peers));
+      }
+    });
+    const last = sized[sized.length - 1];
+    ctx.lineTo(left + width, gy(last.peers));
+    ctx.stroke();
+    ctx.font = `${11 * dpr}px system-ui, sans-serif`;
+    ctx.fillStyle = colours.group;
+    ctx.textAlign = "right";
+    ctx.textBaseline = "bottom";
+    ctx.fillText(`${last.peers} peers`, left + width - 4 * dpr, gy(last.peers) - 3 * dpr);
+    ctx.textAlign = "left";
+  }
+  for (const r of placed) {
+    const x = xOf(r);
+    const colour = r.outcome === "failed" ? colours.roundFailed : r.outcome === "ok" ? colours.roundOk : colours.axis;
+    ctx.strokeStyle = colour;
+    ctx.globalAlpha = 0.35;
+    ctx.lineWidth = 1 * dpr;
+    ctx.beginPath();
+    ctx.moveTo(x, top);
+    ctx.lineTo(x, foot);
+    ctx.stroke();
+    ctx.globalAlpha = 1;
+    ctx.fillStyle = colour;
+    ctx.lineWidth = 2 * dpr;
+    ctx.beginPath();
+    if (r.outcome === "failed") {
+      const s = 6 * dpr;
+      ctx.moveTo(x, foot - s);
+      ctx.lineTo(x + s, foot + s * 0.7);
+      ctx.lineTo(x - s, foot + s * 0.7);
+      ctx.closePath();
+      ctx.fill();
+    } else if (r.outcome === "ok") {
+      ctx.arc(x, foot, 4.5 * dpr, 0, 2 * Math.PI);
+      ctx.fill();
+    } else {
+      ctx.arc(x, foot, 4.5 * dpr, 0, 2 * Math.PI);
+      ctx.stroke();
+    }
+  }
 }
 
 // The event nearest the cursor, when it is within EVENT_HIT_PX.

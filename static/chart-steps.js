@@ -37,6 +37,11 @@ export function stepSpecs(steps, snapshot, settings) {
   // A run of one step (it died at its first bar) is drawn around that step: an empty range has no axis.
   if (to <= from) [from, to] = [Math.max(0, from - 1), Math.max(0, from - 1) + 2];
   const rateNow = training ? (hasTokens ? training.tokens_per_hour : training.steps_per_hour) : null;
+  // A collaborator's averaging rounds (SN38, hivemind), each at the step it began: a marker by outcome,
+  // the group's size a line along the plot's foot; hovering one reads the server's words for it.
+  const rounds = ((training && training.swarm && training.swarm.rounds) || [])
+    .filter((r) => r.step != null && r.step >= from - 1)
+    .map((r) => ({ at: r.step, outcome: r.outcome, peers: r.peers, text: r.text || r.outcome }));
   const loss = column(steps.loss);
   // Log-y needs every loss above zero (a loss can be negative: a reward, a log-likelihood).
   const logY = settings.logY && !loss.some((v) => v != null && v <= 0);
@@ -54,7 +59,9 @@ export function stepSpecs(steps, snapshot, settings) {
     // Where the loss was not a number: a marker each (the first is where the run diverged).
     events: (steps.not_finite || []).map((step) => ({ at: step, kind: "not_finite", text: `step ${step}: loss not a number` }))
       // Where the loss spiked above its recent level (the latest spikes, as the snapshot counts them).
-      .concat(((training && training.loss_spike_steps) || []).map((step) => ({ at: step, kind: "spike", text: `step ${step}: loss spike` }))),
+      .concat(((training && training.loss_spike_steps) || []).map((step) => ({ at: step, kind: "spike", text: `step ${step}: loss spike` })))
+      .concat(rounds.map((r) => ({ at: r.at, kind: "round", text: r.text }))),
+    rounds,
     current: training && training.loss != null && currentStep != null ? { x: currentStep, y: training.loss } : null,
   };
   const rateView = {
@@ -68,7 +75,7 @@ export function stepSpecs(steps, snapshot, settings) {
     current: rateNow != null && currentStep != null ? { x: currentStep, y: rateNow } : null,
   };
   const evalShape = lossView.evals.map((ev) => ev.scale).join(",");
-  const lossShape = `loss:${evalShape}:${logY}:${settings.smoothing > 0}:${Boolean(lossView.lr)}`;
+  const lossShape = `loss:${evalShape}:${logY}:${settings.smoothing > 0}:${Boolean(lossView.lr)}:${rounds.length > 0}`;
   const lossCaption = steps.loss_sampled
     ? "loss (sampled across the run)"
     : lossView.bucketSteps > 1
@@ -107,6 +114,17 @@ export function caption(spec, colours) {
     name.textContent = ` ${ev.name}${where}`;
     el.append(" · ", key, name);
   });
+  if ((spec.view.rounds || []).length) {
+    // As markersPlugin draws them: a round's marker by outcome, its group's size a line.
+    for (const [colour, mark, words] of [[colours.roundOk, "●", "round ok"], [colours.roundFailed, "▲", "round failed"],
+      [colours.group, "—", "group size (peers)"]]) {
+      const key = document.createElement("span");
+      key.className = "chart-key";
+      key.style.color = colour;
+      key.textContent = mark;
+      el.append(" · ", key, ` ${words}`);
+    }
+  }
   if (spec.view.lr) {
     const key = document.createElement("span");
     key.className = "chart-key";

@@ -351,6 +351,7 @@ class StepBacklog(MinerBacklog):
             if self.glance is not None:
                 live.tracker.apply_all(self.start[1], now)
                 live.tracker.apply_all(self.glance, now, arrival=live.last_written(now, self.until))
+                self.glance = None  # applied: its events are not held while the backlog is read
                 live.changes.bump()  # the latest step, loss and a rate are on the page now
             else:
                 events = self._apply(live.parser, live.tracker, first, now)
@@ -360,6 +361,7 @@ class StepBacklog(MinerBacklog):
                     return
                 live.changes.bump()  # the latest step, loss, rate and ETA are on the page now
                 first = in_order
+                del events  # the first view's: not held while the backlog is read again
             has_records = live.tracker.has_records
         phases = [first, in_order] if len(first) < len(in_order) else [in_order]
         for lines in phases:
@@ -372,6 +374,8 @@ class StepBacklog(MinerBacklog):
                 if lines is phases[-1]:
                     live.kept.add_backlog(events)
                 live.changes.bump()
+            # This phase's events: not held while the next is read (the server's memory peaks here).
+            del events
 
     def _take_newest(self, chunk: list[str], needed: int) -> int:
         """Keep the newest lines of ``chunk`` up to ``needed`` bytes; return how many more are needed."""

@@ -106,6 +106,8 @@ class Monitor:
         self.shell: ShellLog | None = None
         # When this machine slept (app/ingest/sleeplog.py), asked only when a silence needs explaining.
         self.sleep: SleepWatch | None = None
+        # Set once the log's cold start is applied (or its first lines came with none to read back).
+        self._read_in = threading.Event()
         if format_name != "auto":
             self._use_format(format_name)
 
@@ -199,10 +201,18 @@ class Monitor:
             if format_name is not None:  # read back to its first line (or --format given, and nothing to read)
                 reading = reading or cold_start(self, format_name, written, until, head, first_view_only=first_view_only)
                 reading.read_to_start()
-        if reading is None:
-            self.changes.bump()
-        else:
-            reading.apply()
+        try:
+            if reading is None:
+                self.changes.bump()
+            else:
+                reading.apply()
+        finally:
+            self._read_in.set()
+
+    def wait_read_in(self, timeout: float) -> bool:
+        """Wait until the log's cold start is done (its backlog applied, or new lines read with
+        none); False after ``timeout`` seconds without."""
+        return self._read_in.wait(timeout)
 
     def lines(self, lines: list[str]) -> None:
         """Parse new lines and wake the viewers."""
@@ -236,6 +246,7 @@ class Monitor:
             self.tracker.apply_all(events, now, arrival=now)
             self.kept.add(events)
             self.changes.bump()
+        self._read_in.set()
 
     def restarted(self, reason: str, *, repeats: bool = False) -> None:
         """A new stream begins: drop half-read records and tell the tracker what changed.

@@ -9,14 +9,15 @@ parser and tracker in log time (app/record/replay.py); what is already stored is
 counts twice. A file is imported once (its size and the digest of its first KiB are
 remembered); one that grew since is read again, harmlessly.
 
-The replay runs in a child process (``python -m app.record.backfill``) that hands back batches, so a
-week of log costs the server neither its memory peak nor the interpreter's lock. Every path it
-is given is absolute: the child runs in the project's folder, not the user's.
+The replay runs in a child process (``python -m app.record.child``, app/record/child.py) that hands
+back batches, so a week of log costs the server neither its memory peak nor the interpreter's
+lock; it starts once the live view's cold start is read in (app/record/recorder.py), so its memory
+never sits on that peak. Every path it is given is absolute: the child runs in the project's
+folder, not the user's.
 """
 
 from __future__ import annotations
 
-import argparse
 import functools
 import hashlib
 import json
@@ -27,7 +28,6 @@ import stat
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -44,21 +44,17 @@ from ..ingest.folder import (
 from ..ingest.formats.detect import family, log_kind
 from ..store import History, Observation, SourceKey, queries
 from ..text import path_text
-from .replay import Anchors, decode, encode, read_lines, replay_file
+from .child import CHILD_MODULE, replay_one
+from .replay import Anchors, decode, read_lines
 
 __all__ = ["ImportProgress", "files_to_import", "import_logs", "read_lines"]
 
 log = logging.getLogger(__name__)
 
-# The import child runs this module under the name it was imported by (``app`` in a checkout,
-# ``tokwatch`` when installed), from the folder that holds the package.
-CHILD_MODULE = __spec__.name if __spec__ is not None else __name__
 PACKAGE_PARENT = Path(__file__).resolve().parents[2]
 
 IMPORT_DAYS = 30  # the 5-minute tier's span: older files would only reach the hourly buckets
 IMPORT_MAX_BYTES = 2 << 30  # newest files first, up to this much
-PARENT_CHECK_SECONDS = 0.5
-IMPORT_NICENESS = 10
 
 
 def absolute(path: Path) -> Path:
@@ -181,7 +177,7 @@ def import_logs(
 ) -> ImportProgress:
     """Replay each file not yet imported (oldest first) into the history; return what was done.
 
-    ``in_child``: parse in a child process (``python -m app.record.backfill``) that hands back batches.
+    ``in_child``: parse in a child process (``python -m app.record.child``) that hands back batches.
     """
     progress = progress if progress is not None else ImportProgress()
     progress.files_total = len(files)
@@ -227,24 +223,9 @@ def _replay_all(pending: list[tuple[Path, int, str]], format_name: str, clock: C
             break
         progress.current = path_text(path.name)
         try:
-            _replay_one(path, size, head, format_name, clock(), anchors, stop, emit)
+            replay_one(path, size, head, format_name, clock(), anchors, stop, emit)
         except OSError as e:
             log.warning("history import: cannot read %s: %s", path, e.strerror or e)
-
-
-def _replay_one(path: Path, size: int, head: str, format_name: str, now: float, anchors: Anchors,
-                stop: threading.Event, emit: Callable[[Observation], None]) -> None:
-    """Replay one file, then mark it imported (not when stopped: it is read again next time)."""
-    kinds: list[str] = []
-
-    def note(obs: Observation) -> None:
-        kinds.append(obs.source.kind)
-        emit(obs)
-
-    replay_file(path, format_name, now, stop, note, anchors)
-    if not stop.is_set():
-        done = Observation(SourceKey("", "", kinds[-1] if kinds else "miner"), imported=((path_text(path), size, head),))
-        emit(done)
 
 
 class ImportHalted(Exception):
@@ -314,61 +295,7 @@ def _replay_in_child(pending: list[tuple[Path, int, str]], format_name: str, now
         raise RuntimeError(f"the import process ended with status {child.returncode}")
 
 
-def _hand_back(obs: Observation) -> None:
-    print(json.dumps(encode(obs), separators=(",", ":")), flush=True)
-
-
-def _end_with_parent() -> None:
-    """End this child as soon as the server that started it is gone (killed, say, with -9).
-
-    Its batches would have nowhere to go, and a week of log is seconds of a core spent for nothing.
-    """
-    parent = os.getppid()
-
-    def watch() -> None:
-        while True:
-            time.sleep(PARENT_CHECK_SECONDS)
-            if os.getppid() != parent:
-                os._exit(0)
-
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
-
-
-def _yield_to_server() -> None:
-    """Run behind the server: on a busy machine its cold start (the log's newest figures, first on
-    the page) and its pushes come before the import of the older lines."""
-    try:
-        os.nice(IMPORT_NICENESS)
-    except (AttributeError, OSError):
-        pass  # no nice on this system, or not allowed: the import runs at the server's priority
-
-
-def main(argv: list[str]) -> int:
-    """The child: replay the files named on the command line, one JSON batch per line on stdout.
-
-    Standard input holds the anchors: ``[[stage, step, at], …]`` (may be empty).
-    """
-    parser = argparse.ArgumentParser(prog="python -m app.record.backfill")
-    parser.add_argument("--now", type=float, required=True)
-    parser.add_argument("--format", default="auto")
-    parser.add_argument("files", nargs="*", help="path size head-digest, repeated (absolute paths)")
-    args = parser.parse_args(argv)
-    _end_with_parent()
-    _yield_to_server()
-    text = sys.stdin.read() if not sys.stdin.isatty() else ""
-    anchors = {(str(stage), int(step)): float(at) for stage, step, at in json.loads(text or "[]")}
-    stop = threading.Event()
-    triples = args.files
-    for i in range(0, len(triples) - 2, 3):
-        path, size, head = Path(triples[i]), int(triples[i + 1]), triples[i + 2]
-        try:
-            _replay_one(path, size, head, args.format, args.now, anchors, stop, _hand_back)
-        except BrokenPipeError:
-            os._exit(0)  # the server has gone: nobody is left to write what is read
-        except OSError as e:
-            print(f"history import: cannot read {path}: {e.strerror or e}", file=sys.stderr)
-    return 0
-
-
 if __name__ == "__main__":
+    from .child import main  # the import child's own module; this name still runs it
+
     sys.exit(main(sys.argv[1:]))

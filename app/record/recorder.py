@@ -18,6 +18,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
 
+from ..changes import ChangeSource
 from ..config import host_name
 from ..ingest.folder import source_key_path
 from ..ingest.formats import kind_of
@@ -40,19 +41,28 @@ FIRST_OBSERVE_SECONDS = 3.0
 HAPPENED_SECONDS = 86400.0  # "What happened" covers the last day
 TAKE_OVER_SECONDS = 5.0  # how often a reading tokwatch tries the data dir's lock
 WHOLE_RUN_RANGE = "30d"  # a step trainer's longest range: the page opens on its whole run
-SAMPLE_WAIT_SECONDS = 0.2  # how often the sampler looks whether the page has its first view
+SAMPLE_WAIT_SECONDS = 0.2  # the sampler looks for the first view at each change, and at least this often
 SAMPLE_WAIT_LIMIT = 120.0  # and for how long: a log with no step in its tail is not sampled
 ADVANCE_SECONDS = 1.0  # while the import runs, how often its writes may move the history's revision
+# The import waits for the live view's cold start (its peak of memory) to be over, at most this long
+# (a log not there yet has no cold start).
+READ_IN_WAIT_SECONDS = 30.0
 
 
 class PassSource(Protocol):
     """What the recorder needs of the monitor."""
+
+    @property
+    def changes(self) -> ChangeSource:
+        """Bumped when the log's figures move (its first view among them)."""
 
     def snapshot(self, now: float | None = None) -> Snapshot: ...
 
     def take_passes(self) -> list[tuple[float, str]]: ...
 
     def take_logged(self) -> list[Event]: ...
+
+    def wait_read_in(self, timeout: float) -> bool: ...
 
 
 def machine_name() -> str:
@@ -143,6 +153,9 @@ class Recorder:
         self._logged = LoggedSteps()
         self._memory = RunMemory()  # a step trainer's losses, read here when no history keeps them
         self._sampled: dict[str, Any] | None = None  # its whole run sampled, until the import has it
+        self._sample_lock = threading.Lock()
+        self._sample_tried = False  # sampled, or found to be no step log: once either way
+        self._served_unsampled = False  # a whole-run answer went out before the sample
         self._revision = 0  # moves when the longer ranges have more to show (a sample, the import's writes)
         self._on_advance: Callable[[], None] | None = None
 
@@ -219,7 +232,17 @@ class Recorder:
                 log.exception("history: observation failed")
 
     def _import(self) -> None:
-        assert self.log_path is not None and self.progress is not None
+        monitor = self._monitor
+        assert self.log_path is not None and self.progress is not None and monitor is not None
+        # Not beside the cold start: the child's memory on top of the cold start's peak is the
+        # process tree's peak, and the page's first view comes first on a busy machine anyway.
+        waited = 0.0
+        while not monitor.wait_read_in(SAMPLE_WAIT_SECONDS):
+            waited += SAMPLE_WAIT_SECONDS
+            if self._stop.is_set():
+                return
+            if waited >= READ_IN_WAIT_SECONDS:
+                break
         try:
             files = files_to_import(self.log_path, self.clock(), self.format_name)
             import_logs(files, self.history, self._source, format_name=self.format_name, clock=self.clock,
@@ -234,24 +257,42 @@ class Recorder:
         (app/record/preview.py); after the page has its first view, which comes first."""
         monitor, progress = self._monitor, self.progress
         assert monitor is not None and progress is not None
-        waited = 0.0
-        while True:
-            if progress.done or waited >= SAMPLE_WAIT_LIMIT or self._stop.wait(SAMPLE_WAIT_SECONDS):
+        began = time.monotonic()
+        seen = monitor.changes.version
+        while not self._sample_once():
+            # Woken by the monitor's next change (the first view), so the sample is under way while
+            # the page is still loading; the timeout only bounds how long a stop goes unseen.
+            seen = monitor.changes.wait_for_change(seen, SAMPLE_WAIT_SECONDS)
+            if progress.done or self._stop.is_set() or time.monotonic() - began >= SAMPLE_WAIT_LIMIT:
                 return
-            waited += SAMPLE_WAIT_SECONDS
+
+    def _sample_once(self) -> bool:
+        """Sample the run once its first view is known; False while it is not (ask again later).
+
+        Called by the sampler's thread and by the page's first ask for the whole run, whichever
+        comes first: a page asking before the sampler's next look gets the sample in that answer,
+        not an empty chart and a second round trip after the push."""
+        monitor = self._monitor
+        assert monitor is not None
+        with self._sample_lock:
+            if self._sample_tried:
+                return True
             snap = monitor.snapshot(self.clock())
-            if snap.format is not None and (snap.step is not None or kind_of(snap.format) != "steps"):
-                break
-        if kind_of(snap.format) != "steps" or not snap.source.path:
-            return
-        try:
-            sampled = sampled_steps(sample_losses(Path(snap.source.path), snap.format))
-        except OSError as e:
-            log.warning("history: cannot sample %s: %s", snap.source.path, e.strerror or e)
-            return
-        with self._bodies_lock:
-            self._sampled = sampled
-        self._advance()
+            if snap.format is None or (snap.step is None and kind_of(snap.format) == "steps"):
+                return False
+            self._sample_tried = True
+            if kind_of(snap.format) != "steps" or not snap.source.path:
+                return True
+            try:
+                sampled = sampled_steps(sample_losses(Path(snap.source.path), snap.format))
+            except OSError as e:
+                log.warning("history: cannot sample %s: %s", snap.source.path, e.strerror or e)
+                return True
+            with self._bodies_lock:
+                self._sampled = sampled
+        if self._served_unsampled:  # a page holds the run without it: tell it there is more
+            self._advance()
+        return True
 
     def _watch_import(self) -> None:
         """Move the revision while the import writes (at most once a second) and when it ends, so
@@ -324,7 +365,12 @@ class Recorder:
         if status["mode"] == "off" and self._monitor is not None and range_name != "1h":
             return self._memory_json(range_name, now, status_view)
         # Until the import has read the run, its whole-run chart is drawn from a sample.
-        sampled = self._sampled if range_name == WHOLE_RUN_RANGE and status["importing"] is not None else None
+        whole_run_importing = range_name == WHOLE_RUN_RANGE and status["importing"] is not None
+        if whole_run_importing and self._sampled is None and self._monitor is not None:
+            self._sample_once()  # or waits for the sampler's, when it is under way
+        if whole_run_importing and self._sampled is None:
+            self._served_unsampled = True  # before the read: a sample taken meanwhile then pushes
+        sampled = self._sampled if whole_run_importing else None
         key = (self._source, range_name, int(now) // RANGES[range_name][1], self.history.generation,
                json.dumps(status_view), sampled is not None)
         with self._bodies_lock:

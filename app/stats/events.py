@@ -385,6 +385,7 @@ class AllReduceResult:
     peers: int | None = None
     error: str | None = None
     checkpoint: int | None = None  # where the newer miner says the round failed (``At Checkpoint 2``)
+    again: bool = False  # the last failure, told again more fully (its traceback's end): no new round
 
 
 # The figure a collaboration's pace (samples a second, all peers) goes out as; a peer's own is ``samples_per_second``.
@@ -398,6 +399,7 @@ SwarmKind = Literal[
     "download_failed",  # the download failed (it retries)
     "catching_up",  # it took the collaboration's step and goes on
     "alone",  # no other peer to average with
+    "round",  # where the swarm's own rounds have it (gensyn rl-swarm: ``detail`` ``round 14 · stage 1``)
 ]
 
 
@@ -409,6 +411,7 @@ class SwarmNews:
     kind: SwarmKind
     detail: str | None = None  # the error or the peer, as printed
     cause: str | None = None  # a join failure's usual meaning (a clock out of step, a closed port)
+    again: bool = False  # the same failure said again, more fully (its traceback's error line): no new attempt
 
 
 @dataclass(frozen=True, slots=True)
@@ -428,7 +431,7 @@ class CollabProgress:
     peers, and when the next epoch is due (``ETA`` seconds, as printed)."""
 
     at: float | None
-    epoch: int
+    epoch: int | None  # None: the line names none (the 2021 ``Collaboration accumulated N samples from P peers``)
     samples: int
     peers: int
     eta_seconds: float | None = None

@@ -373,6 +373,25 @@ REAL_FORMATS = {
     # verl's bar alone behind Ray's ANSI prefixes, stuck at 0/58: read by the generic reader as it stands (its header
     # expects verl; the verl row's signatures do not take it yet)
     "verl-chrisytz-tpu-xla-stuck-step0-of-58.log": "generic",
+    # hivemind's 2021 format; gensyn rl-swarm over hivemind (its DHT failing to start, its rounds and stages); petals
+    "hivemind-issue351-cancelled-then-task-exception-never-retrieved.log": "hivemind",
+    "hivemind-issue351-collab-accumulated-then-allreduce-error.log": "hivemind",
+    "hivemind-issue351-debug-allreduce-group-not-found.log": "hivemind",
+    "hivemind-issue401-download-state-6min-then-step0-loss.log": "hivemind",
+    "hivemind-petals-issue255-client-warn-path-logger-retry-forward.log": "hivemind",
+    "hivemind-rlswarm-issue16-joining-round-14-stage-1-bar-0-of-2.log": "hivemind",
+    "hivemind-rlswarm-issue189-identity-check-then-dht-traceback.log": "hivemind",
+    "hivemind-rlswarm-issue213-dht-daemon-failed-tail-terminated.log": "hivemind",
+    "hivemind-rlswarm-issue219-hello-joining-round-107-stage-2-bar-glued-warning.log": "hivemind",
+    "hivemind-rlswarm-issue22-already-finished-round-24-skipping-loop.log": "hivemind",
+    "hivemind-rlswarm-issue246-dht-daemon-failed-bootstrap-shutdown.log": "hivemind",
+    "hivemind-rlswarm-issue330-identity-check-blank-then-py313-traceback.log": "hivemind",
+    "hivemind-rlswarm-issue332-chain-peers-identity-then-traceback.log": "hivemind",
+    "hivemind-rlswarm-issue335-debug-logfile-joining-round-646-stage-2.log": "hivemind",
+    # rl-swarm's launcher lines ("An error was detected while running rl-swarm", "Shutting down trainer...")
+    "hivemind-rlswarm-issue341-mps-oom-error-detected-shutting-down-stack.log": "hivemind",
+    # its bar (the Trainer's) and its launcher's line tie: the earlier row takes it
+    "hivemind-rlswarm-issue303-bar-glued-killed-9-shutting-down.log": "hf-trainer",
 }
 
 

@@ -131,6 +131,57 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("sn38-readme-dht-connect.log", T0, "end", "cannot join the swarm · 8 failed attempts", "cannot_join", {}),
     ("sn38-readme-load-state-timeout.log", T0, "end", "out of sync · loading state 22s", "out_of_sync", {}),
     ("sn38-readme-asyncio-timeout.log", T0, "end", "no step yet · 1 error", "working", {}),
+    # gensyn rl-swarm over hivemind: the DHT never came up, the trainer stopped (its p2p daemon's error, or a
+    # traceback through the DHT's start right after hivemind's identity check)
+    ("hivemind-rlswarm-issue189-identity-check-then-dht-traceback.log", T0, "end", "cannot join the swarm · stopped",
+     "cannot_join", {"all_reduce": None}),
+    ("hivemind-rlswarm-issue213-dht-daemon-failed-tail-terminated.log", T0, "end", "cannot join the swarm · stopped",
+     "cannot_join", {"all_reduce": None}),
+    ("hivemind-rlswarm-issue246-dht-daemon-failed-bootstrap-shutdown.log", T0, "end",
+     "cannot join the swarm · stopped", "cannot_join", {"all_reduce": None}),
+    ("hivemind-rlswarm-issue330-identity-check-blank-then-py313-traceback.log", T0, "end",
+     "cannot join the swarm · stopped", "cannot_join", {"all_reduce": None}),
+    ("hivemind-rlswarm-issue332-chain-peers-identity-then-traceback.log", T0, "end",
+     "cannot join the swarm · stopped", "cannot_join", {"all_reduce": None}),
+    # hivemind's 2021 CollaborativeOptimizer: global step 7 begins, its all-reduce fails 130.415 s later
+    ("hivemind-issue351-collab-accumulated-then-allreduce-error.log", local(2021, 9, 1, 0, 0, 0), "end",
+     "step 7 · …", "measuring",
+     {"step": 7, "crash": None, "paused": None, "stalled": False,
+      "collaboration": {"epoch": None, "samples": 34496, "peers": 40, "eta_seconds": 0.0},
+      "all_reduce": {"succeeded": 0, "failed": 1, "peers": None,
+                     "last_error": "an error in averaging.averager._run_allreduce:440"}}),
+    # its matchmaking looking for a group, 7 times in 1.065 s: a round under way
+    ("hivemind-issue351-debug-allreduce-group-not-found.log", local(2021, 9, 1, 0, 0, 0), "end", "averaging 1s",
+     "averaging", {"all_reduce": None}),
+    # a cancelled all-reduce and asyncio's report of its task: one failed round, the trainer lives on
+    ("hivemind-issue351-cancelled-then-task-exception-never-retrieved.log", local(2021, 9, 1, 0, 0, 0), "end",
+     "no step yet · 1 all-reduce failed", "working",
+     {"crash": None, "all_reduce": {"succeeded": 0, "failed": 1, "peers": None,
+                                    "last_error": "MatchmakingException('Unable to run All-Reduce: ')"}}),
+    # gensyn rl-swarm: a stage's bar at its first step, the swarm's round and stage said (a Map bar is no step)
+    ("hivemind-rlswarm-issue16-joining-round-14-stage-1-bar-0-of-2.log", T0, "end", "step 0/2 · no step yet", "working",
+     {"step": 0, "total_steps": 2, "loss": None, "crash": None}),
+    ("hivemind-rlswarm-issue219-hello-joining-round-107-stage-2-bar-glued-warning.log", T0, "end",
+     "step 0/20 · no step yet", "working", {"step": 0, "total_steps": 20, "loss": None, "crash": None}),
+    # the same "Already finished round: 24. Skipping." ten times: no step, no error, no crash
+    ("hivemind-rlswarm-issue22-already-finished-round-24-skipping-loop.log", T0, "end", "waiting for first step",
+     "working", {"crash": None, "errors": None}),
+    # its log file, the level first: round 646 stage 2 begun, no step yet
+    ("hivemind-rlswarm-issue335-debug-logfile-joining-round-646-stage-2.log", T0, "end", "waiting for first step",
+     "working", {"crash": None, "errors": None}),
+    # a bar with the shell's "Killed: 9" glued to it, then the launcher's shutdown: killed
+    # (macOS's "Killed: 9" glued to the bar at 17/20: killed at step 17 of 20)
+    ("hivemind-rlswarm-issue303-bar-glued-killed-9-shutting-down.log", T0, "end", "step 17/20 · crashed", "crashed",
+     {"step": 17, "total_steps": 20, "loss": None}),
+    # MPS out of memory, the launcher's "An error was detected", shut down
+    ("hivemind-rlswarm-issue341-mps-oom-error-detected-shutting-down-stack.log", T0, "end", "no step yet · crashed",
+     "crashed", {"loss": None}),
+    # a petals client's remote forward pass failed on a server, retried: an error counted, no crash, no step
+    ("hivemind-petals-issue255-client-warn-path-logger-retry-forward.log", T0, "end", "no step yet · 1 error",
+     "working", {"crash": None}),
+    # 6 min 27 s loading the state, then step 0 with its local loss and this peer's 0.00255 samples/s
+    ("hivemind-issue401-download-state-6min-then-step0-loss.log", local(2021, 11, 2, 0, 0, 0), "end", "step 0 · …",
+     "measuring", {"step": 0, "loss": 11.4107, "crash": None}),
     ("modded-nanogpt-track3-train-time-seconds.txt", T0, T0 + 60, "done · step 4875/4875", "done",
      {"step_seconds": 0.15172, "eval": {"val_loss": {"value": 3.27637, "step": 4875}}}),
     ("modded-nanogpt-track3-word-values.txt", T0, T0, "step 2925/3020 · 2.3k steps/h", "training",
@@ -1184,6 +1235,89 @@ def _rounds(swarm: dict[str, Any]) -> list[tuple[Any, ...]]:
              r["error"]) for r in swarm["rounds"]]
 
 
+@pytest.mark.parametrize(("name", "cause", "error"), [
+    ("hivemind-rlswarm-issue213-dht-daemon-failed-tail-terminated.log", "the bootstrap peers cannot be reached",
+     ("hivemind.p2p.p2p_daemon_bindings.utils.P2PDaemonError: Daemon failed to start: 2025/05/01 12:46:14 failed to "
+     "connect to bootstrap peers")),
+    # the error pasted first, then the traceback's end with it again: one failure, not two
+    ("hivemind-rlswarm-issue246-dht-daemon-failed-bootstrap-shutdown.log", "the bootstrap peers cannot be reached",
+     ("hivemind.p2p.p2p_daemon_bindings.utils.P2PDaemonError: Daemon failed to start: 2025/05/05 05:11:19 failed to "
+     "connect to bootstrap peers")),
+    ("hivemind-rlswarm-issue189-identity-check-then-dht-traceback.log", "the error that stopped it is not in the log",
+     "a traceback through the DHT's start-up"),
+    ("hivemind-rlswarm-issue330-identity-check-blank-then-py313-traceback.log",
+     "the error that stopped it is not in the log", "a traceback through the DHT's start-up"),
+    ("hivemind-rlswarm-issue332-chain-peers-identity-then-traceback.log",
+     "the error that stopped it is not in the log", "a traceback through the DHT's start-up"),
+])  # fmt: skip
+def test_a_dht_that_never_came_up_reads_cannot_join_with_its_cause(
+    tmp_path: Path, name: str, cause: str, error: str
+) -> None:
+    data = snap(cold(tmp_path, name), T0)
+    swarm = data["training"]["swarm"]
+    assert (swarm["join_failures"], swarm["join_error"], swarm["rounds"], swarm["peers"]) == (1, error, [], [])
+    assert cause in swarm["join_cause"]
+    assert data["training"]["crash"] is not None  # how it ended, a detail
+    sentence = next(line for line in data["details"] if line.startswith("Cannot join the swarm: "))
+    assert cause in sentence and sentence.endswith("the trainer stopped")
+
+
+@pytest.mark.parametrize(("name", "said", "times"), [
+    ("hivemind-rlswarm-issue16-joining-round-14-stage-1-bar-0-of-2.log", "training round 14 · stage 1", 2),
+    ("hivemind-rlswarm-issue219-hello-joining-round-107-stage-2-bar-glued-warning.log",
+     "training round 107 · stage 2", 1),
+    ("hivemind-rlswarm-issue22-already-finished-round-24-skipping-loop.log",
+     "round 24 already finished: waiting for the next", 10),
+    ("hivemind-rlswarm-issue335-debug-logfile-joining-round-646-stage-2.log", "training round 646 · stage 2", 1),
+])  # fmt: skip
+def test_rl_swarm_says_where_its_swarm_s_rounds_are(tmp_path: Path, name: str, said: str, times: int) -> None:
+    data = snap(cold(tmp_path, name), T0)
+    assert data["format"] == "hivemind"
+    swarm = data["training"]["swarm"]
+    assert (swarm["swarm_round"], swarm["swarm_round_said"]) == (said, times)
+    assert (swarm["rounds"], swarm["join_failures"]) == ([], 0)
+    assert any(line.startswith(f"Swarm: {said}") for line in data["details"])
+
+
+def test_apple_s_gpu_out_of_memory_is_the_crash_not_the_launcher_s_shutdown(tmp_path: Path) -> None:
+    crash = snap(cold(tmp_path, "hivemind-rlswarm-issue341-mps-oom-error-detected-shutting-down-stack.log"), T0)[
+        "training"]["crash"]
+    assert crash["error"].startswith("RuntimeError: MPS backend out of memory (MPS allocated: 13.36 GB")
+
+
+def test_the_2021_hivemind_rounds_and_a_state_download(tmp_path: Path) -> None:
+    """Counted by hand from the #351 and #401 excerpts."""
+    year = local(2021, 12, 1, 0, 0, 0)
+    monitor = cold(tmp_path, "hivemind-issue351-collab-accumulated-then-allreduce-error.log", year)
+    swarm = snap(monitor, monitor.last_event_at() or T0)["training"]["swarm"]
+    # "Beginning global optimizer step 7" at 13:12:51.403, the averager's ERROR at 13:15:01.818
+    assert _rounds(swarm) == [(local(2021, 8, 29, 13, 12, 51.403), 130.415, None, "failed",
+                               "an error in averaging.averager._run_allreduce:440")]
+    monitor = cold(tmp_path, "hivemind-issue351-debug-allreduce-group-not-found.log", year)
+    swarm = snap(monitor, monitor.last_event_at() or T0)["training"]["swarm"]
+    assert _rounds(swarm) == [(local(2021, 8, 18, 23, 47, 7.773), None, None, "running", None)]
+    monitor = cold(tmp_path, "hivemind-issue351-cancelled-then-task-exception-never-retrieved.log", year)
+    swarm = snap(monitor, monitor.last_event_at() or T0)["training"]["swarm"]
+    assert _rounds(swarm) == [(None, None, None, "failed", "MatchmakingException('Unable to run All-Reduce: ')")]
+    assert swarm["rounds"][0]["ended_at"] == pytest.approx(local(2021, 8, 29, 13, 16, 1.592))
+    # 07:21:50.962 "Downloading parameters from peer": out of sync, loading the state; its step 0 after it: training
+    name = "hivemind-issue401-download-state-6min-then-step0-loss.log"
+    log = tmp_path / "first-line.log"
+    log.write_text(body(name)[0] + "\n", encoding="utf-8")
+    os.utime(log, (year, year))
+    first = Monitor(log, clock=lambda: year)
+    first.backlog(read_backwards(log))
+    during = snap(first, local(2021, 11, 1, 7, 25, 0))
+    assert (during["state"], during["status_line"]) == ("out_of_sync", "out of sync · loading state 3m")
+    monitor = cold(tmp_path, name, year)
+    after = snap(monitor, local(2021, 11, 1, 7, 28, 19))
+    assert (after["state"], after["training"]["swarm"]["out_of_sync_since"]) == ("measuring", None)
+    assert after["training"]["swarm"]["local_samples_per_second"] == 0.002546124167199564
+    # 07:21:50.962 to 07:28:17.871
+    assert after["training"]["swarm"]["state_download_seconds"] == pytest.approx(386.909)
+    assert "State: the last download from a peer took 6 min" in after["details"]
+
+
 def test_real_collaborators_read_as_their_place_in_the_swarm(tmp_path: Path) -> None:
     """The swarm's figures of the real SN38 and hivemind excerpts, counted by hand from their lines."""
     # the README's DHT error: attempts 2 to 9 failed (8), the last for a clock 30 s out of step; no peer, no round
@@ -1194,7 +1328,8 @@ def test_real_collaborators_read_as_their_place_in_the_swarm(tmp_path: Path) -> 
     # attempts 2, 3, 4, 6, 7, 9: a clock 30 s out of step; 5 and 8: "failed to connect to bootstrap peers"
     assert swarm["join_causes"] == [
         ["this machine's clock is out of step with the other peers (sync it: NTP)", 6],
-        ["the bootstrap peers cannot be reached (a closed port, a firewall)", 2],
+        [("hivemind's p2p daemon did not start: the bootstrap peers cannot be reached (a closed port, a firewall, "
+         "or the peers are down)"), 2],
     ]
     # the README's failed round: called at 16:13:53.800, failed at 16:18:33.995 (280.195 s), no group said
     monitor = cold(tmp_path, "sn38-readme-could-not-find-a-group.log")

@@ -276,3 +276,56 @@ def test_steps_after_a_failed_state_download_are_training_again(tmp_path: Path) 
     data = read(tmp_path, lines, local("2025-06-27 14:01:48.000"), local("2025-06-27 14:01:48.000"))
     assert data["state"] not in ("out_of_sync", "sync_failing")
     assert data["training"]["swarm"]["out_of_sync_since"] is None
+
+
+def test_a_round_that_failed_is_no_pause_and_its_wait_no_stall(tmp_path: Path) -> None:
+    """The second round of the session fails at 10:10:45 and no step follows: over, not a pause; the 45 s
+    it took are averaging, so the wait for the next step counts from its end."""
+    lines = SESSION[:15]  # up to "All Reduce Failed with error: AllReduce Failed, Loading Latest State"
+    assert lines[-1].endswith("All Reduce Failed with error: AllReduce Failed, Loading Latest State")
+    now = local("2025-06-27 10:12:00.000")
+    data = read(tmp_path, lines, now)
+    assert data["training"]["paused"] is None
+    assert not any(line.startswith("Paused:") for line in data["details"])
+    assert data["state"] not in ("averaging", "stalled")
+    assert data["training"]["swarm"]["rounds"][0]["outcome"] == "failed"
+
+
+def test_a_dht_daemon_that_fails_and_stops_the_trainer_cannot_join(tmp_path: Path) -> None:
+    """A collaborator over hivemind whose p2p daemon cannot start: Python's report of the uncaught error,
+    then the launcher's shutdown. One attempt, and the trainer is gone: cannot join, not crashed."""
+    lines = [
+        "INFO:hivemind_exp.runner.gensyn.testnet_grpo_runner:Retrieved initial peers from chain: ['/ip4/1.2.3.4/tcp/1']",
+        "Jun 27 10:00:00.000 [INFO] Checking that identity from `swarm.pem` is not used by other peers",
+        "Traceback (most recent call last):",
+        '  File "/srv/rl-swarm/hivemind_exp/runner/grpo_runner.py", line 130, in run',
+        "    dht = self.setup_dht(grpo_args)",
+        '  File "/venv/lib/python3.12/site-packages/hivemind/dht/dht.py", line 87, in __init__',
+        "    self.run_in_background(await_ready=await_ready)",
+        ("hivemind.p2p.p2p_daemon_bindings.utils.P2PDaemonError: Daemon failed to start: 2025/06/27 10:00:10 failed "
+        "to connect to bootstrap peers"),
+        ">> Shutting down trainer...",
+        "Terminated",
+    ]
+    now = local("2025-06-27 10:00:10.000")
+    data = read(tmp_path, lines, now)
+    assert (data["format"], data["state"], data["level"]) == ("hivemind", "cannot_join", "problem")
+    assert data["status_line"] == "cannot join the swarm · stopped"
+    swarm = data["training"]["swarm"]
+    assert swarm["join_failures"] == 1  # the traceback and its error line are one failure
+    assert "the bootstrap peers cannot be reached" in swarm["join_cause"]
+    assert data["training"]["crash"]["error"].startswith("hivemind.p2p.p2p_daemon_bindings.utils.P2PDaemonError")
+
+
+def test_a_failed_round_s_time_is_not_a_step_s(tmp_path: Path) -> None:
+    """Steps a minute apart; a round called at 10:02:10 fails at 10:07:00; the next step at 10:08:00. The
+    step time stays the minute: the six minutes around the round are averaging, not a step."""
+    lines = [
+        step("10:00:00.000", 41, 0), step("10:01:00.000", 41, 1), step("10:02:00.000", 41, 2),
+        bt("10:02:10.000", "Received All Reduce Call"),
+        bt("10:07:00.000", "All Reduce Failed with error: AllReduce Failed, Loading Latest State"),
+        step("10:08:00.000", 41, 3), step("10:09:00.000", 41, 4),
+    ]
+    data = read(tmp_path, lines, local("2025-06-27 10:09:10.000"))
+    assert data["training"]["step_seconds"] == pytest.approx(60.0)
+    assert data["training"]["paused"] is None

@@ -61,10 +61,13 @@ def test_the_whole_run_is_asked_for_again_as_soon_as_the_server_has_it(
     server, recorder = importing_server
     asked: list[float] = []
     chart_page.on("request", lambda r: asked.append(time.monotonic()) if "/api/history" in r.url else None)
+    # The page asks before the server has the run's first view (on a slow start): nothing to sample yet.
+    recorder._sample_once = lambda: False  # type: ignore[method-assign]
     chart_page.goto(server.url)
     chart_page.wait_for_function("() => document.querySelector('#chart-note') && !document.querySelector('#chart-note').hidden")
     assert len(asked) == 1, "the page asked for its whole run once, before the server had it"
     assert not [p for p in inspect(chart_page) if p["kind"] == "loss" and p["points"]]
+    del recorder._sample_once
 
     began = time.monotonic()
     recorder._sample()  # what the sampler thread does once the page has its first view
@@ -75,6 +78,23 @@ def test_the_whole_run_is_asked_for_again_as_soon_as_the_server_has_it(
     assert min(drawn) == 1 and max(drawn) == STEPS
     assert all(f"{value:.4f}" == train_loss(step) for step, value in drawn.items())
     assert len(asked) == 2
+
+
+def test_the_first_ask_for_the_whole_run_gets_its_sample_without_waiting_for_the_sampler(
+    importing_server: tuple[ChartServer, Recorder], chart_page: Any
+) -> None:
+    # The first view is in, the import under way, and no sampler thread runs here: the page's own
+    # first ask must bring the run, drawn from the sample, in that one answer.
+    server, _ = importing_server
+    asked: list[str] = []
+    chart_page.on("request", lambda r: asked.append(r.url) if "/api/history" in r.url else None)
+    chart_page.goto(server.url)
+    plot = loss_plot(chart_page, "loss by step, the whole run")
+    drawn = {int(step): value for step, value in plot["lossPoints"]}
+    assert min(drawn) == 1 and max(drawn) == STEPS
+    assert all(f"{value:.4f}" == train_loss(step) for step, value in drawn.items())
+    assert chart_page.locator("#chart-note").text_content().startswith("Sampled:")
+    assert len(asked) == 1, "one ask: the answer held the run"
 
 
 class WireStatuses:

@@ -419,6 +419,13 @@ class CrashWatch:
         return self._crash(text, FATAL)
 
 
+def _unless_survived(parser: StepLines[Any], found: list[Event]) -> list[Event]:
+    """The watch's events of a line, without its crash when the parser says the trainer lives through it."""
+    if any(isinstance(event, RunCrashed) for event in found) and parser.survives():
+        return [event for event in found if not isinstance(event, RunCrashed)]
+    return found
+
+
 def _clip(text: str) -> str:
     return text if len(text) <= MAX_ERROR_CHARS else text[: MAX_ERROR_CHARS - 1] + "…"
 
@@ -466,6 +473,7 @@ class CrashAware:
         start = 0
         for i, found in found_marks:
             items.extend(parser.feed_runs(lines[start : i + 1], marks[start : i + 1]))
+            found = _unless_survived(parser, found)
             if any(isinstance(event, RunCrashed) for event in found):
                 items.extend(parser.died())
             items.extend(found)
@@ -491,6 +499,7 @@ class CrashAware:
         start = 0
         for i, found in marks:
             events.extend(self.parser.feed(batch[start : i + 1]))
+            found = _unless_survived(self.parser, found)
             if any(isinstance(event, RunCrashed) for event in found):
                 events.extend(self.parser.died())  # what the parser held until the run's end said what it was
             events.extend(found)

@@ -38,15 +38,20 @@ Emit = Callable[[], list[Event]]
 _train_step = builder(TrainStep)  # a usual line's step, made by the hundred thousand
 
 
+_JSON_LOADS: list[Callable[[str], Any] | None] = []
+
+
 def _json_loads() -> Callable[[str], Any] | None:
-    try:
-        loads: Callable[[str], Any] = importlib.import_module("orjson").loads
-    except ImportError:
-        return None
-    return loads
+    """orjson's ``loads``: a run's figures read at once (app/record/encode.py: why it is optional).
 
-
-_JSON_LOADS = _json_loads()  # orjson's: a run's figures read at once (app/record/encode.py: why it is optional)
+    Imported at the first run, not with the parsers: a miner log's import child never reads one
+    (orjson is 2.3 MB of its memory)."""
+    if not _JSON_LOADS:
+        try:
+            _JSON_LOADS.append(importlib.import_module("orjson").loads)
+        except ImportError:
+            _JSON_LOADS.append(None)
+    return _JSON_LOADS[0]
 
 
 class StepLines(Generic[R]):
@@ -154,6 +159,11 @@ class StepLines(Generic[R]):
     def died(self) -> list[Event]:
         """The line just read ended the run (crash.py): what the parser held until it knew."""
         return []
+
+    def survives(self) -> bool:
+        """Whether the crash the line just read reports is one the trainer lives through (crash.py): an
+        error of a library's own background worker, which the parser reads as what it is instead."""
+        return False
 
     # --- the loop -----------------------------------------------------------------------------------
 
@@ -416,9 +426,10 @@ def _run(usual: UsualLine, lines: list[str]) -> StepRun:
         # between each, all at once; read as one JSON array where orjson is installed (a leading
         # zero, "007", is not JSON: read below).
         text = ",".join(lines).translate(usual.figures_only)
-        if _JSON_LOADS is not None:
+        loads = _json_loads()
+        if loads is not None:
             try:
-                figures = _JSON_LOADS(f"[{text}]")
+                figures = loads(f"[{text}]")
             except ValueError:
                 figures = None
             if figures is not None and len(figures) != width * len(lines):

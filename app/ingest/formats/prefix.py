@@ -65,8 +65,10 @@ _PROCESS = re.compile(
     r"\((?:[\w.-]{1,80}(?:\(\S{0,120}\))?(?:, ?| ))?(?:rank=(\d{1,6}), ?)?pid=\w{1,20}(?:, ?ip=[\w.:-]{1,64})?\) ?"
     r"|\[pod/[\w.-]{1,253}/[\w.-]{1,63}\] "
 )
-# srun's task label, or a host name with a digit in it (pdsh: ``worker-0: ``, ``node017: ``).
-_LABEL = re.compile(r"\s*(\d{1,5}): |(?=[A-Za-z][\w.-]{0,62}\d)[A-Za-z][\w.-]{0,63}: ")
+# srun's task label, or a host name with a digit in it (pdsh: ``worker-0: ``, ``node017: ``); never an
+# exception's dotted name (``hivemind.p2p.p2p_daemon_bindings.utils.P2PDaemonError: ``).
+_LABEL = re.compile(r"\s*(\d{1,5}): |(?=[A-Za-z][\w.-]{0,62}\d)(?![\w.-]{0,63}(?:Error|Exception|Interrupt): )"
+                    r"[A-Za-z][\w.-]{0,63}: ")
 # A cheap test: can the line start with a prefix at all?
 _MAYBE = re.compile(r"\[|\(|\s*\d|[A-Z][a-z]{2} [ \d]\d |[IWEF]\d{4} |[A-Z]{4,8}:|[A-Za-z][\w.-]{0,62}: ")
 _MAX_PEELS = 6

@@ -347,6 +347,16 @@ FORMATS: tuple[FormatSpec, ...] = (
             sign("from peer", r"Failed to load state from peers|Downloading parameters from peer \S|Finished "
                               r"downloading state from \S"),
             sign("][", r"^\[\d{4}/\d\d/\d\d \d\d:\d\d:\d\d\.\d{3}\]\[(?:INFO|WARN|WARNING|ERROR|DEBUG)\]\["),
+            # A collaborator whose DHT never came up (gensyn rl-swarm and others over hivemind): its p2p daemon's
+            # error, or a traceback through hivemind's DHT start.
+            sign("P2PDaemonError", r"P2PDaemonError: Daemon failed to start"),
+            # gensyn rl-swarm's trainer over hivemind (``INFO:hivemind_exp.trainer.hivemind_grpo_trainer:…``, or its log
+            # file's ``- INFO - hivemind_exp.…:302 - …``): its rounds and stages.
+            sign("hivemind_exp.", r"^(?:[A-Z]+:|.{10,30} - [A-Z]+ - )hivemind_exp\.[\w.]+:"),
+            # and its launcher's own lines (run_rl_swarm.sh)
+            sign(">> ", r"^>> (?:Shutting down trainer\.\.\.|An error was detected while running rl-swarm|"
+                        r"Good luck in the swarm!)"),
+            sign("hivemind/dht/", r'File "[^"]*/hivemind/dht/dht\.py", line \d+, in (?:__init__|run_in_background)'),
         ),
         yields_to=("sn38",),  # a miner's log with hivemind's lines in it is the miner's
     ),

@@ -52,12 +52,15 @@ from .pipeline import StepLines
 
 _NUM = NUM
 _BITTENSOR = re.compile(
-    r"(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)[.,](\d{3}) (?:\| +[A-Z]+ +\| (?:\S+:\S+:\d+ +\| )?|- \S+ - [A-Z]+ - )"
+    r"(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)[.,](\d{3}) (?:\| +([A-Z]+) +\| (?:\S+:\S+:\d+ +\| )?|- (\S+) - ([A-Z]+) - "
+    # rl-swarm's log file: the level first, then ``logger:line`` (its trainer's logger names the peer: ``…:mammalian
+    # whiskered badger:302``)
+    r"|- (DEBUG|INFO|WARNING|ERROR|CRITICAL) - ([\w.]{1,120}(?::[^-\n]{1,80})?:\d{1,6}) - )"
 )
-_HIVEMIND_OLD = re.compile(r"\[(\d{4})/(\d\d)/(\d\d) (\d\d):(\d\d):(\d\d)\.(\d{3})\]\[[A-Z]+\](?:\[[^\]]*\])? ?")
+_HIVEMIND_OLD = re.compile(r"\[(\d{4})/(\d\d)/(\d\d) (\d\d):(\d\d):(\d\d)\.(\d{3})\]\[([A-Z]+)\](?:\[([^\]]*)\])? ?")
 # python logging's default format, no time (``ERROR:hivemind.optim.optimizer:Failed to …``).
-_PYTHON_LOGGING = re.compile(r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.<>-]{1,120}:")
-_HIVEMIND = re.compile(r"([A-Z][a-z]{2}) (\d\d) (\d\d):(\d\d):(\d\d)\.(\d{3}) \[[A-Z]+\](?: \[[^\]]+\])? ")
+_PYTHON_LOGGING = re.compile(r"(DEBUG|INFO|WARNING|ERROR|CRITICAL):([\w.<>-]{1,120}):")
+_HIVEMIND = re.compile(r"([A-Z][a-z]{2}) (\d\d) (\d\d):(\d\d):(\d\d)\.(\d{3}) \[([A-Z]+)\](?: \[([^\]]+)\])? ")
 _RANK = re.compile(r"\s*Rank (\d{1,4})\s*\| ")
 _PM2 = re.compile(r"\d+\|[\w.-]{1,64}\s*\| ")
 
@@ -78,6 +81,8 @@ _MAPPING_ENTRY = re.compile(r"'([^']{1,200})':\s*(\d+)")
 _DHT_ATTEMPT = re.compile(r"to init DHT using initial_peer as \S+ failed with error: (.*?)(?: -)?$")
 # What a failure to join usually means (the SN38 README's known errors; hivemind's p2p daemon).
 _JOIN_CAUSES = (
+    ("Daemon failed to start: ", ("hivemind's p2p daemon did not start: the bootstrap peers cannot be reached "
+                                 "(a closed port, a firewall, or the peers are down)")),
     ("local time must be within", "this machine's clock is out of step with the other peers (sync it: NTP)"),
     ("failed to connect to bootstrap peers", "the bootstrap peers cannot be reached (a closed port, a firewall)"),
     ("Failed to connect to DHT", "the DHT peer cannot be reached (a closed port, a firewall)"),
@@ -92,11 +97,14 @@ _HM_PROGRESS = re.compile(rf"accumulated (\d+) samples for epoch #(\d+) from (\d
 _LOCAL_EPOCH = re.compile(rf"Local samples:\s+\d+ \| Local epoch:\s+(\d+)(?: \| Loss: ({_NUM}))?")
 _HM_EPOCH = re.compile(r"Transitioning to epoch (\d+)")
 _HM_LOSS = re.compile(rf"Local loss: ({_NUM})")
-_HM_PERF = re.compile(rf"Performance: ({_NUM}) samples/sec")
+_HM_PERF = re.compile(rf"Performance: ({_NUM}) samples(?:/sec| per second)")  # (2021: ``samples per second.``)
 # A tqdm bar with no newline of its own, a record printed straight after it (hivemind's examples put
 # the local loss in the bar's description: ``loss = 1.911: 459it [00:04, 114.34it/s]Oct 09 …``).
 _GLUED_BAR = re.compile(r"^[^\[\]]{0,200}?\d+(?:it|/\d+) \[[\d:]+(?:<[\d:?]+)?,[^\]]{0,120}\]")
 _BAR_LOSS = re.compile(rf"\bloss\s*[=:]\s*({_NUM})")
+# An unlabelled tqdm bar (the trainer's own steps: gensyn rl-swarm's GRPO stage, ``  0%|  | 0/2 [00:00<?, ?it/s]``),
+# at the line's start or right after another bar's end; a labelled one (``Map: 100%|…``) is a data pass.
+_TRAIN_BAR = re.compile(r"(?:^|(?<=\]))\s*\d{1,3}%\|[^|]{0,400}\|\s*(\d+)/(\d+) \[[\d:]+<[\d:?]+,\s*([\d.]+|\?)(s/it|it/s)\]")
 
 _ROUND_OPENERS = (
     "Received All Reduce Call",
@@ -124,20 +132,60 @@ _KNOWN_ERRORS = (
     "Failed to download state from",
     "Failed to load state from peer",
     "Task exception was never retrieved",
+    # a petals client's remote pass that failed on a server and is retried (``Caught exception when running
+    # forward via RemoteSpanInfo(…) (retry in 0 sec): RuntimeError(…)``)
+    "Caught exception when running",
 )
+# hivemind averages in its own process and event loop: an error its averaging modules log, a traceback
+# that starts inside them (a cancelled all-reduce), an asyncio task of theirs whose exception nobody
+# retrieved, is a round that failed; the trainer goes on (hivemind #351). The old format names the logger
+# ``averaging.averager._run_allreduce:440``, the current ``hivemind.averaging.averager._step:485``.
+_AVERAGING_CALLER = re.compile(
+    r"(?:^|\.)(?:averaging|averager|allreduce|matchmaking|partition|key_manager|grad_averager|state_averager)[.:]"
+)
+_BACKGROUND_FRAME = re.compile(r'File "[^"]*(?:/hivemind/averaging/|/asyncio/)[^"]*", line \d+')
+_AVERAGING_TASK = re.compile(r"Averager|[Aa]ll_?[Rr]educe|[Mm]atchmaking|load_state")
+_TASK_FUTURE = re.compile(r"^future: <Task \w+ name='[^']*' coro=<([\w.]+)\(\)(?:.*? exception=(.*)>)?")
+_TASK_ERROR = "Task exception was never retrieved"
+_FRAME = re.compile(r'^File "[^"]*", line \d+')
+_EXCEPTION_LINE = re.compile(r"^(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Interrupt|Timeout)(?::\s.*)?$")
+# The DHT starting: a traceback through it is a failure to join (gensyn rl-swarm's ``setup_dht``, hivemind's own).
+_DHT_START_FRAME = re.compile(r'/hivemind/dht/dht\.py", line \d+, in (?:__init__|run_in_background|wait_until_ready)$'
+                              r"|, in setup_dht$")
+# A frame's source line calling it (a paste cut just after it): ``dht = self.setup_dht(grpo_args)``.
+_DHT_START_CALL = re.compile(r"\bsetup_dht\(|=\s*(?:hivemind\.)?DHT\(")
+# hivemind's p2p daemon that cannot start (``P2PDaemonError: Daemon failed to start: … failed to connect to bootstrap peers``).
+_JOIN_ERRORS = ("Daemon failed to start", "failed to connect to bootstrap peers")
+_DHT_TRACE = "a traceback through the DHT's start-up"
+_IDENTITY_CHECK = "is not used by other peers"  # ``Checking that identity from `…/swarm.pem` is not used by other peers``
+# The 2021 CollaborativeOptimizer: ``Collaboration accumulated 33576 samples from 40 peers; ETA 0.00 seconds``,
+# then ``Beginning global optimizer step 7``; its matchmaking looking for a group (at DEBUG):
+# ``Allreduce group not found: my-albert-v1_averaging.0b, creating new group.``
+_OLD_PROGRESS = re.compile(rf"Collaboration accumulated (\d+) samples from (\d+) peers; ETA ({_NUM}) seconds")
+_GLOBAL_STEP = re.compile(r"Beginning global optimizer step (\d+)")
+_NO_GROUP = "Allreduce group not found"
+# gensyn rl-swarm's trainer: the swarm's own rounds, each in stages (``🐝 Joining round: 107 starting at stage: 2``,
+# ``📈 Training round: 107 stage: 2``, ``Already finished round: 24. Skipping.``).
+_SWARM_ROUND = re.compile(r"(?:Joining round: (\d+) starting at stage: (\d+)|Training round: (\d+) stage: (\d+)"
+                          r"|Already finished round: (\d+)\. Skipping)")
+
 # Lines of one failure report arrive within this many seconds of each other.
 _SAME_FAILURE_SECONDS = 10.0
 
 
 class _Line:
-    __slots__ = ("at", "bar_loss", "message", "prefixed", "rank")
+    __slots__ = ("at", "bar_loss", "bar_step", "caller", "level", "message", "prefixed", "rank")
 
-    def __init__(self, at: float | None, rank: int | None, message: str, prefixed: bool = True) -> None:
+    def __init__(self, at: float | None, rank: int | None, message: str, prefixed: bool = True,
+                 level: str | None = None, caller: str | None = None) -> None:
         self.at = at
         self.rank = rank
         self.message = message
         self.prefixed = prefixed  # a logger's line (not a traceback's or other bare text)
+        self.level = level  # hivemind's records: the level and the logger's ``module.function:line``
+        self.caller = caller
         self.bar_loss: float | None = None  # the loss a bar glued before it showed
+        self.bar_step: TrainStep | None = None  # the trainer's own bar, read as its step
 
 
 class Sn38Parser(StepLines[_Line]):
@@ -159,10 +207,29 @@ class Sn38Parser(StepLines[_Line]):
         self._miner_steps = False  # an SN38 step line was seen: hivemind epochs are not steps then
         self._hivemind_steps = False  # hivemind's example trainer prints ``Step #N`` itself
         self._epoch_start: tuple[int, float, int] | None = None  # epoch, time, samples of its first progress line
+        self._global_step: int | None = None  # the 2021 CollaborativeOptimizer's, as it begins one
+        # A traceback under way: 1 its header read, 2 in its frames; whether it is hivemind's averaging's
+        # (a round failing) or runs through the DHT's start (a failure to join).
+        self._trace = 0
+        self._trace_background = False
+        self._trace_dht = False
+        self._after_averaging_error = False  # the record just read was an averaging module's error
+        self._background_line = False  # the line just read belongs to a background error (survives)
+        self._task_error: float | None = None  # asyncio's "never retrieved" read: the ``future:`` line says whose
+        self._after_error_record = False  # the last logger's record was an error's (a traceback under it is its)
+        self._dht_starting = False  # the record just read was hivemind's identity check (the DHT starting)
+        self._failure_told: AllReduceResult | None = None  # the failure sent out last, its report maybe going on
+        self._join_open = False  # a failure to join is being told (its traceback, a repeat: no new attempt)
 
+    def survives(self) -> bool:
+        """A traceback of hivemind's averaging (its own process and loop) is a failed round, not the trainer's end."""
+        return self._background_line
 
     def batch_end(self, events: list[Event]) -> None:
         """A failed round still being reported goes out with the batch."""
+        if self._task_error is not None:
+            events.append(TrainerError(at=self._task_error, error=_TASK_ERROR))
+            self._task_error = None
         self._end_failure(events)
 
     def classify(self, text: str) -> tuple[Kind, _Line | None]:
@@ -170,8 +237,14 @@ class Sn38Parser(StepLines[_Line]):
         line = self._split_prefix(text)
         if line is None and "]" in text:
             line = self._after_bar(text)
+            if line is not None and line.bar_step is not None:
+                return Kind.FULL, line
         if line is None:
-            return Kind.OTHER, _Line(None, None, text, prefixed=False)
+            bare = text.strip()
+            # A traceback's lines and a join error are records of their own (a log may open with them).
+            told = (_FRAME.match(bare) is not None or bare.startswith(("Traceback (most recent", "future: <Task"))
+                    or _EXCEPTION_LINE.match(bare) is not None)
+            return (Kind.FULL if told else Kind.OTHER), _Line(None, None, text, prefixed=False)
         # A message ending in a bare number (the loss has two decimals) may have been cut.
         return (Kind.OPEN if text[-1:].isdigit() else Kind.FULL), line
 
@@ -186,9 +259,25 @@ class Sn38Parser(StepLines[_Line]):
         line = self._split_prefix(rest) if rest.strip() else None
         if line is None:
             if loss is None:
-                return None
+                return self._train_bar(text)
             line = _Line(None, None, rest, prefixed=False)
         line.bar_loss = finite(number(loss.group(1))) if loss is not None else None
+        return line
+
+    def _train_bar(self, text: str) -> _Line | None:
+        """The trainer's own bar (the last unlabelled one on the line) as a line of its own: its step and total."""
+        found = list(_TRAIN_BAR.finditer(text))
+        if not found:
+            return None
+        m = found[-1]
+        rate = number(m.group(3)) if m.group(3) != "?" else None
+        seconds = None
+        if rate is not None and rate > 0:
+            seconds = rate if m.group(4) == "s/it" else 1 / rate
+        line = _Line(None, None, text, prefixed=False)
+        # A stage's bar (rl-swarm runs one a stage of each round): its total ends the stage, not the run.
+        line.bar_step = TrainStep(at=None, stage="train", step=int(m.group(1)), total_steps=int(m.group(2)),
+                                  step_seconds=seconds, ends_at_total=False)
         return line
 
     def _split_prefix(self, text: str) -> _Line | None:
@@ -199,7 +288,8 @@ class Sn38Parser(StepLines[_Line]):
             m = _BITTENSOR.match(text)
             if m is not None:
                 y, mo, d, h, mi, s, ms = (int(m.group(i)) for i in range(1, 8))
-                return _Line(self._local.epoch(y, mo, d, h, mi, s + ms / 1000), None, text[m.end() :])
+                return _Line(self._local.epoch(y, mo, d, h, mi, s + ms / 1000), None, text[m.end() :],
+                             level=m.group(8) or m.group(10) or m.group(11), caller=m.group(9) or m.group(12))
             m = _PM2.match(text)
             if m is not None:
                 return self._split_prefix(text[m.end() :]) or _Line(None, None, text[m.end() :])
@@ -207,7 +297,8 @@ class Sn38Parser(StepLines[_Line]):
             m = _HIVEMIND_OLD.match(text)
             if m is not None:
                 y, mo, d, h, mi, s, ms = (int(m.group(i)) for i in range(1, 8))
-                return _Line(self._local.epoch(y, mo, d, h, mi, s + ms / 1000), None, text[m.end() :])
+                return _Line(self._local.epoch(y, mo, d, h, mi, s + ms / 1000), None, text[m.end() :],
+                             level=m.group(8), caller=m.group(9))
         elif first == " " or first == "R":
             m = _RANK.match(text)
             if m is not None:
@@ -215,10 +306,10 @@ class Sn38Parser(StepLines[_Line]):
         elif first.isupper():
             m = _HIVEMIND.match(text)
             if m is not None:
-                return _Line(self._hivemind_time(m), None, text[m.end() :])
+                return _Line(self._hivemind_time(m), None, text[m.end() :], level=m.group(7), caller=m.group(8))
             m = _PYTHON_LOGGING.match(text)
             if m is not None:
-                return _Line(None, None, text[m.end() :])
+                return _Line(None, None, text[m.end() :], level=m.group(1), caller=m.group(2))
         return None
 
     def _hivemind_time(self, m: re.Match[str]) -> float | None:
@@ -250,8 +341,56 @@ class Sn38Parser(StepLines[_Line]):
         message = line.message
         if line.bar_loss is not None:  # the bar was drawn just before the record behind it
             events.append(StepFigures(at=at, loss=line.bar_loss, loss_note="local"))
-        if self._failure is not None and line.prefixed and not _is_failure(message):
+        if line.bar_step is not None:
+            if not self._miner_steps:
+                self._hivemind_steps = True
+                events.append(line.bar_step)
+            return
+        self._background_line = False
+        if not line.prefixed:
+            if self._bare(message.strip(), events):
+                return
+        else:
+            self._trace, self._join_open = 0, False  # a logger's record: any traceback before it is over
+            # hivemind checks its identity as its p2p daemon starts for the DHT: a traceback next is that start failing.
+            self._dht_starting = _IDENTITY_CHECK in message
+            self._after_error_record = line.level in ("ERROR", "CRITICAL", "WARN", "WARNING")
+            if self._task_error is not None:
+                events.append(TrainerError(at=self._task_error, error=_TASK_ERROR))
+                self._task_error = None
+        if line.prefixed:
+            averaging_error = (line.level in ("ERROR", "CRITICAL") and line.caller is not None
+                               and _AVERAGING_CALLER.search(line.caller) is not None)
+            self._after_averaging_error = averaging_error
+            if averaging_error and not _is_failure(message) and _TASK_ERROR not in message:
+                # A round failing in hivemind's averager: its traceback, if any, follows.
+                error = message.strip() or f"an error in {line.caller}"  # (its traceback, if any, says more)
+                self._fail(AllReduceResult(at=at, ok=False, peers=self._round_peers, error=error), events)
+                self._round_open = False
+                return
+        if line.prefixed and not _is_failure(message) and _TASK_ERROR not in message:
             self._end_failure(events)
+            self._failure_told = None  # that failure's report is over
+        if _TASK_ERROR in message:
+            self._task_error = at  # whose task it was comes on the next line
+            return
+        if "round: " in message:
+            m = _SWARM_ROUND.search(message)
+            if m is not None:
+                if m.group(5) is not None:
+                    detail = f"round {m.group(5)} already finished: waiting for the next"
+                elif m.group(1) is not None:
+                    detail = f"joining round {m.group(1)} at stage {m.group(2)}"
+                else:
+                    detail = f"training round {m.group(3)} · stage {m.group(4)}"
+                events.append(SwarmNews(at, "round", detail))
+                return
+        if _NO_GROUP in message:  # matchmaking: looking for a group to average with
+            self._open_round(at, events)
+            return
+        if ("Collaboration accumulated" in message or "global optimizer step" in message) and \
+                self._old_collaboration(at, message, events):
+            return
         if ("Step" in message or "Index: " in message) and self._step(at, message, events):
             return
         if "Local epoch" in message:
@@ -271,6 +410,11 @@ class Sn38Parser(StepLines[_Line]):
             error = message.strip(" -") or message
             events.append(TrainerError(at=at, error=error))
             self._swarm_error(at, error, events)
+            return
+        if any(marker in message for marker in _JOIN_ERRORS):  # a logger's record of the daemon failing
+            error = message.strip(" -") or message
+            events.append(TrainerError(at=at, error=error))
+            self._join_failed(at, error, events)
             return
         if "sync" in message or "ownload" in message or "newer epoch" in message or "Catching up" in message:
             news = _sync_news(message)
@@ -303,6 +447,97 @@ class Sn38Parser(StepLines[_Line]):
                 rate = number(m.group(1))
                 assert rate is not None
                 events.append(StepFigures(at=at, figures=(("samples_per_second", rate),)))
+
+    def _bare(self, text: str, events: list[Event]) -> bool:
+        """A line with no logger's prefix: a traceback's (whose?), asyncio's ``future:`` line, a join error."""
+        if self._task_error is not None:
+            at, self._task_error = self._task_error, None
+            m = _TASK_FUTURE.match(text)
+            if m is not None and _AVERAGING_TASK.search(m.group(1)):
+                error = m.group(2) or _TASK_ERROR
+                self._fail(AllReduceResult(at=at, ok=False, peers=self._round_peers, error=error), events)
+                self._round_open = False
+                self._trace, self._trace_background, self._trace_dht = 0, True, False  # its traceback follows
+                self._after_averaging_error = True
+                return True
+            whose = f": {m.group(2)}" if m is not None and m.group(2) else ""
+            events.append(TrainerError(at=at, error=f"{_TASK_ERROR}{whose}"))
+            if m is not None:
+                return True
+        if text.startswith("Traceback (most recent call last)"):
+            self._trace, self._trace_dht = 1, False
+            self._trace_background = self._after_averaging_error
+            self._background_line = self._trace_background
+            if self._dht_starting:  # right after the identity check: the DHT's daemon did not come up
+                self._trace_dht = True
+                self._join_failed(None, _DHT_TRACE, events)
+            return True
+        if _FRAME.match(text):
+            if self._trace != 2:  # its first frame: the header's, or a paste's cut above it
+                if self._trace == 0:
+                    self._trace_background, self._trace_dht = self._after_averaging_error, False
+                self._trace_background = self._trace_background or _BACKGROUND_FRAME.search(text) is not None
+                self._trace = 2
+            self._background_line = self._trace_background
+            if not self._trace_dht and _DHT_START_FRAME.search(text):
+                self._trace_dht = True
+                self._join_failed(None, _DHT_TRACE, events)
+            return True
+        if not self._trace:
+            if any(marker in text for marker in _JOIN_ERRORS):
+                self._join_failed(None, text, events)
+                return True
+            return False
+        if _EXCEPTION_LINE.match(text) is None:
+            self._background_line = self._trace_background
+            if not self._trace_dht and _DHT_START_CALL.search(text):
+                self._trace_dht = True
+                self._join_failed(None, _DHT_TRACE, events)
+            return True  # a frame's source line, its markers
+        self._trace = 0
+        if self._trace_background:
+            self._background_line = True
+            if self._after_averaging_error or not self._after_error_record:
+                # (under another error's record, that record said what failed: a state download, a peer)
+                self._fail(AllReduceResult(at=None, ok=False, peers=self._round_peers, error=text), events)
+                self._round_open = False
+            return True
+        if self._trace_dht or any(marker in text for marker in _JOIN_ERRORS):
+            self._join_failed(None, text, events)
+            return True
+        return False
+
+    def _join_failed(self, at: float | None, error: str, events: list[Event]) -> None:
+        """A failure to join the DHT; the same failure said again (its traceback's error line, a repeat)
+        refines the one said, it is no new attempt."""
+        again = self._join_open  # the same failure still being told (no logger's record since)
+        cause = next((meaning for marker, meaning in _JOIN_CAUSES if marker in error), None)
+        if cause is None and error == _DHT_TRACE:
+            cause = "hivemind's DHT did not start; the error that stopped it is not in the log"
+        self._join_open = True
+        events.append(SwarmNews(at, "join_failed", error, cause, again=again))
+
+    def _open_round(self, at: float | None, events: list[Event]) -> None:
+        if not self._round_open:
+            self._round_open = True
+            self._round_peers = None
+            events.append(TrainingPause(at=at, reason="all-reduce"))
+
+    def _old_collaboration(self, at: float | None, message: str, events: list[Event]) -> bool:
+        """The 2021 CollaborativeOptimizer's progress and global steps (its step is the collaboration's)."""
+        m = _OLD_PROGRESS.search(message)
+        if m is not None:
+            samples, peers = int(m.group(1)), int(m.group(2))
+            events.append(CollabProgress(at, None, samples, peers, finite(number(m.group(3)))))
+            return True
+        m = _GLOBAL_STEP.search(message)
+        if m is not None:
+            self._global_step = int(m.group(1))
+            if not self._miner_steps and not self._hivemind_steps:
+                events.append(TrainStep(at=at, stage="train", step=self._global_step))
+            self._open_round(at, events)
+            return True
+        return False
 
     def _swarm_rate(self, at: float | None, epoch: int, samples: int, events: list[Event]) -> None:
         """The collaboration's samples a second since its epoch's first progress line (the trainer's own
@@ -427,21 +662,29 @@ class Sn38Parser(StepLines[_Line]):
                 return
 
     def _fail(self, failure: AllReduceResult, events: list[Event]) -> None:
-        """Take a failure line: the same failure's report goes on, or a new failure begins."""
-        held = self._failure
+        """Take a failure line: the same failure's report goes on, or a new failure begins. A failure
+        already sent out (the batch ended inside its report) is told again, more fully, as ``again``."""
+        held, again = self._failure, False
+        if held is None and self._failure_told is not None:
+            held, again = self._failure_told, True
         if held is not None and (
             failure.at is None or held.at is None or failure.at - held.at <= _SAME_FAILURE_SECONDS
         ):
             checkpoint = held.checkpoint if held.checkpoint is not None else failure.checkpoint
             error = failure.error if _telling(failure.error) > _telling(held.error) else held.error
-            self._failure = AllReduceResult(at=held.at, ok=False, peers=held.peers, error=error, checkpoint=checkpoint)
+            self._failure = AllReduceResult(at=held.at if held.at is not None else failure.at, ok=False,
+                                            peers=held.peers if held.peers is not None else failure.peers,
+                                            error=error, checkpoint=checkpoint, again=again or held.again)
+            self._failure_told = None
             return
         self._end_failure(events)
+        self._failure_told = None
         self._failure = failure
 
     def _end_failure(self, events: list[Event]) -> None:
         if self._failure is not None:
             events.append(self._failure)
+            self._failure_told = self._failure
             self._failure = None
 
     def _group(self, at: float | None, peers: int, events: list[Event]) -> None:
@@ -474,4 +717,5 @@ def _telling(error: str | None) -> int:
     """How much an error text says: nothing, only an exception class, or a message."""
     if not error:
         return 0
-    return 1 if error.startswith("<class") else 2
+    bare_name = ":" not in error and "(" not in error and " " not in error  # ``asyncio.exceptions.CancelledError``
+    return 1 if error.startswith("<class") or bare_name else 2

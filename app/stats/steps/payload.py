@@ -130,5 +130,6 @@ def swarm_view(swarm: Swarm, facts: SwarmFacts) -> SwarmView | None:
         averaging_share_seconds=finite(facts.averaging_share_seconds),
         round_since=finite(facts.averaging_since), samples_per_second=finite(swarm.samples_per_second),
         local_samples_per_second=finite(swarm.local_samples_per_second), rounds=rounds, peers=facts.peers,
-        peers_known=facts.peers_known,
+        peers_known=facts.peers_known, swarm_round=swarm.swarm_round, swarm_round_said=swarm.swarm_round_said,
+        state_download_seconds=finite(swarm.state_download_seconds),
     )

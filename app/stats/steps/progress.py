@@ -150,6 +150,8 @@ class StepProgress:
         elif isinstance(event, PeerGroup):
             self._all_reduce = self._all_reduce or AllReduce()
             self._all_reduce.peers = event.peers
+        elif isinstance(event, AllReduceResult) and event.again and self._all_reduce is not None:
+            self._all_reduce.last_error = event.error  # the last failure, told more fully
         elif isinstance(event, AllReduceResult):
             counts = self._all_reduce = self._all_reduce or AllReduce()
             counts.last_ok = event.ok

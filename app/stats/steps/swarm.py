@@ -63,6 +63,7 @@ class _Round:
     checkpoint: int | None = None
     failed: tuple[str, ...] = ()
     banned: tuple[str, ...] = ()
+    step: int | None = None  # the step the run was at when it began
 
     def view(self) -> RoundView:
         length = None
@@ -70,7 +71,7 @@ class _Round:
             length = max(0.0, self.ended_at - self.started_at)
         outcome: Literal["ok", "failed", "running"] = "running" if self.ok is None else ("ok" if self.ok else "failed")
         return RoundView(self.started_at, self.ended_at, length, self.peers, outcome, self.error, self.checkpoint,
-                         self.failed, self.banned)
+                         self.failed, self.banned, step=self.step)
 
 
 @dataclass
@@ -135,6 +136,11 @@ class Swarm:
         self._peers: dict[str, _Peer] = {}
         self.samples_per_second: float | None = None  # the collaboration's
         self.local_samples_per_second: float | None = None  # this peer's, as it prints it
+        self._step: int | None = None  # the latest step read (where a round begins on the loss chart)
+        self.swarm_round: str | None = None  # where the swarm's own rounds have it (rl-swarm), as said last
+        self.swarm_round_said = 0  # how many times in a row
+        self._download_began: float | None = None  # a state download under way began
+        self.state_download_seconds: float | None = None  # how long the last state download took
 
     def apply(self, event: Event, t: float | None) -> None:
         """Take one event seen at ``t``."""
@@ -147,7 +153,7 @@ class Swarm:
             self.seen = True
             self._joined()
             if self._open is None:
-                self._open = _Round(t)
+                self._open = _Round(t, step=self._step)
                 self._count += 1
         elif isinstance(event, PeerGroup):
             self.seen = True
@@ -178,6 +184,8 @@ class Swarm:
             # has its state (loaded, or it gave up and trains on its own).
             self._open = None
             self._sync_since, self._downloads_failed, self._download_error = None, 0, None
+            self._joined()  # (a collaborator trains once its DHT is up)
+            self._step = event.step
 
     def _joined(self) -> None:
         self._join_failures, self._join_since = 0, None
@@ -186,6 +194,10 @@ class Swarm:
     def _news(self, event: SwarmNews, t: float | None) -> None:
         kind = event.kind
         if kind == "join_failed":
+            if event.again and self._join_failures:  # the same failure, said more fully
+                self._join_cause = event.cause or self._join_cause
+                self._join_error = event.detail
+                return
             self._join_failures += 1
             self._join_since = self._join_since or t
             self._join_cause, self._join_error = event.cause, event.detail
@@ -194,6 +206,15 @@ class Swarm:
                 self._join_causes[cause] = self._join_causes.get(cause, 0) + 1
             return
         self._joined()
+        if kind == "round":
+            same = event.detail == self.swarm_round
+            self.swarm_round, self.swarm_round_said = event.detail, (self.swarm_round_said + 1 if same else 1)
+            return
+        if kind == "downloading":
+            self._download_began = t
+        elif kind == "downloaded" and self._download_began is not None and t is not None:
+            self.state_download_seconds = max(0.0, t - self._download_began)
+            self._download_began = None
         if kind in ("out_of_sync", "downloading"):
             self._sync_since = self._sync_since or t
         elif kind == "download_failed":
@@ -209,7 +230,7 @@ class Swarm:
     def _current(self, t: float | None) -> _Round:
         """The round under way; one opened now when the log named none."""
         if self._open is None:
-            self._open = _Round(t)
+            self._open = _Round(t, step=self._step)
             self._count += 1
         return self._open
 
@@ -240,7 +261,13 @@ class Swarm:
 
     def _result(self, event: AllReduceResult, t: float | None) -> None:
         self._joined()
-        r = self._open if self._open is not None else _Round(None)
+        if event.again and self._rounds and self._rounds[-1].ok is False:
+            last = self._rounds[-1]  # the same failure, told more fully
+            last.error = event.error or last.error
+            last.checkpoint = last.checkpoint if last.checkpoint is not None else event.checkpoint
+            last.ended_at = last.ended_at if last.ended_at is not None else t
+            return
+        r = self._open if self._open is not None else _Round(None, step=self._step)
         if self._open is None:
             self._count += 1
         self._open = None

@@ -375,7 +375,7 @@ def figure_lines(figures: dict[str, float]) -> list[str]:
     if "tflops" in figures:
         parts.append(f"{figures['tflops']:.2f} TFLOPS")
     if "samples_per_second" in figures:
-        parts.append(f"{figures['samples_per_second']:.1f} samples/s")
+        parts.append(f"{samples_rate(figures['samples_per_second'])} samples/s")
     if not parts:
         return []
     line = " · ".join(parts)
@@ -475,7 +475,7 @@ def early_status(
 ) -> str:
     """The status line before the first training step, as the verdict names it."""
     if v.status is Status.ALONE and collab is not None:
-        return f"epoch #{collab.epoch} · alone"
+        return f"{_epoch(collab)} · alone"
     placed = swarm_status(v, None)
     if placed is not None:
         return placed
@@ -498,8 +498,12 @@ def early_status(
         case Status.EVALUATION_ONLY:
             return "done · evaluation only"
         case Status.COLLABORATING if collab is not None:
-            return f"epoch #{collab.epoch} · {collab.peers} peers"
+            return f"{_epoch(collab)} · {collab.peers} peers"
     return "waiting for first step"
+
+
+def _epoch(collab: CollabProgress) -> str:
+    return f"epoch #{collab.epoch}" if collab.epoch is not None else "collaborating"
 
 
 def collaboration_line(collab: CollabProgress | None) -> str | None:
@@ -508,7 +512,8 @@ def collaboration_line(collab: CollabProgress | None) -> str | None:
         return None
     eta = finite(collab.eta_seconds)
     due = f" · next epoch in {seconds_text(eta)}" if eta is not None and eta >= 0 else ""
-    return f"Collaboration: epoch #{collab.epoch} · {collab.samples} samples from {collab.peers} peers{due}"
+    epoch = f"epoch #{collab.epoch} · " if collab.epoch is not None else ""
+    return f"Collaboration: {epoch}{collab.samples} samples from {collab.peers} peers{due}"
 
 
 def swarm_status(v: Verdict | EarlyVerdict, where: str | None) -> str | None:
@@ -519,6 +524,8 @@ def swarm_status(v: Verdict | EarlyVerdict, where: str | None) -> str | None:
     lasted = short(max(0.0, swarm.now - v.since)) if v.since is not None else ""
     attempts = f"{swarm.join_failures} failed attempt{'s' if swarm.join_failures != 1 else ''}"
     match v.status:
+        case Status.CANNOT_JOIN if v.crash is not None:
+            return f"{lead}cannot join the swarm · stopped"
         case Status.CANNOT_JOIN:
             return f"{lead}cannot join the swarm · {attempts}"
         case Status.JOINING:
@@ -550,7 +557,10 @@ def swarm_sentence(v: Verdict | EarlyVerdict) -> str | None:
             else:
                 cause = f": {swarm.join_cause}" if swarm.join_cause else ""
             error = f" (last: {clip(swarm.join_error, 90)})" if swarm.join_error else ""
-            return f"{verb}: {swarm.join_failures} failed attempts to join the DHT{since}, no peer reached{cause}{error}"
+            tries = f"{swarm.join_failures} failed attempt{'s' if swarm.join_failures != 1 else ''}"
+            ended = "; the trainer stopped" if v.crash is not None else ""
+            since = "" if v.crash is not None else since  # (how long it tried is over)
+            return f"{verb}: {tries} to join the DHT{since}, no peer reached{cause}{error}{ended}"
         case Status.SYNC_FAILING:
             error = f" (last: {clip(swarm.download_error, 90)})" if swarm.download_error else ""
             return (f"Out of sync and cannot catch up: the state download failed {swarm.download_failures} times"
@@ -570,7 +580,14 @@ def swarm_lines(swarm: SwarmView | None, now: float) -> list[str]:
         return []
     rounds = rounds_line(swarm, now)
     pace, peers = pace_line(swarm), peers_line(swarm)
-    return ([rounds] if rounds else []) + ["  " + round_text(r, now) for r in swarm.rounds[:ROUND_LINES]] \
+    game = None
+    if swarm.swarm_round is not None:
+        again = f" (said {swarm.swarm_round_said}× in a row)" if swarm.swarm_round_said > 2 else ""
+        game = f"Swarm: {swarm.swarm_round}{again}"
+    download = None
+    if swarm.state_download_seconds is not None:
+        download = f"State: the last download from a peer took {text.duration(swarm.state_download_seconds)}"
+    return ([game] if game else []) + ([download] if download else []) + ([rounds] if rounds else []) + ["  " + round_text(r, now) for r in swarm.rounds[:ROUND_LINES]] \
         + ([pace] if pace else []) + ([peers] if peers else [])
 
 
@@ -590,13 +607,18 @@ def rounds_line(swarm: SwarmView, now: float) -> str | None:
     return "Rounds: " + " · ".join(parts)
 
 
+def samples_rate(value: float) -> str:
+    """Samples a second: one decimal, or three figures below 1 (a peer downloading the state does 0.00255)."""
+    return f"{value:,.1f}" if abs(value) >= 1 or value == 0 else f"{value:.3g}"
+
+
 def pace_line(swarm: SwarmView) -> str | None:
     """The collaboration's samples/s and this peer's, where the log gives them."""
     pace = []
     if swarm.samples_per_second is not None:
-        pace.append(f"collaboration {swarm.samples_per_second:,.1f} samples/s")
+        pace.append(f"collaboration {samples_rate(swarm.samples_per_second)} samples/s")
     if swarm.local_samples_per_second is not None:
-        pace.append(f"this peer {swarm.local_samples_per_second:,.1f} samples/s")
+        pace.append(f"this peer {samples_rate(swarm.local_samples_per_second)} samples/s")
     return "Pace: " + " · ".join(pace) if pace else None
 
 

@@ -5,6 +5,9 @@ The precedence, in one place (the shape of app/stats/iota/status.py's ``verdict`
     crashed > stopped > diverged > broken > done > cannot join > sync failing > out of sync > averaging > joining
             > restarting > stalled > alone > finishing > training > no step yet > measuring
 
+    (a collaborator that died while failing to join the DHT, no peer reached, cannot join: its crash is
+    how that ended, shown as a detail)
+
 * A **collaborator** (SN38, hivemind) is judged by its place in the swarm before its steps: locked
   out of the DHT (``JOIN_FAILURES`` failed attempts in a row, or minutes of them, with no peer
   between), a state download failing again and again, behind the collaboration (out of sync,
@@ -38,6 +41,7 @@ which detail lines to show (kinds, never words); app/stats/steps/text.py then wr
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum, auto
@@ -177,6 +181,14 @@ def decide(
 ) -> Verdict:
     """The verdict on a run with a step read, at ``now`` (``swarm``: a collaborator's place in its swarm)."""
     stall = rules.stall(stage, now, arrival_gaps, restarting)
+    if stall.pause == "all-reduce" and swarm is not None and _round_ended_since(swarm, stage.step_time, -math.inf):
+        # The round that paused training has ended, ok or failed: no pause any more (the next step's time
+        # still leaves the round out, app/stats/steps/stage.py).
+        stall = Stall(stall.stalled, stall.since, stall.limit, None, stall.allowed, stall.first_line)
+    if stall.stalled and swarm is not None and stall.allowed is not None and \
+            _round_ended_since(swarm, stage.step_time, now - stall.allowed):
+        # A round's time is averaging, not a stall: the wait counts again from the round's end.
+        stall = Stall(False, stall.since, stall.limit, None, stall.allowed, stall.first_line)
     saved_end = saved_and_quiet(stage, stall)
     is_done = finished(stage) or saved_end
     # A dead run is measured as it stood when it died: at its last step, not over the minutes
@@ -241,16 +253,28 @@ def saved_and_quiet(stage: Stage, stall: Stall) -> bool:
             and stall.limit is not None and stall.since > max(stall.limit, rules.SAVE_QUIET_SECONDS))
 
 
+def _round_ended_since(swarm: SwarmFacts, step_time: float | None, since: float) -> bool:
+    """Whether a round ended after the last step and after ``since``."""
+    return any(r.ended_at is not None and r.ended_at > since and (step_time is None or r.ended_at > step_time)
+               for r in swarm.rounds[:1] if r.outcome != "running")
+
+
 # The swarm's states that outrank a restart and a stall, in their precedence; then the one below them.
 _SWARM_BEFORE_STALL = (Status.CANNOT_JOIN, Status.SYNC_FAILING, Status.OUT_OF_SYNC, Status.AVERAGING, Status.JOINING)
 _SWARM_STATUSES = frozenset({*_SWARM_BEFORE_STALL, Status.ALONE})
 
 
-def swarm_state(swarm: SwarmFacts | None) -> tuple[State, Status, float | None] | None:
+def ended_joining(crash: Crash | None, swarm: SwarmFacts | None) -> bool:
+    """A collaborator that died while its DHT failed to start, no peer reached: it could not join (the
+    crash is how it ended, a detail), however few its attempts."""
+    return crash is not None and swarm is not None and swarm.join_failures > 0
+
+
+def swarm_state(swarm: SwarmFacts | None, crash: Crash | None = None) -> tuple[State, Status, float | None] | None:
     """A collaborator's state when its place in the swarm outranks its steps (the precedence above)."""
     if swarm is None:
         return None
-    if swarm.cannot_join:
+    if swarm.cannot_join or ended_joining(crash, swarm):
         return "cannot_join", Status.CANNOT_JOIN, swarm.join_failed_since
     if swarm.sync_failing:
         return "sync_failing", Status.SYNC_FAILING, swarm.out_of_sync_since
@@ -268,7 +292,7 @@ def _state(
     is_done: bool, crash: Crash | None, broken: Broken | None, swarm: SwarmFacts | None,
 ) -> tuple[State, Status, float | None]:
     """The state, its status line and when it began, by the precedence above."""
-    if crash is not None:
+    if crash is not None and not ended_joining(crash, swarm):
         if crash.stopped is not None:
             return "stopped", Status.STOPPED, crash.at
         return "crashed", Status.CRASHED, crash.at
@@ -279,7 +303,7 @@ def _state(
     if is_done:
         ended = (stage.done_at, stage.said_end_at, stage.saved_at)
         return "done", Status.DONE, next((at for at in ended if at is not None), None)
-    placed = swarm_state(swarm)
+    placed = swarm_state(swarm, crash)
     if placed is not None:
         return placed
     if restarting:
@@ -425,10 +449,14 @@ def decide_before_steps(
         state, status, since = "broken", Status.BROKEN, broken.since
     elif grad_warning:
         shows.add(Line.GRAD_WARNING)
-    placed = swarm_state(swarm)
+    placed = swarm_state(swarm, crash)
     if placed is None and swarm is not None and swarm.alone_since is not None:
         placed = "alone", Status.ALONE, swarm.alone_since
-    if placed is not None and crash is None and broken is None and state in ("working", "training"):
+    if placed is not None and ended_joining(crash, swarm):
+        state, status, since = placed  # its crash stays a detail line: how it ended
+        shows.add(Line.SWARM)
+        lead = Line.SWARM
+    elif placed is not None and crash is None and broken is None and state in ("working", "training"):
         state, status, since = placed
         shows.discard(Line.WAITING)
         shows.add(Line.SWARM)

@@ -123,7 +123,7 @@ def test_a_run_is_read_the_same_without_orjson(monkeypatch: pytest.MonkeyPatch) 
     lines = ["iter 0: loss 10.9185, time 2005.83ms, mfu -100.00%", "iter 007: loss -0.0, time 0.10ms, mfu 12.50%",
              "iter 8: loss 3.14159265358979323846264338327950288, time 116.58ms, mfu 45.21%"]
     with_orjson = pipeline._run(NANOGPT_USUAL, lines)
-    monkeypatch.setattr(pipeline, "_JSON_LOADS", None)
+    monkeypatch.setattr(pipeline, "_JSON_LOADS", [None])  # as where orjson is not installed
     assert pipeline._run(NANOGPT_USUAL, lines) == with_orjson
     assert with_orjson.steps == (0, 7, 8) and with_orjson.losses == (10.9185, -0.0, 3.141592653589793)
     assert with_orjson.step_ms == (2005.83, 0.1, 116.58) and with_orjson.mfus == (-100.0, 12.5, 45.21)

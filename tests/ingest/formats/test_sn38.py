@@ -307,3 +307,45 @@ SWARM_LINES: list[tuple[str, list[object]]] = [
 def test_a_collaborators_place_in_its_swarm(line: str, expected: list[object]) -> None:
     events, bad = read([line])
     assert [e for e in events if not isinstance(e, Tick)] == expected and bad == 0
+
+
+@pytest.mark.parametrize("line", [
+    ("ERROR:hivemind_exp.runner.grpo_runner:P2PDaemonError: Daemon failed to start: 2025/06/27 10:00:01 failed to "
+    "connect to bootstrap peers"),
+    ("Jun 27 10:00:01.000 [ERROR] [hivemind.dht.dht.run:120] Daemon failed to start: 2025/06/27 10:00:01 failed to "
+    "connect to bootstrap peers"),
+])  # fmt: skip
+def test_a_logged_daemon_failure_is_a_failed_join_with_its_cause(line: str) -> None:
+    events, bad = read([line])
+    joins = [e for e in events if isinstance(e, SwarmNews) and e.kind == "join_failed"]
+    assert bad == 0 and len(joins) == 1 and not joins[0].again
+    assert joins[0].cause is not None and "bootstrap peers cannot be reached" in joins[0].cause
+    assert [e for e in events if isinstance(e, TrainerError)]
+
+
+def test_a_cancelled_all_reduce_and_its_never_retrieved_task_are_one_failed_round() -> None:
+    """hivemind #351's shape, composed: a traceback starting inside hivemind's averaging, then asyncio's report
+    of the averager's task. One failed round (the most telling error), no crash."""
+    from app.ingest.formats.registry import create_parser
+    from app.stats.events import RunCrashed
+
+    lines = [
+        "[2021/08/29 13:16:00.100][INFO][optim.collaborative.step:229] Beginning global optimizer step 9",
+        '  File "/env/hivemind/averaging/partition.py", line 134, in iterate_output_tensors',
+        "    await self._output_part_available[peer_index].wait()",
+        '  File "/usr/lib/python3.8/asyncio/locks.py", line 309, in wait',
+        "    await fut",
+        "asyncio.exceptions.CancelledError",
+        "[2021/08/29 13:16:01.592][ERROR][asyncio._accumulate_parts_streaming:227] Task exception was never retrieved",
+        ("future: <Task finished name='Task-15594' coro=<DecentralizedAverager._run_allreduce() done, defined at "
+        "/env/hivemind/averaging/averager.py:397> exception=MatchmakingException('Unable to run All-Reduce: ')>"),
+        "Traceback (most recent call last):",
+        '  File "/env/hivemind/averaging/averager.py", line 430, in _run_allreduce',
+        "hivemind.averaging.matchmaking.MatchmakingException: Unable to run All-Reduce: ",
+    ]
+    events = create_parser("hivemind").feed(lines)
+    results = [e for e in events if isinstance(e, AllReduceResult)]
+    assert not [e for e in events if isinstance(e, RunCrashed)]
+    assert results and results[0].again is False and all(r.again for r in results[1:])
+    assert results[-1].error == "MatchmakingException('Unable to run All-Reduce: ')"
+    assert not results[-1].ok

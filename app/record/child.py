@@ -1,0 +1,101 @@
+"""The first-start import's child process: replay the files it is named, one JSON batch per line.
+
+Run by the server as ``python -m app.record.child`` (app/record/backfill.py starts it). It imports
+only the reader and the replay (app/record/replay.py), never the web stack or the history's
+writer: its memory sits beside the server's for the whole import.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from ..store.records import Observation, SourceKey
+from ..text import path_text
+from .replay import Anchors, encode, replay_file
+
+# The child runs this module under the name it was imported by (``app`` in a checkout,
+# ``tokwatch`` when installed), from the folder that holds the package.
+CHILD_MODULE = __spec__.name if __spec__ is not None else __name__
+PARENT_CHECK_SECONDS = 0.5
+IMPORT_NICENESS = 10
+
+
+def replay_one(path: Path, size: int, head: str, format_name: str, now: float, anchors: Anchors,
+               stop: threading.Event, emit: Callable[[Observation], None]) -> None:
+    """Replay one file, then mark it imported (not when stopped: it is read again next time)."""
+    kinds: list[str] = []
+
+    def note(obs: Observation) -> None:
+        kinds.append(obs.source.kind)
+        emit(obs)
+
+    replay_file(path, format_name, now, stop, note, anchors)
+    if not stop.is_set():
+        done = Observation(SourceKey("", "", kinds[-1] if kinds else "miner"), imported=((path_text(path), size, head),))
+        emit(done)
+
+
+def _hand_back(obs: Observation) -> None:
+    print(json.dumps(encode(obs), separators=(",", ":")), flush=True)
+
+
+def _end_with_parent() -> None:
+    """End this child as soon as the server that started it is gone (killed, say, with -9).
+
+    Its batches would have nowhere to go, and a week of log is seconds of a core spent for nothing.
+    """
+    parent = os.getppid()
+
+    def watch() -> None:
+        while True:
+            time.sleep(PARENT_CHECK_SECONDS)
+            if os.getppid() != parent:
+                os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+def _yield_to_server() -> None:
+    """Run behind the server: on a busy machine its pushes come before the import of the older lines."""
+    try:
+        os.nice(IMPORT_NICENESS)
+    except (AttributeError, OSError):
+        pass  # no nice on this system, or not allowed: the import runs at the server's priority
+
+
+def main(argv: list[str]) -> int:
+    """Replay the files named on the command line, one JSON batch per line on stdout.
+
+    Standard input holds the anchors: ``[[stage, step, at], …]`` (may be empty).
+    """
+    parser = argparse.ArgumentParser(prog="python -m app.record.child")
+    parser.add_argument("--now", type=float, required=True)
+    parser.add_argument("--format", default="auto")
+    parser.add_argument("files", nargs="*", help="path size head-digest, repeated (absolute paths)")
+    args = parser.parse_args(argv)
+    _end_with_parent()
+    _yield_to_server()
+    text = sys.stdin.read() if not sys.stdin.isatty() else ""
+    anchors = {(str(stage), int(step)): float(at) for stage, step, at in json.loads(text or "[]")}
+    stop = threading.Event()
+    triples = args.files
+    for i in range(0, len(triples) - 2, 3):
+        path, size, head = Path(triples[i]), int(triples[i + 1]), triples[i + 2]
+        try:
+            replay_one(path, size, head, args.format, args.now, anchors, stop, _hand_back)
+        except BrokenPipeError:
+            os._exit(0)  # the server has gone: nobody is left to write what is read
+        except OSError as e:
+            print(f"history import: cannot read {path}: {e.strerror or e}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
