@@ -31,7 +31,9 @@ export function stepSpecs(steps, snapshot, settings) {
     return xs.map((s) => (byStep.has(s) ? byStep.get(s) : null));
   };
   const allSteps = [...xs, ...ratePoints.map(([s]) => s)];
-  const currentStep = training ? training.step : null;
+  // The latest step on the run's one timeline (a log whose counter restarts, as SN38's inner step at each
+  // outer step, is counted on by the server), as the loss and rate points are.
+  const currentStep = training ? (training.global_step != null ? training.global_step : training.step) : null;
   let from = allSteps.length ? Math.min(...allSteps) : 0;
   let to = Math.max(allSteps.length ? Math.max(...allSteps) : 1, currentStep == null ? 0 : currentStep);
   // A run of one step (it died at its first bar) is drawn around that step: an empty range has no axis.
