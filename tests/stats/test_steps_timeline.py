@@ -31,8 +31,8 @@ def sn38(outer: int | None, inner: int) -> TrainStep:
     return TrainStep(at=None, stage="train", step=inner, outer_step=outer)
 
 
-def batch(epoch: float, count: int) -> TrainStep:
-    return TrainStep(at=None, stage="train", step=count, epoch=epoch, ends_at_total=False)
+def batch(epoch: float, count: int, total: int | None = None) -> TrainStep:
+    return TrainStep(at=None, stage="train", step=count, total_steps=total, epoch=epoch, ends_at_total=False)
 
 
 @pytest.mark.parametrize(
@@ -44,8 +44,12 @@ def batch(epoch: float, count: int) -> TrainStep:
         (sn38(41, 5), 0, sn38(42, 0), 6),  # outer step done: inner 0 is the 7th step (x 6)
         (sn38(42, 4), 6, sn38(43, 2), 11),  # lines missed: inner 0..2 after x 10 are x 11..13 (2 + 11 = 13)
         (sn38(42, 4), 6, sn38(42, 0), 11),  # the older miner: a failed round restarts the inner step, outer unchanged
-        (batch(1, 2000), 0, batch(2, 1000), 2000),  # fairseq's epoch 002: 1000 / 2000 after 2000 / 2000: x 3000
-        (batch(1, 499), 0, batch(2, 0), 500),  # a count from 0: epoch 2's first batch is x 500
+        (batch(1, 2000), 0, batch(2, 1000), 2000),  # a count of batches with no total: epoch 2's 1000 is x 3000
+        (batch(1, 499), 0, batch(2, 0), 500),  # and its first batch one step on (x 500)
+        (batch(10, 8000, 8223), 0, batch(11, 1000, 8223), 8223),  # fairseq 301: epoch 10 ends at 8223, 11's 1000 at 9223
+        (batch(1, 387, 388), 0, batch(2, 0, 388), 388),  # llama-recipes counts 0..387 of 388: epoch 2's step 0 at x 388
+        (batch(2, 387, 388), 388, batch(3, 11, 388), 776),
+        (batch(1, 388), 0, batch(2, 388), 388),  # a new epoch whose first line is its end (its bar at 388/388)
         (TrainStep(at=None, stage="train", step=5400), 0, TrainStep(at=None, stage="train", step=5000), 0),  # a resume
         (sn38(41, 5), 0, TrainStep(at=None, stage="sft", step=0), 0),  # another stage: its own steps
     ],
@@ -130,3 +134,18 @@ def test_a_count_of_batches_at_each_epoch_is_counted_on() -> None:
     data = json.loads(done.stdout)
     assert data["status_line"].startswith("step 1000/2000")
     assert (data["training"]["step"], data["training"]["global_step"]) == (1000, 3000)
+
+
+@pytest.mark.parametrize(("name", "position", "step", "global_step"), [
+    # epoch 10 printed up to 8000 of 8223, then epoch 11 to 3000: 8223 + 3000
+    ("generic-fairseq-issue301-legacy-epoch-progress-valid.log", "step 3000/8223", 3000, 11223),
+    # three epochs of 388 steps, each bar at 388/388 when its epoch ends (epoch 2 printed only so): 3 × 388
+    ("generic-llama-recipes-hpcaub-userguide-file-octopus-llm-rst-done.log", "done · step 388/388", 388, 1164),
+])
+def test_real_logs_whose_count_restarts_at_each_epoch(name: str, position: str, step: int, global_step: int) -> None:
+    done = subprocess.run([sys.executable, "run.py", "once", "--log", str(REAL / name), "--json", "--at", "end",
+                           "--no-history"], capture_output=True, text=True, check=True,
+                          cwd=Path(__file__).parent.parent.parent, timeout=60)
+    data = json.loads(done.stdout)
+    assert data["status_line"].startswith(position)
+    assert (data["training"]["step"], data["training"]["global_step"]) == (step, global_step)

@@ -288,6 +288,7 @@ class StepProgress:
         covered = covered_steps(previous, event)
         if stage is None or self._restarting or covered is None:
             if stage is not None and previous is not None and same_position(previous, event):
+                stage.offset = offset  # (a new epoch's count may be back where the last one ended)
                 stage.take(event, t)  # the same step printed again
                 return
             stage = self._new_stage(event, t)

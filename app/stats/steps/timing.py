@@ -41,8 +41,9 @@ def timeline_offset(previous: TrainStep | None, step: TrainStep, offset: int) ->
       or its state was loaded (KMFODA/DistributedTraining ``neurons/miner.py``: ``inner_step = 0``;
       the older miner also after a failed round, its outer step unchanged). Inner steps are counted
       from 0: the line after the restart is ``step + 1`` steps on (as :func:`covered_steps` counts them).
-    * A trainer that counts its batches again at each epoch (fairseq's ``epoch 002: 1000 / 2000``): the
-      line after the restart is its own count on, and at least one step (a count from 0 or from 1).
+    * A trainer that counts its batches again at each epoch (fairseq's ``epoch 011  3000 / 8223``): the
+      epoch before ends at its count (8223 on, whether it counts from 0 or from 1), or where no count is
+      printed, the line after the restart is its own count on, and at least one step.
 
     Any other step back is a new run or a resume from a checkpoint, whose steps are the model's: the
     timeline is the log's step again. hivemind's local step after a state download takes the swarm's
@@ -54,11 +55,13 @@ def timeline_offset(previous: TrainStep | None, step: TrainStep, offset: int) ->
         if step.outer_step == previous.outer_step and step.step >= previous.step:
             return offset
         return previous.step + offset + 1
+    if (not step.ends_at_total and step.epoch is not None and previous.epoch is not None
+            and step.epoch > previous.epoch):  # (a count of the epoch's batches: the generic reader's bars)
+        if previous.total_steps is not None and previous.total_steps >= previous.step:
+            return offset + previous.total_steps  # the epoch's count was done: its steps after the last line too
+        return previous.step + offset + max(step.step, 1) - step.step
     if step.step >= previous.step:
         return offset
-    if (not step.ends_at_total and step.epoch is not None and previous.epoch is not None
-            and step.epoch > previous.epoch):
-        return previous.step + offset + max(step.step, 1) - step.step
     return 0
 
 
