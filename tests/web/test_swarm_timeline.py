@@ -67,7 +67,9 @@ def test_the_loss_plot_runs_on_across_outer_steps(browser: Any, miner_server: st
     of its own, in the order the rounds came."""
     for viewport, name in ((PHONE, "phone"), (DESKTOP, "desktop")):
         context, page, errors = open_page(browser, miner_server, viewport, scheme)
-        expect()(page.locator("#chart figcaption").first).to_contain_text("round failed", timeout=15_000)
+        caption = page.locator("#chart figcaption").first
+        expect()(caption).to_contain_text("round failed", timeout=15_000)
+        expect()(caption).to_contain_text("steps counted on where the log's count restarts")
         page.locator("#history").scroll_into_view_if_needed()
         box = page.locator("#chart .u-over").first.bounding_box()
         assert box is not None
