@@ -49,6 +49,7 @@ def batch(epoch: float, count: int, total: int | None = None) -> TrainStep:
         (batch(10, 8000, 8223), 0, batch(11, 1000, 8223), 8223),  # fairseq 301: epoch 10 ends at 8223, 11's 1000 at 9223
         (batch(1, 387, 388), 0, batch(2, 0, 388), 388),  # llama-recipes counts 0..387 of 388: epoch 2's step 0 at x 388
         (batch(2, 387, 388), 388, batch(3, 11, 388), 776),
+        (batch(0, 58, 58), 0, batch(19, 3, 58), 1102),  # epochs 1..18 not shown, each 58 batches: 19 × 58 + 3 = 1105
         (batch(1, 388), 0, batch(2, 388), 388),  # a new epoch whose first line is its end (its bar at 388/388)
         (TrainStep(at=None, stage="train", step=5400), 0, TrainStep(at=None, stage="train", step=5000), 0),  # a resume
         (sn38(41, 5), 0, TrainStep(at=None, stage="sft", step=0), 0),  # another stage: its own steps
@@ -141,6 +142,8 @@ def test_a_count_of_batches_at_each_epoch_is_counted_on() -> None:
     ("generic-fairseq-issue301-legacy-epoch-progress-valid.log", "step 3000/8223", 3000, 11223),
     # three epochs of 388 steps, each bar at 388/388 when its epoch ends (epoch 2 printed only so): 3 × 388
     ("generic-llama-recipes-hpcaub-userguide-file-octopus-llm-rst-done.log", "done · step 388/388", 388, 1164),
+    # Lightning's bar at epoch 0 (58 batches), then at epoch 19 batch 3: 19 × 58 + 3
+    ("generic-lightning-delve-s18-file-readme-keyboardinterrupt-epoch19.log", "step 3/58", 3, 1105),
 ])
 def test_real_logs_whose_count_restarts_at_each_epoch(name: str, position: str, step: int, global_step: int) -> None:
     done = subprocess.run([sys.executable, "run.py", "once", "--log", str(REAL / name), "--json", "--at", "end",

@@ -8,6 +8,7 @@ checkpoint 3) moved to end a minute before now: its losses at x 0..9, its rounds
 
 from __future__ import annotations
 
+import itertools
 import re
 import time
 from collections.abc import Iterator
@@ -88,7 +89,7 @@ def test_the_loss_plot_runs_on_across_outer_steps(browser: Any, miner_server: st
         assert set(read) == set(range(10)), read
         assert all(where.values()), where
         spans = [(min(where[step]), max(where[step])) for step in sorted(ROUNDS)]
-        assert all(a[1] < b[0] for a, b in zip(spans, spans[1:], strict=False)), spans  # apart, in order
+        assert all(a[1] < b[0] for a, b in itertools.pairwise(spans)), spans  # apart, in order
         page.mouse.move(box["x"] + box["width"] * 0.66, box["y"] + box["height"] / 2)
         shot(page, f"sn38-timeline-{name}-{scheme}")
         context.close()

@@ -58,7 +58,11 @@ def timeline_offset(previous: TrainStep | None, step: TrainStep, offset: int) ->
     if (not step.ends_at_total and step.epoch is not None and previous.epoch is not None
             and step.epoch > previous.epoch):  # (a count of the epoch's batches: the generic reader's bars)
         if previous.total_steps is not None and previous.total_steps >= previous.step:
-            return offset + previous.total_steps  # the epoch's count was done: its steps after the last line too
+            # The epoch's count was done (its steps after the last line too), and so were those of any epoch
+            # the log does not show (an excerpt from epoch 0 to epoch 19), each as long as the bar says.
+            epochs = step.epoch - previous.epoch
+            whole = int(epochs) if epochs == int(epochs) else 1
+            return offset + previous.total_steps * whole
         return previous.step + offset + max(step.step, 1) - step.step
     if step.step >= previous.step:
         return offset
