@@ -152,3 +152,14 @@ def test_real_logs_whose_count_restarts_at_each_epoch(name: str, position: str, 
     data = json.loads(done.stdout)
     assert data["status_line"].startswith(position)
     assert (data["training"]["step"], data["training"]["global_step"]) == (step, global_step)
+
+
+def test_the_sample_sn38_log_reads_its_rounds_on_the_timeline() -> None:
+    """tests/data/sample-sn38.log: outer 41 inner 0..5 (x 0..5), a round ok called at x 5; outer 42 inner 0..2
+    (x 6..8), a round failed called at x 8 (its inner step 2 would put it before the first round's)."""
+    done = subprocess.run([sys.executable, "run.py", "once", "--log", str(REAL.parent / "sample-sn38.log"), "--json",
+                           "--at", "end", "--no-history"], capture_output=True, text=True, check=True,
+                          cwd=Path(__file__).parent.parent.parent, timeout=60)
+    training = json.loads(done.stdout)["training"]
+    assert (training["outer_step"], training["step"], training["global_step"]) == (42, 2, 8)
+    assert [(r["step"], r["outcome"]) for r in training["swarm"]["rounds"]] == [(8, "failed"), (5, "ok")]
