@@ -163,3 +163,19 @@ def test_the_sample_sn38_log_reads_its_rounds_on_the_timeline() -> None:
     training = json.loads(done.stdout)["training"]
     assert (training["outer_step"], training["step"], training["global_step"]) == (42, 2, 8)
     assert [(r["step"], r["outcome"]) for r in training["swarm"]["rounds"]] == [(8, "failed"), (5, "ok")]
+
+
+def test_a_loss_spike_is_marked_at_its_place_on_the_timeline(tmp_path: Path) -> None:
+    """Outer 41 inner 0..11, outer 42 inner 0..11, the loss 3.0/3.1 alternating but 9.0 at outer 42 inner 5:
+    the spike is at 12 + 5 = 17 on the timeline, where the loss chart has that loss (not at 5, in outer 41)."""
+    lines = []
+    second = 0  # a step a second from 10:00:00
+    for outer in (41, 42):
+        for inner in range(12):
+            loss = 9.0 if (outer, inner) == (42, 5) else (3.0 if inner % 2 else 3.1)
+            lines.append(step(f"10:00:{second:02d}.000", outer, inner, loss))
+            second += 1
+    data = read(tmp_path, lines, now=local("2025-06-27 10:00:30.000"))
+    assert data["training"]["loss_spike_steps"] == [17]
+    losses, _ = LoggedSteps().feed(create_parser("sn38").feed(lines), 0.0)
+    assert next(p.step for p in losses if p.value == 9.0) == 17
