@@ -179,3 +179,19 @@ def test_a_loss_spike_is_marked_at_its_place_on_the_timeline(tmp_path: Path) -> 
     assert data["training"]["loss_spike_steps"] == [17]
     losses, _ = LoggedSteps().feed(create_parser("sn38").feed(lines), 0.0)
     assert next(p.step for p in losses if p.value == 9.0) == 17
+
+
+def test_the_older_miner_restarting_its_inner_step_after_a_failed_round_is_counted_on(tmp_path: Path) -> None:
+    """The 2025 miner reset its inner step in ``finally`` whether the round worked or not (its outer step only
+    moves on success): outer 7 inner 0..3 (x 0..3), a failed round called at x 3, outer 7 inner 0, 1 (x 4, 5)."""
+    lines = [step(f"10:0{i}:00.000", 7, i) for i in range(4)] + [
+        bt("10:04:00.000", "Received All Reduce Call"),
+        bt("10:04:30.000", "All Reduce Failed with error: AllReduce Failed, Loading Latest State"),
+        step("10:05:00.000", 7, 0),
+        step("10:06:00.000", 7, 1),
+    ]
+    training = read(tmp_path, lines, now=local("2025-06-27 10:06:30.000"))["training"]
+    assert (training["outer_step"], training["step"], training["global_step"]) == (7, 1, 5)
+    assert [(r["step"], r["outcome"]) for r in training["swarm"]["rounds"]] == [(3, "failed")]
+    losses, _ = LoggedSteps().feed(create_parser("sn38").feed(lines), 0.0)
+    assert [p.step for p in losses] == [0, 1, 2, 3, 4, 5]
