@@ -209,7 +209,7 @@ class RoundView:
     failed_peers: tuple[str, ...] = ()
     banned_peers: tuple[str, ...] = ()
     text: str | None = None  # the round in words, as the details and the page's markers say it
-    step: int | None = None  # the step the run was at when it began (the loss chart's x), None before any
+    step: int | None = None  # the run's step when it began, on its one timeline (the loss chart's x), None before any
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,6 +263,9 @@ class TrainingView:
     step: int | None = None
     total_steps: int | None = None
     outer_step: int | None = None
+    # The step's place on the run's one timeline where the log's counter restarted while the run went on
+    # (SN38's inner step at each outer step, a count of batches at each epoch): the loss chart's x; else None.
+    global_step: int | None = None
     progress_percent: float | None = None
     loss: float | None = None
     loss_note: str | None = None
@@ -318,6 +321,8 @@ def training_dict(view: TrainingView) -> dict[str, Any]:
         data[name] = _view(value)
     if view.swarm is None:
         del data["swarm"]  # only a collaborator's log carries one
+    if view.global_step is None:
+        del data["global_step"]  # only a log whose counter restarted carries one
     if view.step is None:
         # Before a first step the object has always carried the collaboration last: readers of old
         # reports compare it as written.

@@ -31,7 +31,9 @@ export function stepSpecs(steps, snapshot, settings) {
     return xs.map((s) => (byStep.has(s) ? byStep.get(s) : null));
   };
   const allSteps = [...xs, ...ratePoints.map(([s]) => s)];
-  const currentStep = training ? training.step : null;
+  // The latest step on the run's one timeline (a log whose counter restarts, as SN38's inner step at each
+  // outer step, is counted on by the server), as the loss and rate points are.
+  const currentStep = training ? (training.global_step != null ? training.global_step : training.step) : null;
   let from = allSteps.length ? Math.min(...allSteps) : 0;
   let to = Math.max(allSteps.length ? Math.max(...allSteps) : 1, currentStep == null ? 0 : currentStep);
   // A run of one step (it died at its first bar) is drawn around that step: an empty range has no axis.
@@ -75,12 +77,15 @@ export function stepSpecs(steps, snapshot, settings) {
     current: rateNow != null && currentStep != null ? { x: currentStep, y: rateNow } : null,
   };
   const evalShape = lossView.evals.map((ev) => ev.scale).join(",");
-  const lossShape = `loss:${evalShape}:${logY}:${settings.smoothing > 0}:${Boolean(lossView.lr)}:${rounds.length > 0}`;
-  const lossCaption = steps.loss_sampled
+  const countedOn = Boolean(training && training.global_step != null);
+  const lossShape = `loss:${evalShape}:${logY}:${settings.smoothing > 0}:${Boolean(lossView.lr)}:${rounds.length > 0}:${countedOn}`;
+  const lossCaption = (steps.loss_sampled
     ? "loss (sampled across the run)"
     : lossView.bucketSteps > 1
       ? `loss (each ${lossView.bucketSteps.toLocaleString()} steps' lowest and highest)`
-      : "loss";
+      : "loss")
+    // The x is the run's step where the log's own count restarts (SN38's inner step): say so, the headline's differs.
+    + (countedOn ? " · steps counted on where the log's count restarts" : "");
   const lossSpec = { view: lossView, height: settings.lossHeight, shape: lossShape, caption: lossCaption, options: lossOptions, data: lossData };
   // No rate points (a run read from memory keeps only its losses): the loss plot alone.
   if (!ratePoints.some(([, v]) => v != null)) return [lossSpec];

@@ -2,7 +2,9 @@
 
 The live recorder and the first-start import both read the trainer's events through this, so the
 loss chart of a run that logs every step has every step. A loss that is not a number (the run
-diverged) is kept as infinity (app/store/losses.py).
+diverged) is kept as infinity (app/store/losses.py). Each loss is kept at its step's place on the run's
+one timeline (app/stats/steps/timing.py ``timeline_offset``: a counter that restarts while the run goes
+on is counted on), so the chart never folds back on itself.
 """
 
 from __future__ import annotations
@@ -10,7 +12,8 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 
-from ..stats.events import EvalResult, Event, StepFigures, StepRun, TrainStep, builder
+from ..stats.events import EvalResult, Event, StageStart, StepFigures, StepRun, TrainStep, builder
+from ..stats.steps.timing import timeline_offset
 from ..store.records import EvalPoint, LossColumns, LossPoint
 
 NOT_FINITE = math.inf
@@ -30,8 +33,10 @@ class LoggedSteps:
 
     def __init__(self) -> None:
         self._stage: str | None = None
-        self._step: int | None = None
+        self._step: int | None = None  # the latest step's place on the timeline
         self._at: float | None = None
+        self._latest: TrainStep | None = None  # the latest step as the log says it (None after a new run's start)
+        self._offset = 0  # what places the log's step on the timeline
 
     def feed(self, events: Iterable[Event], fallback_at: float) -> tuple[list[LossPoint], list[EvalPoint]]:
         """Rows for ``events``; an undated event takes its step's time, else ``fallback_at``."""
@@ -44,17 +49,27 @@ class LoggedSteps:
     def add_run(self, run: StepRun, start: int, times: Sequence[float], steps: LossColumns) -> None:
         """:meth:`add` each of ``run``'s steps from ``start``, placed at ``times`` (one a step, their losses numbers)."""
         end = start + len(times)
-        self._stage, self._step, self._at = run.stage, run.steps[end - 1], times[-1]
-        steps.extend_run(run.stage, run.steps[start:end], times, run.losses[start:end])
+        first = run.step(start)
+        offset = self._offset = timeline_offset(self._latest, first, self._offset)
+        numbers = run.steps[start:end]
+        if offset:
+            numbers = tuple(step + offset for step in numbers)
+        self._latest = run.step(end - 1) if end - start > 1 else first
+        self._stage, self._step, self._at = run.stage, numbers[-1], times[-1]
+        steps.extend_run(run.stage, numbers, times, run.losses[start:end])
 
     def add(self, event: Event, fallback_at: float, steps: list[LossPoint] | LossColumns,
             evals: list[EvalPoint]) -> None:
         """Append ``event``'s rows to ``steps`` and ``evals`` (:meth:`feed` for one event, without its lists)."""
         if isinstance(event, TrainStep):
-            self._stage, self._step = event.stage, event.step
+            self._offset = timeline_offset(self._latest, event, self._offset)
+            self._latest = event
+            self._stage, self._step = event.stage, event.step + self._offset
             self._at = event.at if event.at is not None else fallback_at
             if event.loss is not None:
-                steps.append(_loss_point(event.stage, event.step, self._at, _loss(event.loss), _lr(event.lr)))
+                steps.append(_loss_point(event.stage, self._step, self._at, _loss(event.loss), _lr(event.lr)))
+        elif isinstance(event, StageStart):
+            self._latest = None  # a new run: its steps are its own
         elif isinstance(event, StepFigures) and event.loss is not None and self._step is not None:
             assert self._stage is not None
             at = event.at if event.at is not None else (self._at or fallback_at)

@@ -45,8 +45,10 @@ def _place_losses(format_name: str, lines: list[str], first_only: bool) -> list[
     logged = LoggedSteps()
     found: list[LossPoint] = []
     for i in range(0, len(lines), FEED_LINES):
-        # A step that only counts logged lines (a place read without the log's start) is no step number.
-        events = [e for e in parser.feed(lines[i : i + FEED_LINES]) if not (isinstance(e, TrainStep) and e.logged)]
+        # A step that only counts logged lines (a place read without the log's start) is no step number, nor is
+        # an SN38 inner step: its place on the run's timeline counts the outer steps before it.
+        events = [e for e in parser.feed(lines[i : i + FEED_LINES])
+                  if not (isinstance(e, TrainStep) and (e.logged or e.outer_step is not None))]
         losses, _ = logged.feed(events, 0.0)
         found += losses
         if found and first_only:

@@ -280,7 +280,7 @@ def steps_from(snapshot: Snapshot) -> tuple[tuple[StepPoint, ...], tuple[EvalPoi
         steps = (
             StepPoint(
                 stage=stage,
-                step=training.step,
+                step=training.step if training.global_step is None else training.global_step,
                 at=at,
                 loss=training.loss,
                 tokens_per_hour=training.tokens_per_hour,

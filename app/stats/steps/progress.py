@@ -56,7 +56,7 @@ from .stage import (
     same_position,
 )
 from .swarm import Swarm
-from .timing import covered_steps, line_seconds, placed_times
+from .timing import covered_steps, line_seconds, placed_times, timeline_offset
 
 
 class StepProgress:
@@ -107,10 +107,15 @@ class StepProgress:
     def apply(self, event: Event, t: float | None) -> None:
         """Apply one event seen at ``t`` (None: the time is not known)."""
         self.health.apply(event, t)
-        self.swarm.apply(event, t)
         if isinstance(event, TrainStep):
-            self._step(event, t)
-        elif isinstance(event, StepFigures):
+            stage = self._stage
+            before = stage.latest if stage is not None and not self._restarting else None
+            offset = timeline_offset(before, event, stage.offset if stage is not None else 0)
+            self.swarm.apply(event, t, offset)
+            self._step(event, t, offset)
+            return
+        self.swarm.apply(event, t)
+        if isinstance(event, StepFigures):
             self._figures(event, t)
         elif isinstance(event, EvalResult):
             self._eval(event, t)
@@ -269,6 +274,8 @@ class StepProgress:
         stage.diverged_at = stage.diverged_step = None
         stage.loss, stage.loss_note = last.loss, last.loss_note
         take_spike = stage.spikes.take
+        if stage.offset:
+            steps = tuple(step + stage.offset for step in steps)
         for step, loss in zip(steps, run.losses[start:end], strict=False):
             take_spike(step, loss)
 
@@ -293,16 +300,19 @@ class StepProgress:
             run.peak_flops = finite(event.peak_flops)
             run.peak_unknown = event.peak_flops_unknown
 
-    def _step(self, event: TrainStep, t: float | None) -> None:
+    def _step(self, event: TrainStep, t: float | None, offset: int) -> None:
+        """Take a step line (``offset``: what places it on the run's timeline, timing.timeline_offset)."""
         stage = self._stage
         previous = stage.latest if stage is not None else None
         covered = covered_steps(previous, event)
         if stage is None or self._restarting or covered is None:
             if stage is not None and previous is not None and same_position(previous, event):
+                stage.offset = offset  # (a new epoch's count may be back where the last one ended)
                 stage.take(event, t)  # the same step printed again
                 return
             stage = self._new_stage(event, t)
             covered = None
+        stage.offset = offset
         self._restarting = False
         if event.step_seconds is not None or event.elapsed_seconds is not None:
             stage.printed_timing = True

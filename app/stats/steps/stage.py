@@ -98,6 +98,7 @@ class Stage:
     early_median: float | None = None  # their median, kept as they come (not sorted again at every step)
     exploded: bool = False  # the latest loss is EXPLODED_FACTOR × the early ones or more
     spikes: Spikes = field(default_factory=Spikes)  # loss spikes that recover (spikes.py)
+    offset: int = 0  # the latest step's place on the run's one timeline is its step + this (timing.timeline_offset)
 
     def take_eval(self, name: str, value: float | None, step: int | None, t: float | None) -> None:
         """Keep an evaluation's figure; a loss-like one that is not a number is a divergence."""
@@ -140,7 +141,7 @@ class Stage:
                 self.diverged_at = t if t is not None else self.step_time
                 self.diverged_step = self.latest.step
             self.loss, self.loss_note = event.loss, event.loss_note
-            self.spikes.take(self.latest.step, loss)
+            self.spikes.take(self.latest.step + self.offset, loss)
         if event.lr is not None:
             self.lr = event.lr
         if event.grad_norm is not None:

@@ -136,14 +136,14 @@ class Swarm:
         self._peers: dict[str, _Peer] = {}
         self.samples_per_second: float | None = None  # the collaboration's
         self.local_samples_per_second: float | None = None  # this peer's, as it prints it
-        self._step: int | None = None  # the latest step read (where a round begins on the loss chart)
+        self._step: int | None = None  # the latest step's place on the run's timeline (where a round begins on the loss chart)
         self.swarm_round: str | None = None  # where the swarm's own rounds have it (rl-swarm), as said last
         self.swarm_round_said = 0  # how many times in a row
         self._download_began: float | None = None  # a state download under way began
         self.state_download_seconds: float | None = None  # how long the last state download took
 
-    def apply(self, event: Event, t: float | None) -> None:
-        """Take one event seen at ``t``."""
+    def apply(self, event: Event, t: float | None, offset: int = 0) -> None:
+        """Take one event seen at ``t`` (``offset``: a step's, that places it on the run's timeline)."""
         if t is not None and self._first_at is None:
             self._first_at = t
         if isinstance(event, SwarmNews):
@@ -185,7 +185,7 @@ class Swarm:
             self._open = None
             self._sync_since, self._downloads_failed, self._download_error = None, 0, None
             self._joined()  # (a collaborator trains once its DHT is up)
-            self._step = event.step
+            self._step = event.step + offset
 
     def _joined(self) -> None:
         self._join_failures, self._join_since = 0, None

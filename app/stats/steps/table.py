@@ -18,6 +18,7 @@ _FIELDS: dict[str, tuple[str, str]] = {
     "step": ("step", ""),
     "total_steps": ("total steps", ""),
     "outer_step": ("outer step", ""),
+    "global_step": ("step on the run's timeline", ""),
     "progress_percent": ("progress", "%"),
     "loss": ("loss", ""),
     "lr": ("learning rate", ""),

@@ -30,6 +30,45 @@ def covered_steps(previous: TrainStep | None, step: TrainStep) -> int | None:
     return delta if delta > 0 else None
 
 
+def timeline_offset(previous: TrainStep | None, step: TrainStep, offset: int) -> int:
+    """What to add to ``step``'s own step to place it on the run's one timeline, after ``previous`` (whose
+    place was ``previous.step + offset``; None after a new run's start, or before any step).
+
+    A counter that restarts while the run goes on is counted on from where the timeline was, so the
+    loss chart, the steps/h history and the round markers never fold back on themselves:
+
+    * SN38's inner step goes back to 0 whenever the miner's outer step (its all-reduce round) is done,
+      or its state was loaded (KMFODA/DistributedTraining ``neurons/miner.py``: ``inner_step = 0``;
+      the older miner also after a failed round, its outer step unchanged). Inner steps are counted
+      from 0: the line after the restart is ``step + 1`` steps on (as :func:`covered_steps` counts them).
+    * A trainer that counts its batches again at each epoch (fairseq's ``epoch 011  3000 / 8223``): the
+      epoch before ends at its count (8223 on, whether it counts from 0 or from 1), or where no count is
+      printed, the line after the restart is its own count on, and at least one step.
+
+    Any other step back is a new run or a resume from a checkpoint, whose steps are the model's: the
+    timeline is the log's step again. hivemind's local step after a state download takes the swarm's
+    (a step forward, said as the log says it).
+    """
+    if previous is None or previous.stage != step.stage or previous.logged != step.logged:
+        return 0
+    if step.outer_step is not None and previous.outer_step is not None:
+        if step.outer_step == previous.outer_step and step.step >= previous.step:
+            return offset
+        return previous.step + offset + 1
+    if (not step.ends_at_total and step.epoch is not None and previous.epoch is not None
+            and step.epoch > previous.epoch):  # (a count of the epoch's batches: the generic reader's bars)
+        if previous.total_steps is not None and previous.total_steps >= previous.step:
+            # The epoch's count was done (its steps after the last line too), and so were those of any epoch
+            # the log does not show (an excerpt from epoch 0 to epoch 19), each as long as the bar says.
+            epochs = step.epoch - previous.epoch
+            whole = int(epochs) if epochs == int(epochs) else 1
+            return offset + previous.total_steps * whole
+        return previous.step + offset + max(step.step, 1) - step.step
+    if step.step >= previous.step:
+        return offset
+    return 0
+
+
 def line_seconds(previous: TrainStep | None, step: TrainStep, covered: int | None = None) -> float | None:
     """The time ``step``'s line accounts for, from the trainer's own printed durations.
 
