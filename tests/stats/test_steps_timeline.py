@@ -133,17 +133,17 @@ def test_a_count_of_batches_at_each_epoch_is_counted_on() -> None:
          "--json", "--at", "end", "--no-history"],
         capture_output=True, text=True, check=True, cwd=Path(__file__).parent.parent.parent, timeout=60)
     data = json.loads(done.stdout)
-    assert data["status_line"].startswith("step 1000/2000")
+    assert data["status_line"].startswith("epoch 2 · 1000/2000 in the epoch")
     assert (data["training"]["step"], data["training"]["global_step"]) == (1000, 3000)
 
 
 @pytest.mark.parametrize(("name", "position", "step", "global_step"), [
     # epoch 10 printed up to 8000 of 8223, then epoch 11 to 3000: 8223 + 3000
-    ("generic-fairseq-issue301-legacy-epoch-progress-valid.log", "step 3000/8223", 3000, 11223),
+    ("generic-fairseq-issue301-legacy-epoch-progress-valid.log", "epoch 11 · 3000/8223 in the epoch", 3000, 11223),
     # three epochs of 388 steps, each bar at 388/388 when its epoch ends (epoch 2 printed only so): 3 × 388
-    ("generic-llama-recipes-hpcaub-userguide-file-octopus-llm-rst-done.log", "done · step 388/388", 388, 1164),
+    ("generic-llama-recipes-hpcaub-userguide-file-octopus-llm-rst-done.log", "done · epoch 3 · 388/388 in the epoch", 388, 1164),
     # Lightning's bar at epoch 0 (58 batches), then at epoch 19 batch 3: 19 × 58 + 3
-    ("generic-lightning-delve-s18-file-readme-keyboardinterrupt-epoch19.log", "step 3/58", 3, 1105),
+    ("generic-lightning-delve-s18-file-readme-keyboardinterrupt-epoch19.log", "epoch 19 · 3/58 in the epoch", 3, 1105),
 ])
 def test_real_logs_whose_count_restarts_at_each_epoch(name: str, position: str, step: int, global_step: int) -> None:
     done = subprocess.run([sys.executable, "run.py", "once", "--log", str(REAL / name), "--json", "--at", "end",
