@@ -49,8 +49,9 @@ from .spool import EventSpool
 QUIET_SECONDS = 180
 BATCH_SECONDS = 3600  # one writer transaction per hour of log
 FIVE_MINUTES = 300
-YIELD_SECONDS = 0.002  # a pause per MiB read
-READ_BYTES = 1 << 20
+YIELD_SECONDS = 0.0005  # a pause per block read (0.002 s a MiB)
+READ_BYTES = 1 << 18  # a block's lines are held at once: about 5 bytes of memory a byte read
+FIRST_READ_BYTES = 1 << 20  # the first block: enough lines to tell the format (DETECT_LINES)
 MAX_LINE_BYTES = 1 << 20
 DETECT_LINES = 2000
 PLACE_SLICE = 1 << 14  # undated events placed at once (two floats each held meanwhile)
@@ -69,9 +70,11 @@ def read_lines(path: Path, stop: threading.Event, limit: int | None = None) -> G
     """
     rest = b""
     left = limit if limit is not None else -1
+    size = FIRST_READ_BYTES
     with path.open("rb") as f:
         while not stop.is_set() and left != 0:
-            chunk = f.read(READ_BYTES if left < 0 else min(READ_BYTES, left))
+            chunk = f.read(size if left < 0 else min(size, left))
+            size = READ_BYTES
             left -= len(chunk) if left > 0 else 0
             if not chunk:
                 break
@@ -195,12 +198,13 @@ class MinerReplay:
             self._sample(self.boundary)
 
 
-def replay_miner(first: list[str], batches: Iterator[list[str]], name: str, now: float, stop: threading.Event,
-                 emit: Emit) -> bool:
-    """Replay a miner's log, emitting about an hour of log per batch; False if stopped."""
+def replay_miner(batches: Iterator[list[str]], name: str, now: float, stop: threading.Event, emit: Emit) -> bool:
+    """Replay a miner's log, emitting about an hour of log per batch; False if stopped.
+
+    Each batch of lines is let go once fed (nothing here holds the first one for the whole import).
+    """
     replay = MinerReplay(name, now)
     batch_start: float | None = None
-    replay.feed(first)
     for lines in batches:
         replay.feed(lines)
         if replay.boundary is not None:
@@ -454,6 +458,13 @@ def _applied(replay: StepReplay, event: Event, at: float, batch_start: float | N
     return batch_start
 
 
+def _taken_first(held: list[list[str]], rest: Iterator[list[str]]) -> Iterator[list[str]]:
+    """The blocks in ``held`` (taken out of it, so that nothing else keeps them), then ``rest``."""
+    while held:
+        yield held.pop(0)
+    yield from rest
+
+
 def replay_file(path: Path, format_name: str, now: float, stop: threading.Event, emit: Emit,
                 anchors: Anchors | None = None) -> str | None:
     """Replay one file (``format_name`` ``auto``: detected from its first lines); return the format read, or None.
@@ -468,6 +479,8 @@ def replay_file(path: Path, format_name: str, now: float, stop: threading.Event,
     if name is None:
         return None
     kind = kind_of(name)
+    held = [first] if kind != STEPS else []
+    del first  # (3-4 MB of lines: the replay lets it go once read, no frame here holds it meanwhile)
 
     def kinded(obs: Observation) -> None:
         emit(replace(obs, source=replace(obs.source, kind=kind)))
@@ -476,7 +489,7 @@ def replay_file(path: Path, format_name: str, now: float, stop: threading.Event,
         batches.close()
         done = replay_steps(path, name, now, mtime, anchors or {}, stop, kinded)
     else:
-        done = replay_miner(first, batches, name, now, stop, kinded)
+        done = replay_miner(_taken_first(held, batches), name, now, stop, kinded)
     return name if done else None
 
 

@@ -94,3 +94,16 @@ def test_an_import_from_the_spool_writes_what_parsing_twice_wrote(name: str, mon
     parsed_twice = replay()
     assert spooled == parsed_twice
     assert sum(len(obs.losses) for obs in spooled) > 10
+
+
+def test_lines_read_in_blocks_are_every_line_once_and_the_first_block_tells_the_format(tmp_path: Path) -> None:
+    # 3.5 MiB of lines of many lengths: lines straddle every block's edge, later blocks being smaller
+    # than the first; a usual log's first block still holds more than the 2000 lines detection reads.
+    written = [f"line {i:06d} " + "x" * (i % 301) for i in range(22_000)]
+    path = tmp_path / "blocks.log"
+    path.write_bytes(("\n".join(written) + "\n").encode())
+    assert path.stat().st_size > 3 << 20
+    batches = list(read_lines(path, threading.Event()))
+    assert [line for batch in batches for line in batch] == written
+    assert len(batches[0]) > 2000
+    assert len(batches) > 4  # read a block at a time, not the file at once
