@@ -58,8 +58,10 @@ _RECORD_FIELD = re.compile(
 # Python logging's default format (``basicConfig``): ``INFO:__main__:``.
 _LEVEL_NAME = re.compile(rf"{_LEVEL}:[\w.<>-]{{0,120}}:\s?")
 # torchrun's ``[rank0]:``/``[default0]:``, mpirun's ``[1,0]<stdout>:``, Lightning's ``[rank: 0] ``.
+# A rank or worker named bare before a separator (``rank 1 | ``, ``worker 3: ``).
 _RANK = re.compile(
     r"\[(?:rank|default)(\d{1,6})\]:\s?|\[\d{1,6},(\d{1,6})\]<std(?:out|err)>:\s?|\[rank: (\d{1,6})\]:? "
+    r"|(?i:rank|worker)[ _-]?(\d{1,6}) ?[|:] "
 )
 # A process named by the launcher that gathers its output: Ray's ``(pid=4242) ``, ``(RayTrainWorker
 # pid=4242, ip=10.0.0.1) ``, SkyPilot's ``(task, pid=4242) `` and, on several nodes, ``(worker1,
@@ -74,7 +76,7 @@ _PROCESS = re.compile(
 _LABEL = re.compile(r"\s*(\d{1,5}): |(?=[A-Za-z][\w.-]{0,62}\d)(?![\w.-]{0,63}(?:Error|Exception|Interrupt): )"
                     r"[A-Za-z][\w.-]{0,63}: ")
 # A cheap test: can the line start with a prefix at all?
-_MAYBE = re.compile(r"\[|\(|\s*\d| {8,40}[A-Z]{4}|[A-Z][a-z]{2} [ \d]\d |[IWEF]\d{4} |[A-Z]{4,8}:|[A-Za-z][\w.-]{0,62}: ")
+_MAYBE = re.compile(r"(?i:rank|worker)[ _-]?\d|\[|\(|\s*\d| {8,40}[A-Z]{4}|[A-Z][a-z]{2} [ \d]\d |[IWEF]\d{4} |[A-Z]{4,8}:|[A-Za-z][\w.-]{0,62}: ")
 _MAX_PEELS = 6
 
 
@@ -123,7 +125,7 @@ class PrefixReader:
         for _ in range(_MAX_PEELS):
             m = _RANK.match(line, pos)
             if m is not None:
-                rank = int(m.group(1) or m.group(2) or m.group(3))
+                rank = int(m.group(1) or m.group(2) or m.group(3) or m.group(4))
                 pos = m.end()
                 continue
             m = _PROCESS.match(line, pos)
