@@ -61,7 +61,7 @@ _LEVEL_NAME = re.compile(rf"{_LEVEL}:[\w.<>-]{{0,120}}:\s?")
 # A rank or worker named bare before a separator (``rank 1 | ``, ``worker 3: ``).
 _RANK = re.compile(
     r"\[(?:rank|default)(\d{1,6})\]:\s?|\[\d{1,6},(\d{1,6})\]<std(?:out|err)>:\s?|\[rank: (\d{1,6})\]:? "
-    r"|(?i:rank|worker)[ _-]?(\d{1,6}) ?[|:] "
+    r"|(?i:rank|worker) ?(\d{1,6}) ?[|:] "
 )
 # A process named by the launcher that gathers its output: Ray's ``(pid=4242) ``, ``(RayTrainWorker
 # pid=4242, ip=10.0.0.1) ``, SkyPilot's ``(task, pid=4242) `` and, on several nodes, ``(worker1,
@@ -76,7 +76,7 @@ _PROCESS = re.compile(
 _LABEL = re.compile(r"\s*(\d{1,5}): |(?=[A-Za-z][\w.-]{0,62}\d)(?![\w.-]{0,63}(?:Error|Exception|Interrupt): )"
                     r"[A-Za-z][\w.-]{0,63}: ")
 # A cheap test: can the line start with a prefix at all?
-_MAYBE = re.compile(r"(?i:rank|worker)[ _-]?\d|\[|\(|\s*\d| {8,40}[A-Z]{4}|[A-Z][a-z]{2} [ \d]\d |[IWEF]\d{4} |[A-Z]{4,8}:|[A-Za-z][\w.-]{0,62}: ")
+_MAYBE = re.compile(r"(?i:rank|worker) ?\d|\[|\(|\s*\d| {8,40}[A-Z]{4}|[A-Z][a-z]{2} [ \d]\d |[IWEF]\d{4} |[A-Z]{4,8}:|[A-Za-z][\w.-]{0,62}: ")
 _MAX_PEELS = 6
 
 
