@@ -352,7 +352,8 @@ def continued(lines: Iterable[str]) -> Iterator[str]:
             indent = len(raw) - len(stripped)
             if (column >= len(_INDENT) and len(held) - len(held.lstrip(" ")) < indent <= column
                     and joined < MAX_CONTINUED_LINES
-                    and len(held) + len(raw) <= MAX_CONTINUED_CHARS and stripped[:1] not in ("", "\r")):
+                    and len(held) + len(raw) <= MAX_CONTINUED_CHARS and stripped[:1] not in ("", "\r")
+                    and not _message_column(raw)):  # (a line with a prefix of its own begins a record)
                 held = held.rstrip("\r\n") + " " + stripped
                 joined += 1
                 continue
