@@ -120,13 +120,14 @@ _CHECKPOINT = re.compile(
 )
 # A wall clock printed inside a step line, for a log whose lines have no prefix time: a date and
 # time anywhere (``2024-05-01 12:00:01``), or a time of day named ``time`` alone (torch-xla's
-# ``Time=07:29:43``, ``time: 12:00:01``) or in brackets (``[12:00:01]``). It dates the line, and is
-# never a step's duration (the grammar reads no duration from a bare ``time`` clock).
+# ``Time=07:29:43``, ``time: 12:00:01``), in brackets (``[12:00:01]``) or leading the record. It dates
+# the line, and is never a step's duration (the grammar reads no duration from a bare ``time`` clock).
 _WHEN = r"(?:(\d{4})-(\d\d)-(\d\d)[ T])?([01]\d|2[0-3]):([0-5]\d):([0-5]\d)(?:[.,](\d{1,9}))?(Z|[+-]\d\d:?\d\d)?"
 _LINE_CLOCK = re.compile(
     rf"(?i)(?<![\w.])(?:time|timestamp|clock|now|wall[ _]?(?:time|clock))\s*[=:]?\s*{_WHEN}(?![\d:])"
     rf"|\[{_WHEN}\]"
     r"|(?<![\d/-])(\d{4})-(\d\d)-(\d\d)[ T]([01]\d|2[0-3]):([0-5]\d):([0-5]\d)(?:[.,](\d{1,9}))?(Z|[+-]\d\d:?\d\d)?(?![\d:])"
+    rf"|^\s*{_WHEN}(?=[\s,|-])"  # a record that leads with its time (``12:00:01 step 5 loss 2.1``)
 )
 # A month and day glued to the time, no year (``%m.%d_%H:%M:%S``: DySPN's ``FinishTime 04.29_01:45:54``;
 # ``04-29 01:45:54``): a date, so the time the record was written under whatever name.
@@ -246,7 +247,7 @@ class GenericParser(StepLines[_Line]):
             before = s[: m.start()].rstrip()
             if m.group(0)[0].isalpha() and before[-1:].isalpha():
                 continue  # the end of a longer name (``elapsed time: 00:12:01``): another clock
-            groups = next(g for g in (m.groups()[i : i + 8] for i in (0, 8, 16)) if g[3] is not None)
+            groups = next(g for g in (m.groups()[i : i + 8] for i in (0, 8, 16, 24)) if g[3] is not None)
             year, month, day, hour, minute, second, fraction, zone = groups
             if year is not None:
                 stamp = f"{year}-{month}-{day} {hour}:{minute}:{second}" + (f".{fraction}" if fraction else "")

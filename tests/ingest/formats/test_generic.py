@@ -825,7 +825,7 @@ def test_a_rank_named_before_its_record_picks_the_run_s_lines(prefix: str) -> No
 
 # DySPN's training table, verbatim (Kyakaka/DySPN issue 4, a comment by PatrickZoo): each row's finish
 # time is ``%m.%d_%H:%M:%S``, the only time the log prints.
-DYSPN = [
+DYSPN_FIRST_ROWS = [
     "Epoch ,FinishTime     ,LR    ,RMSE_Train ,RMSE_Val",
     "    0 ,04.29_01:45:54 ,0.001 , 1434.0919 ,1103.956",
     "    1 ,04.29_02:22:17 ,0.001 ,  873.6441 , 921.05",
@@ -836,8 +836,18 @@ DYSPN = [
 def test_a_month_day_clock_printed_in_a_record_is_its_time() -> None:
     parser = GenericParser()
     parser.reference_time = 1_777_500_000.0  # 2026-04-29 22:00 UTC: the rows are that day's
-    events = parser.feed(DYSPN)
+    events = parser.feed(DYSPN_FIRST_ROWS)
     got = [s.at for s in events if isinstance(s, TrainStep)]
     # Tests run with TZ=UTC: 2026-04-29 01:45:54 UTC is 1777427154.
     assert got == [1_777_427_154.0, 1_777_427_154.0 + 36 * 60 + 23, 1_777_427_154.0 + 5 * 3600 + 33 * 60 + 23]
     assert [e.at for e in events if isinstance(e, Tick)] == [got[-1]]
+
+
+def test_a_time_of_day_leading_a_record_is_its_time_near_the_log_s_own() -> None:
+    # Composed: 2026-04-29 22:00 UTC is the reference (1777500000); 21:00:01 that day is 3599 s before it.
+    parser = GenericParser()
+    parser.reference_time = 1_777_500_000.0
+    got = [e.at for e in parser.feed(["21:00:01 step 5, loss 2.1", "21:00:11 step 6, loss 2.0", "00:05:12 step 7, loss 1.9"])
+           if isinstance(e, TrainStep)]
+    # 00:05:12 would be 22 h before the reference: an elapsed clock, which dates nothing.
+    assert got == [1_777_496_401.0, 1_777_496_411.0, None]
