@@ -243,15 +243,15 @@ def test_an_indented_copy_of_a_prefixed_line_reads_as_printed(name: str, line: s
 # the time column is blank while the time repeats, and a long message wraps onto a line indented under it.
 FASTFOLD = [
     "[01/15/23 18:11:55] INFO     colossalai - colossalai - INFO: train.py:230 main",
-    "                    INFO     colossalai - colossalai - INFO: Training, Epoch: 0, Step: 1, Global_Step: 1, Loss: "
-    "distogram=4.159 experimentally_resolved=0.693 fape=1.682",
-    "                             lddt=3.912 masked_msa=3.135 supervised_chi=0.937 violation=404.925 "
-    "unscaled_loss=10.176 loss=162.822 lddt_ca=0.010 drmsd_ca=26.113",
+    ("                    INFO     colossalai - colossalai - INFO: Training, Epoch: 0, Step: 1, Global_Step: 1, Loss: "
+    "distogram=4.159 experimentally_resolved=0.693 fape=1.682"),
+    ("                             lddt=3.912 masked_msa=3.135 supervised_chi=0.937 violation=404.925 "
+    "unscaled_loss=10.176 loss=162.822 lddt_ca=0.010 drmsd_ca=26.113"),
     "[01/15/23 18:12:07] INFO     colossalai - colossalai - INFO: train.py:230 main",
-    "                    INFO     colossalai - colossalai - INFO: Training, Epoch: 0, Step: 2, Global_Step: 2, Loss: "
-    "distogram=4.159 experimentally_resolved=0.693 fape=1.543",
-    "                             lddt=3.912 masked_msa=3.135 supervised_chi=0.961 violation=393.072 "
-    "unscaled_loss=10.062 loss=160.364 lddt_ca=0.009 drmsd_ca=22.707",
+    ("                    INFO     colossalai - colossalai - INFO: Training, Epoch: 0, Step: 2, Global_Step: 2, Loss: "
+    "distogram=4.159 experimentally_resolved=0.693 fape=1.543"),
+    ("                             lddt=3.912 masked_msa=3.135 supervised_chi=0.961 violation=393.072 "
+    "unscaled_loss=10.062 loss=160.364 lddt_ca=0.009 drmsd_ca=22.707"),
 ]
 
 
