@@ -28,7 +28,7 @@ from .snapshot import Snapshot, SwarmView, TrainingView
 STATES: tuple[str, ...] = (
     "waiting", "queued", "processing", "confirmed", "registering", "failed", "initializing", "working", "measuring",
     "training", "stalled", "unrecognised",
-    "idle", "silent", "done", "diverged", "crashed", "broken",
+    "idle", "silent", "done", "diverged", "crashed", "stopped", "broken",
     "joining", "cannot_join", "averaging", "out_of_sync", "sync_failing", "alone",
 )
 # The classic text format every Prometheus since 2.0 reads (the client's newest, 1.0.0, is newer

@@ -31,6 +31,7 @@ State = Literal[
     "done",
     "diverged",
     "crashed",
+    "stopped",  # a step run someone stopped (Ctrl-C, SIGTERM, a scheduler's cancel) before its end
     "broken",
     # a collaborator (SN38, hivemind): not in its swarm yet, locked out of it, in a round, behind it, alone
     "joining",
@@ -61,6 +62,7 @@ _LEVELS: dict[str, Level] = {
     "silent": "problem",
     "diverged": "problem",
     "crashed": "problem",
+    "stopped": "warning",  # over before its end, on purpose: worth a look only if nobody meant it
     "broken": "warning",
     "joining": "waiting",
     "cannot_join": "problem",

@@ -20,6 +20,7 @@ STATE_WORDS = {
     "silent": "log silent",
     "diverged": "diverged",
     "crashed": "crashed",
+    "stopped": "stopped",
     "broken": "broken",
     "joining": "joining",
     "cannot_join": "cannot join",
@@ -32,7 +33,7 @@ STATE_WORDS = {
 
 # A run that is over: its log has nothing more to say, so a log gone quiet is no news (the page says
 # when its last line was written, not that no new one came).
-OVER_STATES = frozenset({"done", "crashed"})
+OVER_STATES = frozenset({"done", "crashed", "stopped"})
 
 # What a state means and what to do about it, said once; "" where the figures say it all.
 STATE_EXPLANATIONS = {
@@ -60,6 +61,9 @@ STATE_EXPLANATIONS = {
     "diverged": "The loss is not a number: the run has probably diverged.",
     "crashed": "The run died: the log shows an error it did not recover from (its last line is "
     "in the details). A training step printed later means it was started again.",
+    "stopped": "Someone stopped the run before its end: Ctrl-C (a KeyboardInterrupt), or a signal or scheduler "
+    "that ends it on purpose (SIGTERM, a cancelled job, its time limit). It did not die of an error; the details "
+    "say where it stood. A training step printed later means it was started again.",
     "broken": "The run still prints numbers but learns nothing: the gradient norm is not a number, "
     "the loss sits at exactly 0, or fp16 skips every step, several logs in a row.",
     "joining": "A collaborator joining its swarm: its attempts to reach the DHT have failed so far "

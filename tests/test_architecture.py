@@ -189,7 +189,7 @@ def test_only_the_cli_imports_the_process() -> None:
 
 # A step run's state is decided once, by the verdict (app/stats/steps/verdict.py), before any word:
 # the text writes what it says, and nothing patches a line once written.
-STEP_STATES = {"working", "measuring", "training", "stalled", "done", "diverged", "crashed", "broken"}
+STEP_STATES = {"working", "measuring", "training", "stalled", "done", "diverged", "crashed", "stopped", "broken"}
 
 
 def test_the_step_progress_accumulates_and_writes_no_words() -> None:
@@ -236,12 +236,12 @@ def test_only_the_verdict_decides_a_step_state(path: Path) -> None:
 # --- the formats: one row each, one line pipeline ----------------------------------------------------
 
 # The formats package's shared modules: the pipeline, the registry and what both read; the crash
-# watch every step parser is wrapped in; the miner's parser, which reads records, not step lines
+# watch every step parser is wrapped in, and the ending words it reads (endings.py); the miner's parser, which reads records, not step lines
 # (iota.py: a record's continuation lines are its own grammar, with no wraps, bars or glued steps).
 # The miner's side also has the app's shell log (iota_shell.py: read beside the worker's log, no format of
 # its own) and the drift guard's line shapes (drift.py), which no step trainer reads.
 SHARED_FORMAT_MODULES = {"__init__", "base", "fields", "prefix", "shapes", "registry", "pipeline", "detect", "crash",
-                         "grammar", "hf_state", "iota", "iota_messages", "iota_shell", "drift"}
+                         "endings", "grammar", "hf_state", "iota", "iota_messages", "iota_shell", "drift"}
 
 
 def format_modules() -> list[Path]:

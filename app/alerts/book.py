@@ -76,6 +76,7 @@ def build_rules(settings: AlertSettings) -> tuple[list[ConditionRule], list[Even
         rules.Stalled(),
         rules.Diverged(),
         rules.Crashed(),
+        rules.Stopped(),
         rules.Broken(),
         rules.Done(),
         *rules.swarm_rules(),

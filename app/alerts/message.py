@@ -37,6 +37,7 @@ STATE_WORDS = {
     "done": "finished",
     "diverged": "diverged",
     "crashed": "crashed",
+    "stopped": "stopped",
     "broken": "broken run",
     "joining": "joining the swarm",
     "cannot_join": "cannot join the swarm",

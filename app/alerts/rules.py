@@ -428,6 +428,22 @@ class Crashed:
         return Finding(_since(snap), "crashed", _at_step(snap, error or "the run died"))
 
 
+class Stopped:
+    """A step trainer someone stopped before its end (Ctrl-C, SIGTERM, a scheduler's cancel): not a death, but
+    a run that makes no more progress; the line that stopped it is said. It resolves when the log prints a
+    training step again (the run was started again).
+    """
+
+    name = "stopped"
+    level: Level = "warning"
+
+    def observe(self, snap: Snapshot, now: float) -> Finding | None:
+        if snap.state != "stopped":
+            return None
+        crash = _training(snap).crash
+        return Finding(_since(snap), "stopped", _at_step(snap, crash.error if crash is not None else "the run was stopped"))
+
+
 class Broken:
     """A step trainer that prints on but learns nothing (state ``broken``: its grad norm not a number,
     its loss stuck at 0, fp16 skipping every step, several logs in a row).
@@ -504,7 +520,7 @@ class NoGoodRound:
 
     def observe(self, snap: Snapshot, now: float) -> Finding | None:
         swarm = _training(snap).swarm
-        if swarm is None or snap.state in ("crashed", "done") or not (swarm.rounds_ok or swarm.rounds_failed):
+        if swarm is None or snap.state in ("crashed", "stopped", "done") or not (swarm.rounds_ok or swarm.rounds_failed):
             return None
         last_good = swarm.last_good_round_at
         if last_good is not None:

@@ -49,6 +49,7 @@ DEFAULT_RULES: dict[str, RuleSettings] = {
     "stalled": RuleSettings(),
     "diverged": RuleSettings(),
     "crashed": RuleSettings(),
+    "stopped": RuleSettings(),
     "broken": RuleSettings(),
     "done": RuleSettings(),
     # a collaborator's swarm (SN38, hivemind): a peer that restarts loads the state for a minute or two, a

@@ -23,7 +23,7 @@ _LEVELS = {
     "training": "ok", "measuring": "ok", "done": "ok",
     "waiting": "waiting", "queued": "waiting", "working": "waiting", "processing": "waiting",
     "confirmed": "waiting", "registering": "waiting", "initializing": "waiting", "failed": "problem",
-    "idle": "warning", "stalled": "warning", "broken": "warning",
+    "idle": "warning", "stalled": "warning", "broken": "warning", "stopped": "warning",
     "silent": "problem", "diverged": "problem", "crashed": "problem", "unrecognised": "problem",
     "joining": "waiting", "averaging": "ok", "out_of_sync": "warning", "alone": "warning",
     "cannot_join": "problem", "sync_failing": "problem",

@@ -340,6 +340,8 @@ class StageEnd:
     # The run said in words that it stops (a wall-clock cap, an early stop, its final weights saved):
     # its end, unless a step follows after all (then it was not the end).
     said: bool = False
+    early: bool = False  # and that it stopped short of its plan (a wall-clock cap, a time limit, an early stop)
+    saved: bool = False  # it only said it saved its model: the end once the next step is overdue
 
 
 @dataclass(frozen=True, slots=True)
@@ -449,6 +451,10 @@ class RunCrashed:
     at: float | None
     error: str
     killed: bool = False  # ended from outside: a signal, the OOM killer, the scheduler
+    # Stopped by someone rather than dead: ``hand`` (Ctrl-C: SIGINT, KeyboardInterrupt) or ``signal`` (SIGTERM,
+    # a scheduler's cancel or time limit); None for a crash. None too on a placeholder whose error line is to come.
+    stopped: str | None = None
+    placeholder: bool = False  # a traceback read before its error line (glued to a bar, cut short)
 
 
 @dataclass(frozen=True, slots=True)

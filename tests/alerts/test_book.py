@@ -339,6 +339,17 @@ def test_a_crash_resolves_when_training_resumes() -> None:
     assert [(t.kind, t.rule) for t in found] == [("opened", "crashed"), ("resolved", "crashed")]
 
 
+def test_a_run_stopped_by_hand_is_a_warning_of_its_own_not_a_crash() -> None:
+    """On by default: someone stopped it (Ctrl-C), said with the line that stopped it; it resolves when training resumes."""
+    book = AlertBook(AlertSettings())
+    stopped = snap("stopped", T0, since=T0 - 60, layer=None, training={"step": 6, "crash": {"error": "KeyboardInterrupt"}})
+    resumed = snap("measuring", T0 + 120, since=T0 + 100, layer=None, training={"step": 7})
+    found = run(book, [(T0, stopped), (T0 + 120, resumed)])
+    assert [(t.kind, t.rule, t.level) for t in found] == [("opened", "stopped", "warning"),
+                                                          ("resolved", "stopped", "warning")]
+    assert found[0].text == "at step 6: KeyboardInterrupt"
+
+
 def test_a_broken_run_resolves_when_its_updates_go_through_again() -> None:
     """On by default; a finite grad norm ends the streak: the alert closes. A crash is its own alert."""
     book = AlertBook(AlertSettings())

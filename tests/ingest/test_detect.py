@@ -366,6 +366,12 @@ REAL_FORMATS = {
     "verl-dstack-configs-ppo-gsm8k-done-435-final-validation.log": "verl",
     "verl-gui-cursor-moving-grpo-step10-of-133000-midrun.log": "verl",
     "verl-walar-grpo-bars-only-step33-of-15625.log": "verl",
+    # a run's endings: a wall-clock cap read late, a model saved then wandb's closing block, a Ctrl-C glued to a bar
+    "stopself-parameter-golf-leakyrelu-ttt-wallclock-cap-long-final-eval.log": "modded-nanogpt",
+    "stopself-buildyourownllm-babygpt-v12-speed-time-lines-model-saved.log": "generic",
+    "crash-trl-dapo-grpo-keyboardinterrupt-glued-to-bar-6-of-29790.log": "hf-trainer",
+    # verl's bar alone behind Ray's ANSI prefixes, stuck at 0/58: verl's (a known format's step 0 is not the fallback's)
+    "verl-chrisytz-tpu-xla-stuck-step0-of-58.log": "verl",
     # hivemind's 2021 format; gensyn rl-swarm over hivemind (its DHT failing to start, its rounds and stages); petals
     "hivemind-issue351-cancelled-then-task-exception-never-retrieved.log": "hivemind",
     "hivemind-issue351-collab-accumulated-then-allreduce-error.log": "hivemind",

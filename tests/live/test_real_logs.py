@@ -54,9 +54,9 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": 6200, "total_steps": 6200, "loss": 3.2533, "stalled": False, "finished": True}),
     ("modded-nanogpt-2025-09-15-no-train-loss.txt", T0, T0 + 600, "done · step 1660/1660", "done",
      {"loss": None, "step_seconds": 0.09272}),
-    ("parameter-golf-baseline-seed42.log", T0, T0 + 60, "done · step 178/20000", "done",
+    ("parameter-golf-baseline-seed42.log", T0, T0 + 60, "done · stopped early at step 178/20000", "done",
      {"loss": 5.1133, "step_seconds": 0.67793}),
-    ("parameter-golf-8xh100-fullrun.log", T0, T0 + 60, "done · step 8420/20000", "done",
+    ("parameter-golf-8xh100-fullrun.log", T0, T0 + 60, "done · stopped early at step 8420/20000", "done",
      {"loss": 2.0967, "step_seconds": 0.07126}),
     ("llmc-anthonix-issue2-nan.log", T0, T0, "step 20/74 · diverged", "diverged",
      {"loss": None, "lr": 3.0e-4, "step_seconds": 0.03674, "tokens_per_second": 111854}),
@@ -159,10 +159,10 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"crash": None, "all_reduce": {"succeeded": 0, "failed": 1, "peers": None,
                                     "last_error": "MatchmakingException('Unable to run All-Reduce: ')"}}),
     # gensyn rl-swarm: a stage's bar at its first step, the swarm's round and stage said (a Map bar is no step)
-    ("hivemind-rlswarm-issue16-joining-round-14-stage-1-bar-0-of-2.log", T0, "end", "step 0/2 · …", "measuring",
+    ("hivemind-rlswarm-issue16-joining-round-14-stage-1-bar-0-of-2.log", T0, "end", "step 0/2 · no step yet", "working",
      {"step": 0, "total_steps": 2, "loss": None, "crash": None}),
-    ("hivemind-rlswarm-issue219-hello-joining-round-107-stage-2-bar-glued-warning.log", T0, "end", "step 0/20 · …",
-     "measuring", {"step": 0, "total_steps": 20, "loss": None, "crash": None}),
+    ("hivemind-rlswarm-issue219-hello-joining-round-107-stage-2-bar-glued-warning.log", T0, "end",
+     "step 0/20 · no step yet", "working", {"step": 0, "total_steps": 20, "loss": None, "crash": None}),
     # the same "Already finished round: 24. Skipping." ten times: no step, no error, no crash
     ("hivemind-rlswarm-issue22-already-finished-round-24-skipping-loop.log", T0, "end", "waiting for first step",
      "working", {"crash": None, "errors": None}),
@@ -170,8 +170,9 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("hivemind-rlswarm-issue335-debug-logfile-joining-round-646-stage-2.log", T0, "end", "waiting for first step",
      "working", {"crash": None, "errors": None}),
     # a bar with the shell's "Killed: 9" glued to it, then the launcher's shutdown: killed
-    ("hivemind-rlswarm-issue303-bar-glued-killed-9-shutting-down.log", T0, "end", "no step yet · crashed", "crashed",
-     {"loss": None}),
+    # (macOS's "Killed: 9" glued to the bar at 17/20: killed at step 17 of 20)
+    ("hivemind-rlswarm-issue303-bar-glued-killed-9-shutting-down.log", T0, "end", "step 17/20 · crashed", "crashed",
+     {"step": 17, "total_steps": 20, "loss": None}),
     # MPS out of memory, the launcher's "An error was detected", shut down
     ("hivemind-rlswarm-issue341-mps-oom-error-detected-shutting-down-stack.log", T0, "end", "no step yet · crashed",
      "crashed", {"loss": None}),
@@ -298,10 +299,10 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
       # the excerpt ends inside the traceback: its last frame read is the most it can say
       "crash": {"error": 'a traceback without its error line; last frame: File "/conda/envs/llama-fcatory/lib/'
                          'python3.10/site-packages/transformers/trainer.py", line 2237, in train', "at": T0}}),
-    ("crash-generic-prime-rl-issue1360-sigterm-at-step0.log", T0, "end", "no step yet · crashed", "crashed",
+    ("crash-generic-prime-rl-issue1360-sigterm-at-step0.log", T0, "end", "no step yet · stopped", "stopped",
      {"step": None, "total_steps": 100, "loss": None, "steps_per_hour": None, "eta_seconds": None,
       "crash": {"error": "Received 15 death signal, shutting down workers", "at": local(2026, 11, 30, 12, 13, 49.389)}}),
-    ("crash-generic-polymergnn-slurm-timelimit-glued-bar.log", T0, T0 + 60, "step 11/50 · crashed", "crashed",
+    ("crash-generic-polymergnn-slurm-timelimit-glued-bar.log", T0, T0 + 60, "step 11/50 · stopped", "stopped",
      {"step": 11, "total_steps": 50, "loss": None, "step_seconds": 629.37, "eta_seconds": None,
       "trainer_eta_seconds": None,
       "crash": {"error": "slurmstepd: error: *** JOB 42221 ON clr1247 CANCELLED AT 2022-04-14T16:20:46 DUE TO TIME "
@@ -385,7 +386,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
       "eta_seconds": None, "broken": None, "data": epoch(0.05)}),
     ("broken-cogvideo-issue233-deepspeed-overflow-warmup-transient.log", T0, "end", "no step yet · 6 fp16 overflows",
      "working", {"step": None, "loss": None, "steps_per_hour": None, "crash": None, "broken": None}),
-    ("crash-llamafactory-issue9695-sighup-death-signal-glued-bar.log", T0, T0, "step 1663/2840 · crashed", "crashed",
+    ("crash-llamafactory-issue9695-sighup-death-signal-glued-bar.log", T0, T0, "step 1663/2840 · stopped", "stopped",
      {"step": 1663, "total_steps": 2840, "loss": 0.0605, "grad_norm": 0.6059134602546692, "lr": 4.386993618371275e-06,
       "step_seconds": 14.88, "eta_seconds": None, "trainer_eta_seconds": None, "broken": None,
       "crash": {"error": "Received 1 death signal, shutting down workers", "at": T0}}),
@@ -503,7 +504,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "crashed", {"step": 32040, "total_steps": 500150, "loss": 2.590, "step_seconds": 1 / 1.37, "eta_seconds": None,
                  "trainer_eta_seconds": None}),
     # the elastic agent's SIGHUP glued to the bar at 2.86 s/it: its remaining 17:37:09 is void
-    ("crash-hf-ms-swift-issue64-sighup-death-signal-glued-bar.log", T0, T0, "step 2905/25120 · crashed", "crashed",
+    ("crash-hf-ms-swift-issue64-sighup-death-signal-glued-bar.log", T0, T0, "step 2905/25120 · stopped", "stopped",
      {"step": 2905, "total_steps": 25120, "loss": 2.011, "lr": 9.81e-05, "step_seconds": 2.86, "eta_seconds": None,
       "trainer_eta_seconds": None, "data": epoch(1.85)}),
     # glog-prefixed ``completed step: N, seconds: S, …, loss: X, …, perplexity: P``; no total printed
@@ -566,10 +567,11 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "training", {"loss": 3.702014, "lr": 1.204e-04, "step_seconds": 380.5124, "steps_per_hour": 3600 / 380.5124,
                   "eta_seconds": 47992 * 380.5124, "broken": None}),
     # stopped by the user: Lightning's graceful shutdown on Ctrl-C, as a UserWarning and as an info line
-    ("generic-lightning-delve-s18-file-readme-keyboardinterrupt-epoch19.log", T0, T0, "epoch 19 · 3/58 in the epoch · crashed", "crashed",
+    ("generic-lightning-delve-s18-file-readme-keyboardinterrupt-epoch19.log", T0, T0, "epoch 19 · 3/58 in the epoch · stopped by hand",
+     "stopped",
      {"step": 3, "total_steps": 58, "loss": 0.208, "step_seconds": 2.66, "eta_seconds": None, "trainer_eta_seconds": None,
       "data": epoch(19), "crash": {"error": "Detected KeyboardInterrupt, attempting graceful shutdown...", "at": T0}}),
-    ("generic-lightning-composed-keyboardinterrupt-info-2x.log", T0, T0, "epoch 7 · 163/430 in the epoch · crashed", "crashed",
+    ("generic-lightning-composed-keyboardinterrupt-info-2x.log", T0, T0, "epoch 7 · 163/430 in the epoch · stopped by hand", "stopped",
      {"step": 163, "total_steps": 430, "loss": 0.412, "step_seconds": 1 / 3.96, "eta_seconds": None, "data": epoch(7),
       "crash": {"error": "Detected KeyboardInterrupt, attempting graceful shutdown ...", "at": T0}}),
     # bars whose postfix a checkpoint message cut; the full last bar the trainer stops on is the run's total
@@ -712,7 +714,22 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("verl-VERL-Maze-crash-before-step1-notimplemented.log", T0, T0, "no step yet · crashed", "crashed", {}),
     # a speedrun fork stopped on its wall-clock cap, then 7 min of final evaluations: done, at 6530 of 10000
     ("stopself-parameter-golf-ternary-custom-keys-wallclock-cap-final-sliding.log", T0, T0 + 7200,
-     "done · step 6530/10000", "done", {"step": 6530, "total_steps": 10000, "finished": True, "stalled": False}),
+     "done · stopped early at step 6530/10000", "done", {"step": 6530, "total_steps": 10000, "finished": True, "stalled": False}),
+    # the same fork on its cap at 7182 of 9000 (train_time:600128ms), then 7 min of test-time training: read two
+    # hours later, its rate is the run's own, 7,182 steps over 600.128 s = 43,083 steps/h (step 0's validation line
+    # counts one more: 43,089, within 0.02 %), not a window slid over the quiet after it ("0 steps/h" before)
+    ("stopself-parameter-golf-leakyrelu-ttt-wallclock-cap-long-final-eval.log", T0, T0 + 7200,
+     "done · stopped early at step 7182/9000", "done",
+     {"step": 7182, "total_steps": 9000, "steps_per_hour": 7182 * 3600 / 600.128, "finished": True, "stalled": False}),
+    # samples, "模型已保存到model.pth" (model saved) and wandb's closing lines after the last eval line: done
+    ("stopself-buildyourownllm-babygpt-v12-speed-time-lines-model-saved.log", T0, T0 + 7200, "done · step 4950", "done",
+     {"step": 4950, "total_steps": None, "finished": True, "stalled": False, "loss": 2.8944}),
+    # a bar at 0/58 after [07:16<?, ?it/s] on its own clock: no step done for 7 min 16 s, not "measuring"
+    ("verl-chrisytz-tpu-xla-stuck-step0-of-58.log", T0, "end", "step 0/58 · no step yet 7m", "working",
+     {"step": 0, "total_steps": 58, "seconds_since_step": 436.0, "stall_after_seconds": 600.0, "stalled": False}),
+    # Ctrl-C at step 6 of 29790: stopped by hand, not a crash; no save claimed
+    ("crash-trl-dapo-grpo-keyboardinterrupt-glued-to-bar-6-of-29790.log", T0, "end", "step 6/29790 · stopped by hand",
+     "stopped", {"step": 6, "total_steps": 29790, "loss": None, "eta_seconds": None, "stalled": False}),
     # a MetricLogger's ``Epoch: [12]  [207/208]``: the iteration in epoch 12 of 208, its ``eta`` the epoch's;
     # 9 lines of 0.1172-0.1180 s (17 s of its own time: measuring); the ``| me: … |`` test record no step
     ("generic-rppg-mae-issue8-metriclogger-epoch12-then-test-pipes.log", T0, T0,
@@ -1117,7 +1134,8 @@ HEALTH_DETAILS: list[tuple[str, str | float, list[str], tuple[str, ...]]] = [
      ["fp16 loss-scale warm-up: 6 steps skipped on overflow (loss scale 67108864), as usual",
       "generic: fp16 overflows, no step line"], ("Crashed", "fp16 overflow at")),
     ("crash-llamafactory-issue9695-sighup-death-signal-glued-bar.log", T0,
-     ["Crashed (killed): Received 1 death signal, shutting down workers"], ("ETA ", "measuring", "Stalled:")),
+     ["Stopped from outside at step 1,663 of 2,840: Received 1 death signal, shutting down workers"],
+     ("ETA ", "measuring", "Stalled:", "Crashed")),
     ("generic-megatron-deepspeed-issue396-no-loss-grad-norm-nan.log", T0,
      ["Warning: grad norm is nan at 3 logs in a row since step 5426; 3 logs in a row over 8 steps make a broken run"],
      ("Crashed",)),
@@ -1199,6 +1217,9 @@ OVER: list[tuple[str, str, str]] = [
     ("generic-llamafactory-trainer-log-jsonl-mistral-translator-tail-done.log", "done · step 8660/8660", "done"),
     ("crash-nanochat-rtx4070-core-eval-oom-glued-traceback.log", "step 19999/200000 · crashed", "crashed"),
     ("crash-firefly-issue183-nccl-watchdog-glued-bar.log", "step 568/6834 · crashed", "crashed"),
+    ("crash-trl-dapo-grpo-keyboardinterrupt-glued-to-bar-6-of-29790.log", "step 6/29790 · stopped by hand", "stopped"),
+    ("stopself-parameter-golf-leakyrelu-ttt-wallclock-cap-long-final-eval.log", "done · stopped early at step 7182/9000",
+     "done"),
 ]
 
 

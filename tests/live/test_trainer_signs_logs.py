@@ -179,13 +179,13 @@ def test_a_trainer_s_one_bar_with_a_traceback_glued_is_a_crash_at_that_bar(tmp_p
 
 
 def test_a_total_from_a_trainer_s_args_dump_before_its_first_step(tmp_path: Path) -> None:
-    """A custom loop prints its arguments, then dies before step 1 (Slurm's time limit): no step
-    yet, crashed, and the total is the dump's ``max_iters: 5000`` (``warmup_iters`` is no total)."""
+    """A custom loop prints its arguments, then is ended before step 1 (Slurm's time limit): no step
+    yet, stopped from outside, and the total is the dump's ``max_iters: 5000`` (``warmup_iters`` is no total)."""
     lines = [
         "2025-03-02 08:00:00,000 - train - INFO - args: batch_size: 32 | warmup_iters: 200 | max_iters: 5000",
         "2025-03-02 08:00:01,000 - train - INFO - building the model",
         "slurmstepd: error: *** JOB 771 ON gpu12 CANCELLED AT 2025-03-02T10:00:00 DUE TO TIME LIMIT ***",
     ]
     data = cold(tmp_path, "train.log", "\n".join(lines) + "\n")
-    assert (data["format"], data["status_line"]) == ("generic", "no step yet · crashed")
+    assert (data["format"], data["status_line"]) == ("generic", "no step yet · stopped")
     assert (data["training"]["total_steps"], data["training"]["step"]) == (5000, None)

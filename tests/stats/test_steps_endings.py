@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -71,9 +72,10 @@ def test_a_run_stopped_on_its_cap_then_evaluated_reads_done_two_hours_later(tmp_
         "final_int8_roundtrip val_loss:3.0570 val_bpb:1.1837",
     ]
     data = read_at(tmp_path, lines, TWO_HOURS)
-    assert (data["state"], data["level"], data["status_line"]) == ("done", "ok", "done · step 3000/10000")
+    assert (data["state"], data["level"], data["status_line"]) == ("done", "ok", "done · stopped early at step 3000/10000")
     assert data["training"]["stalled"] is False
-    assert "Finished: stopping_early: wallclock_cap train_time:599652ms step:3000/10000" in data["details"]
+    assert ("Stopped early at step 3,000 of 10,000: stopping_early: wallclock_cap train_time:599652ms step:3000/10000"
+            in data["details"])
 
 
 def test_a_stop_message_that_steps_follow_was_not_the_end(tmp_path: Path) -> None:
@@ -87,7 +89,7 @@ def test_real_speedrun_fork_stopped_on_its_wall_clock_cap(tmp_path: Path) -> Non
     # of final evaluations; read two hours after its last line it is done at 6530 of 10000, not stalled.
     name = "stopself-parameter-golf-ternary-custom-keys-wallclock-cap-final-sliding.log"
     data = read_at(tmp_path, body(name), TWO_HOURS, name)
-    assert (data["state"], data["level"], data["status_line"]) == ("done", "ok", "done · step 6530/10000")
+    assert (data["state"], data["level"], data["status_line"]) == ("done", "ok", "done · stopped early at step 6530/10000")
     assert data["training"]["finished"] is True
 
 
@@ -114,7 +116,7 @@ def test_a_finished_run_too_short_to_measure_gives_its_steps_over_its_own_clock(
     # intel-analytics/ipex-llm README sample outputs: ten loss dicts, the summary dict, then the closing bar
     # and TrainOutput; the dicts are not counted as steps ("1 steps over less than 3 min" before).
     data = read_at(tmp_path, body(name), 0.0, name)
-    assert data["status_line"].startswith("done · step ")
+    assert data["status_line"].startswith(("done · step ", "done · stopped early at step "))
     assert data["details"][0] == line
     assert not any("steps over less than" in detail for detail in data["details"])
 
@@ -145,3 +147,155 @@ def test_a_crashed_run_s_rate_is_the_one_at_its_last_step_not_over_the_dead_minu
     assert data["state"] == "crashed"
     assert data["training"]["steps_per_hour"] == pytest.approx(3600.0)
     assert data["details"][1].startswith("Before the crash: 3.6k steps/h")
+
+
+def dated(n: int) -> str:
+    """A step a line, one every 10 s from 2026-01-01 00:00:00 UTC, its duration printed (composed, generic)."""
+    at = 10 * n
+    return f"2026-01-01 00:{at // 60:02d}:{at % 60:02d},000 INFO step {n} | loss 2.{n % 7} | dt 10000.0ms"
+
+
+THIRTY = [dated(n) for n in range(1, 31)]  # steps 1..30 at 00:00:10..00:05:00: 30 steps over 300 s = 360 steps/h
+
+
+def read_dated(tmp_path: Path, lines: list[str], after_last: float, written: str = "00:05:02") -> dict[str, Any]:
+    """The snapshot ``after_last`` seconds after the log's last event; its last line was ``written`` (the
+    file's modification time: when its undated last lines were written)."""
+    log = tmp_path / "run.log"
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    mtime = time.mktime(time.strptime(f"2026-01-01 {written}", "%Y-%m-%d %H:%M:%S"))
+    os.utime(log, (mtime, mtime))
+    monitor = Monitor(log, clock=lambda: mtime)
+    monitor.backlog(read_backwards(log))
+    last = monitor.last_event_at()
+    assert last is not None
+    data: dict[str, Any] = json.loads(to_json(monitor.snapshot(last + after_last)))
+    return data
+
+
+@pytest.mark.parametrize(
+    "ending",
+    [
+        "2026-01-01 00:05:02,000 INFO wandb: Run summary:",
+        "wandb: 🚀 View run absurd-frog-1 at: https://wandb.ai/someone/babygpt/runs/ysgr3tei",
+        "simpx@ThePC:~/buildyourownllm$ ",
+        "Process finished with exit code 0",
+        "2026-01-01 00:05:02,000 INFO 训练完成",
+        "2026-01-01 00:05:02,000 INFO Training complete.",
+    ],
+)
+def test_a_run_s_said_end_reads_done_and_keeps_the_rate_of_its_last_steps(tmp_path: Path, ending: str) -> None:
+    for later in (0.0, TWO_HOURS):
+        data = read_dated(tmp_path, [*THIRTY, ending], later)
+        assert (data["state"], data["level"], data["status_line"]) == ("done", "ok", "done · step 30")
+        assert data["training"]["stalled"] is False
+        # 30 steps over the 300 s they took: 360 steps/h, never a window slid over the quiet after them
+        assert data["training"]["steps_per_hour"] == pytest.approx(360.0)
+        assert not any(line.startswith(("Stalled:", "ETA ")) for line in data["details"])
+
+
+def test_a_save_alone_is_the_end_once_the_next_step_is_overdue(tmp_path: Path) -> None:
+    lines = [*THIRTY, "2026-01-01 00:05:01,000 INFO Model saved to out/model.pt"]
+    # 1 s after the save, the next step (every 10 s) is not due yet: a save mid-run looks the same
+    soon = read_dated(tmp_path, lines, 1.0)
+    assert (soon["state"], soon["status_line"]) == ("training", "step 30 · 360 steps/h")
+    assert soon["training"]["finished"] is False
+    # 4 min later: past the stall limit (6 × 10 s, at least 90 s) but a mid-run save's evaluation may still run
+    assert read_dated(tmp_path, lines, 240.0)["state"] == "training"
+    # no step for longer than the stall limit and 5 min: that save was the end, not a stall
+    for later in (301.0, TWO_HOURS):
+        data = read_dated(tmp_path, lines, later)
+        assert (data["state"], data["status_line"]) == ("done", "done · step 30")
+        assert "Finished: Model saved to out/model.pt" in data["details"]
+        assert data["training"]["finished"] is True
+        assert data["training"]["stalled"] is False and data["training"]["steps_per_hour"] == pytest.approx(360.0)
+
+
+def test_a_save_that_a_step_follows_was_a_mid_run_save(tmp_path: Path) -> None:
+    lines = [*THIRTY, "2026-01-01 00:05:01,000 INFO Model saved to out/model.pt", dated(31)]
+    data = read_dated(tmp_path, lines, TWO_HOURS)
+    assert (data["state"], data["status_line"]) == ("stalled", "step 31 · stalled 2h00m")
+
+
+KEYBOARD_INTERRUPT = ["Traceback (most recent call last):", '  File "/x/train.py", line 300, in <module>',
+                      "    main()", "KeyboardInterrupt"]
+
+
+def test_a_run_stopped_by_hand_reads_stopped_as_the_clock_moves(tmp_path: Path) -> None:
+    # Ctrl-C six minutes after the last step (00:11:00): stopped at step 30, its rate as at that step (360/h)
+    lines = [*THIRTY, "2026-01-01 00:11:00,000 INFO ^C", *KEYBOARD_INTERRUPT]
+    for later in (0.0, TWO_HOURS, 86400.0):
+        data = read_dated(tmp_path, lines, later, written="00:11:00")
+        assert (data["state"], data["level"], data["status_line"]) == ("stopped", "warning", "step 30 · stopped by hand")
+        assert data["details"][:2] == ["Stopped by hand at step 30: KeyboardInterrupt",
+                                       "Before it stopped: 360 steps/h (over 5 min) · tokens per step not printed"]
+        assert data["training"]["stalled"] is False and data["training"]["eta_seconds"] is None
+        assert not any(line.startswith(("Stalled:", "Crashed", "Training had reached")) for line in data["details"])
+        assert [e["kind"] for e in data["events"]] == ["stopped"]
+
+
+@pytest.mark.parametrize(
+    ("death", "state"),
+    [
+        # an error of its own first, then the user's Ctrl-C on the hung run: a crash
+        (["Traceback (most recent call last):", '  File "/x/train.py", line 300, in <module>', "    main()",
+          "RuntimeError: NCCL watchdog timeout", "^C"], "crashed"),
+        # a Ctrl-C first, then a DataLoader worker dying of it: a stop
+        ([*KEYBOARD_INTERRUPT, "Traceback (most recent call last):", '  File "/x/loader.py", line 9, in <module>',
+          "RuntimeError: DataLoader worker (pid 4242) exited unexpectedly"], "stopped"),
+        # SIGTERM from outside: stopped, said so; SIGKILL (the OOM killer): a crash
+        (["Terminated"], "stopped"),
+        (["Killed"], "crashed"),
+    ],
+)
+def test_the_first_line_that_says_how_the_run_ended_decides(tmp_path: Path, death: list[str], state: str) -> None:
+    data = read_dated(tmp_path, [*THIRTY, *death], TWO_HOURS)
+    assert data["state"] == state
+
+
+def test_a_bar_at_step_0_says_how_long_it_has_waited_then_stalls(tmp_path: Path) -> None:
+    # Composed, verl's bar: 0 of 58 after 2 minutes by its own clock. At its last line: 2 min with no step
+    # (not "measuring"); 9 min later, 11 min: past the first step's 10 min, stalled since the bar began.
+    bar = "Training Progress:   0%|          | 0/58 [02:00<?, ?it/s]"
+    at_end = read_at(tmp_path, [bar], 0.0)
+    assert (at_end["state"], at_end["level"], at_end["status_line"]) == ("working", "waiting", "step 0/58 · no step yet 2m")
+    assert at_end["details"][0] == "No step done yet: 2 min at step 0 on the trainer's own clock (a stall after 10 min)"
+    assert at_end["state_since"] == T0 - 120
+    later = read_at(tmp_path, [bar], 9 * 60.0)
+    assert (later["state"], later["status_line"]) == ("stalled", "step 0/58 · stalled 11m")
+    assert later["state_since"] == T0 - 120
+
+
+@pytest.mark.parametrize(
+    "after",
+    [
+        # wandb's closing block, printed as the process exits whatever killed it
+        "wandb: 🚀 View run absurd-frog-1 at: https://wandb.ai/someone/babygpt/runs/ysgr3tei",
+        # detectron2's hooks sum up in a ``finally`` after the error (facebookresearch/detectron2 issue 1563)
+        "2026-01-01 00:06:00,000 INFO Total training time: 0:05:00 (0:00:00 on hooks)",
+    ],
+)
+def test_an_end_printed_after_the_crash_is_no_end_the_run_reached(tmp_path: Path, after: str) -> None:
+    lines = [*THIRTY, "Traceback (most recent call last):", '  File "/x/train.py", line 300, in <module>',
+             "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.71 GiB", after]
+    data = read_dated(tmp_path, lines, TWO_HOURS, written="00:06:00")
+    assert (data["state"], data["status_line"]) == ("crashed", "step 30 · crashed")
+    assert data["details"][0] == "Crashed: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.71 GiB"
+    assert not any(line.startswith(("Training had reached", "Finished")) for line in data["details"])
+    assert data["training"]["finished"] is False
+
+
+def test_a_finished_run_with_no_time_read_gives_no_figure_of_time(tmp_path: Path) -> None:
+    # Composed: three undated step lines (no duration printed), then the end: no "over less than 3 min of its
+    # own time", which the log never gave.
+    lines = [f"step {n} | loss 3.{n}000" for n in (100, 200, 300)] + ["Training complete."]
+    data = read_at(tmp_path, lines, TWO_HOURS)
+    assert (data["state"], data["status_line"]) == ("done", "done · step 300")
+    assert data["details"][0] == "no rate: no duration or time read for its 3 step lines"
+    assert not any("over less than" in line or "steps/h" in line for line in data["details"])
+
+
+def test_a_bar_just_started_at_step_0_says_no_step_yet_without_a_wait_to_tell(tmp_path: Path) -> None:
+    data = read_at(tmp_path, ["Training Progress:   0%|          | 0/58 [00:00<?, ?it/s]"], 0.0)
+    assert (data["state"], data["status_line"]) == ("working", "step 0/58 · no step yet")
+    assert data["details"][0] == "No step done yet at step 0 (a stall after 10 min)"

@@ -46,7 +46,9 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from ...stats.events import Event, RunCrashed, StageEnd, StepFigures, StepRun, StepSkipped
+from ...stats.events import Event, RunCrashed, StepFigures, StepRun, StepSkipped
+from .endings import MAYBE as ENDING_MAYBE
+from .endings import ending
 from .fields import clean, next_plain
 from .pipeline import StepLines
 from .prefix import PrefixReader
@@ -100,10 +102,11 @@ _FATAL = re.compile(
     r"|Segmentation fault|Fatal Python error|Bus error \(core dumped\)|Aborted \(core dumped\)|\(core dumped\)"
     r"|srun: error: .*Exited with exit code [1-9]"
     r"|Current loss scale already at minimum"
-    r"|CUDA out of memory|OutOfMemoryError|CUDA error: an illegal memory access|device-side assert triggered"
-    r"|MPS backend out of memory"  # (Apple's GPUs)
+    r"|(?:CUDA|MPS backend|HIP|XPU) out of memory|OutOfMemoryError|CUDA error: an illegal memory access|device-side assert triggered"
     r"|CUDA driver error"
     r"|libc\+\+abi: terminating|terminating due to uncaught exception"
+    # a shell's notice of a signal's death, as macOS's bash writes it (``… line 266: 33498 Killed: 9  python …``)
+    r"|\b(?:Killed: 9|Terminated: 15|Abort trap: 6|Segmentation fault: 11|Bus error: 10)\b"
 )
 # A signal or a scheduler that ends the run: fatal whatever level it is logged at (torchrun's agent
 # logs the death signal it received as a warning, ``W1229 … api.py:723] Received 1 death signal``).
@@ -133,17 +136,46 @@ _TEARDOWN = re.compile(r"Killing subprocess|Sending process")
 _LAUNCHER_KILLED = re.compile(r"exit status -(?:9|15|1|2)\b|exited on signal (?:9|15|1|2)\b")
 # A crash line that says the run was ended from outside (a signal, the OOM killer, the scheduler).
 _KILLED = re.compile(
-    _KILL.pattern + r"|^(?:Killed|Terminated|KeyboardInterrupt|\^C)|\bSIG(?:KILL|TERM|HUP|INT)\b|SignalException"
+    _KILL.pattern + r"|^(?:Killed|Terminated|KeyboardInterrupt|\^C)|\b(?:Killed: 9|Terminated: 15)\b|\bSIG(?:KILL|TERM|HUP|INT)\b|SignalException"
     r"|^(?:zsh|bash|sh): .*\b(?:killed|Killed|terminated)\b|exit code -(?:9|15|1|2)\)"
 )
+# A crash line that says someone stopped the run rather than that it died: by hand (Ctrl-C: SIGINT,
+# ``KeyboardInterrupt``, a trainer that caught it) or by a signal or a scheduler that ends it on purpose
+# (SIGTERM, SIGHUP from a closed terminal, a cancelled job, its time limit, a preemption). The OOM killer,
+# SIGKILL and a node failure stay crashes; so does a launcher's ``closing signal`` to the other ranks (the
+# teardown after a death).
+_STOPPED_BY_HAND = re.compile(
+    r"KeyboardInterrupt|^\^C|\bSIGINT\b|Signal 2 \(|Received 2 death signal|got signal: 2\b"
+    r"|exit status -2\b|exited on signal 2\b|exit code (?:-2|130)\b|interrupted by (?:the )?user"
+)
+_STOPPED_BY_SIGNAL = re.compile(
+    r"\bSIG(?:TERM|HUP)\b|^Terminated$|\bTerminated: 15\b|^(?:zsh|bash|sh): .*\b[Tt]erminated\b|Received (?:1|15) death signal"
+    r"|got signal: (?:1|15)\b|exit status -(?:1|15)\b|exited on signal (?:1|15)\b|exit code (?:-15|143)\b"
+    r"|CANCELLED AT (?!.*NODE FAILURE)|DUE TO (?:TIME LIMIT|PREEMPTION)"
+)
+# A launcher's report that its child failed: the cause (a signal, an error) is in the lines that follow.
+_WRAPPER = re.compile(r"ChildFailedError|CalledProcessError")
+
+
+def stop_kind(text: str) -> str | None:
+    """``hand`` or ``signal`` when a crash line says someone stopped the run, else None (it died)."""
+    if "closing signal" in text:
+        return None  # a launcher taking the other ranks down after a death
+    if _STOPPED_BY_HAND.search(text):
+        return "hand"
+    if _STOPPED_BY_SIGNAL.search(text):
+        return "signal"
+    return None
+
+
 # Python's warnings module: ``/path/to/call.py:53: UserWarning: `` before the message.
 _PY_WARNING = re.compile(r"^\S+\.py:\d+: (?:\w+Warning: )?")
 # torch's warning when clip_grad_norm_ meets a nan or inf gradient and goes on anyway.
 _NONFINITE_NORM = re.compile(r"Non-finite (?:total )?norm encountered")
 # What a shell says when the process ended by a signal: the crash when nothing more telling was read.
 _ALONE = re.compile(
-    r"^(?:Killed|KeyboardInterrupt|\^C.*|Terminated|Aborted)$"
-    r"|^(?:zsh|bash|sh): (?:line \d+: )?(?:\d+ )?(?:abort|killed|Killed|Aborted|Segmentation fault|terminated)\b"
+    r"^(?:Killed|KeyboardInterrupt|\^C.*|Terminated|Aborted)$|^Process finished with exit code (?!0$)-?\d+$"
+    r"|^(?:zsh|bash|sh): (?:line \d+: )?(?:\d+ )?(?:abort|killed|Killed|Aborted|Segmentation fault|terminated|Terminated)\b"
 )
 # How telling a crash line is: a shell's notice < a one-line fatal error < Python's exception line.
 # Right after a crash, a less telling line of the same death (C++'s ``terminate called…`` under
@@ -182,23 +214,10 @@ _MAYBE = re.compile(
 )
 
 
-# A run saying in words that it stops, whoever the trainer: a wall-clock cap or an early stop, its final
-# weights saved, training complete. A stop message mid-run is undone by the next step (StageEnd.said).
-_ENDING_MAYBE = re.compile(r"stop|final|complete|finished|done")
-_ENDING = re.compile(
-    r"(?i)^(?:stopping[_ ]early\b|early[_ ]stopping\b(?!.{0,80}\b(?:counter|patience)\b)"
-    r"|stopping\b.{0,80}\b(?:wall-?clock|time limit|max[_ ]steps|max[_ ]iters?)\b"
-    r"|(?:saved|saving) (?:the )?final (?:model|weights|adapter|adapters|lora|checkpoint)\b"
-    r"|final (?:model|weights|adapter weights|adapters?|checkpoint) (?:saved|written)\b"
-    r"|training (?:complete|completed|finished|done)\b|(?:finished|done) training\b)"
-)
-
-
 def _ending(message: str) -> list[Event]:
-    """A stop message as the run's said end, or nothing."""
-    if not _ENDING.match(message):
-        return []
-    return [StageEnd(None, summary=_clip(message), said=True)]
+    """A stop message as the run's said end (app/ingest/formats/endings.py), or nothing."""
+    end = ending(message)
+    return [] if end is None else [end]
 
 
 class CrashWatch:
@@ -224,13 +243,13 @@ class CrashWatch:
         if not self._in_traceback and not self._after_exception and not _MAYBE.search(low := raw.lower()):
             if raw.strip():
                 self._previous, self._previous_fatal = raw, False
-                if _ENDING_MAYBE.search(low):
+                if ENDING_MAYBE.search(low):
                     return _ending(self._prefixes.read(clean(raw)).message.strip())
             return []
         line = clean(raw)
         message = self._prefixes.read(line).message.strip()
         events = self._read(line, message)
-        if not events and not self._in_traceback and _ENDING_MAYBE.search(message.lower()):
+        if not events and not self._in_traceback and ENDING_MAYBE.search(message.lower()):
             events = _ending(message)  # (a prefix's own words, ``[default0]:``, may look like a crash's)
         if message:
             self._previous = line
@@ -269,7 +288,7 @@ class CrashWatch:
             if not self._handled and _BAR_END.search(glued):
                 # Python's report of an uncaught exception glued to the progress bar: the run dies
                 # now; its error line, when read, says what killed it.
-                return [RunCrashed(None, "a traceback after the progress bar (its error line not read)")]
+                return [RunCrashed(None, "a traceback after the progress bar (its error line not read)", placeholder=True)]
             return []
         if not self._in_traceback and _FRAME.match(message) and not self._after_exception:
             # A traceback whose first line was not read (a cold start, a cut paste).
@@ -298,7 +317,7 @@ class CrashWatch:
         if not self._in_traceback or self._handled or self._frame is None or self._cut_said:
             return []
         self._cut_said = True
-        return [RunCrashed(None, _clip(f"a traceback without its error line; last frame: {self._frame}"))]
+        return [RunCrashed(None, _clip(f"a traceback without its error line; last frame: {self._frame}"), placeholder=True)]
 
     def _caught(self, glued: str) -> bool:
         """Whether the traceback starting now reports an error the program caught (see ``_LOGGED``)."""
@@ -343,7 +362,8 @@ class CrashWatch:
             return []
         self._exception, self._exit_code, self._rank = text, None, rank
         self._after_exception = TABLE_LINES
-        return [RunCrashed(None, _clip(text), killed=bool(_KILLED.search(text)) if killed is None else killed)]
+        return [RunCrashed(None, _clip(text), killed=bool(_KILLED.search(text)) if killed is None else killed,
+                           stopped=stop_kind(text), placeholder=bool(_WRAPPER.search(text)))]
 
     def _table(self, message: str) -> list[Event] | None:
         """A launcher's failure table under the exception: the exit code and the signal say more."""

@@ -107,9 +107,10 @@ class VerlParser(EmitLines):
             return Kind.OTHER, None
         done, total = int(bar.group(1)), int(bar.group(2))
         self._total = total
-        if self._last_step is not None or done == 0:
+        if self._last_step is not None:
             # Beside metrics lines the bar only gives the total: it is redrawn around them on another
-            # stream (before or after a step's line) and closed at the last step but one.
+            # stream (before or after a step's line) and closed at the last step but one. Before any,
+            # a bar at 0 is a step 0 with nothing done: its clock says how long the first step has taken.
             info = RunInfo(at=None, total_steps=total)
             return Kind.FULL, lambda: [info]
         rate = number(bar.group(4)) if bar.group(4) else None

@@ -76,6 +76,10 @@ class Crash:
     at: float | None
     step: int | None
     killed: bool = False  # ended from outside (a signal, the OOM killer, the scheduler)
+    # Stopped by someone, not dead: "hand" (Ctrl-C) or "signal" (SIGTERM, a scheduler); None: it crashed.
+    # The death's first line that says its cause decides (a Ctrl-C's aftermath, a worker dying of it, is
+    # still a stop; an error the user then stopped by hand is a crash).
+    stopped: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +95,7 @@ class RunHealth:
 
     def __init__(self) -> None:
         self.crash: Crash | None = None
+        self._cause_open = False  # the crash read so far does not say its cause yet
         self.events: deque[EventView] = deque(maxlen=EVENTS_KEPT)  # newest last
         self._step: int | None = None
         self._latest_at: float | None = None
@@ -162,11 +167,19 @@ class RunHealth:
 
     def _crashed(self, event: RunCrashed, t: float | None) -> None:
         first = self.crash is None
+        # Until a line says the cause (a traceback glued to a bar, a launcher's failed child before its table),
+        # the next one decides whether the run died or was stopped.
+        stopped = event.stopped if first or self._cause_open or self.crash is None else self.crash.stopped
+        self._cause_open = event.placeholder and (first or self._cause_open)
         self.crash = Crash(event.error, t if first or self.crash is None else self.crash.at, self._step,
-                           event.killed or (self.crash is not None and self.crash.killed))
+                           event.killed or (self.crash is not None and self.crash.killed), stopped)
+        where = f" at step {self._step}" if self._step is not None else ""
         if first:
-            where = f" at step {self._step}" if self._step is not None else ""
             self._note(t, "crashed", f"crashed{where}: {event.error}")
+        if stopped is not None and self.events and self.events[-1].kind == "crashed":
+            # The line that said the cause came after the crash's first line: the timeline says what it was.
+            last = self.events.pop()
+            self.events.append(EventView(last.at, "stopped", f"stopped{where}: {event.error}"))
 
     def _figures(self, event: TrainStep | StepFigures, t: float | None) -> None:
         grad = event.grad_norm

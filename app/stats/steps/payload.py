@@ -68,7 +68,7 @@ def training_view(stage: Stage, v: Verdict, all_reduce: AllReduce | None, errors
         seconds_since_step=finite(stall.since),
         stall_after_seconds=None if v.hides_stall_limit else finite(stall.limit),
         stalled=stall.stalled,
-        finished=finished(stage),
+        finished=finished(stage) or v.state == "done",  # (a save then quiet is the end the verdict found)
         logged_steps=latest.logged,
         errors=errors_view(errors),
         loss_spikes=stage.spikes.count if stage.spikes.recent else None,

@@ -122,11 +122,12 @@ class StepProgress:
             # (inside a training run it is one more evaluation, its figures already taken).
             if self._stage is None:
                 self._evaluated = (event.summary or "evaluation finished", t)
+        elif isinstance(event, StageEnd) and self.health.crash is not None:
+            # Printed after the run died (wandb's closing block, a hook's training-time summary in a
+            # ``finally``): how it exits, not an end it reached.
+            pass
         elif isinstance(event, StageEnd) and event.said:
-            # A stop message: the end unless a step follows (Stage.take clears it), so not sticky.
-            if self._stage is not None and self._stage.finished is None and self._stage.done_at is None:
-                self._stage.finished = event.summary or "finished"
-                self._stage.said_end_at = t if t is not None else self._stage.step_time
+            self._said_end(event, t)
         elif isinstance(event, StageEnd):
             if self._stage is None:
                 self._end_without_steps(t)
@@ -161,6 +162,23 @@ class StepProgress:
             else:
                 counts.failed += 1
                 counts.last_error = event.error
+
+    def _said_end(self, event: StageEnd, t: float | None) -> None:
+        """A stop message (app/ingest/formats/endings.py): the end unless a step follows (Stage.take forgets
+        it), so not sticky; the first one says it, and the first that says the run stopped short of its plan."""
+        stage = self._stage
+        if stage is None or stage.done_at is not None:
+            return
+        at = t if t is not None else stage.step_time
+        if event.saved:
+            if stage.finished is None and stage.saved_at is None:
+                stage.saved_at, stage.saved_message = at, event.summary or "model saved"
+        elif stage.finished is None:
+            # (a save said just before is the plainest words for the end)
+            stage.finished = stage.saved_message or event.summary or "finished"
+            stage.said_end_at = stage.saved_at if stage.saved_at is not None else at
+        if event.early and stage.stop_message is None:
+            stage.stop_message = event.summary or "stopped early"
 
     # --- a run of usual steps, in bulk (the history import of an every-step log) -----
 
@@ -245,7 +263,8 @@ class StepProgress:
         self.health.took_steps(taken, steps[0], last.step, times[-1])
         # Stage.take of each: the last is the latest; a finite loss that has not exploded clears a divergence.
         stage.latest, stage.step_time = last, times[-1]
-        stage.pause = stage.finished = stage.said_end_at = None
+        stage.pause = None
+        stage.forget_said_end()
         stage.exploded = False
         stage.diverged_at = stage.diverged_step = None
         stage.loss, stage.loss_note = last.loss, last.loss_note

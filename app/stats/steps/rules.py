@@ -18,7 +18,7 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .stage import STALL_FACTOR, Measure, Stage, diverged, finished, finite
+from .stage import STALL_FACTOR, Measure, Stage, diverged, finished, finite, no_step_yet, waiting_since
 
 STALL_FLOOR_SECONDS = 90.0
 # An announced pause (evaluation, checkpoint, all-reduce) holds off a stall this long at most.
@@ -29,6 +29,12 @@ BURST_GAPS_NEEDED = 3
 BURST_FACTOR = 2.0
 # Before a second step line, a line at step 0 says nothing of how many steps the next one is away.
 FIRST_LINE_FLOOR_SECONDS = 10 * 60
+# A message that only says the model was saved is the run's end once no step came for this long (and the
+# stall limit): a mid-run save is often followed by an evaluation before the next step.
+SAVE_QUIET_SECONDS = 5 * 60
+# No step done yet (a bar at 0/58, a validation before training): compiling, loading and the first rollout
+# may take this long from the bar's start (its own clock) or the first line before it is a stall.
+FIRST_STEP_SECONDS = FIRST_LINE_FLOOR_SECONDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +52,12 @@ def stall(stage: Stage, now: float, arrival_gaps: Sequence[float], restarting: b
     """Whether the stage is stalled at ``now``, how long since its last step, and why it may wait."""
     if stage.step_time is None:
         return Stall(False, None, None, None)
+    if no_step_yet(stage) and not finished(stage):
+        # Nothing done yet: the wait is held to the first step's limit, from when it began.
+        began = waiting_since(stage)
+        waited = max(0.0, now - (began if began is not None else stage.step_time))
+        return Stall(not restarting and waited > FIRST_STEP_SECONDS, waited, FIRST_STEP_SECONDS, None,
+                     FIRST_STEP_SECONDS)
     since = max(0.0, now - stage.step_time)
     # The usual time between step lines (N steps × T s a step); before a second line, the trainer's
     # own time per step, when printed, is the least a line takes.

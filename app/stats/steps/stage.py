@@ -85,6 +85,11 @@ class Stage:
     resumed_at: float | None = None
     done_at: float | None = None
     said_end_at: float | None = None  # when the run said it stops (a stop message), until a step follows
+    stop_message: str | None = None  # the run said it stopped before its plan (a wall-clock cap, an early stop)
+    # When the run said only that it saved its model (mid-run saves look the same), until a step follows: the
+    # end once the next step is overdue (app/stats/steps/verdict.py), and that message.
+    saved_at: float | None = None
+    saved_message: str | None = None
     diverged_at: float | None = None
     diverged_step: int | None = None  # the step whose loss was first not a number
     # Evaluations of a loss whose latest figure is not a number, and when each first was.
@@ -104,14 +109,18 @@ class Stage:
         elif name not in self.eval_diverged:
             self.eval_diverged[name] = t if t is not None else self.step_time
 
+    def forget_said_end(self) -> None:
+        """A step came after the run said it stops (or summed up): it was not the end."""
+        self.finished = None
+        self.said_end_at = self.stop_message = self.saved_at = self.saved_message = None
+
     def take(self, event: TrainStep, t: float | None) -> None:
         """Make ``event`` the latest step (seen at ``t``): it ends a pause and any end summary."""
         self.latest = event
         if t is not None:
             self.step_time = t
         self.pause = None
-        self.finished = None
-        self.said_end_at = None
+        self.forget_said_end()
         self.take_figures(event, t)
         if (self.done_at is None and event.total_steps and event.step >= event.total_steps
                 and event.ends_at_total):
@@ -210,6 +219,24 @@ class Measure:
 
 
 
+def no_step_yet(stage: Stage) -> bool:
+    """The stage's lines are a counter at step 0 of its total with nothing done yet (a progress bar at
+    0/58, a validation before the first step: ``step:0/9000 val_loss:…``): no loss, not a log of dicts.
+    (A bare ``Step 0`` may be the first step's end: hivemind's callback prints it so.)"""
+    latest = stage.latest
+    return (latest.step == 0 and latest.total_steps is not None and latest.loss is None and not latest.logged
+            and latest.outer_step is None)
+
+
+def waiting_since(stage: Stage) -> float | None:
+    """When a stage with :func:`no_step_yet` began to wait: the bar's start by its own clock (a bar at 0/58
+    after ``[07:16<?]`` began 7 min 16 s before the line), else its first line."""
+    elapsed = finite(stage.latest.elapsed_seconds)
+    if elapsed is not None and elapsed > 0 and stage.step_time is not None:
+        return stage.step_time - elapsed
+    return stage.began_at
+
+
 def finished(stage: Stage) -> bool:
     """The run reached its last planned step, or printed its end summary."""
     return stage.finished is not None or stage.done_at is not None
@@ -242,8 +269,10 @@ def measure(stage: Stage, now: float) -> Measure:
     of that interval inside the window counts: lines far apart would otherwise count whole.
     """
     overdue = False
-    if finished(stage) and stage.done_at is not None:
-        now = min(now, stage.done_at)
+    if finished(stage) and (stage.done_at is not None or stage.step_time is not None):
+        # A run that is over: its rate over its own last stretch of steps, never a window slid over the
+        # quiet after them (a final evaluation, the hours a finished log is read later).
+        now = min(now, *(t for t in (stage.step_time, stage.done_at) if t is not None))
     elif stage.step_time is not None and now > stage.step_time:
         # Until the next line is due, measure up to the last one: the step in progress is not
         # done, and counting its time would drag the rate down between lines (by up to a line's

@@ -11,6 +11,7 @@ from ... import text
 from ...snapshot import PeerView, RoundView, SwarmView
 from ..events import CollabProgress, TrainStep
 from ..tracker import WARMUP_SECONDS
+from .health import Crash
 from .stage import (
     EXPLODED_FACTOR,
     AllReduce,
@@ -43,12 +44,12 @@ def details(
     m, stall, shows = v.measure, v.stall, v.shows
     top: list[str] = []
     if v.crash is not None and Line.CRASH in shows:
-        top.append(f"{'Crashed (killed)' if v.crash.killed else 'Crashed'}: {clip(v.crash.error, 200)}")
+        top.append(crash_line(v.crash, stage.latest))
         if Line.REACHED_END in shows:
-            # An evaluation, an export or an upload after the last step failed: the training
-            # itself got to its end, so its last checkpoint is probably saved.
-            top.append(f"Training had reached {position(stage.latest, stage.epoch)}"
-                       " before the crash: its weights are probably saved")
+            # An evaluation, an export or an upload after the last step failed: the training itself got to
+            # its end (whether its weights were saved, only the log's own lines say).
+            top.append(f"Training had reached {position(stage.latest, stage.epoch)} before "
+                       + ("it was stopped" if v.crash.stopped is not None else "the crash"))
     if v.broken is not None and Line.BROKEN in shows:
         top.append(v.broken.sentence)
     body: list[tuple[Line, str]] = []
@@ -58,7 +59,9 @@ def details(
     latest = stage.latest
     unit = "logged steps" if latest.logged else "steps"
     over = "from the trainer's own time per step" if m.paced else f"over {text.minutes(m.observed_seconds)} min"
-    before = "Before the crash: " if Line.BEFORE_THE_CRASH in shows else ""  # the rate as it stood when it died
+    before = ""
+    if Line.BEFORE_THE_CRASH in shows:  # the rate as it stood when it died
+        before = "Before it stopped: " if v.crash is not None and v.crash.stopped is not None else "Before the crash: "
     if Line.RATE_TOKENS in shows and m.tokens_per_hour is not None and m.steps_per_hour is not None:
         body.append((Line.RATE_TOKENS, (f"{before}{text.compact(m.tokens_per_hour)} tok/h{per_gpu} · "
                                        f"{text.compact(m.steps_per_hour)} {unit}/h ({over})")))
@@ -72,6 +75,13 @@ def details(
         whole = text.compact(latest.step * 3600 / latest.elapsed_seconds)
         body.append((Line.WHOLE_RUN_RATE,
                      f"{latest.step:,} steps in {clock} of the trainer's own clock ({whole} steps/h over the whole run)"))
+    elif Line.NO_RATE_NO_TIME in shows:
+        counted = f"{stage.lines} {'logged' if latest.logged else 'step'} line{'s' if stage.lines != 1 else ''}"
+        body.append((Line.NO_RATE_NO_TIME, f"no rate: no duration or time read for its {counted}"))
+    elif Line.NO_STEP_YET in shows and stall.since is not None:
+        clock = "on the trainer's own clock" if finite(latest.elapsed_seconds) else "since its first line"
+        waited = f": {text.exact_duration(stall.since)} at step 0 {clock}" if stall.since >= 60 else " at step 0"
+        body.append((Line.NO_STEP_YET, f"No step done yet{waited} (a stall after {text.duration(stall.limit or 0.0)})"))
     elif Line.NO_RATE_TOO_SHORT in shows:
         body.append((Line.NO_RATE_TOO_SHORT,
                      f"no rate: {stage.lines} {unit} over less than {text.minutes(WARMUP_SECONDS)} min of its own time"))
@@ -80,8 +90,11 @@ def details(
                                      "measured as lines arrive")))
     elif Line.WARMUP in shows:
         body.append((Line.WARMUP, m.warmup_view().text or f"measuring… ({stage.lines} {unit} so far)"))
-    if Line.FINISHED_SUMMARY in shows and stage.finished is not None:
-        body.append((Line.FINISHED_SUMMARY, f"Finished: {clip(stage.finished, 90)}"))
+    ended = stage.finished if stage.finished is not None else stage.saved_message
+    if Line.STOPPED_EARLY in shows and stage.stop_message is not None:
+        body.append((Line.STOPPED_EARLY, f"Stopped early at {step_of(latest)}: {clip(stage.stop_message, 90)}"))
+    elif Line.FINISHED_SUMMARY in shows and ended is not None:
+        body.append((Line.FINISHED_SUMMARY, f"Finished: {clip(ended, 90)}"))
     elif Line.FINISHED_LAST_STEP in shows:
         body.append((Line.FINISHED_LAST_STEP, f"Finished: reached its last step ({position(latest)})"))
     elif Line.STALLED in shows and stall.since is not None and stall.limit is not None:
@@ -178,7 +191,7 @@ def early_details(
     shows = v.shows
     top: list[str] = []
     if v.crash is not None and Line.CRASH in shows:
-        top.append(f"{'Crashed (killed)' if v.crash.killed else 'Crashed'}: {clip(v.crash.error, 200)}")
+        top.append(crash_line(v.crash, None))
     if v.broken is not None and Line.BROKEN in shows:
         top.append(v.broken.sentence)
     if Line.GRAD_WARNING in shows and warning is not None:
@@ -204,6 +217,23 @@ def early_details(
         body.append((Line.EVALUATION_ONLY, f"Evaluation only, no training step: {figures}"))
     return (top + _under_lead(body, v.lead, [skips] if skips is not None else [])
             + all_reduce_lines(all_reduce) + error_lines(errors) + run_details(run))
+
+
+def crash_line(crash: Crash, latest: TrainStep | None) -> str:
+    """``Crashed: …``, or where someone stopped the run (``Stopped by hand at step 6 of 29,790: KeyboardInterrupt``)."""
+    if crash.stopped is None:
+        return f"{'Crashed (killed)' if crash.killed else 'Crashed'}: {clip(crash.error, 200)}"
+    who = "Stopped by hand" if crash.stopped == "hand" else "Stopped from outside"
+    where = f"at {step_of(latest)}" if latest is not None else "before the first step"
+    return f"{who} {where}: {clip(crash.error, 200)}"
+
+
+def step_of(latest: TrainStep) -> str:
+    """``step 7,182 of 9,000``; ``step 7,182``; the epoch of a log of dicts without step numbers."""
+    if latest.logged or latest.outer_step is not None:
+        return position(latest)
+    total = f" of {latest.total_steps:,}" if latest.total_steps is not None else ""
+    return f"step {latest.step:,}{total}"
 
 
 def all_reduce_lines(all_reduce: AllReduce | None) -> list[str]:
@@ -417,12 +447,15 @@ def status(v: Verdict, stage: Stage, per_gpu: str) -> str:
     match v.status:
         case Status.CRASHED:
             return f"{where} · crashed"
+        case Status.STOPPED:
+            return f"{where} · {stopped_words(v.crash)}"
         case Status.BROKEN:
             return f"{where} · broken"
         case Status.DIVERGED:
             return f"{where} · diverged"
         case Status.DONE:
-            return f"{STAGE_LABELS.get(stage.name, '')}done · {position(stage.latest, stage.epoch)}"
+            early = "stopped early at " if Line.STOPPED_EARLY in v.shows else ""
+            return f"{STAGE_LABELS.get(stage.name, '')}done · {early}{position(stage.latest, stage.epoch)}"
         case Status.RESTARTING:
             return f"{where} · restarting"
         case Status.STALLED:
@@ -437,7 +470,15 @@ def status(v: Verdict, stage: Stage, per_gpu: str) -> str:
             return f"{where} · {text.compact(m.steps_per_hour)} steps/h"
         case Status.NO_TIMING:
             return f"{where} · no timing"
+        case Status.NO_STEP_YET:
+            waited = v.stall.since or 0.0
+            return f"{where} · no step yet" + (f" {short(waited)}" if waited >= 60 else "")
     return f"{where} · …"
+
+
+def stopped_words(crash: Crash | None) -> str:
+    """``stopped by hand`` (Ctrl-C) or ``stopped`` (a signal, a scheduler)."""
+    return "stopped by hand" if crash is not None and crash.stopped == "hand" else "stopped"
 
 
 def early_status(
@@ -453,6 +494,8 @@ def early_status(
     match v.status:
         case Status.CRASHED:
             return "no step yet · crashed"
+        case Status.STOPPED:
+            return f"no step yet · {stopped_words(v.crash)}"
         case Status.BROKEN:
             return "broken run"
         case Status.ALL_REDUCE_FAILED if all_reduce is not None:

@@ -2,8 +2,8 @@
 
 The precedence, in one place (the shape of app/stats/iota/status.py's ``verdict``):
 
-    crashed > diverged > broken > done > cannot join > sync failing > out of sync > averaging > joining
-            > restarting > stalled > alone > finishing > training > measuring
+    crashed > stopped > diverged > broken > done > cannot join > sync failing > out of sync > averaging > joining
+            > restarting > stalled > alone > finishing > training > no step yet > measuring
 
     (a collaborator that died while failing to join the DHT, no peer reached, cannot join: its crash is
     how that ended, shown as a detail)
@@ -18,10 +18,19 @@ The precedence, in one place (the shape of app/stats/iota/status.py's ``verdict`
 
 * **crashed** outranks everything: a dead run is measured as it stood when it died, and no
   stall, pause or time to its end competes with it; it stays crashed however late it is read.
+  **stopped** is the same end brought by someone (Ctrl-C, SIGTERM, a scheduler's cancel: the crash
+  line's ``stopped``), not an error: measured and shown the same way, never stalled, only its words
+  differ. A run over (crashed, stopped, done) shows the rate it had at its last step.
 * **diverged** (a loss that is not a number, or exploded) outranks **broken** (numbers that
   learn nothing): the loss is the plainer news. A broken run has no stall or pause either.
-* **done** (the last planned step, or the trainer's end summary) is never stalled, however late.
-* Before the first step: crashed > broken > the swarm's states in the order above > done (an
+* **done** (the last planned step, the trainer's end summary, or a stop message it printed with no
+  step after it: app/ingest/formats/endings.py) is never stalled, however late. A stop message that only
+  says the model was saved (mid-run saves look the same) is the end once the next step is overdue
+  (past the stall limit and 5 minutes).
+* **no step yet**: a stage whose only line is a counter at step 0 with nothing done (a progress bar at
+  0/58) has made no step; the bar's own clock says how long it has waited, and that wait, not the
+  line's age, is held to the first step's limit (``rules.FIRST_STEP_SECONDS``), then it is stalled.
+* Before the first step: crashed (or stopped) > broken > the swarm's states in the order above > done (an
   evaluation job's end) > working. A collaborator whose swarm's progress lines come (``accumulated
   N samples for epoch #E from P peers``) and that is in none of those states is ``training``: it
   trains with its peers whether or not it prints steps of its own.
@@ -42,7 +51,18 @@ from ..tracker import WARMUP_SECONDS
 from . import rules
 from .health import Broken, Crash
 from .rules import Stall
-from .stage import Measure, Stage, diverged, diverged_at, finished, measure, no_timing
+from .stage import (
+    Measure,
+    Stage,
+    diverged,
+    diverged_at,
+    finished,
+    lines_needed,
+    measure,
+    no_step_yet,
+    no_timing,
+    waiting_since,
+)
 from .swarm import SwarmFacts
 
 
@@ -50,6 +70,7 @@ class Status(Enum):
     """Which status line the run shows."""
 
     CRASHED = auto()
+    STOPPED = auto()  # someone stopped it (the crash line's ``stopped``)
     BROKEN = auto()
     DIVERGED = auto()
     DONE = auto()
@@ -60,6 +81,7 @@ class Status(Enum):
     TOKENS = auto()
     STEPS = auto()
     NO_TIMING = auto()
+    NO_STEP_YET = auto()  # a counter at step 0, nothing done yet
     MEASURING = auto()
     # before the first step
     WAITING = auto()
@@ -81,8 +103,8 @@ class Status(Enum):
 class Line(Enum):
     """A detail line whose presence the verdict decides (the figures' lines follow the figures)."""
 
-    CRASH = auto()  # "Crashed: …", first
-    REACHED_END = auto()  # the training had reached its end before the crash
+    CRASH = auto()  # "Crashed: …" (or "Stopped by hand at …"), first
+    REACHED_END = auto()  # the training had reached its end before the crash (or the stop)
     BROKEN = auto()  # the broken-run sentence, first
     # the rate (one at most)
     RATE_TOKENS = auto()
@@ -91,10 +113,13 @@ class Line(Enum):
     NO_RATE_SUMMARY_ONLY = auto()
     NO_RATE_TOO_SHORT = auto()
     WHOLE_RUN_RATE = auto()  # a finished run too short to measure: its steps over the trainer's own clock
+    NO_RATE_NO_TIME = auto()  # a finished run none of whose step lines was read with a duration or a time
     NO_TIMING = auto()
+    NO_STEP_YET = auto()  # how long the run has waited for its first step
     WARMUP = auto()
     # the situation (one at most)
     FINISHED_SUMMARY = auto()
+    STOPPED_EARLY = auto()  # the run said it stopped before its planned total
     FINISHED_LAST_STEP = auto()
     STALLED = auto()
     FINISHING = auto()
@@ -114,13 +139,13 @@ class Line(Enum):
 
 
 RATE_LINES = (Line.RATE_TOKENS, Line.RATE_STEPS, Line.NO_RATE_SUMMARY_ONLY, Line.NO_RATE_TOO_SHORT,
-              Line.WHOLE_RUN_RATE, Line.NO_TIMING, Line.WARMUP)
-SITUATION_LINES = (Line.FINISHED_SUMMARY, Line.FINISHED_LAST_STEP, Line.STALLED, Line.FINISHING, Line.PAUSED,
+              Line.WHOLE_RUN_RATE, Line.NO_RATE_NO_TIME, Line.NO_TIMING, Line.NO_STEP_YET, Line.WARMUP)
+SITUATION_LINES = (Line.FINISHED_SUMMARY, Line.STOPPED_EARLY, Line.FINISHED_LAST_STEP, Line.STALLED, Line.FINISHING, Line.PAUSED,
                    Line.FIRST_LINE_LIMIT)
 # What a crash takes away: a rate still being measured, the wait for a step, a pause, the time to
 # the end, the end summary (said instead as how far training got).
-_GONE_AFTER_A_CRASH = frozenset({Line.NO_TIMING, Line.WARMUP, Line.STALLED, Line.PAUSED, Line.ETA,
-                                 Line.FINISHED_SUMMARY, Line.FINISHED_LAST_STEP, Line.WAITING})
+_GONE_AFTER_A_CRASH = frozenset({Line.NO_TIMING, Line.NO_STEP_YET, Line.WARMUP, Line.STALLED, Line.PAUSED, Line.ETA,
+                                 Line.FINISHED_SUMMARY, Line.STOPPED_EARLY, Line.FINISHED_LAST_STEP, Line.WAITING})
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,12 +180,6 @@ def decide(
     crash: Crash | None, broken: Broken | None, grad_warning: bool, swarm: SwarmFacts | None = None,
 ) -> Verdict:
     """The verdict on a run with a step read, at ``now`` (``swarm``: a collaborator's place in its swarm)."""
-    # A dead run is measured as it stood when it died: at its last step, not over the minutes
-    # it lay dead before the crash was printed (a watchdog's timeout, a hung collective).
-    at = now if crash is None or crash.at is None else min(now, crash.at)
-    if crash is not None and stage.step_time is not None:
-        at = min(at, stage.step_time)
-    m = measure(stage, at)
     stall = rules.stall(stage, now, arrival_gaps, restarting)
     if stall.pause == "all-reduce" and swarm is not None and _round_ended_since(swarm, stage.step_time, -math.inf):
         # The round that paused training has ended, ok or failed: no pause any more (the next step's time
@@ -170,10 +189,18 @@ def decide(
             _round_ended_since(swarm, stage.step_time, now - stall.allowed):
         # A round's time is averaging, not a stall: the wait counts again from the round's end.
         stall = Stall(False, stall.since, stall.limit, None, stall.allowed, stall.first_line)
-    if crash is not None or broken is not None:
+    saved_end = saved_and_quiet(stage, stall)
+    is_done = finished(stage) or saved_end
+    # A dead run is measured as it stood when it died: at its last step, not over the minutes
+    # it lay dead before the crash was printed (a watchdog's timeout, a hung collective); a run
+    # over by its own end, at its last step too.
+    at = now if crash is None or crash.at is None else min(now, crash.at)
+    if (crash is not None or is_done) and stage.step_time is not None:
+        at = min(at, stage.step_time)
+    m = measure(stage, at)
+    if crash is not None or broken is not None or saved_end:
         stall = Stall(False, stall.since, stall.limit, None, stall.allowed)
     is_diverged = diverged(stage)
-    is_done = finished(stage)
     finishing = stall.pause == "finishing"
 
     state, status, since = _state(stage, m, stall, restarting, restart_at, is_diverged, is_done, crash, broken, swarm)
@@ -218,6 +245,14 @@ def decide(
     )
 
 
+def saved_and_quiet(stage: Stage, stall: Stall) -> bool:
+    """The run said it saved its model and no step came for longer than the usual time between its
+    lines (the stall limit) and ``rules.SAVE_QUIET_SECONDS``: that save was its end, not one of its
+    mid-run saves (an evaluation may follow those before the next step)."""
+    return (stage.saved_at is not None and not finished(stage) and stall.since is not None
+            and stall.limit is not None and stall.since > max(stall.limit, rules.SAVE_QUIET_SECONDS))
+
+
 def _round_ended_since(swarm: SwarmFacts, step_time: float | None, since: float) -> bool:
     """Whether a round ended after the last step and after ``since``."""
     return any(r.ended_at is not None and r.ended_at > since and (step_time is None or r.ended_at > step_time)
@@ -258,13 +293,16 @@ def _state(
 ) -> tuple[State, Status, float | None]:
     """The state, its status line and when it began, by the precedence above."""
     if crash is not None and not ended_joining(crash, swarm):
+        if crash.stopped is not None:
+            return "stopped", Status.STOPPED, crash.at
         return "crashed", Status.CRASHED, crash.at
     if is_diverged:
         return "diverged", Status.DIVERGED, diverged_at(stage)
     if broken is not None:
         return "broken", Status.BROKEN, broken.since
     if is_done:
-        return "done", Status.DONE, stage.done_at if stage.done_at is not None else stage.said_end_at
+        ended = (stage.done_at, stage.said_end_at, stage.saved_at)
+        return "done", Status.DONE, next((at for at in ended if at is not None), None)
     placed = swarm_state(swarm, crash)
     if placed is not None:
         return placed
@@ -273,9 +311,12 @@ def _state(
     if stall.stalled:
         # The run stopped stepping at its last step: "stalled 2h00m" counts from there too (the
         # limit only decides when that is called a stall).
-        return "stalled", Status.STALLED, stage.step_time
+        return "stalled", Status.STALLED, waiting_since(stage) if no_step_yet(stage) else stage.step_time
     if swarm is not None and swarm.alone_since is not None:
         return "alone", Status.ALONE, swarm.alone_since
+    if no_step_yet(stage):
+        # A bar at 0/58: nothing to measure, how long it has waited is the news.
+        return "working", Status.NO_STEP_YET, waiting_since(stage)
     measured = m.steps_per_hour is not None
     if stall.pause == "finishing":
         status = Status.FINISHING
@@ -315,13 +356,25 @@ def _rate_line(stage: Stage, m: Measure, stall: Stall, is_diverged: bool, is_don
             if (whole is not None and whole > 0 and stage.latest.step > stage.lines and not stage.latest.logged
                     and stage.latest.epoch is None):  # (an epoch's bar counts and times that epoch alone)
                 return Line.WHOLE_RUN_RATE  # a closing bar's count and elapsed time: the run's own figures
+            if not stage.printed_timing and stage.timed_lines < lines_needed(stage):
+                return Line.NO_RATE_NO_TIME  # no time of its own to say anything of
             return Line.NO_RATE_TOO_SHORT
         return None
+    if no_step_yet(stage):
+        return Line.NO_STEP_YET
     return Line.NO_TIMING if no_timing(stage, m) else Line.WARMUP
 
 
+def stopped_early(stage: Stage) -> bool:
+    """The run said it stopped before its plan (a wall-clock cap, an early stop), short of its planned total."""
+    total = stage.latest.total_steps
+    return stage.stop_message is not None and (total is None or stage.latest.step < total)
+
+
 def _situation_line(stage: Stage, stall: Stall, is_diverged: bool, is_done: bool) -> Line | None:
-    if stage.finished is not None:
+    if is_done and stopped_early(stage):
+        return Line.STOPPED_EARLY
+    if stage.finished is not None or (is_done and stage.saved_message is not None):
         return Line.FINISHED_SUMMARY
     if is_done:
         return Line.FINISHED_LAST_STEP
@@ -387,7 +440,10 @@ def decide_before_steps(
     if crash is not None:
         shows -= _GONE_AFTER_A_CRASH
         shows.add(Line.CRASH)
-        state, status, since = "crashed", Status.CRASHED, crash.at
+        if crash.stopped is not None:
+            state, status, since = "stopped", Status.STOPPED, crash.at
+        else:
+            state, status, since = "crashed", Status.CRASHED, crash.at
     elif broken is not None:
         shows.add(Line.BROKEN)
         state, status, since = "broken", Status.BROKEN, broken.since

@@ -392,3 +392,63 @@ def test_a_traceback_inside_a_logger_s_record_was_caught_and_logged() -> None:
 )
 def test_crash_evidence_without_a_whole_header_is_a_crash(lines: list[str], error: str) -> None:
     assert crashes(lines) == [error]
+
+
+def stops(lines: list[str]) -> list[tuple[str, str | None]]:
+    """Each crash line read, with what it says of who ended the run (``hand``, ``signal``, None: it died)."""
+    watch = CrashWatch()
+    return [(e.error, e.stopped) for line in lines for e in watch.see(line) if isinstance(e, RunCrashed)]
+
+
+@pytest.mark.parametrize(
+    ("lines", "stopped"),
+    [
+        # Ctrl-C: Python's own report, a shell's echo, a trainer that caught it, torchrun's table, an IDE's exit code
+        (["Traceback (most recent call last):", '  File "t.py", line 1, in <module>', "KeyboardInterrupt"], "hand"),
+        (["^C"], "hand"),
+        (["Detected KeyboardInterrupt, attempting graceful shutdown ..."], "hand"),
+        (["Training interrupted by user"], "hand"),
+        (["Process finished with exit code 130"], "hand"),
+        ([line.replace("-9 (pid", "-2 (pid").replace("Signal 9 (SIGKILL)", "Signal 2 (SIGINT)") for line in CHILD_FAILED],
+         "hand"),
+        # a stop from outside on purpose: SIGTERM, a closed terminal's SIGHUP, the scheduler
+        (["Terminated"], "signal"),
+        ([("W0302 10:59:58.120000 881 torch/distributed/elastic/agent/server/api.py:704] Received 15 death signal,"
+           " shutting down workers")], "signal"),
+        (["slurmstepd: error: *** JOB 4242 ON gpu-17 CANCELLED AT 2024-03-02T11:00:12 DUE TO TIME LIMIT ***"], "signal"),
+        (["bash: line 1: 4242 Terminated              python train.py"], "signal"),
+        (["subprocess.CalledProcessError: Command '['python', 'train.py']' returned non-zero exit status -15."], "signal"),
+        # deaths: SIGKILL and the OOM killer, a node failure, an error, a launcher's teardown, a failed exit
+        (["Killed"], None),
+        (CHILD_FAILED, None),
+        (["slurmstepd: error: *** JOB 4242 ON gpu-17 CANCELLED AT 2024-03-02T11:00:12 DUE TO NODE FAILURE ***"], None),
+        (["torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB"], None),
+        ([("W0302 10:59:58.120000 881 torch/distributed/elastic/multiprocessing/api.py:897] Sending process 881"
+           " closing signal SIGTERM")], None),
+        (["Process finished with exit code 1"], None),
+        # macOS's bash: SIGKILL glued to a bar (gensyn-ai/rl-swarm issue 303), then zsh's note of the script's end
+        ([" 85%|████████▌ | 17/20 [13:46<03:05, 61.82s/it]./run_rl_swarm.sh: line 266: 33498 Killed: 9          ",
+          "zsh: terminated  ./run_rl_swarm.sh"], None),
+        (["./train.sh: line 12: 4242 Terminated: 15          python train.py"], "signal"),
+        # Apple's MPS out of memory with no traceback above it, then the launcher's script ended (rl-swarm issue 341)
+        ([("RuntimeError: MPS backend out of memory (MPS allocated: 15.05 GB, other allocations: 11.91 GB, max allowed:"
+           " 27.20 GB). Tried to allocate 1.16 GB on private pool."),
+          ">> An error was detected while running rl-swarm. See /rl-swarm/logs for full logs.",
+          "zsh: terminated  ./run_rl_swarm.sh"], None),
+    ],
+)
+def test_a_crash_line_says_whether_someone_stopped_the_run(lines: list[str], stopped: str | None) -> None:
+    found = stops(lines)
+    assert found, "a line that ends the run"
+    assert found[-1][1] == stopped
+
+
+def test_a_traceback_glued_to_a_bar_waits_for_its_error_line_to_say_who_ended_it() -> None:
+    # JuncyLu/trl_DAPO run_terminal.md (tests/data/real): the header glued to the bar is read before its cause.
+    watch = CrashWatch()
+    glued = watch.see("  0%|          | 6/29790 [00:55<64:07:56,  7.75s/it]Traceback (most recent call last):")
+    assert [(e.placeholder, e.stopped) for e in glued if isinstance(e, RunCrashed)] == [(True, None)]
+    for line in ('  File "grpo_vlm.py", line 660, in <module>', "    trainer.train()"):
+        assert watch.see(line) == []
+    assert [(e.error, e.stopped) for e in watch.see("KeyboardInterrupt") if isinstance(e, RunCrashed)] == [
+        ("KeyboardInterrupt", "hand")]

@@ -1,0 +1,82 @@
+"""A run's own words that it has stopped, whoever wrote the trainer: the ending class.
+
+A trainer that stops itself says so, in its own words and language, and what comes after is quiet
+(or its final evaluation): a wall-clock cap or an early stop (``stopping_early: wallclock_cap …``,
+``Early stopping triggered``, ``提前停止``), training complete (``Training complete.``, ``训练完成``,
+Lightning's ``Trainer.fit stopped: max_steps=1000 reached``), its final weights saved, wandb's
+closing block (``wandb: Run summary:``, ``wandb: Synced 5 W&B file(s)``, ``View run NAME at: …``,
+``Find logs at: …``; its opening ``View run at`` has no name), a shell prompt come back
+(``user@host:~/dir$``), an IDE's ``Process finished with exit code 0``. Each is read as a
+:class:`~app.stats.events.StageEnd` with ``said``: the run's end unless a training step follows
+(then it was not the end). ``early``: it stopped short of its plan (a cap, a time limit, an early
+stop). A message that only says the model was saved (``模型已保存到model.pth``, ``Model saved to
+out/model.pt``) is ``saved``: mid-run saves look the same, so it is the end only once the next step
+is overdue (app/stats/steps/verdict.py); a save of a checkpoint, a best model, or at a step or an
+epoch is a mid-run save and never read here.
+
+The words are matched at the start of the message (after the launcher's and logger's prefix): a
+line that merely mentions them (``Validation loss decreased … Saving model …``, ``EarlyStopping
+counter: 3 out of 10``) is not a stop message.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...stats.events import StageEnd
+
+MAX_MESSAGE_CHARS = 240
+
+# Cheap test, on the lowered line: can it be a stop message at all?
+MAYBE = re.compile(r"stop|final|complet|finish|done|end|sav|wandb|@|exit code|停|训练|保存|模型|完成|结束")
+
+# Stops short of the plan: a wall-clock cap, a time limit, an early stop.
+_EARLY = re.compile(
+    r"(?i)^\W{0,4}(?:stopping[_ ]early\b|early[_ ]stopping\b(?!.{0,80}\b(?:counter|patience)\b)"
+    r"|stopping\b.{0,80}\b(?:wall-?clock|time limit|time budget|max[_ ]time)\b"
+    r"|(?:reached|hit) (?:the )?(?:wall-?clock|time) (?:cap|limit|budget)\b"
+    r"|(?:wall-?clock (?:cap|limit)|time limit|max[_ ]time) reached\b"
+    r"|.{0,120}\bSignaling Trainer to stop\b|Epoch \d+: early stopping\b"
+    r"|(?:提前|早)停(?!.{0,20}(?:计数|耐心)))"
+)
+# The run says it ended (its plan done, or no reason given).
+_ENDED = re.compile(
+    r"(?i)^\W{0,4}(?:stopping\b.{0,80}\b(?:max[_ ]steps|max[_ ]iters?|max[_ ]epochs)\b"
+    r"|(?:saved|saving) (?:the )?final (?:model|weights|adapter|adapters|lora|checkpoint)\b"
+    r"|final (?:model|weights|adapter weights|adapters?|checkpoint) (?:saved|written)\b"
+    r"|training (?:is |has )?(?:complete|completed|finished|done|ended|over)\b"
+    r"|(?:finished|done|completed) training\b|end of training\b|stopping training\b|all done[.!]*$"
+    r"|`?Trainer\.fit`? stopped\b|\d+ epochs? completed in\b"
+    r"|(?:模型)?训练(?:已经?)?(?:完成|结束|完毕)|(?:完成|结束)训练|停止训练"
+    r"|最终(?:模型|权重)(?:已经?)?保存|保存最终(?:模型|权重))"
+)
+# wandb's closing block (its opening one prints ``View run at https://…``, with no name and no colon).
+_WANDB_END = re.compile(
+    r"^(?:wandb: )?\W{0,4}(?:Run summary:|Run history:|Synced \d+ W&B file|View run \S.{0,200} at: "
+    r"|Find logs at: |Waiting for W&B process to finish|You can sync this run to the cloud)"
+)
+# The shell is back: its prompt (``(venv) user@host:~/dir$``, a command after it or not), or an IDE's exit.
+_PROMPT = re.compile(r"^(?:\([\w.-]+\) ?)?[\w.-]+@[\w.-]+:[^\s$#]*[$#](?: .*)?$|^Process finished with exit code 0$")
+# Only a save of the model: the end once the next step is overdue; a checkpoint's, a best model's, or one
+# at a step or epoch is a mid-run save.
+_SAVED = re.compile(
+    r"(?i)^\W{0,4}(?:(?:the )?(?:trained |fine-?tuned )?(?:model|weights|adapters?|lora)(?: weights)?"
+    r" (?:has been |have been |was |were |is )?saved\b|(?:saved|saving) (?:the )?(?:trained |fine-?tuned )?"
+    r"(?:model|weights|adapters?|lora)\b|(?:模型|权重)(?:已经?|已)?保存|(?:已经?)?保存(?:了)?(?:模型|权重))"
+)
+_MIDRUN_SAVE = re.compile(r"(?i)checkpoint|ckpt|\bbest\b|\bstep\b|\bepoch\b|\biter|最佳|最好|轮|步")
+
+
+def ending(message: str) -> StageEnd | None:
+    """``message`` (a line's text, its prefixes peeled) as the run's said end, or None."""
+    if _EARLY.match(message):
+        return StageEnd(None, summary=_clip(message), said=True, early=True)
+    if _ENDED.match(message) or _WANDB_END.match(message) or _PROMPT.match(message):
+        return StageEnd(None, summary=_clip(message), said=True)
+    if _SAVED.match(message) and not _MIDRUN_SAVE.search(message):
+        return StageEnd(None, summary=_clip(message), said=True, saved=True)
+    return None
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= MAX_MESSAGE_CHARS else text[: MAX_MESSAGE_CHARS - 1] + "…"

@@ -1,0 +1,101 @@
+"""The ending class: a run's own words that it stopped, as the crash watch reads them for every step format.
+
+Real lines are quoted from the logs in tests/data/real (their sources in their headers); the rest are
+composed in the words the trainers named print.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from app.ingest.formats.crash import CrashWatch
+from app.ingest.formats.endings import ending
+from app.stats.events import StageEnd
+from tests.reallogs import line
+
+
+def said(message: str) -> tuple[bool, bool] | None:
+    """(early, saved) of the stop message the watch reads in ``message``, or None."""
+    found = [e for e in CrashWatch().see(message) if isinstance(e, StageEnd)]
+    assert len(found) <= 1
+    return (found[0].early, found[0].saved) if found and found[0].said else None
+
+
+BABYGPT = "stopself-buildyourownllm-babygpt-v12-speed-time-lines-model-saved.log"
+
+
+@pytest.mark.parametrize(
+    ("message", "early"),
+    [
+        # short of its plan: a wall-clock cap, a time limit, an early stop
+        (line("stopself-parameter-golf-leakyrelu-ttt-wallclock-cap-long-final-eval.log", "stopping_early:"), True),
+        ("Early stopping triggered at epoch 12", True),
+        ("Epoch 00014: early stopping", True),  # Keras' EarlyStopping callback
+        ("max_time reached, stopping training", True),
+        ("Monitored metric val_loss did not improve in the last 3 records. Best score: 0.512. Signaling Trainer to stop.",
+         True),
+        ("提前停止：验证集损失连续 5 轮未下降", True),
+        # over: in its own words, in English and Chinese
+        ("Training complete.", False),
+        ("Training completed. Do not forget to share your model on huggingface.co/models =)", False),
+        ("Finished training after 3 epochs", False),
+        ("End of training", False),
+        ("`Trainer.fit` stopped: `max_steps=1000` reached.", False),
+        ("Finished Training", False),  # the PyTorch CIFAR-10 tutorial's last line
+        ("| done training in 1234.5 seconds", False),  # fairseq
+        ("100 epochs completed in 2.345 hours.", False),  # ultralytics YOLO
+        ("训练完成！", False),
+        ("训练结束，共用时 3 小时", False),
+        ("Saved final weights to adapters/adapters.safetensors.", False),
+        ("最终模型已保存到 output/final", False),
+        # wandb's closing block, the shell come back, an IDE's exit
+        (line(BABYGPT, "wandb: 🚀 View run absurd-frog-1 at:"), False),
+        (line(BABYGPT, "wandb: Find logs at:"), False),
+        ("wandb: Run summary:", False),
+        ("wandb: Synced 5 W&B file(s), 0 media file(s), 0 artifact file(s) and 0 other file(s)", False),
+        ("simpx@ThePC:~/buildyourownllm$ ", False),
+        ("(venv) root@a100-7:/workspace/nanoGPT# python sample.py", False),
+        ("Process finished with exit code 0", False),
+    ],
+)
+def test_a_stop_message_is_read_whatever_the_trainer(message: str, early: bool) -> None:
+    assert said(message) == (early, False)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [line(BABYGPT, "模型已保存"), "Model saved to out/model.pt", "Saving model to ./output", "The trained model was saved"],
+)
+def test_a_save_of_the_model_alone_is_an_end_only_once_quiet_follows(message: str) -> None:
+    assert said(message) == (False, True)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # the opening of wandb's block names no run and has no colon
+        line(BABYGPT, "wandb: 🚀 View run at"),
+        line(BABYGPT, "wandb: Syncing run"),
+        # mid-run saves: a checkpoint, a best model, a save at a step or epoch
+        "Saving model checkpoint to out/checkpoint-500",
+        "Saved best model to best.pt",
+        "Model saved at step 1000 to out/model.pt",
+        "模型已保存到 checkpoint_epoch_3.pth",
+        # words that only mention a stop
+        "Validation loss decreased (0.5120 --> 0.4987).  Saving model ...",
+        "EarlyStopping counter: 3 out of 10",
+        "Epoch 3 complete",
+        "done loading data",
+        "step 120 complete",
+        "Engine run complete. Time taken: 00:12:03",  # PyTorch-Ignite says it of each evaluation run too
+        "Process finished with exit code 1",  # (a crash line, not an end)
+    ],
+)
+def test_words_that_are_not_a_stop_message(message: str) -> None:
+    assert said(message) is None
+
+
+def test_a_stop_message_behind_a_logger_s_prefix() -> None:
+    # cgcnn's python logging record (composed in its format): the words after the prefix are read
+    assert said("2025-07-07 19:14:40.172 INFO: Training complete.") == (False, False)
+    assert ending("INFO: Training complete.") is None  # (the prefix is peeled by the watch, not by the class)
