@@ -259,9 +259,9 @@ class GenericParser(StepLines[_Line]):
                     continue  # an elapsed clock (``[00:05:12]`` five minutes in), not the time the line was written
             if when is not None:
                 return self._dates_batch(when)
-        m = _MONTH_DAY_CLOCK.search(s)
-        if m is not None:
-            month, day, hour, minute, second = m.groups()
+        dated = _MONTH_DAY_CLOCK.search(s)
+        if dated is not None:
+            month, day, hour, minute, second = dated.groups()
             when = self._times.reader.read(f"{calendar.month_abbr[int(month)]} {day} {hour}:{minute}:{second} .").at
             if when is not None:
                 return self._dates_batch(when)
