@@ -851,3 +851,17 @@ def test_a_time_of_day_leading_a_record_is_its_time_near_the_log_s_own() -> None
            if isinstance(e, TrainStep)]
     # 00:05:12 would be 22 h before the reference: an elapsed clock, which dates nothing.
     assert got == [1_777_496_401.0, 1_777_496_411.0, None]
+
+
+def test_another_rank_s_crash_is_the_run_s() -> None:
+    from app.ingest.formats import create_parser
+    from app.stats.events import RunCrashed
+
+    # Composed: rank 0's steps are the run; rank 1's traceback still ends it.
+    lines = ["rank 0 | step 1, loss 2.0", "rank 1 | step 1, loss 9.0", "rank 0 | step 2, loss 1.5",
+             "rank 1 | Traceback (most recent call last):", 'rank 1 |   File "train.py", line 3, in <module>',
+             "rank 1 |     loss.backward()", "rank 1 | RuntimeError: CUDA error: an illegal memory access was encountered"]
+    events = create_parser("generic").feed(lines)
+    assert [(e.step, e.loss) for e in events if isinstance(e, TrainStep)] == [(1, 2.0), (2, 1.5)]
+    (crash,) = [e for e in events if isinstance(e, RunCrashed)]
+    assert "illegal memory access" in crash.error
