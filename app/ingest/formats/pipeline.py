@@ -28,6 +28,7 @@ from __future__ import annotations
 import importlib
 import re
 from collections.abc import Callable, Iterable, Iterator
+from itertools import repeat
 from typing import Any, Generic, TypeVar
 
 from ...stats.events import EvalResult, Event, StepRun, Tick, TrainStep, builder, timed_step
@@ -331,7 +332,7 @@ _INDENT = " " * 8  # a continuation is indented at least this far (a message col
 _COLUMNS = PrefixReader(dates=False)  # where a record's message starts (its prefix peeled)
 
 
-def continued(lines: Iterable[str]) -> Iterator[str]:
+def continued(lines: Iterable[str]) -> Iterable[str]:
     """The lines with each record a logger wrapped joined into one (held one line to see its rest).
 
     rich's log handler (ColossalAI's logger, and any ``RichHandler``) wraps a long message at the
@@ -341,6 +342,12 @@ def continued(lines: Iterable[str]) -> Iterator[str]:
     (a traceback's ``File "…"`` frames and source lines) is never continued, and a new record has
     its own prefix.
     """
+    if isinstance(lines, list) and not any(map(str.startswith, lines, repeat(_INDENT))):
+        return lines  # no line that could continue another (the usual batch: one pass in C)
+    return _joined(lines)
+
+
+def _joined(lines: Iterable[str]) -> Iterator[str]:
     held: str | None = None
     column = -1  # the held record's message column once computed (0: it has no prefix)
     joined = 0
