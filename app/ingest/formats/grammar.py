@@ -67,6 +67,7 @@ ALIASES: dict[str, Field] = {
     "iters": Field.TOTAL,  # MLX: ``Starting training..., iters: 400``
     "total optimization steps": Field.TOTAL,
     "epoch": Field.EPOCH,
+    "ep": Field.EPOCH,  # RETURNN's ``ep 272 train, step 176``
     "percentage": Field.PERCENT,
     # the loss: the most specific name on a line wins (see LOSS_RANK)
     "loss": Field.LOSS,

@@ -812,7 +812,8 @@ RETURNN = [
 def test_ranks_interleaved_in_one_log_are_one_run_of_the_lowest_rank() -> None:
     # 176 and 177 from rank 2 (no rank 0 yet: the first rank seen is followed), rank 0's copy of 177 is
     # no second 177, then rank 0's 178; ranks 1 and 3, and rank 2 once rank 0 printed, add no step.
-    assert [(s.step, s.loss) for s in steps(RETURNN)] == [(176, 0.424), (177, 0.506), (178, 0.350)]
+    assert [(s.step, s.loss, s.epoch) for s in steps(RETURNN)] == [(176, 0.424, 272), (177, 0.506, 272),
+                                                                  (178, 0.350, 272)]
 
 
 @pytest.mark.parametrize("prefix", ["rank {} | ", "worker {}: ", "Rank {}: "])
