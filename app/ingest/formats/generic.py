@@ -17,6 +17,7 @@ the last epoch (``Training Epoch: 3/3``).
 
 from __future__ import annotations
 
+import calendar
 import json
 import re
 from collections.abc import Iterable
@@ -119,14 +120,20 @@ _CHECKPOINT = re.compile(
 )
 # A wall clock printed inside a step line, for a log whose lines have no prefix time: a date and
 # time anywhere (``2024-05-01 12:00:01``), or a time of day named ``time`` alone (torch-xla's
-# ``Time=07:29:43``, ``time: 12:00:01``) or in brackets (``[12:00:01]``). It dates the line, and is
-# never a step's duration (the grammar reads no duration from a bare ``time`` clock).
+# ``Time=07:29:43``, ``time: 12:00:01``), in brackets (``[12:00:01]``) or leading the record. It dates
+# the line, and is never a step's duration (the grammar reads no duration from a bare ``time`` clock).
 _WHEN = r"(?:(\d{4})-(\d\d)-(\d\d)[ T])?([01]\d|2[0-3]):([0-5]\d):([0-5]\d)(?:[.,](\d{1,9}))?(Z|[+-]\d\d:?\d\d)?"
 _LINE_CLOCK = re.compile(
     rf"(?i)(?<![\w.])(?:time|timestamp|clock|now|wall[ _]?(?:time|clock))\s*[=:]?\s*{_WHEN}(?![\d:])"
     rf"|\[{_WHEN}\]"
     r"|(?<![\d/-])(\d{4})-(\d\d)-(\d\d)[ T]([01]\d|2[0-3]):([0-5]\d):([0-5]\d)(?:[.,](\d{1,9}))?(Z|[+-]\d\d:?\d\d)?(?![\d:])"
+    rf"|^\s*{_WHEN}(?=[\s,|-])"  # a record that leads with its time (``12:00:01 step 5 loss 2.1``)
 )
+# A month and day glued to the time, no year (``%m.%d_%H:%M:%S``: DySPN's ``FinishTime 04.29_01:45:54``;
+# ``04-29 01:45:54``): a date, so the time the record was written under whatever name.
+_MONTH_DAY_CLOCK = re.compile(r"(?<![\d.:/-])(0[1-9]|1[0-2])[._-](0[1-9]|[12]\d|3[01])[_ T-]([01]\d|2[0-3]):([0-5]\d):([0-5]\d)(?![\d:])")
+# A rank named inside a record (see ``_record_rank``).
+_RECORD_RANK = re.compile(r"(?i)\b(?:local_|global_)?rank[\s=:]{1,3}(\d{1,5})\b|\bcuda:(\d{1,3})\b")
 _HMS = re.compile(r"\d:[0-5]\d:[0-5]\d")  # a clock at all: the cheap test first
 # A time of day with no date is a wall clock only near the time the log was last written (lines read
 # live: now): further back it is as likely a run's elapsed clock. (A cold start's lines older than
@@ -227,7 +234,7 @@ class GenericParser(StepLines[_Line]):
                 position = _position(line.readings)
                 self._counted_steps = line.bar is not None or line.counters is not None or (
                     position is not None and position.name != "epoch")
-            line.rank = self._times.rank
+            line.rank = self._times.rank if self._times.rank is not None else _record_rank(line.text)
             if line.at is None and line.bar is None and line.what in ("step", "eval"):
                 line.at = self._clock_in(line.text)
         return kind, line
@@ -240,7 +247,7 @@ class GenericParser(StepLines[_Line]):
             before = s[: m.start()].rstrip()
             if m.group(0)[0].isalpha() and before[-1:].isalpha():
                 continue  # the end of a longer name (``elapsed time: 00:12:01``): another clock
-            groups = next(g for g in (m.groups()[i : i + 8] for i in (0, 8, 16)) if g[3] is not None)
+            groups = next(g for g in (m.groups()[i : i + 8] for i in (0, 8, 16, 24)) if g[3] is not None)
             year, month, day, hour, minute, second, fraction, zone = groups
             if year is not None:
                 stamp = f"{year}-{month}-{day} {hour}:{minute}:{second}" + (f".{fraction}" if fraction else "")
@@ -251,10 +258,20 @@ class GenericParser(StepLines[_Line]):
                 if when is not None and reference is not None and when < reference - _TIME_OF_DAY_SLACK_SECONDS:
                     continue  # an elapsed clock (``[00:05:12]`` five minutes in), not the time the line was written
             if when is not None:
-                if self._times.latest is None or when > self._times.latest:
-                    self._times.latest = when  # the batch's Tick
-                return when
+                return self._dates_batch(when)
+        dated = _MONTH_DAY_CLOCK.search(s)
+        if dated is not None:
+            month, day, hour, minute, second = dated.groups()
+            when = self._times.reader.read(f"{calendar.month_abbr[int(month)]} {day} {hour}:{minute}:{second} .").at
+            if when is not None:
+                return self._dates_batch(when)
         return None
+
+    def _dates_batch(self, when: float) -> float:
+        """A clock a line printed in itself: the batch's ``Tick`` is at the latest of them."""
+        if self._times.latest is None or when > self._times.latest:
+            self._times.latest = when
+        return when
 
     def _classify_line(self, text: str) -> tuple[Kind, _Line | None]:
         at = self._times.at
@@ -822,6 +839,16 @@ def _other_bar(s: str, at: float | None) -> _Line | None:
         bar.eta = eta.value if eta is not None else None
         return _Line("step", at, readings, bar=bar, text=s, epoch_above=True)
     return None
+
+
+def _record_rank(s: str) -> int | None:
+    """The rank a record names in itself when no prefix did: ``rank 1``, ``local_rank=1``, or the one
+    device it reports on (RETURNN's ``mem_usage:cuda:2 7.3GB``, each rank on its own GPU); None when
+    it names none, or several devices (one process's report on all of them)."""
+    if "rank" not in s and "cuda:" not in s:
+        return None
+    ranks = {int(a or b) for a, b in _RECORD_RANK.findall(s)}
+    return ranks.pop() if len(ranks) == 1 else None
 
 
 def _in_epoch(readings: list[Reading]) -> list[Reading]:

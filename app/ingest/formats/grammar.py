@@ -67,6 +67,7 @@ ALIASES: dict[str, Field] = {
     "iters": Field.TOTAL,  # MLX: ``Starting training..., iters: 400``
     "total optimization steps": Field.TOTAL,
     "epoch": Field.EPOCH,
+    "ep": Field.EPOCH,  # RETURNN's ``ep 272 train, step 176``
     "percentage": Field.PERCENT,
     # the loss: the most specific name on a line wins (see LOSS_RANK)
     "loss": Field.LOSS,
@@ -81,6 +82,7 @@ ALIASES: dict[str, Field] = {
     "policy loss": Field.LOSS,  # PPO's (its value and entropy losses are other figures)
     "pg loss": Field.LOSS,
     "total loss": Field.LOSS,  # detectron2's ``total_loss`` (its parts: ``loss_cls``, ``loss_box_reg``)
+    "ce": Field.LOSS,  # the cross-entropy a line names alone (RETURNN's ``ce 0.424, ctc_4 0.958``)
     "closs": Field.LOSS,  # LLaMA2-Accessory's MetricLogger: ``closs: 0.9175 (0.9249)``
     "val loss": Field.EVAL_LOSS,
     "valid loss": Field.EVAL_LOSS,
@@ -149,7 +151,7 @@ ALIASES: dict[str, Field] = {
     "mfu": Field.MFU,
 }
 # Which loss a line means when it prints several: the model's own loss over a running average.
-LOSS_RANK = {"lm loss": 3, "reduced train loss": 3, "loss": 1}
+LOSS_RANK = {"lm loss": 3, "reduced train loss": 3, "loss": 1, "ce": 0}
 # Words before a name that keep its meaning (``training step``, ``Train loss``, ``train/lr``).
 NEUTRAL_WORDS = frozenset({"train", "training", "trainer", "global", "optimizer", "current", "reduced", "lm"})
 # Durations are matched whole: ``epoch time``, ``train_time`` (a running clock), ``Val took``

@@ -12,7 +12,9 @@ A batch of lines goes through the same steps whoever printed them:
 3. a launcher's or logger's prefix gives the line its time and rank (``LineTimes``, prefix.py);
 4. each ``\\r`` redraw is read on its own; two records run into one line are split (the parser's
    ``glued`` starts, or its own ``pieces``);
-5. the wrap joiner re-joins what a terminal wrapped and holds a record that may go on
+5. a record a logger wrapped onto lines indented under its message (rich's handler wraps at the
+   terminal's width) is one line again (``continued``: bounded, and never a traceback's own
+   indentation, which no prefix starts); the wrap joiner re-joins what a terminal wrapped and holds a record that may go on
    (``WrapJoiner``, fields.py); the parser's ``classify`` says what each piece is;
 6. the batch's end releases a held record, adds a ``Tick`` at the latest time a line carried and
    counts the lines that could not be read.
@@ -26,11 +28,12 @@ from __future__ import annotations
 import importlib
 import re
 from collections.abc import Callable, Iterable, Iterator
+from itertools import repeat
 from typing import Any, Generic, TypeVar
 
 from ...stats.events import EvalResult, Event, StepRun, Tick, TrainStep, builder, timed_step
 from .fields import MAX_LINE_CHARS, Kind, WrapJoiner, clean, finite, next_plain, number, split_glued
-from .prefix import LineTimes, dated
+from .prefix import LineTimes, PrefixReader, dated
 from .shapes import RUN_COLUMNS, UsualLine
 
 R = TypeVar("R")
@@ -171,7 +174,7 @@ class StepLines(Generic[R]):
         """Parse lines in log order; end with a ``Tick`` when a line carried a time."""
         events: list[Event] = []
         self._begin()
-        self._read(self.source_lines(lines), events)
+        self._read(continued(self.source_lines(lines)), events)
         return self._end(events)
 
     def _read(self, lines: Iterable[str], events: list[Event]) -> None:
@@ -304,10 +307,13 @@ class StepLines(Generic[R]):
         i, count = 0, len(lines)
         while i < count:
             if bulk is None or not marks[i] or joiner.holding:
+                end = i + 1
+                while end < count and not marks[end] and lines[end][:1] == " " and end - i <= MAX_CONTINUED_LINES:
+                    end += 1  # (what ``continued`` may join to it)
                 events: list[Event] = []
-                self._read((lines[i],), events)
+                self._read(continued(lines[i:end]), events)
                 items.extend(events)
-                i += 1
+                i = end
                 continue
             end = next_plain(marks, i + 1)
             if self._times is not None:
@@ -317,6 +323,61 @@ class StepLines(Generic[R]):
             i = end
         items.extend(self._end([]))
         return items
+
+
+# A record a logger wrapped: at most this many lines joined to its first, and this many characters.
+MAX_CONTINUED_LINES = 4
+MAX_CONTINUED_CHARS = 4096
+_INDENT = " " * 8  # a continuation is indented at least this far (a message column past a prefix)
+_COLUMNS = PrefixReader(dates=False)  # where a record's message starts (its prefix peeled)
+
+
+def continued(lines: Iterable[str]) -> Iterable[str]:
+    """The lines with each record a logger wrapped joined into one (held one line to see its rest).
+
+    rich's log handler (ColossalAI's logger, and any ``RichHandler``) wraps a long message at the
+    terminal's width and indents the rest under the message, past the time and level columns
+    (FastFold pull request 138). A line is such a rest only when it is indented deeper than the line
+    above and no deeper than where that line's message starts after a prefix: an unprefixed line
+    (a traceback's ``File "…"`` frames and source lines) is never continued, and a new record has
+    its own prefix.
+    """
+    if isinstance(lines, list) and not any(map(str.startswith, lines, repeat(_INDENT))):
+        return lines  # no line that could continue another (the usual batch: one pass in C)
+    return _joined(lines)
+
+
+def _joined(lines: Iterable[str]) -> Iterator[str]:
+    held: str | None = None
+    column = -1  # the held record's message column once computed (0: it has no prefix)
+    joined = 0
+    for raw in lines:
+        if held is not None and raw.startswith(_INDENT):
+            if column < 0:
+                column = _message_column(held)
+            stripped = raw.lstrip(" ")
+            indent = len(raw) - len(stripped)
+            if (column >= len(_INDENT) and len(held) - len(held.lstrip(" ")) < indent <= column
+                    and joined < MAX_CONTINUED_LINES
+                    and len(held) + len(raw) <= MAX_CONTINUED_CHARS and stripped[:1] not in ("", "\r")
+                    and not _message_column(raw)):  # (a line with a prefix of its own begins a record)
+                held = held.rstrip("\r\n") + " " + stripped
+                joined += 1
+                continue
+        if held is not None:
+            yield held
+        held, column, joined = raw, -1, 0
+    if held is not None:
+        yield held
+
+
+def _message_column(line: str) -> int:
+    """Where a line's message starts once a logger's or launcher's prefix is peeled (0: no prefix)."""
+    if len(line) > MAX_CONTINUED_CHARS:
+        return 0
+    cleaned = clean(line)
+    message = _COLUMNS.read(cleaned).message
+    return len(cleaned) - len(message) if message is not cleaned else 0
 
 
 class EmitLines(StepLines[Emit]):

@@ -36,8 +36,12 @@ _CLOCK = r"(\d\d):(\d\d):(\d\d)(?:[.,](\d{1,9}))?"
 # A date and time with the year first (ISO, python logging, loguru; mmengine's ``2024/01/02``), maybe
 # with a zone.
 _ISO = re.compile(rf"\[?(\d{{4}})[-/](\d\d)[-/](\d\d)[T ]{_CLOCK}(Z|[+-]\d\d:?\d\d)?\]?")
-# HF's example scripts (``datefmt="%m/%d/%Y %H:%M:%S"``).
-_US = re.compile(rf"\[?(\d\d)/(\d\d)/(\d{{4}}),? {_CLOCK}\]?")
+# HF's example scripts (``datefmt="%m/%d/%Y %H:%M:%S"``); rich's log handler (``[01/15/23 18:11:55]``:
+# ``%x %X``, a two-digit year).
+_US = re.compile(rf"\[?(\d\d)/(\d\d)/(\d{{4}}|\d\d),? {_CLOCK}\]?")
+# rich's log handler leaves its time column blank while the time is the one printed above
+# (``                    INFO     message``): the record's time is that one.
+_BLANK_TIME = re.compile(rf" {{8,40}}(?={_LEVEL} )")
 # moreutils ``ts`` and journald: no year.
 _MONTH_DAY = re.compile(rf"\[?([A-Z][a-z]{{2}}) ([ \d]\d) {_CLOCK}\]?")
 # absl/glog: level letter, month, day, time, thread id, file:line].
@@ -54,8 +58,10 @@ _RECORD_FIELD = re.compile(
 # Python logging's default format (``basicConfig``): ``INFO:__main__:``.
 _LEVEL_NAME = re.compile(rf"{_LEVEL}:[\w.<>-]{{0,120}}:\s?")
 # torchrun's ``[rank0]:``/``[default0]:``, mpirun's ``[1,0]<stdout>:``, Lightning's ``[rank: 0] ``.
+# A rank or worker named bare before a separator (``rank 1 | ``, ``worker 3: ``).
 _RANK = re.compile(
     r"\[(?:rank|default)(\d{1,6})\]:\s?|\[\d{1,6},(\d{1,6})\]<std(?:out|err)>:\s?|\[rank: (\d{1,6})\]:? "
+    r"|(?i:rank|worker) ?(\d{1,6}) ?[|:] "
 )
 # A process named by the launcher that gathers its output: Ray's ``(pid=4242) ``, ``(RayTrainWorker
 # pid=4242, ip=10.0.0.1) ``, SkyPilot's ``(task, pid=4242) `` and, on several nodes, ``(worker1,
@@ -70,7 +76,7 @@ _PROCESS = re.compile(
 _LABEL = re.compile(r"\s*(\d{1,5}): |(?=[A-Za-z][\w.-]{0,62}\d)(?![\w.-]{0,63}(?:Error|Exception|Interrupt): )"
                     r"[A-Za-z][\w.-]{0,63}: ")
 # A cheap test: can the line start with a prefix at all?
-_MAYBE = re.compile(r"\[|\(|\s*\d|[A-Z][a-z]{2} [ \d]\d |[IWEF]\d{4} |[A-Z]{4,8}:|[A-Za-z][\w.-]{0,62}: ")
+_MAYBE = re.compile(r"(?i:rank|worker) ?\d|\[|\(|\s*\d| {8,40}[A-Z]{4}|[A-Z][a-z]{2} [ \d]\d |[IWEF]\d{4} |[A-Z]{4,8}:|[A-Za-z][\w.-]{0,62}: ")
 _MAX_PEELS = 6
 
 
@@ -96,6 +102,7 @@ class PrefixReader:
         self.reference_time: float | None = None
         self._reference: tuple[float, tuple[int, int, int]] | None = None
         self._labelled = False  # the last line that began a record had a bare label
+        self._printed_at: float | None = None  # the last time a prefix printed (rich's blank column repeats it)
 
     def read(self, line: str, continuing: bool = False) -> Prefixed:
         """The message of a cleaned line, the prefix's time and rank (the line itself when none).
@@ -112,10 +119,13 @@ class PrefixReader:
         rank: int | None = None
         pos = 0
         labelled = False
+        blank = _BLANK_TIME.match(line)
+        if blank is not None:
+            at, pos = self._printed_at, self._fields(line, blank.end())
         for _ in range(_MAX_PEELS):
             m = _RANK.match(line, pos)
             if m is not None:
-                rank = int(m.group(1) or m.group(2) or m.group(3))
+                rank = int(m.group(1) or m.group(2) or m.group(3) or m.group(4))
                 pos = m.end()
                 continue
             m = _PROCESS.match(line, pos)
@@ -127,6 +137,7 @@ class PrefixReader:
             if stamped is not None:
                 when, pos = stamped
                 at = when if when is not None else at
+                self._printed_at = at
                 continue
             m = _LEVEL_NAME.match(line, pos)
             if m is not None:
@@ -174,7 +185,8 @@ class PrefixReader:
                 month, day = int(m.group(1)), int(m.group(2))
                 if month > 12:  # day first after all
                     month, day = day, month
-                at = self._local(int(m.group(3)), month, day, m, 4)
+                year = int(m.group(3))
+                at = self._local(year + 2000 if year < 100 else year, month, day, m, 4)
             else:
                 m = _MONTH_DAY.match(line, pos)
                 if m is None or m.group(1) not in MONTHS:
@@ -183,12 +195,17 @@ class PrefixReader:
         end = m.end()
         if end < len(line) and not (line[end].isspace() or line[end] in "[]|-"):
             return None  # a date inside a word, not a record's time
+        return at, self._fields(line, end)
+
+    @staticmethod
+    def _fields(line: str, end: int) -> int:
+        """Where the message starts after a record's time: past its logging fields."""
         for _ in range(_MAX_PEELS):
             field = _RECORD_FIELD.match(line, end)
             if field is None or field.end() == end:
                 break
             end = field.end()
-        return at, end
+        return end
 
     def time_of_day(self, hour: int, minute: int, second: float) -> float | None:
         """A time of day printed with no date, placed on the day the lines were written: the

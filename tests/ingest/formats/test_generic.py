@@ -793,3 +793,76 @@ def test_timm_s_position_is_its_epoch_s() -> None:
               "  LR: 1.000e-06  Data: 0.012 (0.020)")
     assert (got.step, got.total_steps, got.epoch, got.loss, got.step_seconds, got.ends_at_total) == (
         100, 1251, 3.0, 6.89, 0.334, False)
+
+
+# RETURNN, four GPUs interleaved, verbatim (rwth-i6/returnn issue 1484, a comment by albertz): each rank
+# names its device in the record; rank 0's lines are the run.
+RETURNN = [
+    "ep 272 train, step 176, ce 0.424, ctc_4 0.958, ctc_8 0.577, fer 0.088, mem_usage:cuda:2 7.3GB",
+    "ep 272 train, step 177, ce 0.506, ctc_4 1.136, ctc_8 1.017, fer 0.106, mem_usage:cuda:2 7.3GB",
+    "ep 272 train, step 177, ce 0.451, ctc_4 0.860, ctc_8 0.509, fer 0.081, mem_usage:cuda:3 7.4GB",
+    "ep 272 train, step 177, ce 0.590, ctc_4 1.281, ctc_8 0.823, fer 0.118, mem_usage:cuda:1 7.4GB",
+    "ep 272 train, step 177, ce 0.358, ctc_4 0.839, ctc_8 0.442, fer 0.062, mem_usage:cuda:0 7.4GB",
+    "ep 272 train, step 178, ce 0.350, ctc_4 0.551, ctc_8 0.398, fer 0.055, mem_usage:cuda:0 7.4GB",
+    "ep 272 train, step 178, ce 0.544, ctc_4 0.915, ctc_8 0.654, fer 0.094, mem_usage:cuda:2 7.3GB",
+    "ep 272 train, step 178, ce 0.271, ctc_4 0.564, ctc_8 0.245, fer 0.039, mem_usage:cuda:3 7.4GB",
+]
+
+
+def test_ranks_interleaved_in_one_log_are_one_run_of_the_lowest_rank() -> None:
+    # 176 and 177 from rank 2 (no rank 0 yet: the first rank seen is followed), rank 0's copy of 177 is
+    # no second 177, then rank 0's 178; ranks 1 and 3, and rank 2 once rank 0 printed, add no step.
+    assert [(s.step, s.loss, s.epoch) for s in steps(RETURNN)] == [(176, 0.424, 272), (177, 0.506, 272),
+                                                                  (178, 0.350, 272)]
+
+
+@pytest.mark.parametrize("prefix", ["rank {} | ", "worker {}: ", "Rank {}: "])
+def test_a_rank_named_before_its_record_picks_the_run_s_lines(prefix: str) -> None:
+    # Composed: ranks 0 and 1 print the same steps with their own losses; rank 0's are the run's.
+    lines = [prefix.format(0) + "step 1, loss 2.0", prefix.format(1) + "step 1, loss 9.0",
+             prefix.format(0) + "step 2, loss 1.5", prefix.format(1) + "step 2, loss 8.0"]
+    assert [(s.step, s.loss) for s in steps(lines)] == [(1, 2.0), (2, 1.5)]
+
+
+# DySPN's training table, verbatim (Kyakaka/DySPN issue 4, a comment by PatrickZoo): each row's finish
+# time is ``%m.%d_%H:%M:%S``, the only time the log prints.
+DYSPN_FIRST_ROWS = [
+    "Epoch ,FinishTime     ,LR    ,RMSE_Train ,RMSE_Val",
+    "    0 ,04.29_01:45:54 ,0.001 , 1434.0919 ,1103.956",
+    "    1 ,04.29_02:22:17 ,0.001 ,  873.6441 , 921.05",
+    "    2 ,04.29_07:19:17 ,0.001 ,  812.9779 ,888.2791",
+]
+
+
+def test_a_month_day_clock_printed_in_a_record_is_its_time() -> None:
+    parser = GenericParser()
+    parser.reference_time = 1_777_500_000.0  # 2026-04-29 22:00 UTC: the rows are that day's
+    events = parser.feed(DYSPN_FIRST_ROWS)
+    got = [s.at for s in events if isinstance(s, TrainStep)]
+    # Tests run with TZ=UTC: 2026-04-29 01:45:54 UTC is 1777427154.
+    assert got == [1_777_427_154.0, 1_777_427_154.0 + 36 * 60 + 23, 1_777_427_154.0 + 5 * 3600 + 33 * 60 + 23]
+    assert [e.at for e in events if isinstance(e, Tick)] == [got[-1]]
+
+
+def test_a_time_of_day_leading_a_record_is_its_time_near_the_log_s_own() -> None:
+    # Composed: 2026-04-29 22:00 UTC is the reference (1777500000); 21:00:01 that day is 3599 s before it.
+    parser = GenericParser()
+    parser.reference_time = 1_777_500_000.0
+    got = [e.at for e in parser.feed(["21:00:01 step 5, loss 2.1", "21:00:11 step 6, loss 2.0", "00:05:12 step 7, loss 1.9"])
+           if isinstance(e, TrainStep)]
+    # 00:05:12 would be 22 h before the reference: an elapsed clock, which dates nothing.
+    assert got == [1_777_496_401.0, 1_777_496_411.0, None]
+
+
+def test_another_rank_s_crash_is_the_run_s() -> None:
+    from app.ingest.formats import create_parser
+    from app.stats.events import RunCrashed
+
+    # Composed: rank 0's steps are the run; rank 1's traceback still ends it.
+    lines = ["rank 0 | step 1, loss 2.0", "rank 1 | step 1, loss 9.0", "rank 0 | step 2, loss 1.5",
+             "rank 1 | Traceback (most recent call last):", 'rank 1 |   File "train.py", line 3, in <module>',
+             "rank 1 |     loss.backward()", "rank 1 | RuntimeError: CUDA error: an illegal memory access was encountered"]
+    events = create_parser("generic").feed(lines)
+    assert [(e.step, e.loss) for e in events if isinstance(e, TrainStep)] == [(1, 2.0), (2, 1.5)]
+    (crash,) = [e for e in events if isinstance(e, RunCrashed)]
+    assert "illegal memory access" in crash.error

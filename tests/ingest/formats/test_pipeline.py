@@ -237,3 +237,57 @@ def test_a_carriage_return_pasted_from_a_pager_splits_the_records_for_every_trai
 def test_an_indented_copy_of_a_prefixed_line_reads_as_printed(name: str, line: str, step: int) -> None:
     """A README or a Markdown quote indents the launcher's line: the prefix is still a prefix."""
     assert _steps(name, [line]) == [step]
+
+
+# ColossalAI's rich logger, verbatim (hpcaitech/FastFold pull request 138, a comment by Gy-Lu, 2023-01-15):
+# the time column is blank while the time repeats, and a long message wraps onto a line indented under it.
+FASTFOLD = [
+    "[01/15/23 18:11:55] INFO     colossalai - colossalai - INFO: train.py:230 main",
+    ("                    INFO     colossalai - colossalai - INFO: Training, Epoch: 0, Step: 1, Global_Step: 1, Loss: "
+    "distogram=4.159 experimentally_resolved=0.693 fape=1.682"),
+    ("                             lddt=3.912 masked_msa=3.135 supervised_chi=0.937 violation=404.925 "
+    "unscaled_loss=10.176 loss=162.822 lddt_ca=0.010 drmsd_ca=26.113"),
+    "[01/15/23 18:12:07] INFO     colossalai - colossalai - INFO: train.py:230 main",
+    ("                    INFO     colossalai - colossalai - INFO: Training, Epoch: 0, Step: 2, Global_Step: 2, Loss: "
+    "distogram=4.159 experimentally_resolved=0.693 fape=1.543"),
+    ("                             lddt=3.912 masked_msa=3.135 supervised_chi=0.961 violation=393.072 "
+    "unscaled_loss=10.062 loss=160.364 lddt_ca=0.009 drmsd_ca=22.707"),
+]
+
+
+def test_a_record_a_logger_wrapped_under_its_message_is_one_record() -> None:
+    from app.ingest.formats.generic import GenericParser
+    from app.ingest.formats.pipeline import continued
+
+    assert len(list(continued(FASTFOLD))) == 4
+    steps = [e for e in GenericParser().feed(FASTFOLD) if isinstance(e, TrainStep)]
+    # Two steps, not four; the loss is ``loss=`` on the wrapped rest, not the first sub-term or unscaled_loss.
+    assert [(s.step, s.loss) for s in steps] == [(1, 162.822), (2, 160.364)]
+    # rich's blank time column: the time printed above (2023-01-15 18:11:55 and 18:12:07, local = UTC here).
+    assert steps[1].at is not None and steps[0].at is not None and steps[1].at - steps[0].at == 12
+
+
+@pytest.mark.parametrize("lines", [
+    # a traceback's frames and source lines: no prefix above them, so never joined
+    ["Traceback (most recent call last):", '  File "train.py", line 3, in <module>',
+     "            loss = model(x)", "                   ^^^^^^^^", "RuntimeError: boom"],
+    # a composed loguru record and an unrelated deeper indentation (past its message column)
+    ["2024-05-01 12:00:00.123 | INFO     | __main__:main:42 - step 1 loss 2.5",
+     "                                                                              indented far past the message"],
+    # an indented line under an unprefixed line
+    ["step 1 loss 2.5", "            lr 0.1"],
+])  # fmt: skip
+def test_a_line_that_is_no_wrapped_rest_is_left_alone(lines: list[str]) -> None:
+    from app.ingest.formats.pipeline import continued
+
+    assert list(continued(lines)) == lines
+
+
+def test_a_wrapped_record_joins_a_bounded_number_of_lines() -> None:
+    from app.ingest.formats.pipeline import MAX_CONTINUED_LINES, continued
+
+    head = "2024-05-01 12:00:00 - INFO - step 1"
+    rest = [" " * 20 + f"part{k}" for k in range(MAX_CONTINUED_LINES + 2)]
+    out = list(continued([head, *rest]))
+    assert out[0] == head + "".join(f" part{k}" for k in range(MAX_CONTINUED_LINES))
+    assert out[1:] == rest[MAX_CONTINUED_LINES:]
