@@ -30,18 +30,24 @@ DESKTOP = {"width": 1280, "height": 900}
 _STAMP = re.compile(r"^2025-06-27 (\d\d:\d\d:\d\d\.\d{3})")
 
 
-def moved_session(end: float) -> str:
-    """The session's lines with their times moved so that its last line is at ``end``."""
-    last = local("2025-06-27 10:35:00.000")
+def moved_lines(session: list[str], last: str, end: float) -> str:
+    """``session``'s lines (stamped on 2025-06-27) with their times moved so that its last line, stamped
+    ``last``, is at ``end``."""
+    last_at = local(last)
     lines = []
-    for line in SESSION:
+    for line in session:
         m = _STAMP.match(line)
         assert m is not None
-        at = local(f"2025-06-27 {m.group(1)}") - last + end
+        at = local(f"2025-06-27 {m.group(1)}") - last_at + end
         seconds, ms = divmod(round(at * 1000), 1000)
         stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(seconds)) + f".{ms:03d}"
         lines.append(stamp + line[m.end():])
     return "\n".join(lines) + "\n"
+
+
+def moved_session(end: float) -> str:
+    """The session's lines with their times moved so that its last line is at ``end``."""
+    return moved_lines(SESSION, "2025-06-27 10:35:00.000", end)
 
 
 @pytest.fixture
@@ -164,22 +170,6 @@ def hivemind_server(tmp_path: Path) -> Iterator[str]:
         time.sleep(0.2)
     yield f"http://127.0.0.1:{started.port}"
     dashboard.stop()
-
-
-# Pixels of one colour on the loss plot's canvas (within a small tolerance: antialiasing blends edges).
-_COUNT_COLOUR = """(canvas, rgb) => {
-  const data = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height).data;
-  let n = 0;
-  for (let i = 0; i < data.length; i += 4) {
-    if (Math.abs(data[i] - rgb[0]) < 12 && Math.abs(data[i + 1] - rgb[1]) < 12 && Math.abs(data[i + 2] - rgb[2]) < 12
-        && data[i + 3] > 200) n += 1;
-  }
-  return n;
-}"""
-_ROUND_COLOURS = {
-    "light": {"ok": (0x15, 0x80, 0x3D), "failed": (0xB9, 0x1C, 0x1C), "group": (0x1D, 0x4E, 0xD8)},
-    "dark": {"ok": (0x4A, 0xDE, 0x80), "failed": (0xF8, 0x71, 0x71), "group": (0x93, 0xC5, 0xFD)},
-}
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

@@ -23,11 +23,9 @@ from app.record.recorder import Recorder
 from app.serve.process import Dashboard
 from app.store import History
 from tests.stats.test_steps_timeline import SESSION
-from tests.stats.test_swarm_sessions import local
 from tests.web.test_browser import PHONE, expect, shot
-from tests.web.test_swarm_page import DESKTOP, open_page
+from tests.web.test_swarm_page import DESKTOP, moved_lines, open_page
 
-_STAMP = re.compile(r"^2025-06-27 (\d\d:\d\d:\d\d\.\d{3})")
 _READ_STEP = re.compile(r"^step (\d+) · loss")
 # Each round's words, told apart: where the cursor reads them is where its marker is.
 ROUNDS = {2: "· 3 peers · ok", 4: "failed at checkpoint 3", 6: "· 2 peers · ok"}
@@ -35,15 +33,7 @@ ROUNDS = {2: "· 3 peers · ok", 4: "failed at checkpoint 3", 6: "· 2 peers · 
 
 def moved(end: float) -> str:
     """The session's lines with their times moved so that its last line is at ``end``."""
-    last = local("2025-06-27 10:10:00.000")
-    lines = []
-    for line in SESSION:
-        m = _STAMP.match(line)
-        assert m is not None
-        at = local(f"2025-06-27 {m.group(1)}") - last + end
-        seconds, ms = divmod(round(at * 1000), 1000)
-        lines.append(time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(seconds)) + f".{ms:03d}" + line[m.end():])
-    return "\n".join(lines) + "\n"
+    return moved_lines(SESSION, "2025-06-27 10:10:00.000", end)
 
 
 @pytest.fixture
