@@ -573,11 +573,12 @@ def _loss_points(data: dict[str, Any]) -> LossColumns:
     return columns
 
 
-def _packed(code: str, values: list[Any]) -> str:
+def _packed(code: str, values: Iterable[Any]) -> str:
     return base64.b64encode(array(code, values).tobytes()).decode("ascii")
 
 
-def _unpacked(code: str, text: str) -> list[Any]:
+def _unpacked(code: str, text: str) -> array[Any]:
+    """The array :func:`_packed` wrote (kept an array: a batch's columns hold no object a point)."""
     values = array(code)
     values.frombytes(base64.b64decode(text))
-    return values.tolist()
+    return values
