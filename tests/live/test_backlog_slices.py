@@ -12,6 +12,7 @@ from app.ingest.backwards import read_backwards
 from app.live import backlog
 from app.live.monitor import Monitor
 from app.snapshot import to_dict
+from app.stats.events import TrainStep
 
 NOW = 2_000_000_000.0
 
@@ -50,3 +51,24 @@ def test_the_backlog_in_slices_reads_as_in_one(tmp_path: Path, monkeypatch: pyte
     # of those pauses, (1200 - 5 × 1.9) / 0.1 or (1200 - 6 × 1.9) / 0.1 steps, × 3
     assert 35_658 - 1 <= sliced["rate"]["passes_per_hour"] <= 35_715 + 1
     assert len(sliced["history"]) >= 115
+
+
+def logged_steps(log: Path, *, backlog_kept: bool) -> list[int]:
+    monitor = Monitor(log, clock=lambda: NOW)
+    monitor.keep_passes(backlog=backlog_kept)  # as the server does before the cold start
+    monitor.backlog(read_backwards(log, chunk_bytes=256 << 10))
+    return [event.step for event in monitor.take_logged() if isinstance(event, TrainStep)]
+
+
+def test_with_no_history_the_backlogs_steps_are_kept_for_the_chart_whatever_the_slice(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    log = tmp_path / "train.log"
+    nanogpt_log(log)
+    monkeypatch.setattr(backlog, "SLICE_LINES", 7)
+    steps = logged_steps(log, backlog_kept=True)
+    # every iteration of the hour and more read back, once each, in order, to the log's last
+    assert steps == list(range(steps[0], 120_000))
+    assert 120_000 - steps[0] >= 36_000
+    monkeypatch.setattr(backlog, "SLICE_LINES", 1 << 30)
+    assert logged_steps(log, backlog_kept=True) == steps
+    assert logged_steps(log, backlog_kept=False) == []  # a history imports them instead
