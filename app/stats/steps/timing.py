@@ -176,6 +176,7 @@ class SlicedPlacement:
             kinds.append(kind)
 
     def __len__(self) -> int:
+        """The events added (before :meth:`place` and after it alike)."""
         return len(self._kinds) or len(self._known)
 
     def place(self, end_at: float, not_before: float | None = None) -> None:
