@@ -37,9 +37,10 @@ from ..stats.events import (
 )
 from ..stats.history import HISTORY_SPAN_SECONDS
 from ..stats.kinds import tracker_for
-from ..stats.steps.timing import line_seconds
+from ..stats.steps.timing import SlicedPlacement, line_seconds
+from ..stats.steps.tracker import StepTracker
 from ..stats.tracker import ERROR_WINDOW_SECONDS, RATE_WINDOW_SECONDS, Tracker
-from .kept import Kept
+from .kept import LOGGED, Kept
 
 # How far back a cold start reads, in log time: the rate window behind every point of the
 # hour of history, and the hour of backend errors.
@@ -69,6 +70,9 @@ STEP_MIN_BYTES = 1 << 20
 # only there (nanoGPT's tokens per iteration, HF's total optimization steps, torchtitan's total steps).
 HEAD_BYTES = 64 << 10
 HEAD_LINES = 500
+# A step log's backlog is parsed and applied this many lines at a time: one slice's events are gone
+# before the next is parsed (they take far more memory than their lines).
+SLICE_LINES = 4096
 
 
 FACTS: tuple[tuple[type, ...], ...] = (
@@ -354,28 +358,28 @@ class StepBacklog(MinerBacklog):
                 self.glance = None  # applied: its events are not held while the backlog is read
                 live.changes.bump()  # the latest step, loss and a rate are on the page now
             else:
-                events = self._apply(live.parser, live.tracker, first, now)
-                if len(first) == len(in_order):
-                    live.kept.add_backlog(events)
+                whole = len(first) == len(in_order)
+                logged = self._apply(live.parser, live.tracker, first, now, logged=whole and live.kept.keeps_backlog)
+                if whole:
+                    live.kept.add_backlog(logged)
                     live.changes.bump()
                     return
                 live.changes.bump()  # the latest step, loss, rate and ETA are on the page now
                 first = in_order
-                del events  # the first view's: not held while the backlog is read again
             has_records = live.tracker.has_records
+            keeps_backlog = live.kept.keeps_backlog
         phases = [first, in_order] if len(first) < len(in_order) else [in_order]
         for lines in phases:
             parser = create_parser(name)
             tracker = tracker_for(kind_of(name), name)
             tracker.has_records = has_records
-            events = self._apply(parser, tracker, lines, now)
+            logged = self._apply(parser, tracker, lines, now, logged=lines is phases[-1] and keeps_backlog)
             with live.lock:
                 live.parser, live.tracker = parser, tracker
                 if lines is phases[-1]:
-                    live.kept.add_backlog(events)
+                    live.kept.add_backlog(logged)
                 live.changes.bump()
-            # This phase's events: not held while the next is read (the server's memory peaks here).
-            del events
+            del logged
 
     def _take_newest(self, chunk: list[str], needed: int) -> int:
         """Keep the newest lines of ``chunk`` up to ``needed`` bytes; return how many more are needed."""
@@ -392,21 +396,62 @@ class StepBacklog(MinerBacklog):
             self.live.lines_read += len(lines)
         return needed - size
 
-    def _apply(self, parser: LogParser, tracker: Tracker, lines: list[str], now: float) -> list[Event]:
+    def _apply(self, parser: LogParser, tracker: Tracker, lines: list[str], now: float, *, logged: bool) -> list[Event]:
         """Read lines in order and apply them, placed back in time from when the log was last
         written, after the lines at the log's start that say what the run is (their own events
-        are ``start``'s facts); return their events."""
+        are ``start``'s facts); return their logged lines when ``logged`` (else none).
+
+        A step tracker's lines are read twice, a slice at a time, so that no more than a slice's
+        events are held at once: first for where each event goes in time (placed back from the
+        end), then for the tracker, each event at its place.
+        """
         until = self.until
-        parser.reference_time = self.live.last_written(now, until)
+        arrival = self.live.last_written(now, until)
         start_lines, facts = self.start
+        if not isinstance(tracker, StepTracker):
+            parser.reference_time = arrival
+            if start_lines:
+                parser.feed(start_lines)
+            tracker.apply_all(facts, now)
+            events = parser.feed(lines)
+            if until is not None:
+                events = before(events, until)
+            tracker.apply_all(events, now, arrival=arrival)
+            return [event for event in events if isinstance(event, LOGGED)] if logged else []
+        placement = SlicedPlacement()
+        scratch = create_parser(parser.name)
+        scratch.reference_time = arrival
+        if start_lines:
+            scratch.feed(start_lines)
+        for lo in range(0, len(lines), SLICE_LINES):
+            events = scratch.feed(lines[lo : lo + SLICE_LINES])
+            if until is not None:
+                kept = before(events, until)
+                placement.add(kept)
+                if len(kept) < len(events):
+                    break  # the events after --at are not applied
+            else:
+                placement.add(events)
+        del scratch
+        parser.reference_time = arrival
         if start_lines:
             parser.feed(start_lines)
         tracker.apply_all(facts, now)
-        events = parser.feed(lines)
-        if until is not None:
-            events = before(events, until)
-        tracker.apply_all(events, now, arrival=self.live.last_written(now, until))
-        return events
+        tracker.progress.note_arrival(placement.steps, arrival)
+        count = len(placement)
+        placement.place(arrival, tracker.clock)
+        kept_logged: list[Event] = []
+        applied = 0
+        for lo in range(0, len(lines), SLICE_LINES):
+            events = parser.feed(lines[lo : lo + SLICE_LINES])
+            if applied < count:
+                events = events[: count - applied]
+                for event in events:
+                    tracker.apply(event, now, placement.time(applied))
+                    applied += 1
+                if logged:
+                    kept_logged += [event for event in events if isinstance(event, LOGGED)]
+        return kept_logged
 
 
 def cold_start(

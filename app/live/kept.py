@@ -34,6 +34,11 @@ class Kept:
         if self._logged is not None:
             self._logged.extend(e for e in events if isinstance(e, LOGGED))
 
+    @property
+    def keeps_backlog(self) -> bool:
+        """Whether :meth:`add_backlog` keeps anything (the recorder asked before the cold start)."""
+        return self._backlog and self._logged is not None
+
     def add_backlog(self, events: list[Event]) -> None:
         """A step log's backlog: kept only when no history imports it (it is all there is of the run)."""
         if self._backlog and self._logged is not None:

@@ -238,7 +238,7 @@ def placed_times(path: Path, name: str, mtime: float, anchors: Anchors, stop: th
     # columns (registry.py, ``UsualLine.in_columns``); any other reads as feed reads.
     read: Callable[[list[str]], Sequence[Event | StepRun]] = (
         parser.feed_runs if runs and isinstance(parser, CrashAware) else parser.feed)
-    times = array("d")
+    times: array[float] | None = None  # each event's own time (NaN: none), once one has one
     seconds = array("d")  # how far back the event before this one is: 0 for what is not a step
     previous: TrainStep | None = None
     for lines in read_lines(path, stop, limit):
@@ -247,7 +247,7 @@ def placed_times(path: Path, name: str, mtime: float, anchors: Anchors, stop: th
             spool.write(events)
         for event in events:
             if isinstance(event, StepRun):
-                _place_run(event, previous, anchors, times, seconds)
+                times = _place_run(event, previous, anchors, times, seconds)
                 previous = event.step(len(event) - 1)
                 continue
             at = event.at
@@ -260,49 +260,66 @@ def placed_times(path: Path, name: str, mtime: float, anchors: Anchors, stop: th
                 previous = event
             elif isinstance(event, StageStart):
                 previous = None
-            times.append(NAN if at is None else at)
+            if at is not None and times is None:
+                times = _undated(len(seconds))
+            if times is not None:
+                times.append(NAN if at is None else at)
             seconds.append(back)
         stop.wait(YIELD_SECONDS)
-    _place_back(times, seconds, mtime)
-    return times
+    return _place_back(times, seconds, mtime)
 
 
-def _place_back(times: array[float], seconds: array[float], end_at: float) -> None:
-    """Give each undated event (NaN) its time: the last ``end_at``, each before it ``seconds`` earlier
-    than the one after; a dated one re-anchors what precedes it (NaN, an unknown duration, leaves
-    what comes before undated). A stretch between two dated events at once, in the same order of
-    subtractions as one by one."""
-    dated = list(compress(range(len(times)), map(operator.not_, map(math.isnan, times))))
-    end, t = len(times), end_at
+def _undated(count: int) -> array[float]:
+    return array("d", [NAN]) * count
+
+
+def _place_back(times: array[float] | None, seconds: array[float], end_at: float) -> array[float]:
+    """Each event's time: an undated one's (NaN in ``times``, or no ``times``: none is dated) the
+    last ``end_at``, each before it ``seconds`` earlier than the one after; a dated one re-anchors
+    what precedes it (NaN, an unknown duration, leaves what comes before undated). A stretch between
+    two dated events at once, in the same order of subtractions as one by one. The times are
+    written over ``seconds`` as they are placed, back from the end (an undated log's import holds
+    one float an event, not two)."""
+    dated = [] if times is None else list(compress(range(len(times)), map(operator.not_, map(math.isnan, times))))
+    end, t = len(seconds), end_at
     for k in [*reversed(dated), -1]:
         while end - k > 1:  # the undated events k+1 .. end-1, back from t, a slice at a time (memory)
             first = max(k + 1, end - PLACE_SLICE)
             placed = list(accumulate(reversed(seconds[first + 1 : end]), operator.sub, initial=t))
             t = placed[-1] - seconds[first]
             placed.reverse()
-            times[first:end] = array("d", placed)
+            seconds[first:end] = array("d", placed)
             end = first
         if k >= 0:
+            assert times is not None
             t, end = times[k] - seconds[k], k
+            seconds[k] = times[k]
+    return seconds
 
 
-def _place_run(run: StepRun, previous: TrainStep | None, anchors: Anchors, times: array[float],
-               seconds: array[float]) -> None:
-    """:func:`placed_times`'s two figures for each of ``run``'s steps (``previous``: the step before it)."""
+def _place_run(run: StepRun, previous: TrainStep | None, anchors: Anchors, times: array[float] | None,
+               seconds: array[float]) -> array[float] | None:
+    """:func:`placed_times`'s two figures for each of ``run``'s steps (``previous``: the step before
+    it); return the times, made when the first of them is known."""
     count = len(run)
     if anchors:
-        times.extend(anchors.get((run.stage, step), NAN) for step in run.steps)
-    else:
+        found = array("d", (anchors.get((run.stage, step), NAN) for step in run.steps))
+        if times is None and not all(map(math.isnan, found)):
+            times = _undated(len(seconds))
+        if times is not None:
+            times.extend(found)
+    elif times is not None:
         times.extend(repeat(NAN, count))
     first = line_seconds(previous, run.step(0))
     seconds.append(NAN if first is None else first)
     steps, step_ms = run.steps, run.step_ms
     if steps[-1] - steps[0] == count - 1 and min(step_ms) > 0 and all(map(operator.lt, steps, steps[1:])):
         seconds.extend(ms / 1000 for ms in step_ms[1:])  # one step a line, each timed: its own time
-        return
+        return times
     for i in range(1, count):
         back = line_seconds(run.step(i - 1), run.step(i))
         seconds.append(NAN if back is None else back)
+    return times
 
 
 class StepReplay:
@@ -556,11 +573,12 @@ def _loss_points(data: dict[str, Any]) -> LossColumns:
     return columns
 
 
-def _packed(code: str, values: list[Any]) -> str:
+def _packed(code: str, values: Iterable[Any]) -> str:
     return base64.b64encode(array(code, values).tobytes()).decode("ascii")
 
 
-def _unpacked(code: str, text: str) -> list[Any]:
+def _unpacked(code: str, text: str) -> array[Any]:
+    """The array :func:`_packed` wrote (kept an array: a batch's columns hold no object a point)."""
     values = array(code)
     values.frombytes(base64.b64decode(text))
-    return values.tolist()
+    return values

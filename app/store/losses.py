@@ -27,21 +27,28 @@ TOP_LEVEL = 7  # 64 × 4⁷ = 1,048,576 steps a bucket: a few buckets for the lo
 SUMMARY = "first_at, last_at, n, low_step, low, high_step, high, not_finite_step, last_lr_step, last_lr"
 
 
+_INSERT_LOSS = (
+    "INSERT INTO loss VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (source_id, stage, step) DO UPDATE SET"
+    " value = excluded.value, lr = coalesce(excluded.lr, lr)"
+)
+
+
 def write_losses(conn: sqlite3.Connection, sid: int, losses: Iterable[LossPoint]) -> None:
     """Keep each logged loss (a step keeps the time it was first placed at) and redo its buckets."""
     if isinstance(losses, LossColumns):
-        rows = [(sid, *row) for row in losses.rows()]
+        if not losses:
+            return
+        # Each row made as it is written: an import's batch holds tens of thousands of them.
+        conn.executemany(_INSERT_LOSS, ((sid, *row) for row in losses.rows()))
+        stages_steps: Iterable[tuple[str, int]] = zip(losses.stage_column(), losses.steps)
     else:
         rows = [(sid, p.stage, p.step, p.at, p.value, p.lr) for p in losses]
-    if not rows:
-        return
-    conn.executemany(
-        "INSERT INTO loss VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (source_id, stage, step) DO UPDATE SET"
-        " value = excluded.value, lr = coalesce(excluded.lr, lr)",
-        rows,
-    )
+        if not rows:
+            return
+        conn.executemany(_INSERT_LOSS, rows)
+        stages_steps = [(stage, step) for _, stage, step, _, _, _ in rows]
     touched: dict[str, set[int]] = {}
-    for _, stage, step, _, _, _ in rows:
+    for stage, step in stages_steps:
         touched.setdefault(stage, set()).add(step // BUCKET_STEPS)
     for stage, buckets in sorted(touched.items()):
         for bucket in sorted(buckets):

@@ -7,7 +7,7 @@ passes the monitor saw, each with its activation id.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, MutableSequence, Sequence
 from dataclasses import dataclass
 from itertools import chain, repeat
 from typing import Any, overload
@@ -83,9 +83,11 @@ class LossColumns(Sequence[LossPoint]):
 
     def __init__(self) -> None:
         self.stages: list[list[Any]] = []  # [stage, count]: consecutive points of one stage
-        self.steps: list[int] = []
-        self.at: list[float] = []
-        self.values: list[float] = []
+        # Lists as they are filled; doubles and 64-bit integers in arrays as an import's batch is
+        # decoded (tens of thousands of points, no object each).
+        self.steps: MutableSequence[int] = []
+        self.at: MutableSequence[float] = []
+        self.values: MutableSequence[float] = []
         self.lrs: list[float | None] = []
 
     @classmethod

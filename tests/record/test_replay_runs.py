@@ -262,11 +262,14 @@ def _placed_one_by_one(times: list[float], seconds: list[float], end_at: float) 
 def test_undated_events_are_placed_a_slice_at_a_time_as_one_by_one(
         rows: list[tuple[float, float]], slice_size: int) -> None:
     times, seconds = [t for t, _ in rows], [s for _, s in rows]
-    placed = array("d", times)
+    undated = [math.nan] * len(rows)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(replay_module, "PLACE_SLICE", slice_size)
-        replay_module._place_back(placed, array("d", seconds), MTIME)
+        placed = replay_module._place_back(array("d", times), array("d", seconds), MTIME)
+        # a log with no dated event keeps no times at all: placed as if each were NaN
+        placed_undated = replay_module._place_back(None, array("d", seconds), MTIME)
     assert repr(placed.tolist()) == repr(_placed_one_by_one(times, seconds, MTIME))
+    assert repr(placed_undated.tolist()) == repr(_placed_one_by_one(undated, seconds, MTIME))
 
 
 @settings(max_examples=300, deadline=None)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import operator
+from array import array
 from bisect import bisect_left, bisect_right
 from collections import deque
 from collections.abc import Sequence
@@ -29,10 +30,12 @@ class IntervalWindow:
 
     def __init__(self, span_seconds: float) -> None:
         self.span_seconds = span_seconds
-        self._starts: list[float] = []
-        self._ends: list[float] = []
-        self._amounts: list[float] = []
-        self._sums: list[float] = [0.0]  # _sums[i]: the amounts of items before i (since the last compaction)
+        # Doubles, not lists of float objects: a window holds the 20 minutes of an every-step log's
+        # steps (tens of thousands), in the live view and in an import alike.
+        self._starts = array("d")
+        self._ends = array("d")
+        self._amounts = array("d")
+        self._sums = array("d", [0.0])  # _sums[i]: the amounts of items before i (since the last compaction)
         self._head = 0  # items before it have left the window
         # Indices of the items whose length no later item reaches: the longest kept is the first.
         self._longest: deque[int] = deque()
@@ -141,16 +144,16 @@ class IntervalWindow:
         head = self._head
         base = self._sums[head]
         del self._starts[:head], self._ends[:head], self._amounts[:head]
-        self._sums = list(map(operator.sub, self._sums[head:], repeat(base)))  # re-based, so the sums stay small
+        self._sums = array("d", map(operator.sub, self._sums[head:], repeat(base)))  # re-based, so the sums stay small
         self._longest = deque(i - head for i in self._longest)
         self._head = 0
 
     def clear(self) -> None:
         """Forget everything."""
-        self._starts.clear()
-        self._ends.clear()
-        self._amounts.clear()
-        self._sums = [0.0]
+        self._starts = array("d")
+        self._ends = array("d")
+        self._amounts = array("d")
+        self._sums = array("d", [0.0])
         self._head = 0
         self._longest.clear()
 

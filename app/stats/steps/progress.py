@@ -96,13 +96,16 @@ class StepProgress:
 
     def place(self, events: Sequence[Event], arrival: float, not_before: float | None) -> list[float | None]:
         """Each event's time in a batch read at ``arrival`` (:func:`placed_times`); note the arrival."""
-        steps = sum(1 for event in events if isinstance(event, TrainStep))
+        self.note_arrival(sum(1 for event in events if isinstance(event, TrainStep)), arrival)
+        return placed_times(events, arrival, not_before)
+
+    def note_arrival(self, steps: int, arrival: float) -> None:
+        """A batch of ``steps`` step lines was read at ``arrival``."""
         if steps:
             if self._last_arrival is not None and arrival > self._last_arrival:
                 self._arrival_gaps.append(arrival - self._last_arrival)
                 self._arrival_steps.append(steps)
             self._last_arrival = arrival
-        return placed_times(events, arrival, not_before)
 
     def apply(self, event: Event, t: float | None) -> None:
         """Apply one event seen at ``t`` (None: the time is not known)."""
