@@ -1,0 +1,89 @@
+"""The time a step takes, as shown beside the rate: composed logs whose answers are worked out by hand,
+read cold as ``run.py once`` does. The step time shown and the rate beside it come from one measured
+stretch (3600 / steps per hour), unless the trainer printed its own, which is then said to be its own."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.ingest.backwards import read_backwards
+from app.live.monitor import Monitor
+from app.snapshot import to_json
+
+T0 = 1_800_000_000.0  # the modification time an undated log is given
+
+
+def read(tmp_path: Path, lines: list[str], mtime: float = T0) -> dict[str, Any]:
+    """The snapshot of ``lines`` read cold, at the last line's time."""
+    log = tmp_path / "train.log"
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    os.utime(log, (mtime, mtime))
+    monitor = Monitor(log, clock=lambda: mtime)
+    monitor.backlog(read_backwards(log))
+    now = monitor.last_event_at()
+    assert now is not None
+    data: dict[str, Any] = json.loads(to_json(monitor.snapshot(now)))
+    return data
+
+
+def clock(seconds: float) -> str:
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(1_750_000_000 + seconds))
+
+
+def restarted_epochs() -> list[str]:
+    """Epochs 37 min apart (2,220 s), a restart of 2 h 30 min between epochs 3 and 4, and an
+    irregular stretch early on: the last epochs are what the rate measures."""
+    lines, t = [], 0.0
+    for n in range(15):
+        lines.append(f"{clock(t)} Epoch {n}, loss {2.0 - n * 0.05:.3f}")
+        t += 9000 if n == 3 else (1500 if n < 3 else 2220)
+    return lines
+
+
+def cumulative_clock() -> list[str]:
+    """Undated lines every 10 epochs, each printing the run's clock so far (810 s an epoch)."""
+    return [f"Epoch {n}, Time {n * 810.0:.1f}s, Loss {0.6 - n * 0.001:.4f}" for n in range(10, 130, 10)]
+
+
+def doubled_lines() -> list[str]:
+    """Dated step lines 30 s apart, each printed twice (two logging handlers), from step 101 (a resume)."""
+    lines = []
+    for n in range(101, 141):
+        line = f"{clock((n - 101) * 30.0)} step {n} loss {3.0 - n * 0.001:.4f}"
+        lines += [line, line]
+    return lines
+
+
+@pytest.mark.parametrize(
+    ("lines", "step_seconds", "shown"),
+    [
+        # The window (20 min) holds part of the last epoch's 2,220 s: 1.62 steps/h, 37 min a step (the
+        # restart's 2 h 30 min long gone from it, though among the recent lines).
+        (restarted_epochs(), 2220.0, "step 37 min"),
+        # 10 epochs in 8,100 s of the trainer's clock: 810 s an epoch (4.44 steps/h), never the clock itself.
+        (cumulative_clock(), 810.0, "step 13 min"),
+        # 39 steps over 39 × 30 s, each line twice: 30 s a step (120 steps/h), never 1,170 s over 140 steps.
+        (doubled_lines(), 30.0, "step 30.00 s"),
+    ],
+    ids=["restart-gap", "cumulative-clock", "doubled-lines"],
+)
+def test_the_step_time_is_the_rate_s_own(tmp_path: Path, lines: list[str], step_seconds: float, shown: str) -> None:
+    data = read(tmp_path, lines)
+    training = data["training"]
+    assert training["steps_per_hour"] == pytest.approx(3600 / step_seconds, rel=1e-3)
+    assert training["step_seconds"] == pytest.approx(step_seconds, rel=1e-3)
+    assert shown in data["details"]
+
+
+def test_a_printed_step_time_is_said_to_be_the_trainer_s(tmp_path: Path) -> None:
+    """The trainer prints its own time of a step (``dt``): it is shown as printed, and said so."""
+    lines = [f"{clock(n * 4.0)} step {n} loss {3.0 - n * 0.001:.4f} dt 3500.00ms" for n in range(1, 60)]
+    data = read(tmp_path, lines)
+    assert data["training"]["step_seconds"] == pytest.approx(3.5)
+    assert "step 3.50 s (as printed)" in data["details"]
