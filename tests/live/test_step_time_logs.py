@@ -87,3 +87,21 @@ def test_a_printed_step_time_is_said_to_be_the_trainer_s(tmp_path: Path) -> None
     data = read(tmp_path, lines)
     assert data["training"]["step_seconds"] == pytest.approx(3.5)
     assert "step 3.50 s (as printed)" in data["details"]
+
+
+@pytest.mark.parametrize(
+    ("said", "step_seconds", "shown"),
+    [("12.3 seconds/step", 12.3, "step 12.30 s (as printed)"),
+     ("12.3 seconds per step", 12.3, "step 12.30 s (as printed)"),
+     ("(12.3 sec/it)", 12.3, "step 12.30 s (as printed)"),
+     ("850 ms per iteration", 0.85, "step 850 ms (as printed)")],
+)
+def test_a_step_time_printed_in_words_is_timing(tmp_path: Path, said: str, step_seconds: float, shown: str) -> None:
+    """Undated ``Step N loss X <time a step>`` lines, 300 of them: placed by the printed time, so the rate
+    is 3600 / that time (292.7 steps/h at 12.3 s; 4,235 at 850 ms), never "no timing in this log"."""
+    lines = [f"Step {n} loss {3.0 - n * 0.001:.4f} {said}" for n in range(1, 301)]
+    data = read(tmp_path, lines)
+    assert data["training"]["step_seconds"] == pytest.approx(step_seconds)
+    assert data["training"]["steps_per_hour"] == pytest.approx(3600 / step_seconds, rel=1e-3)
+    assert shown in data["details"]
+    assert not any("no timing" in line for line in data["details"])
