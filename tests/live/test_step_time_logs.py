@@ -105,3 +105,21 @@ def test_a_step_time_printed_in_words_is_timing(tmp_path: Path, said: str, step_
     assert data["training"]["steps_per_hour"] == pytest.approx(3600 / step_seconds, rel=1e-3)
     assert shown in data["details"]
     assert not any("no timing" in line for line in data["details"])
+
+
+def test_mlx_lm_s_tokens_an_hour_are_the_ones_it_prints(tmp_path: Path) -> None:
+    """MLX-LM's ``It/sec`` and ``Tokens/sec`` are its report's averages over 10 iterations. Reports alternate
+    40 s (0.25 it/s, 4,000 tokens at 100 tok/s) and 20 s (0.5 it/s, 4,000 tokens at 200 tok/s). By hand:
+    the first report counts as its last iteration (2 s at 200 tok/s: 400 tokens), then 40,000 tokens in
+    300 s from iter 10 to 110: 40,400 tokens and 101 steps in 302 s, 481.6k tok/h (between the printed
+    360k and 720k) and 1,204 steps/h; never the 686k of each report's time taken as its fastest
+    iteration's."""
+    lines = ["Trainable parameters: 0.5% (4.2M/800M)", "Starting training..., iters: 1000"]
+    for n in range(10, 120, 10):
+        its, rate = (0.25, 100.0) if n % 20 == 0 else (0.5, 200.0)
+        lines.append(f"Iter {n}: Train loss {2.0 - n * 0.001:.3f}, Learning Rate 1.000e-05, It/sec {its:.3f}, "
+                     f"Tokens/sec {rate:.3f}, Trained Tokens {n * 400}, Peak mem 20.000 GB")
+    data = read(tmp_path, lines)
+    training = data["training"]
+    assert training["tokens_per_hour"] == pytest.approx(40_400 / 302 * 3600)
+    assert training["steps_per_hour"] == pytest.approx(101 / 302 * 3600)
