@@ -123,3 +123,19 @@ def test_mlx_lm_s_tokens_an_hour_are_the_ones_it_prints(tmp_path: Path) -> None:
     training = data["training"]
     assert training["tokens_per_hour"] == pytest.approx(40_400 / 302 * 3600)
     assert training["steps_per_hour"] == pytest.approx(101 / 302 * 3600)
+
+
+def test_an_epoch_s_elapsed_seconds_are_no_step_s_time(tmp_path: Path) -> None:
+    """flair's ``iter N/M - loss X - time (sec): T``: T is the epoch's time so far, not a step's. 43
+    iterations a line at 0.37 s each (T grows by 15.91 s a line, and starts again with the next epoch, whose
+    20 lines span 318 s): 0.37 s a step, 9,730 steps/h."""
+    lines = []
+    for epoch_number in (1, 2):
+        for k in range(1, 21):
+            lines.append(f"epoch {epoch_number} - iter {43 * k}/864 - loss {1.5 - 0.01 * k - epoch_number * 0.1:.8f}"
+                         f" - time (sec): {43 * k * 0.37:.2f} - samples/sec: 86.49 - lr: 0.100000")
+        lines += ["-" * 100, f"EPOCH {epoch_number} done: loss 1.2000 - lr 0.100000"]
+    data = read(tmp_path, lines)
+    assert data["training"]["step_seconds"] == pytest.approx(0.37, rel=1e-3)
+    assert data["training"]["steps_per_hour"] == pytest.approx(3600 / 0.37, rel=1e-3)
+    assert "step 370 ms" in data["details"]
