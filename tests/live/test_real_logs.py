@@ -651,7 +651,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # a prediction run's records in lumps (5 steps in 3-5 s, then 5 in ~20 s): the step time over the last 21
     # records, 0:06:03 -> 0:10:07 over steps 145 -> 250, agrees with the rate (2.4 s a step); their median is 0.8 s
     ("llamafactory-predict-gi7014-sunxiaochuan-250-done-no-loss.jsonl", T0, T0, "done · step 250/250", "done",
-     {"step": 250, "total_steps": 250, "loss": None, "lr": None, "finished": True, "step_seconds": 244 / 105,
+     {"step": 250, "total_steps": 250, "loss": None, "lr": None, "finished": True, "step_seconds": 588 / 245,  # the rate's own stretch: 245 steps in 588 s
       "steps_per_hour": 245 / 588 * 3600}),
     # 9 steps of 0:00:39 -> 0:05:35: 296 s / 8 = 37 s a step
     ("llamafactory-trainerlog-yvonne530-healthai-done-9-of-9.jsonl", T0, T0, "done · step 9/9", "done",
@@ -1124,7 +1124,7 @@ HEALTH_DETAILS: list[tuple[str, str | float, list[str], tuple[str, ...]]] = [
      ["Crashed (killed): ChildFailedError: Signal 9 (SIGKILL) received by PID 14750 (exit code -9)",
       "generic: a crash, no step line"], ("waiting for", "measuring")),
     ("nanochat-rtx4070-hourly-monitor-hung-at-19999-gpu-idle.log", T0,
-     ["step 1.13 s · 14k tok/s · MFU unknown: the log printed 0.00 while training ran (no peak FLOPS for this GPU)"],
+     ["step 1.13 s (as printed) · 14k tok/s · MFU unknown: the log printed 0.00 while training ran (no peak FLOPS for this GPU)"],
      ("MFU 0.00",)),
     ("crash-hf-deepspeed-issue25027-killed-loading-best-model-after-training.log", "end",
      ["Crashed: Killing subprocess 230", "generic: a crash, no step line"], ("Crashed (killed)", "waiting for")),

@@ -82,7 +82,7 @@ def test_a_steady_run_reads_like_the_issue_example() -> None:
     assert report.details[0] == "466M tok/h · 900 steps/h (over 20 min)"
     assert "Loss 3.3693 (smoothed (EMA, debiased), as printed)" in report.details
     assert "LR × 1.00 (multiplier)" in report.details
-    assert "step 4.00 s · 129k tok/s · MFU 62.46%" in report.details
+    assert "step 4.00 s (as printed) · 129k tok/s · MFU 62.46%" in report.details
 
 
 def test_warm_up_needs_three_steps_and_three_minutes() -> None:
@@ -539,12 +539,15 @@ def test_bursts_of_buffered_lines_say_so_with_the_fix() -> None:
     assert not any("block-buffered" in line for line in steady.snapshot(T0 + 160, source()).details)
 
 
-@pytest.mark.parametrize("evaluated", [False, True])
-def test_a_stall_or_a_pause_in_the_recent_lines_is_no_step_time(evaluated: bool) -> None:
+@pytest.mark.parametrize(("evaluated", "steps_per_hour"), [(False, 169.1667), (True, 911.3924)])
+def test_the_step_time_is_the_rate_s_own_after_a_stall_or_a_pause(evaluated: bool, steps_per_hour: float) -> None:
     """10 steps a line, a line every 10 s (no step time printed), then 30 min without a step (a stall;
-    or a 10-minute evaluation, announced by its result after the last step), then the same pace again:
-    each step took 1 s (190 s over the 190 steps of the other recent lines), not the wait over all 200
-    steps (2,000 s or 790 s: 10 s or 3.95 s)."""
+    or a 10-minute evaluation, announced by its result after the last step), then the same pace again.
+    The step time shown is the one of the stretch the rate beside it measured, never a contradiction.
+    By hand, the stall: the window is the 1,200 s to the last line; the line after the stall spreads
+    its 10 steps over its 1,800 s, 1,150 s of them in the window (6.389 steps), and 5 lines of 10
+    steps follow: 56.389 steps in 1,200 s = 169.17 steps/h, 21.28 s a step. The evaluation: 200
+    steps since the first line in 790 s = 911.39 steps/h, 3.95 s a step."""
     progress = StepProgress()
     t = T0
     for step in range(10, 160, 10):
@@ -556,4 +559,7 @@ def test_a_stall_or_a_pause_in_the_recent_lines_is_no_step_time(evaluated: bool)
     for step in range(160, 220, 10):
         progress.apply(TrainStep(None, "train", step), t)
         t += 10
-    assert step_report(progress, t).training.step_seconds == pytest.approx(1.0)
+    report = step_report(progress, t)
+    assert report.training.steps_per_hour == pytest.approx(steps_per_hour, rel=1e-5)
+    assert report.training.step_seconds == pytest.approx(3600 / steps_per_hour, rel=1e-5)
+    assert f"step {3600 / steps_per_hour:.2f} s" in report.details

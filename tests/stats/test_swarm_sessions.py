@@ -317,9 +317,10 @@ def test_a_dht_daemon_that_fails_and_stops_the_trainer_cannot_join(tmp_path: Pat
     assert data["training"]["crash"]["error"].startswith("hivemind.p2p.p2p_daemon_bindings.utils.P2PDaemonError")
 
 
-def test_a_failed_round_s_time_is_not_a_step_s(tmp_path: Path) -> None:
+def test_a_failed_round_s_time_is_no_pause(tmp_path: Path) -> None:
     """Steps a minute apart; a round called at 10:02:10 fails at 10:07:00; the next step at 10:08:00. The
-    step time stays the minute: the six minutes around the round are averaging, not a step."""
+    step time is the rate's own, over the same stretch: 4 steps from 10:00 to 10:09, 540 s (26.67 steps/h,
+    135 s a step), never a minute beside a rate that says otherwise; nor is the run paused."""
     lines = [
         step("10:00:00.000", 41, 0), step("10:01:00.000", 41, 1), step("10:02:00.000", 41, 2),
         bt("10:02:10.000", "Received All Reduce Call"),
@@ -327,5 +328,6 @@ def test_a_failed_round_s_time_is_not_a_step_s(tmp_path: Path) -> None:
         step("10:08:00.000", 41, 3), step("10:09:00.000", 41, 4),
     ]
     data = read(tmp_path, lines, local("2025-06-27 10:09:10.000"))
-    assert data["training"]["step_seconds"] == pytest.approx(60.0)
+    assert data["training"]["steps_per_hour"] == pytest.approx(4 * 3600 / 540)
+    assert data["training"]["step_seconds"] == pytest.approx(135.0)
     assert data["training"]["paused"] is None

@@ -193,8 +193,9 @@ _NOT_BEFORE_NAME = frozenset("./?&=%")
 # A number named by its unit alone: ``| 123.4ms/step |``, ``12,345 tok/s``, ``4.2 it/s``.
 VALUE_UNIT = re.compile(
     r"(?<![\w.:/])(?P<value>\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?)\s?"
-    r"(?P<unit>(?:tok|toks|tokens)/s(?:ec)?(?:/gpu)?|it/s|its/s|steps/s|s/it|ms/it|ms/step|s/step|sec/step|secs/step"
-    r"|sec/it|s/iter|sec/iter)(?![\w/])",
+    r"(?P<unit>(?:tok|toks|tokens)/s(?:ec)?(?:/gpu)?|it/s|its/s|steps/s"
+    # a step's time: ``s/it``, ``ms/step``, ``12.3 seconds/step``, ``850 ms per iteration``
+    r"|(?:ms|msecs?|milliseconds?|s|secs?|seconds?)(?:/| per )(?:step|it|iter|iteration))(?![\w/])",
     re.IGNORECASE,
 )
 # Names that say "time" and nothing more: with a clock value that is the wall clock, not a
@@ -391,7 +392,7 @@ def pairs(text: str) -> list[Reading]:
                 reading = None
         if reading is not None:
             found.append(reading)
-    if "/" in text:
+    if "/" in text or " per " in text or " Per " in text:
         named = {r.field for r in found}
         for m in VALUE_UNIT.finditer(text):
             reading = _by_unit(m.group("value"), m.group("unit").lower())
@@ -409,7 +410,7 @@ def _by_unit(value: str, unit: str) -> Reading | None:
         return Reading(field, unit, figure)
     if unit in _UNIT_FIELDS:
         return Reading(_UNIT_FIELDS[unit], unit, figure)
-    seconds = figure / 1000 if unit.startswith("ms") else figure
+    seconds = figure / 1000 if unit.startswith(("ms", "milli")) else figure
     return Reading(Field.STEP_TIME, unit, seconds)
 
 

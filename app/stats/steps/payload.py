@@ -52,7 +52,7 @@ def training_view(stage: Stage, v: Verdict, all_reduce: AllReduce | None, errors
         lr=finite(stage.lr),
         lr_multiplier=finite(latest.lr_multiplier),
         grad_norm=stage.grad_norm,
-        step_seconds=finite(step_seconds(stage)),
+        step_seconds=finite(step_seconds(stage, m)),
         tokens_per_second=rate,
         tokens_per_second_scope=None if rate is None else ("device" if latest.per_device else "global"),
         mfu=finite(latest.mfu),

@@ -346,21 +346,23 @@ def same_position(a: TrainStep, b: TrainStep) -> bool:
     return a.stage == b.stage and a.step == b.step and a.outer_step == b.outer_step
 
 
-def step_seconds(stage: Stage) -> float | None:
-    """The latest printed time of one step (tqdm's own rate for a bar), else the time the recent
-    lines took over the steps they cover.
+def step_seconds(stage: Stage, m: Measure | None = None) -> float | None:
+    """The trainer's own latest time of one step (tqdm's own rate for a bar), else the time a step
+    took over the stretch the rate ``m`` measured: ``3600 / steps per hour``.
 
-    A sum over a sum, as the rate is measured: records that arrive in lumps (LLaMA-Factory's
-    ``trainer_log.jsonl`` of a prediction run: 5 steps in 4 s, then 5 in 20 s) have a median
-    interval far below their average, a step time the rate beside it would contradict. A line
-    that came after a stall or a pause (an evaluation, a save) is left out: its time is mostly
-    the wait's. A log of
-    dicts without step numbers measures the time between logs, each of an unknown number of
-    steps: no step time at all, rather than an invented one.
+    One stretch for both figures, so the step time shown beside the rate never contradicts it: an
+    average over the recent lines would take in a restart's hours, an evaluation's pause, or lines
+    printed twice. Before a rate is measured: the time the recent lines took over the steps they
+    cover, a sum over a sum (records that arrive in lumps have a median interval far below their
+    average), leaving out a line that came after a stall or a pause (its time is mostly the
+    wait's). A log of dicts without step numbers measures the time between logs, each of an
+    unknown number of steps: no step time at all, rather than an invented one.
     """
     printed = finite(stage.latest.step_seconds)
     if printed is not None or stage.latest.logged:
         return printed
+    if m is not None and m.steps_per_hour:
+        return 3600 / m.steps_per_hour
     lines = [(seconds, covered) for seconds, covered, waited
              in zip(stage.line_durations, stage.covered, stage.ended_wait) if not waited]  # fmt: skip
     steps = sum(covered for _, covered in lines)

@@ -16,6 +16,7 @@ from .stage import (
     EXPLODED_FACTOR,
     AllReduce,
     Errors,
+    Measure,
     RunFacts,
     Stage,
     finite,
@@ -141,7 +142,7 @@ def details(
         lines.append(f"LR × {latest.lr_multiplier:.2f} (multiplier)")
     elif stage.lr is not None:
         lines.append(f"LR {stage.lr:.3g}")
-    speed = speed_parts(stage, run)
+    speed = speed_parts(stage, run, v.measure)
     if speed:
         lines.append(" · ".join(speed))
     if Line.ETA in shows:
@@ -255,12 +256,14 @@ def error_lines(errors: Errors | None) -> list[str]:
     return [f"Errors: {errors.count} · last: {clip(errors.last, 90)}"]
 
 
-def speed_parts(stage: Stage, run: RunFacts) -> list[str]:
+def speed_parts(stage: Stage, run: RunFacts, m: Measure | None = None) -> list[str]:
     latest = stage.latest
     parts: list[str] = []
-    seconds = step_seconds(stage)
+    seconds = step_seconds(stage, m)
     if seconds is not None:
-        parts.append(f"step {seconds_text(seconds)}")
+        # The trainer's own time of a step is said to be its own: the rate beside it is measured.
+        own = " (as printed)" if finite(latest.step_seconds) is not None else ""
+        parts.append(f"step {seconds_text(seconds)}{own}")
     rate = finite(latest.tokens_per_second)
     if rate is not None and rate >= 0:
         parts.append(f"{text.compact(rate)} tok/s{'/GPU' if latest.per_device else ''}")

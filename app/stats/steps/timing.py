@@ -82,6 +82,11 @@ def line_seconds(previous: TrainStep | None, step: TrainStep, covered: int | Non
             delta = step.elapsed_seconds - previous.elapsed_seconds
             if delta >= 0:
                 return delta
+        if step.tokens and step.tokens_per_second and step.tokens_per_second > 0 and not step.per_device:
+            # The tokens since the last line at the trainer's own tokens a second (MLX-LM's ``Tokens/sec``
+            # and ``Trained Tokens``, both over its report's iterations): the time they took, so that the
+            # tokens an hour measured are the ones the log prints, never more.
+            return step.tokens / step.tokens_per_second
         if step.step_seconds is not None:
             # nanoGPT's ``time`` is the last iteration's only, and the iteration after an
             # evaluation (or the first, compiling) includes that pause: the other iterations of

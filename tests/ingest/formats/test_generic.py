@@ -88,6 +88,13 @@ GRAMMAR: list[tuple[str, dict[str, Any]]] = [
     ("step 120 | loss train: 2.31 | iter time: 250 ms", {"step": 120, "loss": 2.31, "step_seconds": 0.25}),
     ("iteration 120 | elapsed time per iteration (ms): 812.3 | lm loss 2.3", {"step": 120, "step_seconds": 0.8123}),
     ("step: 120, loss: nan, time 1.5s", {"step": 120, "step_seconds": 1.5}),
+    # a step's time with its unit in words
+    ("Step 120 loss 2.31 12.3 seconds/step", {"step": 120, "loss": 2.31, "step_seconds": 12.3}),
+    ("Step 120 loss 2.31 (12.3 sec/it)", {"step": 120, "loss": 2.31, "step_seconds": 12.3}),
+    ("Step 120 loss 2.31, 12.3 s/iter", {"step": 120, "loss": 2.31, "step_seconds": 12.3}),
+    ("Step 120: loss 2.31, 12.3 seconds per step", {"step": 120, "loss": 2.31, "step_seconds": 12.3}),
+    ("Step 120 - loss 2.31 - 850 ms per iteration", {"step": 120, "loss": 2.31, "step_seconds": 0.85}),
+    ("Step 120 loss 2.31 850 milliseconds/step", {"step": 120, "loss": 2.31, "step_seconds": 0.85}),
     ("training step 120 | learning rate 1.0E-04 | tokens/sec 12,500", {"lr": 1e-4, "tokens_per_second": 12500}),
     ("step 120 loss 2.3 tok/s/gpu 900", {"tokens_per_second": 900, "per_device": True}),
     ("step 120 loss 2.3 eta 1:02:03", {"trainer_eta_seconds": 3723}),
