@@ -101,6 +101,12 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("crash-generic-stable-pix2seq-issue14-traceback-after-metriclogger.log", T0, T0, "epoch 0 · 1330/3696 in the epoch · crashed",
      "crashed", {"step": 1330, "total_steps": 3696, "loss": 5.0905, "step_seconds": 0.8149,
                  "eta_seconds": None, "trainer_eta_seconds": None}),
+    # detectron2 logs the error it caught ("**…**" bold in the paste), prints its hooks' summary, raises it again
+    ("crash-detectron2-issue1563-oom-exception-during-training-then-hooks-summary.log", T0, T0, "no step yet · crashed",
+     "crashed", {"step": None, "loss": None, "finished": False,
+                 "crash": {"error": "RuntimeError: CUDA out of memory. Tried to allocate 1.71 GiB (GPU 0; 31.72 GiB total"
+                                    " capacity; 23.58 GiB already allocated; 1.58 GiB free; 29.08 GiB reserved in total"
+                                    " by PyTorch)", "at": T0}}),
     # llm.c's first train_gpt2cu lines: ``step N: train loss X (took Y ms)``
     ("llmc-issue114-early-format-rtx3060.log", T0, T0, "step 15 · …", "measuring",
      {"step": 15, "total_steps": None, "loss": 4.340417, "step_seconds": 0.141032707, "mfu": None}),
