@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
-from ...stats.events import EvalResult, Event, RunInfo, StageEnd, TrainingPause, TrainStep
+from ...stats.events import EvalResult, Event, RunInfo, StageEnd, StepFigures, TrainingPause, TrainStep
 from .fields import NUM, Kind, clean, clock_seconds, number, side_job
 from .grammar import (
     EVAL_WORDS,
@@ -470,6 +470,11 @@ class GenericParser(StepLines[_Line]):
             events.append(TrainingPause(at=line.at, reason="checkpoint"))
         elif line.what == "epoch":
             self._epoch = line.readings[0]
+            if self._full_epoch is not None:
+                finished = self._full_epoch[0].epoch
+                if finished is not None and self._epoch.value > finished:
+                    # (Keras' ``Epoch 12/40`` after epoch 11's full bar: the run is in epoch 12 now)
+                    events.append(StepFigures(at=line.at, epoch=self._epoch.value))
         elif line.what == "total":
             self._total = next(int(r.value) for r in line.readings if r.field is Field.TOTAL)
             if self._total > 0:  # the run's length before its first step (``max_steps=100``): said at once
@@ -637,6 +642,8 @@ class GenericParser(StepLines[_Line]):
                 epoch=epoch,
                 ends_at_total=ends_at_total,
                 run_eta=line.run_eta,
+                epoch_total=epoch_reading.total if epoch_reading is not None and epoch_reading.total else None,
+                epoch_steps=bar_total,
             )
         )
         last = events[-1]
