@@ -115,6 +115,9 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("stopself-advancedeast-issue70-keras-early-stopping-then-new-run.log", T0, T0,
      "epoch 12/40 · 225/225 in the epoch · …", "measuring", {"step": 225, "total_steps": None, "loss": 0.6240,
                                                              "step_seconds": 0.113, "finished": False}),
+    # TabNet: ``epoch: N | loss : X | H:MM:SSs``, the last field the elapsed clock: (5:46 - 0:22) / 14 = 23.14 s an epoch
+    ("generic-tabnet-issue198-epoch-pipes-loss-elapsed-clock.log", T0, T0, "step 14 · 155 steps/h", "training",
+     {"step": 14, "total_steps": None, "loss": 0.57278, "step_seconds": 324 / 14, "finished": False}),
     # llm.c's first train_gpt2cu lines: ``step N: train loss X (took Y ms)``
     ("llmc-issue114-early-format-rtx3060.log", T0, T0, "step 15 · …", "measuring",
      {"step": 15, "total_steps": None, "loss": 4.340417, "step_seconds": 0.141032707, "mfu": None}),
@@ -1054,6 +1057,7 @@ GENERIC_READ = {
         "step, total, loss, lr, step time, tok/s, tokens, eval",
     "generic-rppg-mae-issue8-metriclogger-epoch12-then-test-pipes.log": "step, total, epoch, loss, lr, step time, ETA",
     "generic-pixellib-issue59-keras-maskrcnn-epochs-batch-size-keys.log": "step, epoch, loss, step time, eval",
+    "generic-tabnet-issue198-epoch-pipes-loss-elapsed-clock.log": "step, epoch, loss, elapsed",
 }  # fmt: skip
 
 
@@ -1409,3 +1413,25 @@ def test_a_composed_keras_log_reads_its_epoch_of_the_epochs_and_its_batches_of_t
     assert data["status_line"].split(" · …")[0].split(" · measuring")[0] == status
     assert data["training"]["loss"] == pytest.approx(loss)
     assert not data["training"]["finished"]
+
+
+def test_a_composed_pipe_record_s_last_unnamed_clock_is_the_elapsed_time(tmp_path: Path) -> None:
+    """TabNet's ``epoch N | loss: X | val_0_auc: Y |  H:MM:SSs``: the clock runs on (0:01:00 → 0:05:00 over
+    4 epochs: 60 s an epoch, 60 an hour); it is no ETA; a model's ``n_steps=3`` above is a setting."""
+    lines = ["TabNetClassifier(n_d=8, n_a=8, n_steps=3, gamma=1.3, optimizer_params={'lr': 0.02})",
+             "epoch 10 | loss: 0.500 | val_0_auc: 0.81 |  0:01:00s",
+             "epoch 11 | loss: 0.490 | val_0_auc: 0.82 |  0:02:00s",
+             "epoch 12 | loss: 0.480 | val_0_auc: 0.82 |  0:03:00s",
+             "epoch 13 | loss: 0.470 | val_0_auc: 0.83 |  0:04:00s",
+             "epoch 14 | loss: 0.460 | val_0_auc: 0.83 |  0:05:00s"]
+    log = tmp_path / "train.log"
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    os.utime(log, (T0, T0))
+    monitor = Monitor(log, clock=lambda: T0)
+    monitor.backlog(read_backwards(log))
+    data = snap(monitor, T0)
+    assert data["format"] == "generic"
+    assert data["status_line"] == "step 14 · 60 steps/h"
+    training = data["training"]
+    assert (training["step"], training["loss"], training["eta_seconds"]) == (14, 0.46, None)
+    assert training["step_seconds"] == pytest.approx(60.0)

@@ -330,6 +330,8 @@ class GenericParser(StepLines[_Line]):
             return (Kind.OTHER if "|" in s else Kind.FULL), None
         if "@ " in s and ", mean " in s:
             readings.extend(_day_clocks(s))
+        if "|" in s and not any(r.field is Field.ELAPSED for r in readings):
+            readings.extend(_last_clock(s))
         line = _Line("step", at, readings, text=s)
         counters = _COUNTERS.match(s)
         lossy = any(r.field is Field.LOSS for r in readings)
@@ -846,6 +848,20 @@ def _other_bar(s: str, at: float | None) -> _Line | None:
         bar.eta = eta.value if eta is not None else None
         return _Line("step", at, readings, bar=bar, text=s, epoch_above=True)
     return None
+
+
+# An unnamed clock as a ``|``-separated record's last field: the run's time so far (TabNet's
+# ``epoch 14  | loss: 0.123 | val_0_auc: 0.91 |  0:05:23s``).
+_LAST_CLOCK = re.compile(r"\|\s*(\d{1,6}:\d\d:\d\d)s?\s*\|?\s*$")
+
+
+def _last_clock(s: str) -> list[Reading]:
+    """The elapsed time a record prints, unnamed, as its last field (none when it prints none)."""
+    m = _LAST_CLOCK.search(s)
+    if m is None:
+        return []
+    elapsed = clock_seconds(m.group(1))
+    return [] if elapsed is None else [Reading(Field.ELAPSED, "elapsed", elapsed)]
 
 
 def _record_rank(s: str) -> int | None:
