@@ -260,6 +260,8 @@ class TrainStep:
     epoch's bar (llama-recipes' last epoch), whose run ends when the trainer prints its summary.
     ``run_eta``: ``trainer_eta_seconds`` is the whole run's even where the count is an epoch's
     (mmengine's and mmcv's ``eta``; a MetricLogger's or a bar's is the epoch's).
+    ``epoch_total``: the run's epochs as printed (Keras' ``Epoch 12/40``); ``epoch_steps``: the
+    batches of an epoch whose bar is full (its count is then no total of the run's).
     """
 
     at: float | None
@@ -288,6 +290,8 @@ class TrainStep:
     logged: bool = False
     ends_at_total: bool = True
     run_eta: bool = False
+    epoch_total: int | None = None
+    epoch_steps: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

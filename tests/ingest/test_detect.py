@@ -235,6 +235,10 @@ REAL_FORMATS = {
     "broken-custom-tinyllm-issue31-loss-nan.log": "generic",
     "broken-generic-mmdetection-issue1742-loss-explodes.log": "generic",
     "crash-generic-stable-pix2seq-issue14-traceback-after-metriclogger.log": "generic",
+    "generic-tabnet-issue198-epoch-pipes-loss-elapsed-clock.log": "generic",  # ``epoch: N | loss : X | H:MM:SSs``
+    "generic-pixellib-issue59-keras-maskrcnn-epochs-batch-size-keys.log": "generic",  # Keras bars
+    "stopself-advancedeast-issue70-keras-early-stopping-then-new-run.log": "generic",
+    "crash-detectron2-issue1563-oom-exception-during-training-then-hooks-summary.log": "generic",
     "generic-torch-xla-pr6026-four-devices-unordered.log": "generic",
     "generic-mmengine-xtuner-issue187-gradnorm-nan-loss-finite.log": "generic",
     "generic-storch-issue51-scala-pico-gpt-elapsed.log": "generic",

@@ -101,6 +101,23 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("crash-generic-stable-pix2seq-issue14-traceback-after-metriclogger.log", T0, T0, "epoch 0 · 1330/3696 in the epoch · crashed",
      "crashed", {"step": 1330, "total_steps": 3696, "loss": 5.0905, "step_seconds": 0.8149,
                  "eta_seconds": None, "trainer_eta_seconds": None}),
+    # detectron2 logs the error it caught ("**…**" bold in the paste), prints its hooks' summary, raises it again
+    ("crash-detectron2-issue1563-oom-exception-during-training-then-hooks-summary.log", T0, T0, "no step yet · crashed",
+     "crashed", {"step": None, "loss": None, "finished": False,
+                 "crash": {"error": "RuntimeError: CUDA out of memory. Tried to allocate 1.71 GiB (GPU 0; 31.72 GiB total"
+                                    " capacity; 23.58 GiB already allocated; 1.58 GiB free; 29.08 GiB reserved in total"
+                                    " by PyTorch)", "at": T0}}),
+    # Keras: ``Epoch 17/100`` after epoch 16's full ``100/100`` bar: the run is in epoch 17 of 100
+    ("generic-pixellib-issue59-keras-maskrcnn-epochs-batch-size-keys.log", T0, T0,
+     "epoch 17/100 · 100/100 in the epoch · …", "measuring", {"step": 100, "total_steps": None, "loss": 1.1188,
+                                                              "step_seconds": 1.0, "finished": False}),
+    # Keras stopped early at epoch 14/40, then a new run from epoch 6 to the header ``Epoch 12/40``; 113ms/step
+    ("stopself-advancedeast-issue70-keras-early-stopping-then-new-run.log", T0, T0,
+     "epoch 12/40 · 225/225 in the epoch · …", "measuring", {"step": 225, "total_steps": None, "loss": 0.6240,
+                                                             "step_seconds": 0.113, "finished": False}),
+    # TabNet: ``epoch: N | loss : X | H:MM:SSs``, the last field the elapsed clock: (5:46 - 0:22) / 14 = 23.14 s an epoch
+    ("generic-tabnet-issue198-epoch-pipes-loss-elapsed-clock.log", T0, T0, "step 14 · 155 steps/h", "training",
+     {"step": 14, "total_steps": None, "loss": 0.57278, "step_seconds": 324 / 14, "finished": False}),
     # llm.c's first train_gpt2cu lines: ``step N: train loss X (took Y ms)``
     ("llmc-issue114-early-format-rtx3060.log", T0, T0, "step 15 · …", "measuring",
      {"step": 15, "total_steps": None, "loss": 4.340417, "step_seconds": 0.141032707, "mfu": None}),
@@ -224,7 +241,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "step 42784/115311 · 139.5M tok/h", "training",
      {"loss": 2.127643, "lr": 4.475e-05, "grad_norm": 0.127, "step_seconds": 111.14,
       "steps_per_hour": 5 / 537.89 * 3600, "tokens_per_hour": 4 * 4_194_304 / 432.73 * 3600}),
-    ("generic-lightning-novae-issue27-epoch-end-bar.log", T0, T0, "epoch 9 · 195 in the epoch · …", "measuring",
+    ("generic-lightning-novae-issue27-epoch-end-bar.log", T0, T0, "epoch 9 · 195/195 in the epoch · …", "measuring",
      {"total_steps": None, "loss": 3.86, "step_seconds": 1 / 1.64, "trainer_eta_seconds": 0, "data": epoch(9)}),
     ("generic-lightning-rvt-issue40-max-steps-reached.log", T0, T0, "done · epoch 2 · 115816 in the epoch", "done",
      {"loss": 2.1, "step_seconds": 1 / 4.57, "finished": True, "data": epoch(2)}),
@@ -257,10 +274,10 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-torchtune-pr2620-multinode-lora-bars.log", T0, T0, "epoch 1 · 32/101 in the epoch · …", "measuring",
      {"loss": 1.1992870569229126, "step_seconds": 16.21, "trainer_eta_seconds": 18 * 60 + 38}),
     # a bar step of 65 s: three would fill the warm-up, so the bar's own time per step is the rate (its header: training)
-    ("generic-llama-recipes-llama-cookbook-issue320-epoch1-bars.log", T0, T0, "epoch 1 · 4/9 in the epoch · 55 steps/h", "training",
+    ("generic-llama-recipes-llama-cookbook-issue320-epoch1-bars.log", T0, T0, "epoch 1/3 · 4/9 in the epoch · 55 steps/h", "training",
      {"loss": 0.17207536101341248, "step_seconds": 64.93, "trainer_eta_seconds": 5 * 60 + 24,
       "steps_per_hour": 3600 / 64.93}),
-    ("generic-llama-recipes-hpcaub-userguide-file-octopus-llm-rst-done.log", T0, T0, "done · epoch 3 · 388/388 in the epoch", "done",
+    ("generic-llama-recipes-hpcaub-userguide-file-octopus-llm-rst-done.log", T0, T0, "done · epoch 3/3 · 388/388 in the epoch", "done",
      {"loss": 1.6727845668792725, "step_seconds": 33.03, "finished": True}),
     ("generic-llamafactory-trainer-log-jsonl-qwen2.5-7b-medical-finetune-head.log", T0, T0,
      "step 200/6750 · 1.1k steps/h", "training",
@@ -362,7 +379,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-custom-modded-llama2-pr9-lr-decay-evals-midrun.log", T0, T0, "step 670 · 470 steps/h", "training",
      {"step": 670, "total_steps": None, "loss": 4.25, "lr": 6.852048e-04, "step_seconds": 7.35224, "eta_seconds": None,
       "eval": {"train_loss": {"value": 4.4019, "step": 600}, "val_loss": {"value": 4.4125, "step": 600}}}),
-    ("generic-lightning-issue5750-epoch54-validating-then-silent.log", T0, T0, "epoch 54 · 2950 in the epoch · …", "measuring",
+    ("generic-lightning-issue5750-epoch54-validating-then-silent.log", T0, T0, "epoch 54 · 2950/2950 in the epoch · …", "measuring",
      {"step": 2950, "total_steps": None, "loss": 0.541, "step_seconds": 1.29, "eta_seconds": None, "finished": False,
       "data": epoch(54.0)}),
     ("generic-megatron-deepspeed-bigscience-file-tr8-104B-chronicles-spike-time-ms-lines.log", T0, T0,
@@ -438,7 +455,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # The last epoch's bar full (2/2 on 4 ranks) is not the end: llama-recipes evaluates and sums up after it.
     # The step is the bar's 2/2, as for the other llama-recipes logs (its description's "step 1/2 completed"
     # counts batches from 0).
-    ("generic-llama-recipes-llama-cookbook-issue408-fsdp-4-ranks.log", T0, T0, "epoch 1 · 2/2 in the epoch · finishing", "measuring",
+    ("generic-llama-recipes-llama-cookbook-issue408-fsdp-4-ranks.log", T0, T0, "epoch 1/1 · 2/2 in the epoch · finishing", "measuring",
      {"step": 2, "total_steps": 2, "loss": 1.736147165298462, "step_seconds": 34.89, "trainer_eta_seconds": 0,
       "finished": False, "data": epoch(1)}),
     # The last record reaches the total with a null loss: done, the last real loss kept; clocks in days.
@@ -864,7 +881,7 @@ def test_a_last_epoch_s_full_bar_without_the_end_line_is_finishing_for_as_long_a
     monitor.backlog(read_backwards(log))
     for after in (0, 2 * 3600):
         data = snap(monitor, T0 + after)
-        assert (data["status_line"], data["state"]) == ("epoch 3 · 388/388 in the epoch · finishing", "training"), after
+        assert (data["status_line"], data["state"]) == ("epoch 3/3 · 388/388 in the epoch · finishing", "training"), after
         assert data["training"]["paused"] == "finishing" and not data["training"]["finished"]
         assert any(line.startswith("Finishing: the last epoch's steps are done") for line in data["details"])
 
@@ -885,13 +902,13 @@ def test_a_composed_last_epoch_bar_reads_finishing_until_its_end_line(
     os.utime(log, (T0, T0))
     monitor = Monitor(log, clock=lambda: T0)
     monitor.backlog(read_backwards(log))
-    assert snap(monitor, T0 + allowed - 1)["status_line"] == "epoch 3 · 500/500 in the epoch · finishing"
+    assert snap(monitor, T0 + allowed - 1)["status_line"] == "epoch 3/3 · 500/500 in the epoch · finishing"
     stalled = snap(monitor, T0 + allowed + 1)
     assert stalled["state"] == "stalled"
     said = f"1 h {allowed // 60 - 60:02d} min"  # 1 h 00 min, 1 h 30 min
     assert f"Stalled: no step for {said} (limit {said})" in stalled["details"]
     monitor.lines(["Key: avg_train_loss, Value: 0.8"])
-    assert snap(monitor, T0 + allowed + 1)["status_line"] == "done · epoch 3 · 500/500 in the epoch"
+    assert snap(monitor, T0 + allowed + 1)["status_line"] == "done · epoch 3/3 · 500/500 in the epoch"
 
 
 @pytest.mark.parametrize(("name", "keep", "evals"), [
@@ -1039,6 +1056,8 @@ GENERIC_READ = {
     "generic-mlx-lm-azure-devsummit-file-readme-phi35-done-500.log":
         "step, total, loss, lr, step time, tok/s, tokens, eval",
     "generic-rppg-mae-issue8-metriclogger-epoch12-then-test-pipes.log": "step, total, epoch, loss, lr, step time, ETA",
+    "generic-pixellib-issue59-keras-maskrcnn-epochs-batch-size-keys.log": "step, epoch, loss, step time, eval",
+    "generic-tabnet-issue198-epoch-pipes-loss-elapsed-clock.log": "step, epoch, loss, elapsed",
 }  # fmt: skip
 
 
@@ -1371,3 +1390,48 @@ def test_real_collaborators_read_as_their_place_in_the_swarm(tmp_path: Path) -> 
 ])  # fmt: skip
 def test_an_eta_beside_an_epoch_s_count_says_whose_it_is(tmp_path: Path, name: str, eta_line: str) -> None:
     assert eta_line in snap(cold(tmp_path, name), T0)["details"]
+
+
+@pytest.mark.parametrize(("lines", "status", "loss"), [
+    # verbose=2: whole epochs only; the header after epoch 2's bar starts epoch 3 of 5
+    (["Epoch 1/5", "4/4 [==============================] - 8s 2s/step - loss: 0.9000 - val_loss: 0.9500",
+      "Epoch 2/5", "4/4 [==============================] - 8s 2s/step - loss: 0.8000 - val_loss: 0.8500",
+      "Epoch 3/5"], "epoch 3/5 · 4/4 in the epoch", 0.8),
+    # verbose=1: epoch 3's bar under way, 2 of its 4 batches
+    (["Epoch 2/5", "4/4 [==============================] - 8s 2s/step - loss: 0.8000 - val_loss: 0.8500",
+      "Epoch 3/5", "2/4 [==============>...............] - ETA: 4s - loss: 0.7000"], "epoch 3/5 · 2/4 in the epoch", 0.7),
+])  # fmt: skip
+def test_a_composed_keras_log_reads_its_epoch_of_the_epochs_and_its_batches_of_the_epoch(
+    tmp_path: Path, lines: list[str], status: str, loss: float
+) -> None:
+    log = tmp_path / "train.log"
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    os.utime(log, (T0, T0))
+    monitor = Monitor(log, clock=lambda: T0)
+    monitor.backlog(read_backwards(log))
+    data = snap(monitor, T0)
+    assert data["status_line"].split(" · …")[0].split(" · measuring")[0] == status
+    assert data["training"]["loss"] == pytest.approx(loss)
+    assert not data["training"]["finished"]
+
+
+def test_a_composed_pipe_record_s_last_unnamed_clock_is_the_elapsed_time(tmp_path: Path) -> None:
+    """TabNet's ``epoch N | loss: X | val_0_auc: Y |  H:MM:SSs``: the clock runs on (0:01:00 → 0:05:00 over
+    4 epochs: 60 s an epoch, 60 an hour); it is no ETA; a model's ``n_steps=3`` above is a setting."""
+    lines = ["TabNetClassifier(n_d=8, n_a=8, n_steps=3, gamma=1.3, optimizer_params={'lr': 0.02})",
+             "epoch 10 | loss: 0.500 | val_0_auc: 0.81 |  0:01:00s",
+             "epoch 11 | loss: 0.490 | val_0_auc: 0.82 |  0:02:00s",
+             "epoch 12 | loss: 0.480 | val_0_auc: 0.82 |  0:03:00s",
+             "epoch 13 | loss: 0.470 | val_0_auc: 0.83 |  0:04:00s",
+             "epoch 14 | loss: 0.460 | val_0_auc: 0.83 |  0:05:00s"]
+    log = tmp_path / "train.log"
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    os.utime(log, (T0, T0))
+    monitor = Monitor(log, clock=lambda: T0)
+    monitor.backlog(read_backwards(log))
+    data = snap(monitor, T0)
+    assert data["format"] == "generic"
+    assert data["status_line"] == "step 14 · 60 steps/h"
+    training = data["training"]
+    assert (training["step"], training["loss"], training["eta_seconds"]) == (14, 0.46, None)
+    assert training["step_seconds"] == pytest.approx(60.0)

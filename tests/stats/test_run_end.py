@@ -108,13 +108,13 @@ def test_the_last_epoch_s_full_bar_waits_for_the_trainer_s_end_line() -> None:
              RECIPES.format(e=2, s=3, loss=0.8, pct=100, n=4, t=40, r=0)]
     monitor = read(lines)
     snapshot = monitor.snapshot(NOW)
-    assert (snapshot.state, snapshot.status_line) == ("measuring", "epoch 2 · 4/4 in the epoch · finishing")
+    assert (snapshot.state, snapshot.status_line) == ("measuring", "epoch 2/2 · 4/4 in the epoch · finishing")
     monitor.lines(["evaluating Epoch: 100%|██████████| 84/84 [00:30<00:00,  2.80it/s]",
                    " eval_ppl=tensor(5.1962, device='cuda:0') eval_epoch_loss=tensor(1.6479, device='cuda:0')",
                    "Epoch 2: train_perplexity=2.2255, train_epoch_loss=0.8000, epoch time 40.5s",
                    "Key: avg_train_prep, Value: 2.5", "Key: avg_train_loss, Value: 0.9"])
     snapshot = monitor.snapshot(NOW + 60)
-    assert (snapshot.state, snapshot.status_line) == ("done", "done · epoch 2 · 4/4 in the epoch")
+    assert (snapshot.state, snapshot.status_line) == ("done", "done · epoch 2/2 · 4/4 in the epoch")
     assert snapshot.training is not None and training_dict(snapshot.training)["loss"] == 0.8
 
 

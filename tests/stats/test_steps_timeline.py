@@ -141,7 +141,7 @@ def test_a_count_of_batches_at_each_epoch_is_counted_on() -> None:
     # epoch 10 printed up to 8000 of 8223, then epoch 11 to 3000: 8223 + 3000
     ("generic-fairseq-issue301-legacy-epoch-progress-valid.log", "epoch 11 · 3000/8223 in the epoch", 3000, 11223),
     # three epochs of 388 steps, each bar at 388/388 when its epoch ends (epoch 2 printed only so): 3 × 388
-    ("generic-llama-recipes-hpcaub-userguide-file-octopus-llm-rst-done.log", "done · epoch 3 · 388/388 in the epoch", 388, 1164),
+    ("generic-llama-recipes-hpcaub-userguide-file-octopus-llm-rst-done.log", "done · epoch 3/3 · 388/388 in the epoch", 388, 1164),
     # Lightning's bar at epoch 0 (58 batches), then at epoch 19 batch 3: 19 × 58 + 3
     ("generic-lightning-delve-s18-file-readme-keyboardinterrupt-epoch19.log", "epoch 19 · 3/58 in the epoch", 3, 1105),
 ])

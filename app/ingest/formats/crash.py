@@ -57,6 +57,7 @@ from .prefix import PrefixReader
 MAX_ERROR_CHARS = 240
 # A traceback never runs this long; past it, the lines were something else.
 MAX_TRACEBACK_LINES = 400
+RERAISE_LINES = 8  # a caught error raised again starts its traceback within these lines (hooks' last words)
 # After an exception line, a launcher's failure table may say more (exit code, signal).
 TABLE_LINES = 30
 
@@ -214,6 +215,24 @@ _MAYBE = re.compile(
 )
 
 
+_QUOTE = re.compile(r"^(?:>[ \t]?)+")
+_MARKS = ("**", "`")
+
+
+def peel_markdown(line: str) -> str:
+    """The line as printed, without the Markdown a paste into an issue or a notebook wrapped it in:
+    ``> `` quote marks, and bold or code marks (``**…**``, backticks) opening the line."""
+    if line[:1] in "*`>":
+        line = _QUOTE.sub("", line)
+        for mark in _MARKS:
+            if line.startswith(mark):
+                close = line.find(mark, len(mark))
+                if close > len(mark):
+                    line = line[len(mark) : close] + line[close + len(mark) :]
+                    break
+    return line
+
+
 def _ending(message: str) -> list[Event]:
     """A stop message as the run's said end (app/ingest/formats/endings.py), or nothing."""
     end = ending(message)
@@ -237,16 +256,19 @@ class CrashWatch:
         self._previous_fatal = False  # and it was a crash of its own
         self._frame: str | None = None  # the last frame of the traceback under way
         self._cut_said = False  # its missing error line was already reported
+        self._caught_error: str | None = None  # the error line of the caught traceback just read
+        self._since_caught = 0  # lines read since it
 
     def see(self, raw: str) -> list[Event]:
         """The events this line adds (usually none)."""
+        self._since_caught += 1
         if not self._in_traceback and not self._after_exception and not _MAYBE.search(low := raw.lower()):
             if raw.strip():
                 self._previous, self._previous_fatal = raw, False
                 if ENDING_MAYBE.search(low):
                     return _ending(self._prefixes.read(clean(raw)).message.strip())
             return []
-        line = clean(raw)
+        line = peel_markdown(clean(raw))
         message = self._prefixes.read(line).message.strip()
         events = self._read(line, message)
         if not events and not self._in_traceback and ENDING_MAYBE.search(message.lower()):
@@ -283,6 +305,8 @@ class CrashWatch:
             glued = line[:at].strip()
             if not self._in_traceback:
                 self._handled = self._caught(glued)
+                if self._handled or self._since_caught > RERAISE_LINES:
+                    self._caught_error = None
                 self._frame, self._cut_said = None, False
             self._in_traceback, self._traceback_lines, self._after_exception = True, 0, 0
             if not self._handled and _BAR_END.search(glued):
@@ -317,6 +341,11 @@ class CrashWatch:
         if not self._in_traceback or self._handled or self._frame is None or self._cut_said:
             return []
         self._cut_said = True
+        if self._caught_error is not None:
+            # A trainer that logs the error it caught and raises it again (detectron2's train loop):
+            # the uncaught traceback, cut before its error line, ends in the error just read.
+            return [RunCrashed(None, _clip(self._caught_error), killed=bool(_KILLED.search(self._caught_error)),
+                               stopped=stop_kind(self._caught_error))]
         return [RunCrashed(None, _clip(f"a traceback without its error line; last frame: {self._frame}"), placeholder=True)]
 
     def _caught(self, glued: str) -> bool:
@@ -352,7 +381,8 @@ class CrashWatch:
             return []  # a source line of a frame (pasted without its indentation), or another rank's line
         self._in_traceback = False
         if self._handled:
-            self._after_exception, self._exception = TABLE_LINES, None
+            self._after_exception, self._exception, self._caught_error = TABLE_LINES, None, message
+            self._since_caught = 0
             return []
         return self._crash(message, EXCEPTION)
 

@@ -126,7 +126,9 @@ def _run_health(lines: Sequence[str]) -> bool:
     from .crash import CrashWatch
 
     watch = CrashWatch()
-    return any(isinstance(event, (RunCrashed, StepSkipped)) for line in lines[-SNIFF_LINES:] for event in watch.see(line))
+    if any(isinstance(event, (RunCrashed, StepSkipped)) for line in lines[-SNIFF_LINES:] for event in watch.see(line)):
+        return True
+    return any(isinstance(event, RunCrashed) for event in watch.cut_traceback())  # (a caught error raised again)
 
 
 def _steps_unread(name: str, lines: Sequence[str], signatures: int) -> bool:

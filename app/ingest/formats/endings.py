@@ -2,7 +2,7 @@
 
 A trainer that stops itself says so, in its own words and language, and what comes after is quiet
 (or its final evaluation): a wall-clock cap or an early stop (``stopping_early: wallclock_cap …``,
-``Early stopping triggered``, ``提前停止``), training complete (``Training complete.``, ``训练完成``,
+``Early stopping triggered``, AllenNLP's ``Ran out of patience.  Stopping training.``, ``提前停止``), training complete (``Training complete.``, ``训练完成``,
 Lightning's ``Trainer.fit stopped: max_steps=1000 reached``), its final weights saved, wandb's
 closing block (``wandb: Run summary:``, ``wandb: Synced 5 W&B file(s)``, ``View run NAME at: …``,
 ``Find logs at: …``; its opening ``View run at`` has no name), a shell prompt come back
@@ -28,7 +28,7 @@ from ...stats.events import StageEnd
 MAX_MESSAGE_CHARS = 240
 
 # Cheap test, on the lowered line: can it be a stop message at all?
-MAYBE = re.compile(r"stop|final|complet|finish|done|end|sav|wandb|@|exit code|停|训练|保存|模型|完成|结束")
+MAYBE = re.compile(r"stop|patience|final|complet|finish|done|end|sav|wandb|@|exit code|停|训练|保存|模型|完成|结束")
 
 # Stops short of the plan: a wall-clock cap, a time limit, an early stop.
 _EARLY = re.compile(
@@ -36,7 +36,7 @@ _EARLY = re.compile(
     r"|stopping\b.{0,80}\b(?:wall-?clock|time limit|time budget|max[_ ]time)\b"
     r"|(?:reached|hit) (?:the )?(?:wall-?clock|time) (?:cap|limit|budget)\b"
     r"|(?:wall-?clock (?:cap|limit)|time limit|max[_ ]time) reached\b"
-    r"|.{0,120}\bSignaling Trainer to stop\b|Epoch \d+: early stopping\b"
+    r"|.{0,120}\bSignaling Trainer to stop\b|Epoch \d+: early stopping\b|ran out of patience\b"
     r"|(?:提前|早)停(?!.{0,20}(?:计数|耐心)))"
 )
 # The run says it ended (its plan done, or no reason given).

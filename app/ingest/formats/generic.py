@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
-from ...stats.events import EvalResult, Event, RunInfo, StageEnd, TrainingPause, TrainStep
+from ...stats.events import EvalResult, Event, RunInfo, StageEnd, StepFigures, TrainingPause, TrainStep
 from .fields import NUM, Kind, clean, clock_seconds, number, side_job
 from .grammar import (
     EVAL_WORDS,
@@ -330,6 +330,8 @@ class GenericParser(StepLines[_Line]):
             return (Kind.OTHER if "|" in s else Kind.FULL), None
         if "@ " in s and ", mean " in s:
             readings.extend(_day_clocks(s))
+        if "|" in s and not any(r.field is Field.ELAPSED for r in readings):
+            readings.extend(_last_clock(s))
         line = _Line("step", at, readings, text=s)
         counters = _COUNTERS.match(s)
         lossy = any(r.field is Field.LOSS for r in readings)
@@ -470,6 +472,11 @@ class GenericParser(StepLines[_Line]):
             events.append(TrainingPause(at=line.at, reason="checkpoint"))
         elif line.what == "epoch":
             self._epoch = line.readings[0]
+            if self._full_epoch is not None:
+                finished = self._full_epoch[0].epoch
+                if finished is not None and self._epoch.value > finished:
+                    # (Keras' ``Epoch 12/40`` after epoch 11's full bar: the run is in epoch 12 now)
+                    events.append(StepFigures(at=line.at, epoch=self._epoch.value))
         elif line.what == "total":
             self._total = next(int(r.value) for r in line.readings if r.field is Field.TOTAL)
             if self._total > 0:  # the run's length before its first step (``max_steps=100``): said at once
@@ -637,6 +644,8 @@ class GenericParser(StepLines[_Line]):
                 epoch=epoch,
                 ends_at_total=ends_at_total,
                 run_eta=line.run_eta,
+                epoch_total=epoch_reading.total if epoch_reading is not None and epoch_reading.total else None,
+                epoch_steps=bar_total,
             )
         )
         last = events[-1]
@@ -839,6 +848,20 @@ def _other_bar(s: str, at: float | None) -> _Line | None:
         bar.eta = eta.value if eta is not None else None
         return _Line("step", at, readings, bar=bar, text=s, epoch_above=True)
     return None
+
+
+# An unnamed clock as a ``|``-separated record's last field: the run's time so far (TabNet's
+# ``epoch 14  | loss: 0.123 | val_0_auc: 0.91 |  0:05:23s``).
+_LAST_CLOCK = re.compile(r"\|\s*(\d{1,6}:\d\d:\d\d)s?\s*\|?\s*$")
+
+
+def _last_clock(s: str) -> list[Reading]:
+    """The elapsed time a record prints, unnamed, as its last field (none when it prints none)."""
+    m = _LAST_CLOCK.search(s)
+    if m is None:
+        return []
+    elapsed = clock_seconds(m.group(1))
+    return [] if elapsed is None else [Reading(Field.ELAPSED, "elapsed", elapsed)]
 
 
 def _record_rank(s: str) -> int | None:

@@ -159,7 +159,7 @@ NEUTRAL_WORDS = frozenset({"train", "training", "trainer", "global", "optimizer"
 _WHOLE_NAMES_ONLY = frozenset({Field.STEP_TIME, Field.ELAPSED, Field.ETA, Field.TOTAL})
 # Words before a step name that make it a setting (``warmup_steps: 100``), not a position.
 SETTING_WORDS = frozenset(
-    {"warmup", "warm", "max", "min", "total", "num", "every", "per", "interval", "log", "logging", "save",
+    {"warmup", "warm", "max", "min", "total", "num", "n", "every", "per", "interval", "log", "logging", "save",
      "decay", "accumulation", "accum", "eval", "report", "checkpoint"}
 )  # fmt: skip
 # Words that make a figure an evaluation's (``Val loss``, ``eval step``, ``Evaluating iter 3/32``).

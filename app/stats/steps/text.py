@@ -302,12 +302,16 @@ def position(step: TrainStep, epoch: float | None = None) -> str:
     if step.outer_step is not None:
         return f"outer {step.outer_step} · step {step.step}"
     in_epoch = step.epoch if step.epoch is not None else epoch
+    of = f"/{step.epoch_total}" if step.epoch_total is not None else ""
     if step.total_steps is not None and not step.ends_at_total and in_epoch is not None:
         # The count is the epoch's batches (a MetricLogger's ``[60/208]``, Lightning's bar): the run
         # is as far as its epoch, whose count alone would read as the whole run's.
-        return f"epoch {in_epoch:g} · {step.step}/{step.total_steps} in the epoch"
+        return f"epoch {in_epoch:g}{of} · {step.step}/{step.total_steps} in the epoch"
     if not step.ends_at_total and step.epoch is not None:
-        return f"epoch {step.epoch:g} · {step.step} in the epoch"  # its bar full (Keras prints whole epochs)
+        # Its bar full (Keras prints whole epochs); the run is in the epoch a later header started.
+        now = max(step.epoch, epoch) if epoch is not None else step.epoch
+        count = f"{step.step}/{step.epoch_steps}" if step.epoch_steps is not None else f"{step.step}"
+        return f"epoch {now:g}{of} · {count} in the epoch"
     if step.total_steps is not None:
         return f"step {step.step}/{step.total_steps}"
     return f"step {step.step}"

@@ -452,3 +452,46 @@ def test_a_traceback_glued_to_a_bar_waits_for_its_error_line_to_say_who_ended_it
         assert watch.see(line) == []
     assert [(e.error, e.stopped) for e in watch.see("KeyboardInterrupt") if isinstance(e, RunCrashed)] == [
         ("KeyboardInterrupt", "hand")]
+
+
+@pytest.mark.parametrize(("error_line", "said"), [
+    # bold around the error's name and first words, the rest after it (a paste into a GitHub issue)
+    ("**RuntimeError: CUDA out of memory.** Tried to allocate 1.71 GiB",
+     "RuntimeError: CUDA out of memory. Tried to allocate 1.71 GiB"),
+    # the whole line in backticks (inline code in an issue or a notebook's markdown cell)
+    ("`ValueError: loss is nan`", "ValueError: loss is nan"),
+    # a quote of the log
+    ("> KeyError: 'labels'", "KeyError: 'labels'"),
+])  # fmt: skip
+def test_an_error_line_wrapped_in_markdown_is_the_crash_s_error(error_line: str, said: str) -> None:
+    lines = ["step 10 loss 2.0 step_time 1.5s", "Traceback (most recent call last):",
+             '  File "train.py", line 12, in <module>', "    main()", error_line]
+    if error_line.startswith(">"):
+        lines = ["step 10 loss 2.0 step_time 1.5s"] + ["> " + line for line in lines[1:-1]] + [error_line]
+    events = create_parser("generic").feed(lines)
+    assert [e.error for e in events if isinstance(e, RunCrashed)] == [said]
+
+
+def test_a_caught_error_raised_again_names_the_crash_when_the_second_traceback_is_cut() -> None:
+    """detectron2's train loop logs the error it caught, then raises it again; the paste ends inside the
+    second traceback: the run died of the error the first one ended in."""
+    lines = [
+        "[06/09 11:05:20 d2.utils.events]:  iter: 19  total_loss: 1.200  time: 2.8000",
+        "ERROR [06/09 11:05:25 d2.engine.train_loop]: Exception during training:",
+        "Traceback (most recent call last):",
+        '  File "train_loop.py", line 132, in train',
+        "    self.run_step()",
+        "RuntimeError: CUDA out of memory. Tried to allocate 1.71 GiB",
+        "[06/09 11:05:25 d2.engine.hooks]: Total training time: 0:01:02 (0:00:00 on hooks)",
+        "Traceback (most recent call last):",
+        '  File "train_net.py", line 418, in <module>',
+        "    results = main()",
+    ]
+    said = [e.error for e in create_parser("generic").feed(lines) if isinstance(e, RunCrashed)]
+    assert said == ["RuntimeError: CUDA out of memory. Tried to allocate 1.71 GiB"]
+    # steps read after the caught error: the run went on, and a later cut traceback says only its frame
+    steps = [f"[06/09 11:{6 + i:02d}:25 d2.utils.events]:  iter: {39 + 20 * i}  total_loss: 1.100  time: 2.8000"
+             for i in range(9)]
+    went_on = lines[:6] + steps + lines[7:]
+    said = [e.error for e in create_parser("generic").feed(went_on) if isinstance(e, RunCrashed)]
+    assert said == ['a traceback without its error line; last frame: File "train_net.py", line 418, in <module>']

@@ -31,6 +31,8 @@ BABYGPT = "stopself-buildyourownllm-babygpt-v12-speed-time-lines-model-saved.log
         (line("stopself-parameter-golf-leakyrelu-ttt-wallclock-cap-long-final-eval.log", "stopping_early:"), True),
         ("Early stopping triggered at epoch 12", True),
         ("Epoch 00014: early stopping", True),  # Keras' EarlyStopping callback
+        # AllenNLP's trainer, behind Python logging's prefix (spider-schema-gnn issue 5)
+        ("2019-07-02 13:16:56,613 - INFO - allennlp.training.trainer - Ran out of patience.  Stopping training.", True),
         ("max_time reached, stopping training", True),
         ("Monitored metric val_loss did not improve in the last 3 records. Best score: 0.512. Signaling Trainer to stop.",
          True),
