@@ -10,6 +10,7 @@ figures, and counts nowhere in the totals. The summed tok/h is production: machi
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -182,8 +183,46 @@ def _last_doing(snap: Mapping[str, Any]) -> str | None:
     return words + (f" since {text.clock(since)}" if since is not None else "")
 
 
+class CardMemo:
+    """Each machine's card kept from one fleet view to the next, made again only when its row changed.
+
+    A fleet of a thousand machines is built whole for every push while a report changes one card:
+    a card is kept until its machine's newest report (the snapshot object itself: the store shares
+    it until it is replaced), interval or online state changes; the words that move with the clock
+    alone (its age, a swarm round's age) are written afresh each time. Thread-safe.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._kept: dict[str, tuple[float | None, float | None, Mapping[str, Any] | None, bool, dict[str, Any]]] = {}
+
+    def cards(self, rows: list[MachineRow], now: float) -> list[dict[str, Any]]:
+        """Every row's card at ``now``, as :func:`machine_card` makes it (each a new dict, the caller's to change)."""
+        cards = []
+        with self._lock:
+            kept, fresh = self._kept, {}
+            for row in rows:
+                online = is_online(row, now)
+                entry = kept.get(row.name)
+                if (entry is None or entry[0] != row.received_at or entry[1] != row.interval_seconds
+                        or entry[2] is not row.snapshot or entry[3] != online):
+                    card = machine_card(row, now)
+                    entry = (row.received_at, row.interval_seconds, row.snapshot, online, dict(card))
+                else:
+                    card = dict(entry[4])
+                    if row.received_at is not None:
+                        card["last_seen_text"] = ago_text(now - row.received_at)
+                    if online and row.snapshot is not None:
+                        card["round_text"] = _round_text(row.snapshot, now)
+                fresh[row.name] = entry
+                cards.append(card)
+            self._kept = fresh  # a revoked machine is forgotten
+        return cards
+
+
 def fleet_view(
-    rows: Iterable[MachineRow], now: float, *, day_start: float, today_tokens: Mapping[str, float] | None = None
+    rows: Iterable[MachineRow], now: float, *, day_start: float, today_tokens: Mapping[str, float] | None = None,
+    memo: CardMemo | None = None,
 ) -> dict[str, Any]:
     """The fleet: ``{machines: [card…], totals: {…}, as_of}``.
 
@@ -192,7 +231,7 @@ def fleet_view(
     its minute samples (an agent run with --no-history).
     """
     rows = list(rows)
-    cards = [machine_card(row, now) for row in rows]
+    cards = memo.cards(rows, now) if memo is not None else [machine_card(row, now) for row in rows]
     online = [card for card in cards if card["online"]]
     today = 0.0
     for row in rows:

@@ -83,6 +83,7 @@ class Hub:
         self._figures_lock = threading.Lock()
         self._figures: dict[str, tuple[tuple[int, int, int, float], list[float | None] | None, float]] = {}
         self._pruned_at = 0.0
+        self._cards = fleet.CardMemo()  # each push builds the whole fleet; a report changes one card
 
     def tick(self) -> float:
         """Look for machines gone offline (no report tells us that) and prune old samples now and then.
@@ -228,7 +229,8 @@ class Hub:
         rows = self.store.machines()
         figures = self._figures_of([row.name for row in rows], now, day_start)
         view = fleet.fleet_view(rows, now, day_start=day_start,
-                                today_tokens={name: today for name, (_, _, today) in figures.items()})
+                                today_tokens={name: today for name, (_, _, today) in figures.items()},
+                                memo=self._cards)
         for card in view["machines"]:
             card["spark"] = figures[card["name"]][1]
         view["alerts_problem"] = self.alerts_problem

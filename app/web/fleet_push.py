@@ -32,6 +32,13 @@ def _text(data: object) -> str:
 
 def card_changes(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
     """The fields of ``new`` that differ from ``old`` (a field ``new`` lacks: null); {} when none."""
+    # Most cards of a push are unchanged but for their age: one comparison of whole dicts says so.
+    same = dict(new)
+    for key in CLOCK_ONLY:
+        if key in old:
+            same[key] = old[key]
+    if same == old:
+        return {}
     changed = {key: value for key, value in new.items() if key not in CLOCK_ONLY and old.get(key, ...) != value}
     for key in old.keys() - new.keys():
         changed[key] = None

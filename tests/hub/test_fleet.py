@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
-from app.hub.fleet import fleet_view, machine_card
+from app.hub.fleet import CardMemo, fleet_view, machine_card
 from app.hub.store import MachineRow
 
 NOW = 1_796_000_000.0
@@ -132,3 +133,28 @@ def test_a_collaborator_s_card_shows_its_state_and_last_round_never_steps_as_tok
     assert view["totals"]["tokens_per_hour"] == 300_000.0
     locked = row("locked", seen=NOW - 5, state="cannot_join")
     assert machine_card(locked, NOW)["level"] == "problem" and machine_card(locked, NOW)["round_text"] is None
+
+
+def test_kept_cards_read_as_fresh_ones_as_the_clock_moves_and_reports_come() -> None:
+    """Cards kept between views (a report changes one card) carry what cards made afresh do: the
+    age and a swarm round's age move with the clock, a new report or going offline shows at once."""
+    swarm = {"swarm": {"rounds": [{"started_at": NOW - 300, "ended_at": NOW - 240, "peers": 3, "outcome": "ok"}]}}
+    rows = [row("a", seen=NOW - 10, tph=358_400.0), row("b", seen=None),
+            replace(row("c", seen=NOW - 5, interval=60.0), snapshot={**(row("c", seen=NOW - 5).snapshot or {}), "training": swarm}),
+            row("d", seen=NOW - 40, tph=2000.0)]
+    memo = CardMemo()
+    moments = [(NOW, rows), (NOW + 20, rows), (NOW + 130, rows),
+               (NOW + 140, [row("a", seen=NOW + 139, tph=100_000.0, state="idle"), *rows[1:]]),
+               (NOW + 150, [row("a", seen=NOW + 139, tph=100_000.0, state="idle"), *rows[1:3]])]
+    seen_texts = set()
+    for now, at in moments:
+        kept = fleet_view(at, now, day_start=NOW - 3600, memo=memo)
+        fresh = fleet_view(at, now, day_start=NOW - 3600)
+        assert kept == fresh
+        seen_texts.add(next(card["round_text"] for card in kept["machines"] if card["name"] == "c"))
+        kept["machines"][0]["spark"] = [1.0]  # the caller's own dict: the next view is not touched
+    assert "ok · 3 peers · 4 min ago" in seen_texts and "ok · 3 peers · 6 min ago" in seen_texts
+    for _ in range(2):  # a kept card too
+        view = fleet_view(at, NOW + 150, day_start=NOW - 3600, memo=memo)
+        assert view["machines"][0].get("spark") is None
+        view["machines"][0]["spark"] = [1.0]

@@ -16,7 +16,7 @@ from typing import Any
 from app.config import Config
 from app.hub.store import HubStore
 from app.live.monitor import Monitor
-from app.web.fleet_push import FleetFrame, FleetFrames
+from app.web.fleet_push import FleetFrame, FleetFrames, card_changes
 from tests.conftest import start_server
 from tests.hub.test_fleet_page import Agents
 from tests.web.test_ws import WsClient, receive_json
@@ -120,3 +120,12 @@ def test_an_open_fleet_page_gets_the_fleet_once_then_only_the_card_that_reported
             ws.close()
     finally:
         running.dashboard.stop()
+
+
+def test_a_card_changed_in_its_age_alone_is_no_change_and_any_other_field_is() -> None:
+    old = {"name": "a", "last_seen_text": "40 s ago", "queue_text": "#3", "spark": [1.0, None]}
+    assert card_changes(old, {**old, "last_seen_text": "41 s ago"}) == {}
+    assert card_changes(old, {**old, "spark": [1.0, 2.0]}) == {"spark": [1.0, 2.0]}
+    assert card_changes(old, {"name": "a", "last_seen_text": "41 s ago", "spark": [1.0, None]}) == {"queue_text": None}
+    assert card_changes({k: v for k, v in old.items() if k != "last_seen_text"}, old) == {}
+    assert card_changes(old, {**old, "round_text": None}) == {"round_text": None}
