@@ -311,7 +311,7 @@ def test_a_run_finishing_after_its_last_bar_promises_no_rate_and_no_epoch_end(tm
         page = desktop_page
         page.set_viewport_size(PHONE)
         page.goto(chart.url)
-        expect()(page.locator("#status")).to_have_text("epoch 1 · 2/2 in the epoch · finishing")
+        expect()(page.locator("#status")).to_have_text("epoch 1/1 · 2/2 in the epoch · finishing")
         expect()(page.locator("#details")).to_contain_text("Finishing: the last epoch's steps are done")
         expect()(page.locator("#warmup")).to_be_hidden()
         details = page.locator("#details li").all_inner_texts()
@@ -404,7 +404,8 @@ def test_loss_spikes_are_marked_on_the_chart_and_counted_in_the_details(tmp_path
             for scheme in ("light", "dark"):
                 page.emulate_media(color_scheme=scheme)
                 page.wait_for_function("import('/static/chart.js').then((m) => m.inspectChart()[0].events === 2)")
-                assert page.evaluate("document.documentElement.scrollWidth") <= width["width"]
+                # The chart redraws at the new width on its resize: the page fits once it has (or the wait fails).
+                page.wait_for_function("(w) => document.documentElement.scrollWidth <= w", arg=width["width"])
                 page.screenshot(path=str(ARTIFACTS / f"trainer-spikes-{name}-{scheme}.png"), full_page=True)
     finally:
         desktop_page.goto("about:blank")  # before the server stops: no refused reconnect logged
