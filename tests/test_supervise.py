@@ -76,7 +76,7 @@ def test_a_thread_that_raises_is_restarted_and_shown_until_it_recovers(
     receiver: Receiver, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(supervise, "FIRST_BACKOFF_SECONDS", 0.05)
-    monkeypatch.setattr(supervise, "RECOVERED_SECONDS", 1.0)
+    monkeypatch.setattr(supervise, "RECOVERED_SECONDS", 3.0)  # long enough to be read on a busy machine
     original = getattr(cls, method)
     calls: list[float] = []
     failed = threading.Event()
@@ -100,12 +100,13 @@ def test_a_thread_that_raises_is_restarted_and_shown_until_it_recovers(
         started = dashboard.start()
         base = f"http://127.0.0.1:{started.port}"
         assert failed.wait(10), f"{name} never started"
+        # The failure is set just before the raise: the supervisor records it a moment later.
+        assert wait_for(lambda: get_json(f"{base}/healthz")["status"] == "degraded"), f"{name}'s failure never shown"
         health = get_json(f"{base}/healthz")
-        assert health["status"] == "degraded"
         assert any(p.startswith(name) and "injected failure" in p for p in health["problems"]), health
         assert any(p.startswith(name) for p in get_json(f"{base}/api/snapshot")["problems"])
         assert wait_for(lambda: len(calls) >= 2), f"{name} was not restarted"
-        assert wait_for(lambda: not supervise.problems(), 5), supervise.problems()
+        assert wait_for(lambda: not supervise.problems(), 15), supervise.problems()
         health = get_json(f"{base}/healthz")
         # Recovered: no thread's problem is left; only the agent's own (its hub at port 9 never answers).
         assert health["problems"] == [health["report"]["problem"]] and "hub unreachable" in health["problems"][0]
