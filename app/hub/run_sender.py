@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 from ..compare.catalogue import Catalogue, Followed, RunNotFound
 from ..compare.view import RunFigures
 from ..outgoing import DeadlineExceeded, fetch
-from ..store.files import FILE_NAME
+from ..store.files import FILE_NAME, read_quietly
 from ..supervise import supervised
 from .runs import RUNS_PATH, ReportedRun, run_from_json, run_parts
 
@@ -45,18 +45,7 @@ def latest_run(data_dir: Path, machine: str) -> RunFigures | None:
     path = data_dir / FILE_NAME
 
     def read(query: Callable[[sqlite3.Connection], T]) -> T | None:
-        if not path.exists():
-            return None
-        try:
-            conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=2.0)
-        except sqlite3.Error:
-            return None
-        try:
-            return query(conn)
-        except sqlite3.Error:
-            return None
-        finally:
-            conn.close()
+        return read_quietly(path, query, None)
 
     catalogue = Catalogue(read, lambda: Followed(None, None))
     mine = [run for run in catalogue.stored() if run.machine == machine]

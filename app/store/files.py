@@ -5,11 +5,14 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, TypeVar
 
 from .schema import VERSION, NewerSchemaError, migrate, version_of
+
+T = TypeVar("T")
 
 FILE_NAME = "history.sqlite3"
 WAL_LIMIT_BYTES = 4 << 20
@@ -59,6 +62,24 @@ class WriterLock:
         handle, self.handle = self.handle, None
         if handle is not None:
             handle.close()
+
+
+def read_quietly(path: Path, query: Callable[[sqlite3.Connection], T], default: T) -> T:
+    """``query`` on a short read-only connection to the history file at ``path``; ``default`` when
+    there is no file or SQLite fails (a reader beside the writer, such as the agent: never an error
+    of its own)."""
+    if not path.exists():
+        return default
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=2.0)
+    except sqlite3.Error:
+        return default
+    try:
+        return query(conn)
+    except sqlite3.Error:
+        return default
+    finally:
+        conn.close()
 
 
 def connect(path: Path, *, read_only: bool = False) -> sqlite3.Connection:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from .files import FILE_NAME
+from .files import FILE_NAME, read_quietly
 from .write import FIVE_MINUTES
 
 Minute = tuple[int, float | None, str, int | None, int | None]  # t, tok/h, state, queue position, layer
@@ -18,19 +18,7 @@ Minute = tuple[int, float | None, str, int | None, int | None]  # t, tok/h, stat
 
 def machine_minutes(data_dir: Path, machine: str, since: float, until: float) -> list[Minute]:
     """The machine's minutes in [since, until), oldest first; [] when there is no history file."""
-    path = data_dir / FILE_NAME
-    if not path.exists():
-        return []
-    try:
-        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=2.0)
-    except sqlite3.Error:
-        return []
-    try:
-        return _minutes(conn, machine, since, until)
-    except sqlite3.Error:
-        return []
-    finally:
-        conn.close()
+    return read_quietly(data_dir / FILE_NAME, lambda conn: _minutes(conn, machine, since, until), [])
 
 
 def _minutes(conn: sqlite3.Connection, machine: str, since: float, until: float) -> list[Minute]:
@@ -76,17 +64,9 @@ def imported_mark(data_dir: Path) -> tuple[int, int] | None:
 
     The agent sends its last 7 days again then: on a first start the past arrives after the first report.
     """
-    path = data_dir / FILE_NAME
-    if not path.exists():
-        return None
-    try:
-        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=2.0)
-    except sqlite3.Error:
-        return None
-    try:
-        row = conn.execute("SELECT COUNT(*), COALESCE(SUM(size_bytes), 0) FROM imported").fetchone()
-        return int(row[0]), int(row[1])
-    except sqlite3.Error:
-        return None
-    finally:
-        conn.close()
+    return read_quietly(data_dir / FILE_NAME, _imported, None)
+
+
+def _imported(conn: sqlite3.Connection) -> tuple[int, int]:
+    row = conn.execute("SELECT COUNT(*), COALESCE(SUM(size_bytes), 0) FROM imported").fetchone()
+    return int(row[0]), int(row[1])
