@@ -55,10 +55,9 @@ BACKLOG_BATCHES_PER_ROUND = 10
 # about a second.
 HISTORY_SECONDS = 7 * 86400
 HISTORY_PAUSE_SECONDS = 0.02
-# The history thread looks this often whether an import has brought more of the past: often in the
-# first minutes after a start (a first start's import), rarely after (a log added later).
-HISTORY_LOOK_SECONDS = 2.0
-HISTORY_EAGER_SECONDS = 600.0
+# Whether an import has brought more of the past: looked at as soon as the history's revision moves
+# in the snapshot (the first start's import writing, and its end), and this often besides (another
+# tokwatch importing into the same history).
 HISTORY_QUIET_LOOK_SECONDS = 30.0
 # Snapshot keys a hub has no use for: the hour of history is the agent's own page's business.
 _NOT_REPORTED = ("history",)
@@ -131,7 +130,11 @@ class Agent:
         self._history_mark = history_mark
         self._history_lock = threading.Lock()
         self._history_since: float | None = clock() - HISTORY_SECONDS if history is not None else None
-        self._history_wake = threading.Event()  # set when the hub took a report: history may go
+        # Set when the hub took a report (history may go) and when the history's revision moved.
+        self._history_wake = threading.Event()
+        self._history_revision: int | None = None  # the history's revision in the last snapshot looked at
+        # Called too when that revision moves (the trainer run's sender looks then).
+        self.on_history_moved: Callable[[], None] | None = None
         self._history_thread: threading.Thread | None = None
         self._reached = False  # the hub took a report since the start
         # Waiting reports numbered below this one are older than what the hub holds: they go as history.
@@ -210,7 +213,16 @@ class Agent:
             self._stop.wait(max(0.0, min(checked + STATE_CHECK_SECONDS, wake_at) - time.monotonic()))
 
     def _snapshot(self) -> dict[str, Any]:
-        return to_dict(self._source.snapshot())
+        snap = to_dict(self._source.snapshot())
+        revision = snap.get("history_revision")
+        if revision != self._history_revision:
+            # The history has more (the import wrote): look at once rather than on a timer.
+            if self._history_revision is not None:
+                self._history_wake.set()
+                if self.on_history_moved is not None:
+                    self.on_history_moved()
+            self._history_revision = revision
+        return snap
 
     def take(self, snap: Mapping[str, Any], *, keep: bool = False) -> int:
         """Put a report of this snapshot in the spool; return its number."""
@@ -272,10 +284,8 @@ class Agent:
     def _run_history(self) -> None:
         """Send the machine's own history once the hub took a report, and again when the history has more of its past."""
         mark = self._history_mark() if self._history_mark is not None else None
-        started = time.monotonic()
         while not self._stop.is_set():
-            eager = time.monotonic() - started < HISTORY_EAGER_SECONDS
-            self._history_wake.wait(HISTORY_LOOK_SECONDS if eager else HISTORY_QUIET_LOOK_SECONDS)
+            self._history_wake.wait(HISTORY_QUIET_LOOK_SECONDS)
             self._history_wake.clear()
             if self._stop.is_set():
                 return

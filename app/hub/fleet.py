@@ -212,7 +212,8 @@ class CardMemo:
                     card = dict(entry[4])
                     if row.received_at is not None:
                         card["last_seen_text"] = ago_text(now - row.received_at)
-                    if online and row.snapshot is not None:
+                    # A swarm round's age moves with the clock; a report with no round has none, ever.
+                    if online and row.snapshot is not None and card.get("round_text") is not None:
                         card["round_text"] = _round_text(row.snapshot, now)
                 fresh[row.name] = entry
                 cards.append(card)

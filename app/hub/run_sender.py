@@ -33,9 +33,12 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 RUN_LOOK_SECONDS = 300.0  # a run's curve changes slowly: a look every 5 minutes
-# After a start, until a run went (a first start's import brings the log's run within minutes):
-# a look this often for EAGER_SECONDS, then at the slow pace.
+# After a start, until a run went: a first look soon, then one each EAGER_LOOK_SECONDS (the
+# history's writes come every 30 s) for EAGER_SECONDS, then at the slow pace. A first start's import
+# brings the log's run within minutes: the agent wakes the sender whenever the history's revision
+# moves, so it looks then rather than waiting for its timer.
 FIRST_LOOK_SECONDS = 5.0
+EAGER_LOOK_SECONDS = 30.0
 EAGER_SECONDS = 600.0
 SEND_TIMEOUT_SECONDS = 5.0
 
@@ -76,6 +79,7 @@ class RunSender:
         self._sent: Any = None  # what was sent last: the run, its last step, its points, its figures
         self._problem: str | None = None
         self._stop = threading.Event()
+        self._wake = threading.Event()
         self._thread: threading.Thread | None = None
 
     def start(self) -> None:
@@ -83,18 +87,28 @@ class RunSender:
                                         name="tokwatch-agent-runs", daemon=True)
         self._thread.start()
 
+    def wake(self) -> None:
+        """Look now (the history has more of the past) while no run has gone yet; later looks keep their pace."""
+        if self._sent is None:
+            self._wake.set()
+
     def stop(self) -> None:
         self._stop.set()
+        self._wake.set()
         if self._thread is not None:
             self._thread.join(SEND_TIMEOUT_SECONDS + 1)
 
     def _run(self) -> None:
         started = time.monotonic()
         wait = self._first_look_seconds
-        while not self._stop.wait(wait):
+        while True:
+            self._wake.wait(wait)
+            self._wake.clear()
+            if self._stop.is_set():
+                return
             sent = self.send_now() and self._sent is not None
             eager = not sent and time.monotonic() - started < EAGER_SECONDS
-            wait = self._first_look_seconds if eager else self._look_seconds
+            wait = min(EAGER_LOOK_SECONDS, self._look_seconds) if eager else self._look_seconds
 
     def send_now(self) -> bool:
         """Send the latest run if it moved on since the last send; False when a part did not go."""

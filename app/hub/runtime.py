@@ -144,6 +144,7 @@ class FleetRuntime:
 
             fleet.runs = RunSender(url=runs_url(agent.url), key=config.report_key, machine=agent.machine,
                                    latest=functools.partial(latest_run, data_dir, agent.machine))
+            agent.on_history_moved = fleet.runs.wake
         return fleet
 
     def start(self) -> None:

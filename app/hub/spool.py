@@ -81,6 +81,10 @@ class Spool:
             path.parent.mkdir(parents=True, exist_ok=True)
             self._conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=5.0)
             self._conn.execute("PRAGMA journal_mode=WAL")
+            # No flush to the disk at each report (two a report: kept, then sent): a power cut may
+            # lose the last seconds' reports, which the next report replaces on the hub anyway; a
+            # crash of tokwatch loses none (WAL).
+            self._conn.execute("PRAGMA synchronous=NORMAL")
             self._conn.executescript(_SCHEMA)
             self.stream = self._meta("stream", lambda: secrets.token_hex(8))
             self._next_seq = int(self._meta("next_seq", lambda: "1"))

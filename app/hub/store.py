@@ -103,6 +103,15 @@ ALTER TABLE machine ADD COLUMN early_last_note TEXT;
 """
 
 
+# Every enrolled machine with its newest report and what its history brought before its first report.
+_MACHINES = (
+    "SELECT m.name, m.enrolled_at, l.received_at, l.interval_seconds, l.snapshot, "
+    "COALESCE(l.reports, 0) + m.early_reports, "
+    "l.skew_seconds, COALESCE(l.notes, 0) + m.early_notes, COALESCE(l.last_note, m.early_last_note) "
+    "FROM machine m LEFT JOIN latest l ON l.name = m.name WHERE m.revoked_at IS NULL"
+)
+
+
 class HubStoreError(CommandError):
     """The hub's file cannot be used, or an enrolment cannot be made; the message says why."""
 
@@ -149,6 +158,15 @@ class HubStore:
         self._pruned = 0
         # Each machine's newest report as kept, with its text: a report not replaced since is not parsed again.
         self._parsed: dict[str, tuple[str, dict[str, Any]]] = {}
+        # What every report and every push would otherwise read again from the file: the machines'
+        # rows (by name) and the keys (hash → name). This connection's own writes mark the machines
+        # they touch (read again alone at the next look); a commit by another connection (``tokwatch
+        # hub enroll`` or ``revoke`` while the hub runs) moves SQLite's data_version, and an
+        # enrolment or revocation through this store drops both: then everything is read afresh.
+        self._data_version: int | None = None
+        self._rows: dict[str, MachineRow] | None = None
+        self._keys: dict[str, str] | None = None
+        self._dirty: set[str] = set()
 
     def close(self) -> None:
         """Close the file; safe to call twice."""
@@ -198,6 +216,7 @@ class HubStore:
                 conn.execute("DELETE FROM latest WHERE name = ?", (name,))
                 conn.execute("DELETE FROM stream WHERE name = ?", (name,))
                 conn.execute("DELETE FROM counted_batch WHERE name = ?", (name,))
+            self._forget()
         return key
 
     def revoke(self, name: str, now: float) -> None:
@@ -207,16 +226,30 @@ class HubStore:
                                   (now, name))
             if cursor.rowcount == 0:
                 raise HubStoreError(f"no enrolled machine is called {name!r}")
+            self._forget()
 
     def machine_for_key(self, key: str) -> str | None:
         """The machine a key belongs to, or None for an unknown or revoked key."""
         if not looks_like_key(key):
             return None
         with self._lock:
-            row = self._conn.execute(
-                "SELECT name FROM machine WHERE key_hash = ? AND revoked_at IS NULL", (hash_key(key),)
-            ).fetchone()
-        return None if row is None else str(row[0])
+            self._look_outside()
+            if self._keys is None:
+                self._keys = {str(key_hash): str(name) for key_hash, name in self._conn.execute(
+                    "SELECT key_hash, name FROM machine WHERE revoked_at IS NULL")}
+            return self._keys.get(hash_key(key))
+
+    def _forget(self) -> None:
+        """Read every machine and key afresh at the next look (under the lock)."""
+        self._rows = self._keys = None
+        self._dirty.clear()
+
+    def _look_outside(self) -> None:
+        """Forget what is kept when another connection committed since the last look (under the lock)."""
+        version = self._conn.execute("PRAGMA data_version").fetchone()[0]
+        if version != self._data_version:
+            self._data_version = version
+            self._forget()
 
     # --- reports --------------------------------------------------------------
 
@@ -266,6 +299,7 @@ class HubStore:
                 conn.execute("INSERT OR IGNORE INTO sample VALUES (?, ?, ?, ?, ?, ?)",
                              (report.machine, t, tokens_per_hour, str(snap.get("state")), queue, layer))
                 self._wrote(report.machine)
+                self._dirty.add(report.machine)
                 return True
             conn.execute(
                 "INSERT OR REPLACE INTO latest VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -277,6 +311,7 @@ class HubStore:
             conn.execute("INSERT OR REPLACE INTO sample VALUES (?, ?, ?, ?, ?, ?)",
                          (report.machine, t, tokens_per_hour, str(snap.get("state")), queue, layer))
             self._wrote(report.machine)
+            self._dirty.add(report.machine)
         return True
 
     def _wrote(self, name: str) -> None:
@@ -292,27 +327,31 @@ class HubStore:
         """Every enrolled (not revoked) machine with its newest report, by name.
 
         A report's snapshot is parsed once and shared by the rows that follow until it is replaced:
-        treat it as read-only.
+        treat it as read-only. Only the machines written since the last call are read again.
         """
         with self._lock:
-            rows = self._conn.execute(
-                # With what its history brought before its first report (held on the machine).
-                "SELECT m.name, m.enrolled_at, l.received_at, l.interval_seconds, l.snapshot, "
-                "COALESCE(l.reports, 0) + m.early_reports, "
-                "l.skew_seconds, COALESCE(l.notes, 0) + m.early_notes, COALESCE(l.last_note, m.early_last_note) "
-                "FROM machine m LEFT JOIN latest l ON l.name = m.name "
-                "WHERE m.revoked_at IS NULL ORDER BY m.name"
-            ).fetchall()
-            parsed = {row[0]: self._parse(row[0], row[4]) for row in rows if row[4] is not None}
-            # Forget the machines gone (revoked) so the memo never outgrows the fleet.
-            for name in self._parsed.keys() - parsed.keys():
-                del self._parsed[name]
-        return [
-            MachineRow(name=row[0], enrolled_at=row[1], received_at=row[2], interval_seconds=row[3],
-                       snapshot=parsed.get(row[0]), reports=row[5] or 0,
-                       skew_seconds=row[6], notes=row[7] or 0, last_note=row[8])
-            for row in rows
-        ]
+            self._look_outside()
+            if self._rows is None:
+                rows = self._conn.execute(_MACHINES + " ORDER BY m.name").fetchall()
+                # Forget the machines gone (revoked) so the memo never outgrows the fleet.
+                for name in self._parsed.keys() - {row[0] for row in rows}:
+                    del self._parsed[name]
+                self._rows = {row[0]: self._machine_row(row) for row in rows}
+            elif self._dirty:
+                names = sorted(self._dirty)
+                for first in range(0, len(names), 500):  # well under SQLite's limit of parameters
+                    part = names[first:first + 500]
+                    for row in self._conn.execute(f"{_MACHINES} AND m.name IN ({','.join('?' * len(part))})", part):
+                        if row[0] in self._rows:  # a machine new to the file comes with a full read
+                            self._rows[row[0]] = self._machine_row(row)
+            self._dirty.clear()
+            return list(self._rows.values())
+
+    def _machine_row(self, row: tuple[Any, ...]) -> MachineRow:
+        """One row of ``_MACHINES`` as a MachineRow, its snapshot parsed only when it changed (under the lock)."""
+        return MachineRow(name=row[0], enrolled_at=row[1], received_at=row[2], interval_seconds=row[3],
+                          snapshot=None if row[4] is None else self._parse(row[0], row[4]), reports=row[5] or 0,
+                          skew_seconds=row[6], notes=row[7] or 0, last_note=row[8])
 
     def _parse(self, name: str, text: str) -> dict[str, Any]:
         kept = self._parsed.get(name)
@@ -356,6 +395,7 @@ class HubStore:
                              "UPDATE machine SET early_reports = early_reports + ? WHERE name = ?", (reports, name))
             if taken:
                 self._wrote(name)
+            self._dirty.add(name)  # its count of reports or notes may have moved
             return taken
 
     def minutes(self, name: str, since: float, until: float) -> list[tuple[int, float | None, str, int | None, int | None]]:

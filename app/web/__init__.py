@@ -81,5 +81,6 @@ def create_app(
     if fleet is not None:
         app.extensions[hub_routes.STATE_KEY] = fleet
         app.register_blueprint(hub_routes.bp)
+        app.wsgi_app = hub_routes.AgentIntake(app.wsgi_app, fleet.hub, config)  # type: ignore[method-assign]
     websocket.sock.init_app(app)
     return app

@@ -212,7 +212,12 @@ def refuse(status: int, error: str, hint: str | None = None) -> NoReturn:
 
 def request_host_name(allow_hosts: Iterable[str]) -> str | None:
     """The request's Host name when it passes the Host rule, else None."""
-    split = split_host(request.environ.get("HTTP_HOST", ""))
+    return allowed_host_name(request.environ.get("HTTP_HOST", ""), allow_hosts)
+
+
+def allowed_host_name(host_header: str, allow_hosts: Iterable[str]) -> str | None:
+    """A ``Host`` header's name when it passes the Host rule, else None."""
+    split = split_host(host_header)
     if split is None or not host_allowed(split[0], allow_hosts):
         return None
     return split[0]
@@ -300,13 +305,19 @@ def init_app(app: Flask, config: Config) -> None:
 
     @app.after_request
     def add_headers(response: Response) -> Response:
-        host_name = request_host_name(config.allow_hosts)
-        websocket_origin = None if host_name is None else f"ws://{host_name}:{config.effective_ws_port}"
-        headers = response.headers
-        headers["Content-Security-Policy"] = content_security_policy(websocket_origin)
-        headers["X-Content-Type-Options"] = "nosniff"
-        headers["Referrer-Policy"] = "no-referrer"
-        headers["X-Frame-Options"] = "DENY"
-        headers["Cross-Origin-Opener-Policy"] = "same-origin"
-        headers["Cross-Origin-Resource-Policy"] = "same-origin"
+        for name, value in safe_headers(config, request_host_name(config.allow_hosts)):
+            response.headers[name] = value
         return response
+
+
+def safe_headers(config: Config, host_name: str | None) -> list[tuple[str, str]]:
+    """The headers every response carries, for a request whose allowed Host name is ``host_name`` (None: not allowed)."""
+    websocket_origin = None if host_name is None else f"ws://{host_name}:{config.effective_ws_port}"
+    return [
+        ("Content-Security-Policy", content_security_policy(websocket_origin)),
+        ("X-Content-Type-Options", "nosniff"),
+        ("Referrer-Policy", "no-referrer"),
+        ("X-Frame-Options", "DENY"),
+        ("Cross-Origin-Opener-Policy", "same-origin"),
+        ("Cross-Origin-Resource-Policy", "same-origin"),
+    ]

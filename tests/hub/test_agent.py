@@ -140,3 +140,50 @@ def test_a_key_the_header_refuses_is_never_written_in_clear(tmp_path: Path, capl
         sender.spool.close()
     finally:
         receiver.close()
+
+
+def test_more_of_the_past_goes_when_the_history_revision_moves_not_on_a_timer(tmp_path: Path) -> None:
+    """A first start's import ends after the first report: the agent sees the history's revision move
+    in the snapshot and sends its 7 days again at once (its quiet look at the history is 30 s away),
+    and wakes the trainer run's sender too."""
+    import threading
+    import time
+    from dataclasses import replace
+
+    from app.hub.agent import HISTORY_QUIET_LOOK_SECONDS
+
+    log = tmp_path / "miner.log"
+    log.write_text("")
+    revision = [0]
+    mark = [(0, 0)]  # (files, bytes) imported: what changes when the import wrote
+
+    class Importing(LiveFeed):
+        def snapshot(self, now: float | None = None) -> Snapshot:
+            return replace(super().snapshot(NOW), history_revision=revision[0])
+
+    feed = Importing(Monitor(log))  # never started: only the test moves its version
+    runs_woken = threading.Event()
+    receiver = Receiver()
+    try:
+        sender = Agent(url=receiver.http_url("/").rstrip("/"), key=KEY, machine="rig-a",
+                       spool=Spool(tmp_path / "spool.sqlite3"), source=feed, interval_seconds=60.0,
+                       history=lambda since, until: [[int(until) - 60, 1000.0, "training", None, 1]],
+                       history_mark=lambda: mark[0])
+        sender.on_history_moved = runs_woken.set
+        sender.start()
+        # The first report, then its history once the hub took it.
+        arrived = receiver.wait_for(2)
+        assert [r.path for r in arrived] == ["/hub/report", "/hub/history"]
+        time.sleep(0.5)
+        assert len(receiver.received) == 2 and not runs_woken.is_set()
+        moved = time.monotonic()
+        mark[0], revision[0] = (1, 4096), 1  # the import wrote a file
+        feed.changes.bump()
+        again = receiver.wait_for(3, timeout=HISTORY_QUIET_LOOK_SECONDS - 5)[2]
+        took = time.monotonic() - moved
+        sender.stop()
+    finally:
+        receiver.close()
+    assert again.path == "/hub/history"
+    assert took < HISTORY_QUIET_LOOK_SECONDS / 2
+    assert runs_woken.is_set()

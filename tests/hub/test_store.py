@@ -137,3 +137,39 @@ def test_a_version_2_file_gains_the_counted_batches_and_keeps_everything(tmp_pat
     assert store.machines()[0].reports == 7 + 5
     store.close()
     assert HubStore(path).machines()[0].reports == 12  # opened again: nothing migrated twice
+
+
+def test_what_the_hub_keeps_between_looks_follows_every_writer(tmp_path: Path) -> None:
+    """The hub's store keeps the machines and keys between reports and pushes; what another process
+    (``tokwatch hub enroll`` / ``revoke`` while the hub runs) or its own writes change shows at the next look."""
+    path = tmp_path / "hub.sqlite3"
+    hub, cli = HubStore(path), HubStore(path)
+    key_a = cli.enroll("rig-a", NOW)
+    assert hub.machine_for_key(key_a) == "rig-a"
+    assert [(row.name, row.received_at) for row in hub.machines()] == [("rig-a", None)]
+    # Another process enrols a machine: its key works and it is listed at once.
+    key_b = cli.enroll("rig-b", NOW)
+    assert hub.machine_for_key(key_b) == "rig-b"
+    assert [row.name for row in hub.machines()] == ["rig-a", "rig-b"]
+    # The hub's own writes: a report, then minutes of history (with the reports they stand for).
+    assert hub.accept(report(1), NOW + 1)
+    rows = {row.name: row for row in hub.machines()}
+    assert rows["rig-a"].received_at == NOW + 1 and rows["rig-a"].reports == 1 and rows["rig-b"].received_at is None
+    hub.take_history("rig-b", [(int(NOW) - 600, 1.0, "training", None, 1)], 1, "a note", reports=3, digest=b"d")
+    rows = {row.name: row for row in hub.machines()}
+    assert (rows["rig-b"].reports, rows["rig-b"].notes, rows["rig-b"].last_note) == (3, 1, "a note")
+    assert hub.accept(report(1, machine="rig-b", as_of=NOW + 2), NOW + 3)
+    rows = {row.name: row for row in hub.machines()}
+    assert rows["rig-b"].received_at == NOW + 3 and rows["rig-b"].reports == 4
+    # Another process revokes: the key is refused at once and the machine leaves the list.
+    cli.revoke("rig-a", NOW + 5)
+    assert hub.machine_for_key(key_a) is None
+    assert [row.name for row in hub.machines()] == ["rig-b"]
+    # And through the hub's own store.
+    hub.revoke("rig-b", NOW + 6)
+    assert hub.machine_for_key(key_b) is None and hub.machines() == []
+    key_a2 = hub.enroll("rig-a", NOW + 7)
+    assert hub.machine_for_key(key_a2) == "rig-a" and hub.machine_for_key(key_a) is None
+    assert [(row.name, row.received_at) for row in hub.machines()] == [("rig-a", None)]
+    hub.close()
+    cli.close()
