@@ -736,7 +736,9 @@ class IotaTracker:
         measured = self._tokens_per_hour_at(now)
         figures = self.figures(now, fact_lines=False)
         state = verdict(figures, now, measured, lines_read)[0]
-        point = self._history.newest(now, self._clock.latest, self.tokens_per_hour)
+        # The history's point at ``now`` is that rate unless paused: measured once.
+        point = self._history.newest(now, self._clock.latest, lambda t: None if self.pausing(t) else (
+            measured if t == now else self._tokens_per_hour_at(t)))
         if point is not None and point[0] == now:
             tokens_per_hour = point[1]
         else:
@@ -744,7 +746,7 @@ class IotaTracker:
         queue = self.queue
         polled = (queue.since is not None and queue.status in QUEUED_STATUSES and queue.last_poll_at is not None
                   and now - HISTORY_STEP_SECONDS < queue.last_poll_at <= now)  # fmt: skip
-        return StoredFigures(
+        return _stored_figures(
             tokens_per_hour=tokens_per_hour,
             state=state,
             layer=self.layer,
@@ -797,3 +799,6 @@ class StoredFigures:
     queue_position: int | None  # only where a poll was logged in the 30 s up to the sample
     step: int | None
     events: tuple[EventView, ...]  # newest first, each span with its cause
+
+
+_stored_figures = builder(StoredFigures)  # at every 30 s of an import's log
