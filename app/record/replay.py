@@ -106,6 +106,13 @@ def _line(raw: bytes) -> str:
     return raw[:MAX_LINE_BYTES].decode("utf-8", "replace").rstrip("\r")
 
 
+def _window_end(at: float | None) -> float:
+    """The 30-s boundary after ``at``; none (-inf) for no time, or one on a boundary."""
+    if at is None or at % SAMPLE_SECONDS == 0:
+        return -math.inf
+    return at - at % SAMPLE_SECONDS + SAMPLE_SECONDS
+
+
 def _view() -> SourceView:
     return SourceView(path=None, size_bytes=None, lines_read=0, bad_lines=0, last_event_at=None)
 
@@ -127,8 +134,49 @@ class MinerReplay:
         self.samples: list[Sample] = []
         self.passes: list[PassFact] = []
         self.events: list[EventRow] = []
+        self._held: Event | None = None  # an event that stores nothing, left out if the next is in its 30 s
 
     def feed(self, lines: list[str]) -> None:
+        self._apply(self._kept(self.parser.feed(lines)))
+
+    def _kept(self, events: list[Event], *, last: bool = False) -> Iterator[Event]:
+        """``events`` less those that store nothing and fall between two lines of the same 30 s.
+
+        Most of a miner's events move only the clock as far as the history is concerned (a GPU
+        reading, a transfer, the layer it trains in named again: ``IotaTracker.stores_nothing``).
+        One between two dated events of the same 30 s of log, in time order, can be left out: no
+        30-s boundary lies between them, so no sample, tok/h point or batch cut is taken there;
+        both gaps are under every silence's limit (3 min at least), and an idle limit it would have
+        crossed the next event crosses before anything reads it, so the clock's move to the next
+        event does what the two moves did. Asked lazily, each after the events before it were
+        applied (``stores_nothing`` reads the tracker).
+        """
+        stores_nothing = self.tracker.stores_nothing
+        latest = self.now + 86400
+        held = self._held
+        since = -math.inf if self.last_line_at is None else self.last_line_at  # the last event applied
+        held_at = since if held is None or held.at is None else held.at  # (held: dated, at or after it)
+        end = _window_end(self.last_line_at)  # the last event applied is in (end - 30, end)
+        for event in events:
+            at = event.at
+            if held is not None:
+                if at is not None and at < end and held_at <= at <= latest:
+                    held = None  # nothing stored can tell it was there
+                else:
+                    yield held
+                    held, since = None, held_at
+                    end = _window_end(since)
+            if at is not None and at < end and since <= at <= latest and stores_nothing(event):
+                held, held_at = event, at
+                continue
+            yield event
+            if at is not None and at <= latest:
+                since, end = at, _window_end(at)
+        self._held = None if last else held  # (the consumer reads every event: this runs)
+        if held is not None and last:
+            yield held
+
+    def _apply(self, events: Iterable[Event]) -> None:
         now = self.now
         latest = now + 86400
         # Once per event of a long log: looked up once per batch, and the boundary and the last
@@ -137,7 +185,7 @@ class MinerReplay:
         apply = tracker.apply
         passes = self.passes
         boundary, last_line_at = self.boundary, self.last_line_at
-        for event in self.parser.feed(lines):
+        for event in events:
             at = event.at
             if at is not None and at <= latest:
                 if boundary is None:
@@ -194,6 +242,7 @@ class MinerReplay:
         return obs
 
     def finish(self) -> None:
+        self._apply(self._kept([], last=True))
         if self.boundary is not None and self.last_line_at is not None and self.boundary - self.last_line_at <= 30:
             self._sample(self.boundary)
 

@@ -100,6 +100,10 @@ _iota_figures = builder(IotaFigures)  # at every 30 s of an import's log (a stor
 # The shortest time a pass is kept (ids seen, the rate's window, the delivery's window).
 _PASS_KEPT_SECONDS = min(SEEN_IDS_SECONDS, RATE_WINDOW_SECONDS, DELIVERY_WINDOW_SECONDS)
 
+# Events that change nothing stored but the clock: the tracker keeps them for the page's views alone
+# (GPU memory, the network figure), and a Tick is only a time.
+_CLOCK_ONLY = frozenset({Tick, GpuMemory, P2PTransfer})
+
 # Events that only a working miner logs: after a crash, one of these means it was started again.
 _ALIVE = (ForwardPass, Registered, LayerChanged, MinerReset, QueueUpdate, Heartbeat, OptimizationStep)
 # An abort this soon after a panic is that panic's end: its message is the one to quote.
@@ -246,6 +250,24 @@ class IotaTracker:
             self.facts.step = 0
         else:
             self._apply_status(event, t)
+
+    def stores_nothing(self, event: Event) -> bool:
+        """Whether applying ``event`` changes nothing a stored sample reads but the log's clock.
+
+        A GPU reading, a transfer between peers, the layer the miner already trains in, the input
+        shape it already uses: most of a miner's events. The history's import
+        (app/record/replay.py) leaves out those that fall between two lines of the same 30 s.
+        """
+        kind = type(event)
+        if kind in _CLOCK_ONLY:
+            return True
+        if isinstance(event, LayerSeen):
+            return self.stretch_start is not None and self.layer is not None and event.layer == self.layer
+        if isinstance(event, ActivationShape):
+            batch, sequence = event.batch, event.sequence
+            tokens = batch * sequence
+            return tokens == self.tokens_per_pass or not (batch > 0 and sequence > 0 and tokens <= MAX_TOKENS_PER_PASS)
+        return False
 
     def _apply_status(self, event: Event, t: float | None) -> None:
         """What the miner says of its run, GPU, backend and errors: shown, never counted in the rate."""
@@ -714,7 +736,9 @@ class IotaTracker:
         measured = self._tokens_per_hour_at(now)
         figures = self.figures(now, fact_lines=False)
         state = verdict(figures, now, measured, lines_read)[0]
-        point = self._history.newest(now, self._clock.latest, self.tokens_per_hour)
+        # The history's point at ``now`` is that rate unless paused: measured once.
+        point = self._history.newest(now, self._clock.latest, lambda t: None if self.pausing(t) else (
+            measured if t == now else self._tokens_per_hour_at(t)))
         if point is not None and point[0] == now:
             tokens_per_hour = point[1]
         else:
@@ -722,7 +746,7 @@ class IotaTracker:
         queue = self.queue
         polled = (queue.since is not None and queue.status in QUEUED_STATUSES and queue.last_poll_at is not None
                   and now - HISTORY_STEP_SECONDS < queue.last_poll_at <= now)  # fmt: skip
-        return StoredFigures(
+        return _stored_figures(
             tokens_per_hour=tokens_per_hour,
             state=state,
             layer=self.layer,
@@ -775,3 +799,6 @@ class StoredFigures:
     queue_position: int | None  # only where a poll was logged in the 30 s up to the sample
     step: int | None
     events: tuple[EventView, ...]  # newest first, each span with its cause
+
+
+_stored_figures = builder(StoredFigures)  # at every 30 s of an import's log
