@@ -313,7 +313,8 @@ def _place_run(run: StepRun, previous: TrainStep | None, anchors: Anchors, times
     first = line_seconds(previous, run.step(0))
     seconds.append(NAN if first is None else first)
     steps, step_ms = run.steps, run.step_ms
-    if steps[-1] - steps[0] == count - 1 and min(step_ms) > 0 and all(map(operator.lt, steps, steps[1:])):
+    if (steps[-1] - steps[0] == count - 1 and min(step_ms) > 0 and all(map(operator.lt, steps, steps[1:]))
+            and run.column("elapsed_seconds") is None):
         seconds.extend(ms / 1000 for ms in step_ms[1:])  # one step a line, each timed: its own time
         return times
     for i in range(1, count):

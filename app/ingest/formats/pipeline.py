@@ -26,10 +26,11 @@ usual line that is all run columns as one ``StepRun`` (the bulk path).
 from __future__ import annotations
 
 import importlib
+import math
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import repeat
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Literal, TypeVar
 
 from ...stats.events import EvalResult, Event, StepRun, Tick, TrainStep, builder, timed_step
 from .fields import MAX_LINE_CHARS, Kind, WrapJoiner, clean, finite, next_plain, number, split_glued
@@ -105,13 +106,14 @@ class StepLines(Generic[R]):
         self._line_read = self.line_read if cls.line_read is not StepLines.line_read else None
         self._pieces = self.pieces if cls.pieces is not StepLines.pieces else None
         self._emit = None if cls.emit is EmitLines.emit else self.emit
-        bulk = [line for line in usual if line.in_columns]
-        self._bulk: UsualLine | None = bulk[0] if bulk else None
+        self._bulk: tuple[UsualLine, ...] = tuple(line for line in usual if line.in_columns)
         self._marks: re.Pattern[str] | None = None
-        if self._bulk is not None:
-            core = re.sub(r"\(\?P<(?!step>)\w+>", "(?:", self._bulk.pattern.pattern).replace("(?P<step>", "(")
-            # One match a line, also for an empty one: its step's digits when it is the usual line, else "".
-            self._marks = re.compile(rf"^(?:{core}$|.*$)", re.MULTILINE)
+        if self._bulk:
+            cores = "".join(
+                re.sub(r"\(\?P<(?!step>)\w+>", "(?:", line.pattern.pattern).replace("(?P<step>", "(") + "$|"
+                for line in self._bulk)
+            # One match a line, also for an empty one: its step's digits when it is a usual line, else "".
+            self._marks = re.compile(rf"^(?:{cores}.*$)", re.MULTILINE)
 
     # --- what a parser declares -------------------------------------------------------------------
 
@@ -276,7 +278,7 @@ class StepLines(Generic[R]):
     @property
     def in_runs(self) -> bool:
         """True when one of this parser's usual lines is read in bulk (``feed_runs``)."""
-        return self._bulk is not None
+        return bool(self._bulk)
 
     def usual_marks(self, lines: list[str]) -> list[str]:
         """For each line, its step's digits when it is the bulk usual line, else "" (one pattern over the batch).
@@ -287,6 +289,8 @@ class StepLines(Generic[R]):
         if self._marks is None:
             return [""] * len(lines)
         marks = self._marks.findall("\n".join(lines))
+        if len(self._bulk) > 1:
+            marks = list(map("".join, marks))  # (a step's digits in the group of the shape that took the line)
         if len(marks) != len(lines):
             return [""] * len(lines)  # a line with a newline: read alone
         if lines and max(map(len, lines)) > MAX_LINE_CHARS:  # an over-long line is read alone, as feed reads it
@@ -306,7 +310,7 @@ class StepLines(Generic[R]):
         joiner, bulk = self._joiner, self._bulk
         i, count = 0, len(lines)
         while i < count:
-            if bulk is None or not marks[i] or joiner.holding:
+            if not bulk or not marks[i] or joiner.holding:
                 end = i + 1
                 while end < count and not marks[end] and lines[end][:1] == " " and end - i <= MAX_CONTINUED_LINES:
                     end += 1  # (what ``continued`` may join to it)
@@ -316,13 +320,44 @@ class StepLines(Generic[R]):
                 i = end
                 continue
             end = next_plain(marks, i + 1)
-            if self._times is not None:
-                self._times.unprefixed()  # as feed's fast path notes a usual line
-            joiner.took_record()
-            items.append(_run(bulk, lines[i:end]))
+            self._stretch(lines[i:end], items)
             i = end
         items.extend(self._end([]))
         return items
+
+    def _stretch(self, lines: list[str], items: list[Event | StepRun]) -> None:
+        """Read lines each of a usual shape: a run of each stretch of one shape (each line with its loss and
+        none of its evaluations), any other line as feed's fast path reads it."""
+        first = lines[0]
+        usual = next((line for line in self._bulk if line.pattern.fullmatch(first)), None)
+        if usual is not None and usual.figures_only is not None:
+            run = _figures_run(usual, lines)
+            if run is not None:
+                self._took_usual()
+                items.append(run)
+                return
+        rows = _rows(usual, lines) if usual is not None else None
+        if rows is None:
+            events: list[Event] = []
+            self._read(lines, events)
+            items.extend(events)
+            return
+        assert usual is not None
+        for taken, part in _runs(usual, lines, rows):
+            if isinstance(part, StepRun):
+                self._took_usual()
+                items.append(part)
+            elif part == "other":
+                self._stretch(taken, items)  # (lines of another of the parser's usual shapes)
+            else:
+                events = []
+                self._read(taken, events)
+                items.extend(events)
+
+    def _took_usual(self) -> None:
+        if self._times is not None:
+            self._times.unprefixed()  # as feed's fast path notes a usual line
+        self._joiner.took_record()
 
 
 # A record a logger wrapped: at most this many lines joined to its first, and this many characters.
@@ -421,7 +456,7 @@ def usual_reader(usual: UsualLine) -> Callable[[re.Match[str]], list[Event]]:
     """The events of a line of ``usual``'s shape from its match: its step, then its evaluations."""
     columns = usual.columns
     stage, loss_note, mfu_note = usual.stage, usual.loss_note, usual.mfu_note
-    if usual.in_columns:
+    if not usual.evals and sorted(columns) == sorted(RUN_COLUMNS):  # (nanoGPT's: the run's columns alone)
         index = [usual.pattern.groupindex[name] for name in RUN_COLUMNS]
 
         def read_run_line(m: re.Match[str]) -> list[Event]:
@@ -477,39 +512,149 @@ def usual_reader(usual: UsualLine) -> Callable[[re.Match[str]], list[Event]]:
 
 
 def _run(usual: UsualLine, lines: list[str]) -> StepRun:
-    """Lines of ``usual``'s shape (each taken whole by its pattern) as one run: the same figures, in columns."""
+    """Lines of ``usual``'s shape (each taken whole by its pattern, each with its loss and none of its
+    evaluations) as one run: the same figures, in columns."""
+    run = _figures_run(usual, lines) if usual.figures_only is not None else None
+    if run is not None:
+        return run
+    rows = _rows(usual, lines)
+    parts = _runs(usual, lines, rows) if rows is not None else []
+    if len(parts) != 1 or not isinstance(parts[0][1], StepRun):
+        raise ValueError("not a run of usual lines")
+    return parts[0][1]
+
+
+def _figures_run(usual: UsualLine, lines: list[str]) -> StepRun | None:
+    """The run of lines whose figures are the run columns, read all at once (``figures_only``); None
+    when they do not read as that many figures."""
     columns = usual.columns
     width = len(columns)
     figures: list[Any] | None = None
     texts: list[Any] | None = None
-    if usual.figures_only is not None:
-        # Such a line is its figures between the pattern's words: all the lines' figures, a comma
-        # between each, all at once; read as one JSON array where orjson is installed (a leading
-        # zero, "007", is not JSON: read below).
-        text = ",".join(lines).translate(usual.figures_only)
-        loads = _json_loads()
-        if loads is not None:
-            try:
-                figures = loads(f"[{text}]")
-            except ValueError:
-                figures = None
-            if figures is not None and len(figures) != width * len(lines):
-                figures = None
-        if figures is None:
-            texts = text.split(",")
-            if len(texts) != width * len(lines):
-                texts = None
+    # Such a line is its figures between the pattern's words: all the lines' figures, a comma
+    # between each, all at once; read as one JSON array where orjson is installed (a leading
+    # zero, "007", is not JSON: read below).
+    text = ",".join(lines).translate(usual.figures_only or {})
+    loads = _json_loads()
+    if loads is not None:
+        try:
+            figures = loads(f"[{text}]")
+        except ValueError:
+            figures = None
+        if figures is not None and len(figures) != width * len(lines):
+            figures = None
     if figures is None:
-        if texts is None:
-            texts = [figure for line in lines for figure in _groups(usual.pattern, line, columns)]
+        texts = text.split(",")
+        if len(texts) != width * len(lines):
+            return None
         figures = texts
-        for k, name in enumerate(columns):
-            figures[k::width] = map(int if name == "step" else float, texts[k::width])
+        try:
+            for k, name in enumerate(columns):
+                figures[k::width] = map(int if name == "step" else float, texts[k::width])
+        except ValueError:
+            return None
     at = {name: k for k, name in enumerate(columns)}
     return StepRun(usual.stage, usual.loss_note, usual.mfu_note, *(tuple(figures[at[name]::width]) for name in RUN_COLUMNS))
 
 
-def _groups(pattern: re.Pattern[str], line: str, columns: tuple[str, ...]) -> Iterator[str]:
-    m = pattern.fullmatch(line)
-    assert m is not None  # (a marked line is taken whole by the pattern)
-    return (m.group(name) for name in columns)
+_WHOLE: dict[re.Pattern[str], re.Pattern[str]] = {}
+
+
+def _rows(usual: UsualLine, lines: list[str]) -> list[tuple[str, ...]] | None:
+    """Each line's groups of ``usual``'s pattern ("" for a group it did not take), by one pattern over
+    them all; a line of another shape has its text in one more group at the end. None when a line
+    holds a newline."""
+    whole = _WHOLE.get(usual.pattern)
+    if whole is None:
+        whole = _WHOLE[usual.pattern] = re.compile(rf"^(?:(?:{usual.pattern.pattern})$|(.*)$)", re.MULTILINE)
+    rows = whole.findall("\n".join(lines))
+    return rows if len(rows) == len(lines) else None
+
+
+# How each column's printed figure reads, as the line alone reads it (``usual_reader``): the step
+# field it fills, from the figures' texts ("" where the line has none).
+def _ints(texts: Sequence[str]) -> list[Any]:
+    return [int(text) if text else None for text in texts]
+
+
+def _numbers(texts: Sequence[str]) -> list[float | None]:
+    if texts and max(map(len, texts)) <= 64:
+        try:  # (what ``number`` reads a plain figure as)
+            return list(map(float, texts)) if all(texts) else [float(text) if text else None for text in texts]
+        except ValueError:
+            pass
+    return [number(text) if text else None for text in texts]
+
+
+def _finite(texts: Sequence[str]) -> list[float | None]:
+    return [value if value is not None and math.isfinite(value) else None for value in _numbers(texts)]
+
+
+def _elapsed(texts: Sequence[str]) -> list[float | None]:
+    return [ms / 1000 if ms is not None and ms >= 0 else None for ms in _numbers(texts)]
+
+
+def _eta(texts: Sequence[str]) -> list[float | None]:
+    return [minutes * 60 if minutes is not None else None for minutes in _numbers(texts)]
+
+
+_FIELDS: dict[str, tuple[str, Callable[[Sequence[str]], list[Any]]]] = {
+    "total_steps": ("total_steps", _ints), "epoch": ("epoch", _ints), "parquet_index": ("parquet_index", _ints),
+    "row_group": ("row_group", _ints), "grad_norm": ("grad_norm", _numbers), "lr": ("lr", _finite),
+    "tokens_per_second": ("tokens_per_second", _finite), "progress_percent": ("progress_percent", _finite),
+    "lr_multiplier": ("lr_multiplier", _finite), "elapsed_ms": ("elapsed_seconds", _elapsed),
+    "eta_minutes": ("trainer_eta_seconds", _eta),
+}
+
+
+def _runs(usual: UsualLine, lines: list[str],
+          rows: list[tuple[str, ...]]) -> list[tuple[list[str], StepRun | Literal["alone", "other"]]]:
+    """``lines`` (their ``_rows``) in parts: each stretch that reads as a run, as one ``StepRun``; each
+    stretch of another shape, ``"other"``; each other stretch (no loss, an evaluation, a figure the
+    run's columns cannot say), ``"alone"``: read line by line."""
+    index = usual.pattern.groupindex
+    other = usual.pattern.groups
+    columns = list(zip(*rows)) if rows and isinstance(rows[0], tuple) else [tuple(rows)]
+    losses = _numbers(columns[index["loss"] - 1])
+    steps = columns[index["step"] - 1]
+    ok = [bool(step) and loss is not None for step, loss in zip(steps, losses, strict=True)]
+    shaped = [True] * len(lines)
+    if len(columns) > other:
+        shaped = [not rest for rest in columns[other]]
+        ok = [good and shape for good, shape in zip(ok, shaped, strict=True)]
+    for name in usual.evals:
+        ok = [good and not text for good, text in zip(ok, columns[index[name] - 1], strict=True)]
+    count = len(lines)
+    step_ms: list[float] = [0.0] * count
+    if "step_ms" in index:
+        step_ms = [0.0 if ms is None else ms for ms in _numbers(columns[index["step_ms"] - 1])]
+    elif "avg_ms" in index:
+        step_ms = [ms if ms is not None and math.isfinite(ms) and ms > 0 else 0.0
+                   for ms in _numbers(columns[index["avg_ms"] - 1])]
+    mfus: list[float] = [-1.0] * count  # (no MFU printed: none, and nothing said of it)
+    mfu_note = usual.mfu_note if "mfu" in index else None
+    if "mfu" in index:
+        zero = usual.mfu_unmeasured == "zero"
+        read = _numbers(columns[index["mfu"] - 1])
+        # Not measured: negative, as the run's step says it; a figure it cannot say is read line by line.
+        mfus = [-1.0 if zero and mfu == 0.0 else mfu for mfu in read]  # type: ignore[misc]
+        ok = [good and mfu is not None and math.isfinite(mfu) and (mfu >= 0 or not zero)
+              for good, mfu in zip(ok, mfus, strict=True)]
+    extra = [(field, read(columns[index[name] - 1])) for name in usual.columns
+             if name in _FIELDS for field, read in (_FIELDS[name],)]
+    parts: list[tuple[list[str], StepRun | Literal["alone", "other"]]] = []
+    kinds = ok if all(ok) else [2 if not shape else int(good) for good, shape in zip(ok, shaped, strict=True)]
+    start = 0
+    while start < count:
+        end = next((k for k in range(start + 1, count) if kinds[k] != kinds[start]), count) if not all(ok) else count
+        if ok[start]:
+            figures = tuple((field, tuple(values[start:end])) for field, values in extra
+                            if any(value is not None for value in values[start:end]))
+            parts.append((lines[start:end], StepRun(
+                usual.stage, usual.loss_note, mfu_note, tuple(map(int, steps[start:end])),
+                tuple(losses[start:end]), tuple(step_ms[start:end]), tuple(mfus[start:end]),  # type: ignore[arg-type]
+                figures)))
+        else:
+            parts.append((lines[start:end], "alone" if shaped[start] else "other"))
+        start = end
+    return parts

@@ -151,17 +151,20 @@ def test_a_usual_line_reads_as_its_parser_reads_it_alone(name: str, usual: objec
 
 
 def test_the_bulk_path_is_declared_by_the_usual_line_not_probed() -> None:
-    """Only a usual line of the run columns (nanoGPT's) makes a run; llm.c's and modded-nanogpt's lines
-    are read one by one on the fast path, and a format with no usual line reads as feed reads."""
-    assert NANOGPT_USUAL.in_columns
-    others = [u for spec in FORMATS for u in spec.usual_lines if u is not NANOGPT_USUAL]
-    assert others and not any(u.in_columns for u in others)
-    lines = [USUAL[3], USUAL[0], USUAL[0].replace("iter 5", "iter 6"), USUAL[6]]
+    """Every row's usual line with a loss makes runs (its declaration, not four fast paths): a stretch
+    of one shape is one run, a line of it without its loss or with an evaluation is read alone, and
+    a format with no usual line reads as feed reads."""
+    declared = [u for spec in FORMATS for u in spec.usual_lines]
+    assert {spec.name for spec in FORMATS if spec.usual_lines} == {"nanochat", "nanogpt", "llmc", "modded-nanogpt"}
+    assert all(u.in_columns for u in declared)
+    lines = [USUAL[3], USUAL[3].replace("step:10/", "step:11/"), USUAL[4], USUAL[5], USUAL[6],
+             USUAL[6].replace("step  149/", "step  150/")]
     items = create_parser("modded-nanogpt").feed_runs(lines)  # type: ignore[attr-defined]
     runs = [item for item in items if isinstance(item, pipeline.StepRun)]
-    assert [len(run) for run in runs] == [2]
-    assert [item.step for item in items if isinstance(item, TrainStep)] == [10, 149]
-    assert not create_parser("nanochat").parser.in_runs  # type: ignore[attr-defined]
+    assert [run.steps for run in runs] == [(10, 11), (149, 150)]
+    assert [item.step for item in items if isinstance(item, TrainStep)] == [0, 11]  # (val_loss; no train_loss)
+    assert create_parser("nanochat").parser.in_runs  # type: ignore[attr-defined]
+    assert not create_parser("hf-trainer").parser.in_runs  # type: ignore[attr-defined]
 
 
 # nanochat's step lines (tests/data/real/nanochat-rtx4070-core-then-steps-with-epoch-eta.log and the sample):
