@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import importlib
 import math
+import operator
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import repeat
@@ -574,7 +575,11 @@ def _rows(usual: UsualLine, lines: list[str]) -> list[tuple[str, ...]] | None:
 # How each column's printed figure reads, as the line alone reads it (``usual_reader``): the step
 # field it fills, from the figures' texts ("" where the line has none).
 def _ints(texts: Sequence[str]) -> list[Any]:
-    return [int(text) if text else None for text in texts]
+    return list(map(int, texts)) if all(texts) else [int(text) if text else None for text in texts]
+
+
+_GROUPED = re.compile(r"[-+]?\d{1,3}(?:,\d{3})*(?:\.\d*)?")  # (a figure ``number`` reads with its commas gone)
+_NO_COMMAS = operator.methodcaller("replace", ",", "")
 
 
 def _numbers(texts: Sequence[str]) -> list[float | None]:
@@ -583,6 +588,8 @@ def _numbers(texts: Sequence[str]) -> list[float | None]:
             return list(map(float, texts)) if all(texts) else [float(text) if text else None for text in texts]
         except ValueError:
             pass
+        if all(texts) and all(map(_GROUPED.fullmatch, texts)):  # thousands separated: tok/sec 13,390
+            return list(map(float, map(_NO_COMMAS, texts)))
     return [number(text) if text else None for text in texts]
 
 

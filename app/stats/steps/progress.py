@@ -571,7 +571,8 @@ def _bulk_columns(run: StepRun, stage: Stage, start: int, taken: int) -> bool:
             if any(value != latest.epoch for value in values):
                 return False
         elif name == "total_steps":
-            if any(total and step >= total for step, total in zip(run.steps[start:end], values, strict=True)):
+            least = min(values) if None not in values else None
+            if not least or max(run.steps[start:end]) >= least:  # (the planned total reached: Stage.take's done_at)
                 return False
         elif name == "grad_norm":
             if None in values or not math.isfinite(sum(values)):
