@@ -252,3 +252,34 @@ def test_a_long_run_of_a_row_s_lines_imported_in_runs_stores_what_one_event_at_a
     in_runs = _imported(path, name, runs=True)
     assert repr(in_runs) == repr(_imported(path, name, runs=False))
     assert sum(len(obs.losses) for obs in in_runs[0]) > 5_000
+
+
+def _nanogpt(c: Composer, kind: str) -> list[str]:
+    rng = c.rng
+    lines = []
+    for _ in range(rng.randint(1, 300) if kind == "usual" else 1):
+        lines.append(f"iter {c.step}: loss {rng.uniform(2.5, 4.0):.4f}, time {c.ms():.2f}ms, mfu {rng.uniform(30, 50):.2f}%")
+        c.step += 1
+    return lines
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32), blocks=st.lists(st.tuples(st.sampled_from(["nanogpt", "llmc", "modded-nanogpt"]),
+                                                             st.sampled_from(KINDS)), min_size=1, max_size=30),
+       batch=st.sampled_from([7, 300, 5000]))
+def test_one_parser_s_usual_shapes_mixed_read_in_bulk_as_line_by_line(seed: int, blocks: list[tuple[str, str]],
+                                                                       batch: int) -> None:
+    """nanoGPT's, llm.c's and modded-nanogpt's shapes are one parser's: a batch of one, then of another, or
+    the three mixed, each line read in bulk as alone."""
+    rng = random.Random(seed)
+    composers = {name: Composer(rng, 200_000) for name in ("nanogpt", "llmc", "modded-nanogpt")}
+    lines: list[str] = []
+    for name, kind in blocks:
+        if kind in ("crash", "junk"):
+            lines.extend(CRASH if kind == "crash" else [rng.choice(JUNK)])
+        else:
+            lines.extend((COMPOSERS | {"nanogpt": _nanogpt})[name](composers[name], kind))
+    bulk, alone = create_parser("nanogpt"), create_parser("nanogpt")
+    for first in range(0, len(lines), batch):
+        part = lines[first:first + batch]
+        assert _steps(bulk.feed_runs(part)) == alone.feed(part)  # type: ignore[attr-defined]

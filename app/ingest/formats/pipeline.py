@@ -31,7 +31,7 @@ import operator
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import repeat
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, Generic, Literal, TypeVar, cast
 
 from ...stats.events import EvalResult, Event, StepRun, Tick, TrainStep, builder, timed_step
 from .fields import MAX_LINE_CHARS, Kind, WrapJoiner, clean, finite, next_plain, number, split_glued
@@ -40,6 +40,8 @@ from .shapes import RUN_COLUMNS, UsualLine
 
 R = TypeVar("R")
 Emit = Callable[[], list[Event]]
+# A line's mark in a batch read for the bulk path: its row of groups when it is of a usual shape, else "".
+Mark = str | tuple[str, ...]
 _train_step = builder(TrainStep)  # a usual line's step, made by the hundred thousand
 
 
@@ -109,12 +111,25 @@ class StepLines(Generic[R]):
         self._emit = None if cls.emit is EmitLines.emit else self.emit
         self._bulk: tuple[UsualLine, ...] = tuple(line for line in usual if line.in_columns)
         self._marks: re.Pattern[str] | None = None
+        self._firsts: list[int] = []  # where each usual shape's groups start in a line's row
         if self._bulk:
-            cores = "".join(
-                re.sub(r"\(\?P<(?!step>)\w+>", "(?:", line.pattern.pattern).replace("(?P<step>", "(") + "$|"
-                for line in self._bulk)
-            # One match a line, also for an empty one: its step's digits when it is a usual line, else "".
-            self._marks = re.compile(rf"^(?:{cores}.*$)", re.MULTILINE)
+            # One match a line, also for an empty one: the groups of every usual shape, the shape that
+            # took the line with its figures, every other group "" (a shape read by ``figures_only``:
+            # its step alone).
+            marked = [_marked(line) for line in self._bulk]
+            self._marks = re.compile("^(?:" + "".join(f"(?:{core})$|" for core in marked) + ".*$)", re.MULTILINE)
+            for core in marked:
+                self._firsts.append(sum(re.compile(other).groups for other in marked[:len(self._firsts)]))
+        # Where a shape is read by ``figures_only`` (nanoGPT's, beside llm.c's and modded-nanogpt's), a
+        # batch of it is marked by its steps alone, each shape's groups found only for a stretch of the
+        # others: taking every shape's groups costs nanoGPT's lines a tenth more.
+        self._light: re.Pattern[str] | None = None
+        self._lightly = False  # the next batch is marked by the light pattern (the last was of such a shape)
+        self._marked_lightly = False  # the batch being read was
+        if any(line.figures_only is not None for line in self._bulk) and len(self._bulk) > 1:
+            steps = "".join(f"(?:{_marked(line, alone=True)})$|" for line in self._bulk)
+            self._light = re.compile(f"^(?:{steps}.*$)", re.MULTILINE)
+            self._lightly = True
 
     # --- what a parser declares -------------------------------------------------------------------
 
@@ -281,24 +296,32 @@ class StepLines(Generic[R]):
         """True when one of this parser's usual lines is read in bulk (``feed_runs``)."""
         return bool(self._bulk)
 
-    def usual_marks(self, lines: list[str]) -> list[str]:
-        """For each line, its step's digits when it is the bulk usual line, else "" (one pattern over the batch).
+    def usual_marks(self, lines: list[str]) -> list[Mark]:
+        """For each line of a usual shape, its row: every shape's groups, its own with its figures (one
+        pattern over the batch); "" for any other line.
 
         Such a line holds only its trainer's words, digits, signs and punctuation: none of the
         crash watch's words (crash.py), which skips them.
         """
         if self._marks is None:
             return [""] * len(lines)
-        marks = self._marks.findall("\n".join(lines))
-        if len(self._bulk) > 1:
-            marks = list(map("".join, marks))  # (a step's digits in the group of the shape that took the line)
-        if len(marks) != len(lines):
+        self._marked_lightly = self._lightly and self._light is not None  # (how this batch's rows read)
+        rows: list[tuple[str, ...]] = (self._light if self._marked_lightly and self._light else self._marks).findall(
+            "\n".join(lines))
+        if len(rows) != len(lines):
             return [""] * len(lines)  # a line with a newline: read alone
+        marks: list[Mark]
+        if rows and not isinstance(rows[0], tuple):
+            marks = [(step,) if step else "" for step in rows]  # (one shape, its step alone)
+        elif all(map(any, rows)):
+            marks = rows  # type: ignore[assignment]  # (every line of a usual shape: the usual batch)
+        else:
+            marks = [row if any(row) else "" for row in rows]  # (a line of a usual shape has its step)
         if lines and max(map(len, lines)) > MAX_LINE_CHARS:  # an over-long line is read alone, as feed reads it
             marks = [mark if len(line) <= MAX_LINE_CHARS else "" for mark, line in zip(marks, lines)]
         return marks
 
-    def feed_runs(self, lines: list[str], marks: list[str] | None = None) -> list[Event | StepRun]:
+    def feed_runs(self, lines: list[str], marks: list[Mark] | None = None) -> list[Event | StepRun]:
         """What :meth:`feed` reads, with each stretch of the bulk usual line as one :class:`StepRun`.
 
         The history import's reading of an every-step log: the usual lines (``marks``: their
@@ -321,38 +344,43 @@ class StepLines(Generic[R]):
                 i = end
                 continue
             end = next_plain(marks, i + 1)
-            self._stretch(lines[i:end], items)
+            self._stretch(lines[i:end], cast("list[tuple[str, ...]]", marks[i:end]), items)
             i = end
         items.extend(self._end([]))
         return items
 
-    def _stretch(self, lines: list[str], items: list[Event | StepRun]) -> None:
-        """Read lines each of a usual shape: a run of each stretch of one shape (each line with its loss and
-        none of its evaluations), any other line as feed's fast path reads it."""
-        first = lines[0]
-        usual = next((line for line in self._bulk if line.pattern.fullmatch(first)), None)
-        if usual is not None and usual.figures_only is not None:
-            run = _figures_run(usual, lines)
-            if run is not None:
-                self._took_usual()
-                items.append(run)
-                return
-        rows = _rows(usual, lines) if usual is not None else None
-        if rows is None:
-            events: list[Event] = []
-            self._read(lines, events)
-            items.extend(events)
-            return
-        assert usual is not None
-        for taken, part in _runs(usual, lines, rows):
+    def _stretch(self, lines: list[str], rows: list[tuple[str, ...]], items: list[Event | StepRun]) -> None:
+        """Read lines each of a usual shape (``rows``: their marks): a run of each stretch of one shape
+        (each line with its loss and none of its evaluations), any other line as feed's fast path reads it."""
+        lightly = self._marked_lightly
+        if lightly:
+            k = next(k for k, step in enumerate(rows[0]) if step)
+            usual, at = self._bulk[k], k
+        else:
+            k = next(k for k, (at, line) in enumerate(zip(self._firsts, self._bulk)) if rows[0][at + _step_at(line)])
+            usual, at = self._bulk[k], self._firsts[k]
+        own = rows
+        if usual.figures_only is not None:
+            self._lightly = True  # (the next batch: nanoGPT's, most likely)
+            if all(map(operator.itemgetter(at), rows)):
+                run = _figures_run(usual, lines)
+                if run is not None:
+                    self._took_usual()
+                    items.append(run)
+                    return
+            own, at = _own_rows(usual, lines), 0
+        elif lightly:
+            self._lightly = False
+            own, at = _own_rows(usual, lines), 0
+        for start, end, part in _runs(usual, lines, own, at):
             if isinstance(part, StepRun):
                 self._took_usual()
                 items.append(part)
-            elif part == "other":
-                self._stretch(taken, items)  # (lines of another of the parser's usual shapes)
+            elif part == "other":  # (lines of another of the parser's usual shapes)
+                self._stretch(lines[start:end], rows[start:end], items)
             else:
-                events = []
-                self._read(taken, events)
+                events: list[Event] = []
+                self._read(lines[start:end], events)
                 items.extend(events)
 
     def _took_usual(self) -> None:
@@ -518,11 +546,37 @@ def _run(usual: UsualLine, lines: list[str]) -> StepRun:
     run = _figures_run(usual, lines) if usual.figures_only is not None else None
     if run is not None:
         return run
-    rows = _rows(usual, lines)
-    parts = _runs(usual, lines, rows) if rows is not None else []
-    if len(parts) != 1 or not isinstance(parts[0][1], StepRun):
+    rows = _own_rows(usual, lines)
+    parts = _runs(usual, lines, rows, 0) if len(rows) == len(lines) else []
+    if len(parts) != 1 or not isinstance(parts[0][2], StepRun):
         raise ValueError("not a run of usual lines")
-    return parts[0][1]
+    return parts[0][2]
+
+
+def _marked(usual: UsualLine, *, alone: bool = False) -> str:
+    """``usual``'s pattern as a line's mark reads it: its named groups unnamed (still groups, in the same
+    order); a shape read by ``figures_only`` (or ``alone``), its step's alone."""
+    if usual.figures_only is not None or alone:
+        return re.sub(r"\(\?P<(?!step>)\w+>", "(?:", usual.pattern.pattern).replace("(?P<step>", "(")
+    return re.sub(r"\(\?P<\w+>", "(", usual.pattern.pattern)
+
+
+def _step_at(usual: UsualLine) -> int:
+    """Where the step is among the groups of ``usual``'s mark."""
+    return 0 if usual.figures_only is not None else usual.pattern.groupindex["step"] - 1
+
+
+_OWN: dict[re.Pattern[str], re.Pattern[str]] = {}
+
+
+def _own_rows(usual: UsualLine, lines: list[str]) -> list[tuple[str, ...]]:
+    """Each line's groups of ``usual``'s pattern, all "" for a line of another shape (one pattern over them)."""
+    own = _OWN.get(usual.pattern)
+    if own is None:
+        own = _OWN[usual.pattern] = re.compile(rf"^(?:(?:{re.sub(r'[(][?]P<[a-z_]+>', '(', usual.pattern.pattern)})$|.*$)",
+                                               re.MULTILINE)
+    rows: list[tuple[str, ...]] = own.findall("\n".join(lines))
+    return rows
 
 
 def _figures_run(usual: UsualLine, lines: list[str]) -> StepRun | None:
@@ -556,20 +610,6 @@ def _figures_run(usual: UsualLine, lines: list[str]) -> StepRun | None:
             return None
     at = {name: k for k, name in enumerate(columns)}
     return StepRun(usual.stage, usual.loss_note, usual.mfu_note, *(tuple(figures[at[name]::width]) for name in RUN_COLUMNS))
-
-
-_WHOLE: dict[re.Pattern[str], re.Pattern[str]] = {}
-
-
-def _rows(usual: UsualLine, lines: list[str]) -> list[tuple[str, ...]] | None:
-    """Each line's groups of ``usual``'s pattern ("" for a group it did not take), by one pattern over
-    them all; a line of another shape has its text in one more group at the end. None when a line
-    holds a newline."""
-    whole = _WHOLE.get(usual.pattern)
-    if whole is None:
-        whole = _WHOLE[usual.pattern] = re.compile(rf"^(?:(?:{usual.pattern.pattern})$|(.*)$)", re.MULTILINE)
-    rows = whole.findall("\n".join(lines))
-    return rows if len(rows) == len(lines) else None
 
 
 # How each column's printed figure reads, as the line alone reads it (``usual_reader``): the step
@@ -614,42 +654,39 @@ _FIELDS: dict[str, tuple[str, Callable[[Sequence[str]], list[Any]]]] = {
 }
 
 
-def _runs(usual: UsualLine, lines: list[str],
-          rows: list[tuple[str, ...]]) -> list[tuple[list[str], StepRun | Literal["alone", "other"]]]:
-    """``lines`` (their ``_rows``) in parts: each stretch that reads as a run, as one ``StepRun``; each
-    stretch of another shape, ``"other"``; each other stretch (no loss, an evaluation, a figure the
-    run's columns cannot say), ``"alone"``: read line by line."""
-    index = usual.pattern.groupindex
-    other = usual.pattern.groups
-    columns = list(zip(*rows)) if rows and isinstance(rows[0], tuple) else [tuple(rows)]
-    losses = _numbers(columns[index["loss"] - 1])
-    steps = columns[index["step"] - 1]
+def _runs(usual: UsualLine, lines: list[str], rows: Sequence[tuple[str, ...]],
+          first: int) -> list[tuple[int, int, StepRun | Literal["alone", "other"]]]:
+    """``lines`` (``rows``: each line's groups, ``usual``'s from ``first``) in parts, ``(start, end, what)``:
+    each stretch that reads as a run, as one ``StepRun``; each stretch of another shape, ``"other"``;
+    each other stretch (no loss, an evaluation, a figure the run's columns cannot say), ``"alone"``:
+    read line by line."""
+    index = {name: first + at - 1 for name, at in usual.pattern.groupindex.items()}
+    columns = list(zip(*rows))
+    losses = _numbers(columns[index["loss"]])
+    steps = columns[index["step"]]
+    shaped = list(map(bool, steps))  # (a line of another shape has none of this one's groups)
     ok = [bool(step) and loss is not None for step, loss in zip(steps, losses, strict=True)]
-    shaped = [True] * len(lines)
-    if len(columns) > other:
-        shaped = [not rest for rest in columns[other]]
-        ok = [good and shape for good, shape in zip(ok, shaped, strict=True)]
     for name in usual.evals:
-        ok = [good and not text for good, text in zip(ok, columns[index[name] - 1], strict=True)]
+        ok = [good and not text for good, text in zip(ok, columns[index[name]], strict=True)]
     count = len(lines)
     step_ms: list[float] = [0.0] * count
     if "step_ms" in index:
-        step_ms = [0.0 if ms is None else ms for ms in _numbers(columns[index["step_ms"] - 1])]
+        step_ms = [0.0 if ms is None else ms for ms in _numbers(columns[index["step_ms"]])]
     elif "avg_ms" in index:
         step_ms = [ms if ms is not None and math.isfinite(ms) and ms > 0 else 0.0
-                   for ms in _numbers(columns[index["avg_ms"] - 1])]
+                   for ms in _numbers(columns[index["avg_ms"]])]
     mfus: list[float] = [-1.0] * count  # (no MFU printed: none, and nothing said of it)
     mfu_note = usual.mfu_note if "mfu" in index else None
     if "mfu" in index:
         zero = usual.mfu_unmeasured == "zero"
-        read = _numbers(columns[index["mfu"] - 1])
+        read = _numbers(columns[index["mfu"]])
         # Not measured: negative, as the run's step says it; a figure it cannot say is read line by line.
         mfus = [-1.0 if zero and mfu == 0.0 else mfu for mfu in read]  # type: ignore[misc]
         ok = [good and mfu is not None and math.isfinite(mfu) and (mfu >= 0 or not zero)
               for good, mfu in zip(ok, mfus, strict=True)]
-    extra = [(field, read(columns[index[name] - 1])) for name in usual.columns
+    extra = [(field, read(columns[index[name]])) for name in usual.columns
              if name in _FIELDS for field, read in (_FIELDS[name],)]
-    parts: list[tuple[list[str], StepRun | Literal["alone", "other"]]] = []
+    parts: list[tuple[int, int, StepRun | Literal["alone", "other"]]] = []
     kinds = ok if all(ok) else [2 if not shape else int(good) for good, shape in zip(ok, shaped, strict=True)]
     start = 0
     while start < count:
@@ -657,11 +694,11 @@ def _runs(usual: UsualLine, lines: list[str],
         if ok[start]:
             figures = tuple((field, tuple(values[start:end])) for field, values in extra
                             if any(value is not None for value in values[start:end]))
-            parts.append((lines[start:end], StepRun(
+            parts.append((start, end, StepRun(
                 usual.stage, usual.loss_note, mfu_note, tuple(map(int, steps[start:end])),
                 tuple(losses[start:end]), tuple(step_ms[start:end]), tuple(mfus[start:end]),  # type: ignore[arg-type]
                 figures)))
         else:
-            parts.append((lines[start:end], "alone" if shaped[start] else "other"))
+            parts.append((start, end, "alone" if shaped[start] else "other"))
         start = end
     return parts
