@@ -599,7 +599,7 @@ def _figures_run(usual: UsualLine, lines: list[str]) -> StepRun | None:
         if figures is not None and len(figures) != width * len(lines):
             figures = None
     if figures is None:
-        texts = text.split(",")
+        texts = cast("list[Any]", text.split(","))
         if len(texts) != width * len(lines):
             return None
         figures = texts
