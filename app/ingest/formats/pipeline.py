@@ -681,9 +681,9 @@ def _runs(usual: UsualLine, lines: list[str], rows: Sequence[tuple[str, ...]],
         zero = usual.mfu_unmeasured == "zero"
         read = _numbers(columns[index["mfu"]])
         # Not measured: negative, as the run's step says it; a figure it cannot say is read line by line.
-        mfus = [-1.0 if zero and mfu == 0.0 else mfu for mfu in read]  # type: ignore[misc]
         ok = [good and mfu is not None and math.isfinite(mfu) and (mfu >= 0 or not zero)
-              for good, mfu in zip(ok, mfus, strict=True)]
+              for good, mfu in zip(ok, read, strict=True)]
+        mfus = [-1.0 if zero and mfu == 0.0 else mfu for mfu in read]  # type: ignore[misc]
     extra = [(field, read(columns[index[name]])) for name in usual.columns
              if name in _FIELDS for field, read in (_FIELDS[name],)]
     parts: list[tuple[int, int, StepRun | Literal["alone", "other"]]] = []

@@ -294,3 +294,27 @@ def test_a_wrapped_record_joins_a_bounded_number_of_lines() -> None:
     out = list(continued([head, *rest]))
     assert out[0] == head + "".join(f" part{k}" for k in range(MAX_CONTINUED_LINES))
     assert out[1:] == rest[MAX_CONTINUED_LINES:]
+
+
+@pytest.mark.parametrize(("name", "usual"), USUAL_SHAPES, ids=[f"{n}:{u.head}" for n, u in USUAL_SHAPES])
+def test_a_row_s_usual_line_read_in_bulk_is_the_line_read_alone(name: str, usual: object) -> None:
+    """Every row that declares a usual line: its example in a stretch is one run whose steps are the
+    events the lines read as one by one (a new row's declaration is held to this as it is added)."""
+    line = usual.example  # type: ignore[attr-defined]
+    lines = ["starting", line, line, line, "", line]
+    items = create_parser(name).feed_runs(lines)  # type: ignore[attr-defined]
+    assert any(isinstance(item, pipeline.StepRun) for item in items)
+    read = [step for item in items
+            for step in ([item.step(i) for i in range(len(item))] if isinstance(item, pipeline.StepRun) else [item])]
+    assert read == create_parser(name).feed(lines)
+
+
+figure_text = st.one_of(st.text("0123456789,.-+eE", max_size=12), st.sampled_from(["nan", "inf", "-inf", "1" * 70, ""]))
+
+
+@settings(max_examples=500, deadline=None)
+@given(texts=st.lists(figure_text, min_size=1, max_size=8))
+def test_a_column_of_figures_reads_as_each_figure_alone(texts: list[str]) -> None:
+    from app.ingest.formats.fields import number
+
+    assert repr(pipeline._numbers(texts)) == repr([number(text) if text else None for text in texts])
