@@ -120,16 +120,18 @@ class StepLines(Generic[R]):
             self._marks = re.compile("^(?:" + "".join(f"(?:{core})$|" for core in marked) + ".*$)", re.MULTILINE)
             for core in marked:
                 self._firsts.append(sum(re.compile(other).groups for other in marked[:len(self._firsts)]))
-        # Where a shape is read by ``figures_only`` (nanoGPT's, beside llm.c's and modded-nanogpt's), a
-        # batch of it is marked by its steps alone, each shape's groups found only for a stretch of the
-        # others: taking every shape's groups costs nanoGPT's lines a tenth more.
+        # Where a shape is read by ``figures_only`` (nanoGPT's, beside llm.c's and modded-nanogpt's in one
+        # parser), a batch after one of that shape is marked by that shape's steps alone, the other
+        # shapes' lines read one by one: taking every shape's groups costs nanoGPT's lines a tenth more.
         self._light: re.Pattern[str] | None = None
-        self._lightly = False  # the next batch is marked by the light pattern (the last was of such a shape)
+        self._light_shape = 0  # (which of the usual lines it marks)
+        self._lightly = False  # the next batch is marked so (the last one's stretches were of that shape)
         self._marked_lightly = False  # the batch being read was
-        if any(line.figures_only is not None for line in self._bulk) and len(self._bulk) > 1:
-            steps = "".join(f"(?:{_marked(line, alone=True)})$|" for line in self._bulk)
-            self._light = re.compile(f"^(?:{steps}.*$)", re.MULTILINE)
-            self._lightly = True
+        figured = [k for k, line in enumerate(self._bulk) if line.figures_only is not None]
+        if figured and len(self._bulk) > 1:
+            self._light_shape = figured[0]
+            self._light = re.compile(f"^(?:{_marked(self._bulk[figured[0]])}$|.*$)", re.MULTILINE)
+            self._lightly = True  # (a batch mostly of other lines is marked again, at once, with every shape's groups)
 
     # --- what a parser declares -------------------------------------------------------------------
 
@@ -305,13 +307,23 @@ class StepLines(Generic[R]):
         """
         if self._marks is None:
             return [""] * len(lines)
-        self._marked_lightly = self._lightly and self._light is not None  # (how this batch's rows read)
-        rows: list[tuple[str, ...]] = (self._light if self._marked_lightly and self._light else self._marks).findall(
-            "\n".join(lines))
+        text = "\n".join(lines)
+        rows: list[tuple[str, ...]] = []
+        self._marked_lightly = False  # (how this batch is marked)
+        if self._lightly and self._light is not None:
+            rows = self._light.findall(text)
+            if rows.count("") * 2 <= len(rows):  # type: ignore[arg-type]
+                self._marked_lightly = True
+            else:
+                self._lightly = False  # (most lines of another shape, or none usual: every shape's groups)
+        if not self._marked_lightly:
+            rows = self._marks.findall(text)
         if len(rows) != len(lines):
             return [""] * len(lines)  # a line with a newline: read alone
         marks: list[Mark]
-        if rows and not isinstance(rows[0], tuple):
+        if self._marked_lightly:
+            marks = rows  # type: ignore[assignment]  # (the figures_only shape's steps, "" for any other line)
+        elif rows and not isinstance(rows[0], tuple):
             marks = [(step,) if step else "" for step in rows]  # (one shape, its step alone)
         elif all(map(any, rows)):
             marks = rows  # type: ignore[assignment]  # (every line of a usual shape: the usual batch)
@@ -353,24 +365,21 @@ class StepLines(Generic[R]):
         """Read lines each of a usual shape (``rows``: their marks): a run of each stretch of one shape
         (each line with its loss and none of its evaluations), any other line as feed's fast path reads it."""
         lightly = self._marked_lightly
-        if lightly:
-            k = next(k for k, step in enumerate(rows[0]) if step)
-            usual, at = self._bulk[k], k
+        if lightly:  # (rows: the steps of lines of the figures_only shape)
+            k = self._light_shape
+            usual, at = self._bulk[k], 0
         else:
             k = next(k for k, (at, line) in enumerate(zip(self._firsts, self._bulk)) if rows[0][at + _step_at(line)])
             usual, at = self._bulk[k], self._firsts[k]
         own = rows
         if usual.figures_only is not None:
-            self._lightly = True  # (the next batch: nanoGPT's, most likely)
-            if all(map(operator.itemgetter(at), rows)):
+            self._lightly = self._light is not None  # (the next batch: of this shape, most likely)
+            if lightly or all(map(operator.itemgetter(at), rows)):
                 run = _figures_run(usual, lines)
                 if run is not None:
                     self._took_usual()
                     items.append(run)
                     return
-            own, at = _own_rows(usual, lines), 0
-        elif lightly:
-            self._lightly = False
             own, at = _own_rows(usual, lines), 0
         for start, end, part in _runs(usual, lines, own, at):
             if isinstance(part, StepRun):
