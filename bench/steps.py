@@ -46,8 +46,7 @@ IMPORT_STEPS = 600_000  # ~31 MB
 OPEN_STEPS = 1_000_000  # ~52 MB
 IMPORT_GOAL_SECONDS = 5.0
 TREE_GOAL_MB = 80.0  # server + import child, at the import's peak
-# Every-step logs of the other trainers: their lines take the pipeline's fast path, but each step is
-# applied on its own (the bulk path's columns are nanoGPT's): a few times a miner log's import.
+# Every-step logs of the other trainers: each row's usual line is read and applied in bulk, as nanoGPT's.
 FORMATS_GOAL_RATIO = 4.0
 LATEST_GOAL_SECONDS = 2.0
 CHART_GOAL_SECONDS = 5.0
@@ -270,7 +269,7 @@ def measure_import_formats(workdir: Path, *, quick: bool) -> Figure:
     modded-nanogpt, each the size of the nanoGPT log, beside a miner log of that size in the same run
     (CPU, median of 3, the logs alternated: a 2-core shared machine drifts, a ratio does not)."""
     title = "16b step-log import per trainer (every step)"
-    goal = f"each <= {FORMATS_GOAL_RATIO:g}x the miner log's import (only nanoGPT's line goes in bulk)"
+    goal = f"each <= {FORMATS_GOAL_RATIO:g}x the miner log's import"
     steps = IMPORT_STEPS // 10 if quick else IMPORT_STEPS
     folder = workdir / "step-import-formats"
     nano = _write(folder / "nanogpt.log", nanogpt_log(steps, seed=16))

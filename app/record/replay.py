@@ -362,9 +362,16 @@ def _place_run(run: StepRun, previous: TrainStep | None, anchors: Anchors, times
     first = line_seconds(previous, run.step(0))
     seconds.append(NAN if first is None else first)
     steps, step_ms = run.steps, run.step_ms
-    if steps[-1] - steps[0] == count - 1 and min(step_ms) > 0 and all(map(operator.lt, steps, steps[1:])):
-        seconds.extend(ms / 1000 for ms in step_ms[1:])  # one step a line, each timed: its own time
-        return times
+    elapsed = run.column("elapsed_seconds")
+    if elapsed is None:
+        if steps[-1] - steps[0] == count - 1 and min(step_ms) > 0 and all(map(operator.lt, steps, steps[1:])):
+            seconds.extend(ms / 1000 for ms in step_ms[1:])  # one step a line, each timed: its own time
+            return times
+    elif None not in elapsed and all(map(operator.lt, steps, steps[1:])):
+        clock = list(map(operator.sub, elapsed[1:], elapsed))
+        if not clock or min(clock) >= 0:
+            seconds.extend(clock)  # each step after the one before, on the trainer's clock: the time between
+            return times
     for i in range(1, count):
         back = line_seconds(run.step(i - 1), run.step(i))
         seconds.append(NAN if back is None else back)

@@ -526,14 +526,27 @@ class StepRun:
     losses: tuple[float, ...]
     step_ms: tuple[float, ...]
     mfus: tuple[float, ...]
+    # The other figures the lines print, a column each: (a ``TrainStep`` field's name, its value on each
+    # line), such as llm.c's grad norm and learning rate or nanochat's total steps and eta.
+    columns: tuple[tuple[str, tuple[Any, ...]], ...] = ()
 
     def __len__(self) -> int:
         return len(self.steps)
 
     def step(self, i: int) -> TrainStep:
         """The ``i``-th line's step, as the parser reads that line alone."""
+        if self.columns:
+            return timed_step(self.stage, self.steps[i], self.losses[i], self.loss_note, self.step_ms[i],
+                              self.mfus[i], self.mfu_note, **{name: values[i] for name, values in self.columns})
         return timed_step(self.stage, self.steps[i], self.losses[i], self.loss_note, self.step_ms[i], self.mfus[i],
                           self.mfu_note)
+
+    def column(self, name: str) -> tuple[Any, ...] | None:
+        """The values of the ``TrainStep`` field ``name`` on each line, when the lines print it."""
+        for other, values in self.columns:
+            if other == name:
+                return values
+        return None
 
 
 E = TypeVar("E")
@@ -566,8 +579,9 @@ _train_step = builder(TrainStep)  # made by the hundred thousand (an every-step 
 
 
 def timed_step(stage: str, step: int, loss: float, loss_note: str | None, step_ms: float, mfu: float,
-               mfu_note: str | None) -> TrainStep:
-    """An undated step with its loss, its time in ms (0: none) and its MFU (negative: not measured, ``mfu_note``)."""
+               mfu_note: str | None, **figures: Any) -> TrainStep:
+    """An undated step with its loss, its time in ms (0: none) and its MFU (negative: not measured, ``mfu_note``);
+    ``figures``: any other of its fields."""
     return _train_step(
         at=None,
         stage=stage,
@@ -577,6 +591,7 @@ def timed_step(stage: str, step: int, loss: float, loss_note: str | None, step_m
         step_seconds=step_ms / 1000 if step_ms > 0 else None,
         mfu=None if mfu < 0 else mfu,
         mfu_note=mfu_note if mfu < 0 else None,
+        **figures,
     )
 
 

@@ -107,16 +107,17 @@ class LossColumns(Sequence[LossPoint]):
         self.values.append(point.value)
         self.lrs.append(point.lr)
 
-    def extend_run(self, stage: str, steps: Sequence[int], at: Sequence[float], values: Sequence[float]) -> None:
-        """Append ``LossPoint(stage, step, at, value)`` for each of the columns' rows (no learning rate)."""
+    def extend_run(self, stage: str, steps: Sequence[int], at: Sequence[float], values: Sequence[float],
+                   lrs: Sequence[float | None] | None = None) -> None:
+        """Append ``LossPoint(stage, step, at, value, lr)`` for each of the columns' rows (``lrs`` None: no learning rate)."""
         count = len(steps)
-        if not count == len(at) == len(values):
+        if not count == len(at) == len(values) or (lrs is not None and len(lrs) != count):
             raise ValueError("columns of different lengths")
         self._count(stage, count)
         self.steps.extend(steps)
         self.at.extend(at)
         self.values.extend(values)
-        self.lrs.extend(repeat(None, count))
+        self.lrs.extend(repeat(None, count) if lrs is None else lrs)
 
     def _count(self, stage: str, count: int) -> None:
         if self.stages and self.stages[-1][0] == stage:

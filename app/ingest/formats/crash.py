@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ...stats.events import Event, RunCrashed, StepFigures, StepRun, StepSkipped
@@ -278,7 +278,7 @@ class CrashWatch:
             self._previous_fatal = any(isinstance(event, RunCrashed) for event in events)
         return events
 
-    def see_lines(self, lines: list[str], plain: list[str]) -> list[tuple[int, list[Event]]]:
+    def see_lines(self, lines: list[str], plain: Sequence[object]) -> list[tuple[int, list[Event]]]:
         """:meth:`see` each line; the events by line index. A line whose ``plain`` entry is not empty
         holds none of the watch's words (a parser's usual step line): outside a traceback and its
         table it is only noted as the line before the next."""

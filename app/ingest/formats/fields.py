@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 import math
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
@@ -252,7 +252,7 @@ class WrapJoiner(Generic[R]):
             yield pending
 
 
-def next_plain(marks: list[str], start: int) -> int:
+def next_plain(marks: Sequence[object], start: int) -> int:
     """The index of the first empty mark from ``start`` (``len(marks)``: none), found in C, not a line at a time."""
     try:
         return marks.index("", start)

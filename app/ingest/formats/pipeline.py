@@ -26,10 +26,12 @@ usual line that is all run columns as one ``StepRun`` (the bulk path).
 from __future__ import annotations
 
 import importlib
+import math
+import operator
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import repeat
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Literal, TypeVar, cast
 
 from ...stats.events import EvalResult, Event, StepRun, Tick, TrainStep, builder, timed_step
 from .fields import MAX_LINE_CHARS, Kind, WrapJoiner, clean, finite, next_plain, number, split_glued
@@ -38,6 +40,8 @@ from .shapes import RUN_COLUMNS, UsualLine
 
 R = TypeVar("R")
 Emit = Callable[[], list[Event]]
+# A line's mark in a batch read for the bulk path: its row of groups when it is of a usual shape, else "".
+Mark = str | tuple[str, ...]
 _train_step = builder(TrainStep)  # a usual line's step, made by the hundred thousand
 
 
@@ -105,13 +109,29 @@ class StepLines(Generic[R]):
         self._line_read = self.line_read if cls.line_read is not StepLines.line_read else None
         self._pieces = self.pieces if cls.pieces is not StepLines.pieces else None
         self._emit = None if cls.emit is EmitLines.emit else self.emit
-        bulk = [line for line in usual if line.in_columns]
-        self._bulk: UsualLine | None = bulk[0] if bulk else None
+        self._bulk: tuple[UsualLine, ...] = tuple(line for line in usual if line.in_columns)
         self._marks: re.Pattern[str] | None = None
-        if self._bulk is not None:
-            core = re.sub(r"\(\?P<(?!step>)\w+>", "(?:", self._bulk.pattern.pattern).replace("(?P<step>", "(")
-            # One match a line, also for an empty one: its step's digits when it is the usual line, else "".
-            self._marks = re.compile(rf"^(?:{core}$|.*$)", re.MULTILINE)
+        self._firsts: list[int] = []  # where each usual shape's groups start in a line's row
+        if self._bulk:
+            # One match a line, also for an empty one: the groups of every usual shape, the shape that
+            # took the line with its figures, every other group "" (a shape read by ``figures_only``:
+            # its step alone).
+            marked = [_marked(line) for line in self._bulk]
+            self._marks = re.compile("^(?:" + "".join(f"(?:{core})$|" for core in marked) + ".*$)", re.MULTILINE)
+            for core in marked:
+                self._firsts.append(sum(re.compile(other).groups for other in marked[:len(self._firsts)]))
+        # Where a shape is read by ``figures_only`` (nanoGPT's, beside llm.c's and modded-nanogpt's in one
+        # parser), a batch after one of that shape is marked by that shape's steps alone, the other
+        # shapes' lines read one by one: taking every shape's groups costs nanoGPT's lines a tenth more.
+        self._light: re.Pattern[str] | None = None
+        self._light_shape = 0  # (which of the usual lines it marks)
+        self._lightly = False  # the next batch is marked so (the last one's stretches were of that shape)
+        self._marked_lightly = False  # the batch being read was
+        figured = [k for k, line in enumerate(self._bulk) if line.figures_only is not None]
+        if figured and len(self._bulk) > 1:
+            self._light_shape = figured[0]
+            self._light = re.compile(f"^(?:{_marked(self._bulk[figured[0]])}$|.*$)", re.MULTILINE)
+            self._lightly = True  # (a batch mostly of other lines is marked again, at once, with every shape's groups)
 
     # --- what a parser declares -------------------------------------------------------------------
 
@@ -276,24 +296,44 @@ class StepLines(Generic[R]):
     @property
     def in_runs(self) -> bool:
         """True when one of this parser's usual lines is read in bulk (``feed_runs``)."""
-        return self._bulk is not None
+        return bool(self._bulk)
 
-    def usual_marks(self, lines: list[str]) -> list[str]:
-        """For each line, its step's digits when it is the bulk usual line, else "" (one pattern over the batch).
+    def usual_marks(self, lines: list[str]) -> list[Mark]:
+        """For each line of a usual shape, its row: every shape's groups, its own with its figures (one
+        pattern over the batch); "" for any other line.
 
         Such a line holds only its trainer's words, digits, signs and punctuation: none of the
         crash watch's words (crash.py), which skips them.
         """
         if self._marks is None:
             return [""] * len(lines)
-        marks = self._marks.findall("\n".join(lines))
-        if len(marks) != len(lines):
+        text = "\n".join(lines)
+        rows: list[tuple[str, ...]] = []
+        self._marked_lightly = False  # (how this batch is marked)
+        if self._lightly and self._light is not None:
+            rows = self._light.findall(text)
+            if rows.count("") * 2 <= len(rows):  # type: ignore[arg-type]
+                self._marked_lightly = True
+            else:
+                self._lightly = False  # (most lines of another shape, or none usual: every shape's groups)
+        if not self._marked_lightly:
+            rows = self._marks.findall(text)
+        if len(rows) != len(lines):
             return [""] * len(lines)  # a line with a newline: read alone
+        marks: list[Mark]
+        if self._marked_lightly:
+            marks = rows  # type: ignore[assignment]  # (the figures_only shape's steps, "" for any other line)
+        elif rows and not isinstance(rows[0], tuple):
+            marks = [(step,) if step else "" for step in rows]  # (one shape, its step alone)
+        elif all(map(any, rows)):
+            marks = rows  # type: ignore[assignment]  # (every line of a usual shape: the usual batch)
+        else:
+            marks = [row if any(row) else "" for row in rows]  # (a line of a usual shape has its step)
         if lines and max(map(len, lines)) > MAX_LINE_CHARS:  # an over-long line is read alone, as feed reads it
             marks = [mark if len(line) <= MAX_LINE_CHARS else "" for mark, line in zip(marks, lines)]
         return marks
 
-    def feed_runs(self, lines: list[str], marks: list[str] | None = None) -> list[Event | StepRun]:
+    def feed_runs(self, lines: list[str], marks: list[Mark] | None = None) -> list[Event | StepRun]:
         """What :meth:`feed` reads, with each stretch of the bulk usual line as one :class:`StepRun`.
 
         The history import's reading of an every-step log: the usual lines (``marks``: their
@@ -306,7 +346,7 @@ class StepLines(Generic[R]):
         joiner, bulk = self._joiner, self._bulk
         i, count = 0, len(lines)
         while i < count:
-            if bulk is None or not marks[i] or joiner.holding:
+            if not bulk or not marks[i] or joiner.holding:
                 end = i + 1
                 while end < count and not marks[end] and lines[end][:1] == " " and end - i <= MAX_CONTINUED_LINES:
                     end += 1  # (what ``continued`` may join to it)
@@ -316,13 +356,46 @@ class StepLines(Generic[R]):
                 i = end
                 continue
             end = next_plain(marks, i + 1)
-            if self._times is not None:
-                self._times.unprefixed()  # as feed's fast path notes a usual line
-            joiner.took_record()
-            items.append(_run(bulk, lines[i:end]))
+            self._stretch(lines[i:end], cast("list[tuple[str, ...]]", marks[i:end]), items)
             i = end
         items.extend(self._end([]))
         return items
+
+    def _stretch(self, lines: list[str], rows: list[tuple[str, ...]], items: list[Event | StepRun]) -> None:
+        """Read lines each of a usual shape (``rows``: their marks): a run of each stretch of one shape
+        (each line with its loss and none of its evaluations), any other line as feed's fast path reads it."""
+        lightly = self._marked_lightly
+        if lightly:  # (rows: the steps of lines of the figures_only shape)
+            k = self._light_shape
+            usual, at = self._bulk[k], 0
+        else:
+            k = next(k for k, (at, line) in enumerate(zip(self._firsts, self._bulk)) if rows[0][at + _step_at(line)])
+            usual, at = self._bulk[k], self._firsts[k]
+        own = rows
+        if usual.figures_only is not None:
+            self._lightly = self._light is not None  # (the next batch: of this shape, most likely)
+            if lightly or all(map(operator.itemgetter(at), rows)):
+                run = _figures_run(usual, lines)
+                if run is not None:
+                    self._took_usual()
+                    items.append(run)
+                    return
+            own, at = _own_rows(usual, lines), 0
+        for start, end, part in _runs(usual, lines, own, at):
+            if isinstance(part, StepRun):
+                self._took_usual()
+                items.append(part)
+            elif part == "other":  # (lines of another of the parser's usual shapes)
+                self._stretch(lines[start:end], rows[start:end], items)
+            else:
+                events: list[Event] = []
+                self._read(lines[start:end], events)
+                items.extend(events)
+
+    def _took_usual(self) -> None:
+        if self._times is not None:
+            self._times.unprefixed()  # as feed's fast path notes a usual line
+        self._joiner.took_record()
 
 
 # A record a logger wrapped: at most this many lines joined to its first, and this many characters.
@@ -421,7 +494,7 @@ def usual_reader(usual: UsualLine) -> Callable[[re.Match[str]], list[Event]]:
     """The events of a line of ``usual``'s shape from its match: its step, then its evaluations."""
     columns = usual.columns
     stage, loss_note, mfu_note = usual.stage, usual.loss_note, usual.mfu_note
-    if usual.in_columns:
+    if not usual.evals and sorted(columns) == sorted(RUN_COLUMNS):  # (nanoGPT's: the run's columns alone)
         index = [usual.pattern.groupindex[name] for name in RUN_COLUMNS]
 
         def read_run_line(m: re.Match[str]) -> list[Event]:
@@ -477,39 +550,164 @@ def usual_reader(usual: UsualLine) -> Callable[[re.Match[str]], list[Event]]:
 
 
 def _run(usual: UsualLine, lines: list[str]) -> StepRun:
-    """Lines of ``usual``'s shape (each taken whole by its pattern) as one run: the same figures, in columns."""
+    """Lines of ``usual``'s shape (each taken whole by its pattern, each with its loss and none of its
+    evaluations) as one run: the same figures, in columns."""
+    run = _figures_run(usual, lines) if usual.figures_only is not None else None
+    if run is not None:
+        return run
+    rows = _own_rows(usual, lines)
+    parts = _runs(usual, lines, rows, 0) if len(rows) == len(lines) else []
+    if len(parts) != 1 or not isinstance(parts[0][2], StepRun):
+        raise ValueError("not a run of usual lines")
+    return parts[0][2]
+
+
+def _marked(usual: UsualLine, *, alone: bool = False) -> str:
+    """``usual``'s pattern as a line's mark reads it: its named groups unnamed (still groups, in the same
+    order); a shape read by ``figures_only`` (or ``alone``), its step's alone."""
+    if usual.figures_only is not None or alone:
+        return re.sub(r"\(\?P<(?!step>)\w+>", "(?:", usual.pattern.pattern).replace("(?P<step>", "(")
+    return re.sub(r"\(\?P<\w+>", "(", usual.pattern.pattern)
+
+
+def _step_at(usual: UsualLine) -> int:
+    """Where the step is among the groups of ``usual``'s mark."""
+    return 0 if usual.figures_only is not None else usual.pattern.groupindex["step"] - 1
+
+
+_OWN: dict[re.Pattern[str], re.Pattern[str]] = {}
+
+
+def _own_rows(usual: UsualLine, lines: list[str]) -> list[tuple[str, ...]]:
+    """Each line's groups of ``usual``'s pattern, all "" for a line of another shape (one pattern over them)."""
+    own = _OWN.get(usual.pattern)
+    if own is None:
+        own = _OWN[usual.pattern] = re.compile(rf"^(?:(?:{re.sub(r'[(][?]P<[a-z_]+>', '(', usual.pattern.pattern)})$|.*$)",
+                                               re.MULTILINE)
+    rows: list[tuple[str, ...]] = own.findall("\n".join(lines))
+    return rows
+
+
+def _figures_run(usual: UsualLine, lines: list[str]) -> StepRun | None:
+    """The run of lines whose figures are the run columns, read all at once (``figures_only``); None
+    when they do not read as that many figures."""
     columns = usual.columns
     width = len(columns)
     figures: list[Any] | None = None
     texts: list[Any] | None = None
-    if usual.figures_only is not None:
-        # Such a line is its figures between the pattern's words: all the lines' figures, a comma
-        # between each, all at once; read as one JSON array where orjson is installed (a leading
-        # zero, "007", is not JSON: read below).
-        text = ",".join(lines).translate(usual.figures_only)
-        loads = _json_loads()
-        if loads is not None:
-            try:
-                figures = loads(f"[{text}]")
-            except ValueError:
-                figures = None
-            if figures is not None and len(figures) != width * len(lines):
-                figures = None
-        if figures is None:
-            texts = text.split(",")
-            if len(texts) != width * len(lines):
-                texts = None
+    # Such a line is its figures between the pattern's words: all the lines' figures, a comma
+    # between each, all at once; read as one JSON array where orjson is installed (a leading
+    # zero, "007", is not JSON: read below).
+    text = ",".join(lines).translate(usual.figures_only or {})
+    loads = _json_loads()
+    if loads is not None:
+        try:
+            figures = loads(f"[{text}]")
+        except ValueError:
+            figures = None
+        if figures is not None and len(figures) != width * len(lines):
+            figures = None
     if figures is None:
-        if texts is None:
-            texts = [figure for line in lines for figure in _groups(usual.pattern, line, columns)]
+        texts = cast("list[Any]", text.split(","))
+        if len(texts) != width * len(lines):
+            return None
         figures = texts
-        for k, name in enumerate(columns):
-            figures[k::width] = map(int if name == "step" else float, texts[k::width])
+        try:
+            for k, name in enumerate(columns):
+                figures[k::width] = map(int if name == "step" else float, texts[k::width])
+        except ValueError:
+            return None
     at = {name: k for k, name in enumerate(columns)}
     return StepRun(usual.stage, usual.loss_note, usual.mfu_note, *(tuple(figures[at[name]::width]) for name in RUN_COLUMNS))
 
 
-def _groups(pattern: re.Pattern[str], line: str, columns: tuple[str, ...]) -> Iterator[str]:
-    m = pattern.fullmatch(line)
-    assert m is not None  # (a marked line is taken whole by the pattern)
-    return (m.group(name) for name in columns)
+# How each column's printed figure reads, as the line alone reads it (``usual_reader``): the step
+# field it fills, from the figures' texts ("" where the line has none).
+def _ints(texts: Sequence[str]) -> list[Any]:
+    return list(map(int, texts)) if all(texts) else [int(text) if text else None for text in texts]
+
+
+_GROUPED = re.compile(r"[-+]?\d{1,3}(?:,\d{3})*(?:\.\d*)?")  # (a figure ``number`` reads with its commas gone)
+_NO_COMMAS = operator.methodcaller("replace", ",", "")
+
+
+def _numbers(texts: Sequence[str]) -> list[float | None]:
+    if texts and max(map(len, texts)) <= 64:
+        try:  # (what ``number`` reads a plain figure as)
+            return list(map(float, texts)) if all(texts) else [float(text) if text else None for text in texts]
+        except ValueError:
+            pass
+        if all(texts) and all(map(_GROUPED.fullmatch, texts)):  # thousands separated: tok/sec 13,390
+            return list(map(float, map(_NO_COMMAS, texts)))
+    return [number(text) if text else None for text in texts]
+
+
+def _finite(texts: Sequence[str]) -> list[float | None]:
+    return [value if value is not None and math.isfinite(value) else None for value in _numbers(texts)]
+
+
+def _elapsed(texts: Sequence[str]) -> list[float | None]:
+    return [ms / 1000 if ms is not None and ms >= 0 else None for ms in _numbers(texts)]
+
+
+def _eta(texts: Sequence[str]) -> list[float | None]:
+    return [minutes * 60 if minutes is not None else None for minutes in _numbers(texts)]
+
+
+_FIELDS: dict[str, tuple[str, Callable[[Sequence[str]], list[Any]]]] = {
+    "total_steps": ("total_steps", _ints), "epoch": ("epoch", _ints), "parquet_index": ("parquet_index", _ints),
+    "row_group": ("row_group", _ints), "grad_norm": ("grad_norm", _numbers), "lr": ("lr", _finite),
+    "tokens_per_second": ("tokens_per_second", _finite), "progress_percent": ("progress_percent", _finite),
+    "lr_multiplier": ("lr_multiplier", _finite), "elapsed_ms": ("elapsed_seconds", _elapsed),
+    "eta_minutes": ("trainer_eta_seconds", _eta),
+}
+
+
+def _runs(usual: UsualLine, lines: list[str], rows: Sequence[tuple[str, ...]],
+          first: int) -> list[tuple[int, int, StepRun | Literal["alone", "other"]]]:
+    """``lines`` (``rows``: each line's groups, ``usual``'s from ``first``) in parts, ``(start, end, what)``:
+    each stretch that reads as a run, as one ``StepRun``; each stretch of another shape, ``"other"``;
+    each other stretch (no loss, an evaluation, a figure the run's columns cannot say), ``"alone"``:
+    read line by line."""
+    index = {name: first + at - 1 for name, at in usual.pattern.groupindex.items()}
+    columns = list(zip(*rows))
+    losses = _numbers(columns[index["loss"]])
+    steps = columns[index["step"]]
+    shaped = list(map(bool, steps))  # (a line of another shape has none of this one's groups)
+    ok = [bool(step) and loss is not None for step, loss in zip(steps, losses, strict=True)]
+    for name in usual.evals:
+        ok = [good and not text for good, text in zip(ok, columns[index[name]], strict=True)]
+    count = len(lines)
+    step_ms: list[float] = [0.0] * count
+    if "step_ms" in index:
+        step_ms = [0.0 if ms is None else ms for ms in _numbers(columns[index["step_ms"]])]
+    elif "avg_ms" in index:
+        step_ms = [ms if ms is not None and math.isfinite(ms) and ms > 0 else 0.0
+                   for ms in _numbers(columns[index["avg_ms"]])]
+    mfus: list[float] = [-1.0] * count  # (no MFU printed: none, and nothing said of it)
+    mfu_note = usual.mfu_note if "mfu" in index else None
+    if "mfu" in index:
+        zero = usual.mfu_unmeasured == "zero"
+        read = _numbers(columns[index["mfu"]])
+        # Not measured: negative, as the run's step says it; a figure it cannot say is read line by line.
+        ok = [good and mfu is not None and math.isfinite(mfu) and (mfu >= 0 or not zero)
+              for good, mfu in zip(ok, read, strict=True)]
+        mfus = [-1.0 if zero and mfu == 0.0 else mfu for mfu in read]  # type: ignore[misc]
+    extra = [(field, read(columns[index[name]])) for name in usual.columns
+             if name in _FIELDS for field, read in (_FIELDS[name],)]
+    parts: list[tuple[int, int, StepRun | Literal["alone", "other"]]] = []
+    kinds = ok if all(ok) else [2 if not shape else int(good) for good, shape in zip(ok, shaped, strict=True)]
+    start = 0
+    while start < count:
+        end = next((k for k in range(start + 1, count) if kinds[k] != kinds[start]), count) if not all(ok) else count
+        if ok[start]:
+            figures = tuple((field, tuple(values[start:end])) for field, values in extra
+                            if any(value is not None for value in values[start:end]))
+            parts.append((start, end, StepRun(
+                usual.stage, usual.loss_note, mfu_note, tuple(map(int, steps[start:end])),
+                tuple(losses[start:end]), tuple(step_ms[start:end]), tuple(mfus[start:end]),  # type: ignore[arg-type]
+                figures)))
+        else:
+            parts.append((start, end, "alone" if shaped[start] else "other"))
+        start = end
+    return parts

@@ -52,10 +52,12 @@ class UsualLine:
     named by its group). ``example`` is a real line of this shape: the parser's general reading of
     it must give the same events (tests/ingest/formats/test_pipeline.py).
 
-    A usual line whose groups are exactly the run columns (step, loss, step_ms, mfu) is also read in
-    bulk by the history import: a stretch of them is one ``StepRun``. ``figures_only`` (optional)
-    maps every character of the line that is not a figure away and the separators to ``,``: the
-    stretch's figures then read in one pass.
+    A usual line with a loss is also read in bulk by the history import: a stretch of such lines
+    (each with its loss and none of its evaluations) is one ``StepRun``, its figures in columns,
+    found by one pattern over the whole batch (pipeline.py). ``figures_only`` (optional, for a
+    line whose groups are exactly the run columns: step, loss, step_ms, mfu) maps every character
+    of the line that is not a figure away and the separators to ``,``: the stretch's figures then
+    read in one pass.
     """
 
     pattern: re.Pattern[str]
@@ -80,7 +82,7 @@ class UsualLine:
 
     @property
     def in_columns(self) -> bool:
-        """True when a stretch of these lines is read in bulk as one ``StepRun``."""
-        return not self.evals and sorted(self.columns) == sorted(RUN_COLUMNS)
+        """True when a stretch of these lines is read in bulk as one ``StepRun`` (the line has a loss)."""
+        return "loss" in self.columns
 
 

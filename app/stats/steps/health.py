@@ -154,10 +154,16 @@ class RunHealth:
         """Whether :meth:`took_steps` may stand for applying steps from ``first_step`` one by one."""
         return self.crash is None and first_step != self._step
 
-    def took_steps(self, count: int, first_step: int, last_step: int, last_at: float) -> None:
+    def took_steps(self, count: int, first_step: int, last_step: int, last_at: float, *, lr: float | None = None,
+                   grad_norms: bool = False) -> None:
         """What :meth:`apply` of ``count`` numbered steps leaves, ``first_step`` to ``last_step`` (each
-        step another, each with a loss but no grad norm or learning rate), the last at ``last_at``;
-        only when :meth:`can_take_steps`."""
+        step another, each with a loss that is not zero where it has a grad norm or a learning rate),
+        the last at ``last_at``; ``lr``: the last learning rate they printed, ``grad_norms``: each printed
+        a finite grad norm; only when :meth:`can_take_steps`."""
+        if grad_norms:
+            self._bad_grads, self._bad_grads_since, self._bad_grads_from = 0, None, None
+        if lr is not None:
+            self._last_lr = lr
         if count > 1 or (self._step is not None and first_step != self._step and not self._skipped_since_step):
             self._skipped, self._skipped_since, self._floor_skips = 0, None, 0  # a step went through
             self._went_through = True

@@ -22,6 +22,7 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 from functools import reduce
 from itertools import chain, compress, count, islice, repeat
+from typing import Any
 
 from ..events import (
     AllReduceResult,
@@ -202,7 +203,8 @@ class StepProgress:
         if (stage is None or self._restarting or stage.name != run.stage or stage.latest.logged
                 or stage.latest.outer_step is not None or stage.start is None or stage.step_time is None
                 or stage.timed_lines < WARMUP_COUNT or len(stage.early_losses) < EARLY_LOSSES
-                or not times or not self.health.can_take_steps(run.steps[start])):
+                or not times or not self.health.can_take_steps(run.steps[start])
+                or not _bulk_columns(run, stage, start, len(times))):
             return start
         end = start + len(times)
         steps = run.steps[start:end]
@@ -239,7 +241,10 @@ class StepProgress:
         step_seconds = list(map(operator.truediv, run.step_ms[start:end], repeat(1000)))
         one_each = steps[-1] - latest.step == taken  # (each step after the one before: one step a line)
         covered = [1] * taken if one_each else list(map(operator.sub, steps, chain((latest.step,), steps)))
-        if one_each and (latest.step_seconds is None or math.isfinite(latest.step_seconds)):
+        elapsed = run.column("elapsed_seconds")
+        if elapsed is not None:  # the trainer's own clock between lines (timing.line_seconds)
+            seconds = list(map(operator.sub, elapsed[start:end], chain((latest.elapsed_seconds,), elapsed[start:end])))
+        elif one_each and (latest.step_seconds is None or math.isfinite(latest.step_seconds)):
             seconds = step_seconds  # one step a line: each line's own time (timing.line_seconds)
         else:
             before = chain((latest.step_seconds,), step_seconds)
@@ -249,8 +254,14 @@ class StepProgress:
         stage.steps.add_many(began, times, covered)
         self.steps_total += sum(covered)
         per_step = self._run.tokens_per_step
-        if per_step is not None:
-            tokens = [float(per_step)] * taken if one_each else [float(per_step * lines) for lines in covered]
+        rates = run.column("tokens_per_second")
+        if rates is not None or per_step is not None:
+            if rates is not None:  # the trainer's tokens a second over each line's time (_tokens)
+                tokens = list(map(operator.mul, rates[start:end], seconds))
+            elif one_each:
+                tokens = [float(per_step)] * taken  # type: ignore[arg-type]
+            else:
+                tokens = [float(per_step * lines) for lines in covered]  # type: ignore[operator]
             self.tokens_total = reduce(operator.add, tokens, self.tokens_total)
             if stage.token_source != "counter":
                 if stage.tokens_since is None:
@@ -268,7 +279,9 @@ class StepProgress:
         stage.covered.extend(covered[-RECENT_LINES:])
         stage.ended_wait.extend(repeat(False, min(taken, RECENT_LINES)))
         last = run.step(end - 1)
-        self.health.took_steps(taken, steps[0], last.step, times[-1])
+        lrs, grads = run.column("lr"), run.column("grad_norm")
+        self.health.took_steps(taken, steps[0], last.step, times[-1], lr=_last(lrs, start, end),
+                               grad_norms=grads is not None)
         # Stage.take of each: the last is the latest; a finite loss that has not exploded clears a divergence.
         stage.latest, stage.step_time = last, times[-1]
         stage.pause = None
@@ -276,6 +289,10 @@ class StepProgress:
         stage.exploded = False
         stage.diverged_at = stage.diverged_step = None
         stage.loss, stage.loss_note = last.loss, last.loss_note
+        for name in ("lr", "grad_norm", "epoch"):  # (Stage.take_figures: the last a line printed)
+            value = _last(run.column(name), start, end)
+            if value is not None:
+                setattr(stage, name, value)
         take_spike = stage.spikes.take
         if stage.offset:
             steps = tuple(step + stage.offset for step in steps)
@@ -530,3 +547,47 @@ class StepProgress:
 def _first_false(checks: Iterable[bool], default: int) -> int:
     """The index of the first false check, or ``default`` when none is."""
     return next(compress(count(), map(operator.not_, checks)), default)
+
+
+# A run's columns the bulk path applies as the steps one by one would: each kept as its last value
+# (the latest step's), the clock's and the token rate's read into each line's time and tokens.
+_BULK_COLUMNS = frozenset({"total_steps", "progress_percent", "lr", "lr_multiplier", "grad_norm", "elapsed_seconds",
+                           "tokens_per_second", "trainer_eta_seconds", "epoch"})
+
+
+def _bulk_columns(run: StepRun, stage: Stage, start: int, taken: int) -> bool:
+    """Whether ``run``'s other columns, from ``start``, may go in bulk after ``stage``'s latest step: none
+    that needs a step alone (a new epoch, the planned total reached, a row group, a grad norm that is
+    not a number, a zero loss the health reads, a time or a token rate that is missing)."""
+    if not run.columns:
+        return True
+    end = start + taken
+    latest = stage.latest
+    for name, column in run.columns:
+        values = column[start:end]
+        if name not in _BULK_COLUMNS:
+            return False
+        if name == "epoch":
+            if any(value != latest.epoch for value in values):
+                return False
+        elif name == "total_steps":
+            least = min(values) if None not in values else None
+            if not least or max(run.steps[start:end]) >= least:  # (the planned total reached: Stage.take's done_at)
+                return False
+        elif name == "grad_norm":
+            if None in values or not math.isfinite(sum(values)):
+                return False
+        elif name == "elapsed_seconds":
+            if None in values or latest.elapsed_seconds is None or not all(
+                    map(operator.lt, chain((latest.elapsed_seconds,), values), values)):
+                return False
+        elif name == "tokens_per_second" and (None in values or min(values) <= 0):
+            return False
+    return not (0.0 in run.losses[start:end] and (run.column("lr") is not None or run.column("grad_norm") is not None))
+
+
+def _last(column: tuple[Any, ...] | None, start: int, end: int) -> Any:
+    """The last value in ``column[start:end]`` that is not None (None: none)."""
+    if column is None:
+        return None
+    return next((value for value in reversed(column[start:end]) if value is not None), None)

@@ -151,17 +151,20 @@ def test_a_usual_line_reads_as_its_parser_reads_it_alone(name: str, usual: objec
 
 
 def test_the_bulk_path_is_declared_by_the_usual_line_not_probed() -> None:
-    """Only a usual line of the run columns (nanoGPT's) makes a run; llm.c's and modded-nanogpt's lines
-    are read one by one on the fast path, and a format with no usual line reads as feed reads."""
-    assert NANOGPT_USUAL.in_columns
-    others = [u for spec in FORMATS for u in spec.usual_lines if u is not NANOGPT_USUAL]
-    assert others and not any(u.in_columns for u in others)
-    lines = [USUAL[3], USUAL[0], USUAL[0].replace("iter 5", "iter 6"), USUAL[6]]
+    """Every row's usual line with a loss makes runs (its declaration, not four fast paths): a stretch
+    of one shape is one run, a line of it without its loss or with an evaluation is read alone, and
+    a format with no usual line reads as feed reads."""
+    declared = [u for spec in FORMATS for u in spec.usual_lines]
+    assert {spec.name for spec in FORMATS if spec.usual_lines} == {"nanochat", "nanogpt", "llmc", "modded-nanogpt"}
+    assert all(u.in_columns for u in declared)
+    lines = [USUAL[3], USUAL[3].replace("step:10/", "step:11/"), USUAL[4], USUAL[5], USUAL[6],
+             USUAL[6].replace("step  149/", "step  150/")]
     items = create_parser("modded-nanogpt").feed_runs(lines)  # type: ignore[attr-defined]
     runs = [item for item in items if isinstance(item, pipeline.StepRun)]
-    assert [len(run) for run in runs] == [2]
-    assert [item.step for item in items if isinstance(item, TrainStep)] == [10, 149]
-    assert not create_parser("nanochat").parser.in_runs  # type: ignore[attr-defined]
+    assert [run.steps for run in runs] == [(10, 11), (149, 150)]
+    assert [item.step for item in items if isinstance(item, TrainStep)] == [0, 11]  # (val_loss; no train_loss)
+    assert create_parser("nanochat").parser.in_runs  # type: ignore[attr-defined]
+    assert not create_parser("hf-trainer").parser.in_runs  # type: ignore[attr-defined]
 
 
 # nanochat's step lines (tests/data/real/nanochat-rtx4070-core-then-steps-with-epoch-eta.log and the sample):
@@ -291,3 +294,27 @@ def test_a_wrapped_record_joins_a_bounded_number_of_lines() -> None:
     out = list(continued([head, *rest]))
     assert out[0] == head + "".join(f" part{k}" for k in range(MAX_CONTINUED_LINES))
     assert out[1:] == rest[MAX_CONTINUED_LINES:]
+
+
+@pytest.mark.parametrize(("name", "usual"), USUAL_SHAPES, ids=[f"{n}:{u.head}" for n, u in USUAL_SHAPES])
+def test_a_row_s_usual_line_read_in_bulk_is_the_line_read_alone(name: str, usual: object) -> None:
+    """Every row that declares a usual line: its example in a stretch is one run whose steps are the
+    events the lines read as one by one (a new row's declaration is held to this as it is added)."""
+    line = usual.example  # type: ignore[attr-defined]
+    lines = ["starting", line, line, line, "", line]
+    items = create_parser(name).feed_runs(lines)  # type: ignore[attr-defined]
+    assert any(isinstance(item, pipeline.StepRun) for item in items)
+    read = [step for item in items
+            for step in ([item.step(i) for i in range(len(item))] if isinstance(item, pipeline.StepRun) else [item])]
+    assert read == create_parser(name).feed(lines)
+
+
+figure_text = st.one_of(st.text("0123456789,.-+eE", max_size=12), st.sampled_from(["nan", "inf", "-inf", "1" * 70, ""]))
+
+
+@settings(max_examples=500, deadline=None)
+@given(texts=st.lists(figure_text, min_size=1, max_size=8))
+def test_a_column_of_figures_reads_as_each_figure_alone(texts: list[str]) -> None:
+    from app.ingest.formats.fields import number
+
+    assert repr(pipeline._numbers(texts)) == repr([number(text) if text else None for text in texts])
