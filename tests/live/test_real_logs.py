@@ -109,12 +109,24 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
                                     " by PyTorch)", "at": T0}}),
     # Keras: ``Epoch 17/100`` after epoch 16's full ``100/100`` bar: the run is in epoch 17 of 100
     ("generic-pixellib-issue59-keras-maskrcnn-epochs-batch-size-keys.log", T0, T0,
-     "epoch 17/100 · 100/100 in the epoch · …", "measuring", {"step": 100, "total_steps": None, "loss": 1.1188,
+     "epoch 17/100 · …", "measuring", {"step": 100, "total_steps": None, "loss": 1.1188,
                                                               "step_seconds": 1.0, "finished": False}),
     # Keras stopped early at epoch 14/40, then a new run from epoch 6 to the header ``Epoch 12/40``; 113ms/step
     ("stopself-advancedeast-issue70-keras-early-stopping-then-new-run.log", T0, T0,
-     "epoch 12/40 · 225/225 in the epoch · …", "measuring", {"step": 225, "total_steps": None, "loss": 0.6240,
-                                                             "step_seconds": 0.113, "finished": False}),
+     "epoch 12/40 · …", "measuring", {"step": 225, "total_steps": None, "loss": 0.6240,
+                                      "step_seconds": 0.113, "finished": False}),
+    # Keras counting samples: epochs 1 and 2 of 12 full (60000/60000), epoch 3's bar at 29312/60000, ``ETA: 2s``
+    ("generic-keras-pr8169-epoch-of-12-samples-bar-mid-epoch-eta.log", T0, T0,
+     "epoch 3/12 · 29312/60000 in the epoch · …", "measuring",
+     {"step": 29312, "total_steps": 60000, "loss": 0.0891, "finished": False}),
+    # tf.keras' ten epochs of 32/32, the last one full and nothing after it (Keras prints no end line): 757us/step
+    ("generic-keras-abhi8893-issue8-ten-epochs-32-of-32-us-per-step.log", T0, T0,
+     "epoch 10/10 · 32/32 in the epoch · finishing", "measuring",
+     {"step": 32, "loss": 25.0970, "step_seconds": 0.000757, "finished": False, "stalled": False}),
+    # Tensorflow.Keras (.NET): ``Epoch: 003/100`` then epoch 3's ``0009/0009`` bar, 2ms/step
+    ("generic-tfnet-issue1121-keras-epoch-colon-zero-padded-bars.log", T0, T0,
+     "epoch 3/100 · 9/9 in the epoch · …", "measuring",
+     {"step": 9, "total_steps": None, "loss": 18.928097, "step_seconds": 0.002, "finished": False}),
     # TabNet: ``epoch: N | loss : X | H:MM:SSs``, the last field the elapsed clock: (5:46 - 0:22) / 14 = 23.14 s an epoch
     ("generic-tabnet-issue198-epoch-pipes-loss-elapsed-clock.log", T0, T0, "step 14 · 155 steps/h", "training",
      {"step": 14, "total_steps": None, "loss": 0.57278, "step_seconds": 324 / 14, "finished": False}),
@@ -1058,6 +1070,9 @@ GENERIC_READ = {
     "generic-rppg-mae-issue8-metriclogger-epoch12-then-test-pipes.log": "step, total, epoch, loss, lr, step time, ETA",
     "generic-pixellib-issue59-keras-maskrcnn-epochs-batch-size-keys.log": "step, epoch, loss, step time, eval",
     "generic-tabnet-issue198-epoch-pipes-loss-elapsed-clock.log": "step, epoch, loss, elapsed",
+    "generic-keras-pr8169-epoch-of-12-samples-bar-mid-epoch-eta.log": "step, total, epoch, loss, ETA",
+    "generic-keras-abhi8893-issue8-ten-epochs-32-of-32-us-per-step.log": "step, total, epoch, loss, step time",
+    "generic-tfnet-issue1121-keras-epoch-colon-zero-padded-bars.log": "step, epoch, loss, step time, eval",
 }  # fmt: skip
 
 
@@ -1393,10 +1408,10 @@ def test_an_eta_beside_an_epoch_s_count_says_whose_it_is(tmp_path: Path, name: s
 
 
 @pytest.mark.parametrize(("lines", "status", "loss"), [
-    # verbose=2: whole epochs only; the header after epoch 2's bar starts epoch 3 of 5
+    # verbose=2: whole epochs only; the header after epoch 2's bar starts epoch 3 of 5 (none of its batches shown)
     (["Epoch 1/5", "4/4 [==============================] - 8s 2s/step - loss: 0.9000 - val_loss: 0.9500",
       "Epoch 2/5", "4/4 [==============================] - 8s 2s/step - loss: 0.8000 - val_loss: 0.8500",
-      "Epoch 3/5"], "epoch 3/5 · 4/4 in the epoch", 0.8),
+      "Epoch 3/5"], "epoch 3/5", 0.8),
     # verbose=1: epoch 3's bar under way, 2 of its 4 batches
     (["Epoch 2/5", "4/4 [==============================] - 8s 2s/step - loss: 0.8000 - val_loss: 0.8500",
       "Epoch 3/5", "2/4 [==============>...............] - ETA: 4s - loss: 0.7000"], "epoch 3/5 · 2/4 in the epoch", 0.7),
@@ -1435,3 +1450,26 @@ def test_a_composed_pipe_record_s_last_unnamed_clock_is_the_elapsed_time(tmp_pat
     training = data["training"]
     assert (training["step"], training["loss"], training["eta_seconds"]) == (14, 0.46, None)
     assert training["step_seconds"] == pytest.approx(60.0)
+
+
+@pytest.mark.parametrize(("name", "bars", "header", "status"), [
+    # abhi8893's tf.keras run cut after epoch 2's full bar, at the header of epoch 3: nothing of epoch 3 drawn yet
+    ("generic-keras-abhi8893-issue8-ten-epochs-32-of-32-us-per-step.log", 4, "Epoch 3/10", "epoch 3/10 · …"),
+    # the .NET port's ``Epoch: 002/100`` after epoch 1's ``0009/0009`` bar
+    ("generic-tfnet-issue1121-keras-epoch-colon-zero-padded-bars.log", 2, "Epoch: 002/100", "epoch 2/100 · …"),
+    # Keras counting samples: epoch 2 of 12 full, the header of epoch 3
+    ("generic-keras-pr8169-epoch-of-12-samples-bar-mid-epoch-eta.log", 4, "Epoch 3/12", "epoch 3/12 · …"),
+])  # fmt: skip
+def test_a_keras_header_after_a_full_bar_starts_the_epoch_it_names(
+    tmp_path: Path, name: str, bars: int, header: str, status: str
+) -> None:
+    """The full bar's count was the epoch before's: under the new header no count of it is shown."""
+    lines = [*body(name)[:bars], header]
+    log = tmp_path / "fit.log"
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    os.utime(log, (T0, T0))
+    monitor = Monitor(log, clock=lambda: T0)
+    monitor.backlog(read_backwards(log))
+    data = snap(monitor, T0)
+    assert data["status_line"] == status
+    assert not any("in the epoch" in line for line in data["details"])
