@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -238,6 +239,9 @@ REAL_FORMATS = {
     "generic-tabnet-issue198-epoch-pipes-loss-elapsed-clock.log": "generic",  # ``epoch: N | loss : X | H:MM:SSs``
     "generic-pixellib-issue59-keras-maskrcnn-epochs-batch-size-keys.log": "generic",  # Keras bars
     "stopself-advancedeast-issue70-keras-early-stopping-then-new-run.log": "generic",
+    "generic-keras-pr8169-epoch-of-12-samples-bar-mid-epoch-eta.log": "generic",
+    "generic-keras-abhi8893-issue8-ten-epochs-32-of-32-us-per-step.log": "generic",
+    "generic-tfnet-issue1121-keras-epoch-colon-zero-padded-bars.log": "generic",
     "crash-detectron2-issue1563-oom-exception-during-training-then-hooks-summary.log": "generic",
     "generic-torch-xla-pr6026-four-devices-unordered.log": "generic",
     "generic-mmengine-xtuner-issue187-gradnorm-nan-loss-finite.log": "generic",
@@ -308,7 +312,8 @@ REAL_FORMATS = {
     "hf-trainerstate-llm-training-done-45-of-45.trainer_state.json": "hf-trainer",
     "hf-trl-trainerstate-tinyllama-checkpoint-2800-of-2808.trainer_state.json": "hf-trainer",
     "crash-nanochat-rtx4070-core-eval-oom-glued-traceback.log": "nanochat",
-    "generic-custom-nanogpt-issue215-loss-nan.log": "generic",
+    # nanoGPT's lines behind a time and a Markdown quote's "> ": the quote peeled, they are nanoGPT's
+    "generic-custom-nanogpt-issue215-loss-nan.log": "nanogpt",
     "generic-custom-parameter-golf-issue839-modded-nanogpt-style.log": "modded-nanogpt",
     "generic-lightning-pytorch-lightning-issue4225-progress-bar.log": "generic",
     "generic-litgpt-issue1224-lora-val-na.log": "generic",
@@ -473,6 +478,57 @@ RUN_HEALTH_ONLY = {
     "apex's overflow lines": ["Gradient overflow.  Skipping step, loss scaler 0 reducing loss scale to 32768.0"] * 2,
     "a kill": ["Killed"],
 }
+
+# A run's own words that its training stopped, with no step line left in the paste: a training log the
+# generic reader takes (the stop is the run's news). The shell's prompt, wandb's closing block or a model
+# saved are any program's words and claim nothing alone.
+STOPPED_ONLY = {
+    # spider-schema-gnn issue 5 (NatCusack, 2019-07-02): AllenNLP's end, the paste opening an inline code span
+    "allennlp, out of patience, then its metrics": [
+        " `2019-07-02 13:16:56,613 - INFO - allennlp.training.trainer - Ran out of patience.  Stopping training.",
+        "2019-07-02 13:16:56,614 - INFO - allennlp.training.checkpointer - loading best weights",
+        "2019-07-02 13:16:56,635 - INFO - allennlp.models.archival - archiving weights and vocabulary to "
+        "experiments/name_of_experiement/model.tar.gz",
+        "2019-07-02 13:16:57,984 - INFO - allennlp.common.util - Metrics: {",
+        '  "best_epoch": 12,',
+        '  "best_validation_loss": 7.97007417678833,',
+        '  "peak_cpu_memory_MB": 5171.892',
+        "}",
+    ],
+    # allenai/comb_dist_direct_relex issue 4 (tyj1997, 2019-09-24): the one line, in backticks
+    "allennlp's stop line alone": ["` Ran out of patience.  Stopping training.`"],
+    # Keras' EarlyStopping callback with verbose=1 (AdvancedEAST issue 70's words), its epoch lines cut off
+    "keras' early stop": ["Epoch 00014: val_loss did not improve from 0.80084", "Epoch 00014: early stopping"],
+    "training complete": ["Training complete."],
+}
+NOT_STOPPED = {
+    "a shell prompt": ["user@host:~/work$ ls"],
+    "wandb's closing block": ["wandb: Run summary:", "wandb: Synced 5 W&B file(s), 0 media file(s)"],
+    "a model saved": ["Model saved to out/model.pt"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(STOPPED_ONLY))
+def test_a_log_whose_only_news_is_its_training_stopping_is_read_by_the_generic_reader(name: str) -> None:
+    assert detect(STOPPED_ONLY[name]) == "generic"
+
+
+@pytest.mark.parametrize("name", sorted(NOT_STOPPED))
+def test_words_any_program_prints_at_its_end_claim_no_log(name: str) -> None:
+    assert detect(NOT_STOPPED[name]) is None
+
+
+def test_allennlps_stop_behind_a_pasted_code_mark_is_its_dated_early_end() -> None:
+    """The paste's backtick before the logging prefix is peeled: the stop is read, at its time, as early."""
+    from app.ingest.formats import create_parser
+    from app.stats.events import StageEnd, Tick
+
+    events = create_parser("generic").feed(STOPPED_ONLY["allennlp, out of patience, then its metrics"])
+    ends = [e for e in events if isinstance(e, StageEnd)]
+    assert [(e.said, e.early, e.summary) for e in ends] == [(True, True, "Ran out of patience.  Stopping training.")]
+    ticks = [e.at for e in events if isinstance(e, Tick)]
+    assert ticks and min(t for t in ticks if t is not None) == pytest.approx(
+        time.mktime((2019, 7, 2, 13, 16, 56, 0, 0, -1)) + 0.613)
 
 
 @pytest.mark.parametrize("name", sorted(RUN_HEALTH_ONLY))

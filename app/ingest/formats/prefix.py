@@ -75,6 +75,9 @@ _PROCESS = re.compile(
 # exception's dotted name (``hivemind.p2p.p2p_daemon_bindings.utils.P2PDaemonError: ``).
 _LABEL = re.compile(r"\s*(\d{1,5}): |(?=[A-Za-z][\w.-]{0,62}\d)(?![\w.-]{0,63}(?:Error|Exception|Interrupt): )"
                     r"[A-Za-z][\w.-]{0,63}: ")
+# Markdown left on a pasted line before its prefix (an issue's paste): an inline code span's or a fence's
+# opening backticks, a quote's ``>`` (`` `2019-07-02 13:16:56,613 - INFO - …``); the line is read as printed.
+_PASTE_MARKS = re.compile(r"[ \t]*(?:`{1,3}|>[ \t]?)[ \t]*(?=\[|\d{4}[-/]\d\d[-/]\d\d[ T])")
 # A cheap test: can the line start with a prefix at all?
 _MAYBE = re.compile(r"(?i:rank|worker) ?\d|\[|\(|\s*\d| {8,40}[A-Z]{4}|[A-Z][a-z]{2} [ \d]\d |[IWEF]\d{4} |[A-Z]{4,8}:|[A-Za-z][\w.-]{0,62}: ")
 _MAX_PEELS = 6
@@ -111,13 +114,17 @@ class PrefixReader:
         (``0: ``) is the record's own text (``iter 1`` + ``0: loss …``), unless the lines before
         carried labels too (srun's ``0: `` on every line).
         """
-        if not _MAYBE.match(line):
+        pos = 0
+        if line[:1] in "`> \t":
+            marks = _PASTE_MARKS.match(line)
+            if marks is not None:
+                pos = marks.end()
+        if not _MAYBE.match(line, pos):
             if not continuing:
                 self._labelled = False
             return Prefixed(line, None, None)
         at: float | None = None
         rank: int | None = None
-        pos = 0
         labelled = False
         blank = _BLANK_TIME.match(line)
         if blank is not None:
