@@ -47,6 +47,11 @@ HIVEMIND = "Jun 27 14:06:03.911 [INFO] Averaged gradients with 6 peers"
         ([MODDED] * 3, "modded-nanogpt"),
         ([HIVEMIND] * 3, "hivemind"),
         ([HIVEMIND] * 5 + sample("sample-sn38.log")[:5], "sn38"),  # a miner's log with hivemind in it
+        # genrl's hydra records alone (no launcher line): the newer rl-swarm, read by the hivemind reader
+        (["[2025-07-28 22:09:26,975][genrl.logging_utils.global_defs][INFO] - Loaded composite dataset with 1000 samples",
+          "[2025-07-28 22:10:26,975][genrl.logging_utils.global_defs][INFO] - Starting round: 1234/1000000."], "hivemind"),
+        # hydra's format from any other program claims nothing
+        (["[2025-07-28 22:09:26,975][__main__][INFO] - Loaded composite dataset with 1000 samples"], None),
         (["hello", "this is not a training log"], None),
         ([], None),
     ],
@@ -388,6 +393,7 @@ REAL_FORMATS = {
     "hivemind-issue401-download-state-6min-then-step0-loss.log": "hivemind",
     "hivemind-petals-issue255-client-warn-path-logger-retry-forward.log": "hivemind",
     "hivemind-rlswarm-issue16-joining-round-14-stage-1-bar-0-of-2.log": "hivemind",
+    "hivemind-rlswarm-issue421-genrl-bracketed-startup-no-steps.log": "hivemind",
     "hivemind-rlswarm-issue189-identity-check-then-dht-traceback.log": "hivemind",
     "hivemind-rlswarm-issue213-dht-daemon-failed-tail-terminated.log": "hivemind",
     "hivemind-rlswarm-issue219-hello-joining-round-107-stage-2-bar-glued-warning.log": "hivemind",

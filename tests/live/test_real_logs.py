@@ -195,6 +195,9 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # the same "Already finished round: 24. Skipping." ten times: no step, no error, no crash
     ("hivemind-rlswarm-issue22-already-finished-round-24-skipping-loop.log", T0, "end", "waiting for first step",
      "working", {"crash": None, "errors": None}),
+    # the newer rl-swarm (genrl) starting: hydra's dated records, no round or step yet, no error
+    ("hivemind-rlswarm-issue421-genrl-bracketed-startup-no-steps.log", T0, "end", "waiting for first step", "working",
+     {"step": None, "total_steps": None, "crash": None, "errors": None}),
     # its log file, the level first: round 646 stage 2 begun, no step yet
     ("hivemind-rlswarm-issue335-debug-logfile-joining-round-646-stage-2.log", T0, "end", "waiting for first step",
      "working", {"crash": None, "errors": None}),

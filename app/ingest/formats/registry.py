@@ -356,6 +356,8 @@ FORMATS: tuple[FormatSpec, ...] = (
             # and its launcher's own lines (run_rl_swarm.sh)
             sign(">> ", r"^>> (?:Shutting down trainer\.\.\.|An error was detected while running rl-swarm|"
                         r"Good luck in the swarm!)"),
+            # and the newer rl-swarm's genrl, through hydra's logging format (``[date time,ms][genrl.…][INFO] - ``)
+            sign("genrl", r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d[.,]\d{3}\]\[[\w.]*\bgenrl\b[\w.]*\]\[[A-Z]+\] - "),
             sign("hivemind/dht/", r'File "[^"]*/hivemind/dht/dht\.py", line \d+, in (?:__init__|run_in_background)'),
         ),
         yields_to=("sn38",),  # a miner's log with hivemind's lines in it is the miner's
