@@ -247,6 +247,7 @@ REAL_FORMATS = {
     "generic-keras-pr8169-epoch-of-12-samples-bar-mid-epoch-eta.log": "generic",
     "generic-keras-abhi8893-issue8-ten-epochs-32-of-32-us-per-step.log": "generic",
     "generic-tfnet-issue1121-keras-epoch-colon-zero-padded-bars.log": "generic",
+    "generic-flair-pr2983-epoch-iter-of-1227-dash-fields-time-sec.log": "generic",
     "crash-detectron2-issue1563-oom-exception-during-training-then-hooks-summary.log": "generic",
     "generic-torch-xla-pr6026-four-devices-unordered.log": "generic",
     "generic-mmengine-xtuner-issue187-gradnorm-nan-loss-finite.log": "generic",

@@ -127,6 +127,9 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-tfnet-issue1121-keras-epoch-colon-zero-padded-bars.log", T0, T0,
      "epoch 3/100 · 9/9 in the epoch · …", "measuring",
      {"step": 9, "total_steps": None, "loss": 18.928097, "step_seconds": 0.002, "finished": False}),
+    # flair: ``time (sec)`` is the epoch's clock, 5.65 s at iter 122 to 20.98 s at 488: 15.33 s / 366 an iteration
+    ("generic-flair-pr2983-epoch-iter-of-1227-dash-fields-time-sec.log", T0, "end", "step 488/1227 · …", "measuring",
+     {"step": 488, "total_steps": 1227, "loss": 0.60704056, "step_seconds": 15.33 / 366, "finished": False}),
     # TabNet: ``epoch: N | loss : X | H:MM:SSs``, the last field the elapsed clock: (5:46 - 0:22) / 14 = 23.14 s an epoch
     ("generic-tabnet-issue198-epoch-pipes-loss-elapsed-clock.log", T0, T0, "step 14 · 155 steps/h", "training",
      {"step": 14, "total_steps": None, "loss": 0.57278, "step_seconds": 324 / 14, "finished": False}),
@@ -1073,6 +1076,7 @@ GENERIC_READ = {
     "generic-rppg-mae-issue8-metriclogger-epoch12-then-test-pipes.log": "step, total, epoch, loss, lr, step time, ETA",
     "generic-pixellib-issue59-keras-maskrcnn-epochs-batch-size-keys.log": "step, epoch, loss, step time, eval",
     "generic-tabnet-issue198-epoch-pipes-loss-elapsed-clock.log": "step, epoch, loss, elapsed",
+    "generic-flair-pr2983-epoch-iter-of-1227-dash-fields-time-sec.log": "step, total, epoch, loss, lr, elapsed",
     "generic-keras-pr8169-epoch-of-12-samples-bar-mid-epoch-eta.log": "step, total, epoch, loss, ETA",
     "generic-keras-abhi8893-issue8-ten-epochs-32-of-32-us-per-step.log": "step, total, epoch, loss, step time",
     "generic-tfnet-issue1121-keras-epoch-colon-zero-padded-bars.log": "step, epoch, loss, step time, eval",

@@ -142,6 +142,9 @@ _TIME_OF_DAY_SLACK_SECONDS = 60 * 60
 # Keys a JSON-lines record gives its own time under.
 # How much a bare ``time`` must grow over three lines in a row to be the run's clock (see ``_running_time``).
 RUNNING_TIME_GROWTH = 1.5
+# A first bare ``time`` this long may as well be the run's clock so far; a shorter one is read as the step's
+# at once (timm's ``Time: 0.334s``: a clock that short would have run its steps in a blink).
+UNDECIDED_TIME_SECONDS = 1.0
 # The name of a position counted within its epoch (fairseq's ``epoch 011  3000 / 8223``).
 EPOCH_POSITION = "position in epoch"
 _TIME_KEYS = ("timestamp", "_timestamp", "time", "datetime", "date", "ts", "wall_time", "walltime")
@@ -533,6 +536,11 @@ class GenericParser(StepLines[_Line]):
             seen = self._bare_times = [*self._bare_times[-2:], timed.value]
             self._time_is_clock = (len(seen) == 3 and seen[0] < seen[1] < seen[2]
                                    and seen[2] >= RUNNING_TIME_GROWTH * seen[0])
+            if (not self._time_is_clock and len(seen) < 3 and timed.value >= UNDECIDED_TIME_SECONDS
+                    and (len(seen) == 1 or seen[0] < seen[1])):
+                # Undecided: a clock's first readings look like slow steps (flair's ``time (sec): 5.65``,
+                # ``10.81`` in its epoch), so they are neither until a third line says which.
+                return [r for r in readings if r is not timed]
         if not self._time_is_clock:
             return readings
         return [Reading(Field.ELAPSED, r.name, r.value) if r is timed else r for r in readings]

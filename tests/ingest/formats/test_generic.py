@@ -87,7 +87,7 @@ GRAMMAR: list[tuple[str, dict[str, Any]]] = [
     ("global_step=120 reduced_train_loss=2.31 loss=2.5", {"step": 120, "loss": 2.31}),  # the model's loss
     ("step 120 | loss train: 2.31 | iter time: 250 ms", {"step": 120, "loss": 2.31, "step_seconds": 0.25}),
     ("iteration 120 | elapsed time per iteration (ms): 812.3 | lm loss 2.3", {"step": 120, "step_seconds": 0.8123}),
-    ("step: 120, loss: nan, time 1.5s", {"step": 120, "step_seconds": 1.5}),
+    ("step: 120, loss: nan, time 0.5s", {"step": 120, "step_seconds": 0.5}),  # (a second or more: undecided alone)
     # a step's time with its unit in words
     ("Step 120 loss 2.31 12.3 seconds/step", {"step": 120, "loss": 2.31, "step_seconds": 12.3}),
     ("Step 120 loss 2.31 (12.3 sec/it)", {"step": 120, "loss": 2.31, "step_seconds": 12.3}),
@@ -685,9 +685,30 @@ CELLPOSE = ["2022-02-18 00:38:30,706 [INFO] Epoch 5, Time 4981.4s, Loss 0.5731, 
 def test_a_time_that_keeps_growing_is_the_run_s_clock_not_a_step_s() -> None:
     got = steps(CELLPOSE)
     assert [(s.step, s.step_seconds, s.elapsed_seconds) for s in got[2:]] == [(20, None, 28029.8), (30, None, 36133.8)]
-    # a step's own time wavers around its mean: it stays a step time
+    # a step's own time wavers around its mean: it stays a step time (the first line alone cannot say which)
     wavering = steps([f"step {n} | loss 2.0 | time {t}s" for n, t in ((1, 1.2), (2, 1.1), (3, 1.3), (4, 1.25))])
-    assert [s.step_seconds for s in wavering] == [1.2, 1.1, 1.3, 1.25]
+    assert [s.step_seconds for s in wavering] == [None, 1.1, 1.3, 1.25]
+    rising = steps([f"step {n} | loss 2.0 | time {t}s" for n, t in ((1, 1.2), (2, 1.3), (3, 1.25), (4, 1.3))])
+    assert [s.step_seconds for s in rising] == [None, None, 1.25, 1.3]
+    # under a second, a first reading is the step's at once: a clock that short would have run its steps in a blink
+    quick = steps([f"step {n} | loss 2.0 | time {t}s" for n, t in ((100, 0.2), (200, 0.3), (300, 0.25))])
+    assert [s.step_seconds for s in quick] == [0.2, 0.3, 0.25]
+
+
+# flairNLP/flair pull request #2983 (https://github.com/flairNLP/flair/pull/2983), lines as printed: ``time (sec)``
+# is the epoch's clock, 5.65 s at iter 122 of 1227, 10.81 s at 244: read as steps' times, the first two would be
+# 46 and 89 times the real 0.042 s an iteration.
+FLAIR = [
+    "2022-11-08 11:14:32,333 epoch 1 - iter 122/1227 - loss 0.93329908 - time (sec): 5.65 - samples/sec: 86.35 - lr: 0.000030",
+    "2022-11-08 11:14:37,495 epoch 1 - iter 244/1227 - loss 0.74046560 - time (sec): 10.81 - samples/sec: 90.26 - lr: 0.000030",
+    "2022-11-08 11:14:42,687 epoch 1 - iter 366/1227 - loss 0.64291186 - time (sec): 16.01 - samples/sec: 91.47 - lr: 0.000030",
+]
+
+
+def test_a_growing_time_s_first_readings_are_no_step_s_time_before_it_is_known_a_clock() -> None:
+    got = steps(FLAIR)
+    assert [(s.step, s.step_seconds, s.elapsed_seconds) for s in got] == [
+        (122, None, None), (244, None, None), (366, None, 16.01)]
 
 
 def test_keras_bars_count_their_epoch_and_a_loss_part_is_no_validation_loss() -> None:
