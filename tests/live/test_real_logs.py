@@ -130,6 +130,48 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # flair: ``time (sec)`` is the epoch's clock, 5.65 s at iter 122 to 20.98 s at 488: 15.33 s / 366 an iteration
     ("generic-flair-pr2983-epoch-iter-of-1227-dash-fields-time-sec.log", T0, "end", "step 488/1227 · …", "measuring",
      {"step": 488, "total_steps": 1227, "loss": 0.60704056, "step_seconds": 15.33 / 366, "finished": False}),
+    # DeiT's log.txt: a JSON record an epoch, its whole-number ``epoch`` the position (98 to 108), test figures at 100
+    ("generic-p2t-issue13-deit-style-json-log-epoch-98-to-108-test-at-100.log", T0, T0, "step 108 · no timing",
+     "measuring", {"step": 108, "total_steps": None, "loss": 3.7295565173494443, "step_seconds": None,
+                   "eval": {"test_loss": {"value": 1.2603078159212155, "step": 100}}}),
+    # demucs behind ``[04-04 22:52:33][demucs.solver][INFO] - ``: epoch 35's batches 83 to 249 of 332, its summary
+    # closes it at 22:58:45: 249 batches in 278 s, 3,224 an hour (the printed 0.89 it/sec agrees)
+    ("generic-demucs-issue315-solver-train-epoch-35-of-332-it-sec-valid-summary.log", T0, "end",
+     "epoch 35 · 332/332 in the epoch · 3.2k steps/h", "training",
+     {"step": 332, "total_steps": None, "loss": 0.1121, "step_seconds": 278 / 249}),
+    # ultralytics: the table's header names the columns of the row under it, ``22/55`` the epoch; its bar 787/787
+    # at 1.44 it/s
+    ("generic-ultralytics-issue21765-yolo-epoch-22-of-55-negative-box-loss-9min-epochs.log", T0, T0,
+     "epoch 22/55 · 787/787 in the epoch · …", "measuring",
+     {"step": 787, "total_steps": None, "loss": None, "step_seconds": 1 / 1.44, "finished": False}),
+    # the same table with its bars cut at the terminal's width: epochs 13 to 16 of 30, no time
+    ("generic-ultralytics-issue19571-yolo11-tune-epoch-16-of-30-zero-metrics-box-loss-up.log", T0, T0,
+     "step 16/30 · no timing", "measuring", {"step": 16, "total_steps": 30, "loss": None, "step_seconds": None}),
+    # rsl_rl: ``Learning iteration 1/10`` and its figures one a line; its ``Total steps: 512`` are the environment's
+    ("generic-isaaclab-issue5084-rsl-rl-learning-iteration-1-of-10-blocks.log", T0, T0, "step 1/10 · …", "measuring",
+     {"step": 1, "total_steps": 10, "loss": None, "step_seconds": None}),
+    # stable-baselines3's logger table: ``time/iterations 18`` its position, ``train/loss`` 0.482; no total
+    ("generic-rl-baselines3-zoo-pr521-sb3-ppo-table-iterations-18-timesteps-73728.log", T0, T0, "step 18 · …",
+     "measuring", {"step": 18, "total_steps": None, "loss": 0.482, "step_seconds": None}),
+    # AverageMeter's ``Time: 0.298 (0.297)``: a batch's seconds and their mean, no unit printed
+    ("generic-dscnet-issue1-epoch-198-bracket-iter-of-927-time-avg-many-losses-accu.log", T0, T0,
+     "epoch 198 · 450/927 in the epoch · …", "measuring",
+     {"step": 450, "total_steps": 927, "loss": 0.1086, "step_seconds": 0.298}),
+    # TensorFlow's logging hook: ``step = 100 (124.394 sec)`` after step 0: 1.24394 s a step
+    ("generic-tf-estimator-issue43014-loss-step-0-100-global-step-per-sec-glog.log", T0, T0, "step 100 · …",
+     "measuring", {"step": 100, "total_steps": None, "loss": 4.264659, "step_seconds": 124.394 / 100}),
+    # clu's metric writer, four hosts: ``[500] steps_per_second=1.781084, …, train_loss=0.886…``
+    ("generic-flax-issue3364-clu-logging-writer-step-400-500-four-hosts-steps-per-second.log", T0, "end",
+     "step 500 · …", "measuring", {"step": 500, "loss": 0.8868171572685242, "step_seconds": 1 / 1.781084}),
+    # a traceback from ``<module>`` whose header the terminal wrapped away (``…/s]Traceb`` then ``l last):``)
+    ("crash-llm-trainer-issue2-wrapped-traceback-header-glued-to-download-bar.log", T0, T0, "step 449/78125 · crashed",
+     "crashed", {"step": 449, "total_steps": 78125, "loss": 10.166463851928711, "step_seconds": None}),
+    # the shell's ``Killed`` in Chinese after dreamerv3's metrics (no step counter printed)
+    ("crash-dreamerv3-issue203-metrics-line-writing-metrics-then-zh-killed.log", T0, T0, "no step yet · crashed",
+     "crashed", {"step": None, "loss": None}),
+    # verl's validation before training: its figures at step 0, no training step
+    ("verl-issue2060-step-0-validation-line-only-before-training.log", T0, T0, "validation only · step 0", "working",
+     {"step": None, "loss": None, "crash": None}),
     # TabNet: ``epoch: N | loss : X | H:MM:SSs``, the last field the elapsed clock: (5:46 - 0:22) / 14 = 23.14 s an epoch
     ("generic-tabnet-issue198-epoch-pipes-loss-elapsed-clock.log", T0, T0, "step 14 · 155 steps/h", "training",
      {"step": 14, "total_steps": None, "loss": 0.57278, "step_seconds": 324 / 14, "finished": False}),
@@ -1076,6 +1118,17 @@ GENERIC_READ = {
     "generic-rppg-mae-issue8-metriclogger-epoch12-then-test-pipes.log": "step, total, epoch, loss, lr, step time, ETA",
     "generic-pixellib-issue59-keras-maskrcnn-epochs-batch-size-keys.log": "step, epoch, loss, step time, eval",
     "generic-tabnet-issue198-epoch-pipes-loss-elapsed-clock.log": "step, epoch, loss, elapsed",
+    "generic-p2t-issue13-deit-style-json-log-epoch-98-to-108-test-at-100.log": "step, epoch, loss, lr, eval",
+    "generic-demucs-issue315-solver-train-epoch-35-of-332-it-sec-valid-summary.log": "step, epoch, loss, eval",
+    "generic-ultralytics-issue21765-yolo-epoch-22-of-55-negative-box-loss-9min-epochs.log":
+        "step, epoch, step time, elapsed, ETA",
+    "generic-ultralytics-issue19571-yolo11-tune-epoch-16-of-30-zero-metrics-box-loss-up.log": "step, total, epoch",
+    "generic-isaaclab-issue5084-rsl-rl-learning-iteration-1-of-10-blocks.log": "step, total",
+    "generic-rl-baselines3-zoo-pr521-sb3-ppo-table-iterations-18-timesteps-73728.log": "step, loss, lr",
+    "generic-dscnet-issue1-epoch-198-bracket-iter-of-927-time-avg-many-losses-accu.log":
+        "step, total, epoch, loss, lr, step time",
+    "generic-tf-estimator-issue43014-loss-step-0-100-global-step-per-sec-glog.log": "step, loss, step time",
+    "generic-flax-issue3364-clu-logging-writer-step-400-500-four-hosts-steps-per-second.log": "step, loss, lr, step time",
     "generic-flair-pr2983-epoch-iter-of-1227-dash-fields-time-sec.log": "step, total, epoch, loss, lr, elapsed",
     "generic-keras-pr8169-epoch-of-12-samples-bar-mid-epoch-eta.log": "step, total, epoch, loss, ETA",
     "generic-keras-abhi8893-issue8-ten-epochs-32-of-32-us-per-step.log": "step, total, epoch, loss, step time",

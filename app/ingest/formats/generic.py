@@ -72,6 +72,21 @@ _EVAL_START = re.compile(r"(?i)^\W*(?:" + "|".join(sorted(EVAL_WORDS)) + r")\b")
 # A comma-separated table's header row: names only (``epoch,loss,val_loss``, ``Epoch ,FinishTime ,LR``).
 _COLUMN_NAME = re.compile(r"[A-Za-z][\w .()/-]{0,40}")
 _TABLE_COLUMNS = 64
+# One figure a line: stable-baselines3's logger table (``|    ep_len_mean          | 200         |``, a group's own
+# row ``| rollout/                |             |``), rsl_rl's right-aligned ``   Mean value loss: 19.7410`` under
+# its centred ``Learning iteration 1/10``; dashed or hashed rules around them.
+_SB3_PAIR = re.compile(r"^\|\s+([A-Za-z][\w./ -]{0,60}?)\s*\|\s*(-?[\w.+-]{0,30})\s*\|\s*$")
+_RSL_PAIR = re.compile(r"^\s{2,}([A-Za-z][\w .()/-]{0,50}?):\s+(-?\d[\d.:]*(?:[eE][-+]?\d+)?\s?(?:s|ms|%)?)\s*$")
+_VERTICAL_TITLE = re.compile(r"^\s{4,}([A-Za-z][A-Za-z ]{2,40}?)\s+(\d{1,9}/\d{1,9})\s*$")
+_VERTICAL_RULE = re.compile(r"^\s*(?:-{5,}|#{5,}|={5,})\s*$")
+_ITERATIONS = re.compile(r"(?i)\biterations$|^learning iteration$")
+_ENV_STEPS = re.compile(r"(?i)\b(?:time)?steps\b|\bfps\b")
+_VERTICAL_POSITION = re.compile(r"(?i)\b(?:iterations?|steps?|epoch|timesteps|updates)\b")
+# A space-aligned table: its header's names (``GPU_mem``, ``box_loss``; no ``:``, ``=``), its first cell a position
+# (``13/30``, ``120``), its cells numbers with a unit or an SI suffix (``13.1G``, ``576``).
+_SPACED_NAME = re.compile(r"[A-Za-z][\w()-]{0,30}")
+_SPACED_POSITION = re.compile(r"\d{1,9}(?:/\d{1,9})?")
+_SPACED_VALUE = re.compile(r"-?\d[\d.,]*(?:[eE][-+]?\d+)?(?:/\d{1,9})?[KMGTB%]?|nan|inf")
 # Two or more losses named for their part (a GAN's ``[D loss: 0.45] [G loss: 1.2]``): training figures,
 # none of them the model's one loss.
 _SEVERAL_LOSSES = re.compile(r"(?i)\b\w{1,12}[ _]loss\b\s*[:=]\s*-?\d[^\n]*\b\w{1,12}[ _]loss\b\s*[:=]\s*-?\d")
@@ -204,6 +219,10 @@ class GenericParser(StepLines[_Line]):
         self._evals: dict[str, float] = {}  # the evaluation figures a step line repeats
         self._ended: tuple[int, float | None] | None = None  # (step, epoch) when the end was printed
         self._last: tuple[int, float | None] | None = None
+        self._vertical: list[tuple[str, str]] | None = None  # a one-figure-a-line record's pairs so far
+        self._vertical_group = ""  # its group's name (stable-baselines3's ``rollout/``)
+        self._spaced_columns: list[str] = []  # a space-aligned table's header names, while its rows follow
+        self._epoch_open: TrainStep | None = None  # the last step counted in its epoch, short of the epoch's total
         self._epoch: Reading | None = None  # announced on a line of its own, for the bars after it
         self._full_epoch: tuple[TrainStep, int] | None = None  # the last step: a full epoch's bar, and its total
         self._box: list[str] = []  # the cells of a box-drawn table's rows since its last border
@@ -228,7 +247,14 @@ class GenericParser(StepLines[_Line]):
             text = record
         elif self._box:
             self._box = []
-        kind, line = self._classify_line(text)
+        vertical = False
+        if self._vertical is not None or text[:1] in "| " or _VERTICAL_TITLE.match(text):
+            held, record = self._vertical_line(text)
+            if held:
+                if record is None:
+                    return Kind.OTHER, None
+                text, vertical = record, True
+        kind, line = self._classify_line(text, vertical)
         if line is not None and self._evaluation_next and line.what in ("step", "eval"):
             line.what = "eval"  # the record under an ``Evaluation:`` heading is the evaluation's
             self._evaluation_next = False
@@ -276,7 +302,7 @@ class GenericParser(StepLines[_Line]):
             self._times.latest = when
         return when
 
-    def _classify_line(self, text: str) -> tuple[Kind, _Line | None]:
+    def _classify_line(self, text: str, record: bool = False) -> tuple[Kind, _Line | None]:
         at = self._times.at
         s = _LAUNCHER.sub("", text).strip() if "|" in text else text.strip()
         if not s or s.startswith("#"):
@@ -287,6 +313,19 @@ class GenericParser(StepLines[_Line]):
                 return Kind.FULL, None  # the header row: its names are the next rows' keys
             if table:
                 s = table  # a row, read as its ``name: value`` pairs
+        if s[:1] == "[":
+            led = _BRACKET_STEP.match(s)
+            if led is not None:
+                # A record led by its step in brackets (clu's metric writer, behind absl's prefix:
+                # ``[400] steps_per_second=1.58, train_loss=3.22``): the bracketed number is the step.
+                s = f"step: {led.group(1)} | {s[led.end():]}"
+        table_row = record  # (a record held from one figure a line: its position makes it a step, as a table's row)
+        if self._spaced_columns or (s[:1].isalpha() and "  " in s and ":" not in s and "=" not in s):
+            spaced = self._spaced_row(s)
+            if spaced is None:
+                return Kind.FULL, None  # the header row: its names are the next rows' keys
+            if spaced:
+                s, table_row = spaced, True
         if len(s) <= 40 and _EVAL_HEADING.match(s):
             self._evaluation_next = True  # ``Evaluation:`` on a line of its own: its figures follow
             return Kind.FULL, None
@@ -388,13 +427,109 @@ class GenericParser(StepLines[_Line]):
             line.what = "eval"
             return Kind.FULL, line
         line = _decide(line)
+        if table_row and line.what in ("other", "epoch"):
+            # A row under a header that names its position column (YOLO's ``Epoch``): the row is that position's
+            # record, whatever of its figures tokwatch knows (``box_loss``, ``cls_loss`` are parts of a loss).
+            position = _position(readings) or _first(readings, Field.EPOCH)
+            if position is not None:
+                if position.field is Field.EPOCH:
+                    readings.append(Reading(Field.STEP, "epoch", position.value, position.total))
+                line.what = "step"
         if line.what == "step" and _cut(s):
             return Kind.PARTIAL, None  # a terminal wrapped the record: its rest follows
         if line.what == "other":
             if _saving(s):
                 return Kind.FULL, _Line("pause", at, text=s)
+            if self._epoch_open is not None and _EPOCH_SUMMARY.search(s):
+                epoch = _first(readings, Field.EPOCH)
+                if epoch is not None and epoch.value == self._epoch_open.epoch:
+                    # ``Train Summary | Epoch 35 | Loss=0.1127``: the epoch it counted batches of is done
+                    return Kind.FULL, _Line("epoch_done", at, text=s)
             return (Kind.OTHER if "|" in s else Kind.FULL), None
         return Kind.FULL, line
+
+    def _vertical_line(self, text: str) -> tuple[bool, str | None]:
+        """A record printed one figure a line (stable-baselines3's ``|    loss    | 0.482 |`` table between
+        dashed rules; rsl_rl's ``Learning iteration 1/10`` and its right-aligned ``Mean value loss: 19.67``):
+        (True, None) while its lines are held, (True, record) when it closes (a rule, a figure named again, a
+        line of another kind), (False, None) for a line that is no part of one."""
+        pairs = self._vertical
+        title = _VERTICAL_TITLE.match(text)
+        if title is not None:
+            record = self._vertical_record() if pairs else None
+            self._vertical = [(title.group(1), title.group(2))]
+            return (True, record) if record is not None else (True, None)
+        sb3 = _SB3_PAIR.match(text)
+        pair = sb3 if sb3 is not None else (_RSL_PAIR.match(text) if pairs is not None else None)
+        if pair is not None:
+            name, value = pair.group(1).strip(), pair.group(2).strip()
+            if sb3 is not None and not value:
+                self._vertical_group = name if name.endswith("/") else ""  # ``| rollout/ |  |``: its rows' group
+                if pairs is None:
+                    self._vertical = []
+                return True, None
+            name = (self._vertical_group if sb3 is not None else "") + name
+            if pairs is None:
+                self._vertical = pairs = []
+            if any(known == name for known, _ in pairs):
+                record = self._vertical_record()
+                self._vertical = [(name, value)]
+                return True, record
+            pairs.append((name, value))
+            return True, None
+        if pairs is None:
+            return False, None
+        if not text.strip():
+            return True, None  # (a blank line inside the block)
+        if _VERTICAL_RULE.match(text):
+            if not pairs:
+                return True, None
+            if not _VERTICAL_POSITION.search(" ".join(n for n, _ in pairs)):
+                self._vertical, self._vertical_group = None, ""  # a table's tail without its position
+                return True, None
+            return True, self._vertical_record()
+        record = self._vertical_record()
+        return (True, record) if record is not None else (False, None)
+
+    def _vertical_record(self) -> str | None:
+        """The held one-a-line figures as one ``name: value | …`` record (None when none is held)."""
+        pairs, self._vertical, self._vertical_group = self._vertical, None, ""
+        if not pairs:
+            return None
+        names = [name for name, _ in pairs]
+        if any(_ITERATIONS.search(name) for name in names):
+            # A record logged once an iteration (an RL trainer's): its running count of iterations is its position,
+            # and its ``steps`` are the environment's (``Total steps: 512``, ``Steps per second: 1581``), not the run's.
+            names = [_ITERATIONS.sub("iteration", name) if _ITERATIONS.search(name)
+                     else ("env " + name if _ENV_STEPS.search(name) else name) for name in names]
+        return " | ".join(f"{name}: {value}" for name, (_, value) in zip(names, pairs, strict=True))
+
+    def _spaced_row(self, s: str) -> str | None:
+        """A table whose columns line up under a header of names (ultralytics' ``Epoch  GPU_mem  box_loss …``,
+        then ``13/30  13.1G  1.822 …``, a bar after the last cell): a row as ``name: value | …`` pairs with
+        what follows it; None for a header row (remembered); "" for any other line (which ends the table, unless
+        the header repeats)."""
+        cells = s.split()
+        columns = self._spaced_columns
+        if columns and len(cells) >= len(columns) and _SPACED_POSITION.fullmatch(cells[0]):
+            values = cells[: len(columns)]
+            values[-1] = values[-1].removesuffix(":")
+            if all(_SPACED_VALUE.fullmatch(v) for v in values):
+                rest = s.split(None, len(columns))[len(columns):]
+                pairs_text = " | ".join(f"{name}: {value}" for name, value in zip(columns, values, strict=True))
+                # (a bar after the row, when whole: its count and rate; one cut at the terminal's width is dropped)
+                whole_bar = bool(rest) and "]" in rest[0] and "/" in rest[0]
+                return pairs_text + (" " + rest[0] if whole_bar else "")
+        if 3 <= len(cells) <= _TABLE_COLUMNS and "  " in s and all(_SPACED_NAME.fullmatch(c) for c in cells):
+            known = [lookup(normalise(c))[0] for c in cells]
+            if known[0] in (Field.STEP, Field.EPOCH) and any("loss" in c.lower() for c in cells):
+                self._spaced_columns = cells
+                return None
+        if not columns:
+            return ""
+        if not s.split(None, 1)[0][:1].isdigit():
+            self._spaced_columns = []  # (another table's header, or text: this table is over)
+        return ""
 
     def _table_row(self, s: str) -> str | None:
         """A comma-separated table (a CSV logger's file, ``Epoch ,LR ,RMSE_Train`` padded): its header
@@ -428,6 +563,13 @@ class GenericParser(StepLines[_Line]):
                 flat[str(key)] = value
         readings = [r for key, value in flat.items() if (r := json_reading(key, value)) is not None]
         readings = _in_epoch(batch_unplaced(readings, ""))
+        epoch = _first(readings, Field.EPOCH)
+        if (epoch is not None and not self._counted_steps and not any(r.field is Field.STEP for r in readings)
+                and any(isinstance(flat.get(key), int) for key in _EPOCH_KEYS)
+                and any(r.field is Field.LOSS or r.field in _FIGURES for r in readings)):
+            # A record an epoch (DeiT's and timm's ``log.txt``: ``{"train_loss": …, "epoch": 98}``): its
+            # whole-number epoch is its position, wherever the key stands (a fractional one is a step's share).
+            readings.append(Reading(Field.STEP, "epoch", epoch.value, epoch.total))
         return (readings, self._json_time(flat)) if readings else None
 
     def _json_time(self, record: dict[str, object]) -> float | None:
@@ -471,6 +613,16 @@ class GenericParser(StepLines[_Line]):
                 self._full_epoch = None
             events.append(StageEnd(at=line.at, summary=line.text[:200]))
             self._ended = self._last
+        elif line.what == "epoch_done" and self._epoch_open is not None:
+            open_step = self._epoch_open
+            assert open_step.total_steps is not None
+            # The summary closes its epoch: all its batches are done, at the summary's time (a full epoch, as
+            # Keras' bar is: its count the epoch's, no run's total to finish at).
+            events.append(replace(open_step, at=line.at, step=open_step.total_steps, total_steps=None,
+                                  epoch_steps=open_step.total_steps, loss=None, lr=None, grad_norm=None,
+                                  step_seconds=None, elapsed_seconds=None, tokens_per_second=None, tokens=None,
+                                  mfu=None, mfu_note=None, trainer_eta_seconds=None, figures=()))
+            self._epoch_open = None
         elif line.what == "pause":
             events.append(TrainingPause(at=line.at, reason="checkpoint"))
         elif line.what == "epoch":
@@ -618,6 +770,11 @@ class GenericParser(StepLines[_Line]):
         # figure counts when it changes, or again when the step goes back (a new epoch's bar, a
         # restart), where it belongs to the stretch that begins (an evaluation before its step).
         back = self._last is not None and step < self._last[0]
+        if step_seconds is None and self._last is not None and step > self._last[0] and "sec)" in line.text:
+            interval = _INTERVAL.search(line.text)
+            if interval is not None and int(interval.group(1)) == step:
+                # TensorFlow's logging hook: ``loss = 4.26, step = 100 (124.394 sec)``, the time since its last record
+                step_seconds = float(interval.group(2)) / (step - self._last[0])
         for r in readings:
             if r.field is Field.EVAL_LOSS:
                 label = _eval_label(r.name)
@@ -658,6 +815,8 @@ class GenericParser(StepLines[_Line]):
         )
         last = events[-1]
         self._full_epoch = (last, bar_total) if bar_total is not None and isinstance(last, TrainStep) else None
+        self._epoch_open = last if (isinstance(last, TrainStep) and not last.ends_at_total and last.epoch is not None
+                                    and last.total_steps is not None and last.step < last.total_steps) else None
 
     def _tokens(self, step: int, count: Reading | None) -> float | None:
         """The tokens since the last line, from a running count (``Trained Tokens``, ``consumed tokens``)."""
@@ -880,6 +1039,15 @@ def _record_rank(s: str) -> int | None:
         return None
     ranks = {int(a or b) for a, b in _RECORD_RANK.findall(s)}
     return ranks.pop() if len(ranks) == 1 else None
+
+
+# The time a logging hook's interval took, after the step it reached (TensorFlow's ``step = 100 (124.394 sec)``).
+_INTERVAL = re.compile(r"\bstep = (\d{1,12}) \((\d+(?:\.\d+)?) sec\)")
+_BRACKET_STEP = re.compile(r"\[(\d{1,12})\]\s+(?=[A-Za-z_][\w/.-]{0,60}\s?[=:]\s?-?\d)")
+_EPOCH_KEYS = ("epoch", "Epoch", "train/epoch", "train_epoch")
+# A record that sums up an epoch the run was counting batches of (demucs' ``Train Summary | Epoch 35 | Loss=…``,
+# fairseq's ``end of epoch 23 (average epoch stats below)``): that epoch's batches are all done.
+_EPOCH_SUMMARY = re.compile(r"(?i)\b(?:train(?:ing)? summary|epoch summary|end of epoch|epoch \d+ (?:complete|completed|finished|done)\b)")
 
 
 def _in_epoch(readings: list[Reading]) -> list[Reading]:

@@ -44,6 +44,8 @@ _US = re.compile(rf"\[?(\d\d)/(\d\d)/(\d{{4}}|\d\d),? {_CLOCK}\]?")
 _BLANK_TIME = re.compile(rf" {{8,40}}(?={_LEVEL} )")
 # moreutils ``ts`` and journald: no year.
 _MONTH_DAY = re.compile(rf"\[?([A-Z][a-z]{{2}}) ([ \d]\d) {_CLOCK}\]?")
+# A yearless numeric date (logging's ``datefmt="%m-%d %H:%M:%S"``: demucs' ``[04-04 22:52:33][demucs.solver][INFO] - ``).
+_MD = re.compile(rf"\[?(\d\d)-(\d\d) {_CLOCK}\]?")
 # absl/glog: level letter, month, day, time, thread id, file:line].
 _GLOG = re.compile(rf"[IWEF](\d\d)(\d\d) {_CLOCK}\s+\d+ [^\]\s]{{1,120}}\] ")
 # HF's explicit format: ``[INFO|trainer.py:2048] 2024-05-01 12:00:00,123 >> ``.
@@ -196,9 +198,18 @@ class PrefixReader:
                 at = self._local(year + 2000 if year < 100 else year, month, day, m, 4)
             else:
                 m = _MONTH_DAY.match(line, pos)
-                if m is None or m.group(1) not in MONTHS:
-                    return None
-                at = self._yearless(MONTHS[m.group(1)], int(m.group(2)), m, 3)
+                if m is not None and m.group(1) in MONTHS:
+                    at = self._yearless(MONTHS[m.group(1)], int(m.group(2)), m, 3)
+                else:
+                    m = _MD.match(line, pos)
+                    if m is None:
+                        return None
+                    month, day = int(m.group(1)), int(m.group(2))
+                    if month > 12:  # day first after all
+                        month, day = day, month
+                    if not (1 <= month <= 12 and 1 <= day <= 31):
+                        return None
+                    at = self._yearless(month, day, m, 3)
         end = m.end()
         if end < len(line) and not (line[end].isspace() or line[end] in "[]|-"):
             return None  # a date inside a word, not a record's time

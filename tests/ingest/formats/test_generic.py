@@ -894,3 +894,109 @@ def test_another_rank_s_crash_is_the_run_s() -> None:
     assert [(e.step, e.loss) for e in events if isinstance(e, TrainStep)] == [(1, 2.0), (2, 1.5)]
     (crash,) = [e for e in events if isinstance(e, RunCrashed)]
     assert "illegal memory access" in crash.error
+
+
+# --- record shapes the generic reader learned as classes (composed in each trainer's printed shape; the real
+# excerpts they come from are in tests/data/real/ and tests/live/test_real_logs.py) --------------------------
+
+
+def test_a_json_record_an_epoch_counts_its_whole_epochs_wherever_the_key_stands() -> None:
+    # DeiT/timm/MAE ``log.txt``: ``{"train_lr": …, "train_loss": …, "epoch": N, …}``
+    got = steps(['{"train_lr": 0.001, "train_loss": 2.50, "epoch": 3, "n_parameters": 5000}',
+                 '{"train_lr": 0.001, "train_loss": 2.40, "test_loss": 1.9, "epoch": 4, "n_parameters": 5000}'])
+    assert [(s.step, s.epoch, s.loss) for s in got] == [(3, 3.0, 2.5), (4, 4.0, 2.4)]
+    # a fractional epoch is a share of one, no position; a whole number printed as a float may be one too
+    assert steps(['{"train_loss": 2.50, "epoch": 0.25}', '{"train_loss": 2.40, "epoch": 1.0}']) == []
+
+
+@pytest.mark.parametrize(("text", "seconds"), [
+    ("Train | Epoch 3 | 10/100 | 2.5 it/sec | Loss 0.5000", 0.4),  # demucs' solver
+    ("Train | Epoch 3 | 10/100 | 4 iters/s | Loss 0.5000", 0.25),
+    ("Train | Epoch 3 | 10/100 | 2 steps/sec | Loss 0.5000", 0.5),
+])  # fmt: skip
+def test_iterations_a_second_in_any_spelling_are_the_step_s_rate(text: str, seconds: float) -> None:
+    assert one(text).step_seconds == pytest.approx(seconds)
+
+
+def test_an_epoch_s_summary_closes_the_epoch_whose_batches_were_counted() -> None:
+    got = steps(["Train | Epoch 3 | 40/100 | Loss 0.5000", "Train | Epoch 3 | 80/100 | Loss 0.4000",
+                 "Train Summary | Epoch 3 | Loss=0.4500", "Valid Summary | Epoch 3 | Loss=0.6000"])
+    assert [(s.step, s.total_steps, s.epoch_steps, s.epoch, s.loss) for s in got] == [
+        (40, 100, None, 3.0, 0.5), (80, 100, None, 3.0, 0.4), (100, None, 100, 3.0, None)]
+    # another epoch's summary, or one with no batches counted, closes nothing
+    assert [s.step for s in steps(["Train | Epoch 3 | 40/100 | Loss 0.5000", "Train Summary | Epoch 2 | Loss=0.4"])] == [40]
+
+
+# ultralytics' training table, as printed (the row's bar cut at the terminal's width in the second)
+YOLO = ["      Epoch    GPU_mem   box_loss   cls_loss   dfl_loss  Instances       Size",
+        "        1/3      2.05G      1.201      2.113      1.305         12        640: 100%|██████████| 50/50 [00:25<00:00,  2.00it/s]",
+        "                 Class     Images  Instances      Box(P          R      mAP50  mAP50-95): 100%|██████████| 4/4",
+        "                   all         60         80      0.512      0.403      0.431      0.288",
+        "",
+        "      Epoch    GPU_mem   box_loss   cls_loss   dfl_loss  Instances       Size",
+        "        2/3      2.07G      1.102      1.903      1.255         15        640: 100%|█"]
+
+
+def test_a_table_s_header_names_the_columns_of_the_rows_under_it() -> None:
+    got = steps(YOLO)
+    # epoch 1's bar: 50 of its 50 batches at 2 it/s; epoch 2's row (its bar cut): the epoch of 3 alone
+    assert [(s.step, s.total_steps, s.epoch, s.step_seconds) for s in got] == [(50, None, 1.0, 0.5), (2, 3, 2.0, None)]
+    # a header without a position column, or text after the table, reads nothing
+    assert steps(["  Class  Images  Instances  mAP50", "    all      60         80  0.431"]) == []
+
+
+SB3 = ["-----------------------------------",
+       "| rollout/           |            |",
+       "|    ep_rew_mean     | -213       |",
+       "| time/              |            |",
+       "|    fps             | 8507       |",
+       "|    iterations      | 17         |",
+       "|    total_timesteps | 69632      |",
+       "| train/             |            |",
+       "|    learning_rate   | 0.001      |",
+       "|    loss            | 0.0541     |",
+       "-----------------------------------",
+       "-----------------------------------",
+       "| rollout/           |            |",
+       "|    ep_rew_mean     | -200       |",
+       "| time/              |            |",
+       "|    iterations      | 18         |",
+       "|    total_timesteps | 73728      |",
+       "| train/             |            |",
+       "|    loss            | 0.482      |",
+       "-----------------------------------"]
+
+
+def test_a_record_printed_one_figure_a_line_is_one_step() -> None:
+    # stable-baselines3's table: its running count of iterations the position, not its environment's timesteps
+    assert [(s.step, s.total_steps, s.loss, s.lr) for s in steps(SB3)] == [(17, None, 0.0541, 0.001), (18, None, 0.482, None)]
+    # rsl_rl's block: ``Learning iteration N/M`` centred, then right-aligned figures; its steps are the environment's
+    rsl = ["                        Learning iteration 4/100                        ", "",
+           "                       Total steps: 2048 ", "                  Steps per second: 1581 ",
+           "                   Mean value loss: 19.6685", "-" * 80]
+    assert [(s.step, s.total_steps, s.step_seconds) for s in steps(rsl)] == [(4, 100, None)]
+    # a table's tail without its position (the paste began inside it) is no step
+    assert steps(SB3[7:11]) == []
+
+
+def test_a_time_beside_its_running_mean_is_a_batch_s_seconds() -> None:
+    # PyTorch's ImageNet example (AverageMeter): ``Time  0.312 ( 0.402)`` with no unit
+    got = one("Epoch: [0][ 10/500]\tTime  0.312 ( 0.402)\tData  0.001 ( 0.079)\tLoss 6.9078e+00 (6.9100e+00)")
+    assert (got.step, got.total_steps, got.step_seconds, got.loss) == (10, 500, 0.312, 6.9078)
+    # alone, a bare time with no unit says nothing
+    assert one("Epoch: [0][ 10/500]\tTime 0.312\tLoss 6.9078").step_seconds is None
+
+
+def test_a_logging_hook_s_interval_time_is_its_steps_time() -> None:
+    # TensorFlow's LoggingTensorHook: ``step = N (X sec)``, X the time since its last record
+    got = steps(["INFO:tensorflow:loss = 2.0, step = 0", "INFO:tensorflow:loss = 1.5, step = 200 (50.0 sec)",
+                 "INFO:tensorflow:loss = 1.4, step = 300 (30.0 sec)"])
+    assert [(s.step, s.step_seconds) for s in got] == [(0, None), (200, 0.25), (300, 0.3)]
+
+
+def test_a_record_led_by_its_step_in_brackets() -> None:
+    # clu's metric writer behind absl's prefix
+    got = steps([("I1002 21:38:13.425730 139917864867392 logging_writer.py:35] [100] steps_per_second=4.0, "
+                 "train_learning_rate=0.1, train_loss=2.5")])
+    assert [(s.step, s.loss, s.lr, s.step_seconds) for s in got] == [(100, 2.5, 0.1, 0.25)]
+    assert steps(["[100] hello world"]) == []
