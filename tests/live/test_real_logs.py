@@ -172,6 +172,11 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # verl's validation before training: its figures at step 0, no training step
     ("verl-issue2060-step-0-validation-line-only-before-training.log", T0, T0, "validation only · step 0", "working",
      {"step": None, "loss": None, "crash": None}),
+    # ``==== EPOCH 8/10 ====`` over ``[Epoch 8] Batch 90/126``: batches 10 to 90 from 19:06:09 to 19:06:54, 45 s / 80
+    ("generic-bot-mmorpg-ai-issue76-double-clock-epoch-batch-of-126-epoch-summary-eta.log", T0, "end",
+     "epoch 8/10 · 90/126 in the epoch · …", "measuring",
+     {"step": 90, "total_steps": 126, "loss": 0.0276, "step_seconds": 45 / 80,
+      "eval": {"val_loss": {"value": -0.0195, "step": None}}}),
     # TabNet: ``epoch: N | loss : X | H:MM:SSs``, the last field the elapsed clock: (5:46 - 0:22) / 14 = 23.14 s an epoch
     ("generic-tabnet-issue198-epoch-pipes-loss-elapsed-clock.log", T0, T0, "step 14 · 155 steps/h", "training",
      {"step": 14, "total_steps": None, "loss": 0.57278, "step_seconds": 324 / 14, "finished": False}),
@@ -1118,6 +1123,7 @@ GENERIC_READ = {
     "generic-rppg-mae-issue8-metriclogger-epoch12-then-test-pipes.log": "step, total, epoch, loss, lr, step time, ETA",
     "generic-pixellib-issue59-keras-maskrcnn-epochs-batch-size-keys.log": "step, epoch, loss, step time, eval",
     "generic-tabnet-issue198-epoch-pipes-loss-elapsed-clock.log": "step, epoch, loss, elapsed",
+    "generic-bot-mmorpg-ai-issue76-double-clock-epoch-batch-of-126-epoch-summary-eta.log": "step, total, epoch, loss, eval",
     "generic-p2t-issue13-deit-style-json-log-epoch-98-to-108-test-at-100.log": "step, epoch, loss, lr, eval",
     "generic-demucs-issue315-solver-train-epoch-35-of-332-it-sec-valid-summary.log": "step, epoch, loss, eval",
     "generic-ultralytics-issue21765-yolo-epoch-22-of-55-negative-box-loss-9min-epochs.log":

@@ -710,6 +710,10 @@ class GenericParser(StepLines[_Line]):
         step_reading = _position(readings)
         bar = line.bar
         epoch_reading = got.get(Field.EPOCH) or (self._epoch if line.epoch_above else None)
+        if (epoch_reading is not None and epoch_reading.total is None and self._epoch is not None
+                and self._epoch.total and self._epoch.value == epoch_reading.value):
+            # The run's epochs, said by the epoch's header (``==== EPOCH 8/10 ====``), beside its steps' ``[Epoch 8]``
+            epoch_reading = replace(epoch_reading, total=self._epoch.total)
         epoch = epoch_reading.value if epoch_reading is not None else None
         if line.counters is not None and line.counters[0] is not None:
             epoch = float(line.counters[0])

@@ -179,7 +179,7 @@ VALUE = re.compile(
     r"(?<=[\w)'\"])(?:['\"]?\s*:\s*(?:['\"]|\[\s*)?|\s*=\s*['\"]?|\s+(?:['\"]|\[\s*)?)"
     rf"(?P<value>{_COMPOUND}|{_CLOCK}|{NUM})(?P<si>[KMBGT](?![\w/]))?"
     r"(?:\s*/\s*(?P<total>\d[\d,]{0,14})\b)?"
-    r"(?P<unit>\s?(?:ms|sec|s|min|h|%|it/s|s/it)(?![A-Za-z/]))?"
+    r"(?P<unit>\s?(?:ms|sec|s|min|h|%|it/s|s/it|\((?:ms|sec|s)\))(?![A-Za-z/]))?"
 )
 # A step record's figures come within its first characters (Megatron's ~600); a longer line is a
 # dump (a config, a tensor) and is read no further.
@@ -292,7 +292,7 @@ def read_pair(key: str, paren: str | None, value: str, total: str | None, unit: 
         unit = unit or _UNIT_WORDS[words[1]]
     if field is None:
         return None
-    unit = (unit or "").strip() or (paren.strip().lower() if paren else None)
+    unit = (unit or "").strip().strip("()") or (paren.strip().lower() if paren else None)  # (``1.722(sec)``)
     if matched.startswith("ms ") and not unit:
         unit = "ms"  # the unit is the name's (``ms/batch 45.20``)
     if field in (Field.STEP_TIME, Field.ELAPSED, Field.ETA):

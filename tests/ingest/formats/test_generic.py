@@ -1000,3 +1000,20 @@ def test_a_record_led_by_its_step_in_brackets() -> None:
                  "train_learning_rate=0.1, train_loss=2.5")])
     assert [(s.step, s.loss, s.lr, s.step_seconds) for s in got] == [(100, 2.5, 0.1, 0.25)]
     assert steps(["[100] hello world"]) == []
+
+
+def test_an_epoch_s_header_gives_its_steps_the_run_s_epochs() -> None:
+    # bot-mmorpg-ai issue 76's shape: ``==== EPOCH 8/10 ====`` then ``[Epoch 8] Batch 10/126 | loss=…``
+    got = steps(["============================== EPOCH 8/10 ==============================",
+                 "[Epoch 8] Batch 10/126 | loss=0.0483", "[Epoch 8] Batch 20/126 | loss=0.0166"])
+    assert [(s.step, s.total_steps, s.epoch, s.epoch_total) for s in got] == [(10, 126, 8.0, 10), (20, 126, 8.0, 10)]
+    # another epoch's header says nothing of this one's
+    assert [s.epoch_total for s in steps(["==== EPOCH 7/10 ====", "[Epoch 8] Batch 10/126 | loss=0.0483"])] == [None]
+
+
+def test_a_unit_in_parentheses_after_the_value() -> None:
+    # FastMaskRCNN's ``time:1.722(sec)`` (issue 172); on the third such line it is the step's time
+    lines = [f"iter {n}: image-id:0254212, time:{t}(sec), regular_loss: 0.248765, total-loss 0.5882(0.0360)"
+             for n, t in ((142, 1.702), (143, 1.69), (144, 1.722))]
+    assert [(s.step, s.step_seconds, s.loss) for s in steps(lines)] == [(142, None, 0.5882), (143, 1.69, 0.5882),
+                                                                       (144, 1.722, 0.5882)]
