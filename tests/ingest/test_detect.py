@@ -248,6 +248,7 @@ REAL_FORMATS = {
     "generic-keras-abhi8893-issue8-ten-epochs-32-of-32-us-per-step.log": "generic",
     "generic-tfnet-issue1121-keras-epoch-colon-zero-padded-bars.log": "generic",
     "generic-flair-pr2983-epoch-iter-of-1227-dash-fields-time-sec.log": "generic",
+    "generic-ludwig-pr1803-eval-bars-then-box-tables-loss-roc-auc.log": "generic",
     "generic-bot-mmorpg-ai-issue76-double-clock-epoch-batch-of-126-epoch-summary-eta.log": "generic",
     "generic-p2t-issue13-deit-style-json-log-epoch-98-to-108-test-at-100.log": "generic",
     "generic-demucs-issue315-solver-train-epoch-35-of-332-it-sec-valid-summary.log": "generic",

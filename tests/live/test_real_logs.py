@@ -177,6 +177,10 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "epoch 8/10 · 90/126 in the epoch · …", "measuring",
      {"step": 90, "total_steps": 126, "loss": 0.0276, "step_seconds": 45 / 80,
       "eval": {"val_loss": {"value": -0.0195, "step": None}}}),
+    # Ludwig evaluating: its box tables of figures by split, vali and test the evaluation's; no training step
+    ("generic-ludwig-pr1803-eval-bars-then-box-tables-loss-roc-auc.log", T0, T0, "validation only", "working",
+     {"step": None, "loss": None,
+      "eval": {"vali_loss": {"value": 0.4184, "step": None}, "test_loss": {"value": 0.424, "step": None}}}),
     # TabNet: ``epoch: N | loss : X | H:MM:SSs``, the last field the elapsed clock: (5:46 - 0:22) / 14 = 23.14 s an epoch
     ("generic-tabnet-issue198-epoch-pipes-loss-elapsed-clock.log", T0, T0, "step 14 · 155 steps/h", "training",
      {"step": 14, "total_steps": None, "loss": 0.57278, "step_seconds": 324 / 14, "finished": False}),
@@ -1155,7 +1159,9 @@ def test_every_generic_log_says_what_it_read() -> None:
     generic = {p.name for p in REAL.iterdir() if p.name.startswith("generic-")}
     # nanoGPT's own lines and a modded-nanogpt-style record have parsers of their own.
     own = {"generic-custom-nanogpt-issue110-iter-loss-time.log", "generic-custom-parameter-golf-issue839-modded-nanogpt-style.log",
-           "generic-custom-nanogpt-issue215-loss-nan.log"}  # (behind a Markdown quote's "> ")
+           "generic-custom-nanogpt-issue215-loss-nan.log",  # (behind a Markdown quote's "> ")
+           # an evaluation's figures alone: its own detail line says what was read
+           "generic-ludwig-pr1803-eval-bars-then-box-tables-loss-roc-auc.log"}
     assert sorted(GENERIC_READ) == sorted(generic - own)
 
 

@@ -42,7 +42,7 @@ from .prefix import LineTimes
 MAX_CHARS = 4096
 # A box-drawn table (rich's, RLinf's MetricTable): rows start with a vertical, sections with a border.
 _BOX_ROW = frozenset("│┃║")
-_BOX_BORDER = frozenset("├╰╭└┌┣┗┏╠╚╔")
+_BOX_BORDER = frozenset("├╰╭└┌┣┗┏╠╚╔╒╞╘╓╟╙┝┡")
 _BOX_CELL = re.compile(r"[│┃║]")
 _BOX_CELLS = 64
 # An MFU of 0 beside a throughput: the trainer had no peak FLOPS for the GPU (nanochat, its forks).
@@ -226,6 +226,7 @@ class GenericParser(StepLines[_Line]):
         self._epoch: Reading | None = None  # announced on a line of its own, for the bars after it
         self._full_epoch: tuple[TrainStep, int] | None = None  # the last step: a full epoch's bar, and its total
         self._box: list[str] = []  # the cells of a box-drawn table's rows since its last border
+        self._split_columns: list[str] = []  # a box-drawn table of figures by data split: its header's names
 
     def pieces(self, part: str) -> Iterable[str]:
         """A bar and the message printed straight after it, as two (capped: a record is never longer)."""
@@ -243,8 +244,11 @@ class GenericParser(StepLines[_Line]):
                 cells = [c.strip() for c in _BOX_CELL.split(text) if c.strip()]
                 self._box.extend(cells[:_BOX_CELLS])
                 return Kind.OTHER, None
-            record, self._box = " | ".join(self._box), []
-            text = record
+            cells, self._box = self._box, []
+            split = self._box_split(cells)
+            if split is None:
+                return Kind.OTHER, None  # a split table's header row: its names key the rows under it
+            text = split or " | ".join(cells)
         elif self._box:
             self._box = []
         vertical = False
@@ -447,6 +451,21 @@ class GenericParser(StepLines[_Line]):
                     return Kind.FULL, _Line("epoch_done", at, text=s)
             return (Kind.OTHER if "|" in s else Kind.FULL), None
         return Kind.FULL, line
+
+    def _box_split(self, cells: list[str]) -> str | None:
+        """A box-drawn table of figures by data split (Ludwig's and tabulate's ``│ Survived │ loss │ roc_auc │``
+        over ``│ vali │ 0.4184 │ 0.8406 │``): None for its header row (remembered), a row as ``vali loss: 0.4184 |
+        vali roc_auc: 0.8406`` (an evaluation's figures, named for its split), "" for any other record."""
+        columns = self._split_columns
+        if columns and len(cells) == len(columns) and cells[0].lower() in _SPLITS and all(
+                number(c) is not None for c in cells[1:]):
+            return " | ".join(f"{cells[0]} {name}: {value}" for name, value in zip(columns[1:], cells[1:], strict=True))
+        if 2 <= len(cells) <= _BOX_CELLS and all(_COLUMN_NAME.fullmatch(c) and number(c) is None for c in cells) and any(
+                "loss" in c.lower() for c in cells[1:]):
+            self._split_columns = cells
+            return None
+        self._split_columns = []
+        return ""
 
     def _vertical_line(self, text: str) -> tuple[bool, str | None]:
         """A record printed one figure a line (stable-baselines3's ``|    loss    | 0.482 |`` table between
@@ -1048,6 +1067,8 @@ def _record_rank(s: str) -> int | None:
 # The time a logging hook's interval took, after the step it reached (TensorFlow's ``step = 100 (124.394 sec)``).
 _INTERVAL = re.compile(r"\bstep = (\d{1,12}) \((\d+(?:\.\d+)?) sec\)")
 _BRACKET_STEP = re.compile(r"\[(\d{1,12})\]\s+(?=[A-Za-z_][\w/.-]{0,60}\s?[=:]\s?-?\d)")
+# The data splits a table of figures names in its first column (Ludwig: ``train``, ``vali``, ``test``).
+_SPLITS = frozenset({"train", "training", "val", "vali", "valid", "validation", "eval", "evaluation", "test", "dev"})
 _EPOCH_KEYS = ("epoch", "Epoch", "train/epoch", "train_epoch")
 # A record that sums up an epoch the run was counting batches of (demucs' ``Train Summary | Epoch 35 | Loss=…``,
 # fairseq's ``end of epoch 23 (average epoch stats below)``): that epoch's batches are all done.

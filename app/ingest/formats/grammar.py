@@ -164,7 +164,7 @@ SETTING_WORDS = frozenset(
 )  # fmt: skip
 # Words that make a figure an evaluation's (``Val loss``, ``eval step``, ``Evaluating iter 3/32``).
 EVAL_WORDS = frozenset(
-    {"val", "valid", "validation", "validating", "eval", "evaluation", "evaluating", "evaluate", "test", "dev"}
+    {"val", "vali", "valid", "validation", "validating", "eval", "evaluation", "evaluating", "evaluate", "test", "dev"}
 )
 
 _CLOCK = r"\d{1,6}:\d\d(?::\d\d)?(?:\.\d+)?"

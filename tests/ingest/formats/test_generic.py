@@ -1017,3 +1017,16 @@ def test_a_unit_in_parentheses_after_the_value() -> None:
              for n, t in ((142, 1.702), (143, 1.69), (144, 1.722))]
     assert [(s.step, s.step_seconds, s.loss) for s in steps(lines)] == [(142, None, 0.5882), (143, 1.69, 0.5882),
                                                                        (144, 1.722, 0.5882)]
+
+
+def test_a_box_table_of_figures_by_split_gives_the_evaluation_s_figures() -> None:
+    # Ludwig's (tabulate's fancy grid), composed in its shape: a header of names, a row per data split
+    table = ["╒════════════╤════════╤═══════════╕", "│ Survived   │   loss │   roc_auc │",
+             "╞════════════╪════════╪═══════════╡", "│ train      │ 0.4524 │    0.8530 │",
+             "├────────────┼────────┼───────────┤", "│ vali       │ 0.4184 │    0.8406 │",
+             "├────────────┼────────┼───────────┤", "│ test       │ 0.4240 │    0.8660 │",
+             "╘════════════╧════════╧═══════════╛"]
+    events = GenericParser().feed(table)
+    assert [(e.name, e.value, e.step) for e in events if isinstance(e, EvalResult)] == [
+        ("vali_loss", 0.4184, None), ("test_loss", 0.424, None)]
+    assert not any(isinstance(e, TrainStep) for e in events)  # the train split's row is no step
