@@ -86,7 +86,7 @@ _VERTICAL_POSITION = re.compile(r"(?i)\b(?:iterations?|steps?|epoch|timesteps|up
 # (``13/30``, ``120``), its cells numbers with a unit or an SI suffix (``13.1G``, ``576``).
 _SPACED_NAME = re.compile(r"[A-Za-z][\w()-]{0,30}")
 _SPACED_POSITION = re.compile(r"\d{1,9}(?:/\d{1,9})?")
-_SPACED_VALUE = re.compile(r"-?\d[\d.,]*(?:[eE][-+]?\d+)?(?:/\d{1,9})?[KMGTB%]?|nan|inf")
+_SPACED_VALUE = re.compile(r"-?\d[\d.,]*(?:[eE][-+]?\d+)?(?:/\d{1,9})?[KMGTB%]?|\d{1,3}:\d\d(?::\d\d)?|nan|inf|#na#")
 # Two or more losses named for their part (a GAN's ``[D loss: 0.45] [G loss: 1.2]``): training figures,
 # none of them the model's one loss.
 _SEVERAL_LOSSES = re.compile(r"(?i)\b\w{1,12}[ _]loss\b\s*[:=]\s*-?\d[^\n]*\b\w{1,12}[ _]loss\b\s*[:=]\s*-?\d")
@@ -324,7 +324,7 @@ class GenericParser(StepLines[_Line]):
                 # ``[400] steps_per_second=1.58, train_loss=3.22``): the bracketed number is the step.
                 s = f"step: {led.group(1)} | {s[led.end():]}"
         table_row = record  # (a record held from one figure a line: its position makes it a step, as a table's row)
-        if self._spaced_columns or (s[:1].isalpha() and "  " in s and ":" not in s and "=" not in s):
+        if self._spaced_columns or (s[:1].isalpha() and ("  " in s or "\t" in s) and ":" not in s and "=" not in s):
             spaced = self._spaced_row(s)
             if spaced is None:
                 return Kind.FULL, None  # the header row: its names are the next rows' keys
@@ -535,19 +535,21 @@ class GenericParser(StepLines[_Line]):
             values[-1] = values[-1].removesuffix(":")
             if all(_SPACED_VALUE.fullmatch(v) for v in values):
                 rest = s.split(None, len(columns))[len(columns):]
-                pairs_text = " | ".join(f"{name}: {value}" for name, value in zip(columns, values, strict=True))
+                # A row an epoch (fastai's ``epoch  train_loss  valid_loss  accuracy  time``): its ``time`` is that
+                # epoch's, the step's.
+                names = [("step time" if name.lower() == "time" and lookup(normalise(columns[0]))[0] is Field.EPOCH
+                          else name) for name in columns]
+                pairs_text = " | ".join(f"{name}: {value}" for name, value in zip(names, values, strict=True))
                 # (a bar after the row, when whole: its count and rate; one cut at the terminal's width is dropped)
                 whole_bar = bool(rest) and "]" in rest[0] and "/" in rest[0]
                 return pairs_text + (" " + rest[0] if whole_bar else "")
-        if 3 <= len(cells) <= _TABLE_COLUMNS and "  " in s and all(_SPACED_NAME.fullmatch(c) for c in cells):
+        if 3 <= len(cells) <= _TABLE_COLUMNS and ("  " in s or "\t" in s) and all(_SPACED_NAME.fullmatch(c) for c in cells):
             known = [lookup(normalise(c))[0] for c in cells]
-            if known[0] in (Field.STEP, Field.EPOCH) and any("loss" in c.lower() for c in cells):
+            if known[0] in (Field.STEP, Field.EPOCH) and (len(cells) >= 4 or any("loss" in c.lower() for c in cells)):
                 self._spaced_columns = cells
                 return None
-        if not columns:
-            return ""
-        if not s.split(None, 1)[0][:1].isdigit():
-            self._spaced_columns = []  # (another table's header, or text: this table is over)
+        # (A line between the header and its row, such as YOLO's validation ``all  787  2054 …`` printed on another
+        # stream, keeps the table: only another position header replaces it.)
         return ""
 
     def _table_row(self, s: str) -> str | None:

@@ -1030,3 +1030,26 @@ def test_a_box_table_of_figures_by_split_gives_the_evaluation_s_figures() -> Non
     assert [(e.name, e.value, e.step) for e in events if isinstance(e, EvalResult)] == [
         ("vali_loss", 0.4184, None), ("test_loss", 0.424, None)]
     assert not any(isinstance(e, TrainStep) for e in events)  # the train split's row is no step
+
+
+def test_fastai_s_table_an_epoch_a_row_its_time_the_epoch_s() -> None:
+    # timeseriesAI/tsai issue 639 (qixing0375, 2022-12-08), fastai's table pasted with tabs, as printed
+    tabs = ["epoch\ttrain_loss\tvalid_loss\taccuracy\ttime", "0\tnan\tnan\t0.958595\t00:03", "1\tnan\tnan\t0.958595\t00:03"]
+    got = steps(tabs)
+    assert [(s.step, s.epoch, s.step_seconds) for s in got] == [(0, 0.0, 3.0), (1, 1.0, 3.0)]
+    assert all(s.loss is not None and math.isnan(s.loss) for s in got)
+    # the same table as a terminal prints it, padded with spaces (composed in fastai's shape)
+    spaced = ["epoch     train_loss  valid_loss  error_rate  time    ", "0         1.231517    0.345321    0.102041    00:21     ",
+              "1         0.617003    0.256213    0.080311    00:20     "]
+    assert [(s.step, s.loss, s.step_seconds) for s in steps(spaced)] == [(0, 1.231517, 21.0), (1, 0.617003, 20.0)]
+
+
+def test_yolov5_s_table_with_its_validation_line_between_header_and_row() -> None:
+    # WongKinYiu/yolov7 issue 849 (Roland-Pfeiffer, 2022-09-26), as printed: the header names no loss (``box``,
+    # ``obj``, ``cls``), the last validation's ``all`` line comes between it and the epoch's row
+    lines = ["     Epoch   gpu_mem       box       obj       cls     total    labels  img_size",
+             "                 all         787        2054       0.736      0.0185     0.00493     0.00334",
+             ("   32/4999     55.1G   0.05461   0.01017   0.03715    0.1019        26      1856: 100%|██████████| "
+             "295/295 [12:51<00:00,  2.62s/it]")]
+    got = steps(lines)
+    assert [(s.step, s.epoch, s.epoch_total, s.step_seconds) for s in got] == [(295, 32.0, 4999, 2.62)]
