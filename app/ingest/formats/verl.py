@@ -77,7 +77,7 @@ class VerlParser(EmitLines):
         if all(key.startswith(_VALIDATION_PREFIXES) for key in pairs):
             # Validation alone (ray_trainer's ``val_before_train``: ``step:0 - val-core/…:0.508``): its figures at
             # that step, no training step of its own.
-            evals = [EvalResult(at=None, name=key, value=value, step=step) for key, value in pairs.items()
+            evals: list[Event] = [EvalResult(at=None, name=key, value=value, step=step) for key, value in pairs.items()
                      if key.startswith(_EVAL_PREFIXES)]
             return Kind.OPEN, lambda: evals
         self._last_step = step if self._last_step is None else max(step, self._last_step)

@@ -1053,3 +1053,21 @@ def test_yolov5_s_table_with_its_validation_line_between_header_and_row() -> Non
              "295/295 [12:51<00:00,  2.62s/it]")]
     got = steps(lines)
     assert [(s.step, s.epoch, s.epoch_total, s.step_seconds) for s in got] == [(295, 32.0, 4999, 2.62)]
+
+
+def _keras_bar(n: int, total: int, loss: float) -> str:
+    done = 30 * n // total
+    return f"{n:>{len(str(total))}}/{total} [{'=' * max(done - 1, 0)}{'>' if done < 30 else '='}{'.' * (30 - done)}] - ETA: 9s - loss: {loss:.4f}"
+
+
+def test_keras_bars_redrawn_with_backspaces_read_as_redraws() -> None:
+    # Keras' interactive Progbar backspaces over its last bar (``\b`` × the bar's width) before drawing the next
+    width = len(_keras_bar(10, 100, 2.3))
+    line = ("\b" * width).join([_keras_bar(10, 100, 2.3), _keras_bar(20, 100, 2.2)]) + "\b" * width + (
+        "100/100 [==============================] - 10s 100ms/step - loss: 2.0000 - val_loss: 2.1000")
+    got = steps(["Epoch 1/5", line, "Epoch 2/5", _keras_bar(50, 100, 1.9)])
+    assert [(s.step, s.epoch, s.loss) for s in got] == [(10, 1.0, 2.3), (20, 1.0, 2.2), (100, 1.0, 2.0), (50, 2.0, 1.9)]
+    # a whole epoch of redraws on one line, longer than a line is kept: its newest redraws are read
+    long_line = ("\b" * 62).join(_keras_bar(n, 5000, 3 - n / 5000) for n in range(1, 5001))
+    last = steps(["Epoch 1/3", long_line])[-1]
+    assert (last.step, last.epoch_steps, last.loss) == (5000, 5000, 2.0)  # (a full epoch's bar: no run's total)
