@@ -318,6 +318,10 @@ class GenericParser(StepLines[_Line]):
             if table:
                 s = table  # a row, read as its ``name: value`` pairs
         if s[:1] == "[":
+            pair = _BRACKET_PAIR.match(s)
+            if pair is not None:
+                # PyTorch's CIFAR tutorial: ``[1,  2000] loss: 2.187``, its epoch and its mini-batch in that epoch
+                s = f"epoch: {pair.group(1)} | batch: {pair.group(2)} | {s[pair.end():]}"
             led = _BRACKET_STEP.match(s)
             if led is not None:
                 # A record led by its step in brackets (clu's metric writer, behind absl's prefix:
@@ -1068,6 +1072,7 @@ def _record_rank(s: str) -> int | None:
 
 # The time a logging hook's interval took, after the step it reached (TensorFlow's ``step = 100 (124.394 sec)``).
 _INTERVAL = re.compile(r"\bstep = (\d{1,12}) \((\d+(?:\.\d+)?) sec\)")
+_BRACKET_PAIR = re.compile(r"\[\s*(\d{1,6}),\s*(\d{1,9})\]\s+(?=[A-Za-z][\w ]{0,30}:\s?-?\d)")
 _BRACKET_STEP = re.compile(r"\[(\d{1,12})\]\s+(?=[A-Za-z_][\w/.-]{0,60}\s?[=:]\s?-?\d)")
 # The data splits a table of figures names in its first column (Ludwig: ``train``, ``vali``, ``test``).
 _SPLITS = frozenset({"train", "training", "val", "vali", "valid", "validation", "eval", "evaluation", "test", "dev"})
@@ -1082,8 +1087,17 @@ def _in_epoch(readings: list[Reading]) -> list[Reading]:
     epoch: its total, when printed, is the epoch's batches, not the run's steps."""
     if not any(r.field is Field.EPOCH for r in readings):
         return readings
-    return [Reading(Field.STEP, EPOCH_POSITION, r.value, r.total) if r.field is Field.STEP and r.name == "batch" else r
-            for r in readings]
+    # A step or iteration counted to a total after the run's epochs counted to theirs (PyTorch's tutorials:
+    # ``Epoch [1/5], Step [100/600], Loss: 0.2217``, ``total_step = len(train_loader)``) counts its epoch's batches too.
+    epochs_first = False
+    found: list[Reading] = []
+    for r in readings:
+        if r.field is Field.EPOCH and r.total is not None:
+            epochs_first = True
+        in_epoch = r.field is Field.STEP and (r.name == "batch" or (
+            epochs_first and r.total is not None and r.name in ("step", "iter", "iteration")))
+        found.append(Reading(Field.STEP, EPOCH_POSITION, r.value, r.total) if in_epoch else r)
+    return found
 
 
 def _day_clocks(s: str) -> list[Reading]:

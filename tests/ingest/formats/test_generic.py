@@ -1071,3 +1071,24 @@ def test_keras_bars_redrawn_with_backspaces_read_as_redraws() -> None:
     long_line = ("\b" * 62).join(_keras_bar(n, 5000, 3 - n / 5000) for n in range(1, 5001))
     last = steps(["Epoch 1/3", long_line])[-1]
     assert (last.step, last.epoch_steps, last.loss) == (5000, 5000, 2.0)  # (a full epoch's bar: no run's total)
+
+
+def test_a_step_counted_to_a_total_after_the_run_s_epochs_counts_its_epoch() -> None:
+    # yunjey/pytorch-tutorial (tutorials/01-basics/feedforward_neural_network/main.py) prints
+    # ``'Epoch [{}/{}], Step [{}/{}], Loss: {:.4f}'.format(epoch+1, num_epochs, i+1, total_step, …)`` with
+    # ``total_step = len(train_loader)``: 600 is an epoch's batches, composed in that shape
+    got = steps(["Epoch [1/5], Step [500/600], Loss: 0.2574", "Epoch [1/5], Step [600/600], Loss: 0.1928",
+                 "Epoch [2/5], Step [100/600], Loss: 0.1755"])
+    assert [(s.step, s.total_steps, s.epoch, s.epoch_total, s.ends_at_total) for s in got] == [
+        (500, 600, 1.0, 5, False), (600, None, 1.0, 5, False), (100, 600, 2.0, 5, False)]
+    # a count with no total of its own, or before the epochs, stays the run's (torch-rnn issue 229's
+    # ``Epoch 43.28 / 50, i = 822990 / 973300``: ``i`` is the run's iteration)
+    assert [(s.step, s.total_steps, s.ends_at_total) for s in steps(["step 300/1000 | epoch 1/5 | loss 2.0"])] == [
+        (300, 1000, True)]
+
+
+def test_pytorch_s_cifar_tutorial_pair_is_its_epoch_and_mini_batch() -> None:
+    # the PyTorch CIFAR-10 tutorial prints ``'[%d, %5d] loss: %.3f' % (epoch + 1, i + 1, running_loss / 2000)``
+    got = steps(["[1,  2000] loss: 2.187", "[1,  4000] loss: 1.852", "[2,  2000] loss: 1.563"])
+    assert [(s.step, s.epoch, s.loss, s.ends_at_total) for s in got] == [
+        (2000, 1.0, 2.187, False), (4000, 1.0, 1.852, False), (2000, 2.0, 1.563, False)]
