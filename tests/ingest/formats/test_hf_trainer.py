@@ -514,6 +514,8 @@ def test_paddlenlp_s_global_step_is_the_step_and_its_bar_gives_the_total() -> No
     events, bad = read(lines)
     got = [(e.step, e.total_steps, e.loss) for e in events if isinstance(e, TrainStep)]
     assert got[:2] == [(190, None, 0.1355), (200, None, 0.1252)]
+    # the step is no figure of the model's (ms-swift's dicts carry it too)
+    assert all(dict(e.figures).get("global_step") is None for e in events if isinstance(e, TrainStep))
     last = [e for e in events if isinstance(e, TrainStep)][-1]
     assert (last.step, last.total_steps, last.step_seconds) == (200, 600, pytest.approx(1 / 3.37))
     assert bad == 0
