@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -46,6 +47,11 @@ HIVEMIND = "Jun 27 14:06:03.911 [INFO] Averaged gradients with 6 peers"
         ([MODDED] * 3, "modded-nanogpt"),
         ([HIVEMIND] * 3, "hivemind"),
         ([HIVEMIND] * 5 + sample("sample-sn38.log")[:5], "sn38"),  # a miner's log with hivemind in it
+        # genrl's hydra records alone (no launcher line): the newer rl-swarm, read by the hivemind reader
+        (["[2025-07-28 22:09:26,975][genrl.logging_utils.global_defs][INFO] - Loaded composite dataset with 1000 samples",
+          "[2025-07-28 22:10:26,975][genrl.logging_utils.global_defs][INFO] - Starting round: 1234/1000000."], "hivemind"),
+        # hydra's format from any other program claims nothing
+        (["[2025-07-28 22:09:26,975][__main__][INFO] - Loaded composite dataset with 1000 samples"], None),
         (["hello", "this is not a training log"], None),
         ([], None),
     ],
@@ -238,6 +244,24 @@ REAL_FORMATS = {
     "generic-tabnet-issue198-epoch-pipes-loss-elapsed-clock.log": "generic",  # ``epoch: N | loss : X | H:MM:SSs``
     "generic-pixellib-issue59-keras-maskrcnn-epochs-batch-size-keys.log": "generic",  # Keras bars
     "stopself-advancedeast-issue70-keras-early-stopping-then-new-run.log": "generic",
+    "generic-keras-pr8169-epoch-of-12-samples-bar-mid-epoch-eta.log": "generic",
+    "generic-keras-abhi8893-issue8-ten-epochs-32-of-32-us-per-step.log": "generic",
+    "generic-tfnet-issue1121-keras-epoch-colon-zero-padded-bars.log": "generic",
+    "generic-flair-pr2983-epoch-iter-of-1227-dash-fields-time-sec.log": "generic",
+    "generic-ludwig-pr1803-eval-bars-then-box-tables-loss-roc-auc.log": "generic",
+    "generic-bot-mmorpg-ai-issue76-double-clock-epoch-batch-of-126-epoch-summary-eta.log": "generic",
+    "generic-p2t-issue13-deit-style-json-log-epoch-98-to-108-test-at-100.log": "generic",
+    "generic-demucs-issue315-solver-train-epoch-35-of-332-it-sec-valid-summary.log": "generic",
+    "generic-ultralytics-issue21765-yolo-epoch-22-of-55-negative-box-loss-9min-epochs.log": "generic",
+    "generic-ultralytics-issue19571-yolo11-tune-epoch-16-of-30-zero-metrics-box-loss-up.log": "generic",
+    "generic-isaaclab-issue5084-rsl-rl-learning-iteration-1-of-10-blocks.log": "generic",
+    "generic-rl-baselines3-zoo-pr521-sb3-ppo-table-iterations-18-timesteps-73728.log": "generic",
+    "generic-dscnet-issue1-epoch-198-bracket-iter-of-927-time-avg-many-losses-accu.log": "generic",
+    "generic-tf-estimator-issue43014-loss-step-0-100-global-step-per-sec-glog.log": "generic",
+    "generic-flax-issue3364-clu-logging-writer-step-400-500-four-hosts-steps-per-second.log": "generic",
+    "crash-llm-trainer-issue2-wrapped-traceback-header-glued-to-download-bar.log": "generic",
+    "crash-dreamerv3-issue203-metrics-line-writing-metrics-then-zh-killed.log": "generic",
+    "verl-issue2060-step-0-validation-line-only-before-training.log": "verl",
     "crash-detectron2-issue1563-oom-exception-during-training-then-hooks-summary.log": "generic",
     "generic-torch-xla-pr6026-four-devices-unordered.log": "generic",
     "generic-mmengine-xtuner-issue187-gradnorm-nan-loss-finite.log": "generic",
@@ -308,7 +332,8 @@ REAL_FORMATS = {
     "hf-trainerstate-llm-training-done-45-of-45.trainer_state.json": "hf-trainer",
     "hf-trl-trainerstate-tinyllama-checkpoint-2800-of-2808.trainer_state.json": "hf-trainer",
     "crash-nanochat-rtx4070-core-eval-oom-glued-traceback.log": "nanochat",
-    "generic-custom-nanogpt-issue215-loss-nan.log": "generic",
+    # nanoGPT's lines behind a time and a Markdown quote's "> ": the quote peeled, they are nanoGPT's
+    "generic-custom-nanogpt-issue215-loss-nan.log": "nanogpt",
     "generic-custom-parameter-golf-issue839-modded-nanogpt-style.log": "modded-nanogpt",
     "generic-lightning-pytorch-lightning-issue4225-progress-bar.log": "generic",
     "generic-litgpt-issue1224-lora-val-na.log": "generic",
@@ -383,6 +408,7 @@ REAL_FORMATS = {
     "hivemind-issue401-download-state-6min-then-step0-loss.log": "hivemind",
     "hivemind-petals-issue255-client-warn-path-logger-retry-forward.log": "hivemind",
     "hivemind-rlswarm-issue16-joining-round-14-stage-1-bar-0-of-2.log": "hivemind",
+    "hivemind-rlswarm-issue421-genrl-bracketed-startup-no-steps.log": "hivemind",
     "hivemind-rlswarm-issue189-identity-check-then-dht-traceback.log": "hivemind",
     "hivemind-rlswarm-issue213-dht-daemon-failed-tail-terminated.log": "hivemind",
     "hivemind-rlswarm-issue219-hello-joining-round-107-stage-2-bar-glued-warning.log": "hivemind",
@@ -473,6 +499,57 @@ RUN_HEALTH_ONLY = {
     "apex's overflow lines": ["Gradient overflow.  Skipping step, loss scaler 0 reducing loss scale to 32768.0"] * 2,
     "a kill": ["Killed"],
 }
+
+# A run's own words that its training stopped, with no step line left in the paste: a training log the
+# generic reader takes (the stop is the run's news). The shell's prompt, wandb's closing block or a model
+# saved are any program's words and claim nothing alone.
+STOPPED_ONLY = {
+    # spider-schema-gnn issue 5 (NatCusack, 2019-07-02): AllenNLP's end, the paste opening an inline code span
+    "allennlp, out of patience, then its metrics": [
+        " `2019-07-02 13:16:56,613 - INFO - allennlp.training.trainer - Ran out of patience.  Stopping training.",
+        "2019-07-02 13:16:56,614 - INFO - allennlp.training.checkpointer - loading best weights",
+        ("2019-07-02 13:16:56,635 - INFO - allennlp.models.archival - archiving weights and vocabulary to "
+        "experiments/name_of_experiement/model.tar.gz"),
+        "2019-07-02 13:16:57,984 - INFO - allennlp.common.util - Metrics: {",
+        '  "best_epoch": 12,',
+        '  "best_validation_loss": 7.97007417678833,',
+        '  "peak_cpu_memory_MB": 5171.892',
+        "}",
+    ],
+    # allenai/comb_dist_direct_relex issue 4 (tyj1997, 2019-09-24): the one line, in backticks
+    "allennlp's stop line alone": ["` Ran out of patience.  Stopping training.`"],
+    # Keras' EarlyStopping callback with verbose=1 (AdvancedEAST issue 70's words), its epoch lines cut off
+    "keras' early stop": ["Epoch 00014: val_loss did not improve from 0.80084", "Epoch 00014: early stopping"],
+    "training complete": ["Training complete."],
+}
+NOT_STOPPED = {
+    "a shell prompt": ["user@host:~/work$ ls"],
+    "wandb's closing block": ["wandb: Run summary:", "wandb: Synced 5 W&B file(s), 0 media file(s)"],
+    "a model saved": ["Model saved to out/model.pt"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(STOPPED_ONLY))
+def test_a_log_whose_only_news_is_its_training_stopping_is_read_by_the_generic_reader(name: str) -> None:
+    assert detect(STOPPED_ONLY[name]) == "generic"
+
+
+@pytest.mark.parametrize("name", sorted(NOT_STOPPED))
+def test_words_any_program_prints_at_its_end_claim_no_log(name: str) -> None:
+    assert detect(NOT_STOPPED[name]) is None
+
+
+def test_allennlps_stop_behind_a_pasted_code_mark_is_its_dated_early_end() -> None:
+    """The paste's backtick before the logging prefix is peeled: the stop is read, at its time, as early."""
+    from app.ingest.formats import create_parser
+    from app.stats.events import StageEnd, Tick
+
+    events = create_parser("generic").feed(STOPPED_ONLY["allennlp, out of patience, then its metrics"])
+    ends = [e for e in events if isinstance(e, StageEnd)]
+    assert [(e.said, e.early, e.summary) for e in ends] == [(True, True, "Ran out of patience.  Stopping training.")]
+    ticks = [e.at for e in events if isinstance(e, Tick)]
+    assert ticks and min(t for t in ticks if t is not None) == pytest.approx(
+        time.mktime((2019, 7, 2, 13, 16, 56, 0, 0, -1)) + 0.613)
 
 
 @pytest.mark.parametrize("name", sorted(RUN_HEALTH_ONLY))

@@ -109,12 +109,78 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
                                     " by PyTorch)", "at": T0}}),
     # Keras: ``Epoch 17/100`` after epoch 16's full ``100/100`` bar: the run is in epoch 17 of 100
     ("generic-pixellib-issue59-keras-maskrcnn-epochs-batch-size-keys.log", T0, T0,
-     "epoch 17/100 · 100/100 in the epoch · …", "measuring", {"step": 100, "total_steps": None, "loss": 1.1188,
+     "epoch 17/100 · …", "measuring", {"step": 100, "total_steps": None, "loss": 1.1188,
                                                               "step_seconds": 1.0, "finished": False}),
     # Keras stopped early at epoch 14/40, then a new run from epoch 6 to the header ``Epoch 12/40``; 113ms/step
     ("stopself-advancedeast-issue70-keras-early-stopping-then-new-run.log", T0, T0,
-     "epoch 12/40 · 225/225 in the epoch · …", "measuring", {"step": 225, "total_steps": None, "loss": 0.6240,
-                                                             "step_seconds": 0.113, "finished": False}),
+     "epoch 12/40 · …", "measuring", {"step": 225, "total_steps": None, "loss": 0.6240,
+                                      "step_seconds": 0.113, "finished": False}),
+    # Keras counting samples: epochs 1 and 2 of 12 full (60000/60000), epoch 3's bar at 29312/60000, ``ETA: 2s``
+    ("generic-keras-pr8169-epoch-of-12-samples-bar-mid-epoch-eta.log", T0, T0,
+     "epoch 3/12 · 29312/60000 in the epoch · …", "measuring",
+     {"step": 29312, "total_steps": 60000, "loss": 0.0891, "finished": False}),
+    # tf.keras' ten epochs of 32/32, the last one full and nothing after it (Keras prints no end line): 757us/step
+    ("generic-keras-abhi8893-issue8-ten-epochs-32-of-32-us-per-step.log", T0, T0,
+     "epoch 10/10 · 32/32 in the epoch · finishing", "measuring",
+     {"step": 32, "loss": 25.0970, "step_seconds": 0.000757, "finished": False, "stalled": False}),
+    # Tensorflow.Keras (.NET): ``Epoch: 003/100`` then epoch 3's ``0009/0009`` bar, 2ms/step
+    ("generic-tfnet-issue1121-keras-epoch-colon-zero-padded-bars.log", T0, T0,
+     "epoch 3/100 · 9/9 in the epoch · …", "measuring",
+     {"step": 9, "total_steps": None, "loss": 18.928097, "step_seconds": 0.002, "finished": False}),
+    # flair: ``time (sec)`` is the epoch's clock, 5.65 s at iter 122 to 20.98 s at 488: 15.33 s / 366 an iteration
+    ("generic-flair-pr2983-epoch-iter-of-1227-dash-fields-time-sec.log", T0, "end", "step 488/1227 · …", "measuring",
+     {"step": 488, "total_steps": 1227, "loss": 0.60704056, "step_seconds": 15.33 / 366, "finished": False}),
+    # DeiT's log.txt: a JSON record an epoch, its whole-number ``epoch`` the position (98 to 108), test figures at 100
+    ("generic-p2t-issue13-deit-style-json-log-epoch-98-to-108-test-at-100.log", T0, T0, "step 108 · no timing",
+     "measuring", {"step": 108, "total_steps": None, "loss": 3.7295565173494443, "step_seconds": None,
+                   "eval": {"test_loss": {"value": 1.2603078159212155, "step": 100}}}),
+    # demucs behind ``[04-04 22:52:33][demucs.solver][INFO] - ``: epoch 35's batches 83 to 249 of 332, its summary
+    # closes it at 22:58:45: 249 batches in 278 s, 3,224 an hour (the printed 0.89 it/sec agrees)
+    ("generic-demucs-issue315-solver-train-epoch-35-of-332-it-sec-valid-summary.log", T0, "end",
+     "epoch 35 · 332/332 in the epoch · 3.2k steps/h", "training",
+     {"step": 332, "total_steps": None, "loss": 0.1121, "step_seconds": 278 / 249}),
+    # ultralytics: the table's header names the columns of the row under it, ``22/55`` the epoch; its bar 787/787
+    # at 1.44 it/s
+    ("generic-ultralytics-issue21765-yolo-epoch-22-of-55-negative-box-loss-9min-epochs.log", T0, T0,
+     "epoch 22/55 · 787/787 in the epoch · …", "measuring",
+     {"step": 787, "total_steps": None, "loss": None, "step_seconds": 1 / 1.44, "finished": False}),
+    # the same table with its bars cut at the terminal's width: epochs 13 to 16 of 30, no time
+    ("generic-ultralytics-issue19571-yolo11-tune-epoch-16-of-30-zero-metrics-box-loss-up.log", T0, T0,
+     "step 16/30 · no timing", "measuring", {"step": 16, "total_steps": 30, "loss": None, "step_seconds": None}),
+    # rsl_rl: ``Learning iteration 1/10`` and its figures one a line; its ``Total steps: 512`` are the environment's
+    ("generic-isaaclab-issue5084-rsl-rl-learning-iteration-1-of-10-blocks.log", T0, T0, "step 1/10 · …", "measuring",
+     {"step": 1, "total_steps": 10, "loss": None, "step_seconds": None}),
+    # stable-baselines3's logger table: ``time/iterations 18`` its position, ``train/loss`` 0.482; no total
+    ("generic-rl-baselines3-zoo-pr521-sb3-ppo-table-iterations-18-timesteps-73728.log", T0, T0, "step 18 · …",
+     "measuring", {"step": 18, "total_steps": None, "loss": 0.482, "step_seconds": None}),
+    # AverageMeter's ``Time: 0.298 (0.297)``: a batch's seconds and their mean, no unit printed
+    ("generic-dscnet-issue1-epoch-198-bracket-iter-of-927-time-avg-many-losses-accu.log", T0, T0,
+     "epoch 198 · 450/927 in the epoch · …", "measuring",
+     {"step": 450, "total_steps": 927, "loss": 0.1086, "step_seconds": 0.298}),
+    # TensorFlow's logging hook: ``step = 100 (124.394 sec)`` after step 0: 1.24394 s a step
+    ("generic-tf-estimator-issue43014-loss-step-0-100-global-step-per-sec-glog.log", T0, T0, "step 100 · …",
+     "measuring", {"step": 100, "total_steps": None, "loss": 4.264659, "step_seconds": 124.394 / 100}),
+    # clu's metric writer, four hosts: ``[500] steps_per_second=1.781084, …, train_loss=0.886…``
+    ("generic-flax-issue3364-clu-logging-writer-step-400-500-four-hosts-steps-per-second.log", T0, "end",
+     "step 500 · …", "measuring", {"step": 500, "loss": 0.8868171572685242, "step_seconds": 1 / 1.781084}),
+    # a traceback from ``<module>`` whose header the terminal wrapped away (``…/s]Traceb`` then ``l last):``)
+    ("crash-llm-trainer-issue2-wrapped-traceback-header-glued-to-download-bar.log", T0, T0, "step 449/78125 · crashed",
+     "crashed", {"step": 449, "total_steps": 78125, "loss": 10.166463851928711, "step_seconds": None}),
+    # the shell's ``Killed`` in Chinese after dreamerv3's metrics (no step counter printed)
+    ("crash-dreamerv3-issue203-metrics-line-writing-metrics-then-zh-killed.log", T0, T0, "no step yet · crashed",
+     "crashed", {"step": None, "loss": None}),
+    # verl's validation before training: its figures at step 0, no training step
+    ("verl-issue2060-step-0-validation-line-only-before-training.log", T0, T0, "validation only · step 0", "working",
+     {"step": None, "loss": None, "crash": None}),
+    # ``==== EPOCH 8/10 ====`` over ``[Epoch 8] Batch 90/126``: batches 10 to 90 from 19:06:09 to 19:06:54, 45 s / 80
+    ("generic-bot-mmorpg-ai-issue76-double-clock-epoch-batch-of-126-epoch-summary-eta.log", T0, "end",
+     "epoch 8/10 · 90/126 in the epoch · …", "measuring",
+     {"step": 90, "total_steps": 126, "loss": 0.0276, "step_seconds": 45 / 80,
+      "eval": {"val_loss": {"value": -0.0195, "step": None}}}),
+    # Ludwig evaluating: its box tables of figures by split, vali and test the evaluation's; no training step
+    ("generic-ludwig-pr1803-eval-bars-then-box-tables-loss-roc-auc.log", T0, T0, "validation only", "working",
+     {"step": None, "loss": None,
+      "eval": {"vali_loss": {"value": 0.4184, "step": None}, "test_loss": {"value": 0.424, "step": None}}}),
     # TabNet: ``epoch: N | loss : X | H:MM:SSs``, the last field the elapsed clock: (5:46 - 0:22) / 14 = 23.14 s an epoch
     ("generic-tabnet-issue198-epoch-pipes-loss-elapsed-clock.log", T0, T0, "step 14 · 155 steps/h", "training",
      {"step": 14, "total_steps": None, "loss": 0.57278, "step_seconds": 324 / 14, "finished": False}),
@@ -183,6 +249,9 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # the same "Already finished round: 24. Skipping." ten times: no step, no error, no crash
     ("hivemind-rlswarm-issue22-already-finished-round-24-skipping-loop.log", T0, "end", "waiting for first step",
      "working", {"crash": None, "errors": None}),
+    # the newer rl-swarm (genrl) starting: hydra's dated records, no round or step yet, no error
+    ("hivemind-rlswarm-issue421-genrl-bracketed-startup-no-steps.log", T0, "end", "waiting for first step", "working",
+     {"step": None, "total_steps": None, "crash": None, "errors": None}),
     # its log file, the level first: round 646 stage 2 begun, no step yet
     ("hivemind-rlswarm-issue335-debug-logfile-joining-round-646-stage-2.log", T0, "end", "waiting for first step",
      "working", {"crash": None, "errors": None}),
@@ -479,8 +548,9 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("hivemind-issue455-progress-then-out-of-sync.log", T0, "end", "out of sync · loading state 0s", "out_of_sync",
      {"step": None, "crash": None,
       "collaboration": {"epoch": 15040, "samples": 64, "peers": 4, "eta_seconds": 16.79}}),
+    # nanoGPT's own lines behind the user's times, pasted as a Markdown quote: read by nanoGPT's reader (its MFU too)
     ("generic-custom-nanogpt-issue215-loss-nan.log", T0, T0, "step 3060 · diverged", "diverged",
-     {"loss": None, "step_seconds": 1.01823,
+     {"loss": None, "step_seconds": 1.01823, "mfu": 15.11,
       "eval": {"train_loss": {"value": 4.039, "step": 3000}, "val_loss": {"value": 4.0427, "step": 3000}}}),
     ("generic-custom-parameter-golf-issue839-modded-nanogpt-style.log", T0, T0, "step 5750/20000 · …", "measuring",
      {"loss": 2.0206, "step_seconds": 0.0435,
@@ -1011,7 +1081,6 @@ GENERIC_READ = {
     "generic-custom-slm-training-metrics-jsonl-relaunch.log": "step, loss, lr, tokens",
     "generic-custom-llama2c-issue461-tinystories-mps.log": "step, loss, lr, step time, eval",
     "generic-megatron-deepspeed-issue396-no-loss-grad-norm-nan.log": "step, total, lr, grad norm, step time, tokens",
-    "generic-custom-nanogpt-issue215-loss-nan.log": "step, loss, step time, eval",
     "generic-lightning-pytorch-lightning-issue4225-progress-bar.log": "step, total, epoch, loss, step time, elapsed, ETA",
     "generic-litgpt-issue1224-lora-val-na.log": "step, epoch, loss",
     "generic-llama-recipes-llama-cookbook-issue408-fsdp-4-ranks.log":
@@ -1058,6 +1127,22 @@ GENERIC_READ = {
     "generic-rppg-mae-issue8-metriclogger-epoch12-then-test-pipes.log": "step, total, epoch, loss, lr, step time, ETA",
     "generic-pixellib-issue59-keras-maskrcnn-epochs-batch-size-keys.log": "step, epoch, loss, step time, eval",
     "generic-tabnet-issue198-epoch-pipes-loss-elapsed-clock.log": "step, epoch, loss, elapsed",
+    "generic-bot-mmorpg-ai-issue76-double-clock-epoch-batch-of-126-epoch-summary-eta.log": "step, total, epoch, loss, eval",
+    "generic-p2t-issue13-deit-style-json-log-epoch-98-to-108-test-at-100.log": "step, epoch, loss, lr, eval",
+    "generic-demucs-issue315-solver-train-epoch-35-of-332-it-sec-valid-summary.log": "step, epoch, loss, eval",
+    "generic-ultralytics-issue21765-yolo-epoch-22-of-55-negative-box-loss-9min-epochs.log":
+        "step, epoch, step time, elapsed, ETA",
+    "generic-ultralytics-issue19571-yolo11-tune-epoch-16-of-30-zero-metrics-box-loss-up.log": "step, total, epoch",
+    "generic-isaaclab-issue5084-rsl-rl-learning-iteration-1-of-10-blocks.log": "step, total",
+    "generic-rl-baselines3-zoo-pr521-sb3-ppo-table-iterations-18-timesteps-73728.log": "step, loss, lr",
+    "generic-dscnet-issue1-epoch-198-bracket-iter-of-927-time-avg-many-losses-accu.log":
+        "step, total, epoch, loss, lr, step time",
+    "generic-tf-estimator-issue43014-loss-step-0-100-global-step-per-sec-glog.log": "step, loss, step time",
+    "generic-flax-issue3364-clu-logging-writer-step-400-500-four-hosts-steps-per-second.log": "step, loss, lr, step time",
+    "generic-flair-pr2983-epoch-iter-of-1227-dash-fields-time-sec.log": "step, total, epoch, loss, lr, elapsed",
+    "generic-keras-pr8169-epoch-of-12-samples-bar-mid-epoch-eta.log": "step, total, epoch, loss, ETA",
+    "generic-keras-abhi8893-issue8-ten-epochs-32-of-32-us-per-step.log": "step, total, epoch, loss, step time",
+    "generic-tfnet-issue1121-keras-epoch-colon-zero-padded-bars.log": "step, epoch, loss, step time, eval",
 }  # fmt: skip
 
 
@@ -1073,7 +1158,10 @@ def test_every_generic_log_says_what_it_read() -> None:
 
     generic = {p.name for p in REAL.iterdir() if p.name.startswith("generic-")}
     # nanoGPT's own lines and a modded-nanogpt-style record have parsers of their own.
-    own = {"generic-custom-nanogpt-issue110-iter-loss-time.log", "generic-custom-parameter-golf-issue839-modded-nanogpt-style.log"}
+    own = {"generic-custom-nanogpt-issue110-iter-loss-time.log", "generic-custom-parameter-golf-issue839-modded-nanogpt-style.log",
+           "generic-custom-nanogpt-issue215-loss-nan.log",  # (behind a Markdown quote's "> ")
+           # an evaluation's figures alone: its own detail line says what was read
+           "generic-ludwig-pr1803-eval-bars-then-box-tables-loss-roc-auc.log"}
     assert sorted(GENERIC_READ) == sorted(generic - own)
 
 
@@ -1393,10 +1481,10 @@ def test_an_eta_beside_an_epoch_s_count_says_whose_it_is(tmp_path: Path, name: s
 
 
 @pytest.mark.parametrize(("lines", "status", "loss"), [
-    # verbose=2: whole epochs only; the header after epoch 2's bar starts epoch 3 of 5
+    # verbose=2: whole epochs only; the header after epoch 2's bar starts epoch 3 of 5 (none of its batches shown)
     (["Epoch 1/5", "4/4 [==============================] - 8s 2s/step - loss: 0.9000 - val_loss: 0.9500",
       "Epoch 2/5", "4/4 [==============================] - 8s 2s/step - loss: 0.8000 - val_loss: 0.8500",
-      "Epoch 3/5"], "epoch 3/5 · 4/4 in the epoch", 0.8),
+      "Epoch 3/5"], "epoch 3/5", 0.8),
     # verbose=1: epoch 3's bar under way, 2 of its 4 batches
     (["Epoch 2/5", "4/4 [==============================] - 8s 2s/step - loss: 0.8000 - val_loss: 0.8500",
       "Epoch 3/5", "2/4 [==============>...............] - ETA: 4s - loss: 0.7000"], "epoch 3/5 · 2/4 in the epoch", 0.7),
@@ -1435,3 +1523,26 @@ def test_a_composed_pipe_record_s_last_unnamed_clock_is_the_elapsed_time(tmp_pat
     training = data["training"]
     assert (training["step"], training["loss"], training["eta_seconds"]) == (14, 0.46, None)
     assert training["step_seconds"] == pytest.approx(60.0)
+
+
+@pytest.mark.parametrize(("name", "bars", "header", "status"), [
+    # abhi8893's tf.keras run cut after epoch 2's full bar, at the header of epoch 3: nothing of epoch 3 drawn yet
+    ("generic-keras-abhi8893-issue8-ten-epochs-32-of-32-us-per-step.log", 4, "Epoch 3/10", "epoch 3/10 · …"),
+    # the .NET port's ``Epoch: 002/100`` after epoch 1's ``0009/0009`` bar
+    ("generic-tfnet-issue1121-keras-epoch-colon-zero-padded-bars.log", 2, "Epoch: 002/100", "epoch 2/100 · …"),
+    # Keras counting samples: epoch 2 of 12 full, the header of epoch 3
+    ("generic-keras-pr8169-epoch-of-12-samples-bar-mid-epoch-eta.log", 4, "Epoch 3/12", "epoch 3/12 · …"),
+])  # fmt: skip
+def test_a_keras_header_after_a_full_bar_starts_the_epoch_it_names(
+    tmp_path: Path, name: str, bars: int, header: str, status: str
+) -> None:
+    """The full bar's count was the epoch before's: under the new header no count of it is shown."""
+    lines = [*body(name)[:bars], header]
+    log = tmp_path / "fit.log"
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    os.utime(log, (T0, T0))
+    monitor = Monitor(log, clock=lambda: T0)
+    monitor.backlog(read_backwards(log))
+    data = snap(monitor, T0)
+    assert data["status_line"] == status
+    assert not any("in the epoch" in line for line in data["details"])

@@ -137,8 +137,10 @@ _TEARDOWN = re.compile(r"Killing subprocess|Sending process")
 _LAUNCHER_KILLED = re.compile(r"exit status -(?:9|15|1|2)\b|exited on signal (?:9|15|1|2)\b")
 # A crash line that says the run was ended from outside (a signal, the OOM killer, the scheduler).
 _KILLED = re.compile(
-    _KILL.pattern + r"|^(?:Killed|Terminated|KeyboardInterrupt|\^C)|\b(?:Killed: 9|Terminated: 15)\b|\bSIG(?:KILL|TERM|HUP|INT)\b|SignalException"
-    r"|^(?:zsh|bash|sh): .*\b(?:killed|Killed|terminated)\b|exit code -(?:9|15|1|2)\)"
+    _KILL.pattern + r"|^(?:Killed|Terminated|KeyboardInterrupt|\^C|已杀死|Getötet|強制終了|Убито|Processus arrêté"
+    r"|已终止)|\b(?:Killed: 9|Terminated: 15)\b|\bSIG(?:KILL|TERM|HUP|INT)\b|SignalException"
+    r"|^(?:zsh|bash|sh): .*(?:\b(?:killed|Killed|terminated)\b|已杀死|Getötet|強制終了|Убито|Processus arrêté|已终止)"
+    r"|exit code -(?:9|15|1|2)\)"
 )
 # A crash line that says someone stopped the run rather than that it died: by hand (Ctrl-C: SIGINT,
 # ``KeyboardInterrupt``, a trainer that caught it) or by a signal or a scheduler that ends it on purpose
@@ -173,10 +175,16 @@ def stop_kind(text: str) -> str | None:
 _PY_WARNING = re.compile(r"^\S+\.py:\d+: (?:\w+Warning: )?")
 # torch's warning when clip_grad_norm_ meets a nan or inf gradient and goes on anyway.
 _NONFINITE_NORM = re.compile(r"Non-finite (?:total )?norm encountered")
+# A shell's word for a process killed (SIGKILL) in its locale's language (glibc's strsignal: ``Killed`` is
+# ``已杀死`` in Chinese, dreamerv3 issue 203), and for one terminated (SIGTERM).
+_KILLED_WORDS = r"已杀死|Getötet|強制終了|Убито|Processus arrêté"
+_TERMINATED_WORDS = r"已终止"
 # What a shell says when the process ended by a signal: the crash when nothing more telling was read.
 _ALONE = re.compile(
-    r"^(?:Killed|KeyboardInterrupt|\^C.*|Terminated|Aborted)$|^Process finished with exit code (?!0$)-?\d+$"
-    r"|^(?:zsh|bash|sh): (?:line \d+: )?(?:\d+ )?(?:abort|killed|Killed|Aborted|Segmentation fault|terminated|Terminated)\b"
+    rf"^(?:Killed|KeyboardInterrupt|\^C.*|Terminated|Aborted|{_KILLED_WORDS}|{_TERMINATED_WORDS})$"
+    r"|^Process finished with exit code (?!0$)-?\d+$"
+    r"|^(?:zsh|bash|sh): (?:line \d+: )?(?:\d+ )?(?:abort|killed|Killed|Aborted|Segmentation fault|terminated|Terminated"
+    rf"|{_KILLED_WORDS}|{_TERMINATED_WORDS})(?!\w)"
 )
 # How telling a crash line is: a shell's notice < a one-line fatal error < Python's exception line.
 # Right after a crash, a less telling line of the same death (C++'s ``terminate called…`` under
@@ -208,6 +216,7 @@ _MAYBE = re.compile(
         re.escape(word)
         for word in (
             "error", "exception", "traceback", 'file "', "interrupt", "nccl", "terminat", "exit", "kill",
+            "已杀死", "getötet", "強制終了", "убито", "processus arrêté", "已终止",
             "fault", "fatal", "dumped", "cancelled", "due to", "overflow", "abort", "^c", "code", "loss scale",
             "out of memory", "assert", "signal", "non-finite",
         )
@@ -319,8 +328,13 @@ class CrashWatch:
             self._in_traceback, self._traceback_lines = True, 0
             self._handled = self._caught("")
             # Without its header line, what came before it (a retry, a caught error) is unknown:
-            # cut short too, it is no crash.
-            self._frame, self._cut_said = message, True
+            # cut short too, it is no crash; unless its first frame is the program's top (``<module>``,
+            # runpy): nothing below caught it, and the terminal lost or wrapped its header
+            # (``…6.56MB/s]Traceb`` then ``l last):``): cut short, it is the run's end.
+            top = _TOP_FRAME.match(message) is not None and not self._previous_fatal
+            if top:
+                self._handled = self._logged_only = False
+            self._frame, self._cut_said = message, not top
             return []
         if self._in_traceback:
             return self._traceback(message)

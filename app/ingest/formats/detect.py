@@ -120,14 +120,22 @@ def _holds_steps(lines: Sequence[str]) -> bool:
 
 def _run_health(lines: Sequence[str]) -> bool:
     """True when these lines say how a run ended or fares though no trainer's line is among them: a
-    crash (a traceback, a launcher's failure, a kill) or the fp16 scaler skipping steps. Any step
-    trainer can print them, so the generic reader takes such a log (a launcher's output alone)."""
-    from ...stats.events import RunCrashed, StepSkipped
+    crash (a traceback, a launcher's failure, a kill), the fp16 scaler skipping steps, or the run's own
+    words that its training stopped (AllenNLP's ``Ran out of patience.  Stopping training.`` and its
+    metrics, with no epoch line left in the paste). Any step trainer can print them, so the generic
+    reader takes such a log (a launcher's output alone)."""
+    from ...stats.events import RunCrashed, StageEnd, StepSkipped
     from .crash import CrashWatch
+    from .endings import stops_training
 
     watch = CrashWatch()
-    if any(isinstance(event, (RunCrashed, StepSkipped)) for line in lines[-SNIFF_LINES:] for event in watch.see(line)):
-        return True
+    for line in lines[-SNIFF_LINES:]:
+        for event in watch.see(line):
+            if isinstance(event, (RunCrashed, StepSkipped)) or (
+                isinstance(event, StageEnd) and event.said and event.summary is not None
+                and stops_training(event.summary)
+            ):
+                return True
     return any(isinstance(event, RunCrashed) for event in watch.cut_traceback())  # (a caught error raised again)
 
 

@@ -78,5 +78,11 @@ def ending(message: str) -> StageEnd | None:
     return None
 
 
+def stops_training(message: str) -> bool:
+    """True when ``message`` says the training itself stopped or ended (not only that the shell came back,
+    wandb closed or the model was saved): a log whose only run news it is is still a training log."""
+    return _EARLY.match(message) is not None or _ENDED.match(message) is not None
+
+
 def _clip(text: str) -> str:
     return text if len(text) <= MAX_MESSAGE_CHARS else text[: MAX_MESSAGE_CHARS - 1] + "…"

@@ -42,7 +42,7 @@ from .prefix import LineTimes
 MAX_CHARS = 4096
 # A box-drawn table (rich's, RLinf's MetricTable): rows start with a vertical, sections with a border.
 _BOX_ROW = frozenset("│┃║")
-_BOX_BORDER = frozenset("├╰╭└┌┣┗┏╠╚╔")
+_BOX_BORDER = frozenset("├╰╭└┌┣┗┏╠╚╔╒╞╘╓╟╙┝┡")
 _BOX_CELL = re.compile(r"[│┃║]")
 _BOX_CELLS = 64
 # An MFU of 0 beside a throughput: the trainer had no peak FLOPS for the GPU (nanochat, its forks).
@@ -72,6 +72,21 @@ _EVAL_START = re.compile(r"(?i)^\W*(?:" + "|".join(sorted(EVAL_WORDS)) + r")\b")
 # A comma-separated table's header row: names only (``epoch,loss,val_loss``, ``Epoch ,FinishTime ,LR``).
 _COLUMN_NAME = re.compile(r"[A-Za-z][\w .()/-]{0,40}")
 _TABLE_COLUMNS = 64
+# One figure a line: stable-baselines3's logger table (``|    ep_len_mean          | 200         |``, a group's own
+# row ``| rollout/                |             |``), rsl_rl's right-aligned ``   Mean value loss: 19.7410`` under
+# its centred ``Learning iteration 1/10``; dashed or hashed rules around them.
+_SB3_PAIR = re.compile(r"^\|\s+([A-Za-z][\w./ -]{0,60}?)\s*\|\s*(-?[\w.+-]{0,30})\s*\|\s*$")
+_RSL_PAIR = re.compile(r"^\s{2,}([A-Za-z][\w .()/-]{0,50}?):\s+(-?\d[\d.:]*(?:[eE][-+]?\d+)?\s?(?:s|ms|%)?)\s*$")
+_VERTICAL_TITLE = re.compile(r"^\s{4,}([A-Za-z][A-Za-z ]{2,40}?)\s+(\d{1,9}/\d{1,9})\s*$")
+_VERTICAL_RULE = re.compile(r"^\s*(?:-{5,}|#{5,}|={5,})\s*$")
+_ITERATIONS = re.compile(r"(?i)\biterations$|^learning iteration$")
+_ENV_STEPS = re.compile(r"(?i)\b(?:time)?steps\b|\bfps\b")
+_VERTICAL_POSITION = re.compile(r"(?i)\b(?:iterations?|steps?|epoch|timesteps|updates)\b")
+# A space-aligned table: its header's names (``GPU_mem``, ``box_loss``; no ``:``, ``=``), its first cell a position
+# (``13/30``, ``120``), its cells numbers with a unit or an SI suffix (``13.1G``, ``576``).
+_SPACED_NAME = re.compile(r"[A-Za-z][\w()-]{0,30}")
+_SPACED_POSITION = re.compile(r"\d{1,9}(?:/\d{1,9})?")
+_SPACED_VALUE = re.compile(r"-?\d[\d.,]*(?:[eE][-+]?\d+)?(?:/\d{1,9})?[KMGTB%]?|\d{1,3}:\d\d(?::\d\d)?|nan|inf|#na#")
 # Two or more losses named for their part (a GAN's ``[D loss: 0.45] [G loss: 1.2]``): training figures,
 # none of them the model's one loss.
 _SEVERAL_LOSSES = re.compile(r"(?i)\b\w{1,12}[ _]loss\b\s*[:=]\s*-?\d[^\n]*\b\w{1,12}[ _]loss\b\s*[:=]\s*-?\d")
@@ -142,6 +157,9 @@ _TIME_OF_DAY_SLACK_SECONDS = 60 * 60
 # Keys a JSON-lines record gives its own time under.
 # How much a bare ``time`` must grow over three lines in a row to be the run's clock (see ``_running_time``).
 RUNNING_TIME_GROWTH = 1.5
+# A first bare ``time`` this long may as well be the run's clock so far; a shorter one is read as the step's
+# at once (timm's ``Time: 0.334s``: a clock that short would have run its steps in a blink).
+UNDECIDED_TIME_SECONDS = 1.0
 # The name of a position counted within its epoch (fairseq's ``epoch 011  3000 / 8223``).
 EPOCH_POSITION = "position in epoch"
 _TIME_KEYS = ("timestamp", "_timestamp", "time", "datetime", "date", "ts", "wall_time", "walltime")
@@ -201,9 +219,14 @@ class GenericParser(StepLines[_Line]):
         self._evals: dict[str, float] = {}  # the evaluation figures a step line repeats
         self._ended: tuple[int, float | None] | None = None  # (step, epoch) when the end was printed
         self._last: tuple[int, float | None] | None = None
+        self._vertical: list[tuple[str, str]] | None = None  # a one-figure-a-line record's pairs so far
+        self._vertical_group = ""  # its group's name (stable-baselines3's ``rollout/``)
+        self._spaced_columns: list[str] = []  # a space-aligned table's header names, while its rows follow
+        self._epoch_open: TrainStep | None = None  # the last step counted in its epoch, short of the epoch's total
         self._epoch: Reading | None = None  # announced on a line of its own, for the bars after it
         self._full_epoch: tuple[TrainStep, int] | None = None  # the last step: a full epoch's bar, and its total
         self._box: list[str] = []  # the cells of a box-drawn table's rows since its last border
+        self._split_columns: list[str] = []  # a box-drawn table of figures by data split: its header's names
 
     def pieces(self, part: str) -> Iterable[str]:
         """A bar and the message printed straight after it, as two (capped: a record is never longer)."""
@@ -221,11 +244,21 @@ class GenericParser(StepLines[_Line]):
                 cells = [c.strip() for c in _BOX_CELL.split(text) if c.strip()]
                 self._box.extend(cells[:_BOX_CELLS])
                 return Kind.OTHER, None
-            record, self._box = " | ".join(self._box), []
-            text = record
+            cells, self._box = self._box, []
+            split = self._box_split(cells)
+            if split is None:
+                return Kind.OTHER, None  # a split table's header row: its names key the rows under it
+            text = split or " | ".join(cells)
         elif self._box:
             self._box = []
-        kind, line = self._classify_line(text)
+        vertical = False
+        if self._vertical is not None or text[:1] in "| " or _VERTICAL_TITLE.match(text):
+            held, record = self._vertical_line(text)
+            if held:
+                if record is None:
+                    return Kind.OTHER, None
+                text, vertical = record, True
+        kind, line = self._classify_line(text, vertical)
         if line is not None and self._evaluation_next and line.what in ("step", "eval"):
             line.what = "eval"  # the record under an ``Evaluation:`` heading is the evaluation's
             self._evaluation_next = False
@@ -273,7 +306,7 @@ class GenericParser(StepLines[_Line]):
             self._times.latest = when
         return when
 
-    def _classify_line(self, text: str) -> tuple[Kind, _Line | None]:
+    def _classify_line(self, text: str, record: bool = False) -> tuple[Kind, _Line | None]:
         at = self._times.at
         s = _LAUNCHER.sub("", text).strip() if "|" in text else text.strip()
         if not s or s.startswith("#"):
@@ -284,6 +317,23 @@ class GenericParser(StepLines[_Line]):
                 return Kind.FULL, None  # the header row: its names are the next rows' keys
             if table:
                 s = table  # a row, read as its ``name: value`` pairs
+        if s[:1] == "[":
+            pair = _BRACKET_PAIR.match(s)
+            if pair is not None:
+                # PyTorch's CIFAR tutorial: ``[1,  2000] loss: 2.187``, its epoch and its mini-batch in that epoch
+                s = f"epoch: {pair.group(1)} | batch: {pair.group(2)} | {s[pair.end():]}"
+            led = _BRACKET_STEP.match(s)
+            if led is not None:
+                # A record led by its step in brackets (clu's metric writer, behind absl's prefix:
+                # ``[400] steps_per_second=1.58, train_loss=3.22``): the bracketed number is the step.
+                s = f"step: {led.group(1)} | {s[led.end():]}"
+        table_row = record  # (a record held from one figure a line: its position makes it a step, as a table's row)
+        if self._spaced_columns or (s[:1].isalpha() and ("  " in s or "\t" in s) and ":" not in s and "=" not in s):
+            spaced = self._spaced_row(s)
+            if spaced is None:
+                return Kind.FULL, None  # the header row: its names are the next rows' keys
+            if spaced:
+                s, table_row = spaced, True
         if len(s) <= 40 and _EVAL_HEADING.match(s):
             self._evaluation_next = True  # ``Evaluation:`` on a line of its own: its figures follow
             return Kind.FULL, None
@@ -385,13 +435,126 @@ class GenericParser(StepLines[_Line]):
             line.what = "eval"
             return Kind.FULL, line
         line = _decide(line)
+        if table_row and line.what in ("other", "epoch"):
+            # A row under a header that names its position column (YOLO's ``Epoch``): the row is that position's
+            # record, whatever of its figures tokwatch knows (``box_loss``, ``cls_loss`` are parts of a loss).
+            position = _position(readings) or _first(readings, Field.EPOCH)
+            if position is not None:
+                if position.field is Field.EPOCH:
+                    readings.append(Reading(Field.STEP, "epoch", position.value, position.total))
+                line.what = "step"
         if line.what == "step" and _cut(s):
             return Kind.PARTIAL, None  # a terminal wrapped the record: its rest follows
         if line.what == "other":
             if _saving(s):
                 return Kind.FULL, _Line("pause", at, text=s)
+            if self._epoch_open is not None and _EPOCH_SUMMARY.search(s):
+                epoch = _first(readings, Field.EPOCH)
+                if epoch is not None and epoch.value == self._epoch_open.epoch:
+                    # ``Train Summary | Epoch 35 | Loss=0.1127``: the epoch it counted batches of is done
+                    return Kind.FULL, _Line("epoch_done", at, text=s)
             return (Kind.OTHER if "|" in s else Kind.FULL), None
         return Kind.FULL, line
+
+    def _box_split(self, cells: list[str]) -> str | None:
+        """A box-drawn table of figures by data split (Ludwig's and tabulate's ``│ Survived │ loss │ roc_auc │``
+        over ``│ vali │ 0.4184 │ 0.8406 │``): None for its header row (remembered), a row as ``vali loss: 0.4184 |
+        vali roc_auc: 0.8406`` (an evaluation's figures, named for its split), "" for any other record."""
+        columns = self._split_columns
+        if columns and len(cells) == len(columns) and cells[0].lower() in _SPLITS and all(
+                number(c) is not None for c in cells[1:]):
+            return " | ".join(f"{cells[0]} {name}: {value}" for name, value in zip(columns[1:], cells[1:], strict=True))
+        if 2 <= len(cells) <= _BOX_CELLS and all(_COLUMN_NAME.fullmatch(c) and number(c) is None for c in cells) and any(
+                "loss" in c.lower() for c in cells[1:]):
+            self._split_columns = cells
+            return None
+        self._split_columns = []
+        return ""
+
+    def _vertical_line(self, text: str) -> tuple[bool, str | None]:
+        """A record printed one figure a line (stable-baselines3's ``|    loss    | 0.482 |`` table between
+        dashed rules; rsl_rl's ``Learning iteration 1/10`` and its right-aligned ``Mean value loss: 19.67``):
+        (True, None) while its lines are held, (True, record) when it closes (a rule, a figure named again, a
+        line of another kind), (False, None) for a line that is no part of one."""
+        pairs = self._vertical
+        title = _VERTICAL_TITLE.match(text)
+        if title is not None:
+            record = self._vertical_record() if pairs else None
+            self._vertical = [(title.group(1), title.group(2))]
+            return (True, record) if record is not None else (True, None)
+        sb3 = _SB3_PAIR.match(text)
+        pair = sb3 if sb3 is not None else (_RSL_PAIR.match(text) if pairs is not None else None)
+        if pair is not None:
+            name, value = pair.group(1).strip(), pair.group(2).strip()
+            if sb3 is not None and not value:
+                self._vertical_group = name if name.endswith("/") else ""  # ``| rollout/ |  |``: its rows' group
+                if pairs is None:
+                    self._vertical = []
+                return True, None
+            name = (self._vertical_group if sb3 is not None else "") + name
+            if pairs is None:
+                self._vertical = pairs = []
+            if any(known == name for known, _ in pairs):
+                record = self._vertical_record()
+                self._vertical = [(name, value)]
+                return True, record
+            pairs.append((name, value))
+            return True, None
+        if pairs is None:
+            return False, None
+        if not text.strip():
+            return True, None  # (a blank line inside the block)
+        if _VERTICAL_RULE.match(text):
+            if not pairs:
+                return True, None
+            if not _VERTICAL_POSITION.search(" ".join(n for n, _ in pairs)):
+                self._vertical, self._vertical_group = None, ""  # a table's tail without its position
+                return True, None
+            return True, self._vertical_record()
+        record = self._vertical_record()
+        return (True, record) if record is not None else (False, None)
+
+    def _vertical_record(self) -> str | None:
+        """The held one-a-line figures as one ``name: value | …`` record (None when none is held)."""
+        pairs, self._vertical, self._vertical_group = self._vertical, None, ""
+        if not pairs:
+            return None
+        names = [name for name, _ in pairs]
+        if any(_ITERATIONS.search(name) for name in names):
+            # A record logged once an iteration (an RL trainer's): its running count of iterations is its position,
+            # and its ``steps`` are the environment's (``Total steps: 512``, ``Steps per second: 1581``), not the run's.
+            names = [_ITERATIONS.sub("iteration", name) if _ITERATIONS.search(name)
+                     else ("env " + name if _ENV_STEPS.search(name) else name) for name in names]
+        return " | ".join(f"{name}: {value}" for name, (_, value) in zip(names, pairs, strict=True))
+
+    def _spaced_row(self, s: str) -> str | None:
+        """A table whose columns line up under a header of names (ultralytics' ``Epoch  GPU_mem  box_loss …``,
+        then ``13/30  13.1G  1.822 …``, a bar after the last cell): a row as ``name: value | …`` pairs with
+        what follows it; None for a header row (remembered); "" for any other line (which ends the table, unless
+        the header repeats)."""
+        cells = s.split()
+        columns = self._spaced_columns
+        if columns and len(cells) >= len(columns) and _SPACED_POSITION.fullmatch(cells[0]):
+            values = cells[: len(columns)]
+            values[-1] = values[-1].removesuffix(":")
+            if all(_SPACED_VALUE.fullmatch(v) for v in values):
+                rest = s.split(None, len(columns))[len(columns):]
+                # A row an epoch (fastai's ``epoch  train_loss  valid_loss  accuracy  time``): its ``time`` is that
+                # epoch's, the step's.
+                names = [("step time" if name.lower() == "time" and lookup(normalise(columns[0]))[0] is Field.EPOCH
+                          else name) for name in columns]
+                pairs_text = " | ".join(f"{name}: {value}" for name, value in zip(names, values, strict=True))
+                # (a bar after the row, when whole: its count and rate; one cut at the terminal's width is dropped)
+                whole_bar = bool(rest) and "]" in rest[0] and "/" in rest[0]
+                return pairs_text + (" " + rest[0] if whole_bar else "")
+        if 3 <= len(cells) <= _TABLE_COLUMNS and ("  " in s or "\t" in s) and all(_SPACED_NAME.fullmatch(c) for c in cells):
+            known = [lookup(normalise(c))[0] for c in cells]
+            if known[0] in (Field.STEP, Field.EPOCH) and (len(cells) >= 4 or any("loss" in c.lower() for c in cells)):
+                self._spaced_columns = cells
+                return None
+        # (A line between the header and its row, such as YOLO's validation ``all  787  2054 …`` printed on another
+        # stream, keeps the table: only another position header replaces it.)
+        return ""
 
     def _table_row(self, s: str) -> str | None:
         """A comma-separated table (a CSV logger's file, ``Epoch ,LR ,RMSE_Train`` padded): its header
@@ -425,6 +588,13 @@ class GenericParser(StepLines[_Line]):
                 flat[str(key)] = value
         readings = [r for key, value in flat.items() if (r := json_reading(key, value)) is not None]
         readings = _in_epoch(batch_unplaced(readings, ""))
+        epoch = _first(readings, Field.EPOCH)
+        if (epoch is not None and not self._counted_steps and not any(r.field is Field.STEP for r in readings)
+                and any(isinstance(flat.get(key), int) for key in _EPOCH_KEYS)
+                and any(r.field is Field.LOSS or r.field in _FIGURES for r in readings)):
+            # A record an epoch (DeiT's and timm's ``log.txt``: ``{"train_loss": …, "epoch": 98}``): its
+            # whole-number epoch is its position, wherever the key stands (a fractional one is a step's share).
+            readings.append(Reading(Field.STEP, "epoch", epoch.value, epoch.total))
         return (readings, self._json_time(flat)) if readings else None
 
     def _json_time(self, record: dict[str, object]) -> float | None:
@@ -468,6 +638,16 @@ class GenericParser(StepLines[_Line]):
                 self._full_epoch = None
             events.append(StageEnd(at=line.at, summary=line.text[:200]))
             self._ended = self._last
+        elif line.what == "epoch_done" and self._epoch_open is not None:
+            open_step = self._epoch_open
+            assert open_step.total_steps is not None
+            # The summary closes its epoch: all its batches are done, at the summary's time (a full epoch, as
+            # Keras' bar is: its count the epoch's, no run's total to finish at).
+            events.append(replace(open_step, at=line.at, step=open_step.total_steps, total_steps=None,
+                                  epoch_steps=open_step.total_steps, loss=None, lr=None, grad_norm=None,
+                                  step_seconds=None, elapsed_seconds=None, tokens_per_second=None, tokens=None,
+                                  mfu=None, mfu_note=None, trainer_eta_seconds=None, figures=()))
+            self._epoch_open = None
         elif line.what == "pause":
             events.append(TrainingPause(at=line.at, reason="checkpoint"))
         elif line.what == "epoch":
@@ -533,6 +713,11 @@ class GenericParser(StepLines[_Line]):
             seen = self._bare_times = [*self._bare_times[-2:], timed.value]
             self._time_is_clock = (len(seen) == 3 and seen[0] < seen[1] < seen[2]
                                    and seen[2] >= RUNNING_TIME_GROWTH * seen[0])
+            if (not self._time_is_clock and len(seen) < 3 and timed.value >= UNDECIDED_TIME_SECONDS
+                    and (len(seen) == 1 or seen[0] < seen[1])):
+                # Undecided: a clock's first readings look like slow steps (flair's ``time (sec): 5.65``,
+                # ``10.81`` in its epoch), so they are neither until a third line says which.
+                return [r for r in readings if r is not timed]
         if not self._time_is_clock:
             return readings
         return [Reading(Field.ELAPSED, r.name, r.value) if r is timed else r for r in readings]
@@ -550,6 +735,10 @@ class GenericParser(StepLines[_Line]):
         step_reading = _position(readings)
         bar = line.bar
         epoch_reading = got.get(Field.EPOCH) or (self._epoch if line.epoch_above else None)
+        if (epoch_reading is not None and epoch_reading.total is None and self._epoch is not None
+                and self._epoch.total and self._epoch.value == epoch_reading.value):
+            # The run's epochs, said by the epoch's header (``==== EPOCH 8/10 ====``), beside its steps' ``[Epoch 8]``
+            epoch_reading = replace(epoch_reading, total=self._epoch.total)
         epoch = epoch_reading.value if epoch_reading is not None else None
         if line.counters is not None and line.counters[0] is not None:
             epoch = float(line.counters[0])
@@ -610,6 +799,11 @@ class GenericParser(StepLines[_Line]):
         # figure counts when it changes, or again when the step goes back (a new epoch's bar, a
         # restart), where it belongs to the stretch that begins (an evaluation before its step).
         back = self._last is not None and step < self._last[0]
+        if step_seconds is None and self._last is not None and step > self._last[0] and "sec)" in line.text:
+            interval = _INTERVAL.search(line.text)
+            if interval is not None and int(interval.group(1)) == step:
+                # TensorFlow's logging hook: ``loss = 4.26, step = 100 (124.394 sec)``, the time since its last record
+                step_seconds = float(interval.group(2)) / (step - self._last[0])
         for r in readings:
             if r.field is Field.EVAL_LOSS:
                 label = _eval_label(r.name)
@@ -650,6 +844,8 @@ class GenericParser(StepLines[_Line]):
         )
         last = events[-1]
         self._full_epoch = (last, bar_total) if bar_total is not None and isinstance(last, TrainStep) else None
+        self._epoch_open = last if (isinstance(last, TrainStep) and not last.ends_at_total and last.epoch is not None
+                                    and last.total_steps is not None and last.step < last.total_steps) else None
 
     def _tokens(self, step: int, count: Reading | None) -> float | None:
         """The tokens since the last line, from a running count (``Trained Tokens``, ``consumed tokens``)."""
@@ -874,13 +1070,34 @@ def _record_rank(s: str) -> int | None:
     return ranks.pop() if len(ranks) == 1 else None
 
 
+# The time a logging hook's interval took, after the step it reached (TensorFlow's ``step = 100 (124.394 sec)``).
+_INTERVAL = re.compile(r"\bstep = (\d{1,12}) \((\d+(?:\.\d+)?) sec\)")
+_BRACKET_PAIR = re.compile(r"\[\s*(\d{1,6}),\s*(\d{1,9})\]\s+(?=[A-Za-z][\w ]{0,30}:\s?-?\d)")
+_BRACKET_STEP = re.compile(r"\[(\d{1,12})\]\s+(?=[A-Za-z_][\w/.-]{0,60}\s?[=:]\s?-?\d)")
+# The data splits a table of figures names in its first column (Ludwig: ``train``, ``vali``, ``test``).
+_SPLITS = frozenset({"train", "training", "val", "vali", "valid", "validation", "eval", "evaluation", "test", "dev"})
+_EPOCH_KEYS = ("epoch", "Epoch", "train/epoch", "train_epoch")
+# A record that sums up an epoch the run was counting batches of (demucs' ``Train Summary | Epoch 35 | Loss=…``,
+# fairseq's ``end of epoch 23 (average epoch stats below)``): that epoch's batches are all done.
+_EPOCH_SUMMARY = re.compile(r"(?i)\b(?:train(?:ing)? summary|epoch summary|end of epoch|epoch \d+ (?:complete|completed|finished|done)\b)")
+
+
 def _in_epoch(readings: list[Reading]) -> list[Reading]:
     """A ``batch`` counted beside its epoch (``epoch: 3 | batch: 120/500``) is the position in that
     epoch: its total, when printed, is the epoch's batches, not the run's steps."""
     if not any(r.field is Field.EPOCH for r in readings):
         return readings
-    return [Reading(Field.STEP, EPOCH_POSITION, r.value, r.total) if r.field is Field.STEP and r.name == "batch" else r
-            for r in readings]
+    # A step or iteration counted to a total after the run's epochs counted to theirs (PyTorch's tutorials:
+    # ``Epoch [1/5], Step [100/600], Loss: 0.2217``, ``total_step = len(train_loader)``) counts its epoch's batches too.
+    epochs_first = False
+    found: list[Reading] = []
+    for r in readings:
+        if r.field is Field.EPOCH and r.total is not None:
+            epochs_first = True
+        in_epoch = r.field is Field.STEP and (r.name == "batch" or (
+            epochs_first and r.total is not None and r.name in ("step", "iter", "iteration")))
+        found.append(Reading(Field.STEP, EPOCH_POSITION, r.value, r.total) if in_epoch else r)
+    return found
 
 
 def _day_clocks(s: str) -> list[Reading]:

@@ -164,7 +164,7 @@ SETTING_WORDS = frozenset(
 )  # fmt: skip
 # Words that make a figure an evaluation's (``Val loss``, ``eval step``, ``Evaluating iter 3/32``).
 EVAL_WORDS = frozenset(
-    {"val", "valid", "validation", "validating", "eval", "evaluation", "evaluating", "evaluate", "test", "dev"}
+    {"val", "vali", "valid", "validation", "validating", "eval", "evaluation", "evaluating", "evaluate", "test", "dev"}
 )
 
 _CLOCK = r"\d{1,6}:\d\d(?::\d\d)?(?:\.\d+)?"
@@ -179,7 +179,7 @@ VALUE = re.compile(
     r"(?<=[\w)'\"])(?:['\"]?\s*:\s*(?:['\"]|\[\s*)?|\s*=\s*['\"]?|\s+(?:['\"]|\[\s*)?)"
     rf"(?P<value>{_COMPOUND}|{_CLOCK}|{NUM})(?P<si>[KMBGT](?![\w/]))?"
     r"(?:\s*/\s*(?P<total>\d[\d,]{0,14})\b)?"
-    r"(?P<unit>\s?(?:ms|sec|s|min|h|%|it/s|s/it)(?![A-Za-z/]))?"
+    r"(?P<unit>\s?(?:ms|sec|s|min|h|%|it/s|s/it|\((?:ms|sec|s)\))(?![A-Za-z/]))?"
 )
 # A step record's figures come within its first characters (Megatron's ~600); a longer line is a
 # dump (a config, a tensor) and is read no further.
@@ -193,7 +193,7 @@ _NOT_BEFORE_NAME = frozenset("./?&=%")
 # A number named by its unit alone: ``| 123.4ms/step |``, ``12,345 tok/s``, ``4.2 it/s``.
 VALUE_UNIT = re.compile(
     r"(?<![\w.:/])(?P<value>\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?)\s?"
-    r"(?P<unit>(?:tok|toks|tokens)/s(?:ec)?(?:/gpu)?|it/s|its/s|steps/s"
+    r"(?P<unit>(?:tok|toks|tokens)/s(?:ec)?(?:/gpu)?|(?:it|its|iters?|iterations|steps)/s(?:ec)?"
     # a step's time: ``s/it``, ``ms/step``, ``12.3 seconds/step``, ``850 ms per iteration``
     r"|(?:ms|msecs?|milliseconds?|s|secs?|seconds?)(?:/| per )(?:step|it|iter|iteration))(?![\w/])",
     re.IGNORECASE,
@@ -201,6 +201,8 @@ VALUE_UNIT = re.compile(
 # Names that say "time" and nothing more: with a clock value that is the wall clock, not a
 # step's duration (one printed as a clock says so in its name: ``iter time``, ``time per step``).
 _BARE_TIMES = frozenset({"time", "dt"})
+# A value's running mean right after it, in parentheses (``0.297 (0.297)``).
+_AVERAGED = re.compile(r"\s?\(\s?\d+(?:\.\d+)?\s?\)")
 # A count printed with its SI suffix, and the figures that are counts (a loss or a step is never so printed).
 _SI = {"K": 1e3, "M": 1e6, "B": 1e9, "G": 1e9, "T": 1e12}
 _SI_FIELDS = frozenset({Field.TOKENS, Field.TOKENS_PER_SECOND, Field.TOKENS_PER_SECOND_DEVICE})
@@ -290,7 +292,7 @@ def read_pair(key: str, paren: str | None, value: str, total: str | None, unit: 
         unit = unit or _UNIT_WORDS[words[1]]
     if field is None:
         return None
-    unit = (unit or "").strip() or (paren.strip().lower() if paren else None)
+    unit = (unit or "").strip().strip("()") or (paren.strip().lower() if paren else None)  # (``1.722(sec)``)
     if matched.startswith("ms ") and not unit:
         unit = "ms"  # the unit is the name's (``ms/batch 45.20``)
     if field in (Field.STEP_TIME, Field.ELAPSED, Field.ETA):
@@ -382,7 +384,12 @@ def pairs(text: str) -> list[Reading]:
         name = _name_before(text, m.start())
         if name is None:
             continue
-        reading = read_pair(name[0], name[1], value, m.group("total"), m.group("unit"))
+        unit = m.group("unit")
+        if unit is None and name[1] is None and _AVERAGED.match(text, m.end()) and normalise(name[0]) in _BARE_TIMES:
+            # PyTorch's AverageMeter (``Time: 0.297 (0.297)``, ``Time  0.297 ( 0.297)``): a batch's time and its
+            # running mean, printed in seconds with no unit.
+            unit = "s"
+        reading = read_pair(name[0], name[1], value, m.group("total"), unit)
         if reading is not None and m.group("si"):
             # ``tokens_per_sec: 14.2K``, ``consumed_tokens: 634K`` (nanotron): a count in thousands,
             # millions, billions; never a duration's or a position's.
@@ -410,6 +417,8 @@ def _by_unit(value: str, unit: str) -> Reading | None:
         return Reading(field, unit, figure)
     if unit in _UNIT_FIELDS:
         return Reading(_UNIT_FIELDS[unit], unit, figure)
+    if unit.endswith(("/s", "/sec")):  # ``0.89 it/sec``, ``2.1 iters/s``: iterations a second
+        return Reading(Field.ITS, unit, figure)
     seconds = figure / 1000 if unit.startswith(("ms", "milli")) else figure
     return Reading(Field.STEP_TIME, unit, seconds)
 

@@ -74,7 +74,7 @@ _METRIC = re.compile(r"\s{1,8}((?:eval|test|predict)_\w{1,60}|perplexity)\s*=\s*
 # ``Training completed. Do not forget to share your model on huggingface.co/models =)`` (the
 # Trainer's end of ``train()``; printed alone, or as ``Training completed.`` by older copies).
 _COMPLETED = re.compile(r"^\s*Training completed\.?(?: Do not forget to share your model\b.*)?\s*$")
-_STEP_KEYS = {"loss", "learning_rate", "grad_norm", "epoch", "num_input_tokens_seen", "step", "total_flos"}
+_STEP_KEYS = {"loss", "learning_rate", "grad_norm", "epoch", "num_input_tokens_seen", "step", "global_step", "total_flos"}
 
 
 class HfTrainerParser(EmitLines):
@@ -87,6 +87,7 @@ class HfTrainerParser(EmitLines):
         self._start_emitting()
         self._train_total: int | None = None
         self._bar_total: int | None = None  # total of the most recent bar
+        self._dict_steps = False  # the log dicts name their step
         self._step: int | None = None  # last training-bar position
         self._unconfirmed: TrainStep | None = None  # a bar position before the training bar is known
         self._confirmed = False  # a loss dict followed a bar of the training total
@@ -365,8 +366,13 @@ class HfTrainerParser(EmitLines):
         if n == 0 and not other:
             self._step = 0
             return [StageStart(at=None)] if self._train_total is not None else []
-        if n == self._step and not other:
+        same = n == self._step and not other
+        if same and not (self._train_total is None and self._dict_steps and n > 0 and not self._evaluating):
             return []  # a redraw of the same position
+        if same:
+            # The bar at the step the dicts named last (PaddleNLP's ``'global_step': 200`` then ``200/600``): the
+            # training bar, its total the run's, its rate the step's.
+            self._train_total, self._confirmed = total, True
         rate, unit = number(m.group(6)), m.group(7)
         if rate is not None and rate > 0 and unit is not None:
             # tqdm's own smoothed rate: ``it/s`` (or what a cut left of it) or ``s/it``. Its
@@ -535,9 +541,11 @@ class HfTrainerParser(EmitLines):
         tokens_seen = integer(pairs.get("num_input_tokens_seen"))
         if "loss" in pairs:
             self._last_logged = (values.get("loss"), finite(values.get("learning_rate")), finite(values.get("epoch")))
-        step_value = integer(pairs.get("step"))
-        if step_value is not None:  # pre-4.x / TF trainer: JSON with the step in it
+        # pre-4.x / TF trainer: JSON with the step in it; PaddleNLP's copy of the Trainer names it ``global_step``
+        step_value = integer(pairs.get("step") if "step" in pairs else pairs.get("global_step"))
+        if step_value is not None:
             self._step = step_value
+            self._dict_steps = True
             return events + [
                 TrainStep(
                     at=None,

@@ -8,7 +8,8 @@ A batch of lines goes through the same steps whoever printed them:
 2. capture quirks, once for every trainer: a bar redrawn with ``\\r`` thousands of times on one
    line keeps its newest redraws (its end), colour codes and NULs go (``clean``), a line indented
    from a README or a Markdown quote is read as printed when its prefix follows the indentation,
-   and ``^M`` pasted from a pager is the carriage return it stands for;
+   and ``^M`` pasted from a pager is the carriage return it stands for, as is Keras' run of backspaces
+   over its last bar;
 3. a launcher's or logger's prefix gives the line its time and rank (``LineTimes``, prefix.py);
 4. each ``\\r`` redraw is read on its own; two records run into one line are split (the parser's
    ``glued`` starts, or its own ``pieces``);
@@ -240,11 +241,12 @@ class StepLines(Generic[R]):
         """The general reading of one line: its events onto ``events``."""
         if self._whole_line is not None and self._whole_line(raw, events):
             return
-        if len(raw) > MAX_LINE_CHARS and "\r" in raw[-MAX_LINE_CHARS:]:
-            # A bar redrawn with ``\r`` thousands of times: its newest redraws are at the end,
-            # and the first one kept may be cut (never read as a bar of its own).
+        if len(raw) > MAX_LINE_CHARS and ("\r" in raw[-MAX_LINE_CHARS:] or "\b\b" in raw[-MAX_LINE_CHARS:]):
+            # A bar redrawn with ``\r`` (or Keras' backspaces) thousands of times: its newest redraws are at
+            # the end, and the first one kept may be cut (never read as a bar of its own).
             tail = raw[-MAX_LINE_CHARS:]
-            raw = tail[tail.index("\r") + 1 :]
+            mark = tail.find("\r")
+            raw = tail[mark + 1 :] if mark >= 0 else tail[tail.index("\b\b") :].lstrip("\b")
         cleaned = clean(raw)
         if self.unindent and cleaned[:1] in " \t" and cleaned.lstrip()[:1] == "[":
             cleaned = cleaned.lstrip()  # an indented copy (a README, a Markdown quote): the line as printed
@@ -259,6 +261,10 @@ class StepLines(Generic[R]):
         line = read
         if "^M" in line:
             line = line.replace("^M", "\r")  # a log viewed in a pager and pasted: "^M" for \r
+        if "\b" in line:
+            # Keras' interactive bar redraws itself by backspacing over the last one (``\b`` × its width):
+            # a redraw, as ``\r`` is; a lone backspace is dropped.
+            line = _BACKSPACES.sub("\r", line).replace("\b", "")
         start = len(events)
         read_part, pieces, glued, emit = self._read_part, self._pieces, self.glued, self._emit
         for part in line.split("\r") if "\r" in line else (line,):
@@ -401,6 +407,7 @@ class StepLines(Generic[R]):
 # A record a logger wrapped: at most this many lines joined to its first, and this many characters.
 MAX_CONTINUED_LINES = 4
 MAX_CONTINUED_CHARS = 4096
+_BACKSPACES = re.compile("\b{2,}")
 _INDENT = " " * 8  # a continuation is indented at least this far (a message column past a prefix)
 _COLUMNS = PrefixReader(dates=False)  # where a record's message starts (its prefix peeled)
 

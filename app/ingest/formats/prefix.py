@@ -44,6 +44,8 @@ _US = re.compile(rf"\[?(\d\d)/(\d\d)/(\d{{4}}|\d\d),? {_CLOCK}\]?")
 _BLANK_TIME = re.compile(rf" {{8,40}}(?={_LEVEL} )")
 # moreutils ``ts`` and journald: no year.
 _MONTH_DAY = re.compile(rf"\[?([A-Z][a-z]{{2}}) ([ \d]\d) {_CLOCK}\]?")
+# A yearless numeric date (logging's ``datefmt="%m-%d %H:%M:%S"``: demucs' ``[04-04 22:52:33][demucs.solver][INFO] - ``).
+_MD = re.compile(rf"\[?(\d\d)-(\d\d) {_CLOCK}\]?")
 # absl/glog: level letter, month, day, time, thread id, file:line].
 _GLOG = re.compile(rf"[IWEF](\d\d)(\d\d) {_CLOCK}\s+\d+ [^\]\s]{{1,120}}\] ")
 # HF's explicit format: ``[INFO|trainer.py:2048] 2024-05-01 12:00:00,123 >> ``.
@@ -75,6 +77,9 @@ _PROCESS = re.compile(
 # exception's dotted name (``hivemind.p2p.p2p_daemon_bindings.utils.P2PDaemonError: ``).
 _LABEL = re.compile(r"\s*(\d{1,5}): |(?=[A-Za-z][\w.-]{0,62}\d)(?![\w.-]{0,63}(?:Error|Exception|Interrupt): )"
                     r"[A-Za-z][\w.-]{0,63}: ")
+# Markdown left on a pasted line before its prefix (an issue's paste): an inline code span's or a fence's
+# opening backticks, a quote's ``>`` (`` `2019-07-02 13:16:56,613 - INFO - …``); the line is read as printed.
+_PASTE_MARKS = re.compile(r"[ \t]*(?:`{1,3}|>[ \t]?)[ \t]*(?=\[|\d{4}[-/]\d\d[-/]\d\d[ T])")
 # A cheap test: can the line start with a prefix at all?
 _MAYBE = re.compile(r"(?i:rank|worker) ?\d|\[|\(|\s*\d| {8,40}[A-Z]{4}|[A-Z][a-z]{2} [ \d]\d |[IWEF]\d{4} |[A-Z]{4,8}:|[A-Za-z][\w.-]{0,62}: ")
 _MAX_PEELS = 6
@@ -111,13 +116,17 @@ class PrefixReader:
         (``0: ``) is the record's own text (``iter 1`` + ``0: loss …``), unless the lines before
         carried labels too (srun's ``0: `` on every line).
         """
-        if not _MAYBE.match(line):
+        pos = 0
+        if line[:1] in "`> \t":
+            marks = _PASTE_MARKS.match(line)
+            if marks is not None:
+                pos = marks.end()
+        if not _MAYBE.match(line, pos):
             if not continuing:
                 self._labelled = False
             return Prefixed(line, None, None)
         at: float | None = None
         rank: int | None = None
-        pos = 0
         labelled = False
         blank = _BLANK_TIME.match(line)
         if blank is not None:
@@ -189,9 +198,18 @@ class PrefixReader:
                 at = self._local(year + 2000 if year < 100 else year, month, day, m, 4)
             else:
                 m = _MONTH_DAY.match(line, pos)
-                if m is None or m.group(1) not in MONTHS:
-                    return None
-                at = self._yearless(MONTHS[m.group(1)], int(m.group(2)), m, 3)
+                if m is not None and m.group(1) in MONTHS:
+                    at = self._yearless(MONTHS[m.group(1)], int(m.group(2)), m, 3)
+                else:
+                    m = _MD.match(line, pos)
+                    if m is None:
+                        return None
+                    month, day = int(m.group(1)), int(m.group(2))
+                    if month > 12:  # day first after all
+                        month, day = day, month
+                    if not (1 <= month <= 12 and 1 <= day <= 31):
+                        return None
+                    at = self._yearless(month, day, m, 3)
         end = m.end()
         if end < len(line) and not (line[end].isspace() or line[end] in "[]|-"):
             return None  # a date inside a word, not a record's time

@@ -175,13 +175,17 @@ def _generic_steps(lines: Sequence[str]) -> bool:
     """True when the generic step reader finds training steps in these lines.
 
     Two step lines, or one that cannot be a sentence that happens to say "step" and "loss": it
-    gives its position as N/M (a bar, ``iteration 10/ 10``) or two training figures.
+    gives its position as N/M (a bar, ``iteration 10/ 10``) or two training figures; or no step
+    and an evaluation's figures for two splits (a run caught evaluating).
     """
-    from ...stats.events import TrainStep
+    from ...stats.events import EvalResult, TrainStep
 
-    steps = [e for e in create_parser("generic").feed(list(lines[-SNIFF_LINES:])) if isinstance(e, TrainStep)]
+    events = create_parser("generic").feed(list(lines[-SNIFF_LINES:]))
+    steps = [e for e in events if isinstance(e, TrainStep)]
     if len(steps) >= 2:
         return True
+    if not steps and len({e.name for e in events if isinstance(e, EvalResult)}) >= 2:
+        return True  # an evaluation's figures alone, for two splits or more (Ludwig's table: vali, test)
     return any(
         step.total_steps is not None
         or sum(f is not None for f in (step.loss, step.lr, step.step_seconds, step.tokens_per_second, step.grad_norm)) >= 2
@@ -356,6 +360,8 @@ FORMATS: tuple[FormatSpec, ...] = (
             # and its launcher's own lines (run_rl_swarm.sh)
             sign(">> ", r"^>> (?:Shutting down trainer\.\.\.|An error was detected while running rl-swarm|"
                         r"Good luck in the swarm!)"),
+            # and the newer rl-swarm's genrl, through hydra's logging format (``[date time,ms][genrl.…][INFO] - ``)
+            sign("genrl", r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d[.,]\d{3}\]\[[\w.]*\bgenrl\b[\w.]*\]\[[A-Z]+\] - "),
             sign("hivemind/dht/", r'File "[^"]*/hivemind/dht/dht\.py", line \d+, in (?:__init__|run_in_background)'),
         ),
         yields_to=("sn38",),  # a miner's log with hivemind's lines in it is the miner's

@@ -58,6 +58,9 @@ _BITTENSOR = re.compile(
     r"|- (DEBUG|INFO|WARNING|ERROR|CRITICAL) - ([\w.]{1,120}(?::[^-\n]{1,80})?:\d{1,6}) - )"
 )
 _HIVEMIND_OLD = re.compile(r"\[(\d{4})/(\d\d)/(\d\d) (\d\d):(\d\d):(\d\d)\.(\d{3})\]\[([A-Z]+)\](?:\[([^\]]*)\])? ?")
+# Hydra's logging format, which gensyn's genrl (the newer rl-swarm) logs through:
+# ``[2025-07-28 22:09:26,975][genrl.logging_utils.global_defs][INFO] - message``.
+_HYDRA = re.compile(r"\[(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)[.,](\d{3})\]\[([\w.<>-]{1,120})\]\[([A-Z]+)\] - ")
 # python logging's default format, no time (``ERROR:hivemind.optim.optimizer:Failed to …``).
 _PYTHON_LOGGING = re.compile(r"(DEBUG|INFO|WARNING|ERROR|CRITICAL):([\w.<>-]{1,120}):")
 _HIVEMIND = re.compile(r"([A-Z][a-z]{2}) (\d\d) (\d\d):(\d\d):(\d\d)\.(\d{3}) \[([A-Z]+)\](?: \[([^\]]+)\])? ")
@@ -135,6 +138,8 @@ _KNOWN_ERRORS = (
     # a petals client's remote pass that failed on a server and is retried (``Caught exception when running
     # forward via RemoteSpanInfo(…) (retry in 0 sec): RuntimeError(…)``)
     "Caught exception when running",
+    # genrl's game manager catching what ended its game (``logger.exception``: its traceback follows)
+    "Exception occurred during game run",
 )
 # hivemind averages in its own process and event loop: an error its averaging modules log, a traceback
 # that starts inside them (a cancelled all-reduce), an asyncio task of theirs whose exception nobody
@@ -166,8 +171,9 @@ _GLOBAL_STEP = re.compile(r"Beginning global optimizer step (\d+)")
 _NO_GROUP = "Allreduce group not found"
 # gensyn rl-swarm's trainer: the swarm's own rounds, each in stages (``🐝 Joining round: 107 starting at stage: 2``,
 # ``📈 Training round: 107 stage: 2``, ``Already finished round: 24. Skipping.``).
+# genrl's game manager starts each round (``Starting round: 1234/1000000.``, its plan ``None`` when unset).
 _SWARM_ROUND = re.compile(r"(?:Joining round: (\d+) starting at stage: (\d+)|Training round: (\d+) stage: (\d+)"
-                          r"|Already finished round: (\d+)\. Skipping)")
+                          r"|Already finished round: (\d+)\. Skipping|Starting round: (\d+)/(?:\d+|None)\.?$)")
 
 # Lines of one failure report arrive within this many seconds of each other.
 _SAME_FAILURE_SECONDS = 10.0
@@ -299,6 +305,11 @@ class Sn38Parser(StepLines[_Line]):
                 y, mo, d, h, mi, s, ms = (int(m.group(i)) for i in range(1, 8))
                 return _Line(self._local.epoch(y, mo, d, h, mi, s + ms / 1000), None, text[m.end() :],
                              level=m.group(8), caller=m.group(9))
+            m = _HYDRA.match(text)
+            if m is not None:
+                y, mo, d, h, mi, s, ms = (int(m.group(i)) for i in range(1, 8))
+                return _Line(self._local.epoch(y, mo, d, h, mi, s + ms / 1000), None, text[m.end() :],
+                             level=m.group(9), caller=m.group(8))
         elif first == " " or first == "R":
             m = _RANK.match(text)
             if m is not None:
@@ -379,6 +390,8 @@ class Sn38Parser(StepLines[_Line]):
             if m is not None:
                 if m.group(5) is not None:
                     detail = f"round {m.group(5)} already finished: waiting for the next"
+                elif m.group(6) is not None:
+                    detail = f"starting round {m.group(6)}"
                 elif m.group(1) is not None:
                     detail = f"joining round {m.group(1)} at stage {m.group(2)}"
                 else:

@@ -29,6 +29,7 @@ _TOTAL = re.compile(r"Total training steps: (\d{1,12})\s*$")
 _FINAL = re.compile(r"""^\(?["']?Final validation metrics: """)
 _JOB_END = re.compile(r"^Job '[\w-]{1,120}' succeeded$")
 _EVAL_PREFIXES = ("val/", "val-core/")
+_VALIDATION_PREFIXES = (*_EVAL_PREFIXES, "val-aux/")  # every key a validation's: no training step
 LOSS_KEY = "actor/pg_loss"
 LOSS_NOTE = "actor/pg_loss"
 # The figures a step's details show, by tokwatch's own names (app/stats/steps/text.py).
@@ -73,6 +74,12 @@ class VerlParser(EmitLines):
                 pairs[key] = figure
         if not pairs:
             return Kind.PARTIAL, None
+        if all(key.startswith(_VALIDATION_PREFIXES) for key in pairs):
+            # Validation alone (ray_trainer's ``val_before_train``: ``step:0 - val-core/…:0.508``): its figures at
+            # that step, no training step of its own.
+            evals: list[Event] = [EvalResult(at=None, name=key, value=value, step=step) for key, value in pairs.items()
+                     if key.startswith(_EVAL_PREFIXES)]
+            return Kind.OPEN, lambda: evals
         self._last_step = step if self._last_step is None else max(step, self._last_step)
         step_seconds = finite(pairs.get("timing_s/step"))
         tokens = finite(pairs.get("perf/total_num_tokens"))

@@ -310,6 +310,8 @@ def position(step: TrainStep, epoch: float | None = None) -> str:
     if not step.ends_at_total and step.epoch is not None:
         # Its bar full (Keras prints whole epochs); the run is in the epoch a later header started.
         now = max(step.epoch, epoch) if epoch is not None else step.epoch
+        if now > step.epoch:
+            return f"epoch {now:g}{of}"  # (its bar not drawn yet: the full count was the epoch before's)
         count = f"{step.step}/{step.epoch_steps}" if step.epoch_steps is not None else f"{step.step}"
         return f"epoch {now:g}{of} · {count} in the epoch"
     if step.total_steps is not None:

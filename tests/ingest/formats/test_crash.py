@@ -495,3 +495,36 @@ def test_a_caught_error_raised_again_names_the_crash_when_the_second_traceback_i
     went_on = lines[:6] + steps + lines[7:]
     said = [e.error for e in create_parser("generic").feed(went_on) if isinstance(e, RunCrashed)]
     assert said == ['a traceback without its error line; last frame: File "train_net.py", line 418, in <module>']
+
+
+def test_a_traceback_from_the_program_s_top_whose_header_was_lost_is_a_crash() -> None:
+    # llm_trainer issue 2's shape: the terminal wrapped ``Traceback (most recent call last):`` into the download bar
+    # and the next line; the frames start at ``<module>``, so nothing below caught it. Cut, its error line not read.
+    lines = ["h: 0, file: 1/10, batch: 449/78125, loss: 10.166463851928711",
+             "./data/train.pkl:  11%|███▍      | 261M/2.35G [01:59<09:18, 3.73MB/s]Traceb",
+             "l last):",
+             '  File "/home/u/train.py", line 18, in <module>',
+             "    trainer.train()",
+             '  File "/home/u/.venv/lib/python3.12/site-packages/llm_trainer/trainer.py", line 440, in _on_exception',
+             "    raise e"]
+    events = create_parser("generic").feed(lines)
+    found = [e for e in events if isinstance(e, RunCrashed)]
+    assert [(e.error.split(";")[0], e.placeholder) for e in found] == [("a traceback without its error line", True)]
+    # its error line, when the paste goes on, says what it was
+    watch = CrashWatch()
+    seen = [e.error for line in [*lines[3:], "ValueError: bad batch"] for e in watch.see(line) if isinstance(e, RunCrashed)]
+    assert seen == ["ValueError: bad batch"]
+
+
+@pytest.mark.parametrize(("line", "crashed"), [
+    ("已杀死", True),  # bash's ``Killed`` in Chinese (dreamerv3 issue 203)
+    ("bash: line 1: 4242 已杀死  python train.py", True),
+    ("Getötet", True),  # German
+    ("強制終了", True),  # Japanese
+    ("模型已保存，训练完成", False),
+])  # fmt: skip
+def test_a_kill_said_in_the_shell_s_language(line: str, crashed: bool) -> None:
+    watch = CrashWatch()
+    found = [e for e in watch.see(line) if isinstance(e, RunCrashed)]
+    assert bool(found) is crashed
+    assert all(e.killed for e in found)

@@ -87,7 +87,7 @@ GRAMMAR: list[tuple[str, dict[str, Any]]] = [
     ("global_step=120 reduced_train_loss=2.31 loss=2.5", {"step": 120, "loss": 2.31}),  # the model's loss
     ("step 120 | loss train: 2.31 | iter time: 250 ms", {"step": 120, "loss": 2.31, "step_seconds": 0.25}),
     ("iteration 120 | elapsed time per iteration (ms): 812.3 | lm loss 2.3", {"step": 120, "step_seconds": 0.8123}),
-    ("step: 120, loss: nan, time 1.5s", {"step": 120, "step_seconds": 1.5}),
+    ("step: 120, loss: nan, time 0.5s", {"step": 120, "step_seconds": 0.5}),  # (a second or more: undecided alone)
     # a step's time with its unit in words
     ("Step 120 loss 2.31 12.3 seconds/step", {"step": 120, "loss": 2.31, "step_seconds": 12.3}),
     ("Step 120 loss 2.31 (12.3 sec/it)", {"step": 120, "loss": 2.31, "step_seconds": 12.3}),
@@ -685,9 +685,30 @@ CELLPOSE = ["2022-02-18 00:38:30,706 [INFO] Epoch 5, Time 4981.4s, Loss 0.5731, 
 def test_a_time_that_keeps_growing_is_the_run_s_clock_not_a_step_s() -> None:
     got = steps(CELLPOSE)
     assert [(s.step, s.step_seconds, s.elapsed_seconds) for s in got[2:]] == [(20, None, 28029.8), (30, None, 36133.8)]
-    # a step's own time wavers around its mean: it stays a step time
+    # a step's own time wavers around its mean: it stays a step time (the first line alone cannot say which)
     wavering = steps([f"step {n} | loss 2.0 | time {t}s" for n, t in ((1, 1.2), (2, 1.1), (3, 1.3), (4, 1.25))])
-    assert [s.step_seconds for s in wavering] == [1.2, 1.1, 1.3, 1.25]
+    assert [s.step_seconds for s in wavering] == [None, 1.1, 1.3, 1.25]
+    rising = steps([f"step {n} | loss 2.0 | time {t}s" for n, t in ((1, 1.2), (2, 1.3), (3, 1.25), (4, 1.3))])
+    assert [s.step_seconds for s in rising] == [None, None, 1.25, 1.3]
+    # under a second, a first reading is the step's at once: a clock that short would have run its steps in a blink
+    quick = steps([f"step {n} | loss 2.0 | time {t}s" for n, t in ((100, 0.2), (200, 0.3), (300, 0.25))])
+    assert [s.step_seconds for s in quick] == [0.2, 0.3, 0.25]
+
+
+# flairNLP/flair pull request #2983 (https://github.com/flairNLP/flair/pull/2983), lines as printed: ``time (sec)``
+# is the epoch's clock, 5.65 s at iter 122 of 1227, 10.81 s at 244: read as steps' times, the first two would be
+# 46 and 89 times the real 0.042 s an iteration.
+FLAIR = [
+    "2022-11-08 11:14:32,333 epoch 1 - iter 122/1227 - loss 0.93329908 - time (sec): 5.65 - samples/sec: 86.35 - lr: 0.000030",
+    "2022-11-08 11:14:37,495 epoch 1 - iter 244/1227 - loss 0.74046560 - time (sec): 10.81 - samples/sec: 90.26 - lr: 0.000030",
+    "2022-11-08 11:14:42,687 epoch 1 - iter 366/1227 - loss 0.64291186 - time (sec): 16.01 - samples/sec: 91.47 - lr: 0.000030",
+]
+
+
+def test_a_growing_time_s_first_readings_are_no_step_s_time_before_it_is_known_a_clock() -> None:
+    got = steps(FLAIR)
+    assert [(s.step, s.step_seconds, s.elapsed_seconds) for s in got] == [
+        (122, None, None), (244, None, None), (366, None, 16.01)]
 
 
 def test_keras_bars_count_their_epoch_and_a_loss_part_is_no_validation_loss() -> None:
@@ -873,3 +894,201 @@ def test_another_rank_s_crash_is_the_run_s() -> None:
     assert [(e.step, e.loss) for e in events if isinstance(e, TrainStep)] == [(1, 2.0), (2, 1.5)]
     (crash,) = [e for e in events if isinstance(e, RunCrashed)]
     assert "illegal memory access" in crash.error
+
+
+# --- record shapes the generic reader learned as classes (composed in each trainer's printed shape; the real
+# excerpts they come from are in tests/data/real/ and tests/live/test_real_logs.py) --------------------------
+
+
+def test_a_json_record_an_epoch_counts_its_whole_epochs_wherever_the_key_stands() -> None:
+    # DeiT/timm/MAE ``log.txt``: ``{"train_lr": …, "train_loss": …, "epoch": N, …}``
+    got = steps(['{"train_lr": 0.001, "train_loss": 2.50, "epoch": 3, "n_parameters": 5000}',
+                 '{"train_lr": 0.001, "train_loss": 2.40, "test_loss": 1.9, "epoch": 4, "n_parameters": 5000}'])
+    assert [(s.step, s.epoch, s.loss) for s in got] == [(3, 3.0, 2.5), (4, 4.0, 2.4)]
+    # a fractional epoch is a share of one, no position; a whole number printed as a float may be one too
+    assert steps(['{"train_loss": 2.50, "epoch": 0.25}', '{"train_loss": 2.40, "epoch": 1.0}']) == []
+
+
+@pytest.mark.parametrize(("text", "seconds"), [
+    ("Train | Epoch 3 | 10/100 | 2.5 it/sec | Loss 0.5000", 0.4),  # demucs' solver
+    ("Train | Epoch 3 | 10/100 | 4 iters/s | Loss 0.5000", 0.25),
+    ("Train | Epoch 3 | 10/100 | 2 steps/sec | Loss 0.5000", 0.5),
+])  # fmt: skip
+def test_iterations_a_second_in_any_spelling_are_the_step_s_rate(text: str, seconds: float) -> None:
+    assert one(text).step_seconds == pytest.approx(seconds)
+
+
+def test_an_epoch_s_summary_closes_the_epoch_whose_batches_were_counted() -> None:
+    got = steps(["Train | Epoch 3 | 40/100 | Loss 0.5000", "Train | Epoch 3 | 80/100 | Loss 0.4000",
+                 "Train Summary | Epoch 3 | Loss=0.4500", "Valid Summary | Epoch 3 | Loss=0.6000"])
+    assert [(s.step, s.total_steps, s.epoch_steps, s.epoch, s.loss) for s in got] == [
+        (40, 100, None, 3.0, 0.5), (80, 100, None, 3.0, 0.4), (100, None, 100, 3.0, None)]
+    # another epoch's summary, or one with no batches counted, closes nothing
+    assert [s.step for s in steps(["Train | Epoch 3 | 40/100 | Loss 0.5000", "Train Summary | Epoch 2 | Loss=0.4"])] == [40]
+
+
+# ultralytics' training table, as printed (the row's bar cut at the terminal's width in the second)
+YOLO = ["      Epoch    GPU_mem   box_loss   cls_loss   dfl_loss  Instances       Size",
+        "        1/3      2.05G      1.201      2.113      1.305         12        640: 100%|██████████| 50/50 [00:25<00:00,  2.00it/s]",
+        "                 Class     Images  Instances      Box(P          R      mAP50  mAP50-95): 100%|██████████| 4/4",
+        "                   all         60         80      0.512      0.403      0.431      0.288",
+        "",
+        "      Epoch    GPU_mem   box_loss   cls_loss   dfl_loss  Instances       Size",
+        "        2/3      2.07G      1.102      1.903      1.255         15        640: 100%|█"]
+
+
+def test_a_table_s_header_names_the_columns_of_the_rows_under_it() -> None:
+    got = steps(YOLO)
+    # epoch 1's bar: 50 of its 50 batches at 2 it/s; epoch 2's row (its bar cut): the epoch of 3 alone
+    assert [(s.step, s.total_steps, s.epoch, s.step_seconds) for s in got] == [(50, None, 1.0, 0.5), (2, 3, 2.0, None)]
+    # a header without a position column, or text after the table, reads nothing
+    assert steps(["  Class  Images  Instances  mAP50", "    all      60         80  0.431"]) == []
+
+
+SB3 = ["-----------------------------------",
+       "| rollout/           |            |",
+       "|    ep_rew_mean     | -213       |",
+       "| time/              |            |",
+       "|    fps             | 8507       |",
+       "|    iterations      | 17         |",
+       "|    total_timesteps | 69632      |",
+       "| train/             |            |",
+       "|    learning_rate   | 0.001      |",
+       "|    loss            | 0.0541     |",
+       "-----------------------------------",
+       "-----------------------------------",
+       "| rollout/           |            |",
+       "|    ep_rew_mean     | -200       |",
+       "| time/              |            |",
+       "|    iterations      | 18         |",
+       "|    total_timesteps | 73728      |",
+       "| train/             |            |",
+       "|    loss            | 0.482      |",
+       "-----------------------------------"]
+
+
+def test_a_record_printed_one_figure_a_line_is_one_step() -> None:
+    # stable-baselines3's table: its running count of iterations the position, not its environment's timesteps
+    assert [(s.step, s.total_steps, s.loss, s.lr) for s in steps(SB3)] == [(17, None, 0.0541, 0.001), (18, None, 0.482, None)]
+    # rsl_rl's block: ``Learning iteration N/M`` centred, then right-aligned figures; its steps are the environment's
+    rsl = ["                        Learning iteration 4/100                        ", "",
+           "                       Total steps: 2048 ", "                  Steps per second: 1581 ",
+           "                   Mean value loss: 19.6685", "-" * 80]
+    assert [(s.step, s.total_steps, s.step_seconds) for s in steps(rsl)] == [(4, 100, None)]
+    # a table's tail without its position (the paste began inside it) is no step
+    assert steps(SB3[7:11]) == []
+
+
+def test_a_time_beside_its_running_mean_is_a_batch_s_seconds() -> None:
+    # PyTorch's ImageNet example (AverageMeter): ``Time  0.312 ( 0.402)`` with no unit
+    got = one("Epoch: [0][ 10/500]\tTime  0.312 ( 0.402)\tData  0.001 ( 0.079)\tLoss 6.9078e+00 (6.9100e+00)")
+    assert (got.step, got.total_steps, got.step_seconds, got.loss) == (10, 500, 0.312, 6.9078)
+    # alone, a bare time with no unit says nothing
+    assert one("Epoch: [0][ 10/500]\tTime 0.312\tLoss 6.9078").step_seconds is None
+
+
+def test_a_logging_hook_s_interval_time_is_its_steps_time() -> None:
+    # TensorFlow's LoggingTensorHook: ``step = N (X sec)``, X the time since its last record
+    got = steps(["INFO:tensorflow:loss = 2.0, step = 0", "INFO:tensorflow:loss = 1.5, step = 200 (50.0 sec)",
+                 "INFO:tensorflow:loss = 1.4, step = 300 (30.0 sec)"])
+    assert [(s.step, s.step_seconds) for s in got] == [(0, None), (200, 0.25), (300, 0.3)]
+
+
+def test_a_record_led_by_its_step_in_brackets() -> None:
+    # clu's metric writer behind absl's prefix
+    got = steps([("I1002 21:38:13.425730 139917864867392 logging_writer.py:35] [100] steps_per_second=4.0, "
+                 "train_learning_rate=0.1, train_loss=2.5")])
+    assert [(s.step, s.loss, s.lr, s.step_seconds) for s in got] == [(100, 2.5, 0.1, 0.25)]
+    assert steps(["[100] hello world"]) == []
+
+
+def test_an_epoch_s_header_gives_its_steps_the_run_s_epochs() -> None:
+    # bot-mmorpg-ai issue 76's shape: ``==== EPOCH 8/10 ====`` then ``[Epoch 8] Batch 10/126 | loss=…``
+    got = steps(["============================== EPOCH 8/10 ==============================",
+                 "[Epoch 8] Batch 10/126 | loss=0.0483", "[Epoch 8] Batch 20/126 | loss=0.0166"])
+    assert [(s.step, s.total_steps, s.epoch, s.epoch_total) for s in got] == [(10, 126, 8.0, 10), (20, 126, 8.0, 10)]
+    # another epoch's header says nothing of this one's
+    assert [s.epoch_total for s in steps(["==== EPOCH 7/10 ====", "[Epoch 8] Batch 10/126 | loss=0.0483"])] == [None]
+
+
+def test_a_unit_in_parentheses_after_the_value() -> None:
+    # FastMaskRCNN's ``time:1.722(sec)`` (issue 172); on the third such line it is the step's time
+    lines = [f"iter {n}: image-id:0254212, time:{t}(sec), regular_loss: 0.248765, total-loss 0.5882(0.0360)"
+             for n, t in ((142, 1.702), (143, 1.69), (144, 1.722))]
+    assert [(s.step, s.step_seconds, s.loss) for s in steps(lines)] == [(142, None, 0.5882), (143, 1.69, 0.5882),
+                                                                       (144, 1.722, 0.5882)]
+
+
+def test_a_box_table_of_figures_by_split_gives_the_evaluation_s_figures() -> None:
+    # Ludwig's (tabulate's fancy grid), composed in its shape: a header of names, a row per data split
+    table = ["╒════════════╤════════╤═══════════╕", "│ Survived   │   loss │   roc_auc │",
+             "╞════════════╪════════╪═══════════╡", "│ train      │ 0.4524 │    0.8530 │",
+             "├────────────┼────────┼───────────┤", "│ vali       │ 0.4184 │    0.8406 │",
+             "├────────────┼────────┼───────────┤", "│ test       │ 0.4240 │    0.8660 │",
+             "╘════════════╧════════╧═══════════╛"]
+    events = GenericParser().feed(table)
+    assert [(e.name, e.value, e.step) for e in events if isinstance(e, EvalResult)] == [
+        ("vali_loss", 0.4184, None), ("test_loss", 0.424, None)]
+    assert not any(isinstance(e, TrainStep) for e in events)  # the train split's row is no step
+
+
+def test_fastai_s_table_an_epoch_a_row_its_time_the_epoch_s() -> None:
+    # timeseriesAI/tsai issue 639 (qixing0375, 2022-12-08), fastai's table pasted with tabs, as printed
+    tabs = ["epoch\ttrain_loss\tvalid_loss\taccuracy\ttime", "0\tnan\tnan\t0.958595\t00:03", "1\tnan\tnan\t0.958595\t00:03"]
+    got = steps(tabs)
+    assert [(s.step, s.epoch, s.step_seconds) for s in got] == [(0, 0.0, 3.0), (1, 1.0, 3.0)]
+    assert all(s.loss is not None and math.isnan(s.loss) for s in got)
+    # the same table as a terminal prints it, padded with spaces (composed in fastai's shape)
+    spaced = ["epoch     train_loss  valid_loss  error_rate  time    ", "0         1.231517    0.345321    0.102041    00:21     ",
+              "1         0.617003    0.256213    0.080311    00:20     "]
+    assert [(s.step, s.loss, s.step_seconds) for s in steps(spaced)] == [(0, 1.231517, 21.0), (1, 0.617003, 20.0)]
+
+
+def test_yolov5_s_table_with_its_validation_line_between_header_and_row() -> None:
+    # WongKinYiu/yolov7 issue 849 (Roland-Pfeiffer, 2022-09-26), as printed: the header names no loss (``box``,
+    # ``obj``, ``cls``), the last validation's ``all`` line comes between it and the epoch's row
+    lines = ["     Epoch   gpu_mem       box       obj       cls     total    labels  img_size",
+             "                 all         787        2054       0.736      0.0185     0.00493     0.00334",
+             ("   32/4999     55.1G   0.05461   0.01017   0.03715    0.1019        26      1856: 100%|██████████| "
+             "295/295 [12:51<00:00,  2.62s/it]")]
+    got = steps(lines)
+    assert [(s.step, s.epoch, s.epoch_total, s.step_seconds) for s in got] == [(295, 32.0, 4999, 2.62)]
+
+
+def _keras_bar(n: int, total: int, loss: float) -> str:
+    done = 30 * n // total
+    return f"{n:>{len(str(total))}}/{total} [{'=' * max(done - 1, 0)}{'>' if done < 30 else '='}{'.' * (30 - done)}] - ETA: 9s - loss: {loss:.4f}"
+
+
+def test_keras_bars_redrawn_with_backspaces_read_as_redraws() -> None:
+    # Keras' interactive Progbar backspaces over its last bar (``\b`` × the bar's width) before drawing the next
+    width = len(_keras_bar(10, 100, 2.3))
+    line = ("\b" * width).join([_keras_bar(10, 100, 2.3), _keras_bar(20, 100, 2.2)]) + "\b" * width + (
+        "100/100 [==============================] - 10s 100ms/step - loss: 2.0000 - val_loss: 2.1000")
+    got = steps(["Epoch 1/5", line, "Epoch 2/5", _keras_bar(50, 100, 1.9)])
+    assert [(s.step, s.epoch, s.loss) for s in got] == [(10, 1.0, 2.3), (20, 1.0, 2.2), (100, 1.0, 2.0), (50, 2.0, 1.9)]
+    # a whole epoch of redraws on one line, longer than a line is kept: its newest redraws are read
+    long_line = ("\b" * 62).join(_keras_bar(n, 5000, 3 - n / 5000) for n in range(1, 5001))
+    last = steps(["Epoch 1/3", long_line])[-1]
+    assert (last.step, last.epoch_steps, last.loss) == (5000, 5000, 2.0)  # (a full epoch's bar: no run's total)
+
+
+def test_a_step_counted_to_a_total_after_the_run_s_epochs_counts_its_epoch() -> None:
+    # yunjey/pytorch-tutorial (tutorials/01-basics/feedforward_neural_network/main.py) prints
+    # ``'Epoch [{}/{}], Step [{}/{}], Loss: {:.4f}'.format(epoch+1, num_epochs, i+1, total_step, …)`` with
+    # ``total_step = len(train_loader)``: 600 is an epoch's batches, composed in that shape
+    got = steps(["Epoch [1/5], Step [500/600], Loss: 0.2574", "Epoch [1/5], Step [600/600], Loss: 0.1928",
+                 "Epoch [2/5], Step [100/600], Loss: 0.1755"])
+    assert [(s.step, s.total_steps, s.epoch, s.epoch_total, s.ends_at_total) for s in got] == [
+        (500, 600, 1.0, 5, False), (600, None, 1.0, 5, False), (100, 600, 2.0, 5, False)]
+    # a count with no total of its own, or before the epochs, stays the run's (torch-rnn issue 229's
+    # ``Epoch 43.28 / 50, i = 822990 / 973300``: ``i`` is the run's iteration)
+    assert [(s.step, s.total_steps, s.ends_at_total) for s in steps(["step 300/1000 | epoch 1/5 | loss 2.0"])] == [
+        (300, 1000, True)]
+
+
+def test_pytorch_s_cifar_tutorial_pair_is_its_epoch_and_mini_batch() -> None:
+    # the PyTorch CIFAR-10 tutorial prints ``'[%d, %5d] loss: %.3f' % (epoch + 1, i + 1, running_loss / 2000)``
+    got = steps(["[1,  2000] loss: 2.187", "[1,  4000] loss: 1.852", "[2,  2000] loss: 1.563"])
+    assert [(s.step, s.epoch, s.loss, s.ends_at_total) for s in got] == [
+        (2000, 1.0, 2.187, False), (4000, 1.0, 1.852, False), (2000, 2.0, 1.563, False)]

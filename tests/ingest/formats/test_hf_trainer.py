@@ -502,3 +502,20 @@ def test_the_checkpoint_shards_bar_is_never_the_training_position() -> None:
     got = [(e.step, e.total_steps) for e in create_parser("hf-trainer").feed(lines) if isinstance(e, TrainStep)]
     assert got and got[-1] == (3, 29790)
     assert all(total == 29790 for _, total in got)
+
+
+def test_paddlenlp_s_global_step_is_the_step_and_its_bar_gives_the_total() -> None:
+    # PaddleNLP's Trainer (pull request 1761): its dicts name ``global_step``; the bar then drawn at that step says
+    # the run's total and its rate (3.37 it/s: 0.297 s a step), glued to the evaluation's start
+    lines = ["{'loss': 0.1355, 'learning_rate': 4.1e-05, 'global_step': 190, 'epoch': 2.53}",
+             "{'loss': 0.1252, 'learning_rate': 4e-05, 'global_step': 200, 'epoch': 2.67}",
+             (" 33%|███▎      | 200/600 [01:11<01:58,  3.37it/s][2022-03-25 16:41:50,060] [    INFO] - "
+             "***** Running Evaluation *****")]
+    events, bad = read(lines)
+    got = [(e.step, e.total_steps, e.loss) for e in events if isinstance(e, TrainStep)]
+    assert got[:2] == [(190, None, 0.1355), (200, None, 0.1252)]
+    # the step is no figure of the model's (ms-swift's dicts carry it too)
+    assert all(dict(e.figures).get("global_step") is None for e in events if isinstance(e, TrainStep))
+    last = [e for e in events if isinstance(e, TrainStep)][-1]
+    assert (last.step, last.total_steps, last.step_seconds) == (200, 600, pytest.approx(1 / 3.37))
+    assert bad == 0

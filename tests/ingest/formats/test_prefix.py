@@ -42,6 +42,7 @@ PREFIXES: list[tuple[str, float | None, int | None]] = [
     ("2024-05-01T14:00:00.5+02:00 ", UTC_MAY_1 + 0.5, None),
     ("[2024-05-01 12:00:00] ", MAY_1, None),  # ts '[%Y-%m-%d %H:%M:%S]'
     ("May 01 12:00:00 ", MAY_1, None),  # ts, no year: the reference's
+    ("[05-01 12:00:00][demucs.solver][INFO] - ", MAY_1, None),  # logging's datefmt "%m-%d %H:%M:%S" (demucs), no year
     ("I0501 12:00:00.250000 140213 train.py:88] ", MAY_1 + 0.25, None),  # absl / glog
     ("[rank0]:", None, 0),  # torchrun --tee / --local-ranks-filter (2.x)
     ("[default0]:", None, 0),  # torchrun (1.x)
@@ -58,6 +59,12 @@ PREFIXES: list[tuple[str, float | None, int | None]] = [
     ("[rank: 1] ", None, 1),  # Lightning's rank_prefixed_message
     ("0: [rank0]:2024-05-01 12:00:00,123 - INFO - ", MAY_1 + 0.123, 0),  # stacked
     ("\x1b[32m2024-05-01 12:00:00,123\x1b[0m - \x1b[1;34mINFO\x1b[0m - ", MAY_1 + 0.123, None),  # coloured
+    # Markdown an issue's paste leaves before the prefix: an inline code span opened on the first line
+    # (spider-schema-gnn issues 4 and 5: `` `2019-07-02 13:16:56,613 - INFO - allennlp.training.trainer - …``), a
+    # fence's backticks glued to it, a quote's ``>``
+    (" `2024-05-01 12:00:00,123 - INFO - allennlp.training.trainer - ", MAY_1 + 0.123, None),
+    ("```2024-05-01 12:00:00,123 - INFO - ", MAY_1 + 0.123, None),
+    ("> [2024-05-01 12:00:00,123][__main__][INFO] - ", MAY_1 + 0.123, None),
 ]
 
 
@@ -93,6 +100,9 @@ def test_a_prefix_is_peeled_and_its_time_read(prefix: str, at: float | None, ran
         "val_bpb:enabled tokenizer_kind=sentencepiece",
         "(step 5) loss 2.3",
         "(pid 4242) loss 2.3",
+        "`loss` 2.3 at 2024-05-01 12:00:00",  # a code span that is the text, no prefix after it
+        "> 3 steps left",
+        "13-45 12:00:00 is no date",
     ],
 )
 def test_a_line_without_a_prefix_is_left_alone(line: str) -> None:

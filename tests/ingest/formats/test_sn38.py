@@ -300,6 +300,15 @@ SWARM_LINES: list[tuple[str, list[object]]] = [
     (bt("UID:12 - PeerID:aB3 - sending tensors finished"), [RoundPeer(utc(2025, 6, 27, 14, 3, 11) + 0.482, "aB3", 12)]),
     ("Jun 27 14:05:54.430 [INFO] Beginning optimizer step #41", [TrainingPause(None, "all-reduce")]),
     ("Jun 27 14:05:54.430 [INFO] Finished averaging round in with 2 peers.", [AllReduceResult(None, ok=True, peers=2)]),
+    # genrl (the newer rl-swarm) logs through hydra's format; its game manager's words, from
+    # rl-swarm's rgym_exp/vendor/genrl/game/game_manager.py (``Starting round: {round}/{max_round}.``, and what
+    # ``logger.exception`` writes when the game run fails)
+    ("[2025-07-28 22:10:26,975][genrl.logging_utils.global_defs][INFO] - Starting round: 1234/1000000.",
+     [SwarmNews(utc(2025, 7, 28, 22, 10, 26) + 0.975, "round", "starting round 1234")]),
+    ("[2025-07-28 22:10:26,975][genrl.logging_utils.global_defs][INFO] - Starting round: 0/None.",
+     [SwarmNews(utc(2025, 7, 28, 22, 10, 26) + 0.975, "round", "starting round 0")]),
+    ("[2025-07-28 22:12:01,100][genrl.logging_utils.global_defs][ERROR] - Exception occurred during game run.",
+     [TrainerError(utc(2025, 7, 28, 22, 12, 1) + 0.1, "Exception occurred during game run.")]),
 ]
 
 
@@ -349,3 +358,13 @@ def test_a_cancelled_all_reduce_and_its_never_retrieved_task_are_one_failed_roun
     assert results and results[0].again is False and all(r.again for r in results[1:])
     assert results[-1].error == "MatchmakingException('Unable to run All-Reduce: ')"
     assert not results[-1].ok
+
+
+def test_genrl_s_start_up_records_date_the_log_and_claim_nothing() -> None:
+    """rl-swarm issue 421's start-up: hydra records with a date, no round, no step, no error; the dataset's
+    "1000 samples" and "Train samples: 2" are no step total."""
+    lines = body("hivemind-rlswarm-issue421-genrl-bracketed-startup-no-steps.log")
+    events, bad = read(lines)
+    assert bad == 0
+    assert [e for e in events if not isinstance(e, Tick)] == []
+    assert [e.at for e in events if isinstance(e, Tick)] == [utc(2025, 7, 28, 22, 9, 26) + 0.975]

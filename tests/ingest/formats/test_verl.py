@@ -146,3 +146,12 @@ def test_real_run_that_crashed_before_its_first_step(tmp_path: Path) -> None:
     data = cold(tmp_path, body(name), name)
     assert (data["format"], data["state"]) == ("verl", "crashed")
     assert data["training"]["crash"]["error"] == "NotImplementedError"
+
+
+def test_a_validation_line_alone_is_no_training_step() -> None:
+    # ray_trainer's ``val_before_train`` (verl issue 2060): step 0 with validation keys only
+    line = metrics(0, **{"val-aux__gsm8k__reward__mean@1": 0.565, "val-core__gsm8k__acc__mean@1": 0.508})
+    assert events([line]) == [EvalResult(at=None, name="val-core/gsm8k/acc/mean@1", value=0.508, step=0)]
+    # beside training figures the same keys are the step's validation
+    mixed = events([metrics(1, actor__pg_loss=0.1, **{"val-core__gsm8k__acc__mean@1": 0.6})])
+    assert [type(e).__name__ for e in mixed] == ["TrainStep", "EvalResult"]
