@@ -338,7 +338,7 @@ class StepReplay:
         self.taken_until: float | None = None
         self.kept: list[Observation] = []
         self.logged = LoggedSteps()
-        self.logged_losses = LossColumns()
+        self.logged_losses = LossColumns.packed()
         self.logged_evals: list[EvalPoint] = []
 
     def apply(self, event: Event, placed_at: float | None = None) -> None:
@@ -382,7 +382,7 @@ class StepReplay:
     def take(self) -> Observation:
         """Everything observed since the last take, as one batch."""
         kept, self.kept = self.kept, []
-        logged_losses, self.logged_losses = self.logged_losses, LossColumns()
+        logged_losses, self.logged_losses = self.logged_losses, LossColumns.packed()
         logged_evals, self.logged_evals = self.logged_evals, []
         return Observation(
             NO_SOURCE,
