@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -78,7 +79,7 @@ def packed_blocks(lines: list[str], cuts: list[int]) -> backlog.Packed:
     """``lines`` packed as chunks cut at ``cuts`` (as chunks read back arrive: one string each)."""
     bounds = [0, *cuts, len(lines)]
     packed = backlog.Packed([])
-    for lo, hi in zip(bounds, bounds[1:]):
+    for lo, hi in pairwise(bounds):
         packed = packed.then(backlog.Packed.of(lines[lo:hi]))
     return packed
 
