@@ -43,7 +43,7 @@ from ..store.records import (
     steps_from,
 )
 from .logged import LoggedSteps
-from .spool import EventSpool
+from .spool import EventSpool, PlacedTimes
 
 # A 30-s boundary with no log line in the 3 minutes before it is a gap, not a sample.
 QUIET_SECONDS = 180
@@ -406,13 +406,18 @@ def replay_steps(path: Path, name: str, now: float, mtime: float, anchors: Ancho
     """
     limit = path.stat().st_size  # the log may grow meanwhile: both passes read the same bytes
     spool = EventSpool()
+    times: PlacedTimes | None = None
     try:
-        times = placed_times(path, name, mtime, anchors, stop, limit, spool, runs=runs)
+        placed = placed_times(path, name, mtime, anchors, stop, limit, spool, runs=runs)
         if stop.is_set():
             return False
+        times = PlacedTimes(placed)  # on disk for the second pass, not a double an event in memory
+        del placed
         return _apply_placed(path, name, now, mtime, limit, times, spool, stop, emit)
     finally:
         spool.close()
+        if times is not None:
+            times.close()
 
 
 def _parsed_again(path: Path, name: str, mtime: float, limit: int, stop: threading.Event) -> Iterator[Iterable[Event]]:
@@ -422,7 +427,7 @@ def _parsed_again(path: Path, name: str, mtime: float, limit: int, stop: threadi
         yield parser.feed(lines)
 
 
-def _apply_placed(path: Path, name: str, now: float, mtime: float, limit: int, times: array[float],
+def _apply_placed(path: Path, name: str, now: float, mtime: float, limit: int, times: Sequence[float],
                   spool: EventSpool, stop: threading.Event, emit: Emit) -> bool:
     """The second pass: each event applied at its placed time, an hour of log per batch emitted.
 

@@ -19,9 +19,10 @@ import marshal
 import operator
 import struct
 import tempfile
+from array import array
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import fields
-from typing import IO, Any
+from typing import IO, Any, overload
 
 from ..stats.events import Event, StepRun, builder
 
@@ -83,6 +84,57 @@ class EventSpool:
             (length,) = _LENGTH.unpack(f.read(_LENGTH.size))
             for index, values in marshal.loads(f.read(length)):
                 yield classes[index](*values)
+
+    def close(self) -> None:
+        """Delete the file."""
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+
+class PlacedTimes(Sequence[float]):
+    """Each event's placed time, kept on disk for the pass that applies them in order.
+
+    A trainer that logs every step has hundreds of thousands of events: their times, a double
+    each, were megabytes held for the whole second pass, beside the tracker and every batch. Read
+    back a window at a time as that pass asks for them, in order (an index or a slice, as the
+    array gave them).
+    """
+
+    WINDOW = 1 << 13  # doubles read at once
+
+    def __init__(self, times: array[float]) -> None:
+        self._file: IO[bytes] | None = tempfile.TemporaryFile()  # noqa: SIM115 - closed by close()
+        times.tofile(self._file)
+        self._count = len(times)
+        self._window = array("d")
+        self._first = 0  # the index of the window's first time
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, index: int) -> float: ...
+    @overload
+    def __getitem__(self, index: slice) -> array[float]: ...
+    def __getitem__(self, index: int | slice) -> float | array[float]:
+        if isinstance(index, slice):
+            start, stop, step = index.indices(self._count)
+            if step != 1:
+                raise ValueError("placed times are read in order, a stretch at a time")
+            return self._read(start, max(start, stop))
+        i = range(self._count)[index]  # (an IndexError past the end)
+        return self._read(i, i + 1)[0]
+
+    def _read(self, start: int, stop: int) -> array[float]:
+        window, first = self._window, self._first
+        if not (first <= start and stop <= first + len(window)):
+            assert self._file is not None
+            window = self._window = array("d")
+            first = self._first = start
+            self._file.seek(start * window.itemsize)
+            window.fromfile(self._file, min(self._count, start + max(stop - start, self.WINDOW)) - start)
+        return window[start - first : stop - first]
 
     def close(self) -> None:
         """Delete the file."""

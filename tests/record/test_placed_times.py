@@ -1,0 +1,43 @@
+"""A step log's placed times, kept on disk for the import's second pass, read back as the array gave them."""
+
+from __future__ import annotations
+
+import math
+from array import array
+
+import pytest
+
+from app.record.spool import PlacedTimes
+
+TIMES = array("d", [1_789_000_000.0 + i * 0.1 for i in range(3000)] + [math.nan, -0.0, 5e-324, 1.7976931348623157e308])
+
+
+@pytest.fixture
+def placed(monkeypatch: pytest.MonkeyPatch) -> PlacedTimes:
+    monkeypatch.setattr(PlacedTimes, "WINDOW", 64)  # many windows over a short array
+    return PlacedTimes(TIMES)
+
+
+def bits(values: array[float]) -> bytes:
+    return values.tobytes()
+
+
+def test_every_time_comes_back_to_the_bit_in_order_by_index_and_by_stretch(placed: PlacedTimes) -> None:
+    assert len(placed) == len(TIMES)
+    assert bits(array("d", (placed[i] for i in range(len(placed))))) == bits(TIMES)
+    i, stretches = 0, [1, 5, 64, 65, 200, 1, 3000]
+    read = array("d")
+    for size in stretches * 3:
+        read.extend(placed[i : i + size])
+        i += size
+    assert bits(read) == bits(TIMES[: len(read)])
+    assert placed[-1] == TIMES[-1] and placed[len(TIMES) - 4 : len(TIMES) + 10].tobytes() == TIMES[-4:].tobytes()
+    placed.close()
+
+
+def test_back_and_forth_and_past_the_end(placed: PlacedTimes) -> None:
+    assert placed[2000] == TIMES[2000] and placed[3] == TIMES[3] and placed[2999] == TIMES[2999]
+    assert placed[10:5].tobytes() == b"" and len(placed[len(TIMES):]) == 0
+    with pytest.raises(IndexError):
+        placed[len(TIMES)]
+    placed.close()
