@@ -63,14 +63,16 @@ Emit = Callable[[Observation], None]
 NAN = math.nan
 
 
-def read_lines(path: Path, stop: threading.Event, limit: int | None = None) -> Generator[list[str], None, None]:
+def read_lines(path: Path, stop: threading.Event, limit: int | None = None, *,
+               first_bytes: int = FIRST_READ_BYTES) -> Generator[list[str], None, None]:
     """The file's lines in batches (invalid UTF-8 replaced, over-long lines cut), read once.
 
     ``limit``: read no more than this many bytes (what follows is left for another time).
+    ``first_bytes``: the first block's size (enough to tell the format, by default).
     """
     rest = b""
     left = limit if limit is not None else -1
-    size = FIRST_READ_BYTES
+    size = first_bytes
     with path.open("rb") as f:
         while not stop.is_set() and left != 0:
             chunk = f.read(size if left < 0 else min(size, left))
@@ -241,7 +243,8 @@ def placed_times(path: Path, name: str, mtime: float, anchors: Anchors, stop: th
     times: array[float] | None = None  # each event's own time (NaN: none), once one has one
     seconds = array("d")  # how far back the event before this one is: 0 for what is not a step
     previous: TrainStep | None = None
-    for lines in read_lines(path, stop, limit):
+    # The format is known: no first block of a MiB (its 20,000 lines' objects at once).
+    for lines in read_lines(path, stop, limit, first_bytes=READ_BYTES):
         events = read(lines)
         if spool is not None:
             spool.write(events)
@@ -423,7 +426,7 @@ def replay_steps(path: Path, name: str, now: float, mtime: float, anchors: Ancho
 def _parsed_again(path: Path, name: str, mtime: float, limit: int, stop: threading.Event) -> Iterator[Iterable[Event]]:
     parser = create_parser(name)
     parser.reference_time = mtime  # a year-less timestamp takes its year from the file's last write
-    for lines in read_lines(path, stop, limit):
+    for lines in read_lines(path, stop, limit, first_bytes=READ_BYTES):
         yield parser.feed(lines)
 
 
