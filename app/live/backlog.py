@@ -72,7 +72,7 @@ HEAD_BYTES = 64 << 10
 HEAD_LINES = 500
 # A step log's backlog is parsed and applied this many lines at a time: one slice's events are gone
 # before the next is parsed (they take far more memory than their lines).
-SLICE_LINES = 4096
+SLICE_LINES = 1024
 
 
 FACTS: tuple[tuple[type, ...], ...] = (
