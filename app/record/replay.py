@@ -19,7 +19,7 @@ import operator
 import threading
 from array import array
 from bisect import bisect_left
-from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, MutableSequence, Sequence
 from dataclasses import replace
 from itertools import accumulate, compress, repeat
 from pathlib import Path
@@ -43,7 +43,7 @@ from ..store.records import (
     steps_from,
 )
 from .logged import LoggedSteps
-from .spool import EventSpool, PlacedTimes
+from .spool import DiskDoubles, EventSpool, PlacedTimes
 
 # A 30-s boundary with no log line in the 3 minutes before it is a gap, not a sample.
 QUIET_SECONDS = 180
@@ -224,7 +224,7 @@ def replay_miner(batches: Iterator[list[str]], name: str, now: float, stop: thre
 
 
 def placed_times(path: Path, name: str, mtime: float, anchors: Anchors, stop: threading.Event,
-                 limit: int, spool: EventSpool | None = None, *, runs: bool = True) -> array[float]:
+                 limit: int, spool: EventSpool | None = None, *, runs: bool = True) -> MutableSequence[float]:
     """Each event's time in the file's first ``limit`` bytes (NaN: undated), as a cold start places them.
 
     The rule is :func:`app.stats.steps.timing.place_in_time`'s: the last event gets ``mtime``,
@@ -241,7 +241,9 @@ def placed_times(path: Path, name: str, mtime: float, anchors: Anchors, stop: th
     read: Callable[[list[str]], Sequence[Event | StepRun]] = (
         parser.feed_runs if runs and isinstance(parser, CrashAware) else parser.feed)
     times: array[float] | None = None  # each event's own time (NaN: none), once one has one
-    seconds = array("d")  # how far back the event before this one is: 0 for what is not a step
+    # How far back the event before this one is (0 for what is not a step); on disk beside the
+    # spool (the import's first pass: a double an event, never held whole).
+    seconds: MutableSequence[float] = DiskDoubles() if spool is not None else array("d")
     previous: TrainStep | None = None
     # The format is known: no first block of a MiB (its 20,000 lines' objects at once).
     for lines in read_lines(path, stop, limit, first_bytes=READ_BYTES):
@@ -276,7 +278,7 @@ def _undated(count: int) -> array[float]:
     return array("d", [NAN]) * count
 
 
-def _place_back(times: array[float] | None, seconds: array[float], end_at: float) -> array[float]:
+def _place_back(times: array[float] | None, seconds: MutableSequence[float], end_at: float) -> MutableSequence[float]:
     """Each event's time: an undated one's (NaN in ``times``, or no ``times``: none is dated) the
     last ``end_at``, each before it ``seconds`` earlier than the one after; a dated one re-anchors
     what precedes it (NaN, an unknown duration, leaves what comes before undated). A stretch between
@@ -301,7 +303,7 @@ def _place_back(times: array[float] | None, seconds: array[float], end_at: float
 
 
 def _place_run(run: StepRun, previous: TrainStep | None, anchors: Anchors, times: array[float] | None,
-               seconds: array[float]) -> array[float] | None:
+               seconds: MutableSequence[float]) -> array[float] | None:
     """:func:`placed_times`'s two figures for each of ``run``'s steps (``previous``: the step before
     it); return the times, made when the first of them is known."""
     count = len(run)
@@ -412,10 +414,10 @@ def replay_steps(path: Path, name: str, now: float, mtime: float, anchors: Ancho
     times: PlacedTimes | None = None
     try:
         placed = placed_times(path, name, mtime, anchors, stop, limit, spool, runs=runs)
-        if stop.is_set():
-            return False
         times = PlacedTimes(placed)  # on disk for the second pass, not a double an event in memory
         del placed
+        if stop.is_set():
+            return False
         return _apply_placed(path, name, now, mtime, limit, times, spool, stop, emit)
     finally:
         spool.close()

@@ -41,3 +41,46 @@ def test_back_and_forth_and_past_the_end(placed: PlacedTimes) -> None:
     with pytest.raises(IndexError):
         placed[len(TIMES)]
     placed.close()
+
+
+def test_doubles_on_disk_behave_as_an_array_appended_read_and_rewritten(monkeypatch: pytest.MonkeyPatch) -> None:
+    import random
+
+    from app.record.spool import DiskDoubles
+
+    monkeypatch.setattr(DiskDoubles, "WINDOW", 16)
+    rng = random.Random(7)
+    model, disk = array("d"), DiskDoubles()
+    for _ in range(3000):
+        op = rng.random()
+        if op < 0.3 or not model:
+            value = rng.uniform(-1e9, 1e9)
+            model.append(value)
+            disk.append(value)
+        elif op < 0.45:
+            values = [rng.random() for _ in range(rng.randrange(0, 40))]
+            model.extend(values)
+            disk.extend(iter(values))  # a generator, as the replay gives it
+        elif op < 0.65:
+            i = rng.randrange(-len(model), len(model))
+            assert disk[i] == model[i]
+        elif op < 0.8:
+            i = rng.randrange(len(model))
+            model[i] = disk[i] = rng.random()
+        elif op < 0.9:
+            lo = rng.randrange(len(model))
+            hi = rng.randrange(lo, len(model) + 5)
+            assert disk[lo:hi].tobytes() == model[lo:hi].tobytes()
+        else:
+            lo = rng.randrange(len(model))
+            hi = min(len(model), lo + rng.randrange(0, 50))
+            values = array("d", [rng.random() for _ in range(hi - lo)])
+            model[lo:hi] = values
+            disk[lo:hi] = values
+        assert len(disk) == len(model)
+    assert disk[:].tobytes() == model.tobytes()
+    placed = PlacedTimes(disk)  # the second pass reads the same file
+    assert placed[:].tobytes() == model.tobytes()
+    with pytest.raises(ValueError):
+        disk[0:3] = array("d", [1.0])
+    placed.close()
