@@ -232,7 +232,8 @@ def placed_times(path: Path, name: str, mtime: float, anchors: Anchors, stop: th
     history has placed already, from ``anchors``) re-anchors what precedes it; before a step of
     unknown duration events stay undated. Only two floats per event are kept, never the events:
     a trainer that logs every step writes hundreds of thousands of lines (``spool``: where the
-    parsed events are kept on disk for the pass that applies them).
+    parsed events are kept on disk for the pass that applies them; with it, the durations are
+    kept on disk too, :class:`~app.record.spool.DiskDoubles`, and the times returned are on disk).
     """
     parser = create_parser(name)
     parser.reference_time = mtime

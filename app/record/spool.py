@@ -11,6 +11,11 @@ it a few bytes at a time, ten times slower), each event rebuilt by :func:`~app.s
 A run of usual step lines (:class:`~app.stats.events.StepRun`) is one such event, its columns
 tuples of numbers. An event that ``marshal`` cannot write (a field of another type) makes the spool unusable, and the
 second pass parses the file again, as it did before there was a spool.
+
+Beside the events, each event's place in time: its duration while the first pass places the
+events back from the file's end (:class:`DiskDoubles`), then its placed time for the second pass
+(:class:`PlacedTimes`), a double an event in a file of its own, a window of them in memory: an
+every-step log's hundreds of thousands of doubles were megabytes held beside the child's peak.
 """
 
 from __future__ import annotations
