@@ -234,12 +234,13 @@ class PlacedTimes(Sequence[float]):
 
     WINDOW = 1 << 13  # doubles read at once
 
-    def __init__(self, times: array[float] | DiskDoubles) -> None:
+    def __init__(self, times: MutableSequence[float]) -> None:
+        self._file: IO[bytes] | None
         if isinstance(times, DiskDoubles):
             self._file, self._count = times.hand_over()  # already on disk: its file is read as it is
         else:
-            self._file = tempfile.TemporaryFile()  # noqa: SIM115 - closed by close()
-            times.tofile(self._file)
+            self._file = file = tempfile.TemporaryFile()  # noqa: SIM115 - closed by close()
+            (times if isinstance(times, array) else array("d", times)).tofile(file)
             self._count = len(times)
         self._window = array("d")
         self._first = 0  # the index of the window's first time
