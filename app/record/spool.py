@@ -143,6 +143,9 @@ class DiskDoubles(MutableSequence[float]):
             self._stored = max(self._stored, self._first + len(self._window))
             self._dirty = False
 
+    def _holds(self, start: int, stop: int) -> bool:
+        return self._first <= start and stop <= self._first + len(self._window)
+
     def _hold(self, i: int) -> None:
         """Make the window the aligned stretch that holds index ``i``."""
         if self._first <= i < self._first + len(self._window):
@@ -166,6 +169,8 @@ class DiskDoubles(MutableSequence[float]):
     def __getitem__(self, index: int | slice) -> float | array[float]:
         if isinstance(index, slice):
             start, stop = self._stretch(index)
+            if self._holds(start, stop):
+                return self._window[start - self._first : stop - self._first]
             self._flush()
             return self._read(start, stop)
         i = range(len(self))[index]  # (an IndexError past the end)
@@ -182,11 +187,18 @@ class DiskDoubles(MutableSequence[float]):
             values = array("d", value)  # type: ignore[arg-type]
             if len(values) != stop - start:
                 raise ValueError("a stretch is rewritten with as many doubles as it holds")
+            first = self._first
+            if self._holds(start, stop):  # (a dated log re-anchors often: short stretches, one window)
+                self._window[start - first : stop - first] = values
+                self._dirty = True
+                return
             self._flush()
-            self._window, self._first = array("d"), 0  # (the file is written; no window holds it)
             assert self._file is not None
             self._file.seek(start * self._SIZE)
             values.tofile(self._file)
+            low, high = max(start, first), min(stop, first + len(self._window))
+            if low < high:  # the window holds part of it: as the file has it now
+                self._window[low - first : high - first] = values[low - start : high - start]
             return
         i = range(len(self))[index]
         self._hold(i)

@@ -84,3 +84,24 @@ def test_doubles_on_disk_behave_as_an_array_appended_read_and_rewritten(monkeypa
     with pytest.raises(ValueError):
         disk[0:3] = array("d", [1.0])
     placed.close()
+
+
+def test_a_log_dated_every_other_event_is_placed_without_reading_the_file_again_each_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from app.record import replay
+    from app.record.spool import DiskDoubles
+
+    count = 100_000
+    times = array("d", [1_789_000_000.0 + i if i % 2 else math.nan for i in range(count)])
+    seconds = array("d", [0.5] * count)
+    disk = DiskDoubles()
+    disk.extend(seconds)
+    reads: list[int] = []
+    real_read = DiskDoubles._read
+    monkeypatch.setattr(DiskDoubles, "_read", lambda self, a, b: reads.append(b - a) or real_read(self, a, b))
+    placed = replay._place_back(times, disk, 1_789_100_000.0)
+    expected = replay._place_back(times, array("d", seconds), 1_789_100_000.0)
+    assert placed[:].tobytes() == expected.tobytes()  # the same bits as in memory
+    assert len(reads) < 4 * count // DiskDoubles.WINDOW  # a window at a time, not a read an event
+    disk.close()
