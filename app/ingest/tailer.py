@@ -26,8 +26,7 @@ import threading
 import time
 from contextlib import closing
 from pathlib import Path
-
-from watchfiles import Change, watch
+from typing import TYPE_CHECKING
 
 from ..supervise import supervised
 from . import kqueue
@@ -36,6 +35,9 @@ from .folder import Classify, FolderPolicy, FolderScout
 from .reader import FileReader, TailSink
 from .status import SourceStatus, StatusBoard
 from .wake import ALL, FolderEvents, FolderGone, NoNativeEvents, Waker, available
+
+if TYPE_CHECKING:
+    from watchfiles import Change
 
 log = logging.getLogger(__name__)
 
@@ -155,6 +157,9 @@ class Tailer:
         if self._native and self._waker is not None:
             self._sleep_on_events(self._waker)
             return
+        # Imported here: where inotify or kqueue serve (nearly everywhere), the server never loads it.
+        from watchfiles import watch
+
         folder = self._watch_dir()
         try:
             folder_identity = identity(os.stat(folder))

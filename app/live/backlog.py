@@ -13,7 +13,7 @@ cold start costs about the same on a 1 GiB log as on a 1 MiB one.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Protocol
 
@@ -72,7 +72,7 @@ HEAD_BYTES = 64 << 10
 HEAD_LINES = 500
 # A step log's backlog is parsed and applied this many lines at a time: one slice's events are gone
 # before the next is parsed (they take far more memory than their lines).
-SLICE_LINES = 4096
+SLICE_LINES = 1024
 
 
 FACTS: tuple[tuple[type, ...], ...] = (
@@ -199,6 +199,65 @@ def newest_lines(lines: list[str], size: int) -> list[str]:
     return lines
 
 
+class Packed:
+    """Lines read back, one string a chunk (oldest chunk first), made lines again a slice at a time.
+
+    A step log's backlog is tens of thousands of short lines, held while it is read twice. As one
+    small object each they filled megabytes of the interpreter's small-object arenas, which stay
+    mapped once anything long-lived lands among them: the server kept that memory for good. One
+    string a chunk is one large block the C allocator hands back the moment it is let go.
+    """
+
+    __slots__ = ("_blocks", "_count")
+
+    def __init__(self, blocks: list[tuple[str, int]]) -> None:
+        self._blocks = blocks  # (the lines joined by newlines, how many), oldest first
+        self._count = sum(count for _, count in blocks)
+
+    @classmethod
+    def of(cls, lines: list[str]) -> Packed:
+        return cls([("\n".join(lines), len(lines))] if lines else [])
+
+    def __len__(self) -> int:
+        return self._count
+
+    def then(self, newer: Packed) -> Packed:
+        """These lines, then ``newer``'s."""
+        return Packed(self._blocks + newer._blocks)
+
+    def lines(self) -> list[str]:
+        """Every line, as a list."""
+        return [line for text, _ in self._blocks for line in text.split("\n")]
+
+    def newest(self, size: int) -> Packed:
+        """The newest lines that hold ``size`` bytes (as :func:`newest_lines` counts them)."""
+        total = 0
+        kept: list[tuple[str, int]] = []
+        for text, count in reversed(self._blocks):
+            if total + len(text) + 1 < size:  # the whole chunk, and still short
+                total += len(text) + 1
+                kept.append((text, count))
+                continue
+            lines = text.split("\n")
+            for i in range(len(lines) - 1, -1, -1):
+                total += len(lines[i]) + 1
+                if total >= size:
+                    kept.append(("\n".join(lines[i:]), len(lines) - i))
+                    return Packed(kept[::-1])
+        return self
+
+    def slices(self, size: int) -> Iterator[list[str]]:
+        """The lines in order, ``size`` at a time (the last slice shorter), as a list each."""
+        pending: list[str] = []
+        for text, _ in self._blocks:
+            pending += text.split("\n")
+            while len(pending) >= size:
+                yield pending[:size]
+                del pending[:size]
+        if pending:
+            yield pending
+
+
 class Live(Protocol):
     """What a cold start reads into: the monitor's parser and tracker, behind its lock."""
 
@@ -217,7 +276,7 @@ class Live(Protocol):
 
 
 # One chunk read back: its events, its bad lines, and its lines when they are read again.
-Taken = tuple[list[Event], int, list[str]]
+Taken = tuple[list[Event], int, Packed]
 
 
 class MinerBacklog:
@@ -269,7 +328,7 @@ class MinerBacklog:
             events = before(events, self.until)
         # Only a step trainer's lines are read again (StepBacklog.apply); a miner's backlog keeps
         # just its events, not an hour of text until the last chunk is in.
-        self.taken.append((events, scratch.bad_lines, [] if self.miner else chunk))
+        self.taken.append((events, scratch.bad_lines, Packed([]) if self.miner else Packed.of(chunk)))
         if self.newest_parser is None:
             self.newest_parser = scratch
         with self.live.lock:
@@ -349,8 +408,9 @@ class StepBacklog(MinerBacklog):
         with live.lock:
             now = live.clock()
             assert live.parser is not None
-            in_order = [line for _, _, chunk in reversed(self.taken) for line in chunk]
-            first = newest_lines(in_order, first_view_bytes) if first_view_bytes is not None else in_order
+            in_order = Packed([block for _, _, lines in reversed(self.taken) for block in lines._blocks])
+            self.taken = []  # (in_order holds the lines now)
+            first = in_order.newest(first_view_bytes) if first_view_bytes is not None else in_order
             name = live.parser.name
             if self.glance is not None:
                 live.tracker.apply_all(self.start[1], now)
@@ -391,12 +451,12 @@ class StepBacklog(MinerBacklog):
             size += len(line) + 1
             kept += 1
         lines = chunk[len(chunk) - kept :]
-        self.taken.append(([], 0, lines))
+        self.taken.append(([], 0, Packed.of(lines)))
         with self.live.lock:
             self.live.lines_read += len(lines)
         return needed - size
 
-    def _apply(self, parser: LogParser, tracker: Tracker, lines: list[str], now: float, *, logged: bool) -> list[Event]:
+    def _apply(self, parser: LogParser, tracker: Tracker, lines: Packed, now: float, *, logged: bool) -> list[Event]:
         """Read lines in order and apply them, placed back in time from when the log was last
         written, after the lines at the log's start that say what the run is (their own events
         are ``start``'s facts); return their logged lines when ``logged`` (else none).
@@ -413,7 +473,7 @@ class StepBacklog(MinerBacklog):
             if start_lines:
                 parser.feed(start_lines)
             tracker.apply_all(facts, now)
-            events = parser.feed(lines)
+            events = parser.feed(lines.lines())
             if until is not None:
                 events = before(events, until)
             tracker.apply_all(events, now, arrival=arrival)
@@ -423,8 +483,8 @@ class StepBacklog(MinerBacklog):
         scratch.reference_time = arrival
         if start_lines:
             scratch.feed(start_lines)
-        for lo in range(0, len(lines), SLICE_LINES):
-            events = scratch.feed(lines[lo : lo + SLICE_LINES])
+        for piece in lines.slices(SLICE_LINES):
+            events = scratch.feed(piece)
             if until is not None:
                 kept = before(events, until)
                 placement.add(kept)
@@ -442,8 +502,8 @@ class StepBacklog(MinerBacklog):
         placement.place(arrival, tracker.clock)
         kept_logged: list[Event] = []
         applied = 0
-        for lo in range(0, len(lines), SLICE_LINES):
-            events = parser.feed(lines[lo : lo + SLICE_LINES])
+        for piece in lines.slices(SLICE_LINES):
+            events = parser.feed(piece)
             if applied < count:
                 events = events[: count - applied]
                 for event in events:

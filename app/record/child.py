@@ -15,7 +15,9 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+from .. import allocator
 from ..store.records import Observation, SourceKey
 from ..text import path_text
 from .replay import Anchors, encode, replay_file
@@ -43,7 +45,23 @@ def replay_one(path: Path, size: int, head: str, format_name: str, now: float, a
 
 
 def _hand_back(obs: Observation) -> None:
-    print(json.dumps(encode(obs), separators=(",", ":")), flush=True)
+    _write_json(encode(obs), sys.stdout.write, depth=2)
+    print(flush=True)
+    allocator.trim()  # the batch, its JSON and what the replay let go since the last: give their pages back
+
+
+def _write_json(value: Any, write: Callable[[str], Any], depth: int) -> None:
+    """Write ``json.dumps(value, separators=(",", ":"))`` a piece at a time, each dict's values
+    apart down to ``depth`` levels: an hour of an every-step log's losses is a megabyte of text,
+    never held whole beside its columns."""
+    if depth <= 0 or not isinstance(value, dict):
+        write(json.dumps(value, separators=(",", ":")))
+        return
+    write("{")
+    for i, (key, item) in enumerate(value.items()):
+        write(("," if i else "") + json.dumps(str(key)) + ":")
+        _write_json(item, write, depth - 1)
+    write("}")
 
 
 def _end_with_parent() -> None:
@@ -80,6 +98,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--format", default="auto")
     parser.add_argument("files", nargs="*", help="path size head-digest, repeated (absolute paths)")
     args = parser.parse_args(argv)
+    allocator.tune()  # as the server does, before the parent watch's thread: a batch's JSON is megabytes
     _end_with_parent()
     _yield_to_server()
     text = sys.stdin.read() if not sys.stdin.isatty() else ""

@@ -19,7 +19,7 @@ import operator
 import threading
 from array import array
 from bisect import bisect_left
-from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, MutableSequence, Sequence
 from dataclasses import replace
 from itertools import accumulate, compress, repeat
 from pathlib import Path
@@ -43,7 +43,7 @@ from ..store.records import (
     steps_from,
 )
 from .logged import LoggedSteps
-from .spool import EventSpool
+from .spool import DiskDoubles, EventSpool, PlacedTimes
 
 # A 30-s boundary with no log line in the 3 minutes before it is a gap, not a sample.
 QUIET_SECONDS = 180
@@ -63,14 +63,16 @@ Emit = Callable[[Observation], None]
 NAN = math.nan
 
 
-def read_lines(path: Path, stop: threading.Event, limit: int | None = None) -> Generator[list[str], None, None]:
+def read_lines(path: Path, stop: threading.Event, limit: int | None = None, *,
+               first_bytes: int = FIRST_READ_BYTES) -> Generator[list[str], None, None]:
     """The file's lines in batches (invalid UTF-8 replaced, over-long lines cut), read once.
 
     ``limit``: read no more than this many bytes (what follows is left for another time).
+    ``first_bytes``: the first block's size (enough to tell the format, by default).
     """
     rest = b""
     left = limit if limit is not None else -1
-    size = FIRST_READ_BYTES
+    size = first_bytes
     with path.open("rb") as f:
         while not stop.is_set() and left != 0:
             chunk = f.read(size if left < 0 else min(size, left))
@@ -271,7 +273,7 @@ def replay_miner(batches: Iterator[list[str]], name: str, now: float, stop: thre
 
 
 def placed_times(path: Path, name: str, mtime: float, anchors: Anchors, stop: threading.Event,
-                 limit: int, spool: EventSpool | None = None, *, runs: bool = True) -> array[float]:
+                 limit: int, spool: EventSpool | None = None, *, runs: bool = True) -> MutableSequence[float]:
     """Each event's time in the file's first ``limit`` bytes (NaN: undated), as a cold start places them.
 
     The rule is :func:`app.stats.steps.timing.place_in_time`'s: the last event gets ``mtime``,
@@ -279,7 +281,8 @@ def placed_times(path: Path, name: str, mtime: float, anchors: Anchors, stop: th
     history has placed already, from ``anchors``) re-anchors what precedes it; before a step of
     unknown duration events stay undated. Only two floats per event are kept, never the events:
     a trainer that logs every step writes hundreds of thousands of lines (``spool``: where the
-    parsed events are kept on disk for the pass that applies them).
+    parsed events are kept on disk for the pass that applies them; with it, the durations are
+    kept on disk too, :class:`~app.record.spool.DiskDoubles`, and the times returned are on disk).
     """
     parser = create_parser(name)
     parser.reference_time = mtime
@@ -288,9 +291,12 @@ def placed_times(path: Path, name: str, mtime: float, anchors: Anchors, stop: th
     read: Callable[[list[str]], Sequence[Event | StepRun]] = (
         parser.feed_runs if runs and isinstance(parser, CrashAware) else parser.feed)
     times: array[float] | None = None  # each event's own time (NaN: none), once one has one
-    seconds = array("d")  # how far back the event before this one is: 0 for what is not a step
+    # How far back the event before this one is (0 for what is not a step); on disk beside the
+    # spool (the import's first pass: a double an event, never held whole).
+    seconds: MutableSequence[float] = DiskDoubles() if spool is not None else array("d")
     previous: TrainStep | None = None
-    for lines in read_lines(path, stop, limit):
+    # The format is known: no first block of a MiB (its 20,000 lines' objects at once).
+    for lines in read_lines(path, stop, limit, first_bytes=READ_BYTES):
         events = read(lines)
         if spool is not None:
             spool.write(events)
@@ -322,7 +328,7 @@ def _undated(count: int) -> array[float]:
     return array("d", [NAN]) * count
 
 
-def _place_back(times: array[float] | None, seconds: array[float], end_at: float) -> array[float]:
+def _place_back(times: array[float] | None, seconds: MutableSequence[float], end_at: float) -> MutableSequence[float]:
     """Each event's time: an undated one's (NaN in ``times``, or no ``times``: none is dated) the
     last ``end_at``, each before it ``seconds`` earlier than the one after; a dated one re-anchors
     what precedes it (NaN, an unknown duration, leaves what comes before undated). A stretch between
@@ -347,7 +353,7 @@ def _place_back(times: array[float] | None, seconds: array[float], end_at: float
 
 
 def _place_run(run: StepRun, previous: TrainStep | None, anchors: Anchors, times: array[float] | None,
-               seconds: array[float]) -> array[float] | None:
+               seconds: MutableSequence[float]) -> array[float] | None:
     """:func:`placed_times`'s two figures for each of ``run``'s steps (``previous``: the step before
     it); return the times, made when the first of them is known."""
     count = len(run)
@@ -394,7 +400,7 @@ class StepReplay:
         self.taken_until: float | None = None
         self.kept: list[Observation] = []
         self.logged = LoggedSteps()
-        self.logged_losses = LossColumns()
+        self.logged_losses = LossColumns.packed()
         self.logged_evals: list[EvalPoint] = []
 
     def apply(self, event: Event, placed_at: float | None = None) -> None:
@@ -438,7 +444,7 @@ class StepReplay:
     def take(self) -> Observation:
         """Everything observed since the last take, as one batch."""
         kept, self.kept = self.kept, []
-        logged_losses, self.logged_losses = self.logged_losses, LossColumns()
+        logged_losses, self.logged_losses = self.logged_losses, LossColumns.packed()
         logged_evals, self.logged_evals = self.logged_evals, []
         return Observation(
             NO_SOURCE,
@@ -462,23 +468,28 @@ def replay_steps(path: Path, name: str, now: float, mtime: float, anchors: Ancho
     """
     limit = path.stat().st_size  # the log may grow meanwhile: both passes read the same bytes
     spool = EventSpool()
+    times: PlacedTimes | None = None
     try:
-        times = placed_times(path, name, mtime, anchors, stop, limit, spool, runs=runs)
+        placed = placed_times(path, name, mtime, anchors, stop, limit, spool, runs=runs)
+        times = PlacedTimes(placed)  # on disk for the second pass, not a double an event in memory
+        del placed
         if stop.is_set():
             return False
         return _apply_placed(path, name, now, mtime, limit, times, spool, stop, emit)
     finally:
         spool.close()
+        if times is not None:
+            times.close()
 
 
 def _parsed_again(path: Path, name: str, mtime: float, limit: int, stop: threading.Event) -> Iterator[Iterable[Event]]:
     parser = create_parser(name)
     parser.reference_time = mtime  # a year-less timestamp takes its year from the file's last write
-    for lines in read_lines(path, stop, limit):
+    for lines in read_lines(path, stop, limit, first_bytes=READ_BYTES):
         yield parser.feed(lines)
 
 
-def _apply_placed(path: Path, name: str, now: float, mtime: float, limit: int, times: array[float],
+def _apply_placed(path: Path, name: str, now: float, mtime: float, limit: int, times: Sequence[float],
                   spool: EventSpool, stop: threading.Event, emit: Emit) -> bool:
     """The second pass: each event applied at its placed time, an hour of log per batch emitted.
 

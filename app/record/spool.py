@@ -11,6 +11,11 @@ it a few bytes at a time, ten times slower), each event rebuilt by :func:`~app.s
 A run of usual step lines (:class:`~app.stats.events.StepRun`) is one such event, its columns
 tuples of numbers. An event that ``marshal`` cannot write (a field of another type) makes the spool unusable, and the
 second pass parses the file again, as it did before there was a spool.
+
+Beside the events, each event's place in time: its duration while the first pass places the
+events back from the file's end (:class:`DiskDoubles`), then its placed time for the second pass
+(:class:`PlacedTimes`), a double an event in a file of its own, a window of them in memory: an
+every-step log's hundreds of thousands of doubles were megabytes held beside the child's peak.
 """
 
 from __future__ import annotations
@@ -19,9 +24,10 @@ import marshal
 import operator
 import struct
 import tempfile
-from collections.abc import Callable, Iterator, Sequence
+from array import array
+from collections.abc import Callable, Iterable, Iterator, MutableSequence, Sequence
 from dataclasses import fields
-from typing import IO, Any
+from typing import IO, Any, overload
 
 from ..stats.events import Event, StepRun, builder
 
@@ -83,6 +89,199 @@ class EventSpool:
             (length,) = _LENGTH.unpack(f.read(_LENGTH.size))
             for index, values in marshal.loads(f.read(length)):
                 yield classes[index](*values)
+
+    def close(self) -> None:
+        """Delete the file."""
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+
+class DiskDoubles(MutableSequence[float]):
+    """Doubles appended in order and kept in a temporary file, read and rewritten in place through
+    a window of ``WINDOW`` of them held in memory (a step log's durations while its events are
+    placed back from its end: a double an event, hundreds of thousands of them)."""
+
+    WINDOW = 1 << 13
+    _SIZE = 8  # bytes a double
+
+    def __init__(self) -> None:
+        self._file: IO[bytes] | None = tempfile.TemporaryFile()  # noqa: SIM115 - closed by close()
+        self._stored = 0  # doubles in the file
+        self._window = array("d")  # the doubles from _first on (appends go to it while it ends the file)
+        self._first = 0
+        self._dirty = False
+
+    def __len__(self) -> int:
+        return max(self._stored, self._first + len(self._window))
+
+    def append(self, value: float) -> None:
+        self._at_end()
+        self._window.append(value)
+        self._dirty = True
+        if len(self._window) >= self.WINDOW:
+            self._flush()
+
+    def extend(self, values: Iterable[float]) -> None:
+        self._at_end()
+        self._window.extend(values)
+        self._dirty = True
+        if len(self._window) >= self.WINDOW:
+            self._flush()
+
+    def _at_end(self) -> None:
+        """Make the window the file's end, where appends go."""
+        if self._first + len(self._window) != len(self) or len(self._window) >= self.WINDOW:
+            self._flush()
+            self._first, self._window = len(self), array("d")
+
+    def _flush(self) -> None:
+        if self._dirty:
+            assert self._file is not None
+            self._file.seek(self._first * self._SIZE)
+            self._window.tofile(self._file)
+            self._stored = max(self._stored, self._first + len(self._window))
+            self._dirty = False
+
+    def _holds(self, start: int, stop: int) -> bool:
+        return self._first <= start and stop <= self._first + len(self._window)
+
+    def _hold(self, i: int) -> None:
+        """Make the window the aligned stretch that holds index ``i``."""
+        if self._first <= i < self._first + len(self._window):
+            return
+        self._flush()
+        count = len(self)
+        self._first = i - i % self.WINDOW
+        self._window = self._read(self._first, min(count, self._first + self.WINDOW))
+
+    def _read(self, start: int, stop: int) -> array[float]:
+        assert self._file is not None
+        values = array("d")
+        self._file.seek(start * self._SIZE)
+        values.fromfile(self._file, stop - start)
+        return values
+
+    @overload
+    def __getitem__(self, index: int) -> float: ...
+    @overload
+    def __getitem__(self, index: slice) -> array[float]: ...
+    def __getitem__(self, index: int | slice) -> float | array[float]:
+        if isinstance(index, slice):
+            start, stop = self._stretch(index)
+            if self._holds(start, stop):
+                return self._window[start - self._first : stop - self._first]
+            self._flush()
+            return self._read(start, stop)
+        i = range(len(self))[index]  # (an IndexError past the end)
+        self._hold(i)
+        return self._window[i - self._first]
+
+    @overload
+    def __setitem__(self, index: int, value: float) -> None: ...
+    @overload
+    def __setitem__(self, index: slice, value: Iterable[float]) -> None: ...
+    def __setitem__(self, index: int | slice, value: float | Iterable[float]) -> None:
+        if isinstance(index, slice):
+            start, stop = self._stretch(index)
+            values = array("d", value)  # type: ignore[arg-type]
+            if len(values) != stop - start:
+                raise ValueError("a stretch is rewritten with as many doubles as it holds")
+            first = self._first
+            if self._holds(start, stop):  # (a dated log re-anchors often: short stretches, one window)
+                self._window[start - first : stop - first] = values
+                self._dirty = True
+                return
+            self._flush()
+            assert self._file is not None
+            self._file.seek(start * self._SIZE)
+            values.tofile(self._file)
+            low, high = max(start, first), min(stop, first + len(self._window))
+            if low < high:  # the window holds part of it: as the file has it now
+                self._window[low - first : high - first] = values[low - start : high - start]
+            return
+        i = range(len(self))[index]
+        self._hold(i)
+        self._window[i - self._first] = value  # type: ignore[assignment]
+        self._dirty = True
+
+    def _stretch(self, index: slice) -> tuple[int, int]:
+        start, stop, step = index.indices(len(self))
+        if step != 1:
+            raise ValueError("doubles on disk are read a stretch at a time")
+        return start, max(start, stop)
+
+    def __delitem__(self, index: int | slice) -> None:
+        raise TypeError("doubles on disk are only appended and rewritten")
+
+    def insert(self, index: int, value: float) -> None:
+        raise TypeError("doubles on disk are only appended and rewritten")
+
+    def __del__(self) -> None:
+        self.close()  # a caller that only read the doubles leaves no file behind
+
+    def hand_over(self) -> tuple[IO[bytes], int]:
+        """The file, every double written to it, and how many; this object holds it no more."""
+        self._flush()
+        assert self._file is not None
+        file, count, self._file = self._file, len(self), None
+        self._window = array("d")
+        return file, count
+
+    def close(self) -> None:
+        """Delete the file."""
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+
+class PlacedTimes(Sequence[float]):
+    """Each event's placed time, kept on disk for the pass that applies them in order.
+
+    A trainer that logs every step has hundreds of thousands of events: their times, a double
+    each, were megabytes held for the whole second pass, beside the tracker and every batch. Read
+    back a window at a time as that pass asks for them, in order (an index or a slice, as the
+    array gave them).
+    """
+
+    WINDOW = 1 << 13  # doubles read at once
+
+    def __init__(self, times: MutableSequence[float]) -> None:
+        self._file: IO[bytes] | None
+        if isinstance(times, DiskDoubles):
+            self._file, self._count = times.hand_over()  # already on disk: its file is read as it is
+        else:
+            self._file = file = tempfile.TemporaryFile()  # noqa: SIM115 - closed by close()
+            (times if isinstance(times, array) else array("d", times)).tofile(file)
+            self._count = len(times)
+        self._window = array("d")
+        self._first = 0  # the index of the window's first time
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, index: int) -> float: ...
+    @overload
+    def __getitem__(self, index: slice) -> array[float]: ...
+    def __getitem__(self, index: int | slice) -> float | array[float]:
+        if isinstance(index, slice):
+            start, stop, step = index.indices(self._count)
+            if step != 1:
+                raise ValueError("placed times are read in order, a stretch at a time")
+            return self._read(start, max(start, stop))
+        i = range(self._count)[index]  # (an IndexError past the end)
+        return self._read(i, i + 1)[0]
+
+    def _read(self, start: int, stop: int) -> array[float]:
+        window, first = self._window, self._first
+        if not (first <= start and stop <= first + len(window)):
+            assert self._file is not None
+            window = self._window = array("d")
+            first = self._first = start
+            self._file.seek(start * window.itemsize)
+            window.fromfile(self._file, min(self._count, start + max(stop - start, self.WINDOW)) - start)
+        return window[start - first : stop - first]
 
     def close(self) -> None:
         """Delete the file."""

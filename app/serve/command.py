@@ -17,10 +17,9 @@ import time
 from dataclasses import replace
 from pathlib import Path
 from types import FrameType
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from ..config import Config
-from ..demo import DemoLog
 from ..ingest.sleeplog import SleepWatch
 from ..live.monitor import Monitor
 from ..live.shell import ShellLog, shell_folder_for
@@ -30,6 +29,9 @@ from ..web.security import load_or_create_token, token_path
 from .console import open_in_browser, print_banner
 from .process import Dashboard
 from .servers import ServeError
+
+if TYPE_CHECKING:
+    from ..demo import DemoLog
 
 __all__ = ["ServeError", "build_recorder", "serve", "with_token"]
 
@@ -54,6 +56,8 @@ def serve(config: Config, *, out: TextIO | None = None) -> int:
     config = with_token(config)
     demo: DemoLog | None = None
     if not hub_only and (config.demo or log_path is None):
+        from ..demo import DemoLog  # (only the DEMO needs it: a server on a log never loads it)
+
         demo = DemoLog.create()
         log_path = demo.path
 

@@ -19,7 +19,6 @@ from werkzeug.serving import BaseWSGIServer
 from ..alerts import AlertService, alert_service
 from ..changes import SnapshotSource
 from ..config import Config, ConfigError
-from ..demo import DemoLog
 from ..hub.runtime import FleetError, FleetRuntime
 from ..ingest.hardware import HardwareWatch
 from ..live.feed import LiveFeed
@@ -46,6 +45,7 @@ from .servers import (
 if TYPE_CHECKING:
     from flask import Flask
 
+    from ..demo import DemoLog
     from ..hub.service import Hub
 
 

@@ -7,6 +7,7 @@ passes the monitor saw, each with its activation id.
 from __future__ import annotations
 
 import math
+from array import array
 from collections.abc import Iterable, Iterator, MutableSequence, Sequence
 from dataclasses import dataclass
 from itertools import chain, repeat
@@ -91,6 +92,14 @@ class LossColumns(Sequence[LossPoint]):
         self.lrs: list[float | None] = []
 
     @classmethod
+    def packed(cls) -> LossColumns:
+        """Empty columns that keep steps, times and values in arrays as they are filled (an
+        import's hour of an every-step log is tens of thousands of points: no object each)."""
+        columns = cls()
+        columns.steps, columns.at, columns.values = array("q"), array("d"), array("d")
+        return columns
+
+    @classmethod
     def of(cls, points: Iterable[LossPoint]) -> LossColumns:
         """The same points in columns."""
         if isinstance(points, LossColumns):
@@ -102,7 +111,7 @@ class LossColumns(Sequence[LossPoint]):
 
     def append(self, point: LossPoint) -> None:
         self._count(point.stage, 1)
-        self.steps.append(point.step)
+        self._steps_fit((point.step,)).append(point.step)
         self.at.append(point.at)
         self.values.append(point.value)
         self.lrs.append(point.lr)
@@ -114,10 +123,16 @@ class LossColumns(Sequence[LossPoint]):
         if not count == len(at) == len(values) or (lrs is not None and len(lrs) != count):
             raise ValueError("columns of different lengths")
         self._count(stage, count)
-        self.steps.extend(steps)
+        self._steps_fit(steps).extend(steps)
         self.at.extend(at)
         self.values.extend(values)
         self.lrs.extend(repeat(None, count) if lrs is None else lrs)
+
+    def _steps_fit(self, steps: Sequence[int]) -> MutableSequence[int]:
+        """The steps' column, made a list first when ``steps`` do not fit its 64-bit integers."""
+        if isinstance(self.steps, array) and steps and not (-(1 << 63) <= min(steps) and max(steps) < 1 << 63):
+            self.steps = list(self.steps)
+        return self.steps
 
     def _count(self, stage: str, count: int) -> None:
         if self.stages and self.stages[-1][0] == stage:

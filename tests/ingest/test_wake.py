@@ -185,3 +185,28 @@ def test_a_filesystem_without_events_is_still_read_by_the_heartbeat(
         wait_until(lambda: sink.live() == ["second"], timeout=3, message="the heartbeat's read")
     finally:
         tailer.stop()
+
+
+def test_a_tailer_on_inotify_never_loads_watchfiles(tmp_path: Path) -> None:
+    # What only a system without inotify or kqueue needs is not in every server's memory.
+    import subprocess
+    import sys
+
+    log = tmp_path / "train.log"
+    log.write_text("iter 0: loss 4.0000, time 100.00ms, mfu 40.00%\n")
+    code = (
+        "import sys, time\n"
+        "from pathlib import Path\n"
+        "from app.ingest.tailer import Tailer\n"
+        "from tests.ingest.test_tailer import RecordingSink, wait_until\n"
+        "sink = RecordingSink()\n"
+        f"tailer = Tailer(Path({str(log)!r}), sink, poll_interval_s=0.2)\n"
+        "tailer.start()\n"
+        "wait_until(lambda: sink.backlog_calls == 1)\n"
+        "time.sleep(0.5)\n"  # a few heartbeats asleep in inotify
+        "tailer.stop()\n"
+        "print('watchfiles' in sys.modules)\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=60, check=True)
+    assert done.stdout.strip() == "False"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -72,3 +73,39 @@ def test_with_no_history_the_backlogs_steps_are_kept_for_the_chart_whatever_the_
     monkeypatch.setattr(backlog, "SLICE_LINES", 1 << 30)
     assert logged_steps(log, backlog_kept=True) == steps
     assert logged_steps(log, backlog_kept=False) == []  # a history imports them instead
+
+
+def packed_blocks(lines: list[str], cuts: list[int]) -> backlog.Packed:
+    """``lines`` packed as chunks cut at ``cuts`` (as chunks read back arrive: one string each)."""
+    bounds = [0, *cuts, len(lines)]
+    packed = backlog.Packed([])
+    for lo, hi in pairwise(bounds):
+        packed = packed.then(backlog.Packed.of(lines[lo:hi]))
+    return packed
+
+
+LINES = [f"iter {i}: loss {i / 7:.4f}" + " x" * (i % 5) for i in range(40)] + ["", "é \r", "last"]
+
+
+@pytest.mark.parametrize("cuts", [[], [1], [10, 11, 30], [5, 5, 42]])
+def test_packed_lines_read_back_as_the_lines_they_were_in_slices_of_any_size(cuts: list[int]) -> None:
+    packed = packed_blocks(LINES, cuts)
+    assert len(packed) == len(LINES)
+    assert packed.lines() == LINES
+    for size in (1, 3, 7, 43, 100):
+        assert list(packed.slices(size)) == [LINES[lo : lo + size] for lo in range(0, len(LINES), size)]
+
+
+@pytest.mark.parametrize("cuts", [[], [1], [10, 11, 30], [20]])
+def test_the_newest_packed_lines_are_the_newest_lines_of_the_same_bytes(cuts: list[int]) -> None:
+    packed = packed_blocks(LINES, cuts)
+    suffixes = [sum(len(line) + 1 for line in LINES[i:]) for i in range(len(LINES))]  # a chunk's edge among them
+    for size in sorted({0, *(s + d for s in suffixes for d in (-1, 0, 1))}):
+        newest = packed.newest(size)
+        assert newest.lines() == backlog.newest_lines(LINES, size), size
+        assert len(newest) == len(backlog.newest_lines(LINES, size))
+
+
+def test_nothing_packed_is_no_line() -> None:
+    empty = backlog.Packed.of([])
+    assert len(empty) == 0 and empty.lines() == [] and list(empty.slices(4)) == []
