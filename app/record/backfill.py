@@ -201,7 +201,7 @@ def import_logs(
 
     history.hold_pruning()
     try:
-        _replay_all(pending, format_name, clock, anchors, stop, emit, progress, in_child)
+        _replay_all(pending, format_name, clock, anchors, stop, emit, progress, in_child, history)
     except ImportHalted as e:
         log.warning("history import stopped: %s; the files not done are read at the next start", e)
         progress.problem = f"import of older logs stopped ({e}); it goes on at the next start"
@@ -214,9 +214,10 @@ def import_logs(
 
 def _replay_all(pending: list[tuple[Path, int, str]], format_name: str, clock: Callable[[], float], anchors: Anchors,
                 stop: threading.Event, emit: Callable[[Observation], None], progress: ImportProgress,
-                in_child: bool) -> None:
+                in_child: bool, history: History) -> None:
     if in_child and pending:
-        _replay_in_child(pending, format_name, clock(), anchors, stop, emit, progress)
+        spool_dir = history.path.parent if history.path is not None else None
+        _replay_in_child(pending, format_name, clock(), anchors, stop, emit, progress, spool_dir)
         return
     for path, size, head in pending:
         if stop.is_set():
@@ -256,12 +257,16 @@ def _submit(history: History, obs: Observation, stop: threading.Event, progress:
 
 
 def _replay_in_child(pending: list[tuple[Path, int, str]], format_name: str, now: float, anchors: Anchors,
-                     stop: threading.Event, emit: Callable[[Observation], None], progress: ImportProgress) -> None:
+                     stop: threading.Event, emit: Callable[[Observation], None], progress: ImportProgress,
+                     spool_dir: Path | None = None) -> None:
     args = [sys.executable, "-m", CHILD_MODULE, "--now", repr(now), "--format", format_name]
     for path, size, head in pending:
         args += [str(absolute(path)), str(size), head]
+    # The child's spool (its events and per-event figures, app/record/spool.py) goes beside the
+    # history file, on its disk: the system's temporary folder is often memory (tmpfs).
+    env = None if spool_dir is None else {**os.environ, "TMPDIR": str(spool_dir)}
     child = subprocess.Popen(args, cwd=PACKAGE_PARENT, stdout=subprocess.PIPE, stdin=subprocess.PIPE, text=True,
-                             encoding="utf-8")
+                             encoding="utf-8", env=env)
     assert child.stdin is not None and child.stdout is not None
     try:
         # The steps already placed in time, so the child places the same steps at the same times.
