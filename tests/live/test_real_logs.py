@@ -118,6 +118,9 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # TabNet: ``epoch: N | loss : X | H:MM:SSs``, the last field the elapsed clock: (5:46 - 0:22) / 14 = 23.14 s an epoch
     ("generic-tabnet-issue198-epoch-pipes-loss-elapsed-clock.log", T0, T0, "step 14 · 155 steps/h", "training",
      {"step": 14, "total_steps": None, "loss": 0.57278, "step_seconds": 324 / 14, "finished": False}),
+    # flair: ``time (sec)`` is the epoch's elapsed time; by the lines' own dates 15.329 s over 366 iterations
+    ("generic-flair-pr2983-epoch-iter-of-1227-dash-fields-time-sec.log", T0, "end", "step 488/1227 · …", "measuring",
+     {"step": 488, "total_steps": 1227, "loss": 0.60704056, "step_seconds": 15.329 / 366, "finished": False}),
     # llm.c's first train_gpt2cu lines: ``step N: train loss X (took Y ms)``
     ("llmc-issue114-early-format-rtx3060.log", T0, T0, "step 15 · …", "measuring",
      {"step": 15, "total_steps": None, "loss": 4.340417, "step_seconds": 0.141032707, "mfu": None}),
@@ -287,8 +290,9 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"loss": 0.1333, "lr": 0.0, "finished": True, "data": epoch(4.0)}),
     ("generic-llamafactory-trainer-log-jsonl-sft-training-llm-interleaved-resume.log", T0, T0,
      "step 5050/6566 · 247 steps/h", "training",
-     {"loss": 0.3889, "lr": 1.260254308494554e-06, "trainer_eta_seconds": 3 * 60 + 42,
-      "steps_per_hour": 40 / (739 - 158) * 3600}),
+     # the printed ``remaining_time`` 0:03:42 does not fit 6566 - 5050 = 1516 steps at 581 s / 40 steps: left out
+     {"loss": 0.3889, "lr": 1.260254308494554e-06, "trainer_eta_seconds": None,
+      "eta_seconds": 1516 * (739 - 158) / 40, "steps_per_hour": 40 / (739 - 158) * 3600}),
     ("generic-custom-slm-training-metrics-jsonl-relaunch.log", T0, T0, "step 7760 · no timing", "measuring",
      {"loss": 2.2009329944849014, "lr": 6.000920772900043e-05, "step_seconds": None}),
     ("generic-custom-llama2c-issue461-tinystories-mps.log", T0, T0, "step 650 · 172 steps/h", "training",
@@ -1058,6 +1062,7 @@ GENERIC_READ = {
     "generic-rppg-mae-issue8-metriclogger-epoch12-then-test-pipes.log": "step, total, epoch, loss, lr, step time, ETA",
     "generic-pixellib-issue59-keras-maskrcnn-epochs-batch-size-keys.log": "step, epoch, loss, step time, eval",
     "generic-tabnet-issue198-epoch-pipes-loss-elapsed-clock.log": "step, epoch, loss, elapsed",
+    "generic-flair-pr2983-epoch-iter-of-1227-dash-fields-time-sec.log": "step, total, epoch, loss, lr, elapsed",
 }  # fmt: skip
 
 

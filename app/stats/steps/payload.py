@@ -60,7 +60,7 @@ def training_view(stage: Stage, v: Verdict, all_reduce: AllReduce | None, errors
         tokens_per_hour=finite(m.tokens_per_hour),
         steps_per_hour=finite(m.steps_per_hour),
         eta_seconds=None if v.hides_time_left else finite(v.eta_seconds),
-        trainer_eta_seconds=None if v.hides_time_left else finite(latest.trainer_eta_seconds),
+        trainer_eta_seconds=None if v.hides_time_left else finite(v.trainer_eta_seconds),
         eval=evals(stage.evals.items()),
         data=data,
         all_reduce=all_reduce_view(all_reduce),
@@ -78,10 +78,11 @@ def training_view(stage: Stage, v: Verdict, all_reduce: AllReduce | None, errors
 
 
 def before_steps_view(total_steps: int | None, pending: dict[str, tuple[float | None, int | None]],
-                      all_reduce: AllReduce | None, errors: Errors | None, finished: bool) -> TrainingView:
+                      all_reduce: AllReduce | None, errors: Errors | None, finished: bool,
+                      stalled: bool = False) -> TrainingView:
     """The view before the first step: the planned steps, validation figures, all-reduces and errors."""
     return TrainingView(total_steps=total_steps, eval=evals(pending.items()), all_reduce=all_reduce_view(all_reduce),
-                        errors=errors_view(errors), finished=finished)
+                        errors=errors_view(errors), finished=finished, stalled=stalled)
 
 
 def with_health(view: TrainingView, collab: CollabProgress | None, crash: Crash | None,

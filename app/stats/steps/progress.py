@@ -56,7 +56,7 @@ from .stage import (
     same_position,
 )
 from .swarm import Swarm
-from .timing import covered_steps, line_seconds, placed_times, timeline_offset
+from .timing import clock_contradicts, clock_gap, covered_steps, line_seconds, placed_times, timeline_offset
 
 
 class StepProgress:
@@ -83,6 +83,8 @@ class StepProgress:
         self._collab: CollabProgress | None = None
         # An evaluation job's end read before any training step: (its line, when it was read).
         self._evaluated: tuple[str, float | None] | None = None
+        # When the trainer announced that training starts, before any step line (HF's ``Running training``).
+        self._training_since: float | None = None
 
     def carry_health(self, before: StepProgress) -> None:
         """Take over ``before``'s run health (crash, fp16 overflows, grad-norm streaks), reported
@@ -147,6 +149,8 @@ class StepProgress:
             if self._stage is not None:
                 self._restarting = True
                 self._restart_at = t
+            elif self._training_since is None:
+                self._training_since = t  # (the wait for a first step is timed from here, by the log's dates)
         elif isinstance(event, TrainerError):
             errors = self._errors = self._errors or Errors()
             errors.count += 1
@@ -321,6 +325,12 @@ class StepProgress:
             stage.printed_timing = True
         waited = self._note_time(stage, t) if t is not None else False
         seconds = line_seconds(previous, event, covered) if covered is not None else event.step_seconds
+        if covered is not None and previous is not None and seconds is not None:
+            gap = clock_gap(previous, event)
+            if gap is not None and (stage.clock_over_printed or clock_contradicts(seconds, gap)):
+                # The log's own dates over a printed time they contradict (timing.clock_contradicts).
+                stage.clock_over_printed = True
+                seconds = gap
         if t is not None and stage.start is None:
             # The first step we can place: it began one step time earlier (when printed).
             counted = 1 if event.step_seconds is not None else 0
@@ -495,6 +505,11 @@ class StepProgress:
     @property
     def collab(self) -> CollabProgress | None:
         return self._collab
+
+    @property
+    def training_since(self) -> float | None:
+        """When the trainer announced that training starts, if it did before any step line."""
+        return self._training_since
 
     @property
     def evaluated(self) -> tuple[str, float | None] | None:

@@ -18,7 +18,17 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .stage import STALL_FACTOR, Measure, Stage, diverged, finished, finite, no_step_yet, waiting_since
+from .stage import (
+    STALL_FACTOR,
+    Measure,
+    Stage,
+    diverged,
+    finished,
+    finite,
+    no_step_yet,
+    printed_step_seconds,
+    waiting_since,
+)
 
 STALL_FLOOR_SECONDS = 90.0
 # An announced pause (evaluation, checkpoint, all-reduce) holds off a stall this long at most.
@@ -61,7 +71,7 @@ def stall(stage: Stage, now: float, arrival_gaps: Sequence[float], restarting: b
     since = max(0.0, now - stage.step_time)
     # The usual time between step lines (N steps × T s a step); before a second line, the trainer's
     # own time per step, when printed, is the least a line takes.
-    median = statistics.median(stage.line_durations) if stage.line_durations else finite(stage.latest.step_seconds)
+    median = statistics.median(stage.line_durations) if stage.line_durations else printed_step_seconds(stage)
     limit = max(STALL_FACTOR * median, STALL_FLOOR_SECONDS) if median is not None else STALL_FLOOR_SECONDS
     first_line = None
     if not stage.line_durations and median is not None and not stage.latest.logged:
@@ -150,6 +160,26 @@ def eta(stage: Stage, m: Measure) -> float | None:
     if remaining is None:
         return None
     return remaining / m.steps_per_hour * 3600
+
+
+# A time left the trainer printed is shown beside tokwatch's only while they agree within this factor (and a
+# minute): tokwatch's is the log's own steps left at the log's own pace, two figures it prints; a printed one
+# that far off rests on something the log does not show (LLaMA-Factory's ``remaining_time`` after a resume
+# counts only the resumed session's few steps: 3 min for 1,516 steps of 14.5 s).
+TRAINER_ETA_FACTOR = 2.0
+TRAINER_ETA_SLACK_SECONDS = 60.0
+
+
+def trainer_eta(stage: Stage, eta_seconds: float | None) -> float | None:
+    """The trainer's printed time left, unless tokwatch's (``eta_seconds``, over the same steps) contradicts it.
+
+    mmengine's ``eta`` beside an epoch's count is the whole run's, tokwatch's the epoch's: not compared."""
+    latest = stage.latest
+    printed = finite(latest.trainer_eta_seconds)
+    if printed is None or eta_seconds is None or (latest.run_eta and not latest.ends_at_total):
+        return printed
+    low, high = sorted((printed, eta_seconds))
+    return printed if high <= TRAINER_ETA_FACTOR * low + TRAINER_ETA_SLACK_SECONDS else None
 
 
 # Step lines that come a dozen or more at a time, seconds apart: a block-buffered stdout (python's

@@ -61,6 +61,9 @@ class Stage:
     lines: int = 0
     timed_lines: int = 0  # lines placed in time (the warm-up counts these)
     printed_timing: bool = False  # a line carried a duration or a clock of its own
+    # The log's own dates contradicted a printed duration (timing.clock_contradicts): the field is not a step's
+    # time, and dated lines are timed by the dates from then on.
+    clock_over_printed: bool = False
     steps: IntervalWindow = field(default_factory=lambda: IntervalWindow(RATE_WINDOW_SECONDS))
     tokens: IntervalWindow = field(default_factory=lambda: IntervalWindow(RATE_WINDOW_SECONDS))
     line_durations: deque[float] = field(default_factory=lambda: deque(maxlen=RECENT_LINES))
@@ -282,7 +285,7 @@ def measure(stage: Stage, now: float) -> Measure:
         # each) are held until a stall is due instead: the window would empty long before.
         typical = statistics.median(stage.line_durations) if stage.line_durations else 0.0
         hold = typical if typical < RATE_WINDOW_SECONDS else STALL_FACTOR * typical
-        overdue = now - stage.step_time > STALL_FACTOR * (typical or finite(stage.latest.step_seconds) or 0.0)
+        overdue = now - stage.step_time > STALL_FACTOR * (typical or printed_step_seconds(stage) or 0.0)
         now = max(stage.step_time, now - hold)
     start = stage.start
     observed = 0.0 if start is None else min(max(now - start, 0.0), float(RATE_WINDOW_SECONDS))
@@ -325,11 +328,17 @@ def printed_pace(stage: Stage) -> float | None:
     spans the warm-up (every N steps × T s a step). None otherwise, or at step 0 or 1, whose time
     includes the start (compilation, the first batches)."""
     latest = stage.latest
-    seconds = finite(latest.step_seconds)
+    seconds = printed_step_seconds(stage)
     if seconds is None or seconds <= 0 or latest.logged or latest.step <= 1:
         return None
     spans = bool(stage.line_durations) and stage.line_durations[-1] >= WARMUP_SECONDS
     return seconds if seconds * WARMUP_COUNT >= WARMUP_SECONDS or spans else None
+
+
+def printed_step_seconds(stage: Stage) -> float | None:
+    """The latest line's printed time of one step, unless the log's own dates showed that field is no
+    step's time (an elapsed clock read as a duration: flair's ``time (sec)``)."""
+    return None if stage.clock_over_printed else finite(stage.latest.step_seconds)
 
 
 def lines_needed(stage: Stage) -> int:
@@ -358,7 +367,7 @@ def step_seconds(stage: Stage, m: Measure | None = None) -> float | None:
     wait's). A log of dicts without step numbers measures the time between logs, each of an
     unknown number of steps: no step time at all, rather than an invented one.
     """
-    printed = finite(stage.latest.step_seconds)
+    printed = printed_step_seconds(stage)
     if printed is not None or stage.latest.logged:
         return printed
     if m is not None and m.steps_per_hour:

@@ -12,6 +12,7 @@ from ...snapshot import PeerView, RoundView, SwarmView
 from ..events import CollabProgress, TrainStep
 from ..tracker import WARMUP_SECONDS
 from .health import Crash
+from .rules import FIRST_STEP_SECONDS
 from .stage import (
     EXPLODED_FACTOR,
     AllReduce,
@@ -20,6 +21,7 @@ from .stage import (
     RunFacts,
     Stage,
     finite,
+    printed_step_seconds,
     row_groups_per_step,
     step_seconds,
 )
@@ -146,14 +148,18 @@ def details(
     if speed:
         lines.append(" · ".join(speed))
     if Line.ETA in shows:
-        eta, parts = v.eta_seconds, []
+        eta, trainer_eta, parts = v.eta_seconds, v.trainer_eta_seconds, []
         if eta is not None:
             parts.append(f"{text.duration(eta)} (tokwatch)")
-        if latest.trainer_eta_seconds is not None:
-            parts.append(f"{text.duration(latest.trainer_eta_seconds)} (trainer)")
-        if latest.run_eta and not latest.ends_at_total and latest.trainer_eta_seconds is not None:
+        if trainer_eta is not None:
+            parts.append(f"{text.duration(trainer_eta)} (trainer)")
+        elif latest.trainer_eta_seconds is not None and eta is not None:
+            # Printed, but the steps left at the log's own pace say otherwise (rules.trainer_eta).
+            parts.append(f"the trainer's {text.duration(latest.trainer_eta_seconds)} left out: it does not fit "
+                         "the steps left at this pace")
+        if latest.run_eta and not latest.ends_at_total and trainer_eta is not None:
             # mmengine's and mmcv's ``eta`` beside an epoch's count is the whole run's; tokwatch's is the epoch's.
-            run_eta = f"ETA {text.duration(latest.trainer_eta_seconds)} (trainer)"
+            run_eta = f"ETA {text.duration(trainer_eta)} (trainer)"
             lines.append(run_eta + (f" · epoch ends in {text.duration(eta)} (tokwatch)" if eta is not None else ""))
         else:
             # A bar that counts an epoch's batches (Lightning, NeMo, llama-recipes) times that epoch only.
@@ -184,7 +190,7 @@ def _under_lead(body: list[tuple[Line, str]], lead: Line | None, notes: Sequence
 
 
 def early_details(
-    v: EarlyVerdict, planned: int | None, pending: Sequence[tuple[str, float | None, int | None]],
+    v: EarlyVerdict, now: float, planned: int | None, pending: Sequence[tuple[str, float | None, int | None]],
     evaluated: str | None, run: RunFacts, all_reduce: AllReduce | None, errors: Errors | None,
     collaboration: str | None, skips: str | None, warning: str | None,
 ) -> list[str]:
@@ -204,8 +210,13 @@ def early_details(
     if Line.COLLABORATION in shows and collaboration is not None:
         body.append((Line.COLLABORATION, collaboration))
     if Line.WAITING in shows:
+        waited = ""
+        if v.since is not None and v.status in (Status.WAITING, Status.STALLED) and now - v.since >= 60:
+            # Timed by the log's own dates from the line that said training starts.
+            waited = (f": {text.exact_duration(now - v.since)} since training started "
+                      f"(a stall after {text.duration(FIRST_STEP_SECONDS)})")
         body.append((Line.WAITING, (f"waiting for the first training step"
-                                   f"{f' of {planned:,} planned' if planned is not None else ''}")))
+                                   f"{f' of {planned:,} planned' if planned is not None else ''}{waited}")))
     if Line.VALIDATION_ONLY in shows:
         figures = ", ".join(f"{name} {figure(value)}" for name, value, _ in pending[-EVALS_SHOWN:])
         body.append((Line.VALIDATION_ONLY, f"Only validation lines so far, no training step: {figures}"))
@@ -262,7 +273,7 @@ def speed_parts(stage: Stage, run: RunFacts, m: Measure | None = None) -> list[s
     seconds = step_seconds(stage, m)
     if seconds is not None:
         # The trainer's own time of a step is said to be its own: the rate beside it is measured.
-        own = " (as printed)" if finite(latest.step_seconds) is not None else ""
+        own = " (as printed)" if printed_step_seconds(stage) is not None else ""
         parts.append(f"step {seconds_text(seconds)}{own}")
     rate = finite(latest.tokens_per_second)
     if rate is not None and rate >= 0:
@@ -490,7 +501,7 @@ def stopped_words(crash: Crash | None) -> str:
 
 def early_status(
     v: EarlyVerdict, all_reduce: AllReduce | None, errors: Errors | None, overflows: int,
-    pending: Sequence[tuple[str, float | None, int | None]], collab: CollabProgress | None,
+    pending: Sequence[tuple[str, float | None, int | None]], collab: CollabProgress | None, now: float | None = None,
 ) -> str:
     """The status line before the first training step, as the verdict names it."""
     if v.status is Status.ALONE and collab is not None:
@@ -518,6 +529,8 @@ def early_status(
             return "done · evaluation only"
         case Status.COLLABORATING if collab is not None:
             return f"{_epoch(collab)} · {collab.peers} peers"
+        case Status.STALLED if v.since is not None and now is not None:
+            return f"no step yet · stalled {short(now - v.since)}"
     return "waiting for first step"
 
 

@@ -31,6 +31,28 @@ def covered_steps(previous: TrainStep | None, step: TrainStep) -> int | None:
     return delta if delta > 0 else None
 
 
+# The log's own dates over a printed duration they contradict: a step line whose printed time for its steps
+# is more than CLOCK_FACTOR times what the dates of it and the step line before allow (a date's second of
+# slack on each) cannot be those steps' time; the field is something else (flair's ``time (sec)`` is the
+# epoch's elapsed time, read as a step's until three lines show it growing). The dates must be a second
+# apart or more: lines stamped in one burst (a buffered pipe's, by a wrapper) say nothing of the steps.
+CLOCK_FACTOR = 2.0
+CLOCK_SLACK_SECONDS = 1.0
+
+
+def clock_gap(previous: TrainStep, step: TrainStep) -> float | None:
+    """The seconds between two step lines by the log's own dates (None: either undated, or out of order)."""
+    if previous.at is None or step.at is None or step.at < previous.at:
+        return None
+    return step.at - previous.at
+
+
+def clock_contradicts(printed_seconds: float, gap_seconds: float) -> bool:
+    """A line's printed duration is more than the log's own dates allow (:data:`CLOCK_FACTOR`)."""
+    return (gap_seconds >= CLOCK_SLACK_SECONDS
+            and printed_seconds > CLOCK_FACTOR * (gap_seconds + CLOCK_SLACK_SECONDS))
+
+
 def timeline_offset(previous: TrainStep | None, step: TrainStep, offset: int) -> int:
     """What to add to ``step``'s own step to place it on the run's one timeline, after ``previous`` (whose
     place was ``previous.step + offset``; None after a new run's start, or before any step).

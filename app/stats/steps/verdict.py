@@ -162,6 +162,8 @@ class Verdict:
     measure: Measure
     stall: Stall  # as it stands once a crash or a broken run has had its say (no stall, no pause)
     eta_seconds: float | None  # tokwatch's time to the last step, when one is ahead
+    # The trainer's printed time left, when the log's own steps left and pace do not contradict it (rules.trainer_eta)
+    trainer_eta_seconds: float | None = None
     crash: Crash | None = None
     broken: Broken | None = None
     # Not the time left, nor when it would be called stalled: a dead or broken run gets nowhere.
@@ -211,12 +213,16 @@ def decide(
     rate = _rate_line(stage, m, stall, is_diverged, is_done)
     situation = _situation_line(stage, stall, is_diverged, is_done)
     eta = rules.eta(stage, m) if crash is None and broken is None and not is_diverged and not finishing else None
+    trainer_eta = rules.trainer_eta(stage, eta)
+    if is_done:
+        # A run that is over has no time left: none when it stopped short of its total (its own ETA too).
+        eta = eta if not eta else None
+        trainer_eta = trainer_eta if not trainer_eta else None
     shows = {Line.STAGE}
     if rate is not None:
         shows.add(rate)
     if situation is not None:
         shows.add(situation)
-    trainer_eta = stage.latest.trainer_eta_seconds
     if not is_done and not finishing and not is_diverged and not broken_shown and (eta is not None or trainer_eta is not None):
         shows.add(Line.ETA)
     lead = rate or situation or Line.STAGE
@@ -240,7 +246,7 @@ def decide(
         shows.add(Line.LOSS_SPIKES)
     return Verdict(
         state=state, since=since, status=status, shows=frozenset(shows), lead=lead if lead in shows else None,
-        measure=m, stall=stall, eta_seconds=eta, crash=crash, broken=broken if broken_shown else None,
+        measure=m, stall=stall, eta_seconds=eta, trainer_eta_seconds=trainer_eta, crash=crash, broken=broken if broken_shown else None,
         hides_time_left=crash is not None or broken_shown, hides_stall_limit=crash is not None, swarm=swarm,
     )
 
@@ -407,9 +413,13 @@ class EarlyVerdict:
 def decide_before_steps(
     crash: Crash | None, broken: Broken | None, grad_warning: bool, collaborating: bool, validation: bool,
     evaluated_at: float | None, evaluated: bool, all_reduce_failed: bool, errors: bool, overflows: bool,
-    swarm: SwarmFacts | None = None,
+    swarm: SwarmFacts | None = None, training_since: float | None = None, now: float | None = None,
 ) -> EarlyVerdict:
-    """The verdict on a run with no step read yet (``evaluated``: an evaluation job wrote its end)."""
+    """The verdict on a run with no step read yet (``evaluated``: an evaluation job wrote its end;
+    ``training_since``: when the trainer announced that training starts, by the log's own dates).
+
+    Once training was announced, no step for :data:`rules.FIRST_STEP_SECONDS` of the log's own time
+    is a stall, as a bar at step 0 is (compiling, loading and the first batch fit well within it)."""
     shows: set[Line] = set()
     state: State = "working"
     since = None
@@ -429,10 +439,14 @@ def decide_before_steps(
             # An evaluation job that wrote its results has finished: it trains nothing.
             state, status, since, opening = "done", Status.EVALUATION_ONLY, evaluated_at, Line.FINISHED_SUMMARY
             shows.add(Line.EVALUATION_ONLY)
+    if status is Status.WAITING and training_since is not None and now is not None:
+        since = training_since
+        if now - training_since > rules.FIRST_STEP_SECONDS:
+            state, status = "stalled", Status.STALLED
     shows.add(opening)
     if collaborating:
         shows.add(Line.COLLABORATION)
-        if state == "working" and status is Status.WAITING:
+        if state in ("working", "stalled") and status in (Status.WAITING, Status.STALLED):
             # Its swarm's progress lines: it trains with its peers, whether or not it prints steps of its own.
             state, status = "training", Status.COLLABORATING
             shows.discard(Line.WAITING)

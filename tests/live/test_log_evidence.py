@@ -1,0 +1,165 @@
+"""Every figure a step run shows rests on the log, and where the log holds two kinds of evidence for one
+figure (a printed time and the log's own dates, a printed time left and the steps left at the log's pace)
+they agree, or the rule the docs give decides (docs/figures.md, "When the log's own evidence disagrees").
+
+Real excerpts (their sources in their headers) and composed logs whose answers are worked out by hand,
+read cold as ``run.py once --at end`` does.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.ingest.backwards import read_backwards
+from app.live.monitor import Monitor
+from app.snapshot import to_json
+from tests.reallogs import body
+
+T0 = 1_800_000_000.0  # the modification time an undated log is given
+
+
+def read(tmp_path: Path, lines: list[str], mtime: float = T0) -> dict[str, Any]:
+    """The snapshot of ``lines`` read cold, at the last line's time."""
+    log = tmp_path / "train.log"
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    os.utime(log, (mtime, mtime))
+    monitor = Monitor(log, clock=lambda: mtime)
+    monitor.backlog(read_backwards(log))
+    now = monitor.last_event_at()
+    assert now is not None
+    data: dict[str, Any] = json.loads(to_json(monitor.snapshot(now)))
+    return data
+
+
+def clock(seconds: float) -> str:
+    """A python logging time ``seconds`` after 2024-03-01 10:00:00 local."""
+    base = time.mktime((2024, 3, 1, 10, 0, 0, 0, 0, -1)) + seconds
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(base)) + f",{round(base % 1 * 1000):03d}"
+
+
+def flair(at: float, step: int, seconds: float) -> str:
+    """flair's trainer line (flairNLP/flair PR #2983): ``time (sec)`` is the epoch's elapsed time."""
+    return (f"{clock(at)} epoch 1 - iter {step}/1000 - loss 0.90000000 - time (sec): {seconds:.2f} - "
+            "samples/sec: 80.00 - lr: 0.000030")
+
+
+def speed_line(data: dict[str, Any]) -> str:
+    return next(line for line in data["details"] if line.startswith("step "))
+
+
+# --- a printed duration the log's own dates contradict -------------------------------------------------
+
+
+def test_flair_s_elapsed_in_epoch_is_no_step_time_by_the_log_s_own_dates(tmp_path: Path) -> None:
+    """The real excerpt: ``time (sec)`` 5.65, 10.81, 16.01, 20.98 at iters 122, 244, 366, 488, dated
+    11:14:32,333 … 11:14:47,662. The second line's 10.81 s a step × 122 steps = 1,319 s, where its date
+    is 5.162 s after the first: no step's time. By the dates: 15.329 s over 366 iterations = 41.9 ms."""
+    name = "generic-flair-pr2983-epoch-iter-of-1227-dash-fields-time-sec.log"
+    data = read(tmp_path, body(name))
+    training = data["training"]
+    assert data["status_line"] == "step 488/1227 · …"
+    assert training["step_seconds"] == pytest.approx((47.662 - 32.333) / 366, rel=1e-3)
+    assert speed_line(data) == "step 42 ms"  # not "(as printed)": the printed field is not a step's time
+
+
+def test_two_lines_are_enough_for_the_dates_to_overrule_a_printed_time(tmp_path: Path) -> None:
+    """Lines 5 s apart at iters 100 and 200, ``time (sec)`` 5.00 then 10.00 (the reader takes a bare time as
+    a step's until three lines show it growing): 100 × 10 s cannot fit in 5 s; 5 s / 100 = 50 ms."""
+    data = read(tmp_path, [flair(0, 100, 5.0), flair(5, 200, 10.0)])
+    assert data["training"]["step_seconds"] == pytest.approx(0.05, rel=1e-6)
+    assert speed_line(data) == "step 50 ms"
+
+
+def test_a_printed_time_the_dates_allow_is_the_trainer_s_own(tmp_path: Path) -> None:
+    """0.05 s a step × 100 steps = 5 s, the dates 5 s apart: it agrees, and is said to be printed."""
+    data = read(tmp_path, [flair(0, 100, 0.05), flair(5, 200, 0.05)])
+    assert data["training"]["step_seconds"] == pytest.approx(0.05, rel=1e-6)
+    assert speed_line(data) == "step 50 ms (as printed)"
+
+
+def test_lines_stamped_in_one_burst_say_nothing_against_a_printed_time(tmp_path: Path) -> None:
+    """Three lines dated 20 ms apart (a buffered pipe's lines stamped as they were written), each 10 iters
+    of 0.5 s: the dates are less than a second apart, so they judge nothing: 0.5 s a step, as printed."""
+    lines = [flair(0.02 * n, 10 * (n + 1), 0.5) for n in range(3)]
+    data = read(tmp_path, lines)
+    assert data["training"]["step_seconds"] == pytest.approx(0.5, rel=1e-6)
+    assert speed_line(data) == "step 500 ms (as printed)"
+
+
+# --- a printed time left the log's own steps left and pace contradict ---------------------------------
+
+
+def llamafactory(step: int, elapsed: str, remaining: str) -> str:
+    """LLaMA-Factory's trainer_log.jsonl record (6566 steps planned)."""
+    return (f'{{"current_steps": {step}, "total_steps": 6566, "loss": 0.39, "lr": 1e-06, "epoch": 5.3, '
+            f'"percentage": {step / 65.66:.2f}, "elapsed_time": "{elapsed}", "remaining_time": "{remaining}"}}')
+
+
+def paced_records(remaining: list[str]) -> list[str]:
+    """Records every 10 steps, 150 s apart (15 s a step), from step 5010 at 0:02:30."""
+    return [llamafactory(5010 + 10 * n, f"0:{150 * (n + 1) // 60:02d}:{150 * (n + 1) % 60:02d}", left)
+            for n, left in enumerate(remaining)]
+
+
+def test_a_printed_time_left_that_fits_the_steps_left_is_shown_beside_tokwatch_s(tmp_path: Path) -> None:
+    """At step 5050: 1516 steps left at 15 s = 22,740 s (6 h 19 min); the trainer prints 6:20:00."""
+    data = read(tmp_path, paced_records(["6:30:00", "6:28:00", "6:25:00", "6:22:00", "6:20:00"]))
+    training = data["training"]
+    assert training["eta_seconds"] == pytest.approx(1516 * 15, rel=1e-3)
+    assert training["trainer_eta_seconds"] == 6 * 3600 + 20 * 60
+    assert "ETA 6 h 19 min (tokwatch) · 6 h 20 min (trainer)" in data["details"]
+
+
+def test_a_printed_time_left_the_steps_left_contradict_is_left_out(tmp_path: Path) -> None:
+    """The same run printing 0:03:42 left (LLaMA-Factory after a resume: its session's steps only): 222 s
+    against 22,740 s, a hundred times apart: tokwatch's stays, the printed one is left out and said so."""
+    data = read(tmp_path, paced_records(["0:00:49", "0:01:33", "0:02:14", "0:02:56", "0:03:42"]))
+    training = data["training"]
+    assert training["eta_seconds"] == pytest.approx(1516 * 15, rel=1e-3)
+    assert training["trainer_eta_seconds"] is None
+    assert ("ETA 6 h 19 min (tokwatch) · the trainer's 3 min left out: it does not fit the steps left at this pace"
+            in data["details"])
+
+
+def test_a_run_that_stopped_short_of_its_total_has_no_time_left(tmp_path: Path) -> None:
+    """A parameter-golf record stops on its wall-clock cap at step 6530 of 10000: the run is over, nothing is
+    left to run (its 3,470 planned steps are not a time left, at any pace)."""
+    data = read(tmp_path, body("stopself-parameter-golf-ternary-custom-keys-wallclock-cap-final-sliding.log"))
+    assert data["status_line"] == "done · stopped early at step 6530/10000"
+    assert data["training"]["eta_seconds"] is None
+    assert data["training"]["trainer_eta_seconds"] is None
+
+
+# --- no step yet, timed by the log's own dates --------------------------------------------------------
+
+
+def announced_then_quiet(last_seconds: float) -> list[str]:
+    """HF's ``Running training`` at 10:00:05, a bar at 0 (no step done), then lines dated up to ``last_seconds``."""
+    return [
+        f"{clock(0)} - INFO - Loading checkpoint shards",
+        f"{clock(5)} - INFO - ***** Running training *****",
+        "  0%|          | 0/58 [00:00<?, ?it/s]",
+        f"{clock(180)} - INFO - compiling graph 1",
+        f"{clock(last_seconds)} - INFO - compiling graph 2",
+    ]
+
+
+def test_no_first_step_nine_minutes_after_training_started_is_a_wait(tmp_path: Path) -> None:
+    """The dates say 10:00:05 → 10:09:05: 9 min without a step, under the 10 min the first step is given."""
+    data = read(tmp_path, announced_then_quiet(545))
+    assert (data["status_line"], data["state"]) == ("waiting for first step", "working")
+    assert data["training"]["stalled"] is False
+    assert "waiting for the first training step: 9 min since training started (a stall after 10 min)" in data["details"]
+
+
+def test_no_first_step_twelve_minutes_after_training_started_is_a_stall(tmp_path: Path) -> None:
+    """10:00:05 → 10:12:30 by the log's own dates: 12 min 25 s without a step is stalled."""
+    data = read(tmp_path, announced_then_quiet(750))
+    assert (data["status_line"], data["state"]) == ("no step yet · stalled 12m", "stalled")
+    assert data["training"]["stalled"] is True
