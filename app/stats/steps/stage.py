@@ -216,8 +216,8 @@ class Measure:
                 self.needed,
                 self.observed_seconds,
                 float(WARMUP_SECONDS),
-                "logged step" if self.logged else "step",
-                "logged steps" if self.logged else "steps",
+                "logged record" if self.logged else "step",
+                "logged records" if self.logged else "steps",
             ),
         )
 

@@ -60,7 +60,7 @@ def details(
     if sentence is not None:
         body.append((Line.SWARM, sentence))
     latest = stage.latest
-    unit = "logged steps" if latest.logged else "steps"
+    unit = "logged records" if latest.logged else "steps"  # a dict logged every N steps is no step
     over = "from the trainer's own time per step" if m.paced else f"over {text.minutes(m.observed_seconds)} min"
     before = ""
     if Line.BEFORE_THE_CRASH in shows:  # the rate as it stood when it died
@@ -309,7 +309,7 @@ def position(step: TrainStep, epoch: float | None = None) -> str:
     dicts without step numbers (``epoch 0.44``)."""
     if step.logged:
         epoch = step.epoch if step.epoch is not None else epoch
-        return f"epoch {epoch:g}" if epoch is not None else f"{step.step} logged steps"
+        return f"epoch {epoch:g}" if epoch is not None else f"{step.step} logged records"
     if step.outer_step is not None:
         return f"outer {step.outer_step} · step {step.step}"
     in_epoch = step.epoch if step.epoch is not None else epoch
@@ -336,7 +336,7 @@ def stage_line(stage: Stage) -> str:
     latest = stage.latest
     where = position(latest, stage.epoch)
     if latest.logged:
-        where += f" ({latest.step} logged steps: the log prints no step number)"
+        where += f" ({latest.step} logged records: the log prints no step number)"
     elif latest.progress_percent is not None:
         where += f" ({latest.progress_percent:.2f}%)"
     elif latest.total_steps:
