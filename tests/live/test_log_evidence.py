@@ -163,3 +163,81 @@ def test_no_first_step_twelve_minutes_after_training_started_is_a_stall(tmp_path
     data = read(tmp_path, announced_then_quiet(750))
     assert (data["status_line"], data["state"]) == ("no step yet · stalled 12m", "stalled")
     assert data["training"]["stalled"] is True
+
+
+# --- an epoch's count that starts again is the same run ---------------------------------------------------
+
+
+def mmdet_epochs() -> list[str]:
+    """mmdet's text log: epoch 12 every 50 iters of 6.9 s (345 s apart) from 350 to 600 of 643, then epoch 13's
+    first line at 50/643, 93 iters later (43 to the epoch's end, 50 in the next) plus a 72 s checkpoint."""
+    lines, at = [], 0.0
+    for it in range(350, 650, 50):
+        lines.append(f"{clock(at)} - mmdet - INFO - Epoch [12][{it}/643]\tlr: 9.926e-03, time: 6.900, "
+                     "data_time: 0.010, memory: 8932, loss: 2.7465")
+        at += 345
+    at += 93 * 6.9 + 72 - 345
+    lines.append(f"{clock(at)} - mmdet - INFO - Epoch [13][50/643]\tlr: 9.923e-03, time: 6.900, "
+                 "data_time: 0.010, memory: 8932, loss: 2.7458")
+    return lines
+
+
+def test_an_epoch_s_first_line_goes_on_measuring_the_run(tmp_path: Path) -> None:
+    """The new epoch's count is no new run: its first line counts the 93 iterations since the last one, timed
+    at 6.9 s each (641.7 s); the 72 s checkpoint between the epochs is a pause, so the rate is measured from
+    those iterations: 93 / 641.7 s = 521.7 iterations/h (3600 / 6.9), not "measuring" from scratch; the
+    epoch's 593 iterations left at that pace end in 4,091.7 s."""
+    data = read(tmp_path, mmdet_epochs())
+    training = data["training"]
+    assert (data["status_line"], data["state"]) == ("epoch 13 · 50/643 in the epoch · 521 steps/h", "training")
+    assert training["steps_per_hour"] == pytest.approx(3600 / 6.9, rel=1e-3)
+    assert training["eta_seconds"] == pytest.approx(593 * 6.9, rel=1e-3)
+    assert "Epoch ends in 1 h 08 min (tokwatch)" in data["details"]
+
+
+def keras_epochs(per_step: list[str], stop: bool = False) -> list[str]:
+    """Keras 3: ``Epoch N/50`` and each epoch's one-batch bar with its time per step."""
+    lines = []
+    for n, took in enumerate(per_step, start=1):
+        lines += [f"Epoch {n}/50", f"1/1 ━━━━━━━━━━━━━━━━━━━━ 0s {took}/step - loss: {100 - n:.4f} - learning_rate: 0.1000"]
+    return lines + ([f"Epoch {len(per_step)}: early stopping"] if stop else [])
+
+
+def test_a_keras_run_stopped_early_says_the_epoch_it_stopped_at(tmp_path: Path) -> None:
+    """Eight epochs of one batch each, then ``Epoch 8: early stopping``: eight steps read (one an epoch, not
+    one in all), and the stop said at epoch 8 of 50, not at "step 1"."""
+    data = read(tmp_path, keras_epochs(["150ms"] * 8, stop=True))
+    assert (data["status_line"], data["state"]) == ("done · stopped early at epoch 8/50 · 1/1 in the epoch", "done")
+    assert "Stopped early at epoch 8 of 50: Epoch 8: early stopping" in data["details"]
+    assert "no rate: 8 steps over less than 3 min of its own time" in data["details"]
+
+
+def test_a_step_time_under_ten_milliseconds_keeps_two_figures(tmp_path: Path) -> None:
+    """Keras' ``760us/step`` is 0.76 ms, never rounded to "1 ms"."""
+    data = read(tmp_path, keras_epochs(["760us"] * 3))
+    assert data["training"]["step_seconds"] == pytest.approx(0.00076, rel=1e-6)
+    assert speed_line(data) == "step 0.76 ms (as printed)"
+
+
+# --- an end with no step line, and dicts that carry no step number ------------------------------------------
+
+
+def test_the_trainer_s_summary_alone_is_a_finished_run_with_no_step(tmp_path: Path) -> None:
+    """HF's end-of-training dict with nothing before it (simple-llm-finetuner #27's paste): the run is over;
+    no step, no rate, no count of steps (``5.8012 × 1.207`` would be an inference)."""
+    data = read(tmp_path, ["{'train_runtime': 5.8012, 'train_samples_per_second': 1.207, 'train_steps_per_second': "
+                           "1.207, 'train_loss': 2.129377910069057, 'epoch': 1.0}"])
+    assert (data["status_line"], data["state"]) == ("done · no step line", "done")
+    assert data["step"] is None and data["training"]["step"] is None
+    assert data["training"]["finished"] is True
+    assert "no rate: the log holds the run's end, no step line" in data["details"]
+
+
+def test_a_count_of_logged_dicts_is_not_shown_as_a_step(tmp_path: Path) -> None:
+    """Six HF dicts without a bar (one every 25 % of an epoch): the table says 6 logged records, no step."""
+    dicts = [f"{{'loss': {10.0 - n:.4f}, 'grad_norm': 50.0, 'learning_rate': 4e-05, 'epoch': {0.25 * n}}}"
+             for n in range(1, 7)]
+    data = read(tmp_path, dicts)
+    rows = {row["label"]: row["value"] for row in data["training_fields"]}
+    assert rows.get("logged records") == "6" and "step" not in rows
+    assert "Stage train · epoch 1.5 (6 logged records: the log prints no step number)" in data["details"]

@@ -81,10 +81,11 @@ def _before_steps(progress: StepProgress, now: float) -> StepReport:
         crash, broken, health.warning() is not None, progress.collab is not None, bool(pending),
         evaluated[1] if evaluated is not None else None, evaluated is not None,
         ar is not None and ar.failed > 0 and not ar.succeeded, errors is not None, health.skipped_total > 0, facts,
-        progress.training_since, now,
+        progress.training_since, now, progress.ended,
     )
+    said = evaluated[0] if evaluated is not None else (progress.ended[0] if progress.ended is not None else None)
     details = step_text.early_details(
-        v, now, progress.run.total_steps, pending, evaluated[0] if evaluated is not None else None, progress.run,
+        v, now, progress.run.total_steps, pending, said, progress.run,
         ar if swarm is None else None, errors, step_text.collaboration_line(progress.collab), health.skip_line(),
         health.warning(),
     )

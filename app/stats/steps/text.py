@@ -221,7 +221,10 @@ def early_details(
         figures = ", ".join(f"{name} {figure(value)}" for name, value, _ in pending[-EVALS_SHOWN:])
         body.append((Line.VALIDATION_ONLY, f"Only validation lines so far, no training step: {figures}"))
     if Line.FINISHED_SUMMARY in shows and evaluated is not None:
-        body.append((Line.FINISHED_SUMMARY, f"Finished: {clip(evaluated, 90)}"))
+        stopped = "Stopped early" if Line.STOPPED_EARLY in shows else "Finished"
+        body.append((Line.FINISHED_SUMMARY, f"{stopped}: {clip(evaluated, 90)}"))
+    if Line.NO_RATE_SUMMARY_ONLY in shows or Line.STOPPED_EARLY in shows:
+        body.append((Line.NO_RATE_SUMMARY_ONLY, "no rate: the log holds the run's end, no step line"))
     if Line.EVALUATION_ONLY in shows:
         # Its headline figures (bits per byte, CORE, a loss) before the tasks' own.
         headline = sorted(pending, key=lambda item: _HEADLINE.search(item[0].lower()) is None)
@@ -244,6 +247,10 @@ def step_of(latest: TrainStep) -> str:
     """``step 7,182 of 9,000``; ``step 7,182``; the epoch of a log of dicts without step numbers."""
     if latest.logged or latest.outer_step is not None:
         return position(latest)
+    if not latest.ends_at_total and latest.epoch is not None:
+        # The count is the epoch's batches (Keras' ``1/1`` bar each epoch): the run is as far as its epoch.
+        epochs = f" of {latest.epoch_total:,}" if latest.epoch_total is not None else ""
+        return f"epoch {latest.epoch:g}{epochs}"
     total = f" of {latest.total_steps:,}" if latest.total_steps is not None else ""
     return f"step {latest.step:,}{total}"
 
@@ -437,6 +444,8 @@ def clip(value: str, length: int) -> str:
 
 
 def seconds_text(seconds: float) -> str:
+    if seconds < 0.01:
+        return f"{seconds * 1000:.2g} ms"  # Keras' ``760us/step``: two figures, never "1 ms"
     if seconds < 1:
         return f"{seconds * 1000:.0f} ms"
     if seconds < 60:
@@ -531,6 +540,8 @@ def early_status(
             return f"{_epoch(collab)} · {collab.peers} peers"
         case Status.STALLED if v.since is not None and now is not None:
             return f"no step yet · stalled {short(now - v.since)}"
+        case Status.DONE:
+            return "done · stopped early · no step line" if Line.STOPPED_EARLY in v.shows else "done · no step line"
     return "waiting for first step"
 
 

@@ -92,13 +92,26 @@ def timeline_offset(previous: TrainStep | None, step: TrainStep, offset: int) ->
     return 0
 
 
+def timeline_covered(previous: TrainStep | None, step: TrainStep, before: int, after: int) -> int | None:
+    """:func:`covered_steps`, or where the step counter restarted while the run went on (an epoch's batches
+    counted again), the steps between the two lines on the run's one timeline (``before``, ``after``: the
+    previous line's and this line's :func:`timeline_offset`)."""
+    covered = covered_steps(previous, step)
+    if covered is None and previous is not None and after != before and step.step + after > previous.step + before:
+        return step.step + after - (previous.step + before)
+    return covered
+
+
 def line_seconds(previous: TrainStep | None, step: TrainStep, covered: int | None = None) -> float | None:
     """The time ``step``'s line accounts for, from the trainer's own printed durations.
 
-    ``covered``: :func:`covered_steps` of the two, when the caller has it already.
+    ``covered``: :func:`timeline_covered` of the two, when the caller has it already; else the steps between
+    them, counted on over a count that restarts while the run goes on (an epoch's batches counted again).
     """
     if covered is None:
         covered = covered_steps(previous, step)
+        if covered is None and previous is not None:
+            covered = timeline_covered(previous, step, 0, timeline_offset(previous, step, 0))
     if previous is not None and covered is not None:
         if step.elapsed_seconds is not None and previous.elapsed_seconds is not None:
             delta = step.elapsed_seconds - previous.elapsed_seconds

@@ -414,6 +414,7 @@ def decide_before_steps(
     crash: Crash | None, broken: Broken | None, grad_warning: bool, collaborating: bool, validation: bool,
     evaluated_at: float | None, evaluated: bool, all_reduce_failed: bool, errors: bool, overflows: bool,
     swarm: SwarmFacts | None = None, training_since: float | None = None, now: float | None = None,
+    ended: tuple[str, float | None, bool] | None = None,
 ) -> EarlyVerdict:
     """The verdict on a run with no step read yet (``evaluated``: an evaluation job wrote its end;
     ``training_since``: when the trainer announced that training starts, by the log's own dates).
@@ -439,7 +440,13 @@ def decide_before_steps(
             # An evaluation job that wrote its results has finished: it trains nothing.
             state, status, since, opening = "done", Status.EVALUATION_ONLY, evaluated_at, Line.FINISHED_SUMMARY
             shows.add(Line.EVALUATION_ONLY)
-    if status is Status.WAITING and training_since is not None and now is not None:
+    if ended is not None and status is Status.WAITING and not validation:
+        # The run's end with no step line before it (HF's summary dict alone, a stop in its own words): it is
+        # over, and nothing of its steps is known.
+        _, ended_at, early = ended
+        state, status, since, opening = "done", Status.DONE, ended_at, Line.FINISHED_SUMMARY
+        shows.add(Line.STOPPED_EARLY if early else Line.NO_RATE_SUMMARY_ONLY)
+    elif status is Status.WAITING and training_since is not None and now is not None:
         since = training_since
         if now - training_since > rules.FIRST_STEP_SECONDS:
             state, status = "stalled", Status.STALLED
@@ -476,4 +483,4 @@ def decide_before_steps(
         shows.add(Line.SWARM)
         lead = Line.SWARM
     return EarlyVerdict(state, since, status, frozenset(shows), lead if lead in shows else None, crash, broken,
-                        finished=Line.EVALUATION_ONLY in shows, swarm=swarm)
+                        finished=Line.EVALUATION_ONLY in shows or status is Status.DONE, swarm=swarm)
