@@ -225,8 +225,8 @@ def test_a_step_time_under_ten_milliseconds_keeps_two_figures(tmp_path: Path) ->
 def test_the_trainer_s_summary_alone_is_a_finished_run_with_no_step(tmp_path: Path) -> None:
     """HF's end-of-training dict with nothing before it (simple-llm-finetuner #27's paste): the run is over;
     no step, no rate, no count of steps (``5.8012 × 1.207`` would be an inference)."""
-    data = read(tmp_path, ["{'train_runtime': 5.8012, 'train_samples_per_second': 1.207, 'train_steps_per_second': "
-                           "1.207, 'train_loss': 2.129377910069057, 'epoch': 1.0}"])
+    data = read(tmp_path, [("{'train_runtime': 5.8012, 'train_samples_per_second': 1.207, 'train_steps_per_second': "
+                           "1.207, 'train_loss': 2.129377910069057, 'epoch': 1.0}")])
     assert (data["status_line"], data["state"]) == ("done · no step line", "done")
     assert data["step"] is None and data["training"]["step"] is None
     assert data["training"]["finished"] is True
