@@ -231,6 +231,8 @@ def test_the_trainer_s_summary_alone_is_a_finished_run_with_no_step(tmp_path: Pa
     assert data["step"] is None and data["training"]["step"] is None
     assert data["training"]["finished"] is True
     assert "no rate: the log holds the run's end, no step line" in data["details"]
+    assert ("Finished: train_runtime 5.8012, train_samples_per_second 1.207, train_steps_per_second 1.207, "
+            "train_loss 2.129377910069057, epoch 1.0") in data["details"]  # its only figures, whole
 
 
 def test_a_count_of_logged_dicts_is_not_shown_as_a_step(tmp_path: Path) -> None:

@@ -222,7 +222,8 @@ def early_details(
         body.append((Line.VALIDATION_ONLY, f"Only validation lines so far, no training step: {figures}"))
     if Line.FINISHED_SUMMARY in shows and evaluated is not None:
         stopped = "Stopped early" if Line.STOPPED_EARLY in shows else "Finished"
-        body.append((Line.FINISHED_SUMMARY, f"{stopped}: {clip(evaluated, 90)}"))
+        # (whole, up to two lines' worth: with no step line, the end's own words hold the run's only figures)
+        body.append((Line.FINISHED_SUMMARY, f"{stopped}: {clip(evaluated, 160)}"))
     if Line.NO_RATE_SUMMARY_ONLY in shows or Line.STOPPED_EARLY in shows:
         body.append((Line.NO_RATE_SUMMARY_ONLY, "no rate: the log holds the run's end, no step line"))
     if Line.EVALUATION_ONLY in shows:
