@@ -243,3 +243,12 @@ def test_a_count_of_logged_dicts_is_not_shown_as_a_step(tmp_path: Path) -> None:
     rows = {row["label"]: row["value"] for row in data["training_fields"]}
     assert rows.get("logged records") == "6" and "step" not in rows
     assert "Stage train · epoch 1.5 (6 logged records: the log prints no step number)" in data["details"]
+
+
+def test_a_step_0_line_of_evaluations_alone_is_no_training_step(tmp_path: Path) -> None:
+    """verl validates before it trains: ``step:0`` with only ``val-*`` figures (volcengine/verl #2060's shape).
+    Nothing trained yet: no step done, no pause for an evaluation, no rate."""
+    data = read(tmp_path, ["step:0 - val-aux/openai/gsm8k/reward/mean@1:0.565 - val-core/openai/gsm8k/acc/mean@1:0.508"])
+    assert (data["status_line"], data["state"]) == ("step 0 · no step yet", "working")
+    assert data["training"]["paused"] is None and data["training"]["steps_per_hour"] is None
+    assert "Eval val-core/openai/gsm8k/acc/mean@1 0.5080 (step 0)" in data["details"]

@@ -228,8 +228,15 @@ def no_step_yet(stage: Stage) -> bool:
     0/58, a validation before the first step: ``step:0/9000 val_loss:…``): no loss, not a log of dicts.
     (A bare ``Step 0`` may be the first step's end: hivemind's callback prints it so.)"""
     latest = stage.latest
-    return (latest.step == 0 and latest.total_steps is not None and latest.loss is None and not latest.logged
-            and latest.outer_step is None)
+    if latest.step != 0 or latest.loss is not None or latest.logged or latest.outer_step is not None:
+        return False
+    if latest.total_steps is not None:
+        return True
+    # A step-0 line whose only figures are its evaluations (verl's ``step:0 - val-core/…``: the validation
+    # before training): no time, no tokens, nothing trained.
+    untimed = latest.step_seconds is None and latest.elapsed_seconds is None and latest.tokens is None \
+        and latest.tokens_per_second is None
+    return untimed and any(step == 0 for _, step in stage.evals.values())
 
 
 def waiting_since(stage: Stage) -> float | None:
