@@ -252,3 +252,19 @@ def test_a_step_0_line_of_evaluations_alone_is_no_training_step(tmp_path: Path) 
     assert (data["status_line"], data["state"]) == ("step 0 · no step yet", "working")
     assert data["training"]["paused"] is None and data["training"]["steps_per_hour"] is None
     assert "Eval val-core/openai/gsm8k/acc/mean@1 0.5080 (step 0)" in data["details"]
+
+
+def test_a_pause_for_an_evaluation_is_said_once_the_next_line_is_late(tmp_path: Path) -> None:
+    """nanoGPT every 10 iters of 100 ms (1 s between lines), then ``step 1000``'s evaluation: read at that line,
+    nothing has waited (no "Paused"); 30 s on, the next line is 29 s later than usual: paused for the evaluation."""
+    lines = [f"iter {n}: loss {3.0 - n / 1000:.4f}, time 100.00ms, mfu 3.00%" for n in range(900, 1000, 10)]
+    lines.append("step 1000: train loss 0.6846, val loss 1.2164")
+    log = tmp_path / "train.log"
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    os.utime(log, (T0, T0))
+    monitor = Monitor(log, clock=lambda: T0)
+    monitor.backlog(read_backwards(log))
+    at_the_line: dict[str, Any] = json.loads(to_json(monitor.snapshot(T0)))
+    later: dict[str, Any] = json.loads(to_json(monitor.snapshot(T0 + 30)))
+    assert not any(line.startswith("Paused:") for line in at_the_line["details"])
+    assert "Paused: evaluation (30 s since the last step)" in later["details"]

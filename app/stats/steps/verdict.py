@@ -42,6 +42,7 @@ which detail lines to show (kinds, never words); app/stats/steps/text.py then wr
 from __future__ import annotations
 
 import math
+import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum, auto
@@ -61,6 +62,7 @@ from .stage import (
     measure,
     no_step_yet,
     no_timing,
+    printed_step_seconds,
     waiting_since,
 )
 from .swarm import SwarmFacts
@@ -377,6 +379,13 @@ def stopped_early(stage: Stage) -> bool:
     return stage.stop_message is not None and (total is None or stage.latest.step < total)
 
 
+def usual_gap(stage: Stage) -> float:
+    """The usual time between step lines: the median of the recent lines', else the trainer's time per step."""
+    if stage.line_durations:
+        return statistics.median(stage.line_durations)
+    return printed_step_seconds(stage) or 0.0
+
+
 def _situation_line(stage: Stage, stall: Stall, is_diverged: bool, is_done: bool) -> Line | None:
     if is_done and stopped_early(stage):
         return Line.STOPPED_EARLY
@@ -388,7 +397,8 @@ def _situation_line(stage: Stage, stall: Stall, is_diverged: bool, is_done: bool
         return Line.STALLED
     if stall.pause == "finishing" and stall.since is not None and stall.allowed is not None:
         return Line.FINISHING
-    if stall.pause is not None and stall.since is not None and not is_diverged:
+    if stall.pause is not None and stall.since is not None and not is_diverged and stall.since > usual_gap(stage):
+        # (said once the next line is later than usual: an evaluation's line alone says it has ended)
         return Line.PAUSED
     if stall.first_line is not None and stall.limit is not None:
         return Line.FIRST_LINE_LIMIT
