@@ -150,18 +150,20 @@ def announced_then_quiet(last_seconds: float) -> list[str]:
     ]
 
 
-def test_no_first_step_nine_minutes_after_training_started_is_a_wait(tmp_path: Path) -> None:
-    """The dates say 10:00:05 → 10:09:05: 9 min without a step, under the 10 min the first step is given."""
-    data = read(tmp_path, announced_then_quiet(545))
+def test_no_first_step_line_twelve_minutes_after_training_started_is_a_wait(tmp_path: Path) -> None:
+    """The dates say 10:00:05 → 10:12:30: 12 min 25 s without a step line is said, and is no stall yet: a log
+    may print only every N steps (HF's dicts every 500), so a stall waits for the hour."""
+    data = read(tmp_path, announced_then_quiet(750))
     assert (data["status_line"], data["state"]) == ("waiting for first step", "working")
     assert data["training"]["stalled"] is False
-    assert "waiting for the first training step: 9 min since training started (a stall after 10 min)" in data["details"]
+    assert ("waiting for the first training step: 12 min since training started (a stall after 1 h 00 min)"
+            in data["details"])
 
 
-def test_no_first_step_twelve_minutes_after_training_started_is_a_stall(tmp_path: Path) -> None:
-    """10:00:05 → 10:12:30 by the log's own dates: 12 min 25 s without a step is stalled."""
-    data = read(tmp_path, announced_then_quiet(750))
-    assert (data["status_line"], data["state"]) == ("no step yet · stalled 12m", "stalled")
+def test_no_first_step_line_an_hour_after_training_started_is_a_stall(tmp_path: Path) -> None:
+    """10:00:05 → 11:01:05 by the log's own dates: 61 min without a step line is stalled."""
+    data = read(tmp_path, announced_then_quiet(3665))
+    assert (data["status_line"], data["state"]) == ("no step yet · stalled 1h01m", "stalled")
     assert data["training"]["stalled"] is True
 
 

@@ -29,10 +29,10 @@ def test_a_save_said_alone_is_no_end() -> None:
 
 
 def test_the_wait_for_a_first_step_is_timed_from_the_announced_start() -> None:
-    """Training announced at T0, no step by T0 + 9 min: waiting; by T0 + 10 min 1 s: stalled."""
+    """Training announced at T0, no step line by T0 + 59 min: waiting; by T0 + 60 min 1 s: stalled."""
     tracker = StepTracker("hf-trainer")
     tracker.apply(StageStart(at=T0))
-    waiting = tracker.snapshot(T0 + 540, SOURCE)
+    waiting = tracker.snapshot(T0 + 3540, SOURCE)
     assert (waiting.status_line, waiting.state) == ("waiting for first step", "working")
-    stalled = tracker.snapshot(T0 + 601, SOURCE)
-    assert (stalled.status_line, stalled.state) == ("no step yet · stalled 10m", "stalled")
+    stalled = tracker.snapshot(T0 + 3601, SOURCE)
+    assert (stalled.status_line, stalled.state) == ("no step yet · stalled 1h00m", "stalled")

@@ -45,6 +45,9 @@ SAVE_QUIET_SECONDS = 5 * 60
 # No step done yet (a bar at 0/58, a validation before training): compiling, loading and the first rollout
 # may take this long from the bar's start (its own clock) or the first line before it is a stall.
 FIRST_STEP_SECONDS = FIRST_LINE_FLOOR_SECONDS
+# Training announced (HF's ``Running training``) and no step line at all yet: the log may print only every N
+# steps (HF's dicts without a bar, every 500 steps by default), so no stall before the pause limit's hour.
+FIRST_LINE_WAIT_SECONDS = PAUSE_LIMIT_SECONDS
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from ...snapshot import PeerView, RoundView, SwarmView
 from ..events import CollabProgress, TrainStep
 from ..tracker import WARMUP_SECONDS
 from .health import Crash
-from .rules import FIRST_STEP_SECONDS
+from .rules import FIRST_LINE_WAIT_SECONDS
 from .stage import (
     EXPLODED_FACTOR,
     AllReduce,
@@ -214,7 +214,7 @@ def early_details(
         if v.since is not None and v.status in (Status.WAITING, Status.STALLED) and now - v.since >= 60:
             # Timed by the log's own dates from the line that said training starts.
             waited = (f": {text.exact_duration(now - v.since)} since training started "
-                      f"(a stall after {text.duration(FIRST_STEP_SECONDS)})")
+                      f"(a stall after {text.duration(FIRST_LINE_WAIT_SECONDS)})")
         body.append((Line.WAITING, (f"waiting for the first training step"
                                    f"{f' of {planned:,} planned' if planned is not None else ''}{waited}")))
     if Line.VALIDATION_ONLY in shows:

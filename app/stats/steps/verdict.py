@@ -429,8 +429,9 @@ def decide_before_steps(
     """The verdict on a run with no step read yet (``evaluated``: an evaluation job wrote its end;
     ``training_since``: when the trainer announced that training starts, by the log's own dates).
 
-    Once training was announced, no step for :data:`rules.FIRST_STEP_SECONDS` of the log's own time
-    is a stall, as a bar at step 0 is (compiling, loading and the first batch fit well within it)."""
+    Once training was announced, no step line for :data:`rules.FIRST_LINE_WAIT_SECONDS` of the log's own
+    time is a stall (a bar at step 0 is held to the first step's 10 minutes instead: its own clock says no
+    step was done; with no line at all, the log may print only every N steps)."""
     shows: set[Line] = set()
     state: State = "working"
     since = None
@@ -458,7 +459,7 @@ def decide_before_steps(
         shows.add(Line.STOPPED_EARLY if early else Line.NO_RATE_SUMMARY_ONLY)
     elif status is Status.WAITING and training_since is not None and now is not None:
         since = training_since
-        if now - training_since > rules.FIRST_STEP_SECONDS:
+        if now - training_since > rules.FIRST_LINE_WAIT_SECONDS:
             state, status = "stalled", Status.STALLED
     shows.add(opening)
     if collaborating:
