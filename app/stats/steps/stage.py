@@ -211,15 +211,17 @@ class Measure:
             observed_seconds=self.observed_seconds,
             seconds_needed=float(WARMUP_SECONDS),
             done=self.done,
-            text=None if self.done else text.warmup(
-                min(self.lines, self.needed),
-                self.needed,
-                self.observed_seconds,
-                float(WARMUP_SECONDS),
-                "logged record" if self.logged else "step",
-                "logged records" if self.logged else "steps",
-            ),
+            text=None if self.done else self._warmup_text(),
         )
+
+    def _warmup_text(self) -> str:
+        """The warm-up in words; with no time between its lines yet (one line, or lines an undated log
+        gave all at once) no span of the log's time is claimed, not even ``0 s``."""
+        noun, plural_noun = ("logged record", "logged records") if self.logged else ("step", "steps")
+        counted = min(self.lines, self.needed)
+        if self.observed_seconds <= 0:
+            return f"measuring: {counted} of {self.needed} {noun if self.needed == 1 else plural_noun}"
+        return text.warmup(counted, self.needed, self.observed_seconds, float(WARMUP_SECONDS), noun, plural_noun)
 
 
 
