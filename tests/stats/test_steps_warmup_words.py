@@ -12,6 +12,9 @@ from pathlib import Path
 
 from app.ingest.backwards import read_backwards
 from app.live.monitor import Monitor
+from app.stats.events import TrainStep
+from app.stats.steps.progress import StepProgress
+from app.stats.steps.report import report as step_report
 from tests.reallogs import body
 
 DICTS = [line.rstrip() for line in body("hf-trl-issue733-dicts-only.log")]
@@ -41,3 +44,37 @@ def test_undated_records_read_at_once_claim_no_seconds_observed(tmp_path: Path) 
 def test_a_printed_step_time_is_time_observed(tmp_path: Path) -> None:
     """``time 561.94ms`` + ``time 563.15ms``: 1.1 s of the run's own time, said."""
     assert warmup_text(tmp_path, ITERS[:2]) == "measuring: 2 of 3 steps · 1 s of 3 min — rate in about 3 min"
+
+
+def paddlenlp(progress: StepProgress) -> None:
+    """The dicts and the bar as a cold start applies an undated log: no time but the last line's (the file's)."""
+    for k, step in enumerate(range(150, 210, 10)):
+        progress.apply(TrainStep(None, "train", step, loss=0.12, epoch=2.0 + k * 0.13), T0 if step == 200 else None)
+    progress.apply(TrainStep(None, "train", 200, total_steps=600, step_seconds=1 / 3.37, elapsed_seconds=71.0), T0)
+
+
+def test_a_step_printed_again_with_its_timing_is_printed_timing() -> None:
+    """PaddleNLP PR #1761 (undated): dicts at global_step 150..200, then the bar at the same step 200
+    ``200/600 [01:11<01:58, 3.37it/s]``: the log prints timing, so no "no timing in this log"."""
+    progress = StepProgress()
+    paddlenlp(progress)
+    report = step_report(progress, T0)
+    assert not any(line.startswith("no timing in this log") for line in report.details)
+    assert report.status_line.startswith("step 200/600")
+
+
+def test_untimed_lines_some_steps_apart_are_no_first_line() -> None:
+    """The same six dicts 10 steps apart (an undated log) and the bar's 297 ms a step:
+    no "step 200 suggests a line every 200 steps … until a second step line" — six lines are there."""
+    progress = StepProgress()
+    paddlenlp(progress)
+    details = step_report(progress, T0).details
+    assert not any("until a second step line" in line for line in details)
+
+
+def test_one_untimed_line_keeps_the_first_line_guess() -> None:
+    """A single line at step 200 with its step time: the limit still rests on the step number, and says so."""
+    progress = StepProgress()
+    progress.apply(TrainStep(None, "train", 200, total_steps=600, step_seconds=1 / 3.37), T0)
+    details = step_report(progress, T0).details
+    assert any(line.startswith("Stall limit 5 min until a second step line: step 200 suggests") for line in details)

@@ -344,6 +344,8 @@ class StepProgress:
             if stage is not None and previous is not None and same_position(previous, event):
                 stage.offset = offset  # (a new epoch's count may be back where the last one ended)
                 stage.take(event, t)  # the same step printed again
+                if event.step_seconds is not None or event.elapsed_seconds is not None:
+                    stage.printed_timing = True  # (PaddleNLP's bar after its dict at the same step)
                 return
             stage = self._new_stage(event, t)
             covered = None

@@ -78,7 +78,11 @@ def stall(stage: Stage, now: float, arrival_gaps: Sequence[float], restarting: b
     limit = max(STALL_FACTOR * median, STALL_FLOOR_SECONDS) if median is not None else STALL_FLOOR_SECONDS
     first_line = None
     if not stage.line_durations and median is not None and not stage.latest.logged:
-        limit, first_line = _first_line_limit(stage.latest.step, median, limit)
+        if stage.line_stride is not None:
+            # Untimed lines N steps apart, a step's time printed: a line every N × that time.
+            limit = max(limit, min(STALL_FACTOR * stage.line_stride * median, float(PAUSE_LIMIT_SECONDS)))
+        else:
+            limit, first_line = _first_line_limit(stage.latest.step, median, limit)
     if len(arrival_gaps) >= BURST_GAPS_NEEDED:
         limit = max(limit, BURST_FACTOR * statistics.median(arrival_gaps))
     done = finished(stage)

@@ -102,6 +102,7 @@ class Stage:
     exploded: bool = False  # the latest loss is EXPLODED_FACTOR × the early ones or more
     spikes: Spikes = field(default_factory=Spikes)  # loss spikes that recover (spikes.py)
     offset: int = 0  # the latest step's place on the run's one timeline is its step + this (timing.timeline_offset)
+    line_stride: int | None = None  # steps between the latest two step lines taken one by one (untimed lines)
 
     def take_eval(self, name: str, value: float | None, step: int | None, t: float | None) -> None:
         """Keep an evaluation's figure; a loss-like one that is not a number is a divergence."""
@@ -120,6 +121,8 @@ class Stage:
 
     def take(self, event: TrainStep, t: float | None) -> None:
         """Make ``event`` the latest step (seen at ``t``): it ends a pause and any end summary."""
+        if event.step > self.latest.step and event.stage == self.latest.stage:
+            self.line_stride = event.step - self.latest.step
         self.latest = event
         if t is not None:
             self.step_time = t
@@ -216,10 +219,10 @@ class Measure:
 
     def _warmup_text(self) -> str:
         """The warm-up in words; with no time between its lines yet (one line, or lines an undated log
-        gave all at once) no span of the log's time is claimed, not even ``0 s``."""
+        gave all at once, or less than the half second the words round to) no span is claimed: no ``0 s``."""
         noun, plural_noun = ("logged record", "logged records") if self.logged else ("step", "steps")
         counted = min(self.lines, self.needed)
-        if self.observed_seconds <= 0:
+        if self.observed_seconds < 0.5:
             return f"measuring: {counted} of {self.needed} {noun if self.needed == 1 else plural_noun}"
         return text.warmup(counted, self.needed, self.observed_seconds, float(WARMUP_SECONDS), noun, plural_noun)
 
