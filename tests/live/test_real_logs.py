@@ -73,9 +73,9 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("nanochat-pr147-a100.log", T0, T0, "step 10/21400 · …", "measuring",
      {"loss": 7.473279, "mfu": 73.58, "step_seconds": 0.99681}),
     ("hf-trl-issue733-dicts-only.log", T0, T0, "epoch 0.15 · loss 0.531", "measuring",
-     {"step": 11, "logged_steps": True, "loss": 0.5311, "lr": 1e-05}),
+     {"step": None, "logged_records": 11, "logged_steps": True, "loss": 0.5311, "lr": 1e-05}),
     ("hf-modal-pr82-dicts-only.log", T0, T0, "epoch 0.58 · loss 0.0756", "measuring", {"logged_steps": True}),
-    ("hf-llamafactory-issue3529-dicts-only.log", T0, T0, "epoch 1.74 · loss 1.74", "measuring", {"step": 6}),
+    ("hf-llamafactory-issue3529-dicts-only.log", T0, T0, "epoch 1.74 · loss 1.74", "measuring", {"step": None, "logged_records": 6}),
     ("hf-h2ogpt-pr86-caret-m.log", T0, T0, "step 1299/36234 · …", "measuring",
      {"step_seconds": 1 / 1.89, "trainer_eta_seconds": 18478, "loss": 1.1192}),
     ("hf-transformers-pr6998-tf-step-key.log", T0, T0, "step 110/564 · no timing", "measuring", {"loss": 5.859087}),
@@ -343,10 +343,10 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": 2800, "total_steps": 2808, "loss": 1.025, "grad_norm": 1.9084734916687012, "step_seconds": None,
       "eta_seconds": None, "finished": False, "crash": None}),
     ("hf-llamafactory-running-log-stopped-early-epoch123.log", T0, T0 + 60, "done · epoch 123.48", "done",
-     {"step": 421, "logged_steps": True, "loss": 0.0067, "lr": 4.8284e-05, "finished": True, "paused": None,
+     {"step": None, "logged_records": 421, "logged_steps": True, "loss": 0.0067, "lr": 4.8284e-05, "finished": True, "paused": None,
       "eta_seconds": None, "crash": None}),
     ("broken-hf-pink-issue6-loss0-gradnan-padded-dicts.log", T0, T0, "epoch 0 · broken", "broken",
-     {"step": 13, "logged_steps": True, "loss": 0.0, "lr": 0.00020714285714285716, "grad_norm": "nan",
+     {"step": None, "logged_records": 13, "logged_steps": True, "loss": 0.0, "lr": 0.00020714285714285716, "grad_norm": "nan",
       "steps_per_hour": None, "crash": None}),
     ("broken-chinese-llama-alpaca-issue534-deepspeed-overflow-repeating.log", T0, T0, "step 382/2724 · broken",
      "broken", {"step": 382, "total_steps": 2724, "loss": 2.0491, "lr": 1.962e-04, "crash": None,
@@ -378,7 +378,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": 120, "total_steps": 5000, "loss": 4.15, "mfu": None, "tokens_per_second": 8192, "step_seconds": 0.5}),
     # round 3's held-out logs that read right when graded (their figures as in their headers)
     ("broken-hf-chinese-llama-alpaca-3-issue64-loss0-gradnan.log", T0, T0, "epoch 0 · broken", "broken",
-     {"step": 5, "logged_steps": True, "total_steps": None, "loss": 0.0, "grad_norm": "nan", "lr": 2.846569883290635e-07,
+     {"step": None, "logged_records": 5, "logged_steps": True, "total_steps": None, "loss": 0.0, "grad_norm": "nan", "lr": 2.846569883290635e-07,
       "step_seconds": None, "eta_seconds": None, "crash": None, "data": epoch(0.0)}),
     ("generic-custom-modded-llama2-pr9-lr-decay-evals-midrun.log", T0, T0, "step 670 · 470 steps/h", "training",
      {"step": 670, "total_steps": None, "loss": 4.25, "lr": 6.852048e-04, "step_seconds": 7.35224, "eta_seconds": None,
@@ -447,7 +447,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # One record printed twice (the callback's echo, rounded, and the Trainer's dict): one log; a log
     # of dicts without step numbers times logs, not steps (no step time).
     ("broken-llamafactory-issue2810-nan-grad-callbacks-echo.log", T0, "end", "epoch 0.04 · broken", "broken",
-     {"step": 4, "logged_steps": True, "loss": 0.0, "grad_norm": "nan", "lr": 0.049979, "step_seconds": None,
+     {"step": None, "logged_records": 4, "logged_steps": True, "loss": 0.0, "grad_norm": "nan", "lr": 0.049979, "step_seconds": None,
       "data": epoch(0.04),
       "broken": "grad norm is nan at 3 logs in a row: the run is broken (its updates are skipped or corrupt)"}),
     # A bar with a warning glued after it; a dict before the first bar; the latest dict's figures.
@@ -665,7 +665,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "crashed", {"step": None, "total_steps": None, "loss": None, "steps_per_hour": None, "eta_seconds": None}),
     # dicts behind a node's "192.168.50.170: ": 14 logged steps
     ("hf-trainer-llava-issue1264-multinode-host-prefixed-dicts.log", T0, T0, "epoch 0 · loss 1.24", "measuring",
-     {"step": 14, "logged_steps": True, "total_steps": None, "loss": 1.2399, "lr": 1.794871794871795e-05,
+     {"step": None, "logged_records": 14, "logged_steps": True, "total_steps": None, "loss": 1.2399, "lr": 1.794871794871795e-05,
       "step_seconds": None, "eta_seconds": None, "data": epoch(0.0)}),
     # a fork's per-step dicts without a loss between the bars
     ("hf-trainer-msft-pr7-runtime-dicts-no-loss-bars.log", T0, T0, "step 2090/2120 · …", "measuring",

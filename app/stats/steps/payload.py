@@ -42,7 +42,7 @@ def training_view(stage: Stage, v: Verdict, all_reduce: AllReduce | None, errors
         )
     return TrainingView(
         stage=stage.name,
-        step=latest.step,
+        step=None if latest.logged else latest.step,  # (a count of dicts is no step: logged_records)
         total_steps=latest.total_steps,
         outer_step=latest.outer_step,
         global_step=latest.step + stage.offset if stage.offset else None,
@@ -71,6 +71,7 @@ def training_view(stage: Stage, v: Verdict, all_reduce: AllReduce | None, errors
         stalled=stall.stalled,
         finished=finished(stage) or v.state == "done",  # (a save then quiet is the end the verdict found)
         logged_steps=latest.logged,
+        logged_records=latest.step if latest.logged else None,
         errors=errors_view(errors),
         loss_spikes=stage.spikes.count if stage.spikes.recent else None,
         loss_spike_steps=tuple(stage.spikes.steps),

@@ -62,7 +62,7 @@ def report(progress: StepProgress, now: float) -> StepReport:
         details=tuple(details),
         rate=m.rate_view(progress.run.tokens_per_step),
         warmup=replace(m.warmup_view(), text=None) if v.finishing else m.warmup_view(),
-        step=stage.latest.step,
+        step=None if stage.latest.logged else stage.latest.step,
         training=training,
         state_since=v.since,
         events=tuple(reversed(health.events)),

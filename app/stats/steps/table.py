@@ -19,6 +19,7 @@ _FIELDS: dict[str, tuple[str, str]] = {
     "total_steps": ("total steps", ""),
     "outer_step": ("outer step", ""),
     "global_step": ("step on the run's timeline", ""),
+    "logged_records": ("logged records", ""),  # dicts logged every N steps: the log prints no step number
     "progress_percent": ("progress", "%"),
     "loss": ("loss", ""),
     "lr": ("learning rate", ""),
@@ -124,8 +125,6 @@ def _rows(training: dict[str, Any]) -> Iterator[FieldRow]:
                 yield FieldRow(label, figure(inner_value), unit)
         else:
             label, unit = _FIELDS.get(key, _own_name(key))
-            if key == "step" and training.get("logged_steps"):
-                label = "logged records"  # dicts logged every N steps: the log prints no step number
             note = next((training.get(n) for n, target in _NOTES.items() if target == key), None)
             if key == "tokens_per_second" and note == "device":
                 unit, note = "tok/s per GPU", None
