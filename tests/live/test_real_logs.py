@@ -245,7 +245,8 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"loss": 2.127643, "lr": 4.475e-05, "grad_norm": 0.127, "step_seconds": 111.14,
       "steps_per_hour": 5 / 537.89 * 3600, "tokens_per_hour": 4 * 4_194_304 / 432.73 * 3600}),
     ("generic-lightning-novae-issue27-epoch-end-bar.log", T0, T0, "epoch 9 · 195/195 in the epoch · …", "measuring",
-     {"total_steps": None, "loss": 3.86, "step_seconds": 1 / 1.64, "trainer_eta_seconds": 0, "data": epoch(9)}),
+     # (the full epoch bar's [..<00:00] is no time left of anything to come: no trainer ETA)
+     {"total_steps": None, "loss": 3.86, "step_seconds": 1 / 1.64, "trainer_eta_seconds": None, "data": epoch(9)}),
     ("generic-lightning-rvt-issue40-max-steps-reached.log", T0, T0, "done · epoch 2 · 115816 in the epoch", "done",
      {"loss": 2.1, "step_seconds": 1 / 4.57, "finished": True, "data": epoch(2)}),
     ("generic-nemo-nemo-framework-launcher-issue55-reduced-train-loss.log", T0, T0, "epoch 0 · 795/77225 in the epoch · …", "measuring",
@@ -460,7 +461,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # The step is the bar's 2/2, as for the other llama-recipes logs (its description's "step 1/2 completed"
     # counts batches from 0).
     ("generic-llama-recipes-llama-cookbook-issue408-fsdp-4-ranks.log", T0, T0, "epoch 1/1 · 2/2 in the epoch · finishing", "measuring",
-     {"step": 2, "total_steps": 2, "loss": 1.736147165298462, "step_seconds": 34.89, "trainer_eta_seconds": 0,
+     {"step": 2, "total_steps": 2, "loss": 1.736147165298462, "step_seconds": 34.89, "trainer_eta_seconds": None,
       "finished": False, "data": epoch(1)}),
     # The last record reaches the total with a null loss: done, the last real loss kept; clocks in days.
     ("generic-llamafactory-trainer-log-jsonl-luojiu-7b-base-tail-days.log", T0, T0, "done · step 8712/8712", "done",

@@ -220,6 +220,13 @@ def decide(
         # A run that is over has no time left: none when it stopped short of its total (its own ETA too).
         eta = eta if not eta else None
         trainer_eta = trainer_eta if not trainer_eta else None
+    latest = stage.latest
+    epoch_total = latest.epoch_steps if latest.epoch_steps is not None else (
+        latest.total_steps if not latest.ends_at_total else None)
+    if not latest.run_eta and epoch_total is not None and latest.step >= epoch_total:
+        # An epoch's bar at its total: that epoch's steps are done (its evaluation or the next epoch comes),
+        # and the bar's time left (0 s) is no time left of anything still to come.
+        eta = trainer_eta = None
     shows = {Line.STAGE}
     if rate is not None:
         shows.add(rate)
