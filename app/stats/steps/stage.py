@@ -221,10 +221,8 @@ class Measure:
         """The warm-up in words; with no time between its lines yet (one line, or lines an undated log
         gave all at once, or less than the second the words count in) no span is claimed: no ``0 s``."""
         noun, plural_noun = ("logged record", "logged records") if self.logged else ("step", "steps")
-        counted = min(self.lines, self.needed)
-        if self.observed_seconds < 1.0:
-            return f"measuring: {counted} of {self.needed} {noun if self.needed == 1 else plural_noun}"
-        return text.warmup(counted, self.needed, self.observed_seconds, float(WARMUP_SECONDS), noun, plural_noun)
+        return text.warmup(min(self.lines, self.needed), self.needed, self.observed_seconds, float(WARMUP_SECONDS),
+                           noun, plural_noun, show_observed=self.observed_seconds >= 1.0)
 
 
 
