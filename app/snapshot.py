@@ -291,6 +291,8 @@ class TrainingView:
     stalled: bool = False
     finished: bool = False
     logged_steps: bool = False
+    # A log of dicts without a step number: how many it holds (the history's index for them), not a step.
+    logged_records: int | None = None
     errors: ErrorsView | None = None
     collaboration: CollaborationView | None = None
     crash: CrashView | None = None
@@ -323,6 +325,8 @@ def training_dict(view: TrainingView) -> dict[str, Any]:
         del data["swarm"]  # only a collaborator's log carries one
     if view.global_step is None:
         del data["global_step"]  # only a log whose counter restarted carries one
+    if view.logged_records is None:
+        del data["logged_records"]  # only a log of dicts without a step number carries one
     if view.step is None:
         # Before a first step the object has always carried the collaboration last: readers of old
         # reports compare it as written.

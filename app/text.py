@@ -123,15 +123,20 @@ def warmup(
     needed_seconds: float,
     noun: str,
     plural_noun: str,
+    *,
+    show_observed: bool = True,
 ) -> str:
     """The warm-up in one sentence: `measuring: 2 of 3 passes · 1 min 40 s of 3 min — rate in about 1 min`.
 
     The wait is the longer of the time still to observe and the passes still to come at the pace
-    seen so far; with no pass yet there is no pace, so no wait is guessed.
+    seen so far; with no pass yet there is no pace, so no wait is guessed. ``show_observed=False``
+    leaves out the time observed (a step log whose lines hold under a second of its own time).
     """
     counted = f"{done_count} of {needed_count} {noun if needed_count == 1 else plural_noun}"
     observed = min(max(observed_seconds, 0.0), needed_seconds)
-    sentence = f"measuring: {counted} · {minutes_and_seconds(observed)} of {minutes_and_seconds(needed_seconds)}"
+    sentence = f"measuring: {counted}"
+    if show_observed:
+        sentence += f" · {minutes_and_seconds(observed)} of {minutes_and_seconds(needed_seconds)}"
     missing = max(needed_count - done_count, 0)
     if missing and (done_count == 0 or observed_seconds <= 0):
         return sentence

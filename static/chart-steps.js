@@ -33,7 +33,10 @@ export function stepSpecs(steps, snapshot, settings) {
   const allSteps = [...xs, ...ratePoints.map(([s]) => s)];
   // The latest step on the run's one timeline (a log whose counter restarts, as SN38's inner step at each
   // outer step, is counted on by the server), as the loss and rate points are.
-  const currentStep = training ? (training.global_step != null ? training.global_step : training.step) : null;
+  // A log of dicts without a step number: its loss points are at their record index, so is the latest.
+  const currentStep = training
+    ? (training.global_step != null ? training.global_step : training.step != null ? training.step : training.logged_records)
+    : null;
   let from = allSteps.length ? Math.min(...allSteps) : 0;
   let to = Math.max(allSteps.length ? Math.max(...allSteps) : 1, currentStep == null ? 0 : currentStep);
   // A run of one step (it died at its first bar) is drawn around that step: an empty range has no axis.

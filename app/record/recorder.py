@@ -278,7 +278,8 @@ class Recorder:
             if self._sample_tried:
                 return True
             snap = monitor.snapshot(self.clock())
-            if snap.format is None or (snap.step is None and kind_of(snap.format) == "steps"):
+            logged = snap.training is not None and snap.training.logged_records is not None
+            if snap.format is None or (snap.step is None and not logged and kind_of(snap.format) == "steps"):
                 return False
             self._sample_tried = True
             if kind_of(snap.format) != "steps" or not snap.source.path:

@@ -294,11 +294,15 @@ def steps_from(snapshot: Snapshot) -> tuple[tuple[StepPoint, ...], tuple[EvalPoi
     stage = training.stage or "train"
     at = _finite(snapshot.source.last_event_at) or _finite(snapshot.as_of) or 0.0
     steps: tuple[StepPoint, ...] = ()
-    if training.step is not None:
+    # A log of dicts without a step number is kept by its record index (its loss points' x).
+    step = training.global_step if training.global_step is not None else training.step
+    if step is None:
+        step = training.logged_records
+    if step is not None:
         steps = (
             StepPoint(
                 stage=stage,
-                step=training.step if training.global_step is None else training.global_step,
+                step=step,
                 at=at,
                 loss=training.loss,
                 tokens_per_hour=training.tokens_per_hour,

@@ -48,7 +48,7 @@ def test_two_dated_dicts_far_enough_apart_give_a_rate_at_once(tmp_path: Path) ->
     assert training is not None
     assert training.steps_per_hour == pytest.approx(3600 / 300)
     assert (snapshot.status_line, snapshot.state) == ("epoch 0.03 · loss 0.764", "training")
-    assert "12 logged steps/h (over 5 min)" in snapshot.details
+    assert "12 logged records/h (over 5 min)" in snapshot.details
 
 
 def test_a_whole_dated_log_is_measured_over_its_last_twenty_minutes(tmp_path: Path) -> None:
@@ -56,7 +56,7 @@ def test_a_whole_dated_log_is_measured_over_its_last_twenty_minutes(tmp_path: Pa
     monitor = cold(tmp_path, stamped(DICTS, 240), T0 + 10 * 240)
     training = monitor.snapshot(T0 + 10 * 240).training
     assert training is not None and training.steps_per_hour == pytest.approx(3600 / 240)
-    assert training.step == 11 and training.logged_steps is True
+    assert training.step is None and training.logged_records == 11 and training.logged_steps is True
 
 
 def test_dated_dicts_closer_than_three_minutes_wait_for_the_warm_up(tmp_path: Path) -> None:
@@ -64,7 +64,7 @@ def test_dated_dicts_closer_than_three_minutes_wait_for_the_warm_up(tmp_path: Pa
     snapshot = monitor.snapshot(T0 + 60)
     assert snapshot.state == "measuring" and snapshot.training is not None
     assert training_dict(snapshot.training)["steps_per_hour"] is None
-    assert snapshot.warmup.text is not None and snapshot.warmup.text.startswith("measuring: 2 of 2 logged steps")
+    assert snapshot.warmup.text is not None and snapshot.warmup.text.startswith("measuring: 2 of 2 logged records")
 
 
 def test_undated_dicts_are_timed_as_they_arrive(tmp_path: Path) -> None:
@@ -78,7 +78,7 @@ def test_undated_dicts_are_timed_as_they_arrive(tmp_path: Path) -> None:
     monitor.backlog(read_backwards(log))
     first = monitor.snapshot(T0)
     assert first.state == "measuring" and first.status_line == "epoch 0.07 · loss 0.613"
-    assert any(line.startswith("no timing in this log (5 logged steps") for line in first.details)
+    assert any(line.startswith("no timing in this log (5 logged records") for line in first.details)
     clock[0] = T0 + 420
     monitor.lines([DICTS[5]])
     snapshot = monitor.snapshot(T0 + 420)
@@ -93,4 +93,4 @@ def test_the_time_between_logs_is_no_step_time(tmp_path: Path) -> None:
     snapshot = monitor.snapshot(T0 + 900)
     assert snapshot.training is not None and training_dict(snapshot.training)["step_seconds"] is None
     assert not any(line.startswith("step ") for line in snapshot.details)
-    assert "12 logged steps/h (over 15 min)" in snapshot.details
+    assert "12 logged records/h (over 15 min)" in snapshot.details

@@ -42,7 +42,7 @@ def training_view(stage: Stage, v: Verdict, all_reduce: AllReduce | None, errors
         )
     return TrainingView(
         stage=stage.name,
-        step=latest.step,
+        step=None if latest.logged else latest.step,  # (a count of dicts is no step: logged_records)
         total_steps=latest.total_steps,
         outer_step=latest.outer_step,
         global_step=latest.step + stage.offset if stage.offset else None,
@@ -60,7 +60,7 @@ def training_view(stage: Stage, v: Verdict, all_reduce: AllReduce | None, errors
         tokens_per_hour=finite(m.tokens_per_hour),
         steps_per_hour=finite(m.steps_per_hour),
         eta_seconds=None if v.hides_time_left else finite(v.eta_seconds),
-        trainer_eta_seconds=None if v.hides_time_left else finite(latest.trainer_eta_seconds),
+        trainer_eta_seconds=None if v.hides_time_left else finite(v.trainer_eta_seconds),
         eval=evals(stage.evals.items()),
         data=data,
         all_reduce=all_reduce_view(all_reduce),
@@ -71,6 +71,7 @@ def training_view(stage: Stage, v: Verdict, all_reduce: AllReduce | None, errors
         stalled=stall.stalled,
         finished=finished(stage) or v.state == "done",  # (a save then quiet is the end the verdict found)
         logged_steps=latest.logged,
+        logged_records=latest.step if latest.logged else None,
         errors=errors_view(errors),
         loss_spikes=stage.spikes.count if stage.spikes.recent else None,
         loss_spike_steps=tuple(stage.spikes.steps),
@@ -78,10 +79,11 @@ def training_view(stage: Stage, v: Verdict, all_reduce: AllReduce | None, errors
 
 
 def before_steps_view(total_steps: int | None, pending: dict[str, tuple[float | None, int | None]],
-                      all_reduce: AllReduce | None, errors: Errors | None, finished: bool) -> TrainingView:
+                      all_reduce: AllReduce | None, errors: Errors | None, finished: bool,
+                      stalled: bool = False) -> TrainingView:
     """The view before the first step: the planned steps, validation figures, all-reduces and errors."""
     return TrainingView(total_steps=total_steps, eval=evals(pending.items()), all_reduce=all_reduce_view(all_reduce),
-                        errors=errors_view(errors), finished=finished)
+                        errors=errors_view(errors), finished=finished, stalled=stalled)
 
 
 def with_health(view: TrainingView, collab: CollabProgress | None, crash: Crash | None,

@@ -57,7 +57,19 @@ from .stage import (
     same_position,
 )
 from .swarm import Swarm
-from .timing import covered_steps, line_seconds, placed_times, timeline_offset
+from .timing import (
+    clock_contradicts,
+    clock_gap,
+    covered_steps,
+    line_seconds,
+    placed_times,
+    timeline_covered,
+    timeline_offset,
+)
+
+# An epoch's first line that came more than this many times its steps' own time after the last line of the
+# epoch before: the epoch's end held a pause (an evaluation, a checkpoint), and the rate starts again after it.
+EPOCH_PAUSE_FACTOR = 1.1
 
 
 class StepProgress:
@@ -84,6 +96,11 @@ class StepProgress:
         self._collab: CollabProgress | None = None
         # An evaluation job's end read before any training step: (its line, when it was read).
         self._evaluated: tuple[str, float | None] | None = None
+        # When the trainer announced that training starts, before any step line (HF's ``Running training``).
+        self._training_since: float | None = None
+        # The run's end read before any step line (HF's summary dict alone, a stop in words): (its words, when,
+        # whether it said it stopped short of its plan).
+        self._ended: tuple[str, float | None, bool] | None = None
 
     def carry_health(self, before: StepProgress) -> None:
         """Take over ``before``'s run health (crash, fp16 overflows, grad-norm streaks), reported
@@ -140,6 +157,8 @@ class StepProgress:
         elif isinstance(event, StageEnd):
             if self._stage is None:
                 self._end_without_steps(t)
+            if self._stage is None and self._ended is None:
+                self._ended = (event.summary or "finished", t, event.early)  # (no step line before it)
             if self._stage is not None:
                 self._stage.finished = event.summary or "finished"
                 if self._stage.done_at is None:
@@ -148,6 +167,8 @@ class StepProgress:
             if self._stage is not None:
                 self._restarting = True
                 self._restart_at = t
+            elif self._training_since is None:
+                self._training_since = t  # (the wait for a first step is timed from here, by the log's dates)
         elif isinstance(event, TrainerError):
             errors = self._errors = self._errors or Errors()
             errors.count += 1
@@ -176,6 +197,8 @@ class StepProgress:
         """A stop message (app/ingest/formats/endings.py): the end unless a step follows (Stage.take forgets
         it), so not sticky; the first one says it, and the first that says the run stopped short of its plan."""
         stage = self._stage
+        if stage is None and not event.saved and self._ended is None:
+            self._ended = (event.summary or "finished", t, event.early)  # (no step line before it)
         if stage is None or stage.done_at is not None:
             return
         at = t if t is not None else stage.step_time
@@ -324,11 +347,22 @@ class StepProgress:
         """Take a step line (``offset``: what places it on the run's timeline, timing.timeline_offset)."""
         stage = self._stage
         previous = stage.latest if stage is not None else None
-        covered = covered_steps(previous, event)
+        # A count that restarts while the run goes on (an epoch's batches counted again) is the same stretch,
+        # its steps since the last line counted on the run's one timeline: the rate, the stall limit and the
+        # lines seen carry over the epoch's end.
+        covered = None if self._restarting or stage is None else \
+            timeline_covered(previous, event, stage.offset, offset)
+        rolled = stage is not None and covered is not None and covered_steps(stage.latest, event) is None
+        if rolled and stage is not None:
+            # (the count started again: an evaluation's step was the last epoch's count, not this one's)
+            stage.evals = {name: (value, None) for name, (value, _) in stage.evals.items()}
+            stage.eval_steps.clear()
         if stage is None or self._restarting or covered is None:
             if stage is not None and previous is not None and same_position(previous, event):
                 stage.offset = offset  # (a new epoch's count may be back where the last one ended)
                 stage.take(event, t)  # the same step printed again
+                if event.step_seconds is not None or event.elapsed_seconds is not None:
+                    stage.printed_timing = True  # (PaddleNLP's bar after its dict at the same step)
                 return
             stage = self._new_stage(event, t)
             covered = None
@@ -338,6 +372,12 @@ class StepProgress:
             stage.printed_timing = True
         waited = self._note_time(stage, t) if t is not None else False
         seconds = line_seconds(previous, event, covered) if covered is not None else event.step_seconds
+        if covered is not None and previous is not None and seconds is not None:
+            gap = clock_gap(previous, event)
+            if gap is not None and (stage.clock_over_printed or clock_contradicts(seconds, gap)):
+                # The log's own dates over a printed time they contradict (timing.clock_contradicts).
+                stage.clock_over_printed = True
+                seconds = gap
         if t is not None and stage.start is None:
             # The first step we can place: it began one step time earlier (when printed).
             counted = 1 if event.step_seconds is not None else 0
@@ -346,6 +386,11 @@ class StepProgress:
         elif t is not None and covered is not None:
             if seconds is None and stage.step_time is not None:
                 seconds = t - stage.step_time
+            if (rolled and seconds is not None and stage.step_time is not None
+                    and t - stage.step_time > EPOCH_PAUSE_FACTOR * seconds + 1.0):
+                # The epoch's end held a pause (its evaluation, a checkpoint) beyond its steps' own time: the
+                # rate is measured from this epoch's steps, as the step time beside it is.
+                self._measure_from(stage, t - seconds)
             self._count(stage, event, t, covered, seconds)
             if seconds is not None:
                 stage.line_durations.append(seconds)
@@ -355,6 +400,15 @@ class StepProgress:
                 self._row_groups(stage, previous, event, covered)
         stage.lines += 1
         stage.take(event, t)
+
+    @staticmethod
+    def _measure_from(stage: Stage, start: float) -> None:
+        """Measure the stage's rate from ``start`` on (its lines, cadence and figures stay)."""
+        stage.steps.clear()
+        stage.tokens.clear()
+        stage.start = start
+        if stage.tokens_since is not None:
+            stage.tokens_since = start
 
     def _note_time(self, stage: Stage, t: float) -> bool:
         """A timed line: count it for the warm-up; after a stall, training resumes with it. True when
@@ -512,6 +566,16 @@ class StepProgress:
     @property
     def collab(self) -> CollabProgress | None:
         return self._collab
+
+    @property
+    def ended(self) -> tuple[str, float | None, bool] | None:
+        """The run's end read before any step line: its words, when it was read, whether it stopped early."""
+        return self._ended
+
+    @property
+    def training_since(self) -> float | None:
+        """When the trainer announced that training starts, if it did before any step line."""
+        return self._training_since
 
     @property
     def evaluated(self) -> tuple[str, float | None] | None:

@@ -62,7 +62,7 @@ def report(progress: StepProgress, now: float) -> StepReport:
         details=tuple(details),
         rate=m.rate_view(progress.run.tokens_per_step),
         warmup=replace(m.warmup_view(), text=None) if v.finishing else m.warmup_view(),
-        step=stage.latest.step,
+        step=None if stage.latest.logged else stage.latest.step,
         training=training,
         state_since=v.since,
         events=tuple(reversed(health.events)),
@@ -81,19 +81,22 @@ def _before_steps(progress: StepProgress, now: float) -> StepReport:
         crash, broken, health.warning() is not None, progress.collab is not None, bool(pending),
         evaluated[1] if evaluated is not None else None, evaluated is not None,
         ar is not None and ar.failed > 0 and not ar.succeeded, errors is not None, health.skipped_total > 0, facts,
+        progress.training_since, now, progress.ended,
     )
+    said = evaluated[0] if evaluated is not None else (progress.ended[0] if progress.ended is not None else None)
     details = step_text.early_details(
-        v, progress.run.total_steps, pending, evaluated[0] if evaluated is not None else None, progress.run,
+        v, now, progress.run.total_steps, pending, said, progress.run,
         ar if swarm is None else None, errors, step_text.collaboration_line(progress.collab), health.skip_line(),
         health.warning(),
     )
     details.extend(step_text.swarm_lines(swarm, now))
     training = replace(payload.with_health(
-        payload.before_steps_view(progress.run.total_steps, progress.pending_evals, ar, errors, v.finished),
+        payload.before_steps_view(progress.run.total_steps, progress.pending_evals, ar, errors, v.finished,
+                                  v.state == "stalled"),
         progress.collab, crash, broken), swarm=swarm)
     return StepReport(
         state=v.state,
-        status_line=step_text.early_status(v, ar, errors, health.skipped_total, pending, progress.collab),
+        status_line=step_text.early_status(v, ar, errors, health.skipped_total, pending, progress.collab, now),
         details=tuple(details),
         rate=empty.rate_view(progress.run.tokens_per_step),
         warmup=empty.warmup_view(),

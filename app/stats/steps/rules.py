@@ -18,7 +18,17 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .stage import STALL_FACTOR, Measure, Stage, diverged, finished, finite, no_step_yet, waiting_since
+from .stage import (
+    STALL_FACTOR,
+    Measure,
+    Stage,
+    diverged,
+    finished,
+    finite,
+    no_step_yet,
+    printed_step_seconds,
+    waiting_since,
+)
 
 STALL_FLOOR_SECONDS = 90.0
 # An announced pause (evaluation, checkpoint, all-reduce) holds off a stall this long at most.
@@ -35,6 +45,9 @@ SAVE_QUIET_SECONDS = 5 * 60
 # No step done yet (a bar at 0/58, a validation before training): compiling, loading and the first rollout
 # may take this long from the bar's start (its own clock) or the first line before it is a stall.
 FIRST_STEP_SECONDS = FIRST_LINE_FLOOR_SECONDS
+# Training announced (HF's ``Running training``) and no step line at all yet: the log may print only every N
+# steps (HF's dicts without a bar, every 500 steps by default), so no stall before the pause limit's hour.
+FIRST_LINE_WAIT_SECONDS = PAUSE_LIMIT_SECONDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,11 +74,15 @@ def stall(stage: Stage, now: float, arrival_gaps: Sequence[float], restarting: b
     since = max(0.0, now - stage.step_time)
     # The usual time between step lines (N steps × T s a step); before a second line, the trainer's
     # own time per step, when printed, is the least a line takes.
-    median = statistics.median(stage.line_durations) if stage.line_durations else finite(stage.latest.step_seconds)
+    median = statistics.median(stage.line_durations) if stage.line_durations else printed_step_seconds(stage)
     limit = max(STALL_FACTOR * median, STALL_FLOOR_SECONDS) if median is not None else STALL_FLOOR_SECONDS
     first_line = None
     if not stage.line_durations and median is not None and not stage.latest.logged:
-        limit, first_line = _first_line_limit(stage.latest.step, median, limit)
+        if stage.line_stride is not None:
+            # Untimed lines N steps apart, a step's time printed: a line every N × that time.
+            limit = max(limit, min(STALL_FACTOR * stage.line_stride * median, float(PAUSE_LIMIT_SECONDS)))
+        else:
+            limit, first_line = _first_line_limit(stage.latest.step, median, limit)
     if len(arrival_gaps) >= BURST_GAPS_NEEDED:
         limit = max(limit, BURST_FACTOR * statistics.median(arrival_gaps))
     done = finished(stage)
@@ -150,6 +167,26 @@ def eta(stage: Stage, m: Measure) -> float | None:
     if remaining is None:
         return None
     return remaining / m.steps_per_hour * 3600
+
+
+# A time left the trainer printed is shown beside tokwatch's only while they agree within this factor (and a
+# minute): tokwatch's is the log's own steps left at the log's own pace, two figures it prints; a printed one
+# that far off rests on something the log does not show (LLaMA-Factory's ``remaining_time`` after a resume
+# counts only the resumed session's few steps: 3 min for 1,516 steps of 14.5 s).
+TRAINER_ETA_FACTOR = 2.0
+TRAINER_ETA_SLACK_SECONDS = 60.0
+
+
+def trainer_eta(stage: Stage, eta_seconds: float | None) -> float | None:
+    """The trainer's printed time left, unless tokwatch's (``eta_seconds``, over the same steps) contradicts it.
+
+    mmengine's ``eta`` beside an epoch's count is the whole run's, tokwatch's the epoch's: not compared."""
+    latest = stage.latest
+    printed = finite(latest.trainer_eta_seconds)
+    if printed is None or eta_seconds is None or (latest.run_eta and not latest.ends_at_total):
+        return printed
+    low, high = sorted((printed, eta_seconds))
+    return printed if high <= TRAINER_ETA_FACTOR * low + TRAINER_ETA_SLACK_SECONDS else None
 
 
 # Step lines that come a dozen or more at a time, seconds apart: a block-buffered stdout (python's

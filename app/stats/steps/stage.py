@@ -61,6 +61,9 @@ class Stage:
     lines: int = 0
     timed_lines: int = 0  # lines placed in time (the warm-up counts these)
     printed_timing: bool = False  # a line carried a duration or a clock of its own
+    # The log's own dates contradicted a printed duration (timing.clock_contradicts): the field is not a step's
+    # time, and dated lines are timed by the dates from then on.
+    clock_over_printed: bool = False
     steps: IntervalWindow = field(default_factory=lambda: IntervalWindow(RATE_WINDOW_SECONDS))
     tokens: IntervalWindow = field(default_factory=lambda: IntervalWindow(RATE_WINDOW_SECONDS))
     line_durations: deque[float] = field(default_factory=lambda: deque(maxlen=RECENT_LINES))
@@ -99,6 +102,7 @@ class Stage:
     exploded: bool = False  # the latest loss is EXPLODED_FACTOR × the early ones or more
     spikes: Spikes = field(default_factory=Spikes)  # loss spikes that recover (spikes.py)
     offset: int = 0  # the latest step's place on the run's one timeline is its step + this (timing.timeline_offset)
+    line_stride: int | None = None  # steps between the latest two step lines taken one by one (untimed lines)
 
     def take_eval(self, name: str, value: float | None, step: int | None, t: float | None) -> None:
         """Keep an evaluation's figure; a loss-like one that is not a number is a divergence."""
@@ -117,6 +121,8 @@ class Stage:
 
     def take(self, event: TrainStep, t: float | None) -> None:
         """Make ``event`` the latest step (seen at ``t``): it ends a pause and any end summary."""
+        if event.step > self.latest.step and event.stage == self.latest.stage:
+            self.line_stride = event.step - self.latest.step
         self.latest = event
         if t is not None:
             self.step_time = t
@@ -208,15 +214,15 @@ class Measure:
             observed_seconds=self.observed_seconds,
             seconds_needed=float(WARMUP_SECONDS),
             done=self.done,
-            text=None if self.done else text.warmup(
-                min(self.lines, self.needed),
-                self.needed,
-                self.observed_seconds,
-                float(WARMUP_SECONDS),
-                "logged step" if self.logged else "step",
-                "logged steps" if self.logged else "steps",
-            ),
+            text=None if self.done else self._warmup_text(),
         )
+
+    def _warmup_text(self) -> str:
+        """The warm-up in words; with no time between its lines yet (one line, or lines an undated log
+        gave all at once, or less than the second the words count in) no span is claimed: no ``0 s``."""
+        noun, plural_noun = ("logged record", "logged records") if self.logged else ("step", "steps")
+        return text.warmup(min(self.lines, self.needed), self.needed, self.observed_seconds, float(WARMUP_SECONDS),
+                           noun, plural_noun, show_observed=self.observed_seconds >= 1.0)
 
 
 
@@ -225,8 +231,15 @@ def no_step_yet(stage: Stage) -> bool:
     0/58, a validation before the first step: ``step:0/9000 val_loss:…``): no loss, not a log of dicts.
     (A bare ``Step 0`` may be the first step's end: hivemind's callback prints it so.)"""
     latest = stage.latest
-    return (latest.step == 0 and latest.total_steps is not None and latest.loss is None and not latest.logged
-            and latest.outer_step is None)
+    if latest.step != 0 or latest.loss is not None or latest.logged or latest.outer_step is not None:
+        return False
+    if latest.total_steps is not None:
+        return True
+    # A step-0 line whose only figures are its evaluations (verl's ``step:0 - val-core/…``: the validation
+    # before training): no time, no tokens, nothing trained.
+    untimed = latest.step_seconds is None and latest.elapsed_seconds is None and latest.tokens is None \
+        and latest.tokens_per_second is None
+    return untimed and any(step == 0 for _, step in stage.evals.values())
 
 
 def waiting_since(stage: Stage) -> float | None:
@@ -282,7 +295,7 @@ def measure(stage: Stage, now: float) -> Measure:
         # each) are held until a stall is due instead: the window would empty long before.
         typical = statistics.median(stage.line_durations) if stage.line_durations else 0.0
         hold = typical if typical < RATE_WINDOW_SECONDS else STALL_FACTOR * typical
-        overdue = now - stage.step_time > STALL_FACTOR * (typical or finite(stage.latest.step_seconds) or 0.0)
+        overdue = now - stage.step_time > STALL_FACTOR * (typical or printed_step_seconds(stage) or 0.0)
         now = max(stage.step_time, now - hold)
     start = stage.start
     observed = 0.0 if start is None else min(max(now - start, 0.0), float(RATE_WINDOW_SECONDS))
@@ -325,11 +338,17 @@ def printed_pace(stage: Stage) -> float | None:
     spans the warm-up (every N steps × T s a step). None otherwise, or at step 0 or 1, whose time
     includes the start (compilation, the first batches)."""
     latest = stage.latest
-    seconds = finite(latest.step_seconds)
+    seconds = printed_step_seconds(stage)
     if seconds is None or seconds <= 0 or latest.logged or latest.step <= 1:
         return None
     spans = bool(stage.line_durations) and stage.line_durations[-1] >= WARMUP_SECONDS
     return seconds if seconds * WARMUP_COUNT >= WARMUP_SECONDS or spans else None
+
+
+def printed_step_seconds(stage: Stage) -> float | None:
+    """The latest line's printed time of one step, unless the log's own dates showed that field is no
+    step's time (an elapsed clock read as a duration: flair's ``time (sec)``)."""
+    return None if stage.clock_over_printed else finite(stage.latest.step_seconds)
 
 
 def lines_needed(stage: Stage) -> int:
@@ -358,7 +377,7 @@ def step_seconds(stage: Stage, m: Measure | None = None) -> float | None:
     wait's). A log of dicts without step numbers measures the time between logs, each of an
     unknown number of steps: no step time at all, rather than an invented one.
     """
-    printed = finite(stage.latest.step_seconds)
+    printed = printed_step_seconds(stage)
     if printed is not None or stage.latest.logged:
         return printed
     if m is not None and m.steps_per_hour:

@@ -19,6 +19,7 @@ _FIELDS: dict[str, tuple[str, str]] = {
     "total_steps": ("total steps", ""),
     "outer_step": ("outer step", ""),
     "global_step": ("step on the run's timeline", ""),
+    "logged_records": ("logged records", ""),  # dicts logged every N steps: the log prints no step number
     "progress_percent": ("progress", "%"),
     "loss": ("loss", ""),
     "lr": ("learning rate", ""),

@@ -12,6 +12,7 @@ from ...snapshot import PeerView, RoundView, SwarmView
 from ..events import CollabProgress, TrainStep
 from ..tracker import WARMUP_SECONDS
 from .health import Crash
+from .rules import FIRST_LINE_WAIT_SECONDS
 from .stage import (
     EXPLODED_FACTOR,
     AllReduce,
@@ -20,6 +21,7 @@ from .stage import (
     RunFacts,
     Stage,
     finite,
+    printed_step_seconds,
     row_groups_per_step,
     step_seconds,
 )
@@ -58,7 +60,7 @@ def details(
     if sentence is not None:
         body.append((Line.SWARM, sentence))
     latest = stage.latest
-    unit = "logged steps" if latest.logged else "steps"
+    unit = "logged records" if latest.logged else "steps"  # a dict logged every N steps is no step
     over = "from the trainer's own time per step" if m.paced else f"over {text.minutes(m.observed_seconds)} min"
     before = ""
     if Line.BEFORE_THE_CRASH in shows:  # the rate as it stood when it died
@@ -146,14 +148,18 @@ def details(
     if speed:
         lines.append(" · ".join(speed))
     if Line.ETA in shows:
-        eta, parts = v.eta_seconds, []
+        eta, trainer_eta, parts = v.eta_seconds, v.trainer_eta_seconds, []
         if eta is not None:
             parts.append(f"{text.duration(eta)} (tokwatch)")
-        if latest.trainer_eta_seconds is not None:
-            parts.append(f"{text.duration(latest.trainer_eta_seconds)} (trainer)")
-        if latest.run_eta and not latest.ends_at_total and latest.trainer_eta_seconds is not None:
+        if trainer_eta is not None:
+            parts.append(f"{text.duration(trainer_eta)} (trainer)")
+        elif latest.trainer_eta_seconds is not None and eta is not None:
+            # Printed, but the steps left at the log's own pace say otherwise (rules.trainer_eta).
+            parts.append(f"the trainer's {text.duration(latest.trainer_eta_seconds)} left out: it does not fit "
+                         "the steps left at this pace")
+        if latest.run_eta and not latest.ends_at_total and trainer_eta is not None:
             # mmengine's and mmcv's ``eta`` beside an epoch's count is the whole run's; tokwatch's is the epoch's.
-            run_eta = f"ETA {text.duration(latest.trainer_eta_seconds)} (trainer)"
+            run_eta = f"ETA {text.duration(trainer_eta)} (trainer)"
             lines.append(run_eta + (f" · epoch ends in {text.duration(eta)} (tokwatch)" if eta is not None else ""))
         else:
             # A bar that counts an epoch's batches (Lightning, NeMo, llama-recipes) times that epoch only.
@@ -184,7 +190,7 @@ def _under_lead(body: list[tuple[Line, str]], lead: Line | None, notes: Sequence
 
 
 def early_details(
-    v: EarlyVerdict, planned: int | None, pending: Sequence[tuple[str, float | None, int | None]],
+    v: EarlyVerdict, now: float, planned: int | None, pending: Sequence[tuple[str, float | None, int | None]],
     evaluated: str | None, run: RunFacts, all_reduce: AllReduce | None, errors: Errors | None,
     collaboration: str | None, skips: str | None, warning: str | None,
 ) -> list[str]:
@@ -204,13 +210,22 @@ def early_details(
     if Line.COLLABORATION in shows and collaboration is not None:
         body.append((Line.COLLABORATION, collaboration))
     if Line.WAITING in shows:
+        waited = ""
+        if v.since is not None and v.status in (Status.WAITING, Status.STALLED) and now - v.since >= 60:
+            # Timed by the log's own dates from the line that said training starts.
+            waited = (f": {text.exact_duration(now - v.since)} since training started "
+                      f"(a stall after {text.duration(FIRST_LINE_WAIT_SECONDS)})")
         body.append((Line.WAITING, (f"waiting for the first training step"
-                                   f"{f' of {planned:,} planned' if planned is not None else ''}")))
+                                   f"{f' of {planned:,} planned' if planned is not None else ''}{waited}")))
     if Line.VALIDATION_ONLY in shows:
         figures = ", ".join(f"{name} {figure(value)}" for name, value, _ in pending[-EVALS_SHOWN:])
         body.append((Line.VALIDATION_ONLY, f"Only validation lines so far, no training step: {figures}"))
     if Line.FINISHED_SUMMARY in shows and evaluated is not None:
-        body.append((Line.FINISHED_SUMMARY, f"Finished: {clip(evaluated, 90)}"))
+        stopped = "Stopped early" if Line.STOPPED_EARLY in shows else "Finished"
+        # (whole, up to two lines' worth: with no step line, the end's own words hold the run's only figures)
+        body.append((Line.FINISHED_SUMMARY, f"{stopped}: {clip(evaluated, 160)}"))
+    if Line.NO_RATE_SUMMARY_ONLY in shows or Line.STOPPED_EARLY in shows:
+        body.append((Line.NO_RATE_SUMMARY_ONLY, "no rate: the log holds the run's end, no step line"))
     if Line.EVALUATION_ONLY in shows:
         # Its headline figures (bits per byte, CORE, a loss) before the tasks' own.
         headline = sorted(pending, key=lambda item: _HEADLINE.search(item[0].lower()) is None)
@@ -233,6 +248,10 @@ def step_of(latest: TrainStep) -> str:
     """``step 7,182 of 9,000``; ``step 7,182``; the epoch of a log of dicts without step numbers."""
     if latest.logged or latest.outer_step is not None:
         return position(latest)
+    if not latest.ends_at_total and latest.epoch is not None:
+        # The count is the epoch's batches (Keras' ``1/1`` bar each epoch): the run is as far as its epoch.
+        epochs = f" of {latest.epoch_total:,}" if latest.epoch_total is not None else ""
+        return f"epoch {latest.epoch:g}{epochs}"
     total = f" of {latest.total_steps:,}" if latest.total_steps is not None else ""
     return f"step {latest.step:,}{total}"
 
@@ -262,7 +281,7 @@ def speed_parts(stage: Stage, run: RunFacts, m: Measure | None = None) -> list[s
     seconds = step_seconds(stage, m)
     if seconds is not None:
         # The trainer's own time of a step is said to be its own: the rate beside it is measured.
-        own = " (as printed)" if finite(latest.step_seconds) is not None else ""
+        own = " (as printed)" if printed_step_seconds(stage) is not None else ""
         parts.append(f"step {seconds_text(seconds)}{own}")
     rate = finite(latest.tokens_per_second)
     if rate is not None and rate >= 0:
@@ -298,7 +317,7 @@ def position(step: TrainStep, epoch: float | None = None) -> str:
     dicts without step numbers (``epoch 0.44``)."""
     if step.logged:
         epoch = step.epoch if step.epoch is not None else epoch
-        return f"epoch {epoch:g}" if epoch is not None else f"{step.step} logged steps"
+        return f"epoch {epoch:g}" if epoch is not None else f"{step.step} logged records"
     if step.outer_step is not None:
         return f"outer {step.outer_step} · step {step.step}"
     in_epoch = step.epoch if step.epoch is not None else epoch
@@ -327,7 +346,7 @@ def stage_line(stage: Stage) -> str:
     latest = stage.latest
     where = position(latest, stage.epoch)
     if latest.logged:
-        where += f" ({latest.step} logged steps: the log prints no step number)"
+        where += f" ({latest.step} logged records: the log prints no step number)"
     elif latest.progress_percent is not None:
         where += f" ({latest.progress_percent:.2f}%)"
     elif latest.total_steps:
@@ -428,6 +447,8 @@ def clip(value: str, length: int) -> str:
 
 
 def seconds_text(seconds: float) -> str:
+    if seconds < 0.01:
+        return f"{seconds * 1000:.2g} ms"  # Keras' ``760us/step``: two figures, never "1 ms"
     if seconds < 1:
         return f"{seconds * 1000:.0f} ms"
     if seconds < 60:
@@ -492,7 +513,7 @@ def stopped_words(crash: Crash | None) -> str:
 
 def early_status(
     v: EarlyVerdict, all_reduce: AllReduce | None, errors: Errors | None, overflows: int,
-    pending: Sequence[tuple[str, float | None, int | None]], collab: CollabProgress | None,
+    pending: Sequence[tuple[str, float | None, int | None]], collab: CollabProgress | None, now: float | None = None,
 ) -> str:
     """The status line before the first training step, as the verdict names it."""
     if v.status is Status.ALONE and collab is not None:
@@ -520,6 +541,10 @@ def early_status(
             return "done · evaluation only"
         case Status.COLLABORATING if collab is not None:
             return f"{_epoch(collab)} · {collab.peers} peers"
+        case Status.STALLED if v.since is not None and now is not None:
+            return f"no step yet · stalled {short(now - v.since)}"
+        case Status.DONE:
+            return "done · stopped early · no step line" if Line.STOPPED_EARLY in v.shows else "done · no step line"
     return "waiting for first step"
 
 

@@ -31,6 +31,28 @@ def covered_steps(previous: TrainStep | None, step: TrainStep) -> int | None:
     return delta if delta > 0 else None
 
 
+# The log's own dates over a printed duration they contradict: a step line whose printed time for its steps
+# is more than CLOCK_FACTOR times what the dates of it and the step line before allow (a date's second of
+# slack on each) cannot be those steps' time; the field is something else (flair's ``time (sec)`` is the
+# epoch's elapsed time, read as a step's until three lines show it growing). The dates must be a second
+# apart or more: lines stamped in one burst (a buffered pipe's, by a wrapper) say nothing of the steps.
+CLOCK_FACTOR = 2.0
+CLOCK_SLACK_SECONDS = 1.0
+
+
+def clock_gap(previous: TrainStep, step: TrainStep) -> float | None:
+    """The seconds between two step lines by the log's own dates (None: either undated, or out of order)."""
+    if previous.at is None or step.at is None or step.at < previous.at:
+        return None
+    return step.at - previous.at
+
+
+def clock_contradicts(printed_seconds: float, gap_seconds: float) -> bool:
+    """A line's printed duration is more than the log's own dates allow (:data:`CLOCK_FACTOR`)."""
+    return (gap_seconds >= CLOCK_SLACK_SECONDS
+            and printed_seconds > CLOCK_FACTOR * (gap_seconds + CLOCK_SLACK_SECONDS))
+
+
 def timeline_offset(previous: TrainStep | None, step: TrainStep, offset: int) -> int:
     """What to add to ``step``'s own step to place it on the run's one timeline, after ``previous`` (whose
     place was ``previous.step + offset``; None after a new run's start, or before any step).
@@ -70,13 +92,26 @@ def timeline_offset(previous: TrainStep | None, step: TrainStep, offset: int) ->
     return 0
 
 
+def timeline_covered(previous: TrainStep | None, step: TrainStep, before: int, after: int) -> int | None:
+    """:func:`covered_steps`, or where the step counter restarted while the run went on (an epoch's batches
+    counted again), the steps between the two lines on the run's one timeline (``before``, ``after``: the
+    previous line's and this line's :func:`timeline_offset`)."""
+    covered = covered_steps(previous, step)
+    if covered is None and previous is not None and after != before and step.step + after > previous.step + before:
+        return step.step + after - (previous.step + before)
+    return covered
+
+
 def line_seconds(previous: TrainStep | None, step: TrainStep, covered: int | None = None) -> float | None:
     """The time ``step``'s line accounts for, from the trainer's own printed durations.
 
-    ``covered``: :func:`covered_steps` of the two, when the caller has it already.
+    ``covered``: :func:`timeline_covered` of the two, when the caller has it already; else the steps between
+    them, counted on over a count that restarts while the run goes on (an epoch's batches counted again).
     """
     if covered is None:
         covered = covered_steps(previous, step)
+        if covered is None and previous is not None:
+            covered = timeline_covered(previous, step, 0, timeline_offset(previous, step, 0))
     if previous is not None and covered is not None:
         if step.elapsed_seconds is not None and previous.elapsed_seconds is not None:
             delta = step.elapsed_seconds - previous.elapsed_seconds

@@ -42,6 +42,7 @@ which detail lines to show (kinds, never words); app/stats/steps/text.py then wr
 from __future__ import annotations
 
 import math
+import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum, auto
@@ -61,6 +62,7 @@ from .stage import (
     measure,
     no_step_yet,
     no_timing,
+    printed_step_seconds,
     waiting_since,
 )
 from .swarm import SwarmFacts
@@ -162,6 +164,8 @@ class Verdict:
     measure: Measure
     stall: Stall  # as it stands once a crash or a broken run has had its say (no stall, no pause)
     eta_seconds: float | None  # tokwatch's time to the last step, when one is ahead
+    # The trainer's printed time left, when the log's own steps left and pace do not contradict it (rules.trainer_eta)
+    trainer_eta_seconds: float | None = None
     crash: Crash | None = None
     broken: Broken | None = None
     # Not the time left, nor when it would be called stalled: a dead or broken run gets nowhere.
@@ -211,12 +215,23 @@ def decide(
     rate = _rate_line(stage, m, stall, is_diverged, is_done)
     situation = _situation_line(stage, stall, is_diverged, is_done)
     eta = rules.eta(stage, m) if crash is None and broken is None and not is_diverged and not finishing else None
+    trainer_eta = rules.trainer_eta(stage, eta)
+    if is_done:
+        # A run that is over has no time left: none when it stopped short of its total (its own ETA too).
+        eta = eta if not eta else None
+        trainer_eta = trainer_eta if not trainer_eta else None
+    latest = stage.latest
+    epoch_total = latest.epoch_steps if latest.epoch_steps is not None else (
+        latest.total_steps if not latest.ends_at_total else None)
+    if not latest.run_eta and epoch_total is not None and latest.step >= epoch_total:
+        # An epoch's bar at its total: that epoch's steps are done (its evaluation or the next epoch comes),
+        # and the bar's time left (0 s) is no time left of anything still to come.
+        eta = trainer_eta = None
     shows = {Line.STAGE}
     if rate is not None:
         shows.add(rate)
     if situation is not None:
         shows.add(situation)
-    trainer_eta = stage.latest.trainer_eta_seconds
     if not is_done and not finishing and not is_diverged and not broken_shown and (eta is not None or trainer_eta is not None):
         shows.add(Line.ETA)
     lead = rate or situation or Line.STAGE
@@ -240,7 +255,7 @@ def decide(
         shows.add(Line.LOSS_SPIKES)
     return Verdict(
         state=state, since=since, status=status, shows=frozenset(shows), lead=lead if lead in shows else None,
-        measure=m, stall=stall, eta_seconds=eta, crash=crash, broken=broken if broken_shown else None,
+        measure=m, stall=stall, eta_seconds=eta, trainer_eta_seconds=trainer_eta, crash=crash, broken=broken if broken_shown else None,
         hides_time_left=crash is not None or broken_shown, hides_stall_limit=crash is not None, swarm=swarm,
     )
 
@@ -371,6 +386,13 @@ def stopped_early(stage: Stage) -> bool:
     return stage.stop_message is not None and (total is None or stage.latest.step < total)
 
 
+def usual_gap(stage: Stage) -> float:
+    """The usual time between step lines: the median of the recent lines', else the trainer's time per step."""
+    if stage.line_durations:
+        return statistics.median(stage.line_durations)
+    return printed_step_seconds(stage) or 0.0
+
+
 def _situation_line(stage: Stage, stall: Stall, is_diverged: bool, is_done: bool) -> Line | None:
     if is_done and stopped_early(stage):
         return Line.STOPPED_EARLY
@@ -382,7 +404,8 @@ def _situation_line(stage: Stage, stall: Stall, is_diverged: bool, is_done: bool
         return Line.STALLED
     if stall.pause == "finishing" and stall.since is not None and stall.allowed is not None:
         return Line.FINISHING
-    if stall.pause is not None and stall.since is not None and not is_diverged:
+    if stall.pause is not None and stall.since is not None and not is_diverged and stall.since > usual_gap(stage):
+        # (said once the next line is later than usual: an evaluation's line alone says it has ended)
         return Line.PAUSED
     if stall.first_line is not None and stall.limit is not None:
         return Line.FIRST_LINE_LIMIT
@@ -407,9 +430,15 @@ class EarlyVerdict:
 def decide_before_steps(
     crash: Crash | None, broken: Broken | None, grad_warning: bool, collaborating: bool, validation: bool,
     evaluated_at: float | None, evaluated: bool, all_reduce_failed: bool, errors: bool, overflows: bool,
-    swarm: SwarmFacts | None = None,
+    swarm: SwarmFacts | None = None, training_since: float | None = None, now: float | None = None,
+    ended: tuple[str, float | None, bool] | None = None,
 ) -> EarlyVerdict:
-    """The verdict on a run with no step read yet (``evaluated``: an evaluation job wrote its end)."""
+    """The verdict on a run with no step read yet (``evaluated``: an evaluation job wrote its end;
+    ``training_since``: when the trainer announced that training starts, by the log's own dates).
+
+    Once training was announced, no step line for :data:`rules.FIRST_LINE_WAIT_SECONDS` of the log's own
+    time is a stall (a bar at step 0 is held to the first step's 10 minutes instead: its own clock says no
+    step was done; with no line at all, the log may print only every N steps)."""
     shows: set[Line] = set()
     state: State = "working"
     since = None
@@ -429,10 +458,20 @@ def decide_before_steps(
             # An evaluation job that wrote its results has finished: it trains nothing.
             state, status, since, opening = "done", Status.EVALUATION_ONLY, evaluated_at, Line.FINISHED_SUMMARY
             shows.add(Line.EVALUATION_ONLY)
+    if ended is not None and status is Status.WAITING and not validation:
+        # The run's end with no step line before it (HF's summary dict alone, a stop in its own words): it is
+        # over, and nothing of its steps is known.
+        _, ended_at, early = ended
+        state, status, since, opening = "done", Status.DONE, ended_at, Line.FINISHED_SUMMARY
+        shows.add(Line.STOPPED_EARLY if early else Line.NO_RATE_SUMMARY_ONLY)
+    elif status is Status.WAITING and training_since is not None and now is not None:
+        since = training_since
+        if now - training_since > rules.FIRST_LINE_WAIT_SECONDS:
+            state, status = "stalled", Status.STALLED
     shows.add(opening)
     if collaborating:
         shows.add(Line.COLLABORATION)
-        if state == "working" and status is Status.WAITING:
+        if state in ("working", "stalled") and status in (Status.WAITING, Status.STALLED):
             # Its swarm's progress lines: it trains with its peers, whether or not it prints steps of its own.
             state, status = "training", Status.COLLABORATING
             shows.discard(Line.WAITING)
@@ -462,4 +501,4 @@ def decide_before_steps(
         shows.add(Line.SWARM)
         lead = Line.SWARM
     return EarlyVerdict(state, since, status, frozenset(shows), lead if lead in shows else None, crash, broken,
-                        finished=Line.EVALUATION_ONLY in shows, swarm=swarm)
+                        finished=Line.EVALUATION_ONLY in shows or status is Status.DONE, swarm=swarm)
