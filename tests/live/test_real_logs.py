@@ -819,6 +819,19 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "stopped", {"step": 6, "total_steps": 29790, "loss": None, "eta_seconds": None, "stalled": False}),
     # a MetricLogger's ``Epoch: [12]  [207/208]``: the iteration in epoch 12 of 208, its ``eta`` the epoch's;
     # 9 lines of 0.1172-0.1180 s (17 s of its own time: measuring); the ``| me: … |`` test record no step
+    # XGBoost's rounds every 10, then its early stop and the best round's line again: done at 320, no time printed
+    ("generic-xgboost-issue3366-train-valid-logloss-every-10-stopping-best-iteration.log", T0, T0 + 7200,
+     "done · stopped early at step 320", "done",
+     {"step": 320, "total_steps": None, "loss": 0.241036, "step_seconds": None, "finished": True, "stalled": False}),
+    ("generic-xgboost-issue1288-sklearn-validation-0-rmse-spaces-stopping-best-31.log", T0, T0 + 7200,
+     "done · stopped early at step 41", "done", {"step": 41, "total_steps": None, "loss": None, "finished": True}),
+    ("generic-xgboost-issue807-xgb-cv-mean-plus-std-every-5.log", T0, T0, "step 2150 · no timing", "measuring",
+     {"step": 2150, "total_steps": None, "loss": 0.528952, "step_seconds": None}),
+    # LightGBM's Python (``train_loss's rmse: …``) and R (``[5]:    train's l2:…``) rounds, running
+    ("generic-lightgbm-ashrae-pr63-train-loss-eval-rmse-every-25-running.log", T0, T0, "step 525 · no timing",
+     "measuring", {"step": 525, "total_steps": None, "loss": 0.712426, "finished": False}),
+    ("generic-lightgbm-issue3145-r-package-round-colon-l2-every-round.log", T0, T0, "step 30 · no timing", "measuring",
+     {"step": 30, "total_steps": None, "loss": 0.0850142, "finished": False}),
     ("generic-rppg-mae-issue8-metriclogger-epoch12-then-test-pipes.log", T0, T0,
      "epoch 12 · 207/208 in the epoch · …", "measuring",
      {"step": 207, "total_steps": 208, "loss": 0.0677, "lr": 0.000113, "step_seconds": 0.1172, "eta_seconds": None,
@@ -1143,6 +1156,11 @@ GENERIC_READ = {
     "generic-keras-pr8169-epoch-of-12-samples-bar-mid-epoch-eta.log": "step, total, epoch, loss, ETA",
     "generic-keras-abhi8893-issue8-ten-epochs-32-of-32-us-per-step.log": "step, total, epoch, loss, step time",
     "generic-tfnet-issue1121-keras-epoch-colon-zero-padded-bars.log": "step, epoch, loss, step time, eval",
+    "generic-xgboost-issue3366-train-valid-logloss-every-10-stopping-best-iteration.log": "step, loss, eval",
+    "generic-xgboost-issue1288-sklearn-validation-0-rmse-spaces-stopping-best-31.log": "step, eval",
+    "generic-xgboost-issue807-xgb-cv-mean-plus-std-every-5.log": "step, loss, eval",
+    "generic-lightgbm-ashrae-pr63-train-loss-eval-rmse-every-25-running.log": "step, loss, eval",
+    "generic-lightgbm-issue3145-r-package-round-colon-l2-every-round.log": "step, loss, eval",
 }  # fmt: skip
 
 

@@ -190,6 +190,7 @@ class _Line:
     evaluation: bool = False  # an evaluation line that is also the run's position (its losses are this step's)
     rank: int | None = None  # the launcher's rank that printed it (None: no rank prefix)
     run_eta: bool = False  # its ETA is the whole run's, though its count is its epoch's
+    loss_note: str | None = None  # what the loss is, when the trainer names it so (a boosting round's ``train-rmse``)
 
 
 class GenericParser(StepLines[_Line]):
@@ -227,6 +228,7 @@ class GenericParser(StepLines[_Line]):
         self._full_epoch: tuple[TrainStep, int] | None = None  # the last step: a full epoch's bar, and its total
         self._box: list[str] = []  # the cells of a box-drawn table's rows since its last border
         self._split_columns: list[str] = []  # a box-drawn table of figures by data split: its header's names
+        self._best_next = False  # a boosting library said its best round: the round line under it is a repeat
 
     def pieces(self, part: str) -> Iterable[str]:
         """A bar and the message printed straight after it, as two (capped: a record is never longer)."""
@@ -317,7 +319,16 @@ class GenericParser(StepLines[_Line]):
                 return Kind.FULL, None  # the header row: its names are the next rows' keys
             if table:
                 s = table  # a row, read as its ``name: value`` pairs
+        if s[:1] in "SED" and _BEST_ROUND.match(s):
+            self._best_next = True
+            return Kind.FULL, None
         if s[:1] == "[":
+            boosted = _boosting_round(s, at)
+            if boosted is not None:
+                if self._best_next:  # the best round's line again, under the end: no round trained
+                    self._best_next = False
+                    return Kind.FULL, None
+                return Kind.FULL, boosted
             pair = _BRACKET_PAIR.match(s)
             if pair is not None:
                 # PyTorch's CIFAR tutorial: ``[1,  2000] loss: 2.187``, its epoch and its mini-batch in that epoch
@@ -807,7 +818,8 @@ class GenericParser(StepLines[_Line]):
         for r in readings:
             if r.field is Field.EVAL_LOSS:
                 label = _eval_label(r.name)
-                if back or self._evals.get(label) != r.value:
+                # (an evaluation line that is the run's position prints this step's figures, the same or not)
+                if back or line.evaluation or self._evals.get(label) != r.value:
                     self._evals[label] = r.value
                     # (on a loop's line an epoch, the figures beside it are that epoch's)
                     own = line.evaluation or (step_reading is not None and step_reading.name == "epoch")
@@ -825,6 +837,7 @@ class GenericParser(StepLines[_Line]):
                 total_steps=total if total is not None and total > 0 else None,
                 progress_percent=percent.value if percent is not None else None,
                 loss=loss.value if loss is not None else None,
+                loss_note=line.loss_note if loss is not None else None,
                 lr=got[Field.LR].value if Field.LR in got else None,
                 grad_norm=got[Field.GRAD_NORM].value if Field.GRAD_NORM in got else None,
                 step_seconds=step_seconds,
@@ -1072,6 +1085,54 @@ def _record_rank(s: str) -> int | None:
 
 # The time a logging hook's interval took, after the step it reached (TensorFlow's ``step = 100 (124.394 sec)``).
 _INTERVAL = re.compile(r"\bstep = (\d{1,12}) \((\d+(?:\.\d+)?) sec\)")
+# A gradient-boosting library's round (XGBoost: ``[31]\tvalidation_0-rmse:4.639857``, ``xgb.cv``'s
+# ``train-logloss:0.5289+0.0004``; LightGBM: ``[25]\ttrain's rmse: 1.32994\teval's rmse: 1.34434``, its R
+# package's ``[5]:    train's l2:0.0950898``): the round, then each data set's metric, tab-separated (spaces
+# once pasted). Every round is a step; its figures are the data sets' metrics.
+_ROUND = re.compile(r"\[(\d{1,9})\]:?[ \t]+(?=[^\s:]{1,60}(?:-|'s )[^\s:]{1,60}:)")
+_ROUND_METRIC = re.compile(
+    rf"[ \t]*(?:(?P<set>[^\s:'-]{{1,60}})-(?P<metric>[^\s:]{{1,60}})|(?P<lset>[^\s']{{1,60}})'s (?P<lmetric>[^\s:]{{1,60}})):"
+    rf" ?(?P<value>{NUM})(?: ?\+ ?(?:{NUM}))?(?=[ \t]|$)"
+)
+# The training set's metric that is a loss (an error to bring down), not a score (``auc``, ``ndcg@5``).
+_ROUND_LOSS = re.compile(
+    r"(?i)^(?:r?mse|mae|l[12]|rmsle|mape|huber|fair|quantile|m?logloss|binary_logloss|multi_logloss|"
+    r"cross_entropy|xentropy|[\w-]*nloglik[\w@.]*|[\w-]*deviance|\w*loss)$"
+)
+# XGBoost's ``Stopping. Best iteration:``, LightGBM's ``Early stopping, best iteration is:`` and ``Did not meet
+# early stopping. Best iteration is:``: the next line repeats the best round's figures.
+_BEST_ROUND = re.compile(r"(?i)^(?:stopping\. best iteration|early stopping, best iteration is"
+                         r"|did not meet early stopping\. best iteration is):\s*$")
+
+
+def _boosting_round(s: str, at: float | None) -> _Line | None:
+    """A boosting round's line (see ``_ROUND``) as a step: the training set's loss, the other metrics as
+    that round's evaluations; None for any other line."""
+    m = _ROUND.match(s)
+    if m is None:
+        return None
+    readings = [Reading(Field.STEP, "round", float(m.group(1)))]
+    note = None
+    i = m.end()
+    while i < len(s):
+        metric = _ROUND_METRIC.match(s, i)
+        if metric is None:
+            return None  # not every field a data set's metric: another bracket-led record
+        i = metric.end()
+        data, name = metric.group("set") or metric.group("lset"), metric.group("metric") or metric.group("lmetric")
+        value = number(metric.group("value"))
+        if value is None:
+            return None
+        if note is None and "train" in data.lower() and _ROUND_LOSS.match(name):
+            note = f"{data}-{name}" if metric.group("set") else f"{data}'s {name}"
+            readings.append(Reading(Field.LOSS, "loss", value))
+        else:
+            readings.append(Reading(Field.EVAL_LOSS, normalise(f"{data} {name}"), value))
+    line = _Line("step", at, readings, text=s, loss_note=note)
+    line.evaluation = True  # the metrics printed beside the round are that round's
+    return line
+
+
 _BRACKET_PAIR = re.compile(r"\[\s*(\d{1,6}),\s*(\d{1,9})\]\s+(?=[A-Za-z][\w ]{0,30}:\s?-?\d)")
 _BRACKET_STEP = re.compile(r"\[(\d{1,12})\]\s+(?=[A-Za-z_][\w/.-]{0,60}\s?[=:]\s?-?\d)")
 # The data splits a table of figures names in its first column (Ludwig: ``train``, ``vali``, ``test``).

@@ -58,6 +58,10 @@ BABYGPT = "stopself-buildyourownllm-babygpt-v12-speed-time-lines-model-saved.log
         ("simpx@ThePC:~/buildyourownllm$ ", False),
         ("(venv) root@a100-7:/workspace/nanoGPT# python sample.py", False),
         ("Process finished with exit code 0", False),
+        # gradient boosting: XGBoost's and LightGBM's early stop, LightGBM's every planned round trained
+        (line("generic-xgboost-issue3366-train-valid-logloss-every-10-stopping-best-iteration.log", "Stopping."), True),
+        ("Early stopping, best iteration is:", True),
+        ("Did not meet early stopping. Best iteration is:", False),
     ],
 )
 def test_a_stop_message_is_read_whatever_the_trainer(message: str, early: bool) -> None:

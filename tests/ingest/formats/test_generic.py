@@ -1092,3 +1092,44 @@ def test_pytorch_s_cifar_tutorial_pair_is_its_epoch_and_mini_batch() -> None:
     got = steps(["[1,  2000] loss: 2.187", "[1,  4000] loss: 1.852", "[2,  2000] loss: 1.563"])
     assert [(s.step, s.epoch, s.loss, s.ends_at_total) for s in got] == [
         (2000, 1.0, 2.187, False), (4000, 1.0, 1.852, False), (2000, 2.0, 1.563, False)]
+
+
+XGB = "generic-xgboost-issue3366-train-valid-logloss-every-10-stopping-best-iteration.log"
+
+
+@pytest.mark.parametrize(("name", "expected"), [
+    # XGBoost, tabs: the training set's loss (its name kept), the other set's metric that round's evaluation
+    (XGB, (320, 0.241036, "train-logloss", {"valid_logloss": 0.392591})),
+    # the scikit-learn wrapper's eval set alone, tabs pasted as spaces: no training loss
+    ("generic-xgboost-issue1288-sklearn-validation-0-rmse-spaces-stopping-best-31.log",
+     (41, None, None, {"validation_0_rmse": 4.680334})),
+    # xgb.cv: the mean over the folds, its ``+`` spread no figure
+    ("generic-xgboost-issue807-xgb-cv-mean-plus-std-every-5.log", (2150, 0.528952, "train-logloss",
+                                                                   {"test_logloss": 0.529977})),
+    # LightGBM's Python and R packages: ``set's metric: value``, ``[N]:``
+    ("generic-lightgbm-ashrae-pr63-train-loss-eval-rmse-every-25-running.log",
+     (525, 0.712426, "train_loss's rmse", {"eval_rmse": 0.967885})),
+    ("generic-lightgbm-issue3145-r-package-round-colon-l2-every-round.log",
+     (30, 0.0850142, "train's l2", {"valid_l2": 0.0935492})),
+])  # fmt: skip
+def test_a_boosting_round_is_a_step_with_its_data_sets_metrics(name: str, expected: tuple[Any, ...]) -> None:
+    events = GenericParser().feed(_body(name))
+    got = [e for e in events if isinstance(e, TrainStep)]
+    last = got[-1]
+    evals = {e.name: e.value for e in events if isinstance(e, EvalResult) and e.step == last.step}
+    assert (last.step, last.loss, last.loss_note, evals) == expected
+    assert all(s.total_steps is None and s.step_seconds is None for s in got)  # no total, no time printed
+    assert [a.step < b.step for a, b in pairwise(got)] == [True] * (len(got) - 1)  # the best round's repeat: no step
+
+
+def test_a_boosting_round_s_loss_is_only_the_training_set_s_error() -> None:
+    # composed in XGBoost's words: a score (``auc``) is no loss, nor is another set's error; a metric gone
+    # wrong is still read; a round line with a field that is no data set's metric is another record
+    got = steps(["[0]\ttrain-auc:0.71\teval-auc:0.69", "[1]\teval-rmse:0.5\ttrain-rmse:0.4\ttrain-mae:0.3",
+                 "[2]\ttrain-rmse:nan\teval-rmse:nan", "[3]\ttrain-rmse:0.39 seconds"])
+    assert [(s.step, s.loss, s.loss_note) for s in got[:2]] == [(0, None, None), (1, 0.4, "train-rmse")]
+    assert got[2].step == 2 and got[2].loss is not None and math.isnan(got[2].loss)
+    assert len(got) == 3
+    # the best round's line after the end words is a repeat, and only that one line
+    after = steps(["[9]\ttrain-rmse:0.3", "Stopping. Best iteration:", "[7]\ttrain-rmse:0.31", "[8]\ttrain-rmse:0.2"])
+    assert [s.step for s in after] == [9, 8]
