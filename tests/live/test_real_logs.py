@@ -148,8 +148,24 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-ultralytics-issue19571-yolo11-tune-epoch-16-of-30-zero-metrics-box-loss-up.log", T0, T0,
      "step 16/30 · no timing", "measuring", {"step": 16, "total_steps": 30, "loss": None, "step_seconds": None}),
     # rsl_rl: ``Learning iteration 1/10`` and its figures one a line; its ``Total steps: 512`` are the environment's
+    # (its mean surrogate loss is PPO's policy loss, the loss; the iteration's time is its collection's and learning's)
     ("generic-isaaclab-issue5084-rsl-rl-learning-iteration-1-of-10-blocks.log", T0, T0, "step 1/10 · …", "measuring",
-     {"step": 1, "total_steps": 10, "loss": None, "step_seconds": None}),
+     {"step": 1, "total_steps": 10, "loss": -0.0076, "step_seconds": 0.102 + 0.060}),
+    ("generic-rsl-rl-mjlab-pr1021-learning-iteration-66-of-30000-one-block.log", T0, T0, "step 66/30000 · …",
+     "measuring", {"step": 66, "total_steps": 30000, "loss": -0.1204, "step_seconds": 0.183 + 0.054}),
+    # older rsl_rl: ``Computation: 46045 steps/s (collection: 0.975s, learning 0.092s)`` (environment steps a second)
+    ("generic-rsl-rl-hover-issue45-learning-iteration-156025-computation-steps-s.log", T0, T0, "step 156025/10000000 · …",
+     "measuring", {"step": 156025, "total_steps": 10000000, "loss": -0.0096, "step_seconds": 0.975 + 0.092}),
+    # ``Training Epoch:[844/1500]\t loss=…`` behind a dated logging prefix, one line an epoch: 11 epochs in 1,617.5 s
+    # ultralytics' newer bar without brackets, ``8/8 4.6it/s 1.7s``: the epoch's 8 batches, 1/4.6 s each
+    ("generic-yolo11-ultralytics-issue22209-new-bars-epochs-12-14-of-300-it-s.log", T0, T0,
+     "epoch 14/300 · 8/8 in the epoch · …", "measuring", {"step": 8, "step_seconds": 1 / 4.6, "data": epoch(14.0)}),
+    # bash's ``jac-crun: line 6:  3305 Killed …`` glued after epoch 15's validation bar: killed, not measuring
+    ("crash-nscl-issue23-validation-bar-glued-jac-crun-line-6-pid-killed.log", T0, T0,
+     "epoch 15 · 1006/1006 in the epoch · crashed", "crashed", {"loss": 0.046158, "data": epoch(15.0)}),
+    ("generic-cltr-issue15-training-epoch-844-855-of-1500-epoch-time-dated.log", T0, "end", "step 855/1500 · 24 steps/h",
+     "training", {"step": 855, "total_steps": 1500, "loss": 10.40349, "lr": 0.0001,
+                  "steps_per_hour": pytest.approx(11 * 3600 / 1617.519, rel=0.02)}),
     # stable-baselines3's logger table: ``time/iterations 18`` its position, ``train/loss`` 0.482; no total
     ("generic-rl-baselines3-zoo-pr521-sb3-ppo-table-iterations-18-timesteps-73728.log", T0, T0, "step 18 · …",
      "measuring", {"step": 18, "total_steps": None, "loss": 0.482, "step_seconds": None}),
@@ -1146,7 +1162,11 @@ GENERIC_READ = {
     "generic-ultralytics-issue21765-yolo-epoch-22-of-55-negative-box-loss-9min-epochs.log":
         "step, epoch, step time, elapsed, ETA",
     "generic-ultralytics-issue19571-yolo11-tune-epoch-16-of-30-zero-metrics-box-loss-up.log": "step, total, epoch",
-    "generic-isaaclab-issue5084-rsl-rl-learning-iteration-1-of-10-blocks.log": "step, total",
+    "generic-isaaclab-issue5084-rsl-rl-learning-iteration-1-of-10-blocks.log": "step, total, loss, step time",
+    "generic-rsl-rl-mjlab-pr1021-learning-iteration-66-of-30000-one-block.log": "step, total, loss, step time",
+    "generic-rsl-rl-hover-issue45-learning-iteration-156025-computation-steps-s.log": "step, total, loss, step time",
+    "generic-cltr-issue15-training-epoch-844-855-of-1500-epoch-time-dated.log": "step, total, epoch, loss, lr",
+    "generic-yolo11-ultralytics-issue22209-new-bars-epochs-12-14-of-300-it-s.log": "step, epoch, step time, elapsed",
     "generic-rl-baselines3-zoo-pr521-sb3-ppo-table-iterations-18-timesteps-73728.log": "step, loss, lr",
     "generic-dscnet-issue1-epoch-198-bracket-iter-of-927-time-avg-many-losses-accu.log":
         "step, total, epoch, loss, lr, step time",

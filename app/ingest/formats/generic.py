@@ -35,6 +35,7 @@ from .grammar import (
     lookup,
     normalise,
     pairs,
+    seconds,
 )
 from .pipeline import StepLines
 from .prefix import LineTimes
@@ -77,6 +78,8 @@ _TABLE_COLUMNS = 64
 # its centred ``Learning iteration 1/10``; dashed or hashed rules around them.
 _SB3_PAIR = re.compile(r"^\|\s+([A-Za-z][\w./ -]{0,60}?)\s*\|\s*(-?[\w.+-]{0,30})\s*\|\s*$")
 _RSL_PAIR = re.compile(r"^\s{2,}([A-Za-z][\w .()/-]{0,50}?):\s+(-?\d[\d.:]*(?:[eE][-+]?\d+)?\s?(?:s|ms|%)?)\s*$")
+_RSL_COMPUTATION = re.compile(r"^\s{2,}Computation:\s+(\d{1,12}) steps/s \(collection: (\d+(?:\.\d+)?s), learning (\d+(?:\.\d+)?s)\)\s*$")
+_ITERATION_PARTS = frozenset({"collection time", "learning time"})
 _VERTICAL_TITLE = re.compile(r"^\s{4,}([A-Za-z][A-Za-z ]{2,40}?)\s+(\d{1,9}/\d{1,9})\s*$")
 _VERTICAL_RULE = re.compile(r"^\s*(?:-{5,}|#{5,}|={5,})\s*$")
 _ITERATIONS = re.compile(r"(?i)\biterations$|^learning iteration$")
@@ -84,6 +87,8 @@ _ENV_STEPS = re.compile(r"(?i)\b(?:time)?steps\b|\bfps\b")
 _VERTICAL_POSITION = re.compile(r"(?i)\b(?:iterations?|steps?|epoch|timesteps|updates)\b")
 # A space-aligned table: its header's names (``GPU_mem``, ``box_loss``; no ``:``, ``=``), its first cell a position
 # (``13/30``, ``120``), its cells numbers with a unit or an SI suffix (``13.1G``, ``576``).
+# A bar drawn without tqdm's brackets (ultralytics' ``100% ━━━━━━━━━━━━ 8/8 4.6it/s 1.7s``): count, rate, seconds so far.
+_PLAIN_BAR = re.compile(r"^(?:\d{1,3}% )?[━─╸╺]{1,200} (\d{1,12})/(\d{1,12}) (\d{1,9}(?:\.\d+)?)(it/s|s/it) (\d{1,7}(?:\.\d+)?)s$")
 _SPACED_NAME = re.compile(r"[A-Za-z][\w()-]{0,30}")
 _SPACED_POSITION = re.compile(r"\d{1,9}(?:/\d{1,9})?")
 _SPACED_VALUE = re.compile(r"-?\d[\d.,]*(?:[eE][-+]?\d+)?(?:/\d{1,9})?[KMGTB%]?|\d{1,3}:\d\d(?::\d\d)?|nan|inf|#na#")
@@ -127,7 +132,7 @@ _ITERATION_TIME = re.compile(rf"(?<![\w])time:\s+({NUM})(?=[,\s]|$)")
 _EVAL_SHAPE = re.compile(r"(?i)step \d{1,12}: train loss ")
 _DAY_CLOCKS = re.compile(r"@ (\d{1,3}) (\d\d:\d\d:\d\d(?:\.\d+)?), mean (\d{1,3}) (\d\d:\d\d:\d\d(?:\.\d+)?)\b")
 # A record that starts with its epoch (``Epoch 005 loss …``, ``[Epoch 3] loss=…``).
-_EPOCH_LEADS = re.compile(r"(?i)^[^\w|]{0,8}epoch\b")
+_EPOCH_LEADS = re.compile(r"(?i)^[^\w|]{0,8}(?:train(?:ing)?\s+)?epoch\b")  # (``Training Epoch:[844/1500] loss=…``)
 # ``Training Epoch0:`` (llama-recipes' old bar): an epoch glued to its name.
 _GLUED_EPOCH = re.compile(r"(?i)\bepoch(\d{1,6})\b")
 _CHECKPOINT = re.compile(
@@ -493,6 +498,12 @@ class GenericParser(StepLines[_Line]):
             record = self._vertical_record() if pairs else None
             self._vertical = [(title.group(1), title.group(2))]
             return (True, record) if record is not None else (True, None)
+        computation = _RSL_COMPUTATION.match(text) if pairs is not None else None
+        if computation is not None and pairs is not None:
+            # older rsl_rl: ``Computation: 46045 steps/s (collection: 0.975s, learning 0.092s)``
+            pairs.extend([("Steps per second", computation.group(1)), ("Collection time", computation.group(2)),
+                          ("Learning time", computation.group(3))])
+            return True, None
         sb3 = _SB3_PAIR.match(text)
         pair = sb3 if sb3 is not None else (_RSL_PAIR.match(text) if pairs is not None else None)
         if pair is not None:
@@ -536,7 +547,14 @@ class GenericParser(StepLines[_Line]):
             # and its ``steps`` are the environment's (``Total steps: 512``, ``Steps per second: 1581``), not the run's.
             names = [_ITERATIONS.sub("iteration", name) if _ITERATIONS.search(name)
                      else ("env " + name if _ENV_STEPS.search(name) else name) for name in names]
-        return " | ".join(f"{name}: {value}" for name, (_, value) in zip(names, pairs, strict=True))
+        record = " | ".join(f"{name}: {value}" for name, (_, value) in zip(names, pairs, strict=True))
+        parts = {name.lower(): seconds(value.removesuffix("s"), "s") if value.endswith("s") else None
+                 for name, value in pairs if name.lower() in _ITERATION_PARTS}
+        if len(parts) == len(_ITERATION_PARTS) and None not in parts.values():
+            # rsl_rl's iteration: its collection and learning times, printed in the block; their sum is the
+            # iteration's (its own ``Iteration time: 0.24s`` comes after the block's rule, rounded)
+            record += f" | iteration time: {sum(v for v in parts.values() if v is not None):.6g}s"
+        return record
 
     def _spaced_row(self, s: str) -> str | None:
         """A table whose columns line up under a header of names (ultralytics' ``Epoch  GPU_mem  box_loss …``,
@@ -557,6 +575,13 @@ class GenericParser(StepLines[_Line]):
                 pairs_text = " | ".join(f"{name}: {value}" for name, value in zip(names, values, strict=True))
                 # (a bar after the row, when whole: its count and rate; one cut at the terminal's width is dropped)
                 whole_bar = bool(rest) and "]" in rest[0] and "/" in rest[0]
+                if rest and not whole_bar:
+                    # ultralytics' own bar since 8.3 (``100% ━━━━━━━━━━━━ 8/8 4.6it/s 1.7s``): as tqdm's, whole
+                    drawn = _PLAIN_BAR.search(rest[0])
+                    if drawn is not None:
+                        n, m, rate, unit, elapsed = drawn.groups()
+                        whole = int(float(elapsed))  # (tqdm's clock keeps whole seconds)
+                        return f"{pairs_text} {n}/{m} [{whole // 60:02d}:{whole % 60:02d}, {rate}{unit}]"
                 return pairs_text + (" " + rest[0] if whole_bar else "")
         if 3 <= len(cells) <= _TABLE_COLUMNS and ("  " in s or "\t" in s) and all(_SPACED_NAME.fullmatch(c) for c in cells):
             known = [lookup(normalise(c))[0] for c in cells]

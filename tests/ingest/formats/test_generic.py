@@ -1133,3 +1133,30 @@ def test_a_boosting_round_s_loss_is_only_the_training_set_s_error() -> None:
     # the best round's line after the end words is a repeat, and only that one line
     after = steps(["[9]\ttrain-rmse:0.3", "Stopping. Best iteration:", "[7]\ttrain-rmse:0.31", "[8]\ttrain-rmse:0.2"])
     assert [s.step for s in after] == [9, 8]
+
+
+def test_an_epoch_record_led_by_its_stage_word_counts_its_epochs() -> None:
+    # composed in CLTR's shape (``Training Epoch:[844/1500]\t loss=…``): one line an epoch, its epoch the position
+    got = steps(["Training Epoch:[3/10]\t loss=2.5\t lr=0.1", "Train Epoch 4/10 loss=2.25 lr=0.1"])
+    assert [(s.step, s.total_steps, s.loss) for s in got] == [(3, 10, 2.5), (4, 10, 2.25)]
+    # (PyTorch's MNIST example keeps its position in the epoch's samples)
+    (mnist,) = steps(["Train Epoch: 1 [6400/60000 (11%)]\tLoss: 0.290000"])
+    assert (mnist.step, mnist.total_steps, mnist.epoch) == (6400, 60000, 1.0)
+
+
+def test_an_rsl_rl_iteration_is_timed_by_its_collection_and_learning() -> None:
+    # composed in rsl_rl's older wording: 0.5 s collecting + 0.25 s learning = 0.75 s an iteration; its
+    # ``Mean surrogate loss`` (PPO's policy loss) the loss, its value loss another figure
+    block = ["#" * 80, " " * 20 + "Learning iteration 7/100", "",
+             " " * 10 + "Computation: 9000 steps/s (collection: 0.500s, learning 0.250s)",
+             " " * 10 + "Value function loss: 12.5000", " " * 13 + "Surrogate loss: -0.0100", "-" * 80]
+    (got,) = steps(block)
+    assert (got.step, got.total_steps, got.step_seconds, got.loss) == (7, 100, 0.75, -0.01)
+
+
+def test_ultralytics_bar_without_brackets_gives_its_count_and_rate() -> None:
+    # composed in ultralytics' 8.3 shape: the row under its header, then its own bar (no tqdm brackets)
+    header = "      Epoch    GPU_mem   box_loss   cls_loss   dfl_loss  Instances       Size"
+    row = "      2/10      3.87G       3.62      5.677       4.18        251        640: 100% ━━━━━━━━━━━━ 50/50 2.5it/s 20.0s"
+    (got,) = steps([header, row])
+    assert (got.step, got.epoch, got.epoch_total, got.step_seconds, got.elapsed_seconds) == (50, 2.0, 10, 0.4, 20.0)
