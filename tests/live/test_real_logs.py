@@ -163,6 +163,15 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # bash's ``jac-crun: line 6:  3305 Killed …`` glued after epoch 15's validation bar: killed, not measuring
     ("crash-nscl-issue23-validation-bar-glued-jac-crun-line-6-pid-killed.log", T0, T0,
      "epoch 15 · 1006/1006 in the epoch · crashed", "crashed", {"loss": 0.046158, "data": epoch(15.0)}),
+    # ``Iteration: \t 3`` blocks, one figure a line after a tab; ``Elapsed time\t 100.7 seconds`` each iteration's own time
+    # (106.1, then 98.7: it falls, no clock), 3 iterations in 98.68 + 100.07 + 100.70 s = 36.1 iterations/h
+    ("generic-deeprm-issue10-iteration-blocks-elapsed-time-seconds-tabs.log", T0, T0, "step 3 · 36 steps/h", "training",
+     {"step": 3, "loss": 0.1324481666, "step_seconds": 100.70498,
+      "steps_per_hour": pytest.approx(3 * 3600 / (98.6769 + 100.0682 + 100.7050), rel=0.01)}),
+    # stable-baselines v2's table, each line led by a space: ``nupdates`` its position, ``policy_loss`` the loss, the
+    # ``nan`` reward mean (no episode finished) no divergence; one table is a log read
+    ("generic-sb2-stable-baselines-issue121-ppo2-table-nupdates-782-ep-rewmean-nan.log", T0, T0, "step 782 · …",
+     "measuring", {"step": 782, "total_steps": None, "loss": -0.011813248}),
     ("generic-cltr-issue15-training-epoch-844-855-of-1500-epoch-time-dated.log", T0, "end", "step 855/1500 · 24 steps/h",
      "training", {"step": 855, "total_steps": 1500, "loss": 10.40349, "lr": 0.0001,
                   "steps_per_hour": pytest.approx(11 * 3600 / 1617.519, rel=0.02)}),
@@ -1166,6 +1175,8 @@ GENERIC_READ = {
     "generic-rsl-rl-mjlab-pr1021-learning-iteration-66-of-30000-one-block.log": "step, total, loss, step time",
     "generic-rsl-rl-hover-issue45-learning-iteration-156025-computation-steps-s.log": "step, total, loss, step time",
     "generic-cltr-issue15-training-epoch-844-855-of-1500-epoch-time-dated.log": "step, total, epoch, loss, lr",
+    "generic-sb2-stable-baselines-issue121-ppo2-table-nupdates-782-ep-rewmean-nan.log": "step, loss",
+    "generic-deeprm-issue10-iteration-blocks-elapsed-time-seconds-tabs.log": "step, loss, step time",
     "generic-yolo11-ultralytics-issue22209-new-bars-epochs-12-14-of-300-it-s.log": "step, epoch, step time, elapsed",
     "generic-rl-baselines3-zoo-pr521-sb3-ppo-table-iterations-18-timesteps-73728.log": "step, loss, lr",
     "generic-dscnet-issue1-epoch-198-bracket-iter-of-927-time-avg-many-losses-accu.log":

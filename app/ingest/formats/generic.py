@@ -76,15 +76,17 @@ _TABLE_COLUMNS = 64
 # One figure a line: stable-baselines3's logger table (``|    ep_len_mean          | 200         |``, a group's own
 # row ``| rollout/                |             |``), rsl_rl's right-aligned ``   Mean value loss: 19.7410`` under
 # its centred ``Learning iteration 1/10``; dashed or hashed rules around them.
-_SB3_PAIR = re.compile(r"^\|\s+([A-Za-z][\w./ -]{0,60}?)\s*\|\s*(-?[\w.+-]{0,30})\s*\|\s*$")
+_SB3_PAIR = re.compile(r"^ ?\|\s+([A-Za-z][\w./ -]{0,60}?)\s*\|\s*(-?[\w.+-]{0,30})\s*\|\s*$")
 _RSL_PAIR = re.compile(r"^\s{2,}([A-Za-z][\w .()/-]{0,50}?):\s+(-?\d[\d.:]*(?:[eE][-+]?\d+)?\s?(?:s|ms|%)?)\s*$")
+# A name, a tab, a figure (its ``+- spread`` dropped, a unit word kept as its unit).
+_TAB_PAIR = re.compile(r"^([A-Za-z][\w .()/-]{0,50}?):?[ ]*\t[ ]*(-?\d[\d.]*(?:[eE][-+]?\d+)?)(?: \+- \S+)?(?: (s|ms|seconds))?\s*$")
 _RSL_COMPUTATION = re.compile(r"^\s{2,}Computation:\s+(\d{1,12}) steps/s \(collection: (\d+(?:\.\d+)?s), learning (\d+(?:\.\d+)?s)\)\s*$")
 _ITERATION_PARTS = frozenset({"collection time", "learning time"})
 _VERTICAL_TITLE = re.compile(r"^\s{4,}([A-Za-z][A-Za-z ]{2,40}?)\s+(\d{1,9}/\d{1,9})\s*$")
 _VERTICAL_RULE = re.compile(r"^\s*(?:-{5,}|#{5,}|={5,})\s*$")
-_ITERATIONS = re.compile(r"(?i)\biterations$|^learning iteration$")
+_ITERATIONS = re.compile(r"(?i)\biterations$|^learning iteration$|^n_?updates$")  # (stable-baselines v2: ``nupdates``)
 _ENV_STEPS = re.compile(r"(?i)\b(?:time)?steps\b|\bfps\b")
-_VERTICAL_POSITION = re.compile(r"(?i)\b(?:iterations?|steps?|epoch|timesteps|updates)\b")
+_VERTICAL_POSITION = re.compile(r"(?i)\b(?:iterations?|steps?|epoch|timesteps|n_?updates|updates)\b")
 # A space-aligned table: its header's names (``GPU_mem``, ``box_loss``; no ``:``, ``=``), its first cell a position
 # (``13/30``, ``120``), its cells numbers with a unit or an SI suffix (``13.1G``, ``576``).
 # A bar drawn without tqdm's brackets (ultralytics' ``100% ━━━━━━━━━━━━ 8/8 4.6it/s 1.7s``): count, rate, seconds so far.
@@ -165,6 +167,8 @@ RUNNING_TIME_GROWTH = 1.5
 # A first bare ``time`` this long may as well be the run's clock so far; a shorter one is read as the step's
 # at once (timm's ``Time: 0.334s``: a clock that short would have run its steps in a blink).
 UNDECIDED_TIME_SECONDS = 1.0
+# An ``elapsed`` that falls between records whose values all lie within this factor is each record's own time.
+OWN_TIME_SPREAD = 2.0
 # The name of a position counted within its epoch (fairseq's ``epoch 011  3000 / 8223``).
 EPOCH_POSITION = "position in epoch"
 _TIME_KEYS = ("timestamp", "_timestamp", "time", "datetime", "date", "ts", "wall_time", "walltime")
@@ -233,7 +237,12 @@ class GenericParser(StepLines[_Line]):
         self._full_epoch: tuple[TrainStep, int] | None = None  # the last step: a full epoch's bar, and its total
         self._box: list[str] = []  # the cells of a box-drawn table's rows since its last border
         self._split_columns: list[str] = []  # a box-drawn table of figures by data split: its header's names
-        self._best_next = False  # a boosting library said its best round: the round line under it is a repeat
+        # A step came from a block of one figure a line (a logger's table): no sentence reads so, one is a log's
+        self.block_steps = False
+        self._best_next = False
+        self._elapsed_at: tuple[int, float] | None = None  # (step, elapsed) of the last record that printed one
+        self._elapsed_own = False  # … found to be each record's own time, not the run's clock
+        self._elapsed_span: tuple[float, float] | None = None  # the lowest and highest elapsed read  # a boosting library said its best round: the round line under it is a repeat
 
     def pieces(self, part: str) -> Iterable[str]:
         """A bar and the message printed straight after it, as two (capped: a record is never longer)."""
@@ -259,13 +268,15 @@ class GenericParser(StepLines[_Line]):
         elif self._box:
             self._box = []
         vertical = False
-        if self._vertical is not None or text[:1] in "| " or _VERTICAL_TITLE.match(text):
+        if self._vertical is not None or text[:1] in "| " or _VERTICAL_TITLE.match(text) or "\t" in text[:60]:
             held, record = self._vertical_line(text)
             if held:
                 if record is None:
                     return Kind.OTHER, None
                 text, vertical = record, True
         kind, line = self._classify_line(text, vertical)
+        if vertical and line is not None and line.what == "step":
+            self.block_steps = True
         if line is not None and self._evaluation_next and line.what in ("step", "eval"):
             line.what = "eval"  # the record under an ``Evaluation:`` heading is the evaluation's
             self._evaluation_next = False
@@ -503,6 +514,20 @@ class GenericParser(StepLines[_Line]):
             # older rsl_rl: ``Computation: 46045 steps/s (collection: 0.975s, learning 0.092s)``
             pairs.extend([("Steps per second", computation.group(1)), ("Collection time", computation.group(2)),
                           ("Learning time", computation.group(3))])
+            return True, None
+        tabbed = _TAB_PAIR.match(text) if "\t" in text else None
+        if tabbed is not None and (pairs is not None or _VERTICAL_POSITION.fullmatch(tabbed.group(1).strip())):
+            # ``Iteration: \t 3`` then ``Loss: \t 0.13``, ``Elapsed time\t 100.7 seconds`` (deeprm): a name, a tab, a
+            # figure, one a line; a block starts at its position, a figure named again or a rule closes it
+            unit = {"seconds": "s"}.get(tabbed.group(3) or "", tabbed.group(3) or "")
+            name, value = tabbed.group(1).strip(), tabbed.group(2) + (f" {unit}" if unit else "")
+            if pairs is None:
+                self._vertical = pairs = []
+            if any(known == name for known, _ in pairs):
+                record = self._vertical_record()
+                self._vertical = [(name, value)]
+                return True, record
+            pairs.append((name, value))
             return True, None
         sb3 = _SB3_PAIR.match(text)
         pair = sb3 if sb3 is not None else (_RSL_PAIR.match(text) if pairs is not None else None)
@@ -758,8 +783,28 @@ class GenericParser(StepLines[_Line]):
             return readings
         return [Reading(Field.ELAPSED, r.name, r.value) if r is timed else r for r in readings]
 
+    def _own_elapsed(self, readings: list[Reading]) -> list[Reading]:
+        """The readings with an ``elapsed`` that does not grow from one record to the next as that record's own
+        time, spread over the steps since the last (deeprm's ``Elapsed time 106.1 seconds`` then ``98.7``: each
+        iteration's, not the run's clock, which only grows)."""
+        elapsed = next((r for r in readings if r.field is Field.ELAPSED), None)
+        position = _position(readings)
+        if elapsed is None or position is None:
+            return readings
+        last, self._elapsed_at = self._elapsed_at, (int(position.value), elapsed.value)
+        low, high = self._elapsed_span or (elapsed.value, elapsed.value)
+        self._elapsed_span = (min(low, elapsed.value), max(high, elapsed.value))
+        if not self._elapsed_own:
+            # (a clock started again by a resume falls too, from far higher: its values span more than twice)
+            self._elapsed_own = (last is not None and position.value > last[0] and elapsed.value < last[1]
+                                 and self._elapsed_span[1] <= OWN_TIME_SPREAD * self._elapsed_span[0])
+            if not self._elapsed_own:
+                return readings
+        steps = int(position.value) - last[0] if last is not None and position.value > last[0] else 1
+        return [Reading(Field.STEP_TIME, r.name, r.value / steps) if r is elapsed else r for r in readings]
+
     def _step(self, line: _Line, events: list[Event]) -> None:
-        readings = self._running_time(line.readings)
+        readings = self._own_elapsed(self._running_time(line.readings))
         got: dict[Field, Reading] = {}
         loss: Reading | None = None
         for r in readings:

@@ -1160,3 +1160,29 @@ def test_ultralytics_bar_without_brackets_gives_its_count_and_rate() -> None:
     row = "      2/10      3.87G       3.62      5.677       4.18        251        640: 100% ━━━━━━━━━━━━ 50/50 2.5it/s 20.0s"
     (got,) = steps([header, row])
     assert (got.step, got.epoch, got.epoch_total, got.step_seconds, got.elapsed_seconds) == (50, 2.0, 10, 0.4, 20.0)
+
+
+def test_figures_one_a_line_after_a_tab_are_one_record_from_its_position() -> None:
+    # composed in deeprm's shape: a block from its ``Iteration`` line, its ``+-`` spread dropped, closed by a rule
+    block = ["Iteration: \t 4", "Loss:     \t 0.25", "MeanRew: \t -250.5 +- 60.1", "Elapsed time\t 50.0 seconds",
+             "-----------------", "Iteration: \t 5", "Loss:     \t 0.20", "Elapsed time\t 40.0 seconds", "-" * 17]
+    got = steps(block)
+    # 50 then 40: an elapsed time that falls is each iteration's own, not the run's clock
+    assert [(s.step, s.loss, s.elapsed_seconds, s.step_seconds) for s in got] == [
+        (4, 0.25, 50.0, None), (5, 0.2, None, 40.0)]
+    # a tab-separated pair with no position before it is no record
+    assert steps(["Loss:\t 0.3", "Elapsed time\t 5 seconds"]) == []
+
+
+def test_a_clock_started_again_is_still_a_clock() -> None:
+    # composed: a resume restarts the run's clock (9000 s, then 120 s): it falls, from far higher, and grows again
+    got = steps(["step 100 | loss 2.0 | elapsed 9000s", "step 110 | loss 1.9 | elapsed 120s",
+                 "step 120 | loss 1.8 | elapsed 240s"])
+    assert [(s.elapsed_seconds, s.step_seconds) for s in got] == [(9000.0, None), (120.0, None), (240.0, None)]
+
+
+def test_stable_baselines_v2_table_led_by_a_space_is_one_record() -> None:
+    # composed in stable-baselines v2's shape (pasted: a space before each line, columns out of line)
+    table = [" " + "-" * 30, " | fps            | 142       |", " | nupdates  | 10    |",
+             " | policy_loss          | -0.5  |", " | total_timesteps | 1280  |", " " + "-" * 30]
+    assert [(s.step, s.loss) for s in steps(table)] == [(10, -0.5)]
