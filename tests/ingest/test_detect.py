@@ -271,6 +271,7 @@ REAL_FORMATS = {
     "crash-nscl-issue23-validation-bar-glued-jac-crun-line-6-pid-killed.log": "generic",
     "generic-deeprm-issue10-iteration-blocks-elapsed-time-seconds-tabs.log": "generic",
     "generic-sb2-stable-baselines-issue121-ppo2-table-nupdates-782-ep-rewmean-nan.log": "generic",
+    "hf-trl-ppo-hongbomiao-pr37684-dicts-episode-epoch-no-step.log": "hf-trainer",
     "crash-llm-trainer-issue2-wrapped-traceback-header-glued-to-download-bar.log": "generic",
     "crash-dreamerv3-issue203-metrics-line-writing-metrics-then-zh-killed.log": "generic",
     "verl-issue2060-step-0-validation-line-only-before-training.log": "verl",

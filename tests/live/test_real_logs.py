@@ -172,6 +172,9 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # ``nan`` reward mean (no episode finished) no divergence; one table is a log read
     ("generic-sb2-stable-baselines-issue121-ppo2-table-nupdates-782-ep-rewmean-nan.log", T0, T0, "step 782 · …",
      "measuring", {"step": 782, "total_steps": None, "loss": -0.011813248}),
+    # TRL PPOTrainer's dicts: ``lr``, ``loss/policy_avg`` (PPO's loss), ``episode`` counting episodes, the epoch the position
+    ("hf-trl-ppo-hongbomiao-pr37684-dicts-episode-epoch-no-step.log", T0, T0, "epoch 0.76 · loss -0.00128", "measuring",
+     {"loss": -0.0012848246842622757, "lr": 3.3333333333333333e-06, "step_seconds": None}),
     ("generic-cltr-issue15-training-epoch-844-855-of-1500-epoch-time-dated.log", T0, "end", "step 855/1500 · 24 steps/h",
      "training", {"step": 855, "total_steps": 1500, "loss": 10.40349, "lr": 0.0001,
                   "steps_per_hour": pytest.approx(11 * 3600 / 1617.519, rel=0.02)}),

@@ -308,6 +308,8 @@ FORMATS: tuple[FormatSpec, ...] = (
         signatures=(
             sign("': ", r"\{'(?:loss|eval_loss|train_runtime)': "),
             sign('": ', r"^\{\"(?:loss|eval_loss|train_runtime)\": "),
+            # TRL's on-policy trainers (PPO, RLOO) open their dict with the episodes' count and the KL objective
+            sign("'eps': ", r"\{'eps': \d+, 'objective/"),
             sign("*****", r"\*\*\*\*\* Running training \*\*\*\*\*"),
             # trainer_state.json, read from either end: its own keys (hf_state.py)
             sign('": ', STATE_KEY),
