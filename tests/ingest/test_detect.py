@@ -272,6 +272,8 @@ REAL_FORMATS = {
     "generic-deeprm-issue10-iteration-blocks-elapsed-time-seconds-tabs.log": "generic",
     "generic-sb2-stable-baselines-issue121-ppo2-table-nupdates-782-ep-rewmean-nan.log": "generic",
     "hf-trl-ppo-hongbomiao-pr37684-dicts-episode-epoch-no-step.log": "hf-trainer",
+    "generic-spacy-issue7083-ner-table-tok2vec-ner-losses-every-200.log": "generic",
+    "generic-spacy-issue12299-spancat-init-then-table-epochs-0-13.log": "generic",
     "crash-llm-trainer-issue2-wrapped-traceback-header-glued-to-download-bar.log": "generic",
     "crash-dreamerv3-issue203-metrics-line-writing-metrics-then-zh-killed.log": "generic",
     "verl-issue2060-step-0-validation-line-only-before-training.log": "verl",

@@ -175,6 +175,11 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # TRL PPOTrainer's dicts: ``lr``, ``loss/policy_avg`` (PPO's loss), ``episode`` counting episodes, the epoch the position
     ("hf-trl-ppo-hongbomiao-pr37684-dicts-episode-epoch-no-step.log", T0, T0, "epoch 0.76 · loss -0.00128", "measuring",
      {"loss": -0.0012848246842622757, "lr": 3.3333333333333333e-06, "step_seconds": None}),
+    # spaCy's training table: ``#`` the step, ``E`` the epoch, two part losses (no one loss), the dev scores that step's
+    ("generic-spacy-issue7083-ner-table-tok2vec-ner-losses-every-200.log", T0, T0, "step 1000 · no timing", "measuring",
+     {"step": 1000, "total_steps": None, "loss": None, "step_seconds": None, "data": epoch(0.0)}),
+    ("generic-spacy-issue12299-spancat-init-then-table-epochs-0-13.log", T0, "end", "step 800 · no timing", "measuring",
+     {"step": 800, "total_steps": None, "loss": None, "step_seconds": None, "data": epoch(13.0)}),
     ("generic-cltr-issue15-training-epoch-844-855-of-1500-epoch-time-dated.log", T0, "end", "step 855/1500 · 24 steps/h",
      "training", {"step": 855, "total_steps": 1500, "loss": 10.40349, "lr": 0.0001,
                   "steps_per_hour": pytest.approx(11 * 3600 / 1617.519, rel=0.02)}),
@@ -1178,6 +1183,8 @@ GENERIC_READ = {
     "generic-rsl-rl-mjlab-pr1021-learning-iteration-66-of-30000-one-block.log": "step, total, loss, step time",
     "generic-rsl-rl-hover-issue45-learning-iteration-156025-computation-steps-s.log": "step, total, loss, step time",
     "generic-cltr-issue15-training-epoch-844-855-of-1500-epoch-time-dated.log": "step, total, epoch, loss, lr",
+    "generic-spacy-issue7083-ner-table-tok2vec-ner-losses-every-200.log": "step, epoch, eval",
+    "generic-spacy-issue12299-spancat-init-then-table-epochs-0-13.log": "step, epoch, eval",
     "generic-sb2-stable-baselines-issue121-ppo2-table-nupdates-782-ep-rewmean-nan.log": "step, loss",
     "generic-deeprm-issue10-iteration-blocks-elapsed-time-seconds-tabs.log": "step, loss, step time",
     "generic-yolo11-ultralytics-issue22209-new-bars-epochs-12-14-of-300-it-s.log": "step, epoch, step time, elapsed",

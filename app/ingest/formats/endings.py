@@ -64,7 +64,7 @@ _PROMPT = re.compile(r"^(?:\([\w.-]+\) ?)?[\w.-]+@[\w.-]+:[^\s$#]*[$#](?: .*)?$|
 _SAVED = re.compile(
     r"(?i)^\W{0,4}(?:(?:the )?(?:trained |fine-?tuned )?(?:model|weights|adapters?|lora)(?: weights)?"
     r" (?:has been |have been |was |were |is )?saved\b|(?:saved|saving) (?:the )?(?:trained |fine-?tuned )?"
-    r"(?:model|weights|adapters?|lora)\b|(?:模型|权重)(?:已经?|已)?保存|(?:已经?)?保存(?:了)?(?:模型|权重))"
+    r"(?:model|weights|adapters?|lora|pipeline)\b|(?:模型|权重)(?:已经?|已)?保存|(?:已经?)?保存(?:了)?(?:模型|权重))"
 )
 _MIDRUN_SAVE = re.compile(r"(?i)checkpoint|ckpt|\bbest\b|\bstep\b|\bepoch\b|\biter|最佳|最好|轮|步")
 

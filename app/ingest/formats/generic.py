@@ -91,6 +91,9 @@ _VERTICAL_POSITION = re.compile(r"(?i)\b(?:iterations?|steps?|epoch|timesteps|n_
 # (``13/30``, ``120``), its cells numbers with a unit or an SI suffix (``13.1G``, ``576``).
 # A bar drawn without tqdm's brackets (ultralytics' ``100% ━━━━━━━━━━━━ 8/8 4.6it/s 1.7s``): count, rate, seconds so far.
 _PLAIN_BAR = re.compile(r"^(?:\d{1,3}% )?[━─╸╺]{1,200} (\d{1,12})/(\d{1,12}) (\d{1,9}(?:\.\d+)?)(it/s|s/it) (\d{1,7}(?:\.\d+)?)s$")
+# A rule of dash runs under a table's header (three columns at least), and the numbers in its rows.
+_DASH_RULE = re.compile(r"-{1,40}(?: {1,8}-{1,40}){2,63}")
+_DASHED_VALUE = re.compile(r"-?\d{1,12}(?:\.\d+)?(?:[eE][-+]?\d+)?")
 _SPACED_NAME = re.compile(r"[A-Za-z][\w()-]{0,30}")
 _SPACED_POSITION = re.compile(r"\d{1,9}(?:/\d{1,9})?")
 _SPACED_VALUE = re.compile(r"-?\d[\d.,]*(?:[eE][-+]?\d+)?(?:/\d{1,9})?[KMGTB%]?|\d{1,3}:\d\d(?::\d\d)?|nan|inf|#na#")
@@ -239,6 +242,8 @@ class GenericParser(StepLines[_Line]):
         self._split_columns: list[str] = []  # a box-drawn table of figures by data split: its header's names
         # A step came from a block of one figure a line (a logger's table): no sentence reads so, one is a log's
         self.block_steps = False
+        self._dashed: list[str] = []  # a table's names, read from the header above its rule of dash runs (spaCy)
+        self._above = ""  # the line before this one (a rule of dash runs names its header's columns by it)
         self._best_next = False
         self._elapsed_at: tuple[int, float] | None = None  # (step, elapsed) of the last record that printed one
         self._elapsed_own = False  # … found to be each record's own time, not the run's clock
@@ -267,6 +272,11 @@ class GenericParser(StepLines[_Line]):
             text = split or " | ".join(cells)
         elif self._box:
             self._box = []
+        above, self._above = self._above, text
+        if self._dashed or (text[:3] == "---" and above):
+            dashed = self._dashed_line(text, above)
+            if dashed is not None:
+                return Kind.FULL, dashed if dashed.what == "step" else None
         vertical = False
         if self._vertical is not None or text[:1] in "| " or _VERTICAL_TITLE.match(text) or "\t" in text[:60]:
             held, record = self._vertical_line(text)
@@ -482,6 +492,43 @@ class GenericParser(StepLines[_Line]):
                     return Kind.FULL, _Line("epoch_done", at, text=s)
             return (Kind.OTHER if "|" in s else Kind.FULL), None
         return Kind.FULL, line
+
+    def _dashed_line(self, text: str, above: str) -> _Line | None:
+        """A table whose header a rule of dash runs underlines (spaCy's ``E    #       LOSS TOK2VEC  LOSS NER  ENTS_F
+        …  SCORE`` over ``---  ------  ------------ …``): the runs cut the header into its names, which may hold spaces.
+        A row of as many numbers is a step (``#``, or a step's name) in its epoch (``E``); one ``LOSS …`` column is
+        the loss (several: each a part's, none the model's), the others that step's evaluation. Returns the rule's
+        or a row's line (a rule: what ``other``), None for any other line (which ends the table)."""
+        if text[:3] == "---" and _DASH_RULE.fullmatch(text.rstrip()):
+            spans = [m.span() for m in re.finditer(r"-+", text)]
+            names = [above[a:b].strip() for a, b in spans]
+            if all(names) and (names[1] == "#" or lookup(normalise(names[1]))[0] is Field.STEP):
+                self._dashed = names
+                return _Line("other", None)
+            self._dashed = []
+            return None
+        cells = text.split()
+        if not self._dashed:
+            return None
+        if len(cells) != len(self._dashed) or not all(_DASHED_VALUE.fullmatch(c) for c in cells):
+            self._dashed = [] if cells and cells[0] != self._dashed[0] else self._dashed  # (the header repeats)
+            return None
+        readings: list[Reading] = []
+        losses = [name for name in self._dashed if name.upper().startswith("LOSS ")]
+        for name, cell in zip(self._dashed, cells, strict=True):
+            value = float(cell)
+            if name == "#" or lookup(normalise(name))[0] is Field.STEP:
+                readings.append(Reading(Field.STEP, "step", value))
+            elif name == "E" or lookup(normalise(name))[0] is Field.EPOCH:
+                readings.append(Reading(Field.EPOCH, "epoch", value))
+            elif name in losses:
+                if len(losses) == 1:
+                    readings.append(Reading(Field.LOSS, "loss", value))
+            else:
+                readings.append(Reading(Field.EVAL_LOSS, normalise(name), value))
+        line = _Line("step", self._times.at, readings, text=text, loss_note=losses[0] if len(losses) == 1 else None)
+        line.evaluation = True  # (the row is printed when the step is evaluated: its scores are that step's)
+        return line
 
     def _box_split(self, cells: list[str]) -> str | None:
         """A box-drawn table of figures by data split (Ludwig's and tabulate's ``│ Survived │ loss │ roc_auc │``

@@ -70,7 +70,8 @@ def test_a_stop_message_is_read_whatever_the_trainer(message: str, early: bool) 
 
 @pytest.mark.parametrize(
     "message",
-    [line(BABYGPT, "模型已保存"), "Model saved to out/model.pt", "Saving model to ./output", "The trained model was saved"],
+    [line(BABYGPT, "模型已保存"), "Model saved to out/model.pt", "Saving model to ./output", "The trained model was saved",
+     "✔ Saved pipeline to output directory"],  # spaCy's ``spacy train``
 )
 def test_a_save_of_the_model_alone_is_an_end_only_once_quiet_follows(message: str) -> None:
     assert said(message) == (False, True)

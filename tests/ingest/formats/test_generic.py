@@ -1186,3 +1186,17 @@ def test_stable_baselines_v2_table_led_by_a_space_is_one_record() -> None:
     table = [" " + "-" * 30, " | fps            | 142       |", " | nupdates  | 10    |",
              " | policy_loss          | -0.5  |", " | total_timesteps | 1280  |", " " + "-" * 30]
     assert [(s.step, s.loss) for s in steps(table)] == [(10, -0.5)]
+
+
+def test_a_table_whose_header_a_rule_of_dash_runs_underlines() -> None:
+    # spaCy's table (explosion/spaCy issue 7083, tests/data/real): names with spaces, cut by the rule's runs
+    events = GenericParser().feed(_body("generic-spacy-issue7083-ner-table-tok2vec-ner-losses-every-200.log"))
+    got = [e for e in events if isinstance(e, TrainStep)]
+    assert [(s.step, s.epoch, s.loss) for s in got] == [(n, 0.0, None) for n in range(0, 1001, 200)]
+    evals = {e.name: e.value for e in events if isinstance(e, EvalResult) and e.step == 1000}
+    assert evals == {"ents_f": 93.06, "ents_p": 92.75, "ents_r": 93.38, "score": 0.93}
+    # composed: one pipe, one loss column: that is the loss, named as printed; a line of another kind ends the table
+    table = ["E    #       LOSS TEXTCAT  CATS_SCORE  SCORE ", "---  ------  ------------  ----------  ------",
+             "  1     400          3.25       71.20    0.71", "✔ Saved pipeline to output directory", "  2     600  1.0  2.0  3.0"]
+    (row,) = steps(table)
+    assert (row.step, row.epoch, row.loss, row.loss_note) == (400, 1.0, 3.25, "LOSS TEXTCAT")
