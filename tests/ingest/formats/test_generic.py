@@ -1200,3 +1200,5 @@ def test_a_table_whose_header_a_rule_of_dash_runs_underlines() -> None:
              "  1     400          3.25       71.20    0.71", "✔ Saved pipeline to output directory", "  2     600  1.0  2.0  3.0"]
     (row,) = steps(table)
     assert (row.step, row.epoch, row.loss, row.loss_note) == (400, 1.0, 3.25, "LOSS TEXTCAT")
+    # a line of dashes with words after it, or a rule under a header that names no step, is no table
+    assert steps(["Solver summary", "--- Epoch 3 ---", "name  value  other", "----  -----  -----", "1  2  3"]) == []
