@@ -148,8 +148,41 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-ultralytics-issue19571-yolo11-tune-epoch-16-of-30-zero-metrics-box-loss-up.log", T0, T0,
      "step 16/30 · no timing", "measuring", {"step": 16, "total_steps": 30, "loss": None, "step_seconds": None}),
     # rsl_rl: ``Learning iteration 1/10`` and its figures one a line; its ``Total steps: 512`` are the environment's
+    # (its mean surrogate loss is PPO's policy loss, the loss; the iteration's time is its collection's and learning's)
     ("generic-isaaclab-issue5084-rsl-rl-learning-iteration-1-of-10-blocks.log", T0, T0, "step 1/10 · …", "measuring",
-     {"step": 1, "total_steps": 10, "loss": None, "step_seconds": None}),
+     {"step": 1, "total_steps": 10, "loss": -0.0076, "step_seconds": 0.102 + 0.060}),
+    ("generic-rsl-rl-mjlab-pr1021-learning-iteration-66-of-30000-one-block.log", T0, T0, "step 66/30000 · …",
+     "measuring", {"step": 66, "total_steps": 30000, "loss": -0.1204, "step_seconds": 0.183 + 0.054}),
+    # older rsl_rl: ``Computation: 46045 steps/s (collection: 0.975s, learning 0.092s)`` (environment steps a second)
+    ("generic-rsl-rl-hover-issue45-learning-iteration-156025-computation-steps-s.log", T0, T0, "step 156025/10000000 · …",
+     "measuring", {"step": 156025, "total_steps": 10000000, "loss": -0.0096, "step_seconds": 0.975 + 0.092}),
+    # ``Training Epoch:[844/1500]\t loss=…`` behind a dated logging prefix, one line an epoch: 11 epochs in 1,617.5 s
+    # ultralytics' newer bar without brackets, ``8/8 4.6it/s 1.7s``: the epoch's 8 batches, 1/4.6 s each
+    ("generic-yolo11-ultralytics-issue22209-new-bars-epochs-12-14-of-300-it-s.log", T0, T0,
+     "epoch 14/300 · 8/8 in the epoch · …", "measuring", {"step": 8, "step_seconds": 1 / 4.6, "data": epoch(14.0)}),
+    # bash's ``jac-crun: line 6:  3305 Killed …`` glued after epoch 15's validation bar: killed, not measuring
+    ("crash-nscl-issue23-validation-bar-glued-jac-crun-line-6-pid-killed.log", T0, T0,
+     "epoch 15 · 1006/1006 in the epoch · crashed", "crashed", {"loss": 0.046158, "data": epoch(15.0)}),
+    # ``Iteration: \t 3`` blocks, one figure a line after a tab; ``Elapsed time\t 100.7 seconds`` each iteration's own time
+    # (106.1, then 98.7: it falls, no clock), 3 iterations in 98.68 + 100.07 + 100.70 s = 36.1 iterations/h
+    ("generic-deeprm-issue10-iteration-blocks-elapsed-time-seconds-tabs.log", T0, T0, "step 3 · 36 steps/h", "training",
+     {"step": 3, "loss": 0.1324481666, "step_seconds": 100.70498,
+      "steps_per_hour": pytest.approx(3 * 3600 / (98.6769 + 100.0682 + 100.7050), rel=0.01)}),
+    # stable-baselines v2's table, each line led by a space: ``nupdates`` its position, ``policy_loss`` the loss, the
+    # ``nan`` reward mean (no episode finished) no divergence; one table is a log read
+    ("generic-sb2-stable-baselines-issue121-ppo2-table-nupdates-782-ep-rewmean-nan.log", T0, T0, "step 782 · …",
+     "measuring", {"step": 782, "total_steps": None, "loss": -0.011813248}),
+    # TRL PPOTrainer's dicts: ``lr``, ``loss/policy_avg`` (PPO's loss), ``episode`` counting episodes, the epoch the position
+    ("hf-trl-ppo-hongbomiao-pr37684-dicts-episode-epoch-no-step.log", T0, T0, "epoch 0.76 · loss -0.00128", "measuring",
+     {"loss": -0.0012848246842622757, "lr": 3.3333333333333333e-06, "step_seconds": None}),
+    # spaCy's training table: ``#`` the step, ``E`` the epoch, two part losses (no one loss), the dev scores that step's
+    ("generic-spacy-issue7083-ner-table-tok2vec-ner-losses-every-200.log", T0, T0, "step 1000 · no timing", "measuring",
+     {"step": 1000, "total_steps": None, "loss": None, "step_seconds": None, "data": epoch(0.0)}),
+    ("generic-spacy-issue12299-spancat-init-then-table-epochs-0-13.log", T0, "end", "step 800 · no timing", "measuring",
+     {"step": 800, "total_steps": None, "loss": None, "step_seconds": None, "data": epoch(13.0)}),
+    ("generic-cltr-issue15-training-epoch-844-855-of-1500-epoch-time-dated.log", T0, "end", "step 855/1500 · 24 steps/h",
+     "training", {"step": 855, "total_steps": 1500, "loss": 10.40349, "lr": 0.0001,
+                  "steps_per_hour": pytest.approx(11 * 3600 / 1617.519, rel=0.02)}),
     # stable-baselines3's logger table: ``time/iterations 18`` its position, ``train/loss`` 0.482; no total
     ("generic-rl-baselines3-zoo-pr521-sb3-ppo-table-iterations-18-timesteps-73728.log", T0, T0, "step 18 · …",
      "measuring", {"step": 18, "total_steps": None, "loss": 0.482, "step_seconds": None}),
@@ -826,6 +859,19 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "stopped", {"step": 6, "total_steps": 29790, "loss": None, "eta_seconds": None, "stalled": False}),
     # a MetricLogger's ``Epoch: [12]  [207/208]``: the iteration in epoch 12 of 208, its ``eta`` the epoch's;
     # 9 lines of 0.1172-0.1180 s (17 s of its own time: measuring); the ``| me: … |`` test record no step
+    # XGBoost's rounds every 10, then its early stop and the best round's line again: done at 320, no time printed
+    ("generic-xgboost-issue3366-train-valid-logloss-every-10-stopping-best-iteration.log", T0, T0 + 7200,
+     "done · stopped early at step 320", "done",
+     {"step": 320, "total_steps": None, "loss": 0.241036, "step_seconds": None, "finished": True, "stalled": False}),
+    ("generic-xgboost-issue1288-sklearn-validation-0-rmse-spaces-stopping-best-31.log", T0, T0 + 7200,
+     "done · stopped early at step 41", "done", {"step": 41, "total_steps": None, "loss": None, "finished": True}),
+    ("generic-xgboost-issue807-xgb-cv-mean-plus-std-every-5.log", T0, T0, "step 2150 · no timing", "measuring",
+     {"step": 2150, "total_steps": None, "loss": 0.528952, "step_seconds": None}),
+    # LightGBM's Python (``train_loss's rmse: …``) and R (``[5]:    train's l2:…``) rounds, running
+    ("generic-lightgbm-ashrae-pr63-train-loss-eval-rmse-every-25-running.log", T0, T0, "step 525 · no timing",
+     "measuring", {"step": 525, "total_steps": None, "loss": 0.712426, "finished": False}),
+    ("generic-lightgbm-issue3145-r-package-round-colon-l2-every-round.log", T0, T0, "step 30 · no timing", "measuring",
+     {"step": 30, "total_steps": None, "loss": 0.0850142, "finished": False}),
     ("generic-rppg-mae-issue8-metriclogger-epoch12-then-test-pipes.log", T0, T0,
      "epoch 12 · 207/208 in the epoch · …", "measuring",
      {"step": 207, "total_steps": 208, "loss": 0.0677, "lr": 0.000113, "step_seconds": 0.1172, "eta_seconds": None,
@@ -1140,7 +1186,15 @@ GENERIC_READ = {
     "generic-ultralytics-issue21765-yolo-epoch-22-of-55-negative-box-loss-9min-epochs.log":
         "step, epoch, step time, elapsed, ETA",
     "generic-ultralytics-issue19571-yolo11-tune-epoch-16-of-30-zero-metrics-box-loss-up.log": "step, total, epoch",
-    "generic-isaaclab-issue5084-rsl-rl-learning-iteration-1-of-10-blocks.log": "step, total",
+    "generic-isaaclab-issue5084-rsl-rl-learning-iteration-1-of-10-blocks.log": "step, total, loss, step time",
+    "generic-rsl-rl-mjlab-pr1021-learning-iteration-66-of-30000-one-block.log": "step, total, loss, step time",
+    "generic-rsl-rl-hover-issue45-learning-iteration-156025-computation-steps-s.log": "step, total, loss, step time",
+    "generic-cltr-issue15-training-epoch-844-855-of-1500-epoch-time-dated.log": "step, total, epoch, loss, lr",
+    "generic-spacy-issue7083-ner-table-tok2vec-ner-losses-every-200.log": "step, epoch, eval",
+    "generic-spacy-issue12299-spancat-init-then-table-epochs-0-13.log": "step, epoch, eval",
+    "generic-sb2-stable-baselines-issue121-ppo2-table-nupdates-782-ep-rewmean-nan.log": "step, loss",
+    "generic-deeprm-issue10-iteration-blocks-elapsed-time-seconds-tabs.log": "step, loss, step time",
+    "generic-yolo11-ultralytics-issue22209-new-bars-epochs-12-14-of-300-it-s.log": "step, epoch, step time, elapsed",
     "generic-rl-baselines3-zoo-pr521-sb3-ppo-table-iterations-18-timesteps-73728.log": "step, loss, lr",
     "generic-dscnet-issue1-epoch-198-bracket-iter-of-927-time-avg-many-losses-accu.log":
         "step, total, epoch, loss, lr, step time",
@@ -1150,6 +1204,11 @@ GENERIC_READ = {
     "generic-keras-pr8169-epoch-of-12-samples-bar-mid-epoch-eta.log": "step, total, epoch, loss, ETA",
     "generic-keras-abhi8893-issue8-ten-epochs-32-of-32-us-per-step.log": "step, total, epoch, loss, step time",
     "generic-tfnet-issue1121-keras-epoch-colon-zero-padded-bars.log": "step, epoch, loss, step time, eval",
+    "generic-xgboost-issue3366-train-valid-logloss-every-10-stopping-best-iteration.log": "step, loss, eval",
+    "generic-xgboost-issue1288-sklearn-validation-0-rmse-spaces-stopping-best-31.log": "step, eval",
+    "generic-xgboost-issue807-xgb-cv-mean-plus-std-every-5.log": "step, loss, eval",
+    "generic-lightgbm-ashrae-pr63-train-loss-eval-rmse-every-25-running.log": "step, loss, eval",
+    "generic-lightgbm-issue3145-r-package-round-colon-l2-every-round.log": "step, loss, eval",
 }  # fmt: skip
 
 

@@ -108,6 +108,8 @@ _FATAL = re.compile(
     r"|libc\+\+abi: terminating|terminating due to uncaught exception"
     # a shell's notice of a signal's death, as macOS's bash writes it (``… line 266: 33498 Killed: 9  python …``)
     r"|\b(?:Killed: 9|Terminated: 15|Abort trap: 6|Segmentation fault: 11|Bus error: 10)\b"
+    # and as Linux's bash writes it for a script's child (``jac-crun: line 6:  3305 Killed   $JACROOT/bin/jac-run``)
+    r"|: line \d{1,6}: +\d{1,9} (?:Killed|Terminated|Aborted|Segmentation fault)(?:\s|$)"
 )
 # A signal or a scheduler that ends the run: fatal whatever level it is logged at (torchrun's agent
 # logs the death signal it received as a warning, ``W1229 … api.py:723] Received 1 death signal``).
@@ -140,7 +142,7 @@ _KILLED = re.compile(
     _KILL.pattern + r"|^(?:Killed|Terminated|KeyboardInterrupt|\^C|已杀死|Getötet|強制終了|Убито|Processus arrêté"
     r"|已终止)|\b(?:Killed: 9|Terminated: 15)\b|\bSIG(?:KILL|TERM|HUP|INT)\b|SignalException"
     r"|^(?:zsh|bash|sh): .*(?:\b(?:killed|Killed|terminated)\b|已杀死|Getötet|強制終了|Убито|Processus arrêté|已终止)"
-    r"|exit code -(?:9|15|1|2)\)"
+    r"|exit code -(?:9|15|1|2)\)|: line \d{1,6}: +\d{1,9} (?:Killed|Terminated)(?:\s|$)"
 )
 # A crash line that says someone stopped the run rather than that it died: by hand (Ctrl-C: SIGINT,
 # ``KeyboardInterrupt``, a trainer that caught it) or by a signal or a scheduler that ends it on purpose
@@ -154,7 +156,7 @@ _STOPPED_BY_HAND = re.compile(
 _STOPPED_BY_SIGNAL = re.compile(
     r"\bSIG(?:TERM|HUP)\b|^Terminated$|\bTerminated: 15\b|^(?:zsh|bash|sh): .*\b[Tt]erminated\b|Received (?:1|15) death signal"
     r"|got signal: (?:1|15)\b|exit status -(?:1|15)\b|exited on signal (?:1|15)\b|exit code (?:-15|143)\b"
-    r"|CANCELLED AT (?!.*NODE FAILURE)|DUE TO (?:TIME LIMIT|PREEMPTION)"
+    r"|CANCELLED AT (?!.*NODE FAILURE)|DUE TO (?:TIME LIMIT|PREEMPTION)|: line \d{1,6}: +\d{1,9} Terminated(?:\s|$)"
 )
 # A launcher's report that its child failed: the cause (a signal, an error) is in the lines that follow.
 _WRAPPER = re.compile(r"ChildFailedError|CalledProcessError")

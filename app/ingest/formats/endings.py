@@ -37,6 +37,7 @@ _EARLY = re.compile(
     r"|(?:reached|hit) (?:the )?(?:wall-?clock|time) (?:cap|limit|budget)\b"
     r"|(?:wall-?clock (?:cap|limit)|time limit|max[_ ]time) reached\b"
     r"|.{0,120}\bSignaling Trainer to stop\b|Epoch \d+: early stopping\b|ran out of patience\b"
+    r"|stopping\. best iteration:"  # XGBoost's early stop (LightGBM's ``Early stopping, best iteration is:``)
     r"|(?:提前|早)停(?!.{0,20}(?:计数|耐心)))"
 )
 # The run says it ended (its plan done, or no reason given).
@@ -47,6 +48,7 @@ _ENDED = re.compile(
     r"|training (?:is |has )?(?:complete|completed|finished|done|ended|over)\b"
     r"|(?:finished|done|completed) training\b|end of training\b|stopping training\b|all done[.!]*$"
     r"|`?Trainer\.fit`? stopped\b|\d+ epochs? completed in\b"
+    r"|did not meet early stopping\b"  # LightGBM: every planned round trained, then its best one
     r"|(?:模型)?训练(?:已经?)?(?:完成|结束|完毕)|(?:完成|结束)训练|停止训练"
     r"|最终(?:模型|权重)(?:已经?)?保存|保存最终(?:模型|权重))"
 )
@@ -62,7 +64,7 @@ _PROMPT = re.compile(r"^(?:\([\w.-]+\) ?)?[\w.-]+@[\w.-]+:[^\s$#]*[$#](?: .*)?$|
 _SAVED = re.compile(
     r"(?i)^\W{0,4}(?:(?:the )?(?:trained |fine-?tuned )?(?:model|weights|adapters?|lora)(?: weights)?"
     r" (?:has been |have been |was |were |is )?saved\b|(?:saved|saving) (?:the )?(?:trained |fine-?tuned )?"
-    r"(?:model|weights|adapters?|lora)\b|(?:模型|权重)(?:已经?|已)?保存|(?:已经?)?保存(?:了)?(?:模型|权重))"
+    r"(?:model|weights|adapters?|lora|pipeline)\b|(?:模型|权重)(?:已经?|已)?保存|(?:已经?)?保存(?:了)?(?:模型|权重))"
 )
 _MIDRUN_SAVE = re.compile(r"(?i)checkpoint|ckpt|\bbest\b|\bstep\b|\bepoch\b|\biter|最佳|最好|轮|步")
 

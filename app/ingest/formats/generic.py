@@ -35,6 +35,7 @@ from .grammar import (
     lookup,
     normalise,
     pairs,
+    seconds,
 )
 from .pipeline import StepLines
 from .prefix import LineTimes
@@ -75,15 +76,24 @@ _TABLE_COLUMNS = 64
 # One figure a line: stable-baselines3's logger table (``|    ep_len_mean          | 200         |``, a group's own
 # row ``| rollout/                |             |``), rsl_rl's right-aligned ``   Mean value loss: 19.7410`` under
 # its centred ``Learning iteration 1/10``; dashed or hashed rules around them.
-_SB3_PAIR = re.compile(r"^\|\s+([A-Za-z][\w./ -]{0,60}?)\s*\|\s*(-?[\w.+-]{0,30})\s*\|\s*$")
+_SB3_PAIR = re.compile(r"^ ?\|\s+([A-Za-z][\w./ -]{0,60}?)\s*\|\s*(-?[\w.+-]{0,30})\s*\|\s*$")
 _RSL_PAIR = re.compile(r"^\s{2,}([A-Za-z][\w .()/-]{0,50}?):\s+(-?\d[\d.:]*(?:[eE][-+]?\d+)?\s?(?:s|ms|%)?)\s*$")
+# A name, a tab, a figure (its ``+- spread`` dropped, a unit word kept as its unit).
+_TAB_PAIR = re.compile(r"^([A-Za-z][\w .()/-]{0,50}?):?[ ]*\t[ ]*(-?\d[\d.]*(?:[eE][-+]?\d+)?)(?: \+- \S+)?(?: (s|ms|seconds))?\s*$")
+_RSL_COMPUTATION = re.compile(r"^\s{2,}Computation:\s+(\d{1,12}) steps/s \(collection: (\d+(?:\.\d+)?s), learning (\d+(?:\.\d+)?s)\)\s*$")
+_ITERATION_PARTS = frozenset({"collection time", "learning time"})
 _VERTICAL_TITLE = re.compile(r"^\s{4,}([A-Za-z][A-Za-z ]{2,40}?)\s+(\d{1,9}/\d{1,9})\s*$")
 _VERTICAL_RULE = re.compile(r"^\s*(?:-{5,}|#{5,}|={5,})\s*$")
-_ITERATIONS = re.compile(r"(?i)\biterations$|^learning iteration$")
+_ITERATIONS = re.compile(r"(?i)\biterations$|^learning iteration$|^n_?updates$")  # (stable-baselines v2: ``nupdates``)
 _ENV_STEPS = re.compile(r"(?i)\b(?:time)?steps\b|\bfps\b")
-_VERTICAL_POSITION = re.compile(r"(?i)\b(?:iterations?|steps?|epoch|timesteps|updates)\b")
+_VERTICAL_POSITION = re.compile(r"(?i)\b(?:iterations?|steps?|epoch|timesteps|n_?updates|updates)\b")
 # A space-aligned table: its header's names (``GPU_mem``, ``box_loss``; no ``:``, ``=``), its first cell a position
 # (``13/30``, ``120``), its cells numbers with a unit or an SI suffix (``13.1G``, ``576``).
+# A bar drawn without tqdm's brackets (ultralytics' ``100% ━━━━━━━━━━━━ 8/8 4.6it/s 1.7s``): count, rate, seconds so far.
+_PLAIN_BAR = re.compile(r"^(?:\d{1,3}% )?[━─╸╺]{1,200} (\d{1,12})/(\d{1,12}) (\d{1,9}(?:\.\d+)?)(it/s|s/it) (\d{1,7}(?:\.\d+)?)s$")
+# A rule of dash runs under a table's header (three columns at least), and the numbers in its rows.
+_DASH_RULE = re.compile(r"-{1,40}(?: {1,8}-{1,40}){2,63}")
+_DASHED_VALUE = re.compile(r"-?\d{1,12}(?:\.\d+)?(?:[eE][-+]?\d+)?")
 _SPACED_NAME = re.compile(r"[A-Za-z][\w()-]{0,30}")
 _SPACED_POSITION = re.compile(r"\d{1,9}(?:/\d{1,9})?")
 _SPACED_VALUE = re.compile(r"-?\d[\d.,]*(?:[eE][-+]?\d+)?(?:/\d{1,9})?[KMGTB%]?|\d{1,3}:\d\d(?::\d\d)?|nan|inf|#na#")
@@ -127,7 +137,7 @@ _ITERATION_TIME = re.compile(rf"(?<![\w])time:\s+({NUM})(?=[,\s]|$)")
 _EVAL_SHAPE = re.compile(r"(?i)step \d{1,12}: train loss ")
 _DAY_CLOCKS = re.compile(r"@ (\d{1,3}) (\d\d:\d\d:\d\d(?:\.\d+)?), mean (\d{1,3}) (\d\d:\d\d:\d\d(?:\.\d+)?)\b")
 # A record that starts with its epoch (``Epoch 005 loss …``, ``[Epoch 3] loss=…``).
-_EPOCH_LEADS = re.compile(r"(?i)^[^\w|]{0,8}epoch\b")
+_EPOCH_LEADS = re.compile(r"(?i)^[^\w|]{0,8}(?:train(?:ing)?\s+)?epoch\b")  # (``Training Epoch:[844/1500] loss=…``)
 # ``Training Epoch0:`` (llama-recipes' old bar): an epoch glued to its name.
 _GLUED_EPOCH = re.compile(r"(?i)\bepoch(\d{1,6})\b")
 _CHECKPOINT = re.compile(
@@ -160,6 +170,8 @@ RUNNING_TIME_GROWTH = 1.5
 # A first bare ``time`` this long may as well be the run's clock so far; a shorter one is read as the step's
 # at once (timm's ``Time: 0.334s``: a clock that short would have run its steps in a blink).
 UNDECIDED_TIME_SECONDS = 1.0
+# An ``elapsed`` that falls between records whose values all lie within this factor is each record's own time.
+OWN_TIME_SPREAD = 2.0
 # The name of a position counted within its epoch (fairseq's ``epoch 011  3000 / 8223``).
 EPOCH_POSITION = "position in epoch"
 _TIME_KEYS = ("timestamp", "_timestamp", "time", "datetime", "date", "ts", "wall_time", "walltime")
@@ -190,6 +202,7 @@ class _Line:
     evaluation: bool = False  # an evaluation line that is also the run's position (its losses are this step's)
     rank: int | None = None  # the launcher's rank that printed it (None: no rank prefix)
     run_eta: bool = False  # its ETA is the whole run's, though its count is its epoch's
+    loss_note: str | None = None  # what the loss is, when the trainer names it so (a boosting round's ``train-rmse``)
 
 
 class GenericParser(StepLines[_Line]):
@@ -227,6 +240,14 @@ class GenericParser(StepLines[_Line]):
         self._full_epoch: tuple[TrainStep, int] | None = None  # the last step: a full epoch's bar, and its total
         self._box: list[str] = []  # the cells of a box-drawn table's rows since its last border
         self._split_columns: list[str] = []  # a box-drawn table of figures by data split: its header's names
+        # A step came from a block of one figure a line (a logger's table): no sentence reads so, one is a log's
+        self.block_steps = False
+        self._dashed: list[str] = []  # a table's names, read from the header above its rule of dash runs (spaCy)
+        self._above = ""  # the line before this one (a rule of dash runs names its header's columns by it)
+        self._best_next = False
+        self._elapsed_at: tuple[int, float] | None = None  # (step, elapsed) of the last record that printed one
+        self._elapsed_own = False  # … found to be each record's own time, not the run's clock
+        self._elapsed_span: tuple[float, float] | None = None  # the lowest and highest elapsed read  # a boosting library said its best round: the round line under it is a repeat
 
     def pieces(self, part: str) -> Iterable[str]:
         """A bar and the message printed straight after it, as two (capped: a record is never longer)."""
@@ -251,14 +272,21 @@ class GenericParser(StepLines[_Line]):
             text = split or " | ".join(cells)
         elif self._box:
             self._box = []
+        above, self._above = self._above, text
+        if self._dashed or (text[:3] == "---" and above):
+            dashed = self._dashed_line(text, above)
+            if dashed is not None:
+                return Kind.FULL, dashed if dashed.what == "step" else None
         vertical = False
-        if self._vertical is not None or text[:1] in "| " or _VERTICAL_TITLE.match(text):
+        if self._vertical is not None or text[:1] in "| " or _VERTICAL_TITLE.match(text) or "\t" in text[:60]:
             held, record = self._vertical_line(text)
             if held:
                 if record is None:
                     return Kind.OTHER, None
                 text, vertical = record, True
         kind, line = self._classify_line(text, vertical)
+        if vertical and line is not None and line.what == "step":
+            self.block_steps = True
         if line is not None and self._evaluation_next and line.what in ("step", "eval"):
             line.what = "eval"  # the record under an ``Evaluation:`` heading is the evaluation's
             self._evaluation_next = False
@@ -317,7 +345,16 @@ class GenericParser(StepLines[_Line]):
                 return Kind.FULL, None  # the header row: its names are the next rows' keys
             if table:
                 s = table  # a row, read as its ``name: value`` pairs
+        if s[:1] in "SED" and _BEST_ROUND.match(s):
+            self._best_next = True
+            return Kind.FULL, None
         if s[:1] == "[":
+            boosted = _boosting_round(s, at)
+            if boosted is not None:
+                if self._best_next:  # the best round's line again, under the end: no round trained
+                    self._best_next = False
+                    return Kind.FULL, None
+                return Kind.FULL, boosted
             pair = _BRACKET_PAIR.match(s)
             if pair is not None:
                 # PyTorch's CIFAR tutorial: ``[1,  2000] loss: 2.187``, its epoch and its mini-batch in that epoch
@@ -456,6 +493,43 @@ class GenericParser(StepLines[_Line]):
             return (Kind.OTHER if "|" in s else Kind.FULL), None
         return Kind.FULL, line
 
+    def _dashed_line(self, text: str, above: str) -> _Line | None:
+        """A table whose header a rule of dash runs underlines (spaCy's ``E    #       LOSS TOK2VEC  LOSS NER  ENTS_F
+        …  SCORE`` over ``---  ------  ------------ …``): the runs cut the header into its names, which may hold spaces.
+        A row of as many numbers is a step (``#``, or a step's name) in its epoch (``E``); one ``LOSS …`` column is
+        the loss (several: each a part's, none the model's), the others that step's evaluation. Returns the rule's
+        or a row's line (a rule: what ``other``), None for any other line (which ends the table)."""
+        if text[:3] == "---" and _DASH_RULE.fullmatch(text.rstrip()):
+            spans = [m.span() for m in re.finditer(r"-+", text)]
+            names = [above[a:b].strip() for a, b in spans]
+            if all(names) and (names[1] == "#" or lookup(normalise(names[1]))[0] is Field.STEP):
+                self._dashed = names
+                return _Line("other", None)
+            self._dashed = []
+            return None
+        cells = text.split()
+        if not self._dashed:
+            return None
+        if len(cells) != len(self._dashed) or not all(_DASHED_VALUE.fullmatch(c) for c in cells):
+            self._dashed = [] if cells and cells[0] != self._dashed[0] else self._dashed  # (the header repeats)
+            return None
+        readings: list[Reading] = []
+        losses = [name for name in self._dashed if name.upper().startswith("LOSS ")]
+        for name, cell in zip(self._dashed, cells, strict=True):
+            value = float(cell)
+            if name == "#" or lookup(normalise(name))[0] is Field.STEP:
+                readings.append(Reading(Field.STEP, "step", value))
+            elif name == "E" or lookup(normalise(name))[0] is Field.EPOCH:
+                readings.append(Reading(Field.EPOCH, "epoch", value))
+            elif name in losses:
+                if len(losses) == 1:
+                    readings.append(Reading(Field.LOSS, "loss", value))
+            else:
+                readings.append(Reading(Field.EVAL_LOSS, normalise(name), value))
+        line = _Line("step", self._times.at, readings, text=text, loss_note=losses[0] if len(losses) == 1 else None)
+        line.evaluation = True  # (the row is printed when the step is evaluated: its scores are that step's)
+        return line
+
     def _box_split(self, cells: list[str]) -> str | None:
         """A box-drawn table of figures by data split (Ludwig's and tabulate's ``│ Survived │ loss │ roc_auc │``
         over ``│ vali │ 0.4184 │ 0.8406 │``): None for its header row (remembered), a row as ``vali loss: 0.4184 |
@@ -482,6 +556,26 @@ class GenericParser(StepLines[_Line]):
             record = self._vertical_record() if pairs else None
             self._vertical = [(title.group(1), title.group(2))]
             return (True, record) if record is not None else (True, None)
+        computation = _RSL_COMPUTATION.match(text) if pairs is not None else None
+        if computation is not None and pairs is not None:
+            # older rsl_rl: ``Computation: 46045 steps/s (collection: 0.975s, learning 0.092s)``
+            pairs.extend([("Steps per second", computation.group(1)), ("Collection time", computation.group(2)),
+                          ("Learning time", computation.group(3))])
+            return True, None
+        tabbed = _TAB_PAIR.match(text) if "\t" in text else None
+        if tabbed is not None and (pairs is not None or _VERTICAL_POSITION.fullmatch(tabbed.group(1).strip())):
+            # ``Iteration: \t 3`` then ``Loss: \t 0.13``, ``Elapsed time\t 100.7 seconds`` (deeprm): a name, a tab, a
+            # figure, one a line; a block starts at its position, a figure named again or a rule closes it
+            unit = {"seconds": "s"}.get(tabbed.group(3) or "", tabbed.group(3) or "")
+            name, value = tabbed.group(1).strip(), tabbed.group(2) + (f" {unit}" if unit else "")
+            if pairs is None:
+                self._vertical = pairs = []
+            if any(known == name for known, _ in pairs):
+                record = self._vertical_record()
+                self._vertical = [(name, value)]
+                return True, record
+            pairs.append((name, value))
+            return True, None
         sb3 = _SB3_PAIR.match(text)
         pair = sb3 if sb3 is not None else (_RSL_PAIR.match(text) if pairs is not None else None)
         if pair is not None:
@@ -525,7 +619,14 @@ class GenericParser(StepLines[_Line]):
             # and its ``steps`` are the environment's (``Total steps: 512``, ``Steps per second: 1581``), not the run's.
             names = [_ITERATIONS.sub("iteration", name) if _ITERATIONS.search(name)
                      else ("env " + name if _ENV_STEPS.search(name) else name) for name in names]
-        return " | ".join(f"{name}: {value}" for name, (_, value) in zip(names, pairs, strict=True))
+        record = " | ".join(f"{name}: {value}" for name, (_, value) in zip(names, pairs, strict=True))
+        parts = {name.lower(): seconds(value.removesuffix("s"), "s") if value.endswith("s") else None
+                 for name, value in pairs if name.lower() in _ITERATION_PARTS}
+        if len(parts) == len(_ITERATION_PARTS) and None not in parts.values():
+            # rsl_rl's iteration: its collection and learning times, printed in the block; their sum is the
+            # iteration's (its own ``Iteration time: 0.24s`` comes after the block's rule, rounded)
+            record += f" | iteration time: {sum(v for v in parts.values() if v is not None):.6g}s"
+        return record
 
     def _spaced_row(self, s: str) -> str | None:
         """A table whose columns line up under a header of names (ultralytics' ``Epoch  GPU_mem  box_loss …``,
@@ -546,6 +647,13 @@ class GenericParser(StepLines[_Line]):
                 pairs_text = " | ".join(f"{name}: {value}" for name, value in zip(names, values, strict=True))
                 # (a bar after the row, when whole: its count and rate; one cut at the terminal's width is dropped)
                 whole_bar = bool(rest) and "]" in rest[0] and "/" in rest[0]
+                if rest and not whole_bar:
+                    # ultralytics' own bar since 8.3 (``100% ━━━━━━━━━━━━ 8/8 4.6it/s 1.7s``): as tqdm's, whole
+                    drawn = _PLAIN_BAR.search(rest[0])
+                    if drawn is not None:
+                        n, m, rate, unit, elapsed = drawn.groups()
+                        whole = int(float(elapsed))  # (tqdm's clock keeps whole seconds)
+                        return f"{pairs_text} {n}/{m} [{whole // 60:02d}:{whole % 60:02d}, {rate}{unit}]"
                 return pairs_text + (" " + rest[0] if whole_bar else "")
         if 3 <= len(cells) <= _TABLE_COLUMNS and ("  " in s or "\t" in s) and all(_SPACED_NAME.fullmatch(c) for c in cells):
             known = [lookup(normalise(c))[0] for c in cells]
@@ -722,8 +830,28 @@ class GenericParser(StepLines[_Line]):
             return readings
         return [Reading(Field.ELAPSED, r.name, r.value) if r is timed else r for r in readings]
 
+    def _own_elapsed(self, readings: list[Reading]) -> list[Reading]:
+        """The readings with an ``elapsed`` that does not grow from one record to the next as that record's own
+        time, spread over the steps since the last (deeprm's ``Elapsed time 106.1 seconds`` then ``98.7``: each
+        iteration's, not the run's clock, which only grows)."""
+        elapsed = next((r for r in readings if r.field is Field.ELAPSED), None)
+        position = _position(readings)
+        if elapsed is None or position is None:
+            return readings
+        last, self._elapsed_at = self._elapsed_at, (int(position.value), elapsed.value)
+        low, high = self._elapsed_span or (elapsed.value, elapsed.value)
+        self._elapsed_span = (min(low, elapsed.value), max(high, elapsed.value))
+        if not self._elapsed_own:
+            # (a clock started again by a resume falls too, from far higher: its values span more than twice)
+            self._elapsed_own = (last is not None and position.value > last[0] and elapsed.value < last[1]
+                                 and self._elapsed_span[1] <= OWN_TIME_SPREAD * self._elapsed_span[0])
+            if not self._elapsed_own:
+                return readings
+        steps = int(position.value) - last[0] if last is not None and position.value > last[0] else 1
+        return [Reading(Field.STEP_TIME, r.name, r.value / steps) if r is elapsed else r for r in readings]
+
     def _step(self, line: _Line, events: list[Event]) -> None:
-        readings = self._running_time(line.readings)
+        readings = self._own_elapsed(self._running_time(line.readings))
         got: dict[Field, Reading] = {}
         loss: Reading | None = None
         for r in readings:
@@ -807,7 +935,8 @@ class GenericParser(StepLines[_Line]):
         for r in readings:
             if r.field is Field.EVAL_LOSS:
                 label = _eval_label(r.name)
-                if back or self._evals.get(label) != r.value:
+                # (an evaluation line that is the run's position prints this step's figures, the same or not)
+                if back or line.evaluation or self._evals.get(label) != r.value:
                     self._evals[label] = r.value
                     # (on a loop's line an epoch, the figures beside it are that epoch's)
                     own = line.evaluation or (step_reading is not None and step_reading.name == "epoch")
@@ -825,6 +954,7 @@ class GenericParser(StepLines[_Line]):
                 total_steps=total if total is not None and total > 0 else None,
                 progress_percent=percent.value if percent is not None else None,
                 loss=loss.value if loss is not None else None,
+                loss_note=line.loss_note if loss is not None else None,
                 lr=got[Field.LR].value if Field.LR in got else None,
                 grad_norm=got[Field.GRAD_NORM].value if Field.GRAD_NORM in got else None,
                 step_seconds=step_seconds,
@@ -1072,6 +1202,54 @@ def _record_rank(s: str) -> int | None:
 
 # The time a logging hook's interval took, after the step it reached (TensorFlow's ``step = 100 (124.394 sec)``).
 _INTERVAL = re.compile(r"\bstep = (\d{1,12}) \((\d+(?:\.\d+)?) sec\)")
+# A gradient-boosting library's round (XGBoost: ``[31]\tvalidation_0-rmse:4.639857``, ``xgb.cv``'s
+# ``train-logloss:0.5289+0.0004``; LightGBM: ``[25]\ttrain's rmse: 1.32994\teval's rmse: 1.34434``, its R
+# package's ``[5]:    train's l2:0.0950898``): the round, then each data set's metric, tab-separated (spaces
+# once pasted). Every round is a step; its figures are the data sets' metrics.
+_ROUND = re.compile(r"\[(\d{1,9})\]:?[ \t]+(?=[^\s:]{1,60}(?:-|'s )[^\s:]{1,60}:)")
+_ROUND_METRIC = re.compile(
+    rf"[ \t]*(?:(?P<set>[^\s:'-]{{1,60}})-(?P<metric>[^\s:]{{1,60}})|(?P<lset>[^\s']{{1,60}})'s (?P<lmetric>[^\s:]{{1,60}})):"
+    rf" ?(?P<value>{NUM})(?: ?\+ ?(?:{NUM}))?(?=[ \t]|$)"
+)
+# The training set's metric that is a loss (an error to bring down), not a score (``auc``, ``ndcg@5``).
+_ROUND_LOSS = re.compile(
+    r"(?i)^(?:r?mse|mae|l[12]|rmsle|mape|huber|fair|quantile|m?logloss|binary_logloss|multi_logloss|"
+    r"cross_entropy|xentropy|[\w-]*nloglik[\w@.]*|[\w-]*deviance|\w*loss)$"
+)
+# XGBoost's ``Stopping. Best iteration:``, LightGBM's ``Early stopping, best iteration is:`` and ``Did not meet
+# early stopping. Best iteration is:``: the next line repeats the best round's figures.
+_BEST_ROUND = re.compile(r"(?i)^(?:stopping\. best iteration|early stopping, best iteration is"
+                         r"|did not meet early stopping\. best iteration is):\s*$")
+
+
+def _boosting_round(s: str, at: float | None) -> _Line | None:
+    """A boosting round's line (see ``_ROUND``) as a step: the training set's loss, the other metrics as
+    that round's evaluations; None for any other line."""
+    m = _ROUND.match(s)
+    if m is None:
+        return None
+    readings = [Reading(Field.STEP, "round", float(m.group(1)))]
+    note = None
+    i = m.end()
+    while i < len(s):
+        metric = _ROUND_METRIC.match(s, i)
+        if metric is None:
+            return None  # not every field a data set's metric: another bracket-led record
+        i = metric.end()
+        data, name = metric.group("set") or metric.group("lset"), metric.group("metric") or metric.group("lmetric")
+        value = number(metric.group("value"))
+        if value is None:
+            return None
+        if note is None and "train" in data.lower() and _ROUND_LOSS.match(name):
+            note = f"{data}-{name}" if metric.group("set") else f"{data}'s {name}"
+            readings.append(Reading(Field.LOSS, "loss", value))
+        else:
+            readings.append(Reading(Field.EVAL_LOSS, normalise(f"{data} {name}"), value))
+    line = _Line("step", at, readings, text=s, loss_note=note)
+    line.evaluation = True  # the metrics printed beside the round are that round's
+    return line
+
+
 _BRACKET_PAIR = re.compile(r"\[\s*(\d{1,6}),\s*(\d{1,9})\]\s+(?=[A-Za-z][\w ]{0,30}:\s?-?\d)")
 _BRACKET_STEP = re.compile(r"\[(\d{1,12})\]\s+(?=[A-Za-z_][\w/.-]{0,60}\s?[=:]\s?-?\d)")
 # The data splits a table of figures names in its first column (Ludwig: ``train``, ``vali``, ``test``).

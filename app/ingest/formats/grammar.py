@@ -81,6 +81,7 @@ ALIASES: dict[str, Field] = {
     "step loss": Field.LOSS,  # diffusers' training scripts
     "policy loss": Field.LOSS,  # PPO's (its value and entropy losses are other figures)
     "pg loss": Field.LOSS,
+    "surrogate loss": Field.LOSS,  # PPO's clipped surrogate objective, its policy loss (rsl_rl's ``Mean surrogate loss``)
     "total loss": Field.LOSS,  # detectron2's ``total_loss`` (its parts: ``loss_cls``, ``loss_box_reg``)
     "ce": Field.LOSS,  # the cross-entropy a line names alone (RETURNN's ``ce 0.424, ctc_4 0.958``)
     "closs": Field.LOSS,  # LLaMA2-Accessory's MetricLogger: ``closs: 0.9175 (0.9249)``
@@ -108,6 +109,7 @@ ALIASES: dict[str, Field] = {
     "step time": Field.STEP_TIME,
     "batch time": Field.STEP_TIME,
     "time per step": Field.STEP_TIME,
+    "iteration time": Field.STEP_TIME,  # rsl_rl's
     "time per iteration": Field.STEP_TIME,
     "elapsed time per iteration": Field.STEP_TIME,  # Megatron: ``(ms)`` or ``(s)``
     "train step timing": Field.STEP_TIME,  # NeMo: ``train_step_timing in s``
@@ -153,7 +155,7 @@ ALIASES: dict[str, Field] = {
 # Which loss a line means when it prints several: the model's own loss over a running average.
 LOSS_RANK = {"lm loss": 3, "reduced train loss": 3, "loss": 1, "ce": 0}
 # Words before a name that keep its meaning (``training step``, ``Train loss``, ``train/lr``).
-NEUTRAL_WORDS = frozenset({"train", "training", "trainer", "global", "optimizer", "current", "reduced", "lm"})
+NEUTRAL_WORDS = frozenset({"train", "training", "trainer", "global", "optimizer", "current", "reduced", "lm", "mean"})
 # Durations are matched whole: ``epoch time``, ``train_time`` (a running clock), ``Val took``
 # are other times than a step's.
 _WHOLE_NAMES_ONLY = frozenset({Field.STEP_TIME, Field.ELAPSED, Field.ETA, Field.TOTAL})

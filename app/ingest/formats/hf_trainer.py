@@ -477,6 +477,12 @@ class HfTrainerParser(EmitLines):
         return False
 
     def _dict(self, pairs: dict[str, str], quoted: bool = False) -> list[Event]:
+        if "lr" in pairs and "epoch" in pairs and "loss" not in pairs and "learning_rate" not in pairs:
+            # TRL's on-policy trainers (PPO, RLOO) name the learning rate ``lr`` and the policy's loss, PPO's loss,
+            # ``loss/policy_avg`` (its value loss stays a figure); their ``episode`` counts episodes, no step.
+            pairs = {("learning_rate" if k == "lr" else k): v for k, v in pairs.items()}
+            if "loss/policy_avg" in pairs:
+                pairs["loss"] = pairs.pop("loss/policy_avg")
         values = {k: number(v) for k, v in pairs.items()}
         if "loss" in pairs or "learning_rate" in pairs or "current_steps" in pairs:
             # The same record twice in a row, nothing between (LLaMA-Factory's callback logs the

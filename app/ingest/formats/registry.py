@@ -180,10 +180,12 @@ def _generic_steps(lines: Sequence[str]) -> bool:
     """
     from ...stats.events import EvalResult, TrainStep
 
-    events = create_parser("generic").feed(list(lines[-SNIFF_LINES:]))
+    parser = create_parser("generic")
+    events = parser.feed(list(lines[-SNIFF_LINES:]))
     steps = [e for e in events if isinstance(e, TrainStep)]
-    if len(steps) >= 2:
-        return True
+    reader = getattr(parser, "parser", parser)  # (the crash watch's wrapper holds the reader)
+    if len(steps) >= 2 or (steps and getattr(reader, "block_steps", False)):
+        return True  # (one step read from a logger's table of one figure a line is no sentence either)
     if not steps and len({e.name for e in events if isinstance(e, EvalResult)}) >= 2:
         return True  # an evaluation's figures alone, for two splits or more (Ludwig's table: vali, test)
     return any(
@@ -306,6 +308,8 @@ FORMATS: tuple[FormatSpec, ...] = (
         signatures=(
             sign("': ", r"\{'(?:loss|eval_loss|train_runtime)': "),
             sign('": ', r"^\{\"(?:loss|eval_loss|train_runtime)\": "),
+            # TRL's on-policy trainers (PPO, RLOO) open their dict with the episodes' count and the KL objective
+            sign("'eps': ", r"\{'eps': \d+, 'objective/"),
             sign("*****", r"\*\*\*\*\* Running training \*\*\*\*\*"),
             # trainer_state.json, read from either end: its own keys (hf_state.py)
             sign('": ', STATE_KEY),

@@ -13,7 +13,7 @@ import pytest
 from app.ingest.formats import create_parser
 from app.ingest.formats.crash import CrashWatch
 from app.stats.events import RunCrashed, StepFigures, StepSkipped, TrainStep
-from tests.reallogs import body
+from tests.reallogs import body, line
 
 
 def crashes(lines: list[str]) -> list[str]:
@@ -430,6 +430,9 @@ def stops(lines: list[str]) -> list[tuple[str, str | None]]:
         ([" 85%|████████▌ | 17/20 [13:46<03:05, 61.82s/it]./run_rl_swarm.sh: line 266: 33498 Killed: 9          ",
           "zsh: terminated  ./run_rl_swarm.sh"], None),
         (["./train.sh: line 12: 4242 Terminated: 15          python train.py"], "signal"),
+        # Linux's bash for a script's child: SIGKILL glued after a bar (vacancy/NSCL-PyTorch-Release issue 23), SIGTERM
+        ([line("crash-nscl-issue23-validation-bar-glued-jac-crun-line-6-pid-killed.log", "Epoch 15 (validation)")], None),
+        (["./train.sh: line 12:  4242 Terminated              python train.py"], "signal"),
         # Apple's MPS out of memory with no traceback above it, then the launcher's script ended (rl-swarm issue 341)
         ([("RuntimeError: MPS backend out of memory (MPS allocated: 15.05 GB, other allocations: 11.91 GB, max allowed:"
            " 27.20 GB). Tried to allocate 1.16 GB on private pool."),
@@ -448,8 +451,8 @@ def test_a_traceback_glued_to_a_bar_waits_for_its_error_line_to_say_who_ended_it
     watch = CrashWatch()
     glued = watch.see("  0%|          | 6/29790 [00:55<64:07:56,  7.75s/it]Traceback (most recent call last):")
     assert [(e.placeholder, e.stopped) for e in glued if isinstance(e, RunCrashed)] == [(True, None)]
-    for line in ('  File "grpo_vlm.py", line 660, in <module>', "    trainer.train()"):
-        assert watch.see(line) == []
+    for text in ('  File "grpo_vlm.py", line 660, in <module>', "    trainer.train()"):
+        assert watch.see(text) == []
     assert [(e.error, e.stopped) for e in watch.see("KeyboardInterrupt") if isinstance(e, RunCrashed)] == [
         ("KeyboardInterrupt", "hand")]
 

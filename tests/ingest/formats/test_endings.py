@@ -58,6 +58,10 @@ BABYGPT = "stopself-buildyourownllm-babygpt-v12-speed-time-lines-model-saved.log
         ("simpx@ThePC:~/buildyourownllm$ ", False),
         ("(venv) root@a100-7:/workspace/nanoGPT# python sample.py", False),
         ("Process finished with exit code 0", False),
+        # gradient boosting: XGBoost's and LightGBM's early stop, LightGBM's every planned round trained
+        (line("generic-xgboost-issue3366-train-valid-logloss-every-10-stopping-best-iteration.log", "Stopping."), True),
+        ("Early stopping, best iteration is:", True),
+        ("Did not meet early stopping. Best iteration is:", False),
     ],
 )
 def test_a_stop_message_is_read_whatever_the_trainer(message: str, early: bool) -> None:
@@ -66,7 +70,8 @@ def test_a_stop_message_is_read_whatever_the_trainer(message: str, early: bool) 
 
 @pytest.mark.parametrize(
     "message",
-    [line(BABYGPT, "模型已保存"), "Model saved to out/model.pt", "Saving model to ./output", "The trained model was saved"],
+    [line(BABYGPT, "模型已保存"), "Model saved to out/model.pt", "Saving model to ./output", "The trained model was saved",
+     "✔ Saved pipeline to output directory"],  # spaCy's ``spacy train``
 )
 def test_a_save_of_the_model_alone_is_an_end_only_once_quiet_follows(message: str) -> None:
     assert said(message) == (False, True)

@@ -1092,3 +1092,113 @@ def test_pytorch_s_cifar_tutorial_pair_is_its_epoch_and_mini_batch() -> None:
     got = steps(["[1,  2000] loss: 2.187", "[1,  4000] loss: 1.852", "[2,  2000] loss: 1.563"])
     assert [(s.step, s.epoch, s.loss, s.ends_at_total) for s in got] == [
         (2000, 1.0, 2.187, False), (4000, 1.0, 1.852, False), (2000, 2.0, 1.563, False)]
+
+
+XGB = "generic-xgboost-issue3366-train-valid-logloss-every-10-stopping-best-iteration.log"
+
+
+@pytest.mark.parametrize(("name", "expected"), [
+    # XGBoost, tabs: the training set's loss (its name kept), the other set's metric that round's evaluation
+    (XGB, (320, 0.241036, "train-logloss", {"valid_logloss": 0.392591})),
+    # the scikit-learn wrapper's eval set alone, tabs pasted as spaces: no training loss
+    ("generic-xgboost-issue1288-sklearn-validation-0-rmse-spaces-stopping-best-31.log",
+     (41, None, None, {"validation_0_rmse": 4.680334})),
+    # xgb.cv: the mean over the folds, its ``+`` spread no figure
+    ("generic-xgboost-issue807-xgb-cv-mean-plus-std-every-5.log", (2150, 0.528952, "train-logloss",
+                                                                   {"test_logloss": 0.529977})),
+    # LightGBM's Python and R packages: ``set's metric: value``, ``[N]:``
+    ("generic-lightgbm-ashrae-pr63-train-loss-eval-rmse-every-25-running.log",
+     (525, 0.712426, "train_loss's rmse", {"eval_rmse": 0.967885})),
+    ("generic-lightgbm-issue3145-r-package-round-colon-l2-every-round.log",
+     (30, 0.0850142, "train's l2", {"valid_l2": 0.0935492})),
+])  # fmt: skip
+def test_a_boosting_round_is_a_step_with_its_data_sets_metrics(name: str, expected: tuple[Any, ...]) -> None:
+    events = GenericParser().feed(_body(name))
+    got = [e for e in events if isinstance(e, TrainStep)]
+    last = got[-1]
+    evals = {e.name: e.value for e in events if isinstance(e, EvalResult) and e.step == last.step}
+    assert (last.step, last.loss, last.loss_note, evals) == expected
+    assert all(s.total_steps is None and s.step_seconds is None for s in got)  # no total, no time printed
+    assert [a.step < b.step for a, b in pairwise(got)] == [True] * (len(got) - 1)  # the best round's repeat: no step
+
+
+def test_a_boosting_round_s_loss_is_only_the_training_set_s_error() -> None:
+    # composed in XGBoost's words: a score (``auc``) is no loss, nor is another set's error; a metric gone
+    # wrong is still read; a round line with a field that is no data set's metric is another record
+    got = steps(["[0]\ttrain-auc:0.71\teval-auc:0.69", "[1]\teval-rmse:0.5\ttrain-rmse:0.4\ttrain-mae:0.3",
+                 "[2]\ttrain-rmse:nan\teval-rmse:nan", "[3]\ttrain-rmse:0.39 seconds"])
+    assert [(s.step, s.loss, s.loss_note) for s in got[:2]] == [(0, None, None), (1, 0.4, "train-rmse")]
+    assert got[2].step == 2 and got[2].loss is not None and math.isnan(got[2].loss)
+    assert len(got) == 3
+    # the best round's line after the end words is a repeat, and only that one line
+    after = steps(["[9]\ttrain-rmse:0.3", "Stopping. Best iteration:", "[7]\ttrain-rmse:0.31", "[8]\ttrain-rmse:0.2"])
+    assert [s.step for s in after] == [9, 8]
+
+
+def test_an_epoch_record_led_by_its_stage_word_counts_its_epochs() -> None:
+    # composed in CLTR's shape (``Training Epoch:[844/1500]\t loss=…``): one line an epoch, its epoch the position
+    got = steps(["Training Epoch:[3/10]\t loss=2.5\t lr=0.1", "Train Epoch 4/10 loss=2.25 lr=0.1"])
+    assert [(s.step, s.total_steps, s.loss) for s in got] == [(3, 10, 2.5), (4, 10, 2.25)]
+    # (PyTorch's MNIST example keeps its position in the epoch's samples)
+    (mnist,) = steps(["Train Epoch: 1 [6400/60000 (11%)]\tLoss: 0.290000"])
+    assert (mnist.step, mnist.total_steps, mnist.epoch) == (6400, 60000, 1.0)
+
+
+def test_an_rsl_rl_iteration_is_timed_by_its_collection_and_learning() -> None:
+    # composed in rsl_rl's older wording: 0.5 s collecting + 0.25 s learning = 0.75 s an iteration; its
+    # ``Mean surrogate loss`` (PPO's policy loss) the loss, its value loss another figure
+    block = ["#" * 80, " " * 20 + "Learning iteration 7/100", "",
+             " " * 10 + "Computation: 9000 steps/s (collection: 0.500s, learning 0.250s)",
+             " " * 10 + "Value function loss: 12.5000", " " * 13 + "Surrogate loss: -0.0100", "-" * 80]
+    (got,) = steps(block)
+    assert (got.step, got.total_steps, got.step_seconds, got.loss) == (7, 100, 0.75, -0.01)
+
+
+def test_ultralytics_bar_without_brackets_gives_its_count_and_rate() -> None:
+    # composed in ultralytics' 8.3 shape: the row under its header, then its own bar (no tqdm brackets)
+    header = "      Epoch    GPU_mem   box_loss   cls_loss   dfl_loss  Instances       Size"
+    row = "      2/10      3.87G       3.62      5.677       4.18        251        640: 100% ━━━━━━━━━━━━ 50/50 2.5it/s 20.0s"
+    (got,) = steps([header, row])
+    assert (got.step, got.epoch, got.epoch_total, got.step_seconds, got.elapsed_seconds) == (50, 2.0, 10, 0.4, 20.0)
+
+
+def test_figures_one_a_line_after_a_tab_are_one_record_from_its_position() -> None:
+    # composed in deeprm's shape: a block from its ``Iteration`` line, its ``+-`` spread dropped, closed by a rule
+    block = ["Iteration: \t 4", "Loss:     \t 0.25", "MeanRew: \t -250.5 +- 60.1", "Elapsed time\t 50.0 seconds",
+             "-----------------", "Iteration: \t 5", "Loss:     \t 0.20", "Elapsed time\t 40.0 seconds", "-" * 17]
+    got = steps(block)
+    # 50 then 40: an elapsed time that falls is each iteration's own, not the run's clock
+    assert [(s.step, s.loss, s.elapsed_seconds, s.step_seconds) for s in got] == [
+        (4, 0.25, 50.0, None), (5, 0.2, None, 40.0)]
+    # a tab-separated pair with no position before it is no record
+    assert steps(["Loss:\t 0.3", "Elapsed time\t 5 seconds"]) == []
+
+
+def test_a_clock_started_again_is_still_a_clock() -> None:
+    # composed: a resume restarts the run's clock (9000 s, then 120 s): it falls, from far higher, and grows again
+    got = steps(["step 100 | loss 2.0 | elapsed 9000s", "step 110 | loss 1.9 | elapsed 120s",
+                 "step 120 | loss 1.8 | elapsed 240s"])
+    assert [(s.elapsed_seconds, s.step_seconds) for s in got] == [(9000.0, None), (120.0, None), (240.0, None)]
+
+
+def test_stable_baselines_v2_table_led_by_a_space_is_one_record() -> None:
+    # composed in stable-baselines v2's shape (pasted: a space before each line, columns out of line)
+    table = [" " + "-" * 30, " | fps            | 142       |", " | nupdates  | 10    |",
+             " | policy_loss          | -0.5  |", " | total_timesteps | 1280  |", " " + "-" * 30]
+    assert [(s.step, s.loss) for s in steps(table)] == [(10, -0.5)]
+
+
+def test_a_table_whose_header_a_rule_of_dash_runs_underlines() -> None:
+    # spaCy's table (explosion/spaCy issue 7083, tests/data/real): names with spaces, cut by the rule's runs
+    events = GenericParser().feed(_body("generic-spacy-issue7083-ner-table-tok2vec-ner-losses-every-200.log"))
+    got = [e for e in events if isinstance(e, TrainStep)]
+    assert [(s.step, s.epoch, s.loss) for s in got] == [(n, 0.0, None) for n in range(0, 1001, 200)]
+    evals = {e.name: e.value for e in events if isinstance(e, EvalResult) and e.step == 1000}
+    assert evals == {"ents_f": 93.06, "ents_p": 92.75, "ents_r": 93.38, "score": 0.93}
+    # composed: one pipe, one loss column: that is the loss, named as printed; a line of another kind ends the table
+    table = ["E    #       LOSS TEXTCAT  CATS_SCORE  SCORE ", "---  ------  ------------  ----------  ------",
+             "  1     400          3.25       71.20    0.71", "✔ Saved pipeline to output directory", "  2     600  1.0  2.0  3.0"]
+    (row,) = steps(table)
+    assert (row.step, row.epoch, row.loss, row.loss_note) == (400, 1.0, 3.25, "LOSS TEXTCAT")
+    # a line of dashes with words after it, or a rule under a header that names no step, is no table
+    assert steps(["Solver summary", "--- Epoch 3 ---", "name  value  other", "----  -----  -----", "1  2  3"]) == []

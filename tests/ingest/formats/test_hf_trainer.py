@@ -519,3 +519,13 @@ def test_paddlenlp_s_global_step_is_the_step_and_its_bar_gives_the_total() -> No
     last = [e for e in events if isinstance(e, TrainStep)][-1]
     assert (last.step, last.total_steps, last.step_seconds) == (200, 600, pytest.approx(1 / 3.37))
     assert bad == 0
+
+
+def test_trl_on_policy_dicts_name_their_rate_lr_and_their_loss_by_the_policy() -> None:
+    # composed in TRL PPOTrainer's shape: ``lr``, ``loss/policy_avg`` (PPO's loss), ``episode`` (no step) and ``epoch``
+    line = ("{'eps': 1, 'objective/kl': 10.5, 'loss/policy_avg': -0.25, 'loss/value_avg': 0.08, 'lr': 3e-06, "
+            "'episode': 672, 'epoch': 0.75}")
+    events, _ = read([line])
+    (step,) = [e for e in events if isinstance(e, TrainStep)]
+    assert (step.loss, step.lr, step.epoch, step.logged) == (-0.25, 3e-06, 0.75, True)
+    assert ("episode", 672.0) in step.figures and ("loss/value_avg", 0.08) in step.figures
