@@ -568,14 +568,7 @@ class GenericParser(StepLines[_Line]):
             # figure, one a line; a block starts at its position, a figure named again or a rule closes it
             unit = {"seconds": "s"}.get(tabbed.group(3) or "", tabbed.group(3) or "")
             name, value = tabbed.group(1).strip(), tabbed.group(2) + (f" {unit}" if unit else "")
-            if pairs is None:
-                self._vertical = pairs = []
-            if any(known == name for known, _ in pairs):
-                record = self._vertical_record()
-                self._vertical = [(name, value)]
-                return True, record
-            pairs.append((name, value))
-            return True, None
+            return True, self._vertical_pair(pairs, name, value)
         sb3 = _SB3_PAIR.match(text)
         pair = sb3 if sb3 is not None else (_RSL_PAIR.match(text) if pairs is not None else None)
         if pair is not None:
@@ -586,14 +579,7 @@ class GenericParser(StepLines[_Line]):
                     self._vertical = []
                 return True, None
             name = (self._vertical_group if sb3 is not None else "") + name
-            if pairs is None:
-                self._vertical = pairs = []
-            if any(known == name for known, _ in pairs):
-                record = self._vertical_record()
-                self._vertical = [(name, value)]
-                return True, record
-            pairs.append((name, value))
-            return True, None
+            return True, self._vertical_pair(pairs, name, value)
         if pairs is None:
             return False, None
         if not text.strip():
@@ -607,6 +593,18 @@ class GenericParser(StepLines[_Line]):
             return True, self._vertical_record()
         record = self._vertical_record()
         return (True, record) if record is not None else (False, None)
+
+    def _vertical_pair(self, pairs: list[tuple[str, str]] | None, name: str, value: str) -> str | None:
+        """Hold one figure of a one-a-line block; a name held already closes the block: its record, the figure
+        starting the next (None while the block goes on)."""
+        if pairs is None:
+            self._vertical = pairs = []
+        if any(known == name for known, _ in pairs):
+            record = self._vertical_record()
+            self._vertical = [(name, value)]
+            return record
+        pairs.append((name, value))
+        return None
 
     def _vertical_record(self) -> str | None:
         """The held one-a-line figures as one ``name: value | …`` record (None when none is held)."""
