@@ -61,6 +61,8 @@ def logged_steps(log: Path, *, backlog_kept: bool) -> list[int]:
     return [event.step for event in monitor.take_logged() if isinstance(event, TrainStep)]
 
 
+@pytest.mark.slow
+@pytest.mark.timeout(300)  # three cold starts of 120,000 steps, each applied one by one: about 25 s on an idle machine
 def test_with_no_history_the_backlogs_steps_are_kept_for_the_chart_whatever_the_slice(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     log = tmp_path / "train.log"
