@@ -67,6 +67,33 @@ def exact_duration(seconds: float) -> str:
     return duration(seconds)
 
 
+def close_duration(seconds: float) -> str:
+    """A duration that stands for a measured figure (a step's time, an ETA), a few % at most off it.
+
+    Rounded, never floored: 77.9 s → ``1 min 18 s``, 146 s → ``2 min 26 s``, 118 s → ``1 min 58 s``;
+    the seconds are said under 10 min, whole minutes to 1 h (``12 min``), then ``3 h 05 min`` and
+    ``2 d 4 h`` as :func:`duration` writes them.
+    """
+    whole = int(max(seconds, 0.0) + 0.5)
+    if whole < 600:
+        return minutes_and_seconds(whole)
+    if whole < 3600 - 30:
+        return f"{int(whole / 60 + 0.5)} min"
+    if whole < 86400 - 1800:
+        return duration(float((whole + 30) // 60 * 60))
+    return duration(float((whole + 1800) // 3600 * 3600))
+
+
+def loss_figure(value: float) -> str:
+    """A loss as printed: four decimals, or three significant figures where those would say 0.0000.
+
+    0.8868 → ``0.8868``, 0.000001647578983 → ``1.65e-06``; 0 stays ``0.0000``.
+    """
+    if value != 0 and math.isfinite(value) and abs(value) < 0.001:
+        return f"{value:.3g}"
+    return f"{value:.4f}"
+
+
 def gigabytes(value: float) -> str:
     """GPU memory with two decimals, as the miner prints it."""
     return f"{value:.2f}"

@@ -27,6 +27,30 @@ def test_an_exact_duration_keeps_the_seconds_under_ten_minutes(seconds: float, w
     assert text.exact_duration(seconds) == written
 
 
+@pytest.mark.parametrize(("seconds", "written"), [
+    (0.4, "0 s"), (45.4, "45 s"), (59.6, "1 min"),
+    (77.9, "1 min 18 s"),  # a bar's 77.90s/it (whole minutes would say 1 min: 23 % low)
+    (100.70498, "1 min 41 s"), (118, "1 min 58 s"), (146, "2 min 26 s"), (180, "3 min"), (599.4, "9 min 59 s"),
+    (629, "10 min"),  # 10.48 min: to the nearest minute, 4.6 % low at most here
+    (899, "15 min"),  # 14.98 min: rounded, not floored to 14
+    (3569, "59 min"), (3571, "1 h 00 min"), (3631, "1 h 01 min"), (11100, "3 h 05 min"), (11129, "3 h 05 min"),
+    (11131, "3 h 06 min"),
+    (114400, "1 d 8 h"),  # 31.78 h
+    (190000, "2 d 5 h"),  # 52.78 h
+])
+def test_a_close_duration_is_rounded_never_floored(seconds: float, written: str) -> None:
+    assert text.close_duration(seconds) == written
+
+
+@pytest.mark.parametrize(("value", "written"), [
+    (0.8868, "0.8868"), (10.40349, "10.4035"), (0.0, "0.0000"), (-0.0076, "-0.0076"), (0.0012, "0.0012"),
+    (0.000001647578983, "1.65e-06"),  # four decimals would say 0.0000
+    (0.000912345678, "0.000912"), (-0.0000123, "-1.23e-05"),
+])
+def test_a_loss_keeps_its_significant_digits(value: float, written: str) -> None:
+    assert text.loss_figure(value) == written
+
+
 @pytest.mark.parametrize(
     ("seconds", "written"),
     [(0, "0 s"), (45, "45 s"), (60, "1 min"), (7199, "1 h"), (7200, "2 h"), (78 * 86400 + 3600, "78 d"), (-1, "0 s")],

@@ -123,8 +123,9 @@ def test_a_printed_time_left_the_steps_left_contradict_is_left_out(tmp_path: Pat
     training = data["training"]
     assert training["eta_seconds"] == pytest.approx(1516 * 15, rel=1e-3)
     assert training["trainer_eta_seconds"] is None
-    assert ("ETA 6 h 19 min (tokwatch) · the trainer's 3 min left out: it does not fit the steps left at this pace"
-            in data["details"])
+    # 1516 steps × 15 s = 22,740 s = 6 h 19 min 00 s; the trainer's 0:03:42 to the second under 10 min
+    assert ("ETA 6 h 19 min (tokwatch) · the trainer's 3 min 42 s left out: it does not fit the steps left at this "
+            "pace" in data["details"])
 
 
 def test_a_run_that_stopped_short_of_its_total_has_no_time_left(tmp_path: Path) -> None:

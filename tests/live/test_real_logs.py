@@ -183,6 +183,28 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-cltr-issue15-training-epoch-844-855-of-1500-epoch-time-dated.log", T0, "end", "step 855/1500 · 24 steps/h",
      "training", {"step": 855, "total_steps": 1500, "loss": 10.40349, "lr": 0.0001,
                   "steps_per_hour": pytest.approx(11 * 3600 / 1617.519, rel=0.02)}),
+    # the bar's "1/2 [01:17<01:17, 77.90s/it, …]" glued to "Exception while training: CUDA out of memory": crashed at
+    # step 1 of 2, its step 77.90 s as printed
+    ("crash-sd-dreambooth-ext-issue219-steps-bar-1-of-2-exception-cuda-oom.log", T0, T0, "step 1/2 · crashed", "crashed",
+     {"step": 1, "total_steps": 2, "step_seconds": 77.90, "finished": False}),
+    # PaddleNLP's dicts (global_step 150 to 200) then the bar "200/600 [01:11<01:58,  3.37it/s]": 1 / 3.37 s a step,
+    # 01:58 = 118 s left, epoch 2.67
+    ("hf-paddlenlp-pr1761-dicts-global-step-bar-200-of-600-glued-running-evaluation.log", T0, T0, "step 200/600 · …",
+     "measuring", {"step": 200, "total_steps": 600, "loss": 0.1252, "lr": 4e-05, "step_seconds": 1 / 3.37,
+                   "trainer_eta_seconds": 118.0, "data": epoch(2.67)}),
+    # PyTorch's MNIST-example lines: epoch 3 at sample 0 of 2022, loss 0.000001647578983; no time printed
+    ("generic-deep-object-pose-issue220-train-epoch-bracket-percent-tab-loss.log", T0, T0,
+     "epoch 3 · 0/2022 in the epoch · no timing", "measuring",
+     {"step": 0, "total_steps": 2022, "loss": 1.647578983e-06, "step_seconds": None, "data": epoch(3.0)}),
+    # Lightning's bar at 1/2020 (00:03, 3.09s/it, loss=0.0359), "Training complete. … or we blew up." then a
+    # traceback: crashed, never finished
+    ("crash-dreambooth-joepenna-issue45-lightning-bar-training-complete-then-traceback.log", T0, T0,
+     "epoch 0 · 1/2020 in the epoch · crashed", "crashed",
+     {"step": 1, "total_steps": 2020, "loss": 0.0359, "step_seconds": 3.09, "finished": False, "data": epoch(0.0)}),
+    # ten HF dicts with no step key (epoch 0.38 to 0.44), then an eval dict: no step, 10 records, the eval at none
+    ("hf-sentence-transformers-pr2449-v3-loss-dicts-epoch-0.38-then-eval-dict.log", T0, T0, "epoch 0.44 · loss 1.51",
+     "measuring", {"step": None, "logged_records": 10, "loss": 1.5126, "lr": 1.2459016393442624e-05,
+                   "step_seconds": None, "finished": False}),
     # stable-baselines3's logger table: ``time/iterations 18`` its position, ``train/loss`` 0.482; no total
     ("generic-rl-baselines3-zoo-pr521-sb3-ppo-table-iterations-18-timesteps-73728.log", T0, T0, "step 18 · …",
      "measuring", {"step": 18, "total_steps": None, "loss": 0.482, "step_seconds": None}),
@@ -1193,6 +1215,7 @@ GENERIC_READ = {
     "generic-spacy-issue12299-spancat-init-then-table-epochs-0-13.log": "step, epoch, eval",
     "generic-sb2-stable-baselines-issue121-ppo2-table-nupdates-782-ep-rewmean-nan.log": "step, loss",
     "generic-deeprm-issue10-iteration-blocks-elapsed-time-seconds-tabs.log": "step, loss, step time",
+    "generic-deep-object-pose-issue220-train-epoch-bracket-percent-tab-loss.log": "step, total, epoch, loss",
     "generic-yolo11-ultralytics-issue22209-new-bars-epochs-12-14-of-300-it-s.log": "step, epoch, step time, elapsed",
     "generic-rl-baselines3-zoo-pr521-sb3-ppo-table-iterations-18-timesteps-73728.log": "step, loss, lr",
     "generic-dscnet-issue1-epoch-198-bracket-iter-of-927-time-avg-many-losses-accu.log":
@@ -1353,7 +1376,7 @@ def test_overflows_after_a_resume_are_a_warning_and_the_rate_the_printed_one(tmp
 def test_an_epoch_bar_s_time_left_is_the_epoch_s(tmp_path: Path) -> None:
     """NeMo's bar at batch 7 of 517 in epoch 0, 05:07 left: that epoch's remainder, not the run's ETA."""
     details = snap(cold(tmp_path, "generic-nemo-speech-issue5468-ambernet-bars.log"), T0)["details"]
-    assert "Epoch ends in 5 min (trainer)" in details
+    assert "Epoch ends in 5 min 7 s (trainer)" in details  # 05:07, to the second under 10 min
     assert not any(line.startswith("ETA ") for line in details)
 
 

@@ -66,8 +66,9 @@ def doubled_lines() -> list[str]:
         # The window (20 min) holds part of the last epoch's 2,220 s: 1.62 steps/h, 37 min a step (the
         # restart's 2 h 30 min long gone from it, though among the recent lines).
         (restarted_epochs(), 2220.0, "step 37 min"),
-        # 10 epochs in 8,100 s of the trainer's clock: 810 s an epoch (4.44 steps/h), never the clock itself.
-        (cumulative_clock(), 810.0, "step 13 min"),
+        # 10 epochs in 8,100 s of the trainer's clock: 810 s an epoch (4.44 steps/h), never the clock itself;
+        # 13.5 min said to the nearest minute, 14 (whole minutes above 10).
+        (cumulative_clock(), 810.0, "step 14 min"),
         # 39 steps over 39 × 30 s, each line twice: 30 s a step (120 steps/h), never 1,170 s over 140 steps.
         (doubled_lines(), 30.0, "step 30.00 s"),
     ],

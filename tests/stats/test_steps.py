@@ -217,7 +217,8 @@ def test_tokwatch_eta_beside_the_trainers() -> None:
     report = step_report(tracker, end)
     assert training_dict(report.training)["eta_seconds"] == pytest.approx((29000 - 400) * 4.0, rel=0.01)
     assert training_dict(report.training)["trainer_eta_seconds"] == pytest.approx(117072.0)
-    assert "ETA 1 d 7 h (tokwatch) · 1 d 8 h (trainer)" in report.details
+    # 28600 steps × 4.00 s = 114400 s = 1 d 7.8 h; the trainer's 1951.2 min = 1 d 8.5 h: each to its nearest hour.
+    assert "ETA 1 d 8 h (tokwatch) · 1 d 9 h (trainer)" in report.details
 
 
 def test_sft_eta_from_the_printed_percentage() -> None:

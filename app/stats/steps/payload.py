@@ -61,7 +61,7 @@ def training_view(stage: Stage, v: Verdict, all_reduce: AllReduce | None, errors
         steps_per_hour=finite(m.steps_per_hour),
         eta_seconds=None if v.hides_time_left else finite(v.eta_seconds),
         trainer_eta_seconds=None if v.hides_time_left else finite(v.trainer_eta_seconds),
-        eval=evals(stage.evals.items()),
+        eval=evals(stage.evals.items(), logged=latest.logged),
         data=data,
         all_reduce=all_reduce_view(all_reduce),
         figures=tuple((k, v) for k, v in stage.figures.items() if math.isfinite(v)),
@@ -69,12 +69,13 @@ def training_view(stage: Stage, v: Verdict, all_reduce: AllReduce | None, errors
         seconds_since_step=finite(stall.since),
         stall_after_seconds=None if v.hides_stall_limit else finite(stall.limit),
         stalled=stall.stalled,
-        finished=finished(stage) or v.state == "done",  # (a save then quiet is the end the verdict found)
+        # A save then quiet is the end the verdict found; a crash after "Training complete" is no end.
+        finished=(finished(stage) or v.state == "done") and v.state != "crashed",
         logged_steps=latest.logged,
         logged_records=latest.step if latest.logged else None,
         errors=errors_view(errors),
         loss_spikes=stage.spikes.count if stage.spikes.recent else None,
-        loss_spike_steps=tuple(stage.spikes.steps),
+        loss_spike_steps=() if latest.logged else tuple(stage.spikes.steps),  # (a count of dicts is no step)
     )
 
 
@@ -98,9 +99,12 @@ def with_health(view: TrainingView, collab: CollabProgress | None, crash: Crash 
     )
 
 
-def evals(items: Iterable[tuple[str, tuple[float | None, int | None]]]) -> tuple[EvalView, ...]:
-    """Evaluation figures (name, (value, step)) as views, in the order read."""
-    return tuple(EvalView(name, finite(value), step) for name, (value, step) in items)
+def evals(items: Iterable[tuple[str, tuple[float | None, int | None]]], *, logged: bool = False) -> tuple[EvalView, ...]:
+    """Evaluation figures (name, (value, step)) as views, in the order read; no step beside a log of dicts.
+
+    A log that prints no step number counts its dicts, and that count is no step (``logged_records``).
+    """
+    return tuple(EvalView(name, finite(value), None if logged else step) for name, (value, step) in items)
 
 
 def all_reduce_view(all_reduce: AllReduce | None) -> AllReduceView | None:

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ...snapshot import FieldRow, TrainingView, training_dict
-from ...text import duration
+from ...text import close_duration
 
 # key → (label, unit); keys not here are shown under their own name, without a unit.
 _FIELDS: dict[str, tuple[str, str]] = {
@@ -108,7 +108,9 @@ def _rows(training: dict[str, Any]) -> Iterator[FieldRow]:
         if key == "eval" and isinstance(value, dict):
             for name, result in value.items():
                 if isinstance(result, dict) and result.get("value") is not None:
-                    yield FieldRow(f"eval {name} (step {figure(result.get('step'))})", figure(result["value"]), "")
+                    step = result.get("step")  # none beside a log of dicts: their count is no step
+                    at = f" (step {figure(step)})" if step is not None else ""
+                    yield FieldRow(f"eval {name}{at}", figure(result["value"]), "")
         elif key in _PARTS and isinstance(value, dict):
             names = _PARTS[key]
             for inner, inner_value in value.items():
@@ -132,7 +134,7 @@ def _rows(training: dict[str, Any]) -> Iterator[FieldRow]:
                 note = None
             if note:
                 label = f"{label} ({note})"
-            text = duration(float(value)) if key in _DURATIONS else figure(value)
+            text = close_duration(float(value)) if key in _DURATIONS else figure(value)
             yield FieldRow(label, text, "" if key in _DURATIONS else unit)
 
 

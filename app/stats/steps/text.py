@@ -121,7 +121,7 @@ def details(
     body.append((Line.STAGE, stage_line(stage)))
     lines: list[str] = []
     if stage.loss is not None:
-        loss = f"{stage.loss:.4f}" if math.isfinite(stage.loss) else f"{stage.loss}"
+        loss = text.loss_figure(stage.loss) if math.isfinite(stage.loss) else f"{stage.loss}"
         note = f"{stage.loss_note}, as printed" if stage.loss_note else "as printed"
         extra = ""
         if stage.grad_norm is not None:
@@ -150,17 +150,17 @@ def details(
     if Line.ETA in shows:
         eta, trainer_eta, parts = v.eta_seconds, v.trainer_eta_seconds, []
         if eta is not None:
-            parts.append(f"{text.duration(eta)} (tokwatch)")
+            parts.append(f"{text.close_duration(eta)} (tokwatch)")
         if trainer_eta is not None:
-            parts.append(f"{text.duration(trainer_eta)} (trainer)")
+            parts.append(f"{text.close_duration(trainer_eta)} (trainer)")
         elif latest.trainer_eta_seconds is not None and eta is not None:
             # Printed, but the steps left at the log's own pace say otherwise (rules.trainer_eta).
-            parts.append(f"the trainer's {text.duration(latest.trainer_eta_seconds)} left out: it does not fit "
+            parts.append(f"the trainer's {text.close_duration(latest.trainer_eta_seconds)} left out: it does not fit "
                          "the steps left at this pace")
         if latest.run_eta and not latest.ends_at_total and trainer_eta is not None:
             # mmengine's and mmcv's ``eta`` beside an epoch's count is the whole run's; tokwatch's is the epoch's.
-            run_eta = f"ETA {text.duration(trainer_eta)} (trainer)"
-            lines.append(run_eta + (f" · epoch ends in {text.duration(eta)} (tokwatch)" if eta is not None else ""))
+            run_eta = f"ETA {text.close_duration(trainer_eta)} (trainer)"
+            lines.append(run_eta + (f" · epoch ends in {text.close_duration(eta)} (tokwatch)" if eta is not None else ""))
         else:
             # A bar that counts an epoch's batches (Lightning, NeMo, llama-recipes) times that epoch only.
             lines.append(("ETA " if latest.ends_at_total else "Epoch ends in ") + " · ".join(parts))
@@ -389,7 +389,7 @@ def eval_where(evals: list[tuple[str, float | None, int | None]]) -> str:
 def figure(value: float | None) -> str:
     if value is None:
         return "?"
-    return f"{value:.4f}" if abs(value) < 100 else f"{value:.1f}"
+    return text.loss_figure(value) if abs(value) < 100 else f"{value:.1f}"
 
 
 def spikes_line(stage: Stage) -> str:
@@ -453,7 +453,7 @@ def seconds_text(seconds: float) -> str:
         return f"{seconds * 1000:.0f} ms"
     if seconds < 60:
         return f"{seconds:.2f} s"
-    return text.duration(seconds)
+    return text.close_duration(seconds)
 
 
 def short(seconds: float) -> str:
