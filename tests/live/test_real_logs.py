@@ -875,6 +875,17 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "epoch 12 · 207/208 in the epoch · …", "measuring",
      {"step": 207, "total_steps": 208, "loss": 0.0677, "lr": 0.000113, "step_seconds": 0.1172, "eta_seconds": None,
       "data": epoch(12.0)}),
+    # modula: every report is a training step with its test loss (train loss 2.58, test loss 2.61 at step 110)
+    # and its throughput (10432.99 tokens/gpu/sec, MFU 71.10 %): a step, never "validation only"; no clock
+    ("generic-modula-pr1-step-train-test-loss-tokens-per-gpu-sec-mfu.log", T0, T0,
+     "step 110 · no timing", "measuring",
+     {"step": 110, "total_steps": None, "loss": 2.58, "tokens_per_second": 10432.99, "mfu": 71.10,
+      "eval": {"test_loss": {"value": 2.61, "step": 110}}, "finished": False}),
+    # Keras fit(verbose=2): epochs 1-4 of 1000 each one ``370515/370515 - 13s - loss - val_loss`` line, then
+    # ``Epoch 5/1000``: training in epoch 5, loss 0.0283 and val_loss 0.0269 of epoch 4
+    ("generic-t81-558-issue86-keras-verbose2-epoch-of-1000-tf-glog-lines.log", T0, T0,
+     "epoch 5/1000 · no timing", "measuring",
+     {"loss": 0.0283, "eval": {"val_loss": {"value": 0.0269, "step": None}}, "finished": False}),
 ]  # fmt: skip
 
 
@@ -1095,6 +1106,8 @@ def test_a_prefix_dates_the_divergence(tmp_path: Path) -> None:
 # What the generic reader says it read from each real log (its last step line): the table of
 # docs/notes/generic.md. A cold read at the file's modification time.
 GENERIC_READ = {
+    "generic-modula-pr1-step-train-test-loss-tokens-per-gpu-sec-mfu.log": "step, loss, tok/s, eval",
+    "generic-t81-558-issue86-keras-verbose2-epoch-of-1000-tf-glog-lines.log": "step, epoch, loss, eval",
     "generic-megatron-lm-issue5-bert-lm-nsp-loss.log": "step, total, loss, lr, step time",
     "generic-megatron-lm-issue756-mixtral-h100.log": "step, total, loss, lr, grad norm, step time",
     "generic-megatron-lm-chinese-transformer-xl-issue7-lm-loss-nan.log": "step, total, loss, lr, step time, eval",
@@ -1553,6 +1566,9 @@ def test_an_eta_beside_an_epoch_s_count_says_whose_it_is(tmp_path: Path, name: s
     # verbose=1: epoch 3's bar under way, 2 of its 4 batches
     (["Epoch 2/5", "4/4 [==============================] - 8s 2s/step - loss: 0.8000 - val_loss: 0.8500",
       "Epoch 3/5", "2/4 [==============>...............] - ETA: 4s - loss: 0.7000"], "epoch 3/5 · 2/4 in the epoch", 0.7),
+    # verbose=2 with no bar at all (TF 2.0's ``N/N - 3s - loss - val_loss``): training lines, epoch 3 of 5 begun
+    (["Epoch 1/5", "600/600 - 3s - loss: 0.9000 - val_loss: 0.9500",
+      "Epoch 2/5", "600/600 - 3s - loss: 0.8000 - val_loss: 0.8500", "Epoch 3/5"], "epoch 3/5", 0.8),
 ])  # fmt: skip
 def test_a_composed_keras_log_reads_its_epoch_of_the_epochs_and_its_batches_of_the_epoch(
     tmp_path: Path, lines: list[str], status: str, loss: float
@@ -1566,6 +1582,28 @@ def test_a_composed_keras_log_reads_its_epoch_of_the_epochs_and_its_batches_of_t
     assert data["status_line"].split(" · …")[0].split(" · measuring")[0] == status
     assert data["training"]["loss"] == pytest.approx(loss)
     assert not data["training"]["finished"]
+
+
+@pytest.mark.parametrize(("line", "training"), [
+    ("step: 30  train loss: 2.50  test loss: 2.60  tokens/gpu/sec: 9000.00  MFU: 60.00%", True),
+    ("step: 30  train loss: 2.50  test loss: 2.60  MFU: 60.00%", True),
+    # nanoGPT's evaluation line: the losses estimated on each split, nothing measured of a training stretch
+    ("step 30: train loss 2.50, val loss 2.60", False),
+])  # fmt: skip
+def test_a_train_loss_beside_an_eval_loss_and_a_throughput_is_a_training_step(
+    tmp_path: Path, line: str, training: bool
+) -> None:
+    log = tmp_path / "train.log"
+    log.write_text(line.replace("30", "20").replace("2.50", "2.70") + "\n" + line + "\n", encoding="utf-8")
+    os.utime(log, (T0, T0))
+    monitor = Monitor(log, clock=lambda: T0)
+    monitor.backlog(read_backwards(log))
+    data = snap(monitor, T0)
+    assert data["status_line"].startswith("validation only") is not training
+    if training:
+        assert data["training"]["step"] == 30
+        assert data["training"]["loss"] == pytest.approx(2.50)
+        assert data["training"]["eval"]["test_loss"] == {"value": 2.60, "step": 30}
 
 
 def test_a_composed_pipe_record_s_last_unnamed_clock_is_the_elapsed_time(tmp_path: Path) -> None:

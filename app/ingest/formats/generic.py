@@ -65,7 +65,8 @@ _RICH = re.compile(
     r"(?P<n>\d{1,12})/(?P<m>\d{1,12}) (?P<elapsed>\d{1,3}:\d\d:\d\d) • (?P<remain>\d{1,3}:\d\d:\d\d|-:--:--)"
     r"(?: (?P<rate>\d{1,9}(?:\.\d+)?)it/s)?"
 )
-_KERAS = re.compile(r"^(?P<n>\d{1,12})/(?P<m>\d{1,12}) (?:\[[=>.]{0,200}\]|━{1,200})")
+# Keras' ``fit(verbose=2)`` prints one line an epoch with no bar: ``370515/370515 - 13s - loss: 0.2 - val_loss: 0.05``.
+_KERAS = re.compile(r"^(?P<n>\d{1,12})/(?P<m>\d{1,12}) (?:\[[=>.]{0,200}\]|━{1,200}|- (?=\d{1,6}(?:\.\d+)?m?s - ))")
 _PER_STEP = re.compile(r"\b(\d{1,9}(?:\.\d+)?)(ms|s|us)/step\b")
 # What a training bar's description says (an evaluation's, a download's or a loader's is no step).
 _TRAINING = re.compile(r"(?i)\b(?:epoch|train\w*|steps?|iteration)\b")
@@ -1009,8 +1010,12 @@ def _decide(line: _Line) -> _Line:
     line.evaluation = evaluated and timed and _EVAL_SHAPE.match(line.text) is not None
     # (A loop that logs once an epoch prints its epoch's losses, training and validation, on one line: a step.)
     epochs = any(r.field is Field.STEP and r.name == "epoch" for r in readings)
-    if (evaluated and not timed and not epochs
-            and not any(r.field in _FIGURES and r.field is not Field.LOSS for r in readings)):
+    # A throughput or MFU beside them says a training stretch was measured: a step with its evaluation
+    # (modula's ``step: 10  train loss: 3.11  test loss: 3.05  tokens/gpu/sec: 9378.40  MFU: 63.91%``).
+    measured = any((r.field in _FIGURES and r.field is not Field.LOSS) or r.field is Field.MFU for r in readings)
+    if evaluated and measured and not timed and any(r.field is Field.LOSS for r in readings):
+        line.evaluation = True  # (its evaluation is printed at every report: the figures are this step's)
+    if evaluated and not timed and not epochs and not measured:
         line.what = "eval"  # ``step 500: train loss 5.73, val loss 5.95``: an evaluation's figures
         return line
     if has_step and any(r.field in _FIGURES for r in readings):
