@@ -257,6 +257,11 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "cannot_join", {"all_reduce": None}),
     ("hivemind-rlswarm-issue246-dht-daemon-failed-bootstrap-shutdown.log", T0, "end",
      "cannot join the swarm · stopped", "cannot_join", {"all_reduce": None}),
+    # rl-swarm's start-up, registered with its peer ID, then the log stops on ``Traceback (most recent call last):``:
+    # crashed at start-up, the error not in the log (no round, no step)
+    ("hivemind-rlswarm-issue94-cuda-platform-joining-hello-registering-then-traceback-header.log", T0, "end",
+     "no step yet · crashed", "crashed",
+     {"step": None, "crash": {"error": "a traceback begun, its frames and error line not in the log", "at": T0}}),
     ("hivemind-rlswarm-issue330-identity-check-blank-then-py313-traceback.log", T0, "end",
      "cannot join the swarm · stopped", "cannot_join", {"all_reduce": None}),
     ("hivemind-rlswarm-issue332-chain-peers-identity-then-traceback.log", T0, "end",
