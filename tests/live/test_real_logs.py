@@ -170,8 +170,14 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
       "steps_per_hour": pytest.approx(3 * 3600 / (98.6769 + 100.0682 + 100.7050), rel=0.01)}),
     # stable-baselines v2's table, each line led by a space: ``nupdates`` its position, ``policy_loss`` the loss, the
     # ``nan`` reward mean (no episode finished) no divergence; one table is a log read
+    # (``time_elapsed 656`` over ``nupdates 782``, both from the start of ``learn()``: 0.8389 s an update; v2's fps
+    # 142 is its last update's alone)
     ("generic-sb2-stable-baselines-issue121-ppo2-table-nupdates-782-ep-rewmean-nan.log", T0, T0, "step 782 · …",
-     "measuring", {"step": 782, "total_steps": None, "loss": -0.011813248}),
+     "measuring", {"step": 782, "total_steps": None, "loss": -0.011813248, "step_seconds": 656 / 782}),
+    # stable-baselines3's one table: ``time_elapsed 136`` at ``iterations 7``: 19.43 s an iteration (3584 timesteps
+    # / fps 26 = 137.8 s is outside that whole second: the truncated fps is the coarser clock here)
+    ("generic-sb3-stable-baselines-issue1204-ppo-table-iterations-7-time-elapsed-136.log", T0, T0, "step 7 · …",
+     "measuring", {"step": 7, "total_steps": None, "loss": 20.1, "lr": 0.0002, "step_seconds": 136 / 7}),
     # TRL PPOTrainer's dicts: ``lr``, ``loss/policy_avg`` (PPO's loss), ``episode`` counting episodes, the epoch the position
     ("hf-trl-ppo-hongbomiao-pr37684-dicts-episode-epoch-no-step.log", T0, T0, "epoch 0.76 · loss -0.00128", "measuring",
      {"loss": -0.0012848246842622757, "lr": 3.3333333333333333e-06, "step_seconds": None}),
@@ -185,7 +191,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
                   "steps_per_hour": pytest.approx(11 * 3600 / 1617.519, rel=0.02)}),
     # stable-baselines3's logger table: ``time/iterations 18`` its position, ``train/loss`` 0.482; no total
     ("generic-rl-baselines3-zoo-pr521-sb3-ppo-table-iterations-18-timesteps-73728.log", T0, T0, "step 18 · …",
-     "measuring", {"step": 18, "total_steps": None, "loss": 0.482, "step_seconds": None}),
+     "measuring", {"step": 18, "total_steps": None, "loss": 0.482, "step_seconds": 73728 / 8507 / 18}),
     # AverageMeter's ``Time: 0.298 (0.297)``: a batch's seconds and their mean, no unit printed
     ("generic-dscnet-issue1-epoch-198-bracket-iter-of-927-time-avg-many-losses-accu.log", T0, T0,
      "epoch 198 · 450/927 in the epoch · …", "measuring",
@@ -1209,10 +1215,11 @@ GENERIC_READ = {
     "generic-cltr-issue15-training-epoch-844-855-of-1500-epoch-time-dated.log": "step, total, epoch, loss, lr",
     "generic-spacy-issue7083-ner-table-tok2vec-ner-losses-every-200.log": "step, epoch, eval",
     "generic-spacy-issue12299-spancat-init-then-table-epochs-0-13.log": "step, epoch, eval",
-    "generic-sb2-stable-baselines-issue121-ppo2-table-nupdates-782-ep-rewmean-nan.log": "step, loss",
+    "generic-sb2-stable-baselines-issue121-ppo2-table-nupdates-782-ep-rewmean-nan.log": "step, loss, step time",
+    "generic-sb3-stable-baselines-issue1204-ppo-table-iterations-7-time-elapsed-136.log": "step, loss, lr, step time",
     "generic-deeprm-issue10-iteration-blocks-elapsed-time-seconds-tabs.log": "step, loss, step time",
     "generic-yolo11-ultralytics-issue22209-new-bars-epochs-12-14-of-300-it-s.log": "step, epoch, step time, elapsed",
-    "generic-rl-baselines3-zoo-pr521-sb3-ppo-table-iterations-18-timesteps-73728.log": "step, loss, lr",
+    "generic-rl-baselines3-zoo-pr521-sb3-ppo-table-iterations-18-timesteps-73728.log": "step, loss, lr, step time",
     "generic-dscnet-issue1-epoch-198-bracket-iter-of-927-time-avg-many-losses-accu.log":
         "step, total, epoch, loss, lr, step time",
     "generic-tf-estimator-issue43014-loss-step-0-100-global-step-per-sec-glog.log": "step, loss, step time",
@@ -1609,6 +1616,33 @@ def test_a_train_loss_beside_an_eval_loss_and_a_throughput_is_a_training_step(
         assert data["training"]["step"] == 30
         assert data["training"]["loss"] == pytest.approx(2.50)
         assert data["training"]["eval"]["test_loss"] == {"value": 2.60, "step": 30}
+
+
+def _sb3_table(fps: int, elapsed: int, timesteps: int, iterations: int) -> list[str]:
+    return ["-" * 41, "| time/                   |             |", f"|    fps                  | {fps:<11} |",
+            f"|    iterations           | {iterations:<11} |", f"|    time_elapsed         | {elapsed:<11} |",
+            f"|    total_timesteps      | {timesteps:<11} |", "| train/                  |             |",
+            "|    loss                 | 0.5         |", "-" * 41]
+
+
+@pytest.mark.parametrize(("lines", "seconds"), [
+    # 20480 timesteps / fps 409 = 50.07 s, inside the printed whole second 50: the finer clock, 5.007 s an iteration
+    (_sb3_table(409, 50, 20480, 10), 20480 / 409 / 10),
+    # a resumed run (timesteps counted before this learn()): 20480 / 400 = 51.2 s is not inside 50 s: 50 / 10
+    (_sb3_table(400, 50, 20480, 10), 5.0),
+    # v2: its fps is the last update's alone, never used: 250 s / 100 updates
+    ([" " + "-" * 30, " | fps           | 4000 |", " | nupdates      | 100  |", " | policy_loss   | 0.01 |",
+      " | time_elapsed  | 250  |", " | total_timesteps | 1000000 |", " " + "-" * 30], 2.5),
+])  # fmt: skip
+def test_a_stable_baselines_table_s_elapsed_clock_over_its_iterations_is_its_step_time(
+    tmp_path: Path, lines: list[str], seconds: float
+) -> None:
+    log = tmp_path / "train.log"
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    os.utime(log, (T0, T0))
+    monitor = Monitor(log, clock=lambda: T0)
+    monitor.backlog(read_backwards(log))
+    assert snap(monitor, T0)["training"]["step_seconds"] == pytest.approx(seconds, rel=1e-4)
 
 
 def test_a_composed_pipe_record_s_last_unnamed_clock_is_the_elapsed_time(tmp_path: Path) -> None:

@@ -625,6 +625,8 @@ class GenericParser(StepLines[_Line]):
             # rsl_rl's iteration: its collection and learning times, printed in the block; their sum is the
             # iteration's (its own ``Iteration time: 0.24s`` comes after the block's rule, rounded)
             record += f" | iteration time: {sum(v for v in parts.values() if v is not None):.6g}s"
+        elif (mean := _mean_iteration_seconds(pairs)) is not None:
+            record += f" | iteration time: {mean:.6g}s"
         return record
 
     def _spaced_row(self, s: str) -> str | None:
@@ -1033,6 +1035,25 @@ def _decide(line: _Line) -> _Line:
         return line
     line.what = "other"
     return line
+
+
+def _mean_iteration_seconds(pairs: list[tuple[str, str]]) -> float | None:
+    """A stable-baselines table's mean time an iteration: its ``time_elapsed`` over its ``iterations`` (v3) or
+    ``nupdates`` (v2), both counted from the start of ``learn()``; None when it prints either not.
+
+    v3 prints whole seconds (``time_elapsed | 8``), and ``fps`` as the timesteps of this ``learn()`` over the
+    same clock: where ``total_timesteps / fps`` falls inside that second (the run started from timestep 0),
+    it is the finer clock. v2's ``fps`` is its last update's alone, never the run's.
+    """
+    values = {name: number(value) for name, value in pairs}
+    elapsed = next((v for name, v in values.items() if name.endswith("time_elapsed")), None)
+    iterations = next((v for name, v in values.items() if _ITERATIONS.search(name)), None)
+    if elapsed is None or iterations is None or elapsed <= 0 or iterations < 1:
+        return None
+    fps, timesteps = values.get("time/fps"), values.get("time/total_timesteps")
+    if fps is not None and timesteps is not None and fps > elapsed and int(timesteps / fps) == elapsed:
+        elapsed = timesteps / fps
+    return elapsed / iterations
 
 
 def _progress_only(readings: list[Reading]) -> bool:
