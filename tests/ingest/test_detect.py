@@ -437,6 +437,10 @@ REAL_FORMATS = {
     # its bar (the Trainer's) and its launcher's line tie: the earlier row takes it
     "hivemind-rlswarm-issue303-bar-glued-killed-9-shutting-down.log": "hf-trainer",
     "generic-rppg-mae-issue8-metriclogger-epoch12-then-test-pipes.log": "generic",
+    "hivemind-rlswarm-issue94-cuda-platform-joining-hello-registering-then-traceback-header.log": "hivemind",
+    "generic-sb3-stable-baselines-issue1204-ppo-table-iterations-7-time-elapsed-136.log": "generic",
+    "generic-modula-pr1-step-train-test-loss-tokens-per-gpu-sec-mfu.log": "generic",
+    "generic-t81-558-issue86-keras-verbose2-epoch-of-1000-tf-glog-lines.log": "generic",
 }
 
 

@@ -170,8 +170,14 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
       "steps_per_hour": pytest.approx(3 * 3600 / (98.6769 + 100.0682 + 100.7050), rel=0.01)}),
     # stable-baselines v2's table, each line led by a space: ``nupdates`` its position, ``policy_loss`` the loss, the
     # ``nan`` reward mean (no episode finished) no divergence; one table is a log read
+    # (``time_elapsed 656`` over ``nupdates 782``, both from the start of ``learn()``: 0.8389 s an update; v2's fps
+    # 142 is its last update's alone)
     ("generic-sb2-stable-baselines-issue121-ppo2-table-nupdates-782-ep-rewmean-nan.log", T0, T0, "step 782 · …",
-     "measuring", {"step": 782, "total_steps": None, "loss": -0.011813248}),
+     "measuring", {"step": 782, "total_steps": None, "loss": -0.011813248, "step_seconds": 656 / 782}),
+    # stable-baselines3's one table: ``time_elapsed 136`` at ``iterations 7``: 19.43 s an iteration (3584 timesteps
+    # / fps 26 = 137.8 s is outside that whole second: the truncated fps is the coarser clock here)
+    ("generic-sb3-stable-baselines-issue1204-ppo-table-iterations-7-time-elapsed-136.log", T0, T0, "step 7 · …",
+     "measuring", {"step": 7, "total_steps": None, "loss": 20.1, "lr": 0.0002, "step_seconds": 136 / 7}),
     # TRL PPOTrainer's dicts: ``lr``, ``loss/policy_avg`` (PPO's loss), ``episode`` counting episodes, the epoch the position
     ("hf-trl-ppo-hongbomiao-pr37684-dicts-episode-epoch-no-step.log", T0, T0, "epoch 0.76 · loss -0.00128", "measuring",
      {"loss": -0.0012848246842622757, "lr": 3.3333333333333333e-06, "step_seconds": None}),
@@ -207,7 +213,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
                    "step_seconds": None, "finished": False}),
     # stable-baselines3's logger table: ``time/iterations 18`` its position, ``train/loss`` 0.482; no total
     ("generic-rl-baselines3-zoo-pr521-sb3-ppo-table-iterations-18-timesteps-73728.log", T0, T0, "step 18 · …",
-     "measuring", {"step": 18, "total_steps": None, "loss": 0.482, "step_seconds": None}),
+     "measuring", {"step": 18, "total_steps": None, "loss": 0.482, "step_seconds": 73728 / 8507 / 18}),
     # AverageMeter's ``Time: 0.298 (0.297)``: a batch's seconds and their mean, no unit printed
     ("generic-dscnet-issue1-epoch-198-bracket-iter-of-927-time-avg-many-losses-accu.log", T0, T0,
      "epoch 198 · 450/927 in the epoch · …", "measuring",
@@ -279,6 +285,11 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "cannot_join", {"all_reduce": None}),
     ("hivemind-rlswarm-issue246-dht-daemon-failed-bootstrap-shutdown.log", T0, "end",
      "cannot join the swarm · stopped", "cannot_join", {"all_reduce": None}),
+    # rl-swarm's start-up, registered with its peer ID, then the log stops on ``Traceback (most recent call last):``:
+    # crashed at start-up, the error not in the log (no round, no step)
+    ("hivemind-rlswarm-issue94-cuda-platform-joining-hello-registering-then-traceback-header.log", T0, "end",
+     "no step yet · crashed", "crashed",
+     {"step": None, "crash": {"error": "a traceback begun, its frames and error line not in the log", "at": T0}}),
     ("hivemind-rlswarm-issue330-identity-check-blank-then-py313-traceback.log", T0, "end",
      "cannot join the swarm · stopped", "cannot_join", {"all_reduce": None}),
     ("hivemind-rlswarm-issue332-chain-peers-identity-then-traceback.log", T0, "end",
@@ -897,6 +908,17 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "epoch 12 · 207/208 in the epoch · …", "measuring",
      {"step": 207, "total_steps": 208, "loss": 0.0677, "lr": 0.000113, "step_seconds": 0.1172, "eta_seconds": None,
       "data": epoch(12.0)}),
+    # modula: every report is a training step with its test loss (train loss 2.58, test loss 2.61 at step 110)
+    # and its throughput (10432.99 tokens/gpu/sec, MFU 71.10 %): a step, never "validation only"; no clock
+    ("generic-modula-pr1-step-train-test-loss-tokens-per-gpu-sec-mfu.log", T0, T0,
+     "step 110 · no timing", "measuring",
+     {"step": 110, "total_steps": None, "loss": 2.58, "tokens_per_second": 10432.99, "mfu": 71.10,
+      "eval": {"test_loss": {"value": 2.61, "step": 110}}, "finished": False}),
+    # Keras fit(verbose=2): epochs 1-4 of 1000 each one ``370515/370515 - 13s - loss - val_loss`` line, then
+    # ``Epoch 5/1000``: training in epoch 5, loss 0.0283 and val_loss 0.0269 of epoch 4
+    ("generic-t81-558-issue86-keras-verbose2-epoch-of-1000-tf-glog-lines.log", T0, T0,
+     "epoch 5/1000 · no timing", "measuring",
+     {"loss": 0.0283, "eval": {"val_loss": {"value": 0.0269, "step": None}}, "finished": False}),
 ]  # fmt: skip
 
 
@@ -1117,6 +1139,8 @@ def test_a_prefix_dates_the_divergence(tmp_path: Path) -> None:
 # What the generic reader says it read from each real log (its last step line): the table of
 # docs/notes/generic.md. A cold read at the file's modification time.
 GENERIC_READ = {
+    "generic-modula-pr1-step-train-test-loss-tokens-per-gpu-sec-mfu.log": "step, loss, tok/s, eval",
+    "generic-t81-558-issue86-keras-verbose2-epoch-of-1000-tf-glog-lines.log": "step, epoch, loss, eval",
     "generic-megatron-lm-issue5-bert-lm-nsp-loss.log": "step, total, loss, lr, step time",
     "generic-megatron-lm-issue756-mixtral-h100.log": "step, total, loss, lr, grad norm, step time",
     "generic-megatron-lm-chinese-transformer-xl-issue7-lm-loss-nan.log": "step, total, loss, lr, step time, eval",
@@ -1213,11 +1237,12 @@ GENERIC_READ = {
     "generic-cltr-issue15-training-epoch-844-855-of-1500-epoch-time-dated.log": "step, total, epoch, loss, lr",
     "generic-spacy-issue7083-ner-table-tok2vec-ner-losses-every-200.log": "step, epoch, eval",
     "generic-spacy-issue12299-spancat-init-then-table-epochs-0-13.log": "step, epoch, eval",
-    "generic-sb2-stable-baselines-issue121-ppo2-table-nupdates-782-ep-rewmean-nan.log": "step, loss",
+    "generic-sb2-stable-baselines-issue121-ppo2-table-nupdates-782-ep-rewmean-nan.log": "step, loss, step time",
+    "generic-sb3-stable-baselines-issue1204-ppo-table-iterations-7-time-elapsed-136.log": "step, loss, lr, step time",
     "generic-deeprm-issue10-iteration-blocks-elapsed-time-seconds-tabs.log": "step, loss, step time",
     "generic-deep-object-pose-issue220-train-epoch-bracket-percent-tab-loss.log": "step, total, epoch, loss",
     "generic-yolo11-ultralytics-issue22209-new-bars-epochs-12-14-of-300-it-s.log": "step, epoch, step time, elapsed",
-    "generic-rl-baselines3-zoo-pr521-sb3-ppo-table-iterations-18-timesteps-73728.log": "step, loss, lr",
+    "generic-rl-baselines3-zoo-pr521-sb3-ppo-table-iterations-18-timesteps-73728.log": "step, loss, lr, step time",
     "generic-dscnet-issue1-epoch-198-bracket-iter-of-927-time-avg-many-losses-accu.log":
         "step, total, epoch, loss, lr, step time",
     "generic-tf-estimator-issue43014-loss-step-0-100-global-step-per-sec-glog.log": "step, loss, step time",
@@ -1576,6 +1601,9 @@ def test_an_eta_beside_an_epoch_s_count_says_whose_it_is(tmp_path: Path, name: s
     # verbose=1: epoch 3's bar under way, 2 of its 4 batches
     (["Epoch 2/5", "4/4 [==============================] - 8s 2s/step - loss: 0.8000 - val_loss: 0.8500",
       "Epoch 3/5", "2/4 [==============>...............] - ETA: 4s - loss: 0.7000"], "epoch 3/5 · 2/4 in the epoch", 0.7),
+    # verbose=2 with no bar at all (TF 2.0's ``N/N - 3s - loss - val_loss``): training lines, epoch 3 of 5 begun
+    (["Epoch 1/5", "600/600 - 3s - loss: 0.9000 - val_loss: 0.9500",
+      "Epoch 2/5", "600/600 - 3s - loss: 0.8000 - val_loss: 0.8500", "Epoch 3/5"], "epoch 3/5", 0.8),
 ])  # fmt: skip
 def test_a_composed_keras_log_reads_its_epoch_of_the_epochs_and_its_batches_of_the_epoch(
     tmp_path: Path, lines: list[str], status: str, loss: float
@@ -1589,6 +1617,55 @@ def test_a_composed_keras_log_reads_its_epoch_of_the_epochs_and_its_batches_of_t
     assert data["status_line"].split(" · …")[0].split(" · measuring")[0] == status
     assert data["training"]["loss"] == pytest.approx(loss)
     assert not data["training"]["finished"]
+
+
+@pytest.mark.parametrize(("line", "training"), [
+    ("step: 30  train loss: 2.50  test loss: 2.60  tokens/gpu/sec: 9000.00  MFU: 60.00%", True),
+    ("step: 30  train loss: 2.50  test loss: 2.60  MFU: 60.00%", True),
+    # nanoGPT's evaluation line: the losses estimated on each split, nothing measured of a training stretch
+    ("step 30: train loss 2.50, val loss 2.60", False),
+])  # fmt: skip
+def test_a_train_loss_beside_an_eval_loss_and_a_throughput_is_a_training_step(
+    tmp_path: Path, line: str, training: bool
+) -> None:
+    log = tmp_path / "train.log"
+    log.write_text(line.replace("30", "20").replace("2.50", "2.70") + "\n" + line + "\n", encoding="utf-8")
+    os.utime(log, (T0, T0))
+    monitor = Monitor(log, clock=lambda: T0)
+    monitor.backlog(read_backwards(log))
+    data = snap(monitor, T0)
+    assert data["status_line"].startswith("validation only") is not training
+    if training:
+        assert data["training"]["step"] == 30
+        assert data["training"]["loss"] == pytest.approx(2.50)
+        assert data["training"]["eval"]["test_loss"] == {"value": 2.60, "step": 30}
+
+
+def _sb3_table(fps: int, elapsed: int, timesteps: int, iterations: int) -> list[str]:
+    return ["-" * 41, "| time/                   |             |", f"|    fps                  | {fps:<11} |",
+            f"|    iterations           | {iterations:<11} |", f"|    time_elapsed         | {elapsed:<11} |",
+            f"|    total_timesteps      | {timesteps:<11} |", "| train/                  |             |",
+            "|    loss                 | 0.5         |", "-" * 41]
+
+
+@pytest.mark.parametrize(("lines", "seconds"), [
+    # 20480 timesteps / fps 409 = 50.07 s, inside the printed whole second 50: the finer clock, 5.007 s an iteration
+    (_sb3_table(409, 50, 20480, 10), 20480 / 409 / 10),
+    # a resumed run (timesteps counted before this learn()): 20480 / 400 = 51.2 s is not inside 50 s: 50 / 10
+    (_sb3_table(400, 50, 20480, 10), 5.0),
+    # v2: its fps is the last update's alone, never used: 250 s / 100 updates
+    ([" " + "-" * 30, " | fps           | 4000 |", " | nupdates      | 100  |", " | policy_loss   | 0.01 |",
+      " | time_elapsed  | 250  |", " | total_timesteps | 1000000 |", " " + "-" * 30], 2.5),
+])  # fmt: skip
+def test_a_stable_baselines_table_s_elapsed_clock_over_its_iterations_is_its_step_time(
+    tmp_path: Path, lines: list[str], seconds: float
+) -> None:
+    log = tmp_path / "train.log"
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    os.utime(log, (T0, T0))
+    monitor = Monitor(log, clock=lambda: T0)
+    monitor.backlog(read_backwards(log))
+    assert snap(monitor, T0)["training"]["step_seconds"] == pytest.approx(seconds, rel=1e-4)
 
 
 def test_a_composed_pipe_record_s_last_unnamed_clock_is_the_elapsed_time(tmp_path: Path) -> None:

@@ -267,6 +267,7 @@ class CrashWatch:
         self._previous_fatal = False  # and it was a crash of its own
         self._frame: str | None = None  # the last frame of the traceback under way
         self._cut_said = False  # its missing error line was already reported
+        self._glued_said = False  # its header, glued to a progress bar, was already reported as a crash
         self._caught_error: str | None = None  # the error line of the caught traceback just read
         self._since_caught = 0  # lines read since it
 
@@ -318,11 +319,12 @@ class CrashWatch:
                 self._handled = self._caught(glued)
                 if self._handled or self._since_caught > RERAISE_LINES:
                     self._caught_error = None
-                self._frame, self._cut_said = None, False
+                self._frame, self._cut_said, self._glued_said = None, False, False
             self._in_traceback, self._traceback_lines, self._after_exception = True, 0, 0
             if not self._handled and _BAR_END.search(glued):
                 # Python's report of an uncaught exception glued to the progress bar: the run dies
                 # now; its error line, when read, says what killed it.
+                self._glued_said = True
                 return [RunCrashed(None, "a traceback after the progress bar (its error line not read)", placeholder=True)]
             return []
         if not self._in_traceback and _FRAME.match(message) and not self._after_exception:
@@ -353,10 +355,19 @@ class CrashWatch:
     def cut_traceback(self) -> list[Event]:
         """At the end of what was read: a traceback the program did not catch, whose header and
         frames were read but not its error line (the log, or the paste of it, ends inside it), is a crash too;
-        its error line, if it comes after all, says what the error was."""
-        if not self._in_traceback or self._handled or self._frame is None or self._cut_said:
+        its error line, if it comes after all, says what the error was.
+
+        A header that is the last line read, no frame under it yet (rl-swarm's start-up pasted up to
+        ``Traceback (most recent call last):``), is a crash the same way: Python writes an uncaught
+        exception's report at once as the process dies, so a log that stops on its header lost the
+        rest; read live, its frames and error line, when they come, say what the error was."""
+        if not self._in_traceback or self._handled or self._cut_said:
             return []
+        if self._frame is None and (self._traceback_lines or self._glued_said):
+            return []  # (lines under a header that are no frames: not a traceback cut at its header)
         self._cut_said = True
+        if self._frame is None:
+            return [RunCrashed(None, "a traceback begun, its frames and error line not in the log", placeholder=True)]
         if self._caught_error is not None:
             # A trainer that logs the error it caught and raises it again (detectron2's train loop):
             # the uncaught traceback, cut before its error line, ends in the error just read.

@@ -65,7 +65,8 @@ _RICH = re.compile(
     r"(?P<n>\d{1,12})/(?P<m>\d{1,12}) (?P<elapsed>\d{1,3}:\d\d:\d\d) • (?P<remain>\d{1,3}:\d\d:\d\d|-:--:--)"
     r"(?: (?P<rate>\d{1,9}(?:\.\d+)?)it/s)?"
 )
-_KERAS = re.compile(r"^(?P<n>\d{1,12})/(?P<m>\d{1,12}) (?:\[[=>.]{0,200}\]|━{1,200})")
+# Keras' ``fit(verbose=2)`` prints one line an epoch with no bar: ``370515/370515 - 13s - loss: 0.2 - val_loss: 0.05``.
+_KERAS = re.compile(r"^(?P<n>\d{1,12})/(?P<m>\d{1,12}) (?:\[[=>.]{0,200}\]|━{1,200}|- (?=\d{1,6}(?:\.\d+)?m?s - ))")
 _PER_STEP = re.compile(r"\b(\d{1,9}(?:\.\d+)?)(ms|s|us)/step\b")
 # What a training bar's description says (an evaluation's, a download's or a loader's is no step).
 _TRAINING = re.compile(r"(?i)\b(?:epoch|train\w*|steps?|iteration)\b")
@@ -624,6 +625,8 @@ class GenericParser(StepLines[_Line]):
             # rsl_rl's iteration: its collection and learning times, printed in the block; their sum is the
             # iteration's (its own ``Iteration time: 0.24s`` comes after the block's rule, rounded)
             record += f" | iteration time: {sum(v for v in parts.values() if v is not None):.6g}s"
+        elif (mean := _mean_iteration_seconds(pairs)) is not None:
+            record += f" | iteration time: {mean:.6g}s"
         return record
 
     def _spaced_row(self, s: str) -> str | None:
@@ -1009,8 +1012,12 @@ def _decide(line: _Line) -> _Line:
     line.evaluation = evaluated and timed and _EVAL_SHAPE.match(line.text) is not None
     # (A loop that logs once an epoch prints its epoch's losses, training and validation, on one line: a step.)
     epochs = any(r.field is Field.STEP and r.name == "epoch" for r in readings)
-    if (evaluated and not timed and not epochs
-            and not any(r.field in _FIGURES and r.field is not Field.LOSS for r in readings)):
+    # A throughput or MFU beside them says a training stretch was measured: a step with its evaluation
+    # (modula's ``step: 10  train loss: 3.11  test loss: 3.05  tokens/gpu/sec: 9378.40  MFU: 63.91%``).
+    measured = any((r.field in _FIGURES and r.field is not Field.LOSS) or r.field is Field.MFU for r in readings)
+    if evaluated and measured and not timed and any(r.field is Field.LOSS for r in readings):
+        line.evaluation = True  # (its evaluation is printed at every report: the figures are this step's)
+    if evaluated and not timed and not epochs and not measured:
         line.what = "eval"  # ``step 500: train loss 5.73, val loss 5.95``: an evaluation's figures
         return line
     if has_step and any(r.field in _FIGURES for r in readings):
@@ -1028,6 +1035,25 @@ def _decide(line: _Line) -> _Line:
         return line
     line.what = "other"
     return line
+
+
+def _mean_iteration_seconds(pairs: list[tuple[str, str]]) -> float | None:
+    """A stable-baselines table's mean time an iteration: its ``time_elapsed`` over its ``iterations`` (v3) or
+    ``nupdates`` (v2), both counted from the start of ``learn()``; None when it prints either not.
+
+    v3 prints whole seconds (``time_elapsed | 8``), and ``fps`` as the timesteps of this ``learn()`` over the
+    same clock: where ``total_timesteps / fps`` falls inside that second (the run started from timestep 0),
+    it is the finer clock. v2's ``fps`` is its last update's alone, never the run's.
+    """
+    values = {name: number(value) for name, value in pairs}
+    elapsed = next((v for name, v in values.items() if name.endswith("time_elapsed")), None)
+    iterations = next((v for name, v in values.items() if _ITERATIONS.search(name)), None)
+    if elapsed is None or iterations is None or elapsed <= 0 or iterations < 1:
+        return None
+    fps, timesteps = values.get("time/fps"), values.get("time/total_timesteps")
+    if fps is not None and timesteps is not None and fps > elapsed and int(timesteps / fps) == elapsed:
+        elapsed = timesteps / fps
+    return elapsed / iterations
 
 
 def _progress_only(readings: list[Reading]) -> bool:

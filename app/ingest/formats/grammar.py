@@ -143,6 +143,7 @@ ALIASES: dict[str, Field] = {
     "tokens per second per device": Field.TOKENS_PER_SECOND_DEVICE,
     "tokens sec gpu": Field.TOKENS_PER_SECOND_DEVICE,
     "tok s gpu": Field.TOKENS_PER_SECOND_DEVICE,
+    "tokens gpu sec": Field.TOKENS_PER_SECOND_DEVICE,  # modula's ``tokens/gpu/sec: 9378.40``
     "tgs": Field.TOKENS_PER_SECOND_DEVICE,
     "tokens": Field.TOKENS,
     "trained tokens": Field.TOKENS,

@@ -296,6 +296,31 @@ def test_a_traceback_the_log_ends_inside_is_a_crash() -> None:
     assert [e.error for e in later if isinstance(e, RunCrashed)] == ["RuntimeError: CUDA out of memory."]
 
 
+@pytest.mark.parametrize("fmt", ["generic", "hivemind"])
+def test_a_log_that_ends_on_a_traceback_s_header_is_a_crash_its_frames_may_still_tell(fmt: str) -> None:
+    """A log that stops on ``Traceback (most recent call last):`` lost the rest of the report: crashed,
+    its error not known; read live, the frames and the error line that come next say what it was."""
+    parser = create_parser(fmt)
+    start = ["step 10 loss 2.0 step_time 1.5s"] if fmt == "generic" else [
+        "INFO:hivemind_exp.runner.gensyn.testnet_grpo_runner:Registering self with peer ID: QmAbc"]
+    events = parser.feed([*start, "Traceback (most recent call last):"])
+    said = [(e.error, e.placeholder) for e in events if isinstance(e, RunCrashed)]
+    assert said == [("a traceback begun, its frames and error line not in the log", True)]
+    later = parser.feed(['  File "train.py", line 12, in <module>', "    main()", "ValueError: bad peer"])
+    assert [(e.error, e.placeholder) for e in later if isinstance(e, RunCrashed)] == [("ValueError: bad peer", False)]
+
+
+@pytest.mark.parametrize("lines", [
+    # a header a logger printed for an error it caught, then retries
+    ["Failed to reach the peer, retrying", "Traceback (most recent call last):"],
+    # a header with other lines under it and no frame: nothing of a traceback cut at its header
+    ["step 10 loss 2.0 step_time 1.5s", "Traceback (most recent call last):", "step 11 loss 1.9 step_time 1.5s"],
+])  # fmt: skip
+def test_a_traceback_header_caught_or_followed_by_no_frame_is_no_crash(lines: list[str]) -> None:
+    events = create_parser("generic").feed(lines)
+    assert [e for e in events if isinstance(e, RunCrashed)] == []
+
+
 def test_a_cut_traceback_that_was_caught_or_has_no_header_is_no_crash() -> None:
     caught = ["step 10 loss 2.0 step_time 1.5s", "Failed to download the state, retrying", "Traceback (most recent call last):",
               '  File "x.py", line 3, in f']
