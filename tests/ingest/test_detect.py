@@ -441,6 +441,12 @@ REAL_FORMATS = {
     "generic-sb3-stable-baselines-issue1204-ppo-table-iterations-7-time-elapsed-136.log": "generic",
     "generic-modula-pr1-step-train-test-loss-tokens-per-gpu-sec-mfu.log": "generic",
     "generic-t81-558-issue86-keras-verbose2-epoch-of-1000-tf-glog-lines.log": "generic",
+    # a Lightning bar then a traceback; diffusers' ``Steps: 1/2 … loss=, lr=`` bar read as the Trainer's
+    "crash-dreambooth-joepenna-issue45-lightning-bar-training-complete-then-traceback.log": "generic",
+    "crash-sd-dreambooth-ext-issue219-steps-bar-1-of-2-exception-cuda-oom.log": "hf-trainer",
+    "generic-deep-object-pose-issue220-train-epoch-bracket-percent-tab-loss.log": "generic",
+    "hf-paddlenlp-pr1761-dicts-global-step-bar-200-of-600-glued-running-evaluation.log": "hf-trainer",
+    "hf-sentence-transformers-pr2449-v3-loss-dicts-epoch-0.38-then-eval-dict.log": "hf-trainer",
 }
 
 
