@@ -178,7 +178,7 @@ _PY_WARNING = re.compile(r"^\S+\.py:\d+: (?:\w+Warning: )?")
 # torch's warning when clip_grad_norm_ meets a nan or inf gradient and goes on anyway.
 _NONFINITE_NORM = re.compile(r"Non-finite (?:total )?norm encountered")
 # A shell's word for a process killed (SIGKILL) in its locale's language (glibc's strsignal: ``Killed`` is
-# ``已杀死`` in Chinese, dreamerv3 issue 203), and for one terminated (SIGTERM).
+# ``已杀死`` in Chinese), and for one terminated (SIGTERM).
 _KILLED_WORDS = r"已杀死|Getötet|強制終了|Убито|Processus arrêté"
 _TERMINATED_WORDS = r"已终止"
 # What a shell says when the process ended by a signal: the crash when nothing more telling was read.
