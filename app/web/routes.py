@@ -27,6 +27,7 @@ from ..supervise import problems as thread_problems
 from ..text import visible
 from . import security
 from .broadcast import Broadcaster
+from .headline import headline
 from .pairing import phone_url, qr_svg
 from .static import compress_page
 from .websocket import SERVER_ROLE_KEY, session, sock, vet_handshake
@@ -76,7 +77,7 @@ def guard() -> None:
 
 
 def index() -> Response:
-    """Render the page (gzipped when the browser takes it): no figures, only where to find them.
+    """Render the page (gzipped when the browser takes it), with the headline when no token guards the figures.
 
     create_app registers it at ``/``, unless this is a hub following no log (its index is the fleet).
     """
@@ -84,11 +85,18 @@ def index() -> Response:
 
 
 def render_index() -> str:
-    """The page's HTML."""
+    """The page's HTML.
+
+    Where ``/api/snapshot`` answers without a token (a server on loopback only), the page carries the
+    live snapshot's headline (app/web/headline.py), so its first paint reads the state; where a token
+    guards the figures, the page holds none and needs none.
+    """
     state = web_state()
     config = state.config
+    top = headline(to_dict(state.feed.snapshot())) if config.token is None else None
     return render_template(
         "index.html",
+        headline=top,
         ws_port=config.effective_ws_port,
         token_required=config.token is not None,
         keepalive_seconds=config.keepalive_seconds,
