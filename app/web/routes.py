@@ -12,7 +12,8 @@ import io
 import json
 from dataclasses import dataclass
 
-from flask import Blueprint, Response, current_app, make_response, render_template, request
+from flask import Blueprint, Response, current_app, g, make_response, render_template, request
+from markupsafe import Markup
 from simple_websocket import Server
 
 from ..alerts import AlertService
@@ -29,10 +30,12 @@ from . import security
 from .broadcast import Broadcaster
 from .headline import headline
 from .pairing import phone_url, qr_svg
-from .static import compress_page
+from .static import StaticFiles, compress_page, inline_style
 from .websocket import SERVER_ROLE_KEY, session, sock, vet_handshake
 
 bp = Blueprint("web", __name__)
+# The page's stylesheets, in the order they apply: inlined in its head, so its first paint needs nothing else.
+PAGE_STYLES = ("vendor/uplot/uPlot.min.css", "base.css", "style.css")
 # The dashboard's websocket and the hub's fleet push, both on the websocket port.
 WEBSOCKET_PATHS = frozenset({"/ws", "/ws/fleet"})
 WEBSOCKET_ENDPOINTS = frozenset({"web.ws", "hub.fleet_socket"})
@@ -94,9 +97,13 @@ def render_index() -> str:
     state = web_state()
     config = state.config
     top = headline(to_dict(state.feed.snapshot())) if config.token is None else None
+    files: StaticFiles = current_app.extensions["tokwatch.static"]
+    styles = inline_style(files, PAGE_STYLES)
+    g.setdefault(security.STYLE_HASHES_KEY, []).append(styles.csp_hash)
     return render_template(
         "index.html",
         headline=top,
+        styles=Markup(styles.text),  # our own sheets, checked to hold no </style
         ws_port=config.effective_ws_port,
         token_required=config.token is not None,
         keepalive_seconds=config.keepalive_seconds,
