@@ -12,7 +12,8 @@ import io
 import json
 from dataclasses import dataclass
 
-from flask import Blueprint, Response, current_app, make_response, render_template, request
+from flask import Blueprint, Response, current_app, g, make_response, render_template, request
+from markupsafe import Markup
 from simple_websocket import Server
 
 from ..alerts import AlertService
@@ -27,11 +28,14 @@ from ..supervise import problems as thread_problems
 from ..text import visible
 from . import security
 from .broadcast import Broadcaster
+from .headline import headline
 from .pairing import phone_url, qr_svg
-from .static import compress_page
+from .static import StaticFiles, compress_page, inline_style
 from .websocket import SERVER_ROLE_KEY, session, sock, vet_handshake
 
 bp = Blueprint("web", __name__)
+# The page's stylesheets, in the order they apply: inlined in its head, so its first paint needs nothing else.
+PAGE_STYLES = ("vendor/uplot/uPlot.min.css", "base.css", "style.css")
 # The dashboard's websocket and the hub's fleet push, both on the websocket port.
 WEBSOCKET_PATHS = frozenset({"/ws", "/ws/fleet"})
 WEBSOCKET_ENDPOINTS = frozenset({"web.ws", "hub.fleet_socket"})
@@ -76,7 +80,7 @@ def guard() -> None:
 
 
 def index() -> Response:
-    """Render the page (gzipped when the browser takes it): no figures, only where to find them.
+    """Render the page (gzipped when the browser takes it), with the headline when no token guards the figures.
 
     create_app registers it at ``/``, unless this is a hub following no log (its index is the fleet).
     """
@@ -84,11 +88,22 @@ def index() -> Response:
 
 
 def render_index() -> str:
-    """The page's HTML."""
+    """The page's HTML.
+
+    Where ``/api/snapshot`` answers without a token (a server on loopback only), the page carries the
+    live snapshot's headline (app/web/headline.py), so its first paint reads the state; where a token
+    guards the figures, the page holds none and needs none.
+    """
     state = web_state()
     config = state.config
+    top = headline(to_dict(state.feed.snapshot())) if config.token is None else None
+    files: StaticFiles = current_app.extensions["tokwatch.static"]
+    styles = inline_style(files, PAGE_STYLES)
+    g.setdefault(security.STYLE_HASHES_KEY, []).append(styles.csp_hash)
     return render_template(
         "index.html",
+        headline=top,
+        styles=Markup(styles.text),  # our own sheets, checked to hold no </style
         ws_port=config.effective_ws_port,
         token_required=config.token is not None,
         keepalive_seconds=config.keepalive_seconds,

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import NoReturn
 from urllib.parse import urlsplit
 
-from flask import Flask, Response, abort, jsonify, request
+from flask import Flask, Response, abort, g, jsonify, request
 
 from ..config import Config, ConfigError, is_loopback
 from ..errors import CommandError
@@ -34,6 +34,8 @@ REPORT_PATH = "/hub/report"  # where agents post (app.web.hub); exempt from the 
 HISTORY_PATH = "/hub/history"  # where agents post their own history; the same
 RUNS_PATH = "/hub/runs"  # where agents post their trainer run's loss curve; the same
 TOKEN_QUERY_PARAM = "token"
+# Where a view leaves the hashes of the <style> elements its page carries, for the CSP (flask.g).
+STYLE_HASHES_KEY = "tokwatch_style_hashes"
 # The unreserved URL characters: a token must survive a URL fragment and a query string as is.
 _TOKEN_PATTERN = re.compile(r"[A-Za-z0-9._~-]{8,256}")
 _HOST_NAME_PATTERN = re.compile(r"(?=.{1,253}\.?$)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*\.?")
@@ -125,14 +127,19 @@ def token_matches(presented: str | None, expected: str) -> bool:
     return hmac.compare_digest(presented.encode(), expected.encode())
 
 
-def content_security_policy(websocket_origin: str | None) -> str:
-    """The page's CSP: its own scripts and styles only, data: images (the favicon), the websocket."""
+def content_security_policy(websocket_origin: str | None, style_hashes: Iterable[str] = ()) -> str:
+    """The page's CSP: its own scripts and styles only, data: images (the favicon), the websocket.
+
+    ``style_hashes``: the ``sha256-…`` of each ``<style>`` the response itself carries (the page's
+    own sheets, inlined by the server; see app/web/static.py), and no other inline style.
+    """
     connect = "'self'" if websocket_origin is None else f"'self' {websocket_origin}"
+    styles = " ".join(["'self'", *(f"'{digest}'" for digest in style_hashes)])
     return "; ".join(
         (
             "default-src 'none'",
             "script-src 'self'",
-            "style-src 'self'",
+            f"style-src {styles}",
             "img-src 'self' data:",
             "manifest-src 'self'",
             f"connect-src {connect}",
@@ -305,16 +312,17 @@ def init_app(app: Flask, config: Config) -> None:
 
     @app.after_request
     def add_headers(response: Response) -> Response:
-        for name, value in safe_headers(config, request_host_name(config.allow_hosts)):
+        style_hashes = g.get(STYLE_HASHES_KEY, ())
+        for name, value in safe_headers(config, request_host_name(config.allow_hosts), style_hashes):
             response.headers[name] = value
         return response
 
 
-def safe_headers(config: Config, host_name: str | None) -> list[tuple[str, str]]:
+def safe_headers(config: Config, host_name: str | None, style_hashes: Iterable[str] = ()) -> list[tuple[str, str]]:
     """The headers every response carries, for a request whose allowed Host name is ``host_name`` (None: not allowed)."""
     websocket_origin = None if host_name is None else f"ws://{host_name}:{config.effective_ws_port}"
     return [
-        ("Content-Security-Policy", content_security_policy(websocket_origin)),
+        ("Content-Security-Policy", content_security_policy(websocket_origin, style_hashes)),
         ("X-Content-Type-Options", "nosniff"),
         ("Referrer-Policy", "no-referrer"),
         ("X-Frame-Options", "DENY"),

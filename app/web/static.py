@@ -12,10 +12,12 @@ body, and a new tokwatch's files are never mixed with an old page's.
 
 from __future__ import annotations
 
+import base64
 import gzip
 import hashlib
 import mimetypes
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from email.utils import formatdate
 from pathlib import Path
@@ -162,6 +164,34 @@ def _not_modified(response: Response) -> Response:
         if name in response.headers:
             out.headers[name] = response.headers[name]
     return out
+
+
+@dataclass(frozen=True)
+class InlineStyle:
+    """Stylesheets' text for one ``<style>`` in a page, and the hash the page's CSP allows it by."""
+
+    text: str
+    csp_hash: str  # "sha256-<base64>"
+
+
+def inline_style(files: StaticFiles, names: Sequence[str]) -> InlineStyle:
+    """The sheets under ``files`` named ``names``, joined in order for a page's ``<style>``.
+
+    A sheet in the page's head holds its first paint until it arrives; inlined, the first paint
+    needs the HTML alone (on a loaded machine each request to the server cost tens of ms). The
+    text is read through the files' cache, so an edited sheet is inlined as it now is.
+    """
+    parts = []
+    for name in names:
+        found = files.get(name)
+        if found is None:
+            raise FileNotFoundError(f"no stylesheet {name} under {files.folder}")
+        parts.append(found.body.decode("utf-8"))
+    text = "\n".join(parts)
+    if "</style" in text.lower():  # it would end the element early
+        raise ValueError(f"a stylesheet of {', '.join(names)} holds </style")
+    digest = base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii")
+    return InlineStyle(text, f"sha256-{digest}")
 
 
 def init_app(app: Flask, folder: Path) -> None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import base64
 import gzip
+import hashlib
 import http.client
 import os
 import re
@@ -107,6 +109,20 @@ def test_the_page_itself_is_gzipped_and_keeps_its_policy(client: FlaskClient) ->
     assert gzip.decompress(zipped.data) == plain.data
     assert zipped.headers["Content-Security-Policy"] == plain.headers["Content-Security-Policy"]
     assert "script-src 'self'" in zipped.headers["Content-Security-Policy"]
+
+
+def test_the_first_paint_waits_for_no_stylesheet(client: FlaskClient) -> None:
+    """The page's sheets are in its head as they are on disk, allowed by their hash, and none is fetched."""
+    response = client.get("/")
+    html = response.get_data(as_text=True)
+    head = html.split("</head>")[0]
+    outside_noscript = re.sub(r"<noscript>.*?</noscript>", "", head, flags=re.DOTALL)
+    assert 'rel="stylesheet"' not in outside_noscript
+    (style,) = re.findall(r"<style>(.*?)</style>", head, re.DOTALL)
+    sheets = ("vendor/uplot/uPlot.min.css", "base.css", "style.css")
+    assert style == "\n".join((STATIC / name).read_text(encoding="utf-8") for name in sheets)
+    digest = base64.b64encode(hashlib.sha256(style.encode("utf-8")).digest()).decode("ascii")
+    assert f"style-src 'self' 'sha256-{digest}';" in response.headers["Content-Security-Policy"]
 
 
 def page_files(html: str) -> list[str]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import os
 import re
 import stat
@@ -241,7 +243,13 @@ def test_every_response_carries_the_safe_headers(client: FlaskClient) -> None:
     for path in ("/", "/api/snapshot", "/static/app.js", "/nowhere"):
         with client.get(path, headers={"Host": "192.168.1.20:8765"}) as response:
             headers = response.headers
-        assert headers["Content-Security-Policy"] == content_security_policy("ws://192.168.1.20:8766"), path
+            body = response.get_data(as_text=True)
+        # The page allows its own inlined sheets by their hash, and no other inline style; nothing else any.
+        styles = re.findall(r"<style>(.*?)</style>", body, re.DOTALL) if path == "/" else []
+        hashes = [f"sha256-{base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()}" for text in styles]
+        assert len(hashes) == (1 if path == "/" else 0), path
+        expected = content_security_policy("ws://192.168.1.20:8766", hashes)
+        assert headers["Content-Security-Policy"] == expected, path
         assert headers["X-Content-Type-Options"] == "nosniff"
         assert headers["Referrer-Policy"] == "no-referrer"
 
