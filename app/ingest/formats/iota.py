@@ -262,7 +262,9 @@ class IotaParser(MessageReader):
         for line in lines:
             shape = line.encode("utf-8", "surrogatepass").translate(zero)
             at = shapes.get(shape)
-            if at is not None:
+            # After a crash's first line, a line outside any record is read whatever its shape: a
+            # panic's message may be on the next line (see _crash_line).
+            if at is not None and (at or self._crash_pending is None):
                 if not at:
                     continue  # no record, and no banner in it
                 stamp_minute, seconds = line[at[0]], line[at[1]]

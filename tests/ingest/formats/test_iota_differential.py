@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from app.ingest.formats import iota
 from app.ingest.formats.iota import IotaParser
 from app.ingest.formats.iota_messages import MEANINGFUL_TEXTS
-from app.stats.events import BackendError, Event, LineShapeNew, PhaseChanged
+from app.stats.events import BackendError, Event, LineShapeNew, PhaseChanged, WorkerCrashed
 from bench.synth import DEFAULT_START, IotaSynth
 from tests.ingest.formats.iota_reference import ReferenceIotaParser
 from tests.ingest.formats.test_iota import (
@@ -223,3 +223,21 @@ def test_a_shape_remembers_only_lines_that_mean_nothing_whatever_their_digits() 
 
 def parse_step() -> list[Event]:
     return ReferenceIotaParser(to_epoch=utc).feed([wrapped(STEP)])[:-1]
+
+
+def test_a_panics_message_is_read_though_its_shape_was_seen_outside_any_record() -> None:
+    """Newer Rust prints a panic's message on the line after "panicked at …:"; that line is read for
+    it even when a line of the same shape, outside any record, was remembered as meaning nothing."""
+    said = "peer connection reset by remote"
+    lines = [
+        wrapped("Cache size: 1"),
+        said,  # outside any record, meaning nothing here: remembered by its shape
+        wrapped("Cache size: 2"),
+        "thread 'tokio-runtime-worker' panicked at src/p2p.rs:10:5:",
+        said,
+        wrapped("Cache size: 3"),
+    ]
+    (events, bad), expected = both(lines, 1 << 30)
+    assert (events, bad) == expected
+    crashes = [e for e in events if isinstance(e, WorkerCrashed)]
+    assert [e.line for e in crashes] == [f"thread 'tokio-runtime-worker' panicked at src/p2p.rs:10:5: {said}"]
