@@ -316,11 +316,9 @@ class StepProgress:
             value = _last(run.column(name), start, end)
             if value is not None:
                 setattr(stage, name, value)
-        take_spike = stage.spikes.take
         if stage.offset:
             steps = tuple(step + stage.offset for step in steps)
-        for step, loss in zip(steps, run.losses[start:end], strict=False):
-            take_spike(step, loss)
+        stage.spikes.take_many(steps, run.losses[start:end])
 
     def _end_without_steps(self, t: float | None) -> None:
         """An end summary read with no step line before it (a tail that holds only the run's end):
