@@ -133,6 +133,11 @@ class StepLines(Generic[R]):
             self._light_shape = figured[0]
             self._light = re.compile(f"^(?:{_marked(self._bulk[figured[0]])}$|.*$)", re.MULTILINE)
             self._lightly = True  # (a batch mostly of other lines is marked again, at once, with every shape's groups)
+        # Likewise, where a parser reads several shapes, a batch after a stretch of one shape read by
+        # its groups (llm.c's, modded-nanogpt's) is marked by that shape's groups alone: every shape's
+        # groups cost such a log's lines a third more (and their columns as much again).
+        self._shape_next: int | None = None  # (the shape that marks the next batch)
+        self._marked_by: int | None = None  # the shape that marked the batch being read
 
     # --- what a parser declares -------------------------------------------------------------------
 
@@ -322,7 +327,15 @@ class StepLines(Generic[R]):
                 self._marked_lightly = True
             else:
                 self._lightly = False  # (most lines of another shape, or none usual: every shape's groups)
-        if not self._marked_lightly:
+        self._marked_by = None
+        if not self._marked_lightly and self._shape_next is not None:
+            own = _own_pattern(self._bulk[self._shape_next])
+            rows = own.findall(text)
+            if rows.count(("",) * own.groups) * 2 <= len(rows):  # type: ignore[arg-type]
+                self._marked_by = self._shape_next
+            else:
+                self._shape_next = None  # (most lines of another shape, or none usual: every shape's groups)
+        if not self._marked_lightly and self._marked_by is None:
             rows = self._marks.findall(text)
         if len(rows) != len(lines):
             return [""] * len(lines)  # a line with a newline: read alone
@@ -374,6 +387,9 @@ class StepLines(Generic[R]):
         if lightly:  # (rows: the steps of lines of the figures_only shape)
             k = self._light_shape
             usual, at = self._bulk[k], 0
+        elif self._marked_by is not None:  # (rows: the groups of that shape alone)
+            k = self._marked_by
+            usual, at = self._bulk[k], 0
         else:
             k = next(k for k, (at, line) in enumerate(zip(self._firsts, self._bulk)) if rows[0][at + _step_at(line)])
             usual, at = self._bulk[k], self._firsts[k]
@@ -387,6 +403,8 @@ class StepLines(Generic[R]):
                     items.append(run)
                     return
             own, at = _own_rows(usual, lines), 0
+        elif len(self._bulk) > 1:
+            self._shape_next = k  # (the next batch: of this shape, most likely)
         for start, end, part in _runs(usual, lines, own, at):
             if isinstance(part, StepRun):
                 self._took_usual()
@@ -585,13 +603,18 @@ def _step_at(usual: UsualLine) -> int:
 _OWN: dict[re.Pattern[str], re.Pattern[str]] = {}
 
 
-def _own_rows(usual: UsualLine, lines: list[str]) -> list[tuple[str, ...]]:
-    """Each line's groups of ``usual``'s pattern, all "" for a line of another shape (one pattern over them)."""
+def _own_pattern(usual: UsualLine) -> re.Pattern[str]:
+    """One match a line: ``usual``'s groups (unnamed, in the same order), all "" for a line of another shape."""
     own = _OWN.get(usual.pattern)
     if own is None:
         own = _OWN[usual.pattern] = re.compile(rf"^(?:(?:{re.sub(r'[(][?]P<[a-z_]+>', '(', usual.pattern.pattern)})$|.*$)",
                                                re.MULTILINE)
-    rows: list[tuple[str, ...]] = own.findall("\n".join(lines))
+    return own
+
+
+def _own_rows(usual: UsualLine, lines: list[str]) -> list[tuple[str, ...]]:
+    """Each line's groups of ``usual``'s pattern, all "" for a line of another shape (one pattern over them)."""
+    rows: list[tuple[str, ...]] = _own_pattern(usual).findall("\n".join(lines))
     return rows
 
 
