@@ -658,7 +658,9 @@ def _ints(texts: Sequence[str]) -> list[Any]:
 
 
 _GROUPED = re.compile(r"[-+]?\d{1,3}(?:,\d{3})*(?:\.\d*)?")  # (a figure ``number`` reads with its commas gone)
-_NO_COMMAS = operator.methodcaller("replace", ",", "")
+
+
+_ALL_GROUPED = re.compile(rf"(?:{_GROUPED.pattern}\n)*{_GROUPED.pattern}")
 
 
 def _numbers(texts: Sequence[str]) -> list[float | None]:
@@ -667,21 +669,37 @@ def _numbers(texts: Sequence[str]) -> list[float | None]:
             return list(map(float, texts)) if all(texts) else [float(text) if text else None for text in texts]
         except ValueError:
             pass
-        if all(texts) and all(map(_GROUPED.fullmatch, texts)):  # thousands separated: tok/sec 13,390
-            return list(map(float, map(_NO_COMMAS, texts)))
+        if all(texts):  # thousands separated: tok/sec 13,390 (each figure so, checked at once)
+            joined = "\n".join(texts)
+            if _ALL_GROUPED.fullmatch(joined):
+                return list(map(float, joined.replace(",", "").split("\n")))
     return [number(text) if text else None for text in texts]
 
 
+def _all_finite(values: Sequence[float | None]) -> bool:
+    """True when every value is a finite number (none None): the columns' usual case, checked at once."""
+    return None not in values and math.isfinite(sum(values))  # type: ignore[arg-type]  # (a sum past a double's range: looked at one by one)
+
+
 def _finite(texts: Sequence[str]) -> list[float | None]:
-    return [value if value is not None and math.isfinite(value) else None for value in _numbers(texts)]
+    values = _numbers(texts)
+    if _all_finite(values):
+        return values
+    return [value if value is not None and math.isfinite(value) else None for value in values]
 
 
 def _elapsed(texts: Sequence[str]) -> list[float | None]:
-    return [ms / 1000 if ms is not None and ms >= 0 else None for ms in _numbers(texts)]
+    values = _numbers(texts)
+    if values and _all_finite(values) and min(values) >= 0:  # type: ignore[type-var]
+        return list(map(operator.truediv, values, repeat(1000)))
+    return [ms / 1000 if ms is not None and ms >= 0 else None for ms in values]
 
 
 def _eta(texts: Sequence[str]) -> list[float | None]:
-    return [minutes * 60 if minutes is not None else None for minutes in _numbers(texts)]
+    values = _numbers(texts)
+    if None not in values:
+        return list(map(operator.mul, values, repeat(60)))
+    return [minutes * 60 if minutes is not None else None for minutes in values]
 
 
 _FIELDS: dict[str, tuple[str, Callable[[Sequence[str]], list[Any]]]] = {
@@ -703,26 +721,37 @@ def _runs(usual: UsualLine, lines: list[str], rows: Sequence[tuple[str, ...]],
     columns = list(zip(*rows))
     losses = _numbers(columns[index["loss"]])
     steps = columns[index["step"]]
+    # Each list below is made at once where every line is of the shape and its figures are numbers
+    # (the usual batch), else a line at a time.
     shaped = list(map(bool, steps))  # (a line of another shape has none of this one's groups)
-    ok = [bool(step) and loss is not None for step, loss in zip(steps, losses, strict=True)]
-    for name in usual.evals:
-        ok = [good and not text for good, text in zip(ok, columns[index[name]], strict=True)]
     count = len(lines)
+    if all(steps) and None not in losses:
+        ok = [True] * count
+    else:
+        ok = [bool(step) and loss is not None for step, loss in zip(steps, losses, strict=True)]
+    for name in usual.evals:
+        if any(columns[index[name]]):
+            ok = [good and not text for good, text in zip(ok, columns[index[name]], strict=True)]
     step_ms: list[float] = [0.0] * count
     if "step_ms" in index:
-        step_ms = [0.0 if ms is None else ms for ms in _numbers(columns[index["step_ms"]])]
+        read = _numbers(columns[index["step_ms"]])
+        step_ms = read if None not in read else [0.0 if ms is None else ms for ms in read]  # type: ignore[assignment]
     elif "avg_ms" in index:
-        step_ms = [ms if ms is not None and math.isfinite(ms) and ms > 0 else 0.0
-                   for ms in _numbers(columns[index["avg_ms"]])]
+        read = _numbers(columns[index["avg_ms"]])
+        if read and _all_finite(read) and min(read) > 0:  # type: ignore[type-var]
+            step_ms = read  # type: ignore[assignment]
+        else:
+            step_ms = [ms if ms is not None and math.isfinite(ms) and ms > 0 else 0.0 for ms in read]
     mfus: list[float] = [-1.0] * count  # (no MFU printed: none, and nothing said of it)
     mfu_note = usual.mfu_note if "mfu" in index else None
     if "mfu" in index:
         zero = usual.mfu_unmeasured == "zero"
         read = _numbers(columns[index["mfu"]])
         # Not measured: negative, as the run's step says it; a figure it cannot say is read line by line.
-        ok = [good and mfu is not None and math.isfinite(mfu) and (mfu >= 0 or not zero)
-              for good, mfu in zip(ok, read, strict=True)]
-        mfus = [-1.0 if zero and mfu == 0.0 else mfu for mfu in read]  # type: ignore[misc]
+        if not (read and _all_finite(read) and (not zero or min(read) >= 0)):  # type: ignore[type-var]
+            ok = [good and mfu is not None and math.isfinite(mfu) and (mfu >= 0 or not zero)
+                  for good, mfu in zip(ok, read, strict=True)]
+        mfus = [-1.0 if zero and mfu == 0.0 else mfu for mfu in read] if zero and 0.0 in read else read  # type: ignore[misc]
     extra = [(field, read(columns[index[name]])) for name in usual.columns
              if name in _FIELDS for field, read in (_FIELDS[name],)]
     parts: list[tuple[int, int, StepRun | Literal["alone", "other"]]] = []
@@ -732,7 +761,7 @@ def _runs(usual: UsualLine, lines: list[str], rows: Sequence[tuple[str, ...]],
         end = next((k for k in range(start + 1, count) if kinds[k] != kinds[start]), count) if not all(ok) else count
         if ok[start]:
             figures = tuple((field, tuple(values[start:end])) for field, values in extra
-                            if any(value is not None for value in values[start:end]))
+                            if values[start:end].count(None) < end - start)  # (any figure printed)
             parts.append((start, end, StepRun(
                 usual.stage, usual.loss_note, mfu_note, tuple(map(int, steps[start:end])),
                 tuple(losses[start:end]), tuple(step_ms[start:end]), tuple(mfus[start:end]),  # type: ignore[arg-type]
