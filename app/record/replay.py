@@ -371,7 +371,7 @@ def _place_run(run: StepRun, previous: TrainStep | None, anchors: Anchors, times
     elapsed = run.column("elapsed_seconds")
     if elapsed is None:
         if steps[-1] - steps[0] == count - 1 and min(step_ms) > 0 and all(map(operator.lt, steps, steps[1:])):
-            seconds.extend(ms / 1000 for ms in step_ms[1:])  # one step a line, each timed: its own time
+            seconds.extend(map(operator.truediv, step_ms[1:], repeat(1000)))  # one step a line, each timed: its own time
             return times
     elif None not in elapsed and all(map(operator.lt, steps, steps[1:])):
         clock = list(map(operator.sub, elapsed[1:], elapsed))
