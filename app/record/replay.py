@@ -620,8 +620,19 @@ def _loss_columns(losses: Sequence[LossPoint]) -> dict[str, Any]:
         "step": steps,
         "at": _packed("d", columns.at),
         "value": _packed("d", columns.values),
-        "lr": _packed("d", [NAN if lr is None else lr for lr in columns.lrs]),
+        "lr": _packed("d", _nan_for_none(columns.lrs)),
     }
+
+
+def _nan_for_none(values: list[float | None]) -> Sequence[float]:
+    """``values`` with nan for each None (at once where none or all are None: a run prints its
+    learning rate on every line, or on none)."""
+    nones = values.count(None)
+    if nones == len(values):
+        return array("d", [NAN]) * nones
+    if not nones:
+        return values  # type: ignore[return-value]
+    return [NAN if value is None else value for value in values]
 
 
 def _loss_points(data: dict[str, Any]) -> LossColumns:

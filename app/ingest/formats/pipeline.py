@@ -31,7 +31,7 @@ import math
 import operator
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from itertools import repeat
+from itertools import compress, islice, pairwise, repeat
 from typing import Any, Generic, Literal, TypeVar, cast
 
 from ...stats.events import EvalResult, Event, StepRun, Tick, TrainStep, builder, timed_step
@@ -728,10 +728,10 @@ def _runs(usual: UsualLine, lines: list[str], rows: Sequence[tuple[str, ...]],
     if all(steps) and None not in losses:
         ok = [True] * count
     else:
-        ok = [bool(step) and loss is not None for step, loss in zip(steps, losses, strict=True)]
+        ok = list(map(operator.and_, shaped, map(operator.is_not, losses, repeat(None))))  # (a step and its loss)
     for name in usual.evals:
         if any(columns[index[name]]):
-            ok = [good and not text for good, text in zip(ok, columns[index[name]], strict=True)]
+            ok = list(map(operator.and_, ok, map(operator.not_, columns[index[name]])))  # (no evaluation)
     step_ms: list[float] = [0.0] * count
     if "step_ms" in index:
         read = _numbers(columns[index["step_ms"]])
@@ -755,10 +755,11 @@ def _runs(usual: UsualLine, lines: list[str], rows: Sequence[tuple[str, ...]],
     extra = [(field, read(columns[index[name]])) for name in usual.columns
              if name in _FIELDS for field, read in (_FIELDS[name],)]
     parts: list[tuple[int, int, StepRun | Literal["alone", "other"]]] = []
-    kinds = ok if all(ok) else [2 if not shape else int(good) for good, shape in zip(ok, shaped, strict=True)]
-    start = 0
-    while start < count:
-        end = next((k for k in range(start + 1, count) if kinds[k] != kinds[start]), count) if not all(ok) else count
+    bounds = [0, count] if count else []
+    if not all(ok):  # where a stretch ends: a line of another kind (2: another shape, 1: a run's, 0: alone)
+        kinds = list(map(operator.add, ok, map(operator.mul, map(operator.not_, shaped), repeat(2))))
+        bounds[1:1] = compress(range(1, count), map(operator.ne, islice(kinds, 1, None), kinds))
+    for start, end in pairwise(bounds):
         if ok[start]:
             figures = tuple((field, tuple(values[start:end])) for field, values in extra
                             if values[start:end].count(None) < end - start)  # (any figure printed)
@@ -768,5 +769,4 @@ def _runs(usual: UsualLine, lines: list[str], rows: Sequence[tuple[str, ...]],
                 figures)))
         else:
             parts.append((start, end, "alone" if shaped[start] else "other"))
-        start = end
     return parts
