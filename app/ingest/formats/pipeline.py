@@ -654,7 +654,32 @@ def _figures_run(usual: UsualLine, lines: list[str]) -> StepRun | None:
 # How each column's printed figure reads, as the line alone reads it (``usual_reader``): the step
 # field it fills, from the figures' texts ("" where the line has none).
 def _ints(texts: Sequence[str]) -> list[Any]:
+    read = _json_figures(texts)
+    if read is not None and _kinds(read) <= {int}:
+        return read
     return list(map(int, texts)) if all(texts) else [int(text) if text else None for text in texts]
+
+
+_NULL = {"": "null"}
+
+
+def _json_figures(texts: Sequence[str]) -> list[Any] | None:
+    """A column's figures read at once as one JSON array (None for an empty one), where orjson is
+    installed; None when they do not read as one number each (a leading zero, ``nan``, a thousands
+    separator…)."""
+    loads = _json_loads()
+    if loads is None or "-0" in texts or "null" in texts:  # (JSON's -0 is the integer 0: float("-0") is -0.0)
+        return None
+    try:
+        values = loads(f"[{','.join(map(_NULL.get, texts, texts))}]")
+    except ValueError:
+        return None
+    return values if len(values) == len(texts) else None  # type: ignore[no-any-return]
+
+
+def _kinds(values: list[Any]) -> set[type]:
+    """The types of ``values`` other than None's."""
+    return set(map(type, values)) - {type(None)}
 
 
 _GROUPED = re.compile(r"[-+]?\d{1,3}(?:,\d{3})*(?:\.\d*)?")  # (a figure ``number`` reads with its commas gone)
@@ -665,6 +690,13 @@ _ALL_GROUPED = re.compile(rf"(?:{_GROUPED.pattern}\n)*{_GROUPED.pattern}")
 
 def _numbers(texts: Sequence[str]) -> list[float | None]:
     if texts and max(map(len, texts)) <= 64:
+        read = _json_figures(texts)
+        if read is not None:
+            kinds = _kinds(read)
+            if kinds <= {float}:
+                return read
+            if kinds == {int} and None not in read:
+                return list(map(float, read))  # (an integer below 2**64 reads as the same double)
         try:  # (what ``number`` reads a plain figure as)
             return list(map(float, texts)) if all(texts) else [float(text) if text else None for text in texts]
         except ValueError:
