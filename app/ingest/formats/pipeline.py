@@ -331,7 +331,7 @@ class StepLines(Generic[R]):
         if not self._marked_lightly and self._shape_next is not None:
             own = _own_pattern(self._bulk[self._shape_next])
             rows = own.findall(text)
-            if rows.count(("",) * own.groups) * 2 <= len(rows):  # type: ignore[arg-type]
+            if rows.count(("",) * own.groups) * 2 <= len(rows):
                 self._marked_by = self._shape_next
             else:
                 self._shape_next = None  # (most lines of another shape, or none usual: every shape's groups)
@@ -674,7 +674,7 @@ def _json_figures(texts: Sequence[str]) -> list[Any] | None:
         values = loads(f"[{','.join(map(_NULL.get, texts, texts))}]")
     except ValueError:
         return None
-    return values if len(values) == len(texts) else None  # type: ignore[no-any-return]
+    return values if len(values) == len(texts) else None
 
 
 def _kinds(values: list[Any]) -> set[type]:
@@ -722,7 +722,7 @@ def _finite(texts: Sequence[str]) -> list[float | None]:
 
 def _elapsed(texts: Sequence[str]) -> list[float | None]:
     values = _numbers(texts)
-    if values and _all_finite(values) and min(values) >= 0:  # type: ignore[type-var]
+    if values and _all_finite(values) and min(cast("list[float]", values)) >= 0:
         return list(map(operator.truediv, values, repeat(1000)))
     return [ms / 1000 if ms is not None and ms >= 0 else None for ms in values]
 
@@ -770,7 +770,7 @@ def _runs(usual: UsualLine, lines: list[str], rows: Sequence[tuple[str, ...]],
         step_ms = read if None not in read else [0.0 if ms is None else ms for ms in read]  # type: ignore[assignment]
     elif "avg_ms" in index:
         read = _numbers(columns[index["avg_ms"]])
-        if read and _all_finite(read) and min(read) > 0:  # type: ignore[type-var]
+        if read and _all_finite(read) and min(cast("list[float]", read)) > 0:
             step_ms = read  # type: ignore[assignment]
         else:
             step_ms = [ms if ms is not None and math.isfinite(ms) and ms > 0 else 0.0 for ms in read]
@@ -780,10 +780,10 @@ def _runs(usual: UsualLine, lines: list[str], rows: Sequence[tuple[str, ...]],
         zero = usual.mfu_unmeasured == "zero"
         read = _numbers(columns[index["mfu"]])
         # Not measured: negative, as the run's step says it; a figure it cannot say is read line by line.
-        if not (read and _all_finite(read) and (not zero or min(read) >= 0)):  # type: ignore[type-var]
+        if not (read and _all_finite(read) and (not zero or min(cast("list[float]", read)) >= 0)):
             ok = [good and mfu is not None and math.isfinite(mfu) and (mfu >= 0 or not zero)
                   for good, mfu in zip(ok, read, strict=True)]
-        mfus = [-1.0 if zero and mfu == 0.0 else mfu for mfu in read] if zero and 0.0 in read else read  # type: ignore[misc]
+        mfus = cast("list[float]", [-1.0 if zero and mfu == 0.0 else mfu for mfu in read] if zero and 0.0 in read else read)
     extra = [(field, read(columns[index[name]])) for name in usual.columns
              if name in _FIELDS for field, read in (_FIELDS[name],)]
     parts: list[tuple[int, int, StepRun | Literal["alone", "other"]]] = []
