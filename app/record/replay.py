@@ -371,7 +371,7 @@ def _place_run(run: StepRun, previous: TrainStep | None, anchors: Anchors, times
     elapsed = run.column("elapsed_seconds")
     if elapsed is None:
         if steps[-1] - steps[0] == count - 1 and min(step_ms) > 0 and all(map(operator.lt, steps, steps[1:])):
-            seconds.extend(ms / 1000 for ms in step_ms[1:])  # one step a line, each timed: its own time
+            seconds.extend(map(operator.truediv, step_ms[1:], repeat(1000)))  # one step a line, each timed: its own time
             return times
     elif None not in elapsed and all(map(operator.lt, steps, steps[1:])):
         clock = list(map(operator.sub, elapsed[1:], elapsed))
@@ -620,8 +620,19 @@ def _loss_columns(losses: Sequence[LossPoint]) -> dict[str, Any]:
         "step": steps,
         "at": _packed("d", columns.at),
         "value": _packed("d", columns.values),
-        "lr": _packed("d", [NAN if lr is None else lr for lr in columns.lrs]),
+        "lr": _packed("d", _nan_for_none(columns.lrs)),
     }
+
+
+def _nan_for_none(values: list[float | None]) -> Sequence[float]:
+    """``values`` with nan for each None (at once where none or all are None: a run prints its
+    learning rate on every line, or on none)."""
+    nones = values.count(None)
+    if nones == len(values):
+        return array("d", [NAN]) * nones
+    if not nones:
+        return values  # type: ignore[return-value]
+    return [NAN if value is None else value for value in values]
 
 
 def _loss_points(data: dict[str, Any]) -> LossColumns:

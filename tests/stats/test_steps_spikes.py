@@ -58,6 +58,31 @@ def test_a_spike_is_judged_only_after_ten_losses_and_never_on_nan() -> None:
     assert counted(level(range(20)) + [(20, float("nan")), (21, float("inf"))]).count == 0
 
 
+def counted_in_runs(series: list[tuple[int, float]], cuts: tuple[int, ...]) -> Spikes:
+    """The bulk import's way: the series in runs split at ``cuts``, each judged by ``take_many``."""
+    spikes = Spikes()
+    for begin, end in zip((0, *cuts), (*cuts, len(series)), strict=True):
+        spikes.take_many([step for step, _ in series[begin:end]], [loss for _, loss in series[begin:end]])
+    return spikes
+
+
+@pytest.mark.parametrize("cuts", [(), (7,), (59, 61), (60, 62, 63), (30, 100)])
+def test_losses_judged_in_runs_count_as_one_by_one(cuts: tuple[int, ...]) -> None:
+    # The two spikes above (at 60, and at 100 lasting two losses), whole or split anywhere, a spike
+    # still open at a run's end (61 of 60-62) closing in the next.
+    series = level(range(60)) + [(60, 6.0), (61, 4.5), (62, 3.1)] + level(range(63, 100))
+    series += [(100, 5.0), (101, 5.5)] + level(range(102, 130))
+    spikes = counted_in_runs(series, cuts)
+    assert (spikes.count, list(spikes.steps), spikes.in_spike) == (2, [60, 100], False)
+    assert list(spikes.recent) == [loss for _, loss in series[-50:]]
+    still = counted_in_runs(level(range(60)) + [(60, 6.0), (61, 4.5)], cuts[:1])
+    assert (still.count, list(still.steps), still.in_spike) == (1, [60], True)
+    # nan and inf are left out, as one by one; fewer than ten losses judge nothing.
+    skipped = counted_in_runs(level(range(20)) + [(20, float("nan")), (21, float("inf")), (22, 2.0)], cuts[:1])
+    assert (skipped.count, len(skipped.recent)) == (0, 21)
+    assert counted_in_runs([(n, 2.0) for n in range(9)] + [(9, 9.0)], ()).count == 0
+
+
 def test_the_spike_in_details_snapshot_metrics_and_the_off_by_default_alert(tmp_path: Path) -> None:
     lines = [f"step {n} | loss {loss:.4f} | dt 100.0ms" for n, loss in level(range(40))]
     lines += ["step 40 | loss 6.0000 | dt 100.0ms"] + [f"step {n} | loss {loss:.4f} | dt 100.0ms"

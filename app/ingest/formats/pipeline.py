@@ -31,7 +31,7 @@ import math
 import operator
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from itertools import repeat
+from itertools import compress, islice, pairwise, repeat
 from typing import Any, Generic, Literal, TypeVar, cast
 
 from ...stats.events import EvalResult, Event, StepRun, Tick, TrainStep, builder, timed_step
@@ -133,6 +133,11 @@ class StepLines(Generic[R]):
             self._light_shape = figured[0]
             self._light = re.compile(f"^(?:{_marked(self._bulk[figured[0]])}$|.*$)", re.MULTILINE)
             self._lightly = True  # (a batch mostly of other lines is marked again, at once, with every shape's groups)
+        # Likewise, where a parser reads several shapes, a batch after a stretch of one shape read by
+        # its groups (llm.c's, modded-nanogpt's) is marked by that shape's groups alone: every shape's
+        # groups cost such a log's lines a third more (and their columns as much again).
+        self._shape_next: int | None = None  # (the shape that marks the next batch)
+        self._marked_by: int | None = None  # the shape that marked the batch being read
 
     # --- what a parser declares -------------------------------------------------------------------
 
@@ -322,7 +327,15 @@ class StepLines(Generic[R]):
                 self._marked_lightly = True
             else:
                 self._lightly = False  # (most lines of another shape, or none usual: every shape's groups)
-        if not self._marked_lightly:
+        self._marked_by = None
+        if not self._marked_lightly and self._shape_next is not None:
+            own = _own_pattern(self._bulk[self._shape_next])
+            rows = own.findall(text)
+            if rows.count(("",) * own.groups) * 2 <= len(rows):
+                self._marked_by = self._shape_next
+            else:
+                self._shape_next = None  # (most lines of another shape, or none usual: every shape's groups)
+        if not self._marked_lightly and self._marked_by is None:
             rows = self._marks.findall(text)
         if len(rows) != len(lines):
             return [""] * len(lines)  # a line with a newline: read alone
@@ -374,6 +387,9 @@ class StepLines(Generic[R]):
         if lightly:  # (rows: the steps of lines of the figures_only shape)
             k = self._light_shape
             usual, at = self._bulk[k], 0
+        elif self._marked_by is not None:  # (rows: the groups of that shape alone)
+            k = self._marked_by
+            usual, at = self._bulk[k], 0
         else:
             k = next(k for k, (at, line) in enumerate(zip(self._firsts, self._bulk)) if rows[0][at + _step_at(line)])
             usual, at = self._bulk[k], self._firsts[k]
@@ -387,6 +403,8 @@ class StepLines(Generic[R]):
                     items.append(run)
                     return
             own, at = _own_rows(usual, lines), 0
+        elif len(self._bulk) > 1:
+            self._shape_next = k  # (the next batch: of this shape, most likely)
         for start, end, part in _runs(usual, lines, own, at):
             if isinstance(part, StepRun):
                 self._took_usual()
@@ -585,13 +603,18 @@ def _step_at(usual: UsualLine) -> int:
 _OWN: dict[re.Pattern[str], re.Pattern[str]] = {}
 
 
-def _own_rows(usual: UsualLine, lines: list[str]) -> list[tuple[str, ...]]:
-    """Each line's groups of ``usual``'s pattern, all "" for a line of another shape (one pattern over them)."""
+def _own_pattern(usual: UsualLine) -> re.Pattern[str]:
+    """One match a line: ``usual``'s groups (unnamed, in the same order), all "" for a line of another shape."""
     own = _OWN.get(usual.pattern)
     if own is None:
         own = _OWN[usual.pattern] = re.compile(rf"^(?:(?:{re.sub(r'[(][?]P<[a-z_]+>', '(', usual.pattern.pattern)})$|.*$)",
                                                re.MULTILINE)
-    rows: list[tuple[str, ...]] = own.findall("\n".join(lines))
+    return own
+
+
+def _own_rows(usual: UsualLine, lines: list[str]) -> list[tuple[str, ...]]:
+    """Each line's groups of ``usual``'s pattern, all "" for a line of another shape (one pattern over them)."""
+    rows: list[tuple[str, ...]] = _own_pattern(usual).findall("\n".join(lines))
     return rows
 
 
@@ -631,34 +654,84 @@ def _figures_run(usual: UsualLine, lines: list[str]) -> StepRun | None:
 # How each column's printed figure reads, as the line alone reads it (``usual_reader``): the step
 # field it fills, from the figures' texts ("" where the line has none).
 def _ints(texts: Sequence[str]) -> list[Any]:
+    read = _json_figures(texts)
+    if read is not None and _kinds(read) <= {int}:
+        return read
     return list(map(int, texts)) if all(texts) else [int(text) if text else None for text in texts]
 
 
+_NULL = {"": "null"}
+
+
+def _json_figures(texts: Sequence[str]) -> list[Any] | None:
+    """A column's figures read at once as one JSON array (None for an empty one), where orjson is
+    installed; None when they do not read as one number each (a leading zero, ``nan``, a thousands
+    separator…)."""
+    loads = _json_loads()
+    if loads is None or "-0" in texts or "null" in texts:  # (JSON's -0 is the integer 0: float("-0") is -0.0)
+        return None
+    try:
+        values = loads(f"[{','.join(map(_NULL.get, texts, texts))}]")
+    except ValueError:
+        return None
+    return values if len(values) == len(texts) else None
+
+
+def _kinds(values: list[Any]) -> set[type]:
+    """The types of ``values`` other than None's."""
+    return set(map(type, values)) - {type(None)}
+
+
 _GROUPED = re.compile(r"[-+]?\d{1,3}(?:,\d{3})*(?:\.\d*)?")  # (a figure ``number`` reads with its commas gone)
-_NO_COMMAS = operator.methodcaller("replace", ",", "")
+
+
+_ALL_GROUPED = re.compile(rf"(?:{_GROUPED.pattern}\n)*{_GROUPED.pattern}")
 
 
 def _numbers(texts: Sequence[str]) -> list[float | None]:
     if texts and max(map(len, texts)) <= 64:
+        read = _json_figures(texts)
+        if read is not None:
+            kinds = _kinds(read)
+            if kinds <= {float}:
+                return read
+            if kinds == {int} and None not in read:
+                return list(map(float, read))  # (an integer below 2**64 reads as the same double)
         try:  # (what ``number`` reads a plain figure as)
             return list(map(float, texts)) if all(texts) else [float(text) if text else None for text in texts]
         except ValueError:
             pass
-        if all(texts) and all(map(_GROUPED.fullmatch, texts)):  # thousands separated: tok/sec 13,390
-            return list(map(float, map(_NO_COMMAS, texts)))
+        if all(texts):  # thousands separated: tok/sec 13,390 (each figure so, checked at once)
+            joined = "\n".join(texts)
+            if _ALL_GROUPED.fullmatch(joined):
+                return list(map(float, joined.replace(",", "").split("\n")))
     return [number(text) if text else None for text in texts]
 
 
+def _all_finite(values: Sequence[float | None]) -> bool:
+    """True when every value is a finite number (none None): the columns' usual case, checked at once."""
+    return None not in values and math.isfinite(sum(values))  # type: ignore[arg-type]  # (a sum past a double's range: looked at one by one)
+
+
 def _finite(texts: Sequence[str]) -> list[float | None]:
-    return [value if value is not None and math.isfinite(value) else None for value in _numbers(texts)]
+    values = _numbers(texts)
+    if _all_finite(values):
+        return values
+    return [value if value is not None and math.isfinite(value) else None for value in values]
 
 
 def _elapsed(texts: Sequence[str]) -> list[float | None]:
-    return [ms / 1000 if ms is not None and ms >= 0 else None for ms in _numbers(texts)]
+    values = _numbers(texts)
+    if values and _all_finite(values) and min(cast("list[float]", values)) >= 0:
+        return list(map(operator.truediv, values, repeat(1000)))
+    return [ms / 1000 if ms is not None and ms >= 0 else None for ms in values]
 
 
 def _eta(texts: Sequence[str]) -> list[float | None]:
-    return [minutes * 60 if minutes is not None else None for minutes in _numbers(texts)]
+    values = _numbers(texts)
+    if None not in values:
+        return list(map(operator.mul, values, repeat(60)))
+    return [minutes * 60 if minutes is not None else None for minutes in values]
 
 
 _FIELDS: dict[str, tuple[str, Callable[[Sequence[str]], list[Any]]]] = {
@@ -680,41 +753,52 @@ def _runs(usual: UsualLine, lines: list[str], rows: Sequence[tuple[str, ...]],
     columns = list(zip(*rows))
     losses = _numbers(columns[index["loss"]])
     steps = columns[index["step"]]
+    # Each list below is made at once where every line is of the shape and its figures are numbers
+    # (the usual batch), else a line at a time.
     shaped = list(map(bool, steps))  # (a line of another shape has none of this one's groups)
-    ok = [bool(step) and loss is not None for step, loss in zip(steps, losses, strict=True)]
-    for name in usual.evals:
-        ok = [good and not text for good, text in zip(ok, columns[index[name]], strict=True)]
     count = len(lines)
+    if all(steps) and None not in losses:
+        ok = [True] * count
+    else:
+        ok = list(map(operator.and_, shaped, map(operator.is_not, losses, repeat(None))))  # (a step and its loss)
+    for name in usual.evals:
+        if any(columns[index[name]]):
+            ok = list(map(operator.and_, ok, map(operator.not_, columns[index[name]])))  # (no evaluation)
     step_ms: list[float] = [0.0] * count
     if "step_ms" in index:
-        step_ms = [0.0 if ms is None else ms for ms in _numbers(columns[index["step_ms"]])]
+        read = _numbers(columns[index["step_ms"]])
+        step_ms = read if None not in read else [0.0 if ms is None else ms for ms in read]  # type: ignore[assignment]
     elif "avg_ms" in index:
-        step_ms = [ms if ms is not None and math.isfinite(ms) and ms > 0 else 0.0
-                   for ms in _numbers(columns[index["avg_ms"]])]
+        read = _numbers(columns[index["avg_ms"]])
+        if read and _all_finite(read) and min(cast("list[float]", read)) > 0:
+            step_ms = read  # type: ignore[assignment]
+        else:
+            step_ms = [ms if ms is not None and math.isfinite(ms) and ms > 0 else 0.0 for ms in read]
     mfus: list[float] = [-1.0] * count  # (no MFU printed: none, and nothing said of it)
     mfu_note = usual.mfu_note if "mfu" in index else None
     if "mfu" in index:
         zero = usual.mfu_unmeasured == "zero"
         read = _numbers(columns[index["mfu"]])
         # Not measured: negative, as the run's step says it; a figure it cannot say is read line by line.
-        ok = [good and mfu is not None and math.isfinite(mfu) and (mfu >= 0 or not zero)
-              for good, mfu in zip(ok, read, strict=True)]
-        mfus = [-1.0 if zero and mfu == 0.0 else mfu for mfu in read]  # type: ignore[misc]
+        if not (read and _all_finite(read) and (not zero or min(cast("list[float]", read)) >= 0)):
+            ok = [good and mfu is not None and math.isfinite(mfu) and (mfu >= 0 or not zero)
+                  for good, mfu in zip(ok, read, strict=True)]
+        mfus = cast("list[float]", [-1.0 if zero and mfu == 0.0 else mfu for mfu in read] if zero and 0.0 in read else read)
     extra = [(field, read(columns[index[name]])) for name in usual.columns
              if name in _FIELDS for field, read in (_FIELDS[name],)]
     parts: list[tuple[int, int, StepRun | Literal["alone", "other"]]] = []
-    kinds = ok if all(ok) else [2 if not shape else int(good) for good, shape in zip(ok, shaped, strict=True)]
-    start = 0
-    while start < count:
-        end = next((k for k in range(start + 1, count) if kinds[k] != kinds[start]), count) if not all(ok) else count
+    bounds = [0, count] if count else []
+    if not all(ok):  # where a stretch ends: a line of another kind (2: another shape, 1: a run's, 0: alone)
+        kinds = list(map(operator.add, ok, map(operator.mul, map(operator.not_, shaped), repeat(2))))
+        bounds[1:1] = compress(range(1, count), map(operator.ne, islice(kinds, 1, None), kinds))
+    for start, end in pairwise(bounds):
         if ok[start]:
             figures = tuple((field, tuple(values[start:end])) for field, values in extra
-                            if any(value is not None for value in values[start:end]))
+                            if values[start:end].count(None) < end - start)  # (any figure printed)
             parts.append((start, end, StepRun(
                 usual.stage, usual.loss_note, mfu_note, tuple(map(int, steps[start:end])),
                 tuple(losses[start:end]), tuple(step_ms[start:end]), tuple(mfus[start:end]),  # type: ignore[arg-type]
                 figures)))
         else:
             parts.append((start, end, "alone" if shaped[start] else "other"))
-        start = end
     return parts

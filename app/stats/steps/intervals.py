@@ -14,6 +14,14 @@ from itertools import accumulate, islice, repeat
 _COMPACT_AT = 4096
 
 
+def _extend(column: array[float], values: Sequence[float]) -> None:
+    """``column.extend(values)``; a list's at once (``fromlist``: sized once, not an item at a time)."""
+    if isinstance(values, list):
+        column.fromlist(values)
+    else:
+        column.extend(values)
+
+
 class IntervalWindow:
     """Amounts that accrued evenly over ``[start, end]``, kept for ``span_seconds`` behind the newest end.
 
@@ -121,10 +129,10 @@ class IntervalWindow:
         if min(lengths) < 0:  # (a start after its end: a point at the end, as add makes it)
             starts = list(map(min, starts, ends))
             lengths = list(map(operator.sub, ends, starts))
-        self._starts.extend(starts)
-        old_ends.extend(ends)
-        self._amounts.extend(amounts)
-        self._sums.extend(islice(accumulate(amounts, initial=self._sums[-1]), 1, None))
+        _extend(self._starts, starts)
+        _extend(old_ends, ends)
+        _extend(self._amounts, amounts)
+        self._sums.fromlist(list(islice(accumulate(amounts, initial=self._sums[-1]), 1, None)))
         # An item stays among the longest while no later item is as long: the kept ones against the
         # longest new one, the new ones against the longest after each (the last of equals).
         top = max(lengths)

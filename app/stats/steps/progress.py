@@ -316,11 +316,9 @@ class StepProgress:
             value = _last(run.column(name), start, end)
             if value is not None:
                 setattr(stage, name, value)
-        take_spike = stage.spikes.take
         if stage.offset:
             steps = tuple(step + stage.offset for step in steps)
-        for step, loss in zip(steps, run.losses[start:end], strict=False):
-            take_spike(step, loss)
+        stage.spikes.take_many(steps, run.losses[start:end])
 
     def _end_without_steps(self, t: float | None) -> None:
         """An end summary read with no step line before it (a tail that holds only the run's end):
@@ -632,7 +630,7 @@ def _bulk_columns(run: StepRun, stage: Stage, start: int, taken: int) -> bool:
         if name not in _BULK_COLUMNS:
             return False
         if name == "epoch":
-            if any(value != latest.epoch for value in values):
+            if values.count(latest.epoch) != len(values):  # (a new epoch)
                 return False
         elif name == "total_steps":
             least = min(values) if None not in values else None
@@ -654,4 +652,6 @@ def _last(column: tuple[Any, ...] | None, start: int, end: int) -> Any:
     """The last value in ``column[start:end]`` that is not None (None: none)."""
     if column is None:
         return None
+    if end > start and column[end - 1] is not None:
+        return column[end - 1]  # (the usual case: the last line printed it)
     return next((value for value in reversed(column[start:end]) if value is not None), None)

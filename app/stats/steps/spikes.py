@@ -19,7 +19,9 @@ from __future__ import annotations
 import math
 import statistics
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import chain, islice
 
 WINDOW = 50
 MIN_LOSSES = 10
@@ -27,6 +29,7 @@ SPIKE_MADS = 8.0
 SPIKE_RELATIVE = 0.5  # the rise must be at least half the level: a 1.5× loss at the least
 MAD_TO_SIGMA = 1.4826
 STEPS_KEPT = 20  # the steps of the latest spikes, for the chart's markers
+BLOCK = WINDOW  # losses judged together by :meth:`Spikes.take_many`
 
 
 @dataclass(slots=True)
@@ -53,6 +56,28 @@ class Spikes:
             self.in_spike = False
         self.recent.append(loss)
         return began
+
+    def take_many(self, steps: Sequence[int], losses: Sequence[float]) -> None:
+        """Judge each of ``losses`` at its step of ``steps`` in turn, as :meth:`take` would one by one.
+
+        A block of losses none of which rises above half again the least loss of the window before
+        it and the block (the least of every one of their windows, or less) begins no spike: it is
+        taken whole, its only effect on the watch the losses it adds. Any other block is judged a
+        loss at a time.
+        """
+        recent = self.recent
+        for begin in range(0, len(losses), BLOCK):
+            block = losses[begin : begin + BLOCK]
+            if len(recent) >= MIN_LOSSES:
+                # The block's windows all lie within the window before it and the block (its last loss excepted).
+                floor = min(chain(recent, islice(block, len(block) - 1)))
+                if floor > 0 and math.isfinite(sum(block)) and max(block) <= (1 + SPIKE_RELATIVE) * floor:
+                    self.in_spike = False
+                    recent.extend(block)
+                    continue
+            take = self.take
+            for step, loss in zip(steps[begin : begin + BLOCK], block, strict=True):
+                take(step, loss)
 
     def _spiking(self, loss: float) -> bool:
         floor = min(self.recent)

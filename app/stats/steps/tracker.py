@@ -73,13 +73,14 @@ class StepTracker:
 
     def run_end(self, run: StepRun, start: int, times: Sequence[float], now: float | None, until: float) -> int:
         """How far from ``start`` :meth:`apply_run` may take ``run``'s steps, placed at ``times`` (one a
-        step of the run), as :meth:`apply` would one by one: each no earlier than the one before,
-        before ``until`` and the tok/h history's next 30-s sample (``start``: none)."""
+        step of the run), as :meth:`apply` would one by one: each no earlier than the one before and
+        before ``until`` (``start``: none). The tok/h history's 30-s samples on the way are taken
+        by :meth:`apply_run` where :meth:`apply` would take them."""
         clock = self._clock
         latest, due = clock.latest, self._history.next_sample_at
         if latest is None or due is None or clock.replaying:
             return start
-        limit = min(until, due)
+        limit = until
         end = bisect_left(times, limit, start)
         placed = times[start:end]
         taken = len(placed)
@@ -101,8 +102,22 @@ class StepTracker:
         :meth:`run_end` allows: as :meth:`apply` would one by one."""
         self.has_records = True
         self._applied += len(times)
-        self._clock.advance(times[-1])
-        self.progress.apply_run(run, start, times)
+        clock, history, progress = self._clock, self._history, self.progress
+        due, lo, after = history.next_sample_at, 0, 0
+        while due is not None and (k := bisect_left(times, due, after)) < len(times):
+            # The first step at or past the next sample: as apply, the clock moves to it and the
+            # history samples the rate of the steps before it; the step is taken with those after.
+            if k > lo:
+                clock.advance(times[k - 1])
+                progress.apply_run(run, start + lo, times[lo:k])
+                lo = k
+            if clock.advance(times[k]):
+                history.sample_until(times[k], progress.tokens_per_hour)
+                due = history.next_sample_at
+            after = k + 1
+        if lo < len(times):
+            clock.advance(times[-1])
+            progress.apply_run(run, start + lo, times[lo:])
 
     def begin_stream(self, *, repeats: bool = False) -> None:
         """The log was replaced or truncated; undated step lines get times only on arrival, so

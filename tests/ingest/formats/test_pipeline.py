@@ -318,3 +318,24 @@ def test_a_column_of_figures_reads_as_each_figure_alone(texts: list[str]) -> Non
     from app.ingest.formats.fields import number
 
     assert repr(pipeline._numbers(texts)) == repr([number(text) if text else None for text in texts])
+
+
+# A run's column of figures read at once (one JSON array where orjson is installed): each figure as
+# ``float`` or ``int`` reads it alone, bit for bit — a leading zero, -0, nan, inf, thousands
+# separators, exponents and empty groups among them.
+COLUMNS = [
+    ["3.2100", "10.4414", "0.000123"], ["2475", "43", "0"], ["6.00e-04", "1E5", "2.5e+01"],
+    ["-0", "2"], ["-0.0", "2"], ["007", "12"], ["nan", "3.1"], ["inf", "-inf"], ["1.5", "", "3"],
+    ["", ""], ["13,390", "1,000"], ["1.", ".5"], ["+1.0", "2.0"], ["18446744073709551617", "1"],
+    ["12345678901234567890123", "1.0"], ["0.1", "0.30000000000000004", "1e-320"],
+]
+
+
+@pytest.mark.parametrize("texts", COLUMNS)
+def test_a_column_read_at_once_is_each_figure_read_alone(texts: list[str]) -> None:
+    from app.ingest.formats.fields import number
+
+    alone = [number(text) if text else None for text in texts]
+    assert repr(pipeline._numbers(texts)) == repr(alone)
+    if all(text.isdigit() or not text for text in texts):
+        assert pipeline._ints(texts) == [int(text) if text else None for text in texts]
