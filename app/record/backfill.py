@@ -32,6 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from ..allocator import TRIMMER
 from ..ingest.files import RECORD_NAMES
 from ..ingest.folder import (
     MINER_LOG_SUFFIX,
@@ -291,6 +292,8 @@ def _replay_in_child(pending: list[tuple[Path, int, str]], format_name: str, now
             if obs.imported:
                 progress.current = Path(obs.imported[0][0]).name
             emit(obs)
+            del obs, line
+            TRIMMER.request()  # the batch's text and columns are the writer's or garbage now
     finally:
         if child.poll() is None:
             child.terminate()
