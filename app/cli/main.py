@@ -74,6 +74,9 @@ def run(invocation: Invocation) -> int:
 
         assert invocation.service_action is not None
         return run_service(invocation.service_action, invocation.service_args)
+    from ..serve.deferred import websocket_without_asyncio
+
+    websocket_without_asyncio()  # first: the server's imports below load simple-websocket
     from ..ingest.files import check_log_path
     from ..serve.command import serve
 

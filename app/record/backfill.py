@@ -31,7 +31,9 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import IO
 
+from ..allocator import TRIMMER
 from ..ingest.files import RECORD_NAMES
 from ..ingest.folder import (
     MINER_LOG_SUFFIX,
@@ -229,6 +231,17 @@ def _replay_all(pending: list[tuple[Path, int, str]], format_name: str, clock: C
             log.warning("history import: cannot read %s: %s", path, e.strerror or e)
 
 
+def _next_batch(lines: IO[str]) -> Observation | None:
+    """The child's next batch (None: it has said all); its line is let go before the batch is
+    built (a megabyte of text an hour of an every-step log, beside the columns made from it)."""
+    line = lines.readline()
+    if not line:
+        return None
+    data = json.loads(line)
+    del line
+    return decode(data)
+
+
 class ImportHalted(Exception):
     """The history stopped taking writes (a full disk, its size bound, a failing file)."""
 
@@ -284,13 +297,15 @@ def _replay_in_child(pending: list[tuple[Path, int, str]], format_name: str, now
 
     threading.Thread(target=stop_child, name="history-import-stop", daemon=True).start()
     try:
-        for line in child.stdout:
-            if stop.is_set():
+        while not stop.is_set():
+            obs = _next_batch(child.stdout)
+            if obs is None:
                 break
-            obs = decode(json.loads(line))
             if obs.imported:
                 progress.current = Path(obs.imported[0][0]).name
             emit(obs)
+            del obs
+            TRIMMER.request()  # the batch's text and columns are the writer's or garbage now
     finally:
         if child.poll() is None:
             child.terminate()

@@ -8,25 +8,30 @@ writer: its memory sits beside the server's for the whole import.
 from __future__ import annotations
 
 import argparse
+import base64
 import json
 import os
 import sys
 import threading
 import time
-from collections.abc import Callable
+from array import array
+from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from .. import allocator
-from ..store.records import Observation, SourceKey
+from ..store.records import LossColumns, Observation, SourceKey
 from ..text import path_text
-from .replay import Anchors, encode, replay_file
+from .replay import Anchors, encode, loss_arrays, replay_file
 
 # The child runs this module under the name it was imported by (``app`` in a checkout,
 # ``tokwatch`` when installed), from the folder that holds the package.
 CHILD_MODULE = __spec__.name if __spec__ is not None else __name__
 PARENT_CHECK_SECONDS = 0.5
 IMPORT_NICENESS = 10
+LOSSES_PER_PIECE = 8192  # a batch's losses handed over this many at a time (pieces())
+PACKED_PIECE_BYTES = 3 << 14  # 48 KiB of a loss column at a time: 64 KiB of its text
 
 
 def replay_one(path: Path, size: int, head: str, format_name: str, now: float, anchors: Anchors,
@@ -45,15 +50,65 @@ def replay_one(path: Path, size: int, head: str, format_name: str, now: float, a
 
 
 def _hand_back(obs: Observation) -> None:
-    _write_json(encode(obs), sys.stdout.write, depth=2)
-    print(flush=True)
+    for piece in pieces(obs):
+        _write_json(batch_data(piece), sys.stdout.write, depth=2)
+        print(flush=True)
+        del piece
     allocator.trim()  # the batch, its JSON and what the replay let go since the last: give their pages back
+
+
+def pieces(obs: Observation) -> Iterator[Observation]:
+    """A batch as the batches the server is handed: its losses LOSSES_PER_PIECE at a time, each
+    apart but the last, which goes with the rest of it.
+
+    An hour of an every-step log is tens of thousands of losses; the server holds a batch's text,
+    its data and its columns at once while the one before is written: a piece of them at a time
+    keeps that small, in both processes. Each loss is written once, as in one batch, and a
+    bucket's figures are made from the rows written (app/store/losses.py): the history is the same.
+    """
+    count = len(obs.losses)
+    if count <= LOSSES_PER_PIECE:
+        yield obs
+        return
+    columns = LossColumns.of(obs.losses)
+    last = (count - 1) // LOSSES_PER_PIECE * LOSSES_PER_PIECE
+    for start in range(0, last, LOSSES_PER_PIECE):
+        yield Observation(obs.source, losses=_loss_slice(columns, start, start + LOSSES_PER_PIECE))
+    yield replace(obs, losses=_loss_slice(columns, last, count))
+
+
+def _loss_slice(columns: LossColumns, start: int, stop: int) -> LossColumns:
+    """The points ``start`` to ``stop`` of ``columns``, in columns."""
+    part = LossColumns()
+    part.steps = columns.steps[start:stop]
+    part.at = columns.at[start:stop]
+    part.values = columns.values[start:stop]
+    part.lrs = columns.lrs[start:stop]
+    first = 0
+    for stage, count in columns.stages:
+        within = min(first + count, stop) - max(first, start)
+        if within > 0:
+            part.stages.append([stage, within])
+        first += count
+    return part
+
+
+def batch_data(obs: Observation) -> dict[str, Any]:
+    """:func:`~app.record.replay.encode`'s batch with its loss columns still arrays, for
+    :func:`_write_json` to write as their text a piece at a time."""
+    data = encode(replace(obs, losses=LossColumns()))
+    data["losses"] = loss_arrays(obs.losses)
+    return data
 
 
 def _write_json(value: Any, write: Callable[[str], Any], depth: int) -> None:
     """Write ``json.dumps(value, separators=(",", ":"))`` a piece at a time, each dict's values
-    apart down to ``depth`` levels: an hour of an every-step log's losses is a megabyte of text,
-    never held whole beside its columns."""
+    apart down to ``depth`` levels, an array as the string :func:`~app.record.replay.packed_text`
+    makes of it, in pieces: an hour of an every-step log's losses is a megabyte of text, never held
+    whole beside its columns."""
+    if isinstance(value, array):
+        _write_packed(value, write)
+        return
     if depth <= 0 or not isinstance(value, dict):
         write(json.dumps(value, separators=(",", ":")))
         return
@@ -62,6 +117,16 @@ def _write_json(value: Any, write: Callable[[str], Any], depth: int) -> None:
         write(("," if i else "") + json.dumps(str(key)) + ":")
         _write_json(item, write, depth - 1)
     write("}")
+
+
+def _write_packed(values: array[Any], write: Callable[[str], Any]) -> None:
+    """``json.dumps(packed_text(values))``, PACKED_PIECE_BYTES of the array at a time (a multiple of
+    three bytes: base64's pieces then join into the text of the whole)."""
+    whole = memoryview(values).cast("B")
+    write('"')
+    for start in range(0, len(whole), PACKED_PIECE_BYTES):
+        write(base64.b64encode(whole[start : start + PACKED_PIECE_BYTES]).decode("ascii"))
+    write('"')
 
 
 def _end_with_parent() -> None:

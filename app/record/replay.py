@@ -610,17 +610,24 @@ def _loss_columns(losses: Sequence[LossPoint]) -> dict[str, Any]:
     """The logged losses a column a field, as the bytes of arrays (exact; an every-step log's hundreds
     of thousands of them cost no number's text): steps as 64-bit integers, times, values and
     learning rates as doubles (no learning rate: nan, which none is), stages as (stage, count) runs."""
+    return {key: packed_text(value) if isinstance(value, array) else value
+            for key, value in loss_arrays(losses).items()}
+
+
+def loss_arrays(losses: Sequence[LossPoint]) -> dict[str, Any]:
+    """:func:`_loss_columns`'s columns before their bytes are written as text (the import child
+    writes them a piece at a time, :func:`packed_text` of the whole, never the whole at once)."""
     columns = LossColumns.of(losses)
     try:
-        steps: Any = _packed("q", columns.steps)
+        steps: Any = _array("q", columns.steps)
     except (OverflowError, TypeError):
         steps = columns.steps  # (a step beyond 64 bits: as JSON)
     return {
         "stage": columns.stages,
         "step": steps,
-        "at": _packed("d", columns.at),
-        "value": _packed("d", columns.values),
-        "lr": _packed("d", _nan_for_none(columns.lrs)),
+        "at": _array("d", columns.at),
+        "value": _array("d", columns.values),
+        "lr": _array("d", _nan_for_none(columns.lrs)),
     }
 
 
@@ -633,6 +640,16 @@ def _nan_for_none(values: list[float | None]) -> Sequence[float]:
     if not nones:
         return values  # type: ignore[return-value]
     return [NAN if value is None else value for value in values]
+
+
+def _array(code: str, values: Iterable[Any]) -> array[Any]:
+    """``values`` as an array of ``code`` (an array of it already: itself, not a copy)."""
+    return values if isinstance(values, array) and values.typecode == code else array(code, values)
+
+
+def packed_text(values: array[Any]) -> str:
+    """An array's bytes as the text a batch carries (base64)."""
+    return base64.b64encode(values.tobytes()).decode("ascii")
 
 
 def _loss_points(data: dict[str, Any]) -> LossColumns:
@@ -651,12 +668,8 @@ def _loss_points(data: dict[str, Any]) -> LossColumns:
     return columns
 
 
-def _packed(code: str, values: Iterable[Any]) -> str:
-    return base64.b64encode(array(code, values).tobytes()).decode("ascii")
-
-
 def _unpacked(code: str, text: str) -> array[Any]:
-    """The array :func:`_packed` wrote (kept an array: a batch's columns hold no object a point)."""
+    """The array :func:`packed_text` wrote (kept an array: a batch's columns hold no object a point)."""
     values = array(code)
     values.frombytes(base64.b64decode(text))
     return values
