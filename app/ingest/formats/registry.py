@@ -348,7 +348,9 @@ FORMATS: tuple[FormatSpec, ...] = (
         "hivemind", _sn38, "sn38", STEPS, "a hivemind log",
         signatures=(
             sign("could not find a group", r"\] (?:\[\S+\] )?Averaging step failed: could not find a group"),
-            sign("[", r"^[A-Z][a-z]{2} \d\d \d\d:\d\d:\d\d\.\d{3} \[(?:INFO|WARN|ERROR|DEBUG)\] "),
+            # (behind a container's own stamp, glued: ``2023-09-16 10:15:31.031074+00:00Sep 16 10:15:31.030 [INFO] ``)
+            sign("[", r"^(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:Z|[+-]\d\d:?\d\d) ?)?"
+                      r"[A-Z][a-z]{2} \d\d \d\d:\d\d:\d\d\.\d{3} \[(?:INFO|WARN|ERROR|DEBUG)\] "),
             sign("peers", r"accumulated \d+ samples for epoch #\d+ from \d+ peers"),
             # A peer joining a collaboration: it downloads the state from another peer, or fails to and retries
             # (printed bare, through python logging, or in the 2021 examples' ``[date time][LEVEL][caller]``).

@@ -65,6 +65,9 @@ _HYDRA = re.compile(r"\[(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)[.,](\d{3})\]\
 _PYTHON_LOGGING = re.compile(r"(DEBUG|INFO|WARNING|ERROR|CRITICAL):([\w.<>-]{1,120}):")
 _HIVEMIND = re.compile(r"([A-Z][a-z]{2}) (\d\d) (\d\d):(\d\d):(\d\d)\.(\d{3}) \[([A-Z]+)\](?: \[([^\]]+)\])? ")
 _RANK = re.compile(r"\s*Rank (\d{1,4})\s*\| ")
+# A capture tool's stamp before the line (``docker logs -t``, a container UI's export, ``kubectl logs --timestamps``):
+# a time with its zone, maybe glued to the line (``2023-09-16 10:15:31.031074+00:00Sep 16 10:15:31.030 [INFO] …``).
+_CONTAINER_STAMP = re.compile(r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:Z|[+-]\d\d:?\d\d) ?")
 _PM2 = re.compile(r"\d+\|[\w.-]{1,64}\s*\| ")
 
 _OUTER = re.compile(
@@ -240,6 +243,10 @@ class Sn38Parser(StepLines[_Line]):
 
     def classify(self, text: str) -> tuple[Kind, _Line | None]:
         """What a piece of an SN38 or hivemind line is: a record behind its prefix, or text."""
+        if text[:1].isdigit():
+            stamp = _CONTAINER_STAMP.match(text)
+            if stamp is not None and stamp.end() < len(text):
+                text = text[stamp.end() :]  # (the line's own clock, when it has one, says its time)
         line = self._split_prefix(text)
         if line is None and "]" in text:
             line = self._after_bar(text)
