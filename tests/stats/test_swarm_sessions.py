@@ -310,11 +310,71 @@ def test_a_dht_daemon_that_fails_and_stops_the_trainer_cannot_join(tmp_path: Pat
     now = local("2025-06-27 10:00:10.000")
     data = read(tmp_path, lines, now)
     assert (data["format"], data["state"], data["level"]) == ("hivemind", "cannot_join", "problem")
-    assert data["status_line"] == "cannot join the swarm · stopped"
+    assert data["status_line"] == "cannot join the swarm · crashed"
     swarm = data["training"]["swarm"]
     assert swarm["join_failures"] == 1  # the traceback and its error line are one failure
     assert "the bootstrap peers cannot be reached" in swarm["join_cause"]
     assert data["training"]["crash"]["error"].startswith("hivemind.p2p.p2p_daemon_bindings.utils.P2PDaemonError")
+
+
+def test_the_daemon_s_error_alone_then_the_script_s_shutdown_and_a_shell_s_terminated_is_a_crash(tmp_path: Path) -> None:
+    """rl-swarm issue 373's console (retyped by its author, prose lines kept): the p2p daemon's error line with no
+    traceback above it, run_rl_swarm.sh's own shutdown, then zsh's ``terminated`` for the script it killed. The
+    trainer's own error ended it: crashed, not stopped from outside."""
+    lines = [
+        "✅ Connected to Gensyn Testnet",
+        "INFO: Retrieved initial peers from chain:",
+        "  ['/ip4/38.101.215.14/tcp/31111/p2p/QmQ2gEXoPJg6iMBSUFWGzAabS2VhnzuS782Y637hGjfsRJ',",
+        "Then it fails with this error:",
+        ("hivemind.p2p.p2p_daemon_bindings.utils.P2PDaemonError: Daemon failed to start: 2025/07/01 02:07:38 failed "
+         "to connect to bootstrap peers"),
+        "Followed by automatic shutdown:",
+        ">> An error was detected while running rl-swarm. See ~/gensyn/test/rl-swarm/logs for full logs.",
+        ">> Shutting down trainer...",
+        "zsh: terminated  ./run_rl_swarm.sh",
+    ]
+    now = local("2025-07-01 02:08:00.000")
+    data = read(tmp_path, lines, now)
+    assert (data["format"], data["state"]) == ("hivemind", "cannot_join")
+    assert data["status_line"] == "cannot join the swarm · crashed"
+    crash = data["training"]["crash"]
+    assert crash["error"].startswith("hivemind.p2p.p2p_daemon_bindings.utils.P2PDaemonError: Daemon failed to start")
+    assert [e["kind"] for e in data["events"]] == ["crashed"]
+
+
+def test_a_signal_after_the_daemon_came_up_is_still_a_stop(tmp_path: Path) -> None:
+    """A shell's ``terminated`` with no error of the trainer's before it: someone ended it (no crash words)."""
+    lines = [
+        "Jun 27 10:00:00.000 [INFO] Checking that identity from `swarm.pem` is not used by other peers",
+        "Traceback (most recent call last):",
+        '  File "/venv/lib/python3.12/site-packages/hivemind/dht/dht.py", line 87, in __init__',
+        "KeyboardInterrupt",
+    ]
+    data = read(tmp_path, lines, local("2025-06-27 10:00:10.000"))
+    assert data["status_line"] == "cannot join the swarm · stopped by hand"
+
+
+def test_a_petals_server_behind_a_container_s_glued_stamp_is_read(tmp_path: Path) -> None:
+    """petals issue 511 (a TrueNAS container UI's export): every line starts with the container's stamp glued to
+    Petals' own clock, the warnings and the traceback too; the paste stops after its first frame. Petals, crashed at
+    start-up, the error not in the lines (none invented)."""
+    lines = [
+        "2023-09-16 10:15:31.031074+00:00Sep 16 10:15:31.030 [INFO] Running Petals 2.2.0",
+        ("2023-09-16 10:15:31.349212+00:00/opt/conda/lib/python3.10/site-packages/transformers/models/auto/"
+         "configuration_auto.py:1006: FutureWarning: The `use_auth_token` argument is deprecated and will be removed "
+         "in v5 of Transformers."),
+        "2023-09-16 10:15:31.349257+00:00warnings.warn(",
+        "2023-09-16 10:15:33.021283+00:00Sep 16 10:15:33.021 [INFO] Using DHT prefix: Llama-2-70b-hf",
+        "2023-09-16 10:15:43.745860+00:00Traceback (most recent call last):",
+        '2023-09-16 10:15:43.745925+00:00File "/opt/conda/lib/python3.10/runpy.py", line 196, in _run_module_as_main',
+    ]
+    data = read(tmp_path, lines, local("2023-09-16 10:16:00.000"))
+    assert (data["format"], data["state"]) == ("hivemind", "crashed")
+    assert data["status_line"] == "no step yet · crashed"
+    assert data["training"]["crash"]["error"] == (
+        'a traceback without its error line; last frame: File "/opt/conda/lib/python3.10/runpy.py", line 196, '
+        "in _run_module_as_main")
+    assert data["step"] is None
 
 
 def test_a_failed_round_s_time_is_no_pause(tmp_path: Path) -> None:

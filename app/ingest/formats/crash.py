@@ -110,6 +110,9 @@ _FATAL = re.compile(
     r"|\b(?:Killed: 9|Terminated: 15|Abort trap: 6|Segmentation fault: 11|Bus error: 10)\b"
     # and as Linux's bash writes it for a script's child (``jac-crun: line 6:  3305 Killed   $JACROOT/bin/jac-run``)
     r"|: line \d{1,6}: +\d{1,9} (?:Killed|Terminated|Aborted|Segmentation fault)(?:\s|$)"
+    # hivemind's p2p daemon that did not start: the DHT cannot come up, nothing catches it; its exception line
+    # alone (a paste that left the frames out) is the program's own end, whatever a shell says after it
+    r"|^(?:[A-Za-z_]\w*\.)*P2PDaemonError: Daemon failed to start\b"
 )
 # A signal or a scheduler that ends the run: fatal whatever level it is logged at (torchrun's agent
 # logs the death signal it received as a warning, ``W1229 … api.py:723] Received 1 death signal``).

@@ -571,7 +571,9 @@ def swarm_status(v: Verdict | EarlyVerdict, where: str | None) -> str | None:
     attempts = f"{swarm.join_failures} failed attempt{'s' if swarm.join_failures != 1 else ''}"
     match v.status:
         case Status.CANNOT_JOIN if v.crash is not None:
-            return f"{lead}cannot join the swarm · stopped"
+            # (the trainer's own error, or someone ending it: a shell's notice after that error is no stop)
+            ended = "crashed" if v.crash.stopped is None else stopped_words(v.crash)
+            return f"{lead}cannot join the swarm · {ended}"
         case Status.CANNOT_JOIN:
             return f"{lead}cannot join the swarm · {attempts}"
         case Status.JOINING:
