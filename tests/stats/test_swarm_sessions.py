@@ -377,6 +377,43 @@ def test_a_petals_server_behind_a_container_s_glued_stamp_is_read(tmp_path: Path
     assert data["step"] is None
 
 
+def test_rl_swarm_s_launcher_setting_the_node_up_is_waiting_not_unrecognised(tmp_path: Path) -> None:
+    """rl-swarm issue 406's console up to ``[1/4] Resolving packages...``: the banner (indented, a Markdown code
+    block), the login prompt, Node.js and yarn's install. No hivemind line yet: a hivemind node setting up, waiting
+    for its first step; no error, no round, no clock."""
+    lines = [
+        "    ██████  ██            ███████ ██     ██  █████  ██████  ███    ███",
+        "",
+        "    From Gensyn",
+        "",
+        "Please login to create an Ethereum Server Wallet",
+        "Node.js is already installed: v24.2.0",
+        "yarn install v1.22.22",
+        "warning ../../package.json: No license field",
+        "[1/4] Resolving packages...",
+    ]
+    data = read(tmp_path, lines, local("2025-07-22 10:00:00.000"))
+    assert (data["format"], data["state"], data["status_line"]) == ("hivemind", "working", "waiting for first step")
+    assert data["training"]["swarm"]["swarm_round"] == "setting up · installing the login server's packages"
+    assert data["training"]["crash"] is None and data["training"]["errors"] is None
+    assert data["step"] is None
+    assert "Swarm: setting up · installing the login server's packages" in data["details"]
+
+
+def test_the_launcher_s_login_wait_then_the_trainer_s_round_replaces_the_set_up(tmp_path: Path) -> None:
+    """run_rl_swarm.sh's own words while the login waits, then the trainer's first round: the round is the news."""
+    lines = [
+        "Please login to create an Ethereum Server Wallet",
+        ">> Waiting for modal userData.json to be created...",
+    ]
+    data = read(tmp_path, lines, local("2025-06-09 07:10:00.000"))
+    assert data["training"]["swarm"]["swarm_round"] == "setting up · waiting for the login at http://localhost:3000"
+    lines += [("2025-06-09 07:10:43,736 - INFO - hivemind_exp.trainer.hivemind_grpo_trainer:302 - 🐝 Joining round: "
+               "107 starting at stage: 2")]
+    data = read(tmp_path, lines, local("2025-06-09 07:11:00.000"))
+    assert data["training"]["swarm"]["swarm_round"] == "joining round 107 at stage 2"
+
+
 def test_a_failed_round_s_time_is_no_pause(tmp_path: Path) -> None:
     """Steps a minute apart; a round called at 10:02:10 fails at 10:07:00; the next step at 10:08:00. The
     step time is the rate's own, over the same stretch: 4 steps from 10:00 to 10:09, 540 s (26.67 steps/h,

@@ -177,6 +177,29 @@ _NO_GROUP = "Allreduce group not found"
 # genrl's game manager starts each round (``Starting round: 1234/1000000.``, its plan ``None`` when unset).
 _SWARM_ROUND = re.compile(r"(?:Joining round: (\d+) starting at stage: (\d+)|Training round: (\d+) stage: (\d+)"
                           r"|Already finished round: (\d+)\. Skipping|Starting round: (\d+)/(?:\d+|None)\.?$)")
+# gensyn rl-swarm's launcher (run_rl_swarm.sh) setting the node up before its trainer prints anything: its banner's
+# credit, the login server's set-up, the login in a browser, its packages, its questions. Each says what it does now.
+_SETUP = (
+    ("From Gensyn", "starting the launcher"),
+    ("Please login to create an Ethereum Server Wallet", "setting up the login server"),
+    ("Node.js is already installed", "setting up the login server"),
+    ("Node.js not found. Installing", "installing Node.js for the login server"),
+    ("Installing Yarn", "installing Yarn for the login server"),
+    ("yarn install v", "installing the login server's packages"),
+    ("Building server", "building the login server"),
+    ("Started server process", "starting the login server"),
+    ("open http://localhost:3000", "waiting for the login at http://localhost:3000"),
+    ("Waiting for modal userData.json", "waiting for the login at http://localhost:3000"),
+    ("Waiting for API key to be", "waiting for the API key to be activated"),
+    ("API key is activated", "the API key is activated"),
+    (">> Getting requirements", "installing the trainer's packages"),
+    (">> Installing GenRL", "installing the trainer's packages"),
+    (">> Would you like to push models", "waiting for an answer at the launcher's prompt"),
+    (">> Enter the name of the model", "waiting for an answer at the launcher's prompt"),
+    (">> Would you like your model to participate", "waiting for an answer at the launcher's prompt"),
+    (">> Good luck in the swarm!", "starting the trainer"),
+)
+_SETUP_WORDS = re.compile("|".join(re.escape(needle) for needle, _ in _SETUP))
 
 # Lines of one failure report arrive within this many seconds of each other.
 _SAME_FAILURE_SECONDS = 10.0
@@ -229,6 +252,7 @@ class Sn38Parser(StepLines[_Line]):
         self._dht_starting = False  # the record just read was hivemind's identity check (the DHT starting)
         self._failure_told: AllReduceResult | None = None  # the failure sent out last, its report maybe going on
         self._join_open = False  # a failure to join is being told (its traceback, a repeat: no new attempt)
+        self._setting_up = False  # the launcher's set-up was said, no trainer's record since
 
     def survives(self) -> bool:
         """A traceback of hivemind's averaging (its own process and loop) is a failed round, not the trainer's end."""
@@ -256,7 +280,7 @@ class Sn38Parser(StepLines[_Line]):
             bare = text.strip()
             # A traceback's lines and a join error are records of their own (a log may open with them).
             told = (_FRAME.match(bare) is not None or bare.startswith(("Traceback (most recent", "future: <Task"))
-                    or _EXCEPTION_LINE.match(bare) is not None)
+                    or _EXCEPTION_LINE.match(bare) is not None or _SETUP_WORDS.search(bare) is not None)
             return (Kind.FULL if told else Kind.OTHER), _Line(None, None, text, prefixed=False)
         # A message ending in a bare number (the loss has two decimals) may have been cut.
         return (Kind.OPEN if text[-1:].isdigit() else Kind.FULL), line
@@ -370,6 +394,9 @@ class Sn38Parser(StepLines[_Line]):
                 return
         else:
             self._trace, self._join_open = 0, False  # a logger's record: any traceback before it is over
+            if self._setting_up:  # the trainer's first record: its launcher's set-up is over
+                self._setting_up = False
+                events.append(SwarmNews(at, "setting_up", None))
             # hivemind checks its identity as its p2p daemon starts for the DHT: a traceback next is that start failing.
             self._dht_starting = _IDENTITY_CHECK in message
             self._after_error_record = line.level in ("ERROR", "CRITICAL", "WARN", "WARNING")
@@ -506,6 +533,12 @@ class Sn38Parser(StepLines[_Line]):
         if not self._trace:
             if any(marker in text for marker in _JOIN_ERRORS):
                 self._join_failed(None, text, events)
+                return True
+            setup = _SETUP_WORDS.search(text)
+            if setup is not None:
+                doing = next(meaning for needle, meaning in _SETUP if needle == setup.group())
+                events.append(SwarmNews(None, "setting_up", doing))
+                self._setting_up = True
                 return True
             return False
         if _EXCEPTION_LINE.match(text) is None:

@@ -206,9 +206,13 @@ class Swarm:
                 self._join_causes[cause] = self._join_causes.get(cause, 0) + 1
             return
         self._joined()
-        if kind == "round":
-            same = event.detail == self.swarm_round
-            self.swarm_round, self.swarm_round_said = event.detail, (self.swarm_round_said + 1 if same else 1)
+        if kind == "round" or kind == "setting_up":
+            if kind == "setting_up" and event.detail is None:  # the trainer's first record: the set-up is over
+                self.swarm_round, self.swarm_round_said = None, 0
+                return
+            detail = f"setting up · {event.detail}" if kind == "setting_up" else event.detail
+            same = detail == self.swarm_round
+            self.swarm_round, self.swarm_round_said = detail, (self.swarm_round_said + 1 if same else 1)
             return
         if kind == "downloading":
             self._download_began = t
