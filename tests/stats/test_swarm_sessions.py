@@ -400,6 +400,30 @@ def test_rl_swarm_s_launcher_setting_the_node_up_is_waiting_not_unrecognised(tmp
     assert "Swarm: setting up · installing the login server's packages" in data["details"]
 
 
+def test_the_older_launcher_waiting_for_the_browser_login_is_waiting_not_an_error(tmp_path: Path) -> None:
+    """gensyn-ai/rl-swarm issue 71 (2025-04-03): the older run_rl_swarm.sh asks about the testnet, installs the login
+    server's packages, cannot open a browser (``open: command not found``) and waits for the login's file. No hivemind
+    line: a node setting up, waiting for the login; no crash."""
+    lines = [
+        "Would you like to connect to the Testnet? [Y/n] y",
+        "Please login to create an Ethereum Server Wallet",
+        "yarn install v1.22.22",
+        "[1/4] Resolving packages...",
+        "success Already up-to-date.",
+        "Done in 0.31s.",
+        "./run_rl_swarm.sh: line 67: open: command not found",
+        "Waiting for userData.json to be created...",
+        "Waiting for userData.json to be created...",
+        "Waiting for userData.json to be created...",
+    ]
+    data = read(tmp_path, lines, local("2025-04-03 10:00:00.000"))
+    assert (data["format"], data["state"], data["status_line"]) == ("hivemind", "working", "waiting for first step")
+    swarm = data["training"]["swarm"]
+    assert (swarm["swarm_round"], swarm["swarm_round_said"]) == (
+        "setting up · waiting for the login at http://localhost:3000", 3)
+    assert data["training"]["crash"] is None
+
+
 def test_the_launcher_s_login_wait_then_the_trainer_s_round_replaces_the_set_up(tmp_path: Path) -> None:
     """run_rl_swarm.sh's own words while the login waits, then the trainer's first round: the round is the news."""
     lines = [

@@ -369,7 +369,7 @@ FORMATS: tuple[FormatSpec, ...] = (
             # its banner's credit and its login server's set-up, before any hivemind line (a node setting up)
             sign("Gensyn", r"^\s*From Gensyn\s*$"),
             sign("Ethereum Server Wallet", r"^Please login to create an Ethereum Server Wallet$"),
-            sign("userData.json", r"^>> Waiting for modal userData\.json to be created"),
+            sign("userData.json", r"^(?:>> )?Waiting for (?:modal )?userData\.json to be created"),
             # and the newer rl-swarm's genrl, through hydra's logging format (``[date time,ms][genrl.…][INFO] - ``)
             sign("genrl", r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d[.,]\d{3}\]\[[\w.]*\bgenrl\b[\w.]*\]\[[A-Z]+\] - "),
             sign("hivemind/dht/", r'File "[^"]*/hivemind/dht/dht\.py", line \d+, in (?:__init__|run_in_background)'),

@@ -189,7 +189,8 @@ _SETUP = (
     ("Building server", "building the login server"),
     ("Started server process", "starting the login server"),
     ("open http://localhost:3000", "waiting for the login at http://localhost:3000"),
-    ("Waiting for modal userData.json", "waiting for the login at http://localhost:3000"),
+    ("userData.json to be created", "waiting for the login at http://localhost:3000"),  # (">> … modal …" since 2025-05)
+    ("Would you like to connect to the Testnet", "waiting for an answer at the launcher's prompt"),
     ("Waiting for API key to be", "waiting for the API key to be activated"),
     ("API key is activated", "the API key is activated"),
     (">> Getting requirements", "installing the trainer's packages"),
