@@ -438,6 +438,25 @@ def test_the_launcher_s_login_wait_then_the_trainer_s_round_replaces_the_set_up(
     assert data["training"]["swarm"]["swarm_round"] == "joining round 107 at stage 2"
 
 
+def test_a_petals_server_s_lone_warning_is_shown_as_said(tmp_path: Path) -> None:
+    """bigscience-workshop/petals PR 437: a running server's one line, hivemind's ``[WARN]`` that declaring its blocks
+    takes longer than its update period. Nothing ended, no step, no error: the warning is shown, as printed."""
+    warned = "Declaring blocs to DHT takes more than --update_period, consider increasing it"
+    lines = [f"Aug 06 09:43:07.287 [WARN] [petals.server.server.run:701] {warned}"]
+    data = read(tmp_path, lines, local("2023-08-06 09:44:00.000"))
+    assert (data["format"], data["state"]) == ("hivemind", "working")
+    swarm = data["training"]["swarm"]
+    assert (swarm["warnings"], swarm["last_warning"]) == (1, warned)
+    assert f"Warning: {warned}" in data["details"]
+    assert data["training"]["crash"] is None and data["training"]["errors"] is None
+    # a second one: counted, the last shown; an INFO record is no warning
+    lines += ["Aug 06 09:44:07.287 [INFO] [petals.server.server.run:690] Announced that blocks [0, 1] are online",
+              "Aug 06 09:45:07.287 [WARN] [petals.server.server.run:701] Slow peer"]
+    data = read(tmp_path, lines, local("2023-08-06 09:46:00.000"))
+    assert (data["training"]["swarm"]["warnings"], data["training"]["swarm"]["last_warning"]) == (2, "Slow peer")
+    assert "Warning (the last of 2): Slow peer" in data["details"]
+
+
 def test_a_failed_round_s_time_is_no_pause(tmp_path: Path) -> None:
     """Steps a minute apart; a round called at 10:02:10 fails at 10:07:00; the next step at 10:08:00. The
     step time is the rate's own, over the same stretch: 4 steps from 10:00 to 10:09, 540 s (26.67 steps/h,

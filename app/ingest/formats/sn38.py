@@ -372,7 +372,14 @@ class Sn38Parser(StepLines[_Line]):
         return self._reference[1]
 
     def emit(self, line: _Line, events: list[Event]) -> None:
-        """A whole line's events, for the rank followed."""
+        """A whole line's events, for the rank followed; a warning of hivemind's own (``[WARN]``) that says
+        nothing else read is kept as said (a slow DHT declaration, a peer it cannot reach yet)."""
+        start = len(events)
+        self._line_events(line, events)
+        if line.level == "WARN" and line.prefixed and len(events) == start and line.message.strip():
+            events.append(SwarmNews(line.at, "warning", line.message.strip()))
+
+    def _line_events(self, line: _Line, events: list[Event]) -> None:
         if line.rank is not None:
             if self._rank is None or line.rank < self._rank:
                 self._rank = line.rank

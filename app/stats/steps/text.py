@@ -632,10 +632,14 @@ def swarm_lines(swarm: SwarmView | None, now: float) -> list[str]:
     if swarm.swarm_round is not None:
         again = f" (said {swarm.swarm_round_said}× in a row)" if swarm.swarm_round_said > 2 else ""
         game = f"Swarm: {swarm.swarm_round}{again}"
+    warning = None
+    if swarm.last_warning is not None:
+        count = f" (the last of {swarm.warnings})" if swarm.warnings > 1 else ""
+        warning = f"Warning{count}: {clip(swarm.last_warning, 160)}"
     download = None
     if swarm.state_download_seconds is not None:
         download = f"State: the last download from a peer took {text.duration(swarm.state_download_seconds)}"
-    return ([game] if game else []) + ([download] if download else []) + ([rounds] if rounds else []) + ["  " + round_text(r, now) for r in swarm.rounds[:ROUND_LINES]] \
+    return ([game] if game else []) + ([warning] if warning else []) + ([download] if download else []) + ([rounds] if rounds else []) + ["  " + round_text(r, now) for r in swarm.rounds[:ROUND_LINES]] \
         + ([pace] if pace else []) + ([peers] if peers else [])
 
 
