@@ -165,6 +165,8 @@ _DHT_START_CALL = re.compile(r"\bsetup_dht\(|=\s*(?:hivemind\.)?DHT\(")
 # hivemind's p2p daemon that cannot start (``P2PDaemonError: Daemon failed to start: … failed to connect to bootstrap peers``).
 _JOIN_ERRORS = ("Daemon failed to start", "failed to connect to bootstrap peers")
 _DHT_TRACE = "a traceback through the DHT's start-up"
+# Right after the identity check, before any frame says so: the DHT was starting (its frames, if read, confirm it).
+_IDENTITY_TRACE = "a traceback right after hivemind's identity check, as its DHT starts"
 _IDENTITY_CHECK = "is not used by other peers"  # ``Checking that identity from `…/swarm.pem` is not used by other peers``
 # The 2021 CollaborativeOptimizer: ``Collaboration accumulated 33576 samples from 40 peers; ETA 0.00 seconds``,
 # then ``Beginning global optimizer step 7``; its matchmaking looking for a group (at DEBUG):
@@ -246,6 +248,7 @@ class Sn38Parser(StepLines[_Line]):
         self._trace = 0
         self._trace_background = False
         self._trace_dht = False
+        self._dht_inferred = False  # the DHT's start only from the identity check just before (no frame of it yet)
         self._after_averaging_error = False  # the record just read was an averaging module's error
         self._background_line = False  # the line just read belongs to a background error (survives)
         self._task_error: float | None = None  # asyncio's "never retrieved" read: the ``future:`` line says whose
@@ -520,23 +523,23 @@ class Sn38Parser(StepLines[_Line]):
             if m is not None:
                 return True
         if text.startswith("Traceback (most recent call last)"):
-            self._trace, self._trace_dht = 1, False
+            self._trace, self._trace_dht, self._dht_inferred = 1, False, False
             self._trace_background = self._after_averaging_error
             self._background_line = self._trace_background
-            if self._dht_starting:  # right after the identity check: the DHT's daemon did not come up
-                self._trace_dht = True
-                self._join_failed(None, _DHT_TRACE, events)
+            if self._dht_starting:  # right after the identity check: the DHT's daemon did not come up, it seems
+                self._trace_dht = self._dht_inferred = True
+                self._join_failed(None, _IDENTITY_TRACE, events)
             return True
         if _FRAME.match(text):
             if self._trace != 2:  # its first frame: the header's, or a paste's cut above it
                 if self._trace == 0:
-                    self._trace_background, self._trace_dht = self._after_averaging_error, False
+                    self._trace_background, self._trace_dht, self._dht_inferred = self._after_averaging_error, False, False
                 self._trace_background = self._trace_background or _BACKGROUND_FRAME.search(text) is not None
                 self._trace = 2
             self._background_line = self._trace_background
-            if not self._trace_dht and _DHT_START_FRAME.search(text):
-                self._trace_dht = True
-                self._join_failed(None, _DHT_TRACE, events)
+            if (not self._trace_dht or self._dht_inferred) and _DHT_START_FRAME.search(text):
+                self._trace_dht, self._dht_inferred = True, False
+                self._join_failed(None, _DHT_TRACE, events)  # (after the identity check: the same failure, confirmed)
             return True
         if not self._trace:
             if any(marker in text for marker in _JOIN_ERRORS):
@@ -551,8 +554,8 @@ class Sn38Parser(StepLines[_Line]):
             return False
         if _EXCEPTION_LINE.match(text) is None:
             self._background_line = self._trace_background
-            if not self._trace_dht and _DHT_START_CALL.search(text):
-                self._trace_dht = True
+            if (not self._trace_dht or self._dht_inferred) and _DHT_START_CALL.search(text):
+                self._trace_dht, self._dht_inferred = True, False
                 self._join_failed(None, _DHT_TRACE, events)
             return True  # a frame's source line, its markers
         self._trace = 0
@@ -575,6 +578,8 @@ class Sn38Parser(StepLines[_Line]):
         cause = next((meaning for marker, meaning in _JOIN_CAUSES if marker in error), None)
         if cause is None and error == _DHT_TRACE:
             cause = "hivemind's DHT did not start; the error that stopped it is not in the log"
+        elif cause is None and error == _IDENTITY_TRACE:
+            cause = "the trainer died as hivemind's DHT was starting; the error that stopped it is not in the log"
         self._join_open = True
         events.append(SwarmNews(at, "join_failed", error, cause, again=again))
 
