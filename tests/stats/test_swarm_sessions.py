@@ -457,6 +457,16 @@ def test_a_petals_server_s_lone_warning_is_shown_as_said(tmp_path: Path) -> None
     assert "Warning (the last of 2): Slow peer" in data["details"]
 
 
+def test_the_miner_s_failed_training_loop_logged_as_a_warning_is_shown(tmp_path: Path) -> None:
+    """The SN38 miner logs ``Training Loop Failed with error: …`` at WARN (miner.py, research §4) and goes on: shown
+    as its warning, under the steps, no crash."""
+    lines = [step("14:00:00.000", 42, 1), bt("14:00:30.000", "Training Loop Failed with error: CUDA out of memory. "
+                                              "Tried to allocate 1.53 GiB", "WARN"), step("14:01:00.000", 42, 2)]
+    data = read(tmp_path, lines, local("2025-06-27 14:01:10.000"))
+    assert data["training"]["crash"] is None
+    assert "Warning: Training Loop Failed with error: CUDA out of memory. Tried to allocate 1.53 GiB" in data["details"]
+
+
 def test_a_failed_round_s_time_is_no_pause(tmp_path: Path) -> None:
     """Steps a minute apart; a round called at 10:02:10 fails at 10:07:00; the next step at 10:08:00. The
     step time is the rate's own, over the same stretch: 4 steps from 10:00 to 10:09, 540 s (26.67 steps/h,

@@ -375,8 +375,8 @@ class Sn38Parser(StepLines[_Line]):
         return self._reference[1]
 
     def emit(self, line: _Line, events: list[Event]) -> None:
-        """A whole line's events, for the rank followed; a warning of hivemind's own (``[WARN]``) that says
-        nothing else read is kept as said (a slow DHT declaration, a peer it cannot reach yet)."""
+        """A whole line's events, for the rank followed; a record logged at ``WARN`` (hivemind's ``[WARN]``, the
+        miner's ``| WARN |``) that says nothing else read is kept as said (a slow DHT declaration, a failed loop)."""
         start = len(events)
         self._line_events(line, events)
         if line.level == "WARN" and line.prefixed and len(events) == start and line.message.strip():

@@ -141,7 +141,7 @@ class Swarm:
         self.swarm_round_said = 0  # how many times in a row
         self._download_began: float | None = None  # a state download under way began
         self.state_download_seconds: float | None = None  # how long the last state download took
-        self.warnings = 0  # hivemind's own warnings that said nothing else read
+        self.warnings = 0  # records logged at WARN that said nothing else read
         self.last_warning: str | None = None
 
     def apply(self, event: Event, t: float | None, offset: int = 0) -> None:
