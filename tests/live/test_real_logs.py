@@ -1488,7 +1488,7 @@ def test_a_dht_that_never_came_up_reads_cannot_join_with_its_cause(
     assert cause in swarm["join_cause"]
     assert data["training"]["crash"] is not None  # how it ended, a detail
     sentence = next(line for line in data["details"] if line.startswith("Cannot join the swarm: "))
-    assert cause in sentence and sentence.endswith("the trainer stopped")
+    assert cause in sentence and sentence.endswith("the trainer crashed")
 
 
 @pytest.mark.parametrize(("name", "said", "times"), [

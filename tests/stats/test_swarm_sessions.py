@@ -352,6 +352,8 @@ def test_a_signal_after_the_daemon_came_up_is_still_a_stop(tmp_path: Path) -> No
     ]
     data = read(tmp_path, lines, local("2025-06-27 10:00:10.000"))
     assert data["status_line"] == "cannot join the swarm · stopped by hand"
+    sentence = next(line for line in data["details"] if line.startswith("Cannot join the swarm: "))
+    assert sentence.endswith("; the trainer was stopped by hand")
 
 
 def test_a_petals_server_behind_a_container_s_glued_stamp_is_read(tmp_path: Path) -> None:

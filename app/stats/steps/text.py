@@ -606,7 +606,9 @@ def swarm_sentence(v: Verdict | EarlyVerdict) -> str | None:
                 cause = f": {swarm.join_cause}" if swarm.join_cause else ""
             error = f" (last: {clip(swarm.join_error, 90)})" if swarm.join_error else ""
             tries = f"{swarm.join_failures} failed attempt{'s' if swarm.join_failures != 1 else ''}"
-            ended = "; the trainer stopped" if v.crash is not None else ""
+            ended = ""
+            if v.crash is not None:  # (its own error, or someone ending it)
+                ended = "; the trainer crashed" if v.crash.stopped is None else f"; the trainer was {stopped_words(v.crash)}"
             since = "" if v.crash is not None else since  # (how long it tried is over)
             return f"{verb}: {tries} to join the DHT{since}, no peer reached{cause}{error}{ended}"
         case Status.SYNC_FAILING:
