@@ -250,6 +250,8 @@ class SwarmView:
     swarm_round: str | None = None  # where the swarm's own rounds have it (gensyn rl-swarm: ``round 14 · stage 1``)
     swarm_round_said: int = 0  # how many times in a row the log said so
     state_download_seconds: float | None = None  # how long the last state download took (its start and end read)
+    warnings: int = 0  # records logged at WARN (hivemind's, the miner's) that said nothing else read
+    last_warning: str | None = None  # the last one's message, as printed
 
 
 @dataclass(frozen=True, slots=True)

@@ -407,6 +407,8 @@ SwarmKind = Literal[
     "catching_up",  # it took the collaboration's step and goes on
     "alone",  # no other peer to average with
     "round",  # where the swarm's own rounds have it (gensyn rl-swarm: ``detail`` ``round 14 · stage 1``)
+    "warning",  # a record logged at WARN that says nothing else read (``detail``: its message)
+    "setting_up",  # its launcher sets the node up, no trainer yet (``detail``: what it does; None: the set-up is over)
 ]
 
 

@@ -310,11 +310,163 @@ def test_a_dht_daemon_that_fails_and_stops_the_trainer_cannot_join(tmp_path: Pat
     now = local("2025-06-27 10:00:10.000")
     data = read(tmp_path, lines, now)
     assert (data["format"], data["state"], data["level"]) == ("hivemind", "cannot_join", "problem")
-    assert data["status_line"] == "cannot join the swarm · stopped"
+    assert data["status_line"] == "cannot join the swarm · crashed"
     swarm = data["training"]["swarm"]
     assert swarm["join_failures"] == 1  # the traceback and its error line are one failure
     assert "the bootstrap peers cannot be reached" in swarm["join_cause"]
     assert data["training"]["crash"]["error"].startswith("hivemind.p2p.p2p_daemon_bindings.utils.P2PDaemonError")
+
+
+def test_the_daemon_s_error_alone_then_the_script_s_shutdown_and_a_shell_s_terminated_is_a_crash(tmp_path: Path) -> None:
+    """rl-swarm issue 373's console (retyped by its author, prose lines kept): the p2p daemon's error line with no
+    traceback above it, run_rl_swarm.sh's own shutdown, then zsh's ``terminated`` for the script it killed. The
+    trainer's own error ended it: crashed, not stopped from outside."""
+    lines = [
+        "✅ Connected to Gensyn Testnet",
+        "INFO: Retrieved initial peers from chain:",
+        "  ['/ip4/38.101.215.14/tcp/31111/p2p/QmQ2gEXoPJg6iMBSUFWGzAabS2VhnzuS782Y637hGjfsRJ',",
+        "Then it fails with this error:",
+        ("hivemind.p2p.p2p_daemon_bindings.utils.P2PDaemonError: Daemon failed to start: 2025/07/01 02:07:38 failed "
+         "to connect to bootstrap peers"),
+        "Followed by automatic shutdown:",
+        ">> An error was detected while running rl-swarm. See ~/gensyn/test/rl-swarm/logs for full logs.",
+        ">> Shutting down trainer...",
+        "zsh: terminated  ./run_rl_swarm.sh",
+    ]
+    now = local("2025-07-01 02:08:00.000")
+    data = read(tmp_path, lines, now)
+    assert (data["format"], data["state"]) == ("hivemind", "cannot_join")
+    assert data["status_line"] == "cannot join the swarm · crashed"
+    crash = data["training"]["crash"]
+    assert crash["error"].startswith("hivemind.p2p.p2p_daemon_bindings.utils.P2PDaemonError: Daemon failed to start")
+    assert [e["kind"] for e in data["events"]] == ["crashed"]
+
+
+def test_a_signal_after_the_daemon_came_up_is_still_a_stop(tmp_path: Path) -> None:
+    """A shell's ``terminated`` with no error of the trainer's before it: someone ended it (no crash words)."""
+    lines = [
+        "Jun 27 10:00:00.000 [INFO] Checking that identity from `swarm.pem` is not used by other peers",
+        "Traceback (most recent call last):",
+        '  File "/venv/lib/python3.12/site-packages/hivemind/dht/dht.py", line 87, in __init__',
+        "KeyboardInterrupt",
+    ]
+    data = read(tmp_path, lines, local("2025-06-27 10:00:10.000"))
+    assert data["status_line"] == "cannot join the swarm · stopped by hand"
+    sentence = next(line for line in data["details"] if line.startswith("Cannot join the swarm: "))
+    assert sentence.endswith("; the trainer was stopped by hand")
+
+
+def test_a_petals_server_behind_a_container_s_glued_stamp_is_read(tmp_path: Path) -> None:
+    """petals issue 511 (a TrueNAS container UI's export): every line starts with the container's stamp glued to
+    Petals' own clock, the warnings and the traceback too; the paste stops after its first frame. Petals, crashed at
+    start-up, the error not in the lines (none invented)."""
+    lines = [
+        "2023-09-16 10:15:31.031074+00:00Sep 16 10:15:31.030 [INFO] Running Petals 2.2.0",
+        ("2023-09-16 10:15:31.349212+00:00/opt/conda/lib/python3.10/site-packages/transformers/models/auto/"
+         "configuration_auto.py:1006: FutureWarning: The `use_auth_token` argument is deprecated and will be removed "
+         "in v5 of Transformers."),
+        "2023-09-16 10:15:31.349257+00:00warnings.warn(",
+        "2023-09-16 10:15:33.021283+00:00Sep 16 10:15:33.021 [INFO] Using DHT prefix: Llama-2-70b-hf",
+        "2023-09-16 10:15:43.745860+00:00Traceback (most recent call last):",
+        '2023-09-16 10:15:43.745925+00:00File "/opt/conda/lib/python3.10/runpy.py", line 196, in _run_module_as_main',
+    ]
+    data = read(tmp_path, lines, local("2023-09-16 10:16:00.000"))
+    assert (data["format"], data["state"]) == ("hivemind", "crashed")
+    assert data["status_line"] == "no step yet · crashed"
+    assert data["training"]["crash"]["error"] == (
+        'a traceback without its error line; last frame: File "/opt/conda/lib/python3.10/runpy.py", line 196, '
+        "in _run_module_as_main")
+    assert data["step"] is None
+
+
+def test_rl_swarm_s_launcher_setting_the_node_up_is_waiting_not_unrecognised(tmp_path: Path) -> None:
+    """rl-swarm issue 406's console up to ``[1/4] Resolving packages...``: the banner (indented, a Markdown code
+    block), the login prompt, Node.js and yarn's install. No hivemind line yet: a hivemind node setting up, waiting
+    for its first step; no error, no round, no clock."""
+    lines = [
+        "    ██████  ██            ███████ ██     ██  █████  ██████  ███    ███",
+        "",
+        "    From Gensyn",
+        "",
+        "Please login to create an Ethereum Server Wallet",
+        "Node.js is already installed: v24.2.0",
+        "yarn install v1.22.22",
+        "warning ../../package.json: No license field",
+        "[1/4] Resolving packages...",
+    ]
+    data = read(tmp_path, lines, local("2025-07-22 10:00:00.000"))
+    assert (data["format"], data["state"], data["status_line"]) == ("hivemind", "working", "waiting for first step")
+    assert data["training"]["swarm"]["swarm_round"] == "setting up · installing the login server's packages"
+    assert data["training"]["crash"] is None and data["training"]["errors"] is None
+    assert data["step"] is None
+    assert "Swarm: setting up · installing the login server's packages" in data["details"]
+
+
+def test_the_older_launcher_waiting_for_the_browser_login_is_waiting_not_an_error(tmp_path: Path) -> None:
+    """gensyn-ai/rl-swarm issue 71 (2025-04-03): the older run_rl_swarm.sh asks about the testnet, installs the login
+    server's packages, cannot open a browser (``open: command not found``) and waits for the login's file. No hivemind
+    line: a node setting up, waiting for the login; no crash."""
+    lines = [
+        "Would you like to connect to the Testnet? [Y/n] y",
+        "Please login to create an Ethereum Server Wallet",
+        "yarn install v1.22.22",
+        "[1/4] Resolving packages...",
+        "success Already up-to-date.",
+        "Done in 0.31s.",
+        "./run_rl_swarm.sh: line 67: open: command not found",
+        "Waiting for userData.json to be created...",
+        "Waiting for userData.json to be created...",
+        "Waiting for userData.json to be created...",
+    ]
+    data = read(tmp_path, lines, local("2025-04-03 10:00:00.000"))
+    assert (data["format"], data["state"], data["status_line"]) == ("hivemind", "working", "waiting for first step")
+    swarm = data["training"]["swarm"]
+    assert (swarm["swarm_round"], swarm["swarm_round_said"]) == (
+        "setting up · waiting for the login at http://localhost:3000", 3)
+    assert data["training"]["crash"] is None
+
+
+def test_the_launcher_s_login_wait_then_the_trainer_s_round_replaces_the_set_up(tmp_path: Path) -> None:
+    """run_rl_swarm.sh's own words while the login waits, then the trainer's first round: the round is the news."""
+    lines = [
+        "Please login to create an Ethereum Server Wallet",
+        ">> Waiting for modal userData.json to be created...",
+    ]
+    data = read(tmp_path, lines, local("2025-06-09 07:10:00.000"))
+    assert data["training"]["swarm"]["swarm_round"] == "setting up · waiting for the login at http://localhost:3000"
+    lines += [("2025-06-09 07:10:43,736 - INFO - hivemind_exp.trainer.hivemind_grpo_trainer:302 - 🐝 Joining round: "
+               "107 starting at stage: 2")]
+    data = read(tmp_path, lines, local("2025-06-09 07:11:00.000"))
+    assert data["training"]["swarm"]["swarm_round"] == "joining round 107 at stage 2"
+
+
+def test_a_petals_server_s_lone_warning_is_shown_as_said(tmp_path: Path) -> None:
+    """bigscience-workshop/petals PR 437: a running server's one line, hivemind's ``[WARN]`` that declaring its blocks
+    takes longer than its update period. Nothing ended, no step, no error: the warning is shown, as printed."""
+    warned = "Declaring blocs to DHT takes more than --update_period, consider increasing it"
+    lines = [f"Aug 06 09:43:07.287 [WARN] [petals.server.server.run:701] {warned}"]
+    data = read(tmp_path, lines, local("2023-08-06 09:44:00.000"))
+    assert (data["format"], data["state"]) == ("hivemind", "working")
+    swarm = data["training"]["swarm"]
+    assert (swarm["warnings"], swarm["last_warning"]) == (1, warned)
+    assert f"Warning: {warned}" in data["details"]
+    assert data["training"]["crash"] is None and data["training"]["errors"] is None
+    # a second one: counted, the last shown; an INFO record is no warning
+    lines += ["Aug 06 09:44:07.287 [INFO] [petals.server.server.run:690] Announced that blocks [0, 1] are online",
+              "Aug 06 09:45:07.287 [WARN] [petals.server.server.run:701] Slow peer"]
+    data = read(tmp_path, lines, local("2023-08-06 09:46:00.000"))
+    assert (data["training"]["swarm"]["warnings"], data["training"]["swarm"]["last_warning"]) == (2, "Slow peer")
+    assert "Warning (the last of 2): Slow peer" in data["details"]
+
+
+def test_the_miner_s_failed_training_loop_logged_as_a_warning_is_shown(tmp_path: Path) -> None:
+    """The SN38 miner logs ``Training Loop Failed with error: …`` at WARN (miner.py, research §4) and goes on: shown
+    as its warning, under the steps, no crash."""
+    lines = [step("14:00:00.000", 42, 1), bt("14:00:30.000", "Training Loop Failed with error: CUDA out of memory. "
+                                              "Tried to allocate 1.53 GiB", "WARN"), step("14:01:00.000", 42, 2)]
+    data = read(tmp_path, lines, local("2025-06-27 14:01:10.000"))
+    assert data["training"]["crash"] is None
+    assert "Warning: Training Loop Failed with error: CUDA out of memory. Tried to allocate 1.53 GiB" in data["details"]
 
 
 def test_a_failed_round_s_time_is_no_pause(tmp_path: Path) -> None:

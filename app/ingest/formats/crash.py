@@ -110,6 +110,9 @@ _FATAL = re.compile(
     r"|\b(?:Killed: 9|Terminated: 15|Abort trap: 6|Segmentation fault: 11|Bus error: 10)\b"
     # and as Linux's bash writes it for a script's child (``jac-crun: line 6:  3305 Killed   $JACROOT/bin/jac-run``)
     r"|: line \d{1,6}: +\d{1,9} (?:Killed|Terminated|Aborted|Segmentation fault)(?:\s|$)"
+    # hivemind's p2p daemon that did not start: the DHT cannot come up, nothing catches it; its exception line
+    # alone (a paste that left the frames out) is the program's own end, whatever a shell says after it
+    r"|^(?:[A-Za-z_]\w*\.)*P2PDaemonError: Daemon failed to start\b"
 )
 # A signal or a scheduler that ends the run: fatal whatever level it is logged at (torchrun's agent
 # logs the death signal it received as a warning, ``W1229 … api.py:723] Received 1 death signal``).
@@ -188,6 +191,9 @@ _ALONE = re.compile(
     r"|^(?:zsh|bash|sh): (?:line \d+: )?(?:\d+ )?(?:abort|killed|Killed|Aborted|Segmentation fault|terminated|Terminated"
     rf"|{_KILLED_WORDS}|{_TERMINATED_WORDS})(?!\w)"
 )
+# A launcher's own last words before it ends its process group (gensyn rl-swarm's exit trap: ``>> Shutting down
+# trainer...`` then ``kill -- -$$``): the shell's ``terminated`` that follows is the script ending itself, no stop.
+_OWN_SHUTDOWN = re.compile(r"\bShutting down\b")
 # How telling a crash line is: a shell's notice < a one-line fatal error < Python's exception line.
 # Right after a crash, a less telling line of the same death (C++'s ``terminate called…`` under
 # a RuntimeError, ``zsh: abort`` under libc++'s message) does not replace it.
@@ -413,14 +419,15 @@ class CrashWatch:
             return []
         return self._crash(message, EXCEPTION)
 
-    def _crash(self, text: str, rank: int, killed: bool | None = None) -> list[Event]:
-        """A crash line of this rank: said, unless it echoes a more telling one just read."""
+    def _crash(self, text: str, rank: int, killed: bool | None = None, stopped: bool = True) -> list[Event]:
+        """A crash line of this rank: said, unless it echoes a more telling one just read (``stopped`` False:
+        its words are no one's stop)."""
         if self._after_exception and self._exception is not None and rank < self._rank:
             return []
         self._exception, self._exit_code, self._rank = text, None, rank
         self._after_exception = TABLE_LINES
         return [RunCrashed(None, _clip(text), killed=bool(_KILLED.search(text)) if killed is None else killed,
-                           stopped=stop_kind(text), placeholder=bool(_WRAPPER.search(text)))]
+                           stopped=stop_kind(text) if stopped else None, placeholder=bool(_WRAPPER.search(text)))]
 
     def _table(self, message: str) -> list[Event] | None:
         """A launcher's failure table under the exception: the exit code and the signal say more."""
@@ -443,6 +450,8 @@ class CrashWatch:
             scales = [float(v) for v in _SCALE.findall(message)]
             return [StepSkipped(None, scales[-1] if scales else None)]
         if _ALONE.match(message):
+            if _OWN_SHUTDOWN.search(self._previous) and stop_kind(message) == "signal":
+                return self._crash(message, NOTICE, killed=False, stopped=False)
             return self._crash(message, NOTICE)
         if "non-finite" in message.lower() and _NONFINITE_NORM.search(message):
             # torch's clip_grad_norm_ warns and goes on: a non-finite grad norm, said once.

@@ -211,7 +211,10 @@ class PrefixReader:
                         return None
                     at = self._yearless(month, day, m, 3)
         end = m.end()
-        if end < len(line) and not (line[end].isspace() or line[end] in "[]|-"):
+        # A time with its zone is a capture tool's stamp, whole in itself: a container UI may glue the
+        # line right after it (``2023-09-16 10:15:31.031074+00:00Sep 16 10:15:31.030 [INFO] …``).
+        zoned = m.re is _ISO and m.group(8) is not None
+        if end < len(line) and not (zoned or line[end].isspace() or line[end] in "[]|-"):
             return None  # a date inside a word, not a record's time
         return at, self._fields(line, end)
 

@@ -348,7 +348,9 @@ FORMATS: tuple[FormatSpec, ...] = (
         "hivemind", _sn38, "sn38", STEPS, "a hivemind log",
         signatures=(
             sign("could not find a group", r"\] (?:\[\S+\] )?Averaging step failed: could not find a group"),
-            sign("[", r"^[A-Z][a-z]{2} \d\d \d\d:\d\d:\d\d\.\d{3} \[(?:INFO|WARN|ERROR|DEBUG)\] "),
+            # (behind a container's own stamp, glued: ``2023-09-16 10:15:31.031074+00:00Sep 16 10:15:31.030 [INFO] ``)
+            sign("[", r"^(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:Z|[+-]\d\d:?\d\d) ?)?"
+                      r"[A-Z][a-z]{2} \d\d \d\d:\d\d:\d\d\.\d{3} \[(?:INFO|WARN|ERROR|DEBUG)\] "),
             sign("peers", r"accumulated \d+ samples for epoch #\d+ from \d+ peers"),
             # A peer joining a collaboration: it downloads the state from another peer, or fails to and retries
             # (printed bare, through python logging, or in the 2021 examples' ``[date time][LEVEL][caller]``).
@@ -364,6 +366,10 @@ FORMATS: tuple[FormatSpec, ...] = (
             # and its launcher's own lines (run_rl_swarm.sh)
             sign(">> ", r"^>> (?:Shutting down trainer\.\.\.|An error was detected while running rl-swarm|"
                         r"Good luck in the swarm!)"),
+            # its banner's credit and its login server's set-up, before any hivemind line (a node setting up)
+            sign("Gensyn", r"^\s*From Gensyn\s*$"),
+            sign("Ethereum Server Wallet", r"^Please login to create an Ethereum Server Wallet$"),
+            sign("userData.json", r"^(?:>> )?Waiting for (?:modal )?userData\.json to be created"),
             # and the newer rl-swarm's genrl, through hydra's logging format (``[date time,ms][genrl.…][INFO] - ``)
             sign("genrl", r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d[.,]\d{3}\]\[[\w.]*\bgenrl\b[\w.]*\]\[[A-Z]+\] - "),
             sign("hivemind/dht/", r'File "[^"]*/hivemind/dht/dht\.py", line \d+, in (?:__init__|run_in_background)'),

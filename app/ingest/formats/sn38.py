@@ -65,6 +65,9 @@ _HYDRA = re.compile(r"\[(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)[.,](\d{3})\]\
 _PYTHON_LOGGING = re.compile(r"(DEBUG|INFO|WARNING|ERROR|CRITICAL):([\w.<>-]{1,120}):")
 _HIVEMIND = re.compile(r"([A-Z][a-z]{2}) (\d\d) (\d\d):(\d\d):(\d\d)\.(\d{3}) \[([A-Z]+)\](?: \[([^\]]+)\])? ")
 _RANK = re.compile(r"\s*Rank (\d{1,4})\s*\| ")
+# A capture tool's stamp before the line (``docker logs -t``, a container UI's export, ``kubectl logs --timestamps``):
+# a time with its zone, maybe glued to the line (``2023-09-16 10:15:31.031074+00:00Sep 16 10:15:31.030 [INFO] …``).
+_CONTAINER_STAMP = re.compile(r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:Z|[+-]\d\d:?\d\d) ?")
 _PM2 = re.compile(r"\d+\|[\w.-]{1,64}\s*\| ")
 
 _OUTER = re.compile(
@@ -162,6 +165,8 @@ _DHT_START_CALL = re.compile(r"\bsetup_dht\(|=\s*(?:hivemind\.)?DHT\(")
 # hivemind's p2p daemon that cannot start (``P2PDaemonError: Daemon failed to start: … failed to connect to bootstrap peers``).
 _JOIN_ERRORS = ("Daemon failed to start", "failed to connect to bootstrap peers")
 _DHT_TRACE = "a traceback through the DHT's start-up"
+# Right after the identity check, before any frame says so: the DHT was starting (its frames, if read, confirm it).
+_IDENTITY_TRACE = "a traceback right after hivemind's identity check, as its DHT starts"
 _IDENTITY_CHECK = "is not used by other peers"  # ``Checking that identity from `…/swarm.pem` is not used by other peers``
 # The 2021 CollaborativeOptimizer: ``Collaboration accumulated 33576 samples from 40 peers; ETA 0.00 seconds``,
 # then ``Beginning global optimizer step 7``; its matchmaking looking for a group (at DEBUG):
@@ -174,6 +179,30 @@ _NO_GROUP = "Allreduce group not found"
 # genrl's game manager starts each round (``Starting round: 1234/1000000.``, its plan ``None`` when unset).
 _SWARM_ROUND = re.compile(r"(?:Joining round: (\d+) starting at stage: (\d+)|Training round: (\d+) stage: (\d+)"
                           r"|Already finished round: (\d+)\. Skipping|Starting round: (\d+)/(?:\d+|None)\.?$)")
+# gensyn rl-swarm's launcher (run_rl_swarm.sh) setting the node up before its trainer prints anything: its banner's
+# credit, the login server's set-up, the login in a browser, its packages, its questions. Each says what it does now.
+_SETUP = (
+    ("From Gensyn", "starting the launcher"),
+    ("Please login to create an Ethereum Server Wallet", "setting up the login server"),
+    ("Node.js is already installed", "setting up the login server"),
+    ("Node.js not found. Installing", "installing Node.js for the login server"),
+    ("Installing Yarn", "installing Yarn for the login server"),
+    ("yarn install v", "installing the login server's packages"),
+    ("Building server", "building the login server"),
+    ("Started server process", "starting the login server"),
+    ("open http://localhost:3000", "waiting for the login at http://localhost:3000"),
+    ("userData.json to be created", "waiting for the login at http://localhost:3000"),  # (">> … modal …" since 2025-05)
+    ("Would you like to connect to the Testnet", "waiting for an answer at the launcher's prompt"),
+    ("Waiting for API key to be", "waiting for the API key to be activated"),
+    ("API key is activated", "the API key is activated"),
+    (">> Getting requirements", "installing the trainer's packages"),
+    (">> Installing GenRL", "installing the trainer's packages"),
+    (">> Would you like to push models", "waiting for an answer at the launcher's prompt"),
+    (">> Enter the name of the model", "waiting for an answer at the launcher's prompt"),
+    (">> Would you like your model to participate", "waiting for an answer at the launcher's prompt"),
+    (">> Good luck in the swarm!", "starting the trainer"),
+)
+_SETUP_WORDS = re.compile("|".join(re.escape(needle) for needle, _ in _SETUP))
 
 # Lines of one failure report arrive within this many seconds of each other.
 _SAME_FAILURE_SECONDS = 10.0
@@ -219,6 +248,7 @@ class Sn38Parser(StepLines[_Line]):
         self._trace = 0
         self._trace_background = False
         self._trace_dht = False
+        self._dht_inferred = False  # the DHT's start only from the identity check just before (no frame of it yet)
         self._after_averaging_error = False  # the record just read was an averaging module's error
         self._background_line = False  # the line just read belongs to a background error (survives)
         self._task_error: float | None = None  # asyncio's "never retrieved" read: the ``future:`` line says whose
@@ -226,6 +256,7 @@ class Sn38Parser(StepLines[_Line]):
         self._dht_starting = False  # the record just read was hivemind's identity check (the DHT starting)
         self._failure_told: AllReduceResult | None = None  # the failure sent out last, its report maybe going on
         self._join_open = False  # a failure to join is being told (its traceback, a repeat: no new attempt)
+        self._setting_up = False  # the launcher's set-up was said, no trainer's record since
 
     def survives(self) -> bool:
         """A traceback of hivemind's averaging (its own process and loop) is a failed round, not the trainer's end."""
@@ -240,6 +271,10 @@ class Sn38Parser(StepLines[_Line]):
 
     def classify(self, text: str) -> tuple[Kind, _Line | None]:
         """What a piece of an SN38 or hivemind line is: a record behind its prefix, or text."""
+        if text[:1].isdigit():
+            stamp = _CONTAINER_STAMP.match(text)
+            if stamp is not None and stamp.end() < len(text):
+                text = text[stamp.end() :]  # (the line's own clock, when it has one, says its time)
         line = self._split_prefix(text)
         if line is None and "]" in text:
             line = self._after_bar(text)
@@ -249,7 +284,7 @@ class Sn38Parser(StepLines[_Line]):
             bare = text.strip()
             # A traceback's lines and a join error are records of their own (a log may open with them).
             told = (_FRAME.match(bare) is not None or bare.startswith(("Traceback (most recent", "future: <Task"))
-                    or _EXCEPTION_LINE.match(bare) is not None)
+                    or _EXCEPTION_LINE.match(bare) is not None or _SETUP_WORDS.search(bare) is not None)
             return (Kind.FULL if told else Kind.OTHER), _Line(None, None, text, prefixed=False)
         # A message ending in a bare number (the loss has two decimals) may have been cut.
         return (Kind.OPEN if text[-1:].isdigit() else Kind.FULL), line
@@ -340,7 +375,14 @@ class Sn38Parser(StepLines[_Line]):
         return self._reference[1]
 
     def emit(self, line: _Line, events: list[Event]) -> None:
-        """A whole line's events, for the rank followed."""
+        """A whole line's events, for the rank followed; a record logged at ``WARN`` (hivemind's ``[WARN]``, the
+        miner's ``| WARN |``) that says nothing else read is kept as said (a slow DHT declaration, a failed loop)."""
+        start = len(events)
+        self._line_events(line, events)
+        if line.level == "WARN" and line.prefixed and len(events) == start and line.message.strip():
+            events.append(SwarmNews(line.at, "warning", line.message.strip()))
+
+    def _line_events(self, line: _Line, events: list[Event]) -> None:
         if line.rank is not None:
             if self._rank is None or line.rank < self._rank:
                 self._rank = line.rank
@@ -363,6 +405,9 @@ class Sn38Parser(StepLines[_Line]):
                 return
         else:
             self._trace, self._join_open = 0, False  # a logger's record: any traceback before it is over
+            if self._setting_up:  # the trainer's first record: its launcher's set-up is over
+                self._setting_up = False
+                events.append(SwarmNews(at, "setting_up", None))
             # hivemind checks its identity as its p2p daemon starts for the DHT: a traceback next is that start failing.
             self._dht_starting = _IDENTITY_CHECK in message
             self._after_error_record = line.level in ("ERROR", "CRITICAL", "WARN", "WARNING")
@@ -478,33 +523,39 @@ class Sn38Parser(StepLines[_Line]):
             if m is not None:
                 return True
         if text.startswith("Traceback (most recent call last)"):
-            self._trace, self._trace_dht = 1, False
+            self._trace, self._trace_dht, self._dht_inferred = 1, False, False
             self._trace_background = self._after_averaging_error
             self._background_line = self._trace_background
-            if self._dht_starting:  # right after the identity check: the DHT's daemon did not come up
-                self._trace_dht = True
-                self._join_failed(None, _DHT_TRACE, events)
+            if self._dht_starting:  # right after the identity check: the DHT's daemon did not come up, it seems
+                self._trace_dht = self._dht_inferred = True
+                self._join_failed(None, _IDENTITY_TRACE, events)
             return True
         if _FRAME.match(text):
             if self._trace != 2:  # its first frame: the header's, or a paste's cut above it
                 if self._trace == 0:
-                    self._trace_background, self._trace_dht = self._after_averaging_error, False
+                    self._trace_background, self._trace_dht, self._dht_inferred = self._after_averaging_error, False, False
                 self._trace_background = self._trace_background or _BACKGROUND_FRAME.search(text) is not None
                 self._trace = 2
             self._background_line = self._trace_background
-            if not self._trace_dht and _DHT_START_FRAME.search(text):
-                self._trace_dht = True
-                self._join_failed(None, _DHT_TRACE, events)
+            if (not self._trace_dht or self._dht_inferred) and _DHT_START_FRAME.search(text):
+                self._trace_dht, self._dht_inferred = True, False
+                self._join_failed(None, _DHT_TRACE, events)  # (after the identity check: the same failure, confirmed)
             return True
         if not self._trace:
             if any(marker in text for marker in _JOIN_ERRORS):
                 self._join_failed(None, text, events)
                 return True
+            setup = _SETUP_WORDS.search(text)
+            if setup is not None:
+                doing = next(meaning for needle, meaning in _SETUP if needle == setup.group())
+                events.append(SwarmNews(None, "setting_up", doing))
+                self._setting_up = True
+                return True
             return False
         if _EXCEPTION_LINE.match(text) is None:
             self._background_line = self._trace_background
-            if not self._trace_dht and _DHT_START_CALL.search(text):
-                self._trace_dht = True
+            if (not self._trace_dht or self._dht_inferred) and _DHT_START_CALL.search(text):
+                self._trace_dht, self._dht_inferred = True, False
                 self._join_failed(None, _DHT_TRACE, events)
             return True  # a frame's source line, its markers
         self._trace = 0
@@ -527,6 +578,8 @@ class Sn38Parser(StepLines[_Line]):
         cause = next((meaning for marker, meaning in _JOIN_CAUSES if marker in error), None)
         if cause is None and error == _DHT_TRACE:
             cause = "hivemind's DHT did not start; the error that stopped it is not in the log"
+        elif cause is None and error == _IDENTITY_TRACE:
+            cause = "the trainer died as hivemind's DHT was starting; the error that stopped it is not in the log"
         self._join_open = True
         events.append(SwarmNews(at, "join_failed", error, cause, again=again))
 

@@ -139,4 +139,5 @@ def swarm_view(swarm: Swarm, facts: SwarmFacts) -> SwarmView | None:
         local_samples_per_second=finite(swarm.local_samples_per_second), rounds=rounds, peers=facts.peers,
         peers_known=facts.peers_known, swarm_round=swarm.swarm_round, swarm_round_said=swarm.swarm_round_said,
         state_download_seconds=finite(swarm.state_download_seconds),
+        warnings=swarm.warnings, last_warning=swarm.last_warning,
     )

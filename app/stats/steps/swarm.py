@@ -141,6 +141,8 @@ class Swarm:
         self.swarm_round_said = 0  # how many times in a row
         self._download_began: float | None = None  # a state download under way began
         self.state_download_seconds: float | None = None  # how long the last state download took
+        self.warnings = 0  # records logged at WARN that said nothing else read
+        self.last_warning: str | None = None
 
     def apply(self, event: Event, t: float | None, offset: int = 0) -> None:
         """Take one event seen at ``t`` (``offset``: a step's, that places it on the run's timeline)."""
@@ -205,10 +207,18 @@ class Swarm:
             if cause in self._join_causes or len(self._join_causes) < 8:
                 self._join_causes[cause] = self._join_causes.get(cause, 0) + 1
             return
+        if kind == "warning":  # (says nothing of joining)
+            self.warnings += 1
+            self.last_warning = event.detail
+            return
         self._joined()
-        if kind == "round":
-            same = event.detail == self.swarm_round
-            self.swarm_round, self.swarm_round_said = event.detail, (self.swarm_round_said + 1 if same else 1)
+        if kind == "round" or kind == "setting_up":
+            if kind == "setting_up" and event.detail is None:  # the trainer's first record: the set-up is over
+                self.swarm_round, self.swarm_round_said = None, 0
+                return
+            detail = f"setting up · {event.detail}" if kind == "setting_up" else event.detail
+            same = detail == self.swarm_round
+            self.swarm_round, self.swarm_round_said = detail, (self.swarm_round_said + 1 if same else 1)
             return
         if kind == "downloading":
             self._download_began = t

@@ -571,7 +571,9 @@ def swarm_status(v: Verdict | EarlyVerdict, where: str | None) -> str | None:
     attempts = f"{swarm.join_failures} failed attempt{'s' if swarm.join_failures != 1 else ''}"
     match v.status:
         case Status.CANNOT_JOIN if v.crash is not None:
-            return f"{lead}cannot join the swarm · stopped"
+            # (the trainer's own error, or someone ending it: a shell's notice after that error is no stop)
+            ended = "crashed" if v.crash.stopped is None else stopped_words(v.crash)
+            return f"{lead}cannot join the swarm · {ended}"
         case Status.CANNOT_JOIN:
             return f"{lead}cannot join the swarm · {attempts}"
         case Status.JOINING:
@@ -604,7 +606,9 @@ def swarm_sentence(v: Verdict | EarlyVerdict) -> str | None:
                 cause = f": {swarm.join_cause}" if swarm.join_cause else ""
             error = f" (last: {clip(swarm.join_error, 90)})" if swarm.join_error else ""
             tries = f"{swarm.join_failures} failed attempt{'s' if swarm.join_failures != 1 else ''}"
-            ended = "; the trainer stopped" if v.crash is not None else ""
+            ended = ""
+            if v.crash is not None:  # (its own error, or someone ending it)
+                ended = "; the trainer crashed" if v.crash.stopped is None else f"; the trainer was {stopped_words(v.crash)}"
             since = "" if v.crash is not None else since  # (how long it tried is over)
             return f"{verb}: {tries} to join the DHT{since}, no peer reached{cause}{error}{ended}"
         case Status.SYNC_FAILING:
@@ -630,10 +634,14 @@ def swarm_lines(swarm: SwarmView | None, now: float) -> list[str]:
     if swarm.swarm_round is not None:
         again = f" (said {swarm.swarm_round_said}× in a row)" if swarm.swarm_round_said > 2 else ""
         game = f"Swarm: {swarm.swarm_round}{again}"
+    warning = None
+    if swarm.last_warning is not None:
+        count = f" (the last of {swarm.warnings})" if swarm.warnings > 1 else ""
+        warning = f"Warning{count}: {clip(swarm.last_warning, 160)}"
     download = None
     if swarm.state_download_seconds is not None:
         download = f"State: the last download from a peer took {text.duration(swarm.state_download_seconds)}"
-    return ([game] if game else []) + ([download] if download else []) + ([rounds] if rounds else []) + ["  " + round_text(r, now) for r in swarm.rounds[:ROUND_LINES]] \
+    return ([game] if game else []) + ([warning] if warning else []) + ([download] if download else []) + ([rounds] if rounds else []) + ["  " + round_text(r, now) for r in swarm.rounds[:ROUND_LINES]] \
         + ([pace] if pace else []) + ([peers] if peers else [])
 
 

@@ -463,12 +463,50 @@ def stops(lines: list[str]) -> list[tuple[str, str | None]]:
            " 27.20 GB). Tried to allocate 1.16 GB on private pool."),
           ">> An error was detected while running rl-swarm. See /rl-swarm/logs for full logs.",
           "zsh: terminated  ./run_rl_swarm.sh"], None),
+        # hivemind's p2p daemon error alone (the frames left out of a retyped paste), the launcher's own shutdown, zsh's
+        # note of the script it ended (gensyn-ai/rl-swarm issue 373): the daemon's error, no stop
+        ([("hivemind.p2p.p2p_daemon_bindings.utils.P2PDaemonError: Daemon failed to start: 2025/07/01 02:07:38 failed"
+           " to connect to bootstrap peers"),
+          "Followed by automatic shutdown:",
+          ">> An error was detected while running rl-swarm. See ~/gensyn/test/rl-swarm/logs for full logs.",
+          ">> Shutting down trainer...",
+          "zsh: terminated  ./run_rl_swarm.sh"], None),
+        # the launcher's script failing on its own line, its exit trap's shutdown (``kill -- -$$``), zsh's note
+        # (gensyn-ai/rl-swarm issue 208): the script ended itself, nobody stopped it
+        (["./run_rl_swarm.sh: line 127: /Users/username/.bashrc: No such file or directory",
+          ">> Shutting down trainer...",
+          "zsh: terminated ./run_rl_swarm.sh"], None),
     ],
 )
 def test_a_crash_line_says_whether_someone_stopped_the_run(lines: list[str], stopped: str | None) -> None:
     found = stops(lines)
     assert found, "a line that ends the run"
     assert found[-1][1] == stopped
+
+
+def test_the_daemon_s_error_alone_is_the_crash_the_shell_s_notice_after_it_says_nothing_new() -> None:
+    # gensyn-ai/rl-swarm issue 373: the error line is what ended the trainer; no second crash line after it
+    lines = [
+        ("hivemind.p2p.p2p_daemon_bindings.utils.P2PDaemonError: Daemon failed to start: 2025/07/01 02:07:38 failed"
+         " to connect to bootstrap peers"),
+        ">> Shutting down trainer...",
+        "zsh: terminated  ./run_rl_swarm.sh",
+    ]
+    watch = CrashWatch()
+    found = [e for line in lines for e in watch.see(line) if isinstance(e, RunCrashed)]
+    assert [(e.error, e.killed, e.stopped) for e in found] == [(lines[0], False, None)]
+
+
+def test_a_shell_s_terminated_after_a_launcher_s_own_shutdown_is_no_kill() -> None:
+    # gensyn-ai/rl-swarm issue 208 (its run_rl_swarm.sh's exit trap ends its own process group)
+    watch = CrashWatch()
+    lines = ["./run_rl_swarm.sh: line 127: /Users/username/.bashrc: No such file or directory",
+             ">> Shutting down trainer...", "zsh: terminated ./run_rl_swarm.sh"]
+    found = [e for line in lines for e in watch.see(line) if isinstance(e, RunCrashed)]
+    assert [(e.error, e.killed, e.stopped) for e in found] == [("zsh: terminated ./run_rl_swarm.sh", False, None)]
+    # (the same notice with no shutdown before it is someone's stop)
+    alone = [e for e in CrashWatch().see("zsh: terminated ./run_rl_swarm.sh") if isinstance(e, RunCrashed)]
+    assert [(e.killed, e.stopped) for e in alone] == [(True, "signal")]
 
 
 def test_a_traceback_glued_to_a_bar_waits_for_its_error_line_to_say_who_ended_it() -> None:

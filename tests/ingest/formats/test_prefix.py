@@ -40,6 +40,9 @@ PREFIXES: list[tuple[str, float | None, int | None]] = [
     ("[2024-05-01 12:00:00,123] [INFO] [logging.py:96:log_dist] [Rank 0] ", MAY_1 + 0.123, None),  # deepspeed
     ("2024-05-01T12:00:00.123456789Z ", UTC_MAY_1 + 0.123456789, None),  # docker logs -t, kubectl --timestamps
     ("2024-05-01T14:00:00.5+02:00 ", UTC_MAY_1 + 0.5, None),
+    # a container UI's export glues the line to its stamp (petals issue 511, TrueNAS:
+    # ``2023-09-16 10:15:31.031074+00:00Sep 16 10:15:31.030 [INFO] Running Petals 2.2.0``)
+    ("2024-05-01 12:00:00.031074+00:00", UTC_MAY_1 + 0.031074, None),
     ("[2024-05-01 12:00:00] ", MAY_1, None),  # ts '[%Y-%m-%d %H:%M:%S]'
     ("May 01 12:00:00 ", MAY_1, None),  # ts, no year: the reference's
     ("[05-01 12:00:00][demucs.solver][INFO] - ", MAY_1, None),  # logging's datefmt "%m-%d %H:%M:%S" (demucs), no year

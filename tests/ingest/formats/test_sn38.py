@@ -366,5 +366,8 @@ def test_genrl_s_start_up_records_date_the_log_and_claim_nothing() -> None:
     lines = body("hivemind-rlswarm-issue421-genrl-bracketed-startup-no-steps.log")
     events, bad = read(lines)
     assert bad == 0
-    assert [e for e in events if not isinstance(e, Tick)] == []
+    # (run_rl_swarm.sh's questions and its good-luck line: the node set up; the trainer's first record ends that)
+    said = [e for e in events if not isinstance(e, Tick)]
+    assert all(isinstance(e, SwarmNews) and e.kind == "setting_up" for e in said)
+    assert [e.detail for e in said][-2:] == ["starting the trainer", None]
     assert [e.at for e in events if isinstance(e, Tick)] == [utc(2025, 7, 28, 22, 9, 26) + 0.975]
