@@ -1229,8 +1229,8 @@ GENERIC_READ = {
     "generic-p2t-issue13-deit-style-json-log-epoch-98-to-108-test-at-100.log": "step, epoch, loss, lr, eval",
     "generic-demucs-issue315-solver-train-epoch-35-of-332-it-sec-valid-summary.log": "step, epoch, loss, eval",
     "generic-ultralytics-issue21765-yolo-epoch-22-of-55-negative-box-loss-9min-epochs.log":
-        "step, epoch, step time, elapsed, ETA",
-    "generic-ultralytics-issue19571-yolo11-tune-epoch-16-of-30-zero-metrics-box-loss-up.log": "step, total, epoch",
+        "step, epoch, step time, elapsed, ETA, eval",
+    "generic-ultralytics-issue19571-yolo11-tune-epoch-16-of-30-zero-metrics-box-loss-up.log": "step, total, epoch, eval",
     "generic-isaaclab-issue5084-rsl-rl-learning-iteration-1-of-10-blocks.log": "step, total, loss, step time",
     "generic-rsl-rl-mjlab-pr1021-learning-iteration-66-of-30000-one-block.log": "step, total, loss, step time",
     "generic-rsl-rl-hover-issue45-learning-iteration-156025-computation-steps-s.log": "step, total, loss, step time",
@@ -1241,7 +1241,7 @@ GENERIC_READ = {
     "generic-sb3-stable-baselines-issue1204-ppo-table-iterations-7-time-elapsed-136.log": "step, loss, lr, step time",
     "generic-deeprm-issue10-iteration-blocks-elapsed-time-seconds-tabs.log": "step, loss, step time",
     "generic-deep-object-pose-issue220-train-epoch-bracket-percent-tab-loss.log": "step, total, epoch, loss",
-    "generic-yolo11-ultralytics-issue22209-new-bars-epochs-12-14-of-300-it-s.log": "step, epoch, step time, elapsed",
+    "generic-yolo11-ultralytics-issue22209-new-bars-epochs-12-14-of-300-it-s.log": "step, epoch, step time, elapsed, eval",
     "generic-rl-baselines3-zoo-pr521-sb3-ppo-table-iterations-18-timesteps-73728.log": "step, loss, lr, step time",
     "generic-dscnet-issue1-epoch-198-bracket-iter-of-927-time-avg-many-losses-accu.log":
         "step, total, epoch, loss, lr, step time",

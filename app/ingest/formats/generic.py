@@ -204,6 +204,7 @@ class _Line:
     rank: int | None = None  # the launcher's rank that printed it (None: no rank prefix)
     run_eta: bool = False  # its ETA is the whole run's, though its count is its epoch's
     loss_note: str | None = None  # what the loss is, when the trainer names it so (a boosting round's ``train-rmse``)
+    parts: tuple[tuple[str, float], ...] = ()  # a loss printed in its parts, none the model's one loss (``box_loss``)
 
 
 class GenericParser(StepLines[_Line]):
@@ -236,6 +237,8 @@ class GenericParser(StepLines[_Line]):
         self._vertical: list[tuple[str, str]] | None = None  # a one-figure-a-line record's pairs so far
         self._vertical_group = ""  # its group's name (stable-baselines3's ``rollout/``)
         self._spaced_columns: list[str] = []  # a space-aligned table's header names, while its rows follow
+        self._row_parts: tuple[tuple[str, float], ...] = ()  # the loss parts of the last such row read
+        self._class_columns: list[str] = []  # a per-class evaluation table's metric names, for its ``all`` row
         self._epoch_open: TrainStep | None = None  # the last step counted in its epoch, short of the epoch's total
         self._epoch: Reading | None = None  # announced on a line of its own, for the bars after it
         self._full_epoch: tuple[TrainStep, int] | None = None  # the last step: a full epoch's bar, and its total
@@ -366,12 +369,18 @@ class GenericParser(StepLines[_Line]):
                 # ``[400] steps_per_second=1.58, train_loss=3.22``): the bracketed number is the step.
                 s = f"step: {led.group(1)} | {s[led.end():]}"
         table_row = record  # (a record held from one figure a line: its position makes it a step, as a table's row)
+        if self._class_columns or (s[:6] == "Class " and "  " in s):
+            evaluated = self._class_row(s, at)
+            if evaluated is not None:
+                return Kind.FULL, evaluated or None
+        parts: tuple[tuple[str, float], ...] = ()
         if self._spaced_columns or (s[:1].isalpha() and ("  " in s or "\t" in s) and ":" not in s and "=" not in s):
             spaced = self._spaced_row(s)
             if spaced is None:
                 return Kind.FULL, None  # the header row: its names are the next rows' keys
             if spaced:
                 s, table_row = spaced, True
+                parts, self._row_parts = self._row_parts, ()
         if len(s) <= 40 and _EVAL_HEADING.match(s):
             self._evaluation_next = True  # ``Evaluation:`` on a line of its own: its figures follow
             return Kind.FULL, None
@@ -400,7 +409,7 @@ class GenericParser(StepLines[_Line]):
             # (``Generating train split``, ``Map``: a data set's bar, whose count is no training step)
             training = any(r.field is Field.LOSS for r in readings) or (_TRAINING.search(head) and not side_job(head))
             if training and not _EVAL_START.match(head):
-                line = _Line("step", at, readings, bar=_bar(bar), text=s)
+                line = _Line("step", at, readings, bar=_bar(bar), text=s, parts=parts)
                 counters = _COUNTERS.match(head)
                 if counters is not None:
                     line.counters = _counted(counters)
@@ -481,6 +490,8 @@ class GenericParser(StepLines[_Line]):
                 if position.field is Field.EPOCH:
                     readings.append(Reading(Field.STEP, "epoch", position.value, position.total))
                 line.what = "step"
+        if parts and line.what == "step":
+            line.parts = parts
         if line.what == "step" and _cut(s):
             return Kind.PARTIAL, None  # a terminal wrapped the record: its rest follows
         if line.what == "other":
@@ -645,7 +656,10 @@ class GenericParser(StepLines[_Line]):
                 # epoch's, the step's.
                 names = [("step time" if name.lower() == "time" and lookup(normalise(columns[0]))[0] is Field.EPOCH
                           else name) for name in columns]
+                if "total" in names and any(normalise(name) == "gpu mem" for name in names):
+                    names[names.index("total")] = "total_loss"  # an older YOLO's sum of its losses' parts
                 pairs_text = " | ".join(f"{name}: {value}" for name, value in zip(names, values, strict=True))
+                self._row_parts = _loss_parts(names, values)
                 # (a bar after the row, when whole: its count and rate; one cut at the terminal's width is dropped)
                 whole_bar = bool(rest) and "]" in rest[0] and "/" in rest[0]
                 if rest and not whole_bar:
@@ -664,6 +678,28 @@ class GenericParser(StepLines[_Line]):
         # (A line between the header and its row, such as YOLO's validation ``all  787  2054 …`` printed on another
         # stream, keeps the table: only another position header replaces it.)
         return ""
+
+    def _class_row(self, s: str, at: float | None) -> _Line | None:
+        """A per-class evaluation table (ultralytics' and YOLOv5's validation: ``Class  Images  Instances
+        Box(P  R  mAP50  mAP50-95): 100%|…|`` over ``all  722  1444  0.994  0.995  0.995  0.734``): its header
+        names the metrics, its ``all`` row (every class at once) is the evaluation's figures, each class's own
+        row is no figure of the run's. Returns the ``all`` row's evaluation, an empty line for the header or
+        another row of the table, None for a line that is neither (which ends the table)."""
+        cells = s.split()
+        if cells[0] == "Class":
+            names = _class_metrics(s)
+            if names:
+                self._class_columns = names
+                return _Line("other", at)
+        columns = self._class_columns
+        if not columns or len(cells) != len(columns) or not all(_DASHED_VALUE.fullmatch(c) for c in cells[1:]):
+            self._class_columns = []
+            return None
+        if cells[0] != "all":
+            return _Line("other", at)  # one class's own figures
+        readings = [Reading(Field.EVAL_LOSS, name, float(cell)) for name, cell in zip(columns, cells, strict=True)
+                    if name and name != "Class"]
+        return _Line("eval", at, readings, text=s) if readings else _Line("other", at)
 
     def _table_row(self, s: str) -> str | None:
         """A comma-separated table (a CSV logger's file, ``Epoch ,LR ,RMSE_Train`` padded): its header
@@ -971,6 +1007,7 @@ class GenericParser(StepLines[_Line]):
                 run_eta=line.run_eta,
                 epoch_total=epoch_reading.total if epoch_reading is not None and epoch_reading.total else None,
                 epoch_steps=bar_total,
+                figures=line.parts,
             )
         )
         last = events[-1]
@@ -1342,3 +1379,57 @@ def _cut(s: str) -> bool:
         return False
     last = s.rstrip(" |").rsplit("|", 1)[-1]
     return not any(c.isdigit() for c in last)
+
+
+# A per-class evaluation table's header: its names up to the bar (``Box(P  R  mAP50  mAP50-95): 100%|…``), a group
+# (``Box(``, ``Mask(``) opened before its first metric; YOLOv5's ``mAP@.5  mAP@.5:.95`` are the same two metrics.
+_CLASS_NAME = re.compile(r"(?:(?P<group>[A-Za-z]{1,12})\()?(?P<name>[A-Za-z][\w@.:-]{0,20}?)\)?:?")
+_CLASS_HEAD_END = re.compile(r":\s|\s\d{1,3}%")
+_CLASS_COUNTS = frozenset({"Class", "Images", "Instances", "Labels", "Targets"})
+_CLASS_METRICS = {"P": "precision", "R": "recall", "mAP50": "mAP50", "mAP50-95": "mAP50-95",
+                  "mAP@.5": "mAP50", "mAP@.5:.95": "mAP50-95"}  # fmt: skip
+
+
+def _class_metrics(header: str) -> list[str]:
+    """The column names of a per-class evaluation table's header, the counts' as "" and the metrics' as their
+    evaluation's names (``mAP50-95``, ``mask mAP50``); empty when the header names no mAP (another table)."""
+    head = _CLASS_HEAD_END.split(header, 1)[0]  # (up to the bar after its names)
+    names: list[str] = []
+    group = ""
+    for cell in head.split():
+        m = _CLASS_NAME.fullmatch(cell)
+        if m is None:
+            return []
+        if m.group("group"):
+            group = "" if m.group("group").lower() == "box" else m.group("group").lower() + " "
+        name = m.group("name")
+        if name in _CLASS_COUNTS:
+            names.append("Class" if name == "Class" else "")
+        elif name in _CLASS_METRICS:
+            names.append(group + _CLASS_METRICS[name])
+        else:
+            names.append("")  # (a name cut at the terminal's width: ``mAP50-``)
+    if not any("mAP" in n for n in names):
+        return []
+    return names
+
+
+# YOLOv5's and YOLOv7's older header names its losses by their part alone (``Epoch  gpu_mem  box  obj  cls  total``).
+_YOLO_PARTS = frozenset({"box", "obj", "cls", "dfl", "giou"})
+
+
+def _loss_parts(columns: list[str], values: list[str]) -> tuple[tuple[str, float], ...]:
+    """A table row's losses named for their part (YOLO's ``box_loss``, ``cls_loss``, ``dfl_loss``), as printed: a
+    loss in parts has no one figure that is the model's loss, so each part is kept under its own name (an older
+    YOLO's ``box``, ``obj``, ``total`` under a ``gpu_mem`` column as ``box_loss``, ``obj_loss``, ``total_loss``)."""
+    parts = []
+    yolo = any(normalise(name) == "gpu mem" for name in columns)
+    for name, value in zip(columns, values, strict=False):
+        words = normalise(name).split(" ")
+        if yolo and name.lower() in _YOLO_PARTS:
+            name, words = f"{name}_loss", ["loss"]
+        if "loss" in words and lookup(normalise(name))[0] is not Field.LOSS:
+            figure = number(value)
+            if figure is not None:
+                parts.append((name, figure))
+    return tuple(parts) if len(parts) >= 2 else ()

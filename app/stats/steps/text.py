@@ -167,7 +167,8 @@ def details(
     evals = latest_evals(stage)
     if evals:
         lines.append("Eval " + " · ".join(f"{name} {figure(value)}" for name, value, _ in evals)
-                     + ("" if latest.logged else eval_where(evals)))  # a logged count is no step
+                     # (a logged count is no step, nor a full epoch's count of batches the evaluation followed)
+                     + ("" if latest.logged or latest.epoch_steps is not None else eval_where(evals)))
     data = data_line(stage)
     if data:
         lines.append(data)
@@ -400,6 +401,9 @@ def spikes_line(stage: Stage) -> str:
 
 
 def figure_lines(figures: dict[str, float]) -> list[str]:
+    # A loss printed in its parts, none of them the model's one loss (YOLO's ``box_loss``, ``cls_loss``).
+    losses = [f"{name} {figure(value)}" for name, value in figures.items() if name.endswith("_loss")]
+    lines = ["Losses " + " · ".join(losses)] if len(losses) >= 2 else []
     parts = []
     if "reward" in figures:
         parts.append(f"reward {figures['reward']:.4f}")
@@ -417,9 +421,9 @@ def figure_lines(figures: dict[str, float]) -> list[str]:
     if "samples_per_second" in figures:
         parts.append(f"{samples_rate(figures['samples_per_second'])} samples/s")
     if not parts:
-        return []
+        return lines
     line = " · ".join(parts)
-    return [line[:1].upper() + line[1:]]
+    return [*lines, line[:1].upper() + line[1:]]
 
 
 def recognised(stage: Stage) -> str:

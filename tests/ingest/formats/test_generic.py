@@ -945,6 +945,50 @@ def test_a_table_s_header_names_the_columns_of_the_rows_under_it() -> None:
     assert steps(["  Class  Images  Instances  mAP50", "    all      60         80  0.431"]) == []
 
 
+def evaluations(lines: list[str]) -> list[tuple[str, float]]:
+    return [(e.name, e.value) for e in GenericParser().feed(lines) if isinstance(e, EvalResult)]
+
+
+def test_a_loss_printed_in_parts_keeps_each_part_and_a_class_table_s_all_row_is_the_evaluation() -> None:
+    # the composed ultralytics table above: epoch 1's row prints three parts of its loss, none the model's one loss
+    first = steps(YOLO)[0]
+    assert (first.loss, first.figures) == (None, (("box_loss", 1.201), ("cls_loss", 2.113), ("dfl_loss", 1.305)))
+    # its validation: the ``all`` row under ``Box(P  R  mAP50  mAP50-95)``, Images and Instances are counts
+    assert evaluations(YOLO) == [("precision", 0.512), ("recall", 0.403), ("mAP50", 0.431), ("mAP50-95", 0.288)]
+    # one class's own row is no figure of the run's; a segmenting model's second group keeps its name
+    seg = ["      Epoch    GPU_mem   box_loss   seg_loss   cls_loss   dfl_loss  Instances       Size",
+           "        1/3      2.05G      1.201     0.9000      2.113      1.305         12        640: 100%|█| 5/5 [00:05<00:00,  1.00it/s]",
+           "                 Class     Images  Instances      Box(P          R      mAP50  mAP50-95)     Mask(P          R      mAP50  mAP50-95): 100%|█| 1/1",
+           "                   all         60         80      0.512      0.403      0.431      0.288      0.500      0.400      0.420      0.250",
+           "                   cat         60         40      0.600      0.500      0.550      0.350      0.590      0.480      0.530      0.300"]
+    assert evaluations(seg)[3:6] == [("mAP50-95", 0.288), ("mask_precision", 0.5), ("mask_recall", 0.4)]
+    assert len(evaluations(seg)) == 8
+    assert steps(seg)[0].figures[1] == ("seg_loss", 0.9)
+
+
+# YOLOv5's older table (https://github.com/ultralytics/yolov5/issues/8401, its losses named by part alone and no
+# total column) and YOLOv7's (https://github.com/WongKinYiu/yolov7/issues/849, with ``total``: the sum of the parts).
+YOLOV5 = ["     Epoch   gpu_mem       box       obj       cls    labels  img_size",
+          "   298/299        0G  0.008621  0.002274         0         9       640: 100%|██████████| 49/49 [01:17<00:00,  1.59s/it]",
+          "               Class     Images     Labels          P          R     mAP@.5 mAP@.5:.95: 100%|██████████| 25/25 [00:19<00:00,  1.29it/s]",
+          "                 all        245        258      0.986      0.961      0.988      0.793"]
+YOLOV7 = ["     Epoch   gpu_mem       box       obj       cls     total    labels  img_size",
+          "   33/4999     70.1G   0.05069   0.01035   0.03706    0.0981        14      1856: 100%|██████████| 295/295 [12:39<00:00,  2.57s/it]",
+          "               Class      Images      Labels           P           R      mAP@.5  mAP@.5:.95: 100%|██████████| 50/50 [01:10<00:00,  1.42s/it]"]
+
+
+def test_an_older_yolo_names_its_loss_parts_alone_and_its_map_by_iou() -> None:
+    (got,) = steps(YOLOV5)
+    assert (got.step, got.epoch, got.epoch_total, got.step_seconds, got.loss) == (49, 298.0, 299, 1.59, None)
+    assert got.figures == (("box_loss", 0.008621), ("obj_loss", 0.002274), ("cls_loss", 0.0))
+    assert evaluations(YOLOV5) == [("precision", 0.986), ("recall", 0.961), ("mAP50", 0.988), ("mAP50-95", 0.793)]
+    (v7,) = steps(YOLOV7)
+    # ``total`` is the model's loss, the sum of its parts: 0.05069 + 0.01035 + 0.03706 = 0.0981
+    assert (v7.loss, v7.figures) == (0.0981, (("box_loss", 0.05069), ("obj_loss", 0.01035), ("cls_loss", 0.03706)))
+    # a header of counts alone (no mAP) is no evaluation table
+    assert evaluations(["  Class  Images  Instances  Size", "    all      60         80   640"]) == []
+
+
 SB3 = ["-----------------------------------",
        "| rollout/           |            |",
        "|    ep_rew_mean     | -213       |",
