@@ -529,3 +529,15 @@ def test_trl_on_policy_dicts_name_their_rate_lr_and_their_loss_by_the_policy() -
     (step,) = [e for e in events if isinstance(e, TrainStep)]
     assert (step.loss, step.lr, step.epoch, step.logged) == (-0.25, 3e-06, 0.75, True)
     assert ("episode", 672.0) in step.figures and ("loss/value_avg", 0.08) in step.figures
+
+
+def test_a_markdown_fence_glued_to_a_pasted_dict_is_no_part_of_it() -> None:
+    # TRL's GRPO dict pasted inside inline triple backticks (https://github.com/huggingface/trl/issues/3078), shortened
+    pasted = "```{'loss': 0.0133, 'grad_norm': 2.667192220687866, 'learning_rate': 2.6140692393428204e-10, 'reward': 1.25, 'epoch': 0.92}```"
+    from app.ingest.formats import detect
+
+    assert detect([pasted]) == "hf-trainer"
+    (step,) = [e for e in HfTrainerParser().feed([pasted]) if isinstance(e, TrainStep)]
+    assert (step.loss, step.epoch, step.lr) == (0.0133, 0.92, 2.6140692393428204e-10)
+    # a fence alone on its line, or backticks inside a message, are left as they are
+    assert detect(["```", pasted[3:-3], "```"]) == "hf-trainer"
