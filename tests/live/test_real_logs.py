@@ -1147,8 +1147,9 @@ GENERIC_READ = {
     "generic-megatron-lm-playground-nemo-2.0-gh-file-byoc-mbridge-done.log":
         "step, total, loss, lr, grad norm, step time, eval",
     "generic-gpt-neox-issue947-llama-bf16.log": "step, total, loss, lr, step time",
+    # (DeepSpeed's timer line ``epoch=0/micro_step=199/global_step=199`` says the epoch the steps under it are in)
     "generic-megatron-deepspeed-argonne-megatron-deepspeed-file-alcf-readme-ckpt-crash.log":
-        "step, total, loss, lr, step time, tok/s, tokens",
+        "step, total, epoch, loss, lr, step time, tok/s, tokens",
     "generic-megatron-deepspeed-bigscience-file-tr1-13B-chronicles-ecc-crash.log":
         "step, total, loss, lr, grad norm, step time",
     "generic-megatron-deepspeed-bigscience-file-tr11-176B-chronicles-wrapped-throughput-drop.log":

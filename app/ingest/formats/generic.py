@@ -105,6 +105,16 @@ _SEVERAL_LOSSES = re.compile(r"(?i)\b\w{1,12}[ _]loss\b\s*[:=]\s*-?\d[^\n]*\b\w{
 _EVAL_HEADING = re.compile(r"(?i)^\W*(?:evaluation|evaluating|validation|validating|testing|test|eval)\W*$")
 # A launcher's ``[trainer0|0]:`` (torchx), also left dangling at the end of a redrawn line.
 _LAUNCHER = re.compile(r"\[[\w-]{1,32}\|\d{1,6}\]:")
+# A record led by its stage, epoch and position in the epoch: ``[train: 35, 50 / 1000]``.
+_STAGE_POSITION = re.compile(r"\[([A-Za-z]{1,12}):\s?(\d{1,9}),\s{1,4}(\d{1,12})\s?/\s?(\d{1,12})\]\s*")
+# A position in the epoch printed beside the run's own step (its count, the epoch's total), kept as figures.
+IN_EPOCH, EPOCH_STEPS = "epoch/step", "epoch/steps"
+# A loss printed in its parts is kept as figures named so (``loss/box_loss``): none of them is the model's one loss.
+LOSS_PART = "loss/"
+# BasicSR's and mmsr's losses, each named for its part (``l_pix: 2.14e-02``, ``l_g_pix: 3.2e-03 l_g_gan: 6.1e-02``).
+_L_LOSS = re.compile(rf"(?<![\w/])(l_[a-z]\w{{0,30}}):\s?({NUM})")
+# A position N/M that leads a record, a labelled figure or a bracketed one after it (not a Keras bar's `` [==>``).
+_LEADING_POSITION = re.compile(r"(\d{1,12})/(\d{1,12})(?=\s?\([A-Za-z]|,\s?[A-Za-z])")
 # Leading counters before a labelled record: ``490 | loss …`` (llama2.c), ``1|120|Loss: …``
 # (torchtune: epoch, then step).
 _COUNTERS = re.compile(r"^(\d{1,12})\s*\|\s*(?:(\d{1,12})\s*\|\s*)?(?=[A-Za-z])")
@@ -205,6 +215,7 @@ class _Line:
     run_eta: bool = False  # its ETA is the whole run's, though its count is its epoch's
     loss_note: str | None = None  # what the loss is, when the trainer names it so (a boosting round's ``train-rmse``)
     parts: tuple[tuple[str, float], ...] = ()  # a loss printed in its parts, none the model's one loss (``box_loss``)
+    train: bool = False  # its record names its stage as training (``[train: 35, 50 / 1000]``)
 
 
 class GenericParser(StepLines[_Line]):
@@ -349,6 +360,20 @@ class GenericParser(StepLines[_Line]):
                 return Kind.FULL, None  # the header row: its names are the next rows' keys
             if table:
                 s = table  # a row, read as its ``name: value`` pairs
+        if s[:1].isdigit():
+            led = _LEADING_POSITION.match(s)
+            if led is not None:
+                # A record led by its position alone (char-rnn's ``170/9500 (epoch 0.895), train_loss = 2.84``)
+                s = f"step: {led.group(1)}/{led.group(2)} | {s[led.end():]}"
+        trained = False
+        if s[:1] == "[" and ": " in s[:24]:
+            staged = _STAGE_POSITION.match(s)
+            if staged is not None:
+                # pytracking's ``[train: 35, 50 / 1000] FPS: 4.0 (7.9)  ,  Loss/total: 3.41968  ,  …``: the stage, its
+                # epoch and the batch in it; a training stage's record is a step whatever test figures it carries
+                stage, epoch, n, m = staged.groups()
+                trained = not _EVAL_START.match(stage)
+                s = f"epoch: {epoch} | batch: {n}/{m} | {s[staged.end():]}"
         if s[:1] in "SED" and _BEST_ROUND.match(s):
             self._best_next = True
             return Kind.FULL, None
@@ -429,8 +454,15 @@ class GenericParser(StepLines[_Line]):
             readings.extend(_day_clocks(s))
         if "|" in s and not any(r.field is Field.ELAPSED for r in readings):
             readings.extend(_last_clock(s))
-        line = _Line("step", at, readings, text=s)
+        line = _Line("step", at, readings, text=s, train=trained)
         counters = _COUNTERS.match(s)
+        if "l_" in s and not any(r.field is Field.LOSS for r in readings):
+            named = [(name, value) for name, text in _L_LOSS.findall(s) if (value := number(text)) is not None]
+            if len(named) == 1:
+                readings.append(Reading(Field.LOSS, "loss", named[0][1]))
+                line.loss_note = named[0][0]
+            elif named:
+                line.parts = tuple((LOSS_PART + name, value) for name, value in named)
         lossy = any(r.field is Field.LOSS for r in readings)
         if counters is not None and lossy:
             line.counters = _counted(counters)
@@ -461,6 +493,12 @@ class GenericParser(StepLines[_Line]):
             in_epoch = _EPOCH_POSITION.search(s)
             if in_epoch is not None:
                 readings.append(Reading(Field.STEP, EPOCH_POSITION, float(in_epoch.group(2)), int(in_epoch.group(3))))
+        elif lossy and "/" in s and "epoch" in s[:40].lower():
+            in_epoch = _EPOCH_POSITION.search(s)
+            if in_epoch is not None and int(in_epoch.group(3)) > 0:
+                # fairseq's ``| epoch 001:    650 / 1891 loss=…, num_updates=645``: the run's step is its update, the
+                # position in the epoch is shown beside it
+                line.parts = ((IN_EPOCH, float(in_epoch.group(2))), (EPOCH_STEPS, float(in_epoch.group(3))))
         figured = lossy or any(r.field in _FIGURES for r in readings)
         if figured and not self._counted_steps and not any(r.field is Field.STEP for r in readings):
             # ``Epoch 005 loss 9.5198 | train 2.2s``: a loop that logs once an epoch counts its
@@ -796,7 +834,7 @@ class GenericParser(StepLines[_Line]):
         elif line.what == "pause":
             events.append(TrainingPause(at=line.at, reason="checkpoint"))
         elif line.what == "epoch":
-            self._epoch = line.readings[0]
+            self._epoch = line.readings[-1]
             if self._full_epoch is not None:
                 finished = self._full_epoch[0].epoch
                 if finished is not None and self._epoch.value > finished:
@@ -1002,7 +1040,9 @@ class GenericParser(StepLines[_Line]):
                 mfu=mfu,
                 mfu_note=mfu_note,
                 trainer_eta_seconds=eta,
-                epoch=epoch,
+                # (an epoch said on a line of its own above steps that name none is still the data's epoch, though
+                # their count is the run's: kohya's ``epoch is incremented`` over its bar of all the steps)
+                epoch=epoch if epoch is not None or self._epoch is None else self._epoch.value,
                 ends_at_total=ends_at_total,
                 run_eta=line.run_eta,
                 epoch_total=epoch_reading.total if epoch_reading is not None and epoch_reading.total else None,
@@ -1054,7 +1094,7 @@ def _decide(line: _Line) -> _Line:
     measured = any((r.field in _FIGURES and r.field is not Field.LOSS) or r.field is Field.MFU for r in readings)
     if evaluated and measured and not timed and any(r.field is Field.LOSS for r in readings):
         line.evaluation = True  # (its evaluation is printed at every report: the figures are this step's)
-    if evaluated and not timed and not epochs and not measured:
+    if evaluated and not timed and not epochs and not measured and not line.train:
         line.what = "eval"  # ``step 500: train loss 5.73, val loss 5.95``: an evaluation's figures
         return line
     if has_step and any(r.field in _FIGURES for r in readings):
@@ -1067,8 +1107,10 @@ def _decide(line: _Line) -> _Line:
     if not has_step and any(r.field is Field.TOTAL for r in readings):
         line.what = "total"
         return line
-    if not has_step and len(readings) == 1 and readings[0].field is Field.EPOCH:
-        line.what = "epoch"  # Keras: ``Epoch 3/10`` on a line of its own, its bar on the next
+    if not has_step and readings and all(r.field is Field.EPOCH for r in readings):
+        # Keras: ``Epoch 3/10`` on a line of its own, its bar on the next; kohya's ``epoch is incremented.
+        # current_epoch: 4, epoch: 5`` (the last named is the epoch now begun)
+        line.what = "epoch"
         return line
     line.what = "other"
     return line
@@ -1431,5 +1473,5 @@ def _loss_parts(columns: list[str], values: list[str]) -> tuple[tuple[str, float
         if "loss" in words and lookup(normalise(name))[0] is not Field.LOSS:
             figure = number(value)
             if figure is not None:
-                parts.append((name, figure))
+                parts.append((LOSS_PART + name, figure))
     return tuple(parts) if len(parts) >= 2 else ()

@@ -365,7 +365,11 @@ def data_line(stage: Stage) -> str | None:
         return line
     epoch = latest.epoch if latest.epoch is not None else stage.epoch
     if epoch is not None:
-        return f"Data epoch {epoch:g}"
+        # (a position in the epoch printed beside the run's step: fairseq's ``epoch 001:  650 / 1891``)
+        printed = dict(latest.figures)  # (the latest step line's own, never an earlier line's)
+        done, steps = printed.get("epoch/step"), printed.get("epoch/steps")
+        where = f" · {done:,.0f}/{steps:,.0f} in the epoch" if done is not None and steps else ""
+        return f"Data epoch {epoch:g}{where}"
     return None
 
 
@@ -401,8 +405,10 @@ def spikes_line(stage: Stage) -> str:
 
 
 def figure_lines(figures: dict[str, float]) -> list[str]:
-    # A loss printed in its parts, none of them the model's one loss (YOLO's ``box_loss``, ``cls_loss``).
-    losses = [f"{name} {figure(value)}" for name, value in figures.items() if name.endswith("_loss")]
+    # A loss printed in its parts, none of them the model's one loss (YOLO's ``box_loss``, BasicSR's ``l_g_pix``): a
+    # parser names each ``loss/`` and its name as printed.
+    losses = [f"{name.removeprefix('loss/')} {figure(value)}" for name, value in figures.items()
+              if name.startswith("loss/")]
     lines = ["Losses " + " · ".join(losses)] if len(losses) >= 2 else []
     parts = []
     if "reward" in figures:

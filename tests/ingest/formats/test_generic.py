@@ -952,7 +952,7 @@ def evaluations(lines: list[str]) -> list[tuple[str, float]]:
 def test_a_loss_printed_in_parts_keeps_each_part_and_a_class_table_s_all_row_is_the_evaluation() -> None:
     # the composed ultralytics table above: epoch 1's row prints three parts of its loss, none the model's one loss
     first = steps(YOLO)[0]
-    assert (first.loss, first.figures) == (None, (("box_loss", 1.201), ("cls_loss", 2.113), ("dfl_loss", 1.305)))
+    assert (first.loss, first.figures) == (None, (("loss/box_loss", 1.201), ("loss/cls_loss", 2.113), ("loss/dfl_loss", 1.305)))
     # its validation: the ``all`` row under ``Box(P  R  mAP50  mAP50-95)``, Images and Instances are counts
     assert evaluations(YOLO) == [("precision", 0.512), ("recall", 0.403), ("mAP50", 0.431), ("mAP50-95", 0.288)]
     # one class's own row is no figure of the run's; a segmenting model's second group keeps its name
@@ -963,7 +963,7 @@ def test_a_loss_printed_in_parts_keeps_each_part_and_a_class_table_s_all_row_is_
            "                   cat         60         40      0.600      0.500      0.550      0.350      0.590      0.480      0.530      0.300"]
     assert evaluations(seg)[3:6] == [("mAP50-95", 0.288), ("mask_precision", 0.5), ("mask_recall", 0.4)]
     assert len(evaluations(seg)) == 8
-    assert steps(seg)[0].figures[1] == ("seg_loss", 0.9)
+    assert steps(seg)[0].figures[1] == ("loss/seg_loss", 0.9)
 
 
 # YOLOv5's older table (https://github.com/ultralytics/yolov5/issues/8401, its losses named by part alone and no
@@ -980,11 +980,11 @@ YOLOV7 = ["     Epoch   gpu_mem       box       obj       cls     total    label
 def test_an_older_yolo_names_its_loss_parts_alone_and_its_map_by_iou() -> None:
     (got,) = steps(YOLOV5)
     assert (got.step, got.epoch, got.epoch_total, got.step_seconds, got.loss) == (49, 298.0, 299, 1.59, None)
-    assert got.figures == (("box_loss", 0.008621), ("obj_loss", 0.002274), ("cls_loss", 0.0))
+    assert got.figures == (("loss/box_loss", 0.008621), ("loss/obj_loss", 0.002274), ("loss/cls_loss", 0.0))
     assert evaluations(YOLOV5) == [("precision", 0.986), ("recall", 0.961), ("mAP50", 0.988), ("mAP50-95", 0.793)]
     (v7,) = steps(YOLOV7)
     # ``total`` is the model's loss, the sum of its parts: 0.05069 + 0.01035 + 0.03706 = 0.0981
-    assert (v7.loss, v7.figures) == (0.0981, (("box_loss", 0.05069), ("obj_loss", 0.01035), ("cls_loss", 0.03706)))
+    assert (v7.loss, v7.figures) == (0.0981, (("loss/box_loss", 0.05069), ("loss/obj_loss", 0.01035), ("loss/cls_loss", 0.03706)))
     # a header of counts alone (no mAP) is no evaluation table
     assert evaluations(["  Class  Images  Instances  Size", "    all      60         80   640"]) == []
 
@@ -1246,3 +1246,65 @@ def test_a_table_whose_header_a_rule_of_dash_runs_underlines() -> None:
     assert (row.step, row.epoch, row.loss, row.loss_note) == (400, 1.0, 3.25, "LOSS TEXTCAT")
     # a line of dashes with words after it, or a rule under a header that names no step, is no table
     assert steps(["Solver summary", "--- Epoch 3 ---", "name  value  other", "----  -----  -----", "1  2  3"]) == []
+
+
+def test_an_epoch_said_on_its_own_line_stays_the_data_s_epoch_over_a_bar_of_the_run_s_steps() -> None:
+    # kohya_ss (https://github.com/bmaltais/kohya_ss/issues/3433): ``epoch is incremented. current_epoch: 4, epoch: 5``,
+    # then its bar of all the run's steps (``steps:  36%|…| 10427/28944``): epoch 5, the count still the run's
+    got = steps(["epoch is incremented. current_epoch: 4, epoch: 5",
+                 "steps:  36%|███▌      | 10427/28944 [3:11:30<5:40:05,  1.10s/it, avr_loss=0.0817]"])
+    assert [(s.step, s.total_steps, s.epoch, s.ends_at_total) for s in got] == [(10427, 28944, 5.0, True)]
+
+
+# char-rnn (https://github.com/karpathy/char-rnn/issues/215) and its TensorFlow port
+# (https://github.com/sherjilozair/char-rnn-tensorflow/issues/138): a record led by its position alone.
+CHAR_RNN = ["170/9500 (epoch 0.895), train_loss = 2.84438551, grad/param norm = 1.3375e-01, time/batch = 0.1679s\t",
+            "168/446 (epoch 0), train_loss = 2.304, time/batch = 0.160"]
+
+
+def test_a_record_led_by_its_position_alone_is_a_step() -> None:
+    lua, tf = (one(text) for text in CHAR_RNN)
+    assert (lua.step, lua.total_steps, lua.epoch, lua.loss, lua.step_seconds) == (170, 9500, 0.895, 2.84438551, 0.1679)
+    # the port prints ``time/batch`` with no unit: its template formats ``time.time()`` differences, seconds
+    assert (tf.step, tf.total_steps, tf.epoch, tf.loss, tf.step_seconds) == (168, 446, 0.0, 2.304, 0.16)
+    # a Keras bar's count before its drawn bar is no such record
+    assert one("100/1000 [==>...........................] - ETA: 1:23 - loss: 2.3000").step == 100
+    assert steps(["3/10, which is to say", "12/05 (Tuesday), the run"]) == []
+
+
+def test_a_global_count_beside_an_epoch_of_a_total_is_the_run_s() -> None:
+    # CPM-2's finetuning (https://github.com/TsinghuaAI/CPM-2-Finetune/issues/11): 3402 is the whole run's iterations
+    got = one("epoch   0/ 10 | global iteration       20/    3402 | learning rate 3e-06 | lm loss 7.72363 | loss scale 512.0 |")
+    assert (got.step, got.total_steps, got.epoch, got.epoch_total, got.ends_at_total) == (20, 3402, 0.0, 10, True)
+    # without ``global``, a step counted to a total after the run's epochs counted to theirs is the epoch's
+    assert not one("Epoch [1/5], Step [100/600], Loss: 0.2217").ends_at_total
+
+
+def test_a_record_led_by_its_stage_epoch_and_position_is_that_epoch_s_batch() -> None:
+    # pytracking (https://github.com/visionml/pytracking/issues/359): a training stage's record with its test figures
+    text = ("[train: 35, 50 / 1000] FPS: 4.0 (7.9)  ,  Loss/total: 3.41968  ,  Loss/segm: 1.38611  ,  "
+            "Stats/acc: 0.81421  ,  ClfTrain/test_loss: 0.00287")
+    got = one(text)
+    assert (got.step, got.total_steps, got.epoch, got.loss, got.ends_at_total) == (50, 1000, 35.0, 3.41968, False)
+    # a validation stage's record is an evaluation's, no step
+    assert steps(["[val: 35, 10 / 100] FPS: 9.0 (9.1)  ,  Loss/total: 3.5  ,  ClfTrain/test_loss: 0.003"]) == []
+
+
+# BasicSR's ESRGAN (https://github.com/XPixelGroup/BasicSR/issues/204) and SPSR (its fork's logger, seen in a pasted
+# training log): ``yy-mm-dd`` dated records of losses named ``l_<part>``.
+BASICSR = [("19-08-09 08:25:25.996 - INFO: <epoch: 86, iter: 107,200, lr:2.500e-05> l_g_pix: 1.4819e-03 l_g_fea: 1.0389e+00 "
+           "l_g_gan: 7.2056e-02 l_d_real: 1.4378e-05 l_d_fake: 4.0903e-06 D_real: -2.5625e+01 D_fake: -4.0036e+01 "),
+           ("19-08-09 08:27:27.746 - INFO: <epoch: 87, iter: 107,400, lr:2.500e-05> l_g_pix: 1.5971e-03 l_g_fea: 9.9606e-01 "
+           "l_g_gan: 9.4154e-02 l_d_real: 1.4901e-08 l_d_fake: 7.4506e-09 D_real: -2.6405e+01 D_fake: -4.5235e+01 ")]
+
+
+def test_losses_named_for_their_part_in_a_two_digit_year_dated_record() -> None:
+    first, second = steps(BASICSR)
+    assert (second.step, second.epoch, second.lr, second.loss) == (107400, 87.0, 2.5e-05, None)
+    assert second.figures == (("loss/l_g_pix", 1.5971e-03), ("loss/l_g_fea", 9.9606e-01), ("loss/l_g_gan", 9.4154e-02),
+                              ("loss/l_d_real", 1.4901e-08), ("loss/l_d_fake", 7.4506e-09))
+    # 2019-08-09 08:25:25.996 then 08:27:27.746 (UTC in the tests): 121.75 s between them
+    assert first.at is not None and second.at is not None and round(second.at - first.at, 3) == 121.75
+    # one such loss alone is the loss, named
+    (one_loss,) = steps(["21-05-24 02:11:29.657 - INFO: <epoch: 30, iter:   2,800, lr:1.000e-04> l_pix: 3.2022e-03"])
+    assert (one_loss.step, one_loss.loss, one_loss.loss_note) == (2800, 3.2022e-03, "l_pix")
