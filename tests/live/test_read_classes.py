@@ -77,11 +77,11 @@ def test_yolo_without_brackets_and_a_composed_older_table(tmp_path: Path) -> Non
 
 def test_fairseq_s_batch_in_its_epoch_beside_its_update_count(tmp_path: Path) -> None:
     # fairseq (https://github.com/facebookresearch/fairseq/issues/940): batch 650 of the epoch's 1891, update 645
-    lines = ["| epoch 001:    600 / 1891 loss=11.039, nll_loss=10.320, ppl=1278.29, wps=53936, ups=0.5, wpb=104812, "
-             "bsz=5310, num_updates=595, lr=0.000119085, gnorm=1.445, clip=0%, oom=0, loss_scale=2.000, wall=1156, train_wall=1010",
+    lines = [("| epoch 001:    600 / 1891 loss=11.039, nll_loss=10.320, ppl=1278.29, wps=53936, ups=0.5, wpb=104812, "
+             "bsz=5310, num_updates=595, lr=0.000119085, gnorm=1.445, clip=0%, oom=0, loss_scale=2.000, wall=1156, train_wall=1010"),
              "| epoch 001 | valid on 'valid' subset | valid_loss 8.11425 | valid_nll_loss 6.8834 | valid_ppl 118.06 | num_updates 600",
-             "| epoch 001:    650 / 1891 loss=10.902, nll_loss=10.160, ppl=1144.39, wps=53573, ups=0.5, wpb=104904, "
-             "bsz=5328, num_updates=645, lr=0.000129084, gnorm=1.419, clip=0%, oom=0, loss_scale=2.000, wall=1263, train_wall=1094"]
+             ("| epoch 001:    650 / 1891 loss=10.902, nll_loss=10.160, ppl=1144.39, wps=53573, ups=0.5, wpb=104904, "
+             "bsz=5328, num_updates=645, lr=0.000129084, gnorm=1.419, clip=0%, oom=0, loss_scale=2.000, wall=1263, train_wall=1094")]
     data = shown(tmp_path, lines)
     assert data["training"]["step"] == 645 and data["training"]["total_steps"] is None
     assert "Data epoch 1 · 650/1,891 in the epoch" in data["details"]

@@ -547,8 +547,8 @@ def test_a_script_s_bar_under_the_trainer_s_header_gives_its_postfix_loss_and_lr
     # sd_dreambooth_extension (https://github.com/d8ahazard/sd_dreambooth_extension/issues/219): the Trainer's header, then
     # the script's own bar with its postfix, an error glued after it
     lines = ["***** Running training *****", "  Num Epochs = 1",
-             "Steps:  50%|█████▌     | 1/2 [01:17<01:17, 77.90s/it, loss=0.0858, lr=5e-6] Exception while training: "
-             "CUDA out of memory. Tried to allocate 58.00 MiB (GPU 0; 4.00 GiB total capacity)"]
+             ("Steps:  50%|█████▌     | 1/2 [01:17<01:17, 77.90s/it, loss=0.0858, lr=5e-6] Exception while training: "
+             "CUDA out of memory. Tried to allocate 58.00 MiB (GPU 0; 4.00 GiB total capacity)")]
     from app.ingest.formats import create_parser
 
     events = create_parser("hf-trainer").feed(lines)
