@@ -89,3 +89,14 @@ def test_fairseq_s_batch_in_its_epoch_beside_its_update_count(tmp_path: Path) ->
     summary = "| epoch 001 | loss 10.5 | nll_loss 9.8 | ppl 890.1 | wps 53500 | ups 0.5 | num_updates 1886 | lr 0.0003 | gnorm 1.3"
     data = shown(tmp_path, [*lines, summary], "summary.log")
     assert "Data epoch 1" in data["details"]
+
+
+def test_a_global_count_beside_the_run_s_epochs_shows_both(tmp_path: Path) -> None:
+    # CPM-2's finetuning (https://github.com/TsinghuaAI/CPM-2-Finetune/issues/11): iteration 30 of the run's 3402, in
+    # epoch 0 of its 10
+    lines = ["epoch   0/ 10 | global iteration       20/    3402 | learning rate 3e-06 | lm loss 7.72363 | loss scale 512.0 |",
+             "epoch   0/ 10 | global iteration       30/    3402 | learning rate 3e-06 | lm loss 6.98914 | loss scale 512.0 |"]
+    data = shown(tmp_path, lines)
+    assert data["status_line"].startswith("step 30/3402")
+    assert "Data epoch 0/10" in data["details"]
+    assert not any("in the epoch" in line for line in data["details"])

@@ -113,6 +113,7 @@ IN_EPOCH, EPOCH_STEPS = "epoch/step", "epoch/steps"
 LOSS_PART = "loss/"
 # BasicSR's and mmsr's losses, each named for its part (``l_pix: 2.14e-02``, ``l_g_pix: 3.2e-03 l_g_gan: 6.1e-02``).
 _L_LOSS = re.compile(rf"(?<![\w/])(l_[a-z]\w{{0,30}}):\s?({NUM})")
+_LTR_FPS = re.compile(r"\bFPS: (\d{1,9}(?:\.\d+)?) \(")
 # A position N/M that leads a record, a labelled figure or a bracketed one after it (not a Keras bar's `` [==>``).
 _LEADING_POSITION = re.compile(r"(\d{1,12})/(\d{1,12})(?=\s?\([A-Za-z]|,\s?[A-Za-z])")
 # Leading counters before a labelled record: ``490 | loss …`` (llama2.c), ``1|120|Loss: …``
@@ -463,6 +464,11 @@ class GenericParser(StepLines[_Line]):
                 line.loss_note = named[0][0]
             elif named:
                 line.parts = tuple((LOSS_PART + name, value) for name, value in named)
+        if trained and "FPS: " in s:
+            fps = _LTR_FPS.search(s)
+            if fps is not None:
+                # (pytracking's ``FPS: 4.0 (7.9)``: samples a second, the run's mean then the last batch's)
+                line.parts = (*line.parts, ("samples_per_second", float(fps.group(1))))
         lossy = any(r.field is Field.LOSS for r in readings)
         if counters is not None and lossy:
             line.counters = _counted(counters)

@@ -369,7 +369,9 @@ def data_line(stage: Stage) -> str | None:
         printed = dict(latest.figures)  # (the latest step line's own, never an earlier line's)
         done, steps = printed.get("epoch/step"), printed.get("epoch/steps")
         where = f" · {done:,.0f}/{steps:,.0f} in the epoch" if done is not None and steps else ""
-        return f"Data epoch {epoch:g}{where}"
+        # (the run's epochs as printed, ``epoch   0/ 10``, when the step beside it is the run's count, not the epoch's)
+        of = f"/{latest.epoch_total}" if latest.epoch_total and latest.epoch == epoch and latest.ends_at_total else ""
+        return f"Data epoch {epoch:g}{of}{where}"
     return None
 
 

@@ -1286,6 +1286,7 @@ def test_a_record_led_by_its_stage_epoch_and_position_is_that_epoch_s_batch() ->
             "Stats/acc: 0.81421  ,  ClfTrain/test_loss: 0.00287")
     got = one(text)
     assert (got.step, got.total_steps, got.epoch, got.loss, got.ends_at_total) == (50, 1000, 35.0, 3.41968, False)
+    assert ("samples_per_second", 4.0) in got.figures  # its ``FPS: 4.0 (7.9)``: the mean, then the last batch's
     # a validation stage's record is an evaluation's, no step
     assert steps(["[val: 35, 10 / 100] FPS: 9.0 (9.1)  ,  Loss/total: 3.5  ,  ClfTrain/test_loss: 0.003"]) == []
 
