@@ -1051,7 +1051,8 @@ class GenericParser(StepLines[_Line]):
                 epoch=epoch if epoch is not None or self._epoch is None else self._epoch.value,
                 ends_at_total=ends_at_total,
                 run_eta=line.run_eta,
-                epoch_total=epoch_reading.total if epoch_reading is not None and epoch_reading.total else None,
+                epoch_total=(epoch_reading.total if epoch_reading is not None and epoch_reading.total
+                             else self._epoch.total if epoch is None and self._epoch is not None else None),
                 epoch_steps=bar_total,
                 figures=line.parts,
             )

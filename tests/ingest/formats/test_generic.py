@@ -1254,6 +1254,9 @@ def test_an_epoch_said_on_its_own_line_stays_the_data_s_epoch_over_a_bar_of_the_
     got = steps(["epoch is incremented. current_epoch: 4, epoch: 5",
                  "steps:  36%|███▌      | 10427/28944 [3:11:30<5:40:05,  1.10s/it, avr_loss=0.0817]"])
     assert [(s.step, s.total_steps, s.epoch, s.ends_at_total) for s in got] == [(10427, 28944, 5.0, True)]
+    # IRN (https://github.com/jiwoon-ahn/irn/issues/13): ``Epoch 5/5`` above its steps of the run's 3305: epoch 5 of 5
+    (irn,) = steps(["Epoch 5/5", "step: 2700/ 3305 loss:0.3569 0.3068 2.8103 0.1992 imps:18.2 lr: 0.0217"])
+    assert (irn.step, irn.total_steps, irn.epoch, irn.epoch_total, irn.ends_at_total) == (2700, 3305, 5.0, 5, True)
 
 
 # char-rnn (https://github.com/karpathy/char-rnn/issues/215) and its TensorFlow port
