@@ -100,3 +100,13 @@ def test_a_global_count_beside_the_run_s_epochs_shows_both(tmp_path: Path) -> No
     assert data["status_line"].startswith("step 30/3402")
     assert "Data epoch 0/10" in data["details"]
     assert not any("in the epoch" in line for line in data["details"])
+
+
+def test_an_evaluation_beside_a_count_of_an_epoch_s_batches_names_no_step(tmp_path: Path) -> None:
+    # pytracking (https://github.com/visionml/pytracking/issues/359), shortened: batch 100 of epoch 35 is no step 100
+    lines = ["[train: 35, 50 / 1000] FPS: 4.0 (7.9)  ,  Loss/total: 3.41968  ,  ClfTrain/test_loss: 0.00287",
+             "[train: 35, 100 / 1000] FPS: 5.4 (8.5)  ,  Loss/total: 3.44221  ,  ClfTrain/test_loss: 0.00289"]
+    data = shown(tmp_path, lines)
+    assert "Eval clftrain_test_loss 0.0029" in data["details"]
+    assert evals(data)["clftrain_test_loss"] == (0.00289, None)
+    assert "6.5 samples/s" not in data["details"] and "5.4 samples/s" in data["details"]

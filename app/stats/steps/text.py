@@ -167,8 +167,9 @@ def details(
     evals = latest_evals(stage)
     if evals:
         lines.append("Eval " + " · ".join(f"{name} {figure(value)}" for name, value, _ in evals)
-                     # (a logged count is no step, nor a full epoch's count of batches the evaluation followed)
-                     + ("" if latest.logged or latest.epoch_steps is not None else eval_where(evals)))
+                     # (a logged count is no step, nor a count of an epoch's batches the evaluation followed)
+                     + ("" if latest.logged or latest.epoch_steps is not None or not latest.ends_at_total
+                        else eval_where(evals)))
     data = data_line(stage)
     if data:
         lines.append(data)
