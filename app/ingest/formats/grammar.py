@@ -304,7 +304,7 @@ def read_pair(key: str, paren: str | None, value: str, total: str | None, unit: 
     if matched.startswith("ms ") and not unit:
         unit = "ms"  # the unit is the name's (``ms/batch 45.20``)
     elif matched == "time batch" and not unit:
-        unit = "s"  # char-rnn-tensorflow's ``time/batch = {:.3f}`` of ``time.time()`` differences: seconds
+        unit = "s"  # char-rnn-tensorflow's ``time/batch = {:.3f}`` of wall-clock differences: seconds
     if field in (Field.STEP_TIME, Field.ELAPSED, Field.ETA):
         if field is Field.STEP_TIME and matched in _BARE_TIMES and ":" in value:
             return None  # ``Time=07:29:43``: a time of day, not how long a step took

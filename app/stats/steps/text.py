@@ -410,8 +410,8 @@ def spikes_line(stage: Stage) -> str:
 def figure_lines(figures: dict[str, float]) -> list[str]:
     # A loss printed in its parts, none of them the model's one loss (YOLO's ``box_loss``, BasicSR's ``l_g_pix``): a
     # parser names each ``loss/`` and its name as printed.
-    losses = [f"{name.removeprefix('loss/')} {figure(value)}" for name, value in figures.items()
-              if name.startswith("loss/")]
+    named = [(name.partition("/"), value) for name, value in figures.items()]
+    losses = [f"{part} {figure(value)}" for (whose, slash, part), value in named if whose == "loss" and slash]
     lines = ["Losses " + " · ".join(losses)] if len(losses) >= 2 else []
     parts = []
     if "reward" in figures:
