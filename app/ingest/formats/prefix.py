@@ -54,9 +54,10 @@ _GLOG = re.compile(rf"[IWEF](\d\d)(\d\d) {_CLOCK}\s+\d+ [^\]\s]{{1,120}}\] ")
 _HF_EXPLICIT = re.compile(rf"\[{_LEVEL}\|[^\]]{{1,120}}\] ")
 _HF_ARROWS = re.compile(r"\s*>> ")
 # What follows a time in a logging record, any number of times: a separator, the level, a
-# bracketed field, ``name - `` (loguru's ``module:function:line - ``), journald's ``host proc[pid]: ``.
+# bracketed field, ``name - `` (loguru's ``module:function:line - ``), journald's ``host proc[pid]: ``,
+# a logger's name before its level (``%(name)s %(levelname)s:``, PyTorch-Ignite's ``ignite.distributed.launcher.Parallel INFO:``).
 _RECORD_FIELD = re.compile(
-    rf"\s*[-|]\s+|\s+|\[{_LEVEL}\]\s*|{_LEVEL}\b:?\s*|\[[^\]]{{1,120}}\]:?\s*"
+    rf"\s*[-|]\s+|\s+|\[{_LEVEL}\]\s*|{_LEVEL}\b:?\s*|\[[^\]]{{1,120}}\]:?\s*|[\w.<>-]{{1,120}} {_LEVEL}:\s*"
     rf"|[\w.<>-]{{1,120}}(?::[\w.<>-]{{1,120}}:\d{{1,7}})?\s+-\s+|[\w.-]{{1,64}} [\w./-]{{1,64}}\[\d{{1,9}}\]: "
 )
 # Python logging's default format (``basicConfig``): ``INFO:__main__:``.
