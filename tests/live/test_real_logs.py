@@ -915,10 +915,12 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": 110, "total_steps": None, "loss": 2.58, "tokens_per_second": 10432.99, "mfu": 71.10,
       "eval": {"test_loss": {"value": 2.61, "step": 110}}, "finished": False}),
     # Keras fit(verbose=2): epochs 1-4 of 1000 each one ``370515/370515 - 13s - loss - val_loss`` line, then
-    # ``Epoch 5/1000``: training in epoch 5, loss 0.0283 and val_loss 0.0269 of epoch 4
+    # ``Epoch 5/1000``: training in epoch 5, loss 0.0283 and val_loss 0.0269 of epoch 4; epoch 4's 13 s over its
+    # 370,515 steps is a step's time: 13 / 370515 = 3.5086e-05 s
     ("generic-t81-558-issue86-keras-verbose2-epoch-of-1000-tf-glog-lines.log", T0, T0,
-     "epoch 5/1000 · no timing", "measuring",
-     {"loss": 0.0283, "eval": {"val_loss": {"value": 0.0269, "step": None}}, "finished": False}),
+     "epoch 5/1000 · …", "measuring",
+     {"loss": 0.0283, "step_seconds": 13 / 370515, "eval": {"val_loss": {"value": 0.0269, "step": None}},
+      "finished": False}),
 ]  # fmt: skip
 
 
@@ -1140,7 +1142,7 @@ def test_a_prefix_dates_the_divergence(tmp_path: Path) -> None:
 # docs/notes/generic.md. A cold read at the file's modification time.
 GENERIC_READ = {
     "generic-modula-pr1-step-train-test-loss-tokens-per-gpu-sec-mfu.log": "step, loss, tok/s, eval",
-    "generic-t81-558-issue86-keras-verbose2-epoch-of-1000-tf-glog-lines.log": "step, epoch, loss, eval",
+    "generic-t81-558-issue86-keras-verbose2-epoch-of-1000-tf-glog-lines.log": "step, epoch, loss, step time, eval",
     "generic-megatron-lm-issue5-bert-lm-nsp-loss.log": "step, total, loss, lr, step time",
     "generic-megatron-lm-issue756-mixtral-h100.log": "step, total, loss, lr, grad norm, step time",
     "generic-megatron-lm-chinese-transformer-xl-issue7-lm-loss-nan.log": "step, total, loss, lr, step time, eval",

@@ -68,6 +68,13 @@ _RICH = re.compile(
 # Keras' ``fit(verbose=2)`` prints one line an epoch with no bar: ``370515/370515 - 13s - loss: 0.2 - val_loss: 0.05``.
 _KERAS = re.compile(r"^(?P<n>\d{1,12})/(?P<m>\d{1,12}) (?:\[[=>.]{0,200}\]|━{1,200}|- (?=\d{1,6}(?:\.\d+)?m?s - ))")
 _PER_STEP = re.compile(r"\b(\d{1,9}(?:\.\d+)?)(ms|s|us)/step\b")
+# The epoch's time a full Keras bar prints with no time a step (``187/187 - 33s - loss: …``, Keras 1/2's
+# ``20000/20000 [======] - 25s - loss: …``), and Keras 1's ``fit(verbose=2)`` line, no count at all, under its
+# ``Epoch 3/15``: ``67s - loss: 2.4808 - acc: 0.2275 - val_loss: 2.1192``.
+_EPOCH_TIME = re.compile(r"\s*(?:-\s)?(\d{1,7}(?:\.\d+)?)(ms|s)(?=\s+-\s|\s*$)")
+_KERAS_EPOCH = re.compile(r"^\s*-?\s?(\d{1,7}(?:\.\d+)?)(ms|s) - (?=\w)")
+# A whole second's rounding is more than 5 % of a time under ten seconds: such a time says no step's.
+MIN_ROUNDED_EPOCH_SECONDS = 10.0
 # What a training bar's description says (an evaluation's, a download's or a loader's is no step).
 _TRAINING = re.compile(r"(?i)\b(?:epoch|train\w*|steps?|iteration)\b")
 _EVAL_START = re.compile(r"(?i)^\W*(?:" + "|".join(sorted(EVAL_WORDS)) + r")\b")
@@ -217,6 +224,7 @@ class _Line:
     loss_note: str | None = None  # what the loss is, when the trainer names it so (a boosting round's ``train-rmse``)
     parts: tuple[tuple[str, float], ...] = ()  # a loss printed in its parts, none the model's one loss (``box_loss``)
     train: bool = False  # its record names its stage as training (``[train: 35, 50 / 1000]``)
+    epoch_seconds: float | None = None  # Keras 1's ``fit(verbose=2)`` line (``67s - loss: …``): its epoch's time
 
 
 class GenericParser(StepLines[_Line]):
@@ -852,6 +860,15 @@ class GenericParser(StepLines[_Line]):
                 events.append(RunInfo(at=line.at, total_steps=self._total))
         elif line.what == "eval":
             self._eval(line, events)
+        elif line.what == "step" and line.epoch_seconds is not None:
+            # Keras 1's ``fit(verbose=2)``: the line is its epoch, said on the line above (``Epoch 3/15``)
+            if self._epoch is None:
+                self._eval(line, events)
+                return
+            line.readings.append(Reading(Field.STEP, "epoch", self._epoch.value, self._epoch.total))
+            if line.epoch_seconds > 0:
+                line.readings.append(Reading(Field.STEP_TIME, "epoch time", line.epoch_seconds))
+            self._step(line, events)
         elif line.what == "step":
             self._step(line, events)
 
@@ -1276,14 +1293,32 @@ def _other_bar(s: str, at: float | None) -> _Line | None:
         if per_step is not None:
             value = float(per_step.group(1))
             seconds = value / {"ms": 1e3, "s": 1.0, "us": 1e6}[per_step.group(2)]
+        n, m = int(keras.group("n")), int(keras.group("m"))
+        epoch_time = _EPOCH_TIME.match(rest) if per_step is None and n == m and n > 0 else None
+        if epoch_time is not None:
+            rest = rest[epoch_time.end() :]
+            took = _epoch_seconds(epoch_time.group(1), epoch_time.group(2))
+            seconds = took / n if took is not None else None  # the full bar's steps over the epoch's time
         readings = pairs(_PER_STEP.sub("", rest))
         if seconds is None and not any(r.field is Field.LOSS for r in readings):
             return None
-        bar = _Bar(int(keras.group("n")), int(keras.group("m")), seconds, None, None)
+        bar = _Bar(n, m, seconds, None, None)
         eta = _first(readings, Field.ETA)
         bar.eta = eta.value if eta is not None else None
         return _Line("step", at, readings, bar=bar, text=s, epoch_above=True)
+    alone = _KERAS_EPOCH.match(s)
+    if alone is not None:
+        readings = pairs(s[alone.end() :])
+        if any(r.field is Field.LOSS for r in readings) and not any(r.field is Field.STEP for r in readings):
+            return _Line("step", at, readings, text=s, epoch_above=True,
+                         epoch_seconds=_epoch_seconds(alone.group(1), alone.group(2)) or 0.0)
     return None
+
+
+def _epoch_seconds(value: str, unit: str) -> float | None:
+    """An epoch's printed time in seconds, or None where its rounding says too little (``3s``)."""
+    seconds = float(value) / (1e3 if unit == "ms" else 1.0)
+    return seconds if unit == "ms" or "." in value or seconds >= MIN_ROUNDED_EPOCH_SECONDS else None
 
 
 # An unnamed clock as a ``|``-separated record's last field: the run's time so far (TabNet's

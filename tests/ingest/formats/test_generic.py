@@ -169,6 +169,59 @@ def test_keras_bars_take_the_epoch_printed_above_them() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("lines", "expected"),
+    [
+        # derekchen14/snippet_rnn results/0508_results.rb (Keras 1, fit(verbose=2)): each line under its
+        # ``Epoch N/15`` is that epoch, 67 s then 64 s; the run is in epoch 3 after them
+        (["Train on 8000 samples, validate on 2000 samples", "Epoch 1/15",
+          "67s - loss: 2.4808 - acc: 0.2275 - val_loss: 2.1192 - val_acc: 0.4365", "Epoch 2/15",
+          "64s - loss: 1.7988 - acc: 0.4308 - val_loss: 1.9340 - val_acc: 0.4770", "Epoch 3/15"],
+         [(1, 15, 1, 2.4808, 67.0), (2, 15, 2, 1.7988, 64.0)]),
+        # KyotoSunshine/CNN-for-handwritten-kanji logs/model_for_augmented_dataset_training_log.py: 3083 s and 3086 s
+        (["Train on 400000 samples, validate on 10000 samples", "Epoch 1/10",
+          "3083s - loss: 1.7197 - acc: 0.5893 - val_loss: 0.3504 - val_acc: 0.8959", "Epoch 2/10",
+          "3086s - loss: 0.6644 - acc: 0.8074 - val_loss: 0.2832 - val_acc: 0.9182"],
+         [(1, 10, 1, 1.7197, 3083.0), (2, 10, 2, 0.6644, 3086.0)]),
+        # Composed in Keras 2's words: the leading ``- `` and a time under ten seconds, whose whole-second
+        # rounding is more than 5 %: the epoch is read, its time is not
+        (["Epoch 7/20", " - 4s - loss: 0.3100 - val_loss: 0.3500"], [(7, 20, 7, 0.31, None)]),
+    ],
+)
+def test_keras_1_epoch_lines_are_their_epochs_with_their_time(
+    lines: list[str], expected: list[tuple[int, int, int, float, float | None]]
+) -> None:
+    got = steps(lines)
+    assert [(s.step, s.total_steps, s.epoch, s.loss, s.step_seconds) for s in got] == expected
+    evals = [e for e in GenericParser().feed(lines) if isinstance(e, EvalResult)]
+    assert [e.name for e in evals] == ["val_loss"] * len(expected)
+
+
+def test_a_keras_epoch_line_without_its_epoch_above_stays_an_evaluation() -> None:
+    # (a log cut after its ``Epoch N/M`` header: no position is made up)
+    assert steps(["67s - loss: 2.4808 - acc: 0.2275 - val_loss: 2.1192 - val_acc: 0.4365"]) == []
+
+
+@pytest.mark.parametrize(
+    ("lines", "seconds"),
+    [
+        # a full bar that prints its epoch's time and none a step's: the epoch's over its steps
+        # (Keras 2's verbose=2, composed: 31 / 187 = 0.16578 s)
+        (["Epoch 2/10", "187/187 - 31s - loss: 0.8885 - accuracy: 0.7352 - val_loss: 0.7696"], 31 / 187),
+        # Keras 1's verbose=1 bar, composed: 25 s over 20,000 samples = 1.25 ms
+        (["Epoch 2/2", "20000/20000 [==============================] - 25s - loss: 0.0534 - acc: 0.9810"], 25 / 20000),
+        # mnrmja007/keras README.md: 2 s, whole seconds, is too coarse for a step's time (withheld)
+        (["# Epoch 16/20", "33600/33600 [==============================] - 2s - loss: 0.0219 - acc: 0.9932 - "
+          "val_loss: 0.0650 - val_acc: 0.9851"], None),
+        # a time a step printed beside it stays the one read
+        (["Epoch 3/10", "1000/1000 [==============================] - 25s 25ms/step - loss: 0.2000"], 0.025),
+    ],
+)
+def test_a_full_keras_bar_s_epoch_time_over_its_steps_is_a_step_s_time(lines: list[str], seconds: float | None) -> None:
+    (got,) = steps(lines)
+    assert got.step_seconds == (pytest.approx(seconds) if seconds is not None else None)
+
+
 @pytest.mark.parametrize(("text", "expected"), GRAMMAR, ids=[g[0][:40] for g in GRAMMAR])
 def test_the_grammar_reads_names_separators_and_values(text: str, expected: dict[str, Any]) -> None:
     step = one(text)
