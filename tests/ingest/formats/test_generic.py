@@ -211,8 +211,8 @@ def test_a_keras_epoch_line_without_its_epoch_above_stays_an_evaluation() -> Non
         # Keras 1's verbose=1 bar, composed: 25 s over 20,000 samples = 1.25 ms
         (["Epoch 2/2", "20000/20000 [==============================] - 25s - loss: 0.0534 - acc: 0.9810"], 25 / 20000),
         # mnrmja007/keras README.md: 2 s, whole seconds, is too coarse for a step's time (withheld)
-        (["# Epoch 16/20", "33600/33600 [==============================] - 2s - loss: 0.0219 - acc: 0.9932 - "
-          "val_loss: 0.0650 - val_acc: 0.9851"], None),
+        (["# Epoch 16/20", ("33600/33600 [==============================] - 2s - loss: 0.0219 - acc: 0.9932 - "
+                            "val_loss: 0.0650 - val_acc: 0.9851")], None),
         # a time a step printed beside it stays the one read
         (["Epoch 3/10", "1000/1000 [==============================] - 25s 25ms/step - loss: 0.2000"], 0.025),
     ],
