@@ -638,3 +638,15 @@ def test_a_known_format_s_bar_at_step_0_is_not_the_fallback_s_step() -> None:
     xla = "\x1b[36m(pid=)\x1b[0m I0718 19:14:23.443395  310893 2a886c8_compiler_base.cc:3664] Output size 64.5K; shares 0B with arguments."
     lines = [xla] * 40 + ["Training Progress:   0%|          | 0/58 [07:16<?, ?it/s]"]
     assert detect(lines) == "verl"
+
+
+def test_evaluations_alone_are_a_run_caught_evaluating() -> None:
+    # ModernMT's fairseq log (https://github.com/modernmt/modernmt/issues/509): valid lines alone, each at its update
+    valid = ["| epoch 011 | valid on 'valid' subset | loss 3.337 | nll_loss 1.518 | ppl 2.86 | num_updates 90000 | best_loss 3.33733",
+             "| epoch 012 | valid on 'valid' subset | loss 3.321 | nll_loss 1.504 | ppl 2.84 | num_updates 100000 | best_loss 3.3213"]
+    assert detect(valid) == "generic"
+    assert detect(valid[:1]) is None  # one evaluation at one step could be a sentence
+    # MLX (https://github.com/ml-explore/mlx-examples/issues/849): the planned total, then the first evaluation
+    mlx = ["Starting training..., iters: 1000", "Iter 1: Val loss 199.480, Val took 0.785s"]
+    assert detect(mlx) == "generic"
+    assert detect(mlx[1:]) is None

@@ -915,10 +915,12 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": 110, "total_steps": None, "loss": 2.58, "tokens_per_second": 10432.99, "mfu": 71.10,
       "eval": {"test_loss": {"value": 2.61, "step": 110}}, "finished": False}),
     # Keras fit(verbose=2): epochs 1-4 of 1000 each one ``370515/370515 - 13s - loss - val_loss`` line, then
-    # ``Epoch 5/1000``: training in epoch 5, loss 0.0283 and val_loss 0.0269 of epoch 4
+    # ``Epoch 5/1000``: training in epoch 5, loss 0.0283 and val_loss 0.0269 of epoch 4; epoch 4's 13 s over its
+    # 370,515 steps is a step's time: 13 / 370515 = 3.5086e-05 s
     ("generic-t81-558-issue86-keras-verbose2-epoch-of-1000-tf-glog-lines.log", T0, T0,
-     "epoch 5/1000 · no timing", "measuring",
-     {"loss": 0.0283, "eval": {"val_loss": {"value": 0.0269, "step": None}}, "finished": False}),
+     "epoch 5/1000 · …", "measuring",
+     {"loss": 0.0283, "step_seconds": 13 / 370515, "eval": {"val_loss": {"value": 0.0269, "step": None}},
+      "finished": False}),
 ]  # fmt: skip
 
 
@@ -1140,15 +1142,16 @@ def test_a_prefix_dates_the_divergence(tmp_path: Path) -> None:
 # docs/notes/generic.md. A cold read at the file's modification time.
 GENERIC_READ = {
     "generic-modula-pr1-step-train-test-loss-tokens-per-gpu-sec-mfu.log": "step, loss, tok/s, eval",
-    "generic-t81-558-issue86-keras-verbose2-epoch-of-1000-tf-glog-lines.log": "step, epoch, loss, eval",
+    "generic-t81-558-issue86-keras-verbose2-epoch-of-1000-tf-glog-lines.log": "step, epoch, loss, step time, eval",
     "generic-megatron-lm-issue5-bert-lm-nsp-loss.log": "step, total, loss, lr, step time",
     "generic-megatron-lm-issue756-mixtral-h100.log": "step, total, loss, lr, grad norm, step time",
     "generic-megatron-lm-chinese-transformer-xl-issue7-lm-loss-nan.log": "step, total, loss, lr, step time, eval",
     "generic-megatron-lm-playground-nemo-2.0-gh-file-byoc-mbridge-done.log":
         "step, total, loss, lr, grad norm, step time, eval",
     "generic-gpt-neox-issue947-llama-bf16.log": "step, total, loss, lr, step time",
+    # (DeepSpeed's timer line ``epoch=0/micro_step=199/global_step=199`` says the epoch the steps under it are in)
     "generic-megatron-deepspeed-argonne-megatron-deepspeed-file-alcf-readme-ckpt-crash.log":
-        "step, total, loss, lr, step time, tok/s, tokens",
+        "step, total, epoch, loss, lr, step time, tok/s, tokens",
     "generic-megatron-deepspeed-bigscience-file-tr1-13B-chronicles-ecc-crash.log":
         "step, total, loss, lr, grad norm, step time",
     "generic-megatron-deepspeed-bigscience-file-tr11-176B-chronicles-wrapped-throughput-drop.log":
@@ -1229,8 +1232,8 @@ GENERIC_READ = {
     "generic-p2t-issue13-deit-style-json-log-epoch-98-to-108-test-at-100.log": "step, epoch, loss, lr, eval",
     "generic-demucs-issue315-solver-train-epoch-35-of-332-it-sec-valid-summary.log": "step, epoch, loss, eval",
     "generic-ultralytics-issue21765-yolo-epoch-22-of-55-negative-box-loss-9min-epochs.log":
-        "step, epoch, step time, elapsed, ETA",
-    "generic-ultralytics-issue19571-yolo11-tune-epoch-16-of-30-zero-metrics-box-loss-up.log": "step, total, epoch",
+        "step, epoch, step time, elapsed, ETA, eval",
+    "generic-ultralytics-issue19571-yolo11-tune-epoch-16-of-30-zero-metrics-box-loss-up.log": "step, total, epoch, eval",
     "generic-isaaclab-issue5084-rsl-rl-learning-iteration-1-of-10-blocks.log": "step, total, loss, step time",
     "generic-rsl-rl-mjlab-pr1021-learning-iteration-66-of-30000-one-block.log": "step, total, loss, step time",
     "generic-rsl-rl-hover-issue45-learning-iteration-156025-computation-steps-s.log": "step, total, loss, step time",
@@ -1241,7 +1244,7 @@ GENERIC_READ = {
     "generic-sb3-stable-baselines-issue1204-ppo-table-iterations-7-time-elapsed-136.log": "step, loss, lr, step time",
     "generic-deeprm-issue10-iteration-blocks-elapsed-time-seconds-tabs.log": "step, loss, step time",
     "generic-deep-object-pose-issue220-train-epoch-bracket-percent-tab-loss.log": "step, total, epoch, loss",
-    "generic-yolo11-ultralytics-issue22209-new-bars-epochs-12-14-of-300-it-s.log": "step, epoch, step time, elapsed",
+    "generic-yolo11-ultralytics-issue22209-new-bars-epochs-12-14-of-300-it-s.log": "step, epoch, step time, elapsed, eval",
     "generic-rl-baselines3-zoo-pr521-sb3-ppo-table-iterations-18-timesteps-73728.log": "step, loss, lr, step time",
     "generic-dscnet-issue1-epoch-198-bracket-iter-of-927-time-avg-many-losses-accu.log":
         "step, total, epoch, loss, lr, step time",

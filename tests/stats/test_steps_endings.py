@@ -78,6 +78,18 @@ def test_a_run_stopped_on_its_cap_then_evaluated_reads_done_two_hours_later(tmp_
             in data["details"])
 
 
+def test_a_launcher_s_end_of_run_behind_its_logger_s_name_is_the_end(tmp_path: Path) -> None:
+    # PyTorch-Ignite's Parallel launcher says "End of run" once the run's function returned (its tutorials,
+    # pytorch-ignite/pytorch-ignite.ai src/tutorials/intermediate/01-cifar10-distributed.md); composed after three
+    # steps of a 10,000-step plan: done at 3000 of 10000 two hours on, where without it the run is stalled.
+    lines = [modded(n) for n in (1000, 2000, 3000)]
+    assert read_at(tmp_path, lines, TWO_HOURS)["state"] == "stalled"
+    lines.append("2021-09-14 19:16:23,547 ignite.distributed.launcher.Parallel INFO: End of run")
+    data = read_at(tmp_path, lines, TWO_HOURS, "ended.log")
+    assert (data["state"], data["status_line"], data["training"]["finished"]) == ("done", "done · step 3000/10000", True)
+    assert "Finished: End of run" in data["details"]
+
+
 def test_a_stop_message_that_steps_follow_was_not_the_end(tmp_path: Path) -> None:
     lines = [modded(n) for n in (1000, 2000)] + ["Stopping early: reached max_steps"] + [modded(3000)]
     data = read_at(tmp_path, lines, TWO_HOURS)

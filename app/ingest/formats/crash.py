@@ -204,7 +204,7 @@ _TABLE_CAUSE = re.compile(r"^\s*traceback\s*:\s*(\S.*)$")
 # Where a one-line error glued after a progress bar starts (`` 16.31s/it]``, or any ``]`` closing the
 # bar's text): the error is read from the last such end before it. Not the test for a traceback glued
 # to a bar (``_BAR_END``): that one must be a bar's end, not any bracket (``[worker-3] Traceback``).
-_GLUED_ERROR_START = re.compile(r"(?:s/it|it/s|/s)\]|\]\s*$")
+_GLUED_ERROR_START = re.compile(r"(?:s/it|it/s|/s)(?:,[^\]\[]{0,400})?\]|\]\s*$")  # (a bar's postfix: ``, loss=0.08]``)
 # The loss scaler skipping a step (DeepSpeed's ZeRO and its fused/unfused fp16 optimizers, apex's
 # FP16_Optimizer and amp; DeepSpeed's ``Grad overflow on iteration`` beside it is the same step).
 _OVERFLOW = re.compile(

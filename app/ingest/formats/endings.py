@@ -3,7 +3,7 @@
 A trainer that stops itself says so, in its own words and language, and what comes after is quiet
 (or its final evaluation): a wall-clock cap or an early stop (``stopping_early: wallclock_cap …``,
 ``Early stopping triggered``, AllenNLP's ``Ran out of patience.  Stopping training.``, ``提前停止``), training complete (``Training complete.``, ``训练完成``,
-Lightning's ``Trainer.fit stopped: max_steps=1000 reached``), its final weights saved, wandb's
+Lightning's ``Trainer.fit stopped: max_steps=1000 reached``, PyTorch-Ignite's launcher's ``End of run``), its final weights saved, wandb's
 closing block (``wandb: Run summary:``, ``wandb: Synced 5 W&B file(s)``, ``View run NAME at: …``,
 ``Find logs at: …``; its opening ``View run at`` has no name), a shell prompt come back
 (``user@host:~/dir$``), an IDE's ``Process finished with exit code 0``. Each is read as a
@@ -47,6 +47,7 @@ _ENDED = re.compile(
     r"|final (?:model|weights|adapter weights|adapters?|checkpoint) (?:saved|written)\b"
     r"|training (?:is |has )?(?:complete|completed|finished|done|ended|over)\b"
     r"|(?:finished|done|completed) training\b|end of training\b|stopping training\b|all done[.!]*$"
+    r"|end of (?:the )?run[.!]*$"  # PyTorch-Ignite's launcher, once its function has returned
     r"|`?Trainer\.fit`? stopped\b|\d+ epochs? completed in\b"
     r"|did not meet early stopping\b"  # LightGBM: every planned round trained, then its best one
     r"|(?:模型)?训练(?:已经?)?(?:完成|结束|完毕)|(?:完成|结束)训练|停止训练"

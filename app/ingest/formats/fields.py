@@ -63,14 +63,17 @@ _SOURCE = re.compile(
 
 
 def clean(line: str) -> str:
-    """Drop colour codes, a trailing carriage return and NULs; cap the length."""
+    """Drop colour codes, a trailing carriage return, NULs and a glued Markdown fence; cap the length."""
     if len(line) > MAX_LINE_CHARS:
         line = line[:MAX_LINE_CHARS]
     if "\x1b" in line:
         line = _ANSI.sub("", line)
     if "\x00" in line:
         line = line.replace("\x00", "")
-    return line.rstrip("\r\n")
+    line = line.rstrip("\r\n")
+    if line.startswith("```") or line.endswith("```"):
+        line = line.strip("`")  # a Markdown code fence glued to a pasted record: ```{'loss': 0.0133, …}```
+    return line
 
 
 def number(text: str | None) -> float | None:

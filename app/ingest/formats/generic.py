@@ -68,6 +68,13 @@ _RICH = re.compile(
 # Keras' ``fit(verbose=2)`` prints one line an epoch with no bar: ``370515/370515 - 13s - loss: 0.2 - val_loss: 0.05``.
 _KERAS = re.compile(r"^(?P<n>\d{1,12})/(?P<m>\d{1,12}) (?:\[[=>.]{0,200}\]|━{1,200}|- (?=\d{1,6}(?:\.\d+)?m?s - ))")
 _PER_STEP = re.compile(r"\b(\d{1,9}(?:\.\d+)?)(ms|s|us)/step\b")
+# The epoch's time a full Keras bar prints with no time a step (``187/187 - 33s - loss: …``, Keras 1/2's
+# ``20000/20000 [======] - 25s - loss: …``), and Keras 1's ``fit(verbose=2)`` line, no count at all, under its
+# ``Epoch 3/15``: ``67s - loss: 2.4808 - acc: 0.2275 - val_loss: 2.1192``.
+_EPOCH_TIME = re.compile(r"\s*(?:-\s)?(\d{1,7}(?:\.\d+)?)(ms|s)(?=\s+-\s|\s*$)")
+_KERAS_EPOCH = re.compile(r"^\s*-?\s?(\d{1,7}(?:\.\d+)?)(ms|s) - (?=\w)")
+# A whole second's rounding is more than 5 % of a time under ten seconds: such a time says no step's.
+MIN_ROUNDED_EPOCH_SECONDS = 10.0
 # What a training bar's description says (an evaluation's, a download's or a loader's is no step).
 _TRAINING = re.compile(r"(?i)\b(?:epoch|train\w*|steps?|iteration)\b")
 _EVAL_START = re.compile(r"(?i)^\W*(?:" + "|".join(sorted(EVAL_WORDS)) + r")\b")
@@ -105,6 +112,17 @@ _SEVERAL_LOSSES = re.compile(r"(?i)\b\w{1,12}[ _]loss\b\s*[:=]\s*-?\d[^\n]*\b\w{
 _EVAL_HEADING = re.compile(r"(?i)^\W*(?:evaluation|evaluating|validation|validating|testing|test|eval)\W*$")
 # A launcher's ``[trainer0|0]:`` (torchx), also left dangling at the end of a redrawn line.
 _LAUNCHER = re.compile(r"\[[\w-]{1,32}\|\d{1,6}\]:")
+# A record led by its stage, epoch and position in the epoch: ``[train: 35, 50 / 1000]``.
+_STAGE_POSITION = re.compile(r"\[([A-Za-z]{1,12}):\s?(\d{1,9}),\s{1,4}(\d{1,12})\s?/\s?(\d{1,12})\]\s*")
+# A position in the epoch printed beside the run's own step (its count, the epoch's total), kept as figures.
+IN_EPOCH, EPOCH_STEPS = "epoch/step", "epoch/steps"
+# A loss printed in its parts is kept as figures named so (``loss/box_loss``): none of them is the model's one loss.
+LOSS_PART = "loss/"
+# BasicSR's and mmsr's losses, each named for its part (``l_pix: 2.14e-02``, ``l_g_pix: 3.2e-03 l_g_gan: 6.1e-02``).
+_L_LOSS = re.compile(rf"(?<![\w/])(l_[a-z]\w{{0,30}}):\s?({NUM})")
+_LTR_FPS = re.compile(r"\bFPS: (\d{1,9}(?:\.\d+)?) \(")
+# A position N/M that leads a record, a labelled figure or a bracketed one after it (not a Keras bar's `` [==>``).
+_LEADING_POSITION = re.compile(r"(\d{1,12})/(\d{1,12})(?=\s?\([A-Za-z]|,\s?[A-Za-z])")
 # Leading counters before a labelled record: ``490 | loss …`` (llama2.c), ``1|120|Loss: …``
 # (torchtune: epoch, then step).
 _COUNTERS = re.compile(r"^(\d{1,12})\s*\|\s*(?:(\d{1,12})\s*\|\s*)?(?=[A-Za-z])")
@@ -204,6 +222,9 @@ class _Line:
     rank: int | None = None  # the launcher's rank that printed it (None: no rank prefix)
     run_eta: bool = False  # its ETA is the whole run's, though its count is its epoch's
     loss_note: str | None = None  # what the loss is, when the trainer names it so (a boosting round's ``train-rmse``)
+    parts: tuple[tuple[str, float], ...] = ()  # a loss printed in its parts, none the model's one loss (``box_loss``)
+    train: bool = False  # its record names its stage as training (``[train: 35, 50 / 1000]``)
+    epoch_seconds: float | None = None  # Keras 1's ``fit(verbose=2)`` line (``67s - loss: …``): its epoch's time
 
 
 class GenericParser(StepLines[_Line]):
@@ -236,6 +257,8 @@ class GenericParser(StepLines[_Line]):
         self._vertical: list[tuple[str, str]] | None = None  # a one-figure-a-line record's pairs so far
         self._vertical_group = ""  # its group's name (stable-baselines3's ``rollout/``)
         self._spaced_columns: list[str] = []  # a space-aligned table's header names, while its rows follow
+        self._row_parts: tuple[tuple[str, float], ...] = ()  # the loss parts of the last such row read
+        self._class_columns: list[str] = []  # a per-class evaluation table's metric names, for its ``all`` row
         self._epoch_open: TrainStep | None = None  # the last step counted in its epoch, short of the epoch's total
         self._epoch: Reading | None = None  # announced on a line of its own, for the bars after it
         self._full_epoch: tuple[TrainStep, int] | None = None  # the last step: a full epoch's bar, and its total
@@ -346,6 +369,20 @@ class GenericParser(StepLines[_Line]):
                 return Kind.FULL, None  # the header row: its names are the next rows' keys
             if table:
                 s = table  # a row, read as its ``name: value`` pairs
+        if s[:1].isdigit():
+            led = _LEADING_POSITION.match(s)
+            if led is not None:
+                # A record led by its position alone (char-rnn's ``170/9500 (epoch 0.895), train_loss = 2.84``)
+                s = f"step: {led.group(1)}/{led.group(2)} | {s[led.end():]}"
+        trained = False
+        if s[:1] == "[" and ": " in s[:24]:
+            staged = _STAGE_POSITION.match(s)
+            if staged is not None:
+                # pytracking's ``[train: 35, 50 / 1000] FPS: 4.0 (7.9)  ,  Loss/total: 3.41968  ,  …``: the stage, its
+                # epoch and the batch in it; a training stage's record is a step whatever test figures it carries
+                stage, epoch, n, m = staged.groups()
+                trained = not _EVAL_START.match(stage)
+                s = f"epoch: {epoch} | batch: {n}/{m} | {s[staged.end():]}"
         if s[:1] in "SED" and _BEST_ROUND.match(s):
             self._best_next = True
             return Kind.FULL, None
@@ -366,12 +403,18 @@ class GenericParser(StepLines[_Line]):
                 # ``[400] steps_per_second=1.58, train_loss=3.22``): the bracketed number is the step.
                 s = f"step: {led.group(1)} | {s[led.end():]}"
         table_row = record  # (a record held from one figure a line: its position makes it a step, as a table's row)
+        if self._class_columns or (s[:6] == "Class " and "  " in s):
+            evaluated = self._class_row(s, at)
+            if evaluated is not None:
+                return Kind.FULL, evaluated or None
+        parts: tuple[tuple[str, float], ...] = ()
         if self._spaced_columns or (s[:1].isalpha() and ("  " in s or "\t" in s) and ":" not in s and "=" not in s):
             spaced = self._spaced_row(s)
             if spaced is None:
                 return Kind.FULL, None  # the header row: its names are the next rows' keys
             if spaced:
                 s, table_row = spaced, True
+                parts, self._row_parts = self._row_parts, ()
         if len(s) <= 40 and _EVAL_HEADING.match(s):
             self._evaluation_next = True  # ``Evaluation:`` on a line of its own: its figures follow
             return Kind.FULL, None
@@ -400,7 +443,7 @@ class GenericParser(StepLines[_Line]):
             # (``Generating train split``, ``Map``: a data set's bar, whose count is no training step)
             training = any(r.field is Field.LOSS for r in readings) or (_TRAINING.search(head) and not side_job(head))
             if training and not _EVAL_START.match(head):
-                line = _Line("step", at, readings, bar=_bar(bar), text=s)
+                line = _Line("step", at, readings, bar=_bar(bar), text=s, parts=parts)
                 counters = _COUNTERS.match(head)
                 if counters is not None:
                     line.counters = _counted(counters)
@@ -420,8 +463,20 @@ class GenericParser(StepLines[_Line]):
             readings.extend(_day_clocks(s))
         if "|" in s and not any(r.field is Field.ELAPSED for r in readings):
             readings.extend(_last_clock(s))
-        line = _Line("step", at, readings, text=s)
+        line = _Line("step", at, readings, text=s, train=trained)
         counters = _COUNTERS.match(s)
+        if "l_" in s and not any(r.field is Field.LOSS for r in readings):
+            named = [(name, value) for name, text in _L_LOSS.findall(s) if (value := number(text)) is not None]
+            if len(named) == 1:
+                readings.append(Reading(Field.LOSS, "loss", named[0][1]))
+                line.loss_note = named[0][0]
+            elif named:
+                line.parts = tuple((LOSS_PART + name, value) for name, value in named)
+        if trained and "FPS: " in s:
+            fps = _LTR_FPS.search(s)
+            if fps is not None:
+                # (pytracking's ``FPS: 4.0 (7.9)``: samples a second, the run's mean then the last batch's)
+                line.parts = (*line.parts, ("samples_per_second", float(fps.group(1))))
         lossy = any(r.field is Field.LOSS for r in readings)
         if counters is not None and lossy:
             line.counters = _counted(counters)
@@ -452,6 +507,12 @@ class GenericParser(StepLines[_Line]):
             in_epoch = _EPOCH_POSITION.search(s)
             if in_epoch is not None:
                 readings.append(Reading(Field.STEP, EPOCH_POSITION, float(in_epoch.group(2)), int(in_epoch.group(3))))
+        elif lossy and "/" in s and "epoch" in s[:40].lower():
+            in_epoch = _EPOCH_POSITION.search(s)
+            if in_epoch is not None and int(in_epoch.group(3)) > 0:
+                # fairseq's ``| epoch 001:    650 / 1891 loss=…, num_updates=645``: the run's step is its update, the
+                # position in the epoch is shown beside it
+                line.parts = ((IN_EPOCH, float(in_epoch.group(2))), (EPOCH_STEPS, float(in_epoch.group(3))))
         figured = lossy or any(r.field in _FIGURES for r in readings)
         if figured and not self._counted_steps and not any(r.field is Field.STEP for r in readings):
             # ``Epoch 005 loss 9.5198 | train 2.2s``: a loop that logs once an epoch counts its
@@ -481,6 +542,8 @@ class GenericParser(StepLines[_Line]):
                 if position.field is Field.EPOCH:
                     readings.append(Reading(Field.STEP, "epoch", position.value, position.total))
                 line.what = "step"
+        if parts and line.what == "step":
+            line.parts = parts
         if line.what == "step" and _cut(s):
             return Kind.PARTIAL, None  # a terminal wrapped the record: its rest follows
         if line.what == "other":
@@ -645,7 +708,10 @@ class GenericParser(StepLines[_Line]):
                 # epoch's, the step's.
                 names = [("step time" if name.lower() == "time" and lookup(normalise(columns[0]))[0] is Field.EPOCH
                           else name) for name in columns]
+                if "total" in names and any(normalise(name) == "gpu mem" for name in names):
+                    names[names.index("total")] = "total_loss"  # an older YOLO's sum of its losses' parts
                 pairs_text = " | ".join(f"{name}: {value}" for name, value in zip(names, values, strict=True))
+                self._row_parts = _loss_parts(names, values)
                 # (a bar after the row, when whole: its count and rate; one cut at the terminal's width is dropped)
                 whole_bar = bool(rest) and "]" in rest[0] and "/" in rest[0]
                 if rest and not whole_bar:
@@ -664,6 +730,28 @@ class GenericParser(StepLines[_Line]):
         # (A line between the header and its row, such as YOLO's validation ``all  787  2054 …`` printed on another
         # stream, keeps the table: only another position header replaces it.)
         return ""
+
+    def _class_row(self, s: str, at: float | None) -> _Line | None:
+        """A per-class evaluation table (ultralytics' and YOLOv5's validation: ``Class  Images  Instances
+        Box(P  R  mAP50  mAP50-95): 100%|…|`` over ``all  722  1444  0.994  0.995  0.995  0.734``): its header
+        names the metrics, its ``all`` row (every class at once) is the evaluation's figures, each class's own
+        row is no figure of the run's. Returns the ``all`` row's evaluation, an empty line for the header or
+        another row of the table, None for a line that is neither (which ends the table)."""
+        cells = s.split()
+        if cells[0] == "Class":
+            names = _class_metrics(s)
+            if names:
+                self._class_columns = names
+                return _Line("other", at)
+        columns = self._class_columns
+        if not columns or len(cells) != len(columns) or not all(_DASHED_VALUE.fullmatch(c) for c in cells[1:]):
+            self._class_columns = []
+            return None
+        if cells[0] != "all":
+            return _Line("other", at)  # one class's own figures
+        readings = [Reading(Field.EVAL_LOSS, name, float(cell)) for name, cell in zip(columns, cells, strict=True)
+                    if name and name != "Class"]
+        return _Line("eval", at, readings, text=s) if readings else _Line("other", at)
 
     def _table_row(self, s: str) -> str | None:
         """A comma-separated table (a CSV logger's file, ``Epoch ,LR ,RMSE_Train`` padded): its header
@@ -760,7 +848,7 @@ class GenericParser(StepLines[_Line]):
         elif line.what == "pause":
             events.append(TrainingPause(at=line.at, reason="checkpoint"))
         elif line.what == "epoch":
-            self._epoch = line.readings[0]
+            self._epoch = line.readings[-1]
             if self._full_epoch is not None:
                 finished = self._full_epoch[0].epoch
                 if finished is not None and self._epoch.value > finished:
@@ -772,6 +860,15 @@ class GenericParser(StepLines[_Line]):
                 events.append(RunInfo(at=line.at, total_steps=self._total))
         elif line.what == "eval":
             self._eval(line, events)
+        elif line.what == "step" and line.epoch_seconds is not None:
+            # Keras 1's ``fit(verbose=2)``: the line is its epoch, said on the line above (``Epoch 3/15``)
+            if self._epoch is None:
+                self._eval(line, events)
+                return
+            line.readings.append(Reading(Field.STEP, "epoch", self._epoch.value, self._epoch.total))
+            if line.epoch_seconds > 0:
+                line.readings.append(Reading(Field.STEP_TIME, "epoch time", line.epoch_seconds))
+            self._step(line, events)
         elif line.what == "step":
             self._step(line, events)
 
@@ -966,11 +1063,15 @@ class GenericParser(StepLines[_Line]):
                 mfu=mfu,
                 mfu_note=mfu_note,
                 trainer_eta_seconds=eta,
-                epoch=epoch,
+                # (an epoch said on a line of its own above steps that name none is still the data's epoch, though
+                # their count is the run's: kohya's ``epoch is incremented`` over its bar of all the steps)
+                epoch=epoch if epoch is not None or self._epoch is None else self._epoch.value,
                 ends_at_total=ends_at_total,
                 run_eta=line.run_eta,
-                epoch_total=epoch_reading.total if epoch_reading is not None and epoch_reading.total else None,
+                epoch_total=(epoch_reading.total if epoch_reading is not None and epoch_reading.total
+                             else self._epoch.total if epoch is None and self._epoch is not None else None),
                 epoch_steps=bar_total,
+                figures=line.parts,
             )
         )
         last = events[-1]
@@ -1017,7 +1118,7 @@ def _decide(line: _Line) -> _Line:
     measured = any((r.field in _FIGURES and r.field is not Field.LOSS) or r.field is Field.MFU for r in readings)
     if evaluated and measured and not timed and any(r.field is Field.LOSS for r in readings):
         line.evaluation = True  # (its evaluation is printed at every report: the figures are this step's)
-    if evaluated and not timed and not epochs and not measured:
+    if evaluated and not timed and not epochs and not measured and not line.train:
         line.what = "eval"  # ``step 500: train loss 5.73, val loss 5.95``: an evaluation's figures
         return line
     if has_step and any(r.field in _FIGURES for r in readings):
@@ -1030,8 +1131,10 @@ def _decide(line: _Line) -> _Line:
     if not has_step and any(r.field is Field.TOTAL for r in readings):
         line.what = "total"
         return line
-    if not has_step and len(readings) == 1 and readings[0].field is Field.EPOCH:
-        line.what = "epoch"  # Keras: ``Epoch 3/10`` on a line of its own, its bar on the next
+    if not has_step and readings and all(r.field is Field.EPOCH for r in readings):
+        # Keras: ``Epoch 3/10`` on a line of its own, its bar on the next; kohya's ``epoch is incremented.
+        # current_epoch: 4, epoch: 5`` (the last named is the epoch now begun)
+        line.what = "epoch"
         return line
     line.what = "other"
     return line
@@ -1190,14 +1293,32 @@ def _other_bar(s: str, at: float | None) -> _Line | None:
         if per_step is not None:
             value = float(per_step.group(1))
             seconds = value / {"ms": 1e3, "s": 1.0, "us": 1e6}[per_step.group(2)]
+        n, m = int(keras.group("n")), int(keras.group("m"))
+        epoch_time = _EPOCH_TIME.match(rest) if per_step is None and n == m and n > 0 else None
+        if epoch_time is not None:
+            rest = rest[epoch_time.end() :]
+            took = _epoch_seconds(epoch_time.group(1), epoch_time.group(2))
+            seconds = took / n if took is not None else None  # the full bar's steps over the epoch's time
         readings = pairs(_PER_STEP.sub("", rest))
         if seconds is None and not any(r.field is Field.LOSS for r in readings):
             return None
-        bar = _Bar(int(keras.group("n")), int(keras.group("m")), seconds, None, None)
+        bar = _Bar(n, m, seconds, None, None)
         eta = _first(readings, Field.ETA)
         bar.eta = eta.value if eta is not None else None
         return _Line("step", at, readings, bar=bar, text=s, epoch_above=True)
+    alone = _KERAS_EPOCH.match(s)
+    if alone is not None:
+        readings = pairs(s[alone.end() :])
+        if any(r.field is Field.LOSS for r in readings) and not any(r.field is Field.STEP for r in readings):
+            return _Line("step", at, readings, text=s, epoch_above=True,
+                         epoch_seconds=_epoch_seconds(alone.group(1), alone.group(2)) or 0.0)
     return None
+
+
+def _epoch_seconds(value: str, unit: str) -> float | None:
+    """An epoch's printed time in seconds, or None where its rounding says too little (``3s``)."""
+    seconds = float(value) / (1e3 if unit == "ms" else 1.0)
+    return seconds if unit == "ms" or "." in value or seconds >= MIN_ROUNDED_EPOCH_SECONDS else None
 
 
 # An unnamed clock as a ``|``-separated record's last field: the run's time so far (TabNet's
@@ -1342,3 +1463,57 @@ def _cut(s: str) -> bool:
         return False
     last = s.rstrip(" |").rsplit("|", 1)[-1]
     return not any(c.isdigit() for c in last)
+
+
+# A per-class evaluation table's header: its names up to the bar (``Box(P  R  mAP50  mAP50-95): 100%|…``), a group
+# (``Box(``, ``Mask(``) opened before its first metric; YOLOv5's ``mAP@.5  mAP@.5:.95`` are the same two metrics.
+_CLASS_NAME = re.compile(r"(?:(?P<group>[A-Za-z]{1,12})\()?(?P<name>[A-Za-z][\w@.:-]{0,20}?)\)?:?")
+_CLASS_HEAD_END = re.compile(r":\s|\s\d{1,3}%")
+_CLASS_COUNTS = frozenset({"Class", "Images", "Instances", "Labels", "Targets"})
+_CLASS_METRICS = {"P": "precision", "R": "recall", "mAP50": "mAP50", "mAP50-95": "mAP50-95",
+                  "mAP@.5": "mAP50", "mAP@.5:.95": "mAP50-95"}  # fmt: skip
+
+
+def _class_metrics(header: str) -> list[str]:
+    """The column names of a per-class evaluation table's header, the counts' as "" and the metrics' as their
+    evaluation's names (``mAP50-95``, ``mask mAP50``); empty when the header names no mAP (another table)."""
+    head = _CLASS_HEAD_END.split(header, 1)[0]  # (up to the bar after its names)
+    names: list[str] = []
+    group = ""
+    for cell in head.split():
+        m = _CLASS_NAME.fullmatch(cell)
+        if m is None:
+            return []
+        if m.group("group"):
+            group = "" if m.group("group").lower() == "box" else m.group("group").lower() + " "
+        name = m.group("name")
+        if name in _CLASS_COUNTS:
+            names.append("Class" if name == "Class" else "")
+        elif name in _CLASS_METRICS:
+            names.append(group + _CLASS_METRICS[name])
+        else:
+            names.append("")  # (a name cut at the terminal's width: ``mAP50-``)
+    if not any("mAP" in n for n in names):
+        return []
+    return names
+
+
+# YOLOv5's and YOLOv7's older header names its losses by their part alone (``Epoch  gpu_mem  box  obj  cls  total``).
+_YOLO_PARTS = frozenset({"box", "obj", "cls", "dfl", "giou"})
+
+
+def _loss_parts(columns: list[str], values: list[str]) -> tuple[tuple[str, float], ...]:
+    """A table row's losses named for their part (YOLO's ``box_loss``, ``cls_loss``, ``dfl_loss``), as printed: a
+    loss in parts has no one figure that is the model's loss, so each part is kept under its own name (an older
+    YOLO's ``box``, ``obj``, ``total`` under a ``gpu_mem`` column as ``box_loss``, ``obj_loss``, ``total_loss``)."""
+    parts = []
+    yolo = any(normalise(name) == "gpu mem" for name in columns)
+    for name, value in zip(columns, values, strict=False):
+        words = normalise(name).split(" ")
+        if yolo and name.lower() in _YOLO_PARTS:
+            name, words = f"{name}_loss", ["loss"]
+        if "loss" in words and lookup(normalise(name))[0] is not Field.LOSS:
+            figure = number(value)
+            if figure is not None:
+                parts.append((LOSS_PART + name, figure))
+    return tuple(parts) if len(parts) >= 2 else ()

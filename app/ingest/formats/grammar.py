@@ -82,6 +82,7 @@ ALIASES: dict[str, Field] = {
     "policy loss": Field.LOSS,  # PPO's (its value and entropy losses are other figures)
     "pg loss": Field.LOSS,
     "surrogate loss": Field.LOSS,  # PPO's clipped surrogate objective, its policy loss (rsl_rl's ``Mean surrogate loss``)
+    "loss total": Field.LOSS,  # pytracking's ``Loss/total`` (its parts: ``Loss/segm``, ``Loss/target_clf``)
     "total loss": Field.LOSS,  # detectron2's ``total_loss`` (its parts: ``loss_cls``, ``loss_box_reg``)
     "ce": Field.LOSS,  # the cross-entropy a line names alone (RETURNN's ``ce 0.424, ctc_4 0.958``)
     "closs": Field.LOSS,  # LLaMA2-Accessory's MetricLogger: ``closs: 0.9175 (0.9249)``
@@ -116,6 +117,7 @@ ALIASES: dict[str, Field] = {
     "ms batch": Field.STEP_TIME,  # PyTorch's word_language_model: ``| ms/batch 45.20 |``
     "ms step": Field.STEP_TIME,
     "ms iter": Field.STEP_TIME,
+    "time batch": Field.STEP_TIME,  # char-rnn's ``time/batch = 0.1679s`` (its TensorFlow port prints no unit: seconds)
     "elapsed time": Field.ELAPSED,
     "elapsed": Field.ELAPSED,
     "remaining time": Field.ETA,
@@ -249,7 +251,10 @@ def lookup(name: str) -> tuple[Field | None, str]:
             # ``gradient_accumulation_steps``, ``save_steps`` are settings, not a position.
             if tail == "batch" and not before <= NEUTRAL_WORDS:
                 return None, tail  # ``words/batch``, ``samples per batch``: a batch's size
-            return (None if before & SETTING_WORDS else field), tail
+            if before & SETTING_WORDS:
+                return None, tail
+            # (``global iteration 20/3402`` counts the run's, never one epoch's, even beside an epoch)
+            return field, ("global " + tail if "global" in before else tail)
         if field in (Field.LOSS, Field.EVAL_LOSS) and before & EVAL_WORDS:
             return Field.EVAL_LOSS, name  # ``test lm loss``: whose loss stays in the name
         if before <= NEUTRAL_WORDS:
@@ -298,6 +303,8 @@ def read_pair(key: str, paren: str | None, value: str, total: str | None, unit: 
     unit = (unit or "").strip().strip("()") or (paren.strip().lower() if paren else None)  # (``1.722(sec)``)
     if matched.startswith("ms ") and not unit:
         unit = "ms"  # the unit is the name's (``ms/batch 45.20``)
+    elif matched == "time batch" and not unit:
+        unit = "s"  # char-rnn-tensorflow's ``time/batch = {:.3f}`` of wall-clock differences: seconds
     if field in (Field.STEP_TIME, Field.ELAPSED, Field.ETA):
         if field is Field.STEP_TIME and matched in _BARE_TIMES and ":" in value:
             return None  # ``Time=07:29:43``: a time of day, not how long a step took

@@ -48,6 +48,8 @@ _BAR = re.compile(
     r"(?:(\d[\d:]{0,11})(?=<))?(?:<([\d:?]{1,12})(?=,))?"
     r"(?:,\s*(\d{1,9}(?:\.\d+)?)(it/s|s/it|it/|it|i|s/i|s/|s))?"
 )
+# A bar's postfix pairs, up to its closing bracket: the loss and learning rate a script's bar prints.
+_POSTFIX = re.compile(r"[,\s](loss|step_loss|lr)=(-?\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf)(?=[,\]\s])")
 # The Trainer's notebook progress copied as text: NOTEBOOK_LINE (shapes.py, a signature too).
 # The table the notebook draws under it, copied as text: ``Step  Training Loss  Validation Loss``
 # (``Epoch …`` when it evaluates each epoch), then a row a log, ``500\t1.234500\t1.301200``, with
@@ -382,6 +384,13 @@ class HfTrainerParser(EmitLines):
         loss = None
         if suffix is not None and int(suffix.group(1)) == n - 1:
             loss = number(suffix.group(2))  # unsloth_train: the loss of the step the bar just counted
+        lr = None
+        if m.string[m.end() : m.end() + 1] == ",":
+            # A script's bar with its postfix (diffusers' training scripts, under the Trainer's ``***** Running
+            # training *****`` header: ``Steps:  50%|…| 1/2 [01:17<01:17, 77.90s/it, loss=0.0858, lr=5e-6]``)
+            posted = dict(_POSTFIX.findall(m.string, m.end(), m.end() + 400))
+            loss = number(posted.get("loss", posted.get("step_loss"))) if loss is None else loss
+            lr = number(posted.get("lr"))
         step = _train_step(
             at=None,
             stage="train",
@@ -391,6 +400,7 @@ class HfTrainerParser(EmitLines):
             step_seconds=step_seconds,
             trainer_eta_seconds=clock_seconds(m.group(5)),
             loss=loss,
+            lr=lr,
         )
         if self._summarised and self._train_total is None and n == total and not self._evaluating:
             self._train_total = total  # the training bar closing after the summary: the run's end

@@ -39,6 +39,8 @@ _ISO = re.compile(rf"\[?(\d{{4}})[-/](\d\d)[-/](\d\d)[T ]{_CLOCK}(Z|[+-]\d\d:?\d
 # HF's example scripts (``datefmt="%m/%d/%Y %H:%M:%S"``); rich's log handler (``[01/15/23 18:11:55]``:
 # ``%x %X``, a two-digit year).
 _US = re.compile(rf"\[?(\d\d)/(\d\d)/(\d{{4}}|\d\d),? {_CLOCK}\]?")
+# A two-digit year first (BasicSR's and mmsr's logger, ``datefmt="%y-%m-%d %H:%M:%S"``: ``21-05-24 02:11:29.657 - INFO: ``).
+_YMD = re.compile(rf"\[?(\d\d)-(\d\d)-(\d\d) {_CLOCK}\]?")
 # rich's log handler leaves its time column blank while the time is the one printed above
 # (``                    INFO     message``): the record's time is that one.
 _BLANK_TIME = re.compile(rf" {{8,40}}(?={_LEVEL} )")
@@ -52,9 +54,10 @@ _GLOG = re.compile(rf"[IWEF](\d\d)(\d\d) {_CLOCK}\s+\d+ [^\]\s]{{1,120}}\] ")
 _HF_EXPLICIT = re.compile(rf"\[{_LEVEL}\|[^\]]{{1,120}}\] ")
 _HF_ARROWS = re.compile(r"\s*>> ")
 # What follows a time in a logging record, any number of times: a separator, the level, a
-# bracketed field, ``name - `` (loguru's ``module:function:line - ``), journald's ``host proc[pid]: ``.
+# bracketed field, ``name - `` (loguru's ``module:function:line - ``), journald's ``host proc[pid]: ``,
+# a logger's name before its level (``%(name)s %(levelname)s:``, PyTorch-Ignite's ``ignite.distributed.launcher.Parallel INFO:``).
 _RECORD_FIELD = re.compile(
-    rf"\s*[-|]\s+|\s+|\[{_LEVEL}\]\s*|{_LEVEL}\b:?\s*|\[[^\]]{{1,120}}\]:?\s*"
+    rf"\s*[-|]\s+|\s+|\[{_LEVEL}\]\s*|{_LEVEL}\b:?\s*|\[[^\]]{{1,120}}\]:?\s*|[\w.<>-]{{1,120}} {_LEVEL}:\s*"
     rf"|[\w.<>-]{{1,120}}(?::[\w.<>-]{{1,120}}:\d{{1,7}})?\s+-\s+|[\w.-]{{1,64}} [\w./-]{{1,64}}\[\d{{1,9}}\]: "
 )
 # Python logging's default format (``basicConfig``): ``INFO:__main__:``.
@@ -196,6 +199,11 @@ class PrefixReader:
                     month, day = day, month
                 year = int(m.group(3))
                 at = self._local(year + 2000 if year < 100 else year, month, day, m, 4)
+            elif (m := _YMD.match(line, pos)) is not None:
+                year, month, day = int(m.group(1)), int(m.group(2)), int(m.group(3))
+                if not (1 <= month <= 12 and 1 <= day <= 31):
+                    return None
+                at = self._local(year + 2000, month, day, m, 4)
             else:
                 m = _MONTH_DAY.match(line, pos)
                 if m is not None and m.group(1) in MONTHS:

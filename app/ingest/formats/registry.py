@@ -176,9 +176,9 @@ def _generic_steps(lines: Sequence[str]) -> bool:
 
     Two step lines, or one that cannot be a sentence that happens to say "step" and "loss": it
     gives its position as N/M (a bar, ``iteration 10/ 10``) or two training figures; or no step
-    and an evaluation's figures for two splits (a run caught evaluating).
+    and an evaluation's figures for two splits, or at two steps it names (a run caught evaluating).
     """
-    from ...stats.events import EvalResult, TrainStep
+    from ...stats.events import EvalResult, RunInfo, TrainStep
 
     parser = create_parser("generic")
     events = parser.feed(list(lines[-SNIFF_LINES:]))
@@ -186,8 +186,13 @@ def _generic_steps(lines: Sequence[str]) -> bool:
     reader = getattr(parser, "parser", parser)  # (the crash watch's wrapper holds the reader)
     if len(steps) >= 2 or (steps and getattr(reader, "block_steps", False)):
         return True  # (one step read from a logger's table of one figure a line is no sentence either)
-    if not steps and len({e.name for e in events if isinstance(e, EvalResult)}) >= 2:
+    evaluations = [e for e in events if isinstance(e, EvalResult)]
+    if not steps and len({e.name for e in evaluations}) >= 2:
         return True  # an evaluation's figures alone, for two splits or more (Ludwig's table: vali, test)
+    if not steps and len({e.step for e in evaluations if e.step is not None}) >= 2:
+        return True  # evaluations alone, each at the step it names (fairseq's ``valid on 'valid' subset`` lines)
+    if not steps and evaluations and any(isinstance(e, RunInfo) and e.total_steps for e in events):
+        return True  # a run's planned total, then its first evaluation (MLX's ``iters: 1000``, ``Iter 1: Val loss``)
     return any(
         step.total_steps is not None
         or sum(f is not None for f in (step.loss, step.lr, step.step_seconds, step.tokens_per_second, step.grad_norm)) >= 2

@@ -46,6 +46,7 @@ class VerlParser(EmitLines):
         self._start_emitting()
         self._last_step: int | None = None  # the last step a metrics line printed
         self._total: int | None = None
+        self._bar_rate: tuple[int, float] | None = None  # (step, seconds a step) the bar printed before any metrics line
 
     def classify(self, text: str) -> tuple[Kind, Emit | None]:
         """A metrics line, the progress bar, the planned steps or the run's end; anything else is not verl's."""
@@ -82,6 +83,8 @@ class VerlParser(EmitLines):
             return Kind.OPEN, lambda: evals
         self._last_step = step if self._last_step is None else max(step, self._last_step)
         step_seconds = finite(pairs.get("timing_s/step"))
+        if step_seconds is None and self._bar_rate is not None and self._bar_rate[0] == step:
+            step_seconds = self._bar_rate[1]  # (a metrics line without its timing keys: the bar's rate at that step)
         tokens = finite(pairs.get("perf/total_num_tokens"))
         event = TrainStep(
             at=None,
@@ -124,6 +127,7 @@ class VerlParser(EmitLines):
         seconds = None
         if rate is not None and rate > 0:
             seconds = rate if bar.group(5) == "s/it" else 1.0 / rate
+            self._bar_rate = (done, seconds)
         event = TrainStep(
             at=None,
             stage="train",

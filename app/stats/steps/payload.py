@@ -61,7 +61,8 @@ def training_view(stage: Stage, v: Verdict, all_reduce: AllReduce | None, errors
         steps_per_hour=finite(m.steps_per_hour),
         eta_seconds=None if v.hides_time_left else finite(v.eta_seconds),
         trainer_eta_seconds=None if v.hides_time_left else finite(v.trainer_eta_seconds),
-        eval=evals(stage.evals.items(), logged=latest.logged),
+        eval=evals(stage.evals.items(),  # (a count of dicts, or of an epoch's batches, is no step of the run's)
+                   logged=latest.logged or latest.epoch_steps is not None or not latest.ends_at_total),
         data=data,
         all_reduce=all_reduce_view(all_reduce),
         figures=tuple((k, v) for k, v in stage.figures.items() if math.isfinite(v)),

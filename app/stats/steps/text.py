@@ -167,7 +167,9 @@ def details(
     evals = latest_evals(stage)
     if evals:
         lines.append("Eval " + " · ".join(f"{name} {figure(value)}" for name, value, _ in evals)
-                     + ("" if latest.logged else eval_where(evals)))  # a logged count is no step
+                     # (a logged count is no step, nor a count of an epoch's batches the evaluation followed)
+                     + ("" if latest.logged or latest.epoch_steps is not None or not latest.ends_at_total
+                        else eval_where(evals)))
     data = data_line(stage)
     if data:
         lines.append(data)
@@ -364,7 +366,13 @@ def data_line(stage: Stage) -> str | None:
         return line
     epoch = latest.epoch if latest.epoch is not None else stage.epoch
     if epoch is not None:
-        return f"Data epoch {epoch:g}"
+        # (a position in the epoch printed beside the run's step: fairseq's ``epoch 001:  650 / 1891``)
+        printed = dict(latest.figures)  # (the latest step line's own, never an earlier line's)
+        done, steps = printed.get("epoch/step"), printed.get("epoch/steps")
+        where = f" · {done:,.0f}/{steps:,.0f} in the epoch" if done is not None and steps else ""
+        # (the run's epochs as printed, ``epoch   0/ 10``, when the step beside it is the run's count, not the epoch's)
+        of = f"/{latest.epoch_total}" if latest.epoch_total and latest.epoch == epoch and latest.ends_at_total else ""
+        return f"Data epoch {epoch:g}{of}{where}"
     return None
 
 
@@ -400,6 +408,11 @@ def spikes_line(stage: Stage) -> str:
 
 
 def figure_lines(figures: dict[str, float]) -> list[str]:
+    # A loss printed in its parts, none of them the model's one loss (YOLO's ``box_loss``, BasicSR's ``l_g_pix``): a
+    # parser names each ``loss/`` and its name as printed.
+    named = [(name.partition("/"), value) for name, value in figures.items()]
+    losses = [f"{part} {figure(value)}" for (whose, slash, part), value in named if whose == "loss" and slash]
+    lines = ["Losses " + " · ".join(losses)] if len(losses) >= 2 else []
     parts = []
     if "reward" in figures:
         parts.append(f"reward {figures['reward']:.4f}")
@@ -417,9 +430,9 @@ def figure_lines(figures: dict[str, float]) -> list[str]:
     if "samples_per_second" in figures:
         parts.append(f"{samples_rate(figures['samples_per_second'])} samples/s")
     if not parts:
-        return []
+        return lines
     line = " · ".join(parts)
-    return [line[:1].upper() + line[1:]]
+    return [*lines, line[:1].upper() + line[1:]]
 
 
 def recognised(stage: Stage) -> str:

@@ -62,6 +62,14 @@ BABYGPT = "stopself-buildyourownllm-babygpt-v12-speed-time-lines-model-saved.log
         (line("generic-xgboost-issue3366-train-valid-logloss-every-10-stopping-best-iteration.log", "Stopping."), True),
         ("Early stopping, best iteration is:", True),
         ("Did not meet early stopping. Best iteration is:", False),
+        # PyTorch-Ignite's launcher once the run's function returned, behind its logger's prefix:
+        # pytorch-ignite/pytorch-ignite.ai src/tutorials/intermediate/01-cifar10-distributed.md (after
+        # "CIFAR10-Training INFO: Engine run complete. Time taken: 00:01:03") and
+        # 02-Machine_Translation_using_PyTorch_Ignite.md (after "NMT INFO: Engine run complete. Time taken: 00:05:37")
+        ("2021-09-14 19:16:23,547 ignite.distributed.launcher.Parallel INFO: End of run", False),
+        ("2021-10-21 13:52:03,267 ignite.distributed.launcher.Parallel INFO: End of run", False),
+        ("[2026-01-01 00:00:00,000][ignite.distributed.launcher.Parallel][INFO] - End of run.", False),  # hydra's prefix
+        ("End of the run", False),
     ],
 )
 def test_a_stop_message_is_read_whatever_the_trainer(message: str, early: bool) -> None:
@@ -96,6 +104,8 @@ def test_a_save_of_the_model_alone_is_an_end_only_once_quiet_follows(message: st
         "step 120 complete",
         "Engine run complete. Time taken: 00:12:03",  # PyTorch-Ignite says it of each evaluation run too
         "Process finished with exit code 1",  # (a crash line, not an end)
+        "End of run 3, starting run 4",  # a sweep's runs: only the words alone on their line are the end
+        "End of run statistics:",
     ],
 )
 def test_words_that_are_not_a_stop_message(message: str) -> None:

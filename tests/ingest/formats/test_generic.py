@@ -169,6 +169,59 @@ def test_keras_bars_take_the_epoch_printed_above_them() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("lines", "expected"),
+    [
+        # derekchen14/snippet_rnn results/0508_results.rb (Keras 1, fit(verbose=2)): each line under its
+        # ``Epoch N/15`` is that epoch, 67 s then 64 s; the run is in epoch 3 after them
+        (["Train on 8000 samples, validate on 2000 samples", "Epoch 1/15",
+          "67s - loss: 2.4808 - acc: 0.2275 - val_loss: 2.1192 - val_acc: 0.4365", "Epoch 2/15",
+          "64s - loss: 1.7988 - acc: 0.4308 - val_loss: 1.9340 - val_acc: 0.4770", "Epoch 3/15"],
+         [(1, 15, 1, 2.4808, 67.0), (2, 15, 2, 1.7988, 64.0)]),
+        # KyotoSunshine/CNN-for-handwritten-kanji logs/model_for_augmented_dataset_training_log.py: 3083 s and 3086 s
+        (["Train on 400000 samples, validate on 10000 samples", "Epoch 1/10",
+          "3083s - loss: 1.7197 - acc: 0.5893 - val_loss: 0.3504 - val_acc: 0.8959", "Epoch 2/10",
+          "3086s - loss: 0.6644 - acc: 0.8074 - val_loss: 0.2832 - val_acc: 0.9182"],
+         [(1, 10, 1, 1.7197, 3083.0), (2, 10, 2, 0.6644, 3086.0)]),
+        # Composed in Keras 2's words: the leading ``- `` and a time under ten seconds, whose whole-second
+        # rounding is more than 5 %: the epoch is read, its time is not
+        (["Epoch 7/20", " - 4s - loss: 0.3100 - val_loss: 0.3500"], [(7, 20, 7, 0.31, None)]),
+    ],
+)
+def test_keras_1_epoch_lines_are_their_epochs_with_their_time(
+    lines: list[str], expected: list[tuple[int, int, int, float, float | None]]
+) -> None:
+    got = steps(lines)
+    assert [(s.step, s.total_steps, s.epoch, s.loss, s.step_seconds) for s in got] == expected
+    evals = [e for e in GenericParser().feed(lines) if isinstance(e, EvalResult)]
+    assert [e.name for e in evals] == ["val_loss"] * len(expected)
+
+
+def test_a_keras_epoch_line_without_its_epoch_above_stays_an_evaluation() -> None:
+    # (a log cut after its ``Epoch N/M`` header: no position is made up)
+    assert steps(["67s - loss: 2.4808 - acc: 0.2275 - val_loss: 2.1192 - val_acc: 0.4365"]) == []
+
+
+@pytest.mark.parametrize(
+    ("lines", "seconds"),
+    [
+        # a full bar that prints its epoch's time and none a step's: the epoch's over its steps
+        # (Keras 2's verbose=2, composed: 31 / 187 = 0.16578 s)
+        (["Epoch 2/10", "187/187 - 31s - loss: 0.8885 - accuracy: 0.7352 - val_loss: 0.7696"], 31 / 187),
+        # Keras 1's verbose=1 bar, composed: 25 s over 20,000 samples = 1.25 ms
+        (["Epoch 2/2", "20000/20000 [==============================] - 25s - loss: 0.0534 - acc: 0.9810"], 25 / 20000),
+        # mnrmja007/keras README.md: 2 s, whole seconds, is too coarse for a step's time (withheld)
+        (["# Epoch 16/20", ("33600/33600 [==============================] - 2s - loss: 0.0219 - acc: 0.9932 - "
+                            "val_loss: 0.0650 - val_acc: 0.9851")], None),
+        # a time a step printed beside it stays the one read
+        (["Epoch 3/10", "1000/1000 [==============================] - 25s 25ms/step - loss: 0.2000"], 0.025),
+    ],
+)
+def test_a_full_keras_bar_s_epoch_time_over_its_steps_is_a_step_s_time(lines: list[str], seconds: float | None) -> None:
+    (got,) = steps(lines)
+    assert got.step_seconds == (pytest.approx(seconds) if seconds is not None else None)
+
+
 @pytest.mark.parametrize(("text", "expected"), GRAMMAR, ids=[g[0][:40] for g in GRAMMAR])
 def test_the_grammar_reads_names_separators_and_values(text: str, expected: dict[str, Any]) -> None:
     step = one(text)
@@ -945,6 +998,50 @@ def test_a_table_s_header_names_the_columns_of_the_rows_under_it() -> None:
     assert steps(["  Class  Images  Instances  mAP50", "    all      60         80  0.431"]) == []
 
 
+def evaluations(lines: list[str]) -> list[tuple[str, float]]:
+    return [(e.name, e.value) for e in GenericParser().feed(lines) if isinstance(e, EvalResult)]
+
+
+def test_a_loss_printed_in_parts_keeps_each_part_and_a_class_table_s_all_row_is_the_evaluation() -> None:
+    # the composed ultralytics table above: epoch 1's row prints three parts of its loss, none the model's one loss
+    first = steps(YOLO)[0]
+    assert (first.loss, first.figures) == (None, (("loss/box_loss", 1.201), ("loss/cls_loss", 2.113), ("loss/dfl_loss", 1.305)))
+    # its validation: the ``all`` row under ``Box(P  R  mAP50  mAP50-95)``, Images and Instances are counts
+    assert evaluations(YOLO) == [("precision", 0.512), ("recall", 0.403), ("mAP50", 0.431), ("mAP50-95", 0.288)]
+    # one class's own row is no figure of the run's; a segmenting model's second group keeps its name
+    seg = ["      Epoch    GPU_mem   box_loss   seg_loss   cls_loss   dfl_loss  Instances       Size",
+           "        1/3      2.05G      1.201     0.9000      2.113      1.305         12        640: 100%|█| 5/5 [00:05<00:00,  1.00it/s]",
+           "                 Class     Images  Instances      Box(P          R      mAP50  mAP50-95)     Mask(P          R      mAP50  mAP50-95): 100%|█| 1/1",
+           "                   all         60         80      0.512      0.403      0.431      0.288      0.500      0.400      0.420      0.250",
+           "                   cat         60         40      0.600      0.500      0.550      0.350      0.590      0.480      0.530      0.300"]
+    assert evaluations(seg)[3:6] == [("mAP50-95", 0.288), ("mask_precision", 0.5), ("mask_recall", 0.4)]
+    assert len(evaluations(seg)) == 8
+    assert steps(seg)[0].figures[1] == ("loss/seg_loss", 0.9)
+
+
+# YOLOv5's older table (https://github.com/ultralytics/yolov5/issues/8401, its losses named by part alone and no
+# total column) and YOLOv7's (https://github.com/WongKinYiu/yolov7/issues/849, with ``total``: the sum of the parts).
+YOLOV5 = ["     Epoch   gpu_mem       box       obj       cls    labels  img_size",
+          "   298/299        0G  0.008621  0.002274         0         9       640: 100%|██████████| 49/49 [01:17<00:00,  1.59s/it]",
+          "               Class     Images     Labels          P          R     mAP@.5 mAP@.5:.95: 100%|██████████| 25/25 [00:19<00:00,  1.29it/s]",
+          "                 all        245        258      0.986      0.961      0.988      0.793"]
+YOLOV7 = ["     Epoch   gpu_mem       box       obj       cls     total    labels  img_size",
+          "   33/4999     70.1G   0.05069   0.01035   0.03706    0.0981        14      1856: 100%|██████████| 295/295 [12:39<00:00,  2.57s/it]",
+          "               Class      Images      Labels           P           R      mAP@.5  mAP@.5:.95: 100%|██████████| 50/50 [01:10<00:00,  1.42s/it]"]
+
+
+def test_an_older_yolo_names_its_loss_parts_alone_and_its_map_by_iou() -> None:
+    (got,) = steps(YOLOV5)
+    assert (got.step, got.epoch, got.epoch_total, got.step_seconds, got.loss) == (49, 298.0, 299, 1.59, None)
+    assert got.figures == (("loss/box_loss", 0.008621), ("loss/obj_loss", 0.002274), ("loss/cls_loss", 0.0))
+    assert evaluations(YOLOV5) == [("precision", 0.986), ("recall", 0.961), ("mAP50", 0.988), ("mAP50-95", 0.793)]
+    (v7,) = steps(YOLOV7)
+    # ``total`` is the model's loss, the sum of its parts: 0.05069 + 0.01035 + 0.03706 = 0.0981
+    assert (v7.loss, v7.figures) == (0.0981, (("loss/box_loss", 0.05069), ("loss/obj_loss", 0.01035), ("loss/cls_loss", 0.03706)))
+    # a header of counts alone (no mAP) is no evaluation table
+    assert evaluations(["  Class  Images  Instances  Size", "    all      60         80   640"]) == []
+
+
 SB3 = ["-----------------------------------",
        "| rollout/           |            |",
        "|    ep_rew_mean     | -213       |",
@@ -1202,3 +1299,69 @@ def test_a_table_whose_header_a_rule_of_dash_runs_underlines() -> None:
     assert (row.step, row.epoch, row.loss, row.loss_note) == (400, 1.0, 3.25, "LOSS TEXTCAT")
     # a line of dashes with words after it, or a rule under a header that names no step, is no table
     assert steps(["Solver summary", "--- Epoch 3 ---", "name  value  other", "----  -----  -----", "1  2  3"]) == []
+
+
+def test_an_epoch_said_on_its_own_line_stays_the_data_s_epoch_over_a_bar_of_the_run_s_steps() -> None:
+    # kohya_ss (https://github.com/bmaltais/kohya_ss/issues/3433): ``epoch is incremented. current_epoch: 4, epoch: 5``,
+    # then its bar of all the run's steps (``steps:  36%|…| 10427/28944``): epoch 5, the count still the run's
+    got = steps(["epoch is incremented. current_epoch: 4, epoch: 5",
+                 "steps:  36%|███▌      | 10427/28944 [3:11:30<5:40:05,  1.10s/it, avr_loss=0.0817]"])
+    assert [(s.step, s.total_steps, s.epoch, s.ends_at_total) for s in got] == [(10427, 28944, 5.0, True)]
+    # IRN (https://github.com/jiwoon-ahn/irn/issues/13): ``Epoch 5/5`` above its steps of the run's 3305: epoch 5 of 5
+    (irn,) = steps(["Epoch 5/5", "step: 2700/ 3305 loss:0.3569 0.3068 2.8103 0.1992 imps:18.2 lr: 0.0217"])
+    assert (irn.step, irn.total_steps, irn.epoch, irn.epoch_total, irn.ends_at_total) == (2700, 3305, 5.0, 5, True)
+
+
+# char-rnn (https://github.com/karpathy/char-rnn/issues/215) and its TensorFlow port
+# (https://github.com/sherjilozair/char-rnn-tensorflow/issues/138): a record led by its position alone.
+CHAR_RNN = ["170/9500 (epoch 0.895), train_loss = 2.84438551, grad/param norm = 1.3375e-01, time/batch = 0.1679s\t",
+            "168/446 (epoch 0), train_loss = 2.304, time/batch = 0.160"]
+
+
+def test_a_record_led_by_its_position_alone_is_a_step() -> None:
+    lua, tf = (one(text) for text in CHAR_RNN)
+    assert (lua.step, lua.total_steps, lua.epoch, lua.loss, lua.step_seconds) == (170, 9500, 0.895, 2.84438551, 0.1679)
+    # the port prints ``time/batch`` with no unit: its template formats ``time.time()`` differences, seconds
+    assert (tf.step, tf.total_steps, tf.epoch, tf.loss, tf.step_seconds) == (168, 446, 0.0, 2.304, 0.16)
+    # a Keras bar's count before its drawn bar is no such record
+    assert one("100/1000 [==>...........................] - ETA: 1:23 - loss: 2.3000").step == 100
+    assert steps(["3/10, which is to say", "12/05 (Tuesday), the run"]) == []
+
+
+def test_a_global_count_beside_an_epoch_of_a_total_is_the_run_s() -> None:
+    # CPM-2's finetuning (https://github.com/TsinghuaAI/CPM-2-Finetune/issues/11): 3402 is the whole run's iterations
+    got = one("epoch   0/ 10 | global iteration       20/    3402 | learning rate 3e-06 | lm loss 7.72363 | loss scale 512.0 |")
+    assert (got.step, got.total_steps, got.epoch, got.epoch_total, got.ends_at_total) == (20, 3402, 0.0, 10, True)
+    # without ``global``, a step counted to a total after the run's epochs counted to theirs is the epoch's
+    assert not one("Epoch [1/5], Step [100/600], Loss: 0.2217").ends_at_total
+
+
+def test_a_record_led_by_its_stage_epoch_and_position_is_that_epoch_s_batch() -> None:
+    # pytracking (https://github.com/visionml/pytracking/issues/359): a training stage's record with its test figures
+    text = ("[train: 35, 50 / 1000] FPS: 4.0 (7.9)  ,  Loss/total: 3.41968  ,  Loss/segm: 1.38611  ,  "
+            "Stats/acc: 0.81421  ,  ClfTrain/test_loss: 0.00287")
+    got = one(text)
+    assert (got.step, got.total_steps, got.epoch, got.loss, got.ends_at_total) == (50, 1000, 35.0, 3.41968, False)
+    assert ("samples_per_second", 4.0) in got.figures  # its ``FPS: 4.0 (7.9)``: the mean, then the last batch's
+    # a validation stage's record is an evaluation's, no step
+    assert steps(["[val: 35, 10 / 100] FPS: 9.0 (9.1)  ,  Loss/total: 3.5  ,  ClfTrain/test_loss: 0.003"]) == []
+
+
+# BasicSR's ESRGAN (https://github.com/XPixelGroup/BasicSR/issues/204) and SPSR (its fork's logger, seen in a pasted
+# training log): ``yy-mm-dd`` dated records of losses named ``l_<part>``.
+BASICSR = [("19-08-09 08:25:25.996 - INFO: <epoch: 86, iter: 107,200, lr:2.500e-05> l_g_pix: 1.4819e-03 l_g_fea: 1.0389e+00 "
+           "l_g_gan: 7.2056e-02 l_d_real: 1.4378e-05 l_d_fake: 4.0903e-06 D_real: -2.5625e+01 D_fake: -4.0036e+01 "),
+           ("19-08-09 08:27:27.746 - INFO: <epoch: 87, iter: 107,400, lr:2.500e-05> l_g_pix: 1.5971e-03 l_g_fea: 9.9606e-01 "
+           "l_g_gan: 9.4154e-02 l_d_real: 1.4901e-08 l_d_fake: 7.4506e-09 D_real: -2.6405e+01 D_fake: -4.5235e+01 ")]
+
+
+def test_losses_named_for_their_part_in_a_two_digit_year_dated_record() -> None:
+    first, second = steps(BASICSR)
+    assert (second.step, second.epoch, second.lr, second.loss) == (107400, 87.0, 2.5e-05, None)
+    assert second.figures == (("loss/l_g_pix", 1.5971e-03), ("loss/l_g_fea", 9.9606e-01), ("loss/l_g_gan", 9.4154e-02),
+                              ("loss/l_d_real", 1.4901e-08), ("loss/l_d_fake", 7.4506e-09))
+    # 2019-08-09 08:25:25.996 then 08:27:27.746 (UTC in the tests): 121.75 s between them
+    assert first.at is not None and second.at is not None and round(second.at - first.at, 3) == 121.75
+    # one such loss alone is the loss, named
+    (one_loss,) = steps(["21-05-24 02:11:29.657 - INFO: <epoch: 30, iter:   2,800, lr:1.000e-04> l_pix: 3.2022e-03"])
+    assert (one_loss.step, one_loss.loss, one_loss.loss_note) == (2800, 3.2022e-03, "l_pix")

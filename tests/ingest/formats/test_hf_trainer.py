@@ -529,3 +529,39 @@ def test_trl_on_policy_dicts_name_their_rate_lr_and_their_loss_by_the_policy() -
     (step,) = [e for e in events if isinstance(e, TrainStep)]
     assert (step.loss, step.lr, step.epoch, step.logged) == (-0.25, 3e-06, 0.75, True)
     assert ("episode", 672.0) in step.figures and ("loss/value_avg", 0.08) in step.figures
+
+
+def test_a_markdown_fence_glued_to_a_pasted_dict_is_no_part_of_it() -> None:
+    # TRL's GRPO dict pasted inside inline triple backticks (https://github.com/huggingface/trl/issues/3078), shortened
+    pasted = "```{'loss': 0.0133, 'grad_norm': 2.667192220687866, 'learning_rate': 2.6140692393428204e-10, 'reward': 1.25, 'epoch': 0.92}```"
+    from app.ingest.formats import detect
+
+    assert detect([pasted]) == "hf-trainer"
+    (step,) = [e for e in HfTrainerParser().feed([pasted]) if isinstance(e, TrainStep)]
+    assert (step.loss, step.epoch, step.lr) == (0.0133, 0.92, 2.6140692393428204e-10)
+    # a fence alone on its line, or backticks inside a message, are left as they are
+    assert detect(["```", pasted[3:-3], "```"]) == "hf-trainer"
+
+
+def test_a_script_s_bar_under_the_trainer_s_header_gives_its_postfix_loss_and_lr() -> None:
+    # sd_dreambooth_extension (https://github.com/d8ahazard/sd_dreambooth_extension/issues/219): the Trainer's header, then
+    # the script's own bar with its postfix, an error glued after it
+    lines = ["***** Running training *****", "  Num Epochs = 1",
+             ("Steps:  50%|█████▌     | 1/2 [01:17<01:17, 77.90s/it, loss=0.0858, lr=5e-6] Exception while training: "
+             "CUDA out of memory. Tried to allocate 58.00 MiB (GPU 0; 4.00 GiB total capacity)")]
+    from app.ingest.formats import create_parser
+
+    events = create_parser("hf-trainer").feed(lines)
+    (step,) = [e for e in events if isinstance(e, TrainStep)]
+    assert (step.step, step.total_steps, step.loss, step.lr, step.step_seconds) == (1, 2, 0.0858, 5e-06, 77.9)
+    # the crash is the error's own words, not the bar it was glued to
+    from app.stats.events import RunCrashed
+
+    (crash,) = [e for e in events if isinstance(e, RunCrashed)]
+    assert crash.error.startswith("Exception while training: CUDA out of memory.")
+    # composed in diffusers' training scripts' shape (``set_postfix(loss=…, lr=…)`` beside ``it/s``)
+    (composed,) = [e for e in create_parser("hf-trainer").feed(
+        ["***** Running training *****", "  Total optimization steps = 500",
+         "Steps:  10%|█         | 50/500 [00:30<04:30,  1.66it/s, loss=0.123, lr=1e-06]"])
+        if isinstance(e, TrainStep)]
+    assert (composed.step, composed.loss, composed.lr) == (50, 0.123, 1e-06)

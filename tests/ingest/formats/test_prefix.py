@@ -37,6 +37,10 @@ PREFIXES: list[tuple[str, float | None, int | None]] = [
     ("[INFO|trainer.py:2048] 2024-05-01 12:00:00,123 >> ", MAY_1 + 0.123, None),  # transformers explicit format
     ("2024-05-01 12:00:00.123 | INFO     | __main__:main:42 - ", MAY_1 + 0.123, None),  # loguru
     ("[2024-05-01 12:00:00,123][__main__][INFO] - ", MAY_1 + 0.123, None),  # hydra
+    # logging's "%(asctime)s %(name)s %(levelname)s: " (PyTorch-Ignite's setup_logger; its tutorials'
+    # ignite.distributed.launcher.Parallel and CIFAR10-Training loggers, BehindTheScenes' kitti_360)
+    ("2024-05-01 12:00:00,123 ignite.distributed.launcher.Parallel INFO: ", MAY_1 + 0.123, None),
+    ("2024-05-01 12:00:00,123 kitti_360 WARNING: ", MAY_1 + 0.123, None),
     ("[2024-05-01 12:00:00,123] [INFO] [logging.py:96:log_dist] [Rank 0] ", MAY_1 + 0.123, None),  # deepspeed
     ("2024-05-01T12:00:00.123456789Z ", UTC_MAY_1 + 0.123456789, None),  # docker logs -t, kubectl --timestamps
     ("2024-05-01T14:00:00.5+02:00 ", UTC_MAY_1 + 0.5, None),
@@ -159,6 +163,7 @@ MAKERS: dict[str, Callable[[int], str]] = {
     "skypilot": lambda i: "(en-hi-spot, pid=18593) ",
     "kubectl-prefix": lambda i: "[pod/llama-ft-master-0/pytorch] ",
     "loguru": lambda i: f"2024-05-01 12:00:{i % 60:02d}.123 | INFO     | __main__:main:42 - ",
+    "name-level": lambda i: f"2024-05-01 12:00:{i % 60:02d},123 CIFAR10-Training INFO: ",
     "kubectl": lambda i: f"2024-05-01T12:00:{i % 60:02d}.123456789Z ",
     "absl": lambda i: f"I0501 12:00:{i % 60:02d}.123456 1402 train.py:88] ",
     "stacked-coloured": lambda i: f"0: [rank0]:\x1b[32m2024-05-01 12:00:{i % 60:02d},000\x1b[0m - \x1b[1mINFO\x1b[0m - ",

@@ -155,3 +155,15 @@ def test_a_validation_line_alone_is_no_training_step() -> None:
     # beside training figures the same keys are the step's validation
     mixed = events([metrics(1, actor__pg_loss=0.1, **{"val-core__gsm8k__acc__mean@1": 0.6})])
     assert [type(e).__name__ for e in mixed] == ["TrainStep", "EvalResult"]
+
+
+def test_a_metrics_line_without_its_timing_takes_the_bar_s_rate_at_its_step() -> None:
+    # verl (https://github.com/verl-project/verl/issues/1224): the bar at 1049, then step 1049's metrics, which print no
+    # ``timing_s/step`` in the excerpt: the bar's 118.54 s/it is that step's time; another step's line takes none
+    bar = "Training Progress:  21%|██        | 1049/4984 [42:39<129:34:07, 118.54s/it]"
+    line = "(TaskRunner pid=3591053) step:1049 - actor/pg_loss:0.090 - critic/score/mean:0.104"
+    steps = [e for e in create_parser("verl").feed([bar, line]) if isinstance(e, TrainStep)]
+    assert [(s.step, s.total_steps, s.step_seconds) for s in steps] == [(1049, 4984, 118.54), (1049, 4984, 118.54)]
+    later = [e for e in create_parser("verl").feed([bar, line.replace("step:1049", "step:1050")])
+             if isinstance(e, TrainStep)]
+    assert later[-1].step_seconds is None

@@ -1,0 +1,112 @@
+"""Classes of lines the readers read, shown as the log says them: each class on real logs from tests/data/real/
+(each cites its source in its header) and on composed logs whose answers are worked out by hand in the comments.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from app.ingest.backwards import read_backwards
+from app.live.monitor import Monitor
+from app.snapshot import to_json
+from tests.reallogs import body
+
+T0 = 1_800_000_000.0  # the modification time an undated log is given
+
+
+def shown(tmp_path: Path, lines: list[str], name: str = "train.log") -> dict[str, Any]:
+    """The snapshot of a log read cold, as ``run.py once --at end`` reads it: at its last line's time."""
+    log = tmp_path / name
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    os.utime(log, (T0, T0))
+    monitor = Monitor(log, clock=lambda: T0)
+    monitor.backlog(read_backwards(log))
+    now = monitor.last_event_at()
+    data: dict[str, Any] = json.loads(to_json(monitor.snapshot(now if now is not None else T0)))
+    return data
+
+
+def real(tmp_path: Path, name: str) -> dict[str, Any]:
+    return shown(tmp_path, body(name), name)
+
+
+def evals(data: dict[str, Any]) -> dict[str, tuple[float, int | None]]:
+    return {name: (e["value"], e["step"]) for name, e in (data["training"]["eval"] or {}).items()}
+
+
+# --- a loss printed in its parts, and a per-class evaluation table (ultralytics, YOLOv5) -----------------------
+
+def test_yolo_losses_by_part_and_map_from_the_all_row(tmp_path: Path) -> None:
+    data = real(tmp_path, "generic-ultralytics-issue21765-yolo-epoch-22-of-55-negative-box-loss-9min-epochs.log")
+    # epoch 22's row: box_loss -0.2286, cls_loss 4.971, dfl_loss 2.967 (negative, as printed); no one loss
+    assert "Losses box_loss -0.2286 · cls_loss 4.9710 · dfl_loss 2.9670" in data["details"]
+    assert data["training"]["loss"] is None
+    # the last validation after it: all 1049 1186 0.934 0.876 0.934 0.563; its step is no batch count of the epoch
+    assert evals(data) == {"precision": (0.934, None), "recall": (0.876, None), "mAP50": (0.934, None),
+                           "mAP50-95": (0.563, None)}
+    assert "Eval precision 0.9340 · recall 0.8760 · mAP50 0.9340 · mAP50-95 0.5630" in data["details"]
+
+
+def test_yolo_rows_cut_at_the_terminal_width_keep_what_is_whole(tmp_path: Path) -> None:
+    data = real(tmp_path, "generic-ultralytics-issue19571-yolo11-tune-epoch-16-of-30-zero-metrics-box-loss-up.log")
+    assert "Losses box_loss 4.5130 · cls_loss 5.6960 · dfl_loss 1.2620" in data["details"]
+    # the header cut at ``mAP50-``: that column is no figure; P, R and mAP50 are 0 on every validation
+    assert {k: v for k, (v, _) in evals(data).items()} == {"precision": 0.0, "recall": 0.0, "mAP50": 0.0}
+
+
+def test_yolo_without_brackets_and_a_composed_older_table(tmp_path: Path) -> None:
+    data = real(tmp_path, "generic-yolo11-ultralytics-issue22209-new-bars-epochs-12-14-of-300-it-s.log")
+    assert "Losses box_loss 3.5090 · cls_loss 5.6790 · dfl_loss 4.1800" in data["details"]
+    assert evals(data)["mAP50-95"] == (0.0, None)
+    # composed in YOLOv7's older shape: ``total`` is the loss (0.05 + 0.01 + 0.04 = 0.1), the parts beside it
+    older = ["     Epoch   gpu_mem       box       obj       cls     total    labels  img_size",
+             "     3/100     11.9G      0.05      0.01      0.04       0.1        13       448: 100%|█| 10/10 [00:20<00:00,  2.00s/it]",
+             "               Class      Images      Labels           P           R      mAP@.5  mAP@.5:.95: 100%|█| 2/2 [00:01<00:00,  2.00it/s]",
+             "                 all         100         250         0.5        0.25       0.125      0.0625"]
+    got = shown(tmp_path, older)
+    assert got["training"]["loss"] == 0.1
+    assert "Losses box_loss 0.0500 · obj_loss 0.0100 · cls_loss 0.0400" in got["details"]
+    assert evals(got) == {"precision": (0.5, None), "recall": (0.25, None), "mAP50": (0.125, None),
+                          "mAP50-95": (0.0625, None)}
+
+
+# --- a position in the epoch printed beside the run's own step (fairseq's legacy progress) ---------------------
+
+def test_fairseq_s_batch_in_its_epoch_beside_its_update_count(tmp_path: Path) -> None:
+    # fairseq (https://github.com/facebookresearch/fairseq/issues/940): batch 650 of the epoch's 1891, update 645
+    lines = [("| epoch 001:    600 / 1891 loss=11.039, nll_loss=10.320, ppl=1278.29, wps=53936, ups=0.5, wpb=104812, "
+             "bsz=5310, num_updates=595, lr=0.000119085, gnorm=1.445, clip=0%, oom=0, loss_scale=2.000, wall=1156, train_wall=1010"),
+             "| epoch 001 | valid on 'valid' subset | valid_loss 8.11425 | valid_nll_loss 6.8834 | valid_ppl 118.06 | num_updates 600",
+             ("| epoch 001:    650 / 1891 loss=10.902, nll_loss=10.160, ppl=1144.39, wps=53573, ups=0.5, wpb=104904, "
+             "bsz=5328, num_updates=645, lr=0.000129084, gnorm=1.419, clip=0%, oom=0, loss_scale=2.000, wall=1263, train_wall=1094")]
+    data = shown(tmp_path, lines)
+    assert data["training"]["step"] == 645 and data["training"]["total_steps"] is None
+    assert "Data epoch 1 · 650/1,891 in the epoch" in data["details"]
+    # an epoch's summary after it (composed: fairseq prints one at the epoch's end) says no position in the epoch
+    summary = "| epoch 001 | loss 10.5 | nll_loss 9.8 | ppl 890.1 | wps 53500 | ups 0.5 | num_updates 1886 | lr 0.0003 | gnorm 1.3"
+    data = shown(tmp_path, [*lines, summary], "summary.log")
+    assert "Data epoch 1" in data["details"]
+
+
+def test_a_global_count_beside_the_run_s_epochs_shows_both(tmp_path: Path) -> None:
+    # CPM-2's finetuning (https://github.com/TsinghuaAI/CPM-2-Finetune/issues/11): iteration 30 of the run's 3402, in
+    # epoch 0 of its 10
+    lines = ["epoch   0/ 10 | global iteration       20/    3402 | learning rate 3e-06 | lm loss 7.72363 | loss scale 512.0 |",
+             "epoch   0/ 10 | global iteration       30/    3402 | learning rate 3e-06 | lm loss 6.98914 | loss scale 512.0 |"]
+    data = shown(tmp_path, lines)
+    assert data["status_line"].startswith("step 30/3402")
+    assert "Data epoch 0/10" in data["details"]
+    assert not any("in the epoch" in line for line in data["details"])
+
+
+def test_an_evaluation_beside_a_count_of_an_epoch_s_batches_names_no_step(tmp_path: Path) -> None:
+    # pytracking (https://github.com/visionml/pytracking/issues/359), shortened: batch 100 of epoch 35 is no step 100
+    lines = ["[train: 35, 50 / 1000] FPS: 4.0 (7.9)  ,  Loss/total: 3.41968  ,  ClfTrain/test_loss: 0.00287",
+             "[train: 35, 100 / 1000] FPS: 5.4 (8.5)  ,  Loss/total: 3.44221  ,  ClfTrain/test_loss: 0.00289"]
+    data = shown(tmp_path, lines)
+    assert "Eval clftrain_test_loss 0.0029" in data["details"]
+    assert evals(data)["clftrain_test_loss"] == (0.00289, None)
+    assert "6.5 samples/s" not in data["details"] and "5.4 samples/s" in data["details"]
