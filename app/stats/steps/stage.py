@@ -192,6 +192,7 @@ class Measure:
     needed: int = WARMUP_COUNT  # timed lines before a rate is shown
     logged: bool = False  # the lines are logged dicts, not numbered steps
     paced: bool = False  # the rate is the trainer's own time per step (lines too sparse to wait for)
+    untimed: bool = False  # no line gave a time to measure by (no_timing): no warm-up to count down
 
     def rate_view(self, tokens_per_step: int | None) -> RateView:
         per_step = tokens_per_step
@@ -219,8 +220,11 @@ class Measure:
 
     def _warmup_text(self) -> str:
         """The warm-up in words; with no time between its lines yet (one line, or lines an undated log
-        gave all at once, or less than the second the words count in) no span is claimed: no ``0 s``."""
+        gave all at once, or less than the second the words count in) no span is claimed: no ``0 s``.
+        A log whose lines carry no time at all counts down to nothing: no rate is due from them."""
         noun, plural_noun = ("logged record", "logged records") if self.logged else ("step", "steps")
+        if self.untimed:
+            return f"no timing in this log ({plural_noun} without durations or times): measured as lines arrive"
         return text.warmup(min(self.lines, self.needed), self.needed, self.observed_seconds, float(WARMUP_SECONDS),
                            noun, plural_noun, show_observed=self.observed_seconds >= 1.0)
 
@@ -326,9 +330,10 @@ def measure(stage: Stage, now: float) -> Measure:
             tokens_per_hour = stage.tokens.total(now - RATE_WINDOW_SECONDS, now) / token_observed * 3600
     if not tokens_per_hour and steps_per_hour:
         tokens_per_hour = None  # steps ran but no tokens were counted: unknown, never 0
+    untimed = not done and not stage.printed_timing and stage.lines >= needed and stage.timed_lines < needed
     return Measure(
         start, observed, stage.lines, in_window, steps_per_hour, tokens_per_hour, done, needed, stage.latest.logged,
-        paced,
+        paced, untimed,
     )
 
 
@@ -398,5 +403,4 @@ def row_groups_per_step(stage: Stage) -> float | None:
 def no_timing(stage: Stage, m: Measure) -> bool:
     """The log gives no time to measure by: no line printed a duration or a clock, and too few
     arrived live to time them by their arrival (a cold start on llm.c's main.log)."""
-    needed = lines_needed(stage)
-    return not m.done and not stage.printed_timing and stage.lines >= needed and stage.timed_lines < needed
+    return m.untimed

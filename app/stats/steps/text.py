@@ -103,15 +103,16 @@ def details(
     elif Line.STALLED in shows and stall.since is not None and stall.limit is not None:
         # After the last epoch's bar the wait allowed for its evaluation and save is the limit.
         limit = stall.allowed if stall.pause == "finishing" and stall.allowed is not None else stall.limit
-        body.append((Line.STALLED,
-                     f"Stalled: no step for {text.exact_duration(stall.since)} (limit {text.exact_duration(limit)})"))
+        body.append((Line.STALLED, (f"Stalled: no {'logged record' if latest.logged else 'step'} for "
+                                    f"{text.exact_duration(stall.since)} (limit {text.exact_duration(limit)})")))
     elif Line.FINISHING in shows and stall.since is not None and stall.allowed is not None:
         body.append((Line.FINISHING,
                      ("Finishing: the last epoch's steps are done, the trainer's end line not printed yet (it "
                      f"evaluates, saves and sums up) · {text.duration(stall.since)} since the last step, a stall "
                      f"after {text.duration(stall.allowed)}")))
     elif Line.PAUSED in shows and stall.since is not None:
-        body.append((Line.PAUSED, f"Paused: {stall.pause} ({text.duration(stall.since)} since the last step)"))
+        last = "logged record" if latest.logged else "step"
+        body.append((Line.PAUSED, f"Paused: {stall.pause} ({text.duration(stall.since)} since the last {last})"))
     elif Line.FIRST_LINE_LIMIT in shows and stall.first_line is not None and stall.limit is not None:
         first_step, stride = stall.first_line
         per_step = seconds_text(latest.step_seconds or 0.0)

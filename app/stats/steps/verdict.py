@@ -404,8 +404,10 @@ def _situation_line(stage: Stage, stall: Stall, is_diverged: bool, is_done: bool
         return Line.STALLED
     if stall.pause == "finishing" and stall.since is not None and stall.allowed is not None:
         return Line.FINISHING
-    if stall.pause is not None and stall.since is not None and not is_diverged and stall.since > usual_gap(stage):
-        # (said once the next line is later than usual: an evaluation's line alone says it has ended)
+    gap = usual_gap(stage)
+    if stall.pause is not None and stall.since is not None and not is_diverged and 0 < gap < stall.since:
+        # (said once the next line is later than usual: an evaluation's line alone says it has ended; a log
+        # whose lines carry no time has no usual, and its quiet says nothing of a pause)
         return Line.PAUSED
     if stall.first_line is not None and stall.limit is not None:
         return Line.FIRST_LINE_LIMIT
