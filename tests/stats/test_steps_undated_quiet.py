@@ -62,3 +62,21 @@ def test_two_hours_after_its_last_write_it_is_stalled_in_records_not_steps(tmp_p
     assert snap.state == "stalled"
     assert "Stalled: no logged record for 2 h 00 min (limit 1 h 00 min)" in snap.details
     assert not any("no step for" in line or "since the last step" in line for line in snap.details)
+
+
+LLMC = [line.rstrip() for line in body("llmc-main-log-no-timing.log")]
+FAIRSEQ = [line.rstrip() for line in body("generic-fairseq-issue301-legacy-epoch-progress-valid.log")]
+# Composed: step lines 100 apart, no dates, no durations.
+STEPS = [f"step {n} loss {3.0 - n / 1000:.3f}" for n in (100, 200, 300, 400)]
+
+
+@pytest.mark.parametrize(("lines", "later"), [(LLMC, "measuring"), (FAIRSEQ, "stalled"), (STEPS, "stalled")],
+                         ids=["llm.c", "fairseq", "composed"])
+def test_untimed_step_lines_read_cold_are_held_to_the_first_lines_floor(
+        tmp_path: Path, lines: list[str], later: str) -> None:
+    """Step lines with no time of their own: five minutes after the file's last write is no stall (90 s would rest
+    on nothing the log says); past ten minutes it is, unless an evaluation came last (llm.c's ``s:19560 tel:…``
+    after its last step: a pause is held off for the hour)."""
+    quiet = read(tmp_path, lines, 5 * 60)
+    assert quiet.state != "stalled" and quiet.training is not None and quiet.training.stall_after_seconds == 600.0
+    assert read(tmp_path, lines, 11 * 60).state == later
