@@ -18,7 +18,6 @@ _FIELDS: dict[str, tuple[str, str]] = {
     "step": ("step", ""),
     "total_steps": ("total steps", ""),
     "outer_step": ("outer step", ""),
-    "global_step": ("step on the run's timeline", ""),
     "logged_records": ("logged records", ""),  # dicts logged every N steps: the log prints no step number
     "progress_percent": ("progress", "%"),
     "loss": ("loss", ""),
@@ -75,6 +74,9 @@ _SWARM: dict[str, tuple[str, str]] = {
 }
 _PARTS = {"data": _DATA, "all_reduce": _ALL_REDUCE, "collaboration": _COLLABORATION, "errors": _ERRORS,
           "swarm": _SWARM}
+# The chart's x, not a figure the log prints: the log's own count counted on where it restarts, from the log's
+# first line (a log that starts mid-run, or counts samples, would show a step the run never had).
+_CHART_ONLY = {"global_step"}
 # Notes that qualify another field: said beside it, not as rows of their own.
 _NOTES = {"loss_note": "loss", "mfu_note": "mfu", "tokens_per_second_scope": "tokens_per_second"}
 _DURATIONS = {"eta_seconds", "trainer_eta_seconds"}
@@ -103,7 +105,7 @@ def _own_name(key: str) -> tuple[str, str]:
 
 def _rows(training: dict[str, Any]) -> Iterator[FieldRow]:
     for key, value in training.items():
-        if value is None or key in _NOTES:
+        if value is None or key in _NOTES or key in _CHART_ONLY:
             continue
         if key == "eval" and isinstance(value, dict):
             for name, result in value.items():
