@@ -334,9 +334,12 @@ def position(step: TrainStep, epoch: float | None = None) -> str:
             return f"epoch {now:g}{of}"  # (its bar not drawn yet: the full count was the epoch before's)
         count = f"{step.step}/{step.epoch_steps}" if step.epoch_steps is not None else f"{step.step}"
         return f"epoch {now:g}{of} · {count} in the epoch"
-    if step.total_steps is not None:
-        return f"step {step.step}/{step.total_steps}"
-    return f"step {step.step}"
+    where = f"step {step.step}/{step.total_steps}" if step.total_steps is not None else f"step {step.step}"
+    if step.epoch_batch is not None and in_epoch is not None:
+        # The run's update count, and the place in its epoch printed beside it (fairseq's ``1000 / 2737``).
+        batches = f"/{step.epoch_batches}" if step.epoch_batches is not None else ""
+        return f"{where} · epoch {in_epoch:g}{of} · {step.epoch_batch}{batches} in the epoch"
+    return where
 
 
 def progress(stage: Stage) -> str:
@@ -350,9 +353,16 @@ def stage_line(stage: Stage) -> str:
         where += f" ({latest.step} logged records: the log prints no step number)"
     elif latest.progress_percent is not None:
         where += f" ({latest.progress_percent:.2f}%)"
+    elif latest.epoch_batch is not None and latest.epoch_batches and stage_epoch(stage) is not None:
+        where += f" ({100 * latest.epoch_batch / latest.epoch_batches:.1f}% of the epoch)"
     elif latest.total_steps:
         where += f" ({100 * latest.step / latest.total_steps:.1f}%)"
     return f"Stage {stage.name} · {where}"
+
+
+def stage_epoch(stage: Stage) -> float | None:
+    """The epoch the latest line is in: its own, else the one a line before it named."""
+    return stage.latest.epoch if stage.latest.epoch is not None else stage.epoch
 
 
 def data_line(stage: Stage) -> str | None:
@@ -396,7 +406,8 @@ def figure(value: float | None) -> str:
 def spikes_line(stage: Stage) -> str:
     """``Loss spikes 2 (the latest at step 61, recovered)``."""
     spikes = stage.spikes
-    where = f"the latest at step {spikes.steps[-1]:,}" if spikes.steps else "the latest"
+    # (a log of dicts without step numbers counts its records: no step to name)
+    where = f"the latest at step {spikes.steps[-1]:,}" if spikes.steps and not stage.latest.logged else "the latest"
     return f"Loss spikes {spikes.count} ({where}, {'not recovered yet' if spikes.in_spike else 'recovered'})"
 
 
