@@ -41,3 +41,11 @@ def test_a_spike_in_a_log_of_dicts_names_no_step() -> None:
     details = report(progress, T0 + 70).details
     spikes = [line for line in details if line.startswith("Loss spikes")]
     assert spikes == ["Loss spikes 1 (the latest, recovered)"]
+
+
+def test_one_line_is_one_step() -> None:
+    """A run read at its last step alone (Lightning's bar at 100/100, its step time printed): one step, said so."""
+    progress = StepProgress()
+    progress.apply(TrainStep(T0, "train", 100, total_steps=100, step_seconds=0.5), T0)
+    details = report(progress, T0).details
+    assert "no rate: 1 step over less than 3 min of its own time" in details

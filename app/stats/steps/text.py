@@ -61,6 +61,7 @@ def details(
         body.append((Line.SWARM, sentence))
     latest = stage.latest
     unit = "logged records" if latest.logged else "steps"  # a dict logged every N steps is no step
+    counted = f"{stage.lines} {unit[:-1] if stage.lines == 1 else unit}"  # (one step, one logged record)
     over = "from the trainer's own time per step" if m.paced else f"over {text.minutes(m.observed_seconds)} min"
     before = ""
     if Line.BEFORE_THE_CRASH in shows:  # the rate as it stood when it died
@@ -87,12 +88,12 @@ def details(
         body.append((Line.NO_STEP_YET, f"No step done yet{waited} (a stall after {text.duration(stall.limit or 0.0)})"))
     elif Line.NO_RATE_TOO_SHORT in shows:
         body.append((Line.NO_RATE_TOO_SHORT,
-                     f"no rate: {stage.lines} {unit} over less than {text.minutes(WARMUP_SECONDS)} min of its own time"))
+                     f"no rate: {counted} over less than {text.minutes(WARMUP_SECONDS)} min of its own time"))
     elif Line.NO_TIMING in shows:
-        body.append((Line.NO_TIMING, (f"no timing in this log ({stage.lines} {unit}, no durations or times): "
+        body.append((Line.NO_TIMING, (f"no timing in this log ({counted}, no durations or times): "
                                      "measured as lines arrive")))
     elif Line.WARMUP in shows:
-        body.append((Line.WARMUP, m.warmup_view().text or f"measuring… ({stage.lines} {unit} so far)"))
+        body.append((Line.WARMUP, m.warmup_view().text or f"measuring… ({counted} so far)"))
     ended = stage.finished if stage.finished is not None else stage.saved_message
     if Line.STOPPED_EARLY in shows and stage.stop_message is not None:
         body.append((Line.STOPPED_EARLY, f"Stopped early at {step_of(latest)}: {clip(stage.stop_message, 90)}"))
