@@ -131,7 +131,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-flair-pr2983-epoch-iter-of-1227-dash-fields-time-sec.log", T0, "end", "step 488/1227 · …", "measuring",
      {"step": 488, "total_steps": 1227, "loss": 0.60704056, "step_seconds": 15.33 / 366, "finished": False}),
     # DeiT's log.txt: a JSON record an epoch, its whole-number ``epoch`` the position (98 to 108), test figures at 100
-    ("generic-p2t-issue13-deit-style-json-log-epoch-98-to-108-test-at-100.log", T0, T0, "step 108 · no timing",
+    ("generic-p2t-issue13-deit-style-json-log-epoch-98-to-108-test-at-100.log", T0, T0, "epoch 108 · no timing",
      "measuring", {"step": 108, "total_steps": None, "loss": 3.7295565173494443, "step_seconds": None,
                    "eval": {"test_loss": {"value": 1.2603078159212155, "step": 100}}}),
     # demucs behind ``[04-04 22:52:33][demucs.solver][INFO] - ``: epoch 35's batches 83 to 249 of 332, its summary
@@ -146,7 +146,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": 787, "total_steps": None, "loss": None, "step_seconds": 1 / 1.44, "finished": False}),
     # the same table with its bars cut at the terminal's width: epochs 13 to 16 of 30, no time
     ("generic-ultralytics-issue19571-yolo11-tune-epoch-16-of-30-zero-metrics-box-loss-up.log", T0, T0,
-     "step 16/30 · no timing", "measuring", {"step": 16, "total_steps": 30, "loss": None, "step_seconds": None}),
+     "epoch 16/30 · no timing", "measuring", {"step": 16, "total_steps": 30, "loss": None, "step_seconds": None}),
     # rsl_rl: ``Learning iteration 1/10`` and its figures one a line; its ``Total steps: 512`` are the environment's
     # (its mean surrogate loss is PPO's policy loss, the loss; the iteration's time is its collection's and learning's)
     ("generic-isaaclab-issue5084-rsl-rl-learning-iteration-1-of-10-blocks.log", T0, T0, "step 1/10 · …", "measuring",
@@ -186,7 +186,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": 1000, "total_steps": None, "loss": None, "step_seconds": None, "data": epoch(0.0)}),
     ("generic-spacy-issue12299-spancat-init-then-table-epochs-0-13.log", T0, "end", "step 800 · no timing", "measuring",
      {"step": 800, "total_steps": None, "loss": None, "step_seconds": None, "data": epoch(13.0)}),
-    ("generic-cltr-issue15-training-epoch-844-855-of-1500-epoch-time-dated.log", T0, "end", "step 855/1500 · 24 steps/h",
+    ("generic-cltr-issue15-training-epoch-844-855-of-1500-epoch-time-dated.log", T0, "end", "epoch 855/1500 · 24 epochs/h",
      "training", {"step": 855, "total_steps": 1500, "loss": 10.40349, "lr": 0.0001,
                   "steps_per_hour": pytest.approx(11 * 3600 / 1617.519, rel=0.02)}),
     # the bar's "1/2 [01:17<01:17, 77.90s/it, …]" glued to "Exception while training: CUDA out of memory": crashed at

@@ -103,6 +103,9 @@ class Stage:
     spikes: Spikes = field(default_factory=Spikes)  # loss spikes that recover (spikes.py)
     offset: int = 0  # the latest step's place on the run's one timeline is its step + this (timing.timeline_offset)
     line_stride: int | None = None  # steps between the latest two step lines taken one by one (untimed lines)
+    # Each line's step is its epoch, and it moved from one line to the next (one line an epoch: CLTR's
+    # ``Training Epoch:[855/1500]``, a JSON log of epochs): its count, time and rate are the epochs'.
+    counts_epochs: bool = False
 
     def take_eval(self, name: str, value: float | None, step: int | None, t: float | None) -> None:
         """Keep an evaluation's figure; a loss-like one that is not a number is a divergence."""
@@ -123,6 +126,8 @@ class Stage:
         """Make ``event`` the latest step (seen at ``t``): it ends a pause and any end summary."""
         if event.step > self.latest.step and event.stage == self.latest.stage:
             self.line_stride = event.step - self.latest.step
+        if event.step != self.latest.step or event.stage != self.latest.stage:
+            self.counts_epochs = event.stage == self.latest.stage and epoch_counted(self.latest) and epoch_counted(event)
         self.latest = event
         if t is not None:
             self.step_time = t
@@ -193,6 +198,7 @@ class Measure:
     logged: bool = False  # the lines are logged dicts, not numbered steps
     paced: bool = False  # the rate is the trainer's own time per step (lines too sparse to wait for)
     untimed: bool = False  # no line gave a time to measure by (no_timing): no warm-up to count down
+    epochs: bool = False  # the lines count epochs, one a line (Stage.counts_epochs)
 
     def rate_view(self, tokens_per_step: int | None) -> RateView:
         per_step = tokens_per_step
@@ -222,12 +228,19 @@ class Measure:
         """The warm-up in words; with no time between its lines yet (one line, or lines an undated log
         gave all at once, or less than the second the words count in) no span is claimed: no ``0 s``.
         A log whose lines carry no time at all counts down to nothing: no rate is due from them."""
-        noun, plural_noun = ("logged record", "logged records") if self.logged else ("step", "steps")
+        noun, plural_noun = ("logged record", "logged records") if self.logged else (
+            ("epoch", "epochs") if self.epochs else ("step", "steps"))
         if self.untimed:
             return f"no timing in this log ({plural_noun} without durations or times): measured as lines arrive"
         return text.warmup(min(self.lines, self.needed), self.needed, self.observed_seconds, float(WARMUP_SECONDS),
                            noun, plural_noun, show_observed=self.observed_seconds >= 1.0)
 
+
+
+def epoch_counted(step: TrainStep) -> bool:
+    """The line's step is its epoch (a whole epoch a line), not a batch in it nor a count of dicts."""
+    return (step.epoch is not None and float(step.step) == step.epoch and not step.logged and step.outer_step is None
+            and step.ends_at_total and step.epoch_steps is None)
 
 
 def no_step_yet(stage: Stage) -> bool:
@@ -333,7 +346,7 @@ def measure(stage: Stage, now: float) -> Measure:
     untimed = not done and not stage.printed_timing and stage.lines >= needed and stage.timed_lines < needed
     return Measure(
         start, observed, stage.lines, in_window, steps_per_hour, tokens_per_hour, done, needed, stage.latest.logged,
-        paced, untimed,
+        paced, untimed, stage.counts_epochs,
     )
 
 
