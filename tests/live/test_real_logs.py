@@ -245,7 +245,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": None, "loss": None,
       "eval": {"vali_loss": {"value": 0.4184, "step": None}, "test_loss": {"value": 0.424, "step": None}}}),
     # TabNet: ``epoch: N | loss : X | H:MM:SSs``, the last field the elapsed clock: (5:46 - 0:22) / 14 = 23.14 s an epoch
-    ("generic-tabnet-issue198-epoch-pipes-loss-elapsed-clock.log", T0, T0, "step 14 · 155 steps/h", "training",
+    ("generic-tabnet-issue198-epoch-pipes-loss-elapsed-clock.log", T0, T0, "epoch 14 · 155 epochs/h", "training",
      {"step": 14, "total_steps": None, "loss": 0.57278, "step_seconds": 324 / 14, "finished": False}),
     # llm.c's first train_gpt2cu lines: ``step N: train loss X (took Y ms)``
     ("llmc-issue114-early-format-rtx3060.log", T0, T0, "step 15 · …", "measuring",
@@ -1684,7 +1684,7 @@ def test_a_composed_pipe_record_s_last_unnamed_clock_is_the_elapsed_time(tmp_pat
     monitor.backlog(read_backwards(log))
     data = snap(monitor, T0)
     assert data["format"] == "generic"
-    assert data["status_line"] == "step 14 · 60 steps/h"
+    assert data["status_line"] == "epoch 14 · 60 epochs/h"
     training = data["training"]
     assert (training["step"], training["loss"], training["eta_seconds"]) == (14, 0.46, None)
     assert training["step_seconds"] == pytest.approx(60.0)

@@ -48,4 +48,30 @@ def test_one_line_is_one_step() -> None:
     progress = StepProgress()
     progress.apply(TrainStep(T0, "train", 100, total_steps=100, step_seconds=0.5), T0)
     details = report(progress, T0).details
-    assert "no rate: 1 step over less than 3 min of its own time" in details
+    assert "no rate: 1 step line over less than 3 min of its own time" in details
+
+
+def test_words_of_completion_short_of_the_count_are_no_end_reached() -> None:
+    """JoePenna's Dreambooth (tests/data/real/crash-dreambooth-joepenna-issue45-…): the bar at 1/2020, the script's
+    "Training complete. max_training_steps reached or we blew up." then a traceback: crashed, and nothing says the
+    training had reached its end (its own count says 1 of 2020)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).parent.parent.parent
+    log = root / "tests/data/real/crash-dreambooth-joepenna-issue45-lightning-bar-training-complete-then-traceback.log"
+    done = subprocess.run([sys.executable, "run.py", "once", "--log", str(log), "--at", "end", "--no-history"],
+                          capture_output=True, text=True, check=True, cwd=root, timeout=120)
+    assert done.stdout.startswith("epoch 0 · 1/2020 in the epoch · crashed")
+    assert "Training had reached" not in done.stdout
+
+
+def test_a_diverged_run_waits_for_no_second_line() -> None:
+    """tinyllm's one line at step 100000 with a nan loss (tests/data/real/broken-custom-tinyllm-issue31-loss-nan.log):
+    diverged, so no stall limit "until a second step line"."""
+    progress = StepProgress()
+    progress.apply(TrainStep(T0, "train", 100000, loss=float("nan"), step_seconds=2.006), T0)
+    r = report(progress, T0)
+    assert r.status_line.startswith("step 100000 · diverged")
+    assert not any("until a second step line" in line for line in r.details)

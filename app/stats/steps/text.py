@@ -62,7 +62,10 @@ def details(
     latest = stage.latest
     # A dict logged every N steps is no step; a line an epoch counts epochs.
     unit = "logged records" if latest.logged else ("epochs" if stage.counts_epochs else "steps")
-    counted = f"{stage.lines} {unit[:-1] if stage.lines == 1 else unit}"  # (one step, one logged record)
+    # The lines read, said as lines: a bar's redraw at 0/2020 and at 1/2020 are two lines of one step, and Keras'
+    # epoch line of 370515/370515 one line of many steps (a dict, and an epoch a line, are one each).
+    line_noun = "logged record" if latest.logged else ("epoch" if stage.counts_epochs else "step line")
+    counted = f"{stage.lines} {line_noun}{'' if stage.lines == 1 else 's'}"
     over = "from the trainer's own time per step" if m.paced else f"over {text.minutes(m.observed_seconds)} min"
     before = ""
     if Line.BEFORE_THE_CRASH in shows:  # the rate as it stood when it died
