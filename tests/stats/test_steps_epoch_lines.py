@@ -42,7 +42,7 @@ def test_cltr_s_epoch_lines_read_as_epochs() -> None:
 def test_deit_s_json_epochs_and_their_evaluation_are_at_epochs() -> None:
     data = once("generic-p2t-issue13-deit-style-json-log-epoch-98-to-108-test-at-100.log")
     assert data["status_line"] == "epoch 108 · no timing"
-    assert "no timing in this log (11 epochs, no durations or times): measured as lines arrive" in data["details"]
+    assert "no timing read from this log (11 epochs, no duration or time read): measured as lines arrive" in data["details"]
     assert any(line.startswith("Eval test_loss 1.2603") and line.endswith("(epoch 100)") for line in data["details"])
 
 

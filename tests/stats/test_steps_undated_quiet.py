@@ -53,7 +53,7 @@ def test_sixteen_minutes_after_its_last_write_an_undated_log_is_not_stalled_nor_
     assert snap.training is not None and snap.training.stall_after_seconds == 3600.0  # (the hour HF's dicts may take)
     assert not any(line.startswith(("Paused", "Stalled")) for line in snap.details)
     assert snap.warmup.text is not None and "rate in" not in snap.warmup.text and "3 min of 3 min" not in snap.warmup.text
-    assert snap.warmup.text.startswith("no timing in this log")
+    assert snap.warmup.text.startswith("no timing read from this log")
 
 
 @pytest.mark.parametrize("lines", [ST, COMPOSED], ids=["sentence-transformers", "composed"])

@@ -231,7 +231,7 @@ class Measure:
         noun, plural_noun = ("logged record", "logged records") if self.logged else (
             ("epoch", "epochs") if self.epochs else ("step", "steps"))
         if self.untimed:
-            return f"no timing in this log ({plural_noun} without durations or times): measured as lines arrive"
+            return f"no timing read from this log (no duration or time read for its {plural_noun}): measured as lines arrive"
         return text.warmup(min(self.lines, self.needed), self.needed, self.observed_seconds, float(WARMUP_SECONDS),
                            noun, plural_noun, show_observed=self.observed_seconds >= 1.0)
 

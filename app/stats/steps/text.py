@@ -94,7 +94,7 @@ def details(
         body.append((Line.NO_RATE_TOO_SHORT,
                      f"no rate: {counted} over less than {text.minutes(WARMUP_SECONDS)} min of its own time"))
     elif Line.NO_TIMING in shows:
-        body.append((Line.NO_TIMING, (f"no timing in this log ({counted}, no durations or times): "
+        body.append((Line.NO_TIMING, (f"no timing read from this log ({counted}, no duration or time read): "
                                      "measured as lines arrive")))
     elif Line.WARMUP in shows:
         body.append((Line.WARMUP, m.warmup_view().text or f"measuring… ({counted} so far)"))
@@ -356,7 +356,7 @@ def stage_line(stage: Stage) -> str:
     latest = stage.latest
     where = position(latest, stage.epoch, stage.counts_epochs)
     if latest.logged:
-        where += f" ({latest.step} logged records: the log prints no step number)"
+        where += f" ({latest.step} logged records: no step number read)"
     elif latest.progress_percent is not None:
         where += f" ({latest.progress_percent:.2f}%)"
     elif latest.epoch_batch is not None and latest.epoch_batches and stage_epoch(stage) is not None:
