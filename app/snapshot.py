@@ -301,6 +301,9 @@ class TrainingView:
     # Loss spikes that recovered or not (app/stats/steps/spikes.py): how many, and the steps the latest began at.
     loss_spikes: int | None = None
     loss_spike_steps: tuple[int, ...] = ()
+    # "epoch" where each line of the log is an epoch (its step its epoch): ``step``, ``step_seconds`` and
+    # ``steps_per_hour`` then count epochs; else None (and absent from the JSON).
+    step_unit: str | None = None
 
     def evaluation(self, name: str) -> EvalView | None:
         """The evaluation figure called ``name``, or None."""
@@ -327,6 +330,8 @@ def training_dict(view: TrainingView) -> dict[str, Any]:
         del data["global_step"]  # only a log whose counter restarted carries one
     if view.logged_records is None:
         del data["logged_records"]  # only a log of dicts without a step number carries one
+    if view.step_unit is None:
+        del data["step_unit"]  # only a log whose lines are epochs carries one
     if view.step is None:
         # Before a first step the object has always carried the collaboration last: readers of old
         # reports compare it as written.

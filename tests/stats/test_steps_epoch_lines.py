@@ -62,3 +62,22 @@ def test_a_step_that_equals_its_epoch_once_is_no_epoch_count() -> None:
         progress.apply(TrainStep(T0 + k, "train", 1, loss=3.7, epoch=1.0, step_seconds=0.046), T0 + k)
     r = report(progress, T0 + 2)
     assert r.status_line.startswith("step 1 · ")
+
+
+def test_the_json_says_its_steps_are_epochs() -> None:
+    """CLTR's epoch lines: the JSON carries ``step_unit: "epoch"``; its table labels epochs, never a "step time"."""
+    data = once("generic-cltr-issue15-training-epoch-844-855-of-1500-epoch-time-dated.log")
+    assert data["training"]["step_unit"] == "epoch"
+    fields = {row["label"]: (row["value"], row["unit"]) for row in data["training_fields"]}
+    assert fields["epoch (a line each)"] == ("855", "") and fields["total epochs"] == ("1500", "")
+    assert 145.5 <= float(fields["epoch time"][0]) < 146.5 and fields["epoch time"][1] == "s"
+    assert fields["epochs per hour"][1] == "epochs/h"
+    assert not any(label.startswith(("step", "steps ")) for label in fields)
+
+
+def test_a_log_of_steps_carries_no_step_unit() -> None:
+    data = once("generic-tabnet-issue198-epoch-pipes-loss-elapsed-clock.log")  # (epochs: it does)
+    assert data["training"]["step_unit"] == "epoch"
+    steps = once("generic-litgpt-issue1224-lora-val-na.log")
+    assert "step_unit" not in steps["training"]
+    assert any(row["label"] == "step" for row in steps["training_fields"])
