@@ -256,8 +256,8 @@ def step_of(latest: TrainStep, epochs: bool = False) -> str:
         return position(latest)
     if not latest.ends_at_total and latest.epoch is not None:
         # The count is the epoch's batches (Keras' ``1/1`` bar each epoch): the run is as far as its epoch.
-        epochs = f" of {latest.epoch_total:,}" if latest.epoch_total is not None else ""
-        return f"epoch {latest.epoch:g}{epochs}"
+        of = f" of {latest.epoch_total:,}" if latest.epoch_total is not None else ""
+        return f"epoch {latest.epoch:g}{of}"
     total = f" of {latest.total_steps:,}" if latest.total_steps is not None else ""
     return f"{'epoch' if epochs else 'step'} {latest.step:,}{total}"
 
