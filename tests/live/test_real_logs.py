@@ -279,21 +279,21 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("sn38-readme-asyncio-timeout.log", T0, "end", "no step yet · 1 error", "working", {}),
     # gensyn rl-swarm over hivemind: the DHT never came up, the trainer stopped (its p2p daemon's error, or a
     # traceback through the DHT's start right after hivemind's identity check)
-    ("hivemind-rlswarm-issue189-identity-check-then-dht-traceback.log", T0, "end", "cannot join the swarm · stopped",
+    ("hivemind-rlswarm-issue189-identity-check-then-dht-traceback.log", T0, "end", "cannot join the swarm · crashed",
      "cannot_join", {"all_reduce": None}),
-    ("hivemind-rlswarm-issue213-dht-daemon-failed-tail-terminated.log", T0, "end", "cannot join the swarm · stopped",
+    ("hivemind-rlswarm-issue213-dht-daemon-failed-tail-terminated.log", T0, "end", "cannot join the swarm · crashed",
      "cannot_join", {"all_reduce": None}),
     ("hivemind-rlswarm-issue246-dht-daemon-failed-bootstrap-shutdown.log", T0, "end",
-     "cannot join the swarm · stopped", "cannot_join", {"all_reduce": None}),
+     "cannot join the swarm · crashed", "cannot_join", {"all_reduce": None}),
     # rl-swarm's start-up, registered with its peer ID, then the log stops on ``Traceback (most recent call last):``:
     # crashed at start-up, the error not in the log (no round, no step)
     ("hivemind-rlswarm-issue94-cuda-platform-joining-hello-registering-then-traceback-header.log", T0, "end",
      "no step yet · crashed", "crashed",
      {"step": None, "crash": {"error": "a traceback begun, its frames and error line not in the log", "at": T0}}),
     ("hivemind-rlswarm-issue330-identity-check-blank-then-py313-traceback.log", T0, "end",
-     "cannot join the swarm · stopped", "cannot_join", {"all_reduce": None}),
+     "cannot join the swarm · crashed", "cannot_join", {"all_reduce": None}),
     ("hivemind-rlswarm-issue332-chain-peers-identity-then-traceback.log", T0, "end",
-     "cannot join the swarm · stopped", "cannot_join", {"all_reduce": None}),
+     "cannot join the swarm · crashed", "cannot_join", {"all_reduce": None}),
     # hivemind's 2021 CollaborativeOptimizer: global step 7 begins, its all-reduce fails 130.415 s later
     ("hivemind-issue351-collab-accumulated-then-allreduce-error.log", local(2021, 9, 1, 0, 0, 0), "end",
      "step 7 · …", "measuring",

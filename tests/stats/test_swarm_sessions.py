@@ -310,7 +310,7 @@ def test_a_dht_daemon_that_fails_and_stops_the_trainer_cannot_join(tmp_path: Pat
     now = local("2025-06-27 10:00:10.000")
     data = read(tmp_path, lines, now)
     assert (data["format"], data["state"], data["level"]) == ("hivemind", "cannot_join", "problem")
-    assert data["status_line"] == "cannot join the swarm · stopped"
+    assert data["status_line"] == "cannot join the swarm · crashed"
     swarm = data["training"]["swarm"]
     assert swarm["join_failures"] == 1  # the traceback and its error line are one failure
     assert "the bootstrap peers cannot be reached" in swarm["join_cause"]
@@ -331,3 +331,21 @@ def test_a_failed_round_s_time_is_no_pause(tmp_path: Path) -> None:
     assert data["training"]["steps_per_hour"] == pytest.approx(4 * 3600 / 540)
     assert data["training"]["step_seconds"] == pytest.approx(135.0)
     assert data["training"]["paused"] is None
+
+
+def test_a_shell_s_terminated_after_its_own_join_failure_is_no_stop(tmp_path: Path) -> None:
+    """rl-swarm's daemon error stands alone (gensyn-ai/rl-swarm issue #373, realpool5), then the launcher shuts the
+    trainer down (``>> Shutting down trainer...``) and the shell says ``zsh: terminated``: it died of its own failure to
+    join, so crashed, never "stopped from outside"; the same signal with no failure before it is a stop."""
+    failed = [
+        "Jun 27 10:00:00.000 [INFO] Checking that identity from `swarm.pem` is not used by other peers",
+        ("hivemind.p2p.p2p_daemon_bindings.utils.P2PDaemonError: Daemon failed to start: 2025/06/27 10:00:10 failed "
+         "to connect to bootstrap peers"),
+        ">> An error was detected while running rl-swarm. See ~/rl-swarm/logs for full logs.",
+        ">> Shutting down trainer...",
+        "zsh: terminated  ./run_rl_swarm.sh",
+    ]
+    data = read(tmp_path, failed, local("2025-06-27 10:00:10.000"))
+    assert (data["state"], data["status_line"]) == ("cannot_join", "cannot join the swarm · crashed")
+    assert data["details"][0].startswith("Crashed") and not any("Stopped" in line for line in data["details"])
+    assert not any(event["kind"] == "stopped" for event in data["events"])

@@ -590,7 +590,8 @@ def swarm_status(v: Verdict | EarlyVerdict, where: str | None) -> str | None:
     attempts = f"{swarm.join_failures} failed attempt{'s' if swarm.join_failures != 1 else ''}"
     match v.status:
         case Status.CANNOT_JOIN if v.crash is not None:
-            return f"{lead}cannot join the swarm · stopped"
+            # How it ended: it died (of its failure to join, most often), or someone stopped it.
+            return f"{lead}cannot join the swarm · {'crashed' if v.crash.stopped is None else stopped_words(v.crash)}"
         case Status.CANNOT_JOIN:
             return f"{lead}cannot join the swarm · {attempts}"
         case Status.JOINING:
