@@ -293,7 +293,7 @@ def test_a_round_that_failed_is_no_pause_and_its_wait_no_stall(tmp_path: Path) -
 
 def test_a_dht_daemon_that_fails_and_stops_the_trainer_cannot_join(tmp_path: Path) -> None:
     """A collaborator over hivemind whose p2p daemon cannot start: Python's report of the uncaught error,
-    then the launcher's shutdown. One attempt, and the trainer is gone: cannot join, not crashed."""
+    then the launcher's shutdown. One attempt, and the trainer is gone: cannot join (how it ended, a crash, a detail)."""
     lines = [
         "INFO:hivemind_exp.runner.gensyn.testnet_grpo_runner:Retrieved initial peers from chain: ['/ip4/1.2.3.4/tcp/1']",
         "Jun 27 10:00:00.000 [INFO] Checking that identity from `swarm.pem` is not used by other peers",
