@@ -75,3 +75,10 @@ def test_a_diverged_run_waits_for_no_second_line() -> None:
     r = report(progress, T0)
     assert r.status_line.startswith("step 100000 · diverged")
     assert not any("until a second step line" in line for line in r.details)
+
+
+def test_one_dict_is_one_logged_record() -> None:
+    """TRL's GRPO run with one dict (trl issue #3857, realpool3): "1 logged record", never "1 logged records"."""
+    progress = StepProgress()
+    progress.apply(TrainStep(None, "train", 1, loss=0.0, epoch=0.33, logged=True), T0)
+    assert "Stage train · epoch 0.33 (1 logged record: no step number read)" in report(progress, T0).details

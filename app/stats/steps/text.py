@@ -356,7 +356,7 @@ def stage_line(stage: Stage) -> str:
     latest = stage.latest
     where = position(latest, stage.epoch, stage.counts_epochs)
     if latest.logged:
-        where += f" ({latest.step} logged records: no step number read)"
+        where += f" ({latest.step} logged record{'s' if latest.step != 1 else ''}: no step number read)"
     elif latest.progress_percent is not None:
         where += f" ({latest.progress_percent:.2f}%)"
     elif latest.epoch_batch is not None and latest.epoch_batches and stage_epoch(stage) is not None:
