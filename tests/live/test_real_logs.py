@@ -630,8 +630,10 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # ``iter 62 step 1``: 32 to 63 iterations a step, so no step time (the iter time is one iteration's).
     ("generic-litgpt-issue1224-lora-val-na.log", T0, T0, "step 1 · …", "measuring",
      {"loss": 3.669, "eval": None, "step_seconds": None}),
+    # Its "[...]" hides iterations 31223-31249: the rate is the trainer's own time per step, 4,194,304 tokens an
+    # iteration over 106.13 s (142,273,574 tok/h), never one measured across the iterations the excerpt leaves out.
     ("generic-megatron-deepspeed-bigscience-file-tr11-176B-chronicles-loss-spike.log", T0, T0,
-     "step 31251/115311 · 142.3M tok/h", "training",
+     "step 31251/115311 · 142.2M tok/h", "training",
      {"total_steps": 115311, "loss": 2.235667, "lr": 5.277e-05, "grad_norm": 0.205, "step_seconds": 106.13}),
     ("generic-megatron-lm-epfllm-megatron-llm-issue11-slow.log", T0, T0, "step 125/250000 · 40 steps/h", "training",
      {"loss": 2.477393, "lr": 9.375e-06, "grad_norm": 0.356, "step_seconds": 89.0752,

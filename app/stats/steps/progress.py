@@ -79,11 +79,15 @@ CADENCE_LINES = 3
 
 
 def skips_steps(stage: Stage, event: TrainStep, covered: int) -> bool:
-    """``event`` is undated and comes ``covered`` steps after the stage's latest line, more than the
-    :data:`CADENCE_LINES` lines before it each covered (all alike; a count that restarts, SN38's inner
-    steps, is no gap)."""
+    """``event`` is undated, timed by its printed time of one step alone, and comes ``covered`` steps after the
+    stage's latest line, more than the :data:`CADENCE_LINES` lines before it each covered (all alike; a count that
+    restarts, SN38's inner steps, is no gap). A trainer's own clock on both lines (modded-nanogpt's
+    ``train_time``, a bar's elapsed time) or its tokens over its tokens a second time the steps between them,
+    whatever they were: those lines are no gap in what is measured."""
     recent = stage.covered
-    if event.at is not None or event.outer_step is not None or len(recent) < CADENCE_LINES:
+    if (event.at is not None or event.outer_step is not None or len(recent) < CADENCE_LINES
+            or event.step_seconds is None or (event.tokens and event.tokens_per_second)
+            or (event.elapsed_seconds is not None and stage.latest.elapsed_seconds is not None)):
         return False
     cadence = recent[-1]
     return covered > cadence and all(lines == cadence for lines in islice(reversed(recent), CADENCE_LINES))
