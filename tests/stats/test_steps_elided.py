@@ -14,7 +14,7 @@ import pytest
 
 from app.ingest.formats import create_parser
 from app.snapshot import SourceView
-from app.stats.events import Event, StepRun
+from app.stats.events import Event, StepRun, TrainStep
 from app.stats.steps.timing import placed_times
 from app.stats.steps.tracker import StepTracker
 
@@ -175,3 +175,18 @@ def test_in_bulk_a_gap_past_the_cadence_is_taken_as_one_line_at_a_time() -> None
         snap = tracker.snapshot(END, source())
         assert snap.rate.observed_seconds == pytest.approx(49.5)
         assert snap.rate.passes_in_window == 99
+
+
+def test_a_trainers_own_clock_across_the_gap_is_measured_through() -> None:
+    # modded-nanogpt's way: every step at first, then every 10th, each line with the trainer's elapsed clock
+    # (``train_time``) and its step time. Steps 1-5 and then 10, 20 ... 200, one second a step: the clock says how
+    # long the steps between lines took, so nothing is made up. By hand: from step 1's start (the clock's 0) to
+    # step 200's line, 200 s and 200 steps.
+    steps = [*range(1, 6), *range(10, 201, 10)]
+    events = [TrainStep(at=None, stage="train", step=s, loss=3.0, step_seconds=1.0, elapsed_seconds=float(s))
+              for s in steps]  # fmt: skip
+    tracker = StepTracker("modded-nanogpt")
+    tracker.apply_all(events, END, arrival=END)
+    rate = tracker.snapshot(END, source()).rate
+    assert rate.observed_seconds == pytest.approx(200.0)
+    assert rate.passes_in_window == 200
