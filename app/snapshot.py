@@ -263,9 +263,10 @@ class TrainingView:
     step: int | None = None
     total_steps: int | None = None
     outer_step: int | None = None
-    # The step's place on the run's one timeline where the log's counter restarted while the run went on
-    # (SN38's inner step at each outer step, a count of batches at each epoch): the loss chart's x; else None.
-    global_step: int | None = None
+    # Where the log's counter restarted while the run went on (SN38's inner step at each outer step, a count of
+    # batches at each epoch): the latest step line's x on the loss chart, its count counted on from the log's first
+    # line (a place on this log's chart, no step the log prints); else None.
+    chart_x: int | None = None
     progress_percent: float | None = None
     loss: float | None = None
     loss_note: str | None = None
@@ -326,8 +327,8 @@ def training_dict(view: TrainingView) -> dict[str, Any]:
         data[name] = _view(value)
     if view.swarm is None:
         del data["swarm"]  # only a collaborator's log carries one
-    if view.global_step is None:
-        del data["global_step"]  # only a log whose counter restarted carries one
+    if view.chart_x is None:
+        del data["chart_x"]  # only a log whose counter restarted carries one
     if view.logged_records is None:
         del data["logged_records"]  # only a log of dicts without a step number carries one
     if view.step_unit is None:
@@ -355,6 +356,8 @@ def training_from_dict(data: dict[str, Any]) -> TrainingView:
     grad = data.get("grad_norm")
     plain: dict[str, Any] = {name: data.get(name) for name in TrainingView.__slots__
                              if name not in _NESTED and data.get(name) is not None}
+    if "chart_x" not in plain and isinstance(data.get("global_step"), int):
+        plain["chart_x"] = data["global_step"]  # (an older agent's name for the chart's x)
     return TrainingView(
         **plain,
         grad_norm=float(grad) if isinstance(grad, str) else grad,

@@ -80,7 +80,7 @@ _EPOCH_LABELS = {"step": "epoch (a line each)", "total_steps": "total epochs", "
 _EPOCH_UNITS = {"steps_per_hour": "epochs/h"}
 # The chart's x, not a figure the log prints: the log's own count counted on where it restarts, from the log's
 # first line (a log that starts mid-run, or counts samples, would show a step the run never had).
-_CHART_ONLY = {"global_step"}
+_CHART_ONLY = {"chart_x"}
 # Notes that qualify another field: said beside it, not as rows of their own.
 _NOTES = {"loss_note": "loss", "mfu_note": "mfu", "tokens_per_second_scope": "tokens_per_second"}
 _DURATIONS = {"eta_seconds", "trainer_eta_seconds"}
