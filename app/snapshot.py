@@ -265,9 +265,10 @@ class TrainingView:
     step: int | None = None
     total_steps: int | None = None
     outer_step: int | None = None
-    # The step's place on the run's one timeline where the log's counter restarted while the run went on
-    # (SN38's inner step at each outer step, a count of batches at each epoch): the loss chart's x; else None.
-    global_step: int | None = None
+    # Where the log's counter restarted while the run went on (SN38's inner step at each outer step, a count of
+    # batches at each epoch): the latest step line's x on the loss chart, its count counted on from the log's first
+    # line (a place on this log's chart, no step the log prints); else None.
+    chart_x: int | None = None
     progress_percent: float | None = None
     loss: float | None = None
     loss_note: str | None = None
@@ -303,6 +304,9 @@ class TrainingView:
     # Loss spikes that recovered or not (app/stats/steps/spikes.py): how many, and the steps the latest began at.
     loss_spikes: int | None = None
     loss_spike_steps: tuple[int, ...] = ()
+    # "epoch" where each line of the log is an epoch (its step its epoch): ``step``, ``step_seconds`` and
+    # ``steps_per_hour`` then count epochs; else None (and absent from the JSON).
+    step_unit: str | None = None
 
     def evaluation(self, name: str) -> EvalView | None:
         """The evaluation figure called ``name``, or None."""
@@ -325,10 +329,12 @@ def training_dict(view: TrainingView) -> dict[str, Any]:
         data[name] = _view(value)
     if view.swarm is None:
         del data["swarm"]  # only a collaborator's log carries one
-    if view.global_step is None:
-        del data["global_step"]  # only a log whose counter restarted carries one
+    if view.chart_x is None:
+        del data["chart_x"]  # only a log whose counter restarted carries one
     if view.logged_records is None:
         del data["logged_records"]  # only a log of dicts without a step number carries one
+    if view.step_unit is None:
+        del data["step_unit"]  # only a log whose lines are epochs carries one
     if view.step is None:
         # Before a first step the object has always carried the collaboration last: readers of old
         # reports compare it as written.
@@ -352,6 +358,8 @@ def training_from_dict(data: dict[str, Any]) -> TrainingView:
     grad = data.get("grad_norm")
     plain: dict[str, Any] = {name: data.get(name) for name in TrainingView.__slots__
                              if name not in _NESTED and data.get(name) is not None}
+    if "chart_x" not in plain and isinstance(data.get("global_step"), int):
+        plain["chart_x"] = data["global_step"]  # (an older agent's name for the chart's x)
     return TrainingView(
         **plain,
         grad_norm=float(grad) if isinstance(grad, str) else grad,

@@ -35,7 +35,7 @@ export function stepSpecs(steps, snapshot, settings) {
   // outer step, is counted on by the server), as the loss and rate points are.
   // A log of dicts without a step number: its loss points are at their record index, so is the latest.
   const currentStep = training
-    ? (training.global_step != null ? training.global_step : training.step != null ? training.step : training.logged_records)
+    ? (training.chart_x != null ? training.chart_x : training.step != null ? training.step : training.logged_records)
     : null;
   let from = allSteps.length ? Math.min(...allSteps) : 0;
   let to = Math.max(allSteps.length ? Math.max(...allSteps) : 1, currentStep == null ? 0 : currentStep);
@@ -80,7 +80,7 @@ export function stepSpecs(steps, snapshot, settings) {
     current: rateNow != null && currentStep != null ? { x: currentStep, y: rateNow } : null,
   };
   const evalShape = lossView.evals.map((ev) => ev.scale).join(",");
-  const countedOn = Boolean(training && training.global_step != null);
+  const countedOn = Boolean(training && training.chart_x != null);
   const lossShape = `loss:${evalShape}:${logY}:${settings.smoothing > 0}:${Boolean(lossView.lr)}:${rounds.length > 0}:${countedOn}`;
   const lossCaption = (steps.loss_sampled
     ? "loss (sampled across the run)"

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Sequence
 from typing import Any
 
-from ..stats.events import Event
+from ..stats.events import Event, TrainStep
 from ..store.losses import LOSS_BUCKETS, LOSS_POINTS
 from ..store.records import EvalPoint, LossPoint
 from .logged import LoggedSteps
@@ -31,10 +31,15 @@ class RunMemory:
         self._losses: deque[LossPoint] = deque(maxlen=max_losses)
         self._evals: deque[EvalPoint] = deque(maxlen=max_evals)
         self.dropped = 0  # losses pushed out by newer ones
+        # The latest step line was a dict of a log that prints no step number: its points' x counts the records.
+        self._logged_records = False
 
-    def take(self, events: Iterable[Event], fallback_at: float) -> None:
+    def take(self, events: Sequence[Event], fallback_at: float) -> None:
         """Keep the losses and evaluations of ``events``."""
         losses, evals = self._logged.feed(events, fallback_at)
+        latest = next((e for e in reversed(events) if isinstance(e, TrainStep)), None)
+        if latest is not None:
+            self._logged_records = latest.logged
         full = self._losses.maxlen or 0
         self.dropped += max(0, len(self._losses) + len(losses) - full)
         self._losses.extend(losses)
@@ -77,7 +82,10 @@ class RunMemory:
                 by_name.setdefault(evaluation.name, {})[evaluation.step] = evaluation.value
         evals: dict[str, list[list[float | None]]] = {
             name: [[s, values[s]] for s in sorted(values)] for name, values in by_name.items()}
-        covered = f"steps {steps[0]:,}–{steps[-1]:,}" if len(steps) > 1 else f"step {steps[0]:,}"
+        if self._logged_records:  # (a count of dicts is no step)
+            covered = f"logged records {steps[0]:,}–{steps[-1]:,}" if len(steps) > 1 else f"logged record {steps[0]:,}"
+        else:
+            covered = f"steps {steps[0]:,}–{steps[-1]:,}" if len(steps) > 1 else f"step {steps[0]:,}"
         older = f" (older ones were let go: it keeps the last {self._losses.maxlen or 0:,})" if self.dropped else ""
         return {
             "stage": stage,

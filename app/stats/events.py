@@ -262,6 +262,8 @@ class TrainStep:
     (mmengine's and mmcv's ``eta``; a MetricLogger's or a bar's is the epoch's).
     ``epoch_total``: the run's epochs as printed (Keras' ``Epoch 12/40``); ``epoch_steps``: the
     batches of an epoch whose bar is full (its count is then no total of the run's).
+    ``epoch_batch`` of ``epoch_batches``: where a line whose ``step`` counts the run's updates is in its
+    epoch, as printed beside it (fairseq's ``epoch 010:   1000 / 2737 … num_updates=25634``).
     """
 
     at: float | None
@@ -292,6 +294,8 @@ class TrainStep:
     run_eta: bool = False
     epoch_total: int | None = None
     epoch_steps: int | None = None
+    epoch_batch: int | None = None
+    epoch_batches: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -295,7 +295,7 @@ def steps_from(snapshot: Snapshot) -> tuple[tuple[StepPoint, ...], tuple[EvalPoi
     at = _finite(snapshot.source.last_event_at) or _finite(snapshot.as_of) or 0.0
     steps: tuple[StepPoint, ...] = ()
     # A log of dicts without a step number is kept by its record index (its loss points' x).
-    step = training.global_step if training.global_step is not None else training.step
+    step = training.chart_x if training.chart_x is not None else training.step
     if step is None:
         step = training.logged_records
     if step is not None:

@@ -212,7 +212,7 @@ def test_a_keras_run_stopped_early_says_the_epoch_it_stopped_at(tmp_path: Path) 
     data = read(tmp_path, keras_epochs(["150ms"] * 8, stop=True))
     assert (data["status_line"], data["state"]) == ("done · stopped early at epoch 8/50 · 1/1 in the epoch", "done")
     assert "Stopped early at epoch 8 of 50: Epoch 8: early stopping" in data["details"]
-    assert "no rate: 8 steps over less than 3 min of its own time" in data["details"]
+    assert "no rate: 8 step lines over less than 3 min of its own time" in data["details"]
 
 
 def test_a_step_time_under_ten_milliseconds_keeps_two_figures(tmp_path: Path) -> None:
@@ -245,7 +245,7 @@ def test_a_count_of_logged_dicts_is_not_shown_as_a_step(tmp_path: Path) -> None:
     data = read(tmp_path, dicts)
     rows = {row["label"]: row["value"] for row in data["training_fields"]}
     assert rows.get("logged records") == "6" and "step" not in rows
-    assert "Stage train · epoch 1.5 (6 logged records: the log prints no step number)" in data["details"]
+    assert "Stage train · epoch 1.5 (6 logged records: no step number read)" in data["details"]
 
 
 def test_a_step_0_line_of_evaluations_alone_is_no_training_step(tmp_path: Path) -> None:

@@ -65,10 +65,10 @@ def doubled_lines() -> list[str]:
     [
         # The window (20 min) holds part of the last epoch's 2,220 s: 1.62 steps/h, 37 min a step (the
         # restart's 2 h 30 min long gone from it, though among the recent lines).
-        (restarted_epochs(), 2220.0, "step 37 min"),
+        (restarted_epochs(), 2220.0, "epoch 37 min"),
         # 10 epochs in 8,100 s of the trainer's clock: 810 s an epoch (4.44 steps/h), never the clock itself;
         # 13.5 min said to the nearest minute, 14 (whole minutes above 10).
-        (cumulative_clock(), 810.0, "step 14 min"),
+        (cumulative_clock(), 810.0, "epoch 14 min"),
         # 39 steps over 39 × 30 s, each line twice: 30 s a step (120 steps/h), never 1,170 s over 140 steps.
         (doubled_lines(), 30.0, "step 30.00 s"),
     ],
@@ -99,7 +99,7 @@ def test_a_printed_step_time_is_said_to_be_the_trainer_s(tmp_path: Path) -> None
 )
 def test_a_step_time_printed_in_words_is_timing(tmp_path: Path, said: str, step_seconds: float, shown: str) -> None:
     """Undated ``Step N loss X <time a step>`` lines, 300 of them: placed by the printed time, so the rate
-    is 3600 / that time (292.7 steps/h at 12.3 s; 4,235 at 850 ms), never "no timing in this log"."""
+    is 3600 / that time (292.7 steps/h at 12.3 s; 4,235 at 850 ms), never "no timing read from this log"."""
     lines = [f"Step {n} loss {3.0 - n * 0.001:.4f} {said}" for n in range(1, 301)]
     data = read(tmp_path, lines)
     assert data["training"]["step_seconds"] == pytest.approx(step_seconds)
@@ -212,10 +212,10 @@ MLX_724 = [
     [
         # The last row took 22:11:35 -> 22:48:50, 2,235 s; the window's 1,200 s hold 1,200/2,235 of its epoch:
         # 1.611 epochs/h, 2,235 s (37 min) an epoch; never 42 min, the restart averaged in.
-        (DYSPN, 3600 / 2235, 2235.0, "step 37 min"),
+        (DYSPN, 3600 / 2235, 2235.0, "epoch 37 min"),
         # The last line's 10 epochs took 01:07:37.048 -> 03:21:51.037, 8,053.989 s: 4.470 epochs/h, 805.4 s
         # (13 min) an epoch; never 19 min.
-        (CELLPOSE, 36000 / 8053.989, 805.4, "step 13 min"),
+        (CELLPOSE, 36000 / 8053.989, 805.4, "epoch 13 min"),
     ],
     ids=["dyspn-restart", "cellpose-clock"],
 )

@@ -53,3 +53,14 @@ def test_memory_keeps_the_newest_losses_and_says_the_older_were_let_go() -> None
     assert steps["memory_text"].startswith("From memory: steps 2,000–2,999, the losses this tokwatch read")
     assert "older ones were let go" in steps["memory_text"]
     assert RunMemory().steps() is None
+
+
+def test_a_log_without_step_numbers_is_said_in_logged_records_not_steps() -> None:
+    # HF dicts without a bar: the reader counts them (logged), and that count is the chart's x, no step.
+    memory = RunMemory()
+    memory.take([TrainStep(at=None, stage="train", step=n, loss=2.0 - n / 10, logged=True) for n in range(1, 11)],
+                1000.0)
+    steps = memory.steps()
+    assert steps is not None
+    assert steps["memory_text"].startswith("From memory: logged records 1–10, the losses this tokwatch read")
+    assert "steps 1" not in steps["memory_text"]

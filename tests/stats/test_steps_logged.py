@@ -78,7 +78,7 @@ def test_undated_dicts_are_timed_as_they_arrive(tmp_path: Path) -> None:
     monitor.backlog(read_backwards(log))
     first = monitor.snapshot(T0)
     assert first.state == "measuring" and first.status_line == "epoch 0.07 · loss 0.613"
-    assert any(line.startswith("no timing in this log (5 logged records") for line in first.details)
+    assert any(line.startswith("no timing read from this log (5 logged records") for line in first.details)
     clock[0] = T0 + 420
     monitor.lines([DICTS[5]])
     snapshot = monitor.snapshot(T0 + 420)

@@ -184,7 +184,7 @@ def test_no_timing_in_the_log_then_measured_as_lines_arrive(tmp_path: Path) -> N
     monitor.backlog(iter([lines]))
     snap = monitor.snapshot(T0)
     assert (snap.status_line, snap.state) == ("step 99 · no timing", "measuring")
-    assert snap.details[0].startswith("no timing in this log (100 steps")
+    assert snap.details[0].startswith("no timing read from this log (100 step lines")
     for s in range(100, 120):
         now[0] += 15.0
         monitor.lines([f"s:{s} trl:3.1 lr:0.000600 norm:0.30"])

@@ -19,6 +19,7 @@ from app.ingest.backwards import read_backwards
 from app.ingest.formats import create_parser
 from app.live.monitor import Monitor
 from app.record.logged import LoggedSteps
+from app.snapshot import training_from_dict
 from app.stats.events import StageStart, TrainStep
 from app.stats.steps.timing import timeline_offset
 from app.store.records import steps_from
@@ -93,11 +94,14 @@ def test_an_sn38_session_reads_one_timeline_in_json(tmp_path: Path) -> None:
     data = read(tmp_path, SESSION, now=local("2025-06-27 10:10:30.000"))
     training = data["training"]
     assert data["status_line"].startswith("outer 43 · step 2 · ")
-    assert (training["outer_step"], training["step"], training["global_step"]) == (43, 2, 9)
+    assert (training["outer_step"], training["step"], training["chart_x"]) == (43, 2, 9)
+    assert "global_step" not in training  # (9 is a place on this log's chart, no step the log or the run has)
     rounds = [(r["step"], r["outcome"], r["peers"], r["checkpoint"]) for r in training["swarm"]["rounds"]]
     assert rounds == [(6, "ok", 2, None), (4, "failed", 2, 3), (2, "ok", 3, None)]
     fields = {row["label"]: row["value"] for row in data["training_fields"]}
-    assert fields["step on the run's timeline"] == "9" and fields["outer step"] == "43" and fields["step"] == "2"
+    assert fields["outer step"] == "43" and fields["step"] == "2"
+    # The timeline is counted from the log's first line (outer 41 here), not the run's: the chart's x, no row.
+    assert not any("timeline" in label for label in fields) and "9" not in fields.values()
 
 
 def test_the_losses_and_the_steps_per_hour_point_are_kept_on_the_timeline(tmp_path: Path) -> None:
@@ -134,10 +138,10 @@ def test_a_count_of_batches_at_each_epoch_is_counted_on() -> None:
         capture_output=True, text=True, check=True, cwd=Path(__file__).parent.parent.parent, timeout=60)
     data = json.loads(done.stdout)
     assert data["status_line"].startswith("epoch 2 · 1000/2000 in the epoch")
-    assert (data["training"]["step"], data["training"]["global_step"]) == (1000, 3000)
+    assert (data["training"]["step"], data["training"]["chart_x"]) == (1000, 3000)
 
 
-@pytest.mark.parametrize(("name", "position", "step", "global_step"), [
+@pytest.mark.parametrize(("name", "position", "step", "chart_x"), [
     # epoch 10 printed up to 8000 of 8223, then epoch 11 to 3000: 8223 + 3000
     ("generic-fairseq-issue301-legacy-epoch-progress-valid.log", "epoch 11 · 3000/8223 in the epoch", 3000, 11223),
     # three epochs of 388 steps, each bar at 388/388 when its epoch ends (epoch 2 printed only so): 3 × 388
@@ -145,13 +149,14 @@ def test_a_count_of_batches_at_each_epoch_is_counted_on() -> None:
     # Lightning's bar at epoch 0 (58 batches), then at epoch 19 batch 3: 19 × 58 + 3
     ("generic-lightning-delve-s18-file-readme-keyboardinterrupt-epoch19.log", "epoch 19 · 3/58 in the epoch", 3, 1105),
 ])
-def test_real_logs_whose_count_restarts_at_each_epoch(name: str, position: str, step: int, global_step: int) -> None:
+def test_real_logs_whose_count_restarts_at_each_epoch(name: str, position: str, step: int, chart_x: int) -> None:
     done = subprocess.run([sys.executable, "run.py", "once", "--log", str(REAL / name), "--json", "--at", "end",
                            "--no-history"], capture_output=True, text=True, check=True,
                           cwd=Path(__file__).parent.parent.parent, timeout=60)
     data = json.loads(done.stdout)
     assert data["status_line"].startswith(position)
-    assert (data["training"]["step"], data["training"]["global_step"]) == (step, global_step)
+    assert (data["training"]["step"], data["training"]["chart_x"]) == (step, chart_x)
+    assert "global_step" not in data["training"]  # (the log prints no run-wide step: the x is the chart's own)
 
 
 def test_the_sample_sn38_log_reads_its_rounds_on_the_timeline() -> None:
@@ -161,7 +166,7 @@ def test_the_sample_sn38_log_reads_its_rounds_on_the_timeline() -> None:
                            "--at", "end", "--no-history"], capture_output=True, text=True, check=True,
                           cwd=Path(__file__).parent.parent.parent, timeout=60)
     training = json.loads(done.stdout)["training"]
-    assert (training["outer_step"], training["step"], training["global_step"]) == (42, 2, 8)
+    assert (training["outer_step"], training["step"], training["chart_x"]) == (42, 2, 8)
     assert [(r["step"], r["outcome"]) for r in training["swarm"]["rounds"]] == [(8, "failed"), (5, "ok")]
 
 
@@ -191,7 +196,14 @@ def test_the_older_miner_restarting_its_inner_step_after_a_failed_round_is_count
         step("10:06:00.000", 7, 1),
     ]
     training = read(tmp_path, lines, now=local("2025-06-27 10:06:30.000"))["training"]
-    assert (training["outer_step"], training["step"], training["global_step"]) == (7, 1, 5)
+    assert (training["outer_step"], training["step"], training["chart_x"]) == (7, 1, 5)
     assert [(r["step"], r["outcome"]) for r in training["swarm"]["rounds"]] == [(3, "failed")]
     losses, _ = LoggedSteps().feed(create_parser("sn38").feed(lines), 0.0)
     assert [p.step for p in losses] == [0, 1, 2, 3, 4, 5]
+
+
+def test_an_older_agents_report_keeps_its_chart_x() -> None:
+    # Reports from before the field was named for the chart: their ``global_step`` is the same x.
+    assert training_from_dict({"step": 2, "global_step": 9}).chart_x == 9
+    assert training_from_dict({"step": 2, "chart_x": 9}).chart_x == 9
+    assert training_from_dict({"step": 2}).chart_x is None

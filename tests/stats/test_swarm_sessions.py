@@ -293,7 +293,7 @@ def test_a_round_that_failed_is_no_pause_and_its_wait_no_stall(tmp_path: Path) -
 
 def test_a_dht_daemon_that_fails_and_stops_the_trainer_cannot_join(tmp_path: Path) -> None:
     """A collaborator over hivemind whose p2p daemon cannot start: Python's report of the uncaught error,
-    then the launcher's shutdown. One attempt, and the trainer is gone: cannot join, not crashed."""
+    then the launcher's shutdown. One attempt, and the trainer is gone: cannot join (how it ended, a crash, a detail)."""
     lines = [
         "INFO:hivemind_exp.runner.gensyn.testnet_grpo_runner:Retrieved initial peers from chain: ['/ip4/1.2.3.4/tcp/1']",
         "Jun 27 10:00:00.000 [INFO] Checking that identity from `swarm.pem` is not used by other peers",
@@ -483,3 +483,21 @@ def test_a_failed_round_s_time_is_no_pause(tmp_path: Path) -> None:
     assert data["training"]["steps_per_hour"] == pytest.approx(4 * 3600 / 540)
     assert data["training"]["step_seconds"] == pytest.approx(135.0)
     assert data["training"]["paused"] is None
+
+
+def test_a_shell_s_terminated_after_its_own_join_failure_is_no_stop(tmp_path: Path) -> None:
+    """rl-swarm's daemon error stands alone (gensyn-ai/rl-swarm issue #373, realpool5), then the launcher shuts the
+    trainer down (``>> Shutting down trainer...``) and the shell says ``zsh: terminated``: it died of its own failure to
+    join, so crashed, never "stopped from outside"; the same signal with no failure before it is a stop."""
+    failed = [
+        "Jun 27 10:00:00.000 [INFO] Checking that identity from `swarm.pem` is not used by other peers",
+        ("hivemind.p2p.p2p_daemon_bindings.utils.P2PDaemonError: Daemon failed to start: 2025/06/27 10:00:10 failed "
+         "to connect to bootstrap peers"),
+        ">> An error was detected while running rl-swarm. See ~/rl-swarm/logs for full logs.",
+        ">> Shutting down trainer...",
+        "zsh: terminated  ./run_rl_swarm.sh",
+    ]
+    data = read(tmp_path, failed, local("2025-06-27 10:00:10.000"))
+    assert (data["state"], data["status_line"]) == ("cannot_join", "cannot join the swarm · crashed")
+    assert data["details"][0].startswith("Crashed") and not any("Stopped" in line for line in data["details"])
+    assert not any(event["kind"] == "stopped" for event in data["events"])

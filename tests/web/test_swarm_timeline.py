@@ -46,7 +46,7 @@ def miner_server(tmp_path: Path) -> Iterator[str]:
     dashboard = Dashboard(config, monitor, recorder=Recorder(History(None), log, machine="sn38-test"))
     started = dashboard.start()
     deadline = time.monotonic() + 20
-    while getattr(monitor.snapshot().training, "global_step", None) != 9 and time.monotonic() < deadline:
+    while getattr(monitor.snapshot().training, "chart_x", None) != 9 and time.monotonic() < deadline:
         time.sleep(0.2)
     yield f"http://127.0.0.1:{started.port}"
     dashboard.stop()

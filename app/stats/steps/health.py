@@ -37,7 +37,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from ...snapshot import EventView
-from ..events import Event, RunCrashed, StageStart, StepFigures, StepSkipped, TrainStep
+from ..events import Event, RunCrashed, StageStart, StepFigures, StepSkipped, SwarmNews, TrainStep
 
 # One nan grad norm is an fp16 overflow the scaler already handled (it skips that step and halves
 # the scale); two can be a slow warm-up; three logs apart (each usually many steps) is a run
@@ -96,6 +96,7 @@ class RunHealth:
     def __init__(self) -> None:
         self.crash: Crash | None = None
         self._cause_open = False  # the crash read so far does not say its cause yet
+        self._failed_to_join = False  # a collaborator printed that it could not join its swarm, no step since
         self.events: deque[EventView] = deque(maxlen=EVENTS_KEPT)  # newest last
         self._step: int | None = None
         self._latest_at: float | None = None
@@ -127,7 +128,10 @@ class RunHealth:
             self._latest_at = t
         if isinstance(event, RunCrashed):
             self._crashed(event, t)
+        elif isinstance(event, SwarmNews) and event.kind == "join_failed" and event.detail:
+            self._failed_to_join = True  # its own error, printed: a signal after it is the script's shutdown
         elif isinstance(event, TrainStep):
+            self._failed_to_join = False
             crash = self.crash
             if crash is not None and (crash.step is None or event.step != crash.step):
                 self.crash = None
@@ -176,6 +180,10 @@ class RunHealth:
         # Until a line says the cause (a traceback glued to a bar, a launcher's failed child before its table),
         # the next one decides whether the run died or was stopped.
         stopped = event.stopped if first or self._cause_open or self.crash is None else self.crash.stopped
+        if stopped == "signal" and self._failed_to_join:
+            # The trainer printed that its DHT did not start, then its launcher shut it down (rl-swarm's ">> Shutting
+            # down trainer..." and the shell's "terminated"): it died of its error, nobody stopped it.
+            stopped = None
         self._cause_open = event.placeholder and (first or self._cause_open)
         self.crash = Crash(event.error, t if first or self.crash is None else self.crash.at, self._step,
                            event.killed or (self.crash is not None and self.crash.killed), stopped)

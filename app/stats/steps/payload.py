@@ -45,7 +45,7 @@ def training_view(stage: Stage, v: Verdict, all_reduce: AllReduce | None, errors
         step=None if latest.logged else latest.step,  # (a count of dicts is no step: logged_records)
         total_steps=latest.total_steps,
         outer_step=latest.outer_step,
-        global_step=latest.step + stage.offset if stage.offset else None,
+        chart_x=latest.step + stage.offset if stage.offset else None,
         progress_percent=finite(latest.progress_percent),
         loss=finite(stage.loss),
         loss_note=stage.loss_note,
@@ -77,6 +77,7 @@ def training_view(stage: Stage, v: Verdict, all_reduce: AllReduce | None, errors
         errors=errors_view(errors),
         loss_spikes=stage.spikes.count if stage.spikes.recent else None,
         loss_spike_steps=() if latest.logged else tuple(stage.spikes.steps),  # (a count of dicts is no step)
+        step_unit="epoch" if stage.counts_epochs else None,
     )
 
 

@@ -21,7 +21,7 @@ import operator
 from collections import deque
 from collections.abc import Iterable, Sequence
 from functools import reduce
-from itertools import chain, compress, count, islice, repeat
+from itertools import accumulate, chain, compress, count, islice, repeat
 from typing import Any
 
 from ..events import (
@@ -70,6 +70,27 @@ from .timing import (
 # An epoch's first line that came more than this many times its steps' own time after the last line of the
 # epoch before: the epoch's end held a pause (an evaluation, a checkpoint), and the rate starts again after it.
 EPOCH_PAUSE_FACTOR = 1.1
+
+# Lines that covered the same number of steps, in a row, before a step line's count is the log's printed cadence: an
+# undated line that comes more steps after the one before than that cadence follows steps the log does not show (an
+# author's "..." over an excerpt's middle, lines left out); its time would be made up of the printed step time
+# times steps nobody saw run, so the rate is measured again from that line on.
+CADENCE_LINES = 3
+
+
+def skips_steps(stage: Stage, event: TrainStep, covered: int) -> bool:
+    """``event`` is undated, timed by its printed time of one step alone, and comes ``covered`` steps after the
+    stage's latest line, more than the :data:`CADENCE_LINES` lines before it each covered (all alike; a count that
+    restarts, SN38's inner steps, is no gap). A trainer's own clock on both lines (modded-nanogpt's
+    ``train_time``, a bar's elapsed time) or its tokens over its tokens a second time the steps between them,
+    whatever they were: those lines are no gap in what is measured."""
+    recent = stage.covered
+    if (event.at is not None or event.outer_step is not None or len(recent) < CADENCE_LINES
+            or event.step_seconds is None or (event.tokens and event.tokens_per_second)
+            or (event.elapsed_seconds is not None and stage.latest.elapsed_seconds is not None)):
+        return False
+    cadence = recent[-1]
+    return covered > cadence and all(lines == cadence for lines in islice(reversed(recent), CADENCE_LINES))
 
 
 class StepProgress:
@@ -236,11 +257,14 @@ class StepProgress:
         losses = run.losses[start:end]
         taken = len(times)
         step_ms = run.step_ms[start:end]
-        if (steps[0] > stage.latest.step and steps[-1] - steps[0] == taken - 1
+        # (a line that covers no more steps than any line before it skips none: skips_steps)
+        fewest = min(stage.covered, default=math.inf)
+        if (stage.latest.step < steps[0] <= stage.latest.step + fewest and steps[-1] - steps[0] == taken - 1
                 and steps == tuple(range(steps[0], steps[-1] + 1)) and min(step_ms) > 0
                 and math.isfinite(sum(step_ms)) and math.isfinite(sum(losses)) and max(losses) < ceiling
                 and max(map(operator.sub, times, chain((stage.step_time,), times))) <= rules.STALL_FLOOR_SECONDS):
             return end  # (one step a line, all of them: the usual case, checked at once)
+        covered = list(map(operator.sub, steps, chain((stage.latest.step,), steps)))
         for checks in (
             map(operator.lt, chain((stage.latest.step,), steps), steps),  # each step after the one before
             map(operator.lt, repeat(0.0), step_ms),  # a duration
@@ -248,6 +272,7 @@ class StepProgress:
             map(operator.gt, losses, repeat(-math.inf)),
             map(operator.le, map(operator.sub, times, chain((stage.step_time,), times)),
                 repeat(rules.STALL_FLOOR_SECONDS)),  # no stall to look for
+            map(operator.le, covered, accumulate(chain((fewest,), covered), min)),  # no steps the log leaves out
         ):
             taken = _first_false(islice(checks, taken), taken)
         return start + taken
@@ -390,7 +415,10 @@ class StepProgress:
                 # rate is measured from this epoch's steps, as the step time beside it is.
                 self._measure_from(stage, t - seconds)
             self._count(stage, event, t, covered, seconds)
-            if seconds is not None:
+            if not rolled and skips_steps(stage, event, covered):
+                # (its steps are counted, as they ran; no time is measured across the steps the log leaves out)
+                self._measure_from(stage, t)
+            elif seconds is not None:
                 stage.line_durations.append(seconds)
                 stage.covered.append(covered)
                 stage.ended_wait.append(waited)

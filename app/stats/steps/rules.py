@@ -83,6 +83,11 @@ def stall(stage: Stage, now: float, arrival_gaps: Sequence[float], restarting: b
             limit = max(limit, min(STALL_FACTOR * stage.line_stride * median, float(PAUSE_LIMIT_SECONDS)))
         else:
             limit, first_line = _first_line_limit(stage.latest.step, median, limit)
+    if median is None and not stage.line_durations:
+        # No time between its lines and none printed (an undated log read cold): nothing says how far apart they
+        # come. Dicts logged every N steps (HF's logging_steps, 500 by default) may be most of an hour apart, as
+        # before their first; other lines are held to the first line's floor.
+        limit = float(FIRST_LINE_WAIT_SECONDS if stage.latest.logged else FIRST_LINE_FLOOR_SECONDS)
     if len(arrival_gaps) >= BURST_GAPS_NEEDED:
         limit = max(limit, BURST_FACTOR * statistics.median(arrival_gaps))
     done = finished(stage)

@@ -103,6 +103,9 @@ class Stage:
     spikes: Spikes = field(default_factory=Spikes)  # loss spikes that recover (spikes.py)
     offset: int = 0  # the latest step's place on the run's one timeline is its step + this (timing.timeline_offset)
     line_stride: int | None = None  # steps between the latest two step lines taken one by one (untimed lines)
+    # Each line's step is its epoch, and it moved from one line to the next (one line an epoch: CLTR's
+    # ``Training Epoch:[855/1500]``, a JSON log of epochs): its count, time and rate are the epochs'.
+    counts_epochs: bool = False
 
     def take_eval(self, name: str, value: float | None, step: int | None, t: float | None) -> None:
         """Keep an evaluation's figure; a loss-like one that is not a number is a divergence."""
@@ -123,6 +126,8 @@ class Stage:
         """Make ``event`` the latest step (seen at ``t``): it ends a pause and any end summary."""
         if event.step > self.latest.step and event.stage == self.latest.stage:
             self.line_stride = event.step - self.latest.step
+        if event.step != self.latest.step or event.stage != self.latest.stage:
+            self.counts_epochs = event.stage == self.latest.stage and epoch_counted(self.latest) and epoch_counted(event)
         self.latest = event
         if t is not None:
             self.step_time = t
@@ -192,6 +197,8 @@ class Measure:
     needed: int = WARMUP_COUNT  # timed lines before a rate is shown
     logged: bool = False  # the lines are logged dicts, not numbered steps
     paced: bool = False  # the rate is the trainer's own time per step (lines too sparse to wait for)
+    untimed: bool = False  # no line gave a time to measure by (no_timing): no warm-up to count down
+    epochs: bool = False  # the lines count epochs, one a line (Stage.counts_epochs)
 
     def rate_view(self, tokens_per_step: int | None) -> RateView:
         per_step = tokens_per_step
@@ -219,11 +226,21 @@ class Measure:
 
     def _warmup_text(self) -> str:
         """The warm-up in words; with no time between its lines yet (one line, or lines an undated log
-        gave all at once, or less than the second the words count in) no span is claimed: no ``0 s``."""
-        noun, plural_noun = ("logged record", "logged records") if self.logged else ("step", "steps")
+        gave all at once, or less than the second the words count in) no span is claimed: no ``0 s``.
+        A log whose lines carry no time at all counts down to nothing: no rate is due from them."""
+        noun, plural_noun = ("logged record", "logged records") if self.logged else (
+            ("epoch", "epochs") if self.epochs else ("step", "steps"))
+        if self.untimed:
+            return f"no timing read from this log (no duration or time read for its {plural_noun}): measured as lines arrive"
         return text.warmup(min(self.lines, self.needed), self.needed, self.observed_seconds, float(WARMUP_SECONDS),
                            noun, plural_noun, show_observed=self.observed_seconds >= 1.0)
 
+
+
+def epoch_counted(step: TrainStep) -> bool:
+    """The line's step is its epoch (a whole epoch a line), not a batch in it nor a count of dicts."""
+    return (step.epoch is not None and float(step.step) == step.epoch and not step.logged and step.outer_step is None
+            and step.ends_at_total and step.epoch_steps is None)
 
 
 def no_step_yet(stage: Stage) -> bool:
@@ -326,9 +343,10 @@ def measure(stage: Stage, now: float) -> Measure:
             tokens_per_hour = stage.tokens.total(now - RATE_WINDOW_SECONDS, now) / token_observed * 3600
     if not tokens_per_hour and steps_per_hour:
         tokens_per_hour = None  # steps ran but no tokens were counted: unknown, never 0
+    untimed = not done and not stage.printed_timing and stage.lines >= needed and stage.timed_lines < needed
     return Measure(
         start, observed, stage.lines, in_window, steps_per_hour, tokens_per_hour, done, needed, stage.latest.logged,
-        paced,
+        paced, untimed, stage.counts_epochs,
     )
 
 
@@ -398,5 +416,4 @@ def row_groups_per_step(stage: Stage) -> float | None:
 def no_timing(stage: Stage, m: Measure) -> bool:
     """The log gives no time to measure by: no line printed a duration or a clock, and too few
     arrived live to time them by their arrival (a cold start on llm.c's main.log)."""
-    needed = lines_needed(stage)
-    return not m.done and not stage.printed_timing and stage.lines >= needed and stage.timed_lines < needed
+    return m.untimed

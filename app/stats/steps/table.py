@@ -18,7 +18,6 @@ _FIELDS: dict[str, tuple[str, str]] = {
     "step": ("step", ""),
     "total_steps": ("total steps", ""),
     "outer_step": ("outer step", ""),
-    "global_step": ("step on the run's timeline", ""),
     "logged_records": ("logged records", ""),  # dicts logged every N steps: the log prints no step number
     "progress_percent": ("progress", "%"),
     "loss": ("loss", ""),
@@ -75,6 +74,13 @@ _SWARM: dict[str, tuple[str, str]] = {
 }
 _PARTS = {"data": _DATA, "all_reduce": _ALL_REDUCE, "collaboration": _COLLABORATION, "errors": _ERRORS,
           "swarm": _SWARM}
+# A log whose lines are epochs: the fields that count steps count its epochs.
+_EPOCH_LABELS = {"step": "epoch (a line each)", "total_steps": "total epochs", "step_seconds": "epoch time",
+                 "steps_per_hour": "epochs per hour", "seconds_since_step": "since the last epoch"}
+_EPOCH_UNITS = {"steps_per_hour": "epochs/h"}
+# The chart's x, not a figure the log prints: the log's own count counted on where it restarts, from the log's
+# first line (a log that starts mid-run, or counts samples, would show a step the run never had).
+_CHART_ONLY = {"chart_x"}
 # Notes that qualify another field: said beside it, not as rows of their own.
 _NOTES = {"loss_note": "loss", "mfu_note": "mfu", "tokens_per_second_scope": "tokens_per_second"}
 _DURATIONS = {"eta_seconds", "trainer_eta_seconds"}
@@ -103,7 +109,7 @@ def _own_name(key: str) -> tuple[str, str]:
 
 def _rows(training: dict[str, Any]) -> Iterator[FieldRow]:
     for key, value in training.items():
-        if value is None or key in _NOTES:
+        if value is None or key in _NOTES or key in _CHART_ONLY or key == "step_unit":
             continue
         if key == "eval" and isinstance(value, dict):
             for name, result in value.items():
@@ -127,6 +133,10 @@ def _rows(training: dict[str, Any]) -> Iterator[FieldRow]:
                 yield FieldRow(label, figure(inner_value), unit)
         else:
             label, unit = _FIELDS.get(key, _own_name(key))
+            if training.get("step_unit") == "epoch" and key in _EPOCH_LABELS:
+                label, unit = _EPOCH_LABELS[key], _EPOCH_UNITS.get(key, unit)
+            elif training.get("logged_steps") and key == "seconds_since_step":
+                label = "since the last logged record"  # (a dict logged every N steps is no step)
             note = next((training.get(n) for n, target in _NOTES.items() if target == key), None)
             if key == "tokens_per_second" and note == "device":
                 unit, note = "tok/s per GPU", None

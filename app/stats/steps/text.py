@@ -47,11 +47,11 @@ def details(
     m, stall, shows = v.measure, v.stall, v.shows
     top: list[str] = []
     if v.crash is not None and Line.CRASH in shows:
-        top.append(crash_line(v.crash, stage.latest))
+        top.append(crash_line(v.crash, stage.latest, stage.counts_epochs))
         if Line.REACHED_END in shows:
             # An evaluation, an export or an upload after the last step failed: the training itself got to
             # its end (whether its weights were saved, only the log's own lines say).
-            top.append(f"Training had reached {position(stage.latest, stage.epoch)} before "
+            top.append(f"Training had reached {position(stage.latest, stage.epoch, stage.counts_epochs)} before "
                        + ("it was stopped" if v.crash.stopped is not None else "the crash"))
     if v.broken is not None and Line.BROKEN in shows:
         top.append(v.broken.sentence)
@@ -60,7 +60,12 @@ def details(
     if sentence is not None:
         body.append((Line.SWARM, sentence))
     latest = stage.latest
-    unit = "logged records" if latest.logged else "steps"  # a dict logged every N steps is no step
+    # A dict logged every N steps is no step; a line an epoch counts epochs.
+    unit = "logged records" if latest.logged else ("epochs" if stage.counts_epochs else "steps")
+    # The lines read, said as lines: a bar's redraw at 0/2020 and at 1/2020 are two lines of one step, and Keras'
+    # epoch line of 370515/370515 one line of many steps (a dict, and an epoch a line, are one each).
+    line_noun = "logged record" if latest.logged else ("epoch" if stage.counts_epochs else "step line")
+    counted = f"{stage.lines} {line_noun}{'' if stage.lines == 1 else 's'}"
     over = "from the trainer's own time per step" if m.paced else f"over {text.minutes(m.observed_seconds)} min"
     before = ""
     if Line.BEFORE_THE_CRASH in shows:  # the rate as it stood when it died
@@ -70,14 +75,14 @@ def details(
                                        f"{text.compact(m.steps_per_hour)} {unit}/h ({over})")))
     elif Line.RATE_STEPS in shows and m.steps_per_hour is not None:
         body.append((Line.RATE_STEPS, f"{before}{text.compact(m.steps_per_hour)} {unit}/h ({over})"
-                                      + ("" if latest.logged else " · tokens per step not printed")))
+                                      + ("" if latest.logged else f" · tokens per {unit[:-1]} not printed")))
     elif Line.NO_RATE_SUMMARY_ONLY in shows:
         body.append((Line.NO_RATE_SUMMARY_ONLY, "no rate: the log holds the run's end summary, no step line"))
     elif Line.WHOLE_RUN_RATE in shows and latest.elapsed_seconds:
         clock = text.exact_duration(latest.elapsed_seconds)
         whole = text.compact(latest.step * 3600 / latest.elapsed_seconds)
         body.append((Line.WHOLE_RUN_RATE,
-                     f"{latest.step:,} steps in {clock} of the trainer's own clock ({whole} steps/h over the whole run)"))
+                     f"{latest.step:,} {unit} in {clock} of the trainer's own clock ({whole} {unit}/h over the whole run)"))
     elif Line.NO_RATE_NO_TIME in shows:
         counted = f"{stage.lines} {'logged' if latest.logged else 'step'} line{'s' if stage.lines != 1 else ''}"
         body.append((Line.NO_RATE_NO_TIME, f"no rate: no duration or time read for its {counted}"))
@@ -87,31 +92,32 @@ def details(
         body.append((Line.NO_STEP_YET, f"No step done yet{waited} (a stall after {text.duration(stall.limit or 0.0)})"))
     elif Line.NO_RATE_TOO_SHORT in shows:
         body.append((Line.NO_RATE_TOO_SHORT,
-                     f"no rate: {stage.lines} {unit} over less than {text.minutes(WARMUP_SECONDS)} min of its own time"))
+                     f"no rate: {counted} over less than {text.minutes(WARMUP_SECONDS)} min of its own time"))
     elif Line.NO_TIMING in shows:
-        body.append((Line.NO_TIMING, (f"no timing in this log ({stage.lines} {unit}, no durations or times): "
+        body.append((Line.NO_TIMING, (f"no timing read from this log ({counted}, no duration or time read): "
                                      "measured as lines arrive")))
     elif Line.WARMUP in shows:
-        body.append((Line.WARMUP, m.warmup_view().text or f"measuring… ({stage.lines} {unit} so far)"))
+        body.append((Line.WARMUP, m.warmup_view().text or f"measuring… ({counted} so far)"))
     ended = stage.finished if stage.finished is not None else stage.saved_message
     if Line.STOPPED_EARLY in shows and stage.stop_message is not None:
-        body.append((Line.STOPPED_EARLY, f"Stopped early at {step_of(latest)}: {clip(stage.stop_message, 90)}"))
+        body.append((Line.STOPPED_EARLY, f"Stopped early at {step_of(latest, stage.counts_epochs)}: {clip(stage.stop_message, 90)}"))
     elif Line.FINISHED_SUMMARY in shows and ended is not None:
         body.append((Line.FINISHED_SUMMARY, f"Finished: {clip(ended, 90)}"))
     elif Line.FINISHED_LAST_STEP in shows:
-        body.append((Line.FINISHED_LAST_STEP, f"Finished: reached its last step ({position(latest)})"))
+        body.append((Line.FINISHED_LAST_STEP, f"Finished: reached its last step ({position(latest, epochs=stage.counts_epochs)})"))
     elif Line.STALLED in shows and stall.since is not None and stall.limit is not None:
         # After the last epoch's bar the wait allowed for its evaluation and save is the limit.
         limit = stall.allowed if stall.pause == "finishing" and stall.allowed is not None else stall.limit
-        body.append((Line.STALLED,
-                     f"Stalled: no step for {text.exact_duration(stall.since)} (limit {text.exact_duration(limit)})"))
+        body.append((Line.STALLED, (f"Stalled: no {'logged record' if latest.logged else 'step'} for "
+                                    f"{text.exact_duration(stall.since)} (limit {text.exact_duration(limit)})")))
     elif Line.FINISHING in shows and stall.since is not None and stall.allowed is not None:
         body.append((Line.FINISHING,
-                     ("Finishing: the last epoch's steps are done, the trainer's end line not printed yet (it "
-                     f"evaluates, saves and sums up) · {text.duration(stall.since)} since the last step, a stall "
-                     f"after {text.duration(stall.allowed)}")))
+                     ("Finishing: the last epoch's steps are done, the trainer's end line not printed yet (what "
+                     "it does meanwhile, an evaluation or a save, is not in the log yet) · "
+                     f"{text.duration(stall.since)} since the last step, a stall after {text.duration(stall.allowed)}")))
     elif Line.PAUSED in shows and stall.since is not None:
-        body.append((Line.PAUSED, f"Paused: {stall.pause} ({text.duration(stall.since)} since the last step)"))
+        last = "logged record" if latest.logged else "step"
+        body.append((Line.PAUSED, f"Paused: {stall.pause} ({text.duration(stall.since)} since the last {last})"))
     elif Line.FIRST_LINE_LIMIT in shows and stall.first_line is not None and stall.limit is not None:
         first_step, stride = stall.first_line
         per_step = seconds_text(latest.step_seconds or 0.0)
@@ -169,7 +175,7 @@ def details(
         lines.append("Eval " + " · ".join(f"{name} {figure(value)}" for name, value, _ in evals)
                      # (a logged count is no step, nor a count of an epoch's batches the evaluation followed)
                      + ("" if latest.logged or latest.epoch_steps is not None or not latest.ends_at_total
-                        else eval_where(evals)))
+                        else eval_where(evals, "epoch" if stage.counts_epochs else "step")))
     data = data_line(stage)
     if data:
         lines.append(data)
@@ -237,25 +243,25 @@ def early_details(
             + all_reduce_lines(all_reduce) + error_lines(errors) + run_details(run))
 
 
-def crash_line(crash: Crash, latest: TrainStep | None) -> str:
+def crash_line(crash: Crash, latest: TrainStep | None, epochs: bool = False) -> str:
     """``Crashed: …``, or where someone stopped the run (``Stopped by hand at step 6 of 29,790: KeyboardInterrupt``)."""
     if crash.stopped is None:
         return f"{'Crashed (killed)' if crash.killed else 'Crashed'}: {clip(crash.error, 200)}"
     who = "Stopped by hand" if crash.stopped == "hand" else "Stopped from outside"
-    where = f"at {step_of(latest)}" if latest is not None else "before the first step"
+    where = f"at {step_of(latest, epochs)}" if latest is not None else "before the first step"
     return f"{who} {where}: {clip(crash.error, 200)}"
 
 
-def step_of(latest: TrainStep) -> str:
+def step_of(latest: TrainStep, epochs: bool = False) -> str:
     """``step 7,182 of 9,000``; ``step 7,182``; the epoch of a log of dicts without step numbers."""
     if latest.logged or latest.outer_step is not None:
         return position(latest)
     if not latest.ends_at_total and latest.epoch is not None:
         # The count is the epoch's batches (Keras' ``1/1`` bar each epoch): the run is as far as its epoch.
-        epochs = f" of {latest.epoch_total:,}" if latest.epoch_total is not None else ""
-        return f"epoch {latest.epoch:g}{epochs}"
+        of = f" of {latest.epoch_total:,}" if latest.epoch_total is not None else ""
+        return f"epoch {latest.epoch:g}{of}"
     total = f" of {latest.total_steps:,}" if latest.total_steps is not None else ""
-    return f"step {latest.step:,}{total}"
+    return f"{'epoch' if epochs else 'step'} {latest.step:,}{total}"
 
 
 def all_reduce_lines(all_reduce: AllReduce | None) -> list[str]:
@@ -284,7 +290,7 @@ def speed_parts(stage: Stage, run: RunFacts, m: Measure | None = None) -> list[s
     if seconds is not None:
         # The trainer's own time of a step is said to be its own: the rate beside it is measured.
         own = " (as printed)" if printed_step_seconds(stage) is not None else ""
-        parts.append(f"step {seconds_text(seconds)}{own}")
+        parts.append(f"{'epoch' if stage.counts_epochs else 'step'} {seconds_text(seconds)}{own}")
     rate = finite(latest.tokens_per_second)
     if rate is not None and rate >= 0:
         parts.append(f"{text.compact(rate)} tok/s{'/GPU' if latest.per_device else ''}")
@@ -314,9 +320,9 @@ def run_details(run: RunFacts) -> list[str]:
     return [" · ".join(parts)]
 
 
-def position(step: TrainStep, epoch: float | None = None) -> str:
-    """Where the run is: ``step 383/29000``, ``outer 42 · step 2``, or the epoch of a log of
-    dicts without step numbers (``epoch 0.44``)."""
+def position(step: TrainStep, epoch: float | None = None, epochs: bool = False) -> str:
+    """Where the run is: ``step 383/29000``, ``outer 42 · step 2``, the epoch of a log of
+    dicts without step numbers (``epoch 0.44``), or of a log whose lines count epochs (``epoch 855/1500``)."""
     if step.logged:
         epoch = step.epoch if step.epoch is not None else epoch
         return f"epoch {epoch:g}" if epoch is not None else f"{step.step} logged records"
@@ -335,25 +341,36 @@ def position(step: TrainStep, epoch: float | None = None) -> str:
             return f"epoch {now:g}{of}"  # (its bar not drawn yet: the full count was the epoch before's)
         count = f"{step.step}/{step.epoch_steps}" if step.epoch_steps is not None else f"{step.step}"
         return f"epoch {now:g}{of} · {count} in the epoch"
-    if step.total_steps is not None:
-        return f"step {step.step}/{step.total_steps}"
-    return f"step {step.step}"
+    noun = "epoch" if epochs else "step"
+    where = f"{noun} {step.step}/{step.total_steps}" if step.total_steps is not None else f"{noun} {step.step}"
+    if step.epoch_batch is not None and in_epoch is not None:
+        # The run's update count, and the place in its epoch printed beside it (fairseq's ``1000 / 2737``).
+        batches = f"/{step.epoch_batches}" if step.epoch_batches is not None else ""
+        return f"{where} · epoch {in_epoch:g}{of} · {step.epoch_batch}{batches} in the epoch"
+    return where
 
 
 def progress(stage: Stage) -> str:
-    return STAGE_LABELS.get(stage.latest.stage, "") + position(stage.latest, stage.epoch)
+    return STAGE_LABELS.get(stage.latest.stage, "") + position(stage.latest, stage.epoch, stage.counts_epochs)
 
 
 def stage_line(stage: Stage) -> str:
     latest = stage.latest
-    where = position(latest, stage.epoch)
+    where = position(latest, stage.epoch, stage.counts_epochs)
     if latest.logged:
-        where += f" ({latest.step} logged records: the log prints no step number)"
+        where += f" ({latest.step} logged record{'s' if latest.step != 1 else ''}: no step number read)"
     elif latest.progress_percent is not None:
         where += f" ({latest.progress_percent:.2f}%)"
+    elif latest.epoch_batch is not None and latest.epoch_batches and stage_epoch(stage) is not None:
+        where += f" ({100 * latest.epoch_batch / latest.epoch_batches:.1f}% of the epoch)"
     elif latest.total_steps:
         where += f" ({100 * latest.step / latest.total_steps:.1f}%)"
     return f"Stage {stage.name} · {where}"
+
+
+def stage_epoch(stage: Stage) -> float | None:
+    """The epoch the latest line is in: its own, else the one a line before it named."""
+    return stage.latest.epoch if stage.latest.epoch is not None else stage.epoch
 
 
 def data_line(stage: Stage) -> str | None:
@@ -386,11 +403,12 @@ def latest_evals(stage: Stage) -> list[tuple[str, float | None, int | None]]:
     return items[:EVALS_SHOWN]
 
 
-def eval_where(evals: list[tuple[str, float | None, int | None]]) -> str:
+def eval_where(evals: list[tuple[str, float | None, int | None]], noun: str = "step") -> str:
+    """`` (step 600)``: where the evaluations were (a logged count is no step: none is said beside a log of dicts)."""
     steps = {step for _, _, step in evals}
     if len(steps) == 1:
         (step,) = steps
-        return f" (step {step})" if step is not None else ""
+        return f" ({noun} {step})" if step is not None else ""
     return ""
 
 
@@ -403,7 +421,8 @@ def figure(value: float | None) -> str:
 def spikes_line(stage: Stage) -> str:
     """``Loss spikes 2 (the latest at step 61, recovered)``."""
     spikes = stage.spikes
-    where = f"the latest at step {spikes.steps[-1]:,}" if spikes.steps else "the latest"
+    # (a log of dicts without step numbers counts its records: no step to name)
+    where = f"the latest at step {spikes.steps[-1]:,}" if spikes.steps and not stage.latest.logged else "the latest"
     return f"Loss spikes {spikes.count} ({where}, {'not recovered yet' if spikes.in_spike else 'recovered'})"
 
 
@@ -498,7 +517,7 @@ def status(v: Verdict, stage: Stage, per_gpu: str) -> str:
             return f"{where} · diverged"
         case Status.DONE:
             early = "stopped early at " if Line.STOPPED_EARLY in v.shows else ""
-            return f"{STAGE_LABELS.get(stage.name, '')}done · {early}{position(stage.latest, stage.epoch)}"
+            return f"{STAGE_LABELS.get(stage.name, '')}done · {early}{position(stage.latest, stage.epoch, stage.counts_epochs)}"
         case Status.RESTARTING:
             return f"{where} · restarting"
         case Status.STALLED:
@@ -510,7 +529,7 @@ def status(v: Verdict, stage: Stage, per_gpu: str) -> str:
         case Status.TOKENS if m.tokens_per_hour is not None:
             return f"{where} · {text.compact(m.tokens_per_hour)} {'tok/h/GPU' if per_gpu else 'tok/h'}"
         case Status.STEPS if m.steps_per_hour is not None:
-            return f"{where} · {text.compact(m.steps_per_hour)} steps/h"
+            return f"{where} · {text.compact(m.steps_per_hour)} {'epochs' if stage.counts_epochs else 'steps'}/h"
         case Status.NO_TIMING:
             return f"{where} · no timing"
         case Status.NO_STEP_YET:

@@ -238,7 +238,7 @@ def decide(
     if crash is not None:
         shows -= _GONE_AFTER_A_CRASH
         shows.add(Line.CRASH)
-        if is_done:
+        if is_done and not short_of_total(stage):
             shows.add(Line.REACHED_END)
         if m.steps_per_hour is not None:
             shows.add(Line.BEFORE_THE_CRASH)
@@ -380,6 +380,13 @@ def _rate_line(stage: Stage, m: Measure, stall: Stall, is_diverged: bool, is_don
     return Line.NO_TIMING if no_timing(stage, m) else Line.WARMUP
 
 
+def short_of_total(stage: Stage) -> bool:
+    """The latest line's own count is short of its total: words that say the training is complete (a script's
+    "Training complete … or we blew up" on its way out) are contradicted by the count (1/2020)."""
+    latest = stage.latest
+    return latest.total_steps is not None and latest.step < latest.total_steps
+
+
 def stopped_early(stage: Stage) -> bool:
     """The run said it stopped before its plan (a wall-clock cap, an early stop), short of its planned total."""
     total = stage.latest.total_steps
@@ -404,10 +411,13 @@ def _situation_line(stage: Stage, stall: Stall, is_diverged: bool, is_done: bool
         return Line.STALLED
     if stall.pause == "finishing" and stall.since is not None and stall.allowed is not None:
         return Line.FINISHING
-    if stall.pause is not None and stall.since is not None and not is_diverged and stall.since > usual_gap(stage):
-        # (said once the next line is later than usual: an evaluation's line alone says it has ended)
+    gap = usual_gap(stage)
+    if stall.pause is not None and stall.since is not None and not is_diverged and 0 < gap < stall.since:
+        # (said once the next line is later than usual: an evaluation's line alone says it has ended; a log
+        # whose lines carry no time has no usual, and its quiet says nothing of a pause)
         return Line.PAUSED
-    if stall.first_line is not None and stall.limit is not None:
+    if stall.first_line is not None and stall.limit is not None and not is_diverged:
+        # (a diverged run is measured no further: no stall to wait for)
         return Line.FIRST_LINE_LIMIT
     return None
 

@@ -1,0 +1,192 @@
+"""Steps the log leaves out (an author's "..." over an excerpt's middle, lines missing) are no time measured:
+an undated line that comes more steps after the one before than the log's printed cadence starts the rate's
+stretch again, one line at a time and in bulk alike."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from app.ingest.formats import create_parser
+from app.snapshot import SourceView
+from app.stats.events import Event, StepRun, TrainStep
+from app.stats.steps.timing import placed_times
+from app.stats.steps.tracker import StepTracker
+
+ROOT = Path(__file__).parents[2]
+END = 1_795_000_000.0
+
+# karpathy/nanoGPT issue #97 "High validation loss when fine-tuning Shakespeare on gpt-xl?"
+# (https://github.com/karpathy/nanoGPT/issues/97), description by tombenj, 2023-01-30: its first fenced block, whole.
+# The author's "..." hides iterations 800-996; the lines print no date, each its last iteration's time.
+ISSUE_97 = """\
+iter 791: loss 1.2052, time 745.63ms
+iter 792: loss 1.1750, time 745.47ms
+iter 793: loss 1.0942, time 745.50ms
+iter 794: loss 1.9608, time 745.64ms
+iter 795: loss 0.6159, time 745.74ms
+iter 796: loss 0.9267, time 745.76ms
+iter 797: loss 2.4209, time 745.26ms
+iter 798: loss 1.0178, time 746.26ms
+iter 799: loss 0.6466, time 745.67ms
+step 800: train loss 0.9795, val loss 3.7535
+saving checkpoint to out-shakespeare
+...
+iter 997: loss 1.1173, time 747.40ms
+iter 998: loss 0.2788, time 745.33ms
+iter 999: loss 0.3390, time 745.36ms
+step 1000: train loss 0.6703, val loss 3.8986
+"""
+
+
+def source() -> SourceView:
+    return SourceView(path=None, size_bytes=None, lines_read=0, bad_lines=0, last_event_at=None)
+
+
+def once(log: Path) -> dict[str, object]:
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "run.py"), "once", "--json", "--at", "end", "--no-history", "--log", str(log)],
+        capture_output=True, text=True, timeout=60, cwd=ROOT, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    data: dict[str, object] = json.loads(result.stdout)
+    return data
+
+
+def rate_of(data: dict[str, object]) -> dict[str, object]:
+    rate = data["rate"]
+    assert isinstance(rate, dict)
+    return rate
+
+
+def test_the_time_across_an_authors_ellipsis_is_not_measured(tmp_path: Path) -> None:
+    log = tmp_path / "issue97.log"
+    log.write_text(ISSUE_97)
+    data = once(log)
+    rate = rate_of(data)
+    # Measured from iter 997's line on: iters 998 and 999, 745.33 + 745.36 ms (not the 2 min 35 s that 197 unseen
+    # iterations at 745 ms each would make of the "...").
+    assert rate["observed_seconds"] == pytest.approx(1.49069)
+    assert rate["passes_in_window"] == 2
+    assert rate["measured"] is False
+    warmup = data["warmup"]
+    assert isinstance(warmup, dict)
+    assert " 1 s of 3 min" in str(warmup["text"]) and "2 min" not in str(warmup["text"])
+    assert data["step"] == 999
+
+
+def composed(cadence: int, before: range, after: range, ms: float) -> str:
+    """nanoGPT's lines every ``cadence`` iterations, ``ms`` each iteration, over the two ranges and an elision."""
+    lines = [f"iter {i}: loss {4 - i / 10_000:.4f}, time {ms:.2f}ms, mfu 30.00%" for i in before[::cadence]]
+    lines += ["...", *(f"iter {i}: loss {3 - i / 100_000:.4f}, time {ms:.2f}ms, mfu 30.00%" for i in after[::cadence])]
+    return "\n".join(lines) + "\n"
+
+
+def test_a_gap_past_the_cadence_starts_the_rate_again(tmp_path: Path) -> None:
+    # Every 10 iterations of 1 s each, iters 0-190, then 1000-1100 after the elision. By hand: iter 1000's line is
+    # where the stretch starts again; 1010-1100 are 10 lines of 10 iterations of 1 s: 100 s and 100 steps, short of
+    # the 3-minute warm-up (before: the 1000 hidden iterations made 1100 s of it and a rate of 3.6k steps/h).
+    log = tmp_path / "every-10.log"
+    log.write_text(composed(10, range(200), range(1000, 1101), 1000.0))
+    rate = rate_of(once(log))
+    assert rate["observed_seconds"] == pytest.approx(100.0)
+    assert rate["passes_in_window"] == 100
+    assert rate["measured"] is False
+
+
+def test_lines_at_their_usual_cadence_are_measured_through(tmp_path: Path) -> None:
+    # The same log without the gap: iters 0-1100 every 10, 1 s each, from iter 0's start (its own printed second
+    # before its line): 1101 s observed (under the 20-min window), 1 + 110 x 10 = 1101 steps in it, 3600 steps/h.
+    log = tmp_path / "no-gap.log"
+    log.write_text(composed(10, range(1000), range(1000, 1101), 1000.0).replace("...\n", ""))
+    data = once(log)
+    rate = rate_of(data)
+    assert rate["observed_seconds"] == pytest.approx(1101.0)
+    assert rate["passes_in_window"] == 1101
+    assert data["status_line"] == "step 1100 · 3.6k steps/h"
+
+
+def test_a_dated_gap_is_measured_on_the_logs_own_dates() -> None:
+    # Dated lines: the time across the gap is the log's own, not made up, and the stretch goes on. Iters 0-3 a
+    # minute apart (6 s each, as printed), then iter 13 a minute later (10 iterations, 9 x 6 + 6 = 60 s as printed,
+    # as its date says). By hand: from iter 0's start (6 s before its line) to iter 13's line, 246 s and 14 steps.
+    parser = create_parser("nanogpt")
+    events = parser.feed([f"iter {i}: loss 2.0, time 6000.00ms" for i in (0, 1, 2, 3, 13)])
+    tracker = StepTracker("nanogpt")
+    for event, at in zip(events, (END, END + 60, END + 120, END + 180, END + 240), strict=True):
+        tracker.apply(replace(event, at=at))
+    rate = tracker.snapshot(END + 240, source()).rate
+    assert rate.observed_seconds == pytest.approx(246.0)
+    assert rate.passes_in_window == 14
+
+
+def bulk_and_one_by_one(lines: list[str]) -> tuple[StepTracker, StepTracker]:
+    """Two trackers fed ``lines`` placed back from END: one event at a time, and as the history import does (each
+    run's first step alone, then as many as :meth:`StepTracker.run_end` allows in bulk)."""
+    parser = create_parser("nanogpt")
+    events = parser.feed(lines)
+    times = placed_times(events, END)
+    single = StepTracker("nanogpt")
+    for event, at in zip(events, times, strict=True):
+        single.apply(event, END, at)
+    items: list[Event | StepRun] = create_parser("nanogpt").feed_runs(lines)  # type: ignore[attr-defined]
+    assert any(isinstance(item, StepRun) for item in items)
+    bulk = StepTracker("nanogpt")
+    i = 0
+    bulked = 0
+    for item in items:
+        if not isinstance(item, StepRun):
+            bulk.apply(item, END, times[i])
+            i += 1
+            continue
+        run_times = [t for t in times[i : i + len(item)] if t is not None]
+        assert len(run_times) == len(item)
+        i += len(item)
+        k = 0
+        while k < len(item):
+            bulk.apply(item.step(k), END, run_times[k])
+            k += 1
+            if k < len(item):
+                end = bulk.run_end(item, k, run_times, END, END + 1)
+                if end > k:
+                    bulk.apply_run(item, k, run_times[k:end])
+                    bulked += end - k
+                k = max(k, end)
+    assert bulked > 0
+    return single, bulk
+
+
+def iters(steps: range) -> list[str]:
+    return [f"iter {i}: loss {4 - i / 10_000:.4f}, time 500.00ms, mfu 30.00%" for i in steps]
+
+
+def test_in_bulk_a_gap_past_the_cadence_is_taken_as_one_line_at_a_time() -> None:
+    # One iteration a line, 500 ms each; iterations 300-319 missing (no line says so): 10 s, inside one of the
+    # history's 30-s samples, so the import would take the line in bulk. By hand: the stretch starts again at 320's
+    # line; 321-419 are 99 lines of 0.5 s: 49.5 s, 99 steps.
+    lines = iters(range(300)) + iters(range(320, 420))
+    single, bulk = bulk_and_one_by_one(lines)
+    for tracker in (single, bulk):
+        snap = tracker.snapshot(END, source())
+        assert snap.rate.observed_seconds == pytest.approx(49.5)
+        assert snap.rate.passes_in_window == 99
+
+
+def test_a_trainers_own_clock_across_the_gap_is_measured_through() -> None:
+    # modded-nanogpt's way: every step at first, then every 10th, each line with the trainer's elapsed clock
+    # (``train_time``) and its step time. Steps 1-5 and then 10, 20 ... 200, one second a step: the clock says how
+    # long the steps between lines took, so nothing is made up. By hand: from step 1's start (the clock's 0) to
+    # step 200's line, 200 s and 200 steps.
+    steps = [*range(1, 6), *range(10, 201, 10)]
+    events = [TrainStep(at=None, stage="train", step=s, loss=3.0, step_seconds=1.0, elapsed_seconds=float(s))
+              for s in steps]  # fmt: skip
+    tracker = StepTracker("modded-nanogpt")
+    tracker.apply_all(events, END, arrival=END)
+    rate = tracker.snapshot(END, source()).rate
+    assert rate.observed_seconds == pytest.approx(200.0)
+    assert rate.passes_in_window == 200
