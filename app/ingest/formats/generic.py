@@ -418,9 +418,9 @@ class GenericParser(StepLines[_Line]):
                 # PyTorch's CIFAR tutorial: ``[1,  2000] loss: 2.187``, its epoch and its mini-batch in that epoch
                 s = f"epoch: {pair.group(1)} | batch: {pair.group(2)} | {s[pair.end():]}"
             slashed = _BRACKET_SLASHED.match(s) if " / " in s else None
-            if slashed is not None and (record := _slashed_pairs(s[slashed.end():])) is not None:
+            if slashed is not None and (joined := _slashed_pairs(s[slashed.end():])) is not None:
                 # dreamerv3 without Rich: ``[15104] episode/score 0.09 / train/loss/image 61.08 / fps/train 1253.7``
-                s = f"step: {slashed.group(1)} | {record}"
+                s = f"step: {slashed.group(1)} | {joined}"
             led = _BRACKET_STEP.match(s)
             if led is not None:
                 # A record led by its step in brackets (clu's metric writer, behind absl's prefix:
@@ -569,9 +569,9 @@ class GenericParser(StepLines[_Line]):
         if line.what in ("other", "step") and "loss/" in s and not (parts or line.parts) and _position(readings):
             # dreamerv3's ``train/loss/image: 61.08 | train/loss/rew: 0.52``: a loss printed in its parts, each named
             # after its ``loss/``; its rates (``fps/train``) beside them under their names
-            named = _path_losses(s)
-            if named:
-                line.what, parts = "step", (*named, *_path_rates(s))
+            path_losses = _path_losses(s)
+            if path_losses:
+                line.what, parts = "step", (*path_losses, *_path_rates(s))
         if parts and line.what == "step":
             line.parts = parts
         if line.what == "step" and _cut(s):
