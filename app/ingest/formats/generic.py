@@ -95,6 +95,9 @@ _VERTICAL_TITLE = re.compile(r"^\s{4,}([A-Za-z][A-Za-z ]{2,40}?)\s+(\d{1,9}/\d{1
 # ``───── Step 15104 ─────``, its later ``────[Agent Step 558_096]────``).
 _RULED_STEP = re.compile(r"^\s*[─━-]{3,}\s?\[?(?:Agent )?Step (\d[\d_,]{0,17})\]?\s?[─━-]{3,}\s*$")
 _BRACKET_SLASHED = re.compile(r"\[(\d{1,12})\] (?=[A-Za-z][\w./-]{0,80} -?\d)")
+# A pipeline's next stage, begun after training's last step (IRN's ``step.make_cam: Tue Sep 17 …``, a script's
+# ``Step 2: …``, ``evaluating``, ``making cams``).
+_NEXT_STAGE = re.compile(r"(?i)(?:step\.[a-z]\w{0,40}:|step \d{1,2}:\s+[A-Za-z]|(?:evaluating|making cams?)\b)")
 _RULE_HEADS = frozenset(" ─━-")
 _SLASHED_LINES = 200  # a ruled record's lines, at most (its figures wrapped at the terminal's width)
 # One figure of a `` / ``-joined record: a name (``train/loss/image``, ``fps/train``) and its number (``-4.3e-6``).
@@ -269,6 +272,8 @@ class GenericParser(StepLines[_Line]):
         self._last: tuple[int, float | None] | None = None
         self._vertical: list[tuple[str, str]] | None = None  # a one-figure-a-line record's pairs so far
         self._vertical_group = ""  # its group's name (stable-baselines3's ``rollout/``)
+        self._last_step: int | None = None  # the last step read (its stride to the next one says how often it logs)
+        self._run_done: TrainStep | None = None  # that step, when it was its last epoch's last of the run
         self._slashed: list[str] | None = None  # a ruled step's record: its step, then its lines so far
         self._spaced_columns: list[str] = []  # a space-aligned table's header names, while its rows follow
         self._row_parts: tuple[tuple[str, float], ...] = ()  # the loss parts of the last such row read
@@ -329,6 +334,11 @@ class GenericParser(StepLines[_Line]):
                     return Kind.OTHER, None
                 text, vertical = record, True
         kind, line = self._classify_line(text, vertical)
+        if line is None and self._run_done is not None and _NEXT_STAGE.match(text.lstrip()):
+            # IRN's ``step.make_cam:`` after its last epoch's last step: another stage of the pipeline began, the
+            # training ended (it is done, not stalled)
+            self._run_done = None
+            return Kind.FULL, _Line("end", self._times.at, text=text.strip())
         if vertical and line is not None and line.what == "step":
             self.block_steps = True
         if line is not None and self._evaluation_next and line.what in ("step", "eval"):
@@ -1128,6 +1138,13 @@ class GenericParser(StepLines[_Line]):
             )
         )
         last = events[-1]
+        if isinstance(last, TrainStep):
+            # the run's last step: its last epoch's (of a printed total), no further step of its stride short of its total
+            stride = last.step - self._last_step if self._last_step is not None else 0
+            self._last_step = last.step
+            done = (last.epoch is not None and last.epoch_total is not None and last.epoch >= last.epoch_total
+                    and last.total_steps is not None and stride > 0 and last.step + stride > last.total_steps)
+            self._run_done = last if done else None
         self._full_epoch = (last, bar_total) if bar_total is not None and isinstance(last, TrainStep) else None
         self._epoch_open = last if (isinstance(last, TrainStep) and not last.ends_at_total and last.epoch is not None
                                     and last.total_steps is not None and last.step < last.total_steps) else None
