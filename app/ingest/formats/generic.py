@@ -91,6 +91,20 @@ _TAB_PAIR = re.compile(r"^([A-Za-z][\w .()/-]{0,50}?):?[ ]*\t[ ]*(-?\d[\d.]*(?:[
 _RSL_COMPUTATION = re.compile(r"^\s{2,}Computation:\s+(\d{1,12}) steps/s \(collection: (\d+(?:\.\d+)?s), learning (\d+(?:\.\d+)?s)\)\s*$")
 _ITERATION_PARTS = frozenset({"collection time", "learning time"})
 _VERTICAL_TITLE = re.compile(r"^\s{4,}([A-Za-z][A-Za-z ]{2,40}?)\s+(\d{1,9}/\d{1,9})\s*$")
+# A rule drawn across the terminal naming the step of the figures under it (dreamerv3's Rich ``console.rule``:
+# ``───── Step 15104 ─────``, its later ``────[Agent Step 558_096]────``).
+_RULED_STEP = re.compile(r"^\s*[─━-]{3,}\s?\[?(?:Agent )?Step (\d[\d_,]{0,17})\]?\s?[─━-]{3,}\s*$")
+_BRACKET_SLASHED = re.compile(r"\[(\d{1,12})\] (?=[A-Za-z][\w./-]{0,80} -?\d)")
+# A pipeline's next stage, begun after training's last step (IRN's ``step.make_cam: Tue Sep 17 …``, a script's
+# ``Step 2: …``, ``evaluating``, ``making cams``).
+_NEXT_STAGE = re.compile(r"(?i)(?:step\.[a-z]\w{0,40}:|step \d{1,2}:\s+[A-Za-z]|(?:evaluating|making cams?)\b)")
+_RULE_HEADS = frozenset(" ─━-")
+_SLASHED_LINES = 200  # a ruled record's lines, at most (its figures wrapped at the terminal's width)
+# One figure of a `` / ``-joined record: a name (``train/loss/image``, ``fps/train``) and its number (``-4.3e-6``).
+_SLASHED_PAIR = re.compile(rf"([A-Za-z][\w./-]{{0,80}}) ({NUM})")
+# A figure named by a path (``train/loss/image: 61.08``, ``fps/train: 1253.7``): a loss's part, a rate.
+_PATH_LOSS = re.compile(rf"(?<![\w/])(?:[A-Za-z]\w{{0,30}}/){{0,3}}loss/(\w{{1,40}}):\s?({NUM})(?=\s*(?:\||$))")
+_PATH_RATE = re.compile(rf"(?<![\w/])((?:[A-Za-z]\w{{0,30}}/){{0,3}}fps(?:/\w{{1,30}})?):\s?({NUM})(?=\s*(?:\||$))")
 _VERTICAL_RULE = re.compile(r"^\s*(?:-{5,}|#{5,}|={5,})\s*$")
 _ITERATIONS = re.compile(r"(?i)\biterations$|^learning iteration$|^n_?updates$")  # (stable-baselines v2: ``nupdates``)
 _ENV_STEPS = re.compile(r"(?i)\b(?:time)?steps\b|\bfps\b")
@@ -118,6 +132,8 @@ _STAGE_POSITION = re.compile(r"\[([A-Za-z]{1,12}):\s?(\d{1,9}),\s{1,4}(\d{1,12})
 IN_EPOCH, EPOCH_STEPS = "epoch/step", "epoch/steps"
 # A loss printed in its parts is kept as figures named so (``loss/box_loss``): none of them is the model's one loss.
 LOSS_PART = "loss/"
+# A rate named by its path (dreamerv3's ``fps/train``) is kept as a figure so named (``rate/fps/train``).
+RATE_PART = "rate/"
 # BasicSR's and mmsr's losses, each named for its part (``l_pix: 2.14e-02``, ``l_g_pix: 3.2e-03 l_g_gan: 6.1e-02``).
 _L_LOSS = re.compile(rf"(?<![\w/])(l_[a-z]\w{{0,30}}):\s?({NUM})")
 _LTR_FPS = re.compile(r"\bFPS: (\d{1,9}(?:\.\d+)?) \(")
@@ -256,6 +272,9 @@ class GenericParser(StepLines[_Line]):
         self._last: tuple[int, float | None] | None = None
         self._vertical: list[tuple[str, str]] | None = None  # a one-figure-a-line record's pairs so far
         self._vertical_group = ""  # its group's name (stable-baselines3's ``rollout/``)
+        self._last_step: int | None = None  # the last step read (its stride to the next one says how often it logs)
+        self._run_done: TrainStep | None = None  # that step, when it was its last epoch's last of the run
+        self._slashed: list[str] | None = None  # a ruled step's record: its step, then its lines so far
         self._spaced_columns: list[str] = []  # a space-aligned table's header names, while its rows follow
         self._row_parts: tuple[tuple[str, float], ...] = ()  # the loss parts of the last such row read
         self._class_columns: list[str] = []  # a per-class evaluation table's metric names, for its ``all`` row
@@ -297,6 +316,12 @@ class GenericParser(StepLines[_Line]):
         elif self._box:
             self._box = []
         above, self._above = self._above, text
+        if self._slashed is not None or (text[:1] in _RULE_HEADS and "Step" in text):
+            held, slashed = self._slashed_line(text)
+            if held:
+                if slashed is None:
+                    return Kind.OTHER, None
+                text = slashed
         if self._dashed or (text[:3] == "---" and above):
             dashed = self._dashed_line(text, above)
             if dashed is not None:
@@ -309,6 +334,11 @@ class GenericParser(StepLines[_Line]):
                     return Kind.OTHER, None
                 text, vertical = record, True
         kind, line = self._classify_line(text, vertical)
+        if line is None and self._run_done is not None and _NEXT_STAGE.match(text.lstrip()):
+            # IRN's ``step.make_cam:`` after its last epoch's last step: another stage of the pipeline began, the
+            # training ended (it is done, not stalled)
+            self._run_done = None
+            return Kind.FULL, _Line("end", self._times.at, text=text.strip())
         if vertical and line is not None and line.what == "step":
             self.block_steps = True
         if line is not None and self._evaluation_next and line.what in ("step", "eval"):
@@ -397,6 +427,10 @@ class GenericParser(StepLines[_Line]):
             if pair is not None:
                 # PyTorch's CIFAR tutorial: ``[1,  2000] loss: 2.187``, its epoch and its mini-batch in that epoch
                 s = f"epoch: {pair.group(1)} | batch: {pair.group(2)} | {s[pair.end():]}"
+            slashed = _BRACKET_SLASHED.match(s) if " / " in s else None
+            if slashed is not None and (joined := _slashed_pairs(s[slashed.end():])) is not None:
+                # dreamerv3 without Rich: ``[15104] episode/score 0.09 / train/loss/image 61.08 / fps/train 1253.7``
+                s = f"step: {slashed.group(1)} | {joined}"
             led = _BRACKET_STEP.match(s)
             if led is not None:
                 # A record led by its step in brackets (clu's metric writer, behind absl's prefix:
@@ -542,6 +576,12 @@ class GenericParser(StepLines[_Line]):
                 if position.field is Field.EPOCH:
                     readings.append(Reading(Field.STEP, "epoch", position.value, position.total))
                 line.what = "step"
+        if line.what in ("other", "step") and "loss/" in s and not (parts or line.parts) and _position(readings):
+            # dreamerv3's ``train/loss/image: 61.08 | train/loss/rew: 0.52``: a loss printed in its parts, each named
+            # after its ``loss/``; its rates (``fps/train``) beside them under their names
+            path_losses = _path_losses(s)
+            if path_losses:
+                line.what, parts = "step", (*path_losses, *_path_rates(s))
         if parts and line.what == "step":
             line.parts = parts
         if line.what == "step" and _cut(s):
@@ -608,6 +648,29 @@ class GenericParser(StepLines[_Line]):
             return None
         self._split_columns = []
         return ""
+
+    def _slashed_line(self, text: str) -> tuple[bool, str | None]:
+        """A record under a rule naming its step (dreamerv3's ``──── Step 15104 ────``, then its figures, ``name
+        value`` joined by `` / `` and wrapped at the terminal's width, then a blank line): (True, None) while its
+        lines are held, (True, record) at the blank line that closes it, (False, None) for a line of no such record."""
+        title = _RULED_STEP.match(text)
+        if title is not None:
+            self._slashed = [title.group(1).replace("_", "").replace(",", "")]
+            return True, None
+        held = self._slashed
+        if held is None:
+            return False, None
+        body = text.strip()
+        if body and len(held) <= _SLASHED_LINES:
+            held.append(body)
+            if body.endswith("/") or _SLASHED_PAIR.fullmatch(body.rsplit(" / ", 1)[-1]) is None:
+                return True, None  # wrapped at the terminal's width (after a ``/``, or between a name and its value)
+            body = ""
+        self._slashed = None
+        record = _slashed_pairs(" ".join(held[1:]))
+        if record is None:
+            return (not text.strip()), None
+        return True, f"step: {held[0]} | {record}"
 
     def _vertical_line(self, text: str) -> tuple[bool, str | None]:
         """A record printed one figure a line (stable-baselines3's ``|    loss    | 0.482 |`` table between
@@ -1075,6 +1138,13 @@ class GenericParser(StepLines[_Line]):
             )
         )
         last = events[-1]
+        if isinstance(last, TrainStep):
+            # the run's last step: its last epoch's (of a printed total), no further step of its stride short of its total
+            stride = last.step - self._last_step if self._last_step is not None else 0
+            self._last_step = last.step
+            done = (last.epoch is not None and last.epoch_total is not None and last.epoch >= last.epoch_total
+                    and last.total_steps is not None and stride > 0 and last.step + stride > last.total_steps)
+            self._run_done = last if done else None
         self._full_epoch = (last, bar_total) if bar_total is not None and isinstance(last, TrainStep) else None
         self._epoch_open = last if (isinstance(last, TrainStep) and not last.ends_at_total and last.epoch is not None
                                     and last.total_steps is not None and last.step < last.total_steps) else None
@@ -1500,6 +1570,26 @@ def _class_metrics(header: str) -> list[str]:
 
 # YOLOv5's and YOLOv7's older header names its losses by their part alone (``Epoch  gpu_mem  box  obj  cls  total``).
 _YOLO_PARTS = frozenset({"box", "obj", "cls", "dfl", "giou"})
+
+
+def _path_losses(s: str) -> tuple[tuple[str, float], ...]:
+    """The losses a record names by a path through ``loss/`` (``train/loss/image: 61.08``), each as its part."""
+    parts = {LOSS_PART + m.group(1): value for m in _PATH_LOSS.finditer(s) if (value := number(m.group(2))) is not None}
+    return tuple(parts.items()) if len(parts) >= 2 else ()
+
+
+def _path_rates(s: str) -> tuple[tuple[str, float], ...]:
+    """The rates a record names by a path through ``fps`` (``fps/train: 1253.7``), under their names."""
+    return tuple((RATE_PART + m.group(1), value) for m in _PATH_RATE.finditer(s)
+                 if (value := number(m.group(1 + 1))) is not None)
+
+
+def _slashed_pairs(body: str) -> str | None:
+    """Figures printed ``name value`` and joined by `` / `` (``episode/score 0.09 / train/loss/image 61.08``) as
+    ``name: value | …`` pairs; None when no piece is such a figure."""
+    pieces = [_SLASHED_PAIR.fullmatch(piece.strip()) for piece in body.split(" / ")]
+    pairs = [f"{m.group(1)}: {m.group(2)}" for m in pieces if m is not None]
+    return " | ".join(pairs) if pairs else None
 
 
 def _loss_parts(columns: list[str], values: list[str]) -> tuple[tuple[str, float], ...]:

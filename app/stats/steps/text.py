@@ -432,6 +432,10 @@ def figure_lines(figures: dict[str, float]) -> list[str]:
     named = [(name.partition("/"), value) for name, value in figures.items()]
     losses = [f"{part} {figure(value)}" for (whose, slash, part), value in named if whose == "loss" and slash]
     lines = ["Losses " + " · ".join(losses)] if len(losses) >= 2 else []
+    # Rates a parser kept under their printed names (dreamerv3's ``fps/train``), as ``rate/`` and that name.
+    rates = [f"{name[len('rate/'):]} {figure(value)}" for name, value in figures.items() if name.startswith("rate/")]
+    if rates:
+        lines.append("Rates " + " · ".join(rates))
     parts = []
     if "reward" in figures:
         parts.append(f"reward {figures['reward']:.4f}")
