@@ -508,10 +508,11 @@ def _apply_placed(path: Path, name: str, now: float, mtime: float, limit: int, t
             if isinstance(item, StepRun):
                 run_times = times[i : i + len(item)]
                 i += len(item)
-                k = 0
+                # From its first step, as many as can go in bulk (a run after an evaluation's line
+                # takes up where the run before it stopped); then one step alone (it may start a
+                # stage, sample the history, be looked at, end a batch), and so on.
+                k = replay.apply_run(item, 0, run_times, batch_start)
                 while k < len(item):
-                    # One step alone (it may start a stage, sample the history, be looked at, end a
-                    # batch), then as many as can go in bulk until the next of those.
                     at = run_times[k] if k < len(run_times) else NAN
                     batch_start = _applied(replay, item.step(k), at, batch_start, emit)
                     k += 1
