@@ -1,0 +1,71 @@
+"""Code a server may never use (comparing runs) is loaded on the first request that needs it, and works.
+
+Each module loaded stays resident for the weeks a dashboard runs; a real server on port 0 in a
+child process shows which ones it holds before and after the request.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+SERVER_PROBE = """
+import json, sys, urllib.parse, urllib.request
+from pathlib import Path
+from app.config import Config
+from app.live.monitor import Monitor
+from app.serve.process import Dashboard
+
+log, data = Path(sys.argv[1]), Path(sys.argv[2])
+dashboard = Dashboard(Config(log_path=log, port=0, data_dir=data), Monitor(log))
+config = dashboard.start()
+base = f"http://127.0.0.1:{config.port}"
+
+def loaded():
+    return sorted(m for m in sys.modules if m == "app.compare" or m.startswith("app.compare."))
+
+def get(path):
+    with urllib.request.urlopen(base + path, timeout=30) as answer:
+        return answer.status, json.loads(answer.read())
+
+try:
+    print(json.dumps(loaded()))
+    get("/api/snapshot")
+    print(json.dumps(loaded()))
+    status, listing = get("/api/runs")
+    print(json.dumps(loaded()))
+    run_id = f"file:{log / 'train.log'}"
+    print(json.dumps([status, run_id, get("/api/compare?" + urllib.parse.urlencode({"run": run_id}))]))
+finally:
+    dashboard.stop()
+"""
+
+
+def test_a_server_loads_the_compare_code_on_the_first_comparison_and_it_compares(tmp_path: Path) -> None:
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    # nanoGPT's own line (karpathy/nanoGPT train.py: "iter {iter_num}: loss {lossf:.4f}, time ..."),
+    # a run of three steps: its final loss is the third line's, 2.9000.
+    (logs / "train.log").write_text(
+        "iter 0: loss 3.5000, time 100.00ms, mfu -100.00%\n"
+        "iter 1: loss 3.2000, time 100.00ms, mfu -100.00%\n"
+        "iter 2: loss 2.9000, time 100.00ms, mfu -100.00%\n",
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", SERVER_PROBE, str(logs), str(tmp_path / "data")],
+        cwd=ROOT, capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    started, serving, after, compared = (json.loads(line) for line in done.stdout.splitlines())
+    assert started == [] and serving == []  # started and answering, the compare code not loaded
+    assert "app.compare.catalogue" in after  # the listing loaded it
+    status, run_id, (compare_status, answer) = compared
+    assert status == 200 and compare_status == 200
+    [run] = answer["runs"]
+    assert run["id"] == run_id
+    assert run["figures"]["final_loss"] == {"step": 2, "value": 2.9}
