@@ -40,6 +40,7 @@ try:
     print(json.dumps(loaded()))
     run_id = f"file:{log / 'train.log'}"
     print(json.dumps([status, run_id, get("/api/compare?" + urllib.parse.urlencode({"run": run_id}))]))
+    print(json.dumps("app.hub.report" in sys.modules))
 finally:
     dashboard.stop()
 """
@@ -61,7 +62,7 @@ def test_a_server_loads_the_compare_code_on_the_first_comparison_and_it_compares
         cwd=ROOT, capture_output=True, text=True, timeout=120, check=False,
     )
     assert done.returncode == 0, done.stderr
-    started, serving, after, compared = (json.loads(line) for line in done.stdout.splitlines())
+    started, serving, after, compared, hub_report = (json.loads(line) for line in done.stdout.splitlines())
     assert started == [] and serving == []  # started and answering, the compare code not loaded
     assert "app.compare.catalogue" in after  # the listing loaded it
     status, run_id, (compare_status, answer) = compared
@@ -69,3 +70,4 @@ def test_a_server_loads_the_compare_code_on_the_first_comparison_and_it_compares
     [run] = answer["runs"]
     assert run["id"] == run_id
     assert run["figures"]["final_loss"] == {"step": 2, "value": 2.9}
+    assert hub_report is False  # a hub's report checks: a dashboard that is no hub never loads them
