@@ -71,3 +71,54 @@ def test_a_server_loads_the_compare_code_on_the_first_comparison_and_it_compares
     assert run["id"] == run_id
     assert run["figures"]["final_loss"] == {"step": 2, "value": 2.9}
     assert hub_report is False  # a hub's report checks: a dashboard that is no hub never loads them
+
+
+REPORT_PROBE = """
+import json, sys, time, urllib.request
+from pathlib import Path
+from app.config import Config
+from app.live.monitor import Monitor
+from app.serve.process import Dashboard
+
+log = Path(sys.argv[1])
+dashboard = Dashboard(Config(log_path=log, port=0, history=False), Monitor(log))
+config = dashboard.start()
+base = f"http://127.0.0.1:{config.port}"
+
+def get(path):
+    with urllib.request.urlopen(base + path, timeout=30) as answer:
+        return answer.read().decode()
+
+try:
+    deadline = time.monotonic() + 60
+    while '"lines_read":0' in get("/api/snapshot") and time.monotonic() < deadline:
+        time.sleep(0.05)
+    report = get("/api/report.txt")
+    steps = sorted(m for m in sys.modules if m.startswith("app.stats.steps.") and m != "app.stats.steps.timing")
+    print(json.dumps([report, steps]))
+finally:
+    dashboard.stop()
+"""
+
+
+def _report_and_step_modules(log: Path) -> tuple[str, list[str]]:
+    done = subprocess.run([sys.executable, "-c", REPORT_PROBE, str(log)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    report, steps = json.loads(done.stdout)
+    return report, steps
+
+
+def test_a_miners_server_never_loads_the_step_trackers_code(tmp_path: Path) -> None:
+    report, steps = _report_and_step_modules(ROOT / "tests" / "data" / "iota-sample.log")
+    # The sample's own lines: layer 1, 16 minutes of them (21:02:10 to 21:18:30 in its stamps).
+    assert report.startswith("tokwatch queue report\n")
+    assert " to 2026-09-13 " in report and " (16 min)\n" in report and "\nStatus: L1 · " in report
+    assert "Swarm:" not in report
+    assert steps == []
+
+
+def test_a_swarm_trainers_server_loads_it_and_its_report_carries_the_swarm(tmp_path: Path) -> None:
+    report, steps = _report_and_step_modules(ROOT / "tests" / "data" / "sample-sn38.log")
+    assert "app.stats.steps.tracker" in steps and "app.stats.steps.report" in steps
+    assert "Swarm: " in report
