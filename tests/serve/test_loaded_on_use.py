@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.receiver import Receiver
+
 ROOT = Path(__file__).resolve().parents[2]
 
 SERVER_PROBE = """
@@ -80,8 +82,8 @@ from app.config import Config
 from app.live.monitor import Monitor
 from app.serve.process import Dashboard
 
-log = Path(sys.argv[1])
-dashboard = Dashboard(Config(log_path=log, port=0, history=False), Monitor(log))
+log, notify = Path(sys.argv[1]), tuple(sys.argv[2:])
+dashboard = Dashboard(Config(log_path=log, port=0, history=False, notify_urls=notify), Monitor(log))
 config = dashboard.start()
 base = f"http://127.0.0.1:{config.port}"
 
@@ -95,7 +97,10 @@ try:
         time.sleep(0.05)
     report = get("/api/report.txt")
     steps = sorted(m for m in sys.modules if m.startswith("app.stats.steps.") and m != "app.stats.steps.timing")
-    print(json.dumps([report, steps]))
+    print(json.dumps([report, steps, "app.alerts.delivery" in sys.modules]))
+    if notify:
+        input()  # the test says when its receiver has the message
+
 finally:
     dashboard.stop()
 """
@@ -105,8 +110,28 @@ def _report_and_step_modules(log: Path) -> tuple[str, list[str]]:
     done = subprocess.run([sys.executable, "-c", REPORT_PROBE, str(log)],
                           cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
-    report, steps = json.loads(done.stdout)
+    report, steps, delivery = json.loads(done.stdout)
+    assert delivery is False  # no notification URL: the delivery code (and Apprise's plugins) never loads
     return report, steps
+
+
+def test_a_server_with_a_notification_url_loads_the_delivery_and_notifies_a_real_receiver() -> None:
+    receiver = Receiver()
+    try:
+        # The sample's miner has been silent for months: the first look tells the receiver so.
+        with subprocess.Popen([sys.executable, "-c", REPORT_PROBE, str(ROOT / "tests" / "data" / "iota-sample.log"),
+                               receiver.json_url("/notify")], cwd=ROOT, stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as probe:
+            assert probe.stdout is not None and probe.stdin is not None
+            _, _, delivery = json.loads(probe.stdout.readline())
+            message = receiver.wait_for(1, timeout=60)[0]
+            probe.stdin.write("\n")
+            probe.stdin.close()
+            assert probe.wait(timeout=60) == 0
+    finally:
+        receiver.close()
+    assert delivery is True
+    assert message.path == "/notify" and "silent" in message.json["message"].lower()
 
 
 def test_a_miners_server_never_loads_the_step_trackers_code(tmp_path: Path) -> None:
