@@ -21,7 +21,6 @@ from ..config.alerts import AlertSettings
 from ..snapshot import Snapshot
 from ..supervise import supervised
 from .book import AlertBook
-from .delivery import Delivery
 from .fold import Folding
 from .heartbeat import HEALTHY_STATES, Heartbeat
 from .message import Message
@@ -30,6 +29,7 @@ from .secrets import redact
 if TYPE_CHECKING:
     from ..changes import SnapshotSource
     from ..config import Config
+    from .delivery import Delivery
 
 log = logging.getLogger(__name__)
 
@@ -190,7 +190,11 @@ class AlertService:
 
 def alert_service(config: Config, dashboard_url: str | None) -> AlertService:
     """The service a dashboard runs: the config's rules, channels and heartbeat."""
-    delivery = Delivery(config.notify_urls) if config.notify_urls else None
+    delivery = None
+    if config.notify_urls:
+        from .delivery import Delivery  # with Apprise's plugin code: only where there is a channel
+
+        delivery = Delivery(config.notify_urls)
     heartbeat = Heartbeat(config.heartbeat_url) if config.heartbeat_url else None
     return AlertService(
         config.alert_settings,

@@ -20,12 +20,14 @@ import time
 from collections.abc import Callable
 from contextlib import closing
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..compare.view import RunFigures
 from ..store.losses import LOSS_POINTS
 from .keys import bearer_token
 from .store import HubStore
+
+if TYPE_CHECKING:
+    from ..compare.view import RunFigures
 
 RUNS_PATH = "/hub/runs"
 # A run's curve, the whole-run chart's points (6,400 [step, loss] pairs are about 150 kB as JSON),

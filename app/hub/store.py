@@ -13,11 +13,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import CommandError
 from .keys import check_name, hash_key, looks_like_key, new_key
-from .report import Report
+
+if TYPE_CHECKING:
+    from .report import Report
 
 FILE_NAME = "hub.sqlite3"
 SAMPLE_SECONDS = 60  # one chart point a minute per machine: 10k rows a week each

@@ -36,9 +36,8 @@ from ..stats.events import (
     TrainStep,
 )
 from ..stats.history import HISTORY_SPAN_SECONDS
-from ..stats.kinds import tracker_for
+from ..stats.kinds import is_step_tracker, tracker_for
 from ..stats.steps.timing import SlicedPlacement, line_seconds
-from ..stats.steps.tracker import StepTracker
 from ..stats.tracker import ERROR_WINDOW_SECONDS, RATE_WINDOW_SECONDS, Tracker
 from .kept import LOGGED, Kept
 
@@ -468,7 +467,7 @@ class StepBacklog(MinerBacklog):
         until = self.until
         arrival = self.live.last_written(now, until)
         start_lines, facts = self.start
-        if not isinstance(tracker, StepTracker):
+        if not is_step_tracker(tracker):
             parser.reference_time = arrival
             if start_lines:
                 parser.feed(start_lines)

@@ -30,9 +30,7 @@ from ..stats.events import Event, SourceChange, SourceChanged
 from ..stats.iota.queue import QueueTracker
 from ..stats.iota.report import queue_report
 from ..stats.iota.tracker import IotaTracker
-from ..stats.kinds import tracker_for
-from ..stats.steps.report import swarm_report
-from ..stats.steps.tracker import StepTracker
+from ..stats.kinds import is_step_tracker, tracker_for
 from ..stats.tracker import Tracker
 from ..stats.unknown import UnknownTracker
 from .backlog import MinerBacklog, cold_start
@@ -308,6 +306,8 @@ class Monitor:
             snapshot = tracker.snapshot(when, self._source())
             if isinstance(tracker, KeepsQueue):
                 return queue_report(snapshot, tracker.queue, tracker.first_at, when)
+            from ..stats.steps.report import swarm_report  # a step trainer's: a miner's server never loads it
+
             return queue_report(snapshot, None, None, when) + swarm_report(snapshot, when)
 
     # --- internals ------------------------------------------------------------
@@ -348,7 +348,7 @@ class Monitor:
         self._use_format(name)
         after, tracker = self.parser, self.tracker
         if not (isinstance(before, CrashAware) and isinstance(after, CrashAware)
-                and isinstance(before_tracker, StepTracker) and isinstance(tracker, StepTracker)):  # fmt: skip
+                and is_step_tracker(before_tracker) and is_step_tracker(tracker)):  # fmt: skip
             return [], replay
         after.continue_watch(before)
         tracker.progress.carry_health(before_tracker.progress)

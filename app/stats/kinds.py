@@ -6,7 +6,8 @@ history by the same word.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final, Literal, overload
+import sys
+from typing import TYPE_CHECKING, Final, Literal, TypeGuard, overload
 
 if TYPE_CHECKING:
     from .iota.tracker import IotaTracker
@@ -37,3 +38,14 @@ def tracker_for(kind: Kind | None, format_name: str | None) -> Tracker:
     from .iota.tracker import IotaTracker
 
     return IotaTracker(format_name)
+
+
+def is_step_tracker(tracker: object) -> TypeGuard[StepTracker]:
+    """Whether ``tracker`` is a step trainer's, without loading the step tracker's code.
+
+    A StepTracker exists only once its module is loaded: a server following a miner's log
+    never loads the step trackers' code to learn that its tracker is not one.
+    """
+    steps = sys.modules.get(f"{__package__}.steps.tracker")
+    return steps is not None and isinstance(tracker, steps.StepTracker)
+

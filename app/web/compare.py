@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, Flask, Response, current_app, request
 
-from ..compare.catalogue import MAX_RUNS, Catalogue, Followed, RunNotFound, RunRefused
-from ..compare.view import AXES, RunFigures, comparison, span_lines
 from ..record.encode import chart_json
 from ..store.queries import find_source
 from ..store.spans import Span, span_figures, weeks
@@ -24,13 +23,28 @@ from . import security
 from .routes import WebState, web_state
 from .static import compress_page
 
+if TYPE_CHECKING:
+    from ..compare.catalogue import Catalogue, Followed
+    from ..compare.view import RunFigures
+
 bp = Blueprint("compare", __name__)
 STATE_KEY = "tokwatch.compare"
 READER_KEY = "tokwatch.compare.fleet"
 
 
 def init_app(app: Flask, state: WebState) -> None:
-    """Register the routes over a catalogue of the state's history, followed log and --compare logs."""
+    """Register the routes over a catalogue of the state's history, followed log and --compare logs.
+
+    The catalogue (and the compare code under it) is built on the first request that needs it:
+    a server nobody compares on never loads it.
+    """
+    app.extensions[STATE_KEY] = None
+    app.register_blueprint(bp)
+
+
+def _build_catalogue(state: WebState) -> Catalogue:
+    from ..compare.catalogue import Catalogue, Followed
+
     config, recorder, feed = state.config, state.recorder, state.feed
 
     def followed() -> Followed:
@@ -43,12 +57,19 @@ def init_app(app: Flask, state: WebState) -> None:
 
     history = recorder.history
     reader = history.read if history.path is not None else None
-    app.extensions[STATE_KEY] = Catalogue(reader, followed, config.compare_paths, live_source, config.format_name)
-    app.register_blueprint(bp)
+    return Catalogue(reader, followed, config.compare_paths, live_source, config.format_name)
+
+
+_BUILD_LOCK = threading.Lock()
 
 
 def catalogue() -> Catalogue:
-    found: Catalogue = current_app.extensions[STATE_KEY]
+    found: Catalogue | None = current_app.extensions[STATE_KEY]
+    if found is None:
+        with _BUILD_LOCK:  # one catalogue per app, however many requests ask at once
+            found = current_app.extensions[STATE_KEY]
+            if found is None:
+                found = current_app.extensions[STATE_KEY] = _build_catalogue(web_state())
     return found
 
 
@@ -122,6 +143,9 @@ def _fleet_run(run_id: str) -> RunFigures:
 @bp.get("/api/compare")
 def compare() -> Response:
     """Two or more runs (``run=ID``, repeated) on one axis (``x=step``, the default, or ``time``)."""
+    from ..compare.catalogue import MAX_RUNS, RunNotFound, RunRefused
+    from ..compare.view import AXES, comparison
+
     axis = request.args.get("x", "step")
     if axis not in AXES:
         security.refuse(400, f"x must be one of {', '.join(AXES)}")
@@ -168,6 +192,8 @@ def _span(name: str, default: Span, now: float) -> Span:
 @bp.get("/api/compare/spans")
 def spans() -> Response:
     """A miner's tok/h over two spans (``a``, ``b``: START,END; default this week and last week), per layer."""
+    from ..compare.view import span_lines
+
     state = web_state()
     recorder = state.recorder
     now = recorder.history.clock()

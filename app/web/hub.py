@@ -20,7 +20,6 @@ from simple_websocket import Server
 from ..config import Config
 from ..hub.join import agent_command, enroll_command, listen_on_lan_command, revoke_command, save_key_command
 from ..hub.keys import NAME_PATTERN
-from ..hub.report import MAX_HISTORY_BYTES, MAX_REPORT_BYTES
 from . import security
 from .broadcast import Broadcaster
 from .fleet_push import FleetFrames
@@ -79,12 +78,16 @@ def guard() -> None:
 @bp.post(REPORT_PATH)
 def report() -> Response:
     """Take one machine's report (its key in ``Authorization: Bearer``)."""
+    from ..hub.report import MAX_REPORT_BYTES  # the report's code: loaded by a hub, on its first report
+
     return _intake(hub_state().hub.take, MAX_REPORT_BYTES, "report")
 
 
 @bp.post(HISTORY_PATH)
 def history() -> Response:
     """Take minutes from a machine's own history (its key in ``Authorization: Bearer``)."""
+    from ..hub.report import MAX_HISTORY_BYTES
+
     return _intake(hub_state().hub.take_history, MAX_HISTORY_BYTES, "history")
 
 
@@ -111,6 +114,8 @@ class AgentIntake:
     """
 
     def __init__(self, app: WSGIApp, hub: Hub, config: Config) -> None:
+        from ..hub.report import MAX_HISTORY_BYTES, MAX_REPORT_BYTES
+
         self.app = app
         self.config = config
         self._routes: dict[str, tuple[Callable[[str | None, bytes], tuple[int, dict[str, Any]]], int, str]] = {

@@ -7,12 +7,15 @@ the work is :class:`app.hub.runs.MachineRuns`'.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from flask import Response, current_app, request
 
-from ..compare.catalogue import MAX_RUNS
-from ..compare.view import RunFigures, comparison
 from ..hub.runs import MAX_PART_BYTES, RUNS_PATH, MachineRuns, ReportedRun, run_key, split_key
 from .hub import _intake, _json, bp, hub_state
+
+if TYPE_CHECKING:
+    from ..compare.view import RunFigures
 
 RUNS_KEY = "tokwatch.hub.runs"
 
@@ -35,11 +38,15 @@ def take_run() -> Response:
 @bp.get("/api/compare/fleet-runs")
 def fleet_runs() -> Response:
     """The runs the fleet's machines reported, newest first, each named ``machine: run``."""
+    from ..compare.catalogue import MAX_RUNS
+
     return _json({"runs": machine_runs().listing(), "max_runs": MAX_RUNS})
 
 
 def figures(machine: str, run: ReportedRun) -> RunFigures:
     """A reported run as :mod:`app.compare.view` draws any run."""
+    from ..compare.view import RunFigures
+
     return RunFigures(
         run_id=run_key(machine, run.run_id), name=f"{machine}: {run.name}", origin="machine", stage=run.stage,
         loss=list(run.loss), loss_bucket_steps=run.loss_bucket_steps,
@@ -52,6 +59,9 @@ def figures(machine: str, run: ReportedRun) -> RunFigures:
 @bp.get("/api/compare/fleet")
 def fleet_compare() -> Response:
     """Reported runs (``run=m:MACHINE:RUN``, repeated, up to six) on one step axis, as ``/api/compare``."""
+    from ..compare.catalogue import MAX_RUNS
+    from ..compare.view import comparison
+
     ids = list(dict.fromkeys(request.args.getlist("run")))
     if not 1 <= len(ids) <= MAX_RUNS:
         return _json({"error": f"name one to {MAX_RUNS} runs: run=m:MACHINE:RUN, repeated"}, 400)
