@@ -433,7 +433,7 @@ def figure_lines(figures: dict[str, float]) -> list[str]:
     losses = [f"{part} {figure(value)}" for (whose, slash, part), value in named if whose == "loss" and slash]
     lines = ["Losses " + " · ".join(losses)] if len(losses) >= 2 else []
     # Rates a parser kept under their printed names (dreamerv3's ``fps/train``), as ``rate/`` and that name.
-    rates = [f"{name[len('rate/'):]} {figure(value)}" for name, value in figures.items() if name.startswith("rate/")]
+    rates = [f"{part} {figure(value)}" for (whose, slash, part), value in named if whose == "rate" and slash]
     if rates:
         lines.append("Rates " + " · ".join(rates))
     parts = []
