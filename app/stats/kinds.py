@@ -47,5 +47,7 @@ def is_step_tracker(tracker: object) -> TypeGuard[StepTracker]:
     never loads the step trackers' code to learn that its tracker is not one.
     """
     steps = sys.modules.get(f"{__package__}.steps.tracker")
-    return steps is not None and isinstance(tracker, steps.StepTracker)
+    # (listed but still running its first import in another thread: no class yet, so no tracker of it)
+    step_tracker = getattr(steps, "StepTracker", None)
+    return step_tracker is not None and isinstance(tracker, step_tracker)
 
