@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import logging
 from dataclasses import dataclass
 
 from flask import Blueprint, Response, current_app, g, make_response, render_template, request
@@ -28,10 +29,12 @@ from ..supervise import problems as thread_problems
 from ..text import visible
 from . import security
 from .broadcast import Broadcaster
-from .headline import headline
+from .headline import Headline, headline
 from .pairing import phone_url, qr_svg
 from .static import StaticFiles, compress_page, inline_style
 from .websocket import SERVER_ROLE_KEY, session, sock, vet_handshake
+
+log = logging.getLogger(__name__)
 
 bp = Blueprint("web", __name__)
 # The page's stylesheets, in the order they apply: inlined in its head, so its first paint needs nothing else.
@@ -96,7 +99,7 @@ def render_index() -> str:
     """
     state = web_state()
     config = state.config
-    top = headline(to_dict(state.feed.snapshot())) if config.token is None else None
+    top = page_headline(state.feed) if config.token is None else None
     files: StaticFiles = current_app.extensions["tokwatch.static"]
     styles = inline_style(files, PAGE_STYLES)
     g.setdefault(security.STYLE_HASHES_KEY, []).append(styles.csp_hash)
@@ -112,6 +115,16 @@ def render_index() -> str:
         state_explanations=STATE_EXPLANATIONS,
         over_states=OVER_STATES,
     )
+
+
+def page_headline(feed: LiveFeed) -> Headline | None:
+    """The live headline for the page's HTML, or None where the snapshot fails: the page then draws
+    it from its first live snapshot, as a page behind a token does, instead of answering 500."""
+    try:
+        return headline(to_dict(feed.snapshot()))
+    except Exception as exc:  # noqa: BLE001 — the page must load whatever the snapshot does
+        log.warning("the page is served without its headline: %s", type(exc).__name__)
+        return None
 
 
 @bp.get("/pairing.svg")

@@ -310,3 +310,18 @@ def test_nothing_starts_at_import() -> None:
     names = {thread.name for thread in threading.enumerate()}
     assert not any(name.startswith("tokwatch") for name in names)
     assert os.environ.get("TOKWATCH_NEVER_SET") is None
+
+
+def test_the_page_loads_without_its_headline_when_the_snapshot_fails(
+        client: FlaskClient, monitor: Monitor, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """A page that could not carry the live headline still loads, and draws it from the websocket."""
+    def broken(*_args: object, **_kwargs: object) -> object:
+        raise RuntimeError("a snapshot that fails")
+
+    monkeypatch.setattr(monitor, "snapshot", broken)
+    response = client.get("/")
+    page = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert re.search(r'<html [^>]*data-ws-port="8766"', page)  # the page, to draw itself from the websocket
+    assert "a snapshot that fails" not in page
+    assert "served without its headline: RuntimeError" in caplog.text
