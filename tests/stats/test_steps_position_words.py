@@ -1,7 +1,7 @@
 """Where a run is, in words that say only what its lines print.
 
 fairseq's legacy lines print the run's update count beside the place in the epoch
-(``| epoch 010:   1000 / 2737 loss=6.144, … num_updates=25634``, fairseq issue #514, in realpool3): both are
+(``| epoch 010:   1000 / 2737 loss=6.144, … num_updates=25634``, fairseq issue #514): both are
 said, the epoch's share from its own count (1000 / 2737 = 36.5 %). A log of dicts without step numbers (HF's Trainer)
 counts its records: a loss spike among them is at no step.
 """
@@ -78,7 +78,7 @@ def test_a_diverged_run_waits_for_no_second_line() -> None:
 
 
 def test_one_dict_is_one_logged_record() -> None:
-    """TRL's GRPO run with one dict (trl issue #3857, realpool3): "1 logged record", never "1 logged records"."""
+    """TRL's GRPO run with one dict (trl issue #3857): "1 logged record", never "1 logged records"."""
     progress = StepProgress()
     progress.apply(TrainStep(None, "train", 1, loss=0.0, epoch=0.33, logged=True), T0)
     assert "Stage train · epoch 0.33 (1 logged record: no step number read)" in report(progress, T0).details

@@ -486,7 +486,7 @@ def test_a_failed_round_s_time_is_no_pause(tmp_path: Path) -> None:
 
 
 def test_a_shell_s_terminated_after_its_own_join_failure_is_no_stop(tmp_path: Path) -> None:
-    """rl-swarm's daemon error stands alone (gensyn-ai/rl-swarm issue #373, realpool5), then the launcher shuts the
+    """rl-swarm's daemon error stands alone (gensyn-ai/rl-swarm issue #373), then the launcher shuts the
     trainer down (``>> Shutting down trainer...``) and the shell says ``zsh: terminated``: it died of its own failure to
     join, so crashed, never "stopped from outside"; the same signal with no failure before it is a stop."""
     failed = [
