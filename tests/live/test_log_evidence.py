@@ -19,22 +19,13 @@ import pytest
 from app.ingest.backwards import read_backwards
 from app.live.monitor import Monitor
 from app.snapshot import to_json
+from tests.coldread import T0, read_cold
 from tests.reallogs import body
-
-T0 = 1_800_000_000.0  # the modification time an undated log is given
 
 
 def read(tmp_path: Path, lines: list[str], mtime: float = T0) -> dict[str, Any]:
     """The snapshot of ``lines`` read cold, at the last line's time."""
-    log = tmp_path / "train.log"
-    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    os.utime(log, (mtime, mtime))
-    monitor = Monitor(log, clock=lambda: mtime)
-    monitor.backlog(read_backwards(log))
-    now = monitor.last_event_at()
-    assert now is not None
-    data: dict[str, Any] = json.loads(to_json(monitor.snapshot(now)))
-    return data
+    return read_cold(tmp_path, lines, mtime=mtime, dated=True)
 
 
 def clock(seconds: float) -> str:

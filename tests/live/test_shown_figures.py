@@ -7,31 +7,18 @@ worked out by hand in the comments.
 
 from __future__ import annotations
 
-import json
-import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from app.ingest.backwards import read_backwards
-from app.live.monitor import Monitor
-from app.snapshot import to_json
+from tests.coldread import read_cold
 from tests.reallogs import body
-
-T0 = 1_800_000_000.0  # the modification time an undated log is given
 
 
 def shown(tmp_path: Path, lines: list[str], name: str = "train.log") -> dict[str, Any]:
     """The snapshot of a log read cold, as ``run.py once --at end`` reads it: at its last line's time."""
-    log = tmp_path / name
-    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    os.utime(log, (T0, T0))
-    monitor = Monitor(log, clock=lambda: T0)
-    monitor.backlog(read_backwards(log))
-    now = monitor.last_event_at()
-    data: dict[str, Any] = json.loads(to_json(monitor.snapshot(now if now is not None else T0)))
-    return data
+    return read_cold(tmp_path, lines, name=name)
 
 
 def fields(data: dict[str, Any]) -> dict[str, str]:
