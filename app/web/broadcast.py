@@ -8,8 +8,11 @@ stuck for ``stall_seconds`` gets the client's socket shut.
 
 When pushes go is the :class:`Pacer`'s business: a change after a quiet spell goes out as soon as
 the log has been quiet for a moment (the rest of a burst of lines rides along), and never more
-than ``1 / push_interval_seconds`` pushes in any second. Nothing here wakes on a timer while the
-log is quiet except the periodic refresh (ages, the chart's hour) and the keepalive.
+than ``1 / push_interval_seconds`` pushes in any second. Each client's thread holds the same
+limit over its own sends (a :class:`PushWindow`): a send the scheduler delayed cannot bunch up
+with the next ones, and whatever is offered while a send is held replaces it, so the newest
+always goes. Nothing here wakes on a timer while the log is quiet except the periodic refresh
+(ages, the chart's hour) and the keepalive.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from typing import Protocol
 
 from ..changes import ChangeSource
 from ..supervise import supervised
-from .pacing import Pacer
+from .pacing import Pacer, PushWindow
 
 log = logging.getLogger(__name__)
 
@@ -89,9 +92,13 @@ class ClientClosed(Exception):
 
 
 class Client:
-    """One websocket viewer: a one-slot mailbox holding the newest payload, and its send state."""
+    """One websocket viewer: a one-slot mailbox holding the newest payload, and its send state.
 
-    def __init__(self, abort: Callable[[], None] | None = None) -> None:
+    ``window``: the limit on how many pushes its thread sends in any second (None: none).
+    """
+
+    def __init__(self, abort: Callable[[], None] | None = None, window: PushWindow | None = None) -> None:
+        self.window = window if window is not None else PushWindow(0)  # read and fed by the client's thread only
         self._changed = threading.Condition()
         self._payload: Payload | None = None
         self._poked = False
@@ -159,14 +166,18 @@ def pump(
 
     ``sent``: the frame the client was sent first, when the payloads are frames (sent as deltas).
 
-    The thread sleeps until a payload, a close, or the keepalive is due: the peer's messages and
-    its going away wake it through ``ws.event`` (see :class:`WakingEvent`), so nothing polls.
-    Raises ClientClosed when the broadcaster closes the client; returns when the peer leaves.
+    A payload that would exceed the client's :class:`PushWindow` is held until the window allows
+    it; whatever arrives meanwhile replaces it. The thread sleeps until a payload, a close, the
+    end of a hold or the keepalive is due: the peer's messages and its going away wake it through
+    ``ws.event`` (see :class:`WakingEvent`), so nothing polls. Raises ClientClosed when the
+    broadcaster closes the client; returns when the peer leaves.
     """
     last_sent = clock()
     received = 0
+    held: Payload | None = None
     while ws.connected:
-        payload = client.take(max(0.0, last_sent + keepalive_seconds - clock()))
+        due = last_sent + keepalive_seconds if held is None else client.window.allowed_at()
+        payload = client.take(max(0.0, due - clock()))
         # The page sends nothing. Whatever arrives is dropped, and a client that keeps sending
         # is closed: each message waits in simple-websocket's unbounded queue until drained
         # here, so a flood from many clients would otherwise grow the server's memory.
@@ -174,19 +185,25 @@ def pump(
             received += 1
             if received > MAX_CLIENT_MESSAGES:
                 raise ClientClosed(CLOSE_POLICY_VIOLATION, "the dashboard sends nothing to the server")
-        if payload is None:
-            if clock() - last_sent < keepalive_seconds:
+        if payload is not None:
+            held = payload  # the newest replaces whatever was held
+        if held is not None:
+            if clock() < client.window.allowed_at():
                 continue
-            payload = KEEPALIVE_JSON
+            payload, held = held, None
+        elif clock() - last_sent < keepalive_seconds:
+            continue
         if not ws.connected:
             return
-        text, sent = text_of(payload, sent)
+        text, sent = (KEEPALIVE_JSON, sent) if payload is None else text_of(payload, sent)
         client.sending_since = clock()
         try:
             ws.send(text)
         finally:
             client.sending_since = None
         last_sent = clock()
+        if payload is not None:  # a keepalive is no push
+            client.window.went(last_sent)
 
 
 class Broadcaster:
@@ -225,7 +242,7 @@ class Broadcaster:
         with self._lock:
             if self._closing or len(self._clients) >= self.max_clients:
                 return None
-            client = Client(abort)
+            client = Client(abort, PushWindow(self._pacer.per_second))
             self._clients.add(client)
             return client
 

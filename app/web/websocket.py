@@ -75,6 +75,7 @@ def session(
     try:
         text, sent = text_of(first(), None)
         connection.send(text)
+        client.window.went(time.monotonic())  # the first snapshot counts towards the page's pushes a second
         pump(connection, client, keepalive_seconds=keepalive_seconds, sent=sent)
     except ClientClosed as closed:
         code, reason = closed.code, closed.reason
