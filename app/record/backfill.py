@@ -24,6 +24,7 @@ import json
 import logging
 import os
 import re
+import signal
 import stat
 import subprocess
 import sys
@@ -235,8 +236,8 @@ def _next_batch(lines: IO[str]) -> Observation | None:
     """The child's next batch (None: it has said all); its line is let go before the batch is
     built (a megabyte of text an hour of an every-step log, beside the columns made from it)."""
     line = lines.readline()
-    if not line:
-        return None
+    if not line.endswith("\n"):
+        return None  # the end, or a batch the child did not finish (killed mid-line): its status says why
     data = json.loads(line)
     del line
     return decode(data)
@@ -312,7 +313,20 @@ def _replay_in_child(pending: list[tuple[Path, int, str]], format_name: str, now
         child.wait(10)
         child.stdout.close()
     if child.returncode not in (0, -15) and not stop.is_set():
-        raise RuntimeError(f"the import process ended with status {child.returncode}")
+        raise RuntimeError(_ended(child.returncode))
+
+
+def _ended(status: int) -> str:
+    """Why the import child stopped, in words (a negative status is the signal that ended it)."""
+    if status == -9:  # SIGKILL (no such name on Windows)
+        return "the import process was killed (signal 9, often the system running out of memory)"
+    if status < 0:
+        try:
+            name = signal.Signals(-status).name
+        except ValueError:
+            name = f"signal {-status}"
+        return f"the import process was ended by {name}"
+    return f"the import process ended with status {status}"
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from app.ingest.folder import source_key_path
+from app.record import backfill
 from app.record.backfill import files_to_import, import_logs
 from app.store import History, SourceKey
 from bench.harness import HTTP_PORT
@@ -434,3 +435,21 @@ def test_a_trainer_s_record_beside_the_followed_log_is_not_an_older_run(tmp_path
     os.utime(state, (NOW - 120, NOW - 120))
     os.utime(log, (NOW - 60, NOW - 60))
     assert files_to_import(folder, NOW) == [log]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL")
+def test_an_import_child_killed_mid_batch_is_said_in_words_and_its_file_read_again(tmp_path: Path,
+                                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    log = tmp_path / "train.log"
+    log.write_text(nanogpt_lines(0, 100), encoding="utf-8")
+    monkeypatch.setattr(backfill, "CHILD_MODULE", "tests.record.cut_child")
+    history = History(tmp_path / "data", clock=Clock(NOW))
+    history.start()
+    try:
+        with pytest.raises(RuntimeError, match=r"killed \(signal 9, often the system running out of memory\)"):
+            import_logs([log], history, SourceKey("box", str(log), "steps"), clock=Clock(NOW),
+                        stop=threading.Event(), in_child=True)
+        assert history.flush(60)
+        assert history.imported(str(log)) is None  # not marked: the next start reads it again
+    finally:
+        history.stop()
