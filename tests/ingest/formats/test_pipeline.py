@@ -329,6 +329,7 @@ COLUMNS = [
     ["", ""], ["13,390", "1,000"], ["1.", ".5"], ["+1.0", "2.0"], ["18446744073709551617", "1"],
     ["12345678901234567890123", "1.0"], ["0.1", "0.30000000000000004", "1e-320"],
     ["902724", "902724", "902724"], ["007", "007"], ["0", "0"], ["12", "12", ""],
+    ["5430", "43", "0"], ["9007199254740993", "1"], ["999999999999999", "1"], ["-5", "3"],
 ]
 
 
@@ -340,6 +341,10 @@ def test_a_column_read_at_once_is_each_figure_read_alone(texts: list[str]) -> No
     assert repr(pipeline._numbers(texts)) == repr(alone)
     if all(text.isdigit() or not text for text in texts):
         assert pipeline._ints(texts) == [int(text) if text else None for text in texts]
+    from app.ingest.formats.fields import number
+
+    assert repr(pipeline._elapsed(texts)) == repr(
+        [None if ms is None or not ms >= 0 else ms / 1000 for ms in (number(text) if text else None for text in texts)])
 
 
 @settings(max_examples=2000, deadline=None)
