@@ -328,6 +328,8 @@ COLUMNS = [
     ["-0", "2"], ["-0.0", "2"], ["007", "12"], ["nan", "3.1"], ["inf", "-inf"], ["1.5", "", "3"],
     ["", ""], ["13,390", "1,000"], ["1.", ".5"], ["+1.0", "2.0"], ["18446744073709551617", "1"],
     ["12345678901234567890123", "1.0"], ["0.1", "0.30000000000000004", "1e-320"],
+    ["902724", "902724", "902724"], ["007", "007"], ["0", "0"], ["12", "12", ""],
+    ["5430", "43", "0"], ["9007199254740993", "1"], ["999999999999999", "1"], ["-5", "3"],
 ]
 
 
@@ -339,3 +341,28 @@ def test_a_column_read_at_once_is_each_figure_read_alone(texts: list[str]) -> No
     assert repr(pipeline._numbers(texts)) == repr(alone)
     if all(text.isdigit() or not text for text in texts):
         assert pipeline._ints(texts) == [int(text) if text else None for text in texts]
+    from app.ingest.formats.fields import number
+
+    assert repr(pipeline._elapsed(texts)) == repr(
+        [None if ms is None or not ms >= 0 else ms / 1000 for ms in (number(text) if text else None for text in texts)])
+
+
+@settings(max_examples=2000, deadline=None)
+@given(figure=st.text("0123456789,.eE+-nafiNAFIty", min_size=1, max_size=10), after=st.sampled_from([" ", "ms", ""]))
+def test_modded_nanogpt_s_figures_never_given_back_take_what_a_figure_takes(figure: str, after: str) -> None:
+    """Its line's figures are matched whole and never given back (fast): each is followed by a space,
+    ``ms`` or the line's end, none of which a figure holds, so the line reads as with NUM itself."""
+    from app.ingest.formats.fields import NUM
+    from app.ingest.formats.registry import _NUM_WHOLE
+
+    def taken(pattern: str) -> str | None:
+        m = re.fullmatch(f"({pattern}){re.escape(after)}", figure + after)
+        return m.group(1) if m else None
+
+    assert taken(_NUM_WHOLE) == taken(NUM)
+
+
+def test_a_batch_s_columns_are_its_rows_read_down() -> None:
+    rows = [("1", "2.5", ""), ("2", "", "x"), ("3", "2.4", "")]
+    assert pipeline._columns(rows) == [list(column) for column in zip(*rows, strict=True)]
+    assert pipeline._columns([]) == []
