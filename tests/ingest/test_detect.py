@@ -447,6 +447,12 @@ REAL_FORMATS = {
     "generic-deep-object-pose-issue220-train-epoch-bracket-percent-tab-loss.log": "generic",
     "hf-paddlenlp-pr1761-dicts-global-step-bar-200-of-600-glued-running-evaluation.log": "hf-trainer",
     "hf-sentence-transformers-pr2449-v3-loss-dicts-epoch-0.38-then-eval-dict.log": "hf-trainer",
+    # RLlib's result blocks (bare, or under Tune's ``Result for``) and Tune's boxed table of trials; ESPnet2's trainer
+    "rllib-ray-issue3908-ppo-bare-results-iteration-5-tail-then-6-then-7-begun.log": "rllib",
+    "rllib-ray-pr27093-result-for-ppo-cartpole-indented-block-iteration-1-cut.log": "rllib",
+    "rllib-tune-ray-issue5996-boxed-trial-table-sac-iter-66.log": "rllib",
+    "rllib-tune-rllib-energyplus-issue1-boxed-trial-table-ppo-iter-118.log": "rllib",
+    "espnet-issue2674-lm-1epoch-train-6376-to-7500-results-valid-loss-then-2-of-20-started.log": "espnet",
 }
 
 

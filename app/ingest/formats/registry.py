@@ -148,6 +148,18 @@ def _verl(spec: FormatSpec) -> LogParser:
     return VerlParser()
 
 
+def _rllib(spec: FormatSpec) -> LogParser:
+    from .rllib import RllibParser
+
+    return RllibParser()
+
+
+def _espnet(spec: FormatSpec) -> LogParser:
+    from .espnet import EspnetParser
+
+    return EspnetParser()
+
+
 def _generic(spec: FormatSpec) -> LogParser:
     from .generic import GenericParser
 
@@ -389,6 +401,26 @@ FORMATS: tuple[FormatSpec, ...] = (
             # ray_trainer.fit's bar (logged without the console metrics, a run prints only it) and its plan.
             sign("Training Progress", r"^Training Progress:\s+\d{1,3}%\|"),
             sign("Total training steps", r"^Total training steps: \d+$"),
+        ),
+    ),
+    FormatSpec(
+        "rllib", _rllib, "rllib", STEPS, "an RLlib log",
+        signatures=(
+            # a result block's (bare or under Tune's ``Result for …:``), and Tune's status of its trials
+            sign("training_iteration", r"^ *training_iteration: \d{1,12}$"),
+            sign("time_this_iter_s", r"^ *time_this_iter_s: [\d.]+(?:e[-+]?\d+)?$"),
+            sign("episode_re", r"^ *episode_(?:reward|return)_mean: "),
+            sign("Result for ", r"^Result for [\w.-]{1,200}:$"),
+            sign("Trial name", r"Trial name\b.{0,200}\bstatus\b.{0,200}\biter\b"),
+            sign(" iter", r"^ - \S+:\s+(?:RUNNING|TERMINATED|PENDING|PAUSED|ERROR)\b.*, \d+ iter\b"),
+        ),
+    ),
+    FormatSpec(
+        "espnet", _espnet, "espnet", STEPS, "an ESPnet log",
+        signatures=(
+            sign("batch: ", r"\d+epoch:train:\d+-\d+batch: "),
+            sign("epoch started", r"\(trainer:\d+\) INFO: \d+/\d+epoch started"),
+            sign("epoch results", r"\(trainer:\d+\) INFO: \d+epoch results: \[train\] "),
         ),
     ),
     # No signature of its own: read when no format above claims a log (detect.py).
