@@ -372,7 +372,7 @@ REAL_FORMATS = {
     "broken-hf-modernbert-issue233-gradnan-then-loss0.log": "hf-trainer",
     "crash-generic-nemo-lightning-bar-glued-nccl-watchdog-pytorch-118369.log": "generic",
     "crash-hf-ms-swift-issue64-sighup-death-signal-glued-bar.log": "hf-trainer",
-    "generic-maxtext-pr4847-glog-completed-step-profiler.log": "generic",
+    "maxtext-pr4847-glog-completed-step-profiler.log": "maxtext",
     "hf-trainer-ezpz-aurora-bars-and-dicts-step11.log": "hf-trainer",
     "hivemind-issue447-albert-monitor-loss-flat-elided.log": "hivemind",
     # a traceback alone, no monitor line: the generic reader's crash (its header accepts either)

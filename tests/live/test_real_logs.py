@@ -666,9 +666,11 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("crash-hf-ms-swift-issue64-sighup-death-signal-glued-bar.log", T0, T0, "step 2905/25120 · stopped", "stopped",
      {"step": 2905, "total_steps": 25120, "loss": 2.011, "lr": 9.81e-05, "step_seconds": 2.86, "eta_seconds": None,
       "trainer_eta_seconds": None, "data": epoch(1.85)}),
-    # glog-prefixed ``completed step: N, seconds: S, …, loss: X, …, perplexity: P``; no total printed
-    ("generic-maxtext-pr4847-glog-completed-step-profiler.log", T0, "end", "step 3 · …", "measuring",
-     {"step": 3, "total_steps": None, "loss": 12.979, "eta_seconds": None}),
+    # glog-prefixed ``completed step: N, seconds: S, …, loss: X, …, perplexity: P``; no total printed; the step's
+    # ``seconds: 10.344`` its time as printed, ``Tokens/s/device`` per device (not the perplexity, not ``total_weights``)
+    ("maxtext-pr4847-glog-completed-step-profiler.log", T0, "end", "step 3 · …", "measuring",
+     {"step": 3, "total_steps": None, "loss": 12.979, "eta_seconds": None, "step_seconds": 10.344,
+      "tokens_per_second": 19006.461}),
     # bars with ASCII fill and dicts with extra keys; the bar's 05:45 left at 3.89 s/it
     ("hf-trainer-ezpz-aurora-bars-and-dicts-step11.log", T0, "end", "step 11/100 · …", "measuring",
      {"step": 11, "total_steps": 100, "loss": 2.5054, "grad_norm": 1.7332, "lr": 4.5e-05, "step_seconds": 3.89,
@@ -1204,7 +1206,6 @@ GENERIC_READ = {
     "generic-rlinf-pr942-metric-table-box-step6-of-1000.log": "step, total, step time, elapsed, ETA",
     "generic-mmengine-xtuner-issue187-gradnorm-nan-loss-finite.log":
         "step, total, epoch, loss, lr, grad norm, step time, ETA",
-    "generic-maxtext-pr4847-glog-completed-step-profiler.log": "step, loss",
     "generic-fairseq-issue301-legacy-epoch-progress-valid.log": "step, total, epoch, loss, lr, grad norm, tok/s, eval",
     "generic-fairseq-composed-simple-progress-epoch-rollover.log": "step, total, epoch, loss, lr, grad norm, tok/s, eval",
     "generic-megatron-deepspeed-bigscience-file-tr8b-104B-chronicles-resume-overflow-spike.log":

@@ -160,6 +160,12 @@ def _espnet(spec: FormatSpec) -> LogParser:
     return EspnetParser()
 
 
+def _maxtext(spec: FormatSpec) -> LogParser:
+    from .maxtext import MaxtextParser
+
+    return MaxtextParser()
+
+
 def _generic(spec: FormatSpec) -> LogParser:
     from .generic import GenericParser
 
@@ -422,6 +428,10 @@ FORMATS: tuple[FormatSpec, ...] = (
             sign("epoch started", r"\(trainer:\d+\) INFO: \d+/\d+epoch started"),
             sign("epoch results", r"\(trainer:\d+\) INFO: \d+epoch results: \[train\] "),
         ),
+    ),
+    FormatSpec(
+        "maxtext", _maxtext, "maxtext", STEPS, "a MaxText log",
+        signatures=(sign("completed step", r"completed step: \d+, seconds: [\d.]+, TFLOP/s"),),
     ),
     # No signature of its own: read when no format above claims a log (detect.py).
     FormatSpec(
