@@ -63,7 +63,8 @@ class EspnetParser(EmitLines):
         logger = _LOGGER.match(text)
         if logger is None:
             return self._read_message(text)
-        at = self._local.epoch(*(int(logger.group(i)) for i in range(1, 6)), int(logger.group(6)) + int(logger.group(7)) / 1000)
+        year, month, day, hour, minute, second, millis = (int(logger.group(i)) for i in range(1, 8))
+        at = self._local.epoch(year, month, day, hour, minute, second + millis / 1000)
         if at is not None and (self._latest is None or at > self._latest):
             self._latest = at
         kind, emit = self._read_message(text[logger.end() :])

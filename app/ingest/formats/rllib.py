@@ -102,8 +102,6 @@ class RllibParser(EmitLines):
             return self._old_status(text)
         if "|" in text or self._header is not None or self._columns is not None or "Trial name" in text:
             return self._table(text)
-        if not text.strip():
-            return Kind.OTHER, None
         return Kind.OTHER, None
 
     # --- result blocks ------------------------------------------------------------------------------
@@ -123,7 +121,7 @@ class RllibParser(EmitLines):
         step = integer(value)
         if step is None:
             self._clear()
-            return Kind.FULL, None
+            return Kind.FULL, _READ
         events = self._step(step) if self._current == self._trial else []
         self._clear()
         return Kind.FULL, lambda: events
@@ -188,24 +186,24 @@ class RllibParser(EmitLines):
     def _table(self, text: str) -> tuple[Kind, Emit | None]:
         stripped = text.strip()
         if stripped.startswith("|") and stripped.endswith("|"):
-            cells = [cell.strip() for cell in stripped.strip("|").split("|")]
-            if all(n in cells for n in ("Trial name", "status")):
-                self._boxed = cells
-                return Kind.FULL, None
-            if self._boxed is None or len(cells) != len(self._boxed) or set(stripped) <= set("|-+"):
+            boxed = [cell.strip() for cell in stripped.strip("|").split("|")]
+            if all(n in boxed for n in ("Trial name", "status")):
+                self._boxed = boxed
+                return Kind.FULL, _READ
+            if self._boxed is None or len(boxed) != len(self._boxed) or set(stripped) <= set("|-+"):
                 return Kind.OTHER, None
-            return Kind.FULL, self._row(dict(zip(self._boxed, cells, strict=True)))
+            return Kind.FULL, self._row(dict(zip(self._boxed, boxed, strict=True)))
         if stripped.startswith("+") and set(stripped) <= set("+-"):
             return Kind.OTHER, None  # a boxed table's border
         if all(n in text for n in _HEADER_NEEDLES) and "  " in text:
             self._header, self._columns = [text], None
-            return Kind.FULL, None
+            return Kind.FULL, _READ
         if self._header is not None and set(stripped) <= set("- ") and "-" in stripped:
             header = self._header[0]
             self._columns = [(header[m.start():m.end()].strip(), m.start(), m.end())
                              for m in re.finditer(r"-+", text)]
             self._header = None
-            return Kind.FULL, None
+            return Kind.FULL, _READ
         if self._columns is not None and stripped:
             cells = {name: text[start:end].strip() for name, start, end in self._columns}
             if cells.get("status") not in _STATUSES:
