@@ -453,6 +453,7 @@ REAL_FORMATS = {
     "rllib-tune-ray-issue5996-boxed-trial-table-sac-iter-66.log": "rllib",
     "rllib-tune-rllib-energyplus-issue1-boxed-trial-table-ppo-iter-118.log": "rllib",
     "espnet-issue2674-lm-1epoch-train-6376-to-7500-results-valid-loss-then-2-of-20-started.log": "espnet",
+    "tinygrad-pr13803-mlperf-llama-steps-1-to-10-s-run-loss-lr-gb-used.log": "tinygrad",
 }
 
 

@@ -166,6 +166,12 @@ def _maxtext(spec: FormatSpec) -> LogParser:
     return MaxtextParser()
 
 
+def _tinygrad(spec: FormatSpec) -> LogParser:
+    from .tinygrad import TinygradParser
+
+    return TinygradParser()
+
+
 def _generic(spec: FormatSpec) -> LogParser:
     from .generic import GenericParser
 
@@ -432,6 +438,10 @@ FORMATS: tuple[FormatSpec, ...] = (
     FormatSpec(
         "maxtext", _maxtext, "maxtext", STEPS, "a MaxText log",
         signatures=(sign("completed step", r"completed step: \d+, seconds: [\d.]+, TFLOP/s"),),
+    ),
+    FormatSpec(
+        "tinygrad", _tinygrad, "tinygrad", STEPS, "a tinygrad MLPerf log",
+        signatures=(sign(" run, ", r"^\s*\d+ +[\d.]+ m?s run, .*\d loss, .* LR, .* GB used"),),
     ),
     # No signature of its own: read when no format above claims a log (detect.py).
     FormatSpec(
