@@ -172,11 +172,11 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # ``nan`` reward mean (no episode finished) no divergence; one table is a log read
     # (``time_elapsed 656`` over ``nupdates 782``, both from the start of ``learn()``: 0.8389 s an update; v2's fps
     # 142 is its last update's alone)
-    ("generic-sb2-stable-baselines-issue121-ppo2-table-nupdates-782-ep-rewmean-nan.log", T0, T0, "step 782 · …",
+    ("stable-baselines-sb2-stable-baselines-issue121-ppo2-table-nupdates-782-ep-rewmean-nan.log", T0, T0, "step 782 · …",
      "measuring", {"step": 782, "total_steps": None, "loss": -0.011813248, "step_seconds": 656 / 782}),
     # stable-baselines3's one table: ``time_elapsed 136`` at ``iterations 7``: 19.43 s an iteration (3584 timesteps
     # / fps 26 = 137.8 s is outside that whole second: the truncated fps is the coarser clock here)
-    ("generic-sb3-stable-baselines-issue1204-ppo-table-iterations-7-time-elapsed-136.log", T0, T0, "step 7 · …",
+    ("stable-baselines-sb3-stable-baselines-issue1204-ppo-table-iterations-7-time-elapsed-136.log", T0, T0, "step 7 · …",
      "measuring", {"step": 7, "total_steps": None, "loss": 20.1, "lr": 0.0002, "step_seconds": 136 / 7}),
     # TRL PPOTrainer's dicts: ``lr``, ``loss/policy_avg`` (PPO's loss), ``episode`` counting episodes, the epoch the position
     ("hf-trl-ppo-hongbomiao-pr37684-dicts-episode-epoch-no-step.log", T0, T0, "epoch 0.76 · loss -0.00128", "measuring",
@@ -212,7 +212,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "measuring", {"step": None, "logged_records": 10, "loss": 1.5126, "lr": 1.2459016393442624e-05,
                    "step_seconds": None, "finished": False}),
     # stable-baselines3's logger table: ``time/iterations 18`` its position, ``train/loss`` 0.482; no total
-    ("generic-rl-baselines3-zoo-pr521-sb3-ppo-table-iterations-18-timesteps-73728.log", T0, T0, "step 18 · …",
+    ("stable-baselines-rl-baselines3-zoo-pr521-sb3-ppo-table-iterations-18-timesteps-73728.log", T0, T0, "step 18 · …",
      "measuring", {"step": 18, "total_steps": None, "loss": 0.482, "step_seconds": 73728 / 8507 / 18}),
     # AverageMeter's ``Time: 0.298 (0.297)``: a batch's seconds and their mean, no unit printed
     ("generic-dscnet-issue1-epoch-198-bracket-iter-of-927-time-avg-many-losses-accu.log", T0, T0,
@@ -1243,12 +1243,9 @@ GENERIC_READ = {
     "generic-cltr-issue15-training-epoch-844-855-of-1500-epoch-time-dated.log": "step, total, epoch, loss, lr",
     "generic-spacy-issue7083-ner-table-tok2vec-ner-losses-every-200.log": "step, epoch, eval",
     "generic-spacy-issue12299-spancat-init-then-table-epochs-0-13.log": "step, epoch, eval",
-    "generic-sb2-stable-baselines-issue121-ppo2-table-nupdates-782-ep-rewmean-nan.log": "step, loss, step time",
-    "generic-sb3-stable-baselines-issue1204-ppo-table-iterations-7-time-elapsed-136.log": "step, loss, lr, step time",
     "generic-deeprm-issue10-iteration-blocks-elapsed-time-seconds-tabs.log": "step, loss, step time",
     "generic-deep-object-pose-issue220-train-epoch-bracket-percent-tab-loss.log": "step, total, epoch, loss",
     "generic-yolo11-ultralytics-issue22209-new-bars-epochs-12-14-of-300-it-s.log": "step, epoch, step time, elapsed, eval",
-    "generic-rl-baselines3-zoo-pr521-sb3-ppo-table-iterations-18-timesteps-73728.log": "step, loss, lr, step time",
     "generic-dscnet-issue1-epoch-198-bracket-iter-of-927-time-avg-many-losses-accu.log":
         "step, total, epoch, loss, lr, step time",
     "generic-tf-estimator-issue43014-loss-step-0-100-global-step-per-sec-glog.log": "step, loss, step time",

@@ -172,6 +172,12 @@ def _tinygrad(spec: FormatSpec) -> LogParser:
     return TinygradParser()
 
 
+def _stable_baselines(spec: FormatSpec) -> LogParser:
+    from .stable_baselines import StableBaselinesParser
+
+    return StableBaselinesParser()
+
+
 def _generic(spec: FormatSpec) -> LogParser:
     from .generic import GenericParser
 
@@ -442,6 +448,14 @@ FORMATS: tuple[FormatSpec, ...] = (
     FormatSpec(
         "tinygrad", _tinygrad, "tinygrad", STEPS, "a tinygrad MLPerf log",
         signatures=(sign(" run, ", r"^\s*\d+ +[\d.]+ m?s run, .*\d loss, .* LR, .* GB used"),),
+    ),
+    FormatSpec(
+        "stable-baselines", _stable_baselines, "stable-baselines", STEPS, "a Stable-Baselines log",
+        signatures=(
+            # SB3's logger table: its groups' rows, and v2's count of updates
+            sign("/ ", r"^ ?\| (?:rollout|time|train|eval)/ +\| +\|$"),
+            sign("nupdates", r"^ ?\| nupdates +\| \d+ +\|$"),
+        ),
     ),
     # No signature of its own: read when no format above claims a log (detect.py).
     FormatSpec(
