@@ -455,6 +455,8 @@ REAL_FORMATS = {
     "espnet-issue2674-lm-1epoch-train-6376-to-7500-results-valid-loss-then-2-of-20-started.log": "espnet",
     "tinygrad-pr13803-mlperf-llama-steps-1-to-10-s-run-loss-lr-gb-used.log": "tinygrad",
     "stable-baselines-zeshiwu-capstone-sb3-ppo-breakout-iterations-1-to-4.log": "stable-baselines",
+    "chainer-espnet-pr1138-asr-train-printreport-iterations-100-to-300-progressbar-escapes.log": "chainer",
+    "chainer-chainer-issue7591-printreport-wrapped-header-epoch-1-iteration-356-val-losses.log": "chainer",
 }
 
 

@@ -178,6 +178,12 @@ def _stable_baselines(spec: FormatSpec) -> LogParser:
     return StableBaselinesParser()
 
 
+def _chainer(spec: FormatSpec) -> LogParser:
+    from .chainer import ChainerParser
+
+    return ChainerParser()
+
+
 def _generic(spec: FormatSpec) -> LogParser:
     from .generic import GenericParser
 
@@ -455,6 +461,14 @@ FORMATS: tuple[FormatSpec, ...] = (
             # SB3's logger table: its groups' rows, and v2's count of updates
             sign("/ ", r"^ ?\| (?:rollout|time|train|eval)/ +\| +\|$"),
             sign("nupdates", r"^ ?\| nupdates +\| \d+ +\|$"),
+        ),
+    ),
+    FormatSpec(
+        "chainer", _chainer, "chainer", STEPS, "a Chainer log",
+        signatures=(
+            # PrintReport's header, and ProgressBar's count of iterations and epochs
+            sign("iteration", r"^epoch {2,}iteration {2,}(?:main/|validation/|val/|lr |elapsed_time)"),
+            sign(" epochs", r"^\s*\d+ iter, \d+ epoch / \d+ epochs\s*$"),
         ),
     ),
     # No signature of its own: read when no format above claims a log (detect.py).
