@@ -214,6 +214,35 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # stable-baselines3's logger table: ``time/iterations 18`` its position, ``train/loss`` 0.482; no total
     ("stable-baselines-rl-baselines3-zoo-pr521-sb3-ppo-table-iterations-18-timesteps-73728.log", T0, T0, "step 18 · …",
      "measuring", {"step": 18, "total_steps": None, "loss": 0.482, "step_seconds": 73728 / 8507 / 18}),
+    # RLlib's bare result blocks: iteration 6 whole (its learner's total_loss, time_this_iter_s as printed), dated by
+    # the results' own ``timestamp``; iteration 7's block begun without its iteration: no step
+    ("rllib-ray-issue3908-ppo-bare-results-iteration-5-tail-then-6-then-7-begun.log", T0, "end", "step 6 · …",
+     "measuring", {"step": 6, "total_steps": None, "loss": 2228198.5, "lr": 4.999999873689376e-05,
+                   "step_seconds": 2.884826421737671}),
+    # a block under Tune's ``Result for`` cut before its training_iteration: iteration 1 from iterations_since_restore
+    ("rllib-ray-pr27093-result-for-ppo-cartpole-indented-block-iteration-1-cut.log", T0, T0, "step 1 · …", "measuring",
+     {"step": 1, "loss": 8.862993240356445, "step_seconds": None}),
+    # Tune's boxed tables: one trial's ``iter``; no loss in them
+    ("rllib-tune-ray-issue5996-boxed-trial-table-sac-iter-66.log", T0, T0, "step 66 · …", "measuring",
+     {"step": 66, "loss": None, "total_steps": None}),
+    ("rllib-tune-rllib-energyplus-issue1-boxed-trial-table-ppo-iter-118.log", T0, T0, "step 118 · …", "measuring",
+     {"step": 118, "loss": None, "total_steps": None}),
+    # ESPnet2: epoch 2 of 20 begun (its batch count starts again), epoch 1's validation loss (taken at batch 7500 of
+    # epoch 1: no step of the count now shown, so none is said beside it)
+    ("espnet-issue2674-lm-1epoch-train-6376-to-7500-results-valid-loss-then-2-of-20-started.log", T0, "end",
+     "epoch 2/20 · 375 in the epoch · …", "measuring",
+     {"step": 375, "total_steps": None, "loss": 2.313, "lr": 0.1, "eval": {"valid_loss": {"value": 2.387, "step": None}}}),
+    # tinygrad: ten steps in 93.44 + 101.78 + 7.34 + 4.32 + 4.36 + 4.32 + 4.34 + 4.35 + 4.36 + 4.40 = 233.01 s as printed
+    ("tinygrad-pr13803-mlperf-llama-steps-1-to-10-s-run-loss-lr-gb-used.log", T0, T0, "step 10 · 154 steps/h", "training",
+     {"step": 10, "loss": 11.875, "step_seconds": 4.40, "steps_per_hour": pytest.approx(10 * 3600 / 233.01, rel=0.01)}),
+    # SB3 PPO tables: iteration 4, 139 s over 4 iterations
+    ("stable-baselines-zeshiwu-capstone-sb3-ppo-breakout-iterations-1-to-4.log", T0, T0, "step 4 · …", "measuring",
+     {"step": 4, "loss": -0.102, "lr": 0.0003, "step_seconds": 139 / 4}),
+    # Chainer's PrintReport: iteration 300's row (its clock cut off), epoch 0 of the progress bar's 100
+    ("chainer-espnet-pr1138-asr-train-printreport-iterations-100-to-300-progressbar-escapes.log", T0, "end", "step 300 · …",
+     "measuring", {"step": 300, "loss": 585.188, "data": epoch(0.0)}),
+    ("chainer-chainer-issue7591-printreport-wrapped-header-epoch-1-iteration-356-val-losses.log", T0, T0, "step 356 · …",
+     "measuring", {"step": 356, "loss": 31.2785, "data": epoch(1.0)}),
     # AverageMeter's ``Time: 0.298 (0.297)``: a batch's seconds and their mean, no unit printed
     ("generic-dscnet-issue1-epoch-198-bracket-iter-of-927-time-avg-many-losses-accu.log", T0, T0,
      "epoch 198 · 450/927 in the epoch · …", "measuring",
