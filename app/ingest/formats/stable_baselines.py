@@ -106,6 +106,7 @@ class StableBaselinesParser(EmitLines):
         step = int(position)
         self._last_step = step
         reward = finite(figures.get("rollout/ep_rew_mean", figures.get("ep_rewmean")))
+        fps = finite(figures.get("time/fps", figures.get("fps")))  # the environment's steps a second, as printed
         return [TrainStep(
             at=None,
             stage="train",
@@ -114,7 +115,7 @@ class StableBaselinesParser(EmitLines):
             loss_note=None if loss is None or figures.get("train/loss") is not None else "policy loss",
             lr=lr,
             step_seconds=_mean_iteration_seconds(figures, step),
-            figures=(("reward", reward),) if reward is not None else (),
+            figures=tuple((name, value) for name, value in (("reward", reward), ("rate/fps", fps)) if value is not None),
         )]
 
 
