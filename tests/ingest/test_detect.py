@@ -452,6 +452,7 @@ REAL_FORMATS = {
     "rllib-ray-pr27093-result-for-ppo-cartpole-indented-block-iteration-1-cut.log": "rllib",
     "rllib-tune-ray-issue5996-boxed-trial-table-sac-iter-66.log": "rllib",
     "rllib-tune-rllib-energyplus-issue1-boxed-trial-table-ppo-iter-118.log": "rllib",
+    "rllib-tune-ray-issue36790-air-output-trial-completed-20-iterations-result-box.log": "rllib",
     "espnet-issue2674-lm-1epoch-train-6376-to-7500-results-valid-loss-then-2-of-20-started.log": "espnet",
     "tinygrad-pr13803-mlperf-llama-steps-1-to-10-s-run-loss-lr-gb-used.log": "tinygrad",
     "stable-baselines-zeshiwu-capstone-sb3-ppo-breakout-iterations-1-to-4.log": "stable-baselines",

@@ -227,6 +227,9 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": 66, "loss": None, "total_steps": None}),
     ("rllib-tune-rllib-energyplus-issue1-boxed-trial-table-ppo-iter-118.log", T0, T0, "step 118 · …", "measuring",
      {"step": 118, "loss": None, "total_steps": None}),
+    # Ray 2.6's rounded result box under "Trial … completed training after 20 iterations": done at iteration 20
+    ("rllib-tune-ray-issue36790-air-output-trial-completed-20-iterations-result-box.log", T0, T0, "done · step 20", "done",
+     {"step": 20, "loss": 0.6204, "step_seconds": 0.16039, "lr": None}),
     # ESPnet2: epoch 2 of 20 begun (its batch count starts again), epoch 1's validation loss (taken at batch 7500 of
     # epoch 1: no step of the count now shown, so none is said beside it)
     ("espnet-issue2674-lm-1epoch-train-6376-to-7500-results-valid-loss-then-2-of-20-started.log", T0, "end",

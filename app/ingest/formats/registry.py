@@ -437,6 +437,10 @@ FORMATS: tuple[FormatSpec, ...] = (
             sign("Result for ", r"^Result for [\w.-]{1,200}:$"),
             sign("Trial name", r"Trial name\b.{0,200}\bstatus\b.{0,200}\biter\b"),
             sign(" iter", r"^ - \S+:\s+(?:RUNNING|TERMINATED|PENDING|PAUSED|ERROR)\b.*, \d+ iter\b"),
+            # Ray 2.5+: a result's rounded box and the line above it
+            sign("training_iteration", r"^│ training_iteration +\d{1,12} +│$"),
+            sign(" result", r"^│ (?:Trial \S{1,200} result|Training result) *│$"),
+            sign(" iteration", r"^Trial \S{1,200} (?:completed training after \d+ iterations?|finished iteration \d+) at "),
         ),
     ),
     FormatSpec(

@@ -31,6 +31,12 @@ _OLD_STATUS = re.compile(
     rf"(?:, ({NUM}) rew)?"
 )
 _STATUSES = ("RUNNING", "TERMINATED", "PENDING", "PAUSED", "ERROR")
+# Ray 2.5+'s output: a result in a rounded box (``│ Trial PPO_0 result │``, then ``│ name   value │`` rows, closed
+# by ``╰──╯``), the trial's end said above it, and the status table in the same box, its columns apart by spaces.
+_BOX_TITLE = re.compile(r"^│ (?:Trial (\S{1,200}) result|Training result)\s*│$")
+_BOX_ROW = re.compile(r"^│ ([A-Za-z_][\w/.-]{0,120})\s{2,}(\S{1,40})\s*│$")
+_COMPLETED = re.compile(r"^Trial (\S{1,200}) completed training after \d{1,12} iterations? at ")
+_SPACED = re.compile(r"\s{2,}")
 _HEADER_NEEDLES = ("Trial name", "status", "iter")
 # Figures of a block, by the names RLlib gave them over the years (top level first, then nested).
 _REWARDS = ("episode_reward_mean", "episode_return_mean")
@@ -65,6 +71,9 @@ class RllibParser(EmitLines):
         self._header: list[str] | None = None  # its header's names, until the rule under it cuts them
         self._boxed: list[str] | None = None  # a boxed table's column names
         self._own_latest: float | None = None
+        self._in_box = False  # a result box is being read
+        self._completed: str | None = None  # the trial whose end was said above its last result box
+        self._air_header: list[str] | None = None  # the boxed status table's column names
 
     def batch_latest(self) -> float | None:
         """The latest time a line's prefix or a result's own ``timestamp`` gave."""
@@ -88,6 +97,10 @@ class RllibParser(EmitLines):
 
     def classify(self, text: str) -> tuple[Kind, Emit | None]:
         """A line of a result block, a ``Result for`` heading, a trial table's line or a status line."""
+        if text[:1] in "│╭├╰" or text.startswith("Trial "):
+            boxed = self._rounded(text)
+            if boxed is not None:
+                return boxed
         pair = _PAIR.match(text)
         if pair is not None and not text.startswith(" - "):
             return self._pair(len(pair.group(1)), pair.group(2), pair.group(3))
@@ -140,13 +153,15 @@ class RllibParser(EmitLines):
         seconds = finite(number(block.get("time_this_iter_s")))
         losses = {v for v in self._nested.get("total_loss", ()) if finite(number(v)) is not None}
         loss = finite(number(next(iter(losses)))) if len(losses) == 1 else None  # (several policies: no one loss)
+        if not losses:
+            loss = finite(number(block.get("loss")))  # (a Trainer's own metric, named so)
         rates = [("reward", reward)] if (reward := self._reward()) is not None else []
         events: list[Event] = [TrainStep(
             at=at,
             stage="train",
             step=step,
             loss=loss,
-            loss_note=LOSS_NOTE if loss is not None else None,
+            loss_note=(LOSS_NOTE if losses else "the reported loss") if loss is not None else None,
             lr=self._lr(),
             step_seconds=seconds if seconds is not None and seconds > 0 else None,
             elapsed_seconds=finite(number(block.get("time_total_s"))),
@@ -173,7 +188,56 @@ class RllibParser(EmitLines):
         return finite(number(next(iter(values)))) if len(values) == 1 else None
 
     def _clear(self) -> None:
-        self._block, self._nested, self._base = {}, {}, None
+        self._block, self._nested, self._base, self._in_box = {}, {}, None, False
+
+    # --- Ray 2.5+'s rounded boxes ------------------------------------------------------------------------
+
+    def _rounded(self, text: str) -> tuple[Kind, Emit | None] | None:
+        completed = _COMPLETED.match(text)
+        if completed is not None:
+            self._completed = completed.group(1)
+            return Kind.FULL, _READ
+        title = _BOX_TITLE.match(text)
+        if title is not None:
+            self._clear()
+            self._in_box = True
+            self._current = title.group(1)
+            if self._trial is None:
+                self._trial = self._current
+            return Kind.FULL, _READ
+        if text.startswith("╰"):
+            if not self._in_box:
+                self._air_header = None
+                return Kind.FULL, _READ
+            self._in_box = False
+            step = integer(self._block.get("training_iteration"))
+            followed = self._current == self._trial
+            events = self._step(step) if step is not None and followed else []
+            if followed and self._completed is not None and self._completed == self._current and not self._ended:
+                self._ended = True
+                events.append(StageEnd(at=None, summary=f"Trial {self._completed} completed training"))
+            self._clear()
+            return Kind.FULL, (lambda: events) if events else _READ
+        if text[:1] in "╭├":
+            return Kind.FULL, _READ
+        if not (text.startswith("│") and text.rstrip().endswith("│")):
+            return None
+        if self._in_box:
+            row = _BOX_ROW.match(text.rstrip())
+            if row is not None:
+                key, value = row.group(1), row.group(2)
+                self._block[key] = value
+                if "/" in key:
+                    self._nested.setdefault(key.rsplit("/", 1)[1], []).append(value)
+            return Kind.FULL, _READ
+        inner = text.rstrip()[1:-1].strip()
+        names = _SPACED.split(inner)
+        if all(n in names for n in ("Trial name", "status")):
+            self._air_header = names
+            return Kind.FULL, _READ
+        if self._air_header is not None and len(names) == len(self._air_header):
+            return Kind.FULL, self._row(dict(zip(self._air_header, names, strict=True)))
+        return Kind.OTHER, None
 
     # --- Tune's status --------------------------------------------------------------------------------
 

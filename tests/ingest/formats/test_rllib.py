@@ -123,3 +123,22 @@ def test_composed_indented_blocks_rate_from_the_results_own_timestamps(tmp_path:
     training = data["training"]
     assert (training["step"], training["loss"], training["step_seconds"]) == (4, 0.5, 58.0)
     assert data["status_line"] == "step 4 · 60 steps/h"
+
+
+def test_real_rounded_result_box_gives_the_iteration_its_loss_and_the_trial_s_end() -> None:
+    got = events(body("rllib-tune-ray-issue36790-air-output-trial-completed-20-iterations-result-box.log"))
+    step, end = got
+    assert isinstance(step, TrainStep) and isinstance(end, StageEnd)
+    assert (step.step, step.loss, step.step_seconds, step.elapsed_seconds, step.lr) == (20, 0.6204, 0.16039, 9.51638, None)
+
+
+def test_ray_2_s_rounded_status_table_follows_the_first_trial() -> None:
+    # columns apart by two spaces or more inside the box; a row with a blank cell (no result yet) is no row
+    lines = ["╭──────────────────────────────────────────────────────────────────────╮",
+             "│ Trial name                    status       iter     total time (s)     reward │",
+             "├──────────────────────────────────────────────────────────────────────┤",
+             "│ PPO_CartPole-v1_1b6e5_00000   RUNNING         4            40.25     118.5 │",
+             "│ PPO_CartPole-v1_1b6e5_00001   PENDING                                      │",
+             "╰──────────────────────────────────────────────────────────────────────╯"]
+    (row,) = steps(lines)
+    assert (row.step, row.elapsed_seconds, dict(row.figures)) == (4, 40.25, {"reward": 118.5})
