@@ -457,7 +457,7 @@ FORMATS: tuple[FormatSpec, ...] = (
     ),
     FormatSpec(
         "tinygrad", _tinygrad, "tinygrad", STEPS, "a tinygrad MLPerf log",
-        signatures=(sign(" run, ", r"^\s*\d+ +[\d.]+ m?s run, .*\d loss, .* LR, .* GB used"),),
+        signatures=(sign(" run, ", r"^\s*\d+ +[\d.]+ m?s run, .*\d loss\b"),),
     ),
     FormatSpec(
         "stable-baselines", _stable_baselines, "stable-baselines", STEPS, "a Stable-Baselines log",

@@ -10,6 +10,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from app.ingest.backwards import read_backwards
 from app.ingest.formats import create_parser, detect
 from app.live.monitor import Monitor
@@ -54,3 +56,16 @@ def test_real_llama_log_read_cold(tmp_path: Path) -> None:
     training = data["training"]
     assert (training["step"], training["total_steps"], training["loss"], training["step_seconds"]) == (10, None, 11.875, 4.40)
     assert training["tokens_per_second"] is None
+
+
+@pytest.mark.parametrize(("line", "want"), [
+    # examples/hlb_cifar10.py's print: f"{i:3d} {run:7.2f} ms run, {python:7.2f} ms python, {cl:7.2f} ms CL,
+    # {loss:7.2f} loss, {mem:.2f} GB used, {gflops:9.2f} GFLOPS"
+    ("  7  532.12 ms run,  498.30 ms python,   33.82 ms CL,    2.31 loss, 0.42 GB used,    12.37 GFLOPS", (7, 0.53212, 2.31)),
+    # examples/train_resnet.py-style print with an accuracy after the loss (no memory, no LR)
+    ("  3  812.40 ms run,  790.01 ms python,   22.39 ms CL,    1.98 loss,   31.25% acc", (3, 0.8124, 1.98)),
+])  # fmt: skip
+def test_the_other_trainers_heads_read_alike(line: str, want: tuple[int, float, float]) -> None:
+    assert detect([line]) == "tinygrad"
+    (step,) = steps([line])
+    assert (step.step, step.step_seconds, step.loss) == want
