@@ -72,6 +72,10 @@ class RllibParser(EmitLines):
         self._boxed: list[str] | None = None  # a boxed table's column names
         self._own_latest: float | None = None
         self._in_box = False  # a result box is being read
+        # A script printing the iteration first, its figures under it (``print("training_iteration: %d" % …)``):
+        # the iteration waits for them, to a blank line or the next iteration.
+        self._leads = False
+        self._held: int | None = None
         self._completed: str | None = None  # the trial whose end was said above its last result box
         self._air_header: list[str] | None = None  # the boxed status table's column names
 
@@ -90,7 +94,7 @@ class RllibParser(EmitLines):
     def batch_end(self, events: list[Event]) -> None:
         """A block cut before its ``training_iteration`` (the end of a paste): its iteration from
         ``iterations_since_restore``, when that is past the last one read."""
-        step = integer(self._block.get("iterations_since_restore"))
+        step = self._held if self._held is not None else integer(self._block.get("iterations_since_restore"))
         if step is not None and self._current == self._trial:
             events.extend(self._step(step))
         self._clear()
@@ -113,6 +117,10 @@ class RllibParser(EmitLines):
             return Kind.FULL, _READ
         if text.startswith(" - "):
             return self._old_status(text)
+        if self._held is not None and not text.strip():
+            held = self._step(self._held) if self._current == self._trial else []
+            self._clear()
+            return Kind.FULL, (lambda: held) if held else _READ
         if "|" in text or self._header is not None or self._columns is not None or "Trial name" in text:
             return self._table(text)
         return Kind.OTHER, None
@@ -128,14 +136,33 @@ class RllibParser(EmitLines):
             return Kind.FULL, _READ
         if value is None:
             return Kind.FULL, _READ  # a section's heading (``info:``)
-        self._block[key] = value.strip()
         if key != "training_iteration":
+            self._block[key] = value.strip()
             return Kind.FULL, _READ
         step = integer(value)
         if step is None:
             self._clear()
             return Kind.FULL, _READ
-        events = self._step(step) if self._current == self._trial else []
+        if not self._block and not self._nested and self._last is None and self._held is None:
+            self._leads = True  # the first iteration printed before any figure: this log leads with it
+        followed = self._current == self._trial
+        if self._leads and integer(self._block.get("iterations_since_restore")) == step:
+            # RLlib's own sorted block after all (the log began with a block's last line): the iteration held had
+            # no figures of its own here, and this block's are this iteration's
+            self._leads = False
+            block, nested = self._block, self._nested
+            self._block, self._nested = {}, {}
+            events = self._step(self._held) if self._held is not None and followed else []
+            self._block, self._nested = block, nested
+            events += self._step(step) if followed else []
+            self._clear()
+            return Kind.FULL, lambda: events
+        if self._leads:
+            events = self._step(self._held) if self._held is not None and followed else []
+            self._clear()
+            self._held = step
+            return Kind.FULL, (lambda: events) if events else _READ
+        events = self._step(step) if followed else []
         self._clear()
         return Kind.FULL, lambda: events
 
@@ -188,7 +215,7 @@ class RllibParser(EmitLines):
         return finite(number(next(iter(values)))) if len(values) == 1 else None
 
     def _clear(self) -> None:
-        self._block, self._nested, self._base, self._in_box = {}, {}, None, False
+        self._block, self._nested, self._base, self._in_box, self._held = {}, {}, None, False, None
 
     # --- Ray 2.5+'s rounded boxes ------------------------------------------------------------------------
 

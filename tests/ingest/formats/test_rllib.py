@@ -142,3 +142,19 @@ def test_ray_2_s_rounded_status_table_follows_the_first_trial() -> None:
              "╰──────────────────────────────────────────────────────────────────────╯"]
     (row,) = steps(lines)
     assert (row.step, row.elapsed_seconds, dict(row.figures)) == (4, 40.25, {"reward": 118.5})
+
+
+def test_a_script_printing_the_iteration_first_gives_it_the_figures_under_it() -> None:
+    # a training loop's own prints (``print("training_iteration: %d" % result["training_iteration"])`` then the
+    # rewards, a blank line between iterations): iteration 2's reward is the one printed under it, never 1's
+    lines = ["training_iteration: 1", "date:  2021-03-01_10-00-00", "episode_reward_mean: -300.000000", "", "",
+             "training_iteration: 2", "date:  2021-03-01_10-01-00", "episode_reward_mean: -250.000000", "", ""]
+    assert [(s.step, dict(s.figures)) for s in steps(lines)] == [(1, {"reward": -300.0}), (2, {"reward": -250.0})]
+    # cut after its iteration line: the iteration, its figures none
+    assert [(s.step, s.figures) for s in steps(lines[:6])] == [(1, (("reward", -300.0),)), (2, ())]
+
+
+def test_a_paste_beginning_at_a_block_s_last_line_is_not_taken_for_a_script_leading_with_it() -> None:
+    lines = ["training_iteration: 4", "", *block(5, reward=-10.0, loss=1.0, seconds=2.0, total=10.0, stamp=1_700_000_000)]
+    got = steps(lines)
+    assert [(s.step, dict(s.figures), s.loss) for s in got] == [(4, {}, None), (5, {"reward": -10.0}, 1.0)]
