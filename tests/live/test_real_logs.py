@@ -702,7 +702,9 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # ``seconds: 10.344`` its time as printed, ``Tokens/s/device`` per device (not the perplexity, not ``total_weights``)
     ("maxtext-pr4847-glog-completed-step-profiler.log", T0, "end", "step 3 · …", "measuring",
      {"step": 3, "total_steps": None, "loss": 12.979, "eta_seconds": None, "step_seconds": 10.344,
-      "tokens_per_second": 19006.461}),
+      "tokens_per_second": 19006.461,
+      # step 3 at its own line's time (21:55:16.704861), not the profiler line's under it (21:55:27.378361)
+      "seconds_since_step": 10.6735}),
     # bars with ASCII fill and dicts with extra keys; the bar's 05:45 left at 3.89 s/it
     ("hf-trainer-ezpz-aurora-bars-and-dicts-step11.log", T0, "end", "step 11/100 · …", "measuring",
      {"step": 11, "total_steps": 100, "loss": 2.5054, "grad_norm": 1.7332, "lr": 4.5e-05, "step_seconds": 3.89,

@@ -55,8 +55,8 @@ class ChainerParser(EmitLines):
             if epochs is not None:
                 self._epochs = int(epochs.group(1))
                 return Kind.FULL, _READ
-        if self._columns and text[:1].isdigit():
-            return self._row(text)
+        if self._columns and text[:1].isdigit() and text.rstrip()[-1:].isdigit():
+            return self._row(text.rstrip())  # (a row ends in a number: one ending otherwise has another line glued on)
         return Kind.OTHER, None
 
     def _row(self, text: str) -> tuple[Kind, Emit | None]:

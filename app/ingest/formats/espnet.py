@@ -113,7 +113,7 @@ class EspnetParser(EmitLines):
         )
         self._last_step = batch
         # ``train_time=1.793`` ends the line in a bare number: a wrap may still continue it.
-        return Kind.OPEN, lambda: [step]
+        return (Kind.OPEN if body.rstrip("` ")[-1:].isdigit() else Kind.FULL), lambda: [step]
 
     def _results(self, body: str) -> tuple[Kind, Emit | None]:
         sections = _SECTION.split(" " + body)

@@ -32,7 +32,8 @@ class MaxtextParser(EmitLines):
     def classify(self, text: str) -> tuple[Kind, Emit | None]:
         """A ``completed step:`` line is a step; anything else is not MaxText's."""
         head = _STEP.search(text) if "completed step: " in text else None
-        if head is None:
+        if head is None or not text.rstrip()[-1:].isdigit():
+            # (its last figure is a number: a line ending otherwise is another line glued on by a wrap's join)
             return Kind.OTHER, None
         pairs = {m.group(1): number(m.group(2)) for m in _PAIR.finditer(text, head.end())}
         seconds = finite(number(head.group(2)))

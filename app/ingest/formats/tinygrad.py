@@ -48,5 +48,5 @@ class TinygradParser(EmitLines):
             lr=finite(figures.get("LR")),
             step_seconds=seconds if seconds is not None and seconds > 0 else None,
         )
-        # The line ends in a bare number (its GFLOPS): a wrap may still continue it.
-        return Kind.OPEN, lambda: [step]
+        # A line ending in a bare number may still be continued by a wrap; one ending in a unit is whole.
+        return (Kind.OPEN if text.rstrip()[-1:].isdigit() else Kind.FULL), lambda: [step]

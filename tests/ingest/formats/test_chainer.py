@@ -46,3 +46,10 @@ def test_a_line_whose_cells_do_not_line_up_is_no_row() -> None:
     assert [e for e in events([header, "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16"]) if isinstance(e, TrainStep)] == []
     (row,) = [e for e in events([header, "3           1200        0.5123      300.5"]) if isinstance(e, TrainStep)]
     assert (row.step, row.epoch, row.loss, row.elapsed_seconds) == (1200, 3.0, 0.5123, 300.5)
+
+
+def test_a_row_is_not_read_again_with_the_next_line_glued_on() -> None:
+    # the joiner tries a row (ending in a number a wrap could cut) with the next line: "300.5done" is no clock
+    header = "epoch       iteration   main/loss   elapsed_time"
+    (row,) = [e for e in events([header, "3           1200        0.5123      300.5", "done"]) if isinstance(e, TrainStep)]
+    assert row.elapsed_seconds == 300.5
