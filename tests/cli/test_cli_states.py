@@ -107,7 +107,8 @@ def test_an_unrecognised_log_says_what_to_do_and_shows_its_lines_shape_not_text(
     assert once("--log", str(log)) == [
         "log format not recognised",
         ("  tokwatch reads these formats: iota, nanochat, nanogpt, llmc, modded-nanogpt, hf-trainer, torchtitan, "
-         "sn38, hivemind, verl, generic; if this log is one of them, start tokwatch with --format NAME"),
+         "sn38, hivemind, verl, rllib, espnet, maxtext, tinygrad, stable-baselines, chainer, generic; if this log is one of "
+         "them, start tokwatch with --format NAME"),
         "  line 1 looks like: N-N-N N:N:N epoch=N … saved",  # the path is the user's, not the format's
         "  line 2 looks like: key … ok",  # a long token may be a secret
         "  State: unrecognised (problem) · 4 lines read, none dated",

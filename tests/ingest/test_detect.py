@@ -255,7 +255,7 @@ REAL_FORMATS = {
     "generic-ultralytics-issue21765-yolo-epoch-22-of-55-negative-box-loss-9min-epochs.log": "generic",
     "generic-ultralytics-issue19571-yolo11-tune-epoch-16-of-30-zero-metrics-box-loss-up.log": "generic",
     "generic-isaaclab-issue5084-rsl-rl-learning-iteration-1-of-10-blocks.log": "generic",
-    "generic-rl-baselines3-zoo-pr521-sb3-ppo-table-iterations-18-timesteps-73728.log": "generic",
+    "stable-baselines-rl-baselines3-zoo-pr521-sb3-ppo-table-iterations-18-timesteps-73728.log": "stable-baselines",
     "generic-dscnet-issue1-epoch-198-bracket-iter-of-927-time-avg-many-losses-accu.log": "generic",
     "generic-tf-estimator-issue43014-loss-step-0-100-global-step-per-sec-glog.log": "generic",
     "generic-flax-issue3364-clu-logging-writer-step-400-500-four-hosts-steps-per-second.log": "generic",
@@ -270,7 +270,7 @@ REAL_FORMATS = {
     "generic-yolo11-ultralytics-issue22209-new-bars-epochs-12-14-of-300-it-s.log": "generic",
     "crash-nscl-issue23-validation-bar-glued-jac-crun-line-6-pid-killed.log": "generic",
     "generic-deeprm-issue10-iteration-blocks-elapsed-time-seconds-tabs.log": "generic",
-    "generic-sb2-stable-baselines-issue121-ppo2-table-nupdates-782-ep-rewmean-nan.log": "generic",
+    "stable-baselines-sb2-stable-baselines-issue121-ppo2-table-nupdates-782-ep-rewmean-nan.log": "stable-baselines",
     "hf-trl-ppo-hongbomiao-pr37684-dicts-episode-epoch-no-step.log": "hf-trainer",
     "generic-spacy-issue7083-ner-table-tok2vec-ner-losses-every-200.log": "generic",
     "generic-spacy-issue12299-spancat-init-then-table-epochs-0-13.log": "generic",
@@ -372,7 +372,7 @@ REAL_FORMATS = {
     "broken-hf-modernbert-issue233-gradnan-then-loss0.log": "hf-trainer",
     "crash-generic-nemo-lightning-bar-glued-nccl-watchdog-pytorch-118369.log": "generic",
     "crash-hf-ms-swift-issue64-sighup-death-signal-glued-bar.log": "hf-trainer",
-    "generic-maxtext-pr4847-glog-completed-step-profiler.log": "generic",
+    "maxtext-pr4847-glog-completed-step-profiler.log": "maxtext",
     "hf-trainer-ezpz-aurora-bars-and-dicts-step11.log": "hf-trainer",
     "hivemind-issue447-albert-monitor-loss-flat-elided.log": "hivemind",
     # a traceback alone, no monitor line: the generic reader's crash (its header accepts either)
@@ -438,7 +438,7 @@ REAL_FORMATS = {
     "hivemind-rlswarm-issue303-bar-glued-killed-9-shutting-down.log": "hf-trainer",
     "generic-rppg-mae-issue8-metriclogger-epoch12-then-test-pipes.log": "generic",
     "hivemind-rlswarm-issue94-cuda-platform-joining-hello-registering-then-traceback-header.log": "hivemind",
-    "generic-sb3-stable-baselines-issue1204-ppo-table-iterations-7-time-elapsed-136.log": "generic",
+    "stable-baselines-sb3-stable-baselines-issue1204-ppo-table-iterations-7-time-elapsed-136.log": "stable-baselines",
     "generic-modula-pr1-step-train-test-loss-tokens-per-gpu-sec-mfu.log": "generic",
     "generic-t81-558-issue86-keras-verbose2-epoch-of-1000-tf-glog-lines.log": "generic",
     # a Lightning bar then a traceback; diffusers' ``Steps: 1/2 … loss=, lr=`` bar read as the Trainer's
@@ -447,6 +447,17 @@ REAL_FORMATS = {
     "generic-deep-object-pose-issue220-train-epoch-bracket-percent-tab-loss.log": "generic",
     "hf-paddlenlp-pr1761-dicts-global-step-bar-200-of-600-glued-running-evaluation.log": "hf-trainer",
     "hf-sentence-transformers-pr2449-v3-loss-dicts-epoch-0.38-then-eval-dict.log": "hf-trainer",
+    # RLlib's result blocks (bare, or under Tune's ``Result for``) and Tune's boxed table of trials; ESPnet2's trainer
+    "rllib-ray-issue3908-ppo-bare-results-iteration-5-tail-then-6-then-7-begun.log": "rllib",
+    "rllib-ray-pr27093-result-for-ppo-cartpole-indented-block-iteration-1-cut.log": "rllib",
+    "rllib-tune-ray-issue5996-boxed-trial-table-sac-iter-66.log": "rllib",
+    "rllib-tune-rllib-energyplus-issue1-boxed-trial-table-ppo-iter-118.log": "rllib",
+    "rllib-tune-ray-issue36790-air-output-trial-completed-20-iterations-result-box.log": "rllib",
+    "espnet-issue2674-lm-1epoch-train-6376-to-7500-results-valid-loss-then-2-of-20-started.log": "espnet",
+    "tinygrad-pr13803-mlperf-llama-steps-1-to-10-s-run-loss-lr-gb-used.log": "tinygrad",
+    "stable-baselines-zeshiwu-capstone-sb3-ppo-breakout-iterations-1-to-4.log": "stable-baselines",
+    "chainer-espnet-pr1138-asr-train-printreport-iterations-100-to-300-progressbar-escapes.log": "chainer",
+    "chainer-chainer-issue7591-printreport-wrapped-header-epoch-1-iteration-356-val-losses.log": "chainer",
 }
 
 

@@ -172,11 +172,11 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # ``nan`` reward mean (no episode finished) no divergence; one table is a log read
     # (``time_elapsed 656`` over ``nupdates 782``, both from the start of ``learn()``: 0.8389 s an update; v2's fps
     # 142 is its last update's alone)
-    ("generic-sb2-stable-baselines-issue121-ppo2-table-nupdates-782-ep-rewmean-nan.log", T0, T0, "step 782 · …",
+    ("stable-baselines-sb2-stable-baselines-issue121-ppo2-table-nupdates-782-ep-rewmean-nan.log", T0, T0, "step 782 · …",
      "measuring", {"step": 782, "total_steps": None, "loss": -0.011813248, "step_seconds": 656 / 782}),
     # stable-baselines3's one table: ``time_elapsed 136`` at ``iterations 7``: 19.43 s an iteration (3584 timesteps
     # / fps 26 = 137.8 s is outside that whole second: the truncated fps is the coarser clock here)
-    ("generic-sb3-stable-baselines-issue1204-ppo-table-iterations-7-time-elapsed-136.log", T0, T0, "step 7 · …",
+    ("stable-baselines-sb3-stable-baselines-issue1204-ppo-table-iterations-7-time-elapsed-136.log", T0, T0, "step 7 · …",
      "measuring", {"step": 7, "total_steps": None, "loss": 20.1, "lr": 0.0002, "step_seconds": 136 / 7}),
     # TRL PPOTrainer's dicts: ``lr``, ``loss/policy_avg`` (PPO's loss), ``episode`` counting episodes, the epoch the position
     ("hf-trl-ppo-hongbomiao-pr37684-dicts-episode-epoch-no-step.log", T0, T0, "epoch 0.76 · loss -0.00128", "measuring",
@@ -212,8 +212,40 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "measuring", {"step": None, "logged_records": 10, "loss": 1.5126, "lr": 1.2459016393442624e-05,
                    "step_seconds": None, "finished": False}),
     # stable-baselines3's logger table: ``time/iterations 18`` its position, ``train/loss`` 0.482; no total
-    ("generic-rl-baselines3-zoo-pr521-sb3-ppo-table-iterations-18-timesteps-73728.log", T0, T0, "step 18 · …",
+    ("stable-baselines-rl-baselines3-zoo-pr521-sb3-ppo-table-iterations-18-timesteps-73728.log", T0, T0, "step 18 · …",
      "measuring", {"step": 18, "total_steps": None, "loss": 0.482, "step_seconds": 73728 / 8507 / 18}),
+    # RLlib's bare result blocks: iteration 6 whole (its learner's total_loss, time_this_iter_s as printed), dated by
+    # the results' own ``timestamp``; iteration 7's block begun without its iteration: no step
+    ("rllib-ray-issue3908-ppo-bare-results-iteration-5-tail-then-6-then-7-begun.log", T0, "end", "step 6 · …",
+     "measuring", {"step": 6, "total_steps": None, "loss": 2228198.5, "lr": 4.999999873689376e-05,
+                   "step_seconds": 2.884826421737671}),
+    # a block under Tune's ``Result for`` cut before its training_iteration: iteration 1 from iterations_since_restore
+    ("rllib-ray-pr27093-result-for-ppo-cartpole-indented-block-iteration-1-cut.log", T0, T0, "step 1 · …", "measuring",
+     {"step": 1, "loss": 8.862993240356445, "step_seconds": None}),
+    # Tune's boxed tables: one trial's ``iter``; no loss in them
+    ("rllib-tune-ray-issue5996-boxed-trial-table-sac-iter-66.log", T0, T0, "step 66 · …", "measuring",
+     {"step": 66, "loss": None, "total_steps": None}),
+    ("rllib-tune-rllib-energyplus-issue1-boxed-trial-table-ppo-iter-118.log", T0, T0, "step 118 · …", "measuring",
+     {"step": 118, "loss": None, "total_steps": None}),
+    # Ray 2.6's rounded result box under "Trial … completed training after 20 iterations": done at iteration 20
+    ("rllib-tune-ray-issue36790-air-output-trial-completed-20-iterations-result-box.log", T0, T0, "done · step 20", "done",
+     {"step": 20, "loss": 0.6204, "step_seconds": 0.16039, "lr": None}),
+    # ESPnet2: epoch 2 of 20 begun (its batch count starts again), epoch 1's validation loss (taken at batch 7500 of
+    # epoch 1: no step of the count now shown, so none is said beside it)
+    ("espnet-issue2674-lm-1epoch-train-6376-to-7500-results-valid-loss-then-2-of-20-started.log", T0, "end",
+     "epoch 2/20 · 375 in the epoch · …", "measuring",
+     {"step": 375, "total_steps": None, "loss": 2.313, "lr": 0.1, "eval": {"valid_loss": {"value": 2.387, "step": None}}}),
+    # tinygrad: ten steps in 93.44 + 101.78 + 7.34 + 4.32 + 4.36 + 4.32 + 4.34 + 4.35 + 4.36 + 4.40 = 233.01 s as printed
+    ("tinygrad-pr13803-mlperf-llama-steps-1-to-10-s-run-loss-lr-gb-used.log", T0, T0, "step 10 · 154 steps/h", "training",
+     {"step": 10, "loss": 11.875, "step_seconds": 4.40, "steps_per_hour": pytest.approx(10 * 3600 / 233.01, rel=0.01)}),
+    # SB3 PPO tables: iteration 4, 139 s over 4 iterations
+    ("stable-baselines-zeshiwu-capstone-sb3-ppo-breakout-iterations-1-to-4.log", T0, T0, "step 4 · …", "measuring",
+     {"step": 4, "loss": -0.102, "lr": 0.0003, "step_seconds": 139 / 4}),
+    # Chainer's PrintReport: iteration 300's row (its clock cut off), epoch 0 of the progress bar's 100
+    ("chainer-espnet-pr1138-asr-train-printreport-iterations-100-to-300-progressbar-escapes.log", T0, "end", "step 300 · …",
+     "measuring", {"step": 300, "loss": 585.188, "data": epoch(0.0)}),
+    ("chainer-chainer-issue7591-printreport-wrapped-header-epoch-1-iteration-356-val-losses.log", T0, T0, "step 356 · …",
+     "measuring", {"step": 356, "loss": 31.2785, "data": epoch(1.0)}),
     # AverageMeter's ``Time: 0.298 (0.297)``: a batch's seconds and their mean, no unit printed
     ("generic-dscnet-issue1-epoch-198-bracket-iter-of-927-time-avg-many-losses-accu.log", T0, T0,
      "epoch 198 · 450/927 in the epoch · …", "measuring",
@@ -666,9 +698,13 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("crash-hf-ms-swift-issue64-sighup-death-signal-glued-bar.log", T0, T0, "step 2905/25120 · stopped", "stopped",
      {"step": 2905, "total_steps": 25120, "loss": 2.011, "lr": 9.81e-05, "step_seconds": 2.86, "eta_seconds": None,
       "trainer_eta_seconds": None, "data": epoch(1.85)}),
-    # glog-prefixed ``completed step: N, seconds: S, …, loss: X, …, perplexity: P``; no total printed
-    ("generic-maxtext-pr4847-glog-completed-step-profiler.log", T0, "end", "step 3 · …", "measuring",
-     {"step": 3, "total_steps": None, "loss": 12.979, "eta_seconds": None}),
+    # glog-prefixed ``completed step: N, seconds: S, …, loss: X, …, perplexity: P``; no total printed; the step's
+    # ``seconds: 10.344`` its time as printed, ``Tokens/s/device`` per device (not the perplexity, not ``total_weights``)
+    ("maxtext-pr4847-glog-completed-step-profiler.log", T0, "end", "step 3 · …", "measuring",
+     {"step": 3, "total_steps": None, "loss": 12.979, "eta_seconds": None, "step_seconds": 10.344,
+      "tokens_per_second": 19006.461,
+      # step 3 at its own line's time (21:55:16.704861), not the profiler line's under it (21:55:27.378361)
+      "seconds_since_step": 10.6735}),
     # bars with ASCII fill and dicts with extra keys; the bar's 05:45 left at 3.89 s/it
     ("hf-trainer-ezpz-aurora-bars-and-dicts-step11.log", T0, "end", "step 11/100 · …", "measuring",
      {"step": 11, "total_steps": 100, "loss": 2.5054, "grad_norm": 1.7332, "lr": 4.5e-05, "step_seconds": 3.89,
@@ -1204,7 +1240,6 @@ GENERIC_READ = {
     "generic-rlinf-pr942-metric-table-box-step6-of-1000.log": "step, total, step time, elapsed, ETA",
     "generic-mmengine-xtuner-issue187-gradnorm-nan-loss-finite.log":
         "step, total, epoch, loss, lr, grad norm, step time, ETA",
-    "generic-maxtext-pr4847-glog-completed-step-profiler.log": "step, loss",
     "generic-fairseq-issue301-legacy-epoch-progress-valid.log": "step, total, epoch, loss, lr, grad norm, tok/s, eval",
     "generic-fairseq-composed-simple-progress-epoch-rollover.log": "step, total, epoch, loss, lr, grad norm, tok/s, eval",
     "generic-megatron-deepspeed-bigscience-file-tr8b-104B-chronicles-resume-overflow-spike.log":
@@ -1242,12 +1277,9 @@ GENERIC_READ = {
     "generic-cltr-issue15-training-epoch-844-855-of-1500-epoch-time-dated.log": "step, total, epoch, loss, lr",
     "generic-spacy-issue7083-ner-table-tok2vec-ner-losses-every-200.log": "step, epoch, eval",
     "generic-spacy-issue12299-spancat-init-then-table-epochs-0-13.log": "step, epoch, eval",
-    "generic-sb2-stable-baselines-issue121-ppo2-table-nupdates-782-ep-rewmean-nan.log": "step, loss, step time",
-    "generic-sb3-stable-baselines-issue1204-ppo-table-iterations-7-time-elapsed-136.log": "step, loss, lr, step time",
     "generic-deeprm-issue10-iteration-blocks-elapsed-time-seconds-tabs.log": "step, loss, step time",
     "generic-deep-object-pose-issue220-train-epoch-bracket-percent-tab-loss.log": "step, total, epoch, loss",
     "generic-yolo11-ultralytics-issue22209-new-bars-epochs-12-14-of-300-it-s.log": "step, epoch, step time, elapsed, eval",
-    "generic-rl-baselines3-zoo-pr521-sb3-ppo-table-iterations-18-timesteps-73728.log": "step, loss, lr, step time",
     "generic-dscnet-issue1-epoch-198-bracket-iter-of-927-time-avg-many-losses-accu.log":
         "step, total, epoch, loss, lr, step time",
     "generic-tf-estimator-issue43014-loss-step-0-100-global-step-per-sec-glog.log": "step, loss, step time",

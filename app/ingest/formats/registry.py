@@ -147,6 +147,42 @@ def _verl(spec: FormatSpec) -> LogParser:
     return VerlParser()
 
 
+def _rllib(spec: FormatSpec) -> LogParser:
+    from .rllib import RllibParser
+
+    return RllibParser()
+
+
+def _espnet(spec: FormatSpec) -> LogParser:
+    from .espnet import EspnetParser
+
+    return EspnetParser()
+
+
+def _maxtext(spec: FormatSpec) -> LogParser:
+    from .maxtext import MaxtextParser
+
+    return MaxtextParser()
+
+
+def _tinygrad(spec: FormatSpec) -> LogParser:
+    from .tinygrad import TinygradParser
+
+    return TinygradParser()
+
+
+def _stable_baselines(spec: FormatSpec) -> LogParser:
+    from .stable_baselines import StableBaselinesParser
+
+    return StableBaselinesParser()
+
+
+def _chainer(spec: FormatSpec) -> LogParser:
+    from .chainer import ChainerParser
+
+    return ChainerParser()
+
+
 def _generic(spec: FormatSpec) -> LogParser:
     from .generic import GenericParser
 
@@ -394,6 +430,54 @@ FORMATS: tuple[FormatSpec, ...] = (
             # ray_trainer.fit's bar (logged without the console metrics, a run prints only it) and its plan.
             sign("Training Progress", r"^Training Progress:\s+\d{1,3}%\|"),
             sign("Total training steps", r"^Total training steps: \d+$"),
+        ),
+    ),
+    FormatSpec(
+        "rllib", _rllib, "rllib", STEPS, "an RLlib log",
+        signatures=(
+            # a result block's (bare or under Tune's ``Result for …:``), and Tune's status of its trials
+            sign("training_iteration", r"^ *training_iteration: \d{1,12}$"),
+            sign("time_this_iter_s", r"^ *time_this_iter_s: [\d.]+(?:e[-+]?\d+)?$"),
+            sign("episode_re", r"^ *episode_(?:reward|return)_mean: "),
+            sign("Result for ", r"^Result for [\w.-]{1,200}:$"),
+            sign("Trial name", r"Trial name\b.{0,200}\bstatus\b.{0,200}\biter\b"),
+            sign(" iter", r"^ - \S+:\s+(?:RUNNING|TERMINATED|PENDING|PAUSED|ERROR)\b.*, \d+ iter\b"),
+            # Ray 2.5+: a result's rounded box and the line above it
+            sign("training_iteration", r"^│ training_iteration +\d{1,12} +│$"),
+            sign(" result", r"^│ (?:Trial \S{1,200} result|Training result) *│$"),
+            sign(" iteration", r"^Trial \S{1,200} (?:completed training after \d+ iterations?|finished iteration \d+) at "),
+        ),
+    ),
+    FormatSpec(
+        "espnet", _espnet, "espnet", STEPS, "an ESPnet log",
+        signatures=(
+            sign("batch: ", r"\d+epoch:train:\d+-\d+batch: "),
+            sign("epoch started", r"\(trainer:\d+\) INFO: \d+/\d+epoch started"),
+            sign("epoch results", r"\(trainer:\d+\) INFO: \d+epoch results: \[train\] "),
+        ),
+    ),
+    FormatSpec(
+        "maxtext", _maxtext, "maxtext", STEPS, "a MaxText log",
+        signatures=(sign("completed step", r"completed step: \d+, seconds: [\d.]+, TFLOP/s"),),
+    ),
+    FormatSpec(
+        "tinygrad", _tinygrad, "tinygrad", STEPS, "a tinygrad MLPerf log",
+        signatures=(sign(" run, ", r"^\s*\d+ +[\d.]+ m?s run, .*\d loss\b"),),
+    ),
+    FormatSpec(
+        "stable-baselines", _stable_baselines, "stable-baselines", STEPS, "a Stable-Baselines log",
+        signatures=(
+            # SB3's logger table: its groups' rows, and v2's count of updates
+            sign("/ ", r"^ ?\| (?:rollout|time|train|eval)/ +\| +\|$"),
+            sign("nupdates", r"^ ?\| nupdates +\| \d+ +\|$"),
+        ),
+    ),
+    FormatSpec(
+        "chainer", _chainer, "chainer", STEPS, "a Chainer log",
+        signatures=(
+            # PrintReport's header, and ProgressBar's count of iterations and epochs
+            sign("iteration", r"^epoch {2,}iteration {2,}(?:main/|validation/|val/|lr |elapsed_time)"),
+            sign(" epochs", r"^\s*\d+ iter, \d+ epoch / \d+ epochs\s*$"),
         ),
     ),
     # No signature of its own: read when no format above claims a log (detect.py).

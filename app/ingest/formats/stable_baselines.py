@@ -1,0 +1,131 @@
+"""Stable-Baselines3 (and stable-baselines v2): the logger's table, one figure a row, between dashed rules.
+
+SB3's ``HumanOutputFormat`` dumps what was recorded since the last dump as a table::
+
+    ------------------------------------------
+    | rollout/                |              |
+    |    ep_rew_mean          | 0.016        |
+    | time/                   |              |
+    |    fps                  | 3374         |
+    |    iterations           | 19529        |
+    |    time_elapsed         | 5926         |
+    |    total_timesteps      | 19997696     |
+    | train/                  |              |
+    |    loss                 | -0.0297      |
+    ------------------------------------------
+
+A table is one record: ``iterations`` (an on-policy algorithm's count of rollouts; ``n_updates`` for an
+off-policy one, v2's ``nupdates``) is its position; ``total_timesteps`` and ``fps`` count the environment's
+steps, neither the run's steps nor tokens. ``train/`` holds the previous update's figures (its ``loss``, else
+its ``policy_loss``; ``learning_rate``), ``rollout/ep_rew_mean`` the mean episode reward. ``EvalCallback``
+dumps its own table (``eval/mean_reward``, ``eval/mean_ep_length``) with the ``train/`` figures recorded since
+the last dump, which are the latest step's. ``time_elapsed`` counts whole seconds from the start of ``learn()``
+over ``iterations`` counted from there too: their ratio is an iteration's mean time (v2's ``fps`` is its last
+update's alone).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...stats.events import EvalResult, Event, StepFigures, TrainStep
+from .fields import Kind, finite, number
+from .pipeline import Emit, EmitLines
+from .prefix import LineTimes
+
+_ROW = re.compile(r"^ ?\|\s+([A-Za-z][\w./ -]{0,60}?)\s*\|\s*(-?[\w.+-]{0,30})\s*\|\s*$")
+_RULE = re.compile(r"^ ?-{5,}\s*$")
+# The table's position, by the names the versions and algorithms print it under, in that order.
+_POSITIONS = ("time/iterations", "nupdates", "train/n_updates")
+_EVAL_FIGURES = ("mean_reward", "mean_ep_length", "success_rate")
+
+
+def _nothing() -> list[Event]:
+    return []
+
+
+_HELD: Emit = _nothing  # a row held for the table being read
+
+
+class StableBaselinesParser(EmitLines):
+    """Stable-Baselines' logger tables in, step, evaluation and figure events out."""
+
+    name = "stable-baselines"
+
+    def __init__(self) -> None:
+        self._times = LineTimes()
+        self._start_emitting()
+        self._rows: dict[str, str] | None = None  # the table being read: its figures by group/name
+        self._group = ""
+        self._last_step: int | None = None
+
+    def classify(self, text: str) -> tuple[Kind, Emit | None]:
+        """A table's row or rule; anything else closes a table left open and is not the logger's."""
+        row = _ROW.match(text)
+        if row is not None:
+            name, value = row.group(1).strip(), row.group(2).strip()
+            if self._rows is None:
+                self._rows = {}
+            if not value and name.endswith("/"):
+                self._group = name
+            elif value:
+                self._rows[self._group + name] = value
+            return Kind.FULL, _HELD
+        if _RULE.match(text):
+            events = self._close()
+            return Kind.FULL, (lambda: events) if events else _HELD
+        if self._rows:
+            events = self._close()
+            return Kind.FULL, (lambda: events) if events else None
+        return Kind.OTHER, None
+
+    def batch_end(self, events: list[Event]) -> None:
+        """A table is written whole at once: one the batch ended inside is a paste's cut, read as it stands."""
+        events.extend(self._close())
+
+    def _close(self) -> list[Event]:
+        rows, self._rows, self._group = self._rows, None, ""
+        if not rows:
+            return []
+        figures = {name: number(value) for name, value in rows.items()}
+        loss = finite(figures.get("train/loss"))
+        if loss is None:
+            loss = finite(figures.get("train/policy_loss", figures.get("policy_loss")))
+        lr = finite(figures.get("train/learning_rate"))
+        if any(name.startswith("eval/") for name in rows):
+            # EvalCallback's table: the evaluation at the latest step, and the update's figures recorded since
+            events: list[Event] = [EvalResult(at=None, name=name, value=finite(figures.get(f"eval/{name}")),
+                                              step=self._last_step)
+                                   for name in _EVAL_FIGURES if f"eval/{name}" in rows]
+            if loss is not None or lr is not None:
+                events.append(StepFigures(at=None, loss=loss, lr=lr))
+            return events
+        position = next((figures[name] for name in _POSITIONS if figures.get(name) is not None), None)
+        if position is None or position != int(position) or position < 0:
+            return []  # a table's tail without its position (the paste began inside it)
+        step = int(position)
+        self._last_step = step
+        reward = finite(figures.get("rollout/ep_rew_mean", figures.get("ep_rewmean")))
+        fps = finite(figures.get("time/fps", figures.get("fps")))  # the environment's steps a second, as printed
+        return [TrainStep(
+            at=None,
+            stage="train",
+            step=step,
+            loss=loss,
+            loss_note=None if loss is None or figures.get("train/loss") is not None else "policy loss",
+            lr=lr,
+            step_seconds=_mean_iteration_seconds(figures, step),
+            figures=tuple((name, value) for name, value in (("reward", reward), ("rate/fps", fps)) if value is not None),
+        )]
+
+
+def _mean_iteration_seconds(figures: dict[str, float | None], iterations: int) -> float | None:
+    """``time_elapsed`` over the iterations, both counted from the start of ``learn()``; where
+    ``total_timesteps / fps`` falls inside that whole second (the run started from timestep 0), the finer clock."""
+    elapsed = figures.get("time/time_elapsed", figures.get("time_elapsed"))
+    if elapsed is None or elapsed <= 0 or iterations < 1:
+        return None
+    fps, timesteps = figures.get("time/fps"), figures.get("time/total_timesteps")
+    if fps is not None and timesteps is not None and fps > elapsed and int(timesteps / fps) == elapsed:
+        elapsed = timesteps / fps
+    return elapsed / iterations
