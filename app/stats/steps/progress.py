@@ -42,6 +42,7 @@ from ..events import (
 from ..tracker import WARMUP_COUNT
 from . import rules
 from .health import RunHealth
+from .placing import placed_times
 from .stage import (
     EARLY_LOSSES,
     EXPLODED_FACTOR,
@@ -62,7 +63,6 @@ from .timing import (
     clock_gap,
     covered_steps,
     line_seconds,
-    placed_times,
     timeline_covered,
     timeline_offset,
 )
