@@ -15,7 +15,6 @@ import shutil
 import subprocess
 import sys
 import sysconfig
-import time
 import urllib.request
 import venv
 import zipfile
@@ -23,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.launched import printed_until_ready
 from tests.web.test_ws import WsClient
 
 try:
@@ -35,7 +35,6 @@ pytestmark = pytest.mark.timeout(300)
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "tests" / "data" / "iota-sample.log"
-READY_LINE = "Ctrl-C to stop"
 # What the build reads; the rest of the checkout (tests, .venv, caches) stays out of the copy.
 BUILD_INPUTS = ("pyproject.toml", "README.md", "app", "static", "templates")
 # pip's words when it cannot fetch the build backend: no index, no network, nothing cached.
@@ -147,15 +146,8 @@ def test_the_installed_server_serves_the_page_and_the_websocket(installed: Path,
     process = subprocess.Popen([str(installed), "--port", "0", "--log", str(log)], cwd=tmp_path,
                                env=run_env(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        assert process.stdout is not None
-        banner = ""
-        deadline = time.monotonic() + 30
-        while READY_LINE not in banner and time.monotonic() < deadline:
-            line = process.stdout.readline()
-            if not line:
-                break
-            banner += line
-        assert READY_LINE in banner, banner
+        banner, started = printed_until_ready(process, 30)
+        assert started, banner
         port = int(re.search(r"http://127\.0\.0\.1:(\d+)/", banner).group(1))  # type: ignore[union-attr]
         ws_port = int(re.search(r"websocket on port (\d+)", banner).group(1))  # type: ignore[union-attr]
         base = f"http://127.0.0.1:{port}"

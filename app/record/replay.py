@@ -15,22 +15,20 @@ from __future__ import annotations
 
 import base64
 import math
-import operator
 import threading
 from array import array
 from bisect import bisect_left
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, MutableSequence, Sequence
 from dataclasses import replace
-from itertools import accumulate, compress, repeat
 from pathlib import Path
 from typing import Any
 
 from ..ingest.formats import create_parser, detect, kind_of
 from ..ingest.formats.crash import CrashAware
 from ..snapshot import EventView, SourceView
-from ..stats.events import Event, ForwardPass, StageStart, StepRun, TrainStep
+from ..stats.events import Event, ForwardPass, StepRun
 from ..stats.kinds import MINER, STEPS, tracker_for
-from ..stats.steps.timing import line_seconds
+from ..stats.steps.placing import Placement
 from ..store import EventRow, Observation, PassFact, Sample, SourceKey
 from ..store.records import (
     SAMPLE_SECONDS,
@@ -54,7 +52,6 @@ READ_BYTES = 1 << 18  # a block's lines are held at once: about 5 bytes of memor
 FIRST_READ_BYTES = 1 << 20  # the first block: enough lines to tell the format (DETECT_LINES)
 MAX_LINE_BYTES = 1 << 20
 DETECT_LINES = 2000
-PLACE_SLICE = 1 << 14  # undated events placed at once (two floats each held meanwhile)
 OBSERVE_SECONDS = 300  # a step trainer's replay is looked at this often (see StepReplay)
 
 NO_SOURCE = SourceKey("", "", "miner")  # batches get the real source where they are written
@@ -276,7 +273,7 @@ def placed_times(path: Path, name: str, mtime: float, anchors: Anchors, stop: th
                  limit: int, spool: EventSpool | None = None, *, runs: bool = True) -> MutableSequence[float]:
     """Each event's time in the file's first ``limit`` bytes (NaN: undated), as a cold start places them.
 
-    The rule is :func:`app.stats.steps.timing.place_in_time`'s: the last event gets ``mtime``,
+    The rule is :class:`app.stats.steps.placing.Placement`'s: the last event gets ``mtime``,
     earlier ones step back by the durations the trainer printed; a dated event (or a step the
     history has placed already, from ``anchors``) re-anchors what precedes it; before a step of
     unknown duration events stay undated. Only two floats per event are kept, never the events:
@@ -290,98 +287,17 @@ def placed_times(path: Path, name: str, mtime: float, anchors: Anchors, stop: th
     # columns (registry.py, ``UsualLine.in_columns``); any other reads as feed reads.
     read: Callable[[list[str]], Sequence[Event | StepRun]] = (
         parser.feed_runs if runs and isinstance(parser, CrashAware) else parser.feed)
-    times: array[float] | None = None  # each event's own time (NaN: none), once one has one
-    # How far back the event before this one is (0 for what is not a step); on disk beside the
-    # spool (the import's first pass: a double an event, never held whole).
-    seconds: MutableSequence[float] = DiskDoubles() if spool is not None else array("d")
-    previous: TrainStep | None = None
+    # Each event's duration on disk beside the spool (the import's first pass: a double an event,
+    # never held whole).
+    placement = Placement(DiskDoubles() if spool is not None else None, anchors)
     # The format is known: no first block of a MiB (its 20,000 lines' objects at once).
     for lines in read_lines(path, stop, limit, first_bytes=READ_BYTES):
         events = read(lines)
         if spool is not None:
             spool.write(events)
-        for event in events:
-            if isinstance(event, StepRun):
-                times = _place_run(event, previous, anchors, times, seconds)
-                previous = event.step(len(event) - 1)
-                continue
-            at = event.at
-            back = 0.0
-            if isinstance(event, TrainStep):
-                if at is None and anchors:
-                    at = anchors.get((event.stage, event.step))
-                duration = line_seconds(previous, event)
-                back = NAN if duration is None else duration
-                previous = event
-            elif isinstance(event, StageStart):
-                previous = None
-            if at is not None and times is None:
-                times = _undated(len(seconds))
-            if times is not None:
-                times.append(NAN if at is None else at)
-            seconds.append(back)
+        placement.add(events)
         stop.wait(YIELD_SECONDS)
-    return _place_back(times, seconds, mtime)
-
-
-def _undated(count: int) -> array[float]:
-    return array("d", [NAN]) * count
-
-
-def _place_back(times: array[float] | None, seconds: MutableSequence[float], end_at: float) -> MutableSequence[float]:
-    """Each event's time: an undated one's (NaN in ``times``, or no ``times``: none is dated) the
-    last ``end_at``, each before it ``seconds`` earlier than the one after; a dated one re-anchors
-    what precedes it (NaN, an unknown duration, leaves what comes before undated). A stretch between
-    two dated events at once, in the same order of subtractions as one by one. The times are
-    written over ``seconds`` as they are placed, back from the end (an undated log's import holds
-    one float an event, not two)."""
-    dated = [] if times is None else list(compress(range(len(times)), map(operator.not_, map(math.isnan, times))))
-    end, t = len(seconds), end_at
-    for k in [*reversed(dated), -1]:
-        while end - k > 1:  # the undated events k+1 .. end-1, back from t, a slice at a time (memory)
-            first = max(k + 1, end - PLACE_SLICE)
-            placed = list(accumulate(reversed(seconds[first + 1 : end]), operator.sub, initial=t))
-            t = placed[-1] - seconds[first]
-            placed.reverse()
-            seconds[first:end] = array("d", placed)
-            end = first
-        if k >= 0:
-            assert times is not None
-            t, end = times[k] - seconds[k], k
-            seconds[k] = times[k]
-    return seconds
-
-
-def _place_run(run: StepRun, previous: TrainStep | None, anchors: Anchors, times: array[float] | None,
-               seconds: MutableSequence[float]) -> array[float] | None:
-    """:func:`placed_times`'s two figures for each of ``run``'s steps (``previous``: the step before
-    it); return the times, made when the first of them is known."""
-    count = len(run)
-    if anchors:
-        found = array("d", (anchors.get((run.stage, step), NAN) for step in run.steps))
-        if times is None and not all(map(math.isnan, found)):
-            times = _undated(len(seconds))
-        if times is not None:
-            times.extend(found)
-    elif times is not None:
-        times.extend(repeat(NAN, count))
-    first = line_seconds(previous, run.step(0))
-    seconds.append(NAN if first is None else first)
-    steps, step_ms = run.steps, run.step_ms
-    elapsed = run.column("elapsed_seconds")
-    if elapsed is None:
-        if steps[-1] - steps[0] == count - 1 and min(step_ms) > 0 and all(map(operator.lt, steps, steps[1:])):
-            seconds.extend(map(operator.truediv, step_ms[1:], repeat(1000)))  # one step a line, each timed: its own time
-            return times
-    elif None not in elapsed and all(map(operator.lt, steps, steps[1:])):
-        clock = list(map(operator.sub, elapsed[1:], elapsed))
-        if not clock or min(clock) >= 0:
-            seconds.extend(clock)  # each step after the one before, on the trainer's clock: the time between
-            return times
-    for i in range(1, count):
-        back = line_seconds(run.step(i - 1), run.step(i))
-        seconds.append(NAN if back is None else back)
-    return times
+    return placement.place(mtime)
 
 
 class StepReplay:

@@ -97,16 +97,40 @@ class EventSpool:
             self._file = None
 
 
-class DiskDoubles(MutableSequence[float]):
+class _DoublesFile:
+    """Doubles in a temporary file of their own, read a stretch at a time."""
+
+    _SIZE = 8  # bytes a double
+
+    def __init__(self, file: IO[bytes] | None = None) -> None:
+        """``file``: one holding the doubles already (else a new, empty one)."""
+        if file is None:
+            file = tempfile.TemporaryFile()  # noqa: SIM115 - closed by close()
+        self._file: IO[bytes] | None = file
+
+    def _read(self, start: int, stop: int) -> array[float]:
+        assert self._file is not None
+        values = array("d")
+        self._file.seek(start * self._SIZE)
+        values.fromfile(self._file, stop - start)
+        return values
+
+    def close(self) -> None:
+        """Delete the file."""
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+
+class DiskDoubles(_DoublesFile, MutableSequence[float]):
     """Doubles appended in order and kept in a temporary file, read and rewritten in place through
     a window of ``WINDOW`` of them held in memory (a step log's durations while its events are
     placed back from its end: a double an event, hundreds of thousands of them)."""
 
     WINDOW = 1 << 13
-    _SIZE = 8  # bytes a double
 
     def __init__(self) -> None:
-        self._file: IO[bytes] | None = tempfile.TemporaryFile()  # noqa: SIM115 - closed by close()
+        super().__init__()
         self._stored = 0  # doubles in the file
         self._window = array("d")  # the doubles from _first on (appends go to it while it ends the file)
         self._first = 0
@@ -154,13 +178,6 @@ class DiskDoubles(MutableSequence[float]):
         count = len(self)
         self._first = i - i % self.WINDOW
         self._window = self._read(self._first, min(count, self._first + self.WINDOW))
-
-    def _read(self, start: int, stop: int) -> array[float]:
-        assert self._file is not None
-        values = array("d")
-        self._file.seek(start * self._SIZE)
-        values.fromfile(self._file, stop - start)
-        return values
 
     @overload
     def __getitem__(self, index: int) -> float: ...
@@ -228,14 +245,8 @@ class DiskDoubles(MutableSequence[float]):
         self._window = array("d")
         return file, count
 
-    def close(self) -> None:
-        """Delete the file."""
-        if self._file is not None:
-            self._file.close()
-            self._file = None
 
-
-class PlacedTimes(Sequence[float]):
+class PlacedTimes(_DoublesFile, Sequence[float]):
     """Each event's placed time, kept on disk for the pass that applies them in order.
 
     A trainer that logs every step has hundreds of thousands of events: their times, a double
@@ -247,12 +258,13 @@ class PlacedTimes(Sequence[float]):
     WINDOW = 1 << 13  # doubles read at once
 
     def __init__(self, times: MutableSequence[float]) -> None:
-        self._file: IO[bytes] | None
         if isinstance(times, DiskDoubles):
-            self._file, self._count = times.hand_over()  # already on disk: its file is read as it is
+            file, self._count = times.hand_over()  # already on disk: its file is read as it is
+            super().__init__(file)
         else:
-            self._file = file = tempfile.TemporaryFile()  # noqa: SIM115 - closed by close()
-            (times if isinstance(times, array) else array("d", times)).tofile(file)
+            super().__init__()
+            assert self._file is not None
+            (times if isinstance(times, array) else array("d", times)).tofile(self._file)
             self._count = len(times)
         self._window = array("d")
         self._first = 0  # the index of the window's first time
@@ -269,22 +281,13 @@ class PlacedTimes(Sequence[float]):
             start, stop, step = index.indices(self._count)
             if step != 1:
                 raise ValueError("placed times are read in order, a stretch at a time")
-            return self._read(start, max(start, stop))
+            return self._windowed(start, max(start, stop))
         i = range(self._count)[index]  # (an IndexError past the end)
-        return self._read(i, i + 1)[0]
+        return self._windowed(i, i + 1)[0]
 
-    def _read(self, start: int, stop: int) -> array[float]:
+    def _windowed(self, start: int, stop: int) -> array[float]:
         window, first = self._window, self._first
         if not (first <= start and stop <= first + len(window)):
-            assert self._file is not None
-            window = self._window = array("d")
+            window = self._window = self._read(start, min(self._count, start + max(stop - start, self.WINDOW)))
             first = self._first = start
-            self._file.seek(start * window.itemsize)
-            window.fromfile(self._file, min(self._count, start + max(stop - start, self.WINDOW)) - start)
         return window[start - first : stop - first]
-
-    def close(self) -> None:
-        """Delete the file."""
-        if self._file is not None:
-            self._file.close()
-            self._file = None

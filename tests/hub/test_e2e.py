@@ -31,9 +31,9 @@ import pytest
 
 from app.hub.store import HubStore
 from tests.conftest import LogWriter, iota_line
+from tests.launched import printed_until_ready
 
 ROOT = Path(__file__).resolve().parents[2]
-READY_LINE = "Ctrl-C to stop"
 TOKENS_PER_PASS = 3200
 
 
@@ -90,19 +90,12 @@ def launch(home: Path, *args: str) -> tuple[subprocess.Popen[str], Path]:
 
 def ready(process: subprocess.Popen[str], stderr_path: Path) -> Proc:
     """The launched ``run.py`` once it printed its URL."""
-    assert process.stdout is not None
-    lines = []
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        line = process.stdout.readline()
-        if not line:
-            break
-        lines.append(line)
-        if READY_LINE in line:
-            return Proc(process, "".join(lines), stderr_path)
+    printed, started = printed_until_ready(process, 30)
+    if started:
+        return Proc(process, printed, stderr_path)
     process.kill()
     process.wait()
-    raise AssertionError(f"run.py did not start:\n{''.join(lines)}\n{stderr_path.read_text()}")
+    raise AssertionError(f"run.py did not start:\n{printed}\n{stderr_path.read_text()}")
 
 
 def get(url: str) -> Any:

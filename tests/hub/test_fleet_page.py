@@ -22,6 +22,7 @@ from app.hub.report import report_body
 from app.hub.store import HubStore
 from app.live.monitor import Monitor
 from tests.conftest import RunningServer, start_server
+from tests.pages import watched_page
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -99,14 +100,7 @@ def hub(tmp_path: Path) -> Iterator[tuple[RunningServer, Agents]]:
 
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    context.close()
-    assert not errors, errors
+    yield from watched_page(browser, viewport=PHONE, device_scale_factor=2)
 
 
 def local_midnight() -> float:

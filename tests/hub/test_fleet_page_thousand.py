@@ -22,6 +22,7 @@ from app.hub.store import HubStore
 from app.live.monitor import Monitor
 from tests.conftest import RunningServer, start_server
 from tests.hub.test_fleet_page import ARTIFACTS, PHONE, Agents, expect
+from tests.pages import watched_page
 
 MACHINES = 1000
 NAMES = [f"m{i:04d}" for i in range(MACHINES)]
@@ -57,13 +58,7 @@ def thousand(tmp_path: Path) -> Iterator[tuple[RunningServer, Agents]]:
 
 @pytest.fixture
 def phone(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    context.close()
-    assert not errors, errors
+    yield from watched_page(browser, console=False, viewport=PHONE, device_scale_factor=2)
 
 
 def names_shown(page: Any, count: int) -> list[str]:

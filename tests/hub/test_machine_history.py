@@ -32,6 +32,7 @@ from app.snapshot import Snapshot
 from app.store import History, Observation, Sample, SourceKey
 from app.store.minutes import machine_minutes
 from tests.conftest import RunningServer, start_server
+from tests.pages import open_page
 from tests.snapshots import snapshot
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -143,11 +144,8 @@ def test_the_machine_page_charts_the_history_from_before_the_hub(
         assert agent.flush() and agent.send_history()
     finally:
         agent.stop()
-    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page = open_page(browser, viewport={"width": 1280, "height": 800}, locale="en-US")
+    context, errors = page.context, page.errors
     try:
         page.goto(f"{url}/fleet/{NAME}")
         expect()(page.locator("#status")).to_have_text("L1 · 720k tok/h")

@@ -14,6 +14,34 @@ from app.ingest.lines import LineCounters
 from tests.ingest.logs import numbered
 
 
+class BytesRead:
+    """The bytes read from every file opened for reading since :func:`count_reads` (or since set to 0)."""
+
+    def __init__(self) -> None:
+        self.bytes = 0
+
+
+def count_reads(monkeypatch: pytest.MonkeyPatch) -> BytesRead:
+    """Count what each file the readers open (``files.open_for_reading``) reads, for this test."""
+    read = BytesRead()
+    real_open = files.open_for_reading
+
+    class Counting:
+        def __init__(self, path: Path) -> None:
+            self._f = real_open(path)
+
+        def read(self, size: int = -1, /) -> bytes | None:
+            data = self._f.read(size)
+            read.bytes += len(data or b"")
+            return data
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self._f, name)
+
+    monkeypatch.setattr(files, "open_for_reading", Counting)
+    return read
+
+
 @pytest.mark.parametrize("chunk_bytes", [1, 7, 64, 1000, 1 << 20])
 def test_read_backwards_newest_chunk_first_lines_intact(tmp_path: Path, chunk_bytes: int) -> None:
     log = tmp_path / "a.log"
@@ -52,23 +80,7 @@ def test_read_backwards_reads_only_the_chunks_pulled(tmp_path: Path, monkeypatch
     with open(log, "wb") as f:
         f.seek(200_000_000)
         f.write(b"\n" + tail)
-    read_bytes = 0
-    real_open = files.open_for_reading
-
-    class Counting:
-        def __init__(self, path: Path) -> None:
-            self._f = real_open(path)
-
-        def read(self, size: int = -1, /) -> bytes | None:
-            nonlocal read_bytes
-            data = self._f.read(size)
-            read_bytes += len(data or b"")
-            return data
-
-        def __getattr__(self, name: str) -> Any:
-            return getattr(self._f, name)
-
-    monkeypatch.setattr(files, "open_for_reading", Counting)
+    read = count_reads(monkeypatch)
     chunk_bytes = 1 << 20
     started = time.monotonic()
     chunks = read_backwards(log, chunk_bytes=chunk_bytes)
@@ -77,7 +89,7 @@ def test_read_backwards_reads_only_the_chunks_pulled(tmp_path: Path, monkeypatch
     assert time.monotonic() - started < 2.0
     assert first[-1] == tail.decode().splitlines()[-1]
     assert second[-1] == tail.decode().splitlines()[-len(first) - 1]
-    assert 2 * chunk_bytes <= read_bytes <= 2 * chunk_bytes + 2 * backwards.READ_BLOCK_BYTES
+    assert 2 * chunk_bytes <= read.bytes <= 2 * chunk_bytes + 2 * backwards.READ_BLOCK_BYTES
 
 
 def test_a_cold_start_on_10_gib_reads_what_the_tail_alone_does(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -95,32 +107,16 @@ def test_a_cold_start_on_10_gib_reads_what_the_tail_alone_does(tmp_path: Path, m
         f.write(b"\n" + tail)
     if big.stat().st_blocks * 512 > 4 * len(tail):
         pytest.skip("this file system does not leave holes in sparse files")
-    read_bytes = 0
-    real_open = files.open_for_reading
-
-    class Counting:
-        def __init__(self, path: Path) -> None:
-            self._f = real_open(path)
-
-        def read(self, size: int = -1, /) -> bytes | None:
-            nonlocal read_bytes
-            data = self._f.read(size)
-            read_bytes += len(data or b"")
-            return data
-
-        def __getattr__(self, name: str) -> Any:
-            return getattr(self._f, name)
-
-    monkeypatch.setattr(files, "open_for_reading", Counting)
+    read = count_reads(monkeypatch)
     snapshots, reads = [], []
     for path in (alone, big):
-        read_bytes = 0
+        read.bytes = 0
         monitor = Monitor(path, format_name="auto")
         monitor.read_once(path)
         snap = to_dict(monitor.snapshot(monitor.last_event_at()))
         snapshots.append({key: snap[key] for key in ("status_line", "details", "state")} | {
             "lines_read": snap["source"]["lines_read"]})
-        reads.append(read_bytes)
+        reads.append(read.bytes)
     assert snapshots[0] == snapshots[1]
     assert 0 < snapshots[0]["lines_read"] < tail.count(b"\n")  # it stopped inside the tail
     assert reads[1] == reads[0] < len(tail)

@@ -24,6 +24,7 @@ from app.ingest import tailer as tailer_module
 from app.live.monitor import Monitor
 from app.snapshot import Snapshot
 from bench.synth import IotaSynth, Truth
+from tests.live.following import Live, append, following
 
 START = time.mktime((2026, 9, 14, 9, 0, 0, 0, 0, -1))
 
@@ -35,49 +36,9 @@ def synth_log(minutes: float, *, seed: int = 1) -> tuple[list[bytes], Truth]:
     return lines, synth.truth
 
 
-class Live:
-    """A Monitor following ``path`` with the real tailer, evaluated at a fixed time."""
-
-    def __init__(self, path: Path, now: float) -> None:
-        self.now = now
-        self.monitor = Monitor(path, clock=lambda: now)
-
-    def snap(self) -> Snapshot:
-        return self.monitor.snapshot(self.now)
-
-    def wait(self, what: str, done: Callable[[Snapshot], bool], timeout: float = 10.0) -> Snapshot:
-        """Poll the snapshot until ``done``; fail with the last source view after ``timeout``."""
-        deadline = time.monotonic() + timeout
-        while True:
-            snap = self.snap()
-            if done(snap):
-                return snap
-            if time.monotonic() > deadline:
-                pytest.fail(f"timed out waiting for {what}; source: {snap.source}")
-            time.sleep(0.01)
-
-    def caught_up(self, lines: int, timeout: float = 10.0) -> Snapshot:
-        return self.wait(f"{lines} lines read", lambda s: s.source.lines_read >= lines, timeout)
-
-
 @pytest.fixture
 def follow() -> Iterator[Callable[[Path], Live]]:
-    started: list[Live] = []
-
-    def start(path: Path) -> Live:
-        live = Live(path, now=START + 86400)
-        live.monitor.start()
-        started.append(live)
-        return live
-
-    yield start
-    for live in started:
-        live.monitor.stop()
-
-
-def append(path: Path, data: bytes) -> None:
-    with open(path, "ab") as f:
-        f.write(data)
+    yield from following(START + 86400)
 
 
 def assert_whole(snap: Snapshot, truth: Truth, *, lines: int | None = None) -> None:
@@ -397,7 +358,7 @@ def test_a_huge_file_with_no_newline_is_not_read_end_to_end(tmp_path: Path, monk
     assert read_bytes <= LONG_LINE_SCAN_BYTES + (1 << 20)
     assert snap.source.skipped["long_lines_cut"] == 1 and snap.source.lines_read == 0
     # Live: the tailer starts at the end and drops the rest of that line, then reads on.
-    live = Live(big, now=START)
+    live = Live(big, START)
     live.monitor.start()
     try:
         live.wait("the long line counted", lambda s: s.source.skipped.get("long_lines_cut") == 1)

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from app.live.monitor import Monitor
-from app.snapshot import Snapshot, to_dict
+from app.snapshot import to_dict
 from bench.synth import IotaSynth, Truth
+from tests.live.following import Live, append, following
 
 START = time.mktime((2026, 9, 14, 9, 0, 0, 0, 0, -1))
 NOW = START + 86400
@@ -36,42 +36,9 @@ def miner(minutes: float, *, seed: int, start: float = START) -> tuple[list[byte
     return [line.encode() + b"\n" for line in synth.run(minutes * 60)], synth.truth
 
 
-class Live:
-    def __init__(self, path: Path, format_name: str = "auto") -> None:
-        self.monitor = Monitor(path, format_name=format_name, clock=lambda: NOW)
-
-    def snap(self) -> Snapshot:
-        return self.monitor.snapshot(NOW)
-
-    def wait(self, what: str, done: Callable[[Snapshot], bool], timeout: float = 10.0) -> Snapshot:
-        deadline = time.monotonic() + timeout
-        while True:
-            snap = self.snap()
-            if done(snap):
-                return snap
-            if time.monotonic() > deadline:
-                pytest.fail(f"timed out waiting for {what}; source: {snap.source}")
-            time.sleep(0.02)
-
-
 @pytest.fixture
 def follow() -> Iterator[Callable[..., Live]]:
-    started: list[Live] = []
-
-    def start(path: Path, format_name: str = "auto") -> Live:
-        live = Live(path, format_name)
-        live.monitor.start()
-        started.append(live)
-        return live
-
-    yield start
-    for live in started:
-        live.monitor.stop()
-
-
-def append(path: Path, data: bytes | str) -> None:
-    with open(path, "ab") as f:
-        f.write(data.encode() if isinstance(data, str) else data)
+    yield from following(NOW)
 
 
 def test_the_apps_own_log_written_later_does_not_take_over(tmp_path: Path, follow: Callable[..., Live]) -> None:
@@ -225,7 +192,7 @@ def test_listing_a_large_folder_is_rate_limited(tmp_path: Path, monkeypatch: pyt
         return found
 
     monkeypatch.setattr(folder_module.FolderScout, "listing", counted)
-    live = Live(folder)
+    live = Live(folder, NOW)
     live.monitor.start()
     try:
         live.wait("the miner's log", lambda s: s.source.lines_read == len(lines))

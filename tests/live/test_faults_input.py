@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 from app.live.monitor import Monitor
 from app.snapshot import Snapshot, to_dict
 from bench.synth import IotaSynth, Truth
+from tests.live.following import Live, following
 
 START = time.mktime((2026, 9, 14, 9, 0, 0, 0, 0, -1))
 # Just after every log here ends (the longest runs 6 simulated minutes after its start-up), so the
@@ -61,40 +62,9 @@ def shift_stamps(line: bytes, seconds: float) -> bytes:
     return STAMP.sub(moved, line)
 
 
-class Live:
-    """A Monitor following ``path`` with the real tailer, evaluated at NOW."""
-
-    def __init__(self, path: Path) -> None:
-        self.monitor = Monitor(path, clock=lambda: NOW)
-
-    def snap(self) -> Snapshot:
-        return self.monitor.snapshot(NOW)
-
-    def wait(self, what: str, done: Callable[[Snapshot], bool], timeout: float = 10.0) -> Snapshot:
-        deadline = time.monotonic() + timeout
-        while True:
-            snap = self.snap()
-            if done(snap):
-                return snap
-            if time.monotonic() > deadline:
-                pytest.fail(f"timed out waiting for {what}; source: {snap.source}")
-            time.sleep(0.005)
-
-
 @pytest.fixture
 def follow() -> Iterator[Callable[[Path], Live]]:
-    started: list[Live] = []
-
-    def start(path: Path) -> Live:
-        live = Live(path)
-        live.monitor.start()
-        live.wait("the tailer to look", lambda s: s.source.problem is not None or s.source.size_bytes is not None)
-        started.append(live)
-        return live
-
-    yield start
-    for live in started:
-        live.monitor.stop()
+    yield from following(NOW, looked=True)
 
 
 def feed(tmp_path: Path, follow: Callable[[Path], Live], parts: list[bytes], lines: int) -> Snapshot:
@@ -300,7 +270,7 @@ def pieces(data: bytes, at: list[int]) -> list[bytes]:
 def test_random_byte_splits_through_a_real_file_change_nothing(at: list[int]) -> None:
     with tempfile.TemporaryDirectory() as folder:
         log = Path(folder) / "miner.log"
-        live = Live(log)
+        live = Live(log, NOW)
         live.monitor.start()
         try:
             live.wait("the tailer to look", lambda s: s.source.problem is not None)

@@ -89,8 +89,8 @@ def test_doubles_on_disk_behave_as_an_array_appended_read_and_rewritten(monkeypa
 def test_a_log_dated_every_other_event_is_placed_without_reading_the_file_again_each_time(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from app.record import replay
     from app.record.spool import DiskDoubles
+    from app.stats.steps.placing import place_back
 
     count = 100_000
     times = array("d", [1_789_000_000.0 + i if i % 2 else math.nan for i in range(count)])
@@ -100,8 +100,8 @@ def test_a_log_dated_every_other_event_is_placed_without_reading_the_file_again_
     reads: list[int] = []
     real_read = DiskDoubles._read
     monkeypatch.setattr(DiskDoubles, "_read", lambda self, a, b: reads.append(b - a) or real_read(self, a, b))
-    placed = replay._place_back(times, disk, 1_789_100_000.0)
-    expected = replay._place_back(times, array("d", seconds), 1_789_100_000.0)
+    placed = place_back(times, disk, 1_789_100_000.0)
+    expected = place_back(times, array("d", seconds), 1_789_100_000.0)
     assert placed[:].tobytes() == expected.tobytes()  # the same bits as in memory
     assert len(reads) < 4 * count // DiskDoubles.WINDOW  # a window at a time, not a read an event
     disk.close()

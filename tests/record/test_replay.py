@@ -14,7 +14,7 @@ from app.ingest.formats import create_parser, detect
 from app.record.replay import placed_times, read_lines, replay_file
 from app.record.spool import EventSpool
 from app.stats.events import TrainStep
-from app.stats.steps.timing import place_in_time
+from app.stats.steps.placing import place_in_time
 from app.store import Observation
 
 REAL = Path(__file__).parents[1] / "data" / "real"

@@ -28,6 +28,7 @@ from app.ingest.formats import create_parser
 from app.record import replay as replay_module
 from app.record.replay import decode, encode, replay_steps
 from app.stats.events import StepRun, TrainStep
+from app.stats.steps import placing
 from app.stats.steps.intervals import IntervalWindow
 from app.store import Observation, SourceKey
 from app.store.records import LossColumns, LossPoint
@@ -264,10 +265,10 @@ def test_undated_events_are_placed_a_slice_at_a_time_as_one_by_one(
     times, seconds = [t for t, _ in rows], [s for _, s in rows]
     undated = [math.nan] * len(rows)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(replay_module, "PLACE_SLICE", slice_size)
-        placed = replay_module._place_back(array("d", times), array("d", seconds), MTIME)
+        patch.setattr(placing, "PLACE_SLICE", slice_size)
+        placed = placing.place_back(array("d", times), array("d", seconds), MTIME)
         # a log with no dated event keeps no times at all: placed as if each were NaN
-        placed_undated = replay_module._place_back(None, array("d", seconds), MTIME)
+        placed_undated = placing.place_back(None, array("d", seconds), MTIME)
     assert repr(placed.tolist()) == repr(_placed_one_by_one(times, seconds, MTIME))
     assert repr(placed_undated.tolist()) == repr(_placed_one_by_one(undated, seconds, MTIME))
 

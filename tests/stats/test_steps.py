@@ -27,9 +27,9 @@ from app.stats.events import (
     TrainStep,
 )
 from app.stats.iota.tracker import IotaTracker
+from app.stats.steps.placing import place_in_time
 from app.stats.steps.progress import StepProgress
 from app.stats.steps.report import report as step_report
-from app.stats.steps.timing import place_in_time
 from app.stats.steps.tracker import StepTracker
 from app.stats.tracker import RATE_WINDOW_SECONDS, WARMUP_COUNT, WARMUP_SECONDS
 from app.stats.unknown import UnknownTracker

@@ -15,7 +15,7 @@ import pytest
 from app.ingest.formats import create_parser
 from app.snapshot import SourceView
 from app.stats.events import Event, StepRun, TrainStep
-from app.stats.steps.timing import placed_times
+from app.stats.steps.placing import placed_times
 from app.stats.steps.tracker import StepTracker
 
 ROOT = Path(__file__).parents[2]

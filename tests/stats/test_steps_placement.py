@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import math
+
 from app.stats.events import Event, StageStart, TrainStep
-from app.stats.steps.timing import SlicedPlacement
+from app.stats.steps.placing import Placement, placed_times
 
 
 def step(n: int, seconds: float | None, at: float | None = None) -> TrainStep:
@@ -22,7 +24,7 @@ PLACED = [None, None, None, 995.5, 999.5, 1000.0, 1997.5, 2000.0]
 
 
 def placed(slices: list[list[Event]], end_at: float, not_before: float | None = None) -> list[float | None]:
-    placement = SlicedPlacement()
+    placement = Placement()
     for events in slices:
         placement.add(events)
     count = len(placement)
@@ -45,7 +47,16 @@ def test_no_undated_event_is_placed_before_the_clock_already_read() -> None:
 
 
 def test_the_steps_are_counted_for_the_arrival() -> None:
-    placement = SlicedPlacement()
+    placement = Placement()
     placement.add(EVENTS[:3])
     placement.add(EVENTS[3:])
     assert placement.steps == 7
+
+
+def test_a_printed_nan_duration_leaves_the_lines_before_it_undated_as_the_import_does() -> None:
+    # nanoGPT's ``time nanms``: step 1 accounts for nan seconds, so nothing before it has a place,
+    # in the live view and the cold start as in the history import (NaN there: undated), never
+    # a time of nan that the clock would count as a line from the future.
+    events: list[Event] = [step(0, 1.0), step(1, math.nan), step(2, 1.0)]
+    assert placed([events], 100.0) == [None, 99.0, 100.0]
+    assert placed_times(events, 100.0) == [None, 99.0, 100.0]

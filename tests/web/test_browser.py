@@ -23,6 +23,7 @@ from app.config import Config
 from app.demo import write_demo_log
 from app.live.monitor import Monitor
 from tests.conftest import LogWriter, RunningServer, iota_line, start_server
+from tests.pages import watched_page
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -35,18 +36,8 @@ FIXED_NOW = 1_790_000_000.0
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
     """A phone-sized page that fails the test on any console error (a CSP violation included)."""
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.console_errors = errors
     # A refused websocket is logged by Chromium itself; anything else is ours (see allow_errors).
-    page.expected_errors = ["WebSocket connection", "401"]
-    yield page
-    context.close()
-    ours = [e for e in errors if not any(expected in e for expected in page.expected_errors)]
-    assert not ours, ours
+    yield from watched_page(browser, expected=["WebSocket connection", "401"], viewport=PHONE, device_scale_factor=2)
 
 
 def allow_errors(page: Any, *fragments: str) -> None:

@@ -26,6 +26,7 @@ from app.snapshot import to_dict
 from app.store import History
 from app.store.records import EventRow, Observation, Sample, SourceKey
 from tests.conftest import LogWriter
+from tests.pages import watched_page
 from tests.web.test_browser import ARTIFACTS, PHONE, expect, no_horizontal_overflow
 
 NOW = 1_790_000_100  # a 5-minute boundary, so the ranges' buckets line up with the composed samples
@@ -141,14 +142,7 @@ def history_server(log_file: Path, tmp_path: Path) -> Iterator[ChartServer]:
 @pytest.fixture
 def chart_page(browser: Any) -> Iterator[Any]:
     """A phone-sized page in a fixed locale that fails the test on any console error (CSP included)."""
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, locale="en-US")
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    context.close()
-    assert not [e for e in errors if "WebSocket connection" not in e], errors
+    yield from watched_page(browser, expected=["WebSocket connection"], viewport=PHONE, device_scale_factor=2, locale="en-US")
 
 
 def inspect(page: Any) -> list[dict[str, Any]]:

@@ -21,6 +21,7 @@ from app.live.monitor import Monitor
 from app.record.recorder import Recorder
 from app.serve.process import Dashboard
 from app.store import History
+from tests import pages
 from tests.compare.resume import first_run, resumed_run, text
 from tests.compare.weeks import miner_dashboard, two_weeks
 from tests.web.test_browser import PHONE, as_users_log, expect
@@ -88,12 +89,8 @@ def browsed(browser: Any) -> Iterator[Any]:
     contexts: list[Any] = []
 
     def open_page(viewport: dict[str, int], **extra: Any) -> Any:
-        context = browser.new_context(viewport=viewport, locale="en-US", **extra)
-        contexts.append(context)
-        page = context.new_page()
-        page.errors = []
-        page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
-        page.on("pageerror", lambda e: page.errors.append(str(e)))
+        page = pages.open_page(browser, viewport=viewport, locale="en-US", **extra)
+        contexts.append(page.context)
         return page
 
     yield open_page

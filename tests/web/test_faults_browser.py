@@ -15,6 +15,7 @@ import pytest
 
 from bench.harness import Server
 from bench.synth import IotaSynth
+from tests.pages import watched_page
 
 # What Chromium itself logs while the server is away; anything else on the console is the page's.
 EXPECTED_WHILE_DOWN = ("WebSocket connection", "ERR_CONNECTION_REFUSED", "Failed to load resource", "Failed to fetch")
@@ -22,15 +23,7 @@ EXPECTED_WHILE_DOWN = ("WebSocket connection", "ERR_CONNECTION_REFUSED", "Failed
 
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 390, "height": 844})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    context.close()
-    ours = [e for e in errors if not any(expected in e for expected in EXPECTED_WHILE_DOWN)]
-    assert not ours, ours
+    yield from watched_page(browser, expected=EXPECTED_WHILE_DOWN, viewport={"width": 390, "height": 844})
 
 
 def queue_line(position: int) -> bytes:

@@ -19,6 +19,7 @@ from app.record.backfill import ImportProgress
 from app.record.recorder import Recorder
 from app.serve.process import Dashboard
 from app.store import History
+from tests.pages import watched_page
 from tests.web.test_chart import ChartServer, inspect
 from tests.web.test_trainer_chart import STEPS, composed_log, loss_plot, recorded, train_loss
 
@@ -46,13 +47,7 @@ def importing_server(tmp_path: Path) -> Iterator[tuple[ChartServer, Recorder]]:
 
 @pytest.fixture
 def chart_page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    context.close()
-    assert not errors, errors
+    yield from watched_page(browser, console=False, viewport={"width": 1280, "height": 800}, locale="en-US")
 
 
 def test_the_whole_run_is_asked_for_again_as_soon_as_the_server_has_it(

@@ -25,6 +25,7 @@ from app.record.recorder import Recorder
 from app.serve.process import Dashboard
 from app.stats.steps.table import training_table
 from app.store import History
+from tests.pages import watched_page
 from tests.reallogs import body
 from tests.web.test_chart import ChartServer
 from tests.web.test_trainer_chart import loss_plot
@@ -61,13 +62,7 @@ def dict_log_server(tmp_path: Path) -> Iterator[ChartServer]:
 
 @pytest.fixture
 def chart_page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    context.close()
-    assert not errors, errors
+    yield from watched_page(browser, console=False, viewport={"width": 1280, "height": 800}, locale="en-US")
 
 
 def test_a_log_of_dicts_shows_no_step_and_its_whole_run_draws(dict_log_server: ChartServer, chart_page: Any) -> None:

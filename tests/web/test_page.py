@@ -24,6 +24,7 @@ from app.demo import write_demo_log
 from app.live.monitor import Monitor
 from app.snapshot import to_dict
 from tests.conftest import RunningServer, start_server
+from tests.pages import watched_page
 from tests.web.wcag import COLLECT_TEXT, backdrop, contrast_ratio, parse_colour, text_ratios
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
@@ -113,16 +114,8 @@ class Feed:
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
     """A phone-sized page that fails the test on any console error (a CSP violation included)."""
-    context = browser.new_context(viewport=PHONE, device_scale_factor=1)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.expected_errors = ["401", "Failed to load resource", "WebSocket connection"]
-    yield page
-    context.close()
-    ours = [e for e in errors if not any(x in e for x in page.expected_errors)]
-    assert not ours, ours
+    yield from watched_page(browser, expected=["401", "Failed to load resource", "WebSocket connection"],
+                            viewport=PHONE, device_scale_factor=1)
 
 
 @pytest.fixture

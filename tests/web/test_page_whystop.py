@@ -20,6 +20,7 @@ from app.stats.iota.shell import ShellRecord
 from app.stats.iota.tracker import IotaTracker
 from app.stats.power import hardware_view
 from tests.conftest import RunningServer
+from tests.pages import watched_page
 from tests.web.test_page import PHONE, Feed, expect, shot
 
 # Times are worked out in UTC: this process reads local time as UTC (tests/conftest.py).
@@ -56,14 +57,9 @@ def quit_and_silent() -> dict[str, Any]:
 
 @pytest.fixture(params=[("phone", PHONE), ("desktop", DESKTOP)], ids=["phone", "desktop"])
 def page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
-    context = browser.new_context(viewport=request.param[1], device_scale_factor=1)
-    page = context.new_page()
-    page.size_name = request.param[0]
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    yield page
-    context.close()
-    assert not errors, errors
+    for page in watched_page(browser, console=False, viewport=request.param[1], device_scale_factor=1):  # (one page)
+        page.size_name = request.param[0]
+        yield page
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

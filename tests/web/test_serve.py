@@ -27,14 +27,14 @@ from app.serve.command import ServeError, serve
 from app.serve.console import print_banner
 from app.serve.servers import listen
 from app.web.pairing import page_url
+from tests.launched import printed_until_ready
 
 ROOT = Path(__file__).resolve().parents[2]
-READY_LINE = "Ctrl-C to stop"
 
 
 @dataclass
 class RunningProcess:
-    """A ``run.py`` subprocess and what it printed up to READY_LINE."""
+    """A ``run.py`` subprocess and what it printed up to its ready line."""
 
     process: subprocess.Popen[str]
     banner: str
@@ -78,19 +78,12 @@ def start_run_py(home: Path, *args: str, extra_env: Mapping[str, str | None] | N
         stderr=subprocess.PIPE,
         text=True,
     )
-    assert process.stdout is not None
-    lines = []
-    deadline = time.monotonic() + 15
-    while time.monotonic() < deadline:
-        line = process.stdout.readline()
-        if not line:
-            break
-        lines.append(line)
-        if READY_LINE in line:
-            return RunningProcess(process, "".join(lines))
+    printed, started = printed_until_ready(process, 15)
+    if started:
+        return RunningProcess(process, printed)
     process.kill()
     _, stderr = process.communicate()
-    raise AssertionError(f"run.py did not start:\n{''.join(lines)}\n{stderr}")
+    raise AssertionError(f"run.py did not start:\n{printed}\n{stderr}")
 
 
 @pytest.fixture

@@ -22,6 +22,7 @@ from app.live.monitor import Monitor
 from app.record.recorder import Recorder
 from app.serve.process import Dashboard
 from app.store import History
+from tests import pages
 from tests.conftest import RunningServer, start_server
 from tests.stats.test_swarm_sessions import SESSION, local
 from tests.web.test_browser import PHONE, expect, shot
@@ -61,13 +62,9 @@ def swarm_server(tmp_path: Path) -> Iterator[RunningServer]:
 
 
 def open_page(browser: Any, url: str, viewport: dict[str, int], scheme: str) -> tuple[Any, Any, list[str]]:
-    context = browser.new_context(viewport=viewport, device_scale_factor=2, color_scheme=scheme)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page = pages.open_page(browser, viewport=viewport, device_scale_factor=2, color_scheme=scheme)
     page.goto(url)
-    return context, page, errors
+    return page.context, page, page.errors
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

@@ -22,6 +22,7 @@ from app.live.monitor import Monitor
 from app.record.recorder import Recorder
 from app.serve.process import Dashboard
 from app.store import History
+from tests.pages import watched_page
 from tests.web.test_browser import ARTIFACTS, PHONE, as_users_log, expect
 from tests.web.test_chart import ChartServer, inspect
 
@@ -73,14 +74,7 @@ def trainer_server(tmp_path: Path) -> Iterator[ChartServer]:
 
 @pytest.fixture
 def desktop_page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport=DESKTOP, locale="en-US")
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    context.close()
-    assert not [e for e in errors if "WebSocket connection" not in e], errors
+    yield from watched_page(browser, expected=["WebSocket connection"], viewport=DESKTOP, locale="en-US")
 
 
 def loss_plot(page: Any, title: str = "loss and rate by step, the whole run") -> dict[str, Any]:

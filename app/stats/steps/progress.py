@@ -42,6 +42,7 @@ from ..events import (
 from ..tracker import WARMUP_COUNT
 from . import rules
 from .health import RunHealth
+from .placing import placed_times
 from .stage import (
     EARLY_LOSSES,
     EXPLODED_FACTOR,
@@ -62,7 +63,6 @@ from .timing import (
     clock_gap,
     covered_steps,
     line_seconds,
-    placed_times,
     timeline_covered,
     timeline_offset,
 )
@@ -274,7 +274,7 @@ class StepProgress:
                 repeat(rules.STALL_FLOOR_SECONDS)),  # no stall to look for
             map(operator.le, covered, accumulate(chain((fewest,), covered), min)),  # no steps the log leaves out
         ):
-            taken = _first_false(islice(checks, taken), taken)
+            taken = first_false(islice(checks, taken), taken)
         return start + taken
 
     def apply_run(self, run: StepRun, start: int, times: Sequence[float]) -> None:
@@ -634,7 +634,7 @@ class StepProgress:
                 and self._run.device_count is None and stage.token_source == "step")  # a step's own tokens are global
 
 
-def _first_false(checks: Iterable[bool], default: int) -> int:
+def first_false(checks: Iterable[bool], default: int) -> int:
     """The index of the first false check, or ``default`` when none is."""
     return next(compress(count(), map(operator.not_, checks)), default)
 

@@ -1,7 +1,7 @@
 """Where undated step lines sit in time, from the durations the trainer printed itself.
 
 torchtitan and SN38 print their own times. nanochat, nanoGPT, llm.c and HF print none, so
-their parsers emit ``at=None`` and :func:`place_in_time` gives those events times before the
+their parsers emit ``at=None`` and :func:`place_in_time` (placing.py) gives those events times before the
 tracker applies them: the last line of a batch gets the moment it was read (its arrival; for a
 cold start, the log file's modification time, when its last line was written) and each earlier
 line steps back by the durations the trainer printed itself (``dt``, ``time …ms``, ``… ms``,
@@ -13,11 +13,7 @@ their figures show, and the window fills from live arrivals.
 
 from __future__ import annotations
 
-from array import array
-from collections.abc import Sequence
-from dataclasses import replace
-
-from ..events import Event, StageStart, TrainStep
+from ..events import TrainStep
 
 
 def covered_steps(previous: TrainStep | None, step: TrainStep) -> int | None:
@@ -137,111 +133,3 @@ def line_seconds(previous: TrainStep | None, step: TrainStep, covered: int | Non
             return max(0.0, step.elapsed_seconds - previous.elapsed_seconds)
         return 0.0
     return step.step_seconds
-
-
-def place_in_time(events: Sequence[Event], end_at: float, not_before: float | None = None) -> list[Event]:
-    """Give undated events times: the last one ``end_at``, earlier ones back by printed durations.
-
-    Dated events keep their time and re-anchor what precedes them. Before a step whose duration
-    is unknown, events stay undated. No time is placed before ``not_before``.
-    """
-    times = placed_times(events, end_at, not_before)
-    return [event if event.at is not None or at is None else replace(event, at=at) for event, at in zip(events, times)]
-
-
-def placed_times(events: Sequence[Event], end_at: float, not_before: float | None = None) -> list[float | None]:
-    """The time :func:`place_in_time` gives each event (a dated event's own), without copying them."""
-    seconds: dict[int, float | None] = {}
-    previous: TrainStep | None = None
-    for i, event in enumerate(events):
-        if isinstance(event, TrainStep):
-            seconds[i] = line_seconds(previous, event)
-            previous = event
-        elif isinstance(event, StageStart):
-            previous = None
-    placed: list[float | None] = [None] * len(events)
-    t: float | None = end_at
-    for i in range(len(events) - 1, -1, -1):
-        at = events[i].at
-        if at is not None:
-            t = at
-            placed[i] = at
-        elif t is None:
-            continue
-        else:
-            placed[i] = t if not_before is None else max(t, not_before)
-        if i in seconds and t is not None:
-            duration = seconds[i]
-            t = t - duration if duration is not None else None
-    return placed
-
-
-class SlicedPlacement:
-    """:func:`placed_times` of one batch seen a slice at a time, without holding its events.
-
-    :meth:`add` each slice in log order (what placing needs of each event is kept in arrays, a few
-    bytes an event), then :meth:`place` walks back from the batch's end as :func:`placed_times`
-    does over the whole batch, and :meth:`time` gives each event's place by its index.
-    """
-
-    _STEP, _UNTIMED_STEP = 1, 2
-
-    def __init__(self) -> None:
-        self._at = array("d")  # an event's own time (where _dated)
-        self._dated = bytearray()
-        self._seconds = array("d")  # a step line's duration (where _kinds says it has one)
-        self._kinds = bytearray()  # 0: not a step; _STEP; _UNTIMED_STEP: a step with no duration
-        self._previous: TrainStep | None = None
-        self._placed = array("d")
-        self._known = bytearray()  # whether _placed holds a time
-        self.steps = 0
-
-    def add(self, events: Sequence[Event]) -> None:
-        """Take the batch's next events (after those already added)."""
-        at, dated, seconds, kinds = self._at, self._dated, self._seconds, self._kinds
-        for event in events:
-            when = event.at
-            dated.append(when is not None)
-            at.append(0.0 if when is None else when)
-            took: float | None = 0.0
-            kind = 0
-            if isinstance(event, TrainStep):
-                took = line_seconds(self._previous, event)
-                self._previous = event
-                self.steps += 1
-                kind = self._STEP if took is not None else self._UNTIMED_STEP
-            elif isinstance(event, StageStart):
-                self._previous = None
-            seconds.append(0.0 if took is None else took)
-            kinds.append(kind)
-
-    def __len__(self) -> int:
-        """The events added (before :meth:`place` and after it alike)."""
-        return len(self._kinds) or len(self._known)
-
-    def place(self, end_at: float, not_before: float | None = None) -> None:
-        """Place every event added, back from ``end_at`` (as :func:`placed_times`)."""
-        count = len(self._kinds)
-        at, dated, seconds, kinds = self._at, self._dated, self._seconds, self._kinds
-        placed = self._placed = array("d", bytes(8 * count))
-        known = self._known = bytearray(count)
-        t: float | None = end_at
-        for i in range(count - 1, -1, -1):
-            if dated[i]:
-                t = at[i]
-                placed[i] = t
-                known[i] = True
-            elif t is None:
-                continue
-            else:
-                placed[i] = t if not_before is None else max(t, not_before)
-                known[i] = True
-            kind = kinds[i]
-            if kind and t is not None:
-                t = t - seconds[i] if kind == self._STEP else None
-        # What placing read is not needed again.
-        self._at, self._dated, self._seconds, self._kinds = array("d"), bytearray(), array("d"), bytearray()
-
-    def time(self, i: int) -> float | None:
-        """The ``i``-th event's place (after :meth:`place`)."""
-        return self._placed[i] if self._known[i] else None

@@ -10,14 +10,14 @@ import math
 import operator
 from bisect import bisect_left
 from collections.abc import Sequence
-from itertools import chain, compress, count, islice, repeat
+from itertools import chain, islice, repeat
 
 from ...snapshot import CountsView, Snapshot, SourceView
 from ..clock import FUTURE_TOLERANCE_SECONDS, LogClock
 from ..events import Event, SourceChanged, StepRun, Tick
 from ..history import RateHistory
 from ..tracker import NO_BACKEND_ERRORS
-from .progress import StepProgress
+from .progress import StepProgress, first_false
 from .report import recognised as step_recognised
 from .report import report as step_report
 from .table import training_table
@@ -94,7 +94,7 @@ class StepTracker:
             map(operator.lt, placed, repeat(limit)),
             map(operator.le, placed, repeat(ceiling)),  # not in the far future
         ):
-            taken = next(compress(count(), map(operator.not_, islice(checks, taken))), taken)
+            taken = first_false(islice(checks, taken), taken)
         return self.progress.run_end(run, start, placed[:taken])
 
     def apply_run(self, run: StepRun, start: int, times: Sequence[float]) -> None:
