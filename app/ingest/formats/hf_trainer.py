@@ -95,6 +95,9 @@ class HfTrainerParser(EmitLines):
         self._confirmed = False  # a loss dict followed a bar of the training total
         self._rate_seconds: float | None = None  # the last step time a bar printed whole
         self._logged = 0  # loss dicts seen while no bar gives the step
+        # The first loss dict after a bar it confirmed at its total, as a logged step: a second dict with no
+        # bar between says that bar was some other work's (a dataset's preparation), not the training's.
+        self._after_full_bar: TrainStep | None = None
         self._advancing: tuple[int, int, int] | None = None  # (total, position, bars) of bars alone
         # (loss, epoch, lr as printed; printed through a logger) of the last log record
         self._last_record: tuple[tuple[str | None, ...], bool, frozenset[str], bool] | None = None
@@ -486,6 +489,25 @@ class HfTrainerParser(EmitLines):
             return True
         return False
 
+    @staticmethod
+    def _logged_step(logged: int, values: dict[str, float | None]) -> TrainStep:
+        """A loss dict as the ``logged``-th step of a log that prints no step number."""
+        figures = tuple(
+            (k, v) for k, v in values.items() if k not in _STEP_KEYS and v is not None and finite(v) is not None
+        )
+        return TrainStep(
+            at=None,
+            stage="train",
+            step=logged,
+            loss=values.get("loss"),
+            loss_note="mean since the last log",
+            lr=finite(values.get("learning_rate")),
+            grad_norm=values.get("grad_norm"),
+            epoch=finite(values.get("epoch")),
+            figures=figures,
+            logged=True,
+        )
+
     def _dict(self, pairs: dict[str, str], quoted: bool = False) -> list[Event]:
         if "lr" in pairs and "epoch" in pairs and "loss" not in pairs and "learning_rate" not in pairs:
             # TRL's on-policy trainers (PPO, RLOO) name the learning rate ``lr`` and the policy's loss, PPO's loss,
@@ -494,6 +516,7 @@ class HfTrainerParser(EmitLines):
             if "loss/policy_avg" in pairs:
                 pairs["loss"] = pairs.pop("loss/policy_avg")
         values = {k: number(v) for k, v in pairs.items()}
+        bar_between = self._bar_since_record
         if "loss" in pairs or "learning_rate" in pairs or "current_steps" in pairs:
             # The same record twice in a row, nothing between (LLaMA-Factory's callback logs the
             # Trainer's dict again, before or after it, rounded its own way: ``0.0000`` for
@@ -547,6 +570,18 @@ class HfTrainerParser(EmitLines):
             if held is not None and held.total_steps == self._bar_total:
                 self._step = held.step
                 events.append(held)
+                if held.step == held.total_steps and "loss" in pairs and "step" not in pairs:
+                    self._after_full_bar = self._logged_step(1, values)
+        elif self._after_full_bar is not None and "loss" in pairs and not bar_between and not self._summarised:
+            # Two loss dicts after the bar's end, no bar redrawn between: training goes on past that bar's
+            # total, so it counted something else; the dicts are the run's only record, its position their epoch.
+            first, self._after_full_bar = self._after_full_bar, None
+            self._train_total = self._bar_total = self._step = None
+            self._confirmed = False
+            self._logged = 1
+            events.append(first)
+        else:
+            self._after_full_bar = None
         self._unconfirmed = None
         # (Confirmed only by a bar: a dict read before any bar confirms nothing, and the bars
         # after it must still be able to say which one trains.)
@@ -580,20 +615,7 @@ class HfTrainerParser(EmitLines):
             # No bar in this log (tqdm drew it on the terminal's stderr; ``> train.log`` keeps only
             # stdout): each loss dict is one logged step, and the epoch is the position.
             self._logged += 1
-            events.append(
-                TrainStep(
-                    at=None,
-                    stage="train",
-                    step=self._logged,
-                    loss=values.get("loss"),
-                    loss_note="mean since the last log",
-                    lr=finite(values.get("learning_rate")),
-                    grad_norm=values.get("grad_norm"),
-                    epoch=finite(values.get("epoch")),
-                    figures=figures,
-                    logged=True,
-                )
-            )
+            events.append(self._logged_step(self._logged, values))
             if tokens_seen is None:
                 return events
             return events + [StepFigures(at=None, tokens_seen=tokens_seen)]

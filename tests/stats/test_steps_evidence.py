@@ -1,0 +1,75 @@
+"""What a step run shows is what its log says: a bar of other work is no position, a time worked out is not
+"as printed", a printed total is shown.
+
+Real excerpts (tests/data/real, each file's source in its header) and composed logs whose answers are
+worked out here by hand.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from app.ingest.backwards import read_backwards
+from app.live.monitor import Monitor
+from app.snapshot import to_json
+from tests.reallogs import body
+
+T0 = 1_800_000_000.0
+
+
+def read_at(tmp_path: Path, lines: list[str], later: float = 0.0) -> dict[str, Any]:
+    """The snapshot ``later`` seconds after the log's last write (undated lines: written then)."""
+    log = tmp_path / "run.log"
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    os.utime(log, (T0, T0))
+    monitor = Monitor(log, clock=lambda: T0)
+    monitor.backlog(read_backwards(log))
+    data: dict[str, Any] = json.loads(to_json(monitor.snapshot(T0 + later)))
+    return data
+
+
+# --- a bar of other work before the Trainer's dicts ----------------------------------------------------
+
+
+def test_a_data_bar_followed_by_loss_dicts_is_not_the_run_s_position(tmp_path: Path) -> None:
+    """Time-MoE #71: a 7/7 bar (1809 it/s, the dataset's preparation) then nine loss dicts, epoch 0.04 → 0.35, no
+    bar between them: training goes on past that bar's end, so it is no total and no end; the dicts are the run's
+    record (nine logged, no step number), at epoch 0.35 with loss 0.173, still training."""
+    data = read_at(tmp_path, body("hf-time-moe-issue71-data-bar-then-dicts.log"))
+    training = data["training"]
+    assert data["state"] != "done" and not training["finished"]
+    assert training["step"] is None and training["total_steps"] is None
+    assert training["logged_records"] == 9 and training["logged_steps"] is True
+    assert training["loss"] == 0.173 and training["data"]["epoch"] == 0.35
+    assert training["step_seconds"] is None
+    assert data["status_line"] == "epoch 0.35 · loss 0.173"
+
+
+def dicts(epochs: list[float]) -> list[str]:
+    return [f"{{'loss': {1 + e:.4f}, 'learning_rate': 5e-05, 'epoch': {e}}}" for e in epochs]
+
+
+def test_the_closing_bar_and_its_last_dict_still_end_the_run(tmp_path: Path) -> None:
+    """A training bar at its total with one dict after it (the Trainer logs its last step, then sums up): done at
+    step 20 of 20, the data bar's rule does not take it."""
+    bars = [f"{int(100 * n / 20)}%|##| {n}/20 [00:{n:02d}<00:00,  1.00it/s]" for n in (5, 10, 15, 20)]
+    lines = [bars[0], *dicts([0.25]), bars[1], *dicts([0.5]), bars[2], *dicts([0.75]), bars[3], *dicts([1.0]),
+             "{'train_runtime': 20.0, 'train_samples_per_second': 8.0, 'train_steps_per_second': 1.0, "
+             "'train_loss': 1.5, 'epoch': 1.0}"]
+    data = read_at(tmp_path, lines)
+    assert data["state"] == "done"
+    assert (data["training"]["step"], data["training"]["total_steps"]) == (20, 20)
+
+
+def test_a_full_bar_then_one_dict_keeps_the_bar_until_a_second_dict_says_otherwise(tmp_path: Path) -> None:
+    """A 4/4 bar then one dict: the bar is the position (nothing says otherwise yet); a second dict with no bar
+    between (epoch 0.1 → 0.2): two logged records, the bar forgotten."""
+    bar = "100%|##########| 4/4 [00:00<00:00, 900.00it/s]"
+    one = read_at(tmp_path, [bar, *dicts([0.1])])
+    assert one["training"]["total_steps"] == 4
+    two = read_at(tmp_path, [bar, *dicts([0.1, 0.2])])
+    assert two["training"]["total_steps"] is None and two["training"]["logged_records"] == 2
+    assert two["training"]["loss"] == 1.2 and two["training"]["data"]["epoch"] == 0.2
