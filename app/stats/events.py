@@ -264,6 +264,8 @@ class TrainStep:
     batches of an epoch whose bar is full (its count is then no total of the run's).
     ``epoch_batch`` of ``epoch_batches``: where a line whose ``step`` counts the run's updates is in its
     epoch, as printed beside it (fairseq's ``epoch 010:   1000 / 2737 … num_updates=25634``).
+    ``step_seconds_note``: how ``step_seconds`` was worked out where no time of one step is printed (Keras 1's
+    epoch time over its steps); None: printed for a step.
     """
 
     at: float | None
@@ -296,6 +298,7 @@ class TrainStep:
     epoch_steps: int | None = None
     epoch_batch: int | None = None
     epoch_batches: int | None = None
+    step_seconds_note: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -73,3 +73,35 @@ def test_a_full_bar_then_one_dict_keeps_the_bar_until_a_second_dict_says_otherwi
     two = read_at(tmp_path, [bar, *dicts([0.1, 0.2])])
     assert two["training"]["total_steps"] is None and two["training"]["logged_records"] == 2
     assert two["training"]["loss"] == 1.2 and two["training"]["data"]["epoch"] == 0.2
+
+
+# --- a step's time worked out from a longer time is said so, never "as printed" -------------------------------
+
+
+def test_keras_1_epoch_time_over_its_steps_is_no_printed_step_time(tmp_path: Path) -> None:
+    """keras #8680: ``1562/1562 [====] - 481s - loss: 0.7610 …`` prints the epoch's time only: 481 s / 1562 =
+    0.308 s a step, said as worked out; the 1562 steps an epoch are shown beside the epoch 49/200 now begun."""
+    data = read_at(tmp_path, body("generic-keras-issue8680-keras1-epoch-times.log"))
+    details = data["details"]
+    assert "step 308 ms (the epoch's 481s over its 1562 steps)" in details
+    assert not any("(as printed)" in line and line.startswith("step ") for line in details)
+    assert "Stage train · epoch 49/200 · 1,562 steps an epoch" in details
+    assert data["training"]["step_seconds"] == 481 / 1562
+
+
+def test_keras_2_per_step_time_stays_as_printed(tmp_path: Path) -> None:
+    """Keras 2 prints each step's own time (``- 16ms/step``): as printed; 100 steps an epoch once epoch 3 began."""
+    lines = ["Epoch 1/5", "100/100 [==============================] - 2s 16ms/step - loss: 0.5000",
+             "Epoch 2/5", "100/100 [==============================] - 2s 16ms/step - loss: 0.4000", "Epoch 3/5"]
+    details = read_at(tmp_path, lines)["details"]
+    assert "step 16 ms (as printed)" in details
+    assert "Stage train · epoch 3/5 · 100 steps an epoch" in details
+
+
+def test_a_stable_baselines_table_shows_its_timesteps_and_fps_and_says_how_its_step_time_was_worked_out(
+        tmp_path: Path) -> None:
+    """stable-baselines #339: ``time_elapsed 4.58e+04`` over ``nupdates 77746`` is 0.589 s an update, worked out
+    (the table prints no update's own time); ``total_timesteps 1166190`` and ``fps 49`` as printed."""
+    details = read_at(tmp_path, body("generic-sb2-stable-baselines-issue339-ppo2-table.log"))["details"]
+    assert "step 589 ms (the run's time over its iterations, as it prints both)" in details
+    assert "Rates fps 49" in details and "Totals timesteps 1,166,190" in details
