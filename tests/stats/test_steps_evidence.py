@@ -105,3 +105,56 @@ def test_a_stable_baselines_table_shows_its_timesteps_and_fps_and_says_how_its_s
     details = read_at(tmp_path, body("generic-sb2-stable-baselines-issue339-ppo2-table.log"))["details"]
     assert "step 589 ms (the run's time over its iterations, as it prints both)" in details
     assert "Rates fps 49" in details and "Totals timesteps 1,166,190" in details
+
+
+# --- where the run is, from what else it prints ------------------------------------------------------------
+
+
+def test_validations_that_name_the_epoch_and_updates_are_where_the_run_is(tmp_path: Path) -> None:
+    """modernmt #509: only fairseq's legacy ``| epoch 016 | valid on 'valid' subset | loss 3.290 | … | num_updates
+    130000`` lines after an elision: training got to update 130000 in epoch 16 (not "validation only", not waiting);
+    the valid loss 3.290 at that update; no rate (no time printed)."""
+    data = read_at(tmp_path, body("generic-fairseq-modernmt-issue509-valid-lines-only.log"))
+    training = data["training"]
+    assert data["state"] in ("measuring", "training") and "validation only" not in data["status_line"]
+    assert training["step"] == 130000 and training["data"]["epoch"] == 16
+    assert training["eval"]["val_loss"] == {"value": 3.29, "step": 130000} and training["steps_per_hour"] is None
+    assert not training["finished"]
+
+
+def test_a_validation_naming_its_epoch_after_training_lines_is_no_new_position(tmp_path: Path) -> None:
+    """Training lines, then a validation naming the epoch and the update: the step stays the training line's."""
+    lines = ["| epoch 001:   100 / 500 loss=5.100, num_updates=100", "| epoch 001:   200 / 500 loss=4.900, num_updates=200",
+             "| epoch 001 | valid on 'valid' subset | loss 4.800 | num_updates 200"]
+    training = read_at(tmp_path, lines)["training"]
+    assert training["step"] == 200 and training["loss"] == 4.9
+
+
+def test_a_bar_drawn_after_logged_dicts_keeps_their_evaluation_and_epoch(tmp_path: Path) -> None:
+    """alpaca-lora #268: loss and eval dicts (steps 2 and 4, none printed), then the bar cut after its total,
+    ``  1%|▎ … | 4/388``: step 4 of 388 (1 %), the last loss 2.2272 and eval_loss 2.0988, epoch 0.01; no rate."""
+    data = read_at(tmp_path, body("hf-alpaca-lora-issue268-dicts-then-cut-bar-4-of-388.log"))
+    training = data["training"]
+    assert (training["step"], training["total_steps"]) == (4, 388)
+    assert training["loss"] == 2.2272 and training["data"]["epoch"] == 0.01
+    assert training["eval"]["eval_loss"] == {"value": 2.098778247833252, "step": None}
+    assert training["steps_per_hour"] is None and data["state"] != "done"
+
+
+def test_a_bar_cut_inside_its_total_is_not_read(tmp_path: Path) -> None:
+    """``  1%|▎ … | 4/38`` whose percentage says 4 is 10 % of 38: the total was cut short; the dicts stand alone."""
+    lines = ["{'loss': 2.3911, 'learning_rate': 0.0003, 'epoch': 0.01}",
+             "{'eval_loss': 2.2206, 'eval_runtime': 274.3799, 'epoch': 0.01}", "  1%|▎                | 4/38"]
+    training = read_at(tmp_path, lines)["training"]
+    assert training["total_steps"] is None and training["logged_records"] == 1
+
+
+# --- a stop in the trainer's own words --------------------------------------------------------------------
+
+
+def test_a_keyboard_interrupt_told_in_words_is_a_stop_by_hand(tmp_path: Path) -> None:
+    """safelife #23: ``CRITICAL Keyboard Interrupt. Ending early.`` (the Ctrl-C the trainer caught), then a
+    traceback from its shutdown: stopped by hand, never a crash."""
+    data = read_at(tmp_path, body("stopped-safelife-issue23-keyboard-interrupt-in-words.log"))
+    assert data["state"] == "stopped" and "stopped by hand" in data["status_line"]
+    assert data["training"]["crash"]["error"] == "CRITICAL Keyboard Interrupt. Ending early."

@@ -276,6 +276,8 @@ class GenericParser(StepLines[_Line]):
         self._evals: dict[str, float] = {}  # the evaluation figures a step line repeats
         self._ended: tuple[int, float | None] | None = None  # (step, epoch) when the end was printed
         self._last: tuple[int, float | None] | None = None
+        self._eval_positions = False  # the run's position is read from its validations (no training line yet)
+        self._eval_updates: int | None = None  # the updates the last validation named (no training line yet)
         self._vertical: list[tuple[str, str]] | None = None  # a one-figure-a-line record's pairs so far
         self._vertical_group = ""  # its group's name (stable-baselines3's ``rollout/``)
         self._last_step: int | None = None  # the last step read (its stride to the next one says how often it logs)
@@ -968,6 +970,18 @@ class GenericParser(StepLines[_Line]):
         # After the end was printed, the final evaluation is the run's last step's.
         at_step = int(step.value) if step is not None and self._ended is None else None
         evaluated = any(r.field is Field.EVAL_LOSS for r in line.readings)
+        epoch = _first(line.readings, Field.EPOCH)
+        if (step is not None and step.total is None and step.name != EPOCH_POSITION and line.counters is None
+                and epoch is not None and self._ended is None and (self._last is None or self._eval_positions)):
+            # Validations that name the epoch and the run's updates so far, and no training line (fairseq's legacy
+            # ``| epoch 016 | valid on 'valid' subset | loss 3.29 | … | num_updates 130000`` after an elision): once
+            # the updates went on from one to the next, training got there, and each is where the run is as well.
+            seen, self._eval_updates = self._eval_updates, int(step.value)
+            if seen is not None and step.value > seen:
+                self._eval_positions = True
+                self._last = (int(step.value), epoch.value)
+                events.append(TrainStep(at=line.at, stage="train", step=int(step.value), epoch=epoch.value,
+                                        epoch_total=epoch.total))
         # A line that starts with ``validation`` names its loss ``lm loss`` (Megatron).
         own = "test_loss" if "test" in line.text.lower()[:60] else "val_loss"
         seen: set[str] = set()
@@ -1121,7 +1135,7 @@ class GenericParser(StepLines[_Line]):
                     own = line.evaluation or (step_reading is not None and step_reading.name == "epoch")
                     at_step = step if back or own else None
                     events.append(EvalResult(at=line.at, name=label, value=r.value, step=at_step))
-        self._last = (step, epoch)
+        self._last, self._eval_positions = (step, epoch), False
         tokens_per_second = got.get(Field.TOKENS_PER_SECOND) or got.get(Field.TOKENS_PER_SECOND_DEVICE)
         percent = got.get(Field.PERCENT)
         mfu, mfu_note = _mfu(got.get(Field.MFU), tokens_per_second, step_seconds)
