@@ -57,8 +57,8 @@ def test_the_closing_bar_and_its_last_dict_still_end_the_run(tmp_path: Path) -> 
     step 20 of 20, the data bar's rule does not take it."""
     bars = [f"{int(100 * n / 20)}%|##| {n}/20 [00:{n:02d}<00:00,  1.00it/s]" for n in (5, 10, 15, 20)]
     lines = [bars[0], *dicts([0.25]), bars[1], *dicts([0.5]), bars[2], *dicts([0.75]), bars[3], *dicts([1.0]),
-             "{'train_runtime': 20.0, 'train_samples_per_second': 8.0, 'train_steps_per_second': 1.0, "
-             "'train_loss': 1.5, 'epoch': 1.0}"]
+             ("{'train_runtime': 20.0, 'train_samples_per_second': 8.0, 'train_steps_per_second': 1.0, "
+              "'train_loss': 1.5, 'epoch': 1.0}")]
     data = read_at(tmp_path, lines)
     assert data["state"] == "done"
     assert (data["training"]["step"], data["training"]["total_steps"]) == (20, 20)

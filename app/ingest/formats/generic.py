@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import calendar
 import json
+import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
@@ -758,7 +759,7 @@ class GenericParser(StepLines[_Line]):
         env = {name.rpartition("/")[2].lower(): number(value) for name, value in pairs}
         self._table_figures = tuple((label, value) for label, value in (
             (TOTAL_PART + "timesteps", env.get("total_timesteps")), (RATE_PART + "fps", env.get("fps")))
-            if value is not None and value == value and abs(value) != float("inf"))
+            if value is not None and math.isfinite(value))
         parts = {name.lower(): seconds(value.removesuffix("s"), "s") if value.endswith("s") else None
                  for name, value in pairs if name.lower() in _ITERATION_PARTS}
         if len(parts) == len(_ITERATION_PARTS) and None not in parts.values():
