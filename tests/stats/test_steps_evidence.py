@@ -158,3 +158,16 @@ def test_a_keyboard_interrupt_told_in_words_is_a_stop_by_hand(tmp_path: Path) ->
     data = read_at(tmp_path, body("stopped-safelife-issue23-keyboard-interrupt-in-words.log"))
     assert data["state"] == "stopped" and "stopped by hand" in data["status_line"]
     assert data["training"]["crash"]["error"] == "CRITICAL Keyboard Interrupt. Ending early."
+
+
+def test_an_epoch_s_own_time_printed_beside_its_last_step_is_shown_as_printed() -> None:
+    """DGL's ``Epoch Time(s): 7.2513`` after an epoch's last step (a reader keeps it as that step's
+    ``epoch_seconds``): ``epoch 7.25 s (as printed)``; a step without it shows none."""
+    from app.stats.events import TrainStep
+    from app.stats.steps.stage import RunFacts, Stage
+    from app.stats.steps.text import speed_parts
+
+    timed = TrainStep(at=None, stage="train", step=20, epoch=29, figures=(("epoch_seconds", 7.2513),))
+    assert speed_parts(Stage(name="train", latest=timed, step_time=None), RunFacts()) == ["epoch 7.25 s (as printed)"]
+    plain = TrainStep(at=None, stage="train", step=20, epoch=29)
+    assert speed_parts(Stage(name="train", latest=plain, step_time=None), RunFacts()) == []
