@@ -977,8 +977,8 @@ class GenericParser(StepLines[_Line]):
             # Validations that name the epoch and the run's updates so far, and no training line (fairseq's legacy
             # ``| epoch 016 | valid on 'valid' subset | loss 3.29 | … | num_updates 130000`` after an elision): once
             # the updates went on from one to the next, training got there, and each is where the run is as well.
-            seen, self._eval_updates = self._eval_updates, int(step.value)
-            if seen is not None and step.value > seen:
+            updates_before, self._eval_updates = self._eval_updates, int(step.value)
+            if updates_before is not None and step.value > updates_before:
                 self._eval_positions = True
                 self._last = (int(step.value), epoch.value)
                 events.append(TrainStep(at=line.at, stage="train", step=int(step.value), epoch=epoch.value,
