@@ -413,7 +413,8 @@ SwarmKind = Literal[
     "download_failed",  # the download failed (it retries)
     "catching_up",  # it took the collaboration's step and goes on
     "alone",  # no other peer to average with
-    "round",  # where the swarm's own rounds have it (gensyn rl-swarm: ``detail`` ``round 14 · stage 1``)
+    "round",  # where the swarm's own rounds have it (gensyn rl-swarm: ``detail`` ``joining round 14 at stage 1``)
+    "training_round",  # … a round it trains in now (rl-swarm's ``Training round: 331 stage: 1``): it is training
     "warning",  # a record logged at WARN that says nothing else read (``detail``: its message)
     "setting_up",  # its launcher sets the node up, no trainer yet (``detail``: what it does; None: the set-up is over)
 ]

@@ -320,9 +320,9 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # the newer rl-swarm (genrl) starting: hydra's dated records, no round or step yet, no error
     ("hivemind-rlswarm-issue421-genrl-bracketed-startup-no-steps.log", T0, "end", "waiting for first step", "working",
      {"step": None, "total_steps": None, "crash": None, "errors": None}),
-    # its log file, the level first: round 646 stage 2 begun, no step yet
-    ("hivemind-rlswarm-issue335-debug-logfile-joining-round-646-stage-2.log", T0, "end", "waiting for first step",
-     "working", {"crash": None, "errors": None}),
+    # its log file, the level first: round 646 stage 2 begun, training in it, no step of its own yet
+    ("hivemind-rlswarm-issue335-debug-logfile-joining-round-646-stage-2.log", T0, "end", "training round 646 · stage 2",
+     "training", {"crash": None, "errors": None, "step": None}),
     # a bar with the shell's "Killed: 9" glued to it, then the launcher's shutdown: killed
     # (macOS's "Killed: 9" glued to the bar at 17/20: killed at step 17 of 20)
     ("hivemind-rlswarm-issue303-bar-glued-killed-9-shutting-down.log", T0, "end", "step 17/20 · crashed", "crashed",

@@ -171,3 +171,24 @@ def test_an_epoch_s_own_time_printed_beside_its_last_step_is_shown_as_printed() 
     assert speed_parts(Stage(name="train", latest=timed, step_time=None), RunFacts()) == ["epoch 7.25 s (as printed)"]
     plain = TrainStep(at=None, stage="train", step=20, epoch=29)
     assert speed_parts(Stage(name="train", latest=plain, step_time=None), RunFacts()) == []
+
+
+# --- a swarm's round that says it trains ------------------------------------------------------------------------
+
+
+def test_a_swarm_round_it_says_it_trains_in_is_training_not_waiting(tmp_path: Path) -> None:
+    """rl-swarm #335: ``🐝 Joining round: 646 starting at stage: 2`` then ``📈 Training round: 646 stage: 2`` and no
+    step line of its own: training in round 646, stage 2 (never "waiting for first step")."""
+    data = read_at(tmp_path, body("hivemind-rlswarm-issue335-debug-logfile-joining-round-646-stage-2.log"))
+    assert (data["state"], data["status_line"]) == ("training", "training round 646 · stage 2")
+    assert "waiting for the first training step" not in data["details"]
+
+
+def test_joining_a_round_alone_is_still_waiting(tmp_path: Path) -> None:
+    """Composed: only ``🐝 Joining round: 331 starting at stage: 1``: it has not said it trains yet."""
+    prefix = "INFO:hivemind_exp.trainer.hivemind_grpo_trainer:long scampering elephant:"
+    data = read_at(tmp_path, [prefix + "🐝 Joining round: 331 starting at stage: 1"])
+    assert data["state"] == "working" and data["status_line"] == "waiting for first step"
+    trained = read_at(tmp_path, [prefix + "🐝 Joining round: 331 starting at stage: 1",
+                                 prefix + "📈 Training round: 331 stage: 1"])
+    assert (trained["state"], trained["status_line"]) == ("training", "training round 331 · stage 1")

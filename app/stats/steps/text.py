@@ -592,6 +592,8 @@ def early_status(
             return "done · evaluation only"
         case Status.COLLABORATING if collab is not None:
             return f"{_epoch(collab)} · {collab.peers} peers"
+        case Status.TRAINING_ROUND if v.swarm is not None and v.swarm.training_round is not None:
+            return v.swarm.training_round
         case Status.STALLED if v.since is not None and now is not None:
             return f"no step yet · stalled {short(now - v.since)}"
         case Status.DONE:
