@@ -192,3 +192,11 @@ def test_joining_a_round_alone_is_still_waiting(tmp_path: Path) -> None:
     trained = read_at(tmp_path, [prefix + "🐝 Joining round: 331 starting at stage: 1",
                                  prefix + "📈 Training round: 331 stage: 1"])
     assert (trained["state"], trained["status_line"]) == ("training", "training round 331 · stage 1")
+
+
+def test_trl_s_tokens_seen_are_shown_as_printed(tmp_path: Path) -> None:
+    """trl #3857: one GRPO dict with ``'num_tokens': 1751675.0`` (the tokens its trainer has seen so far): shown as
+    printed beside its reward 3.0, and no rate (one dict)."""
+    data = read_at(tmp_path, body("hf-trl-issue3857-grpo-dict-num-tokens.log"))
+    assert "Reward 3.0000 · 1,751,675 tokens seen (as printed)" in data["details"]
+    assert data["training"]["tokens_per_hour"] is None

@@ -467,6 +467,9 @@ def figure_lines(figures: dict[str, float]) -> list[str]:
         parts.append(f"{figures['tflops']:.2f} TFLOPS")
     if "samples_per_second" in figures:
         parts.append(f"{samples_rate(figures['samples_per_second'])} samples/s")
+    if "num_tokens" in figures:
+        # (TRL's ``num_tokens``: the tokens its trainer has seen so far, as it logs them)
+        parts.append(f"{figures['num_tokens']:,.0f} tokens seen (as printed)")
     if not parts:
         return lines
     line = " · ".join(parts)
