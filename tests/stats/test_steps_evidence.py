@@ -200,3 +200,22 @@ def test_trl_s_tokens_seen_are_shown_as_printed(tmp_path: Path) -> None:
     data = read_at(tmp_path, body("hf-trl-issue3857-grpo-dict-num-tokens.log"))
     assert "Reward 3.0000 · 1,751,675 tokens seen (as printed)" in data["details"]
     assert data["training"]["tokens_per_hour"] is None
+
+
+def test_a_stable_baselines_3_table_shows_its_reward_timesteps_and_fps(tmp_path: Path) -> None:
+    """A minigrid PPO run's SB3 tables: the last one at iteration 19532 prints ``ep_rew_mean 0.016``,
+    ``fps 3369``, ``total_timesteps 20000768``: shown as printed, never as the run's steps."""
+    data = read_at(tmp_path, body("generic-sb3-ppo-minigrid-tables-iterations-19529-to-19532.log"))
+    details = data["details"]
+    assert data["training"]["step"] == 19532
+    assert "Rates fps 3369" in details and "Totals timesteps 20,000,768" in details and "Reward 0.0160" in details
+
+
+def test_an_episode_reward_that_is_not_a_number_yet_is_not_shown(tmp_path: Path) -> None:
+    """Composed SB2 table: ``ep_rewmean nan`` before any episode ended: no reward line; its fps 142 stays."""
+    rows = [("ep_rewmean", "nan"), ("fps", "142"), ("nupdates", "782"), ("policy_loss", "-0.011813248"),
+            ("time_elapsed", "656"), ("total_timesteps", "100096")]
+    rule = "---------------------------------------"
+    lines = [rule, *[f"| {name:<18} | {value:<13} |" for name, value in rows], rule]
+    details = read_at(tmp_path, lines)["details"]
+    assert "Rates fps 142" in details and not any(line.startswith("Reward") for line in details)

@@ -137,6 +137,8 @@ LOSS_PART = "loss/"
 RATE_PART = "rate/"
 # A count the run prints of what it has done so far, under its name (stable-baselines' ``total/timesteps``).
 TOTAL_PART = "total/"
+# An RL table's mean episode reward, by the names stable-baselines prints it under (v3, then v2's two).
+_EPISODE_REWARD = ("ep_rew_mean", "ep_rewmean", "eprewmean")
 # BasicSR's and mmsr's losses, each named for its part (``l_pix: 2.14e-02``, ``l_g_pix: 3.2e-03 l_g_gan: 6.1e-02``).
 _L_LOSS = re.compile(rf"(?<![\w/])(l_[a-z]\w{{0,30}}):\s?({NUM})")
 _LTR_FPS = re.compile(r"\bFPS: (\d{1,9}(?:\.\d+)?) \(")
@@ -754,12 +756,13 @@ class GenericParser(StepLines[_Line]):
             names = [_ITERATIONS.sub("iteration", name) if _ITERATIONS.search(name)
                      else ("env " + name if _ENV_STEPS.search(name) else name) for name in names]
         record = " | ".join(f"{name}: {value}" for name, (_, value) in zip(names, pairs, strict=True))
-        # (an RL table's environment timesteps so far and frames a second, as printed: stable-baselines' ``fps``,
-        # ``total_timesteps``)
+        # (an RL table's environment timesteps so far, frames a second and mean episode reward, as printed:
+        # stable-baselines' ``total_timesteps``, ``fps``, ``ep_rew_mean`` (v2: ``ep_rewmean``; nan before an episode ends))
         env = {name.rpartition("/")[2].lower(): number(value) for name, value in pairs}
+        reward = next((env[name] for name in _EPISODE_REWARD if name in env), None)
         self._table_figures = tuple((label, value) for label, value in (
-            (TOTAL_PART + "timesteps", env.get("total_timesteps")), (RATE_PART + "fps", env.get("fps")))
-            if value is not None and math.isfinite(value))
+            (TOTAL_PART + "timesteps", env.get("total_timesteps")), (RATE_PART + "fps", env.get("fps")),
+            ("reward", reward)) if value is not None and math.isfinite(value))
         parts = {name.lower(): seconds(value.removesuffix("s"), "s") if value.endswith("s") else None
                  for name, value in pairs if name.lower() in _ITERATION_PARTS}
         if len(parts) == len(_ITERATION_PARTS) and None not in parts.values():
