@@ -219,3 +219,13 @@ def test_an_episode_reward_that_is_not_a_number_yet_is_not_shown(tmp_path: Path)
     lines = [rule, *[f"| {name:<18} | {value:<13} |" for name, value in rows], rule]
     details = read_at(tmp_path, lines)["details"]
     assert "Rates fps 142" in details and not any(line.startswith("Reward") for line in details)
+
+
+def test_a_full_bar_after_an_evaluation_s_dict_is_not_taken_for_training(tmp_path: Path) -> None:
+    """Composed: a loss dict, an eval dict, then ``100%|##| 35/35 [00:05<00:00, 7.00it/s]`` (the next evaluation
+    set's bar, drawn to its end): no total of 35 and no end; the dict stays the run's one logged record."""
+    lines = ["{'loss': 2.3911, 'learning_rate': 0.0003, 'epoch': 0.01}",
+             "{'eval_loss': 2.2206, 'eval_runtime': 274.3799, 'epoch': 0.01}",
+             "100%|##########| 35/35 [00:05<00:00,  7.00it/s]"]
+    data = read_at(tmp_path, lines)
+    assert data["state"] != "done" and data["training"]["total_steps"] is None

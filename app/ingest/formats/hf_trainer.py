@@ -368,10 +368,10 @@ class HfTrainerParser(EmitLines):
         self._bar_since_record = True
         self._bar_total = total
         before: list[Event] = []
-        if self._train_total is None and not self._evaluating and after_eval and n > 0:
+        if self._train_total is None and not self._evaluating and after_eval and 0 < n < total:
             # The first bar after an evaluation's dict is training's again (the Trainer draws its evaluation's bar
             # before the dict): its total is the run's, its position the step (alpaca-lora's ``4/388`` after the
-            # loss and eval dicts of steps 2 and 4).
+            # loss and eval dicts of steps 2 and 4). A full one may be the next evaluation set's bar: not taken.
             self._train_total, self._confirmed, resumed = total, True, True
         else:
             resumed = False
