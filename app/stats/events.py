@@ -264,6 +264,8 @@ class TrainStep:
     batches of an epoch whose bar is full (its count is then no total of the run's).
     ``epoch_batch`` of ``epoch_batches``: where a line whose ``step`` counts the run's updates is in its
     epoch, as printed beside it (fairseq's ``epoch 010:   1000 / 2737 … num_updates=25634``).
+    ``step_seconds_note``: how ``step_seconds`` was worked out where no time of one step is printed (Keras 1's
+    epoch time over its steps); None: printed for a step.
     """
 
     at: float | None
@@ -296,6 +298,7 @@ class TrainStep:
     epoch_steps: int | None = None
     epoch_batch: int | None = None
     epoch_batches: int | None = None
+    step_seconds_note: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -410,7 +413,8 @@ SwarmKind = Literal[
     "download_failed",  # the download failed (it retries)
     "catching_up",  # it took the collaboration's step and goes on
     "alone",  # no other peer to average with
-    "round",  # where the swarm's own rounds have it (gensyn rl-swarm: ``detail`` ``round 14 · stage 1``)
+    "round",  # where the swarm's own rounds have it (gensyn rl-swarm: ``detail`` ``joining round 14 at stage 1``)
+    "training_round",  # … a round it trains in now (rl-swarm's ``Training round: 331 stage: 1``): it is training
     "warning",  # a record logged at WARN that says nothing else read (``detail``: its message)
     "setting_up",  # its launcher sets the node up, no trainer yet (``detail``: what it does; None: the set-up is over)
 ]

@@ -352,9 +352,9 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # the newer rl-swarm (genrl) starting: hydra's dated records, no round or step yet, no error
     ("hivemind-rlswarm-issue421-genrl-bracketed-startup-no-steps.log", T0, "end", "waiting for first step", "working",
      {"step": None, "total_steps": None, "crash": None, "errors": None}),
-    # its log file, the level first: round 646 stage 2 begun, no step yet
-    ("hivemind-rlswarm-issue335-debug-logfile-joining-round-646-stage-2.log", T0, "end", "waiting for first step",
-     "working", {"crash": None, "errors": None}),
+    # its log file, the level first: round 646 stage 2 begun, training in it, no step of its own yet
+    ("hivemind-rlswarm-issue335-debug-logfile-joining-round-646-stage-2.log", T0, "end", "training round 646 · stage 2",
+     "training", {"crash": None, "errors": None, "step": None}),
     # a bar with the shell's "Killed: 9" glued to it, then the launcher's shutdown: killed
     # (macOS's "Killed: 9" glued to the bar at 17/20: killed at step 17 of 20)
     ("hivemind-rlswarm-issue303-bar-glued-killed-9-shutting-down.log", T0, "end", "step 17/20 · crashed", "crashed",
@@ -959,6 +959,34 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "epoch 5/1000 · …", "measuring",
      {"loss": 0.0283, "step_seconds": 13 / 370515, "eval": {"val_loss": {"value": 0.0269, "step": None}},
       "finished": False}),
+    # a data bar (7/7 at 1809 it/s) then nine loss dicts, epoch 0.04 -> 0.35, no bar between: the dicts are the record
+    ("hf-time-moe-issue71-data-bar-then-dicts.log", T0, "end", "epoch 0.35 · loss 0.173", "measuring",
+     {"step": None, "total_steps": None, "logged_records": 9, "loss": 0.173, "finished": False}),
+    # Keras 1: epochs 39-48 of 200, 1562 steps each in 478-484 s (481 s for epoch 48: 0.308 s a step, worked out);
+    # 1562 steps / 481 s = 11.7k steps/h
+    ("generic-keras-issue8680-keras1-epoch-times.log", T0, "end", "epoch 49/200 · 11k steps/h", "training",
+     {"loss": 0.761, "step_seconds": 481 / 1562, "eval": {"val_loss": {"value": 0.645, "step": None}},
+      "finished": False}),
+    # one stable-baselines 2 table: nupdates 77746, time_elapsed 4.58e+04 s over them (0.589 s each, worked out)
+    ("generic-sb2-stable-baselines-issue339-ppo2-table.log", T0, "end", "step 77746 · …", "measuring",
+     {"step": 77746, "total_steps": None, "step_seconds": 45800 / 77746, "finished": False}),
+    # loss and eval dicts (steps 2 and 4, none printed), then the bar cut after its total: step 4 of 388
+    ("hf-alpaca-lora-issue268-dicts-then-cut-bar-4-of-388.log", T0, "end", "step 4/388 · …", "measuring",
+     {"step": 4, "total_steps": 388, "loss": 2.2272, "steps_per_hour": None,
+      "eval": {"eval_loss": {"value": 2.098778247833252, "step": None}}, "finished": False}),
+    # fairseq's legacy validation lines alone, updates 90000 -> 130000 in epochs 11-16: the run got to update 130000
+    ("generic-fairseq-modernmt-issue509-valid-lines-only.log", T0, "end", "step 130000 · no timing", "measuring",
+     {"step": 130000, "eval": {"val_loss": {"value": 3.29, "step": 130000}}, "data": epoch(16.0),
+      "finished": False}),
+    # SafeLife's CRITICAL ``Keyboard Interrupt. Ending early.``, then a traceback from its shutdown
+    ("stopped-safelife-issue23-keyboard-interrupt-in-words.log", T0, "end", "no step yet · stopped by hand", "stopped",
+     {"crash": {"error": "CRITICAL Keyboard Interrupt. Ending early.", "at": pytest.approx(T0, abs=1)}}),
+    # one TRL GRPO dict: epoch 0.33, loss 0.0, num_tokens 1751675 (a figure, no rate)
+    ("hf-trl-issue3857-grpo-dict-num-tokens.log", T0, "end", "epoch 0.33 · loss 0", "measuring",
+     {"step": None, "loss": 0.0, "tokens_per_hour": None, "finished": False}),
+    # SB3 tables, iterations 19529-19532 (time_elapsed 5936 s over 19532 iterations: 0.304 s each, worked out)
+    ("generic-sb3-ppo-minigrid-tables-iterations-19529-to-19532.log", T0, "end", "step 19532 · …", "measuring",
+     {"step": 19532, "total_steps": None, "finished": False}),
 ]  # fmt: skip
 
 
@@ -1179,6 +1207,10 @@ def test_a_prefix_dates_the_divergence(tmp_path: Path) -> None:
 # What the generic reader says it read from each real log (its last step line): the table of
 # docs/notes/generic.md. A cold read at the file's modification time.
 GENERIC_READ = {
+    "generic-keras-issue8680-keras1-epoch-times.log": "step, epoch, loss, step time, eval",
+    "generic-sb2-stable-baselines-issue339-ppo2-table.log": "step, loss, step time",
+    "generic-fairseq-modernmt-issue509-valid-lines-only.log": "step, epoch, eval",
+    "generic-sb3-ppo-minigrid-tables-iterations-19529-to-19532.log": "step, loss, lr, step time, eval",
     "generic-modula-pr1-step-train-test-loss-tokens-per-gpu-sec-mfu.log": "step, loss, tok/s, eval",
     "generic-t81-558-issue86-keras-verbose2-epoch-of-1000-tf-glog-lines.log": "step, epoch, loss, step time, eval",
     "generic-megatron-lm-issue5-bert-lm-nsp-loss.log": "step, total, loss, lr, step time",

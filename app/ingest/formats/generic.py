@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import calendar
 import json
+import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
@@ -134,6 +135,10 @@ IN_EPOCH, EPOCH_STEPS = "epoch/step", "epoch/steps"
 LOSS_PART = "loss/"
 # A rate named by its path (dreamerv3's ``fps/train``) is kept as a figure so named (``rate/fps/train``).
 RATE_PART = "rate/"
+# A count the run prints of what it has done so far, under its name (stable-baselines' ``total/timesteps``).
+TOTAL_PART = "total/"
+# An RL table's mean episode reward, by the names stable-baselines prints it under (v3, then v2's two).
+_EPISODE_REWARD = ("ep_rew_mean", "ep_rewmean", "eprewmean")
 # BasicSR's and mmsr's losses, each named for its part (``l_pix: 2.14e-02``, ``l_g_pix: 3.2e-03 l_g_gan: 6.1e-02``).
 _L_LOSS = re.compile(rf"(?<![\w/])(l_[a-z]\w{{0,30}}):\s?({NUM})")
 _LTR_FPS = re.compile(r"\bFPS: (\d{1,9}(?:\.\d+)?) \(")
@@ -221,6 +226,7 @@ class _Bar:
     step_seconds: float | None
     elapsed: float | None
     eta: float | None
+    seconds_note: str | None = None  # how ``step_seconds`` was worked out, where no step's own time is printed
 
 
 @dataclass(slots=True)
@@ -259,6 +265,9 @@ class GenericParser(StepLines[_Line]):
         self._rank: int | None = None  # the rank followed
         self._borrowed: int | None = None  # the last step read from another rank's line
         self._total: int | None = None  # announced on a line of its own
+        # How the time of a step in the record just assembled was worked out (a table's time over its iterations)
+        self._mean_seconds: str | None = None
+        self._table_figures: tuple[tuple[str, float], ...] = ()  # that record's environment's counts and rate
         self._printed_total: int | None = None  # the last total a step line printed
         self._printed_in_epoch = False  # ... and whether it counted an epoch's batches
         self._counted_steps = False  # a step line counted steps (not epochs): an epoch's summary is no step
@@ -270,6 +279,8 @@ class GenericParser(StepLines[_Line]):
         self._evals: dict[str, float] = {}  # the evaluation figures a step line repeats
         self._ended: tuple[int, float | None] | None = None  # (step, epoch) when the end was printed
         self._last: tuple[int, float | None] | None = None
+        self._eval_positions = False  # the run's position is read from its validations (no training line yet)
+        self._eval_updates: int | None = None  # the updates the last validation named (no training line yet)
         self._vertical: list[tuple[str, str]] | None = None  # a one-figure-a-line record's pairs so far
         self._vertical_group = ""  # its group's name (stable-baselines3's ``rollout/``)
         self._last_step: int | None = None  # the last step read (its stride to the next one says how often it logs)
@@ -745,6 +756,13 @@ class GenericParser(StepLines[_Line]):
             names = [_ITERATIONS.sub("iteration", name) if _ITERATIONS.search(name)
                      else ("env " + name if _ENV_STEPS.search(name) else name) for name in names]
         record = " | ".join(f"{name}: {value}" for name, (_, value) in zip(names, pairs, strict=True))
+        # (an RL table's environment timesteps so far, frames a second and mean episode reward, as printed:
+        # stable-baselines' ``total_timesteps``, ``fps``, ``ep_rew_mean`` (v2: ``ep_rewmean``; nan before an episode ends))
+        env = {name.rpartition("/")[2].lower(): number(value) for name, value in pairs}
+        reward = next((env[name] for name in _EPISODE_REWARD if name in env), None)
+        self._table_figures = tuple((label, value) for label, value in (
+            (TOTAL_PART + "timesteps", env.get("total_timesteps")), (RATE_PART + "fps", env.get("fps")),
+            ("reward", reward)) if value is not None and math.isfinite(value))
         parts = {name.lower(): seconds(value.removesuffix("s"), "s") if value.endswith("s") else None
                  for name, value in pairs if name.lower() in _ITERATION_PARTS}
         if len(parts) == len(_ITERATION_PARTS) and None not in parts.values():
@@ -753,6 +771,7 @@ class GenericParser(StepLines[_Line]):
             record += f" | iteration time: {sum(v for v in parts.values() if v is not None):.6g}s"
         elif (mean := _mean_iteration_seconds(pairs)) is not None:
             record += f" | iteration time: {mean:.6g}s"
+            self._mean_seconds = "the run's time over its iterations, as it prints both"
         return record
 
     def _spaced_row(self, s: str) -> str | None:
@@ -955,6 +974,18 @@ class GenericParser(StepLines[_Line]):
         # After the end was printed, the final evaluation is the run's last step's.
         at_step = int(step.value) if step is not None and self._ended is None else None
         evaluated = any(r.field is Field.EVAL_LOSS for r in line.readings)
+        epoch = _first(line.readings, Field.EPOCH)
+        if (step is not None and step.total is None and step.name != EPOCH_POSITION and line.counters is None
+                and epoch is not None and self._ended is None and (self._last is None or self._eval_positions)):
+            # Validations that name the epoch and the run's updates so far, and no training line (fairseq's legacy
+            # ``| epoch 016 | valid on 'valid' subset | loss 3.29 | … | num_updates 130000`` after an elision): once
+            # the updates went on from one to the next, training got there, and each is where the run is as well.
+            updates_before, self._eval_updates = self._eval_updates, int(step.value)
+            if updates_before is not None and step.value > updates_before:
+                self._eval_positions = True
+                self._last = (int(step.value), epoch.value)
+                events.append(TrainStep(at=line.at, stage="train", step=int(step.value), epoch=epoch.value,
+                                        epoch_total=epoch.total))
         # A line that starts with ``validation`` names its loss ``lm loss`` (Megatron).
         own = "test_loss" if "test" in line.text.lower()[:60] else "val_loss"
         seen: set[str] = set()
@@ -1035,6 +1066,10 @@ class GenericParser(StepLines[_Line]):
         if Field.TOTAL in got:
             total = int(got[Field.TOTAL].value)
         step_seconds = _step_seconds(got)
+        seconds_note, self._mean_seconds = self._mean_seconds, None
+        table_figures, self._table_figures = self._table_figures, ()
+        if Field.STEP_TIME not in got:
+            seconds_note = None
         elapsed = got[Field.ELAPSED].value if Field.ELAPSED in got else None
         eta = got[Field.ETA].value if Field.ETA in got else None
         full_epoch = False
@@ -1058,7 +1093,8 @@ class GenericParser(StepLines[_Line]):
                     total = None  # an epoch's bar is full; the run goes on to the next epoch
                     full_epoch = True
                     bar_total = bar.total
-            step_seconds = bar.step_seconds if bar.step_seconds is not None else step_seconds
+            if bar.step_seconds is not None:
+                step_seconds, seconds_note = bar.step_seconds, bar.seconds_note
             elapsed, eta = bar.elapsed, bar.eta
         elif line.counters is not None:
             step = line.counters[1]
@@ -1103,7 +1139,7 @@ class GenericParser(StepLines[_Line]):
                     own = line.evaluation or (step_reading is not None and step_reading.name == "epoch")
                     at_step = step if back or own else None
                     events.append(EvalResult(at=line.at, name=label, value=r.value, step=at_step))
-        self._last = (step, epoch)
+        self._last, self._eval_positions = (step, epoch), False
         tokens_per_second = got.get(Field.TOKENS_PER_SECOND) or got.get(Field.TOKENS_PER_SECOND_DEVICE)
         percent = got.get(Field.PERCENT)
         mfu, mfu_note = _mfu(got.get(Field.MFU), tokens_per_second, step_seconds)
@@ -1119,6 +1155,7 @@ class GenericParser(StepLines[_Line]):
                 lr=got[Field.LR].value if Field.LR in got else None,
                 grad_norm=got[Field.GRAD_NORM].value if Field.GRAD_NORM in got else None,
                 step_seconds=step_seconds,
+                step_seconds_note=seconds_note if step_seconds is not None else None,
                 elapsed_seconds=elapsed,
                 tokens_per_second=tokens_per_second.value if tokens_per_second is not None else None,
                 per_device=tokens_per_second is not None and tokens_per_second.field is Field.TOKENS_PER_SECOND_DEVICE,
@@ -1134,7 +1171,7 @@ class GenericParser(StepLines[_Line]):
                 epoch_total=(epoch_reading.total if epoch_reading is not None and epoch_reading.total
                              else self._epoch.total if epoch is None and self._epoch is not None else None),
                 epoch_steps=bar_total,
-                figures=line.parts,
+                figures=(*line.parts, *table_figures),
             )
         )
         last = events[-1]
@@ -1373,6 +1410,8 @@ def _other_bar(s: str, at: float | None) -> _Line | None:
         if seconds is None and not any(r.field is Field.LOSS for r in readings):
             return None
         bar = _Bar(n, m, seconds, None, None)
+        if epoch_time is not None and seconds is not None:
+            bar.seconds_note = f"the epoch's {epoch_time.group(1)}{epoch_time.group(2)} over its {n} steps"
         eta = _first(readings, Field.ETA)
         bar.eta = eta.value if eta is not None else None
         return _Line("step", at, readings, bar=bar, text=s, epoch_above=True)

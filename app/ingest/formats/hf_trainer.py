@@ -43,8 +43,10 @@ _train_step = builder(TrainStep)  # one for every redraw of the bar
 # A tqdm bar as far as the line holds it. A terminal copy cuts a wide bar at its width (no
 # closing bracket, ``4/203 [00:37<30:55,  9.33s/i``): each figure is read only when what follows
 # it shows it whole (the total before `` [``, the clock before ``<``, the rate before its unit).
+# A bar cut right after its total (``  1%|▎     | 4/388`` as a copy's last line) holds it whole only where its
+# percentage says so (a total cut short of its digits would be ten times too small for it).
 _BAR = re.compile(
-    r"(\d{1,3})%\|[^|]{0,400}\| ?(\d{1,12})/(\d{1,12}) \["
+    r"(\d{1,3})%\|[^|]{0,400}\| ?(\d{1,12})/(\d{1,12})(?: \[|(?=\s*$))"
     r"(?:(\d[\d:]{0,11})(?=<))?(?:<([\d:?]{1,12})(?=,))?"
     r"(?:,\s*(\d{1,9}(?:\.\d+)?)(it/s|s/it|it/|it|i|s/i|s/|s))?"
 )
@@ -95,12 +97,16 @@ class HfTrainerParser(EmitLines):
         self._confirmed = False  # a loss dict followed a bar of the training total
         self._rate_seconds: float | None = None  # the last step time a bar printed whole
         self._logged = 0  # loss dicts seen while no bar gives the step
+        # The first loss dict after a bar it confirmed at its total, as a logged step: a second dict with no
+        # bar between says that bar was some other work's (a dataset's preparation), not the training's.
+        self._after_full_bar: TrainStep | None = None
         self._advancing: tuple[int, int, int] | None = None  # (total, position, bars) of bars alone
         # (loss, epoch, lr as printed; printed through a logger) of the last log record
         self._last_record: tuple[tuple[str | None, ...], bool, frozenset[str], bool] | None = None
         self._bar_since_record = False
         self._through_logger = False  # the line being read came through a logger's prefix
         self._evaluating = False  # an evaluation began and no training record followed yet
+        self._after_eval = False  # the last record was an evaluation's dict, no bar drawn since
         # A ``trainer_state.json`` (the log's first line opens a JSON document), False: console lines.
         self._state: TrainerState | Literal[False] | None = None
         self._after_bar = False  # the last line (or piece of one) read was a bar
@@ -356,9 +362,19 @@ class HfTrainerParser(EmitLines):
 
     def _bar(self, m: re.Match[str], suffix: re.Match[str] | None = None) -> list[Event]:
         n, total = int(m.group(2)), int(m.group(3))
+        if m.string[m.end(3) : m.end(3) + 2] != " [" and not _whole_total(int(m.group(1)), n, total):
+            return []  # cut inside its total
+        after_eval, self._after_eval = self._after_eval, False
         self._bar_since_record = True
         self._bar_total = total
         before: list[Event] = []
+        if self._train_total is None and not self._evaluating and after_eval and 0 < n < total:
+            # The first bar after an evaluation's dict is training's again (the Trainer draws its evaluation's bar
+            # before the dict): its total is the run's, its position the step (alpaca-lora's ``4/388`` after the
+            # loss and eval dicts of steps 2 and 4). A full one may be the next evaluation set's bar: not taken.
+            self._train_total, self._confirmed, resumed = total, True, True
+        else:
+            resumed = False
         if self._train_total is None and not self._evaluating and self._trust_bars_alone(n, total):
             held = self._unconfirmed
             if held is not None and held.total_steps == total and held.step < n:
@@ -412,6 +428,9 @@ class HfTrainerParser(EmitLines):
             self._unconfirmed = step if n > 0 else None
             return [TrainingPause(at=None, reason="evaluation")] if other else []
         self._step = n
+        if resumed and self._last_logged[0] is not None and step.loss is None:
+            # (the dicts before it printed no step: their last loss is the latest, logged at or before this step)
+            step = replace(step, loss=self._last_logged[0], loss_note="mean since the last log", lr=self._last_logged[1])
         return before + [step]
 
     def _notebook(self, m: re.Match[str]) -> list[Event]:
@@ -486,6 +505,25 @@ class HfTrainerParser(EmitLines):
             return True
         return False
 
+    @staticmethod
+    def _logged_step(logged: int, values: dict[str, float | None]) -> TrainStep:
+        """A loss dict as the ``logged``-th step of a log that prints no step number."""
+        figures = tuple(
+            (k, v) for k, v in values.items() if k not in _STEP_KEYS and v is not None and finite(v) is not None
+        )
+        return TrainStep(
+            at=None,
+            stage="train",
+            step=logged,
+            loss=values.get("loss"),
+            loss_note="mean since the last log",
+            lr=finite(values.get("learning_rate")),
+            grad_norm=values.get("grad_norm"),
+            epoch=finite(values.get("epoch")),
+            figures=figures,
+            logged=True,
+        )
+
     def _dict(self, pairs: dict[str, str], quoted: bool = False) -> list[Event]:
         if "lr" in pairs and "epoch" in pairs and "loss" not in pairs and "learning_rate" not in pairs:
             # TRL's on-policy trainers (PPO, RLOO) name the learning rate ``lr`` and the policy's loss, PPO's loss,
@@ -494,6 +532,8 @@ class HfTrainerParser(EmitLines):
             if "loss/policy_avg" in pairs:
                 pairs["loss"] = pairs.pop("loss/policy_avg")
         values = {k: number(v) for k, v in pairs.items()}
+        bar_between = self._bar_since_record
+        self._after_eval = "eval_loss" in pairs and "loss" not in pairs
         if "loss" in pairs or "learning_rate" in pairs or "current_steps" in pairs:
             # The same record twice in a row, nothing between (LLaMA-Factory's callback logs the
             # Trainer's dict again, before or after it, rounded its own way: ``0.0000`` for
@@ -547,6 +587,18 @@ class HfTrainerParser(EmitLines):
             if held is not None and held.total_steps == self._bar_total:
                 self._step = held.step
                 events.append(held)
+                if held.step == held.total_steps and "loss" in pairs and "step" not in pairs:
+                    self._after_full_bar = self._logged_step(1, values)
+        elif self._after_full_bar is not None and "loss" in pairs and not bar_between and not self._summarised:
+            # Two loss dicts after the bar's end, no bar redrawn between: training goes on past that bar's
+            # total, so it counted something else; the dicts are the run's only record, its position their epoch.
+            first, self._after_full_bar = self._after_full_bar, None
+            self._train_total = self._bar_total = self._step = None
+            self._confirmed = False
+            self._logged = 1
+            events.append(first)
+        else:
+            self._after_full_bar = None
         self._unconfirmed = None
         # (Confirmed only by a bar: a dict read before any bar confirms nothing, and the bars
         # after it must still be able to say which one trains.)
@@ -580,20 +632,7 @@ class HfTrainerParser(EmitLines):
             # No bar in this log (tqdm drew it on the terminal's stderr; ``> train.log`` keeps only
             # stdout): each loss dict is one logged step, and the epoch is the position.
             self._logged += 1
-            events.append(
-                TrainStep(
-                    at=None,
-                    stage="train",
-                    step=self._logged,
-                    loss=values.get("loss"),
-                    loss_note="mean since the last log",
-                    lr=finite(values.get("learning_rate")),
-                    grad_norm=values.get("grad_norm"),
-                    epoch=finite(values.get("epoch")),
-                    figures=figures,
-                    logged=True,
-                )
-            )
+            events.append(self._logged_step(self._logged, values))
             if tokens_seen is None:
                 return events
             return events + [StepFigures(at=None, tokens_seen=tokens_seen)]
@@ -696,3 +735,11 @@ def _split_dict(part: str) -> list[str]:
     if m is None or m.start() == 0 or not part[: m.start()].strip():
         return [part]
     return [part[: m.start()], part[m.start() :]]
+
+
+def _whole_total(percent: int, n: int, total: int) -> bool:
+    """A bar's percentage is its count over this total, rounded or floored as tqdm prints it."""
+    if total <= 0:
+        return False
+    exact = 100 * n / total
+    return percent in (math.floor(exact), math.floor(exact + 0.5))

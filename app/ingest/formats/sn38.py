@@ -441,6 +441,8 @@ class Sn38Parser(StepLines[_Line]):
                     detail = f"joining round {m.group(1)} at stage {m.group(2)}"
                 else:
                     detail = f"training round {m.group(3)} · stage {m.group(4)}"
+                    events.append(SwarmNews(at, "training_round", detail))
+                    return
                 events.append(SwarmNews(at, "round", detail))
                 return
         if _NO_GROUP in message:  # matchmaking: looking for a group to average with

@@ -461,6 +461,15 @@ class StepProgress:
             # (its step was the last epoch's count, not this one's).
             stage.evals = {name: (value, None) for name, (value, _) in previous.evals.items()}
             stage.eval_diverged = dict(previous.eval_diverged)
+        elif (previous is not None and previous.latest.logged and not event.logged and not self._restarting
+              and event.stage == previous.name and event.step > 0):
+            # Numbered steps after dicts that printed none (HF's bar drawn again after its evaluation's dict): the
+            # same run, now counted; the evaluations and the epoch its dicts logged still stand (at no step: a logged
+            # count is none).
+            stage.evals = {name: (value, None) for name, (value, _) in previous.evals.items()}
+            stage.eval_diverged = dict(previous.eval_diverged)
+            if event.epoch is None:
+                stage.epoch = previous.epoch
         # Evaluations printed before a stage's first step (step 0's validation) are its own.
         for name, (value, step) in self._pending_evals.items():
             stage.take_eval(name, value, step, t)

@@ -110,6 +110,7 @@ class SwarmFacts:
     averaging_share_seconds: float | None  # the time that share covers: an hour, or the log's time when shorter
     peers: tuple[PeerView, ...]
     peers_known: int
+    training_round: str | None = None  # the swarm's round it says it trains in now (rl-swarm), as said
 
 
 class Swarm:
@@ -139,6 +140,7 @@ class Swarm:
         self._step: int | None = None  # the latest step's place on the run's timeline (where a round begins on the loss chart)
         self.swarm_round: str | None = None  # where the swarm's own rounds have it (rl-swarm), as said last
         self.swarm_round_said = 0  # how many times in a row
+        self.training_round: str | None = None  # the swarm's round it says it trains in now, as said
         self._download_began: float | None = None  # a state download under way began
         self.state_download_seconds: float | None = None  # how long the last state download took
         self.warnings = 0  # records logged at WARN that said nothing else read
@@ -212,7 +214,9 @@ class Swarm:
             self.last_warning = event.detail
             return
         self._joined()
-        if kind == "round" or kind == "setting_up":
+        if kind in ("round", "training_round", "setting_up"):
+            # (the round it trains in, until the swarm's rounds say otherwise)
+            self.training_round = event.detail if kind == "training_round" else None
             if kind == "setting_up" and event.detail is None:  # the trainer's first record: the set-up is over
                 self.swarm_round, self.swarm_round_said = None, 0
                 return
@@ -318,6 +322,7 @@ class Swarm:
             rounds_failed=self.rounds_failed, last_good_round_at=self._last_good,
             averaging_share_last_hour=None if share is None else share[0],
             averaging_share_seconds=None if share is None else share[1], peers=self._peer_views(), peers_known=len(self._peers),
+            training_round=self.training_round,
         )
 
     def markers(self) -> tuple[RoundView, ...]:

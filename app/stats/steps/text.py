@@ -28,6 +28,8 @@ from .stage import (
 from .verdict import EarlyVerdict, Line, Status, Verdict
 
 EVALS_SHOWN = 4
+# An epoch's own time, printed on a line tied to its last step (DGL's ``Epoch Time(s): 7.25``): a figure of its step.
+EPOCH_SECONDS = "epoch_seconds"
 
 STAGE_LABELS = {"sft": "SFT ", "mid": "mid ", "rl": "RL "}
 # The figures an evaluation job's summary leads with (nanochat's base_eval: bpb, then CORE).
@@ -289,8 +291,13 @@ def speed_parts(stage: Stage, run: RunFacts, m: Measure | None = None) -> list[s
     seconds = step_seconds(stage, m)
     if seconds is not None:
         # The trainer's own time of a step is said to be its own: the rate beside it is measured.
-        own = " (as printed)" if printed_step_seconds(stage) is not None else ""
+        # (worked out from a printed time of many steps, it says how: an epoch's time is no step's as printed)
+        own = "" if printed_step_seconds(stage) is None else \
+            f" ({latest.step_seconds_note})" if latest.step_seconds_note else " (as printed)"
         parts.append(f"{'epoch' if stage.counts_epochs else 'step'} {seconds_text(seconds)}{own}")
+    epoch_seconds = finite(dict(latest.figures).get(EPOCH_SECONDS))
+    if epoch_seconds is not None and epoch_seconds > 0:
+        parts.append(f"epoch {seconds_text(epoch_seconds)} (as printed)")  # (an epoch's time, printed beside its last step)
     rate = finite(latest.tokens_per_second)
     if rate is not None and rate >= 0:
         parts.append(f"{text.compact(rate)} tok/s{'/GPU' if latest.per_device else ''}")
@@ -365,6 +372,10 @@ def stage_line(stage: Stage) -> str:
         where += f" ({100 * latest.epoch_batch / latest.epoch_batches:.1f}% of the epoch)"
     elif latest.total_steps:
         where += f" ({100 * latest.step / latest.total_steps:.1f}%)"
+    elif (not latest.ends_at_total and latest.epoch_steps is not None and latest.epoch is not None
+          and stage.epoch is not None and stage.epoch > latest.epoch):
+        # (a new epoch begun, its bar not drawn yet: the epoch's steps are the full bar's before it, as printed)
+        where += f" · {latest.epoch_steps:,} steps an epoch"
     return f"Stage {stage.name} · {where}"
 
 
@@ -433,9 +444,13 @@ def figure_lines(figures: dict[str, float]) -> list[str]:
     losses = [f"{part} {figure(value)}" for (whose, slash, part), value in named if whose == "loss" and slash]
     lines = ["Losses " + " · ".join(losses)] if len(losses) >= 2 else []
     # Rates a parser kept under their printed names (dreamerv3's ``fps/train``), as ``rate/`` and that name.
-    rates = [f"{part} {figure(value)}" for (whose, slash, part), value in named if whose == "rate" and slash]
+    rates = [f"{part} {value:.6g}" for (whose, slash, part), value in named if whose == "rate" and slash]
     if rates:
         lines.append("Rates " + " · ".join(rates))
+    # Counts of what the run has done so far, as printed (an RL table's environment timesteps).
+    totals = [f"{part} {value:,.0f}" for (whose, slash, part), value in named if whose == "total" and slash]
+    if totals:
+        lines.append("Totals " + " · ".join(totals))
     parts = []
     if "reward" in figures:
         parts.append(f"reward {figures['reward']:.4f}")
@@ -452,6 +467,9 @@ def figure_lines(figures: dict[str, float]) -> list[str]:
         parts.append(f"{figures['tflops']:.2f} TFLOPS")
     if "samples_per_second" in figures:
         parts.append(f"{samples_rate(figures['samples_per_second'])} samples/s")
+    if "num_tokens" in figures:
+        # (TRL's ``num_tokens``: the tokens its trainer has seen so far, as it logs them)
+        parts.append(f"{figures['num_tokens']:,.0f} tokens seen (as printed)")
     if not parts:
         return lines
     line = " · ".join(parts)
@@ -577,6 +595,8 @@ def early_status(
             return "done · evaluation only"
         case Status.COLLABORATING if collab is not None:
             return f"{_epoch(collab)} · {collab.peers} peers"
+        case Status.TRAINING_ROUND if v.swarm is not None and v.swarm.training_round is not None:
+            return v.swarm.training_round
         case Status.STALLED if v.since is not None and now is not None:
             return f"no step yet · stalled {short(now - v.since)}"
         case Status.DONE:

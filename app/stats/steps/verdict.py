@@ -100,6 +100,7 @@ class Status(Enum):
     AVERAGING = auto()
     JOINING = auto()
     ALONE = auto()
+    TRAINING_ROUND = auto()  # no step of its own yet, in a round of its swarm's that it says it trains in
 
 
 class Line(Enum):
@@ -485,6 +486,10 @@ def decide_before_steps(
             # Its swarm's progress lines: it trains with its peers, whether or not it prints steps of its own.
             state, status = "training", Status.COLLABORATING
             shows.discard(Line.WAITING)
+    if swarm is not None and swarm.training_round is not None and state == "working" and status is Status.WAITING:
+        # The swarm's round says it trains (rl-swarm's ``Training round: 331 stage: 1``), no step of its own printed.
+        state, status, since = "training", Status.TRAINING_ROUND, None
+        shows.discard(Line.WAITING)
     lead = Line.COLLABORATION if collaborating else opening
     if crash is not None:
         shows -= _GONE_AFTER_A_CRASH

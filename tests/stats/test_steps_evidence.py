@@ -1,0 +1,231 @@
+"""What a step run shows is what its log says: a bar of other work is no position, a time worked out is not
+"as printed", a printed total is shown.
+
+Real excerpts (tests/data/real, each file's source in its header) and composed logs whose answers are
+worked out here by hand.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from app.ingest.backwards import read_backwards
+from app.live.monitor import Monitor
+from app.snapshot import to_json
+from tests.reallogs import body
+
+T0 = 1_800_000_000.0
+
+
+def read_at(tmp_path: Path, lines: list[str], later: float = 0.0) -> dict[str, Any]:
+    """The snapshot ``later`` seconds after the log's last write (undated lines: written then)."""
+    log = tmp_path / "run.log"
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    os.utime(log, (T0, T0))
+    monitor = Monitor(log, clock=lambda: T0)
+    monitor.backlog(read_backwards(log))
+    data: dict[str, Any] = json.loads(to_json(monitor.snapshot(T0 + later)))
+    return data
+
+
+# --- a bar of other work before the Trainer's dicts ----------------------------------------------------
+
+
+def test_a_data_bar_followed_by_loss_dicts_is_not_the_run_s_position(tmp_path: Path) -> None:
+    """Time-MoE #71: a 7/7 bar (1809 it/s, the dataset's preparation) then nine loss dicts, epoch 0.04 → 0.35, no
+    bar between them: training goes on past that bar's end, so it is no total and no end; the dicts are the run's
+    record (nine logged, no step number), at epoch 0.35 with loss 0.173, still training."""
+    data = read_at(tmp_path, body("hf-time-moe-issue71-data-bar-then-dicts.log"))
+    training = data["training"]
+    assert data["state"] != "done" and not training["finished"]
+    assert training["step"] is None and training["total_steps"] is None
+    assert training["logged_records"] == 9 and training["logged_steps"] is True
+    assert training["loss"] == 0.173 and training["data"]["epoch"] == 0.35
+    assert training["step_seconds"] is None
+    assert data["status_line"] == "epoch 0.35 · loss 0.173"
+
+
+def dicts(epochs: list[float]) -> list[str]:
+    return [f"{{'loss': {1 + e:.4f}, 'learning_rate': 5e-05, 'epoch': {e}}}" for e in epochs]
+
+
+def test_the_closing_bar_and_its_last_dict_still_end_the_run(tmp_path: Path) -> None:
+    """A training bar at its total with one dict after it (the Trainer logs its last step, then sums up): done at
+    step 20 of 20, the data bar's rule does not take it."""
+    bars = [f"{int(100 * n / 20)}%|##| {n}/20 [00:{n:02d}<00:00,  1.00it/s]" for n in (5, 10, 15, 20)]
+    lines = [bars[0], *dicts([0.25]), bars[1], *dicts([0.5]), bars[2], *dicts([0.75]), bars[3], *dicts([1.0]),
+             ("{'train_runtime': 20.0, 'train_samples_per_second': 8.0, 'train_steps_per_second': 1.0, "
+              "'train_loss': 1.5, 'epoch': 1.0}")]
+    data = read_at(tmp_path, lines)
+    assert data["state"] == "done"
+    assert (data["training"]["step"], data["training"]["total_steps"]) == (20, 20)
+
+
+def test_a_full_bar_then_one_dict_keeps_the_bar_until_a_second_dict_says_otherwise(tmp_path: Path) -> None:
+    """A 4/4 bar then one dict: the bar is the position (nothing says otherwise yet); a second dict with no bar
+    between (epoch 0.1 → 0.2): two logged records, the bar forgotten."""
+    bar = "100%|##########| 4/4 [00:00<00:00, 900.00it/s]"
+    one = read_at(tmp_path, [bar, *dicts([0.1])])
+    assert one["training"]["total_steps"] == 4
+    two = read_at(tmp_path, [bar, *dicts([0.1, 0.2])])
+    assert two["training"]["total_steps"] is None and two["training"]["logged_records"] == 2
+    assert two["training"]["loss"] == 1.2 and two["training"]["data"]["epoch"] == 0.2
+
+
+# --- a step's time worked out from a longer time is said so, never "as printed" -------------------------------
+
+
+def test_keras_1_epoch_time_over_its_steps_is_no_printed_step_time(tmp_path: Path) -> None:
+    """keras #8680: ``1562/1562 [====] - 481s - loss: 0.7610 …`` prints the epoch's time only: 481 s / 1562 =
+    0.308 s a step, said as worked out; the 1562 steps an epoch are shown beside the epoch 49/200 now begun."""
+    data = read_at(tmp_path, body("generic-keras-issue8680-keras1-epoch-times.log"))
+    details = data["details"]
+    assert "step 308 ms (the epoch's 481s over its 1562 steps)" in details
+    assert not any("(as printed)" in line and line.startswith("step ") for line in details)
+    assert "Stage train · epoch 49/200 · 1,562 steps an epoch" in details
+    assert data["training"]["step_seconds"] == 481 / 1562
+
+
+def test_keras_2_per_step_time_stays_as_printed(tmp_path: Path) -> None:
+    """Keras 2 prints each step's own time (``- 16ms/step``): as printed; 100 steps an epoch once epoch 3 began."""
+    lines = ["Epoch 1/5", "100/100 [==============================] - 2s 16ms/step - loss: 0.5000",
+             "Epoch 2/5", "100/100 [==============================] - 2s 16ms/step - loss: 0.4000", "Epoch 3/5"]
+    details = read_at(tmp_path, lines)["details"]
+    assert "step 16 ms (as printed)" in details
+    assert "Stage train · epoch 3/5 · 100 steps an epoch" in details
+
+
+def test_a_stable_baselines_table_shows_its_timesteps_and_fps_and_says_how_its_step_time_was_worked_out(
+        tmp_path: Path) -> None:
+    """stable-baselines #339: ``time_elapsed 4.58e+04`` over ``nupdates 77746`` is 0.589 s an update, worked out
+    (the table prints no update's own time); ``total_timesteps 1166190`` and ``fps 49`` as printed."""
+    details = read_at(tmp_path, body("generic-sb2-stable-baselines-issue339-ppo2-table.log"))["details"]
+    assert "step 589 ms (the run's time over its iterations, as it prints both)" in details
+    assert "Rates fps 49" in details and "Totals timesteps 1,166,190" in details
+
+
+# --- where the run is, from what else it prints ------------------------------------------------------------
+
+
+def test_validations_that_name_the_epoch_and_updates_are_where_the_run_is(tmp_path: Path) -> None:
+    """modernmt #509: only fairseq's legacy ``| epoch 016 | valid on 'valid' subset | loss 3.290 | … | num_updates
+    130000`` lines after an elision: training got to update 130000 in epoch 16 (not "validation only", not waiting);
+    the valid loss 3.290 at that update; no rate (no time printed)."""
+    data = read_at(tmp_path, body("generic-fairseq-modernmt-issue509-valid-lines-only.log"))
+    training = data["training"]
+    assert data["state"] in ("measuring", "training") and "validation only" not in data["status_line"]
+    assert training["step"] == 130000 and training["data"]["epoch"] == 16
+    assert training["eval"]["val_loss"] == {"value": 3.29, "step": 130000} and training["steps_per_hour"] is None
+    assert not training["finished"]
+
+
+def test_a_validation_naming_its_epoch_after_training_lines_is_no_new_position(tmp_path: Path) -> None:
+    """Training lines, then a validation naming the epoch and the update: the step stays the training line's."""
+    lines = ["| epoch 001:   100 / 500 loss=5.100, num_updates=100", "| epoch 001:   200 / 500 loss=4.900, num_updates=200",
+             "| epoch 001 | valid on 'valid' subset | loss 4.800 | num_updates 200"]
+    training = read_at(tmp_path, lines)["training"]
+    assert training["step"] == 200 and training["loss"] == 4.9
+
+
+def test_a_bar_drawn_after_logged_dicts_keeps_their_evaluation_and_epoch(tmp_path: Path) -> None:
+    """alpaca-lora #268: loss and eval dicts (steps 2 and 4, none printed), then the bar cut after its total,
+    ``  1%|▎ … | 4/388``: step 4 of 388 (1 %), the last loss 2.2272 and eval_loss 2.0988, epoch 0.01; no rate."""
+    data = read_at(tmp_path, body("hf-alpaca-lora-issue268-dicts-then-cut-bar-4-of-388.log"))
+    training = data["training"]
+    assert (training["step"], training["total_steps"]) == (4, 388)
+    assert training["loss"] == 2.2272 and training["data"]["epoch"] == 0.01
+    assert training["eval"]["eval_loss"] == {"value": 2.098778247833252, "step": None}
+    assert training["steps_per_hour"] is None and data["state"] != "done"
+
+
+def test_a_bar_cut_inside_its_total_is_not_read(tmp_path: Path) -> None:
+    """``  1%|▎ … | 4/38`` whose percentage says 4 is 10 % of 38: the total was cut short; the dicts stand alone."""
+    lines = ["{'loss': 2.3911, 'learning_rate': 0.0003, 'epoch': 0.01}",
+             "{'eval_loss': 2.2206, 'eval_runtime': 274.3799, 'epoch': 0.01}", "  1%|▎                | 4/38"]
+    training = read_at(tmp_path, lines)["training"]
+    assert training["total_steps"] is None and training["logged_records"] == 1
+
+
+# --- a stop in the trainer's own words --------------------------------------------------------------------
+
+
+def test_a_keyboard_interrupt_told_in_words_is_a_stop_by_hand(tmp_path: Path) -> None:
+    """safelife #23: ``CRITICAL Keyboard Interrupt. Ending early.`` (the Ctrl-C the trainer caught), then a
+    traceback from its shutdown: stopped by hand, never a crash."""
+    data = read_at(tmp_path, body("stopped-safelife-issue23-keyboard-interrupt-in-words.log"))
+    assert data["state"] == "stopped" and "stopped by hand" in data["status_line"]
+    assert data["training"]["crash"]["error"] == "CRITICAL Keyboard Interrupt. Ending early."
+
+
+def test_an_epoch_s_own_time_printed_beside_its_last_step_is_shown_as_printed() -> None:
+    """DGL's ``Epoch Time(s): 7.2513`` after an epoch's last step (a reader keeps it as that step's
+    ``epoch_seconds``): ``epoch 7.25 s (as printed)``; a step without it shows none."""
+    from app.stats.events import TrainStep
+    from app.stats.steps.stage import RunFacts, Stage
+    from app.stats.steps.text import speed_parts
+
+    timed = TrainStep(at=None, stage="train", step=20, epoch=29, figures=(("epoch_seconds", 7.2513),))
+    assert speed_parts(Stage(name="train", latest=timed, step_time=None), RunFacts()) == ["epoch 7.25 s (as printed)"]
+    plain = TrainStep(at=None, stage="train", step=20, epoch=29)
+    assert speed_parts(Stage(name="train", latest=plain, step_time=None), RunFacts()) == []
+
+
+# --- a swarm's round that says it trains ------------------------------------------------------------------------
+
+
+def test_a_swarm_round_it_says_it_trains_in_is_training_not_waiting(tmp_path: Path) -> None:
+    """rl-swarm #335: ``🐝 Joining round: 646 starting at stage: 2`` then ``📈 Training round: 646 stage: 2`` and no
+    step line of its own: training in round 646, stage 2 (never "waiting for first step")."""
+    data = read_at(tmp_path, body("hivemind-rlswarm-issue335-debug-logfile-joining-round-646-stage-2.log"))
+    assert (data["state"], data["status_line"]) == ("training", "training round 646 · stage 2")
+    assert "waiting for the first training step" not in data["details"]
+
+
+def test_joining_a_round_alone_is_still_waiting(tmp_path: Path) -> None:
+    """Composed: only ``🐝 Joining round: 331 starting at stage: 1``: it has not said it trains yet."""
+    prefix = "INFO:hivemind_exp.trainer.hivemind_grpo_trainer:long scampering elephant:"
+    data = read_at(tmp_path, [prefix + "🐝 Joining round: 331 starting at stage: 1"])
+    assert data["state"] == "working" and data["status_line"] == "waiting for first step"
+    trained = read_at(tmp_path, [prefix + "🐝 Joining round: 331 starting at stage: 1",
+                                 prefix + "📈 Training round: 331 stage: 1"])
+    assert (trained["state"], trained["status_line"]) == ("training", "training round 331 · stage 1")
+
+
+def test_trl_s_tokens_seen_are_shown_as_printed(tmp_path: Path) -> None:
+    """trl #3857: one GRPO dict with ``'num_tokens': 1751675.0`` (the tokens its trainer has seen so far): shown as
+    printed beside its reward 3.0, and no rate (one dict)."""
+    data = read_at(tmp_path, body("hf-trl-issue3857-grpo-dict-num-tokens.log"))
+    assert "Reward 3.0000 · 1,751,675 tokens seen (as printed)" in data["details"]
+    assert data["training"]["tokens_per_hour"] is None
+
+
+def test_a_stable_baselines_3_table_shows_its_reward_timesteps_and_fps(tmp_path: Path) -> None:
+    """A minigrid PPO run's SB3 tables: the last one at iteration 19532 prints ``ep_rew_mean 0.016``,
+    ``fps 3369``, ``total_timesteps 20000768``: shown as printed, never as the run's steps."""
+    data = read_at(tmp_path, body("generic-sb3-ppo-minigrid-tables-iterations-19529-to-19532.log"))
+    details = data["details"]
+    assert data["training"]["step"] == 19532
+    assert "Rates fps 3369" in details and "Totals timesteps 20,000,768" in details and "Reward 0.0160" in details
+
+
+def test_an_episode_reward_that_is_not_a_number_yet_is_not_shown(tmp_path: Path) -> None:
+    """Composed SB2 table: ``ep_rewmean nan`` before any episode ended: no reward line; its fps 142 stays."""
+    rows = [("ep_rewmean", "nan"), ("fps", "142"), ("nupdates", "782"), ("policy_loss", "-0.011813248"),
+            ("time_elapsed", "656"), ("total_timesteps", "100096")]
+    rule = "---------------------------------------"
+    lines = [rule, *[f"| {name:<18} | {value:<13} |" for name, value in rows], rule]
+    details = read_at(tmp_path, lines)["details"]
+    assert "Rates fps 142" in details and not any(line.startswith("Reward") for line in details)
+
+
+def test_a_full_bar_after_an_evaluation_s_dict_is_not_taken_for_training(tmp_path: Path) -> None:
+    """Composed: a loss dict, an eval dict, then ``100%|##| 35/35 [00:05<00:00, 7.00it/s]`` (the next evaluation
+    set's bar, drawn to its end): no total of 35 and no end; the dict stays the run's one logged record."""
+    lines = ["{'loss': 2.3911, 'learning_rate': 0.0003, 'epoch': 0.01}",
+             "{'eval_loss': 2.2206, 'eval_runtime': 274.3799, 'epoch': 0.01}",
+             "100%|##########| 35/35 [00:05<00:00,  7.00it/s]"]
+    data = read_at(tmp_path, lines)
+    assert data["state"] != "done" and data["training"]["total_steps"] is None
