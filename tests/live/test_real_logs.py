@@ -968,7 +968,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"loss": 0.761, "step_seconds": 481 / 1562, "eval": {"val_loss": {"value": 0.645, "step": None}},
       "finished": False}),
     # one stable-baselines 2 table: nupdates 77746, time_elapsed 4.58e+04 s over them (0.589 s each, worked out)
-    ("generic-sb2-stable-baselines-issue339-ppo2-table.log", T0, "end", "step 77746 · …", "measuring",
+    ("stable-baselines-sb2-stable-baselines-issue339-ppo2-table-nupdates-77746.log", T0, "end", "step 77746 · …", "measuring",
      {"step": 77746, "total_steps": None, "step_seconds": 45800 / 77746, "finished": False}),
     # loss and eval dicts (steps 2 and 4, none printed), then the bar cut after its total: step 4 of 388
     ("hf-alpaca-lora-issue268-dicts-then-cut-bar-4-of-388.log", T0, "end", "step 4/388 · …", "measuring",
@@ -985,7 +985,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("hf-trl-issue3857-grpo-dict-num-tokens.log", T0, "end", "epoch 0.33 · loss 0", "measuring",
      {"step": None, "loss": 0.0, "tokens_per_hour": None, "finished": False}),
     # SB3 tables, iterations 19529-19532 (time_elapsed 5936 s over 19532 iterations: 0.304 s each, worked out)
-    ("generic-sb3-ppo-minigrid-tables-iterations-19529-to-19532.log", T0, "end", "step 19532 · …", "measuring",
+    ("stable-baselines-sb3-ppo-minigrid-tables-iterations-19529-to-19532.log", T0, "end", "step 19532 · …", "measuring",
      {"step": 19532, "total_steps": None, "finished": False}),
 ]  # fmt: skip
 
@@ -1208,9 +1208,7 @@ def test_a_prefix_dates_the_divergence(tmp_path: Path) -> None:
 # docs/notes/generic.md. A cold read at the file's modification time.
 GENERIC_READ = {
     "generic-keras-issue8680-keras1-epoch-times.log": "step, epoch, loss, step time, eval",
-    "generic-sb2-stable-baselines-issue339-ppo2-table.log": "step, loss, step time",
     "generic-fairseq-modernmt-issue509-valid-lines-only.log": "step, epoch, eval",
-    "generic-sb3-ppo-minigrid-tables-iterations-19529-to-19532.log": "step, loss, lr, step time, eval",
     "generic-modula-pr1-step-train-test-loss-tokens-per-gpu-sec-mfu.log": "step, loss, tok/s, eval",
     "generic-t81-558-issue86-keras-verbose2-epoch-of-1000-tf-glog-lines.log": "step, epoch, loss, step time, eval",
     "generic-megatron-lm-issue5-bert-lm-nsp-loss.log": "step, total, loss, lr, step time",

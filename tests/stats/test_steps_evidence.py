@@ -102,7 +102,7 @@ def test_a_stable_baselines_table_shows_its_timesteps_and_fps_and_says_how_its_s
         tmp_path: Path) -> None:
     """stable-baselines #339: ``time_elapsed 4.58e+04`` over ``nupdates 77746`` is 0.589 s an update, worked out
     (the table prints no update's own time); ``total_timesteps 1166190`` and ``fps 49`` as printed."""
-    details = read_at(tmp_path, body("generic-sb2-stable-baselines-issue339-ppo2-table.log"))["details"]
+    details = read_at(tmp_path, body("stable-baselines-sb2-stable-baselines-issue339-ppo2-table-nupdates-77746.log"))["details"]
     assert "step 589 ms (the run's time over its iterations, as it prints both)" in details
     assert "Rates fps 49" in details and "Totals timesteps 1,166,190" in details
 
@@ -205,7 +205,7 @@ def test_trl_s_tokens_seen_are_shown_as_printed(tmp_path: Path) -> None:
 def test_a_stable_baselines_3_table_shows_its_reward_timesteps_and_fps(tmp_path: Path) -> None:
     """A minigrid PPO run's SB3 tables: the last one at iteration 19532 prints ``ep_rew_mean 0.016``,
     ``fps 3369``, ``total_timesteps 20000768``: shown as printed, never as the run's steps."""
-    data = read_at(tmp_path, body("generic-sb3-ppo-minigrid-tables-iterations-19529-to-19532.log"))
+    data = read_at(tmp_path, body("stable-baselines-sb3-ppo-minigrid-tables-iterations-19529-to-19532.log"))
     details = data["details"]
     assert data["training"]["step"] == 19532
     assert "Rates fps 3369" in details and "Totals timesteps 20,000,768" in details and "Reward 0.0160" in details

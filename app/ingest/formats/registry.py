@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol, cast
 
-from ...stats.events import WorkerCrashed
+from ...stats.events import TrainStep, WorkerCrashed
 from ...stats.kinds import MINER, STEPS, Kind
 from .base import LogParser
 from .shapes import (
@@ -213,7 +213,7 @@ def _generic_steps(lines: Sequence[str]) -> bool:
     gives its position as N/M (a bar, ``iteration 10/ 10``) or two training figures; or no step
     and an evaluation's figures for two splits, or at two steps it names (a run caught evaluating).
     """
-    from ...stats.events import EvalResult, RunInfo, TrainStep
+    from ...stats.events import EvalResult, RunInfo
 
     parser = create_parser("generic")
     events = parser.feed(list(lines[-SNIFF_LINES:]))
@@ -224,15 +224,17 @@ def _generic_steps(lines: Sequence[str]) -> bool:
     evaluations = [e for e in events if isinstance(e, EvalResult)]
     if not steps and len({e.name for e in evaluations}) >= 2:
         return True  # an evaluation's figures alone, for two splits or more (Ludwig's table: vali, test)
-    if not steps and len({e.step for e in evaluations if e.step is not None}) >= 2:
+    bare = all(_figures(step) == 0 for step in steps)  # (positions the validations gave, nothing trained)
+    if bare and len({e.step for e in evaluations if e.step is not None}) >= 2:
         return True  # evaluations alone, each at the step it names (fairseq's ``valid on 'valid' subset`` lines)
     if not steps and evaluations and any(isinstance(e, RunInfo) and e.total_steps for e in events):
         return True  # a run's planned total, then its first evaluation (MLX's ``iters: 1000``, ``Iter 1: Val loss``)
-    return any(
-        step.total_steps is not None
-        or sum(f is not None for f in (step.loss, step.lr, step.step_seconds, step.tokens_per_second, step.grad_norm)) >= 2
-        for step in steps
-    )
+    return any(step.total_steps is not None or _figures(step) >= 2 for step in steps)
+
+
+def _figures(step: TrainStep) -> int:
+    """How many training figures a step line gave."""
+    return sum(f is not None for f in (step.loss, step.lr, step.step_seconds, step.tokens_per_second, step.grad_norm))
 
 
 def _generic_step_line(line: str) -> bool:

@@ -38,6 +38,10 @@ _RULE = re.compile(r"^ ?-{5,}\s*$")
 # The table's position, by the names the versions and algorithms print it under, in that order.
 _POSITIONS = ("time/iterations", "nupdates", "train/n_updates")
 _EVAL_FIGURES = ("mean_reward", "mean_ep_length", "success_rate")
+# The mean episode reward, by the names the versions print it under (v3, then v2's two).
+_EPISODE_REWARD = ("rollout/ep_rew_mean", "ep_rewmean", "eprewmean")
+# How a table's step time is worked out: it prints no iteration's own time.
+MEAN_SECONDS_NOTE = "the run's time over its iterations, as it prints both"
 
 
 def _nothing() -> list[Event]:
@@ -105,8 +109,11 @@ class StableBaselinesParser(EmitLines):
             return []  # a table's tail without its position (the paste began inside it)
         step = int(position)
         self._last_step = step
-        reward = finite(figures.get("rollout/ep_rew_mean", figures.get("ep_rewmean")))
+        reward = finite(next((figures[name] for name in _EPISODE_REWARD if figures.get(name) is not None), None))
         fps = finite(figures.get("time/fps", figures.get("fps")))  # the environment's steps a second, as printed
+        # the environment's steps so far, as printed (not the run's steps: a step is an iteration)
+        timesteps = finite(figures.get("time/total_timesteps", figures.get("total_timesteps")))
+        step_seconds = _mean_iteration_seconds(figures, step)
         return [TrainStep(
             at=None,
             stage="train",
@@ -114,8 +121,10 @@ class StableBaselinesParser(EmitLines):
             loss=loss,
             loss_note=None if loss is None or figures.get("train/loss") is not None else "policy loss",
             lr=lr,
-            step_seconds=_mean_iteration_seconds(figures, step),
-            figures=tuple((name, value) for name, value in (("reward", reward), ("rate/fps", fps)) if value is not None),
+            step_seconds=step_seconds,
+            step_seconds_note=None if step_seconds is None else MEAN_SECONDS_NOTE,
+            figures=tuple((name, value) for name, value in (("reward", reward), ("rate/fps", fps),
+                                                            ("total/timesteps", timesteps)) if value is not None),
         )]
 
 

@@ -38,8 +38,10 @@ def test_real_ppo_tables_each_iteration_a_step_with_its_reward_and_mean_time() -
     got = steps(lines)
     assert [s.step for s in got] == [1, 2, 3, 4]
     four = got[-1]
-    # the environment's steps a second as printed, beside the reward
-    assert (four.loss, four.lr, dict(four.figures)) == (-0.102, 0.0003, {"reward": 1.87, "rate/fps": 58.0})
+    # the environment's steps a second and so far as printed (total_timesteps 8192), beside the reward
+    assert (four.loss, four.lr, dict(four.figures)) == (-0.102, 0.0003, {"reward": 1.87, "rate/fps": 58.0,
+                                                                         "total/timesteps": 8192.0})
+    assert four.step_seconds_note == "the run's time over its iterations, as it prints both"  # worked out
     # 139 s over 4 iterations (8192 / fps 58 = 141.2 s is outside that whole second)
     assert four.step_seconds == pytest.approx(139 / 4)
     # iteration 1 has no update yet: no loss; 2048 / fps 180 = 11.38 s is inside time_elapsed 11: the finer clock
@@ -79,7 +81,8 @@ def test_evalcallback_s_table_is_an_evaluation_at_the_latest_step_and_its_update
     assert (figures.loss, figures.lr) == (0.25, 0.0003)
     eight = got[-1]
     assert isinstance(eight, TrainStep)
-    assert (eight.step, eight.loss, dict(eight.figures)) == (8, None, {"reward": 13.5, "rate/fps": 100.0})
+    assert (eight.step, eight.loss, dict(eight.figures)) == (8, None, {"reward": 13.5, "rate/fps": 100.0,
+                                                                 "total/timesteps": 8192.0})
     # 8192 / fps 100 = 81.9 s is not inside time_elapsed 80: 80 s over 8 iterations
     assert eight.step_seconds == 10.0
 
