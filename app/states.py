@@ -34,6 +34,8 @@ STATE_WORDS = {
 # A run that is over: its log has nothing more to say, so a log gone quiet is no news (the page says
 # when its last line was written, not that no new one came).
 OVER_STATES = frozenset({"done", "crashed", "stopped"})
+# The states in which the run is doing what it should (a heartbeat pings only in these).
+HEALTHY_STATES = frozenset({"training", "measuring"})
 
 # What a state means and what to do about it, said once; "" where the figures say it all.
 STATE_EXPLANATIONS = {

@@ -27,8 +27,6 @@ log = logging.getLogger(__name__)
 INTERVAL_SECONDS = 60.0
 TIMEOUT_SECONDS = 10.0
 JOIN_SECONDS = 2.0
-# The states in which the run is doing what it should.
-HEALTHY_STATES = frozenset({"training", "measuring"})
 
 
 @dataclass(frozen=True, slots=True)

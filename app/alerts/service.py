@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING, Any
 
 from ..config.alerts import AlertSettings
 from ..snapshot import Snapshot
+from ..states import HEALTHY_STATES
 from ..supervise import supervised
 from .book import AlertBook
 from .fold import Folding
-from .heartbeat import HEALTHY_STATES, Heartbeat
 from .message import Message
 from .secrets import redact
 
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from ..changes import SnapshotSource
     from ..config import Config
     from .delivery import Delivery
+    from .heartbeat import Heartbeat
 
 log = logging.getLogger(__name__)
 
@@ -195,7 +196,11 @@ def alert_service(config: Config, dashboard_url: str | None) -> AlertService:
         from .delivery import Delivery  # with Apprise's plugin code: only where there is a channel
 
         delivery = Delivery(config.notify_urls)
-    heartbeat = Heartbeat(config.heartbeat_url) if config.heartbeat_url else None
+    heartbeat = None
+    if config.heartbeat_url:
+        from .heartbeat import Heartbeat  # with urllib's client: only where there is a heartbeat URL
+
+        heartbeat = Heartbeat(config.heartbeat_url)
     return AlertService(
         config.alert_settings,
         name=config.name,

@@ -148,7 +148,9 @@ class Recorder:
         self._pending_events: list[EventRow] = []
         self._last_path: str | None = None
         self.progress: ImportProgress | None = None
-        self._bodies: dict[tuple[object, ...], str] = {}
+        # The last body built for each range, with the key it was built for: a stale one is let go
+        # when its range's next is built, not kept for weeks beside it.
+        self._bodies: dict[str, tuple[tuple[object, ...], str]] = {}
         self._bodies_lock = threading.Lock()
         self._logged = LoggedSteps()
         self._memory = RunMemory()  # a step trainer's losses, read here when no history keeps them
@@ -375,7 +377,11 @@ class Recorder:
         key = (self._source, range_name, int(now) // RANGES[range_name][1], self.history.generation,
                json.dumps(status_view), sampled is not None)
         with self._bodies_lock:
-            body = self._bodies.get(key)
+            kept = self._bodies.get(range_name)
+            if kept is not None and kept[0] != key:
+                del self._bodies[range_name]  # stale: let go before the next is built
+                kept = None
+        body = kept[1] if kept is not None else None
         if body is None:
             chart = self.history.chart_rows(self._source, range_name, now)
             if sampled is not None and not covers(chart.get("steps"), sampled):
@@ -384,9 +390,7 @@ class Recorder:
             chart["status"] = status_view
             body = chart_json(chart)
             with self._bodies_lock:
-                if len(self._bodies) >= 2 * len(RANGES):
-                    self._bodies.clear()
-                self._bodies[key] = body
+                self._bodies[range_name] = (key, body)
         return body
 
     def _memory_json(self, range_name: str, now: float, status_view: dict[str, Any]) -> str:

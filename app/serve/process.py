@@ -28,8 +28,6 @@ from ..snapshot import to_json
 from ..store import History
 from ..web import create_app
 from ..web.broadcast import Broadcaster
-from ..web.fleet_push import FleetFrames
-from ..web.hub import FLEET_PUSH_INTERVAL_SECONDS, HubState
 from ..web.pairing import dashboard_url, lan_address, page_url
 from ..web.routes import AGENT_KEY
 from .servers import (
@@ -47,6 +45,7 @@ if TYPE_CHECKING:
 
     from ..demo import DemoLog
     from ..hub.service import Hub
+    from ..web.hub import HubState
 
 
 @dataclass(frozen=True)
@@ -82,6 +81,10 @@ def build_web(
     )
     fleet: HubState | None = None
     if hub is not None:
+        # The hub's routes and their modules load only on a hub: a dashboard never serves them.
+        from ..web.fleet_push import FleetFrames
+        from ..web.hub import FLEET_PUSH_INTERVAL_SECONDS, HubState
+
         frames = FleetFrames(hub.fleet)  # the fleet page gets the fleet once, then what changed
         fleet_broadcaster = Broadcaster(
             hub.changes,

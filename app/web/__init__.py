@@ -51,8 +51,6 @@ def create_app(
     from flask import Flask
 
     from . import compare, metrics, routes, security, static, websocket
-    from . import hub as hub_routes
-    from . import hub_runs as _hub_runs  # noqa: F401  (its routes join the hub's blueprint before it is registered)
 
     security.check_config(config)
     app = Flask(
@@ -74,7 +72,14 @@ def create_app(
     static.init_app(app, ASSETS_ROOT / "static")
     app.extensions[metrics.REGISTRY_KEY] = metrics.build_registry(config, feed, fleet.hub if fleet else None)
     # The page; a hub following no log shows the fleet instead.
-    app.add_url_rule("/", "index", hub_routes.fleet_index if fleet is not None and not fleet.has_log else routes.index)
+    if fleet is None:
+        app.add_url_rule("/", "index", routes.index)
+    else:
+        # The hub's routes (and the fleet's store and runs under them) load only on a hub.
+        from . import hub as hub_routes
+        from . import hub_runs as _hub_runs  # noqa: F401  (its routes join the hub's blueprint before it is registered)
+
+        app.add_url_rule("/", "index", routes.index if fleet.has_log else hub_routes.fleet_index)
     app.register_blueprint(routes.bp)
     compare.init_app(app, app.extensions["tokwatch"])
     app.register_blueprint(metrics.bp)

@@ -147,3 +147,59 @@ def test_a_swarm_trainers_server_loads_it_and_its_report_carries_the_swarm(tmp_p
     report, steps = _report_and_step_modules(ROOT / "tests" / "data" / "sample-sn38.log")
     assert "app.stats.steps.tracker" in steps and "app.stats.steps.report" in steps
     assert "Swarm: " in report
+
+
+HUB_PROBE = """
+import json, sys
+from pathlib import Path
+from app.config import Config
+from app.live.monitor import Monitor
+from app.serve.process import Dashboard
+
+log, data, hub = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3] == "hub"
+config = Config(log_path=log, port=0, data_dir=data, config_dir=data / "config", hub=hub)
+dashboard = Dashboard(config, Monitor(log))
+config = dashboard.start()
+base = f"http://127.0.0.1:{config.port}"
+HUB_ONLY = ("app.web.hub", "app.web.hub_runs", "app.web.fleet_push", "app.hub.store", "app.hub.runs")
+CLIENT = ("app.alerts.heartbeat", "app.outgoing", "urllib.request")
+
+def status(path):
+    import urllib.error, urllib.request  # the probe's own client, once the server's modules are listed
+
+    try:
+        with urllib.request.urlopen(base + path, timeout=30) as answer:
+            return answer.status
+    except urllib.error.HTTPError as e:
+        return e.code
+
+try:
+    loaded = [m for m in HUB_ONLY + CLIENT if m in sys.modules]  # before this probe's own client is used
+    answers = {path: status(path) for path in ("/", "/api/snapshot", "/api/fleet", "/api/compare/fleet-runs")}
+    print(json.dumps([loaded, answers]))
+finally:
+    dashboard.stop()
+"""
+
+
+def _hub_probe(tmp_path: Path, mode: str) -> tuple[list[str], dict[str, int]]:
+    done = subprocess.run(
+        [sys.executable, "-c", HUB_PROBE, str(ROOT / "tests" / "data" / "iota-sample.log"), str(tmp_path / mode), mode],
+        cwd=ROOT, capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    loaded, answers = json.loads(done.stdout)
+    return loaded, answers
+
+
+def test_a_dashboard_that_is_no_hub_never_loads_the_hubs_routes_nor_an_http_client_and_a_hub_serves_them(
+    tmp_path: Path,
+) -> None:
+    loaded, answers = _hub_probe(tmp_path, "dashboard")
+    # The hub's routes, the fleet's store and runs, and the heartbeat's HTTP client stay unloaded
+    # for the weeks a dashboard runs; it never served the hub's routes.
+    assert loaded == []
+    assert answers == {"/": 200, "/api/snapshot": 200, "/api/fleet": 404, "/api/compare/fleet-runs": 404}
+    loaded, answers = _hub_probe(tmp_path, "hub")
+    assert {"app.web.hub", "app.web.hub_runs", "app.hub.store", "app.hub.runs"} <= set(loaded)
+    assert answers == {"/": 200, "/api/snapshot": 200, "/api/fleet": 200, "/api/compare/fleet-runs": 200}
