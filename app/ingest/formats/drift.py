@@ -23,17 +23,19 @@ _HEX_ID = re.compile(r"\b[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}\b|
 _MIXED = re.compile(r"\b(?=[A-Za-z_]*[0-9])(?=[0-9_]*[A-Za-z])[A-Za-z0-9_]{8,}\b")
 _DIGITS = re.compile(r"[0-9]+")
 _QUOTED = re.compile(r"'[^']{24,}'|\"[^\"]{24,}\"")  # a long quoted value: a message, a path, a name
-_SPACES = re.compile(r"\s+")
 
 
 def line_shape(rest: str) -> str:
     """A record's text (after its timestamp) as a shape: numbers, ids, keys and home folders masked."""
-    shape = _HOME.sub(r"/\1/…", rest)
+    # (each pattern only where its text can be: a record's rest is looked at whenever the memo of quiet
+    # shapes meets one it does not know, as every line naming an activation id does)
+    shape = _HOME.sub(r"/\1/…", rest) if "/Users/" in rest or "/home/" in rest else rest
     shape = _HEX_ID.sub("…", shape)
     shape = _MIXED.sub("…", shape)
-    shape = _QUOTED.sub("'…'", shape)
+    shape = _QUOTED.sub("'…'", shape) if "'" in shape or '"' in shape else shape
     shape = _DIGITS.sub("N", shape)
-    shape = _SPACES.sub(" ", shape).strip().lstrip("| ")
+    # Runs of whitespace as one space, stripped: str.split() splits at what ``\s`` matches in a str pattern.
+    shape = " ".join(shape.split()).lstrip("| ")
     return shape if len(shape) <= SHAPE_CHARS else shape[: SHAPE_CHARS - 1] + "…"
 
 

@@ -169,6 +169,8 @@ _DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
 # scan: below that rate, as when ids make every line differ, the memo costs more than it saves.
 _PROBE_LINES = 256
 _PROBE_HITS_PER = 4
+# The memo of shapes of records worth reading: how many (each at most _QUIET_LENGTH bytes).
+_READ_SHAPES_SIZE = 1024
 # The memo of readings: how many messages (each at most _QUIET_LENGTH long).
 _READINGS_SIZE = 1024
 # The events a message may be remembered for: readings whose lines repeat word for word, each with
@@ -209,6 +211,10 @@ class IotaParser(MessageReader):
         # Most lines of a real miner's log are the same few DEBUG messages, counters aside, and
         # one lookup replaces the scan.
         self._quiet: dict[bytes, tuple[slice, slice] | tuple[()]] = {}
+        # Shapes of records worth reading (a separate memo: the quiet one's misses decide the feed's
+        # way and when the drift guard looks), each with where its minute, seconds and message
+        # stand, its separator and its level if ERROR or CRITICAL.
+        self._read_shapes: dict[bytes, tuple[slice, slice, int, str, str | None]] = {}
         # Messages that held readings, each with how to make its events again at another time
         # (see _remember_reading).
         self._readings: dict[str, tuple[tuple[Callable[..., Event], tuple[object, ...]], ...]] = {}
@@ -250,11 +256,16 @@ class IotaParser(MessageReader):
         depends on which digits it holds (no meaningful text, level or separator has one, and
         the patterns only ever ask "a digit?"). So a line shaped like a quiet record is one, and
         its stamp stands where that record's stood: two slices instead of a pattern, for the
-        noise that differs only in its counters and times, which is most of a miner's log.
+        noise that differs only in its counters and times, which is most of a miner's log. A
+        line shaped like a record worth reading is one too, its message where that record's was
+        (``_read_shapes``): the pattern is spared for the readings a miner prints over and over.
+        The hits returned are the quiet memo's alone.
         """
         # One loop with its lookups bound once: it runs on every line of the log (the hot path).
         scan_line = _LINE_SCAN.match
         shapes = self._quiet
+        known_read = self._read_shapes.get
+        read_record = self._read_record
         zero = _DIGITS_AS_ZERO
         minute, minute_epoch, record_seconds = self._minute, self._minute_epoch, self._record_seconds
         top = self._top  # the greatest seconds among this run's good records; "" while there is none
@@ -281,6 +292,22 @@ class IotaParser(MessageReader):
                     top = seconds
                 continue
             misses += 1
+            read = known_read(shape)
+            if read is not None:  # a record worth reading: its stamp and message stand where that shape's did
+                stamp_minute, seconds = line[read[0]], line[read[1]]
+                if stamp_minute != minute:
+                    self._top = top
+                    minute, minute_epoch = self._enter_minute(stamp_minute)
+                    top = ""
+                if minute_epoch is None or seconds >= "6":
+                    self.bad_lines += 1
+                    record_seconds = None
+                    continue
+                record_seconds = seconds
+                if seconds > top:  # noqa: PLR1730
+                    top = seconds
+                read_record(line[read[2] :], read[3], read[4], minute_epoch + float(seconds), events)
+                continue
             record = scan_line(line)
             if record is None:
                 if "state!" in line:
@@ -293,6 +320,8 @@ class IotaParser(MessageReader):
             stamp_minute, seconds, error, separator, _, meaningful = record.groups()
             if error is None and meaningful is None:
                 self._remember(shape, (slice(record.start(1), record.end(1)), slice(record.start(2), record.end(2))))
+            else:
+                self._remember_read(shape, record, separator, error)
             if stamp_minute != minute:
                 self._top = top
                 minute, minute_epoch = self._enter_minute(stamp_minute)
@@ -306,7 +335,7 @@ class IotaParser(MessageReader):
                 top = seconds
             if error is not None or meaningful is not None:
                 message = line[record.end(5) :]
-                self._read_record(message, separator, error, minute_epoch + float(seconds), events)
+                read_record(message, separator, error, minute_epoch + float(seconds), events)
             else:
                 seen_at = minute_epoch + float(seconds)
                 drifted = self.shapes.see(line[record.end(2) :], seen_at)
@@ -322,6 +351,15 @@ class IotaParser(MessageReader):
         if len(self._quiet) >= _QUIET_SIZE:
             self._quiet.clear()  # full of one-off shapes (ids in them); the usual few come back
         self._quiet[shape] = stamp
+
+    def _remember_read(self, shape: bytes, record: re.Match[str], separator: str, error: str | None) -> None:
+        """Remember the shape of a record worth reading: where its minute, seconds and message stand."""
+        if len(shape) > _QUIET_LENGTH:
+            return
+        if len(self._read_shapes) >= _READ_SHAPES_SIZE:
+            self._read_shapes.clear()  # full of one-off shapes (activation ids); the usual few come back
+        self._read_shapes[shape] = (slice(record.start(1), record.end(1)), slice(record.start(2), record.end(2)),
+                                    record.end(5), separator, error)
 
     def _feed_scanning(self, lines: list[str], events: list[Event]) -> None:
         """Parse lines with one pattern each, no memo: for lines that are seldom alike."""

@@ -17,7 +17,15 @@ from hypothesis import strategies as st
 from app.ingest.formats import iota
 from app.ingest.formats.iota import IotaParser
 from app.ingest.formats.iota_messages import MEANINGFUL_TEXTS
-from app.stats.events import BackendError, Event, LineShapeNew, PhaseChanged, WorkerCrashed
+from app.stats.events import (
+    BackendError,
+    ErrorLogged,
+    Event,
+    GpuMemory,
+    LineShapeNew,
+    PhaseChanged,
+    WorkerCrashed,
+)
 from bench.synth import DEFAULT_START, IotaSynth
 from tests.ingest.formats.iota_reference import ReferenceIotaParser
 from tests.ingest.formats.test_iota import (
@@ -219,6 +227,32 @@ def test_a_shape_remembers_only_lines_that_mean_nothing_whatever_their_digits() 
     assert [e.kind for e in events if isinstance(e, BackendError)] == ["not_found_404"] * 3
     assert sum(isinstance(e, PhaseChanged) for e in events) == 3
     assert bad == 3
+
+
+def test_a_record_worth_reading_is_known_by_its_shape_and_read_for_its_own_figures() -> None:
+    """A reading printed again with other figures (and times) has the first one's shape: known by
+    it, without the pattern, and read for its own figures at its own time; an impossible time of
+    that shape is still a bad line, an ERROR record of a known shape still the timeline's error."""
+    gpu = "GPU memory usage: {}GB / {}GB -- after backward pass"
+    lines = [
+        wrapped(gpu.format("3.22", "3.77"), stamp="2026-09-13 21:09:01.000"),
+        wrapped(gpu.format("4.50", "5.00"), stamp="2026-09-13 21:09:02.500"),
+        wrapped(gpu.format("1.00", "2.00"), stamp="2026-09-13 21:09:61.000"),
+        wrapped(gpu.format("9.99", "9.99"), stamp="2026-09-13 21:19:07.125"),
+        bare("Error making orchestrator request to endpoint /miner/heartbeat: 404 oops", level="ERROR"),
+        bare("Error making orchestrator request to endpoint /miner/heartbeat: 500 oops", level="ERROR"),
+    ]
+    (events, bad), expected = both(lines, 1 << 30)
+    assert (events, bad) == expected
+    assert [(e.at, e.used_gb, e.total_gb) for e in events if isinstance(e, GpuMemory)] == [
+        (utc(2026, 9, 13, 21, 9, 1), 3.22, 3.77), (utc(2026, 9, 13, 21, 9, 2) + 0.5, 4.5, 5.0),
+        (utc(2026, 9, 13, 21, 19, 7) + 0.125, 9.99, 9.99)]
+    assert bad == 1
+    assert [e.message[-8:] for e in events if isinstance(e, ErrorLogged)] == ["404 oops", "500 oops"]
+    parser = IotaParser(to_epoch=utc)
+    parser.feed(lines)
+    assert set(parser._read_shapes) == {lines[0].encode().translate(iota._DIGITS_AS_ZERO),
+                                        lines[4].encode().translate(iota._DIGITS_AS_ZERO)}
 
 
 def parse_step() -> list[Event]:
