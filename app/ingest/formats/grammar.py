@@ -418,6 +418,21 @@ def pairs(text: str) -> list[Reading]:
     return found
 
 
+def printed_pairs(text: str) -> list[tuple[str, str | None, str, str | None]]:
+    """Every ``name separator value`` pair of a record, known or not: (name, its ``(unit)``, value, unit)."""
+    found: list[tuple[str, str | None, str, str | None]] = []
+    text = text[:MAX_RECORD_CHARS]
+    for m in VALUE.finditer(text):
+        value = m.group("value").rstrip(",")
+        end = m.end("value")
+        if m.group("total") or m.group("si") or value[-1:].isalpha() and end < len(text) and text[end].isalpha():
+            continue
+        name = _name_before(text, m.start())
+        if name is not None:
+            found.append((name[0], name[1], value, (m.group("unit") or "").strip() or None))
+    return found
+
+
 def _by_unit(value: str, unit: str) -> Reading | None:
     figure = number(value)
     if figure is None:

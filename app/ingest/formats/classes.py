@@ -1,0 +1,151 @@
+"""Figures no rule names, sorted by what their printed names say: the name classes.
+
+A trainer prints figures tokwatch has no alias for beside a step it did recognise: on the step line
+itself or on the lines tied to it (a ``Time elasped: 196.28`` after each step line, an ``Epoch Time(s):
+7.25`` after each epoch, an ``Eval Acc 0.9248`` every five epochs, a ``---- mAP 0.9235`` after an AP
+table). Rather than one rule per trainer, such a figure is read under its printed name when the name
+falls in a class:
+
+- time: the run's clock (``Time elapsed``, its misspelling ``elasped``), an epoch's time (``Epoch
+  Time(s)``, ``epoch_time``);
+- evaluation: a name with an evaluation's word (``Eval Acc``, ``Test Acc``, ``val_acc``, ``valid
+  bleu``) or a detector's mean average precision (``mAP``, ``mAP@0.5``);
+- totals: the run's planned epochs said with their unit (mmdet's ``max: 15 epochs``);
+- rates: frames or samples a second (``fps``, ``samples/sec``), the optimizer's steps a second
+  (TF Estimator's ``global_step/sec``);
+- counts: an RL run's environment steps so far (stable-baselines' ``total_timesteps``, never a plan).
+
+A line is tied only when every number on it is so named (``name: value``, ``name value``, ``name=value``,
+behind a rule of dashes): prose, a table row or a config dump with one such name among others is not.
+Nothing is guessed: a time whose unit is not printed is read in seconds only where the name is a clock
+of Python's ``time.time()`` differences (``elapsed``); any other needs its unit.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import dataclass
+
+from .fields import NUM, number
+from .grammar import EVAL_WORDS, lookup, normalise, printed_pairs
+
+
+class Kin(enum.Enum):
+    """The class a printed name falls in."""
+
+    ELAPSED = "elapsed"  # the run's clock so far, in seconds
+    EPOCH_TIME = "epoch time"  # one epoch's duration, in seconds
+    EVAL = "eval"  # an evaluation's figure
+    EPOCHS = "epochs"  # the run's planned epochs
+    RATE = "rate"  # frames, samples or steps a second
+    TIMESTEPS = "timesteps"  # an RL run's environment steps so far (stable-baselines' ``total_timesteps``)
+
+
+@dataclass(frozen=True, slots=True)
+class Named:
+    """One classed figure: its class, its name as printed (normalised) and its value."""
+
+    kin: Kin
+    name: str
+    value: float
+    printed: str = ""  # the name as printed (``global_step/sec``)
+
+
+# A tied line: decoration, then pairs ``name[(unit)][:=]? value[unit]`` joined by commas, bars or runs of spaces.
+_LEAD = re.compile(r"^[\s\-=*>#.]*")
+_PAIR = re.compile(
+    rf"(?P<name>[A-Za-z][A-Za-z0-9_ ./@-]{{0,40}}?)\s?(?:\((?P<paren>[a-z]{{1,7}})\))?\s?[:=]?\s?"
+    rf"(?P<value>{NUM})\s?(?P<unit>ms|s|sec|secs|seconds)?(?![\w.])"
+)
+_SEPARATOR = re.compile(r"\s*(?:[,|;]\s*|\s{2,}|$)")
+_MAX_TIED_CHARS = 200
+# Words of a clock's name (its misspelling too: StyleTTS2 prints ``Time elasped``).
+_ELAPSED_NAMES = frozenset({"elapsed", "elasped", "time elapsed", "time elasped", "elapsed time", "elasped time",
+                            "total time elapsed"})
+_EPOCH_TIME_NAMES = frozenset({"epoch time", "time epoch", "epoch duration", "epoch seconds"})
+# A detector's mean average precision, any IoU threshold (``mAP``, ``mAP50``, ``map 50 95``, ``mAP@0.5``).
+_MAP = re.compile(r"^(?:eval |val |test )?m?ap(?:@?[\d.]+(?:[: ]\d+)?)?(?: [\d.]+)*$")
+_RATE_NAMES = frozenset({"fps", "samples sec", "samples s", "samples per second", "global step sec", "img s",
+                         "images sec", "images s", "speed samples sec", "examples sec"})
+# Words that keep a figure a training one, whatever else its name says (``Train Acc``).
+_TRAINING_WORDS = frozenset({"train", "training"})
+_UNIT_SECONDS = {"ms": 0.001, "s": 1.0, "sec": 1.0, "secs": 1.0, "seconds": 1.0}
+# The run's planned epochs said with their unit: mmcv's runner ``workflow: [('train', 1)], max: 15 epochs``.
+_PLANNED_EPOCHS = re.compile(r"(?i)\b(?:max|total|max_epochs|num_epochs)\s?[:=]\s?(\d{1,6}) epochs\b")
+
+
+def kin_of(name: str, unit: str | None) -> Kin | None:
+    """The class of a normalised name (None: no class, the figure is not read)."""
+    words = set(name.split(" "))
+    if name in _ELAPSED_NAMES:
+        return Kin.ELAPSED
+    if name in _EPOCH_TIME_NAMES:
+        return Kin.EPOCH_TIME
+    if name in _RATE_NAMES or name.endswith(" fps"):
+        return Kin.RATE  # (``env fps``: the reader's name for stable-baselines' ``fps`` beside its iterations)
+    if name.endswith(" timesteps") and name.split(" ")[-2] in ("total", "num", "env"):
+        return Kin.TIMESTEPS
+    if words & _TRAINING_WORDS:
+        return None
+    if words & EVAL_WORDS or _MAP.match(name):
+        return Kin.EVAL
+    return None
+
+
+def tied(text: str) -> list[Named] | None:
+    """The classed figures of a line made only of them (``Eval Acc 0.9248``, ``Time elasped: 196.28``), or None."""
+    if len(text) > _MAX_TIED_CHARS:
+        return None
+    i = _LEAD.match(text).end()  # type: ignore[union-attr]  # (matches the empty string at least)
+    found: list[Named] = []
+    while i < len(text):
+        m = _PAIR.match(text, i)
+        if m is None:
+            return None
+        name = normalise(m.group("name"))
+        unit = m.group("unit") or m.group("paren")
+        kin = kin_of(name, unit)
+        value = number(m.group("value").rstrip(","))
+        if kin is None or value is None:
+            return None
+        if kin in (Kin.ELAPSED, Kin.EPOCH_TIME):
+            if unit is not None and unit not in _UNIT_SECONDS:
+                return None
+            if unit is None and kin is Kin.EPOCH_TIME:
+                return None  # an epoch's time needs its unit
+            value *= _UNIT_SECONDS[unit or "s"]
+        found.append(Named(kin, name, value, m.group("name").strip()))
+        sep = _SEPARATOR.match(text, m.end())
+        if sep is None or sep.end() == m.end() and m.end() < len(text):
+            return None
+        i = sep.end()
+    return found or None
+
+
+def planned_epochs(text: str) -> int | None:
+    """The run's planned epochs, when a line says them with their unit (``max: 15 epochs``)."""
+    if "epochs" not in text:
+        return None
+    m = _PLANNED_EPOCHS.search(text)
+    return int(m.group(1)) if m is not None and int(m.group(1)) > 0 else None
+
+
+def beside(text: str) -> list[Named]:
+    """The classed figures of a step record whose names no rule knows (``fps: 49``, ``Speed (samples/sec)
+    43672.97``, ``val_acc: 0.91``, ``Test Acc: 0.93``); a name the grammar reads is left to it."""
+    found: list[Named] = []
+    seen: set[str] = set()
+    for raw, paren, value_text, unit in printed_pairs(text):
+        name = normalise(raw + (f" {paren}" if paren else ""))
+        if name in seen or lookup(normalise(raw))[0] is not None:
+            continue
+        kin = kin_of(name, unit)
+        value = number(value_text)
+        if kin not in (Kin.RATE, Kin.EVAL, Kin.TIMESTEPS) or value is None or unit is not None:
+            continue
+        if kin is Kin.EVAL and "loss" in name:
+            continue  # (an evaluation's loss is the grammar's; one it does not name, ``val_loss valid``, is a repeat)
+        seen.add(name)
+        found.append(Named(kin, name, value, raw.strip()))
+    return found
