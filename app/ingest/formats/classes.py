@@ -55,7 +55,7 @@ class Named:
 # A tied line: decoration, then pairs ``name[(unit)][:=]? value[unit]`` joined by commas, bars or runs of spaces.
 _LEAD = re.compile(r"^[\s\-=*>#.]*")
 _PAIR = re.compile(
-    rf"(?P<name>[A-Za-z][A-Za-z0-9_ ./@-]{{0,40}}?)\s?(?:\((?P<paren>[a-z]{{1,7}})\))?\s?[:=]?\s?"
+    rf"(?P<name>[A-Za-z][A-Za-z0-9_ ./@-]{{0,40}}?)\s?(?:\((?P<paren>[a-z]{{1,7}})\))?(?:\s?[:=]\s?|\s)"
     rf"(?P<value>{NUM})\s?(?P<unit>ms|s|sec|secs|seconds)?(?![\w.])"
 )
 _SEPARATOR = re.compile(r"\s*(?:[,|;]\s*|\s{2,}|$)")

@@ -836,7 +836,9 @@ def test_a_csv_logger_s_rows_are_steps_with_their_losses() -> None:
     keras = GenericParser().feed(["epoch,accuracy,loss,val_accuracy,val_loss", "0,0.80,0.50,0.85,0.40",
                                   "1,0.85,0.40,0.86,0.38"])
     assert [(e.step, e.loss) for e in keras if isinstance(e, TrainStep)] == [(0, 0.5), (1, 0.4)]
-    assert [(e.value, e.step) for e in keras if isinstance(e, EvalResult)] == [(0.4, 0), (0.38, 1)]
+    # (its ``val_accuracy`` is an evaluation's figure too, by its name: each row's is that epoch's)
+    assert [(e.name, e.value, e.step) for e in keras if isinstance(e, EvalResult)] == [
+        ("val_loss", 0.4, 0), ("val_accuracy", 0.85, 0), ("val_loss", 0.38, 1), ("val_accuracy", 0.86, 1)]
     lightning = GenericParser().feed(["epoch,step,train_loss,val_loss", "0,49,2.3,", "0,99,2.1,", "0,99,,2.2",
                                       "1,149,2.0,"])
     assert [(e.step, e.epoch, e.loss) for e in lightning if isinstance(e, TrainStep)] == [

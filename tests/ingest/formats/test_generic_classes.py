@@ -1,0 +1,209 @@
+"""Figures no rule names, read beside a recognised step by the class their printed names fall in.
+
+Real excerpts are quoted whole from the logs their comments cite (each the trainer's own lines, as the issue or file
+printed them); the composed ones' answers are worked out by hand beside them.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from app.ingest.formats.classes import Kin, Named, beside, planned_epochs, tied
+from app.ingest.formats.endings import ending
+from app.ingest.formats.generic import GenericParser
+from app.stats.events import EvalResult, Event, TrainStep
+
+
+def feed(lines: list[str]) -> list[Event]:
+    return GenericParser().feed(lines)
+
+
+def steps(events: list[Event]) -> list[TrainStep]:
+    return [e for e in events if isinstance(e, TrainStep)]
+
+
+def evals(events: list[Event]) -> list[tuple[str, float, int | None]]:
+    return [(e.name, e.value, e.step) for e in events if isinstance(e, EvalResult) and e.value is not None]
+
+
+# yl4579/StyleTTS2 issue #167: each step line, then the run's clock on a line of its own (``elasped`` sic).
+STYLETTS2 = [
+    ("Epoch [1/75], Step [110/464], Loss: 0.31109, Disc Loss: 3.86298, Dur Loss: 0.44024, CE Loss: 0.01998, Norm Loss:"
+    " 0.78650, F0 Loss: 1.53839, LM Loss: 1.08086, Gen Loss: 6.44362, Sty Loss: 0.06960, Diff Loss: 0.84415, DiscLM"
+    " Loss: 0.00000, GenLM Loss: 0.00000, SLoss: 0.00000, S2S Loss: 0.45653, Mono Loss: 0.04269"),
+    "Time elasped: 196.28440475463867",
+    ("Epoch [1/75], Step [120/464], Loss: 0.29428, Disc Loss: 3.88001, Dur Loss: 0.55192, CE Loss: 0.02498, Norm Loss:"
+    " 0.78889, F0 Loss: 1.59587, LM Loss: 1.21582, Gen Loss: 6.79740, Sty Loss: 0.08331, Diff Loss: 0.60110, DiscLM"
+    " Loss: 0.00000, GenLM Loss: 0.00000, SLoss: 0.00000, S2S Loss: 0.37315, Mono Loss: 0.13359"),
+    "Time elasped: 218.4282636642456",
+]
+
+# SijingYu/GraphSAGE_MultiGPU, file loss.md (commit d1da384): DGL's GraphSAGE example, steps counted again each epoch,
+# the epoch's time after it, an evaluation every 5 epochs, the run's average epoch time at its end (lines 10-28, 106-110).
+GRAPHSAGE = [
+    "Epoch 00004 | Step 00000 | Loss 0.6625 | Train Acc 0.8450 | Speed (samples/sec) 44332.6373 | GPU 403.4 MB",
+    "Epoch 00004 | Step 00020 | Loss 0.6472 | Train Acc 0.8660 | Speed (samples/sec) 43850.2350 | GPU 403.4 MB",
+    "Epoch Time(s): 7.1155",
+    "Epoch 00005 | Step 00000 | Loss 0.6332 | Train Acc 0.8610 | Speed (samples/sec) 43519.3360 | GPU 403.4 MB",
+    "Epoch 00005 | Step 00020 | Loss 0.5790 | Train Acc 0.8830 | Speed (samples/sec) 43407.1637 | GPU 403.4 MB",
+    "Epoch Time(s): 7.0880",
+    "Eval Acc 0.9248",
+    "Test Acc: 0.9306",
+    "Epoch 00006 | Step 00000 | Loss 0.4759 | Train Acc 0.8830 | Speed (samples/sec) 43415.6755 | GPU 467.6 MB",
+]
+
+# eriklindernoren/PyTorch-YOLOv3 issue #650: an epoch's closing bar, its evaluation's bars and AP table, then its mAP.
+YOLOV3 = [
+    "Training Epoch 13: 100% 101/101 [01:54<00:00,  1.14s/it]",
+    "",
+    "---- Evaluating Model ----",
+    "Detecting objects: 100% 13/13 [00:04<00:00,  2.66it/s]",
+    "Computing AP: 100% 1/1 [00:00<00:00, 1576.81it/s]",
+    "+-------+------------+---------+",
+    "| Index | Class name | AP      |",
+    "+-------+------------+---------+",
+    "| 0     | Box        | 0.92352 |",
+    "+-------+------------+---------+",
+    "---- mAP 0.9235236715367303",
+]
+
+# mlpc-ucsd/TESTR issue #7: detectron2's file log, an eta of days (its ``time`` beside ``data_time``; loss fields cut).
+TESTR = (
+    "[08/02 12:20:41] d2.utils.events INFO:  eta: 2 days, 12:32:45  iter: 9039  total_loss: 52.050  loss_ce: 0.728"
+    "  loss_giou_enc: 0.763  time: 0.5181  data_time: 0.0028  lr: 0.000200  max_mem: 6231M"
+)
+
+# hirotomusiker/CLRerNet issue #40: mmdet 2.x says its planned epochs on the runner's line, then its iterations.
+CLRERNET = [
+    "2024-05-22 21:07:18,021 - mmdet - INFO - workflow: [('train', 1)], max: 15 epochs",
+    ("2024-05-22 21:44:11,176 - mmdet - INFO - Epoch [1][100/2321]    lr: 6.000e-04, eta: 8 days, 21:23:42, time: 22.129,"
+    " data_time: 0.108, memory: 7316, loss_cls: 1.4577, loss_reg_xytl: 4.2272, loss_iou: 3.1644, loss_seg: 0.7483,"
+    " loss: 9.5976"),
+]
+
+# hill-a/stable-baselines issue #339: one PPO2 logger table (the paste's ``//`` rules as printed).
+SB2 = [
+    "//-------------------------------------",
+    "| approxkl           | 0.0          |",
+    "| fps                | 49           |",
+    "| nupdates           | 77746        |",
+    "| policy_loss        | 0.0          |",
+    "| time_elapsed       | 4.58e+04     |",
+    "| total_timesteps    | 1166190      |",
+    "| value_loss         | 278.51614    |",
+    "//-------------------------------------",
+]
+
+
+def test_a_plain_loss_that_leads_its_parts_is_the_loss() -> None:
+    got = steps(feed(STYLETTS2))
+    # ``Loss: 0.31109`` first; ``LM Loss: 1.08086`` later on the line is one of its parts
+    assert [(s.step, s.epoch, s.loss) for s in got] == [(110, 1.0, 0.31109), (120, 1.0, 0.29428)]
+
+
+def test_the_run_s_clock_on_the_line_under_a_step_is_that_step_s() -> None:
+    got = steps(feed(STYLETTS2))
+    # (printed without a unit: Python's time() differences, in seconds; 218.43 - 196.28 = 22.14 s for 10 steps)
+    assert [s.elapsed_seconds for s in got] == [196.28440475463867, 218.4282636642456]
+    assert got[0].step_seconds is None  # (no step time is made up from them here)
+
+
+def test_an_evaluation_on_its_own_lines_after_an_epoch_is_that_epoch_s() -> None:
+    events = feed(GRAPHSAGE)
+    assert evals(events) == [("eval_acc", 0.9248, 20), ("test_acc", 0.9306, 20)]
+    got = steps(events)
+    # the epoch's time amends its last step, under its name; samples a second beside each step as printed
+    assert [dict(s.figures).get("epoch_seconds") for s in got] == [None, 7.1155, None, 7.088, None]
+    assert [dict(s.figures)["samples_per_second"] for s in got] == [
+        44332.6373, 43850.2350, 43519.3360, 43407.1637, 43415.6755]
+
+
+def test_steps_that_go_back_as_the_epoch_goes_on_count_the_epoch_s_batches() -> None:
+    got = steps(feed(GRAPHSAGE))
+    # the first epoch read is not yet known to count its own batches; from the first step back, each line is so read
+    assert [(s.step, s.epoch, s.ends_at_total) for s in got] == [
+        (0, 4.0, True), (20, 4.0, True), (0, 5.0, False), (20, 5.0, False), (0, 6.0, False)]
+
+
+def test_a_step_counted_on_across_epochs_stays_the_run_s() -> None:
+    # Composed: a global step beside its epoch, never going back: the run's count (each line ends at no total).
+    got = steps(feed(["Epoch 1 | Step 100 | Loss 2.0", "Epoch 2 | Step 200 | Loss 1.5", "Epoch 3 | Step 300 | Loss 1.2"]))
+    assert [(s.step, s.ends_at_total) for s in got] == [(100, True), (200, True), (300, True)]
+
+
+def test_a_detector_s_map_after_its_ap_table_is_the_epoch_s_evaluation() -> None:
+    assert evals(feed(YOLOV3)) == [("mAP", 0.9235236715367303, 101)]
+
+
+def test_a_bare_time_beside_the_loader_s_data_time_is_the_iteration_s() -> None:
+    (step,) = steps(feed([TESTR]))
+    assert (step.step, step.loss, step.step_seconds) == (9039, 52.05, 0.5181)
+
+
+def test_the_planned_epochs_said_before_the_first_step_are_the_run_s() -> None:
+    (step,) = steps(feed(CLRERNET))
+    assert (step.epoch, step.epoch_total, step.step, step.total_steps) == (1.0, 15, 100, 2321)
+
+
+def test_a_logger_table_s_rate_and_timesteps_under_their_names() -> None:
+    (step,) = steps(feed(SB2))
+    figures = dict(step.figures)
+    assert (step.step, figures["rate/fps"], figures["env_timesteps"]) == (77746, 49.0, 1166190.0)
+
+
+def test_the_dgl_run_s_average_epoch_time_is_its_end() -> None:
+    end = ending("Avg epoch time: 7.1649203109741215")
+    assert end is not None and end.said and not end.early
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("Eval Acc 0.9248", [Named(Kin.EVAL, "eval acc", 0.9248, "Eval Acc")]),
+        ("Test Acc: 0.9306", [Named(Kin.EVAL, "test acc", 0.9306, "Test Acc")]),
+        ("---- mAP 0.9235", [Named(Kin.EVAL, "map", 0.9235, "mAP")]),
+        ("Time elasped: 196.28", [Named(Kin.ELAPSED, "time elasped", 196.28, "Time elasped")]),
+        ("elapsed=1500 ms", [Named(Kin.ELAPSED, "elapsed", 1.5, "elapsed")]),
+        ("Epoch Time(s): 7.2513", [Named(Kin.EPOCH_TIME, "epoch time", 7.2513, "Epoch Time")]),
+        # Composed: two figures of a class on one line, a comma between them
+        ("val_acc: 0.91, val_f1: 0.88", [Named(Kin.EVAL, "val acc", 0.91, "val_acc"),
+                                         Named(Kin.EVAL, "val f1", 0.88, "val_f1")]),
+        # Not tied: a name of no class, an epoch's time with no unit, prose, a training figure, a number with no name
+        ("Train Acc 0.9", None),
+        ("Epoch Time: 7.25", None),
+        ("The test accuracy went up by 3 points", None),
+        ("Eval Acc 0.9248 and 12", None),
+        ("GPU 401.2 MB", None),
+    ],
+)
+def test_a_tied_line_is_one_of_classed_figures_only(text: str, named: list[Named] | None) -> None:
+    assert tied(text) == named
+
+
+def test_a_tied_line_with_no_step_before_it_is_nothing() -> None:
+    assert feed(["Eval Acc 0.9248", "Time elasped: 196.28"]) == []
+
+
+def test_figures_beside_a_step_are_classed_and_known_names_left_to_the_grammar() -> None:
+    # Composed: ``loss`` and ``lr`` are the grammar's; ``fps`` a rate, ``val_acc`` an evaluation's, ``gpu`` nothing.
+    got = beside("step: 10 | loss: 2.3 | lr: 0.001 | fps: 49 | val_acc: 0.91 | gpu: 3")
+    assert [(n.kin, n.name, n.value) for n in got] == [(Kin.RATE, "fps", 49.0), (Kin.EVAL, "val acc", 0.91)]
+    # an evaluation's loss the grammar does not name (a repeat of ``val_loss``) is not read again
+    assert beside("iter 62 | loss train: 21.6, val_loss valid: 13.879") == []
+
+
+def test_an_evaluation_a_step_line_repeats_is_counted_when_it_changes() -> None:
+    # Composed: Keras-like epochs with ``val_acc`` beside the losses: 0.8 at epoch 1 and 2, 0.9 at epoch 3.
+    events = feed(["Epoch 1 | loss: 0.5 | val_acc: 0.8", "Epoch 2 | loss: 0.4 | val_acc: 0.8",
+                   "Epoch 3 | loss: 0.3 | val_acc: 0.9"])
+    assert [(s.step, s.loss) for s in steps(events)] == [(1, 0.5), (2, 0.4), (3, 0.3)]
+    assert evals(events) == [("val_acc", 0.8, 1), ("val_acc", 0.9, 3)]
+
+
+@pytest.mark.parametrize(
+    ("text", "epochs"),
+    [("workflow: [('train', 1)], max: 15 epochs", 15), ("max_epochs=30 epochs", 30), ("epoch 3 of 15 epochs", None),
+     ("max: 0 epochs", None)],
+)
+def test_planned_epochs_need_their_unit(text: str, epochs: int | None) -> None:
+    assert planned_epochs(text) == epochs
