@@ -316,6 +316,8 @@ FORMATS: tuple[FormatSpec, ...] = (
             # TRL's on-policy trainers (PPO, RLOO) open their dict with the episodes' count and the KL objective
             sign("'eps': ", r"\{'eps': \d+, 'objective/"),
             sign("*****", r"\*\*\*\*\* Running training \*\*\*\*\*"),
+            # unsloth's banner before its Trainer's first step (``… Total batch size = 64 | Total steps = 99,486``)
+            sign("Total steps = ", r"\| Total steps = \d[\d,]*\s*$"),
             # trainer_state.json, read from either end: its own keys (hf_state.py)
             sign('": ', STATE_KEY),
             # A bare tqdm bar with its rate (the Trainer's, or any loop's with nothing before the bar):
