@@ -40,6 +40,7 @@ class Kin(enum.Enum):
     EPOCHS = "epochs"  # the run's planned epochs
     RATE = "rate"  # frames, samples or steps a second
     TIMESTEPS = "timesteps"  # an RL run's environment steps so far (stable-baselines' ``total_timesteps``)
+    TIME = "time"  # a time whose unit is not printed (vietocr's ``gpu time: 38.92`` a report): kept as printed
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +69,12 @@ _EPOCH_TIME_NAMES = frozenset({"epoch time", "time epoch", "epoch duration", "ep
 _MAP = re.compile(r"^(?:eval |val |test )?m?ap(?:@?[\d.]+(?:[: ]\d+)?)?(?: [\d.]+)*$")
 _RATE_NAMES = frozenset({"fps", "samples sec", "samples s", "samples per second", "global step sec", "img s",
                          "images sec", "images s", "speed samples sec", "examples sec"})
+# A score's words: on an evaluation's own line, a figure so named is that evaluation's (vietocr's ``acc full seq``).
+_SCORE_WORDS = frozenset({"acc", "accuracy", "f1", "bleu", "rouge", "auc", "precision", "recall", "wer", "cer", "ppl",
+                          "perplexity", "iou", "miou", "map", "em"})
+# Times that are no figure of the run's pace: an epoch's and an evaluation's (their own classes), the loader's share
+# of the iteration time beside it (``data_time``).
+_NOT_TIMES = frozenset({"epoch", "eval", "data", "last"})  # (detectron2's ``last_time``: the last iteration's again)
 # Words that keep a figure a training one, whatever else its name says (``Train Acc``).
 _TRAINING_WORDS = frozenset({"train", "training"})
 _UNIT_SECONDS = {"ms": 0.001, "s": 1.0, "sec": 1.0, "secs": 1.0, "seconds": 1.0}
@@ -131,9 +138,10 @@ def planned_epochs(text: str) -> int | None:
     return int(m.group(1)) if m is not None and int(m.group(1)) > 0 else None
 
 
-def beside(text: str) -> list[Named]:
+def beside(text: str, evaluation: bool = False) -> list[Named]:
     """The classed figures of a step record whose names no rule knows (``fps: 49``, ``Speed (samples/sec)
-    43672.97``, ``val_acc: 0.91``, ``Test Acc: 0.93``); a name the grammar reads is left to it."""
+    43672.97``, ``val_acc: 0.91``, ``Test Acc: 0.93``, ``gpu time: 38.92``); a name the grammar reads is left to
+    it. On an ``evaluation``'s own line a score's name (``acc full seq``) is that evaluation's too."""
     found: list[Named] = []
     seen: set[str] = set()
     for raw, paren, value_text, unit in printed_pairs(text):
@@ -141,8 +149,12 @@ def beside(text: str) -> list[Named]:
         if name in seen or lookup(normalise(raw))[0] is not None:
             continue
         kin = kin_of(name, unit)
+        if kin is None and evaluation and set(name.split(" ")) & _SCORE_WORDS:
+            kin = Kin.EVAL
+        elif kin is None and name.endswith(" time") and not paren and name.split(" ")[0] not in _NOT_TIMES:
+            kin = Kin.TIME
         value = number(value_text)
-        if kin not in (Kin.RATE, Kin.EVAL, Kin.TIMESTEPS) or value is None or unit is not None:
+        if kin not in (Kin.RATE, Kin.EVAL, Kin.TIMESTEPS, Kin.TIME) or value is None or unit is not None:
             continue
         if kin is Kin.EVAL and "loss" in name:
             continue  # (an evaluation's loss is the grammar's; one it does not name, ``val_loss valid``, is a repeat)

@@ -132,9 +132,11 @@ _STAGE_POSITION = re.compile(r"\[([A-Za-z]{1,12}):\s?(\d{1,9}),\s{1,4}(\d{1,12})
 # A position in the epoch printed beside the run's own step (its count, the epoch's total), kept as figures.
 IN_EPOCH, EPOCH_STEPS = "epoch/step", "epoch/steps"
 # A step record that may carry a figure of a name class (a rate's, an evaluation's): the cheap test first.
-_BESIDE_HINT = re.compile(r"(?i)fps|/s|samples|examples|timesteps|\b(?:val|valid|test|eval|m?ap)\w*\b")
+_BESIDE_HINT = re.compile(r"(?i)fps|/s|samples|examples|timesteps| time\b|\b(?:val|valid|test|eval|m?ap)\w*\b")
 # A position's names that say nothing of whose count it is (the run's or its epoch's).
 _PLAIN_STEPS = frozenset({"step", "iter", "iteration", "batch"})
+# A time printed without its unit, kept under its printed name (``time/gpu time``): no step's duration.
+TIME_PART = "time/"
 # An RL run's environment steps so far, as printed (stable-baselines' ``total_timesteps``).
 ENV_TIMESTEPS = "env_timesteps"
 # An epoch's time printed on a line tied to its last step (DGL's ``Epoch Time(s): 7.2513``), in seconds.
@@ -998,6 +1000,14 @@ class GenericParser(StepLines[_Line]):
                 seen.add(label)
                 self._evals[label] = r.value
                 events.append(EvalResult(at=line.at, name=label, value=r.value, step=at_step))
+        if evaluated:
+            # (its scores beside its losses, by their names: vietocr's ``valid loss: 0.729 - acc full seq: 0.8856``)
+            for named in beside(line.text, evaluation=True):
+                label = _named_label(named)
+                if named.kin is Kin.EVAL and label not in seen:
+                    seen.add(label)
+                    self._evals[label] = named.value
+                    events.append(EvalResult(at=line.at, name=label, value=named.value, step=at_step))
 
     def _tie(self, line: _Line, events: list[Event]) -> None:
         """A line tied to the last step: its clock, its epoch's time and rates amend that step; its
@@ -1191,6 +1201,8 @@ class GenericParser(StepLines[_Line]):
                 rates.append(_rate_figure(named))
             elif named.kin is Kin.TIMESTEPS:
                 rates.append((ENV_TIMESTEPS, named.value))
+            elif named.kin is Kin.TIME:
+                rates.append((TIME_PART + (named.printed or named.name), named.value))
             elif named.kin is Kin.EVAL and named.value not in read_evals and (
                     back or line.evaluation or self._evals.get(_named_label(named)) != named.value):
                 self._evals[_named_label(named)] = named.value

@@ -513,7 +513,8 @@ def test_fairseq_s_legacy_progress_line_is_the_update_in_its_epoch() -> None:
     assert (later.step, later.total_steps, later.epoch, later.loss) == (100, 8223, 1, 9.873)
     assert steps([line(name, "| epoch 010 | train loss"), line(name, "| epoch 010 | valid on 'valid' subset  1000")]) == []
     events = GenericParser().feed([line(name, "| epoch 010 | valid on 'valid' subset | valid loss")])
-    assert [(e.name, e.value) for e in events if isinstance(e, EvalResult)] == [("val_loss", 1.94)]
+    # (its ``valid ppl 3.83`` too: a score beside the evaluation's loss, by its name)
+    assert [(e.name, e.value) for e in events if isinstance(e, EvalResult)] == [("val_loss", 1.94), ("valid_ppl", 3.83)]
     # a pipe between the epoch and the position; the later validation record, whose loss is named ``loss``
     piped = one("| epoch 011 | 3000 / 8223 loss=0.75 (1.35), wps=963, lr=0.001, gnorm=2.0545")
     assert (piped.step, piped.total_steps, piped.epoch, piped.loss) == (3000, 8223, 11, 0.75)
@@ -1127,7 +1128,8 @@ def test_a_box_table_of_figures_by_split_gives_the_evaluation_s_figures() -> Non
              "╘════════════╧════════╧═══════════╛"]
     events = GenericParser().feed(table)
     assert [(e.name, e.value, e.step) for e in events if isinstance(e, EvalResult)] == [
-        ("vali_loss", 0.4184, None), ("test_loss", 0.424, None)]
+        ("vali_loss", 0.4184, None), ("vali_roc_auc", 0.8406, None), ("test_loss", 0.424, None),
+        ("test_roc_auc", 0.866, None)]  # (each split's score beside its loss, by its name)
     assert not any(isinstance(e, TrainStep) for e in events)  # the train split's row is no step
 
 

@@ -207,3 +207,29 @@ def test_an_evaluation_a_step_line_repeats_is_counted_when_it_changes() -> None:
 )
 def test_planned_epochs_need_their_unit(text: str, epochs: int | None) -> None:
     assert planned_epochs(text) == epochs
+
+
+# pbcquoc/vietocr issue #46: step lines with two times printed without a unit, then an evaluation with its scores.
+VIETOCR = [
+    "iter: 002800 - train loss: 0.836 - lr: 2.40e-04 - load time: 0.03 - gpu time: 36.86",
+    "iter: 003000 - train loss: 0.814 - lr: 2.38e-04 - load time: 0.03 - gpu time: 38.69",
+    "iter: 003000 - valid loss: 0.729 - acc full seq: 0.8856 - acc per char: 0.9896",
+]
+
+
+def test_a_time_without_its_unit_is_kept_as_printed_never_a_step_s_duration() -> None:
+    got = steps(feed(VIETOCR))
+    assert [(s.step, s.step_seconds, dict(s.figures)) for s in got] == [
+        (2800, None, {"time/load time": 0.03, "time/gpu time": 36.86}),
+        (3000, None, {"time/load time": 0.03, "time/gpu time": 38.69})]
+
+
+def test_an_evaluation_s_scores_beside_its_loss_are_its_figures() -> None:
+    assert evals(feed(VIETOCR)) == [("val_loss", 0.729, 3000), ("acc_full_seq", 0.8856, 3000),
+                                    ("acc_per_char", 0.9896, 3000)]
+
+
+def test_a_figure_glued_to_a_unit_the_grammar_does_not_know_is_not_read_bare() -> None:
+    # Composed: nanochat-like ``total time: 6.56m`` (minutes, as ``m``): never 6.56 of no unit.
+    assert beside("step 00100/01000 | loss: 3.2 | total time: 6.56m") == []
+    assert [n.value for n in beside("step 00100/01000 | loss: 3.2 | total time: 6.56")] == [6.56]
