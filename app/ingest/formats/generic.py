@@ -506,10 +506,10 @@ class GenericParser(StepLines[_Line]):
             planned = planned_epochs(s)
             if planned is not None:
                 return Kind.FULL, _Line("epochs", at, [Reading(Field.EPOCH, "epochs", 0.0, planned)], text=s)
-            named = tied(s) if self._last is not None else None
-            if named is not None:
+            tied_figures = tied(s) if self._last is not None else None
+            if tied_figures is not None:
                 # (``Time elasped: 196.28`` under its step line, ``Eval Acc 0.9248`` after an epoch's)
-                return Kind.FULL, _Line("tie", at, text=s, named=tuple(named))
+                return Kind.FULL, _Line("tie", at, text=s, named=tuple(tied_figures))
             if _saving(s):
                 return Kind.FULL, _Line("pause", at, text=s)
             # Only a piece of a ``|``-separated record continues a wrapped one: a traceback or a
