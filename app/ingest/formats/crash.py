@@ -123,6 +123,8 @@ _KILL = re.compile(
     # a trainer that caught the user's Ctrl-C and stops (Lightning: ``Detected KeyboardInterrupt, attempting
     # graceful shutdown...``, a UserWarning up to 2.0, info after)
     r"|(?:Detected|Caught|Received|Got) KeyboardInterrupt\b|\b[Tt]raining (?:was )?interrupted by (?:the )?user"
+    # (safelife's ``CRITICAL Keyboard Interrupt. Ending early.``: caught, in words, and the run says it stops)
+    r"|\bKeyboard ?Interrupt[.!:,]? (?:Ending|Stopping|Exiting|Shutting down)\b"
 )
 # A launcher ending the run it started, whatever level it logs that at (DeepSpeed's launcher logs its
 # ``sigkill_handler`` at info, torchrun's agent its closing signals as a warning): it kills the other
@@ -153,7 +155,7 @@ _KILLED = re.compile(
 # SIGKILL and a node failure stay crashes; so does a launcher's ``closing signal`` to the other ranks (the
 # teardown after a death).
 _STOPPED_BY_HAND = re.compile(
-    r"KeyboardInterrupt|^\^C|\bSIGINT\b|Signal 2 \(|Received 2 death signal|got signal: 2\b"
+    r"Keyboard ?Interrupt|^\^C|\bSIGINT\b|Signal 2 \(|Received 2 death signal|got signal: 2\b"
     r"|exit status -2\b|exited on signal 2\b|exit code (?:-2|130)\b|interrupted by (?:the )?user"
 )
 _STOPPED_BY_SIGNAL = re.compile(
