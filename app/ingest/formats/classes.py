@@ -27,7 +27,7 @@ import enum
 import re
 from dataclasses import dataclass
 
-from .fields import NUM, number
+from .fields import NUM, clock_seconds, number
 from .grammar import EVAL_WORDS, lookup, normalise, printed_pairs
 
 
@@ -57,7 +57,7 @@ class Named:
 _LEAD = re.compile(r"^[\s\-=*>#.]*")
 _PAIR = re.compile(
     rf"(?P<name>[A-Za-z][A-Za-z0-9_ ./@-]{{0,40}}?)\s?(?:\((?P<paren>[a-z]{{1,7}})\))?(?:\s?[:=]\s?|\s)"
-    rf"(?P<value>{NUM})\s?(?P<unit>ms|s|sec|secs|seconds)?(?![\w.])"
+    rf"(?P<value>\d{{1,4}}(?::\d\d){{1,2}}(?:\.\d+)?|{NUM})\s?(?P<unit>ms|s|sec|secs|seconds|it/s|s/it)?(?![\w.])"
 )
 _SEPARATOR = re.compile(r"\s*(?:[,|;]\s*|\s{2,}|$)")
 _MAX_TIED_CHARS = 200
@@ -100,8 +100,10 @@ def kin_of(name: str, unit: str | None) -> Kin | None:
     return None
 
 
-def tied(text: str) -> list[Named] | None:
-    """The classed figures of a line made only of them (``Eval Acc 0.9248``, ``Time elasped: 196.28``), or None."""
+def tied(text: str, known: bool = False) -> list[Named] | None:
+    """The classed figures of a line made only of them (``Eval Acc 0.9248``, ``Time elasped: 196.28``), or None.
+    ``known``: the line's figures are the grammar's (``Step time: 0.52s``, ``elapsed: 0:12:30``); only its shape is
+    checked (every value named, nothing else on it), and no figure is returned but the empty list."""
     if len(text) > _MAX_TIED_CHARS:
         return None
     i = _LEAD.match(text).end()  # type: ignore[union-attr]  # (matches the empty string at least)
@@ -112,10 +114,20 @@ def tied(text: str) -> list[Named] | None:
             return None
         name = normalise(m.group("name"))
         unit = m.group("unit") or m.group("paren")
+        if known:
+            sep = _SEPARATOR.match(text, m.end())
+            if sep is None or sep.end() == m.end() and m.end() < len(text):
+                return None
+            i = sep.end()
+            continue
         kin = kin_of(name, unit)
-        value = number(m.group("value").rstrip(","))
-        if kin is None or value is None:
+        printed = m.group("value").rstrip(",")
+        clock = ":" in printed
+        value = clock_seconds(printed.split(".")[0]) if clock else number(printed)
+        if kin is None or value is None or (clock and kin not in (Kin.ELAPSED, Kin.EPOCH_TIME)):
             return None
+        if clock:
+            unit = "s"  # (a clock is its own unit: ``Time elapsed: 0:12:30``)
         if kin in (Kin.ELAPSED, Kin.EPOCH_TIME):
             if unit is not None and unit not in _UNIT_SECONDS:
                 return None
@@ -127,7 +139,7 @@ def tied(text: str) -> list[Named] | None:
         if sep is None or sep.end() == m.end() and m.end() < len(text):
             return None
         i = sep.end()
-    return found or None
+    return [] if known else found or None
 
 
 def planned_epochs(text: str) -> int | None:

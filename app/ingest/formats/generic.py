@@ -133,6 +133,9 @@ _STAGE_POSITION = re.compile(r"\[([A-Za-z]{1,12}):\s?(\d{1,9}),\s{1,4}(\d{1,12})
 IN_EPOCH, EPOCH_STEPS = "epoch/step", "epoch/steps"
 # A step record that may carry a figure of a name class (a rate's, an evaluation's): the cheap test first.
 _BESIDE_HINT = re.compile(r"(?i)fps|/s|samples|examples|timesteps| time\b|\b(?:val|valid|test|eval|m?ap)\w*\b")
+# The timing a line under a step may print alone, and the step's field each amends.
+_TIMING_FIELDS = {Field.STEP_TIME: "step_seconds", Field.ELAPSED: "elapsed_seconds", Field.ITS: "its",
+                  Field.TOKENS_PER_SECOND: "tokens_per_second"}
 # A position's names that say nothing of whose count it is (the run's or its epoch's).
 _PLAIN_STEPS = frozenset({"step", "iter", "iteration", "batch"})
 # A time printed without its unit, kept under its printed name (``time/gpu time``): no step's duration.
@@ -502,6 +505,10 @@ class GenericParser(StepLines[_Line]):
         if other is not None:
             return Kind.FULL, other
         readings = _in_epoch(batch_unplaced(pairs(s), s))
+        if (readings and self._last is not None and all(r.field in _TIMING_FIELDS for r in readings)
+                and tied(s, known=True) is not None):
+            # A line of the step's timing alone under it (``Step time: 0.52s``, ``elapsed: 0:12:30``): that step's
+            return Kind.FULL, _Line("tie", at, readings, text=s)
         if not readings:
             planned = planned_epochs(s)
             if planned is not None:
@@ -1027,6 +1034,14 @@ class GenericParser(StepLines[_Line]):
                 figures.append((EPOCH_SECONDS, named.value))
             elif named.kin is Kin.RATE:
                 figures.append(_rate_figure(named))
+        for r in line.readings:  # (a timing the grammar reads: the step's own, where its line printed none)
+            key = _TIMING_FIELDS[r.field]
+            if key == "its":
+                key, value = "step_seconds", 1 / r.value if r.value > 0 else None
+            else:
+                value = r.value
+            if value is not None and key not in amend:
+                amend[key] = value
         if not amend and not figures:
             return
         held = self._step_event
@@ -1036,8 +1051,9 @@ class GenericParser(StepLines[_Line]):
         if where is events and index < len(events) and isinstance(events[index], TrainStep):
             step = events[index]
             assert isinstance(step, TrainStep)
-            if step.elapsed_seconds is not None:
-                amend.pop("elapsed_seconds", None)
+            for key in ("elapsed_seconds", "step_seconds", "tokens_per_second"):
+                if getattr(step, key) is not None:
+                    amend.pop(key, None)  # (the step line's own figure stands)
             if figures:
                 amend["figures"] = (*step.figures, *figures)
             if amend:

@@ -233,3 +233,26 @@ def test_a_figure_glued_to_a_unit_the_grammar_does_not_know_is_not_read_bare() -
     # Composed: nanochat-like ``total time: 6.56m`` (minutes, as ``m``): never 6.56 of no unit.
     assert beside("step 00100/01000 | loss: 3.2 | total time: 6.56m") == []
     assert [n.value for n in beside("step 00100/01000 | loss: 3.2 | total time: 6.56")] == [6.56]
+
+
+def test_a_timing_line_under_a_step_is_that_step_s_where_its_line_printed_none() -> None:
+    # Composed: a step line without a time, then its time alone; a step line with its own time keeps it.
+    got = steps(feed(["Epoch 1 | Step 100 | Loss 2.30", "Step time: 0.52s", "Epoch 1 | Step 200 | Loss 2.10",
+                      "elapsed: 0:12:30", "step 300 | loss 2.0 | time: 400ms", "iter time: 250 ms"]))
+    assert [(s.step, s.step_seconds, s.elapsed_seconds) for s in got] == [
+        (100, 0.52, None), (200, None, 750.0), (300, 0.4, None)]
+
+
+def test_a_timing_line_with_no_step_before_it_or_in_prose_is_nothing() -> None:
+    assert feed(["Step time: 0.52s"]) == []
+    got = steps(feed(["step 100 | loss 2.3", "The step time was 3 s, which is slow for this GPU"]))
+    assert [(s.step, s.step_seconds) for s in got] == [(100, None)]
+
+
+@pytest.mark.parametrize(
+    ("text", "seconds"),
+    [("Time elapsed: 0:12:30", 750.0), ("Epoch time: 0:01:05", 65.0), ("Eval acc: 0:12", None)],
+)
+def test_a_clock_is_its_own_unit_for_a_time_only(text: str, seconds: float | None) -> None:
+    named = tied(text)
+    assert (named[0].value if named else None) == seconds
