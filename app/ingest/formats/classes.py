@@ -57,9 +57,9 @@ class Named:
 _LEAD = re.compile(r"^[\s\-=*>#.]*")
 _PAIR = re.compile(
     rf"(?P<name>[A-Za-z][A-Za-z0-9_ ./@-]{{0,40}}?)\s?(?:\((?P<paren>[a-z]{{1,7}})\))?(?:\s?[:=]\s?|\s)"
-    rf"(?P<value>\d{{1,4}}(?::\d\d){{1,2}}(?:\.\d+)?|{NUM})\s?(?P<unit>ms|s|sec|secs|seconds|it/s|s/it)?(?![\w.])"
+    rf"(?P<value>\d{{1,4}}(?::\d\d){{1,2}}(?:\.\d+)?|{NUM})\s?(?P<unit>ms|s|sec|secs|seconds|it/s|s/it|%)?(?![\w.])"
 )
-_SEPARATOR = re.compile(r"\s*(?:[,|;]\s*|\s{2,}|$)")
+_SEPARATOR = re.compile(r"\s*(?:[,|;]\s*|\s{2,}|$)|\s(?=[A-Za-z])")
 _MAX_TIED_CHARS = 200
 # Words of a clock's name (its misspelling too: StyleTTS2 prints ``Time elasped``).
 _ELAPSED_NAMES = frozenset({"elapsed", "elasped", "time elapsed", "time elasped", "elapsed time", "elasped time",
@@ -128,6 +128,8 @@ def tied(text: str, known: bool = False) -> list[Named] | None:
             return None
         if clock:
             unit = "s"  # (a clock is its own unit: ``Time elapsed: 0:12:30``)
+        if unit == "%" and kin is not Kin.EVAL:
+            return None  # (a share is an evaluation's score, as printed, or nothing here)
         if kin in (Kin.ELAPSED, Kin.EPOCH_TIME):
             if unit is not None and unit not in _UNIT_SECONDS:
                 return None

@@ -158,7 +158,8 @@ ALIASES: dict[str, Field] = {
 # Which loss a line means when it prints several: the model's own loss over a running average.
 LOSS_RANK = {"lm loss": 3, "reduced train loss": 3, "loss": 1, "ce": 0}
 # Words before a name that keep its meaning (``training step``, ``Train loss``, ``train/lr``).
-NEUTRAL_WORDS = frozenset({"train", "training", "trainer", "global", "optimizer", "current", "reduced", "lm", "mean"})
+NEUTRAL_WORDS = frozenset({"train", "training", "trainer", "global", "optimizer", "current", "reduced", "lm", "mean",
+                           "average", "avg"})
 # Durations are matched whole: ``epoch time``, ``train_time`` (a running clock), ``Val took``
 # are other times than a step's.
 _WHOLE_NAMES_ONLY = frozenset({Field.STEP_TIME, Field.ELAPSED, Field.ETA, Field.TOTAL})

@@ -256,3 +256,25 @@ def test_a_timing_line_with_no_step_before_it_or_in_prose_is_nothing() -> None:
 def test_a_clock_is_its_own_unit_for_a_time_only(text: str, seconds: float | None) -> None:
     named = tied(text)
     assert (named[0].value if named else None) == seconds
+
+
+def test_the_pytorch_examples_test_set_line_is_an_evaluation() -> None:
+    # Composed in the shape pytorch/examples' mnist/main.py prints (``Test set: Average loss: {:.4f}, Accuracy: …``).
+    events = feed(["Train Epoch: 1 [59520/60000 (99%)]\tLoss: 0.046468", "",
+                   "Test set: Average loss: 0.0335, Accuracy: 9890/10000 (99%)", ""])
+    assert evals(events) == [("test_loss", 0.0335, None)]
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("Validation Accuracy: 91.2%", [("validation accuracy", 91.2)]),  # (a share, as printed)
+        ("val_acc=0.91 val_f1=0.88", [("val acc", 0.91), ("val f1", 0.88)]),  # one space between the pairs
+        ("mAP 0.5 mAP50 0.7", [("map", 0.5), ("map50", 0.7)]),
+        ("Time elapsed: 12%", None),  # a share is no time
+        ("Eval acc 0.9 and then 3", None),
+    ],
+)
+def test_tied_shares_and_pairs_one_space_apart(text: str, named: list[tuple[str, float]] | None) -> None:
+    got = tied(text)
+    assert ([(n.name, n.value) for n in got] if got is not None else None) == named
