@@ -136,6 +136,8 @@ _BESIDE_HINT = re.compile(r"(?i)fps|/s|samples|examples|timesteps| time\b|\b(?:v
 # The timing a line under a step may print alone, and the step's field each amends.
 _TIMING_FIELDS = {Field.STEP_TIME: "step_seconds", Field.ELAPSED: "elapsed_seconds", Field.ITS: "its",
                   Field.TOKENS_PER_SECOND: "tokens_per_second"}
+# A bar's postfix that may carry an evaluation's figure (the bar's own rate is no name class's figure).
+_BAR_EVAL_HINT = re.compile(r"(?i)\b(?:val|valid|test|eval|m?ap)\w*\b")
 # A position's names that say nothing of whose count it is (the run's or its epoch's).
 _PLAIN_STEPS = frozenset({"step", "iter", "iteration", "batch"})
 # A time printed without its unit, kept under its printed name (``time/gpu time``): no step's duration.
@@ -496,6 +498,8 @@ class GenericParser(StepLines[_Line]):
             training = any(r.field is Field.LOSS for r in readings) or (_TRAINING.search(head) and not side_job(head))
             if training and not _EVAL_START.match(head):
                 line = _Line("step", at, readings, bar=_bar(bar), text=s, parts=parts)
+                if _BAR_EVAL_HINT.search(post) is not None:
+                    line.named = tuple(n for n in beside(post) if n.kin is Kin.EVAL)  # (a bar's ``val_acc=0.91``)
                 counters = _COUNTERS.match(head)
                 if counters is not None:
                     line.counters = _counted(counters)
@@ -1512,7 +1516,10 @@ def _other_bar(s: str, at: float | None) -> _Line | None:
         bar = _Bar(n, m, seconds, None, None)
         eta = _first(readings, Field.ETA)
         bar.eta = eta.value if eta is not None else None
-        return _Line("step", at, readings, bar=bar, text=s, epoch_above=True)
+        line = _Line("step", at, readings, bar=bar, text=s, epoch_above=True)
+        if _BAR_EVAL_HINT.search(rest) is not None:
+            line.named = tuple(n for n in beside(rest) if n.kin is Kin.EVAL)  # (its ``val_accuracy: 0.9590``)
+        return line
     alone = _KERAS_EPOCH.match(s)
     if alone is not None:
         readings = pairs(s[alone.end() :])

@@ -278,3 +278,12 @@ def test_the_pytorch_examples_test_set_line_is_an_evaluation() -> None:
 def test_tied_shares_and_pairs_one_space_apart(text: str, named: list[tuple[str, float]] | None) -> None:
     got = tied(text)
     assert ([(n.name, n.value) for n in got] if got is not None else None) == named
+
+
+def test_a_bar_s_evaluation_figures_by_their_names() -> None:
+    # Composed: Keras' closing bars with ``val_accuracy`` (its ``accuracy`` is training's), a tqdm postfix's ``val_acc``.
+    keras = feed(["Epoch 1/10", ("1875/1875 [==============================] - 5s 3ms/step - loss: 0.2600 - accuracy:"
+                  " 0.9250 - val_loss: 0.1400 - val_accuracy: 0.9590")])
+    assert evals(keras) == [("val_loss", 0.14, None), ("val_accuracy", 0.959, None)]
+    tqdm = feed([" 45%|████▌     | 450/1000 [01:58<02:10, 3.46it/s, loss=2.3, val_acc=0.91]"])
+    assert evals(tqdm) == [("val_acc", 0.91, None)]
