@@ -152,23 +152,47 @@ def planned_epochs(text: str) -> int | None:
     return int(m.group(1)) if m is not None and int(m.group(1)) > 0 else None
 
 
-def beside(text: str, evaluation: bool = False) -> list[Named]:
+# Names already sorted: (as printed, its ``(unit)``) → (class or None, normalised name); cleared when full.
+_NAMED: dict[tuple[str, str | None], tuple[Kin | None, str]] = {}
+_NAMED_SIZE = 4096
+_BESIDE_KINS = frozenset({Kin.RATE, Kin.EVAL, Kin.TIMESTEPS, Kin.TIME})
+
+
+def _sorted_name(raw: str, paren: str | None) -> tuple[Kin | None, str]:
+    """The class of a printed name beside a step (no unit printed), and the name normalised."""
+    name = normalise(raw + (f" {paren}" if paren else ""))
+    kin = kin_of(name, None)
+    if kin is None and name.endswith(" time") and not paren and name.split(" ")[0] not in _NOT_TIMES:
+        kin = Kin.TIME
+    return kin, name
+
+
+
+def beside(text: str, evaluation: bool = False,
+           unknown: list[tuple[str, str | None, str, str | None]] | None = None) -> list[Named]:
     """The classed figures of a step record whose names no rule knows (``fps: 49``, ``Speed (samples/sec)
     43672.97``, ``val_acc: 0.91``, ``Test Acc: 0.93``, ``gpu time: 38.92``); a name the grammar reads is left to
-    it. On an ``evaluation``'s own line a score's name (``acc full seq``) is that evaluation's too."""
+    it. On an ``evaluation``'s own line a score's name (``acc full seq``) is that evaluation's too. ``unknown``: the
+    record's pairs the grammar did not read, when its own pass collected them (:func:`~.grammar.pairs`)."""
     found: list[Named] = []
     seen: set[str] = set()
-    for raw, paren, value_text, unit in printed_pairs(text):
-        name = normalise(raw + (f" {paren}" if paren else ""))
-        if name in seen or lookup(normalise(raw))[0] is not None:
+    for raw, paren, value_text, unit in printed_pairs(text) if unknown is None else unknown:
+        if unit is not None:
             continue
-        kin = kin_of(name, unit)
+        key = (raw, paren)
+        known = _NAMED.get(key)
+        if known is None:
+            # (a trainer prints the same names on every line: each is sorted once)
+            if len(_NAMED) >= _NAMED_SIZE:
+                _NAMED.clear()
+            known = _NAMED[key] = _sorted_name(raw, paren)
+        kin, name = known
         if kin is None and evaluation and set(name.split(" ")) & _SCORE_WORDS:
             kin = Kin.EVAL
-        elif kin is None and name.endswith(" time") and not paren and name.split(" ")[0] not in _NOT_TIMES:
-            kin = Kin.TIME
+        if kin not in _BESIDE_KINS or name in seen or (unknown is None and lookup(normalise(raw))[0] is not None):
+            continue
         value = number(value_text)
-        if kin not in (Kin.RATE, Kin.EVAL, Kin.TIMESTEPS, Kin.TIME) or value is None or unit is not None:
+        if value is None:
             continue
         if kin is Kin.EVAL and "loss" in name:
             continue  # (an evaluation's loss is the grammar's; one it does not name, ``val_loss valid``, is a repeat)

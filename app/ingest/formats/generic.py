@@ -508,7 +508,8 @@ class GenericParser(StepLines[_Line]):
         other = _other_bar(s, at)
         if other is not None:
             return Kind.FULL, other
-        readings = _in_epoch(batch_unplaced(pairs(s), s))
+        unknown: list[tuple[str, str | None, str, str | None]] = []
+        readings = _in_epoch(batch_unplaced(pairs(s, unknown), s))
         if (readings and self._last is not None and all(r.field in _TIMING_FIELDS for r in readings)
                 and tied(s, known=True) is not None):
             # A line of the step's timing alone under it (``Step time: 0.52s``, ``elapsed: 0:12:30``): that step's
@@ -620,8 +621,8 @@ class GenericParser(StepLines[_Line]):
                 line.what, parts = "step", (*path_losses, *_path_rates(s))
         if parts and line.what == "step":
             line.parts = parts
-        if line.what == "step" and _BESIDE_HINT.search(s) is not None:
-            line.named = tuple(beside(s))  # (``fps: 49``, ``val_acc: 0.91``: figures no rule names, by their names)
+        if line.what == "step" and unknown and _BESIDE_HINT.search(s) is not None:
+            line.named = tuple(beside(s, unknown=unknown))  # (``fps: 49``, ``val_acc: 0.91``: figures no rule names, by their names)
         if line.what == "step" and _cut(s):
             return Kind.PARTIAL, None  # a terminal wrapped the record: its rest follows
         if line.what == "other":

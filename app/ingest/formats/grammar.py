@@ -381,8 +381,9 @@ def _name_before(text: str, end: int) -> tuple[str, str | None] | None:
     return text[starts[-1] : end].rstrip("'\"").split("(")[0].rstrip(), paren
 
 
-def pairs(text: str) -> list[Reading]:
-    """Every recognised pair in a piece of text, in the order printed."""
+def pairs(text: str, unknown: list[tuple[str, str | None, str, str | None]] | None = None) -> list[Reading]:
+    """Every recognised pair in a piece of text, in the order printed; ``unknown`` (when given) gets the
+    others, as :func:`printed_pairs` gives them (one pass for both)."""
     found: list[Reading] = []
     text = text[:MAX_RECORD_CHARS]
     if _FIGURE.search(text) is None:
@@ -401,6 +402,9 @@ def pairs(text: str) -> list[Reading]:
             # running mean, printed in seconds with no unit.
             unit = "s"
         reading = read_pair(name[0], name[1], value, m.group("total"), unit)
+        if reading is None and unknown is not None and not m.group("total") and not m.group("si") and not (
+                end < len(text) and text[end].isalpha() and not m.group("unit")):
+            unknown.append((name[0], name[1], value, (m.group("unit") or "").strip() or None))
         if reading is not None and m.group("si"):
             # ``tokens_per_sec: 14.2K``, ``consumed_tokens: 634K`` (nanotron): a count in thousands,
             # millions, billions; never a duration's or a position's.
