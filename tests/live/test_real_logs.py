@@ -670,7 +670,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
       "trainer_eta_seconds": None, "data": epoch(1.85)}),
     # glog-prefixed ``completed step: N, seconds: S, …, loss: X, …, perplexity: P``; no total printed
     ("generic-maxtext-pr4847-glog-completed-step-profiler.log", T0, "end", "step 3 · …", "measuring",
-     {"step": 3, "total_steps": None, "loss": 12.979, "eta_seconds": None}),
+     {"step": 3, "total_steps": None, "loss": 12.979, "eta_seconds": None, "step_seconds": 10.344}),  # (``seconds:``)
     # bars with ASCII fill and dicts with extra keys; the bar's 05:45 left at 3.89 s/it
     ("hf-trainer-ezpz-aurora-bars-and-dicts-step11.log", T0, "end", "step 11/100 · …", "measuring",
      {"step": 11, "total_steps": 100, "loss": 2.5054, "grad_norm": 1.7332, "lr": 4.5e-05, "step_seconds": 3.89,
@@ -1208,7 +1208,7 @@ GENERIC_READ = {
     "generic-rlinf-pr942-metric-table-box-step6-of-1000.log": "step, total, step time, elapsed, ETA",
     "generic-mmengine-xtuner-issue187-gradnorm-nan-loss-finite.log":
         "step, total, epoch, loss, lr, grad norm, step time, ETA",
-    "generic-maxtext-pr4847-glog-completed-step-profiler.log": "step, loss",
+    "generic-maxtext-pr4847-glog-completed-step-profiler.log": "step, loss, step time",
     "generic-fairseq-issue301-legacy-epoch-progress-valid.log": "step, total, epoch, loss, lr, grad norm, tok/s, eval",
     "generic-fairseq-composed-simple-progress-epoch-rollover.log": "step, total, epoch, loss, lr, grad norm, tok/s, eval",
     "generic-megatron-deepspeed-bigscience-file-tr8b-104B-chronicles-resume-overflow-spike.log":

@@ -40,6 +40,7 @@ class Kin(enum.Enum):
     EPOCHS = "epochs"  # the run's planned epochs
     RATE = "rate"  # frames, samples or steps a second
     TIMESTEPS = "timesteps"  # an RL run's environment steps so far (stable-baselines' ``total_timesteps``)
+    MEMORY = "memory"  # memory as printed, its unit if printed (``max_mem: 2372M``, mmdet's ``memory: 4090``)
     TIME = "time"  # a time whose unit is not printed (vietocr's ``gpu time: 38.92`` a report): kept as printed
 
 
@@ -162,7 +163,7 @@ def _sorted_name(raw: str, paren: str | None) -> tuple[Kin | None, str]:
     """The class of a printed name beside a step (no unit printed), and the name normalised."""
     name = normalise(raw + (f" {paren}" if paren else ""))
     kin = kin_of(name, None)
-    if kin is None and name.endswith(" time") and not paren and name.split(" ")[0] not in _NOT_TIMES:
+    if kin is None and (name.endswith(" time") or name == "time") and not paren and name.split(" ")[0] not in _NOT_TIMES:
         kin = Kin.TIME
     return kin, name
 
@@ -199,3 +200,22 @@ def beside(text: str, evaluation: bool = False,
         seen.add(name)
         found.append(Named(kin, name, value, raw.strip()))
     return found
+
+
+# Memory beside a step: its name (a GPU's peak or current memory), its value and the unit printed, if any.
+_MEMORY = re.compile(
+    r"(?i)(?<![\w/])(max_mem|max mem|peak mem(?:ory)?|max memory|memory|mem|gpu_mem|gpu mem|max_memory_allocated)"
+    r"\s?[:=]?\s?(\d{1,9}(?:\.\d+)?)\s?([KMGT]i?B|[KMGT](?![A-Za-z])|MB|GB)?(?![\w.%/])"
+)
+
+
+def memory_figures(text: str) -> list[Named]:
+    """Memory printed on a step line, as printed: ``max_mem: 2372M`` (``max_mem M``), ``Peak mem 2.334 GB``
+    (``Peak mem GB``), mmdet's ``memory: 4090`` (no unit printed, none given)."""
+    found: list[Named] = []
+    for m in _MEMORY.finditer(text):
+        value = number(m.group(2))
+        if value is not None:
+            unit = m.group(3)
+            found.append(Named(Kin.MEMORY, normalise(m.group(1)), value, m.group(1) + (f" {unit}" if unit else "")))
+    return found[:4]

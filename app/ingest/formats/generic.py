@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from ...stats.events import EvalResult, Event, RunInfo, StageEnd, StepFigures, TrainingPause, TrainStep
-from .classes import Kin, Named, beside, planned_epochs, tied
+from .classes import Kin, Named, beside, memory_figures, planned_epochs, tied
 from .fields import NUM, Kind, clean, clock_seconds, number, side_job
 from .grammar import (
     EVAL_WORDS,
@@ -142,6 +142,8 @@ _BAR_EVAL_HINT = re.compile(r"(?i)\b(?:val|valid|test|eval|m?ap)\w*\b")
 _PLAIN_STEPS = frozenset({"step", "iter", "iteration", "batch"})
 # A time printed without its unit, kept under its printed name (``time/gpu time``): no step's duration.
 TIME_PART = "time/"
+# Memory as printed beside a step, under its name and printed unit (``memory/max_mem M``: 2372; ``memory/memory``).
+MEMORY_PART = "memory/"
 # An RL run's environment steps so far, as printed (stable-baselines' ``total_timesteps``).
 ENV_TIMESTEPS = "env_timesteps"
 # An epoch's time printed on a line tied to its last step (DGL's ``Epoch Time(s): 7.2513``), in seconds.
@@ -622,7 +624,9 @@ class GenericParser(StepLines[_Line]):
         if parts and line.what == "step":
             line.parts = parts
         if line.what == "step" and unknown and _BESIDE_HINT.search(s) is not None:
-            line.named = tuple(beside(s, unknown=unknown))  # (``fps: 49``, ``val_acc: 0.91``: figures no rule names, by their names)
+            line.named = tuple(beside(s, unknown=unknown))
+        if line.what == "step" and ("mem" in s or "Mem" in s or "MEM" in s):
+            line.named = (*line.named, *memory_figures(s))  # (``max_mem: 2372M``, ``Peak mem 2.334 GB``, as printed)  # (``fps: 49``, ``val_acc: 0.91``: figures no rule names, by their names)
         if line.what == "step" and _cut(s):
             return Kind.PARTIAL, None  # a terminal wrapped the record: its rest follows
         if line.what == "other":
@@ -1222,8 +1226,10 @@ class GenericParser(StepLines[_Line]):
                 rates.append(_rate_figure(named))
             elif named.kin is Kin.TIMESTEPS:
                 rates.append((ENV_TIMESTEPS, named.value))
-            elif named.kin is Kin.TIME:
+            elif named.kin is Kin.TIME and not (named.name == "time" and step_seconds is not None):
                 rates.append((TIME_PART + (named.printed or named.name), named.value))
+            elif named.kin is Kin.MEMORY:
+                rates.append((MEMORY_PART + named.printed, named.value))
             elif named.kin is Kin.EVAL and named.value not in read_evals and (
                     back or line.evaluation or self._evals.get(_named_label(named)) != named.value):
                 self._evals[_named_label(named)] = named.value

@@ -117,7 +117,9 @@ ALIASES: dict[str, Field] = {
     "ms batch": Field.STEP_TIME,  # PyTorch's word_language_model: ``| ms/batch 45.20 |``
     "ms step": Field.STEP_TIME,
     "ms iter": Field.STEP_TIME,
-    "time batch": Field.STEP_TIME,  # char-rnn's ``time/batch = 0.1679s`` (its TensorFlow port prints no unit: seconds)
+    "time batch": Field.STEP_TIME,
+    "seconds": Field.STEP_TIME,  # MaxText: ``completed step: 15109, seconds: 2.166, TFLOP/s: 36.739``
+    "secs": Field.STEP_TIME,  # char-rnn's ``time/batch = 0.1679s`` (its TensorFlow port prints no unit: seconds)
     "elapsed time": Field.ELAPSED,
     "elapsed": Field.ELAPSED,
     "remaining time": Field.ETA,
@@ -204,6 +206,8 @@ VALUE_UNIT = re.compile(
     r"|(?:ms|msecs?|milliseconds?|s|secs?|seconds?)(?:/| per )(?:step|it|iter|iteration))(?![\w/])",
     re.IGNORECASE,
 )
+# Names that are a unit of time and nothing more: the step's time in that unit.
+_SECONDS_NAMES = frozenset({"seconds", "secs"})
 # Names that say "time" and nothing more: with a clock value that is the wall clock, not a
 # step's duration (one printed as a clock says so in its name: ``iter time``, ``time per step``).
 _BARE_TIMES = frozenset({"time", "dt"})
@@ -304,6 +308,8 @@ def read_pair(key: str, paren: str | None, value: str, total: str | None, unit: 
     unit = (unit or "").strip().strip("()") or (paren.strip().lower() if paren else None)  # (``1.722(sec)``)
     if matched.startswith("ms ") and not unit:
         unit = "ms"  # the unit is the name's (``ms/batch 45.20``)
+    elif matched in _SECONDS_NAMES and not unit:
+        unit = "s"  # the name is its unit (MaxText's ``completed step: 15109, seconds: 2.166``)
     elif matched == "time batch" and not unit:
         unit = "s"  # char-rnn-tensorflow's ``time/batch = {:.3f}`` of wall-clock differences: seconds
     if field in (Field.STEP_TIME, Field.ELAPSED, Field.ETA):

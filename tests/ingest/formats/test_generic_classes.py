@@ -287,3 +287,30 @@ def test_a_bar_s_evaluation_figures_by_their_names() -> None:
     assert evals(keras) == [("val_loss", 0.14, None), ("val_accuracy", 0.959, None)]
     tqdm = feed([" 45%|████▌     | 450/1000 [01:58<02:10, 3.46it/s, loss=2.3, val_acc=0.91]"])
     assert evals(tqdm) == [("val_acc", 0.91, None)]
+
+
+@pytest.mark.parametrize(
+    ("text", "figures"),
+    [
+        # detectron2 issue 1831 (facebookresearch/detectron2): ``max_mem: 2372M`` as printed, its unit kept by its name
+        (("[07/28 14:14:38 d2.utils.events]:  iter: 0  total_loss: 21944.058  data_time: 0.2953  lr: 0.000001"
+         "  max_mem: 2372M"), {"memory/max_mem M": 2372.0}),
+        # mmdetection issue 8063 (open-mmlab/mmdetection): ``memory: 4090`` (no unit printed: none given); its ``time``
+        (("2022-05-26 20:18:24,973 - mmdet - INFO - Epoch [3][40/86]\tlr: 5.282e-04, eta: 0:07:52, time: 0.297,"
+         " data_time: 0.005, memory: 4090, loss_rpn_cls: 0.0169, loss: 0.8668"), {"memory/memory": 4090.0}),
+        # mlx-examples PR 1209 (ml-explore/mlx-examples): ``Peak mem 2.334 GB``
+        (("Iter 37: Train loss 0.001, Chosen reward -7.159, Rejected reward -14.403, Learning Rate 1.000e-05, It/sec"
+         " 1.042, Tokens/sec 563.799, Trained Tokens 20080.0, Peak mem 2.334 GB"), {"memory/Peak mem GB": 2.334}),
+        # Barber0/LLM-pretrain's committed train.log (commit 04a92e1): a bare ``time`` without a unit, kept as printed
+        ("ep: 0, batch: 260, time: 8.56, ntokens: 413.40/513, loss: 8.390625", {"time/time": 8.56}),
+    ],
+)
+def test_memory_and_unitless_times_beside_a_step_as_printed(text: str, figures: dict[str, float]) -> None:
+    (step,) = steps(feed([text]))
+    assert dict(step.figures) == figures
+
+
+def test_a_time_named_by_its_unit_is_the_step_s() -> None:
+    # MaxText issue 8 (AI-Hypercomputer/maxtext): ``seconds: 2.166`` beside the step
+    (step,) = steps(feed(["completed step: 15109, seconds: 2.166, TFLOP/s: 36.739, loss: 2.191"]))
+    assert (step.step, step.step_seconds, step.loss) == (15109, 2.166, 2.191)
