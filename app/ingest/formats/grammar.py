@@ -184,7 +184,7 @@ _COMPOUND_PART = re.compile(r"(\d+(?:\.\d+)?)([hms])")
 # long line of prose as cheap as its numbers are few.
 VALUE = re.compile(
     # ``Epoch [1/10]``, ``iter: [10/500]``, ``Iter(train) [  50/1000]`` (not ``lr=[…]``: DeepSpeed's groups)
-    r"(?<=[\w)'\"])(?:['\"]?\s*:\s*(?:['\"]|\[\s*)?|\s*=\s*['\"]?|\s+(?:['\"]|\[\s*)?)"
+    r"(?<=[\w)'\"])(?:['\"]?\s*:\s*(?:['\"]|\[\s*|\((?=\d[\d.eE+-]*,\)))?|\s*=\s*['\"]?|\s+(?:['\"]|\[\s*)?)"
     rf"(?P<value>{_COMPOUND}|{_CLOCK}|{NUM})(?P<si>[KMBGT](?![\w/]))?"
     r"(?:\s*/\s*(?P<total>\d[\d,]{0,14})\b)?"
     r"(?P<unit>\s?(?:ms|sec|s|min|h|%|it/s|s/it|\((?:ms|sec|s)\))(?![A-Za-z/]))?"
@@ -305,6 +305,9 @@ def read_pair(key: str, paren: str | None, value: str, total: str | None, unit: 
         unit = unit or _UNIT_WORDS[words[1]]
     if field is None:
         return None
+    if paren is not None and paren.strip().lower() == "data" and name in _BARE_TIMES and not unit:
+        # BasicSR's ``time (data): 0.365 (0.002)``: the iteration's time and its loader's share, in seconds
+        paren, unit = None, "s"
     unit = (unit or "").strip().strip("()") or (paren.strip().lower() if paren else None)  # (``1.722(sec)``)
     if matched.startswith("ms ") and not unit:
         unit = "ms"  # the unit is the name's (``ms/batch 45.20``)

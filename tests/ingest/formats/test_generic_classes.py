@@ -314,3 +314,18 @@ def test_a_time_named_by_its_unit_is_the_step_s() -> None:
     # MaxText issue 8 (AI-Hypercomputer/maxtext): ``seconds: 2.166`` beside the step
     (step,) = steps(feed(["completed step: 15109, seconds: 2.166, TFLOP/s: 36.739, loss: 2.191"]))
     assert (step.step, step.step_seconds, step.loss) == (15109, 2.166, 2.191)
+
+
+# BasicSR issue 269 (XPixelGroup/BasicSR): the record's position in brackets right after the logger's level, its lr a
+# tuple of groups, its time and the loader's share as ``time (data): 0.365 (0.002)``, its losses in parts.
+BASICSR = [
+    ("2020-08-15 15:50:30,390 INFO: [My_ES..][epoch:207, iter:  20,100, lr:(1.000e-04,)] [eta: 1 day, 18:13:17, time"
+    " (data): 0.365 (0.002)] l_g_pix: 3.1516e-04 l_g_percep: 5.2308e-01 l_g_gan: 4.2322e-02 l_d_real: 2.6469e-04"
+    " l_d_fake: 2.4991e-04 out_d_real: 9.1384e+01 out_d_fake: 8.2920e+01"),
+]
+
+
+def test_a_bracketed_position_after_the_level_is_the_record_not_a_logger_s_field() -> None:
+    (step,) = steps(feed(BASICSR))
+    assert (step.step, step.epoch, step.lr, step.step_seconds, step.loss) == (20100, 207.0, 1e-4, 0.365, None)
+    assert dict(step.figures)["loss/l_g_percep"] == 0.52308
