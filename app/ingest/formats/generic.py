@@ -502,6 +502,8 @@ class GenericParser(StepLines[_Line]):
                 line = _Line("step", at, readings, bar=_bar(bar), text=s, parts=parts)
                 if _BAR_EVAL_HINT.search(post) is not None:
                     line.named = tuple(n for n in beside(post) if n.kin is Kin.EVAL)  # (a bar's ``val_acc=0.91``)
+                if "mem" in head or "mem" in post:
+                    line.named = (*line.named, *memory_figures(head + " " + post))  # (YOLO's row: ``GPU_mem: 0.545G``)
                 counters = _COUNTERS.match(head)
                 if counters is not None:
                     line.counters = _counted(counters)

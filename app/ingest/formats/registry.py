@@ -195,7 +195,8 @@ def _generic_steps(lines: Sequence[str]) -> bool:
         return True  # a run's planned total, then its first evaluation (MLX's ``iters: 1000``, ``Iter 1: Val loss``)
     return any(
         step.total_steps is not None
-        or sum(f is not None for f in (step.loss, step.lr, step.step_seconds, step.tokens_per_second, step.grad_norm)) >= 2
+        or sum(f is not None for f in (step.loss, step.lr, step.step_seconds, step.tokens_per_second, step.grad_norm))
+        + any(name.startswith("loss/") for name, _ in step.figures) >= 2  # (a loss in its parts: YOLO's box_loss, …)
         for step in steps
     )
 

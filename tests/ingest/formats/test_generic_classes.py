@@ -329,3 +329,24 @@ def test_a_bracketed_position_after_the_level_is_the_record_not_a_logger_s_field
     (step,) = steps(feed(BASICSR))
     assert (step.step, step.epoch, step.lr, step.step_seconds, step.loss) == (20100, 207.0, 1e-4, 0.365, None)
     assert dict(step.figures)["loss/l_g_percep"] == 0.52308
+
+
+# ultralytics/ultralytics issue 20590: one epoch's row (its losses in parts, its GPU memory) and its validation's row.
+YOLO_ROWS = [
+    "Starting training for 4 epochs...",
+    "      Epoch    GPU_mem   box_loss   cls_loss   dfl_loss  Instances       Size",
+    ("        1/4     0.545G       1.58          2      1.126        256        224: 100%|██████████| 54/54 [00:03<00:00,"
+    " 14.92it/s]"),
+    ("                 Class     Images  Instances      Box(P          R      mAP50  mAP50-95): 100%|██████████| 3/3"
+    " [00:00<00:00,  5.99it/s]"),
+    "                   all         93       1127      0.769      0.668      0.711      0.331",
+]
+
+
+def test_one_epoch_row_with_its_loss_parts_and_validation_is_a_training_log() -> None:
+    from app.ingest.formats import detect
+
+    assert detect(YOLO_ROWS) == "generic"
+    (step,) = steps(feed(YOLO_ROWS))
+    figures = dict(step.figures)
+    assert (step.step, step.epoch, figures["loss/box_loss"], figures["memory/GPU_mem G"]) == (54, 1.0, 1.58, 0.545)
