@@ -132,12 +132,14 @@ _STAGE_POSITION = re.compile(r"\[([A-Za-z]{1,12}):\s?(\d{1,9}),\s{1,4}(\d{1,12})
 # A position in the epoch printed beside the run's own step (its count, the epoch's total), kept as figures.
 IN_EPOCH, EPOCH_STEPS = "epoch/step", "epoch/steps"
 # A step record that may carry a figure of a name class (a rate's, an evaluation's): the cheap test first.
-_BESIDE_HINT = re.compile(r"(?i)fps|/s|samples|examples|timesteps| time\b|\b(?:val|valid|test|eval|m?ap)\w*\b")
+_BESIDE_HINT = re.compile(r"(?i)fps|/s|samples|examples|timesteps|[ _]time\b|\b(?:val|valid|test|eval|m?ap)\w*\b")
 # The timing a line under a step may print alone, and the step's field each amends.
 _TIMING_FIELDS = {Field.STEP_TIME: "step_seconds", Field.ELAPSED: "elapsed_seconds", Field.ITS: "its",
                   Field.TOKENS_PER_SECOND: "tokens_per_second"}
 # A bar's postfix that may carry an evaluation's figure (the bar's own rate is no name class's figure).
 _BAR_EVAL_HINT = re.compile(r"(?i)\b(?:val|valid|test|eval|m?ap)\w*\b")
+# ESPnet2's trainer record: ``1epoch:train:1365-2046batch: `` (its epoch, its stage, the batches it sums up).
+_EPOCH_BATCHES = re.compile(r"(?<![\w.])(\d{1,6})epoch:([a-z]{2,10}):(\d{1,12})-(\d{1,12})batch:\s*")
 # A position's names that say nothing of whose count it is (the run's or its epoch's).
 _PLAIN_STEPS = frozenset({"step", "iter", "iteration", "batch"})
 # A time printed without its unit, kept under its printed name (``time/gpu time``): no step's duration.
@@ -426,6 +428,16 @@ class GenericParser(StepLines[_Line]):
             if led is not None:
                 # A record led by its position alone (char-rnn's ``170/9500 (epoch 0.895), train_loss = 2.84``)
                 s = f"step: {led.group(1)}/{led.group(2)} | {s[led.end():]}"
+        if "epoch:" in s and "batch:" in s:
+            ranged = _EPOCH_BATCHES.search(s)
+            if ranged is not None:
+                # ESPnet2's ``1epoch:train:1365-2046batch: iter_time=…, loss=61.936, …``: the epoch, its stage, and the
+                # batches the record sums up (the last one its position); what precedes it (its launcher's and logger's
+                # fields, a date) stays before it
+                epoch, stage, last = ranged.group(1), ranged.group(2), ranged.group(4)
+                prefix = "" if stage == "train" else f"{stage} "
+                head = s[: ranged.start()].lstrip("`")
+                s = f"{head}{prefix}epoch: {epoch} | batch: {last} | {s[ranged.end():].rstrip('`')}"
         trained = False
         if s[:1] == "[" and ": " in s[:24]:
             staged = _STAGE_POSITION.match(s)

@@ -50,6 +50,7 @@ ALIASES: dict[str, Field] = {
     "step": Field.STEP,
     "iter": Field.STEP,
     "iteration": Field.STEP,
+    "iterations": Field.STEP,  # a user's loop around ESPnet: ``iterations:16337, train acc:0.288, train loss:459.261,``
     "steps": Field.STEP,  # DeepSpeed's pipeline engine: ``steps: 100 loss: 7.1 iter time (s): 1.2``
     "global step": Field.STEP,
     "current steps": Field.STEP,  # LLaMA-Factory's trainer_log.jsonl
@@ -161,7 +162,7 @@ ALIASES: dict[str, Field] = {
 LOSS_RANK = {"lm loss": 3, "reduced train loss": 3, "loss": 1, "ce": 0}
 # Words before a name that keep its meaning (``training step``, ``Train loss``, ``train/lr``).
 NEUTRAL_WORDS = frozenset({"train", "training", "trainer", "global", "optimizer", "current", "reduced", "lm", "mean",
-                           "average", "avg"})
+                           "average", "avg", "avr"})  # (kohya's ``avr_loss``: its running average, the loss it shows)
 # Durations are matched whole: ``epoch time``, ``train_time`` (a running clock), ``Val took``
 # are other times than a step's.
 _WHOLE_NAMES_ONLY = frozenset({Field.STEP_TIME, Field.ELAPSED, Field.ETA, Field.TOTAL})

@@ -350,3 +350,29 @@ def test_one_epoch_row_with_its_loss_parts_and_validation_is_a_training_log() ->
     (step,) = steps(feed(YOLO_ROWS))
     figures = dict(step.figures)
     assert (step.step, step.epoch, figures["loss/box_loss"], figures["memory/GPU_mem G"]) == (54, 1.0, 1.58, 0.545)
+
+
+def test_espnet2_s_record_of_a_batch_range_is_its_last_batch_in_its_epoch() -> None:
+    # ESPnet issue 2183 (espnet/espnet): ESPnet2's trainer lines behind a launcher's field and a date, in backticks
+    got = steps(feed([
+        ("`[gpu01:0/2] 2020-07-19 08:59:15,042 (trainer:464) INFO: 1epoch:train:1365-2046batch: iter_time=5.663e-05,"
+        " forward_time=0.134, loss=61.936, loss_att=59.201, loss_ctc=68.318, acc=0.134, backward_time=0.111,"
+        " optim_step_time=0.030, lr_0=1.710e-05, train_time=1.793`")]))
+    assert [(s.step, s.epoch, s.loss, s.step_seconds, dict(s.figures)["time/train_time"]) for s in got] == [
+        (2046, 1.0, 61.936, None, 1.793)]
+
+
+@pytest.mark.parametrize(
+    ("text", "step", "loss"),
+    [
+        # ESPnet issue 3370 (espnet/espnet): a user's loop prints its position as ``iterations``
+        ("iterations:16337, train acc:0.288, train loss:459.261, train loss ctc:834.635, train loss att:83.887,",
+         16337, 459.261),
+        # sd-scripts issue 2137 (kohya-ss/sd-scripts): the bar's ``avr_loss`` is the loss it shows (nan here)
+        ("steps:   6%|███▌      | 205/3280 [04:07<1:01:47,  1.21s/it, avr_loss=nan]", 205, "nan"),
+    ],
+)
+def test_a_position_and_a_loss_under_other_names(text: str, step: int, loss: float | str) -> None:
+    (got,) = steps(feed([text]))
+    assert got.step == step
+    assert str(got.loss) == "nan" if loss == "nan" else got.loss == loss
