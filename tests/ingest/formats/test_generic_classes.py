@@ -376,3 +376,11 @@ def test_a_position_and_a_loss_under_other_names(text: str, step: int, loss: flo
     (got,) = steps(feed([text]))
     assert got.step == step
     assert str(got.loss) == "nan" if loss == "nan" else got.loss == loss
+
+
+def test_a_record_pasted_into_html_reads_as_printed() -> None:
+    # fairseq issue 2201 (facebookresearch/fairseq): the JSON log line inside ``<pre>`` with its quotes as entities
+    text = ("<pre>{&quot;epoch&quot;: 27, &quot;update&quot;: 26.267, &quot;loss&quot;: &quot;8.206&quot;,"
+            " &quot;ups&quot;: &quot;1.62&quot;, &quot;num_updates&quot;: &quot;33700&quot;}</pre>")
+    (step,) = steps(feed([text]))
+    assert (step.step, step.epoch, step.loss) == (33700, 27.0, 8.206)
