@@ -63,7 +63,8 @@ _RECORD_FIELD = re.compile(
 # A bracketed field that holds a training position is the record's own (not a logger's name or a level).
 _FIGURED_FIELD = re.compile(r"(?i)\b(?:epoch|iter|iteration|step)\s?[:=]\s?\d")
 # Python logging's default format (``basicConfig``): ``INFO:__main__:``.
-_LEVEL_NAME = re.compile(rf"{_LEVEL}:[\w.<>-]{{0,120}}:\s?")
+# NeMo's Lightning records: ``[INFO     | pytorch_lightning.utilities.rank_zero]: ``.
+_LEVEL_NAME = re.compile(rf"{_LEVEL}:[\w.<>-]{{0,120}}:\s?|\[{_LEVEL} *\| *[\w.<>-]{{1,120}}\]:\s?")
 # torchrun's ``[rank0]:``/``[default0]:``, mpirun's ``[1,0]<stdout>:``, Lightning's ``[rank: 0] ``.
 # A rank or worker named bare before a separator (``rank 1 | ``, ``worker 3: ``).
 _RANK = re.compile(
