@@ -204,7 +204,8 @@ def beside(text: str, evaluation: bool = False,
 
 # Memory beside a step: its name (a GPU's peak or current memory), its value and the unit printed, if any.
 _MEMORY = re.compile(
-    r"(?i)(?<![\w/])(max_mem|max mem|peak mem(?:ory)?|max memory|memory|mem|gpu_mem|gpu mem|max_memory_allocated)"
+    r"(?i)(?<![\w/])(max_mem|max mem|peak mem(?:ory)?|max memory|memory|mem|gpu_mem|gpu mem|max_memory_allocated"
+    r"|[GM]i?B used)"  # (tinygrad's ``1454.57 GB used``, named after its value: the record is read so)
     r"\s?[:=]?\s?(\d{1,9}(?:\.\d+)?)\s?([KMGT]i?B|[KMGT](?![A-Za-z])|MB|GB)?(?![\w.%/])"
 )
 

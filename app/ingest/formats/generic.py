@@ -140,6 +140,9 @@ _TIMING_FIELDS = {Field.STEP_TIME: "step_seconds", Field.ELAPSED: "elapsed_secon
 _BAR_EVAL_HINT = re.compile(r"(?i)\b(?:val|valid|test|eval|m?ap)\w*\b")
 # ESPnet2's trainer record: ``1epoch:train:1365-2046batch: `` (its epoch, its stage, the batches it sums up).
 _EPOCH_BATCHES = re.compile(r"(?<![\w.])(\d{1,6})epoch:([a-z]{2,10}):(\d{1,12})-(\d{1,12})batch:\s*")
+# A record led by its step, its figures printed before their names (tinygrad): the step, then ``value [unit] name``.
+_VALUES_FIRST_LEAD = re.compile(r"^(\d{1,12}) (?=\d)")
+_VALUE_NAME = re.compile(rf"({NUM})(?: (s|ms))? ([A-Za-z][A-Za-z ]{{0,20}})")
 # A position's names that say nothing of whose count it is (the run's or its epoch's).
 _PLAIN_STEPS = frozenset({"step", "iter", "iteration", "batch"})
 # A time printed without its unit, kept under its printed name (``time/gpu time``): no step's duration.
@@ -423,6 +426,10 @@ class GenericParser(StepLines[_Line]):
                 return Kind.FULL, None  # the header row: its names are the next rows' keys
             if table:
                 s = table  # a row, read as its ``name: value`` pairs
+        if s[:1].isdigit() and ", " in s:
+            named_after = _values_first(s)
+            if named_after is not None:
+                s = named_after  # (tinygrad's ``2 101.78 s run, 11.8750 loss, 1e-12 LR, 1454.57 GB used, …``)
         if s[:1].isdigit():
             led = _LEADING_POSITION.match(s)
             if led is not None:
@@ -639,7 +646,7 @@ class GenericParser(StepLines[_Line]):
             line.parts = parts
         if line.what == "step" and unknown and _BESIDE_HINT.search(s) is not None:
             line.named = tuple(beside(s, unknown=unknown))
-        if line.what == "step" and ("mem" in s or "Mem" in s or "MEM" in s):
+        if line.what == "step" and ("mem" in s or "Mem" in s or "MEM" in s or "B used" in s):
             line.named = (*line.named, *memory_figures(s))  # (``max_mem: 2372M``, ``Peak mem 2.334 GB``, as printed)  # (``fps: 49``, ``val_acc: 0.91``: figures no rule names, by their names)
         if line.what == "step" and _cut(s):
             return Kind.PARTIAL, None  # a terminal wrapped the record: its rest follows
@@ -1426,6 +1433,22 @@ def _step_seconds(got: dict[Field, Reading]) -> float | None:
 # Evaluation figures named as their own trainer's parser names them (nanochat.py's ``eval_name``).
 _EVAL_LABELS = {"validation bpb": "val_bpb", "val bpb": "val_bpb", "train bpb": "train_bpb", "core metric": "core",
                 "chatcore metric": "chatcore"}  # fmt: skip
+
+
+def _values_first(s: str) -> str | None:
+    """A record led by its step whose figures are printed before their names (tinygrad's ``2 101.78 s run,
+    11.8750 loss, 0.000000000001 LR, 1454.57 GB used,  17039.35 GFLOPS``) as ``step: 2 | run: 101.78 s | loss:
+    11.8750 | …``; None for any other line (a loss among the names at least: prose is not read so)."""
+    m = _VALUES_FIRST_LEAD.match(s)
+    if m is None:
+        return None
+    pieces = [_VALUE_NAME.fullmatch(piece.strip()) for piece in s[m.end() :].split(",")]
+    if len(pieces) < 2 or any(p is None for p in pieces):
+        return None
+    named = [(p.group(3), p.group(1), p.group(2)) for p in pieces if p is not None]
+    if not any(name.lower() == "loss" for name, _, _ in named):
+        return None
+    return f"step: {m.group(1)} | " + " | ".join(f"{name}: {value}{' ' + unit if unit else ''}" for name, value, unit in named)
 
 
 def _named_label(named: Named) -> str:

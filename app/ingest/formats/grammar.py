@@ -218,7 +218,7 @@ _AVERAGED = re.compile(r"\s?\(\s?\d+(?:\.\d+)?\s?\)")
 _SI = {"K": 1e3, "M": 1e6, "B": 1e9, "G": 1e9, "T": 1e12}
 _SI_FIELDS = frozenset({Field.TOKENS, Field.TOKENS_PER_SECOND, Field.TOKENS_PER_SECOND_DEVICE})
 # A stage named alone with a duration: the time the record's training took.
-_STAGE_WORDS = frozenset({"train", "training"})
+_STAGE_WORDS = frozenset({"train", "training", "run"})  # (tinygrad's ``101.78 s run``: the step's run)
 _UNIT_FIELDS = {"it/s": Field.ITS, "its/s": Field.ITS, "steps/s": Field.ITS}
 _UNIT_WORDS = {"ms": "ms", "s": "s", "sec": "s", "secs": "s", "seconds": "s"}
 _SPACES = re.compile(r"[\s_/-]+")

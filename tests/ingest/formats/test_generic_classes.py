@@ -384,3 +384,13 @@ def test_a_record_pasted_into_html_reads_as_printed() -> None:
             " &quot;ups&quot;: &quot;1.62&quot;, &quot;num_updates&quot;: &quot;33700&quot;}</pre>")
     (step,) = steps(feed([text]))
     assert (step.step, step.epoch, step.loss) == (33700, 27.0, 8.206)
+
+
+def test_figures_printed_before_their_names_after_a_leading_step() -> None:
+    # tinygrad PR 13803 (tinygrad/tinygrad): MLPerf llama's step lines, each figure before its name
+    got = steps(feed(["    9 4.36 s run, 11.8750 loss, 0.000000000005 LR, 1454.57 GB used, 397832.61 GFLOPS",
+                      "   10 4.40 s run, 11.8750 loss, 0.000000000005 LR, 1454.57 GB used, 394520.83 GFLOPS"]))
+    assert [(s.step, s.loss, s.lr, s.step_seconds, dict(s.figures)) for s in got] == [
+        (9, 11.875, 5e-12, 4.36, {"memory/GB used": 1454.57}), (10, 11.875, 5e-12, 4.40, {"memory/GB used": 1454.57})]
+    # prose that leads with a number is no such record
+    assert steps(feed(["3 runs, 2 losses, 1 winner"])) == []
