@@ -249,8 +249,8 @@ def lookup(name: str) -> tuple[Field | None, str]:
     for i in range(1, len(words)):
         tail = " ".join(words[i:])
         field = ALIASES.get(tail)
-        if field is None or field in _WHOLE_NAMES_ONLY:
-            continue
+        if field is None or field in _WHOLE_NAMES_ONLY or tail == "iterations":
+            continue  # (``number of skipped iterations``: a count of them, never the position, which is named alone)
         before = set(words[:i])
         if field is Field.STEP:
             # ``validation loss at iteration 10``: the line says whose step; ``warmup_steps``,

@@ -1008,7 +1008,8 @@ def evaluations(lines: list[str]) -> list[tuple[str, float]]:
 def test_a_loss_printed_in_parts_keeps_each_part_and_a_class_table_s_all_row_is_the_evaluation() -> None:
     # the composed ultralytics table above: epoch 1's row prints three parts of its loss, none the model's one loss
     first = steps(YOLO)[0]
-    assert (first.loss, first.figures) == (None, (("loss/box_loss", 1.201), ("loss/cls_loss", 2.113), ("loss/dfl_loss", 1.305)))
+    assert (first.loss, first.figures) == (None, (("loss/box_loss", 1.201), ("loss/cls_loss", 2.113), ("loss/dfl_loss", 1.305),
+                                                  ("memory/GPU_mem G", 2.05)))  # (its memory, as printed)
     # its validation: the ``all`` row under ``Box(P  R  mAP50  mAP50-95)``, Images and Instances are counts
     assert evaluations(YOLO) == [("precision", 0.512), ("recall", 0.403), ("mAP50", 0.431), ("mAP50-95", 0.288)]
     # one class's own row is no figure of the run's; a segmenting model's second group keeps its name
@@ -1040,7 +1041,8 @@ def test_an_older_yolo_names_its_loss_parts_alone_and_its_map_by_iou() -> None:
     assert evaluations(YOLOV5) == [("precision", 0.986), ("recall", 0.961), ("mAP50", 0.988), ("mAP50-95", 0.793)]
     (v7,) = steps(YOLOV7)
     # ``total`` is the model's loss, the sum of its parts: 0.05069 + 0.01035 + 0.03706 = 0.0981
-    assert (v7.loss, v7.figures) == (0.0981, (("loss/box_loss", 0.05069), ("loss/obj_loss", 0.01035), ("loss/cls_loss", 0.03706)))
+    assert (v7.loss, v7.figures) == (0.0981, (("loss/box_loss", 0.05069), ("loss/obj_loss", 0.01035), ("loss/cls_loss", 0.03706),
+                                              ("memory/gpu_mem G", 70.1)))
     # a header of counts alone (no mAP) is no evaluation table
     assert evaluations(["  Class  Images  Instances  Size", "    all      60         80   640"]) == []
 
