@@ -1161,7 +1161,8 @@ class GenericParser(StepLines[_Line]):
         elapsed = got[Field.ELAPSED].value if Field.ELAPSED in got else None
         eta = got[Field.ETA].value if Field.ETA in got else None
         if (step_reading is not None and bar is None and line.counters is None and epoch is not None
-                and step_reading.field is Field.STEP and step_reading.name in _PLAIN_STEPS):
+                and step_reading.field is Field.STEP and step_reading.name in _PLAIN_STEPS
+                and step_reading.total is None):  # (a count with its total is read as such already: flair's)
             if (not self._steps_in_epoch and self._last is not None and self._last[1] is not None
                     and epoch > self._last[1] and step_reading.value <= self._last[0]):
                 # DGL's ``Epoch 00001 | Step 00000 | Loss …`` after ``Epoch 00000 | Step 00020``: the step went back
