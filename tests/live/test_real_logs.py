@@ -275,7 +275,9 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # Ludwig evaluating: its box tables of figures by split, vali and test the evaluation's; no training step
     ("generic-ludwig-pr1803-eval-bars-then-box-tables-loss-roc-auc.log", T0, T0, "validation only", "working",
      {"step": None, "loss": None,
-      "eval": {"vali_loss": {"value": 0.4184, "step": None}, "test_loss": {"value": 0.424, "step": None}}}),
+      "eval": {"vali_loss": {"value": 0.4184, "step": None}, "test_loss": {"value": 0.424, "step": None},
+               "vali_roc_auc": {"value": 0.8406, "step": None}, "test_roc_auc": {"value": 0.866, "step": None},
+               "vali_accuracy": {"value": 0.8025, "step": None}, "test_accuracy": {"value": 0.8111, "step": None}}}),
     # TabNet: ``epoch: N | loss : X | H:MM:SSs``, the last field the elapsed clock: (5:46 - 0:22) / 14 = 23.14 s an epoch
     ("generic-tabnet-issue198-epoch-pipes-loss-elapsed-clock.log", T0, T0, "epoch 14 · 155 epochs/h", "training",
      {"step": 14, "total_steps": None, "loss": 0.57278, "step_seconds": 324 / 14, "finished": False}),
@@ -737,12 +739,14 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # fairseq's legacy progress line: the update within its epoch; the last epoch's validation stands
     ("generic-fairseq-issue301-legacy-epoch-progress-valid.log", T0, T0, "epoch 11 · 3000/8223 in the epoch · no timing", "measuring",
      {"step": 3000, "total_steps": 8223, "loss": 0.75, "lr": 0.001, "grad_norm": 2.0545, "tokens_per_second": 963,
-      "eta_seconds": None, "trainer_eta_seconds": None, "data": epoch(11), "eval": {"val_loss": {"value": 1.94, "step": None}}}),
+      "eta_seconds": None, "trainer_eta_seconds": None, "data": epoch(11),
+      "eval": {"val_loss": {"value": 1.94, "step": None}, "valid_ppl": {"value": 3.83, "step": None}}}),
     # (the count goes on over the epoch's end: three progress lines, none with a time: no timing)
     ("generic-fairseq-composed-simple-progress-epoch-rollover.log", T0, T0, "epoch 2 · 1000/2000 in the epoch · no timing",
      "measuring",
      {"step": 1000, "total_steps": 2000, "loss": 5.402, "lr": 0.25, "grad_norm": 1.105, "finished": False,
-      "eta_seconds": None, "data": epoch(2), "eval": {"val_loss": {"value": 5.71, "step": None}}}),
+      "eta_seconds": None, "data": epoch(2),
+      "eval": {"val_loss": {"value": 5.71, "step": None}, "valid_ppl": {"value": 52.35, "step": None}}}),
     # a modded-nanogpt fork's padded step with " | " between the pairs (train_time in s, memory in MB or MiB)
     ("modded-nanogpt-rtx4070-laptop-training-log-step150-of-3250.txt", T0, T0, "step 150/3250 · 726 steps/h", "training",
      {"step": 150, "total_steps": 3250, "loss": None, "step_seconds": 4.9528, "steps_per_hour": 150 / 742.9 * 3600,
@@ -965,7 +969,8 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # Keras 1: epochs 39-48 of 200, 1562 steps each in 478-484 s (481 s for epoch 48: 0.308 s a step, worked out);
     # 1562 steps / 481 s = 11.7k steps/h
     ("generic-keras-issue8680-keras1-epoch-times.log", T0, "end", "epoch 49/200 · 11k steps/h", "training",
-     {"loss": 0.761, "step_seconds": 481 / 1562, "eval": {"val_loss": {"value": 0.645, "step": None}},
+     {"loss": 0.761, "step_seconds": 481 / 1562, "eval": {"val_loss": {"value": 0.645, "step": None},
+                                                         "val_acc": {"value": 0.7818, "step": None}},
       "finished": False}),
     # one stable-baselines 2 table: nupdates 77746, time_elapsed 4.58e+04 s over them (0.589 s each, worked out)
     ("stable-baselines-sb2-stable-baselines-issue339-ppo2-table-nupdates-77746.log", T0, "end", "step 77746 · …", "measuring",

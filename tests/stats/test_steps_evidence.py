@@ -66,8 +66,9 @@ def test_the_closing_bar_and_its_last_dict_still_end_the_run(tmp_path: Path) -> 
 
 def test_a_full_bar_then_one_dict_keeps_the_bar_until_a_second_dict_says_otherwise(tmp_path: Path) -> None:
     """A 4/4 bar then one dict: the bar is the position (nothing says otherwise yet); a second dict with no bar
-    between (epoch 0.1 → 0.2): two logged records, the bar forgotten."""
-    bar = "100%|##########| 4/4 [00:00<00:00, 900.00it/s]"
+    between (epoch 0.1 → 0.2): two logged records, the bar forgotten. (The bar took 8 s: one full within its
+    first second before any dict is a data set's, whatever follows.)"""
+    bar = "100%|##########| 4/4 [00:08<00:00,  2.00s/it]"
     one = read_at(tmp_path, [bar, *dicts([0.1])])
     assert one["training"]["total_steps"] == 4
     two = read_at(tmp_path, [bar, *dicts([0.1, 0.2])])

@@ -123,8 +123,8 @@ _KILL = re.compile(
     # a trainer that caught the user's Ctrl-C and stops (Lightning: ``Detected KeyboardInterrupt, attempting
     # graceful shutdown...``, a UserWarning up to 2.0, info after)
     r"|(?:Detected|Caught|Received|Got) KeyboardInterrupt\b|\b[Tt]raining (?:was )?interrupted by (?:the )?user"
-    # (SafeLife logs the Ctrl-C it caught in words, at CRITICAL: ``Keyboard Interrupt. Ending early.``)
-    r"|\bKeyboard Interrupt\b"
+    # (safelife's ``CRITICAL Keyboard Interrupt. Ending early.``: caught, in words, and the run says it stops)
+    r"|\bKeyboard ?Interrupt[.!:,]? (?:Ending|Stopping|Exiting|Shutting down)\b"
 )
 # A launcher ending the run it started, whatever level it logs that at (DeepSpeed's launcher logs its
 # ``sigkill_handler`` at info, torchrun's agent its closing signals as a warning): it kills the other

@@ -28,7 +28,7 @@ from ...stats.events import StageEnd
 MAX_MESSAGE_CHARS = 240
 
 # Cheap test, on the lowered line: can it be a stop message at all?
-MAYBE = re.compile(r"stop|patience|final|complet|finish|done|end|sav|wandb|@|exit code|停|训练|保存|模型|完成|结束")
+MAYBE = re.compile(r"stop|patience|final|complet|finish|done|end|sav|epoch time|wandb|@|exit code|停|训练|保存|模型|完成|结束")
 
 # Stops short of the plan: a wall-clock cap, a time limit, an early stop.
 _EARLY = re.compile(
@@ -49,6 +49,7 @@ _ENDED = re.compile(
     r"|(?:finished|done|completed) training\b|end of training\b|stopping training\b|all done[.!]*$"
     r"|end of (?:the )?run[.!]*$"  # PyTorch-Ignite's launcher, once its function has returned
     r"|`?Trainer\.fit`? stopped\b|\d+ epochs? completed in\b"
+    r"|(?:avg|average) (?:epoch|iteration) time\b"  # DGL's examples, once every epoch ran: ``Avg epoch time: 7.16``
     r"|did not meet early stopping\b"  # LightGBM: every planned round trained, then its best one
     r"|(?:模型)?训练(?:已经?)?(?:完成|结束|完毕)|(?:完成|结束)训练|停止训练"
     r"|最终(?:模型|权重)(?:已经?)?保存|保存最终(?:模型|权重))"

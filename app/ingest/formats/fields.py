@@ -73,6 +73,10 @@ def clean(line: str) -> str:
     line = line.rstrip("\r\n")
     if line.startswith("```") or line.endswith("```"):
         line = line.strip("`")  # a Markdown code fence glued to a pasted record: ```{'loss': 0.0133, …}```
+    if "&quot;" in line or "&#39;" in line:
+        # a record pasted into HTML (an issue's ``<pre>{&quot;epoch&quot;: 27, …}</pre>``): its quotes as printed
+        line = line.replace("&quot;", '"').replace("&#39;", "'").replace("&lt;", "<").replace("&gt;", ">")
+        line = line.replace("&amp;", "&").removeprefix("<pre>").removesuffix("</pre>")
     return line
 
 

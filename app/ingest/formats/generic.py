@@ -25,6 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from ...stats.events import EvalResult, Event, RunInfo, StageEnd, StepFigures, TrainingPause, TrainStep
+from .classes import Kin, Named, beside, memory_figures, planned_epochs, tied
 from .fields import NUM, Kind, clean, clock_seconds, number, side_job
 from .grammar import (
     EVAL_WORDS,
@@ -131,12 +132,34 @@ _LAUNCHER = re.compile(r"\[[\w-]{1,32}\|\d{1,6}\]:")
 _STAGE_POSITION = re.compile(r"\[([A-Za-z]{1,12}):\s?(\d{1,9}),\s{1,4}(\d{1,12})\s?/\s?(\d{1,12})\]\s*")
 # A position in the epoch printed beside the run's own step (its count, the epoch's total), kept as figures.
 IN_EPOCH, EPOCH_STEPS = "epoch/step", "epoch/steps"
+# A step record that may carry a figure of a name class (a rate's, an evaluation's): the cheap test first.
+_BESIDE_HINT = re.compile(r"(?i)fps|/s|samples|examples|timesteps|[ _]time\b|\b(?:val|valid|test|eval|m?ap)\w*\b")
+# The timing a line under a step may print alone, and the step's field each amends.
+_TIMING_FIELDS = {Field.STEP_TIME: "step_seconds", Field.ELAPSED: "elapsed_seconds", Field.ITS: "its",
+                  Field.TOKENS_PER_SECOND: "tokens_per_second"}
+# A bar's postfix that may carry an evaluation's figure (the bar's own rate is no name class's figure).
+_BAR_EVAL_HINT = re.compile(r"(?i)\b(?:val|valid|test|eval|m?ap)\w*\b")
+# ESPnet2's trainer record: ``1epoch:train:1365-2046batch: `` (its epoch, its stage, the batches it sums up).
+_EPOCH_BATCHES = re.compile(r"(?<![\w.])(\d{1,6})epoch:([a-z]{2,10}):(\d{1,12})-(\d{1,12})batch:\s*")
+# A record led by its step, its figures printed before their names (tinygrad): the step, then ``value [unit] name``.
+_VALUES_FIRST_LEAD = re.compile(r"^(\d{1,12}) (?=\d)")
+_VALUE_NAME = re.compile(rf"({NUM})(?: (s|ms))? ([A-Za-z][A-Za-z ]{{0,20}})")
+# A position's names that say nothing of whose count it is (the run's or its epoch's).
+_PLAIN_STEPS = frozenset({"step", "iter", "iteration", "batch"})
+# A time printed without its unit, kept under its printed name (``time/gpu time``): no step's duration.
+TIME_PART = "time/"
+# Memory as printed beside a step, under its name and printed unit (``memory/max_mem M``: 2372; ``memory/memory``).
+MEMORY_PART = "memory/"
+# An RL run's environment steps so far, as printed (stable-baselines' ``total_timesteps``).
+# An epoch's time printed on a line tied to its last step (DGL's ``Epoch Time(s): 7.2513``), in seconds.
+EPOCH_SECONDS = "epoch_seconds"
 # A loss printed in its parts is kept as figures named so (``loss/box_loss``): none of them is the model's one loss.
 LOSS_PART = "loss/"
 # A rate named by its path (dreamerv3's ``fps/train``) is kept as a figure so named (``rate/fps/train``).
 RATE_PART = "rate/"
 # A count the run prints of what it has done so far, under its name (stable-baselines' ``total/timesteps``).
 TOTAL_PART = "total/"
+ENV_TIMESTEPS = TOTAL_PART + "timesteps"
 # An RL table's mean episode reward, by the names stable-baselines prints it under (v3, then v2's two).
 _EPISODE_REWARD = ("ep_rew_mean", "ep_rewmean", "eprewmean")
 # BasicSR's and mmsr's losses, each named for its part (``l_pix: 2.14e-02``, ``l_g_pix: 3.2e-03 l_g_gan: 6.1e-02``).
@@ -247,6 +270,7 @@ class _Line:
     parts: tuple[tuple[str, float], ...] = ()  # a loss printed in its parts, none the model's one loss (``box_loss``)
     train: bool = False  # its record names its stage as training (``[train: 35, 50 / 1000]``)
     epoch_seconds: float | None = None  # Keras 1's ``fit(verbose=2)`` line (``67s - loss: …``): its epoch's time
+    named: tuple[Named, ...] = ()  # a line tied to the last step: its figures, sorted by their names' classes
 
 
 class GenericParser(StepLines[_Line]):
@@ -301,7 +325,10 @@ class GenericParser(StepLines[_Line]):
         self._best_next = False
         self._elapsed_at: tuple[int, float] | None = None  # (step, elapsed) of the last record that printed one
         self._elapsed_own = False  # … found to be each record's own time, not the run's clock
-        self._elapsed_span: tuple[float, float] | None = None  # the lowest and highest elapsed read  # a boosting library said its best round: the round line under it is a repeat
+        self._elapsed_span: tuple[float, float] | None = None  # the lowest and highest elapsed read
+        self._steps_in_epoch = False  # a plain ``Step N`` beside its epoch went back as the epoch went on
+        self._planned_epochs: int | None = None  # the run's epochs, said on a line of their own (``max: 15 epochs``)
+        self._step_event: tuple[list[Event], int] | None = None  # where the last step's event was put, to amend  # a boosting library said its best round: the round line under it is a repeat
 
     def pieces(self, part: str) -> Iterable[str]:
         """A bar and the message printed straight after it, as two (capped: a record is never longer)."""
@@ -410,11 +437,25 @@ class GenericParser(StepLines[_Line]):
                 return Kind.FULL, None  # the header row: its names are the next rows' keys
             if table:
                 s = table  # a row, read as its ``name: value`` pairs
+        if s[:1].isdigit() and ", " in s:
+            named_after = _values_first(s)
+            if named_after is not None:
+                s = named_after  # (tinygrad's ``2 101.78 s run, 11.8750 loss, 1e-12 LR, 1454.57 GB used, …``)
         if s[:1].isdigit():
             led = _LEADING_POSITION.match(s)
             if led is not None:
                 # A record led by its position alone (char-rnn's ``170/9500 (epoch 0.895), train_loss = 2.84``)
                 s = f"step: {led.group(1)}/{led.group(2)} | {s[led.end():]}"
+        if "epoch:" in s and "batch:" in s:
+            ranged = _EPOCH_BATCHES.search(s)
+            if ranged is not None:
+                # ESPnet2's ``1epoch:train:1365-2046batch: iter_time=…, loss=61.936, …``: the epoch, its stage, and the
+                # batches the record sums up (the last one its position); what precedes it (its launcher's and logger's
+                # fields, a date) stays before it
+                epoch, stage, last = ranged.group(1), ranged.group(2), ranged.group(4)
+                prefix = "" if stage == "train" else f"{stage} "
+                head = s[: ranged.start()].lstrip("`")
+                s = f"{head}{prefix}epoch: {epoch} | batch: {last} | {s[ranged.end():].rstrip('`')}"
         trained = False
         if s[:1] == "[" and ": " in s[:24]:
             staged = _STAGE_POSITION.match(s)
@@ -489,6 +530,10 @@ class GenericParser(StepLines[_Line]):
             training = any(r.field is Field.LOSS for r in readings) or (_TRAINING.search(head) and not side_job(head))
             if training and not _EVAL_START.match(head):
                 line = _Line("step", at, readings, bar=_bar(bar), text=s, parts=parts)
+                if _BAR_EVAL_HINT.search(post) is not None:
+                    line.named = tuple(n for n in beside(post) if n.kin is Kin.EVAL)  # (a bar's ``val_acc=0.91``)
+                if "mem" in head or "mem" in post:
+                    line.named = (*line.named, *memory_figures(head + " " + post))  # (YOLO's row: ``GPU_mem: 0.545G``)
                 counters = _COUNTERS.match(head)
                 if counters is not None:
                     line.counters = _counted(counters)
@@ -497,8 +542,20 @@ class GenericParser(StepLines[_Line]):
         other = _other_bar(s, at)
         if other is not None:
             return Kind.FULL, other
-        readings = _in_epoch(batch_unplaced(pairs(s), s))
+        unknown: list[tuple[str, str | None, str, str | None]] = []
+        readings = _in_epoch(batch_unplaced(pairs(s, unknown), s))
+        if (readings and self._last is not None and all(r.field in _TIMING_FIELDS for r in readings)
+                and tied(s, known=True) is not None):
+            # A line of the step's timing alone under it (``Step time: 0.52s``, ``elapsed: 0:12:30``): that step's
+            return Kind.FULL, _Line("tie", at, readings, text=s)
         if not readings:
+            planned = planned_epochs(s)
+            if planned is not None:
+                return Kind.FULL, _Line("epochs", at, [Reading(Field.EPOCH, "epochs", 0.0, planned)], text=s)
+            tied_figures = tied(s) if self._last is not None else None
+            if tied_figures is not None:
+                # (``Time elasped: 196.28`` under its step line, ``Eval Acc 0.9248`` after an epoch's)
+                return Kind.FULL, _Line("tie", at, text=s, named=tuple(tied_figures))
             if _saving(s):
                 return Kind.FULL, _Line("pause", at, text=s)
             # Only a piece of a ``|``-separated record continues a wrapped one: a traceback or a
@@ -566,7 +623,10 @@ class GenericParser(StepLines[_Line]):
             epoch = _first(readings, Field.EPOCH)
             if epoch is not None and epoch.value.is_integer() and _EPOCH_LEADS.match(s):
                 readings.append(Reading(Field.STEP, "epoch", epoch.value, epoch.total))
-        if ("Iter(" in s[:40] and _ITER_BASED.search(s[:40])) or ("iter: " in s and _D2_ITER.search(s)):
+        if ("Iter(" in s[:40] and _ITER_BASED.search(s[:40])) or ("iter: " in s and _D2_ITER.search(s)) or (
+                "data_time: " in s and _position(readings) is not None):
+            # (a bare ``time:`` beside the loader's ``data_time:`` is the iteration's, in seconds: detectron2's and
+            # mmcv's loggers, whatever their ``eta`` looks like (``eta: 2 days, 12:32:45``))
             _iteration_time(s, readings)
         if not any(r.field is Field.STEP_TIME for r in readings):
             bare = _BARE_DURATION.search(s)
@@ -595,6 +655,10 @@ class GenericParser(StepLines[_Line]):
                 line.what, parts = "step", (*path_losses, *_path_rates(s))
         if parts and line.what == "step":
             line.parts = parts
+        if line.what == "step" and unknown and _BESIDE_HINT.search(s) is not None:
+            line.named = tuple(beside(s, unknown=unknown))
+        if line.what == "step" and ("mem" in s or "Mem" in s or "MEM" in s or "B used" in s):
+            line.named = (*line.named, *memory_figures(s))  # (``max_mem: 2372M``, ``Peak mem 2.334 GB``, as printed)  # (``fps: 49``, ``val_acc: 0.91``: figures no rule names, by their names)
         if line.what == "step" and _cut(s):
             return Kind.PARTIAL, None  # a terminal wrapped the record: its rest follows
         if line.what == "other":
@@ -942,6 +1006,10 @@ class GenericParser(StepLines[_Line]):
                 events.append(RunInfo(at=line.at, total_steps=self._total))
         elif line.what == "eval":
             self._eval(line, events)
+        elif line.what == "tie":
+            self._tie(line, events)
+        elif line.what == "epochs":
+            self._planned_epochs = line.readings[0].total
         elif line.what == "step" and line.epoch_seconds is not None:
             # Keras 1's ``fit(verbose=2)``: the line is its epoch, said on the line above (``Epoch 3/15``)
             if self._epoch is None:
@@ -1000,6 +1068,58 @@ class GenericParser(StepLines[_Line]):
                 seen.add(label)
                 self._evals[label] = r.value
                 events.append(EvalResult(at=line.at, name=label, value=r.value, step=at_step))
+        if evaluated:
+            # (its scores beside its losses, by their names: vietocr's ``valid loss: 0.729 - acc full seq: 0.8856``)
+            for named in beside(line.text, evaluation=True):
+                label = _named_label(named)
+                if named.kin is Kin.EVAL and label not in seen:
+                    seen.add(label)
+                    self._evals[label] = named.value
+                    events.append(EvalResult(at=line.at, name=label, value=named.value, step=at_step))
+
+    def _tie(self, line: _Line, events: list[Event]) -> None:
+        """A line tied to the last step: its clock, its epoch's time and rates amend that step; its
+        evaluation's figures are that step's."""
+        if self._last is None:
+            return
+        amend: dict[str, object] = {}
+        figures: list[tuple[str, float]] = []
+        for named in line.named:
+            if named.kin is Kin.EVAL:
+                label = _named_label(named)
+                self._evals[label] = named.value
+                events.append(EvalResult(at=line.at, name=label, value=named.value, step=self._last[0]))
+            elif named.kin is Kin.ELAPSED:
+                amend["elapsed_seconds"] = named.value
+            elif named.kin is Kin.EPOCH_TIME:
+                figures.append((EPOCH_SECONDS, named.value))
+            elif named.kin is Kin.RATE:
+                figures.append(_rate_figure(named))
+        for r in line.readings:  # (a timing the grammar reads: the step's own, where its line printed none)
+            key = _TIMING_FIELDS[r.field]
+            if key == "its":
+                key, value = "step_seconds", 1 / r.value if r.value > 0 else None
+            else:
+                value = r.value
+            if value is not None and key not in amend:
+                amend[key] = value
+        if not amend and not figures:
+            return
+        held = self._step_event
+        if held is None:
+            return
+        where, index = held
+        if where is events and index < len(events) and isinstance(events[index], TrainStep):
+            step = events[index]
+            assert isinstance(step, TrainStep)
+            for key in ("elapsed_seconds", "step_seconds", "tokens_per_second"):
+                if getattr(step, key) is not None:
+                    amend.pop(key, None)  # (the step line's own figure stands)
+            if figures:
+                amend["figures"] = (*step.figures, *figures)
+            if amend:
+                events[index] = replace(step, **amend)  # type: ignore[arg-type]
+        # (a tied line read in a later batch than its step's is left: that step has gone on to the tracker)
 
     def _running_time(self, readings: list[Reading]) -> list[Reading]:
         """The readings with a bare ``time`` that grows from line to line as the run's clock (cellpose's
@@ -1048,7 +1168,10 @@ class GenericParser(StepLines[_Line]):
         loss: Reading | None = None
         for r in readings:
             if r.field is Field.LOSS:
-                if loss is None or LOSS_RANK.get(r.name, 2) > LOSS_RANK.get(loss.name, 2):
+                # (a line that leads with its plain ``Loss:`` names its parts after it: StyleTTS2's ``Loss: 0.31, Disc
+                # Loss: 3.86, …, LM Loss: 1.08`` is a loss of 0.31, its ``LM Loss`` a part's)
+                plain_first = loss is not None and loss.name == "loss" and r.name == "lm loss"
+                if loss is None or (LOSS_RANK.get(r.name, 2) > LOSS_RANK.get(loss.name, 2) and not plain_first):
                     loss = r
             elif r.field not in got:
                 got[r.field] = r
@@ -1072,6 +1195,16 @@ class GenericParser(StepLines[_Line]):
             seconds_note = None
         elapsed = got[Field.ELAPSED].value if Field.ELAPSED in got else None
         eta = got[Field.ETA].value if Field.ETA in got else None
+        if (step_reading is not None and bar is None and line.counters is None and epoch is not None
+                and step_reading.field is Field.STEP and step_reading.name in _PLAIN_STEPS
+                and step_reading.total is None):  # (a count with its total is read as such already: flair's)
+            if (not self._steps_in_epoch and self._last is not None and self._last[1] is not None
+                    and epoch > self._last[1] and step_reading.value <= self._last[0]):
+                # DGL's ``Epoch 00001 | Step 00000 | Loss …`` after ``Epoch 00000 | Step 00020``: the step went back
+                # as the epoch went on, so it counts the epoch's batches (as a bar that names its epoch does)
+                self._steps_in_epoch = True
+            if self._steps_in_epoch:
+                step_reading = replace(step_reading, name=EPOCH_POSITION)
         full_epoch = False
         bar_total: int | None = None
         # A bar that names its epoch counts that epoch's batches: full, it is not the run's end,
@@ -1139,6 +1272,28 @@ class GenericParser(StepLines[_Line]):
                     own = line.evaluation or (step_reading is not None and step_reading.name == "epoch")
                     at_step = step if back or own else None
                     events.append(EvalResult(at=line.at, name=label, value=r.value, step=at_step))
+        rates: list[tuple[str, float]] = []
+        # (a figure read already under another name: the ``val_loss valid: 13.069`` a step line repeats is the
+        # ``val_loss: 13.069`` its evaluation printed; pytracking's ``FPS`` its samples a second)
+        read_evals = {r.value for r in readings if r.field is Field.EVAL_LOSS} | set(self._evals.values())
+        read_figures = {value for _, value in line.parts}
+        for named in line.named:
+            if named.value in read_figures or (named.kin is Kin.EVAL and line.train):
+                continue  # (a record that names its stage as training: its ``test`` figures are training's)
+            if named.kin is Kin.RATE:
+                rates.append(_rate_figure(named))
+            elif named.kin is Kin.TIMESTEPS:
+                rates.append((ENV_TIMESTEPS, named.value))
+            elif named.kin is Kin.TIME and not (named.name == "time" and step_seconds is not None):
+                rates.append((TIME_PART + (named.printed or named.name), named.value))
+            elif named.kin is Kin.MEMORY:
+                rates.append((MEMORY_PART + named.printed, named.value))
+            elif named.kin is Kin.EVAL and named.value not in read_evals and (
+                    back or line.evaluation or self._evals.get(_named_label(named)) != named.value):
+                self._evals[_named_label(named)] = named.value
+                own = line.evaluation or (step_reading is not None and step_reading.name == "epoch")
+                events.append(EvalResult(at=line.at, name=_named_label(named), value=named.value,
+                                         step=step if back or own else None))
         self._last, self._eval_positions = (step, epoch), False
         tokens_per_second = got.get(Field.TOKENS_PER_SECOND) or got.get(Field.TOKENS_PER_SECOND_DEVICE)
         percent = got.get(Field.PERCENT)
@@ -1169,12 +1324,15 @@ class GenericParser(StepLines[_Line]):
                 ends_at_total=ends_at_total,
                 run_eta=line.run_eta,
                 epoch_total=(epoch_reading.total if epoch_reading is not None and epoch_reading.total
-                             else self._epoch.total if epoch is None and self._epoch is not None else None),
+                             else self._epoch.total if epoch is None and self._epoch is not None
+                             else self._planned_epochs if epoch is not None else None),
                 epoch_steps=bar_total,
-                figures=(*line.parts, *table_figures),
+                # (a table's figures under their names, then the named figures no table gave)
+                figures=(*line.parts, *table_figures, *(r for r in rates if r[0] not in dict(table_figures))),
             )
         )
         last = events[-1]
+        self._step_event = (events, len(events) - 1)
         if isinstance(last, TrainStep):
             # the run's last step: its last epoch's (of a printed total), no further step of its stride short of its total
             stride = last.step - self._last_step if self._last_step is not None else 0
@@ -1316,6 +1474,35 @@ _EVAL_LABELS = {"validation bpb": "val_bpb", "val bpb": "val_bpb", "train bpb": 
                 "chatcore metric": "chatcore"}  # fmt: skip
 
 
+def _values_first(s: str) -> str | None:
+    """A record led by its step whose figures are printed before their names (tinygrad's ``2 101.78 s run,
+    11.8750 loss, 0.000000000001 LR, 1454.57 GB used,  17039.35 GFLOPS``) as ``step: 2 | run: 101.78 s | loss:
+    11.8750 | …``; None for any other line (a loss among the names at least: prose is not read so)."""
+    m = _VALUES_FIRST_LEAD.match(s)
+    if m is None:
+        return None
+    pieces = [_VALUE_NAME.fullmatch(piece.strip()) for piece in s[m.end() :].split(",")]
+    if len(pieces) < 2 or any(p is None for p in pieces):
+        return None
+    named = [(p.group(3), p.group(1), p.group(2)) for p in pieces if p is not None]
+    if not any(name.lower() == "loss" for name, _, _ in named):
+        return None
+    return f"step: {m.group(1)} | " + " | ".join(f"{name}: {value}{' ' + unit if unit else ''}" for name, value, unit in named)
+
+
+def _named_label(named: Named) -> str:
+    """An evaluation figure's label: ``val_acc``, ``test_acc``, a detector's ``mAP`` as it prints it."""
+    label = _eval_label(named.name)
+    return "mAP" + label[3:] if label.startswith("map") else label
+
+
+def _rate_figure(named: Named) -> tuple[str, float]:
+    """A rate under its printed name: samples a second as the others' (``samples_per_second``), else ``rate/…``."""
+    if "samples" in named.name or "examples" in named.name:
+        return "samples_per_second", named.value
+    return RATE_PART + (named.printed or named.name).removeprefix("env "), named.value
+
+
 def _eval_label(name: str) -> str:
     """``val: 1.05``, ``Val loss``, ``validation lm loss`` → ``val_loss``; ``test lm loss`` → ``test_loss``."""
     if name in _EVAL_LABELS:
@@ -1414,7 +1601,10 @@ def _other_bar(s: str, at: float | None) -> _Line | None:
             bar.seconds_note = f"the epoch's {epoch_time.group(1)}{epoch_time.group(2)} over its {n} steps"
         eta = _first(readings, Field.ETA)
         bar.eta = eta.value if eta is not None else None
-        return _Line("step", at, readings, bar=bar, text=s, epoch_above=True)
+        line = _Line("step", at, readings, bar=bar, text=s, epoch_above=True)
+        if _BAR_EVAL_HINT.search(rest) is not None:
+            line.named = tuple(n for n in beside(rest) if n.kin is Kin.EVAL)  # (its ``val_accuracy: 0.9590``)
+        return line
     alone = _KERAS_EPOCH.match(s)
     if alone is not None:
         readings = pairs(s[alone.end() :])

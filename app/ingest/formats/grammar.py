@@ -50,6 +50,7 @@ ALIASES: dict[str, Field] = {
     "step": Field.STEP,
     "iter": Field.STEP,
     "iteration": Field.STEP,
+    "iterations": Field.STEP,  # a user's loop around ESPnet: ``iterations:16337, train acc:0.288, train loss:459.261,``
     "steps": Field.STEP,  # DeepSpeed's pipeline engine: ``steps: 100 loss: 7.1 iter time (s): 1.2``
     "global step": Field.STEP,
     "current steps": Field.STEP,  # LLaMA-Factory's trainer_log.jsonl
@@ -117,7 +118,9 @@ ALIASES: dict[str, Field] = {
     "ms batch": Field.STEP_TIME,  # PyTorch's word_language_model: ``| ms/batch 45.20 |``
     "ms step": Field.STEP_TIME,
     "ms iter": Field.STEP_TIME,
-    "time batch": Field.STEP_TIME,  # char-rnn's ``time/batch = 0.1679s`` (its TensorFlow port prints no unit: seconds)
+    "time batch": Field.STEP_TIME,
+    "seconds": Field.STEP_TIME,  # MaxText: ``completed step: 15109, seconds: 2.166, TFLOP/s: 36.739``
+    "secs": Field.STEP_TIME,  # char-rnn's ``time/batch = 0.1679s`` (its TensorFlow port prints no unit: seconds)
     "elapsed time": Field.ELAPSED,
     "elapsed": Field.ELAPSED,
     "remaining time": Field.ETA,
@@ -158,7 +161,8 @@ ALIASES: dict[str, Field] = {
 # Which loss a line means when it prints several: the model's own loss over a running average.
 LOSS_RANK = {"lm loss": 3, "reduced train loss": 3, "loss": 1, "ce": 0}
 # Words before a name that keep its meaning (``training step``, ``Train loss``, ``train/lr``).
-NEUTRAL_WORDS = frozenset({"train", "training", "trainer", "global", "optimizer", "current", "reduced", "lm", "mean"})
+NEUTRAL_WORDS = frozenset({"train", "training", "trainer", "global", "optimizer", "current", "reduced", "lm", "mean",
+                           "average", "avg", "avr"})  # (kohya's ``avr_loss``: its running average, the loss it shows)
 # Durations are matched whole: ``epoch time``, ``train_time`` (a running clock), ``Val took``
 # are other times than a step's.
 _WHOLE_NAMES_ONLY = frozenset({Field.STEP_TIME, Field.ELAPSED, Field.ETA, Field.TOTAL})
@@ -181,7 +185,7 @@ _COMPOUND_PART = re.compile(r"(\d+(?:\.\d+)?)([hms])")
 # long line of prose as cheap as its numbers are few.
 VALUE = re.compile(
     # ``Epoch [1/10]``, ``iter: [10/500]``, ``Iter(train) [  50/1000]`` (not ``lr=[…]``: DeepSpeed's groups)
-    r"(?<=[\w)'\"])(?:['\"]?\s*:\s*(?:['\"]|\[\s*)?|\s*=\s*['\"]?|\s+(?:['\"]|\[\s*)?)"
+    r"(?<=[\w)'\"])(?:['\"]?\s*:\s*(?:['\"]|\[\s*|\((?=\d[\d.eE+-]*,\)))?|\s*=\s*['\"]?|\s+(?:['\"]|\[\s*)?)"
     rf"(?P<value>{_COMPOUND}|{_CLOCK}|{NUM})(?P<si>[KMBGT](?![\w/]))?"
     r"(?:\s*/\s*(?P<total>\d[\d,]{0,14})\b)?"
     r"(?P<unit>\s?(?:ms|sec|s|min|h|%|it/s|s/it|\((?:ms|sec|s)\))(?![A-Za-z/]))?"
@@ -203,6 +207,8 @@ VALUE_UNIT = re.compile(
     r"|(?:ms|msecs?|milliseconds?|s|secs?|seconds?)(?:/| per )(?:step|it|iter|iteration))(?![\w/])",
     re.IGNORECASE,
 )
+# Names that are a unit of time and nothing more: the step's time in that unit.
+_SECONDS_NAMES = frozenset({"seconds", "secs"})
 # Names that say "time" and nothing more: with a clock value that is the wall clock, not a
 # step's duration (one printed as a clock says so in its name: ``iter time``, ``time per step``).
 _BARE_TIMES = frozenset({"time", "dt"})
@@ -212,7 +218,7 @@ _AVERAGED = re.compile(r"\s?\(\s?\d+(?:\.\d+)?\s?\)")
 _SI = {"K": 1e3, "M": 1e6, "B": 1e9, "G": 1e9, "T": 1e12}
 _SI_FIELDS = frozenset({Field.TOKENS, Field.TOKENS_PER_SECOND, Field.TOKENS_PER_SECOND_DEVICE})
 # A stage named alone with a duration: the time the record's training took.
-_STAGE_WORDS = frozenset({"train", "training"})
+_STAGE_WORDS = frozenset({"train", "training", "run"})  # (tinygrad's ``101.78 s run``: the step's run)
 _UNIT_FIELDS = {"it/s": Field.ITS, "its/s": Field.ITS, "steps/s": Field.ITS}
 _UNIT_WORDS = {"ms": "ms", "s": "s", "sec": "s", "secs": "s", "seconds": "s"}
 _SPACES = re.compile(r"[\s_/-]+")
@@ -243,8 +249,8 @@ def lookup(name: str) -> tuple[Field | None, str]:
     for i in range(1, len(words)):
         tail = " ".join(words[i:])
         field = ALIASES.get(tail)
-        if field is None or field in _WHOLE_NAMES_ONLY:
-            continue
+        if field is None or field in _WHOLE_NAMES_ONLY or tail == "iterations":
+            continue  # (``number of skipped iterations``: a count of them, never the position, which is named alone)
         before = set(words[:i])
         if field is Field.STEP:
             # ``validation loss at iteration 10``: the line says whose step; ``warmup_steps``,
@@ -300,9 +306,14 @@ def read_pair(key: str, paren: str | None, value: str, total: str | None, unit: 
         unit = unit or _UNIT_WORDS[words[1]]
     if field is None:
         return None
+    if paren is not None and paren.strip().lower() == "data" and name in _BARE_TIMES and not unit:
+        # BasicSR's ``time (data): 0.365 (0.002)``: the iteration's time and its loader's share, in seconds
+        paren, unit = None, "s"
     unit = (unit or "").strip().strip("()") or (paren.strip().lower() if paren else None)  # (``1.722(sec)``)
     if matched.startswith("ms ") and not unit:
         unit = "ms"  # the unit is the name's (``ms/batch 45.20``)
+    elif matched in _SECONDS_NAMES and not unit:
+        unit = "s"  # the name is its unit (MaxText's ``completed step: 15109, seconds: 2.166``)
     elif matched == "time batch" and not unit:
         unit = "s"  # char-rnn-tensorflow's ``time/batch = {:.3f}`` of wall-clock differences: seconds
     if field in (Field.STEP_TIME, Field.ELAPSED, Field.ETA):
@@ -380,8 +391,9 @@ def _name_before(text: str, end: int) -> tuple[str, str | None] | None:
     return text[starts[-1] : end].rstrip("'\"").split("(")[0].rstrip(), paren
 
 
-def pairs(text: str) -> list[Reading]:
-    """Every recognised pair in a piece of text, in the order printed."""
+def pairs(text: str, unknown: list[tuple[str, str | None, str, str | None]] | None = None) -> list[Reading]:
+    """Every recognised pair in a piece of text, in the order printed; ``unknown`` (when given) gets the
+    others, as :func:`printed_pairs` gives them (one pass for both)."""
     found: list[Reading] = []
     text = text[:MAX_RECORD_CHARS]
     if _FIGURE.search(text) is None:
@@ -400,6 +412,9 @@ def pairs(text: str) -> list[Reading]:
             # running mean, printed in seconds with no unit.
             unit = "s"
         reading = read_pair(name[0], name[1], value, m.group("total"), unit)
+        if reading is None and unknown is not None and not m.group("total") and not m.group("si") and not (
+                end < len(text) and text[end].isalpha() and not m.group("unit")):
+            unknown.append((name[0], name[1], value, (m.group("unit") or "").strip() or None))
         if reading is not None and m.group("si"):
             # ``tokens_per_sec: 14.2K``, ``consumed_tokens: 634K`` (nanotron): a count in thousands,
             # millions, billions; never a duration's or a position's.
@@ -415,6 +430,21 @@ def pairs(text: str) -> list[Reading]:
             reading = _by_unit(m.group("value"), m.group("unit").lower())
             if reading is not None and reading.field not in named:
                 found.append(reading)
+    return found
+
+
+def printed_pairs(text: str) -> list[tuple[str, str | None, str, str | None]]:
+    """Every ``name separator value`` pair of a record, known or not: (name, its ``(unit)``, value, unit)."""
+    found: list[tuple[str, str | None, str, str | None]] = []
+    text = text[:MAX_RECORD_CHARS]
+    for m in VALUE.finditer(text):
+        value = m.group("value").rstrip(",")
+        end = m.end("value")
+        if m.group("total") or m.group("si") or (end < len(text) and text[end].isalpha() and not m.group("unit")):
+            continue  # (``393.89m``: a unit the grammar does not know is no bare figure)
+        name = _name_before(text, m.start())
+        if name is not None:
+            found.append((name[0], name[1], value, (m.group("unit") or "").strip() or None))
     return found
 
 

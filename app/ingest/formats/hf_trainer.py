@@ -525,6 +525,7 @@ class HfTrainerParser(EmitLines):
         )
 
     def _dict(self, pairs: dict[str, str], quoted: bool = False) -> list[Event]:
+        first_record = self._last_record is None and not self._summarised
         if "lr" in pairs and "epoch" in pairs and "loss" not in pairs and "learning_rate" not in pairs:
             # TRL's on-policy trainers (PPO, RLOO) name the learning rate ``lr`` and the policy's loss, PPO's loss,
             # ``loss/policy_avg`` (its value loss stays a figure); their ``episode`` counts episodes, no step.
@@ -579,16 +580,25 @@ class HfTrainerParser(EmitLines):
         if "loss" not in pairs and "learning_rate" not in pairs:
             return []
         events: list[Event] = []
-        if self._bar_total is not None and self._bar_total != self._train_total and not self._confirmed:
+        held = self._unconfirmed
+        # (a bar that counted all of its items within its first second, before the log's first dict, was something
+        # else's: see below)
+        full = (first_record and held is not None and held.total_steps is not None
+                and held.total_steps == self._bar_total and held.step >= held.total_steps
+                and held.elapsed_seconds is not None and held.elapsed_seconds < 1)
+        if self._bar_total is not None and self._bar_total != self._train_total and not self._confirmed and not full:
             # The first training log dict follows the training bar (the Trainer logs, then
-            # evaluates): its total is the number of steps, whatever a header said.
+            # evaluates): its total is the number of steps, whatever a header said. (A bar full within its first
+            # second, before the first dict, was something else's: a data set's preparation, ``7/7 [00:00<00:00,
+            # 1809.34it/s]`` (Time-MoE); a run that logs loss dicts after it takes longer than that.)
             self._train_total = self._bar_total
-            held = self._unconfirmed
             if held is not None and held.total_steps == self._bar_total:
                 self._step = held.step
                 events.append(held)
                 if held.step == held.total_steps and "loss" in pairs and "step" not in pairs:
                     self._after_full_bar = self._logged_step(1, values)
+        elif full and not self._confirmed and self._train_total is None and self._step is None:
+            self._bar_total = None  # (its dicts are then logged steps, as in a log without a bar)
         elif self._after_full_bar is not None and "loss" in pairs and not bar_between and not self._summarised:
             # Two loss dicts after the bar's end, no bar redrawn between: training goes on past that bar's
             # total, so it counted something else; the dicts are the run's only record, its position their epoch.

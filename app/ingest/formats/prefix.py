@@ -60,8 +60,11 @@ _RECORD_FIELD = re.compile(
     rf"\s*[-|]\s+|\s+|\[{_LEVEL}\]\s*|{_LEVEL}\b:?\s*|\[[^\]]{{1,120}}\]:?\s*|[\w.<>-]{{1,120}} {_LEVEL}:\s*"
     rf"|[\w.<>-]{{1,120}}(?::[\w.<>-]{{1,120}}:\d{{1,7}})?\s+-\s+|[\w.-]{{1,64}} [\w./-]{{1,64}}\[\d{{1,9}}\]: "
 )
+# A bracketed field that holds a training position is the record's own (not a logger's name or a level).
+_FIGURED_FIELD = re.compile(r"(?i)\b(?:epoch|iter|iteration|step)\s?[:=]\s?\d")
 # Python logging's default format (``basicConfig``): ``INFO:__main__:``.
-_LEVEL_NAME = re.compile(rf"{_LEVEL}:[\w.<>-]{{0,120}}:\s?")
+# NeMo's Lightning records: ``[INFO     | pytorch_lightning.utilities.rank_zero]: ``.
+_LEVEL_NAME = re.compile(rf"{_LEVEL}:[\w.<>-]{{0,120}}:\s?|\[{_LEVEL} *\| *[\w.<>-]{{1,120}}\]:\s?")
 # torchrun's ``[rank0]:``/``[default0]:``, mpirun's ``[1,0]<stdout>:``, Lightning's ``[rank: 0] ``.
 # A rank or worker named bare before a separator (``rank 1 | ``, ``worker 3: ``).
 _RANK = re.compile(
@@ -233,6 +236,8 @@ class PrefixReader:
             field = _RECORD_FIELD.match(line, end)
             if field is None or field.end() == end:
                 break
+            if line[field.start() : field.start() + 2].lstrip()[:1] == "[" and _FIGURED_FIELD.search(field.group()):
+                break  # (BasicSR's ``[epoch:207, iter:  20,100, lr:(1.000e-04,)]``: the record itself, no field)
             end = field.end()
         return end
 

@@ -233,8 +233,9 @@ def _generic_steps(lines: Sequence[str]) -> bool:
 
 
 def _figures(step: TrainStep) -> int:
-    """How many training figures a step line gave."""
-    return sum(f is not None for f in (step.loss, step.lr, step.step_seconds, step.tokens_per_second, step.grad_norm))
+    """How many training figures a step line gave (a loss in its parts counts once: YOLO's box_loss, …)."""
+    return (sum(f is not None for f in (step.loss, step.lr, step.step_seconds, step.tokens_per_second, step.grad_norm))
+            + any(name.startswith("loss/") for name, _ in step.figures))
 
 
 def _generic_step_line(line: str) -> bool:
@@ -359,6 +360,8 @@ FORMATS: tuple[FormatSpec, ...] = (
             # TRL's on-policy trainers (PPO, RLOO) open their dict with the episodes' count and the KL objective
             sign("'eps': ", r"\{'eps': \d+, 'objective/"),
             sign("*****", r"\*\*\*\*\* Running training \*\*\*\*\*"),
+            # unsloth's banner before its Trainer's first step (``… Total batch size = 64 | Total steps = 99,486``)
+            sign("Total steps = ", r"\| Total steps = \d[\d,]*\s*$"),
             # trainer_state.json, read from either end: its own keys (hf_state.py)
             sign('": ', STATE_KEY),
             # A bare tqdm bar with its rate (the Trainer's, or any loop's with nothing before the bar):

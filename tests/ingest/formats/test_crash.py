@@ -433,6 +433,8 @@ def stops(lines: list[str]) -> list[tuple[str, str | None]]:
         (["^C"], "hand"),
         (["Detected KeyboardInterrupt, attempting graceful shutdown ..."], "hand"),
         (["Training interrupted by user"], "hand"),
+        # caught, in words, and the run says it stops (SafeLife issue 23, PartnershipOnAI/safelife: its logger's level padded)
+        (["CRITICAL Keyboard Interrupt. Ending early."], "hand"),
         (["Process finished with exit code 130"], "hand"),
         ([line.replace("-9 (pid", "-2 (pid").replace("Signal 9 (SIGKILL)", "Signal 2 (SIGINT)") for line in CHILD_FAILED],
          "hand"),

@@ -513,7 +513,8 @@ def test_fairseq_s_legacy_progress_line_is_the_update_in_its_epoch() -> None:
     assert (later.step, later.total_steps, later.epoch, later.loss) == (100, 8223, 1, 9.873)
     assert steps([line(name, "| epoch 010 | train loss"), line(name, "| epoch 010 | valid on 'valid' subset  1000")]) == []
     events = GenericParser().feed([line(name, "| epoch 010 | valid on 'valid' subset | valid loss")])
-    assert [(e.name, e.value) for e in events if isinstance(e, EvalResult)] == [("val_loss", 1.94)]
+    # (its ``valid ppl 3.83`` too: a score beside the evaluation's loss, by its name)
+    assert [(e.name, e.value) for e in events if isinstance(e, EvalResult)] == [("val_loss", 1.94), ("valid_ppl", 3.83)]
     # a pipe between the epoch and the position; the later validation record, whose loss is named ``loss``
     piped = one("| epoch 011 | 3000 / 8223 loss=0.75 (1.35), wps=963, lr=0.001, gnorm=2.0545")
     assert (piped.step, piped.total_steps, piped.epoch, piped.loss) == (3000, 8223, 11, 0.75)
@@ -836,7 +837,9 @@ def test_a_csv_logger_s_rows_are_steps_with_their_losses() -> None:
     keras = GenericParser().feed(["epoch,accuracy,loss,val_accuracy,val_loss", "0,0.80,0.50,0.85,0.40",
                                   "1,0.85,0.40,0.86,0.38"])
     assert [(e.step, e.loss) for e in keras if isinstance(e, TrainStep)] == [(0, 0.5), (1, 0.4)]
-    assert [(e.value, e.step) for e in keras if isinstance(e, EvalResult)] == [(0.4, 0), (0.38, 1)]
+    # (its ``val_accuracy`` is an evaluation's figure too, by its name: each row's is that epoch's)
+    assert [(e.name, e.value, e.step) for e in keras if isinstance(e, EvalResult)] == [
+        ("val_loss", 0.4, 0), ("val_accuracy", 0.85, 0), ("val_loss", 0.38, 1), ("val_accuracy", 0.86, 1)]
     lightning = GenericParser().feed(["epoch,step,train_loss,val_loss", "0,49,2.3,", "0,99,2.1,", "0,99,,2.2",
                                       "1,149,2.0,"])
     assert [(e.step, e.epoch, e.loss) for e in lightning if isinstance(e, TrainStep)] == [
@@ -1005,7 +1008,8 @@ def evaluations(lines: list[str]) -> list[tuple[str, float]]:
 def test_a_loss_printed_in_parts_keeps_each_part_and_a_class_table_s_all_row_is_the_evaluation() -> None:
     # the composed ultralytics table above: epoch 1's row prints three parts of its loss, none the model's one loss
     first = steps(YOLO)[0]
-    assert (first.loss, first.figures) == (None, (("loss/box_loss", 1.201), ("loss/cls_loss", 2.113), ("loss/dfl_loss", 1.305)))
+    assert (first.loss, first.figures) == (None, (("loss/box_loss", 1.201), ("loss/cls_loss", 2.113), ("loss/dfl_loss", 1.305),
+                                                  ("memory/GPU_mem G", 2.05)))  # (its memory, as printed)
     # its validation: the ``all`` row under ``Box(P  R  mAP50  mAP50-95)``, Images and Instances are counts
     assert evaluations(YOLO) == [("precision", 0.512), ("recall", 0.403), ("mAP50", 0.431), ("mAP50-95", 0.288)]
     # one class's own row is no figure of the run's; a segmenting model's second group keeps its name
@@ -1037,7 +1041,8 @@ def test_an_older_yolo_names_its_loss_parts_alone_and_its_map_by_iou() -> None:
     assert evaluations(YOLOV5) == [("precision", 0.986), ("recall", 0.961), ("mAP50", 0.988), ("mAP50-95", 0.793)]
     (v7,) = steps(YOLOV7)
     # ``total`` is the model's loss, the sum of its parts: 0.05069 + 0.01035 + 0.03706 = 0.0981
-    assert (v7.loss, v7.figures) == (0.0981, (("loss/box_loss", 0.05069), ("loss/obj_loss", 0.01035), ("loss/cls_loss", 0.03706)))
+    assert (v7.loss, v7.figures) == (0.0981, (("loss/box_loss", 0.05069), ("loss/obj_loss", 0.01035), ("loss/cls_loss", 0.03706),
+                                              ("memory/gpu_mem G", 70.1)))
     # a header of counts alone (no mAP) is no evaluation table
     assert evaluations(["  Class  Images  Instances  Size", "    all      60         80   640"]) == []
 
@@ -1125,7 +1130,8 @@ def test_a_box_table_of_figures_by_split_gives_the_evaluation_s_figures() -> Non
              "╘════════════╧════════╧═══════════╛"]
     events = GenericParser().feed(table)
     assert [(e.name, e.value, e.step) for e in events if isinstance(e, EvalResult)] == [
-        ("vali_loss", 0.4184, None), ("test_loss", 0.424, None)]
+        ("vali_loss", 0.4184, None), ("vali_roc_auc", 0.8406, None), ("test_loss", 0.424, None),
+        ("test_roc_auc", 0.866, None)]  # (each split's score beside its loss, by its name)
     assert not any(isinstance(e, TrainStep) for e in events)  # the train split's row is no step
 
 

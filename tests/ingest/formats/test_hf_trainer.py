@@ -565,3 +565,44 @@ def test_a_script_s_bar_under_the_trainer_s_header_gives_its_postfix_loss_and_lr
          "Steps:  10%|█         | 50/500 [00:30<04:30,  1.66it/s, loss=0.123, lr=1e-06]"])
         if isinstance(e, TrainStep)]
     assert (composed.step, composed.loss, composed.lr) == (50, 0.123, 1e-06)
+
+
+# unslothai/unsloth issue #224: unsloth's banner, its Trainer's first step not yet printed.
+UNSLOTH_BANNER = [
+    "==((====))==  Unsloth - 2x faster free finetuning | Num GPUs = 8",
+    "   \\\\   /|    Num examples = 12,734,115 | Num Epochs = 2",
+    "O^O/ \\_/ \\    Batch size per device = 4 | Gradient Accumulation steps = 2",
+    "\\        /    Total batch size = 64 | Total steps = 99,486",
+    ' "-____-"     Number of trainable parameters = 866,157,056',
+]
+
+
+def test_unsloth_s_banner_is_a_trainer_log_with_its_planned_steps() -> None:
+    from app.ingest.formats import detect
+
+    assert detect(UNSLOTH_BANNER) == "hf-trainer"
+    events, _ = read(UNSLOTH_BANNER)
+    assert [e.total_steps for e in events if isinstance(e, RunInfo)] == [99486]  # (its commas: thousands)
+    assert not [e for e in events if isinstance(e, TrainStep)]
+
+
+# Time-MoE issue #71 (Time-MoE/Time-MoE): a data set's bar, full within its first second, then the Trainer's dicts
+# (no training bar: the dicts are the logged steps, their epoch the position).
+TIME_MOE = [
+    "100%|██████████| 7/7 [00:00<00:00, 1809.34it/s]",
+    "{'loss': 0.1474, 'grad_norm': nan, 'learning_rate': 0.0001, 'epoch': 0.04}",
+    "{'loss': 0.1549, 'grad_norm': 0.1899697184562683, 'learning_rate': 0.0001, 'epoch': 0.08}",
+]
+
+
+def test_a_bar_full_within_its_first_second_before_the_first_dict_is_no_training_bar() -> None:
+    events, _ = read(TIME_MOE)
+    got = [(e.step, e.total_steps, e.epoch, e.logged) for e in events if isinstance(e, TrainStep)]
+    assert got == [(1, None, 0.04, True), (2, None, 0.08, True)]
+
+
+def test_a_training_bar_full_before_the_first_dict_read_still_trains() -> None:
+    # Composed: the same bar at 2.18 s a step (7 min 16 s in all) is the training bar, its dict the last log.
+    events, _ = read(["100%|██████████| 200/200 [07:16<00:00,  2.18s/it]",
+                      "{'loss': 0.8608, 'learning_rate': 0.0, 'epoch': 0.15}"])
+    assert [(e.step, e.total_steps) for e in events if isinstance(e, TrainStep)] == [(200, 200)]

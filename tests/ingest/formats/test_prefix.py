@@ -34,6 +34,7 @@ PREFIXES: list[tuple[str, float | None, int | None]] = [
     ("05/01/2024 12:00:00 - INFO - __main__ - ", MAY_1, None),  # HF example scripts
     ("INFO:__main__:", None, None),  # logging.basicConfig()
     ("WARNING:root:", None, None),
+    ("[INFO     | pytorch_lightning.utilities.rank_zero]: ", None, None),  # NeMo's Lightning records (NeMo issue 13140)
     ("[INFO|trainer.py:2048] 2024-05-01 12:00:00,123 >> ", MAY_1 + 0.123, None),  # transformers explicit format
     ("2024-05-01 12:00:00.123 | INFO     | __main__:main:42 - ", MAY_1 + 0.123, None),  # loguru
     ("[2024-05-01 12:00:00,123][__main__][INFO] - ", MAY_1 + 0.123, None),  # hydra

@@ -1,0 +1,222 @@
+"""Figures no rule names, sorted by what their printed names say: the name classes.
+
+A trainer prints figures tokwatch has no alias for beside a step it did recognise: on the step line
+itself or on the lines tied to it (a ``Time elasped: 196.28`` after each step line, an ``Epoch Time(s):
+7.25`` after each epoch, an ``Eval Acc 0.9248`` every five epochs, a ``---- mAP 0.9235`` after an AP
+table). Rather than one rule per trainer, such a figure is read under its printed name when the name
+falls in a class:
+
+- time: the run's clock (``Time elapsed``, its misspelling ``elasped``), an epoch's time (``Epoch
+  Time(s)``, ``epoch_time``);
+- evaluation: a name with an evaluation's word (``Eval Acc``, ``Test Acc``, ``val_acc``, ``valid
+  bleu``) or a detector's mean average precision (``mAP``, ``mAP@0.5``);
+- totals: the run's planned epochs said with their unit (mmdet's ``max: 15 epochs``);
+- rates: frames or samples a second (``fps``, ``samples/sec``), the optimizer's steps a second
+  (TF Estimator's ``global_step/sec``);
+- counts: an RL run's environment steps so far (stable-baselines' ``total_timesteps``, never a plan).
+
+A line is tied only when every number on it is so named (``name: value``, ``name value``, ``name=value``,
+behind a rule of dashes): prose, a table row or a config dump with one such name among others is not.
+Nothing is guessed: a time whose unit is not printed is read in seconds only where the name is a clock
+of Python's ``time.time()`` differences (``elapsed``); any other needs its unit.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import dataclass
+
+from .fields import NUM, clock_seconds, number
+from .grammar import EVAL_WORDS, lookup, normalise, printed_pairs
+
+
+class Kin(enum.Enum):
+    """The class a printed name falls in."""
+
+    ELAPSED = "elapsed"  # the run's clock so far, in seconds
+    EPOCH_TIME = "epoch time"  # one epoch's duration, in seconds
+    EVAL = "eval"  # an evaluation's figure
+    EPOCHS = "epochs"  # the run's planned epochs
+    RATE = "rate"  # frames, samples or steps a second
+    TIMESTEPS = "timesteps"  # an RL run's environment steps so far (stable-baselines' ``total_timesteps``)
+    MEMORY = "memory"  # memory as printed, its unit if printed (``max_mem: 2372M``, mmdet's ``memory: 4090``)
+    TIME = "time"  # a time whose unit is not printed (vietocr's ``gpu time: 38.92`` a report): kept as printed
+
+
+@dataclass(frozen=True, slots=True)
+class Named:
+    """One classed figure: its class, its name as printed (normalised) and its value."""
+
+    kin: Kin
+    name: str
+    value: float
+    printed: str = ""  # the name as printed (``global_step/sec``)
+
+
+# A tied line: decoration, then pairs ``name[(unit)][:=]? value[unit]`` joined by commas, bars or runs of spaces.
+_LEAD = re.compile(r"^[\s\-=*>#.]*")
+_PAIR = re.compile(
+    rf"(?P<name>[A-Za-z][A-Za-z0-9_ ./@-]{{0,40}}?)\s?(?:\((?P<paren>[a-z]{{1,7}})\))?(?:\s?[:=]\s?|\s)"
+    rf"(?P<value>\d{{1,4}}(?::\d\d){{1,2}}(?:\.\d+)?|{NUM})\s?(?P<unit>ms|s|sec|secs|seconds|it/s|s/it|%)?(?![\w.])"
+)
+_SEPARATOR = re.compile(r"\s*(?:[,|;]\s*|\s{2,}|$)|\s(?=[A-Za-z])")
+_MAX_TIED_CHARS = 200
+# Words of a clock's name (its misspelling too: StyleTTS2 prints ``Time elasped``).
+_ELAPSED_NAMES = frozenset({"elapsed", "elasped", "time elapsed", "time elasped", "elapsed time", "elasped time",
+                            "total time elapsed"})
+_EPOCH_TIME_NAMES = frozenset({"epoch time", "time epoch", "epoch duration", "epoch seconds"})
+# A detector's mean average precision, any IoU threshold (``mAP``, ``mAP50``, ``map 50 95``, ``mAP@0.5``).
+_MAP = re.compile(r"^(?:eval |val |test )?m?ap(?:@?[\d.]+(?:[: ]\d+)?)?(?: [\d.]+)*$")
+_RATE_NAMES = frozenset({"fps", "samples sec", "samples s", "samples per second", "global step sec", "img s",
+                         "images sec", "images s", "speed samples sec", "examples sec"})
+# A score's words: on an evaluation's own line, a figure so named is that evaluation's (vietocr's ``acc full seq``).
+_SCORE_WORDS = frozenset({"acc", "accuracy", "f1", "bleu", "rouge", "auc", "precision", "recall", "wer", "cer", "ppl",
+                          "perplexity", "iou", "miou", "map", "em"})
+# Times that are no figure of the run's pace: an epoch's and an evaluation's (their own classes), the loader's share
+# of the iteration time beside it (``data_time``).
+_NOT_TIMES = frozenset({"epoch", "eval", "data", "last"})  # (detectron2's ``last_time``: the last iteration's again)
+# Words that keep a figure a training one, whatever else its name says (``Train Acc``).
+_TRAINING_WORDS = frozenset({"train", "training"})
+_UNIT_SECONDS = {"ms": 0.001, "s": 1.0, "sec": 1.0, "secs": 1.0, "seconds": 1.0}
+# The run's planned epochs said with their unit: mmcv's runner ``workflow: [('train', 1)], max: 15 epochs``.
+_PLANNED_EPOCHS = re.compile(r"(?i)\b(?:max|total|max_epochs|num_epochs)\s?[:=]\s?(\d{1,6}) epochs\b")
+
+
+def kin_of(name: str, unit: str | None) -> Kin | None:
+    """The class of a normalised name (None: no class, the figure is not read)."""
+    words = set(name.split(" "))
+    if name in _ELAPSED_NAMES:
+        return Kin.ELAPSED
+    if name in _EPOCH_TIME_NAMES:
+        return Kin.EPOCH_TIME
+    if name in _RATE_NAMES or name.endswith(" fps"):
+        return Kin.RATE  # (``env fps``: the reader's name for stable-baselines' ``fps`` beside its iterations)
+    if name.endswith(" timesteps") and name.split(" ")[-2] in ("total", "num", "env"):
+        return Kin.TIMESTEPS
+    if words & _TRAINING_WORDS:
+        return None
+    if words & EVAL_WORDS or _MAP.match(name):
+        return Kin.EVAL
+    return None
+
+
+def tied(text: str, known: bool = False) -> list[Named] | None:
+    """The classed figures of a line made only of them (``Eval Acc 0.9248``, ``Time elasped: 196.28``), or None.
+    ``known``: the line's figures are the grammar's (``Step time: 0.52s``, ``elapsed: 0:12:30``); only its shape is
+    checked (every value named, nothing else on it), and no figure is returned but the empty list."""
+    if len(text) > _MAX_TIED_CHARS:
+        return None
+    i = _LEAD.match(text).end()  # type: ignore[union-attr]  # (matches the empty string at least)
+    found: list[Named] = []
+    while i < len(text):
+        m = _PAIR.match(text, i)
+        if m is None:
+            return None
+        name = normalise(m.group("name"))
+        unit = m.group("unit") or m.group("paren")
+        if known:
+            sep = _SEPARATOR.match(text, m.end())
+            if sep is None or sep.end() == m.end() and m.end() < len(text):
+                return None
+            i = sep.end()
+            continue
+        kin = kin_of(name, unit)
+        printed = m.group("value").rstrip(",")
+        clock = ":" in printed
+        value = clock_seconds(printed.split(".")[0]) if clock else number(printed)
+        if kin is None or value is None or (clock and kin not in (Kin.ELAPSED, Kin.EPOCH_TIME)):
+            return None
+        if clock:
+            unit = "s"  # (a clock is its own unit: ``Time elapsed: 0:12:30``)
+        if unit == "%" and kin is not Kin.EVAL:
+            return None  # (a share is an evaluation's score, as printed, or nothing here)
+        if kin in (Kin.ELAPSED, Kin.EPOCH_TIME):
+            if unit is not None and unit not in _UNIT_SECONDS:
+                return None
+            if unit is None and kin is Kin.EPOCH_TIME:
+                return None  # an epoch's time needs its unit
+            value *= _UNIT_SECONDS[unit or "s"]
+        found.append(Named(kin, name, value, m.group("name").strip()))
+        sep = _SEPARATOR.match(text, m.end())
+        if sep is None or sep.end() == m.end() and m.end() < len(text):
+            return None
+        i = sep.end()
+    return [] if known else found or None
+
+
+def planned_epochs(text: str) -> int | None:
+    """The run's planned epochs, when a line says them with their unit (``max: 15 epochs``)."""
+    if "epochs" not in text:
+        return None
+    m = _PLANNED_EPOCHS.search(text)
+    return int(m.group(1)) if m is not None and int(m.group(1)) > 0 else None
+
+
+# Names already sorted: (as printed, its ``(unit)``) → (class or None, normalised name); cleared when full.
+_NAMED: dict[tuple[str, str | None], tuple[Kin | None, str]] = {}
+_NAMED_SIZE = 4096
+_BESIDE_KINS = frozenset({Kin.RATE, Kin.EVAL, Kin.TIMESTEPS, Kin.TIME})
+
+
+def _sorted_name(raw: str, paren: str | None) -> tuple[Kin | None, str]:
+    """The class of a printed name beside a step (no unit printed), and the name normalised."""
+    name = normalise(raw + (f" {paren}" if paren else ""))
+    kin = kin_of(name, None)
+    if kin is None and (name.endswith(" time") or name == "time") and not paren and name.split(" ")[0] not in _NOT_TIMES:
+        kin = Kin.TIME
+    return kin, name
+
+
+
+def beside(text: str, evaluation: bool = False,
+           unknown: list[tuple[str, str | None, str, str | None]] | None = None) -> list[Named]:
+    """The classed figures of a step record whose names no rule knows (``fps: 49``, ``Speed (samples/sec)
+    43672.97``, ``val_acc: 0.91``, ``Test Acc: 0.93``, ``gpu time: 38.92``); a name the grammar reads is left to
+    it. On an ``evaluation``'s own line a score's name (``acc full seq``) is that evaluation's too. ``unknown``: the
+    record's pairs the grammar did not read, when its own pass collected them (:func:`~.grammar.pairs`)."""
+    found: list[Named] = []
+    seen: set[str] = set()
+    for raw, paren, value_text, unit in printed_pairs(text) if unknown is None else unknown:
+        if unit is not None:
+            continue
+        key = (raw, paren)
+        known = _NAMED.get(key)
+        if known is None:
+            # (a trainer prints the same names on every line: each is sorted once)
+            if len(_NAMED) >= _NAMED_SIZE:
+                _NAMED.clear()
+            known = _NAMED[key] = _sorted_name(raw, paren)
+        kin, name = known
+        if kin is None and evaluation and set(name.split(" ")) & _SCORE_WORDS:
+            kin = Kin.EVAL
+        if kin not in _BESIDE_KINS or name in seen or (unknown is None and lookup(normalise(raw))[0] is not None):
+            continue
+        value = number(value_text)
+        if value is None:
+            continue
+        if kin is Kin.EVAL and "loss" in name:
+            continue  # (an evaluation's loss is the grammar's; one it does not name, ``val_loss valid``, is a repeat)
+        seen.add(name)
+        found.append(Named(kin, name, value, raw.strip()))
+    return found
+
+
+# Memory beside a step: its name (a GPU's peak or current memory), its value and the unit printed, if any.
+_MEMORY = re.compile(
+    r"(?i)(?<![\w/])(max_mem|max mem|peak mem(?:ory)?|max memory|memory|mem|gpu_mem|gpu mem|max_memory_allocated"
+    r"|[GM]i?B used)"  # (tinygrad's ``1454.57 GB used``, named after its value: the record is read so)
+    r"\s?[:=]?\s?(\d{1,9}(?:\.\d+)?)\s?([KMGT]i?B|[KMGT](?![A-Za-z])|MB|GB)?(?![\w.%/])"
+)
+
+
+def memory_figures(text: str) -> list[Named]:
+    """Memory printed on a step line, as printed: ``max_mem: 2372M`` (``max_mem M``), ``Peak mem 2.334 GB``
+    (``Peak mem GB``), mmdet's ``memory: 4090`` (no unit printed, none given)."""
+    found: list[Named] = []
+    for m in _MEMORY.finditer(text):
+        value = number(m.group(2))
+        if value is not None:
+            unit = m.group(3)
+            found.append(Named(Kin.MEMORY, normalise(m.group(1)), value, m.group(1) + (f" {unit}" if unit else "")))
+    return found[:4]

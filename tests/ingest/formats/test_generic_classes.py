@@ -1,0 +1,396 @@
+"""Figures no rule names, read beside a recognised step by the class their printed names fall in.
+
+Real excerpts are quoted whole from the logs their comments cite (each the trainer's own lines, as the issue or file
+printed them); the composed ones' answers are worked out by hand beside them.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from app.ingest.formats.classes import Kin, Named, beside, planned_epochs, tied
+from app.ingest.formats.endings import ending
+from app.ingest.formats.generic import GenericParser
+from app.stats.events import EvalResult, Event, TrainStep
+
+
+def feed(lines: list[str]) -> list[Event]:
+    return GenericParser().feed(lines)
+
+
+def steps(events: list[Event]) -> list[TrainStep]:
+    return [e for e in events if isinstance(e, TrainStep)]
+
+
+def evals(events: list[Event]) -> list[tuple[str, float, int | None]]:
+    return [(e.name, e.value, e.step) for e in events if isinstance(e, EvalResult) and e.value is not None]
+
+
+# yl4579/StyleTTS2 issue #167: each step line, then the run's clock on a line of its own (``elasped`` sic).
+STYLETTS2 = [
+    ("Epoch [1/75], Step [110/464], Loss: 0.31109, Disc Loss: 3.86298, Dur Loss: 0.44024, CE Loss: 0.01998, Norm Loss:"
+    " 0.78650, F0 Loss: 1.53839, LM Loss: 1.08086, Gen Loss: 6.44362, Sty Loss: 0.06960, Diff Loss: 0.84415, DiscLM"
+    " Loss: 0.00000, GenLM Loss: 0.00000, SLoss: 0.00000, S2S Loss: 0.45653, Mono Loss: 0.04269"),
+    "Time elasped: 196.28440475463867",
+    ("Epoch [1/75], Step [120/464], Loss: 0.29428, Disc Loss: 3.88001, Dur Loss: 0.55192, CE Loss: 0.02498, Norm Loss:"
+    " 0.78889, F0 Loss: 1.59587, LM Loss: 1.21582, Gen Loss: 6.79740, Sty Loss: 0.08331, Diff Loss: 0.60110, DiscLM"
+    " Loss: 0.00000, GenLM Loss: 0.00000, SLoss: 0.00000, S2S Loss: 0.37315, Mono Loss: 0.13359"),
+    "Time elasped: 218.4282636642456",
+]
+
+# SijingYu/GraphSAGE_MultiGPU, file loss.md (commit d1da384): DGL's GraphSAGE example, steps counted again each epoch,
+# the epoch's time after it, an evaluation every 5 epochs, the run's average epoch time at its end (lines 10-28, 106-110).
+GRAPHSAGE = [
+    "Epoch 00004 | Step 00000 | Loss 0.6625 | Train Acc 0.8450 | Speed (samples/sec) 44332.6373 | GPU 403.4 MB",
+    "Epoch 00004 | Step 00020 | Loss 0.6472 | Train Acc 0.8660 | Speed (samples/sec) 43850.2350 | GPU 403.4 MB",
+    "Epoch Time(s): 7.1155",
+    "Epoch 00005 | Step 00000 | Loss 0.6332 | Train Acc 0.8610 | Speed (samples/sec) 43519.3360 | GPU 403.4 MB",
+    "Epoch 00005 | Step 00020 | Loss 0.5790 | Train Acc 0.8830 | Speed (samples/sec) 43407.1637 | GPU 403.4 MB",
+    "Epoch Time(s): 7.0880",
+    "Eval Acc 0.9248",
+    "Test Acc: 0.9306",
+    "Epoch 00006 | Step 00000 | Loss 0.4759 | Train Acc 0.8830 | Speed (samples/sec) 43415.6755 | GPU 467.6 MB",
+]
+
+# eriklindernoren/PyTorch-YOLOv3 issue #650: an epoch's closing bar, its evaluation's bars and AP table, then its mAP.
+YOLOV3 = [
+    "Training Epoch 13: 100% 101/101 [01:54<00:00,  1.14s/it]",
+    "",
+    "---- Evaluating Model ----",
+    "Detecting objects: 100% 13/13 [00:04<00:00,  2.66it/s]",
+    "Computing AP: 100% 1/1 [00:00<00:00, 1576.81it/s]",
+    "+-------+------------+---------+",
+    "| Index | Class name | AP      |",
+    "+-------+------------+---------+",
+    "| 0     | Box        | 0.92352 |",
+    "+-------+------------+---------+",
+    "---- mAP 0.9235236715367303",
+]
+
+# mlpc-ucsd/TESTR issue #7: detectron2's file log, an eta of days (its ``time`` beside ``data_time``; loss fields cut).
+TESTR = (
+    "[08/02 12:20:41] d2.utils.events INFO:  eta: 2 days, 12:32:45  iter: 9039  total_loss: 52.050  loss_ce: 0.728"
+    "  loss_giou_enc: 0.763  time: 0.5181  data_time: 0.0028  lr: 0.000200  max_mem: 6231M"
+)
+
+# hirotomusiker/CLRerNet issue #40: mmdet 2.x says its planned epochs on the runner's line, then its iterations.
+CLRERNET = [
+    "2024-05-22 21:07:18,021 - mmdet - INFO - workflow: [('train', 1)], max: 15 epochs",
+    ("2024-05-22 21:44:11,176 - mmdet - INFO - Epoch [1][100/2321]    lr: 6.000e-04, eta: 8 days, 21:23:42, time: 22.129,"
+    " data_time: 0.108, memory: 7316, loss_cls: 1.4577, loss_reg_xytl: 4.2272, loss_iou: 3.1644, loss_seg: 0.7483,"
+    " loss: 9.5976"),
+]
+
+# hill-a/stable-baselines issue #339: one PPO2 logger table (the paste's ``//`` rules as printed).
+SB2 = [
+    "//-------------------------------------",
+    "| approxkl           | 0.0          |",
+    "| fps                | 49           |",
+    "| nupdates           | 77746        |",
+    "| policy_loss        | 0.0          |",
+    "| time_elapsed       | 4.58e+04     |",
+    "| total_timesteps    | 1166190      |",
+    "| value_loss         | 278.51614    |",
+    "//-------------------------------------",
+]
+
+
+def test_a_plain_loss_that_leads_its_parts_is_the_loss() -> None:
+    got = steps(feed(STYLETTS2))
+    # ``Loss: 0.31109`` first; ``LM Loss: 1.08086`` later on the line is one of its parts
+    assert [(s.step, s.epoch, s.loss) for s in got] == [(110, 1.0, 0.31109), (120, 1.0, 0.29428)]
+
+
+def test_the_run_s_clock_on_the_line_under_a_step_is_that_step_s() -> None:
+    got = steps(feed(STYLETTS2))
+    # (printed without a unit: Python's time() differences, in seconds; 218.43 - 196.28 = 22.14 s for 10 steps)
+    assert [s.elapsed_seconds for s in got] == [196.28440475463867, 218.4282636642456]
+    assert got[0].step_seconds is None  # (no step time is made up from them here)
+
+
+def test_an_evaluation_on_its_own_lines_after_an_epoch_is_that_epoch_s() -> None:
+    events = feed(GRAPHSAGE)
+    assert evals(events) == [("eval_acc", 0.9248, 20), ("test_acc", 0.9306, 20)]
+    got = steps(events)
+    # the epoch's time amends its last step, under its name; samples a second beside each step as printed
+    assert [dict(s.figures).get("epoch_seconds") for s in got] == [None, 7.1155, None, 7.088, None]
+    assert [dict(s.figures)["samples_per_second"] for s in got] == [
+        44332.6373, 43850.2350, 43519.3360, 43407.1637, 43415.6755]
+
+
+def test_steps_that_go_back_as_the_epoch_goes_on_count_the_epoch_s_batches() -> None:
+    got = steps(feed(GRAPHSAGE))
+    # the first epoch read is not yet known to count its own batches; from the first step back, each line is so read
+    assert [(s.step, s.epoch, s.ends_at_total) for s in got] == [
+        (0, 4.0, True), (20, 4.0, True), (0, 5.0, False), (20, 5.0, False), (0, 6.0, False)]
+
+
+def test_a_step_counted_on_across_epochs_stays_the_run_s() -> None:
+    # Composed: a global step beside its epoch, never going back: the run's count (each line ends at no total).
+    got = steps(feed(["Epoch 1 | Step 100 | Loss 2.0", "Epoch 2 | Step 200 | Loss 1.5", "Epoch 3 | Step 300 | Loss 1.2"]))
+    assert [(s.step, s.ends_at_total) for s in got] == [(100, True), (200, True), (300, True)]
+
+
+def test_a_detector_s_map_after_its_ap_table_is_the_epoch_s_evaluation() -> None:
+    assert evals(feed(YOLOV3)) == [("mAP", 0.9235236715367303, 101)]
+
+
+def test_a_bare_time_beside_the_loader_s_data_time_is_the_iteration_s() -> None:
+    (step,) = steps(feed([TESTR]))
+    assert (step.step, step.loss, step.step_seconds) == (9039, 52.05, 0.5181)
+
+
+def test_the_planned_epochs_said_before_the_first_step_are_the_run_s() -> None:
+    (step,) = steps(feed(CLRERNET))
+    assert (step.epoch, step.epoch_total, step.step, step.total_steps) == (1.0, 15, 100, 2321)
+
+
+def test_a_logger_table_s_rate_and_timesteps_under_their_names() -> None:
+    (step,) = steps(feed(SB2))
+    figures = dict(step.figures)
+    assert (step.step, figures["rate/fps"], figures["total/timesteps"]) == (77746, 49.0, 1166190.0)
+
+
+def test_the_dgl_run_s_average_epoch_time_is_its_end() -> None:
+    end = ending("Avg epoch time: 7.1649203109741215")
+    assert end is not None and end.said and not end.early
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("Eval Acc 0.9248", [Named(Kin.EVAL, "eval acc", 0.9248, "Eval Acc")]),
+        ("Test Acc: 0.9306", [Named(Kin.EVAL, "test acc", 0.9306, "Test Acc")]),
+        ("---- mAP 0.9235", [Named(Kin.EVAL, "map", 0.9235, "mAP")]),
+        ("Time elasped: 196.28", [Named(Kin.ELAPSED, "time elasped", 196.28, "Time elasped")]),
+        ("elapsed=1500 ms", [Named(Kin.ELAPSED, "elapsed", 1.5, "elapsed")]),
+        ("Epoch Time(s): 7.2513", [Named(Kin.EPOCH_TIME, "epoch time", 7.2513, "Epoch Time")]),
+        # Composed: two figures of a class on one line, a comma between them
+        ("val_acc: 0.91, val_f1: 0.88", [Named(Kin.EVAL, "val acc", 0.91, "val_acc"),
+                                         Named(Kin.EVAL, "val f1", 0.88, "val_f1")]),
+        # Not tied: a name of no class, an epoch's time with no unit, prose, a training figure, a number with no name
+        ("Train Acc 0.9", None),
+        ("Epoch Time: 7.25", None),
+        ("The test accuracy went up by 3 points", None),
+        ("Eval Acc 0.9248 and 12", None),
+        ("GPU 401.2 MB", None),
+    ],
+)
+def test_a_tied_line_is_one_of_classed_figures_only(text: str, named: list[Named] | None) -> None:
+    assert tied(text) == named
+
+
+def test_a_tied_line_with_no_step_before_it_is_nothing() -> None:
+    assert feed(["Eval Acc 0.9248", "Time elasped: 196.28"]) == []
+
+
+def test_figures_beside_a_step_are_classed_and_known_names_left_to_the_grammar() -> None:
+    # Composed: ``loss`` and ``lr`` are the grammar's; ``fps`` a rate, ``val_acc`` an evaluation's, ``gpu`` nothing.
+    got = beside("step: 10 | loss: 2.3 | lr: 0.001 | fps: 49 | val_acc: 0.91 | gpu: 3")
+    assert [(n.kin, n.name, n.value) for n in got] == [(Kin.RATE, "fps", 49.0), (Kin.EVAL, "val acc", 0.91)]
+    # an evaluation's loss the grammar does not name (a repeat of ``val_loss``) is not read again
+    assert beside("iter 62 | loss train: 21.6, val_loss valid: 13.879") == []
+
+
+def test_an_evaluation_a_step_line_repeats_is_counted_when_it_changes() -> None:
+    # Composed: Keras-like epochs with ``val_acc`` beside the losses: 0.8 at epoch 1 and 2, 0.9 at epoch 3.
+    events = feed(["Epoch 1 | loss: 0.5 | val_acc: 0.8", "Epoch 2 | loss: 0.4 | val_acc: 0.8",
+                   "Epoch 3 | loss: 0.3 | val_acc: 0.9"])
+    assert [(s.step, s.loss) for s in steps(events)] == [(1, 0.5), (2, 0.4), (3, 0.3)]
+    assert evals(events) == [("val_acc", 0.8, 1), ("val_acc", 0.9, 3)]
+
+
+@pytest.mark.parametrize(
+    ("text", "epochs"),
+    [("workflow: [('train', 1)], max: 15 epochs", 15), ("max_epochs=30 epochs", 30), ("epoch 3 of 15 epochs", None),
+     ("max: 0 epochs", None)],
+)
+def test_planned_epochs_need_their_unit(text: str, epochs: int | None) -> None:
+    assert planned_epochs(text) == epochs
+
+
+# pbcquoc/vietocr issue #46: step lines with two times printed without a unit, then an evaluation with its scores.
+VIETOCR = [
+    "iter: 002800 - train loss: 0.836 - lr: 2.40e-04 - load time: 0.03 - gpu time: 36.86",
+    "iter: 003000 - train loss: 0.814 - lr: 2.38e-04 - load time: 0.03 - gpu time: 38.69",
+    "iter: 003000 - valid loss: 0.729 - acc full seq: 0.8856 - acc per char: 0.9896",
+]
+
+
+def test_a_time_without_its_unit_is_kept_as_printed_never_a_step_s_duration() -> None:
+    got = steps(feed(VIETOCR))
+    assert [(s.step, s.step_seconds, dict(s.figures)) for s in got] == [
+        (2800, None, {"time/load time": 0.03, "time/gpu time": 36.86}),
+        (3000, None, {"time/load time": 0.03, "time/gpu time": 38.69})]
+
+
+def test_an_evaluation_s_scores_beside_its_loss_are_its_figures() -> None:
+    assert evals(feed(VIETOCR)) == [("val_loss", 0.729, 3000), ("acc_full_seq", 0.8856, 3000),
+                                    ("acc_per_char", 0.9896, 3000)]
+
+
+def test_a_figure_glued_to_a_unit_the_grammar_does_not_know_is_not_read_bare() -> None:
+    # Composed: nanochat-like ``total time: 6.56m`` (minutes, as ``m``): never 6.56 of no unit.
+    assert beside("step 00100/01000 | loss: 3.2 | total time: 6.56m") == []
+    assert [n.value for n in beside("step 00100/01000 | loss: 3.2 | total time: 6.56")] == [6.56]
+
+
+def test_a_timing_line_under_a_step_is_that_step_s_where_its_line_printed_none() -> None:
+    # Composed: a step line without a time, then its time alone; a step line with its own time keeps it.
+    got = steps(feed(["Epoch 1 | Step 100 | Loss 2.30", "Step time: 0.52s", "Epoch 1 | Step 200 | Loss 2.10",
+                      "elapsed: 0:12:30", "step 300 | loss 2.0 | time: 400ms", "iter time: 250 ms"]))
+    assert [(s.step, s.step_seconds, s.elapsed_seconds) for s in got] == [
+        (100, 0.52, None), (200, None, 750.0), (300, 0.4, None)]
+
+
+def test_a_timing_line_with_no_step_before_it_or_in_prose_is_nothing() -> None:
+    assert feed(["Step time: 0.52s"]) == []
+    got = steps(feed(["step 100 | loss 2.3", "The step time was 3 s, which is slow for this GPU"]))
+    assert [(s.step, s.step_seconds) for s in got] == [(100, None)]
+
+
+@pytest.mark.parametrize(
+    ("text", "seconds"),
+    [("Time elapsed: 0:12:30", 750.0), ("Epoch time: 0:01:05", 65.0), ("Eval acc: 0:12", None)],
+)
+def test_a_clock_is_its_own_unit_for_a_time_only(text: str, seconds: float | None) -> None:
+    named = tied(text)
+    assert (named[0].value if named else None) == seconds
+
+
+def test_the_pytorch_examples_test_set_line_is_an_evaluation() -> None:
+    # Composed in the shape pytorch/examples' mnist/main.py prints (``Test set: Average loss: {:.4f}, Accuracy: …``).
+    events = feed(["Train Epoch: 1 [59520/60000 (99%)]\tLoss: 0.046468", "",
+                   "Test set: Average loss: 0.0335, Accuracy: 9890/10000 (99%)", ""])
+    assert evals(events) == [("test_loss", 0.0335, None)]
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("Validation Accuracy: 91.2%", [("validation accuracy", 91.2)]),  # (a share, as printed)
+        ("val_acc=0.91 val_f1=0.88", [("val acc", 0.91), ("val f1", 0.88)]),  # one space between the pairs
+        ("mAP 0.5 mAP50 0.7", [("map", 0.5), ("map50", 0.7)]),
+        ("Time elapsed: 12%", None),  # a share is no time
+        ("Eval acc 0.9 and then 3", None),
+    ],
+)
+def test_tied_shares_and_pairs_one_space_apart(text: str, named: list[tuple[str, float]] | None) -> None:
+    got = tied(text)
+    assert ([(n.name, n.value) for n in got] if got is not None else None) == named
+
+
+def test_a_bar_s_evaluation_figures_by_their_names() -> None:
+    # Composed: Keras' closing bars with ``val_accuracy`` (its ``accuracy`` is training's), a tqdm postfix's ``val_acc``.
+    keras = feed(["Epoch 1/10", ("1875/1875 [==============================] - 5s 3ms/step - loss: 0.2600 - accuracy:"
+                  " 0.9250 - val_loss: 0.1400 - val_accuracy: 0.9590")])
+    assert evals(keras) == [("val_loss", 0.14, None), ("val_accuracy", 0.959, None)]
+    tqdm = feed([" 45%|████▌     | 450/1000 [01:58<02:10, 3.46it/s, loss=2.3, val_acc=0.91]"])
+    assert evals(tqdm) == [("val_acc", 0.91, None)]
+
+
+@pytest.mark.parametrize(
+    ("text", "figures"),
+    [
+        # detectron2 issue 1831 (facebookresearch/detectron2): ``max_mem: 2372M`` as printed, its unit kept by its name
+        (("[07/28 14:14:38 d2.utils.events]:  iter: 0  total_loss: 21944.058  data_time: 0.2953  lr: 0.000001"
+         "  max_mem: 2372M"), {"memory/max_mem M": 2372.0}),
+        # mmdetection issue 8063 (open-mmlab/mmdetection): ``memory: 4090`` (no unit printed: none given); its ``time``
+        (("2022-05-26 20:18:24,973 - mmdet - INFO - Epoch [3][40/86]\tlr: 5.282e-04, eta: 0:07:52, time: 0.297,"
+         " data_time: 0.005, memory: 4090, loss_rpn_cls: 0.0169, loss: 0.8668"), {"memory/memory": 4090.0}),
+        # mlx-examples PR 1209 (ml-explore/mlx-examples): ``Peak mem 2.334 GB``
+        (("Iter 37: Train loss 0.001, Chosen reward -7.159, Rejected reward -14.403, Learning Rate 1.000e-05, It/sec"
+         " 1.042, Tokens/sec 563.799, Trained Tokens 20080.0, Peak mem 2.334 GB"), {"memory/Peak mem GB": 2.334}),
+        # Barber0/LLM-pretrain's committed train.log (commit 04a92e1): a bare ``time`` without a unit, kept as printed
+        ("ep: 0, batch: 260, time: 8.56, ntokens: 413.40/513, loss: 8.390625", {"time/time": 8.56}),
+    ],
+)
+def test_memory_and_unitless_times_beside_a_step_as_printed(text: str, figures: dict[str, float]) -> None:
+    (step,) = steps(feed([text]))
+    assert dict(step.figures) == figures
+
+
+def test_a_time_named_by_its_unit_is_the_step_s() -> None:
+    # MaxText issue 8 (AI-Hypercomputer/maxtext): ``seconds: 2.166`` beside the step
+    (step,) = steps(feed(["completed step: 15109, seconds: 2.166, TFLOP/s: 36.739, loss: 2.191"]))
+    assert (step.step, step.step_seconds, step.loss) == (15109, 2.166, 2.191)
+
+
+# BasicSR issue 269 (XPixelGroup/BasicSR): the record's position in brackets right after the logger's level, its lr a
+# tuple of groups, its time and the loader's share as ``time (data): 0.365 (0.002)``, its losses in parts.
+BASICSR = [
+    ("2020-08-15 15:50:30,390 INFO: [My_ES..][epoch:207, iter:  20,100, lr:(1.000e-04,)] [eta: 1 day, 18:13:17, time"
+    " (data): 0.365 (0.002)] l_g_pix: 3.1516e-04 l_g_percep: 5.2308e-01 l_g_gan: 4.2322e-02 l_d_real: 2.6469e-04"
+    " l_d_fake: 2.4991e-04 out_d_real: 9.1384e+01 out_d_fake: 8.2920e+01"),
+]
+
+
+def test_a_bracketed_position_after_the_level_is_the_record_not_a_logger_s_field() -> None:
+    (step,) = steps(feed(BASICSR))
+    assert (step.step, step.epoch, step.lr, step.step_seconds, step.loss) == (20100, 207.0, 1e-4, 0.365, None)
+    assert dict(step.figures)["loss/l_g_percep"] == 0.52308
+
+
+# ultralytics/ultralytics issue 20590: one epoch's row (its losses in parts, its GPU memory) and its validation's row.
+YOLO_ROWS = [
+    "Starting training for 4 epochs...",
+    "      Epoch    GPU_mem   box_loss   cls_loss   dfl_loss  Instances       Size",
+    ("        1/4     0.545G       1.58          2      1.126        256        224: 100%|██████████| 54/54 [00:03<00:00,"
+    " 14.92it/s]"),
+    ("                 Class     Images  Instances      Box(P          R      mAP50  mAP50-95): 100%|██████████| 3/3"
+    " [00:00<00:00,  5.99it/s]"),
+    "                   all         93       1127      0.769      0.668      0.711      0.331",
+]
+
+
+def test_one_epoch_row_with_its_loss_parts_and_validation_is_a_training_log() -> None:
+    from app.ingest.formats import detect
+
+    assert detect(YOLO_ROWS) == "generic"
+    (step,) = steps(feed(YOLO_ROWS))
+    figures = dict(step.figures)
+    assert (step.step, step.epoch, figures["loss/box_loss"], figures["memory/GPU_mem G"]) == (54, 1.0, 1.58, 0.545)
+
+
+def test_espnet2_s_record_of_a_batch_range_is_its_last_batch_in_its_epoch() -> None:
+    # ESPnet issue 2183 (espnet/espnet): ESPnet2's trainer lines behind a launcher's field and a date, in backticks
+    got = steps(feed([
+        ("`[gpu01:0/2] 2020-07-19 08:59:15,042 (trainer:464) INFO: 1epoch:train:1365-2046batch: iter_time=5.663e-05,"
+        " forward_time=0.134, loss=61.936, loss_att=59.201, loss_ctc=68.318, acc=0.134, backward_time=0.111,"
+        " optim_step_time=0.030, lr_0=1.710e-05, train_time=1.793`")]))
+    assert [(s.step, s.epoch, s.loss, s.step_seconds, dict(s.figures)["time/train_time"]) for s in got] == [
+        (2046, 1.0, 61.936, None, 1.793)]
+
+
+@pytest.mark.parametrize(
+    ("text", "step", "loss"),
+    [
+        # ESPnet issue 3370 (espnet/espnet): a user's loop prints its position as ``iterations``
+        ("iterations:16337, train acc:0.288, train loss:459.261, train loss ctc:834.635, train loss att:83.887,",
+         16337, 459.261),
+        # sd-scripts issue 2137 (kohya-ss/sd-scripts): the bar's ``avr_loss`` is the loss it shows (nan here)
+        ("steps:   6%|███▌      | 205/3280 [04:07<1:01:47,  1.21s/it, avr_loss=nan]", 205, "nan"),
+    ],
+)
+def test_a_position_and_a_loss_under_other_names(text: str, step: int, loss: float | str) -> None:
+    (got,) = steps(feed([text]))
+    assert got.step == step
+    assert str(got.loss) == "nan" if loss == "nan" else got.loss == loss
+
+
+def test_a_record_pasted_into_html_reads_as_printed() -> None:
+    # fairseq issue 2201 (facebookresearch/fairseq): the JSON log line inside ``<pre>`` with its quotes as entities
+    text = ("<pre>{&quot;epoch&quot;: 27, &quot;update&quot;: 26.267, &quot;loss&quot;: &quot;8.206&quot;,"
+            " &quot;ups&quot;: &quot;1.62&quot;, &quot;num_updates&quot;: &quot;33700&quot;}</pre>")
+    (step,) = steps(feed([text]))
+    assert (step.step, step.epoch, step.loss) == (33700, 27.0, 8.206)
+
+
+def test_figures_printed_before_their_names_after_a_leading_step() -> None:
+    # tinygrad PR 13803 (tinygrad/tinygrad): MLPerf llama's step lines, each figure before its name
+    got = steps(feed(["    9 4.36 s run, 11.8750 loss, 0.000000000005 LR, 1454.57 GB used, 397832.61 GFLOPS",
+                      "   10 4.40 s run, 11.8750 loss, 0.000000000005 LR, 1454.57 GB used, 394520.83 GFLOPS"]))
+    assert [(s.step, s.loss, s.lr, s.step_seconds, dict(s.figures)) for s in got] == [
+        (9, 11.875, 5e-12, 4.36, {"memory/GB used": 1454.57}), (10, 11.875, 5e-12, 4.40, {"memory/GB used": 1454.57})]
+    # prose that leads with a number is no such record
+    assert steps(feed(["3 runs, 2 losses, 1 winner"])) == []
