@@ -771,15 +771,26 @@ def _runs(usual: UsualLine, lines: list[str], rows: Sequence[tuple[str, ...]],
     steps = columns[index["step"]]
     # Each list below is made at once where every line is of the shape and its figures are numbers
     # (the usual batch), else a line at a time.
-    shaped = list(map(bool, steps))  # (a line of another shape has none of this one's groups)
     count = len(lines)
-    if all(steps) and None not in losses:
+    # The lines of this shape that are no run's (no loss, an evaluation), by where they are, when every
+    # line is of the shape (a log's evaluation lines are a few among its thousands of steps).
+    apart: list[int] | None = None
+    if all(steps):
+        shaped = [True] * count
+        bad = set(compress(range(count), map(operator.is_, losses, repeat(None)))) if None in losses else set()
+        for name in usual.evals:
+            if any(columns[index[name]]):
+                bad.update(compress(range(count), columns[index[name]]))  # (no evaluation)
         ok = [True] * count
+        for at in bad:
+            ok[at] = False
+        apart = sorted(bad)
     else:
+        shaped = list(map(bool, steps))  # (a line of another shape has none of this one's groups)
         ok = list(map(operator.and_, shaped, map(operator.is_not, losses, repeat(None))))  # (a step and its loss)
-    for name in usual.evals:
-        if any(columns[index[name]]):
-            ok = list(map(operator.and_, ok, map(operator.not_, columns[index[name]])))  # (no evaluation)
+        for name in usual.evals:
+            if any(columns[index[name]]):
+                ok = list(map(operator.and_, ok, map(operator.not_, columns[index[name]])))  # (no evaluation)
     step_ms: list[float] = [0.0] * count
     if "step_ms" in index:
         read = _numbers(columns[index["step_ms"]])
@@ -799,12 +810,15 @@ def _runs(usual: UsualLine, lines: list[str], rows: Sequence[tuple[str, ...]],
         if not (read and _all_finite(read) and (not zero or min(cast("list[float]", read)) >= 0)):
             ok = [good and mfu is not None and math.isfinite(mfu) and (mfu >= 0 or not zero)
                   for good, mfu in zip(ok, read, strict=True)]
+            apart = None
         mfus = cast("list[float]", [-1.0 if zero and mfu == 0.0 else mfu for mfu in read] if zero and 0.0 in read else read)
     extra = [(field, read(columns[index[name]])) for name in usual.columns
              if name in _FIELDS for field, read in (_FIELDS[name],)]
     parts: list[tuple[int, int, StepRun | Literal["alone", "other"]]] = []
     bounds = [0, count] if count else []
-    if not all(ok):  # where a stretch ends: a line of another kind (2: another shape, 1: a run's, 0: alone)
+    if apart:  # (every line of this shape: a stretch ends on each side of a line apart)
+        bounds[1:1] = sorted({at for b in apart for at in (b, b + 1) if 0 < at < count and ok[at] != ok[at - 1]})
+    elif apart is None and not all(ok):  # where a stretch ends: a line of another kind (2: another shape, 1: a run's, 0: alone)
         kinds = list(map(operator.add, ok, map(operator.mul, map(operator.not_, shaped), repeat(2))))
         bounds[1:1] = compress(range(1, count), map(operator.ne, islice(kinds, 1, None), kinds))
     for start, end in pairwise(bounds):

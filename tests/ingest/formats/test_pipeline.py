@@ -366,3 +366,29 @@ def test_a_batch_s_columns_are_its_rows_read_down() -> None:
     rows = [("1", "2.5", ""), ("2", "", "x"), ("3", "2.4", "")]
     assert pipeline._columns(rows) == [list(column) for column in zip(*rows, strict=True)]
     assert pipeline._columns([]) == []
+
+
+# modded-nanogpt's lines (tests/data/real's modded-nanogpt logs): a training step, an evaluation at the
+# step (no training loss), a step with no loss; each kind anywhere in a batch, runs of evaluations too.
+_MODDED = st.one_of(
+    st.just("step:{s}/20000 train_loss:3.2841 train_time:1234ms step_avg:123.40ms"),
+    st.just("step:{s}/20000 val_loss:6.9469 train_time:1234ms step_avg:123.40ms"),
+    st.just("step:{s}/20000 train_time:1357ms"),
+    st.just("step:{s}/20000 train_loss:inf train_time:1234ms step_avg:123.40ms"),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(shapes=st.lists(_MODDED, max_size=40), batch=st.integers(1, 45))
+def test_evaluations_among_a_batch_of_steps_break_its_runs_where_feed_reads_them_alone(
+        shapes: list[str], batch: int) -> None:
+    lines = [shape.format(s=step) for step, shape in enumerate(shapes)]
+    bulk, alone = create_parser("modded-nanogpt"), create_parser("modded-nanogpt")
+    for at in range(0, len(lines), batch):
+        items = bulk.feed_runs(lines[at : at + batch])  # type: ignore[attr-defined]
+        read = [step for item in items
+                for step in ([item.step(i) for i in range(len(item))] if isinstance(item, pipeline.StepRun) else [item])]
+        assert read == alone.feed(lines[at : at + batch])
+        runs = [item for item in items if isinstance(item, pipeline.StepRun)]
+        taken = {step for run in runs for step in run.steps}
+        assert taken == {step for step, line in enumerate(lines) if at <= step < at + batch and "train_loss:" in line}
