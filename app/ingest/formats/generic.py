@@ -167,6 +167,11 @@ _L_LOSS = re.compile(rf"(?<![\w/])(l_[a-z]\w{{0,30}}):\s?({NUM})")
 _LTR_FPS = re.compile(r"\bFPS: (\d{1,9}(?:\.\d+)?) \(")
 # A position N/M that leads a record, a labelled figure or a bracketed one after it (not a Keras bar's `` [==>``).
 _LEADING_POSITION = re.compile(r"(\d{1,12})/(\d{1,12})(?=\s?\([A-Za-z]|,\s?[A-Za-z])")
+# fairseq-lua's record: ``| epoch 009 | 0046063 updates | …`` (a checkpoint's led by ``| checkpoint 010 ``), its
+# figures ``name value`` pieces between bars, names glued to their stage (``trainloss``, ``validbleu``).
+_LUA_FAIRSEQ = re.compile(r"^\| (?:checkpoint (\d{1,9}) \| )?epoch (\d{1,9}) \| (\d{1,12}) updates \|(.*)$")
+_LUA_PIECE = re.compile(rf"([A-Za-z][\w/ ]{{0,30}}?)\s+({NUM})")
+_LUA_GLUED = re.compile(r"^(train|valid|test)(loss|ppl|bleu)$")
 # Leading counters before a labelled record: ``490 | loss …`` (llama2.c), ``1|120|Loss: …``
 # (torchtune: epoch, then step).
 _COUNTERS = re.compile(r"^(\d{1,12})\s*\|\s*(?:(\d{1,12})\s*\|\s*)?(?=[A-Za-z])")
@@ -441,6 +446,10 @@ class GenericParser(StepLines[_Line]):
             named_after = _values_first(s)
             if named_after is not None:
                 s = named_after  # (tinygrad's ``2 101.78 s run, 11.8750 loss, 1e-12 LR, 1454.57 GB used, …``)
+        if s[:2] == "| " and " updates | " in s:
+            lua = _lua_fairseq(s)
+            if lua is not None:
+                s = lua  # (fairseq-lua's ``| epoch 009 | 0046063 updates | words/s    7730| trainloss     3.03 | …``)
         if s[:1].isdigit():
             led = _LEADING_POSITION.match(s)
             if led is not None:
@@ -1488,6 +1497,29 @@ def _values_first(s: str) -> str | None:
     if not any(name.lower() == "loss" for name, _, _ in named):
         return None
     return f"step: {m.group(1)} | " + " | ".join(f"{name}: {value}{' ' + unit if unit else ''}" for name, value, unit in named)
+
+
+def _lua_fairseq(s: str) -> str | None:
+    """fairseq-lua's record (``| epoch 009 | 0046063 updates | words/s    7730| trainloss     3.03 | train ppl
+    8.14``) as ``epoch: 9 | num updates: 46063 | words/s: 7730 | train loss: 3.03 | …``; None for any other line.
+
+    Its names are glued (``trainloss``, ``validloss``) and printed before values padded to a column. A checkpoint's
+    record keeps only its evaluation (its ``trainloss`` repeats the epoch's mean, its words/s the epoch's rate), so
+    the epoch's summary is no step of its own; a record of paths and saved models reads as nothing."""
+    m = _LUA_FAIRSEQ.match(s)
+    if m is None:
+        return None
+    checkpoint, epoch, updates, rest = m.groups()
+    kept = []
+    for piece in rest.split("|"):
+        named = _LUA_PIECE.fullmatch(piece.strip())
+        if named is None:
+            continue
+        name = _LUA_GLUED.sub(r"\1 \2", named.group(1))
+        if checkpoint is not None and name.split(" ")[0].lower() not in EVAL_WORDS:
+            continue
+        kept.append(f"{name}: {named.group(2)}")
+    return " | ".join([f"epoch: {int(epoch)}", f"num updates: {int(updates)}", *kept])
 
 
 def _named_label(named: Named) -> str:
