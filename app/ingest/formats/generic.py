@@ -318,6 +318,8 @@ class GenericParser(StepLines[_Line]):
         self._spaced_columns: list[str] = []  # a space-aligned table's header names, while its rows follow
         self._row_parts: tuple[tuple[str, float], ...] = ()  # the loss parts of the last such row read
         self._class_columns: list[str] = []  # a per-class evaluation table's metric names, for its ``all`` row
+        self._coco_kind = ""  # a COCO evaluation's table under way (``bbox``), its column names next
+        self._coco_columns: list[str] = []
         self._epoch_open: TrainStep | None = None  # the last step counted in its epoch, short of the epoch's total
         self._epoch: Reading | None = None  # announced on a line of its own, for the bars after it
         self._full_epoch: tuple[TrainStep, int] | None = None  # the last step: a full epoch's bar, and its total
@@ -498,6 +500,10 @@ class GenericParser(StepLines[_Line]):
                 # ``[400] steps_per_second=1.58, train_loss=3.22``): the bracketed number is the step.
                 s = f"step: {led.group(1)} | {s[led.end():]}"
         table_row = record  # (a record held from one figure a line: its position makes it a step, as a table's row)
+        if self._coco_kind or s.endswith(("results for bbox:", "results for segm:", "results for keypoints:")):
+            coco = self._coco_row(s, at)
+            if coco is not None:
+                return Kind.FULL, coco or None
         if self._class_columns or (s[:6] == "Class " and "  " in s):
             evaluated = self._class_row(s, at)
             if evaluated is not None:
@@ -885,6 +891,29 @@ class GenericParser(StepLines[_Line]):
         # (A line between the header and its row, such as YOLO's validation ``all  787  2054 …`` printed on another
         # stream, keeps the table: only another position header replaces it.)
         return ""
+
+    def _coco_row(self, s: str, at: float | None) -> _Line | None:
+        """detectron2's COCO evaluation table (its forks' too, cvpods'): ``Evaluation results for bbox:`` over a
+        pipe table ``|   AP   |  AP50  | …`` whose one row holds the figures. Returns the row's evaluation (``bbox
+        AP``; a ``nan`` cell, an area with no object, is left out), an empty line for the title, header or rule,
+        None for a line that is neither (which ends the table)."""
+        titled = _COCO_TITLE.search(s)
+        if titled is not None:
+            self._coco_kind, self._coco_columns = titled.group(1), []
+            return _Line("other", at)
+        cells = [c.strip() for c in s.strip().strip("|").split("|")] if s.startswith("|") else []
+        if cells and not self._coco_columns and all(_COCO_NAME.fullmatch(c) for c in cells):
+            self._coco_columns = cells
+            return _Line("other", at)
+        if cells and self._coco_columns and all(_TABLE_RULE.fullmatch(c) for c in cells):
+            return _Line("other", at)
+        kind, columns = self._coco_kind, self._coco_columns
+        self._coco_kind, self._coco_columns = "", []
+        if len(cells) != len(columns) or not all(c == "nan" or number(c) is not None for c in cells):
+            return None
+        readings = [Reading(Field.EVAL_LOSS, f"{kind} {name}", value) for name, cell in zip(columns, cells, strict=True)
+                    if (value := number(cell)) is not None and not math.isnan(value)]
+        return _Line("eval", at, readings, text=s) if readings else _Line("other", at)
 
     def _class_row(self, s: str, at: float | None) -> _Line | None:
         """A per-class evaluation table (ultralytics' and YOLOv5's validation: ``Class  Images  Instances
@@ -1829,6 +1858,11 @@ def _class_metrics(header: str) -> list[str]:
     return names
 
 
+# detectron2's ``_derive_coco_results``: ``Evaluation results for bbox:`` above a pipe table of ``AP``, ``AP50``,
+# ``APs``… (keypoints': ``APm``, ``APl``), the ``---`` rule under its header, then one row of figures.
+_COCO_TITLE = re.compile(r"Evaluation results for (bbox|segm|keypoints):\s*$")
+_COCO_NAME = re.compile(r"AP(?:50|75|s|m|l)?")
+_TABLE_RULE = re.compile(r":?-{3,}:?")
 # YOLOv5's and YOLOv7's older header names its losses by their part alone (``Epoch  gpu_mem  box  obj  cls  total``).
 _YOLO_PARTS = frozenset({"box", "obj", "cls", "dfl", "giou"})
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from app.ingest.formats.classes import Kin, Named, beside, planned_epochs, tied
+from app.ingest.formats.detect import detect
 from app.ingest.formats.endings import ending
 from app.ingest.formats.generic import GenericParser
 from app.stats.events import EvalResult, Event, TrainStep
@@ -436,3 +437,50 @@ def test_fairseq_lua_checkpoint_summary_and_path_records_are_no_steps() -> None:
     # stays update 161676 of epoch 19 with its own loss.
     events = feed(FAIRSEQ_LUA_BLEU)
     assert [(s.step, s.epoch, s.loss, s.lr) for s in steps(events)] == [(161676, 19.0, 2.45, None)]
+
+
+# facebookresearch/detectron2 pull request #380 (botcs): COCOEvaluator's table, then the per-category table under it.
+DETECTRON2_COCO = [
+    "[11/23 08:14:47 d2.evaluation.coco_evaluation]: Evaluation results for bbox: ",
+    "|   AP   |  AP50  |  AP75  |  APs  |  APm   |  APl   |",
+    "|:------:|:------:|:------:|:-----:|:------:|:------:|",
+    "| 27.391 | 45.042 | 27.990 | 8.468 | 27.076 | 49.926 |",
+    "[11/23 08:14:47 d2.evaluation.coco_evaluation]: Per-category bbox AP: ",
+    "| category          | AP     | category         | AP     | category",
+]
+# Megvii-BaseDetection/DenseTeacher issue #31 (zranwang): cvpods' fork of the same table, through loguru, with no
+# training line among them (the run evaluates every ~27 min).
+CVPODS_COCO = [
+    ("2023-02-24 18:28:40.685 | INFO     | cvpods.evaluation.coco_evaluation:_derive_coco_results:318 - Evaluation"
+     " results for bbox: "),
+    "|   AP   |  AP50  |  AP75  |  APs   |  APm   |  APl   |",
+    "|:------:|:------:|:------:|:------:|:------:|:------:|",
+    "| 34.545 | 53.247 | 37.217 | 19.433 | 37.776 | 43.942 |",
+    "",
+    ("2023-02-24 18:55:17.708 | INFO     | cvpods.evaluation.coco_evaluation:_derive_coco_results:318 - Evaluation"
+     " results for bbox: "),
+    "|   AP   |  AP50  |  AP75  |  APs   |  APm   |  APl   |",
+    "|:------:|:------:|:------:|:------:|:------:|:------:|",
+    "| 34.448 | 53.053 | 36.976 | 19.301 | 37.662 | 44.103 |",
+]
+
+
+def test_detectron2_coco_table_is_its_evaluation_and_the_per_category_table_no_figure() -> None:
+    assert evals(feed(DETECTRON2_COCO)) == [
+        ("bbox_AP", 27.391, None), ("bbox_AP50", 45.042, None), ("bbox_AP75", 27.99, None),
+        ("bbox_APs", 8.468, None), ("bbox_APm", 27.076, None), ("bbox_APl", 49.926, None),
+    ]
+
+
+def test_cvpods_coco_tables_alone_are_a_run_evaluating_read_by_the_generic_reader() -> None:
+    assert [(name, value) for name, value, _ in evals(feed(CVPODS_COCO)) if name == "bbox_AP"] == [
+        ("bbox_AP", 34.545), ("bbox_AP", 34.448)]
+    # Its loguru prefix is the miner's signature, but the miner's reader reads nothing of these lines.
+    assert detect(CVPODS_COCO) == "generic"
+
+
+def test_a_nan_cell_of_the_coco_table_is_left_out() -> None:
+    # detectron2's table prints ``nan`` for an area with no object (the ``APl`` of a data set of small ones).
+    table = ["Evaluation results for bbox: ", "|   AP   |  AP50  |  APl  |", "|:------:|:------:|:-----:|",
+             "| 35.738 | 75.887 |  nan  |"]
+    assert evals(feed(table)) == [("bbox_AP", 35.738, None), ("bbox_AP50", 75.887, None)]
