@@ -1032,7 +1032,12 @@ class GenericParser(StepLines[_Line]):
         elif line.what == "pause":
             events.append(TrainingPause(at=line.at, reason="checkpoint"))
         elif line.what == "epoch":
-            self._epoch = line.readings[-1]
+            said = line.readings[-1]
+            if said.total is None and self._epoch is not None and self._epoch.total and said.value == self._epoch.value:
+                # The epoch said again without the run's epochs keeps them (kohya's ``epoch 5/80`` header, then its
+                # ``epoch is incremented. current_epoch: 4, epoch: 5``)
+                said = self._epoch
+            self._epoch = said
             if self._full_epoch is not None:
                 finished = self._full_epoch[0].epoch
                 if finished is not None and self._epoch.value > finished:
