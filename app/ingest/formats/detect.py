@@ -105,8 +105,10 @@ def detect(lines: Sequence[str]) -> str | None:
         name = ranked[0][0]
         if BY_NAME[name].kind == _FALLBACK.kind and _steps_unread(name, lines, counts[name]):
             return _FALLBACK.name
-        if _reads_nothing(name, lines) and _holds_steps(lines):
-            # (cvpods' evaluation tables printed through loguru carry the miner's signature, none of its messages)
+        own = BY_NAME[name].own_messages
+        if own is not None and not own(lines) and _holds_steps(lines):
+            # A signature that is also other programs' with none of its own messages: the fallback reader takes
+            # the log when it reads a run in it (cvpods' evaluation tables printed through loguru, no miner line)
             return _FALLBACK.name
         return name
     for spec in FORMATS:
@@ -140,19 +142,6 @@ def _run_health(lines: Sequence[str]) -> bool:
             ):
                 return True
     return any(isinstance(event, RunCrashed) for event in watch.cut_traceback())  # (a caught error raised again)
-
-
-def _reads_nothing(name: str, lines: Sequence[str]) -> bool:
-    """True when the format whose signatures these lines carry reads no event of its own in them: the fallback
-    reader then takes them when it reads a run in them (evaluations alone too)."""
-    from ...stats.events import Tick
-
-    tail = list(lines[-SNIFF_LINES:])
-    known = create_parser(name)
-    for i in range(0, len(tail), SNIFF_PIECE_LINES):  # (the first event read answers)
-        if any(not isinstance(event, Tick) for event in known.feed(tail[i : i + SNIFF_PIECE_LINES])):
-            return False
-    return True
 
 
 def _steps_unread(name: str, lines: Sequence[str], signatures: int) -> bool:

@@ -475,7 +475,7 @@ def test_detectron2_coco_table_is_its_evaluation_and_the_per_category_table_no_f
 def test_cvpods_coco_tables_alone_are_a_run_evaluating_read_by_the_generic_reader() -> None:
     assert [(name, value) for name, value, _ in evals(feed(CVPODS_COCO)) if name == "bbox_AP"] == [
         ("bbox_AP", 34.545), ("bbox_AP", 34.448)]
-    # Its loguru prefix is the miner's signature, but the miner's reader reads nothing of these lines.
+    # Its loguru prefix is the miner's signature, but no miner message is among these lines.
     assert detect(CVPODS_COCO) == "generic"
 
 
