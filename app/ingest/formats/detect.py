@@ -105,6 +105,11 @@ def detect(lines: Sequence[str]) -> str | None:
         name = ranked[0][0]
         if BY_NAME[name].kind == _FALLBACK.kind and _steps_unread(name, lines, counts[name]):
             return _FALLBACK.name
+        own = BY_NAME[name].own_messages
+        if own is not None and not own(lines) and _holds_steps(lines):
+            # A signature that is also other programs' with none of its own messages: the fallback reader takes
+            # the log when it reads a run in it (cvpods' evaluation tables printed through loguru, no miner line)
+            return _FALLBACK.name
         return name
     for spec in FORMATS:
         if spec.reads_unsigned and any(not isinstance(event, spec.unsigned_ignores)

@@ -167,6 +167,11 @@ _L_LOSS = re.compile(rf"(?<![\w/])(l_[a-z]\w{{0,30}}):\s?({NUM})")
 _LTR_FPS = re.compile(r"\bFPS: (\d{1,9}(?:\.\d+)?) \(")
 # A position N/M that leads a record, a labelled figure or a bracketed one after it (not a Keras bar's `` [==>``).
 _LEADING_POSITION = re.compile(r"(\d{1,12})/(\d{1,12})(?=\s?\([A-Za-z]|,\s?[A-Za-z])")
+# fairseq-lua's record: ``| epoch 009 | 0046063 updates | …`` (a checkpoint's led by ``| checkpoint 010 ``), its
+# figures ``name value`` pieces between bars, names glued to their stage (``trainloss``, ``validbleu``).
+_LUA_FAIRSEQ = re.compile(r"^\| (?:checkpoint (\d{1,9}) \| )?epoch (\d{1,9}) \| (\d{1,12}) updates \|(.*)$")
+_LUA_PIECE = re.compile(rf"([A-Za-z][\w/ ]{{0,30}}?)\s+({NUM})")
+_LUA_GLUED = re.compile(r"^(train|valid|test)(loss|ppl|bleu)$")
 # Leading counters before a labelled record: ``490 | loss …`` (llama2.c), ``1|120|Loss: …``
 # (torchtune: epoch, then step).
 _COUNTERS = re.compile(r"^(\d{1,12})\s*\|\s*(?:(\d{1,12})\s*\|\s*)?(?=[A-Za-z])")
@@ -313,6 +318,8 @@ class GenericParser(StepLines[_Line]):
         self._spaced_columns: list[str] = []  # a space-aligned table's header names, while its rows follow
         self._row_parts: tuple[tuple[str, float], ...] = ()  # the loss parts of the last such row read
         self._class_columns: list[str] = []  # a per-class evaluation table's metric names, for its ``all`` row
+        self._coco_kind = ""  # a COCO evaluation's table under way (``bbox``), its column names next
+        self._coco_columns: list[str] = []
         self._epoch_open: TrainStep | None = None  # the last step counted in its epoch, short of the epoch's total
         self._epoch: Reading | None = None  # announced on a line of its own, for the bars after it
         self._full_epoch: tuple[TrainStep, int] | None = None  # the last step: a full epoch's bar, and its total
@@ -441,6 +448,10 @@ class GenericParser(StepLines[_Line]):
             named_after = _values_first(s)
             if named_after is not None:
                 s = named_after  # (tinygrad's ``2 101.78 s run, 11.8750 loss, 1e-12 LR, 1454.57 GB used, …``)
+        if s[:2] == "| " and " updates | " in s:
+            lua = _lua_fairseq(s)
+            if lua is not None:
+                s = lua  # (fairseq-lua's ``| epoch 009 | 0046063 updates | words/s    7730| trainloss     3.03 | …``)
         if s[:1].isdigit():
             led = _LEADING_POSITION.match(s)
             if led is not None:
@@ -489,6 +500,10 @@ class GenericParser(StepLines[_Line]):
                 # ``[400] steps_per_second=1.58, train_loss=3.22``): the bracketed number is the step.
                 s = f"step: {led.group(1)} | {s[led.end():]}"
         table_row = record  # (a record held from one figure a line: its position makes it a step, as a table's row)
+        if self._coco_kind or s.endswith(("results for bbox:", "results for segm:", "results for keypoints:")):
+            coco = self._coco_row(s, at)
+            if coco is not None:
+                return Kind.FULL, coco or None
         if self._class_columns or (s[:6] == "Class " and "  " in s):
             evaluated = self._class_row(s, at)
             if evaluated is not None:
@@ -877,6 +892,29 @@ class GenericParser(StepLines[_Line]):
         # stream, keeps the table: only another position header replaces it.)
         return ""
 
+    def _coco_row(self, s: str, at: float | None) -> _Line | None:
+        """detectron2's COCO evaluation table (its forks' too, cvpods'): ``Evaluation results for bbox:`` over a
+        pipe table ``|   AP   |  AP50  | …`` whose one row holds the figures. Returns the row's evaluation (``bbox
+        AP``; a ``nan`` cell, an area with no object, is left out), an empty line for the title, header or rule,
+        None for a line that is neither (which ends the table)."""
+        titled = _COCO_TITLE.search(s)
+        if titled is not None:
+            self._coco_kind, self._coco_columns = titled.group(1), []
+            return _Line("other", at)
+        cells = [c.strip() for c in s.strip().strip("|").split("|")] if s.startswith("|") else []
+        if cells and not self._coco_columns and all(_COCO_NAME.fullmatch(c) for c in cells):
+            self._coco_columns = cells
+            return _Line("other", at)
+        if cells and self._coco_columns and all(_TABLE_RULE.fullmatch(c) for c in cells):
+            return _Line("other", at)
+        kind, columns = self._coco_kind, self._coco_columns
+        self._coco_kind, self._coco_columns = "", []
+        if len(cells) != len(columns) or not all(c == "nan" or number(c) is not None for c in cells):
+            return None
+        readings = [Reading(Field.EVAL_LOSS, f"{kind} {name}", value) for name, cell in zip(columns, cells, strict=True)
+                    if (value := number(cell)) is not None and not math.isnan(value)]
+        return _Line("eval", at, readings, text=s) if readings else _Line("other", at)
+
     def _class_row(self, s: str, at: float | None) -> _Line | None:
         """A per-class evaluation table (ultralytics' and YOLOv5's validation: ``Class  Images  Instances
         Box(P  R  mAP50  mAP50-95): 100%|…|`` over ``all  722  1444  0.994  0.995  0.995  0.734``): its header
@@ -994,7 +1032,12 @@ class GenericParser(StepLines[_Line]):
         elif line.what == "pause":
             events.append(TrainingPause(at=line.at, reason="checkpoint"))
         elif line.what == "epoch":
-            self._epoch = line.readings[-1]
+            said = line.readings[-1]
+            if said.total is None and self._epoch is not None and self._epoch.total and said.value == self._epoch.value:
+                # The epoch said again without the run's epochs keeps them (kohya's ``epoch 5/80`` header, then its
+                # ``epoch is incremented. current_epoch: 4, epoch: 5``)
+                said = self._epoch
+            self._epoch = said
             if self._full_epoch is not None:
                 finished = self._full_epoch[0].epoch
                 if finished is not None and self._epoch.value > finished:
@@ -1490,6 +1533,29 @@ def _values_first(s: str) -> str | None:
     return f"step: {m.group(1)} | " + " | ".join(f"{name}: {value}{' ' + unit if unit else ''}" for name, value, unit in named)
 
 
+def _lua_fairseq(s: str) -> str | None:
+    """fairseq-lua's record (``| epoch 009 | 0046063 updates | words/s    7730| trainloss     3.03 | train ppl
+    8.14``) as ``epoch: 9 | num updates: 46063 | words/s: 7730 | train loss: 3.03 | …``; None for any other line.
+
+    Its names are glued (``trainloss``, ``validloss``) and printed before values padded to a column. A checkpoint's
+    record keeps only its evaluation (its ``trainloss`` repeats the epoch's mean, its words/s the epoch's rate), so
+    the epoch's summary is no step of its own; a record of paths and saved models reads as nothing."""
+    m = _LUA_FAIRSEQ.match(s)
+    if m is None:
+        return None
+    checkpoint, epoch, updates, rest = m.groups()
+    kept = []
+    for piece in rest.split("|"):
+        named = _LUA_PIECE.fullmatch(piece.strip())
+        if named is None:
+            continue
+        name = _LUA_GLUED.sub(r"\1 \2", named.group(1))
+        if checkpoint is not None and name.split(" ")[0].lower() not in EVAL_WORDS:
+            continue
+        kept.append(f"{name}: {named.group(2)}")
+    return " | ".join([f"epoch: {int(epoch)}", f"num updates: {int(updates)}", *kept])
+
+
 def _named_label(named: Named) -> str:
     """An evaluation figure's label: ``val_acc``, ``test_acc``, a detector's ``mAP`` as it prints it."""
     label = _eval_label(named.name)
@@ -1797,6 +1863,11 @@ def _class_metrics(header: str) -> list[str]:
     return names
 
 
+# detectron2's ``_derive_coco_results``: ``Evaluation results for bbox:`` above a pipe table of ``AP``, ``AP50``,
+# ``APs``… (keypoints': ``APm``, ``APl``), the ``---`` rule under its header, then one row of figures.
+_COCO_TITLE = re.compile(r"Evaluation results for (bbox|segm|keypoints):\s*$")
+_COCO_NAME = re.compile(r"AP(?:50|75|s|m|l)?")
+_TABLE_RULE = re.compile(r":?-{3,}:?")
 # YOLOv5's and YOLOv7's older header names its losses by their part alone (``Epoch  gpu_mem  box  obj  cls  total``).
 _YOLO_PARTS = frozenset({"box", "obj", "cls", "dfl", "giou"})
 

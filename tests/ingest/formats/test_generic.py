@@ -1316,6 +1316,18 @@ def test_an_epoch_said_on_its_own_line_stays_the_data_s_epoch_over_a_bar_of_the_
     # IRN (https://github.com/jiwoon-ahn/irn/issues/13): ``Epoch 5/5`` above its steps of the run's 3305: epoch 5 of 5
     (irn,) = steps(["Epoch 5/5", "step: 2700/ 3305 loss:0.3569 0.3068 2.8103 0.1992 imps:18.2 lr: 0.0217"])
     assert (irn.step, irn.total_steps, irn.epoch, irn.epoch_total, irn.ends_at_total) == (2700, 3305, 5.0, 5, True)
+    # kohya-ss/sd-scripts (https://github.com/kohya-ss/sd-scripts/issues/2137): its ``epoch 5/80`` header, then the
+    # same epoch said again without the run's 80 (``epoch is incremented``): epoch 5 of 80 stays
+    (sd,) = steps(["epoch 5/80", "",
+                   ("2025-06-29 11:59:59 INFO     epoch is incremented. current_epoch: 4, epoch: 5"
+                    "                          train_util.py:779"),
+                   ("steps:   6%|███▌                                                    | 205/3280 [04:07<1:01:47,"
+                    "  1.21s/it, avr_loss=nan]")])
+    assert (sd.step, sd.total_steps, sd.epoch, sd.epoch_total) == (205, 3280, 5.0, 80)
+    # another epoch said without a total forgets the old one's (epoch 6 of 80 is not said by ``epoch: 6``)
+    (other,) = steps(["epoch 5/80", "epoch is incremented. current_epoch: 5, epoch: 6",
+                      "steps:   6%|███▌      | 206/3280 [04:08<1:01:47,  1.21s/it, avr_loss=nan]"])
+    assert (other.epoch, other.epoch_total) == (6.0, None)
 
 
 # char-rnn (https://github.com/karpathy/char-rnn/issues/215) and its TensorFlow port

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from app.ingest.formats.classes import Kin, Named, beside, planned_epochs, tied
+from app.ingest.formats.detect import detect
 from app.ingest.formats.endings import ending
 from app.ingest.formats.generic import GenericParser
 from app.stats.events import EvalResult, Event, TrainStep
@@ -394,3 +395,92 @@ def test_figures_printed_before_their_names_after_a_leading_step() -> None:
         (9, 11.875, 5e-12, 4.36, {"memory/GB used": 1454.57}), (10, 11.875, 5e-12, 4.40, {"memory/GB used": 1454.57})]
     # prose that leads with a number is no such record
     assert steps(feed(["3 runs, 2 losses, 1 winner"])) == []
+
+
+# facebookresearch/fairseq-lua issue #89 (stefan-it's log): the Lua trainer's records, each ``| name value |`` piece
+# glued to its stage (``trainloss``), its update count printed before its name; a checkpoint's records after each epoch.
+FAIRSEQ_LUA = [
+    "| IndexedDataset: loaded model-data with 1000 examples",
+    "| epoch 000 | 0001000 updates | words/s   47490| trainloss    10.35 | train ppl  1305.63",
+    "| checkpoint 001 | epoch 001 | 0001413 updates | s/checkpnt     112 | words/s   51424 | lr 0.100000",
+    "| checkpoint 001 | epoch 001 | 0001413 updates | trainloss    10.09 | train ppl  1086.95",
+    ("| checkpoint 001 | epoch 001 | 0001413 updates | validloss     9.44 | valid ppl   693.66 | testloss     9.44 | test"
+     " ppl   693.27"),
+    "| checkpoint 001 | epoch 001 | 0001413 updates | saved model to model-conv/model_epoch1.th7",
+    "| epoch 001 | 0001413 updates | 0000000 epoch updates | path model-conv/state_epoch1.th7",
+    "| epoch 001 | 0002413 updates | words/s   63231| trainloss     8.99 | train ppl   508.90",
+]
+# fairseq-lua issue #26 (ozancaglayan's log): a BLEU evaluated at the checkpoint, then the epoch the trainer jumped to.
+FAIRSEQ_LUA_BLEU = [
+    "| epoch 019 | 0161676 updates | words/s   14300| trainloss     2.45 | train ppl     5.46",
+    "| checkpoint 020 | epoch 020 | 0161680 updates | s/checkpnt     632 | words/s   14126 | lr 0.000313",
+    "| checkpoint 020 | epoch 020 | 0161680 updates | trainloss     2.10 | train ppl     4.30",
+    "| checkpoint 020 | epoch 020 | 0161680 updates | validbleu    17.67 | valid BP      0.90",
+    "| epoch 100 | 0161680 updates | 0000000 epoch updates | path blstm/state_epoch100.th7",
+]
+
+
+def test_fairseq_lua_records_are_updates_with_their_loss_and_checkpoints_their_evaluation() -> None:
+    events = feed(FAIRSEQ_LUA)
+    # The update count is the step, the epoch beside it; the checkpoint's trainloss (the epoch's mean) is no step,
+    # and words/s (words, not tokens) is no token rate.
+    assert [(s.step, s.epoch, s.loss, s.tokens_per_second) for s in steps(events)] == [
+        (1000, 0.0, 10.35, None),
+        (2413, 1.0, 8.99, None),
+    ]
+    assert evals(events) == [("val_loss", 9.44, 1413), ("test_loss", 9.44, 1413), ("valid_ppl", 693.66, 1413),
+                             ("test_ppl", 693.27, 1413)]
+
+
+def test_fairseq_lua_checkpoint_summary_and_path_records_are_no_steps() -> None:
+    # The checkpoint's lr and trainloss are the epoch's summary, the jump to epoch 100 a record of paths: the last step
+    # stays update 161676 of epoch 19 with its own loss.
+    events = feed(FAIRSEQ_LUA_BLEU)
+    assert [(s.step, s.epoch, s.loss, s.lr) for s in steps(events)] == [(161676, 19.0, 2.45, None)]
+
+
+# facebookresearch/detectron2 pull request #380 (botcs): COCOEvaluator's table, then the per-category table under it.
+DETECTRON2_COCO = [
+    "[11/23 08:14:47 d2.evaluation.coco_evaluation]: Evaluation results for bbox: ",
+    "|   AP   |  AP50  |  AP75  |  APs  |  APm   |  APl   |",
+    "|:------:|:------:|:------:|:-----:|:------:|:------:|",
+    "| 27.391 | 45.042 | 27.990 | 8.468 | 27.076 | 49.926 |",
+    "[11/23 08:14:47 d2.evaluation.coco_evaluation]: Per-category bbox AP: ",
+    "| category          | AP     | category         | AP     | category",
+]
+# Megvii-BaseDetection/DenseTeacher issue #31 (zranwang): cvpods' fork of the same table, through loguru, with no
+# training line among them (the run evaluates every ~27 min).
+CVPODS_COCO = [
+    ("2023-02-24 18:28:40.685 | INFO     | cvpods.evaluation.coco_evaluation:_derive_coco_results:318 - Evaluation"
+     " results for bbox: "),
+    "|   AP   |  AP50  |  AP75  |  APs   |  APm   |  APl   |",
+    "|:------:|:------:|:------:|:------:|:------:|:------:|",
+    "| 34.545 | 53.247 | 37.217 | 19.433 | 37.776 | 43.942 |",
+    "",
+    ("2023-02-24 18:55:17.708 | INFO     | cvpods.evaluation.coco_evaluation:_derive_coco_results:318 - Evaluation"
+     " results for bbox: "),
+    "|   AP   |  AP50  |  AP75  |  APs   |  APm   |  APl   |",
+    "|:------:|:------:|:------:|:------:|:------:|:------:|",
+    "| 34.448 | 53.053 | 36.976 | 19.301 | 37.662 | 44.103 |",
+]
+
+
+def test_detectron2_coco_table_is_its_evaluation_and_the_per_category_table_no_figure() -> None:
+    assert evals(feed(DETECTRON2_COCO)) == [
+        ("bbox_AP", 27.391, None), ("bbox_AP50", 45.042, None), ("bbox_AP75", 27.99, None),
+        ("bbox_APs", 8.468, None), ("bbox_APm", 27.076, None), ("bbox_APl", 49.926, None),
+    ]
+
+
+def test_cvpods_coco_tables_alone_are_a_run_evaluating_read_by_the_generic_reader() -> None:
+    assert [(name, value) for name, value, _ in evals(feed(CVPODS_COCO)) if name == "bbox_AP"] == [
+        ("bbox_AP", 34.545), ("bbox_AP", 34.448)]
+    # Its loguru prefix is the miner's signature, but no miner message is among these lines.
+    assert detect(CVPODS_COCO) == "generic"
+
+
+def test_a_nan_cell_of_the_coco_table_is_left_out() -> None:
+    # detectron2's table prints ``nan`` for an area with no object (the ``APl`` of a data set of small ones).
+    table = ["Evaluation results for bbox: ", "|   AP   |  AP50  |  APl  |", "|:------:|:------:|:-----:|",
+             "| 35.738 | 75.887 |  nan  |"]
+    assert evals(feed(table)) == [("bbox_AP", 35.738, None), ("bbox_AP50", 75.887, None)]
