@@ -332,6 +332,9 @@ class StepProgress:
                                grad_norms=grads is not None)
         # Stage.take of each: the last is the latest; a finite loss that has not exploded clears a divergence.
         stage.latest, stage.step_time = last, times[-1]
+        if elapsed is not None:  # (Stage.take of each: the clock's span)
+            stage.note_clock(steps[0] + stage.offset, elapsed[start])
+            stage.note_clock(last.step + stage.offset, elapsed[end - 1])
         stage.pause = None
         stage.forget_said_end()
         stage.exploded = False
