@@ -71,3 +71,26 @@ def test_an_epoch_s_printed_time_is_no_log_without_time(tmp_path: Path) -> None:
     assert "no rate: each epoch's time printed, no step's, for its 10 step lines" in details
     assert not any("no duration or time read" in line for line in details)
     assert any("epoch 7.12 s (as printed)" in line for line in details)
+
+
+def test_a_closing_bar_s_rate_is_kept_when_the_next_bar_has_none_before_a_crash(tmp_path: Path) -> None:
+    """PyTorch-YOLOv3 #650: epoch 13's bar closes at ``101/101 [01:54<00:00,  1.14s/it]``, epoch 14's opens at
+    ``0/101 [00:00<?, ?it/s]`` and the DataLoader dies: the step time shown is the closing bar's, said where it was
+    printed."""
+    lines = ["Training Epoch 13: 100% 101/101 [01:54<00:00,  1.14s/it]", "---- mAP 0.9235236715367303",
+             "Training Epoch 14:   0% 0/101 [00:00<?, ?it/s]", "Traceback (most recent call last):",
+             '  File "train.py", line 1, in <module>',
+             "RuntimeError: DataLoader worker (pid 2256) is killed by signal: Aborted. "]
+    details = read_at(tmp_path, lines)["details"]
+    assert "step 1.14 s (as printed at epoch 13)" in details
+
+
+def test_a_header_s_later_epoch_is_the_data_epoch_beside_a_run_s_count(tmp_path: Path) -> None:
+    """kohya sd-scripts #2137: one bar over the run's 3280 steps, ``epoch N/80`` headers between its lines. After the
+    bar at step 82 (epoch 2, its header above it) the header ``epoch 3/80``: the run is in epoch 3 now, still at step
+    82 of 3280."""
+    lines = ["epoch 1/80", "steps:   1%|▋      | 41/3280 [00:50<1:06:54,  1.24s/it, avr_loss=0.1]",
+             "epoch 2/80", "steps:   2%|█▍     | 82/3280 [01:40<1:05:00,  1.22s/it, avr_loss=0.1]", "epoch 3/80"]
+    data = read_at(tmp_path, lines)
+    assert "Data epoch 3" in data["details"]
+    assert "Stage train · step 82/3280 (2.5%)" in data["details"]

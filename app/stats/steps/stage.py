@@ -110,6 +110,9 @@ class Stage:
     # (place on the timeline, seconds) since the clock last went back, for a step time worked out from the two.
     clock_from: tuple[int, float] | None = None
     clock_to: tuple[int, float] | None = None
+    # The latest step line that printed its step's time (a closing bar's ``1.14s/it``): kept where the lines after it
+    # print none (the next epoch's bar at ``0/101 [00:00<?, ?it/s]``, then a crash).
+    timed_step: TrainStep | None = None
 
     def take_eval(self, name: str, value: float | None, step: int | None, t: float | None) -> None:
         """Keep an evaluation's figure; a loss-like one that is not a number is a divergence."""
@@ -140,6 +143,8 @@ class Stage:
     def take(self, event: TrainStep, t: float | None) -> None:
         """Make ``event`` the latest step (seen at ``t``): it ends a pause and any end summary."""
         self.note_clock(event.step + self.offset, event.elapsed_seconds)
+        if event.step_seconds is not None and math.isfinite(event.step_seconds) and not event.logged:
+            self.timed_step = event
         if event.step > self.latest.step and event.stage == self.latest.stage:
             self.line_stride = event.step - self.latest.step
         if event.step != self.latest.step or event.stage != self.latest.stage:

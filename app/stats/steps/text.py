@@ -304,6 +304,12 @@ def speed_parts(stage: Stage, run: RunFacts, m: Measure | None = None) -> list[s
         each, span, steps = clock
         parts.append(f"{'epoch' if stage.counts_epochs else 'step'} {seconds_text(each)} (worked out: the trainer's "
                      f"clock, {seconds_text(span)} over {steps:,} {'epochs' if stage.counts_epochs else 'steps'})")
+    elif (before := stage.timed_step) is not None and before is not latest and not stage.clock_over_printed:
+        # The latest line printed no time of its own (a new bar at ``0/101 [00:00<?, ?it/s]``) and none is measured:
+        # the last one printed, said where (the run's pace before a crash at the next epoch's start).
+        own = f"{before.step_seconds_note}, " if before.step_seconds_note else ""
+        parts.append(f"{'epoch' if stage.counts_epochs else 'step'} {seconds_text(before.step_seconds or 0.0)} "
+                     f"({own}as printed at {step_of(before, stage.counts_epochs)})")
     epoch_seconds = finite(dict(latest.figures).get(EPOCH_SECONDS))
     if epoch_seconds is not None and epoch_seconds > 0:
         parts.append(f"epoch {seconds_text(epoch_seconds)} (as printed)")  # (an epoch's time, printed beside its last step)
@@ -411,6 +417,11 @@ def data_line(stage: Stage) -> str | None:
             line += f" (≈{per_step:.3g} row groups/step)"
         return line
     epoch = latest.epoch if latest.epoch is not None else stage.epoch
+    if (epoch is not None and stage.epoch is not None and stage.epoch > epoch and latest.ends_at_total
+            and latest.total_steps is not None and not latest.logged):
+        # A header after the latest step named a later epoch (kohya's ``epoch 6/80`` after its bar at epoch 5): its
+        # count is the run's, so the run is in that epoch now.
+        epoch = stage.epoch
     if epoch is not None:
         # (a position in the epoch printed beside the run's step: fairseq's ``epoch 001:  650 / 1891``)
         printed = dict(latest.figures)  # (the latest step line's own, never an earlier line's)
