@@ -482,11 +482,11 @@ def figure_lines(figures: dict[str, float]) -> list[str]:
         lines.append("Totals " + " · ".join(totals))
     # Memory and times printed beside a step under their own names, with their unit only where one was printed
     # (``max_mem: 2372M`` is ``memory/max_mem M``; vietocr's ``gpu time: 38.92`` has none): shown as printed.
-    memory = [f"{name} {as_printed(value)}{f' {unit}' if unit else ''}"
-              for (whose, slash, part), value in named if whose == "memory" and slash
-              for name, _, unit in [_name_and_unit(part)]]
-    if memory:
-        lines.append("Memory " + " · ".join(memory) + " (as printed)")
+    printed = [f"{name} {as_printed(value)}{f' {unit}' if unit else ''}"
+               for (whose, slash, part), value in named if whose == "memory" and slash
+               for name, _, unit in [_name_and_unit(part)]]
+    if printed:
+        lines.append("Memory " + " · ".join(printed) + " (as printed)")
     times = [f"{part} {as_printed(value)}" for (whose, slash, part), value in named if whose == "time" and slash]
     if times:
         lines.append("Times " + " · ".join(times) + " (as printed, unit not printed)")
