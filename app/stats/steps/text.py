@@ -537,7 +537,7 @@ def recognised(stage: Stage) -> str:
         ("lr", stage.lr is not None),
         ("grad norm", stage.grad_norm is not None),
         ("step time", latest.step_seconds is not None),
-        ("elapsed", latest.elapsed_seconds is not None or stage.clock_from is not None),
+        ("elapsed", latest.elapsed_seconds is not None),
         ("tok/s", latest.tokens_per_second is not None),
         ("tokens", latest.tokens is not None),
         ("ETA", latest.trainer_eta_seconds is not None),
