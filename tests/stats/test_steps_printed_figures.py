@@ -22,6 +22,8 @@ def test_memory_and_unitless_times_show_under_their_printed_names_and_units() ->
         "Memory max_mem 2372 M · max mem 8738 (as printed)",
         "Times gpu time 38.92 (as printed, unit not printed)",
     ]
+    # mmdet's ``memory: 4090`` (no unit printed): the group's name is its name.
+    assert figure_lines({"memory/memory": 4090.0}) == ["Memory 4090 (as printed)"]
 
 
 def test_a_metric_logger_s_max_mem_is_in_the_details(tmp_path: Path) -> None:

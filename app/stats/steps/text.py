@@ -482,7 +482,8 @@ def figure_lines(figures: dict[str, float]) -> list[str]:
         lines.append("Totals " + " · ".join(totals))
     # Memory and times printed beside a step under their own names, with their unit only where one was printed
     # (``max_mem: 2372M`` is ``memory/max_mem M``; vietocr's ``gpu time: 38.92`` has none): shown as printed.
-    printed = [f"{name} {as_printed(value)}{f' {unit}' if unit else ''}"
+    # (named only ``memory``, mmdet's ``memory: 4090``, the group's name says it: ``Memory 4090 (as printed)``)
+    printed = [f"{'' if name.lower() in ('memory', 'mem') else name + ' '}{as_printed(value)}{f' {unit}' if unit else ''}"
                for (whose, slash, part), value in named if whose == "memory" and slash
                for name, _, unit in [_name_and_unit(part)]]
     if printed:
