@@ -1,7 +1,8 @@
 """Figures printed beside a step under their own names are shown as printed, in the details' groups; a step time
 worked out from the trainer's clock says so; an epoch's printed time is no "no time read".
 
-Composed logs in the shapes of real ones (each named below), their answers worked out here by hand.
+Composed logs in the shapes of real ones (each named below) and real excerpts (tests/data/real, each file's source in
+its header), their answers worked out here by hand.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from pathlib import Path
 from app.stats.events import TrainStep
 from app.stats.steps.stage import RunFacts, Stage
 from app.stats.steps.text import figure_lines, speed_parts
+from tests.reallogs import body
 from tests.stats.test_steps_evidence import read_at
 
 
@@ -96,3 +98,30 @@ def test_a_header_s_later_epoch_is_the_data_epoch_beside_a_run_s_count(tmp_path:
     data = read_at(tmp_path, lines)
     assert "Data epoch 3" in data["details"]
     assert "Stage train · step 82/3280 (2.5%)" in data["details"]
+
+
+# --- real excerpts (tests/data/real, each file's source in its header) -------------------------------------------
+
+
+def test_mlx_s_peak_memory_and_yolo_s_gpu_mem_show_as_printed(tmp_path: Path) -> None:
+    """MLX-LM PR #330's last report ends ``Peak mem 10.588 GB``; ultralytics #21765's epoch-22 row prints ``9.87G``
+    under ``GPU_mem``: both shown with their printed names and units."""
+    mlx = read_at(tmp_path, body("generic-mlx-lm-pr330-cuda-backend.log"))["details"]
+    assert "Memory Peak mem 10.588 GB (as printed)" in mlx
+    yolo = read_at(tmp_path, body("generic-ultralytics-issue21765-yolo-epoch-22-of-55-negative-box-loss-9min-epochs.log"))
+    assert "Memory GPU_mem 9.87 G (as printed)" in yolo["details"]
+
+
+def test_chainer_s_elapsed_time_column_gives_a_step_time_worked_out(tmp_path: Path) -> None:
+    """ESPnet PR #1138 (Chainer's PrintReport): ``elapsed_time`` 113.983 s at iteration 100 and 152.658 s at 200, 300's
+    cut off: 38.675 s over 100 iterations, 387 ms an iteration, worked out from the clock."""
+    details = read_at(tmp_path, body(
+        "chainer-espnet-pr1138-asr-train-printreport-iterations-100-to-300-progressbar-escapes.log"))["details"]
+    assert "step 387 ms (worked out: the trainer's clock, 38.67 s over 100 steps)" in details
+
+
+def test_keras_s_last_printed_step_time_is_kept_under_a_bar_that_prints_only_its_eta(tmp_path: Path) -> None:
+    """Keras PR #8169: epoch 2 closes at ``77us/step``, epoch 3's bar mid-way prints only ``ETA: 2s``: the step time
+    shown is epoch 2's, as printed there."""
+    details = read_at(tmp_path, body("generic-keras-pr8169-epoch-of-12-samples-bar-mid-epoch-eta.log"))["details"]
+    assert "step 0.077 ms (as printed at epoch 2 of 12)" in details
