@@ -1037,12 +1037,15 @@ class GenericParser(StepLines[_Line]):
                 # The epoch said again without the run's epochs keeps them (kohya's ``epoch 5/80`` header, then its
                 # ``epoch is incremented. current_epoch: 4, epoch: 5``)
                 said = self._epoch
-            self._epoch = said
+            before, self._epoch = self._epoch, said
             if self._full_epoch is not None:
                 finished = self._full_epoch[0].epoch
                 if finished is not None and self._epoch.value > finished:
                     # (Keras' ``Epoch 12/40`` after epoch 11's full bar: the run is in epoch 12 now)
                     events.append(StepFigures(at=line.at, epoch=self._epoch.value))
+            elif self._last is not None and before is not None and self._epoch.value > before.value:
+                # (kohya's ``epoch 6/80`` after the run's bar in epoch 5: the run is in epoch 6 now, its count the run's)
+                events.append(StepFigures(at=line.at, epoch=self._epoch.value))
         elif line.what == "total":
             self._total = next(int(r.value) for r in line.readings if r.field is Field.TOTAL)
             if self._total > 0:  # the run's length before its first step (``max_steps=100``): said at once

@@ -332,6 +332,11 @@ class StepProgress:
                                grad_norms=grads is not None)
         # Stage.take of each: the last is the latest; a finite loss that has not exploded clears a divergence.
         stage.latest, stage.step_time = last, times[-1]
+        if last.step_seconds is not None and math.isfinite(last.step_seconds) and not last.logged:
+            stage.timed_step = last  # (Stage.take of each: the latest printed step time)
+        if elapsed is not None:  # (Stage.take of each: the clock's span)
+            stage.note_clock(steps[0] + stage.offset, elapsed[start])
+            stage.note_clock(last.step + stage.offset, elapsed[end - 1])
         stage.pause = None
         stage.forget_said_end()
         stage.exploded = False

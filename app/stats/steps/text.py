@@ -20,6 +20,7 @@ from .stage import (
     Measure,
     RunFacts,
     Stage,
+    clock_step_seconds,
     finite,
     printed_step_seconds,
     row_groups_per_step,
@@ -30,6 +31,9 @@ from .verdict import EarlyVerdict, Line, Status, Verdict
 EVALS_SHOWN = 4
 # An epoch's own time, printed on a line tied to its last step (DGL's ``Epoch Time(s): 7.25``): a figure of its step.
 EPOCH_SECONDS = "epoch_seconds"
+
+# The units a memory figure may carry after its printed name (``memory/max_mem M``, ``memory/Peak mem GB``).
+_MEMORY_UNITS = frozenset({"K", "M", "G", "T", "KB", "MB", "GB", "TB", "KiB", "MiB", "GiB", "TiB"})
 
 STAGE_LABELS = {"sft": "SFT ", "mid": "mid ", "rl": "RL "}
 # The figures an evaluation job's summary leads with (nanochat's base_eval: bpb, then CORE).
@@ -87,7 +91,7 @@ def details(
                      f"{latest.step:,} {unit} in {clock} of the trainer's own clock ({whole} {unit}/h over the whole run)"))
     elif Line.NO_RATE_NO_TIME in shows:
         counted = f"{stage.lines} {'logged' if latest.logged else 'step'} line{'s' if stage.lines != 1 else ''}"
-        body.append((Line.NO_RATE_NO_TIME, f"no rate: no duration or time read for its {counted}"))
+        body.append((Line.NO_RATE_NO_TIME, f"no rate: {no_time_read(stage)} for its {counted}"))
     elif Line.NO_STEP_YET in shows and stall.since is not None:
         clock = "on the trainer's own clock" if finite(latest.elapsed_seconds) else "since its first line"
         waited = f": {text.exact_duration(stall.since)} at step 0 {clock}" if stall.since >= 60 else " at step 0"
@@ -96,7 +100,7 @@ def details(
         body.append((Line.NO_RATE_TOO_SHORT,
                      f"no rate: {counted} over less than {text.minutes(WARMUP_SECONDS)} min of its own time"))
     elif Line.NO_TIMING in shows:
-        body.append((Line.NO_TIMING, (f"no timing read from this log ({counted}, no duration or time read): "
+        body.append((Line.NO_TIMING, (f"no timing read from this log ({counted}, {no_time_read(stage).rstrip(',')}): "
                                      "measured as lines arrive")))
     elif Line.WARMUP in shows:
         body.append((Line.WARMUP, m.warmup_view().text or f"measuring… ({counted} so far)"))
@@ -295,6 +299,17 @@ def speed_parts(stage: Stage, run: RunFacts, m: Measure | None = None) -> list[s
         own = "" if printed_step_seconds(stage) is None else \
             f" ({latest.step_seconds_note})" if latest.step_seconds_note else " (as printed)"
         parts.append(f"{'epoch' if stage.counts_epochs else 'step'} {seconds_text(seconds)}{own}")
+    elif (clock := clock_step_seconds(stage)) is not None and not latest.logged:
+        # No step's time printed nor measured: the trainer's own clock, read under some steps, over the steps between.
+        each, span, steps = clock
+        parts.append(f"{'epoch' if stage.counts_epochs else 'step'} {seconds_text(each)} (worked out: the trainer's "
+                     f"clock, {seconds_text(span)} over {steps:,} {'epochs' if stage.counts_epochs else 'steps'})")
+    elif (before := stage.timed_step) is not None and before is not latest and not stage.clock_over_printed:
+        # The latest line printed no time of its own (a new bar at ``0/101 [00:00<?, ?it/s]``) and none is measured:
+        # the last one printed, said where (the run's pace before a crash at the next epoch's start).
+        own = f"{before.step_seconds_note}, " if before.step_seconds_note else ""
+        parts.append(f"{'epoch' if stage.counts_epochs else 'step'} {seconds_text(before.step_seconds or 0.0)} "
+                     f"({own}as printed at {step_of(before, stage.counts_epochs)})")
     epoch_seconds = finite(dict(latest.figures).get(EPOCH_SECONDS))
     if epoch_seconds is not None and epoch_seconds > 0:
         parts.append(f"epoch {seconds_text(epoch_seconds)} (as printed)")  # (an epoch's time, printed beside its last step)
@@ -308,6 +323,15 @@ def speed_parts(stage: Stage, run: RunFacts, m: Measure | None = None) -> list[s
     elif run.peak_unknown and run.gpu_name is not None:
         parts.append("MFU unknown (no peak FLOPS for this GPU)")
     return parts
+
+
+def no_time_read(stage: Stage) -> str:
+    """Why no step's time was read: none at all, or only each epoch's (DGL's ``Epoch Time(s): 7.2513``, shown
+    beside the step time as printed), which times no step: an epoch's batches are not all step lines."""
+    epoch_seconds = finite(dict(stage.latest.figures).get(EPOCH_SECONDS))
+    if epoch_seconds is not None and epoch_seconds > 0:
+        return "each epoch's time printed, no step's,"
+    return "no duration or time read"  # (said before "for its 60 step lines", or inside brackets without the comma)
 
 
 def run_details(run: RunFacts) -> list[str]:
@@ -393,6 +417,11 @@ def data_line(stage: Stage) -> str | None:
             line += f" (≈{per_step:.3g} row groups/step)"
         return line
     epoch = latest.epoch if latest.epoch is not None else stage.epoch
+    if (epoch is not None and stage.epoch is not None and stage.epoch > epoch and latest.ends_at_total
+            and latest.total_steps is not None and not latest.logged):
+        # A header after the latest step named a later epoch (kohya's ``epoch 6/80`` after its bar at epoch 5): its
+        # count is the run's, so the run is in that epoch now.
+        epoch = stage.epoch
     if epoch is not None:
         # (a position in the epoch printed beside the run's step: fairseq's ``epoch 001:  650 / 1891``)
         printed = dict(latest.figures)  # (the latest step line's own, never an earlier line's)
@@ -451,6 +480,17 @@ def figure_lines(figures: dict[str, float]) -> list[str]:
     totals = [f"{part} {value:,.0f}" for (whose, slash, part), value in named if whose == "total" and slash]
     if totals:
         lines.append("Totals " + " · ".join(totals))
+    # Memory and times printed beside a step under their own names, with their unit only where one was printed
+    # (``max_mem: 2372M`` is ``memory/max_mem M``; vietocr's ``gpu time: 38.92`` has none): shown as printed.
+    # (named only ``memory``, mmdet's ``memory: 4090``, the group's name says it: ``Memory 4090 (as printed)``)
+    printed = [f"{'' if name.lower() in ('memory', 'mem') else name + ' '}{as_printed(value)}{f' {unit}' if unit else ''}"
+               for (whose, slash, part), value in named if whose == "memory" and slash
+               for name, _, unit in [_name_and_unit(part)]]
+    if printed:
+        lines.append("Memory " + " · ".join(printed) + " (as printed)")
+    times = [f"{part} {as_printed(value)}" for (whose, slash, part), value in named if whose == "time" and slash]
+    if times:
+        lines.append("Times " + " · ".join(times) + " (as printed, unit not printed)")
     parts = []
     if "reward" in figures:
         parts.append(f"reward {figures['reward']:.4f}")
@@ -474,6 +514,17 @@ def figure_lines(figures: dict[str, float]) -> list[str]:
         return lines
     line = " · ".join(parts)
     return [*lines, line[:1].upper() + line[1:]]
+
+
+def as_printed(value: float) -> str:
+    """A figure as the log printed it (``2372``, ``38.92``), thousands unseparated, never rounded to a few digits."""
+    return f"{value:.10g}"
+
+
+def _name_and_unit(part: str) -> tuple[str, str, str]:
+    """``max_mem M`` → (``max_mem``, ``M``); a name printed without a unit is all name (``max mem``)."""
+    name, space, unit = part.rpartition(" ")
+    return (name, space, unit) if space and unit in _MEMORY_UNITS else (part, "", "")
 
 
 def recognised(stage: Stage) -> str:

@@ -1,0 +1,127 @@
+"""Figures printed beside a step under their own names are shown as printed, in the details' groups; a step time
+worked out from the trainer's clock says so; an epoch's printed time is no "no time read".
+
+Composed logs in the shapes of real ones (each named below) and real excerpts (tests/data/real, each file's source in
+its header), their answers worked out here by hand.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from app.stats.events import TrainStep
+from app.stats.steps.stage import RunFacts, Stage
+from app.stats.steps.text import figure_lines, speed_parts
+from tests.reallogs import body
+from tests.stats.test_steps_evidence import read_at
+
+
+def test_memory_and_unitless_times_show_under_their_printed_names_and_units() -> None:
+    """``max_mem: 2372M`` (a YOLO row) is kept as ``memory/max_mem M``; vietocr's ``gpu time: 38.92`` as
+    ``time/gpu time``: each shown as printed, the unit only where one was printed."""
+    figures = {"memory/max_mem M": 2372.0, "memory/max mem": 8738.0, "time/gpu time": 38.92}
+    assert figure_lines(figures) == [
+        "Memory max_mem 2372 M · max mem 8738 (as printed)",
+        "Times gpu time 38.92 (as printed, unit not printed)",
+    ]
+    # mmdet's ``memory: 4090`` (no unit printed): the group's name is its name.
+    assert figure_lines({"memory/memory": 4090.0}) == ["Memory 4090 (as printed)"]
+
+
+def test_a_metric_logger_s_max_mem_is_in_the_details(tmp_path: Path) -> None:
+    """LaBraM #4's BEiT MetricLogger prints ``max mem: 8738`` (no unit) at the end of each line; the latest is shown:
+    8740 here, the third line's."""
+    lines = [f"Epoch: [0]  [{n}/100]  eta: 0:00:18  lr: 0.000100  loss: {loss} (2.0000)  time: 0.2000  data: 0.0001  "
+             f"max mem: {mem}" for n, loss, mem in ((10, "2.0000", 8738), (20, "1.9000", 8738), (30, "1.8000", 8740))]
+    data = read_at(tmp_path, lines)
+    assert "Memory max mem 8740 (as printed)" in data["details"]
+
+
+def test_styletts2_s_clock_under_each_step_gives_a_step_time_said_to_be_worked_out(tmp_path: Path) -> None:
+    """StyleTTS2 #167 prints ``Time elasped: 196.28`` on the line after each step line, never a step's time. Here the
+    clock reads 100 s at step 10 and 145 s at step 30 (step 40's clock not printed yet): 45 s over 20 steps, 2.25 s a
+    step, worked out, never "as printed"."""
+    lines = []
+    for step, loss, clock in ((10, "0.50000", "100.0"), (20, "0.49000", "125.0"), (30, "0.48000", "145.0"),
+                              (40, "0.47000", None)):
+        lines.append(f"Epoch [1/75], Step [{step}/400], Loss: {loss}, Disc Loss: 3.00000")
+        if clock is not None:
+            lines.append(f"Time elasped: {clock}")
+    details = read_at(tmp_path, lines)["details"]
+    assert "step 2.25 s (worked out: the trainer's clock, 45.00 s over 20 steps)" in details
+    assert not any("as printed" in line and "2.25" in line for line in details)
+
+
+def test_a_clock_that_goes_back_starts_its_span_again() -> None:
+    """A restart's clock from 0 again: only the span since then counts (10 s over 10 steps, 1 s a step)."""
+    stage = Stage(name="train", latest=TrainStep(at=None, stage="train", step=10), step_time=None)
+    for step, clock in ((10, 100.0), (20, 300.0), (5, 2.0), (15, 12.0)):
+        stage.note_clock(step, clock)
+    assert speed_parts(stage, RunFacts()) == ["step 1.00 s (worked out: the trainer's clock, 10.00 s over 10 steps)"]
+
+
+def test_an_epoch_s_printed_time_is_no_log_without_time(tmp_path: Path) -> None:
+    """DGL's GraphSAGE example (SijingYu/GraphSAGE_MultiGPU, loss.md): two step lines an epoch, each epoch's
+    ``Epoch Time(s):`` after its last, then ``Avg epoch time``. No step's time is printed: the rate line says the
+    epoch's time is, and the epoch's last printed time (7.1155 s) shows as printed."""
+    lines = []
+    for epoch, seconds in enumerate(("8.7072", "7.2513", "7.1966", "7.1390", "7.1155")):
+        for step, loss in ((0, 2.0 - epoch / 10), (20, 1.9 - epoch / 10)):
+            lines.append(f"Epoch {epoch:05d} | Step {step:05d} | Loss {loss:.4f} | Train Acc 0.5000 | "
+                         f"Speed (samples/sec) 43000.0000 | GPU 401.2 MB")
+        lines.append(f"Epoch Time(s): {seconds}")
+    lines.append("Avg epoch time: 7.4819")
+    details = read_at(tmp_path, lines)["details"]
+    assert "no rate: each epoch's time printed, no step's, for its 10 step lines" in details
+    assert not any("no duration or time read" in line for line in details)
+    assert any("epoch 7.12 s (as printed)" in line for line in details)
+
+
+def test_a_closing_bar_s_rate_is_kept_when_the_next_bar_has_none_before_a_crash(tmp_path: Path) -> None:
+    """PyTorch-YOLOv3 #650: epoch 13's bar closes at ``101/101 [01:54<00:00,  1.14s/it]``, epoch 14's opens at
+    ``0/101 [00:00<?, ?it/s]`` and the DataLoader dies: the step time shown is the closing bar's, said where it was
+    printed."""
+    lines = ["Training Epoch 13: 100% 101/101 [01:54<00:00,  1.14s/it]", "---- mAP 0.9235236715367303",
+             "Training Epoch 14:   0% 0/101 [00:00<?, ?it/s]", "Traceback (most recent call last):",
+             '  File "train.py", line 1, in <module>',
+             "RuntimeError: DataLoader worker (pid 2256) is killed by signal: Aborted. "]
+    details = read_at(tmp_path, lines)["details"]
+    assert "step 1.14 s (as printed at epoch 13)" in details
+
+
+def test_a_header_s_later_epoch_is_the_data_epoch_beside_a_run_s_count(tmp_path: Path) -> None:
+    """kohya sd-scripts #2137: one bar over the run's 3280 steps, ``epoch N/80`` headers between its lines. After the
+    bar at step 82 (epoch 2, its header above it) the header ``epoch 3/80``: the run is in epoch 3 now, still at step
+    82 of 3280."""
+    lines = ["epoch 1/80", "steps:   1%|▋      | 41/3280 [00:50<1:06:54,  1.24s/it, avr_loss=0.1]",
+             "epoch 2/80", "steps:   2%|█▍     | 82/3280 [01:40<1:05:00,  1.22s/it, avr_loss=0.1]", "epoch 3/80"]
+    data = read_at(tmp_path, lines)
+    assert "Data epoch 3" in data["details"]
+    assert "Stage train · step 82/3280 (2.5%)" in data["details"]
+
+
+# --- real excerpts (tests/data/real, each file's source in its header) -------------------------------------------
+
+
+def test_mlx_s_peak_memory_and_yolo_s_gpu_mem_show_as_printed(tmp_path: Path) -> None:
+    """MLX-LM PR #330's last report ends ``Peak mem 10.588 GB``; ultralytics #21765's epoch-22 row prints ``9.87G``
+    under ``GPU_mem``: both shown with their printed names and units."""
+    mlx = read_at(tmp_path, body("generic-mlx-lm-pr330-cuda-backend.log"))["details"]
+    assert "Memory Peak mem 10.588 GB (as printed)" in mlx
+    yolo = read_at(tmp_path, body("generic-ultralytics-issue21765-yolo-epoch-22-of-55-negative-box-loss-9min-epochs.log"))
+    assert "Memory GPU_mem 9.87 G (as printed)" in yolo["details"]
+
+
+def test_chainer_s_elapsed_time_column_gives_a_step_time_worked_out(tmp_path: Path) -> None:
+    """ESPnet PR #1138 (Chainer's PrintReport): ``elapsed_time`` 113.983 s at iteration 100 and 152.658 s at 200, 300's
+    cut off: 38.675 s over 100 iterations, 387 ms an iteration, worked out from the clock."""
+    details = read_at(tmp_path, body(
+        "chainer-espnet-pr1138-asr-train-printreport-iterations-100-to-300-progressbar-escapes.log"))["details"]
+    assert "step 387 ms (worked out: the trainer's clock, 38.67 s over 100 steps)" in details
+
+
+def test_keras_s_last_printed_step_time_is_kept_under_a_bar_that_prints_only_its_eta(tmp_path: Path) -> None:
+    """Keras PR #8169: epoch 2 closes at ``77us/step``, epoch 3's bar mid-way prints only ``ETA: 2s``: the step time
+    shown is epoch 2's, as printed there."""
+    details = read_at(tmp_path, body("generic-keras-pr8169-epoch-of-12-samples-bar-mid-epoch-eta.log"))["details"]
+    assert "step 0.077 ms (as printed at epoch 2 of 12)" in details
