@@ -34,7 +34,8 @@ def test_yolo_losses_by_part_and_map_from_the_all_row(tmp_path: Path) -> None:
     # the last validation after it: all 1049 1186 0.934 0.876 0.934 0.563; its step is no batch count of the epoch
     assert evals(data) == {"precision": (0.934, None), "recall": (0.876, None), "mAP50": (0.934, None),
                            "mAP50-95": (0.563, None)}
-    assert "Eval precision 0.9340 · recall 0.8760 · mAP50 0.9340 · mAP50-95 0.5630" in data["details"]
+    # (mAP50-95, the family's headline, first; the others as printed)
+    assert "Eval mAP50-95 0.5630 · precision 0.9340 · recall 0.8760 · mAP50 0.9340" in data["details"]
 
 
 def test_yolo_rows_cut_at_the_terminal_width_keep_what_is_whole(tmp_path: Path) -> None:

@@ -1385,7 +1385,9 @@ def test_an_evaluation_only_job_that_wrote_its_results_is_done(tmp_path: Path) -
     assert len(evals) == 2 + 22 + 1  # two bpb, 22 tasks, CORE
     assert data["details"][:2] == [
         "Finished: Results written to: /home/sun0115/.cache/nanochat/base_eval/base_model_200000.csv",
-        "Evaluation only, no training step: train_bpb 0.8476, val_bpb 0.9036, core 0.1255, hellaswag_zeroshot 0.3489",
+        # (25 figures, 4 shown: the other 21 said, not dropped silently)
+        ("Evaluation only, no training step: train_bpb 0.8476, val_bpb 0.9036, core 0.1255, hellaswag_zeroshot 0.3489, "
+        "+ 21 more"),
     ]
 
 

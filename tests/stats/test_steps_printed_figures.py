@@ -125,3 +125,22 @@ def test_keras_s_last_printed_step_time_is_kept_under_a_bar_that_prints_only_its
     shown is epoch 2's, as printed there."""
     details = read_at(tmp_path, body("generic-keras-pr8169-epoch-of-12-samples-bar-mid-epoch-eta.log"))["details"]
     assert "step 0.077 ms (as printed at epoch 2 of 12)" in details
+
+
+# MST #7 (https://github.com/caiyuanhao1998/MST/issues/7), the authors' training log: each epoch's line, as printed.
+MST = [
+    "2022-07-20 12:39:08,576 - INFO: ===> Epoch 136: testing psnr = 34.21, ssim = 0.936, time: 0.02",
+    "2022-07-20 12:50:07,866 - INFO: ===> Epoch 137 Complete: Avg. Loss: 0.014780 time: 659.29",
+    "2022-07-20 12:50:08,380 - INFO: ===> Epoch 137: testing psnr = 34.29, ssim = 0.936, time: 0.03",
+    "2022-07-20 13:01:06,319 - INFO: ===> Epoch 138 Complete: Avg. Loss: 0.014816 time: 657.94",
+]
+
+
+def test_a_bare_time_alone_says_it_was_printed_beside_a_step_and_no_unit(tmp_path: Path) -> None:
+    """MST prints ``time: 657.94`` on each epoch's line and nothing says its unit: the latest, epoch 138's, is shown
+    as printed beside a step, never as the step's time."""
+    details = read_at(tmp_path, MST)["details"]
+    assert "Times time 657.94 (printed beside a step, unit not printed)" in details
+    # (with another time beside it, the group is as printed: neither is said to be the step's)
+    assert figure_lines({"time/time": 657.94, "time/gpu time": 38.92}) == [
+        "Times time 657.94 · gpu time 38.92 (as printed, unit not printed)"]

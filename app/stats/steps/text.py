@@ -38,6 +38,10 @@ _MEMORY_UNITS = frozenset({"K", "M", "G", "T", "KB", "MB", "GB", "TB", "KiB", "M
 STAGE_LABELS = {"sft": "SFT ", "mid": "mid ", "rl": "RL "}
 # The figures an evaluation job's summary leads with (nanochat's base_eval: bpb, then CORE).
 _HEADLINE = re.compile(r"bpb|core|loss|perplexity|ppl")
+# A family's main evaluation figure, after any prefix naming its task or split (detectron2's ``bbox_AP``, ``segm_AP``,
+# YOLO's ``mAP50-95``, Keras' ``val_loss``, HF's ``eval_loss``): shown first, the others as printed.
+_MAIN_EVAL = re.compile(r"(?:^|[/_ ])(?:ap|map|map50-95|map@?\.?5:\.?95|map_0\.5:0\.95)(?:\(\w\))?$"
+                        r"|^(?:val|valid|validation|eval|test)[/_ ]loss$")
 
 
 def details(
@@ -176,9 +180,9 @@ def details(
         else:
             # A bar that counts an epoch's batches (Lightning, NeMo, llama-recipes) times that epoch only.
             lines.append(("ETA " if latest.ends_at_total else "Epoch ends in ") + " · ".join(parts))
-    evals = latest_evals(stage)
+    evals, more = shown_evals(latest_evals(stage))
     if evals:
-        lines.append("Eval " + " · ".join(f"{name} {figure(value)}" for name, value, _ in evals)
+        lines.append("Eval " + " · ".join(f"{name} {figure(value)}" for name, value, _ in evals) + more_evals(more)
                      # (a logged count is no step, nor a count of an epoch's batches the evaluation followed)
                      + ("" if latest.logged or latest.epoch_steps is not None or not latest.ends_at_total
                         else eval_where(evals, "epoch" if stage.counts_epochs else "step")))
@@ -232,7 +236,8 @@ def early_details(
         body.append((Line.WAITING, (f"waiting for the first training step"
                                    f"{f' of {planned:,} planned' if planned is not None else ''}{waited}")))
     if Line.VALIDATION_ONLY in shows:
-        figures = ", ".join(f"{name} {figure(value)}" for name, value, _ in pending[-EVALS_SHOWN:])
+        shown, more = shown_evals(newest_evals(pending))
+        figures = ", ".join(f"{name} {figure(value)}" for name, value, _ in shown) + (f", + {more} more" if more else "")
         body.append((Line.VALIDATION_ONLY, f"Only validation lines so far, no training step: {figures}"))
     if Line.FINISHED_SUMMARY in shows and evaluated is not None:
         stopped = "Stopped early" if Line.STOPPED_EARLY in shows else "Finished"
@@ -243,7 +248,9 @@ def early_details(
     if Line.EVALUATION_ONLY in shows:
         # Its headline figures (bits per byte, CORE, a loss) before the tasks' own.
         headline = sorted(pending, key=lambda item: _HEADLINE.search(item[0].lower()) is None)
-        figures = ", ".join(f"{name} {figure(value)}" for name, value, _ in headline[:EVALS_SHOWN])
+        more = len(headline) - EVALS_SHOWN
+        figures = (", ".join(f"{name} {figure(value)}" for name, value, _ in headline[:EVALS_SHOWN])
+                   + (f", + {more} more" if more > 0 else ""))
         body.append((Line.EVALUATION_ONLY, f"Evaluation only, no training step: {figures}"))
     return (top + _under_lead(body, v.lead, [skips] if skips is not None else [])
             + all_reduce_lines(all_reduce) + error_lines(errors) + run_details(run))
@@ -434,13 +441,31 @@ def data_line(stage: Stage) -> str | None:
 
 
 def latest_evals(stage: Stage) -> list[tuple[str, float | None, int | None]]:
-    """The figures of the latest evaluation step, in the order printed (a few at most)."""
-    items = [(name, value, step) for name, (value, step) in stage.evals.items()]
+    """The figures of the latest evaluation step, in the order printed (all of them: ``shown_evals`` picks)."""
+    return newest_evals([(name, value, step) for name, (value, step) in stage.evals.items()])
+
+
+def newest_evals(items: Sequence[tuple[str, float | None, int | None]]) -> list[tuple[str, float | None, int | None]]:
+    """Those of the newest evaluation step (and those printed at no step), in the order printed."""
     steps = [step for _, _, step in items if step is not None]
-    if steps:
-        newest = max(steps)
-        items = [item for item in items if item[2] == newest] + [item for item in items if item[2] is None]
-    return items[:EVALS_SHOWN]
+    if not steps:
+        return list(items)
+    newest = max(steps)
+    return [item for item in items if item[2] == newest] + [item for item in items if item[2] is None]
+
+
+def shown_evals(items: Sequence[tuple[str, float | None, int | None]],
+                ) -> tuple[list[tuple[str, float | None, int | None]], int]:
+    """The few evaluation figures shown, the main one first (``bbox_AP``, ``mAP50-95``, ``val_loss``) and the others
+    as printed, and how many more there are: a COCO table's dozen figures would push its headline AP out."""
+    main = [item for item in items if _MAIN_EVAL.search(item[0].lower())]
+    ordered = main + [item for item in items if not _MAIN_EVAL.search(item[0].lower())]
+    return ordered[:EVALS_SHOWN], max(0, len(ordered) - EVALS_SHOWN)
+
+
+def more_evals(more: int) -> str:
+    """`` · + 8 more``: the evaluation figures not shown, said rather than dropped silently."""
+    return f" · + {more} more" if more else ""
 
 
 def eval_where(evals: list[tuple[str, float | None, int | None]], noun: str = "step") -> str:
@@ -489,7 +514,11 @@ def figure_lines(figures: dict[str, float]) -> list[str]:
     if printed:
         lines.append("Memory " + " · ".join(printed) + " (as printed)")
     times = [f"{part} {as_printed(value)}" for (whose, slash, part), value in named if whose == "time" and slash]
-    if times:
+    if times and [name for name in figures if name.startswith("time/")] == ["time/time"]:
+        # A bare ``time`` alone (MST's ``Avg. Loss: 0.014821 time: 666.83``): what it is, only that a step's line
+        # printed it; its unit, and whether it is the step's own time, the log does not say.
+        lines.append(f"Times {times[0]} (printed beside a step, unit not printed)")
+    elif times:
         lines.append("Times " + " · ".join(times) + " (as printed, unit not printed)")
     parts = []
     if "reward" in figures:

@@ -1,0 +1,76 @@
+"""The evaluation figures shown lead with the family's main one (a COCO table's ``AP``, YOLO's ``mAP50-95``, a
+``val_loss``), the others as printed, and say how many more there are: a COCO table's dozen figures never push its
+headline AP out.
+
+A real excerpt (cited below) and composed logs in the shapes of real ones, their answers worked out here by hand.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from app.stats.steps.text import shown_evals
+from tests.stats.test_steps_evidence import read_at
+
+# DenseTeacher #31 (https://github.com/Megvii-BaseDetection/DenseTeacher/issues/31), turn 6: cvpods' evaluation lines,
+# each followed by a Markdown table; the first two of the four evaluations printed there, as printed.
+CVPODS = [
+    ("2023-02-24 10:13:13.087 | INFO     | cvpods.evaluation.coco_evaluation:_derive_coco_results:318 - "
+    "Evaluation results for bbox: "),
+    "|   AP   |  AP50  |  AP75  |  APs   |  APm   |  APl   |",
+    "|:------:|:------:|:------:|:------:|:------:|:------:|",
+    "| 34.238 | 52.715 | 36.905 | 18.676 | 37.549 | 43.583 |",
+    "",
+    ("2023-02-24 10:38:41.427 | INFO     | cvpods.evaluation.coco_evaluation:_derive_coco_results:318 - "
+    "Evaluation results for bbox: "),
+    "|   AP   |  AP50  |  AP75  |  APs   |  APm   |  APl   |",
+    "|:------:|:------:|:------:|:------:|:------:|:------:|",
+    "| 34.311 | 52.721 | 36.971 | 18.821 | 37.578 | 43.628 |",
+]
+
+
+def test_a_cvpods_table_before_any_step_shows_its_ap_first_and_says_how_many_more(tmp_path: Path) -> None:
+    """Six columns, the latest row's: AP 34.311 first, then AP50, AP75, APs as printed; APm and APl are 2 more."""
+    details = read_at(tmp_path, CVPODS)["details"]
+    assert ("Only validation lines so far, no training step: bbox_AP 34.3110, bbox_AP50 52.7210, bbox_AP75 36.9710, "
+            "bbox_APs 18.8210, + 2 more") in details
+
+
+def d2_events(it: int, loss: str) -> str:
+    return (f"[03/01 10:00:00 d2.utils.events]:  eta: 0:10:00  iter: {it}  total_loss: {loss}  loss_cls: 1.000  "
+            "time: 0.5000  data_time: 0.0100  lr: 0.001000  max_mem: 3000M")
+
+
+def table(task: str, row: str) -> list[str]:
+    return [f"[03/01 10:01:00 d2.evaluation.coco_evaluation]: Evaluation results for {task}: ",
+            "|   AP   |  AP50  |  AP75  |  APs   |  APm   |  APl   |",
+            "|:------:|:------:|:------:|:------:|:------:|:------:|", row]
+
+
+def test_detectron2_s_bbox_and_segm_tables_mid_run_lead_with_both_aps(tmp_path: Path) -> None:
+    """A detectron2 run evaluating after iteration 39, bbox then segm: 12 figures. Both tasks' AP lead (bbox_AP 30.1,
+    segm_AP 28.1, as printed between them), then bbox_AP50 and bbox_AP75: 4 shown, 8 more."""
+    lines = [d2_events(19, "2.000"), d2_events(39, "1.900"),
+             *table("bbox", "| 30.100 | 50.200 | 32.300 | 15.400 | 33.500 | 40.600 |"),
+             *table("segm", "| 28.100 | 48.200 | 29.300 | 12.400 | 30.500 | 42.600 |"),
+             d2_events(59, "1.800")]
+    details = read_at(tmp_path, lines)["details"]
+    assert ("Eval bbox_AP 30.1000 · segm_AP 28.1000 · bbox_AP50 50.2000 · bbox_AP75 32.3000 · + 8 more (step 39)"
+            in details)
+
+
+def test_the_main_figure_leads_and_the_rest_keep_their_printed_order() -> None:
+    """Keras prints ``val_acc`` before ``val_loss`` in some callbacks, HF ``eval_runtime`` before ``eval_loss`` in
+    none, YOLO ``precision`` before ``mAP50-95``: the main one first, the others as printed, nothing dropped unsaid."""
+    shown, more = shown_evals([("val_acc", 0.9, 3), ("val_loss", 0.3, 3)])
+    assert ([name for name, _, _ in shown], more) == (["val_loss", "val_acc"], 0)
+    items = [(name, 1.0, None) for name in ("eval_runtime", "eval_samples_per_second", "eval_steps_per_second",
+                                            "eval_accuracy", "eval_f1", "eval_loss")]
+    shown, more = shown_evals(items)
+    assert ([name for name, _, _ in shown], more) == (
+        ["eval_loss", "eval_runtime", "eval_samples_per_second", "eval_steps_per_second"], 2)
+    shown, more = shown_evals([(name, 0.5, None) for name in ("precision", "recall", "mAP50", "mAP50-95")])
+    assert [name for name, _, _ in shown] == ["mAP50-95", "precision", "recall", "mAP50"]
+    # none is the main one (a loss of a part, AP at an IoU): all as printed
+    shown, more = shown_evals([(name, 0.5, None) for name in ("val/box_loss", "bbox_AP50", "bbox_AP75")])
+    assert ([name for name, _, _ in shown], more) == (["val/box_loss", "bbox_AP50", "bbox_AP75"], 0)
