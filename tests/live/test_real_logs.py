@@ -778,7 +778,13 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # bars whose postfix a checkpoint message cut; the full last bar the trainer stops on is the run's total
     ("generic-lightning-autom3l-file-readme-result-loss-nan-max-epochs-done.log", T0, T0, "epoch 0 · 2015/2015 in the epoch · diverged",
      "diverged", {"step": 2015, "total_steps": 2015, "loss": None, "step_seconds": 1 / 3.99, "finished": True,
-                  "data": epoch(0)}),
+                  "data": epoch(0), "eval": {"val_accuracy": {"value": 0.02055, "step": None}}}),
+    # NeMo 2: Lightning's checkpoint at global step 9 (counted from zero, no figure: ``was not in top 1``), then
+    # ``max_steps=10`` reached: ten steps of ten, in epoch 0; ``val_loss=0.00`` only in checkpoint file names
+    ("generic-nemo-speech-issue13140-async-checkpoints-not-in-top-1-then-max-steps-10-reached.log", T0, "end",
+     "done · step 10/10", "done",
+     {"step": 10, "total_steps": 10, "loss": None, "step_seconds": None, "eval": None, "finished": True,
+      "data": epoch(0)}),
     ("generic-lightning-composed-cut-v-num-not-in-top-k.log", T0, T0, "done · epoch 3 · 500/500 in the epoch", "done",
      {"step": 500, "total_steps": 500, "loss": 0.377, "step_seconds": 1 / 2.99, "finished": True, "data": epoch(3)}),
     # read right when graded: kept so
@@ -1284,7 +1290,8 @@ GENERIC_READ = {
         "step, total, epoch, loss, step time, elapsed, ETA, eval",
     "generic-lightning-composed-keyboardinterrupt-info-2x.log": "step, total, epoch, loss, step time, elapsed, ETA",
     "generic-lightning-autom3l-file-readme-result-loss-nan-max-epochs-done.log":
-        "step, total, epoch, loss, step time, elapsed, ETA",
+        "step, total, epoch, loss, step time, elapsed, ETA, eval",
+    "generic-nemo-speech-issue13140-async-checkpoints-not-in-top-1-then-max-steps-10-reached.log": "step, total, epoch",
     "generic-lightning-composed-cut-v-num-not-in-top-k.log": "step, total, epoch, loss, step time, elapsed, ETA",
     "generic-custom-modded-llama2-issue10-llama2c-every-10.log": "step, loss, lr, step time, eval",
     "generic-megatron-deepspeed-bigscience-file-tr11-reshaping-log-rank-prefix-seconds-restart.log":
