@@ -990,8 +990,10 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": 130000, "eval": {"val_loss": {"value": 3.29, "step": 130000}}, "data": epoch(16.0),
       "finished": False}),
     # SafeLife's CRITICAL ``Keyboard Interrupt. Ending early.``, then a traceback from its shutdown
-    ("stopped-safelife-issue23-keyboard-interrupt-in-words.log", T0, "end", "no step yet · stopped by hand", "stopped",
-     {"crash": {"error": "CRITICAL Keyboard Interrupt. Ending early.", "at": pytest.approx(T0, abs=1)}}),
+    # its ``n=1920:`` record is step 1920 (loss 1.68); its ``val=-0.676`` the critic's value estimate, no val_loss
+    ("stopped-safelife-issue23-keyboard-interrupt-in-words.log", T0, "end", "step 1920 · stopped by hand", "stopped",
+     {"step": 1920, "total_steps": None, "loss": 1.68, "eval": None, "steps_per_hour": None, "eta_seconds": None,
+      "crash": {"error": "CRITICAL Keyboard Interrupt. Ending early.", "at": pytest.approx(T0, abs=1)}}),
     # one TRL GRPO dict: epoch 0.33, loss 0.0, num_tokens 1751675 (a figure, no rate)
     ("hf-trl-issue3857-grpo-dict-num-tokens.log", T0, "end", "epoch 0.33 · loss 0", "measuring",
      {"step": None, "loss": 0.0, "tokens_per_hour": None, "finished": False}),

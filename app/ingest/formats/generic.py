@@ -214,6 +214,9 @@ _LIGHTNING_CHECKPOINT = re.compile(
     rf"\bEpoch (\d{{1,9}}), global step (\d{{1,12}}): '([^']{{1,80}})' (?:reached ({NUM}) \(best {NUM}\)|was not in top \d)"
 )
 # Lightning's end at its planned steps: ``Trainer.fit` stopped: `max_steps=10` reached.``
+# A record led by its count alone as ``n=`` (SafeLife's ``INFO     n=1920: loss=…``), behind a logger's padded level.
+_N_LEADS = re.compile(r"^((?:[A-Z]{4,8}\s+)?)n=(\d{1,12}):\s+(?=[A-Za-z_]\w{0,30}=)")
+_VALUE_ESTIMATE = re.compile(r"(?<![\w/])val=(?=-?\d)")
 _BAR_HEAD = re.compile(r"\d%\||\d(?:it/s|s/it)\b")  # a bar, or what is left of one
 _MAX_STEPS_REACHED = re.compile(r"\bmax_steps=(\d{1,12})`? reached\b")
 _CHECKPOINT = re.compile(
@@ -463,6 +466,13 @@ class GenericParser(StepLines[_Line]):
             lua = _lua_fairseq(s)
             if lua is not None:
                 s = lua  # (fairseq-lua's ``| epoch 009 | 0046063 updates | words/s    7730| trainloss     3.03 | …``)
+        if "n=" in s[:24]:
+            counted = _N_LEADS.match(s)
+            if counted is not None:
+                # SafeLife's ``INFO     n=1920: loss=1.68, entropy=2.086, val=-0.676, adv=0.335``: the count leading
+                # the record is its step; its ``val`` is the critic's value estimate, no validation loss
+                rest = _VALUE_ESTIMATE.sub("value=", s[counted.end() :])
+                s = f"{counted.group(1)}step: {counted.group(2)} | {rest}"
         if s[:1].isdigit():
             led = _LEADING_POSITION.match(s)
             if led is not None:

@@ -381,6 +381,19 @@ def test_max_steps_reached_is_the_run_s_last_step_at_its_total() -> None:
     assert [s.step for s in got] == [350]
 
 
+SAFELIFE = "stopped-safelife-issue23-keyboard-interrupt-in-words.log"
+
+
+def test_a_record_led_by_its_count_n_is_that_step_and_its_val_a_value_estimate() -> None:
+    # SafeLife's PPO records: ``n=`` leads each (behind the logger's padded level); ``val=`` is the critic's value
+    # estimate beside RL figures, never a validation loss
+    events = GenericParser().feed([line(SAFELIFE, "INFO     n=960:"), line(SAFELIFE, "INFO     n=1920:")])
+    assert [(e.step, e.loss) for e in events if isinstance(e, TrainStep)] == [(960, 0.304), (1920, 1.68)]
+    assert not any(isinstance(e, EvalResult) for e in events)
+    # (composed) ``n=`` not leading the record is no step
+    assert steps(["episode done, n=12: reward=3.5"]) == []
+
+
 def test_a_full_epoch_bar_is_not_the_runs_end() -> None:
     bar = "Epoch 9: 100%|██████████| 195/195 [01:58<00:00,  1.64it/s, train/loss_step=3.860]"
     assert one(bar).total_steps is None
