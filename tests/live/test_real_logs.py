@@ -989,6 +989,11 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-fairseq-modernmt-issue509-valid-lines-only.log", T0, "end", "step 130000 · no timing", "measuring",
      {"step": 130000, "eval": {"val_loss": {"value": 3.29, "step": 130000}}, "data": epoch(16.0),
       "finished": False}),
+    # TF Estimator: no step line; its warning's ``Current value (could be stable): 97`` is the global step, each
+    # ``global_step/sec`` (printed twice: tensorflow's logger and absl's) the steps' rate, the last 0.291327
+    ("generic-textsim-issue2-tpu-estimator-global-step-sec-doubled-absl-glog-lines.log", T0, "end", "step 97 · …", "measuring",
+     {"step": 97, "total_steps": None, "loss": None, "step_seconds": None, "eta_seconds": None,
+      "figures": {"samples_per_second": 2.28227, "rate/global_step/sec": 0.291327}, "finished": False}),
     # SafeLife's CRITICAL ``Keyboard Interrupt. Ending early.``, then a traceback from its shutdown
     # its ``n=1920:`` record is step 1920 (loss 1.68); its ``val=-0.676`` the critic's value estimate, no val_loss
     ("stopped-safelife-issue23-keyboard-interrupt-in-words.log", T0, "end", "step 1920 · stopped by hand", "stopped",
@@ -1294,6 +1299,7 @@ GENERIC_READ = {
     "generic-lightning-autom3l-file-readme-result-loss-nan-max-epochs-done.log":
         "step, total, epoch, loss, step time, elapsed, ETA, eval",
     "generic-nemo-speech-issue13140-async-checkpoints-not-in-top-1-then-max-steps-10-reached.log": "step, total, epoch",
+    "generic-textsim-issue2-tpu-estimator-global-step-sec-doubled-absl-glog-lines.log": "step",
     "generic-lightning-composed-cut-v-num-not-in-top-k.log": "step, total, epoch, loss, step time, elapsed, ETA",
     "generic-custom-modded-llama2-issue10-llama2c-every-10.log": "step, loss, lr, step time, eval",
     "generic-megatron-deepspeed-bigscience-file-tr11-reshaping-log-rank-prefix-seconds-restart.log":

@@ -217,6 +217,10 @@ _LIGHTNING_CHECKPOINT = re.compile(
 # A record led by its count alone as ``n=`` (SafeLife's ``INFO     n=1920: loss=…``), behind a logger's padded level.
 _N_LEADS = re.compile(r"^((?:[A-Z]{4,8}\s+)?)n=(\d{1,12}):\s+(?=[A-Za-z_]\w{0,30}=)")
 _VALUE_ESTIMATE = re.compile(r"(?<![\w/])val=(?=-?\d)")
+# TF Estimator's ``It seems that global step (tf.train.get_global_step) has not been increased. Current value (could be
+# stable): 97 vs previous value: 97.``
+_TF_STABLE_STEP = re.compile(r"\bglobal step \(tf\.train\.get_global_step\) has not been increased\. Current value "
+                             r"\(could be stable\): (\d{1,12}) vs previous value: \d{1,12}\b")
 _BAR_HEAD = re.compile(r"\d%\||\d(?:it/s|s/it)\b")  # a bar, or what is left of one
 _MAX_STEPS_REACHED = re.compile(r"\bmax_steps=(\d{1,12})`? reached\b")
 _CHECKPOINT = re.compile(
@@ -550,6 +554,11 @@ class GenericParser(StepLines[_Line]):
                     self._times.latest = when  # the batch's Tick
                 return Kind.FULL, _decide(_Line("step", when if when is not None else at, readings, text=s))
         if "global step" in s:
+            stable = _TF_STABLE_STEP.search(s)
+            if stable is not None:
+                # TF Estimator's warning names the global step it read twice: where the run is (``Current value (could be
+                # stable): 97``), the only step a log of ``global_step/sec`` lines may print
+                return Kind.FULL, _Line("step", at, [Reading(Field.STEP, "global step", float(stable.group(1)))], text=s)
             saved = _LIGHTNING_CHECKPOINT.search(s)
             if saved is not None:
                 value = saved.group(4)

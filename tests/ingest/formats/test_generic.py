@@ -394,6 +394,19 @@ def test_a_record_led_by_its_count_n_is_that_step_and_its_val_a_value_estimate()
     assert steps(["episode done, n=12: reward=3.5"]) == []
 
 
+TEXTSIM = "generic-textsim-issue2-tpu-estimator-global-step-sec-doubled-absl-glog-lines.log"
+
+
+def test_tf_estimator_s_stable_global_step_warning_is_the_step_its_rate_lines_tie_to() -> None:
+    events = GenericParser().feed(_body(TEXTSIM))
+    (step,) = [e for e in events if isinstance(e, TrainStep)]
+    assert (step.step, step.loss, step.step_seconds) == (97, None, None)
+    rates = [value for name, value in step.figures if name == "rate/global_step/sec"]
+    assert rates[-1] == 0.291327 and min(rates) == 0.285283  # (as printed; each printed twice)
+    # (composed) the warning's wording without its figures is no step
+    assert steps(["It seems that global step (tf.train.get_global_step) has not been increased."]) == []
+
+
 def test_a_full_epoch_bar_is_not_the_runs_end() -> None:
     bar = "Epoch 9: 100%|██████████| 195/195 [01:58<00:00,  1.64it/s, train/loss_step=3.860]"
     assert one(bar).total_steps is None
