@@ -402,6 +402,8 @@ REAL_FORMATS = {
     "generic-lightning-composed-keyboardinterrupt-info-2x.log": "generic",
     "generic-lightning-autom3l-file-readme-result-loss-nan-max-epochs-done.log": "generic",
     "generic-lightning-composed-cut-v-num-not-in-top-k.log": "generic",
+    "generic-textsim-issue2-tpu-estimator-global-step-sec-doubled-absl-glog-lines.log": "generic",
+    "generic-nemo-speech-issue13140-async-checkpoints-not-in-top-1-then-max-steps-10-reached.log": "generic",
     "generic-custom-modded-llama2-issue10-llama2c-every-10.log": "generic",
     "generic-megatron-deepspeed-bigscience-file-tr11-reshaping-log-rank-prefix-seconds-restart.log": "generic",
     "generic-megatron-lm-issue449-v100-skipped-17-every-100.log": "generic",

@@ -778,7 +778,13 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # bars whose postfix a checkpoint message cut; the full last bar the trainer stops on is the run's total
     ("generic-lightning-autom3l-file-readme-result-loss-nan-max-epochs-done.log", T0, T0, "epoch 0 · 2015/2015 in the epoch · diverged",
      "diverged", {"step": 2015, "total_steps": 2015, "loss": None, "step_seconds": 1 / 3.99, "finished": True,
-                  "data": epoch(0)}),
+                  "data": epoch(0), "eval": {"val_accuracy": {"value": 0.02055, "step": None}}}),
+    # NeMo 2: Lightning's checkpoint at global step 9 (counted from zero, no figure: ``was not in top 1``), then
+    # ``max_steps=10`` reached: ten steps of ten, in epoch 0; ``val_loss=0.00`` only in checkpoint file names
+    ("generic-nemo-speech-issue13140-async-checkpoints-not-in-top-1-then-max-steps-10-reached.log", T0, "end",
+     "done · step 10/10", "done",
+     {"step": 10, "total_steps": 10, "loss": None, "step_seconds": None, "eval": None, "finished": True,
+      "data": epoch(0)}),
     ("generic-lightning-composed-cut-v-num-not-in-top-k.log", T0, T0, "done · epoch 3 · 500/500 in the epoch", "done",
      {"step": 500, "total_steps": 500, "loss": 0.377, "step_seconds": 1 / 2.99, "finished": True, "data": epoch(3)}),
     # read right when graded: kept so
@@ -983,9 +989,16 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-fairseq-modernmt-issue509-valid-lines-only.log", T0, "end", "step 130000 · no timing", "measuring",
      {"step": 130000, "eval": {"val_loss": {"value": 3.29, "step": 130000}}, "data": epoch(16.0),
       "finished": False}),
+    # TF Estimator: no step line; its warning's ``Current value (could be stable): 97`` is the global step, each
+    # ``global_step/sec`` (printed twice: tensorflow's logger and absl's) the steps' rate, the last 0.291327
+    ("generic-textsim-issue2-tpu-estimator-global-step-sec-doubled-absl-glog-lines.log", T0, "end", "step 97 · …", "measuring",
+     {"step": 97, "total_steps": None, "loss": None, "step_seconds": None, "eta_seconds": None,
+      "figures": {"samples_per_second": 2.28227, "rate/global_step/sec": 0.291327}, "finished": False}),
     # SafeLife's CRITICAL ``Keyboard Interrupt. Ending early.``, then a traceback from its shutdown
-    ("stopped-safelife-issue23-keyboard-interrupt-in-words.log", T0, "end", "no step yet · stopped by hand", "stopped",
-     {"crash": {"error": "CRITICAL Keyboard Interrupt. Ending early.", "at": pytest.approx(T0, abs=1)}}),
+    # its ``n=1920:`` record is step 1920 (loss 1.68); its ``val=-0.676`` the critic's value estimate, no val_loss
+    ("stopped-safelife-issue23-keyboard-interrupt-in-words.log", T0, "end", "step 1920 · stopped by hand", "stopped",
+     {"step": 1920, "total_steps": None, "loss": 1.68, "eval": None, "steps_per_hour": None, "eta_seconds": None,
+      "crash": {"error": "CRITICAL Keyboard Interrupt. Ending early.", "at": pytest.approx(T0, abs=1)}}),
     # one TRL GRPO dict: epoch 0.33, loss 0.0, num_tokens 1751675 (a figure, no rate)
     ("hf-trl-issue3857-grpo-dict-num-tokens.log", T0, "end", "epoch 0.33 · loss 0", "measuring",
      {"step": None, "loss": 0.0, "tokens_per_hour": None, "finished": False}),
@@ -1284,7 +1297,9 @@ GENERIC_READ = {
         "step, total, epoch, loss, step time, elapsed, ETA, eval",
     "generic-lightning-composed-keyboardinterrupt-info-2x.log": "step, total, epoch, loss, step time, elapsed, ETA",
     "generic-lightning-autom3l-file-readme-result-loss-nan-max-epochs-done.log":
-        "step, total, epoch, loss, step time, elapsed, ETA",
+        "step, total, epoch, loss, step time, elapsed, ETA, eval",
+    "generic-nemo-speech-issue13140-async-checkpoints-not-in-top-1-then-max-steps-10-reached.log": "step, total, epoch",
+    "generic-textsim-issue2-tpu-estimator-global-step-sec-doubled-absl-glog-lines.log": "step",
     "generic-lightning-composed-cut-v-num-not-in-top-k.log": "step, total, epoch, loss, step time, elapsed, ETA",
     "generic-custom-modded-llama2-issue10-llama2c-every-10.log": "step, loss, lr, step time, eval",
     "generic-megatron-deepspeed-bigscience-file-tr11-reshaping-log-rank-prefix-seconds-restart.log":

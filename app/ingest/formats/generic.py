@@ -208,6 +208,21 @@ _DAY_CLOCKS = re.compile(r"@ (\d{1,3}) (\d\d:\d\d:\d\d(?:\.\d+)?), mean (\d{1,3}
 _EPOCH_LEADS = re.compile(r"(?i)^[^\w|]{0,8}(?:train(?:ing)?\s+)?epoch\b")  # (``Training Epoch:[844/1500] loss=…``)
 # ``Training Epoch0:`` (llama-recipes' old bar): an epoch glued to its name.
 _GLUED_EPOCH = re.compile(r"(?i)\bepoch(\d{1,6})\b")
+# Lightning's ModelCheckpoint: ``Epoch 0, global step 100: 'val_loss' reached 1.98000 (best 1.98000), saving model to
+# '…' as top 1`` (the monitored figure at that global step, as it names it) or ``… 'val_loss' was not in top 1`` (no figure).
+_LIGHTNING_CHECKPOINT = re.compile(
+    rf"\bEpoch (\d{{1,9}}), global step (\d{{1,12}}): '([^']{{1,80}})' (?:reached ({NUM}) \(best {NUM}\)|was not in top \d)"
+)
+# Lightning's end at its planned steps: ``Trainer.fit` stopped: `max_steps=10` reached.``
+# A record led by its count alone as ``n=`` (SafeLife's ``INFO     n=1920: loss=…``), behind a logger's padded level.
+_N_LEADS = re.compile(r"^((?:[A-Z]{4,8}\s+)?)n=(\d{1,12}):\s+(?=[A-Za-z_]\w{0,30}=)")
+_VALUE_ESTIMATE = re.compile(r"(?<![\w/])val=(?=-?\d)")
+# TF Estimator's ``It seems that global step (tf.train.get_global_step) has not been increased. Current value (could be
+# stable): 97 vs previous value: 97.``
+_TF_STABLE_STEP = re.compile(r"\bglobal step \(tf\.train\.get_global_step\) has not been increased\. Current value "
+                             r"\(could be stable\): (\d{1,12}) vs previous value: \d{1,12}\b")
+_BAR_HEAD = re.compile(r"\d%\||\d(?:it/s|s/it)\b")  # a bar, or what is left of one
+_MAX_STEPS_REACHED = re.compile(r"\bmax_steps=(\d{1,12})`? reached\b")
 _CHECKPOINT = re.compile(
     r"(?i)\b(?:sav(?:e|ed|ing)|wrote|writing)\b[^|]{0,40}?\b(?:checkpoint|model|weights|adapter)"
 )
@@ -276,6 +291,8 @@ class _Line:
     train: bool = False  # its record names its stage as training (``[train: 35, 50 / 1000]``)
     epoch_seconds: float | None = None  # Keras 1's ``fit(verbose=2)`` line (``67s - loss: …``): its epoch's time
     named: tuple[Named, ...] = ()  # a line tied to the last step: its figures, sorted by their names' classes
+    # Lightning's checkpoint line: (epoch, global step, the monitored figure's name, its value when printed, a model saved)
+    checkpoint: tuple[int, int, str, float | None, bool] | None = None
 
 
 class GenericParser(StepLines[_Line]):
@@ -308,6 +325,7 @@ class GenericParser(StepLines[_Line]):
         self._evals: dict[str, float] = {}  # the evaluation figures a step line repeats
         self._ended: tuple[int, float | None] | None = None  # (step, epoch) when the end was printed
         self._last: tuple[int, float | None] | None = None
+        self._checkpoint_at: tuple[int, int] | None = None  # (epoch, global step) Lightning's last checkpoint line named
         self._eval_positions = False  # the run's position is read from its validations (no training line yet)
         self._eval_updates: int | None = None  # the updates the last validation named (no training line yet)
         self._vertical: list[tuple[str, str]] | None = None  # a one-figure-a-line record's pairs so far
@@ -452,6 +470,13 @@ class GenericParser(StepLines[_Line]):
             lua = _lua_fairseq(s)
             if lua is not None:
                 s = lua  # (fairseq-lua's ``| epoch 009 | 0046063 updates | words/s    7730| trainloss     3.03 | …``)
+        if "n=" in s[:24]:
+            counted = _N_LEADS.match(s)
+            if counted is not None:
+                # SafeLife's ``INFO     n=1920: loss=1.68, entropy=2.086, val=-0.676, adv=0.335``: the count leading
+                # the record is its step; its ``val`` is the critic's value estimate, no validation loss
+                rest = _VALUE_ESTIMATE.sub("value=", s[counted.end() :])
+                s = f"{counted.group(1)}step: {counted.group(2)} | {rest}"
         if s[:1].isdigit():
             led = _LEADING_POSITION.match(s)
             if led is not None:
@@ -528,6 +553,17 @@ class GenericParser(StepLines[_Line]):
                 if when is not None and (self._times.latest is None or when > self._times.latest):
                     self._times.latest = when  # the batch's Tick
                 return Kind.FULL, _decide(_Line("step", when if when is not None else at, readings, text=s))
+        if "global step" in s:
+            stable = _TF_STABLE_STEP.search(s)
+            if stable is not None:
+                # TF Estimator's warning names the global step it read twice: where the run is (``Current value (could be
+                # stable): 97``), the only step a log of ``global_step/sec`` lines may print
+                return Kind.FULL, _Line("step", at, [Reading(Field.STEP, "global step", float(stable.group(1)))], text=s)
+            saved = _LIGHTNING_CHECKPOINT.search(s)
+            if saved is not None:
+                value = saved.group(4)
+                return Kind.FULL, _Line("checkpoint", at, text=s, checkpoint=(
+                    int(saved.group(1)), int(saved.group(2)), saved.group(3), None if value is None else float(value), _saving(s)))
         head = s[:80].lower()
         if ("train" in head or "exiting" in head) and _END.search(s):
             return Kind.FULL, _Line("end", at, text=s)
@@ -1017,6 +1053,8 @@ class GenericParser(StepLines[_Line]):
                 step, total = self._full_epoch
                 events.append(replace(step, at=line.at if line.at is not None else step.at, total_steps=total))
                 self._full_epoch = None
+            else:
+                self._planned_end(line, events)
             events.append(StageEnd(at=line.at, summary=line.text[:200]))
             self._ended = self._last
         elif line.what == "epoch_done" and self._epoch_open is not None:
@@ -1031,6 +1069,17 @@ class GenericParser(StepLines[_Line]):
             self._epoch_open = None
         elif line.what == "pause":
             events.append(TrainingPause(at=line.at, reason="checkpoint"))
+        elif line.what == "checkpoint" and line.checkpoint is not None:
+            epoch_at, global_step, name, value, saved = line.checkpoint
+            self._checkpoint_at = (epoch_at, global_step)
+            if value is not None:
+                # The figure it monitors, at the global step it names: a bar's count of its epoch's batches is
+                # no global step, the figure is then the bar's latest
+                self._evals[name] = value
+                at_step = None if self._printed_in_epoch else global_step
+                events.append(EvalResult(at=line.at, name=name, value=value, step=at_step))
+            if saved:
+                events.append(TrainingPause(at=line.at, reason="checkpoint"))
         elif line.what == "epoch":
             said = line.readings[-1]
             if said.total is None and self._epoch is not None and self._epoch.total and said.value == self._epoch.value:
@@ -1067,6 +1116,32 @@ class GenericParser(StepLines[_Line]):
             self._step(line, events)
         elif line.what == "step":
             self._step(line, events)
+
+    def _planned_end(self, line: _Line, events: list[Event]) -> None:
+        """Lightning stopped at its planned steps (``max_steps=10`` reached): the run's last step is that total
+        when the last step line printed the one before it, counted from zero (or, with no step line, its checkpoint's
+        ``global step 9`` or ``10``); nothing is said of a step the log does not come near, nor twice."""
+        planned = _MAX_STEPS_REACHED.search(line.text)
+        if planned is None:
+            return
+        total = int(planned.group(1))
+        checkpoint = self._checkpoint_at
+        # The step lines' own count where there are any (a bar's count of its epoch's batches is no global step:
+        # RVT's ``115816it`` beside ``global step 400000``), else the checkpoint's global step
+        if self._last is not None:
+            if self._last[0] != total - 1:
+                return  # (the last step line was that step already, or is far from it)
+        elif checkpoint is None or checkpoint[1] not in (total - 1, total):
+            return
+        epoch: float | None = None
+        if self._last is not None:
+            epoch = self._last[1]
+        elif self._epoch is not None:
+            epoch = self._epoch.value
+        elif checkpoint is not None:
+            epoch = checkpoint[0]
+        self._last = (total, epoch)
+        events.append(TrainStep(at=line.at, stage="train", step=total, total_steps=total, epoch=epoch))
 
     def _ahead(self, line: _Line) -> bool:
         """True for a step line whose step is past the last one read."""
@@ -1620,6 +1695,11 @@ def _unglued(part: str) -> list[str]:
     """A bar and the message printed straight after it (``…7.98it/s]DLL … step_loss : 2.05``) as two."""
     if not part.strip():
         return []
+    if "global step" in part:
+        saved = _LIGHTNING_CHECKPOINT.search(part)
+        if saved is not None and saved.start() > 0 and _BAR_HEAD.search(part[: saved.start()]) is not None:
+            # (a bar cut by Lightning's checkpoint line: ``… 4.14it/s, loss=nan, v_num=Epoch 0, global step 51: …``)
+            return [*_unglued(part[: saved.start()]), part[saved.start() :]]
     if "]" not in part or "[" not in part:
         return [part]
     last = None

@@ -229,6 +229,8 @@ def _generic_steps(lines: Sequence[str]) -> bool:
         return True  # evaluations alone, each at the step it names (fairseq's ``valid on 'valid' subset`` lines)
     if not steps and evaluations and any(isinstance(e, RunInfo) and e.total_steps for e in events):
         return True  # a run's planned total, then its first evaluation (MLX's ``iters: 1000``, ``Iter 1: Val loss``)
+    if any(name.startswith("rate/") and "step" in name for step in steps for name, _ in step.figures):
+        return True  # a step and the steps' own rate on lines of their own (TF Estimator's ``global_step/sec``)
     return any(step.total_steps is not None or _figures(step) >= 2 for step in steps)
 
 

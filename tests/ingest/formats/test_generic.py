@@ -335,6 +335,78 @@ def test_the_end_and_a_checkpoint() -> None:
     assert [type(e) for e in events] == [TrainStep, StageEnd, TrainingPause]
 
 
+AUTOM3L = "generic-lightning-autom3l-file-readme-result-loss-nan-max-epochs-done.log"
+NEMO_MAX_STEPS = "generic-nemo-speech-issue13140-async-checkpoints-not-in-top-1-then-max-steps-10-reached.log"
+
+
+def test_lightning_s_checkpoint_line_is_its_evaluation_at_the_global_step_it_names() -> None:
+    # (composed in Lightning's ModelCheckpoint wording: ``{monitor!r} reached {current:0.5f} (best …)``)
+    events = GenericParser().feed([("Epoch 0, global step 874: 'val_loss' reached 0.09610 (best 0.09610), saving model to"
+                                   " '/ckpt/best-checkpoint.ckpt' as top 1")])  # fmt: skip
+    assert events == [EvalResult(at=None, name="val_loss", value=0.0961, step=874),
+                      TrainingPause(at=None, reason="checkpoint")]  # fmt: skip
+    # named as printed: a metric with a slash is no ``val_loss``
+    (named, _) = GenericParser().feed([("Epoch 0, global step 26637: 'val/nll' reached 0.98462 (best 0.98462), saving"
+                                       " model to '/out/best.ckpt' as top 1")])  # fmt: skip
+    assert named == EvalResult(at=None, name="val/nll", value=0.98462, step=26637)
+    # no figure printed, no model saved: nothing read
+    assert GenericParser().feed(["Epoch 1, global step 200: 'val_loss' was not in top 1"]) == []
+
+
+def test_a_checkpoint_line_glued_to_a_cut_bar_is_both() -> None:
+    # autom3l's bar, its postfix cut by the checkpoint line at global step 51 (a count of its epoch's batches, 1007,
+    # is no global step: the figure is the bar's latest)
+    events = GenericParser().feed([line(AUTOM3L, "Epoch 0:  50%")])
+    bar, evaluation, pause = events
+    assert isinstance(bar, TrainStep) and (bar.step, bar.total_steps, bar.epoch) == (1007, 2015, 0.0)
+    assert evaluation == EvalResult(at=None, name="val_accuracy", value=0.02055, step=None)
+    assert pause == TrainingPause(at=None, reason="checkpoint")
+
+
+def test_max_steps_reached_is_the_run_s_last_step_at_its_total() -> None:
+    # NeMo: the checkpoint's ``global step 9`` (counted from zero), then ``max_steps=10`` reached: ten steps of ten
+    events = GenericParser().feed(_body(NEMO_MAX_STEPS))
+    (step,) = [e for e in events if isinstance(e, TrainStep)]
+    assert (step.step, step.total_steps, step.epoch) == (10, 10, 0)
+    assert isinstance(events[events.index(step) + 1], StageEnd)
+    assert not any(isinstance(e, EvalResult) for e in events)  # (``val_loss=0.00`` is only in file names)
+    # composed: the last step line printed step 99 of a run of 100, counted from zero
+    got = steps(["step 99 | loss 2.25", "`Trainer.fit` stopped: `max_steps=100` reached."])
+    assert [(s.step, s.total_steps) for s in got] == [(99, None), (100, 100)]
+    # the step line was the last step already: not said twice
+    got = steps(["step 100 | loss 2.25", "`Trainer.fit` stopped: `max_steps=100` reached."])
+    assert [s.step for s in got] == [100]
+    # a step the log does not come near (the bar counts its epoch's batches): no step is made up
+    got = steps(["step 350 | loss 2.25", "`Trainer.fit` stopped: `max_steps=100000` reached."])
+    assert [s.step for s in got] == [350]
+
+
+SAFELIFE = "stopped-safelife-issue23-keyboard-interrupt-in-words.log"
+
+
+def test_a_record_led_by_its_count_n_is_that_step_and_its_val_a_value_estimate() -> None:
+    # SafeLife's PPO records: ``n=`` leads each (behind the logger's padded level); ``val=`` is the critic's value
+    # estimate beside RL figures, never a validation loss
+    events = GenericParser().feed([line(SAFELIFE, "INFO     n=960:"), line(SAFELIFE, "INFO     n=1920:")])
+    assert [(e.step, e.loss) for e in events if isinstance(e, TrainStep)] == [(960, 0.304), (1920, 1.68)]
+    assert not any(isinstance(e, EvalResult) for e in events)
+    # (composed) ``n=`` not leading the record is no step
+    assert steps(["episode done, n=12: reward=3.5"]) == []
+
+
+TEXTSIM = "generic-textsim-issue2-tpu-estimator-global-step-sec-doubled-absl-glog-lines.log"
+
+
+def test_tf_estimator_s_stable_global_step_warning_is_the_step_its_rate_lines_tie_to() -> None:
+    events = GenericParser().feed(_body(TEXTSIM))
+    (step,) = [e for e in events if isinstance(e, TrainStep)]
+    assert (step.step, step.loss, step.step_seconds) == (97, None, None)
+    rates = [value for name, value in step.figures if name == "rate/global_step/sec"]
+    assert rates[-1] == 0.291327 and min(rates) == 0.285283  # (as printed; each printed twice)
+    # (composed) the warning's wording without its figures is no step
+    assert steps(["It seems that global step (tf.train.get_global_step) has not been increased."]) == []
+
+
 def test_a_full_epoch_bar_is_not_the_runs_end() -> None:
     bar = "Epoch 9: 100%|██████████| 195/195 [01:58<00:00,  1.64it/s, train/loss_step=3.860]"
     assert one(bar).total_steps is None
