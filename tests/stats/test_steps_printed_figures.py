@@ -97,6 +97,7 @@ def test_a_header_s_later_epoch_is_the_data_epoch_beside_a_run_s_count(tmp_path:
              "epoch 2/80", "steps:   2%|█▍     | 82/3280 [01:40<1:05:00,  1.22s/it, avr_loss=0.1]", "epoch 3/80"]
     data = read_at(tmp_path, lines)
     assert "Data epoch 3" in data["details"]
+    assert data["training"]["data"]["epoch"] == 3  # the page's figures say what the details say
     assert "Stage train · step 82/3280 (2.5%)" in data["details"]
 
 

@@ -22,7 +22,7 @@ from ...snapshot import (
 )
 from ..events import CollabProgress
 from .health import Broken, Crash
-from .stage import AllReduce, Errors, Stage, finished, finite, row_groups_per_step, step_seconds
+from .stage import AllReduce, Errors, Stage, data_epoch, finished, finite, row_groups_per_step, step_seconds
 from .swarm import Swarm, SwarmFacts
 from .text import round_text
 from .verdict import Verdict
@@ -35,7 +35,7 @@ def training_view(stage: Stage, v: Verdict, all_reduce: AllReduce | None, errors
     data = None
     if latest.epoch is not None or latest.parquet_index is not None or stage.epoch is not None:
         data = DataView(
-            epoch=finite(latest.epoch if latest.epoch is not None else stage.epoch),
+            epoch=finite(data_epoch(stage)),  # (the epoch the details say)
             parquet_index=latest.parquet_index,
             row_group=latest.row_group,
             row_groups_per_step=finite(row_groups_per_step(stage)),

@@ -437,6 +437,18 @@ def clock_step_seconds(stage: Stage) -> tuple[float, float, int] | None:
     return (now - began) / (end - start), now - began, end - start
 
 
+def data_epoch(stage: Stage) -> float | None:
+    """The data's epoch to show: the latest step's, or the stage's where its line printed none; a header
+    after the latest step that named a later epoch (kohya's ``epoch 6/80`` after its bar at epoch 5, its
+    count the run's) is where the run is now."""
+    latest = stage.latest
+    epoch = latest.epoch if latest.epoch is not None else stage.epoch
+    if (epoch is not None and stage.epoch is not None and stage.epoch > epoch and latest.ends_at_total
+            and latest.total_steps is not None and not latest.logged):
+        return stage.epoch
+    return epoch
+
+
 def row_groups_per_step(stage: Stage) -> float | None:
     """Row groups read per step over the recent lines: their sum over the steps' sum (a median of
     per-line ratios reads 0 when the row group moves every other step)."""

@@ -21,6 +21,7 @@ from .stage import (
     RunFacts,
     Stage,
     clock_step_seconds,
+    data_epoch,
     finite,
     printed_step_seconds,
     row_groups_per_step,
@@ -423,12 +424,7 @@ def data_line(stage: Stage) -> str | None:
         if per_step is not None:
             line += f" (≈{per_step:.3g} row groups/step)"
         return line
-    epoch = latest.epoch if latest.epoch is not None else stage.epoch
-    if (epoch is not None and stage.epoch is not None and stage.epoch > epoch and latest.ends_at_total
-            and latest.total_steps is not None and not latest.logged):
-        # A header after the latest step named a later epoch (kohya's ``epoch 6/80`` after its bar at epoch 5): its
-        # count is the run's, so the run is in that epoch now.
-        epoch = stage.epoch
+    epoch = data_epoch(stage)
     if epoch is not None:
         # (a position in the epoch printed beside the run's step: fairseq's ``epoch 001:  650 / 1891``)
         printed = dict(latest.figures)  # (the latest step line's own, never an earlier line's)
