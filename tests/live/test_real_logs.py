@@ -265,12 +265,12 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # verl's validation before training: its figures at step 0, no training step
     ("verl-issue2060-step-0-validation-line-only-before-training.log", T0, T0, "validation only · step 0", "working",
      {"step": None, "loss": None, "crash": None}),
-    # ``==== EPOCH 8/10 ====`` over ``[Epoch 8] Batch 90/126``: an epoch's count that starts again is the same run,
-    # so from epoch 7's batch 120 (19:05:59) to epoch 8's batch 90 (19:06:54) is 6 + 90 batches in 55 s (the epoch's
-    # summary and save took about a second; batches 10 to 90 alone are 45 s / 80, 2 % less)
+    # ``==== EPOCH 8/10 ====`` over ``[Epoch 8] Batch 90/126``: an epoch's count that starts again is the same run;
+    # from epoch 7's batch 120 (19:05:59) to epoch 8's batch 90 (19:06:54), the line after epoch 7's evaluation left out
     ("generic-bot-mmorpg-ai-issue76-double-clock-epoch-batch-of-126-epoch-summary-eta.log", T0, "end",
      "epoch 8/10 · 90/126 in the epoch · …", "measuring",
-     {"step": 90, "total_steps": 126, "loss": 0.0276, "step_seconds": 55 / 96,
+     # (batches 120 -> 126 in 3 s and 10 -> 90 in 45 s: 48 s over 86; the 7 s to batch 10 held the evaluation)
+     {"step": 90, "total_steps": 126, "loss": 0.0276, "step_seconds": 48 / 86,
       "eval": {"val_loss": {"value": -0.0195, "step": None}}}),
     # Ludwig evaluating: its box tables of figures by split, vali and test the evaluation's; no training step
     ("generic-ludwig-pr1803-eval-bars-then-box-tables-loss-roc-auc.log", T0, T0, "validation only", "working",

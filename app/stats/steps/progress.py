@@ -398,7 +398,9 @@ class StepProgress:
         self._restarting = False
         if event.step_seconds is not None or event.elapsed_seconds is not None:
             stage.printed_timing = True
-        waited = self._note_time(stage, t) if t is not None else False
+        # (an evaluation printed since the last step line: this line's time holds the evaluation's too)
+        evaluated = stage is not None and stage.pause == "evaluation"
+        waited = (self._note_time(stage, t) or evaluated) if t is not None else False
         seconds = line_seconds(previous, event, covered) if covered is not None else event.step_seconds
         if covered is not None and previous is not None and seconds is not None:
             gap = clock_gap(previous, event)
