@@ -37,7 +37,6 @@ from ..stats.events import (
 )
 from ..stats.history import HISTORY_SPAN_SECONDS
 from ..stats.kinds import is_step_tracker, tracker_for
-from ..stats.steps.placing import Placement
 from ..stats.steps.timing import line_seconds
 from ..stats.tracker import ERROR_WINDOW_SECONDS, RATE_WINDOW_SECONDS, Tracker
 from .kept import LOGGED, Kept
@@ -478,6 +477,8 @@ class StepBacklog(MinerBacklog):
                 events = before(events, until)
             tracker.apply_all(events, now, arrival=arrival)
             return [event for event in events if isinstance(event, LOGGED)] if logged else []
+        from ..stats.steps.placing import Placement  # (a step tracker's: a miner's server never loads it)
+
         placement = Placement()
         scratch = create_parser(parser.name)
         scratch.reference_time = arrival

@@ -28,7 +28,6 @@ from ..ingest.formats.crash import CrashAware
 from ..snapshot import EventView, SourceView
 from ..stats.events import Event, ForwardPass, StepRun
 from ..stats.kinds import MINER, STEPS, tracker_for
-from ..stats.steps.placing import Placement
 from ..store import EventRow, Observation, PassFact, Sample, SourceKey
 from ..store.records import (
     SAMPLE_SECONDS,
@@ -289,6 +288,8 @@ def placed_times(path: Path, name: str, mtime: float, anchors: Anchors, stop: th
         parser.feed_runs if runs and isinstance(parser, CrashAware) else parser.feed)
     # Each event's duration on disk beside the spool (the import's first pass: a double an event,
     # never held whole).
+    from ..stats.steps.placing import Placement  # (a step log's: a miner's server never loads it)
+
     placement = Placement(DiskDoubles() if spool is not None else None, anchors)
     # The format is known: no first block of a MiB (its 20,000 lines' objects at once).
     for lines in read_lines(path, stop, limit, first_bytes=READ_BYTES):

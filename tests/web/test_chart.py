@@ -363,6 +363,7 @@ def test_the_demo_says_why_its_longer_ranges_are_empty(training_log: Path, tmp_p
         expect()(note).to_contain_text("empty in the demo: it keeps no history on purpose")
         expect()(note).not_to_contain_text("--no-history")
     finally:
+        chart_page.close()  # (before its server stops: a page left open polls on and is refused)
         running.dashboard.stop()
 
 

@@ -18,7 +18,7 @@ falls in a class:
 A line is tied only when every number on it is so named (``name: value``, ``name value``, ``name=value``,
 behind a rule of dashes): prose, a table row or a config dump with one such name among others is not.
 Nothing is guessed: a time whose unit is not printed is read in seconds only where the name is a clock
-of Python's ``time.time()`` differences (``elapsed``); any other needs its unit.
+of the wall clock's differences (seconds since the start) (``elapsed``); any other needs its unit.
 """
 
 from __future__ import annotations

@@ -510,7 +510,7 @@ def figure_lines(figures: dict[str, float]) -> list[str]:
     if printed:
         lines.append("Memory " + " · ".join(printed) + " (as printed)")
     times = [f"{part} {as_printed(value)}" for (whose, slash, part), value in named if whose == "time" and slash]
-    if times and [name for name in figures if name.startswith("time/")] == ["time/time"]:
+    if [part for (whose, slash, part), _ in named if whose == "time" and slash] == ["time"]:
         # A bare ``time`` alone (MST's ``Avg. Loss: 0.014821 time: 666.83``): what it is, only that a step's line
         # printed it; its unit, and whether it is the step's own time, the log does not say.
         lines.append(f"Times {times[0]} (printed beside a step, unit not printed)")
