@@ -18,21 +18,15 @@ from app.ingest.formats.crash import CrashWatch
 from app.live.monitor import Monitor
 from app.snapshot import to_json
 from app.stats.events import StageEnd
+from tests.coldread import T0, read_cold
 from tests.reallogs import body
 
-T0 = 1_800_000_000.0
 TWO_HOURS = 2 * 3600.0
 
 
 def read_at(tmp_path: Path, lines: list[str], later: float, name: str = "run.log") -> dict[str, Any]:
     """The snapshot ``later`` seconds after the log's last line (undated: written at its modification time)."""
-    log = tmp_path / name
-    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    os.utime(log, (T0, T0))
-    monitor = Monitor(log, clock=lambda: T0)
-    monitor.backlog(read_backwards(log))
-    data: dict[str, Any] = json.loads(to_json(monitor.snapshot(T0 + later)))
-    return data
+    return read_cold(tmp_path, lines, name=name, at=T0 + later)
 
 
 def modded(step: int, total: int = 10000) -> str:

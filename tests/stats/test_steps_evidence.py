@@ -7,30 +7,18 @@ worked out here by hand.
 
 from __future__ import annotations
 
-import json
-import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from app.ingest.backwards import read_backwards
-from app.live.monitor import Monitor
-from app.snapshot import to_json
+from tests.coldread import T0, read_cold
 from tests.reallogs import body
-
-T0 = 1_800_000_000.0
 
 
 def read_at(tmp_path: Path, lines: list[str], later: float = 0.0) -> dict[str, Any]:
     """The snapshot ``later`` seconds after the log's last write (undated lines: written then)."""
-    log = tmp_path / "run.log"
-    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    os.utime(log, (T0, T0))
-    monitor = Monitor(log, clock=lambda: T0)
-    monitor.backlog(read_backwards(log))
-    data: dict[str, Any] = json.loads(to_json(monitor.snapshot(T0 + later)))
-    return data
+    return read_cold(tmp_path, lines, name="run.log", at=T0 + later)
 
 
 # --- a bar of other work before the Trainer's dicts ----------------------------------------------------

@@ -5,21 +5,15 @@ A real log (tests/data/real/espnet-*.log, citing its source) and composed lines 
 
 from __future__ import annotations
 
-import json
-import os
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from app.ingest.backwards import read_backwards
 from app.ingest.formats import create_parser, detect
-from app.live.monitor import Monitor
-from app.snapshot import to_json
 from app.stats.events import EvalResult, StageEnd, TrainStep
+from tests.coldread import T0, read_cold
 from tests.reallogs import body
 
-T0 = 1_800_000_000.0
 REAL = "espnet-issue2674-lm-1epoch-train-6376-to-7500-results-valid-loss-then-2-of-20-started.log"
 
 
@@ -57,12 +51,7 @@ def test_composed_lines_rate_from_the_logger_s_clock_and_losses_in_parts(tmp_pat
     # 100 batches every 50 s (08:00:00 → 08:03:20): 0.5 s a batch, 7,200 an hour; train_time 1.793 is not it
     lines = [line(50 * k, 1, 100 * k + 1, 100 * (k + 1), 60.0 - k) for k in range(5)]
     assert detect(lines) == "espnet"
-    log = tmp_path / "train.log"
-    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    os.utime(log, (T0, T0))
-    monitor = Monitor(log, clock=lambda: T0)
-    monitor.backlog(read_backwards(log))
-    data: dict[str, Any] = json.loads(to_json(monitor.snapshot(T0)))
+    data = read_cold(tmp_path, lines, at=T0)
     assert data["format"] == "espnet"
     training = data["training"]
     assert (training["step"], training["loss"]) == (500, 56.0)

@@ -5,21 +5,15 @@ Real lines, each cited, and the real log tests/data/real/tinygrad-*.log read end
 
 from __future__ import annotations
 
-import json
-import os
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from app.ingest.backwards import read_backwards
 from app.ingest.formats import create_parser, detect
-from app.live.monitor import Monitor
-from app.snapshot import to_json
 from app.stats.events import TrainStep
+from tests.coldread import T0, read_cold
 from tests.reallogs import REAL, body
 
-T0 = 1_800_000_000.0
 LLAMA = "tinygrad-pr13803-mlperf-llama-steps-1-to-10-s-run-loss-lr-gb-used.log"
 
 
@@ -46,12 +40,7 @@ def test_real_llama_log_reads_each_step_s_seconds_as_printed() -> None:
 
 
 def test_real_llama_log_read_cold(tmp_path: Path) -> None:
-    log = tmp_path / LLAMA
-    log.write_text((REAL / LLAMA).read_text(encoding="utf-8"), encoding="utf-8")
-    os.utime(log, (T0, T0))
-    monitor = Monitor(log, clock=lambda: T0)
-    monitor.backlog(read_backwards(log))
-    data: dict[str, Any] = json.loads(to_json(monitor.snapshot(T0)))
+    data = read_cold(tmp_path, (REAL / LLAMA).read_text(encoding="utf-8").splitlines(), name=LLAMA, at=T0)
     assert data["format"] == "tinygrad"
     training = data["training"]
     assert (training["step"], training["total_steps"], training["loss"], training["step_seconds"]) == (10, None, 11.875, 4.40)

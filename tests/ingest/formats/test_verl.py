@@ -6,32 +6,21 @@ whose figures are worked out by hand below.
 
 from __future__ import annotations
 
-import json
-import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from app.ingest.backwards import read_backwards
 from app.ingest.formats import create_parser, detect
-from app.live.monitor import Monitor
-from app.snapshot import to_json
 from app.stats.events import EvalResult, RunInfo, StageEnd, TrainStep
+from tests.coldread import T0, read_cold
 from tests.reallogs import body
 
-T0 = 1_800_000_000.0
 RAY = "\x1b[36m(TaskRunner pid=14640)\x1b[0m "
 
 
 def cold(tmp_path: Path, lines: list[str], name: str = "verl.log") -> dict[str, Any]:
-    log = tmp_path / name
-    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    os.utime(log, (T0, T0))
-    monitor = Monitor(log, clock=lambda: T0)
-    monitor.backlog(read_backwards(log))
-    data: dict[str, Any] = json.loads(to_json(monitor.snapshot(T0)))
-    return data
+    return read_cold(tmp_path, lines, name=name, at=T0)
 
 
 def metrics(step: int, **figures: float) -> str:
