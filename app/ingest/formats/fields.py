@@ -21,6 +21,9 @@ _DAYS = re.compile(r"(\d{1,6}) days?, (\d{1,2}:\d\d:\d\d)")
 _THOUSANDS = re.compile(r"^[-+]?\d{1,3}(?:,\d{3})+(?:\.\d*)?$")
 # A line longer than this is no trainer's record: parse only its head (never slow, never raise).
 MAX_LINE_CHARS = 16_384
+# How a logger table's step time is worked out (stable-baselines' ``time_elapsed`` over its iterations): it prints
+# no iteration's own time.
+MEAN_SECONDS_NOTE = "the run's time over its iterations, as it prints both"
 # The one pattern for a printed number in every field of every format: a sign, thousands
 # separators, decimals, an exponent, and the spellings of what is not finite (``nan``, ``-nan``,
 # ``+nan``, ``inf``, ``-inf``, ``NaN``, ``Infinity``). Padding is the caller's: llm.c right-aligns

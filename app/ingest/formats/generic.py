@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 
 from ...stats.events import EvalResult, Event, RunInfo, StageEnd, StepFigures, TrainingPause, TrainStep
 from .classes import Kin, Named, beside, memory_figures, planned_epochs, tied
-from .fields import NUM, Kind, clean, clock_seconds, number, side_job
+from .fields import MEAN_SECONDS_NOTE, NUM, Kind, clean, clock_seconds, number, side_job
 from .grammar import (
     EVAL_WORDS,
     LOSS_RANK,
@@ -886,7 +886,7 @@ class GenericParser(StepLines[_Line]):
             record += f" | iteration time: {sum(v for v in parts.values() if v is not None):.6g}s"
         elif (mean := _mean_iteration_seconds(pairs)) is not None:
             record += f" | iteration time: {mean:.6g}s"
-            self._mean_seconds = "the run's time over its iterations, as it prints both"
+            self._mean_seconds = MEAN_SECONDS_NOTE
         return record
 
     def _spaced_row(self, s: str) -> str | None:

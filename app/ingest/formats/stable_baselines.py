@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 
 from ...stats.events import EvalResult, Event, StepFigures, TrainStep
-from .fields import Kind, finite, number
+from .fields import MEAN_SECONDS_NOTE, Kind, finite, number
 from .pipeline import Emit, EmitLines
 from .prefix import LineTimes
 
@@ -40,8 +40,6 @@ _POSITIONS = ("time/iterations", "nupdates", "train/n_updates")
 _EVAL_FIGURES = ("mean_reward", "mean_ep_length", "success_rate")
 # The mean episode reward, by the names the versions print it under (v3, then v2's two).
 _EPISODE_REWARD = ("rollout/ep_rew_mean", "ep_rewmean", "eprewmean")
-# How a table's step time is worked out: it prints no iteration's own time.
-MEAN_SECONDS_NOTE = "the run's time over its iterations, as it prints both"
 
 
 def _nothing() -> list[Event]:
