@@ -25,8 +25,8 @@ run: $(VENV)/.runtime
 # Installs the `tokwatch` command into .venv/bin without running it.
 install: $(VENV)/.runtime
 
-# The pure core and the in-process integration, in about a minute: no browser, no server or
-# process of its own, nothing measured slow (tests/tiers.py gives each test its tier).
+# The pure core and the in-process integration, in under a minute: no browser, no server or
+# process of its own or started by the app, nothing measured slow (tests/tiers.py gives each test its tier).
 check: $(VENV)/.test
 	$(PY) -m pytest -q -m "not browser and not socket and not slow"
 

@@ -81,6 +81,32 @@ SLOW = (
     "tests/record/test_replay_runs.py::test_a_log_imported_in_runs_stores_what_one_event_at_a_time_stores",
     "tests/record/test_replay_runs.py::test_a_long_every_step_run_imported_in_runs_stores_what_one_event_at_a_time_stores",
     "tests/web/test_broadcast.py::test_a_quiet_client_thread_sleeps_until_its_keepalive",
+    # Measured in CPU seconds (a second or more each, most of make check's time): the bulk readers' and the
+    # import's equivalence with one line or one event at a time, over long composed logs. The real logs', the
+    # shorter cuts' and each row's own usual lines stay in check.
+    "tests/live/test_backlog_slices.py::test_the_backlog_in_slices_reads_as_in_one",
+    "tests/record/test_replay_rows.py::test_a_long_run_of_a_row_s_lines_imported_in_runs_stores_what_one_event_at_a_time_stores",
+    "tests/record/test_replay_rows.py::test_a_row_s_log_imported_in_runs_stores_what_one_event_at_a_time_stores",
+    "tests/record/test_replay_rows.py::test_a_bulk_read_line_is_the_step_the_line_reads_as_alone",
+    "tests/record/test_replay_kept.py::test_the_import_stores_what_applying_every_event_stores[composed",
+    "tests/record/test_stored_sample.py::test_every_boundarys_stored_figures_are_the_snapshots[composed",
+    "tests/record/test_history_body.py",
+    "tests/stats/test_steps_spikes.py::test_healthy_real_logs_flag_no_spike",
+    "tests/ingest/formats/test_iota_differential.py::test_real_shaped_logs_with_odd_lines_parse_the_same[25",
+    "tests/ingest/formats/test_iota_differential.py::test_real_shaped_logs_with_odd_lines_parse_the_same[5000-",
+    "tests/ingest/formats/test_iota_differential.py::test_real_shaped_logs_with_odd_lines_parse_the_same[1073741824-",
+)
+# A server or a Python process the app starts out of the helpers' sight (an import's child, Apprise's or the
+# tailer's probe run as a child, a server the command binds): the socket tier, named here.
+STARTS_UNSEEN = (
+    "tests/alerts/test_delivery.py::test_a_url_apprise_cannot_read_is_a_problem_not_a_crash",
+    "tests/hub/test_machine_compare.py::test_a_machine_named_compare_keeps_its_own_json",
+    "tests/ingest/test_wake.py::test_a_tailer_on_inotify_never_loads_watchfiles",
+    "tests/record/test_backfill.py::test_an_import_child_killed_mid_batch_is_said_in_words_and_its_file_read_again",
+    "tests/record/test_import_after_read_in.py::test_the_import_starts_only_once_the_live_view_has_read_the_log_in",
+    "tests/record/test_revision.py::test_the_import_moves_the_revision_and_wakes_the_feed_once_the_whole_run_is_stored",
+    "tests/stats/test_steps_position_words.py::test_words_of_completion_short_of_the_count_are_no_end_reached",
+    "tests/web/test_serve.py::test_a_start_that_fails_half_way_still_stops_at_once",
 )
 # While check runs, a property test (hypothesis) tries at most this many examples; make test, all.
 CHECK_EXAMPLES = 25
@@ -152,6 +178,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             tiers.add("browser")
         if item.nodeid.startswith(SLOW):
             tiers.add("slow")
+        if item.nodeid.startswith(STARTS_UNSEEN):
+            tiers.add("socket")
         for tier in sorted(tiers - {mark.name for mark in item.iter_markers()}):
             item.add_marker(tier)
         if check:

@@ -24,6 +24,10 @@ MAX_LINE_CHARS = 16_384
 # How a logger table's step time is worked out (stable-baselines' ``time_elapsed`` over its iterations): it prints
 # no iteration's own time.
 MEAN_SECONDS_NOTE = "the run's time over its iterations, as it prints both"
+# A rate named by its path (dreamerv3's ``fps/train``) is kept as a figure so named (``rate/fps/train``).
+RATE_PART = "rate/"
+# A count the run prints of what it has done so far, under its name (stable-baselines' ``total/timesteps``).
+TOTAL_PART = "total/"
 # The one pattern for a printed number in every field of every format: a sign, thousands
 # separators, decimals, an exponent, and the spellings of what is not finite (``nan``, ``-nan``,
 # ``+nan``, ``inf``, ``-inf``, ``NaN``, ``Infinity``). Padding is the caller's: llm.c right-aligns

@@ -19,14 +19,15 @@ from __future__ import annotations
 
 import calendar
 import json
-import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from ...stats.events import EvalResult, Event, RunInfo, StageEnd, StepFigures, TrainingPause, TrainStep
 from .classes import Kin, Named, beside, memory_figures, planned_epochs, tied
-from .fields import MEAN_SECONDS_NOTE, NUM, Kind, clean, clock_seconds, number, side_job
+from .coco import CocoTable
+from .fairseq_lua import fairseq_lua_record
+from .fields import NUM, RATE_PART, TOTAL_PART, Kind, clean, clock_seconds, number, side_job
 from .grammar import (
     EVAL_WORDS,
     LOSS_RANK,
@@ -37,10 +38,11 @@ from .grammar import (
     lookup,
     normalise,
     pairs,
-    seconds,
 )
+from .keras_bars import keras_line
 from .pipeline import StepLines
 from .prefix import LineTimes
+from .vertical_records import VerticalRecord, vertical_start
 
 MAX_CHARS = 4096
 # A box-drawn table (rich's, RLinf's MetricTable): rows start with a vertical, sections with a border.
@@ -61,38 +63,17 @@ _BAR = re.compile(
     # step 51: 'val_accuracy' reached …``) or a wrap cut it. Its whole pairs are those a comma follows.
     r"|,\s*(?P<cut>(?:[\w/.-]{1,40}=[^,\s\]\[]{1,40},\s*){0,40}))"
 )
-# Lightning's rich bar ``Epoch 0/9 ━━━━━ 157/469 0:00:12 • 0:00:25 12.63it/s v_num: 0 loss: 0.3`` and
-# Keras's ``100/1000 [==>....] - ETA: 1:23 - loss: 2.3`` / ``1000/1000 ━━━━ 25s 25ms/step - loss: 0.2``.
+# Lightning's rich bar ``Epoch 0/9 ━━━━━ 157/469 0:00:12 • 0:00:25 12.63it/s v_num: 0 loss: 0.3`` (Keras's: keras_bars.py).
 _RICH = re.compile(
     r"(?P<n>\d{1,12})/(?P<m>\d{1,12}) (?P<elapsed>\d{1,3}:\d\d:\d\d) • (?P<remain>\d{1,3}:\d\d:\d\d|-:--:--)"
     r"(?: (?P<rate>\d{1,9}(?:\.\d+)?)it/s)?"
 )
-# Keras' ``fit(verbose=2)`` prints one line an epoch with no bar: ``370515/370515 - 13s - loss: 0.2 - val_loss: 0.05``.
-_KERAS = re.compile(r"^(?P<n>\d{1,12})/(?P<m>\d{1,12}) (?:\[[=>.]{0,200}\]|━{1,200}|- (?=\d{1,6}(?:\.\d+)?m?s - ))")
-_PER_STEP = re.compile(r"\b(\d{1,9}(?:\.\d+)?)(ms|s|us)/step\b")
-# The epoch's time a full Keras bar prints with no time a step (``187/187 - 33s - loss: …``, Keras 1/2's
-# ``20000/20000 [======] - 25s - loss: …``), and Keras 1's ``fit(verbose=2)`` line, no count at all, under its
-# ``Epoch 3/15``: ``67s - loss: 2.4808 - acc: 0.2275 - val_loss: 2.1192``.
-_EPOCH_TIME = re.compile(r"\s*(?:-\s)?(\d{1,7}(?:\.\d+)?)(ms|s)(?=\s+-\s|\s*$)")
-_KERAS_EPOCH = re.compile(r"^\s*-?\s?(\d{1,7}(?:\.\d+)?)(ms|s) - (?=\w)")
-# A whole second's rounding is more than 5 % of a time under ten seconds: such a time says no step's.
-MIN_ROUNDED_EPOCH_SECONDS = 10.0
 # What a training bar's description says (an evaluation's, a download's or a loader's is no step).
 _TRAINING = re.compile(r"(?i)\b(?:epoch|train\w*|steps?|iteration)\b")
 _EVAL_START = re.compile(r"(?i)^\W*(?:" + "|".join(sorted(EVAL_WORDS)) + r")\b")
 # A comma-separated table's header row: names only (``epoch,loss,val_loss``, ``Epoch ,FinishTime ,LR``).
 _COLUMN_NAME = re.compile(r"[A-Za-z][\w .()/-]{0,40}")
 _TABLE_COLUMNS = 64
-# One figure a line: stable-baselines3's logger table (``|    ep_len_mean          | 200         |``, a group's own
-# row ``| rollout/                |             |``), rsl_rl's right-aligned ``   Mean value loss: 19.7410`` under
-# its centred ``Learning iteration 1/10``; dashed or hashed rules around them.
-_SB3_PAIR = re.compile(r"^ ?\|\s+([A-Za-z][\w./ -]{0,60}?)\s*\|\s*(-?[\w.+-]{0,30})\s*\|\s*$")
-_RSL_PAIR = re.compile(r"^\s{2,}([A-Za-z][\w .()/-]{0,50}?):\s+(-?\d[\d.:]*(?:[eE][-+]?\d+)?\s?(?:s|ms|%)?)\s*$")
-# A name, a tab, a figure (its ``+- spread`` dropped, a unit word kept as its unit).
-_TAB_PAIR = re.compile(r"^([A-Za-z][\w .()/-]{0,50}?):?[ ]*\t[ ]*(-?\d[\d.]*(?:[eE][-+]?\d+)?)(?: \+- \S+)?(?: (s|ms|seconds))?\s*$")
-_RSL_COMPUTATION = re.compile(r"^\s{2,}Computation:\s+(\d{1,12}) steps/s \(collection: (\d+(?:\.\d+)?s), learning (\d+(?:\.\d+)?s)\)\s*$")
-_ITERATION_PARTS = frozenset({"collection time", "learning time"})
-_VERTICAL_TITLE = re.compile(r"^\s{4,}([A-Za-z][A-Za-z ]{2,40}?)\s+(\d{1,9}/\d{1,9})\s*$")
 # A rule drawn across the terminal naming the step of the figures under it (dreamerv3's Rich ``console.rule``:
 # ``───── Step 15104 ─────``, its later ``────[Agent Step 558_096]────``).
 _RULED_STEP = re.compile(r"^\s*[─━-]{3,}\s?\[?(?:Agent )?Step (\d[\d_,]{0,17})\]?\s?[─━-]{3,}\s*$")
@@ -107,10 +88,6 @@ _SLASHED_PAIR = re.compile(rf"([A-Za-z][\w./-]{{0,80}}) ({NUM})")
 # A figure named by a path (``train/loss/image: 61.08``, ``fps/train: 1253.7``): a loss's part, a rate.
 _PATH_LOSS = re.compile(rf"(?<![\w/])(?:[A-Za-z]\w{{0,30}}/){{0,3}}loss/(\w{{1,40}}):\s?({NUM})(?=\s*(?:\||$))")
 _PATH_RATE = re.compile(rf"(?<![\w/])((?:[A-Za-z]\w{{0,30}}/){{0,3}}fps(?:/\w{{1,30}})?):\s?({NUM})(?=\s*(?:\||$))")
-_VERTICAL_RULE = re.compile(r"^\s*(?:-{5,}|#{5,}|={5,})\s*$")
-_ITERATIONS = re.compile(r"(?i)\biterations$|^learning iteration$|^n_?updates$")  # (stable-baselines v2: ``nupdates``)
-_ENV_STEPS = re.compile(r"(?i)\b(?:time)?steps\b|\bfps\b")
-_VERTICAL_POSITION = re.compile(r"(?i)\b(?:iterations?|steps?|epoch|timesteps|n_?updates|updates)\b")
 # A space-aligned table: its header's names (``GPU_mem``, ``box_loss``; no ``:``, ``=``), its first cell a position
 # (``13/30``, ``120``), its cells numbers with a unit or an SI suffix (``13.1G``, ``576``).
 # A bar drawn without tqdm's brackets (ultralytics' ``100% ━━━━━━━━━━━━ 8/8 4.6it/s 1.7s``): count, rate, seconds so far.
@@ -155,23 +132,12 @@ MEMORY_PART = "memory/"
 EPOCH_SECONDS = "epoch_seconds"
 # A loss printed in its parts is kept as figures named so (``loss/box_loss``): none of them is the model's one loss.
 LOSS_PART = "loss/"
-# A rate named by its path (dreamerv3's ``fps/train``) is kept as a figure so named (``rate/fps/train``).
-RATE_PART = "rate/"
-# A count the run prints of what it has done so far, under its name (stable-baselines' ``total/timesteps``).
-TOTAL_PART = "total/"
 ENV_TIMESTEPS = TOTAL_PART + "timesteps"
-# An RL table's mean episode reward, by the names stable-baselines prints it under (v3, then v2's two).
-_EPISODE_REWARD = ("ep_rew_mean", "ep_rewmean", "eprewmean")
 # BasicSR's and mmsr's losses, each named for its part (``l_pix: 2.14e-02``, ``l_g_pix: 3.2e-03 l_g_gan: 6.1e-02``).
 _L_LOSS = re.compile(rf"(?<![\w/])(l_[a-z]\w{{0,30}}):\s?({NUM})")
 _LTR_FPS = re.compile(r"\bFPS: (\d{1,9}(?:\.\d+)?) \(")
 # A position N/M that leads a record, a labelled figure or a bracketed one after it (not a Keras bar's `` [==>``).
 _LEADING_POSITION = re.compile(r"(\d{1,12})/(\d{1,12})(?=\s?\([A-Za-z]|,\s?[A-Za-z])")
-# fairseq-lua's record: ``| epoch 009 | 0046063 updates | …`` (a checkpoint's led by ``| checkpoint 010 ``), its
-# figures ``name value`` pieces between bars, names glued to their stage (``trainloss``, ``validbleu``).
-_LUA_FAIRSEQ = re.compile(r"^\| (?:checkpoint (\d{1,9}) \| )?epoch (\d{1,9}) \| (\d{1,12}) updates \|(.*)$")
-_LUA_PIECE = re.compile(rf"([A-Za-z][\w/ ]{{0,30}}?)\s+({NUM})")
-_LUA_GLUED = re.compile(r"^(train|valid|test)(loss|ppl|bleu)$")
 # Leading counters before a labelled record: ``490 | loss …`` (llama2.c), ``1|120|Loss: …``
 # (torchtune: epoch, then step).
 _COUNTERS = re.compile(r"^(\d{1,12})\s*\|\s*(?:(\d{1,12})\s*\|\s*)?(?=[A-Za-z])")
@@ -328,16 +294,14 @@ class GenericParser(StepLines[_Line]):
         self._checkpoint_at: tuple[int, int] | None = None  # (epoch, global step) Lightning's last checkpoint line named
         self._eval_positions = False  # the run's position is read from its validations (no training line yet)
         self._eval_updates: int | None = None  # the updates the last validation named (no training line yet)
-        self._vertical: list[tuple[str, str]] | None = None  # a one-figure-a-line record's pairs so far
-        self._vertical_group = ""  # its group's name (stable-baselines3's ``rollout/``)
+        self._vertical = VerticalRecord()  # a one-figure-a-line record under way
         self._last_step: int | None = None  # the last step read (its stride to the next one says how often it logs)
         self._run_done: TrainStep | None = None  # that step, when it was its last epoch's last of the run
         self._slashed: list[str] | None = None  # a ruled step's record: its step, then its lines so far
         self._spaced_columns: list[str] = []  # a space-aligned table's header names, while its rows follow
         self._row_parts: tuple[tuple[str, float], ...] = ()  # the loss parts of the last such row read
         self._class_columns: list[str] = []  # a per-class evaluation table's metric names, for its ``all`` row
-        self._coco_kind = ""  # a COCO evaluation's table under way (``bbox``), its column names next
-        self._coco_columns: list[str] = []
+        self._coco = CocoTable()  # a COCO evaluation's table under way
         self._epoch_open: TrainStep | None = None  # the last step counted in its epoch, short of the epoch's total
         self._epoch: Reading | None = None  # announced on a line of its own, for the bars after it
         self._full_epoch: tuple[TrainStep, int] | None = None  # the last step: a full epoch's bar, and its total
@@ -390,8 +354,12 @@ class GenericParser(StepLines[_Line]):
             if dashed is not None:
                 return Kind.FULL, dashed if dashed.what == "step" else None
         vertical = False
-        if self._vertical is not None or text[:1] in "| " or _VERTICAL_TITLE.match(text) or "\t" in text[:60]:
-            held, record = self._vertical_line(text)
+        if self._vertical.pairs is not None or vertical_start(text):
+            held, record = self._vertical.line(text)
+            if record is not None:
+                # (the figures the record's table counts, and how its step's time was worked out, go with its step)
+                self._table_figures = self._vertical.figures
+                self._mean_seconds = self._vertical.mean_seconds or self._mean_seconds
             if held:
                 if record is None:
                     return Kind.OTHER, None
@@ -467,7 +435,7 @@ class GenericParser(StepLines[_Line]):
             if named_after is not None:
                 s = named_after  # (tinygrad's ``2 101.78 s run, 11.8750 loss, 1e-12 LR, 1454.57 GB used, …``)
         if s[:2] == "| " and " updates | " in s:
-            lua = _lua_fairseq(s)
+            lua = fairseq_lua_record(s)
             if lua is not None:
                 s = lua  # (fairseq-lua's ``| epoch 009 | 0046063 updates | words/s    7730| trainloss     3.03 | …``)
         if "n=" in s[:24]:
@@ -525,10 +493,10 @@ class GenericParser(StepLines[_Line]):
                 # ``[400] steps_per_second=1.58, train_loss=3.22``): the bracketed number is the step.
                 s = f"step: {led.group(1)} | {s[led.end():]}"
         table_row = record  # (a record held from one figure a line: its position makes it a step, as a table's row)
-        if self._coco_kind or s.endswith(("results for bbox:", "results for segm:", "results for keypoints:")):
-            coco = self._coco_row(s, at)
+        if self._coco.kind or s.endswith(("results for bbox:", "results for segm:", "results for keypoints:")):
+            coco = self._coco.row(s)
             if coco is not None:
-                return Kind.FULL, coco or None
+                return Kind.FULL, _Line("eval", at, coco, text=s) if coco else _Line("other", at)
         if self._class_columns or (s[:6] == "Class " and "  " in s):
             evaluated = self._class_row(s, at)
             if evaluated is not None:
@@ -798,97 +766,6 @@ class GenericParser(StepLines[_Line]):
             return (not text.strip()), None
         return True, f"step: {held[0]} | {record}"
 
-    def _vertical_line(self, text: str) -> tuple[bool, str | None]:
-        """A record printed one figure a line (stable-baselines3's ``|    loss    | 0.482 |`` table between
-        dashed rules; rsl_rl's ``Learning iteration 1/10`` and its right-aligned ``Mean value loss: 19.67``):
-        (True, None) while its lines are held, (True, record) when it closes (a rule, a figure named again, a
-        line of another kind), (False, None) for a line that is no part of one."""
-        pairs = self._vertical
-        title = _VERTICAL_TITLE.match(text)
-        if title is not None:
-            record = self._vertical_record() if pairs else None
-            self._vertical = [(title.group(1), title.group(2))]
-            return (True, record) if record is not None else (True, None)
-        computation = _RSL_COMPUTATION.match(text) if pairs is not None else None
-        if computation is not None and pairs is not None:
-            # older rsl_rl: ``Computation: 46045 steps/s (collection: 0.975s, learning 0.092s)``
-            pairs.extend([("Steps per second", computation.group(1)), ("Collection time", computation.group(2)),
-                          ("Learning time", computation.group(3))])
-            return True, None
-        tabbed = _TAB_PAIR.match(text) if "\t" in text else None
-        if tabbed is not None and (pairs is not None or _VERTICAL_POSITION.fullmatch(tabbed.group(1).strip())):
-            # ``Iteration: \t 3`` then ``Loss: \t 0.13``, ``Elapsed time\t 100.7 seconds`` (deeprm): a name, a tab, a
-            # figure, one a line; a block starts at its position, a figure named again or a rule closes it
-            unit = {"seconds": "s"}.get(tabbed.group(3) or "", tabbed.group(3) or "")
-            name, value = tabbed.group(1).strip(), tabbed.group(2) + (f" {unit}" if unit else "")
-            return True, self._vertical_pair(pairs, name, value)
-        sb3 = _SB3_PAIR.match(text)
-        pair = sb3 if sb3 is not None else (_RSL_PAIR.match(text) if pairs is not None else None)
-        if pair is not None:
-            name, value = pair.group(1).strip(), pair.group(2).strip()
-            if sb3 is not None and not value:
-                self._vertical_group = name if name.endswith("/") else ""  # ``| rollout/ |  |``: its rows' group
-                if pairs is None:
-                    self._vertical = []
-                return True, None
-            name = (self._vertical_group if sb3 is not None else "") + name
-            return True, self._vertical_pair(pairs, name, value)
-        if pairs is None:
-            return False, None
-        if not text.strip():
-            return True, None  # (a blank line inside the block)
-        if _VERTICAL_RULE.match(text):
-            if not pairs:
-                return True, None
-            if not _VERTICAL_POSITION.search(" ".join(n for n, _ in pairs)):
-                self._vertical, self._vertical_group = None, ""  # a table's tail without its position
-                return True, None
-            return True, self._vertical_record()
-        record = self._vertical_record()
-        return (True, record) if record is not None else (False, None)
-
-    def _vertical_pair(self, pairs: list[tuple[str, str]] | None, name: str, value: str) -> str | None:
-        """Hold one figure of a one-a-line block; a name held already closes the block: its record, the figure
-        starting the next (None while the block goes on)."""
-        if pairs is None:
-            self._vertical = pairs = []
-        if any(known == name for known, _ in pairs):
-            record = self._vertical_record()
-            self._vertical = [(name, value)]
-            return record
-        pairs.append((name, value))
-        return None
-
-    def _vertical_record(self) -> str | None:
-        """The held one-a-line figures as one ``name: value | …`` record (None when none is held)."""
-        pairs, self._vertical, self._vertical_group = self._vertical, None, ""
-        if not pairs:
-            return None
-        names = [name for name, _ in pairs]
-        if any(_ITERATIONS.search(name) for name in names):
-            # A record logged once an iteration (an RL trainer's): its running count of iterations is its position,
-            # and its ``steps`` are the environment's (``Total steps: 512``, ``Steps per second: 1581``), not the run's.
-            names = [_ITERATIONS.sub("iteration", name) if _ITERATIONS.search(name)
-                     else ("env " + name if _ENV_STEPS.search(name) else name) for name in names]
-        record = " | ".join(f"{name}: {value}" for name, (_, value) in zip(names, pairs, strict=True))
-        # (an RL table's environment timesteps so far, frames a second and mean episode reward, as printed:
-        # stable-baselines' ``total_timesteps``, ``fps``, ``ep_rew_mean`` (v2: ``ep_rewmean``; nan before an episode ends))
-        env = {name.rpartition("/")[2].lower(): number(value) for name, value in pairs}
-        reward = next((env[name] for name in _EPISODE_REWARD if name in env), None)
-        self._table_figures = tuple((label, value) for label, value in (
-            (TOTAL_PART + "timesteps", env.get("total_timesteps")), (RATE_PART + "fps", env.get("fps")),
-            ("reward", reward)) if value is not None and math.isfinite(value))
-        parts = {name.lower(): seconds(value.removesuffix("s"), "s") if value.endswith("s") else None
-                 for name, value in pairs if name.lower() in _ITERATION_PARTS}
-        if len(parts) == len(_ITERATION_PARTS) and None not in parts.values():
-            # rsl_rl's iteration: its collection and learning times, printed in the block; their sum is the
-            # iteration's (its own ``Iteration time: 0.24s`` comes after the block's rule, rounded)
-            record += f" | iteration time: {sum(v for v in parts.values() if v is not None):.6g}s"
-        elif (mean := _mean_iteration_seconds(pairs)) is not None:
-            record += f" | iteration time: {mean:.6g}s"
-            self._mean_seconds = MEAN_SECONDS_NOTE
-        return record
-
     def _spaced_row(self, s: str) -> str | None:
         """A table whose columns line up under a header of names (ultralytics' ``Epoch  GPU_mem  box_loss …``,
         then ``13/30  13.1G  1.822 …``, a bar after the last cell): a row as ``name: value | …`` pairs with
@@ -927,29 +804,6 @@ class GenericParser(StepLines[_Line]):
         # (A line between the header and its row, such as YOLO's validation ``all  787  2054 …`` printed on another
         # stream, keeps the table: only another position header replaces it.)
         return ""
-
-    def _coco_row(self, s: str, at: float | None) -> _Line | None:
-        """detectron2's COCO evaluation table (its forks' too, cvpods'): ``Evaluation results for bbox:`` over a
-        pipe table ``|   AP   |  AP50  | …`` whose one row holds the figures. Returns the row's evaluation (``bbox
-        AP``; a ``nan`` cell, an area with no object, is left out), an empty line for the title, header or rule,
-        None for a line that is neither (which ends the table)."""
-        titled = _COCO_TITLE.search(s)
-        if titled is not None:
-            self._coco_kind, self._coco_columns = titled.group(1), []
-            return _Line("other", at)
-        cells = [c.strip() for c in s.strip().strip("|").split("|")] if s.startswith("|") else []
-        if cells and not self._coco_columns and all(_COCO_NAME.fullmatch(c) for c in cells):
-            self._coco_columns = cells
-            return _Line("other", at)
-        if cells and self._coco_columns and all(_TABLE_RULE.fullmatch(c) for c in cells):
-            return _Line("other", at)
-        kind, columns = self._coco_kind, self._coco_columns
-        self._coco_kind, self._coco_columns = "", []
-        if len(cells) != len(columns) or not all(c == "nan" or number(c) is not None for c in cells):
-            return None
-        readings = [Reading(Field.EVAL_LOSS, f"{kind} {name}", value) for name, cell in zip(columns, cells, strict=True)
-                    if (value := number(cell)) is not None and not math.isnan(value)]
-        return _Line("eval", at, readings, text=s) if readings else _Line("other", at)
 
     def _class_row(self, s: str, at: float | None) -> _Line | None:
         """A per-class evaluation table (ultralytics' and YOLOv5's validation: ``Class  Images  Instances
@@ -1526,25 +1380,6 @@ def _decide(line: _Line) -> _Line:
     return line
 
 
-def _mean_iteration_seconds(pairs: list[tuple[str, str]]) -> float | None:
-    """A stable-baselines table's mean time an iteration: its ``time_elapsed`` over its ``iterations`` (v3) or
-    ``nupdates`` (v2), both counted from the start of ``learn()``; None when it prints either not.
-
-    v3 prints whole seconds (``time_elapsed | 8``), and ``fps`` as the timesteps of this ``learn()`` over the
-    same clock: where ``total_timesteps / fps`` falls inside that second (the run started from timestep 0),
-    it is the finer clock. v2's ``fps`` is its last update's alone, never the run's.
-    """
-    values = {name: number(value) for name, value in pairs}
-    elapsed = next((v for name, v in values.items() if name.endswith("time_elapsed")), None)
-    iterations = next((v for name, v in values.items() if _ITERATIONS.search(name)), None)
-    if elapsed is None or iterations is None or elapsed <= 0 or iterations < 1:
-        return None
-    fps, timesteps = values.get("time/fps"), values.get("time/total_timesteps")
-    if fps is not None and timesteps is not None and fps > elapsed and int(timesteps / fps) == elapsed:
-        elapsed = timesteps / fps
-    return elapsed / iterations
-
-
 def _progress_only(readings: list[Reading]) -> bool:
     """A step with its total and the run's clock (elapsed, remaining, percent) but no figure: a
     record of where the run is, which the run's last one may be."""
@@ -1609,29 +1444,6 @@ def _values_first(s: str) -> str | None:
     if not any(name.lower() == "loss" for name, _, _ in named):
         return None
     return f"step: {m.group(1)} | " + " | ".join(f"{name}: {value}{' ' + unit if unit else ''}" for name, value, unit in named)
-
-
-def _lua_fairseq(s: str) -> str | None:
-    """fairseq-lua's record (``| epoch 009 | 0046063 updates | words/s    7730| trainloss     3.03 | train ppl
-    8.14``) as ``epoch: 9 | num updates: 46063 | words/s: 7730 | train loss: 3.03 | …``; None for any other line.
-
-    Its names are glued (``trainloss``, ``validloss``) and printed before values padded to a column. A checkpoint's
-    record keeps only its evaluation (its ``trainloss`` repeats the epoch's mean, its words/s the epoch's rate), so
-    the epoch's summary is no step of its own; a record of paths and saved models reads as nothing."""
-    m = _LUA_FAIRSEQ.match(s)
-    if m is None:
-        return None
-    checkpoint, epoch, updates, rest = m.groups()
-    kept = []
-    for piece in rest.split("|"):
-        named = _LUA_PIECE.fullmatch(piece.strip())
-        if named is None:
-            continue
-        name = _LUA_GLUED.sub(r"\1 \2", named.group(1))
-        if checkpoint is not None and name.split(" ")[0].lower() not in EVAL_WORDS:
-            continue
-        kept.append(f"{name}: {named.group(2)}")
-    return " | ".join([f"epoch: {int(epoch)}", f"num updates: {int(updates)}", *kept])
 
 
 def _named_label(named: Named) -> str:
@@ -1728,45 +1540,17 @@ def _other_bar(s: str, at: float | None) -> _Line | None:
         bar = _Bar(int(rich.group("n")), int(rich.group("m")), 1.0 / rate if rate else None,
                    clock_seconds(rich.group("elapsed")), remain)  # fmt: skip
         return _Line("step", at, pairs(head) + pairs(rest), bar=bar, text=s)
-    keras = _KERAS.match(s)
-    if keras is not None:
-        rest = s[keras.end() :]
-        per_step = _PER_STEP.search(rest)
-        seconds = None
-        if per_step is not None:
-            value = float(per_step.group(1))
-            seconds = value / {"ms": 1e3, "s": 1.0, "us": 1e6}[per_step.group(2)]
-        n, m = int(keras.group("n")), int(keras.group("m"))
-        epoch_time = _EPOCH_TIME.match(rest) if per_step is None and n == m and n > 0 else None
-        if epoch_time is not None:
-            rest = rest[epoch_time.end() :]
-            took = _epoch_seconds(epoch_time.group(1), epoch_time.group(2))
-            seconds = took / n if took is not None else None  # the full bar's steps over the epoch's time
-        readings = pairs(_PER_STEP.sub("", rest))
-        if seconds is None and not any(r.field is Field.LOSS for r in readings):
-            return None
-        bar = _Bar(n, m, seconds, None, None)
-        if epoch_time is not None and seconds is not None:
-            bar.seconds_note = f"the epoch's {epoch_time.group(1)}{epoch_time.group(2)} over its {n} steps"
-        eta = _first(readings, Field.ETA)
-        bar.eta = eta.value if eta is not None else None
-        line = _Line("step", at, readings, bar=bar, text=s, epoch_above=True)
-        if _BAR_EVAL_HINT.search(rest) is not None:
-            line.named = tuple(n for n in beside(rest) if n.kin is Kin.EVAL)  # (its ``val_accuracy: 0.9590``)
-        return line
-    alone = _KERAS_EPOCH.match(s)
-    if alone is not None:
-        readings = pairs(s[alone.end() :])
-        if any(r.field is Field.LOSS for r in readings) and not any(r.field is Field.STEP for r in readings):
-            return _Line("step", at, readings, text=s, epoch_above=True,
-                         epoch_seconds=_epoch_seconds(alone.group(1), alone.group(2)) or 0.0)
-    return None
-
-
-def _epoch_seconds(value: str, unit: str) -> float | None:
-    """An epoch's printed time in seconds, or None where its rounding says too little (``3s``)."""
-    seconds = float(value) / (1e3 if unit == "ms" else 1.0)
-    return seconds if unit == "ms" or "." in value or seconds >= MIN_ROUNDED_EPOCH_SECONDS else None
+    keras = keras_line(s)
+    if keras is None:
+        return None
+    if keras.count is None:
+        return _Line("step", at, keras.readings, text=s, epoch_above=True, epoch_seconds=keras.epoch_seconds)
+    eta = _first(keras.readings, Field.ETA)
+    bar = _Bar(*keras.count, keras.step_seconds, None, eta.value if eta is not None else None, keras.seconds_note)
+    line = _Line("step", at, keras.readings, bar=bar, text=s, epoch_above=True)
+    if _BAR_EVAL_HINT.search(keras.rest) is not None:
+        line.named = tuple(n for n in beside(keras.rest) if n.kin is Kin.EVAL)  # (its ``val_accuracy: 0.9590``)
+    return line
 
 
 # An unnamed clock as a ``|``-separated record's last field: the run's time so far (TabNet's
@@ -1946,11 +1730,6 @@ def _class_metrics(header: str) -> list[str]:
     return names
 
 
-# detectron2's ``_derive_coco_results``: ``Evaluation results for bbox:`` above a pipe table of ``AP``, ``AP50``,
-# ``APs``… (keypoints': ``APm``, ``APl``), the ``---`` rule under its header, then one row of figures.
-_COCO_TITLE = re.compile(r"Evaluation results for (bbox|segm|keypoints):\s*$")
-_COCO_NAME = re.compile(r"AP(?:50|75|s|m|l)?")
-_TABLE_RULE = re.compile(r":?-{3,}:?")
 # YOLOv5's and YOLOv7's older header names its losses by their part alone (``Epoch  gpu_mem  box  obj  cls  total``).
 _YOLO_PARTS = frozenset({"box", "obj", "cls", "dfl", "giou"})
 

@@ -1,0 +1,74 @@
+"""Keras's progress lines, as the generic step reader reads them.
+
+Keras draws a bar for each epoch's steps (``100/1000 [==>....] - ETA: 1:23 - loss: 2.3``, Keras 3's
+``1000/1000 ━━━━ 25s 25ms/step - loss: 0.2``); ``fit(verbose=2)`` prints one line an epoch with no bar
+(``370515/370515 - 13s - loss: 0.2 - val_loss: 0.05``; Keras 1's ``67s - loss: 2.4808 …`` with no count at
+all). Its epoch is said on the line above (``Epoch 3/15``), which the generic reader reads.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .grammar import Field, Reading, pairs
+
+# Keras' ``fit(verbose=2)`` prints one line an epoch with no bar: ``370515/370515 - 13s - loss: 0.2 - val_loss: 0.05``.
+_KERAS = re.compile(r"^(?P<n>\d{1,12})/(?P<m>\d{1,12}) (?:\[[=>.]{0,200}\]|━{1,200}|- (?=\d{1,6}(?:\.\d+)?m?s - ))")
+_PER_STEP = re.compile(r"\b(\d{1,9}(?:\.\d+)?)(ms|s|us)/step\b")
+# The epoch's time a full Keras bar prints with no time a step (``187/187 - 33s - loss: …``, Keras 1/2's
+# ``20000/20000 [======] - 25s - loss: …``), and Keras 1's ``fit(verbose=2)`` line, no count at all, under its
+# ``Epoch 3/15``: ``67s - loss: 2.4808 - acc: 0.2275 - val_loss: 2.1192``.
+_EPOCH_TIME = re.compile(r"\s*(?:-\s)?(\d{1,7}(?:\.\d+)?)(ms|s)(?=\s+-\s|\s*$)")
+_KERAS_EPOCH = re.compile(r"^\s*-?\s?(\d{1,7}(?:\.\d+)?)(ms|s) - (?=\w)")
+# A whole second's rounding is more than 5 % of a time under ten seconds: such a time says no step's.
+MIN_ROUNDED_EPOCH_SECONDS = 10.0
+
+
+@dataclass(frozen=True, slots=True)
+class KerasLine:
+    """A Keras line that is a step: its figures, and its bar's count where it draws one."""
+
+    readings: list[Reading]
+    rest: str = ""  # what follows the bar (its figures as printed)
+    count: tuple[int, int] | None = None  # the bar's steps and the epoch's (None: an epoch's line with no count)
+    step_seconds: float | None = None
+    seconds_note: str | None = None  # how ``step_seconds`` was worked out, where no step's own time is printed
+    epoch_seconds: float | None = None  # Keras 1's ``fit(verbose=2)`` line (``67s - loss: …``): its epoch's time
+
+
+def keras_line(s: str) -> KerasLine | None:
+    """A Keras bar or epoch line as a step's figures, or None."""
+    keras = _KERAS.match(s)
+    if keras is not None:
+        rest = s[keras.end() :]
+        per_step = _PER_STEP.search(rest)
+        seconds = None
+        if per_step is not None:
+            value = float(per_step.group(1))
+            seconds = value / {"ms": 1e3, "s": 1.0, "us": 1e6}[per_step.group(2)]
+        n, m = int(keras.group("n")), int(keras.group("m"))
+        epoch_time = _EPOCH_TIME.match(rest) if per_step is None and n == m and n > 0 else None
+        if epoch_time is not None:
+            rest = rest[epoch_time.end() :]
+            took = _epoch_seconds(epoch_time.group(1), epoch_time.group(2))
+            seconds = took / n if took is not None else None  # the full bar's steps over the epoch's time
+        readings = pairs(_PER_STEP.sub("", rest))
+        if seconds is None and not any(r.field is Field.LOSS for r in readings):
+            return None
+        note = None
+        if epoch_time is not None and seconds is not None:
+            note = f"the epoch's {epoch_time.group(1)}{epoch_time.group(2)} over its {n} steps"
+        return KerasLine(readings, rest, (n, m), seconds, note)
+    alone = _KERAS_EPOCH.match(s)
+    if alone is not None:
+        readings = pairs(s[alone.end() :])
+        if any(r.field is Field.LOSS for r in readings) and not any(r.field is Field.STEP for r in readings):
+            return KerasLine(readings, epoch_seconds=_epoch_seconds(alone.group(1), alone.group(2)) or 0.0)
+    return None
+
+
+def _epoch_seconds(value: str, unit: str) -> float | None:
+    """An epoch's printed time in seconds, or None where its rounding says too little (``3s``)."""
+    seconds = float(value) / (1e3 if unit == "ms" else 1.0)
+    return seconds if unit == "ms" or "." in value or seconds >= MIN_ROUNDED_EPOCH_SECONDS else None

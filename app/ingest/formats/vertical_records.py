@@ -1,0 +1,161 @@
+"""Records printed one figure a line, as the generic step reader reads them.
+
+Stable-Baselines' logger table (``|    ep_len_mean          | 200         |`` between dashed rules, a group's own
+row ``| rollout/                |             |``), rsl_rl's ``Learning iteration 1/10`` over its right-aligned
+``   Mean value loss: 19.7410``, and a name, a tab, a figure a line (``Iteration: \t 3``). Their lines are held
+until the block closes, then handed on as one ``name: value | …`` record, which the generic reader reads as any
+other (a Stable-Baselines log of its own is the ``stable-baselines`` row's: see stable_baselines.py).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from .fields import MEAN_SECONDS_NOTE, RATE_PART, TOTAL_PART, number
+from .grammar import seconds
+
+# One figure a line: stable-baselines3's logger table (``|    ep_len_mean          | 200         |``, a group's own
+# row ``| rollout/                |             |``), rsl_rl's right-aligned ``   Mean value loss: 19.7410`` under
+# its centred ``Learning iteration 1/10``; dashed or hashed rules around them.
+_SB3_PAIR = re.compile(r"^ ?\|\s+([A-Za-z][\w./ -]{0,60}?)\s*\|\s*(-?[\w.+-]{0,30})\s*\|\s*$")
+_RSL_PAIR = re.compile(r"^\s{2,}([A-Za-z][\w .()/-]{0,50}?):\s+(-?\d[\d.:]*(?:[eE][-+]?\d+)?\s?(?:s|ms|%)?)\s*$")
+# A name, a tab, a figure (its ``+- spread`` dropped, a unit word kept as its unit).
+_TAB_PAIR = re.compile(r"^([A-Za-z][\w .()/-]{0,50}?):?[ ]*\t[ ]*(-?\d[\d.]*(?:[eE][-+]?\d+)?)(?: \+- \S+)?(?: (s|ms|seconds))?\s*$")
+_RSL_COMPUTATION = re.compile(r"^\s{2,}Computation:\s+(\d{1,12}) steps/s \(collection: (\d+(?:\.\d+)?s), learning (\d+(?:\.\d+)?s)\)\s*$")
+_ITERATION_PARTS = frozenset({"collection time", "learning time"})
+_VERTICAL_TITLE = re.compile(r"^\s{4,}([A-Za-z][A-Za-z ]{2,40}?)\s+(\d{1,9}/\d{1,9})\s*$")
+
+_VERTICAL_RULE = re.compile(r"^\s*(?:-{5,}|#{5,}|={5,})\s*$")
+_ITERATIONS = re.compile(r"(?i)\biterations$|^learning iteration$|^n_?updates$")  # (stable-baselines v2: ``nupdates``)
+_ENV_STEPS = re.compile(r"(?i)\b(?:time)?steps\b|\bfps\b")
+_VERTICAL_POSITION = re.compile(r"(?i)\b(?:iterations?|steps?|epoch|timesteps|n_?updates|updates)\b")
+
+# An RL table's mean episode reward, by the names stable-baselines prints it under (v3, then v2's two).
+_EPISODE_REWARD = ("ep_rew_mean", "ep_rewmean", "eprewmean")
+
+
+def vertical_start(text: str) -> bool:
+    """A line that may open a one-figure-a-line block (the cheap tests first)."""
+    return text[:1] in "| " or _VERTICAL_TITLE.match(text) is not None or "\t" in text[:60]
+
+
+class VerticalRecord:
+    """One block of one figure a line at a time, and what its last record said besides its figures."""
+
+    def __init__(self) -> None:
+        self.pairs: list[tuple[str, str]] | None = None  # the record's pairs so far
+        self.group = ""  # its group's name (stable-baselines3's ``rollout/``)
+        self.figures: tuple[tuple[str, float], ...] = ()  # the last record's environment's counts and rate
+        self.mean_seconds: str | None = None  # how the last record's time an iteration was worked out, if it was
+
+    def line(self, text: str) -> tuple[bool, str | None]:
+        """A record printed one figure a line (stable-baselines3's ``|    loss    | 0.482 |`` table between
+        dashed rules; rsl_rl's ``Learning iteration 1/10`` and its right-aligned ``Mean value loss: 19.67``):
+        (True, None) while its lines are held, (True, record) when it closes (a rule, a figure named again, a
+        line of another kind), (False, None) for a line that is no part of one."""
+        pairs = self.pairs
+        title = _VERTICAL_TITLE.match(text)
+        if title is not None:
+            record = self._record() if pairs else None
+            self.pairs = [(title.group(1), title.group(2))]
+            return (True, record) if record is not None else (True, None)
+        computation = _RSL_COMPUTATION.match(text) if pairs is not None else None
+        if computation is not None and pairs is not None:
+            # older rsl_rl: ``Computation: 46045 steps/s (collection: 0.975s, learning 0.092s)``
+            pairs.extend([("Steps per second", computation.group(1)), ("Collection time", computation.group(2)),
+                          ("Learning time", computation.group(3))])
+            return True, None
+        tabbed = _TAB_PAIR.match(text) if "\t" in text else None
+        if tabbed is not None and (pairs is not None or _VERTICAL_POSITION.fullmatch(tabbed.group(1).strip())):
+            # ``Iteration: \t 3`` then ``Loss: \t 0.13``, ``Elapsed time\t 100.7 seconds`` (deeprm): a name, a tab, a
+            # figure, one a line; a block starts at its position, a figure named again or a rule closes it
+            unit = {"seconds": "s"}.get(tabbed.group(3) or "", tabbed.group(3) or "")
+            name, value = tabbed.group(1).strip(), tabbed.group(2) + (f" {unit}" if unit else "")
+            return True, self._pair(pairs, name, value)
+        sb3 = _SB3_PAIR.match(text)
+        pair = sb3 if sb3 is not None else (_RSL_PAIR.match(text) if pairs is not None else None)
+        if pair is not None:
+            name, value = pair.group(1).strip(), pair.group(2).strip()
+            if sb3 is not None and not value:
+                self.group = name if name.endswith("/") else ""  # ``| rollout/ |  |``: its rows' group
+                if pairs is None:
+                    self.pairs = []
+                return True, None
+            name = (self.group if sb3 is not None else "") + name
+            return True, self._pair(pairs, name, value)
+        if pairs is None:
+            return False, None
+        if not text.strip():
+            return True, None  # (a blank line inside the block)
+        if _VERTICAL_RULE.match(text):
+            if not pairs:
+                return True, None
+            if not _VERTICAL_POSITION.search(" ".join(n for n, _ in pairs)):
+                self.pairs, self.group = None, ""  # a table's tail without its position
+                return True, None
+            return True, self._record()
+        record = self._record()
+        return (True, record) if record is not None else (False, None)
+
+    def _pair(self, pairs: list[tuple[str, str]] | None, name: str, value: str) -> str | None:
+        """Hold one figure of a one-a-line block; a name held already closes the block: its record, the figure
+        starting the next (None while the block goes on)."""
+        if pairs is None:
+            self.pairs = pairs = []
+        if any(known == name for known, _ in pairs):
+            record = self._record()
+            self.pairs = [(name, value)]
+            return record
+        pairs.append((name, value))
+        return None
+
+    def _record(self) -> str | None:
+        """The held one-a-line figures as one ``name: value | …`` record (None when none is held)."""
+        pairs, self.pairs, self.group = self.pairs, None, ""
+        if not pairs:
+            return None
+        self.mean_seconds = None
+        names = [name for name, _ in pairs]
+        if any(_ITERATIONS.search(name) for name in names):
+            # A record logged once an iteration (an RL trainer's): its running count of iterations is its position,
+            # and its ``steps`` are the environment's (``Total steps: 512``, ``Steps per second: 1581``), not the run's.
+            names = [_ITERATIONS.sub("iteration", name) if _ITERATIONS.search(name)
+                     else ("env " + name if _ENV_STEPS.search(name) else name) for name in names]
+        record = " | ".join(f"{name}: {value}" for name, (_, value) in zip(names, pairs, strict=True))
+        # (an RL table's environment timesteps so far, frames a second and mean episode reward, as printed:
+        # stable-baselines' ``total_timesteps``, ``fps``, ``ep_rew_mean`` (v2: ``ep_rewmean``; nan before an episode ends))
+        env = {name.rpartition("/")[2].lower(): number(value) for name, value in pairs}
+        reward = next((env[name] for name in _EPISODE_REWARD if name in env), None)
+        self.figures = tuple((label, value) for label, value in (
+            (TOTAL_PART + "timesteps", env.get("total_timesteps")), (RATE_PART + "fps", env.get("fps")),
+            ("reward", reward)) if value is not None and math.isfinite(value))
+        parts = {name.lower(): seconds(value.removesuffix("s"), "s") if value.endswith("s") else None
+                 for name, value in pairs if name.lower() in _ITERATION_PARTS}
+        if len(parts) == len(_ITERATION_PARTS) and None not in parts.values():
+            # rsl_rl's iteration: its collection and learning times, printed in the block; their sum is the
+            # iteration's (its own ``Iteration time: 0.24s`` comes after the block's rule, rounded)
+            record += f" | iteration time: {sum(v for v in parts.values() if v is not None):.6g}s"
+        elif (mean := _mean_iteration_seconds(pairs)) is not None:
+            record += f" | iteration time: {mean:.6g}s"
+            self.mean_seconds = MEAN_SECONDS_NOTE
+        return record
+
+
+def _mean_iteration_seconds(pairs: list[tuple[str, str]]) -> float | None:
+    """A stable-baselines table's mean time an iteration: its ``time_elapsed`` over its ``iterations`` (v3) or
+    ``nupdates`` (v2), both counted from the start of ``learn()``; None when it prints either not.
+
+    v3 prints whole seconds (``time_elapsed | 8``), and ``fps`` as the timesteps of this ``learn()`` over the
+    same clock: where ``total_timesteps / fps`` falls inside that second (the run started from timestep 0),
+    it is the finer clock. v2's ``fps`` is its last update's alone, never the run's.
+    """
+    values = {name: number(value) for name, value in pairs}
+    elapsed = next((v for name, v in values.items() if name.endswith("time_elapsed")), None)
+    iterations = next((v for name, v in values.items() if _ITERATIONS.search(name)), None)
+    if elapsed is None or iterations is None or elapsed <= 0 or iterations < 1:
+        return None
+    fps, timesteps = values.get("time/fps"), values.get("time/total_timesteps")
+    if fps is not None and timesteps is not None and fps > elapsed and int(timesteps / fps) == elapsed:
+        elapsed = timesteps / fps
+    return elapsed / iterations
