@@ -107,3 +107,20 @@ def test_lines_read_in_blocks_are_every_line_once_and_the_first_block_tells_the_
     assert [line for batch in batches for line in batch] == written
     assert len(batches[0]) > 2000
     assert len(batches) > 4  # read a block at a time, not the file at once
+
+
+def test_a_block_holding_wide_and_malformed_text_reads_each_line_as_alone(tmp_path: Path) -> None:
+    # The composed bytes' answers, by hand: a malformed sequence cut by its line's end is one
+    # replacement character and never takes the newline or the next line's first bytes with it.
+    path = tmp_path / "mixed.log"
+    path.write_bytes(
+        "🚀 Starting miner 🚀\r\n".encode()
+        + b"cut \xe2\x82\n"  # the euro sign's first two bytes, then the line ends
+        + b"\x82\xacnext\n"  # its last byte opens the next line
+        + b"\xff\xfe bad\r\n"
+        + b"\x00\x00plain\n"
+        + "💾 GPU memory: 3.2GB".encode()  # the partial last line
+    )
+    lines = [line for batch in read_lines(path, threading.Event()) for line in batch]
+    assert lines == ["🚀 Starting miner 🚀", "cut \ufffd", "\ufffd\ufffdnext", "\ufffd\ufffd bad", "\x00\x00plain",
+                     "💾 GPU memory: 3.2GB"]

@@ -13,15 +13,18 @@ from app.stats.events import (
     BackendError,
     EpochReset,
     ForwardPass,
+    ForwardUndelivered,
     GpuMemory,
     Heartbeat,
     LayerChanged,
     LayerSeen,
     MinerReset,
     OptimizationStep,
+    P2PTransfer,
     PhaseChanged,
     QueueUpdate,
     Registered,
+    RequestRetry,
     Tick,
 )
 from app.stats.iota.liveness import Liveness
@@ -414,6 +417,39 @@ def test_an_id_seen_is_forgotten_on_time_while_only_gpu_lines_come() -> None:
     assert tracker.passes_total == 2
     tracker.apply(ForwardPass(T0 + 10 + 41 * 60 + 20, "again", 1))  # within 40 minutes: the same pass
     assert tracker.passes_total == 2
+
+
+def _kept_in(tracker: IotaTracker, window: str) -> int:
+    parts = {
+        "passes": lambda: len(tracker._passes),
+        "forwards": lambda: len(tracker.delivery._forwards),
+        "ids": lambda: len(tracker._seen_ids),
+        "transfers": lambda: len(tracker._p2p_bytes),
+        "undelivered": lambda: len(tracker.delivery._failed),
+        "retries": lambda: len(tracker.retries._by_endpoint),
+        "errors": lambda: len(tracker._errors_404),
+    }
+    return parts[window]()
+
+
+@pytest.mark.parametrize(("event", "window", "span_minutes"), [
+    (ForwardPass(T0 + 5, "one", 1), "passes", 20),
+    (ForwardPass(T0 + 5, "one", 1), "forwards", 10),
+    (ForwardPass(T0 + 5, "one", 1), "ids", 40),
+    (P2PTransfer(T0 + 5, "recv", 1000), "transfers", 20),
+    (ForwardUndelivered(T0 + 5, "failed", None), "undelivered", 10),
+    (RequestRetry(T0 + 5, "/miner/submit_activation"), "retries", 10),
+    (BackendError(T0 + 5, "not_found_404", None), "errors", 60),
+])
+def test_each_window_forgets_on_time_while_only_gpu_lines_come(event: object, window: str, span_minutes: int) -> None:
+    # Each window forgets from its own due time: one added to alone is emptied once its span has
+    # passed, the clock moved by GPU lines only, and not a minute before.
+    tracker = IotaTracker()
+    tracker.apply(Registered(T0, 1, None))
+    tracker.apply(event)  # type: ignore[arg-type]
+    for minute in range(1, span_minutes + 2):
+        tracker.apply(GpuMemory(T0 + 60 * minute, 3.0, 4.0))
+        assert _kept_in(tracker, window) == (1 if minute <= span_minutes else 0), minute
 
 
 def test_snapshot_serialises_to_the_contract() -> None:

@@ -271,7 +271,10 @@ class IotaParser(MessageReader):
         top = self._top  # the greatest seconds among this run's good records; "" while there is none
         misses = 0
         for line in lines:
-            shape = line.encode("utf-8", "surrogatepass").translate(zero)
+            try:
+                shape = line.encode().translate(zero)  # (the default codec: no codec or handler looked up by name)
+            except UnicodeEncodeError:  # a lone surrogate: no reader makes one, but any text is a line
+                shape = line.encode("utf-8", "surrogatepass").translate(zero)
             at = shapes.get(shape)
             # After a crash's first line, a line outside any record is read whatever its shape: a
             # panic's message may be on the next line (see _crash_line).

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from ... import text
 from ...snapshot import BackendErrorsView, EventView, NetworkView, QueueView, RateView, State, WarmupView
+from ..events import builder
 from ..tracker import RATE_WINDOW_SECONDS, WARMUP_COUNT, WARMUP_SECONDS
 from .figures import IotaFigures
 from .liveness import IDLE_MIN_SECONDS, SILENT_SECONDS
@@ -20,6 +21,10 @@ from .queue import QUEUE_GROWING_WARN_SECONDS, QUEUED_STATUSES, QueueTracker, tr
 from .shell import STOP_AFTER_SECONDS, ShellFigures, SleepSpan, idle_cause, shell_entries, silence_cause
 from .timeline import Timeline, TimelineEntry
 from .window import SlidingWindow
+
+# The timeline's entries, made again whenever it changes (at every 30 s of log an import samples, since a
+# new entry came): made as the class makes them, without a frozen dataclass's per-field object.__setattr__.
+_event_view = builder(EventView)
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,7 +234,7 @@ def events_view(
         words = e.text
         if e.kind in ("silent", "idle"):
             words = f"{words} — {_span_cause(shell, sleeps, e, end)}"
-        views.append(EventView(at=e.at, kind=e.kind, text=words, layers=e.layers))
+        views.append(_event_view(e.at, e.kind, words, e.layers))
         if e.kind in ("resumed", "registered", "restarted", "source_changed"):
             end = e.at
     return tuple(views)

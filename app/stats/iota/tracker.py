@@ -182,6 +182,9 @@ class IotaTracker:
         self.delivery = Delivery()
         self.retries = Retries()
         self._evict_due = -math.inf  # the log time from which a window or the ids seen forget something
+        # The same for each part apart (see _evict): the passes' window, the ids seen, the delivery's
+        # windows, the transfers' window, and the rest (the backend errors' windows and the retries).
+        self._passes_due = self._seen_due = self._delivery_due = self._p2p_due = self._others_due = -math.inf
         # How the worker died, as its own log says (when, the line quoted, fatal), until it works again.
         self.worker_crash: tuple[float, str, bool] | None = None
         self.drift = Drift()
@@ -286,21 +289,25 @@ class IotaTracker:
             if t is not None:
                 window = self._errors_503 if event.kind == "queue_state_503" else self._errors_404
                 window.add(t)
-                self._added()
+                self._others_due = self._evict_due = -math.inf
         elif isinstance(event, P2PTransfer) and t is not None:
             self._p2p_seen = True
             self._p2p_bytes.add(t, event.tensor_bytes)
-            self._added(t + RATE_WINDOW_SECONDS)
+            due = t + RATE_WINDOW_SECONDS
+            if due < self._p2p_due:  # (not min(): this runs at every transfer)
+                self._p2p_due = due
+                if due < self._evict_due:  # noqa: PLR1730
+                    self._evict_due = due
         elif isinstance(event, ErrorLogged) and t is not None:
             self.timeline.error(t, event.message)
         elif isinstance(event, ForwardUndelivered) and t is not None:
             self.delivery.undelivered(t, event)
-            self._added()
+            self._delivery_due = self._evict_due = -math.inf
         elif isinstance(event, PeerStatus):
             self.delivery.peer_status(event)
         elif isinstance(event, RequestRetry) and t is not None:
             self.retries.add(t, event.endpoint)
-            self._added()
+            self._others_due = self._evict_due = -math.inf
         elif isinstance(event, WorkerCrashed) and t is not None:
             self._worker_crashed(t, event)
         elif isinstance(event, LineShapeNew) and t is not None:
@@ -417,27 +424,30 @@ class IotaTracker:
             self._evict(at)
 
     def _evict(self, at: float) -> None:
-        """Forget what fell out of every window, and note when the next thing falls out.
+        """Forget what fell out of the windows due to forget something, and note when the next thing falls out.
 
         Most lines add to no window (a GPU reading, twice a pass): until then, or until something
-        is added (:meth:`_added`), nothing can fall out, and the clock's moves skip this.
+        is added, nothing can fall out, and the clock's moves skip this. Each part is looked at only
+        from its own due time (a pass's entries fall out of the passes' window, the delivery's and
+        the ids seen at three different times: asking every part each time was a fifth of a long
+        import's replay). A part's due time is never later than its oldest entry's: after every
+        move of the clock, no part holds anything it would forget, as when every part was asked.
         """
-        due = min(self._passes.evict(at), self._errors_503.evict(at), self._errors_404.evict(at),
-                  self._p2p_bytes.evict(at), self.delivery.evict(at), self.retries.evict(at))
-        cutoff = at - SEEN_IDS_SECONDS
-        seen = self._seen_ids
-        while seen and (next(iter(seen.values())) <= cutoff or len(seen) > SEEN_IDS_MAX):
-            seen.popitem(last=False)
-        if seen:
-            due = min(due, next(iter(seen.values())) + SEEN_IDS_SECONDS)
-        self._evict_due = due
-
-    def _added(self, due: float = -math.inf) -> None:
-        """Something was added to a window or to the ids seen that falls out from ``due`` on (or
-        sooner: an eviction with nothing due forgets nothing); the default: at the next move of
-        the clock."""
-        if due < self._evict_due:  # noqa: PLR1730 - min() is a call, and this runs at every pass
-            self._evict_due = due
+        if at >= self._passes_due:
+            self._passes_due = self._passes.evict(at)
+        if at >= self._delivery_due:
+            self._delivery_due = self.delivery.evict(at)
+        if at >= self._p2p_due:
+            self._p2p_due = self._p2p_bytes.evict(at)
+        if at >= self._others_due:
+            self._others_due = min(self._errors_503.evict(at), self._errors_404.evict(at), self.retries.evict(at))
+        if at >= self._seen_due:
+            cutoff = at - SEEN_IDS_SECONDS
+            seen = self._seen_ids
+            while seen and (next(iter(seen.values())) <= cutoff or len(seen) > SEEN_IDS_MAX):
+                seen.popitem(last=False)
+            self._seen_due = next(iter(seen.values())) + SEEN_IDS_SECONDS if seen else math.inf
+        self._evict_due = min(self._passes_due, self._delivery_due, self._p2p_due, self._others_due, self._seen_due)
 
     def idle_entry(self) -> TimelineEntry | None:
         """The timeline's entry for the current idle gap, dated at its last pass (or start)."""
@@ -465,7 +475,16 @@ class IotaTracker:
         seen = self._seen_ids
         seen[event.activation_id] = t if t is not None else 0.0
         # Falls out of the ids seen, the rate's window or the delivery's, the soonest first.
-        self._added(-math.inf if t is None or len(seen) > SEEN_IDS_MAX else t + _PASS_KEPT_SECONDS)
+        # Falls out of the ids seen, the rate's window or the delivery's, the soonest first.
+        due = -math.inf if t is None or len(seen) > SEEN_IDS_MAX else t + _PASS_KEPT_SECONDS
+        if due < self._evict_due:  # noqa: PLR1730 - min() is a call, and this runs at every pass
+            self._evict_due = due
+        if due < self._passes_due:  # noqa: PLR1730
+            self._passes_due = due
+        if due < self._delivery_due:  # noqa: PLR1730
+            self._delivery_due = due
+        if due < self._seen_due:  # noqa: PLR1730
+            self._seen_due = due
         self.queue.leave(placed=True)
         self.initializing_since = None
         self.stretch_passes += 1
