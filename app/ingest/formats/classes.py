@@ -79,8 +79,10 @@ _NOT_TIMES = frozenset({"epoch", "eval", "data", "last"})  # (detectron2's ``las
 # Words that keep a figure a training one, whatever else its name says (``Train Acc``).
 _TRAINING_WORDS = frozenset({"train", "training"})
 _UNIT_SECONDS = {"ms": 0.001, "s": 1.0, "sec": 1.0, "secs": 1.0, "seconds": 1.0}
-# The run's planned epochs said with their unit: mmcv's runner ``workflow: [('train', 1)], max: 15 epochs``.
-_PLANNED_EPOCHS = re.compile(r"(?i)\b(?:max|total|max_epochs|num_epochs)\s?[:=]\s?(\d{1,6}) epochs\b")
+# The run's planned epochs said with their unit: mmcv's runner ``workflow: [('train', 1)], max: 15 epochs``; a
+# terminal copy may put a space inside the word where the screen line wrapped (``max: 200 epoc hs``, mmdetection#3495).
+_PLANNED_EPOCHS = re.compile(
+    r"(?i)\b(?:max|total|max_epochs|num_epochs)\s?[:=]\s?(\d{1,6}) (e ?p ?o ?c ?h ?s)(?![\w-])")
 
 
 def kin_of(name: str, unit: str | None) -> Kin | None:
@@ -147,10 +149,13 @@ def tied(text: str, known: bool = False) -> list[Named] | None:
 
 def planned_epochs(text: str) -> int | None:
     """The run's planned epochs, when a line says them with their unit (``max: 15 epochs``)."""
-    if "epochs" not in text:
+    low = text.lower()
+    if "epo" not in low and "och" not in low:  # (the word whole, or cut once: one of its halves keeps these)
         return None
     m = _PLANNED_EPOCHS.search(text)
-    return int(m.group(1)) if m is not None and int(m.group(1)) > 0 else None
+    if m is None or m.group(2).count(" ") > 1:
+        return None
+    return int(m.group(1)) if int(m.group(1)) > 0 else None
 
 
 # Names already sorted: (as printed, its ``(unit)``) → (class or None, normalised name); cleared when full.

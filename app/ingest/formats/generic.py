@@ -353,6 +353,8 @@ class GenericParser(StepLines[_Line]):
         self._elapsed_span: tuple[float, float] | None = None  # the lowest and highest elapsed read
         self._steps_in_epoch = False  # a plain ``Step N`` beside its epoch went back as the epoch went on
         self._planned_epochs: int | None = None  # the run's epochs, said on a line of their own (``max: 15 epochs``)
+        self._unsized_last: int | None = None  # the last count of an unsized bar naming no epoch (``11it``)
+        self._unsized_restarts = 0  # … and how often such a count did not go past the one before it
         self._step_event: tuple[list[Event], int] | None = None  # where the last step's event was put, to amend  # a boosting library said its best round: the round line under it is a repeat
 
     def pieces(self, part: str) -> Iterable[str]:
@@ -1333,6 +1335,8 @@ class GenericParser(StepLines[_Line]):
         # epoch; Lightning says ``Trainer.fit`` stopped).
         ends_at_total = ((bar is None or (epoch is None and not line.epoch_above))
                          and (step_reading is None or step_reading.name != EPOCH_POSITION))
+        if bar is not None and bar.total is None and epoch is None and ends_at_total and self._per_pass(bar.step):
+            ends_at_total = False  # (each unsized bar a pass of its own: its count is that pass's, no run's step)
         if bar is not None:
             step = bar.step
             total = bar.total
@@ -1464,6 +1468,15 @@ class GenericParser(StepLines[_Line]):
         self._full_epoch = (last, bar_total) if bar_total is not None and isinstance(last, TrainStep) else None
         self._epoch_open = last if (isinstance(last, TrainStep) and not last.ends_at_total and last.epoch is not None
                                     and last.total_steps is not None and last.step < last.total_steps) else None
+
+    def _per_pass(self, count: int) -> bool:
+        """True once unsized bars that name no epoch have twice failed to go past the last one's count: each is a pass
+        of its own that starts again at 0 (wav2lip's ``Loss: 0.52: : 11it [00:06,  1.59it/s]``, one line a pass), not
+        one bar of the whole run. (Once: tqdm draws a closed bar's last state again.)"""
+        if self._unsized_last is not None and count <= self._unsized_last:
+            self._unsized_restarts += 1
+        self._unsized_last = count
+        return self._unsized_restarts >= 2
 
     def _tokens(self, step: int, count: Reading | None) -> float | None:
         """The tokens since the last line, from a running count (``Trained Tokens``, ``consumed tokens``)."""

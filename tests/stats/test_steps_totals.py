@@ -1,0 +1,111 @@
+"""Totals said in other words, and counts that are no run's step: the run's epochs printed once on a header (a
+terminal copy's word cut by a space), a header's ``epoch 6/80`` after the latest step, the closing ``15/15`` of one
+Keras ``fit`` call a line, an unsized bar's ``11it`` once a pass, RL runs' environment timesteps and a table of trials.
+
+Real excerpts (tests/data/real, each file's source in its header) and composed logs in their shapes, the answers worked
+out here by hand from the lines.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from app.ingest.formats.classes import planned_epochs
+from tests.coldread import T0, read_cold
+from tests.reallogs import body
+
+
+def read(tmp_path: Path, lines: list[str]) -> dict[str, Any]:
+    return read_cold(tmp_path, lines, name="run.log", at=T0)
+
+
+def stage_line(data: dict[str, Any]) -> str:
+    return next(line for line in data["details"] if line.startswith("Stage "))
+
+
+# --- the run's epochs, said once ------------------------------------------------------------------------------
+
+
+def test_planned_epochs_said_with_the_word_cut_once_by_a_terminal_s_wrap() -> None:
+    # mmdetection#3495 copied from an 80-column terminal: ``max: 200 epoc hs``; any one cut of the word reads, two do
+    # not (no longer the word), nor a count with no word at all
+    assert [planned_epochs(text) for text in (
+        "workflow: [('train', 1)], max: 200 epoc hs", "max: 12 e pochs", "max: 12 epoch s", "max: 12 ep oc hs",
+        "max: 12 epochsize", "max: 12")] == [200, 12, 12, None, None, None]
+
+
+def test_real_mmdet_terminal_copy_gives_epoch_1_of_200(tmp_path: Path) -> None:
+    """mmdetection#3495: ``max: 200 epoc hs``, then ``Epoch [1][50/175]`` and ``[1][100/175]``: epoch 1 of 200, 100
+    of its 175 iterations (57.1 %)."""
+    data = read(tmp_path, body("generic-mmdet-issue3495-terminal-copy-max-200-epoc-hs-epoch-1-iter-100-of-175.log"))
+    assert stage_line(data) == "Stage train · epoch 1/200 · 100/175 in the epoch (57.1%)"
+    assert data["training"]["loss"] == 2.2961
+
+
+def test_real_kohya_header_after_the_latest_bar_keeps_the_run_s_epochs(tmp_path: Path) -> None:
+    """kohya sd-scripts#2137: the bar over all 3280 steps at 205 (epoch 5), then the header ``epoch 6/80``: the run is
+    in epoch 6 of 80 now, text and JSON alike, still at step 205 of 3280."""
+    data = read(tmp_path, body("generic-kohya-sd-scripts-issue2137-epoch-headers-6-of-80-over-a-bar-of-all-steps-avr-loss-nan.log"))
+    assert "Data epoch 6/80" in data["details"]
+    assert data["training"]["data"]["epoch"] == 6
+    assert stage_line(data) == "Stage train · step 205/3280 (6.2%)"
+
+
+def test_a_header_past_the_run_s_epochs_is_not_said_of_them(tmp_path: Path) -> None:
+    # composed: a header naming epoch 3 after a bar whose epochs are 2 (a new run's, a typo): no ``3/2``
+    lines = ["epoch 2/2", "steps:  50%|█████     | 41/82 [00:50<00:50,  1.24s/it, avr_loss=0.1]", "epoch 3"]
+    data = read(tmp_path, lines)
+    assert "Data epoch 3" in data["details"]
+
+
+# --- a count that starts again each pass ------------------------------------------------------------------------
+
+
+def test_real_keras3_closing_lines_of_many_fits_are_each_a_pass_never_the_run_s_step(tmp_path: Path) -> None:
+    """TrackNetV4#3: seventeen Keras 3 closing lines, one ``fit`` call each (64/64, 68/68, …, 15/15), no ``Epoch N/M``
+    header: the last one is at 15 of its 15 steps; no epoch, no total of the run's, no step 15 of the run's."""
+    data = read(tmp_path, body("generic-keras3-tracknetv4-issue3-closing-lines-of-many-fits-no-epoch-headers.log"))
+    assert data["status_line"].startswith("15/15 in the pass")
+    assert stage_line(data) == "Stage train · 15/15 in the pass"
+    training = data["training"]
+    assert (training["step_unit"], training["total_steps"], training["data"], training["loss"]) == (
+        "pass", None, None, 0.00050339)
+    assert not data["training"]["finished"]
+
+
+def test_real_unsized_bars_one_a_pass_are_each_a_pass(tmp_path: Path) -> None:
+    """wav2lip_288x288#33: 26 unsized bars ``Loss: 0.52…: : 11it [00:06,  1.59it/s]``, each a pass of 11 iterations
+    starting at 0: not step 11 (nor 286) of the run's; the last loss 0.5399."""
+    data = read(tmp_path, body("generic-wav2lip-issue33-unsized-tqdm-11it-per-pass-repeated.log"))
+    assert data["status_line"].startswith("11 in the pass")
+    assert (data["training"]["step_unit"], round(data["training"]["loss"], 4)) == ("pass", 0.5399)
+
+
+def test_one_unsized_bar_going_on_is_the_run_s_count_and_its_close_once_drawn_again_too(tmp_path: Path) -> None:
+    # composed: one bar counting on (each redraw past the last), its closing state drawn twice as tqdm does: the run's
+    # step 30; a second pass that starts again makes them passes
+    one = [f"Loss: 0.5: : {n}it [00:0{n // 10}, 10.0it/s]" for n in (10, 20, 30, 30)]
+    assert read(tmp_path, one)["status_line"].startswith("step 30")
+    assert read(tmp_path, [*one, "Loss: 0.4: : 5it [00:00, 10.0it/s]"])["status_line"].startswith("5 in the pass")
+
+
+# --- RL totals and trials ---------------------------------------------------------------------------------------
+
+
+def test_real_tune_table_of_two_running_trials_is_said_to_be_two(tmp_path: Path) -> None:
+    """ray#33150's table: APPO trials 00000 (iter 3, 30.3035 s, ts 46550, reward 190.75) and 00001 (iter 1, ts 15850,
+    reward 25.9221), both RUNNING."""
+    data = read(tmp_path, body("rllib-tune-ray-issue33150-trial-table-two-appo-trials-running.log"))
+    assert ("Trials 2, the first followed: APPO_CartPole-v1_29116_00000 iter 3 · reward 190.75 · ts 46,550; "
+            "APPO_CartPole-v1_29116_00001 iter 1 · reward 25.9221 · ts 15,850") in data["details"]
+    figures = data["training"]["figures"]
+    assert (figures["trial/APPO_CartPole-v1_29116_00001/iter"], figures["total/timesteps"]) == (1, 46550)
+
+
+def test_real_ddpg_iteration_8_cut_before_its_timesteps_total_gives_its_own_sampled_count(tmp_path: Path) -> None:
+    """ray PR #3498: iteration 7's ``timesteps_total: 7000``, a status line, then iteration 8's block cut after
+    ``time_total_s`` (no ``timesteps_total``): its ``num_steps_sampled: 8000`` under ``info:`` is its count."""
+    data = read(tmp_path, body("rllib-ray-pr3498-ddpg-status-line-then-result-iter-8-cut-before-timesteps-total.log"))
+    assert "Totals timesteps 8,000" in data["details"]
+    assert (data["training"]["step"], data["training"]["figures"]["total/timesteps"]) == (8, 8000)
