@@ -109,3 +109,25 @@ def test_real_ddpg_iteration_8_cut_before_its_timesteps_total_gives_its_own_samp
     data = read(tmp_path, body("rllib-ray-pr3498-ddpg-status-line-then-result-iter-8-cut-before-timesteps-total.log"))
     assert "Totals timesteps 8,000" in data["details"]
     assert (data["training"]["step"], data["training"]["figures"]["total/timesteps"]) == (8, 8000)
+
+
+# --- running counts and memory printed beside a step ---------------------------------------------------------
+
+
+def test_real_running_token_counts_are_shown_as_printed_totals(tmp_path: Path) -> None:
+    """MLX-LM (Azure dev-summit README run: ``Iter 500: … Trained Tokens 31121``) and Megatron-DeepSpeed (BigScience
+    tr11 chronicles: ``consumed tokens:  97985069056``): the tokens trained on so far, each under its printed name."""
+    data = read(tmp_path, body("generic-mlx-lm-azure-devsummit-file-readme-phi35-done-500.log"))
+    assert "Totals trained tokens 31,121" in data["details"]
+    data = read(tmp_path, body("generic-megatron-deepspeed-bigscience-file-tr11-176B-chronicles-loss-spike.log"))
+    assert "Totals consumed tokens 97,985,069,056" in data["details"]
+    assert data["training"]["figures"]["total/consumed tokens"] == 97985069056
+
+
+def test_tinygrad_s_memory_over_every_device_and_its_ops_as_printed(tmp_path: Path) -> None:
+    # composed in tinygrad's llama shape (examples/mlperf/model_train.py): ``1454.57 GB used``, ``394520.83 GFLOPS``
+    lines = [f"   {n} 4.40 s run, 11.8750 loss, 0.000000000005 LR, 1454.57 GB used, 394520.83 GFLOPS" for n in (1, 2, 3)]
+    data = read(tmp_path, lines)
+    assert data["format"] == "tinygrad"
+    assert "Memory used 1454.57 GB (as printed)" in data["details"]
+    assert data["training"]["figures"]["rate/GFLOPS"] == 394520.83

@@ -1453,7 +1453,8 @@ class GenericParser(StepLines[_Line]):
                              else self._planned_epochs if epoch is not None else None),
                 epoch_steps=bar_total,
                 # (a table's figures under their names, then the named figures no table gave)
-                figures=(*line.parts, *table_figures, *(r for r in rates if r[0] not in dict(table_figures))),
+                figures=(*line.parts, *table_figures, *(r for r in rates if r[0] not in dict(table_figures)),
+                         *_running_count(got.get(Field.TOKENS))),
             )
         )
         last = events[-1]
@@ -1593,6 +1594,14 @@ def _iterations_per_step(readings: list[Reading], step: int) -> int | None:
     count = int(iters[0].value)
     most, least = (count + 1) // step, count // (step + 1) + 1
     return most if most == least and most >= 1 else None
+
+
+def _running_count(count: Reading | None) -> tuple[tuple[str, float], ...]:
+    """The tokens trained on so far, as printed under their name (MLX's ``Trained Tokens 20080.0``, nanotron's
+    ``consumed_tokens: 634K``): a total of the run's (``total/trained tokens``)."""
+    if count is None or count.value < 0:
+        return ()
+    return ((TOTAL_PART + count.name, count.value),)
 
 
 def _step_seconds(got: dict[Field, Reading]) -> float | None:

@@ -301,7 +301,8 @@ def test_a_bar_s_evaluation_figures_by_their_names() -> None:
          " data_time: 0.005, memory: 4090, loss_rpn_cls: 0.0169, loss: 0.8668"), {"memory/memory": 4090.0}),
         # mlx-examples PR 1209 (ml-explore/mlx-examples): ``Peak mem 2.334 GB``
         (("Iter 37: Train loss 0.001, Chosen reward -7.159, Rejected reward -14.403, Learning Rate 1.000e-05, It/sec"
-         " 1.042, Tokens/sec 563.799, Trained Tokens 20080.0, Peak mem 2.334 GB"), {"memory/Peak mem GB": 2.334}),
+         " 1.042, Tokens/sec 563.799, Trained Tokens 20080.0, Peak mem 2.334 GB"),
+         {"memory/Peak mem GB": 2.334, "total/trained tokens": 20080.0}),  # (and its running count, as printed)
         # Barber0/LLM-pretrain's committed train.log (commit 04a92e1): a bare ``time`` without a unit, kept as printed
         ("ep: 0, batch: 260, time: 8.56, ntokens: 413.40/513, loss: 8.390625", {"time/time": 8.56}),
     ],
