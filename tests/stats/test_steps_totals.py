@@ -131,3 +131,20 @@ def test_tinygrad_s_memory_over_every_device_and_its_ops_as_printed(tmp_path: Pa
     assert data["format"] == "tinygrad"
     assert "Memory used 1454.57 GB (as printed)" in data["details"]
     assert data["training"]["figures"]["rate/GFLOPS"] == 394520.83
+
+
+def test_real_rsl_rl_blocks_give_the_environment_s_steps_rate_and_mean_reward(tmp_path: Path) -> None:
+    """rsl_rl's ``Learning iteration N/M`` block on three repositories: mjlab PR #1021 (``Total steps: 1608``, ``Steps
+    per second: 101``, ``Mean reward: -7.91``), IsaacLab #5084 (iteration 1 of 10: 512, 1581, -4.08), and a hover task
+    (issue 45: ``Computation: 46045 steps/s``, ``Mean reward: 4006.23``, no total printed): the environment's figures,
+    never the run's steps."""
+    for name, step, figures in (
+        ("generic-rsl-rl-mjlab-pr1021-learning-iteration-66-of-30000-one-block.log", 66,
+         {"total/timesteps": 1608, "rate/Steps per second": 101, "reward": -7.91}),
+        ("generic-isaaclab-issue5084-rsl-rl-learning-iteration-1-of-10-blocks.log", 1,
+         {"total/timesteps": 512, "rate/Steps per second": 1581, "reward": -4.08}),
+        ("generic-rsl-rl-hover-issue45-learning-iteration-156025-computation-steps-s.log", 156025,
+         {"rate/Steps per second": 46045, "reward": 4006.23}),
+    ):
+        training = read(tmp_path, body(name))["training"]
+        assert (training["step"], training["figures"]) == (step, figures), name

@@ -13,7 +13,8 @@ falls in a class:
 - totals: the run's planned epochs said with their unit (mmdet's ``max: 15 epochs``);
 - rates: frames or samples a second (``fps``, ``samples/sec``), the optimizer's steps a second
   (TF Estimator's ``global_step/sec``);
-- counts: an RL run's environment steps so far (stable-baselines' ``total_timesteps``, never a plan).
+- counts: an RL run's environment steps so far (stable-baselines' ``total_timesteps``, rsl_rl's ``Total steps``, never a
+  plan); an RL run's mean reward (rsl_rl's ``Mean reward``).
 
 A line is tied only when every number on it is so named (``name: value``, ``name value``, ``name=value``,
 behind a rule of dashes): prose, a table row or a config dump with one such name among others is not.
@@ -40,6 +41,7 @@ class Kin(enum.Enum):
     EPOCHS = "epochs"  # the run's planned epochs
     RATE = "rate"  # frames, samples or steps a second
     TIMESTEPS = "timesteps"  # an RL run's environment steps so far (stable-baselines' ``total_timesteps``)
+    REWARD = "reward"  # an RL run's mean reward over its recent episodes (rsl_rl's ``Mean reward``)
     MEMORY = "memory"  # memory as printed, its unit if printed (``max_mem: 2372M``, mmdet's ``memory: 4090``)
     TIME = "time"  # a time whose unit is not printed (vietocr's ``gpu time: 38.92`` a report): kept as printed
 
@@ -69,7 +71,14 @@ _EPOCH_TIME_NAMES = frozenset({"epoch time", "time epoch", "epoch duration", "ep
 # A detector's mean average precision, any IoU threshold (``mAP``, ``mAP50``, ``map 50 95``, ``mAP@0.5``).
 _MAP = re.compile(r"^(?:eval |val |test )?m?ap(?:@?[\d.]+(?:[: ]\d+)?)?(?: [\d.]+)*$")
 _RATE_NAMES = frozenset({"fps", "samples sec", "samples s", "samples per second", "global step sec", "img s",
-                         "images sec", "images s", "speed samples sec", "examples sec"})
+                         "images sec", "images s", "speed samples sec", "examples sec",
+                         "env steps per second"})  # (rsl_rl's ``Steps per second``: the environment's, in an RL block)
+# An RL block's environment steps so far (rsl_rl's ``Total steps: 1608``, ``Total timesteps``: the reader names the
+# steps of a record logged once an iteration the environment's).
+_ENV_TOTALS = frozenset({"env total steps", "env total timesteps"})
+# An RL run's mean reward over its recent episodes, as rsl_rl and other loops name it.
+_REWARD_NAMES = frozenset({"mean reward", "mean episode reward", "average reward", "avg reward", "episode reward mean",
+                           "mean episode return", "reward mean"})
 # A score's words: on an evaluation's own line, a figure so named is that evaluation's (vietocr's ``acc full seq``).
 _SCORE_WORDS = frozenset({"acc", "accuracy", "f1", "bleu", "rouge", "auc", "precision", "recall", "wer", "cer", "ppl",
                           "perplexity", "iou", "miou", "map", "em"})
@@ -94,8 +103,10 @@ def kin_of(name: str, unit: str | None) -> Kin | None:
         return Kin.EPOCH_TIME
     if name in _RATE_NAMES or name.endswith(" fps"):
         return Kin.RATE  # (``env fps``: the reader's name for stable-baselines' ``fps`` beside its iterations)
-    if name.endswith(" timesteps") and name.split(" ")[-2] in ("total", "num", "env"):
+    if (name.endswith(" timesteps") and name.split(" ")[-2] in ("total", "num", "env")) or name in _ENV_TOTALS:
         return Kin.TIMESTEPS
+    if name in _REWARD_NAMES:
+        return Kin.REWARD
     if words & _TRAINING_WORDS:
         return None
     if words & EVAL_WORDS or _MAP.match(name):
@@ -161,7 +172,7 @@ def planned_epochs(text: str) -> int | None:
 # Names already sorted: (as printed, its ``(unit)``) → (class or None, normalised name); cleared when full.
 _NAMED: dict[tuple[str, str | None], tuple[Kin | None, str]] = {}
 _NAMED_SIZE = 4096
-_BESIDE_KINS = frozenset({Kin.RATE, Kin.EVAL, Kin.TIMESTEPS, Kin.TIME})
+_BESIDE_KINS = frozenset({Kin.RATE, Kin.EVAL, Kin.TIMESTEPS, Kin.TIME, Kin.REWARD})
 
 
 def _sorted_name(raw: str, paren: str | None) -> tuple[Kin | None, str]:
