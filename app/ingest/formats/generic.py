@@ -1335,8 +1335,11 @@ class GenericParser(StepLines[_Line]):
         # epoch; Lightning says ``Trainer.fit`` stopped).
         ends_at_total = ((bar is None or (epoch is None and not line.epoch_above))
                          and (step_reading is None or step_reading.name != EPOCH_POSITION))
+        # Keras' bar with no epoch read (its closing line of one ``fit`` call, no ``Epoch N/M`` printed); unsized bars
+        # naming no epoch, each a pass of its own: the count is that pass's, no run's step
+        per_pass = bar is not None and epoch is None and self._epoch is None and line.epoch_above
         if bar is not None and bar.total is None and epoch is None and ends_at_total and self._per_pass(bar.step):
-            ends_at_total = False  # (each unsized bar a pass of its own: its count is that pass's, no run's step)
+            ends_at_total, per_pass = False, True
         if bar is not None:
             step = bar.step
             total = bar.total
@@ -1454,6 +1457,7 @@ class GenericParser(StepLines[_Line]):
                              else self._epoch.total if epoch is None and self._epoch is not None
                              else self._planned_epochs if epoch is not None else None),
                 epoch_steps=bar_total,
+                per_pass=per_pass,
                 # (a table's figures under their names, then the named figures no table gave)
                 figures=(*line.parts, *table_figures, *(r for r in rates if r[0] not in dict(table_figures)),
                          *_running_count(got.get(Field.TOKENS))),
@@ -1601,8 +1605,8 @@ def _iterations_per_step(readings: list[Reading], step: int) -> int | None:
 def _running_count(count: Reading | None) -> tuple[tuple[str, float], ...]:
     """The tokens trained on so far, as printed under their name (MLX's ``Trained Tokens 20080.0``, nanotron's
     ``consumed_tokens: 634K``): a total of the run's (``total/trained tokens``)."""
-    if count is None or count.value < 0:
-        return ()
+    if count is None or count.value <= 0:
+        return ()  # (LLaMA-Factory's ``"total_tokens": 0``: none counted)
     return ((TOTAL_PART + count.name, count.value),)
 
 

@@ -268,8 +268,7 @@ def counts_a_pass(step: TrainStep, epoch: float | None) -> bool:
     """The line's count starts again with each pass of the loop and names no epoch (Keras 3's closing ``15/15`` of one
     ``fit`` call, an unsized bar's ``11it`` of one pass): where that pass is, never the run's step. ``epoch``: the one a
     line before it named."""
-    return (not step.ends_at_total and step.epoch is None and epoch is None and not step.logged
-            and step.outer_step is None)
+    return step.per_pass and step.epoch is None and epoch is None and not step.logged and step.outer_step is None
 
 
 def no_step_yet(stage: Stage) -> bool:
