@@ -148,3 +148,52 @@ def test_real_rsl_rl_blocks_give_the_environment_s_steps_rate_and_mean_reward(tm
     ):
         training = read(tmp_path, body(name))["training"]
         assert (training["step"], training["figures"]) == (step, figures), name
+
+
+# --- figures printed under names of their own ---------------------------------------------------------------
+
+
+def test_mingpt_s_iteration_time_is_the_step_s(tmp_path: Path) -> None:
+    # composed in minGPT's chargpt shape (karpathy/minGPT projects/chargpt: ``iter_dt {dt * 1000:.2f}ms; iter {n}: train
+    # loss {loss:.5f}``), every second iteration: the printed 6000.00 ms is the step's time
+    lines = [f"iter_dt {dt}ms; iter {n}: train loss {loss}" for n, dt, loss in (
+        (2, "7797.46", "2.60938"), (4, "5743.34", "2.49033"), (6, "6000.00", "2.42024"))]
+    data = read(tmp_path, lines)
+    assert (data["training"]["step"], data["training"]["step_seconds"], data["training"]["loss"]) == (6, 6.0, 2.42024)
+    assert "step 6.00 s (as printed)" in data["details"]
+
+
+def test_a_network_s_loss_beside_its_scaler_s_is_the_loss_and_nan_says_so(tmp_path: Path) -> None:
+    # composed in a medical-segmentation trainer's shape: ``train iter: N loss_net: … loss_scale: …``; from iteration 100
+    # the loss is nan: the run diverged there
+    lines = ["02:29:53: train iter: 0 loss_net: 0.9443 loss_scale: 32768.0000 norm: 21.8862",
+             "02:31:56: train iter: 100 loss_net: nan loss_scale: 785.4200 norm: nan",
+             "02:33:59: train iter: 200 loss_net: nan loss_scale: 1.0000 norm: nan"]
+    data = read(tmp_path, lines)
+    assert data["state"] == "diverged"
+    assert "Loss not a number since step 100" in data["details"]
+
+
+def test_a_sub_batch_counter_inside_the_progress_brackets_keeps_the_epoch_s_position(tmp_path: Path) -> None:
+    # composed in the PyTorch MNIST example's shape with a sub-batch counter inside the brackets: ``Train Epoch: 0
+    # [7010/7010 Srno: 2 (100%)]<TAB>Loss: 0.110357``: epoch 0, batch 7010 of its 7010
+    lines = [f"Train Epoch: 0 [{n}/7010 Srno: {k} (100%)]\tLoss: {loss}"
+             for n, k, loss in ((7009, 2, "0.171052"), (7010, 0, "0.096523"), (7010, 2, "0.110357"))]
+    data = read(tmp_path, lines)
+    assert stage_line(data) == "Stage train · epoch 0 · 7010/7010 in the epoch"
+    assert data["training"]["loss"] == 0.110357
+
+
+def test_an_evaluation_named_as_the_record_s_stage_is_an_evaluation(tmp_path: Path) -> None:
+    # composed in icefall's shape (k2-fsa/icefall's train.py: ``Epoch {e}, validation: {loss_info}``): the validation's
+    # loss 8.6, then batch 50's own loss 1.621; a litgpt-style ``val: n/a`` (no figure after the colon) is no evaluation
+    lines = [("2024-05-17 01:46:36,929 INFO [train.py:1066] (0/8) Epoch 1, validation: loss=8.6, simple_loss=6.902, "
+              "over 944034.00 frames. "),
+             ("2024-05-17 01:48:24,230 INFO [train.py:1034] (0/8) Epoch 1, batch 50, loss[loss=1.621, simple_loss=1.207, "
+              "over 49372.00 frames. ], tot_loss[loss=3.721, over 2196903.96 frames. ], batch size: 138, lr: 2.48e-02")]
+    data = read(tmp_path, lines)
+    assert data["training"]["eval"] == {"val_loss": {"value": 8.6, "step": None}}
+    assert data["training"]["loss"] == 1.621
+    litgpt = [f"Epoch 1 | iter {n} step 1 | loss train: 3.724, val: n/a | iter time: 45.73 ms" for n in (46, 47, 48)]
+    data = read(tmp_path, litgpt)
+    assert (data["training"]["step"], data["training"]["eval"]) == (1, None)  # (its optimizer step, as before)

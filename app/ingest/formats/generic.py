@@ -183,7 +183,8 @@ _END = re.compile(
     r"|^key: avg_train_\w+, value:"  # llama-recipes' results, printed once training returned
 )
 # The PyTorch examples' ``Train Epoch: 1 [6400/60000 (11%)]\tLoss: 0.29``: a position in the epoch.
-_PROGRESS = re.compile(r"\[\s*(\d{1,12})/(\d{1,12})\s*\(\s*(\d{1,3})%\)\]")
+# (a sub-batch's counter may stand before the share: ``[7010/7010 Srno: 2 (100%)]``)
+_PROGRESS = re.compile(r"\[\s*(\d{1,12})/(\d{1,12})(?:\s+[A-Za-z]\w{0,12}:\s?\d{1,6})?\s*\(\s*(\d{1,3})%\)\]")
 # timm's ``Train: 3 [ 100/1251 (  8%)]``: the number before the position is the epoch.
 _STAGE_EPOCH = re.compile(r"(?i)\b(?:train|training):\s*(\d{1,9})\s*$")
 # mmengine / mmcv: ``Epoch(train) [1][ 50/500]``, ``Epoch [1][50/1000]``, and torchvision's and
@@ -194,6 +195,9 @@ _EPOCH_ITER = re.compile(r"(?i)\bepoch(?:\(\w{1,10}\))?:?\s*\[\s*(\d{1,9})\s*\]\
 _EPOCH_POSITION = re.compile(r"(?i)\bepoch:?\s*(\d{1,9}):?(?:\s*\|)?\s+(\d{1,12})\s*/\s*(\d{1,12})(?![\d/.])")
 # A record that says it evaluates on a data set (fairseq's ``| epoch 001 | valid on 'valid' subset | loss 5.41 | …``).
 _EVAL_ON = re.compile(r"(?i)\b(?:" + "|".join(sorted(EVAL_WORDS)) + r")\s+on\s+['\"]?\w")
+# An evaluation named as the record's stage after its position, its figures after the colon (icefall's ``Epoch 1,
+# validation: loss=8.6, simple_loss=6.902, …``)
+_EVAL_STAGE = re.compile(r"(?i)[,|]\s*(?:" + "|".join(sorted(EVAL_WORDS)) + r"):\s+(?=[A-Za-z][\w ]{0,40}[=:]\s?-?\d)")
 # Their ``time: 0.798`` (``data_time:`` is the loader's share of it).
 _ITER_BASED = re.compile(r"\bIter\(\w{1,10}\)\s*\[")  # mmengine's iteration-based loop
 _D2_ITER = re.compile(r"\beta: [\d:]{4,12}\s+iter: \d")  # detectron2's ``eta: 0:14:36  iter: 19 … time: 0.4385``
@@ -688,7 +692,8 @@ class GenericParser(StepLines[_Line]):
                 if value is not None:
                     seconds = value / 1000 if bare.group(2) == "ms" else value
                     line.readings.append(Reading(Field.STEP_TIME, "duration", seconds))
-        if _EVAL_START.match(s) or ("on" in s and _EVAL_ON.search(s[:120])):
+        if _EVAL_START.match(s) or ("on" in s and _EVAL_ON.search(s[:120])) or (
+                ": " in s and _EVAL_STAGE.search(s[:120])):
             line.what = "eval"
             return Kind.FULL, line
         line = _decide(line)
@@ -1364,7 +1369,8 @@ class GenericParser(StepLines[_Line]):
             if step_reading.total is not None:
                 total = step_reading.total
                 if step_reading.name == EPOCH_POSITION and step >= total:
-                    total, full_epoch = None, True  # as a full epoch's bar: the next epoch follows
+                    # as a full epoch's bar: the next epoch follows, the epoch's batches as printed
+                    total, full_epoch, bar_total = None, True, total
             if step_seconds is not None and Field.STEP_TIME in got:
                 # ``iter time`` is one iteration's; a step is several, when the counters say how many.
                 iters = _iterations_per_step(readings, step)
