@@ -197,3 +197,29 @@ def test_an_evaluation_named_as_the_record_s_stage_is_an_evaluation(tmp_path: Pa
     litgpt = [f"Epoch 1 | iter {n} step 1 | loss train: 3.724, val: n/a | iter time: 45.73 ms" for n in (46, 47, 48)]
     data = read(tmp_path, litgpt)
     assert (data["training"]["step"], data["training"]["eval"]) == (1, None)  # (its optimizer step, as before)
+
+
+def test_detectron_s_json_stats_give_the_iteration_s_time_and_memory(tmp_path: Path) -> None:
+    # composed in Detectron's (Caffe2) shape (facebookresearch/Detectron utils/training_stats.py logs ``json_stats:`` and
+    # the record; its figures as strings in later versions): ``time`` the iterations' mean seconds, ``mem`` as printed
+    lines = [('json_stats: {"accuracy_cls": "0.999023", "eta": "0:00:20", "iter": 59980, "loss": "0.031790", '
+              '"lr": "0.000025", "mb_qsize": 0, "mem": 2744, "time": "0.218661"}'),
+             ('json_stats: {"accuracy_cls": "0.999023", "eta": "0:00:00", "iter": 59999, "loss": "0.030110", '
+              '"lr": "0.000025", "mb_qsize": 0, "mem": 2744, "time": "0.218700"}')]
+    data = read(tmp_path, lines)
+    training = data["training"]
+    assert (training["step"], training["loss"], training["step_seconds"]) == (59999, 0.03011, 0.2187)
+    assert "Memory 2744 (as printed)" in data["details"]
+
+
+def test_scores_alone_before_the_first_step_are_an_evaluation_settings_are_not(tmp_path: Path) -> None:
+    # composed in DGL's GraphSAGE example shape (``Eval Acc {:.4f}``, ``Best Eval Acc {:.4f} Test Acc {:.4f}``, then
+    # ``Epoch {:05d} | Step {:05d} | Loss {:.4f} | …``): a paste that begins with the last evaluation shows it, at no step
+    steps = [f"Epoch 00003 | Step {n:05d} | Loss 0.3660 | Train Acc 0.8906 | Speed (samples/sec) 510.8764"
+             for n in (0, 20, 40)]
+    data = read(tmp_path, ["Eval Acc 0.8398", "Best Eval Acc 0.8398 Test Acc 0.7468", *steps])
+    assert data["training"]["eval"] == {"eval_acc": {"value": 0.8398, "step": None},
+                                        "best_eval_acc": {"value": 0.8398, "step": None},
+                                        "test_acc": {"value": 0.7468, "step": None}}
+    # a setting named after the evaluation is no score: nothing evaluated
+    assert read(tmp_path, ["eval_steps: 500", "val_check_interval: 1.0", *steps])["training"]["eval"] is None

@@ -158,6 +158,14 @@ def tied(text: str, known: bool = False) -> list[Named] | None:
     return [] if known else found or None
 
 
+def scores(found: list[Named] | None) -> list[Named] | None:
+    """Those figures when every one is an evaluation's score by its name (``Eval Acc``, ``Best Eval Acc``, ``Test Acc``),
+    else None: before any step a line of settings (``eval_steps: 500``, ``val_check_interval: 1.0``) is no evaluation."""
+    if not found or not all(n.kin is Kin.EVAL and set(n.name.split(" ")) & _SCORE_WORDS for n in found):
+        return None
+    return found
+
+
 def planned_epochs(text: str) -> int | None:
     """The run's planned epochs, when a line says them with their unit (``max: 15 epochs``)."""
     low = text.lower()

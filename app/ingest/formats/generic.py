@@ -25,8 +25,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from ...stats.events import EvalResult, Event, RunInfo, StageEnd, StepFigures, TrainingPause, TrainStep
-from .classes import Kin, Named, beside, memory_figures, planned_epochs, tied
-from .fields import MEAN_SECONDS_NOTE, NUM, Kind, clean, clock_seconds, number, side_job
+from .classes import Kin, Named, beside, memory_figures, planned_epochs, scores, tied
+from .fields import MEAN_SECONDS_NOTE, NUM, Kind, clean, clock_seconds, finite, number, side_job
 from .grammar import (
     EVAL_WORDS,
     LOSS_RANK,
@@ -194,6 +194,7 @@ _EPOCH_ITER = re.compile(r"(?i)\bepoch(?:\(\w{1,10}\))?:?\s*\[\s*(\d{1,9})\s*\]\
 # 100 / 8223`` later): the epoch, then the update in it, with no name of its own.
 _EPOCH_POSITION = re.compile(r"(?i)\bepoch:?\s*(\d{1,9}):?(?:\s*\|)?\s+(\d{1,12})\s*/\s*(\d{1,12})(?![\d/.])")
 # A record that says it evaluates on a data set (fairseq's ``| epoch 001 | valid on 'valid' subset | loss 5.41 | …``).
+_JSON_STATS = "json_stats: "  # Detectron's (Caffe2) training stats, one JSON record a logging period
 _EVAL_ON = re.compile(r"(?i)\b(?:" + "|".join(sorted(EVAL_WORDS)) + r")\s+on\s+['\"]?\w")
 # An evaluation named as the record's stage after its position, its figures after the colon (icefall's ``Epoch 1,
 # validation: loss=8.6, simple_loss=6.902, …``)
@@ -550,6 +551,9 @@ class GenericParser(StepLines[_Line]):
         if len(s) <= 40 and _EVAL_HEADING.match(s):
             self._evaluation_next = True  # ``Evaluation:`` on a line of its own: its figures follow
             return Kind.FULL, None
+        stats = s.startswith(_JSON_STATS)
+        if stats:
+            s = s[len(_JSON_STATS):]  # Detectron's ``json_stats: {…}``: a JSON record (its ``time`` and ``mem`` below)
         if s.startswith("{"):
             if not s.endswith("}"):
                 return (Kind.PARTIAL if s.startswith(('{"', "{'")) else Kind.OTHER), None
@@ -558,7 +562,11 @@ class GenericParser(StepLines[_Line]):
                 readings, when = parsed
                 if when is not None and (self._times.latest is None or when > self._times.latest):
                     self._times.latest = when  # the batch's Tick
-                return Kind.FULL, _decide(_Line("step", when if when is not None else at, readings, text=s))
+                line = _Line("step", when if when is not None else at, readings, text=s)
+                if stats:
+                    line.readings.extend(_detectron_time(s))
+                    line.named = tuple(memory_figures(s.replace('"mem":', "mem:")))
+                return Kind.FULL, _decide(line)
         if "global step" in s:
             stable = _TF_STABLE_STEP.search(s)
             if stable is not None:
@@ -609,7 +617,8 @@ class GenericParser(StepLines[_Line]):
             planned = planned_epochs(s)
             if planned is not None:
                 return Kind.FULL, _Line("epochs", at, [Reading(Field.EPOCH, "epochs", 0.0, planned)], text=s)
-            tied_figures = tied(s) if self._last is not None else None
+            # (before any step, an evaluation's scores alone: a paste that begins with the last one, DGL's ``Eval Acc 0.8398``)
+            tied_figures = tied(s) if self._last is not None else scores(tied(s))
             if tied_figures is not None:
                 # (``Time elasped: 196.28`` under its step line, ``Eval Acc 0.9248`` after an epoch's)
                 return Kind.FULL, _Line("tie", at, text=s, named=tuple(tied_figures))
@@ -1209,6 +1218,10 @@ class GenericParser(StepLines[_Line]):
         """A line tied to the last step: its clock, its epoch's time and rates amend that step; its
         evaluation's figures are that step's."""
         if self._last is None:
+            for named in line.named:  # (scores alone, before any step: at no step)
+                label = _named_label(named)
+                self._evals[label] = named.value
+                events.append(EvalResult(at=line.at, name=label, value=named.value, step=None))
             return
         amend: dict[str, object] = {}
         figures: list[tuple[str, float]] = []
@@ -1606,6 +1619,17 @@ def _iterations_per_step(readings: list[Reading], step: int) -> int | None:
     count = int(iters[0].value)
     most, least = (count + 1) // step, count // (step + 1) + 1
     return most if most == least and most >= 1 else None
+
+
+def _detectron_time(record: str) -> list[Reading]:
+    """Detectron's (Caffe2) ``json_stats`` ``"time": 0.266505``: the iterations' mean time, in seconds (its
+    ``utils/training_stats.py`` logs its iteration timer's ``average_time``), printed as a number or a string."""
+    try:
+        value = json.loads(record).get("time")
+    except (ValueError, AttributeError):
+        return []
+    seconds = finite(number(str(value))) if isinstance(value, (int, float, str)) and not isinstance(value, bool) else None
+    return [Reading(Field.STEP_TIME, "time", seconds)] if seconds is not None and seconds > 0 else []
 
 
 def _running_count(count: Reading | None) -> tuple[tuple[str, float], ...]:

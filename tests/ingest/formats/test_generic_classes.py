@@ -181,8 +181,9 @@ def test_a_tied_line_is_one_of_classed_figures_only(text: str, named: list[Named
     assert tied(text) == named
 
 
-def test_a_tied_line_with_no_step_before_it_is_nothing() -> None:
-    assert feed(["Eval Acc 0.9248", "Time elasped: 196.28"]) == []
+def test_a_tied_line_with_no_step_before_it_is_nothing_but_an_evaluation_s_scores() -> None:
+    # (scores alone: the evaluation a paste began with, at no step; a clock alone says nothing)
+    assert feed(["Eval Acc 0.9248", "Time elasped: 196.28"]) == [EvalResult(None, "eval_acc", 0.9248, None)]
 
 
 def test_figures_beside_a_step_are_classed_and_known_names_left_to_the_grammar() -> None:
