@@ -223,3 +223,13 @@ def test_scores_alone_before_the_first_step_are_an_evaluation_settings_are_not(t
                                         "test_acc": {"value": 0.7468, "step": None}}
     # a setting named after the evaluation is no score: nothing evaluated
     assert read(tmp_path, ["eval_steps: 500", "val_check_interval: 1.0", *steps])["training"]["eval"] is None
+
+
+def test_an_epoch_s_mean_training_loss_said_alone_is_shown_beside_its_evaluation(tmp_path: Path) -> None:
+    # composed in the PyTorch examples' shape (``Train Epoch: 0 [n/N (100%)]<TAB>Loss: …``, then the epoch's averages
+    # on lines of their own, ``Train Error: Avg loss: …`` and ``Test Error: Avg loss: …``)
+    lines = [f"Train Epoch: 0 [{n}/7010 (100%)]\tLoss: 0.110357" for n in (7008, 7009, 7010)]
+    data = read(tmp_path, [*lines, "Train Error: Avg loss: 0.232530 ", "", "Test Error: Avg loss: 0.062938"])
+    assert data["training"]["eval"] == {"train_avg_loss": {"value": 0.23253, "step": None},
+                                        "test_loss": {"value": 0.062938, "step": None}}
+    assert data["training"]["loss"] == 0.110357  # (the batches' own loss stays the loss)

@@ -194,6 +194,8 @@ _EPOCH_ITER = re.compile(r"(?i)\bepoch(?:\(\w{1,10}\))?:?\s*\[\s*(\d{1,9})\s*\]\
 # 100 / 8223`` later): the epoch, then the update in it, with no name of its own.
 _EPOCH_POSITION = re.compile(r"(?i)\bepoch:?\s*(\d{1,9}):?(?:\s*\|)?\s+(\d{1,12})\s*/\s*(\d{1,12})(?![\d/.])")
 # A record that says it evaluates on a data set (fairseq's ``| epoch 001 | valid on 'valid' subset | loss 5.41 | …``).
+# The epoch's mean training loss said alone (``Train Error: Avg loss: 0.232530``, ``Train set: Average loss: 0.2325``).
+_TRAIN_AVERAGE = re.compile(rf"(?i)^train(?:ing)?(?: set| error| epoch)?:\s*(?:avg|average|mean)[ _]loss:\s*({NUM})\s*,?\s*$")
 _JSON_STATS = "json_stats: "  # Detectron's (Caffe2) training stats, one JSON record a logging period
 _EVAL_ON = re.compile(r"(?i)\b(?:" + "|".join(sorted(EVAL_WORDS)) + r")\s+on\s+['\"]?\w")
 # An evaluation named as the record's stage after its position, its figures after the colon (icefall's ``Epoch 1,
@@ -548,6 +550,12 @@ class GenericParser(StepLines[_Line]):
             if spaced:
                 s, table_row = spaced, True
                 parts, self._row_parts = self._row_parts, ()
+        if s[:5].lower() == "train" and "loss" in s[:60]:
+            averaged = _TRAIN_AVERAGE.match(s)
+            if averaged is not None and (value := number(averaged.group(1))) is not None:
+                # The epoch's mean training loss on a line of its own, as the PyTorch examples print their test set's
+                # (``Train Error: Avg loss: 0.232530``, ``Train set: Average loss: 0.2325``): shown beside the evaluation's
+                return Kind.FULL, _Line("eval", at, [Reading(Field.EVAL_LOSS, "train avg loss", value)], text=s)
         if len(s) <= 40 and _EVAL_HEADING.match(s):
             self._evaluation_next = True  # ``Evaluation:`` on a line of its own: its figures follow
             return Kind.FULL, None
