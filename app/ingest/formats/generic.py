@@ -552,10 +552,10 @@ class GenericParser(StepLines[_Line]):
                 parts, self._row_parts = self._row_parts, ()
         if s[:5].lower() == "train" and "loss" in s[:60]:
             averaged = _TRAIN_AVERAGE.match(s)
-            if averaged is not None and (value := number(averaged.group(1))) is not None:
+            if averaged is not None and (mean_loss := number(averaged.group(1))) is not None:
                 # The epoch's mean training loss on a line of its own, as the PyTorch examples print their test set's
                 # (``Train Error: Avg loss: 0.232530``, ``Train set: Average loss: 0.2325``): shown beside the evaluation's
-                return Kind.FULL, _Line("eval", at, [Reading(Field.EVAL_LOSS, "train avg loss", value)], text=s)
+                return Kind.FULL, _Line("eval", at, [Reading(Field.EVAL_LOSS, "train avg loss", mean_loss)], text=s)
         if len(s) <= 40 and _EVAL_HEADING.match(s):
             self._evaluation_next = True  # ``Evaluation:`` on a line of its own: its figures follow
             return Kind.FULL, None
