@@ -266,6 +266,8 @@ class TrainStep:
     epoch, as printed beside it (fairseq's ``epoch 010:   1000 / 2737 … num_updates=25634``).
     ``step_seconds_note``: how ``step_seconds`` was worked out where no time of one step is printed (Keras 1's
     epoch time over its steps); None: printed for a step.
+    ``per_pass``: the count starts again with each pass of the loop and names no epoch (Keras 3's closing ``15/15``
+    of one ``fit`` call a line, unsized bars' ``11it`` once a pass): where that pass is, never the run's step.
     """
 
     at: float | None
@@ -299,6 +301,7 @@ class TrainStep:
     epoch_batch: int | None = None
     epoch_batches: int | None = None
     step_seconds_note: str | None = None
+    per_pass: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -227,6 +227,22 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": 66, "loss": None, "total_steps": None}),
     ("rllib-tune-rllib-energyplus-issue1-boxed-trial-table-ppo-iter-118.log", T0, T0, "step 118 · …", "measuring",
      {"step": 118, "loss": None, "total_steps": None}),
+    # Tune's table of two RUNNING trials: the first followed, the other's figures beside its name, never merged
+    ("rllib-tune-ray-issue33150-trial-table-two-appo-trials-running.log", T0, T0, "step 3 · …", "measuring",
+     {"step": 3, "loss": None, "total_steps": None}),
+    # a DDPG block cut before its ``timesteps_total``: its own ``num_steps_sampled: 8000``
+    ("rllib-ray-pr3498-ddpg-status-line-then-result-iter-8-cut-before-timesteps-total.log", T0, T0, "step 8 · …",
+     "measuring", {"step": 8, "step_seconds": 53.974600076675415}),
+    # totals in other words: a header's epoch of the same 80 epochs, ``max: 200 epoc hs`` cut by a terminal copy
+    ("generic-kohya-sd-scripts-issue2137-epoch-headers-6-of-80-over-a-bar-of-all-steps-avr-loss-nan.log", T0, T0,
+     "step 205/3280 · diverged", "diverged", {"step": 205, "total_steps": 3280, "step_seconds": 1.21}),
+    ("generic-mmdet-issue3495-terminal-copy-max-200-epoc-hs-epoch-1-iter-100-of-175.log", T0, "end",
+     "epoch 1/200 · 100/175 in the epoch · …", "measuring", {"step": 100, "total_steps": 175, "loss": 2.2961}),
+    # a count that starts again each pass: Keras 3's closing line of one fit call a line, unsized bars once a pass
+    ("generic-keras3-tracknetv4-issue3-closing-lines-of-many-fits-no-epoch-headers.log", T0, T0,
+     "15/15 in the pass · …", "measuring", {"step": 15, "total_steps": None, "step_unit": "pass"}),
+    ("generic-wav2lip-issue33-unsized-tqdm-11it-per-pass-repeated.log", T0, T0, "11 in the pass · …", "measuring",
+     {"step": 11, "total_steps": None, "step_unit": "pass"}),
     # Ray 2.6's rounded result box under "Trial … completed training after 20 iterations": done at iteration 20
     ("rllib-tune-ray-issue36790-air-output-trial-completed-20-iterations-result-box.log", T0, T0, "done · step 20", "done",
      {"step": 20, "loss": 0.6204, "step_seconds": 0.16039, "lr": None}),
@@ -909,7 +925,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # verl: a PPO run to its last step and final validation, then "Job '…' succeeded"
     ("verl-dstack-configs-ppo-gsm8k-done-435-final-validation.log", T0, T0, "done · step 435/435", "done",
      {"step": 435, "total_steps": 435, "loss": 0.064, "step_seconds": 39.674, "tokens_per_second": 93.888,
-      "figures": {"reward": 0.918, "response_length": 128.129}, "crash": None}),
+      "figures": {"reward": 0.918, "response_length": 128.129, "memory/max_memory_allocated GB": 38.162}, "crash": None}),
     # verl GRPO mid-run: its workers' logged tracebacks are no crash; tok/h from the steps' own tokens and times
     ("verl-gui-cursor-moving-grpo-step10-of-133000-midrun.log", T0, T0, "step 10/133000 · 9.0M tok/h", "training",
      {"step": 10, "total_steps": 133000, "step_seconds": 591.5320173036307, "steps_per_hour": 3600 / 591.5320173036307,
@@ -1324,6 +1340,12 @@ GENERIC_READ = {
     "generic-isaaclab-issue5084-rsl-rl-learning-iteration-1-of-10-blocks.log": "step, total, loss, step time",
     "generic-rsl-rl-mjlab-pr1021-learning-iteration-66-of-30000-one-block.log": "step, total, loss, step time",
     "generic-rsl-rl-hover-issue45-learning-iteration-156025-computation-steps-s.log": "step, total, loss, step time",
+    "generic-kohya-sd-scripts-issue2137-epoch-headers-6-of-80-over-a-bar-of-all-steps-avr-loss-nan.log":
+        "step, total, epoch, loss, step time, elapsed, ETA",
+    "generic-mmdet-issue3495-terminal-copy-max-200-epoc-hs-epoch-1-iter-100-of-175.log":
+        "step, total, epoch, loss, lr, step time",
+    "generic-keras3-tracknetv4-issue3-closing-lines-of-many-fits-no-epoch-headers.log": "step, loss, step time",
+    "generic-wav2lip-issue33-unsized-tqdm-11it-per-pass-repeated.log": "step, loss, step time, elapsed",
     "generic-cltr-issue15-training-epoch-844-855-of-1500-epoch-time-dated.log": "step, total, epoch, loss, lr",
     "generic-spacy-issue7083-ner-table-tok2vec-ner-losses-every-200.log": "step, epoch, eval",
     "generic-spacy-issue12299-spancat-init-then-table-epochs-0-13.log": "step, epoch, eval",

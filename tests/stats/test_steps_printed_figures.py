@@ -96,7 +96,7 @@ def test_a_header_s_later_epoch_is_the_data_epoch_beside_a_run_s_count(tmp_path:
     lines = ["epoch 1/80", "steps:   1%|▋      | 41/3280 [00:50<1:06:54,  1.24s/it, avr_loss=0.1]",
              "epoch 2/80", "steps:   2%|█▍     | 82/3280 [01:40<1:05:00,  1.22s/it, avr_loss=0.1]", "epoch 3/80"]
     data = read_at(tmp_path, lines)
-    assert "Data epoch 3" in data["details"]
+    assert "Data epoch 3/80" in data["details"]  # (of the same run's epochs, as its header printed)
     assert data["training"]["data"]["epoch"] == 3  # the page's figures say what the details say
     assert "Stage train · step 82/3280 (2.5%)" in data["details"]
 

@@ -13,7 +13,8 @@ falls in a class:
 - totals: the run's planned epochs said with their unit (mmdet's ``max: 15 epochs``);
 - rates: frames or samples a second (``fps``, ``samples/sec``), the optimizer's steps a second
   (TF Estimator's ``global_step/sec``);
-- counts: an RL run's environment steps so far (stable-baselines' ``total_timesteps``, never a plan).
+- counts: an RL run's environment steps so far (stable-baselines' ``total_timesteps``, rsl_rl's ``Total steps``, never a
+  plan); an RL run's mean reward (rsl_rl's ``Mean reward``).
 
 A line is tied only when every number on it is so named (``name: value``, ``name value``, ``name=value``,
 behind a rule of dashes): prose, a table row or a config dump with one such name among others is not.
@@ -40,6 +41,7 @@ class Kin(enum.Enum):
     EPOCHS = "epochs"  # the run's planned epochs
     RATE = "rate"  # frames, samples or steps a second
     TIMESTEPS = "timesteps"  # an RL run's environment steps so far (stable-baselines' ``total_timesteps``)
+    REWARD = "reward"  # an RL run's mean reward over its recent episodes (rsl_rl's ``Mean reward``)
     MEMORY = "memory"  # memory as printed, its unit if printed (``max_mem: 2372M``, mmdet's ``memory: 4090``)
     TIME = "time"  # a time whose unit is not printed (vietocr's ``gpu time: 38.92`` a report): kept as printed
 
@@ -69,7 +71,14 @@ _EPOCH_TIME_NAMES = frozenset({"epoch time", "time epoch", "epoch duration", "ep
 # A detector's mean average precision, any IoU threshold (``mAP``, ``mAP50``, ``map 50 95``, ``mAP@0.5``).
 _MAP = re.compile(r"^(?:eval |val |test )?m?ap(?:@?[\d.]+(?:[: ]\d+)?)?(?: [\d.]+)*$")
 _RATE_NAMES = frozenset({"fps", "samples sec", "samples s", "samples per second", "global step sec", "img s",
-                         "images sec", "images s", "speed samples sec", "examples sec"})
+                         "images sec", "images s", "speed samples sec", "examples sec",
+                         "env steps per second"})  # (rsl_rl's ``Steps per second``: the environment's, in an RL block)
+# An RL block's environment steps so far (rsl_rl's ``Total steps: 1608``, ``Total timesteps``: the reader names the
+# steps of a record logged once an iteration the environment's).
+_ENV_TOTALS = frozenset({"env total steps", "env total timesteps"})
+# An RL run's mean reward over its recent episodes, as rsl_rl and other loops name it.
+_REWARD_NAMES = frozenset({"mean reward", "mean episode reward", "average reward", "avg reward", "episode reward mean",
+                           "mean episode return", "reward mean"})
 # A score's words: on an evaluation's own line, a figure so named is that evaluation's (vietocr's ``acc full seq``).
 _SCORE_WORDS = frozenset({"acc", "accuracy", "f1", "bleu", "rouge", "auc", "precision", "recall", "wer", "cer", "ppl",
                           "perplexity", "iou", "miou", "map", "em"})
@@ -79,8 +88,10 @@ _NOT_TIMES = frozenset({"epoch", "eval", "data", "last"})  # (detectron2's ``las
 # Words that keep a figure a training one, whatever else its name says (``Train Acc``).
 _TRAINING_WORDS = frozenset({"train", "training"})
 _UNIT_SECONDS = {"ms": 0.001, "s": 1.0, "sec": 1.0, "secs": 1.0, "seconds": 1.0}
-# The run's planned epochs said with their unit: mmcv's runner ``workflow: [('train', 1)], max: 15 epochs``.
-_PLANNED_EPOCHS = re.compile(r"(?i)\b(?:max|total|max_epochs|num_epochs)\s?[:=]\s?(\d{1,6}) epochs\b")
+# The run's planned epochs said with their unit: mmcv's runner ``workflow: [('train', 1)], max: 15 epochs``; a
+# terminal copy may put a space inside the word where the screen line wrapped (``max: 200 epoc hs``, mmdetection#3495).
+_PLANNED_EPOCHS = re.compile(
+    r"(?i)\b(?:max|total|max_epochs|num_epochs)\s?[:=]\s?(\d{1,6}) (e ?p ?o ?c ?h ?s)(?![\w-])")
 
 
 def kin_of(name: str, unit: str | None) -> Kin | None:
@@ -92,8 +103,10 @@ def kin_of(name: str, unit: str | None) -> Kin | None:
         return Kin.EPOCH_TIME
     if name in _RATE_NAMES or name.endswith(" fps"):
         return Kin.RATE  # (``env fps``: the reader's name for stable-baselines' ``fps`` beside its iterations)
-    if name.endswith(" timesteps") and name.split(" ")[-2] in ("total", "num", "env"):
+    if (name.endswith(" timesteps") and name.split(" ")[-2] in ("total", "num", "env")) or name in _ENV_TOTALS:
         return Kin.TIMESTEPS
+    if name in _REWARD_NAMES:
+        return Kin.REWARD
     if words & _TRAINING_WORDS:
         return None
     if words & EVAL_WORDS or _MAP.match(name):
@@ -145,18 +158,29 @@ def tied(text: str, known: bool = False) -> list[Named] | None:
     return [] if known else found or None
 
 
+def scores(found: list[Named] | None) -> list[Named] | None:
+    """Those figures when every one is an evaluation's score by its name (``Eval Acc``, ``Best Eval Acc``, ``Test Acc``),
+    else None: before any step a line of settings (``eval_steps: 500``, ``val_check_interval: 1.0``) is no evaluation."""
+    if not found or not all(n.kin is Kin.EVAL and set(n.name.split(" ")) & _SCORE_WORDS for n in found):
+        return None
+    return found
+
+
 def planned_epochs(text: str) -> int | None:
     """The run's planned epochs, when a line says them with their unit (``max: 15 epochs``)."""
-    if "epochs" not in text:
+    low = text.lower()
+    if "epo" not in low and "och" not in low:  # (the word whole, or cut once: one of its halves keeps these)
         return None
     m = _PLANNED_EPOCHS.search(text)
-    return int(m.group(1)) if m is not None and int(m.group(1)) > 0 else None
+    if m is None or m.group(2).count(" ") > 1:
+        return None
+    return int(m.group(1)) if int(m.group(1)) > 0 else None
 
 
 # Names already sorted: (as printed, its ``(unit)``) → (class or None, normalised name); cleared when full.
 _NAMED: dict[tuple[str, str | None], tuple[Kin | None, str]] = {}
 _NAMED_SIZE = 4096
-_BESIDE_KINS = frozenset({Kin.RATE, Kin.EVAL, Kin.TIMESTEPS, Kin.TIME})
+_BESIDE_KINS = frozenset({Kin.RATE, Kin.EVAL, Kin.TIMESTEPS, Kin.TIME, Kin.REWARD})
 
 
 def _sorted_name(raw: str, paren: str | None) -> tuple[Kin | None, str]:

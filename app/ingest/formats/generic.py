@@ -24,10 +24,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from ...stats.events import EvalResult, Event, RunInfo, StageEnd, StepFigures, TrainingPause, TrainStep
-from .classes import Kin, Named, beside, memory_figures, planned_epochs, tied
+from .classes import Kin, Named, beside, memory_figures, planned_epochs, scores, tied
 from .coco import CocoTable
 from .fairseq_lua import fairseq_lua_record
-from .fields import NUM, RATE_PART, TOTAL_PART, Kind, clean, clock_seconds, number, side_job
+from .fields import NUM, RATE_PART, TOTAL_PART, Kind, clean, clock_seconds, finite, number, side_job
 from .grammar import (
     EVAL_WORDS,
     LOSS_RANK,
@@ -110,7 +110,7 @@ _STAGE_POSITION = re.compile(r"\[([A-Za-z]{1,12}):\s?(\d{1,9}),\s{1,4}(\d{1,12})
 # A position in the epoch printed beside the run's own step (its count, the epoch's total), kept as figures.
 IN_EPOCH, EPOCH_STEPS = "epoch/step", "epoch/steps"
 # A step record that may carry a figure of a name class (a rate's, an evaluation's): the cheap test first.
-_BESIDE_HINT = re.compile(r"(?i)fps|/s|samples|examples|timesteps|[ _]time\b|\b(?:val|valid|test|eval|m?ap)\w*\b")
+_BESIDE_HINT = re.compile(r"(?i)fps|/s|samples|examples|timesteps|reward|[ _]time\b|\b(?:val|valid|test|eval|m?ap)\w*\b")
 # The timing a line under a step may print alone, and the step's field each amends.
 _TIMING_FIELDS = {Field.STEP_TIME: "step_seconds", Field.ELAPSED: "elapsed_seconds", Field.ITS: "its",
                   Field.TOKENS_PER_SECOND: "tokens_per_second"}
@@ -149,7 +149,8 @@ _END = re.compile(
     r"|^key: avg_train_\w+, value:"  # llama-recipes' results, printed once training returned
 )
 # The PyTorch examples' ``Train Epoch: 1 [6400/60000 (11%)]\tLoss: 0.29``: a position in the epoch.
-_PROGRESS = re.compile(r"\[\s*(\d{1,12})/(\d{1,12})\s*\(\s*(\d{1,3})%\)\]")
+# (a sub-batch's counter may stand before the share: ``[7010/7010 Srno: 2 (100%)]``)
+_PROGRESS = re.compile(r"\[\s*(\d{1,12})/(\d{1,12})(?:\s+[A-Za-z]\w{0,12}:\s?\d{1,6})?\s*\(\s*(\d{1,3})%\)\]")
 # timm's ``Train: 3 [ 100/1251 (  8%)]``: the number before the position is the epoch.
 _STAGE_EPOCH = re.compile(r"(?i)\b(?:train|training):\s*(\d{1,9})\s*$")
 # mmengine / mmcv: ``Epoch(train) [1][ 50/500]``, ``Epoch [1][50/1000]``, and torchvision's and
@@ -159,7 +160,13 @@ _EPOCH_ITER = re.compile(r"(?i)\bepoch(?:\(\w{1,10}\))?:?\s*\[\s*(\d{1,9})\s*\]\
 # 100 / 8223`` later): the epoch, then the update in it, with no name of its own.
 _EPOCH_POSITION = re.compile(r"(?i)\bepoch:?\s*(\d{1,9}):?(?:\s*\|)?\s+(\d{1,12})\s*/\s*(\d{1,12})(?![\d/.])")
 # A record that says it evaluates on a data set (fairseq's ``| epoch 001 | valid on 'valid' subset | loss 5.41 | …``).
+# The epoch's mean training loss said alone (``Train Error: Avg loss: 0.232530``, ``Train set: Average loss: 0.2325``).
+_TRAIN_AVERAGE = re.compile(rf"(?i)^train(?:ing)?(?: set| error| epoch)?:\s*(?:avg|average|mean)[ _]loss:\s*({NUM})\s*,?\s*$")
+_JSON_STATS = "json_stats: "  # Detectron's (Caffe2) training stats, one JSON record a logging period
 _EVAL_ON = re.compile(r"(?i)\b(?:" + "|".join(sorted(EVAL_WORDS)) + r")\s+on\s+['\"]?\w")
+# An evaluation named as the record's stage after its position, its figures after the colon (icefall's ``Epoch 1,
+# validation: loss=8.6, simple_loss=6.902, …``)
+_EVAL_STAGE = re.compile(r"(?i)[,|]\s*(?:" + "|".join(sorted(EVAL_WORDS)) + r"):\s+(?=[A-Za-z][\w ]{0,40}[=:]\s?-?\d)")
 # Their ``time: 0.798`` (``data_time:`` is the loader's share of it).
 _ITER_BASED = re.compile(r"\bIter\(\w{1,10}\)\s*\[")  # mmengine's iteration-based loop
 _D2_ITER = re.compile(r"\beta: [\d:]{4,12}\s+iter: \d")  # detectron2's ``eta: 0:14:36  iter: 19 … time: 0.4385``
@@ -317,6 +324,8 @@ class GenericParser(StepLines[_Line]):
         self._elapsed_span: tuple[float, float] | None = None  # the lowest and highest elapsed read
         self._steps_in_epoch = False  # a plain ``Step N`` beside its epoch went back as the epoch went on
         self._planned_epochs: int | None = None  # the run's epochs, said on a line of their own (``max: 15 epochs``)
+        self._unsized_last: int | None = None  # the last count of an unsized bar naming no epoch (``11it``)
+        self._unsized_restarts = 0  # … and how often such a count did not go past the one before it
         self._step_event: tuple[list[Event], int] | None = None  # where the last step's event was put, to amend  # a boosting library said its best round: the round line under it is a repeat
 
     def pieces(self, part: str) -> Iterable[str]:
@@ -509,9 +518,18 @@ class GenericParser(StepLines[_Line]):
             if spaced:
                 s, table_row = spaced, True
                 parts, self._row_parts = self._row_parts, ()
+        if s[:5].lower() == "train" and "loss" in s[:60]:
+            averaged = _TRAIN_AVERAGE.match(s)
+            if averaged is not None and (mean_loss := number(averaged.group(1))) is not None:
+                # The epoch's mean training loss on a line of its own, as the PyTorch examples print their test set's
+                # (``Train Error: Avg loss: 0.232530``, ``Train set: Average loss: 0.2325``): shown beside the evaluation's
+                return Kind.FULL, _Line("eval", at, [Reading(Field.EVAL_LOSS, "train avg loss", mean_loss)], text=s)
         if len(s) <= 40 and _EVAL_HEADING.match(s):
             self._evaluation_next = True  # ``Evaluation:`` on a line of its own: its figures follow
             return Kind.FULL, None
+        stats = s.startswith(_JSON_STATS)
+        if stats:
+            s = s[len(_JSON_STATS):]  # Detectron's ``json_stats: {…}``: a JSON record (its ``time`` and ``mem`` below)
         if s.startswith("{"):
             if not s.endswith("}"):
                 return (Kind.PARTIAL if s.startswith(('{"', "{'")) else Kind.OTHER), None
@@ -520,7 +538,11 @@ class GenericParser(StepLines[_Line]):
                 readings, when = parsed
                 if when is not None and (self._times.latest is None or when > self._times.latest):
                     self._times.latest = when  # the batch's Tick
-                return Kind.FULL, _decide(_Line("step", when if when is not None else at, readings, text=s))
+                line = _Line("step", when if when is not None else at, readings, text=s)
+                if stats:
+                    line.readings.extend(_detectron_time(s))
+                    line.named = tuple(memory_figures(s.replace('"mem":', "mem:")))
+                return Kind.FULL, _decide(line)
         if "global step" in s:
             stable = _TF_STABLE_STEP.search(s)
             if stable is not None:
@@ -571,7 +593,8 @@ class GenericParser(StepLines[_Line]):
             planned = planned_epochs(s)
             if planned is not None:
                 return Kind.FULL, _Line("epochs", at, [Reading(Field.EPOCH, "epochs", 0.0, planned)], text=s)
-            tied_figures = tied(s) if self._last is not None else None
+            # (before any step, an evaluation's scores alone: a paste that begins with the last one, DGL's ``Eval Acc 0.8398``)
+            tied_figures = tied(s) if self._last is not None else scores(tied(s))
             if tied_figures is not None:
                 # (``Time elasped: 196.28`` under its step line, ``Eval Acc 0.9248`` after an epoch's)
                 return Kind.FULL, _Line("tie", at, text=s, named=tuple(tied_figures))
@@ -654,7 +677,8 @@ class GenericParser(StepLines[_Line]):
                 if value is not None:
                     seconds = value / 1000 if bare.group(2) == "ms" else value
                     line.readings.append(Reading(Field.STEP_TIME, "duration", seconds))
-        if _EVAL_START.match(s) or ("on" in s and _EVAL_ON.search(s[:120])):
+        if _EVAL_START.match(s) or ("on" in s and _EVAL_ON.search(s[:120])) or (
+                ": " in s and _EVAL_STAGE.search(s[:120])):
             line.what = "eval"
             return Kind.FULL, line
         line = _decide(line)
@@ -1056,6 +1080,10 @@ class GenericParser(StepLines[_Line]):
         """A line tied to the last step: its clock, its epoch's time and rates amend that step; its
         evaluation's figures are that step's."""
         if self._last is None:
+            for named in line.named:  # (scores alone, before any step: at no step)
+                label = _named_label(named)
+                self._evals[label] = named.value
+                events.append(EvalResult(at=line.at, name=label, value=named.value, step=None))
             return
         amend: dict[str, object] = {}
         figures: list[tuple[str, float]] = []
@@ -1187,6 +1215,11 @@ class GenericParser(StepLines[_Line]):
         # epoch; Lightning says ``Trainer.fit`` stopped).
         ends_at_total = ((bar is None or (epoch is None and not line.epoch_above))
                          and (step_reading is None or step_reading.name != EPOCH_POSITION))
+        # Keras' bar with no epoch read (its closing line of one ``fit`` call, no ``Epoch N/M`` printed); unsized bars
+        # naming no epoch, each a pass of its own: the count is that pass's, no run's step
+        per_pass = bar is not None and epoch is None and self._epoch is None and line.epoch_above
+        if bar is not None and bar.total is None and epoch is None and ends_at_total and self._per_pass(bar.step):
+            ends_at_total, per_pass = False, True
         if bar is not None:
             step = bar.step
             total = bar.total
@@ -1211,7 +1244,8 @@ class GenericParser(StepLines[_Line]):
             if step_reading.total is not None:
                 total = step_reading.total
                 if step_reading.name == EPOCH_POSITION and step >= total:
-                    total, full_epoch = None, True  # as a full epoch's bar: the next epoch follows
+                    # as a full epoch's bar: the next epoch follows, the epoch's batches as printed
+                    total, full_epoch, bar_total = None, True, total
             if step_seconds is not None and Field.STEP_TIME in got:
                 # ``iter time`` is one iteration's; a step is several, when the counters say how many.
                 iters = _iterations_per_step(readings, step)
@@ -1259,6 +1293,8 @@ class GenericParser(StepLines[_Line]):
                 rates.append(_rate_figure(named))
             elif named.kin is Kin.TIMESTEPS:
                 rates.append((ENV_TIMESTEPS, named.value))
+            elif named.kin is Kin.REWARD:
+                rates.append(("reward", named.value))
             elif named.kin is Kin.TIME and not (named.name == "time" and step_seconds is not None):
                 rates.append((TIME_PART + (named.printed or named.name), named.value))
             elif named.kin is Kin.MEMORY:
@@ -1302,8 +1338,10 @@ class GenericParser(StepLines[_Line]):
                              else self._epoch.total if epoch is None and self._epoch is not None
                              else self._planned_epochs if epoch is not None else None),
                 epoch_steps=bar_total,
+                per_pass=per_pass,
                 # (a table's figures under their names, then the named figures no table gave)
-                figures=(*line.parts, *table_figures, *(r for r in rates if r[0] not in dict(table_figures))),
+                figures=(*line.parts, *table_figures, *(r for r in rates if r[0] not in dict(table_figures)),
+                         *_running_count(got.get(Field.TOKENS))),
             )
         )
         last = events[-1]
@@ -1318,6 +1356,15 @@ class GenericParser(StepLines[_Line]):
         self._full_epoch = (last, bar_total) if bar_total is not None and isinstance(last, TrainStep) else None
         self._epoch_open = last if (isinstance(last, TrainStep) and not last.ends_at_total and last.epoch is not None
                                     and last.total_steps is not None and last.step < last.total_steps) else None
+
+    def _per_pass(self, count: int) -> bool:
+        """True once unsized bars that name no epoch have twice failed to go past the last one's count: each is a pass
+        of its own that starts again at 0 (wav2lip's ``Loss: 0.52: : 11it [00:06,  1.59it/s]``, one line a pass), not
+        one bar of the whole run. (Once: tqdm draws a closed bar's last state again.)"""
+        if self._unsized_last is not None and count <= self._unsized_last:
+            self._unsized_restarts += 1
+        self._unsized_last = count
+        return self._unsized_restarts >= 2
 
     def _tokens(self, step: int, count: Reading | None) -> float | None:
         """The tokens since the last line, from a running count (``Trained Tokens``, ``consumed tokens``)."""
@@ -1415,6 +1462,25 @@ def _iterations_per_step(readings: list[Reading], step: int) -> int | None:
     count = int(iters[0].value)
     most, least = (count + 1) // step, count // (step + 1) + 1
     return most if most == least and most >= 1 else None
+
+
+def _detectron_time(record: str) -> list[Reading]:
+    """Detectron's (Caffe2) ``json_stats`` ``"time": 0.266505``: the iterations' mean time, in seconds (its
+    ``utils/training_stats.py`` logs its iteration timer's ``average_time``), printed as a number or a string."""
+    try:
+        value = json.loads(record).get("time")
+    except (ValueError, AttributeError):
+        return []
+    seconds = finite(number(str(value))) if isinstance(value, (int, float, str)) and not isinstance(value, bool) else None
+    return [Reading(Field.STEP_TIME, "time", seconds)] if seconds is not None and seconds > 0 else []
+
+
+def _running_count(count: Reading | None) -> tuple[tuple[str, float], ...]:
+    """The tokens trained on so far, as printed under their name (MLX's ``Trained Tokens 20080.0``, nanotron's
+    ``consumed_tokens: 634K``): a total of the run's (``total/trained tokens``)."""
+    if count is None or count.value <= 0:
+        return ()  # (LLaMA-Factory's ``"total_tokens": 0``: none counted)
+    return ((TOTAL_PART + count.name, count.value),)
 
 
 def _step_seconds(got: dict[Field, Reading]) -> float | None:

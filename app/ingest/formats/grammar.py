@@ -87,6 +87,7 @@ ALIASES: dict[str, Field] = {
     "total loss": Field.LOSS,  # detectron2's ``total_loss`` (its parts: ``loss_cls``, ``loss_box_reg``)
     "ce": Field.LOSS,  # the cross-entropy a line names alone (RETURNN's ``ce 0.424, ctc_4 0.958``)
     "closs": Field.LOSS,  # LLaMA2-Accessory's MetricLogger: ``closs: 0.9175 (0.9249)``
+    "loss net": Field.LOSS,  # the network's loss beside its scaler's (``loss_net: 0.9443 loss_scale: 32768.0000``)
     "val loss": Field.EVAL_LOSS,
     "valid loss": Field.EVAL_LOSS,
     "validation loss": Field.EVAL_LOSS,
@@ -121,6 +122,7 @@ ALIASES: dict[str, Field] = {
     "time batch": Field.STEP_TIME,
     "seconds": Field.STEP_TIME,  # MaxText: ``completed step: 15109, seconds: 2.166, TFLOP/s: 36.739``
     "secs": Field.STEP_TIME,  # char-rnn's ``time/batch = 0.1679s`` (its TensorFlow port prints no unit: seconds)
+    "iter dt": Field.STEP_TIME,  # minGPT's trainer: ``iter_dt 5850.34ms; iter 10: train loss 2.31135``
     "elapsed time": Field.ELAPSED,
     "elapsed": Field.ELAPSED,
     "remaining time": Field.ETA,

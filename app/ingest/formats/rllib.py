@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from ...stats.events import Event, StageEnd, TrainStep
+from ...stats.events import Event, StageEnd, StepFigures, TrainStep
 from .fields import NUM, Kind, finite, integer, number
 from .pipeline import Emit, EmitLines
 from .prefix import LineTimes
@@ -40,6 +40,14 @@ _SPACED = re.compile(r"\s{2,}")
 _HEADER_NEEDLES = ("Trial name", "status", "iter")
 # Figures of a block, by the names RLlib gave them over the years (top level first, then nested).
 _REWARDS = ("episode_reward_mean", "episode_return_mean")
+# The environment's steps sampled so far, by the names RLlib gave them over the years (the first printed is shown, as
+# ``total/timesteps``, stable-baselines' too): ``timesteps_total`` (top level), the new stack's ``num_env_steps_sampled_lifetime``, the old
+# stack's ``num_env_steps_sampled`` and, before 2020, the optimizer's ``num_steps_sampled`` under ``info:``. A count of
+# what the run did, never its steps (an iteration samples thousands) nor a plan.
+_ENV_STEPS = ("timesteps_total", "num_env_steps_sampled_lifetime", "num_env_steps_sampled", "num_steps_sampled")
+# The environment's timesteps so far (the details' totals), as stable-baselines' are; a trial's figures beside its name,
+# when a status table lists several (``trial/<name>/<figure>``: each trial's own, never merged into the one followed).
+ENV_TIMESTEPS, TRIAL_PART = "total/timesteps", "trial/"
 LOSS_NOTE = "the learner's total_loss"
 
 
@@ -78,6 +86,7 @@ class RllibParser(EmitLines):
         self._held: int | None = None
         self._completed: str | None = None  # the trial whose end was said above its last result box
         self._air_header: list[str] | None = None  # the boxed status table's column names
+        self._trials: dict[str, tuple[tuple[str, float], ...]] = {}  # each trial's figures as its row last gave them
 
     def batch_latest(self) -> float | None:
         """The latest time a line's prefix or a result's own ``timestamp`` gave."""
@@ -183,6 +192,7 @@ class RllibParser(EmitLines):
         if not losses:
             loss = finite(number(block.get("loss")))  # (a Trainer's own metric, named so)
         rates = [("reward", reward)] if (reward := self._reward()) is not None else []
+        rates.extend(self._env_steps())
         events: list[Event] = [TrainStep(
             at=at,
             stage="train",
@@ -209,6 +219,17 @@ class RllibParser(EmitLines):
             if len(values) == 1:
                 return finite(number(next(iter(values))))
         return None
+
+    def _env_steps(self) -> list[tuple[str, float]]:
+        """The environment's steps sampled so far, the first of ``_ENV_STEPS`` the block prints (one value)."""
+        for name in _ENV_STEPS:
+            value = finite(number(self._block.get(name)))
+            if value is None:
+                values = set(self._nested.get(name, ()))
+                value = finite(number(next(iter(values)))) if len(values) == 1 else None
+            if value is not None and value >= 0:
+                return [(ENV_TIMESTEPS, value)]
+        return []
 
     def _lr(self) -> float | None:
         values = set(self._nested.get("cur_lr", ()))
@@ -272,7 +293,7 @@ class RllibParser(EmitLines):
         m = _OLD_STATUS.match(text)
         if m is None:
             return Kind.OTHER, None
-        return Kind.FULL, self._trial_row(m.group(1), m.group(2), m.group(4), m.group(3), m.group(6), None)
+        return Kind.FULL, self._trial_row(m.group(1), m.group(2), m.group(4), m.group(3), m.group(6), None, m.group(5))
 
     def _table(self, text: str) -> tuple[Kind, Emit | None]:
         stripped = text.strip()
@@ -307,29 +328,37 @@ class RllibParser(EmitLines):
 
     def _row(self, cells: dict[str, str]) -> Emit | None:
         return self._trial_row(cells.get("Trial name", ""), cells.get("status", ""), cells.get("iter"),
-                               cells.get("total time (s)"), cells.get("reward"), cells.get("loss"))
+                               cells.get("total time (s)"), cells.get("reward"), cells.get("loss"), cells.get("ts"))
 
     def _trial_row(self, trial: str, status: str, iteration: str | None, total_seconds: str | None,
-                   reward: str | None, loss: str | None) -> Emit | None:
+                   reward: str | None, loss: str | None, timesteps: str | None = None) -> Emit | None:
         if not trial or status not in _STATUSES:
             return None
         if self._trial is None:
             self._trial = trial
+        reward_value = finite(number(reward))
+        ts = finite(number(timesteps))
+        own = tuple((TRIAL_PART + f"{trial}/{name}", value) for name, value in (
+            ("iter", finite(number(iteration))), ("reward", reward_value), ("ts", ts)) if value is not None)
+        self._trials[trial] = own
         if trial != self._trial:
-            return None
+            # Another trial the table lists: its figures beside its name (the followed one's again, so both show)
+            figures = (*self._trials.get(self._trial, ()), *own)
+            return lambda: [StepFigures(at=None, figures=figures)]
         events: list[Event] = []
         step = integer(iteration)
         if step is not None and (self._last is None or step > self._last):
             self._last = step
-            reward_value = finite(number(reward))
             loss_value = finite(number(loss))
+            several = own if len(self._trials) > 1 else ()
             events.append(TrainStep(
                 at=None,
                 stage="train",
                 step=step,
                 loss=loss_value,
                 elapsed_seconds=finite(number(total_seconds)),
-                figures=(("reward", reward_value),) if reward_value is not None else (),
+                figures=(*((("reward", reward_value),) if reward_value is not None else ()),
+                         *(((ENV_TIMESTEPS, ts),) if ts is not None and ts >= 0 else ()), *several),
             ))
         if status == "TERMINATED" and not self._ended and self._last is not None:
             self._ended = True

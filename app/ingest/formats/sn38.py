@@ -178,7 +178,7 @@ _NO_GROUP = "Allreduce group not found"
 # ``📈 Training round: 107 stage: 2``, ``Already finished round: 24. Skipping.``).
 # genrl's game manager starts each round (``Starting round: 1234/1000000.``, its plan ``None`` when unset).
 _SWARM_ROUND = re.compile(r"(?:Joining round: (\d+) starting at stage: (\d+)|Training round: (\d+) stage: (\d+)"
-                          r"|Already finished round: (\d+)\. Skipping|Starting round: (\d+)/(?:\d+|None)\.?$)")
+                          r"|Already finished round: (\d+)\. Skipping|Starting round: (\d+)/(\d+|None)\.?$)")
 # gensyn rl-swarm's launcher (run_rl_swarm.sh) setting the node up before its trainer prints anything: its banner's
 # credit, the login server's set-up, the login in a browser, its packages, its questions. Each says what it does now.
 _SETUP = (
@@ -436,7 +436,9 @@ class Sn38Parser(StepLines[_Line]):
                 if m.group(5) is not None:
                     detail = f"round {m.group(5)} already finished: waiting for the next"
                 elif m.group(6) is not None:
-                    detail = f"starting round {m.group(6)}"
+                    # (of the rounds it plans, as printed: ``Starting round: 39512/1000000.``; ``None`` plans none)
+                    planned = f" of {int(m.group(7)):,}" if m.group(7).isdigit() else ""
+                    detail = f"starting round {m.group(6)}{planned}"
                 elif m.group(1) is not None:
                     detail = f"joining round {m.group(1)} at stage {m.group(2)}"
                 else:

@@ -18,6 +18,8 @@ from .prefix import LineTimes
 
 _HEAD = re.compile(rf"^\s*(\d{{1,12}}) +({NUM}) (ms|s) run, ")
 _FIGURE = re.compile(rf"({NUM}) (loss|LR)\b")
+# The memory in use over every device and the step's ops a second, as printed after their values.
+_AFTER = re.compile(rf"({NUM}) (GB used|GFLOPS)\b")
 
 
 class TinygradParser(EmitLines):
@@ -47,6 +49,18 @@ class TinygradParser(EmitLines):
             loss_note="this step's",
             lr=finite(figures.get("LR")),
             step_seconds=seconds if seconds is not None and seconds > 0 else None,
+            figures=tuple(_figures(text, head.end())),
         )
         # A line ending in a bare number may still be continued by a wrap; one ending in a unit is whole.
         return (Kind.OPEN if text.rstrip()[-1:].isdigit() else Kind.FULL), lambda: [step]
+
+
+def _figures(text: str, start: int) -> list[tuple[str, float]]:
+    """``1454.57 GB used`` (every device's, summed: ``memory/used GB``) and ``394520.83 GFLOPS`` (``rate/GFLOPS``), as
+    printed."""
+    found: list[tuple[str, float]] = []
+    for m in _AFTER.finditer(text, start):
+        value = finite(number(m.group(1)))
+        if value is not None:
+            found.append(("memory/used GB" if m.group(2) == "GB used" else "rate/GFLOPS", value))
+    return found

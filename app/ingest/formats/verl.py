@@ -33,7 +33,9 @@ _VALIDATION_PREFIXES = (*_EVAL_PREFIXES, "val-aux/")  # every key a validation's
 LOSS_KEY = "actor/pg_loss"
 LOSS_NOTE = "actor/pg_loss"
 # The figures a step's details show, by tokwatch's own names (app/stats/steps/text.py).
-_FIGURES = (("critic/score/mean", "reward"), ("response_length/mean", "response_length"))
+_FIGURES = (("critic/score/mean", "reward"), ("response_length/mean", "response_length"),
+            # the GPU memory's peak, as printed (the details' memory, its unit the key's)
+            ("perf/max_memory_allocated_gb", "memory/max_memory_allocated GB"))
 
 
 class VerlParser(EmitLines):

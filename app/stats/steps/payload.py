@@ -22,7 +22,17 @@ from ...snapshot import (
 )
 from ..events import CollabProgress
 from .health import Broken, Crash
-from .stage import AllReduce, Errors, Stage, data_epoch, finished, finite, row_groups_per_step, step_seconds
+from .stage import (
+    AllReduce,
+    Errors,
+    Stage,
+    counts_a_pass,
+    data_epoch,
+    finished,
+    finite,
+    row_groups_per_step,
+    step_seconds,
+)
 from .swarm import Swarm, SwarmFacts
 from .text import round_text
 from .verdict import Verdict
@@ -77,7 +87,7 @@ def training_view(stage: Stage, v: Verdict, all_reduce: AllReduce | None, errors
         errors=errors_view(errors),
         loss_spikes=stage.spikes.count if stage.spikes.recent else None,
         loss_spike_steps=() if latest.logged else tuple(stage.spikes.steps),  # (a count of dicts is no step)
-        step_unit="epoch" if stage.counts_epochs else None,
+        step_unit="epoch" if stage.counts_epochs else ("pass" if counts_a_pass(latest, stage.epoch) else None),
     )
 
 

@@ -264,6 +264,13 @@ def epoch_counted(step: TrainStep) -> bool:
             and step.ends_at_total and step.epoch_steps is None)
 
 
+def counts_a_pass(step: TrainStep, epoch: float | None) -> bool:
+    """The line's count starts again with each pass of the loop and names no epoch (Keras 3's closing ``15/15`` of one
+    ``fit`` call, an unsized bar's ``11it`` of one pass): where that pass is, never the run's step. ``epoch``: the one a
+    line before it named."""
+    return step.per_pass and step.epoch is None and epoch is None and not step.logged and step.outer_step is None
+
+
 def no_step_yet(stage: Stage) -> bool:
     """The stage's lines are a counter at step 0 of its total with nothing done yet (a progress bar at
     0/58, a validation before the first step: ``step:0/9000 val_loss:…``): no loss, not a log of dicts.

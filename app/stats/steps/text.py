@@ -21,6 +21,7 @@ from .stage import (
     RunFacts,
     Stage,
     clock_step_seconds,
+    counts_a_pass,
     data_epoch,
     finite,
     printed_step_seconds,
@@ -380,6 +381,9 @@ def position(step: TrainStep, epoch: float | None = None, epochs: bool = False) 
             return f"epoch {now:g}{of}"  # (its bar not drawn yet: the full count was the epoch before's)
         count = f"{step.step}/{step.epoch_steps}" if step.epoch_steps is not None else f"{step.step}"
         return f"epoch {now:g}{of} · {count} in the epoch"
+    if counts_a_pass(step, epoch):
+        size = step.total_steps if step.total_steps is not None else step.epoch_steps
+        return f"{step.step}/{size} in the pass" if size is not None else f"{step.step} in the pass"
     noun = "epoch" if epochs else "step"
     where = f"{noun} {step.step}/{step.total_steps}" if step.total_steps is not None else f"{noun} {step.step}"
     if step.epoch_batch is not None and in_epoch is not None:
@@ -431,7 +435,9 @@ def data_line(stage: Stage) -> str | None:
         done, steps = printed.get("epoch/step"), printed.get("epoch/steps")
         where = f" · {done:,.0f}/{steps:,.0f} in the epoch" if done is not None and steps else ""
         # (the run's epochs as printed, ``epoch   0/ 10``, when the step beside it is the run's count, not the epoch's)
-        of = f"/{latest.epoch_total}" if latest.epoch_total and latest.epoch == epoch and latest.ends_at_total else ""
+        # (kohya's ``epoch 6/80`` header after its bar in epoch 5: the header's epoch, of the same run's epochs)
+        of = (f"/{latest.epoch_total}" if latest.epoch_total and latest.ends_at_total and latest.epoch is not None
+              and (latest.epoch == epoch or latest.epoch < epoch <= latest.epoch_total) else "")
         return f"Data epoch {epoch:g}{of}{where}"
     return None
 
@@ -501,6 +507,7 @@ def figure_lines(figures: dict[str, float]) -> list[str]:
     totals = [f"{part} {value:,.0f}" for (whose, slash, part), value in named if whose == "total" and slash]
     if totals:
         lines.append("Totals " + " · ".join(totals))
+    lines.extend(trial_lines(named))
     # Memory and times printed beside a step under their own names, with their unit only where one was printed
     # (``max_mem: 2372M`` is ``memory/max_mem M``; vietocr's ``gpu time: 38.92`` has none): shown as printed.
     # (named only ``memory``, mmdet's ``memory: 4090``, the group's name says it: ``Memory 4090 (as printed)``)
@@ -539,6 +546,21 @@ def figure_lines(figures: dict[str, float]) -> list[str]:
         return lines
     line = " · ".join(parts)
     return [*lines, line[:1].upper() + line[1:]]
+
+
+def trial_lines(named: list[tuple[tuple[str, str, str], float]]) -> list[str]:
+    """Ray Tune's table of several trials: how many, and each one's figures beside its name (the steps above are the
+    first's: one trial is followed, never the others' figures merged into it)."""
+    trials: dict[str, list[str]] = {}
+    for (whose, slash, rest), value in named:
+        if whose == "trial" and slash:
+            trial, _, what = rest.rpartition("/")
+            trials.setdefault(trial, []).append(f"{what} {value:,.0f}" if what in ("iter", "ts") else
+                                                f"{what} {as_printed(value)}")
+    if len(trials) < 2:
+        return []
+    each = "; ".join(f"{trial} {' · '.join(parts)}" for trial, parts in trials.items())
+    return [f"Trials {len(trials)}, the first followed: {each}"]
 
 
 def as_printed(value: float) -> str:

@@ -181,8 +181,9 @@ def test_a_tied_line_is_one_of_classed_figures_only(text: str, named: list[Named
     assert tied(text) == named
 
 
-def test_a_tied_line_with_no_step_before_it_is_nothing() -> None:
-    assert feed(["Eval Acc 0.9248", "Time elasped: 196.28"]) == []
+def test_a_tied_line_with_no_step_before_it_is_nothing_but_an_evaluation_s_scores() -> None:
+    # (scores alone: the evaluation a paste began with, at no step; a clock alone says nothing)
+    assert feed(["Eval Acc 0.9248", "Time elasped: 196.28"]) == [EvalResult(None, "eval_acc", 0.9248, None)]
 
 
 def test_figures_beside_a_step_are_classed_and_known_names_left_to_the_grammar() -> None:
@@ -301,7 +302,8 @@ def test_a_bar_s_evaluation_figures_by_their_names() -> None:
          " data_time: 0.005, memory: 4090, loss_rpn_cls: 0.0169, loss: 0.8668"), {"memory/memory": 4090.0}),
         # mlx-examples PR 1209 (ml-explore/mlx-examples): ``Peak mem 2.334 GB``
         (("Iter 37: Train loss 0.001, Chosen reward -7.159, Rejected reward -14.403, Learning Rate 1.000e-05, It/sec"
-         " 1.042, Tokens/sec 563.799, Trained Tokens 20080.0, Peak mem 2.334 GB"), {"memory/Peak mem GB": 2.334}),
+         " 1.042, Tokens/sec 563.799, Trained Tokens 20080.0, Peak mem 2.334 GB"),
+         {"memory/Peak mem GB": 2.334, "total/trained tokens": 20080.0}),  # (and its running count, as printed)
         # Barber0/LLM-pretrain's committed train.log (commit 04a92e1): a bare ``time`` without a unit, kept as printed
         ("ep: 0, batch: 260, time: 8.56, ntokens: 413.40/513, loss: 8.390625", {"time/time": 8.56}),
     ],

@@ -47,26 +47,30 @@ def test_real_bare_blocks_each_iteration_a_step_with_its_own_figures() -> None:
     six = got[1]
     assert (six.loss, six.lr, six.step_seconds, six.elapsed_seconds, six.at) == (
         2228198.5, 4.999999873689376e-05, 2.884826421737671, 36.456223011016846, 1548971784)
-    assert dict(six.figures) == {"reward": -2928.05}
-    # the environment's timesteps are not the run's steps, nor tokens
+    # the environment's timesteps (``timesteps_total: 24000``) are a total of what it sampled: shown as printed, never
+    # the run's steps, nor tokens
+    assert dict(six.figures) == {"reward": -2928.05, "total/timesteps": 24000.0}
     assert six.tokens is None and six.total_steps is None
 
 
 def test_real_block_under_result_for_cut_before_its_iteration_line_is_read_at_the_batch_s_end() -> None:
     (one,) = steps(body("rllib-ray-pr27093-result-for-ppo-cartpole-indented-block-iteration-1-cut.log"))
     assert (one.step, one.loss, one.lr, one.step_seconds) == (1, 8.862993240356445, 4.999999873689376e-05, None)
-    assert dict(one.figures) == {"reward": 22.577142857142857}
+    # (its ``num_env_steps_sampled: 4000``, the environment's steps so far: the block's one value, nested or not)
+    assert dict(one.figures) == {"reward": 22.577142857142857, "total/timesteps": 4000.0}
 
 
-@pytest.mark.parametrize(("name", "step", "elapsed", "reward"), [
-    ("rllib-tune-ray-issue5996-boxed-trial-table-sac-iter-66.log", 66, 163.499, -1105.85),
-    ("rllib-tune-rllib-energyplus-issue1-boxed-trial-table-ppo-iter-118.log", 118, 336.243, -55148.4),
+@pytest.mark.parametrize(("name", "step", "elapsed", "figures"), [
+    ("rllib-tune-ray-issue5996-boxed-trial-table-sac-iter-66.log", 66, 163.499, {"reward": -1105.85}),
+    # (its ``ts`` column: the environment's timesteps so far)
+    ("rllib-tune-rllib-energyplus-issue1-boxed-trial-table-ppo-iter-118.log", 118, 336.243,
+     {"reward": -55148.4, "total/timesteps": 120832.0}),
 ])  # fmt: skip
 def test_real_tune_boxed_tables_give_the_trial_s_iteration_clock_and_reward(
-    name: str, step: int, elapsed: float, reward: float
+    name: str, step: int, elapsed: float, figures: dict[str, float]
 ) -> None:
     (row,) = steps(body(name))
-    assert (row.step, row.elapsed_seconds, row.loss, dict(row.figures)) == (step, elapsed, None, {"reward": reward})
+    assert (row.step, row.elapsed_seconds, row.loss, dict(row.figures)) == (step, elapsed, None, figures)
 
 
 def test_tune_s_plain_table_follows_the_first_trial_only() -> None:
@@ -77,7 +81,7 @@ def test_tune_s_plain_table_follows_the_first_trial_only() -> None:
              "APPO_CartPole_00000  RUNNING        3           30.3035  46550  190.75",
              "APPO_CartPole_00001  RUNNING        5           50.1083  75850   25.9221"]
     (row,) = steps(lines)
-    assert (row.step, row.elapsed_seconds, dict(row.figures)) == (3, 30.3035, {"reward": 190.75})
+    assert (row.step, row.elapsed_seconds, dict(row.figures)) == (3, 30.3035, {"reward": 190.75, "total/timesteps": 46550.0})
 
 
 def test_a_status_line_repeating_an_iteration_read_from_its_block_is_no_second_step() -> None:
@@ -86,7 +90,7 @@ def test_a_status_line_repeating_an_iteration_read_from_its_block_is_no_second_s
              " - DDPG_Pendulum-v0_0:\tRUNNING [pid=86], 367 s, 8 iter, 8000 ts, -955.6 rew"]
     got = steps(lines)
     assert [(s.step, s.elapsed_seconds) for s in got] == [(7, 313.0), (8, 367.0)]
-    assert dict(got[1].figures) == {"reward": -955.6}
+    assert dict(got[1].figures) == {"reward": -955.6, "total/timesteps": 8000.0}
 
 
 def test_a_block_with_several_policies_losses_shows_no_one_loss_and_done_ends_the_run() -> None:
@@ -145,4 +149,48 @@ def test_a_script_printing_the_iteration_first_gives_it_the_figures_under_it() -
 def test_a_paste_beginning_at_a_block_s_last_line_is_not_taken_for_a_script_leading_with_it() -> None:
     lines = ["training_iteration: 4", "", *block(5, reward=-10.0, loss=1.0, seconds=2.0, total=10.0, stamp=1_700_000_000)]
     got = steps(lines)
-    assert [(s.step, dict(s.figures), s.loss) for s in got] == [(4, {}, None), (5, {"reward": -10.0}, 1.0)]
+    assert [(s.step, dict(s.figures), s.loss) for s in got] == [
+        (4, {}, None), (5, {"reward": -10.0, "total/timesteps": 20000.0}, 1.0)]
+
+
+# --- the environment's steps, and several trials ------------------------------------------------------------------
+
+
+def test_real_result_blocks_env_steps_by_each_name_rllib_gave_them() -> None:
+    """ray#3908 turn 7 (bare PPO blocks): iteration 6 prints ``timesteps_total: 24000``; ray#27093 (a ``Result for``
+    block cut before its iteration): ``num_env_steps_sampled: 4000``, nested and top level alike."""
+    six = steps(body("rllib-ray-issue3908-ppo-bare-results-iteration-5-tail-then-6-then-7-begun.log"))[-1]
+    assert dict(six.figures)["total/timesteps"] == 24000.0
+    (one,) = steps(body("rllib-ray-pr27093-result-for-ppo-cartpole-indented-block-iteration-1-cut.log"))
+    assert dict(one.figures)["total/timesteps"] == 4000.0
+
+
+def test_a_block_cut_before_timesteps_total_gives_its_own_sampled_count_never_the_block_before_s() -> None:
+    """ray PR #3498's DDPG shape: iteration 8's block is cut after ``time_total_s`` (its ``timesteps_total`` not
+    printed); its ``info:`` section's ``num_steps_sampled: 8000`` is its own count, the 7000 of iteration 7's
+    ``timesteps_total`` is not."""
+    seven = block(7, reward=-1070.0, loss=1.5, seconds=50.0, total=313.0, stamp=1544524382)
+    eight = ["Result for DDPG_Pendulum-v0_0:", "  custom_metrics: {}", "  done: false",
+             "  episode_reward_mean: -955.6174202410659", "  info:", "    grad_time_ms: 14.604",
+             "    num_steps_sampled: 8000", "    num_steps_trained: 1664000", "  iterations_since_restore: 8",
+             "  time_this_iter_s: 53.974600076675415", "  time_total_s: 367.3194589614868"]
+    got = steps([*seven, *eight])
+    assert [(s.step, dict(s.figures).get("total/timesteps")) for s in got] == [(7, 28000.0), (8, 8000.0)]
+
+
+def test_old_status_lines_and_tables_give_each_trial_s_figures_beside_its_name(tmp_path: Path) -> None:
+    """Ray Tune's table with two RUNNING trials (ray#33150's shape): the first is followed (its iteration the step,
+    its ``ts`` the timesteps); the second is never merged into it, and the details say there are two, each with its
+    own figures."""
+    lines = ["Trial name                    status      iter    total time (s)     ts    reward",
+             "----------------------------  --------  ------  ----------------  -----  --------",
+             "APPO_CartPole-v1_29116_00000  RUNNING        3           30.3035  46550  190.75",
+             "APPO_CartPole-v1_29116_00001  RUNNING        1           10.1083  15850   25.9221"]
+    data = cold(tmp_path, lines)
+    training = data["training"]
+    assert (training["step"], training["figures"]["reward"], training["figures"]["total/timesteps"]) == (3, 190.75, 46550)
+    assert ("Trials 2, the first followed: APPO_CartPole-v1_29116_00000 iter 3 · reward 190.75 · ts 46,550; "
+            "APPO_CartPole-v1_29116_00001 iter 1 · reward 25.9221 · ts 15,850") in data["details"]
+    # one trial alone: no such line
+    data = cold(tmp_path, lines[:3])
+    assert not any(line.startswith("Trials") for line in data["details"])

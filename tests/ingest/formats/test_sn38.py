@@ -304,7 +304,7 @@ SWARM_LINES: list[tuple[str, list[object]]] = [
     # rl-swarm's rgym_exp/vendor/genrl/game/game_manager.py (``Starting round: {round}/{max_round}.``, and what
     # ``logger.exception`` writes when the game run fails)
     ("[2025-07-28 22:10:26,975][genrl.logging_utils.global_defs][INFO] - Starting round: 1234/1000000.",
-     [SwarmNews(utc(2025, 7, 28, 22, 10, 26) + 0.975, "round", "starting round 1234")]),
+     [SwarmNews(utc(2025, 7, 28, 22, 10, 26) + 0.975, "round", "starting round 1234 of 1,000,000")]),
     ("[2025-07-28 22:10:26,975][genrl.logging_utils.global_defs][INFO] - Starting round: 0/None.",
      [SwarmNews(utc(2025, 7, 28, 22, 10, 26) + 0.975, "round", "starting round 0")]),
     ("[2025-07-28 22:12:01,100][genrl.logging_utils.global_defs][ERROR] - Exception occurred during game run.",

@@ -29,7 +29,8 @@ def test_real_bert_line_s_run_time_in_ms_is_the_step_s_not_its_parts() -> None:
     assert detect([line]) == "tinygrad"
     (step,) = steps([line])
     assert (step.step, step.step_seconds, step.loss, step.lr) == (3211, 2.2695, 1.36, 0.000003)
-    assert step.tokens_per_second is None and step.figures == ()  # the memory and ops are every device's
+    # the memory and ops are every device's: shown as printed, no tokens made of them
+    assert step.tokens_per_second is None and step.figures == (("memory/used GB", 1085.78), ("rate/GFLOPS", 511371.64))
 
 
 def test_real_llama_log_reads_each_step_s_seconds_as_printed() -> None:

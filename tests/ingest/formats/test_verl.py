@@ -98,7 +98,8 @@ def test_real_ppo_run_that_finished_with_its_final_validation(tmp_path: Path) ->
     assert (data["format"], data["state"], data["status_line"]) == ("verl", "done", "done · step 435/435")
     assert (training["step"], training["total_steps"], training["loss"]) == (435, 435, 0.064)
     assert (training["step_seconds"], training["tokens_per_second"]) == (39.674, 93.888)
-    assert training["figures"] == {"reward": 0.918, "response_length": 128.129}
+    # (``perf/max_memory_allocated_gb:38.162``: the GPU memory's peak, as printed)
+    assert training["figures"] == {"reward": 0.918, "response_length": 128.129, "memory/max_memory_allocated GB": 38.162}
     assert training["eval"] == {"val-core/openai/gsm8k/reward/mean@1": {"value": 0.867, "step": 435}}
     assert training["crash"] is None
 
