@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 
 from ...stats.events import EvalResult, Event, RunInfo, StageEnd, StepFigures, TrainingPause, TrainStep
 from .classes import Kin, Named, beside, memory_figures, planned_epochs, tied
-from .fields import MEAN_SECONDS_NOTE, NUM, Kind, clean, clock_seconds, number, side_job
+from .fields import MEAN_SECONDS_NOTE, NUM, Kind, clean, clock_seconds, epoch_average, number, side_job
 from .grammar import (
     EVAL_WORDS,
     LOSS_RANK,
@@ -1082,6 +1082,9 @@ class GenericParser(StepLines[_Line]):
                 events.append(TrainingPause(at=line.at, reason="checkpoint"))
         elif line.what == "epoch":
             said = line.readings[-1]
+            average = epoch_average(line.text)
+            if average:  # (a MetricLogger's ``Epoch: [43] Total time: 0:00:06 (0.2151 s / it)``)
+                events.append(StepFigures(at=line.at, epoch=said.value, figures=average))
             if said.total is None and self._epoch is not None and self._epoch.total and said.value == self._epoch.value:
                 # The epoch said again without the run's epochs keeps them (kohya's ``epoch 5/80`` header, then its
                 # ``epoch is incremented. current_epoch: 4, epoch: 5``)
