@@ -101,12 +101,12 @@ def skips_steps(stage: Stage, event: TrainStep, covered: int) -> bool:
     return covered > cadence and all(lines == cadence for lines in islice(reversed(recent), CADENCE_LINES))
 
 
-def one_off_before(stage: Stage, seconds: float | None, covered: int) -> bool:
+def one_off_before(stage: Stage, seconds: float, covered: int) -> bool:
     """The steps measured so far, in the stage's first lines, each took :data:`ONE_OFF_FACTOR` times as long as
     a step of this line (``seconds`` over ``covered`` steps) or more: they were one-off (compiling, a first
     batch's loading), and the run's pace starts with this line."""
     fastest = stage.fastest_step
-    return (fastest is not None and seconds is not None and seconds > 0 and covered > 0
+    return (fastest is not None and seconds > 0 and covered > 0
             and stage.lines < ONE_OFF_LINES and fastest >= ONE_OFF_FACTOR * seconds / covered)
 
 
@@ -439,8 +439,8 @@ class StepProgress:
                 # The epoch's end held a pause (its evaluation, a checkpoint) beyond its steps' own time: the
                 # rate is measured from this epoch's steps, as the step time beside it is.
                 self._measure_from(stage, t - seconds)
-            elif one_off_before(stage, seconds, covered):
-                self._measure_from(stage, t - seconds)  # (seconds: not None, one_off_before says)
+            elif seconds is not None and one_off_before(stage, seconds, covered):
+                self._measure_from(stage, t - seconds)
             self._count(stage, event, t, covered, seconds)
             if seconds is not None and covered > 0:
                 each = seconds / covered
