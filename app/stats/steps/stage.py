@@ -380,9 +380,17 @@ def measure(stage: Stage, now: float) -> Measure:
     return Measure(
         start, observed, stage.lines, in_window, steps_per_hour, tokens_per_hour, done, needed, stage.latest.logged,
         paced, untimed, stage.counts_epochs,
-        not paced and start is not None and any(max(start, now - RATE_WINDOW_SECONDS) < at < now
-                                                for at in stage.eval_times),
+        evaluated_between(stage, start, now) and not paced,
     )
+
+
+def evaluated_between(stage: Stage, start: float | None, now: float) -> bool:
+    """An evaluation came between two steps of the stretch measured up to ``now``: after its start (or the window's)
+    and before the latest step, whose line's time holds its pause (one after the latest step is not in it yet)."""
+    if start is None or stage.step_time is None:
+        return False
+    since, until = max(start, now - RATE_WINDOW_SECONDS), min(now, stage.step_time)
+    return any(since < at < until for at in stage.eval_times)
 
 
 def printed_pace(stage: Stage) -> float | None:
