@@ -162,3 +162,30 @@ def test_an_epoch_s_average_two_epochs_back_is_not_the_step_time(tmp_path: Path)
     data = read(tmp_path, lines)
     assert data["training"]["step_seconds"] == pytest.approx(0.1)
     assert speed_line(data) == "step 100 ms (as printed)"
+
+
+def test_a_time_worked_out_from_a_printed_rate_the_dates_contradict_is_not_shown_as_printed(tmp_path: Path) -> None:
+    """Composed fairseq ``train_inner`` lines 100 updates and 29 s apart (07:11:02, :31, 07:12:00) with ``ups=0.04``
+    (1 / 0.04 = 25 s an update, 2,500 s a line: more than twice the dates' 29 s). The dates time the updates: 58 s
+    over 200, 290 ms; the 25 s was never printed (``ups`` was), so it is not shown as if it were."""
+    lines = [f"2020-07-17 07:{minute:02d}:{second:02d} | INFO | train_inner | epoch 001:   {update} / 160368 loss=9.255, "
+             f"ppl=611.12, wps=57.3, ups=0.04, wpb=1613, bsz=80, num_updates={update}, lr=2.8e-05, gnorm=3.23, "
+             f"train_wall=13, wall={1236 + 29 * k}"
+             for k, (minute, second, update) in enumerate([(11, 2, 2800), (11, 31, 2900), (12, 0, 3000)])]
+    data = read_cold(tmp_path, lines, name="run.log", dated=True)
+    line = speed_line(data)
+    assert line.startswith("step 290 ms (from the log's dates)")
+    assert "as printed" not in line and "25" not in line
+
+
+def test_mindspore_s_per_step_time_is_the_step_time_as_printed(tmp_path: Path) -> None:
+    """Composed MindOCR callback lines (mindocr/utils/callbacks.py: ``epoch: [12/20] step: [700/4468], loss: …, lr: …,
+    per step time: 223.489 ms, fps per card: 4.47 img/s``), 100 steps and 22 s apart: the printed 213.299 ms of the
+    last line is the step time, as printed, not the dates' 220 ms."""
+    lines = [f"[2024-03-04 {clock}] mindocr.utils.callbacks INFO - epoch: [12/20] "
+             f"step: [{700 + 100 * k}/4468], loss: 19.327375, lr: 0.000793, per step time: {ms} ms, "
+             "fps per card: 4.47 img/s"
+             for k, (clock, ms) in enumerate([("12:02:42", "223.489"), ("12:03:04", "215.858"), ("12:03:26", "213.299")])]
+    data = read_cold(tmp_path, lines, name="run.log", dated=True)
+    assert data["training"]["step_seconds"] == pytest.approx(0.213299)
+    assert speed_line(data) == "step 213 ms (as printed)"

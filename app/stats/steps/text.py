@@ -317,12 +317,13 @@ def speed_parts(stage: Stage, run: RunFacts, m: Measure | None = None) -> list[s
             if line is not None:
                 own += f" · the latest line's time {seconds_text(line)} (as printed)"
         parts.append(f"{'epoch' if stage.counts_epochs else 'step'} {seconds_text(seconds)}{own}")
-        if stage.clock_over_printed and finite(latest.step_seconds) is not None:
-            # The printed figure the dates contradict, shown as printed and said to be no step's time
-            # (ESPnet's ``train_time`` of an optimizer step over several batches; flair's clock).
-            name = (latest.step_seconds_note or "").split(" as printed")[0] or "printed time"
-            parts.append(f"{name} {as_printed(latest.step_seconds or 0.0)} as printed: more than a step takes by the "
-                         "log's dates")
+        note = latest.step_seconds_note or ""
+        if stage.clock_over_printed and finite(latest.step_seconds) is not None and " as printed" in note:
+            # The printed figure the dates contradict, under its printed name, said to be no step's time (ESPnet's
+            # ``train_time`` of an optimizer step over several batches); a time worked out from another figure
+            # (fairseq's ``ups=0.04`` is no ``25`` printed) is not shown as printed.
+            parts.append(f"{note.split(' as printed')[0]} {as_printed(latest.step_seconds or 0.0)} as printed: more "
+                         "than a step takes by the log's dates")
     elif (clock := clock_step_seconds(stage)) is not None and not latest.logged:
         # No step's time printed nor measured: the trainer's own clock, read under some steps, over the steps between.
         each, span, steps = clock
