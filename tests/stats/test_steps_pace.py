@@ -189,3 +189,15 @@ def test_mindspore_s_per_step_time_is_the_step_time_as_printed(tmp_path: Path) -
     data = read_cold(tmp_path, lines, name="run.log", dated=True)
     assert data["training"]["step_seconds"] == pytest.approx(0.213299)
     assert speed_line(data) == "step 213 ms (as printed)"
+
+
+def test_mingpt_s_iter_dt_is_the_step_time_as_printed(tmp_path: Path) -> None:
+    """Composed minGPT chargpt callback lines (``print(f"iter_dt {trainer.iter_dt * 1000:.2f}ms; iter
+    {trainer.iter_num}: train loss {trainer.loss.item():.5f}")`` every 10 iterations): the last line's iter_dt,
+    120.00 ms, is the step time as printed, and no lines' clock is needed for it."""
+    lines = [f"iter_dt {ms}ms; iter {step}: train loss {loss}"
+             for step, ms, loss in [(10, "110.00", "2.60938"), (20, "130.00", "2.49033"), (30, "120.00", "2.42024")]]
+    data = read(tmp_path, lines)
+    assert data["training"]["step"] == 30 and data["training"]["loss"] == pytest.approx(2.42024)
+    assert data["training"]["step_seconds"] == pytest.approx(0.120)
+    assert speed_line(data) == "step 120 ms (as printed)"

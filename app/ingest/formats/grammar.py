@@ -107,6 +107,7 @@ ALIASES: dict[str, Field] = {
     "gnorm": Field.GRAD_NORM,
     "time": Field.STEP_TIME,
     "dt": Field.STEP_TIME,
+    "iter dt": Field.STEP_TIME,  # minGPT's ``iter_dt 5850.34ms; iter 10: train loss 2.31135`` (the last iteration's)
     "iter time": Field.STEP_TIME,
     "step time": Field.STEP_TIME,
     "batch time": Field.STEP_TIME,
