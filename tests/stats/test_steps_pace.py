@@ -178,19 +178,6 @@ def test_a_time_worked_out_from_a_printed_rate_the_dates_contradict_is_not_shown
     assert "as printed" not in line and "25" not in line
 
 
-def test_mindspore_s_per_step_time_is_the_step_time_as_printed(tmp_path: Path) -> None:
-    """Composed MindOCR callback lines (mindocr/utils/callbacks.py: ``epoch: [12/20] step: [700/4468], loss: …, lr: …,
-    per step time: 223.489 ms, fps per card: 4.47 img/s``), 100 steps and 22 s apart: the printed 213.299 ms of the
-    last line is the step time, as printed, not the dates' 220 ms."""
-    lines = [f"[2024-03-04 {clock}] mindocr.utils.callbacks INFO - epoch: [12/20] "
-             f"step: [{700 + 100 * k}/4468], loss: 19.327375, lr: 0.000793, per step time: {ms} ms, "
-             "fps per card: 4.47 img/s"
-             for k, (clock, ms) in enumerate([("12:02:42", "223.489"), ("12:03:04", "215.858"), ("12:03:26", "213.299")])]
-    data = read_cold(tmp_path, lines, name="run.log", dated=True)
-    assert data["training"]["step_seconds"] == pytest.approx(0.213299)
-    assert speed_line(data) == "step 213 ms (as printed)"
-
-
 def test_mingpt_s_iter_dt_is_the_step_time_as_printed(tmp_path: Path) -> None:
     """Composed minGPT chargpt callback lines (``print(f"iter_dt {trainer.iter_dt * 1000:.2f}ms; iter
     {trainer.iter_num}: train loss {trainer.loss.item():.5f}")`` every 10 iterations): the last line's iter_dt,

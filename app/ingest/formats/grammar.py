@@ -112,7 +112,6 @@ ALIASES: dict[str, Field] = {
     "step time": Field.STEP_TIME,
     "batch time": Field.STEP_TIME,
     "time per step": Field.STEP_TIME,
-    "per step time": Field.STEP_TIME,  # MindSpore's callbacks: ``per step time: 213.299 ms``
     "iteration time": Field.STEP_TIME,  # rsl_rl's
     "time per iteration": Field.STEP_TIME,
     "elapsed time per iteration": Field.STEP_TIME,  # Megatron: ``(ms)`` or ``(s)``
