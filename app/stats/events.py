@@ -304,6 +304,11 @@ class TrainStep:
     per_pass: bool = False
 
 
+# A StepFigures' figure: the epoch's average seconds an iteration, printed as its epoch ended (a MetricLogger's
+# ``Epoch: [43] Total time: 0:00:06 (0.2151 s / it)``), its epoch the event's.
+EPOCH_STEP_SECONDS = "epoch_step_seconds"
+
+
 @dataclass(frozen=True, slots=True)
 class StepFigures:
     """Figures printed on a line of their own for the latest step (HF's log dict, hivemind's loss)."""

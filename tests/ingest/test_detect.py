@@ -231,6 +231,7 @@ REAL_FORMATS = {
     "nanochat-pr147-a100.log": "nanochat",
     "nanogpt-issue110-every-iteration.log": "nanogpt",
     "nanogpt-issue178-shakespeare.log": "nanogpt",
+    "nanogpt-chenzihua-fork-evals-at-300-and-400-then-nan-from-425.log": "nanogpt",
     "nanogpt-issue215-timestamped-nan.log": "nanogpt",
     "nanogpt-issue466-every-10.log": "nanogpt",
     "parameter-golf-8xh100-fullrun.log": "modded-nanogpt",
@@ -447,6 +448,7 @@ REAL_FORMATS = {
     # its bar (the Trainer's) and its launcher's line tie: the earlier row takes it
     "hivemind-rlswarm-issue303-bar-glued-killed-9-shutting-down.log": "hf-trainer",
     "generic-rppg-mae-issue8-metriclogger-epoch12-then-test-pipes.log": "generic",
+    "generic-metriclogger-pyra-issue3-epochs-41-to-43-total-time-s-per-it.log": "generic",
     "hivemind-rlswarm-issue94-cuda-platform-joining-hello-registering-then-traceback-header.log": "hivemind",
     "stable-baselines-sb3-stable-baselines-issue1204-ppo-table-iterations-7-time-elapsed-136.log": "stable-baselines",
     "generic-modula-pr1-step-train-test-loss-tokens-per-gpu-sec-mfu.log": "generic",
@@ -464,6 +466,7 @@ REAL_FORMATS = {
     "rllib-tune-rllib-energyplus-issue1-boxed-trial-table-ppo-iter-118.log": "rllib",
     "rllib-tune-ray-issue36790-air-output-trial-completed-20-iterations-result-box.log": "rllib",
     "espnet-issue2674-lm-1epoch-train-6376-to-7500-results-valid-loss-then-2-of-20-started.log": "espnet",
+    "espnet-issue2183-backticked-train-time-1-8s-dates-448ms-a-batch.log": "espnet",
     "tinygrad-pr13803-mlperf-llama-steps-1-to-10-s-run-loss-lr-gb-used.log": "tinygrad",
     "stable-baselines-zeshiwu-capstone-sb3-ppo-breakout-iterations-1-to-4.log": "stable-baselines",
     "chainer-espnet-pr1138-asr-train-printreport-iterations-100-to-300-progressbar-escapes.log": "chainer",

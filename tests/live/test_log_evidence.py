@@ -56,7 +56,7 @@ def test_flair_s_elapsed_in_epoch_is_no_step_time_by_the_log_s_own_dates(tmp_pat
     training = data["training"]
     assert data["status_line"] == "step 488/1227 · …"
     assert training["step_seconds"] == pytest.approx((47.662 - 32.333) / 366, rel=1e-3)
-    assert speed_line(data) == "step 42 ms"  # not "(as printed)": the printed field is not a step's time
+    assert speed_line(data) == "step 42 ms (measured from the lines' times)"  # not "(as printed)": the printed field is not a step's time
 
 
 def test_two_lines_are_enough_for_the_dates_to_overrule_a_printed_time(tmp_path: Path) -> None:
@@ -64,7 +64,7 @@ def test_two_lines_are_enough_for_the_dates_to_overrule_a_printed_time(tmp_path:
     a step's until three lines show it growing): 100 × 10 s cannot fit in 5 s; 5 s / 100 = 50 ms."""
     data = read(tmp_path, [flair(0, 100, 5.0), flair(5, 200, 10.0)])
     assert data["training"]["step_seconds"] == pytest.approx(0.05, rel=1e-6)
-    assert speed_line(data) == "step 50 ms"
+    assert speed_line(data) == "step 50 ms (measured from the lines' times)"
 
 
 def test_a_printed_time_the_dates_allow_is_the_trainer_s_own(tmp_path: Path) -> None:

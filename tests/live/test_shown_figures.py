@@ -50,7 +50,7 @@ def test_epochs_146_s_apart_read_2_min_26_s(tmp_path: Path) -> None:
     name = "generic-cltr-issue15-training-epoch-844-855-of-1500-epoch-time-dated.log"
     data = shown(tmp_path, body(name), name)
     assert 145.5 <= data["training"]["step_seconds"] < 146.5
-    assert "epoch 2 min 26 s" in data["details"]  # (a line an epoch: its time is the epoch's)
+    assert "epoch 2 min 26 s (measured from the lines' times)" in data["details"]  # (a line an epoch: its time is the epoch's)
     assert "ETA 1 d 2 h (tokwatch)" in data["details"]
 
 

@@ -51,12 +51,12 @@ def doubled_lines() -> list[str]:
     [
         # The window (20 min) holds part of the last epoch's 2,220 s: 1.62 steps/h, 37 min a step (the
         # restart's 2 h 30 min long gone from it, though among the recent lines).
-        (restarted_epochs(), 2220.0, "epoch 37 min"),
+        (restarted_epochs(), 2220.0, "epoch 37 min (measured from the lines' times)"),
         # 10 epochs in 8,100 s of the trainer's clock: 810 s an epoch (4.44 steps/h), never the clock itself;
         # 13.5 min said to the nearest minute, 14 (whole minutes above 10).
-        (cumulative_clock(), 810.0, "epoch 14 min"),
+        (cumulative_clock(), 810.0, "epoch 14 min (measured from the lines' times)"),
         # 39 steps over 39 × 30 s, each line twice: 30 s a step (120 steps/h), never 1,170 s over 140 steps.
-        (doubled_lines(), 30.0, "step 30.00 s"),
+        (doubled_lines(), 30.0, "step 30.00 s (measured from the lines' times)"),
     ],
     ids=["restart-gap", "cumulative-clock", "doubled-lines"],
 )
@@ -125,7 +125,7 @@ def test_an_epoch_s_elapsed_seconds_are_no_step_s_time(tmp_path: Path) -> None:
     data = read(tmp_path, lines)
     assert data["training"]["step_seconds"] == pytest.approx(0.37, rel=1e-3)
     assert data["training"]["steps_per_hour"] == pytest.approx(3600 / 0.37, rel=1e-3)
-    assert "step 370 ms" in data["details"]
+    assert "step 370 ms (measured from the lines' times)" in data["details"]
 
 
 # Real logs (excerpts kept whole, as the issues posted them), with the figures worked out by hand.
@@ -198,10 +198,10 @@ MLX_724 = [
     [
         # The last row took 22:11:35 -> 22:48:50, 2,235 s; the window's 1,200 s hold 1,200/2,235 of its epoch:
         # 1.611 epochs/h, 2,235 s (37 min) an epoch; never 42 min, the restart averaged in.
-        (DYSPN, 3600 / 2235, 2235.0, "epoch 37 min"),
+        (DYSPN, 3600 / 2235, 2235.0, "epoch 37 min (measured from the lines' times)"),
         # The last line's 10 epochs took 01:07:37.048 -> 03:21:51.037, 8,053.989 s: 4.470 epochs/h, 805.4 s
         # (13 min) an epoch; never 19 min.
-        (CELLPOSE, 36000 / 8053.989, 805.4, "epoch 13 min"),
+        (CELLPOSE, 36000 / 8053.989, 805.4, "epoch 13 min (measured from the lines' times)"),
     ],
     ids=["dyspn-restart", "cellpose-clock"],
 )

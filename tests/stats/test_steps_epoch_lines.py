@@ -35,7 +35,7 @@ def test_cltr_s_epoch_lines_read_as_epochs() -> None:
     assert data["status_line"] == "epoch 855/1500 · 24 epochs/h"
     assert "24 epochs/h (over 20 min) · tokens per epoch not printed" in data["details"]
     assert "Stage train · epoch 855/1500 (57.0%)" in data["details"]
-    assert "epoch 2 min 26 s" in data["details"]
+    assert "epoch 2 min 26 s (measured from the lines' times)" in data["details"]
     assert not any("steps" in line or line.startswith("step ") for line in data["details"])
 
 
@@ -53,7 +53,7 @@ def test_composed_epoch_lines_a_minute_apart() -> None:
     r = report(progress, T0 + 240)
     assert r.status_line == "epoch 7/20 · 60 epochs/h"  # 4 epochs over 4 min
     # 60 s an epoch; 13 epochs left at 60 an hour: 13 min
-    assert "epoch 1 min" in r.details and "ETA 13 min (tokwatch)" in r.details
+    assert "epoch 1 min (measured from the lines' times)" in r.details and "ETA 13 min (tokwatch)" in r.details
 
 
 def test_a_step_that_equals_its_epoch_once_is_no_epoch_count() -> None:

@@ -5,7 +5,11 @@ one line every ``log_interval`` batches: the epoch, the batches it covers in tha
 means as ``name=value``. The batch count starts again with each epoch (the position is the epoch's, as a
 MetricLogger's is); ``loss`` is the model's loss and the other ``loss_*`` its parts; ``lr_0`` the first
 parameter group's learning rate. Its ``*_time`` figures are means whose sum is not the batch's wall time,
-so none is read as the step's time: the rate comes from the lines' own clock. ``3/20epoch started`` gives
+save ``train_time``: the trainer's seconds an optimizer step (``espnet2/train/trainer.py`` registers
+``time.perf_counter() - start_time`` once every ``accum_grad`` batches, "sec/step, where step refers to
+accum_grad * mini-batch"), read as the step's time as printed. With ``accum_grad`` above 1 a step is several of
+the batches the line counts, and the log's own dates contradict it (timing.clock_contradicts): the dates time
+the batches then. ``3/20epoch started`` gives
 the run's epochs, ``3epoch results: [train] … [valid] loss=…`` the epoch's validation, and ``The training
 was finished at 20 epochs`` its end.
 """
@@ -27,6 +31,8 @@ _STARTED = re.compile(r"(\d{1,6})/(\d{1,6})epoch started")
 _RESULTS = re.compile(r"(\d{1,6})epoch results: (.{1,4000})$")
 _FINISHED = re.compile(r"The training was finished at (\d{1,6}) epochs")
 _SECTION = re.compile(r"\[(\w{1,40})\] ")
+# What ``train_time`` is, said beside it.
+TRAIN_TIME_NOTE = "train_time as printed, the interval's mean"
 # Figures of an interval that are no model figure: its times and counts.
 _NOT_FIGURES = ("time", "total_count", "gpu_max_cached_mem_GB")
 
@@ -105,6 +111,8 @@ class EspnetParser(EmitLines):
             loss=pairs.get("loss"),
             loss_note="the interval's mean" if loss is not None else None,
             lr=finite(pairs.get("lr_0", pairs.get("lr"))),
+            step_seconds=finite(pairs.get("train_time")),
+            step_seconds_note=TRAIN_TIME_NOTE if finite(pairs.get("train_time")) is not None else None,
             grad_norm=finite(pairs.get("grad_norm")),
             epoch=float(epoch),
             epoch_total=self._epochs,

@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from ...stats.events import EPOCH_STEP_SECONDS
+
 # Colour codes and other CSI sequences (torchtitan colours every step line, bittensor and
 # hivemind colour levels): research note §0.1.
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
@@ -333,3 +335,18 @@ class LocalTimes:
             return float(self._to_epoch(year, month, day, hour, minute, 0))
         except (OverflowError, ValueError, OSError):  # mktime outside the platform's range
             return None
+
+
+# A MetricLogger's epoch summary (torchvision's ``references/classification/utils.py``, DeiT's, MAE's, BEiT's copies):
+# ``{header} Total time: {total_time_str} ({total_time / len(iterable):.4f} s / it)``, the epoch's wall time over its
+# iterations, its slow first (data-loading) iteration included, where each line's ``time:`` is a window of the latest.
+_EPOCH_AVERAGE = re.compile(r"Total time: (?:\d+ days?, )?\d{1,6}:\d\d:\d\d \((\d{1,6}(?:\.\d{1,9})?) s / it\)")
+
+
+def epoch_average(text: str) -> tuple[tuple[str, float], ...]:
+    """The seconds an iteration a MetricLogger's epoch summary prints (``Total time: 0:00:06 (0.2151 s / it)``), as
+    its epoch's figure; none where the line prints none."""
+    if "s / it)" not in text:
+        return ()
+    found = _EPOCH_AVERAGE.search(text)
+    return ((EPOCH_STEP_SECONDS, float(found.group(1))),) if found is not None else ()

@@ -27,7 +27,18 @@ from ...stats.events import EvalResult, Event, RunInfo, StageEnd, StepFigures, T
 from .classes import Kin, Named, beside, memory_figures, planned_epochs, scores, tied
 from .coco import CocoTable
 from .fairseq_lua import fairseq_lua_record
-from .fields import NUM, RATE_PART, TOTAL_PART, Kind, clean, clock_seconds, finite, number, side_job
+from .fields import (
+    NUM,
+    RATE_PART,
+    TOTAL_PART,
+    Kind,
+    clean,
+    clock_seconds,
+    epoch_average,
+    finite,
+    number,
+    side_job,
+)
 from .grammar import (
     EVAL_WORDS,
     LOSS_RANK,
@@ -960,6 +971,9 @@ class GenericParser(StepLines[_Line]):
                 events.append(TrainingPause(at=line.at, reason="checkpoint"))
         elif line.what == "epoch":
             said = line.readings[-1]
+            average = epoch_average(line.text)
+            if average:  # (a MetricLogger's ``Epoch: [43] Total time: 0:00:06 (0.2151 s / it)``)
+                events.append(StepFigures(at=line.at, epoch=said.value, figures=average))
             if said.total is None and self._epoch is not None and self._epoch.total and said.value == self._epoch.value:
                 # The epoch said again without the run's epochs keeps them (kohya's ``epoch 5/80`` header, then its
                 # ``epoch is incremented. current_epoch: 4, epoch: 5``)

@@ -108,6 +108,7 @@ ALIASES: dict[str, Field] = {
     "gnorm": Field.GRAD_NORM,
     "time": Field.STEP_TIME,
     "dt": Field.STEP_TIME,
+    "iter dt": Field.STEP_TIME,  # minGPT's ``iter_dt 5850.34ms; iter 10: train loss 2.31135`` (the last iteration's)
     "iter time": Field.STEP_TIME,
     "step time": Field.STEP_TIME,
     "batch time": Field.STEP_TIME,
@@ -122,7 +123,6 @@ ALIASES: dict[str, Field] = {
     "time batch": Field.STEP_TIME,
     "seconds": Field.STEP_TIME,  # MaxText: ``completed step: 15109, seconds: 2.166, TFLOP/s: 36.739``
     "secs": Field.STEP_TIME,  # char-rnn's ``time/batch = 0.1679s`` (its TensorFlow port prints no unit: seconds)
-    "iter dt": Field.STEP_TIME,  # minGPT's trainer: ``iter_dt 5850.34ms; iter 10: train loss 2.31135``
     "elapsed time": Field.ELAPSED,
     "elapsed": Field.ELAPSED,
     "remaining time": Field.ETA,

@@ -71,6 +71,14 @@ from .timing import (
 # epoch before: the epoch's end held a pause (an evaluation, a checkpoint), and the rate starts again after it.
 EPOCH_PAUSE_FACTOR = 1.1
 
+# A stage's first lines whose steps each took this many times as long as a step of the line after them or more were
+# one-off steps (tinygrad's two compile steps of 93 s and 102 s before steps of 4.3 s; nanoGPT's iteration 0 that
+# compiles; the iteration after an evaluation a tail starts at): not the run's pace, so its rate is measured from
+# that line on. Only within the stage's first :data:`ONE_OFF_LINES` lines (the warm-up's count): later, a slow
+# line is an evaluation or a checkpoint the run makes again and again, part of its pace.
+ONE_OFF_FACTOR = 3.0
+ONE_OFF_LINES = WARMUP_COUNT
+
 # Lines that covered the same number of steps, in a row, before a step line's count is the log's printed cadence: an
 # undated line that comes more steps after the one before than that cadence follows steps the log does not show (an
 # author's "..." over an excerpt's middle, lines left out); its time would be made up of the printed step time
@@ -91,6 +99,15 @@ def skips_steps(stage: Stage, event: TrainStep, covered: int) -> bool:
         return False
     cadence = recent[-1]
     return covered > cadence and all(lines == cadence for lines in islice(reversed(recent), CADENCE_LINES))
+
+
+def one_off_before(stage: Stage, seconds: float, covered: int) -> bool:
+    """The steps measured so far, in the stage's first lines, each took :data:`ONE_OFF_FACTOR` times as long as
+    a step of this line (``seconds`` over ``covered`` steps) or more: they were one-off (compiling, a first
+    batch's loading), and the run's pace starts with this line."""
+    fastest = stage.fastest_step
+    return (fastest is not None and seconds > 0 and covered > 0
+            and stage.lines < ONE_OFF_LINES and fastest >= ONE_OFF_FACTOR * seconds / covered)
 
 
 class StepProgress:
@@ -413,6 +430,7 @@ class StepProgress:
             counted = 1 if event.step_seconds is not None else 0
             stage.start = t - event.step_seconds if event.step_seconds is not None else t
             self._count(stage, event, t, counted, event.step_seconds)
+            stage.fastest_step = finite(event.step_seconds)
         elif t is not None and covered is not None:
             if seconds is None and stage.step_time is not None:
                 seconds = t - stage.step_time
@@ -421,7 +439,12 @@ class StepProgress:
                 # The epoch's end held a pause (its evaluation, a checkpoint) beyond its steps' own time: the
                 # rate is measured from this epoch's steps, as the step time beside it is.
                 self._measure_from(stage, t - seconds)
+            elif seconds is not None and one_off_before(stage, seconds, covered):
+                self._measure_from(stage, t - seconds)
             self._count(stage, event, t, covered, seconds)
+            if seconds is not None and covered > 0:
+                each = seconds / covered
+                stage.fastest_step = each if stage.fastest_step is None else min(stage.fastest_step, each)
             if not rolled and skips_steps(stage, event, covered):
                 # (its steps are counted, as they ran; no time is measured across the steps the log leaves out)
                 self._measure_from(stage, t)
@@ -440,6 +463,7 @@ class StepProgress:
         stage.steps.clear()
         stage.tokens.clear()
         stage.start = start
+        stage.fastest_step = None
         if stage.tokens_since is not None:
             stage.tokens_since = start
 
@@ -567,6 +591,9 @@ class StepProgress:
             stage.eval_steps.append(event.step)
         if stage.finished is None:
             stage.pause = "evaluation"
+        at = t if t is not None else stage.step_time
+        if at is not None:
+            stage.eval_times.append(at)
 
     # --- reading ----------------------------------------------------------------
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from ... import text
 from ...snapshot import RateView, WarmupView
-from ..events import StepFigures, TrainStep
+from ..events import EPOCH_STEP_SECONDS, StepFigures, TrainStep
 from ..tracker import RATE_WINDOW_SECONDS, WARMUP_COUNT, WARMUP_SECONDS
 from .intervals import IntervalWindow
 from .spikes import Spikes
@@ -113,6 +113,13 @@ class Stage:
     # The latest step line that printed its step's time (a closing bar's ``1.14s/it``): kept where the lines after it
     # print none (the next epoch's bar at ``0/101 [00:00<?, ?it/s]``, then a crash).
     timed_step: TrainStep | None = None
+    # The shortest time of one step among the lines measured since the rate's start (progress.one_off_before).
+    fastest_step: float | None = None
+    # When the latest evaluations were printed (their line's time, else the step's before them): a rate measured over
+    # one holds its pause (Measure.evaluations).
+    eval_times: deque[float] = field(default_factory=lambda: deque(maxlen=4))
+    # The latest epoch's average seconds an iteration as printed when it ended: (that epoch, the seconds).
+    epoch_average: tuple[float, float] | None = None
 
     def take_eval(self, name: str, value: float | None, step: int | None, t: float | None) -> None:
         """Keep an evaluation's figure; a loss-like one that is not a number is a divergence."""
@@ -181,7 +188,11 @@ class Stage:
         if event.epoch is not None:
             self.epoch = event.epoch
         if event.figures:
-            self.figures.update(event.figures)
+            figures = dict(event.figures)
+            average = figures.pop(EPOCH_STEP_SECONDS, None)
+            if average is not None and event.epoch is not None and math.isfinite(average) and average > 0:
+                self.epoch_average = (event.epoch, average)
+            self.figures.update(figures)
 
 
 @dataclass(slots=True)
@@ -220,6 +231,7 @@ class Measure:
     paced: bool = False  # the rate is the trainer's own time per step (lines too sparse to wait for)
     untimed: bool = False  # no line gave a time to measure by (no_timing): no warm-up to count down
     epochs: bool = False  # the lines count epochs, one a line (Stage.counts_epochs)
+    evaluations: bool = False  # the stretch measured holds an evaluation's pause (the run's pace, said so)
 
     def rate_view(self, tokens_per_step: int | None) -> RateView:
         per_step = tokens_per_step
@@ -375,7 +387,17 @@ def measure(stage: Stage, now: float) -> Measure:
     return Measure(
         start, observed, stage.lines, in_window, steps_per_hour, tokens_per_hour, done, needed, stage.latest.logged,
         paced, untimed, stage.counts_epochs,
+        evaluated_between(stage, start, now) and not paced,
     )
+
+
+def evaluated_between(stage: Stage, start: float | None, now: float) -> bool:
+    """An evaluation came between two steps of the stretch measured up to ``now``: after its start (or the window's)
+    and before the latest step, whose line's time holds its pause (one after the latest step is not in it yet)."""
+    if start is None or stage.step_time is None:
+        return False
+    since, until = max(start, now - RATE_WINDOW_SECONDS), min(now, stage.step_time)
+    return any(since < at < until for at in stage.eval_times)
 
 
 def printed_pace(stage: Stage) -> float | None:
@@ -423,6 +445,9 @@ def step_seconds(stage: Stage, m: Measure | None = None) -> float | None:
     wait's). A log of dicts without step numbers measures the time between logs, each of an
     unknown number of steps: no step time at all, rather than an invented one.
     """
+    average = epoch_average_seconds(stage)
+    if average is not None:
+        return average
     printed = printed_step_seconds(stage)
     if printed is not None or stage.latest.logged:
         return printed
@@ -432,6 +457,17 @@ def step_seconds(stage: Stage, m: Measure | None = None) -> float | None:
              in zip(stage.line_durations, stage.covered, stage.ended_wait) if not waited]  # fmt: skip
     steps = sum(covered for _, covered in lines)
     return sum(seconds for seconds, _ in lines) / steps if steps else None
+
+
+def epoch_average_seconds(stage: Stage) -> float | None:
+    """The seconds an iteration the latest epoch's summary printed (MetricLogger's ``Total time: 0:00:06 (0.2151 s /
+    it)``), while the latest step is in that epoch or the next: the epoch's own pace, its slow first (data-loading)
+    iteration included, where a line's ``time:`` is a window of the latest iterations (0.088 s at the epoch's end,
+    3.06 s at the next one's start)."""
+    average, epoch = stage.epoch_average, stage.latest.epoch
+    if average is None or epoch is None or stage.latest.logged or not average[0] <= epoch <= average[0] + 1:
+        return None
+    return average[1]
 
 
 def clock_step_seconds(stage: Stage) -> tuple[float, float, int] | None:

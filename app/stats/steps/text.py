@@ -23,6 +23,7 @@ from .stage import (
     clock_step_seconds,
     counts_a_pass,
     data_epoch,
+    epoch_average_seconds,
     finite,
     printed_step_seconds,
     row_groups_per_step,
@@ -79,6 +80,8 @@ def details(
     line_noun = "logged record" if latest.logged else ("epoch" if stage.counts_epochs else "step line")
     counted = f"{stage.lines} {line_noun}{'' if stage.lines == 1 else 's'}"
     over = "from the trainer's own time per step" if m.paced else f"over {text.minutes(m.observed_seconds)} min"
+    if m.evaluations:
+        over += ", its evaluations' pauses included"  # (the run's pace; the step time beside it is a step's own)
     before = ""
     if Line.BEFORE_THE_CRASH in shows:  # the rate as it stood when it died
         before = "Before it stopped: " if v.crash is not None and v.crash.stopped is not None else "Before the crash: "
@@ -305,9 +308,23 @@ def speed_parts(stage: Stage, run: RunFacts, m: Measure | None = None) -> list[s
     if seconds is not None:
         # The trainer's own time of a step is said to be its own: the rate beside it is measured.
         # (worked out from a printed time of many steps, it says how: an epoch's time is no step's as printed)
-        own = "" if printed_step_seconds(stage) is None else \
+        own = measured_note(stage) if printed_step_seconds(stage) is None else \
             f" ({latest.step_seconds_note})" if latest.step_seconds_note else " (as printed)"
+        average = epoch_average_seconds(stage)
+        if average is not None and stage.epoch_average is not None:
+            # (which one is shown, and the line's own beside it: its window leaves out the epoch's slow first iteration)
+            own = f" (epoch {stage.epoch_average[0]:g}'s average, as printed at its end)"
+            line = printed_step_seconds(stage)
+            if line is not None:
+                own += f" · the latest line's time {seconds_text(line)} (as printed)"
         parts.append(f"{'epoch' if stage.counts_epochs else 'step'} {seconds_text(seconds)}{own}")
+        note = latest.step_seconds_note or ""
+        if stage.clock_over_printed and finite(latest.step_seconds) is not None and " as printed" in note:
+            # The printed figure the dates contradict, under its printed name, said to be no step's time (ESPnet's
+            # ``train_time`` of an optimizer step over several batches); a time worked out from another figure
+            # (fairseq's ``ups=0.04`` is no ``25`` printed) is not shown as printed.
+            parts.append(f"{note.split(' as printed')[0]} {as_printed(latest.step_seconds or 0.0)} as printed: more "
+                         "than a step takes by the log's dates")
     elif (clock := clock_step_seconds(stage)) is not None and not latest.logged:
         # No step's time printed nor measured: the trainer's own clock, read under some steps, over the steps between.
         each, span, steps = clock
@@ -332,6 +349,12 @@ def speed_parts(stage: Stage, run: RunFacts, m: Measure | None = None) -> list[s
     elif run.peak_unknown and run.gpu_name is not None:
         parts.append("MFU unknown (no peak FLOPS for this GPU)")
     return parts
+
+
+def measured_note(stage: Stage) -> str:
+    """How a step time that no line printed was worked out: from the lines' times (the log's dates, or when
+    the lines were read), never as printed."""
+    return " (from the log's dates)" if stage.clock_over_printed else " (measured from the lines' times)"
 
 
 def no_time_read(stage: Stage) -> str:

@@ -1,0 +1,190 @@
+"""A step run's pace is what its log says: a printed time of a step over one worked out from the clock, an epoch's
+printed average over a line's window, a rate not dragged by one-off steps, and a rate that holds evaluations said so.
+
+Real excerpts (tests/data/real, each file's source in its header) and composed logs whose answers are worked out
+here by hand.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.coldread import read_cold
+from tests.reallogs import body
+
+TINYGRAD = "tinygrad-pr13803-mlperf-llama-steps-1-to-10-s-run-loss-lr-gb-used.log"
+NANOGPT_178 = "nanogpt-issue178-shakespeare.log"
+CHEN = "nanogpt-chenzihua-fork-evals-at-300-and-400-then-nan-from-425.log"
+ESPNET_LM = "espnet-issue2674-lm-1epoch-train-6376-to-7500-results-valid-loss-then-2-of-20-started.log"
+ESPNET_ACCUM = "espnet-issue2183-backticked-train-time-1-8s-dates-448ms-a-batch.log"
+PYRA = "generic-metriclogger-pyra-issue3-epochs-41-to-43-total-time-s-per-it.log"
+RPPG = "generic-rppg-mae-issue8-metriclogger-epoch12-then-test-pipes.log"
+
+
+def read(tmp_path: Path, lines: list[str]) -> dict[str, Any]:
+    """The snapshot at the log's last write (undated lines: written then)."""
+    return read_cold(tmp_path, lines, name="run.log")
+
+
+def speed_line(data: dict[str, Any]) -> str:
+    return next(line for line in data["details"] if line.startswith(("step ", "epoch ")))
+
+
+# --- one-off steps at a stage's start are not its pace ----------------------------------------------------------
+
+
+def test_two_compile_steps_leave_no_rate_dragged_by_them(tmp_path: Path) -> None:
+    """tinygrad #13803: steps 1 and 2 took 93.44 s and 101.78 s (compiling), steps 3 to 10 took 7.34 s then 4.32 to
+    4.40 s. Over all ten the rate would be 10 × 3600 / 233.01 s = 154 steps/h beside a step time of 4.40 s (818/h);
+    measured from step 3 on, 8 steps took 7.34 + 30.45 = 37.79 s, under the 3 minutes a rate waits for: no rate yet,
+    and the step time is the printed 4.40 s."""
+    data = read(tmp_path, body(TINYGRAD))
+    assert data["training"]["steps_per_hour"] is None
+    assert data["status_line"] == "step 10 · …"
+    assert data["training"]["step_seconds"] == pytest.approx(4.40)
+    assert data["warmup"]["observed_seconds"] == pytest.approx(7.34 + 4.32 + 4.36 + 4.32 + 4.34 + 4.35 + 4.36 + 4.40,
+                                                               abs=0.01)
+
+
+def test_nanogpt_s_compiling_iteration_0_is_left_out_of_the_rate(tmp_path: Path) -> None:
+    """nanoGPT #178: iteration 0 took 9371.81 ms (compiling), then a line every 10 iterations of about 894 ms. Each
+    line's time is its own iteration's plus 9 more at the smaller of its and the previous line's time; from iteration
+    10 to 240 that is 240 iterations over 214.603 s: 4026 steps/h. With iteration 0 in, 241 over 223.975 s would be
+    3874/h, 4 % low."""
+    data = read(tmp_path, body(NANOGPT_178))
+    assert data["training"]["steps_per_hour"] == pytest.approx(240 * 3600 / 214.60271, rel=0.002)
+
+
+def test_composed_slow_first_steps_then_a_steady_pace_give_the_steady_rate(tmp_path: Path) -> None:
+    """Composed tinygrad lines: steps 1 and 2 of 90 s and 100 s, then steps 3 to 62 of 4 s each (60 × 4 = 240 s,
+    past the 3 min warm-up): 60 steps over 240 s, 900 steps/h, not 62 over 430 s (519/h)."""
+    slow = ["    1 90.00 s run, 11.8750 loss, 0.000000000001 LR, 642.43 GB used,  19644.30 GFLOPS",
+            "    2 100.00 s run, 11.8750 loss, 0.000000000001 LR, 1454.57 GB used,  17039.35 GFLOPS"]
+    steady = [f"{step:5d} 4.00 s run, 11.8750 loss, 0.000000000002 LR, 1454.57 GB used, 401488.40 GFLOPS"
+              for step in range(3, 63)]
+    data = read(tmp_path, slow + steady)
+    assert data["training"]["steps_per_hour"] == pytest.approx(900, rel=1e-3)
+    assert data["status_line"] == "step 62 · 900 steps/h"
+
+
+def test_a_slow_line_later_in_the_run_stays_in_its_pace(tmp_path: Path) -> None:
+    """Composed: steps 1 to 60 of 4 s, step 61 of 100 s (a checkpoint, past the stage's first lines), steps 62 to 120
+    of 4 s: the run's pace holds its checkpoint, 120 steps over 119 × 4 + 100 = 576 s, 750 steps/h."""
+    lines = [f"{step:5d} {100.0 if step == 61 else 4.0:.2f} s run, 11.8750 loss, 0.000000000002 LR, 1454.57 GB used,"
+             " 401488.40 GFLOPS" for step in range(1, 121)]
+    data = read(tmp_path, lines)
+    assert data["training"]["steps_per_hour"] == pytest.approx(120 * 3600 / (119 * 4 + 100), rel=1e-3)
+
+
+# --- a rate over evaluations says so ------------------------------------------------------------------------------
+
+
+def test_a_rate_whose_window_holds_an_evaluation_says_it_is_included(tmp_path: Path) -> None:
+    """A nanoGPT fork's train.log: iteration 300 (10543.62 ms: its evaluation and checkpoint) starts the excerpt and
+    is left out; from 305 to 450, 150 iterations over 225.898 s (each line 4 × the smaller of its and the previous
+    line's time plus its own, iteration 400's 10555.02 ms holding the evaluation at 400): 2390 steps/h, 4.4 % under
+    3600 / 1.44 s. The evaluation's pause is the run's pace, and the rate says it holds one; the step time beside it is
+    the step's own, as printed."""
+    data = read(tmp_path, body(CHEN))
+    assert data["training"]["steps_per_hour"] == pytest.approx(150 * 3600 / 225.89777, rel=1e-4)
+    assert data["details"][0] == "2.3k steps/h (over 3 min, its evaluations' pauses included) · tokens per step not printed"
+    assert "step 1.44 s (as printed) · MFU 0.01%" in data["details"]
+
+
+def test_a_rate_with_no_evaluation_in_its_window_says_nothing_of_one(tmp_path: Path) -> None:
+    """Composed: 31 lines of 5 iterations each at 1447 ms, no evaluation line: one step time throughout, 3600 / 1.447 s
+    = 2488 steps/h, and no word of evaluations."""
+    lines = [f"iter {i}: loss 3.4070, time 1447.00ms, mfu 0.01%" for i in range(300, 455, 5)]
+    data = read(tmp_path, lines)
+    assert "evaluations" not in data["details"][0]
+    assert data["training"]["steps_per_hour"] == pytest.approx(3600 / 1.447, rel=1e-3)
+
+
+# --- a printed time of a step over the clock's ---------------------------------------------------------------
+
+
+def test_espnet_s_train_time_is_the_step_time_as_printed(tmp_path: Path) -> None:
+    """espnet #2674 (LM, accum_grad 1): the last line of epoch 2 prints ``train_time=0.014``; the dates give
+    5.1 s over 375 batches. The printed figure is shown, said to be ESPnet's train_time."""
+    data = read(tmp_path, body(ESPNET_LM))
+    assert data["training"]["step_seconds"] == pytest.approx(0.014)
+    assert "step 14 ms (train_time as printed, the interval's mean)" in data["details"]
+
+
+def test_espnet_s_train_time_that_the_dates_contradict_is_shown_as_printed_beside_the_dates_time(
+        tmp_path: Path) -> None:
+    """espnet #2183: ``train_time`` 1.816, 1.790, 1.793 (an optimizer step's: accum_grad batches) over lines of 682
+    batches at 08:49:04.080, 08:54:09.601 and 08:59:15.042: 1364 batches over 610.962 s, 448 ms a batch by the dates
+    (the first line counted as one batch of its printed 1.816 s: 1365 over 612.778 s). 682 × 1.79 s would be 1221 s
+    between lines 305 s apart: the printed figure is no batch's time. Both are shown, each said for what it is."""
+    data = read_cold(tmp_path, body(ESPNET_ACCUM), name="run.log", dated=True)
+    assert data["training"]["step_seconds"] == pytest.approx(610.962 / 1364, rel=0.005)
+    assert ("step 448 ms (from the log's dates) · train_time 1.793 as printed: more than a step takes by the log's "
+            "dates") in data["details"]
+
+
+def test_a_step_time_no_line_printed_says_it_was_measured(tmp_path: Path) -> None:
+    """Composed dated lines, no time printed: steps 10, 20, 30, 40 at 12:00:00, :10, :20, :30 (UTC): 30 steps over
+    30 s, 1 s a step, worked out from the lines' times and said so."""
+    lines = [f"2026-01-01 12:00:{s:02d} step {10 + s}, loss 2.5" for s in range(0, 40, 10)]
+    data = read_cold(tmp_path, lines, name="run.log", dated=True)
+    assert data["training"]["step_seconds"] == pytest.approx(1.0)
+    assert "step 1.00 s (measured from the lines' times)" in data["details"]
+
+
+# --- an epoch's printed average over a line's window ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(("name", "average", "line", "epoch"), [
+    # PYRA #3: epoch 43's lines print time 3.0562 at [0/31] (loading), 0.3831, 0.1184, 0.0880 at [30/31] (a window of
+    # the latest iterations); its summary 0:00:06 (0.2151 s / it): 31 iterations in 6.67 s
+    (PYRA, 0.2151, "88 ms", 43),
+    # rPPG-MAE #8: epoch 12's lines 0.117-0.118, its summary 0:00:26 (0.1283 s / it)
+    (RPPG, 0.1283, "117 ms", 12),
+])
+def test_a_metriclogger_epoch_s_average_is_its_step_time(tmp_path: Path, name: str, average: float, line: str,
+                                                         epoch: int) -> None:
+    data = read(tmp_path, body(name))
+    assert data["training"]["step_seconds"] == pytest.approx(average)
+    assert (f"step {average * 1000:.0f} ms (epoch {epoch}'s average, as printed at its end) · the latest line's time "
+            f"{line} (as printed)") in speed_line(data)
+
+
+def test_an_epoch_s_average_two_epochs_back_is_not_the_step_time(tmp_path: Path) -> None:
+    """Composed: epoch 1's summary (0.5000 s / it), then epoch 3's line at time 0.1000: the average is of an epoch
+    long gone; the line's own 100 ms is shown, as printed."""
+    lines = ["Epoch: [1]  [30/31]  eta: 0:00:00  lr: 0.000985  loss: 0.0276 (0.0302)  time: 0.1036  data: 0.0396",
+             "Epoch: [1] Total time: 0:00:15 (0.5000 s / it)",
+             "Epoch: [3]  [10/31]  eta: 0:00:02  lr: 0.000985  loss: 0.0276 (0.0302)  time: 0.1000  data: 0.0396"]
+    data = read(tmp_path, lines)
+    assert data["training"]["step_seconds"] == pytest.approx(0.1)
+    assert speed_line(data) == "step 100 ms (as printed)"
+
+
+def test_a_time_worked_out_from_a_printed_rate_the_dates_contradict_is_not_shown_as_printed(tmp_path: Path) -> None:
+    """Composed fairseq ``train_inner`` lines 100 updates and 29 s apart (07:11:02, :31, 07:12:00) with ``ups=0.04``
+    (1 / 0.04 = 25 s an update, 2,500 s a line: more than twice the dates' 29 s). The dates time the updates: 58 s
+    over 200, 290 ms; the 25 s was never printed (``ups`` was), so it is not shown as if it were."""
+    lines = [f"2020-07-17 07:{minute:02d}:{second:02d} | INFO | train_inner | epoch 001:   {update} / 160368 loss=9.255, "
+             f"ppl=611.12, wps=57.3, ups=0.04, wpb=1613, bsz=80, num_updates={update}, lr=2.8e-05, gnorm=3.23, "
+             f"train_wall=13, wall={1236 + 29 * k}"
+             for k, (minute, second, update) in enumerate([(11, 2, 2800), (11, 31, 2900), (12, 0, 3000)])]
+    data = read_cold(tmp_path, lines, name="run.log", dated=True)
+    line = speed_line(data)
+    assert line.startswith("step 290 ms (from the log's dates)")
+    assert "as printed" not in line and "25" not in line
+
+
+def test_mingpt_s_iter_dt_is_the_step_time_as_printed(tmp_path: Path) -> None:
+    """Composed minGPT chargpt callback lines (``print(f"iter_dt {trainer.iter_dt * 1000:.2f}ms; iter
+    {trainer.iter_num}: train loss {trainer.loss.item():.5f}")`` every 10 iterations): the last line's iter_dt,
+    120.00 ms, is the step time as printed, and no lines' clock is needed for it."""
+    lines = [f"iter_dt {ms}ms; iter {step}: train loss {loss}"
+             for step, ms, loss in [(10, "110.00", "2.60938"), (20, "130.00", "2.49033"), (30, "120.00", "2.42024")]]
+    data = read(tmp_path, lines)
+    assert data["training"]["step"] == 30 and data["training"]["loss"] == pytest.approx(2.42024)
+    assert data["training"]["step_seconds"] == pytest.approx(0.120)
+    assert speed_line(data) == "step 120 ms (as printed)"
