@@ -468,6 +468,13 @@ REAL_FORMATS = {
     "espnet-issue2674-lm-1epoch-train-6376-to-7500-results-valid-loss-then-2-of-20-started.log": "espnet",
     "espnet-issue2183-backticked-train-time-1-8s-dates-448ms-a-batch.log": "espnet",
     "tinygrad-pr13803-mlperf-llama-steps-1-to-10-s-run-loss-lr-gb-used.log": "tinygrad",
+    # totals in other words and counts that start again each pass (read by the generic reader); RLlib's env steps
+    "generic-keras3-tracknetv4-issue3-closing-lines-of-many-fits-no-epoch-headers.log": "generic",
+    "generic-kohya-sd-scripts-issue2137-epoch-headers-6-of-80-over-a-bar-of-all-steps-avr-loss-nan.log": "generic",
+    "generic-mmdet-issue3495-terminal-copy-max-200-epoc-hs-epoch-1-iter-100-of-175.log": "generic",
+    "generic-wav2lip-issue33-unsized-tqdm-11it-per-pass-repeated.log": "generic",
+    "rllib-ray-pr3498-ddpg-status-line-then-result-iter-8-cut-before-timesteps-total.log": "rllib",
+    "rllib-tune-ray-issue33150-trial-table-two-appo-trials-running.log": "rllib",
     "stable-baselines-zeshiwu-capstone-sb3-ppo-breakout-iterations-1-to-4.log": "stable-baselines",
     "chainer-espnet-pr1138-asr-train-printreport-iterations-100-to-300-progressbar-escapes.log": "chainer",
     "chainer-chainer-issue7591-printreport-wrapped-header-epoch-1-iteration-356-val-losses.log": "chainer",
