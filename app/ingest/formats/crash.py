@@ -85,6 +85,14 @@ _HANDLED = re.compile(
 _LOGGED = re.compile(
     r"(?:^|[\s|\[:])(?:ERROR|WARNING|WARN|EXCEPTION)(?:[\s|\]:]|$)|^\[?E\d{4} |^\[E "
 )
+# A logger's record that says the training itself failed, with the traceback under it: detectron2's
+# ``ERROR [02/10 22:55:41 d2.engine.train_loop]: Exception during training:`` (it raises the error again),
+# hydra's ``Error executing job with overrides: […]``, a record at a fatal level. The run died, though a
+# logger wrote it.
+_FAILED_RECORD = re.compile(
+    r"(?i:\b(?:exception|error|failure)s? (?:during|in|while) (?:the )?(?:training|train(?:ing)? loop|trainer\.fit|fit)\b"
+    r"|\btraining (?:failed|crashed|aborted)\b|\berror executing job\b)|(?:^|[\s|\[:])(?:CRITICAL|FATAL)(?:[\s|\]:]|$)"
+)
 # Warning-level lines never crash a run (glog ``W0219``, torch's ``[W …]``, python warnings).
 _WARNING = re.compile(
     r"(?:^|[\s\[|:(])(?:WARNING|WARN)(?=[\s\]|:)]|$)|^\[?W\d{4} |^\[W |Warning[:\]]"
@@ -385,6 +393,9 @@ class CrashWatch:
 
     def _caught(self, glued: str) -> bool:
         """Whether the traceback starting now reports an error the program caught (see ``_LOGGED``)."""
+        if _FAILED_RECORD.search(glued or self._previous):
+            self._logged_only = False
+            return False  # the record says the training failed: its traceback is the run's end
         if glued:
             if not _BAR_END.search(glued) and _LOGGED.search(glued):
                 # A logger's record whose message is the traceback (``ERROR:<time>:Traceback …``,
