@@ -87,10 +87,11 @@ _LOGGED = re.compile(
 )
 # A logger's record that says the training itself failed, with the traceback under it: detectron2's
 # ``ERROR [02/10 22:55:41 d2.engine.train_loop]: Exception during training:`` (it raises the error again),
-# hydra's ``Error executing job with overrides: […]``, a record at a fatal level. The run died, though a
+# Blocks' ``ERROR:blocks.main_loop:Error occured during training.``, hydra's ``Error executing job with
+# overrides: […]``, a record at a fatal level. The run died, though a
 # logger wrote it.
 _FAILED_RECORD = re.compile(
-    r"(?i:\b(?:exception|error|failure)s? (?:during|in|while) (?:the )?(?:training|train(?:ing)? loop|trainer\.fit|fit)\b"
+    r"(?i:\b(?:exception|error|failure)s?(?: occurr?ed| raised| happened)? (?:during|in|while) (?:the )?(?:training|train(?:ing)? loop|trainer\.fit|fit)\b"
     r"|\btraining (?:failed|crashed|aborted)\b|\berror executing job\b)|(?:^|[\s|\[:])(?:CRITICAL|FATAL)(?:[\s|\]:]|$)"
 )
 # Warning-level lines never crash a run (glog ``W0219``, torch's ``[W …]``, python warnings).
@@ -274,6 +275,8 @@ class CrashWatch:
         self._in_traceback = False
         self._handled = False  # the traceback under way was caught by the program
         self._logged_only = False  # and only a logger's record above it says so
+        self._failed_record = False  # a logger's record above it says the training failed (``_FAILED_RECORD``)
+        self._failed_error: str | None = None  # the error such a traceback ended in (its re-raise is the same news)
         self._traceback_lines = 0
         self._after_exception = 0  # lines left in which a failure table may follow
         self._exception: str | None = None
@@ -334,7 +337,7 @@ class CrashWatch:
             if not self._in_traceback:
                 self._handled = self._caught(glued)
                 if self._handled or self._since_caught > RERAISE_LINES:
-                    self._caught_error = None
+                    self._caught_error = self._failed_error = None
                 self._frame, self._cut_said, self._glued_said = None, False, False
             self._in_traceback, self._traceback_lines, self._after_exception = True, 0, 0
             if not self._handled and _BAR_END.search(glued):
@@ -384,6 +387,8 @@ class CrashWatch:
         self._cut_said = True
         if self._frame is None:
             return [RunCrashed(None, "a traceback begun, its frames and error line not in the log", placeholder=True)]
+        if self._caught_error is None and self._failed_error is not None:
+            return []  # the failure a logger's record announced, raised again (detectron2's train loop): already said
         if self._caught_error is not None:
             # A trainer that logs the error it caught and raises it again (detectron2's train loop):
             # the uncaught traceback, cut before its error line, ends in the error just read.
@@ -393,7 +398,8 @@ class CrashWatch:
 
     def _caught(self, glued: str) -> bool:
         """Whether the traceback starting now reports an error the program caught (see ``_LOGGED``)."""
-        if _FAILED_RECORD.search(glued or self._previous):
+        self._failed_record = _FAILED_RECORD.search(glued or self._previous) is not None
+        if self._failed_record:
             self._logged_only = False
             return False  # the record says the training failed: its traceback is the run's end
         if glued:
@@ -430,6 +436,8 @@ class CrashWatch:
             self._after_exception, self._exception, self._caught_error = TABLE_LINES, None, message
             self._since_caught = 0
             return []
+        if self._failed_record:
+            self._failed_error, self._since_caught = message, 0
         return self._crash(message, EXCEPTION)
 
     def _crash(self, text: str, rank: int, killed: bool | None = None, stopped: bool = True) -> list[Event]:

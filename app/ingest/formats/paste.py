@@ -53,11 +53,13 @@ def unpasted(line: str) -> str:
     if line.endswith(">") and "</" in line:
         line = _HTML_CLOSE.sub("", line)
     if head == "`":
-        # An inline code span (or a fence) opened on this line: its opening marks, and its closing ones
-        # when they end the line with no other span in it.
-        line = line.lstrip("`")
-        if line.endswith("`") and "`" not in line.rstrip("`"):
-            line = line.rstrip("`")
+        # An inline code span (or a fence) around the whole line, or opened on it and closed on a later one; never
+        # a span of the line's own that happens to open it (Lightning's ``\`Trainer.fit\` stopped: …``).
+        inner = line.strip("`")
+        if "`" not in inner:
+            line = inner
+        elif line.count("`") % 2 == 1:
+            line = line.lstrip("`")
     elif line.endswith("`") and line.count("`") % 2 == 1:
         line = line.rstrip("`")  # the close of a span opened on a line above
     return line
