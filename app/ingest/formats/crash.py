@@ -50,6 +50,7 @@ from ...stats.events import Event, RunCrashed, StepFigures, StepRun, StepSkipped
 from .endings import MAYBE as ENDING_MAYBE
 from .endings import ending
 from .fields import clean, next_plain
+from .paste import unpasted
 from .pipeline import StepLines
 from .prefix import PrefixReader
 
@@ -299,7 +300,7 @@ class CrashWatch:
                 if ENDING_MAYBE.search(low):
                     return _ending(self._prefixes.read(clean(raw)).message.strip())
             return []
-        line = peel_markdown(clean(raw))
+        line = peel_markdown(unpasted(clean(raw)))  # (what a paste or a log collector added: paste.py)
         message = self._prefixes.read(line).message.strip()
         events = self._read(line, message)
         if not events and not self._in_traceback and ENDING_MAYBE.search(message.lower()):

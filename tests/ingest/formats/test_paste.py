@@ -91,3 +91,37 @@ def test_the_same_backticked_line_reads_as_the_bare_one_in_every_step_row() -> N
     for pasted in (f"`{bare}`", f"> {bare}", f"<pre>{bare}</pre>"):
         read = [e for e in create_parser("verl").feed([pasted]) if isinstance(e, TrainStep)]
         assert [(s.step, s.loss, s.step_seconds) for s in read] == [(3, 0.25, 12.5)]
+
+
+# docker's json-file driver and an OpenTelemetry/Loki export, composed: the line each record holds, at its own time.
+DOCKER = [
+    '{"log":"step 10 | loss 2.5000 | dt 1000.00ms\\n","stream":"stdout","time":"2024-05-01T12:00:00.000000000Z"}',
+    '{"log":"step 11 | loss 2.4000 | dt 1000.00ms\\n","stream":"stdout","time":"2024-05-01T12:00:01.000000000Z"}',
+]
+COLLECTED_CRASH = [
+    '{"Timestamp":"2024-09-21T10:34:28.05520923Z","Body":"Traceback (most recent call last):"}',
+    '{"Timestamp":"2024-09-21T10:34:28.0554467Z","Body":"  File \\"/src/launcher.py\\", line 23, in \\u003cmodule\\u003e"}',
+    '{"Timestamp":"2024-09-21T10:34:28.0556Z","Body":"    launch()"}',
+    '{"Timestamp":"2024-09-21T10:34:28.0558Z","Body":"RuntimeError: CUDA error: an illegal memory access was encountered"}',
+]
+
+
+def test_a_log_collector_s_record_is_read_as_the_line_it_holds_at_its_time() -> None:
+    assert unpasted(DOCKER[0]) == "2024-05-01T12:00:00.000000000Z step 10 | loss 2.5000 | dt 1000.00ms"
+    assert unpasted(COLLECTED_CRASH[1]) == '2024-09-21T10:34:28.0554467Z   File "/src/launcher.py", line 23, in <module>'
+    # a trainer's own JSON (the HF Trainer's dicts, a record with no time of its own) stays as printed
+    for own in ('{"loss": 2.5, "learning_rate": 1e-05, "epoch": 0.5}', '{"message": "step 3", "level": "info"}'):
+        assert unpasted(own) == own
+
+
+def test_steps_inside_a_collector_s_records_are_a_run_on_the_records_clock() -> None:
+    steps = [e for e in create_parser("generic").feed(DOCKER) if isinstance(e, TrainStep)]
+    # 2024-05-01T12:00:00Z is 1714564800 unix seconds; the next record a second later
+    assert [(s.step, s.loss, s.at) for s in steps] == [(10, 2.5, 1714564800.0), (11, 2.4, 1714564801.0)]
+
+
+def test_a_traceback_inside_a_collector_s_records_is_the_run_s_crash(tmp_path: Path) -> None:
+    assert detect(COLLECTED_CRASH) == "generic"
+    data = read_cold(tmp_path, COLLECTED_CRASH, at=T0)
+    assert data["state"] == "crashed"
+    assert data["training"]["crash"]["error"] == "RuntimeError: CUDA error: an illegal memory access was encountered"
