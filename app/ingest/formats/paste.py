@@ -52,11 +52,11 @@ def _collected(line: str) -> str | None:
         return None
     if not isinstance(record, dict):
         return None
-    text = next((record[key] for key in _COLLECTED_TEXT if isinstance(record.get(key), str)), None)
+    texts = [record[key] for key in _COLLECTED_TEXT if isinstance(record.get(key), str)]
     when = next((record[key] for key in _COLLECTED_TIME if key in record), None)
-    if text is None or when is None:
+    if not texts or when is None:
         return None  # (a record with no time of its own is no collector's: the trainer's own JSON)
-    text = text.rstrip("\r\n")
+    text = str(texts[0]).rstrip("\r\n")
     if isinstance(when, str) and _ISO_TIME.fullmatch(when.strip()):
         return f"{when.strip()} {text}"
     return text
