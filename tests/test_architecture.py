@@ -240,7 +240,7 @@ def test_only_the_verdict_decides_a_step_state(path: Path) -> None:
 # (iota.py: a record's continuation lines are its own grammar, with no wraps, bars or glued steps).
 # The miner's side also has the app's shell log (iota_shell.py: read beside the worker's log, no format of
 # its own) and the drift guard's line shapes (drift.py), which no step trainer reads.
-SHARED_FORMAT_MODULES = {"__init__", "base", "fields", "prefix", "shapes", "registry", "pipeline", "detect", "crash",
+SHARED_FORMAT_MODULES = {"__init__", "base", "fields", "prefix", "shapes", "registry", "pipeline", "detect", "crash", "paste", "banner",
                          "endings", "grammar", "classes", "hf_state", "iota", "iota_messages", "iota_shell", "drift"}
 # The generic reader's parts: a family of lines it reads, kept in a module of its own (no row, no classify: the generic
 # reader hands them its lines and reads what they give back as any other record).

@@ -478,6 +478,19 @@ REAL_FORMATS = {
     "stable-baselines-zeshiwu-capstone-sb3-ppo-breakout-iterations-1-to-4.log": "stable-baselines",
     "chainer-espnet-pr1138-asr-train-printreport-iterations-100-to-300-progressbar-escapes.log": "chainer",
     "chainer-chainer-issue7591-printreport-wrapped-header-epoch-1-iteration-356-val-losses.log": "chainer",
+    # what a paste added around the line (a backtick, caret-notation escapes) is read past by every row and the sniffer
+    "generic-maxtext-pr761-prose-example-line-backticked-completed-step-9-tokens-per-s-per-device-loss-0.log": "maxtext",
+    "verl-issue316-backticked-main-task-step-5-line-first-physical-part-cuda-error-not-in-lines.log": "verl",
+    "hivemind-petals-issue389-server-loading-blocks-72-to-76-adapters-terminal-escape-junk-glued.log": "hivemind",
+    # a start banner's planned length and nothing after it; a cache check's bar signs the Trainer's, which reads nothing
+    "stall-kohya-ss-issue1626-backticked-cache-bars-then-running-training-banner-1520-steps-no-step-yet.log": "generic",
+    "stall-kohya-ss-issue2305-running-training-banner-3900-steps-10-epochs-no-bar-yet.log": "generic",
+    "stall-hf-open-r1-issue483-explicit-format-running-training-banner-196-steps-no-step-yet.log": "hf-trainer",
+    # a logger's record that training failed, and its traceback; test reports alone
+    "crash-detectron2-issue838-error-exception-during-training-traceback-floatingpointerror-iteration-2137-no-step-lines.log":
+        "generic",
+    "eval-deepspeech-issue1425-indented-code-command-then-w-and-i-lines-test-of-epoch-77263-wer-loss-samples.log": "generic",
+    "eval-deepspeech-issue1643-backticked-i-test-of-epoch-7593-wer-loss-mean-edit-distance-samples.log": "generic",
 }
 
 

@@ -1040,6 +1040,35 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # SB3 tables, iterations 19529-19532 (time_elapsed 5936 s over 19532 iterations: 0.304 s each, worked out)
     ("stable-baselines-sb3-ppo-minigrid-tables-iterations-19529-to-19532.log", T0, "end", "step 19532 · …", "measuring",
      {"step": 19532, "total_steps": None, "finished": False}),
+    # what a paste added around the line (a backtick, caret-notation escapes), read past by every row (by hand:
+    # ``completed step: 9, seconds: 1.341, …, loss: 0.000``; ``step:5 - …`` with its gsm8k 0.171, no step time kept)
+    ("generic-maxtext-pr761-prose-example-line-backticked-completed-step-9-tokens-per-s-per-device-loss-0.log", T0, T0,
+     "step 9 · …", "measuring", {"step": 9, "total_steps": None, "loss": 0.0, "step_seconds": 1.341, "crash": None}),
+    ("verl-issue316-backticked-main-task-step-5-line-first-physical-part-cuda-error-not-in-lines.log", T0, T0,
+     "step 5 · …", "measuring", {"step": 5, "loss": 0.0, "step_seconds": None, "crash": None,
+                                 "eval": {"val/test_score/openai/gsm8k": {"value": 0.171, "step": 5}}}),
+    ("hivemind-petals-issue389-server-loading-blocks-72-to-76-adapters-terminal-escape-junk-glued.log", T0, T0,
+     "waiting for first step", "working", {"step": None, "loss": None, "crash": None}),
+    # a start banner's planned length, no step yet (the cache check's 76/76 bar is none; 390 batches an epoch no total)
+    ("stall-kohya-ss-issue1626-backticked-cache-bars-then-running-training-banner-1520-steps-no-step-yet.log", T0, T0,
+     "waiting for first step", "working", {"step": None, "total_steps": 1520, "loss": None}),
+    ("stall-kohya-ss-issue2305-running-training-banner-3900-steps-10-epochs-no-bar-yet.log", T0, T0,
+     "waiting for first step", "working", {"step": None, "total_steps": 3900, "loss": None}),
+    ("stall-hf-open-r1-issue483-explicit-format-running-training-banner-196-steps-no-step-yet.log", T0, "end",
+     "waiting for first step", "working", {"step": None, "total_steps": 196, "loss": None}),
+    # a logger's record that training failed, its traceback, no step line: crashed at the error's own words
+    ("crash-detectron2-issue838-error-exception-during-training-traceback-floatingpointerror-iteration-2137-no-step-lines.log",
+     T0, T0, "no step yet · crashed", "crashed",
+     {"step": None, "crash": {"error": "FloatingPointError: Loss became infinite or NaN at iteration=2137!", "at": T0}}),
+    # test reports alone: the report's loss and WER, no step, epoch or time (``Epoch 77263`` counts reports)
+    ("eval-deepspeech-issue1425-indented-code-command-then-w-and-i-lines-test-of-epoch-77263-wer-loss-samples.log", T0, T0,
+     "validation only", "working", {"step": None, "step_seconds": None, "data": None,
+                                    "eval": {"test_loss": {"value": 60.50202560424805, "step": None},
+                                             "wer": {"value": 1.0, "step": None}}}),
+    ("eval-deepspeech-issue1643-backticked-i-test-of-epoch-7593-wer-loss-mean-edit-distance-samples.log", T0, T0,
+     "validation only", "working", {"step": None, "step_seconds": None, "data": None,
+                                    "eval": {"test_loss": {"value": 0.06935515210205888, "step": None},
+                                             "wer": {"value": 0.001493, "step": None}}}),
 ]  # fmt: skip
 
 
@@ -1402,6 +1431,8 @@ def test_every_generic_log_says_what_it_read() -> None:
     # nanoGPT's own lines and a modded-nanogpt-style record have parsers of their own.
     own = {"generic-custom-nanogpt-issue110-iter-loss-time.log", "generic-custom-parameter-golf-issue839-modded-nanogpt-style.log",
            "generic-custom-nanogpt-issue215-loss-nan.log",  # (behind a Markdown quote's "> ")
+           # MaxText's line behind a Markdown backtick: its row reads it
+           "generic-maxtext-pr761-prose-example-line-backticked-completed-step-9-tokens-per-s-per-device-loss-0.log",
            # an evaluation's figures alone: its own detail line says what was read
            "generic-ludwig-pr1803-eval-bars-then-box-tables-loss-roc-auc.log"}
     assert sorted(GENERIC_READ) == sorted(generic - own)

@@ -50,6 +50,7 @@ from ...stats.events import Event, RunCrashed, StepFigures, StepRun, StepSkipped
 from .endings import MAYBE as ENDING_MAYBE
 from .endings import ending
 from .fields import clean, next_plain
+from .paste import unpasted
 from .pipeline import StepLines
 from .prefix import PrefixReader
 
@@ -84,6 +85,15 @@ _HANDLED = re.compile(
 # exception has no record above it.
 _LOGGED = re.compile(
     r"(?:^|[\s|\[:])(?:ERROR|WARNING|WARN|EXCEPTION)(?:[\s|\]:]|$)|^\[?E\d{4} |^\[E "
+)
+# A logger's record that says the training itself failed, with the traceback under it: detectron2's
+# ``ERROR [02/10 22:55:41 d2.engine.train_loop]: Exception during training:`` (it raises the error again),
+# Blocks' ``ERROR:blocks.main_loop:Error occured during training.``, hydra's ``Error executing job with
+# overrides: […]``, a record at a fatal level. The run died, though a
+# logger wrote it.
+_FAILED_RECORD = re.compile(
+    r"(?i:\b(?:exception|error|failure)s?(?: occurr?ed| raised| happened)? (?:during|in|while) (?:the )?(?:training|train(?:ing)? loop|trainer\.fit|fit)\b"
+    r"|\btraining (?:failed|crashed|aborted)\b|\berror executing job\b)|(?:^|[\s|\[:])(?:CRITICAL|FATAL)(?:[\s|\]:]|$)"
 )
 # Warning-level lines never crash a run (glog ``W0219``, torch's ``[W …]``, python warnings).
 _WARNING = re.compile(
@@ -266,6 +276,8 @@ class CrashWatch:
         self._in_traceback = False
         self._handled = False  # the traceback under way was caught by the program
         self._logged_only = False  # and only a logger's record above it says so
+        self._failed_record = False  # a logger's record above it says the training failed (``_FAILED_RECORD``)
+        self._failed_error: str | None = None  # the error such a traceback ended in (its re-raise is the same news)
         self._traceback_lines = 0
         self._after_exception = 0  # lines left in which a failure table may follow
         self._exception: str | None = None
@@ -288,7 +300,7 @@ class CrashWatch:
                 if ENDING_MAYBE.search(low):
                     return _ending(self._prefixes.read(clean(raw)).message.strip())
             return []
-        line = peel_markdown(clean(raw))
+        line = peel_markdown(unpasted(clean(raw)))  # (what a paste or a log collector added: paste.py)
         message = self._prefixes.read(line).message.strip()
         events = self._read(line, message)
         if not events and not self._in_traceback and ENDING_MAYBE.search(message.lower()):
@@ -326,7 +338,7 @@ class CrashWatch:
             if not self._in_traceback:
                 self._handled = self._caught(glued)
                 if self._handled or self._since_caught > RERAISE_LINES:
-                    self._caught_error = None
+                    self._caught_error = self._failed_error = None
                 self._frame, self._cut_said, self._glued_said = None, False, False
             self._in_traceback, self._traceback_lines, self._after_exception = True, 0, 0
             if not self._handled and _BAR_END.search(glued):
@@ -376,6 +388,8 @@ class CrashWatch:
         self._cut_said = True
         if self._frame is None:
             return [RunCrashed(None, "a traceback begun, its frames and error line not in the log", placeholder=True)]
+        if self._caught_error is None and self._failed_error is not None:
+            return []  # the failure a logger's record announced, raised again (detectron2's train loop): already said
         if self._caught_error is not None:
             # A trainer that logs the error it caught and raises it again (detectron2's train loop):
             # the uncaught traceback, cut before its error line, ends in the error just read.
@@ -385,6 +399,10 @@ class CrashWatch:
 
     def _caught(self, glued: str) -> bool:
         """Whether the traceback starting now reports an error the program caught (see ``_LOGGED``)."""
+        self._failed_record = _FAILED_RECORD.search(glued or self._previous) is not None
+        if self._failed_record:
+            self._logged_only = False
+            return False  # the record says the training failed: its traceback is the run's end
         if glued:
             if not _BAR_END.search(glued) and _LOGGED.search(glued):
                 # A logger's record whose message is the traceback (``ERROR:<time>:Traceback …``,
@@ -419,6 +437,8 @@ class CrashWatch:
             self._after_exception, self._exception, self._caught_error = TABLE_LINES, None, message
             self._since_caught = 0
             return []
+        if self._failed_record:
+            self._failed_error, self._since_caught = message, 0
         return self._crash(message, EXCEPTION)
 
     def _crash(self, text: str, rank: int, killed: bool | None = None, stopped: bool = True) -> list[Event]:

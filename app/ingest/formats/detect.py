@@ -15,7 +15,9 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
+from .banner import planned_run
 from .fields import clean
+from .paste import unpasted
 from .prefix import PrefixReader
 from .registry import BY_NAME, FAMILIES, FORMATS, SNIFF_LINES, create_parser
 
@@ -49,7 +51,8 @@ def signature(line: str, prefer: str | None = None) -> str | None:
     for name, needle, pattern in _preferring(prefer):
         if needle in line:
             if text is None:
-                text = clean(line).lstrip()  # indentation (a README's or a Markdown copy) is no reason to differ
+                # indentation (a README's or a Markdown copy) is no reason to differ, nor what a paste added (paste.py)
+                text = unpasted(clean(line).lstrip())
             if pattern.search(text):
                 return name
             if message is None:
@@ -115,12 +118,22 @@ def detect(lines: Sequence[str]) -> str | None:
         if spec.reads_unsigned and any(not isinstance(event, spec.unsigned_ignores)
                                        for event in create_parser(spec.name).feed(list(lines))):
             return spec.name
-    return _FALLBACK.name if _holds_steps(lines) or _run_health(lines) else None
+    return _FALLBACK.name if _holds_steps(lines) or _run_health(lines) or _plans_run(lines) else None
 
 
 def _holds_steps(lines: Sequence[str]) -> bool:
     """True when the fallback reader finds training steps in these lines (its row's ``holds_steps``)."""
     return _FALLBACK.holds_steps is not None and _FALLBACK.holds_steps(lines)
+
+
+def _plans_run(lines: Sequence[str]) -> bool:
+    """True when a start banner among these lines says the run's planned length (banner.py): a run about to
+    start, whichever trainer prints it, which the fallback reader reads."""
+    for line in lines[-SNIFF_LINES:]:
+        if ("step" in line or "epoch" in line or "iter" in line or "Step" in line or "Epoch" in line
+                or "Iter" in line) and planned_run(_PREFIXES.read(unpasted(clean(line).strip())).message) is not None:
+            return True
+    return False
 
 
 def _run_health(lines: Sequence[str]) -> bool:
@@ -149,15 +162,22 @@ def _steps_unread(name: str, lines: Sequence[str], signatures: int) -> bool:
     reads the steps: llama2.c prints nanoGPT's evaluation line, not its step line. The generic
     reader needs ``GENERIC_OVER_KNOWN`` step lines, or as many as the known format's signature
     lines when they are fewer (a paste of llama2.c's last evaluation and step line)."""
-    from ...stats.events import TrainStep
+    from ...stats.events import Tick, TrainStep
 
     tail = list(lines[-SNIFF_LINES:])
     known = create_parser(name)
+    read_any = False  # the known format read anything at all (a banner, a bar, an evaluation)
     # In order, a few hundred lines at a time: the first step read answers (a long log's tail
     # holds thousands of its lines, each costly to parse).
     for i in range(0, len(tail), SNIFF_PIECE_LINES):
-        if any(isinstance(event, TrainStep) for event in known.feed(tail[i : i + SNIFF_PIECE_LINES])):
+        events = known.feed(tail[i : i + SNIFF_PIECE_LINES])
+        if any(isinstance(event, TrainStep) for event in events):
             return False
+        read_any = read_any or any(not isinstance(event, Tick) for event in events)
+    if not read_any and _plans_run(tail):
+        # Its signature was a line it reads nothing from (a cache check's bar, kohya's), and a start banner
+        # says the run's planned length: the fallback reader reads that banner.
+        return True
     # A step 0 is no step read: the run's position before its first step, which the known format's
     # own line (verl's ``Training Progress: 0/58`` bar) says too, as its start.
     steps = [e for e in create_parser(_FALLBACK.name).feed(tail) if isinstance(e, TrainStep) and e.step > 0]

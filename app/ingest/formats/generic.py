@@ -24,6 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from ...stats.events import EvalResult, Event, RunInfo, StageEnd, StepFigures, TrainingPause, TrainStep
+from .banner import planned_run
 from .classes import Kin, Named, beside, memory_figures, planned_epochs, scores, tied
 from .coco import CocoTable
 from .fairseq_lua import fairseq_lua_record
@@ -277,6 +278,10 @@ class _Line:
     named: tuple[Named, ...] = ()  # a line tied to the last step: its figures, sorted by their names' classes
     # Lightning's checkpoint line: (epoch, global step, the monitored figure's name, its value when printed, a model saved)
     checkpoint: tuple[int, int, str, float | None, bool] | None = None
+
+
+# A name beside a test report's figures that counts its position, not a score (``Test of Epoch 77263``).
+_POSITION_NAME = re.compile(r"epoch|step|iter|batch")
 
 
 class GenericParser(StepLines[_Line]):
@@ -604,6 +609,13 @@ class GenericParser(StepLines[_Line]):
             planned = planned_epochs(s)
             if planned is not None:
                 return Kind.FULL, _Line("epochs", at, [Reading(Field.EPOCH, "epochs", 0.0, planned)], text=s)
+            banner = planned_run(s)
+            if banner is not None:
+                # a start banner's planned length in its own words (banner.py: kohya's ``total optimization steps /
+                # 学習ステップ数: 1520``), said before any step
+                if banner.unit == "epochs":
+                    return Kind.FULL, _Line("epochs", at, [Reading(Field.EPOCH, "epochs", 0.0, banner.count)], text=s)
+                return Kind.FULL, _Line("total", at, [Reading(Field.TOTAL, banner.name, float(banner.count))], text=s)
             # (before any step, an evaluation's scores alone: a paste that begins with the last one, DGL's ``Eval Acc 0.8398``)
             tied_figures = tied(s) if self._last is not None else scores(tied(s))
             if tied_figures is not None:
@@ -1081,11 +1093,12 @@ class GenericParser(StepLines[_Line]):
                 seen.add(label)
                 self._evals[label] = r.value
                 events.append(EvalResult(at=line.at, name=label, value=r.value, step=at_step))
-        if evaluated:
-            # (its scores beside its losses, by their names: vietocr's ``valid loss: 0.729 - acc full seq: 0.8856``)
+        if evaluated or (own == "test_loss" and own in seen):
+            # (its scores beside its losses, by their names: vietocr's ``valid loss: 0.729 - acc full seq: 0.8856``;
+            # a test report's beside its plain loss, DeepSpeech's ``Test of Epoch 3 - WER: 0.5, loss: 40.5, …``)
             for named in beside(line.text, evaluation=True):
                 label = _named_label(named)
-                if named.kin is Kin.EVAL and label not in seen:
+                if named.kin is Kin.EVAL and label not in seen and (evaluated or not _POSITION_NAME.search(label)):
                     seen.add(label)
                     self._evals[label] = named.value
                     events.append(EvalResult(at=line.at, name=label, value=named.value, step=at_step))

@@ -36,6 +36,7 @@ from typing import Any, Generic, Literal, TypeVar, cast
 
 from ...stats.events import EvalResult, Event, StepRun, Tick, TrainStep, builder, timed_step
 from .fields import MAX_LINE_CHARS, Kind, WrapJoiner, clean, finite, next_plain, number, split_glued
+from .paste import maybe_pasted, unpasted
 from .prefix import LineTimes, PrefixReader, dated
 from .shapes import RUN_COLUMNS, UsualLine
 
@@ -253,6 +254,8 @@ class StepLines(Generic[R]):
             mark = tail.find("\r")
             raw = tail[mark + 1 :] if mark >= 0 else tail[tail.index("\b\b") :].lstrip("\b")
         cleaned = clean(raw)
+        if maybe_pasted(cleaned):
+            cleaned = unpasted(cleaned)  # what a paste added around the line (paste.py), for every trainer alike
         if self.unindent and cleaned[:1] in " \t" and cleaned.lstrip()[:1] == "[":
             cleaned = cleaned.lstrip()  # an indented copy (a README, a Markdown quote): the line as printed
         joiner = self._joiner

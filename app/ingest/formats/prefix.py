@@ -86,8 +86,12 @@ _LABEL = re.compile(r"\s*(\d{1,5}): |(?=[A-Za-z][\w.-]{0,62}\d)(?![\w.-]{0,63}(?
 # Markdown left on a pasted line before its prefix (an issue's paste): an inline code span's or a fence's
 # opening backticks, a quote's ``>`` (`` `2019-07-02 13:16:56,613 - INFO - …``); the line is read as printed.
 _PASTE_MARKS = re.compile(r"[ \t]*(?:`{1,3}|>[ \t]?)[ \t]*(?=\[|\d{4}[-/]\d\d[-/]\d\d[ T])")
+# A level letter alone before the message, glog's letter without its time (DeepSpeech's ``I Test of Epoch 3 - WER: …``,
+# ``W Parameter …``), maybe indented as a Markdown code block; never a word (``I have``) nor pytest's ``E   ``.
+_LEVEL_LETTER = re.compile(r"[ \t]{0,8}[DIWEF] (?=[A-Z0-9-])")
 # A cheap test: can the line start with a prefix at all?
-_MAYBE = re.compile(r"(?i:rank|worker) ?\d|\[|\(|\s*\d| {8,40}[A-Z]{4}|[A-Z][a-z]{2} [ \d]\d |[IWEF]\d{4} |[A-Z]{4,8}:|[A-Za-z][\w.-]{0,62}: ")
+_MAYBE = re.compile(r"[ \t]{0,8}[DIWEF] [A-Z0-9-]|"
+                    r"(?i:rank|worker) ?\d|\[|\(|\s*\d| {8,40}[A-Z]{4}|[A-Z][a-z]{2} [ \d]\d |[IWEF]\d{4} |[A-Z]{4,8}:|[A-Za-z][\w.-]{0,62}: ")
 _MAX_PEELS = 6
 
 
@@ -158,6 +162,11 @@ class PrefixReader:
             if m is not None:
                 pos = m.end()
                 continue
+            if pos == 0:
+                m = _LEVEL_LETTER.match(line)
+                if m is not None:
+                    pos = m.end()
+                    continue
             m = None if continuing and not self._labelled else _LABEL.match(line, pos)
             if m is not None and m.end() < len(line):
                 labelled = True

@@ -203,6 +203,11 @@ _SETUP = (
     (">> Good luck in the swarm!", "starting the trainer"),
 )
 _SETUP_WORDS = re.compile("|".join(re.escape(needle) for needle, _ in _SETUP))
+# A Petals server starting: it loads its blocks of the model one by one (``Loaded enoch/llama-65b-hf block 73, <All keys
+# matched successfully>``), each block's adapters with them (``Loaded adapter timdettmers/guanaco-65b for block 72``,
+# ``Adapter … has dropout enabled, this server will disable dropout``). No training: it serves what it loads.
+_SERVER_BLOCK = re.compile(r"^Loaded (?:adapter \S+ for )?(?:\S+ )?block (\d{1,6})\b")
+_SERVER_ADAPTER = re.compile(r"^Adapter \S+ has dropout enabled, this server will disable dropout")
 
 # Lines of one failure report arrive within this many seconds of each other.
 _SAME_FAILURE_SECONDS = 10.0
@@ -257,6 +262,7 @@ class Sn38Parser(StepLines[_Line]):
         self._failure_told: AllReduceResult | None = None  # the failure sent out last, its report maybe going on
         self._join_open = False  # a failure to join is being told (its traceback, a repeat: no new attempt)
         self._setting_up = False  # the launcher's set-up was said, no trainer's record since
+        self._blocks: tuple[int, int] | None = None  # a Petals server's first and last block loaded so far
 
     def survives(self) -> bool:
         """A traceback of hivemind's averaging (its own process and loop) is a failed round, not the trainer's end."""
@@ -382,6 +388,19 @@ class Sn38Parser(StepLines[_Line]):
         if line.level == "WARN" and line.prefixed and len(events) == start and line.message.strip():
             events.append(SwarmNews(line.at, "warning", line.message.strip()))
 
+    def _serving(self, message: str, at: float | None, events: list[Event]) -> bool:
+        """A Petals server's start-up record (``_SERVER_BLOCK``): what it does now, as a set-up step; True when it was one."""
+        block = _SERVER_BLOCK.match(message)
+        if block is None:
+            return self._blocks is not None and _SERVER_ADAPTER.match(message) is not None
+        n = int(block.group(1))
+        first = n if self._blocks is None else min(self._blocks[0], n)
+        self._blocks = (first, max(n, self._blocks[1]) if self._blocks is not None else n)
+        loaded = f"block {first}" if self._blocks[0] == self._blocks[1] else f"blocks {first}→{self._blocks[1]}"
+        events.append(SwarmNews(at, "setting_up", f"a server starting: loading its blocks ({loaded} loaded)"))
+        self._setting_up = True
+        return True
+
     def _line_events(self, line: _Line, events: list[Event]) -> None:
         if line.rank is not None:
             if self._rank is None or line.rank < self._rank:
@@ -405,6 +424,8 @@ class Sn38Parser(StepLines[_Line]):
                 return
         else:
             self._trace, self._join_open = 0, False  # a logger's record: any traceback before it is over
+            if self._serving(message.strip(), at, events):
+                return
             if self._setting_up:  # the trainer's first record: its launcher's set-up is over
                 self._setting_up = False
                 events.append(SwarmNews(at, "setting_up", None))

@@ -7,12 +7,14 @@ person would quote when asked "why did it die".
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pytest
 
-from app.ingest.formats import create_parser
+from app.ingest.formats import create_parser, detect
 from app.ingest.formats.crash import CrashWatch
 from app.stats.events import RunCrashed, StepFigures, StepSkipped, TrainStep
+from tests.coldread import T0, read_cold
 from tests.reallogs import body, line
 
 
@@ -557,12 +559,14 @@ def test_a_caught_error_raised_again_names_the_crash_when_the_second_traceback_i
     ]
     said = [e.error for e in create_parser("generic").feed(lines) if isinstance(e, RunCrashed)]
     assert said == ["RuntimeError: CUDA out of memory. Tried to allocate 1.71 GiB"]
-    # steps read after the caught error: the run went on, and a later cut traceback says only its frame
+    # steps read after the failure the record announced: that failure was said when its error line came, and a later
+    # cut traceback, no re-raise of it, says only its frame
     steps = [f"[06/09 11:{6 + i:02d}:25 d2.utils.events]:  iter: {39 + 20 * i}  total_loss: 1.100  time: 2.8000"
              for i in range(9)]
     went_on = lines[:6] + steps + lines[7:]
     said = [e.error for e in create_parser("generic").feed(went_on) if isinstance(e, RunCrashed)]
-    assert said == ['a traceback without its error line; last frame: File "train_net.py", line 418, in <module>']
+    assert said == ["RuntimeError: CUDA out of memory. Tried to allocate 1.71 GiB",
+                    'a traceback without its error line; last frame: File "train_net.py", line 418, in <module>']
 
 
 def test_a_traceback_from_the_program_s_top_whose_header_was_lost_is_a_crash() -> None:
@@ -596,3 +600,38 @@ def test_a_kill_said_in_the_shell_s_language(line: str, crashed: bool) -> None:
     found = [e for e in watch.see(line) if isinstance(e, RunCrashed)]
     assert bool(found) is crashed
     assert all(e.killed for e in found)
+
+
+D2_838 = "crash-detectron2-issue838-error-exception-during-training-traceback-floatingpointerror-iteration-2137-no-step-lines.log"
+_FRAMES = ['  File "train.py", line 40, in train', "    self.run_step()", 'RuntimeError: the loader died at step 7']
+
+
+@pytest.mark.parametrize(
+    "record",
+    [
+        "ERROR [02/10 22:55:41 d2.engine.train_loop]: Exception during training:",  # detectron2 (it raises it again)
+        "2024-05-01 12:00:00,123 - ERROR - Training failed",  # logger.exception
+        "ERROR:blocks.main_loop:Error occured during training.",  # Blocks' words
+        "2024-05-01 12:00:00,123 - CRITICAL - unhandled error",  # a fatal level
+        "[2024-05-01 12:00:00,123][HYDRA] Error executing job with overrides: []",
+    ],
+)
+def test_a_logger_s_record_that_training_failed_makes_its_traceback_the_run_s_end(record: str) -> None:
+    lines = [record, "Traceback (most recent call last):", *_FRAMES]
+    assert crashes(lines) == ["RuntimeError: the loader died at step 7"]
+
+
+def test_a_logged_error_the_program_goes_on_from_is_still_no_crash() -> None:
+    # the same traceback under a record that does not say training failed: caught and logged, the run goes on
+    lines = ["2024-05-01 12:00:00,123 - ERROR - could not write the sample image", "Traceback (most recent call last):",
+             *_FRAMES]
+    assert crashes(lines) == []
+
+
+def test_detectron2_s_logged_failure_with_no_step_line_is_the_run_s_crash_at_its_iteration(tmp_path: Path) -> None:
+    lines = body(D2_838)
+    assert detect(lines) == "generic"
+    data = read_cold(tmp_path, lines, name=D2_838, at=T0)
+    assert data["state"] == "crashed"
+    assert data["training"]["crash"]["error"] == "FloatingPointError: Loss became infinite or NaN at iteration=2137!"
+    assert data["training"]["step"] is None  # (no events line: the iteration is the error's own words)

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from app.ingest.formats import create_parser
 from app.ingest.formats.sn38 import Sn38Parser
 from app.stats.events import (
     AllReduceResult,
@@ -22,6 +23,7 @@ from app.stats.events import (
     TrainingPause,
     TrainStep,
 )
+from tests.coldread import T0, read_cold
 from tests.reallogs import body
 
 SAMPLE = Path(__file__).resolve().parents[2] / "data" / "sample-sn38.log"
@@ -371,3 +373,21 @@ def test_genrl_s_start_up_records_date_the_log_and_claim_nothing() -> None:
     assert all(isinstance(e, SwarmNews) and e.kind == "setting_up" for e in said)
     assert [e.detail for e in said][-2:] == ["starting the trainer", None]
     assert [e.at for e in events if isinstance(e, Tick)] == [utc(2025, 7, 28, 22, 9, 26) + 0.975]
+
+
+PETALS_389 = "hivemind-petals-issue389-server-loading-blocks-72-to-76-adapters-terminal-escape-junk-glued.log"
+
+
+def test_a_petals_server_loading_its_blocks_says_so_in_the_swarm_s_words() -> None:
+    news = [e.detail for e in create_parser("hivemind").feed(body(PETALS_389)) if isinstance(e, SwarmNews)]
+    # ``Loaded enoch/llama-65b-hf block 73``, …, ``block 76``; ``Loaded adapter … for block 72`` first (caret junk glued
+    # before two records' time is read past): blocks 72 to 76, no training step
+    assert news[0] == "a server starting: loading its blocks (block 72 loaded)"
+    assert news[-1] == "a server starting: loading its blocks (blocks 72→76 loaded)"
+    assert not [e for e in create_parser("hivemind").feed(body(PETALS_389)) if isinstance(e, TrainStep)]
+
+
+def test_a_server_s_start_up_is_shown_as_the_swarm_s_news(tmp_path: Path) -> None:
+    data = read_cold(tmp_path, body(PETALS_389), name=PETALS_389, at=T0)
+    assert "Swarm: setting up · a server starting: loading its blocks (blocks 72→76 loaded)" in data["details"]
+    assert data["training"]["step"] is None
