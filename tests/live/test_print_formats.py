@@ -22,12 +22,9 @@ DATA = Path(__file__).parent.parent / "data" / "printformats"
 
 # formats read wrong today, by id (strict: one read right must leave this list)
 KNOWN: frozenset[str] = frozenset({
-    "01-wojciech-baraniak05--golem-t13",
     "14-daigo0927--GridNet_tf",
-    "17-Inshal-0--SP",
     "18-jacobdennisp--sample-ai-repository",
     "20-jiean001--learning",
-    "22-MLDovakin--gpt-2-finetuned-DnD",
     "26-p-koo--theanomics",
     "27-twintial--gesture-auth-siamese",
     "28-danielnbarbosa--angela",
@@ -60,7 +57,11 @@ def misread(data: dict[str, Any], expect: dict[str, Any]) -> list[str]:
             wrong.append(f"{key}: {got!r}, printed {want!r}")
 
     check("step", training.get("step"))
-    check("total", training.get("total_steps"))
+    total = training.get("total_steps")
+    if ("step" not in expect and expect.get("epochs") is not None and close(training.get("step"), expect["epoch"])
+            and close(total, expect["epochs"])):
+        total = None  # a loop that logs once an epoch counts its epochs: the step is the epoch, its total the epochs
+    check("total", total)
     check("loss", training.get("loss"))
     check("step_seconds", training.get("step_seconds"))
     check("epoch", (training.get("data") or {}).get("epoch"))

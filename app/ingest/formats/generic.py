@@ -152,7 +152,12 @@ _END = re.compile(
 # (a sub-batch's counter may stand before the share: ``[7010/7010 Srno: 2 (100%)]``)
 _PROGRESS = re.compile(r"\[\s*(\d{1,12})/(\d{1,12})(?:\s+[A-Za-z]\w{0,12}:\s?\d{1,6})?\s*\(\s*(\d{1,3})%\)\]")
 # timm's ``Train: 3 [ 100/1251 (  8%)]``: the number before the position is the epoch.
+# A Python dict's whole-number epoch (``{'epoch': 3, 'loss': 0.52}``; a Trainer's ``'epoch': 0.75`` is a step's share).
+_DICT_WHOLE_EPOCH = re.compile(r"'epoch':\s*\d{1,9}\s*[,}]")
 _STAGE_EPOCH = re.compile(r"(?i)\b(?:train|training):\s*(\d{1,9})\s*$")
+# The PyTorch quickstart's ``loss: 2.299719  [   64/60000]``: a bracketed position that ends the record, its samples (or
+# batches) done of the epoch's, printed without a percentage.
+_END_POSITION = re.compile(r"\[\s*(\d{1,12})\s*/\s*(\d{1,12})\s*\]\s*$")
 # mmengine / mmcv: ``Epoch(train) [1][ 50/500]``, ``Epoch [1][50/1000]``, and torchvision's and
 # DETR's MetricLogger ``Epoch: [0]  [1330/3696]``: the epoch, then the iteration in it.
 _EPOCH_ITER = re.compile(r"(?i)\bepoch(?:\(\w{1,10}\))?:?\s*\[\s*(\d{1,9})\s*\]\s*\[\s*(\d{1,12})\s*/\s*(\d{1,12})\s*\]")
@@ -651,6 +656,10 @@ class GenericParser(StepLines[_Line]):
             in_epoch = _EPOCH_POSITION.search(s)
             if in_epoch is not None:
                 readings.append(Reading(Field.STEP, EPOCH_POSITION, float(in_epoch.group(2)), int(in_epoch.group(3))))
+            elif s.endswith("]") and (end := _END_POSITION.search(s)) is not None and int(end.group(2)) > 0:
+                epoch_known = any(r.field is Field.EPOCH for r in readings)
+                readings.append(Reading(Field.STEP, EPOCH_POSITION if epoch_known else "position",
+                                        float(end.group(1)), int(end.group(2))))
         elif lossy and "/" in s and "epoch" in s[:40].lower():
             in_epoch = _EPOCH_POSITION.search(s)
             if in_epoch is not None and int(in_epoch.group(3)) > 0:
@@ -872,6 +881,11 @@ class GenericParser(StepLines[_Line]):
             record = json.loads(s)
         except ValueError:
             found = pairs(s)  # a Python dict: read as pairs
+            epoch = _first(found, Field.EPOCH)
+            if (epoch is not None and not self._counted_steps and not any(r.field is Field.STEP for r in found)
+                    and _DICT_WHOLE_EPOCH.search(s) is not None and any(r.field in _FIGURES for r in found)):
+                # ``print({'epoch': epoch, 'loss': loss.item()})``: a record an epoch, as a JSON one below
+                found.append(Reading(Field.STEP, "epoch", epoch.value, epoch.total))
             return (found, None) if found else None
         if not isinstance(record, dict):
             return None
