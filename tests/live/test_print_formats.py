@@ -23,11 +23,12 @@ DATA = Path(__file__).parent.parent / "data" / "printformats"
 # formats read wrong today, by id (strict: one read right must leave this list)
 KNOWN: frozenset[str] = frozenset({
     "14-daigo0927--GridNet_tf",
-    "18-jacobdennisp--sample-ai-repository",
     "20-jiean001--learning",
     "26-p-koo--theanomics",
     "27-twintial--gesture-auth-siamese",
     "28-danielnbarbosa--angela",
+    "38-laitooo--Sign-language-Recognition",
+    "39-MichelleChaoChen--error-estimate-for-fem",
 })
 
 

@@ -32,3 +32,21 @@ def test_a_python_dict_s_whole_epoch_with_its_loss_is_the_epoch_s_record() -> No
 def test_a_python_dict_s_share_of_an_epoch_is_no_epoch_record() -> None:
     # an HF Trainer's ``'epoch': 0.75`` is a step's share of its epoch, no position of its own
     assert steps([str({"loss": 1.5, "epoch": 0.75})]) == []
+
+
+def test_an_epoch_said_alone_with_its_loss_on_the_line_under_it_is_that_epoch_s_record() -> None:
+    got = steps(["Epoch 1/10", " Loss: 1.0000", " Accuracy : 0.5000", "-" * 30,
+                 "Epoch 2/10", " Loss: 0.5000", " Accuracy : 0.6667", "-" * 30])
+    assert [(s.step, s.total_steps, s.epoch, s.loss) for s in got] == [(1, 10, 1, 1.0), (2, 10, 2, 0.5)]
+
+
+def test_a_document_s_epoch_key_is_no_epoch_said_alone() -> None:
+    # a trainer_state.json read as lines: its ``"epoch": 2.0,`` and ``"loss": 0.5,`` are keys of one record, no step
+    assert steps(["    {", '      "epoch": 2.0,', '      "loss": 0.5,', '      "grad_norm": 1.5', "    },"]) == []
+
+
+def test_two_losses_named_for_their_parts_in_long_words_are_no_one_loss() -> None:
+    # a GAN's ``Discriminator Loss``/``Generator Loss`` beside ``Epoch [2/50] Batch 200/469``: where it is, no loss
+    got = steps(["Epoch [2/50]\t\t\tBatch 100/469 Discriminator Loss: 0.6000 Generator Loss: 0.9000",
+                 "Epoch [2/50]\t\t\tBatch 200/469 Discriminator Loss: 0.5500 Generator Loss: 1.1000"])
+    assert [(s.step, s.total_steps, s.epoch, s.loss) for s in got] == [(100, 469, 2, None), (200, 469, 2, None)]
