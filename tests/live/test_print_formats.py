@@ -94,6 +94,21 @@ def test_a_print_format_reads_as_printed(tmp_path: Path, row: dict[str, Any]) ->
         assert not wrong, f"{row['repo']} {row['path']}: {wrong}"
 
 
+# the held-out formats misread when they were scored, once, after the reader's changes
+KNOWN_HELD_OUT: frozenset[str] = frozenset({
+    "08-gcriscione--CycleGAN_ImageDenoising",
+    "09-vwrs--ali-mnist",
+    "10-vltkv--Generate-faces-with-GAN",
+    "12-jlin816--jax-sandbox",
+})
+
+
+@pytest.mark.parametrize("row", formats("heldout.json"), ids=lambda row: row["id"])
+def test_a_held_out_print_format_reads_as_scored(tmp_path: Path, row: dict[str, Any]) -> None:
+    wrong = misread(read_cold(tmp_path, row["lines"]), row["expect"])
+    assert bool(wrong) == (row["id"] in KNOWN_HELD_OUT), f"{row['repo']} {row['path']}: {wrong}"
+
+
 def test_every_format_is_cited_and_checks_a_figure() -> None:
     for row in formats("worked.json") + formats("heldout.json"):
         assert row["repo"].count("/") == 1 and row["path"] and row["source"], row["id"]
