@@ -110,9 +110,9 @@ _DASHED_VALUE = re.compile(r"-?\d{1,12}(?:\.\d+)?(?:[eE][-+]?\d+)?")
 _SPACED_NAME = re.compile(r"[A-Za-z][\w()-]{0,30}")
 _SPACED_POSITION = re.compile(r"\d{1,9}(?:/\d{1,9})?")
 _SPACED_VALUE = re.compile(r"-?\d[\d.,]*(?:[eE][-+]?\d+)?(?:/\d{1,9})?[KMGTB%]?|\d{1,3}:\d\d(?::\d\d)?|nan|inf|#na#")
-# Two or more losses named for their part (a GAN's ``[D loss: 0.45] [G loss: 1.2]``): training figures,
-# none of them the model's one loss.
-_SEVERAL_LOSSES = re.compile(r"(?i)\b\w{1,12}[ _]loss\b\s*[:=]\s*-?\d[^\n]*\b\w{1,12}[ _]loss\b\s*[:=]\s*-?\d")
+# Two or more losses named for their part (a GAN's ``[D loss: 0.45] [G loss: 1.2]``, ``Discriminator Loss: 0.55
+# Generator Loss: 1.1``): training figures, none of them the model's one loss.
+_SEVERAL_LOSSES = re.compile(r"(?i)\b\w{1,16}[ _]loss\b\s*[:=]\s*-?\d[^\n]*\b\w{1,16}[ _]loss\b\s*[:=]\s*-?\d")
 # A heading alone on its line that says the records under it are an evaluation's (``Evaluation:``).
 _EVAL_HEADING = re.compile(r"(?i)^\W*(?:evaluation|evaluating|validation|validating|testing|test|eval)\W*$")
 # A launcher's ``[trainer0|0]:`` (torchx), also left dangling at the end of a redrawn line.
@@ -164,7 +164,12 @@ _END = re.compile(
 # (a sub-batch's counter may stand before the share: ``[7010/7010 Srno: 2 (100%)]``)
 _PROGRESS = re.compile(r"\[\s*(\d{1,12})/(\d{1,12})(?:\s+[A-Za-z]\w{0,12}:\s?\d{1,6})?\s*\(\s*(\d{1,3})%\)\]")
 # timm's ``Train: 3 [ 100/1251 (  8%)]``: the number before the position is the epoch.
+# A Python dict's whole-number epoch (``{'epoch': 3, 'loss': 0.52}``; a Trainer's ``'epoch': 0.75`` is a step's share).
+_DICT_WHOLE_EPOCH = re.compile(r"'epoch':\s*\d{1,9}\s*[,}]")
 _STAGE_EPOCH = re.compile(r"(?i)\b(?:train|training):\s*(\d{1,9})\s*$")
+# The PyTorch quickstart's ``loss: 2.299719  [   64/60000]``: a bracketed position that ends the record, its samples (or
+# batches) done of the epoch's, printed without a percentage.
+_END_POSITION = re.compile(r"\[\s*(\d{1,12})\s*/\s*(\d{1,12})\s*\]\s*$")
 # mmengine / mmcv: ``Epoch(train) [1][ 50/500]``, ``Epoch [1][50/1000]``, and torchvision's and
 # DETR's MetricLogger ``Epoch: [0]  [1330/3696]``: the epoch, then the iteration in it.
 _EPOCH_ITER = re.compile(r"(?i)\bepoch(?:\(\w{1,10}\))?:?\s*\[\s*(\d{1,9})\s*\]\s*\[\s*(\d{1,12})\s*/\s*(\d{1,12})\s*\]")
@@ -306,6 +311,7 @@ class GenericParser(StepLines[_Line]):
         self._printed_total: int | None = None  # the last total a step line printed
         self._printed_in_epoch = False  # ... and whether it counted an epoch's batches
         self._counted_steps = False  # a step line counted steps (not epochs): an epoch's summary is no step
+        self._epoch_header: Reading | None = None  # an epoch said alone on the line above, no step read under it yet
         self._evaluation_next = False  # an ``Evaluation:`` heading was read: the next record is its
         self._columns: list[str] = []  # a comma-separated table's header row, for the rows under it
         self._bare_times: list[float] = []  # the last bare ``time`` durations read, oldest first
@@ -401,6 +407,11 @@ class GenericParser(StepLines[_Line]):
             line.what = "eval"  # the record under an ``Evaluation:`` heading is the evaluation's
             self._evaluation_next = False
         if line is not None:
+            if line.what == "epoch" and line.readings:
+                # (a said epoch, not a document's ``"epoch": 2.0,`` key: a trainer_state.json read as lines)
+                self._epoch_header = None if '"' in line.text else line.readings[-1]
+            elif line.what == "step":
+                self._epoch_header = None
             if line.what == "step" and not self._counted_steps:
                 position = _position(line.readings)
                 self._counted_steps = line.bar is not None or line.counters is not None or (
@@ -674,6 +685,10 @@ class GenericParser(StepLines[_Line]):
             in_epoch = _EPOCH_POSITION.search(s)
             if in_epoch is not None:
                 readings.append(Reading(Field.STEP, EPOCH_POSITION, float(in_epoch.group(2)), int(in_epoch.group(3))))
+            elif s.endswith("]") and (end := _END_POSITION.search(s)) is not None and int(end.group(2)) > 0:
+                epoch_known = any(r.field is Field.EPOCH for r in readings)
+                readings.append(Reading(Field.STEP, EPOCH_POSITION if epoch_known else "position",
+                                        float(end.group(1)), int(end.group(2))))
         elif lossy and "/" in s and "epoch" in s[:40].lower():
             in_epoch = _EPOCH_POSITION.search(s)
             if in_epoch is not None and int(in_epoch.group(3)) > 0:
@@ -727,6 +742,14 @@ class GenericParser(StepLines[_Line]):
             line.named = (*line.named, *memory_figures(s))  # (``max_mem: 2372M``, ``Peak mem 2.334 GB``, as printed)  # (``fps: 49``, ``val_acc: 0.91``: figures no rule names, by their names)
         if line.what == "step" and _cut(s):
             return Kind.PARTIAL, None  # a terminal wrapped the record: its rest follows
+        header = self._epoch_header
+        if (line.what == "other" and header is not None and not self._counted_steps and not line.parts and '"' not in s
+                and any(r.field is Field.LOSS for r in readings) and all(r.field in _FIGURES for r in readings)):
+            # An epoch said alone, its figures on lines of their own under it (``Epoch 2/10``, then `` Loss: 0.5000``):
+            # the first figures are that epoch's record
+            line.readings += [Reading(Field.EPOCH, "epoch", header.value, header.total),
+                              Reading(Field.STEP, "epoch", header.value, header.total)]
+            line.what = "step"
         if line.what == "other":
             if _saving(s):
                 return Kind.FULL, _Line("pause", at, text=s)
@@ -895,6 +918,11 @@ class GenericParser(StepLines[_Line]):
             record = json.loads(s)
         except ValueError:
             found = pairs(s)  # a Python dict: read as pairs
+            epoch = _first(found, Field.EPOCH)
+            if (epoch is not None and not self._counted_steps and not any(r.field is Field.STEP for r in found)
+                    and _DICT_WHOLE_EPOCH.search(s) is not None and any(r.field in _FIGURES for r in found)):
+                # ``print({'epoch': epoch, 'loss': loss.item()})``: a record an epoch, as a JSON one below
+                found.append(Reading(Field.STEP, "epoch", epoch.value, epoch.total))
             return (found, None) if found else None
         if not isinstance(record, dict):
             return None

@@ -1,0 +1,52 @@
+"""Where a loop is, said in other shapes: a bracketed position that ends the record without its percentage, and a
+Python dict's whole-number epoch as the position of a loop that logs once an epoch. Composed lines in the shapes of
+the print formats cited in tests/data/printformats/, the answers worked out by hand."""
+
+from __future__ import annotations
+
+from app.ingest.formats.generic import GenericParser
+from app.stats.events import TrainStep
+
+
+def steps(lines: list[str]) -> list[TrainStep]:
+    return [e for e in GenericParser().feed(lines) if isinstance(e, TrainStep)]
+
+
+def test_a_bracketed_position_ending_the_record_is_where_the_epoch_is() -> None:
+    # the PyTorch quickstart's ``loss: {loss:>7f}  [{current:>5d}/{size:>5d}]``: samples done of the epoch's
+    got = steps(["loss: 2.299719  [   64/60000]", "loss: 2.281030  [ 6464/60000]", "train_loss=1.75 [128/500]"])
+    assert [(s.step, s.total_steps, s.loss) for s in got] == [(64, 60000, 2.299719), (6464, 60000, 2.28103),
+                                                              (128, 500, 1.75)]
+
+
+def test_a_bracket_inside_the_record_or_without_a_loss_is_no_position() -> None:
+    # a list printed mid-record, a count with nothing measured beside it, a zero total
+    assert steps(["loss: 0.5 [3/4] acc: 0.9", "done [64/60000]", "loss: 0.5 [0/0]"]) == []
+
+
+def test_a_python_dict_s_whole_epoch_with_its_loss_is_the_epoch_s_record() -> None:
+    got = steps([str({"epoch": 0, "loss": 2.875}), str({"epoch": 1, "loss": 2.4375})])
+    assert [(s.step, s.loss) for s in got] == [(0, 2.875), (1, 2.4375)]
+
+
+def test_a_python_dict_s_share_of_an_epoch_is_no_epoch_record() -> None:
+    # an HF Trainer's ``'epoch': 0.75`` is a step's share of its epoch, no position of its own
+    assert steps([str({"loss": 1.5, "epoch": 0.75})]) == []
+
+
+def test_an_epoch_said_alone_with_its_loss_on_the_line_under_it_is_that_epoch_s_record() -> None:
+    got = steps(["Epoch 1/10", " Loss: 1.0000", " Accuracy : 0.5000", "-" * 30,
+                 "Epoch 2/10", " Loss: 0.5000", " Accuracy : 0.6667", "-" * 30])
+    assert [(s.step, s.total_steps, s.epoch, s.loss) for s in got] == [(1, 10, 1, 1.0), (2, 10, 2, 0.5)]
+
+
+def test_a_document_s_epoch_key_is_no_epoch_said_alone() -> None:
+    # a trainer_state.json read as lines: its ``"epoch": 2.0,`` and ``"loss": 0.5,`` are keys of one record, no step
+    assert steps(["    {", '      "epoch": 2.0,', '      "loss": 0.5,', '      "grad_norm": 1.5', "    },"]) == []
+
+
+def test_two_losses_named_for_their_parts_in_long_words_are_no_one_loss() -> None:
+    # a GAN's ``Discriminator Loss``/``Generator Loss`` beside ``Epoch [2/50] Batch 200/469``: where it is, no loss
+    got = steps(["Epoch [2/50]\t\t\tBatch 100/469 Discriminator Loss: 0.6000 Generator Loss: 0.9000",
+                 "Epoch [2/50]\t\t\tBatch 200/469 Discriminator Loss: 0.5500 Generator Loss: 1.1000"])
+    assert [(s.step, s.total_steps, s.epoch, s.loss) for s in got] == [(100, 469, 2, None), (200, 469, 2, None)]
