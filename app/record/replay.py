@@ -360,7 +360,7 @@ class StepReplay:
 
     def observe(self, at: float) -> None:
         """What a live observation at ``at`` would have kept: new 30-s points, the step, evaluations, events."""
-        snap = self.tracker.snapshot(at, self.view)
+        snap = self.tracker.stored(at, self.view)  # (the rows below read no words)
         samples = samples_from(snap, self.taken_until)
         steps, evals = steps_from(snap)
         if samples:

@@ -190,3 +190,48 @@ def test_a_trainers_own_clock_across_the_gap_is_measured_through() -> None:
     rate = tracker.snapshot(END, source()).rate
     assert rate.observed_seconds == pytest.approx(200.0)
     assert rate.passes_in_window == 200
+
+
+def test_in_bulk_the_first_line_after_an_evaluation_ended_a_wait_as_one_at_a_time() -> None:
+    # modded-nanogpt's record script: a step every 50 ms on its clock, a validation at step 40, then ten more steps.
+    # One by one, step 41's line is the first after the evaluation: its time held the evaluation's wait, and the
+    # step time of the recent lines leaves it out (stage.step_seconds). The import takes steps 41-50 in bulk from
+    # their first: the same ten lines, the first of them after the wait.
+    def line(step: int, figure: str) -> str:
+        return f"step:{step}/100 {figure} train_time:{step * 50}ms step_avg:50.00ms"
+
+    lines = [line(s, f"train_loss:{4 - s / 100:.4f}") for s in range(1, 41)]
+    lines += [line(40, "val_loss:3.7000")] + [line(s, f"train_loss:{4 - s / 100:.4f}") for s in range(41, 51)]
+    events = create_parser("nanogpt").feed(lines)
+    times = placed_times(events, END)
+    single = StepTracker("nanogpt")
+    for event, at in zip(events, times, strict=True):
+        single.apply(event, END, at)
+    items: list[Event | StepRun] = create_parser("nanogpt").feed_runs(lines)  # type: ignore[attr-defined]
+    bulk = StepTracker("nanogpt")
+    i = 0
+    after_eval = 0
+    for item in items:
+        if not isinstance(item, StepRun):
+            bulk.apply(item, END, times[i])
+            i += 1
+            continue
+        run_times = [t for t in times[i : i + len(item)] if t is not None]
+        i += len(item)
+        k = 0
+        while k < len(item):
+            end = bulk.run_end(item, k, run_times, END, END + 1)
+            if end > k:
+                if item.steps[k] == 41:
+                    after_eval = end - k
+                bulk.apply_run(item, k, run_times[k:end])
+                k = end
+            else:
+                bulk.apply(item.step(k), END, run_times[k])
+                k += 1
+    assert after_eval == 10  # (steps 41-50 in bulk, from the first)
+    one, many = single.progress.stage, bulk.progress.stage
+    assert one is not None and many is not None
+    assert list(one.ended_wait)[-10:] == [True] + [False] * 9
+    assert many.ended_wait == one.ended_wait
+    assert many.line_durations == one.line_durations

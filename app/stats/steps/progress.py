@@ -342,7 +342,12 @@ class StepProgress:
         stage.lines += taken
         stage.line_durations.extend(seconds[-RECENT_LINES:])
         stage.covered.extend(covered[-RECENT_LINES:])
-        stage.ended_wait.extend(repeat(False, min(taken, RECENT_LINES)))
+        if stage.pause == "evaluation" and taken <= RECENT_LINES:
+            stage.ended_wait.append(True)  # (_step: the first line after an evaluation's ended a wait)
+            taken_after = taken - 1
+        else:
+            taken_after = min(taken, RECENT_LINES)  # (no stall: run_end stops a run before one)
+        stage.ended_wait.extend(repeat(False, taken_after))
         last = run.step(end - 1)
         lrs, grads = run.column("lr"), run.column("grad_norm")
         self.health.took_steps(taken, steps[0], last.step, times[-1], lr=_last(lrs, start, end),

@@ -33,8 +33,9 @@ class StepReport:
     events: tuple[EventView, ...] = ()  # newest first
 
 
-def report(progress: StepProgress, now: float) -> StepReport:
-    """Everything the snapshot shows at ``now``."""
+def report(progress: StepProgress, now: float, *, words: bool = True) -> StepReport:
+    """Everything the snapshot shows at ``now`` (``words`` False: no status line or detail lines, for
+    what the history stores, which reads none)."""
     stage = progress.stage
     if stage is None:
         return _before_steps(progress, now)
@@ -44,21 +45,24 @@ def report(progress: StepProgress, now: float) -> StepReport:
                health.broken(), health.warning() is not None, facts)
     swarm = payload.swarm_view(progress.swarm, facts) if facts is not None else None
     per_gpu = " per GPU" if progress.tokens_per_device() else ""
-    notes = [note for note in (health.skip_line(), step_text.collaboration_line(progress.collab)) if note is not None]
-    # A collaborator's rounds are said round by round (its counts are in them).
-    all_reduce = progress.all_reduce if swarm is None else None
-    details = step_text.details(v, stage, per_gpu, progress.run, all_reduce, notes, health.warning())
-    details.extend(step_text.swarm_lines(swarm, now))
-    details.extend(step_text.error_lines(progress.errors))
-    buffered = rules.buffered(progress.arrival_gaps, progress.arrival_steps)
-    if buffered is not None:
-        details.append(buffered)
+    details: list[str] = []
+    if words:
+        notes = [note for note in (health.skip_line(), step_text.collaboration_line(progress.collab))
+                 if note is not None]
+        # A collaborator's rounds are said round by round (its counts are in them).
+        all_reduce = progress.all_reduce if swarm is None else None
+        details = step_text.details(v, stage, per_gpu, progress.run, all_reduce, notes, health.warning())
+        details.extend(step_text.swarm_lines(swarm, now))
+        details.extend(step_text.error_lines(progress.errors))
+        buffered = rules.buffered(progress.arrival_gaps, progress.arrival_steps)
+        if buffered is not None:
+            details.append(buffered)
     training = replace(payload.with_health(payload.training_view(stage, v, progress.all_reduce, progress.errors),
                                            progress.collab, health.crash, health.broken()), swarm=swarm)
     m = v.measure
     return StepReport(
         state=v.state,
-        status_line=step_text.status(v, stage, per_gpu),
+        status_line=step_text.status(v, stage, per_gpu) if words else "",
         details=tuple(details),
         rate=m.rate_view(progress.run.tokens_per_step),
         warmup=replace(m.warmup_view(), text=None) if v.finishing else m.warmup_view(),

@@ -129,11 +129,20 @@ class StepTracker:
 
     def snapshot(self, now: float, source: SourceView) -> Snapshot:
         """Everything known at ``now`` (the log's clock for a copied log, else wall time)."""
-        report = step_report(self.progress, now)
+        return self._snapshot(now, source, words=True)
+
+    def stored(self, now: float, source: SourceView) -> Snapshot:
+        """:meth:`snapshot` as the history stores it (app/record/replay.py): the same figures, state,
+        step, evaluations and events, without the page's words (status line, details) and training
+        table, which no stored row reads (an import of an every-step log asks every 5 minutes of log)."""
+        return self._snapshot(now, source, words=False)
+
+    def _snapshot(self, now: float, source: SourceView, *, words: bool) -> Snapshot:
+        report = step_report(self.progress, now, words=words)
         history = self._history.view(now, self._clock.latest, self.progress.tokens_per_hour, self._applied)
         state, status_line = report.state, report.status_line
         details = report.details
-        recognised = step_recognised(self.progress) if self.format_name == "generic" else None
+        recognised = step_recognised(self.progress) if words and self.format_name == "generic" else None
         if recognised is not None:
             details = (*details, recognised)  # a trainer tokwatch has no parser for: say what it read
         if not self.has_records:  # "waiting" only while nothing was read; else none was a step line
@@ -158,6 +167,6 @@ class StepTracker:
             state_since=report.state_since if self.has_records else None,
             counts=CountsView(self.progress.steps_total, int(self.progress.tokens_total), {}),
             history_unit="tok/h" if self.progress.counts_tokens() else None,
-            training_fields=training_table(report.training),
+            training_fields=training_table(report.training) if words else (),
             events=report.events,
         )
