@@ -112,8 +112,9 @@ def test_a_held_out_print_format_reads_as_scored(tmp_path: Path, row: dict[str, 
     assert bool(wrong) == (row["id"] in KNOWN_HELD_OUT), f"{row['repo']} {row['path']}: {wrong}"
 
 
-# the second held-out third (formats 50 on), misread when scored once after the reader's changes
-KNOWN_HELD_OUT_2: frozenset[str] = frozenset()
+# the second held-out third (formats 50 on), misread when scored once after the reader's changes (3 of 4 read right,
+# as before them): an RL loop's ``12 Epi / Loss : 0.0342 / Score : 163`` names its episode, no step, and its loss is lost
+KNOWN_HELD_OUT_2: frozenset[str] = frozenset({"52-hyunho1027--T-RexRL"})
 
 
 @pytest.mark.parametrize("row", formats("heldout2.json"), ids=lambda row: row["id"])
