@@ -486,6 +486,11 @@ class GenericParser(StepLines[_Line]):
             if led is not None:
                 # A record led by its position alone (char-rnn's ``170/9500 (epoch 0.895), train_loss = 2.84``)
                 s = f"step: {led.group(1)}/{led.group(2)} | {s[led.end():]}"
+            counted = _COUNT_THEN_POSITION.match(s)
+            if counted is not None:
+                # A count, then the position in brackets (``  2: [  200 /   600] loss: 0.693147``): the outer loop's
+                # count is the epoch, the bracket the batch of its batches
+                s = f"epoch: {counted.group(1)} | batch: {counted.group(2)}/{counted.group(3)} | {s[counted.end():]}"
         if "epoch:" in s and "batch:" in s:
             ranged = _EPOCH_BATCHES.search(s)
             if ranged is not None:
@@ -515,6 +520,12 @@ class GenericParser(StepLines[_Line]):
                     self._best_next = False
                     return Kind.FULL, None
                 return Kind.FULL, boosted
+            nested = _EPOCH_BATCH_PAIRS.match(s)
+            if nested is not None and int(nested.group(1)) <= int(nested.group(2)):
+                # DCGAN's ``[2/5][100/1583]\tLoss_D: 0.4567\tLoss_G: 3.2100``: the epoch of the epochs, then the batch
+                # of that epoch's batches
+                epoch, epochs, batch, batches = nested.groups()
+                s = f"epoch: {epoch}/{epochs} | batch: {batch}/{batches} | {s[nested.end():]}"
             pair = _BRACKET_PAIR.match(s)
             if pair is not None:
                 # PyTorch's CIFAR tutorial: ``[1,  2000] loss: 2.187``, its epoch and its mini-batch in that epoch
@@ -597,7 +608,15 @@ class GenericParser(StepLines[_Line]):
             # (``Generating train split``, ``Map``: a data set's bar, whose count is no training step)
             training = any(r.field is Field.LOSS for r in readings) or (_TRAINING.search(head) and not side_job(head))
             if training and not _EVAL_START.match(head):
-                line = _Line("step", at, readings, bar=_bar(bar), text=s, parts=parts)
+                drawn = _bar(bar)
+                placed = _described_position(head, readings) if drawn.total is None else None
+                if placed is not None:
+                    # An unsized bar whose description prints where the epoch is (``Train Epoch: 19 [512000/819200
+                    # (62%)]\tLoss: 0.011: : 1000it [37:36, 2.26s/it]``): the bracket is the record's position, the
+                    # bar's count and pace those of its iterations, another unit
+                    readings.append(placed)
+                    return Kind.FULL, _Line("step", at, readings, text=s, parts=parts)
+                line = _Line("step", at, readings, bar=drawn, text=s, parts=parts)
                 if _BAR_EVAL_HINT.search(post) is not None:
                     line.named = tuple(n for n in beside(post) if n.kin is Kin.EVAL)  # (a bar's ``val_acc=0.91``)
                 if "mem" in head or "mem" in post:
@@ -1466,8 +1485,13 @@ def _decide(line: _Line) -> _Line:
     if has_step and any(r.field in _FIGURES for r in readings):
         return line
     position = _position(readings)
-    if position is not None and position.total is not None and _SEVERAL_LOSSES.search(line.text) is not None:
-        return line  # ``[Epoch 3/10] [Batch 120/500] [D loss: 0.45] [G loss: 1.2]``: losses, none the model's
+    losses = _part_losses(line.text) if position is not None else ()
+    if position is not None and (losses or (position.total is not None and _SEVERAL_LOSSES.search(line.text))):
+        # ``[Epoch 3/10] [Batch 120/500] [D loss: 0.45] [G loss: 1.2]``, ``Epoch [3], Step [150], D1 Loss: 0.65, G Loss:
+        # 2.35``: losses, none the model's; each is shown as the part it is, and no one loss is made of them
+        if losses and not line.parts:
+            line.parts = losses
+        return line
     if has_step and _progress_only(readings):
         return line  # LLaMA-Factory's last record: no loss (null), but the step reached its total
     if not has_step and any(r.field is Field.TOTAL for r in readings):
@@ -1748,6 +1772,11 @@ def _boosting_round(s: str, at: float | None) -> _Line | None:
     return line
 
 
+_EPOCH_BATCH_PAIRS = re.compile(r"\[\s*(\d{1,6})\s*/\s*(\d{1,6})\s*\]\s?\[\s*(\d{1,12})\s*/\s*(\d{1,12})\s*\]\s*(?=[A-Za-z])")
+_DESCRIBED_PROGRESS = re.compile(r"\[\s*(\d{1,12})\s*/\s*(\d{1,12})\s*\(\s*\d{1,3}%\)\]")
+_COUNT_THEN_POSITION = re.compile(r"(\d{1,6}):\s{1,4}\[\s*(\d{1,12})\s*/\s*(\d{1,12})\s*\]\s*(?=[A-Za-z])")
+# A loss named for its part, its name before or after the word (``D1 Loss``, ``Discriminator Loss``, ``Loss_D``)
+_PART_LOSS = re.compile(rf"(?i)(?<![\w/])((?:[A-Za-z]\w{{0,15}}[ _])?loss(?:[ _][A-Za-z]\w{{0,15}})?)\s?[:=]\s?({NUM})")
 _BRACKET_PAIR = re.compile(r"\[\s*(\d{1,6}),\s*(\d{1,9})\]\s+(?=[A-Za-z][\w ]{0,30}:\s?-?\d)")
 _BRACKET_STEP = re.compile(r"\[(\d{1,12})\]\s+(?=[A-Za-z_][\w/.-]{0,60}\s?[=:]\s?-?\d)")
 # The data splits a table of figures names in its first column (Ludwig: ``train``, ``vali``, ``test``).
@@ -1890,3 +1919,30 @@ def _loss_parts(columns: list[str], values: list[str]) -> tuple[tuple[str, float
             if figure is not None:
                 parts.append((LOSS_PART + name, figure))
     return tuple(parts) if len(parts) >= 2 else ()
+
+
+def _part_losses(s: str) -> tuple[tuple[str, float], ...]:
+    """A record's losses named for their part (a GAN's ``Loss_D``, ``Loss_G``; CycleGAN's ``D1 Loss``, ``D2 Loss``,
+    ``G Loss``), each under its name as printed; none when fewer than two (one is no record of parts) or when one
+    of them is a loss this reader knows (``train loss``: the model's)."""
+    parts: list[tuple[str, float]] = []
+    for m in _PART_LOSS.finditer(s):
+        name, figure = m.group(1), number(m.group(2))
+        if figure is None or normalise(name) == "loss":
+            continue
+        if lookup(normalise(name))[0] is not None:
+            return ()
+        parts.append((LOSS_PART + name, figure))
+    return tuple(parts) if len(parts) >= 2 else ()
+
+
+def _described_position(head: str, readings: list[Reading]) -> Reading | None:
+    """The position a bar's description prints in brackets with its total and percentage, beside a loss and no other
+    step (``Train Epoch: 19 [512000/819200 (62%)]\tLoss: 0.011``), or None."""
+    if "%)]" not in head or not any(r.field is Field.LOSS for r in readings) or any(r.field is Field.STEP for r in readings):
+        return None
+    progress = _DESCRIBED_PROGRESS.search(head)
+    if progress is None:
+        return None
+    epoch_known = any(r.field is Field.EPOCH for r in readings)
+    return Reading(Field.STEP, EPOCH_POSITION if epoch_known else "position", float(progress.group(1)), int(progress.group(2)))

@@ -409,11 +409,17 @@ def pairs(text: str, unknown: list[tuple[str, str | None, str, str | None]] | No
         if name is None:
             continue
         unit = m.group("unit")
+        minutes = unit is None and text[end:end + 1] == "m" and not text[end + 1:end + 2].isalnum() and text[end + 1:end + 2] != "/"
         if unit is None and name[1] is None and _AVERAGED.match(text, m.end()) and normalise(name[0]) in _BARE_TIMES:
             # PyTorch's AverageMeter (``Time: 0.297 (0.297)``, ``Time  0.297 ( 0.297)``): a batch's time and its
             # running mean, printed in seconds with no unit.
             unit = "s"
         reading = read_pair(name[0], name[1], value, m.group("total"), unit)
+        if minutes and reading is None:
+            # ``elapsed 1.67m``: the run's clock in minutes, its unit glued on as a duration's ``s`` is (a run's clock
+            # only: a remaining time so printed may be void, a step's is never in minutes)
+            elapsed = read_pair(name[0], name[1], value, m.group("total"), "min")
+            reading = elapsed if elapsed is not None and elapsed.field is Field.ELAPSED else None
         if reading is None and unknown is not None and not m.group("total") and not m.group("si") and not (
                 end < len(text) and text[end].isalpha() and not m.group("unit")):
             unknown.append((name[0], name[1], value, (m.group("unit") or "").strip() or None))

@@ -50,3 +50,29 @@ def test_two_losses_named_for_their_parts_in_long_words_are_no_one_loss() -> Non
     got = steps(["Epoch [2/50]\t\t\tBatch 100/469 Discriminator Loss: 0.6000 Generator Loss: 0.9000",
                  "Epoch [2/50]\t\t\tBatch 200/469 Discriminator Loss: 0.5500 Generator Loss: 1.1000"])
     assert [(s.step, s.total_steps, s.epoch, s.loss) for s in got] == [(100, 469, 2, None), (200, 469, 2, None)]
+
+
+def test_two_bracketed_pairs_are_the_epoch_of_the_epochs_then_the_batch_of_its_batches() -> None:
+    # the DCGAN tutorial's ``[%d/%d][%d/%d]\tLoss_D: …\tLoss_G: …``: two losses, none the model's
+    got = steps(["[2/5][50/1583]\tLoss_D: 0.5000\tLoss_G: 3.0000", "[2/5][100/1583]\tLoss_D: 0.4567\tLoss_G: 3.2100"])
+    assert [(s.step, s.total_steps, s.epoch, s.loss) for s in got] == [(50, 1583, 2, None), (100, 1583, 2, None)]
+    assert {"loss/Loss_D": 0.4567, "loss/Loss_G": 3.21}.items() <= dict(got[-1].figures).items()
+
+
+def test_part_losses_beside_a_position_without_its_total_are_a_record_of_parts() -> None:
+    # CycleGAN's ``Epoch [3], Step [150], D1 Loss: …, D2 Loss: …, G Loss: …``; a single part is no such record
+    got = steps(["Epoch [3], Step [150], D1 Loss: 0.6500, D2 Loss: 0.7000, G Loss: 2.3456", "Step [160], G Loss: 2.3"])
+    assert [(s.step, s.epoch, s.loss) for s in got] == [(150, 3, None)]
+    assert {"loss/D1 Loss": 0.65, "loss/D2 Loss": 0.7, "loss/G Loss": 2.3456}.items() <= dict(got[0].figures).items()
+
+
+def test_a_count_then_a_bracketed_position_is_the_epoch_then_its_batch() -> None:
+    # ali-mnist's ``sys.stdout.write("\r%3d: [%5d / %5d] loss: %f")``, redrawn on one line
+    got = steps(["\r  2: [  100 /   600] loss: 0.750000\r  2: [  200 /   600] loss: 0.693147"])
+    assert [(s.step, s.total_steps, s.epoch, s.loss) for s in got] == [(200, 600, 2, 0.693147)]
+
+
+def test_a_bar_s_description_in_brackets_is_the_position_and_its_unsized_count_another_unit() -> None:
+    # DeepSpeaker's ``Train Epoch:  19 [  512000/  819200 ( 62%)]\tLoss: 0.011020: : 1000it [37:36,  2.26s/it]``
+    got = steps(["Train Epoch:  19 [  512000/  819200 ( 62%)]\tLoss: 0.011020: : 1000it [37:36,  2.26s/it]"])
+    assert [(s.step, s.total_steps, s.epoch, s.loss, s.step_seconds) for s in got] == [(512000, 819200, 19, 0.01102, None)]
