@@ -719,6 +719,8 @@ def early_status(
             return f"{_epoch(collab)} · {collab.peers} peers"
         case Status.TRAINING_ROUND if v.swarm is not None and v.swarm.training_round is not None:
             return v.swarm.training_round
+        case Status.SETTING_UP if v.swarm is not None and v.swarm.setting_up is not None:
+            return f"setting up · {v.swarm.setting_up}"
         case Status.STALLED if v.since is not None and now is not None:
             return f"no step yet · stalled {short(now - v.since)}"
         case Status.DONE:
