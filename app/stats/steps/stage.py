@@ -265,7 +265,7 @@ class Measure:
             ("epoch", "epochs") if self.epochs else ("step", "steps"))
         if self.untimed:
             return f"no timing read from this log (no duration or time read for its {plural_noun}): measured as lines arrive"
-        return text.warmup(min(self.lines, self.needed), self.needed, self.observed_seconds, float(WARMUP_SECONDS),
+        return text.warmup(self.lines, self.needed, self.observed_seconds, float(WARMUP_SECONDS),
                            noun, plural_noun, show_observed=self.observed_seconds >= 1.0)
 
 
