@@ -365,12 +365,14 @@ class StageEnd:
 
 @dataclass(frozen=True, slots=True)
 class EvalResult:
-    """One evaluation figure (``step`` None when the line names none)."""
+    """One evaluation figure (``step`` None when the line names none; ``closes``: its line is the evaluation's last,
+    so training goes on after it rather than pausing for more of it)."""
 
     at: float | None
     name: str
     value: float | None
     step: int | None = None
+    closes: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -233,3 +233,25 @@ def test_a_step_line_after_an_evaluation_leaves_its_wait_out_of_the_step_time(tm
     data = read_at(tmp_path, lines)
     assert data["training"]["step_seconds"] == pytest.approx((5.097 + 5.165) / 750, rel=1e-3)
     assert "step 14 ms (measured from the lines' times)" in data["details"]
+
+
+# --- an evaluation's last line ends its pause -------------------------------------------------------------
+
+
+def test_yolo_s_all_row_closes_the_evaluation(tmp_path: Path) -> None:
+    """ultralytics #22209: each epoch's bar, its validation's ``Class … mAP50-95)`` bar, then the ``all`` row of every
+    class at once: the validation is over (the next epoch's bar follows it), so the log's end at that row is no pause
+    for an evaluation; the row's figures are the evaluation's (mAP50-95 0 at epoch 14 of 300)."""
+    data = read_at(tmp_path, body("generic-yolo11-ultralytics-issue22209-new-bars-epochs-12-14-of-300-it-s.log"))
+    assert data["training"]["paused"] is None
+    assert data["training"]["eval"]["mAP50-95"]["value"] == 0.0
+    assert not any(line.startswith("Paused") for line in data["details"])
+
+
+def test_an_evaluation_line_without_its_end_still_pauses(tmp_path: Path) -> None:
+    """nanoGPT's ``step 250: train loss …, val loss …`` (train.py's estimate_loss print): a checkpoint may follow it
+    before the next iteration, so training is paused for the evaluation until the next step line."""
+    lines = [f"iter {n}: loss 2.5000, time 100.00ms, mfu 10.00%" for n in range(240, 250)]
+    lines.append("step 250: train loss 2.4000, val loss 2.5000")
+    data = read_at(tmp_path, lines)
+    assert data["training"]["paused"] == "evaluation"

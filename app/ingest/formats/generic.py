@@ -274,6 +274,7 @@ class _Line:
     loss_note: str | None = None  # what the loss is, when the trainer names it so (a boosting round's ``train-rmse``)
     parts: tuple[tuple[str, float], ...] = ()  # a loss printed in its parts, none the model's one loss (``box_loss``)
     train: bool = False  # its record names its stage as training (``[train: 35, 50 / 1000]``)
+    closes: bool = False  # an evaluation's last line (a per-class table's ``all`` row): no pause for more of it
     epoch_seconds: float | None = None  # Keras 1's ``fit(verbose=2)`` line (``67s - loss: …``): its epoch's time
     named: tuple[Named, ...] = ()  # a line tied to the last step: its figures, sorted by their names' classes
     # Lightning's checkpoint line: (epoch, global step, the monitored figure's name, its value when printed, a model saved)
@@ -872,7 +873,7 @@ class GenericParser(StepLines[_Line]):
             return _Line("other", at)  # one class's own figures
         readings = [Reading(Field.EVAL_LOSS, name, float(cell)) for name, cell in zip(columns, cells, strict=True)
                     if name and name != "Class"]
-        return _Line("eval", at, readings, text=s) if readings else _Line("other", at)
+        return _Line("eval", at, readings, text=s, closes=True) if readings else _Line("other", at)
 
     def _table_row(self, s: str) -> str | None:
         """A comma-separated table (a CSV logger's file, ``Epoch ,LR ,RMSE_Train`` padded): its header
@@ -1092,7 +1093,7 @@ class GenericParser(StepLines[_Line]):
             if label not in seen:
                 seen.add(label)
                 self._evals[label] = r.value
-                events.append(EvalResult(at=line.at, name=label, value=r.value, step=at_step))
+                events.append(EvalResult(at=line.at, name=label, value=r.value, step=at_step, closes=line.closes))
         if evaluated or (own == "test_loss" and own in seen):
             # (its scores beside its losses, by their names: vietocr's ``valid loss: 0.729 - acc full seq: 0.8856``;
             # a test report's beside its plain loss, DeepSpeech's ``Test of Epoch 3 - WER: 0.5, loss: 40.5, …``)

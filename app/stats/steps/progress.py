@@ -416,7 +416,7 @@ class StepProgress:
         if event.step_seconds is not None or event.elapsed_seconds is not None:
             stage.printed_timing = True
         # (an evaluation printed since the last step line: this line's time holds the evaluation's too)
-        evaluated = stage is not None and stage.pause == "evaluation"
+        evaluated = stage is not None and (stage.pause == "evaluation" or stage.evaluated)
         waited = (self._note_time(stage, t) or evaluated) if t is not None else False
         seconds = line_seconds(previous, event, covered) if covered is not None else event.step_seconds
         if covered is not None and previous is not None and seconds is not None:
@@ -590,7 +590,9 @@ class StepProgress:
         if event.step is not None and (not stage.eval_steps or stage.eval_steps[-1] != event.step):
             stage.eval_steps.append(event.step)
         if stage.finished is None:
-            stage.pause = "evaluation"
+            # (an evaluation's last line ends it: YOLO's ``all`` row, after which the next epoch trains)
+            stage.pause = None if event.closes else "evaluation"
+            stage.evaluated = True
         at = t if t is not None else stage.step_time
         if at is not None:
             stage.eval_times.append(at)

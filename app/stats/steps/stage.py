@@ -80,6 +80,7 @@ class Stage:
     evals: dict[str, tuple[float | None, int | None]] = field(default_factory=dict)
     eval_steps: deque[int] = field(default_factory=lambda: deque(maxlen=4))
     pause: str | None = None
+    evaluated: bool = False  # an evaluation printed since the latest step line (the next line's time holds it)
     finished: str | None = None  # the trainer's end summary
     # When the state began: measuring (the stage's start), training (warm-up over or a step after
     # a stall), done (the last step, or the end summary), diverged (the first non-finite loss).
@@ -160,6 +161,7 @@ class Stage:
         if t is not None:
             self.step_time = t
         self.pause = None
+        self.evaluated = False
         self.forget_said_end()
         self.take_figures(event, t)
         if (self.done_at is None and event.total_steps and event.step >= event.total_steps
