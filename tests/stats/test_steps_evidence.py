@@ -255,3 +255,16 @@ def test_an_evaluation_line_without_its_end_still_pauses(tmp_path: Path) -> None
     lines.append("step 250: train loss 2.4000, val loss 2.5000")
     data = read_at(tmp_path, lines)
     assert data["training"]["paused"] == "evaluation"
+
+
+def test_a_duration_printed_per_logging_interval_is_no_step_s_time(tmp_path: Path) -> None:
+    """A loop that prints ``seconds: 120.000`` every 100 iterations (the interval's time, as MedicalDataAugmentationTool's
+    ``train iter: N … seconds: …`` does), dated: 120 s by the dates for 100 iterations is 1.20 s an iteration, and 200
+    iterations in 4 min are 3,000 an hour; never 120 s a step (30 steps/h)."""
+    lines = ["2024-01-01 10:00:00 train iter: 0 loss_net: 1.0000 seconds: 400.000",
+             "2024-01-01 10:02:00 train iter: 100 loss_net: 0.9000 seconds: 120.000",
+             "2024-01-01 10:04:00 train iter: 200 loss_net: 0.8000 seconds: 120.000"]
+    data = read_cold(tmp_path, lines, dated=True)  # (at the last line's time)
+    assert data["training"]["step_seconds"] == pytest.approx(1.2)
+    assert "step 1.20 s (from the log's dates)" in data["details"]
+    assert data["rate"]["passes_per_hour"] == pytest.approx(3000.0)
