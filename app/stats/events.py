@@ -377,10 +377,12 @@ class EvalResult:
 
 @dataclass(frozen=True, slots=True)
 class TrainingPause:
-    """Training pauses on purpose (evaluation, checkpoint, all-reduce): not a stall."""
+    """Training pauses on purpose (evaluation, checkpoint, all-reduce): not a stall (``batches``: an evaluation's
+    own bar's total, where it prints one)."""
 
     at: float | None
     reason: PauseReason
+    batches: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -268,3 +268,36 @@ def test_a_duration_printed_per_logging_interval_is_no_step_s_time(tmp_path: Pat
     assert data["training"]["step_seconds"] == pytest.approx(1.2)
     assert "step 1.20 s (from the log's dates)" in data["details"]
     assert data["rate"]["passes_per_hour"] == pytest.approx(3000.0)
+
+
+# --- Lightning 1.x: the training bar counts the validation's batches on ------------------------------------
+
+LIGHTNING_1X = [
+    "Epoch 0:   0%|          | 0/25 [00:00<?, ?it/s] ",
+    "Epoch 0:  40%|████      | 10/25 [00:20<00:30,  2.00s/it, loss=1.23, v_num=1]",
+    "Epoch 0:  60%|██████    | 15/25 [00:30<00:20,  2.00s/it, loss=1.10, v_num=1]",
+    "Validating: 0it [00:00, ?it/s]",
+    "Validating:   0%|          | 0/10 [00:00<?, ?it/s]",
+]
+
+
+def test_a_lightning_1_bar_past_its_training_batches_counts_the_validation(tmp_path: Path) -> None:
+    """Lightning 1.x's ``Epoch 0`` bar totals the training's batches and the validation's (25 = 15 + 10, the
+    ``Validating`` bar's 0/10): after that bar, its 20/25 and 23/25 are validation batches at the validation's pace
+    (1.43 s/it), so the run is at training batch 15, its step 2.00 s as printed there, paused for the evaluation."""
+    lines = LIGHTNING_1X + ["Epoch 0:  80%|████████  | 20/25 [00:32<00:08,  1.60s/it, loss=1.10, v_num=1]",
+                            "Epoch 0:  92%|█████████▏| 23/25 [00:33<00:02,  1.43s/it, loss=1.10, v_num=1]"]
+    data = read_at(tmp_path, lines)
+    training = data["training"]
+    assert training["step"] == 15 and training["step_seconds"] == 2.0
+    assert training["paused"] == "evaluation"
+    assert "step 2.00 s (as printed)" in data["details"]
+
+
+def test_a_bar_that_goes_on_training_after_a_validation_is_training(tmp_path: Path) -> None:
+    """A validation in the middle of the epoch (Lightning 2's ``val_check_interval``, whose training bar counts the
+    training's batches alone): 10 + 10 is not the bar's 25, so the 20/25 after it is training batch 20."""
+    lines = LIGHTNING_1X[:2] + LIGHTNING_1X[3:] + [
+        "Epoch 0:  80%|████████  | 20/25 [00:40<00:10,  2.00s/it, loss=1.00, v_num=1]"]
+    data = read_at(tmp_path, lines)
+    assert data["training"]["step"] == 20 and data["training"]["paused"] is None

@@ -596,6 +596,9 @@ class GenericParser(StepLines[_Line]):
                 if counters is not None:
                     line.counters = _counted(counters)
                 return Kind.FULL, line
+            if self._last is not None and _EVAL_START.match(head):
+                # (a validation's own bar after training steps, Lightning's ``Validating:  40%|…| 4/10``: a pause)
+                return Kind.FULL, _Line("evaluating", at, bar=_bar(bar), text=s)
             return Kind.OTHER, None
         other = _other_bar(s, at)
         if other is not None:
@@ -971,6 +974,8 @@ class GenericParser(StepLines[_Line]):
             self._epoch_open = None
         elif line.what == "pause":
             events.append(TrainingPause(at=line.at, reason="checkpoint"))
+        elif line.what == "evaluating":
+            events.append(TrainingPause(at=line.at, reason="evaluation", batches=line.bar.total if line.bar else None))
         elif line.what == "checkpoint" and line.checkpoint is not None:
             epoch_at, global_step, name, value, saved = line.checkpoint
             self._checkpoint_at = (epoch_at, global_step)

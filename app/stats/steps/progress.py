@@ -51,6 +51,7 @@ from .stage import (
     Errors,
     RunFacts,
     Stage,
+    counts_evaluation,
     finished,
     finite,
     lines_needed,
@@ -181,6 +182,8 @@ class StepProgress:
         elif isinstance(event, TrainingPause):
             if self._stage is not None:
                 self._stage.pause = event.reason
+                if event.reason == "evaluation" and event.batches is not None:
+                    self._stage.eval_batches = event.batches
         elif isinstance(event, StageEnd) and event.evaluation:
             # An evaluation job wrote its results: the run's end only when it trained nothing
             # (inside a training run it is one more evaluation, its figures already taken).
@@ -392,6 +395,8 @@ class StepProgress:
         """Take a step line (``offset``: what places it on the run's timeline, timing.timeline_offset)."""
         stage = self._stage
         previous = stage.latest if stage is not None else None
+        if stage is not None and not self._restarting and counts_evaluation(stage, event):
+            return  # (the evaluation's batches, counted on by the training's bar: no step, no step time)
         # A count that restarts while the run goes on (an epoch's batches counted again) is the same stretch,
         # its steps since the last line counted on the run's one timeline: the rate, the stall limit and the
         # lines seen carry over the epoch's end.
