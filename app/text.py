@@ -153,13 +153,16 @@ def warmup(
     *,
     show_observed: bool = True,
 ) -> str:
-    """The warm-up in one sentence: `measuring: 2 of 3 passes · 1 min 40 s of 3 min — rate in about 1 min`.
+    """The warm-up in one sentence: `measuring: 2 of 3 passes · 1 min 40 s of 3 min — rate in about 1 min`
+    (`measuring: 10 passes · …` once more than the passes needed were seen).
 
     The wait is the longer of the time still to observe and the passes still to come at the pace
     seen so far; with no pass yet there is no pace, so no wait is guessed. ``show_observed=False``
     leaves out the time observed (a step log whose lines hold under a second of its own time).
     """
     counted = f"{done_count} of {needed_count} {noun if needed_count == 1 else plural_noun}"
+    if done_count > needed_count:  # (the count is met, the time is not: the words count what was seen)
+        counted = f"{done_count} {plural_noun}"
     observed = min(max(observed_seconds, 0.0), needed_seconds)
     sentence = f"measuring: {counted}"
     if show_observed:

@@ -365,20 +365,24 @@ class StageEnd:
 
 @dataclass(frozen=True, slots=True)
 class EvalResult:
-    """One evaluation figure (``step`` None when the line names none)."""
+    """One evaluation figure (``step`` None when the line names none; ``closes``: its line is the evaluation's last,
+    so training goes on after it rather than pausing for more of it)."""
 
     at: float | None
     name: str
     value: float | None
     step: int | None = None
+    closes: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class TrainingPause:
-    """Training pauses on purpose (evaluation, checkpoint, all-reduce): not a stall."""
+    """Training pauses on purpose (evaluation, checkpoint, all-reduce): not a stall (``batches``: an evaluation's
+    own bar's total, where it prints one)."""
 
     at: float | None
     reason: PauseReason
+    batches: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

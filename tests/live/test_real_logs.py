@@ -1048,7 +1048,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "step 5 · …", "measuring", {"step": 5, "loss": 0.0, "step_seconds": None, "crash": None,
                                  "eval": {"val/test_score/openai/gsm8k": {"value": 0.171, "step": 5}}}),
     ("hivemind-petals-issue389-server-loading-blocks-72-to-76-adapters-terminal-escape-junk-glued.log", T0, T0,
-     "waiting for first step", "working", {"step": None, "loss": None, "crash": None}),
+     "setting up · a server starting: loading its blocks (blocks 72→76 loaded)", "working", {"step": None, "loss": None, "crash": None}),
     # a start banner's planned length, no step yet (the cache check's 76/76 bar is none; 390 batches an epoch no total)
     ("stall-kohya-ss-issue1626-backticked-cache-bars-then-running-training-banner-1520-steps-no-step-yet.log", T0, T0,
      "waiting for first step", "working", {"step": None, "total_steps": 1520, "loss": None}),
@@ -1062,11 +1062,11 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": None, "crash": {"error": "FloatingPointError: Loss became infinite or NaN at iteration=2137!", "at": T0}}),
     # test reports alone: the report's loss and WER, no step, epoch or time (``Epoch 77263`` counts reports)
     ("eval-deepspeech-issue1425-indented-code-command-then-w-and-i-lines-test-of-epoch-77263-wer-loss-samples.log", T0, T0,
-     "validation only", "working", {"step": None, "step_seconds": None, "data": None,
+     "test report only", "working", {"step": None, "step_seconds": None, "data": None,
                                     "eval": {"test_loss": {"value": 60.50202560424805, "step": None},
                                              "wer": {"value": 1.0, "step": None}}}),
     ("eval-deepspeech-issue1643-backticked-i-test-of-epoch-7593-wer-loss-mean-edit-distance-samples.log", T0, T0,
-     "validation only", "working", {"step": None, "step_seconds": None, "data": None,
+     "test report only", "working", {"step": None, "step_seconds": None, "data": None,
                                     "eval": {"test_loss": {"value": 0.06935515210205888, "step": None},
                                              "wer": {"value": 0.001493, "step": None}}}),
 ]  # fmt: skip

@@ -233,3 +233,71 @@ def test_a_step_line_after_an_evaluation_leaves_its_wait_out_of_the_step_time(tm
     data = read_at(tmp_path, lines)
     assert data["training"]["step_seconds"] == pytest.approx((5.097 + 5.165) / 750, rel=1e-3)
     assert "step 14 ms (measured from the lines' times)" in data["details"]
+
+
+# --- an evaluation's last line ends its pause -------------------------------------------------------------
+
+
+def test_yolo_s_all_row_closes_the_evaluation(tmp_path: Path) -> None:
+    """ultralytics #22209: each epoch's bar, its validation's ``Class … mAP50-95)`` bar, then the ``all`` row of every
+    class at once: the validation is over (the next epoch's bar follows it), so the log's end at that row is no pause
+    for an evaluation; the row's figures are the evaluation's (mAP50-95 0 at epoch 14 of 300)."""
+    data = read_at(tmp_path, body("generic-yolo11-ultralytics-issue22209-new-bars-epochs-12-14-of-300-it-s.log"))
+    assert data["training"]["paused"] is None
+    assert data["training"]["eval"]["mAP50-95"]["value"] == 0.0
+    assert not any(line.startswith("Paused") for line in data["details"])
+
+
+def test_an_evaluation_line_without_its_end_still_pauses(tmp_path: Path) -> None:
+    """nanoGPT's ``step 250: train loss …, val loss …`` (train.py's estimate_loss print): a checkpoint may follow it
+    before the next iteration, so training is paused for the evaluation until the next step line."""
+    lines = [f"iter {n}: loss 2.5000, time 100.00ms, mfu 10.00%" for n in range(240, 250)]
+    lines.append("step 250: train loss 2.4000, val loss 2.5000")
+    data = read_at(tmp_path, lines)
+    assert data["training"]["paused"] == "evaluation"
+
+
+def test_a_duration_printed_per_logging_interval_is_no_step_s_time(tmp_path: Path) -> None:
+    """A loop that prints ``seconds: 120.000`` every 100 iterations (the interval's time, as MedicalDataAugmentationTool's
+    ``train iter: N … seconds: …`` does), dated: 120 s by the dates for 100 iterations is 1.20 s an iteration, and 200
+    iterations in 4 min are 3,000 an hour; never 120 s a step (30 steps/h)."""
+    lines = ["2024-01-01 10:00:00 train iter: 0 loss_net: 1.0000 seconds: 400.000",
+             "2024-01-01 10:02:00 train iter: 100 loss_net: 0.9000 seconds: 120.000",
+             "2024-01-01 10:04:00 train iter: 200 loss_net: 0.8000 seconds: 120.000"]
+    data = read_cold(tmp_path, lines, dated=True)  # (at the last line's time)
+    assert data["training"]["step_seconds"] == pytest.approx(1.2)
+    assert "step 1.20 s (from the log's dates)" in data["details"]
+    assert data["rate"]["passes_per_hour"] == pytest.approx(3000.0)
+
+
+# --- Lightning 1.x: the training bar counts the validation's batches on ------------------------------------
+
+LIGHTNING_1X = [
+    "Epoch 0:   0%|          | 0/25 [00:00<?, ?it/s] ",
+    "Epoch 0:  40%|████      | 10/25 [00:20<00:30,  2.00s/it, loss=1.23, v_num=1]",
+    "Epoch 0:  60%|██████    | 15/25 [00:30<00:20,  2.00s/it, loss=1.10, v_num=1]",
+    "Validating: 0it [00:00, ?it/s]",
+    "Validating:   0%|          | 0/10 [00:00<?, ?it/s]",
+]
+
+
+def test_a_lightning_1_bar_past_its_training_batches_counts_the_validation(tmp_path: Path) -> None:
+    """Lightning 1.x's ``Epoch 0`` bar totals the training's batches and the validation's (25 = 15 + 10, the
+    ``Validating`` bar's 0/10): after that bar, its 20/25 and 23/25 are validation batches at the validation's pace
+    (1.43 s/it), so the run is at training batch 15, its step 2.00 s as printed there, paused for the evaluation."""
+    lines = LIGHTNING_1X + ["Epoch 0:  80%|████████  | 20/25 [00:32<00:08,  1.60s/it, loss=1.10, v_num=1]",
+                            "Epoch 0:  92%|█████████▏| 23/25 [00:33<00:02,  1.43s/it, loss=1.10, v_num=1]"]
+    data = read_at(tmp_path, lines)
+    training = data["training"]
+    assert training["step"] == 15 and training["step_seconds"] == 2.0
+    assert training["paused"] == "evaluation"
+    assert "step 2.00 s (as printed)" in data["details"]
+
+
+def test_a_bar_that_goes_on_training_after_a_validation_is_training(tmp_path: Path) -> None:
+    """A validation in the middle of the epoch (Lightning 2's ``val_check_interval``, whose training bar counts the
+    training's batches alone): 10 + 10 is not the bar's 25, so the 20/25 after it is training batch 20."""
+    lines = LIGHTNING_1X[:2] + LIGHTNING_1X[3:] + [
+        "Epoch 0:  80%|████████  | 20/25 [00:40<00:10,  2.00s/it, loss=1.00, v_num=1]"]
+    data = read_at(tmp_path, lines)
+    assert data["training"]["step"] == 20 and data["training"]["paused"] is None

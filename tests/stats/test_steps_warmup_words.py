@@ -47,6 +47,13 @@ def test_a_printed_step_time_is_time_observed(tmp_path: Path) -> None:
     assert warmup_text(tmp_path, ITERS[:2]) == "measuring: 2 of 3 steps · 1 s of 3 min — rate in about 3 min"
 
 
+def test_more_steps_than_the_count_needed_are_counted_as_seen(tmp_path: Path) -> None:
+    """Ten undated lines of 4 s each (tinygrad's ``N 4.00 s run, … loss``): 10 steps seen over 40 s of the run's own
+    time, the time still short of 3 min; not "3 of 3 steps"."""
+    lines = [f"{n:5d} 4.00 s run, 11.8750 loss, 0.000000000001 LR, 642.43 GB used,  19644.30 GFLOPS" for n in range(1, 11)]
+    assert warmup_text(tmp_path, lines) == "measuring: 10 steps · 40 s of 3 min — rate in about 2 min"
+
+
 def paddlenlp(progress: StepProgress) -> None:
     """The dicts and the bar as a cold start applies an undated log: no time but the last line's (the file's)."""
     for k, step in enumerate(range(150, 210, 10)):

@@ -395,8 +395,10 @@ def test_rl_swarm_s_launcher_setting_the_node_up_is_waiting_not_unrecognised(tmp
         "[1/4] Resolving packages...",
     ]
     data = read(tmp_path, lines, local("2025-07-22 10:00:00.000"))
-    assert (data["format"], data["state"], data["status_line"]) == ("hivemind", "working", "waiting for first step")
+    assert (data["format"], data["state"], data["status_line"]) == (
+        "hivemind", "working", "setting up · installing the login server's packages")
     assert data["training"]["swarm"]["swarm_round"] == "setting up · installing the login server's packages"
+    assert "waiting for the first training step" not in data["details"]
     assert data["training"]["crash"] is None and data["training"]["errors"] is None
     assert data["step"] is None
     assert "Swarm: setting up · installing the login server's packages" in data["details"]
@@ -419,7 +421,8 @@ def test_the_older_launcher_waiting_for_the_browser_login_is_waiting_not_an_erro
         "Waiting for userData.json to be created...",
     ]
     data = read(tmp_path, lines, local("2025-04-03 10:00:00.000"))
-    assert (data["format"], data["state"], data["status_line"]) == ("hivemind", "working", "waiting for first step")
+    assert (data["format"], data["state"], data["status_line"]) == (
+        "hivemind", "working", "setting up · waiting for the login at http://localhost:3000")
     swarm = data["training"]["swarm"]
     assert (swarm["swarm_round"], swarm["swarm_round_said"]) == (
         "setting up · waiting for the login at http://localhost:3000", 3)
@@ -438,6 +441,7 @@ def test_the_launcher_s_login_wait_then_the_trainer_s_round_replaces_the_set_up(
                "107 starting at stage: 2")]
     data = read(tmp_path, lines, local("2025-06-09 07:11:00.000"))
     assert data["training"]["swarm"]["swarm_round"] == "joining round 107 at stage 2"
+    assert not data["status_line"].startswith("setting up")
 
 
 def test_a_petals_server_s_lone_warning_is_shown_as_said(tmp_path: Path) -> None:

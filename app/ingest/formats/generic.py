@@ -279,6 +279,7 @@ class _Line:
     loss_note: str | None = None  # what the loss is, when the trainer names it so (a boosting round's ``train-rmse``)
     parts: tuple[tuple[str, float], ...] = ()  # a loss printed in its parts, none the model's one loss (``box_loss``)
     train: bool = False  # its record names its stage as training (``[train: 35, 50 / 1000]``)
+    closes: bool = False  # an evaluation's last line (a per-class table's ``all`` row): no pause for more of it
     epoch_seconds: float | None = None  # Keras 1's ``fit(verbose=2)`` line (``67s - loss: …``): its epoch's time
     named: tuple[Named, ...] = ()  # a line tied to the last step: its figures, sorted by their names' classes
     # Lightning's checkpoint line: (epoch, global step, the monitored figure's name, its value when printed, a model saved)
@@ -625,6 +626,9 @@ class GenericParser(StepLines[_Line]):
                 if counters is not None:
                     line.counters = _counted(counters)
                 return Kind.FULL, line
+            if self._last is not None and _EVAL_START.match(head):
+                # (a validation's own bar after training steps, Lightning's ``Validating:  40%|…| 4/10``: a pause)
+                return Kind.FULL, _Line("evaluating", at, bar=_bar(bar), text=s)
             return Kind.OTHER, None
         other = _other_bar(s, at)
         if other is not None:
@@ -914,7 +918,7 @@ class GenericParser(StepLines[_Line]):
             return _Line("other", at)  # one class's own figures
         readings = [Reading(Field.EVAL_LOSS, name, float(cell)) for name, cell in zip(columns, cells, strict=True)
                     if name and name != "Class"]
-        return _Line("eval", at, readings, text=s) if readings else _Line("other", at)
+        return _Line("eval", at, readings, text=s, closes=True) if readings else _Line("other", at)
 
     def _table_row(self, s: str) -> str | None:
         """A comma-separated table (a CSV logger's file, ``Epoch ,LR ,RMSE_Train`` padded): its header
@@ -1017,6 +1021,8 @@ class GenericParser(StepLines[_Line]):
             self._epoch_open = None
         elif line.what == "pause":
             events.append(TrainingPause(at=line.at, reason="checkpoint"))
+        elif line.what == "evaluating":
+            events.append(TrainingPause(at=line.at, reason="evaluation", batches=line.bar.total if line.bar else None))
         elif line.what == "checkpoint" and line.checkpoint is not None:
             epoch_at, global_step, name, value, saved = line.checkpoint
             self._checkpoint_at = (epoch_at, global_step)
@@ -1139,7 +1145,7 @@ class GenericParser(StepLines[_Line]):
             if label not in seen:
                 seen.add(label)
                 self._evals[label] = r.value
-                events.append(EvalResult(at=line.at, name=label, value=r.value, step=at_step))
+                events.append(EvalResult(at=line.at, name=label, value=r.value, step=at_step, closes=line.closes))
         if evaluated or (own == "test_loss" and own in seen):
             # (its scores beside its losses, by their names: vietocr's ``valid loss: 0.729 - acc full seq: 0.8856``;
             # a test report's beside its plain loss, DeepSpeech's ``Test of Epoch 3 - WER: 0.5, loss: 40.5, …``)

@@ -50,6 +50,8 @@ _BAR = re.compile(
     r"(?:(\d[\d:]{0,11})(?=<))?(?:<([\d:?]{1,12})(?=,))?"
     r"(?:,\s*(\d{1,9}(?:\.\d+)?)(it/s|s/it|it/|it|i|s/i|s/|s))?"
 )
+# Lightning's validation bar (``Validating:``, ``Validation DataLoader 0:``), drawn beside the training's.
+_VALIDATING = re.compile(r"\s*Validati(?:ng|on)\b")
 # A bar's postfix pairs, up to its closing bracket: the loss and learning rate a script's bar prints.
 _POSTFIX = re.compile(r"[,\s](loss|step_loss|lr)=(-?\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf)(?=[,\]\s])")
 # The Trainer's notebook progress copied as text: NOTEBOOK_LINE (shapes.py, a signature too).
@@ -239,6 +241,10 @@ class HfTrainerParser(EmitLines):
             if m is not None and side_job(text[: m.start()]):
                 # Loading the checkpoint's shards, mapping a data set, an evaluation's own bar: not
                 # the training loop, whose position it must never take.
+                if _VALIDATING.match(text):
+                    # (Lightning's ``Validating:   0%|…| 0/10`` after the training's bar: a pause, and its batches)
+                    batches = int(m.group(3))
+                    return Kind.FULL, lambda: [TrainingPause(at=None, reason="evaluation", batches=batches)]
                 return Kind.FULL, None
             if m is not None:
                 self._after_bar = True

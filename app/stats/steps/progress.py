@@ -51,6 +51,7 @@ from .stage import (
     Errors,
     RunFacts,
     Stage,
+    counts_evaluation,
     finished,
     finite,
     lines_needed,
@@ -181,6 +182,8 @@ class StepProgress:
         elif isinstance(event, TrainingPause):
             if self._stage is not None:
                 self._stage.pause = event.reason
+                if event.reason == "evaluation" and event.batches is not None:
+                    self._stage.eval_batches = event.batches
         elif isinstance(event, StageEnd) and event.evaluation:
             # An evaluation job wrote its results: the run's end only when it trained nothing
             # (inside a training run it is one more evaluation, its figures already taken).
@@ -397,6 +400,8 @@ class StepProgress:
         """Take a step line (``offset``: what places it on the run's timeline, timing.timeline_offset)."""
         stage = self._stage
         previous = stage.latest if stage is not None else None
+        if stage is not None and not self._restarting and counts_evaluation(stage, event):
+            return  # (the evaluation's batches, counted on by the training's bar: no step, no step time)
         # A count that restarts while the run goes on (an epoch's batches counted again) is the same stretch,
         # its steps since the last line counted on the run's one timeline: the rate, the stall limit and the
         # lines seen carry over the epoch's end.
@@ -421,7 +426,7 @@ class StepProgress:
         if event.step_seconds is not None or event.elapsed_seconds is not None:
             stage.printed_timing = True
         # (an evaluation printed since the last step line: this line's time holds the evaluation's too)
-        evaluated = stage is not None and stage.pause == "evaluation"
+        evaluated = stage is not None and (stage.pause == "evaluation" or stage.evaluated)
         waited = (self._note_time(stage, t) or evaluated) if t is not None else False
         seconds = line_seconds(previous, event, covered) if covered is not None else event.step_seconds
         if covered is not None and previous is not None and seconds is not None:
@@ -595,7 +600,9 @@ class StepProgress:
         if event.step is not None and (not stage.eval_steps or stage.eval_steps[-1] != event.step):
             stage.eval_steps.append(event.step)
         if stage.finished is None:
-            stage.pause = "evaluation"
+            # (an evaluation's last line ends it: YOLO's ``all`` row, after which the next epoch trains)
+            stage.pause = None if event.closes else "evaluation"
+            stage.evaluated = True
         at = t if t is not None else stage.step_time
         if at is not None:
             stage.eval_times.append(at)

@@ -80,6 +80,8 @@ class Stage:
     evals: dict[str, tuple[float | None, int | None]] = field(default_factory=dict)
     eval_steps: deque[int] = field(default_factory=lambda: deque(maxlen=4))
     pause: str | None = None
+    evaluated: bool = False  # an evaluation printed since the latest step line (the next line's time holds it)
+    eval_batches: int | None = None  # the total of the evaluation's own bar since the latest step line
     finished: str | None = None  # the trainer's end summary
     # When the state began: measuring (the stage's start), training (warm-up over or a step after
     # a stall), done (the last step, or the end summary), diverged (the first non-finite loss).
@@ -160,6 +162,8 @@ class Stage:
         if t is not None:
             self.step_time = t
         self.pause = None
+        self.evaluated = False
+        self.eval_batches = None
         self.forget_said_end()
         self.take_figures(event, t)
         if (self.done_at is None and event.total_steps and event.step >= event.total_steps
@@ -265,9 +269,20 @@ class Measure:
             ("epoch", "epochs") if self.epochs else ("step", "steps"))
         if self.untimed:
             return f"no timing read from this log (no duration or time read for its {plural_noun}): measured as lines arrive"
-        return text.warmup(min(self.lines, self.needed), self.needed, self.observed_seconds, float(WARMUP_SECONDS),
+        return text.warmup(self.lines, self.needed, self.observed_seconds, float(WARMUP_SECONDS),
                            noun, plural_noun, show_observed=self.observed_seconds >= 1.0)
 
+
+
+def counts_evaluation(stage: Stage, event: TrainStep) -> bool:
+    """``event`` is the training bar counting the evaluation's batches on: Lightning 1.x's ``Epoch 0: 46%|…| 6/13``
+    after its ``Validating: 0/10`` bar, whose total is the training batches plus the validation's (3 + 10), so that
+    the bar's count past the training's is the validation's, and neither a step nor a step's time."""
+    latest, batches = stage.latest, stage.eval_batches
+    return (stage.pause == "evaluation" and batches is not None and batches > 0 and latest.stage == event.stage
+            and event.epoch == latest.epoch and latest.total_steps is not None
+            and event.total_steps == latest.total_steps and latest.step + batches == latest.total_steps
+            and latest.step < event.step <= latest.total_steps)
 
 
 def epoch_counted(step: TrainStep) -> bool:

@@ -111,6 +111,7 @@ class SwarmFacts:
     peers: tuple[PeerView, ...]
     peers_known: int
     training_round: str | None = None  # the swarm's round it says it trains in now (rl-swarm), as said
+    setting_up: str | None = None  # what it says it is doing to set itself up, while that is its latest news
 
 
 class Swarm:
@@ -141,6 +142,7 @@ class Swarm:
         self.swarm_round: str | None = None  # where the swarm's own rounds have it (rl-swarm), as said last
         self.swarm_round_said = 0  # how many times in a row
         self.training_round: str | None = None  # the swarm's round it says it trains in now, as said
+        self.setting_up: str | None = None  # what it says it is doing to set itself up, while that is its news
         self._download_began: float | None = None  # a state download under way began
         self.state_download_seconds: float | None = None  # how long the last state download took
         self.warnings = 0  # records logged at WARN that said nothing else read
@@ -214,9 +216,11 @@ class Swarm:
             self.last_warning = event.detail
             return
         self._joined()
+        self.setting_up = None  # (any news of the swarm's but a warning is newer than the set-up's)
         if kind in ("round", "training_round", "setting_up"):
             # (the round it trains in, until the swarm's rounds say otherwise)
             self.training_round = event.detail if kind == "training_round" else None
+            self.setting_up = event.detail if kind == "setting_up" else None
             if kind == "setting_up" and event.detail is None:  # the trainer's first record: the set-up is over
                 self.swarm_round, self.swarm_round_said = None, 0
                 return
@@ -322,7 +326,7 @@ class Swarm:
             rounds_failed=self.rounds_failed, last_good_round_at=self._last_good,
             averaging_share_last_hour=None if share is None else share[0],
             averaging_share_seconds=None if share is None else share[1], peers=self._peer_views(), peers_known=len(self._peers),
-            training_round=self.training_round,
+            training_round=self.training_round, setting_up=self.setting_up,
         )
 
     def markers(self) -> tuple[RoundView, ...]:

@@ -243,7 +243,7 @@ def early_details(
     if Line.VALIDATION_ONLY in shows:
         shown, more = shown_evals(newest_evals(pending))
         figures = ", ".join(f"{name} {figure(value)}" for name, value, _ in shown) + (f", + {more} more" if more else "")
-        body.append((Line.VALIDATION_ONLY, f"Only validation lines so far, no training step: {figures}"))
+        body.append((Line.VALIDATION_ONLY, f"Only {_held_out_set(pending)} lines so far, no training step: {figures}"))
     if Line.FINISHED_SUMMARY in shows and evaluated is not None:
         stopped = "Stopped early" if Line.STOPPED_EARLY in shows else "Finished"
         # (whole, up to two lines' worth: with no step line, the end's own words hold the run's only figures)
@@ -711,18 +711,32 @@ def early_status(
             return f"no step yet · {overflows} fp16 overflow{'s' if overflows != 1 else ''}"
         case Status.VALIDATION_ONLY:
             steps = [step for _, _, step in pending if step is not None]
-            return f"validation only · step {max(steps)}" if steps else "validation only"
+            only = f"{_held_out_set(pending)} only"
+            return f"{only} · step {max(steps)}" if steps else only
         case Status.EVALUATION_ONLY:
             return "done · evaluation only"
         case Status.COLLABORATING if collab is not None:
             return f"{_epoch(collab)} · {collab.peers} peers"
         case Status.TRAINING_ROUND if v.swarm is not None and v.swarm.training_round is not None:
             return v.swarm.training_round
+        case Status.SETTING_UP if v.swarm is not None and v.swarm.setting_up is not None:
+            return f"setting up · {v.swarm.setting_up}"
         case Status.STALLED if v.since is not None and now is not None:
             return f"no step yet · stalled {short(now - v.since)}"
         case Status.DONE:
             return "done · stopped early · no step line" if Line.STOPPED_EARLY in v.shows else "done · no step line"
     return "waiting for first step"
+
+
+def _held_out_set(pending: Sequence[tuple[str, float | None, int | None]]) -> str:
+    """``test report`` where the figures before any step name a test set and none a validation set, else ``validation``.
+
+    (DeepSpeech's ``Test of Epoch N - WER: …, loss: …`` report is a test, not a validation: the reader names its
+    loss ``test_loss``.)
+    """
+    names = [name.lower() for name, _, _ in pending]
+    tested = any("test" in name for name in names) and not any("val" in name for name in names)
+    return "test report" if tested else "validation"
 
 
 def _epoch(collab: CollabProgress) -> str:

@@ -101,6 +101,7 @@ class Status(Enum):
     JOINING = auto()
     ALONE = auto()
     TRAINING_ROUND = auto()  # no step of its own yet, in a round of its swarm's that it says it trains in
+    SETTING_UP = auto()  # no step of its own yet, a node or server setting itself up, in its own words
 
 
 class Line(Enum):
@@ -489,6 +490,11 @@ def decide_before_steps(
     if swarm is not None and swarm.training_round is not None and state == "working" and status is Status.WAITING:
         # The swarm's round says it trains (rl-swarm's ``Training round: 331 stage: 1``), no step of its own printed.
         state, status, since = "training", Status.TRAINING_ROUND, None
+        shows.discard(Line.WAITING)
+    elif swarm is not None and swarm.setting_up is not None and state == "working" and status is Status.WAITING:
+        # A node or server setting itself up (a Petals server loading its blocks, rl-swarm's launcher): it is
+        # not a trainer waiting for a step, and says what it is doing.
+        status = Status.SETTING_UP
         shows.discard(Line.WAITING)
     lead = Line.COLLABORATION if collaborating else opening
     if crash is not None:

@@ -769,7 +769,7 @@ def test_a_log_that_prints_its_clock_is_timed_by_it(tmp_path: Path) -> None:
     monitor = Monitor(log, clock=lambda: 1_800_000_000.0)
     monitor.backlog(read_backwards(log))
     snap = monitor.snapshot(1_800_000_000.0)
-    assert snap.details[0] == "measuring: 3 of 3 steps · 1 min 1 s of 3 min — rate in about 2 min"
+    assert snap.details[0] == "measuring: 4 steps · 1 min 1 s of 3 min — rate in about 2 min"  # (four lines seen)
     assert not any("no timing" in line for line in snap.details)
 
 
