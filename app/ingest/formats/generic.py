@@ -713,6 +713,8 @@ class GenericParser(StepLines[_Line]):
                 if position.field is Field.EPOCH:
                     readings.append(Reading(Field.STEP, "epoch", position.value, position.total))
                 line.what = "step"
+        if line.what == "other" and ("return" in s or "reward" in s) and unknown and _position(readings) is not None:
+            line = _returned(line, s, unknown)
         if line.what in ("other", "step") and "loss/" in s and not (parts or line.parts) and _position(readings):
             # dreamerv3's ``train/loss/image: 61.08 | train/loss/rew: 0.52``: a loss printed in its parts, each named
             # after its ``loss/``; its rates (``fps/train``) beside them under their names
@@ -1451,6 +1453,19 @@ def _decide(line: _Line) -> _Line:
         line.what = "epoch"
         return line
     line.what = "other"
+    return line
+
+
+def _returned(line: _Line, s: str, unknown: list[tuple[str, str | None, str, str | None]]) -> _Line:
+    """An RL loop's step with an episode's return and nothing else (cleanrl's ``global_step=4096,
+    episodic_return=[12.]``): a step, its return beside it. cleanrl's ``global_step`` counts the
+    environment's steps (every vectorised environment's), so the step is said to be theirs."""
+    named = [n for n in beside(s, unknown=unknown) if n.kin is Kin.REWARD]
+    if named:
+        line.what, line.named = "step", tuple(named)
+        position = _position(line.readings)
+        if position is not None and "global" in position.name:
+            line.parts = (*line.parts, (ENV_TIMESTEPS, position.value))
     return line
 
 
