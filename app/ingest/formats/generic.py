@@ -601,6 +601,10 @@ class GenericParser(StepLines[_Line]):
             return Kind.FULL, other
         unknown: list[tuple[str, str | None, str, str | None]] = []
         readings = _in_epoch(batch_unplaced(pairs(s, unknown), s))
+        if unknown and not any(r.field in (Field.LOSS, Field.EVAL_LOSS) for r in readings) and _position(readings):
+            headed = _headed_loss(unknown)
+            if headed is not None:
+                readings.append(headed)
         if (readings and self._last is not None and all(r.field in _TIMING_FIELDS for r in readings)
                 and tied(s, known=True) is not None):
             # A line of the step's timing alone under it (``Step time: 0.52s``, ``elapsed: 0:12:30``): that step's
@@ -1454,6 +1458,37 @@ def _decide(line: _Line) -> _Line:
         return line
     line.what = "other"
     return line
+
+
+# Words that make a loss-headed name some other figure: a loss's scale or weight (``loss_scale``), a best or worst one.
+_NOT_LOSS_TAILS = frozenset({"scale", "scaler", "weight", "weights", "coef", "coeff", "fn", "type", "ratio", "std",
+                             "var", "count", "rate", "spike", "spikes"})
+_NOT_LOSS_QUALIFIERS = frozenset({"best", "least", "largest", "lowest", "highest", "smallest", "min", "max", "prev",
+                                  "previous", "last", "target", "ema"})
+
+
+def _headed_loss(unknown: list[tuple[str, str | None, str, str | None]]) -> Reading | None:
+    """The loss of a step record that names its one loss with a qualifier no rule knows (``dataset loss: 0.14``,
+    ``loss_net: 0.94``, ``recon loss 3.2``): read by its head word, ``loss``; None when it names several (the
+    parts of a loss, none the model's) or none."""
+    found: Reading | None = None
+    for raw, _paren, value_text, unit in unknown:
+        if unit is not None:
+            continue
+        words = normalise(raw).split(" ")
+        if not 2 <= len(words) <= 3:
+            continue
+        if words[-1] != "loss" and not (len(words) == 2 and words[0] == "loss" and words[1] not in _NOT_LOSS_TAILS):
+            continue
+        if set(words) & (EVAL_WORDS | _NOT_LOSS_QUALIFIERS):
+            continue
+        value = number(value_text)
+        if value is None:
+            continue
+        if found is not None:
+            return None
+        found = Reading(Field.LOSS, " ".join(words), value)
+    return found
 
 
 def _returned(line: _Line, s: str, unknown: list[tuple[str, str | None, str, str | None]]) -> _Line:
