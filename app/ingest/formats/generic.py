@@ -579,7 +579,12 @@ class GenericParser(StepLines[_Line]):
                 bar = m
         if bar is not None:
             head, post = s[: bar.start()], bar.group("post") or bar.group("cut") or ""
-            readings = _in_epoch(batch_unplaced(pairs(head) + pairs(post), s))
+            named_unknown: list[tuple[str, str | None, str, str | None]] = []
+            readings = _in_epoch(batch_unplaced(pairs(head, named_unknown) + pairs(post, named_unknown), s))
+            if named_unknown and not any(r.field in (Field.LOSS, Field.EVAL_LOSS) for r in readings):
+                headed = _headed_loss(named_unknown)  # (the textual-inversion bar's ``dataset loss: 0.1425575: 1%|…``)
+                if headed is not None:
+                    readings.append(headed)
             glued = _GLUED_EPOCH.search(head)
             if glued is not None and not any(r.field is Field.EPOCH for r in readings):
                 readings.append(Reading(Field.EPOCH, "epoch", float(glued.group(1))))

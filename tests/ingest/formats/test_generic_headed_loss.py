@@ -47,3 +47,11 @@ def test_a_nan_loss_net_is_read_as_printed() -> None:
 )
 def test_no_qualified_loss_is_taken_where_it_is_not_the_model_s(line: str) -> None:
     assert all(s.loss is None for s in _steps([line]))
+
+
+def test_a_bar_whose_description_names_its_loss_with_a_qualifier_is_a_step() -> None:
+    # textual inversion's bar (composed after its shape): ``dataset loss`` is the running loss over the data set
+    line = "dataset loss: 0.1425575:   1%|▍         | 811/100000 [06:19<12:53:21,  2.14it/s]"
+    steps = _steps([line])
+    assert [(s.step, s.total_steps, s.loss) for s in steps] == [(811, 100000, 0.1425575)]
+    assert steps[0].step_seconds == pytest.approx(1 / 2.14)
