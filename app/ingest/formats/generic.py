@@ -1469,7 +1469,11 @@ def _decide(line: _Line) -> _Line:
 _NOT_LOSS_TAILS = frozenset({"scale", "scaler", "weight", "weights", "coef", "coeff", "fn", "type", "ratio", "std",
                              "var", "count", "rate", "spike", "spikes"})
 _NOT_LOSS_QUALIFIERS = frozenset({"best", "least", "largest", "lowest", "highest", "smallest", "min", "max", "prev",
-                                  "previous", "last", "target", "ema"})
+                                  "previous", "last", "target", "ema",
+                                  # a term added to the model's loss, never the loss itself (BERT's next-sentence
+                                  # loss, a mixture of experts' balancing and router losses, a regulariser)
+                                  "nsp", "aux", "auxiliary", "balancing", "router", "z", "kl", "reg",
+                                  "regularization", "l1", "l2", "penalty", "entropy"})
 
 
 def _headed_loss(unknown: list[tuple[str, str | None, str, str | None]]) -> Reading | None:

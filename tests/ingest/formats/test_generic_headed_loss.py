@@ -39,9 +39,11 @@ def test_a_nan_loss_net_is_read_as_printed() -> None:
 @pytest.mark.parametrize(
     "line",
     [
-        "step 10 | recon loss: 0.25 | kl loss: 0.5",  # two parts, none the model's
+        "step 10 | box loss: 0.25 | cls loss: 0.5",  # two parts, none the model's
         "step 10 | loss_scale: 65536",  # a scaler's value
         "step 10 | best loss: 0.1",  # the best so far, not this step's
+        "step 5 | nsp loss 0.5 | lr 1e-4",  # a term added to the model's loss (BERT's next-sentence loss)
+        "step 5 | load_balancing_loss: 1.1",  # a mixture of experts' balancing term
         "step 10 | val_loss: 0.3",  # an evaluation's (read by its own rule)
     ],
 )
