@@ -317,6 +317,8 @@ REAL_FORMATS = {
     "generic-custom-llama2c-issue461-tinystories-mps.log": "generic",
     "generic-custom-nanogpt-issue110-iter-loss-time.log": "nanogpt",
     "generic-custom-slm-training-metrics-jsonl-relaunch.log": "generic",
+    "generic-cleanrl-issue11-global-step-episode-reward-lines.log": "generic",
+    "generic-diffusion-pipe-issue410-deepspeed-log-dist-step-1-to-4-iter-time-530s.log": "generic",
     "generic-gpt-neox-issue947-llama-bf16.log": "generic",
     "generic-lightning-novae-issue27-epoch-end-bar.log": "generic",
     "generic-lightning-rvt-issue40-max-steps-reached.log": "generic",

@@ -413,6 +413,13 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-megatron-lm-playground-nemo-2.0-gh-file-byoc-mbridge-done.log", T0, "end", "done · step 10/10", "done",
      {"loss": 9.763827, "lr": 1.5e-06, "grad_norm": 33.055, "step_seconds": 4.6478, "finished": True,
       "eval": {"val_loss": {"value": 9.64748, "step": 10}, "test_loss": {"value": 9.625707, "step": 10}}}),
+    # cleanrl's episode lines: ``global_step=3553, episode_reward=28.04640999748334`` (the environment's steps)
+    ("generic-cleanrl-issue11-global-step-episode-reward-lines.log", T0, T0, "step 3553 · no timing", "measuring",
+     {"step": 3553, "loss": None, "figures": {"total/timesteps": 3553, "reward": 28.04640999748334}}),
+    # diffusion-pipe behind DeepSpeed: ``[Rank 0] step=4, skipped=0, lr=[3.9872000000000007e-07]`` (one group's lr, in
+    # brackets), then ``steps: 4 loss: 0.1193 iter time (s): 533.263``; 3600 / 533.263 = 6.75 steps an hour
+    ("generic-diffusion-pipe-issue410-deepspeed-log-dist-step-1-to-4-iter-time-530s.log", T0, "end",
+     "step 4 · 6.7 steps/h", "training", {"loss": 0.1193, "lr": 3.9872e-07, "step_seconds": 533.263}),
     ("generic-gpt-neox-issue947-llama-bf16.log", T0, "end", "step 2/55000 · …", "measuring",
      {"step": 2, "loss": 2.175701, "lr": 2.424e-09, "step_seconds": 6.5247}),
     ("generic-megatron-deepspeed-argonne-megatron-deepspeed-file-alcf-readme-ckpt-crash.log", T0, "end",
@@ -1293,6 +1300,8 @@ GENERIC_READ = {
     "generic-fairseq-modernmt-issue509-valid-lines-only.log": "step, epoch, eval",
     "generic-modula-pr1-step-train-test-loss-tokens-per-gpu-sec-mfu.log": "step, loss, tok/s, eval",
     "generic-t81-558-issue86-keras-verbose2-epoch-of-1000-tf-glog-lines.log": "step, epoch, loss, step time, eval",
+    "generic-cleanrl-issue11-global-step-episode-reward-lines.log": "step",
+    "generic-diffusion-pipe-issue410-deepspeed-log-dist-step-1-to-4-iter-time-530s.log": "step, loss, lr, step time",
     "generic-megatron-lm-issue5-bert-lm-nsp-loss.log": "step, total, loss, lr, step time",
     "generic-megatron-lm-issue756-mixtral-h100.log": "step, total, loss, lr, grad norm, step time",
     "generic-megatron-lm-chinese-transformer-xl-issue7-lm-loss-nan.log": "step, total, loss, lr, step time, eval",

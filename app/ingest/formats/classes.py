@@ -78,7 +78,9 @@ _RATE_NAMES = frozenset({"fps", "samples sec", "samples s", "samples per second"
 _ENV_TOTALS = frozenset({"env total steps", "env total timesteps"})
 # An RL run's mean reward over its recent episodes, as rsl_rl and other loops name it.
 _REWARD_NAMES = frozenset({"mean reward", "mean episode reward", "average reward", "avg reward", "episode reward mean",
-                           "mean episode return", "reward mean"})
+                           "mean episode return", "reward mean",
+                           # cleanrl's ``global_step=4096, episodic_return=[12.]``: the episode just ended, at that step
+                           "episodic return", "episode return", "episodic reward", "episode reward"})
 # A score's words: on an evaluation's own line, a figure so named is that evaluation's (vietocr's ``acc full seq``).
 _SCORE_WORDS = frozenset({"acc", "accuracy", "f1", "bleu", "rouge", "auc", "precision", "recall", "wer", "cer", "ppl",
                           "perplexity", "iou", "miou", "map", "em"})

@@ -602,7 +602,12 @@ class GenericParser(StepLines[_Line]):
                 bar = m
         if bar is not None:
             head, post = s[: bar.start()], bar.group("post") or bar.group("cut") or ""
-            readings = _in_epoch(batch_unplaced(pairs(head) + pairs(post), s))
+            named_unknown: list[tuple[str, str | None, str, str | None]] = []
+            readings = _in_epoch(batch_unplaced(pairs(head, named_unknown) + pairs(post, named_unknown), s))
+            if named_unknown and not any(r.field in (Field.LOSS, Field.EVAL_LOSS) for r in readings):
+                headed = _headed_loss(named_unknown)  # (the textual-inversion bar's ``dataset loss: 0.1425575: 1%|…``)
+                if headed is not None:
+                    readings.append(headed)
             glued = _GLUED_EPOCH.search(head)
             if glued is not None and not any(r.field is Field.EPOCH for r in readings):
                 readings.append(Reading(Field.EPOCH, "epoch", float(glued.group(1))))
@@ -635,6 +640,10 @@ class GenericParser(StepLines[_Line]):
             return Kind.FULL, other
         unknown: list[tuple[str, str | None, str, str | None]] = []
         readings = _in_epoch(batch_unplaced(pairs(s, unknown), s))
+        if unknown and not any(r.field in (Field.LOSS, Field.EVAL_LOSS) for r in readings) and _position(readings):
+            headed = _headed_loss(unknown)
+            if headed is not None:
+                readings.append(headed)
         if (readings and self._last is not None and all(r.field in _TIMING_FIELDS for r in readings)
                 and tied(s, known=True) is not None):
             # A line of the step's timing alone under it (``Step time: 0.52s``, ``elapsed: 0:12:30``): that step's
@@ -751,6 +760,8 @@ class GenericParser(StepLines[_Line]):
                 if position.field is Field.EPOCH:
                     readings.append(Reading(Field.STEP, "epoch", position.value, position.total))
                 line.what = "step"
+        if line.what == "other" and ("return" in s or "reward" in s) and unknown and _position(readings) is not None:
+            line = _returned(line, s, unknown)
         if line.what in ("other", "step") and "loss/" in s and not (parts or line.parts) and _position(readings):
             # dreamerv3's ``train/loss/image: 61.08 | train/loss/rew: 0.52``: a loss printed in its parts, each named
             # after its ``loss/``; its rates (``fps/train``) beside them under their names
@@ -1509,6 +1520,54 @@ def _decide(line: _Line) -> _Line:
         line.what = "epoch"
         return line
     line.what = "other"
+    return line
+
+
+# Words that make a loss-headed name some other figure: a loss's scale or weight (``loss_scale``), a best or worst one.
+_NOT_LOSS_TAILS = frozenset({"scale", "scaler", "weight", "weights", "coef", "coeff", "fn", "type", "ratio", "std",
+                             "var", "count", "rate", "spike", "spikes"})
+_NOT_LOSS_QUALIFIERS = frozenset({"best", "least", "largest", "lowest", "highest", "smallest", "min", "max", "prev",
+                                  "previous", "last", "target", "ema",
+                                  # a term added to the model's loss, never the loss itself (BERT's next-sentence
+                                  # loss, a mixture of experts' balancing and router losses, a regulariser)
+                                  "nsp", "aux", "auxiliary", "balancing", "router", "z", "kl", "reg",
+                                  "regularization", "l1", "l2", "penalty", "entropy"})
+
+
+def _headed_loss(unknown: list[tuple[str, str | None, str, str | None]]) -> Reading | None:
+    """The loss of a step record that names its one loss with a qualifier no rule knows (``dataset loss: 0.14``,
+    ``loss_net: 0.94``, ``recon loss 3.2``): read by its head word, ``loss``; None when it names several (the
+    parts of a loss, none the model's) or none."""
+    found: Reading | None = None
+    for raw, _paren, value_text, unit in unknown:
+        if unit is not None:
+            continue
+        words = normalise(raw).split(" ")
+        if not 2 <= len(words) <= 3:
+            continue
+        if words[-1] != "loss" and not (len(words) == 2 and words[0] == "loss" and words[1] not in _NOT_LOSS_TAILS):
+            continue
+        if set(words) & (EVAL_WORDS | _NOT_LOSS_QUALIFIERS):
+            continue
+        value = number(value_text)
+        if value is None:
+            continue
+        if found is not None:
+            return None
+        found = Reading(Field.LOSS, " ".join(words), value)
+    return found
+
+
+def _returned(line: _Line, s: str, unknown: list[tuple[str, str | None, str, str | None]]) -> _Line:
+    """An RL loop's step with an episode's return and nothing else (cleanrl's ``global_step=4096,
+    episodic_return=[12.]``): a step, its return beside it. cleanrl's ``global_step`` counts the
+    environment's steps (every vectorised environment's), so the step is said to be theirs."""
+    named = [n for n in beside(s, unknown=unknown) if n.kin is Kin.REWARD]
+    if named:
+        line.what, line.named = "step", tuple(named)
+        position = _position(line.readings)
+        if position is not None and "global" in position.name:
+            line.parts = (*line.parts, (ENV_TIMESTEPS, position.value))
     return line
 
 

@@ -186,8 +186,11 @@ _COMPOUND_PART = re.compile(r"(\d+(?:\.\d+)?)([hms])")
 # the name is read backwards from there (:func:`_name_before`): finding the values first keeps a
 # long line of prose as cheap as its numbers are few.
 VALUE = re.compile(
-    # ``Epoch [1/10]``, ``iter: [10/500]``, ``Iter(train) [  50/1000]`` (not ``lr=[…]``: DeepSpeed's groups)
-    r"(?<=[\w)'\"])(?:['\"]?\s*:\s*(?:['\"]|\[\s*|\((?=\d[\d.eE+-]*,\)))?|\s*=\s*['\"]?|\s+(?:['\"]|\[\s*)?)"
+    # ``Epoch [1/10]``, ``iter: [10/500]``, ``Iter(train) [  50/1000]``; after ``=`` a bracket holding one number
+    # alone (DeepSpeed's ``lr=[5e-05]``, cleanrl's ``episodic_return=[12.]``), never a list (``mom=[[0.9, 0.999]]``,
+    # ``lr=[0.1, 0.01]``: one figure a parameter group)
+    r"(?<=[\w)'\"])(?:['\"]?\s*:\s*(?:['\"]|\[\s*|\((?=\d[\d.eE+-]*,\)))?"
+    r"|\s*=\s*(?:['\"]|\[(?=[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\]))?|\s+(?:['\"]|\[\s*)?)"
     rf"(?P<value>{_COMPOUND}|{_CLOCK}|{NUM})(?P<si>[KMBGT](?![\w/]))?"
     r"(?:\s*/\s*(?P<total>\d[\d,]{0,14})\b)?"
     r"(?P<unit>\s?(?:ms|sec|s|min|h|%|it/s|s/it|\((?:ms|sec|s)\))(?![A-Za-z/]))?"

@@ -4,7 +4,8 @@ Logs reach tokwatch copied from issues, notebooks and chat as often as straight 
 a copy carries marks no trainer printed: a Markdown inline code span's or fence's backticks glued to
 the first or last line (`` `completed step: 9, … loss: 0.000` ``), a quote's ``> ``, the ``<pre>``
 of an HTML copy, a shell prompt before a command, a terminal's escape sequences pasted in caret
-notation (``^[OP^[OP`` from a function key, ``^[[0m`` from a colour code), a log collector's JSON record
+notation (``^[OP^[OP`` from a function key, ``^[[0m`` from a colour code), Markdown emphasis an author put
+around a figure to point at it (``{'loss': **4.7581**, …}``, ``__0.52__``), a log collector's JSON record
 around the line (``{"Timestamp":"2024-09-21T10:34:28.05Z","Body":"Traceback (most recent call last):"}``,
 docker's ``{"log":"…\n","stream":"stderr","time":"…"}``). :func:`unpasted` takes
 them off once, in the line pipeline and in the format sniffer alike, so every row and the sniffer
@@ -28,6 +29,9 @@ _QUOTE = re.compile(r"(?:>(?:[ \t]|$))+")
 # An HTML copy's block around the text.
 _HTML_OPEN = re.compile(r"<(?:pre|code)(?: [^>]{0,80})?>(?:<code>)?")
 _HTML_CLOSE = re.compile(r"(?:</code>)?</(?:pre|code)>$")
+# Markdown emphasis around one number (bold or underscore bold): never ``**kwargs``, ``2**10`` or ``__init__``,
+# which hold no number between their marks.
+_EMPHASIS = re.compile(r"(?<![\w*])(\*\*|__)([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?%?)\1(?![\w*])")
 # A shell prompt before a command: ``$ ``, ``user@host:~/dir$ ``, ``root@0a1b:/workspace# ``, maybe
 # after a virtual environment's name (``(venv) ``).
 _PROMPT = re.compile(r"(?:\([\w.-]{1,40}\) )?(?:[\w.-]{1,64}@[\w.-]{1,64}:[^\s$#]{0,200}[$#]|\$) (?=\S)")
@@ -66,6 +70,8 @@ def unpasted(line: str) -> str:
     """The line without what a paste added around it (the module's docstring); the line itself when nothing."""
     if "^[" in line:
         line = _CARET_ESCAPE.sub("", line)
+    if "**" in line or "__" in line:
+        line = _EMPHASIS.sub(r"\2", line)
     head = line[:1]
     if head == "{":
         collected = _collected(line)
@@ -104,4 +110,5 @@ def unpasted(line: str) -> str:
 
 def maybe_pasted(line: str) -> bool:
     """True when :func:`unpasted` could change the line (a cheap test for the per-line path)."""
-    return line[:1] in PASTE_HEADS or line.endswith(("`", ">")) or "^[" in line or "@" in line[:80]
+    return (line[:1] in PASTE_HEADS or line.endswith(("`", ">")) or "^[" in line or "@" in line[:80]
+            or "**" in line or "__" in line)

@@ -66,10 +66,11 @@ _FIGURED_FIELD = re.compile(r"(?i)\b(?:epoch|iter|iteration|step)\s?[:=]\s?\d")
 # NeMo's Lightning records: ``[INFO     | pytorch_lightning.utilities.rank_zero]: ``.
 _LEVEL_NAME = re.compile(rf"{_LEVEL}:[\w.<>-]{{0,120}}:\s?|\[{_LEVEL} *\| *[\w.<>-]{{1,120}}\]:\s?")
 # torchrun's ``[rank0]:``/``[default0]:``, mpirun's ``[1,0]<stdout>:``, Lightning's ``[rank: 0] ``.
-# A rank or worker named bare before a separator (``rank 1 | ``, ``worker 3: ``).
+# A rank or worker named bare before a separator (``rank 1 | ``, ``worker 3: ``); DeepSpeed's and Megatron's
+# ``[Rank 0] `` leading the line (``print_rank_0``'s, and ``log_dist``'s once its logging fields are off).
 _RANK = re.compile(
     r"\[(?:rank|default)(\d{1,6})\]:\s?|\[\d{1,6},(\d{1,6})\]<std(?:out|err)>:\s?|\[rank: (\d{1,6})\]:? "
-    r"|(?i:rank|worker) ?(\d{1,6}) ?[|:] "
+    r"|(?i:rank|worker) ?(\d{1,6}) ?[|:] |\[(?i:rank) (\d{1,6})\]:? ?"
 )
 # A process named by the launcher that gathers its output: Ray's ``(pid=4242) ``, ``(RayTrainWorker
 # pid=4242, ip=10.0.0.1) ``, SkyPilot's ``(task, pid=4242) `` and, on several nodes, ``(worker1,
@@ -144,7 +145,7 @@ class PrefixReader:
         for _ in range(_MAX_PEELS):
             m = _RANK.match(line, pos)
             if m is not None:
-                rank = int(m.group(1) or m.group(2) or m.group(3) or m.group(4))
+                rank = int(m.group(1) or m.group(2) or m.group(3) or m.group(4) or m.group(5))
                 pos = m.end()
                 continue
             m = _PROCESS.match(line, pos)

@@ -45,6 +45,11 @@ PETALS = "hivemind-petals-issue389-server-loading-blocks-72-to-76-adapters-termi
         # a function key's and a colour code's escapes pasted in caret notation
         ("^[OP^[OPJul 20 12:17:54.764 [INFO] Loaded", "Jul 20 12:17:54.764 [INFO] Loaded"),
         ("^[[32mstep 3 loss 1.0^[[0m", "step 3 loss 1.0"),
+        # Markdown emphasis an author put around a figure; never Python's own ``**`` and ``__``
+        ("{'loss': **4.7581**, 'epoch': 0.1}", "{'loss': 4.7581, 'epoch': 0.1}"),
+        ("step 3 loss __0.52__ acc **97.5%**", "step 3 loss 0.52 acc 97.5%"),
+        ("  File \"/x/__init__.py\", line 2, in f(**kwargs)", "  File \"/x/__init__.py\", line 2, in f(**kwargs)"),
+        ("size = 2**10 and 3**2**", "size = 2**10 and 3**2**"),
         # spans inside the line are the line's own
         ("use `torchrun` to launch", "use `torchrun` to launch"),
         ("`Trainer.fit` stopped: `max_steps=400000` reached.", "`Trainer.fit` stopped: `max_steps=400000` reached."),

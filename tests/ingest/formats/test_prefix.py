@@ -54,6 +54,8 @@ PREFIXES: list[tuple[str, float | None, int | None]] = [
     ("I0501 12:00:00.250000 140213 train.py:88] ", MAY_1 + 0.25, None),  # absl / glog
     ("[rank0]:", None, 0),  # torchrun --tee / --local-ranks-filter (2.x)
     ("[default0]:", None, 0),  # torchrun (1.x)
+    ("[Rank 2] ", None, 2),  # DeepSpeed's / Megatron's print_rank_0 leading the line
+    ("[rank 1]: ", None, 1),
     ("[1,0]<stdout>:", None, 0),  # mpirun --tag-output
     ("0: ", None, 0),  # srun --label
     (" 3: ", None, 3),
