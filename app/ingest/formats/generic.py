@@ -1534,6 +1534,9 @@ _NOT_LOSS_QUALIFIERS = frozenset({"best", "least", "largest", "lowest", "highest
                                   "regularization", "l1", "l2", "penalty", "entropy"})
 
 
+_ONE_NETWORK = re.compile(r"[a-z]\d?")
+
+
 def _headed_loss(unknown: list[tuple[str, str | None, str, str | None]]) -> Reading | None:
     """The loss of a step record that names its one loss with a qualifier no rule knows (``dataset loss: 0.14``,
     ``loss_net: 0.94``, ``recon loss 3.2``): read by its head word, ``loss``; None when it names several (the
@@ -1549,6 +1552,8 @@ def _headed_loss(unknown: list[tuple[str, str | None, str, str | None]]) -> Read
             continue
         if set(words) & (EVAL_WORDS | _NOT_LOSS_QUALIFIERS):
             continue
+        if len(words) == 2 and _ONE_NETWORK.fullmatch(words[0] if words[1] == "loss" else words[1]):
+            continue  # (a GAN's ``G Loss``, ``D1 Loss``: one network's loss of several, not the model's)
         value = number(value_text)
         if value is None:
             continue
