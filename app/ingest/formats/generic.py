@@ -464,6 +464,8 @@ class GenericParser(StepLines[_Line]):
         s = _LAUNCHER.sub("", text).strip() if "|" in text else text.strip()
         if not s or s.startswith("#"):
             return Kind.FULL, None  # a comment (a shell's, a markdown heading): no record
+        if s[:6] == "wandb:":
+            return Kind.FULL, None  # wandb's own lines (its run summary's last values: the crash watch's, summaries.py)
         if s[:1] in SCALAR_HEADS and self._last is None and (printed := scalar_print(s)) is not None:
             # a notebook's ``print(loss)`` of a tensor (scalar_prints.py), in a log that numbers no step
             return Kind.FULL, _Line("logged", at, [Reading(Field.LOSS, "loss", printed)], text=s)
