@@ -321,6 +321,7 @@ REAL_FORMATS = {
     "generic-chatglm-lora-issue32-bare-tensor-loss-prints-then-nan.log": "generic",
     "generic-dirac-pytorch-issue4-loss-tensor-prints-beside-parameter-and-gradient-tensors.log": "generic",
     "generic-lightning-issue11471-pre-html-escaped-bar-epoch-80-10-of-15.log": "generic",
+    "generic-verse-medical-issue31-time-of-day-prefix-train-iter-loss-net-nan.log": "generic",
     "generic-diffusion-pipe-issue410-deepspeed-log-dist-step-1-to-4-iter-time-530s.log": "generic",
     "generic-gpt-neox-issue947-llama-bf16.log": "generic",
     "generic-lightning-novae-issue27-epoch-end-bar.log": "generic",
