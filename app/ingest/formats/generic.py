@@ -55,7 +55,7 @@ from .keras_bars import keras_line
 from .pipeline import StepLines
 from .prefix import LineTimes
 from .scalar_prints import HEADS as SCALAR_HEADS
-from .scalar_prints import scalar_print
+from .scalar_prints import scalar_print, scalars_inside
 from .vertical_records import VerticalRecord, vertical_start
 
 MAX_CHARS = 4096
@@ -469,6 +469,8 @@ class GenericParser(StepLines[_Line]):
         if s[:1] in SCALAR_HEADS and self._last is None and (printed := scalar_print(s)) is not None:
             # a notebook's ``print(loss)`` of a tensor (scalar_prints.py), in a log that numbers no step
             return Kind.FULL, _Line("logged", at, [Reading(Field.LOSS, "loss", printed)], text=s)
+        if "tensor(" in s:
+            s = scalars_inside(s)  # (a record's figure printed as a one-number tensor: its number)
         if "," in s and (self._columns or s[:1].isalpha()):
             table = self._table_row(s)
             if table is None:

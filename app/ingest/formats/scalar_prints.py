@@ -33,3 +33,13 @@ def scalar_print(text: str) -> float | None:
         return None
     m = _SCALAR.fullmatch(text)
     return number(m.group(1) or m.group(2)) if m is not None else None
+
+
+# A one-number tensor's repr inside a record (``-----Step 3 --LOSS-- tensor(2.3075, device='cuda:0', grad_fn=<…>)``,
+# llama-recipes' ``eval_ppl=tensor(5.2620, device='cuda:0')``): the number it holds, as printed with ``.item()``.
+_INSIDE = re.compile(rf"(?<![\w.])tensor\(\s*({_VALUE})(?:{_ARGUMENT}){{0,4}}\s*\)")
+
+
+def scalars_inside(text: str) -> str:
+    """``text`` with each one-number tensor's repr in it replaced by its number (the text itself when none)."""
+    return _INSIDE.sub(r"\1", text) if "tensor(" in text else text

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from app.ingest.formats import create_parser, detect
-from app.ingest.formats.scalar_prints import scalar_print
+from app.ingest.formats.scalar_prints import scalar_print, scalars_inside
 from app.stats.events import TrainStep
 from tests.coldread import T0, read_cold
 from tests.reallogs import body
@@ -80,3 +80,27 @@ def test_a_tensor_print_after_numbered_steps_is_not_a_record() -> None:
              "tensor(0.0126, device='cuda:0', grad_fn=<CompiledFunctionBackward>)"]
     steps = [e for e in create_parser("generic").feed(lines) if isinstance(e, TrainStep)]
     assert [(s.step, s.loss, s.logged) for s in steps] == [(4998, 0.013978, False), (4999, 0.012582, False)]
+
+
+@pytest.mark.parametrize(
+    ("record", "read"),
+    [
+        ("eval_ppl=tensor(5.2620, device='cuda:0') eval_epoch_loss=tensor(1.6605, device='cuda:0')",
+         "eval_ppl=5.2620 eval_epoch_loss=1.6605"),
+        ("-----Step 3 --LOSS-- tensor(nan, device='cuda:0', grad_fn=<AddBackward0>)", "-----Step 3 --LOSS-- nan"),
+        # several numbers, or a name ending in ``tensor``, stay as printed
+        ("grad tensor([0.1, 0.2]) step 3", "grad tensor([0.1, 0.2]) step 3"),
+        ("my_tensor(3) step 3", "my_tensor(3) step 3"),
+    ],
+)
+def test_a_one_number_tensor_inside_a_record_is_its_number(record: str, read: str) -> None:
+    assert scalars_inside(record) == read
+
+
+def test_llama_recipes_evaluations_printed_as_tensors_are_read(tmp_path: Path) -> None:
+    # hpcaubuserguide's llama-recipes run: each epoch's ``eval_ppl=tensor(…) eval_epoch_loss=tensor(…)``; the last
+    # epoch's are eval_epoch_loss 1.6479 and eval_ppl 5.1962 (the header's expected figures)
+    name = "generic-llama-recipes-hpcaub-userguide-file-octopus-llm-rst-done.log"
+    training = read_cold(tmp_path, body(name), name=name)["training"]
+    evals = {name: view["value"] for name, view in training["eval"].items()}
+    assert evals == {"eval_epoch_loss": 1.6479, "eval_ppl": 5.1962}
