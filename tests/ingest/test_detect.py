@@ -319,6 +319,7 @@ REAL_FORMATS = {
     "generic-custom-slm-training-metrics-jsonl-relaunch.log": "generic",
     "generic-cleanrl-issue11-global-step-episode-reward-lines.log": "generic",
     "generic-chatglm-lora-issue32-bare-tensor-loss-prints-then-nan.log": "generic",
+    "crash-mobile-deeplab-issue17-tf-estimator-model-diverged-with-loss-nan-traceback-cut.log": "generic",
     "generic-dirac-pytorch-issue4-loss-tensor-prints-beside-parameter-and-gradient-tensors.log": "generic",
     "generic-lightning-issue11471-pre-html-escaped-bar-epoch-80-10-of-15.log": "generic",
     "generic-verse-medical-issue31-time-of-day-prefix-train-iter-loss-net-nan.log": "generic",

@@ -116,6 +116,8 @@ _FATAL = re.compile(
     r"|Current loss scale already at minimum"
     r"|(?:CUDA|MPS backend|HIP|XPU) out of memory|OutOfMemoryError|CUDA error: an illegal memory access|device-side assert triggered"
     r"|CUDA driver error"
+    # TensorFlow's NanTensorHook: it logs this, then raises NanLossDuringTrainingError (the run dies of its NaN loss)
+    r"|\bModel diverged with loss = NaN\b"
     r"|libc\+\+abi: terminating|terminating due to uncaught exception"
     # a shell's notice of a signal's death, as macOS's bash writes it (``… line 266: 33498 Killed: 9  python …``)
     r"|\b(?:Killed: 9|Terminated: 15|Abort trap: 6|Segmentation fault: 11|Bus error: 10)\b"
@@ -239,7 +241,7 @@ _MAYBE = re.compile(
             "error", "exception", "traceback", 'file "', "interrupt", "nccl", "terminat", "exit", "kill",
             "已杀死", "getötet", "強制終了", "убито", "processus arrêté", "已终止",
             "fault", "fatal", "dumped", "cancelled", "due to", "overflow", "abort", "^c", "code", "loss scale",
-            "out of memory", "assert", "signal", "non-finite",
+            "out of memory", "assert", "signal", "non-finite", "model diverged",
         )
     )
 )
@@ -347,10 +349,14 @@ class CrashWatch:
             # finished one starts over, caught or not by what the line before it says.
             glued = line[:at].strip()
             if not self._in_traceback:
+                fatal_above = self._previous_fatal
                 self._handled = self._caught(glued)
                 if self._handled or self._since_caught > RERAISE_LINES:
                     self._caught_error = self._failed_error = None
-                self._frame, self._cut_said, self._glued_said = None, False, False
+                # (right under a fatal line just read, a traceback cut before its error line is that line's: the same
+                # news, which the fatal line said better, as TensorFlow's ``Model diverged with loss = NaN.`` before
+                # the NanLossDuringTrainingError it raises)
+                self._frame, self._cut_said, self._glued_said = None, fatal_above, False
             self._in_traceback, self._traceback_lines, self._after_exception = True, 0, 0
             if not self._handled and _BAR_END.search(glued):
                 # Python's report of an uncaught exception glued to the progress bar: the run dies
