@@ -105,3 +105,13 @@ def test_wandb_s_summary_after_a_known_trainer_s_steps_ends_its_run(tmp_path: Pa
     assert snapshot["state"] == "done"
     assert (snapshot["training"]["step"], snapshot["training"]["loss"]) == (30, 2.3)
     assert finished_line(snapshot) == "Finished: wandb run summary: train/loss 2.3 · iter 30"
+
+
+def test_the_generic_reader_s_own_end_keeps_the_summary_s_words(tmp_path: Path) -> None:
+    # composed: the generic reader ends a run at ``Total training time`` itself; the block holding it says more
+    lines = ["step 1 loss 3.5", "step 2 loss 3.4", "step 3 loss 3.3", "Total training time: 14.35m",
+             "Final train loss: 3.076997", "Min val Loss: 3.410783"]
+    snapshot = read_cold(tmp_path, lines, at=T0)
+    assert snapshot["state"] == "done"
+    assert finished_line(snapshot) == ("Finished: Total training time: 14.35m · Final train loss: 3.076997"
+                                       " · Min val Loss: 3.410783")
