@@ -10,7 +10,7 @@ from pathlib import Path
 
 from app.ingest.formats import create_parser, detect
 from app.ingest.formats.summaries import SummaryBlock
-from app.stats.events import StageEnd, TrainStep
+from app.stats.events import StageEnd, StepRun, Tick, TrainStep
 from tests.coldread import T0, read_cold
 from tests.reallogs import body
 
@@ -115,3 +115,17 @@ def test_the_generic_reader_s_own_end_keeps_the_summary_s_words(tmp_path: Path) 
     assert snapshot["state"] == "done"
     assert finished_line(snapshot) == ("Finished: Total training time: 14.35m · Final train loss: 3.076997"
                                        " · Min val Loss: 3.410783")
+
+
+def test_the_bulk_reading_places_the_summary_where_the_line_by_line_reading_does() -> None:
+    # composed: nanoGPT's usual lines (read in runs by the history import), then wandb's closing block
+    lines = [f"iter {i}: loss {3 - i / 100:.4f}, time 100.00ms, mfu 10.00%" for i in range(1, 41)]
+    lines += ["wandb: Run summary:", "wandb: train/loss 2.6", "wandb: "]
+    by_line = create_parser("nanogpt").feed(lines)
+    items = create_parser("nanogpt").feed_runs(lines)
+    assert any(isinstance(item, StepRun) for item in items)  # (the usual lines read as a run)
+    in_runs = [event for item in items
+               for event in ([item.step(i) for i in range(len(item))] if isinstance(item, StepRun) else [item])]
+    assert [e for e in in_runs if not isinstance(e, Tick)] == [e for e in by_line if not isinstance(e, Tick)]
+    ends = [e for e in by_line if isinstance(e, StageEnd)]
+    assert [e.summary for e in ends][:1] == ["wandb run summary: train/loss 2.6"]
