@@ -318,6 +318,11 @@ REAL_FORMATS = {
     "generic-custom-nanogpt-issue110-iter-loss-time.log": "nanogpt",
     "generic-custom-slm-training-metrics-jsonl-relaunch.log": "generic",
     "generic-cleanrl-issue11-global-step-episode-reward-lines.log": "generic",
+    "generic-chatglm-lora-issue32-bare-tensor-loss-prints-then-nan.log": "generic",
+    "crash-mobile-deeplab-issue17-tf-estimator-model-diverged-with-loss-nan-traceback-cut.log": "generic",
+    "generic-dirac-pytorch-issue4-loss-tensor-prints-beside-parameter-and-gradient-tensors.log": "generic",
+    "generic-lightning-issue11471-pre-html-escaped-bar-epoch-80-10-of-15.log": "generic",
+    "generic-verse-medical-issue31-time-of-day-prefix-train-iter-loss-net-nan.log": "generic",
     "generic-diffusion-pipe-issue410-deepspeed-log-dist-step-1-to-4-iter-time-530s.log": "generic",
     "generic-gpt-neox-issue947-llama-bf16.log": "generic",
     "generic-lightning-novae-issue27-epoch-end-bar.log": "generic",
@@ -426,6 +431,8 @@ REAL_FORMATS = {
     # a run's endings: a wall-clock cap read late, a model saved then wandb's closing block, a Ctrl-C glued to a bar
     "stopself-parameter-golf-leakyrelu-ttt-wallclock-cap-long-final-eval.log": "modded-nanogpt",
     "stopself-buildyourownllm-babygpt-v12-speed-time-lines-model-saved.log": "generic",
+    "stopself-slowrun-pr15-copied-final-summary-total-training-time-final-train-loss-min-val-loss.log": "generic",
+    "stopself-wandb-issue2450-run-summary-yolov5-losses-metrics-no-steps.log": "generic",
     "crash-trl-dapo-grpo-keyboardinterrupt-glued-to-bar-6-of-29790.log": "hf-trainer",
     # verl's bar alone behind Ray's ANSI prefixes, stuck at 0/58: verl's (a known format's step 0 is not the fallback's)
     "verl-chrisytz-tpu-xla-stuck-step0-of-58.log": "verl",

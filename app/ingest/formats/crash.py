@@ -53,6 +53,7 @@ from .fields import clean, next_plain
 from .paste import unpasted
 from .pipeline import StepLines
 from .prefix import PrefixReader
+from .summaries import SummaryBlock
 
 # Tracebacks are shown by their exception line: capped, as a detail line is.
 MAX_ERROR_CHARS = 240
@@ -115,6 +116,8 @@ _FATAL = re.compile(
     r"|Current loss scale already at minimum"
     r"|(?:CUDA|MPS backend|HIP|XPU) out of memory|OutOfMemoryError|CUDA error: an illegal memory access|device-side assert triggered"
     r"|CUDA driver error"
+    # TensorFlow's NanTensorHook: it logs this, then raises NanLossDuringTrainingError (the run dies of its NaN loss)
+    r"|\bModel diverged with loss = NaN\b"
     r"|libc\+\+abi: terminating|terminating due to uncaught exception"
     # a shell's notice of a signal's death, as macOS's bash writes it (``… line 266: 33498 Killed: 9  python …``)
     r"|\b(?:Killed: 9|Terminated: 15|Abort trap: 6|Segmentation fault: 11|Bus error: 10)\b"
@@ -238,7 +241,7 @@ _MAYBE = re.compile(
             "error", "exception", "traceback", 'file "', "interrupt", "nccl", "terminat", "exit", "kill",
             "已杀死", "getötet", "強制終了", "убито", "processus arrêté", "已终止",
             "fault", "fatal", "dumped", "cancelled", "due to", "overflow", "abort", "^c", "code", "loss scale",
-            "out of memory", "assert", "signal", "non-finite",
+            "out of memory", "assert", "signal", "non-finite", "model diverged",
         )
     )
 )
@@ -290,10 +293,17 @@ class CrashWatch:
         self._glued_said = False  # its header, glued to a progress bar, was already reported as a crash
         self._caught_error: str | None = None  # the error line of the caught traceback just read
         self._since_caught = 0  # lines read since it
+        self._summary = SummaryBlock()  # a run's closing summary under way (summaries.py)
+        self.seen = 0  # lines read so far (where a closing summary belongs is told by this count)
+        self._summed: list[tuple[int, list[Event]]] = []  # closing summaries read, each where it belongs
 
     def see(self, raw: str) -> list[Event]:
-        """The events this line adds (usually none)."""
+        """The events this line adds (usually none). A closing summary it ends is kept for :meth:`summaries`."""
         self._since_caught += 1
+        closed = self._summary.see(self.seen, raw)
+        self.seen += 1
+        if closed is not None:
+            self._summed.append((closed[0], [closed[1]]))
         if not self._in_traceback and not self._after_exception and not _MAYBE.search(low := raw.lower()):
             if raw.strip():
                 self._previous, self._previous_fatal = raw, False
@@ -321,6 +331,9 @@ class CrashWatch:
             if plain[i] and not self._in_traceback and not self._after_exception:
                 end = next_plain(plain, i + 1)
                 self._previous, self._previous_fatal = lines[end - 1], False  # (such a line is never blank)
+                if self._summary.under_way:
+                    self._close_summary()  # (a step line is no row of it)
+                self.seen += end - i
                 i = end
                 continue
             found = see(lines[i])
@@ -336,10 +349,14 @@ class CrashWatch:
             # finished one starts over, caught or not by what the line before it says.
             glued = line[:at].strip()
             if not self._in_traceback:
+                fatal_above = self._previous_fatal
                 self._handled = self._caught(glued)
                 if self._handled or self._since_caught > RERAISE_LINES:
                     self._caught_error = self._failed_error = None
-                self._frame, self._cut_said, self._glued_said = None, False, False
+                # (right under a fatal line just read, a traceback cut before its error line is that line's: the same
+                # news, which the fatal line said better, as TensorFlow's ``Model diverged with loss = NaN.`` before
+                # the NanLossDuringTrainingError it raises)
+                self._frame, self._cut_said, self._glued_said = None, fatal_above, False
             self._in_traceback, self._traceback_lines, self._after_exception = True, 0, 0
             if not self._handled and _BAR_END.search(glued):
                 # Python's report of an uncaught exception glued to the progress bar: the run dies
@@ -371,6 +388,19 @@ class CrashWatch:
                 self._in_traceback, self._traceback_lines, self._after_exception = True, 0, 0
                 return []
         return self._single(line, message)
+
+    def summaries(self, base: int) -> list[tuple[int, list[Event]]]:
+        """The closing summaries read since the last call, the one under way ended with what was read: each with
+        the index (lines counted from ``base``, the count when the batch began) of the line after which it goes,
+        the one before its first row (-1: before the batch's first line)."""
+        self._close_summary()
+        summed, self._summed = self._summed, []
+        return [(index - base, events) for index, events in summed]
+
+    def _close_summary(self) -> None:
+        closed = self._summary.end()
+        if closed is not None:
+            self._summed.append((closed[0], [closed[1]]))
 
     def cut_traceback(self) -> list[Event]:
         """At the end of what was read: a traceback the program did not catch, whose header and
@@ -518,6 +548,14 @@ def _clip(text: str) -> str:
     return text if len(text) <= MAX_ERROR_CHARS else text[: MAX_ERROR_CHARS - 1] + "…"
 
 
+def _with_summaries(marks: list[tuple[int, list[Event]]],
+                    summed: list[tuple[int, list[Event]]]) -> list[tuple[int, list[Event]]]:
+    """The watch's events by line, with the closing summaries where they belong (a line's own events first)."""
+    if not summed:
+        return marks
+    return sorted([*marks, *summed], key=lambda mark: mark[0])
+
+
 class CrashAware:
     """A step parser whose lines also go through a :class:`CrashWatch` (see the module docstring)."""
 
@@ -553,10 +591,12 @@ class CrashAware:
         if not parser.in_runs:
             return list(self.feed(lines))
         marks = parser.usual_marks(lines)
+        base = self._watch.seen
         found_marks = self._watch.see_lines(lines, marks)
         cut = self._watch.cut_traceback()
         if cut and lines:
             found_marks.append((len(lines) - 1, cut))
+        found_marks = _with_summaries(found_marks, self._watch.summaries(base))
         items: list[Event | StepRun] = []
         start = 0
         for i, found in found_marks:
@@ -575,10 +615,12 @@ class CrashAware:
         """The parser's events, with the watch's after those of the line that carried them."""
         batch = lines if isinstance(lines, list) else list(lines)
         see = self._watch.see
+        base = self._watch.seen
         marks = [(i, found) for i, line in enumerate(batch) if (found := see(line))]
         cut = self._watch.cut_traceback()
         if cut and batch:
             marks.append((len(batch) - 1, cut))
+        marks = _with_summaries(marks, self._watch.summaries(base))
         if not marks:
             events = self.parser.feed(batch)
             self.bad_lines = self.parser.bad_lines

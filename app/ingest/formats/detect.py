@@ -141,10 +141,12 @@ def _run_health(lines: Sequence[str]) -> bool:
     crash (a traceback, a launcher's failure, a kill), the fp16 scaler skipping steps, or the run's own
     words that its training stopped (AllenNLP's ``Ran out of patience.  Stopping training.`` and its
     metrics, with no epoch line left in the paste). Any step trainer can print them, so the generic
-    reader takes such a log (a launcher's output alone)."""
+    reader takes such a log (a launcher's output alone). So do a run's closing summary that names its final figures
+    (``Final train loss: 3.076997``, wandb's run summary with its losses: summaries.py), a finished run's paste."""
     from ...stats.events import RunCrashed, StageEnd, StepSkipped
     from .crash import CrashWatch
     from .endings import stops_training
+    from .summaries import names_figures
 
     watch = CrashWatch()
     for line in lines[-SNIFF_LINES:]:
@@ -154,7 +156,10 @@ def _run_health(lines: Sequence[str]) -> bool:
                 and stops_training(event.summary)
             ):
                 return True
-    return any(isinstance(event, RunCrashed) for event in watch.cut_traceback())  # (a caught error raised again)
+    if any(isinstance(event, RunCrashed) for event in watch.cut_traceback()):  # (a caught error raised again)
+        return True
+    return any(isinstance(event, StageEnd) and event.summary is not None and names_figures(event.summary)
+               for _, events in watch.summaries(0) for event in events)
 
 
 def _steps_unread(name: str, lines: Sequence[str], signatures: int) -> bool:

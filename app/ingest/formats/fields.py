@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from ...stats.events import EPOCH_STEP_SECONDS
+from .paste import unescaped
 
 # Colour codes and other CSI sequences (torchtitan colours every step line, bittensor and
 # hivemind colour levels): research note §0.1.
@@ -82,10 +83,10 @@ def clean(line: str) -> str:
     line = line.rstrip("\r\n")
     if line.startswith("```") or line.endswith("```"):
         line = line.strip("`")  # a Markdown code fence glued to a pasted record: ```{'loss': 0.0133, …}```
-    if "&quot;" in line or "&#39;" in line:
-        # a record pasted into HTML (an issue's ``<pre>{&quot;epoch&quot;: 27, …}</pre>``): its quotes as printed
-        line = line.replace("&quot;", '"').replace("&#39;", "'").replace("&lt;", "<").replace("&gt;", ">")
-        line = line.replace("&amp;", "&").removeprefix("<pre>").removesuffix("</pre>")
+    if "&" in line:
+        # a line pasted into HTML (an issue's ``<pre>{&quot;epoch&quot;: 27, …}</pre>``, a bar's ``[02:53&lt;01:18``):
+        # as printed, where the line shows it was escaped (paste.py)
+        line = unescaped(line)
     return line
 
 

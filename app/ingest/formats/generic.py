@@ -54,6 +54,8 @@ from .grammar import (
 from .keras_bars import keras_line
 from .pipeline import StepLines
 from .prefix import LineTimes
+from .scalar_prints import HEADS as SCALAR_HEADS
+from .scalar_prints import scalar_print, scalars_inside
 from .vertical_records import VerticalRecord, vertical_start
 
 MAX_CHARS = 4096
@@ -321,6 +323,7 @@ class GenericParser(StepLines[_Line]):
         self._evals: dict[str, float] = {}  # the evaluation figures a step line repeats
         self._ended: tuple[int, float | None] | None = None  # (step, epoch) when the end was printed
         self._last: tuple[int, float | None] | None = None
+        self._logged = 0  # a loop's bare loss prints read so far, in a log that numbers no step (scalar_prints.py)
         self._checkpoint_at: tuple[int, int] | None = None  # (epoch, global step) Lightning's last checkpoint line named
         self._eval_positions = False  # the run's position is read from its validations (no training line yet)
         self._eval_updates: int | None = None  # the updates the last validation named (no training line yet)
@@ -461,6 +464,13 @@ class GenericParser(StepLines[_Line]):
         s = _LAUNCHER.sub("", text).strip() if "|" in text else text.strip()
         if not s or s.startswith("#"):
             return Kind.FULL, None  # a comment (a shell's, a markdown heading): no record
+        if s[:6] == "wandb:":
+            return Kind.FULL, None  # wandb's own lines (its run summary's last values: the crash watch's, summaries.py)
+        if s[:1] in SCALAR_HEADS and self._last is None and (printed := scalar_print(s)) is not None:
+            # a notebook's ``print(loss)`` of a tensor (scalar_prints.py), in a log that numbers no step
+            return Kind.FULL, _Line("logged", at, [Reading(Field.LOSS, "loss", printed)], text=s)
+        if "tensor(" in s:
+            s = scalars_inside(s)  # (a record's figure printed as a one-number tensor: its number)
         if "," in s and (self._columns or s[:1].isalpha()):
             table = self._table_row(s)
             if table is None:
@@ -1009,6 +1019,11 @@ class GenericParser(StepLines[_Line]):
                 if self._step_of(line) == self._borrowed:
                     return  # the followed rank's copy of a step another rank already gave
                 self._borrowed = None
+        if line.what == "logged":
+            self._logged += 1  # (the loop's prints, counted: it numbers none)
+            events.append(TrainStep(at=line.at, stage="train", step=self._logged, loss=line.readings[0].value,
+                                    logged=True))
+            return
         if line.what == "end":
             if self._full_epoch is not None:
                 # The trainer ended right after an epoch's bar filled: that epoch was the last, its

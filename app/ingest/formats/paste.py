@@ -9,12 +9,15 @@ around a figure to point at it (``{'loss': **4.7581**, …}``, ``__0.52__``), a 
 around the line (``{"Timestamp":"2024-09-21T10:34:28.05Z","Body":"Traceback (most recent call last):"}``,
 docker's ``{"log":"…\n","stream":"stderr","time":"…"}``). :func:`unpasted` takes
 them off once, in the line pipeline and in the format sniffer alike, so every row and the sniffer
-read the same line. Colour codes themselves, NULs, a fence glued to a record and HTML entities are
-already gone (``clean``, fields.py).
+read the same line. Colour codes themselves, NULs and a fence glued to a record are already gone
+(``clean``, fields.py), and so are the HTML entities of a line copied from a web page's ``<pre>`` or ``<code>``
+block (``Epoch 80:  67% 10/15 [02:53&lt;01:18, 15.76s/it]``, ``{&quot;loss&quot;: …}``): ``clean`` calls
+:func:`unescaped`, which takes them back only where the line shows it was escaped.
 """
 
 from __future__ import annotations
 
+import html
 import json
 import re
 
@@ -43,6 +46,24 @@ _COLLECTED_TEXT = ("log", "Body", "body", "message", "msg", "MESSAGE", "textPayl
 _COLLECTED_TIME = ("time", "Timestamp", "timestamp", "@timestamp", "ts", "TimeUnixNano")
 _COLLECTED_NEEDLES = tuple(f'"{key}":' for key in _COLLECTED_TEXT)
 _ISO_TIME = re.compile(r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?")
+
+
+# An HTML entity a web page's copy of a log holds for a character the log printed: the characters HTML escapes
+# (``&lt;``, ``&gt;``, ``&amp;``, ``&quot;``, ``&#39;``, ``&apos;``), a non-breaking space, any numeric one.
+_ENTITY = re.compile(r"&(?:lt|gt|amp|quot|apos|nbsp|#\d{1,7}|#[xX][0-9a-fA-F]{1,6});")
+# The tags a copy wraps a log in (a block, a line break, emphasis): the copy's, not the log's.
+_COPY_TAG = re.compile(r"</?(?:pre|code|samp|kbd|tt|br|p|span|div|b|i|em|strong)\b[^<>]{0,200}>")
+
+
+def unescaped(line: str) -> str:
+    """The line with its HTML entities taken back (``&lt;`` → ``<``), when it was escaped: it holds an entity and
+    no ``<`` of its own outside a copy's tags (a line that prints ``<`` raw beside ``&lt;`` printed that ``&lt;``
+    itself, as a web server's log would). The line itself otherwise."""
+    if _ENTITY.search(line) is None:
+        return line
+    if "<" in line and "<" in _COPY_TAG.sub("", line):
+        return line
+    return html.unescape(line).removeprefix("<pre>").removesuffix("</pre>")
 
 
 def _collected(line: str) -> str | None:

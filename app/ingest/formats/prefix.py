@@ -48,6 +48,9 @@ _BLANK_TIME = re.compile(rf" {{8,40}}(?={_LEVEL} )")
 _MONTH_DAY = re.compile(rf"\[?([A-Z][a-z]{{2}}) ([ \d]\d) {_CLOCK}\]?")
 # A yearless numeric date (logging's ``datefmt="%m-%d %H:%M:%S"``: demucs' ``[04-04 22:52:33][demucs.solver][INFO] - ``).
 _MD = re.compile(rf"\[?(\d\d)-(\d\d) {_CLOCK}\]?")
+# A time of day with no date leading the record (``%H:%M:%S``: VerSe's ``02:29:53: train iter: 0 …``, ``12:00:01.250 step
+# 5 …``), its colon or a space after it; dated by order (:meth:`PrefixReader.ordered_time_of_day`).
+_TIME_OF_DAY = re.compile(rf"{_CLOCK}:?(?= )")
 # absl/glog: level letter, month, day, time, thread id, file:line].
 _GLOG = re.compile(rf"[IWEF](\d\d)(\d\d) {_CLOCK}\s+\d+ [^\]\s]{{1,120}}\] ")
 # HF's explicit format: ``[INFO|trainer.py:2048] 2024-05-01 12:00:00,123 >> ``.
@@ -94,6 +97,7 @@ _LEVEL_LETTER = re.compile(r"[ \t]{0,8}[DIWEF] (?=[A-Z0-9-])")
 _MAYBE = re.compile(r"[ \t]{0,8}[DIWEF] [A-Z0-9-]|"
                     r"(?i:rank|worker) ?\d|\[|\(|\s*\d| {8,40}[A-Z]{4}|[A-Z][a-z]{2} [ \d]\d |[IWEF]\d{4} |[A-Z]{4,8}:|[A-Za-z][\w.-]{0,62}: ")
 _MAX_PEELS = 6
+_HALF_DAY_SECONDS = 12 * 3600
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +123,7 @@ class PrefixReader:
         self._reference: tuple[float, tuple[int, int, int]] | None = None
         self._labelled = False  # the last line that began a record had a bare label
         self._printed_at: float | None = None  # the last time a prefix printed (rich's blank column repeats it)
+        self._day_clock: float | None = None  # the last time of day with no date read, as dated (the next one's day)
 
     def read(self, line: str, continuing: bool = False) -> Prefixed:
         """The message of a cleaned line, the prefix's time and rank (the line itself when none).
@@ -224,7 +229,7 @@ class PrefixReader:
                 else:
                     m = _MD.match(line, pos)
                     if m is None:
-                        return None
+                        return self._time_of_day_stamp(line, pos)
                     month, day = int(m.group(1)), int(m.group(2))
                     if month > 12:  # day first after all
                         month, day = day, month
@@ -250,6 +255,39 @@ class PrefixReader:
                 break  # (BasicSR's ``[epoch:207, iter:  20,100, lr:(1.000e-04,)]``: the record itself, no field)
             end = field.end()
         return end
+
+    def _time_of_day_stamp(self, line: str, pos: int) -> tuple[float | None, int] | None:
+        """A time of day with no date leading the record, and where its message starts; None for none."""
+        m = _TIME_OF_DAY.match(line, pos) if pos == 0 or line[pos - 1] == " " else None
+        if m is None:
+            return None
+        hour, minute, second = int(m.group(1)), int(m.group(2)), int(m.group(3))
+        if hour > 23 or minute > 59 or second > 59:
+            return None  # (a duration past a day, ``25:10:03``: no time of day)
+        return self.ordered_time_of_day(hour, minute, second + _fraction(m.group(4))), self._fields(line, m.end())
+
+    def ordered_time_of_day(self, hour: int, minute: int, second: float) -> float | None:
+        """A time of day printed with no date, dated by the lines' order: the first as :meth:`time_of_day` places a
+        lone one; each next on the day of the one before it, the next day when it is more than half a day earlier
+        (a run past midnight). One that would then be later than the lines can have been written (an hour's slack)
+        breaks the order: no wall clock of this log (an elapsed clock), so it dates nothing."""
+        if not self._dates:
+            return None
+        last = self._day_clock
+        if last is None:
+            at = self.time_of_day(hour, minute, second)
+        else:
+            year, month, date = self._to_date(last)
+            at = self._times.epoch(year, month, date, hour, minute, second)
+            if at is not None and at < last - _HALF_DAY_SECONDS:
+                year, month, date = self._to_date(at + 86400)
+                at = self._times.epoch(year, month, date, hour, minute, second)
+            reference = self.reference_time
+            if at is None or reference is None or at > reference + 3600:
+                return None
+        if at is not None:
+            self._day_clock = at
+        return at
 
     def time_of_day(self, hour: int, minute: int, second: float) -> float | None:
         """A time of day printed with no date, placed on the day the lines were written: the

@@ -200,7 +200,9 @@ class StepProgress:
                 self._end_without_steps(t)
             if self._stage is None and self._ended is None:
                 self._ended = (event.summary or "finished", t, event.early)  # (no step line before it)
-            if self._stage is not None:
+            if self._stage is not None and not (
+                    event.summary and self._stage.finished and event.summary in self._stage.finished):
+                # (unless the end was already said in more words: a closing summary that holds this line)
                 self._stage.finished = event.summary or "finished"
                 if self._stage.done_at is None:
                     self._stage.done_at = t if t is not None else self._stage.step_time

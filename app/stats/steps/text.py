@@ -601,7 +601,8 @@ def recognised(stage: Stage) -> str:
     """Which figures a log read by the generic reader gave: ``generic: step, loss, lr, step time``."""
     latest = stage.latest
     have = [
-        ("step", True),
+        ("step", not latest.logged),
+        ("logged records", latest.logged),  # (a log that numbers no step: its records counted)
         ("total", latest.total_steps is not None),
         ("epoch", stage.epoch is not None),
         ("loss", stage.loss is not None),

@@ -13,7 +13,7 @@ import pytest
 
 from app.ingest.formats import create_parser, detect
 from app.ingest.formats.detect import signature
-from app.ingest.formats.paste import maybe_pasted, unpasted
+from app.ingest.formats.paste import maybe_pasted, unescaped, unpasted
 from app.stats.events import TrainStep
 from tests.coldread import T0, read_cold
 from tests.reallogs import body
@@ -130,3 +130,50 @@ def test_a_traceback_inside_a_collector_s_records_is_the_run_s_crash(tmp_path: P
     data = read_cold(tmp_path, COLLECTED_CRASH, at=T0)
     assert data["state"] == "crashed"
     assert data["training"]["crash"]["error"] == "RuntimeError: CUDA error: an illegal memory access was encountered"
+
+
+# A line copied from a web page's ``<pre>``/``<code>`` block, its HTML entities as the page holds them.
+LIGHTNING_ESCAPED = "generic-lightning-issue11471-pre-html-escaped-bar-epoch-80-10-of-15.log"
+
+
+@pytest.mark.parametrize(
+    ("copied", "printed"),
+    [
+        # tqdm's ``elapsed<remaining`` escaped inside a ``<pre>`` block; an HF dict's quotes as ``&#39;`` and ``&#x27;``
+        ("<pre>Epoch 3:  45% 9/20 [00:09&lt;00:11, 1.02s/it, loss=0.5]",
+         "Epoch 3:  45% 9/20 [00:09<00:11, 1.02s/it, loss=0.5]"),
+        ("{&#39;loss&#39;: 2.5, &#x27;epoch&#x27;: 0.5}", "{'loss': 2.5, 'epoch': 0.5}"),
+        ('  File &quot;train.py&quot;, line 9, in &lt;module&gt;', '  File "train.py", line 9, in <module>'),
+        ("<code>step 3 | loss 1.0 &amp; lr 0.1</code>", "<code>step 3 | loss 1.0 & lr 0.1</code>"),
+        # a line that prints ``<`` itself beside ``&lt;`` printed the entity too (a web server's log): left as it is
+        ("GET /q?a=&lt;b HTTP/1.1 <200>", "GET /q?a=&lt;b HTTP/1.1 <200>"),
+        # no entity: an ampersand of the line's own
+        ("R&D: step 3 loss 1.0 &amp", "R&D: step 3 loss 1.0 &amp"),
+    ],
+)
+def test_a_line_copied_from_a_web_page_reads_as_printed(copied: str, printed: str) -> None:
+    assert unescaped(copied) == printed
+
+
+def test_an_escaped_lightning_bar_reads_its_epoch_and_its_place_in_it(tmp_path: Path) -> None:
+    lines = body(LIGHTNING_ESCAPED)
+    assert detect(lines) == "generic"
+    training = read_cold(tmp_path, lines, name=LIGHTNING_ESCAPED, at=T0)["training"]
+    # ``Epoch 80:  67% 10/15 [02:53&lt;01:18, 15.76s/it, loss=0.429, v_num=l1_0, grad_2.0_norm_…``: epoch 80, batch 10
+    # of the epoch's 15 (not step 80), 15.76 s a batch as printed, 01:18 left in the epoch
+    assert (training["data"]["epoch"], training["step"], training["total_steps"]) == (80, 10, 15)
+    assert (training["loss"], training["step_seconds"]) == (0.429, 15.76)
+    assert training["trainer_eta_seconds"] == 78
+
+
+def test_an_escaped_traceback_is_the_crash_it_shows(tmp_path: Path) -> None:
+    # composed: a bar, then a traceback copied from a page, ``<module>`` escaped; its frame is the script's top
+    lines = ["<pre>Epoch 1:  50% 5/10 [00:05&lt;00:05, 1.00s/it, loss=2.5]",
+             "Traceback (most recent call last):",
+             "  File &quot;train.py&quot;, line 9, in &lt;module&gt;",
+             "    trainer.fit(model)",
+             "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB</pre>"]
+    snapshot = read_cold(tmp_path, lines, at=T0)
+    assert snapshot["state"] == "crashed"
+    assert snapshot["training"]["crash"]["error"].startswith("RuntimeError: CUDA out of memory.")
+    assert (snapshot["training"]["data"]["epoch"], snapshot["training"]["step"]) == (1, 5)
