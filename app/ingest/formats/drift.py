@@ -15,6 +15,7 @@ import re
 BASELINE_SECONDS = 30 * 60
 SHAPES_KNOWN_MAX = 4096  # beyond this many distinct shapes, the log is not one whose shapes mean much
 SHAPE_CHARS = 160
+WORDS_KNOWN_MAX = 4096  # words whose shapes are remembered (ids among them: then forgotten at once)
 
 # Masked, in this order: a home folder's user, a UUID or hex id, any token mixing letters and
 # digits (hotkeys, peer ids, activation ids), then every run of digits.
@@ -27,15 +28,22 @@ _QUOTED = re.compile(r"'[^']{24,}'|\"[^\"]{24,}\"")  # a long quoted value: a me
 
 def line_shape(rest: str) -> str:
     """A record's text (after its timestamp) as a shape: numbers, ids, keys and home folders masked."""
+    # Runs of whitespace as one space, stripped: str.split() splits at what ``\s`` matches in a str pattern.
+    return _cut(" ".join(_masked(rest).split()).lstrip("| "))
+
+
+def _masked(text: str) -> str:
+    """``text`` with its home folders' users, ids, keys, long quoted values and numbers masked."""
     # (each pattern only where its text can be: a record's rest is looked at whenever the memo of quiet
     # shapes meets one it does not know, as every line naming an activation id does)
-    shape = _HOME.sub(r"/\1/…", rest) if "/Users/" in rest or "/home/" in rest else rest
+    shape = _HOME.sub(r"/\1/…", text) if "/Users/" in text or "/home/" in text else text
     shape = _HEX_ID.sub("…", shape)
     shape = _MIXED.sub("…", shape)
     shape = _QUOTED.sub("'…'", shape) if "'" in shape or '"' in shape else shape
-    shape = _DIGITS.sub("N", shape)
-    # Runs of whitespace as one space, stripped: str.split() splits at what ``\s`` matches in a str pattern.
-    shape = " ".join(shape.split()).lstrip("| ")
+    return _DIGITS.sub("N", shape)
+
+
+def _cut(shape: str) -> str:
     return shape if len(shape) <= SHAPE_CHARS else shape[: SHAPE_CHARS - 1] + "…"
 
 
@@ -46,12 +54,35 @@ class ShapeWatch:
         self._known: set[str] = set()
         self._first_at: float | None = None
         self.full = False
+        # Each word's shape (see _shape): a miner's records repeat their words, ids aside.
+        self._words: dict[str, str] = {}
+
+    def _shape(self, rest: str) -> str:
+        """:func:`line_shape` of ``rest``, made a word at a time where no quote can join words.
+
+        No mask reaches over whitespace (no pattern matches it, none puts it in, and a word's edge
+        is one to ``\b`` alone as in its line), so a quote-free rest's shape is its words' shapes
+        joined by spaces: each word's is remembered, and a record naming an activation id masks that
+        word alone, not the whole line again (the masks' patterns try every position of a text).
+        """
+        if "'" in rest or '"' in rest:
+            return line_shape(rest)
+        words = self._words
+        shaped: list[str] = []
+        for word in rest.split():
+            shape = words.get(word)
+            if shape is None:
+                if len(words) >= WORDS_KNOWN_MAX:
+                    words.clear()  # full of ids; the usual words come back
+                shape = words[word] = _masked(word)
+            shaped.append(shape)
+        return _cut(" ".join(shaped).lstrip("| "))
 
     def see(self, rest: str, at: float | None) -> str | None:
         """The shape of ``rest`` when it is new after the baseline (told once), else None."""
         if self.full:
             return None
-        shape = line_shape(rest)
+        shape = self._shape(rest)
         if shape in self._known:
             return None
         if len(self._known) >= SHAPES_KNOWN_MAX:
