@@ -88,6 +88,8 @@ SLOW = (
     "tests/record/test_replay_rows.py::test_a_long_run_of_a_row_s_lines_imported_in_runs_stores_what_one_event_at_a_time_stores",
     "tests/record/test_replay_rows.py::test_a_row_s_log_imported_in_runs_stores_what_one_event_at_a_time_stores",
     "tests/record/test_replay_rows.py::test_a_bulk_read_line_is_the_step_the_line_reads_as_alone",
+    "tests/record/test_replay_evals.py::test_evaluation_lines_anywhere_store_what_one_event_at_a_time_stores",
+    "tests/record/test_replay_evals.py::test_hours_of_steps_with_an_evaluation_every_125_store_each_evaluation",
     "tests/record/test_replay_kept.py::test_the_import_stores_what_applying_every_event_stores[composed",
     "tests/record/test_stored_sample.py::test_every_boundarys_stored_figures_are_the_snapshots[composed",
     "tests/record/test_history_body.py",

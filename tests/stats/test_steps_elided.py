@@ -235,3 +235,47 @@ def test_in_bulk_the_first_line_after_an_evaluation_ended_a_wait_as_one_at_a_tim
     assert list(one.ended_wait)[-10:] == [True] + [False] * 9
     assert many.ended_wait == one.ended_wait
     assert many.line_durations == one.line_durations
+
+
+def test_a_line_alone_after_a_bulk_run_that_followed_an_evaluation_ended_no_wait() -> None:
+    # As above, with twenty steps after the validation at step 40, and step 51's line applied alone, as a
+    # 5-minute look or an hour's batch cuts the import's run there (41-50 in bulk, 51 alone, 52-60 in bulk). One by
+    # one, step 41's line ended the evaluation's wait and step 51's none: its time is its own.
+    def line(step: int, figure: str) -> str:
+        return f"step:{step}/100 {figure} train_time:{step * 50}ms step_avg:50.00ms"
+
+    lines = [line(s, f"train_loss:{4 - s / 100:.4f}") for s in range(1, 41)]
+    lines += [line(40, "val_loss:3.7000")] + [line(s, f"train_loss:{4 - s / 100:.4f}") for s in range(41, 61)]
+    events = create_parser("nanogpt").feed(lines)
+    times = placed_times(events, END)
+    single = StepTracker("nanogpt")
+    for event, at in zip(events, times, strict=True):
+        single.apply(event, END, at)
+    items: list[Event | StepRun] = create_parser("nanogpt").feed_runs(lines)  # type: ignore[attr-defined]
+    bulk = StepTracker("nanogpt")
+    i = 0
+    alone = []
+    for item in items:
+        if not isinstance(item, StepRun):
+            bulk.apply(item, END, times[i])
+            i += 1
+            continue
+        run_times = [t for t in times[i : i + len(item)] if t is not None]
+        i += len(item)
+        k = 0
+        while k < len(item):
+            cut = item.steps.index(51) if 51 in item.steps else len(item)  # (the run cut after step 50: 51 alone)
+            end = k if k == cut else bulk.run_end(item, k, run_times[:cut] if k < cut else run_times, END, END + 1)
+            if end > k:
+                bulk.apply_run(item, k, run_times[k:end])
+                k = end
+            else:
+                alone.append(item.steps[k])
+                bulk.apply(item.step(k), END, run_times[k])
+                k += 1
+    assert 51 in alone and not {41, 52} & set(alone)
+    one, many = single.progress.stage, bulk.progress.stage
+    assert one is not None and many is not None
+    assert list(one.ended_wait)[-20:] == [True] + [False] * 19
+    assert many.ended_wait == one.ended_wait
+    assert (many.evaluated, many.pause) == (one.evaluated, one.pause) == (False, None)

@@ -669,6 +669,20 @@ def _ints(texts: Sequence[str]) -> list[Any]:
 _NULL = {"": "null"}
 
 
+def _json_text(texts: Sequence[str]) -> str:
+    """The figures joined by commas, ``null`` for each empty one (a line that printed none: an
+    evaluation's line among the steps has no loss)."""
+    joined = ",".join(texts)  # (a figure a line printed in each: joined as they are)
+    if "" not in texts:
+        return joined
+    if joined.count(",") == len(texts) - 1:
+        # No figure holds a comma: each empty one sits between two commas of the line joined with
+        # commas at both ends, and two replaces fill every run of them (the first takes every
+        # other), in C rather than a lookup a figure.
+        return f",{joined},".replace(",,", ",null,").replace(",,", ",null,")[1:-1]
+    return ",".join(map(_NULL.get, texts, texts))
+
+
 def _json_figures(texts: Sequence[str]) -> list[Any] | None:
     """A column's figures read at once as one JSON array (None for an empty one), where orjson is
     installed; None when they do not read as one number each (a leading zero, ``nan``, a thousands
@@ -677,9 +691,7 @@ def _json_figures(texts: Sequence[str]) -> list[Any] | None:
     if loads is None or "-0" in texts or "null" in texts:  # (JSON's -0 is the integer 0: float("-0") is -0.0)
         return None
     try:
-        # (a figure a line printed in each: joined as they are, not looked up one by one)
-        joined = ",".join(texts) if "" not in texts else ",".join(map(_NULL.get, texts, texts))
-        values = loads(f"[{joined}]")
+        values = loads(f"[{_json_text(texts)}]")
     except ValueError:
         return None
     return values if len(values) == len(texts) else None

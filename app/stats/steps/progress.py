@@ -364,7 +364,9 @@ class StepProgress:
         if elapsed is not None:  # (Stage.take of each: the clock's span)
             stage.note_clock(steps[0] + stage.offset, elapsed[start])
             stage.note_clock(last.step + stage.offset, elapsed[end - 1])
-        stage.pause = None
+        stage.pause = None  # (Stage.take of each: no pause, no evaluation since the latest step, no batches of one)
+        stage.evaluated = False
+        stage.eval_batches = None
         stage.forget_said_end()
         stage.exploded = False
         stage.diverged_at = stage.diverged_step = None

@@ -320,6 +320,13 @@ def test_a_column_of_figures_reads_as_each_figure_alone(texts: list[str]) -> Non
     assert repr(pipeline._numbers(texts)) == repr([number(text) if text else None for text in texts])
 
 
+@settings(max_examples=2000, deadline=None)
+@given(texts=st.lists(st.sampled_from(["", "", "3.21", "0", ",", "1,000", ",5", "7,"]), max_size=12))
+def test_a_column_joined_for_json_says_null_for_each_line_that_printed_none(texts: list[str]) -> None:
+    """Runs of empty figures (evaluation lines among the steps), at either end, and figures holding a comma."""
+    assert pipeline._json_text(texts) == ",".join("null" if text == "" else text for text in texts)
+
+
 # A run's column of figures read at once (one JSON array where orjson is installed): each figure as
 # ``float`` or ``int`` reads it alone, bit for bit — a leading zero, -0, nan, inf, thousands
 # separators, exponents and empty groups among them.

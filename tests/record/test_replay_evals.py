@@ -1,0 +1,161 @@
+"""modded-nanogpt's evaluation lines among its every-step lines: the import reads the steps around them
+in bulk, and stores what reading and applying each line as an event stores, to the last bit.
+
+Its record scripts (``train_gpt.py``, the lines of tests/data/real/modded-nanogpt-*) print
+``step:N/M train_loss:… train_time:…ms step_avg:…ms`` each step and ``step:N/M val_loss:… train_time:…ms
+step_avg:…ms`` every ``val_loss_every`` steps at the step just trained, step 0's with ``step_avg:nanms``
+before any step. Composed logs put such evaluation lines where a run of steps starts or ends: the log's
+first line and its last, two in a row, right before and right after a restart (the step goes back, the
+trainer's clock from 0), beside a step printed without its loss, at every 125 steps over hours of log
+(the rate's 30-s samples, the 5-minute looks and the hour's batches pass by them), in batches of a few
+hundred bytes (a run and the spool's records cut anywhere) and whole.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from app.ingest.formats import create_parser
+from app.record import replay as replay_module
+from app.record.replay import replay_steps
+from app.stats.events import EvalResult, Event, StepRun
+from app.store import Observation
+
+MTIME = 1_795_000_000.0
+NOW = MTIME + 600
+
+
+class Trainer:
+    """modded-nanogpt's printing, its step and clock going on from block to block."""
+
+    def __init__(self, rng: random.Random, total: int) -> None:
+        self.rng, self.total, self.step, self.clock_ms = rng, total, 0, 0
+        self.slow = False
+
+    def train(self, count: int, *, loss: bool = True) -> list[str]:
+        lines = []
+        for _ in range(count):
+            self.step += 1
+            self.clock_ms += self.rng.randint(2000, 9000) if self.slow else self.rng.randint(40, 140)
+            train = f" train_loss:{self.rng.uniform(2.5, 4.0):.4f}" if loss else ""
+            lines.append(f"step:{self.step}/{self.total}{train} train_time:{self.clock_ms}ms "
+                         f"step_avg:{self.clock_ms / self.step:.2f}ms")
+        return lines
+
+    def val(self) -> str:
+        avg = f"{self.clock_ms / self.step:.2f}ms" if self.step else "nanms"
+        return (f"step:{self.step}/{self.total} val_loss:{self.rng.uniform(2.5, 4.0):.4f} "
+                f"train_time:{self.clock_ms}ms step_avg:{avg}")
+
+
+def _block(t: Trainer, kind: str) -> list[str]:
+    rng = t.rng
+    if kind == "train":
+        return t.train(rng.randint(1, 300))
+    if kind == "val":
+        return [t.val()]
+    if kind == "val_twice":  # (two in a row: no step between)
+        return [t.val(), t.val()]
+    if kind == "every_125":  # the record scripts' cadence
+        lines = []
+        for _ in range(rng.randint(2, 6)):
+            lines.extend(t.train(125))
+            lines.append(t.val())
+        return lines
+    if kind == "restart":  # an evaluation before and after: the run started again from step 0
+        before = [t.val()] if rng.random() < 0.5 else []
+        t.step, t.clock_ms = rng.randint(0, max(0, t.step - 1)), 0
+        return [*before, t.val()]
+    if kind == "no_loss":
+        return t.train(1, loss=False)
+    if kind == "slow":  # seconds a step: its samples, looks and hours come between evaluations
+        t.slow = not t.slow
+        return []
+    return [rng.choice(["", "Running Python 3.12.7", "=" * 40, "step:"])]
+
+
+KINDS = ["train", "train", "val", "val_twice", "every_125", "restart", "no_loss", "slow", "junk"]
+
+
+def _log(seed: int, kinds: list[str], *, first_val: bool, last_val: bool) -> list[str]:
+    t = Trainer(random.Random(seed), 20_000)
+    lines = ["Running Python 3.12.7", "=" * 68]
+    if first_val:
+        lines.append(t.val())  # step 0's: the log's first record
+    for kind in kinds:
+        lines.extend(_block(t, kind))
+    if last_val:
+        lines.append(t.val())  # the log's last line
+    return lines
+
+
+def _imported(path: Path, *, runs: bool) -> tuple[list[Observation], str]:
+    """What the import stores, and what its tracker shows at the end (the page's snapshot)."""
+    kept: list[Observation] = []
+    replays: list[replay_module.StepReplay] = []
+
+    class Kept(replay_module.StepReplay):
+        def __init__(self, format_name: str, now: float) -> None:
+            super().__init__(format_name, now)
+            replays.append(self)
+
+    original = replay_module.StepReplay
+    replay_module.StepReplay = Kept  # type: ignore[misc]
+    try:
+        assert replay_steps(path, "nanogpt", NOW, MTIME, {}, threading.Event(), kept.append, runs=runs)
+    finally:
+        replay_module.StepReplay = original  # type: ignore[misc]
+    (replay,) = replays
+    return kept, repr(replay.tracker.snapshot(NOW, replay.view))
+
+
+def _events(items: list[Event | StepRun]) -> list[Event]:
+    return [event for item in items
+            for event in ([item.step(i) for i in range(len(item))] if isinstance(item, StepRun) else [item])]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32), kinds=st.lists(st.sampled_from(KINDS), min_size=1, max_size=25),
+       first_val=st.booleans(), last_val=st.booleans(), batch_bytes=st.sampled_from([301, 4096, 1 << 20]))
+def test_evaluation_lines_anywhere_store_what_one_event_at_a_time_stores(
+        tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch, seed: int, kinds: list[str],
+        first_val: bool, last_val: bool, batch_bytes: int) -> None:
+    lines = _log(seed, kinds, first_val=first_val, last_val=last_val)
+    path = tmp_path_factory.mktemp("evals") / "train.log"
+    path.write_text("\n".join(lines) + "\n")
+    monkeypatch.setattr(replay_module, "READ_BYTES", batch_bytes)
+    assert repr(_imported(path, runs=True)) == repr(_imported(path, runs=False))
+
+
+@pytest.mark.parametrize("batch", [3, 200, 100_000])
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32), kinds=st.lists(st.sampled_from(KINDS), min_size=1, max_size=25),
+       first_val=st.booleans(), last_val=st.booleans())
+def test_evaluation_lines_read_in_bulk_are_the_events_each_line_reads_as(
+        batch: int, seed: int, kinds: list[str], first_val: bool, last_val: bool) -> None:
+    lines = _log(seed, kinds, first_val=first_val, last_val=last_val)
+    bulk, alone = create_parser("nanogpt"), create_parser("nanogpt")
+    for first in range(0, len(lines), batch):
+        part = lines[first:first + batch]
+        assert _events(bulk.feed_runs(part)) == alone.feed(part)  # type: ignore[attr-defined]
+
+
+def test_hours_of_steps_with_an_evaluation_every_125_store_each_evaluation_as_one_event_at_a_time(
+        tmp_path: Path) -> None:
+    """The bench's shape: the runs between evaluations cross the rate's samples, looks and hours."""
+    kinds = ["every_125"] * 12 + ["slow"] + ["every_125"] * 4 + ["restart"] + ["every_125"] * 6
+    lines = _log(11, kinds, first_val=True, last_val=True)
+    path = tmp_path / "train.log"
+    path.write_text("\n".join(lines) + "\n")
+    in_runs = _imported(path, runs=True)
+    assert repr(in_runs) == repr(_imported(path, runs=False))
+    evals = [point for obs in in_runs[0] for point in obs.evals if point.name == "val_loss"]
+    printed = [e for e in create_parser("nanogpt").feed(lines) if isinstance(e, EvalResult)]
+    assert len(printed) > 80 and len({(p.step, p.value) for p in evals}) == len({(e.step, e.value) for e in printed})
+    assert sum(len(obs.losses) for obs in in_runs[0]) > 8_000
