@@ -1076,6 +1076,28 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "test report only", "working", {"step": None, "step_seconds": None, "data": None,
                                     "eval": {"test_loss": {"value": 0.06935515210205888, "step": None},
                                              "wer": {"value": 0.001493, "step": None}}}),
+    # TensorFlow's NaN guard said the run died: step 0's loss 1.0444846 is the last finite one; no total, no time
+    ("crash-mobile-deeplab-issue17-tf-estimator-model-diverged-with-loss-nan-traceback-cut.log", T0, "end",
+     "step 0 · crashed", "crashed", {"step": 0, "total_steps": None, "loss": 1.0444846, "step_seconds": None,
+                                    "crash": {"error": "Model diverged with loss = NaN.", "at": pytest.approx(T0, abs=1)}}),
+    # ten one-number tensor prints, no step number: 3.2207 then nan nine times
+    ("generic-chatglm-lora-issue32-bare-tensor-loss-prints-then-nan.log", T0, "end", "10 logged records · diverged",
+     "diverged", {"step": None, "logged_records": 10, "steps_per_hour": None}),
+    # four `Loss:  tensor([x])` prints (the nan lives in five-number gradient tensors, no loss): last 2477.5913
+    ("generic-dirac-pytorch-issue4-loss-tensor-prints-beside-parameter-and-gradient-tensors.log", T0, "end",
+     "4 logged records · loss 2.48e+03", "measuring", {"step": None, "logged_records": 4, "loss": 2477.5913}),
+    # one Lightning bar behind <pre>, `&lt;` unescaped: epoch 80, 10/15, loss 0.429, 15.76 s/it, 01:18 left in the epoch
+    ("generic-lightning-issue11471-pre-html-escaped-bar-epoch-80-10-of-15.log", T0, "end",
+     "epoch 80 · 10/15 in the epoch · …", "measuring",
+     {"loss": 0.429, "step_seconds": 15.76, "trainer_eta_seconds": 78}),
+    # `HH:MM:SS:` prefixes dated by order: 02:31:56 → 02:33:59 is 123 s over 100 iterations, 1.23 s each
+    ("generic-verse-medical-issue31-time-of-day-prefix-train-iter-loss-net-nan.log", T0, "end", "step 200 · diverged",
+     "diverged", {"step": 200, "total_steps": None, "step_seconds": pytest.approx(1.23, rel=0.01)}),
+    # a run's closing summary copied alone: finished, no step line
+    ("stopself-slowrun-pr15-copied-final-summary-total-training-time-final-train-loss-min-val-loss.log", T0, "end",
+     "done · no step line", "done", {"step": None, "step_seconds": None, "steps_per_hour": None, "crash": None}),
+    ("stopself-wandb-issue2450-run-summary-yolov5-losses-metrics-no-steps.log", T0, "end",
+     "done · no step line", "done", {"step": None, "step_seconds": None, "steps_per_hour": None, "crash": None}),
 ]  # fmt: skip
 
 
@@ -1332,7 +1354,7 @@ GENERIC_READ = {
     "generic-llama-recipes-llama-cookbook-issue320-epoch1-bars.log":
         "step, total, epoch, loss, step time, elapsed, ETA",
     "generic-llama-recipes-hpcaub-userguide-file-octopus-llm-rst-done.log":
-        "step, total, epoch, loss, step time, elapsed, ETA",
+        "step, total, epoch, loss, step time, elapsed, ETA, eval",
     "generic-llamafactory-trainer-log-jsonl-qwen2.5-7b-medical-finetune-head.log":
         "step, total, epoch, loss, lr, elapsed, ETA",
     "generic-llamafactory-trainer-log-jsonl-mistral-translator-tail-done.log": "step, total, epoch, loss, lr, elapsed, ETA",
@@ -1423,6 +1445,10 @@ GENERIC_READ = {
     "generic-xgboost-issue807-xgb-cv-mean-plus-std-every-5.log": "step, loss, eval",
     "generic-lightgbm-ashrae-pr63-train-loss-eval-rmse-every-25-running.log": "step, loss, eval",
     "generic-lightgbm-issue3145-r-package-round-colon-l2-every-round.log": "step, loss, eval",
+    "generic-chatglm-lora-issue32-bare-tensor-loss-prints-then-nan.log": "logged records, loss",
+    "generic-dirac-pytorch-issue4-loss-tensor-prints-beside-parameter-and-gradient-tensors.log": "logged records, loss",
+    "generic-lightning-issue11471-pre-html-escaped-bar-epoch-80-10-of-15.log": "step, total, epoch, loss, step time, elapsed, ETA",
+    "generic-verse-medical-issue31-time-of-day-prefix-train-iter-loss-net-nan.log": "step, loss, step time",
 }  # fmt: skip
 
 
