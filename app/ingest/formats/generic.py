@@ -51,10 +51,13 @@ from .grammar import (
     normalise,
     pairs,
 )
+from .interval_times import day_gap, day_seconds, interval_note, per_step_seconds
 from .keras_bars import keras_line
 from .pipeline import StepLines
 from .prefix import LineTimes
+from .tagged_scalars import TaggedScalars, tagged
 from .vertical_records import VerticalRecord, vertical_start
+from .yolo_rows import headerless_columns
 
 MAX_CHARS = 4096
 # A box-drawn table (rich's, RLinf's MetricTable): rows start with a vertical, sections with a border.
@@ -284,10 +287,14 @@ class _Line:
     named: tuple[Named, ...] = ()  # a line tied to the last step: its figures, sorted by their names' classes
     # Lightning's checkpoint line: (epoch, global step, the monitored figure's name, its value when printed, a model saved)
     checkpoint: tuple[int, int, str, float | None, bool] | None = None
+    before: _Line | None = None  # a record whole only once this line was read (``tag value step`` lines), emitted first
 
 
 # A name beside a test report's figures that counts its position, not a score (``Test of Epoch 77263``).
 _POSITION_NAME = re.compile(r"epoch|step|iter|batch")
+# An epoch said as it begins, with the run's epochs in brackets: ``Training at epoch 4 (total 4) with lr 0.0008``.
+_EPOCH_OF_TOTAL = re.compile(r"(?i)(?:start(?:ing)?|begin(?:ning)?|train(?:ing)?)(?: \w{1,12}){0,2} epoch (\d{1,6}) "
+                             r"\((?:total|of) (\d{1,6})\)")
 
 
 class GenericParser(StepLines[_Line]):
@@ -349,6 +356,10 @@ class GenericParser(StepLines[_Line]):
         self._planned_epochs: int | None = None  # the run's epochs, said on a line of their own (``max: 15 epochs``)
         self._unsized_last: int | None = None  # the last count of an unsized bar naming no epoch (``11it``)
         self._unsized_restarts = 0  # … and how often such a count did not go past the one before it
+        # (step, its line's date, or the time of day it leads with (then True)) of the last step line that has either
+        self._dated_step: tuple[int, float, bool] | None = None
+        self._tagged = TaggedScalars()  # ``losses/q1_loss 65.36 193000`` lines of one step, held
+        self._unplaced_epoch = False  # the last step counted an epoch's batches, naming no epoch (``batch count: N/M``)
         self._step_event: tuple[list[Event], int] | None = None  # where the last step's event was put, to amend  # a boosting library said its best round: the round line under it is a repeat
 
     def pieces(self, part: str) -> Iterable[str]:
@@ -359,6 +370,29 @@ class GenericParser(StepLines[_Line]):
 
     def classify(self, text: str) -> tuple[Kind, _Line | None]:
         """What a piece of any trainer's line says: a step, an evaluation, an end, a pause, a total."""
+        if self._tagged.step is None and not tagged(text):
+            return self._classify_piece(text)
+        held, record = self._tagged.line(text)
+        whole = self._classify_piece(record)[1] if record is not None else None
+        if held:
+            return Kind.FULL, whole
+        kind, line = self._classify_piece(text)
+        if whole is None:
+            return kind, line
+        if line is None:
+            return Kind.FULL, whole
+        line.before = whole
+        return kind, line
+
+    def batch_end(self, events: list[Event]) -> None:
+        """The ``tag value step`` lines held at the batch's end are their step's record (the log ends there)."""
+        record = self._tagged.record()
+        if record is not None:
+            _, line = self._classify_piece(record)
+            if line is not None:
+                self.emit(line, events)
+
+    def _classify_piece(self, text: str) -> tuple[Kind, _Line | None]:
         head = text.lstrip()[:1]
         if head in _BOX_ROW or (head in _BOX_BORDER and self._box):
             # A box-drawn table (``│ Global Step: 51/1000 │ … │`` between ``├──…`` borders): its rows,
@@ -461,6 +495,12 @@ class GenericParser(StepLines[_Line]):
         s = _LAUNCHER.sub("", text).strip() if "|" in text else text.strip()
         if not s or s.startswith("#"):
             return Kind.FULL, None  # a comment (a shell's, a markdown heading): no record
+        if "(total " in s or "(of " in s:
+            begun = _EPOCH_OF_TOTAL.match(s)
+            if begun is not None:
+                # PccAI's ``Training at epoch 4 (total 4) with lr 0.0008 and aux_lr 0.005``: the epoch begun, of the run's
+                epoch = Reading(Field.EPOCH, "epoch", float(begun.group(1)), int(begun.group(2)))
+                return Kind.FULL, _Line("epoch", at, [epoch], text=s)
         if "," in s and (self._columns or s[:1].isalpha()):
             table = self._table_row(s)
             if table is None:
@@ -550,6 +590,10 @@ class GenericParser(StepLines[_Line]):
             if evaluated is not None:
                 return Kind.FULL, evaluated or None
         parts: tuple[tuple[str, float], ...] = ()
+        if not self._spaced_columns and s[:1].isdigit() and "G " in s and "%" in s:
+            headerless = headerless_columns(s)
+            if headerless is not None:
+                self._spaced_columns = list(headerless)  # (yolov3's row, its header not in the log: yolo_rows.py)
         if self._spaced_columns or (s[:1].isalpha() and ("  " in s or "\t" in s) and ":" not in s and "=" not in s):
             spaced = self._spaced_row(s)
             if spaced is None:
@@ -787,6 +831,12 @@ class GenericParser(StepLines[_Line]):
         if line.what == "other":
             if _saving(s):
                 return Kind.FULL, _Line("pause", at, text=s)
+            if self._unplaced_epoch and lossy and not any(r.field is Field.STEP for r in readings):
+                summed = _first(readings, Field.EPOCH)
+                if summed is not None and summed.total is not None and summed.value.is_integer():
+                    # PccAI's ``Epoch: 3/3 --- time: 1134.98, lr: 0.0008, …, avg_loss: 0.106102`` after its ``batch count:
+                    # 300/308`` lines: the epoch those batches were in, said as it ends
+                    return Kind.FULL, _Line("epoch_summary", at, [summed], text=s)
             if self._epoch_open is not None and _EPOCH_SUMMARY.search(s):
                 epoch = _first(readings, Field.EPOCH)
                 if epoch is not None and epoch.value == self._epoch_open.epoch:
@@ -993,6 +1043,9 @@ class GenericParser(StepLines[_Line]):
 
     def emit(self, line: _Line, events: list[Event]) -> None:
         """A whole line's events: a step, an evaluation, the run's end or a pause."""
+        if line.before is not None:
+            before, line.before = line.before, None
+            self.emit(before, events)
         if line.rank is not None:
             # Under a launcher every rank may print the same lines: one rank is followed (rank 0
             # as soon as it shows up); another's step line still counts when its step is past the
@@ -1073,6 +1126,8 @@ class GenericParser(StepLines[_Line]):
             self._tie(line, events)
         elif line.what == "epochs":
             self._planned_epochs = line.readings[0].total
+        elif line.what == "epoch_summary":
+            self._summed_epoch(line.readings[0], events)
         elif line.what == "step" and line.epoch_seconds is not None:
             # Keras 1's ``fit(verbose=2)``: the line is its epoch, said on the line above (``Epoch 3/15``)
             if self._epoch is None:
@@ -1084,6 +1139,18 @@ class GenericParser(StepLines[_Line]):
             self._step(line, events)
         elif line.what == "step":
             self._step(line, events)
+
+    def _summed_epoch(self, summed: Reading, events: list[Event]) -> None:
+        """An epoch's summary after batches that named none: the last of them was in it (read in this batch)."""
+        held, self._unplaced_epoch = self._step_event, False
+        self._epoch = summed
+        if held is None or self._last is None:
+            return
+        where, index = held
+        step = events[index] if where is events and index < len(events) else None
+        if isinstance(step, TrainStep) and step.epoch is None and not step.ends_at_total:
+            events[index] = replace(step, epoch=summed.value, epoch_total=summed.total)
+            self._last = (self._last[0], summed.value)
 
     def _planned_end(self, line: _Line, events: list[Event]) -> None:
         """Lightning stopped at its planned steps (``max_steps=10`` reached): the run's last step is that total
@@ -1299,6 +1366,13 @@ class GenericParser(StepLines[_Line]):
                 self._steps_in_epoch = True
             if self._steps_in_epoch:
                 step_reading = replace(step_reading, name=EPOCH_POSITION)
+        if (step_reading is not None and step_reading.name == "batch count" and step_reading.total is not None
+                and bar is None and line.counters is None):
+            # ``batch count: 220/308``: the epoch's batches, in the epoch said alone above them (``Training at epoch 4
+            # (total 4)``) where no epoch is on the line
+            step_reading = replace(step_reading, name=EPOCH_POSITION)
+            if epoch is None and self._epoch is not None:
+                epoch_reading, epoch = self._epoch, self._epoch.value
         full_epoch = False
         bar_total: int | None = None
         # A bar that names its epoch counts that epoch's batches: full, it is not the run's end,
@@ -1362,6 +1436,17 @@ class GenericParser(StepLines[_Line]):
             if interval is not None and int(interval.group(1)) == step:
                 # TensorFlow's logging hook: ``loss = 4.26, step = 100 (124.394 sec)``, the time since its last record
                 step_seconds = float(interval.group(2)) / (step - self._last[0])
+        day = day_seconds(line.text) if line.at is None else None
+        dated, self._dated_step = self._dated_step, (
+            (step, line.at, False) if line.at is not None else (step, day, True) if day is not None else None)
+        if (step_seconds is not None and bar is None and Field.STEP_TIME in got and dated is not None
+                and self._dated_step is not None and dated[2] == self._dated_step[2] and seconds_note is None):
+            # ``train iter: 200 … seconds: 123.053`` a line every 100 iterations: the interval's time, by the dates
+            now = self._dated_step[1]
+            gap = day_gap(dated[1], now) if dated[2] else now - dated[1]
+            each = per_step_seconds(step_seconds, step - dated[0], gap)
+            if each is not None:
+                step_seconds, seconds_note = each, interval_note(step_seconds, step - dated[0])
         for r in readings:
             if r.field is Field.EVAL_LOSS:
                 label = _eval_label(r.name)
@@ -1444,6 +1529,7 @@ class GenericParser(StepLines[_Line]):
             done = (last.epoch is not None and last.epoch_total is not None and last.epoch >= last.epoch_total
                     and last.total_steps is not None and stride > 0 and last.step + stride > last.total_steps)
             self._run_done = last if done else None
+        self._unplaced_epoch = isinstance(last, TrainStep) and last.epoch is None and not last.ends_at_total
         self._full_epoch = (last, bar_total) if bar_total is not None and isinstance(last, TrainStep) else None
         self._epoch_open = last if (isinstance(last, TrainStep) and not last.ends_at_total and last.epoch is not None
                                     and last.total_steps is not None and last.step < last.total_steps) else None

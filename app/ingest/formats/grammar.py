@@ -57,6 +57,7 @@ ALIASES: dict[str, Field] = {
     "num updates": Field.STEP,  # fairseq
     "update": Field.STEP,  # RL loops (PPO): ``update: 12|policy_loss: …``
     "batch": Field.STEP,  # only as a position: ``[Batch 100/500]`` (``batch 32`` may be a size)
+    "batch count": Field.STEP,  # PccAI's ``batch count: 220/308, iter: 220``: the epoch's batches (as ``batch``)
     "total steps": Field.TOTAL,
     "max steps": Field.TOTAL,
     "train iters": Field.TOTAL,
@@ -350,15 +351,19 @@ def read_pair(key: str, paren: str | None, value: str, total: str | None, unit: 
     return Reading(field, matched, figure)
 
 
+# A position named as a batch: no run's step unless the record says so (see :func:`batch_unplaced`).
+BATCH_NAMES = frozenset({"batch", "batch count"})
+
+
 def batch_unplaced(readings: list[Reading], text: str) -> list[Reading]:
     """The readings without a ``batch`` count that names no position: it is a position with its
     total (``Batch 100/500``), beside an epoch (``epoch: 3 | batch: 120``: the batch in that
     epoch) or as a field of a ``|``-separated record (``batch: 120 | current loss: 2.3``); else it
     may be a batch size. Beside another step it is the other's detail, never the position."""
-    batches = [r for r in readings if r.field is Field.STEP and r.name == "batch"]
+    batches = [r for r in readings if r.field is Field.STEP and r.name in BATCH_NAMES]
     if not batches:
         return readings
-    other_step = any(r.field is Field.STEP and r.name != "batch" for r in readings)
+    other_step = any(r.field is Field.STEP and r.name not in BATCH_NAMES for r in readings)
     placed = "|" in text or any(r.field is Field.EPOCH for r in readings)
     return [r for r in readings if r not in batches or r.total is not None or (placed and not other_step)]
 

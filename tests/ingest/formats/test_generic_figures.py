@@ -1,0 +1,179 @@
+"""Figures of a recognised step log that read wrong until the log's own shape said what they are: a time printed
+for the interval between records, ``tag value step`` scalars, an epoch said as it begins with the run's epochs and an
+epoch's batch count, an older YOLO's row with no header, a tqdm description's epoch and loss, the dying run's bar
+flushed after its traceback. Composed lines in those shapes (each cited), the answers worked out by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.ingest.formats import create_parser
+from app.ingest.formats.generic import GenericParser
+from app.ingest.formats.interval_times import day_gap, day_seconds, per_step_seconds
+from app.ingest.formats.tagged_scalars import TaggedScalars
+from app.ingest.formats.yolo_rows import headerless_columns
+from app.stats.events import RunCrashed, TrainStep
+
+
+def steps(lines: list[str]) -> list[TrainStep]:
+    return [e for e in GenericParser().feed(lines) if isinstance(e, TrainStep)]
+
+
+# --- a time printed for the interval since the line before ----------------------------------------------------------
+
+def test_a_printed_time_the_dates_show_is_the_interval_s_is_its_steps_time_over_them() -> None:
+    # MedicalDataAugmentationTool's ``train iter: N … seconds: …`` a line every 100 iterations, dated here by a logger:
+    # 10:00:00 -> 10:02:00 is 120 s and 120.4 printed, over 100 iterations: 1.204 s each; then 121.0 / 100 = 1.21 s
+    got = steps(["2024-05-01 10:00:00 train iter: 0 loss_net: 0.9443 seconds: 445.463",
+                 "2024-05-01 10:02:00 train iter: 100 loss_net: 0.8000 seconds: 120.4",
+                 "2024-05-01 10:04:01 train iter: 200 loss_net: 0.7000 seconds: 121.0"])
+    assert [(s.step, s.step_seconds) for s in got] == [(0, 445.463), (100, pytest.approx(1.204)), (200, 1.21)]
+    assert got[-1].step_seconds_note == ("121 s printed for the 100 steps since the line before, as the log's dates "
+                                         "show")
+
+
+def test_a_time_of_day_leading_undated_lines_shows_the_interval_too() -> None:
+    # the VerSe issue's lines as printed (``02:31:56: train iter: 100 …``): 02:31:56 -> 02:33:59 is 123 s, 123.053 printed
+    got = steps(["02:29:53: train iter: 0 loss_net: 0.9443 loss_scale: 32768.0000 norm: 21.8862 norm_average: 1.0100 "
+                 "seconds: 445.463",
+                 "02:31:56: train iter: 100 loss_net: nan loss_scale: 785.4200 norm: nan norm_average: 0.8729 "
+                 "seconds: 122.871",
+                 "02:33:59: train iter: 200 loss_net: nan loss_scale: 1.0000 norm: nan norm_average: 0.5793 "
+                 "seconds: 123.053"])
+    assert [round(s.step_seconds or 0, 5) for s in got] == [445.463, 1.22871, 1.23053]
+
+
+@pytest.mark.parametrize("lines", [
+    # a step's own time, printed every 100 steps 120 s apart: 1.2 s is no interval's (stays as printed)
+    ["2024-05-01 10:00:00 iter: 100 loss: 0.9 seconds: 1.2", "2024-05-01 10:02:00 iter: 200 loss: 0.8 seconds: 1.2"],
+    # one step a line: the time is the step's whatever the dates say
+    ["2024-05-01 10:00:00 iter: 1 loss: 0.9 seconds: 60.0", "2024-05-01 10:01:00 iter: 2 loss: 0.8 seconds: 60.0"],
+    # lines written in one burst (a buffered pipe's): the dates say nothing of the steps
+    ["2024-05-01 10:00:00 iter: 100 loss: 0.9 seconds: 2.0", "2024-05-01 10:00:02 iter: 200 loss: 0.8 seconds: 2.0"],
+])  # fmt: skip
+def test_a_time_the_dates_do_not_show_to_be_the_interval_s_stays_as_printed(lines: list[str]) -> None:
+    last = steps(lines)[-1]
+    assert last.step_seconds == float(lines[-1].rsplit(" ", 1)[1]) and last.step_seconds_note is None
+
+
+def test_the_interval_rule_s_arithmetic() -> None:
+    assert per_step_seconds(123.053, 100, 123.0) == pytest.approx(1.23053)
+    assert per_step_seconds(123.0, 100, 60.0) is None  # twice the gap: another figure
+    assert per_step_seconds(123.0, 1, 123.0) is None
+    assert day_seconds("02:31:56: train iter: 100") == 9116 and day_seconds("train iter: 100") is None
+    assert day_gap(day_seconds("23:59:30: a") or 0, day_seconds("00:01:30: b") or 0) == 120  # across midnight
+
+
+# --- ``tag value step`` scalars --------------------------------------------------------------------------------------
+
+def test_tag_value_step_lines_of_one_step_are_one_record() -> None:
+    # rl-blox's SAC (flax.nnx) prints its TensorBoard scalars: five lines at step 195000 between cleanrl-style returns
+    got = steps(["global_step=194999, episodic_return=-455.64290700207636",
+                 "losses/q1_loss 51.155754 195000", "losses/q2_loss 52.79265 195000",
+                 "losses/policy_loss 53.2737 195000", "losses/alpha [0.01439922] 195000",
+                 "losses/alpha_loss 0.0030797184 195000",
+                 "global_step=195199, episodic_return=-129.4296429245053"])
+    records = [(s.step, s.loss) for s in got]
+    assert records == [(194999, None), (195000, 53.2737), (195199, None)]  # the policy's loss is the run's one loss
+
+
+def test_the_tag_lines_that_end_a_batch_are_their_step_s_record() -> None:
+    got = steps(["losses/value_loss 0.25 3000", "losses/policy_loss 0.125 3000"])
+    assert [(s.step, s.loss) for s in got] == [(3000, 0.125)]
+
+
+def test_a_tagged_record_s_names_and_values() -> None:
+    held = TaggedScalars()
+    assert held.line("train/loss 2.5 10") == (True, None)
+    assert held.line("val/loss 2.75 10") == (True, None)
+    assert held.line("losses/alpha [0.5] 10") == (True, None)  # an array's print: no figure
+    assert held.line("train/loss 2.25 20") == (True, "step: 10 | train_loss: 2.5 | val_loss: 2.75")
+    assert held.line("Epoch 3 done") == (False, "step: 20 | train_loss: 2.25")
+    assert held.line("loss 2.5 10") == (False, None)  # no path: not a TensorBoard tag
+
+
+# --- an epoch said as it begins, and the epoch's batch count -------------------------------------------------------
+
+PCCAI = [  # PccAI's (InterDigitalInc/PccAI) ``batch count: N/M`` lines, its epoch summary and its next epoch's banner
+    "[2023-03-10 19:57:34,952]     batch count: 280/308, iter: 280, bpp_loss: 0.018800, loss: 0.105480, aux_loss: 523.56",
+    "[2023-03-10 19:57:36,863]     batch count: 300/308, iter: 300, bpp_loss: 0.018857, loss: 0.104935, aux_loss: 541.03",
+    "[2023-03-10 19:57:37,438] Epoch: 3/3 --- time: 1134.979267, lr: 0.000800, avg_bpp_loss: 0.021141, avg_loss: 0.106102",
+    "[2023-03-10 19:57:38,214] Current checkpoint saved to results/train_mdlnet/epoch_3.pth.",
+    "[2023-03-10 19:57:38,241] Training at epoch 4 (total 4) with lr 0.0008 and aux_lr 0.005",
+    "[2023-03-10 19:57:38,442]     batch count: 0/308, iter: 0, bpp_loss: 0.018429, loss: 0.098760, aux_loss: 546.08",
+]
+
+
+def test_a_batch_count_is_the_epoch_s_and_the_epochs_are_said_around_it() -> None:
+    got = steps(PCCAI)
+    assert [(s.step, s.total_steps, s.ends_at_total, s.epoch, s.epoch_total, s.loss) for s in got] == [
+        (280, 308, False, None, None, 0.10548),  # no epoch said yet
+        (300, 308, False, 3.0, 3, 0.104935),  # the summary said its epoch as it ended
+        (0, 308, False, 4.0, 4, 0.09876),  # the banner's epoch and the run's epochs
+    ]
+
+
+def test_a_batch_count_without_its_total_is_no_position() -> None:
+    assert steps(["batch count: 32, loss: 0.5"]) == []
+
+
+# --- an older YOLO's row with no header -----------------------------------------------------------------------------
+
+def test_a_yolov3_row_whose_fourth_figure_sums_the_three_before_is_read_under_its_header_s_names() -> None:
+    # ultralytics/yolov3's ``%10s %10s %10.3g×6`` row, its header not copied: 3.99 + 0.358 + 0 = 4.348 ~ 4.35
+    got = steps(["     0/299     15.8G      3.99     0.358         0      4.35        22       608:  63% 34/54 "
+                 "[00:42<00:25,  1.26s/it]"])
+    assert [(s.step, s.total_steps, s.epoch, s.loss, s.step_seconds) for s in got] == [(34, 54, 0.0, 4.35, 1.26)]
+    assert {"loss/GIoU_loss": 3.99, "loss/obj_loss": 0.358}.items() <= dict(got[0].figures).items()
+
+
+@pytest.mark.parametrize("row", [
+    "     0/299     15.8G      3.99     0.358         0      9.35        22       608:  63% 34/54 [00:42<00:25,  1.26s/it]",
+    "     0/299     15.8G      3.99     0.358         0        22       608:  63% 34/54 [00:42<00:25,  1.26s/it]",
+])  # fmt: skip
+def test_a_row_that_does_not_sum_is_not_given_a_header(row: str) -> None:
+    assert headerless_columns(row.strip()) is None and steps([row]) == []
+
+
+# --- the dying run's bar, flushed after its traceback ---------------------------------------------------------------
+
+YOLO_CRASH = [  # ultralytics/yolov3 (issue 1503's shape): the traceback's end, then the bar Colab printed as it died
+    '  File "/usr/local/lib/python3.6/dist-packages/torch/nn/functional.py", line 2540, in binary_cross_entropy',
+    "    return torch.binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction_enum)",
+    "RuntimeError: CUDA out of memory. Tried to allocate 2.00 MiB (GPU 0; 15.90 GiB total capacity)",
+    "     0/299     15.8G      3.99     0.358         0      4.35        22       608:  63% 34/54 [00:42<00:25,  1.26s/it]",
+]
+
+
+def test_a_step_line_right_after_the_error_is_the_dying_run_s_last_state() -> None:
+    events = create_parser("generic").feed(YOLO_CRASH)
+    order = [(type(e).__name__, getattr(e, "step", None)) for e in events if isinstance(e, (TrainStep, RunCrashed))]
+    assert order == [("TrainStep", 34), ("RunCrashed", None)]  # before the crash: the crash stays the state
+
+
+def test_a_step_line_after_a_line_between_is_training_again() -> None:
+    events = create_parser("generic").feed([*YOLO_CRASH[:3], "Restarting with batch size 8", YOLO_CRASH[3]])
+    order = [type(e).__name__ for e in events if isinstance(e, (TrainStep, RunCrashed))]
+    assert order == ["RunCrashed", "TrainStep"]
+
+
+# --- a tqdm description's epoch, step and loss ----------------------------------------------------------------------
+
+TRACE = [  # a DeepSpeed-Chat-style loop (BeyonderXX/TRACE): one bar of the run, the epoch's start glued after a bar
+    "***** Running training *****",
+    "  0%|          | 0/144 [00:00<?, ?it/s]Beginning of Epoch 1/18, Total Micro Batches 8",
+    "  1%|          | 1/144 [00:01<02:35,  1.09s/it]",
+    "Epoch 1, Step 0, Loss: 0.9741:   1%|▏         | 2/144 [00:02<02:20,  1.01it/s]",
+    "Epoch 1, Step 6, Loss: 1.2240:   6%|▌         | 8/144 [00:12<03:45,  1.66s/it]Beginning of Epoch 2/18, Total "
+    "Micro Batches 8",
+    "Epoch 1, Step 7, Loss: 0.9610:   6%|▋         | 9/144 [00:13<03:00,  1.33s/it]",
+    "Epoch 2, Step 5, Loss: 1.1681:  10%|█         | 15/144 [00:23<03:58,  1.85s/it]",
+]
+
+
+def test_a_bar_s_description_gives_its_loss_and_epoch_and_the_banner_the_epochs() -> None:
+    got = [e for e in create_parser("hf-trainer").feed(TRACE) if isinstance(e, TrainStep)]
+    last = got[-1]
+    assert (last.step, last.total_steps, last.loss, last.epoch, last.epoch_total) == (15, 144, 1.1681, 2.0, 18)
+    assert (last.epoch_batch, last.epoch_batches) == (5, 8)
+    assert [(s.step, s.loss, s.epoch) for s in got[1:3]] == [(2, 0.9741, 1.0), (8, 1.224, 1.0)]
