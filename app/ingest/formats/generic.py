@@ -27,6 +27,7 @@ from ...stats.events import EvalResult, Event, RunInfo, StageEnd, StepFigures, T
 from .banner import planned_run
 from .classes import Kin, Named, beside, memory_figures, planned_epochs, scores, tied
 from .coco import CocoTable
+from .drawn_bars import RuledScores, drawn_bar, epoch_header
 from .fairseq_lua import fairseq_lua_record
 from .fields import (
     NUM,
@@ -359,6 +360,7 @@ class GenericParser(StepLines[_Line]):
         # (step, its line's date, or the time of day it leads with (then True)) of the last step line that has either
         self._dated_step: tuple[int, float, bool] | None = None
         self._tagged = TaggedScalars()  # ``losses/q1_loss 65.36 193000`` lines of one step, held
+        self._scores = RuledScores()  # an evaluation's table of scores between rules of ``=``, under way
         self._unplaced_epoch = False  # the last step counted an epoch's batches, naming no epoch (``batch count: N/M``)
         self._step_event: tuple[list[Event], int] | None = None  # where the last step's event was put, to amend  # a boosting library said its best round: the round line under it is a repeat
 
@@ -495,6 +497,20 @@ class GenericParser(StepLines[_Line]):
         s = _LAUNCHER.sub("", text).strip() if "|" in text else text.strip()
         if not s or s.startswith("#"):
             return Kind.FULL, None  # a comment (a shell's, a markdown heading): no record
+        if s[:1] == "=" or self._scores.waiting:
+            ruled = self._scores.line(s)
+            if ruled is not None:
+                # (GLPDepth's ``d1  d2  d3  abs_rel …`` table between rules of ``=``, after an epoch: its evaluation)
+                return Kind.FULL, _Line("scores", at, text=s, parts=tuple(ruled))
+        if s[:1] == "[" and s[1:2] in "=>":
+            drawn = drawn_bar(s)
+            if drawn is not None:
+                s = drawn  # (GLPDepth's ``[====>]  St 6057/6057  Tot: 41m50s | … | Depth Loss: 0.1365``: drawn_bars.py)
+        elif s[:6] == "Epoch:" and " - " in s:
+            header = epoch_header(s)
+            if header is not None:
+                epoch = Reading(Field.EPOCH, "epoch", float(header[0]), header[1])
+                return Kind.FULL, _Line("epoch", at, [epoch], text=s)
         if "(total " in s or "(of " in s:
             begun = _EPOCH_OF_TOTAL.match(s)
             if begun is not None:
@@ -1126,6 +1142,8 @@ class GenericParser(StepLines[_Line]):
             self._tie(line, events)
         elif line.what == "epochs":
             self._planned_epochs = line.readings[0].total
+        elif line.what == "scores":
+            events.extend(EvalResult(at=line.at, name=name, value=value) for name, value in line.parts)
         elif line.what == "epoch_summary":
             self._summed_epoch(line.readings[0], events)
         elif line.what == "step" and line.epoch_seconds is not None:

@@ -1,18 +1,20 @@
 """Figures of a recognised step log that read wrong until the log's own shape said what they are: a time printed
 for the interval between records, ``tag value step`` scalars, an epoch said as it begins with the run's epochs and an
 epoch's batch count, an older YOLO's row with no header, a tqdm description's epoch and loss, the dying run's bar
-flushed after its traceback. Composed lines in those shapes (each cited), the answers worked out by hand."""
+flushed after its traceback, a hand-drawn bar and its evaluation's ruled table. Composed lines in those shapes (each
+cited), the answers worked out by hand."""
 
 from __future__ import annotations
 
 import pytest
 
 from app.ingest.formats import create_parser
+from app.ingest.formats.drawn_bars import epoch_header
 from app.ingest.formats.generic import GenericParser
 from app.ingest.formats.interval_times import day_gap, day_seconds, per_step_seconds
 from app.ingest.formats.tagged_scalars import TaggedScalars
 from app.ingest.formats.yolo_rows import headerless_columns
-from app.stats.events import RunCrashed, TrainStep
+from app.stats.events import EvalResult, RunCrashed, TrainStep
 
 
 def steps(lines: list[str]) -> list[TrainStep]:
@@ -177,3 +179,42 @@ def test_a_bar_s_description_gives_its_loss_and_epoch_and_the_banner_the_epochs(
     assert (last.step, last.total_steps, last.loss, last.epoch, last.epoch_total) == (15, 144, 1.1681, 2.0, 18)
     assert (last.epoch_batch, last.epoch_batches) == (5, 8)
     assert [(s.step, s.loss, s.epoch) for s in got[1:3]] == [(2, 0.9741, 1.0), (8, 1.224, 1.0)]
+
+
+# --- a hand-drawn bar under its epoch's header, and a ruled table of scores -----------------------------------------
+
+GLPDEPTH = [  # vinvino02/GLPDepth's ``utils/logging.py`` bar and its evaluation's table, as its issue 13 shows them
+    "Epoch: 010 - 025",
+    " [=============================>]  St 6057/6057  Tot: 41m50s | Rem: 10h28s | Depth Loss: 0.1365 (0.0447)9)",
+    " [=========== 654/654 =========>]  Step: 052ms | Tot: 35s649ms | Rem: 08m34s",
+    "",
+    "=" * 100,
+    "        d1         d2         d3    abs_rel",
+    "    0.6693     0.9548     0.9930     0.2220 ",
+    "=" * 100,
+    "Epoch: 011 - 025",
+    " [============================ 6057/6057 404ms | Tot: 40m47s | Rem: 9h31m | Depth Loss: nan (nan)n))n)31)2)",
+    "WARNING:root:NaN or Inf found in input tensor.",
+]
+
+
+def test_a_drawn_bar_is_its_epoch_s_batches_with_its_loss_and_time() -> None:
+    events = GenericParser().feed(GLPDEPTH)
+    got = [e for e in events if isinstance(e, TrainStep)]
+    # epoch 10: 41 min 50 s so far (2,510 s); epoch 11: 404 ms a step as drawn, the loss nan; no ``Rem``, no ``9)``
+    assert [(s.step, s.ends_at_total, s.epoch, s.epoch_total, s.elapsed_seconds, s.trainer_eta_seconds) for s in got] \
+        == [(6057, False, 10.0, 25, 2510.0, None), (6057, False, 11.0, 25, 2447.0, None)]
+    assert got[0].loss == 0.1365 and got[1].step_seconds == 0.404 and got[1].loss != got[1].loss  # nan
+    scores = {(e.name, e.value) for e in events if isinstance(e, EvalResult)}
+    assert scores == {("d1", 0.6693), ("d2", 0.9548), ("d3", 0.993), ("abs_rel", 0.222)}
+
+
+def test_a_header_without_its_rule_or_a_row_that_does_not_fit_is_no_table() -> None:
+    assert [e for e in GenericParser().feed(GLPDEPTH[5:7]) if isinstance(e, EvalResult)] == []  # no rule above
+    table = ["=" * 40, "d1 d2 d3 abs_rel", "0.6693 0.9548 0.9930"]  # a figure short
+    assert [e for e in GenericParser().feed(table) if isinstance(e, EvalResult)] == []
+
+
+def test_an_epoch_header_s_two_numbers_must_read_as_one_of_the_other() -> None:
+    assert epoch_header("Epoch: 010 - 025") == (10, 25)
+    assert epoch_header("Epoch: 10 - 025") is None and epoch_header("Epoch: 030 - 025") is None
