@@ -36,12 +36,12 @@ def test_a_printed_time_the_dates_show_is_the_interval_s_is_its_steps_time_over_
 
 def test_a_time_of_day_leading_undated_lines_shows_the_interval_too() -> None:
     # the VerSe issue's lines as printed (``02:31:56: train iter: 100 …``): 02:31:56 -> 02:33:59 is 123 s, 123.053 printed
-    got = steps(["02:29:53: train iter: 0 loss_net: 0.9443 loss_scale: 32768.0000 norm: 21.8862 norm_average: 1.0100 "
-                 "seconds: 445.463",
-                 "02:31:56: train iter: 100 loss_net: nan loss_scale: 785.4200 norm: nan norm_average: 0.8729 "
-                 "seconds: 122.871",
-                 "02:33:59: train iter: 200 loss_net: nan loss_scale: 1.0000 norm: nan norm_average: 0.5793 "
-                 "seconds: 123.053"])
+    got = steps([("02:29:53: train iter: 0 loss_net: 0.9443 loss_scale: 32768.0000 norm: 21.8862 norm_average: 1.0100 "
+                 "seconds: 445.463"),
+                 ("02:31:56: train iter: 100 loss_net: nan loss_scale: 785.4200 norm: nan norm_average: 0.8729 "
+                 "seconds: 122.871"),
+                 ("02:33:59: train iter: 200 loss_net: nan loss_scale: 1.0000 norm: nan norm_average: 0.5793 "
+                 "seconds: 123.053")])
     assert [round(s.step_seconds or 0, 5) for s in got] == [445.463, 1.22871, 1.23053]
 
 
@@ -123,8 +123,8 @@ def test_a_batch_count_without_its_total_is_no_position() -> None:
 
 def test_a_yolov3_row_whose_fourth_figure_sums_the_three_before_is_read_under_its_header_s_names() -> None:
     # ultralytics/yolov3's ``%10s %10s %10.3g×6`` row, its header not copied: 3.99 + 0.358 + 0 = 4.348 ~ 4.35
-    got = steps(["     0/299     15.8G      3.99     0.358         0      4.35        22       608:  63% 34/54 "
-                 "[00:42<00:25,  1.26s/it]"])
+    got = steps([("     0/299     15.8G      3.99     0.358         0      4.35        22       608:  63% 34/54 "
+                 "[00:42<00:25,  1.26s/it]")])
     assert [(s.step, s.total_steps, s.epoch, s.loss, s.step_seconds) for s in got] == [(34, 54, 0.0, 4.35, 1.26)]
     assert {"loss/GIoU_loss": 3.99, "loss/obj_loss": 0.358}.items() <= dict(got[0].figures).items()
 
@@ -166,8 +166,8 @@ TRACE = [  # a DeepSpeed-Chat-style loop (BeyonderXX/TRACE): one bar of the run,
     "  0%|          | 0/144 [00:00<?, ?it/s]Beginning of Epoch 1/18, Total Micro Batches 8",
     "  1%|          | 1/144 [00:01<02:35,  1.09s/it]",
     "Epoch 1, Step 0, Loss: 0.9741:   1%|▏         | 2/144 [00:02<02:20,  1.01it/s]",
-    "Epoch 1, Step 6, Loss: 1.2240:   6%|▌         | 8/144 [00:12<03:45,  1.66s/it]Beginning of Epoch 2/18, Total "
-    "Micro Batches 8",
+    ("Epoch 1, Step 6, Loss: 1.2240:   6%|▌         | 8/144 [00:12<03:45,  1.66s/it]Beginning of Epoch 2/18, Total "
+    "Micro Batches 8"),
     "Epoch 1, Step 7, Loss: 0.9610:   6%|▋         | 9/144 [00:13<03:00,  1.33s/it]",
     "Epoch 2, Step 5, Loss: 1.1681:  10%|█         | 15/144 [00:23<03:58,  1.85s/it]",
 ]
