@@ -52,7 +52,7 @@ from .grammar import (
     normalise,
     pairs,
 )
-from .interval_times import day_gap, day_seconds, interval_note, per_step_seconds
+from .interval_times import above_rate, day_gap, day_seconds, interval_note, per_step_seconds, rate_note
 from .keras_bars import keras_line
 from .pipeline import StepLines
 from .prefix import LineTimes
@@ -1465,6 +1465,10 @@ class GenericParser(StepLines[_Line]):
             each = per_step_seconds(step_seconds, step - dated[0], gap)
             if each is not None:
                 step_seconds, seconds_note = each, interval_note(step_seconds, step - dated[0])
+        its = got.get(Field.ITS)
+        if (step_seconds is not None and bar is None and Field.STEP_TIME in got and its is not None and seconds_note is None
+                and above_rate(step_seconds, its.value)):
+            step_seconds, seconds_note = 1.0 / its.value, rate_note(step_seconds)  # (``seconds: 123.0 … it/s: 0.81``)
         for r in readings:
             if r.field is Field.EVAL_LOSS:
                 label = _eval_label(r.name)

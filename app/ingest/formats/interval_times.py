@@ -7,6 +7,9 @@ dates decide it: a printed time that matches the clock between two dated step li
 steps apart covers the steps between them, since no single step of the interval can take as
 long as all of them. Where the dates do not say so, the printed time stays as it was read.
 
+A rate printed on the same line says so too: ``seconds: 123.0`` beside ``it/s: 0.81`` is no step's
+time (a step takes 1.23 s at that rate), and the rate's time is shown instead.
+
 A line the reader could not date (a bare time of day leading it, ``02:31:56: train iter: 100 …``) still
 says how far apart two lines are: :func:`day_seconds` reads that clock for the gap alone.
 """
@@ -51,3 +54,17 @@ def per_step_seconds(printed_seconds: float, steps: int, gap_seconds: float) -> 
     if abs(printed_seconds - gap_seconds) > GAP_SHARE * gap_seconds + GAP_SLACK_SECONDS:
         return None
     return printed_seconds / steps
+
+
+# A printed time this many times what the rate printed beside it gives a step is more than a step's time.
+RATE_FACTOR = 3.0
+
+
+def rate_note(printed_seconds: float) -> str:
+    """How the step's time was worked out where the printed time is far above the rate beside it."""
+    return f"from the it/s printed beside it; its {printed_seconds:g} s is more than a step takes at that rate"
+
+
+def above_rate(printed_seconds: float, iterations_per_second: float) -> bool:
+    """Whether a printed time is far above the time a step takes at the rate printed on the same line."""
+    return iterations_per_second > 0 and printed_seconds > RATE_FACTOR / iterations_per_second

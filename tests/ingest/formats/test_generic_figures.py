@@ -58,6 +58,13 @@ def test_a_time_the_dates_do_not_show_to_be_the_interval_s_stays_as_printed(line
     assert last.step_seconds == float(lines[-1].rsplit(" ", 1)[1]) and last.step_seconds_note is None
 
 
+def test_a_printed_time_far_above_the_rate_beside_it_is_no_step_s_time() -> None:
+    # ``seconds: 123.0`` beside ``it/s: 0.81``: a step takes 1 / 0.81 = 1.235 s, the 123 s is more than 3 steps' time
+    got = steps(["iter: 100, loss: 2.5, seconds: 123.0, it/s: 0.81", "iter: 200, loss: 2.4, seconds: 2.0, it/s: 0.81"])
+    assert got[0].step_seconds == pytest.approx(1 / 0.81) and got[0].step_seconds_note is not None
+    assert (got[1].step_seconds, got[1].step_seconds_note) == (2.0, None)  # within three steps' time: as printed
+
+
 def test_the_interval_rule_s_arithmetic() -> None:
     assert per_step_seconds(123.053, 100, 123.0) == pytest.approx(1.23053)
     assert per_step_seconds(123.0, 100, 60.0) is None  # twice the gap: another figure
