@@ -503,20 +503,20 @@ class GenericParser(StepLines[_Line]):
                 # (GLPDepth's ``d1  d2  d3  abs_rel …`` table between rules of ``=``, after an epoch: its evaluation)
                 return Kind.FULL, _Line("scores", at, text=s, parts=tuple(ruled))
         if s[:1] == "[" and s[1:2] in "=>":
-            drawn = drawn_bar(s)
-            if drawn is not None:
-                s = drawn  # (GLPDepth's ``[====>]  St 6057/6057  Tot: 41m50s | … | Depth Loss: 0.1365``: drawn_bars.py)
+            drawn_record = drawn_bar(s)
+            if drawn_record is not None:
+                s = drawn_record  # (GLPDepth's ``[====>]  St 6057/6057  Tot: 41m50s | … | Depth Loss: 0.1365``: drawn_bars.py)
         elif s[:6] == "Epoch:" and " - " in s:
-            header = epoch_header(s)
-            if header is not None:
-                epoch = Reading(Field.EPOCH, "epoch", float(header[0]), header[1])
-                return Kind.FULL, _Line("epoch", at, [epoch], text=s)
+            epoch_said = epoch_header(s)
+            if epoch_said is not None:
+                said = Reading(Field.EPOCH, "epoch", float(epoch_said[0]), epoch_said[1])
+                return Kind.FULL, _Line("epoch", at, [said], text=s)
         if "(total " in s or "(of " in s:
             begun = _EPOCH_OF_TOTAL.match(s)
             if begun is not None:
                 # PccAI's ``Training at epoch 4 (total 4) with lr 0.0008 and aux_lr 0.005``: the epoch begun, of the run's
-                epoch = Reading(Field.EPOCH, "epoch", float(begun.group(1)), int(begun.group(2)))
-                return Kind.FULL, _Line("epoch", at, [epoch], text=s)
+                said = Reading(Field.EPOCH, "epoch", float(begun.group(1)), int(begun.group(2)))
+                return Kind.FULL, _Line("epoch", at, [said], text=s)
         if "," in s and (self._columns or s[:1].isalpha()):
             table = self._table_row(s)
             if table is None:
@@ -1060,8 +1060,8 @@ class GenericParser(StepLines[_Line]):
     def emit(self, line: _Line, events: list[Event]) -> None:
         """A whole line's events: a step, an evaluation, the run's end or a pause."""
         if line.before is not None:
-            before, line.before = line.before, None
-            self.emit(before, events)
+            whole, line.before = line.before, None
+            self.emit(whole, events)
         if line.rank is not None:
             # Under a launcher every rank may print the same lines: one rank is followed (rank 0
             # as soon as it shows up); another's step line still counts when its step is past the
