@@ -107,6 +107,9 @@ _PATH_RATE = re.compile(rf"(?<![\w/])((?:[A-Za-z]\w{{0,30}}/){{0,3}}fps(?:/\w{{1
 # A space-aligned table: its header's names (``GPU_mem``, ``box_loss``; no ``:``, ``=``), its first cell a position
 # (``13/30``, ``120``), its cells numbers with a unit or an SI suffix (``13.1G``, ``576``).
 # A bar drawn without tqdm's brackets (ultralytics' ``100% ━━━━━━━━━━━━ 8/8 4.6it/s 1.7s``): count, rate, seconds so far.
+# A tqdm bar whose format ends at its count and elapsed clock: ``100%|██████████| 1849/1849 13:15`` (YOLOv5 since 7.0).
+_ELAPSED_BAR = re.compile(r"\d{1,3}%\|[^|]{0,200}\| ?(\d{1,12})/(\d{1,12}) (\d{1,3}:\d\d(?::\d\d)?)")
+ELAPSED_MEAN_NOTE = "the bar's elapsed time over its count"
 _PLAIN_BAR = re.compile(r"^(?:\d{1,3}% )?[━─╸╺]{1,200} (\d{1,12})/(\d{1,12}) (\d{1,9}(?:\.\d+)?)(it/s|s/it) (\d{1,7}(?:\.\d+)?)s$")
 # A rule of dash runs under a table's header (three columns at least), and the numbers in its rows.
 _DASH_RULE = re.compile(r"-{1,40}(?: {1,8}-{1,40}){2,63}")
@@ -201,7 +204,9 @@ _DAY_CLOCKS = re.compile(r"@ (\d{1,3}) (\d\d:\d\d:\d\d(?:\.\d+)?), mean (\d{1,3}
 # A record that starts with its epoch (``Epoch 005 loss …``, ``[Epoch 3] loss=…``).
 _EPOCH_LEADS = re.compile(r"(?i)^[^\w|]{0,8}(?:train(?:ing)?\s+)?epoch\b")  # (``Training Epoch:[844/1500] loss=…``)
 # ``Training Epoch0:`` (llama-recipes' old bar): an epoch glued to its name.
-_GLUED_EPOCH = re.compile(r"(?i)\bepoch(\d{1,6})\b")
+_ENV_STEP = re.compile(r"\benv_step=(\d{1,15})\b")
+_PLUS_MINUS = re.compile(rf"\s?±\s?{NUM}")  # a mean's spread after it (``200.000000 ± 0.000000``)
+_GLUED_EPOCH = re.compile(r"(?i)\bepoch(?: ?#)?(\d{1,6})\b")  # (``epoch3``; tianshou's ``Epoch #5``)
 # Lightning's ModelCheckpoint: ``Epoch 0, global step 100: 'val_loss' reached 1.98000 (best 1.98000), saving model to
 # '…' as top 1`` (the monitored figure at that global step, as it names it) or ``… 'val_loss' was not in top 1`` (no figure).
 _LIGHTNING_CHECKPOINT = re.compile(
@@ -601,7 +606,7 @@ class GenericParser(StepLines[_Line]):
             coco = self._coco.row(s)
             if coco is not None:
                 return Kind.FULL, _Line("eval", at, coco, text=s) if coco else _Line("other", at)
-        if self._class_columns or (s[:6] == "Class " and "  " in s):
+        if self._class_columns or ((s[:6] == "Class " or s[:8] == "classes ") and "  " in s):
             evaluated = self._class_row(s, at)
             if evaluated is not None:
                 return Kind.FULL, evaluated or None
@@ -687,6 +692,9 @@ class GenericParser(StepLines[_Line]):
                     line.named = tuple(n for n in beside(post) if n.kin is Kin.EVAL)  # (a bar's ``val_acc=0.91``)
                 if "mem" in head or "mem" in post:
                     line.named = (*line.named, *memory_figures(head + " " + post))  # (YOLO's row: ``GPU_mem: 0.545G``)
+                stepped = _ENV_STEP.search(post) if "env_step=" in post else None
+                if stepped is not None:  # (tianshou's ``env_step=250000``: the environment's steps so far)
+                    line.parts = (*line.parts, (ENV_TIMESTEPS, float(stepped.group(1))))
                 counters = _COUNTERS.match(head)
                 if counters is not None:
                     line.counters = _counted(counters)
@@ -719,6 +727,11 @@ class GenericParser(StepLines[_Line]):
                 if banner.unit == "epochs":
                     return Kind.FULL, _Line("epochs", at, [Reading(Field.EPOCH, "epochs", 0.0, banner.count)], text=s)
                 return Kind.FULL, _Line("total", at, [Reading(Field.TOTAL, banner.name, float(banner.count))], text=s)
+            if "±" in s and self._last is not None:
+                # tianshou's ``Epoch #5: test_reward: 200.000000 ± 0.000000, best_reward: … in #1``: the mean is the score
+                rewarded = tuple(n for n in beside(_PLUS_MINUS.sub("", s)) if n.kin is Kin.EVAL)
+                if rewarded:
+                    return Kind.FULL, _Line("tie", at, text=s, named=rewarded[:1])
             # (before any step, an evaluation's scores alone: a paste that begins with the last one, DGL's ``Eval Acc 0.8398``)
             tied_figures = tied(s) if self._last is not None else scores(tied(s))
             if tied_figures is not None:
@@ -965,6 +978,10 @@ class GenericParser(StepLines[_Line]):
                         n, m, rate, unit, elapsed = drawn.groups()
                         whole = int(float(elapsed))  # (tqdm's clock keeps whole seconds)
                         return f"{pairs_text} {n}/{m} [{whole // 60:02d}:{whole % 60:02d}, {rate}{unit}]"
+                    timed = _ELAPSED_BAR.fullmatch(rest[0].strip())
+                    if timed is not None:
+                        # YOLOv5's bar since its format printed no rate (``100%|██████████| 1849/1849 13:15``)
+                        return f"{pairs_text} {timed.group(1)}/{timed.group(2)} [{timed.group(3)}]"
                 return pairs_text + (" " + rest[0] if whole_bar else "")
         if 3 <= len(cells) <= _TABLE_COLUMNS and ("  " in s or "\t" in s) and all(_SPACED_NAME.fullmatch(c) for c in cells):
             known = [lookup(normalise(c))[0] for c in cells]
@@ -982,7 +999,7 @@ class GenericParser(StepLines[_Line]):
         row is no figure of the run's. Returns the ``all`` row's evaluation, an empty line for the header or
         another row of the table, None for a line that is neither (which ends the table)."""
         cells = s.split()
-        if cells[0] == "Class":
+        if cells[0] in ("Class", "classes"):  # (``classes  top1_acc  top5_acc``: a classifier's validation)
             names = _class_metrics(s)
             if names:
                 self._class_columns = names
@@ -1810,7 +1827,11 @@ def _bar(m: re.Match[str]) -> _Bar:
     if rate is not None and rate > 0:
         seconds = rate if m.group("unit") == "s/it" else 1.0 / rate
     remain = m.group("remain")
-    return _Bar(step, total, seconds, clock_seconds(m.group("elapsed")), clock_seconds(remain) if remain else None)
+    elapsed = clock_seconds(m.group("elapsed"))
+    if seconds is None and remain is None and m.group("unit") is None and elapsed and step > 0:
+        # A bar that prints its elapsed time alone (YOLOv5's ``1849/1849 13:15``, read as ``[13:15]``): its mean step
+        return _Bar(step, total, elapsed / step, elapsed, None, seconds_note=ELAPSED_MEAN_NOTE)
+    return _Bar(step, total, seconds, elapsed, clock_seconds(remain) if remain else None)
 
 
 def _mfu(
@@ -2029,9 +2050,10 @@ def _cut(s: str) -> bool:
 # (``Box(``, ``Mask(``) opened before its first metric; YOLOv5's ``mAP@.5  mAP@.5:.95`` are the same two metrics.
 _CLASS_NAME = re.compile(r"(?:(?P<group>[A-Za-z]{1,12})\()?(?P<name>[A-Za-z][\w@.:-]{0,20}?)\)?:?")
 _CLASS_HEAD_END = re.compile(r":\s|\s\d{1,3}%")
-_CLASS_COUNTS = frozenset({"Class", "Images", "Instances", "Labels", "Targets"})
+_CLASS_COUNTS = frozenset({"Class", "Images", "Instances", "Labels", "Targets", "classes"})
 _CLASS_METRICS = {"P": "precision", "R": "recall", "mAP50": "mAP50", "mAP50-95": "mAP50-95",
-                  "mAP@.5": "mAP50", "mAP@.5:.95": "mAP50-95"}  # fmt: skip
+                  "mAP@.5": "mAP50", "mAP@.5:.95": "mAP50-95",
+                  "top1_acc": "top1_acc", "top5_acc": "top5_acc"}  # fmt: skip  (ultralytics' classify validation)
 
 
 def _class_metrics(header: str) -> list[str]:
@@ -2048,12 +2070,12 @@ def _class_metrics(header: str) -> list[str]:
             group = "" if m.group("group").lower() == "box" else m.group("group").lower() + " "
         name = m.group("name")
         if name in _CLASS_COUNTS:
-            names.append("Class" if name == "Class" else "")
+            names.append("Class" if name in ("Class", "classes") else "")
         elif name in _CLASS_METRICS:
             names.append(group + _CLASS_METRICS[name])
         else:
             names.append("")  # (a name cut at the terminal's width: ``mAP50-``)
-    if not any("mAP" in n for n in names):
+    if not any("mAP" in n or n.startswith("top") for n in names):
         return []
     return names
 

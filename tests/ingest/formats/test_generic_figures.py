@@ -225,3 +225,36 @@ def test_a_header_without_its_rule_or_a_row_that_does_not_fit_is_no_table() -> N
 def test_an_epoch_header_s_two_numbers_must_read_as_one_of_the_other() -> None:
     assert epoch_header("Epoch: 010 - 025") == (10, 25)
     assert epoch_header("Epoch: 10 - 025") is None and epoch_header("Epoch: 030 - 025") is None
+
+
+# --- a classifier's validation table, a trainer's ``Epoch #N`` bar and its test reward, a bar with no rate ----------
+
+def test_a_classifier_s_all_row_is_its_top1_and_top5_accuracy() -> None:
+    # ultralytics' classify validation prints ``classes  top1_acc  top5_acc`` over its ``all`` row (composed figures)
+    events = GenericParser().feed([
+        "      Epoch    GPU_mem       loss  Instances       Size",
+        "        4/10     0.512G     0.2500         16        224: 100%|██████████| 8/8 [00:02<00:00,  4.00it/s]",
+        "               classes   top1_acc   top5_acc: 100%|██████████| 2/2 [00:00<00:00, 20.00it/s]",
+        "                   all       0.75      0.875",
+    ])
+    assert {(e.name, e.value) for e in events if isinstance(e, EvalResult)} == {("top1_acc", 0.75), ("top5_acc", 0.875)}
+
+
+def test_an_epoch_numbered_with_a_hash_names_its_bar_s_epoch_and_its_test_reward_is_its_score() -> None:
+    # tianshou's trainer: ``Epoch #N: Mit [elapsed, rate, env_step=…, loss=…]`` then ``Epoch #N: test_reward: m ± s``
+    events = GenericParser().feed([
+        "Epoch #2: 1001it [00:04, 250.25it/s, env_step=2000, len=50, loss=0.250, n/ep=4, rew=50.00]",
+        "Epoch #2: test_reward: 75.500000 ± 3.250000, best_reward: 80.000000 ± 0.000000 in #1",
+    ])
+    step = next(e for e in events if isinstance(e, TrainStep))
+    assert (step.step, step.epoch, step.loss, dict(step.figures).get("total/timesteps")) == (1001, 2.0, 0.25, 2000.0)
+    assert [(e.name, e.value) for e in events if isinstance(e, EvalResult)] == [("test_reward", 75.5)]
+
+
+def test_a_bar_that_prints_its_elapsed_time_alone_gives_its_mean_step() -> None:
+    # YOLOv5's bar format ``{l_bar}{bar:10}| {n_fmt}/{total_fmt} {elapsed}``: 10:00 over 1500 batches is 0.4 s each
+    got = steps(["      Epoch    GPU_mem   box_loss   obj_loss   cls_loss  Instances       Size",
+                 "        3/9      10.2G    0.05000    0.04000    0.01000        120        640: 100%|██████████| "
+                 "1500/1500 10:00"])
+    assert [(s.step, s.total_steps, s.epoch, s.step_seconds, s.step_seconds_note) for s in got] == [
+        (1500, None, 3.0, 0.4, "the bar's elapsed time over its count")]
