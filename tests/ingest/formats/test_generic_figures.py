@@ -254,7 +254,7 @@ def test_an_epoch_numbered_with_a_hash_names_its_bar_s_epoch_and_its_test_reward
 def test_a_bar_that_prints_its_elapsed_time_alone_gives_its_mean_step() -> None:
     # YOLOv5's bar format ``{l_bar}{bar:10}| {n_fmt}/{total_fmt} {elapsed}``: 10:00 over 1500 batches is 0.4 s each
     got = steps(["      Epoch    GPU_mem   box_loss   obj_loss   cls_loss  Instances       Size",
-                 "        3/9      10.2G    0.05000    0.04000    0.01000        120        640: 100%|██████████| "
-                 "1500/1500 10:00"])
+                 ("        3/9      10.2G    0.05000    0.04000    0.01000        120        640: 100%|██████████| "
+                 "1500/1500 10:00")])
     assert [(s.step, s.total_steps, s.epoch, s.step_seconds, s.step_seconds_note) for s in got] == [
         (1500, None, 3.0, 0.4, "the bar's elapsed time over its count")]
