@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import calendar
 import json
+import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
@@ -204,6 +205,8 @@ _DAY_CLOCKS = re.compile(r"@ (\d{1,3}) (\d\d:\d\d:\d\d(?:\.\d+)?), mean (\d{1,3}
 # A record that starts with its epoch (``Epoch 005 loss …``, ``[Epoch 3] loss=…``).
 _EPOCH_LEADS = re.compile(r"(?i)^[^\w|]{0,8}(?:train(?:ing)?\s+)?epoch\b")  # (``Training Epoch:[844/1500] loss=…``)
 # ``Training Epoch0:`` (llama-recipes' old bar): an epoch glued to its name.
+# A trainer's own words that its loss went NaN (TensorFlow's NanTensorHook, NanLossDuringTrainingError's message).
+_NAN_SAID = re.compile(r"\b(?:Model diverged with loss = NaN|NaN loss during training)\b")
 _ENV_STEP = re.compile(r"\benv_step=(\d{1,15})\b")
 _PLUS_MINUS = re.compile(rf"\s?±\s?{NUM}")  # a mean's spread after it (``200.000000 ± 0.000000``)
 _GLUED_EPOCH = re.compile(r"(?i)\bepoch(?: ?#)?(\d{1,6})\b")  # (``epoch3``; tianshou's ``Epoch #5``)
@@ -516,6 +519,9 @@ class GenericParser(StepLines[_Line]):
             if epoch_said is not None:
                 said = Reading(Field.EPOCH, "epoch", float(epoch_said[0]), epoch_said[1])
                 return Kind.FULL, _Line("epoch", at, [said], text=s)
+        if "NaN" in s and self._last is not None and _NAN_SAID.search(s):
+            # TensorFlow's ``ERROR:tensorflow:Model diverged with loss = NaN.``: the loss went NaN after the last step
+            return Kind.FULL, _Line("nan_loss", at, text=s)
         if "(total " in s or "(of " in s:
             begun = _EPOCH_OF_TOTAL.match(s)
             if begun is not None:
@@ -1159,6 +1165,8 @@ class GenericParser(StepLines[_Line]):
             self._tie(line, events)
         elif line.what == "epochs":
             self._planned_epochs = line.readings[0].total
+        elif line.what == "nan_loss":
+            events.append(StepFigures(at=line.at, loss=math.nan))
         elif line.what == "scores":
             events.extend(EvalResult(at=line.at, name=name, value=value) for name, value in line.parts)
         elif line.what == "epoch_summary":

@@ -6,6 +6,8 @@ cited), the answers worked out by hand."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from app.ingest.formats import create_parser
@@ -14,7 +16,7 @@ from app.ingest.formats.generic import GenericParser
 from app.ingest.formats.interval_times import day_gap, day_seconds, per_step_seconds
 from app.ingest.formats.tagged_scalars import TaggedScalars
 from app.ingest.formats.yolo_rows import headerless_columns
-from app.stats.events import EvalResult, RunCrashed, TrainStep
+from app.stats.events import EvalResult, RunCrashed, StepFigures, TrainStep
 
 
 def steps(lines: list[str]) -> list[TrainStep]:
@@ -258,3 +260,13 @@ def test_a_bar_that_prints_its_elapsed_time_alone_gives_its_mean_step() -> None:
                  "1500/1500 10:00")])
     assert [(s.step, s.total_steps, s.epoch, s.step_seconds, s.step_seconds_note) for s in got] == [
         (1500, None, 3.0, 0.4, "the bar's elapsed time over its count")]
+
+
+def test_tensorflow_s_model_diverged_message_is_a_nan_loss_after_the_last_step() -> None:
+    # tf.estimator's NanTensorHook: ``ERROR:tensorflow:Model diverged with loss = NaN.`` after its ``loss = …, step = …``
+    events = GenericParser().feed(["INFO:tensorflow:loss = 2.5, step = 1200 (30.000 sec)",
+                                   "ERROR:tensorflow:Model diverged with loss = NaN."])
+    figures = [e for e in events if isinstance(e, StepFigures)]
+    assert len(figures) == 1 and math.isnan(figures[0].loss or 0.0)
+    assert not [e for e in GenericParser().feed(["ERROR:tensorflow:Model diverged with loss = NaN."])
+                if isinstance(e, StepFigures)]  # (no step before it: nothing diverged that tokwatch saw train)
