@@ -1147,6 +1147,8 @@ class GenericParser(StepLines[_Line]):
                 # ``epoch is incremented. current_epoch: 4, epoch: 5``)
                 said = self._epoch
             before, self._epoch = self._epoch, said
+            if self._full_epoch is not None and self._full_epoch[0].per_pass and self._epoch.value >= 1:
+                self._epoch_before(self._epoch, events)
             if self._full_epoch is not None:
                 finished = self._full_epoch[0].epoch
                 if finished is not None and self._epoch.value > finished:
@@ -1182,6 +1184,19 @@ class GenericParser(StepLines[_Line]):
             self._step(line, events)
         elif line.what == "step":
             self._step(line, events)
+
+    def _epoch_before(self, said: Reading, events: list[Event]) -> None:
+        """Keras' ``Epoch 2/30`` after a full bar that named no epoch (the log begins at that bar): the bar was the
+        epoch before's, its count that epoch's (read in this batch)."""
+        held = self._step_event
+        where, index = held if held is not None else (None, 0)
+        step = events[index] if where is events and index < len(events) else None
+        if isinstance(step, TrainStep) and step.per_pass and step.epoch is None and self._full_epoch is not None:
+            amended = replace(step, epoch=said.value - 1, epoch_total=said.total, per_pass=False)
+            events[index] = amended
+            self._full_epoch = (amended, self._full_epoch[1])
+            if self._last is not None:
+                self._last = (self._last[0], said.value - 1)
 
     def _summed_epoch(self, summed: Reading, events: list[Event]) -> None:
         """An epoch's summary after batches that named none: the last of them was in it (read in this batch)."""

@@ -270,3 +270,12 @@ def test_tensorflow_s_model_diverged_message_is_a_nan_loss_after_the_last_step()
     assert len(figures) == 1 and math.isnan(figures[0].loss or 0.0)
     assert not [e for e in GenericParser().feed(["ERROR:tensorflow:Model diverged with loss = NaN."])
                 if isinstance(e, StepFigures)]  # (no step before it: nothing diverged that tokwatch saw train)
+
+
+def test_keras_s_epoch_line_after_a_full_bar_that_named_none_says_the_bar_was_the_epoch_before() -> None:
+    # Keras' ``fit``: a log that begins at epoch 1's closing bar, then ``Epoch 2/30`` and epoch 2's bar
+    events = GenericParser().feed(["120/120 [==============================] - 600s 5s/step - loss: 3.5000 - val_loss: 2.2500",
+                                   "Epoch 2/30",
+                                   " 60/120 [==============>...............] - ETA: 5:00 - loss: 3.0000"])
+    got = [(s.step, s.epoch, s.epoch_total, s.per_pass, s.step_seconds) for s in events if isinstance(s, TrainStep)]
+    assert got == [(120, 1.0, 30, False, 5.0), (60, 2.0, 30, False, None)]
