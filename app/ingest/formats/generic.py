@@ -780,7 +780,7 @@ class GenericParser(StepLines[_Line]):
                 epoch_known = any(r.field is Field.EPOCH for r in readings)
                 readings.append(Reading(Field.STEP, EPOCH_POSITION if epoch_known else "position",
                                         float(progress.group(1)), int(progress.group(2))))
-        elif ("][" in s or "]  [" in s) and not any(r.field is Field.STEP for r in readings):
+        elif ("][" in s or "]  [" in s or "] [" in s) and not any(r.field is Field.STEP for r in readings):
             nested = _EPOCH_ITER.search(s)
             if nested is not None:
                 # The iteration counts its epoch's batches: the total and the ``eta`` beside it are

@@ -122,6 +122,7 @@ ALIASES: dict[str, Field] = {
     "ms step": Field.STEP_TIME,
     "ms iter": Field.STEP_TIME,
     "time batch": Field.STEP_TIME,
+    "batch cost": Field.STEP_TIME,  # PaddleDetection's and PaddleOCR's ``batch_cost: 0.1930`` (seconds, unit or none)
     "seconds": Field.STEP_TIME,  # MaxText: ``completed step: 15109, seconds: 2.166, TFLOP/s: 36.739``
     "secs": Field.STEP_TIME,  # char-rnn's ``time/batch = 0.1679s`` (its TensorFlow port prints no unit: seconds)
     "elapsed time": Field.ELAPSED,
@@ -320,8 +321,8 @@ def read_pair(key: str, paren: str | None, value: str, total: str | None, unit: 
         unit = "ms"  # the unit is the name's (``ms/batch 45.20``)
     elif matched in _SECONDS_NAMES and not unit:
         unit = "s"  # the name is its unit (MaxText's ``completed step: 15109, seconds: 2.166``)
-    elif matched == "time batch" and not unit:
-        unit = "s"  # char-rnn-tensorflow's ``time/batch = {:.3f}`` of wall-clock differences: seconds
+    elif matched in ("time batch", "batch cost") and not unit:
+        unit = "s"  # char-rnn-tensorflow's ``time/batch = {:.3f}`` of wall-clock differences, Paddle's ``batch_cost``: seconds
     if field in (Field.STEP_TIME, Field.ELAPSED, Field.ETA):
         if field is Field.STEP_TIME and matched in _BARE_TIMES and ":" in value:
             return None  # ``Time=07:29:43``: a time of day, not how long a step took
