@@ -283,7 +283,7 @@ def test_keras_s_epoch_line_after_a_full_bar_that_named_none_says_the_bar_was_th
 
 def test_paddledetection_s_epoch_and_iteration_brackets_apart_and_its_batch_cost() -> None:
     # PaddleDetection's callbacks: ``Epoch: [E] [n/N] learning_rate: … loss: … batch_cost: s data_cost: s`` (composed)
-    got = steps(["[02/04 10:00:00] ppdet.engine.callbacks INFO: Epoch: [3] [100/500] learning_rate: 0.000100 "
-                 "loss: 2.500000 batch_cost: 0.2500 data_cost: 0.0050 ips: 64.0000 images/s"])
+    got = steps([("[02/04 10:00:00] ppdet.engine.callbacks INFO: Epoch: [3] [100/500] learning_rate: 0.000100 "
+                 "loss: 2.500000 batch_cost: 0.2500 data_cost: 0.0050 ips: 64.0000 images/s")])
     assert [(s.step, s.total_steps, s.ends_at_total, s.epoch, s.loss, s.step_seconds) for s in got] == [
         (100, 500, False, 3.0, 2.5, 0.25)]
