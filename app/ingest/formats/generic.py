@@ -1012,6 +1012,10 @@ class GenericParser(StepLines[_Line]):
                 return _Line("other", at)
         columns = self._class_columns
         if not columns or len(cells) != len(columns) or not all(_DASHED_VALUE.fullmatch(c) for c in cells[1:]):
+            if columns and cells[0] != "all" and all(_SPACED_NAME.fullmatch(c) for c in cells):
+                # (the training table's header printed before the validation's ``all`` row on the other stream: YOLOv7's
+                # ``Epoch  gpu_mem  box …`` then ``all  787  2054 …``): the table waits for its row
+                return None
             self._class_columns = []
             return None
         if cells[0] != "all":

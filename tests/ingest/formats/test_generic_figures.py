@@ -287,3 +287,19 @@ def test_paddledetection_s_epoch_and_iteration_brackets_apart_and_its_batch_cost
                  "loss: 2.500000 batch_cost: 0.2500 data_cost: 0.0050 ips: 64.0000 images/s")])
     assert [(s.step, s.total_steps, s.ends_at_total, s.epoch, s.loss, s.step_seconds) for s in got] == [
         (100, 500, False, 3.0, 2.5, 0.25)]
+
+
+def test_a_validation_s_all_row_printed_after_the_next_training_header_is_still_its_evaluation() -> None:
+    # YOLOv7: the ``Class … mAP@.5  mAP@.5:.95`` bar on stderr, the next epoch's header on stdout, then the ``all`` row
+    events = GenericParser().feed([
+        "     Epoch   gpu_mem       box       obj       cls     total    labels  img_size",
+        ("     5/99     10.0G   0.05000   0.01000   0.03000   0.09000        20       640: 100%|██████████| 100/100 "
+        "[01:40<00:00,  1.00s/it]"),
+        ("               Class      Images      Labels           P           R      mAP@.5  mAP@.5:.95: 100%|██████████| "
+        "10/10 [00:10<00:00,  1.00s/it]"),
+        "",
+        "     Epoch   gpu_mem       box       obj       cls     total    labels  img_size",
+        "                 all         500        1000       0.500      0.2500      0.1250     0.06250",
+    ])
+    assert {(e.name, e.value) for e in events if isinstance(e, EvalResult)} == {
+        ("precision", 0.5), ("recall", 0.25), ("mAP50", 0.125), ("mAP50-95", 0.0625)}
