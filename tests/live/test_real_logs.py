@@ -1076,6 +1076,26 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "test report only", "working", {"step": None, "step_seconds": None, "data": None,
                                     "eval": {"test_loss": {"value": 0.06935515210205888, "step": None},
                                              "wer": {"value": 0.001493, "step": None}}}),
+    # Figures read from the log's own shape (figures worked out by hand from the lines):
+    # VerSe: ``seconds: 123.053`` printed every 100 iterations, 02:31:56 -> 02:33:59 by the time of day: 1.23053 s a step
+    ("generic-verse-medical-issue31-train-iter-0-100-200-loss-net-nan-from-iter-100-seconds-per-interval.log", T0, T0,
+     "step 200 · diverged", "diverged", {"step": 200, "step_seconds": 1.23053}),
+    # rl-blox: the ``losses/… <value> 195000`` lines are one record; the policy's loss 53.2737 is the run's loss
+    ("generic-jax-flax-rl-blox-pr53-sac-global-step-episodic-return-lines-losses-every-1000-to-195599.log", T0, T0,
+     "step 195599 · no timing", "measuring", {"step": 195599, "loss": 53.2737}),
+    # PccAI: ``Training at epoch 4 (total 4)`` then ``batch count: 0/308``; loss 0.098760
+    ("generic-pccai-issue1-batch-count-220-to-300-of-308-epoch-3-of-3-summary-checkpoint-saved-then-training-at-epoch-4-total-4.log",
+     T0, "end", "epoch 4/4 · 0/308 in the epoch · …", "measuring", {"step": 0, "loss": 0.09876, "data": epoch(4.0)}),
+    # GLPDepth: ``Epoch: 011 - 025`` over ``6057/6057 404ms | … | Depth Loss: nan``
+    ("generic-glpdepth-issue13-custom-bars-st-6057-of-6057-rem-depth-loss-overwrite-junk-metric-tables-epoch-11-of-025-nan-warning.log",
+     T0, T0, "epoch 11/25 · 6057/6057 in the epoch · diverged", "diverged", {"step_seconds": 0.404, "data": epoch(11.0)}),
+    # yolov3: the bar Colab flushed after the CUDA OOM: epoch 0/299, 34/54, total loss 4.35 (3.99 + 0.358 + 0), 1.26 s/it
+    ("crash-yolov3-issue1503-traceback-compute-loss-cuda-oom-then-glued-bar-epoch-0-of-299-batch-34-of-54-1-26s-it.log", T0,
+     T0, "epoch 0/299 · 34/54 in the epoch · crashed", "crashed", {"step": 34, "loss": 4.35, "step_seconds": 1.26}),
+    # TRACE: ``Epoch 2, Step 5, Loss: 1.1681:  10%|…| 15/144 […, 1.85s/it]`` after ``Beginning of Epoch 2/18, …``
+    ("generic-trace-issue5-deepspeed-style-tqdm-epoch-step-loss-in-description-beginning-of-epoch-glued-epoch-2-of-18-same-losses.log",
+     T0, T0, "step 15/144 · epoch 2/18 · 5/8 in the epoch · …", "measuring",
+     {"step": 15, "total_steps": 144, "loss": 1.1681, "data": epoch(2.0), "step_seconds": 1.85}),
 ]  # fmt: skip
 
 
