@@ -518,6 +518,10 @@ def _clip(text: str) -> str:
     return text if len(text) <= MAX_ERROR_CHARS else text[: MAX_ERROR_CHARS - 1] + "…"
 
 
+# A progress bar, or what is left of one (``63% 34/54 [00:42<00:25,  1.26s/it]``): what a dying run flushes last.
+_BAR_LOOK = re.compile(r"\d%\||\d%\s+\d{1,12}/\d{1,12}\s\[|\d(?:it/s|s/it)\b")
+
+
 def _last_state(events: list[Event]) -> bool:
     """Whether a line's events are a step and nothing else (its time aside): a bar's or a step line's state."""
     return any(isinstance(e, TrainStep) for e in events) and all(isinstance(e, (TrainStep, Tick)) for e in events)
@@ -599,7 +603,7 @@ class CrashAware:
             start = i + 1
             if any(isinstance(event, RunCrashed) for event in found):
                 events.extend(self.parser.died())  # what the parser held until the run's end said what it was
-                if start < len(batch) and start not in marked:
+                if start < len(batch) and start not in marked and _BAR_LOOK.search(batch[start]) is not None:
                     after = self.parser.feed(batch[start : start + 1])
                     start += 1
                     if _last_state(after):

@@ -303,3 +303,19 @@ def test_a_validation_s_all_row_printed_after_the_next_training_header_is_still_
     ])
     assert {(e.name, e.value) for e in events if isinstance(e, EvalResult)} == {
         ("precision", 0.5), ("recall", 0.25), ("mAP50", 0.125), ("mAP50-95", 0.0625)}
+
+
+def test_a_keras_step_time_in_whole_seconds_is_the_epoch_s_time_over_its_steps() -> None:
+    # ``100/100 [====] - 143s 1s/step``: 1 s a step as rounded, 143 / 100 = 1.43 s by the epoch's own time; a step time
+    # printed finer (``71ms/step``) or an epoch under ten seconds (``9s 1s/step``: its rounding says too little) stays
+    got = steps(["Epoch 3/10", "100/100 [==============================] - 143s 1s/step - loss: 1.2000",
+                 "Epoch 4/10", "100/100 [==============================] - 7s 71ms/step - loss: 1.1000",
+                 "Epoch 5/10", "100/100 [==============================] - 9s 1s/step - loss: 1.0000"])
+    assert [(s.epoch, s.step_seconds) for s in got] == [(3.0, 1.43), (4.0, 0.071), (5.0, 1.0)]
+
+
+def test_a_line_after_the_error_that_is_no_bar_is_not_the_dying_run_s_state() -> None:
+    # a step record (no bar) printed after the error: another run's, or a later one's; the crash comes first
+    events = create_parser("generic").feed([*YOLO_CRASH[:3], "iter: 10, loss: 2.5000, lr: 0.001"])
+    order = [type(e).__name__ for e in events if isinstance(e, (TrainStep, RunCrashed))]
+    assert order == ["RunCrashed", "TrainStep"]
