@@ -109,9 +109,11 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
                                     " capacity; 23.58 GiB already allocated; 1.58 GiB free; 29.08 GiB reserved in total"
                                     " by PyTorch)", "at": T0}}),
     # Keras: ``Epoch 17/100`` after epoch 16's full ``100/100`` bar: the run is in epoch 17 of 100
+    # (its first bar is epoch 14's, whose header is before the excerpt; ``142s 1s/step``: 142 s over 100 steps is 1.42 s;
+    # 100 steps in 142-145 s an epoch: 2,480-2,540 an hour, never the 3,600 of the rounded ``1s/step``)
     ("generic-pixellib-issue59-keras-maskrcnn-epochs-batch-size-keys.log", T0, T0,
-     "epoch 17/100 · …", "measuring", {"step": 100, "total_steps": None, "loss": 1.1188,
-                                                              "step_seconds": 1.0, "finished": False}),
+     "epoch 17/100 · 2.5k steps/h", "training", {"step": 100, "total_steps": None, "loss": 1.1188,
+                                                 "step_seconds": 1.42, "finished": False}),
     # Keras stopped early at epoch 14/40, then a new run from epoch 6 to the header ``Epoch 12/40``; 113ms/step
     ("stopself-advancedeast-issue70-keras-early-stopping-then-new-run.log", T0, T0,
      "epoch 12/40 · …", "measuring", {"step": 225, "total_steps": None, "loss": 0.6240,
@@ -1316,6 +1318,13 @@ def test_a_prefix_dates_the_divergence(tmp_path: Path) -> None:
 # What the generic reader says it read from each real log (its last step line): the table of
 # docs/notes/generic.md. A cold read at the file's modification time.
 GENERIC_READ = {
+    "generic-verse-medical-issue31-train-iter-0-100-200-loss-net-nan-from-iter-100-seconds-per-interval.log":
+        "step, loss, step time",
+    "generic-jax-flax-rl-blox-pr53-sac-global-step-episodic-return-lines-losses-every-1000-to-195599.log": "step, loss",
+    "generic-pccai-issue1-batch-count-220-to-300-of-308-epoch-3-of-3-summary-checkpoint-saved-then-training-at-epoch-4-total-4.log":
+        "step, total, epoch, loss",
+    "generic-glpdepth-issue13-custom-bars-st-6057-of-6057-rem-depth-loss-overwrite-junk-metric-tables-epoch-11-of-025-nan-warning.log":
+        "step, epoch, loss, step time, elapsed, eval",
     "generic-keras-issue8680-keras1-epoch-times.log": "step, epoch, loss, step time, eval",
     "generic-fairseq-modernmt-issue509-valid-lines-only.log": "step, epoch, eval",
     "generic-modula-pr1-step-train-test-loss-tokens-per-gpu-sec-mfu.log": "step, loss, tok/s, eval",
@@ -1463,7 +1472,9 @@ def test_every_generic_log_says_what_it_read() -> None:
            # MaxText's line behind a Markdown backtick: its row reads it
            "generic-maxtext-pr761-prose-example-line-backticked-completed-step-9-tokens-per-s-per-device-loss-0.log",
            # an evaluation's figures alone: its own detail line says what was read
-           "generic-ludwig-pr1803-eval-bars-then-box-tables-loss-roc-auc.log"}
+           "generic-ludwig-pr1803-eval-bars-then-box-tables-loss-roc-auc.log",
+           # a DeepSpeed-Chat-style loop under the HF Trainer's ``***** Running training *****``: its row reads it
+           "generic-trace-issue5-deepspeed-style-tqdm-epoch-step-loss-in-description-beginning-of-epoch-glued-epoch-2-of-18-same-losses.log"}
     assert sorted(GENERIC_READ) == sorted(generic - own)
 
 

@@ -365,8 +365,7 @@ class GenericParser(StepLines[_Line]):
         self._planned_epochs: int | None = None  # the run's epochs, said on a line of their own (``max: 15 epochs``)
         self._unsized_last: int | None = None  # the last count of an unsized bar naming no epoch (``11it``)
         self._unsized_restarts = 0  # … and how often such a count did not go past the one before it
-        # (step, its line's date, or the time of day it leads with (then True)) of the last step line that has either
-        self._dated_step: tuple[int, float, bool] | None = None
+        self._clocked_step: tuple[int, float] | None = None  # (step, the time of day it leads with) of an undated line
         self._tagged = TaggedScalars()  # ``losses/q1_loss 65.36 193000`` lines of one step, held
         self._scores = RuledScores()  # an evaluation's table of scores between rules of ``=``, under way
         self._unplaced_epoch = False  # the last step counted an epoch's batches, naming no epoch (``batch count: N/M``)
@@ -1498,17 +1497,16 @@ class GenericParser(StepLines[_Line]):
             if interval is not None and int(interval.group(1)) == step:
                 # TensorFlow's logging hook: ``loss = 4.26, step = 100 (124.394 sec)``, the time since its last record
                 step_seconds = float(interval.group(2)) / (step - self._last[0])
+        # (a dated line's printed time the dates contradict is the tracker's to judge: timing.clock_contradicts)
         day = day_seconds(line.text) if line.at is None else None
-        dated, self._dated_step = self._dated_step, (
-            (step, line.at, False) if line.at is not None else (step, day, True) if day is not None else None)
-        if (step_seconds is not None and bar is None and Field.STEP_TIME in got and dated is not None
-                and self._dated_step is not None and dated[2] == self._dated_step[2] and seconds_note is None):
-            # ``train iter: 200 … seconds: 123.053`` a line every 100 iterations: the interval's time, by the dates
-            now = self._dated_step[1]
-            gap = day_gap(dated[1], now) if dated[2] else now - dated[1]
-            each = per_step_seconds(step_seconds, step - dated[0], gap)
+        clocked, self._clocked_step = self._clocked_step, (step, day) if day is not None else None
+        if (step_seconds is not None and bar is None and Field.STEP_TIME in got and clocked is not None
+                and day is not None and seconds_note is None):
+            # ``02:33:59: train iter: 200 … seconds: 123.053`` a line every 100 iterations: the interval's time, by the
+            # time of day the undated lines lead with
+            each = per_step_seconds(step_seconds, step - clocked[0], day_gap(clocked[1], day))
             if each is not None:
-                step_seconds, seconds_note = each, interval_note(step_seconds, step - dated[0])
+                step_seconds, seconds_note = each, interval_note(step_seconds, step - clocked[0])
         its = got.get(Field.ITS)
         if (step_seconds is not None and bar is None and Field.STEP_TIME in got and its is not None and seconds_note is None
                 and above_rate(step_seconds, its.value)):

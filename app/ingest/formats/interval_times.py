@@ -3,9 +3,10 @@
 A loop that logs every N steps often prints the time since its last record under a name that
 says nothing of it (MedicalDataAugmentationTool's ``train iter: 200 … seconds: 123.053``, a line
 every 100 iterations): 123 s is the hundred iterations' time, 1.23 s a step. The log's own
-dates decide it: a printed time that matches the clock between two dated step lines several
-steps apart covers the steps between them, since no single step of the interval can take as
-long as all of them. Where the dates do not say so, the printed time stays as it was read.
+clock decides it: a printed time that matches the clock between two step lines several steps
+apart covers the steps between them, since no single step of the interval can take as long as
+all of them. Where the clock does not say so, the printed time stays as it was read. (Lines the
+reader dates are the tracker's to judge: ``timing.clock_contradicts``.)
 
 A rate printed on the same line says so too: ``seconds: 123.0`` beside ``it/s: 0.81`` is no step's
 time (a step takes 1.23 s at that rate), and the rate's time is shown instead.
