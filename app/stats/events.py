@@ -309,6 +309,11 @@ class TrainStep:
 EPOCH_STEP_SECONDS = "epoch_step_seconds"
 
 
+# A loss the log says went bad after its last numbered step (TensorFlow's ``Model diverged with loss = NaN.``):
+# it belongs to no step the log printed, so it is said "after" that step, not "since" it.
+LOSS_AFTER_LAST_STEP = "said after the last step line"
+
+
 @dataclass(frozen=True, slots=True)
 class StepFigures:
     """Figures printed on a line of their own for the latest step (HF's log dict, hivemind's loss)."""

@@ -500,6 +500,16 @@ REAL_FORMATS = {
         "generic",
     "eval-deepspeech-issue1425-indented-code-command-then-w-and-i-lines-test-of-epoch-77263-wer-loss-samples.log": "generic",
     "eval-deepspeech-issue1643-backticked-i-test-of-epoch-7593-wer-loss-mean-edit-distance-samples.log": "generic",
+    # figures read from a log's own shape: a time over the interval between records, ``tag value step`` scalars, a batch
+    # count and the epoch said around it, a hand-drawn bar, a bar flushed after the traceback, a bar's description
+    "generic-jax-flax-rl-blox-pr53-sac-global-step-episodic-return-lines-losses-every-1000-to-195599.log": "generic",
+    "generic-pccai-issue1-batch-count-220-to-300-of-308-epoch-3-of-3-summary-checkpoint-saved-then-training-at-epoch-4-total-4.log":
+        "generic",
+    "generic-glpdepth-issue13-custom-bars-st-6057-of-6057-rem-depth-loss-overwrite-junk-metric-tables-epoch-11-of-025-nan-warning.log":
+        "generic",
+    "crash-yolov3-issue1503-traceback-compute-loss-cuda-oom-then-glued-bar-epoch-0-of-299-batch-34-of-54-1-26s-it.log": "generic",
+    "generic-trace-issue5-deepspeed-style-tqdm-epoch-step-loss-in-description-beginning-of-epoch-glued-epoch-2-of-18-same-losses.log":
+        "hf-trainer",
 }
 
 

@@ -109,9 +109,11 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
                                     " capacity; 23.58 GiB already allocated; 1.58 GiB free; 29.08 GiB reserved in total"
                                     " by PyTorch)", "at": T0}}),
     # Keras: ``Epoch 17/100`` after epoch 16's full ``100/100`` bar: the run is in epoch 17 of 100
+    # (its first bar is epoch 14's, whose header is before the excerpt; ``142s 1s/step``: 142 s over 100 steps is 1.42 s;
+    # 100 steps in 142-145 s an epoch: 2,480-2,540 an hour, never the 3,600 of the rounded ``1s/step``)
     ("generic-pixellib-issue59-keras-maskrcnn-epochs-batch-size-keys.log", T0, T0,
-     "epoch 17/100 · …", "measuring", {"step": 100, "total_steps": None, "loss": 1.1188,
-                                                              "step_seconds": 1.0, "finished": False}),
+     "epoch 17/100 · 2.5k steps/h", "training", {"step": 100, "total_steps": None, "loss": 1.1188,
+                                                 "step_seconds": 1.42, "finished": False}),
     # Keras stopped early at epoch 14/40, then a new run from epoch 6 to the header ``Epoch 12/40``; 113ms/step
     ("stopself-advancedeast-issue70-keras-early-stopping-then-new-run.log", T0, T0,
      "epoch 12/40 · …", "measuring", {"step": 225, "total_steps": None, "loss": 0.6240,
@@ -1076,9 +1078,10 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "test report only", "working", {"step": None, "step_seconds": None, "data": None,
                                     "eval": {"test_loss": {"value": 0.06935515210205888, "step": None},
                                              "wer": {"value": 0.001493, "step": None}}}),
-    # TensorFlow's NaN guard said the run died: step 0's loss 1.0444846 is the last finite one; no total, no time
+    # TensorFlow's NaN guard said the run died: step 0's loss 1.0444846 is the last printed; the NaN came after it
     ("crash-mobile-deeplab-issue17-tf-estimator-model-diverged-with-loss-nan-traceback-cut.log", T0, "end",
-     "step 0 · crashed", "crashed", {"step": 0, "total_steps": None, "loss": 1.0444846, "step_seconds": None,
+     "step 0 · crashed", "crashed", {"step": 0, "total_steps": None, "loss_note": "said after the last step line",
+                                    "step_seconds": None,
                                     "crash": {"error": "Model diverged with loss = NaN.", "at": pytest.approx(T0, abs=1)}}),
     # ten one-number tensor prints, no step number: 3.2207 then nan nine times
     ("generic-chatglm-lora-issue32-bare-tensor-loss-prints-then-nan.log", T0, "end", "10 logged records · diverged",
@@ -1092,12 +1095,29 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"loss": 0.429, "step_seconds": 15.76, "trainer_eta_seconds": 78}),
     # `HH:MM:SS:` prefixes dated by order: 02:31:56 → 02:33:59 is 123 s over 100 iterations, 1.23 s each
     ("generic-verse-medical-issue31-time-of-day-prefix-train-iter-loss-net-nan.log", T0, "end", "step 200 · diverged",
-     "diverged", {"step": 200, "total_steps": None, "step_seconds": pytest.approx(1.23, rel=0.01)}),
+     "diverged", {"step": 200, "total_steps": None, "step_seconds": 1.23053}),
     # a run's closing summary copied alone: finished, no step line
     ("stopself-slowrun-pr15-copied-final-summary-total-training-time-final-train-loss-min-val-loss.log", T0, "end",
      "done · no step line", "done", {"step": None, "step_seconds": None, "steps_per_hour": None, "crash": None}),
     ("stopself-wandb-issue2450-run-summary-yolov5-losses-metrics-no-steps.log", T0, "end",
      "done · no step line", "done", {"step": None, "step_seconds": None, "steps_per_hour": None, "crash": None}),
+    # Figures read from the log's own shape (figures worked out by hand from the lines):
+    # rl-blox: the ``losses/… <value> 195000`` lines are one record; the policy's loss 53.2737 is the run's loss
+    ("generic-jax-flax-rl-blox-pr53-sac-global-step-episodic-return-lines-losses-every-1000-to-195599.log", T0, T0,
+     "step 195599 · no timing", "measuring", {"step": 195599, "loss": 53.2737}),
+    # PccAI: ``Training at epoch 4 (total 4)`` then ``batch count: 0/308``; loss 0.098760
+    ("generic-pccai-issue1-batch-count-220-to-300-of-308-epoch-3-of-3-summary-checkpoint-saved-then-training-at-epoch-4-total-4.log",
+     T0, "end", "epoch 4/4 · 0/308 in the epoch · …", "measuring", {"step": 0, "loss": 0.09876, "data": epoch(4.0)}),
+    # GLPDepth: ``Epoch: 011 - 025`` over ``6057/6057 404ms | … | Depth Loss: nan``
+    ("generic-glpdepth-issue13-custom-bars-st-6057-of-6057-rem-depth-loss-overwrite-junk-metric-tables-epoch-11-of-025-nan-warning.log",
+     T0, T0, "epoch 11/25 · 6057/6057 in the epoch · diverged", "diverged", {"step_seconds": 0.404, "data": epoch(11.0)}),
+    # yolov3: the bar Colab flushed after the CUDA OOM: epoch 0/299, 34/54, total loss 4.35 (3.99 + 0.358 + 0), 1.26 s/it
+    ("crash-yolov3-issue1503-traceback-compute-loss-cuda-oom-then-glued-bar-epoch-0-of-299-batch-34-of-54-1-26s-it.log", T0,
+     T0, "epoch 0/299 · 34/54 in the epoch · crashed", "crashed", {"step": 34, "loss": 4.35, "step_seconds": 1.26}),
+    # TRACE: ``Epoch 2, Step 5, Loss: 1.1681:  10%|…| 15/144 […, 1.85s/it]`` after ``Beginning of Epoch 2/18, …``
+    ("generic-trace-issue5-deepspeed-style-tqdm-epoch-step-loss-in-description-beginning-of-epoch-glued-epoch-2-of-18-same-losses.log",
+     T0, T0, "step 15/144 · epoch 2/18 · 5/8 in the epoch · …", "measuring",
+     {"step": 15, "total_steps": 144, "loss": 1.1681, "data": epoch(2.0), "step_seconds": 1.85}),
 ]  # fmt: skip
 
 
@@ -1139,6 +1159,14 @@ def test_an_mfu_of_zero_beside_a_throughput_is_said_unknown(tmp_path: Path) -> N
     details = snap(monitor, now)["details"]
     assert any("MFU unknown: the log printed 0.00" in line for line in details)
     assert not any("MFU 0.00" in line for line in details)
+
+
+def test_a_nan_said_after_the_last_step_is_not_dated_to_that_step(tmp_path: Path) -> None:
+    """``loss = 1.0444846, step = 0`` then ``Model diverged with loss = NaN.``: step 0's loss was finite."""
+    details = snap(cold(tmp_path, "crash-mobile-deeplab-issue17-tf-estimator-model-diverged-with-loss-nan-traceback-cut.log"),
+                   T0)["details"]
+    assert "Loss not a number after step 0 (its loss 1.0445)" in details
+    assert not any("since step 0" in line for line in details)
 
 
 def test_every_real_log_has_a_case() -> None:
@@ -1318,6 +1346,11 @@ def test_a_prefix_dates_the_divergence(tmp_path: Path) -> None:
 # What the generic reader says it read from each real log (its last step line): the table of
 # docs/notes/generic.md. A cold read at the file's modification time.
 GENERIC_READ = {
+    "generic-jax-flax-rl-blox-pr53-sac-global-step-episodic-return-lines-losses-every-1000-to-195599.log": "step, loss",
+    "generic-pccai-issue1-batch-count-220-to-300-of-308-epoch-3-of-3-summary-checkpoint-saved-then-training-at-epoch-4-total-4.log":
+        "step, total, epoch, loss",
+    "generic-glpdepth-issue13-custom-bars-st-6057-of-6057-rem-depth-loss-overwrite-junk-metric-tables-epoch-11-of-025-nan-warning.log":
+        "step, epoch, loss, step time, elapsed, eval",
     "generic-keras-issue8680-keras1-epoch-times.log": "step, epoch, loss, step time, eval",
     "generic-fairseq-modernmt-issue509-valid-lines-only.log": "step, epoch, eval",
     "generic-modula-pr1-step-train-test-loss-tokens-per-gpu-sec-mfu.log": "step, loss, tok/s, eval",
@@ -1469,7 +1502,9 @@ def test_every_generic_log_says_what_it_read() -> None:
            # MaxText's line behind a Markdown backtick: its row reads it
            "generic-maxtext-pr761-prose-example-line-backticked-completed-step-9-tokens-per-s-per-device-loss-0.log",
            # an evaluation's figures alone: its own detail line says what was read
-           "generic-ludwig-pr1803-eval-bars-then-box-tables-loss-roc-auc.log"}
+           "generic-ludwig-pr1803-eval-bars-then-box-tables-loss-roc-auc.log",
+           # a DeepSpeed-Chat-style loop under the HF Trainer's ``***** Running training *****``: its row reads it
+           "generic-trace-issue5-deepspeed-style-tqdm-epoch-step-loss-in-description-beginning-of-epoch-glued-epoch-2-of-18-same-losses.log"}
     assert sorted(GENERIC_READ) == sorted(generic - own)
 
 

@@ -46,7 +46,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ...stats.events import Event, RunCrashed, StepFigures, StepRun, StepSkipped
+from ...stats.events import Event, RunCrashed, StepFigures, StepRun, StepSkipped, Tick, TrainStep
 from .endings import MAYBE as ENDING_MAYBE
 from .endings import ending
 from .fields import clean, next_plain
@@ -556,6 +556,15 @@ def _with_summaries(marks: list[tuple[int, list[Event]]],
     return sorted([*marks, *summed], key=lambda mark: mark[0])
 
 
+# A progress bar, or what is left of one (``63% 34/54 [00:42<00:25,  1.26s/it]``): what a dying run flushes last.
+_BAR_LOOK = re.compile(r"\d%\||\d%\s+\d{1,12}/\d{1,12}\s\[|\d(?:it/s|s/it)\b")
+
+
+def _last_state(events: list[Event]) -> bool:
+    """Whether a line's events are a step and nothing else (its time aside): a bar's or a step line's state."""
+    return any(isinstance(e, TrainStep) for e in events) and all(isinstance(e, (TrainStep, Tick)) for e in events)
+
+
 class CrashAware:
     """A step parser whose lines also go through a :class:`CrashWatch` (see the module docstring)."""
 
@@ -627,13 +636,31 @@ class CrashAware:
             return events
         events = []
         start = 0
+        marked = {i for i, _ in marks}
+        taken: int | None = None  # the line read as the dying run's last state (below), if any
         for i, found in marks:
+            if i == taken:
+                continue  # (that line, seen by the watch too: its events are in already)
             events.extend(self.parser.feed(batch[start : i + 1]))
             found = _unless_survived(self.parser, found)
+            start = i + 1
             if any(isinstance(event, RunCrashed) for event in found):
                 events.extend(self.parser.died())  # what the parser held until the run's end said what it was
+                if start < len(batch) and start not in marked and _BAR_LOOK.search(batch[start]) is not None:
+                    after = self.parser.feed(batch[start : start + 1])
+                    taken = start
+                    start += 1
+                    if _last_state(after):
+                        # The step line right after the error: the dying run's bar, flushed as the process went
+                        # down (Colab prints yolov3's ``0/299 … 63% 34/54 [00:42<00:25,  1.26s/it]`` after the
+                        # traceback): its last state before the crash, not a run training again after it.
+                        events.extend(after)
+                        events.extend(found)
+                        continue
+                    events.extend(found)
+                    events.extend(after)
+                    continue
             events.extend(found)
-            start = i + 1
         if start < len(batch):
             events.extend(self.parser.feed(batch[start:]))
         self.bad_lines = self.parser.bad_lines

@@ -19,14 +19,25 @@ from __future__ import annotations
 
 import calendar
 import json
+import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
-from ...stats.events import EvalResult, Event, RunInfo, StageEnd, StepFigures, TrainingPause, TrainStep
+from ...stats.events import (
+    LOSS_AFTER_LAST_STEP,
+    EvalResult,
+    Event,
+    RunInfo,
+    StageEnd,
+    StepFigures,
+    TrainingPause,
+    TrainStep,
+)
 from .banner import planned_run
 from .classes import Kin, Named, beside, memory_figures, planned_epochs, scores, tied
 from .coco import CocoTable
+from .drawn_bars import RuledScores, drawn_bar, epoch_header
 from .fairseq_lua import fairseq_lua_record
 from .fields import (
     NUM,
@@ -51,12 +62,15 @@ from .grammar import (
     normalise,
     pairs,
 )
+from .interval_times import above_rate, day_gap, day_seconds, interval_note, per_step_seconds, rate_note
 from .keras_bars import keras_line
 from .pipeline import StepLines
 from .prefix import LineTimes
 from .scalar_prints import HEADS as SCALAR_HEADS
 from .scalar_prints import scalar_print, scalars_inside
+from .tagged_scalars import TaggedScalars, tagged
 from .vertical_records import VerticalRecord, vertical_start
+from .yolo_rows import headerless_columns
 
 MAX_CHARS = 4096
 # A box-drawn table (rich's, RLinf's MetricTable): rows start with a vertical, sections with a border.
@@ -105,6 +119,9 @@ _PATH_RATE = re.compile(rf"(?<![\w/])((?:[A-Za-z]\w{{0,30}}/){{0,3}}fps(?:/\w{{1
 # A space-aligned table: its header's names (``GPU_mem``, ``box_loss``; no ``:``, ``=``), its first cell a position
 # (``13/30``, ``120``), its cells numbers with a unit or an SI suffix (``13.1G``, ``576``).
 # A bar drawn without tqdm's brackets (ultralytics' ``100% ━━━━━━━━━━━━ 8/8 4.6it/s 1.7s``): count, rate, seconds so far.
+# A tqdm bar whose format ends at its count and elapsed clock: ``100%|██████████| 1849/1849 13:15`` (YOLOv5 since 7.0).
+_ELAPSED_BAR = re.compile(r"\d{1,3}%\|[^|]{0,200}\| ?(\d{1,12})/(\d{1,12}) (\d{1,3}:\d\d(?::\d\d)?)")
+ELAPSED_MEAN_NOTE = "the bar's elapsed time over its count"
 _PLAIN_BAR = re.compile(r"^(?:\d{1,3}% )?[━─╸╺]{1,200} (\d{1,12})/(\d{1,12}) (\d{1,9}(?:\.\d+)?)(it/s|s/it) (\d{1,7}(?:\.\d+)?)s$")
 # A rule of dash runs under a table's header (three columns at least), and the numbers in its rows.
 _DASH_RULE = re.compile(r"-{1,40}(?: {1,8}-{1,40}){2,63}")
@@ -199,7 +216,11 @@ _DAY_CLOCKS = re.compile(r"@ (\d{1,3}) (\d\d:\d\d:\d\d(?:\.\d+)?), mean (\d{1,3}
 # A record that starts with its epoch (``Epoch 005 loss …``, ``[Epoch 3] loss=…``).
 _EPOCH_LEADS = re.compile(r"(?i)^[^\w|]{0,8}(?:train(?:ing)?\s+)?epoch\b")  # (``Training Epoch:[844/1500] loss=…``)
 # ``Training Epoch0:`` (llama-recipes' old bar): an epoch glued to its name.
-_GLUED_EPOCH = re.compile(r"(?i)\bepoch(\d{1,6})\b")
+# A trainer's own words that its loss went NaN (TensorFlow's NanTensorHook, NanLossDuringTrainingError's message).
+_NAN_SAID = re.compile(r"\b(?:Model diverged with loss = NaN|NaN loss during training)\b")
+_ENV_STEP = re.compile(r"\benv_step=(\d{1,15})\b")
+_PLUS_MINUS = re.compile(rf"\s?±\s?{NUM}")  # a mean's spread after it (``200.000000 ± 0.000000``)
+_GLUED_EPOCH = re.compile(r"(?i)\bepoch(?: ?#)?(\d{1,6})\b")  # (``epoch3``; tianshou's ``Epoch #5``)
 # Lightning's ModelCheckpoint: ``Epoch 0, global step 100: 'val_loss' reached 1.98000 (best 1.98000), saving model to
 # '…' as top 1`` (the monitored figure at that global step, as it names it) or ``… 'val_loss' was not in top 1`` (no figure).
 _LIGHTNING_CHECKPOINT = re.compile(
@@ -286,10 +307,14 @@ class _Line:
     named: tuple[Named, ...] = ()  # a line tied to the last step: its figures, sorted by their names' classes
     # Lightning's checkpoint line: (epoch, global step, the monitored figure's name, its value when printed, a model saved)
     checkpoint: tuple[int, int, str, float | None, bool] | None = None
+    before: _Line | None = None  # a record whole only once this line was read (``tag value step`` lines), emitted first
 
 
 # A name beside a test report's figures that counts its position, not a score (``Test of Epoch 77263``).
 _POSITION_NAME = re.compile(r"epoch|step|iter|batch")
+# An epoch said as it begins, with the run's epochs in brackets: ``Training at epoch 4 (total 4) with lr 0.0008``.
+_EPOCH_OF_TOTAL = re.compile(r"(?i)(?:start(?:ing)?|begin(?:ning)?|train(?:ing)?)(?: \w{1,12}){0,2} epoch (\d{1,6}) "
+                             r"\((?:total|of) (\d{1,6})\)")
 
 
 class GenericParser(StepLines[_Line]):
@@ -352,6 +377,10 @@ class GenericParser(StepLines[_Line]):
         self._planned_epochs: int | None = None  # the run's epochs, said on a line of their own (``max: 15 epochs``)
         self._unsized_last: int | None = None  # the last count of an unsized bar naming no epoch (``11it``)
         self._unsized_restarts = 0  # … and how often such a count did not go past the one before it
+        self._clocked_step: tuple[int, float] | None = None  # (step, the time of day it leads with) of an undated line
+        self._tagged = TaggedScalars()  # ``losses/q1_loss 65.36 193000`` lines of one step, held
+        self._scores = RuledScores()  # an evaluation's table of scores between rules of ``=``, under way
+        self._unplaced_epoch = False  # the last step counted an epoch's batches, naming no epoch (``batch count: N/M``)
         self._step_event: tuple[list[Event], int] | None = None  # where the last step's event was put, to amend  # a boosting library said its best round: the round line under it is a repeat
 
     def pieces(self, part: str) -> Iterable[str]:
@@ -362,6 +391,29 @@ class GenericParser(StepLines[_Line]):
 
     def classify(self, text: str) -> tuple[Kind, _Line | None]:
         """What a piece of any trainer's line says: a step, an evaluation, an end, a pause, a total."""
+        if self._tagged.step is None and not tagged(text):
+            return self._classify_piece(text)
+        held, record = self._tagged.line(text)
+        whole = self._classify_piece(record)[1] if record is not None else None
+        if held:
+            return Kind.FULL, whole
+        kind, line = self._classify_piece(text)
+        if whole is None:
+            return kind, line
+        if line is None:
+            return Kind.FULL, whole
+        line.before = whole
+        return kind, line
+
+    def batch_end(self, events: list[Event]) -> None:
+        """The ``tag value step`` lines held at the batch's end are their step's record (the log ends there)."""
+        record = self._tagged.record()
+        if record is not None:
+            _, line = self._classify_piece(record)
+            if line is not None:
+                self.emit(line, events)
+
+    def _classify_piece(self, text: str) -> tuple[Kind, _Line | None]:
         head = text.lstrip()[:1]
         if head in _BOX_ROW or (head in _BOX_BORDER and self._box):
             # A box-drawn table (``│ Global Step: 51/1000 │ … │`` between ``├──…`` borders): its rows,
@@ -471,6 +523,29 @@ class GenericParser(StepLines[_Line]):
             return Kind.FULL, _Line("logged", at, [Reading(Field.LOSS, "loss", printed)], text=s)
         if "tensor(" in s:
             s = scalars_inside(s)  # (a record's figure printed as a one-number tensor: its number)
+        if s[:1] == "=" or self._scores.waiting:
+            ruled = self._scores.line(s)
+            if ruled is not None:
+                # (GLPDepth's ``d1  d2  d3  abs_rel …`` table between rules of ``=``, after an epoch: its evaluation)
+                return Kind.FULL, _Line("scores", at, text=s, parts=tuple(ruled))
+        if s[:1] == "[" and s[1:2] in "=>":
+            drawn_record = drawn_bar(s)
+            if drawn_record is not None:
+                s = drawn_record  # (GLPDepth's ``[====>]  St 6057/6057  Tot: 41m50s | … | Depth Loss: 0.1365``: drawn_bars.py)
+        elif s[:6] == "Epoch:" and " - " in s:
+            epoch_said = epoch_header(s)
+            if epoch_said is not None:
+                said = Reading(Field.EPOCH, "epoch", float(epoch_said[0]), epoch_said[1])
+                return Kind.FULL, _Line("epoch", at, [said], text=s)
+        if "NaN" in s and self._last is not None and _NAN_SAID.search(s):
+            # TensorFlow's ``ERROR:tensorflow:Model diverged with loss = NaN.``: the loss went NaN after the last step
+            return Kind.FULL, _Line("nan_loss", at, text=s)
+        if "(total " in s or "(of " in s:
+            begun = _EPOCH_OF_TOTAL.match(s)
+            if begun is not None:
+                # PccAI's ``Training at epoch 4 (total 4) with lr 0.0008 and aux_lr 0.005``: the epoch begun, of the run's
+                said = Reading(Field.EPOCH, "epoch", float(begun.group(1)), int(begun.group(2)))
+                return Kind.FULL, _Line("epoch", at, [said], text=s)
         if "," in s and (self._columns or s[:1].isalpha()):
             table = self._table_row(s)
             if table is None:
@@ -555,11 +630,15 @@ class GenericParser(StepLines[_Line]):
             coco = self._coco.row(s)
             if coco is not None:
                 return Kind.FULL, _Line("eval", at, coco, text=s) if coco else _Line("other", at)
-        if self._class_columns or (s[:6] == "Class " and "  " in s):
+        if self._class_columns or ((s[:6] == "Class " or s[:8] == "classes ") and "  " in s):
             evaluated = self._class_row(s, at)
             if evaluated is not None:
                 return Kind.FULL, evaluated or None
         parts: tuple[tuple[str, float], ...] = ()
+        if not self._spaced_columns and s[:1].isdigit() and "G " in s and "%" in s:
+            headerless = headerless_columns(s)
+            if headerless is not None:
+                self._spaced_columns = list(headerless)  # (yolov3's row, its header not in the log: yolo_rows.py)
         if self._spaced_columns or (s[:1].isalpha() and ("  " in s or "\t" in s) and ":" not in s and "=" not in s):
             spaced = self._spaced_row(s)
             if spaced is None:
@@ -637,6 +716,9 @@ class GenericParser(StepLines[_Line]):
                     line.named = tuple(n for n in beside(post) if n.kin is Kin.EVAL)  # (a bar's ``val_acc=0.91``)
                 if "mem" in head or "mem" in post:
                     line.named = (*line.named, *memory_figures(head + " " + post))  # (YOLO's row: ``GPU_mem: 0.545G``)
+                stepped = _ENV_STEP.search(post) if "env_step=" in post else None
+                if stepped is not None:  # (tianshou's ``env_step=250000``: the environment's steps so far)
+                    line.parts = (*line.parts, (ENV_TIMESTEPS, float(stepped.group(1))))
                 counters = _COUNTERS.match(head)
                 if counters is not None:
                     line.counters = _counted(counters)
@@ -669,6 +751,11 @@ class GenericParser(StepLines[_Line]):
                 if banner.unit == "epochs":
                     return Kind.FULL, _Line("epochs", at, [Reading(Field.EPOCH, "epochs", 0.0, banner.count)], text=s)
                 return Kind.FULL, _Line("total", at, [Reading(Field.TOTAL, banner.name, float(banner.count))], text=s)
+            if "±" in s and self._last is not None:
+                # tianshou's ``Epoch #5: test_reward: 200.000000 ± 0.000000, best_reward: … in #1``: the mean is the score
+                rewarded = tuple(n for n in beside(_PLUS_MINUS.sub("", s)) if n.kin is Kin.EVAL)
+                if rewarded:
+                    return Kind.FULL, _Line("tie", at, text=s, named=rewarded[:1])
             # (before any step, an evaluation's scores alone: a paste that begins with the last one, DGL's ``Eval Acc 0.8398``)
             tied_figures = tied(s) if self._last is not None else scores(tied(s))
             if tied_figures is not None:
@@ -711,7 +798,7 @@ class GenericParser(StepLines[_Line]):
                 epoch_known = any(r.field is Field.EPOCH for r in readings)
                 readings.append(Reading(Field.STEP, EPOCH_POSITION if epoch_known else "position",
                                         float(progress.group(1)), int(progress.group(2))))
-        elif ("][" in s or "]  [" in s) and not any(r.field is Field.STEP for r in readings):
+        elif ("][" in s or "]  [" in s or "] [" in s) and not any(r.field is Field.STEP for r in readings):
             nested = _EPOCH_ITER.search(s)
             if nested is not None:
                 # The iteration counts its epoch's batches: the total and the ``eta`` beside it are
@@ -797,6 +884,12 @@ class GenericParser(StepLines[_Line]):
         if line.what == "other":
             if _saving(s):
                 return Kind.FULL, _Line("pause", at, text=s)
+            if self._unplaced_epoch and lossy and not any(r.field is Field.STEP for r in readings):
+                summed = _first(readings, Field.EPOCH)
+                if summed is not None and summed.total is not None and summed.value.is_integer():
+                    # PccAI's ``Epoch: 3/3 --- time: 1134.98, lr: 0.0008, …, avg_loss: 0.106102`` after its ``batch count:
+                    # 300/308`` lines: the epoch those batches were in, said as it ends
+                    return Kind.FULL, _Line("epoch_summary", at, [summed], text=s)
             if self._epoch_open is not None and _EPOCH_SUMMARY.search(s):
                 epoch = _first(readings, Field.EPOCH)
                 if epoch is not None and epoch.value == self._epoch_open.epoch:
@@ -909,6 +1002,10 @@ class GenericParser(StepLines[_Line]):
                         n, m, rate, unit, elapsed = drawn.groups()
                         whole = int(float(elapsed))  # (tqdm's clock keeps whole seconds)
                         return f"{pairs_text} {n}/{m} [{whole // 60:02d}:{whole % 60:02d}, {rate}{unit}]"
+                    timed = _ELAPSED_BAR.fullmatch(rest[0].strip())
+                    if timed is not None:
+                        # YOLOv5's bar since its format printed no rate (``100%|██████████| 1849/1849 13:15``)
+                        return f"{pairs_text} {timed.group(1)}/{timed.group(2)} [{timed.group(3)}]"
                 return pairs_text + (" " + rest[0] if whole_bar else "")
         if 3 <= len(cells) <= _TABLE_COLUMNS and ("  " in s or "\t" in s) and all(_SPACED_NAME.fullmatch(c) for c in cells):
             known = [lookup(normalise(c))[0] for c in cells]
@@ -926,13 +1023,17 @@ class GenericParser(StepLines[_Line]):
         row is no figure of the run's. Returns the ``all`` row's evaluation, an empty line for the header or
         another row of the table, None for a line that is neither (which ends the table)."""
         cells = s.split()
-        if cells[0] == "Class":
+        if cells[0] in ("Class", "classes"):  # (``classes  top1_acc  top5_acc``: a classifier's validation)
             names = _class_metrics(s)
             if names:
                 self._class_columns = names
                 return _Line("other", at)
         columns = self._class_columns
         if not columns or len(cells) != len(columns) or not all(_DASHED_VALUE.fullmatch(c) for c in cells[1:]):
+            if columns and cells[0] != "all" and all(_SPACED_NAME.fullmatch(c) for c in cells):
+                # (the training table's header printed before the validation's ``all`` row on the other stream: YOLOv7's
+                # ``Epoch  gpu_mem  box …`` then ``all  787  2054 …``): the table waits for its row
+                return None
             self._class_columns = []
             return None
         if cells[0] != "all":
@@ -1003,6 +1104,9 @@ class GenericParser(StepLines[_Line]):
 
     def emit(self, line: _Line, events: list[Event]) -> None:
         """A whole line's events: a step, an evaluation, the run's end or a pause."""
+        if line.before is not None:
+            whole, line.before = line.before, None
+            self.emit(whole, events)
         if line.rank is not None:
             # Under a launcher every rank may print the same lines: one rank is followed (rank 0
             # as soon as it shows up); another's step line still counts when its step is past the
@@ -1070,6 +1174,8 @@ class GenericParser(StepLines[_Line]):
                 # ``epoch is incremented. current_epoch: 4, epoch: 5``)
                 said = self._epoch
             before, self._epoch = self._epoch, said
+            if self._full_epoch is not None and self._full_epoch[0].per_pass and self._epoch.value >= 1:
+                self._epoch_before(self._epoch, events)
             if self._full_epoch is not None:
                 finished = self._full_epoch[0].epoch
                 if finished is not None and self._epoch.value > finished:
@@ -1088,6 +1194,12 @@ class GenericParser(StepLines[_Line]):
             self._tie(line, events)
         elif line.what == "epochs":
             self._planned_epochs = line.readings[0].total
+        elif line.what == "nan_loss":
+            events.append(StepFigures(at=line.at, loss=math.nan, loss_note=LOSS_AFTER_LAST_STEP))
+        elif line.what == "scores":
+            events.extend(EvalResult(at=line.at, name=name, value=value) for name, value in line.parts)
+        elif line.what == "epoch_summary":
+            self._summed_epoch(line.readings[0], events)
         elif line.what == "step" and line.epoch_seconds is not None:
             # Keras 1's ``fit(verbose=2)``: the line is its epoch, said on the line above (``Epoch 3/15``)
             if self._epoch is None:
@@ -1099,6 +1211,31 @@ class GenericParser(StepLines[_Line]):
             self._step(line, events)
         elif line.what == "step":
             self._step(line, events)
+
+    def _epoch_before(self, said: Reading, events: list[Event]) -> None:
+        """Keras' ``Epoch 2/30`` after a full bar that named no epoch (the log begins at that bar): the bar was the
+        epoch before's, its count that epoch's (read in this batch)."""
+        held = self._step_event
+        where, index = held if held is not None else (None, 0)
+        step = events[index] if where is events and index < len(events) else None
+        if isinstance(step, TrainStep) and step.per_pass and step.epoch is None and self._full_epoch is not None:
+            amended = replace(step, epoch=said.value - 1, epoch_total=said.total, per_pass=False)
+            events[index] = amended
+            self._full_epoch = (amended, self._full_epoch[1])
+            if self._last is not None:
+                self._last = (self._last[0], said.value - 1)
+
+    def _summed_epoch(self, summed: Reading, events: list[Event]) -> None:
+        """An epoch's summary after batches that named none: the last of them was in it (read in this batch)."""
+        held, self._unplaced_epoch = self._step_event, False
+        self._epoch = summed
+        if held is None or self._last is None:
+            return
+        where, index = held
+        step = events[index] if where is events and index < len(events) else None
+        if isinstance(step, TrainStep) and step.epoch is None and not step.ends_at_total:
+            events[index] = replace(step, epoch=summed.value, epoch_total=summed.total)
+            self._last = (self._last[0], summed.value)
 
     def _planned_end(self, line: _Line, events: list[Event]) -> None:
         """Lightning stopped at its planned steps (``max_steps=10`` reached): the run's last step is that total
@@ -1314,6 +1451,13 @@ class GenericParser(StepLines[_Line]):
                 self._steps_in_epoch = True
             if self._steps_in_epoch:
                 step_reading = replace(step_reading, name=EPOCH_POSITION)
+        if (step_reading is not None and step_reading.name == "batch count" and step_reading.total is not None
+                and bar is None and line.counters is None):
+            # ``batch count: 220/308``: the epoch's batches, in the epoch said alone above them (``Training at epoch 4
+            # (total 4)``) where no epoch is on the line
+            step_reading = replace(step_reading, name=EPOCH_POSITION)
+            if epoch is None and self._epoch is not None:
+                epoch_reading, epoch = self._epoch, self._epoch.value
         full_epoch = False
         bar_total: int | None = None
         # A bar that names its epoch counts that epoch's batches: full, it is not the run's end,
@@ -1377,6 +1521,20 @@ class GenericParser(StepLines[_Line]):
             if interval is not None and int(interval.group(1)) == step:
                 # TensorFlow's logging hook: ``loss = 4.26, step = 100 (124.394 sec)``, the time since its last record
                 step_seconds = float(interval.group(2)) / (step - self._last[0])
+        # (a dated line's printed time the dates contradict is the tracker's to judge: timing.clock_contradicts)
+        day = day_seconds(line.text) if line.at is None else None
+        clocked, self._clocked_step = self._clocked_step, (step, day) if day is not None else None
+        if (step_seconds is not None and bar is None and Field.STEP_TIME in got and clocked is not None
+                and day is not None and seconds_note is None):
+            # ``02:33:59: train iter: 200 … seconds: 123.053`` a line every 100 iterations: the interval's time, by the
+            # time of day the undated lines lead with
+            each = per_step_seconds(step_seconds, step - clocked[0], day_gap(clocked[1], day))
+            if each is not None:
+                step_seconds, seconds_note = each, interval_note(step_seconds, step - clocked[0])
+        its = got.get(Field.ITS)
+        if (step_seconds is not None and bar is None and Field.STEP_TIME in got and its is not None and seconds_note is None
+                and above_rate(step_seconds, its.value)):
+            step_seconds, seconds_note = 1.0 / its.value, rate_note(step_seconds)  # (``seconds: 123.0 … it/s: 0.81``)
         for r in readings:
             if r.field is Field.EVAL_LOSS:
                 label = _eval_label(r.name)
@@ -1459,6 +1617,7 @@ class GenericParser(StepLines[_Line]):
             done = (last.epoch is not None and last.epoch_total is not None and last.epoch >= last.epoch_total
                     and last.total_steps is not None and stride > 0 and last.step + stride > last.total_steps)
             self._run_done = last if done else None
+        self._unplaced_epoch = isinstance(last, TrainStep) and last.epoch is None and not last.ends_at_total
         self._full_epoch = (last, bar_total) if bar_total is not None and isinstance(last, TrainStep) else None
         self._epoch_open = last if (isinstance(last, TrainStep) and not last.ends_at_total and last.epoch is not None
                                     and last.total_steps is not None and last.step < last.total_steps) else None
@@ -1717,7 +1876,11 @@ def _bar(m: re.Match[str]) -> _Bar:
     if rate is not None and rate > 0:
         seconds = rate if m.group("unit") == "s/it" else 1.0 / rate
     remain = m.group("remain")
-    return _Bar(step, total, seconds, clock_seconds(m.group("elapsed")), clock_seconds(remain) if remain else None)
+    elapsed = clock_seconds(m.group("elapsed"))
+    if seconds is None and remain is None and m.group("unit") is None and elapsed and step > 0:
+        # A bar that prints its elapsed time alone (YOLOv5's ``1849/1849 13:15``, read as ``[13:15]``): its mean step
+        return _Bar(step, total, elapsed / step, elapsed, None, seconds_note=ELAPSED_MEAN_NOTE)
+    return _Bar(step, total, seconds, elapsed, clock_seconds(remain) if remain else None)
 
 
 def _mfu(
@@ -1936,9 +2099,10 @@ def _cut(s: str) -> bool:
 # (``Box(``, ``Mask(``) opened before its first metric; YOLOv5's ``mAP@.5  mAP@.5:.95`` are the same two metrics.
 _CLASS_NAME = re.compile(r"(?:(?P<group>[A-Za-z]{1,12})\()?(?P<name>[A-Za-z][\w@.:-]{0,20}?)\)?:?")
 _CLASS_HEAD_END = re.compile(r":\s|\s\d{1,3}%")
-_CLASS_COUNTS = frozenset({"Class", "Images", "Instances", "Labels", "Targets"})
+_CLASS_COUNTS = frozenset({"Class", "Images", "Instances", "Labels", "Targets", "classes"})
 _CLASS_METRICS = {"P": "precision", "R": "recall", "mAP50": "mAP50", "mAP50-95": "mAP50-95",
-                  "mAP@.5": "mAP50", "mAP@.5:.95": "mAP50-95"}  # fmt: skip
+                  "mAP@.5": "mAP50", "mAP@.5:.95": "mAP50-95",
+                  "top1_acc": "top1_acc", "top5_acc": "top5_acc"}  # fmt: skip  (ultralytics' classify validation)
 
 
 def _class_metrics(header: str) -> list[str]:
@@ -1955,12 +2119,12 @@ def _class_metrics(header: str) -> list[str]:
             group = "" if m.group("group").lower() == "box" else m.group("group").lower() + " "
         name = m.group("name")
         if name in _CLASS_COUNTS:
-            names.append("Class" if name == "Class" else "")
+            names.append("Class" if name in ("Class", "classes") else "")
         elif name in _CLASS_METRICS:
             names.append(group + _CLASS_METRICS[name])
         else:
             names.append("")  # (a name cut at the terminal's width: ``mAP50-``)
-    if not any("mAP" in n for n in names):
+    if not any("mAP" in n or n.startswith("top") for n in names):
         return []
     return names
 

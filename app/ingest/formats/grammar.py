@@ -57,6 +57,7 @@ ALIASES: dict[str, Field] = {
     "num updates": Field.STEP,  # fairseq
     "update": Field.STEP,  # RL loops (PPO): ``update: 12|policy_loss: …``
     "batch": Field.STEP,  # only as a position: ``[Batch 100/500]`` (``batch 32`` may be a size)
+    "batch count": Field.STEP,  # PccAI's ``batch count: 220/308, iter: 220``: the epoch's batches (as ``batch``)
     "total steps": Field.TOTAL,
     "max steps": Field.TOTAL,
     "train iters": Field.TOTAL,
@@ -121,6 +122,7 @@ ALIASES: dict[str, Field] = {
     "ms step": Field.STEP_TIME,
     "ms iter": Field.STEP_TIME,
     "time batch": Field.STEP_TIME,
+    "batch cost": Field.STEP_TIME,  # PaddleDetection's and PaddleOCR's ``batch_cost: 0.1930`` (seconds, unit or none)
     "seconds": Field.STEP_TIME,  # MaxText: ``completed step: 15109, seconds: 2.166, TFLOP/s: 36.739``
     "secs": Field.STEP_TIME,  # char-rnn's ``time/batch = 0.1679s`` (its TensorFlow port prints no unit: seconds)
     "elapsed time": Field.ELAPSED,
@@ -319,8 +321,8 @@ def read_pair(key: str, paren: str | None, value: str, total: str | None, unit: 
         unit = "ms"  # the unit is the name's (``ms/batch 45.20``)
     elif matched in _SECONDS_NAMES and not unit:
         unit = "s"  # the name is its unit (MaxText's ``completed step: 15109, seconds: 2.166``)
-    elif matched == "time batch" and not unit:
-        unit = "s"  # char-rnn-tensorflow's ``time/batch = {:.3f}`` of wall-clock differences: seconds
+    elif matched in ("time batch", "batch cost") and not unit:
+        unit = "s"  # char-rnn-tensorflow's ``time/batch = {:.3f}`` of wall-clock differences, Paddle's ``batch_cost``: seconds
     if field in (Field.STEP_TIME, Field.ELAPSED, Field.ETA):
         if field is Field.STEP_TIME and matched in _BARE_TIMES and ":" in value:
             return None  # ``Time=07:29:43``: a time of day, not how long a step took
@@ -350,15 +352,19 @@ def read_pair(key: str, paren: str | None, value: str, total: str | None, unit: 
     return Reading(field, matched, figure)
 
 
+# A position named as a batch: no run's step unless the record says so (see :func:`batch_unplaced`).
+BATCH_NAMES = frozenset({"batch", "batch count"})
+
+
 def batch_unplaced(readings: list[Reading], text: str) -> list[Reading]:
     """The readings without a ``batch`` count that names no position: it is a position with its
     total (``Batch 100/500``), beside an epoch (``epoch: 3 | batch: 120``: the batch in that
     epoch) or as a field of a ``|``-separated record (``batch: 120 | current loss: 2.3``); else it
     may be a batch size. Beside another step it is the other's detail, never the position."""
-    batches = [r for r in readings if r.field is Field.STEP and r.name == "batch"]
+    batches = [r for r in readings if r.field is Field.STEP and r.name in BATCH_NAMES]
     if not batches:
         return readings
-    other_step = any(r.field is Field.STEP and r.name != "batch" for r in readings)
+    other_step = any(r.field is Field.STEP and r.name not in BATCH_NAMES for r in readings)
     placed = "|" in text or any(r.field is Field.EPOCH for r in readings)
     return [r for r in readings if r not in batches or r.total is not None or (placed and not other_step)]
 

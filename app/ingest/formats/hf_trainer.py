@@ -31,6 +31,7 @@ from ...stats.events import (
     TrainStep,
     builder,
 )
+from .bar_descriptions import described, epoch_begins
 from .fields import Kind, clock_seconds, describes_eval_run, finite, integer, number, side_job
 from .hf_state import DOCUMENT_LINE, JSON_LINE, TrainerState
 from .pipeline import EmitLines
@@ -95,6 +96,7 @@ class HfTrainerParser(EmitLines):
         self._bar_total: int | None = None  # total of the most recent bar
         self._dict_steps = False  # the log dicts name their step
         self._step: int | None = None  # last training-bar position
+        self._epochs: tuple[int, int, int] | None = None  # (epoch, the run's epochs, its batches) said as it began
         self._unconfirmed: TrainStep | None = None  # a bar position before the training bar is known
         self._confirmed = False  # a loss dict followed a bar of the training total
         self._rate_seconds: float | None = None  # the last step time a bar printed whole
@@ -248,6 +250,9 @@ class HfTrainerParser(EmitLines):
                 return Kind.FULL, None
             if m is not None:
                 self._after_bar = True
+                begins = epoch_begins(text[m.end() :])
+                if begins is not None:
+                    self._epochs = begins  # (glued after the bar it follows: the next bar's epoch)
                 if "Traceback (most recent call last)" in text[m.end() :]:
                     return Kind.FULL, lambda: self._bar(m) + self._died_training()
                 suffix = _BAR_SUFFIX.match(text[m.end() :])
@@ -277,6 +282,11 @@ class HfTrainerParser(EmitLines):
             # evaluation may follow; the ``train_runtime`` summary, when printed, says more).
             summary = text.strip()
             return Kind.FULL, lambda: [StageEnd(at=None, summary=summary)]
+        if "Beginning of Epoch" in text:
+            begins = epoch_begins(text)
+            if begins is not None:
+                self._epochs = begins
+                return Kind.FULL, None
         if "*****" in text:
             if "Running training" in text:
                 return Kind.FULL, lambda: self._running(False, [StageStart(at=None)])
@@ -413,6 +423,9 @@ class HfTrainerParser(EmitLines):
             posted = dict(_POSTFIX.findall(m.string, m.end(), m.end() + 400))
             loss = number(posted.get("loss", posted.get("step_loss"))) if loss is None else loss
             lr = number(posted.get("lr"))
+        said = described(m.string[: m.start()]) if loss is None and m.start() > 8 else None
+        if said is not None:
+            loss = said.loss  # (a custom loop's ``Epoch 2, Step 5, Loss: 1.1681:`` before its bar of the whole run)
         step = _train_step(
             at=None,
             stage="train",
@@ -424,6 +437,11 @@ class HfTrainerParser(EmitLines):
             loss=loss,
             lr=lr,
         )
+        if said is not None and said.epoch is not None:
+            epochs = self._epochs if self._epochs is not None and self._epochs[0] == said.epoch else None
+            step = replace(step, epoch=said.epoch, epoch_total=epochs[1] if epochs is not None else None,
+                           epoch_batch=said.step_in_epoch if epochs is not None else None,
+                           epoch_batches=epochs[2] if epochs is not None else None)
         if self._summarised and self._train_total is None and n == total and not self._evaluating:
             self._train_total = total  # the training bar closing after the summary: the run's end
             self._step = n

@@ -20,6 +20,7 @@ _PER_STEP = re.compile(r"\b(\d{1,9}(?:\.\d+)?)(ms|s|us)/step\b")
 # ``20000/20000 [======] - 25s - loss: …``), and Keras 1's ``fit(verbose=2)`` line, no count at all, under its
 # ``Epoch 3/15``: ``67s - loss: 2.4808 - acc: 0.2275 - val_loss: 2.1192``.
 _EPOCH_TIME = re.compile(r"\s*(?:-\s)?(\d{1,7}(?:\.\d+)?)(ms|s)(?=\s+-\s|\s*$)")
+_EPOCH_BEFORE_STEP = re.compile(r"\s*-\s(\d{1,7}(?:\.\d+)?)(ms|s)\s+\d{1,9}(?:\.\d+)?(?:ms|s|us)/step\b")
 _KERAS_EPOCH = re.compile(r"^\s*-?\s?(\d{1,7}(?:\.\d+)?)(ms|s) - (?=\w)")
 # A whole second's rounding is more than 5 % of a time under ten seconds: such a time says no step's.
 MIN_ROUNDED_EPOCH_SECONDS = 10.0
@@ -48,6 +49,15 @@ def keras_line(s: str) -> KerasLine | None:
             value = float(per_step.group(1))
             seconds = value / {"ms": 1e3, "s": 1.0, "us": 1e6}[per_step.group(2)]
         n, m = int(keras.group("n")), int(keras.group("m"))
+        note = None
+        if per_step is not None and per_step.group(2) == "s" and "." not in per_step.group(1) and n == m and n > 0:
+            # ``100/100 [====] - 143s 1s/step``: a step's time in whole seconds says 1 for 1.43; the epoch's time over
+            # its steps says it to the hundredth
+            whole = _EPOCH_BEFORE_STEP.match(rest)
+            took = _epoch_seconds(whole.group(1), whole.group(2)) if whole is not None else None
+            if took is not None:
+                seconds = took / n
+                note = f"the epoch's {whole.group(1)}{whole.group(2)} over its {n} steps" if whole is not None else None
         epoch_time = _EPOCH_TIME.match(rest) if per_step is None and n == m and n > 0 else None
         if epoch_time is not None:
             rest = rest[epoch_time.end() :]
@@ -56,7 +66,6 @@ def keras_line(s: str) -> KerasLine | None:
         readings = pairs(_PER_STEP.sub("", rest))
         if seconds is None and not any(r.field is Field.LOSS for r in readings):
             return None
-        note = None
         if epoch_time is not None and seconds is not None:
             note = f"the epoch's {epoch_time.group(1)}{epoch_time.group(2)} over its {n} steps"
         return KerasLine(readings, rest, (n, m), seconds, note)

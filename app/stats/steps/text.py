@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from ... import text
 from ...snapshot import PeerView, RoundView, SwarmView
-from ..events import CollabProgress, TrainStep
+from ..events import LOSS_AFTER_LAST_STEP, CollabProgress, TrainStep
 from ..tracker import WARMUP_SECONDS
 from .health import Crash
 from .rules import FIRST_LINE_WAIT_SECONDS
@@ -150,6 +150,11 @@ def details(
         lines.append(f"Loss {loss} ({note}){extra}")
         if not math.isfinite(stage.loss):
             since = f" since step {stage.diverged_step}" if stage.diverged_step is not None and not latest.logged else ""
+            if since and stage.loss_note == LOSS_AFTER_LAST_STEP:
+                # (the NaN belongs to a step the log did not print; the last printed one's loss was a number)
+                since = f" after step {stage.diverged_step}"
+                if latest.loss is not None and math.isfinite(latest.loss) and latest.step == stage.diverged_step:
+                    since += f" (its loss {text.loss_figure(latest.loss)})"
             lines.append(f"Loss not a number{since}")
         elif stage.exploded:
             since = f" since step {stage.diverged_step}" if stage.diverged_step is not None and not latest.logged else ""

@@ -24,7 +24,10 @@ def test_a_run_tensorflow_stopped_on_a_nan_loss_crashed_of_it(tmp_path: Path) ->
     assert snapshot["state"] == "crashed"
     # the NaN divergence is the crash said, not the cut traceback's last frame
     assert snapshot["training"]["crash"]["error"] == "Model diverged with loss = NaN."
-    assert (snapshot["training"]["step"], snapshot["training"]["loss"]) == (0, 1.0444846)
+    # step 0's loss 1.0444846 was a number; the NaN the guard caught came after it, at a step the log did not print
+    assert (snapshot["training"]["step"], snapshot["training"]["loss"]) == (0, None)
+    assert snapshot["training"]["loss_note"] == "said after the last step line"
+    assert "Loss not a number after step 0 (its loss 1.0445)" in snapshot["details"]
 
 
 def test_glog_s_divergence_line_then_the_error_it_raised() -> None:
