@@ -54,6 +54,7 @@ from .grammar import (
 from .keras_bars import keras_line
 from .pipeline import StepLines
 from .prefix import LineTimes
+from .series import MIN_RECORDS, SeriesWindow
 from .vertical_records import VerticalRecord, vertical_start
 
 MAX_CHARS = 4096
@@ -349,6 +350,9 @@ class GenericParser(StepLines[_Line]):
         self._planned_epochs: int | None = None  # the run's epochs, said on a line of their own (``max: 15 epochs``)
         self._unsized_last: int | None = None  # the last count of an unsized bar naming no epoch (``11it``)
         self._unsized_restarts = 0  # … and how often such a count did not go past the one before it
+        self._series = SeriesWindow()  # the log's repeated records, for the lines the rules read no step from
+        self._own_steps = 0  # step lines the word rules read themselves
+        self._series_read = False  # a repeated record was read by its series: its template is the run's step line
         self._step_event: tuple[list[Event], int] | None = None  # where the last step's event was put, to amend  # a boosting library said its best round: the round line under it is a repeat
 
     def pieces(self, part: str) -> Iterable[str]:
@@ -397,6 +401,8 @@ class GenericParser(StepLines[_Line]):
                     return Kind.OTHER, None
                 text, vertical = record, True
         kind, line = self._classify_line(text, vertical)
+        if not vertical and (line is None or line.what == "step"):
+            kind, line = self._by_series(text, kind, line)
         if line is None and self._run_done is not None and _NEXT_STAGE.match(text.lstrip()):
             # IRN's ``step.make_cam:`` after its last epoch's last step: another stage of the pipeline began, the
             # training ended (it is done, not stalled)
@@ -421,6 +427,29 @@ class GenericParser(StepLines[_Line]):
             if line.at is None and line.bar is None and line.what in ("step", "eval"):
                 line.at = self._clock_in(line.text)
         return kind, line
+
+    def _by_series(self, text: str, kind: Kind, line: _Line | None) -> tuple[Kind, _Line | None]:
+        """A repeated record read by its numbers' series (series.py) where the word rules read no step
+        from it, or read as its position a number that does not tick while another does."""
+        record = self._series.see(text)
+        if line is not None and line.what == "step":
+            if record is None or line.bar is not None:
+                self._own_steps += 1
+                return kind, line
+            step = self._step_of(line)
+            if step is None or step in record.ticking:
+                self._own_steps += 1
+                return kind, line
+        elif record is None or (self._own_steps >= MIN_RECORDS and not self._series_read):
+            return kind, line
+        read_kind, read = self._classify_line(record.text)
+        if read is None or read.what != "step":
+            return kind, line
+        self._series_read = True
+        read.text = text.strip()
+        if record.at is not None:
+            read.at = self._dates_batch(record.at)
+        return read_kind, read
 
     def _clock_in(self, s: str) -> float | None:
         """The wall clock a step line prints in itself (see ``_LINE_CLOCK``), in unix seconds."""

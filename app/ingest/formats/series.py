@@ -1,0 +1,253 @@
+"""Reading a log by repetition: its repeated records, and what each number in them does.
+
+A person reads an unknown log by what it repeats. The lines printed again and again are its
+records; with their numbers masked they share one *template*. Within a template's instances a
+number that ticks up is the position, one that stays fixed after ``/`` or ``of`` is its total,
+one that moves like a loss is a value, named by the words before it. A logger may print its
+prefix on a line of its own, the record's body on the next (RTM3D's ``… logger.py - info(), at
+Line 49:INFO:``, then ``Train - Epoch: [127/300][335/464]<TAB>Time …``): a dated line whose
+template is always followed by one other template is that record's first half.
+
+The generic reader hands this module the lines its word rules read nothing from (and its own
+step lines, to check the position it chose), and reads the record given back as
+``name: value`` text through its own grammar — words still name the figures; the series
+decides only which number is the position, its total and the epoch. A counter that ticks with
+no word and no total is no position here: the log does not say what it counts.
+
+Single pass: only a bounded window is kept (the last ``INSTANCES`` instances of at most
+``TEMPLATES`` templates), so a live log is read as it grows and an import reads the same.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from collections import OrderedDict, deque
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from itertools import pairwise
+
+from .grammar import Field, lookup, normalise
+
+# Instances of a template before its numbers' series are judged (two ticks of the position).
+MIN_RECORDS = 3
+INSTANCES = 8  # the window: instances kept per template
+TEMPLATES = 64  # templates kept (the least recently seen goes first)
+MAX_SLOTS = 48  # a record with more numbers is a table or a dump, not a step record
+
+# A wall clock (an ISO date and time, or ``Wed Jun  6 16:01:01 2018``): one slot, the record's time.
+_ISO_CLOCK = re.compile(r"(\d{4})-(\d\d)-(\d\d)[ T](\d\d):(\d\d):(\d\d)(?:[.,](\d{1,9}))?")
+_CTIME_CLOCK = re.compile(r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ([A-Z][a-z]{2}) {1,2}(\d{1,2}) (\d\d):(\d\d):(\d\d) (\d{4})")
+_MONTHS = {name: i for i, name in enumerate(calendar.month_abbr) if name}
+# A number as printed (a glued unit kept with it: ``1.759s``, ``052ms``), or a value that is not one.
+_NUMBER = re.compile(
+    r"(?<![\w.])(?:(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)([a-zA-Z%]{0,3})|(nan|inf|NaN|Inf))(?!\w|\.\d)")
+# A value's running average or range printed after it, in parentheses or brackets (``0.738 ( 0.726)``,
+# ``1.000 [1.000, 1.000]``): no figure of its own.
+_AFTER = re.compile(r"\s*[(\[]\s*[-\d.eE+,\s]*[)\]]")
+_WORDS = re.compile(r"[A-Za-z][A-Za-z_ ]*[A-Za-z_]|[A-Za-z]")
+_TOTAL_LEAD = re.compile(r"(?:/|\bof)\s*$")
+_SPACES = re.compile(r"\s+")
+_PADDED = re.compile(r"([\[(])\s+")
+_UNITS = frozenset({"", "s", "ms", "h", "m", "min", "us", "%"})
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """One number of a record: its value, as printed, the words before it, and how it stands."""
+
+    value: float
+    printed: str
+    name: str  # the words just before it (normalised), "" where none
+    whole: bool  # printed as a whole number
+    total_like: bool  # printed after ``/`` or ``of``
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """A repeated record read by its series: text the grammar reads, and the record's clock."""
+
+    text: str
+    at: float | None
+    step: int
+    ticking: frozenset[int]  # the values of the numbers that tick (a position a word rule chose must be one)
+
+
+def masked(text: str) -> tuple[str, list[Slot], float | None]:
+    """The line's template (numbers and clocks masked), its numbers, and the clock it prints."""
+    at = None
+    clock = _ISO_CLOCK.search(text)
+    if clock is not None:
+        y, mo, d, h, mi, s, frac = clock.groups()
+        at = _unix(int(y), int(mo), int(d), int(h), int(mi), int(s), frac)
+    else:
+        clock = _CTIME_CLOCK.search(text)
+        if clock is not None:
+            mon, d, h, mi, s, y = clock.groups()
+            at = _unix(int(y), _MONTHS[mon], int(d), int(h), int(mi), int(s), None)
+    if clock is not None:
+        text = text[: clock.start()] + "<clock>" + text[clock.end() :]
+    text = _AFTER.sub(_keep_words, text) if "(" in text or "[" in text else text
+    parts: list[str] = []
+    slots: list[Slot] = []
+    last = 0
+    for m in _NUMBER.finditer(text):
+        if len(slots) >= MAX_SLOTS:
+            return "", [], at
+        before = text[last : m.start()]
+        parts.append(before)
+        parts.append("#")
+        number, unit, word = m.group(1), m.group(2), m.group(3)
+        if number is None:
+            slots.append(Slot(float("nan"), word, _name(before), False, False))
+        else:
+            whole = "." not in number and "e" not in number.lower() and unit == ""
+            slots.append(Slot(float(number), number + unit if unit in _UNITS else number,
+                              _name(before), whole, _TOTAL_LEAD.search(before) is not None))
+            if unit not in _UNITS:
+                parts.append(unit)
+        last = m.end()
+    parts.append(text[last:])
+    # (a count padded to its total's width, ``[ 35/464]`` then ``[135/464]``, is the same record)
+    return _SPACES.sub(" ", _PADDED.sub(r"\1", "".join(parts))).strip(), slots, at
+
+
+def _keep_words(m: re.Match[str]) -> str:
+    """A bracketed group of numbers right after a value goes; a bracketed position stays (``[ 35/464]``)."""
+    group = m.group(0)
+    return group if "/" in group else ""
+
+
+def _name(before: str) -> str:
+    """The words printed just before a number (``Depth Loss: `` → ``depth loss``), or ""."""
+    words = _WORDS.findall(before[-48:])
+    return normalise(words[-1]) if words else ""
+
+
+def _unix(y: int, mo: int, d: int, h: int, mi: int, s: int, frac: str | None) -> float | None:
+    try:
+        when = datetime(y, mo, d, h, mi, s, tzinfo=timezone.utc).timestamp()
+    except ValueError:
+        return None
+    return when + (float("0." + frac) if frac else 0.0)
+
+
+class SeriesWindow:
+    """The recent records of a log, by template; a record read once its template repeats."""
+
+    def __init__(self) -> None:
+        self._records: OrderedDict[str, deque[list[Slot]]] = OrderedDict()
+        self._prefix: tuple[str, float] | None = None  # a dated line of its own just read: (template, clock)
+        self._follows: dict[str, str | None] = {}  # a dated line's template → the one template after it (None: several)
+        self._epoch: tuple[str, str | None] | None = None  # an epoch said on a line of its own: (as printed, total)
+
+    def see(self, text: str) -> Record | None:
+        """Take one line; the record it completes once its template has repeated, else None."""
+        template, slots, at = masked(text)
+        if not template:
+            self._prefix = None
+            return None
+        prefix, self._prefix = self._prefix, None
+        if len(slots) == 1 and "epoch" in slots[0].name:
+            self._epoch = (slots[0].printed, None)
+        elif len(slots) == 2 and "epoch" in slots[0].name and slots[1].total_like:
+            self._epoch = (slots[0].printed, slots[1].printed)
+        if at is not None and "loss" not in template.lower() and all(slot.whole for slot in slots):
+            self._prefix = (template, at)  # a logger's prefix alone (``… at Line 49:INFO:``): its body may follow
+            return None
+        if prefix is not None and at is None:
+            if len(self._follows) > TEMPLATES:
+                self._follows.clear()
+            follows = self._follows.setdefault(prefix[0], template)
+            if follows != template:
+                self._follows[prefix[0]] = None
+            elif follows is not None:
+                template, at = prefix[0] + "\n" + template, prefix[1]
+        if not slots:
+            return None
+        instances = self._records.get(template)
+        if instances is None:
+            instances = self._records[template] = deque(maxlen=INSTANCES)
+            if len(self._records) > TEMPLATES:
+                self._records.popitem(last=False)
+        else:
+            self._records.move_to_end(template)
+        instances.append(slots)
+        if len(instances) < MIN_RECORDS:
+            return None
+        return _read(list(instances), at, self._epoch)
+
+    def forget_epoch(self) -> None:
+        """A record named its own epoch: an epoch line above it is no longer the one to use."""
+        self._epoch = None
+
+
+def _read(instances: list[list[Slot]], at: float | None, said_epoch: tuple[str, str | None] | None) -> Record | None:
+    """The last instance read by the series of its template's numbers, or None where no position ticks."""
+    last = instances[-1]
+    ticking = [j for j in range(len(last)) if _ticks(instances, j)]
+    totals = {j: j + 1 for j in ticking if j + 1 < len(last) and _fixed_total(instances, j + 1)}
+    named = [j for j in ticking if _position_word(last[j].name)]
+    if totals:
+        position = max(totals)  # the innermost counter with a total (an epoch's counter comes before)
+    elif named:
+        position = named[-1]
+    else:
+        return None  # a number ticks but no word and no total says what it counts
+    if not any("loss" in slot.name for slot in last):
+        return None  # no loss: a download's or a loader's counter, not a training record
+    used = {position, totals.get(position, -1)}
+    epoch: tuple[str, str | None] | None = None
+    for j in range(position):
+        if "epoch" in last[j].name and last[j].whole:
+            total = j + 1 if j + 1 < len(last) and last[j + 1].total_like and _fixed(instances, j + 1) else None
+            epoch = (last[j].printed, None if total is None else last[total].printed)
+            used |= {j, -1 if total is None else total}
+    if epoch is None and said_epoch is not None:
+        epoch = said_epoch
+    step = int(last[position].value)
+    total_text = "" if position not in totals else "/" + last[totals[position]].printed
+    if epoch is not None and epoch[1] is not None:
+        parts = [f"epoch: {epoch[0]}/{epoch[1]}", f"iter: {step}{total_text}"]
+    elif epoch is not None and total_text:
+        parts = [f"Epoch: [{epoch[0]}][{step}{total_text}]"]
+    else:
+        parts = [f"iter: {step}{total_text}"]
+    for j, slot in enumerate(last):
+        if j in used or slot.total_like or not slot.name:
+            continue
+        field, _ = lookup(slot.name)
+        if field in (Field.STEP, Field.TOTAL, Field.EPOCH):
+            continue  # another count (``episode steps: 393``): the series chose the position
+        parts.append(f"{slot.name}: {slot.printed}")
+    return Record(", ".join(parts), at, step, frozenset(int(last[j].value) for j in ticking))
+
+
+def _ticks(instances: list[list[Slot]], j: int) -> bool:
+    """True when slot ``j`` counts up across the instances (back down only where an outer count moved on)."""
+    rises = 0
+    for before, after in pairwise(instances):
+        a, b = before[j], after[j]
+        if not (a.whole and b.whole) or a.total_like:
+            return False
+        if b.value > a.value:
+            rises += 1
+        elif not (b.value < a.value and any(after[k].whole and after[k].value > before[k].value for k in range(j))):
+            return False
+    return rises >= MIN_RECORDS - 1
+
+
+def _fixed(instances: list[list[Slot]], j: int) -> bool:
+    return all(inst[j].value == instances[-1][j].value for inst in instances)
+
+
+def _fixed_total(instances: list[list[Slot]], j: int) -> bool:
+    """True when slot ``j`` follows a ``/`` or ``of``, stays fixed, and is never below the count before it."""
+    return (instances[-1][j].total_like and instances[-1][j].whole and _fixed(instances, j)
+            and all(inst[j].value >= inst[j - 1].value for inst in instances))
+
+
+def _position_word(name: str) -> bool:
+    """True when the words before a count name a position (``iter``, ``batch``, ``global step``)."""
+    field, _ = lookup(name)
+    return field is Field.STEP or name.split(" ")[-1:] == ["batch"]
