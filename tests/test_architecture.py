@@ -244,7 +244,7 @@ SHARED_FORMAT_MODULES = {"__init__", "base", "fields", "prefix", "shapes", "regi
                          "endings", "grammar", "classes", "hf_state", "iota", "iota_messages", "iota_shell", "drift"}
 # The generic reader's parts: a family of lines it reads, kept in a module of its own (no row, no classify: the generic
 # reader hands them its lines and reads what they give back as any other record).
-GENERIC_PARTS = {"fairseq_lua", "coco", "vertical_records", "keras_bars"}
+GENERIC_PARTS = {"fairseq_lua", "coco", "vertical_records", "keras_bars", "series"}
 
 
 def format_modules() -> list[Path]:
