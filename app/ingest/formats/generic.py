@@ -55,6 +55,7 @@ from .keras_bars import keras_line
 from .pipeline import StepLines
 from .prefix import LineTimes
 from .series import MIN_RECORDS, SeriesWindow
+from .series import Record as SeriesRecord
 from .vertical_records import VerticalRecord, vertical_start
 
 MAX_CHARS = 4096
@@ -437,7 +438,7 @@ class GenericParser(StepLines[_Line]):
                 self._own_steps += 1
                 return kind, line
             step = self._step_of(line)
-            if step is None or step in record.ticking:
+            if step is None or (step in record.ticking and not self._series_adds(line, record)):
                 self._own_steps += 1
                 return kind, line
         elif record is None or (self._own_steps >= MIN_RECORDS and not self._series_read):
@@ -450,6 +451,14 @@ class GenericParser(StepLines[_Line]):
         if record.at is not None:
             read.at = self._dates_batch(record.at)
         return read_kind, read
+
+    def _series_adds(self, line: _Line, record: SeriesRecord) -> bool:
+        """True when the series gives the step the word rules read a total or an epoch that they did not."""
+        if line.counters is not None or record.step != self._step_of(line):
+            return False
+        position = _position(line.readings)
+        return (record.total and (position is None or position.total is None)) or (
+            record.epoch and _first(line.readings, Field.EPOCH) is None)
 
     def _clock_in(self, s: str) -> float | None:
         """The wall clock a step line prints in itself (see ``_LINE_CLOCK``), in unix seconds."""

@@ -71,6 +71,8 @@ class Record:
     at: float | None
     step: int
     ticking: frozenset[int]  # the values of the numbers that tick (a position a word rule chose must be one)
+    total: bool  # the position has a total
+    epoch: bool  # … and an epoch
 
 
 def masked(text: str) -> tuple[str, list[Slot], float | None]:
@@ -136,7 +138,8 @@ class SeriesWindow:
     """The recent records of a log, by template; a record read once its template repeats."""
 
     def __init__(self) -> None:
-        self._records: OrderedDict[str, deque[list[Slot]]] = OrderedDict()
+        self._records: OrderedDict[str, deque[tuple[int, list[Slot]]]] = OrderedDict()
+        self._epochs_said = 0  # epoch lines read so far: a record's count may start again after one
         self._prefix: tuple[str, float] | None = None  # a dated line of its own just read: (template, clock)
         self._follows: dict[str, str | None] = {}  # a dated line's template → the one template after it (None: several)
         self._epoch: tuple[str, str | None] | None = None  # an epoch said on a line of its own: (as printed, total)
@@ -148,10 +151,10 @@ class SeriesWindow:
             self._prefix = None
             return None
         prefix, self._prefix = self._prefix, None
-        if len(slots) == 1 and "epoch" in slots[0].name:
-            self._epoch = (slots[0].printed, None)
-        elif len(slots) == 2 and "epoch" in slots[0].name and slots[1].total_like:
-            self._epoch = (slots[0].printed, slots[1].printed)
+        said = _said_epoch(template, slots)
+        if said is not None:
+            self._epoch = said
+            self._epochs_said += 1
         if at is not None and "loss" not in template.lower() and all(slot.whole for slot in slots):
             self._prefix = (template, at)  # a logger's prefix alone (``… at Line 49:INFO:``): its body may follow
             return None
@@ -172,20 +175,28 @@ class SeriesWindow:
                 self._records.popitem(last=False)
         else:
             self._records.move_to_end(template)
-        instances.append(slots)
+        instances.append((self._epochs_said, slots))
         if len(instances) < MIN_RECORDS:
             return None
         return _read(list(instances), at, self._epoch)
 
-    def forget_epoch(self) -> None:
-        """A record named its own epoch: an epoch line above it is no longer the one to use."""
-        self._epoch = None
 
 
-def _read(instances: list[list[Slot]], at: float | None, said_epoch: tuple[str, str | None] | None) -> Record | None:
+def _said_epoch(template: str, slots: list[Slot]) -> tuple[str, str | None] | None:
+    """An epoch said on a line of its own (``Training epoch: 80``, ``Training at epoch 4 (total 4) with lr …``):
+    the epoch as printed and its total, or None."""
+    if not slots or len(slots) > 4 or not slots[0].whole or not slots[0].name.endswith("epoch") or "loss" in template.lower():
+        return None
+    total = slots[1] if len(slots) > 1 and slots[1].whole and (slots[1].total_like or slots[1].name == "total") else None
+    return slots[0].printed, None if total is None else total.printed
+
+
+def _read(said: list[tuple[int, list[Slot]]], at: float | None, said_epoch: tuple[str, str | None] | None) -> Record | None:
     """The last instance read by the series of its template's numbers, or None where no position ticks."""
+    instances = [slots for _, slots in said]
+    starts = [b > a for (a, _), (b, _) in pairwise(said)]  # an epoch line was said between two instances
     last = instances[-1]
-    ticking = [j for j in range(len(last)) if _ticks(instances, j)]
+    ticking = [j for j in range(len(last)) if _ticks(instances, j, starts)]
     totals = {j: j + 1 for j in ticking if j + 1 < len(last) and _fixed_total(instances, j + 1)}
     named = [j for j in ticking if _position_word(last[j].name)]
     if totals:
@@ -220,19 +231,22 @@ def _read(instances: list[list[Slot]], at: float | None, said_epoch: tuple[str, 
         if field in (Field.STEP, Field.TOTAL, Field.EPOCH):
             continue  # another count (``episode steps: 393``): the series chose the position
         parts.append(f"{slot.name}: {slot.printed}")
-    return Record(", ".join(parts), at, step, frozenset(int(last[j].value) for j in ticking))
+    return Record(", ".join(parts), at, step, frozenset(int(last[j].value) for j in ticking),
+                  position in totals, epoch is not None)
 
 
-def _ticks(instances: list[list[Slot]], j: int) -> bool:
-    """True when slot ``j`` counts up across the instances (back down only where an outer count moved on)."""
+def _ticks(instances: list[list[Slot]], j: int, starts: list[bool]) -> bool:
+    """True when slot ``j`` counts up across the instances (back down only where an outer count moved on, or an
+    epoch line was said between)."""
     rises = 0
-    for before, after in pairwise(instances):
+    for (before, after), start in zip(pairwise(instances), starts, strict=True):
         a, b = before[j], after[j]
         if not (a.whole and b.whole) or a.total_like:
             return False
         if b.value > a.value:
             rises += 1
-        elif not (b.value < a.value and any(after[k].whole and after[k].value > before[k].value for k in range(j))):
+        elif not (b.value < a.value and (start or any(after[k].whole and after[k].value > before[k].value
+                                                       for k in range(j)))):
             return False
     return rises >= MIN_RECORDS - 1
 

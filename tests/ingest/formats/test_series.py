@@ -119,3 +119,14 @@ def test_the_generic_reader_s_own_ticking_step_is_kept() -> None:
     lines = [f"step {s} | loss {x} | tokens 1024/4096" for s, x in [(1, 0.9), (2, 0.8), (3, 0.7), (4, 0.6)]]
     got = steps(lines)
     assert [s.step for s in got] == [1, 2, 3, 4]
+
+
+def test_a_count_starts_again_after_an_epoch_said_on_its_own_line_and_the_series_gives_its_total() -> None:
+    # the word rules read ``iter: N`` alone; the series adds the fixed 90 after ``batch count: N/`` and the epoch
+    # said above (``(total 2)``: the planned epochs), and the count going back to 0 under a new epoch still ticks
+    lines = ["Training at epoch 1 (total 2) with lr 0.001",
+             *[f"    batch count: {b}/90, iter: {b}, loss: {x}" for b, x in [(30, 0.9), (60, 0.8), (89, 0.7)]],
+             "Training at epoch 2 (total 2) with lr 0.001",
+             "    batch count: 0/90, iter: 0, loss: 0.6"]
+    got = steps(lines)
+    assert [(s.step, s.total_steps, s.epoch, s.loss) for s in got][-2:] == [(89, 90, 1, 0.7), (0, 90, 2, 0.6)]
