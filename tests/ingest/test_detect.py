@@ -493,6 +493,10 @@ REAL_FORMATS = {
         "generic",
     "eval-deepspeech-issue1425-indented-code-command-then-w-and-i-lines-test-of-epoch-77263-wer-loss-samples.log": "generic",
     "eval-deepspeech-issue1643-backticked-i-test-of-epoch-7593-wer-loss-mean-edit-distance-samples.log": "generic",
+    # records read by their repetition (series.py)
+    "generic-st-gcn-data-len-issue1-dated-training-epoch-80-tab-batch-0-to-500-of-589-done-loss-lr-then-mean-loss-eval.log":
+        "generic",
+    "generic-keras-rl-issue51-numbered-steps-18080-to-18092-of-100000-episode-3691-to-3694-episode-steps-4.log": "generic",
 }
 
 

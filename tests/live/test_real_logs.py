@@ -1076,6 +1076,14 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "test report only", "working", {"step": None, "step_seconds": None, "data": None,
                                     "eval": {"test_loss": {"value": 0.06935515210205888, "step": None},
                                              "wer": {"value": 0.001493, "step": None}}}),
+    # read by repetition (series.py): the batch that ticks under ``Training epoch: 80`` is the position, 589 its total;
+    # batches 200 -> 500 (read from the third repeat) at 19:06:57 -> 19:17:22: 625 s for 300 batches
+    ("generic-st-gcn-data-len-issue1-dated-training-epoch-80-tab-batch-0-to-500-of-589-done-loss-lr-then-mean-loss-eval.log",
+     T0, "end", "epoch 80 · 500/589 in the epoch · 1.7k steps/h", "training",
+     {"step": 500, "total_steps": 589, "loss": 4.1611, "step_seconds": 625 / 300, "data": epoch(80)}),
+    # the run's step that ticks by 4 with its fixed 100000, not ``episode steps: 4``; 306 steps per second printed
+    ("generic-keras-rl-issue51-numbered-steps-18080-to-18092-of-100000-episode-3691-to-3694-episode-steps-4.log", T0, "end",
+     "step 18092/100000 · …", "measuring", {"step": 18092, "total_steps": 100000, "loss": 0.044392, "step_seconds": 1 / 306}),
 ]  # fmt: skip
 
 
@@ -1423,6 +1431,10 @@ GENERIC_READ = {
     "generic-xgboost-issue807-xgb-cv-mean-plus-std-every-5.log": "step, loss, eval",
     "generic-lightgbm-ashrae-pr63-train-loss-eval-rmse-every-25-running.log": "step, loss, eval",
     "generic-lightgbm-issue3145-r-package-round-colon-l2-every-round.log": "step, loss, eval",
+    "generic-st-gcn-data-len-issue1-dated-training-epoch-80-tab-batch-0-to-500-of-589-done-loss-lr-then-mean-loss-eval.log":
+        "step, total, epoch, loss, lr",
+    "generic-keras-rl-issue51-numbered-steps-18080-to-18092-of-100000-episode-3691-to-3694-episode-steps-4.log":
+        "step, total, loss, step time",
 }  # fmt: skip
 
 

@@ -402,7 +402,7 @@ class GenericParser(StepLines[_Line]):
                     return Kind.OTHER, None
                 text, vertical = record, True
         kind, line = self._classify_line(text, vertical)
-        if not vertical and (line is None or line.what == "step"):
+        if not vertical and (line is None or line.what in ("step", "epoch")):
             kind, line = self._by_series(text, kind, line)
         if line is None and self._run_done is not None and _NEXT_STAGE.match(text.lstrip()):
             # IRN's ``step.make_cam:`` after its last epoch's last step: another stage of the pipeline began, the
@@ -433,6 +433,8 @@ class GenericParser(StepLines[_Line]):
         """A repeated record read by its numbers' series (series.py) where the word rules read no step
         from it, or read as its position a number that does not tick while another does."""
         record = self._series.see(text)
+        if line is not None and line.what == "epoch":
+            return kind, line  # (an epoch said on its own line: the series keeps it for the records under it)
         if line is not None and line.what == "step":
             if record is None or line.bar is not None:
                 self._own_steps += 1
