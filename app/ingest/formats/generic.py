@@ -353,6 +353,7 @@ class GenericParser(StepLines[_Line]):
         self._unsized_restarts = 0  # … and how often such a count did not go past the one before it
         self._series = SeriesWindow()  # the log's repeated records, for the lines the rules read no step from
         self._own_steps = 0  # step lines the word rules read themselves
+        self._own_last: int | None = None  # … and the last step they read
         self._series_read = False  # a repeated record was read by its series: its template is the run's step line
         self._step_event: tuple[list[Event], int] | None = None  # where the last step's event was put, to amend  # a boosting library said its best round: the round line under it is a repeat
 
@@ -436,12 +437,12 @@ class GenericParser(StepLines[_Line]):
         if line is not None and line.what == "epoch":
             return kind, line  # (an epoch said on its own line: the series keeps it for the records under it)
         if line is not None and line.what == "step":
-            if record is None or line.bar is not None:
-                self._own_steps += 1
-                return kind, line
             step = self._step_of(line)
-            if step is None or (step in record.ticking and not self._series_adds(line, record)):
+            if record is None or line.bar is not None or step is None or not (
+                    self._series_adds(line, record) or (step not in record.ticking
+                                                        and self._contradicted(line, step, record.total))):
                 self._own_steps += 1
+                self._own_last = step
                 return kind, line
         elif record is None or (self._own_steps >= MIN_RECORDS and not self._series_read):
             return kind, line
@@ -453,6 +454,15 @@ class GenericParser(StepLines[_Line]):
         if record.at is not None:
             read.at = self._dates_batch(record.at)
         return read_kind, read
+
+    def _contradicted(self, line: _Line, step: int, total: bool) -> bool:
+        """True when the step the word rules read is no position while the series found one: it went back from
+        the last one they read (an episode's length), it stays where a count ticks to a fixed total, or it is an
+        epoch said above the record. A step that stays beside a count with no total is no contradiction (litgpt's
+        ``iter 46 step 1``: the iterations of one optimizer step)."""
+        position = _position(line.readings)
+        return self._series_read or (position is not None and position.name == "epoch") or (
+            self._own_last is not None and (step < self._own_last or (step == self._own_last and total)))
 
     def _series_adds(self, line: _Line, record: SeriesRecord) -> bool:
         """True when the series gives the step the word rules read a total or an epoch that they did not."""

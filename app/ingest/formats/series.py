@@ -236,19 +236,29 @@ def _read(said: list[tuple[int, list[Slot]]], at: float | None, said_epoch: tupl
 
 
 def _ticks(instances: list[list[Slot]], j: int, starts: list[bool]) -> bool:
-    """True when slot ``j`` counts up across the instances (back down only where an outer count moved on, or an
-    epoch line was said between)."""
-    rises = 0
-    for (before, after), start in zip(pairwise(instances), starts, strict=True):
+    """True when slot ``j`` counts up across the instances, back down only where an epoch line was said between or
+    a count before it moved on that stays put while this one rises (an epoch's batches: the epoch is the outer count)."""
+    rising: list[int] = []
+    resets: list[int] = []
+    for i, ((before, after), start) in enumerate(zip(pairwise(instances), starts, strict=True)):
         a, b = before[j], after[j]
         if not (a.whole and b.whole) or a.total_like:
             return False
         if b.value > a.value:
-            rises += 1
-        elif not (b.value < a.value and (start or any(after[k].whole and after[k].value > before[k].value
-                                                       for k in range(j)))):
+            rising.append(i)
+        elif b.value < a.value and not start:
+            resets.append(i)
+        elif b.value == a.value:
             return False
-    return rises >= MIN_RECORDS - 1
+    for i in resets:
+        if not any(_moves(instances, k, i) and not any(_moves(instances, k, r) for r in rising) for k in range(j)):
+            return False
+    return len(rising) >= MIN_RECORDS - 1
+
+
+def _moves(instances: list[list[Slot]], k: int, i: int) -> bool:
+    """True when slot ``k``, a whole number, goes up from instance ``i`` to the next."""
+    return instances[i + 1][k].whole and instances[i + 1][k].value > instances[i][k].value
 
 
 def _fixed(instances: list[list[Slot]], j: int) -> bool:

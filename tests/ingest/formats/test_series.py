@@ -130,3 +130,19 @@ def test_a_count_starts_again_after_an_epoch_said_on_its_own_line_and_the_series
              "    batch count: 0/90, iter: 0, loss: 0.6"]
     got = steps(lines)
     assert [(s.step, s.total_steps, s.epoch, s.loss) for s in got][-2:] == [(89, 90, 1, 0.7), (0, 90, 2, 0.6)]
+
+
+def test_a_step_that_stays_beside_iterations_with_no_total_is_kept() -> None:
+    # litgpt's ``Epoch 1 | iter 46 step 1 | …``: iterations of one optimizer step (gradient accumulation); the
+    # ticking ``iter`` has no total, so the step the words name stays the position
+    got = steps(real("generic-litgpt-issue1224-lora-val-na.log"))
+    assert {s.step for s in got} == {1}
+
+
+def test_an_episode_s_length_that_goes_back_is_no_position() -> None:
+    # keras-rl's line shape with episodes of changing length: ``episode steps`` goes 337, 446, 393 (back), while the
+    # run's count before it ticks to its fixed 50000
+    lines = [f"{n}/50000: episode: {e}, duration: 1.7s, episode steps: {k}, loss: {x}" for n, e, k, x in
+             [(39160, 569, 13, 7.8), (39497, 570, 337, 5.2), (39943, 571, 446, 5.5), (40336, 572, 393, 7.2)]]
+    got = steps(lines)
+    assert (got[-1].step, got[-1].total_steps, got[-1].loss) == (40336, 50000, 7.2)
