@@ -465,12 +465,14 @@ class GenericParser(StepLines[_Line]):
             self._own_last is not None and (step < self._own_last or (step == self._own_last and total)))
 
     def _series_adds(self, line: _Line, record: SeriesRecord) -> bool:
-        """True when the series gives the step the word rules read a total or an epoch that they did not."""
+        """True when the series gives the step the word rules read a total, an epoch or a running clock that they
+        did not."""
         if line.counters is not None or record.step != self._step_of(line):
             return False
         position = _position(line.readings)
         return (record.total and (position is None or position.total is None)) or (
-            record.epoch and _first(line.readings, Field.EPOCH) is None)
+            record.epoch and _first(line.readings, Field.EPOCH) is None) or (
+            record.clock and line.at is None and not any(r.field in _TIMING_FIELDS for r in line.readings))
 
     def _clock_in(self, s: str) -> float | None:
         """The wall clock a step line prints in itself (see ``_LINE_CLOCK``), in unix seconds."""

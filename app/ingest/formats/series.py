@@ -40,8 +40,10 @@ _ISO_CLOCK = re.compile(r"(\d{4})-(\d\d)-(\d\d)[ T](\d\d):(\d\d):(\d\d)(?:[.,](\
 _CTIME_CLOCK = re.compile(r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ([A-Z][a-z]{2}) {1,2}(\d{1,2}) (\d\d):(\d\d):(\d\d) (\d{4})")
 _MONTHS = {name: i for i, name in enumerate(calendar.month_abbr) if name}
 # A number as printed (a glued unit kept with it: ``1.759s``, ``052ms``), or a value that is not one.
+# A running clock (``Elapsed [8:37:01.056768]``) is one number, its seconds.
 _NUMBER = re.compile(
-    r"(?<![\w.])(?:(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)([a-zA-Z%]{0,3})|(nan|inf|NaN|Inf))(?!\w|\.\d)")
+    r"(?<![\w.])(?:(\d{1,3}):([0-5]\d):([0-5]\d(?:\.\d+)?)(?![\d:])"
+    r"|(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)([a-zA-Z%]{0,3})|(nan|inf|NaN|Inf))(?!\w|\.\d)")
 # A value's running average or range printed after it, in parentheses or brackets (``0.738 ( 0.726)``,
 # ``1.000 [1.000, 1.000]``): no figure of its own.
 _AFTER = re.compile(r"\s*[(\[]\s*[-\d.eE+,\s]*[)\]]")
@@ -61,6 +63,7 @@ class Slot:
     name: str  # the words just before it (normalised), "" where none
     whole: bool  # printed as a whole number
     total_like: bool  # printed after ``/`` or ``of``
+    clock: bool = False  # a running clock (``8:37:01``), its value in seconds
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +76,7 @@ class Record:
     ticking: frozenset[int]  # the values of the numbers that tick (a position a word rule chose must be one)
     total: bool  # the position has a total
     epoch: bool  # … and an epoch
+    clock: bool  # … and a running clock named beside it (``Elapsed [8:37:01]``)
 
 
 def masked(text: str) -> tuple[str, list[Slot], float | None]:
@@ -99,8 +103,11 @@ def masked(text: str) -> tuple[str, list[Slot], float | None]:
         before = text[last : m.start()]
         parts.append(before)
         parts.append("#")
-        number, unit, word = m.group(1), m.group(2), m.group(3)
-        if number is None:
+        hours, minutes, seconds, number, unit, word = m.groups()
+        if hours is not None:
+            slots.append(Slot(int(hours) * 3600 + int(minutes) * 60 + float(seconds), m.group(0), _name(before),
+                              False, False, clock=True))
+        elif number is None:
             slots.append(Slot(float("nan"), word, _name(before), False, False))
         else:
             whole = "." not in number and "e" not in number.lower() and unit == ""
@@ -232,7 +239,7 @@ def _read(said: list[tuple[int, list[Slot]]], at: float | None, said_epoch: tupl
             continue  # another count (``episode steps: 393``): the series chose the position
         parts.append(f"{slot.name}: {slot.printed}")
     return Record(", ".join(parts), at, step, frozenset(int(last[j].value) for j in ticking),
-                  position in totals, epoch is not None)
+                  position in totals, epoch is not None, any(slot.clock and slot.name for slot in last))
 
 
 def _ticks(instances: list[list[Slot]], j: int, starts: list[bool]) -> bool:

@@ -146,3 +146,15 @@ def test_an_episode_s_length_that_goes_back_is_no_position() -> None:
              [(39160, 569, 13, 7.8), (39497, 570, 337, 5.2), (39943, 571, 446, 5.5), (40336, 572, 393, 7.2)]]
     got = steps(lines)
     assert (got[-1].step, got[-1].total_steps, got[-1].loss) == (40336, 50000, 7.2)
+
+
+def test_a_running_clock_is_one_number_and_gives_a_step_the_word_rules_read_its_time() -> None:
+    # BMSG-GAN's ``Elapsed [H:MM:SS.ffffff] batch: N  d_loss: …  g_loss: …``: the word rules read the batch but not the
+    # bracketed clock; the series names it (``elapsed``). Batches 100 -> 400, 100 s apart: 1 s a batch.
+    template, slots, _ = masked("Elapsed [0:13:20.000000] batch: 300  d_loss: 0.500000  g_loss: 2.000000")
+    assert template == "Elapsed [#] batch: # d_loss: # g_loss: #"
+    assert (slots[0].value, slots[0].clock, slots[0].name) == (800.0, True, "elapsed")
+    lines = [f"Elapsed [0:{m}.000000] batch: {b}  d_loss: 0.500000  g_loss: 2.000000"
+             for m, b in [("10:00", 100), ("11:40", 200), ("13:20", 300), ("15:00", 400)]]
+    got = steps(lines)
+    assert [(s.step, s.elapsed_seconds) for s in got][-2:] == [(300, 800.0), (400, 900.0)]
