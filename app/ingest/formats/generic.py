@@ -290,6 +290,8 @@ class _Line:
 
 # A name beside a test report's figures that counts its position, not a score (``Test of Epoch 77263``).
 _POSITION_NAME = re.compile(r"epoch|step|iter|batch")
+_NO_DIGITS = str.maketrans("", "", "0123456789")
+SERIES_SHAPES = 64  # step line shapes remembered as settled
 
 
 class GenericParser(StepLines[_Line]):
@@ -354,6 +356,7 @@ class GenericParser(StepLines[_Line]):
         self._series = SeriesWindow()  # the log's repeated records, for the lines the rules read no step from
         self._own_steps = 0  # step lines the word rules read themselves
         self._own_last: int | None = None  # … and the last step they read
+        self._settled: set[str] = set()  # step lines' shapes (digits dropped) the series had nothing to add to
         self._series_read = False  # a repeated record was read by its series: its template is the run's step line
         self._step_event: tuple[list[Event], int] | None = None  # where the last step's event was put, to amend  # a boosting library said its best round: the round line under it is a repeat
 
@@ -433,19 +436,35 @@ class GenericParser(StepLines[_Line]):
     def _by_series(self, text: str, kind: Kind, line: _Line | None) -> tuple[Kind, _Line | None]:
         """A repeated record read by its numbers' series (series.py) where the word rules read no step
         from it, or read as its position a number that does not tick while another does."""
-        record = self._series.see(text)
-        if line is not None and line.what == "epoch":
-            return kind, line  # (an epoch said on its own line: the series keeps it for the records under it)
-        if line is not None and line.what == "step":
-            step = self._step_of(line)
-            if record is None or line.bar is not None or step is None or not (
-                    self._series_adds(line, record) or (step not in record.ticking
-                                                        and self._contradicted(line, step, record.total))):
-                self._own_steps += 1
-                self._own_last = step
+        if line is None:
+            if self._own_steps >= MIN_RECORDS and not self._series_read:
+                return kind, line  # the word rules read the run's steps: a line they do not read is no step record
+            record = self._series.see(text)
+            if record is None:
                 return kind, line
-        elif record is None or (self._own_steps >= MIN_RECORDS and not self._series_read):
+        elif line.what == "epoch":
+            self._series.see(text)  # (an epoch said on its own line: the series keeps it for the records under it)
             return kind, line
+        else:
+            step = self._step_of(line)
+            if step is None or line.bar is not None:
+                return self._own(kind, line, step)
+            # A record shape the series found nothing to add to is settled: at a step past the last one its lines are
+            # read as the word rules read them, only kept in the window, not judged again (most step lines of most logs)
+            plain = not self._series_read and (self._own_last is None or step > self._own_last) and (
+                line.counters is not None or getattr(_position(line.readings), "name", None) != "epoch")
+            shape = text.translate(_NO_DIGITS)
+            if plain and shape in self._settled:
+                self._series.keep(shape, text)
+                return self._own(kind, line, step)
+            record = self._series.see(text, shape=shape)
+            if record is None or not (self._series_adds(line, record) or (
+                    step not in record.ticking and self._contradicted(line, step, record.total))):
+                if record is not None and plain:
+                    if len(self._settled) >= SERIES_SHAPES:
+                        self._settled.clear()
+                    self._settled.add(shape)
+                return self._own(kind, line, step)
         read_kind, read = self._classify_line(record.text)
         if read is None or read.what != "step":
             return kind, line
@@ -454,6 +473,12 @@ class GenericParser(StepLines[_Line]):
         if record.at is not None:
             read.at = self._dates_batch(record.at)
         return read_kind, read
+
+    def _own(self, kind: Kind, line: _Line, step: int | None) -> tuple[Kind, _Line]:
+        """A step line read as the word rules read it."""
+        self._own_steps += 1
+        self._own_last = step
+        return kind, line
 
     def _contradicted(self, line: _Line, step: int, total: bool) -> bool:
         """True when the step the word rules read is no position while the series found one: it went back from

@@ -147,12 +147,32 @@ class SeriesWindow:
     def __init__(self) -> None:
         self._records: OrderedDict[str, deque[tuple[int, list[Slot]]]] = OrderedDict()
         self._epochs_said = 0  # epoch lines read so far: a record's count may start again after one
+        self._pending: dict[str, deque[tuple[int, str]]] = {}  # lines kept unmasked, by shape (see ``keep``)
         self._prefix: tuple[str, float] | None = None  # a dated line of its own just read: (template, clock)
         self._follows: dict[str, str | None] = {}  # a dated line's template → the one template after it (None: several)
         self._epoch: tuple[str, str | None] | None = None  # an epoch said on a line of its own: (as printed, total)
 
-    def see(self, text: str) -> Record | None:
-        """Take one line; the record it completes once its template has repeated, else None."""
+    def keep(self, shape: str, text: str) -> None:
+        """Keep a line of a shape (its text, digits dropped) that needs no judging now, unmasked: it is masked
+        only if a later line of its shape is judged (cheap for the many lines that never are)."""
+        self._prefix = None
+        pending = self._pending.get(shape)
+        if pending is None:
+            if len(self._pending) >= TEMPLATES:
+                self._pending.clear()
+            pending = self._pending[shape] = deque(maxlen=INSTANCES)
+        pending.append((self._epochs_said, text))
+
+    def see(self, text: str, judge: bool = True, shape: str = "") -> Record | None:
+        """Take one line; the record it completes once its template has repeated, else None (always None when
+        not ``judge``: the line is only kept, for the records after it). The lines kept unmasked for its
+        ``shape`` are masked first, in order."""
+        pending = self._pending.pop(shape, None) if shape else None
+        if pending:
+            said = self._epochs_said
+            for self._epochs_said, kept in pending:
+                self.see(kept, judge=False)
+            self._epochs_said = said
         template, slots, at = masked(text)
         if not template:
             self._prefix = None
@@ -183,8 +203,8 @@ class SeriesWindow:
         else:
             self._records.move_to_end(template)
         instances.append((self._epochs_said, slots))
-        if len(instances) < MIN_RECORDS:
-            return None
+        if not judge or len(instances) < MIN_RECORDS or "loss" not in template.lower():
+            return None  # (no loss: a download's or a loader's counter, not a training record)
         return _read(list(instances), at, self._epoch)
 
 
