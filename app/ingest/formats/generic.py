@@ -436,6 +436,8 @@ class GenericParser(StepLines[_Line]):
     def _by_series(self, text: str, kind: Kind, line: _Line | None) -> tuple[Kind, _Line | None]:
         """A repeated record read by its numbers' series (series.py) where the word rules read no step
         from it, or read as its position a number that does not tick while another does."""
+        if kind is Kind.PARTIAL or kind is Kind.FRAGMENT:
+            return kind, line  # a record's first or torn-off part: the series sees it once the wrap joiner joins it
         if line is None:
             if self._own_steps >= MIN_RECORDS and not self._series_read:
                 return kind, line  # the word rules read the run's steps: a line they do not read is no step record
