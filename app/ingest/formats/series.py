@@ -169,10 +169,10 @@ class SeriesWindow:
         ``shape`` are masked first, in order."""
         pending = self._pending.pop(shape, None) if shape else None
         if pending:
-            said = self._epochs_said
+            epochs_said = self._epochs_said
             for self._epochs_said, kept in pending:
                 self.see(kept, judge=False)
-            self._epochs_said = said
+            self._epochs_said = epochs_said
         template, slots, at = masked(text)
         if not template:
             self._prefix = None
