@@ -493,12 +493,14 @@ class GenericParser(StepLines[_Line]):
 
     def _series_adds(self, line: _Line, record: SeriesRecord) -> bool:
         """True when the series gives the step the word rules read a total, an epoch or a running clock that they
-        did not."""
+        did not. Where they read an epoch, a count with a total beside their step is the epoch's (fairseq's
+        ``epoch 001:   2800 / 160368 …, num_updates=2800``), no total of the run's step."""
         if line.counters is not None or record.step != self._step_of(line):
             return False
         position = _position(line.readings)
-        return (record.total and (position is None or position.total is None)) or (
-            record.epoch and _first(line.readings, Field.EPOCH) is None) or (
+        epoch = _first(line.readings, Field.EPOCH)
+        return (record.total and epoch is None and (position is None or position.total is None)) or (
+            record.epoch and epoch is None) or (
             record.clock and line.at is None and not any(r.field in _TIMING_FIELDS for r in line.readings))
 
     def _clock_in(self, s: str) -> float | None:

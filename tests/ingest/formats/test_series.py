@@ -158,3 +158,11 @@ def test_a_running_clock_is_one_number_and_gives_a_step_the_word_rules_read_its_
              for m, b in [("10:00", 100), ("11:40", 200), ("13:20", 300), ("15:00", 400)]]
     got = steps(lines)
     assert [(s.step, s.elapsed_seconds) for s in got][-2:] == [(300, 800.0), (400, 900.0)]
+
+
+def test_a_count_with_a_total_beside_an_epoch_is_the_epoch_s_not_the_run_s_step() -> None:
+    # fairseq's ``epoch 001:   2800 / 160368 loss=…, num_updates=2800``: the words read the run's updates and the epoch;
+    # the 160368 after the count in the epoch is that epoch's batches, no total of the updates
+    lines = [f"epoch 001:   {n} / 160368 loss=9.1, num_updates={n}, lr=3e-05" for n in (2800, 2900, 3000, 3100)]
+    got = steps(lines)
+    assert [(s.step, s.total_steps) for s in got] == [(2800, None), (2900, None), (3000, None), (3100, None)]
