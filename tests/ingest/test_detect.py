@@ -510,6 +510,10 @@ REAL_FORMATS = {
     "crash-yolov3-issue1503-traceback-compute-loss-cuda-oom-then-glued-bar-epoch-0-of-299-batch-34-of-54-1-26s-it.log": "generic",
     "generic-trace-issue5-deepspeed-style-tqdm-epoch-step-loss-in-description-beginning-of-epoch-glued-epoch-2-of-18-same-losses.log":
         "hf-trainer",
+    # records read by their repetition (series.py)
+    "generic-st-gcn-data-len-issue1-dated-training-epoch-80-tab-batch-0-to-500-of-589-done-loss-lr-then-mean-loss-eval.log":
+        "generic",
+    "generic-keras-rl-issue51-numbered-steps-18080-to-18092-of-100000-episode-3691-to-3694-episode-steps-4.log": "generic",
 }
 
 

@@ -1118,6 +1118,14 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-trace-issue5-deepspeed-style-tqdm-epoch-step-loss-in-description-beginning-of-epoch-glued-epoch-2-of-18-same-losses.log",
      T0, T0, "step 15/144 · epoch 2/18 · 5/8 in the epoch · …", "measuring",
      {"step": 15, "total_steps": 144, "loss": 1.1681, "data": epoch(2.0), "step_seconds": 1.85}),
+    # read by repetition (series.py): the batch that ticks under ``Training epoch: 80`` is the position, 589 its total;
+    # batches 200 -> 500 (read from the third repeat) at 19:06:57 -> 19:17:22: 625 s for 300 batches
+    ("generic-st-gcn-data-len-issue1-dated-training-epoch-80-tab-batch-0-to-500-of-589-done-loss-lr-then-mean-loss-eval.log",
+     T0, "end", "epoch 80 · 500/589 in the epoch · 1.7k steps/h", "training",
+     {"step": 500, "total_steps": 589, "loss": 4.1611, "step_seconds": 625 / 300, "data": epoch(80)}),
+    # the run's step that ticks by 4 with its fixed 100000, not ``episode steps: 4``; 306 steps per second printed
+    ("generic-keras-rl-issue51-numbered-steps-18080-to-18092-of-100000-episode-3691-to-3694-episode-steps-4.log", T0, "end",
+     "step 18092/100000 · …", "measuring", {"step": 18092, "total_steps": 100000, "loss": 0.044392, "step_seconds": 1 / 306}),
 ]  # fmt: skip
 
 
@@ -1482,6 +1490,10 @@ GENERIC_READ = {
     "generic-dirac-pytorch-issue4-loss-tensor-prints-beside-parameter-and-gradient-tensors.log": "logged records, loss",
     "generic-lightning-issue11471-pre-html-escaped-bar-epoch-80-10-of-15.log": "step, total, epoch, loss, step time, elapsed, ETA",
     "generic-verse-medical-issue31-time-of-day-prefix-train-iter-loss-net-nan.log": "step, loss, step time",
+    "generic-st-gcn-data-len-issue1-dated-training-epoch-80-tab-batch-0-to-500-of-589-done-loss-lr-then-mean-loss-eval.log":
+        "step, total, epoch, loss, lr",
+    "generic-keras-rl-issue51-numbered-steps-18080-to-18092-of-100000-episode-3691-to-3694-episode-steps-4.log":
+        "step, total, loss, step time",
 }  # fmt: skip
 
 

@@ -68,6 +68,8 @@ from .pipeline import StepLines
 from .prefix import LineTimes
 from .scalar_prints import HEADS as SCALAR_HEADS
 from .scalar_prints import scalar_print, scalars_inside
+from .series import MIN_RECORDS, SeriesWindow
+from .series import Record as SeriesRecord
 from .tagged_scalars import TaggedScalars, tagged
 from .vertical_records import VerticalRecord, vertical_start
 from .yolo_rows import headerless_columns
@@ -315,6 +317,8 @@ _POSITION_NAME = re.compile(r"epoch|step|iter|batch")
 # An epoch said as it begins, with the run's epochs in brackets: ``Training at epoch 4 (total 4) with lr 0.0008``.
 _EPOCH_OF_TOTAL = re.compile(r"(?i)(?:start(?:ing)?|begin(?:ning)?|train(?:ing)?)(?: \w{1,12}){0,2} epoch (\d{1,6}) "
                              r"\((?:total|of) (\d{1,6})\)")
+_NO_DIGITS = str.maketrans("", "", "0123456789")
+SERIES_SHAPES = 64  # step line shapes remembered as settled
 
 
 class GenericParser(StepLines[_Line]):
@@ -381,6 +385,11 @@ class GenericParser(StepLines[_Line]):
         self._tagged = TaggedScalars()  # ``losses/q1_loss 65.36 193000`` lines of one step, held
         self._scores = RuledScores()  # an evaluation's table of scores between rules of ``=``, under way
         self._unplaced_epoch = False  # the last step counted an epoch's batches, naming no epoch (``batch count: N/M``)
+        self._series = SeriesWindow()  # the log's repeated records, for the lines the rules read no step from
+        self._own_steps = 0  # step lines the word rules read themselves
+        self._own_last: int | None = None  # … and the last step they read
+        self._settled: set[str] = set()  # step lines' shapes (digits dropped) the series had nothing to add to
+        self._series_read = False  # a repeated record was read by its series: its template is the run's step line
         self._step_event: tuple[list[Event], int] | None = None  # where the last step's event was put, to amend  # a boosting library said its best round: the round line under it is a repeat
 
     def pieces(self, part: str) -> Iterable[str]:
@@ -452,6 +461,8 @@ class GenericParser(StepLines[_Line]):
                     return Kind.OTHER, None
                 text, vertical = record, True
         kind, line = self._classify_line(text, vertical)
+        if not vertical and (line is None or line.what in ("step", "epoch")):
+            kind, line = self._by_series(text, kind, line)
         if line is None and self._run_done is not None and _NEXT_STAGE.match(text.lstrip()):
             # IRN's ``step.make_cam:`` after its last epoch's last step: another stage of the pipeline began, the
             # training ended (it is done, not stalled)
@@ -476,6 +487,76 @@ class GenericParser(StepLines[_Line]):
             if line.at is None and line.bar is None and line.what in ("step", "eval"):
                 line.at = self._clock_in(line.text)
         return kind, line
+
+    def _by_series(self, text: str, kind: Kind, line: _Line | None) -> tuple[Kind, _Line | None]:
+        """A repeated record read by its numbers' series (series.py) where the word rules read no step
+        from it, or read as its position a number that does not tick while another does."""
+        if kind is Kind.PARTIAL or kind is Kind.FRAGMENT:
+            return kind, line  # a record's first or torn-off part: the series sees it once the wrap joiner joins it
+        if line is None:
+            if self._own_steps >= MIN_RECORDS and not self._series_read:
+                return kind, line  # the word rules read the run's steps: a line they do not read is no step record
+            record = self._series.see(text)
+            if record is None:
+                return kind, line
+        elif line.what == "epoch":
+            self._series.see(text)  # (an epoch said on its own line: the series keeps it for the records under it)
+            return kind, line
+        else:
+            step = self._step_of(line)
+            if step is None or line.bar is not None:
+                return self._own(kind, line, step)
+            # A record shape the series found nothing to add to is settled: at a step past the last one its lines are
+            # read as the word rules read them, only kept in the window, not judged again (most step lines of most logs)
+            plain = not self._series_read and (self._own_last is None or step > self._own_last) and (
+                line.counters is not None or getattr(_position(line.readings), "name", None) != "epoch")
+            shape = text.translate(_NO_DIGITS)
+            if plain and shape in self._settled:
+                self._series.keep(shape, text)
+                return self._own(kind, line, step)
+            record = self._series.see(text, shape=shape)
+            if record is None or not (self._series_adds(line, record) or (
+                    step not in record.ticking and self._contradicted(line, step, record.total))):
+                if record is not None and plain:
+                    if len(self._settled) >= SERIES_SHAPES:
+                        self._settled.clear()
+                    self._settled.add(shape)
+                return self._own(kind, line, step)
+        read_kind, read = self._classify_line(record.text)
+        if read is None or read.what != "step":
+            return kind, line
+        self._series_read = True
+        read.text = text.strip()
+        if record.at is not None:
+            read.at = self._dates_batch(record.at)
+        return read_kind, read
+
+    def _own(self, kind: Kind, line: _Line, step: int | None) -> tuple[Kind, _Line]:
+        """A step line read as the word rules read it."""
+        self._own_steps += 1
+        self._own_last = step
+        return kind, line
+
+    def _contradicted(self, line: _Line, step: int, total: bool) -> bool:
+        """True when the step the word rules read is no position while the series found one: it went back from
+        the last one they read (an episode's length), it stays where a count ticks to a fixed total, or it is an
+        epoch said above the record. A step that stays beside a count with no total is no contradiction (litgpt's
+        ``iter 46 step 1``: the iterations of one optimizer step)."""
+        position = _position(line.readings)
+        return self._series_read or (position is not None and position.name == "epoch") or (
+            self._own_last is not None and (step < self._own_last or (step == self._own_last and total)))
+
+    def _series_adds(self, line: _Line, record: SeriesRecord) -> bool:
+        """True when the series gives the step the word rules read a total, an epoch or a running clock that they
+        did not. Where they read an epoch, a count with a total beside their step is the epoch's (fairseq's
+        ``epoch 001:   2800 / 160368 …, num_updates=2800``), no total of the run's step."""
+        if line.counters is not None or record.step != self._step_of(line):
+            return False
+        position = _position(line.readings)
+        epoch = _first(line.readings, Field.EPOCH)
+        return (record.total and epoch is None and (position is None or position.total is None)) or (
+            record.epoch and epoch is None) or (
+            record.clock and line.at is None and not any(r.field in _TIMING_FIELDS for r in line.readings))
 
     def _clock_in(self, s: str) -> float | None:
         """The wall clock a step line prints in itself (see ``_LINE_CLOCK``), in unix seconds."""

@@ -1,0 +1,304 @@
+"""Reading a log by repetition: its repeated records, and what each number in them does.
+
+A person reads an unknown log by what it repeats. The lines printed again and again are its
+records; with their numbers masked they share one *template*. Within a template's instances a
+number that ticks up is the position, one that stays fixed after ``/`` or ``of`` is its total,
+one that moves like a loss is a value, named by the words before it. A logger may print its
+prefix on a line of its own, the record's body on the next (RTM3D's ``… logger.py - info(), at
+Line 49:INFO:``, then ``Train - Epoch: [127/300][335/464]<TAB>Time …``): a dated line whose
+template is always followed by one other template is that record's first half.
+
+The generic reader hands this module the lines its word rules read nothing from (and its own
+step lines, to check the position it chose), and reads the record given back as
+``name: value`` text through its own grammar — words still name the figures; the series
+decides only which number is the position, its total and the epoch. A counter that ticks with
+no word and no total is no position here: the log does not say what it counts.
+
+Single pass: only a bounded window is kept (the last ``INSTANCES`` instances of at most
+``TEMPLATES`` templates), so a live log is read as it grows and an import reads the same.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from collections import OrderedDict, deque
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from itertools import pairwise
+
+from .grammar import Field, lookup, normalise
+
+# Instances of a template before its numbers' series are judged (two ticks of the position).
+MIN_RECORDS = 3
+INSTANCES = 8  # the window: instances kept per template
+TEMPLATES = 64  # templates kept (the least recently seen goes first)
+MAX_SLOTS = 48  # a record with more numbers is a table or a dump, not a step record
+
+# A wall clock (an ISO date and time, or ``Wed Jun  6 16:01:01 2018``): one slot, the record's time.
+_ISO_CLOCK = re.compile(r"(\d{4})-(\d\d)-(\d\d)[ T](\d\d):(\d\d):(\d\d)(?:[.,](\d{1,9}))?")
+_CTIME_CLOCK = re.compile(r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ([A-Z][a-z]{2}) {1,2}(\d{1,2}) (\d\d):(\d\d):(\d\d) (\d{4})")
+_MONTHS = {name: i for i, name in enumerate(calendar.month_abbr) if name}
+# A number as printed (a glued unit kept with it: ``1.759s``, ``052ms``), or a value that is not one.
+# A running clock (``Elapsed [8:37:01.056768]``) is one number, its seconds.
+_NUMBER = re.compile(
+    r"(?<![\w.])(?:(\d{1,3}):([0-5]\d):([0-5]\d(?:\.\d+)?)(?![\d:])"
+    r"|(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)([a-zA-Z%]{0,3})|(nan|inf|NaN|Inf))(?!\w|\.\d)")
+# A value's running average or range printed after it, in parentheses or brackets (``0.738 ( 0.726)``,
+# ``1.000 [1.000, 1.000]``): no figure of its own.
+_AFTER = re.compile(r"\s*[(\[]\s*[-\d.eE+,\s]*[)\]]")
+_WORDS = re.compile(r"[A-Za-z][A-Za-z_ ]*[A-Za-z_]|[A-Za-z]")
+_TOTAL_LEAD = re.compile(r"(?:/|\bof)\s*$")
+_SPACES = re.compile(r"\s+")
+_PADDED = re.compile(r"([\[(])\s+")
+_UNITS = frozenset({"", "s", "ms", "h", "m", "min", "us", "%"})
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """One number of a record: its value, as printed, the words before it, and how it stands."""
+
+    value: float
+    printed: str
+    name: str  # the words just before it (normalised), "" where none
+    whole: bool  # printed as a whole number
+    total_like: bool  # printed after ``/`` or ``of``
+    clock: bool = False  # a running clock (``8:37:01``), its value in seconds
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """A repeated record read by its series: text the grammar reads, and the record's clock."""
+
+    text: str
+    at: float | None
+    step: int
+    ticking: frozenset[int]  # the values of the numbers that tick (a position a word rule chose must be one)
+    total: bool  # the position has a total
+    epoch: bool  # … and an epoch
+    clock: bool  # … and a running clock named beside it (``Elapsed [8:37:01]``)
+
+
+def masked(text: str) -> tuple[str, list[Slot], float | None]:
+    """The line's template (numbers and clocks masked), its numbers, and the clock it prints."""
+    at = None
+    clock = _ISO_CLOCK.search(text)
+    if clock is not None:
+        y, mo, d, h, mi, s, frac = clock.groups()
+        at = _unix(int(y), int(mo), int(d), int(h), int(mi), int(s), frac)
+    else:
+        clock = _CTIME_CLOCK.search(text)
+        if clock is not None:
+            mon, d, h, mi, s, y = clock.groups()
+            at = _unix(int(y), _MONTHS[mon], int(d), int(h), int(mi), int(s), None)
+    if clock is not None:
+        text = text[: clock.start()] + "<clock>" + text[clock.end() :]
+    text = _AFTER.sub(_keep_words, text) if "(" in text or "[" in text else text
+    parts: list[str] = []
+    slots: list[Slot] = []
+    last = 0
+    for m in _NUMBER.finditer(text):
+        if len(slots) >= MAX_SLOTS:
+            return "", [], at
+        before = text[last : m.start()]
+        parts.append(before)
+        parts.append("#")
+        hours, minutes, seconds, number, unit, word = m.groups()
+        if hours is not None:
+            slots.append(Slot(int(hours) * 3600 + int(minutes) * 60 + float(seconds), m.group(0), _name(before),
+                              False, False, clock=True))
+        elif number is None:
+            slots.append(Slot(float("nan"), word, _name(before), False, False))
+        else:
+            whole = "." not in number and "e" not in number.lower() and unit == ""
+            slots.append(Slot(float(number), number + unit if unit in _UNITS else number,
+                              _name(before), whole, _TOTAL_LEAD.search(before) is not None))
+            if unit not in _UNITS:
+                parts.append(unit)
+        last = m.end()
+    parts.append(text[last:])
+    # (a count padded to its total's width, ``[ 35/464]`` then ``[135/464]``, is the same record)
+    return _SPACES.sub(" ", _PADDED.sub(r"\1", "".join(parts))).strip(), slots, at
+
+
+def _keep_words(m: re.Match[str]) -> str:
+    """A bracketed group of numbers right after a value goes; a bracketed position stays (``[ 35/464]``)."""
+    group = m.group(0)
+    return group if "/" in group else ""
+
+
+def _name(before: str) -> str:
+    """The words printed just before a number (``Depth Loss: `` → ``depth loss``), or ""."""
+    words = _WORDS.findall(before[-48:])
+    return normalise(words[-1]) if words else ""
+
+
+def _unix(y: int, mo: int, d: int, h: int, mi: int, s: int, frac: str | None) -> float | None:
+    try:
+        when = datetime(y, mo, d, h, mi, s, tzinfo=timezone.utc).timestamp()
+    except ValueError:
+        return None
+    return when + (float("0." + frac) if frac else 0.0)
+
+
+class SeriesWindow:
+    """The recent records of a log, by template; a record read once its template repeats."""
+
+    def __init__(self) -> None:
+        self._records: OrderedDict[str, deque[tuple[int, list[Slot]]]] = OrderedDict()
+        self._epochs_said = 0  # epoch lines read so far: a record's count may start again after one
+        self._pending: dict[str, deque[tuple[int, str]]] = {}  # lines kept unmasked, by shape (see ``keep``)
+        self._prefix: tuple[str, float] | None = None  # a dated line of its own just read: (template, clock)
+        self._follows: dict[str, str | None] = {}  # a dated line's template → the one template after it (None: several)
+        self._epoch: tuple[str, str | None] | None = None  # an epoch said on a line of its own: (as printed, total)
+
+    def keep(self, shape: str, text: str) -> None:
+        """Keep a line of a shape (its text, digits dropped) that needs no judging now, unmasked: it is masked
+        only if a later line of its shape is judged (cheap for the many lines that never are)."""
+        self._prefix = None
+        pending = self._pending.get(shape)
+        if pending is None:
+            if len(self._pending) >= TEMPLATES:
+                self._pending.clear()
+            pending = self._pending[shape] = deque(maxlen=INSTANCES)
+        pending.append((self._epochs_said, text))
+
+    def see(self, text: str, judge: bool = True, shape: str = "") -> Record | None:
+        """Take one line; the record it completes once its template has repeated, else None (always None when
+        not ``judge``: the line is only kept, for the records after it). The lines kept unmasked for its
+        ``shape`` are masked first, in order."""
+        pending = self._pending.pop(shape, None) if shape else None
+        if pending:
+            epochs_said = self._epochs_said
+            for self._epochs_said, kept in pending:
+                self.see(kept, judge=False)
+            self._epochs_said = epochs_said
+        template, slots, at = masked(text)
+        if not template:
+            self._prefix = None
+            return None
+        prefix, self._prefix = self._prefix, None
+        said = _said_epoch(template, slots)
+        if said is not None:
+            self._epoch = said
+            self._epochs_said += 1
+        if at is not None and "loss" not in template.lower() and all(slot.whole for slot in slots):
+            self._prefix = (template, at)  # a logger's prefix alone (``… at Line 49:INFO:``): its body may follow
+            return None
+        if prefix is not None and at is None:
+            if len(self._follows) > TEMPLATES:
+                self._follows.clear()
+            follows = self._follows.setdefault(prefix[0], template)
+            if follows != template:
+                self._follows[prefix[0]] = None
+            elif follows is not None:
+                template, at = prefix[0] + "\n" + template, prefix[1]
+        if not slots:
+            return None
+        instances = self._records.get(template)
+        if instances is None:
+            instances = self._records[template] = deque(maxlen=INSTANCES)
+            if len(self._records) > TEMPLATES:
+                self._records.popitem(last=False)
+        else:
+            self._records.move_to_end(template)
+        instances.append((self._epochs_said, slots))
+        if not judge or len(instances) < MIN_RECORDS or "loss" not in template.lower():
+            return None  # (no loss: a download's or a loader's counter, not a training record)
+        return _read(list(instances), at, self._epoch)
+
+
+
+def _said_epoch(template: str, slots: list[Slot]) -> tuple[str, str | None] | None:
+    """An epoch said on a line of its own (``Training epoch: 80``, ``Training at epoch 4 (total 4) with lr …``):
+    the epoch as printed and its total, or None."""
+    if not slots or len(slots) > 4 or not slots[0].whole or not slots[0].name.endswith("epoch") or "loss" in template.lower():
+        return None
+    total = slots[1] if len(slots) > 1 and slots[1].whole and (slots[1].total_like or slots[1].name == "total") else None
+    return slots[0].printed, None if total is None else total.printed
+
+
+def _read(said: list[tuple[int, list[Slot]]], at: float | None, said_epoch: tuple[str, str | None] | None) -> Record | None:
+    """The last instance read by the series of its template's numbers, or None where no position ticks."""
+    instances = [slots for _, slots in said]
+    starts = [b > a for (a, _), (b, _) in pairwise(said)]  # an epoch line was said between two instances
+    last = instances[-1]
+    ticking = [j for j in range(len(last)) if _ticks(instances, j, starts)]
+    totals = {j: j + 1 for j in ticking if j + 1 < len(last) and _fixed_total(instances, j + 1)}
+    named = [j for j in ticking if _position_word(last[j].name)]
+    if totals:
+        position = max(totals)  # the innermost counter with a total (an epoch's counter comes before)
+    elif named:
+        position = named[-1]
+    else:
+        return None  # a number ticks but no word and no total says what it counts
+    if not any("loss" in slot.name for slot in last):
+        return None  # no loss: a download's or a loader's counter, not a training record
+    used = {position, totals.get(position, -1)}
+    epoch: tuple[str, str | None] | None = None
+    for j in range(position):
+        if "epoch" in last[j].name and last[j].whole:
+            total = j + 1 if j + 1 < len(last) and last[j + 1].total_like and _fixed(instances, j + 1) else None
+            epoch = (last[j].printed, None if total is None else last[total].printed)
+            used |= {j, -1 if total is None else total}
+    if epoch is None and said_epoch is not None:
+        epoch = said_epoch
+    step = int(last[position].value)
+    total_text = "" if position not in totals else "/" + last[totals[position]].printed
+    if epoch is not None and epoch[1] is not None:
+        parts = [f"epoch: {epoch[0]}/{epoch[1]}", f"iter: {step}{total_text}"]
+    elif epoch is not None and total_text:
+        parts = [f"Epoch: [{epoch[0]}][{step}{total_text}]"]
+    else:
+        parts = [f"iter: {step}{total_text}"]
+    for j, slot in enumerate(last):
+        if j in used or slot.total_like or not slot.name:
+            continue
+        field, _ = lookup(slot.name)
+        if field in (Field.STEP, Field.TOTAL, Field.EPOCH):
+            continue  # another count (``episode steps: 393``): the series chose the position
+        parts.append(f"{slot.name}: {slot.printed}")
+    return Record(", ".join(parts), at, step, frozenset(int(last[j].value) for j in ticking),
+                  position in totals, epoch is not None, any(slot.clock and slot.name for slot in last))
+
+
+def _ticks(instances: list[list[Slot]], j: int, starts: list[bool]) -> bool:
+    """True when slot ``j`` counts up across the instances, back down only where an epoch line was said between or
+    a count before it moved on that stays put while this one rises (an epoch's batches: the epoch is the outer count)."""
+    rising: list[int] = []
+    resets: list[int] = []
+    for i, ((before, after), start) in enumerate(zip(pairwise(instances), starts, strict=True)):
+        a, b = before[j], after[j]
+        if not (a.whole and b.whole) or a.total_like:
+            return False
+        if b.value > a.value:
+            rising.append(i)
+        elif b.value < a.value and not start:
+            resets.append(i)
+        elif b.value == a.value:
+            return False
+    for i in resets:
+        if not any(_moves(instances, k, i) and not any(_moves(instances, k, r) for r in rising) for k in range(j)):
+            return False
+    return len(rising) >= MIN_RECORDS - 1
+
+
+def _moves(instances: list[list[Slot]], k: int, i: int) -> bool:
+    """True when slot ``k``, a whole number, goes up from instance ``i`` to the next."""
+    return instances[i + 1][k].whole and instances[i + 1][k].value > instances[i][k].value
+
+
+def _fixed(instances: list[list[Slot]], j: int) -> bool:
+    return all(inst[j].value == instances[-1][j].value for inst in instances)
+
+
+def _fixed_total(instances: list[list[Slot]], j: int) -> bool:
+    """True when slot ``j`` follows a ``/`` or ``of``, stays fixed, and is never below the count before it."""
+    return (instances[-1][j].total_like and instances[-1][j].whole and _fixed(instances, j)
+            and all(inst[j].value >= inst[j - 1].value for inst in instances))
+
+
+def _position_word(name: str) -> bool:
+    """True when the words before a count name a position (``iter``, ``batch``, ``global step``)."""
+    field, _ = lookup(name)
+    return field is Field.STEP or name.split(" ")[-1:] == ["batch"]
