@@ -263,7 +263,7 @@ class IotaParser(MessageReader):
         """
         # One loop with its lookups bound once: it runs on every line of the log (the hot path).
         scan_line = _LINE_SCAN.match
-        shapes = self._quiet
+        known_quiet = self._quiet.get
         known_read = self._read_shapes.get
         read_record = self._read_record
         zero = _DIGITS_AS_ZERO
@@ -275,13 +275,14 @@ class IotaParser(MessageReader):
                 shape = line.encode().translate(zero)  # (the default codec: no codec or handler looked up by name)
             except UnicodeEncodeError:  # a lone surrogate: no reader makes one, but any text is a line
                 shape = line.encode("utf-8", "surrogatepass").translate(zero)
-            at = shapes.get(shape)
+            at = known_quiet(shape)
             # After a crash's first line, a line outside any record is read whatever its shape: a
             # panic's message may be on the next line (see _crash_line).
             if at is not None and (at or self._crash_pending is None):
                 if not at:
                     continue  # no record, and no banner in it
-                stamp_minute, seconds = line[at[0]], line[at[1]]
+                minute_at, seconds_at = at
+                stamp_minute, seconds = line[minute_at], line[seconds_at]
                 if stamp_minute != minute:
                     self._top = top
                     minute, minute_epoch = self._enter_minute(stamp_minute)
