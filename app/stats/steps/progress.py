@@ -503,14 +503,14 @@ class StepProgress:
             # A new epoch's count of batches, not a restart: the last epoch's evaluation still stands
             # (its step was the last epoch's count, not this one's).
             stage.evals = {name: (value, None) for name, (value, _) in previous.evals.items()}
-            stage.eval_diverged = dict(previous.eval_diverged)
+            stage.eval_diverged, stage.eval_broken = dict(previous.eval_diverged), set(previous.eval_broken)
         elif (previous is not None and previous.latest.logged and not event.logged and not self._restarting
               and event.stage == previous.name and event.step > 0):
             # Numbered steps after dicts that printed none (HF's bar drawn again after its evaluation's dict): the
             # same run, now counted; the evaluations and the epoch its dicts logged still stand (at no step: a logged
             # count is none).
             stage.evals = {name: (value, None) for name, (value, _) in previous.evals.items()}
-            stage.eval_diverged = dict(previous.eval_diverged)
+            stage.eval_diverged, stage.eval_broken = dict(previous.eval_diverged), set(previous.eval_broken)
             if event.epoch is None:
                 stage.epoch = previous.epoch
         # Evaluations printed before a stage's first step (step 0's validation) are its own.
