@@ -124,6 +124,10 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-keras-abhi8893-issue8-ten-epochs-32-of-32-us-per-step.log", T0, T0,
      "epoch 10/10 · 32/32 in the epoch · finishing", "measuring",
      {"step": 32, "loss": 25.0970, "step_seconds": 0.000757, "finished": False, "stalled": False}),
+    # a Keras 2 fit whose loss is nan from epoch 1: eight full bars of 401 batches, 53ms/step; never "since step 401"
+    ("generic-keras-faultnet-issue1-epochs-1-to-8-of-1000-loss-nan-from-epoch-1.log", T0, T0,
+     "epoch 8/1000 · 401/401 in the epoch · diverged", "diverged",
+     {"step": 401, "loss": None, "step_seconds": 0.053, "finished": False}),
     # Tensorflow.Keras (.NET): ``Epoch: 003/100`` then epoch 3's ``0009/0009`` bar, 2ms/step
     ("generic-tfnet-issue1121-keras-epoch-colon-zero-padded-bars.log", T0, T0,
      "epoch 3/100 · 9/9 in the epoch · …", "measuring",
@@ -1418,6 +1422,7 @@ GENERIC_READ = {
     "generic-keras-pr8169-epoch-of-12-samples-bar-mid-epoch-eta.log": "step, total, epoch, loss, ETA, eval",
     "generic-keras-abhi8893-issue8-ten-epochs-32-of-32-us-per-step.log": "step, total, epoch, loss, step time",
     "generic-tfnet-issue1121-keras-epoch-colon-zero-padded-bars.log": "step, epoch, loss, step time, eval",
+    "generic-keras-faultnet-issue1-epochs-1-to-8-of-1000-loss-nan-from-epoch-1.log": "step, epoch, loss, step time, eval",
     "generic-xgboost-issue3366-train-valid-logloss-every-10-stopping-best-iteration.log": "step, loss, eval",
     "generic-xgboost-issue1288-sklearn-validation-0-rmse-spaces-stopping-best-31.log": "step, eval",
     "generic-xgboost-issue807-xgb-cv-mean-plus-std-every-5.log": "step, loss, eval",

@@ -367,7 +367,10 @@ class StepProgress:
         stage.pause = None
         stage.forget_said_end()
         stage.exploded = False
-        stage.diverged_at = stage.diverged_step = None
+        stage.diverged_at = stage.diverged_step = stage.diverged_epoch = None
+        if stage.eval_diverged and last.loss is not None and math.isfinite(last.loss):
+            stage.eval_broken.update(stage.eval_diverged)  # (Stage.take_figures: the training outlived them)
+            stage.eval_diverged.clear()
         stage.loss, stage.loss_note = last.loss, last.loss_note
         for name in ("lr", "grad_norm", "epoch"):  # (Stage.take_figures: the last a line printed)
             value = _last(run.column(name), start, end)

@@ -97,6 +97,8 @@ class Stage:
     saved_message: str | None = None
     diverged_at: float | None = None
     diverged_step: int | None = None  # the step whose loss was first not a number
+    # Its epoch, where its step counts batches (or samples) within an epoch: a Keras bar's 9595 is no step of the run.
+    diverged_epoch: float | None = None
     # Evaluations of a loss whose latest figure is not a number, and when each first was.
     eval_diverged: dict[str, float | None] = field(default_factory=dict)
     # Those a finite training loss came after: the same weights still give a number (an evaluation's own overflow in
@@ -191,6 +193,7 @@ class Stage:
             elif self.diverged_at is None and self.diverged_step is None:  # (an undated log's time is None)
                 self.diverged_at = t if t is not None else self.step_time
                 self.diverged_step = self.latest.step
+                self.diverged_epoch = event.epoch if event.epoch is not None else self.epoch
             self.loss, self.loss_note = event.loss, event.loss_note
             self.spikes.take(self.latest.step + self.offset, loss)
         if event.lr is not None:

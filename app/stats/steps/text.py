@@ -149,10 +149,9 @@ def details(
             extra = f" · grad norm {stage.grad_norm:.4g}"
         lines.append(f"Loss {loss} ({note}){extra}")
         if not math.isfinite(stage.loss):
-            since = f" since step {stage.diverged_step}" if stage.diverged_step is not None and not latest.logged else ""
-            lines.append(f"Loss not a number{since}")
+            lines.append(f"Loss not a number{diverged_since(stage)}")
         elif stage.exploded:
-            since = f" since step {stage.diverged_step}" if stage.diverged_step is not None and not latest.logged else ""
+            since = diverged_since(stage)
             early = statistics.median(stage.early_losses)
             lines.append(f"Loss exploded{since}: {EXPLODED_FACTOR:.0f}× or more its early {early:.4g}")
     elif latest.loss is None and latest.loss_note and latest.loss_note.startswith("loss is "):
@@ -386,6 +385,22 @@ def run_details(run: RunFacts) -> list[str]:
     if run.device_count is not None:
         parts.append(f"{run.device_count} devices")
     return [" · ".join(parts)]
+
+
+def diverged_since(stage: Stage) -> str:
+    """Since when the loss is not a number: its step, or its epoch where the step counts within an epoch (a Keras
+    bar's ``9595/9595`` samples, a MetricLogger's ``[60/208]``), else nothing (a log of dicts numbers no step)."""
+    latest = stage.latest
+    if stage.diverged_step is None or latest.logged:
+        return ""
+    if stage.diverged_epoch is not None and counts_in_epoch(latest):
+        return f" since epoch {stage.diverged_epoch:g}"
+    return f" since step {stage.diverged_step}"
+
+
+def counts_in_epoch(step: TrainStep) -> bool:
+    """The step line's count is its epoch's batches or samples, not the run's step (as :func:`position` reads it)."""
+    return step.outer_step is None and not step.ends_at_total and step.epoch is not None
 
 
 def position(step: TrainStep, epoch: float | None = None, epochs: bool = False) -> str:
