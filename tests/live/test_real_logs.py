@@ -124,6 +124,10 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-keras-abhi8893-issue8-ten-epochs-32-of-32-us-per-step.log", T0, T0,
      "epoch 10/10 · 32/32 in the epoch · finishing", "measuring",
      {"step": 32, "loss": 25.0970, "step_seconds": 0.000757, "finished": False, "stalled": False}),
+    # the lecture GPT's evaluation lines only, every 500 steps to 4999: they are its steps, its train loss the loss
+    ("nanogpt-lecture-taxophoney-readme-eval-lines-only-step-0-to-4999.log", T0, T0,
+     "step 4999 · …", "measuring",
+     {"step": 4999, "loss": 0.8545, "step_seconds": None, "finished": False}),
     # a Keras 2 fit whose loss is nan from epoch 1: eight full bars of 401 batches, 53ms/step; never "since step 401"
     ("generic-keras-faultnet-issue1-epochs-1-to-8-of-1000-loss-nan-from-epoch-1.log", T0, T0,
      "epoch 8/1000 · 401/401 in the epoch · diverged", "diverged",

@@ -111,6 +111,10 @@ def one_off_before(stage: Stage, seconds: float, covered: int) -> bool:
             and stage.lines < ONE_OFF_LINES and fastest >= ONE_OFF_FACTOR * seconds / covered)
 
 
+TRAIN_LOSS_EVAL = "train_loss"  # an evaluation of the training split's loss (nanoGPT's ``train loss`` beside ``val loss``)
+EVAL_LOSS_NOTE = "estimated over evaluation batches"
+
+
 class StepProgress:
     """Accumulates step-trainer events (times from the tracker) and reports at ``now``."""
 
@@ -118,6 +122,11 @@ class StepProgress:
         self._stage: Stage | None = None
         self._restarting = False
         self._pending_evals: dict[str, tuple[float | None, int | None]] = {}
+        # A log that only evaluates (the lecture GPT's ``step 500: train loss 2.0049, val loss 2.0904`` every 500
+        # steps): the step of its latest training-loss evaluation while no step line came, and whether its
+        # evaluations now stand for the run's steps (see _eval_as_step).
+        self._train_eval_step: int | None = None
+        self._evals_step = False
         self._run = RunFacts()
         self._all_reduce: AllReduce | None = None
         self._errors: Errors | None = None
@@ -168,6 +177,7 @@ class StepProgress:
         """Apply one event seen at ``t`` (None: the time is not known)."""
         self.health.apply(event, t)
         if isinstance(event, TrainStep):
+            self._evals_step = False  # (a step line of its own: evaluations are evaluations again)
             stage = self._stage
             before = stage.latest if stage is not None and not self._restarting else None
             offset = timeline_offset(before, event, stage.offset if stage is not None else 0)
@@ -302,6 +312,7 @@ class StepProgress:
     def apply_run(self, run: StepRun, start: int, times: Sequence[float]) -> None:
         """Apply ``run``'s steps from ``start``, one at each of ``times``, as :meth:`apply` would one by
         one; only as far as :meth:`run_end` allows."""
+        self._evals_step = False  # (step lines of their own: Stage.apply's)
         stage = self._stage
         assert stage is not None
         taken = len(times)
@@ -589,7 +600,27 @@ class StepProgress:
             stage.token_source = "counter"
         stage.tokens.add(last[0], t, float(seen - last[1]))
 
+    def _eval_as_step(self, event: EvalResult, t: float | None) -> bool:
+        """Take a training-loss evaluation as the run's step where the log prints no step line: a second one at a
+        later step with no step line between says the evaluations are the run's only record (one at step 0, before
+        the first step line, is only nanoGPT's first evaluation; a resumed run's first one is followed by its step)."""
+        if event.name != TRAIN_LOSS_EVAL or event.step is None or event.value is None:
+            return False
+        if self._stage is not None and not self._evals_step:
+            return False
+        previous, self._train_eval_step = self._train_eval_step, event.step
+        if not self._evals_step and (previous is None or event.step <= previous):
+            return False
+        if self._stage is not None and event.step <= self._stage.latest.step:
+            return False
+        self._pending_evals.pop(TRAIN_LOSS_EVAL, None)  # (the earlier ones were this loss too, not an evaluation)
+        self.apply(TrainStep(None, "train", event.step, loss=event.value, loss_note=EVAL_LOSS_NOTE), t)
+        self._evals_step = True
+        return True
+
     def _eval(self, event: EvalResult, t: float | None) -> None:
+        if self._eval_as_step(event, t):
+            return
         stage = self._stage
         figure = (event.value, event.step)
         if (
