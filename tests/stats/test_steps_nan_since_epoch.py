@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+
 from app.ingest.backwards import read_backwards
 from app.live.monitor import Monitor
 
@@ -49,3 +51,15 @@ def test_keras1_sample_bars_turning_nan_mid_epoch_are_dated_by_that_epoch(tmp_pa
     assert (snapshot.status_line, snapshot.state) == ("epoch 3/5 · 2560/6000 in the epoch · diverged", "diverged")
     assert "Loss not a number since epoch 3" in snapshot.details
     assert not any("since step" in line for line in snapshot.details)
+
+
+@pytest.mark.parametrize(("name", "said"), [
+    # mmdetection's ``Epoch [6][3250/3681]``: the loss 0.6 -> 225192 at iteration 3250 of epoch 6
+    ("broken-generic-mmdetection-issue1742-loss-explodes.log", "Loss exploded since epoch 6: 1000× or more its early 0.8135"),
+    # Lightning's ``Epoch 0:  50%|…| 1007/2015 […, loss=nan``: the first bar kept is epoch 0's, at batch 1007
+    ("generic-lightning-autom3l-file-readme-result-loss-nan-max-epochs-done.log", "Loss not a number since epoch 0"),
+])  # fmt: skip
+def test_real_in_epoch_counts_date_their_divergence_by_the_epoch(name: str, said: str) -> None:
+    details = cold(DATA / name).snapshot(T0).details
+    assert said in details
+    assert not any("since step" in line for line in details)
