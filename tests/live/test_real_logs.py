@@ -1804,8 +1804,9 @@ def test_a_composed_keras_log_reads_its_epoch_of_the_epochs_and_its_batches_of_t
 @pytest.mark.parametrize(("line", "training"), [
     ("step: 30  train loss: 2.50  test loss: 2.60  tokens/gpu/sec: 9000.00  MFU: 60.00%", True),
     ("step: 30  train loss: 2.50  test loss: 2.60  MFU: 60.00%", True),
-    # nanoGPT's evaluation line: the losses estimated on each split, nothing measured of a training stretch
-    ("step 30: train loss 2.50, val loss 2.60", False),
+    # nanoGPT's evaluation line (each split's loss estimated) twice at rising steps and nothing else: the log's only
+    # record, so its steps (beside nanoGPT's iter lines it stays an evaluation: tests/stats/test_steps_eval_only_steps.py)
+    ("step 30: train loss 2.50, val loss 2.60", True),
 ])  # fmt: skip
 def test_a_train_loss_beside_an_eval_loss_and_a_throughput_is_a_training_step(
     tmp_path: Path, line: str, training: bool
