@@ -500,6 +500,9 @@ REAL_FORMATS = {
         "generic",
     "eval-deepspeech-issue1425-indented-code-command-then-w-and-i-lines-test-of-epoch-77263-wer-loss-samples.log": "generic",
     "eval-deepspeech-issue1643-backticked-i-test-of-epoch-7593-wer-loss-mean-edit-distance-samples.log": "generic",
+    # a Keras run whose loss turns NaN at its first epoch; the lecture GPT's evaluation lines alone, every 500 steps
+    "generic-keras-faultnet-issue1-epochs-1-to-8-of-1000-loss-nan-from-epoch-1.log": "generic",
+    "nanogpt-lecture-taxophoney-readme-eval-lines-only-step-0-to-4999.log": "nanogpt",
     # figures read from a log's own shape: a time over the interval between records, ``tag value step`` scalars, a batch
     # count and the epoch said around it, a hand-drawn bar, a bar flushed after the traceback, a bar's description
     "generic-jax-flax-rl-blox-pr53-sac-global-step-episodic-return-lines-losses-every-1000-to-195599.log": "generic",

@@ -126,6 +126,14 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-keras-abhi8893-issue8-ten-epochs-32-of-32-us-per-step.log", T0, T0,
      "epoch 10/10 · 32/32 in the epoch · finishing", "measuring",
      {"step": 32, "loss": 25.0970, "step_seconds": 0.000757, "finished": False, "stalled": False}),
+    # the lecture GPT's evaluation lines only, every 500 steps to 4999: they are its steps, its train loss the loss
+    ("nanogpt-lecture-taxophoney-readme-eval-lines-only-step-0-to-4999.log", T0, T0,
+     "step 4999 · …", "measuring",
+     {"step": 4999, "loss": 0.8545, "step_seconds": None, "finished": False}),
+    # a Keras 2 fit whose loss is nan from epoch 1: eight full bars of 401 batches, 53ms/step; never "since step 401"
+    ("generic-keras-faultnet-issue1-epochs-1-to-8-of-1000-loss-nan-from-epoch-1.log", T0, T0,
+     "epoch 8/1000 · 401/401 in the epoch · diverged", "diverged",
+     {"step": 401, "loss": None, "step_seconds": 0.053, "finished": False}),
     # Tensorflow.Keras (.NET): ``Epoch: 003/100`` then epoch 3's ``0009/0009`` bar, 2ms/step
     ("generic-tfnet-issue1121-keras-epoch-colon-zero-padded-bars.log", T0, T0,
      "epoch 3/100 · 9/9 in the epoch · …", "measuring",
@@ -1481,6 +1489,7 @@ GENERIC_READ = {
     "generic-keras-pr8169-epoch-of-12-samples-bar-mid-epoch-eta.log": "step, total, epoch, loss, ETA, eval",
     "generic-keras-abhi8893-issue8-ten-epochs-32-of-32-us-per-step.log": "step, total, epoch, loss, step time",
     "generic-tfnet-issue1121-keras-epoch-colon-zero-padded-bars.log": "step, epoch, loss, step time, eval",
+    "generic-keras-faultnet-issue1-epochs-1-to-8-of-1000-loss-nan-from-epoch-1.log": "step, epoch, loss, step time, eval",
     "generic-xgboost-issue3366-train-valid-logloss-every-10-stopping-best-iteration.log": "step, loss, eval",
     "generic-xgboost-issue1288-sklearn-validation-0-rmse-spaces-stopping-best-31.log": "step, eval",
     "generic-xgboost-issue807-xgb-cv-mean-plus-std-every-5.log": "step, loss, eval",
@@ -1868,8 +1877,9 @@ def test_a_composed_keras_log_reads_its_epoch_of_the_epochs_and_its_batches_of_t
 @pytest.mark.parametrize(("line", "training"), [
     ("step: 30  train loss: 2.50  test loss: 2.60  tokens/gpu/sec: 9000.00  MFU: 60.00%", True),
     ("step: 30  train loss: 2.50  test loss: 2.60  MFU: 60.00%", True),
-    # nanoGPT's evaluation line: the losses estimated on each split, nothing measured of a training stretch
-    ("step 30: train loss 2.50, val loss 2.60", False),
+    # nanoGPT's evaluation line (each split's loss estimated) twice at rising steps and nothing else: the log's only
+    # record, so its steps (beside nanoGPT's iter lines it stays an evaluation: tests/stats/test_steps_eval_only_steps.py)
+    ("step 30: train loss 2.50, val loss 2.60", True),
 ])  # fmt: skip
 def test_a_train_loss_beside_an_eval_loss_and_a_throughput_is_a_training_step(
     tmp_path: Path, line: str, training: bool
@@ -1884,7 +1894,8 @@ def test_a_train_loss_beside_an_eval_loss_and_a_throughput_is_a_training_step(
     if training:
         assert data["training"]["step"] == 30
         assert data["training"]["loss"] == pytest.approx(2.50)
-        assert data["training"]["eval"]["test_loss"] == {"value": 2.60, "step": 30}
+        held_out = "val_loss" if "val loss" in line else "test_loss"
+        assert data["training"]["eval"][held_out] == {"value": 2.60, "step": 30}
 
 
 def _sb3_table(fps: int, elapsed: int, timesteps: int, iterations: int) -> list[str]:

@@ -1,4 +1,5 @@
-"""A loss that is not a number in an evaluation diverges the run, in every format that prints one.
+"""A loss that is not a number in an evaluation diverges the run, in every format that prints one, until a finite
+training loss comes after it: the same weights still give a number, so the evaluation broke, not the run.
 
 The lines follow each trainer's own template (research note ``other-log-formats.md``); only the
 evaluated figure is made nan (or inf), the way a run that blew up prints it.
@@ -74,15 +75,16 @@ def cold(tmp_path: Path, lines: list[str]) -> Monitor:
     return monitor
 
 
-# lines, format, status line, the detail naming the figure
+# lines (up to the evaluation that is not a number, or the training loss that follows it too), format, status line,
+# the detail naming the figure
 CASES = [
-    (NANOGPT, "nanogpt", "step 20 · diverged", "val_loss is nan at step 20, not a number: the run has diverged"),
+    (NANOGPT[:-1], "nanogpt", "step 10 · diverged", "val_loss is nan at step 20, not a number: the run has diverged"),
     (MODDED, "modded-nanogpt", "step 126/1750 · diverged", "val_loss is nan at step 125, not a number: the run has diverged"),
-    (MODDED_FORK, "modded-nanogpt", "step 8801/20000 · diverged", "val_bpb is nan at step 8800, not a number: the run has diverged"),
-    (LLMC, "llmc", "step 3/74 · diverged", "val_loss is nan at step 2, not a number: the run has diverged"),
-    (NANOCHAT, "nanochat", "step 11/21400 · diverged", "val_bpb is nan at step 10, not a number: the run has diverged"),
-    (HF, "hf-trainer", "epoch 1.32 · diverged", "eval_loss is nan, not a number: the run has diverged"),
-    (TORCHTITAN, "torchtitan", "step 210 · diverged", "val_loss is nan at step 200, not a number: the run has diverged"),
+    (MODDED_FORK[:-1], "modded-nanogpt", "step 8800/20000 · diverged", "val_bpb is nan at step 8800, not a number: the run has diverged"),
+    (LLMC[:-1], "llmc", "step 2/74 · diverged", "val_loss is nan at step 2, not a number: the run has diverged"),
+    (NANOCHAT[:-1], "nanochat", "step 10/21400 · diverged", "val_bpb is nan at step 10, not a number: the run has diverged"),
+    (HF[:-1], "hf-trainer", "epoch 0.88 · diverged", "eval_loss is nan, not a number: the run has diverged"),
+    (TORCHTITAN[:-1], "torchtitan", "step 200 · diverged", "val_loss is nan at step 200, not a number: the run has diverged"),
 ]  # fmt: skip
 
 
@@ -96,6 +98,30 @@ def test_a_nan_evaluation_loss_diverges_the_run(
     assert (snapshot.format, snapshot.status_line, snapshot.state) == (format_name, status, "diverged")
     assert detail in snapshot.details
     assert snapshot.source.bad_lines == 0
+
+
+# the whole lines: a finite training loss after the evaluation's nan
+OUTLIVED = [
+    (NANOGPT, "nanogpt", "step 20", "val_loss is nan at step 20"),
+    (MODDED_FORK, "modded-nanogpt", "step 8801/20000", "val_bpb is nan at step 8800"),
+    (LLMC, "llmc", "step 3/74", "val_loss is nan at step 2"),
+    (NANOCHAT, "nanochat", "step 11/21400", "val_bpb is nan at step 10"),
+    (HF, "hf-trainer", "epoch 1.32", "eval_loss is nan"),
+    (TORCHTITAN, "torchtitan", "step 210", "val_loss is nan at step 200"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("lines", "format_name", "position", "said"), OUTLIVED, ids=[f"{c[1]}-{i}" for i, c in enumerate(OUTLIVED)])
+def test_a_finite_training_loss_after_a_nan_evaluation_is_no_divergence(
+    tmp_path: Path, lines: list[str], format_name: str, position: str, said: str
+) -> None:
+    monitor = cold(tmp_path, lines)
+    snapshot = monitor.snapshot(monitor.last_event_at() or T0)
+    assert (snapshot.format, snapshot.status_line.split(" · ")[0]) == (format_name, position)
+    assert snapshot.state != "diverged"
+    assert f"{said}, not a number, but the training loss after it is finite: the evaluation broke, not the run" \
+        in snapshot.details
+    assert not any("has diverged" in line for line in snapshot.details)
 
 
 def steps(progress: StepProgress, first: int, last: int, t: float) -> float:
@@ -136,8 +162,11 @@ def test_a_nan_score_that_is_no_loss_is_shown_but_is_no_divergence(name: str) ->
     assert any(line.startswith(f"Eval {name} nan") for line in report.details)
 
 
-def test_a_nan_step_zero_validation_before_the_first_step_diverges_the_run() -> None:
+def test_a_nan_step_zero_validation_before_the_first_step_is_no_divergence_once_a_step_trains() -> None:
     progress = StepProgress()
     progress.apply(EvalResult(None, "val_loss", float("nan"), step=0), T0)
-    steps(progress, 1, 3, T0 + 1)
-    assert step_report(progress, T0 + 5).state == "diverged"
+    steps(progress, 1, 3, T0 + 1)  # loss 3.0: the weights give a number
+    report = step_report(progress, T0 + 5)
+    assert report.state != "diverged"
+    assert "val_loss is nan at step 0, not a number, but the training loss after it is finite: the evaluation broke, " \
+        "not the run" in report.details

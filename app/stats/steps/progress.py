@@ -111,6 +111,10 @@ def one_off_before(stage: Stage, seconds: float, covered: int) -> bool:
             and stage.lines < ONE_OFF_LINES and fastest >= ONE_OFF_FACTOR * seconds / covered)
 
 
+TRAIN_LOSS_EVAL = "train_loss"  # an evaluation of the training split's loss (nanoGPT's ``train loss`` beside ``val loss``)
+EVAL_LOSS_NOTE = "estimated over evaluation batches"
+
+
 class StepProgress:
     """Accumulates step-trainer events (times from the tracker) and reports at ``now``."""
 
@@ -118,6 +122,11 @@ class StepProgress:
         self._stage: Stage | None = None
         self._restarting = False
         self._pending_evals: dict[str, tuple[float | None, int | None]] = {}
+        # A log that only evaluates (the lecture GPT's ``step 500: train loss 2.0049, val loss 2.0904`` every 500
+        # steps): the step of its latest training-loss evaluation while no step line came, and whether its
+        # evaluations now stand for the run's steps (see _eval_as_step).
+        self._train_eval_step: int | None = None
+        self._evals_step = False
         self._run = RunFacts()
         self._all_reduce: AllReduce | None = None
         self._errors: Errors | None = None
@@ -168,6 +177,7 @@ class StepProgress:
         """Apply one event seen at ``t`` (None: the time is not known)."""
         self.health.apply(event, t)
         if isinstance(event, TrainStep):
+            self._evals_step = False  # (a step line of its own: evaluations are evaluations again)
             stage = self._stage
             before = stage.latest if stage is not None and not self._restarting else None
             offset = timeline_offset(before, event, stage.offset if stage is not None else 0)
@@ -302,6 +312,7 @@ class StepProgress:
     def apply_run(self, run: StepRun, start: int, times: Sequence[float]) -> None:
         """Apply ``run``'s steps from ``start``, one at each of ``times``, as :meth:`apply` would one by
         one; only as far as :meth:`run_end` allows."""
+        self._evals_step = False  # (step lines of their own: Stage.apply's)
         stage = self._stage
         assert stage is not None
         taken = len(times)
@@ -369,7 +380,10 @@ class StepProgress:
         stage.eval_batches = None
         stage.forget_said_end()
         stage.exploded = False
-        stage.diverged_at = stage.diverged_step = None
+        stage.diverged_at = stage.diverged_step = stage.diverged_epoch = None
+        if stage.eval_diverged and last.loss is not None and math.isfinite(last.loss):
+            stage.eval_broken.update(stage.eval_diverged)  # (Stage.take_figures: the training outlived them)
+            stage.eval_diverged.clear()
         stage.loss, stage.loss_note = last.loss, last.loss_note
         for name in ("lr", "grad_norm", "epoch"):  # (Stage.take_figures: the last a line printed)
             value = _last(run.column(name), start, end)
@@ -505,14 +519,14 @@ class StepProgress:
             # A new epoch's count of batches, not a restart: the last epoch's evaluation still stands
             # (its step was the last epoch's count, not this one's).
             stage.evals = {name: (value, None) for name, (value, _) in previous.evals.items()}
-            stage.eval_diverged = dict(previous.eval_diverged)
+            stage.eval_diverged, stage.eval_broken = dict(previous.eval_diverged), set(previous.eval_broken)
         elif (previous is not None and previous.latest.logged and not event.logged and not self._restarting
               and event.stage == previous.name and event.step > 0):
             # Numbered steps after dicts that printed none (HF's bar drawn again after its evaluation's dict): the
             # same run, now counted; the evaluations and the epoch its dicts logged still stand (at no step: a logged
             # count is none).
             stage.evals = {name: (value, None) for name, (value, _) in previous.evals.items()}
-            stage.eval_diverged = dict(previous.eval_diverged)
+            stage.eval_diverged, stage.eval_broken = dict(previous.eval_diverged), set(previous.eval_broken)
             if event.epoch is None:
                 stage.epoch = previous.epoch
         # Evaluations printed before a stage's first step (step 0's validation) are its own.
@@ -588,7 +602,27 @@ class StepProgress:
             stage.token_source = "counter"
         stage.tokens.add(last[0], t, float(seen - last[1]))
 
+    def _eval_as_step(self, event: EvalResult, t: float | None) -> bool:
+        """Take a training-loss evaluation as the run's step where the log prints no step line: a second one at a
+        later step with no step line between says the evaluations are the run's only record (one at step 0, before
+        the first step line, is only nanoGPT's first evaluation; a resumed run's first one is followed by its step)."""
+        if event.name != TRAIN_LOSS_EVAL or event.step is None or event.value is None:
+            return False
+        if self._stage is not None and not self._evals_step:
+            return False
+        previous, self._train_eval_step = self._train_eval_step, event.step
+        if not self._evals_step and (previous is None or event.step <= previous):
+            return False
+        if self._stage is not None and event.step <= self._stage.latest.step:
+            return False
+        self._pending_evals.pop(TRAIN_LOSS_EVAL, None)  # (the earlier ones were this loss too, not an evaluation)
+        self.apply(TrainStep(None, "train", event.step, loss=event.value, loss_note=EVAL_LOSS_NOTE), t)
+        self._evals_step = True
+        return True
+
     def _eval(self, event: EvalResult, t: float | None) -> None:
+        if self._eval_as_step(event, t):
+            return
         stage = self._stage
         figure = (event.value, event.step)
         if (

@@ -97,8 +97,13 @@ class Stage:
     saved_message: str | None = None
     diverged_at: float | None = None
     diverged_step: int | None = None  # the step whose loss was first not a number
+    # Its epoch, where its step counts batches (or samples) within an epoch: a Keras bar's 9595 is no step of the run.
+    diverged_epoch: float | None = None
     # Evaluations of a loss whose latest figure is not a number, and when each first was.
     eval_diverged: dict[str, float | None] = field(default_factory=dict)
+    # Those a finite training loss came after: the same weights still give a number (an evaluation's own overflow in
+    # half precision, an empty batch), so the evaluation broke, not the run.
+    eval_broken: set[str] = field(default_factory=set)
     early_losses: list[float] = field(default_factory=list)  # the first finite ones (the explosion's baseline)
     early_median: float | None = None  # their median, kept as they come (not sorted again at every step)
     exploded: bool = False  # the latest loss is EXPLODED_FACTOR × the early ones or more
@@ -130,7 +135,9 @@ class Stage:
             return
         if math.isfinite(value):
             self.eval_diverged.pop(name, None)
+            self.eval_broken.discard(name)
         elif name not in self.eval_diverged:
+            self.eval_broken.discard(name)
             self.eval_diverged[name] = t if t is not None else self.step_time
 
     def forget_said_end(self) -> None:
@@ -180,9 +187,13 @@ class Stage:
                     self.early_losses.append(loss)
                     self.early_median = statistics.median(self.early_losses)
                 self.diverged_at = self.diverged_step = None
+                if self.eval_diverged:
+                    self.eval_broken.update(self.eval_diverged)
+                    self.eval_diverged.clear()
             elif self.diverged_at is None and self.diverged_step is None:  # (an undated log's time is None)
                 self.diverged_at = t if t is not None else self.step_time
                 self.diverged_step = self.latest.step
+                self.diverged_epoch = event.epoch if event.epoch is not None else self.epoch
             self.loss, self.loss_note = event.loss, event.loss_note
             self.spikes.take(self.latest.step + self.offset, loss)
         if event.lr is not None:

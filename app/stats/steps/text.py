@@ -149,15 +149,9 @@ def details(
             extra = f" · grad norm {stage.grad_norm:.4g}"
         lines.append(f"Loss {loss} ({note}){extra}")
         if not math.isfinite(stage.loss):
-            since = f" since step {stage.diverged_step}" if stage.diverged_step is not None and not latest.logged else ""
-            if since and stage.loss_note == LOSS_AFTER_LAST_STEP:
-                # (the NaN belongs to a step the log did not print; the last printed one's loss was a number)
-                since = f" after step {stage.diverged_step}"
-                if latest.loss is not None and math.isfinite(latest.loss) and latest.step == stage.diverged_step:
-                    since += f" (its loss {text.loss_figure(latest.loss)})"
-            lines.append(f"Loss not a number{since}")
+            lines.append(f"Loss not a number{diverged_since(stage)}")
         elif stage.exploded:
-            since = f" since step {stage.diverged_step}" if stage.diverged_step is not None and not latest.logged else ""
+            since = diverged_since(stage)
             early = statistics.median(stage.early_losses)
             lines.append(f"Loss exploded{since}: {EXPLODED_FACTOR:.0f}× or more its early {early:.4g}")
     elif latest.loss is None and latest.loss_note and latest.loss_note.startswith("loss is "):
@@ -166,6 +160,11 @@ def details(
         value, step = stage.evals.get(name, (None, None))
         at = f" at step {step}" if step is not None and not latest.logged else ""
         lines.append(f"{name} is {value}{at}, not a number: the run has diverged")
+    for name in (name for name in stage.evals if name in stage.eval_broken):
+        value, step = stage.evals.get(name, (None, None))
+        at = f" at step {step}" if step is not None and not latest.logged else ""
+        lines.append(f"{name} is {value}{at}, not a number, but the training loss after it is finite: the evaluation "
+                     "broke, not the run")
     if latest.lr_multiplier is not None:
         lines.append(f"LR × {latest.lr_multiplier:.2f} (multiplier)")
     elif stage.lr is not None:
@@ -386,6 +385,29 @@ def run_details(run: RunFacts) -> list[str]:
     if run.device_count is not None:
         parts.append(f"{run.device_count} devices")
     return [" · ".join(parts)]
+
+
+def diverged_since(stage: Stage) -> str:
+    """Since when the loss is not a number: its step, or its epoch where the step counts within an epoch (a Keras
+    bar's ``9595/9595`` samples, a MetricLogger's ``[60/208]``), "after" the last step where the log said it went bad
+    after that step's line, else nothing (a log of dicts numbers no step)."""
+    latest = stage.latest
+    if stage.diverged_step is None or latest.logged:
+        return ""
+    if stage.diverged_epoch is not None and counts_in_epoch(latest):
+        return f" since epoch {stage.diverged_epoch:g}"
+    if stage.loss_note == LOSS_AFTER_LAST_STEP:
+        # (the NaN belongs to a step the log did not print; the last printed one's loss was a number)
+        after = f" after step {stage.diverged_step}"
+        if latest.loss is not None and math.isfinite(latest.loss) and latest.step == stage.diverged_step:
+            after += f" (its loss {text.loss_figure(latest.loss)})"
+        return after
+    return f" since step {stage.diverged_step}"
+
+
+def counts_in_epoch(step: TrainStep) -> bool:
+    """The step line's count is its epoch's batches or samples, not the run's step (as :func:`position` reads it)."""
+    return step.outer_step is None and not step.ends_at_total and step.epoch is not None
 
 
 def position(step: TrainStep, epoch: float | None = None, epochs: bool = False) -> str:
