@@ -1126,6 +1126,9 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # the run's step that ticks by 4 with its fixed 100000, not ``episode steps: 4``; 306 steps per second printed
     ("generic-keras-rl-issue51-numbered-steps-18080-to-18092-of-100000-episode-3691-to-3694-episode-steps-4.log", T0, "end",
      "step 18092/100000 · …", "measuring", {"step": 18092, "total_steps": 100000, "loss": 0.044392, "step_seconds": 1 / 306}),
+    # legacy PaddlePaddle: ``Cost`` is the loss, the pass the epoch, the batch that ticks under it the position (no total)
+    ("generic-paddle-book-cifar-readme-pass-0-batch-0-to-300-cost-classification-error-dots-then-test-with-pass-0.log", T0, "end",
+     "step 300 · …", "measuring", {"step": 300, "total_steps": None, "loss": 1.668833, "data": epoch(0)}),
 ]  # fmt: skip
 
 
@@ -1494,6 +1497,7 @@ GENERIC_READ = {
         "step, total, epoch, loss, lr",
     "generic-keras-rl-issue51-numbered-steps-18080-to-18092-of-100000-episode-3691-to-3694-episode-steps-4.log":
         "step, total, loss, step time",
+    "generic-paddle-book-cifar-readme-pass-0-batch-0-to-300-cost-classification-error-dots-then-test-with-pass-0.log": "step, epoch, loss",
 }  # fmt: skip
 
 

@@ -51,6 +51,8 @@ _WORDS = re.compile(r"[A-Za-z][A-Za-z_ ]*[A-Za-z_]|[A-Za-z]")
 _TOTAL_LEAD = re.compile(r"(?:/|\bof)\s*$")
 _SPACES = re.compile(r"\s+")
 _PADDED = re.compile(r"([\[(])\s+")
+# A loss named in a record's words (legacy PaddlePaddle prints ``Cost 2.26``): a training record, not a loader's counter.
+_LOSS_WORD = re.compile(r"loss|\bcost\b", re.IGNORECASE)
 _UNITS = frozenset({"", "s", "ms", "h", "m", "min", "us", "%"})
 
 
@@ -182,7 +184,7 @@ class SeriesWindow:
         if said is not None:
             self._epoch = said
             self._epochs_said += 1
-        if at is not None and "loss" not in template.lower() and all(slot.whole for slot in slots):
+        if at is not None and not _LOSS_WORD.search(template) and all(slot.whole for slot in slots):
             self._prefix = (template, at)  # a logger's prefix alone (``… at Line 49:INFO:``): its body may follow
             return None
         if prefix is not None and at is None:
@@ -203,7 +205,7 @@ class SeriesWindow:
         else:
             self._records.move_to_end(template)
         instances.append((self._epochs_said, slots))
-        if not judge or len(instances) < MIN_RECORDS or "loss" not in template.lower():
+        if not judge or len(instances) < MIN_RECORDS or not _LOSS_WORD.search(template):
             return None  # (no loss: a download's or a loader's counter, not a training record)
         return _read(list(instances), at, self._epoch)
 
@@ -232,12 +234,12 @@ def _read(said: list[tuple[int, list[Slot]]], at: float | None, said_epoch: tupl
         position = named[-1]
     else:
         return None  # a number ticks but no word and no total says what it counts
-    if not any("loss" in slot.name for slot in last):
+    if not any("loss" in slot.name or slot.name == "cost" for slot in last):
         return None  # no loss: a download's or a loader's counter, not a training record
     used = {position, totals.get(position, -1)}
     epoch: tuple[str, str | None] | None = None
     for j in range(position):
-        if "epoch" in last[j].name and last[j].whole:
+        if ("epoch" in last[j].name or last[j].name == "pass") and last[j].whole:  # (legacy Paddle's ``Pass 1, Batch 200``)
             total = j + 1 if j + 1 < len(last) and last[j + 1].total_like and _fixed(instances, j + 1) else None
             epoch = (last[j].printed, None if total is None else last[total].printed)
             used |= {j, -1 if total is None else total}
@@ -249,6 +251,8 @@ def _read(said: list[tuple[int, list[Slot]]], at: float | None, said_epoch: tupl
         parts = [f"epoch: {epoch[0]}/{epoch[1]}", f"iter: {step}{total_text}"]
     elif epoch is not None and total_text:
         parts = [f"Epoch: [{epoch[0]}][{step}{total_text}]"]
+    elif epoch is not None and epoch is not said_epoch:
+        parts = [f"epoch: {epoch[0]}", f"iter: {step}"]  # (a count with no total under the record's own epoch)
     else:
         parts = [f"iter: {step}{total_text}"]
     for j, slot in enumerate(last):
