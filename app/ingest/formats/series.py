@@ -53,6 +53,10 @@ _SPACES = re.compile(r"\s+")
 _PADDED = re.compile(r"([\[(])\s+")
 # A loss named in a record's words (legacy PaddlePaddle prints ``Cost 2.26``): a training record, not a loader's counter.
 _LOSS_WORD = re.compile(r"loss|\bcost\b", re.IGNORECASE)
+# An ASCII table's cells: a header's names (``Elapsed Time``), a row's numbers (``1.36s``).
+_CELL_NAME = re.compile(r"[A-Za-z][A-Za-z_ /.-]{0,39}")
+_CELL_NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?:s|ms)?|nan|inf")
+_TABLE_CELLS = 12
 _UNITS = frozenset({"", "s", "ms", "h", "m", "min", "us", "%"})
 
 
@@ -153,6 +157,7 @@ class SeriesWindow:
         self._prefix: tuple[str, float] | None = None  # a dated line of its own just read: (template, clock)
         self._follows: dict[str, str | None] = {}  # a dated line's template → the one template after it (None: several)
         self._epoch: tuple[str, str | None] | None = None  # an epoch said on a line of its own: (as printed, total)
+        self._columns: list[str] = []  # an ASCII table's header row (``| Iteration | Loss |``), for the rows under it
 
     def keep(self, shape: str, text: str) -> None:
         """Keep a line of a shape (its text, digits dropped) that needs no judging now, unmasked: it is masked
@@ -175,6 +180,8 @@ class SeriesWindow:
             for self._epochs_said, kept in pending:
                 self.see(kept, judge=False)
             self._epochs_said = epochs_said
+        if text[:1] == "|" or text.lstrip()[:1] == "|":
+            text = self._named_row(text)
         template, slots, at = masked(text)
         if not template:
             self._prefix = None
@@ -209,6 +216,25 @@ class SeriesWindow:
             return None  # (no loss: a download's or a loader's counter, not a training record)
         return _read(list(instances), at, self._epoch)
 
+
+    def _named_row(self, text: str) -> str:
+        """A row of an ASCII table under its header (turicreate's ``| Iteration | Loss | Elapsed Time |`` over
+        ``| 1 | 5.2557 | 1.36s |``): each cell named by its column (``Iteration 1 | Loss 5.2557 | …``). A header row
+        is remembered; a row of as many cells, every one a number, is named by it; any other row is left as it is."""
+        cells = [cell.strip() for cell in text.strip().strip("|").split("|")]
+        columns = self._columns
+        if columns and len(cells) == len(columns) and all(_CELL_NUMBER.fullmatch(cell) for cell in cells):
+            # (an elapsed time with no unit is in seconds: turicreate prints ``9.7`` as the table's clock)
+            return " | ".join(f"{name} {cell}{'s' if cell[-1:].isdigit() and _timed(name) else ''}"
+                              for name, cell in zip(columns, cells, strict=True))
+        if 2 <= len(cells) <= _TABLE_CELLS and all(_CELL_NAME.fullmatch(cell) for cell in cells):
+            self._columns = cells
+        return text
+
+
+def _timed(column: str) -> bool:
+    """True when a table's column is a time (``Elapsed Time``), not a count or a value."""
+    return lookup(normalise(column))[0] in (Field.ELAPSED, Field.STEP_TIME)
 
 
 def _said_epoch(template: str, slots: list[Slot]) -> tuple[str, str | None] | None:

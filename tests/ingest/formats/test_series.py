@@ -196,3 +196,26 @@ def test_a_named_cost_is_no_loss_and_a_loss_beside_a_cost_wins() -> None:
     assert [window.see(f"batch {b} reader_cost: 0.0{b // 100}") for b in (100, 200, 300, 400)] == [None] * 4
     last = steps([f"Pass 0, Batch {b}, loss {x}, cost {x + 1}" for b, x in [(0, 2.5), (10, 2.4), (20, 2.3)]])[-1]
     assert (last.step, last.loss) == (20, 2.3)
+
+
+TURI = "generic-turicreate-issue2218-ascii-table-iteration-loss-elapsed-time-rows-1-7-elided-then-47509-to-47522.log"
+
+
+def test_an_ascii_table_s_header_names_the_columns_of_its_rows() -> None:
+    got = steps(real(TURI))
+    assert [(s.step, s.loss, s.elapsed_seconds) for s in got] == [
+        (47509, 1.432, 82039.8), (47515, 1.484, 82050.4), (47522, 1.437, 82062.1)]
+    assert all(s.total_steps is None and s.epoch is None for s in got)
+
+
+def test_a_table_s_rows_under_another_header_or_of_other_cells_are_not_named_by_it() -> None:
+    # Rows named by their header: iterations 10, 20, 30, loss falling, elapsed in seconds. A second table of other
+    # columns (no position word) replaces the header: its rows are read as nothing; a row of fewer cells is left alone.
+    window = SeriesWindow()
+    header = "| Iteration | Loss | Elapsed Time |"
+    rows = [f"| {i} | {x} | {t} |" for i, x, t in [(10, 2.0, 5.0), (20, 1.8, 10.0), (30, 1.7, 15.5)]]
+    read = [window.see(line) for line in [header, *rows]]
+    assert read[3] is not None and read[3].text == "iter: 30, loss: 1.7, elapsed time: 15.5s"
+    other = ["| Train Accuracy | Loss |", *(f"| 0.{n} | {x} |" for n, x in [(5, 1.6), (6, 1.5), (7, 1.4)])]
+    assert [window.see(line) for line in other] == [None] * 4
+    assert [window.see(f"| {i} | {x} | 1 |") for i, x in [(40, 1.3), (50, 1.2), (60, 1.1)]] == [None] * 3
