@@ -1134,6 +1134,13 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # the run's step that ticks by 4 with its fixed 100000, not ``episode steps: 4``; 306 steps per second printed
     ("generic-keras-rl-issue51-numbered-steps-18080-to-18092-of-100000-episode-3691-to-3694-episode-steps-4.log", T0, "end",
      "step 18092/100000 · …", "measuring", {"step": 18092, "total_steps": 100000, "loss": 0.044392, "step_seconds": 1 / 306}),
+    # legacy PaddlePaddle: ``Cost`` is the loss, the pass the epoch, the batch that ticks under it the position (no total)
+    ("generic-paddle-book-cifar-readme-pass-0-batch-0-to-300-cost-classification-error-dots-then-test-with-pass-0.log", T0, "end",
+     "step 300 · …", "measuring", {"step": 300, "total_steps": None, "loss": 1.668833, "data": epoch(0)}),
+    # an ASCII table's header names its rows' columns: Iteration the position, Elapsed Time the clock (seconds);
+    # 82039.8 -> 82062.1 over iterations 47509 -> 47522: 22.3 s / 13
+    ("generic-turicreate-issue2218-ascii-table-iteration-loss-elapsed-time-rows-1-7-elided-then-47509-to-47522.log", T0, "end",
+     "step 47522 · …", "measuring", {"step": 47522, "total_steps": None, "loss": 1.437, "step_seconds": 22.3 / 13}),
 ]  # fmt: skip
 
 
@@ -1503,6 +1510,8 @@ GENERIC_READ = {
         "step, total, epoch, loss, lr",
     "generic-keras-rl-issue51-numbered-steps-18080-to-18092-of-100000-episode-3691-to-3694-episode-steps-4.log":
         "step, total, loss, step time",
+    "generic-paddle-book-cifar-readme-pass-0-batch-0-to-300-cost-classification-error-dots-then-test-with-pass-0.log": "step, epoch, loss",
+    "generic-turicreate-issue2218-ascii-table-iteration-loss-elapsed-time-rows-1-7-elided-then-47509-to-47522.log": "step, loss, elapsed",
 }  # fmt: skip
 
 

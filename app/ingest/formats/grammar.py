@@ -73,6 +73,7 @@ ALIASES: dict[str, Field] = {
     "percentage": Field.PERCENT,
     # the loss: the most specific name on a line wins (see LOSS_RANK)
     "loss": Field.LOSS,
+    "cost": Field.LOSS,  # legacy PaddlePaddle's and TensorFlow 1 tutorials' ``Pass 0, Batch 100, Cost 2.26``
     "lm loss": Field.LOSS,
     "train loss": Field.LOSS,
     "training loss": Field.LOSS,
@@ -163,7 +164,7 @@ ALIASES: dict[str, Field] = {
     "mfu": Field.MFU,
 }
 # Which loss a line means when it prints several: the model's own loss over a running average.
-LOSS_RANK = {"lm loss": 3, "reduced train loss": 3, "loss": 1, "ce": 0}
+LOSS_RANK = {"lm loss": 3, "reduced train loss": 3, "loss": 1, "ce": 0, "cost": 0}
 # Words before a name that keep its meaning (``training step``, ``Train loss``, ``train/lr``).
 NEUTRAL_WORDS = frozenset({"train", "training", "trainer", "global", "optimizer", "current", "reduced", "lm", "mean",
                            "average", "avg", "avr"})  # (kohya's ``avr_loss``: its running average, the loss it shows)

@@ -51,6 +51,12 @@ _WORDS = re.compile(r"[A-Za-z][A-Za-z_ ]*[A-Za-z_]|[A-Za-z]")
 _TOTAL_LEAD = re.compile(r"(?:/|\bof)\s*$")
 _SPACES = re.compile(r"\s+")
 _PADDED = re.compile(r"([\[(])\s+")
+# A loss named in a record's words (legacy PaddlePaddle prints ``Cost 2.26``): a training record, not a loader's counter.
+_LOSS_WORD = re.compile(r"loss|\bcost\b", re.IGNORECASE)
+# An ASCII table's cells: a header's names (``Elapsed Time``), a row's numbers (``1.36s``).
+_CELL_NAME = re.compile(r"[A-Za-z][A-Za-z_ /.-]{0,39}")
+_CELL_NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?:s|ms)?|nan|inf")
+_TABLE_CELLS = 12
 _UNITS = frozenset({"", "s", "ms", "h", "m", "min", "us", "%"})
 
 
@@ -151,6 +157,7 @@ class SeriesWindow:
         self._prefix: tuple[str, float] | None = None  # a dated line of its own just read: (template, clock)
         self._follows: dict[str, str | None] = {}  # a dated line's template → the one template after it (None: several)
         self._epoch: tuple[str, str | None] | None = None  # an epoch said on a line of its own: (as printed, total)
+        self._columns: list[str] = []  # an ASCII table's header row (``| Iteration | Loss |``), for the rows under it
 
     def keep(self, shape: str, text: str) -> None:
         """Keep a line of a shape (its text, digits dropped) that needs no judging now, unmasked: it is masked
@@ -173,6 +180,8 @@ class SeriesWindow:
             for self._epochs_said, kept in pending:
                 self.see(kept, judge=False)
             self._epochs_said = epochs_said
+        if text[:1] == "|" or text.lstrip()[:1] == "|":
+            text = self._named_row(text)
         template, slots, at = masked(text)
         if not template:
             self._prefix = None
@@ -182,7 +191,7 @@ class SeriesWindow:
         if said is not None:
             self._epoch = said
             self._epochs_said += 1
-        if at is not None and "loss" not in template.lower() and all(slot.whole for slot in slots):
+        if at is not None and not _LOSS_WORD.search(template) and all(slot.whole for slot in slots):
             self._prefix = (template, at)  # a logger's prefix alone (``… at Line 49:INFO:``): its body may follow
             return None
         if prefix is not None and at is None:
@@ -203,10 +212,29 @@ class SeriesWindow:
         else:
             self._records.move_to_end(template)
         instances.append((self._epochs_said, slots))
-        if not judge or len(instances) < MIN_RECORDS or "loss" not in template.lower():
+        if not judge or len(instances) < MIN_RECORDS or not _LOSS_WORD.search(template):
             return None  # (no loss: a download's or a loader's counter, not a training record)
         return _read(list(instances), at, self._epoch)
 
+
+    def _named_row(self, text: str) -> str:
+        """A row of an ASCII table under its header (turicreate's ``| Iteration | Loss | Elapsed Time |`` over
+        ``| 1 | 5.2557 | 1.36s |``): each cell named by its column (``Iteration 1 | Loss 5.2557 | …``). A header row
+        is remembered; a row of as many cells, every one a number, is named by it; any other row is left as it is."""
+        cells = [cell.strip() for cell in text.strip().strip("|").split("|")]
+        columns = self._columns
+        if columns and len(cells) == len(columns) and all(_CELL_NUMBER.fullmatch(cell) for cell in cells):
+            # (an elapsed time with no unit is in seconds: turicreate prints ``9.7`` as the table's clock)
+            return " | ".join(f"{name} {cell}{'s' if cell[-1:].isdigit() and _timed(name) else ''}"
+                              for name, cell in zip(columns, cells, strict=True))
+        if 2 <= len(cells) <= _TABLE_CELLS and all(_CELL_NAME.fullmatch(cell) for cell in cells):
+            self._columns = cells
+        return text
+
+
+def _timed(column: str) -> bool:
+    """True when a table's column is a time (``Elapsed Time``), not a count or a value."""
+    return lookup(normalise(column))[0] in (Field.ELAPSED, Field.STEP_TIME)
 
 
 def _said_epoch(template: str, slots: list[Slot]) -> tuple[str, str | None] | None:
@@ -232,12 +260,12 @@ def _read(said: list[tuple[int, list[Slot]]], at: float | None, said_epoch: tupl
         position = named[-1]
     else:
         return None  # a number ticks but no word and no total says what it counts
-    if not any("loss" in slot.name for slot in last):
+    if not any("loss" in slot.name or slot.name == "cost" for slot in last):
         return None  # no loss: a download's or a loader's counter, not a training record
     used = {position, totals.get(position, -1)}
     epoch: tuple[str, str | None] | None = None
     for j in range(position):
-        if "epoch" in last[j].name and last[j].whole:
+        if ("epoch" in last[j].name or last[j].name == "pass") and last[j].whole:  # (legacy Paddle's ``Pass 1, Batch 200``)
             total = j + 1 if j + 1 < len(last) and last[j + 1].total_like and _fixed(instances, j + 1) else None
             epoch = (last[j].printed, None if total is None else last[total].printed)
             used |= {j, -1 if total is None else total}
@@ -249,6 +277,8 @@ def _read(said: list[tuple[int, list[Slot]]], at: float | None, said_epoch: tupl
         parts = [f"epoch: {epoch[0]}/{epoch[1]}", f"iter: {step}{total_text}"]
     elif epoch is not None and total_text:
         parts = [f"Epoch: [{epoch[0]}][{step}{total_text}]"]
+    elif epoch is not None and epoch is not said_epoch:
+        parts = [f"epoch: {epoch[0]}", f"iter: {step}"]  # (a count with no total under the record's own epoch)
     else:
         parts = [f"iter: {step}{total_text}"]
     for j, slot in enumerate(last):

@@ -166,3 +166,56 @@ def test_a_count_with_a_total_beside_an_epoch_is_the_epoch_s_not_the_run_s_step(
     lines = [f"epoch 001:   {n} / 160368 loss=9.1, num_updates={n}, lr=3e-05" for n in (2800, 2900, 3000, 3100)]
     got = steps(lines)
     assert [(s.step, s.total_steps) for s in got] == [(2800, None), (2900, None), (3000, None), (3100, None)]
+
+
+def test_legacy_paddle_s_cost_is_the_loss_and_its_pass_the_epoch() -> None:
+    got = steps(real("generic-paddle-book-cifar-readme-pass-0-batch-0-to-300-cost-classification-error-dots-then-test-with"
+                     "-pass-0.log"))
+    last = got[-1]
+    assert (last.step, last.total_steps, last.epoch, last.loss) == (300, None, 0.0, 1.668833)
+    assert [s.loss for s in got][-2:] == [1.783041, 1.668833]  # (the test line's error is no step)
+
+
+def test_a_batch_that_starts_again_under_the_next_pass_is_that_pass_s_position() -> None:
+    # Passes of about 250 batches, printed every 100: the third line shows the record; the batch counts 0, 100, 200,
+    # then 0, 100 again under pass 1, which moved on while the batch went back.
+    lines = [f"Pass {p}, Batch {b}, Cost {c}, {{'classification_error_evaluator': 0.5}}"
+             for p, b, c in [(0, 0, 2.3), (0, 100, 2.1), (0, 200, 1.9), (1, 0, 1.8), (1, 100, 1.7)]]
+    window = SeriesWindow()
+    read = [window.see(line) for line in lines]
+    assert read[:2] == [None, None]
+    assert [(r.step, r.epoch) for r in read[2:] if r is not None] == [(200, True), (0, True), (100, True)]
+    assert read[4] is not None and read[4].text.startswith("epoch: 1, iter: 100, cost: 1.7")
+    last = steps(lines)[-1]
+    assert (last.step, last.epoch, last.loss) == (100, 1.0, 1.7)
+
+
+def test_a_named_cost_is_no_loss_and_a_loss_beside_a_cost_wins() -> None:
+    # A loader's ``reader_cost`` ticking beside a batch is no training record; ``loss`` and ``cost`` on one line: the loss.
+    window = SeriesWindow()
+    assert [window.see(f"batch {b} reader_cost: 0.0{b // 100}") for b in (100, 200, 300, 400)] == [None] * 4
+    last = steps([f"Pass 0, Batch {b}, loss {x}, cost {x + 1}" for b, x in [(0, 2.5), (10, 2.4), (20, 2.3)]])[-1]
+    assert (last.step, last.loss) == (20, 2.3)
+
+
+TURI = "generic-turicreate-issue2218-ascii-table-iteration-loss-elapsed-time-rows-1-7-elided-then-47509-to-47522.log"
+
+
+def test_an_ascii_table_s_header_names_the_columns_of_its_rows() -> None:
+    got = steps(real(TURI))
+    assert [(s.step, s.loss, s.elapsed_seconds) for s in got] == [
+        (47509, 1.432, 82039.8), (47515, 1.484, 82050.4), (47522, 1.437, 82062.1)]
+    assert all(s.total_steps is None and s.epoch is None for s in got)
+
+
+def test_a_table_s_rows_under_another_header_or_of_other_cells_are_not_named_by_it() -> None:
+    # Rows named by their header: iterations 10, 20, 30, loss falling, elapsed in seconds. A second table of other
+    # columns (no position word) replaces the header: its rows are read as nothing; a row of fewer cells is left alone.
+    window = SeriesWindow()
+    header = "| Iteration | Loss | Elapsed Time |"
+    rows = [f"| {i} | {x} | {t} |" for i, x, t in [(10, 2.0, 5.0), (20, 1.8, 10.0), (30, 1.7, 15.5)]]
+    read = [window.see(line) for line in [header, *rows]]
+    assert read[3] is not None and read[3].text == "iter: 30, loss: 1.7, elapsed time: 15.5s"
+    other = ["| Train Accuracy | Loss |", *(f"| 0.{n} | {x} |" for n, x in [(5, 1.6), (6, 1.5), (7, 1.4)])]
+    assert [window.see(line) for line in other] == [None] * 4
+    assert [window.see(f"| {i} | {x} | 1 |") for i, x in [(40, 1.3), (50, 1.2), (60, 1.1)]] == [None] * 3
