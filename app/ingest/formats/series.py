@@ -24,9 +24,10 @@ import calendar
 import re
 from collections import OrderedDict, deque
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime
 from itertools import pairwise
 
+from .base import local_to_epoch
 from .grammar import Field, lookup, normalise
 
 # Instances of a template before its numbers' series are judged (two ticks of the position).
@@ -140,9 +141,11 @@ def _name(before: str) -> str:
 
 
 def _unix(y: int, mo: int, d: int, h: int, mi: int, s: int, frac: str | None) -> float | None:
+    """A zone-less clock is this machine's local time, as the prefixes read one (prefix.py)."""
     try:
-        when = datetime(y, mo, d, h, mi, s, tzinfo=timezone.utc).timestamp()
-    except ValueError:
+        datetime(y, mo, d, h, mi, s)  # (a date that cannot exist: mktime would roll it over)
+        when = local_to_epoch(y, mo, d, h, mi, s)
+    except (OverflowError, ValueError, OSError):
         return None
     return when + (float("0." + frac) if frac else 0.0)
 

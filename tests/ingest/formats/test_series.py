@@ -4,6 +4,7 @@ over two lines. Real excerpts cite their source in tests/data/real/; composed li
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -23,12 +24,26 @@ def real(name: str) -> list[str]:
     return [line for line in (REAL / name).read_text().splitlines() if not line.startswith("#")]
 
 
+@pytest.mark.usefixtures("utc_zone")
 def test_a_line_s_numbers_are_masked_into_its_template_with_the_words_before_each() -> None:
     template, slots, at = masked("[ Sat Dec 22 19:00:03 2018 ] \tBatch(100/589) done. Loss: 4.1529  lr:0.001000")
     assert template == "[<clock> ] Batch(#/#) done. Loss: # lr:#"
     assert [(s.value, s.name, s.whole, s.total_like) for s in slots] == [
         (100.0, "batch", True, False), (589.0, "", True, True), (4.1529, "loss", False, False), (0.001, "lr", False, False)]
     assert at == 1545505203.0  # 2018-12-22 19:00:03 UTC
+
+
+def test_a_record_s_clock_is_this_machine_s_local_time_as_the_prefixes_read_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a log written in Tokyo (UTC+9, no summer time): 2018-12-22 19:00:03 there is 10:00:03 UTC
+    monkeypatch.setenv("TZ", "Asia/Tokyo")
+    time.tzset()
+    try:
+        assert masked("[ Sat Dec 22 19:00:03 2018 ] \tBatch(100/589) done. Loss: 4.1529")[2] == 1545472803.0
+        assert masked("2018-12-22 19:00:03,250 - Train - Epoch: [3/20][50/400]")[2] == 1545472803.25
+        assert masked("2018-02-30 19:00:03 - Train - Epoch: [3/20][50/400]")[2] is None  # no such day
+    finally:
+        monkeypatch.undo()
+        time.tzset()
 
 
 def test_a_running_average_in_brackets_after_a_value_is_no_slot_of_its_own_and_padding_is_no_other_record() -> None:
