@@ -14,7 +14,6 @@ hundred bytes (a run and the spool's records cut anywhere) and whole.
 from __future__ import annotations
 
 import random
-import threading
 from pathlib import Path
 
 import pytest
@@ -23,9 +22,10 @@ from hypothesis import strategies as st
 
 from app.ingest.formats import create_parser
 from app.record import replay as replay_module
-from app.record.replay import replay_steps
-from app.stats.events import EvalResult, Event, StepRun
+from app.stats.events import EvalResult
 from app.store import Observation
+from tests.record.test_replay_rows import _imported as imported
+from tests.record.test_replay_rows import _steps as one_by_one
 
 MTIME = 1_795_000_000.0
 NOW = MTIME + 600
@@ -96,28 +96,8 @@ def _log(seed: int, kinds: list[str], *, first_val: bool, last_val: bool) -> lis
 
 
 def _imported(path: Path, *, runs: bool) -> tuple[list[Observation], str]:
-    """What the import stores, and what its tracker shows at the end (the page's snapshot)."""
-    kept: list[Observation] = []
-    replays: list[replay_module.StepReplay] = []
-
-    class Kept(replay_module.StepReplay):
-        def __init__(self, format_name: str, now: float) -> None:
-            super().__init__(format_name, now)
-            replays.append(self)
-
-    original = replay_module.StepReplay
-    replay_module.StepReplay = Kept  # type: ignore[misc]
-    try:
-        assert replay_steps(path, "nanogpt", NOW, MTIME, {}, threading.Event(), kept.append, runs=runs)
-    finally:
-        replay_module.StepReplay = original  # type: ignore[misc]
-    (replay,) = replays
-    return kept, repr(replay.tracker.snapshot(NOW, replay.view))
-
-
-def _events(items: list[Event | StepRun]) -> list[Event]:
-    return [event for item in items
-            for event in ([item.step(i) for i in range(len(item))] if isinstance(item, StepRun) else [item])]
+    """What the import stores, and what its tracker shows at the end (test_replay_rows' reading, a nanoGPT-family log)."""
+    return imported(path, "nanogpt", runs=runs)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -143,7 +123,7 @@ def test_evaluation_lines_read_in_bulk_are_the_events_each_line_reads_as(
     bulk, alone = create_parser("nanogpt"), create_parser("nanogpt")
     for first in range(0, len(lines), batch):
         part = lines[first:first + batch]
-        assert _events(bulk.feed_runs(part)) == alone.feed(part)  # type: ignore[attr-defined]
+        assert one_by_one(bulk.feed_runs(part)) == alone.feed(part)  # type: ignore[attr-defined]
 
 
 def test_hours_of_steps_with_an_evaluation_every_125_store_each_evaluation_as_one_event_at_a_time(
