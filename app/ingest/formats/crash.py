@@ -637,18 +637,14 @@ class CrashAware:
         events = []
         start = 0
         marked = {i for i, _ in marks}
-        taken: int | None = None  # the line read as the dying run's last state (below), if any
         for i, found in marks:
-            if i == taken:
-                continue  # (that line, seen by the watch too: its events are in already)
             events.extend(self.parser.feed(batch[start : i + 1]))
             found = _unless_survived(self.parser, found)
             start = i + 1
             if any(isinstance(event, RunCrashed) for event in found):
                 events.extend(self.parser.died())  # what the parser held until the run's end said what it was
                 if start < len(batch) and start not in marked and _BAR_LOOK.search(batch[start]) is not None:
-                    after = self.parser.feed(batch[start : start + 1])
-                    taken = start
+                    after = self.parser.feed(batch[start : start + 1])  # (a line the watch found nothing in)
                     start += 1
                     if _last_state(after):
                         # The step line right after the error: the dying run's bar, flushed as the process went
