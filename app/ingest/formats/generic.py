@@ -1293,13 +1293,24 @@ class GenericParser(StepLines[_Line]):
         elif line.what == "step":
             self._step(line, events)
 
+    def _held_step(self, events: list[Event]) -> tuple[int, TrainStep] | None:
+        """The last step's event and where it sits in ``events``, while it is still in this batch's list (one read in
+        an earlier batch has gone on to the tracker: None)."""
+        held = self._step_event
+        if held is None:
+            return None
+        where, index = held
+        step = events[index] if where is events and index < len(events) else None
+        return (index, step) if isinstance(step, TrainStep) else None
+
     def _epoch_before(self, said: Reading, events: list[Event]) -> None:
         """Keras' ``Epoch 2/30`` after a full bar that named no epoch (the log begins at that bar): the bar was the
         epoch before's, its count that epoch's (read in this batch)."""
-        held = self._step_event
-        where, index = held if held is not None else (None, 0)
-        step = events[index] if where is events and index < len(events) else None
-        if isinstance(step, TrainStep) and step.per_pass and step.epoch is None and self._full_epoch is not None:
+        held = self._held_step(events)
+        if held is None:
+            return
+        index, step = held
+        if step.per_pass and step.epoch is None and self._full_epoch is not None:
             amended = replace(step, epoch=said.value - 1, epoch_total=said.total, per_pass=False)
             events[index] = amended
             self._full_epoch = (amended, self._full_epoch[1])
@@ -1308,13 +1319,13 @@ class GenericParser(StepLines[_Line]):
 
     def _summed_epoch(self, summed: Reading, events: list[Event]) -> None:
         """An epoch's summary after batches that named none: the last of them was in it (read in this batch)."""
-        held, self._unplaced_epoch = self._step_event, False
+        self._unplaced_epoch = False
         self._epoch = summed
+        held = self._held_step(events)
         if held is None or self._last is None:
             return
-        where, index = held
-        step = events[index] if where is events and index < len(events) else None
-        if isinstance(step, TrainStep) and step.epoch is None and not step.ends_at_total:
+        index, step = held
+        if step.epoch is None and not step.ends_at_total:
             events[index] = replace(step, epoch=summed.value, epoch_total=summed.total)
             self._last = (self._last[0], summed.value)
 
@@ -1432,13 +1443,9 @@ class GenericParser(StepLines[_Line]):
                 amend[key] = value
         if not amend and not figures:
             return
-        held = self._step_event
-        if held is None:
-            return
-        where, index = held
-        if where is events and index < len(events) and isinstance(events[index], TrainStep):
-            step = events[index]
-            assert isinstance(step, TrainStep)
+        held = self._held_step(events)
+        if held is not None:
+            index, step = held
             for key in ("elapsed_seconds", "step_seconds", "tokens_per_second"):
                 if getattr(step, key) is not None:
                     amend.pop(key, None)  # (the step line's own figure stands)
