@@ -219,7 +219,6 @@ class SeriesWindow:
             return None  # (no loss: a download's or a loader's counter, not a training record)
         return _read(list(instances), at, self._epoch)
 
-
     def _named_row(self, text: str) -> str:
         """A row of an ASCII table under its header (turicreate's ``| Iteration | Loss | Elapsed Time |`` over
         ``| 1 | 5.2557 | 1.36s |``): each cell named by its column (``Iteration 1 | Loss 5.2557 | …``). A header row

@@ -160,8 +160,9 @@ def details(
         value, step = stage.evals.get(name, (None, None))
         at = f" at step {step}" if step is not None and not latest.logged else ""
         lines.append(f"{name} is {value}{at}, not a number: the run has diverged")
-    for name in (name for name in stage.evals if name in stage.eval_broken):
-        value, step = stage.evals.get(name, (None, None))
+    for name, (value, step) in stage.evals.items():
+        if name not in stage.eval_broken:
+            continue
         at = f" at step {step}" if step is not None and not latest.logged else ""
         lines.append(f"{name} is {value}{at}, not a number, but the training loss after it is finite: the evaluation "
                      "broke, not the run")
