@@ -300,11 +300,12 @@ class CrashWatch:
     def see(self, raw: str) -> list[Event]:
         """The events this line adds (usually none). A closing summary it ends is kept for :meth:`summaries`."""
         self._since_caught += 1
-        closed = self._summary.see(self.seen, raw)
+        low = raw.lower()  # (the closing summary's look and the watch's own)
+        closed = self._summary.see(self.seen, raw, low)
         self.seen += 1
         if closed is not None:
             self._summed.append((closed[0], [closed[1]]))
-        if not self._in_traceback and not self._after_exception and not _MAYBE.search(low := raw.lower()):
+        if not self._in_traceback and not self._after_exception and not _MAYBE.search(low):
             if raw.strip():
                 self._previous, self._previous_fatal = raw, False
                 if ENDING_MAYBE.search(low):

@@ -57,10 +57,10 @@ class SummaryBlock:
         self._ends = False  # a row says the run ended (a final figure, the training's time, wandb's run summary)
         self._wandb = False  # inside wandb's run summary block
 
-    def see(self, index: int, raw: str) -> tuple[int, StageEnd] | None:
-        """Take the line at ``index``; when it ends a block, the block's end and the index of the line before its
-        first row (where the end belongs)."""
-        low = raw.lower()
+    def see(self, index: int, raw: str, low: str | None = None) -> tuple[int, StageEnd] | None:
+        """Take the line at ``index`` (``low``: the line lowered, where the caller has it already); when it ends a
+        block, the block's end and the index of the line before its first row (where the end belongs)."""
+        low = raw.lower() if low is None else low
         if not self._rows and _MAYBE.search(low) is None:
             return None  # (the usual line: no block under way, no word a row holds)
         message = self._prefixes.read(unpasted(clean(raw).strip())).message.strip() if raw.strip() else ""
