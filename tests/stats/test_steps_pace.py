@@ -22,6 +22,8 @@ ESPNET_LM = "espnet-issue2674-lm-1epoch-train-6376-to-7500-results-valid-loss-th
 ESPNET_ACCUM = "espnet-issue2183-backticked-train-time-1-8s-dates-448ms-a-batch.log"
 PYRA = "generic-metriclogger-pyra-issue3-epochs-41-to-43-total-time-s-per-it.log"
 RPPG = "generic-rppg-mae-issue8-metriclogger-epoch12-then-test-pipes.log"
+PPDET = "generic-ppdet-static-pr1512-iter-0-to-10-every-2-quoted-loss-batch-cost-ips.log"
+TRACK3 = "modded-nanogpt-track3-train-time-seconds.txt"
 
 
 def read(tmp_path: Path, lines: list[str]) -> dict[str, Any]:
@@ -77,6 +79,56 @@ def test_a_slow_line_later_in_the_run_stays_in_its_pace(tmp_path: Path) -> None:
              " 401488.40 GFLOPS" for step in range(1, 121)]
     data = read(tmp_path, lines)
     assert data["training"]["steps_per_hour"] == pytest.approx(120 * 3600 / (119 * 4 + 100), rel=1e-3)
+
+
+# --- a first reading of a timer is no step's time ------------------------------------------------------------
+
+
+def test_a_first_line_s_timer_reading_is_not_counted_as_a_step(tmp_path: Path) -> None:
+    """PaddleDetection #1512 (static): iter 0 prints ``batch_cost: 0.00008 sec`` (the timer's first reading), then a
+    line every 2 iterations of about 23 s each. The window counts iterations 1 to 10 over the dates' 18:39:47.914 ->
+    18:44:31.000 = 283.086 s: 127.2 steps/h, not iteration 0 as one more step (11 over 283.086 s: 139.9/h)."""
+    data = read_cold(tmp_path, body(PPDET), name="run.log", dated=True)
+    assert data["rate"]["passes_in_window"] == 10
+    assert data["training"]["steps_per_hour"] == pytest.approx(10 * 3600 / 283.086, rel=1e-4)
+    assert data["status_line"] == "step 10 · 127 steps/h"
+
+
+def _every_two(first_cost: float) -> list[str]:
+    """Composed PaddleDetection lines, iter 0 to 10 every 2, 40 s apart; every batch_cost 20 s but iter 0's."""
+    return [f"2020-09-25 18:{40 + (40 * k) // 60:02d}:{(40 * k) % 60:02d},000-INFO: iter: {2 * k}, lr: 0.000033, "
+            f"'loss': '7.5', eta: 1:00:00, batch_cost: {first_cost if k == 0 else 20.0:.5f} sec, ips: 0.5 images/sec"
+            for k in range(6)]
+
+
+def test_composed_a_first_reading_far_under_the_steps_starts_the_rate_at_its_line(tmp_path: Path) -> None:
+    """Iter 0's batch_cost 0.00008 s, then 2 iterations every 40 s: 10 iterations over 5 × 40 = 200 s, 180 steps/h
+    (with iter 0 counted: 11 over 200.00008 s, 198/h)."""
+    data = read_cold(tmp_path, _every_two(0.00008), name="run.log", dated=True)
+    assert data["rate"]["passes_in_window"] == 10
+    assert data["training"]["steps_per_hour"] == pytest.approx(180.0, rel=1e-6)
+
+
+def test_composed_a_first_line_s_credible_time_still_counts_its_step(tmp_path: Path) -> None:
+    """Iter 0's batch_cost 20 s like every other line's (a step of 20 s where each line's 2 iterations take 40 s): it
+    is a step's time, counted from 20 s before its line: 11 iterations over 200 + 20 = 220 s, 180 steps/h."""
+    data = read_cold(tmp_path, _every_two(20.0), name="run.log", dated=True)
+    assert data["rate"]["passes_in_window"] == 11
+    assert data["training"]["steps_per_hour"] == pytest.approx(11 * 3600 / 220, rel=1e-6)
+
+
+def test_modded_nanogpt_s_step_0_reading_leaves_the_compile_step_out_and_its_validation_before(
+        tmp_path: Path) -> None:
+    """modded-nanogpt track 3: ``step:0/4875 val_loss:10.82584 train_time:0.000s step_avg:0.21ms`` (the validation
+    before training: no step), ``step:1/4875 train_time:5.418s`` (compiling), ``step:2/4875 train_time:5.562s``, …,
+    ``step:4875/4875 train_time:739.634s``. Step 0's 0.21 ms is no step's time, so step 1's 5.418 s is the one-off it
+    is (37 × step 2's 0.144 s): 4874 steps over 739.634 - 5.418 = 734.216 s, 23,898 steps/h; the validation at step
+    0 came before the stretch measured, so the rate holds none (with step 0 counted: 4876 steps over 739.634 s,
+    said to hold the evaluations' pauses)."""
+    data = read_cold(tmp_path, body(TRACK3), name="run.log")
+    assert data["rate"]["passes_in_window"] == 4874
+    assert data["training"]["steps_per_hour"] == pytest.approx(4874 * 3600 / 734.216, rel=1e-4)
+    assert data["details"][0] == "23k steps/h (over 12 min) · tokens per step not printed"
 
 
 # --- a rate over evaluations says so ------------------------------------------------------------------------------
