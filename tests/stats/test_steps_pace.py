@@ -7,6 +7,7 @@ here by hand.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ PYRA = "generic-metriclogger-pyra-issue3-epochs-41-to-43-total-time-s-per-it.log
 RPPG = "generic-rppg-mae-issue8-metriclogger-epoch12-then-test-pipes.log"
 PPDET = "generic-ppdet-static-pr1512-iter-0-to-10-every-2-quoted-loss-batch-cost-ips.log"
 TRACK3 = "modded-nanogpt-track3-train-time-seconds.txt"
+LLAMA2C = "generic-custom-llama2c-issue461-tinystories-mps.log"
 
 
 def read(tmp_path: Path, lines: list[str]) -> dict[str, Any]:
@@ -144,6 +146,32 @@ def test_a_rate_whose_window_holds_an_evaluation_says_it_is_included(tmp_path: P
     assert data["training"]["steps_per_hour"] == pytest.approx(150 * 3600 / 225.89777, rel=1e-4)
     assert data["details"][0] == "2.3k steps/h (over 3 min, its evaluations' pauses included) · tokens per step not printed"
     assert "step 1.44 s (as printed) · MFU 0.01%" in data["details"]
+
+
+def _dated(seconds: int) -> str:
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(1767268800 + seconds))
+
+
+def test_composed_a_window_opening_inside_an_evaluation_s_pause_says_it_holds_one(tmp_path: Path) -> None:
+    """Composed dated lines (UTC): steps 10 to 100 every 10 s (0 to 90 s), the evaluation at step 100 at 90 s, step 110
+    at 990 s (its line holds the 900 s pause), then steps 120 to 610 every 10 s (to 1490 s). The 20-minute window
+    opens at 290 s, inside step 110's line: 700/900 of its 10 steps, plus 500 after it, over 1200 s: 1523.3 steps/h,
+    and the pause's share is in it, so the rate says so though the evaluation's own line is before the window."""
+    lines = [f"{_dated(10 * k)} {10 * (k + 1)} | loss 2.5000 | lr 1.0e-04" for k in range(10)]
+    lines.append(f"{_dated(90)} step 100: train loss 2.4000, val loss 2.5000")
+    lines += [f"{_dated(990 + 10 * k)} {110 + 10 * k} | loss 2.4000 | lr 1.0e-04" for k in range(51)]
+    data = read_cold(tmp_path, lines, name="run.log", dated=True)
+    assert data["training"]["steps_per_hour"] == pytest.approx((700 / 900 * 10 + 500) / 1200 * 3600, rel=1e-6)
+    assert data["details"][0] == "1.5k steps/h (over 20 min, its evaluations' pauses included) · tokens per step not printed"
+
+
+def test_llama2c_s_rate_over_its_checkpoint_pause_says_it_holds_it(tmp_path: Path) -> None:
+    """llama2.c #461: iteration 600 printed ``867500.58ms`` (the evaluation at 600 and its checkpoint), every other
+    line about 9.8 s an iteration. The 20 minutes before iteration 650 open inside that line: 172 steps/h beside a
+    printed 9.85 s (365/h) is the pause's doing, and the rate says it holds one."""
+    data = read(tmp_path, body(LLAMA2C))
+    assert data["details"][0] == "172 steps/h (over 20 min, its evaluations' pauses included) · tokens per step not printed"
+    assert "step 9.85 s (as printed) · MFU 0.19%" in data["details"]
 
 
 def test_a_rate_with_no_evaluation_in_its_window_says_nothing_of_one(tmp_path: Path) -> None:

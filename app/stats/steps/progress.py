@@ -494,6 +494,8 @@ class StepProgress:
                 stage.ended_wait.append(waited)
             if event.row_group is not None:
                 self._row_groups(stage, previous, event, covered)
+        if evaluated and t is not None and stage.eval_times:
+            stage.eval_pauses.append((stage.eval_times[-1], t))
         stage.lines += 1
         stage.take(event, t)
 

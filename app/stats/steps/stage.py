@@ -125,6 +125,8 @@ class Stage:
     # When the latest evaluations were printed (their line's time, else the step's before them): a rate measured over
     # one holds its pause (Measure.evaluations).
     eval_times: deque[float] = field(default_factory=lambda: deque(maxlen=4))
+    # Each of those pauses as it ended: (the evaluation's time, the time of the step line after it, which holds it).
+    eval_pauses: deque[tuple[float, float]] = field(default_factory=lambda: deque(maxlen=4))
     # The latest epoch's average seconds an iteration as printed when it ended: (that epoch, the seconds).
     epoch_average: tuple[float, float] | None = None
 
@@ -419,11 +421,14 @@ def measure(stage: Stage, now: float) -> Measure:
 
 def evaluated_between(stage: Stage, start: float | None, now: float) -> bool:
     """An evaluation came between two steps of the stretch measured up to ``now``: after its start (or the window's)
-    and before the latest step, whose line's time holds its pause (one after the latest step is not in it yet)."""
+    and before the latest step, whose line's time holds its pause (one after the latest step is not in it yet); or the
+    window opens inside such a pause, before the step line that holds it (llama2.c's iteration 600 after its
+    evaluation and checkpoint, 867 s, whose line the window takes 713 s of)."""
     if start is None or stage.step_time is None:
         return False
     since, until = max(start, now - RATE_WINDOW_SECONDS), min(now, stage.step_time)
-    return any(since < at < until for at in stage.eval_times)
+    return (any(since < at < until for at in stage.eval_times)
+            or any(at <= since < end for at, end in stage.eval_pauses))
 
 
 def printed_pace(stage: Stage) -> float | None:
