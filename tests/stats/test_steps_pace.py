@@ -165,13 +165,20 @@ def test_composed_a_window_opening_inside_an_evaluation_s_pause_says_it_holds_on
     assert data["details"][0] == "1.5k steps/h (over 20 min, its evaluations' pauses included) · tokens per step not printed"
 
 
-def test_llama2c_s_rate_over_its_checkpoint_pause_says_it_holds_it(tmp_path: Path) -> None:
-    """llama2.c #461: iteration 600 printed ``867500.58ms`` (the evaluation at 600 and its checkpoint), every other
-    line about 9.8 s an iteration. The 20 minutes before iteration 650 open inside that line: 172 steps/h beside a
-    printed 9.85 s (365/h) is the pause's doing, and the rate says it holds one."""
-    data = read(tmp_path, body(LLAMA2C))
-    assert data["details"][0] == "172 steps/h (over 20 min, its evaluations' pauses included) · tokens per step not printed"
-    assert "step 9.85 s (as printed) · MFU 0.19%" in data["details"]
+@pytest.mark.parametrize(("name", "rate", "step"), [
+    # llama2.c #461: iteration 600 printed ``867500.58ms`` (the evaluation at 600 and its checkpoint), every other
+    # line about 9.8 s an iteration. The 20 minutes before iteration 650 open inside that line: 172 steps/h beside a
+    # printed 9.85 s (365/h) is the pause's doing.
+    (LLAMA2C, "172 steps/h", "step 9.85 s (as printed) · MFU 0.19%"),
+    # Megatron (Chinese Transformer-XL #7): a line every 100 iterations of about 11.1 s each; the validation at
+    # iteration 1000 is held by the 1100 line (1119.8 s), and the 20 minutes before 1200 open 80 s into it.
+    ("generic-megatron-lm-chinese-transformer-xl-issue7-lm-loss-nan.log", "324 steps/h", "step 11.09 s (as printed)"),
+])
+def test_a_rate_opening_inside_the_line_after_an_evaluation_says_it_holds_it(tmp_path: Path, name: str, rate: str,
+                                                                            step: str) -> None:
+    data = read(tmp_path, body(name))
+    assert data["details"][0] == f"{rate} (over 20 min, its evaluations' pauses included) · tokens per step not printed"
+    assert step in data["details"]
 
 
 def test_a_rate_with_no_evaluation_in_its_window_says_nothing_of_one(tmp_path: Path) -> None:
