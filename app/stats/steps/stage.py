@@ -249,6 +249,8 @@ class Measure:
     untimed: bool = False  # no line gave a time to measure by (no_timing): no warm-up to count down
     epochs: bool = False  # the lines count epochs, one a line (Stage.counts_epochs)
     evaluations: bool = False  # the stretch measured holds an evaluation's pause (the run's pace, said so)
+    # The usual time between lines, where the stretch outlasts the window (the time observed, capped, tells no pace).
+    line_pace: float | None = None
 
     def rate_view(self, tokens_per_step: int | None) -> RateView:
         per_step = tokens_per_step
@@ -283,7 +285,7 @@ class Measure:
         if self.untimed:
             return f"no timing read from this log (no duration or time read for its {plural_noun}): measured as lines arrive"
         return text.warmup(self.lines, self.needed, self.observed_seconds, float(WARMUP_SECONDS),
-                           noun, plural_noun, show_observed=self.observed_seconds >= 1.0)
+                           noun, plural_noun, show_observed=self.observed_seconds >= 1.0, pace_seconds=self.line_pace)
 
 
 
@@ -412,10 +414,14 @@ def measure(stage: Stage, now: float) -> Measure:
     if not tokens_per_hour and steps_per_hour:
         tokens_per_hour = None  # steps ran but no tokens were counted: unknown, never 0
     untimed = not done and not stage.printed_timing and stage.lines >= needed and stage.timed_lines < needed
+    # (lines further apart than the window: the next is due a usual interval on, not at the capped time's pace)
+    line_pace = statistics.median(stage.line_durations) if (
+        start is not None and now - start > RATE_WINDOW_SECONDS and stage.line_durations) else None
     return Measure(
         start, observed, stage.lines, in_window, steps_per_hour, tokens_per_hour, done, needed, stage.latest.logged,
         paced, untimed, stage.counts_epochs,
         evaluated_between(stage, start, now) and not paced,
+        line_pace,
     )
 
 
