@@ -275,3 +275,28 @@ def test_mingpt_s_iter_dt_is_the_step_time_as_printed(tmp_path: Path) -> None:
     assert data["training"]["step"] == 30 and data["training"]["loss"] == pytest.approx(2.42024)
     assert data["training"]["step_seconds"] == pytest.approx(0.120)
     assert speed_line(data) == "step 120 ms (as printed)"
+
+
+def test_the_pause_an_evaluation_ended_is_kept_alike_one_line_at_a_time_and_in_bulk() -> None:
+    """Composed: steps 1 to 5 a second apart (losses 3.0), an evaluation at step 5, then steps 6 to 10 from 30 s on:
+    applied one by one or as a run (the history import's bulk path), the evaluation's pause ends at step 6's line,
+    29 s after the evaluation."""
+    from app.stats.events import EvalResult, StepRun, TrainStep
+    from app.stats.steps.progress import StepProgress
+
+    def before() -> StepProgress:
+        progress = StepProgress()
+        for step in range(1, 6):
+            progress.apply(TrainStep(None, "train", step, loss=3.0, step_seconds=1.0), float(step))
+        progress.apply(EvalResult(None, "val_loss", 3.1, 5), 5.0)
+        return progress
+
+    times = [30.0 + k for k in range(5)]
+    alone, bulk = before(), before()
+    for k, t in enumerate(times):
+        alone.apply(TrainStep(None, "train", 6 + k, loss=3.0, step_seconds=1.0), t)
+    run = StepRun("train", None, None, (6, 7, 8, 9, 10), (3.0,) * 5, (1000.0,) * 5, (0.0,) * 5)
+    assert bulk.run_end(run, 0, times) == 5
+    bulk.apply_run(run, 0, times)
+    assert alone.stage is not None and bulk.stage is not None
+    assert list(alone.stage.eval_pauses) == list(bulk.stage.eval_pauses) == [(5.0, 30.0)]

@@ -385,6 +385,8 @@ class StepProgress:
         if elapsed is not None:  # (Stage.take of each: the clock's span)
             stage.note_clock(steps[0] + stage.offset, elapsed[start])
             stage.note_clock(last.step + stage.offset, elapsed[end - 1])
+        if (stage.pause == "evaluation" or stage.evaluated) and stage.eval_times:
+            stage.eval_pauses.append((stage.eval_times[-1], times[0]))  # (apply: the first line holds the pause)
         stage.pause = None  # (Stage.take of each: no pause, no evaluation since the latest step, no batches of one)
         stage.evaluated = False
         stage.eval_batches = None
