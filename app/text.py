@@ -152,6 +152,7 @@ def warmup(
     plural_noun: str,
     *,
     show_observed: bool = True,
+    pace_seconds: float | None = None,
 ) -> str:
     """The warm-up in one sentence: `measuring: 2 of 3 passes · 1 min 40 s of 3 min — rate in about 1 min`
     (`measuring: 10 passes · …` once more than the passes needed were seen).
@@ -159,6 +160,8 @@ def warmup(
     The wait is the longer of the time still to observe and the passes still to come at the pace
     seen so far; with no pass yet there is no pace, so no wait is guessed. ``show_observed=False``
     leaves out the time observed (a step log whose lines hold under a second of its own time).
+    ``pace_seconds``: the time between the passes where the time observed cannot tell it (capped at a rate's window:
+    two epoch lines 4 h 23 min apart are no pace of 10 min a line).
     """
     counted = f"{done_count} of {needed_count} {noun if needed_count == 1 else plural_noun}"
     if done_count > needed_count:  # (the count is met, the time is not: the words count what was seen)
@@ -170,7 +173,8 @@ def warmup(
     missing = max(needed_count - done_count, 0)
     if missing and (done_count == 0 or observed_seconds <= 0):
         return sentence
-    pace_seconds = observed_seconds / done_count if missing else 0.0
+    if pace_seconds is None:
+        pace_seconds = observed_seconds / done_count if missing else 0.0
     wait = max(needed_seconds - observed, missing * pace_seconds)
     if wait < 60:
         return f"{sentence} — rate in under a minute"

@@ -1141,6 +1141,14 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # 82039.8 -> 82062.1 over iterations 47509 -> 47522: 22.3 s / 13
     ("generic-turicreate-issue2218-ascii-table-iteration-loss-elapsed-time-rows-1-7-elided-then-47509-to-47522.log", T0, "end",
      "step 47522 · …", "measuring", {"step": 47522, "total_steps": None, "loss": 1.437, "step_seconds": 22.3 / 13}),
+    # iter 0's batch_cost 0.00008 s is the timer's first reading: iterations 1-10 over 18:39:47.914 -> 18:44:31.000
+    # one line an epoch, 4 h 23 min apart: two lines give no rate (its warm-up: test_steps_warmup_words.py)
+    ("generic-asr-end2end-issue39-dated-epoch-20-21-train-loss-valid-shuffle-train-4h22m-per-epoch.log", T0, "end",
+     "epoch 21 · …", "measuring", {"step": 21, "total_steps": None, "loss": 0.1832,
+                                  "eval": {"val_loss": {"value": 0.1735, "step": 21}}, "data": epoch(21.0)}),
+    ("generic-ppdet-static-pr1512-iter-0-to-10-every-2-quoted-loss-batch-cost-ips.log", T0, "end",
+     "step 10 · 127 steps/h", "training", {"step": 10, "total_steps": None, "loss": 43.708477,
+                                           "step_seconds": 24.83382, "steps_per_hour": 10 * 3600 / 283.086}),
 ]  # fmt: skip
 
 
@@ -1512,6 +1520,8 @@ GENERIC_READ = {
         "step, total, loss, step time",
     "generic-paddle-book-cifar-readme-pass-0-batch-0-to-300-cost-classification-error-dots-then-test-with-pass-0.log": "step, epoch, loss",
     "generic-turicreate-issue2218-ascii-table-iteration-loss-elapsed-time-rows-1-7-elided-then-47509-to-47522.log": "step, loss, elapsed",
+    "generic-ppdet-static-pr1512-iter-0-to-10-every-2-quoted-loss-batch-cost-ips.log": "step, loss, lr, step time, ETA",
+    "generic-asr-end2end-issue39-dated-epoch-20-21-train-loss-valid-shuffle-train-4h22m-per-epoch.log": "step, epoch, loss, lr, eval",
 }  # fmt: skip
 
 

@@ -7,6 +7,7 @@ here by hand.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,9 @@ ESPNET_LM = "espnet-issue2674-lm-1epoch-train-6376-to-7500-results-valid-loss-th
 ESPNET_ACCUM = "espnet-issue2183-backticked-train-time-1-8s-dates-448ms-a-batch.log"
 PYRA = "generic-metriclogger-pyra-issue3-epochs-41-to-43-total-time-s-per-it.log"
 RPPG = "generic-rppg-mae-issue8-metriclogger-epoch12-then-test-pipes.log"
+PPDET = "generic-ppdet-static-pr1512-iter-0-to-10-every-2-quoted-loss-batch-cost-ips.log"
+TRACK3 = "modded-nanogpt-track3-train-time-seconds.txt"
+LLAMA2C = "generic-custom-llama2c-issue461-tinystories-mps.log"
 
 
 def read(tmp_path: Path, lines: list[str]) -> dict[str, Any]:
@@ -79,6 +83,56 @@ def test_a_slow_line_later_in_the_run_stays_in_its_pace(tmp_path: Path) -> None:
     assert data["training"]["steps_per_hour"] == pytest.approx(120 * 3600 / (119 * 4 + 100), rel=1e-3)
 
 
+# --- a first reading of a timer is no step's time ------------------------------------------------------------
+
+
+def test_a_first_line_s_timer_reading_is_not_counted_as_a_step(tmp_path: Path) -> None:
+    """PaddleDetection #1512 (static): iter 0 prints ``batch_cost: 0.00008 sec`` (the timer's first reading), then a
+    line every 2 iterations of about 23 s each. The window counts iterations 1 to 10 over the dates' 18:39:47.914 ->
+    18:44:31.000 = 283.086 s: 127.2 steps/h, not iteration 0 as one more step (11 over 283.086 s: 139.9/h)."""
+    data = read_cold(tmp_path, body(PPDET), name="run.log", dated=True)
+    assert data["rate"]["passes_in_window"] == 10
+    assert data["training"]["steps_per_hour"] == pytest.approx(10 * 3600 / 283.086, rel=1e-4)
+    assert data["status_line"] == "step 10 · 127 steps/h"
+
+
+def _every_two(first_cost: float) -> list[str]:
+    """Composed PaddleDetection lines, iter 0 to 10 every 2, 40 s apart; every batch_cost 20 s but iter 0's."""
+    return [f"2020-09-25 18:{40 + (40 * k) // 60:02d}:{(40 * k) % 60:02d},000-INFO: iter: {2 * k}, lr: 0.000033, "
+            f"'loss': '7.5', eta: 1:00:00, batch_cost: {first_cost if k == 0 else 20.0:.5f} sec, ips: 0.5 images/sec"
+            for k in range(6)]
+
+
+def test_composed_a_first_reading_far_under_the_steps_starts_the_rate_at_its_line(tmp_path: Path) -> None:
+    """Iter 0's batch_cost 0.00008 s, then 2 iterations every 40 s: 10 iterations over 5 × 40 = 200 s, 180 steps/h
+    (with iter 0 counted: 11 over 200.00008 s, 198/h)."""
+    data = read_cold(tmp_path, _every_two(0.00008), name="run.log", dated=True)
+    assert data["rate"]["passes_in_window"] == 10
+    assert data["training"]["steps_per_hour"] == pytest.approx(180.0, rel=1e-6)
+
+
+def test_composed_a_first_line_s_credible_time_still_counts_its_step(tmp_path: Path) -> None:
+    """Iter 0's batch_cost 20 s like every other line's (a step of 20 s where each line's 2 iterations take 40 s): it
+    is a step's time, counted from 20 s before its line: 11 iterations over 200 + 20 = 220 s, 180 steps/h."""
+    data = read_cold(tmp_path, _every_two(20.0), name="run.log", dated=True)
+    assert data["rate"]["passes_in_window"] == 11
+    assert data["training"]["steps_per_hour"] == pytest.approx(11 * 3600 / 220, rel=1e-6)
+
+
+def test_modded_nanogpt_s_step_0_reading_leaves_the_compile_step_out_and_its_validation_before(
+        tmp_path: Path) -> None:
+    """modded-nanogpt track 3: ``step:0/4875 val_loss:10.82584 train_time:0.000s step_avg:0.21ms`` (the validation
+    before training: no step), ``step:1/4875 train_time:5.418s`` (compiling), ``step:2/4875 train_time:5.562s``, …,
+    ``step:4875/4875 train_time:739.634s``. Step 0's 0.21 ms is no step's time, so step 1's 5.418 s is the one-off it
+    is (37 × step 2's 0.144 s): 4874 steps over 739.634 - 5.418 = 734.216 s, 23,898 steps/h; the validation at step
+    0 came before the stretch measured, so the rate holds none (with step 0 counted: 4876 steps over 739.634 s,
+    said to hold the evaluations' pauses)."""
+    data = read_cold(tmp_path, body(TRACK3), name="run.log")
+    assert data["rate"]["passes_in_window"] == 4874
+    assert data["training"]["steps_per_hour"] == pytest.approx(4874 * 3600 / 734.216, rel=1e-4)
+    assert data["details"][0] == "23k steps/h (over 12 min) · tokens per step not printed"
+
+
 # --- a rate over evaluations says so ------------------------------------------------------------------------------
 
 
@@ -92,6 +146,39 @@ def test_a_rate_whose_window_holds_an_evaluation_says_it_is_included(tmp_path: P
     assert data["training"]["steps_per_hour"] == pytest.approx(150 * 3600 / 225.89777, rel=1e-4)
     assert data["details"][0] == "2.3k steps/h (over 3 min, its evaluations' pauses included) · tokens per step not printed"
     assert "step 1.44 s (as printed) · MFU 0.01%" in data["details"]
+
+
+def _dated(seconds: int) -> str:
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(1767268800 + seconds))
+
+
+def test_composed_a_window_opening_inside_an_evaluation_s_pause_says_it_holds_one(tmp_path: Path) -> None:
+    """Composed dated lines (UTC): steps 10 to 100 every 10 s (0 to 90 s), the evaluation at step 100 at 90 s, step 110
+    at 990 s (its line holds the 900 s pause), then steps 120 to 610 every 10 s (to 1490 s). The 20-minute window
+    opens at 290 s, inside step 110's line: 700/900 of its 10 steps, plus 500 after it, over 1200 s: 1523.3 steps/h,
+    and the pause's share is in it, so the rate says so though the evaluation's own line is before the window."""
+    lines = [f"{_dated(10 * k)} {10 * (k + 1)} | loss 2.5000 | lr 1.0e-04" for k in range(10)]
+    lines.append(f"{_dated(90)} step 100: train loss 2.4000, val loss 2.5000")
+    lines += [f"{_dated(990 + 10 * k)} {110 + 10 * k} | loss 2.4000 | lr 1.0e-04" for k in range(51)]
+    data = read_cold(tmp_path, lines, name="run.log", dated=True)
+    assert data["training"]["steps_per_hour"] == pytest.approx((700 / 900 * 10 + 500) / 1200 * 3600, rel=1e-6)
+    assert data["details"][0] == "1.5k steps/h (over 20 min, its evaluations' pauses included) · tokens per step not printed"
+
+
+@pytest.mark.parametrize(("name", "rate", "step"), [
+    # llama2.c #461: iteration 600 printed ``867500.58ms`` (the evaluation at 600 and its checkpoint), every other
+    # line about 9.8 s an iteration. The 20 minutes before iteration 650 open inside that line: 172 steps/h beside a
+    # printed 9.85 s (365/h) is the pause's doing.
+    (LLAMA2C, "172 steps/h", "step 9.85 s (as printed) · MFU 0.19%"),
+    # Megatron (Chinese Transformer-XL #7): a line every 100 iterations of about 11.1 s each; the validation at
+    # iteration 1000 is held by the 1100 line (1119.8 s), and the 20 minutes before 1200 open 80 s into it.
+    ("generic-megatron-lm-chinese-transformer-xl-issue7-lm-loss-nan.log", "324 steps/h", "step 11.09 s (as printed)"),
+])
+def test_a_rate_opening_inside_the_line_after_an_evaluation_says_it_holds_it(tmp_path: Path, name: str, rate: str,
+                                                                            step: str) -> None:
+    data = read(tmp_path, body(name))
+    assert data["details"][0] == f"{rate} (over 20 min, its evaluations' pauses included) · tokens per step not printed"
+    assert step in data["details"]
 
 
 def test_a_rate_with_no_evaluation_in_its_window_says_nothing_of_one(tmp_path: Path) -> None:
@@ -188,3 +275,28 @@ def test_mingpt_s_iter_dt_is_the_step_time_as_printed(tmp_path: Path) -> None:
     assert data["training"]["step"] == 30 and data["training"]["loss"] == pytest.approx(2.42024)
     assert data["training"]["step_seconds"] == pytest.approx(0.120)
     assert speed_line(data) == "step 120 ms (as printed)"
+
+
+def test_the_pause_an_evaluation_ended_is_kept_alike_one_line_at_a_time_and_in_bulk() -> None:
+    """Composed: steps 1 to 5 a second apart (losses 3.0), an evaluation at step 5, then steps 6 to 10 from 30 s on:
+    applied one by one or as a run (the history import's bulk path), the evaluation's pause ends at step 6's line,
+    29 s after the evaluation."""
+    from app.stats.events import EvalResult, StepRun, TrainStep
+    from app.stats.steps.progress import StepProgress
+
+    def before() -> StepProgress:
+        progress = StepProgress()
+        for step in range(1, 6):
+            progress.apply(TrainStep(None, "train", step, loss=3.0, step_seconds=1.0), float(step))
+        progress.apply(EvalResult(None, "val_loss", 3.1, 5), 5.0)
+        return progress
+
+    times = [30.0 + k for k in range(5)]
+    alone, bulk = before(), before()
+    for k, t in enumerate(times):
+        alone.apply(TrainStep(None, "train", 6 + k, loss=3.0, step_seconds=1.0), t)
+    run = StepRun("train", None, None, (6, 7, 8, 9, 10), (3.0,) * 5, (1000.0,) * 5, (0.0,) * 5)
+    assert bulk.run_end(run, 0, times) == 5
+    bulk.apply_run(run, 0, times)
+    assert alone.stage is not None and bulk.stage is not None
+    assert list(alone.stage.eval_pauses) == list(bulk.stage.eval_pauses) == [(5.0, 30.0)]

@@ -103,3 +103,28 @@ def test_a_full_epoch_bar_says_no_time_left_for_its_epoch(tmp_path: Path) -> Non
     assert not any(line.startswith(("Epoch ends in", "ETA")) for line in snapshot.details)
     assert snapshot.training is not None and snapshot.training.trainer_eta_seconds is None
     assert snapshot.warmup.text == "measuring: 1 of 3 steps — rate in about 3 min"
+
+
+def _read_at_end(tmp_path: Path, lines: list[str]) -> str | None:
+    log = tmp_path / "train.log"
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    os.utime(log, (T0, T0))
+    monitor = Monitor(log, clock=lambda: T0)
+    monitor.backlog(read_backwards(log))
+    now = monitor.last_event_at()
+    assert now is not None
+    return monitor.snapshot(now).warmup.text
+
+
+def test_composed_lines_further_apart_than_the_window_are_due_a_line_apart(tmp_path: Path) -> None:
+    """Two dated lines 2 h apart: the time observed is capped at the 20-minute window, and 20 min over 2 lines is
+    no pace; the third line is due 2 h after the second: ``rate in about 2 h 00 min``, not ``about 10 min``."""
+    lines = ["2024-04-30 10:00:00 step 100, loss 2.5", "2024-04-30 12:00:00 step 200, loss 2.4"]
+    assert _read_at_end(tmp_path, lines) == "measuring: 2 of 3 steps · 3 min of 3 min — rate in about 2 h 00 min"
+
+
+def test_an_asr_trainer_s_epochs_hours_apart_are_not_due_in_minutes(tmp_path: Path) -> None:
+    """end2end-asr-pytorch #39: epoch 20's line at 09:32:47.406, epoch 21's at 13:55:36.838 (4 h 22 min 49 s later):
+    the next epoch's line is due about 4 h 22 min on."""
+    lines = body("generic-asr-end2end-issue39-dated-epoch-20-21-train-loss-valid-shuffle-train-4h22m-per-epoch.log")
+    assert _read_at_end(tmp_path, lines) == "measuring: 2 of 3 epochs · 3 min of 3 min — rate in about 4 h 22 min"

@@ -102,6 +102,16 @@ def skips_steps(stage: Stage, event: TrainStep, covered: int) -> bool:
     return covered > cadence and all(lines == cadence for lines in islice(reversed(recent), CADENCE_LINES))
 
 
+def timer_before(stage: Stage, seconds: float, covered: int) -> bool:
+    """The stage's first line, counted as one step of its printed time, printed :data:`ONE_OFF_FACTOR` times less
+    than a step of this line (``seconds`` over ``covered`` steps) takes: a timer's first reading, not a step's time
+    (PaddleDetection's ``iter: 0, … batch_cost: 0.00008 sec`` before steps of 23 s), so the rate starts at that line,
+    as for a line that printed no time; counting it would credit one step more than the span measured holds."""
+    fastest = stage.fastest_step
+    return (fastest is not None and stage.lines == 1 and seconds > 0 and covered > 0
+            and fastest * ONE_OFF_FACTOR <= seconds / covered)
+
+
 def one_off_before(stage: Stage, seconds: float, covered: int) -> bool:
     """The steps measured so far, in the stage's first lines, each took :data:`ONE_OFF_FACTOR` times as long as
     a step of this line (``seconds`` over ``covered`` steps) or more: they were one-off (compiling, a first
@@ -375,6 +385,8 @@ class StepProgress:
         if elapsed is not None:  # (Stage.take of each: the clock's span)
             stage.note_clock(steps[0] + stage.offset, elapsed[start])
             stage.note_clock(last.step + stage.offset, elapsed[end - 1])
+        if (stage.pause == "evaluation" or stage.evaluated) and stage.eval_times:
+            stage.eval_pauses.append((stage.eval_times[-1], times[0]))  # (apply: the first line holds the pause)
         stage.pause = None  # (Stage.take of each: no pause, no evaluation since the latest step, no batches of one)
         stage.evaluated = False
         stage.eval_batches = None
@@ -469,6 +481,8 @@ class StepProgress:
                 self._measure_from(stage, t - seconds)
             elif seconds is not None and one_off_before(stage, seconds, covered):
                 self._measure_from(stage, t - seconds)
+            elif seconds is not None and stage.step_time is not None and timer_before(stage, seconds, covered):
+                self._measure_from(stage, stage.step_time)
             self._count(stage, event, t, covered, seconds)
             if seconds is not None and covered > 0:
                 each = seconds / covered
@@ -482,6 +496,8 @@ class StepProgress:
                 stage.ended_wait.append(waited)
             if event.row_group is not None:
                 self._row_groups(stage, previous, event, covered)
+        if evaluated and t is not None and stage.eval_times:
+            stage.eval_pauses.append((stage.eval_times[-1], t))
         stage.lines += 1
         stage.take(event, t)
 

@@ -125,6 +125,8 @@ class Stage:
     # When the latest evaluations were printed (their line's time, else the step's before them): a rate measured over
     # one holds its pause (Measure.evaluations).
     eval_times: deque[float] = field(default_factory=lambda: deque(maxlen=4))
+    # Each of those pauses as it ended: (the evaluation's time, the time of the step line after it, which holds it).
+    eval_pauses: deque[tuple[float, float]] = field(default_factory=lambda: deque(maxlen=4))
     # The latest epoch's average seconds an iteration as printed when it ended: (that epoch, the seconds).
     epoch_average: tuple[float, float] | None = None
 
@@ -247,6 +249,8 @@ class Measure:
     untimed: bool = False  # no line gave a time to measure by (no_timing): no warm-up to count down
     epochs: bool = False  # the lines count epochs, one a line (Stage.counts_epochs)
     evaluations: bool = False  # the stretch measured holds an evaluation's pause (the run's pace, said so)
+    # The usual time between lines, where the stretch outlasts the window (the time observed, capped, tells no pace).
+    line_pace: float | None = None
 
     def rate_view(self, tokens_per_step: int | None) -> RateView:
         per_step = tokens_per_step
@@ -281,7 +285,7 @@ class Measure:
         if self.untimed:
             return f"no timing read from this log (no duration or time read for its {plural_noun}): measured as lines arrive"
         return text.warmup(self.lines, self.needed, self.observed_seconds, float(WARMUP_SECONDS),
-                           noun, plural_noun, show_observed=self.observed_seconds >= 1.0)
+                           noun, plural_noun, show_observed=self.observed_seconds >= 1.0, pace_seconds=self.line_pace)
 
 
 
@@ -410,20 +414,27 @@ def measure(stage: Stage, now: float) -> Measure:
     if not tokens_per_hour and steps_per_hour:
         tokens_per_hour = None  # steps ran but no tokens were counted: unknown, never 0
     untimed = not done and not stage.printed_timing and stage.lines >= needed and stage.timed_lines < needed
+    # (lines further apart than the window: the next is due a usual interval on, not at the capped time's pace)
+    line_pace = statistics.median(stage.line_durations) if (
+        start is not None and now - start > RATE_WINDOW_SECONDS and stage.line_durations) else None
     return Measure(
         start, observed, stage.lines, in_window, steps_per_hour, tokens_per_hour, done, needed, stage.latest.logged,
         paced, untimed, stage.counts_epochs,
         evaluated_between(stage, start, now) and not paced,
+        line_pace,
     )
 
 
 def evaluated_between(stage: Stage, start: float | None, now: float) -> bool:
     """An evaluation came between two steps of the stretch measured up to ``now``: after its start (or the window's)
-    and before the latest step, whose line's time holds its pause (one after the latest step is not in it yet)."""
+    and before the latest step, whose line's time holds its pause (one after the latest step is not in it yet); or the
+    window opens inside such a pause, before the step line that holds it (llama2.c's iteration 600 after its
+    evaluation and checkpoint, 867 s, whose line the window takes 713 s of)."""
     if start is None or stage.step_time is None:
         return False
     since, until = max(start, now - RATE_WINDOW_SECONDS), min(now, stage.step_time)
-    return any(since < at < until for at in stage.eval_times)
+    return (any(since < at < until for at in stage.eval_times)
+            or any(at <= since < end for at, end in stage.eval_pauses))
 
 
 def printed_pace(stage: Stage) -> float | None:
