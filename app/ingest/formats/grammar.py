@@ -211,8 +211,8 @@ _NOT_BEFORE_NAME = frozenset("./?&=%")
 VALUE_UNIT = re.compile(
     r"(?<![\w.:/])(?P<value>\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?)\s?"
     r"(?P<unit>(?:tok|toks|tokens)/s(?:ec)?(?:/gpu)?|(?:it|its|iters?|iterations|steps)/s(?:ec)?"
-    # a step's time: ``s/it``, ``ms/step``, ``12.3 seconds/step``, ``850 ms per iteration``
-    r"|(?:ms|msecs?|milliseconds?|s|secs?|seconds?)(?:/| per )(?:step|it|iter|iteration))(?![\w/])",
+    # a step's time: ``s/it``, ``ms/step``, ``12.3 seconds/step``, ``850 ms per iteration``, ``198.6 ms/batch``
+    r"|(?:ms|msecs?|milliseconds?|s|secs?|seconds?)(?:/| per )(?:step|it|iter|iteration|batch))(?![\w/])",
     re.IGNORECASE,
 )
 # Names that are a unit of time and nothing more: the step's time in that unit.
