@@ -735,6 +735,11 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("crash-hf-ms-swift-issue64-sighup-death-signal-glued-bar.log", T0, T0, "step 2905/25120 · stopped", "stopped",
      {"step": 2905, "total_steps": 25120, "loss": 2.011, "lr": 9.81e-05, "step_seconds": 2.86, "eta_seconds": None,
       "trainer_eta_seconds": None, "data": epoch(1.85)}),
+    # ms-swift's dicts name the step and its total (``'global_step/max_steps': '6/9'``) and the run's mean speed
+    # (``'train_speed(iter/s)': 0.018726``: 53.40 s a step; 5m 20s / 6 = 53.3 s); loss and grad norm 0 throughout
+    ("hf-ms-swift-rldecisionagent-file-error-md-grpo-dicts-global-step-1-to-6-of-9-train-speed-grad-norm-0.log", T0, T0,
+     "step 6/9 · broken", "broken",
+     {"step": 6, "total_steps": 9, "loss": 0.0, "lr": 1.5e-07, "step_seconds": 1 / 0.018726, "data": epoch(0.67)}),
     # glog-prefixed ``completed step: N, seconds: S, …, loss: X, …, perplexity: P``; no total printed; the step's
     # ``seconds: 10.344`` its time as printed, ``Tokens/s/device`` per device (not the perplexity, not ``total_weights``)
     ("maxtext-pr4847-glog-completed-step-profiler.log", T0, "end", "step 3 · …", "measuring",
