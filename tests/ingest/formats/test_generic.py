@@ -95,6 +95,9 @@ GRAMMAR: list[tuple[str, dict[str, Any]]] = [
     ("Step 120: loss 2.31, 12.3 seconds per step", {"step": 120, "loss": 2.31, "step_seconds": 12.3}),
     ("Step 120 - loss 2.31 - 850 ms per iteration", {"step": 120, "loss": 2.31, "step_seconds": 0.85}),
     ("Step 120 loss 2.31 850 milliseconds/step", {"step": 120, "loss": 2.31, "step_seconds": 0.85}),
+    # a batch's time: the step is a batch (``| 198.6 ms/batch``, ``0.42 s/batch``)
+    ("Epoch 3 | Iter 120 | Loss 2.31 | 198.6 ms/batch", {"step": 120, "loss": 2.31, "step_seconds": 0.1986}),
+    ("step 120, loss 2.31, 0.42 sec/batch", {"step": 120, "loss": 2.31, "step_seconds": 0.42}),
     ("training step 120 | learning rate 1.0E-04 | tokens/sec 12,500", {"lr": 1e-4, "tokens_per_second": 12500}),
     ("step 120 loss 2.3 tok/s/gpu 900", {"tokens_per_second": 900, "per_device": True}),
     ("step 120 loss 2.3 eta 1:02:03", {"trainer_eta_seconds": 3723}),
