@@ -95,6 +95,14 @@ GRAMMAR: list[tuple[str, dict[str, Any]]] = [
     ("Step 120: loss 2.31, 12.3 seconds per step", {"step": 120, "loss": 2.31, "step_seconds": 12.3}),
     ("Step 120 - loss 2.31 - 850 ms per iteration", {"step": 120, "loss": 2.31, "step_seconds": 0.85}),
     ("Step 120 loss 2.31 850 milliseconds/step", {"step": 120, "loss": 2.31, "step_seconds": 0.85}),
+    # a total printed with ``of`` (``epoch 3 of 20, step 120 of 500``)
+    ("epoch 3 of 20, step 120 of 500, loss = 1.25", {"step": 120, "total_steps": 500, "epoch": 3, "loss": 1.25}),
+    # the mean squared error a line names alone is its loss; beside a ``loss`` it is not
+    ("Epoch: [2/50] step: [4/10] time: 0.5s, mse: 0.321", {"loss": 0.321, "step_seconds": 0.5}),
+    ("step 40, loss: 0.25, mse: 0.125", {"loss": 0.25}),
+    # the run's clock as ``time elapsed`` in hours, minutes and seconds, the time left beside it
+    ("epoch 2 | batch 300 | loss: 0.125 | time elapsed: 00h05m00s | time left: 01h00m00s",
+     {"step": 300, "elapsed_seconds": 300.0, "trainer_eta_seconds": 3600.0}),
     # a batch's time: the step is a batch (``| 198.6 ms/batch``, ``0.42 s/batch``)
     ("Epoch 3 | Iter 120 | Loss 2.31 | 198.6 ms/batch", {"step": 120, "loss": 2.31, "step_seconds": 0.1986}),
     ("step 120, loss 2.31, 0.42 sec/batch", {"step": 120, "loss": 2.31, "step_seconds": 0.42}),
