@@ -123,6 +123,9 @@ _PATH_RATE = re.compile(rf"(?<![\w/])((?:[A-Za-z]\w{{0,30}}/){{0,3}}fps(?:/\w{{1
 # A bar drawn without tqdm's brackets (ultralytics' ``100% ━━━━━━━━━━━━ 8/8 4.6it/s 1.7s``): count, rate, seconds so far.
 # A tqdm bar whose format ends at its count and elapsed clock: ``100%|██████████| 1849/1849 13:15`` (YOLOv5 since 7.0).
 _ELAPSED_BAR = re.compile(r"\d{1,3}%\|[^|]{0,200}\| ?(\d{1,12})/(\d{1,12}) (\d{1,3}:\d\d(?::\d\d)?)")
+# tqdm's bar cut at the terminal's width after its elapsed clock (``5777/5777 [14:35<00:00,  6.``): its count and clock
+# (whole: the ``<`` after it), its rate lost
+_CUT_BAR = re.compile(r"\d{1,3}%\|[^|]{0,200}\| ?(\d{1,12})/(\d{1,12}) \[(\d{1,3}:\d\d(?::\d\d)?)<[^\]]{0,40}")
 ELAPSED_MEAN_NOTE = "the bar's elapsed time over its count"
 _PLAIN_BAR = re.compile(r"^(?:\d{1,3}% )?[━─╸╺]{1,200} (\d{1,12})/(\d{1,12}) (\d{1,9}(?:\.\d+)?)(it/s|s/it) (\d{1,7}(?:\.\d+)?)s$")
 # A rule of dash runs under a table's header (three columns at least), and the numbers in its rows.
@@ -1074,7 +1077,8 @@ class GenericParser(StepLines[_Line]):
                     names[names.index("total")] = "total_loss"  # an older YOLO's sum of its losses' parts
                 pairs_text = " | ".join(f"{name}: {value}" for name, value in zip(names, values, strict=True))
                 self._row_parts = _loss_parts(names, values)
-                # (a bar after the row, when whole: its count and rate; one cut at the terminal's width is dropped)
+                # (a bar after the row, when whole: its count and rate; one cut at the terminal's width before its clock
+                # is dropped)
                 whole_bar = bool(rest) and "]" in rest[0] and "/" in rest[0]
                 if rest and not whole_bar:
                     # ultralytics' own bar since 8.3 (``100% ━━━━━━━━━━━━ 8/8 4.6it/s 1.7s``): as tqdm's, whole
@@ -1083,9 +1087,10 @@ class GenericParser(StepLines[_Line]):
                         n, m, rate, unit, elapsed = drawn.groups()
                         whole = int(float(elapsed))  # (tqdm's clock keeps whole seconds)
                         return f"{pairs_text} {n}/{m} [{whole // 60:02d}:{whole % 60:02d}, {rate}{unit}]"
-                    timed = _ELAPSED_BAR.fullmatch(rest[0].strip())
+                    timed = _ELAPSED_BAR.fullmatch(rest[0].strip()) or _CUT_BAR.fullmatch(rest[0].strip())
                     if timed is not None:
-                        # YOLOv5's bar since its format printed no rate (``100%|██████████| 1849/1849 13:15``)
+                        # YOLOv5's bar since its format printed no rate (``100%|██████████| 1849/1849 13:15``), or a bar
+                        # whose rate the terminal's width cut: its count, and its clock over it
                         return f"{pairs_text} {timed.group(1)}/{timed.group(2)} [{timed.group(3)}]"
                 return pairs_text + (" " + rest[0] if whole_bar else "")
         if 3 <= len(cells) <= _TABLE_COLUMNS and ("  " in s or "\t" in s) and all(_SPACED_NAME.fullmatch(c) for c in cells):
@@ -1967,9 +1972,11 @@ def _bar(m: re.Match[str]) -> _Bar:
         seconds = rate if m.group("unit") == "s/it" else 1.0 / rate
     remain = m.group("remain")
     elapsed = clock_seconds(m.group("elapsed"))
-    if seconds is None and remain is None and m.group("unit") is None and elapsed and step > 0:
-        # A bar that prints its elapsed time alone (YOLOv5's ``1849/1849 13:15``, read as ``[13:15]``): its mean step
-        return _Bar(step, total, elapsed / step, elapsed, None, seconds_note=ELAPSED_MEAN_NOTE)
+    if seconds is None and (remain is None or m.group("cut") is not None) and m.group("unit") is None and elapsed and step > 0:
+        # A bar that prints its elapsed time alone (YOLOv5's ``1849/1849 13:15``, read as ``[13:15]``), or whose rate a
+        # terminal's width cut (``5777/5777 [14:35<00:00,  6.``): its mean step
+        return _Bar(step, total, elapsed / step, elapsed, clock_seconds(remain) if remain else None,
+                    seconds_note=ELAPSED_MEAN_NOTE)
     return _Bar(step, total, seconds, elapsed, clock_seconds(remain) if remain else None)
 
 
