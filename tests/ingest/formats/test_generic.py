@@ -1340,6 +1340,17 @@ def test_an_rsl_rl_iteration_is_timed_by_its_collection_and_learning() -> None:
     assert (got.step, got.total_steps, got.step_seconds, got.loss) == (7, 100, 0.75, -0.01)
 
 
+def test_a_row_s_bar_cut_after_its_clock_gives_its_count_and_its_clock_over_it() -> None:
+    # composed: ultralytics' row whose bar the terminal's width cut inside its rate (``6.``): 800 batches in 2:00 (the
+    # ``<`` after it shows the clock whole), 120 s / 800 = 0.15 s a batch; one cut inside its clock gives no time
+    header = "      Epoch    GPU_mem   box_loss   cls_loss   dfl_loss  Instances       Size"
+    row = "      4/50      1.50G      0.612      0.301      0.812         28        640: 100%|██████████| 800/800 [02:00<00:00,  6."
+    (got,) = steps([header, row])
+    assert (got.step, got.epoch, got.epoch_total, got.step_seconds, got.elapsed_seconds) == (800, 4.0, 50, 0.15, 120.0)
+    (cut,) = steps([header, row.split("[")[0] + "[02:0"])
+    assert (cut.step, cut.epoch, cut.step_seconds) == (4, 4.0, None)
+
+
 def test_ultralytics_bar_without_brackets_gives_its_count_and_rate() -> None:
     # composed in ultralytics' 8.3 shape: the row under its header, then its own bar (no tqdm brackets)
     header = "      Epoch    GPU_mem   box_loss   cls_loss   dfl_loss  Instances       Size"
