@@ -92,6 +92,9 @@ _SCORE_WORDS = frozenset({"acc", "accuracy", "f1", "bleu", "rouge", "auc", "prec
 # Times that are no figure of the run's pace: an epoch's and an evaluation's (their own classes), the loader's share
 # of the iteration time beside it (``data_time``).
 _NOT_TIMES = frozenset({"epoch", "eval", "data", "last"})  # (detectron2's ``last_time``: the last iteration's again)
+# Words that make a figure the run's running minimum or maximum so far, when they lead its name (``Min_val_loss``,
+# ``max_val_acc``): no evaluation's figure of its own.
+_EXTREMES = frozenset({"min", "max", "minimum", "maximum", "lowest", "highest"})
 # Words that keep a figure a training one, whatever else its name says (``Train Acc``).
 _TRAINING_WORDS = frozenset({"train", "training"})
 _UNIT_SECONDS = {"ms": 0.001, "s": 1.0, "sec": 1.0, "secs": 1.0, "seconds": 1.0}
@@ -118,6 +121,8 @@ def kin_of(name: str, unit: str | None) -> Kin | None:
         return Kin.EPISODES
     if words & _TRAINING_WORDS:
         return None
+    if name.split(" ")[0] in _EXTREMES:
+        return None  # a running extreme, not this evaluation's figure (DMRGCN's ``Min_val_loss: 10000000000.0`` sentinel)
     if words & EVAL_WORDS or _MAP.match(name):
         return Kin.EVAL
     return None

@@ -808,8 +808,10 @@ class GenericParser(StepLines[_Line]):
                     line.counters = _counted(counters)
                 return Kind.FULL, line
             if self._last is not None and _EVAL_START.match(head):
-                # (a validation's own bar after training steps, Lightning's ``Validating:  40%|…| 4/10``: a pause)
-                return Kind.FULL, _Line("evaluating", at, bar=_bar(bar), text=s)
+                # (a validation's own bar after training steps, Lightning's ``Validating:  40%|…| 4/10``: a pause; the
+                # loss its description prints once full, ``Valid Epoch: 20 Loss: nan: 100%|…| 660/660``, is its result)
+                losses = [r for r in readings if r.field in (Field.LOSS, Field.EVAL_LOSS)]
+                return Kind.FULL, _Line("evaluating", at, losses[:1], bar=_bar(bar), text=s)
             return Kind.OTHER, None
         other = _other_bar(s, at)
         if other is not None:
@@ -1239,6 +1241,8 @@ class GenericParser(StepLines[_Line]):
             events.append(TrainingPause(at=line.at, reason="checkpoint"))
         elif line.what == "evaluating":
             events.append(TrainingPause(at=line.at, reason="evaluation", batches=line.bar.total if line.bar else None))
+            if line.readings and line.bar is not None and line.bar.total is not None and line.bar.step >= line.bar.total:
+                events.append(EvalResult(at=line.at, name="val_loss", value=line.readings[0].value, step=None))
         elif line.what == "checkpoint" and line.checkpoint is not None:
             epoch_at, global_step, name, value, saved = line.checkpoint
             self._checkpoint_at = (epoch_at, global_step)

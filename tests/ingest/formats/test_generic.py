@@ -1340,6 +1340,17 @@ def test_an_rsl_rl_iteration_is_timed_by_its_collection_and_learning() -> None:
     assert (got.step, got.total_steps, got.step_seconds, got.loss) == (7, 100, 0.75, -0.01)
 
 
+def test_a_full_validation_bar_s_loss_is_the_evaluation_s() -> None:
+    # composed in DMRGCN's shape: a training bar, then the validation's own bar with its loss in its description; only
+    # the full bar's is its result (a bar part way is the running loss of the batches so far)
+    train = "Train Epoch: 3 Loss: 0.4125: 100%|██████████| 200/200 [00:10<00:00, 20.00it/s]"
+    part = "Valid Epoch: 3 Loss: 0.9000: 50%|█████     | 25/50 [00:01<00:01, 25.00it/s]"
+    full = "Valid Epoch: 3 Loss: 0.7500: 100%|██████████| 50/50 [00:02<00:00, 25.00it/s]"
+    assert evaluations([train, part]) == []
+    assert evaluations([train, part, full]) == [("val_loss", 0.75)]
+    assert [s.loss for s in steps([train, part, full])] == [0.4125]
+
+
 def test_a_row_s_bar_cut_after_its_clock_gives_its_count_and_its_clock_over_it() -> None:
     # composed: ultralytics' row whose bar the terminal's width cut inside its rate (``6.``): 800 batches in 2:00 (the
     # ``<`` after it shows the clock whole), 120 s / 800 = 0.15 s a batch; one cut inside its clock gives no time

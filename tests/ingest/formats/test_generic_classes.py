@@ -175,6 +175,14 @@ def test_only_a_plural_count_of_episodes_is_the_run_s_episodes(name: str, kin: K
     assert kin_of(name, None) is kin
 
 
+@pytest.mark.parametrize(("name", "kin"), [("val acc", Kin.EVAL), ("max val acc", None), ("min val loss", None),
+                                          ("min val epoch", None)])
+def test_a_running_extreme_is_no_evaluation_s_figure(name: str, kin: Kin | None) -> None:
+    """DMRGCN prints ``Min_val_epoch: -1, Min_val_loss: 10000000000.0`` (no minimum yet) after each evaluation: the
+    run's extreme so far, not this evaluation's figure."""
+    assert kin_of(name, None) is kin
+
+
 def test_the_dgl_run_s_average_epoch_time_is_its_end() -> None:
     end = ending("Avg epoch time: 7.1649203109741215")
     assert end is not None and end.said and not end.early
