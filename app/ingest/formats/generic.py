@@ -71,6 +71,7 @@ from .scalar_prints import scalar_print, scalars_inside
 from .series import MIN_RECORDS, SeriesWindow
 from .series import Record as SeriesRecord
 from .tagged_scalars import TaggedScalars, tagged
+from .tree_summaries import TreeSummary
 from .vertical_records import VerticalRecord, vertical_start
 from .yolo_rows import headerless_columns
 
@@ -349,6 +350,7 @@ class GenericParser(StepLines[_Line]):
         self._epoch_header: Reading | None = None  # an epoch said alone on the line above, no step read under it yet
         self._evaluation_next = False  # an ``Evaluation:`` heading was read: the next record is its
         self._columns: list[str] = []  # a comma-separated table's header row, for the rows under it
+        self._tree = TreeSummary()  # an epoch's summary drawn as a tree (tree_summaries.py)
         self._bare_times: list[float] = []  # the last bare ``time`` durations read, oldest first
         self._time_is_clock = False  # … found to be the run's clock, not a step's time
         self._tokens_at: tuple[int, float] | None = None  # (step, running token count) last read
@@ -426,6 +428,14 @@ class GenericParser(StepLines[_Line]):
                 self.emit(line, events)
 
     def _classify_piece(self, text: str) -> tuple[Kind, _Line | None]:
+        if self._tree.reading or TreeSummary.maybe(text):
+            branch = self._tree.read(text.rstrip())
+            if branch is not None:
+                # (super-gradients' epoch summary drawn as a tree: a validation stage's figure, this epoch's evaluation)
+                name, value = branch
+                return Kind.FULL, _Line("tie", None, text=text, named=(Named(Kin.EVAL, normalise(name), value, name),))
+            if self._tree.reading:
+                return Kind.FULL, None  # (a stage's name, a training figure, a figure's history: no record)
         head = text.lstrip()[:1]
         if head in _BOX_ROW or (head in _BOX_BORDER and self._box):
             # A box-drawn table (``│ Global Step: 51/1000 │ … │`` between ``├──…`` borders): its rows,

@@ -1351,6 +1351,29 @@ def test_a_full_validation_bar_s_loss_is_the_evaluation_s() -> None:
     assert [s.loss for s in steps([train, part, full])] == [0.4125]
 
 
+# An epoch's summary drawn as a tree, composed in super-gradients' shape (a stage a branch, each figure's history
+# under it): only the validation stage's own figures are the evaluation's
+TREE = ["Train epoch 2: 100%|██████████| 40/40 [00:20<00:00,  2.00it/s, YoloLoss/loss=1.5, gpu_mem=4.1]",
+        "SUMMARY OF EPOCH 2",
+        "├── Training",
+        "│   ├── Yololoss/loss = 1.4875",
+        "│   │   ├── Best until now = 1.4875 (↘ -0.1)",
+        "│   │   └── Epoch N-1      = 1.5875 (↘ -0.1)",
+        "└── Validation",
+        "    ├── Map@0.50 = 0.4125",
+        "    │   ├── Best until now = 0.5 (↘ -0.0875)",
+        "    │   └── Epoch N-1      = 0.375 (↗ 0.0375)",
+        "    └── Yololoss/loss = 2.25",
+        "        └── Best until now = 2.0 (↗ 0.25)",
+        ""]
+
+
+def test_an_epoch_summary_tree_s_validation_figures_are_the_evaluation() -> None:
+    assert evaluations(TREE) == [("mAP@0.50", 0.4125), ("yololoss_loss", 2.25)]
+    # the training stage's figure and every figure's history are not read; the step is the bar's
+    assert [(s.step, s.epoch, s.loss) for s in steps(TREE)] == [(40, 2.0, 1.5)]
+
+
 def test_a_row_s_bar_cut_after_its_clock_gives_its_count_and_its_clock_over_it() -> None:
     # composed: ultralytics' row whose bar the terminal's width cut inside its rate (``6.``): 800 batches in 2:00 (the
     # ``<`` after it shows the clock whole), 120 s / 800 = 0.15 s a batch; one cut inside its clock gives no time
