@@ -60,6 +60,21 @@ def test_a_clock_that_goes_back_starts_its_span_again() -> None:
     assert speed_parts(stage, RunFacts()) == ["step 1.00 s (worked out: the trainer's clock, 10.00 s over 10 steps)"]
 
 
+def test_a_clock_of_whole_seconds_that_has_not_moved_times_no_step(tmp_path: Path) -> None:
+    """Composed in Lightning's non-terminal bars (SageMaker's capture): two epochs of 2 batches within the bar's first
+    second, ``[00:00<…``. The clock's 0 s over the steps says they took under a second, not 0 ms: no step time is
+    worked out from it, and no 0 ms is measured."""
+    lines = ["Epoch 0:  50% 1/2 [00:00<00:00,  6.54it/s, loss=2.29]",
+             "Epoch 0: 100% 2/2 [00:00<00:00, 12.05it/s, loss=2.29]",
+             "Epoch 1:   0% 0/2 [00:00<?, ?it/s, loss=2.29]"]
+    details = read_at(tmp_path, lines)["details"]
+    assert not any(" 0 ms" in line for line in details), details
+    stage = Stage(name="train", latest=TrainStep(at=None, stage="train", step=2), step_time=None)
+    for step, clock in ((1, 0.0), (2, 0.0)):
+        stage.note_clock(step, clock)
+    assert speed_parts(stage, RunFacts()) == []
+
+
 def test_an_epoch_s_printed_time_is_no_log_without_time(tmp_path: Path) -> None:
     """DGL's GraphSAGE example (SijingYu/GraphSAGE_MultiGPU, loss.md): two step lines an epoch, each epoch's
     ``Epoch Time(s):`` after its last, then ``Avg epoch time``. No step's time is printed: the rate line says the

@@ -503,6 +503,8 @@ def clock_step_seconds(stage: Stage) -> tuple[float, float, int] | None:
     if stage.clock_from is None or stage.clock_to is None:
         return None
     (start, began), (end, now) = stage.clock_from, stage.clock_to
+    if now <= began:
+        return None  # (a clock of whole seconds that has not moved: the steps took less than one, not none)
     return (now - began) / (end - start), now - began, end - start
 
 
