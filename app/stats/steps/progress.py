@@ -480,6 +480,7 @@ class StepProgress:
                 stage.line_durations.append(seconds)
                 stage.covered.append(covered)
                 stage.ended_wait.append(waited)
+                stage.evaluated_last = evaluated
             if event.row_group is not None:
                 self._row_groups(stage, previous, event, covered)
         stage.lines += 1
