@@ -1135,7 +1135,9 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # batches 200 -> 500 (read from the third repeat) at 19:06:57 -> 19:17:22: 625 s for 300 batches
     ("generic-st-gcn-data-len-issue1-dated-training-epoch-80-tab-batch-0-to-500-of-589-done-loss-lr-then-mean-loss-eval.log",
      T0, "end", "epoch 80 · 500/589 in the epoch · 1.7k steps/h", "training",
-     {"step": 500, "total_steps": 589, "loss": 4.1611, "step_seconds": 625 / 300, "data": epoch(80)}),
+     {"step": 500, "total_steps": 589, "loss": 4.1611, "step_seconds": 625 / 300, "data": epoch(80),
+      # its evaluation after the epoch, ``Mean test loss of 296 batches: 4.106204550008516.`` (296 no figure)
+      "eval": {"test_loss": {"value": 4.106204550008516, "step": None}}}),
     # the run's step that ticks by 4 with its fixed 100000, not ``episode steps: 4``; 306 steps per second printed
     ("generic-keras-rl-issue51-numbered-steps-18080-to-18092-of-100000-episode-3691-to-3694-episode-steps-4.log", T0, "end",
      "step 18092/100000 · …", "measuring", {"step": 18092, "total_steps": 100000, "loss": 0.044392, "step_seconds": 1 / 306}),
@@ -1512,7 +1514,7 @@ GENERIC_READ = {
     "generic-lightning-issue11471-pre-html-escaped-bar-epoch-80-10-of-15.log": "step, total, epoch, loss, step time, elapsed, ETA",
     "generic-verse-medical-issue31-time-of-day-prefix-train-iter-loss-net-nan.log": "step, loss, step time",
     "generic-st-gcn-data-len-issue1-dated-training-epoch-80-tab-batch-0-to-500-of-589-done-loss-lr-then-mean-loss-eval.log":
-        "step, total, epoch, loss, lr",
+        "step, total, epoch, loss, lr, eval",
     "generic-keras-rl-issue51-numbered-steps-18080-to-18092-of-100000-episode-3691-to-3694-episode-steps-4.log":
         "step, total, loss, step time",
     "generic-paddle-book-cifar-readme-pass-0-batch-0-to-300-cost-classification-error-dots-then-test-with-pass-0.log": "step, epoch, loss",

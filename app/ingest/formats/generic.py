@@ -204,6 +204,10 @@ _EPOCH_POSITION = re.compile(r"(?i)\bepoch:?\s*(\d{1,9}):?(?:\s*\|)?\s+(\d{1,12}
 # A record that says it evaluates on a data set (fairseq's ``| epoch 001 | valid on 'valid' subset | loss 5.41 | …``).
 # The epoch's mean training loss said alone (``Train Error: Avg loss: 0.232530``, ``Train set: Average loss: 0.2325``).
 _TRAIN_AVERAGE = re.compile(rf"(?i)^train(?:ing)?(?: set| error| epoch)?:\s*(?:avg|average|mean)[ _]loss:\s*({NUM})\s*,?\s*$")
+# An evaluation's mean loss named with what it was taken over: ``Mean test loss of 296 batches: 4.106204550008516.``
+_EVAL_LOSS_OVER = re.compile(
+    rf"(?i)(?:^|[\s\]])(?:mean |average |avg )?(test|val|valid|validation|eval|evaluation) loss of \d{{1,9}} [a-z]{{1,20}}"
+    rf"\s?[:=]\s?({NUM})\.?$")
 _JSON_STATS = "json_stats: "  # Detectron's (Caffe2) training stats, one JSON record a logging period
 _EVAL_ON = re.compile(r"(?i)\b(?:" + "|".join(sorted(EVAL_WORDS)) + r")\s+on\s+['\"]?\w")
 # An evaluation named as the record's stage after its position, its figures after the colon (icefall's ``Epoch 1,
@@ -746,6 +750,13 @@ class GenericParser(StepLines[_Line]):
                 # The epoch's mean training loss on a line of its own, as the PyTorch examples print their test set's
                 # (``Train Error: Avg loss: 0.232530``, ``Train set: Average loss: 0.2325``): shown beside the evaluation's
                 return Kind.FULL, _Line("eval", at, [Reading(Field.EVAL_LOSS, "train avg loss", mean_loss)], text=s)
+        if " loss of " in s:
+            over = _EVAL_LOSS_OVER.search(s)
+            if over is not None and (mean_loss := number(over.group(2))) is not None:
+                # An evaluation's mean loss named with what it was taken over (ST-GCN's ``Mean test loss of 296 batches:
+                # 4.106204550008516.``): the evaluation's loss; its count of batches is no figure
+                return Kind.FULL, _Line("eval", at, [Reading(Field.EVAL_LOSS, f"{over.group(1).lower()} loss", mean_loss)],
+                                        text=s)
         if len(s) <= 40 and _EVAL_HEADING.match(s):
             self._evaluation_next = True  # ``Evaluation:`` on a line of its own: its figures follow
             return Kind.FULL, None

@@ -1340,6 +1340,14 @@ def test_an_rsl_rl_iteration_is_timed_by_its_collection_and_learning() -> None:
     assert (got.step, got.total_steps, got.step_seconds, got.loss) == (7, 100, 0.75, -0.01)
 
 
+def test_an_evaluation_s_mean_loss_named_with_what_it_was_taken_over() -> None:
+    # composed in ST-GCN's processor's words: the mean test loss over the test batches is the evaluation's loss (the
+    # count of batches no figure); a training mean so named is not an evaluation
+    step = "[ Mon Jan  1 10:00:00 2024 ] \tBatch(100/200) done. Loss: 2.5000  lr:0.100000"
+    assert evaluations([step, "[ Mon Jan  1 10:05:00 2024 ] \tMean test loss of 40 batches: 1.75."]) == [("test_loss", 1.75)]
+    assert evaluations([step, "Mean training loss of 200 batches: 2.25."]) == []
+
+
 def test_a_full_validation_bar_s_loss_is_the_evaluation_s() -> None:
     # composed in DMRGCN's shape: a training bar, then the validation's own bar with its loss in its description; only
     # the full bar's is its result (a bar part way is the running loss of the batches so far)
