@@ -71,6 +71,7 @@ from .scalar_prints import scalar_print, scalars_inside
 from .series import MIN_RECORDS, SeriesWindow
 from .series import Record as SeriesRecord
 from .tagged_scalars import TaggedScalars, tagged
+from .tree_summaries import TreeSummary
 from .vertical_records import VerticalRecord, vertical_start
 from .yolo_rows import headerless_columns
 
@@ -123,6 +124,9 @@ _PATH_RATE = re.compile(rf"(?<![\w/])((?:[A-Za-z]\w{{0,30}}/){{0,3}}fps(?:/\w{{1
 # A bar drawn without tqdm's brackets (ultralytics' ``100% ━━━━━━━━━━━━ 8/8 4.6it/s 1.7s``): count, rate, seconds so far.
 # A tqdm bar whose format ends at its count and elapsed clock: ``100%|██████████| 1849/1849 13:15`` (YOLOv5 since 7.0).
 _ELAPSED_BAR = re.compile(r"\d{1,3}%\|[^|]{0,200}\| ?(\d{1,12})/(\d{1,12}) (\d{1,3}:\d\d(?::\d\d)?)")
+# tqdm's bar cut at the terminal's width after its elapsed clock (``5777/5777 [14:35<00:00,  6.``): its count and clock
+# (whole: the ``<`` after it), its rate lost
+_CUT_BAR = re.compile(r"\d{1,3}%\|[^|]{0,200}\| ?(\d{1,12})/(\d{1,12}) \[(\d{1,3}:\d\d(?::\d\d)?)<[^\]]{0,40}")
 ELAPSED_MEAN_NOTE = "the bar's elapsed time over its count"
 _PLAIN_BAR = re.compile(r"^(?:\d{1,3}% )?[━─╸╺]{1,200} (\d{1,12})/(\d{1,12}) (\d{1,9}(?:\.\d+)?)(it/s|s/it) (\d{1,7}(?:\.\d+)?)s$")
 # A rule of dash runs under a table's header (three columns at least), and the numbers in its rows.
@@ -143,7 +147,7 @@ _STAGE_POSITION = re.compile(r"\[([A-Za-z]{1,12}):\s?(\d{1,9}),\s{1,4}(\d{1,12})
 # A position in the epoch printed beside the run's own step (its count, the epoch's total), kept as figures.
 IN_EPOCH, EPOCH_STEPS = "epoch/step", "epoch/steps"
 # A step record that may carry a figure of a name class (a rate's, an evaluation's): the cheap test first.
-_BESIDE_HINT = re.compile(r"(?i)fps|/s|samples|examples|timesteps|reward|[ _]time\b|\b(?:val|valid|test|eval|m?ap)\w*\b")
+_BESIDE_HINT = re.compile(r"(?i)fps|/s|samples|examples|timesteps|episodes|reward|[ _]time\b|\b(?:val|valid|test|eval|m?ap)\w*\b")
 # The timing a line under a step may print alone, and the step's field each amends.
 _TIMING_FIELDS = {Field.STEP_TIME: "step_seconds", Field.ELAPSED: "elapsed_seconds", Field.ITS: "its",
                   Field.TOKENS_PER_SECOND: "tokens_per_second"}
@@ -200,6 +204,10 @@ _EPOCH_POSITION = re.compile(r"(?i)\bepoch:?\s*(\d{1,9}):?(?:\s*\|)?\s+(\d{1,12}
 # A record that says it evaluates on a data set (fairseq's ``| epoch 001 | valid on 'valid' subset | loss 5.41 | …``).
 # The epoch's mean training loss said alone (``Train Error: Avg loss: 0.232530``, ``Train set: Average loss: 0.2325``).
 _TRAIN_AVERAGE = re.compile(rf"(?i)^train(?:ing)?(?: set| error| epoch)?:\s*(?:avg|average|mean)[ _]loss:\s*({NUM})\s*,?\s*$")
+# An evaluation's mean loss named with what it was taken over: ``Mean test loss of 296 batches: 4.106204550008516.``
+_EVAL_LOSS_OVER = re.compile(
+    rf"(?i)(?:^|[\s\]])(?:mean |average |avg )?(test|val|valid|validation|eval|evaluation) loss of \d{{1,9}} [a-z]{{1,20}}"
+    rf"\s?[:=]\s?({NUM})\.?$")
 _JSON_STATS = "json_stats: "  # Detectron's (Caffe2) training stats, one JSON record a logging period
 _EVAL_ON = re.compile(r"(?i)\b(?:" + "|".join(sorted(EVAL_WORDS)) + r")\s+on\s+['\"]?\w")
 # An evaluation named as the record's stage after its position, its figures after the colon (icefall's ``Epoch 1,
@@ -346,6 +354,7 @@ class GenericParser(StepLines[_Line]):
         self._epoch_header: Reading | None = None  # an epoch said alone on the line above, no step read under it yet
         self._evaluation_next = False  # an ``Evaluation:`` heading was read: the next record is its
         self._columns: list[str] = []  # a comma-separated table's header row, for the rows under it
+        self._tree = TreeSummary()  # an epoch's summary drawn as a tree (tree_summaries.py)
         self._bare_times: list[float] = []  # the last bare ``time`` durations read, oldest first
         self._time_is_clock = False  # … found to be the run's clock, not a step's time
         self._tokens_at: tuple[int, float] | None = None  # (step, running token count) last read
@@ -423,6 +432,14 @@ class GenericParser(StepLines[_Line]):
                 self.emit(line, events)
 
     def _classify_piece(self, text: str) -> tuple[Kind, _Line | None]:
+        if self._tree.reading or TreeSummary.maybe(text):
+            branch = self._tree.read(text.rstrip())
+            if branch is not None:
+                # (super-gradients' epoch summary drawn as a tree: a validation stage's figure, this epoch's evaluation)
+                name, value = branch
+                return Kind.FULL, _Line("tie", None, text=text, named=(Named(Kin.EVAL, normalise(name), value, name),))
+            if self._tree.reading:
+                return Kind.FULL, None  # (a stage's name, a training figure, a figure's history: no record)
         head = text.lstrip()[:1]
         if head in _BOX_ROW or (head in _BOX_BORDER and self._box):
             # A box-drawn table (``│ Global Step: 51/1000 │ … │`` between ``├──…`` borders): its rows,
@@ -733,6 +750,13 @@ class GenericParser(StepLines[_Line]):
                 # The epoch's mean training loss on a line of its own, as the PyTorch examples print their test set's
                 # (``Train Error: Avg loss: 0.232530``, ``Train set: Average loss: 0.2325``): shown beside the evaluation's
                 return Kind.FULL, _Line("eval", at, [Reading(Field.EVAL_LOSS, "train avg loss", mean_loss)], text=s)
+        if " loss of " in s:
+            over = _EVAL_LOSS_OVER.search(s)
+            if over is not None and (mean_loss := number(over.group(2))) is not None:
+                # An evaluation's mean loss named with what it was taken over (ST-GCN's ``Mean test loss of 296 batches:
+                # 4.106204550008516.``): the evaluation's loss; its count of batches is no figure
+                return Kind.FULL, _Line("eval", at, [Reading(Field.EVAL_LOSS, f"{over.group(1).lower()} loss", mean_loss)],
+                                        text=s)
         if len(s) <= 40 and _EVAL_HEADING.match(s):
             self._evaluation_next = True  # ``Evaluation:`` on a line of its own: its figures follow
             return Kind.FULL, None
@@ -805,8 +829,10 @@ class GenericParser(StepLines[_Line]):
                     line.counters = _counted(counters)
                 return Kind.FULL, line
             if self._last is not None and _EVAL_START.match(head):
-                # (a validation's own bar after training steps, Lightning's ``Validating:  40%|…| 4/10``: a pause)
-                return Kind.FULL, _Line("evaluating", at, bar=_bar(bar), text=s)
+                # (a validation's own bar after training steps, Lightning's ``Validating:  40%|…| 4/10``: a pause; the
+                # loss its description prints once full, ``Valid Epoch: 20 Loss: nan: 100%|…| 660/660``, is its result)
+                losses = [r for r in readings if r.field in (Field.LOSS, Field.EVAL_LOSS)]
+                return Kind.FULL, _Line("evaluating", at, losses[:1], bar=_bar(bar), text=s)
             return Kind.OTHER, None
         other = _other_bar(s, at)
         if other is not None:
@@ -1074,7 +1100,8 @@ class GenericParser(StepLines[_Line]):
                     names[names.index("total")] = "total_loss"  # an older YOLO's sum of its losses' parts
                 pairs_text = " | ".join(f"{name}: {value}" for name, value in zip(names, values, strict=True))
                 self._row_parts = _loss_parts(names, values)
-                # (a bar after the row, when whole: its count and rate; one cut at the terminal's width is dropped)
+                # (a bar after the row, when whole: its count and rate; one cut at the terminal's width before its clock
+                # is dropped)
                 whole_bar = bool(rest) and "]" in rest[0] and "/" in rest[0]
                 if rest and not whole_bar:
                     # ultralytics' own bar since 8.3 (``100% ━━━━━━━━━━━━ 8/8 4.6it/s 1.7s``): as tqdm's, whole
@@ -1083,9 +1110,10 @@ class GenericParser(StepLines[_Line]):
                         n, m, rate, unit, elapsed = drawn.groups()
                         whole = int(float(elapsed))  # (tqdm's clock keeps whole seconds)
                         return f"{pairs_text} {n}/{m} [{whole // 60:02d}:{whole % 60:02d}, {rate}{unit}]"
-                    timed = _ELAPSED_BAR.fullmatch(rest[0].strip())
+                    timed = _ELAPSED_BAR.fullmatch(rest[0].strip()) or _CUT_BAR.fullmatch(rest[0].strip())
                     if timed is not None:
-                        # YOLOv5's bar since its format printed no rate (``100%|██████████| 1849/1849 13:15``)
+                        # YOLOv5's bar since its format printed no rate (``100%|██████████| 1849/1849 13:15``), or a bar
+                        # whose rate the terminal's width cut: its count, and its clock over it
                         return f"{pairs_text} {timed.group(1)}/{timed.group(2)} [{timed.group(3)}]"
                 return pairs_text + (" " + rest[0] if whole_bar else "")
         if 3 <= len(cells) <= _TABLE_COLUMNS and ("  " in s or "\t" in s) and all(_SPACED_NAME.fullmatch(c) for c in cells):
@@ -1234,6 +1262,8 @@ class GenericParser(StepLines[_Line]):
             events.append(TrainingPause(at=line.at, reason="checkpoint"))
         elif line.what == "evaluating":
             events.append(TrainingPause(at=line.at, reason="evaluation", batches=line.bar.total if line.bar else None))
+            if line.readings and line.bar is not None and line.bar.total is not None and line.bar.step >= line.bar.total:
+                events.append(EvalResult(at=line.at, name="val_loss", value=line.readings[0].value, step=None))
         elif line.what == "checkpoint" and line.checkpoint is not None:
             epoch_at, global_step, name, value, saved = line.checkpoint
             self._checkpoint_at = (epoch_at, global_step)
@@ -1645,6 +1675,8 @@ class GenericParser(StepLines[_Line]):
                 rates.append(_rate_figure(named))
             elif named.kin is Kin.TIMESTEPS:
                 rates.append((ENV_TIMESTEPS, named.value))
+            elif named.kin is Kin.EPISODES:
+                rates.append((TOTAL_PART + "episodes", named.value))
             elif named.kin is Kin.REWARD:
                 rates.append(("reward", named.value))
             elif named.kin is Kin.TIME and not (named.name == "time" and step_seconds is not None):
@@ -1965,9 +1997,11 @@ def _bar(m: re.Match[str]) -> _Bar:
         seconds = rate if m.group("unit") == "s/it" else 1.0 / rate
     remain = m.group("remain")
     elapsed = clock_seconds(m.group("elapsed"))
-    if seconds is None and remain is None and m.group("unit") is None and elapsed and step > 0:
-        # A bar that prints its elapsed time alone (YOLOv5's ``1849/1849 13:15``, read as ``[13:15]``): its mean step
-        return _Bar(step, total, elapsed / step, elapsed, None, seconds_note=ELAPSED_MEAN_NOTE)
+    if seconds is None and (remain is None or m.group("cut") is not None) and m.group("unit") is None and elapsed and step > 0:
+        # A bar that prints its elapsed time alone (YOLOv5's ``1849/1849 13:15``, read as ``[13:15]``), or whose rate a
+        # terminal's width cut (``5777/5777 [14:35<00:00,  6.``): its mean step
+        return _Bar(step, total, elapsed / step, elapsed, clock_seconds(remain) if remain else None,
+                    seconds_note=ELAPSED_MEAN_NOTE)
     return _Bar(step, total, seconds, elapsed, clock_seconds(remain) if remain else None)
 
 

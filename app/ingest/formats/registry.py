@@ -359,6 +359,8 @@ FORMATS: tuple[FormatSpec, ...] = (
         signatures=(
             sign("': ", r"\{'(?:loss|eval_loss|train_runtime)': "),
             sign('": ', r"^\{\"(?:loss|eval_loss|train_runtime)\": "),
+            # the same dict pasted without its opening brace (``'loss': -0.0, 'grad_norm': 0.0, … }``, or wrapped after a comma)
+            sign("': ", r"^\s*'(?:loss|eval_loss|train_runtime)': [^{}]*[},]\s*$"),
             # TRL's on-policy trainers (PPO, RLOO) open their dict with the episodes' count and the KL objective
             sign("'eps': ", r"\{'eps': \d+, 'objective/"),
             sign("*****", r"\*\*\*\*\* Running training \*\*\*\*\*"),

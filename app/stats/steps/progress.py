@@ -494,6 +494,7 @@ class StepProgress:
                 stage.line_durations.append(seconds)
                 stage.covered.append(covered)
                 stage.ended_wait.append(waited)
+                stage.evaluated_last = evaluated
             if event.row_group is not None:
                 self._row_groups(stage, previous, event, covered)
         if evaluated and t is not None and stage.eval_times:

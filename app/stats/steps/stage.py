@@ -81,6 +81,7 @@ class Stage:
     eval_steps: deque[int] = field(default_factory=lambda: deque(maxlen=4))
     pause: str | None = None
     evaluated: bool = False  # an evaluation printed since the latest step line (the next line's time holds it)
+    evaluated_last: bool = False  # the latest line's time held an evaluation printed since the line before it
     eval_batches: int | None = None  # the total of the evaluation's own bar since the latest step line
     finished: str | None = None  # the trainer's end summary
     # When the state began: measuring (the stage's start), training (warm-up over or a step after
@@ -514,6 +515,8 @@ def clock_step_seconds(stage: Stage) -> tuple[float, float, int] | None:
     if stage.clock_from is None or stage.clock_to is None:
         return None
     (start, began), (end, now) = stage.clock_from, stage.clock_to
+    if now <= began:
+        return None  # (a clock of whole seconds that has not moved: the steps took less than one, not none)
     return (now - began) / (end - start), now - began, end - start
 
 

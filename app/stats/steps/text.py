@@ -335,6 +335,10 @@ def speed_parts(stage: Stage, run: RunFacts, m: Measure | None = None) -> list[s
         each, span, steps = clock
         parts.append(f"{'epoch' if stage.counts_epochs else 'step'} {seconds_text(each)} (worked out: the trainer's "
                      f"clock, {seconds_text(span)} over {steps:,} {'epochs' if stage.counts_epochs else 'steps'})")
+    elif (last_epoch := epoch_with_its_evaluation(stage)) is not None:
+        # A line a whole epoch, each followed by its evaluation: the time between the last two epoch lines, which the
+        # rate leaves out (the evaluation's pause is in it), is still the epoch's own time, said with what it holds.
+        parts.append(f"epoch {seconds_text(last_epoch)} (from the lines' times, its evaluation included)")
     elif (before := stage.timed_step) is not None and before is not latest and not stage.clock_over_printed:
         # The latest line printed no time of its own (a new bar at ``0/101 [00:00<?, ?it/s]``) and none is measured:
         # the last one printed, said where (the run's pace before a crash at the next epoch's start).
@@ -354,6 +358,16 @@ def speed_parts(stage: Stage, run: RunFacts, m: Measure | None = None) -> list[s
     elif run.peak_unknown and run.gpu_name is not None:
         parts.append("MFU unknown (no peak FLOPS for this GPU)")
     return parts
+
+
+def epoch_with_its_evaluation(stage: Stage) -> float | None:
+    """The time between the last two lines of a log whose lines are whole epochs, where the later one came after the
+    evaluation that followed the earlier (an end-to-end ASR trainer's dated ``(Epoch 21) TRAIN LOSS`` lines, 4 h 22 min
+    apart, a ``VALID`` pass between them); None otherwise."""
+    if not stage.counts_epochs or not stage.line_durations or not stage.ended_wait[-1] or stage.covered[-1] != 1:
+        return None
+    seconds = finite(stage.line_durations[-1])
+    return seconds if seconds is not None and seconds > 0 and stage.evaluated_last else None
 
 
 def measured_note(stage: Stage) -> str:
