@@ -70,6 +70,7 @@ from .scalar_prints import HEADS as SCALAR_HEADS
 from .scalar_prints import scalar_print, scalars_inside
 from .series import MIN_RECORDS, SeriesWindow
 from .series import Record as SeriesRecord
+from .step_source import StepSource, evaluation_stage, shares
 from .tagged_scalars import TaggedScalars, tagged
 from .vertical_records import VerticalRecord, vertical_start
 from .yolo_rows import headerless_columns
@@ -390,6 +391,7 @@ class GenericParser(StepLines[_Line]):
         self._own_last: int | None = None  # … and the last step they read
         self._settled: set[str] = set()  # step lines' shapes (digits dropped) the series had nothing to add to
         self._series_read = False  # a repeated record was read by its series: its template is the run's step line
+        self._source = StepSource()  # which series gives the run's position (step_source.py)
         self._step_event: tuple[list[Event], int] | None = None  # where the last step's event was put, to amend  # a boosting library said its best round: the round line under it is a repeat
 
     def pieces(self, part: str) -> Iterable[str]:
@@ -506,11 +508,15 @@ class GenericParser(StepLines[_Line]):
             step = self._step_of(line)
             if step is None or line.bar is not None:
                 return self._own(kind, line, step)
+            shape = text.translate(_NO_DIGITS)
+            if self._source.figures_only(shape, step):
+                # (a user's print at a step the engine's own progress already reached: that step's figures)
+                line.what = "figures"
+                return kind, line
             # A record shape the series found nothing to add to is settled: at a step past the last one its lines are
             # read as the word rules read them, only kept in the window, not judged again (most step lines of most logs)
             plain = not self._series_read and (self._own_last is None or step > self._own_last) and (
                 line.counters is not None or getattr(_position(line.readings), "name", None) != "epoch")
-            shape = text.translate(_NO_DIGITS)
             if plain and shape in self._settled:
                 self._series.keep(shape, text)
                 return self._own(kind, line, step)
@@ -523,9 +529,17 @@ class GenericParser(StepLines[_Line]):
                     self._settled.add(shape)
                 return self._own(kind, line, step)
         read_kind, read = self._classify_line(record.text)
+        if record.progress and (read is None or read.what == "other"):
+            # An engine's progress record (its count beside the throughput it measured, no loss): the run's position,
+            # its throughput by its name
+            rates = {_rate_figure(named)[0]: named for named in reversed(beside(record.text)) if named.kin is Kin.RATE}
+            read_kind, read = Kind.FULL, _Line("step", self._times.at, [Reading(Field.STEP, "iter", float(record.step))],
+                                               text=record.text, named=tuple(reversed(rates.values())))
         if read is None or read.what != "step":
             return kind, line
         self._series_read = True
+        if record.progress:
+            self._source.chosen(text.translate(_NO_DIGITS), record.step)
         read.text = text.strip()
         if record.at is not None:
             read.at = self._dates_batch(record.at)
@@ -837,6 +851,10 @@ class GenericParser(StepLines[_Line]):
                 rewarded = tuple(n for n in beside(_PLUS_MINUS.sub("", s)) if n.kin is Kin.EVAL)
                 if rewarded:
                     return Kind.FULL, _Line("tie", at, text=s, named=rewarded[:1])
+            if "%" in s and _EVAL_START.match(s) and shares(s):
+                # the PyTorch examples' ``Test Epoch: 33<TAB>Accuracy: 9466/11005 (86%)``: a test pass's result, its
+                # score a count of a total and its share (no step of its own: the training records count those)
+                return Kind.FULL, _Line("eval", at, text=s)
             # (before any step, an evaluation's scores alone: a paste that begins with the last one, DGL's ``Eval Acc 0.8398``)
             tied_figures = tied(s) if self._last is not None else scores(tied(s))
             if tied_figures is not None:
@@ -881,6 +899,12 @@ class GenericParser(StepLines[_Line]):
                                         float(progress.group(1)), int(progress.group(2))))
         elif ("][" in s or "]  [" in s or "] [" in s) and not any(r.field is Field.STEP for r in readings):
             nested = _EPOCH_ITER.search(s)
+            if nested is not None and evaluation_stage(nested.group(0)):
+                # mmengine's ``Epoch(val) [2][3550/21046]``: a validation pass's batches after the epoch, under way; its
+                # ``time`` and ``eta`` are the evaluation's, none of them a training step's
+                epoch, done, batches = (int(nested.group(i)) for i in (1, 2, 3))
+                return Kind.FULL, _Line("evaluating", at, [Reading(Field.EPOCH, "epoch", float(epoch))],
+                                        bar=_Bar(done, batches, None, None, None), text=s)
             if nested is not None:
                 # The iteration counts its epoch's batches: the total and the ``eta`` beside it are
                 # the epoch's, and the epoch stays beside the step.
@@ -1273,6 +1297,8 @@ class GenericParser(StepLines[_Line]):
             self._eval(line, events)
         elif line.what == "tie":
             self._tie(line, events)
+        elif line.what == "figures":
+            self._figures(line, events)
         elif line.what == "epochs":
             self._planned_epochs = line.readings[0].total
         elif line.what == "nan_loss":
@@ -1410,6 +1436,14 @@ class GenericParser(StepLines[_Line]):
                     seen.add(label)
                     self._evals[label] = named.value
                     events.append(EvalResult(at=line.at, name=label, value=named.value, step=at_step))
+        if "%" in line.text:
+            # (a score printed as a count of a total and its share: ``Accuracy: 9890/10000 (99%)``, in per cent)
+            for name, share in shares(line.text):
+                label = _eval_label(name if name.split(" ")[0] in EVAL_WORDS else f"{own[:-5]} {name}")
+                if label not in seen:
+                    seen.add(label)
+                    self._evals[label] = share
+                    events.append(EvalResult(at=line.at, name=label, value=share, step=at_step))
 
     def _tie(self, line: _Line, events: list[Event]) -> None:
         """A line tied to the last step: its clock, its epoch's time and rates amend that step; its
@@ -1454,6 +1488,17 @@ class GenericParser(StepLines[_Line]):
             if amend:
                 events[index] = replace(step, **amend)  # type: ignore[arg-type]
         # (a tied line read in a later batch than its step's is left: that step has gone on to the tracker)
+
+    def _figures(self, line: _Line, events: list[Event]) -> None:
+        """A record at the run's last step printed beside the series that gives the position: that step's figures (one
+        at an older step amends nothing: that step has gone on)."""
+        if self._last is None or self._step_of(line) != self._last[0]:
+            return
+        loss, lr, grad_norm = (_first(line.readings, kind) for kind in (Field.LOSS, Field.LR, Field.GRAD_NORM))
+        if loss is not None or lr is not None or grad_norm is not None:
+            events.append(StepFigures(at=line.at, loss=None if loss is None else loss.value,
+                                      lr=None if lr is None else lr.value,
+                                      grad_norm=None if grad_norm is None else grad_norm.value))
 
     def _running_time(self, readings: list[Reading]) -> list[Reading]:
         """The readings with a bare ``time`` that grows from line to line as the run's clock (cellpose's

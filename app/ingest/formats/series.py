@@ -54,6 +54,9 @@ _SPACES = re.compile(r"\s+")
 _PADDED = re.compile(r"([\[(])\s+")
 # A loss named in a record's words (legacy PaddlePaddle prints ``Cost 2.26``): a training record, not a loader's counter.
 _LOSS_WORD = re.compile(r"loss|\bcost\b", re.IGNORECASE)
+# A throughput named in a record (DeepSpeed's ``SamplesPerSec=36.18``, ``tokens/s``, ``fps``): an engine's own progress
+# record, its count the loop it measured, not a loader's.
+_THROUGHPUT = re.compile(r"(?i)(?:samples|examples|images|tokens|frames|sequences)\s?(?:/\s?s(?:ec)?\b|per\s?sec)|\bfps\b")
 # An ASCII table's cells: a header's names (``Elapsed Time``), a row's numbers (``1.36s``).
 _CELL_NAME = re.compile(r"[A-Za-z][A-Za-z_ /.-]{0,39}")
 _CELL_NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?:s|ms)?|nan|inf")
@@ -84,6 +87,7 @@ class Record:
     total: bool  # the position has a total
     epoch: bool  # … and an epoch
     clock: bool  # … and a running clock named beside it (``Elapsed [8:37:01]``)
+    progress: bool = False  # an engine's progress record: its count beside a throughput, no loss
 
 
 def masked(text: str) -> tuple[str, list[Slot], float | None]:
@@ -215,9 +219,13 @@ class SeriesWindow:
         else:
             self._records.move_to_end(template)
         instances.append((self._epochs_said, slots))
-        if not judge or len(instances) < MIN_RECORDS or not _LOSS_WORD.search(template):
-            return None  # (no loss: a download's or a loader's counter, not a training record)
-        return _read(list(instances), at, self._epoch)
+        if not judge or len(instances) < MIN_RECORDS:
+            return None
+        if _LOSS_WORD.search(template):
+            return _read(list(instances), at, self._epoch)
+        if _THROUGHPUT.search(template):
+            return _read(list(instances), at, self._epoch, progress=True)
+        return None  # (no loss, no throughput: a download's or a loader's counter, not a training record)
 
     def _named_row(self, text: str) -> str:
         """A row of an ASCII table under its header (turicreate's ``| Iteration | Loss | Elapsed Time |`` over
@@ -248,23 +256,33 @@ def _said_epoch(template: str, slots: list[Slot]) -> tuple[str, str | None] | No
     return slots[0].printed, None if total is None else total.printed
 
 
-def _read(said: list[tuple[int, list[Slot]]], at: float | None, said_epoch: tuple[str, str | None] | None) -> Record | None:
-    """The last instance read by the series of its template's numbers, or None where no position ticks."""
+def _read(said: list[tuple[int, list[Slot]]], at: float | None, said_epoch: tuple[str, str | None] | None,
+          progress: bool = False) -> Record | None:
+    """The last instance read by the series of its template's numbers, or None where no position ticks. A ``progress``
+    record (a throughput beside its count, no loss) has a position only where one whole number ticks, at a steady
+    cadence: the loop its throughput measured (DeepSpeed's ``0/240, SamplesPerSec=…``, its epoch then its step)."""
     instances = [slots for _, slots in said]
     starts = [b > a for (a, _), (b, _) in pairwise(said)]  # an epoch line was said between two instances
     last = instances[-1]
     ticking = [j for j in range(len(last)) if _ticks(instances, j, starts)]
     totals = {j: j + 1 for j in ticking if j + 1 < len(last) and _fixed_total(instances, j + 1)}
     named = [j for j in ticking if _position_word(last[j].name)]
-    if totals:
+    if progress:
+        whole = [j for j in ticking if last[j].whole]
+        if len(whole) != 1 or not _steady(instances, whole[0]):
+            return None
+        position = whole[0]
+    elif totals:
         position = max(totals)  # the innermost counter with a total (an epoch's counter comes before)
     elif named:
         position = named[-1]
     else:
         return None  # a number ticks but no word and no total says what it counts
-    if not any("loss" in slot.name or slot.name == "cost" for slot in last):
+    if not progress and not any("loss" in slot.name or slot.name == "cost" for slot in last):
         return None  # no loss: a download's or a loader's counter, not a training record
     used = {position, totals.get(position, -1)}
+    if last[position].total_like:
+        used.add(position - 1)  # (``0/240``: the outer count the position is printed after, unnamed)
     epoch: tuple[str, str | None] | None = None
     for j in range(position):
         if ("epoch" in last[j].name or last[j].name == "pass") and last[j].whole:  # (legacy Paddle's ``Pass 1, Batch 200``)
@@ -291,7 +309,7 @@ def _read(said: list[tuple[int, list[Slot]]], at: float | None, said_epoch: tupl
             continue  # another count (``episode steps: 393``): the series chose the position
         parts.append(f"{slot.name}: {slot.printed}")
     return Record(", ".join(parts), at, step, frozenset(int(last[j].value) for j in ticking),
-                  position in totals, epoch is not None, any(slot.clock and slot.name for slot in last))
+                  position in totals, epoch is not None, any(slot.clock and slot.name for slot in last), progress)
 
 
 def _ticks(instances: list[list[Slot]], j: int, starts: list[bool]) -> bool:
@@ -301,7 +319,7 @@ def _ticks(instances: list[list[Slot]], j: int, starts: list[bool]) -> bool:
     resets: list[int] = []
     for i, ((before, after), start) in enumerate(zip(pairwise(instances), starts, strict=True)):
         a, b = before[j], after[j]
-        if not (a.whole and b.whole) or a.total_like:
+        if not (a.whole and b.whole) or (a.total_like and not _outer_fixed(instances, j)):
             return False
         if b.value > a.value:
             rising.append(i)
@@ -313,6 +331,18 @@ def _ticks(instances: list[list[Slot]], j: int, starts: list[bool]) -> bool:
         if not any(_moves(instances, k, i) and not any(_moves(instances, k, r) for r in rising) for k in range(j)):
             return False
     return len(rising) >= MIN_RECORDS - 1
+
+
+def _outer_fixed(instances: list[list[Slot]], j: int) -> bool:
+    """True when the number printed before slot ``j``'s ``/`` stays put: ``0/130``, ``0/140`` is an outer count and a
+    count within it, not a count of a total (a total stays put itself)."""
+    return j > 0 and instances[-1][j - 1].whole and _fixed(instances, j - 1)
+
+
+def _steady(instances: list[list[Slot]], j: int) -> bool:
+    """True when slot ``j`` goes up by the same amount from each instance to the next (a loop reporting every N)."""
+    gaps = {after[j].value - before[j].value for before, after in pairwise(instances)}
+    return len(gaps) == 1 and next(iter(gaps)) > 0
 
 
 def _moves(instances: list[list[Slot]], k: int, i: int) -> bool:
