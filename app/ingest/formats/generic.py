@@ -312,6 +312,11 @@ class _Line:
     checkpoint: tuple[int, int, str, float | None, bool] | None = None
     before: _Line | None = None  # a record whole only once this line was read (``tag value step`` lines), emitted first
 
+    def step_before(self, other: _Line) -> bool:
+        """True when this step line's position is before ``other``'s (both read by the series: a count that ticks)."""
+        mine, theirs = _position(self.readings), _position(other.readings)
+        return mine is not None and theirs is not None and mine.value < theirs.value
+
 
 # A name beside a test report's figures that counts its position, not a score (``Test of Epoch 77263``).
 _POSITION_NAME = re.compile(r"epoch|step|iter|batch")
@@ -498,7 +503,7 @@ class GenericParser(StepLines[_Line]):
         if line is None:
             if self._own_steps >= MIN_RECORDS and not self._series_read:
                 return kind, line  # the word rules read the run's steps: a line they do not read is no step record
-            record = self._series.see(text)
+            record = self._series.see(text, when=self._times.at, catch_up=True)
             if record is None:
                 return kind, line
         elif line.what == "epoch":
@@ -528,14 +533,8 @@ class GenericParser(StepLines[_Line]):
                         self._settled.clear()
                     self._settled.add(shape)
                 return self._own(kind, line, step)
-        read_kind, read = self._classify_line(record.text)
-        if record.progress and (read is None or read.what == "other"):
-            # An engine's progress record (its count beside the throughput it measured, no loss): the run's position,
-            # its throughput by its name
-            rates = {_rate_figure(named)[0]: named for named in reversed(beside(record.text)) if named.kin is Kin.RATE}
-            read_kind, read = Kind.FULL, _Line("step", self._times.at, [Reading(Field.STEP, "iter", float(record.step))],
-                                               text=record.text, named=tuple(reversed(rates.values())))
-        if read is None or read.what != "step":
+        read_kind, read = self._series_line(record, self._times.at)
+        if read is None:
             return kind, line
         self._series_read = True
         if record.progress:
@@ -543,6 +542,26 @@ class GenericParser(StepLines[_Line]):
         read.text = text.strip()
         if record.at is not None:
             read.at = self._dates_batch(record.at)
+        for earlier in record.earlier:
+            # (the template's first instances, read as nothing until its series was known: steps of the run too)
+            _, early = self._series_line(earlier, earlier.at)
+            if early is not None and early.step_before(read):
+                early.before, read.before = read.before, early
+        return read_kind, read
+
+    def _series_line(self, record: SeriesRecord, at: float | None) -> tuple[Kind, _Line | None]:
+        """A record read by its series as the generic reader reads it: a step line, or None."""
+        read_kind, read = self._classify_line(record.text)
+        if record.progress and (read is None or read.what == "other"):
+            # An engine's progress record (its count beside the throughput it measured, no loss): the run's position,
+            # its throughput by its name
+            rates = {_rate_figure(named)[0]: named for named in reversed(beside(record.text)) if named.kin is Kin.RATE}
+            return Kind.FULL, _Line("step", at, [Reading(Field.STEP, "iter", float(record.step))],
+                                    text=record.text, named=tuple(reversed(rates.values())))
+        if read is None or read.what != "step":
+            return read_kind, None
+        if record.at is not None or at is not None:
+            read.at = record.at if record.at is not None else at
         return read_kind, read
 
     def _own(self, kind: Kind, line: _Line, step: int | None) -> tuple[Kind, _Line]:
