@@ -70,7 +70,7 @@ from .scalar_prints import HEADS as SCALAR_HEADS
 from .scalar_prints import scalar_print, scalars_inside
 from .series import MIN_RECORDS, SeriesWindow
 from .series import Record as SeriesRecord
-from .step_source import StepSource, evaluation_stage, shares
+from .step_source import StepSource, evaluation_position, evaluation_stage, shares
 from .tagged_scalars import TaggedScalars, tagged
 from .vertical_records import VerticalRecord, vertical_start
 from .yolo_rows import headerless_columns
@@ -970,6 +970,11 @@ class GenericParser(StepLines[_Line]):
                     line.readings.append(Reading(Field.STEP_TIME, "duration", seconds))
         if _EVAL_START.match(s) or ("on" in s and _EVAL_ON.search(s[:120])) or (
                 ": " in s and _EVAL_STAGE.search(s[:120])):
+            passing = None if lossy or any(r.field is Field.EVAL_LOSS for r in readings) else evaluation_position(s)
+            if passing is not None:
+                # an evaluation pass's batches under way, no figure of its own yet (MetricLogger's ``Test:  [ 100/5000]
+                # eta: … model_time: … time: …``): its times are the evaluation's, none a training step's
+                return Kind.FULL, _Line("evaluating", at, bar=_Bar(passing[0], passing[1], None, None, None), text=s)
             line.what = "eval"
             return Kind.FULL, line
         line = _decide(line)

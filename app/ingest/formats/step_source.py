@@ -29,6 +29,21 @@ _STAGE_TAG = re.compile(r"(?i)\b(?:epoch|iter|iteration|step)\s?\(\s?(\w{1,12})\
 _SHARE = re.compile(r"([A-Za-z][A-Za-z_ ]{0,30}?)\s?[:=]\s?(\d{1,12})\s?/\s?(\d{1,12})\s?\(\s?(\d{1,3}(?:\.\d+)?)\s?%\s?\)")
 
 
+# A record led by its stage, an evaluation's, then its position in brackets (torchvision's and DETR's MetricLogger
+# ``Test:  [ 100/5000]``, ``Validation: [50/500]``).
+_STAGE_POSITION = re.compile(r"^\W{0,4}([A-Za-z]{2,12})\W{0,3}\s*\[\s*(\d{1,12})\s*/\s*(\d{1,12})\s*\]")
+
+
+def evaluation_position(text: str) -> tuple[int, int] | None:
+    """The batches done and planned of an evaluation pass whose record leads with its stage (``Test:  [ 100/5000]``),
+    or None."""
+    led = _STAGE_POSITION.match(text)
+    if led is None or led.group(1).lower() not in EVAL_WORDS:
+        return None
+    done, planned = int(led.group(2)), int(led.group(3))
+    return (done, planned) if done <= planned else None
+
+
 def evaluation_stage(head: str) -> bool:
     """True when a record names its stage, in brackets after its counter, as an evaluation (``Epoch(val)``)."""
     tag = _STAGE_TAG.search(head)

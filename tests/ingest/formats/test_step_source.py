@@ -184,3 +184,22 @@ def test_a_series_first_two_records_are_steps_once_it_is_known() -> None:
     got = steps(feed(lines))
     assert [s.step for s in got] == [1, 2, 3, 4]
     assert all(s.loss is not None and s.loss != s.loss for s in got)  # (NaN from the first)
+
+
+def test_a_test_pass_led_by_its_stage_and_position_is_an_evaluation_under_way() -> None:
+    # Composed in the shape of torchvision's detection reference (MetricLogger): epoch 0's last training records, the
+    # epoch's closing line, then the test pass over 5000 images, its ``time`` the evaluation's (0.1035 s), no figure of
+    # its own yet. The run stays at 3695/3696 of epoch 0 (0.401 s a step), paused for the evaluation of 5000 batches.
+    lines = [f"Epoch: [0]  [{n}/3696]  eta: 0:00:0{k}  lr: 0.020000  loss: {loss} (0.6432)  time: 0.4010  data: 0.0101"
+             f"  max mem: 3952" for k, (n, loss) in enumerate([(3680, "0.6012"), (3690, "0.5912"), (3695, "0.5812")])]
+    lines.append("Epoch: [0] Total time: 0:24:41 (0.4008 s / it)")
+    lines += [f"Test:  [{n:4d}/5000]  eta: 0:08:23  model_time: 0.0912 (0.0921)  evaluator_time: 0.0052 (0.0061)"
+              f"  time: 0.1035  data: 0.0049  max mem: 3952" for n in (0, 100, 200)]
+    events = feed(lines)
+    assert [(s.step, s.total_steps, s.step_seconds) for s in steps(events)] == [
+        (3680, 3696, 0.401), (3690, 3696, 0.401), (3695, 3696, 0.401)]
+    assert [(p.reason, p.batches) for p in events if isinstance(p, TrainingPause)] == [("evaluation", 5000)] * 3
+    assert evals(events) == []
+    # (a test pass's line that prints its loss is that evaluation's figure, as before: no pause for it)
+    scored = feed(["Test:  [ 100/1563]  eta: 0:01:49  loss: 1.1036 (0.8832)  acc1: 65.6250 (77.2896)  time: 0.0459"])
+    assert not any(isinstance(p, TrainingPause) for p in scored)
