@@ -324,6 +324,8 @@ _POSITION_NAME = re.compile(r"epoch|step|iter|batch")
 _EPOCH_OF_TOTAL = re.compile(r"(?i)(?:start(?:ing)?|begin(?:ning)?|train(?:ing)?)(?: \w{1,12}){0,2} epoch (\d{1,6}) "
                              r"\((?:total|of) (\d{1,6})\)")
 _NO_DIGITS = str.maketrans("", "", "0123456789")
+# What a user's print beside an engine's progress may carry for the step it names (``[200] Loss : 6.38``).
+_PRINTED_FIGURES = frozenset({Field.STEP, Field.LOSS, Field.LR, Field.GRAD_NORM})
 SERIES_SHAPES = 64  # step line shapes remembered as settled
 
 
@@ -507,15 +509,20 @@ class GenericParser(StepLines[_Line]):
             if record is None:
                 return kind, line
         elif line.what == "epoch":
-            self._series.see(text)  # (an epoch said on its own line: the series keeps it for the records under it)
-            return kind, line
+            # (an epoch said on its own line: the series keeps it for the records under it; one that repeats beside a
+            # ticking step and a throughput is an engine's progress record, DeepSpeed's ``epoch=0/micro_step=34/…``)
+            record = self._series.see(text, when=self._times.at, catch_up=True)
+            if record is None or not record.progress:
+                return kind, line
         else:
             step = self._step_of(line)
             if step is None or line.bar is not None:
                 return self._own(kind, line, step)
             shape = text.translate(_NO_DIGITS)
-            if self._source.figures_only(shape, step):
-                # (a user's print at a step the engine's own progress already reached: that step's figures)
+            if self._source.figures_only(shape, step) and all(r.field in _PRINTED_FIGURES for r in line.readings) and (
+                    not line.named and not line.parts and getattr(_position(line.readings), "total", None) is None):
+                # (a user's print of a loss at a step the engine's own progress already reached: that step's figures; a
+                # record with more of its own, a total or a time, stays a step record)
                 line.what = "figures"
                 return kind, line
             # A record shape the series found nothing to add to is settled: at a step past the last one its lines are

@@ -273,8 +273,9 @@ def _said_epoch(template: str, slots: list[Slot]) -> tuple[str, str | None] | No
 def _read(said: list[tuple[int, list[Slot], float | None]], at: float | None,
           said_epoch: tuple[str, str | None] | None, progress: bool = False, shown: int = -1) -> Record | None:
     """The last instance read by the series of its template's numbers, or None where no position ticks. A ``progress``
-    record (a throughput beside its count, no loss) has a position only where one whole number ticks, at a steady
-    cadence: the loop its throughput measured (DeepSpeed's ``0/240, SamplesPerSec=…``, its epoch then its step). The
+    record (a throughput beside its count, no loss) has a position only where a count named a step, or else the one whole
+    number, ticks at a steady cadence: the loop its throughput measured (DeepSpeed's ``0/240, SamplesPerSec=…``, its
+    epoch then its step; later ``epoch=0/micro_step=34/global_step=34, RunningAvgSamplesPerSec=…``). The
     instance read is the last one, or ``shown`` (an earlier one, judged by the same series)."""
     instances = [slots for _, slots, _ in said]
     starts = [b[0] > a[0] for a, b in pairwise(said)]  # an epoch line was said between two instances
@@ -285,9 +286,10 @@ def _read(said: list[tuple[int, list[Slot], float | None]], at: float | None,
     named = [j for j in ticking if _position_word(last[j].name)]
     if progress:
         whole = [j for j in ticking if last[j].whole]
-        if len(whole) != 1 or not _steady(instances, whole[0]):
+        counts = named or (whole if len(whole) == 1 else [])  # (a count named a step, else the one that ticks)
+        if not counts or not _steady(instances, counts[-1]):
             return None
-        position = whole[0]
+        position = counts[-1]
     elif totals:
         position = max(totals)  # the innermost counter with a total (an epoch's counter comes before)
     elif named:

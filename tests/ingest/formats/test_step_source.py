@@ -203,3 +203,22 @@ def test_a_test_pass_led_by_its_stage_and_position_is_an_evaluation_under_way() 
     # (a test pass's line that prints its loss is that evaluation's figure, as before: no pause for it)
     scored = feed(["Test:  [ 100/1563]  eta: 0:01:49  loss: 1.1036 (0.8832)  acc1: 65.6250 (77.2896)  time: 0.0459"])
     assert not any(isinstance(p, TrainingPause) for p in scored)
+
+
+def test_an_engine_s_progress_record_naming_its_step_beside_other_counts() -> None:
+    # Composed in the shape of DeepSpeed's later timer line (``epoch=E/micro_step=M/global_step=G``, two throughputs):
+    # the count named a step ticks by one, the epoch stays 0; steps 34 … 37, one second apart, at the running average.
+    lines = [f"[2023-07-25 21:03:{10 + i:02d},269] [INFO] [timer.py:215:stop] epoch=0/micro_step={34 + i}/global_step="
+             f"{34 + i}, RunningAvgSamplesPerSec=7.86, CurrSamplesPerSec=8.01, MemAllocated=59.65GB" for i in range(4)]
+    got = steps(feed(lines))
+    assert [(s.step, s.epoch, s.figures) for s in got] == [
+        (n, 0.0, (("samples_per_second", 7.86),)) for n in (34, 35, 36, 37)]
+
+
+def test_a_record_with_its_own_total_beside_the_engine_s_progress_stays_a_step() -> None:
+    # Composed: the timer's progress at 10 … 40, then a trainer's own line at step 40 that prints its total (40/100)
+    # and its time: it is no user's print of a loss, it stays a step record (with its total), not figures only.
+    timer = [f"[2021-01-26 21:57:{n:02d},000] [INFO] [timer.py:166:stop] 0/{n}, SamplesPerSec=36.5" for n in (10, 20, 30, 40)]
+    events = feed([*timer, "step 40/100 | loss 2.5 | step time 0.3s"])
+    assert [(s.step, s.total_steps, s.loss) for s in steps(events)][-1] == (40, 100, 2.5)
+    assert not any(isinstance(e, StepFigures) for e in events)
