@@ -159,7 +159,7 @@ class SeriesWindow:
     """The recent records of a log, by template; a record read once its template repeats."""
 
     def __init__(self) -> None:
-        self._records: OrderedDict[str, deque[tuple[int, list[Slot]]]] = OrderedDict()
+        self._records: OrderedDict[str, deque[tuple[int, list[Slot], float | None]]] = OrderedDict()
         self._epochs_said = 0  # epoch lines read so far: a record's count may start again after one
         self._pending: dict[str, deque[tuple[int, str]]] = {}  # lines kept unmasked, by shape (see ``keep``)
         self._prefix: tuple[str, float] | None = None  # a dated line of its own just read: (template, clock)
@@ -231,14 +231,14 @@ class SeriesWindow:
             progress = True
         else:
             return None  # (no loss, no throughput: a download's or a loader's counter, not a training record)
-        said = list(instances)
-        record = _read(said, at, self._epoch, progress)
+        seen = list(instances)
+        record = _read(seen, at, self._epoch, progress)
         if record is None or not catch_up or template in self._judged:
             return record
         if len(self._judged) >= TEMPLATES:
             self._judged.clear()
         self._judged.add(template)
-        earlier = [_read(said, said[i][2], self._epoch, progress, shown=i) for i in range(len(said) - 1)]
+        earlier = [_read(seen, seen[i][2], self._epoch, progress, shown=i) for i in range(len(seen) - 1)]
         return replace(record, earlier=tuple(r for r in earlier if r is not None))
 
     def _named_row(self, text: str) -> str:
