@@ -1288,7 +1288,10 @@ class GenericParser(StepLines[_Line]):
         elif line.what == "pause":
             events.append(TrainingPause(at=line.at, reason="checkpoint"))
         elif line.what == "evaluating":
-            events.append(TrainingPause(at=line.at, reason="evaluation", batches=line.bar.total if line.bar else None))
+            said = _first(line.readings, Field.EPOCH)  # (mmengine's ``Epoch(val) [2][…]``: the epoch it evaluates)
+            events.append(TrainingPause(at=line.at, reason="evaluation", batches=line.bar.total if line.bar else None,
+                                        done=line.bar.step if line.bar else None,
+                                        epoch=said.value if said else None))
         elif line.what == "checkpoint" and line.checkpoint is not None:
             epoch_at, global_step, name, value, saved = line.checkpoint
             self._checkpoint_at = (epoch_at, global_step)
