@@ -222,3 +222,13 @@ def test_a_record_with_its_own_total_beside_the_engine_s_progress_stays_a_step()
     events = feed([*timer, "step 40/100 | loss 2.5 | step time 0.3s"])
     assert [(s.step, s.total_steps, s.loss) for s in steps(events)][-1] == (40, 100, 2.5)
     assert not any(isinstance(e, StepFigures) for e in events)
+
+
+def test_a_finished_validation_pass_names_its_epoch_never_as_its_loss() -> None:
+    # mmengine's validation pass at its last batch (21/21) prints no loss: no evaluation result is made of the epoch
+    # the line names (2); a validation bar that prints its loss at its total gives that loss.
+    lines = ["2024/01/01 10:00:00 - mmengine - INFO - Epoch(val) [2][20/21]    eta: 0:00:01  time: 0.0640  data_time: 0.0020",
+             "2024/01/01 10:00:01 - mmengine - INFO - Epoch(val) [2][21/21]    eta: 0:00:00  time: 0.0640  data_time: 0.0020"]
+    got = feed(lines)
+    assert evals(got) == []
+    assert [(e.reason, e.epoch, e.done) for e in got if isinstance(e, TrainingPause)][-1] == ("evaluation", 2, 21)
