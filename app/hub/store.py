@@ -303,17 +303,23 @@ class HubStore:
                 self._wrote(report.machine)
                 self._dirty.add(report.machine)
                 return True
+            kept = json.dumps(snap, ensure_ascii=False, separators=(",", ":"))
             conn.execute(
                 "INSERT OR REPLACE INTO latest VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (report.machine, report.stream, report.seq, made_at,
                  received_at if as_of is None else float(as_of), report.interval_seconds,
-                 json.dumps(snap, ensure_ascii=False, separators=(",", ":")), reports + 1, skew,
-                 noted + len(notes), notes[-1] if notes else last_note),
+                 kept, reports + 1, skew, noted + len(notes), notes[-1] if notes else last_note),
             )
             conn.execute("INSERT OR REPLACE INTO sample VALUES (?, ?, ?, ?, ?, ?)",
                          (report.machine, t, tokens_per_hour, str(snap.get("state")), queue, layer))
             self._wrote(report.machine)
             self._dirty.add(report.machine)
+            # The text kept reads back as this very snapshot (checked JSON values, lists and dicts):
+            # the next look at the machines need not parse it again. Its text unchanged, the object
+            # the rows share stays as it was.
+            parsed = self._parsed.get(report.machine)
+            if parsed is None or parsed[0] != kept:
+                self._parsed[report.machine] = (kept, snap)
         return True
 
     def _wrote(self, name: str) -> None:
