@@ -304,12 +304,16 @@ class HubStore:
                 self._dirty.add(report.machine)
                 return True
             kept = json.dumps(snap, ensure_ascii=False, separators=(",", ":"))
-            conn.execute(
-                "INSERT OR REPLACE INTO latest VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (report.machine, report.stream, report.seq, made_at,
-                 received_at if as_of is None else float(as_of), report.interval_seconds,
-                 kept, reports + 1, skew, noted + len(notes), notes[-1] if notes else last_note),
-            )
+            values = (report.stream, report.seq, made_at, received_at if as_of is None else float(as_of),
+                      report.interval_seconds, kept, reports + 1, skew, noted + len(notes),
+                      notes[-1] if notes else last_note, report.machine)
+            if row is None:
+                conn.execute("INSERT INTO latest (stream, seq, received_at, as_of, interval_seconds, snapshot, reports,"
+                             " skew_seconds, notes, last_note, name) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", values)
+            else:  # in place: the row and its name's index entry stay where they are
+                conn.execute("UPDATE latest SET stream = ?, seq = ?, received_at = ?, as_of = ?, interval_seconds = ?,"
+                             " snapshot = ?, reports = ?, skew_seconds = ?, notes = ?, last_note = ? WHERE name = ?",
+                             values)
             conn.execute("INSERT OR REPLACE INTO sample VALUES (?, ?, ?, ?, ?, ?)",
                          (report.machine, t, tokens_per_hour, str(snap.get("state")), queue, layer))
             self._wrote(report.machine)
