@@ -92,19 +92,22 @@ class Hub:
         would go offline, or the next prune.
         """
         now = self.clock()
-        rows = self.store.machines()
-        online = frozenset(row.name for row in rows if fleet.is_online(row, now))
+        names = []
+        soonest = float("inf")  # the first online machine to go offline (one pass: a look a second at 1,000)
+        for row in self.store.machines():
+            if fleet.is_online(row, now):
+                names.append(row.name)
+                gone = fleet.offline_at(row)
+                if gone is not None and gone < soonest:
+                    soonest = gone
+        online = frozenset(names)
         if online != self._online:
             self._online = online
             self.changes.bump()
         if now - self._pruned_at >= PRUNE_EVERY_SECONDS:
             self._pruned_at = now
             self.store.prune(now)
-        due = self._pruned_at + PRUNE_EVERY_SECONDS
-        for row in rows:
-            gone = fleet.offline_at(row)
-            if gone is not None and row.name in online:
-                due = min(due, gone)
+        due = min(self._pruned_at + PRUNE_EVERY_SECONDS, soonest)
         return max(due, now) + OFFLINE_MARGIN_SECONDS
 
     def note_alerts_problem(self, problem: str | None) -> None:
