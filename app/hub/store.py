@@ -157,6 +157,8 @@ class HubStore:
         # Bumped (under the lock) whenever a machine's samples change; a prune bumps them all.
         self._writes = 0
         self._written: dict[str, int] = {}
+        # Per machine, the last sample a report wrote (committed) and its version then.
+        self._sampled: dict[str, tuple[tuple[Any, ...], int | None, int]] = {}
         self._pruned = 0
         # Each machine's newest report as kept, with its text: a report not replaced since is not parsed again.
         self._parsed: dict[str, tuple[str, dict[str, Any]]] = {}
@@ -314,9 +316,15 @@ class HubStore:
                 conn.execute("UPDATE latest SET stream = ?, seq = ?, received_at = ?, as_of = ?, interval_seconds = ?,"
                              " snapshot = ?, reports = ?, skew_seconds = ?, notes = ?, last_note = ? WHERE name = ?",
                              values)
-            conn.execute("INSERT OR REPLACE INTO sample VALUES (?, ?, ?, ?, ?, ?)",
-                         (report.machine, t, tokens_per_hour, str(snap.get("state")), queue, layer))
-            self._wrote(report.machine)
+            sample = (report.machine, t, tokens_per_hour, str(snap.get("state")), queue, layer)
+            conn.execute("INSERT OR REPLACE INTO sample VALUES (?, ?, ?, ?, ?, ?)", sample)
+            # A minute's sample written again as it was (a machine reports four times a minute) changes
+            # none of its figures: only a sample that differs from the one this store last wrote there,
+            # with nothing else written for the machine (nor pruned) since, moves its version.
+            last = self._sampled.get(report.machine)
+            if last is None or last != (sample, self._written.get(report.machine), self._pruned):
+                self._wrote(report.machine)
+            written = self._written.get(report.machine)
             self._dirty.add(report.machine)
             # The text kept reads back as this very snapshot (checked JSON values, lists and dicts):
             # the next look at the machines need not parse it again. Its text unchanged, the object
@@ -324,6 +332,8 @@ class HubStore:
             parsed = self._parsed.get(report.machine)
             if parsed is None or parsed[0] != kept:
                 self._parsed[report.machine] = (kept, snap)
+        # Committed: the sample is in the file (a failed commit leaves none here, so the next one moves the version).
+        self._sampled[report.machine] = (sample, written, self._pruned)
         return True
 
     def _wrote(self, name: str) -> None:
