@@ -317,12 +317,11 @@ class HubStore:
                              " snapshot = ?, reports = ?, skew_seconds = ?, notes = ?, last_note = ? WHERE name = ?",
                              values)
             sample = (report.machine, t, tokens_per_hour, str(snap.get("state")), queue, layer)
-            conn.execute("INSERT OR REPLACE INTO sample VALUES (?, ?, ?, ?, ?, ?)", sample)
-            # A minute's sample written again as it was (a machine reports four times a minute) changes
-            # none of its figures: only a sample that differs from the one this store last wrote there,
-            # with nothing else written for the machine (nor pruned) since, moves its version.
-            last = self._sampled.get(report.machine)
-            if last is None or last != (sample, self._written.get(report.machine), self._pruned):
+            # A minute's sample as the file holds it already (a machine reports four times a minute:
+            # this store wrote it last, and nothing else was written for the machine, nor pruned,
+            # since) is neither written again nor a change of its figures (its version stays).
+            if self._sampled.get(report.machine) != (sample, self._written.get(report.machine), self._pruned):
+                conn.execute("INSERT OR REPLACE INTO sample VALUES (?, ?, ?, ?, ?, ?)", sample)
                 self._wrote(report.machine)
             written = self._written.get(report.machine)
             self._dirty.add(report.machine)
