@@ -276,8 +276,9 @@ def fleet_view(
     else:
         cards = [machine_card(row, now) for row in rows]
         reported_tokens = [reported_today_tokens(row.snapshot) for row in rows]
-        for card in cards if sparks is not None else ():
-            card["spark"] = sparks.get(card["name"])
+        if sparks is not None:
+            for card in cards:
+                card["spark"] = sparks.get(card["name"])
     # One pass over the cards (a thousand at every push), adding in the cards' order as sum() did.
     online = offline = training = queued = idle = 0
     tph: float = 0  # only producing cards carry one; an empty fleet's is 0
