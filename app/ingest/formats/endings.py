@@ -5,7 +5,8 @@ A trainer that stops itself says so, in its own words and language, and what com
 ``Early stopping triggered``, AllenNLP's ``Ran out of patience.  Stopping training.``, ``提前停止``), training complete (``Training complete.``, ``训练完成``,
 Lightning's ``Trainer.fit stopped: max_steps=1000 reached``, PyTorch-Ignite's launcher's ``End of run``), its final weights saved, wandb's
 closing block (``wandb: Run summary:``, ``wandb: Synced 5 W&B file(s)``, ``View run NAME at: …``,
-``Find logs at: …``; its opening ``View run at`` has no name), a shell prompt come back
+``Find logs at: …``; its opening ``View run at`` has no name), text sampled from the trained model on a line of
+its own (``Generating...``), a shell prompt come back
 (``user@host:~/dir$``), an IDE's ``Process finished with exit code 0``. Each is read as a
 :class:`~app.stats.events.StageEnd` with ``said``: the run's end unless a training step follows
 (then it was not the end). ``early``: it stopped short of its plan (a cap, a time limit, an early
@@ -28,7 +29,7 @@ from ...stats.events import StageEnd
 MAX_MESSAGE_CHARS = 240
 
 # Cheap test, on the lowered line: can it be a stop message at all?
-MAYBE = re.compile(r"stop|patience|final|complet|finish|done|end|sav|epoch time|wandb|@|exit code|停|训练|保存|模型|完成|结束")
+MAYBE = re.compile(r"stop|patience|final|complet|finish|done|end|sav|epoch time|wandb|@|exit code|generat|停|训练|保存|模型|完成|结束")
 
 # Stops short of the plan: a wall-clock cap, a time limit, an early stop.
 _EARLY = re.compile(
@@ -61,6 +62,10 @@ _WANDB_END = re.compile(
 )
 # The shell is back: its prompt (``(venv) user@host:~/dir$``, a command after it or not), or an IDE's exit.
 _PROMPT = re.compile(r"^(?:\([\w.-]+\) ?)?[\w.-]+@[\w.-]+:[^\s$#]*[$#](?: .*)?$|^Process finished with exit code 0$")
+# The loop over, in the script's next words: text sampled from the trained model, on a line of its own
+# (``Generating...`` after the last evaluation, as the "GPT from scratch" scripts print it). A sample
+# taken mid-run is followed by the next step, which takes the end back.
+_SAMPLING = re.compile(r"(?i)^\W{0,4}generating(?: (?:samples?|text))?(?:\.{2,3}|…)$")
 # Only a save of the model: the end once the next step is overdue; a checkpoint's, a best model's, or one
 # at a step or epoch is a mid-run save.
 _SAVED = re.compile(
@@ -75,7 +80,7 @@ def ending(message: str) -> StageEnd | None:
     """``message`` (a line's text, its prefixes peeled) as the run's said end, or None."""
     if _EARLY.match(message):
         return StageEnd(None, summary=_clip(message), said=True, early=True)
-    if _ENDED.match(message) or _WANDB_END.match(message) or _PROMPT.match(message):
+    if _ENDED.match(message) or _WANDB_END.match(message) or _PROMPT.match(message) or _SAMPLING.match(message):
         return StageEnd(None, summary=_clip(message), said=True)
     if _SAVED.match(message) and not _MIDRUN_SAVE.search(message):
         return StageEnd(None, summary=_clip(message), said=True, saved=True)
