@@ -1142,9 +1142,10 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-turicreate-issue2218-ascii-table-iteration-loss-elapsed-time-rows-1-7-elided-then-47509-to-47522.log", T0, "end",
      "step 47522 · …", "measuring", {"step": 47522, "total_steps": None, "loss": 1.437, "step_seconds": 22.3 / 13}),
     # iter 0's batch_cost 0.00008 s is the timer's first reading: iterations 1-10 over 18:39:47.914 -> 18:44:31.000
-    # one line an epoch, 4 h 23 min apart: two lines give no rate (its warm-up: test_steps_warmup_words.py)
+    # one line an epoch, 4 h 23 min apart: two lines give no rate (its warm-up: test_steps_warmup_words.py); the epoch
+    # took from its validation's last line, 09:33:31.062, to 13:55:36.838: 15725.776 s (4 h 22 min)
     ("generic-asr-end2end-issue39-dated-epoch-20-21-train-loss-valid-shuffle-train-4h22m-per-epoch.log", T0, "end",
-     "epoch 21 · …", "measuring", {"step": 21, "total_steps": None, "loss": 0.1832,
+     "epoch 21 · …", "measuring", {"step": 21, "total_steps": None, "loss": 0.1832, "step_seconds": pytest.approx(15725.776),
                                   "eval": {"val_loss": {"value": 0.1735, "step": 21}}, "data": epoch(21.0)}),
     ("generic-ppdet-static-pr1512-iter-0-to-10-every-2-quoted-loss-batch-cost-ips.log", T0, "end",
      "step 10 · 127 steps/h", "training", {"step": 10, "total_steps": None, "loss": 43.708477,
