@@ -300,3 +300,46 @@ def test_the_pause_an_evaluation_ended_is_kept_alike_one_line_at_a_time_and_in_b
     bulk.apply_run(run, 0, times)
     assert alone.stage is not None and bulk.stage is not None
     assert list(alone.stage.eval_pauses) == list(bulk.stage.eval_pauses) == [(5.0, 30.0)]
+
+
+# --- a printed rate under its name is its interval's average, not the last step's time ---------------------------
+
+MLX_ORPO = "mlx-lm-mlx-lm-pr6-orpo-iter-50-of-500-val-at-1-and-50-rewards-no-trained-tokens.log"
+
+
+def _mlx(iteration: int, its: float) -> str:
+    return (f"Iter {iteration}: Train loss 1.{100 - iteration}0, Learning Rate 1.000e-05, It/sec {its:.3f}, "
+            f"Tokens/sec {its * 200:.3f}, Peak mem 5.000 GB")
+
+
+def test_composed_mlx_it_sec_is_its_report_s_average(tmp_path: Path) -> None:
+    # A report every 10 iterations; It/sec 0.05, 0.05, 0.05, 0.5, 0.05: 10 / It/sec a report (200, 200, 20, 200 s after
+    # the first line, whose one iteration is counted at 20 s): 41 iterations over 640 s = 230.625 an hour. Read as the
+    # last iteration's time (nanoGPT's ``time``) the last report would take 9 × 2 + 20 = 38 s: 308.8 an hour.
+    lines = ["Starting training..., iters: 100", *(_mlx(10 * k, its) for k, its in
+                                                  enumerate((0.05, 0.05, 0.05, 0.5, 0.05), start=1))]
+    data = read(tmp_path, lines)
+    assert data["training"]["steps_per_hour"] == pytest.approx(41 * 3600 / 640)
+    # tokens at each report's Tokens/sec over its time: 10 × 20 + 3 × 10 × 200 + 100 × 20 = 8,200 over 640 s
+    assert data["training"]["tokens_per_hour"] == pytest.approx(8200 * 3600 / 640)
+
+
+def test_real_mlx_orpo_run_s_rate_follows_its_reports_it_sec(tmp_path: Path) -> None:
+    # mlx-lm PR #6 (its header): It/sec 0.103, 0.068, 0.093, 0.059, 0.678 at iterations 10 … 50: the first line's
+    # iteration at 1 / 0.103 = 9.709 s, then 10 / It/sec: 147.059 + 107.527 + 169.492 + 14.749 s; 41 iterations over
+    # 448.535 s = 329.1 an hour (it read 424, the last iteration's time taken for the other nine of each report).
+    data = read(tmp_path, body(MLX_ORPO))
+    seconds = 1 / 0.103 + 10 / 0.068 + 10 / 0.093 + 10 / 0.059 + 10 / 0.678
+    assert data["training"]["steps_per_hour"] == pytest.approx(41 * 3600 / seconds)
+    # Tokens/sec × each report's time: 620.3 + 9,303.8 + 6,725.1 + 10,604.3 + 10,115.8 = 37,369 over 448.535 s: 299.9k an hour
+    assert data["training"]["tokens_per_hour"] == pytest.approx(37369 * 3600 / seconds, rel=1e-4)
+
+
+def test_composed_fairseq_ups_is_its_interval_s_average(tmp_path: Path) -> None:
+    # fairseq's ``train_inner`` meters start again at each log: ``ups`` is the updates since the last line over their
+    # time. Lines every 100 updates at ups 1, 1, 1, 0.5, 1: 100, 100, 200, 100 s after the first line (its one update
+    # counted at 1 s): 401 updates over 501 s = 2,881.4 an hour (the fourth line read as its last update's time, 101 s).
+    lines = [f"epoch 001:    {k * 100} / 1000 loss={60 - k}.000, nll_loss=5.000, ppl=32.00, wps=1000, "
+             f"ups={0.5 if k == 4 else 1}, wpb=1000, bsz=10, num_updates={k * 100}, lr=0.0001, gnorm=0.5, clip=0"
+             for k in range(1, 6)]
+    assert read(tmp_path, lines)["training"]["steps_per_hour"] == pytest.approx(401 * 3600 / 501)

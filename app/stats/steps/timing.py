@@ -118,6 +118,8 @@ def line_seconds(previous: TrainStep | None, step: TrainStep, covered: int | Non
             # and ``Trained Tokens``, both over its report's iterations): the time they took, so that the
             # tokens an hour measured are the ones the log prints, never more.
             return step.tokens / step.tokens_per_second
+        if step.step_seconds is not None and step.interval_average:
+            return step.step_seconds * covered  # (each step of the interval at its average)
         if step.step_seconds is not None:
             # nanoGPT's ``time`` is the last iteration's only, and the iteration after an
             # evaluation (or the first, compiling) includes that pause: the other iterations of
