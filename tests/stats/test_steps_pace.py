@@ -343,3 +343,32 @@ def test_composed_fairseq_ups_is_its_interval_s_average(tmp_path: Path) -> None:
              f"ups={0.5 if k == 4 else 1}, wpb=1000, bsz=10, num_updates={k * 100}, lr=0.0001, gnorm=0.5, clip=0"
              for k in range(1, 6)]
     assert read(tmp_path, lines)["training"]["steps_per_hour"] == pytest.approx(401 * 3600 / 501)
+
+
+# --- a new epoch's bar starts its clock again: its elapsed time is its steps' -------------------------------------
+
+TIANSHOU = "generic-rl-tianshou-issue449-ppo-epoch-1-to-5-bars-50001it-env-step-250000-test-reward-200-best-in-1.log"
+
+
+def test_composed_closing_bars_an_epoch_apart_are_their_clocks_apart(tmp_path: Path) -> None:
+    # Five epochs' closing bars, 100 batches each in 00:50 (2.00 it/s): the first line's batch at 0.5 s, then four
+    # epochs of 100 batches, 50 s each: 401 batches over 200.5 s = 7,200 an hour (it read no time between them: each
+    # bar's clock, 50 s, minus the one before, 50 s, is nothing).
+    lines = [f"Train Epoch: {e} Loss: 0.{60 - e}: 100% 100/100 [00:50<00:00,  2.00it/s]" for e in range(1, 6)]
+    data = read(tmp_path, lines)
+    assert data["training"]["steps_per_hour"] == pytest.approx(401 * 3600 / 200.5)
+
+
+def test_composed_a_bar_clock_under_ten_seconds_is_not_its_steps_time(tmp_path: Path) -> None:
+    # ultralytics' classify epochs: ``3/3 [00:16<00:00,  5.37s/it]`` (its first, compiling: left out of the pace), then
+    # ``3/3 [00:00<00:00,  5.17it/s]``: three batches in 3 / 5.17 = 0.580 s; the clock's whole seconds say 0.
+    lines = ["Train Epoch: 1 Loss: 0.59: 100% 3/3 [00:16<00:00,  5.37s/it]",
+             "Train Epoch: 2 Loss: 0.58: 100% 3/3 [00:00<00:00,  5.17it/s]"]
+    assert read(tmp_path, lines)["warmup"]["observed_seconds"] == pytest.approx(3 / 5.17, rel=1e-3)
+
+
+def test_real_tianshou_epochs_of_50001_iterations_are_their_bars_clocks_apart(tmp_path: Path) -> None:
+    # tianshou issue 449 (its header): epochs 2 … 5 closing at 00:40, 00:40, 00:42, 00:40 after the epoch before's
+    # line: 162 s observed (it said 42 s: the last bar's clock minus the one before)
+    data = read(tmp_path, body(TIANSHOU))
+    assert data["warmup"]["text"] == "measuring: 5 steps · 2 min 42 s of 3 min — rate in under a minute"

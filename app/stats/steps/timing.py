@@ -98,6 +98,10 @@ def timeline_covered(previous: TrainStep | None, step: TrainStep, before: int, a
     return covered
 
 
+# A bar's clock in whole seconds: read as its steps' time from this long on (within a tenth).
+BAR_CLOCK_SECONDS = 10.0
+
+
 def line_seconds(previous: TrainStep | None, step: TrainStep, covered: int | None = None) -> float | None:
     """The time ``step``'s line accounts for, from the trainer's own printed durations.
 
@@ -110,6 +114,11 @@ def line_seconds(previous: TrainStep | None, step: TrainStep, covered: int | Non
             covered = timeline_covered(previous, step, 0, timeline_offset(previous, step, 0))
     if previous is not None and covered is not None:
         if step.elapsed_seconds is not None and previous.elapsed_seconds is not None:
+            if step.step > 0 and covered_steps(previous, step) is None and step.elapsed_seconds >= BAR_CLOCK_SECONDS:
+                # The count started again (a new epoch's bar) and its clock with it: the bar's own time since it
+                # started, at its pace for the steps since the line before (two closing bars ``[00:53<00:00`` are
+                # 53 s of steps apart, not none).
+                return step.elapsed_seconds * covered / step.step
             delta = step.elapsed_seconds - previous.elapsed_seconds
             if delta >= 0:
                 return delta
