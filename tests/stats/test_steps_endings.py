@@ -315,6 +315,8 @@ def test_real_script_generating_its_sample_after_the_last_evaluation_is_done(tmp
     assert (data["state"], data["status_line"]) == ("done", "done · step 4500")
     assert data["training"]["finished"] is True
     assert data["training"]["paused"] is None
+    # undated, no time printed: no span of "its own time" (it said "9 step lines over less than 3 min of its own time")
+    assert data["details"][0].startswith("no rate: no duration or time read for its ")
 
 
 @pytest.mark.parametrize(("after", "state"), [([], "done"), (["step 400: train loss 1.0000, val loss 1.2000"], "measuring")])
@@ -336,3 +338,14 @@ def test_a_bare_sampling_line_is_a_said_end(message: str) -> None:
                                      "Generating new identity to be saved in `swarm.pem`"])
 def test_words_that_generate_something_else_are_no_end(message: str) -> None:
     assert not [e for e in CrashWatch().see(message) if isinstance(e, StageEnd)]
+
+
+def test_an_undated_finished_log_with_no_time_printed_claims_no_time_of_its_own(tmp_path: Path) -> None:
+    # Composed: five undated evaluation lines and ``Training complete.``, read at once: every line stands at the
+    # file's time, so nothing says how long the run took.
+    lines = [*(f"step {s}: train loss {4 - s / 1000:.4f}, val loss {4.1 - s / 1000:.4f}" for s in range(0, 2500, 500)),
+             "Training complete."]
+    data = read_at(tmp_path, lines, 0.0)
+    assert data["state"] == "done"
+    assert data["details"][0].startswith("no rate: no duration or time read for its ")
+    assert not any("its own time" in detail for detail in data["details"])
