@@ -386,11 +386,14 @@ class EvalResult:
 @dataclass(frozen=True, slots=True)
 class TrainingPause:
     """Training pauses on purpose (evaluation, checkpoint, all-reduce): not a stall (``batches``: an evaluation's
-    own bar's total, where it prints one)."""
+    own bar's total, where it prints one; ``done``: its batches done so far, and ``epoch``: the epoch it evaluates,
+    where its record says)."""
 
     at: float | None
     reason: PauseReason
     batches: int | None = None
+    done: int | None = None
+    epoch: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

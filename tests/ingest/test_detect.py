@@ -52,6 +52,9 @@ HIVEMIND = "Jun 27 14:06:03.911 [INFO] Averaged gradients with 6 peers"
           "[2025-07-28 22:10:26,975][genrl.logging_utils.global_defs][INFO] - Starting round: 1234/1000000."], "hivemind"),
         # hydra's format from any other program claims nothing
         (["[2025-07-28 22:09:26,975][__main__][INFO] - Loaded composite dataset with 1000 samples"], None),
+        # an HF Trainer dict pasted without its opening brace, whole or wrapped after a comma (composed)
+        (["'loss': 1.25, 'grad_norm': 0.5, 'learning_rate': 2e-05, 'epoch': 0.1}"], "hf-trainer"),
+        (["'loss': 1.25, 'grad_norm': 0.5,", " 'learning_rate': 2e-05, 'epoch': 0.1}"], "hf-trainer"),
         (["hello", "this is not a training log"], None),
         ([], None),
     ],
@@ -388,6 +391,7 @@ REAL_FORMATS = {
     "broken-hf-modernbert-issue233-gradnan-then-loss0.log": "hf-trainer",
     "crash-generic-nemo-lightning-bar-glued-nccl-watchdog-pytorch-118369.log": "generic",
     "crash-hf-ms-swift-issue64-sighup-death-signal-glued-bar.log": "hf-trainer",
+    "hf-ms-swift-rldecisionagent-file-error-md-grpo-dicts-global-step-1-to-6-of-9-train-speed-grad-norm-0.log": "hf-trainer",
     "maxtext-pr4847-glog-completed-step-profiler.log": "maxtext",
     "hf-trainer-ezpz-aurora-bars-and-dicts-step11.log": "hf-trainer",
     "hivemind-issue447-albert-monitor-loss-flat-elided.log": "hivemind",

@@ -735,6 +735,11 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("crash-hf-ms-swift-issue64-sighup-death-signal-glued-bar.log", T0, T0, "step 2905/25120 · stopped", "stopped",
      {"step": 2905, "total_steps": 25120, "loss": 2.011, "lr": 9.81e-05, "step_seconds": 2.86, "eta_seconds": None,
       "trainer_eta_seconds": None, "data": epoch(1.85)}),
+    # ms-swift's dicts name the step and its total (``'global_step/max_steps': '6/9'``) and the run's mean speed
+    # (``'train_speed(iter/s)': 0.018726``: 53.40 s a step; 5m 20s / 6 = 53.3 s); loss and grad norm 0 throughout
+    ("hf-ms-swift-rldecisionagent-file-error-md-grpo-dicts-global-step-1-to-6-of-9-train-speed-grad-norm-0.log", T0, T0,
+     "step 6/9 · broken", "broken",
+     {"step": 6, "total_steps": 9, "loss": 0.0, "lr": 1.5e-07, "step_seconds": 1 / 0.018726, "data": epoch(0.67)}),
     # glog-prefixed ``completed step: N, seconds: S, …, loss: X, …, perplexity: P``; no total printed; the step's
     # ``seconds: 10.344`` its time as printed, ``Tokens/s/device`` per device (not the perplexity, not ``total_weights``)
     ("maxtext-pr4847-glog-completed-step-profiler.log", T0, "end", "step 3 · …", "measuring",
@@ -1127,20 +1132,26 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      T0, T0, "step 15/144 · epoch 2/18 · 5/8 in the epoch · …", "measuring",
      {"step": 15, "total_steps": 144, "loss": 1.1681, "data": epoch(2.0), "step_seconds": 1.85}),
     # read by repetition (series.py): the batch that ticks under ``Training epoch: 80`` is the position, 589 its total;
-    # batches 200 -> 500 (read from the third repeat) at 19:06:57 -> 19:17:22: 625 s for 300 batches
+    # batches 0 -> 500 (the first two read once the third repeat shows the series) at 19:00:03 -> 19:17:22: 1039 s for
+    # 500 batches
     ("generic-st-gcn-data-len-issue1-dated-training-epoch-80-tab-batch-0-to-500-of-589-done-loss-lr-then-mean-loss-eval.log",
      T0, "end", "epoch 80 · 500/589 in the epoch · 1.7k steps/h", "training",
-     {"step": 500, "total_steps": 589, "loss": 4.1611, "step_seconds": 625 / 300, "data": epoch(80)}),
+     {"step": 500, "total_steps": 589, "loss": 4.1611, "step_seconds": 1039 / 500, "data": epoch(80),
+      # its evaluation after the epoch, ``Mean test loss of 296 batches: 4.106204550008516.`` (296 no figure)
+      "eval": {"test_loss": {"value": 4.106204550008516, "step": None}}}),
     # the run's step that ticks by 4 with its fixed 100000, not ``episode steps: 4``; 306 steps per second printed
     ("generic-keras-rl-issue51-numbered-steps-18080-to-18092-of-100000-episode-3691-to-3694-episode-steps-4.log", T0, "end",
      "step 18092/100000 · …", "measuring", {"step": 18092, "total_steps": 100000, "loss": 0.044392, "step_seconds": 1 / 306}),
-    # legacy PaddlePaddle: ``Cost`` is the loss, the pass the epoch, the batch that ticks under it the position (no total)
+    # legacy PaddlePaddle: ``Cost`` is the loss, the pass the epoch, the batch that ticks under it the position (no total);
+    # its four batch lines (0 … 300) carry no time: no timing
     ("generic-paddle-book-cifar-readme-pass-0-batch-0-to-300-cost-classification-error-dots-then-test-with-pass-0.log", T0, "end",
-     "step 300 · …", "measuring", {"step": 300, "total_steps": None, "loss": 1.668833, "data": epoch(0)}),
-    # an ASCII table's header names its rows' columns: Iteration the position, Elapsed Time the clock (seconds);
-    # 82039.8 -> 82062.1 over iterations 47509 -> 47522: 22.3 s / 13
+     "step 300 · no timing", "measuring", {"step": 300, "total_steps": None, "loss": 1.668833, "data": epoch(0)}),
+    # an ASCII table's header names its rows' columns: Iteration the position, Elapsed Time the clock (seconds); rows 1
+    # and 7 are steps too, so the trainer's own clock spans 22.8 -> 82062.1 over iterations 7 -> 47522: 82039.3 s / 47515
+    # (1.727 s an iteration; the last three rows alone: 22.3 s / 13 = 1.715 s)
     ("generic-turicreate-issue2218-ascii-table-iteration-loss-elapsed-time-rows-1-7-elided-then-47509-to-47522.log", T0, "end",
-     "step 47522 · …", "measuring", {"step": 47522, "total_steps": None, "loss": 1.437, "step_seconds": 22.3 / 13}),
+     "step 47522 · 2.0k steps/h", "training",
+     {"step": 47522, "total_steps": None, "loss": 1.437, "step_seconds": 82039.3 / 47515}),
     # iter 0's batch_cost 0.00008 s is the timer's first reading: iterations 1-10 over 18:39:47.914 -> 18:44:31.000
     # one line an epoch, 4 h 23 min apart: two lines give no rate (its warm-up: test_steps_warmup_words.py); the epoch
     # took from its validation's last line, 09:33:31.062, to 13:55:36.838: 15725.776 s (4 h 22 min)
@@ -1530,7 +1541,7 @@ GENERIC_READ = {
     "generic-lightning-issue11471-pre-html-escaped-bar-epoch-80-10-of-15.log": "step, total, epoch, loss, step time, elapsed, ETA",
     "generic-verse-medical-issue31-time-of-day-prefix-train-iter-loss-net-nan.log": "step, loss, step time",
     "generic-st-gcn-data-len-issue1-dated-training-epoch-80-tab-batch-0-to-500-of-589-done-loss-lr-then-mean-loss-eval.log":
-        "step, total, epoch, loss, lr",
+        "step, total, epoch, loss, lr, eval",
     "generic-keras-rl-issue51-numbered-steps-18080-to-18092-of-100000-episode-3691-to-3694-episode-steps-4.log":
         "step, total, loss, step time",
     "generic-paddle-book-cifar-readme-pass-0-batch-0-to-300-cost-classification-error-dots-then-test-with-pass-0.log": "step, epoch, loss",

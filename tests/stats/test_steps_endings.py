@@ -84,6 +84,18 @@ def test_a_launcher_s_end_of_run_behind_its_logger_s_name_is_the_end(tmp_path: P
     assert "Finished: End of run" in data["details"]
 
 
+def test_a_script_that_turns_to_generate_its_sample_after_its_last_evaluation_is_done(tmp_path: Path) -> None:
+    """Composed in the shape of Karpathy's ``gpt.py`` (its evaluation lines every 500 steps, then ``Generating...`` and
+    the sample): the loop is over at step 1000, read at once and two hours later; a step after the word undoes it."""
+    lines = [f"step {n}: train loss {loss}, val loss {val}" for n, loss, val in
+             ((0, "4.2000", "4.2100"), (500, "2.0000", "2.1000"), (1000, "1.5000", "1.7000"))] + ["", "Generating..."]
+    for later in (0.0, TWO_HOURS):
+        data = read_at(tmp_path, lines, later)
+        assert (data["state"], data["status_line"]) == ("done", "done · step 1000"), later
+    data = read_at(tmp_path, [*lines, "step 1500: train loss 1.4000, val loss 1.6500"], 0.0, name="on.log")
+    assert data["state"] != "done" and data["training"]["step"] == 1500
+
+
 def test_a_stop_message_that_steps_follow_was_not_the_end(tmp_path: Path) -> None:
     lines = [modded(n) for n in (1000, 2000)] + ["Stopping early: reached max_steps"] + [modded(3000)]
     data = read_at(tmp_path, lines, TWO_HOURS)

@@ -12,6 +12,7 @@ from pathlib import Path
 from app.stats.events import TrainStep
 from app.stats.steps.stage import RunFacts, Stage
 from app.stats.steps.text import figure_lines, speed_parts
+from tests.coldread import read_cold
 from tests.reallogs import body
 from tests.stats.test_steps_evidence import read_at
 
@@ -58,6 +59,38 @@ def test_a_clock_that_goes_back_starts_its_span_again() -> None:
     for step, clock in ((10, 100.0), (20, 300.0), (5, 2.0), (15, 12.0)):
         stage.note_clock(step, clock)
     assert speed_parts(stage, RunFacts()) == ["step 1.00 s (worked out: the trainer's clock, 10.00 s over 10 steps)"]
+
+
+def test_a_clock_of_whole_seconds_that_has_not_moved_times_no_step(tmp_path: Path) -> None:
+    """Composed in Lightning's non-terminal bars (SageMaker's capture): two epochs of 2 batches within the bar's first
+    second, ``[00:00<…``. The clock's 0 s over the steps says they took under a second, not 0 ms: no step time is
+    worked out from it, and no 0 ms is measured."""
+    lines = ["Epoch 0:  50% 1/2 [00:00<00:00,  6.54it/s, loss=2.29]",
+             "Epoch 0: 100% 2/2 [00:00<00:00, 12.05it/s, loss=2.29]",
+             "Epoch 1:   0% 0/2 [00:00<?, ?it/s, loss=2.29]"]
+    details = read_at(tmp_path, lines)["details"]
+    assert not any(" 0 ms" in line for line in details), details
+    stage = Stage(name="train", latest=TrainStep(at=None, stage="train", step=2), step_time=None)
+    for step, clock in ((1, 0.0), (2, 0.0)):
+        stage.note_clock(step, clock)
+    assert speed_parts(stage, RunFacts()) == []
+
+
+def test_an_epoch_s_time_holds_the_evaluation_after_it_where_every_epoch_has_one(tmp_path: Path) -> None:
+    """Composed in the end-to-end ASR trainer's dated shape (gentaiscool/end2end-asr-pytorch): an epoch a line, each
+    followed by its validation. Epoch 1's line at 10:00:00, its validation, then epoch 2's at 12:00:00: 7,200 s, an
+    epoch's time with its evaluation in it, said so (the rate, which leaves that pause out, has no stretch yet)."""
+    lines = ["2024-01-01 10:00:00,000 - (Epoch 1) TRAIN LOSS:0.5000 LR:0.0001",
+             "2024-01-01 10:00:00,050 - VALID",
+             "2024-01-01 10:01:00,000 - VALID SET 0 LOSS:0.4000",
+             "2024-01-01 10:01:00,500 - TRAIN",
+             "2024-01-01 12:00:00,000 - (Epoch 2) TRAIN LOSS:0.4500 LR:0.0001"]
+    details = read_cold(tmp_path, lines, name="run.log", dated=True)["details"]
+    assert "epoch 2 h 00 min (from the lines' times, its evaluation included)" in details, details
+    # no evaluation between them: no such time (the wait is no epoch's)
+    quiet = [line for line in lines if "VALID" not in line]
+    details = read_cold(tmp_path, quiet, name="quiet.log", dated=True)["details"]
+    assert not any("its evaluation included" in line for line in details), details
 
 
 def test_an_epoch_s_printed_time_is_no_log_without_time(tmp_path: Path) -> None:

@@ -14,7 +14,8 @@ falls in a class:
 - rates: frames or samples a second (``fps``, ``samples/sec``), the optimizer's steps a second
   (TF Estimator's ``global_step/sec``);
 - counts: an RL run's environment steps so far (stable-baselines' ``total_timesteps``, rsl_rl's ``Total steps``, never a
-  plan); an RL run's mean reward (rsl_rl's ``Mean reward``).
+  plan), its episodes so far (stable-baselines v2's ``episodes``: a plural count, never one episode's number); an RL
+  run's mean reward (rsl_rl's ``Mean reward``).
 
 A line is tied only when every number on it is so named (``name: value``, ``name value``, ``name=value``,
 behind a rule of dashes): prose, a table row or a config dump with one such name among others is not.
@@ -41,6 +42,7 @@ class Kin(enum.Enum):
     EPOCHS = "epochs"  # the run's planned epochs
     RATE = "rate"  # frames, samples or steps a second
     TIMESTEPS = "timesteps"  # an RL run's environment steps so far (stable-baselines' ``total_timesteps``)
+    EPISODES = "episodes"  # an RL run's episodes so far (stable-baselines v2's ``episodes``, RLlib's ``episodes_total``)
     REWARD = "reward"  # an RL run's mean reward over its recent episodes (rsl_rl's ``Mean reward``)
     MEMORY = "memory"  # memory as printed, its unit if printed (``max_mem: 2372M``, mmdet's ``memory: 4090``)
     TIME = "time"  # a time whose unit is not printed (vietocr's ``gpu time: 38.92`` a report): kept as printed
@@ -76,6 +78,9 @@ _RATE_NAMES = frozenset({"fps", "samples sec", "samples s", "samples per second"
 # An RL block's environment steps so far (rsl_rl's ``Total steps: 1608``, ``Total timesteps``: the reader names the
 # steps of a record logged once an iteration the environment's).
 _ENV_TOTALS = frozenset({"env total steps", "env total timesteps"})
+# An RL run's episodes so far: the plural names a count of them (``episode: 570`` names one episode, a position).
+_EPISODE_COUNTS = frozenset({"episodes", "total episodes", "num episodes", "episodes total", "n episodes",
+                             "episode count", "episodes so far"})
 # An RL run's mean reward over its recent episodes, as rsl_rl and other loops name it.
 _REWARD_NAMES = frozenset({"mean reward", "mean episode reward", "average reward", "avg reward", "episode reward mean",
                            "mean episode return", "reward mean",
@@ -87,6 +92,9 @@ _SCORE_WORDS = frozenset({"acc", "accuracy", "f1", "bleu", "rouge", "auc", "prec
 # Times that are no figure of the run's pace: an epoch's and an evaluation's (their own classes), the loader's share
 # of the iteration time beside it (``data_time``).
 _NOT_TIMES = frozenset({"epoch", "eval", "data", "last"})  # (detectron2's ``last_time``: the last iteration's again)
+# Words that make a figure the run's running minimum or maximum so far, when they lead its name (``Min_val_loss``,
+# ``max_val_acc``): no evaluation's figure of its own.
+_EXTREMES = frozenset({"min", "max", "minimum", "maximum", "lowest", "highest"})
 # Words that keep a figure a training one, whatever else its name says (``Train Acc``).
 _TRAINING_WORDS = frozenset({"train", "training"})
 _UNIT_SECONDS = {"ms": 0.001, "s": 1.0, "sec": 1.0, "secs": 1.0, "seconds": 1.0}
@@ -103,14 +111,18 @@ def kin_of(name: str, unit: str | None) -> Kin | None:
         return Kin.ELAPSED
     if name in _EPOCH_TIME_NAMES:
         return Kin.EPOCH_TIME
-    if name in _RATE_NAMES or name.endswith(" fps"):
+    if name in _RATE_NAMES or name.endswith((" fps", "samplespersec")):  # (DeepSpeed's ``SamplesPerSec``, run together)
         return Kin.RATE  # (``env fps``: the reader's name for stable-baselines' ``fps`` beside its iterations)
     if (name.endswith(" timesteps") and name.split(" ")[-2] in ("total", "num", "env")) or name in _ENV_TOTALS:
         return Kin.TIMESTEPS
     if name in _REWARD_NAMES:
         return Kin.REWARD
+    if name in _EPISODE_COUNTS:
+        return Kin.EPISODES
     if words & _TRAINING_WORDS:
         return None
+    if name.split(" ")[0] in _EXTREMES:
+        return None  # a running extreme, not this evaluation's figure (DMRGCN's ``Min_val_loss: 10000000000.0`` sentinel)
     if words & EVAL_WORDS or _MAP.match(name):
         return Kin.EVAL
     return None
@@ -182,7 +194,7 @@ def planned_epochs(text: str) -> int | None:
 # Names already sorted: (as printed, its ``(unit)``) → (class or None, normalised name); cleared when full.
 _NAMED: dict[tuple[str, str | None], tuple[Kin | None, str]] = {}
 _NAMED_SIZE = 4096
-_BESIDE_KINS = frozenset({Kin.RATE, Kin.EVAL, Kin.TIMESTEPS, Kin.TIME, Kin.REWARD})
+_BESIDE_KINS = frozenset({Kin.RATE, Kin.EVAL, Kin.TIMESTEPS, Kin.EPISODES, Kin.TIME, Kin.REWARD})
 
 
 def _sorted_name(raw: str, paren: str | None) -> tuple[Kin | None, str]:

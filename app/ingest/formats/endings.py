@@ -5,9 +5,9 @@ A trainer that stops itself says so, in its own words and language, and what com
 ``Early stopping triggered``, AllenNLP's ``Ran out of patience.  Stopping training.``, ``提前停止``), training complete (``Training complete.``, ``训练完成``,
 Lightning's ``Trainer.fit stopped: max_steps=1000 reached``, PyTorch-Ignite's launcher's ``End of run``), its final weights saved, wandb's
 closing block (``wandb: Run summary:``, ``wandb: Synced 5 W&B file(s)``, ``View run NAME at: …``,
-``Find logs at: …``; its opening ``View run at`` has no name), text sampled from the trained model on a line of
-its own (``Generating...``), a shell prompt come back
-(``user@host:~/dir$``), an IDE's ``Process finished with exit code 0``. Each is read as a
+``Find logs at: …``; its opening ``View run at`` has no name), a shell prompt come back
+(``user@host:~/dir$``), an IDE's ``Process finished with exit code 0``, the script turning to generate its
+sample (``Generating...`` alone on its line). Each is read as a
 :class:`~app.stats.events.StageEnd` with ``said``: the run's end unless a training step follows
 (then it was not the end). ``early``: it stopped short of its plan (a cap, a time limit, an early
 stop). A message that only says the model was saved (``模型已保存到model.pth``, ``Model saved to
@@ -29,7 +29,7 @@ from ...stats.events import StageEnd
 MAX_MESSAGE_CHARS = 240
 
 # Cheap test, on the lowered line: can it be a stop message at all?
-MAYBE = re.compile(r"stop|patience|final|complet|finish|done|end|sav|epoch time|wandb|@|exit code|generat|停|训练|保存|模型|完成|结束")
+MAYBE = re.compile(r"stop|patience|final|complet|finish|done|end|sav|epoch time|wandb|@|exit code|generat|sampling|停|训练|保存|模型|完成|结束")
 
 # Stops short of the plan: a wall-clock cap, a time limit, an early stop.
 _EARLY = re.compile(
@@ -55,6 +55,10 @@ _ENDED = re.compile(
     r"|(?:模型)?训练(?:已经?)?(?:完成|结束|完毕)|(?:完成|结束)训练|停止训练"
     r"|最终(?:模型|权重)(?:已经?)?保存|保存最终(?:模型|权重))"
 )
+# The script turns from training to generating a sample (Karpathy's ``gpt.py`` and the nanoGPT-style scripts
+# after it print ``Generating...`` once their loop is over, then the text): the word alone, as a heading.
+_GENERATING = re.compile(
+    r"(?i)^\W{0,4}(?:generating|sampling)(?: (?:text|samples?|outputs?|from (?:the )?model))?\s*(?:\.{2,}|…|:)?\s*$")
 # wandb's closing block (its opening one prints ``View run at https://…``, with no name and no colon).
 _WANDB_END = re.compile(
     r"^(?:wandb: )?\W{0,4}(?:Run summary:|Run history:|Synced \d+ W&B file|View run \S.{0,200} at: "
@@ -62,10 +66,6 @@ _WANDB_END = re.compile(
 )
 # The shell is back: its prompt (``(venv) user@host:~/dir$``, a command after it or not), or an IDE's exit.
 _PROMPT = re.compile(r"^(?:\([\w.-]+\) ?)?[\w.-]+@[\w.-]+:[^\s$#]*[$#](?: .*)?$|^Process finished with exit code 0$")
-# The loop over, in the script's next words: text sampled from the trained model, on a line of its own
-# (``Generating...`` after the last evaluation, as the "GPT from scratch" scripts print it). A sample
-# taken mid-run is followed by the next step, which takes the end back.
-_SAMPLING = re.compile(r"(?i)^\W{0,4}generating(?: (?:samples?|text))?(?:\.{2,3}|…)$")
 # Only a save of the model: the end once the next step is overdue; a checkpoint's, a best model's, or one
 # at a step or epoch is a mid-run save.
 _SAVED = re.compile(
@@ -80,7 +80,7 @@ def ending(message: str) -> StageEnd | None:
     """``message`` (a line's text, its prefixes peeled) as the run's said end, or None."""
     if _EARLY.match(message):
         return StageEnd(None, summary=_clip(message), said=True, early=True)
-    if _ENDED.match(message) or _WANDB_END.match(message) or _PROMPT.match(message) or _SAMPLING.match(message):
+    if _ENDED.match(message) or _WANDB_END.match(message) or _PROMPT.match(message) or _GENERATING.match(message):
         return StageEnd(None, summary=_clip(message), said=True)
     if _SAVED.match(message) and not _MIDRUN_SAVE.search(message):
         return StageEnd(None, summary=_clip(message), said=True, saved=True)

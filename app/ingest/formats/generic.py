@@ -70,7 +70,9 @@ from .scalar_prints import HEADS as SCALAR_HEADS
 from .scalar_prints import scalar_print, scalars_inside
 from .series import MIN_RECORDS, SeriesWindow
 from .series import Record as SeriesRecord
+from .step_source import StepSource, evaluation_position, evaluation_stage, shares
 from .tagged_scalars import TaggedScalars, tagged
+from .tree_summaries import TreeSummary
 from .vertical_records import VerticalRecord, vertical_start
 from .yolo_rows import headerless_columns
 
@@ -123,6 +125,9 @@ _PATH_RATE = re.compile(rf"(?<![\w/])((?:[A-Za-z]\w{{0,30}}/){{0,3}}fps(?:/\w{{1
 # A bar drawn without tqdm's brackets (ultralytics' ``100% ━━━━━━━━━━━━ 8/8 4.6it/s 1.7s``): count, rate, seconds so far.
 # A tqdm bar whose format ends at its count and elapsed clock: ``100%|██████████| 1849/1849 13:15`` (YOLOv5 since 7.0).
 _ELAPSED_BAR = re.compile(r"\d{1,3}%\|[^|]{0,200}\| ?(\d{1,12})/(\d{1,12}) (\d{1,3}:\d\d(?::\d\d)?)")
+# tqdm's bar cut at the terminal's width after its elapsed clock (``5777/5777 [14:35<00:00,  6.``): its count and clock
+# (whole: the ``<`` after it), its rate lost
+_CUT_BAR = re.compile(r"\d{1,3}%\|[^|]{0,200}\| ?(\d{1,12})/(\d{1,12}) \[(\d{1,3}:\d\d(?::\d\d)?)<[^\]]{0,40}")
 ELAPSED_MEAN_NOTE = "the bar's elapsed time over its count"
 _PLAIN_BAR = re.compile(r"^(?:\d{1,3}% )?[━─╸╺]{1,200} (\d{1,12})/(\d{1,12}) (\d{1,9}(?:\.\d+)?)(it/s|s/it) (\d{1,7}(?:\.\d+)?)s$")
 # A rule of dash runs under a table's header (three columns at least), and the numbers in its rows.
@@ -143,7 +148,7 @@ _STAGE_POSITION = re.compile(r"\[([A-Za-z]{1,12}):\s?(\d{1,9}),\s{1,4}(\d{1,12})
 # A position in the epoch printed beside the run's own step (its count, the epoch's total), kept as figures.
 IN_EPOCH, EPOCH_STEPS = "epoch/step", "epoch/steps"
 # A step record that may carry a figure of a name class (a rate's, an evaluation's): the cheap test first.
-_BESIDE_HINT = re.compile(r"(?i)fps|/s|samples|examples|timesteps|reward|[ _]time\b|\b(?:val|valid|test|eval|m?ap)\w*\b")
+_BESIDE_HINT = re.compile(r"(?i)fps|/s|samples|examples|timesteps|episodes|reward|[ _]time\b|\b(?:val|valid|test|eval|m?ap)\w*\b")
 # The timing a line under a step may print alone, and the step's field each amends.
 _TIMING_FIELDS = {Field.STEP_TIME: "step_seconds", Field.ELAPSED: "elapsed_seconds", Field.ITS: "its",
                   Field.TOKENS_PER_SECOND: "tokens_per_second"}
@@ -200,6 +205,10 @@ _EPOCH_POSITION = re.compile(r"(?i)\bepoch:?\s*(\d{1,9}):?(?:\s*\|)?\s+(\d{1,12}
 # A record that says it evaluates on a data set (fairseq's ``| epoch 001 | valid on 'valid' subset | loss 5.41 | …``).
 # The epoch's mean training loss said alone (``Train Error: Avg loss: 0.232530``, ``Train set: Average loss: 0.2325``).
 _TRAIN_AVERAGE = re.compile(rf"(?i)^train(?:ing)?(?: set| error| epoch)?:\s*(?:avg|average|mean)[ _]loss:\s*({NUM})\s*,?\s*$")
+# An evaluation's mean loss named with what it was taken over: ``Mean test loss of 296 batches: 4.106204550008516.``
+_EVAL_LOSS_OVER = re.compile(
+    rf"(?i)(?:^|[\s\]])(?:mean |average |avg )?(test|val|valid|validation|eval|evaluation) loss of \d{{1,9}} [a-z]{{1,20}}"
+    rf"\s?[:=]\s?({NUM})\.?$")
 _JSON_STATS = "json_stats: "  # Detectron's (Caffe2) training stats, one JSON record a logging period
 _EVAL_ON = re.compile(r"(?i)\b(?:" + "|".join(sorted(EVAL_WORDS)) + r")\s+on\s+['\"]?\w")
 # An evaluation named as the record's stage after its position, its figures after the colon (icefall's ``Epoch 1,
@@ -311,6 +320,11 @@ class _Line:
     checkpoint: tuple[int, int, str, float | None, bool] | None = None
     before: _Line | None = None  # a record whole only once this line was read (``tag value step`` lines), emitted first
 
+    def step_before(self, other: _Line) -> bool:
+        """True when this step line's position is before ``other``'s (both read by the series: a count that ticks)."""
+        mine, theirs = _position(self.readings), _position(other.readings)
+        return mine is not None and theirs is not None and mine.value < theirs.value
+
 
 # A name beside a test report's figures that counts its position, not a score (``Test of Epoch 77263``).
 _POSITION_NAME = re.compile(r"epoch|step|iter|batch")
@@ -318,6 +332,8 @@ _POSITION_NAME = re.compile(r"epoch|step|iter|batch")
 _EPOCH_OF_TOTAL = re.compile(r"(?i)(?:start(?:ing)?|begin(?:ning)?|train(?:ing)?)(?: \w{1,12}){0,2} epoch (\d{1,6}) "
                              r"\((?:total|of) (\d{1,6})\)")
 _NO_DIGITS = str.maketrans("", "", "0123456789")
+# What a user's print beside an engine's progress may carry for the step it names (``[200] Loss : 6.38``).
+_PRINTED_FIGURES = frozenset({Field.STEP, Field.LOSS, Field.LR, Field.GRAD_NORM})
 SERIES_SHAPES = 64  # step line shapes remembered as settled
 
 
@@ -346,6 +362,7 @@ class GenericParser(StepLines[_Line]):
         self._epoch_header: Reading | None = None  # an epoch said alone on the line above, no step read under it yet
         self._evaluation_next = False  # an ``Evaluation:`` heading was read: the next record is its
         self._columns: list[str] = []  # a comma-separated table's header row, for the rows under it
+        self._tree = TreeSummary()  # an epoch's summary drawn as a tree (tree_summaries.py)
         self._bare_times: list[float] = []  # the last bare ``time`` durations read, oldest first
         self._time_is_clock = False  # … found to be the run's clock, not a step's time
         self._tokens_at: tuple[int, float] | None = None  # (step, running token count) last read
@@ -390,6 +407,7 @@ class GenericParser(StepLines[_Line]):
         self._own_last: int | None = None  # … and the last step they read
         self._settled: set[str] = set()  # step lines' shapes (digits dropped) the series had nothing to add to
         self._series_read = False  # a repeated record was read by its series: its template is the run's step line
+        self._source = StepSource()  # which series gives the run's position (step_source.py)
         self._step_event: tuple[list[Event], int] | None = None  # where the last step's event was put, to amend  # a boosting library said its best round: the round line under it is a repeat
 
     def pieces(self, part: str) -> Iterable[str]:
@@ -423,6 +441,14 @@ class GenericParser(StepLines[_Line]):
                 self.emit(line, events)
 
     def _classify_piece(self, text: str) -> tuple[Kind, _Line | None]:
+        if self._tree.reading or TreeSummary.maybe(text):
+            branch = self._tree.read(text.rstrip())
+            if branch is not None:
+                # (super-gradients' epoch summary drawn as a tree: a validation stage's figure, this epoch's evaluation)
+                name, value = branch
+                return Kind.FULL, _Line("tie", None, text=text, named=(Named(Kin.EVAL, normalise(name), value, name),))
+            if self._tree.reading:
+                return Kind.FULL, None  # (a stage's name, a training figure, a figure's history: no record)
         head = text.lstrip()[:1]
         if head in _BOX_ROW or (head in _BOX_BORDER and self._box):
             # A box-drawn table (``│ Global Step: 51/1000 │ … │`` between ``├──…`` borders): its rows,
@@ -496,21 +522,30 @@ class GenericParser(StepLines[_Line]):
         if line is None:
             if self._own_steps >= MIN_RECORDS and not self._series_read:
                 return kind, line  # the word rules read the run's steps: a line they do not read is no step record
-            record = self._series.see(text)
+            record = self._series.see(text, when=self._times.at, catch_up=True)
             if record is None:
                 return kind, line
         elif line.what == "epoch":
-            self._series.see(text)  # (an epoch said on its own line: the series keeps it for the records under it)
-            return kind, line
+            # (an epoch said on its own line: the series keeps it for the records under it; one that repeats beside a
+            # ticking step and a throughput is an engine's progress record, DeepSpeed's ``epoch=0/micro_step=34/…``)
+            record = self._series.see(text, when=self._times.at, catch_up=True)
+            if record is None or not record.progress:
+                return kind, line
         else:
             step = self._step_of(line)
             if step is None or line.bar is not None:
                 return self._own(kind, line, step)
+            shape = text.translate(_NO_DIGITS)
+            if self._source.figures_only(shape, step) and all(r.field in _PRINTED_FIGURES for r in line.readings) and (
+                    not line.named and not line.parts and getattr(_position(line.readings), "total", None) is None):
+                # (a user's print of a loss at a step the engine's own progress already reached: that step's figures; a
+                # record with more of its own, a total or a time, stays a step record)
+                line.what = "figures"
+                return kind, line
             # A record shape the series found nothing to add to is settled: at a step past the last one its lines are
             # read as the word rules read them, only kept in the window, not judged again (most step lines of most logs)
             plain = not self._series_read and (self._own_last is None or step > self._own_last) and (
                 line.counters is not None or getattr(_position(line.readings), "name", None) != "epoch")
-            shape = text.translate(_NO_DIGITS)
             if plain and shape in self._settled:
                 self._series.keep(shape, text)
                 return self._own(kind, line, step)
@@ -522,13 +557,35 @@ class GenericParser(StepLines[_Line]):
                         self._settled.clear()
                     self._settled.add(shape)
                 return self._own(kind, line, step)
-        read_kind, read = self._classify_line(record.text)
-        if read is None or read.what != "step":
+        read_kind, read = self._series_line(record, self._times.at)
+        if read is None:
             return kind, line
         self._series_read = True
+        if record.progress:
+            self._source.chosen(text.translate(_NO_DIGITS), record.step)
         read.text = text.strip()
         if record.at is not None:
             read.at = self._dates_batch(record.at)
+        for earlier in record.earlier:
+            # (the template's first instances, read as nothing until its series was known: steps of the run too)
+            _, early = self._series_line(earlier, earlier.at)
+            if early is not None and early.step_before(read):
+                early.before, read.before = read.before, early
+        return read_kind, read
+
+    def _series_line(self, record: SeriesRecord, at: float | None) -> tuple[Kind, _Line | None]:
+        """A record read by its series as the generic reader reads it: a step line, or None."""
+        read_kind, read = self._classify_line(record.text)
+        if record.progress and (read is None or read.what == "other"):
+            # An engine's progress record (its count beside the throughput it measured, no loss): the run's position,
+            # its throughput by its name
+            rates = {_rate_figure(named)[0]: named for named in reversed(beside(record.text)) if named.kin is Kin.RATE}
+            return Kind.FULL, _Line("step", at, [Reading(Field.STEP, "iter", float(record.step))],
+                                    text=record.text, named=tuple(reversed(rates.values())))
+        if read is None or read.what != "step":
+            return read_kind, None
+        if record.at is not None or at is not None:
+            read.at = record.at if record.at is not None else at
         return read_kind, read
 
     def _own(self, kind: Kind, line: _Line, step: int | None) -> tuple[Kind, _Line]:
@@ -733,6 +790,13 @@ class GenericParser(StepLines[_Line]):
                 # The epoch's mean training loss on a line of its own, as the PyTorch examples print their test set's
                 # (``Train Error: Avg loss: 0.232530``, ``Train set: Average loss: 0.2325``): shown beside the evaluation's
                 return Kind.FULL, _Line("eval", at, [Reading(Field.EVAL_LOSS, "train avg loss", mean_loss)], text=s)
+        if " loss of " in s:
+            over = _EVAL_LOSS_OVER.search(s)
+            if over is not None and (mean_loss := number(over.group(2))) is not None:
+                # An evaluation's mean loss named with what it was taken over (ST-GCN's ``Mean test loss of 296 batches:
+                # 4.106204550008516.``): the evaluation's loss; its count of batches is no figure
+                return Kind.FULL, _Line("eval", at, [Reading(Field.EVAL_LOSS, f"{over.group(1).lower()} loss", mean_loss)],
+                                        text=s)
         if len(s) <= 40 and _EVAL_HEADING.match(s):
             self._evaluation_next = True  # ``Evaluation:`` on a line of its own: its figures follow
             return Kind.FULL, None
@@ -805,8 +869,10 @@ class GenericParser(StepLines[_Line]):
                     line.counters = _counted(counters)
                 return Kind.FULL, line
             if self._last is not None and _EVAL_START.match(head):
-                # (a validation's own bar after training steps, Lightning's ``Validating:  40%|…| 4/10``: a pause)
-                return Kind.FULL, _Line("evaluating", at, bar=_bar(bar), text=s)
+                # (a validation's own bar after training steps, Lightning's ``Validating:  40%|…| 4/10``: a pause; the
+                # loss its description prints once full, ``Valid Epoch: 20 Loss: nan: 100%|…| 660/660``, is its result)
+                losses = [r for r in readings if r.field in (Field.LOSS, Field.EVAL_LOSS)]
+                return Kind.FULL, _Line("evaluating", at, losses[:1], bar=_bar(bar), text=s)
             return Kind.OTHER, None
         other = _other_bar(s, at)
         if other is not None:
@@ -837,6 +903,10 @@ class GenericParser(StepLines[_Line]):
                 rewarded = tuple(n for n in beside(_PLUS_MINUS.sub("", s)) if n.kin is Kin.EVAL)
                 if rewarded:
                     return Kind.FULL, _Line("tie", at, text=s, named=rewarded[:1])
+            if "%" in s and _EVAL_START.match(s) and shares(s):
+                # the PyTorch examples' ``Test Epoch: 33<TAB>Accuracy: 9466/11005 (86%)``: a test pass's result, its
+                # score a count of a total and its share (no step of its own: the training records count those)
+                return Kind.FULL, _Line("eval", at, text=s)
             # (before any step, an evaluation's scores alone: a paste that begins with the last one, DGL's ``Eval Acc 0.8398``)
             tied_figures = tied(s) if self._last is not None else scores(tied(s))
             if tied_figures is not None:
@@ -881,6 +951,12 @@ class GenericParser(StepLines[_Line]):
                                         float(progress.group(1)), int(progress.group(2))))
         elif ("][" in s or "]  [" in s or "] [" in s) and not any(r.field is Field.STEP for r in readings):
             nested = _EPOCH_ITER.search(s)
+            if nested is not None and evaluation_stage(nested.group(0)):
+                # mmengine's ``Epoch(val) [2][3550/21046]``: a validation pass's batches after the epoch, under way; its
+                # ``time`` and ``eta`` are the evaluation's, none of them a training step's
+                epoch, done, batches = (int(nested.group(i)) for i in (1, 2, 3))
+                return Kind.FULL, _Line("evaluating", at, [Reading(Field.EPOCH, "epoch", float(epoch))],
+                                        bar=_Bar(done, batches, None, None, None), text=s)
             if nested is not None:
                 # The iteration counts its epoch's batches: the total and the ``eta`` beside it are
                 # the epoch's, and the epoch stays beside the step.
@@ -927,6 +1003,11 @@ class GenericParser(StepLines[_Line]):
                     line.readings.append(Reading(Field.STEP_TIME, "duration", seconds))
         if _EVAL_START.match(s) or ("on" in s and _EVAL_ON.search(s[:120])) or (
                 ": " in s and _EVAL_STAGE.search(s[:120])):
+            passing = None if lossy or any(r.field is Field.EVAL_LOSS for r in readings) else evaluation_position(s)
+            if passing is not None:
+                # an evaluation pass's batches under way, no figure of its own yet (MetricLogger's ``Test:  [ 100/5000]
+                # eta: … model_time: … time: …``): its times are the evaluation's, none a training step's
+                return Kind.FULL, _Line("evaluating", at, bar=_Bar(passing[0], passing[1], None, None, None), text=s)
             line.what = "eval"
             return Kind.FULL, line
         line = _decide(line)
@@ -1074,7 +1155,8 @@ class GenericParser(StepLines[_Line]):
                     names[names.index("total")] = "total_loss"  # an older YOLO's sum of its losses' parts
                 pairs_text = " | ".join(f"{name}: {value}" for name, value in zip(names, values, strict=True))
                 self._row_parts = _loss_parts(names, values)
-                # (a bar after the row, when whole: its count and rate; one cut at the terminal's width is dropped)
+                # (a bar after the row, when whole: its count and rate; one cut at the terminal's width before its clock
+                # is dropped)
                 whole_bar = bool(rest) and "]" in rest[0] and "/" in rest[0]
                 if rest and not whole_bar:
                     # ultralytics' own bar since 8.3 (``100% ━━━━━━━━━━━━ 8/8 4.6it/s 1.7s``): as tqdm's, whole
@@ -1083,9 +1165,10 @@ class GenericParser(StepLines[_Line]):
                         n, m, rate, unit, elapsed = drawn.groups()
                         whole = int(float(elapsed))  # (tqdm's clock keeps whole seconds)
                         return f"{pairs_text} {n}/{m} [{whole // 60:02d}:{whole % 60:02d}, {rate}{unit}]"
-                    timed = _ELAPSED_BAR.fullmatch(rest[0].strip())
+                    timed = _ELAPSED_BAR.fullmatch(rest[0].strip()) or _CUT_BAR.fullmatch(rest[0].strip())
                     if timed is not None:
-                        # YOLOv5's bar since its format printed no rate (``100%|██████████| 1849/1849 13:15``)
+                        # YOLOv5's bar since its format printed no rate (``100%|██████████| 1849/1849 13:15``), or a bar
+                        # whose rate the terminal's width cut: its count, and its clock over it
                         return f"{pairs_text} {timed.group(1)}/{timed.group(2)} [{timed.group(3)}]"
                 return pairs_text + (" " + rest[0] if whole_bar else "")
         if 3 <= len(cells) <= _TABLE_COLUMNS and ("  " in s or "\t" in s) and all(_SPACED_NAME.fullmatch(c) for c in cells):
@@ -1233,7 +1316,13 @@ class GenericParser(StepLines[_Line]):
         elif line.what == "pause":
             events.append(TrainingPause(at=line.at, reason="checkpoint"))
         elif line.what == "evaluating":
-            events.append(TrainingPause(at=line.at, reason="evaluation", batches=line.bar.total if line.bar else None))
+            said = _first(line.readings, Field.EPOCH)  # (mmengine's ``Epoch(val) [2][…]``: the epoch it evaluates)
+            events.append(TrainingPause(at=line.at, reason="evaluation", batches=line.bar.total if line.bar else None,
+                                        done=line.bar.step if line.bar else None,
+                                        epoch=said.value if said else None))
+            result = next((r for r in line.readings if r.field in (Field.LOSS, Field.EVAL_LOSS)), None)
+            if result is not None and line.bar is not None and line.bar.total is not None and line.bar.step >= line.bar.total:
+                events.append(EvalResult(at=line.at, name="val_loss", value=result.value, step=None))
         elif line.what == "checkpoint" and line.checkpoint is not None:
             epoch_at, global_step, name, value, saved = line.checkpoint
             self._checkpoint_at = (epoch_at, global_step)
@@ -1273,6 +1362,8 @@ class GenericParser(StepLines[_Line]):
             self._eval(line, events)
         elif line.what == "tie":
             self._tie(line, events)
+        elif line.what == "figures":
+            self._figures(line, events)
         elif line.what == "epochs":
             self._planned_epochs = line.readings[0].total
         elif line.what == "nan_loss":
@@ -1410,6 +1501,14 @@ class GenericParser(StepLines[_Line]):
                     seen.add(label)
                     self._evals[label] = named.value
                     events.append(EvalResult(at=line.at, name=label, value=named.value, step=at_step))
+        if "%" in line.text:
+            # (a score printed as a count of a total and its share: ``Accuracy: 9890/10000 (99%)``, in per cent)
+            for name, share in shares(line.text):
+                label = _eval_label(name if name.split(" ")[0] in EVAL_WORDS else f"{own[:-5]} {name}")
+                if label not in seen:
+                    seen.add(label)
+                    self._evals[label] = share
+                    events.append(EvalResult(at=line.at, name=label, value=share, step=at_step))
 
     def _tie(self, line: _Line, events: list[Event]) -> None:
         """A line tied to the last step: its clock, its epoch's time and rates amend that step; its
@@ -1454,6 +1553,17 @@ class GenericParser(StepLines[_Line]):
             if amend:
                 events[index] = replace(step, **amend)  # type: ignore[arg-type]
         # (a tied line read in a later batch than its step's is left: that step has gone on to the tracker)
+
+    def _figures(self, line: _Line, events: list[Event]) -> None:
+        """A record at the run's last step printed beside the series that gives the position: that step's figures (one
+        at an older step amends nothing: that step has gone on)."""
+        if self._last is None or self._step_of(line) != self._last[0]:
+            return
+        loss, lr, grad_norm = (_first(line.readings, kind) for kind in (Field.LOSS, Field.LR, Field.GRAD_NORM))
+        if loss is not None or lr is not None or grad_norm is not None:
+            events.append(StepFigures(at=line.at, loss=None if loss is None else loss.value,
+                                      lr=None if lr is None else lr.value,
+                                      grad_norm=None if grad_norm is None else grad_norm.value))
 
     def _running_time(self, readings: list[Reading]) -> list[Reading]:
         """The readings with a bare ``time`` that grows from line to line as the run's clock (cellpose's
@@ -1645,6 +1755,8 @@ class GenericParser(StepLines[_Line]):
                 rates.append(_rate_figure(named))
             elif named.kin is Kin.TIMESTEPS:
                 rates.append((ENV_TIMESTEPS, named.value))
+            elif named.kin is Kin.EPISODES:
+                rates.append((TOTAL_PART + "episodes", named.value))
             elif named.kin is Kin.REWARD:
                 rates.append(("reward", named.value))
             elif named.kin is Kin.TIME and not (named.name == "time" and step_seconds is not None):
@@ -1967,9 +2079,11 @@ def _bar(m: re.Match[str]) -> _Bar:
         seconds = rate if m.group("unit") == "s/it" else 1.0 / rate
     remain = m.group("remain")
     elapsed = clock_seconds(m.group("elapsed"))
-    if seconds is None and remain is None and m.group("unit") is None and elapsed and step > 0:
-        # A bar that prints its elapsed time alone (YOLOv5's ``1849/1849 13:15``, read as ``[13:15]``): its mean step
-        return _Bar(step, total, elapsed / step, elapsed, None, seconds_note=ELAPSED_MEAN_NOTE)
+    if seconds is None and (remain is None or m.group("cut") is not None) and m.group("unit") is None and elapsed and step > 0:
+        # A bar that prints its elapsed time alone (YOLOv5's ``1849/1849 13:15``, read as ``[13:15]``), or whose rate a
+        # terminal's width cut (``5777/5777 [14:35<00:00,  6.``): its mean step
+        return _Bar(step, total, elapsed / step, elapsed, clock_seconds(remain) if remain else None,
+                    seconds_note=ELAPSED_MEAN_NOTE)
     return _Bar(step, total, seconds, elapsed, clock_seconds(remain) if remain else None)
 
 

@@ -88,6 +88,7 @@ ALIASES: dict[str, Field] = {
     "loss total": Field.LOSS,  # pytracking's ``Loss/total`` (its parts: ``Loss/segm``, ``Loss/target_clf``)
     "total loss": Field.LOSS,  # detectron2's ``total_loss`` (its parts: ``loss_cls``, ``loss_box_reg``)
     "ce": Field.LOSS,  # the cross-entropy a line names alone (RETURNN's ``ce 0.424, ctc_4 0.958``)
+    "mse": Field.LOSS,  # the mean squared error a line names alone (SRGAN's ``time: 37.051s, mse: 0.410``)
     "closs": Field.LOSS,  # LLaMA2-Accessory's MetricLogger: ``closs: 0.9175 (0.9249)``
     "loss net": Field.LOSS,  # the network's loss beside its scaler's (``loss_net: 0.9443 loss_scale: 32768.0000``)
     "val loss": Field.EVAL_LOSS,
@@ -127,6 +128,7 @@ ALIASES: dict[str, Field] = {
     "seconds": Field.STEP_TIME,  # MaxText: ``completed step: 15109, seconds: 2.166, TFLOP/s: 36.739``
     "secs": Field.STEP_TIME,  # char-rnn's ``time/batch = 0.1679s`` (its TensorFlow port prints no unit: seconds)
     "elapsed time": Field.ELAPSED,
+    "time elapsed": Field.ELAPSED,  # Lite-Mono's (Monodepth2's) ``time elapsed: 00h06m47s``
     "elapsed": Field.ELAPSED,
     "remaining time": Field.ETA,
     "remaining": Field.ETA,
@@ -164,7 +166,7 @@ ALIASES: dict[str, Field] = {
     "mfu": Field.MFU,
 }
 # Which loss a line means when it prints several: the model's own loss over a running average.
-LOSS_RANK = {"lm loss": 3, "reduced train loss": 3, "loss": 1, "ce": 0, "cost": 0}
+LOSS_RANK = {"lm loss": 3, "reduced train loss": 3, "loss": 1, "ce": 0, "mse": 0, "cost": 0}
 # Words before a name that keep its meaning (``training step``, ``Train loss``, ``train/lr``).
 NEUTRAL_WORDS = frozenset({"train", "training", "trainer", "global", "optimizer", "current", "reduced", "lm", "mean",
                            "average", "avg", "avr"})  # (kohya's ``avr_loss``: its running average, the loss it shows)
@@ -195,7 +197,7 @@ VALUE = re.compile(
     r"(?<=[\w)'\"])(?:['\"]?\s*:\s*(?:['\"]|\[\s*|\((?=\d[\d.eE+-]*,\)))?"
     r"|\s*=\s*(?:['\"]|\[(?=[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\]))?|\s+(?:['\"]|\[\s*)?)"
     rf"(?P<value>{_COMPOUND}|{_CLOCK}|{NUM})(?P<si>[KMBGT](?![\w/]))?"
-    r"(?:\s*/\s*(?P<total>\d[\d,]{0,14})\b)?"
+    r"(?:(?:\s*/\s*|\s+of\s+)(?P<total>\d[\d,]{0,14})\b)?"
     r"(?P<unit>\s?(?:ms|sec|s|min|h|%|it/s|s/it|\((?:ms|sec|s)\))(?![A-Za-z/]))?"
 )
 # A step record's figures come within its first characters (Megatron's ~600); a longer line is a
@@ -211,8 +213,8 @@ _NOT_BEFORE_NAME = frozenset("./?&=%")
 VALUE_UNIT = re.compile(
     r"(?<![\w.:/])(?P<value>\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?)\s?"
     r"(?P<unit>(?:tok|toks|tokens)/s(?:ec)?(?:/gpu)?|(?:it|its|iters?|iterations|steps)/s(?:ec)?"
-    # a step's time: ``s/it``, ``ms/step``, ``12.3 seconds/step``, ``850 ms per iteration``
-    r"|(?:ms|msecs?|milliseconds?|s|secs?|seconds?)(?:/| per )(?:step|it|iter|iteration))(?![\w/])",
+    # a step's time: ``s/it``, ``ms/step``, ``12.3 seconds/step``, ``850 ms per iteration``, ``198.6 ms/batch``
+    r"|(?:ms|msecs?|milliseconds?|s|secs?|seconds?)(?:/| per )(?:step|it|iter|iteration|batch))(?![\w/])",
     re.IGNORECASE,
 )
 # Names that are a unit of time and nothing more: the step's time in that unit.

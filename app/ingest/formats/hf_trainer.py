@@ -82,6 +82,16 @@ _METRIC = re.compile(r"\s{1,8}((?:eval|test|predict)_\w{1,60}|perplexity)\s*=\s*
 # Trainer's end of ``train()``; printed alone, or as ``Training completed.`` by older copies).
 _COMPLETED = re.compile(r"^\s*Training completed\.?(?: Do not forget to share your model\b.*)?\s*$")
 _STEP_KEYS = {"loss", "learning_rate", "grad_norm", "epoch", "num_input_tokens_seen", "step", "global_step", "total_flos"}
+# ms-swift's additions to the Trainer's dict (its ``ProgressCallbackNew``): the step and the run's total as one
+# string (``'global_step/max_steps': '5/3766'``), the run's clock and the time left (``'1m 29s'``), and its speed
+# over the whole run so far, in iterations a second or seconds an iteration.
+_SWIFT_POSITION = re.compile(r"(\d{1,12})/(\d{1,12})")
+_SWIFT_SPEED = {"train_speed(iter/s)": True, "train_speed(s/it)": False}  # (True: iterations a second)
+_SWIFT_KEYS = {"global_step/max_steps", "percentage", "elapsed_time", "remaining_time", *_SWIFT_SPEED}
+SWIFT_SPEED_NOTE = "train_speed as printed, the run's mean so far"
+# A printed dict whose opening brace the paste left out (``'loss': -0.0, 'grad_norm': 0.0, …}``): its pairs, from
+# its first key on.
+_BRACELESS = re.compile(r"'[A-Za-z_][\w/()]{0,60}': (?:-?\d|'|nan\b|inf\b)")
 
 
 class HfTrainerParser(EmitLines):
@@ -229,8 +239,11 @@ class HfTrainerParser(EmitLines):
             return Kind.FULL, self._died_training
         if stripped == "{":
             return Kind.PARTIAL, None  # a wrap right after the brace
+        if (stripped.startswith("'") and not self._joiner.holding and text.rstrip().endswith(("}", ","))
+                and "{" not in stripped and _BRACELESS.match(stripped)):
+            stripped = "{" + stripped  # (the dict's pairs, whole or wrapped after a comma: only its brace was lost)
         if stripped.startswith(("{'", '{"')):
-            if not text.rstrip().endswith("}"):
+            if not stripped.rstrip().endswith("}"):
                 return Kind.PARTIAL, None
             pairs = _pairs(stripped)
             if not pairs:
@@ -638,28 +651,38 @@ class HfTrainerParser(EmitLines):
         # after it must still be able to say which one trains.)
         self._confirmed = self._confirmed or (self._bar_total is not None and self._bar_total == self._train_total)
         figures = tuple(
-            (k, v) for k, v in values.items() if k not in _STEP_KEYS and v is not None and finite(v) is not None
+            (k, v) for k, v in values.items()
+            if k not in _STEP_KEYS and k not in _SWIFT_KEYS and v is not None and finite(v) is not None
         )
         tokens_seen = integer(pairs.get("num_input_tokens_seen"))
         if "loss" in pairs:
             self._last_logged = (values.get("loss"), finite(values.get("learning_rate")), finite(values.get("epoch")))
         # pre-4.x / TF trainer: JSON with the step in it; PaddleNLP's copy of the Trainer names it ``global_step``
         step_value = integer(pairs.get("step") if "step" in pairs else pairs.get("global_step"))
+        total = self._train_total
+        swift = _SWIFT_POSITION.fullmatch(pairs.get("global_step/max_steps", ""))
+        if step_value is None and swift is not None:
+            step_value, total = int(swift.group(1)), int(swift.group(2)) or total
         if step_value is not None:
             self._step = step_value
             self._dict_steps = True
+            speed = _swift_seconds(pairs)
             return events + [
                 TrainStep(
                     at=None,
                     stage="train",
                     step=step_value,
-                    total_steps=self._train_total,
+                    total_steps=total,
                     loss=values.get("loss"),
                     loss_note="mean since the last log",
                     lr=finite(values.get("learning_rate")),
                     grad_norm=values.get("grad_norm"),
+                    step_seconds=speed,
+                    elapsed_seconds=_clock_text(pairs.get("elapsed_time")),
+                    trainer_eta_seconds=_clock_text(pairs.get("remaining_time")),
                     epoch=finite(values.get("epoch")),
                     figures=figures,
+                    step_seconds_note=SWIFT_SPEED_NOTE if speed is not None else None,
                 )
             ]
         if self._step is None and self._bar_total is None and "loss" in pairs:
@@ -685,6 +708,27 @@ class HfTrainerParser(EmitLines):
 
 
 _TRAIN_OUTPUT = re.compile(r"TrainOutput\(global_step=(\d{1,12}), ")
+
+
+def _swift_seconds(pairs: dict[str, str]) -> float | None:
+    """One step's time from ms-swift's ``train_speed`` (the run's mean so far), or None."""
+    for key, per_second in _SWIFT_SPEED.items():
+        speed = finite(number(pairs.get(key)))
+        if speed is not None and speed > 0:
+            return 1 / speed if per_second else speed
+    return None
+
+
+def _clock_text(text: str | None) -> float | None:
+    """ms-swift's ``'1m 29s'``, ``'18h 37m 22s'``, ``'0s'`` in seconds, or None."""
+    if not text or _CLOCK_TEXT.fullmatch(text) is None:
+        return None
+    return sum(float(figure) * _CLOCK_UNITS[unit] for figure, unit in _CLOCK_PART.findall(text))
+
+
+_CLOCK_TEXT = re.compile(r"(?:\d{1,6}d ?)?(?:\d{1,6}h ?)?(?:\d{1,6}m ?)?(?:\d{1,6}(?:\.\d+)?s)?")
+_CLOCK_PART = re.compile(r"(\d+(?:\.\d+)?)([dhms])")
+_CLOCK_UNITS = {"d": 86400.0, "h": 3600.0, "m": 60.0, "s": 1.0}
 
 
 def _bare_bar(part: str) -> re.Match[str] | None:

@@ -269,6 +269,10 @@ class StepLines(Generic[R]):
         line = read
         if "^M" in line:
             line = line.replace("^M", "\r")  # a log viewed in a pager and pasted: "^M" for \r
+        if "#0" in line:
+            # syslog's (rsyslog's, SageMaker's MPI capture's) escape of a control character as ``#`` and its octal
+            # code: ``#015`` is the carriage return tqdm redraws with, ``#033[A`` its cursor moving up (no text)
+            line = _SYSLOG_ESCAPE.sub("", line).replace("#015", "\r")
         if "\b" in line:
             # Keras' interactive bar redraws itself by backspacing over the last one (``\b`` × its width):
             # a redraw, as ``\r`` is; a lone backspace is dropped.
@@ -428,6 +432,7 @@ class StepLines(Generic[R]):
 # A record a logger wrapped: at most this many lines joined to its first, and this many characters.
 MAX_CONTINUED_LINES = 4
 MAX_CONTINUED_CHARS = 4096
+_SYSLOG_ESCAPE = re.compile(r"#033\[[0-9;?]*[ -/]*[@-~]")
 _BACKSPACES = re.compile("\b{2,}")
 _INDENT = " " * 8  # a continuation is indented at least this far (a message column past a prefix)
 _COLUMNS = PrefixReader(dates=False)  # where a record's message starts (its prefix peeled)

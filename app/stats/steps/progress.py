@@ -132,6 +132,7 @@ class StepProgress:
         self._stage: Stage | None = None
         self._restarting = False
         self._pending_evals: dict[str, tuple[float | None, int | None]] = {}
+        self._evaluating: TrainingPause | None = None  # a validation pass under way before any training step
         # A log that only evaluates (the lecture GPT's ``step 500: train loss 2.0049, val loss 2.0904`` every 500
         # steps): the step of its latest training-loss evaluation while no step line came, and whether its
         # evaluations now stand for the run's steps (see _eval_as_step).
@@ -204,6 +205,8 @@ class StepProgress:
                 self._stage.pause = event.reason
                 if event.reason == "evaluation" and event.batches is not None:
                     self._stage.eval_batches = event.batches
+            elif event.reason == "evaluation" and event.done is not None and event.batches is not None:
+                self._evaluating = event  # (mmengine's ``Epoch(val) [2][3550/21046]`` lines alone: validating)
         elif isinstance(event, StageEnd) and event.evaluation:
             # An evaluation job wrote its results: the run's end only when it trained nothing
             # (inside a training run it is one more evaluation, its figures already taken).
@@ -494,6 +497,7 @@ class StepProgress:
                 stage.line_durations.append(seconds)
                 stage.covered.append(covered)
                 stage.ended_wait.append(waited)
+                stage.evaluated_last = evaluated
             if event.row_group is not None:
                 self._row_groups(stage, previous, event, covered)
         if evaluated and t is not None and stage.eval_times:
@@ -716,6 +720,11 @@ class StepProgress:
     def evaluated(self) -> tuple[str, float | None] | None:
         """An evaluation job's end read before any training step: its line, when it was read."""
         return self._evaluated
+
+    @property
+    def evaluating(self) -> TrainingPause | None:
+        """A validation pass under way before any training step (its batches done and planned), or None."""
+        return self._evaluating
 
     @property
     def pending_evals(self) -> dict[str, tuple[float | None, int | None]]:

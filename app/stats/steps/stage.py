@@ -81,6 +81,7 @@ class Stage:
     eval_steps: deque[int] = field(default_factory=lambda: deque(maxlen=4))
     pause: str | None = None
     evaluated: bool = False  # an evaluation printed since the latest step line (the next line's time holds it)
+    evaluated_last: bool = False  # the latest line's time held an evaluation printed since the line before it
     eval_batches: int | None = None  # the total of the evaluation's own bar since the latest step line
     finished: str | None = None  # the trainer's end summary
     # When the state began: measuring (the stage's start), training (warm-up over or a step after
@@ -479,8 +480,9 @@ def step_seconds(stage: Stage, m: Measure | None = None) -> float | None:
     printed twice. Before a rate is measured: the time the recent lines took over the steps they
     cover, a sum over a sum (records that arrive in lumps have a median interval far below their
     average), leaving out a line that came after a stall or a pause (its time is mostly the
-    wait's; where every line did, the latest one's time since its evaluation ended). A log of dicts without step numbers measures the time between logs, each of an
-    unknown number of steps: no step time at all, rather than an invented one.
+    wait's; where every line did, the latest one's time since its evaluation ended). A log of
+    dicts without step numbers measures the time between logs, each of an unknown number of
+    steps: no step time at all, rather than an invented one.
     """
     average = epoch_average_seconds(stage)
     if average is not None:
@@ -528,6 +530,8 @@ def clock_step_seconds(stage: Stage) -> tuple[float, float, int] | None:
     if stage.clock_from is None or stage.clock_to is None:
         return None
     (start, began), (end, now) = stage.clock_from, stage.clock_to
+    if now <= began:
+        return None  # (a clock of whole seconds that has not moved: the steps took less than one, not none)
     return (now - began) / (end - start), now - began, end - start
 
 

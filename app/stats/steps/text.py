@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from ... import text
 from ...snapshot import PeerView, RoundView, SwarmView
-from ..events import LOSS_AFTER_LAST_STEP, CollabProgress, TrainStep
+from ..events import LOSS_AFTER_LAST_STEP, CollabProgress, TrainingPause, TrainStep
 from ..tracker import WARMUP_SECONDS
 from .health import Crash
 from .rules import FIRST_LINE_WAIT_SECONDS
@@ -220,9 +220,10 @@ def _under_lead(body: list[tuple[Line, str]], lead: Line | None, notes: Sequence
 def early_details(
     v: EarlyVerdict, now: float, planned: int | None, pending: Sequence[tuple[str, float | None, int | None]],
     evaluated: str | None, run: RunFacts, all_reduce: AllReduce | None, errors: Errors | None,
-    collaboration: str | None, skips: str | None, warning: str | None,
+    collaboration: str | None, skips: str | None, warning: str | None, evaluating: TrainingPause | None = None,
 ) -> list[str]:
-    """The detail lines before the first training step: only those the verdict shows."""
+    """The detail lines before the first training step: only those the verdict shows (``evaluating``: a validation
+    pass under way, its batches counted, where no figure of one was read yet)."""
     shows = v.shows
     top: list[str] = []
     if v.crash is not None and Line.CRASH in shows:
@@ -245,7 +246,12 @@ def early_details(
                       f"(a stall after {text.duration(FIRST_LINE_WAIT_SECONDS)})")
         body.append((Line.WAITING, (f"waiting for the first training step"
                                    f"{f' of {planned:,} planned' if planned is not None else ''}{waited}")))
-    if Line.VALIDATION_ONLY in shows:
+    if Line.VALIDATION_ONLY in shows and not pending and evaluating is not None:
+        after = "" if evaluating.epoch is None else f" after epoch {evaluating.epoch:g}"
+        done, batches = evaluating.done or 0, evaluating.batches or 0
+        body.append((Line.VALIDATION_ONLY, (f"Only validation lines so far, no training step: validating{after}, "
+                                           f"{done:,}/{batches:,} batches")))
+    elif Line.VALIDATION_ONLY in shows:
         shown, more = shown_evals(newest_evals(pending))
         figures = ", ".join(f"{name} {figure(value)}" for name, value, _ in shown) + (f", + {more} more" if more else "")
         body.append((Line.VALIDATION_ONLY, f"Only {_held_out_set(pending)} lines so far, no training step: {figures}"))
@@ -335,6 +341,10 @@ def speed_parts(stage: Stage, run: RunFacts, m: Measure | None = None) -> list[s
         each, span, steps = clock
         parts.append(f"{'epoch' if stage.counts_epochs else 'step'} {seconds_text(each)} (worked out: the trainer's "
                      f"clock, {seconds_text(span)} over {steps:,} {'epochs' if stage.counts_epochs else 'steps'})")
+    elif (last_epoch := epoch_with_its_evaluation(stage)) is not None:
+        # A line a whole epoch, each followed by its evaluation: the time between the last two epoch lines, which the
+        # rate leaves out (the evaluation's pause is in it), is still the epoch's own time, said with what it holds.
+        parts.append(f"epoch {seconds_text(last_epoch)} (from the lines' times, its evaluation included)")
     elif (before := stage.timed_step) is not None and before is not latest and not stage.clock_over_printed:
         # The latest line printed no time of its own (a new bar at ``0/101 [00:00<?, ?it/s]``) and none is measured:
         # the last one printed, said where (the run's pace before a crash at the next epoch's start).
@@ -354,6 +364,16 @@ def speed_parts(stage: Stage, run: RunFacts, m: Measure | None = None) -> list[s
     elif run.peak_unknown and run.gpu_name is not None:
         parts.append("MFU unknown (no peak FLOPS for this GPU)")
     return parts
+
+
+def epoch_with_its_evaluation(stage: Stage) -> float | None:
+    """The time between the last two lines of a log whose lines are whole epochs, where the later one came after the
+    evaluation that followed the earlier (an end-to-end ASR trainer's dated ``(Epoch 21) TRAIN LOSS`` lines, 4 h 22 min
+    apart, a ``VALID`` pass between them); None otherwise."""
+    if not stage.counts_epochs or not stage.line_durations or not stage.ended_wait[-1] or stage.covered[-1] != 1:
+        return None
+    seconds = finite(stage.line_durations[-1])
+    return seconds if seconds is not None and seconds > 0 and stage.evaluated_last else None
 
 
 def measured_note(stage: Stage) -> str:

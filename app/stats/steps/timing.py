@@ -120,7 +120,9 @@ def line_seconds(previous: TrainStep | None, step: TrainStep, covered: int | Non
                 # 53 s of steps apart, not none).
                 return step.elapsed_seconds * covered / step.step
             delta = step.elapsed_seconds - previous.elapsed_seconds
-            if delta >= 0:
+            # (a clock of whole seconds that has not moved over steps whose time no line prints says they took less
+            # than one, not none: a bar's ``[00:00<?, ?it/s]`` after its ``[00:00<…`` times nothing)
+            if delta > 0 or (delta == 0 and (covered == 0 or step.step_seconds is not None)):
                 return delta
         if step.tokens and step.tokens_per_second and step.tokens_per_second > 0 and not step.per_device:
             # The tokens since the last line at the trainer's own tokens a second (MLX-LM's ``Tokens/sec``

@@ -70,6 +70,11 @@ BABYGPT = "stopself-buildyourownllm-babygpt-v12-speed-time-lines-model-saved.log
         ("2021-10-21 13:52:03,267 ignite.distributed.launcher.Parallel INFO: End of run", False),
         ("[2026-01-01 00:00:00,000][ignite.distributed.launcher.Parallel][INFO] - End of run.", False),  # hydra's prefix
         ("End of the run", False),
+        # the script turns to generate its sample once its loop is over (Karpathy's ``gpt.py`` and the nanoGPT-style
+        # scripts after it: ``Generating...``, then the text)
+        ("Generating...", False),
+        ("Generating text:", False),
+        ("Sampling...", False),
     ],
 )
 def test_a_stop_message_is_read_whatever_the_trainer(message: str, early: bool) -> None:
@@ -103,6 +108,9 @@ def test_a_save_of_the_model_alone_is_an_end_only_once_quiet_follows(message: st
         "done loading data",
         "step 120 complete",
         "Engine run complete. Time taken: 00:12:03",  # PyTorch-Ignite says it of each evaluation run too
+        # a generation mentioned, not the script turning to it
+        "Generating train split: 100%|██████████| 1000/1000",
+        "generating samples for step 500 with temperature 0.8",
         "Process finished with exit code 1",  # (a crash line, not an end)
         "End of run 3, starting run 4",  # a sweep's runs: only the words alone on their line are the end
         "End of run statistics:",

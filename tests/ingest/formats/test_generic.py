@@ -95,6 +95,17 @@ GRAMMAR: list[tuple[str, dict[str, Any]]] = [
     ("Step 120: loss 2.31, 12.3 seconds per step", {"step": 120, "loss": 2.31, "step_seconds": 12.3}),
     ("Step 120 - loss 2.31 - 850 ms per iteration", {"step": 120, "loss": 2.31, "step_seconds": 0.85}),
     ("Step 120 loss 2.31 850 milliseconds/step", {"step": 120, "loss": 2.31, "step_seconds": 0.85}),
+    # a total printed with ``of`` (``epoch 3 of 20, step 120 of 500``)
+    ("epoch 3 of 20, step 120 of 500, loss = 1.25", {"step": 120, "total_steps": 500, "epoch": 3, "loss": 1.25}),
+    # the mean squared error a line names alone is its loss; beside a ``loss`` it is not
+    ("Epoch: [2/50] step: [4/10] time: 0.5s, mse: 0.321", {"loss": 0.321, "step_seconds": 0.5}),
+    ("step 40, loss: 0.25, mse: 0.125", {"loss": 0.25}),
+    # the run's clock as ``time elapsed`` in hours, minutes and seconds, the time left beside it
+    ("epoch 2 | batch 300 | loss: 0.125 | time elapsed: 00h05m00s | time left: 01h00m00s",
+     {"step": 300, "elapsed_seconds": 300.0, "trainer_eta_seconds": 3600.0}),
+    # a batch's time: the step is a batch (``| 198.6 ms/batch``, ``0.42 s/batch``)
+    ("Epoch 3 | Iter 120 | Loss 2.31 | 198.6 ms/batch", {"step": 120, "loss": 2.31, "step_seconds": 0.1986}),
+    ("step 120, loss 2.31, 0.42 sec/batch", {"step": 120, "loss": 2.31, "step_seconds": 0.42}),
     ("training step 120 | learning rate 1.0E-04 | tokens/sec 12,500", {"lr": 1e-4, "tokens_per_second": 12500}),
     ("step 120 loss 2.3 tok/s/gpu 900", {"tokens_per_second": 900, "per_device": True}),
     ("step 120 loss 2.3 eta 1:02:03", {"trainer_eta_seconds": 3723}),
@@ -1327,6 +1338,59 @@ def test_an_rsl_rl_iteration_is_timed_by_its_collection_and_learning() -> None:
              " " * 10 + "Value function loss: 12.5000", " " * 13 + "Surrogate loss: -0.0100", "-" * 80]
     (got,) = steps(block)
     assert (got.step, got.total_steps, got.step_seconds, got.loss) == (7, 100, 0.75, -0.01)
+
+
+def test_an_evaluation_s_mean_loss_named_with_what_it_was_taken_over() -> None:
+    # composed in ST-GCN's processor's words: the mean test loss over the test batches is the evaluation's loss (the
+    # count of batches no figure); a training mean so named is not an evaluation
+    step = "[ Mon Jan  1 10:00:00 2024 ] \tBatch(100/200) done. Loss: 2.5000  lr:0.100000"
+    assert evaluations([step, "[ Mon Jan  1 10:05:00 2024 ] \tMean test loss of 40 batches: 1.75."]) == [("test_loss", 1.75)]
+    assert evaluations([step, "Mean training loss of 200 batches: 2.25."]) == []
+
+
+def test_a_full_validation_bar_s_loss_is_the_evaluation_s() -> None:
+    # composed in DMRGCN's shape: a training bar, then the validation's own bar with its loss in its description; only
+    # the full bar's is its result (a bar part way is the running loss of the batches so far)
+    train = "Train Epoch: 3 Loss: 0.4125: 100%|██████████| 200/200 [00:10<00:00, 20.00it/s]"
+    part = "Valid Epoch: 3 Loss: 0.9000: 50%|█████     | 25/50 [00:01<00:01, 25.00it/s]"
+    full = "Valid Epoch: 3 Loss: 0.7500: 100%|██████████| 50/50 [00:02<00:00, 25.00it/s]"
+    assert evaluations([train, part]) == []
+    assert evaluations([train, part, full]) == [("val_loss", 0.75)]
+    assert [s.loss for s in steps([train, part, full])] == [0.4125]
+
+
+# An epoch's summary drawn as a tree, composed in super-gradients' shape (a stage a branch, each figure's history
+# under it): only the validation stage's own figures are the evaluation's
+TREE = ["Train epoch 2: 100%|██████████| 40/40 [00:20<00:00,  2.00it/s, YoloLoss/loss=1.5, gpu_mem=4.1]",
+        "SUMMARY OF EPOCH 2",
+        "├── Training",
+        "│   ├── Yololoss/loss = 1.4875",
+        "│   │   ├── Best until now = 1.4875 (↘ -0.1)",
+        "│   │   └── Epoch N-1      = 1.5875 (↘ -0.1)",
+        "└── Validation",
+        "    ├── Map@0.50 = 0.4125",
+        "    │   ├── Best until now = 0.5 (↘ -0.0875)",
+        "    │   └── Epoch N-1      = 0.375 (↗ 0.0375)",
+        "    └── Yololoss/loss = 2.25",
+        "        └── Best until now = 2.0 (↗ 0.25)",
+        ""]
+
+
+def test_an_epoch_summary_tree_s_validation_figures_are_the_evaluation() -> None:
+    assert evaluations(TREE) == [("mAP@0.50", 0.4125), ("yololoss_loss", 2.25)]
+    # the training stage's figure and every figure's history are not read; the step is the bar's
+    assert [(s.step, s.epoch, s.loss) for s in steps(TREE)] == [(40, 2.0, 1.5)]
+
+
+def test_a_row_s_bar_cut_after_its_clock_gives_its_count_and_its_clock_over_it() -> None:
+    # composed: ultralytics' row whose bar the terminal's width cut inside its rate (``6.``): 800 batches in 2:00 (the
+    # ``<`` after it shows the clock whole), 120 s / 800 = 0.15 s a batch; one cut inside its clock gives no time
+    header = "      Epoch    GPU_mem   box_loss   cls_loss   dfl_loss  Instances       Size"
+    row = "      4/50      1.50G      0.612      0.301      0.812         28        640: 100%|██████████| 800/800 [02:00<00:00,  6."
+    (got,) = steps([header, row])
+    assert (got.step, got.epoch, got.epoch_total, got.step_seconds, got.elapsed_seconds) == (800, 4.0, 50, 0.15, 120.0)
+    (cut,) = steps([header, row.split("[")[0] + "[02:0"])
+    assert (cut.step, cut.epoch, cut.step_seconds) == (4, 4.0, None)
 
 
 def test_ultralytics_bar_without_brackets_gives_its_count_and_rate() -> None:

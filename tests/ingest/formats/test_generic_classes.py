@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.ingest.formats.classes import Kin, Named, beside, planned_epochs, tied
+from app.ingest.formats.classes import Kin, Named, beside, kin_of, planned_epochs, tied
 from app.ingest.formats.detect import detect
 from app.ingest.formats.endings import ending
 from app.ingest.formats.generic import GenericParser
@@ -152,6 +152,37 @@ def test_a_logger_table_s_rate_and_timesteps_under_their_names() -> None:
     assert (step.step, figures["rate/fps"], figures["total/timesteps"]) == (77746, 49.0, 1166190.0)
 
 
+def dqn_table(exploring: int, episodes: int, reward: float, steps: int) -> list[str]:
+    """A stable-baselines v2 DQN logger table (composed in its rows' words, 38 characters wide)."""
+    rows = [("% time spent exploring", exploring), ("episodes", episodes), ("mean 100 episode reward", reward),
+            ("steps", steps)]
+    return ["-" * 38, *(f"| {name:<23} | {value:<8} |" for name, value in rows), "-" * 38]
+
+
+def test_an_rl_table_s_episodes_so_far_are_its_total_never_its_step() -> None:
+    """v2's DQN prints ``episodes`` (done so far) beside ``steps``: the steps are the position, the episodes a count of
+    the run's, shown as such (one table every 100 episodes here: 100, 200, 300 over 1,200, 2,450, 3,600 steps)."""
+    events = feed(dqn_table(10, 100, -20.5, 1200) + dqn_table(4, 200, -18.0, 2450) + dqn_table(2, 300, -12.25, 3600))
+    step = steps(events)[-1]
+    figures = dict(step.figures)
+    assert (step.step, figures["total/episodes"], figures["reward"]) == (3600, 300.0, -12.25)
+
+
+@pytest.mark.parametrize(("name", "kin"), [("episodes", Kin.EPISODES), ("total episodes", Kin.EPISODES),
+                                          ("num episodes", Kin.EPISODES), ("episode", None)])
+def test_only_a_plural_count_of_episodes_is_the_run_s_episodes(name: str, kin: Kin | None) -> None:
+    """``episode: 570`` numbers one episode (a position, if anything): only the plural counts them."""
+    assert kin_of(name, None) is kin
+
+
+@pytest.mark.parametrize(("name", "kin"), [("val acc", Kin.EVAL), ("max val acc", None), ("min val loss", None),
+                                          ("min val epoch", None)])
+def test_a_running_extreme_is_no_evaluation_s_figure(name: str, kin: Kin | None) -> None:
+    """DMRGCN prints ``Min_val_epoch: -1, Min_val_loss: 10000000000.0`` (no minimum yet) after each evaluation: the
+    run's extreme so far, not this evaluation's figure."""
+    assert kin_of(name, None) is kin
+
+
 def test_the_dgl_run_s_average_epoch_time_is_its_end() -> None:
     end = ending("Avg epoch time: 7.1649203109741215")
     assert end is not None and end.said and not end.early
@@ -264,7 +295,7 @@ def test_the_pytorch_examples_test_set_line_is_an_evaluation() -> None:
     # Composed in the shape pytorch/examples' mnist/main.py prints (``Test set: Average loss: {:.4f}, Accuracy: …``).
     events = feed(["Train Epoch: 1 [59520/60000 (99%)]\tLoss: 0.046468", "",
                    "Test set: Average loss: 0.0335, Accuracy: 9890/10000 (99%)", ""])
-    assert evals(events) == [("test_loss", 0.0335, None)]
+    assert evals(events) == [("test_loss", 0.0335, None), ("test_accuracy", 99.0, None)]  # (its share, as printed)
 
 
 @pytest.mark.parametrize(

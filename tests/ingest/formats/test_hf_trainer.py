@@ -606,3 +606,45 @@ def test_a_training_bar_full_before_the_first_dict_read_still_trains() -> None:
     events, _ = read(["100%|██████████| 200/200 [07:16<00:00,  2.18s/it]",
                       "{'loss': 0.8608, 'learning_rate': 0.0, 'epoch': 0.15}"])
     assert [(e.step, e.total_steps) for e in events if isinstance(e, TrainStep)] == [(200, 200)]
+
+
+# ms-swift's log dict (composed with ms-swift's keys): 50 of 400 steps in 4 min 10 s, at 0.2 iterations a second as the
+# run's mean so far (250 s / 50 = 5.0 s a step), 29 min 10 s (1750 s) left by its own reckoning.
+SWIFT = ("{'loss': 1.2, 'grad_norm': 0.5, 'learning_rate': 1e-05, 'epoch': 0.25, 'global_step/max_steps': '50/400', "
+         "'percentage': '12.50%', 'elapsed_time': '4m 10s', 'remaining_time': '29m 10s', 'memory(GiB)': 14.3, "
+         "'train_speed(iter/s)': 0.2}")
+
+
+def test_an_ms_swift_dict_names_its_step_total_speed_and_time_left() -> None:
+    (step,), bad = read([SWIFT])
+    assert bad == 0 and isinstance(step, TrainStep)
+    assert (step.step, step.total_steps, step.loss, step.epoch) == (50, 400, 1.2, 0.25)
+    assert (step.step_seconds, step.elapsed_seconds, step.trainer_eta_seconds) == (5.0, 250.0, 1750.0)
+    assert step.step_seconds_note is not None and "mean" in step.step_seconds_note
+    # (its position, clock and speed are read as such, not kept as figures; its memory is)
+    assert dict(step.figures) == {"memory(GiB)": 14.3}
+
+
+def test_an_ms_swift_speed_in_seconds_an_iteration_is_that_step_time() -> None:
+    line = SWIFT.replace("'train_speed(iter/s)': 0.2", "'train_speed(s/it)': '45.3'")
+    (step,), _ = read([line])
+    assert isinstance(step, TrainStep) and step.step_seconds == 45.3
+
+
+def test_a_dict_pasted_without_its_opening_brace_reads_as_the_whole_dict() -> None:
+    whole, _ = read([SWIFT])
+    events, bad = read([SWIFT[1:]])
+    assert events == whole and bad == 0
+    # wrapped after a comma too, each half on its own line, the second indented as Python's pprint does
+    cut = SWIFT.index(" 'global_step")
+    events, bad = read([SWIFT[1:cut], SWIFT[cut:]])
+    assert events == whole and bad == 0
+
+
+def test_the_tail_of_a_wrapped_dict_is_no_dict_of_its_own() -> None:
+    """A dict's second line (``'epoch': 0.25, …}``) after its first is joined to it, not read as a dict without its
+    brace."""
+    whole, _ = read([SWIFT])
+    cut = SWIFT.index("'epoch'")
+    events, bad = read([SWIFT[:cut], SWIFT[cut:]])
+    assert events == whole and bad == 0

@@ -232,6 +232,15 @@ def test_a_carriage_return_pasted_from_a_pager_splits_the_records_for_every_trai
     assert _steps("nanogpt", [line]) == [1, 2]
 
 
+def test_a_carriage_return_syslog_escaped_splits_the_records_for_every_trainer() -> None:
+    """syslog (and SageMaker's MPI capture through it) writes a ``\r`` as ``#015`` and tqdm's cursor-up as
+    ``#033[A``: the records they separate, as if printed raw (composed nanoGPT lines)."""
+    line = "iter 1: loss 3.2100, time 120.00ms, mfu 45.00%#033[A#015iter 2: loss 3.2000, time 121.00ms, mfu 45.10%"
+    assert _steps("nanogpt", [line]) == [1, 2]
+    bars = ["#015Epoch 0: 100% 2/2 [00:00<00:00, 12.05it/s, loss=2.29]#015Epoch 1:   0% 0/2 [00:00<?, ?it/s, loss=2.29]"]
+    assert _steps("generic", bars) == _steps("generic", [bars[0].replace("#015", "\r")])
+
+
 @pytest.mark.parametrize(("name", "line", "step"), [
     ("nanogpt", "    [rank0]: iter 7: loss 3.2100, time 120.00ms, mfu 45.00%", 7),
     ("nanochat", ("    [rank0]: step 00005/21400 (0.02%) | loss: 8.530593 | lrm: 1.00 | dt: 991.09ms | tok/sec: 529,000 | "
