@@ -128,19 +128,3 @@ def test_an_asr_trainer_s_epochs_hours_apart_are_not_due_in_minutes(tmp_path: Pa
     the next epoch's line is due about 4 h 22 min on."""
     lines = body("generic-asr-end2end-issue39-dated-epoch-20-21-train-loss-valid-shuffle-train-4h22m-per-epoch.log")
     assert _read_at_end(tmp_path, lines) == "measuring: 2 of 3 epochs · 3 min of 3 min — rate in about 4 h 22 min"
-
-
-def test_composed_epoch_lines_hours_apart_show_the_epoch_s_time_after_its_validation(tmp_path: Path) -> None:
-    """Epoch 1's line at 10:00:00, its validation's result at 10:01:00, epoch 2's line at 13:01:00: the epoch took
-    3 h 00 min (10:01:00 → 13:01:00), not nothing (the line came more than the pause's hour after the one before)."""
-    lines = ["2024-04-30 10:00:00 - (Epoch 1) TRAIN LOSS:0.2000 LR:0.0001", "2024-04-30 10:00:01 - VALID",
-             "2024-04-30 10:01:00 - VALID SET 0 LOSS:0.1900", "2024-04-30 10:01:01 - TRAIN",
-             "2024-04-30 13:01:00 - (Epoch 2) TRAIN LOSS:0.1800 LR:0.0001"]
-    log = tmp_path / "train.log"
-    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    monitor = Monitor(log, clock=lambda: T0)
-    monitor.backlog(read_backwards(log))
-    now = monitor.last_event_at()
-    assert now is not None
-    training = monitor.snapshot(now).training
-    assert training is not None and training.step_seconds == 3 * 3600.0

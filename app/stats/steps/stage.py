@@ -480,9 +480,8 @@ def step_seconds(stage: Stage, m: Measure | None = None) -> float | None:
     printed twice. Before a rate is measured: the time the recent lines took over the steps they
     cover, a sum over a sum (records that arrive in lumps have a median interval far below their
     average), leaving out a line that came after a stall or a pause (its time is mostly the
-    wait's; where every line did, the latest one's time since its evaluation ended). A log of
-    dicts without step numbers measures the time between logs, each of an unknown number of
-    steps: no step time at all, rather than an invented one.
+    wait's). A log of dicts without step numbers measures the time between logs, each of an
+    unknown number of steps: no step time at all, rather than an invented one.
     """
     average = epoch_average_seconds(stage)
     if average is not None:
@@ -495,21 +494,7 @@ def step_seconds(stage: Stage, m: Measure | None = None) -> float | None:
     lines = [(seconds, covered) for seconds, covered, waited
              in zip(stage.line_durations, stage.covered, stage.ended_wait) if not waited]  # fmt: skip
     steps = sum(covered for _, covered in lines)
-    if not steps:
-        return after_evaluation_seconds(stage)
-    return sum(seconds for seconds, _ in lines) / steps
-
-
-def after_evaluation_seconds(stage: Stage) -> float | None:
-    """Where every recent line came after a wait, the latest one's time since the evaluation before it ended, a
-    step's share: an epoch's summary after the last one's validation (its steps ran after the validation's last
-    line; two epoch lines 4 h 23 min apart, 47 s of it validating, are an epoch of 4 h 22 min, not a stall)."""
-    if not stage.ended_wait or not stage.ended_wait[-1] or not stage.eval_pauses or not stage.covered:
-        return None
-    evaluated, after = stage.eval_pauses[-1]
-    if after != stage.step_time or not evaluated < after or stage.covered[-1] <= 0:
-        return None
-    return (after - evaluated) / stage.covered[-1]
+    return sum(seconds for seconds, _ in lines) / steps if steps else None
 
 
 def epoch_average_seconds(stage: Stage) -> float | None:
