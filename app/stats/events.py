@@ -268,6 +268,8 @@ class TrainStep:
     epoch time over its steps); None: printed for a step.
     ``per_pass``: the count starts again with each pass of the loop and names no epoch (Keras 3's closing ``15/15``
     of one ``fit`` call a line, unsized bars' ``11it`` once a pass): where that pass is, never the run's step.
+    ``interval_average``: ``step_seconds`` is the average over the steps since the line before (MLX-LM's ``It/sec``,
+    its report's iterations over their time), not the last step's own time.
     """
 
     at: float | None
@@ -302,6 +304,7 @@ class TrainStep:
     epoch_batches: int | None = None
     step_seconds_note: str | None = None
     per_pass: bool = False
+    interval_average: bool = False
 
 
 # A StepFigures' figure: the epoch's average seconds an iteration, printed as its epoch ended (a MetricLogger's

@@ -1157,6 +1157,20 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-asr-end2end-issue39-dated-epoch-20-21-train-loss-valid-shuffle-train-4h22m-per-epoch.log", T0, "end",
      "epoch 21 · …", "measuring", {"step": 21, "total_steps": None, "loss": 0.1832,
                                   "eval": {"val_loss": {"value": 0.1735, "step": 21}}, "data": epoch(21.0)}),
+    # MLX-LM's It/sec is its report's average: 41 iterations over 1 / 0.103 + 10 / 0.068 + 10 / 0.093 + 10 / 0.059
+    # + 10 / 0.678 = 448.535 s (the rate's arithmetic: tests/stats/test_steps_pace.py)
+    ("mlx-lm-mlx-lm-pr6-orpo-iter-50-of-500-val-at-1-and-50-rewards-no-trained-tokens.log", T0, T0,
+     "step 50/500 · 299k tok/h", "training", {"step": 50, "total_steps": 500, "loss": 0.045,
+                                              "steps_per_hour": pytest.approx(41 * 3600 / 448.535, rel=1e-4)}),
+    # ``Generating...`` after the evaluation at step 4500: the loop is over, the script samples from the model
+    ("nanogpt-style-vincentracine-file-readme-step-0-to-4500-every-500-train-val-loss-then-generating.log", T0, T0,
+     "done · step 4500", "done", {"step": 4500, "total_steps": None, "loss": 1.109,
+                                  "eval": {"val_loss": {"value": 1.4761, "step": 4500}}}),
+    # tianshou's closing bars an epoch, each its own clock (its warm-up: tests/stats/test_steps_pace.py); 1228.67 it/s
+    ("generic-rl-tianshou-issue449-ppo-epoch-1-to-5-bars-50001it-env-step-250000-test-reward-200-best-in-1.log", T0, T0,
+     "epoch 5 · 50001 in the epoch · …", "measuring",
+     {"step": 50001, "total_steps": None, "loss": -0.01, "step_seconds": pytest.approx(1 / 1228.67, rel=1e-3),
+      "data": epoch(5.0)}),
     ("generic-ppdet-static-pr1512-iter-0-to-10-every-2-quoted-loss-batch-cost-ips.log", T0, "end",
      "step 10 · 127 steps/h", "training", {"step": 10, "total_steps": None, "loss": 43.708477,
                                            "step_seconds": 24.83382, "steps_per_hour": 10 * 3600 / 283.086}),
@@ -1533,6 +1547,7 @@ GENERIC_READ = {
     "generic-turicreate-issue2218-ascii-table-iteration-loss-elapsed-time-rows-1-7-elided-then-47509-to-47522.log": "step, loss, elapsed",
     "generic-ppdet-static-pr1512-iter-0-to-10-every-2-quoted-loss-batch-cost-ips.log": "step, loss, lr, step time, ETA",
     "generic-asr-end2end-issue39-dated-epoch-20-21-train-loss-valid-shuffle-train-4h22m-per-epoch.log": "step, epoch, loss, lr, eval",
+    "generic-rl-tianshou-issue449-ppo-epoch-1-to-5-bars-50001it-env-step-250000-test-reward-200-best-in-1.log": "step, epoch, loss, step time, elapsed, eval",
 }  # fmt: skip
 
 

@@ -1803,6 +1803,8 @@ class GenericParser(StepLines[_Line]):
                              else self._planned_epochs if epoch is not None else None),
                 epoch_steps=bar_total,
                 per_pass=per_pass,
+                # (a rate printed under its name, not a bar's: the steps since the line before over their time)
+                interval_average=bar is None and Field.STEP_TIME not in got and Field.ITS in got,
                 # (a table's figures under their names, then the named figures no table gave)
                 figures=(*line.parts, *table_figures, *(r for r in rates if r[0] not in dict(table_figures)),
                          *_running_count(got.get(Field.TOKENS))),
