@@ -46,8 +46,23 @@ class LoggedSteps:
             self.add(event, fallback_at, steps, evals)
         return steps, evals
 
-    def add_run(self, run: StepRun, start: int, times: Sequence[float], steps: LossColumns) -> None:
-        """:meth:`add` each of ``run``'s steps from ``start``, placed at ``times`` (one a step, their losses numbers)."""
+    def add_run(self, run: StepRun, start: int, times: Sequence[float], steps: LossColumns,
+                evals: list[EvalPoint]) -> None:
+        """:meth:`add` each of ``run``'s events from ``start``, placed at ``times`` (one an event; a step's
+        loss a number, but on an evaluation's line)."""
+        lines = run.evaluation_lines(start, start + len(times)) if run.evals else []
+        at = start
+        for first, after in lines:  # (each evaluation's line as add reads it; the steps between in bulk)
+            if first > at:
+                self._add_steps(run, at, times[at - start : first - start], steps)
+                at = first
+            for k in range(at, min(after, start + len(times))):
+                self.add(run.event(k), times[k - start], steps, evals)
+            at = min(after, start + len(times))
+        if at < start + len(times):
+            self._add_steps(run, at, times[at - start :] if at > start else times, steps)
+
+    def _add_steps(self, run: StepRun, start: int, times: Sequence[float], steps: LossColumns) -> None:
         end = start + len(times)
         first = run.step(start)
         offset = self._offset = timeline_offset(self._latest, first, self._offset)

@@ -556,8 +556,13 @@ class StepRun:
     # The other figures the lines print, a column each: (a ``TrainStep`` field's name, its value on each
     # line), such as llm.c's grad norm and learning rate or nanochat's total steps and eta.
     columns: tuple[tuple[str, tuple[Any, ...]], ...] = ()
+    # An evaluation's line among the steps (modded-nanogpt's ``step:N/M val_loss:…`` at the step just
+    # trained): its step again, without a loss, then its figures: (the place of each figure's
+    # ``EvalResult`` among the run's events, its name, its value). That place's columns are its line's.
+    evals: tuple[tuple[int, str, float | None], ...] = ()
 
     def __len__(self) -> int:
+        """The run's events: a step a line, and an ``EvalResult`` an evaluation's figure."""
         return len(self.steps)
 
     def step(self, i: int) -> TrainStep:
@@ -567,6 +572,24 @@ class StepRun:
                               self.mfus[i], self.mfu_note, **{name: values[i] for name, values in self.columns})
         return timed_step(self.stage, self.steps[i], self.losses[i], self.loss_note, self.step_ms[i], self.mfus[i],
                           self.mfu_note)
+
+    def event(self, i: int) -> TrainStep | EvalResult:
+        """The ``i``-th event, as the parser reads its line alone."""
+        for at, name, value in self.evals:
+            if at == i:
+                return EvalResult(at=None, name=name, value=value, step=self.steps[i])
+        return self.step(i)
+
+    def evaluation_lines(self, start: int, end: int) -> list[tuple[int, int]]:
+        """The evaluation lines with an event from ``start`` to ``end``: (the place of its step, the place
+        after its last figure), in order."""
+        lines: list[tuple[int, int]] = []
+        for at, _, _ in self.evals:
+            if lines and lines[-1][1] == at:
+                lines[-1] = (lines[-1][0], at + 1)  # (another figure of the same line)
+            else:
+                lines.append((at - 1, at + 1))
+        return [(first, after) for first, after in lines if first < end and after > start]
 
     def column(self, name: str) -> tuple[Any, ...] | None:
         """The values of the ``TrainStep`` field ``name`` on each line, when the lines print it."""

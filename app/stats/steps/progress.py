@@ -275,6 +275,10 @@ class StepProgress:
         is measuring, past its warm-up and its early losses), with a duration, a loss that is a
         number and has not exploded, and no more than the stall floor after the step before.
         """
+        if run.evals:
+            lines = run.evaluation_lines(start, start + len(times))
+            if lines:
+                return self._evaluated_run_end(run, start, times, lines)
         stage = self._stage
         if (stage is None or self._restarting or stage.name != run.stage or stage.latest.logged
                 or stage.latest.outer_step is not None or stage.start is None or stage.step_time is None
@@ -309,9 +313,59 @@ class StepProgress:
             taken = first_false(islice(checks, taken), taken)
         return start + taken
 
+    def _evaluated_run_end(self, run: StepRun, start: int, times: Sequence[float], lines: list[tuple[int, int]]) -> int:
+        """:meth:`run_end` where evaluation lines (``lines``: StepRun.evaluation_lines) are among the steps:
+        the steps between them as one stretch, each evaluation's line applied as :meth:`apply` applies it,
+        up to the first of them that a step after it could not follow in bulk (its clock not on, its total
+        reached) or that is this stretch's first (applied alone)."""
+        if lines[0][0] <= start:
+            return start
+        end = start + len(times)
+        elapsed, totals = run.column("elapsed_seconds"), run.column("total_steps")
+        cut = end
+        if any(name not in ("elapsed_seconds", "total_steps") for name, _ in run.columns):
+            cut = lines[0][0]  # (a column whose step after an evaluation this has not been held to: alone)
+        else:
+            for first, after in lines:
+                following = after if after < end else None
+                if ((totals is not None and (totals[first] is None or run.steps[first] >= totals[first]))
+                        or (elapsed is not None and following is not None
+                            and (elapsed[first] is None or elapsed[following] is None
+                                 or not elapsed[following] > elapsed[first]))):
+                    cut = first
+                    break
+        keep: list[int] = []
+        at = start
+        for first, after in lines:
+            keep.extend(range(at, min(first, cut)))
+            at = after
+        keep.extend(range(at, cut))
+        places = tuple(keep)
+        plain = StepRun(run.stage, run.loss_note, run.mfu_note, *(tuple(map(column.__getitem__, places)) for column in (
+            run.steps, run.losses, run.step_ms, run.mfus)),
+            tuple((name, tuple(map(values.__getitem__, places))) for name, values in run.columns))
+        taken = self.run_end(plain, 0, [times[k - start] for k in keep])
+        return keep[taken] if taken < len(keep) else cut
+
     def apply_run(self, run: StepRun, start: int, times: Sequence[float]) -> None:
         """Apply ``run``'s steps from ``start``, one at each of ``times``, as :meth:`apply` would one by
-        one; only as far as :meth:`run_end` allows."""
+        one; only as far as :meth:`run_end` allows (an evaluation's line among them: its step and its
+        figures by :meth:`apply`, the steps on each side of it in bulk)."""
+        end = start + len(times)
+        lines = run.evaluation_lines(start, end) if run.evals else []
+        at = start
+        for first, after in lines:
+            if first > at:
+                self._apply_steps(run, at, times[at - start : first - start])
+                at = first
+            for k in range(at, min(after, end)):
+                self.apply(run.event(k), times[k - start])
+            at = min(after, end)
+        if at < end:
+            self._apply_steps(run, at, times[at - start :] if at > start else times)
+
+    def _apply_steps(self, run: StepRun, start: int, times: Sequence[float]) -> None:
+        """:meth:`apply_run` of steps only."""
         self._evals_step = False  # (step lines of their own: Stage.apply's)
         stage = self._stage
         assert stage is not None
