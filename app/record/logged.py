@@ -10,7 +10,9 @@ on is counted on), so the chart never folds back on itself.
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 from collections.abc import Iterable, Sequence
+from operator import itemgetter
 
 from ..stats.events import EvalResult, Event, StageStart, StepFigures, StepRun, TrainStep, builder
 from ..stats.steps.timing import timeline_offset
@@ -50,17 +52,45 @@ class LoggedSteps:
                 evals: list[EvalPoint]) -> None:
         """:meth:`add` each of ``run``'s events from ``start``, placed at ``times`` (one an event; a step's
         loss a number, but on an evaluation's line)."""
-        lines = run.evaluation_lines(start, start + len(times)) if run.evals else []
-        at = start
-        for first, after in lines:  # (each evaluation's line as add reads it; the steps between in bulk)
-            if first > at:
-                self._add_steps(run, at, times[at - start : first - start], steps)
-                at = first
-            for k in range(at, min(after, start + len(times))):
+        end = start + len(times)
+        lines = run.evaluation_lines(start, end) if run.evals else []
+        if not lines:
+            self._add_steps(run, start, times, steps)
+            return
+        if lines[0][0] <= start:  # (it starts inside an evaluation's line: the rest of that line as add reads it)
+            for k in range(start, min(lines[0][1], end)):
                 self.add(run.event(k), times[k - start], steps, evals)
-            at = min(after, start + len(times))
-        if at < start + len(times):
-            self._add_steps(run, at, times[at - start :] if at > start else times, steps)
+            run_start, start, lines = start, min(lines[0][1], end), lines[1:]
+            times = times[start - run_start :]
+            if start >= end:
+                return
+            if not lines:
+                self._add_steps(run, start, times, steps)
+                return
+        # The steps' losses at once; each evaluation's step adds no loss, and its figures are taken at its time.
+        keep: list[int] = []
+        at = start
+        for first, after in lines:
+            keep.extend(range(at, min(first, end)))
+            at = after
+        keep.extend(range(at, end))
+        first_step = run.step(start)
+        offset = self._offset = timeline_offset(self._latest, first_step, self._offset)
+        numbers = tuple(map(run.steps.__getitem__, keep))
+        if offset:
+            numbers = tuple(step + offset for step in numbers)
+        lrs = run.column("lr")
+        steps.extend_run(run.stage, numbers, [times[k - start] for k in keep], tuple(map(run.losses.__getitem__, keep)),
+                         None if lrs is None else tuple(map(lrs.__getitem__, keep)))
+        for first, after in lines:
+            line_at = times[first - start]
+            for k in range(first + 1, min(after, end)):
+                _, name, value = run.evals[bisect_left(run.evals, k, key=itemgetter(0))]
+                evals.append(EvalPoint(run.stage, name, run.steps[k], line_at or times[k - start],
+                                       value if value is not None and math.isfinite(value) else None))
+        last_line = lines[-1][0] if keep[-1] < lines[-1][0] else keep[-1]  # (the latest step: an evaluation's, or a step's)
+        self._latest = run.step(end - 1)
+        self._stage, self._step, self._at = run.stage, run.steps[last_line] + offset, times[last_line - start]
 
     def _add_steps(self, run: StepRun, start: int, times: Sequence[float], steps: LossColumns) -> None:
         end = start + len(times)

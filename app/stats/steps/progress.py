@@ -412,8 +412,8 @@ class StepProgress:
         if keep[-1] < first:  # (the stretch ends with an evaluation's line)
             if last.step_seconds is not None and math.isfinite(last.step_seconds):
                 stage.timed_step = last
-            stage.latest, stage.step_time = last, times[-1]
-            self.health.apply(last, times[-1])
+            stage.latest, stage.step_time = last, times[first - start]
+            self.health.apply(last, times[-1])  # (the same step: only when it was read, the latest event's time)
             if end > first + 1:
                 stage.pause, stage.evaluated = "evaluation", True
 
