@@ -14,7 +14,7 @@ from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from operator import itemgetter
 
-from ..stats.events import EvalResult, Event, StageStart, StepFigures, StepRun, TrainStep, builder
+from ..stats.events import EvalResult, Event, StageStart, StepFigures, StepRun, TrainStep, builder, spanned
 from ..stats.steps.timing import timeline_offset
 from ..store.records import EvalPoint, LossColumns, LossPoint
 
@@ -68,29 +68,24 @@ class LoggedSteps:
                 self._add_steps(run, start, times, steps)
                 return
         # The steps' losses at once; each evaluation's step adds no loss, and its figures are taken at its time.
-        keep: list[int] = []
-        at = start
-        for first, after in lines:
-            keep.extend(range(at, min(first, end)))
-            at = after
-        keep.extend(range(at, end))
+        spans = run.step_spans(start, end)
         first_step = run.step(start)
         offset = self._offset = timeline_offset(self._latest, first_step, self._offset)
-        numbers = tuple(map(run.steps.__getitem__, keep))
+        numbers = spanned(run.steps, spans)
         if offset:
             numbers = tuple(step + offset for step in numbers)
         lrs = run.column("lr")
-        steps.extend_run(run.stage, numbers, [times[k - start] for k in keep], tuple(map(run.losses.__getitem__, keep)),
-                         None if lrs is None else tuple(map(lrs.__getitem__, keep)))
+        steps.extend_run(run.stage, numbers, spanned(times, spans, start), spanned(run.losses, spans),
+                         None if lrs is None else spanned(lrs, spans))
         for first, after in lines:
             line_at = times[first - start]
             for k in range(first + 1, min(after, end)):
                 _, name, value = run.evals[bisect_left(run.evals, k, key=itemgetter(0))]
                 evals.append(EvalPoint(run.stage, name, run.steps[k], line_at or times[k - start],
                                        value if value is not None and math.isfinite(value) else None))
-        last_line = lines[-1][0] if keep[-1] < lines[-1][0] else keep[-1]  # (the latest step: an evaluation's, or a step's)
+        latest = lines[-1][0] if spans[-1][1] <= lines[-1][0] else spans[-1][1] - 1  # (the latest step: an evaluation's, or a step's)
         self._latest = run.step(end - 1)
-        self._stage, self._step, self._at = run.stage, run.steps[last_line] + offset, times[last_line - start]
+        self._stage, self._step, self._at = run.stage, run.steps[latest] + offset, times[latest - start]
 
     def _add_steps(self, run: StepRun, start: int, times: Sequence[float], steps: LossColumns) -> None:
         end = start + len(times)

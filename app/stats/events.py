@@ -7,8 +7,9 @@ Parsers produce these; the trackers consume them. Nothing here does I/O.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields, make_dataclass
+from itertools import chain
 from typing import Any, Literal, TypeVar
 
 # --- every format -----------------------------------------------------------
@@ -591,12 +592,38 @@ class StepRun:
                 lines.append((at - 1, at + 1))
         return [(first, after) for first, after in lines if first < end and after > start]
 
+    def step_spans(self, start: int, end: int) -> list[tuple[int, int]]:
+        """The stretches from ``start`` to ``end`` that hold no evaluation's line: ``(first, after)`` each."""
+        spans: list[tuple[int, int]] = []
+        at = start
+        for first, after in self.evaluation_lines(start, end):
+            if first > at:
+                spans.append((at, min(first, end)))
+            at = max(at, after)
+        if at < end:
+            spans.append((at, end))
+        return spans
+
+    def steps_only(self, spans: list[tuple[int, int]]) -> StepRun:
+        """The run of the steps in ``spans`` (StepRun.step_spans), no evaluation among them."""
+        return StepRun(self.stage, self.loss_note, self.mfu_note, spanned(self.steps, spans), spanned(self.losses, spans),
+                       spanned(self.step_ms, spans), spanned(self.mfus, spans),
+                       tuple((name, spanned(values, spans)) for name, values in self.columns))
+
     def column(self, name: str) -> tuple[Any, ...] | None:
         """The values of the ``TrainStep`` field ``name`` on each line, when the lines print it."""
         for other, values in self.columns:
             if other == name:
                 return values
         return None
+
+
+def spanned(values: Sequence[Any], spans: list[tuple[int, int]], offset: int = 0) -> tuple[Any, ...]:
+    """The values in ``spans`` (places, less ``offset``), in order, as one tuple (slices joined in C)."""
+    if len(spans) == 1:
+        first, after = spans[0]
+        return tuple(values[first - offset : after - offset])
+    return tuple(chain.from_iterable(values[first - offset : after - offset] for first, after in spans))
 
 
 E = TypeVar("E")

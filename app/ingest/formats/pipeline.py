@@ -881,17 +881,23 @@ def _evaluated_run(usual: UsualLine, mfu_note: str | None, start: int, end: int,
                    figures: tuple[tuple[str, tuple[Any, ...]], ...]) -> StepRun:
     """The run of lines ``start`` to ``end`` with the evaluation lines ``inside`` it (their figures): each
     such line's columns once for its step, then once more for each of its figures' ``EvalResult``."""
-    places: list[int] = []  # (each event's line, from start)
+    pieces: list[tuple[int, int, int]] = []  # (first line, after, the last line's copies after it), from start
     evals: list[tuple[int, str, float | None]] = []
-    first = 0
+    first = events = 0
     for at, carried in sorted(inside.items()):
         line = at - start
-        places.extend(range(first, line + 1))
+        events += line + 1 - first
         for name, value in carried:
-            evals.append((len(places), name, value))
-            places.append(line)
+            evals.append((events, name, value))
+            events += 1
+        pieces.append((first, line + 1, len(carried)))
         first = line + 1
-    places.extend(range(first, end - start))
-    taken = [tuple(map(column.__getitem__, places)) for column in run_columns]
+    pieces.append((first, end - start, 0))
+
+    def taken_of(values: Sequence[Any]) -> tuple[Any, ...]:
+        return tuple(chain.from_iterable(
+            chain(values[first:after], repeat(values[after - 1], copies)) for first, after, copies in pieces))
+
+    taken = [taken_of(column) for column in run_columns]
     return StepRun(usual.stage, usual.loss_note, mfu_note, *taken,
-                   tuple((name, tuple(map(values.__getitem__, places))) for name, values in figures), tuple(evals))
+                   tuple((name, taken_of(values)) for name, values in figures), tuple(evals))

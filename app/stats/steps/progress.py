@@ -39,6 +39,7 @@ from ..events import (
     TrainerError,
     TrainingPause,
     TrainStep,
+    spanned,
 )
 from ..tracker import WARMUP_COUNT
 from . import rules
@@ -338,18 +339,13 @@ class StepProgress:
                                for _, name, value in figures)):
                     cut = first  # (its clock back, the run's total reached, a figure not a number: alone)
                     break
-        keep: list[int] = []
-        at = start
-        for first, after in lines:
-            keep.extend(range(at, min(first, cut)))
-            at = after
-        keep.extend(range(at, cut))
-        places = tuple(keep)
-        plain = StepRun(run.stage, run.loss_note, run.mfu_note, *(tuple(map(column.__getitem__, places)) for column in (
-            run.steps, run.losses, run.step_ms, run.mfus)),
-            tuple((name, tuple(map(values.__getitem__, places))) for name, values in run.columns))
-        taken = self.run_end(plain, 0, [times[k - start] for k in keep])
-        return keep[taken] if taken < len(keep) else cut
+        spans = run.step_spans(start, cut)
+        taken = self.run_end(run.steps_only(spans), 0, spanned(times, spans, start))
+        for first, after in spans:  # (the place of the first step not taken, or the cut)
+            if taken < after - first:
+                return first + taken
+            taken -= after - first
+        return cut
 
     def apply_run(self, run: StepRun, start: int, times: Sequence[float]) -> None:
         """Apply ``run``'s steps from ``start``, one at each of ``times``, as :meth:`apply` would one by
@@ -376,25 +372,20 @@ class StepProgress:
         time, no rate: it becomes the latest step, its time the stage's step time); its figures are the
         stage's evaluations, and the step after them is timed from its clock and ends the wait."""
         end = start + len(times)
-        keep: list[int] = []
-        after_eval: list[int] = []  # (where in ``keep`` a step follows an evaluation's line)
-        at = start
-        for first, after in lines:
-            keep.extend(range(at, min(first, end)))
-            if after < end:
-                after_eval.append(len(keep))
-            at = after
-        keep.extend(range(at, end))
-        elapsed = run.column("elapsed_seconds")
+        spans = run.step_spans(start, end)
+        waits: list[int] = []  # (where among the steps one follows an evaluation's line)
         before: list[float] | None = None
-        if elapsed is not None:  # (each step's clock is read against the step line before it: an evaluation's)
-            before = [elapsed[k - 1] for k in keep]
+        elapsed = run.column("elapsed_seconds")
+        if elapsed is not None:  # (each step's clock is read against the line before it: an evaluation's)
             assert self._stage is not None
-            before[0] = self._stage.latest.elapsed_seconds  # type: ignore[call-overload]
-        plain = StepRun(run.stage, run.loss_note, run.mfu_note, *(tuple(map(column.__getitem__, keep)) for column in (
-            run.steps, run.losses, run.step_ms, run.mfus)),
-            tuple((name, tuple(map(values.__getitem__, keep))) for name, values in run.columns))
-        self._apply_steps(plain, 0, [times[k - start] for k in keep], before=before, waits=after_eval)
+            before = [self._stage.latest.elapsed_seconds,  # type: ignore[list-item]
+                      *spanned(elapsed, [(spans[0][0] + 1, spans[0][1]), *spans[1:]], 1)]
+        steps = 0
+        for first, after in spans:
+            if first > start:
+                waits.append(steps)
+            steps += after - first
+        self._apply_steps(run.steps_only(spans), 0, spanned(times, spans, start), before=before, waits=waits)
         stage = self._stage
         assert stage is not None
         for first, after in lines:  # (each figure as _eval takes it: finite, a step that is the latest's)
@@ -409,7 +400,7 @@ class StepProgress:
         first, after = lines[-1]
         last = run.step(first)
         self.swarm.apply(last, times[first - start], stage.offset)  # (the latest step applied alone, as it was)
-        if keep[-1] < first:  # (the stretch ends with an evaluation's line)
+        if spans[-1][1] <= first:  # (the stretch ends with an evaluation's line)
             if last.step_seconds is not None and math.isfinite(last.step_seconds):
                 stage.timed_step = last
             stage.latest, stage.step_time = last, times[first - start]
