@@ -7,9 +7,11 @@ Parsers produce these; the trackers consume them. Nothing here does I/O.
 
 from __future__ import annotations
 
+import operator
+from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields, make_dataclass
-from itertools import chain
+from itertools import islice
 from typing import Any, Literal, TypeVar
 
 # --- every format -----------------------------------------------------------
@@ -585,7 +587,13 @@ class StepRun:
         """The evaluation lines with an event from ``start`` to ``end``: (the place of its step, the place
         after its last figure), in order."""
         lines: list[tuple[int, int]] = []
-        for at, _, _ in self.evals:
+        evals = self.evals
+        # (only the figures at start or after, and the line's others before them: a run holds thousands of
+        # steps, dozens of evaluations)
+        first = bisect_left(evals, start, key=_PLACE)
+        while 0 < first < len(evals) and evals[first - 1][0] == evals[first][0] - 1:
+            first -= 1
+        for at, _, _ in islice(evals, first, bisect_left(evals, end + 1, key=_PLACE)):
             if lines and lines[-1][1] == at:
                 lines[-1] = (lines[-1][0], at + 1)  # (another figure of the same line)
             else:
@@ -623,7 +631,13 @@ def spanned(values: Sequence[Any], spans: list[tuple[int, int]], offset: int = 0
     if len(spans) == 1:
         first, after = spans[0]
         return tuple(values[first - offset : after - offset])
-    return tuple(chain.from_iterable(values[first - offset : after - offset] for first, after in spans))
+    joined: list[Any] = []
+    for first, after in spans:
+        joined += values[first - offset : after - offset]  # (a slice's items copied at once)
+    return tuple(joined)
+
+
+_PLACE = operator.itemgetter(0)
 
 
 E = TypeVar("E")
