@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import math
 import operator
-from collections import deque
 from bisect import bisect_left
+from collections import deque
 from collections.abc import Iterable, Sequence
 from functools import reduce
 from itertools import accumulate, chain, compress, count, islice, repeat
