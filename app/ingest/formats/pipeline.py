@@ -797,7 +797,7 @@ def _runs(usual: UsualLine, lines: list[str], rows: Sequence[tuple[str, ...]],
         for name in usual.evals:
             if any(columns[index[name]]):
                 bad.update(compress(range(count), columns[index[name]]))  # (no evaluation)
-        if bad and usual.evals:
+        if bad and usual.evals and "mfu" not in index:  # (a line alone for its MFU may not end a run before one)
             carried = _carried(usual, columns, index, bad)
             bad.difference_update(carried)
         ok = [True] * count
