@@ -899,5 +899,5 @@ def _evaluated_run(usual: UsualLine, mfu_note: str | None, start: int, end: int,
             chain(values[first:after], repeat(values[after - 1], copies)) for first, after, copies in pieces))
 
     taken = [taken_of(column) for column in run_columns]
-    return StepRun(usual.stage, usual.loss_note, mfu_note, *taken,
+    return StepRun(usual.stage, usual.loss_note, mfu_note, taken[0], taken[1], taken[2], taken[3],
                    tuple((name, taken_of(values)) for name, values in figures), tuple(evals))

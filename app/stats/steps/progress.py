@@ -374,18 +374,19 @@ class StepProgress:
         end = start + len(times)
         spans = run.step_spans(start, end)
         waits: list[int] = []  # (where among the steps one follows an evaluation's line)
-        before: list[float] | None = None
+        clock_before: list[float] | None = None
         elapsed = run.column("elapsed_seconds")
         if elapsed is not None:  # (each step's clock is read against the line before it: an evaluation's)
             assert self._stage is not None
-            before = [self._stage.latest.elapsed_seconds,  # type: ignore[list-item]
+            clock_before = [self._stage.latest.elapsed_seconds,  # type: ignore[list-item]
                       *spanned(elapsed, [(spans[0][0] + 1, spans[0][1]), *spans[1:]], 1)]
         steps = 0
         for first, after in spans:
             if first > start:
                 waits.append(steps)
             steps += after - first
-        self._apply_steps(run.steps_only(spans), 0, spanned(times, spans, start), before=before, waits=waits)
+        self._apply_steps(run.steps_only(spans), 0, spanned(times, spans, start), clock_before=clock_before,
+                          waits=waits)
         stage = self._stage
         assert stage is not None
         for first, after in lines:  # (each figure as _eval takes it: finite, a step that is the latest's)
@@ -408,9 +409,9 @@ class StepProgress:
             if end > first + 1:
                 stage.pause, stage.evaluated = "evaluation", True
 
-    def _apply_steps(self, run: StepRun, start: int, times: Sequence[float], *, before: list[float] | None = None,
+    def _apply_steps(self, run: StepRun, start: int, times: Sequence[float], *, clock_before: list[float] | None = None,
                      waits: list[int] | None = None) -> None:
-        """:meth:`apply_run` of steps only (``before``: the trainer's clock on the line before each step,
+        """:meth:`apply_run` of steps only (``clock_before``: the trainer's clock on the line before each step,
         where that is not the step before it; ``waits``: the steps, by their place from ``start``, that
         end an evaluation's wait)."""
         self._evals_step = False  # (step lines of their own: Stage.apply's)
@@ -424,8 +425,8 @@ class StepProgress:
         one_each = steps[-1] - latest.step == taken  # (each step after the one before: one step a line)
         covered = [1] * taken if one_each else list(map(operator.sub, steps, chain((latest.step,), steps)))
         elapsed = run.column("elapsed_seconds")
-        if elapsed is not None and before is not None:
-            seconds = list(map(operator.sub, elapsed[start:end], before))
+        if elapsed is not None and clock_before is not None:
+            seconds = list(map(operator.sub, elapsed[start:end], clock_before))
         elif elapsed is not None:  # the trainer's own clock between lines (timing.line_seconds)
             seconds = list(map(operator.sub, elapsed[start:end], chain((latest.elapsed_seconds,), elapsed[start:end])))
         elif one_each and (latest.step_seconds is None or math.isfinite(latest.step_seconds)):
