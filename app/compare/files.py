@@ -77,9 +77,8 @@ def _cut(cutter: RunCutter, batches: Iterable[Iterable[Event | StepRun]], times:
             if isinstance(item, StepRun):
                 lines = item.evaluation_lines(0, len(item)) if item.evals else []
                 for first, after in item.step_spans(0, len(item)) if lines else [(0, len(item))]:
-                    for k in range(first, after):
+                    for k, value in enumerate(item.step_losses(first, after), first):
                         at = times[i + k] if i + k < len(times) else math.nan
-                        value = item.losses[k]
                         cutter.loss(item.stage, item.steps[k], value if math.isfinite(value) else math.inf, at)
                     while lines and lines[0][0] < after + 1:  # (an evaluation's line after these steps)
                         line, lines = lines[0], lines[1:]

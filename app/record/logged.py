@@ -97,7 +97,7 @@ class LoggedSteps:
         self._latest = run.step(end - 1) if end - start > 1 else first
         self._stage, self._step, self._at = run.stage, numbers[-1], times[-1]
         lrs = run.column("lr")
-        steps.extend_run(run.stage, numbers, times, run.losses[start:end], None if lrs is None else lrs[start:end])
+        steps.extend_run(run.stage, numbers, times, run.step_losses(start, end), None if lrs is None else lrs[start:end])
 
     def add(self, event: Event, fallback_at: float, steps: list[LossPoint] | LossColumns,
             evals: list[EvalPoint]) -> None:

@@ -12,7 +12,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields, make_dataclass
 from itertools import islice
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar, cast
 
 # --- every format -----------------------------------------------------------
 
@@ -559,7 +559,7 @@ class StepRun:
     loss_note: str | None
     mfu_note: str | None  # said of a step whose MFU is negative (the trainer had not measured it)
     steps: tuple[int, ...]
-    losses: tuple[float, ...]
+    losses: tuple[float | None, ...]  # (None at an evaluation line's places: StepRun.evals)
     step_ms: tuple[float, ...]
     mfus: tuple[float, ...]
     # The other figures the lines print, a column each: (a ``TrainStep`` field's name, its value on each
@@ -624,6 +624,11 @@ class StepRun:
                        spanned(self.step_ms, spans), spanned(self.mfus, spans),
                        tuple((name, spanned(values, spans)) for name, values in self.columns))
 
+    def step_losses(self, start: int, end: int) -> tuple[float, ...]:
+        """The losses from ``start`` to ``end``, a stretch that holds no evaluation's line (StepRun.step_spans):
+        every one a step's own."""
+        return cast("tuple[float, ...]", self.losses[start:end])
+
     def column(self, name: str) -> tuple[Any, ...] | None:
         """The values of the ``TrainStep`` field ``name`` on each line, when the lines print it."""
         for other, values in self.columns:
@@ -675,7 +680,7 @@ def builder(cls: type[E]) -> Callable[..., E]:
 _train_step = builder(TrainStep)  # made by the hundred thousand (an every-step log's usual line)
 
 
-def timed_step(stage: str, step: int, loss: float, loss_note: str | None, step_ms: float, mfu: float,
+def timed_step(stage: str, step: int, loss: float | None, loss_note: str | None, step_ms: float, mfu: float,
                mfu_note: str | None, **figures: Any) -> TrainStep:
     """An undated step with its loss, its time in ms (0: none) and its MFU (negative: not measured, ``mfu_note``);
     ``figures``: any other of its fields."""

@@ -858,7 +858,7 @@ def _runs(usual: UsualLine, lines: list[str], rows: Sequence[tuple[str, ...]],
                 continue
             parts.append((start, end, StepRun(
                 usual.stage, usual.loss_note, mfu_note, tuple(map(int, steps[start:end])),
-                tuple(losses[start:end]), tuple(step_ms[start:end]), tuple(mfus[start:end]),  # type: ignore[arg-type]
+                tuple(losses[start:end]), tuple(step_ms[start:end]), tuple(mfus[start:end]),
                 figures)))
         else:
             parts.append((start, end, "alone" if shaped[start] else "other"))

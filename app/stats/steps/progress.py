@@ -305,7 +305,7 @@ class StepProgress:
         steps = run.steps[start:end]
         baseline = stage.early_median
         ceiling = EXPLODED_FACTOR * baseline if baseline is not None and baseline > 0 else math.inf
-        losses = run.losses[start:end]
+        losses = run.step_losses(start, end)
         taken = len(times)
         step_ms = run.step_ms[start:end]
         # (a line that covers no more steps than any line before it skips none: skips_steps)
@@ -411,6 +411,9 @@ class StepProgress:
                 if not stage.eval_steps or stage.eval_steps[-1] != step:
                     stage.eval_steps.append(step)
                 stage.eval_times.append(t)
+        for first, _ in spans[1:] if spans[0][0] == start else spans:
+            # (_step: the step line after an evaluation's holds its pause, from its last figure's time)
+            stage.eval_pauses.append((times[first - 1 - start], times[first - start]))
         first, after = lines[-1]
         last = run.step(first)
         self.swarm.apply(last, times[first - start], stage.offset)  # (the latest step applied alone, as it was)
@@ -514,7 +517,7 @@ class StepProgress:
                 setattr(stage, name, value)
         if stage.offset:
             steps = tuple(step + stage.offset for step in steps)
-        stage.spikes.take_many(steps, run.losses[start:end])
+        stage.spikes.take_many(steps, run.step_losses(start, end))
 
     def _end_without_steps(self, t: float | None) -> None:
         """An end summary read with no step line before it (a tail that holds only the run's end):
