@@ -32,6 +32,7 @@ from ...stats.events import (
     StageEnd,
     StepFigures,
     TrainingPause,
+    TrainingResumed,
     TrainStep,
 )
 from .banner import planned_run
@@ -227,6 +228,9 @@ _DAY_CLOCKS = re.compile(r"@ (\d{1,3}) (\d\d:\d\d:\d\d(?:\.\d+)?), mean (\d{1,3}
 _EPOCH_LEADS = re.compile(r"(?i)^[^\w|]{0,8}(?:train(?:ing)?\s+)?epoch\b")  # (``Training Epoch:[844/1500] loss=…``)
 # ``Training Epoch0:`` (llama-recipes' old bar): an epoch glued to its name.
 # A trainer's own words that its loss went NaN (TensorFlow's NanTensorHook, NanLossDuringTrainingError's message).
+# Training said to go on, the line's whole message (after a logger's `` - ``): ``Training...``, ``TRAIN``, ``Start training``
+_RESUMED = re.compile(r"(?:^|\s-\s)(?:(?:start(?:ing|ed)?|resum(?:e|ing|ed)|continu(?:e|ing))\s+)?(?:training|train)"
+                      r"(?:\.{2,3}|…)?$", re.IGNORECASE)
 _NAN_SAID = re.compile(r"\b(?:Model diverged with loss = NaN|NaN loss during training)\b")
 _ENV_STEP = re.compile(r"\benv_step=(\d{1,15})\b")
 _PLUS_MINUS = re.compile(rf"\s?±\s?{NUM}")  # a mean's spread after it (``200.000000 ± 0.000000``)
@@ -870,6 +874,9 @@ class GenericParser(StepLines[_Line]):
                 return Kind.FULL, _Line("tie", at, text=s, named=tuple(tied_figures))
             if _saving(s):
                 return Kind.FULL, _Line("pause", at, text=s)
+            if self._last is not None and len(s) < 80 and _RESUMED.search(s):
+                # (demucs' ``- Training...`` after its valid summary, an ASR trainer's ``- TRAIN`` after ``VALID``)
+                return Kind.FULL, _Line("resumed", at, text=s)
             # Only a piece of a ``|``-separated record continues a wrapped one: a traceback or a
             # warning after a cut record stays a line of its own, for whoever reads it.
             return (Kind.OTHER if "|" in s else Kind.FULL), None
@@ -1260,6 +1267,8 @@ class GenericParser(StepLines[_Line]):
             self._epoch_open = None
         elif line.what == "pause":
             events.append(TrainingPause(at=line.at, reason="checkpoint"))
+        elif line.what == "resumed":
+            events.append(TrainingResumed(at=line.at))
         elif line.what == "evaluating":
             events.append(TrainingPause(at=line.at, reason="evaluation", batches=line.bar.total if line.bar else None))
             if line.readings and line.bar is not None and line.bar.total is not None and line.bar.step >= line.bar.total:
