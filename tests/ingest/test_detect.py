@@ -526,6 +526,7 @@ REAL_FORMATS = {
     "generic-ppdet-static-pr1512-iter-0-to-10-every-2-quoted-loss-batch-cost-ips.log": "generic",
     "generic-asr-end2end-issue39-dated-epoch-20-21-train-loss-valid-shuffle-train-4h22m-per-epoch.log": "generic",
     "crash-jupyter-lipnet-issue23-keras-fit-cell-stopiteration-ipython-traceback-name-first.log": "generic",
+    "generic-parallel-gan-issue3-pix2pix-visualizer-epoch-0-iters-13600-then-epoch-1-iters-300-to-500-five-losses.log": "generic",
 }
 
 
