@@ -352,6 +352,8 @@ class CrashWatch:
         if ipython is not None and not self._caught(""):
             # The error named at once: the crash (its frames, in IPython's form, are no Python frames to follow)
             self._in_traceback = self._chained = False
+            if self._after_exception and self._exception is not None and stop_kind(self._exception) == "hand":
+                return []  # (raised while the run shut down after a stop by hand: the stop stands, SafeLife's KeyError)
             return self._crash(ipython.group(1), EXCEPTION)
         at = line.find(_TRACEBACK)
         if at >= 0:

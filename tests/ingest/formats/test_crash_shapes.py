@@ -94,3 +94,10 @@ def test_a_chained_traceback_s_own_error_line_is_said_when_read() -> None:
 def test_a_traceback_cut_short_with_no_error_before_it_still_says_so() -> None:
     said = stops(OOM_CHAINED[:1] + OOM_CHAINED[9:])
     assert said == [('a traceback without its error line; last frame: File "cifar10_train.py", line 123, in main', None)]
+
+
+def test_a_notebook_s_traceback_during_the_shutdown_after_a_stop_by_hand_leaves_the_stop() -> None:
+    # SafeLife issue #23: ``CRITICAL Keyboard Interrupt. Ending early.``, then the run summary's ``KeyError
+    # Traceback (most recent call last)`` as it shut down: the interrupt stopped the run, the KeyError came after
+    said = stops(body("stopped-safelife-issue23-keyboard-interrupt-in-words.log"))
+    assert said == [("CRITICAL Keyboard Interrupt. Ending early.", "hand")]
