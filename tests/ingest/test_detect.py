@@ -527,6 +527,7 @@ REAL_FORMATS = {
     "generic-asr-end2end-issue39-dated-epoch-20-21-train-loss-valid-shuffle-train-4h22m-per-epoch.log": "generic",
     "crash-jupyter-lipnet-issue23-keras-fit-cell-stopiteration-ipython-traceback-name-first.log": "generic",
     "generic-parallel-gan-issue3-pix2pix-visualizer-epoch-0-iters-13600-then-epoch-1-iters-300-to-500-five-losses.log": "generic",
+    "generic-ddpg-liampetti-issue2-cartpole-pipe-reward-episode-669-to-680-qmax-no-loss.log": "generic",
 }
 
 

@@ -843,6 +843,10 @@ class GenericParser(StepLines[_Line]):
             return Kind.FULL, other
         unknown: list[tuple[str, str | None, str, str | None]] = []
         readings = _in_epoch(batch_unplaced(pairs(s, unknown), s))
+        if not readings and unknown and "eward" in s:
+            episode = _episode(unknown)
+            if episode is not None:
+                readings.append(episode)  # (an RL loop's line per episode, no step: see _EPISODE_REWARD below)
         if unknown and not any(r.field in (Field.LOSS, Field.EVAL_LOSS) for r in readings) and _position(readings):
             headed = _headed_loss(unknown)
             if headed is not None:
@@ -985,6 +989,17 @@ class GenericParser(StepLines[_Line]):
             line.parts = parts
         if line.what == "step" and unknown and _BESIDE_HINT.search(s) is not None:
             line.named = tuple(beside(s, unknown=unknown))
+        if line.what in ("other", "step") and len(readings) == 1 and readings[0].name == "episode" and not any(
+                n.kin is Kin.REWARD for n in line.named):
+            rewarded = _EPISODE_REWARD.search(s)
+            if rewarded is not None and (figure := number(rewarded.group(2))) is not None:
+                # an RL loop's line per episode, its reward beside it and no step (``Episode: 59, Actions: 2351,
+                # reward: -18, Avg. reward: -19.900``): the episode is its position, its mean reward the figure
+                mean = rewarded.group(1) is not None
+                line.what, line.named = "step", (
+                    Named(Kin.REWARD, "avg reward" if mean else "episode reward", figure,
+                          rewarded.group(0).split(":")[0].strip()),
+                    *(line.named or (n for n in beside(s, unknown=unknown) if n.kin is Kin.TIME)))
         if line.what == "step" and ("mem" in s or "Mem" in s or "MEM" in s or "B used" in s):
             line.named = (*line.named, *memory_figures(s))  # (``max_mem: 2372M``, ``Peak mem 2.334 GB``, as printed)  # (``fps: 49``, ``val_acc: 0.91``: figures no rule names, by their names)
         if line.what == "step" and _cut(s):
@@ -1866,6 +1881,18 @@ def _headed_loss(unknown: list[tuple[str, str | None, str, str | None]]) -> Read
             return None
         found = Reading(Field.LOSS, " ".join(words), value)
     return found
+
+
+# The reward an episode's line prints: its running mean where it prints one (``Avg. reward: -19.900``), else its own
+_EPISODE_REWARD = re.compile(rf"(?i)(?:\b(avg\.?|average|mean) reward|\breward)\s?[:=]\s?({NUM})(?!.*\b(?:avg\.?|average|mean) reward\s?[:=])")
+
+
+def _episode(unknown: list[tuple[str, str | None, str, str | None]]) -> Reading | None:
+    """The episode a line names, a whole number under the name ``episode`` alone, or None."""
+    for name, _, value, unit in unknown:
+        if normalise(name) == "episode" and unit is None and value.isdigit():
+            return Reading(Field.STEP, "episode", float(value))
+    return None
 
 
 def _returned(line: _Line, s: str, unknown: list[tuple[str, str | None, str, str | None]]) -> _Line:
