@@ -1346,8 +1346,19 @@ class GenericParser(StepLines[_Line]):
             if line.epoch_seconds > 0:
                 line.readings.append(Reading(Field.STEP_TIME, "epoch time", line.epoch_seconds))
             self._step(line, events)
+        elif line.what == "step" and self._bar_reset(line):
+            pass  # (Lightning redraws the epoch just filled at 0 before its next epoch's bar: no step of either)
         elif line.what == "step":
             self._step(line, events)
+
+    def _bar_reset(self, line: _Line) -> bool:
+        """``line`` is the bar of the epoch just filled, drawn again at 0 of the same total (``Epoch 0: 100% 2/2`` then
+        ``Epoch 0:   0% 0/2``, then ``Epoch 1:   0% 0/2``)."""
+        full, bar = self._full_epoch, line.bar
+        if full is None or bar is None or bar.step != 0 or bar.total != full[1]:
+            return False
+        epoch = _first(line.readings, Field.EPOCH)
+        return epoch is not None and full[0].epoch is not None and epoch.value == full[0].epoch
 
     def _held_step(self, events: list[Event]) -> tuple[int, TrainStep] | None:
         """The last step's event and where it sits in ``events``, while it is still in this batch's list (one read in
