@@ -991,14 +991,14 @@ class GenericParser(StepLines[_Line]):
             line.named = tuple(beside(s, unknown=unknown))
         if line.what in ("other", "step") and len(readings) == 1 and readings[0].name == "episode" and not any(
                 n.kin is Kin.REWARD for n in line.named):
-            rewarded = _EPISODE_REWARD.search(s)
-            if rewarded is not None and (figure := number(rewarded.group(2))) is not None:
+            said_reward = _EPISODE_REWARD.search(s)
+            if said_reward is not None and (figure := number(said_reward.group(2))) is not None:
                 # an RL loop's line per episode, its reward beside it and no step (``Episode: 59, Actions: 2351,
                 # reward: -18, Avg. reward: -19.900``): the episode is its position, its mean reward the figure
-                mean = rewarded.group(1) is not None
+                mean = said_reward.group(1) is not None
                 line.what, line.named = "step", (
                     Named(Kin.REWARD, "avg reward" if mean else "episode reward", figure,
-                          rewarded.group(0).split(":")[0].strip()),
+                          said_reward.group(0).split(":")[0].strip()),
                     *(line.named or (n for n in beside(s, unknown=unknown) if n.kin is Kin.TIME)))
         if line.what == "step" and ("mem" in s or "Mem" in s or "MEM" in s or "B used" in s):
             line.named = (*line.named, *memory_figures(s))  # (``max_mem: 2372M``, ``Peak mem 2.334 GB``, as printed)  # (``fps: 49``, ``val_acc: 0.91``: figures no rule names, by their names)
