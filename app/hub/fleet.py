@@ -30,6 +30,8 @@ _LEVELS = {
     "cannot_join": "problem", "sync_failing": "problem",
 }
 LEVELS = ("ok", "waiting", "warning", "problem")
+# Counted as queued in the header: waiting to be placed, past the queue too.
+_WAITING_TO_BE_PLACED = ("queued", "processing", "confirmed", "registering")
 
 
 def is_online(row: MachineRow, now: float, missed: int = MISSED_REPORTS_OFFLINE) -> bool:
@@ -92,6 +94,21 @@ def ago_text(seconds: float) -> str:
     return f"{text.duration(seconds)} ago"
 
 
+def last_seen_text(received_at: float | None, now: float) -> str:
+    """A card's age in words: 'never reported', 'just now', '40 s ago'."""
+    return "never reported" if received_at is None else ago_text(now - received_at)
+
+
+def reported_today_tokens(snap: Mapping[str, Any] | None) -> float | None:
+    """A report's own count of the machine's tokens today (from its history), or None."""
+    return _number(((snap or {}).get("today") or {}).get("tokens"))
+
+
+def with_clock_words(card: dict[str, Any], now: float) -> dict[str, Any]:
+    """A kept card (see :meth:`CardMemo.cards`) whole at ``now``: a copy with its age's words written afresh."""
+    return {**card, "last_seen_text": last_seen_text(card["last_seen_at"], now)}
+
+
 def machine_card(row: MachineRow, now: float) -> dict[str, Any]:
     """One machine as the fleet API and page show it."""
     online = is_online(row, now)
@@ -99,7 +116,7 @@ def machine_card(row: MachineRow, now: float) -> dict[str, Any]:
         "name": row.name,
         "online": online,
         "last_seen_at": row.received_at,
-        "last_seen_text": "never reported" if row.received_at is None else ago_text(now - row.received_at),
+        "last_seen_text": last_seen_text(row.received_at, now),
     }
     snap = row.snapshot
     if not online or snap is None:
@@ -188,66 +205,109 @@ class CardMemo:
 
     A fleet of a thousand machines is built whole for every push while a report changes one card:
     a card is kept until its machine's newest report (the snapshot object itself: the store shares
-    it until it is replaced), interval or online state changes; the words that move with the clock
-    alone (its age, a swarm round's age) are written afresh each time. Thread-safe.
+    it until it is replaced), interval, online state or sparkline (the list itself) changes; the
+    words that move with the clock alone (its age, a swarm round's age) are written afresh each
+    time. Thread-safe.
     """
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._kept: dict[str, tuple[float | None, float | None, Mapping[str, Any] | None, bool, dict[str, Any]]] = {}
+        # name → (received_at, interval, snapshot, online, spark, the card as last handed out,
+        # the snapshot's own tokens today)
+        self._kept: dict[str, tuple[float | None, float | None, Mapping[str, Any] | None, bool,
+                                    list[float | None] | None, dict[str, Any], float | None]] = {}
 
-    def cards(self, rows: list[MachineRow], now: float) -> list[dict[str, Any]]:
-        """Every row's card at ``now``, as :func:`machine_card` makes it (each a new dict, the caller's to change)."""
+    def cards(self, rows: list[MachineRow], now: float, *, sparks: Mapping[str, list[float | None] | None] | None = None,
+              fresh: bool = True) -> tuple[list[dict[str, Any]], list[float | None]]:
+        """Every row's card at ``now``, as :func:`machine_card` makes it (with ``spark`` when ``sparks`` is
+        given), and each row's :func:`reported_today_tokens`.
+
+        ``fresh``: each card a new dict, the caller's to change. Otherwise the kept cards themselves,
+        shared with every caller and never to be changed: a card is the same object from one call
+        to the next until something but its age changed, and its ``last_seen_text`` is as of when
+        it was made (:func:`with_clock_words` writes it at another moment).
+        """
         cards = []
+        reported = []
         with self._lock:
-            kept, fresh = self._kept, {}
+            kept, fresh_entries = self._kept, {}
             for row in rows:
                 online = is_online(row, now)
+                spark = None if sparks is None else sparks.get(row.name)
                 entry = kept.get(row.name)
                 if (entry is None or entry[0] != row.received_at or entry[1] != row.interval_seconds
-                        or entry[2] is not row.snapshot or entry[3] != online):
+                        or entry[2] is not row.snapshot or entry[3] != online or entry[4] is not spark):
                     card = machine_card(row, now)
-                    entry = (row.received_at, row.interval_seconds, row.snapshot, online, dict(card))
+                    if sparks is not None:
+                        card["spark"] = spark
+                    entry = (row.received_at, row.interval_seconds, row.snapshot, online, spark, card,
+                             reported_today_tokens(row.snapshot))
                 else:
-                    card = dict(entry[4])
-                    if row.received_at is not None:
-                        card["last_seen_text"] = ago_text(now - row.received_at)
+                    card = entry[5]
                     # A swarm round's age moves with the clock; a report with no round has none, ever.
                     if online and row.snapshot is not None and card.get("round_text") is not None:
-                        card["round_text"] = _round_text(row.snapshot, now)
-                fresh[row.name] = entry
-                cards.append(card)
-            self._kept = fresh  # a revoked machine is forgotten
-        return cards
+                        round_text = _round_text(row.snapshot, now)
+                        if round_text != card["round_text"]:
+                            card = {**card, "round_text": round_text}
+                            entry = (*entry[:5], card, entry[6])
+                    if fresh and row.received_at is not None:
+                        card = {**card, "last_seen_text": ago_text(now - row.received_at)}
+                fresh_entries[row.name] = entry
+                cards.append(dict(card) if fresh and card is entry[5] else card)
+                reported.append(entry[6])
+            self._kept = fresh_entries  # a revoked machine is forgotten
+        return cards, reported
 
 
 def fleet_view(
     rows: Iterable[MachineRow], now: float, *, day_start: float, today_tokens: Mapping[str, float] | None = None,
-    memo: CardMemo | None = None,
+    memo: CardMemo | None = None, sparks: Mapping[str, list[float | None] | None] | None = None, fresh: bool = True,
 ) -> dict[str, Any]:
     """The fleet: ``{machines: [card…], totals: {…}, as_of}``.
 
     Today's tokens: each machine's own count (its report's ``today``, from its history) when it
     reported since ``day_start`` (local midnight), else ``today_tokens``, the hub's estimate from
-    its minute samples (an agent run with --no-history).
+    its minute samples (an agent run with --no-history). ``sparks``: each card's ``spark``;
+    ``fresh=False`` (with a memo): its kept cards, shared (see :meth:`CardMemo.cards`).
     """
     rows = list(rows)
-    cards = memo.cards(rows, now) if memo is not None else [machine_card(row, now) for row in rows]
-    online = [card for card in cards if card["online"]]
+    if memo is not None:
+        cards, reported_tokens = memo.cards(rows, now, sparks=sparks, fresh=fresh)
+    else:
+        cards = [machine_card(row, now) for row in rows]
+        reported_tokens = [reported_today_tokens(row.snapshot) for row in rows]
+        if sparks is not None:
+            for card in cards:
+                card["spark"] = sparks.get(card["name"])
+    # One pass over the cards (a thousand at every push), adding in the cards' order as sum() did.
+    online = offline = training = queued = idle = 0
+    tph: float = 0  # only producing cards carry one; an empty fleet's is 0
+    for card in cards:
+        state = card["state"]
+        if state == "offline" and card["last_seen_at"] is not None:
+            offline += 1
+        if card["online"]:
+            online += 1
+            tph += card["tokens_per_hour"] or 0.0
+            if state == "training":
+                training += 1
+            # Waiting to be placed, past the queue too (processing, confirmed): not idle, not training.
+            elif state in _WAITING_TO_BE_PLACED:
+                queued += 1
+            elif state == "idle":
+                idle += 1
     today = 0.0
-    for row in rows:
-        fresh = row.received_at is not None and row.received_at >= day_start
-        reported = _number(((row.snapshot or {}).get("today") or {}).get("tokens")) if fresh else None
-        today += reported if reported is not None else (today_tokens or {}).get(row.name, 0.0)
-    tph = sum(card["tokens_per_hour"] or 0.0 for card in online)  # only producing cards carry one
+    estimates = today_tokens or {}
+    for row, tokens in zip(rows, reported_tokens, strict=True):
+        reported = tokens if row.received_at is not None and row.received_at >= day_start else None
+        today += reported if reported is not None else estimates.get(row.name, 0.0)
     totals = {
         "machines": len(cards),
-        "online": len(online),
-        "offline": sum(1 for card in cards if card["state"] == "offline" and card["last_seen_at"] is not None),
-        "training": sum(1 for card in online if card["state"] == "training"),
-        # Waiting to be placed, past the queue too (processing, confirmed): not idle, not training.
-        "queued": sum(1 for card in online if card["state"] in ("queued", "processing", "confirmed", "registering")),
-        "idle": sum(1 for card in online if card["state"] == "idle"),
+        "online": online,
+        "offline": offline,
+        "training": training,
+        "queued": queued,
+        "idle": idle,
         "tokens_per_hour": tph,
         "tokens_per_hour_text": f"{text.compact(tph)} tok/h",
         "today_tokens": today,

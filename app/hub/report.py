@@ -177,15 +177,23 @@ def obj(fields: Mapping[str, Check], *, null: bool = True, defaults: Mapping[str
     In a snapshot, a field that fails its check is set aside: null, or its entry in ``defaults``.
     """
 
+    # Each field's path under a parent's (``snapshot.rate.tokens_per_hour``), written once per
+    # parent path: a report checks a hundred fields. The paths are few (the fields are fixed, a
+    # list's items at most its length), so this stays small.
+    plans: dict[str, tuple[tuple[str, Check, str], ...]] = {}
+
     def check(value: Any, path: str) -> Any:
         if value is None and null:
             return None
         if not isinstance(value, dict):
             raise _fail(path, "an object", value)
+        plan = plans.get(path)
+        if plan is None:
+            plan = plans[path] = tuple((key, checker, f"{path}.{key}") for key, checker in fields.items())
         out: dict[str, Any] = {}
-        for key, checker in fields.items():
+        for key, checker, field_path in plan:
             try:
-                out[key] = checker(value.get(key), f"{path}.{key}")
+                out[key] = checker(value.get(key), field_path)
             except ReportError as e:
                 out[key] = _aside(e, (defaults or {}).get(key))
         return out

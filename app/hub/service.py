@@ -78,10 +78,10 @@ class Hub:
         self._online: frozenset[str] = frozenset()
         # Per machine, what its card reads from its minute samples, kept until they change, the
         # sparkline's window moves or the day ends (every push builds the whole fleet; a report
-        # changes one machine's samples): name → ((samples version, window start, day start),
-        # sparkline, today's tokens).
+        # changes one machine's samples): name → (its samples' version, sparkline, today's tokens).
         self._figures_lock = threading.Lock()
-        self._figures: dict[str, tuple[tuple[int, int, int, float], list[float | None] | None, float]] = {}
+        self._figures: dict[str, tuple[int, list[float | None] | None, float]] = {}
+        self._figures_basis: tuple[int, int, float] | None = None  # (prunes, sparkline's start, day start)
         self._pruned_at = 0.0
         self._cards = fleet.CardMemo()  # each push builds the whole fleet; a report changes one card
 
@@ -92,19 +92,22 @@ class Hub:
         would go offline, or the next prune.
         """
         now = self.clock()
-        rows = self.store.machines()
-        online = frozenset(row.name for row in rows if fleet.is_online(row, now))
+        names = []
+        soonest = float("inf")  # the first online machine to go offline (one pass: a look a second at 1,000)
+        for row in self.store.machines():
+            if fleet.is_online(row, now):
+                names.append(row.name)
+                gone = fleet.offline_at(row)
+                if gone is not None and gone < soonest:
+                    soonest = gone
+        online = frozenset(names)
         if online != self._online:
             self._online = online
             self.changes.bump()
         if now - self._pruned_at >= PRUNE_EVERY_SECONDS:
             self._pruned_at = now
             self.store.prune(now)
-        due = self._pruned_at + PRUNE_EVERY_SECONDS
-        for row in rows:
-            gone = fleet.offline_at(row)
-            if gone is not None and row.name in online:
-                due = min(due, gone)
+        due = min(self._pruned_at + PRUNE_EVERY_SECONDS, soonest)
         return max(due, now) + OFFLINE_MARGIN_SECONDS
 
     def note_alerts_problem(self, problem: str | None) -> None:
@@ -224,34 +227,48 @@ class Hub:
 
     def fleet(self) -> dict[str, Any]:
         """``GET /api/fleet``: every machine's card and the totals."""
+        return self._fleet(fresh=True)
+
+    def fleet_kept(self) -> dict[str, Any]:
+        """The fleet as :meth:`fleet` has it, for a push: its cards the kept ones, shared and never to
+        be changed, each the same object until more than its age changed (``last_seen_text`` as of
+        when it was made; :func:`app.hub.fleet.with_clock_words` writes it at another moment)."""
+        return self._fleet(fresh=False)
+
+    def _fleet(self, *, fresh: bool) -> dict[str, Any]:
         now = self.clock()
         day_start = local_day_start(now)
         rows = self.store.machines()
-        figures = self._figures_of([row.name for row in rows], now, day_start)
-        view = fleet.fleet_view(rows, now, day_start=day_start,
-                                today_tokens={name: today for name, (_, _, today) in figures.items()},
-                                memo=self._cards)
-        for card in view["machines"]:
-            card["spark"] = figures[card["name"]][1]
+        sparks, today_tokens = self._figures_of(rows, now, day_start)
+        view = fleet.fleet_view(rows, now, day_start=day_start, today_tokens=today_tokens, memo=self._cards,
+                                sparks=sparks, fresh=fresh)
         view["alerts_problem"] = self.alerts_problem
         return view
 
     def _figures_of(
-        self, names: list[str], now: float, day_start: float
-    ) -> dict[str, tuple[tuple[int, int, int, float], list[float | None] | None, float]]:
+        self, rows: list[MachineRow], now: float, day_start: float
+    ) -> tuple[dict[str, list[float | None] | None], dict[str, float]]:
         """Each machine's sparkline and the hub's estimate of its tokens today, read again only where they changed."""
         start = int(now // SPARK_STEP_SECONDS * SPARK_STEP_SECONDS) + SPARK_STEP_SECONDS - SPARK_SECONDS
         pruned, written = self.store.samples_versions()  # read first: a write after it is seen next time
+        sparks: dict[str, list[float | None] | None] = {}
+        today: dict[str, float] = {}
         with self._figures_lock:
-            kept, fresh = self._figures, {}
-            for name in names:
-                key = (pruned, written.get(name, 0), start, day_start)
+            # A prune, the sparkline's window moving or a new day: every machine's figures afresh.
+            basis = (pruned, start, day_start)
+            kept = self._figures if basis == self._figures_basis else {}
+            fresh = {}
+            for row in rows:
+                name = row.name
+                version = written.get(name, 0)
                 entry = kept.get(name)
-                if entry is None or entry[0] != key:
-                    entry = (key, self._spark(name, start), self.store.tokens_since(name, day_start))
+                if entry is None or entry[0] != version:
+                    entry = (version, self._spark(name, start), self.store.tokens_since(name, day_start))
                 fresh[name] = entry
-            self._figures = fresh  # a revoked machine is forgotten
-        return fresh
+                sparks[name] = entry[1]
+                today[name] = entry[2]
+            self._figures, self._figures_basis = fresh, basis  # a revoked machine is forgotten
+        return sparks, today
 
     def _spark(self, name: str, start: int) -> list[float | None] | None:
         """A machine's 6 h of tok/h from ``start``, a mean per 10 minutes (null: no rate); None: no sample there."""

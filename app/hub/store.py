@@ -157,6 +157,8 @@ class HubStore:
         # Bumped (under the lock) whenever a machine's samples change; a prune bumps them all.
         self._writes = 0
         self._written: dict[str, int] = {}
+        # Per machine, the last sample a report wrote (committed) and its version then.
+        self._sampled: dict[str, tuple[tuple[Any, ...], int | None, int]] = {}
         self._pruned = 0
         # Each machine's newest report as kept, with its text: a report not replaced since is not parsed again.
         self._parsed: dict[str, tuple[str, dict[str, Any]]] = {}
@@ -303,17 +305,34 @@ class HubStore:
                 self._wrote(report.machine)
                 self._dirty.add(report.machine)
                 return True
-            conn.execute(
-                "INSERT OR REPLACE INTO latest VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (report.machine, report.stream, report.seq, made_at,
-                 received_at if as_of is None else float(as_of), report.interval_seconds,
-                 json.dumps(snap, ensure_ascii=False, separators=(",", ":")), reports + 1, skew,
-                 noted + len(notes), notes[-1] if notes else last_note),
-            )
-            conn.execute("INSERT OR REPLACE INTO sample VALUES (?, ?, ?, ?, ?, ?)",
-                         (report.machine, t, tokens_per_hour, str(snap.get("state")), queue, layer))
-            self._wrote(report.machine)
+            kept = json.dumps(snap, ensure_ascii=False, separators=(",", ":"))
+            values = (report.stream, report.seq, made_at, received_at if as_of is None else float(as_of),
+                      report.interval_seconds, kept, reports + 1, skew, noted + len(notes),
+                      notes[-1] if notes else last_note, report.machine)
+            if row is None:
+                conn.execute("INSERT INTO latest (stream, seq, received_at, as_of, interval_seconds, snapshot, reports,"
+                             " skew_seconds, notes, last_note, name) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", values)
+            else:  # in place: the row and its name's index entry stay where they are
+                conn.execute("UPDATE latest SET stream = ?, seq = ?, received_at = ?, as_of = ?, interval_seconds = ?,"
+                             " snapshot = ?, reports = ?, skew_seconds = ?, notes = ?, last_note = ? WHERE name = ?",
+                             values)
+            sample = (report.machine, t, tokens_per_hour, str(snap.get("state")), queue, layer)
+            # A minute's sample as the file holds it already (a machine reports four times a minute:
+            # this store wrote it last, and nothing else was written for the machine, nor pruned,
+            # since) is neither written again nor a change of its figures (its version stays).
+            if self._sampled.get(report.machine) != (sample, self._written.get(report.machine), self._pruned):
+                conn.execute("INSERT OR REPLACE INTO sample VALUES (?, ?, ?, ?, ?, ?)", sample)
+                self._wrote(report.machine)
+            written = self._written.get(report.machine)
             self._dirty.add(report.machine)
+            # The text kept reads back as this very snapshot (checked JSON values, lists and dicts):
+            # the next look at the machines need not parse it again. Its text unchanged, the object
+            # the rows share stays as it was.
+            parsed = self._parsed.get(report.machine)
+            if parsed is None or parsed[0] != kept:
+                self._parsed[report.machine] = (kept, snap)
+        # Committed: the sample is in the file (a failed commit leaves none here, so the next one moves the version).
+        self._sampled[report.machine] = (sample, written, self._pruned)
         return True
 
     def _wrote(self, name: str) -> None:

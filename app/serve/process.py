@@ -82,10 +82,12 @@ def build_web(
     fleet: HubState | None = None
     if hub is not None:
         # The hub's routes and their modules load only on a hub: a dashboard never serves them.
+        from ..hub.fleet import with_clock_words
         from ..web.fleet_push import FleetFrames
         from ..web.hub import FLEET_PUSH_INTERVAL_SECONDS, HubState
 
-        frames = FleetFrames(hub.fleet)  # the fleet page gets the fleet once, then what changed
+        # The fleet page gets the fleet once, then what changed: the pushes compare kept cards.
+        frames = FleetFrames(hub.fleet, kept=hub.fleet_kept, clock_words=with_clock_words)
         fleet_broadcaster = Broadcaster(
             hub.changes,
             payload=frames.next,

@@ -7,8 +7,11 @@ Parsers produce these; the trackers consume them. Nothing here does I/O.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import operator
+from bisect import bisect_left
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields, make_dataclass
+from itertools import islice
 from typing import Any, Literal, TypeVar
 
 # --- every format -----------------------------------------------------------
@@ -268,6 +271,8 @@ class TrainStep:
     epoch time over its steps); None: printed for a step.
     ``per_pass``: the count starts again with each pass of the loop and names no epoch (Keras 3's closing ``15/15``
     of one ``fit`` call a line, unsized bars' ``11it`` once a pass): where that pass is, never the run's step.
+    ``interval_average``: ``step_seconds`` is the average over the steps since the line before (MLX-LM's ``It/sec``,
+    its report's iterations over their time), not the last step's own time.
     """
 
     at: float | None
@@ -302,6 +307,7 @@ class TrainStep:
     epoch_batches: int | None = None
     step_seconds_note: str | None = None
     per_pass: bool = False
+    interval_average: bool = False
 
 
 # A StepFigures' figure: the epoch's average seconds an iteration, printed as its epoch ended (a MetricLogger's
@@ -383,11 +389,14 @@ class EvalResult:
 @dataclass(frozen=True, slots=True)
 class TrainingPause:
     """Training pauses on purpose (evaluation, checkpoint, all-reduce): not a stall (``batches``: an evaluation's
-    own bar's total, where it prints one)."""
+    own bar's total, where it prints one; ``done``: its batches done so far, and ``epoch``: the epoch it evaluates,
+    where its record says)."""
 
     at: float | None
     reason: PauseReason
     batches: int | None = None
+    done: int | None = None
+    epoch: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -565,8 +574,13 @@ class StepRun:
     # The other figures the lines print, a column each: (a ``TrainStep`` field's name, its value on each
     # line), such as llm.c's grad norm and learning rate or nanochat's total steps and eta.
     columns: tuple[tuple[str, tuple[Any, ...]], ...] = ()
+    # An evaluation's line among the steps (modded-nanogpt's ``step:N/M val_loss:…`` at the step just
+    # trained): its step again, without a loss, then its figures: (the place of each figure's
+    # ``EvalResult`` among the run's events, its name, its value). That place's columns are its line's.
+    evals: tuple[tuple[int, str, float | None], ...] = ()
 
     def __len__(self) -> int:
+        """The run's events: a step a line, and an ``EvalResult`` an evaluation's figure."""
         return len(self.steps)
 
     def step(self, i: int) -> TrainStep:
@@ -577,12 +591,68 @@ class StepRun:
         return timed_step(self.stage, self.steps[i], self.losses[i], self.loss_note, self.step_ms[i], self.mfus[i],
                           self.mfu_note)
 
+    def event(self, i: int) -> TrainStep | EvalResult:
+        """The ``i``-th event, as the parser reads its line alone."""
+        for at, name, value in self.evals:
+            if at == i:
+                return EvalResult(at=None, name=name, value=value, step=self.steps[i])
+        return self.step(i)
+
+    def evaluation_lines(self, start: int, end: int) -> list[tuple[int, int]]:
+        """The evaluation lines with an event from ``start`` to ``end``: (the place of its step, the place
+        after its last figure), in order."""
+        lines: list[tuple[int, int]] = []
+        evals = self.evals
+        # (only the figures at start or after, and the line's others before them: a run holds thousands of
+        # steps, dozens of evaluations)
+        first = bisect_left(evals, start, key=_PLACE)
+        while 0 < first < len(evals) and evals[first - 1][0] == evals[first][0] - 1:
+            first -= 1
+        for at, _, _ in islice(evals, first, bisect_left(evals, end + 1, key=_PLACE)):
+            if lines and lines[-1][1] == at:
+                lines[-1] = (lines[-1][0], at + 1)  # (another figure of the same line)
+            else:
+                lines.append((at - 1, at + 1))
+        return [(first, after) for first, after in lines if first < end and after > start]
+
+    def step_spans(self, start: int, end: int) -> list[tuple[int, int]]:
+        """The stretches from ``start`` to ``end`` that hold no evaluation's line: ``(first, after)`` each."""
+        spans: list[tuple[int, int]] = []
+        at = start
+        for first, after in self.evaluation_lines(start, end):
+            if first > at:
+                spans.append((at, min(first, end)))
+            at = max(at, after)
+        if at < end:
+            spans.append((at, end))
+        return spans
+
+    def steps_only(self, spans: list[tuple[int, int]]) -> StepRun:
+        """The run of the steps in ``spans`` (StepRun.step_spans), no evaluation among them."""
+        return StepRun(self.stage, self.loss_note, self.mfu_note, spanned(self.steps, spans), spanned(self.losses, spans),
+                       spanned(self.step_ms, spans), spanned(self.mfus, spans),
+                       tuple((name, spanned(values, spans)) for name, values in self.columns))
+
     def column(self, name: str) -> tuple[Any, ...] | None:
         """The values of the ``TrainStep`` field ``name`` on each line, when the lines print it."""
         for other, values in self.columns:
             if other == name:
                 return values
         return None
+
+
+def spanned(values: Sequence[Any], spans: list[tuple[int, int]], offset: int = 0) -> tuple[Any, ...]:
+    """The values in ``spans`` (places, less ``offset``), in order, as one tuple (slices joined in C)."""
+    if len(spans) == 1:
+        first, after = spans[0]
+        return tuple(values[first - offset : after - offset])
+    joined: list[Any] = []
+    for first, after in spans:
+        joined += values[first - offset : after - offset]  # (a slice's items copied at once)
+    return tuple(joined)
+
+
+_PLACE = operator.itemgetter(0)
 
 
 E = TypeVar("E")

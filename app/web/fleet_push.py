@@ -45,22 +45,37 @@ def card_changes(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
     return changed
 
 
-class FleetFrame:
-    """The fleet at one moment (the ``/api/fleet`` body), and the texts that bring a page to it."""
+ClockWords = Callable[[dict[str, Any], float], dict[str, Any]]
 
-    def __init__(self, fleet: dict[str, Any], previous: FleetFrame | None = None) -> None:
+
+class FleetFrame:
+    """The fleet at one moment (the ``/api/fleet`` body), and the texts that bring a page to it.
+
+    ``clock_words``: given, the fleet's cards are kept ones (their ``CLOCK_ONLY`` words as of when
+    each was made, each the same object from frame to frame while nothing else in it changed);
+    it writes a card whole at the frame's moment, for a page that gets the card whole.
+    """
+
+    def __init__(self, fleet: dict[str, Any], previous: FleetFrame | None = None, *,
+                 clock_words: ClockWords | None = None) -> None:
         self.fleet = fleet
         self.cards: dict[str, dict[str, Any]] = {card["name"]: card for card in fleet.get("machines", [])}
         self._previous = previous
+        self._clock_words = clock_words
         self._lock = threading.Lock()
         self._full: str | None = None
         self._delta: str | None = None
+
+    def _whole(self, card: dict[str, Any]) -> dict[str, Any]:
+        return card if self._clock_words is None else self._clock_words(card, self.fleet["as_of"])
 
     def full_text(self) -> str:
         """The whole fleet (a page's first message)."""
         with self._lock:
             if self._full is None:
-                self._full = _text(self.fleet)
+                fleet = self.fleet if self._clock_words is None else {
+                    **self.fleet, "machines": [self._whole(card) for card in self.fleet.get("machines", [])]}
+                self._full = _text(fleet)
             return self._full
 
     def text_after(self, sent: Frame | None) -> str:
@@ -82,7 +97,9 @@ class FleetFrame:
         cards: dict[str, dict[str, Any]] = {}
         for name, card in self.cards.items():
             old = sent.cards.get(name)
-            fields = card if old is None else card_changes(old, card)
+            if old is card:
+                continue  # a kept card, the same object: nothing but its age moved
+            fields = self._whole(card) if old is None else card_changes(old, card)
             if fields:
                 cards[name] = fields
         delta["cards"] = cards
@@ -91,10 +108,17 @@ class FleetFrame:
 
 
 class FleetFrames:
-    """Makes each push's frame from the hub's fleet, linked to the frame pushed before it."""
+    """Makes each push's frame from the hub's fleet, linked to the frame pushed before it.
 
-    def __init__(self, fleet: Callable[[], dict[str, Any]]) -> None:
+    ``kept``: the fleet with kept cards for the pushes (``clock_words`` writes one whole at a
+    moment), so a push compares only the cards that changed; a page's first message is ``fleet``.
+    """
+
+    def __init__(self, fleet: Callable[[], dict[str, Any]], *, kept: Callable[[], dict[str, Any]] | None = None,
+                 clock_words: ClockWords | None = None) -> None:
         self._fleet = fleet
+        self._kept = kept
+        self._clock_words = clock_words if kept is not None else None
         self._lock = threading.Lock()
         self._last: FleetFrame | None = None
 
@@ -105,7 +129,7 @@ class FleetFrames:
             if last is not None:
                 with last._lock:
                     last._previous = None  # frames link one back only: the older ones can go
-            frame = FleetFrame(self._fleet(), last)
+            frame = FleetFrame((self._kept or self._fleet)(), last, clock_words=self._clock_words)
             self._last = frame
             return frame
 

@@ -118,6 +118,8 @@ class AgentIntake:
 
         self.app = app
         self.config = config
+        # The safe headers by Host header: the same few hosts send every report (a bounded memo).
+        self._safe_headers: dict[str, list[tuple[str, str]]] = {}
         self._routes: dict[str, tuple[Callable[[str | None, bytes], tuple[int, dict[str, Any]]], int, str]] = {
             REPORT_PATH: (hub.take, MAX_REPORT_BYTES, "report"),
             HISTORY_PATH: (hub.take_history, MAX_HISTORY_BYTES, "history"),
@@ -145,10 +147,18 @@ class AgentIntake:
         data = json.dumps(answer, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode()
         headers = [("Content-Type", "application/json"), ("Content-Length", str(len(data))),
                    ("Cache-Control", "no-store"), *_answer_headers(status, answer),
-                   *security.safe_headers(self.config, security.allowed_host_name(environ.get("HTTP_HOST", ""),
-                                                                                  self.config.allow_hosts))]
+                   *self._safe_headers_for(environ.get("HTTP_HOST", ""))]
         start_response(f"{status} {HTTPStatus(status).phrase}", headers)
         return [data]
+
+    def _safe_headers_for(self, host: str) -> list[tuple[str, str]]:
+        headers = self._safe_headers.get(host)
+        if headers is None:
+            headers = security.safe_headers(self.config, security.allowed_host_name(host, self.config.allow_hosts))
+            if len(self._safe_headers) >= 64:  # any Host a client makes up: never a growing memo
+                self._safe_headers.clear()
+            self._safe_headers[host] = headers
+        return headers
 
 
 def _answer_headers(status: int, answer: dict[str, Any]) -> list[tuple[str, str]]:

@@ -173,3 +173,32 @@ def test_what_the_hub_keeps_between_looks_follows_every_writer(tmp_path: Path) -
     assert [(row.name, row.received_at) for row in hub.machines()] == [("rig-a", None)]
     hub.close()
     cli.close()
+
+
+def test_a_machines_samples_version_moves_when_its_minute_samples_may_have_changed(store: HubStore) -> None:
+    """The fleet's sparklines and today's estimates are read again from the file only when the
+    version moves: a minute's sample written again as it was moves it not, any other write does."""
+    store.enroll("rig-a", NOW)
+    minute = NOW // 60 * 60
+
+    def version() -> int:
+        return store.samples_versions()[1].get("rig-a", 0)
+
+    store.accept(report(1, as_of=minute), minute)
+    first = version()
+    store.accept(report(2, as_of=minute + 15), minute + 15)  # the same minute, the same figures
+    assert version() == first
+    store.accept(report(3, as_of=minute + 30, tph=400_000.0), minute + 30)  # the same minute, a new rate
+    assert version() > first
+    moved = version()
+    store.accept(report(4, as_of=minute + 45, tph=400_000.0), minute + 45)
+    assert version() == moved
+    store.accept(report(5, as_of=minute + 60, tph=400_000.0), minute + 60)  # the next minute
+    assert version() > moved
+    moved = version()
+    store.take_history("rig-a", [(int(minute) - 600, 100.0, "training", None, None)])  # an earlier minute
+    assert version() > moved
+    moved = version()
+    store.accept(report(6, as_of=minute + 75, tph=400_000.0), minute + 75)  # as it was, but after another write
+    assert version() > moved
+    assert store.series("rig-a", minute, minute + 120, 60) == [(int(minute), 400_000.0), (int(minute) + 60, 400_000.0)]

@@ -1141,27 +1141,45 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      T0, T0, "step 15/144 · epoch 2/18 · 5/8 in the epoch · …", "measuring",
      {"step": 15, "total_steps": 144, "loss": 1.1681, "data": epoch(2.0), "step_seconds": 1.85}),
     # read by repetition (series.py): the batch that ticks under ``Training epoch: 80`` is the position, 589 its total;
-    # batches 200 -> 500 (read from the third repeat) at 19:06:57 -> 19:17:22: 625 s for 300 batches
+    # batches 0 -> 500 (the first two read once the third repeat shows the series) at 19:00:03 -> 19:17:22: 1039 s for
+    # 500 batches
     ("generic-st-gcn-data-len-issue1-dated-training-epoch-80-tab-batch-0-to-500-of-589-done-loss-lr-then-mean-loss-eval.log",
      T0, "end", "epoch 80 · 500/589 in the epoch · 1.7k steps/h", "training",
-     {"step": 500, "total_steps": 589, "loss": 4.1611, "step_seconds": 625 / 300, "data": epoch(80),
+     {"step": 500, "total_steps": 589, "loss": 4.1611, "step_seconds": 1039 / 500, "data": epoch(80),
       # its evaluation after the epoch, ``Mean test loss of 296 batches: 4.106204550008516.`` (296 no figure)
       "eval": {"test_loss": {"value": 4.106204550008516, "step": None}}}),
     # the run's step that ticks by 4 with its fixed 100000, not ``episode steps: 4``; 306 steps per second printed
     ("generic-keras-rl-issue51-numbered-steps-18080-to-18092-of-100000-episode-3691-to-3694-episode-steps-4.log", T0, "end",
      "step 18092/100000 · …", "measuring", {"step": 18092, "total_steps": 100000, "loss": 0.044392, "step_seconds": 1 / 306}),
-    # legacy PaddlePaddle: ``Cost`` is the loss, the pass the epoch, the batch that ticks under it the position (no total)
+    # legacy PaddlePaddle: ``Cost`` is the loss, the pass the epoch, the batch that ticks under it the position (no total);
+    # its four batch lines (0 … 300) carry no time: no timing
     ("generic-paddle-book-cifar-readme-pass-0-batch-0-to-300-cost-classification-error-dots-then-test-with-pass-0.log", T0, "end",
-     "step 300 · …", "measuring", {"step": 300, "total_steps": None, "loss": 1.668833, "data": epoch(0)}),
-    # an ASCII table's header names its rows' columns: Iteration the position, Elapsed Time the clock (seconds);
-    # 82039.8 -> 82062.1 over iterations 47509 -> 47522: 22.3 s / 13
+     "step 300 · no timing", "measuring", {"step": 300, "total_steps": None, "loss": 1.668833, "data": epoch(0)}),
+    # an ASCII table's header names its rows' columns: Iteration the position, Elapsed Time the clock (seconds); rows 1
+    # and 7 are steps too, so the trainer's own clock spans 22.8 -> 82062.1 over iterations 7 -> 47522: 82039.3 s / 47515
+    # (1.727 s an iteration; the last three rows alone: 22.3 s / 13 = 1.715 s)
     ("generic-turicreate-issue2218-ascii-table-iteration-loss-elapsed-time-rows-1-7-elided-then-47509-to-47522.log", T0, "end",
-     "step 47522 · …", "measuring", {"step": 47522, "total_steps": None, "loss": 1.437, "step_seconds": 22.3 / 13}),
+     "step 47522 · 2.0k steps/h", "training",
+     {"step": 47522, "total_steps": None, "loss": 1.437, "step_seconds": 82039.3 / 47515}),
     # iter 0's batch_cost 0.00008 s is the timer's first reading: iterations 1-10 over 18:39:47.914 -> 18:44:31.000
     # one line an epoch, 4 h 23 min apart: two lines give no rate (its warm-up: test_steps_warmup_words.py)
     ("generic-asr-end2end-issue39-dated-epoch-20-21-train-loss-valid-shuffle-train-4h22m-per-epoch.log", T0, "end",
      "epoch 21 · …", "measuring", {"step": 21, "total_steps": None, "loss": 0.1832,
                                   "eval": {"val_loss": {"value": 0.1735, "step": 21}}, "data": epoch(21.0)}),
+    # MLX-LM's It/sec is its report's average: 41 iterations over 1 / 0.103 + 10 / 0.068 + 10 / 0.093 + 10 / 0.059
+    # + 10 / 0.678 = 448.535 s (the rate's arithmetic: tests/stats/test_steps_pace.py)
+    ("mlx-lm-mlx-lm-pr6-orpo-iter-50-of-500-val-at-1-and-50-rewards-no-trained-tokens.log", T0, T0,
+     "step 50/500 · 299k tok/h", "training", {"step": 50, "total_steps": 500, "loss": 0.045,
+                                              "steps_per_hour": pytest.approx(41 * 3600 / 448.535, rel=1e-4)}),
+    # ``Generating...`` after the evaluation at step 4500: the loop is over, the script samples from the model
+    ("nanogpt-style-vincentracine-file-readme-step-0-to-4500-every-500-train-val-loss-then-generating.log", T0, T0,
+     "done · step 4500", "done", {"step": 4500, "total_steps": None, "loss": 1.109,
+                                  "eval": {"val_loss": {"value": 1.4761, "step": 4500}}}),
+    # tianshou's closing bars an epoch, each its own clock (its warm-up: tests/stats/test_steps_pace.py); 1228.67 it/s
+    ("generic-rl-tianshou-issue449-ppo-epoch-1-to-5-bars-50001it-env-step-250000-test-reward-200-best-in-1.log", T0, T0,
+     "epoch 5 · 50001 in the epoch · …", "measuring",
+     {"step": 50001, "total_steps": None, "loss": -0.01, "step_seconds": pytest.approx(1 / 1228.67, rel=1e-3),
+      "data": epoch(5.0)}),
     ("generic-ppdet-static-pr1512-iter-0-to-10-every-2-quoted-loss-batch-cost-ips.log", T0, "end",
      "step 10 · 127 steps/h", "training", {"step": 10, "total_steps": None, "loss": 43.708477,
                                            "step_seconds": 24.83382, "steps_per_hour": 10 * 3600 / 283.086}),
@@ -1541,6 +1559,7 @@ GENERIC_READ = {
     "generic-turicreate-issue2218-ascii-table-iteration-loss-elapsed-time-rows-1-7-elided-then-47509-to-47522.log": "step, loss, elapsed",
     "generic-ppdet-static-pr1512-iter-0-to-10-every-2-quoted-loss-batch-cost-ips.log": "step, loss, lr, step time, ETA",
     "generic-asr-end2end-issue39-dated-epoch-20-21-train-loss-valid-shuffle-train-4h22m-per-epoch.log": "step, epoch, loss, lr, eval",
+    "generic-rl-tianshou-issue449-ppo-epoch-1-to-5-bars-50001it-env-step-250000-test-reward-200-best-in-1.log": "step, epoch, loss, step time, elapsed, eval",
 }  # fmt: skip
 
 

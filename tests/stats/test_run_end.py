@@ -204,3 +204,18 @@ def test_a_validation_beside_a_test_is_still_said_to_be_validation() -> None:
     snapshot = read(lines).snapshot(NOW)
     assert snapshot.status_line == "validation only"
     assert snapshot.details[0].startswith("Only validation lines so far, no training step:")
+
+
+def test_a_validation_pass_under_way_alone_says_where_it_is() -> None:
+    # AILab-CVC/YOLO-World issue #396: mmengine's validation records after epoch 10 (its first lines, as printed): no
+    # training step and no figure of the evaluation yet, only its batches counted, 4100 of 4809 at the last.
+    lines = [
+        "2024/06/16 20:02:03 - mmengine - INFO - Epoch(val) [10][4000/4809]    eta: 0:06:54  time: 0.5256  data_time: 0.0006  memory: 979  ",
+        "2024/06/16 20:02:28 - mmengine - INFO - Epoch(val) [10][4050/4809]    eta: 0:06:29  time: 0.5140  data_time: 0.0006  memory: 979  ",
+        "2024/06/16 20:02:55 - mmengine - INFO - Epoch(val) [10][4100/4809]    eta: 0:06:03  time: 0.5386  data_time: 0.0006  memory: 979  ",
+    ]
+    snapshot = read(lines).snapshot(NOW)
+    assert (snapshot.state, snapshot.status_line) == ("working", "validation only")
+    assert snapshot.details[0] == "Only validation lines so far, no training step: validating after epoch 10, 4,100/4,809 batches"
+    assert snapshot.training is not None
+    assert training_dict(snapshot.training)["step_seconds"] is None  # (0.5386 s is the evaluation's, no step's)

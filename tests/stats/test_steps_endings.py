@@ -317,3 +317,47 @@ def test_a_bar_just_started_at_step_0_says_no_step_yet_without_a_wait_to_tell(tm
     data = read_at(tmp_path, ["Training Progress:   0%|          | 0/58 [00:00<?, ?it/s]"], 0.0)
     assert (data["state"], data["status_line"]) == ("working", "step 0/58 · no step yet")
     assert data["details"][0] == "No step done yet at step 0 (a stall after 10 min)"
+
+
+def test_real_script_generating_its_sample_after_the_last_evaluation_is_done(tmp_path: Path) -> None:
+    # VincentRacine-UnlikelyAI/nanogpt README (its header): evaluations at steps 0 … 4500, then ``Generating...``:
+    # the loop is over, the script samples text from the trained model (it read measuring, paused for evaluation).
+    name = "nanogpt-style-vincentracine-file-readme-step-0-to-4500-every-500-train-val-loss-then-generating.log"
+    data = read_at(tmp_path, body(name), 0.0, name)
+    assert (data["state"], data["status_line"]) == ("done", "done · step 4500")
+    assert data["training"]["finished"] is True
+    assert data["training"]["paused"] is None
+    # undated, no time printed: no span of "its own time" (it said "9 step lines over less than 3 min of its own time")
+    assert data["details"][0].startswith("no rate: no duration or time read for its ")
+
+
+@pytest.mark.parametrize(("after", "state"), [([], "done"), (["step 400: train loss 1.0000, val loss 1.2000"], "measuring")])
+def test_a_sample_generated_is_the_end_unless_a_step_follows(tmp_path: Path, after: list[str], state: str) -> None:
+    # Composed: eval lines every 100 steps, a bare ``Generating...`` line and its sample; a periodic sample mid-run
+    # is followed by the next step, which takes the end back.
+    lines = [f"step {s}: train loss 2.{s // 100}000, val loss 2.{s // 100}500" for s in (0, 100, 200, 300)]
+    lines += ["", "Generating...", "ROMEO: what say you", *after]
+    assert read_at(tmp_path, lines, 0.0)["state"] == state
+
+
+@pytest.mark.parametrize("message", ["Generating samples...", "Generating text…"])
+def test_a_bare_sampling_line_is_a_said_end(message: str) -> None:
+    found = [e for e in CrashWatch().see(message) if isinstance(e, StageEnd)]
+    assert [(e.summary, e.said, e.saved) for e in found] == [(message, True, False)]
+
+
+@pytest.mark.parametrize("message", ["Generating train split: 30 examples [00:00, 2129.30 examples/s]",
+                                     "Generating new identity to be saved in `swarm.pem`"])
+def test_words_that_generate_something_else_are_no_end(message: str) -> None:
+    assert not [e for e in CrashWatch().see(message) if isinstance(e, StageEnd)]
+
+
+def test_an_undated_finished_log_with_no_time_printed_claims_no_time_of_its_own(tmp_path: Path) -> None:
+    # Composed: five undated evaluation lines and ``Training complete.``, read at once: every line stands at the
+    # file's time, so nothing says how long the run took.
+    lines = [*(f"step {s}: train loss {4 - s / 1000:.4f}, val loss {4.1 - s / 1000:.4f}" for s in range(0, 2500, 500)),
+             "Training complete."]
+    data = read_at(tmp_path, lines, 0.0)
+    assert data["state"] == "done"
+    assert data["details"][0].startswith("no rate: no duration or time read for its ")
+    assert not any("its own time" in detail for detail in data["details"])

@@ -300,3 +300,75 @@ def test_the_pause_an_evaluation_ended_is_kept_alike_one_line_at_a_time_and_in_b
     bulk.apply_run(run, 0, times)
     assert alone.stage is not None and bulk.stage is not None
     assert list(alone.stage.eval_pauses) == list(bulk.stage.eval_pauses) == [(5.0, 30.0)]
+
+
+# --- a printed rate under its name is its interval's average, not the last step's time ---------------------------
+
+MLX_ORPO = "mlx-lm-mlx-lm-pr6-orpo-iter-50-of-500-val-at-1-and-50-rewards-no-trained-tokens.log"
+
+
+def _mlx(iteration: int, its: float) -> str:
+    return (f"Iter {iteration}: Train loss 1.{100 - iteration}0, Learning Rate 1.000e-05, It/sec {its:.3f}, "
+            f"Tokens/sec {its * 200:.3f}, Peak mem 5.000 GB")
+
+
+def test_composed_mlx_it_sec_is_its_report_s_average(tmp_path: Path) -> None:
+    # A report every 10 iterations; It/sec 0.05, 0.05, 0.05, 0.5, 0.05: 10 / It/sec a report (200, 200, 20, 200 s after
+    # the first line, whose one iteration is counted at 20 s): 41 iterations over 640 s = 230.625 an hour. Read as the
+    # last iteration's time (nanoGPT's ``time``) the last report would take 9 × 2 + 20 = 38 s: 308.8 an hour.
+    lines = ["Starting training..., iters: 100", *(_mlx(10 * k, its) for k, its in
+                                                  enumerate((0.05, 0.05, 0.05, 0.5, 0.05), start=1))]
+    data = read(tmp_path, lines)
+    assert data["training"]["steps_per_hour"] == pytest.approx(41 * 3600 / 640)
+    # tokens at each report's Tokens/sec over its time: 10 × 20 + 3 × 10 × 200 + 100 × 20 = 8,200 over 640 s
+    assert data["training"]["tokens_per_hour"] == pytest.approx(8200 * 3600 / 640)
+
+
+def test_real_mlx_orpo_run_s_rate_follows_its_reports_it_sec(tmp_path: Path) -> None:
+    # mlx-lm PR #6 (its header): It/sec 0.103, 0.068, 0.093, 0.059, 0.678 at iterations 10 … 50: the first line's
+    # iteration at 1 / 0.103 = 9.709 s, then 10 / It/sec: 147.059 + 107.527 + 169.492 + 14.749 s; 41 iterations over
+    # 448.535 s = 329.1 an hour (it read 424, the last iteration's time taken for the other nine of each report).
+    data = read(tmp_path, body(MLX_ORPO))
+    seconds = 1 / 0.103 + 10 / 0.068 + 10 / 0.093 + 10 / 0.059 + 10 / 0.678
+    assert data["training"]["steps_per_hour"] == pytest.approx(41 * 3600 / seconds)
+    # Tokens/sec × each report's time: 620.3 + 9,303.8 + 6,725.1 + 10,604.3 + 10,115.8 = 37,369 over 448.535 s: 299.9k an hour
+    assert data["training"]["tokens_per_hour"] == pytest.approx(37369 * 3600 / seconds, rel=1e-4)
+
+
+def test_composed_fairseq_ups_is_its_interval_s_average(tmp_path: Path) -> None:
+    # fairseq's ``train_inner`` meters start again at each log: ``ups`` is the updates since the last line over their
+    # time. Lines every 100 updates at ups 1, 1, 1, 0.5, 1: 100, 100, 200, 100 s after the first line (its one update
+    # counted at 1 s): 401 updates over 501 s = 2,881.4 an hour (the fourth line read as its last update's time, 101 s).
+    lines = [f"epoch 001:    {k * 100} / 1000 loss={60 - k}.000, nll_loss=5.000, ppl=32.00, wps=1000, "
+             f"ups={0.5 if k == 4 else 1}, wpb=1000, bsz=10, num_updates={k * 100}, lr=0.0001, gnorm=0.5, clip=0"
+             for k in range(1, 6)]
+    assert read(tmp_path, lines)["training"]["steps_per_hour"] == pytest.approx(401 * 3600 / 501)
+
+
+# --- a new epoch's bar starts its clock again: its elapsed time is its steps' -------------------------------------
+
+TIANSHOU = "generic-rl-tianshou-issue449-ppo-epoch-1-to-5-bars-50001it-env-step-250000-test-reward-200-best-in-1.log"
+
+
+def test_composed_closing_bars_an_epoch_apart_are_their_clocks_apart(tmp_path: Path) -> None:
+    # Five epochs' closing bars, 100 batches each in 00:50 (2.00 it/s): the first line's batch at 0.5 s, then four
+    # epochs of 100 batches, 50 s each: 401 batches over 200.5 s = 7,200 an hour (it read no time between them: each
+    # bar's clock, 50 s, minus the one before, 50 s, is nothing).
+    lines = [f"Train Epoch: {e} Loss: 0.{60 - e}: 100% 100/100 [00:50<00:00,  2.00it/s]" for e in range(1, 6)]
+    data = read(tmp_path, lines)
+    assert data["training"]["steps_per_hour"] == pytest.approx(401 * 3600 / 200.5)
+
+
+def test_composed_a_bar_clock_under_ten_seconds_is_not_its_steps_time(tmp_path: Path) -> None:
+    # ultralytics' classify epochs: ``3/3 [00:16<00:00,  5.37s/it]`` (its first, compiling: left out of the pace), then
+    # ``3/3 [00:00<00:00,  5.17it/s]``: three batches in 3 / 5.17 = 0.580 s; the clock's whole seconds say 0.
+    lines = ["Train Epoch: 1 Loss: 0.59: 100% 3/3 [00:16<00:00,  5.37s/it]",
+             "Train Epoch: 2 Loss: 0.58: 100% 3/3 [00:00<00:00,  5.17it/s]"]
+    assert read(tmp_path, lines)["warmup"]["observed_seconds"] == pytest.approx(3 / 5.17, rel=1e-3)
+
+
+def test_real_tianshou_epochs_of_50001_iterations_are_their_bars_clocks_apart(tmp_path: Path) -> None:
+    # tianshou issue 449 (its header): epochs 2 … 5 closing at 00:40, 00:40, 00:42, 00:40 after the epoch before's
+    # line: 162 s observed (it said 42 s: the last bar's clock minus the one before)
+    data = read(tmp_path, body(TIANSHOU))
+    assert data["warmup"]["text"] == "measuring: 5 steps · 2 min 42 s of 3 min — rate in under a minute"

@@ -7,6 +7,7 @@ over HTTP and a real websocket client that merges the deltas as the page does.
 
 from __future__ import annotations
 
+import itertools
 import json
 import time
 import urllib.request
@@ -129,3 +130,58 @@ def test_a_card_changed_in_its_age_alone_is_no_change_and_any_other_field_is() -
     assert card_changes(old, {"name": "a", "last_seen_text": "41 s ago", "spark": [1.0, None]}) == {"queue_text": None}
     assert card_changes({k: v for k, v in old.items() if k != "last_seen_text"}, old) == {}
     assert card_changes(old, {**old, "round_text": None}) == {"round_text": None}
+
+
+def test_pushes_from_kept_cards_carry_exactly_what_pushes_from_fresh_fleets_do(tmp_path: Path) -> None:
+    """The pushes compare kept cards (the same object while only its age moved); a page gets from
+    them, byte for byte, what fleets built afresh at the same moments give: reports, a machine going
+    offline and back, a swarm round ageing, a machine enrolled and one revoked, a page that missed pushes."""
+    from app.hub.fleet import with_clock_words
+    from app.hub.report import report_body
+    from app.hub.service import Hub
+
+    now = [1_796_000_040.0]
+    store = HubStore(tmp_path / "hub.sqlite3")
+    keys = {name: store.enroll(name, now[0]) for name in ("rig-a", "rig-b", "rig-c", "swarm")}
+    hub = Hub(store, clock=lambda: now[0])
+    seqs: dict[str, int] = {}
+
+    def report(name: str, interval_seconds: float = 15.0, **fields: Any) -> None:
+        seqs[name] = seqs.get(name, 0) + 1
+        snap = {"status_line": fields.pop("status", "L1 · 360k tok/h"), "state": "training", "as_of": now[0],
+                "rate": {"tokens_per_hour": 360_000.0}, **fields}
+        body = report_body(machine=name, stream="d" * 16, seq=seqs[name], sent_at=now[0],
+                           interval_seconds=interval_seconds, snapshot=snap)
+        assert hub.take(f"Bearer {keys[name]}", json.dumps(body).encode())[0] == 200
+
+    swarm = {"swarm": {"rounds": [{"started_at": now[0] - 300, "ended_at": now[0] - 240, "peers": 3,
+                                   "outcome": "ok"}]}}
+    kept = FleetFrames(hub.fleet, kept=hub.fleet_kept, clock_words=with_clock_words)
+    fresh = FleetFrames(hub.fleet)
+    pushed: list[tuple[FleetFrame, FleetFrame]] = []
+    steps = [
+        # The swarm reports every 60 s: online for 3 min without a report, its round's age moving.
+        lambda: [report(name) for name in ("rig-a", "rig-b", "rig-c")] and report("swarm", 60.0, training=swarm),
+        lambda: report("rig-a", status="L1 · 401k tok/h"),
+        lambda: None,  # the clock alone: ages move, the swarm's round ages
+        lambda: report("rig-b", state="idle", rate={"tokens_per_hour": 1000.0, "was_tokens_per_hour": 360_000.0}),
+        lambda: None,
+        lambda: store.enroll("rig-d", now[0]),
+        lambda: report("rig-a"),
+        lambda: store.revoke("rig-c", now[0]),
+        lambda: report("rig-b"),  # rig-c gone, rig-a soon offline (45 s without a report)
+        lambda: None,
+        lambda: report("rig-a", queue={"position": 12, "trend_per_hour": 30.0}),
+    ]
+    for step in steps:
+        step()
+        now[0] += 20.0
+        a, b = kept.next(), fresh.next()
+        for old_a, old_b in pushed[-3:]:  # the page that has the last push, and pages that missed some
+            assert a.text_after(old_a) == b.text_after(old_b)
+        assert a.full_text() == b.full_text() == hub.fleet_json()
+        pushed.append((a, b))
+    changed = [json.loads(a.text_after(old_a)) for (old_a, _), (a, _) in itertools.pairwise(pushed)]
+    assert any(delta["cards"].get("rig-a", {}).get("state") == "offline" for delta in changed)
+    assert any("round_text" in delta["cards"].get("swarm", {}) for delta in changed)
+    assert any(delta["gone"] == ["rig-c"] for delta in changed)

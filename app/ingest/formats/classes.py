@@ -111,7 +111,7 @@ def kin_of(name: str, unit: str | None) -> Kin | None:
         return Kin.ELAPSED
     if name in _EPOCH_TIME_NAMES:
         return Kin.EPOCH_TIME
-    if name in _RATE_NAMES or name.endswith(" fps"):
+    if name in _RATE_NAMES or name.endswith((" fps", "samplespersec")):  # (DeepSpeed's ``SamplesPerSec``, run together)
         return Kin.RATE  # (``env fps``: the reader's name for stable-baselines' ``fps`` beside its iterations)
     if (name.endswith(" timesteps") and name.split(" ")[-2] in ("total", "num", "env")) or name in _ENV_TOTALS:
         return Kin.TIMESTEPS

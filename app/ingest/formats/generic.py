@@ -71,6 +71,7 @@ from .scalar_prints import HEADS as SCALAR_HEADS
 from .scalar_prints import scalar_print, scalars_inside
 from .series import MIN_RECORDS, SeriesWindow
 from .series import Record as SeriesRecord
+from .step_source import StepSource, evaluation_position, evaluation_stage, shares
 from .tagged_scalars import TaggedScalars, tagged
 from .tree_summaries import TreeSummary
 from .vertical_records import VerticalRecord, vertical_start
@@ -323,6 +324,11 @@ class _Line:
     checkpoint: tuple[int, int, str, float | None, bool] | None = None
     before: _Line | None = None  # a record whole only once this line was read (``tag value step`` lines), emitted first
 
+    def step_before(self, other: _Line) -> bool:
+        """True when this step line's position is before ``other``'s (both read by the series: a count that ticks)."""
+        mine, theirs = _position(self.readings), _position(other.readings)
+        return mine is not None and theirs is not None and mine.value < theirs.value
+
 
 # A name beside a test report's figures that counts its position, not a score (``Test of Epoch 77263``).
 _POSITION_NAME = re.compile(r"epoch|step|iter|batch")
@@ -330,6 +336,8 @@ _POSITION_NAME = re.compile(r"epoch|step|iter|batch")
 _EPOCH_OF_TOTAL = re.compile(r"(?i)(?:start(?:ing)?|begin(?:ning)?|train(?:ing)?)(?: \w{1,12}){0,2} epoch (\d{1,6}) "
                              r"\((?:total|of) (\d{1,6})\)")
 _NO_DIGITS = str.maketrans("", "", "0123456789")
+# What a user's print beside an engine's progress may carry for the step it names (``[200] Loss : 6.38``).
+_PRINTED_FIGURES = frozenset({Field.STEP, Field.LOSS, Field.LR, Field.GRAD_NORM})
 SERIES_SHAPES = 64  # step line shapes remembered as settled
 
 
@@ -403,6 +411,7 @@ class GenericParser(StepLines[_Line]):
         self._own_last: int | None = None  # … and the last step they read
         self._settled: set[str] = set()  # step lines' shapes (digits dropped) the series had nothing to add to
         self._series_read = False  # a repeated record was read by its series: its template is the run's step line
+        self._source = StepSource()  # which series gives the run's position (step_source.py)
         self._step_event: tuple[list[Event], int] | None = None  # where the last step's event was put, to amend  # a boosting library said its best round: the round line under it is a repeat
 
     def pieces(self, part: str) -> Iterable[str]:
@@ -517,21 +526,30 @@ class GenericParser(StepLines[_Line]):
         if line is None:
             if self._own_steps >= MIN_RECORDS and not self._series_read:
                 return kind, line  # the word rules read the run's steps: a line they do not read is no step record
-            record = self._series.see(text)
+            record = self._series.see(text, when=self._times.at, catch_up=True)
             if record is None:
                 return kind, line
         elif line.what == "epoch":
-            self._series.see(text)  # (an epoch said on its own line: the series keeps it for the records under it)
-            return kind, line
+            # (an epoch said on its own line: the series keeps it for the records under it; one that repeats beside a
+            # ticking step and a throughput is an engine's progress record, DeepSpeed's ``epoch=0/micro_step=34/…``)
+            record = self._series.see(text, when=self._times.at, catch_up=True)
+            if record is None or not record.progress:
+                return kind, line
         else:
             step = self._step_of(line)
             if step is None or line.bar is not None:
                 return self._own(kind, line, step)
+            shape = text.translate(_NO_DIGITS)
+            if self._source.figures_only(shape, step) and all(r.field in _PRINTED_FIGURES for r in line.readings) and (
+                    not line.named and not line.parts and getattr(_position(line.readings), "total", None) is None):
+                # (a user's print of a loss at a step the engine's own progress already reached: that step's figures; a
+                # record with more of its own, a total or a time, stays a step record)
+                line.what = "figures"
+                return kind, line
             # A record shape the series found nothing to add to is settled: at a step past the last one its lines are
             # read as the word rules read them, only kept in the window, not judged again (most step lines of most logs)
             plain = not self._series_read and (self._own_last is None or step > self._own_last) and (
                 line.counters is not None or getattr(_position(line.readings), "name", None) != "epoch")
-            shape = text.translate(_NO_DIGITS)
             if plain and shape in self._settled:
                 self._series.keep(shape, text)
                 return self._own(kind, line, step)
@@ -543,13 +561,35 @@ class GenericParser(StepLines[_Line]):
                         self._settled.clear()
                     self._settled.add(shape)
                 return self._own(kind, line, step)
-        read_kind, read = self._classify_line(record.text)
-        if read is None or read.what != "step":
+        read_kind, read = self._series_line(record, self._times.at)
+        if read is None:
             return kind, line
         self._series_read = True
+        if record.progress:
+            self._source.chosen(text.translate(_NO_DIGITS), record.step)
         read.text = text.strip()
         if record.at is not None:
             read.at = self._dates_batch(record.at)
+        for earlier in record.earlier:
+            # (the template's first instances, read as nothing until its series was known: steps of the run too)
+            _, early = self._series_line(earlier, earlier.at)
+            if early is not None and early.step_before(read):
+                early.before, read.before = read.before, early
+        return read_kind, read
+
+    def _series_line(self, record: SeriesRecord, at: float | None) -> tuple[Kind, _Line | None]:
+        """A record read by its series as the generic reader reads it: a step line, or None."""
+        read_kind, read = self._classify_line(record.text)
+        if record.progress and (read is None or read.what == "other"):
+            # An engine's progress record (its count beside the throughput it measured, no loss): the run's position,
+            # its throughput by its name
+            rates = {_rate_figure(named)[0]: named for named in reversed(beside(record.text)) if named.kin is Kin.RATE}
+            return Kind.FULL, _Line("step", at, [Reading(Field.STEP, "iter", float(record.step))],
+                                    text=record.text, named=tuple(reversed(rates.values())))
+        if read is None or read.what != "step":
+            return read_kind, None
+        if record.at is not None or at is not None:
+            read.at = record.at if record.at is not None else at
         return read_kind, read
 
     def _own(self, kind: Kind, line: _Line, step: int | None) -> tuple[Kind, _Line]:
@@ -871,6 +911,10 @@ class GenericParser(StepLines[_Line]):
                 rewarded = tuple(n for n in beside(_PLUS_MINUS.sub("", s)) if n.kin is Kin.EVAL)
                 if rewarded:
                     return Kind.FULL, _Line("tie", at, text=s, named=rewarded[:1])
+            if "%" in s and _EVAL_START.match(s) and shares(s):
+                # the PyTorch examples' ``Test Epoch: 33<TAB>Accuracy: 9466/11005 (86%)``: a test pass's result, its
+                # score a count of a total and its share (no step of its own: the training records count those)
+                return Kind.FULL, _Line("eval", at, text=s)
             # (before any step, an evaluation's scores alone: a paste that begins with the last one, DGL's ``Eval Acc 0.8398``)
             tied_figures = tied(s) if self._last is not None else scores(tied(s))
             if tied_figures is not None:
@@ -918,6 +962,12 @@ class GenericParser(StepLines[_Line]):
                                         float(progress.group(1)), int(progress.group(2))))
         elif ("][" in s or "]  [" in s or "] [" in s) and not any(r.field is Field.STEP for r in readings):
             nested = _EPOCH_ITER.search(s)
+            if nested is not None and evaluation_stage(nested.group(0)):
+                # mmengine's ``Epoch(val) [2][3550/21046]``: a validation pass's batches after the epoch, under way; its
+                # ``time`` and ``eta`` are the evaluation's, none of them a training step's
+                epoch, done, batches = (int(nested.group(i)) for i in (1, 2, 3))
+                return Kind.FULL, _Line("evaluating", at, [Reading(Field.EPOCH, "epoch", float(epoch))],
+                                        bar=_Bar(done, batches, None, None, None), text=s)
             if nested is not None:
                 # The iteration counts its epoch's batches: the total and the ``eta`` beside it are
                 # the epoch's, and the epoch stays beside the step.
@@ -966,6 +1016,11 @@ class GenericParser(StepLines[_Line]):
                     line.readings.append(Reading(Field.STEP_TIME, "duration", seconds))
         if _EVAL_START.match(s) or ("on" in s and _EVAL_ON.search(s[:120])) or (
                 ": " in s and _EVAL_STAGE.search(s[:120])):
+            passing = None if lossy or any(r.field is Field.EVAL_LOSS for r in readings) else evaluation_position(s)
+            if passing is not None:
+                # an evaluation pass's batches under way, no figure of its own yet (MetricLogger's ``Test:  [ 100/5000]
+                # eta: … model_time: … time: …``): its times are the evaluation's, none a training step's
+                return Kind.FULL, _Line("evaluating", at, bar=_Bar(passing[0], passing[1], None, None, None), text=s)
             line.what = "eval"
             return Kind.FULL, line
         line = _decide(line)
@@ -1287,9 +1342,13 @@ class GenericParser(StepLines[_Line]):
         elif line.what == "resumed":
             events.append(TrainingResumed(at=line.at))
         elif line.what == "evaluating":
-            events.append(TrainingPause(at=line.at, reason="evaluation", batches=line.bar.total if line.bar else None))
-            if line.readings and line.bar is not None and line.bar.total is not None and line.bar.step >= line.bar.total:
-                events.append(EvalResult(at=line.at, name="val_loss", value=line.readings[0].value, step=None))
+            said = _first(line.readings, Field.EPOCH)  # (mmengine's ``Epoch(val) [2][…]``: the epoch it evaluates)
+            events.append(TrainingPause(at=line.at, reason="evaluation", batches=line.bar.total if line.bar else None,
+                                        done=line.bar.step if line.bar else None,
+                                        epoch=said.value if said else None))
+            result = next((r for r in line.readings if r.field in (Field.LOSS, Field.EVAL_LOSS)), None)
+            if result is not None and line.bar is not None and line.bar.total is not None and line.bar.step >= line.bar.total:
+                events.append(EvalResult(at=line.at, name="val_loss", value=result.value, step=None))
         elif line.what == "checkpoint" and line.checkpoint is not None:
             epoch_at, global_step, name, value, saved = line.checkpoint
             self._checkpoint_at = (epoch_at, global_step)
@@ -1329,6 +1388,8 @@ class GenericParser(StepLines[_Line]):
             self._eval(line, events)
         elif line.what == "tie":
             self._tie(line, events)
+        elif line.what == "figures":
+            self._figures(line, events)
         elif line.what == "epochs":
             self._planned_epochs = line.readings[0].total
         elif line.what == "nan_loss":
@@ -1477,6 +1538,14 @@ class GenericParser(StepLines[_Line]):
                     seen.add(label)
                     self._evals[label] = named.value
                     events.append(EvalResult(at=line.at, name=label, value=named.value, step=at_step))
+        if "%" in line.text:
+            # (a score printed as a count of a total and its share: ``Accuracy: 9890/10000 (99%)``, in per cent)
+            for name, share in shares(line.text):
+                label = _eval_label(name if name.split(" ")[0] in EVAL_WORDS else f"{own[:-5]} {name}")
+                if label not in seen:
+                    seen.add(label)
+                    self._evals[label] = share
+                    events.append(EvalResult(at=line.at, name=label, value=share, step=at_step))
 
     def _tie(self, line: _Line, events: list[Event]) -> None:
         """A line tied to the last step: its clock, its epoch's time and rates amend that step; its
@@ -1521,6 +1590,17 @@ class GenericParser(StepLines[_Line]):
             if amend:
                 events[index] = replace(step, **amend)  # type: ignore[arg-type]
         # (a tied line read in a later batch than its step's is left: that step has gone on to the tracker)
+
+    def _figures(self, line: _Line, events: list[Event]) -> None:
+        """A record at the run's last step printed beside the series that gives the position: that step's figures (one
+        at an older step amends nothing: that step has gone on)."""
+        if self._last is None or self._step_of(line) != self._last[0]:
+            return
+        loss, lr, grad_norm = (_first(line.readings, kind) for kind in (Field.LOSS, Field.LR, Field.GRAD_NORM))
+        if loss is not None or lr is not None or grad_norm is not None:
+            events.append(StepFigures(at=line.at, loss=None if loss is None else loss.value,
+                                      lr=None if lr is None else lr.value,
+                                      grad_norm=None if grad_norm is None else grad_norm.value))
 
     def _running_time(self, readings: list[Reading]) -> list[Reading]:
         """The readings with a bare ``time`` that grows from line to line as the run's clock (cellpose's
@@ -1760,6 +1840,8 @@ class GenericParser(StepLines[_Line]):
                              else self._planned_epochs if epoch is not None else None),
                 epoch_steps=bar_total,
                 per_pass=per_pass,
+                # (a rate printed under its name, not a bar's: the steps since the line before over their time)
+                interval_average=bar is None and Field.STEP_TIME not in got and Field.ITS in got,
                 # (a table's figures under their names, then the named figures no table gave)
                 figures=(*line.parts, *table_figures, *(r for r in rates if r[0] not in dict(table_figures)),
                          *_running_count(got.get(Field.TOKENS))),

@@ -213,7 +213,7 @@ def _generic_steps(lines: Sequence[str]) -> bool:
     gives its position as N/M (a bar, ``iteration 10/ 10``) or two training figures; or no step
     and an evaluation's figures for two splits, or at two steps it names (a run caught evaluating).
     """
-    from ...stats.events import EvalResult, RunInfo
+    from ...stats.events import EvalResult, RunInfo, TrainingPause
 
     parser = create_parser("generic")
     events = parser.feed(list(lines[-SNIFF_LINES:]))
@@ -229,6 +229,9 @@ def _generic_steps(lines: Sequence[str]) -> bool:
         return True  # evaluations alone, each at the step it names (fairseq's ``valid on 'valid' subset`` lines)
     if not steps and evaluations and any(isinstance(e, RunInfo) and e.total_steps for e in events):
         return True  # a run's planned total, then its first evaluation (MLX's ``iters: 1000``, ``Iter 1: Val loss``)
+    if not steps and sum(isinstance(e, TrainingPause) and e.reason == "evaluation" and e.batches is not None
+                         for e in events) >= 2:
+        return True  # a validation pass under way, its batches counted (mmengine's ``Epoch(val) [2][3550/21046]``)
     if any(name.startswith("rate/") and "step" in name for step in steps for name, _ in step.figures):
         return True  # a step and the steps' own rate on lines of their own (TF Estimator's ``global_step/sec``)
     return any(step.total_steps is not None or _figures(step) >= 2 for step in steps)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import calendar
 import re
 from collections import OrderedDict, deque
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from itertools import pairwise
 
@@ -54,6 +54,9 @@ _SPACES = re.compile(r"\s+")
 _PADDED = re.compile(r"([\[(])\s+")
 # A loss named in a record's words (legacy PaddlePaddle prints ``Cost 2.26``): a training record, not a loader's counter.
 _LOSS_WORD = re.compile(r"loss|\bcost\b", re.IGNORECASE)
+# A throughput named in a record (DeepSpeed's ``SamplesPerSec=36.18``, ``tokens/s``, ``fps``): an engine's own progress
+# record, its count the loop it measured, not a loader's.
+_THROUGHPUT = re.compile(r"(?i)(?:samples|examples|images|tokens|frames|sequences)\s?(?:/\s?s(?:ec)?\b|per\s?sec)|\bfps\b")
 # An ASCII table's cells: a header's names (``Elapsed Time``), a row's numbers (``1.36s``).
 _CELL_NAME = re.compile(r"[A-Za-z][A-Za-z_ /.-]{0,39}")
 _CELL_NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?:s|ms)?|nan|inf")
@@ -84,6 +87,8 @@ class Record:
     total: bool  # the position has a total
     epoch: bool  # … and an epoch
     clock: bool  # … and a running clock named beside it (``Elapsed [8:37:01]``)
+    progress: bool = False  # an engine's progress record: its count beside a throughput, no loss
+    earlier: tuple[Record, ...] = ()  # the template's instances before it, read now its series is known (``catch_up``)
 
 
 def masked(text: str) -> tuple[str, list[Slot], float | None]:
@@ -154,13 +159,14 @@ class SeriesWindow:
     """The recent records of a log, by template; a record read once its template repeats."""
 
     def __init__(self) -> None:
-        self._records: OrderedDict[str, deque[tuple[int, list[Slot]]]] = OrderedDict()
+        self._records: OrderedDict[str, deque[tuple[int, list[Slot], float | None]]] = OrderedDict()
         self._epochs_said = 0  # epoch lines read so far: a record's count may start again after one
         self._pending: dict[str, deque[tuple[int, str]]] = {}  # lines kept unmasked, by shape (see ``keep``)
         self._prefix: tuple[str, float] | None = None  # a dated line of its own just read: (template, clock)
         self._follows: dict[str, str | None] = {}  # a dated line's template → the one template after it (None: several)
         self._epoch: tuple[str, str | None] | None = None  # an epoch said on a line of its own: (as printed, total)
         self._columns: list[str] = []  # an ASCII table's header row (``| Iteration | Loss |``), for the rows under it
+        self._judged: set[str] = set()  # templates whose series gave a record (their earlier instances read with it)
 
     def keep(self, shape: str, text: str) -> None:
         """Keep a line of a shape (its text, digits dropped) that needs no judging now, unmasked: it is masked
@@ -173,10 +179,12 @@ class SeriesWindow:
             pending = self._pending[shape] = deque(maxlen=INSTANCES)
         pending.append((self._epochs_said, text))
 
-    def see(self, text: str, judge: bool = True, shape: str = "") -> Record | None:
-        """Take one line; the record it completes once its template has repeated, else None (always None when
-        not ``judge``: the line is only kept, for the records after it). The lines kept unmasked for its
-        ``shape`` are masked first, in order."""
+    def see(self, text: str, judge: bool = True, shape: str = "", when: float | None = None,
+            catch_up: bool = False) -> Record | None:
+        """Take one line (``when``: its time, where the text prints none); the record it completes once its template
+        has repeated, else None (always None when not ``judge``: the line is only kept, for the records after it). The
+        lines kept unmasked for its ``shape`` are masked first, in order. With ``catch_up``, the first record of a
+        template carries its instances before it (``earlier``): lines read as nothing until the series was known."""
         pending = self._pending.pop(shape, None) if shape else None
         if pending:
             epochs_said = self._epochs_said
@@ -214,10 +222,24 @@ class SeriesWindow:
                 self._records.popitem(last=False)
         else:
             self._records.move_to_end(template)
-        instances.append((self._epochs_said, slots))
-        if not judge or len(instances) < MIN_RECORDS or not _LOSS_WORD.search(template):
-            return None  # (no loss: a download's or a loader's counter, not a training record)
-        return _read(list(instances), at, self._epoch)
+        instances.append((self._epochs_said, slots, at if at is not None else when))
+        if not judge or len(instances) < MIN_RECORDS:
+            return None
+        if _LOSS_WORD.search(template):
+            progress = False
+        elif _THROUGHPUT.search(template):
+            progress = True
+        else:
+            return None  # (no loss, no throughput: a download's or a loader's counter, not a training record)
+        seen = list(instances)
+        record = _read(seen, at, self._epoch, progress)
+        if record is None or not catch_up or template in self._judged:
+            return record
+        if len(self._judged) >= TEMPLATES:
+            self._judged.clear()
+        self._judged.add(template)
+        earlier = [_read(seen, seen[i][2], self._epoch, progress, shown=i) for i in range(len(seen) - 1)]
+        return replace(record, earlier=tuple(r for r in earlier if r is not None))
 
     def _named_row(self, text: str) -> str:
         """A row of an ASCII table under its header (turicreate's ``| Iteration | Loss | Elapsed Time |`` over
@@ -248,33 +270,47 @@ def _said_epoch(template: str, slots: list[Slot]) -> tuple[str, str | None] | No
     return slots[0].printed, None if total is None else total.printed
 
 
-def _read(said: list[tuple[int, list[Slot]]], at: float | None, said_epoch: tuple[str, str | None] | None) -> Record | None:
-    """The last instance read by the series of its template's numbers, or None where no position ticks."""
-    instances = [slots for _, slots in said]
-    starts = [b > a for (a, _), (b, _) in pairwise(said)]  # an epoch line was said between two instances
+def _read(said: list[tuple[int, list[Slot], float | None]], at: float | None,
+          said_epoch: tuple[str, str | None] | None, progress: bool = False, shown: int = -1) -> Record | None:
+    """The last instance read by the series of its template's numbers, or None where no position ticks. A ``progress``
+    record (a throughput beside its count, no loss) has a position only where a count named a step, or else the one whole
+    number, ticks at a steady cadence: the loop its throughput measured (DeepSpeed's ``0/240, SamplesPerSec=…``, its
+    epoch then its step; later ``epoch=0/micro_step=34/global_step=34, RunningAvgSamplesPerSec=…``). The
+    instance read is the last one, or ``shown`` (an earlier one, judged by the same series)."""
+    instances = [slots for _, slots, _ in said]
+    starts = [b[0] > a[0] for a, b in pairwise(said)]  # an epoch line was said between two instances
     last = instances[-1]
+    this = instances[shown]
     ticking = [j for j in range(len(last)) if _ticks(instances, j, starts)]
     totals = {j: j + 1 for j in ticking if j + 1 < len(last) and _fixed_total(instances, j + 1)}
     named = [j for j in ticking if _position_word(last[j].name)]
-    if totals:
+    if progress:
+        whole = [j for j in ticking if last[j].whole]
+        counts = named or (whole if len(whole) == 1 else [])  # (a count named a step, else the one that ticks)
+        if not counts or not _steady(instances, counts[-1]):
+            return None
+        position = counts[-1]
+    elif totals:
         position = max(totals)  # the innermost counter with a total (an epoch's counter comes before)
     elif named:
         position = named[-1]
     else:
         return None  # a number ticks but no word and no total says what it counts
-    if not any("loss" in slot.name or slot.name == "cost" for slot in last):
+    if not progress and not any("loss" in slot.name or slot.name == "cost" for slot in last):
         return None  # no loss: a download's or a loader's counter, not a training record
     used = {position, totals.get(position, -1)}
+    if last[position].total_like:
+        used.add(position - 1)  # (``0/240``: the outer count the position is printed after, unnamed)
     epoch: tuple[str, str | None] | None = None
     for j in range(position):
         if ("epoch" in last[j].name or last[j].name == "pass") and last[j].whole:  # (legacy Paddle's ``Pass 1, Batch 200``)
             total = j + 1 if j + 1 < len(last) and last[j + 1].total_like and _fixed(instances, j + 1) else None
-            epoch = (last[j].printed, None if total is None else last[total].printed)
+            epoch = (this[j].printed, None if total is None else this[total].printed)
             used |= {j, -1 if total is None else total}
     if epoch is None and said_epoch is not None:
         epoch = said_epoch
-    step = int(last[position].value)
-    total_text = "" if position not in totals else "/" + last[totals[position]].printed
+    step = int(this[position].value)
+    total_text = "" if position not in totals else "/" + this[totals[position]].printed
     if epoch is not None and epoch[1] is not None:
         parts = [f"epoch: {epoch[0]}/{epoch[1]}", f"iter: {step}{total_text}"]
     elif epoch is not None and total_text:
@@ -289,9 +325,9 @@ def _read(said: list[tuple[int, list[Slot]]], at: float | None, said_epoch: tupl
         field, _ = lookup(slot.name)
         if field in (Field.STEP, Field.TOTAL, Field.EPOCH):
             continue  # another count (``episode steps: 393``): the series chose the position
-        parts.append(f"{slot.name}: {slot.printed}")
+        parts.append(f"{slot.name}: {this[j].printed}")
     return Record(", ".join(parts), at, step, frozenset(int(last[j].value) for j in ticking),
-                  position in totals, epoch is not None, any(slot.clock and slot.name for slot in last))
+                  position in totals, epoch is not None, any(slot.clock and slot.name for slot in last), progress)
 
 
 def _ticks(instances: list[list[Slot]], j: int, starts: list[bool]) -> bool:
@@ -301,7 +337,7 @@ def _ticks(instances: list[list[Slot]], j: int, starts: list[bool]) -> bool:
     resets: list[int] = []
     for i, ((before, after), start) in enumerate(zip(pairwise(instances), starts, strict=True)):
         a, b = before[j], after[j]
-        if not (a.whole and b.whole) or a.total_like:
+        if not (a.whole and b.whole) or (a.total_like and not _outer_fixed(instances, j)):
             return False
         if b.value > a.value:
             rising.append(i)
@@ -313,6 +349,18 @@ def _ticks(instances: list[list[Slot]], j: int, starts: list[bool]) -> bool:
         if not any(_moves(instances, k, i) and not any(_moves(instances, k, r) for r in rising) for k in range(j)):
             return False
     return len(rising) >= MIN_RECORDS - 1
+
+
+def _outer_fixed(instances: list[list[Slot]], j: int) -> bool:
+    """True when the number printed before slot ``j``'s ``/`` stays put: ``0/130``, ``0/140`` is an outer count and a
+    count within it, not a count of a total (a total stays put itself)."""
+    return j > 0 and instances[-1][j - 1].whole and _fixed(instances, j - 1)
+
+
+def _steady(instances: list[list[Slot]], j: int) -> bool:
+    """True when slot ``j`` goes up by the same amount from each instance to the next (a loop reporting every N)."""
+    gaps = {after[j].value - before[j].value for before, after in pairwise(instances)}
+    return len(gaps) == 1 and next(iter(gaps)) > 0
 
 
 def _moves(instances: list[list[Slot]], k: int, i: int) -> bool:

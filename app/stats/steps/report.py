@@ -82,7 +82,8 @@ def _before_steps(progress: StepProgress, now: float) -> StepReport:
     facts = progress.swarm.facts(now) if progress.swarm.seen else None
     swarm = payload.swarm_view(progress.swarm, facts) if facts is not None else None
     v = decide_before_steps(
-        crash, broken, health.warning() is not None, progress.collab is not None, bool(pending),
+        crash, broken, health.warning() is not None, progress.collab is not None,
+        bool(pending) or progress.evaluating is not None,
         evaluated[1] if evaluated is not None else None, evaluated is not None,
         ar is not None and ar.failed > 0 and not ar.succeeded, errors is not None, health.skipped_total > 0, facts,
         progress.training_since, now, progress.ended,
@@ -91,7 +92,7 @@ def _before_steps(progress: StepProgress, now: float) -> StepReport:
     details = step_text.early_details(
         v, now, progress.run.total_steps, pending, said, progress.run,
         ar if swarm is None else None, errors, step_text.collaboration_line(progress.collab), health.skip_line(),
-        health.warning(),
+        health.warning(), progress.evaluating,
     )
     details.extend(step_text.swarm_lines(swarm, now))
     training = replace(payload.with_health(

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from ... import text
 from ...snapshot import PeerView, RoundView, SwarmView
-from ..events import LOSS_AFTER_LAST_STEP, CollabProgress, TrainStep
+from ..events import LOSS_AFTER_LAST_STEP, CollabProgress, TrainingPause, TrainStep
 from ..tracker import WARMUP_SECONDS
 from .health import Crash
 from .rules import FIRST_LINE_WAIT_SECONDS
@@ -220,9 +220,10 @@ def _under_lead(body: list[tuple[Line, str]], lead: Line | None, notes: Sequence
 def early_details(
     v: EarlyVerdict, now: float, planned: int | None, pending: Sequence[tuple[str, float | None, int | None]],
     evaluated: str | None, run: RunFacts, all_reduce: AllReduce | None, errors: Errors | None,
-    collaboration: str | None, skips: str | None, warning: str | None,
+    collaboration: str | None, skips: str | None, warning: str | None, evaluating: TrainingPause | None = None,
 ) -> list[str]:
-    """The detail lines before the first training step: only those the verdict shows."""
+    """The detail lines before the first training step: only those the verdict shows (``evaluating``: a validation
+    pass under way, its batches counted, where no figure of one was read yet)."""
     shows = v.shows
     top: list[str] = []
     if v.crash is not None and Line.CRASH in shows:
@@ -245,7 +246,12 @@ def early_details(
                       f"(a stall after {text.duration(FIRST_LINE_WAIT_SECONDS)})")
         body.append((Line.WAITING, (f"waiting for the first training step"
                                    f"{f' of {planned:,} planned' if planned is not None else ''}{waited}")))
-    if Line.VALIDATION_ONLY in shows:
+    if Line.VALIDATION_ONLY in shows and not pending and evaluating is not None:
+        after = "" if evaluating.epoch is None else f" after epoch {evaluating.epoch:g}"
+        done, batches = evaluating.done or 0, evaluating.batches or 0
+        body.append((Line.VALIDATION_ONLY, (f"Only validation lines so far, no training step: validating{after}, "
+                                           f"{done:,}/{batches:,} batches")))
+    elif Line.VALIDATION_ONLY in shows:
         shown, more = shown_evals(newest_evals(pending))
         figures = ", ".join(f"{name} {figure(value)}" for name, value, _ in shown) + (f", + {more} more" if more else "")
         body.append((Line.VALIDATION_ONLY, f"Only {_held_out_set(pending)} lines so far, no training step: {figures}"))

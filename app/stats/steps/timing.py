@@ -98,6 +98,10 @@ def timeline_covered(previous: TrainStep | None, step: TrainStep, before: int, a
     return covered
 
 
+# A bar's clock in whole seconds: read as its steps' time from this long on (within a tenth).
+BAR_CLOCK_SECONDS = 10.0
+
+
 def line_seconds(previous: TrainStep | None, step: TrainStep, covered: int | None = None) -> float | None:
     """The time ``step``'s line accounts for, from the trainer's own printed durations.
 
@@ -110,6 +114,11 @@ def line_seconds(previous: TrainStep | None, step: TrainStep, covered: int | Non
             covered = timeline_covered(previous, step, 0, timeline_offset(previous, step, 0))
     if previous is not None and covered is not None:
         if step.elapsed_seconds is not None and previous.elapsed_seconds is not None:
+            if step.step > 0 and covered_steps(previous, step) is None and step.elapsed_seconds >= BAR_CLOCK_SECONDS:
+                # The count started again (a new epoch's bar) and its clock with it: the bar's own time since it
+                # started, at its pace for the steps since the line before (two closing bars ``[00:53<00:00`` are
+                # 53 s of steps apart, not none).
+                return step.elapsed_seconds * covered / step.step
             delta = step.elapsed_seconds - previous.elapsed_seconds
             # (a clock of whole seconds that has not moved over steps whose time no line prints says they took less
             # than one, not none: a bar's ``[00:00<?, ?it/s]`` after its ``[00:00<…`` times nothing)
@@ -120,6 +129,8 @@ def line_seconds(previous: TrainStep | None, step: TrainStep, covered: int | Non
             # and ``Trained Tokens``, both over its report's iterations): the time they took, so that the
             # tokens an hour measured are the ones the log prints, never more.
             return step.tokens / step.tokens_per_second
+        if step.step_seconds is not None and step.interval_average:
+            return step.step_seconds * covered  # (each step of the interval at its average)
         if step.step_seconds is not None:
             # nanoGPT's ``time`` is the last iteration's only, and the iteration after an
             # evaluation (or the first, compiling) includes that pause: the other iterations of

@@ -373,8 +373,10 @@ def _rate_line(stage: Stage, m: Measure, stall: Stall, is_diverged: bool, is_don
             if (whole is not None and whole > 0 and stage.latest.step > stage.lines and not stage.latest.logged
                     and stage.latest.epoch is None):  # (an epoch's bar counts and times that epoch alone)
                 return Line.WHOLE_RUN_RATE  # a closing bar's count and elapsed time: the run's own figures
-            if not stage.printed_timing and stage.timed_lines < lines_needed(stage):
-                return Line.NO_RATE_NO_TIME  # no time of its own to say anything of
+            if not stage.printed_timing and (stage.timed_lines < lines_needed(stage) or (
+                    stage.latest.at is None and stage.began_at is not None and stage.step_time == stage.began_at)):
+                # no time of its own to say anything of (undated lines read at once all stand at the file's time)
+                return Line.NO_RATE_NO_TIME
             return Line.NO_RATE_TOO_SHORT
         return None
     if no_step_yet(stage):

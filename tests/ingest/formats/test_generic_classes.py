@@ -295,7 +295,7 @@ def test_the_pytorch_examples_test_set_line_is_an_evaluation() -> None:
     # Composed in the shape pytorch/examples' mnist/main.py prints (``Test set: Average loss: {:.4f}, Accuracy: …``).
     events = feed(["Train Epoch: 1 [59520/60000 (99%)]\tLoss: 0.046468", "",
                    "Test set: Average loss: 0.0335, Accuracy: 9890/10000 (99%)", ""])
-    assert evals(events) == [("test_loss", 0.0335, None)]
+    assert evals(events) == [("test_loss", 0.0335, None), ("test_accuracy", 99.0, None)]  # (its share, as printed)
 
 
 @pytest.mark.parametrize(

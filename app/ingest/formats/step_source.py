@@ -1,0 +1,78 @@
+"""Which of a log's numbered series is the run's training step, and what each other series is.
+
+A log may print more than one series of numbered records, and only one of them is where training is:
+
+- a validation or test pass counts its own batches and names its stage in the record (mmengine's
+  ``Epoch(val) [2][3550/21046]``, the PyTorch examples' ``Test Epoch: 33<TAB>Accuracy: 9466/11005 (86%)``):
+  an evaluation under way, or its result, never a training step; a score printed as a count of a total with its
+  share (``Accuracy: 9466/11005 (86%)``) is that evaluation's figure;
+- an engine's own progress record, a count that ticks at a steady cadence beside the throughput it measured
+  (DeepSpeed's ``[timer.py:166:stop] 0/240, SamplesPerSec=36.18``), is the run's position where no other
+  record names one (series.py reads it by repetition);
+- a user's print of a figure at a step (``[200] Loss : 6.38``, once from each of three ranks) beside that
+  progress: a step that is not past the position the chosen series gave carries that step's figures, not a
+  new position.
+
+The generic reader asks here, for every step record, which it is (``StepSource.role``); the series the run's
+position comes from is chosen once, in this one place.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .grammar import EVAL_WORDS, normalise
+
+# A record's stage named in brackets after its counter's name (mmengine's ``Epoch(val)``, ``Iter(test)``).
+_STAGE_TAG = re.compile(r"(?i)\b(?:epoch|iter|iteration|step)\s?\(\s?(\w{1,12})\s?\)")
+# A score printed as a count of a total, then its share (``Accuracy: 9466/11005 (86%)``).
+_SHARE = re.compile(r"([A-Za-z][A-Za-z_ ]{0,30}?)\s?[:=]\s?(\d{1,12})\s?/\s?(\d{1,12})\s?\(\s?(\d{1,3}(?:\.\d+)?)\s?%\s?\)")
+
+
+# A record led by its stage, an evaluation's, then its position in brackets (torchvision's and DETR's MetricLogger
+# ``Test:  [ 100/5000]``, ``Validation: [50/500]``).
+_STAGE_POSITION = re.compile(r"^\W{0,4}([A-Za-z]{2,12})\W{0,3}\s*\[\s*(\d{1,12})\s*/\s*(\d{1,12})\s*\]")
+
+
+def evaluation_position(text: str) -> tuple[int, int] | None:
+    """The batches done and planned of an evaluation pass whose record leads with its stage (``Test:  [ 100/5000]``),
+    or None."""
+    led = _STAGE_POSITION.match(text)
+    if led is None or led.group(1).lower() not in EVAL_WORDS:
+        return None
+    done, planned = int(led.group(2)), int(led.group(3))
+    return (done, planned) if done <= planned else None
+
+
+def evaluation_stage(head: str) -> bool:
+    """True when a record names its stage, in brackets after its counter, as an evaluation (``Epoch(val)``)."""
+    tag = _STAGE_TAG.search(head)
+    return tag is not None and tag.group(1).lower() in EVAL_WORDS
+
+
+def shares(text: str) -> list[tuple[str, float]]:
+    """The scores a record prints as a count of a total and its share (``Accuracy: 9466/11005 (86%)`` →
+    ``("accuracy", 86.0)``: the share as printed, in per cent)."""
+    got: list[tuple[str, float]] = []
+    for m in _SHARE.finditer(text):
+        name, count, total, share = m.groups()
+        if int(count) <= int(total) and float(share) <= 100:
+            got.append((normalise(name), float(share)))
+    return got
+
+
+class StepSource:
+    """The series the run's position comes from, and what a step record of another series is beside it."""
+
+    def __init__(self) -> None:
+        self._shape: str | None = None  # the shape (digits dropped) of the series chosen by how it ticks
+        self._last: int | None = None  # … and the last position it gave
+
+    def chosen(self, shape: str, step: int) -> None:
+        """A record read by its series (its numbers judged by how they tick) gave the run's position."""
+        self._shape, self._last = shape, step
+
+    def figures_only(self, shape: str, step: int) -> bool:
+        """True when a step record of another shape than the chosen series' is no position of its own: its step is
+        not past the one that series gave (a user's print of the loss at a step the engine's progress reached)."""
+        return self._shape is not None and shape != self._shape and self._last is not None and step <= self._last
