@@ -400,6 +400,14 @@ class TrainingPause:
 
 
 @dataclass(frozen=True, slots=True)
+class TrainingResumed:
+    """The log says training goes on again (demucs' ``Training...``, an ASR trainer's ``TRAIN`` after its ``VALID``):
+    a pause it announced is over before the next step line comes."""
+
+    at: float | None
+
+
+@dataclass(frozen=True, slots=True)
 class PeerGroup:
     """An all-reduce group formed with this many peers (SN38, hivemind)."""
 
@@ -513,6 +521,7 @@ TrainingEvent = (
     | StageEnd
     | EvalResult
     | TrainingPause
+    | TrainingResumed
     | PeerGroup
     | AllReduceResult
     | TrainerError

@@ -38,6 +38,7 @@ from ..events import (
     StepRun,
     TrainerError,
     TrainingPause,
+    TrainingResumed,
     TrainStep,
     spanned,
 )
@@ -209,6 +210,13 @@ class StepProgress:
                     self._stage.eval_batches = event.batches
             elif event.reason == "evaluation" and event.done is not None and event.batches is not None:
                 self._evaluating = event  # (mmengine's ``Epoch(val) [2][3550/21046]`` lines alone: validating)
+        elif isinstance(event, TrainingResumed):
+            stage = self._stage
+            if stage is not None and stage.pause is not None and stage.pause != "all-reduce":
+                # The pause is over (no longer held off as one), though the next step line's time still holds it.
+                stage.resumed = stage.resumed or stage.pause == "evaluation"
+                stage.evaluated = stage.evaluated or stage.pause == "evaluation"
+                stage.pause = None
         elif isinstance(event, StageEnd) and event.evaluation:
             # An evaluation job wrote its results: the run's end only when it trained nothing
             # (inside a training run it is one more evaluation, its figures already taken).
@@ -478,7 +486,7 @@ class StepProgress:
         stage.lines += taken
         stage.line_durations.extend(seconds[-RECENT_LINES:])
         stage.covered.extend(covered[-RECENT_LINES:])
-        if stage.pause == "evaluation" and taken <= RECENT_LINES:
+        if (stage.pause == "evaluation" or stage.resumed) and taken <= RECENT_LINES:
             stage.ended_wait.append(True)  # (_step: the first line after an evaluation's ended a wait)
             taken_after = taken - 1
         else:
@@ -502,7 +510,7 @@ class StepProgress:
         if (stage.pause == "evaluation" or stage.evaluated) and stage.eval_times:
             stage.eval_pauses.append((stage.eval_times[-1], times[0]))  # (apply: the first line holds the pause)
         stage.pause = None  # (Stage.take of each: no pause, no evaluation since the latest step, no batches of one)
-        stage.evaluated = False
+        stage.evaluated = stage.resumed = False
         stage.eval_batches = None
         stage.forget_said_end()
         stage.exploded = False
