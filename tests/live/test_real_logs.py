@@ -1160,6 +1160,12 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-ppdet-static-pr1512-iter-0-to-10-every-2-quoted-loss-batch-cost-ips.log", T0, "end",
      "step 10 · 127 steps/h", "training", {"step": 10, "total_steps": None, "loss": 43.708477,
                                            "step_seconds": 24.83382, "steps_per_hour": 10 * 3600 / 283.086}),
+    # pix2pix's own lines: ``iters`` counts within its epoch (starting again each one), its losses named only as
+    # printed (none "the" loss), ``time`` the iteration's; the rate from those printed times (0.21-0.41 s: 9-17k an hour)
+    ("generic-pix2pix-nvs-open4d-log-epochs-1-to-4-iters-reset-each-epoch-gan-losses-no-loss-word.log", T0, "end",
+     "epoch 4 · 134 in the epoch · 15k steps/h", "training",
+     {"step": 134, "total_steps": None, "loss": None, "step_seconds": 0.219, "data": epoch(4.0),
+      "figures": {"loss/G_GAN": 0.732, "loss/G_L1": 42.349, "loss/D_real": 0.337, "loss/D_fake": 0.431}}),
 ]  # fmt: skip
 
 

@@ -274,6 +274,10 @@ _TIME_OF_DAY_SLACK_SECONDS = 60 * 60
 # Keys a JSON-lines record gives its own time under.
 # How much a bare ``time`` must grow over three lines in a row to be the run's clock (see ``_running_time``).
 RUNNING_TIME_GROWTH = 1.5
+# … and by about as much from the first to the second as from the second to the third (a clock read every so many steps
+# grows by about as much each time; a step's own time that happens to rise three times in a row does not: pix2pix's
+# ``time: 0.226``, ``0.230``, ``0.354``).
+RUNNING_TIME_EVENNESS = 3.0
 # A first bare ``time`` this long may as well be the run's clock so far; a shorter one is read as the step's
 # at once (timm's ``Time: 0.334s``: a clock that short would have run its steps in a blink).
 UNDECIDED_TIME_SECONDS = 1.0
@@ -487,7 +491,7 @@ class GenericParser(StepLines[_Line]):
                     return Kind.OTHER, None
                 text, vertical = record, True
         kind, line = self._classify_line(text, vertical)
-        if not vertical and (line is None or line.what in ("step", "epoch")):
+        if not vertical and (line is None or line.what in ("step", "epoch", "total")):
             kind, line = self._by_series(text, kind, line)
         if line is None and self._run_done is not None and _NEXT_STAGE.match(text.lstrip()):
             # IRN's ``step.make_cam:`` after its last epoch's last step: another stage of the pipeline began, the
@@ -531,6 +535,13 @@ class GenericParser(StepLines[_Line]):
             record = self._series.see(text, when=self._times.at, catch_up=True)
             if record is None or not record.progress:
                 return kind, line
+        elif line.what == "total":
+            # (a run's length said again and again, ticking: CycleGAN's ``(epoch: 1, iters: 100, …)``, ``iters: 200``
+            # is the count of its iterations, no planned total; one said once stays the run's length)
+            record = self._series.see(text, when=self._times.at, catch_up=True)
+            if record is None:
+                # (one beside the epoch it counts in is held until its series shows whether it ticks: read then)
+                return kind, None if _first(line.readings, Field.EPOCH) is not None else line
         else:
             step = self._step_of(line)
             if step is None or line.bar is not None:
@@ -557,7 +568,12 @@ class GenericParser(StepLines[_Line]):
                         self._settled.clear()
                     self._settled.add(shape)
                 return self._own(kind, line, step)
-        read_kind, read = self._series_line(record, self._times.at)
+        labels: list[str] = []
+        if record.looped:
+            unknown: list[tuple[str, str | None, str, str | None]] = []
+            pairs(text, unknown)
+            labels = [name for name, *_ in unknown]
+        read_kind, read = self._series_line(record, self._times.at, labels)
         if read is None:
             return kind, line
         self._series_read = True
@@ -568,13 +584,17 @@ class GenericParser(StepLines[_Line]):
             read.at = self._dates_batch(record.at)
         for earlier in record.earlier:
             # (the template's first instances, read as nothing until its series was known: steps of the run too)
-            _, early = self._series_line(earlier, earlier.at)
+            _, early = self._series_line(earlier, earlier.at, labels)
             if early is not None and early.step_before(read):
                 early.before, read.before = read.before, early
         return read_kind, read
 
-    def _series_line(self, record: SeriesRecord, at: float | None) -> tuple[Kind, _Line | None]:
-        """A record read by its series as the generic reader reads it: a step line, or None."""
+    def _series_line(self, record: SeriesRecord, at: float | None,
+                     labels: list[str] | None = None) -> tuple[Kind, _Line | None]:
+        """A record read by its series as the generic reader reads it: a step line, or None. A loop's own report
+        with no loss word (``looped``) is a step of its losses as printed (``labels``: their names in the line)."""
+        if record.looped:
+            return Kind.FULL, _looped_line(record, at, labels or [])
         read_kind, read = self._classify_line(record.text)
         if record.progress and (read is None or read.what == "other"):
             # An engine's progress record (its count beside the throughput it measured, no loss): the run's position,
@@ -1568,7 +1588,7 @@ class GenericParser(StepLines[_Line]):
     def _running_time(self, readings: list[Reading]) -> list[Reading]:
         """The readings with a bare ``time`` that grows from line to line as the run's clock (cellpose's
         ``Epoch 5, Time 4981.4s`` … ``Epoch 20, Time 28029.8s``): three lines in a row each later than
-        the one before, the third half as long again as the first, make it the run's time so far,
+        the one before by about as much, the third half as long again as the first, make it the run's time so far,
         never a step's (a step's own time wavers around its mean)."""
         timed = next((r for r in readings if r.field is Field.STEP_TIME and r.name == "time"), None)
         if timed is None:
@@ -1576,7 +1596,9 @@ class GenericParser(StepLines[_Line]):
         if not self._time_is_clock:
             seen = self._bare_times = [*self._bare_times[-2:], timed.value]
             self._time_is_clock = (len(seen) == 3 and seen[0] < seen[1] < seen[2]
-                                   and seen[2] >= RUNNING_TIME_GROWTH * seen[0])
+                                   and seen[2] >= RUNNING_TIME_GROWTH * seen[0]
+                                   and max(seen[1] - seen[0], seen[2] - seen[1])
+                                   <= RUNNING_TIME_EVENNESS * min(seen[1] - seen[0], seen[2] - seen[1]))
             if (not self._time_is_clock and len(seen) < 3 and timed.value >= UNDECIDED_TIME_SECONDS
                     and (len(seen) == 1 or seen[0] < seen[1])):
                 # Undecided: a clock's first readings look like slow steps (flair's ``time (sec): 5.65``,
@@ -2370,6 +2392,29 @@ def _loss_parts(columns: list[str], values: list[str]) -> tuple[tuple[str, float
             if figure is not None:
                 parts.append((LOSS_PART + name, figure))
     return tuple(parts) if len(parts) >= 2 else ()
+
+
+def _looped_line(record: SeriesRecord, at: float | None, labels: list[str]) -> _Line | None:
+    """A loop's own report under its epoch that names no loss (CycleGAN's ``(epoch: 1, iters: 900, time: 0.520, data:
+    0.001) D_A: 0.120 G_A: 0.814 …``, read by its series as ``epoch: 1, iter: 900, …``): a step of its epoch, each value
+    no word names a loss under its name as printed, none made "the" loss. Its ``time`` is the iteration's, as printed;
+    ``data`` its loading time, no loss. None when fewer than two such values (no record of a model's losses). ``labels``:
+    the names the line prints, in order (the record's are normalised: ``G_L1`` is ``g l``)."""
+    unknown: list[tuple[str, str | None, str, str | None]] = []
+    readings = pairs(record.text, unknown)
+    parts: list[tuple[str, float]] = []
+    printed_names = labels if len(labels) == len(unknown) else [name for name, *_ in unknown]
+    for (name, _, printed, _), label in zip(unknown, printed_names, strict=True):
+        value = number(printed)
+        if value is None:
+            continue
+        if name == "time":
+            readings.append(Reading(Field.STEP_TIME, "time", value))
+        elif name != "data":
+            parts.append((LOSS_PART + label, value))
+    if len(parts) < 2:
+        return None
+    return _Line("step", at, readings, text=record.text, parts=tuple(parts))
 
 
 def _part_losses(s: str) -> tuple[tuple[str, float], ...]:
