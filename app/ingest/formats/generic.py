@@ -30,6 +30,7 @@ from ...stats.events import (
     Event,
     RunInfo,
     StageEnd,
+    StageStart,
     StepFigures,
     TrainingPause,
     TrainStep,
@@ -323,6 +324,7 @@ class _Line:
     # Lightning's checkpoint line: (epoch, global step, the monitored figure's name, its value when printed, a model saved)
     checkpoint: tuple[int, int, str, float | None, bool] | None = None
     before: _Line | None = None  # a record whole only once this line was read (``tag value step`` lines), emitted first
+    anew: bool = False  # a line read again once a later one showed what its numbers are: the run's count starts from it
 
     def step_before(self, other: _Line) -> bool:
         """True when this step line's position is before ``other``'s (both read by the series: a count that ticks)."""
@@ -408,6 +410,8 @@ class GenericParser(StepLines[_Line]):
         self._unplaced_epoch = False  # the last step counted an epoch's batches, naming no epoch (``batch count: N/M``)
         self._series = SeriesWindow()  # the log's repeated records, for the lines the rules read no step from
         self._own_steps = 0  # step lines the word rules read themselves
+        self._slashed_last: tuple[_Line, int, int] | None = None  # the last such line, its ``a/b`` position (a, b)
+        self._outer_slash = False  # … where ``a`` stays while ``b`` grows: the epoch, then its batch (``_own``)
         self._own_last: int | None = None  # … and the last step they read
         self._settled: set[str] = set()  # step lines' shapes (digits dropped) the series had nothing to add to
         self._series_read = False  # a repeated record was read by its series: its template is the run's step line
@@ -609,7 +613,24 @@ class GenericParser(StepLines[_Line]):
         return read_kind, read
 
     def _own(self, kind: Kind, line: _Line, step: int | None) -> tuple[Kind, _Line]:
-        """A step line read as the word rules read it."""
+        """A step line read as the word rules read it. A position ``a/b`` whose ``a`` stays from one line to the next
+        while its ``b`` grows is no count of a total: ``a`` is the epoch, ``b`` the batch within it (WeNet's and
+        CosyVoice's ``TRAIN Batch 15/37600``, then ``15/37700``), on that line and every one after it."""
+        position = _position(line.readings)
+        if (step is not None and position is not None and position.total is not None and line.bar is None
+                and line.counters is None and _first(line.readings, Field.EPOCH) is None):
+            last, self._slashed_last = self._slashed_last, (replace(line, readings=list(line.readings)), step,
+                                                            position.total)
+            if not self._outer_slash and last is not None and last[1] == step and position.total > last[2]:
+                self._outer_slash = True
+                # (the line before, read as a count of a total, is this batch's predecessor: read again, the run's
+                # count starting from it)
+                line.before = _outer_read(last[0])
+                line.before.anew = True
+                self._printed_total = None  # (no total was printed: the batch was read as one)
+            if self._outer_slash:
+                _outer_read(line)
+                step = position.total
         self._own_steps += 1
         self._own_last = step
         return kind, line
@@ -1291,6 +1312,8 @@ class GenericParser(StepLines[_Line]):
         if line.before is not None:
             whole, line.before = line.before, None
             self.emit(whole, events)
+        if line.anew:
+            events.append(StageStart(at=line.at))  # (the steps read from it before were no positions: counted anew)
         if line.rank is not None:
             # Under a launcher every rank may print the same lines: one rank is followed (rank 0
             # as soon as it shows up); another's step line still counts when its step is past the
@@ -1978,6 +2001,16 @@ def _progress_only(readings: list[Reading]) -> bool:
     position = _position(readings)
     total = (position is not None and position.total is not None) or any(r.field is Field.TOTAL for r in readings)
     return total and any(r.field in (Field.ELAPSED, Field.ETA, Field.PERCENT) for r in readings)
+
+
+def _outer_read(line: _Line) -> _Line:
+    """A step line whose ``a/b`` position is the epoch ``a``, then the batch ``b`` (``_own``), read so."""
+    position = _position(line.readings)
+    if position is not None and position.total is not None:
+        batch = Reading(Field.STEP, position.name, float(position.total))
+        line.readings = [batch if r is position else r for r in line.readings]
+        line.readings.append(Reading(Field.EPOCH, "epoch", position.value))
+    return line
 
 
 def _position(readings: list[Reading]) -> Reading | None:
