@@ -370,6 +370,7 @@ class GenericParser(StepLines[_Line]):
         self._columns: list[str] = []  # a comma-separated table's header row, for the rows under it
         self._tree = TreeSummary()  # an epoch's summary drawn as a tree (tree_summaries.py)
         self._bare_times: list[float] = []  # the last bare ``time`` durations read, oldest first
+        self._bare_places: list[float | None] = []  # … and the position each was read at
         self._time_is_clock = False  # … found to be the run's clock, not a step's time
         self._tokens_at: tuple[int, float] | None = None  # (step, running token count) last read
         self._evals: dict[str, float] = {}  # the evaluation figures a step line repeats
@@ -1618,10 +1619,10 @@ class GenericParser(StepLines[_Line]):
             return readings
         if not self._time_is_clock:
             seen = self._bare_times = [*self._bare_times[-2:], timed.value]
+            position = _position(readings)
+            places = self._bare_places = [*self._bare_places[-2:], None if position is None else position.value]
             self._time_is_clock = (len(seen) == 3 and seen[0] < seen[1] < seen[2]
-                                   and seen[2] >= RUNNING_TIME_GROWTH * seen[0]
-                                   and max(seen[1] - seen[0], seen[2] - seen[1])
-                                   <= RUNNING_TIME_EVENNESS * min(seen[1] - seen[0], seen[2] - seen[1]))
+                                   and seen[2] >= RUNNING_TIME_GROWTH * seen[0] and _even_growth(seen, places))
             if (not self._time_is_clock and len(seen) < 3 and timed.value >= UNDECIDED_TIME_SECONDS
                     and (len(seen) == 1 or seen[0] < seen[1])):
                 # Undecided: a clock's first readings look like slow steps (flair's ``time (sec): 5.65``,
@@ -2001,6 +2002,17 @@ def _progress_only(readings: list[Reading]) -> bool:
     position = _position(readings)
     total = (position is not None and position.total is not None) or any(r.field is Field.TOTAL for r in readings)
     return total and any(r.field in (Field.ELAPSED, Field.ETA, Field.PERCENT) for r in readings)
+
+
+def _even_growth(seen: list[float], places: list[float | None]) -> bool:
+    """True when three readings of a bare ``time`` grow by about as much a step from the first to the second as from the
+    second to the third (a clock: cellpose's 4981.4 s at epoch 5, 9074.8 s at 10, 28029.8 s at 20); a step's own time
+    that happens to rise three times in a row does not (pix2pix's 0.226, 0.230, 0.354 every 100 iterations)."""
+    first, second = seen[1] - seen[0], seen[2] - seen[1]
+    a, b, c = places if len(places) == 3 else (None, None, None)
+    if a is not None and b is not None and c is not None and a < b < c:
+        first, second = first / (b - a), second / (c - b)
+    return max(first, second) <= RUNNING_TIME_EVENNESS * min(first, second)
 
 
 def _outer_read(line: _Line) -> _Line:
