@@ -1544,6 +1544,9 @@ GENERIC_READ = {
     "generic-turicreate-issue2218-ascii-table-iteration-loss-elapsed-time-rows-1-7-elided-then-47509-to-47522.log": "step, loss, elapsed",
     "generic-ppdet-static-pr1512-iter-0-to-10-every-2-quoted-loss-batch-cost-ips.log": "step, loss, lr, step time, ETA",
     "generic-asr-end2end-issue39-dated-epoch-20-21-train-loss-valid-shuffle-train-4h22m-per-epoch.log": "step, epoch, loss, lr, eval",
+    # (no loss: the losses are parts, none the model's one loss)
+    "generic-pix2pix-nvs-open4d-log-epochs-1-to-4-iters-reset-each-epoch-gan-losses-no-loss-word.log": "step, epoch, step time",
+    "generic-wekws-issue214-train-batch-78-slash-0-to-150-epoch-then-batch-not-a-fraction-acc-zero.log": "step, epoch, loss",
 }  # fmt: skip
 
 
