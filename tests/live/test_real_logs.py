@@ -1183,6 +1183,17 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-ppdet-static-pr1512-iter-0-to-10-every-2-quoted-loss-batch-cost-ips.log", T0, "end",
      "step 10 · 127 steps/h", "training", {"step": 10, "total_steps": None, "loss": 43.708477,
                                            "step_seconds": 24.83382, "steps_per_hour": 10 * 3600 / 283.086}),
+    # WeNet's executor: ``TRAIN Batch 78/150`` is epoch 78, then batch 150 (78 stays while the batch grows), no total;
+    # its dates give 04:06:09.511 -> 04:07:11.591, 62.080 s over batches 0 -> 150
+    ("generic-wekws-issue214-train-batch-78-slash-0-to-150-epoch-then-batch-not-a-fraction-acc-zero.log", T0, "end",
+     "step 150 · …", "measuring", {"step": 150, "total_steps": None, "loss": 22.31023788, "data": epoch(78.0),
+                                   "step_seconds": 62.080 / 150}),
+    # pix2pix's own lines: ``iters`` counts within its epoch (starting again each one), its losses named only as
+    # printed (none "the" loss), ``time`` the iteration's; the rate from those printed times (0.21-0.41 s: 9-17k an hour)
+    ("generic-pix2pix-nvs-open4d-log-epochs-1-to-4-iters-reset-each-epoch-gan-losses-no-loss-word.log", T0, "end",
+     "epoch 4 · 134 in the epoch · 15k steps/h", "training",
+     {"step": 134, "total_steps": None, "loss": None, "step_seconds": 0.219, "data": epoch(4.0),
+      "figures": {"loss/G_GAN": 0.732, "loss/G_L1": 42.349, "loss/D_real": 0.337, "loss/D_fake": 0.431}}),
 ]  # fmt: skip
 
 
@@ -1560,6 +1571,9 @@ GENERIC_READ = {
     "generic-ppdet-static-pr1512-iter-0-to-10-every-2-quoted-loss-batch-cost-ips.log": "step, loss, lr, step time, ETA",
     "generic-asr-end2end-issue39-dated-epoch-20-21-train-loss-valid-shuffle-train-4h22m-per-epoch.log": "step, epoch, loss, lr, eval",
     "generic-rl-tianshou-issue449-ppo-epoch-1-to-5-bars-50001it-env-step-250000-test-reward-200-best-in-1.log": "step, epoch, loss, step time, elapsed, eval",
+    # (no loss: the losses are parts, none the model's one loss)
+    "generic-pix2pix-nvs-open4d-log-epochs-1-to-4-iters-reset-each-epoch-gan-losses-no-loss-word.log": "step, epoch, step time",
+    "generic-wekws-issue214-train-batch-78-slash-0-to-150-epoch-then-batch-not-a-fraction-acc-zero.log": "step, epoch, loss",
 }  # fmt: skip
 
 

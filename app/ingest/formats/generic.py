@@ -30,6 +30,7 @@ from ...stats.events import (
     Event,
     RunInfo,
     StageEnd,
+    StageStart,
     StepFigures,
     TrainingPause,
     TrainingResumed,
@@ -278,6 +279,10 @@ _TIME_OF_DAY_SLACK_SECONDS = 60 * 60
 # Keys a JSON-lines record gives its own time under.
 # How much a bare ``time`` must grow over three lines in a row to be the run's clock (see ``_running_time``).
 RUNNING_TIME_GROWTH = 1.5
+# … and by about as much from the first to the second as from the second to the third (a clock read every so many steps
+# grows by about as much each time; a step's own time that happens to rise three times in a row does not: pix2pix's
+# ``time: 0.226``, ``0.230``, ``0.354``).
+RUNNING_TIME_EVENNESS = 3.0
 # A first bare ``time`` this long may as well be the run's clock so far; a shorter one is read as the step's
 # at once (timm's ``Time: 0.334s``: a clock that short would have run its steps in a blink).
 UNDECIDED_TIME_SECONDS = 1.0
@@ -323,6 +328,7 @@ class _Line:
     # Lightning's checkpoint line: (epoch, global step, the monitored figure's name, its value when printed, a model saved)
     checkpoint: tuple[int, int, str, float | None, bool] | None = None
     before: _Line | None = None  # a record whole only once this line was read (``tag value step`` lines), emitted first
+    anew: bool = False  # a line read again once a later one showed what its numbers are: the run's count starts from it
 
     def step_before(self, other: _Line) -> bool:
         """True when this step line's position is before ``other``'s (both read by the series: a count that ticks)."""
@@ -368,6 +374,7 @@ class GenericParser(StepLines[_Line]):
         self._columns: list[str] = []  # a comma-separated table's header row, for the rows under it
         self._tree = TreeSummary()  # an epoch's summary drawn as a tree (tree_summaries.py)
         self._bare_times: list[float] = []  # the last bare ``time`` durations read, oldest first
+        self._bare_places: list[float | None] = []  # … and the position each was read at
         self._time_is_clock = False  # … found to be the run's clock, not a step's time
         self._tokens_at: tuple[int, float] | None = None  # (step, running token count) last read
         self._evals: dict[str, float] = {}  # the evaluation figures a step line repeats
@@ -408,6 +415,8 @@ class GenericParser(StepLines[_Line]):
         self._unplaced_epoch = False  # the last step counted an epoch's batches, naming no epoch (``batch count: N/M``)
         self._series = SeriesWindow()  # the log's repeated records, for the lines the rules read no step from
         self._own_steps = 0  # step lines the word rules read themselves
+        self._slashed_last: tuple[_Line, int, int] | None = None  # the last such line, its ``a/b`` position (a, b)
+        self._outer_slash = False  # … where ``a`` stays while ``b`` grows: the epoch, then its batch (``_own``)
         self._own_last: int | None = None  # … and the last step they read
         self._settled: set[str] = set()  # step lines' shapes (digits dropped) the series had nothing to add to
         self._series_read = False  # a repeated record was read by its series: its template is the run's step line
@@ -491,7 +500,7 @@ class GenericParser(StepLines[_Line]):
                     return Kind.OTHER, None
                 text, vertical = record, True
         kind, line = self._classify_line(text, vertical)
-        if not vertical and (line is None or line.what in ("step", "epoch")):
+        if not vertical and (line is None or line.what in ("step", "epoch", "total")):
             kind, line = self._by_series(text, kind, line)
         if line is None and self._run_done is not None and _NEXT_STAGE.match(text.lstrip()):
             # IRN's ``step.make_cam:`` after its last epoch's last step: another stage of the pipeline began, the
@@ -535,6 +544,13 @@ class GenericParser(StepLines[_Line]):
             record = self._series.see(text, when=self._times.at, catch_up=True)
             if record is None or not record.progress:
                 return kind, line
+        elif line.what == "total":
+            # (a run's length said again and again, ticking: CycleGAN's ``(epoch: 1, iters: 100, …)``, ``iters: 200``
+            # is the count of its iterations, no planned total; one said once stays the run's length)
+            record = self._series.see(text, when=self._times.at, catch_up=True)
+            if record is None:
+                # (one beside the epoch it counts in is held until its series shows whether it ticks: read then)
+                return kind, None if _first(line.readings, Field.EPOCH) is not None else line
         else:
             step = self._step_of(line)
             if step is None or line.bar is not None:
@@ -561,7 +577,12 @@ class GenericParser(StepLines[_Line]):
                         self._settled.clear()
                     self._settled.add(shape)
                 return self._own(kind, line, step)
-        read_kind, read = self._series_line(record, self._times.at)
+        labels: list[str] = []
+        if record.looped:
+            unknown: list[tuple[str, str | None, str, str | None]] = []
+            pairs(text, unknown)
+            labels = [name for name, *_ in unknown]
+        read_kind, read = self._series_line(record, self._times.at, labels)
         if read is None:
             return kind, line
         self._series_read = True
@@ -572,13 +593,17 @@ class GenericParser(StepLines[_Line]):
             read.at = self._dates_batch(record.at)
         for earlier in record.earlier:
             # (the template's first instances, read as nothing until its series was known: steps of the run too)
-            _, early = self._series_line(earlier, earlier.at)
+            _, early = self._series_line(earlier, earlier.at, labels)
             if early is not None and early.step_before(read):
                 early.before, read.before = read.before, early
         return read_kind, read
 
-    def _series_line(self, record: SeriesRecord, at: float | None) -> tuple[Kind, _Line | None]:
-        """A record read by its series as the generic reader reads it: a step line, or None."""
+    def _series_line(self, record: SeriesRecord, at: float | None,
+                     labels: list[str] | None = None) -> tuple[Kind, _Line | None]:
+        """A record read by its series as the generic reader reads it: a step line, or None. A loop's own report
+        with no loss word (``looped``) is a step of its losses as printed (``labels``: their names in the line)."""
+        if record.looped:
+            return Kind.FULL, _looped_line(record, at, labels or [])
         read_kind, read = self._classify_line(record.text)
         if record.progress and (read is None or read.what == "other"):
             # An engine's progress record (its count beside the throughput it measured, no loss): the run's position,
@@ -593,7 +618,24 @@ class GenericParser(StepLines[_Line]):
         return read_kind, read
 
     def _own(self, kind: Kind, line: _Line, step: int | None) -> tuple[Kind, _Line]:
-        """A step line read as the word rules read it."""
+        """A step line read as the word rules read it. A position ``a/b`` whose ``a`` stays from one line to the next
+        while its ``b`` grows is no count of a total: ``a`` is the epoch, ``b`` the batch within it (WeNet's and
+        CosyVoice's ``TRAIN Batch 15/37600``, then ``15/37700``), on that line and every one after it."""
+        position = _position(line.readings)
+        if (step is not None and position is not None and position.total is not None and line.bar is None
+                and line.counters is None and _first(line.readings, Field.EPOCH) is None):
+            last, self._slashed_last = self._slashed_last, (replace(line, readings=list(line.readings)), step,
+                                                            position.total)
+            if not self._outer_slash and last is not None and last[1] == step and position.total > last[2]:
+                self._outer_slash = True
+                # (the line before, read as a count of a total, is this batch's predecessor: read again, the run's
+                # count starting from it)
+                line.before = _outer_read(last[0])
+                line.before.anew = True
+                self._printed_total = None  # (no total was printed: the batch was read as one)
+            if self._outer_slash:
+                _outer_read(line)
+                step = position.total
         self._own_steps += 1
         self._own_last = step
         return kind, line
@@ -1295,6 +1337,8 @@ class GenericParser(StepLines[_Line]):
         if line.before is not None:
             whole, line.before = line.before, None
             self.emit(whole, events)
+        if line.anew:
+            events.append(StageStart(at=line.at))  # (the steps read from it before were no positions: counted anew)
         if line.rank is not None:
             # Under a launcher every rank may print the same lines: one rank is followed (rank 0
             # as soon as it shows up); another's step line still counts when its step is past the
@@ -1605,15 +1649,17 @@ class GenericParser(StepLines[_Line]):
     def _running_time(self, readings: list[Reading]) -> list[Reading]:
         """The readings with a bare ``time`` that grows from line to line as the run's clock (cellpose's
         ``Epoch 5, Time 4981.4s`` … ``Epoch 20, Time 28029.8s``): three lines in a row each later than
-        the one before, the third half as long again as the first, make it the run's time so far,
+        the one before by about as much, the third half as long again as the first, make it the run's time so far,
         never a step's (a step's own time wavers around its mean)."""
         timed = next((r for r in readings if r.field is Field.STEP_TIME and r.name == "time"), None)
         if timed is None:
             return readings
         if not self._time_is_clock:
             seen = self._bare_times = [*self._bare_times[-2:], timed.value]
+            position = _position(readings)
+            places = self._bare_places = [*self._bare_places[-2:], None if position is None else position.value]
             self._time_is_clock = (len(seen) == 3 and seen[0] < seen[1] < seen[2]
-                                   and seen[2] >= RUNNING_TIME_GROWTH * seen[0])
+                                   and seen[2] >= RUNNING_TIME_GROWTH * seen[0] and _even_growth(seen, places))
             if (not self._time_is_clock and len(seen) < 3 and timed.value >= UNDECIDED_TIME_SECONDS
                     and (len(seen) == 1 or seen[0] < seen[1])):
                 # Undecided: a clock's first readings look like slow steps (flair's ``time (sec): 5.65``,
@@ -2007,6 +2053,27 @@ def _progress_only(readings: list[Reading]) -> bool:
     position = _position(readings)
     total = (position is not None and position.total is not None) or any(r.field is Field.TOTAL for r in readings)
     return total and any(r.field in (Field.ELAPSED, Field.ETA, Field.PERCENT) for r in readings)
+
+
+def _even_growth(seen: list[float], places: list[float | None]) -> bool:
+    """True when three readings of a bare ``time`` grow by about as much a step from the first to the second as from the
+    second to the third (a clock: cellpose's 4981.4 s at epoch 5, 9074.8 s at 10, 28029.8 s at 20); a step's own time
+    that happens to rise three times in a row does not (pix2pix's 0.226, 0.230, 0.354 every 100 iterations)."""
+    first, second = seen[1] - seen[0], seen[2] - seen[1]
+    a, b, c = places if len(places) == 3 else (None, None, None)
+    if a is not None and b is not None and c is not None and a < b < c:
+        first, second = first / (b - a), second / (c - b)
+    return max(first, second) <= RUNNING_TIME_EVENNESS * min(first, second)
+
+
+def _outer_read(line: _Line) -> _Line:
+    """A step line whose ``a/b`` position is the epoch ``a``, then the batch ``b`` (``_own``), read so."""
+    position = _position(line.readings)
+    if position is not None and position.total is not None:
+        batch = Reading(Field.STEP, position.name, float(position.total))
+        line.readings = [batch if r is position else r for r in line.readings]
+        line.readings.append(Reading(Field.EPOCH, "epoch", position.value))
+    return line
 
 
 def _position(readings: list[Reading]) -> Reading | None:
@@ -2425,6 +2492,29 @@ def _loss_parts(columns: list[str], values: list[str]) -> tuple[tuple[str, float
             if figure is not None:
                 parts.append((LOSS_PART + name, figure))
     return tuple(parts) if len(parts) >= 2 else ()
+
+
+def _looped_line(record: SeriesRecord, at: float | None, labels: list[str]) -> _Line | None:
+    """A loop's own report under its epoch that names no loss (CycleGAN's ``(epoch: 1, iters: 900, time: 0.520, data:
+    0.001) D_A: 0.120 G_A: 0.814 …``, read by its series as ``epoch: 1, iter: 900, …``): a step of its epoch, each value
+    no word names a loss under its name as printed, none made "the" loss. Its ``time`` is the iteration's, as printed;
+    ``data`` its loading time, no loss. None when fewer than two such values (no record of a model's losses). ``labels``:
+    the names the line prints, in order (the record's are normalised: ``G_L1`` is ``g l``)."""
+    unknown: list[tuple[str, str | None, str, str | None]] = []
+    readings = pairs(record.text, unknown)
+    parts: list[tuple[str, float]] = []
+    printed_names = labels if len(labels) == len(unknown) else [name for name, *_ in unknown]
+    for (name, _, printed, _), label in zip(unknown, printed_names, strict=True):
+        value = number(printed)
+        if value is None:
+            continue
+        if name == "time":
+            readings.append(Reading(Field.STEP_TIME, "time", value))
+        elif name != "data":
+            parts.append((LOSS_PART + label, value))
+    if len(parts) < 2:
+        return None
+    return _Line("step", at, readings, text=record.text, parts=tuple(parts))
 
 
 def _part_losses(s: str) -> tuple[tuple[str, float], ...]:

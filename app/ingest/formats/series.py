@@ -54,6 +54,9 @@ _SPACES = re.compile(r"\s+")
 _PADDED = re.compile(r"([\[(])\s+")
 # A loss named in a record's words (legacy PaddlePaddle prints ``Cost 2.26``): a training record, not a loader's counter.
 _LOSS_WORD = re.compile(r"loss|\bcost\b", re.IGNORECASE)
+# An epoch named in a record with no loss word (CycleGAN's ``(epoch: 1, iters: 900, time: 0.520, …) D_A: 0.120 G_A: …``):
+# a training loop's own report where a named count ticks steadily under it (a loader's or a download's names no epoch).
+_EPOCH_WORD = re.compile(r"\bepoch\b", re.IGNORECASE)
 # A throughput named in a record (DeepSpeed's ``SamplesPerSec=36.18``, ``tokens/s``, ``fps``): an engine's own progress
 # record, its count the loop it measured, not a loader's.
 _THROUGHPUT = re.compile(r"(?i)(?:samples|examples|images|tokens|frames|sequences)\s?(?:/\s?s(?:ec)?\b|per\s?sec)|\bfps\b")
@@ -88,6 +91,7 @@ class Record:
     epoch: bool  # … and an epoch
     clock: bool  # … and a running clock named beside it (``Elapsed [8:37:01]``)
     progress: bool = False  # an engine's progress record: its count beside a throughput, no loss
+    looped: bool = False  # a loop's own report under its epoch, no loss word: its values named only as printed
     earlier: tuple[Record, ...] = ()  # the template's instances before it, read now its series is known (``catch_up``)
 
 
@@ -225,20 +229,23 @@ class SeriesWindow:
         instances.append((self._epochs_said, slots, at if at is not None else when))
         if not judge or len(instances) < MIN_RECORDS:
             return None
+        looped = False
         if _LOSS_WORD.search(template):
             progress = False
         elif _THROUGHPUT.search(template):
             progress = True
+        elif _EPOCH_WORD.search(template):
+            progress, looped = False, True
         else:
             return None  # (no loss, no throughput: a download's or a loader's counter, not a training record)
         seen = list(instances)
-        record = _read(seen, at, self._epoch, progress)
+        record = _read(seen, at, self._epoch, progress, looped=looped)
         if record is None or not catch_up or template in self._judged:
             return record
         if len(self._judged) >= TEMPLATES:
             self._judged.clear()
         self._judged.add(template)
-        earlier = [_read(seen, seen[i][2], self._epoch, progress, shown=i) for i in range(len(seen) - 1)]
+        earlier = [_read(seen, seen[i][2], self._epoch, progress, shown=i, looped=looped) for i in range(len(seen) - 1)]
         return replace(record, earlier=tuple(r for r in earlier if r is not None))
 
     def _named_row(self, text: str) -> str:
@@ -271,12 +278,15 @@ def _said_epoch(template: str, slots: list[Slot]) -> tuple[str, str | None] | No
 
 
 def _read(said: list[tuple[int, list[Slot], float | None]], at: float | None,
-          said_epoch: tuple[str, str | None] | None, progress: bool = False, shown: int = -1) -> Record | None:
+          said_epoch: tuple[str, str | None] | None, progress: bool = False, shown: int = -1,
+          looped: bool = False) -> Record | None:
     """The last instance read by the series of its template's numbers, or None where no position ticks. A ``progress``
     record (a throughput beside its count, no loss) has a position only where a count named a step, or else the one whole
     number, ticks at a steady cadence: the loop its throughput measured (DeepSpeed's ``0/240, SamplesPerSec=…``, its
     epoch then its step; later ``epoch=0/micro_step=34/global_step=34, RunningAvgSamplesPerSec=…``). The
-    instance read is the last one, or ``shown`` (an earlier one, judged by the same series)."""
+    instance read is the last one, or ``shown`` (an earlier one, judged by the same series). A ``looped`` record (an
+    epoch named, no loss word) is a step record only where its own epoch stands before a named count that ticks steadily
+    (CycleGAN's ``(epoch: 1, iters: 100, …)`` every 100 iterations, its losses named ``D_A``, ``G_A``)."""
     instances = [slots for _, slots, _ in said]
     starts = [b[0] > a[0] for a, b in pairwise(said)]  # an epoch line was said between two instances
     last = instances[-1]
@@ -296,7 +306,10 @@ def _read(said: list[tuple[int, list[Slot], float | None]], at: float | None,
         position = named[-1]
     else:
         return None  # a number ticks but no word and no total says what it counts
-    if not progress and not any("loss" in slot.name or slot.name == "cost" for slot in last):
+    if looped and (not any("epoch" in last[j].name and last[j].whole for j in range(position))
+                   or position not in named or not _steady(instances, position, rises=True)):
+        return None
+    if not progress and not looped and not any("loss" in slot.name or slot.name == "cost" for slot in last):
         return None  # no loss: a download's or a loader's counter, not a training record
     used = {position, totals.get(position, -1)}
     if last[position].total_like:
@@ -327,7 +340,7 @@ def _read(said: list[tuple[int, list[Slot], float | None]], at: float | None,
             continue  # another count (``episode steps: 393``): the series chose the position
         parts.append(f"{slot.name}: {this[j].printed}")
     return Record(", ".join(parts), at, step, frozenset(int(last[j].value) for j in ticking),
-                  position in totals, epoch is not None, any(slot.clock and slot.name for slot in last), progress)
+                  position in totals, epoch is not None, any(slot.clock and slot.name for slot in last), progress, looped)
 
 
 def _ticks(instances: list[list[Slot]], j: int, starts: list[bool]) -> bool:
@@ -357,9 +370,12 @@ def _outer_fixed(instances: list[list[Slot]], j: int) -> bool:
     return j > 0 and instances[-1][j - 1].whole and _fixed(instances, j - 1)
 
 
-def _steady(instances: list[list[Slot]], j: int) -> bool:
-    """True when slot ``j`` goes up by the same amount from each instance to the next (a loop reporting every N)."""
-    gaps = {after[j].value - before[j].value for before, after in pairwise(instances)}
+def _steady(instances: list[list[Slot]], j: int, rises: bool = False) -> bool:
+    """True when slot ``j`` goes up by the same amount from each instance to the next (a loop reporting every N); with
+    ``rises``, from each to the next where it goes up (its count starts again each epoch: pix2pix's ``iters: 478``, then
+    ``iters: 56`` in the next)."""
+    gaps = {after[j].value - before[j].value for before, after in pairwise(instances)
+            if not rises or after[j].value > before[j].value}
     return len(gaps) == 1 and next(iter(gaps)) > 0
 
 
@@ -381,4 +397,5 @@ def _fixed_total(instances: list[list[Slot]], j: int) -> bool:
 def _position_word(name: str) -> bool:
     """True when the words before a count name a position (``iter``, ``batch``, ``global step``)."""
     field, _ = lookup(name)
-    return field is Field.STEP or name.split(" ")[-1:] == ["batch"]
+    # (a plural count that ticks is a position, CycleGAN's ``iters: 100``, ``iters: 200``: a planned total is said once)
+    return field is Field.STEP or name.split(" ")[-1:] in (["batch"], ["iters"])

@@ -76,3 +76,30 @@ def test_a_bar_s_description_in_brackets_is_the_position_and_its_unsized_count_a
     # DeepSpeaker's ``Train Epoch:  19 [  512000/  819200 ( 62%)]\tLoss: 0.011020: : 1000it [37:36,  2.26s/it]``
     got = steps(["Train Epoch:  19 [  512000/  819200 ( 62%)]\tLoss: 0.011020: : 1000it [37:36,  2.26s/it]"])
     assert [(s.step, s.total_steps, s.epoch, s.loss, s.step_seconds) for s in got] == [(512000, 819200, 19, 0.01102, None)]
+
+
+def test_a_slash_whose_first_number_stays_while_its_second_grows_is_the_epoch_then_its_batch() -> None:
+    # CosyVoice's and WeNet's executor print ``TRAIN Batch {epoch}/{batch}``: two lines show it — 15 stays, 37600 grows
+    # to 37700 — and the first is read again with them (the run's count from batch 37600, 52.503 s later 37700)
+    events = GenericParser().feed([
+        "2024-10-18 20:47:35,180 DEBUG TRAIN Batch 15/37600 loss 1.247700 acc 0.343740 lr 0.00055931",
+        "2024-10-18 20:48:27,683 DEBUG TRAIN Batch 15/37700 loss 1.389090 acc 0.288246 lr 0.00055927",
+        "2024-10-18 20:49:20,001 DEBUG TRAIN Batch 16/0 loss 1.3 acc 0.3 lr 0.00055920"])
+    got = [e for e in events if isinstance(e, TrainStep)]
+    # (the first line as first read, then read again once the second showed what it is; the next epoch starts at 0)
+    assert [(s.step, s.total_steps, s.epoch) for s in got] == [
+        (15, 37600, None), (37600, None, 15), (37700, None, 15), (0, None, 16)]
+    assert got[1].at is not None and got[2].at is not None and round(got[2].at - got[1].at, 3) == 52.503
+    kinds = [type(e).__name__ for e in events]
+    assert kinds.index("StageStart") == kinds.index("TrainStep") + 1  # (the count starts anew from the line read again)
+
+
+def test_a_slash_whose_first_number_ticks_or_that_repeats_as_it_was_is_a_count_of_its_total() -> None:
+    # ``Batch 10/500`` then ``20/500``: a count of a fixed total; the same line printed again (another rank) changes
+    # nothing; a total that grows while the count moves on is still the count's
+    assert [(s.step, s.total_steps) for s in steps(["Batch 10/500 loss 1.0", "Batch 20/500 loss 0.9"])] == [
+        (10, 500), (20, 500)]
+    assert [(s.step, s.total_steps) for s in steps(["Batch 15/37700 loss 1.3", "Batch 15/37700 loss 1.5"])] == [
+        (15, 37700), (15, 37700)]
+    assert [(s.step, s.total_steps) for s in steps(["Batch 10/500 loss 1.0", "Batch 20/600 loss 0.9"])] == [
+        (10, 500), (20, 600)]

@@ -237,3 +237,40 @@ def test_a_table_s_rows_under_another_header_or_of_other_cells_are_not_named_by_
     other = ["| Train Accuracy | Loss |", *(f"| 0.{n} | {x} |" for n, x in [(5, 1.6), (6, 1.5), (7, 1.4)])]
     assert [window.see(line) for line in other] == [None] * 4
     assert [window.see(f"| {i} | {x} | 1 |") for i, x in [(40, 1.3), (50, 1.2), (60, 1.1)]] == [None] * 3
+
+
+PIX2PIX = "generic-pix2pix-nvs-open4d-log-epochs-1-to-4-iters-reset-each-epoch-gan-losses-no-loss-word.log"
+
+
+def test_a_loop_s_own_report_under_its_epoch_with_losses_named_only_as_printed_is_its_step() -> None:
+    # pix2pix's visualizer: ``(epoch: E, iters: I, time: T, data: D) G_GAN: … G_L1: … D_real: … D_fake: …``, no word
+    # "loss"; ``iters`` ticks by 100 (its print frequency) and starts again each epoch (522 samples an epoch)
+    read = steps(real(PIX2PIX))
+    assert [(s.epoch, s.step) for s in read] == [
+        (1, 100), (1, 200), (1, 300), (1, 400), (1, 500), (2, 78), (2, 178), (2, 278), (2, 378), (2, 478),
+        (3, 56), (3, 156), (3, 256), (3, 356), (3, 456), (4, 34), (4, 134)]
+    # ``time`` is the iteration's as printed (0.226, 0.230, 0.354 rising is a step's time wavering, no clock)
+    assert [s.step_seconds for s in read[5:8]] == [0.226, 0.230, 0.354]
+    assert read[-1].step_seconds == 0.219
+    assert read[-1].loss is None  # (none of them is "the" loss)
+    assert dict(read[-1].figures) == {"loss/G_GAN": 0.732, "loss/G_L1": 42.349, "loss/D_real": 0.337, "loss/D_fake": 0.431}
+    assert "loss/data" not in dict(read[-1].figures)  # (its loading time)
+
+
+def test_a_count_named_as_a_plural_that_ticks_under_an_epoch_is_no_planned_total() -> None:
+    # composed: CycleGAN's record shape; ``iters: 300`` said again as 400, 500 is the position (read from the first
+    # line on, once its series is known), never "300 planned"
+    lines = [f"(epoch: 2, iters: {i}, time: 0.5{k}0, data: 0.001) D_A: 0.2{k} G_A: 0.3{k} cycle_A: 1.{k}"
+             for k, i in enumerate((300, 400, 500, 600))]
+    events = GenericParser().feed(lines)
+    assert [(s.epoch, s.step) for s in events if isinstance(s, TrainStep)] == [(2, 300), (2, 400), (2, 500), (2, 600)]
+    assert not [e for e in events if getattr(e, "total_steps", None)]
+
+
+def test_a_plan_said_once_beside_no_series_stays_the_run_s_total_and_an_epoch_record_without_losses_is_no_step() -> None:
+    # MLX's banner ``iters: 1000`` once: the run's length; an epoch's record of one value and no loss word, its count
+    # ticking, is no step record (one value is no record of a model's losses)
+    events = GenericParser().feed(["Starting training..., iters: 1000"])
+    assert [getattr(e, "total_steps", None) for e in events if type(e).__name__ == "RunInfo"] == [1000]
+    lines = [f"(epoch: 1, iters: {i}, time: 0.5, data: 0.001) acc: 0.{i // 100}" for i in (100, 200, 300, 400)]
+    assert steps(lines) == []
