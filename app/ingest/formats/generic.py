@@ -1043,12 +1043,10 @@ class GenericParser(StepLines[_Line]):
             if epoch is not None and epoch.value.is_integer() and _EPOCH_LEADS.match(s):
                 readings.append(Reading(Field.STEP, "epoch", epoch.value, epoch.total))
         if ("Iter(" in s[:40] and _ITER_BASED.search(s[:40])) or ("iter: " in s and _D2_ITER.search(s)) or (
-                "data_time: " in s and _position(readings) is not None) or (s[:8] == "(epoch: " and _VISUALIZER.match(s)):
+                "data_time: " in s and _position(readings) is not None):
             # (a bare ``time:`` beside the loader's ``data_time:`` is the iteration's, in seconds: detectron2's and
             # mmcv's loggers, whatever their ``eta`` looks like (``eta: 2 days, 12:32:45``))
             _iteration_time(s, readings)
-            if s[:8] == "(epoch: " and not line.parts:
-                line.parts = _part_losses(s)  # (the visualizer's losses, beside its time per image)
         if not any(r.field is Field.STEP_TIME for r in readings):
             bare = _BARE_DURATION.search(s)
             if bare is not None and line.counters is not None:
@@ -2345,10 +2343,6 @@ _DESCRIBED_PROGRESS = re.compile(r"\[\s*(\d{1,12})\s*/\s*(\d{1,12})\s*\(\s*\d{1,
 _COUNT_THEN_POSITION = re.compile(r"(\d{1,6}):\s{1,4}\[\s*(\d{1,12})\s*/\s*(\d{1,12})\s*\]\s*(?=[A-Za-z])")
 # A loss named for its part, its name before or after the word (``D1 Loss``, ``Discriminator Loss``, ``Loss_D``)
 _PART_LOSS = re.compile(rf"(?i)(?<![\w/])((?:[A-Za-z]\w{{0,15}}[ _])?loss(?:[ _][A-Za-z]\w{{0,15}})?)\s?[:=]\s?({NUM})")
-# pytorch-CycleGAN-and-pix2pix's visualizer line's header: ``(epoch: 1, iters: 900, time: 0.520, data: 0.001) ``, the
-# images so far in the epoch and the time per image in seconds; its losses follow, ``name: value`` each
-_VISUALIZER = re.compile(rf"\(epoch: \d+, iters: \d+, time: {NUM}(?:, data: {NUM})?\) ")
-_VISUALIZER_PAIR = re.compile(rf"(?<![\w/])([A-Za-z]\w{{0,24}}): ({NUM})(?=\s|$)")
 _BRACKET_PAIR = re.compile(r"\[\s*(\d{1,6}),\s*(\d{1,9})\]\s+(?=[A-Za-z][\w ]{0,30}:\s?-?\d)")
 _BRACKET_STEP = re.compile(r"\[(\d{1,12})\]\s+(?=[A-Za-z_][\w/.-]{0,60}\s?[=:]\s?-?\d)")
 # The data splits a table of figures names in its first column (Ludwig: ``train``, ``vali``, ``test``).
@@ -2529,13 +2523,6 @@ def _part_losses(s: str) -> tuple[tuple[str, float], ...]:
         if lookup(normalise(name))[0] is not None:
             return ()
         parts.append((LOSS_PART + name, figure))
-    if not parts and s[:8] == "(epoch: ":
-        header = _VISUALIZER.match(s)
-        if header is not None:
-            # pytorch-CycleGAN-and-pix2pix's visualizer: its header, then only the model's losses (``D_A: 0.120
-            # G_A: 0.814 … idt_B: 0.526``, pix2pix's ``G_GAN: … G_L1: … D_real: … D_fake: …``), none of them the loss
-            parts = [(LOSS_PART + name, figure) for name, value in _VISUALIZER_PAIR.findall(s, header.end())
-                     if (figure := number(value)) is not None]
     return tuple(parts) if len(parts) >= 2 else ()
 
 

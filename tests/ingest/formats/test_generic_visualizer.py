@@ -1,14 +1,14 @@
 """pytorch-CycleGAN-and-pix2pix's visualizer lines: ``(epoch: E, iters: I, time: T, data: D)`` and the model's losses.
 
-``iters`` beside its epoch is the count so far in it (said alone, MLX's ``iters: 400``, it is the run's length); ``time``
-is seconds per image; every ``name: value`` after the header is one of the model's losses, none of them "the" loss.
+``iters`` that rises from record to record beside its epoch is the count so far in it (app/ingest/formats/series.py; said
+once, MLX's ``iters: 400``, it is the run's length); ``time`` is seconds per image; every ``name: value`` after the header
+is one of the model's losses, none of them "the" loss.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from app.ingest.formats.grammar import Field, pairs
 from tests.coldread import read_cold
 from tests.reallogs import body
 
@@ -18,12 +18,6 @@ CYCLEGAN = [
     "G_B: 0.42 cycle_B: 2.3 idt_B: 1.1 "
     for k, i in enumerate((100, 200, 300))
 ]
-
-
-def test_iters_beside_an_epoch_is_the_position_alone_the_run_s_length() -> None:
-    fields = {r.name: (r.field, r.value) for r in pairs("(epoch: 3, iters: 300, time: 0.500, data: 0.002) D_A: 0.22")}
-    assert fields["iters"] == (Field.STEP, 300.0) and fields["epoch"] == (Field.EPOCH, 3.0)
-    assert {r.name: r.field for r in pairs("Starting training..., iters: 400")}["iters"] is Field.TOTAL
 
 
 def test_the_visualizer_s_line_is_a_step_with_its_time_and_its_losses(tmp_path: Path) -> None:
