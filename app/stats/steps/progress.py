@@ -121,6 +121,25 @@ def one_off_before(stage: Stage, seconds: float, covered: int) -> bool:
             and stage.lines < ONE_OFF_LINES and fastest >= ONE_OFF_FACTOR * seconds / covered)
 
 
+# A line's time that is its printed clock's span to within this (placed by it, not dated): seconds.
+PLACED_SLACK_SECONDS = 1e-3
+
+
+def untimed_pause(stage: Stage, t: float, seconds: float | None, clock: bool, since: float | None = None) -> bool:
+    """The step line after an evaluation sits at ``t`` only by the trainer's own clock (``clock``: its elapsed
+    time on both lines, ``seconds`` its span; ``since``: the line before's time, else the stage's latest step's),
+    where that clock starts again after the evaluation (a new epoch's bar) or stops while it runs (modded-nanogpt's
+    ``train_time``): the evaluation's pause is in no time measured, and is forgotten; True then. (A bar's clock
+    that runs on through a validation, Lightning's ``2014/2015 [08:13`` then ``2015/2015 [08:24``, holds it.)"""
+    before = stage.step_time if since is None else since
+    if (not clock or seconds is None or before is None or stage.clock_over_printed
+            or abs(t - before - seconds) > PLACED_SLACK_SECONDS):
+        return False
+    while stage.eval_times and stage.eval_times[-1] >= before - PLACED_SLACK_SECONDS:
+        stage.eval_times.pop()  # (an undated evaluation sits at the step line before it: timed by nothing)
+    return True
+
+
 TRAIN_LOSS_EVAL = "train_loss"  # an evaluation of the training split's loss (nanoGPT's ``train loss`` beside ``val loss``)
 EVAL_LOSS_NOTE = "estimated over evaluation batches"
 
@@ -382,13 +401,15 @@ class StepProgress:
         self.health.took_steps(taken, steps[0], last.step, times[-1], lr=_last(lrs, start, end),
                                grad_norms=grads is not None)
         # Stage.take of each: the last is the latest; a finite loss that has not exploded clears a divergence.
+        before = stage.step_time
         stage.latest, stage.step_time = last, times[-1]
         if last.step_seconds is not None and math.isfinite(last.step_seconds) and not last.logged:
             stage.timed_step = last  # (Stage.take of each: the latest printed step time)
         if elapsed is not None:  # (Stage.take of each: the clock's span)
             stage.note_clock(steps[0] + stage.offset, elapsed[start])
             stage.note_clock(last.step + stage.offset, elapsed[end - 1])
-        if (stage.pause == "evaluation" or stage.evaluated) and stage.eval_times:
+        if (stage.pause == "evaluation" or stage.evaluated) and stage.eval_times and not untimed_pause(
+                stage, times[0], seconds[0], clock=elapsed is not None, since=before):
             stage.eval_pauses.append((stage.eval_times[-1], times[0]))  # (apply: the first line holds the pause)
         stage.pause = None  # (Stage.take of each: no pause, no evaluation since the latest step, no batches of one)
         stage.evaluated = False
@@ -468,6 +489,10 @@ class StepProgress:
                 # The log's own dates over a printed time they contradict (timing.clock_contradicts).
                 stage.clock_over_printed = True
                 seconds = gap
+        # (the trainer's running clock's span, when that is what the line's time is: untimed_pause)
+        clock_seconds = seconds if (previous is not None and covered is not None and event.elapsed_seconds is not None
+                                    and previous.elapsed_seconds is not None
+                                    and (rolled or event.elapsed_training_only)) else None
         if t is not None and stage.start is None:
             # The first step we can place: it began one step time earlier (when printed).
             counted = 1 if event.step_seconds is not None else 0
@@ -500,7 +525,7 @@ class StepProgress:
                 stage.evaluated_last = evaluated
             if event.row_group is not None:
                 self._row_groups(stage, previous, event, covered)
-        if evaluated and t is not None and stage.eval_times:
+        if evaluated and t is not None and stage.eval_times and not untimed_pause(stage, t, clock_seconds, True):
             stage.eval_pauses.append((stage.eval_times[-1], t))
         stage.lines += 1
         stage.take(event, t)
