@@ -401,7 +401,7 @@ class StepProgress:
         self.health.took_steps(taken, steps[0], last.step, times[-1], lr=_last(lrs, start, end),
                                grad_norms=grads is not None)
         # Stage.take of each: the last is the latest; a finite loss that has not exploded clears a divergence.
-        before = stage.step_time
+        step_time_before = stage.step_time
         stage.latest, stage.step_time = last, times[-1]
         if last.step_seconds is not None and math.isfinite(last.step_seconds) and not last.logged:
             stage.timed_step = last  # (Stage.take of each: the latest printed step time)
@@ -409,7 +409,7 @@ class StepProgress:
             stage.note_clock(steps[0] + stage.offset, elapsed[start])
             stage.note_clock(last.step + stage.offset, elapsed[end - 1])
         if (stage.pause == "evaluation" or stage.evaluated) and stage.eval_times and not untimed_pause(
-                stage, times[0], seconds[0], clock=elapsed is not None, since=before):
+                stage, times[0], seconds[0], clock=elapsed is not None, since=step_time_before):
             stage.eval_pauses.append((stage.eval_times[-1], times[0]))  # (apply: the first line holds the pause)
         stage.pause = None  # (Stage.take of each: no pause, no evaluation since the latest step, no batches of one)
         stage.evaluated = False
