@@ -75,9 +75,19 @@ def _cut(cutter: RunCutter, batches: Iterable[Iterable[Event | StepRun]], times:
     for events in batches:
         for item in events:
             if isinstance(item, StepRun):
-                for k, (s, value) in enumerate(zip(item.steps, item.losses)):
-                    at = times[i + k] if i + k < len(times) else math.nan
-                    cutter.loss(item.stage, s, value if math.isfinite(value) else math.inf, at)
+                lines = item.evaluation_lines(0, len(item)) if item.evals else []
+                for first, after in item.step_spans(0, len(item)) if lines else [(0, len(item))]:
+                    for k, value in enumerate(item.step_losses(first, after), first):
+                        at = times[i + k] if i + k < len(times) else math.nan
+                        cutter.loss(item.stage, item.steps[k], value if math.isfinite(value) else math.inf, at)
+                    while lines and lines[0][0] < after + 1:  # (an evaluation's line after these steps)
+                        line, lines = lines[0], lines[1:]
+                        for k in range(line[0] + 1, line[1]):
+                            evaluation = item.event(k)
+                            assert isinstance(evaluation, EvalResult)
+                            figure = evaluation.value
+                            cutter.evaluation(item.stage, evaluation.name, item.steps[k],
+                                              figure if figure is not None and math.isfinite(figure) else None)
                 stage, step = item.stage, item.steps[-1]
                 i += len(item)
                 continue

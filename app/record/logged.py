@@ -10,9 +10,11 @@ on is counted on), so the chart never folds back on itself.
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 from collections.abc import Iterable, Sequence
+from operator import itemgetter
 
-from ..stats.events import EvalResult, Event, StageStart, StepFigures, StepRun, TrainStep, builder
+from ..stats.events import EvalResult, Event, StageStart, StepFigures, StepRun, TrainStep, builder, spanned
 from ..stats.steps.timing import timeline_offset
 from ..store.records import EvalPoint, LossColumns, LossPoint
 
@@ -46,8 +48,46 @@ class LoggedSteps:
             self.add(event, fallback_at, steps, evals)
         return steps, evals
 
-    def add_run(self, run: StepRun, start: int, times: Sequence[float], steps: LossColumns) -> None:
-        """:meth:`add` each of ``run``'s steps from ``start``, placed at ``times`` (one a step, their losses numbers)."""
+    def add_run(self, run: StepRun, start: int, times: Sequence[float], steps: LossColumns,
+                evals: list[EvalPoint]) -> None:
+        """:meth:`add` each of ``run``'s events from ``start``, placed at ``times`` (one an event; a step's
+        loss a number, but on an evaluation's line)."""
+        end = start + len(times)
+        lines = run.evaluation_lines(start, end) if run.evals else []
+        if not lines:
+            self._add_steps(run, start, times, steps)
+            return
+        if lines[0][0] <= start:  # (it starts inside an evaluation's line: the rest of that line as add reads it)
+            for k in range(start, min(lines[0][1], end)):
+                self.add(run.event(k), times[k - start], steps, evals)
+            run_start, start, lines = start, min(lines[0][1], end), lines[1:]
+            times = times[start - run_start :]
+            if start >= end:
+                return
+            if not lines:
+                self._add_steps(run, start, times, steps)
+                return
+        # The steps' losses at once; each evaluation's step adds no loss, and its figures are taken at its time.
+        spans = run.step_spans(start, end)
+        first_step = run.step(start)
+        offset = self._offset = timeline_offset(self._latest, first_step, self._offset)
+        numbers = spanned(run.steps, spans)
+        if offset:
+            numbers = tuple(step + offset for step in numbers)
+        lrs = run.column("lr")
+        steps.extend_run(run.stage, numbers, spanned(times, spans, start), spanned(run.losses, spans),
+                         None if lrs is None else spanned(lrs, spans))
+        for first, after in lines:
+            line_at = times[first - start]
+            for k in range(first + 1, min(after, end)):
+                _, name, value = run.evals[bisect_left(run.evals, k, key=itemgetter(0))]
+                evals.append(EvalPoint(run.stage, name, run.steps[k], line_at or times[k - start],
+                                       value if value is not None and math.isfinite(value) else None))
+        latest = lines[-1][0] if spans[-1][1] <= lines[-1][0] else spans[-1][1] - 1  # (the latest step: an evaluation's, or a step's)
+        self._latest = run.step(end - 1)
+        self._stage, self._step, self._at = run.stage, run.steps[latest] + offset, times[latest - start]
+
+    def _add_steps(self, run: StepRun, start: int, times: Sequence[float], steps: LossColumns) -> None:
         end = start + len(times)
         first = run.step(start)
         offset = self._offset = timeline_offset(self._latest, first, self._offset)
@@ -57,7 +97,7 @@ class LoggedSteps:
         self._latest = run.step(end - 1) if end - start > 1 else first
         self._stage, self._step, self._at = run.stage, numbers[-1], times[-1]
         lrs = run.column("lr")
-        steps.extend_run(run.stage, numbers, times, run.losses[start:end], None if lrs is None else lrs[start:end])
+        steps.extend_run(run.stage, numbers, times, run.step_losses(start, end), None if lrs is None else lrs[start:end])
 
     def add(self, event: Event, fallback_at: float, steps: list[LossPoint] | LossColumns,
             evals: list[EvalPoint]) -> None:

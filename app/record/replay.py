@@ -355,7 +355,7 @@ class StepReplay:
         if end > start:
             placed = times[start:end]
             self.tracker.apply_run(run, start, placed)
-            self.logged.add_run(run, start, placed, self.logged_losses)
+            self.logged.add_run(run, start, placed, self.logged_losses, self.logged_evals)
         return end
 
     def observe(self, at: float) -> None:
@@ -440,7 +440,7 @@ def _apply_placed(path: Path, name: str, now: float, mtime: float, limit: int, t
                 k = replay.apply_run(item, 0, run_times, batch_start)
                 while k < len(item):
                     at = run_times[k] if k < len(run_times) else NAN
-                    batch_start = _applied(replay, item.step(k), at, batch_start, emit)
+                    batch_start = _applied(replay, item.event(k), at, batch_start, emit)
                     k += 1
                     if k < len(item):
                         k = replay.apply_run(item, k, run_times, batch_start)

@@ -7,9 +7,12 @@ Parsers produce these; the trackers consume them. Nothing here does I/O.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import operator
+from bisect import bisect_left
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields, make_dataclass
-from typing import Any, Literal, TypeVar
+from itertools import islice
+from typing import Any, Literal, TypeVar, cast
 
 # --- every format -----------------------------------------------------------
 
@@ -400,6 +403,14 @@ class TrainingPause:
 
 
 @dataclass(frozen=True, slots=True)
+class TrainingResumed:
+    """The log says training goes on again (demucs' ``Training...``, an ASR trainer's ``TRAIN`` after its ``VALID``):
+    a pause it announced is over before the next step line comes."""
+
+    at: float | None
+
+
+@dataclass(frozen=True, slots=True)
 class PeerGroup:
     """An all-reduce group formed with this many peers (SN38, hivemind)."""
 
@@ -513,6 +524,7 @@ TrainingEvent = (
     | StageEnd
     | EvalResult
     | TrainingPause
+    | TrainingResumed
     | PeerGroup
     | AllReduceResult
     | TrainerError
@@ -559,14 +571,19 @@ class StepRun:
     loss_note: str | None
     mfu_note: str | None  # said of a step whose MFU is negative (the trainer had not measured it)
     steps: tuple[int, ...]
-    losses: tuple[float, ...]
+    losses: tuple[float | None, ...]  # (None at an evaluation line's places: StepRun.evals)
     step_ms: tuple[float, ...]
     mfus: tuple[float, ...]
     # The other figures the lines print, a column each: (a ``TrainStep`` field's name, its value on each
     # line), such as llm.c's grad norm and learning rate or nanochat's total steps and eta.
     columns: tuple[tuple[str, tuple[Any, ...]], ...] = ()
+    # An evaluation's line among the steps (modded-nanogpt's ``step:N/M val_loss:…`` at the step just
+    # trained): its step again, without a loss, then its figures: (the place of each figure's
+    # ``EvalResult`` among the run's events, its name, its value). That place's columns are its line's.
+    evals: tuple[tuple[int, str, float | None], ...] = ()
 
     def __len__(self) -> int:
+        """The run's events: a step a line, and an ``EvalResult`` an evaluation's figure."""
         return len(self.steps)
 
     def step(self, i: int) -> TrainStep:
@@ -579,12 +596,73 @@ class StepRun:
         return timed_step(self.stage, self.steps[i], self.losses[i], self.loss_note, self.step_ms[i], self.mfus[i],
                           self.mfu_note)
 
+    def event(self, i: int) -> TrainStep | EvalResult:
+        """The ``i``-th event, as the parser reads its line alone."""
+        for at, name, value in self.evals:
+            if at == i:
+                return EvalResult(at=None, name=name, value=value, step=self.steps[i])
+        return self.step(i)
+
+    def evaluation_lines(self, start: int, end: int) -> list[tuple[int, int]]:
+        """The evaluation lines with an event from ``start`` to ``end``: (the place of its step, the place
+        after its last figure), in order."""
+        lines: list[tuple[int, int]] = []
+        evals = self.evals
+        # (only the figures at start or after, and the line's others before them: a run holds thousands of
+        # steps, dozens of evaluations)
+        first = bisect_left(evals, start, key=_PLACE)
+        while 0 < first < len(evals) and evals[first - 1][0] == evals[first][0] - 1:
+            first -= 1
+        for at, _, _ in islice(evals, first, bisect_left(evals, end + 1, key=_PLACE)):
+            if lines and lines[-1][1] == at:
+                lines[-1] = (lines[-1][0], at + 1)  # (another figure of the same line)
+            else:
+                lines.append((at - 1, at + 1))
+        return [(first, after) for first, after in lines if first < end and after > start]
+
+    def step_spans(self, start: int, end: int) -> list[tuple[int, int]]:
+        """The stretches from ``start`` to ``end`` that hold no evaluation's line: ``(first, after)`` each."""
+        spans: list[tuple[int, int]] = []
+        at = start
+        for first, after in self.evaluation_lines(start, end):
+            if first > at:
+                spans.append((at, min(first, end)))
+            at = max(at, after)
+        if at < end:
+            spans.append((at, end))
+        return spans
+
+    def steps_only(self, spans: list[tuple[int, int]]) -> StepRun:
+        """The run of the steps in ``spans`` (StepRun.step_spans), no evaluation among them."""
+        return StepRun(self.stage, self.loss_note, self.mfu_note, spanned(self.steps, spans), spanned(self.losses, spans),
+                       spanned(self.step_ms, spans), spanned(self.mfus, spans),
+                       tuple((name, spanned(values, spans)) for name, values in self.columns))
+
+    def step_losses(self, start: int, end: int) -> tuple[float, ...]:
+        """The losses from ``start`` to ``end``, a stretch that holds no evaluation's line (StepRun.step_spans):
+        every one a step's own."""
+        return cast("tuple[float, ...]", self.losses[start:end])
+
     def column(self, name: str) -> tuple[Any, ...] | None:
         """The values of the ``TrainStep`` field ``name`` on each line, when the lines print it."""
         for other, values in self.columns:
             if other == name:
                 return values
         return None
+
+
+def spanned(values: Sequence[Any], spans: list[tuple[int, int]], offset: int = 0) -> tuple[Any, ...]:
+    """The values in ``spans`` (places, less ``offset``), in order, as one tuple (slices joined in C)."""
+    if len(spans) == 1:
+        first, after = spans[0]
+        return tuple(values[first - offset : after - offset])
+    joined: list[Any] = []
+    for first, after in spans:
+        joined += values[first - offset : after - offset]  # (a slice's items copied at once)
+    return tuple(joined)
+
+
+_PLACE = operator.itemgetter(0)
 
 
 E = TypeVar("E")
@@ -616,7 +694,7 @@ def builder(cls: type[E]) -> Callable[..., E]:
 _train_step = builder(TrainStep)  # made by the hundred thousand (an every-step log's usual line)
 
 
-def timed_step(stage: str, step: int, loss: float, loss_note: str | None, step_ms: float, mfu: float,
+def timed_step(stage: str, step: int, loss: float | None, loss_note: str | None, step_ms: float, mfu: float,
                mfu_note: str | None, **figures: Any) -> TrainStep:
     """An undated step with its loss, its time in ms (0: none) and its MFU (negative: not measured, ``mfu_note``);
     ``figures``: any other of its fields."""

@@ -25,7 +25,6 @@ KNOWN: frozenset[str] = frozenset({
     "14-daigo0927--GridNet_tf",
     "54-shiyu-qin--text2Len",
     "59-jwcen--mythesis",
-    "20-jiean001--learning",
     "26-p-koo--theanomics",
     "27-twintial--gesture-auth-siamese",
     "28-danielnbarbosa--angela",

@@ -426,6 +426,15 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # cleanrl's episode lines: ``global_step=3553, episode_reward=28.04640999748334`` (the environment's steps)
     ("generic-cleanrl-issue11-global-step-episode-reward-lines.log", T0, T0, "step 3553 · no timing", "measuring",
      {"step": 3553, "loss": None, "figures": {"total/timesteps": 3553, "reward": 28.04640999748334}}),
+    # DDPG's ``| Reward: 12  | Episode 680 | Qmax: 34.4757``: the episode the position, its reward the figure
+    ("generic-ddpg-liampetti-issue2-cartpole-pipe-reward-episode-669-to-680-qmax-no-loss.log", T0, T0,
+     "step 680 · no timing", "measuring", {"step": 680, "total_steps": None, "loss": None, "figures": {"reward": 12.0}}),
+    # pix2pix's visualizer: epoch 1 at 500 images, 0.064 s an image, five losses and none of them the loss
+    ("generic-parallel-gan-issue3-pix2pix-visualizer-epoch-0-iters-13600-then-epoch-1-iters-300-to-500-five-losses.log", T0,
+     T0, "step 500 · …", "measuring", {"step": 500, "total_steps": None, "loss": None, "step_seconds": 0.064}),
+    # a notebook's ``StopIteration   Traceback (most recent call last)``: the error named on the header's line
+    ("crash-jupyter-lipnet-issue23-keras-fit-cell-stopiteration-ipython-traceback-name-first.log", T0, T0,
+     "no step yet · crashed", "crashed", {"step": None, "crash": {"error": "StopIteration", "at": T0}}),
     # diffusion-pipe behind DeepSpeed: ``[Rank 0] step=4, skipped=0, lr=[3.9872000000000007e-07]`` (one group's lr, in
     # brackets), then ``steps: 4 loss: 0.1193 iter time (s): 533.263``; 3600 / 533.263 = 6.75 steps an hour
     ("generic-diffusion-pipe-issue410-deepspeed-log-dist-step-1-to-4-iter-time-530s.log", T0, "end",
@@ -1412,6 +1421,9 @@ GENERIC_READ = {
     "generic-modula-pr1-step-train-test-loss-tokens-per-gpu-sec-mfu.log": "step, loss, tok/s, eval",
     "generic-t81-558-issue86-keras-verbose2-epoch-of-1000-tf-glog-lines.log": "step, epoch, loss, step time, eval",
     "generic-cleanrl-issue11-global-step-episode-reward-lines.log": "step",
+    "generic-ddpg-liampetti-issue2-cartpole-pipe-reward-episode-669-to-680-qmax-no-loss.log": "step",
+    "generic-parallel-gan-issue3-pix2pix-visualizer-epoch-0-iters-13600-then-epoch-1-iters-300-to-500-five-losses.log":
+        "step, epoch, step time",
     "generic-diffusion-pipe-issue410-deepspeed-log-dist-step-1-to-4-iter-time-530s.log": "step, loss, lr, step time",
     "generic-megatron-lm-issue5-bert-lm-nsp-loss.log": "step, total, loss, lr, step time",
     "generic-megatron-lm-issue756-mixtral-h100.log": "step, total, loss, lr, grad norm, step time",

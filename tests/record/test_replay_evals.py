@@ -14,6 +14,7 @@ hundred bytes (a run and the spool's records cut anywhere) and whole.
 from __future__ import annotations
 
 import random
+import threading
 from pathlib import Path
 
 import pytest
@@ -139,3 +140,40 @@ def test_hours_of_steps_with_an_evaluation_every_125_store_each_evaluation_as_on
     printed = [e for e in create_parser("nanogpt").feed(lines) if isinstance(e, EvalResult)]
     assert len(printed) > 80 and len({(p.step, p.value) for p in evals}) == len({(e.step, e.value) for e in printed})
     assert sum(len(obs.losses) for obs in in_runs[0]) > 8_000
+
+
+def _stage_states(path: Path, *, runs: bool) -> list[tuple[object, ...]]:
+    """The step stage as each of the import's looks finds it (what the rate, the wait and the evaluations read)."""
+    states: list[tuple[object, ...]] = []
+
+    class Looked(replay_module.StepReplay):
+        def observe(self, at: float) -> None:
+            stage = self.tracker.progress.stage
+            if stage is not None:
+                states.append((at, stage.latest, stage.step_time, stage.start, stage.lines, stage.timed_lines,
+                               list(stage.line_durations), list(stage.covered), list(stage.ended_wait), stage.timed_step,
+                               dict(stage.evals), list(stage.eval_steps), list(stage.eval_times),
+                               list(stage.eval_pauses), stage.pause,
+                               stage.evaluated, stage.clock_from, stage.clock_to, stage.loss, len(stage.steps),
+                               stage.steps.total(at - 1200, at), self.tracker.progress.steps_total))
+            super().observe(at)
+
+    original = replay_module.StepReplay
+    replay_module.StepReplay = Looked  # type: ignore[misc]
+    try:
+        assert replay_module.replay_steps(path, "nanogpt", NOW, MTIME, {}, threading.Event(), lambda _: None, runs=runs)
+    finally:
+        replay_module.StepReplay = original  # type: ignore[misc]
+    return states
+
+
+@pytest.mark.parametrize("seed", [3, 11, 29])
+def test_each_look_finds_the_stage_as_one_event_at_a_time_leaves_it(tmp_path: Path, seed: int) -> None:
+    """The rows can hide a difference the next look would read (the wait the step after an evaluation ends,
+    the latest step's time): the stage itself, at every look, is the same."""
+    kinds = ["every_125"] * 8 + ["slow"] + ["every_125"] * 3 + ["val"] + ["train"] + ["restart"] + ["every_125"] * 5
+    path = tmp_path / "train.log"
+    path.write_text("\n".join(_log(seed, kinds, first_val=True, last_val=seed % 2 == 1)) + "\n")
+    in_runs = _stage_states(path, runs=True)
+    assert len(in_runs) > 10 and any(True in state[8] for state in in_runs)  # type: ignore[operator]
+    assert in_runs == _stage_states(path, runs=False)

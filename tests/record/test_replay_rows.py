@@ -205,7 +205,7 @@ def _imported(path: Path, name: str, *, runs: bool) -> tuple[list[Observation], 
 
 def _steps(items: list[Event | StepRun]) -> list[Event]:
     return [step for item in items
-            for step in ([item.step(i) for i in range(len(item))] if isinstance(item, StepRun) else [item])]
+            for step in ([item.event(i) for i in range(len(item))] if isinstance(item, StepRun) else [item])]
 
 
 @pytest.mark.parametrize("name", sorted(COMPOSERS))

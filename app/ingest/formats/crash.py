@@ -69,6 +69,9 @@ _FRAME = re.compile(r'^\s*File "[^"]*", line \d+')
 _BAR_END = re.compile(r"\d+/\d+ \[[^\]]{0,80}(?:it/s|s/it)\]\s*(?:\[[\w/-]{1,20}\]:?|\d{1,4}:)?$")
 # The first frame of an exception no code caught: the script's top or runpy's entry.
 _TOP_FRAME = re.compile(r'^\s*File "[^"]*", line \d+, in (?:<module>|_run_module_as_main)$')
+# IPython's and Jupyter's report of an uncaught exception: its name first, on the header's line, which has no colon
+# (``KeyboardInterrupt                         Traceback (most recent call last)``), its frames in IPython's own form.
+_IPYTHON_HEADER = re.compile(r"^((?:[A-Za-z_]\w*\.)*[A-Z]\w*)\s+Traceback \(most recent call last\)$")
 _CHAIN = re.compile(r"^(?:During handling of the above exception|The above exception was the direct cause)")
 # Python's last line of a traceback: ``pkg.mod.SomeError: message`` or a bare ``KeyboardInterrupt``.
 _EXCEPTION = re.compile(r"^((?:[A-Za-z_]\w*\.)*[A-Z]\w*)(?::(?:\s(.*))?)?$")
@@ -292,6 +295,7 @@ class CrashWatch:
         self._previous = ""  # the last non-blank line before this one
         self._previous_fatal = False  # and it was a crash of its own
         self._frame: str | None = None  # the last frame of the traceback under way
+        self._chained = False  # it goes on from an exception already said (``During handling of the above …``)
         self._cut_said = False  # its missing error line was already reported
         self._glued_said = False  # its header, glued to a progress bar, was already reported as a crash
         self._caught_error: str | None = None  # the error line of the caught traceback just read
@@ -347,6 +351,13 @@ class CrashWatch:
         return marks
 
     def _read(self, line: str, message: str) -> list[Event]:
+        ipython = _IPYTHON_HEADER.match(message) if "(most recent call last)" in message else None
+        if ipython is not None and not self._caught(""):
+            # The error named at once: the crash (its frames, in IPython's form, are no Python frames to follow)
+            self._in_traceback = self._chained = False
+            if self._after_exception and self._exception is not None and stop_kind(self._exception) == "hand":
+                return []  # (raised while the run shut down after a stop by hand: the stop stands, SafeLife's KeyError)
+            return self._crash(ipython.group(1), EXCEPTION)
         at = line.find(_TRACEBACK)
         if at >= 0:
             # A chained exception goes on in the same traceback; a new one after a handled or
@@ -361,6 +372,7 @@ class CrashWatch:
                 # news, which the fatal line said better, as TensorFlow's ``Model diverged with loss = NaN.`` before
                 # the NanLossDuringTrainingError it raises)
                 self._frame, self._cut_said, self._glued_said = None, fatal_above, False
+                self._chained = False
             self._in_traceback, self._traceback_lines, self._after_exception = True, 0, 0
             if not self._handled and _BAR_END.search(glued):
                 # Python's report of an uncaught exception glued to the progress bar: the run dies
@@ -390,6 +402,7 @@ class CrashWatch:
                 return refined
             if _CHAIN.match(message):
                 self._in_traceback, self._traceback_lines, self._after_exception = True, 0, 0
+                self._chained = self._exception is not None and not self._handled
                 return []
         return self._single(line, message)
 
@@ -415,8 +428,8 @@ class CrashWatch:
         ``Traceback (most recent call last):``), is a crash the same way: Python writes an uncaught
         exception's report at once as the process dies, so a log that stops on its header lost the
         rest; read live, its frames and error line, when they come, say what the error was."""
-        if not self._in_traceback or self._handled or self._cut_said:
-            return []
+        if not self._in_traceback or self._handled or self._cut_said or self._chained:
+            return []  # (a chained one cut short: its cause, the exception above it, was the crash said)
         if self._frame is None and (self._traceback_lines or self._glued_said):
             return []  # (lines under a header that are no frames: not a traceback cut at its header)
         self._cut_said = True

@@ -32,6 +32,7 @@ from ...stats.events import (
     StageEnd,
     StepFigures,
     TrainingPause,
+    TrainingResumed,
     TrainStep,
 )
 from .banner import planned_run
@@ -228,6 +229,9 @@ _DAY_CLOCKS = re.compile(r"@ (\d{1,3}) (\d\d:\d\d:\d\d(?:\.\d+)?), mean (\d{1,3}
 _EPOCH_LEADS = re.compile(r"(?i)^[^\w|]{0,8}(?:train(?:ing)?\s+)?epoch\b")  # (``Training Epoch:[844/1500] loss=…``)
 # ``Training Epoch0:`` (llama-recipes' old bar): an epoch glued to its name.
 # A trainer's own words that its loss went NaN (TensorFlow's NanTensorHook, NanLossDuringTrainingError's message).
+# Training said to go on, the line's whole message (after a logger's `` - ``): ``Training...``, ``TRAIN``, ``Start training``
+_RESUMED = re.compile(r"(?:^|\s-\s)(?:(?:start(?:ing|ed)?|resum(?:e|ing|ed)|continu(?:e|ing))\s+)?(?:training|train)"
+                      r"(?:\.{2,3}|…)?$", re.IGNORECASE)
 _NAN_SAID = re.compile(r"\b(?:Model diverged with loss = NaN|NaN loss during training)\b")
 _ENV_STEP = re.compile(r"\benv_step=(\d{1,15})\b")
 _PLUS_MINUS = re.compile(rf"\s?±\s?{NUM}")  # a mean's spread after it (``200.000000 ± 0.000000``)
@@ -879,6 +883,10 @@ class GenericParser(StepLines[_Line]):
             return Kind.FULL, other
         unknown: list[tuple[str, str | None, str, str | None]] = []
         readings = _in_epoch(batch_unplaced(pairs(s, unknown), s))
+        if not readings and unknown and "eward" in s:
+            episode = _episode(unknown)
+            if episode is not None:
+                readings.append(episode)  # (an RL loop's line per episode, no step: see _EPISODE_REWARD below)
         if unknown and not any(r.field in (Field.LOSS, Field.EVAL_LOSS) for r in readings) and _position(readings):
             headed = _headed_loss(unknown)
             if headed is not None:
@@ -914,6 +922,9 @@ class GenericParser(StepLines[_Line]):
                 return Kind.FULL, _Line("tie", at, text=s, named=tuple(tied_figures))
             if _saving(s):
                 return Kind.FULL, _Line("pause", at, text=s)
+            if self._last is not None and len(s) < 80 and _RESUMED.search(s):
+                # (demucs' ``- Training...`` after its valid summary, an ASR trainer's ``- TRAIN`` after ``VALID``)
+                return Kind.FULL, _Line("resumed", at, text=s)
             # Only a piece of a ``|``-separated record continues a wrapped one: a traceback or a
             # warning after a cut record stays a line of its own, for whoever reads it.
             return (Kind.OTHER if "|" in s else Kind.FULL), None
@@ -990,10 +1001,12 @@ class GenericParser(StepLines[_Line]):
             if epoch is not None and epoch.value.is_integer() and _EPOCH_LEADS.match(s):
                 readings.append(Reading(Field.STEP, "epoch", epoch.value, epoch.total))
         if ("Iter(" in s[:40] and _ITER_BASED.search(s[:40])) or ("iter: " in s and _D2_ITER.search(s)) or (
-                "data_time: " in s and _position(readings) is not None):
+                "data_time: " in s and _position(readings) is not None) or (s[:8] == "(epoch: " and _VISUALIZER.match(s)):
             # (a bare ``time:`` beside the loader's ``data_time:`` is the iteration's, in seconds: detectron2's and
             # mmcv's loggers, whatever their ``eta`` looks like (``eta: 2 days, 12:32:45``))
             _iteration_time(s, readings)
+            if s[:8] == "(epoch: " and not line.parts:
+                line.parts = _part_losses(s)  # (the visualizer's losses, beside its time per image)
         if not any(r.field is Field.STEP_TIME for r in readings):
             bare = _BARE_DURATION.search(s)
             if bare is not None and line.counters is not None:
@@ -1031,6 +1044,17 @@ class GenericParser(StepLines[_Line]):
             line.parts = parts
         if line.what == "step" and unknown and _BESIDE_HINT.search(s) is not None:
             line.named = tuple(beside(s, unknown=unknown))
+        if line.what in ("other", "step") and len(readings) == 1 and readings[0].name == "episode" and not any(
+                n.kin is Kin.REWARD for n in line.named):
+            said_reward = _EPISODE_REWARD.search(s)
+            if said_reward is not None and (figure := number(said_reward.group(2))) is not None:
+                # an RL loop's line per episode, its reward beside it and no step (``Episode: 59, Actions: 2351,
+                # reward: -18, Avg. reward: -19.900``): the episode is its position, its mean reward the figure
+                mean = said_reward.group(1) is not None
+                line.what, line.named = "step", (
+                    Named(Kin.REWARD, "avg reward" if mean else "episode reward", figure,
+                          said_reward.group(0).split(":")[0].strip()),
+                    *(line.named or (n for n in beside(s, unknown=unknown) if n.kin is Kin.TIME)))
         if line.what == "step" and ("mem" in s or "Mem" in s or "MEM" in s or "B used" in s):
             line.named = (*line.named, *memory_figures(s))  # (``max_mem: 2372M``, ``Peak mem 2.334 GB``, as printed)  # (``fps: 49``, ``val_acc: 0.91``: figures no rule names, by their names)
         if line.what == "step" and _cut(s):
@@ -1315,6 +1339,8 @@ class GenericParser(StepLines[_Line]):
             self._epoch_open = None
         elif line.what == "pause":
             events.append(TrainingPause(at=line.at, reason="checkpoint"))
+        elif line.what == "resumed":
+            events.append(TrainingResumed(at=line.at))
         elif line.what == "evaluating":
             said = _first(line.readings, Field.EPOCH)  # (mmengine's ``Epoch(val) [2][…]``: the epoch it evaluates)
             events.append(TrainingPause(at=line.at, reason="evaluation", batches=line.bar.total if line.bar else None,
@@ -1381,8 +1407,19 @@ class GenericParser(StepLines[_Line]):
             if line.epoch_seconds > 0:
                 line.readings.append(Reading(Field.STEP_TIME, "epoch time", line.epoch_seconds))
             self._step(line, events)
+        elif line.what == "step" and self._bar_reset(line):
+            pass  # (Lightning redraws the epoch just filled at 0 before its next epoch's bar: no step of either)
         elif line.what == "step":
             self._step(line, events)
+
+    def _bar_reset(self, line: _Line) -> bool:
+        """``line`` is the bar of the epoch just filled, drawn again at 0 of the same total (``Epoch 0: 100% 2/2`` then
+        ``Epoch 0:   0% 0/2``, then ``Epoch 1:   0% 0/2``)."""
+        full, bar = self._full_epoch, line.bar
+        if full is None or bar is None or bar.step != 0 or bar.total != full[1]:
+            return False
+        epoch = _first(line.readings, Field.EPOCH)
+        return epoch is not None and full[0].epoch is not None and epoch.value == full[0].epoch
 
     def _held_step(self, events: list[Event]) -> tuple[int, TrainStep] | None:
         """The last step's event and where it sits in ``events``, while it is still in this batch's list (one read in
@@ -1939,6 +1976,18 @@ def _headed_loss(unknown: list[tuple[str, str | None, str, str | None]]) -> Read
     return found
 
 
+# The reward an episode's line prints: its running mean where it prints one (``Avg. reward: -19.900``), else its own
+_EPISODE_REWARD = re.compile(rf"(?i)(?:\b(avg\.?|average|mean) reward|\breward)\s?[:=]\s?({NUM})(?!.*\b(?:avg\.?|average|mean) reward\s?[:=])")
+
+
+def _episode(unknown: list[tuple[str, str | None, str, str | None]]) -> Reading | None:
+    """The episode a line names, a whole number under the name ``episode`` alone, or None."""
+    for name, _, value, unit in unknown:
+        if normalise(name) == "episode" and unit is None and value.isdigit():
+            return Reading(Field.STEP, "episode", float(value))
+    return None
+
+
 def _returned(line: _Line, s: str, unknown: list[tuple[str, str | None, str, str | None]]) -> _Line:
     """An RL loop's step with an episode's return and nothing else (cleanrl's ``global_step=4096,
     episodic_return=[12.]``): a step, its return beside it. cleanrl's ``global_step`` counts the
@@ -2229,6 +2278,10 @@ _DESCRIBED_PROGRESS = re.compile(r"\[\s*(\d{1,12})\s*/\s*(\d{1,12})\s*\(\s*\d{1,
 _COUNT_THEN_POSITION = re.compile(r"(\d{1,6}):\s{1,4}\[\s*(\d{1,12})\s*/\s*(\d{1,12})\s*\]\s*(?=[A-Za-z])")
 # A loss named for its part, its name before or after the word (``D1 Loss``, ``Discriminator Loss``, ``Loss_D``)
 _PART_LOSS = re.compile(rf"(?i)(?<![\w/])((?:[A-Za-z]\w{{0,15}}[ _])?loss(?:[ _][A-Za-z]\w{{0,15}})?)\s?[:=]\s?({NUM})")
+# pytorch-CycleGAN-and-pix2pix's visualizer line's header: ``(epoch: 1, iters: 900, time: 0.520, data: 0.001) ``, the
+# images so far in the epoch and the time per image in seconds; its losses follow, ``name: value`` each
+_VISUALIZER = re.compile(rf"\(epoch: \d+, iters: \d+, time: {NUM}(?:, data: {NUM})?\) ")
+_VISUALIZER_PAIR = re.compile(rf"(?<![\w/])([A-Za-z]\w{{0,24}}): ({NUM})(?=\s|$)")
 _BRACKET_PAIR = re.compile(r"\[\s*(\d{1,6}),\s*(\d{1,9})\]\s+(?=[A-Za-z][\w ]{0,30}:\s?-?\d)")
 _BRACKET_STEP = re.compile(r"\[(\d{1,12})\]\s+(?=[A-Za-z_][\w/.-]{0,60}\s?[=:]\s?-?\d)")
 # The data splits a table of figures names in its first column (Ludwig: ``train``, ``vali``, ``test``).
@@ -2386,6 +2439,13 @@ def _part_losses(s: str) -> tuple[tuple[str, float], ...]:
         if lookup(normalise(name))[0] is not None:
             return ()
         parts.append((LOSS_PART + name, figure))
+    if not parts and s[:8] == "(epoch: ":
+        header = _VISUALIZER.match(s)
+        if header is not None:
+            # pytorch-CycleGAN-and-pix2pix's visualizer: its header, then only the model's losses (``D_A: 0.120
+            # G_A: 0.814 … idt_B: 0.526``, pix2pix's ``G_GAN: … G_L1: … D_real: … D_fake: …``), none of them the loss
+            parts = [(LOSS_PART + name, figure) for name, value in _VISUALIZER_PAIR.findall(s, header.end())
+                     if (figure := number(value)) is not None]
     return tuple(parts) if len(parts) >= 2 else ()
 
 

@@ -450,6 +450,11 @@ def pairs(text: str, unknown: list[tuple[str, str | None, str, str | None]] | No
             reading = _by_unit(m.group("value"), m.group("unit").lower())
             if reading is not None and reading.field not in named:
                 found.append(reading)
+    if any(r.field is Field.EPOCH for r in found) and not any(r.field is Field.STEP for r in found):
+        # ``iters`` beside its epoch is the count so far in it (CycleGAN's ``(epoch: 1, iters: 900, time: 0.520, …)``),
+        # said alone a run's length (MLX's ``Starting training..., iters: 400``)
+        found = [replace(r, field=Field.STEP) if r.field is Field.TOTAL and r.name == "iters" and r.total is None else r
+                 for r in found]
     return found
 
 

@@ -796,12 +796,16 @@ def _runs(usual: UsualLine, lines: list[str], rows: Sequence[tuple[str, ...]],
     # The lines of this shape that are no run's (no loss, an evaluation), by where they are, when every
     # line is of the shape (a log's evaluation lines are a few among its thousands of steps).
     apart: list[int] | None = None
+    carried: dict[int, list[tuple[str, float | None]]] = {}  # evaluation lines taken inside a run: their figures
     if all(steps):
         shaped = [True] * count
         bad = set(compress(range(count), map(operator.is_, losses, repeat(None)))) if None in losses else set()
         for name in usual.evals:
             if any(columns[index[name]]):
                 bad.update(compress(range(count), columns[index[name]]))  # (no evaluation)
+        if bad and usual.evals and "mfu" not in index:  # (a line alone for its MFU may not end a run before one)
+            carried = _carried(usual, columns, index, bad)
+            bad.difference_update(carried)
         ok = [True] * count
         for at in bad:
             ok[at] = False
@@ -846,10 +850,60 @@ def _runs(usual: UsualLine, lines: list[str], rows: Sequence[tuple[str, ...]],
         if ok[start]:
             figures = tuple((field, tuple(values[start:end])) for field, values in extra
                             if values[start:end].count(None) < end - start)  # (any figure printed)
+            inside = [at for at in carried if start < at < end] if carried else []
+            if inside:
+                parts.append((start, end, _evaluated_run(
+                    usual, mfu_note, start, end, {at: carried[at] for at in inside},
+                    [list(map(int, steps[start:end])), losses[start:end], step_ms[start:end], mfus[start:end]],
+                    figures)))
+                continue
             parts.append((start, end, StepRun(
                 usual.stage, usual.loss_note, mfu_note, tuple(map(int, steps[start:end])),
-                tuple(losses[start:end]), tuple(step_ms[start:end]), tuple(mfus[start:end]),  # type: ignore[arg-type]
+                tuple(losses[start:end]), tuple(step_ms[start:end]), tuple(mfus[start:end]),
                 figures)))
         else:
             parts.append((start, end, "alone" if shaped[start] else "other"))
     return parts
+
+
+def _carried(usual: UsualLine, columns: list[list[str]], index: dict[str, int],
+             apart: set[int]) -> dict[int, list[tuple[str, float | None]]]:
+    """The evaluation lines among ``apart`` (the lines no run's) that a run carries: each line that prints
+    no loss, only evaluations, at the step of the line before it, which is a run's (modded-nanogpt's
+    ``step:N/M val_loss:…`` after the step just trained); their figures as the line alone reads them."""
+    loss, step = columns[index["loss"]], columns[index["step"]]
+    carried: dict[int, list[tuple[str, float | None]]] = {}
+    for at in sorted(apart):
+        if at == 0 or at - 1 in apart or loss[at] or step[at] != step[at - 1]:
+            continue
+        figures = [(name, number(columns[index[name]][at])) for name in usual.evals if columns[index[name]][at]]
+        if figures:
+            carried[at] = figures
+    return carried
+
+
+def _evaluated_run(usual: UsualLine, mfu_note: str | None, start: int, end: int,
+                   inside: dict[int, list[tuple[str, float | None]]], run_columns: list[list[Any]],
+                   figures: tuple[tuple[str, tuple[Any, ...]], ...]) -> StepRun:
+    """The run of lines ``start`` to ``end`` with the evaluation lines ``inside`` it (their figures): each
+    such line's columns once for its step, then once more for each of its figures' ``EvalResult``."""
+    pieces: list[tuple[int, int, int]] = []  # (first line, after, the last line's copies after it), from start
+    evals: list[tuple[int, str, float | None]] = []
+    first = events = 0
+    for at, carried in sorted(inside.items()):
+        line = at - start
+        events += line + 1 - first
+        for name, value in carried:
+            evals.append((events, name, value))
+            events += 1
+        pieces.append((first, line + 1, len(carried)))
+        first = line + 1
+    pieces.append((first, end - start, 0))
+
+    def taken_of(values: Sequence[Any]) -> tuple[Any, ...]:
+        return tuple(chain.from_iterable(
+            chain(values[first:after], repeat(values[after - 1], copies)) for first, after, copies in pieces))
+
+    taken = [taken_of(column) for column in run_columns]
+    return StepRun(usual.stage, usual.loss_note, mfu_note, taken[0], taken[1], taken[2], taken[3],
+                   tuple((name, taken_of(values)) for name, values in figures), tuple(evals))

@@ -112,6 +112,8 @@ class Placement:
         seconds, anchors = self.seconds, self.anchors
         if anchors:
             found = array("d", (anchors.get((run.stage, step), NAN) for step in run.steps))
+            for at, _, _ in run.evals:
+                found[at] = NAN  # (an evaluation's figure is no step the history placed)
             if self.times is None and not all(map(math.isnan, found)):
                 self.times = _undated(len(seconds))
             if self.times is not None:
@@ -128,13 +130,22 @@ class Placement:
             if steps[-1] - steps[0] == count - 1 and min(step_ms) > 0 and all(map(operator.lt, steps, steps[1:])):
                 seconds.extend(map(operator.truediv, step_ms[1:], repeat(1000)))  # one step a line, each timed: its own time
                 return
-        elif None not in elapsed and all(map(operator.lt, steps, steps[1:])):
+        elif None not in elapsed and all(map(operator.le if run.evals else operator.lt, steps, steps[1:])):
+            # Each step after the one before, on the trainer's clock: the time between (an evaluation's line at
+            # the step before: the clock between them too, and its figures none, their columns its line's).
             clock = list(map(operator.sub, elapsed[1:], elapsed))
             if not clock or min(clock) >= 0:
-                seconds.extend(clock)  # each step after the one before, on the trainer's clock: the time between
+                seconds.extend(clock)
                 return
+        evals = {at for at, _, _ in run.evals}
+        previous = run.step(0)
         for i in range(1, count):
-            back = line_seconds(run.step(i - 1), run.step(i))
+            if i in evals:
+                seconds.append(0.0)  # (no step: add's)
+                continue
+            step = run.step(i)
+            back = line_seconds(previous, step)
+            previous = step
             seconds.append(NAN if back is None else back)
 
     def place(self, end_at: float, not_before: float | None = None) -> MutableSequence[float]:

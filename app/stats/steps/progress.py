@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import operator
+from bisect import bisect_left
 from collections import deque
 from collections.abc import Iterable, Sequence
 from functools import reduce
@@ -37,7 +38,9 @@ from ..events import (
     StepRun,
     TrainerError,
     TrainingPause,
+    TrainingResumed,
     TrainStep,
+    spanned,
 )
 from ..tracker import WARMUP_COUNT
 from . import rules
@@ -226,6 +229,13 @@ class StepProgress:
                     self._stage.eval_batches = event.batches
             elif event.reason == "evaluation" and event.done is not None and event.batches is not None:
                 self._evaluating = event  # (mmengine's ``Epoch(val) [2][3550/21046]`` lines alone: validating)
+        elif isinstance(event, TrainingResumed):
+            stage = self._stage
+            if stage is not None and stage.pause is not None and stage.pause != "all-reduce":
+                # The pause is over (no longer held off as one), though the next step line's time still holds it.
+                stage.resumed = stage.resumed or stage.pause == "evaluation"
+                stage.evaluated = stage.evaluated or stage.pause == "evaluation"
+                stage.pause = None
         elif isinstance(event, StageEnd) and event.evaluation:
             # An evaluation job wrote its results: the run's end only when it trained nothing
             # (inside a training run it is one more evaluation, its figures already taken).
@@ -307,6 +317,10 @@ class StepProgress:
         is measuring, past its warm-up and its early losses), with a duration, a loss that is a
         number and has not exploded, and no more than the stall floor after the step before.
         """
+        if run.evals:
+            lines = run.evaluation_lines(start, start + len(times))
+            if lines:
+                return self._evaluated_run_end(run, start, times, lines)
         stage = self._stage
         if (stage is None or self._restarting or stage.name != run.stage or stage.latest.logged
                 or stage.latest.outer_step is not None or stage.start is None or stage.step_time is None
@@ -318,7 +332,7 @@ class StepProgress:
         steps = run.steps[start:end]
         baseline = stage.early_median
         ceiling = EXPLODED_FACTOR * baseline if baseline is not None and baseline > 0 else math.inf
-        losses = run.losses[start:end]
+        losses = run.step_losses(start, end)
         taken = len(times)
         step_ms = run.step_ms[start:end]
         # (a line that covers no more steps than any line before it skips none: skips_steps)
@@ -341,9 +355,108 @@ class StepProgress:
             taken = first_false(islice(checks, taken), taken)
         return start + taken
 
+    def _evaluated_run_end(self, run: StepRun, start: int, times: Sequence[float], lines: list[tuple[int, int]]) -> int:
+        """:meth:`run_end` where evaluation lines (``lines``: StepRun.evaluation_lines) are among the steps:
+        the steps between them as one stretch, each evaluation's line applied as :meth:`apply` applies it,
+        up to the first of them that a step after it could not follow in bulk (its clock not on, its total
+        reached) or that is this stretch's first (applied alone)."""
+        if lines[0][0] <= start:
+            return start
+        end = start + len(times)
+        elapsed, totals = run.column("elapsed_seconds"), run.column("total_steps")
+        cut = end
+        if elapsed is None or any(name not in ("elapsed_seconds", "total_steps") for name, _ in run.columns):
+            cut = lines[0][0]  # (steps after an evaluation this has not been held to: alone)
+        else:
+            for first, after in lines:
+                following = after if after < end else None
+                figures = run.evals[bisect_left(run.evals, first + 1, key=operator.itemgetter(0)):][:after - first - 1]
+                if ((totals is not None and (totals[first] is None or run.steps[first] >= totals[first]))
+                        or elapsed[first] is None or elapsed[first - 1] is None or elapsed[first] < elapsed[first - 1]
+                        or (following is not None and (elapsed[following] is None
+                                                       or not elapsed[following] > elapsed[first]))
+                        or any(name == TRAIN_LOSS_EVAL or value is None or not math.isfinite(value)
+                               for _, name, value in figures)):
+                    cut = first  # (its clock back, the run's total reached, a figure not a number: alone)
+                    break
+        spans = run.step_spans(start, cut)
+        taken = self.run_end(run.steps_only(spans), 0, spanned(times, spans, start))
+        for first, after in spans:  # (the place of the first step not taken, or the cut)
+            if taken < after - first:
+                return first + taken
+            taken -= after - first
+        return cut
+
     def apply_run(self, run: StepRun, start: int, times: Sequence[float]) -> None:
         """Apply ``run``'s steps from ``start``, one at each of ``times``, as :meth:`apply` would one by
-        one; only as far as :meth:`run_end` allows."""
+        one; only as far as :meth:`run_end` allows (evaluation lines among them: :meth:`_apply_evaluated`)."""
+        end = start + len(times)
+        lines = run.evaluation_lines(start, end) if run.evals else []
+        at = start
+        if lines and lines[0][0] <= start:  # (the stretch starts inside an evaluation's line: the rest of it alone)
+            for k in range(start, min(lines[0][1], end)):
+                self.apply(run.event(k), times[k - start])
+            at = min(lines[0][1], end)
+            lines = lines[1:]
+        if at >= end:
+            return
+        if lines:
+            self._apply_evaluated(run, at, times[at - start :] if at > start else times, lines)
+        else:
+            self._apply_steps(run, at, times[at - start :] if at > start else times)
+
+    def _apply_evaluated(self, run: StepRun, start: int, times: Sequence[float], lines: list[tuple[int, int]]) -> None:
+        """:meth:`apply_run` of steps from ``start`` (a step's place) with evaluation lines among them
+        (``lines``: StepRun.evaluation_lines, each after a step of the stretch): what applying each
+        event one by one leaves. An evaluation's step is the step before it printed again (no line, no
+        time, no rate: it becomes the latest step, its time the stage's step time); its figures are the
+        stage's evaluations, and the step after them is timed from its clock and ends the wait."""
+        end = start + len(times)
+        spans = run.step_spans(start, end)
+        waits: list[int] = []  # (where among the steps one follows an evaluation's line)
+        clock_before: list[float] | None = None
+        elapsed = run.column("elapsed_seconds")
+        if elapsed is not None:  # (each step's clock is read against the line before it: an evaluation's)
+            assert self._stage is not None
+            clock_before = [self._stage.latest.elapsed_seconds,  # type: ignore[list-item]
+                      *spanned(elapsed, [(spans[0][0] + 1, spans[0][1]), *spans[1:]], 1)]
+        steps = 0
+        for first, after in spans:
+            if first > start:
+                waits.append(steps)
+            steps += after - first
+        self._apply_steps(run.steps_only(spans), 0, spanned(times, spans, start), clock_before=clock_before,
+                          waits=waits)
+        stage = self._stage
+        assert stage is not None
+        for first, after in lines:  # (each figure as _eval takes it: finite, a step that is the latest's)
+            step = run.steps[first]
+            for k in range(first + 1, min(after, end)):
+                t = times[k - start]
+                _, name, value = run.evals[bisect_left(run.evals, k, key=operator.itemgetter(0))]
+                stage.take_eval(name, value, step, t)
+                if not stage.eval_steps or stage.eval_steps[-1] != step:
+                    stage.eval_steps.append(step)
+                stage.eval_times.append(t)
+        for first, _ in spans[1:] if spans[0][0] == start else spans:
+            # (_step: the step line after an evaluation's holds its pause, from its last figure's time)
+            stage.eval_pauses.append((times[first - 1 - start], times[first - start]))
+        first, after = lines[-1]
+        last = run.step(first)
+        self.swarm.apply(last, times[first - start], stage.offset)  # (the latest step applied alone, as it was)
+        if spans[-1][1] <= first:  # (the stretch ends with an evaluation's line)
+            if last.step_seconds is not None and math.isfinite(last.step_seconds):
+                stage.timed_step = last
+            stage.latest, stage.step_time = last, times[first - start]
+            self.health.apply(last, times[-1])  # (the same step: only when it was read, the latest event's time)
+            if end > first + 1:
+                stage.pause, stage.evaluated = "evaluation", True
+
+    def _apply_steps(self, run: StepRun, start: int, times: Sequence[float], *, clock_before: list[float] | None = None,
+                     waits: list[int] | None = None) -> None:
+        """:meth:`apply_run` of steps only (``clock_before``: the trainer's clock on the line before each step,
+        where that is not the step before it; ``waits``: the steps, by their place from ``start``, that
+        end an evaluation's wait)."""
         self._evals_step = False  # (step lines of their own: Stage.apply's)
         stage = self._stage
         assert stage is not None
@@ -355,7 +468,9 @@ class StepProgress:
         one_each = steps[-1] - latest.step == taken  # (each step after the one before: one step a line)
         covered = [1] * taken if one_each else list(map(operator.sub, steps, chain((latest.step,), steps)))
         elapsed = run.column("elapsed_seconds")
-        if elapsed is not None:  # the trainer's own clock between lines (timing.line_seconds)
+        if elapsed is not None and clock_before is not None:
+            seconds = list(map(operator.sub, elapsed[start:end], clock_before))
+        elif elapsed is not None:  # the trainer's own clock between lines (timing.line_seconds)
             seconds = list(map(operator.sub, elapsed[start:end], chain((latest.elapsed_seconds,), elapsed[start:end])))
         elif one_each and (latest.step_seconds is None or math.isfinite(latest.step_seconds)):
             seconds = step_seconds  # one step a line: each line's own time (timing.line_seconds)
@@ -390,12 +505,16 @@ class StepProgress:
         stage.lines += taken
         stage.line_durations.extend(seconds[-RECENT_LINES:])
         stage.covered.extend(covered[-RECENT_LINES:])
-        if stage.pause == "evaluation" and taken <= RECENT_LINES:
+        if (stage.pause == "evaluation" or stage.resumed) and taken <= RECENT_LINES:
             stage.ended_wait.append(True)  # (_step: the first line after an evaluation's ended a wait)
             taken_after = taken - 1
         else:
             taken_after = min(taken, RECENT_LINES)  # (no stall: run_end stops a run before one)
         stage.ended_wait.extend(repeat(False, taken_after))
+        if waits:
+            for place in waits:
+                if place >= taken - RECENT_LINES:
+                    stage.ended_wait[place - taken] = True  # (_step: the line after an evaluation's ended a wait)
         last = run.step(end - 1)
         lrs, grads = run.column("lr"), run.column("grad_norm")
         self.health.took_steps(taken, steps[0], last.step, times[-1], lr=_last(lrs, start, end),
@@ -412,7 +531,7 @@ class StepProgress:
                 stage, times[0], seconds[0], clock=elapsed is not None, since=step_time_before):
             stage.eval_pauses.append((stage.eval_times[-1], times[0]))  # (apply: the first line holds the pause)
         stage.pause = None  # (Stage.take of each: no pause, no evaluation since the latest step, no batches of one)
-        stage.evaluated = False
+        stage.evaluated = stage.resumed = False
         stage.eval_batches = None
         stage.forget_said_end()
         stage.exploded = False
@@ -427,7 +546,7 @@ class StepProgress:
                 setattr(stage, name, value)
         if stage.offset:
             steps = tuple(step + stage.offset for step in steps)
-        stage.spikes.take_many(steps, run.losses[start:end])
+        stage.spikes.take_many(steps, run.step_losses(start, end))
 
     def _end_without_steps(self, t: float | None) -> None:
         """An end summary read with no step line before it (a tail that holds only the run's end):

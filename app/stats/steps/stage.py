@@ -81,6 +81,7 @@ class Stage:
     eval_steps: deque[int] = field(default_factory=lambda: deque(maxlen=4))
     pause: str | None = None
     evaluated: bool = False  # an evaluation printed since the latest step line (the next line's time holds it)
+    resumed: bool = False  # training said it went on after that evaluation's pause (the next line's time holds it)
     evaluated_last: bool = False  # the latest line's time held an evaluation printed since the line before it
     eval_batches: int | None = None  # the total of the evaluation's own bar since the latest step line
     finished: str | None = None  # the trainer's end summary
@@ -172,7 +173,7 @@ class Stage:
         if t is not None:
             self.step_time = t
         self.pause = None
-        self.evaluated = False
+        self.evaluated = self.resumed = False
         self.eval_batches = None
         self.forget_said_end()
         self.take_figures(event, t)
