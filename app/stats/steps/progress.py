@@ -425,10 +425,16 @@ class StepProgress:
             if first > start:
                 waits.append(steps)
             steps += after - first
-        self._apply_steps(run.steps_only(spans), 0, spanned(times, spans, start), clock_before=clock_before,
-                          waits=waits)
         stage = self._stage
         assert stage is not None
+        # (untimed_pause: the step lines after an evaluation's placed only by the trainer's clock, which stopped)
+        untimed = set() if elapsed is None or stage.clock_over_printed else {
+            after for first, after in lines if after < end and elapsed[after] is not None
+            and (clock := elapsed[first] if first >= start else stage.latest.elapsed_seconds) is not None
+            and (since := times[first - start] if first >= start else stage.step_time) is not None
+            and abs(times[after - start] - since - (elapsed[after] - clock)) <= PLACED_SLACK_SECONDS}
+        self._apply_steps(run.steps_only(spans), 0, spanned(times, spans, start), clock_before=clock_before,
+                          waits=waits)
         for first, after in lines:  # (each figure as _eval takes it: finite, a step that is the latest's)
             step = run.steps[first]
             for k in range(first + 1, min(after, end)):
@@ -437,10 +443,12 @@ class StepProgress:
                 stage.take_eval(name, value, step, t)
                 if not stage.eval_steps or stage.eval_steps[-1] != step:
                     stage.eval_steps.append(step)
-                stage.eval_times.append(t)
+                if after not in untimed:
+                    stage.eval_times.append(t)
         for first, _ in spans[1:] if spans[0][0] == start else spans:
             # (_step: the step line after an evaluation's holds its pause, from its last figure's time)
-            stage.eval_pauses.append((times[first - 1 - start], times[first - start]))
+            if first not in untimed:
+                stage.eval_pauses.append((times[first - 1 - start], times[first - start]))
         first, after = lines[-1]
         last = run.step(first)
         self.swarm.apply(last, times[first - start], stage.offset)  # (the latest step applied alone, as it was)
