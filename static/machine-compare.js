@@ -10,7 +10,7 @@ const COLOUR_VARS = {
   grid: "--chart-grid", axis: "--chart-axis", card: "--chart-card",
   run1: "--compare-1", run2: "--compare-2", run3: "--compare-3", run4: "--compare-4", run5: "--compare-5", run6: "--compare-6",
 };
-const state = { name: "", chosen: [], answer: null, u: null, key: "", span: () => "24h" };
+const state = { name: "", chosen: [], answer: null, u: null, key: "", span: () => "24h", asked: 0, drawn: 0 };
 const colourOf = (c, i) => c[`run${(i % 6) + 1}`];
 
 function writeUrl() {
@@ -31,6 +31,13 @@ async function fillPicker() {
   select.disabled = !others.length;
 }
 
+function currentQuery() {
+  const params = new URLSearchParams();
+  for (const name of [state.name, ...state.chosen]) params.append("machine", name);
+  params.set("span", state.span());
+  return String(params);
+}
+
 export async function loadCompare() {
   if (!state.chosen.length) {
     if (state.u) state.u.destroy();
@@ -40,12 +47,14 @@ export async function loadCompare() {
     $("compare-key").replaceChildren();
     return;
   }
-  const params = new URLSearchParams();
-  for (const name of [state.name, ...state.chosen]) params.append("machine", name);
-  params.set("span", state.span());
+  // Only the newest answer for what is chosen now is drawn: a late one for the span or machines
+  // chosen before never replaces it.
+  const asked = currentQuery();
+  const order = ++state.asked;
   try {
-    const answer = await getJson(`/api/compare/machines?${params}`);
-    if (answer) {
+    const answer = await getJson(`/api/compare/machines?${asked}`);
+    if (answer && asked === currentQuery() && order >= state.drawn) {
+      state.drawn = order;
       state.answer = answer;
       draw();
     }

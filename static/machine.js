@@ -95,10 +95,19 @@ async function load() {
   }
 }
 
+// Answers can come back out of order (a slow phone, a busy hub): only the newest answer asked for
+// the range chosen now is drawn, so a late answer for the range before never replaces it.
+let chartAsked = 0;
+let chartDrawn = 0;
+
 async function loadChart() {
+  const asked = ++chartAsked;
+  const wanted = span;
   try {
-    const chart = await getJson(`${BASE}/chart?span=${span}`);
-    if (chart) renderMachineChart(chart);
+    const chart = await getJson(`${BASE}/chart?span=${wanted}`);
+    if (!chart || wanted !== span || asked < chartDrawn) return;
+    chartDrawn = asked;
+    renderMachineChart(chart);
   } catch {
     // the next round tries again
   }

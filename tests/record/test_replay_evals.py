@@ -153,7 +153,7 @@ def _stage_states(path: Path, *, runs: bool) -> list[tuple[object, ...]]:
                 states.append((at, stage.latest, stage.step_time, stage.start, stage.lines, stage.timed_lines,
                                list(stage.line_durations), list(stage.covered), list(stage.ended_wait), stage.timed_step,
                                dict(stage.evals), list(stage.eval_steps), list(stage.eval_times),
-                               list(stage.eval_pauses), stage.pause,
+                               list(stage.eval_pauses), stage.evaluated_last, stage.pause,
                                stage.evaluated, stage.clock_from, stage.clock_to, stage.loss, len(stage.steps),
                                stage.steps.total(at - 1200, at), self.tracker.progress.steps_total))
             super().observe(at)

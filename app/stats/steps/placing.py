@@ -134,7 +134,7 @@ class Placement:
             # Each step after the one before, on the trainer's clock: the time between (an evaluation's line at
             # the step before: the clock between them too, and its figures none, their columns its line's).
             clock = list(map(operator.sub, elapsed[1:], elapsed))
-            if not clock or min(clock) >= 0:
+            if not clock or min(clock) > 0 or (min(clock) == 0 and _still_only_at_evaluations(clock, run.evals)):
                 seconds.extend(clock)
                 return
         evals = {at for at, _, _ in run.evals}
@@ -163,6 +163,14 @@ class Placement:
         if not_before is not None and (self.times is None or math.isnan(self.times[i])):
             return max(t, not_before)
         return t
+
+
+def _still_only_at_evaluations(clock: list[float], evals: tuple[tuple[int, str, float | None], ...]) -> bool:
+    """Every place where the trainer's clock did not move (``clock``: each event's seconds after the one before) is
+    an evaluation's line, its step again or a figure, which take the clock as it stands; a step whose clock did not
+    move took less than the clock's resolution, not none (line_seconds: no time), so such a run is timed line by line."""
+    places = {place for at, _, _ in evals for place in (at - 1, at)}
+    return clock.count(0.0) == sum(1 for place in places if 0 < place <= len(clock) and clock[place - 1] == 0)
 
 
 def place_back(times: Sequence[float] | None, seconds: MutableSequence[float], end_at: float) -> MutableSequence[float]:

@@ -513,6 +513,9 @@ class StepProgress:
         stage.lines += taken
         stage.line_durations.extend(seconds[-RECENT_LINES:])
         stage.covered.extend(covered[-RECENT_LINES:])
+        # (_step: the latest line's time held an evaluation printed since the line before it)
+        stage.evaluated_last = (taken == 1 and (stage.pause == "evaluation" or stage.evaluated)) or (
+            waits is not None and bool(waits) and waits[-1] == taken - 1)
         if (stage.pause == "evaluation" or stage.resumed) and taken <= RECENT_LINES:
             stage.ended_wait.append(True)  # (_step: the first line after an evaluation's ended a wait)
             taken_after = taken - 1
