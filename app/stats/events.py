@@ -273,6 +273,8 @@ class TrainStep:
     of one ``fit`` call a line, unsized bars' ``11it`` once a pass): where that pass is, never the run's step.
     ``interval_average``: ``step_seconds`` is the average over the steps since the line before (MLX-LM's ``It/sec``,
     its report's iterations over their time), not the last step's own time.
+    ``elapsed_training_only``: ``elapsed_seconds`` is a clock of the training alone, stopped while the trainer
+    evaluates (modded-nanogpt's ``train_time``): no evaluation's pause is in the time between two of its readings.
     """
 
     at: float | None
@@ -308,6 +310,7 @@ class TrainStep:
     step_seconds_note: str | None = None
     per_pass: bool = False
     interval_average: bool = False
+    elapsed_training_only: bool = False  # ``elapsed_seconds`` stops while the trainer evaluates (modded-nanogpt)
 
 
 # A StepFigures' figure: the epoch's average seconds an iteration, printed as its epoch ended (a MetricLogger's
@@ -587,7 +590,9 @@ class StepRun:
         """The ``i``-th line's step, as the parser reads that line alone."""
         if self.columns:
             return timed_step(self.stage, self.steps[i], self.losses[i], self.loss_note, self.step_ms[i],
-                              self.mfus[i], self.mfu_note, **{name: values[i] for name, values in self.columns})
+                              self.mfus[i], self.mfu_note, **{name: values[i] for name, values in self.columns},
+                              # (an elapsed column is modded-nanogpt's ``train_time``: pipeline's ``elapsed_ms``)
+                              **({"elapsed_training_only": True} if self.column("elapsed_seconds") else {}))
         return timed_step(self.stage, self.steps[i], self.losses[i], self.loss_note, self.step_ms[i], self.mfus[i],
                           self.mfu_note)
 

@@ -47,8 +47,9 @@ def test_an_evaluation_line_counts_no_line_and_the_next_is_timed_from_its_clock(
     assert list(stage.ended_wait)[-2:] == [False, True]  # step 31 ended the evaluation's wait
     assert stage.evals["val_loss"] == (3.4, 30)
     # Placed back from the end by the trainer's clock: step 31 at END, the evaluation 0.093 s before
-    # it, step 30 0.007 s before that (its evaluation's clock on from its own).
-    assert list(stage.eval_times)[-1] == pytest.approx(END - 0.093)
+    # it, step 30 0.007 s before that (its evaluation's clock on from its own). That clock stops while the
+    # trainer evaluates, so step 31's line holds no evaluation's pause: the evaluation's time is forgotten.
+    assert list(stage.eval_times) == [] and list(stage.eval_pauses) == []
     assert stage.pause is None
 
 
@@ -60,3 +61,46 @@ def test_until_the_next_step_the_evaluation_line_is_the_latest_and_the_run_waits
     assert stage.line_durations[-1] == pytest.approx(0.1)
     assert stage.pause == "evaluation" and stage.evaluated
     assert stage.loss == 3.0  # step 30's train loss still the loss shown
+
+
+def test_an_evaluation_carried_in_a_run_that_the_stopped_clock_leaves_out_is_forgotten_alike_in_bulk() -> None:
+    """The lines above, applied one by one and in bulk (the run's first step alone, then as much as ``run_end``
+    allows, the evaluation line carried inside): step 31's line sits 93 ms of the stopped ``train_time`` after the
+    evaluation, so neither keeps the evaluation's time nor a pause, and both read the same rate."""
+    from app.stats.events import Event, StepRun
+    from app.stats.steps.placing import placed_times
+
+    lines = [f"step:{s}/100 train_loss:3.{s % 10}000 train_time:{100 * s}ms step_avg:100.00ms" for s in range(1, 31)]
+    lines.append("step:30/100 val_loss:3.4000 train_time:3007ms step_avg:100.23ms")
+    lines += [f"step:{s}/100 train_loss:3.1000 train_time:{100 * s}ms step_avg:100.00ms" for s in range(31, 61)]
+    events = create_parser("modded-nanogpt").feed(lines)
+    times = placed_times(events, END)
+    single = StepTracker("modded-nanogpt")
+    for event, at in zip(events, times, strict=True):
+        single.apply(event, END, at)
+    items: list[Event | StepRun] = create_parser("modded-nanogpt").feed_runs(lines)  # type: ignore[attr-defined]
+    bulk = StepTracker("modded-nanogpt")
+    i = bulked = 0
+    for item in items:
+        if not isinstance(item, StepRun):
+            bulk.apply(item, END, times[i])
+            i += 1
+            continue
+        run_times = [t for t in times[i : i + len(item)] if t is not None]
+        i += len(item)
+        k = 0
+        while k < len(item):
+            bulk.apply(item.step(k), END, run_times[k])
+            k += 1
+            if k < len(item):
+                end = bulk.progress.run_end(item, k, run_times[k:])
+                if end > k:
+                    bulk.progress.apply_run(item, k, run_times[k:end])
+                    bulked += end - k
+                k = max(k, end)
+    assert bulked > 0
+    one, many = single.progress.stage, bulk.progress.stage
+    assert one is not None and many is not None
+    assert list(one.eval_times) == list(many.eval_times) == []
+    assert list(one.eval_pauses) == list(many.eval_pauses) == []
+    assert one.evals["val_loss"] == many.evals["val_loss"] == (3.4, 30)

@@ -302,6 +302,91 @@ def test_the_pause_an_evaluation_ended_is_kept_alike_one_line_at_a_time_and_in_b
     assert list(alone.stage.eval_pauses) == list(bulk.stage.eval_pauses) == [(5.0, 30.0)]
 
 
+
+@pytest.mark.parametrize(("gap", "pauses"), [
+    # Step 6's line 30 s after step 5's, its trainer's clock 1 s on: its time is a date's or its arrival's, and the
+    # evaluation's 29 s are in it.
+    (30.0, [(5.0, 30.0)]),
+    # Step 6's line at step 5's time plus its clock's 1 s (placed by the trainer's own clock, which stops for the
+    # evaluation): no time measured holds the evaluation, which is forgotten.
+    (6.0, []),
+])
+def test_an_evaluation_the_trainer_s_clock_leaves_out_is_forgotten_alike_one_line_at_a_time_and_in_bulk(
+        gap: float, pauses: list[tuple[float, float]]) -> None:
+    """Composed modded-nanogpt-like steps (1 s each, its clock stopped while it evaluates): steps 1 to 5 with the
+    trainer's clock at 1 to 5 s (each line at its clock's second), an evaluation at step 5, then steps 6 to 10 with the clock at 6 to 10 s, step 6's line at
+    ``gap`` and the rest a second apart: applied one by one or as a run (the history import's bulk path), alike."""
+    from app.stats.events import EvalResult, StepRun, TrainStep
+    from app.stats.steps.progress import StepProgress
+
+    def before() -> StepProgress:
+        progress = StepProgress()
+        for step in range(1, 6):
+            progress.apply(TrainStep(None, "train", step, loss=3.0, step_seconds=1.0, elapsed_seconds=float(step),
+                                     elapsed_training_only=True), float(step))
+        progress.apply(EvalResult(None, "val_loss", 3.1, 5), 5.0)
+        return progress
+
+    times = [gap + k for k in range(5)]
+    alone, bulk = before(), before()
+    for k, t in enumerate(times):
+        alone.apply(TrainStep(None, "train", 6 + k, loss=3.0, step_seconds=1.0, elapsed_seconds=6.0 + k,
+                              elapsed_training_only=True), t)
+    run = StepRun("train", None, None, (6, 7, 8, 9, 10), (3.0,) * 5, (1000.0,) * 5, (0.0,) * 5,
+                  (("elapsed_seconds", (6.0, 7.0, 8.0, 9.0, 10.0)),))
+    assert bulk.run_end(run, 0, times) == 5
+    bulk.apply_run(run, 0, times)
+    assert alone.stage is not None and bulk.stage is not None
+    assert list(alone.stage.eval_pauses) == list(bulk.stage.eval_pauses) == pauses
+    assert list(alone.stage.eval_times) == list(bulk.stage.eval_times) == [5.0] * len(pauses)
+
+
+def test_an_evaluation_inside_a_clock_that_runs_on_through_it_is_kept() -> None:
+    """Composed: the same lines as above, step 6's at 6 s, but a clock that is not said to stop for evaluations (a
+    bar's elapsed time, which runs on through a validation: Lightning's ``2014/2015 [08:13`` then ``2015/2015
+    [08:24``): the evaluation's pause is in step 6's line and stays."""
+    from app.stats.events import EvalResult, TrainStep
+    from app.stats.steps.progress import StepProgress
+
+    progress = StepProgress()
+    for step in range(1, 6):
+        progress.apply(TrainStep(None, "train", step, loss=3.0, step_seconds=1.0, elapsed_seconds=float(step)),
+                       float(step))
+    progress.apply(EvalResult(None, "val_loss", 3.1, 5), 5.0)
+    progress.apply(TrainStep(None, "train", 6, loss=3.0, step_seconds=1.0, elapsed_seconds=6.0), 6.0)
+    assert progress.stage is not None
+    assert list(progress.stage.eval_pauses) == [(5.0, 6.0)]
+
+
+def test_modded_nanogpt_s_rate_from_its_train_time_holds_no_evaluation(tmp_path: Path) -> None:
+    """Composed modded-nanogpt lines (``step:N/1000 train_loss:… train_time:…ms step_avg:…ms``), steps 1 to 400 at
+    1 s each (train_time 1000 to 400000 ms), ``step:200/1000 val_loss:3.5000 train_time:200000ms`` after step 200:
+    the undated lines sit at their ``train_time``, which the trainer stops while it validates, so the rate (399 steps
+    from step 1 over 399 s: 3,600 steps/h) holds no evaluation's pause and does not say it does."""
+    lines = [f"step:{k}/1000 train_loss:3.0000 train_time:{1000 * k}ms step_avg:1000.00ms" for k in range(1, 201)]
+    lines.append("step:200/1000 val_loss:3.5000 train_time:200000ms step_avg:1000.00ms")
+    lines += [f"step:{k}/1000 train_loss:3.0000 train_time:{1000 * k}ms step_avg:1000.00ms" for k in range(201, 401)]
+    data = read(tmp_path, lines)
+    assert data["training"]["steps_per_hour"] == pytest.approx(3600, rel=1e-3)
+    assert data["details"][0] == "3.6k steps/h (over 6 min) · tokens per step not printed"
+
+
+def test_a_new_epoch_s_bar_after_its_validation_bar_holds_no_evaluation(tmp_path: Path) -> None:
+    """Composed tqdm bars as dmrgcn prints them (realpool9 ``generic-dmrgcn-issue1``): each epoch's training bar
+    closes at ``100/100 [00:50<00:00, 2.00it/s]`` and a validation bar ``Valid Epoch: N Loss: 0.5: 100% 20/20
+    [00:04<00:00, 5.00it/s]`` follows. Each epoch's bar starts its clock again, after the validation: the undated
+    bars sit 50 s apart by their own clocks, which leave the validations out, so the rate (4 epochs' 400 steps over
+    200 s: 7,200 steps/h) says nothing of their pauses."""
+    lines = []
+    for epoch in range(1, 6):
+        lines.append(f"Train Epoch: {epoch} Loss: 0.3000: 100% 100/100 [00:50<00:00,  2.00it/s]")
+        if epoch < 5:
+            lines.append(f"Valid Epoch: {epoch} Loss: 0.5000: 100% 20/20 [00:04<00:00,  5.00it/s]")
+    data = read(tmp_path, lines)
+    assert data["training"]["steps_per_hour"] == pytest.approx(7200, rel=1e-3)
+    assert data["details"][0].endswith("(over 3 min) · tokens per step not printed")
+
+
 # --- a printed rate under its name is its interval's average, not the last step's time ---------------------------
 
 MLX_ORPO = "mlx-lm-mlx-lm-pr6-orpo-iter-50-of-500-val-at-1-and-50-rewards-no-trained-tokens.log"

@@ -209,6 +209,9 @@ _ALONE = re.compile(
     r"|^(?:zsh|bash|sh): (?:line \d+: )?(?:\d+ )?(?:abort|killed|Killed|Aborted|Segmentation fault|terminated|Terminated"
     rf"|{_KILLED_WORDS}|{_TERMINATED_WORDS})(?!\w)"
 )
+# The shell's ``Killed`` glued to the end of the line the process left unfinished (no newline before its death):
+# Keras 1's bar ``165376/296960 [====>....] - ETA: 365s - loss: 2.1371Killed`` (keras-team/keras#3476).
+_GLUED_KILLED = re.compile(r"\dKilled$")
 # A launcher's own last words before it ends its process group (gensyn rl-swarm's exit trap: ``>> Shutting down
 # trainer...`` then ``kill -- -$$``): the shell's ``terminated`` that follows is the script ending itself, no stop.
 _OWN_SHUTDOWN = re.compile(r"\bShutting down\b")
@@ -519,6 +522,8 @@ class CrashWatch:
             if _OWN_SHUTDOWN.search(self._previous) and stop_kind(message) == "signal":
                 return self._crash(message, NOTICE, killed=False, stopped=False)
             return self._crash(message, NOTICE)
+        if _GLUED_KILLED.search(message):
+            return self._crash("Killed", NOTICE)
         if "non-finite" in message.lower() and _NONFINITE_NORM.search(message):
             # torch's clip_grad_norm_ warns and goes on: a non-finite grad norm, said once.
             return [StepFigures(None, grad_norm=math.nan)]

@@ -273,6 +273,7 @@ def _modded_line(text: str) -> tuple[Kind, Emit | None]:
             loss=figures.pop("train_loss", None),
             loss_note="this step's",
             elapsed_seconds=train_ms / 1000 if train_ms is not None and train_ms >= 0 else None,
+            elapsed_training_only=True,  # (its ``train_time`` is stopped while it evaluates)
             step_seconds=avg_ms / 1000 if avg_ms is not None and avg_ms > 0 else None,
             figures=tuple((k, v) for k, v in figures.items() if v is not None and finite(v) is not None),
         ),

@@ -561,6 +561,7 @@ def usual_reader(usual: UsualLine) -> Callable[[re.Match[str]], list[Event]]:
             elif name == "elapsed_ms":
                 ms = number(text)
                 fields["elapsed_seconds"] = ms / 1000 if ms is not None and ms >= 0 else None
+                fields["elapsed_training_only"] = True  # (modded-nanogpt's ``train_time``: stopped while it evaluates)
             elif name == "mfu":
                 mfu = number(text)
                 if mfu is not None and (mfu == 0.0 if zero_unmeasured else mfu < 0):

@@ -124,6 +124,25 @@ def one_off_before(stage: Stage, seconds: float, covered: int) -> bool:
             and stage.lines < ONE_OFF_LINES and fastest >= ONE_OFF_FACTOR * seconds / covered)
 
 
+# A line's time that is its printed clock's span to within this (placed by it, not dated): seconds.
+PLACED_SLACK_SECONDS = 1e-3
+
+
+def untimed_pause(stage: Stage, t: float, seconds: float | None, clock: bool, since: float | None = None) -> bool:
+    """The step line after an evaluation sits at ``t`` only by the trainer's own clock (``clock``: its elapsed
+    time on both lines, ``seconds`` its span; ``since``: the line before's time, else the stage's latest step's),
+    where that clock starts again after the evaluation (a new epoch's bar) or stops while it runs (modded-nanogpt's
+    ``train_time``): the evaluation's pause is in no time measured, and is forgotten; True then. (A bar's clock
+    that runs on through a validation, Lightning's ``2014/2015 [08:13`` then ``2015/2015 [08:24``, holds it.)"""
+    before = stage.step_time if since is None else since
+    if (not clock or seconds is None or before is None or stage.clock_over_printed
+            or abs(t - before - seconds) > PLACED_SLACK_SECONDS):
+        return False
+    while stage.eval_times and stage.eval_times[-1] >= before - PLACED_SLACK_SECONDS:
+        stage.eval_times.pop()  # (an undated evaluation sits at the step line before it: timed by nothing)
+    return True
+
+
 TRAIN_LOSS_EVAL = "train_loss"  # an evaluation of the training split's loss (nanoGPT's ``train loss`` beside ``val loss``)
 EVAL_LOSS_NOTE = "estimated over evaluation batches"
 
@@ -406,10 +425,16 @@ class StepProgress:
             if first > start:
                 waits.append(steps)
             steps += after - first
-        self._apply_steps(run.steps_only(spans), 0, spanned(times, spans, start), clock_before=clock_before,
-                          waits=waits)
         stage = self._stage
         assert stage is not None
+        # (untimed_pause: the step lines after an evaluation's placed only by the trainer's clock, which stopped)
+        untimed = set() if elapsed is None or stage.clock_over_printed else {
+            after for first, after in lines if after < end and elapsed[after] is not None
+            and (clock := elapsed[first] if first >= start else stage.latest.elapsed_seconds) is not None
+            and (since := times[first - start] if first >= start else stage.step_time) is not None
+            and abs(times[after - start] - since - (elapsed[after] - clock)) <= PLACED_SLACK_SECONDS}
+        self._apply_steps(run.steps_only(spans), 0, spanned(times, spans, start), clock_before=clock_before,
+                          waits=waits)
         for first, after in lines:  # (each figure as _eval takes it: finite, a step that is the latest's)
             step = run.steps[first]
             for k in range(first + 1, min(after, end)):
@@ -418,10 +443,12 @@ class StepProgress:
                 stage.take_eval(name, value, step, t)
                 if not stage.eval_steps or stage.eval_steps[-1] != step:
                     stage.eval_steps.append(step)
-                stage.eval_times.append(t)
+                if after not in untimed:
+                    stage.eval_times.append(t)
         for first, _ in spans[1:] if spans[0][0] == start else spans:
             # (_step: the step line after an evaluation's holds its pause, from its last figure's time)
-            stage.eval_pauses.append((times[first - 1 - start], times[first - start]))
+            if first not in untimed:
+                stage.eval_pauses.append((times[first - 1 - start], times[first - start]))
         first, after = lines[-1]
         last = run.step(first)
         self.swarm.apply(last, times[first - start], stage.offset)  # (the latest step applied alone, as it was)
@@ -504,13 +531,15 @@ class StepProgress:
         self.health.took_steps(taken, steps[0], last.step, times[-1], lr=_last(lrs, start, end),
                                grad_norms=grads is not None)
         # Stage.take of each: the last is the latest; a finite loss that has not exploded clears a divergence.
+        step_time_before = stage.step_time
         stage.latest, stage.step_time = last, times[-1]
         if last.step_seconds is not None and math.isfinite(last.step_seconds) and not last.logged:
             stage.timed_step = last  # (Stage.take of each: the latest printed step time)
         if elapsed is not None:  # (Stage.take of each: the clock's span)
             stage.note_clock(steps[0] + stage.offset, elapsed[start])
             stage.note_clock(last.step + stage.offset, elapsed[end - 1])
-        if (stage.pause == "evaluation" or stage.evaluated) and stage.eval_times:
+        if (stage.pause == "evaluation" or stage.evaluated) and stage.eval_times and not untimed_pause(
+                stage, times[0], seconds[0], clock=elapsed is not None, since=step_time_before):
             stage.eval_pauses.append((stage.eval_times[-1], times[0]))  # (apply: the first line holds the pause)
         stage.pause = None  # (Stage.take of each: no pause, no evaluation since the latest step, no batches of one)
         stage.evaluated = stage.resumed = False
@@ -590,6 +619,10 @@ class StepProgress:
                 # The log's own dates over a printed time they contradict (timing.clock_contradicts).
                 stage.clock_over_printed = True
                 seconds = gap
+        # (the trainer's running clock's span, when that is what the line's time is: untimed_pause)
+        clock_seconds = seconds if (previous is not None and covered is not None and event.elapsed_seconds is not None
+                                    and previous.elapsed_seconds is not None
+                                    and (rolled or event.elapsed_training_only)) else None
         if t is not None and stage.start is None:
             # The first step we can place: it began one step time earlier (when printed).
             counted = 1 if event.step_seconds is not None else 0
@@ -622,7 +655,7 @@ class StepProgress:
                 stage.evaluated_last = evaluated
             if event.row_group is not None:
                 self._row_groups(stage, previous, event, covered)
-        if evaluated and t is not None and stage.eval_times:
+        if evaluated and t is not None and stage.eval_times and not untimed_pause(stage, t, clock_seconds, True):
             stage.eval_pauses.append((stage.eval_times[-1], t))
         stage.lines += 1
         stage.take(event, t)

@@ -635,3 +635,24 @@ def test_detectron2_s_logged_failure_with_no_step_line_is_the_run_s_crash_at_its
     assert data["state"] == "crashed"
     assert data["training"]["crash"]["error"] == "FloatingPointError: Loss became infinite or NaN at iteration=2137!"
     assert data["training"]["step"] is None  # (no events line: the iteration is the error's own words)
+
+
+def test_the_shell_s_killed_glued_to_a_keras_bar_is_the_run_killed(tmp_path: Path) -> None:
+    """Composed Keras 1 output (its shape as keras-team/keras#3476 pasted it): one ``fit`` call's closing line, then
+    the next call's bar at 1280/2560 with the shell's ``Killed`` written right after it (the bar had no newline when
+    the process died): the run was killed at 1280 of 2560 samples, its loss 2.1371 (the bar's, without the word)."""
+    lines = [
+        "Epoch 1/1",
+        "2560/2560 [==============================] - 64s - loss: 2.3065 - val_loss: 3.8720",
+        "Epoch 1/1",
+        "1280/2560 [==============>...............] - ETA: 32s - loss: 2.1371Killed",
+    ]
+    data = read_cold(tmp_path, lines, name="run.log")
+    assert data["details"][0] == "Crashed (killed): Killed"
+    assert "Loss 2.1371 (as printed)" in data["details"]
+    watch = CrashWatch()
+    found = [e for text in lines for e in watch.see(text) if isinstance(e, RunCrashed)]
+    assert [(e.error, e.killed, e.stopped) for e in found] == [("Killed", True, None)]
+    # (a loss that merely ends in a digit, or a word ending in Killed after a letter, is no death)
+    assert CrashWatch().see("1280/2560 [======>.....] - ETA: 32s - loss: 2.1371") == []
+    assert CrashWatch().see("INFO worker overKilled") == []
