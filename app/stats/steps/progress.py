@@ -472,7 +472,6 @@ class StepProgress:
         end = start + taken
         steps = run.steps[start:end]
         latest = stage.latest
-        step_seconds = list(map(operator.truediv, run.step_ms[start:end], repeat(1000)))
         one_each = steps[-1] - latest.step == taken  # (each step after the one before: one step a line)
         covered = [1] * taken if one_each else list(map(operator.sub, steps, chain((latest.step,), steps)))
         elapsed = run.column("elapsed_seconds")
@@ -481,8 +480,10 @@ class StepProgress:
         elif elapsed is not None:  # the trainer's own clock between lines (timing.line_seconds)
             seconds = list(map(operator.sub, elapsed[start:end], chain((latest.elapsed_seconds,), elapsed[start:end])))
         elif one_each and (latest.step_seconds is None or math.isfinite(latest.step_seconds)):
-            seconds = step_seconds  # one step a line: each line's own time (timing.line_seconds)
+            # one step a line: each line's own time (timing.line_seconds)
+            seconds = list(map(operator.truediv, run.step_ms[start:end], repeat(1000)))
         else:
+            step_seconds = list(map(operator.truediv, run.step_ms[start:end], repeat(1000)))
             before = chain((latest.step_seconds,), step_seconds)
             seconds = [(own if other is None else min(own, other)) * (lines - 1) + own
                        for own, other, lines in zip(step_seconds, before, covered, strict=False)]
