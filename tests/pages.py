@@ -2,8 +2,26 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from typing import Any
+
+# Playwright's wait_for_function polls its predicate synchronously: a promise (an ``import()``, an
+# async function) is truthy at once, so such a wait returns before its condition holds; and a bare
+# expression is evaluated again on each poll with eval, which the pages' CSP forbids (it fails on its
+# second look, when the condition was not already true). Only a plain function waits as written.
+_FUNCTION = re.compile(r"^\s*(?:\([^()]*\)|[A-Za-z_$][\w$]*)\s*=>|^\s*function\b")
+_PROMISE = re.compile(r"\basync\b|\bawait\b|\bimport\(|\.then\(|\bPromise\b")
+
+
+def _checked_wait(wait: Any) -> Any:
+    def wait_for_function(expression: str, *args: Any, **kwargs: Any) -> Any:
+        if not _FUNCTION.match(expression) or _PROMISE.search(expression):
+            raise AssertionError(f"wait_for_function needs a plain function (no promise), not {expression!r}: "
+                                 "a promise never waits and a bare expression breaks under the page's CSP")
+        return wait(expression, *args, **kwargs)
+
+    return wait_for_function
 
 
 def open_page(browser: Any, *, console: bool = True, **options: Any) -> Any:
@@ -19,7 +37,16 @@ def open_page(browser: Any, *, console: bool = True, **options: Any) -> Any:
         page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.errors = errors
+    page.wait_for_function = _checked_wait(page.wait_for_function)
     return page
+
+
+def wait_for_module(page: Any, path: str, condition: str) -> None:
+    """Wait until ``condition``, a JS function of the page's own module at ``path`` (as
+    ``"(m) => m.inspectChart().length > 0"``), holds: the module is imported once and kept on the
+    page's window, so the condition is polled without a promise (see ``_checked_wait``)."""
+    page.evaluate("(path) => import(path).then((m) => { (window.__testModules ??= {})[path] = m; })", path)
+    page.wait_for_function(f"(path) => ({condition})(window.__testModules[path])", arg=path)
 
 
 def watched_page(browser: Any, *, expected: Iterable[str] = (), console: bool = True, **options: Any) -> Iterator[Any]:

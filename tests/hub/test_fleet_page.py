@@ -22,7 +22,7 @@ from app.hub.report import report_body
 from app.hub.store import HubStore
 from app.live.monitor import Monitor
 from tests.conftest import RunningServer, start_server
-from tests.pages import watched_page
+from tests.pages import wait_for_module, watched_page
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -228,8 +228,7 @@ def test_a_machine_page_with_its_chart(hub: tuple[RunningServer, Agents], page: 
     # Its time as the dashboard writes one ("4 min ago"), not the browser's "12/1/2026, 2:19:52 PM".
     expect()(page.locator("#events li time").first).to_have_text(re.compile(r"^(just now|\d+ (s|min) ago|\d+ h \d\d min ago)$"))
     page.click('[data-span="6h"]')
-    page.wait_for_function(
-        "import('/static/machine-chart.js').then((m) => (m.inspectMachineChart()[0]?.xs.length ?? 0) === 360)")
+    wait_for_module(page, "/static/machine-chart.js", "(m) => (m.inspectMachineChart()[0]?.xs.length ?? 0) === 360")
     [rate] = page.evaluate("import('/static/machine-chart.js').then((m) => m.inspectMachineChart())")
     assert max(v for v in rate["values"] if v is not None) == 360_000  # 300,000 + 2,000 × 30 min ago
     fits(page, PHONE["width"])

@@ -32,7 +32,7 @@ from app.snapshot import Snapshot
 from app.store import History, Observation, Sample, SourceKey
 from app.store.minutes import machine_minutes
 from tests.conftest import RunningServer, start_server
-from tests.pages import open_page
+from tests.pages import open_page, wait_for_module
 from tests.snapshots import snapshot
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -90,6 +90,13 @@ class FixedSource(Changes):
 def agent_for(url: str, key: str, data_dir: Path, spool_path: Path) -> Agent:
     return Agent(url=url, key=key, machine=NAME, spool=Spool(spool_path), source=FixedSource(),
                  history=functools.partial(machine_minutes, data_dir, NAME))
+
+
+def week_drawn(start: float) -> str:
+    """The page's 7-day chart is drawn (not the 24-hour one, 288 points, nor the 6-hour one, 360 minutes
+    from 6 h ago), as a JS function of machine-chart.js."""
+    return ("(m) => { const p = m.inspectMachineChart()[0];"
+            f" return p !== undefined && p.xs.length > 300 && p.x[0] <= {start}; }}")
 
 
 def chart(url: str, span: str) -> dict[str, Any]:
@@ -150,10 +157,8 @@ def test_the_machine_page_charts_the_history_from_before_the_hub(
         page.goto(f"{url}/fleet/{NAME}")
         expect()(page.locator("#status")).to_have_text("L1 · 720k tok/h")
         page.click('[data-span="7d"]')
-        # The 7-day chart, not the 6-hour one still drawn while its fetch is under way (360 minutes).
-        page.wait_for_function(
-            "import('/static/machine-chart.js').then((m) => m.inspectMachineChart()[0])"
-            f".then((p) => p !== undefined && p.xs.length > 300 && p.x[0] <= {start})")
+        # The 7-day chart, not the 24-hour one still drawn while its fetch is under way.
+        wait_for_module(page, "/static/machine-chart.js", week_drawn(start))
         plots = page.evaluate("import('/static/machine-chart.js').then((m) => m.inspectMachineChart())")
         rate = plots[0]
         assert rate["unit"] == "tok/h"
@@ -172,11 +177,11 @@ def test_the_machine_page_charts_the_history_from_before_the_hub(
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "machine-history-desktop-light.png"), full_page=True)
         page.emulate_media(color_scheme="dark")
-        page.wait_for_function("matchMedia('(prefers-color-scheme: dark)').matches")
+        page.wait_for_function("() => matchMedia('(prefers-color-scheme: dark)').matches")
         page.screenshot(path=str(ARTIFACTS / "machine-history-desktop-dark.png"), full_page=True)
         page.set_viewport_size({"width": 390, "height": 844})
         # The chart follows the new width (its resize observer), however busy the machine is.
-        page.wait_for_function("document.documentElement.scrollWidth <= 390")
+        page.wait_for_function("() => document.documentElement.scrollWidth <= 390")
         page.screenshot(path=str(ARTIFACTS / "machine-history-phone-dark.png"), full_page=True)
     finally:
         context.close()
@@ -207,8 +212,7 @@ def test_a_late_answer_for_the_range_before_never_replaces_the_range_chosen(
 
     page = open_page(browser, viewport={"width": 1280, "height": 800}, locale="en-US")
     context, errors = page.context, page.errors
-    week = ("import('/static/machine-chart.js').then((m) => m.inspectMachineChart()[0])"
-            f".then((p) => p !== undefined && p.xs.length > 300 && p.x[0] <= {start})")
+    week = week_drawn(start)
     try:
         page.route(f"**/api/fleet/{NAME}/chart?span=24h", hold_first_day)
         page.goto(f"{url}/fleet/{NAME}")
@@ -218,12 +222,12 @@ def test_a_late_answer_for_the_range_before_never_replaces_the_range_chosen(
             page.wait_for_timeout(20)  # lets the route handler run; the condition is the hold itself
         assert len(held) == 1
         page.click('[data-span="7d"]')
-        page.wait_for_function(week)
+        wait_for_module(page, "/static/machine-chart.js", week)
         with page.expect_event("requestfinished", lambda r: "span=24h" in r.url):
             held[0].continue_()
         # The late answer's body read and handled by the page: two frames on from its arrival.
         page.evaluate("new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
-        assert page.evaluate(week) is True
+        assert page.evaluate(f"import('/static/machine-chart.js').then({week})") is True
         assert page.get_attribute('[data-span="7d"]', "aria-pressed") == "true"
     finally:
         context.close()

@@ -17,6 +17,7 @@ from app.hub.report import report_body
 from app.hub.store import HubStore
 from app.live.monitor import Monitor
 from tests.conftest import RunningServer, start_server
+from tests.pages import wait_for_module
 
 
 @pytest.fixture
@@ -68,8 +69,7 @@ def test_hovering_before_the_first_minute_reads_no_data(hub: tuple[str, str], br
         page.goto(f"{url}/fleet/rig-new")
         expect(page.locator("#status")).to_have_text("L1 · 700k tok/h")
         expect(page.locator("#events-empty")).to_have_text("none in its last report")
-        page.wait_for_function("import('/static/machine-chart.js').then((m) => m.inspectMachineChart()[0])"
-                               ".then((p) => p !== undefined)")
+        wait_for_module(page, "/static/machine-chart.js", "(m) => m.inspectMachineChart()[0] !== undefined")
         box = page.locator("#chart .u-over").first.bounding_box()
         assert box is not None
         page.mouse.move(box["x"] + 3, box["y"] + box["height"] / 2)  # 6 h ago, long before its first report

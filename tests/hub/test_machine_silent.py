@@ -13,6 +13,7 @@ from typing import Any
 from app.store import History, Observation, Sample, SourceKey
 from tests.conftest import RunningServer
 from tests.hub.test_machine_history import HOUR, NAME, RATE, agent_for, expect, hub
+from tests.pages import wait_for_module
 
 __all__ = ["hub"]  # the fixture, used by name
 
@@ -44,9 +45,8 @@ def test_the_machine_strip_shows_the_hour_its_log_was_silent(
     try:
         page.goto(f"{url}/fleet/{NAME}")
         expect()(page.locator("#status")).to_have_text("L1 · 720k tok/h")
-        page.wait_for_function(
-            "import('/static/machine-chart.js').then((m) => m.inspectMachineChart()[0])"
-            ".then((p) => p !== undefined && p.bands.includes('silent'))")
+        wait_for_module(page, "/static/machine-chart.js",
+                        "(m) => m.inspectMachineChart()[0]?.bands.includes('silent') === true")
         bands = page.evaluate("import('/static/machine-chart.js').then((m) => m.inspectMachineChart())")[0]["bands"]
         silent = bands.index("silent")
         assert bands.count("silent") == 1 and bands[silent - 1] == bands[silent + 1] == "training"

@@ -223,7 +223,7 @@ def test_a_miners_week_against_the_last_on_a_phone_and_a_desktop(tmp_path: Path,
         desktop = browsed(DESKTOP, color_scheme="dark")
         desktop.goto(f"http://127.0.0.1:{started.port}/")
         desktop.locator("#weeks > summary").click()
-        desktop.wait_for_function("new URLSearchParams(location.search).get('weeks') === 'last'")  # set as it opens
+        desktop.wait_for_function("() => new URLSearchParams(location.search).get('weeks') === 'last'")  # set as it opens
         assert parse_qs(urlparse(desktop.url).query) == {"weeks": ["last"]}
         dark = weeks_drawn(desktop)
         assert dark["colours"][0] == "#5eead4" and dark["width"] > PHONE["width"]

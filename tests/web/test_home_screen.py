@@ -128,7 +128,7 @@ def test_the_desktop_page_shows_a_code_a_phone_reads(browser: Any, lan_server: R
         page.goto(f"{lan_server.http_url}/#token={TOKEN}")
         qr = page.locator("#pairing-qr")
         qr.wait_for(state="visible")
-        page.wait_for_function("document.getElementById('pairing-qr').complete")
+        page.wait_for_function("() => document.getElementById('pairing-qr').complete")
         picture = Image.open(io.BytesIO(qr.screenshot()))
         assert read_qr(picture) == [f"http://{LAN_ADDRESS}:{lan_server.config.port}/#token={TOKEN}"]
         page.screenshot(path=str(Path(__file__).parents[2] / "test-artifacts" / f"pairing-{scheme}.png"))
@@ -150,7 +150,7 @@ def test_the_hub_only_page_shows_the_code_its_banner_points_to(
         page.goto(f"{running.http_url}/#token={TOKEN}")
         expect_title = page.locator("#pairing-title")
         expect_title.wait_for(state="visible")
-        page.wait_for_function("document.getElementById('pairing-qr').complete")
+        page.wait_for_function("() => document.getElementById('pairing-qr').complete")
         picture = Image.open(io.BytesIO(page.locator("#pairing-qr").screenshot()))
         assert read_qr(picture) == [f"http://{LAN_ADDRESS}:{running.config.port}/#token={TOKEN}"]
     finally:

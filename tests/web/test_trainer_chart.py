@@ -22,7 +22,7 @@ from app.live.monitor import Monitor
 from app.record.recorder import Recorder
 from app.serve.process import Dashboard
 from app.store import History
-from tests.pages import watched_page
+from tests.pages import wait_for_module, watched_page
 from tests.web.test_browser import ARTIFACTS, PHONE, as_users_log, expect
 from tests.web.test_chart import ChartServer, inspect
 
@@ -114,7 +114,7 @@ def test_the_whole_runs_loss_opens_first_with_every_step_and_every_evaluation(
     controls = page.locator("#loss-controls")
     expect()(controls).to_be_visible()
     page.locator("#log-y").check()
-    page.wait_for_function("import('/static/chart.js').then((m) => m.inspectChart()[0].logY)")
+    wait_for_module(page, "/static/chart.js", "(m) => m.inspectChart()[0]?.logY === true")
     page.locator("#log-y").uncheck()
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "trainer-desktop-light.png"), full_page=True)
@@ -176,7 +176,7 @@ def test_the_learning_rate_is_one_tick_away(llmc_server: ChartServer, desktop_pa
     assert len(inspect(page)) == 1
     assert plot["lrPoints"] is None
     page.locator("#show-lr").check()
-    page.wait_for_function("import('/static/chart.js').then((m) => m.inspectChart()[0].lrPoints > 0)")
+    wait_for_module(page, "/static/chart.js", "(m) => m.inspectChart()[0]?.lrPoints > 0")
     plot = inspect(page)[0]
     assert plot["lrPoints"] == LLMC_STEPS
     # Hover on step 100 reads its loss and its learning rate as printed.
@@ -353,7 +353,7 @@ def test_a_run_resumed_at_a_large_step_labels_its_step_axis_apart(tmp_path: Path
         page.goto(chart.url)
         expect()(page.locator("#details")).to_contain_text(
             "Warning: fp16 overflow at 6 of the last 10 steps, past the warm-up (loss scale 1048576 → 32768)")
-        page.wait_for_function("import('/static/chart.js').then((m) => m.inspectChart().length > 0)")
+        wait_for_module(page, "/static/chart.js", "(m) => m.inspectChart().length > 0")
         for plot in inspect(page):
             drawn = [tick for tick in plot["xTicks"] if tick]
             assert len(drawn) >= 2 and len(set(drawn)) == len(drawn), plot["xTicks"]
@@ -397,7 +397,7 @@ def test_loss_spikes_are_marked_on_the_chart_and_counted_in_the_details(tmp_path
             page.set_viewport_size(width)
             for scheme in ("light", "dark"):
                 page.emulate_media(color_scheme=scheme)
-                page.wait_for_function("import('/static/chart.js').then((m) => m.inspectChart()[0].events === 2)")
+                wait_for_module(page, "/static/chart.js", "(m) => m.inspectChart()[0]?.events === 2")
                 # The chart redraws at the new width on its resize: the page fits once it has (or the wait fails).
                 page.wait_for_function("(w) => document.documentElement.scrollWidth <= w", arg=width["width"])
                 page.screenshot(path=str(ARTIFACTS / f"trainer-spikes-{name}-{scheme}.png"), full_page=True)
