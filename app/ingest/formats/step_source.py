@@ -13,8 +13,9 @@ A log may print more than one series of numbered records, and only one of them i
   progress: a step that is not past the position the chosen series gave carries that step's figures, not a
   new position.
 
-The generic reader asks here, for every step record, which it is (``StepSource.role``); the series the run's
-position comes from is chosen once, in this one place.
+The generic reader asks here what a record is: :func:`evaluation_stage` and :func:`evaluation_position` for an
+evaluation under way, :func:`shares` for a score, and its :class:`StepSource` whether a record of another shape than the
+series that gives the run's position (the one series.py read by how it ticks) carries only figures.
 """
 
 from __future__ import annotations
