@@ -372,7 +372,7 @@ def test_modded_nanogpt_s_rate_from_its_train_time_holds_no_evaluation(tmp_path:
 
 
 def test_a_new_epoch_s_bar_after_its_validation_bar_holds_no_evaluation(tmp_path: Path) -> None:
-    """Composed tqdm bars as dmrgcn prints them (realpool9 ``generic-dmrgcn-issue1``): each epoch's training bar
+    """Composed tqdm bars as DMRGCN's training script prints them: each epoch's training bar
     closes at ``100/100 [00:50<00:00, 2.00it/s]`` and a validation bar ``Valid Epoch: N Loss: 0.5: 100% 20/20
     [00:04<00:00, 5.00it/s]`` follows. Each epoch's bar starts its clock again, after the validation: the undated
     bars sit 50 s apart by their own clocks, which leave the validations out, so the rate (4 epochs' 400 steps over
