@@ -128,6 +128,12 @@ def one_off_before(stage: Stage, seconds: float, covered: int) -> bool:
 PLACED_SLACK_SECONDS = 1e-3
 
 
+def placed_by_clock(t: float, before: float, seconds: float) -> bool:
+    """A line at ``t`` sits ``seconds`` after the line before it (at ``before``) to within :data:`PLACED_SLACK_SECONDS`:
+    placed by its printed clock's span alone, not dated."""
+    return abs(t - before - seconds) <= PLACED_SLACK_SECONDS
+
+
 def untimed_pause(stage: Stage, t: float, seconds: float | None, clock: bool, since: float | None = None) -> bool:
     """The step line after an evaluation sits at ``t`` only by the trainer's own clock (``clock``: its elapsed
     time on both lines, ``seconds`` its span; ``since``: the line before's time, else the stage's latest step's),
@@ -136,7 +142,7 @@ def untimed_pause(stage: Stage, t: float, seconds: float | None, clock: bool, si
     that runs on through a validation, Lightning's ``2014/2015 [08:13`` then ``2015/2015 [08:24``, holds it.)"""
     before = stage.step_time if since is None else since
     if (not clock or seconds is None or before is None or stage.clock_over_printed
-            or abs(t - before - seconds) > PLACED_SLACK_SECONDS):
+            or not placed_by_clock(t, before, seconds)):
         return False
     while stage.eval_times and stage.eval_times[-1] >= before - PLACED_SLACK_SECONDS:
         stage.eval_times.pop()  # (an undated evaluation sits at the step line before it: timed by nothing)
@@ -432,7 +438,7 @@ class StepProgress:
             after for first, after in lines if after < end and elapsed[after] is not None
             and (clock := elapsed[first] if first >= start else stage.latest.elapsed_seconds) is not None
             and (since := times[first - start] if first >= start else stage.step_time) is not None
-            and abs(times[after - start] - since - (elapsed[after] - clock)) <= PLACED_SLACK_SECONDS}
+            and placed_by_clock(times[after - start], since, elapsed[after] - clock)}
         self._apply_steps(run.steps_only(spans), 0, spanned(times, spans, start), clock_before=clock_before,
                           waits=waits)
         for first, after in lines:  # (each figure as _eval takes it: finite, a step that is the latest's)
