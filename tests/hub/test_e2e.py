@@ -95,6 +95,8 @@ def ready(process: subprocess.Popen[str], stderr_path: Path) -> Proc:
         return Proc(process, printed, stderr_path)
     process.kill()
     process.wait()
+    if process.stdout is not None:
+        process.stdout.close()  # left open, the pipe is a ResourceWarning in whichever test collects it next
     raise AssertionError(f"run.py did not start:\n{printed}\n{stderr_path.read_text()}")
 
 

@@ -242,8 +242,8 @@ def _serve(cwd: Path, *args: str) -> tuple[subprocess.Popen[str], int]:
         if m:
             threading.Thread(target=process.stdout.read, daemon=True).start()  # keep the pipe drained
             return process, int(m.group(1))
-    process.wait(10)
-    raise AssertionError(f"run.py printed no port; stderr: {process.stderr.read() if process.stderr else ''}")
+    _, stderr = process.communicate(timeout=10)  # reaps it and closes both pipes
+    raise AssertionError(f"run.py printed no port; stderr: {stderr}")
 
 
 def _imported_chart(port: int) -> dict:

@@ -417,6 +417,7 @@ def _start(args: list[str], env: dict[str, str]) -> tuple[subprocess.Popen[str],
         if "http://127.0.0.1:" in line:
             return process, int(line.split("http://127.0.0.1:")[1].split("/")[0])
     process.kill()
+    process.communicate()  # reaps it and closes the pipe
     raise AssertionError("no URL printed")
 
 
