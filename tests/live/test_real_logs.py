@@ -1194,6 +1194,11 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "epoch 4 · 134 in the epoch · 15k steps/h", "training",
      {"step": 134, "total_steps": None, "loss": None, "step_seconds": 0.219, "data": epoch(4.0),
       "figures": {"loss/G_GAN": 0.732, "loss/G_L1": 42.349, "loss/D_real": 0.337, "loss/D_fake": 0.431}}),
+    # mmcv's ``.log.json``: ``"time"`` beside ``"data_time"`` is the iteration's time in seconds, as its text line's ``time:``
+    ("generic-mmdet-dfft-issue4-log-json-records-iter-50-100-time-beside-data-time.log", T0, T0, "step 100 · …",
+     "measuring", {"step": 100, "loss": 1.80794, "lr": 2e-05, "step_seconds": 0.61618, "data": epoch(1.0)}),
+    ("generic-mmseg-issue2899-log-json-train-records-iter-15950-16050-time-beside-data-time.log", T0, T0, "step 16050 · …",
+     "measuring", {"step": 16050, "loss": 3.33729, "lr": 5e-05, "step_seconds": 3.04121, "data": epoch(6.0)}),
 ]  # fmt: skip
 
 
@@ -1574,6 +1579,9 @@ GENERIC_READ = {
     # (no loss: the losses are parts, none the model's one loss)
     "generic-pix2pix-nvs-open4d-log-epochs-1-to-4-iters-reset-each-epoch-gan-losses-no-loss-word.log": "step, epoch, step time",
     "generic-wekws-issue214-train-batch-78-slash-0-to-150-epoch-then-batch-not-a-fraction-acc-zero.log": "step, epoch, loss",
+    "generic-mmdet-dfft-issue4-log-json-records-iter-50-100-time-beside-data-time.log": "step, epoch, loss, lr, step time",
+    "generic-mmseg-issue2899-log-json-train-records-iter-15950-16050-time-beside-data-time.log":
+        "step, epoch, loss, lr, step time",
 }  # fmt: skip
 
 
