@@ -1199,6 +1199,14 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "measuring", {"step": 100, "loss": 1.80794, "lr": 2e-05, "step_seconds": 0.61618, "data": epoch(1.0)}),
     ("generic-mmseg-issue2899-log-json-train-records-iter-15950-16050-time-beside-data-time.log", T0, T0, "step 16050 · …",
      "measuring", {"step": 16050, "loss": 3.33729, "lr": 5e-05, "step_seconds": 3.04121, "data": epoch(6.0)}),
+    # torch-rnn: ``Epoch 43.28 / 50`` is the run's share of its epochs, ``i = 823000 / 973300`` its iteration and total
+    ("generic-torch-rnn-issue229-fractional-epoch-43-28-of-50-beside-iteration-823000-of-973300.log", T0, T0,
+     "step 823000/973300 · no timing", "measuring", {"step": 823000, "total_steps": 973300, "loss": 4.496970,
+                                                     "data": epoch(43.28)}),
+    # char-rnn: ``8/9500 (epoch 0.042)``; its setup line's ``val: 10, test: 0`` count batches, no evaluation's losses
+    ("generic-char-rnn-issue215-step-of-9500-fractional-epoch-in-parentheses-time-per-batch.log", T0, T0,
+     "step 8/9500 · …", "measuring", {"step": 8, "total_steps": 9500, "loss": 3.53769521, "step_seconds": 0.1686,
+                                      "grad_norm": None, "eval": None, "data": epoch(0.042)}),
 ]  # fmt: skip
 
 
@@ -1582,6 +1590,9 @@ GENERIC_READ = {
     "generic-mmdet-dfft-issue4-log-json-records-iter-50-100-time-beside-data-time.log": "step, epoch, loss, lr, step time",
     "generic-mmseg-issue2899-log-json-train-records-iter-15950-16050-time-beside-data-time.log":
         "step, epoch, loss, lr, step time",
+    "generic-torch-rnn-issue229-fractional-epoch-43-28-of-50-beside-iteration-823000-of-973300.log": "step, total, epoch, loss",
+    "generic-char-rnn-issue215-step-of-9500-fractional-epoch-in-parentheses-time-per-batch.log":
+        "step, total, epoch, loss, step time",
 }  # fmt: skip
 
 

@@ -228,6 +228,10 @@ _EVAL_SHAPE = re.compile(r"(?i)step \d{1,12}: train loss ")
 _DAY_CLOCKS = re.compile(r"@ (\d{1,3}) (\d\d:\d\d:\d\d(?:\.\d+)?), mean (\d{1,3}) (\d\d:\d\d:\d\d(?:\.\d+)?)\b")
 # A record that starts with its epoch (``Epoch 005 loss …``, ``[Epoch 3] loss=…``).
 _EPOCH_LEADS = re.compile(r"(?i)^[^\w|]{0,8}(?:train(?:ing)?\s+)?epoch\b")  # (``Training Epoch:[844/1500] loss=…``)
+# An epoch printed with its fraction (torch-rnn's ``Epoch 1.00 / 50, i = 1 / 47800``): the run's share of its epochs at a
+# step, never a record an epoch, even where the fraction is .00.
+_FRACTION_OF_EPOCHS = re.compile(r"(?i)\bepoch\b\W{0,3}\d{1,6}\.\d{1,6}\s?(?:/|of)\s?\d")
+_FRACTIONAL_EPOCH = re.compile(r"(?i)^[^\w|]{0,8}(?:train(?:ing)?\s+)?epoch\W{0,3}\d{1,6}\.\d")
 # ``Training Epoch0:`` (llama-recipes' old bar): an epoch glued to its name.
 # A trainer's own words that its loss went NaN (TensorFlow's NanTensorHook, NanLossDuringTrainingError's message).
 # Training said to go on, the line's whole message (after a logger's `` - ``): ``Training...``, ``TRAIN``, ``Start training``
@@ -924,7 +928,7 @@ class GenericParser(StepLines[_Line]):
         if other is not None:
             return Kind.FULL, other
         unknown: list[tuple[str, str | None, str, str | None]] = []
-        readings = _in_epoch(batch_unplaced(pairs(s, unknown), s))
+        readings = _in_epoch(batch_unplaced(pairs(s, unknown), s), s)
         if not readings and unknown and "eward" in s:
             episode = _episode(unknown)
             if episode is not None:
@@ -1040,7 +1044,7 @@ class GenericParser(StepLines[_Line]):
             # epochs; the epoch that leads the record is its position (a log of step lines keeps
             # its steps: an epoch's summary there is no step).
             epoch = _first(readings, Field.EPOCH)
-            if epoch is not None and epoch.value.is_integer() and _EPOCH_LEADS.match(s):
+            if epoch is not None and epoch.value.is_integer() and _EPOCH_LEADS.match(s) and not _FRACTIONAL_EPOCH.match(s):
                 readings.append(Reading(Field.STEP, "epoch", epoch.value, epoch.total))
         if ("Iter(" in s[:40] and _ITER_BASED.search(s[:40])) or ("iter: " in s and _D2_ITER.search(s)) or (
                 "data_time: " in s and _position(readings) is not None):
@@ -2354,17 +2358,20 @@ _EPOCH_KEYS = ("epoch", "Epoch", "train/epoch", "train_epoch")
 _EPOCH_SUMMARY = re.compile(r"(?i)\b(?:train(?:ing)? summary|epoch summary|end of epoch|epoch \d+ (?:complete|completed|finished|done)\b)")
 
 
-def _in_epoch(readings: list[Reading]) -> list[Reading]:
+def _in_epoch(readings: list[Reading], text: str = "") -> list[Reading]:
     """A ``batch`` counted beside its epoch (``epoch: 3 | batch: 120/500``) is the position in that
     epoch: its total, when printed, is the epoch's batches, not the run's steps."""
     if not any(r.field is Field.EPOCH for r in readings):
         return readings
     # A step or iteration counted to a total after the run's epochs counted to theirs (PyTorch's tutorials:
-    # ``Epoch [1/5], Step [100/600], Loss: 0.2217``, ``total_step = len(train_loader)``) counts its epoch's batches too.
+    # ``Epoch [1/5], Step [100/600], Loss: 0.2217``, ``total_step = len(train_loader)``) counts its epoch's batches too;
+    # after an epoch printed with its fraction (torch-rnn's ``Epoch 1.06 / 50, i = 60 / 47800``) the place in the epoch
+    # is that fraction, and the count is the run's.
     epochs_first = False
+    fraction = "poch" in text and _FRACTION_OF_EPOCHS.search(text) is not None
     found: list[Reading] = []
     for r in readings:
-        if r.field is Field.EPOCH and r.total is not None:
+        if r.field is Field.EPOCH and r.total is not None and not fraction:
             epochs_first = True
         in_epoch = r.field is Field.STEP and (r.name == "batch" or (
             epochs_first and r.total is not None and r.name in ("step", "iter", "iteration")))

@@ -217,6 +217,8 @@ VALUE_UNIT = re.compile(
     r"|(?:ms|msecs?|milliseconds?|s|secs?|seconds?)(?:/| per )(?:step|it|iter|iteration|batch))(?![\w/])",
     re.IGNORECASE,
 )
+# Names of an evaluation's stage alone, read as its loss (litgpt's ``loss train: 2.846, val: 2.861``).
+_STAGE_ALONE = frozenset({"val"})
 # Names that are a unit of time and nothing more: the step's time in that unit.
 _SECONDS_NAMES = frozenset({"seconds", "secs"})
 # Names that say "time" and nothing more: with a clock value that is the wall clock, not a
@@ -315,6 +317,10 @@ def read_pair(key: str, paren: str | None, value: str, total: str | None, unit: 
         field, matched = lookup(words[0])
         unit = unit or _UNIT_WORDS[words[1]]
     if field is None:
+        return None
+    if matched in _STAGE_ALONE and value.isdigit():
+        # ``Number of data batches in train: 190, val: 10, test: 0`` (char-rnn): a stage named alone with a whole
+        # number counts that stage's data; its loss so named prints a fraction (litgpt's ``val: 2.861``)
         return None
     if paren is not None and paren.strip().lower() == "data" and name in _BARE_TIMES and not unit:
         # BasicSR's ``time (data): 0.365 (0.002)``: the iteration's time and its loader's share, in seconds

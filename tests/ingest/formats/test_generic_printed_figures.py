@@ -31,3 +31,36 @@ def test_mmcv_s_json_time_beside_data_time_is_the_iteration_s_seconds(record: st
     got = steps([record])
     assert len(got) == 1
     assert got[0].step_seconds == seconds
+
+
+# --- an epoch printed with its fraction beside the run's iteration --------------------------------------------------
+
+def test_a_fractional_epoch_beside_an_iteration_count_is_the_run_s_share_of_its_epochs() -> None:
+    # torch-rnn's train.lua: 956 iterations an epoch, 50 epochs (47800); its first lines print ``1.00``
+    got = steps(["Epoch 1.00 / 50, i = 1 / 47800, loss = 4.163415",
+                 "Epoch 1.00 / 50, i = 2 / 47800, loss = 4.054132",
+                 "Epoch 1.06 / 50, i = 60 / 47800, loss = 2.941200",
+                 "Epoch 1.12 / 50, i = 118 / 47800, loss = 2.511822"])
+    assert [(s.step, s.total_steps, s.epoch, s.epoch_total) for s in got] == [
+        (1, 47800, 1.0, 50), (2, 47800, 1.0, 50), (60, 47800, 1.06, 50), (118, 47800, 1.12, 50)]
+    assert all(s.ends_at_total for s in got)  # the run's iterations, no epoch's batches
+
+
+def test_a_whole_epoch_beside_a_step_count_still_counts_that_epoch_s_batches() -> None:
+    # PyTorch's tutorials: ``Epoch [1/5], Step [100/600]``: 600 batches an epoch
+    got = steps(["Epoch [1/5], Step [100/600], Loss: 0.2217", "Epoch [1/5], Step [200/600], Loss: 0.1917"])
+    assert [(s.step, s.total_steps, s.epoch, s.ends_at_total) for s in got] == [
+        (100, 600, 1.0, False), (200, 600, 1.0, False)]
+
+
+@pytest.mark.parametrize(("line", "read"), [
+    # char-rnn's setup line: batches of each split, no evaluation
+    ("data load done. Number of data batches in train: 190, val: 10, test: 0", []),
+    # litgpt's: the validation loss named by its stage alone, printed with its fraction
+    ("iter 600: loss train: 2.846, val: 2.861 | iter time: 12.31 ms", [("val_loss", 2.861)]),
+])  # fmt: skip
+def test_a_stage_named_alone_is_its_loss_only_as_a_fraction(line: str, read: list[tuple[str, float]]) -> None:
+    from app.stats.events import EvalResult
+
+    got = [(e.name, e.value) for e in GenericParser().feed([line]) if isinstance(e, EvalResult)]
+    assert got == read
