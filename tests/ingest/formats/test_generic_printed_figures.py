@@ -19,8 +19,8 @@ def steps(lines: list[str]) -> list[TrainStep]:
 
 @pytest.mark.parametrize(("record", "seconds"), [
     # mmdetection's record: the iteration took 1.43558 s, 0.05129 of them loading
-    ('{"mode": "train", "epoch": 1, "iter": 50, "lr": 0.00198, "memory": 3729, "data_time": 0.05129, "loss": 1.63, '
-     '"time": 1.43558}', 1.43558),
+    (('{"mode": "train", "epoch": 1, "iter": 50, "lr": 0.00198, "memory": 3729, "data_time": 0.05129, "loss": 1.63, '
+      '"time": 1.43558}'), 1.43558),
     # the key order mmdetection v1 wrote (``time`` before ``data_time``)
     ('{"mode": "train", "epoch": 1, "iter": 100, "lr": 0.00014, "time": 0.3997, "data_time": 0.01581, "loss": 5412.9}',
      0.3997),
