@@ -1207,6 +1207,10 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-char-rnn-issue215-step-of-9500-fractional-epoch-in-parentheses-time-per-batch.log", T0, T0,
      "step 8/9500 · …", "measuring", {"step": 8, "total_steps": 9500, "loss": 3.53769521, "step_seconds": 0.1686,
                                       "grad_norm": None, "eval": None, "data": epoch(0.042)}),
+    # trlx: a bar described by a bracketed list of its losses, full at 128/128, then wandb's shutdown: the run is over
+    ("generic-open-assistant-issue2140-trlx-bar-described-by-bracketed-losses-128-of-128-then-wandb-shutdown.log", T0, T0,
+     "done · step 128/128", "done", {"step": 128, "total_steps": 128, "loss": 1.15, "step_seconds": 4.87,
+                                    "finished": True}),
 ]  # fmt: skip
 
 
@@ -1593,6 +1597,8 @@ GENERIC_READ = {
     "generic-torch-rnn-issue229-fractional-epoch-43-28-of-50-beside-iteration-823000-of-973300.log": "step, total, epoch, loss",
     "generic-char-rnn-issue215-step-of-9500-fractional-epoch-in-parentheses-time-per-batch.log":
         "step, total, epoch, loss, step time",
+    "generic-open-assistant-issue2140-trlx-bar-described-by-bracketed-losses-128-of-128-then-wandb-shutdown.log":
+        "step, total, loss, step time, elapsed, ETA",
 }  # fmt: skip
 
 

@@ -169,7 +169,7 @@ ALIASES: dict[str, Field] = {
 LOSS_RANK = {"lm loss": 3, "reduced train loss": 3, "loss": 1, "ce": 0, "mse": 0, "cost": 0}
 # Words before a name that keep its meaning (``training step``, ``Train loss``, ``train/lr``).
 NEUTRAL_WORDS = frozenset({"train", "training", "trainer", "global", "optimizer", "current", "reduced", "lm", "mean",
-                           "average", "avg", "avr"})  # (kohya's ``avr_loss``: its running average, the loss it shows)
+                           "average", "avg", "avr", "losses"})  # (kohya's ``avr_loss``: its running average, the loss it shows)
 # Durations are matched whole: ``epoch time``, ``train_time`` (a running clock), ``Val took``
 # are other times than a step's.
 _WHOLE_NAMES_ONLY = frozenset({Field.STEP_TIME, Field.ELAPSED, Field.ETA, Field.TOTAL})
