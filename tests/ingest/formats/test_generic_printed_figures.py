@@ -70,8 +70,8 @@ def test_a_stage_named_alone_is_its_loss_only_as_a_fraction(line: str, read: lis
 
 def test_a_bar_described_by_its_namespaced_losses_is_a_step_with_the_total_loss() -> None:
     # trlx's PPO bar: ``losses/`` is its logger's namespace, ``total_loss`` the sum it optimises (64/128 in 60 s, 1.05 it/s)
-    got = steps(["[losses/total_loss: 1.15 | losses/policy_loss: 0.12 | losses/value_loss: 1.03]:  50%|█████     "
-                 "| 64/128 [01:00<01:00,  1.05it/s]"])
+    got = steps([("[losses/total_loss: 1.15 | losses/policy_loss: 0.12 | losses/value_loss: 1.03]:  50%|█████     "
+                  "| 64/128 [01:00<01:00,  1.05it/s]")])
     assert [(s.step, s.total_steps, s.loss) for s in got] == [(64, 128, 1.15)]
     assert got[0].step_seconds == pytest.approx(1 / 1.05)
 
