@@ -1211,6 +1211,11 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-open-assistant-issue2140-trlx-bar-described-by-bracketed-losses-128-of-128-then-wandb-shutdown.log", T0, T0,
      "done · step 128/128", "done", {"step": 128, "total_steps": 128, "loss": 1.15, "step_seconds": 4.87,
                                     "finished": True}),
+    # one dated record an epoch, the log as it stands after its first: no sentence, the run's epoch (never "step 1")
+    ("generic-staeformer-issue2-dated-epoch-line-train-val-loss-first-epoch-only.log", T0, "end", "epoch 1 · …", "measuring",
+     {"step": 1, "loss": 26.94686, "eval": {"val_loss": {"value": 20.151, "step": 1}}, "data": epoch(1.0)}),
+    ("generic-mst-issue7-dated-epoch-complete-avg-loss-then-testing-psnr-first-epoch-only.log", T0, "end",
+     "epoch 191 · …", "measuring", {"step": 191, "loss": 0.014257, "step_seconds": None, "data": epoch(191.0)}),
 ]  # fmt: skip
 
 
@@ -1599,6 +1604,8 @@ GENERIC_READ = {
         "step, total, epoch, loss, step time",
     "generic-open-assistant-issue2140-trlx-bar-described-by-bracketed-losses-128-of-128-then-wandb-shutdown.log":
         "step, total, loss, step time, elapsed, ETA",
+    "generic-staeformer-issue2-dated-epoch-line-train-val-loss-first-epoch-only.log": "step, epoch, loss, eval",
+    "generic-mst-issue7-dated-epoch-complete-avg-loss-then-testing-psnr-first-epoch-only.log": "step, epoch, loss",
 }  # fmt: skip
 
 

@@ -87,3 +87,28 @@ def test_a_losses_namespace_keeps_the_name_it_holds(name: str, field: str | None
 
     found, _ = lookup(normalise(name))
     assert (found.value if found is not None else None) == field
+
+
+# --- a dated line an epoch, alone -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("lines", [
+    # a live log after its first epoch: one dated record
+    ["2023-05-01 12:00:00 Epoch 1 complete [80%]    Loss: 0.431"],
+    ["2023-05-01 12:00:00,123 INFO Epoch 3/10 done, loss=0.52"],
+])  # fmt: skip
+def test_one_dated_record_is_a_run_s_log(lines: list[str]) -> None:
+    from app.ingest.formats import detect
+
+    assert detect(lines) == "generic"
+
+
+@pytest.mark.parametrize("lines", [
+    # the same words undated: one line could be a sentence that says "epoch" and "loss"
+    ["Epoch 1 complete [80%]    Loss: 0.431"],
+    # a dated line that names no training figure
+    ["2023-05-01 12:00:00 Epoch 1 complete"],
+])  # fmt: skip
+def test_one_undated_or_figureless_line_is_not(lines: list[str]) -> None:
+    from app.ingest.formats import detect
+
+    assert detect(lines) is None
