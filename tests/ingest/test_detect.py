@@ -543,6 +543,9 @@ REAL_FORMATS = {
     # one dated record an epoch: no sentence
     "generic-staeformer-issue2-dated-epoch-line-train-val-loss-first-epoch-only.log": "generic",
     "generic-mst-issue7-dated-epoch-complete-avg-loss-then-testing-psnr-first-epoch-only.log": "generic",
+    # tf.keras's fit counting samples (``44us/sample``)
+    "generic-keras-hayatochigi-kaggle-readme-tf21-fit-samples-us-per-sample-epochs-1-3-then-48-50.log": "generic",
+    "generic-keras-handson-ml2-issue277-old-log-train-on-55000-samples-44us-per-sample.log": "generic",
 }
 
 

@@ -1216,6 +1216,14 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": 1, "loss": 26.94686, "eval": {"val_loss": {"value": 20.151, "step": 1}}, "data": epoch(1.0)}),
     ("generic-mst-issue7-dated-epoch-complete-avg-loss-then-testing-psnr-first-epoch-only.log", T0, "end",
      "epoch 191 · …", "measuring", {"step": 191, "loss": 0.014257, "step_seconds": None, "data": epoch(191.0)}),
+    # tf.keras's fit on arrays counts samples: ``38s 1ms/sample`` in whole ms is the epoch's 38 s over its 37800 samples
+    ("generic-keras-hayatochigi-kaggle-readme-tf21-fit-samples-us-per-sample-epochs-1-3-then-48-50.log", T0, T0,
+     "epoch 50/50 · 37800/37800 in the epoch · finishing", "measuring",
+     {"step": 37800, "total_steps": 37800, "loss": 3.0079e-04, "step_seconds": 38 / 37800}),
+    ("generic-keras-handson-ml2-issue277-old-log-train-on-55000-samples-44us-per-sample.log", T0, T0,
+     "epoch 1/30 · 55000/55000 in the epoch · …", "measuring",
+     {"step": 55000, "loss": 0.7226, "step_seconds": 44e-6, "eval": {"val_loss": {"value": 0.5073, "step": None},
+                                                                 "val_accuracy": {"value": 0.832, "step": None}}}),
 ]  # fmt: skip
 
 
@@ -1606,6 +1614,9 @@ GENERIC_READ = {
         "step, total, loss, step time, elapsed, ETA",
     "generic-staeformer-issue2-dated-epoch-line-train-val-loss-first-epoch-only.log": "step, epoch, loss, eval",
     "generic-mst-issue7-dated-epoch-complete-avg-loss-then-testing-psnr-first-epoch-only.log": "step, epoch, loss",
+    "generic-keras-hayatochigi-kaggle-readme-tf21-fit-samples-us-per-sample-epochs-1-3-then-48-50.log":
+        "step, total, epoch, loss, step time",
+    "generic-keras-handson-ml2-issue277-old-log-train-on-55000-samples-44us-per-sample.log": "step, epoch, loss, step time, eval",
 }  # fmt: skip
 
 

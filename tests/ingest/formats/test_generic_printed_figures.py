@@ -112,3 +112,22 @@ def test_one_undated_or_figureless_line_is_not(lines: list[str]) -> None:
     from app.ingest.formats import detect
 
     assert detect(lines) is None
+
+
+# --- Keras's time a sample ------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("line", "seconds"), [
+    # three figures printed: the sample's own time as printed
+    ("60000/60000 [==============================] - 43s 721us/sample - loss: 0.2632 - accuracy: 0.9195", 721e-6),
+    ("1000/1000 [==============================] - 1s 631us/sample - loss: 1.3699", 631e-6),
+    # one whole millisecond says 1 for 39 s over 37800 samples (1.03 ms): the epoch's time over its samples
+    ("37800/37800 [==============================] - 39s 1ms/sample - loss: 0.1540 - accuracy: 0.9514", 39 / 37800),
+    # a whole-ms step time is left as printed (its rounding is the step's, as before)
+    ("469/469 [==============================] - 43s 91ms/step - loss: 0.2632", 0.091),
+])  # fmt: skip
+def test_keras_s_time_a_sample_is_the_bar_s_unit_time(line: str, seconds: float) -> None:
+    from app.ingest.formats.keras_bars import keras_line
+
+    read = keras_line(line)
+    assert read is not None
+    assert read.step_seconds == pytest.approx(seconds)
