@@ -546,6 +546,7 @@ REAL_FORMATS = {
     # tf.keras's fit counting samples (``44us/sample``)
     "generic-keras-hayatochigi-kaggle-readme-tf21-fit-samples-us-per-sample-epochs-1-3-then-48-50.log": "generic",
     "generic-keras-handson-ml2-issue277-old-log-train-on-55000-samples-44us-per-sample.log": "generic",
+    "generic-tf-object-detection-armaanpriyadarshan-issue6-model-lib-v2-per-step-time-steps-100-to-800.log": "generic",
 }
 
 

@@ -1224,6 +1224,10 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "epoch 1/30 · 55000/55000 in the epoch · …", "measuring",
      {"step": 55000, "loss": 0.7226, "step_seconds": 44e-6, "eval": {"val_loss": {"value": 0.5073, "step": None},
                                                                  "val_accuracy": {"value": 0.832, "step": None}}}),
+    # TF2 Object Detection API: its own ``per-step time 0.748s``; the rate by the glog dates (568.187 s over 700 steps)
+    ("generic-tf-object-detection-armaanpriyadarshan-issue6-model-lib-v2-per-step-time-steps-100-to-800.log", T0, "end",
+     "step 800 · 4.4k steps/h", "training", {"step": 800, "total_steps": None, "loss": 2.155, "step_seconds": 0.748,
+                                            "steps_per_hour": 700 * 3600 / 568.187369}),
 ]  # fmt: skip
 
 
@@ -1617,6 +1621,8 @@ GENERIC_READ = {
     "generic-keras-hayatochigi-kaggle-readme-tf21-fit-samples-us-per-sample-epochs-1-3-then-48-50.log":
         "step, total, epoch, loss, step time",
     "generic-keras-handson-ml2-issue277-old-log-train-on-55000-samples-44us-per-sample.log": "step, epoch, loss, step time, eval",
+    "generic-tf-object-detection-armaanpriyadarshan-issue6-model-lib-v2-per-step-time-steps-100-to-800.log":
+        "step, loss, step time",
 }  # fmt: skip
 
 

@@ -116,6 +116,8 @@ ALIASES: dict[str, Field] = {
     "step time": Field.STEP_TIME,
     "batch time": Field.STEP_TIME,
     "time per step": Field.STEP_TIME,
+    "per step time": Field.STEP_TIME,  # TensorFlow's Object Detection API (TF2): ``Step 100 per-step time 0.813s loss=1.396``
+    "time step": Field.STEP_TIME,  # ``time/step 0.45s`` (a unit required: RL's ``time_step`` is a count)
     "iteration time": Field.STEP_TIME,  # rsl_rl's
     "time per iteration": Field.STEP_TIME,
     "elapsed time per iteration": Field.STEP_TIME,  # Megatron: ``(ms)`` or ``(s)``

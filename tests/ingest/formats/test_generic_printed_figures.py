@@ -131,3 +131,17 @@ def test_keras_s_time_a_sample_is_the_bar_s_unit_time(line: str, seconds: float)
     read = keras_line(line)
     assert read is not None
     assert read.step_seconds == pytest.approx(seconds)
+
+
+# --- a step's time under a qualified name ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("line", "seconds"), [
+    ("INFO:tensorflow:Step 100 per-step time 0.813s loss=1.396", 0.813),  # TF2 Object Detection API
+    ("Epoch 1 Step 100 loss 2.3 time/step 0.45s", 0.45),
+    # with no unit a time is no duration (RL's ``time_step`` counts)
+    ("Epoch 1 Step 100 loss 2.3 time_step: 1000", None),
+])  # fmt: skip
+def test_a_qualified_step_time_name_is_the_step_s_time(line: str, seconds: float | None) -> None:
+    got = steps([line])
+    assert len(got) == 1
+    assert got[0].step_seconds == seconds
