@@ -547,6 +547,7 @@ REAL_FORMATS = {
     "generic-keras-hayatochigi-kaggle-readme-tf21-fit-samples-us-per-sample-epochs-1-3-then-48-50.log": "generic",
     "generic-keras-handson-ml2-issue277-old-log-train-on-55000-samples-44us-per-sample.log": "generic",
     "generic-tf-object-detection-armaanpriyadarshan-issue6-model-lib-v2-per-step-time-steps-100-to-800.log": "generic",
+    "generic-dcgan-torch-issue9-lua-epoch-2-batches-45-to-58-of-237-time-datatime-err-g-err-d.log": "generic",
 }
 
 

@@ -1228,6 +1228,11 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-tf-object-detection-armaanpriyadarshan-issue6-model-lib-v2-per-step-time-steps-100-to-800.log", T0, "end",
      "step 800 · 4.4k steps/h", "training", {"step": 800, "total_steps": None, "loss": 2.155, "step_seconds": 0.748,
                                             "steps_per_hour": 700 * 3600 / 568.187369}),
+    # dcgan.torch: ``Epoch: [2][ 58 / 237]`` the epoch's batches; Err_G/Err_D each network's loss; Time beside DataTime
+    ("generic-dcgan-torch-issue9-lua-epoch-2-batches-45-to-58-of-237-time-datatime-err-g-err-d.log", T0, T0,
+     "epoch 2 · 58/237 in the epoch · …", "measuring",
+     {"step": 58, "total_steps": 237, "loss": None, "step_seconds": 0.128, "data": epoch(2.0),
+      "figures": {"loss/Err_G": 1.9118, "loss/Err_D": 0.3386}}),
 ]  # fmt: skip
 
 
@@ -1623,6 +1628,8 @@ GENERIC_READ = {
     "generic-keras-handson-ml2-issue277-old-log-train-on-55000-samples-44us-per-sample.log": "step, epoch, loss, step time, eval",
     "generic-tf-object-detection-armaanpriyadarshan-issue6-model-lib-v2-per-step-time-steps-100-to-800.log":
         "step, loss, step time",
+    "generic-dcgan-torch-issue9-lua-epoch-2-batches-45-to-58-of-237-time-datatime-err-g-err-d.log":
+        "step, total, epoch, step time",
 }  # fmt: skip
 
 

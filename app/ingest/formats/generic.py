@@ -219,7 +219,7 @@ _EVAL_STAGE = re.compile(r"(?i)[,|]\s*(?:" + "|".join(sorted(EVAL_WORDS)) + r"):
 # Their ``time: 0.798`` (``data_time:`` is the loader's share of it).
 _ITER_BASED = re.compile(r"\bIter\(\w{1,10}\)\s*\[")  # mmengine's iteration-based loop
 _D2_ITER = re.compile(r"\beta: [\d:]{4,12}\s+iter: \d")  # detectron2's ``eta: 0:14:36  iter: 19 … time: 0.4385``
-_ITERATION_TIME = re.compile(rf"(?<![\w])time:\s+({NUM})(?=[,\s]|$)")
+_ITERATION_TIME = re.compile(rf"(?<![\w])[Tt]ime:\s+({NUM})(?=[,\s]|$)")
 # A nanoGPT-like evaluation line's clocks with a day count (storch's port: ``… @ 00 00:08:11.065,
 # mean 00 00:00:00.122``): the run's time so far, and the mean time of a step.
 # nanoGPT's evaluation line, whose losses are the step's it names (a step line that repeats the
@@ -1047,9 +1047,10 @@ class GenericParser(StepLines[_Line]):
             if epoch is not None and epoch.value.is_integer() and _EPOCH_LEADS.match(s) and not _FRACTIONAL_EPOCH.match(s):
                 readings.append(Reading(Field.STEP, "epoch", epoch.value, epoch.total))
         if ("Iter(" in s[:40] and _ITER_BASED.search(s[:40])) or ("iter: " in s and _D2_ITER.search(s)) or (
-                "data_time: " in s and _position(readings) is not None):
+                ("data_time: " in s or "DataTime: " in s) and _position(readings) is not None):
             # (a bare ``time:`` beside the loader's ``data_time:`` is the iteration's, in seconds: detectron2's and
-            # mmcv's loggers, whatever their ``eta`` looks like (``eta: 2 days, 12:32:45``))
+            # mmcv's loggers, whatever their ``eta`` looks like (``eta: 2 days, 12:32:45``); dcgan.torch's ``Time: 0.127
+            # DataTime: 0.000``, its torch.Timer's real seconds)
             _iteration_time(s, readings)
         if not any(r.field is Field.STEP_TIME for r in readings):
             bare = _BARE_DURATION.search(s)
@@ -1962,6 +1963,9 @@ def _decide(line: _Line) -> _Line:
         line.what = "eval"  # ``step 500: train loss 5.73, val loss 5.95``: an evaluation's figures
         return line
     if has_step and any(r.field in _FIGURES for r in readings):
+        if not line.parts and not any(r.field in (Field.LOSS, Field.EVAL_LOSS) for r in readings):
+            # (a GAN's losses beside the step's time: dcgan.torch's ``Time: 0.127  DataTime: 0.000  Err_G: … Err_D: …``)
+            line.parts = _part_losses(line.text) if _position(readings) is not None else ()
         return line
     position = _position(readings)
     losses = _part_losses(line.text) if position is not None else ()
@@ -2347,7 +2351,9 @@ _EPOCH_BATCH_PAIRS = re.compile(r"\[\s*(\d{1,6})\s*/\s*(\d{1,6})\s*\]\s?\[\s*(\d
 _DESCRIBED_PROGRESS = re.compile(r"\[\s*(\d{1,12})\s*/\s*(\d{1,12})\s*\(\s*\d{1,3}%\)\]")
 _COUNT_THEN_POSITION = re.compile(r"(\d{1,6}):\s{1,4}\[\s*(\d{1,12})\s*/\s*(\d{1,12})\s*\]\s*(?=[A-Za-z])")
 # A loss named for its part, its name before or after the word (``D1 Loss``, ``Discriminator Loss``, ``Loss_D``)
-_PART_LOSS = re.compile(rf"(?i)(?<![\w/])((?:[A-Za-z]\w{{0,15}}[ _])?loss(?:[ _][A-Za-z]\w{{0,15}})?)\s?[:=]\s?({NUM})")
+# (dcgan.torch's ``Err_G: 2.5104  Err_D: 1.0969``: each network's criterion, named ``err`` and the network's letter)
+_PART_LOSS = re.compile(
+    rf"(?i)(?<![\w/])((?:[A-Za-z]\w{{0,15}}[ _])?loss(?:[ _][A-Za-z]\w{{0,15}})?|err[ _]?[A-Za-z]\d?)\s?[:=]\s?({NUM})")
 _BRACKET_PAIR = re.compile(r"\[\s*(\d{1,6}),\s*(\d{1,9})\]\s+(?=[A-Za-z][\w ]{0,30}:\s?-?\d)")
 _BRACKET_STEP = re.compile(r"\[(\d{1,12})\]\s+(?=[A-Za-z_][\w/.-]{0,60}\s?[=:]\s?-?\d)")
 # The data splits a table of figures names in its first column (Ludwig: ``train``, ``vali``, ``test``).

@@ -145,3 +145,23 @@ def test_a_qualified_step_time_name_is_the_step_s_time(line: str, seconds: float
     got = steps([line])
     assert len(got) == 1
     assert got[0].step_seconds == seconds
+
+
+# --- a GAN's criteria named err and the network's letter, beside its time ---------------------------------------------
+
+def test_dcgan_torch_s_record_is_a_step_of_two_network_losses_and_its_time() -> None:
+    # dcgan.torch's main.lua: 237 batches an epoch; Time is its torch.Timer's seconds, DataTime the loader's share
+    got = steps(["Epoch: [2][      57 /      237]\t Time: 0.126  DataTime: 0.000    Err_G: 2.1104  Err_D: 0.3253\t",
+                 "Epoch: [2][      58 /      237]\t Time: 0.128  DataTime: 0.000    Err_G: 1.9118  Err_D: 0.3386\t"])
+    assert [(s.step, s.total_steps, s.epoch, s.loss, s.step_seconds) for s in got] == [
+        (57, 237, 2.0, None, 0.126), (58, 237, 2.0, None, 0.128)]
+    assert dict(got[-1].figures) == {"loss/Err_G": 1.9118, "loss/Err_D": 0.3386}
+
+
+@pytest.mark.parametrize("line", [
+    # a classifier's error rate is no network's loss, one figure alone no record of parts
+    "Epoch: [2][58/237] Time: 0.128 DataTime: 0.000 top1_err: 23.4 err_rate: 0.12",
+    "Epoch: [2][58/237] Time: 0.128 DataTime: 0.000 Err_G: 1.9118",
+])  # fmt: skip
+def test_an_error_rate_or_one_part_is_no_gan_s_losses(line: str) -> None:
+    assert all(not s.figures or not any(name.startswith("loss/") for name, _ in s.figures) for s in steps([line]))
