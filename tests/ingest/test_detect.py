@@ -534,6 +534,20 @@ REAL_FORMATS = {
     # a loop's own records whose losses carry no loss word (pix2pix); WeNet's ``TRAIN Batch E/B`` lines
     "generic-pix2pix-nvs-open4d-log-epochs-1-to-4-iters-reset-each-epoch-gan-losses-no-loss-word.log": "generic",
     "generic-wekws-issue214-train-batch-78-slash-0-to-150-epoch-then-batch-not-a-fraction-acc-zero.log": "generic",
+    # mmcv's .log.json records; an epoch printed with its fraction (torch-rnn, char-rnn); trlx's bar described by its losses
+    "generic-mmdet-dfft-issue4-log-json-records-iter-50-100-time-beside-data-time.log": "generic",
+    "generic-mmseg-issue2899-log-json-train-records-iter-15950-16050-time-beside-data-time.log": "generic",
+    "generic-torch-rnn-issue229-fractional-epoch-43-28-of-50-beside-iteration-823000-of-973300.log": "generic",
+    "generic-char-rnn-issue215-step-of-9500-fractional-epoch-in-parentheses-time-per-batch.log": "generic",
+    "generic-open-assistant-issue2140-trlx-bar-described-by-bracketed-losses-128-of-128-then-wandb-shutdown.log": "generic",
+    # one dated record an epoch: no sentence
+    "generic-staeformer-issue2-dated-epoch-line-train-val-loss-first-epoch-only.log": "generic",
+    "generic-mst-issue7-dated-epoch-complete-avg-loss-then-testing-psnr-first-epoch-only.log": "generic",
+    # tf.keras's fit counting samples (``44us/sample``)
+    "generic-keras-hayatochigi-kaggle-readme-tf21-fit-samples-us-per-sample-epochs-1-3-then-48-50.log": "generic",
+    "generic-keras-handson-ml2-issue277-old-log-train-on-55000-samples-44us-per-sample.log": "generic",
+    "generic-tf-object-detection-armaanpriyadarshan-issue6-model-lib-v2-per-step-time-steps-100-to-800.log": "generic",
+    "generic-dcgan-torch-issue9-lua-epoch-2-batches-45-to-58-of-237-time-datatime-err-g-err-d.log": "generic",
 }
 
 

@@ -1194,6 +1194,45 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "epoch 4 · 134 in the epoch · 15k steps/h", "training",
      {"step": 134, "total_steps": None, "loss": None, "step_seconds": 0.219, "data": epoch(4.0),
       "figures": {"loss/G_GAN": 0.732, "loss/G_L1": 42.349, "loss/D_real": 0.337, "loss/D_fake": 0.431}}),
+    # mmcv's ``.log.json``: ``"time"`` beside ``"data_time"`` is the iteration's time in seconds, as its text line's ``time:``
+    ("generic-mmdet-dfft-issue4-log-json-records-iter-50-100-time-beside-data-time.log", T0, T0, "step 100 · …",
+     "measuring", {"step": 100, "loss": 1.80794, "lr": 2e-05, "step_seconds": 0.61618, "data": epoch(1.0)}),
+    ("generic-mmseg-issue2899-log-json-train-records-iter-15950-16050-time-beside-data-time.log", T0, T0, "step 16050 · …",
+     "measuring", {"step": 16050, "loss": 3.33729, "lr": 5e-05, "step_seconds": 3.04121, "data": epoch(6.0)}),
+    # torch-rnn: ``Epoch 43.28 / 50`` is the run's share of its epochs, ``i = 823000 / 973300`` its iteration and total
+    ("generic-torch-rnn-issue229-fractional-epoch-43-28-of-50-beside-iteration-823000-of-973300.log", T0, T0,
+     "step 823000/973300 · no timing", "measuring", {"step": 823000, "total_steps": 973300, "loss": 4.496970,
+                                                     "data": epoch(43.28)}),
+    # char-rnn: ``8/9500 (epoch 0.042)``; its setup line's ``val: 10, test: 0`` count batches, no evaluation's losses
+    ("generic-char-rnn-issue215-step-of-9500-fractional-epoch-in-parentheses-time-per-batch.log", T0, T0,
+     "step 8/9500 · …", "measuring", {"step": 8, "total_steps": 9500, "loss": 3.53769521, "step_seconds": 0.1686,
+                                      "grad_norm": None, "eval": None, "data": epoch(0.042)}),
+    # trlx: a bar described by a bracketed list of its losses, full at 128/128, then wandb's shutdown: the run is over
+    ("generic-open-assistant-issue2140-trlx-bar-described-by-bracketed-losses-128-of-128-then-wandb-shutdown.log", T0, T0,
+     "done · step 128/128", "done", {"step": 128, "total_steps": 128, "loss": 1.15, "step_seconds": 4.87,
+                                    "finished": True}),
+    # one dated record an epoch, the log as it stands after its first: no sentence, the run's epoch (never "step 1")
+    ("generic-staeformer-issue2-dated-epoch-line-train-val-loss-first-epoch-only.log", T0, "end", "epoch 1 · …", "measuring",
+     {"step": 1, "loss": 26.94686, "eval": {"val_loss": {"value": 20.151, "step": 1}}, "data": epoch(1.0)}),
+    ("generic-mst-issue7-dated-epoch-complete-avg-loss-then-testing-psnr-first-epoch-only.log", T0, "end",
+     "epoch 191 · …", "measuring", {"step": 191, "loss": 0.014257, "step_seconds": None, "data": epoch(191.0)}),
+    # tf.keras's fit on arrays counts samples: ``38s 1ms/sample`` in whole ms is the epoch's 38 s over its 37800 samples
+    ("generic-keras-hayatochigi-kaggle-readme-tf21-fit-samples-us-per-sample-epochs-1-3-then-48-50.log", T0, T0,
+     "epoch 50/50 · 37800/37800 in the epoch · finishing", "measuring",
+     {"step": 37800, "total_steps": 37800, "loss": 3.0079e-04, "step_seconds": 38 / 37800}),
+    ("generic-keras-handson-ml2-issue277-old-log-train-on-55000-samples-44us-per-sample.log", T0, T0,
+     "epoch 1/30 · 55000/55000 in the epoch · …", "measuring",
+     {"step": 55000, "loss": 0.7226, "step_seconds": 44e-6, "eval": {"val_loss": {"value": 0.5073, "step": None},
+                                                                 "val_accuracy": {"value": 0.832, "step": None}}}),
+    # TF2 Object Detection API: its own ``per-step time 0.748s``; the rate by the glog dates (568.187 s over 700 steps)
+    ("generic-tf-object-detection-armaanpriyadarshan-issue6-model-lib-v2-per-step-time-steps-100-to-800.log", T0, "end",
+     "step 800 · 4.4k steps/h", "training", {"step": 800, "total_steps": None, "loss": 2.155, "step_seconds": 0.748,
+                                            "steps_per_hour": 700 * 3600 / 568.187369}),
+    # dcgan.torch: ``Epoch: [2][ 58 / 237]`` the epoch's batches; Err_G/Err_D each network's loss; Time beside DataTime
+    ("generic-dcgan-torch-issue9-lua-epoch-2-batches-45-to-58-of-237-time-datatime-err-g-err-d.log", T0, T0,
+     "epoch 2 · 58/237 in the epoch · …", "measuring",
+     {"step": 58, "total_steps": 237, "loss": None, "step_seconds": 0.128, "data": epoch(2.0),
+      "figures": {"loss/Err_G": 1.9118, "loss/Err_D": 0.3386}}),
 ]  # fmt: skip
 
 
@@ -1574,6 +1613,23 @@ GENERIC_READ = {
     # (no loss: the losses are parts, none the model's one loss)
     "generic-pix2pix-nvs-open4d-log-epochs-1-to-4-iters-reset-each-epoch-gan-losses-no-loss-word.log": "step, epoch, step time",
     "generic-wekws-issue214-train-batch-78-slash-0-to-150-epoch-then-batch-not-a-fraction-acc-zero.log": "step, epoch, loss",
+    "generic-mmdet-dfft-issue4-log-json-records-iter-50-100-time-beside-data-time.log": "step, epoch, loss, lr, step time",
+    "generic-mmseg-issue2899-log-json-train-records-iter-15950-16050-time-beside-data-time.log":
+        "step, epoch, loss, lr, step time",
+    "generic-torch-rnn-issue229-fractional-epoch-43-28-of-50-beside-iteration-823000-of-973300.log": "step, total, epoch, loss",
+    "generic-char-rnn-issue215-step-of-9500-fractional-epoch-in-parentheses-time-per-batch.log":
+        "step, total, epoch, loss, step time",
+    "generic-open-assistant-issue2140-trlx-bar-described-by-bracketed-losses-128-of-128-then-wandb-shutdown.log":
+        "step, total, loss, step time, elapsed, ETA",
+    "generic-staeformer-issue2-dated-epoch-line-train-val-loss-first-epoch-only.log": "step, epoch, loss, eval",
+    "generic-mst-issue7-dated-epoch-complete-avg-loss-then-testing-psnr-first-epoch-only.log": "step, epoch, loss",
+    "generic-keras-hayatochigi-kaggle-readme-tf21-fit-samples-us-per-sample-epochs-1-3-then-48-50.log":
+        "step, total, epoch, loss, step time",
+    "generic-keras-handson-ml2-issue277-old-log-train-on-55000-samples-44us-per-sample.log": "step, epoch, loss, step time, eval",
+    "generic-tf-object-detection-armaanpriyadarshan-issue6-model-lib-v2-per-step-time-steps-100-to-800.log":
+        "step, loss, step time",
+    "generic-dcgan-torch-issue9-lua-epoch-2-batches-45-to-58-of-237-time-datatime-err-g-err-d.log":
+        "step, total, epoch, step time",
 }  # fmt: skip
 
 

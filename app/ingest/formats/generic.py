@@ -219,7 +219,7 @@ _EVAL_STAGE = re.compile(r"(?i)[,|]\s*(?:" + "|".join(sorted(EVAL_WORDS)) + r"):
 # Their ``time: 0.798`` (``data_time:`` is the loader's share of it).
 _ITER_BASED = re.compile(r"\bIter\(\w{1,10}\)\s*\[")  # mmengine's iteration-based loop
 _D2_ITER = re.compile(r"\beta: [\d:]{4,12}\s+iter: \d")  # detectron2's ``eta: 0:14:36  iter: 19 … time: 0.4385``
-_ITERATION_TIME = re.compile(rf"(?<![\w])time:\s+({NUM})(?=[,\s]|$)")
+_ITERATION_TIME = re.compile(rf"(?<![\w])[Tt]ime:\s+({NUM})(?=[,\s]|$)")
 # A nanoGPT-like evaluation line's clocks with a day count (storch's port: ``… @ 00 00:08:11.065,
 # mean 00 00:00:00.122``): the run's time so far, and the mean time of a step.
 # nanoGPT's evaluation line, whose losses are the step's it names (a step line that repeats the
@@ -228,6 +228,10 @@ _EVAL_SHAPE = re.compile(r"(?i)step \d{1,12}: train loss ")
 _DAY_CLOCKS = re.compile(r"@ (\d{1,3}) (\d\d:\d\d:\d\d(?:\.\d+)?), mean (\d{1,3}) (\d\d:\d\d:\d\d(?:\.\d+)?)\b")
 # A record that starts with its epoch (``Epoch 005 loss …``, ``[Epoch 3] loss=…``).
 _EPOCH_LEADS = re.compile(r"(?i)^[^\w|]{0,8}(?:train(?:ing)?\s+)?epoch\b")  # (``Training Epoch:[844/1500] loss=…``)
+# An epoch printed with its fraction (torch-rnn's ``Epoch 1.00 / 50, i = 1 / 47800``): the run's share of its epochs at a
+# step, never a record an epoch, even where the fraction is .00.
+_FRACTION_OF_EPOCHS = re.compile(r"(?i)\bepoch\b\W{0,3}\d{1,6}\.\d{1,6}\s?(?:/|of)\s?\d")
+_FRACTIONAL_EPOCH = re.compile(r"(?i)^[^\w|]{0,8}(?:train(?:ing)?\s+)?epoch\W{0,3}\d{1,6}\.\d")
 # ``Training Epoch0:`` (llama-recipes' old bar): an epoch glued to its name.
 # A trainer's own words that its loss went NaN (TensorFlow's NanTensorHook, NanLossDuringTrainingError's message).
 # Training said to go on, the line's whole message (after a logger's `` - ``): ``Training...``, ``TRAIN``, ``Start training``
@@ -924,7 +928,7 @@ class GenericParser(StepLines[_Line]):
         if other is not None:
             return Kind.FULL, other
         unknown: list[tuple[str, str | None, str, str | None]] = []
-        readings = _in_epoch(batch_unplaced(pairs(s, unknown), s))
+        readings = _in_epoch(batch_unplaced(pairs(s, unknown), s), s)
         if not readings and unknown and "eward" in s:
             episode = _episode(unknown)
             if episode is not None:
@@ -1040,12 +1044,13 @@ class GenericParser(StepLines[_Line]):
             # epochs; the epoch that leads the record is its position (a log of step lines keeps
             # its steps: an epoch's summary there is no step).
             epoch = _first(readings, Field.EPOCH)
-            if epoch is not None and epoch.value.is_integer() and _EPOCH_LEADS.match(s):
+            if epoch is not None and epoch.value.is_integer() and _EPOCH_LEADS.match(s) and not _FRACTIONAL_EPOCH.match(s):
                 readings.append(Reading(Field.STEP, "epoch", epoch.value, epoch.total))
         if ("Iter(" in s[:40] and _ITER_BASED.search(s[:40])) or ("iter: " in s and _D2_ITER.search(s)) or (
-                "data_time: " in s and _position(readings) is not None):
+                ("data_time: " in s or "DataTime: " in s) and _position(readings) is not None):
             # (a bare ``time:`` beside the loader's ``data_time:`` is the iteration's, in seconds: detectron2's and
-            # mmcv's loggers, whatever their ``eta`` looks like (``eta: 2 days, 12:32:45``))
+            # mmcv's loggers, whatever their ``eta`` looks like (``eta: 2 days, 12:32:45``); dcgan.torch's ``Time: 0.127
+            # DataTime: 0.000``, its torch.Timer's real seconds)
             _iteration_time(s, readings)
         if not any(r.field is Field.STEP_TIME for r in readings):
             bare = _BARE_DURATION.search(s)
@@ -1307,6 +1312,7 @@ class GenericParser(StepLines[_Line]):
                 flat[str(key)] = value
         readings = [r for key, value in flat.items() if (r := json_reading(key, value)) is not None]
         readings = _in_epoch(batch_unplaced(readings, ""))
+        _json_iteration_time(flat, readings)
         epoch = _first(readings, Field.EPOCH)
         if (epoch is not None and not self._counted_steps and not any(r.field is Field.STEP for r in readings)
                 and any(isinstance(flat.get(key), int) for key in _EPOCH_KEYS)
@@ -1957,6 +1963,9 @@ def _decide(line: _Line) -> _Line:
         line.what = "eval"  # ``step 500: train loss 5.73, val loss 5.95``: an evaluation's figures
         return line
     if has_step and any(r.field in _FIGURES for r in readings):
+        if not line.parts and not any(r.field in (Field.LOSS, Field.EVAL_LOSS) for r in readings):
+            # (a GAN's losses beside the step's time: dcgan.torch's ``Time: 0.127  DataTime: 0.000  Err_G: … Err_D: …``)
+            line.parts = _part_losses(line.text) if _position(readings) is not None else ()
         return line
     position = _position(readings)
     losses = _part_losses(line.text) if position is not None else ()
@@ -2342,7 +2351,9 @@ _EPOCH_BATCH_PAIRS = re.compile(r"\[\s*(\d{1,6})\s*/\s*(\d{1,6})\s*\]\s?\[\s*(\d
 _DESCRIBED_PROGRESS = re.compile(r"\[\s*(\d{1,12})\s*/\s*(\d{1,12})\s*\(\s*\d{1,3}%\)\]")
 _COUNT_THEN_POSITION = re.compile(r"(\d{1,6}):\s{1,4}\[\s*(\d{1,12})\s*/\s*(\d{1,12})\s*\]\s*(?=[A-Za-z])")
 # A loss named for its part, its name before or after the word (``D1 Loss``, ``Discriminator Loss``, ``Loss_D``)
-_PART_LOSS = re.compile(rf"(?i)(?<![\w/])((?:[A-Za-z]\w{{0,15}}[ _])?loss(?:[ _][A-Za-z]\w{{0,15}})?)\s?[:=]\s?({NUM})")
+# (dcgan.torch's ``Err_G: 2.5104  Err_D: 1.0969``: each network's criterion, named ``err`` and the network's letter)
+_PART_LOSS = re.compile(
+    rf"(?i)(?<![\w/])((?:[A-Za-z]\w{{0,15}}[ _])?loss(?:[ _][A-Za-z]\w{{0,15}})?|err[ _]?[A-Za-z]\d?)\s?[:=]\s?({NUM})")
 _BRACKET_PAIR = re.compile(r"\[\s*(\d{1,6}),\s*(\d{1,9})\]\s+(?=[A-Za-z][\w ]{0,30}:\s?-?\d)")
 _BRACKET_STEP = re.compile(r"\[(\d{1,12})\]\s+(?=[A-Za-z_][\w/.-]{0,60}\s?[=:]\s?-?\d)")
 # The data splits a table of figures names in its first column (Ludwig: ``train``, ``vali``, ``test``).
@@ -2353,17 +2364,20 @@ _EPOCH_KEYS = ("epoch", "Epoch", "train/epoch", "train_epoch")
 _EPOCH_SUMMARY = re.compile(r"(?i)\b(?:train(?:ing)? summary|epoch summary|end of epoch|epoch \d+ (?:complete|completed|finished|done)\b)")
 
 
-def _in_epoch(readings: list[Reading]) -> list[Reading]:
+def _in_epoch(readings: list[Reading], text: str = "") -> list[Reading]:
     """A ``batch`` counted beside its epoch (``epoch: 3 | batch: 120/500``) is the position in that
     epoch: its total, when printed, is the epoch's batches, not the run's steps."""
     if not any(r.field is Field.EPOCH for r in readings):
         return readings
     # A step or iteration counted to a total after the run's epochs counted to theirs (PyTorch's tutorials:
-    # ``Epoch [1/5], Step [100/600], Loss: 0.2217``, ``total_step = len(train_loader)``) counts its epoch's batches too.
+    # ``Epoch [1/5], Step [100/600], Loss: 0.2217``, ``total_step = len(train_loader)``) counts its epoch's batches too;
+    # after an epoch printed with its fraction (torch-rnn's ``Epoch 1.06 / 50, i = 60 / 47800``) the place in the epoch
+    # is that fraction, and the count is the run's.
     epochs_first = False
+    fraction = "poch" in text and _FRACTION_OF_EPOCHS.search(text) is not None
     found: list[Reading] = []
     for r in readings:
-        if r.field is Field.EPOCH and r.total is not None:
+        if r.field is Field.EPOCH and r.total is not None and not fraction:
             epochs_first = True
         in_epoch = r.field is Field.STEP and (r.name == "batch" or (
             epochs_first and r.total is not None and r.name in ("step", "iter", "iteration")))
@@ -2397,6 +2411,15 @@ def _iteration_time(s: str, readings: list[Reading]) -> None:
     value = number(m.group(1)) if m is not None else None
     if value is not None and value > 0:
         readings.append(Reading(Field.STEP_TIME, "time per iteration", value))
+
+
+def _json_iteration_time(record: dict[str, object], readings: list[Reading]) -> None:
+    """mmcv's and mmengine's ``.log.json`` records: ``"time": 1.43558`` beside the loader's ``"data_time"`` is the
+    iteration's time in seconds, as their text lines' ``time: 1.436`` is (mmdetection's answer in its issue 4369)."""
+    value = record.get("time")
+    if (isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0 and "data_time" in record
+            and _position(readings) is not None and not any(r.field is Field.STEP_TIME for r in readings)):
+        readings.append(Reading(Field.STEP_TIME, "time per iteration", float(value)))
 
 
 def _counted(m: re.Match[str]) -> tuple[int | None, int]:

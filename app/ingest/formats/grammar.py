@@ -116,6 +116,8 @@ ALIASES: dict[str, Field] = {
     "step time": Field.STEP_TIME,
     "batch time": Field.STEP_TIME,
     "time per step": Field.STEP_TIME,
+    "per step time": Field.STEP_TIME,  # TensorFlow's Object Detection API (TF2): ``Step 100 per-step time 0.813s loss=1.396``
+    "time step": Field.STEP_TIME,  # ``time/step 0.45s`` (a unit required: RL's ``time_step`` is a count)
     "iteration time": Field.STEP_TIME,  # rsl_rl's
     "time per iteration": Field.STEP_TIME,
     "elapsed time per iteration": Field.STEP_TIME,  # Megatron: ``(ms)`` or ``(s)``
@@ -169,7 +171,7 @@ ALIASES: dict[str, Field] = {
 LOSS_RANK = {"lm loss": 3, "reduced train loss": 3, "loss": 1, "ce": 0, "mse": 0, "cost": 0}
 # Words before a name that keep its meaning (``training step``, ``Train loss``, ``train/lr``).
 NEUTRAL_WORDS = frozenset({"train", "training", "trainer", "global", "optimizer", "current", "reduced", "lm", "mean",
-                           "average", "avg", "avr"})  # (kohya's ``avr_loss``: its running average, the loss it shows)
+                           "average", "avg", "avr", "losses"})  # (kohya's ``avr_loss``: its running average, the loss it shows)
 # Durations are matched whole: ``epoch time``, ``train_time`` (a running clock), ``Val took``
 # are other times than a step's.
 _WHOLE_NAMES_ONLY = frozenset({Field.STEP_TIME, Field.ELAPSED, Field.ETA, Field.TOTAL})
@@ -217,6 +219,8 @@ VALUE_UNIT = re.compile(
     r"|(?:ms|msecs?|milliseconds?|s|secs?|seconds?)(?:/| per )(?:step|it|iter|iteration|batch))(?![\w/])",
     re.IGNORECASE,
 )
+# Names of an evaluation's stage alone, read as its loss (litgpt's ``loss train: 2.846, val: 2.861``).
+_STAGE_ALONE = frozenset({"val"})
 # Names that are a unit of time and nothing more: the step's time in that unit.
 _SECONDS_NAMES = frozenset({"seconds", "secs"})
 # Names that say "time" and nothing more: with a clock value that is the wall clock, not a
@@ -315,6 +319,10 @@ def read_pair(key: str, paren: str | None, value: str, total: str | None, unit: 
         field, matched = lookup(words[0])
         unit = unit or _UNIT_WORDS[words[1]]
     if field is None:
+        return None
+    if matched in _STAGE_ALONE and value.isdigit():
+        # ``Number of data batches in train: 190, val: 10, test: 0`` (char-rnn): a stage named alone with a whole
+        # number counts that stage's data; its loss so named prints a fraction (litgpt's ``val: 2.861``)
         return None
     if paren is not None and paren.strip().lower() == "data" and name in _BARE_TIMES and not unit:
         # BasicSR's ``time (data): 0.365 (0.002)``: the iteration's time and its loader's share, in seconds

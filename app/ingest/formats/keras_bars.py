@@ -15,12 +15,14 @@ from .grammar import Field, Reading, pairs
 
 # Keras' ``fit(verbose=2)`` prints one line an epoch with no bar: ``370515/370515 - 13s - loss: 0.2 - val_loss: 0.05``.
 _KERAS = re.compile(r"^(?P<n>\d{1,12})/(?P<m>\d{1,12}) (?:\[[=>.]{0,200}\]|━{1,200}|- (?=\d{1,6}(?:\.\d+)?m?s - ))")
-_PER_STEP = re.compile(r"\b(\d{1,9}(?:\.\d+)?)(ms|s|us)/step\b")
+# A step's time as Keras prints it; Keras 2 and tf.keras before 2.2 count a ``fit`` on arrays in samples (``Train on 60000
+# samples``, ``60000/60000 [====] - 43s 721us/sample``): the bar's unit, and its time, are a sample's.
+_PER_STEP = re.compile(r"\b(\d{1,9}(?:\.\d+)?)(ms|s|us)/(step|sample)\b")
 # The epoch's time a full Keras bar prints with no time a step (``187/187 - 33s - loss: …``, Keras 1/2's
 # ``20000/20000 [======] - 25s - loss: …``), and Keras 1's ``fit(verbose=2)`` line, no count at all, under its
 # ``Epoch 3/15``: ``67s - loss: 2.4808 - acc: 0.2275 - val_loss: 2.1192``.
 _EPOCH_TIME = re.compile(r"\s*(?:-\s)?(\d{1,7}(?:\.\d+)?)(ms|s)(?=\s+-\s|\s*$)")
-_EPOCH_BEFORE_STEP = re.compile(r"\s*-\s(\d{1,7}(?:\.\d+)?)(ms|s)\s+\d{1,9}(?:\.\d+)?(?:ms|s|us)/step\b")
+_EPOCH_BEFORE_STEP = re.compile(r"\s*-\s(\d{1,7}(?:\.\d+)?)(ms|s)\s+\d{1,9}(?:\.\d+)?(?:ms|s|us)/(?:step|sample)\b")
 _KERAS_EPOCH = re.compile(r"^\s*-?\s?(\d{1,7}(?:\.\d+)?)(ms|s) - (?=\w)")
 # A whole second's rounding is more than 5 % of a time under ten seconds: such a time says no step's.
 MIN_ROUNDED_EPOCH_SECONDS = 10.0
@@ -50,14 +52,18 @@ def keras_line(s: str) -> KerasLine | None:
             seconds = value / {"ms": 1e3, "s": 1.0, "us": 1e6}[per_step.group(2)]
         n, m = int(keras.group("n")), int(keras.group("m"))
         note = None
-        if per_step is not None and per_step.group(2) == "s" and "." not in per_step.group(1) and n == m and n > 0:
+        unit = "samples" if per_step is not None and per_step.group(3) == "sample" else "steps"
+        if per_step is not None and "." not in per_step.group(1) and n == m and n > 0 and (
+                per_step.group(2) == "s" or (unit == "samples" and float(per_step.group(1)) < 10)):
             # ``100/100 [====] - 143s 1s/step``: a step's time in whole seconds says 1 for 1.43; the epoch's time over
-            # its steps says it to the hundredth
+            # its steps says it to the hundredth (as ``39s 1ms/sample`` over 37800 samples says 1.03 ms)
             whole = _EPOCH_BEFORE_STEP.match(rest)
             took = _epoch_seconds(whole.group(1), whole.group(2)) if whole is not None else None
             if took is not None:
                 seconds = took / n
-                note = f"the epoch's {whole.group(1)}{whole.group(2)} over its {n} steps" if whole is not None else None
+                note = f"the epoch's {whole.group(1)}{whole.group(2)} over its {n} {unit}" if whole is not None else None
+        if note is None and unit == "samples" and per_step is not None:
+            note = f"a sample's: {per_step.group(0)} printed, the bar counts samples"
         epoch_time = _EPOCH_TIME.match(rest) if per_step is None and n == m and n > 0 else None
         if epoch_time is not None:
             rest = rest[epoch_time.end() :]

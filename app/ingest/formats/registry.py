@@ -234,7 +234,10 @@ def _generic_steps(lines: Sequence[str]) -> bool:
         return True  # a validation pass under way, its batches counted (mmengine's ``Epoch(val) [2][3550/21046]``)
     if any(name.startswith("rate/") and "step" in name for step in steps for name, _ in step.figures):
         return True  # a step and the steps' own rate on lines of their own (TF Estimator's ``global_step/sec``)
-    return any(step.total_steps is not None or _figures(step) >= 2 for step in steps)
+    # (a dated record is no sentence either: ``2023-05-01 12:00:00 Epoch 1 complete [80%]    Loss: 0.431``, a loop's own
+    # line an epoch under its clock)
+    return any(step.total_steps is not None or _figures(step) >= 2 or (step.at is not None and _figures(step) >= 1)
+               for step in steps)
 
 
 def _figures(step: TrainStep) -> int:

@@ -316,7 +316,10 @@ def _read(said: list[tuple[int, list[Slot], float | None]], at: float | None,
         used.add(position - 1)  # (``0/240``: the outer count the position is printed after, unnamed)
     epoch: tuple[str, str | None] | None = None
     for j in range(position):
-        if ("epoch" in last[j].name or last[j].name == "pass") and last[j].whole:  # (legacy Paddle's ``Pass 1, Batch 200``)
+        # (legacy Paddle's ``Pass 1, Batch 200``; torch-rnn's ``Epoch 1.06 / 50, i = 60 / 47800``: the run's share of its
+        # epochs beside its iteration)
+        if ((("epoch" in last[j].name or last[j].name == "pass") and last[j].whole)
+                or (last[j].name.endswith("epoch") and not last[j].total_like)):
             total = j + 1 if j + 1 < len(last) and last[j + 1].total_like and _fixed(instances, j + 1) else None
             epoch = (this[j].printed, None if total is None else this[total].printed)
             used |= {j, -1 if total is None else total}

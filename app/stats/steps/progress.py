@@ -55,6 +55,7 @@ from .stage import (
     RunFacts,
     Stage,
     counts_evaluation,
+    epoch_counted,
     finished,
     finite,
     lines_needed,
@@ -695,7 +696,8 @@ class StepProgress:
     def _new_stage(self, event: TrainStep, t: float | None) -> Stage:
         self._evaluated = None
         previous = self._stage
-        stage = Stage(name=event.stage, latest=event, step_time=t, began_at=t)
+        # (a stage's first line that counts its epoch says so alone: ``Epoch 1 complete [80%]  Loss: 0.431``)
+        stage = Stage(name=event.stage, latest=event, step_time=t, began_at=t, counts_epochs=epoch_counted(event))
         if (previous is not None and not event.ends_at_total and event.epoch is not None
                 and previous.epoch is not None and event.epoch > previous.epoch):
             # A new epoch's count of batches, not a restart: the last epoch's evaluation still stands

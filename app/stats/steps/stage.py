@@ -169,6 +169,10 @@ class Stage:
             self.line_stride = event.step - self.latest.step
         if event.step != self.latest.step or event.stage != self.latest.stage:
             self.counts_epochs = event.stage == self.latest.stage and epoch_counted(self.latest) and epoch_counted(event)
+        elif self.line_stride is None and event is not self.latest:
+            # (the first line's position said again before it moved: no epoch a line, litgpt's ``Epoch 1 | iter 46 step 1``
+            # held over its iterations)
+            self.counts_epochs = False
         self.latest = event
         if t is not None:
             self.step_time = t
