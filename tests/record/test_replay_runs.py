@@ -206,7 +206,8 @@ def test_a_window_compacts_in_bulk_where_it_does_one_by_one() -> None:
 
 
 def vars_of(window: IntervalWindow) -> tuple[object, ...]:
-    return (window._starts, window._ends, window._amounts, window._sums, window._head, list(window._longest))
+    return (window._starts, window._ends, window._amounts, window._sums, window._rebased, window._head,
+            list(window._longest))
 
 
 def test_losses_handed_back_in_columns_come_back_the_same() -> None:

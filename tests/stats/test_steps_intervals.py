@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+from array import array
+from collections import deque
 
 import pytest
 
@@ -53,3 +55,31 @@ def test_clear_forgets_everything() -> None:
     window.add(20.0, 30.0, 1.0)
     assert window.total(0.0, 30.0) == pytest.approx(1.0)
     assert len(window) == 1
+
+
+class EagerWindow(IntervalWindow):
+    """A window whose compaction re-bases every kept sum at once (what the lazy re-basing must read as)."""
+
+    def _compact(self) -> None:
+        head = self._head
+        base = self._sums[head]
+        del self._starts[:head], self._ends[:head], self._amounts[:head]
+        self._sums = array("d", [value - base for value in self._sums[head:]])
+        self._longest = deque(i - head for i in self._longest)
+        self._head = 0
+
+
+@pytest.mark.parametrize("span", [2.0, 30.0])
+def test_sums_re_based_as_read_are_those_re_based_at_each_compaction(span: float) -> None:
+    rng = random.Random(7)
+    lazy, eager = IntervalWindow(span), EagerWindow(span)
+    t = 0.0
+    for n in range(40_000):
+        t += rng.choice((0.001, 0.003, 0.01))
+        amount = rng.uniform(0, 1e6) if n % 3 else rng.randint(1, 9)
+        lazy.add(t - 0.002, t, amount)
+        eager.add(t - 0.002, t, amount)
+        if n % 997 == 0:
+            assert lazy.total(t - span / 3, t) == eager.total(t - span / 3, t)
+    assert len(lazy._rebased) >= 1  # it compacted, and reads some sums through a re-basing
+    assert [lazy._sum(i) for i in range(len(lazy._sums))] == list(eager._sums)

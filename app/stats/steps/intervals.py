@@ -4,22 +4,61 @@ from __future__ import annotations
 
 import math
 import operator
+import struct
 from array import array
 from bisect import bisect_left, bisect_right
 from collections import deque
-from collections.abc import Sequence
-from itertools import accumulate, islice, repeat
+from collections.abc import Callable, Iterable, Sequence
+from itertools import accumulate, islice
 
 # Dropped items are removed from the lists in one slice once this many have piled up.
 _COMPACT_AT = 4096
 
 
-def _extend(column: array[float], values: Sequence[float]) -> None:
-    """``column.extend(values)``; a list's at once (``fromlist``: sized once, not an item at a time)."""
-    if isinstance(values, list):
-        column.fromlist(values)
-    else:
+def _extend(column: array[float], values: Iterable[float]) -> None:
+    """``column.extend(values)``, packed as doubles at once: ``fromlist`` parses each item's type
+    apart, ``struct`` converts them as the array would (the same double for a float or an int)."""
+    if isinstance(values, array):
         column.extend(values)
+    else:
+        items = values if isinstance(values, (list, tuple)) else tuple(values)
+        column.frombytes(struct.pack(f"{len(items)}d", *items))
+
+
+class Intervals:
+    """Intervals ``[start, end]`` prepared once for every window that takes them (a run's steps and its
+    tokens cover the same lines): their lengths, and which of them no later one is as long as."""
+
+    __slots__ = ("_longest", "ends", "finite", "lengths", "starts")
+
+    def __init__(self, starts: Sequence[float], ends: Sequence[float]) -> None:
+        self.ends = ends
+        # (a sum past a double's range, nan or inf: IntervalWindow.add_many adds them one by one)
+        self.finite = not ends or (math.isfinite(sum(starts)) and math.isfinite(sum(ends)))
+        lengths = list(map(operator.sub, ends, starts))
+        if self.finite and lengths and min(lengths) < 0:  # (a start after its end: a point at the end, as add makes it)
+            starts = list(map(min, starts, ends))
+            lengths = list(map(operator.sub, ends, starts))
+        self.starts = starts
+        self.lengths = lengths
+        self._longest: list[int] | None = None
+
+    def longest(self) -> list[int]:
+        """The places of the items no later item is as long as (the last of equals), first to last."""
+        if self._longest is None:
+            self._longest = _longest(self.lengths)
+        return self._longest
+
+
+def _longest(lengths: list[float]) -> list[int]:
+    """The places in ``lengths`` of the items no later item is as long as (the last of equals), in order."""
+    count = len(lengths)
+    backwards, last, i, places = lengths[::-1], count - 1, 0, []
+    while i < count:
+        i = last - backwards.index(max(lengths[i:]))  # the last of the longest from i on
+        places.append(i)
+        i += 1
+    return places
 
 
 class IntervalWindow:
@@ -44,6 +83,10 @@ class IntervalWindow:
         self._ends = array("d")
         self._amounts = array("d")
         self._sums = array("d", [0.0])  # _sums[i]: the amounts of items before i (since the last compaction)
+        # Re-basings not yet made: (end, base), oldest first: from each of _sums[:end], ``base`` is
+        # still to be subtracted (a compaction's re-basing of the sums it keeps, made when one is read:
+        # _sum). Each end is no less than the one before.
+        self._rebased: list[tuple[int, float]] = []
         self._head = 0  # items before it have left the window
         # Indices of the items whose length no later item reaches: the longest kept is the first.
         self._longest: deque[int] = deque()
@@ -56,7 +99,7 @@ class IntervalWindow:
         starts.append(start)
         ends.append(end)
         self._amounts.append(amount)
-        sums.append(sums[-1] + amount)
+        sums.append(self._sum(i) + amount)
         length = end - start
         while longest and ends[longest[-1]] - starts[longest[-1]] <= length:
             longest.pop()
@@ -76,21 +119,31 @@ class IntervalWindow:
             self._compact()
 
     def add_many(self, starts: Sequence[float], ends: Sequence[float], amounts: Sequence[float]) -> None:
-        """:meth:`add` each ``(start, end, amount)`` in turn, the window left as those calls leave it.
+        """:meth:`add` each ``(start, end, amount)`` in turn, the window left as those calls leave it."""
+        self.add_intervals(Intervals(starts, ends), amounts)
+
+    def add_intervals(self, items: Intervals, amounts: Sequence[float]) -> None:
+        """:meth:`add_many` of ``items`` (prepared once for all the windows that take them).
 
         In bulk (a step log's import adds hundreds of thousands): the running sums accumulate in
         the same order, the window's head moves to where the last end puts it, and the longest
         items kept are those no later item reaches, as one by one; where :meth:`add` would compact
         the lists, they are compacted after the same item.
         """
+        ends = items.ends
         lo, count = 0, len(ends)
-        if count and not (math.isfinite(sum(starts)) and math.isfinite(sum(ends))):
-            for row in zip(starts, ends, amounts, strict=True):
+        if not items.finite:
+            for row in zip(items.starts, ends, amounts, strict=True):
                 self.add(*row)  # (not numbers: as one by one, whatever that makes of them)
             return
         while lo < count:
             cut = self._compaction(ends, lo)
-            self._add_many(starts[lo:cut], ends[lo:cut], amounts[lo:cut])
+            if lo == 0 and cut == count:
+                self._add_many(items.starts, ends, amounts, items.lengths, items.longest)
+            else:
+                lengths = items.lengths[lo:cut]
+                self._add_many(items.starts[lo:cut], ends[lo:cut], amounts[lo:cut], lengths,
+                               lambda lengths=lengths: _longest(lengths))  # type: ignore[misc]
             if cut < count or self._head >= _COMPACT_AT and self._head * 2 >= len(self._ends):
                 self._compact()
             lo = cut
@@ -114,8 +167,10 @@ class IntervalWindow:
                 return i + 1
         return len(ends)
 
-    def _add_many(self, starts: Sequence[float], ends: Sequence[float], amounts: Sequence[float]) -> None:
-        """:meth:`add_many` of items after which no :meth:`add` would compact (but perhaps after the last)."""
+    def _add_many(self, starts: Sequence[float], ends: Sequence[float], amounts: Sequence[float],
+                  lengths: list[float], longest: Callable[[], list[int]]) -> None:
+        """:meth:`add_many` of items after which no :meth:`add` would compact (but perhaps after the last):
+        ``lengths`` theirs, ``longest()`` the places of those no later one is as long as (_longest)."""
         count = len(ends)
         if not count:
             return
@@ -125,34 +180,39 @@ class IntervalWindow:
         head = bisect_right(old_ends, cutoff, self._head)
         if head >= before:
             head = before + bisect_right(ends, cutoff)
-        lengths = list(map(operator.sub, ends, starts))
-        if min(lengths) < 0:  # (a start after its end: a point at the end, as add makes it)
-            starts = list(map(min, starts, ends))
-            lengths = list(map(operator.sub, ends, starts))
         _extend(self._starts, starts)
         _extend(old_ends, ends)
         _extend(self._amounts, amounts)
-        self._sums.fromlist(list(islice(accumulate(amounts, initial=self._sums[-1]), 1, None)))
+        _extend(self._sums, islice(accumulate(amounts, initial=self._sum(before)), 1, None))
         # An item stays among the longest while no later item is as long: the kept ones against the
         # longest new one, the new ones against the longest after each (the last of equals).
-        top = max(lengths)
-        longest, all_starts = self._longest, self._starts
-        while longest and old_ends[longest[-1]] - all_starts[longest[-1]] <= top:
-            longest.pop()
-        backwards, last, i = lengths[::-1], count - 1, 0
-        while i < count:
-            i = last - backwards.index(max(lengths[i:]) if i else top)  # the last of the longest from i on
-            longest.append(before + i)
-            i += 1
-        while longest and longest[0] < head:
-            longest.popleft()
+        places = longest()
+        top = lengths[places[0]]
+        kept, all_starts = self._longest, self._starts
+        while kept and old_ends[kept[-1]] - all_starts[kept[-1]] <= top:
+            kept.pop()
+        kept.extend(before + i for i in places)
+        while kept and kept[0] < head:
+            kept.popleft()
         self._head = head
+
+    def _sum(self, i: int) -> float:
+        """``_sums[i]`` as the compactions since it was added re-based it (each subtracting its base in turn)."""
+        value = self._sums[i]
+        rebased = self._rebased
+        if rebased and i < rebased[-1][0]:
+            for k in range(bisect_right(rebased, i, key=operator.itemgetter(0)), len(rebased)):
+                value -= rebased[k][1]
+        return value
 
     def _compact(self) -> None:
         head = self._head
-        base = self._sums[head]
-        del self._starts[:head], self._ends[:head], self._amounts[:head]
-        self._sums = array("d", map(operator.sub, self._sums[head:], repeat(base)))  # re-based, so the sums stay small
+        base = self._sum(head)
+        del self._starts[:head], self._ends[:head], self._amounts[:head], self._sums[:head]
+        # The sums kept are re-based, so they stay small: each one as it is read (the same subtraction, in
+        # the same order), not all of them at once.
+        self._rebased = [(end - head, earlier) for end, earlier in self._rebased if end > head]
+        self._rebased.append((len(self._sums), base))
         self._longest = deque(i - head for i in self._longest)
         self._head = 0
 
@@ -162,6 +222,7 @@ class IntervalWindow:
         self._ends = array("d")
         self._amounts = array("d")
         self._sums = array("d", [0.0])
+        self._rebased = []
         self._head = 0
         self._longest.clear()
 
@@ -172,7 +233,7 @@ class IntervalWindow:
         # Items [first, inside_end) end before ``end``; those ending at or after it are looked at
         # one by one (a point at ``end`` itself is not credited, as the walk it replaced did).
         inside_end = bisect_left(ends, end, first)
-        credited = self._sums[inside_end] - self._sums[first]
+        credited = self._sum(inside_end) - self._sum(first)
         if not self._longest or first >= inside_end:
             reach = first
         else:

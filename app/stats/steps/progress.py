@@ -45,6 +45,7 @@ from ..events import (
 from ..tracker import WARMUP_COUNT
 from . import rules
 from .health import RunHealth
+from .intervals import Intervals
 from .placing import placed_times
 from .stage import (
     EARLY_LOSSES,
@@ -495,7 +496,8 @@ class StepProgress:
             seconds = [(own if other is None else min(own, other)) * (lines - 1) + own
                        for own, other, lines in zip(step_seconds, before, covered, strict=False)]
         began = list(map(operator.sub, times, seconds))
-        stage.steps.add_many(began, times, covered)
+        line_spans = Intervals(began, times)  # (the steps' and the tokens' windows take the same lines)
+        stage.steps.add_intervals(line_spans, covered)
         self.steps_total += sum(covered)
         per_step = self._run.tokens_per_step
         rates = run.column("tokens_per_second")
@@ -510,7 +512,7 @@ class StepProgress:
             if stage.token_source != "counter":
                 if stage.tokens_since is None:
                     stage.tokens_since, stage.token_source = began[0], "step"
-                stage.tokens.add_many(began, times, tokens)
+                stage.tokens.add_intervals(line_spans, tokens)
                 stage.step_tokens = tokens[-1] / covered[-1]
         elif stage.token_source == "step":
             stage.tokens.clear()  # steps that carry no tokens: the count restarts after the last

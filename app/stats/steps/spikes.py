@@ -62,22 +62,32 @@ class Spikes:
 
         A block of losses none of which rises above half again the least loss of the window before
         it and the block (the least of every one of their windows, or less) begins no spike: it is
-        taken whole, its only effect on the watch the losses it adds. Any other block is judged a
-        loss at a time.
+        taken whole, its only effect on the watch the losses it adds (all of ``losses`` at once where
+        they are such a block, else BLOCK at a time). Any other block is judged a loss at a time.
         """
         recent = self.recent
+        if len(losses) > BLOCK and self._calm(losses):  # (the whole stretch at once: the usual case)
+            self.in_spike = False
+            recent.extend(losses[-WINDOW:])
+            return
         for begin in range(0, len(losses), BLOCK):
             block = losses[begin : begin + BLOCK]
-            if len(recent) >= MIN_LOSSES:
-                # The block's windows all lie within the window before it and the block (its last loss excepted).
-                floor = min(chain(recent, islice(block, len(block) - 1)))
-                if floor > 0 and math.isfinite(sum(block)) and max(block) <= (1 + SPIKE_RELATIVE) * floor:
-                    self.in_spike = False
-                    recent.extend(block)
-                    continue
+            if self._calm(block):
+                self.in_spike = False
+                recent.extend(block)
+                continue
             take = self.take
             for step, loss in zip(steps[begin : begin + BLOCK], block, strict=True):
                 take(step, loss)
+
+    def _calm(self, block: Sequence[float]) -> bool:
+        """No loss of ``block`` rises above half again the least loss of the window before it and the
+        block (the least of every one of their windows, or less): none begins a spike."""
+        if len(self.recent) < MIN_LOSSES:
+            return False
+        # The block's windows all lie within the window before it and the block (its last loss excepted).
+        floor = min(chain(self.recent, islice(block, len(block) - 1)))
+        return floor > 0 and math.isfinite(sum(block)) and max(block) <= (1 + SPIKE_RELATIVE) * floor
 
     def _spiking(self, loss: float) -> bool:
         floor = min(self.recent)
