@@ -1194,6 +1194,11 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "epoch 4 · 134 in the epoch · 15k steps/h", "training",
      {"step": 134, "total_steps": None, "loss": None, "step_seconds": 0.219, "data": epoch(4.0),
       "figures": {"loss/G_GAN": 0.732, "loss/G_L1": 42.349, "loss/D_real": 0.337, "loss/D_fake": 0.431}}),
+    # Spinning Up's EpochLogger table (``| Epoch | 48 |`` … between rules), cut before its closing rule: its own epoch,
+    # ``LossPi`` the loss, ``AverageEpRet`` the reward, ``TotalEnvInteracts`` the environment's steps; ``Time`` a clock
+    ("generic-spinningup-issue37-epochlogger-table-epoch-48-cut-before-closing-rule.log", T0, T0, "step 48 · …",
+     "measuring", {"step": 48, "loss": 2.81e-08, "eval": None, "step_seconds": None,
+                   "figures": {"reward": 7020.0, "total/timesteps": 196000.0}}),
 ]  # fmt: skip
 
 
@@ -1574,6 +1579,7 @@ GENERIC_READ = {
     # (no loss: the losses are parts, none the model's one loss)
     "generic-pix2pix-nvs-open4d-log-epochs-1-to-4-iters-reset-each-epoch-gan-losses-no-loss-word.log": "step, epoch, step time",
     "generic-wekws-issue214-train-batch-78-slash-0-to-150-epoch-then-batch-not-a-fraction-acc-zero.log": "step, epoch, loss",
+    "generic-spinningup-issue37-epochlogger-table-epoch-48-cut-before-closing-rule.log": "step, epoch, loss",
 }  # fmt: skip
 
 

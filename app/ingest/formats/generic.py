@@ -446,10 +446,16 @@ class GenericParser(StepLines[_Line]):
         return kind, line
 
     def batch_end(self, events: list[Event]) -> None:
-        """The ``tag value step`` lines held at the batch's end are their step's record (the log ends there)."""
+        """The ``tag value step`` lines held at the batch's end are their step's record (the log ends there), as is
+        a one-figure-a-line table that names its position (a log cut before the table's closing rule)."""
         record = self._tagged.record()
         if record is not None:
             _, line = self._classify_piece(record)
+            if line is not None:
+                self.emit(line, events)
+        table = self._vertical.close()
+        if table is not None:
+            _, line = self._classify_record(table, True)
             if line is not None:
                 self.emit(line, events)
 
@@ -491,14 +497,18 @@ class GenericParser(StepLines[_Line]):
         vertical = False
         if self._vertical.pairs is not None or vertical_start(text):
             held, record = self._vertical.line(text)
-            if record is not None:
-                # (the figures the record's table counts, and how its step's time was worked out, go with its step)
-                self._table_figures = self._vertical.figures
-                self._mean_seconds = self._vertical.mean_seconds or self._mean_seconds
             if held:
                 if record is None:
                     return Kind.OTHER, None
                 text, vertical = record, True
+        return self._classify_record(text, vertical)
+
+    def _classify_record(self, text: str, vertical: bool) -> tuple[Kind, _Line | None]:
+        """What a line (or a one-figure-a-line block's record, ``vertical``) says, its prefix and tables read."""
+        if vertical:
+            # (the figures the record's table counts, and how its step's time was worked out, go with its step)
+            self._table_figures = self._vertical.figures
+            self._mean_seconds = self._vertical.mean_seconds or self._mean_seconds
         kind, line = self._classify_line(text, vertical)
         if not vertical and (line is None or line.what in ("step", "epoch", "total")):
             kind, line = self._by_series(text, kind, line)

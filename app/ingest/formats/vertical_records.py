@@ -31,6 +31,12 @@ _ITERATIONS = re.compile(r"(?i)\biterations$|^learning iteration$|^n_?updates$")
 _ENV_STEPS = re.compile(r"(?i)\b(?:time)?steps\b|\bfps\b")
 _VERTICAL_POSITION = re.compile(r"(?i)\b(?:iterations?|steps?|epoch|timesteps|n_?updates|updates)\b")
 
+# Spinning Up's EpochLogger (``log_tabular`` keys, one table an epoch): its abbreviations in the words the name classes
+# read (classes.py). ``Time`` is the run's clock (``time.time() - start_time``), ``TotalEnvInteracts`` the environment's
+# steps so far, ``LossPi`` the policy's loss; ``AverageTestEpRet`` the mean return of this epoch's test episodes.
+_EPOCH_LOGGER = {"AverageEpRet": "mean episode return", "TotalEnvInteracts": "env total steps",
+                 "LossPi": "policy loss", "AverageTestEpRet": "test episode return", "Time": "time elapsed"}
+_EPOCH_LOGGER_SIGN = frozenset({"AverageEpRet", "TotalEnvInteracts", "EpRet"})
 # An RL table's mean episode reward, by the names stable-baselines prints it under (v3, then v2's two).
 _EPISODE_REWARD = ("ep_rew_mean", "ep_rewmean", "eprewmean")
 
@@ -98,6 +104,14 @@ class VerticalRecord:
         record = self._record()
         return (True, record) if record is not None else (False, None)
 
+    def close(self) -> str | None:
+        """The block held as one record when it names its position (the batch ends there: a log cut before the
+        table's closing rule); None otherwise (what is held stays held: a tail alone is no record)."""
+        pairs = self.pairs
+        if not pairs or not _VERTICAL_POSITION.search(" ".join(n for n, _ in pairs)):
+            return None
+        return self._record()
+
     def _pair(self, pairs: list[tuple[str, str]] | None, name: str, value: str) -> str | None:
         """Hold one figure of a one-a-line block; a name held already closes the block: its record, the figure
         starting the next (None while the block goes on)."""
@@ -117,6 +131,8 @@ class VerticalRecord:
             return None
         self.mean_seconds = None
         names = [name for name, _ in pairs]
+        if not _EPOCH_LOGGER_SIGN.isdisjoint(names):
+            names = [_EPOCH_LOGGER.get(name, name) for name in names]
         if any(_ITERATIONS.search(name) for name in names):
             # A record logged once an iteration (an RL trainer's): its running count of iterations is its position,
             # and its ``steps`` are the environment's (``Total steps: 512``, ``Steps per second: 1581``), not the run's.
