@@ -534,6 +534,9 @@ REAL_FORMATS = {
     # a loop's own records whose losses carry no loss word (pix2pix); WeNet's ``TRAIN Batch E/B`` lines
     "generic-pix2pix-nvs-open4d-log-epochs-1-to-4-iters-reset-each-epoch-gan-losses-no-loss-word.log": "generic",
     "generic-wekws-issue214-train-batch-78-slash-0-to-150-epoch-then-batch-not-a-fraction-acc-zero.log": "generic",
+    "generic-spinningup-issue37-epochlogger-table-epoch-48-cut-before-closing-rule.log": "generic",
+    "generic-dreamer-goal-conditioned-metrics-jsonl-walker-steps-1000-to-5000-train-return.jsonl": "generic",
+    "generic-dreamerv3-torch-world-model-assemble-metrics-jsonl-step-0-returns-then-step-5000-alone.jsonl": "generic",
 }
 
 

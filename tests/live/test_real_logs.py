@@ -144,7 +144,9 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # DeiT's log.txt: a JSON record an epoch, its whole-number ``epoch`` the position (98 to 108), test figures at 100
     ("generic-p2t-issue13-deit-style-json-log-epoch-98-to-108-test-at-100.log", T0, T0, "epoch 108 · no timing",
      "measuring", {"step": 108, "total_steps": None, "loss": 3.7295565173494443, "step_seconds": None,
-                   "eval": {"test_loss": {"value": 1.2603078159212155, "step": 100}}}),
+                   "eval": {"test_loss": {"value": 1.2603078159212155, "step": 100},
+                            "test_acc1": {"value": 71.27800225585938, "step": 100},
+                            "test_acc5": {"value": 90.97800259765626, "step": 100}}}),
     # demucs behind ``[04-04 22:52:33][demucs.solver][INFO] - ``: epoch 35's batches 83 to 249 of 332, its summary
     # closes it at 22:58:45: 249 batches in 278 s, 3,224 an hour (the printed 0.89 it/sec agrees)
     ("generic-demucs-issue315-solver-train-epoch-35-of-332-it-sec-valid-summary.log", T0, "end",
@@ -1199,6 +1201,13 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-spinningup-issue37-epochlogger-table-epoch-48-cut-before-closing-rule.log", T0, T0, "step 48 · …",
      "measuring", {"step": 48, "loss": 2.81e-08, "eval": None, "step_seconds": None,
                    "figures": {"reward": 7020.0, "total/timesteps": 196000.0}}),
+    # Dreamer's metrics.jsonl: ``{"step": 5000, "train/return": 35.15625, "episodes": 5}``, the return the reward
+    ("generic-dreamer-goal-conditioned-metrics-jsonl-walker-steps-1000-to-5000-train-return.jsonl", T0, T0,
+     "step 5000 · no timing", "measuring", {"step": 5000, "loss": None, "eval": None, "step_seconds": None,
+                                             "figures": {"reward": 35.15625, "total/episodes": 5.0}}),
+    # DreamerV3's: returns at step 0, then ``{"step": 5000}`` alone: the logger's step, where the run is
+    ("generic-dreamerv3-torch-world-model-assemble-metrics-jsonl-step-0-returns-then-step-5000-alone.jsonl", T0, T0,
+     "step 5000 · …", "measuring", {"step": 5000, "loss": None, "eval": None, "figures": {"reward": 49.929046630859375}}),
 ]  # fmt: skip
 
 
@@ -1580,6 +1589,8 @@ GENERIC_READ = {
     "generic-pix2pix-nvs-open4d-log-epochs-1-to-4-iters-reset-each-epoch-gan-losses-no-loss-word.log": "step, epoch, step time",
     "generic-wekws-issue214-train-batch-78-slash-0-to-150-epoch-then-batch-not-a-fraction-acc-zero.log": "step, epoch, loss",
     "generic-spinningup-issue37-epochlogger-table-epoch-48-cut-before-closing-rule.log": "step, epoch, loss",
+    "generic-dreamer-goal-conditioned-metrics-jsonl-walker-steps-1000-to-5000-train-return.jsonl": "step",
+    "generic-dreamerv3-torch-world-model-assemble-metrics-jsonl-step-0-returns-then-step-5000-alone.jsonl": "step",
 }  # fmt: skip
 
 

@@ -862,7 +862,8 @@ class GenericParser(StepLines[_Line]):
         if s.startswith("{"):
             if not s.endswith("}"):
                 return (Kind.PARTIAL if s.startswith(('{"', "{'")) else Kind.OTHER), None
-            parsed = self._json(s)
+            unread: list[tuple[str, str | None, str, str | None]] = []
+            parsed = self._json(s, unread)
             if parsed is not None:
                 readings, when = parsed
                 if when is not None and (self._times.latest is None or when > self._times.latest):
@@ -871,7 +872,7 @@ class GenericParser(StepLines[_Line]):
                 if stats:
                     line.readings.extend(_detectron_time(s))
                     line.named = tuple(memory_figures(s.replace('"mem":', "mem:")))
-                return Kind.FULL, _decide(line)
+                return Kind.FULL, _json_classed(_decide(line), unread)
         if "global step" in s:
             stable = _TF_STABLE_STEP.search(s)
             if stable is not None:
@@ -1295,8 +1296,9 @@ class GenericParser(StepLines[_Line]):
         self._columns = []
         return ""
 
-    def _json(self, s: str) -> tuple[list[Reading], float | None] | None:
-        """A JSON-lines record's readings (one level of nesting as ``train/loss``) and its time."""
+    def _json(self, s: str, unread: list[tuple[str, str | None, str, str | None]]) -> tuple[list[Reading], float | None] | None:
+        """A JSON-lines record's readings (one level of nesting as ``train/loss``) and its time; ``unread`` gets the
+        numbers under keys the grammar does not name, as printed pairs (for the name classes)."""
         try:
             record = json.loads(s)
         except ValueError:
@@ -1315,8 +1317,20 @@ class GenericParser(StepLines[_Line]):
                 flat.update({f"{key}/{inner}": v for inner, v in value.items()})
             else:
                 flat[str(key)] = value
-        readings = [r for key, value in flat.items() if (r := json_reading(key, value)) is not None]
+        readings = []
+        for key, value in flat.items():
+            reading = json_reading(key, value)
+            if reading is not None:
+                readings.append(reading)
+            elif isinstance(value, (int, float)) and not isinstance(value, bool):
+                unread.append((key, None, repr(value), None))
         readings = _in_epoch(batch_unplaced(readings, ""))
+        episode = flat.get("episode")
+        if (isinstance(episode, (int, float)) and not isinstance(episode, bool) and float(episode).is_integer()
+                and not any(r.field in (Field.STEP, Field.EPOCH) for r in readings)):
+            # An RL loop's record an episode (``{"episode": 120, "mean_episode_reward": 13.2}``) with no step: the
+            # episode is its position (a step only with a figure beside it: :func:`_json_classed`)
+            readings.append(Reading(Field.STEP, "episode", float(episode)))
         epoch = _first(readings, Field.EPOCH)
         if (epoch is not None and not self._counted_steps and not any(r.field is Field.STEP for r in readings)
                 and any(isinstance(flat.get(key), int) for key in _EPOCH_KEYS)
@@ -2040,6 +2054,24 @@ def _episode(unknown: list[tuple[str, str | None, str, str | None]]) -> Reading 
         if normalise(name) == "episode" and unit is None and value.isdigit():
             return Reading(Field.STEP, "episode", float(value))
     return None
+
+
+def _json_classed(line: _Line, unread: list[tuple[str, str | None, str, str | None]]) -> _Line:
+    """A JSON-lines record's figures that no rule names, by their names' classes (classes.py): an RL loop's
+    (``{"step": 5000, "train/return": 35.2, "episodes": 5}``) reward, environment steps and episodes so far, an
+    evaluation's score, a rate. A record with its position and a reward but no loss is that position's step."""
+    if line.what == "other" and not unread and len(line.readings) == 1 and line.readings[0].field is Field.STEP:
+        line.what = "step"  # (a record of its step alone: DreamerV3's ``{"step": 5000}``, the logger's step reached)
+        return line
+    if not unread or line.what not in ("step", "other") or _position(line.readings) is None:
+        return line
+    named = [n for n in beside("", unknown=unread) if n.kin is not Kin.TIME]
+    if line.what == "other":
+        if not any(n.kin is Kin.REWARD for n in named):
+            return line
+        line.what = "step"
+    line.named = (*line.named, *named)
+    return line
 
 
 def _returned(line: _Line, s: str, unknown: list[tuple[str, str | None, str, str | None]]) -> _Line:

@@ -61,3 +61,43 @@ def test_an_off_policy_table_s_test_return_is_its_epoch_s_evaluation(tmp_path: P
     data = read_cold(tmp_path, [RULE, *(f"| {n:>17} | {v:>15} |" for n, v in rows), RULE])
     assert data["step"] == 2 and data["training"]["loss"] == 0.0964
     assert data["training"]["eval"] == {"test_episode_return": {"value": -0.189, "step": 2}}
+
+
+# JSON lines written by an RL or training loop: the step (or, with none, the episode) the position; the figures the
+# name classes know beside it (the reward, the environment's steps and episodes so far, an evaluation's score).
+
+def test_an_episode_record_with_its_reward_is_that_episode_s_step(tmp_path: Path) -> None:
+    # composed: one record an episode, no step key
+    lines = ['{"episode": 119, "mean_episode_reward": 12.5}', '{"episode": 120, "mean_episode_reward": 13.2}']
+    data = read_cold(tmp_path, lines)
+    assert data["step"] == 120 and data["training"]["figures"] == {"reward": 13.2}
+    assert data["training"]["loss"] is None
+
+
+def test_a_step_key_is_the_position_over_the_episode(tmp_path: Path) -> None:
+    # composed in the eval stream's shape: the environment's step the position, the episode a number beside it
+    lines = ['{"episode": 110, "mean_episode_reward": 12.5, "step": 340000}',
+             '{"episode": 120, "mean_episode_reward": 13.2, "step": 350000}']
+    data = read_cold(tmp_path, lines)
+    assert data["step"] == 350000 and data["training"]["figures"] == {"reward": 13.2}
+
+
+def test_an_episode_record_without_a_figure_is_no_step(tmp_path: Path) -> None:
+    data = read_cold(tmp_path, ['{"episode": 1, "seed": 3}', '{"episode": 2, "seed": 4}'])
+    assert data["step"] is None
+
+
+def test_a_json_record_s_score_is_its_evaluation(tmp_path: Path) -> None:
+    # composed in DeiT's log.txt shape: the test accuracy beside the test loss, that epoch's evaluation
+    lines = ['{"train_loss": 3.76, "test_loss": 1.26, "test_acc1": 71.3, "epoch": 100}', '{"train_loss": 3.75, "epoch": 101}']
+    data = read_cold(tmp_path, lines)
+    assert data["training"]["eval"] == {"test_loss": {"value": 1.26, "step": 100}, "test_acc1": {"value": 71.3, "step": 100}}
+
+
+def test_real_dreamer_metrics_read_their_return(tmp_path: Path) -> None:
+    # epistoteles/dreamer-goal-conditioned: ``{"step": 5000, "train/return": 35.15625, "train/length": 500, "episodes": 5}``
+    data = read_cold(tmp_path, body("generic-dreamer-goal-conditioned-metrics-jsonl-walker-steps-1000-to-5000-train-return.jsonl"))
+    assert data["step"] == 5000 and data["training"]["figures"] == {"reward": 35.15625, "total/episodes": 5.0}
+    # chenghands-on/World_model_assemble (DreamerV3): the last record is the step alone
+    data = read_cold(tmp_path, body("generic-dreamerv3-torch-world-model-assemble-metrics-jsonl-step-0-returns-then-step-5000-alone.jsonl"))
+    assert data["step"] == 5000 and data["training"]["figures"] == {"reward": 49.929046630859375}
