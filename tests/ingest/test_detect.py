@@ -537,6 +537,8 @@ REAL_FORMATS = {
     "generic-spinningup-issue37-epochlogger-table-epoch-48-cut-before-closing-rule.log": "generic",
     "generic-dreamer-goal-conditioned-metrics-jsonl-walker-steps-1000-to-5000-train-return.jsonl": "generic",
     "generic-dreamerv3-torch-world-model-assemble-metrics-jsonl-step-0-returns-then-step-5000-alone.jsonl": "generic",
+    "generic-caffe-deepbinarycode-readme-iteration-50000-testing-net-accuracy-then-optimization-done.log": "generic",
+    "generic-caffe-ocr-issue55-iteration-2500-testing-net-two-acc-outputs.log": "generic",
 }
 
 

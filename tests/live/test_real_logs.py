@@ -1208,6 +1208,12 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # DreamerV3's: returns at step 0, then ``{"step": 5000}`` alone: the logger's step, where the run is
     ("generic-dreamerv3-torch-world-model-assemble-metrics-jsonl-step-0-returns-then-step-5000-alone.jsonl", T0, T0,
      "step 5000 · …", "measuring", {"step": 5000, "loss": None, "eval": None, "figures": {"reward": 49.929046630859375}}),
+    # Caffe: ``Iteration 50000, Testing net (#0)`` and its outputs one a line, the evaluation at 50000; ``Optimization Done.``
+    ("generic-caffe-deepbinarycode-readme-iteration-50000-testing-net-accuracy-then-optimization-done.log", T0, "end",
+     "done · step 50000", "done", {"step": 50000, "loss": 0.0274982,
+                                   "eval": {"test_accuracy": {"value": 0.903125, "step": 50000}}}),
+    ("generic-caffe-ocr-issue55-iteration-2500-testing-net-two-acc-outputs.log", T0, "end", "step 2500 · …", "measuring",
+     {"step": 2500, "loss": None, "eval": {"test_acc": {"value": 0.773306, "step": None}}}),
 ]  # fmt: skip
 
 
@@ -1591,6 +1597,8 @@ GENERIC_READ = {
     "generic-spinningup-issue37-epochlogger-table-epoch-48-cut-before-closing-rule.log": "step, epoch, loss",
     "generic-dreamer-goal-conditioned-metrics-jsonl-walker-steps-1000-to-5000-train-return.jsonl": "step",
     "generic-dreamerv3-torch-world-model-assemble-metrics-jsonl-step-0-returns-then-step-5000-alone.jsonl": "step",
+    "generic-caffe-deepbinarycode-readme-iteration-50000-testing-net-accuracy-then-optimization-done.log": "step, loss, eval",
+    "generic-caffe-ocr-issue55-iteration-2500-testing-net-two-acc-outputs.log": "step, eval",
 }  # fmt: skip
 
 

@@ -187,6 +187,7 @@ _END = re.compile(
     r"(?i)^(?:total )?training (?:time|took|completed?|finished|done|is done|has finished)\b"
     r"|^`?trainer\.fit`? stopped|^\[after training is done\]|^finished training\b|^exiting program (?:at|after)\b"
     r"|^key: avg_train_\w+, value:"  # llama-recipes' results, printed once training returned
+    r"|^Optimization Done\.$"  # Caffe's solver, once it reached ``max_iter`` (solver.cpp, caffe.cpp)
 )
 # The PyTorch examples' ``Train Epoch: 1 [6400/60000 (11%)]\tLoss: 0.29``: a position in the epoch.
 # (a sub-batch's counter may stand before the share: ``[7010/7010 Srno: 2 (100%)]``)
@@ -501,6 +502,16 @@ class GenericParser(StepLines[_Line]):
                 if record is None:
                     return Kind.OTHER, None
                 text, vertical = record, True
+            elif record is not None:
+                # (the block closed at a line of its own: the block's record first, then the line)
+                _, whole = self._classify_record(record, True)
+                kind, line = self._classify_piece(text)
+                if whole is None:
+                    return kind, line
+                if line is None:
+                    return Kind.FULL, whole
+                line.before = whole
+                return kind, line
         return self._classify_record(text, vertical)
 
     def _classify_record(self, text: str, vertical: bool) -> tuple[Kind, _Line | None]:
@@ -885,7 +896,7 @@ class GenericParser(StepLines[_Line]):
                 return Kind.FULL, _Line("checkpoint", at, text=s, checkpoint=(
                     int(saved.group(1)), int(saved.group(2)), saved.group(3), None if value is None else float(value), _saving(s)))
         head = s[:80].lower()
-        if ("train" in head or "exiting" in head) and _END.search(s):
+        if ("train" in head or "exiting" in head or head[:13] == "optimization ") and _END.search(s):
             return Kind.FULL, _Line("end", at, text=s)
         bar = None
         if "[" in s and ("/" in s or "it [" in s):

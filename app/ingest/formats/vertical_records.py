@@ -26,6 +26,14 @@ _RSL_COMPUTATION = re.compile(r"^\s{2,}Computation:\s+(\d{1,12}) steps/s \(colle
 _ITERATION_PARTS = frozenset({"collection time", "learning time"})
 _VERTICAL_TITLE = re.compile(r"^\s{4,}([A-Za-z][A-Za-z ]{2,40}?)\s+(\d{1,9}/\d{1,9})\s*$")
 
+# Caffe's solver tests its net at an iteration (``Iteration 1000, Testing net (#0)``), then prints each output of the
+# test net a line (``    Test net output #0: accuracy = 0.9``, ``    Test net output #1: loss = 0.3 (* 1 = 0.3 loss)``):
+# one evaluation, at that iteration (the training line ``Iteration 1000, loss = …`` comes after it).
+_TESTING_NET = re.compile(r"^Iteration (\d{1,12}), Testing net \(#\d{1,3}\)\s*$")
+_TEST_OUTPUT = re.compile(r"^\s*Test net output #\d{1,4}: ([A-Za-z][^=]{0,60}?) = (-?(?:\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf))"
+                          r"(?: \(\* [\d.eE+-]+ = \S+ loss\))?\s*$")
+_NOT_NAME = re.compile(r"[^\w.-]+")
+
 _VERTICAL_RULE = re.compile(r"^\s*(?:-{5,}|#{5,}|={5,})\s*$")
 _ITERATIONS = re.compile(r"(?i)\biterations$|^learning iteration$|^n_?updates$")  # (stable-baselines v2: ``nupdates``)
 _ENV_STEPS = re.compile(r"(?i)\b(?:time)?steps\b|\bfps\b")
@@ -43,7 +51,8 @@ _EPISODE_REWARD = ("ep_rew_mean", "ep_rewmean", "eprewmean")
 
 def vertical_start(text: str) -> bool:
     """A line that may open a one-figure-a-line block (the cheap tests first)."""
-    return text[:1] in "| " or _VERTICAL_TITLE.match(text) is not None or "\t" in text[:60]
+    return (text[:1] in "| " or _VERTICAL_TITLE.match(text) is not None or "\t" in text[:60]
+            or (text[:10] == "Iteration " and _TESTING_NET.match(text) is not None))
 
 
 class VerticalRecord:
@@ -54,13 +63,29 @@ class VerticalRecord:
         self.group = ""  # its group's name (stable-baselines3's ``rollout/``)
         self.figures: tuple[tuple[str, float], ...] = ()  # the last record's environment's counts and rate
         self.mean_seconds: str | None = None  # how the last record's time an iteration was worked out, if it was
+        self.testing = False  # the block is Caffe's test of its net (its outputs follow, one a line)
 
     def line(self, text: str) -> tuple[bool, str | None]:
         """A record printed one figure a line (stable-baselines3's ``|    loss    | 0.482 |`` table between
-        dashed rules; rsl_rl's ``Learning iteration 1/10`` and its right-aligned ``Mean value loss: 19.67``):
-        (True, None) while its lines are held, (True, record) when it closes (a rule, a figure named again, a
-        line of another kind), (False, None) for a line that is no part of one."""
+        dashed rules; rsl_rl's ``Learning iteration 1/10`` and its right-aligned ``Mean value loss: 19.67``;
+        Caffe's ``Testing net`` and its outputs): (True, None) while its lines are held, (True, record) when it
+        closes (a rule, a figure named again, a line of another kind), (False, record) when the line that closes
+        it is no part of it and is read as well (Caffe's training line after its test), (False, None) for a line
+        that is no part of one."""
         pairs = self.pairs
+        if self.testing:
+            output = _TEST_OUTPUT.match(text)
+            if output is not None and pairs is not None:
+                # (a blob's name as a name: ``loss: 50%-fire-rate`` is ``loss_50_-fire-rate``)
+                pairs.append(("test " + _NOT_NAME.sub("_", output.group(1)).strip("_"), output.group(2)))
+                return True, None
+            record = self._record()
+            return (False, record) if record is not None else (False, None)
+        testing = _TESTING_NET.match(text) if text[:10] == "Iteration " else None
+        if testing is not None:
+            record = self._record() if pairs else None
+            self.pairs, self.testing = [("Iteration", testing.group(1))], True
+            return True, record
         title = _VERTICAL_TITLE.match(text)
         if title is not None:
             record = self._record() if pairs else None
@@ -127,8 +152,9 @@ class VerticalRecord:
     def _record(self) -> str | None:
         """The held one-a-line figures as one ``name: value | …`` record (None when none is held)."""
         pairs, self.pairs, self.group = self.pairs, None, ""
-        if not pairs:
-            return None
+        testing, self.testing = self.testing, False
+        if not pairs or (testing and len(pairs) == 1):
+            return None  # (a test of the net with no output read: no record)
         self.mean_seconds = None
         names = [name for name, _ in pairs]
         if not _EPOCH_LOGGER_SIGN.isdisjoint(names):

@@ -101,3 +101,47 @@ def test_real_dreamer_metrics_read_their_return(tmp_path: Path) -> None:
     # chenghands-on/World_model_assemble (DreamerV3): the last record is the step alone
     data = read_cold(tmp_path, body("generic-dreamerv3-torch-world-model-assemble-metrics-jsonl-step-0-returns-then-step-5000-alone.jsonl"))
     assert data["step"] == 5000 and data["training"]["figures"] == {"reward": 49.929046630859375}
+
+
+# Caffe's solver: ``Iteration N, Testing net (#0)``, then each output of the test net a line: one evaluation at N,
+# whose training line (``Iteration N, loss = …``) comes after it; ``max_iter`` among the solver's parameters its length.
+CAFFE = [
+    "I0103 10:00:00.000000  1234 solver.cpp:48] Initializing solver from parameters: ",
+    "test_iter: 100",
+    "max_iter: 10000",
+    "I0103 10:00:10.000000  1234 solver.cpp:228] Iteration 100, loss = 1.5",
+    "I0103 10:00:10.000000  1234 solver.cpp:244]     Train net output #0: loss = 1.5 (* 1 = 1.5 loss)",
+    "I0103 10:00:10.000000  1234 sgd_solver.cpp:106] Iteration 100, lr = 0.01",
+    "I0103 10:00:30.000000  1234 solver.cpp:337] Iteration 200, Testing net (#0)",
+    "I0103 10:00:35.000000  1234 solver.cpp:404]     Test net output #0: accuracy = 0.9",
+    "I0103 10:00:35.000000  1234 solver.cpp:404]     Test net output #1: loss = 0.3 (* 1 = 0.3 loss)",
+    "I0103 10:00:35.000000  1234 solver.cpp:228] Iteration 200, loss = 1.2",
+    "I0103 10:00:35.000000  1234 solver.cpp:244]     Train net output #0: loss = 1.2 (* 1 = 1.2 loss)",
+    "I0103 10:00:35.000000  1234 sgd_solver.cpp:106] Iteration 200, lr = 0.01",
+]
+
+
+def test_caffe_s_test_outputs_are_the_evaluation_at_the_iteration_tested(tmp_path: Path) -> None:
+    data = read_cold(tmp_path, CAFFE, dated=True)
+    assert data["step"] == 200 and data["training"]["total_steps"] == 10000
+    assert data["training"]["loss"] == 1.2 and data["training"]["lr"] == 0.01
+    assert data["training"]["eval"] == {"test_loss": {"value": 0.3, "step": 200},
+                                        "test_accuracy": {"value": 0.9, "step": 200}}
+
+
+def test_the_training_line_after_a_test_is_read_too(tmp_path: Path) -> None:
+    # the test's block closes at the training line, which is a step of its own (not swallowed by the block)
+    data = read_cold(tmp_path, CAFFE[:9] + CAFFE[9:10], dated=True)
+    assert data["step"] == 200 and data["training"]["loss"] == 1.2
+
+
+def test_real_caffe_tests_read_at_their_iteration(tmp_path: Path) -> None:
+    # kevinlin311tw/Caffe-DeepBinaryCode's README: the test at 50000, then ``Optimization Done.``
+    data = read_cold(tmp_path, body(
+        "generic-caffe-deepbinarycode-readme-iteration-50000-testing-net-accuracy-then-optimization-done.log"), dated=True)
+    assert data["state"] == "done" and data["step"] == 50000 and data["training"]["loss"] == 0.0274982
+    assert data["training"]["eval"] == {"test_accuracy": {"value": 0.903125, "step": 50000}}
+    # senlinuc/caffe_ocr#55: two outputs named ``acc``; the first is the one read
+    data = read_cold(tmp_path, body("generic-caffe-ocr-issue55-iteration-2500-testing-net-two-acc-outputs.log"), dated=True)
+    assert data["step"] == 2500 and data["training"]["loss"] is None
+    assert data["training"]["eval"]["test_acc"]["value"] == 0.773306
