@@ -539,6 +539,7 @@ REAL_FORMATS = {
     "generic-dreamerv3-torch-world-model-assemble-metrics-jsonl-step-0-returns-then-step-5000-alone.jsonl": "generic",
     "generic-caffe-deepbinarycode-readme-iteration-50000-testing-net-accuracy-then-optimization-done.log": "generic",
     "generic-caffe-ocr-issue55-iteration-2500-testing-net-two-acc-outputs.log": "generic",
+    "generic-card-games-wal8800-blog-em-dash-logger-epoch-6-7-policy-loss-return-lines.log": "generic",
 }
 
 

@@ -1214,6 +1214,10 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
                                    "eval": {"test_accuracy": {"value": 0.903125, "step": 50000}}}),
     ("generic-caffe-ocr-issue55-iteration-2500-testing-net-two-acc-outputs.log", T0, "end", "step 2500 · …", "measuring",
      {"step": 2500, "loss": None, "eval": {"test_acc": {"value": 0.773306, "step": None}}}),
+    # Python logging with em dashes (``%(asctime)s — %(name)s — %(levelname)s — %(message)s``): epochs 6 and 7, 8.384 s
+    # apart; PPO's ``Early stopping at step 10`` between is its update's early stop, no end of the run
+    ("generic-card-games-wal8800-blog-em-dash-logger-epoch-6-7-policy-loss-return-lines.log", T0, "end", "epoch 7 · …", "measuring",
+     {"step": 7, "loss": -0.041, "step_seconds": pytest.approx(8.384, abs=0.001), "data": epoch(7.0)}),
 ]  # fmt: skip
 
 
@@ -1599,6 +1603,7 @@ GENERIC_READ = {
     "generic-dreamerv3-torch-world-model-assemble-metrics-jsonl-step-0-returns-then-step-5000-alone.jsonl": "step",
     "generic-caffe-deepbinarycode-readme-iteration-50000-testing-net-accuracy-then-optimization-done.log": "step, loss, eval",
     "generic-caffe-ocr-issue55-iteration-2500-testing-net-two-acc-outputs.log": "step, eval",
+    "generic-card-games-wal8800-blog-em-dash-logger-epoch-6-7-policy-loss-return-lines.log": "step, epoch, loss",
 }  # fmt: skip
 
 

@@ -386,6 +386,7 @@ class GenericParser(StepLines[_Line]):
         self._eval_positions = False  # the run's position is read from its validations (no training line yet)
         self._eval_updates: int | None = None  # the updates the last validation named (no training line yet)
         self._vertical = VerticalRecord()  # a one-figure-a-line record under way
+        self._counter_at: float | None = None  # the time of the counter line that opened the last such block
         self._last_step: int | None = None  # the last step read (its stride to the next one says how often it logs)
         self._run_done: TrainStep | None = None  # that step, when it was its last epoch's last of the run
         self._slashed: list[str] | None = None  # a ruled step's record: its step, then its lines so far
@@ -456,7 +457,10 @@ class GenericParser(StepLines[_Line]):
                 self.emit(line, events)
         table = self._vertical.close()
         if table is not None:
-            _, line = self._classify_record(table, True)
+            if self._vertical.counted:
+                _, line = self._counted_record(table, self._counter_at)
+            else:
+                _, line = self._classify_record(table, True)
             if line is not None:
                 self.emit(line, events)
 
@@ -497,14 +501,22 @@ class GenericParser(StepLines[_Line]):
                 return Kind.FULL, dashed if dashed.what == "step" else None
         vertical = False
         if self._vertical.pairs is not None or vertical_start(text):
+            opened, counter_at = self._vertical.opened, self._counter_at
             held, record = self._vertical.line(text)
+            if self._vertical.opened != opened:
+                self._counter_at = self._times.at  # (a counter's record is dated by its counter line)
             if held:
                 if record is None:
                     return Kind.OTHER, None
+                if self._vertical.counted:
+                    return self._counted_record(record, counter_at)
                 text, vertical = record, True
             elif record is not None:
                 # (the block closed at a line of its own: the block's record first, then the line)
-                _, whole = self._classify_record(record, True)
+                if self._vertical.counted:
+                    _, whole = self._counted_record(record, counter_at)
+                else:
+                    _, whole = self._classify_record(record, True)
                 kind, line = self._classify_piece(text)
                 if whole is None:
                     return kind, line
@@ -513,6 +525,14 @@ class GenericParser(StepLines[_Line]):
                 line.before = whole
                 return kind, line
         return self._classify_record(text, vertical)
+
+    def _counted_record(self, record: str, at: float | None) -> tuple[Kind, _Line | None]:
+        """A counter's one-figure-a-line block (vertical_records.py) as one record, at its counter line's time; the
+        counter line alone (no figure followed it) read as printed."""
+        kind, line = self._classify_record(record, not self._vertical.plain)
+        if line is not None and at is not None:
+            line.at = at
+        return kind, line
 
     def _classify_record(self, text: str, vertical: bool) -> tuple[Kind, _Line | None]:
         """What a line (or a one-figure-a-line block's record, ``vertical``) says, its prefix and tables read."""
@@ -2071,7 +2091,8 @@ def _json_classed(line: _Line, unread: list[tuple[str, str | None, str, str | No
     """A JSON-lines record's figures that no rule names, by their names' classes (classes.py): an RL loop's
     (``{"step": 5000, "train/return": 35.2, "episodes": 5}``) reward, environment steps and episodes so far, an
     evaluation's score, a rate. A record with its position and a reward but no loss is that position's step."""
-    if line.what == "other" and not unread and len(line.readings) == 1 and line.readings[0].field is Field.STEP:
+    if (line.what == "other" and not unread and len(line.readings) == 1 and line.readings[0].field is Field.STEP
+            and line.text.count('":') == 1):
         line.what = "step"  # (a record of its step alone: DreamerV3's ``{"step": 5000}``, the logger's step reached)
         return line
     if not unread or line.what not in ("step", "other") or _position(line.readings) is None:

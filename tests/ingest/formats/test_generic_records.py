@@ -145,3 +145,45 @@ def test_real_caffe_tests_read_at_their_iteration(tmp_path: Path) -> None:
     data = read_cold(tmp_path, body("generic-caffe-ocr-issue55-iteration-2500-testing-net-two-acc-outputs.log"), dated=True)
     assert data["step"] == 2500 and data["training"]["loss"] is None
     assert data["training"]["eval"]["test_acc"]["value"] == 0.773306
+
+
+# One figure a line after a counter line: ``Epoch: 3`` (or ``Iteration 500``, ``----- epoch 3 -----``), then
+# ``Policy Loss: 0.12``, ``Mean reward: 13.2`` … until a line of another kind or the next counter: one record, at the
+# counter line's time; behind a logging prefix whose separators are em dashes.
+EM = "2024-01-03 10:0{m}:0{s} — trainer — INFO — {text}"
+
+
+def _em_block(minute: int, epoch: int, loss: str, value_loss: str, reward: str) -> list[str]:
+    return [EM.format(m=minute, s=1, text=f"Epoch: {epoch}"), EM.format(m=minute, s=1, text=f"Policy Loss: {loss}"),
+            EM.format(m=minute, s=2, text=f"Value Loss: {value_loss}"), EM.format(m=minute, s=2, text=f"Mean reward: {reward}")]
+
+
+def test_a_counter_s_figures_one_a_line_are_its_record(tmp_path: Path) -> None:
+    # composed: epochs 3 and 4 one minute apart (10:00:01, 10:01:01), their figures a second or so after each
+    lines = _em_block(0, 3, "0.12", "0.5", "12.0") + _em_block(1, 4, "0.10", "0.4", "14.0")
+    data = read_cold(tmp_path, lines, dated=True)
+    assert data["step"] == 4 and data["training"]["loss"] == 0.1
+    assert data["training"]["figures"] == {"reward": 14.0}
+    assert data["training"]["step_seconds"] == 60.0  # (counter line to counter line)
+
+
+def test_a_counter_line_followed_by_another_kind_reads_as_before(tmp_path: Path) -> None:
+    # ``Epoch 2/3`` then a bar: the counter alone is the epoch said, the bar the steps in it
+    data = read_cold(tmp_path, ["Epoch 2/3", "10/10 [==============================] - 1s 100ms/step - loss: 0.5000"])
+    assert data["training"]["loss"] == 0.5 and data["training"]["data"]["epoch"] == 2.0
+
+
+def test_dashed_counter_lines_open_blocks_too(tmp_path: Path) -> None:
+    lines = ["----- epoch 1 -----", "train loss: 0.9", "mean reward: 3.5", "----- epoch 2 -----", "train loss: 0.7",
+             "mean reward: 4.5"]
+    data = read_cold(tmp_path, lines)
+    assert data["step"] == 2 and data["training"]["loss"] == 0.7 and data["training"]["figures"] == {"reward": 4.5}
+
+
+def test_a_real_em_dash_logger_reads_its_records(tmp_path: Path) -> None:
+    # Wal8800's PPO loop: ``2022-09-26 10:43:00,235 — train_ppo — INFO — epoch: 6, policy_loss: -0.014, …``; the
+    # ``Early stopping at step 10`` line between is PPO's early stop of its update iterations, no end of the run
+    data = read_cold(tmp_path, body("generic-card-games-wal8800-blog-em-dash-logger-epoch-6-7-policy-loss-return-lines.log"),
+                     dated=True)
+    assert data["state"] == "measuring" and data["step"] == 7 and data["training"]["loss"] == -0.041
+    assert abs(data["training"]["step_seconds"] - 8.384) < 0.001
