@@ -530,8 +530,8 @@ class GenericParser(StepLines[_Line]):
         """A counter's one-figure-a-line block (vertical_records.py) as one record, at its counter line's time; the
         counter line alone (no figure followed it) read as printed."""
         kind, line = self._classify_record(record, not self._vertical.plain)
-        if line is not None and at is not None:
-            line.at = at
+        if line is not None:
+            line.at = at  # (an undated counter line's record is undated: the line under it may carry a time)
         return kind, line
 
     def _classify_record(self, text: str, vertical: bool) -> tuple[Kind, _Line | None]:

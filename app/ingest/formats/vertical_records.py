@@ -46,7 +46,7 @@ _ENV_STEPS = re.compile(r"(?i)\b(?:time)?steps\b|\bfps\b")
 _VERTICAL_POSITION = re.compile(r"(?i)\b(?:iterations?|steps?|epoch|timesteps|n_?updates|updates)\b")
 
 # Spinning Up's EpochLogger (``log_tabular`` keys, one table an epoch): its abbreviations in the words the name classes
-# read (classes.py). ``Time`` is the run's clock (``time.time() - start_time``), ``TotalEnvInteracts`` the environment's
+# read (classes.py). ``Time`` is the run's clock (seconds since its start), ``TotalEnvInteracts`` the environment's
 # steps so far, ``LossPi`` the policy's loss; ``AverageTestEpRet`` the mean return of this epoch's test episodes.
 _EPOCH_LOGGER = {"AverageEpRet": "mean episode return", "TotalEnvInteracts": "env total steps",
                  "LossPi": "policy loss", "AverageTestEpRet": "test episode return", "Time": "time elapsed"}
