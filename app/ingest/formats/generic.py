@@ -150,7 +150,7 @@ _STAGE_POSITION = re.compile(r"\[([A-Za-z]{1,12}):\s?(\d{1,9}),\s{1,4}(\d{1,12})
 # A position in the epoch printed beside the run's own step (its count, the epoch's total), kept as figures.
 IN_EPOCH, EPOCH_STEPS = "epoch/step", "epoch/steps"
 # A step record that may carry a figure of a name class (a rate's, an evaluation's): the cheap test first.
-_BESIDE_HINT = re.compile(r"(?i)fps|/s|samples|examples|timesteps|episodes|reward|[ _]time\b|\b(?:val|valid|test|eval|m?ap)\w*\b")
+_BESIDE_HINT = re.compile(r"(?i)fps|/s|samples|examples|timesteps|episodes|reward|return|[ _]time\b|\b(?:val|valid|test|eval|m?ap)\w*\b")
 # The timing a line under a step may print alone, and the step's field each amends.
 _TIMING_FIELDS = {Field.STEP_TIME: "step_seconds", Field.ELAPSED: "elapsed_seconds", Field.ITS: "its",
                   Field.TOKENS_PER_SECOND: "tokens_per_second"}

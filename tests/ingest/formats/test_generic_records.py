@@ -187,3 +187,12 @@ def test_a_real_em_dash_logger_reads_its_records(tmp_path: Path) -> None:
                      dated=True)
     assert data["state"] == "measuring" and data["step"] == 7 and data["training"]["loss"] == -0.041
     assert abs(data["training"]["step_seconds"] - 8.384) < 0.001
+
+
+def test_an_average_episode_return_said_one_a_line_is_the_reward(tmp_path: Path) -> None:
+    # composed: the mean return named in words (``Average Episode Return``), one figure a line under its epoch
+    lines = [EM.format(m=0, s=1, text="Epoch: 3"), EM.format(m=0, s=1, text="Average Episode Return: 24.4    "),
+             EM.format(m=0, s=2, text="Std Episode Return:     11.6    "),
+             EM.format(m=1, s=1, text="Epoch: 4"), EM.format(m=1, s=1, text="Average Episode Return: 26.4    ")]
+    data = read_cold(tmp_path, lines, dated=True)
+    assert data["step"] == 4 and data["training"]["figures"] == {"reward": 26.4}
