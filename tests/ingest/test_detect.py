@@ -548,6 +548,12 @@ REAL_FORMATS = {
     "generic-keras-handson-ml2-issue277-old-log-train-on-55000-samples-44us-per-sample.log": "generic",
     "generic-tf-object-detection-armaanpriyadarshan-issue6-model-lib-v2-per-step-time-steps-100-to-800.log": "generic",
     "generic-dcgan-torch-issue9-lua-epoch-2-batches-45-to-58-of-237-time-datatime-err-g-err-d.log": "generic",
+    "generic-spinningup-issue37-epochlogger-table-epoch-48-cut-before-closing-rule.log": "generic",
+    "generic-dreamer-goal-conditioned-metrics-jsonl-walker-steps-1000-to-5000-train-return.jsonl": "generic",
+    "generic-dreamerv3-torch-world-model-assemble-metrics-jsonl-step-0-returns-then-step-5000-alone.jsonl": "generic",
+    "generic-caffe-deepbinarycode-readme-iteration-50000-testing-net-accuracy-then-optimization-done.log": "generic",
+    "generic-caffe-ocr-issue55-iteration-2500-testing-net-two-acc-outputs.log": "generic",
+    "generic-card-games-wal8800-blog-em-dash-logger-epoch-6-7-policy-loss-return-lines.log": "generic",
 }
 
 

@@ -144,7 +144,9 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # DeiT's log.txt: a JSON record an epoch, its whole-number ``epoch`` the position (98 to 108), test figures at 100
     ("generic-p2t-issue13-deit-style-json-log-epoch-98-to-108-test-at-100.log", T0, T0, "epoch 108 · no timing",
      "measuring", {"step": 108, "total_steps": None, "loss": 3.7295565173494443, "step_seconds": None,
-                   "eval": {"test_loss": {"value": 1.2603078159212155, "step": 100}}}),
+                   "eval": {"test_loss": {"value": 1.2603078159212155, "step": 100},
+                            "test_acc1": {"value": 71.27800225585938, "step": 100},
+                            "test_acc5": {"value": 90.97800259765626, "step": 100}}}),
     # demucs behind ``[04-04 22:52:33][demucs.solver][INFO] - ``: epoch 35's batches 83 to 249 of 332, its summary
     # closes it at 22:58:45: 249 batches in 278 s, 3,224 an hour (the printed 0.89 it/sec agrees)
     ("generic-demucs-issue315-solver-train-epoch-35-of-332-it-sec-valid-summary.log", T0, "end",
@@ -1233,6 +1235,28 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "epoch 2 · 58/237 in the epoch · …", "measuring",
      {"step": 58, "total_steps": 237, "loss": None, "step_seconds": 0.128, "data": epoch(2.0),
       "figures": {"loss/Err_G": 1.9118, "loss/Err_D": 0.3386}}),
+    # Spinning Up's EpochLogger table (``| Epoch | 48 |`` … between rules), cut before its closing rule: its own epoch,
+    # ``LossPi`` the loss, ``AverageEpRet`` the reward, ``TotalEnvInteracts`` the environment's steps; ``Time`` a clock
+    ("generic-spinningup-issue37-epochlogger-table-epoch-48-cut-before-closing-rule.log", T0, T0, "step 48 · …",
+     "measuring", {"step": 48, "loss": 2.81e-08, "eval": None, "step_seconds": None,
+                   "figures": {"reward": 7020.0, "total/timesteps": 196000.0}}),
+    # Dreamer's metrics.jsonl: ``{"step": 5000, "train/return": 35.15625, "episodes": 5}``, the return the reward
+    ("generic-dreamer-goal-conditioned-metrics-jsonl-walker-steps-1000-to-5000-train-return.jsonl", T0, T0,
+     "step 5000 · no timing", "measuring", {"step": 5000, "loss": None, "eval": None, "step_seconds": None,
+                                             "figures": {"reward": 35.15625, "total/episodes": 5.0}}),
+    # DreamerV3's: returns at step 0, then ``{"step": 5000}`` alone: the logger's step, where the run is
+    ("generic-dreamerv3-torch-world-model-assemble-metrics-jsonl-step-0-returns-then-step-5000-alone.jsonl", T0, T0,
+     "step 5000 · …", "measuring", {"step": 5000, "loss": None, "eval": None, "figures": {"reward": 49.929046630859375}}),
+    # Caffe: ``Iteration 50000, Testing net (#0)`` and its outputs one a line, the evaluation at 50000; ``Optimization Done.``
+    ("generic-caffe-deepbinarycode-readme-iteration-50000-testing-net-accuracy-then-optimization-done.log", T0, "end",
+     "done · step 50000", "done", {"step": 50000, "loss": 0.0274982,
+                                   "eval": {"test_accuracy": {"value": 0.903125, "step": 50000}}}),
+    ("generic-caffe-ocr-issue55-iteration-2500-testing-net-two-acc-outputs.log", T0, "end", "step 2500 · …", "measuring",
+     {"step": 2500, "loss": None, "eval": {"test_acc": {"value": 0.773306, "step": None}}}),
+    # Python logging with em dashes (``%(asctime)s — %(name)s — %(levelname)s — %(message)s``): epochs 6 and 7, 8.384 s
+    # apart; PPO's ``Early stopping at step 10`` between is its update's early stop, no end of the run
+    ("generic-card-games-wal8800-blog-em-dash-logger-epoch-6-7-policy-loss-return-lines.log", T0, "end", "epoch 7 · …", "measuring",
+     {"step": 7, "loss": -0.041, "step_seconds": pytest.approx(8.384, abs=0.001), "data": epoch(7.0)}),
 ]  # fmt: skip
 
 
@@ -1630,6 +1654,12 @@ GENERIC_READ = {
         "step, loss, step time",
     "generic-dcgan-torch-issue9-lua-epoch-2-batches-45-to-58-of-237-time-datatime-err-g-err-d.log":
         "step, total, epoch, step time",
+    "generic-spinningup-issue37-epochlogger-table-epoch-48-cut-before-closing-rule.log": "step, epoch, loss",
+    "generic-dreamer-goal-conditioned-metrics-jsonl-walker-steps-1000-to-5000-train-return.jsonl": "step",
+    "generic-dreamerv3-torch-world-model-assemble-metrics-jsonl-step-0-returns-then-step-5000-alone.jsonl": "step",
+    "generic-caffe-deepbinarycode-readme-iteration-50000-testing-net-accuracy-then-optimization-done.log": "step, loss, eval",
+    "generic-caffe-ocr-issue55-iteration-2500-testing-net-two-acc-outputs.log": "step, eval",
+    "generic-card-games-wal8800-blog-em-dash-logger-epoch-6-7-policy-loss-return-lines.log": "step, epoch, loss",
 }  # fmt: skip
 
 

@@ -83,9 +83,11 @@ _EPISODE_COUNTS = frozenset({"episodes", "total episodes", "num episodes", "epis
                              "episode count", "episodes so far"})
 # An RL run's mean reward over its recent episodes, as rsl_rl and other loops name it.
 _REWARD_NAMES = frozenset({"mean reward", "mean episode reward", "average reward", "avg reward", "episode reward mean",
-                           "mean episode return", "reward mean",
+                           "mean episode return", "reward mean", "average episode return", "average episode reward",
                            # cleanrl's ``global_step=4096, episodic_return=[12.]``: the episode just ended, at that step
-                           "episodic return", "episode return", "episodic reward", "episode reward"})
+                           "episodic return", "episode return", "episodic reward", "episode reward",
+                           # Dreamer's ``metrics.jsonl``: ``{"step": 5000, "train/return": 35.2, "episodes": 5}``
+                           "train return"})
 # A score's words: on an evaluation's own line, a figure so named is that evaluation's (vietocr's ``acc full seq``).
 _SCORE_WORDS = frozenset({"acc", "accuracy", "f1", "bleu", "rouge", "auc", "precision", "recall", "wer", "cer", "ppl",
                           "perplexity", "iou", "miou", "map", "em"})

@@ -150,7 +150,7 @@ _STAGE_POSITION = re.compile(r"\[([A-Za-z]{1,12}):\s?(\d{1,9}),\s{1,4}(\d{1,12})
 # A position in the epoch printed beside the run's own step (its count, the epoch's total), kept as figures.
 IN_EPOCH, EPOCH_STEPS = "epoch/step", "epoch/steps"
 # A step record that may carry a figure of a name class (a rate's, an evaluation's): the cheap test first.
-_BESIDE_HINT = re.compile(r"(?i)fps|/s|samples|examples|timesteps|episodes|reward|[ _]time\b|\b(?:val|valid|test|eval|m?ap)\w*\b")
+_BESIDE_HINT = re.compile(r"(?i)fps|/s|samples|examples|timesteps|episodes|reward|return|[ _]time\b|\b(?:val|valid|test|eval|m?ap)\w*\b")
 # The timing a line under a step may print alone, and the step's field each amends.
 _TIMING_FIELDS = {Field.STEP_TIME: "step_seconds", Field.ELAPSED: "elapsed_seconds", Field.ITS: "its",
                   Field.TOKENS_PER_SECOND: "tokens_per_second"}
@@ -187,6 +187,7 @@ _END = re.compile(
     r"(?i)^(?:total )?training (?:time|took|completed?|finished|done|is done|has finished)\b"
     r"|^`?trainer\.fit`? stopped|^\[after training is done\]|^finished training\b|^exiting program (?:at|after)\b"
     r"|^key: avg_train_\w+, value:"  # llama-recipes' results, printed once training returned
+    r"|^Optimization Done\.$"  # Caffe's solver, once it reached ``max_iter`` (solver.cpp, caffe.cpp)
 )
 # The PyTorch examples' ``Train Epoch: 1 [6400/60000 (11%)]\tLoss: 0.29``: a position in the epoch.
 # (a sub-batch's counter may stand before the share: ``[7010/7010 Srno: 2 (100%)]``)
@@ -389,6 +390,7 @@ class GenericParser(StepLines[_Line]):
         self._eval_positions = False  # the run's position is read from its validations (no training line yet)
         self._eval_updates: int | None = None  # the updates the last validation named (no training line yet)
         self._vertical = VerticalRecord()  # a one-figure-a-line record under way
+        self._counter_at: float | None = None  # the time of the counter line that opened the last such block
         self._last_step: int | None = None  # the last step read (its stride to the next one says how often it logs)
         self._run_done: TrainStep | None = None  # that step, when it was its last epoch's last of the run
         self._slashed: list[str] | None = None  # a ruled step's record: its step, then its lines so far
@@ -450,10 +452,19 @@ class GenericParser(StepLines[_Line]):
         return kind, line
 
     def batch_end(self, events: list[Event]) -> None:
-        """The ``tag value step`` lines held at the batch's end are their step's record (the log ends there)."""
+        """The ``tag value step`` lines held at the batch's end are their step's record (the log ends there), as is
+        a one-figure-a-line table that names its position (a log cut before the table's closing rule)."""
         record = self._tagged.record()
         if record is not None:
             _, line = self._classify_piece(record)
+            if line is not None:
+                self.emit(line, events)
+        table = self._vertical.close()
+        if table is not None:
+            if self._vertical.counted:
+                _, line = self._counted_record(table, self._counter_at)
+            else:
+                _, line = self._classify_record(table, True)
             if line is not None:
                 self.emit(line, events)
 
@@ -494,15 +505,45 @@ class GenericParser(StepLines[_Line]):
                 return Kind.FULL, dashed if dashed.what == "step" else None
         vertical = False
         if self._vertical.pairs is not None or vertical_start(text):
+            opened, counter_at = self._vertical.opened, self._counter_at
             held, record = self._vertical.line(text)
-            if record is not None:
-                # (the figures the record's table counts, and how its step's time was worked out, go with its step)
-                self._table_figures = self._vertical.figures
-                self._mean_seconds = self._vertical.mean_seconds or self._mean_seconds
+            if self._vertical.opened != opened:
+                self._counter_at = self._times.at  # (a counter's record is dated by its counter line)
             if held:
                 if record is None:
                     return Kind.OTHER, None
+                if self._vertical.counted:
+                    return self._counted_record(record, counter_at)
                 text, vertical = record, True
+            elif record is not None:
+                # (the block closed at a line of its own: the block's record first, then the line)
+                if self._vertical.counted:
+                    _, whole = self._counted_record(record, counter_at)
+                else:
+                    _, whole = self._classify_record(record, True)
+                kind, line = self._classify_piece(text)
+                if whole is None:
+                    return kind, line
+                if line is None:
+                    return Kind.FULL, whole
+                line.before = whole
+                return kind, line
+        return self._classify_record(text, vertical)
+
+    def _counted_record(self, record: str, at: float | None) -> tuple[Kind, _Line | None]:
+        """A counter's one-figure-a-line block (vertical_records.py) as one record, at its counter line's time; the
+        counter line alone (no figure followed it) read as printed."""
+        kind, line = self._classify_record(record, not self._vertical.plain)
+        if line is not None:
+            line.at = at  # (an undated counter line's record is undated: the line under it may carry a time)
+        return kind, line
+
+    def _classify_record(self, text: str, vertical: bool) -> tuple[Kind, _Line | None]:
+        """What a line (or a one-figure-a-line block's record, ``vertical``) says, its prefix and tables read."""
+        if vertical:
+            # (the figures the record's table counts, and how its step's time was worked out, go with its step)
+            self._table_figures = self._vertical.figures
+            self._mean_seconds = self._vertical.mean_seconds or self._mean_seconds
         kind, line = self._classify_line(text, vertical)
         if not vertical and (line is None or line.what in ("step", "epoch", "total")):
             kind, line = self._by_series(text, kind, line)
@@ -856,7 +897,8 @@ class GenericParser(StepLines[_Line]):
         if s.startswith("{"):
             if not s.endswith("}"):
                 return (Kind.PARTIAL if s.startswith(('{"', "{'")) else Kind.OTHER), None
-            parsed = self._json(s)
+            unread: list[tuple[str, str | None, str, str | None]] = []
+            parsed = self._json(s, unread)
             if parsed is not None:
                 readings, when = parsed
                 if when is not None and (self._times.latest is None or when > self._times.latest):
@@ -865,7 +907,7 @@ class GenericParser(StepLines[_Line]):
                 if stats:
                     line.readings.extend(_detectron_time(s))
                     line.named = tuple(memory_figures(s.replace('"mem":', "mem:")))
-                return Kind.FULL, _decide(line)
+                return Kind.FULL, _json_classed(_decide(line), unread)
         if "global step" in s:
             stable = _TF_STABLE_STEP.search(s)
             if stable is not None:
@@ -878,7 +920,7 @@ class GenericParser(StepLines[_Line]):
                 return Kind.FULL, _Line("checkpoint", at, text=s, checkpoint=(
                     int(saved.group(1)), int(saved.group(2)), saved.group(3), None if value is None else float(value), _saving(s)))
         head = s[:80].lower()
-        if ("train" in head or "exiting" in head) and _END.search(s):
+        if ("train" in head or "exiting" in head or head[:13] == "optimization ") and _END.search(s):
             return Kind.FULL, _Line("end", at, text=s)
         bar = None
         if "[" in s and ("/" in s or "it [" in s):
@@ -1290,8 +1332,9 @@ class GenericParser(StepLines[_Line]):
         self._columns = []
         return ""
 
-    def _json(self, s: str) -> tuple[list[Reading], float | None] | None:
-        """A JSON-lines record's readings (one level of nesting as ``train/loss``) and its time."""
+    def _json(self, s: str, unread: list[tuple[str, str | None, str, str | None]]) -> tuple[list[Reading], float | None] | None:
+        """A JSON-lines record's readings (one level of nesting as ``train/loss``) and its time; ``unread`` gets the
+        numbers under keys the grammar does not name, as printed pairs (for the name classes)."""
         try:
             record = json.loads(s)
         except ValueError:
@@ -1310,9 +1353,21 @@ class GenericParser(StepLines[_Line]):
                 flat.update({f"{key}/{inner}": v for inner, v in value.items()})
             else:
                 flat[str(key)] = value
-        readings = [r for key, value in flat.items() if (r := json_reading(key, value)) is not None]
+        readings = []
+        for key, value in flat.items():
+            reading = json_reading(key, value)
+            if reading is not None:
+                readings.append(reading)
+            elif isinstance(value, (int, float)) and not isinstance(value, bool):
+                unread.append((key, None, repr(value), None))
         readings = _in_epoch(batch_unplaced(readings, ""))
         _json_iteration_time(flat, readings)
+        episode = flat.get("episode")
+        if (isinstance(episode, (int, float)) and not isinstance(episode, bool) and float(episode).is_integer()
+                and not any(r.field in (Field.STEP, Field.EPOCH) for r in readings)):
+            # An RL loop's record an episode (``{"episode": 120, "mean_episode_reward": 13.2}``) with no step: the
+            # episode is its position (a step only with a figure beside it: :func:`_json_classed`)
+            readings.append(Reading(Field.STEP, "episode", float(episode)))
         epoch = _first(readings, Field.EPOCH)
         if (epoch is not None and not self._counted_steps and not any(r.field is Field.STEP for r in readings)
                 and any(isinstance(flat.get(key), int) for key in _EPOCH_KEYS)
@@ -2039,6 +2094,25 @@ def _episode(unknown: list[tuple[str, str | None, str, str | None]]) -> Reading 
         if normalise(name) == "episode" and unit is None and value.isdigit():
             return Reading(Field.STEP, "episode", float(value))
     return None
+
+
+def _json_classed(line: _Line, unread: list[tuple[str, str | None, str, str | None]]) -> _Line:
+    """A JSON-lines record's figures that no rule names, by their names' classes (classes.py): an RL loop's
+    (``{"step": 5000, "train/return": 35.2, "episodes": 5}``) reward, environment steps and episodes so far, an
+    evaluation's score, a rate. A record with its position and a reward but no loss is that position's step."""
+    if (line.what == "other" and not unread and len(line.readings) == 1 and line.readings[0].field is Field.STEP
+            and line.text.count('":') == 1):
+        line.what = "step"  # (a record of its step alone: DreamerV3's ``{"step": 5000}``, the logger's step reached)
+        return line
+    if not unread or line.what not in ("step", "other") or _position(line.readings) is None:
+        return line
+    named = [n for n in beside("", unknown=unread) if n.kin is not Kin.TIME]
+    if line.what == "other":
+        if not any(n.kin is Kin.REWARD for n in named):
+            return line
+        line.what = "step"
+    line.named = (*line.named, *named)
+    return line
 
 
 def _returned(line: _Line, s: str, unknown: list[tuple[str, str | None, str, str | None]]) -> _Line:

@@ -64,6 +64,7 @@ ALIASES: dict[str, Field] = {
     "total iters": Field.TOTAL,
     "max iters": Field.TOTAL,
     "max iterations": Field.TOTAL,
+    "max iter": Field.TOTAL,  # Caffe's solver: ``max_iter: 10000`` among the parameters it prints
     "maxiterations": Field.TOTAL,  # ``maxIterations = 67000`` (a camelCase setting)
     "num training steps": Field.TOTAL,
     "iters": Field.TOTAL,  # MLX: ``Starting training..., iters: 400``

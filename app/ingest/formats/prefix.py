@@ -58,10 +58,11 @@ _HF_EXPLICIT = re.compile(rf"\[{_LEVEL}\|[^\]]{{1,120}}\] ")
 _HF_ARROWS = re.compile(r"\s*>> ")
 # What follows a time in a logging record, any number of times: a separator, the level, a
 # bracketed field, ``name - `` (loguru's ``module:function:line - ``), journald's ``host proc[pid]: ``,
-# a logger's name before its level (``%(name)s %(levelname)s:``, PyTorch-Ignite's ``ignite.distributed.launcher.Parallel INFO:``).
+# a logger's name before its level (``%(name)s %(levelname)s:``, PyTorch-Ignite's ``ignite.distributed.launcher.Parallel INFO:``);
+# the separator may be an em or en dash (``%(asctime)s — %(name)s — %(levelname)s — %(message)s``, a tutorial's format).
 _RECORD_FIELD = re.compile(
-    rf"\s*[-|]\s+|\s+|\[{_LEVEL}\]\s*|{_LEVEL}\b:?\s*|\[[^\]]{{1,120}}\]:?\s*|[\w.<>-]{{1,120}} {_LEVEL}:\s*"
-    rf"|[\w.<>-]{{1,120}}(?::[\w.<>-]{{1,120}}:\d{{1,7}})?\s+-\s+|[\w.-]{{1,64}} [\w./-]{{1,64}}\[\d{{1,9}}\]: "
+    rf"\s*[-|\u2014\u2013]\s+|\s+|\[{_LEVEL}\]\s*|{_LEVEL}\b:?\s*|\[[^\]]{{1,120}}\]:?\s*|[\w.<>-]{{1,120}} {_LEVEL}:\s*"
+    rf"|[\w.<>-]{{1,120}}(?::[\w.<>-]{{1,120}}:\d{{1,7}})?\s+[-\u2014\u2013]\s+|[\w.-]{{1,64}} [\w./-]{{1,64}}\[\d{{1,9}}\]: "
 )
 # A bracketed field that holds a training position is the record's own (not a logger's name or a level).
 _FIGURED_FIELD = re.compile(r"(?i)\b(?:epoch|iter|iteration|step)\s?[:=]\s?\d")

@@ -26,18 +26,43 @@ _RSL_COMPUTATION = re.compile(r"^\s{2,}Computation:\s+(\d{1,12}) steps/s \(colle
 _ITERATION_PARTS = frozenset({"collection time", "learning time"})
 _VERTICAL_TITLE = re.compile(r"^\s{4,}([A-Za-z][A-Za-z ]{2,40}?)\s+(\d{1,9}/\d{1,9})\s*$")
 
+# Caffe's solver tests its net at an iteration (``Iteration 1000, Testing net (#0)``), then prints each output of the
+# test net a line (``    Test net output #0: accuracy = 0.9``, ``    Test net output #1: loss = 0.3 (* 1 = 0.3 loss)``):
+# one evaluation, at that iteration (the training line ``Iteration 1000, loss = …`` comes after it).
+_TESTING_NET = re.compile(r"^Iteration (\d{1,12}), Testing net \(#\d{1,3}\)\s*$")
+_TEST_OUTPUT = re.compile(r"^\s*Test net output #\d{1,4}: ([A-Za-z][^=]{0,60}?) = (-?(?:\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf))"
+                          r"(?: \(\* [\d.eE+-]+ = \S+ loss\))?\s*$")
+_NOT_NAME = re.compile(r"[^\w.-]+")
+# A logger's counter line, its position alone (``Epoch: 3``, ``Iteration 500``, ``----- epoch 3 -----``), then one figure
+# a line (``Policy Loss: 0.12``, ``Mean reward: 13.2``) until a line of another kind or the next counter: one record.
+_COUNTER = re.compile(r"(?i)^[-=#* ]*(epoch|iteration|iter|step|update|episode) ?[:#]? *(\d{1,9}(?: ?/ ?\d{1,9})?)"
+                      r"[-=#* ]*$")  # (a tab after the name is the tab pairs' block: ``Iteration: \t 3``)
+_ONE_FIGURE = re.compile(r"^\s*([A-Za-z][A-Za-z0-9 ()./_-]{0,60}?)\s?:\s+(-?(?:\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf)(?: ?(?:s|ms|%))?)"
+                         r"\s*$")
+
 _VERTICAL_RULE = re.compile(r"^\s*(?:-{5,}|#{5,}|={5,})\s*$")
 _ITERATIONS = re.compile(r"(?i)\biterations$|^learning iteration$|^n_?updates$")  # (stable-baselines v2: ``nupdates``)
 _ENV_STEPS = re.compile(r"(?i)\b(?:time)?steps\b|\bfps\b")
 _VERTICAL_POSITION = re.compile(r"(?i)\b(?:iterations?|steps?|epoch|timesteps|n_?updates|updates)\b")
 
+# Spinning Up's EpochLogger (``log_tabular`` keys, one table an epoch): its abbreviations in the words the name classes
+# read (classes.py). ``Time`` is the run's clock (seconds since its start), ``TotalEnvInteracts`` the environment's
+# steps so far, ``LossPi`` the policy's loss; ``AverageTestEpRet`` the mean return of this epoch's test episodes.
+_EPOCH_LOGGER = {"AverageEpRet": "mean episode return", "TotalEnvInteracts": "env total steps",
+                 "LossPi": "policy loss", "AverageTestEpRet": "test episode return", "Time": "time elapsed"}
+_EPOCH_LOGGER_SIGN = frozenset({"AverageEpRet", "TotalEnvInteracts", "EpRet"})
 # An RL table's mean episode reward, by the names stable-baselines prints it under (v3, then v2's two).
 _EPISODE_REWARD = ("ep_rew_mean", "ep_rewmean", "eprewmean")
 
 
+_COUNTER_HEADS = frozenset("-=#* EeIiSsUu")
+
+
 def vertical_start(text: str) -> bool:
     """A line that may open a one-figure-a-line block (the cheap tests first)."""
-    return text[:1] in "| " or _VERTICAL_TITLE.match(text) is not None or "\t" in text[:60]
+    return (text[:1] in "| " or _VERTICAL_TITLE.match(text) is not None or "\t" in text[:60]
+            or (text[:10] == "Iteration " and _TESTING_NET.match(text) is not None)
+            or (text[:1] in _COUNTER_HEADS and _COUNTER.match(text) is not None))
 
 
 class VerticalRecord:
@@ -48,13 +73,51 @@ class VerticalRecord:
         self.group = ""  # its group's name (stable-baselines3's ``rollout/``)
         self.figures: tuple[tuple[str, float], ...] = ()  # the last record's environment's counts and rate
         self.mean_seconds: str | None = None  # how the last record's time an iteration was worked out, if it was
+        self.testing = False  # the block is Caffe's test of its net (its outputs follow, one a line)
+        self.counter: str | None = None  # the block is a counter line's, as printed (its figures follow, one a line)
+        self.plain = False  # the record just handed on is that counter line alone, to be read as printed
+        self.counted = False  # … is a counter's (its time is its counter line's)
+        self.opened = 0  # counter blocks opened so far
 
     def line(self, text: str) -> tuple[bool, str | None]:
         """A record printed one figure a line (stable-baselines3's ``|    loss    | 0.482 |`` table between
-        dashed rules; rsl_rl's ``Learning iteration 1/10`` and its right-aligned ``Mean value loss: 19.67``):
-        (True, None) while its lines are held, (True, record) when it closes (a rule, a figure named again, a
-        line of another kind), (False, None) for a line that is no part of one."""
+        dashed rules; rsl_rl's ``Learning iteration 1/10`` and its right-aligned ``Mean value loss: 19.67``;
+        Caffe's ``Testing net`` and its outputs): (True, None) while its lines are held, (True, record) when it
+        closes (a rule, a figure named again, a line of another kind), (False, record) when the line that closes
+        it is no part of it and is read as well (Caffe's training line after its test), (False, None) for a line
+        that is no part of one."""
         pairs = self.pairs
+        self.plain = self.counted = False
+        if self.counter is not None:
+            figure = _ONE_FIGURE.match(text)
+            if figure is not None and pairs is not None and not _COUNTER.match(text):
+                name = figure.group(1).strip()
+                if not any(known == name for known, _ in pairs):
+                    pairs.append((name, figure.group(2).replace(" ", "")))
+                    return True, None
+            record = self._counted()
+            if _COUNTER.match(text):
+                self.pairs, self.counter = [("counter", text)], text
+                self.opened += 1
+                return True, record
+            return False, record
+        if pairs is None and text[:1] in _COUNTER_HEADS and _COUNTER.match(text):
+            self.pairs, self.counter = [("counter", text)], text
+            self.opened += 1
+            return True, None
+        if self.testing:
+            output = _TEST_OUTPUT.match(text)
+            if output is not None and pairs is not None:
+                # (a blob's name as a name: ``loss: 50%-fire-rate`` is ``loss_50_-fire-rate``)
+                pairs.append(("test " + _NOT_NAME.sub("_", output.group(1)).strip("_"), output.group(2)))
+                return True, None
+            record = self._record()
+            return (False, record) if record is not None else (False, None)
+        testing = _TESTING_NET.match(text) if text[:10] == "Iteration " else None
+        if testing is not None:
+            record = self._record() if pairs else None
+            self.pairs, self.testing = [("Iteration", testing.group(1))], True
+            return True, record
         title = _VERTICAL_TITLE.match(text)
         if title is not None:
             record = self._record() if pairs else None
@@ -98,6 +161,31 @@ class VerticalRecord:
         record = self._record()
         return (True, record) if record is not None else (False, None)
 
+    def _counted(self) -> str | None:
+        """A counter's block as one record: ``Epoch: 3 | Policy Loss: 0.12 | …``; the counter line as printed when no
+        figure followed it (``plain``: read as any line)."""
+        pairs, counter = self.pairs or [], self.counter
+        self.pairs, self.counter = None, None
+        if counter is None:
+            return None
+        self.counted = True
+        if len(pairs) < 2:
+            self.plain = True
+            return counter
+        m = _COUNTER.match(counter)
+        assert m is not None  # (a counter is one by its pattern)
+        return " | ".join([f"{m.group(1).capitalize()}: {m.group(2).replace(' ', '')}", *(f"{n}: {v}" for n, v in pairs[1:])])
+
+    def close(self) -> str | None:
+        """The block held as one record when it names its position (the batch ends there: a log cut before the
+        table's closing rule); None otherwise (what is held stays held: a tail alone is no record)."""
+        if self.counter is not None:
+            return self._counted()
+        pairs = self.pairs
+        if not pairs or not _VERTICAL_POSITION.search(" ".join(n for n, _ in pairs)):
+            return None
+        return self._record()
+
     def _pair(self, pairs: list[tuple[str, str]] | None, name: str, value: str) -> str | None:
         """Hold one figure of a one-a-line block; a name held already closes the block: its record, the figure
         starting the next (None while the block goes on)."""
@@ -113,10 +201,13 @@ class VerticalRecord:
     def _record(self) -> str | None:
         """The held one-a-line figures as one ``name: value | …`` record (None when none is held)."""
         pairs, self.pairs, self.group = self.pairs, None, ""
-        if not pairs:
-            return None
+        testing, self.testing = self.testing, False
+        if not pairs or (testing and len(pairs) == 1):
+            return None  # (a test of the net with no output read: no record)
         self.mean_seconds = None
         names = [name for name, _ in pairs]
+        if not _EPOCH_LOGGER_SIGN.isdisjoint(names):
+            names = [_EPOCH_LOGGER.get(name, name) for name in names]
         if any(_ITERATIONS.search(name) for name in names):
             # A record logged once an iteration (an RL trainer's): its running count of iterations is its position,
             # and its ``steps`` are the environment's (``Total steps: 512``, ``Steps per second: 1581``), not the run's.

@@ -1,0 +1,198 @@
+"""Records that span lines: a logger's key/value table between rules, read as one record of the position it prints.
+
+Spinning Up's EpochLogger prints one table an epoch (``|             Epoch |              34 |`` rows between rules of
+dashes); its names are abbreviations (``AverageEpRet``, ``TotalEnvInteracts``, ``LossPi``) read as the words other loops
+print. A table the log ends in, before its closing rule, is its epoch's record all the same.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.coldread import read_cold
+from tests.reallogs import body
+
+RULE = "-" * 39
+
+
+def _table(epoch: int, ret: str, interacts: str, loss_pi: str, time: str) -> list[str]:
+    """One EpochLogger table of PPO's keys, composed in Spinning Up's layout (``| %17s | %15s |``)."""
+    rows = [("Epoch", str(epoch)), ("AverageEpRet", ret), ("StdEpRet", "3.1"), ("EpLen", "200"),
+            ("TotalEnvInteracts", interacts), ("LossPi", loss_pi), ("LossV", "45.6"), ("KL", "0.004"),
+            ("Time", time)]
+    return [RULE, *(f"| {name:>17} | {value:>15} |" for name, value in rows), RULE]
+
+
+def test_a_table_the_log_ends_in_is_its_own_epoch_s_record(tmp_path: Path) -> None:
+    # composed: epochs 33 and 34 of 4000 environment steps each; the log ends after epoch 34's last row, before its rule
+    lines = _table(33, "-12.5", "1.36e+05", "-0.0123", "812") + _table(34, "-11", "1.4e+05", "-0.01", "836")[:-1]
+    data = read_cold(tmp_path, lines)
+    assert data["step"] == 34 and data["training"]["loss"] == -0.01
+    assert data["training"]["figures"] == {"reward": -11.0, "total/timesteps": 140000.0}
+    # (the run's clock is no time of an epoch's own: 836 s is not said as one)
+    assert not any("836" in line for line in data["details"])
+
+
+def test_a_closed_table_reads_the_same(tmp_path: Path) -> None:
+    lines = _table(33, "-12.5", "1.36e+05", "-0.0123", "812") + _table(34, "-11", "1.4e+05", "-0.01", "836")
+    data = read_cold(tmp_path, lines)
+    assert data["step"] == 34 and data["training"]["loss"] == -0.01
+    assert data["training"]["figures"] == {"reward": -11.0, "total/timesteps": 140000.0}
+
+
+def test_a_table_s_tail_alone_is_no_record(tmp_path: Path) -> None:
+    # the log begins inside a table (after its Epoch row): no position, no step
+    data = read_cold(tmp_path, _table(34, "-11", "1.4e+05", "-0.01", "836")[3:-1])
+    assert data["step"] is None
+
+
+def test_a_real_epochlogger_table_cut_before_its_rule(tmp_path: Path) -> None:
+    # openai/spinningup#37: PPO's epoch 48 on HalfCheetah
+    data = read_cold(tmp_path, body("generic-spinningup-issue37-epochlogger-table-epoch-48-cut-before-closing-rule.log"))
+    assert data["step"] == 48 and data["training"]["loss"] == 2.81e-08
+    assert data["training"]["figures"] == {"reward": 7020.0, "total/timesteps": 196000.0}
+    assert data["training"]["eval"] is None and not any("127" in line for line in data["details"])
+
+
+def test_an_off_policy_table_s_test_return_is_its_epoch_s_evaluation(tmp_path: Path) -> None:
+    # composed in TD3's keys: ``AverageTestEpRet``, the mean return of the epoch's test episodes (deterministic policy)
+    rows = [("Epoch", "2"), ("AverageEpRet", "-8.9"), ("AverageTestEpRet", "-0.189"), ("TestEpLen", "999"),
+            ("TotalEnvInteracts", "1.6e+04"), ("LossPi", "0.0964"), ("LossQ", "7.62e-05"), ("Time", "51.2")]
+    data = read_cold(tmp_path, [RULE, *(f"| {n:>17} | {v:>15} |" for n, v in rows), RULE])
+    assert data["step"] == 2 and data["training"]["loss"] == 0.0964
+    assert data["training"]["eval"] == {"test_episode_return": {"value": -0.189, "step": 2}}
+
+
+# JSON lines written by an RL or training loop: the step (or, with none, the episode) the position; the figures the
+# name classes know beside it (the reward, the environment's steps and episodes so far, an evaluation's score).
+
+def test_an_episode_record_with_its_reward_is_that_episode_s_step(tmp_path: Path) -> None:
+    # composed: one record an episode, no step key
+    lines = ['{"episode": 119, "mean_episode_reward": 12.5}', '{"episode": 120, "mean_episode_reward": 13.2}']
+    data = read_cold(tmp_path, lines)
+    assert data["step"] == 120 and data["training"]["figures"] == {"reward": 13.2}
+    assert data["training"]["loss"] is None
+
+
+def test_a_step_key_is_the_position_over_the_episode(tmp_path: Path) -> None:
+    # composed in the eval stream's shape: the environment's step the position, the episode a number beside it
+    lines = ['{"episode": 110, "mean_episode_reward": 12.5, "step": 340000}',
+             '{"episode": 120, "mean_episode_reward": 13.2, "step": 350000}']
+    data = read_cold(tmp_path, lines)
+    assert data["step"] == 350000 and data["training"]["figures"] == {"reward": 13.2}
+
+
+def test_an_episode_record_without_a_figure_is_no_step(tmp_path: Path) -> None:
+    data = read_cold(tmp_path, ['{"episode": 1, "seed": 3}', '{"episode": 2, "seed": 4}'])
+    assert data["step"] is None
+
+
+def test_a_json_record_s_score_is_its_evaluation(tmp_path: Path) -> None:
+    # composed in DeiT's log.txt shape: the test accuracy beside the test loss, that epoch's evaluation
+    lines = ['{"train_loss": 3.76, "test_loss": 1.26, "test_acc1": 71.3, "epoch": 100}', '{"train_loss": 3.75, "epoch": 101}']
+    data = read_cold(tmp_path, lines)
+    assert data["training"]["eval"] == {"test_loss": {"value": 1.26, "step": 100}, "test_acc1": {"value": 71.3, "step": 100}}
+
+
+def test_real_dreamer_metrics_read_their_return(tmp_path: Path) -> None:
+    # epistoteles/dreamer-goal-conditioned: ``{"step": 5000, "train/return": 35.15625, "train/length": 500, "episodes": 5}``
+    data = read_cold(tmp_path, body("generic-dreamer-goal-conditioned-metrics-jsonl-walker-steps-1000-to-5000-train-return.jsonl"))
+    assert data["step"] == 5000 and data["training"]["figures"] == {"reward": 35.15625, "total/episodes": 5.0}
+    # chenghands-on/World_model_assemble (DreamerV3): the last record is the step alone
+    data = read_cold(tmp_path, body("generic-dreamerv3-torch-world-model-assemble-metrics-jsonl-step-0-returns-then-step-5000-alone.jsonl"))
+    assert data["step"] == 5000 and data["training"]["figures"] == {"reward": 49.929046630859375}
+
+
+# Caffe's solver: ``Iteration N, Testing net (#0)``, then each output of the test net a line: one evaluation at N,
+# whose training line (``Iteration N, loss = …``) comes after it; ``max_iter`` among the solver's parameters its length.
+CAFFE = [
+    "I0103 10:00:00.000000  1234 solver.cpp:48] Initializing solver from parameters: ",
+    "test_iter: 100",
+    "max_iter: 10000",
+    "I0103 10:00:10.000000  1234 solver.cpp:228] Iteration 100, loss = 1.5",
+    "I0103 10:00:10.000000  1234 solver.cpp:244]     Train net output #0: loss = 1.5 (* 1 = 1.5 loss)",
+    "I0103 10:00:10.000000  1234 sgd_solver.cpp:106] Iteration 100, lr = 0.01",
+    "I0103 10:00:30.000000  1234 solver.cpp:337] Iteration 200, Testing net (#0)",
+    "I0103 10:00:35.000000  1234 solver.cpp:404]     Test net output #0: accuracy = 0.9",
+    "I0103 10:00:35.000000  1234 solver.cpp:404]     Test net output #1: loss = 0.3 (* 1 = 0.3 loss)",
+    "I0103 10:00:35.000000  1234 solver.cpp:228] Iteration 200, loss = 1.2",
+    "I0103 10:00:35.000000  1234 solver.cpp:244]     Train net output #0: loss = 1.2 (* 1 = 1.2 loss)",
+    "I0103 10:00:35.000000  1234 sgd_solver.cpp:106] Iteration 200, lr = 0.01",
+]
+
+
+def test_caffe_s_test_outputs_are_the_evaluation_at_the_iteration_tested(tmp_path: Path) -> None:
+    data = read_cold(tmp_path, CAFFE, dated=True)
+    assert data["step"] == 200 and data["training"]["total_steps"] == 10000
+    assert data["training"]["loss"] == 1.2 and data["training"]["lr"] == 0.01
+    assert data["training"]["eval"] == {"test_loss": {"value": 0.3, "step": 200},
+                                        "test_accuracy": {"value": 0.9, "step": 200}}
+
+
+def test_the_training_line_after_a_test_is_read_too(tmp_path: Path) -> None:
+    # the test's block closes at the training line, which is a step of its own (not swallowed by the block)
+    data = read_cold(tmp_path, CAFFE[:9] + CAFFE[9:10], dated=True)
+    assert data["step"] == 200 and data["training"]["loss"] == 1.2
+
+
+def test_real_caffe_tests_read_at_their_iteration(tmp_path: Path) -> None:
+    # kevinlin311tw/Caffe-DeepBinaryCode's README: the test at 50000, then ``Optimization Done.``
+    data = read_cold(tmp_path, body(
+        "generic-caffe-deepbinarycode-readme-iteration-50000-testing-net-accuracy-then-optimization-done.log"), dated=True)
+    assert data["state"] == "done" and data["step"] == 50000 and data["training"]["loss"] == 0.0274982
+    assert data["training"]["eval"] == {"test_accuracy": {"value": 0.903125, "step": 50000}}
+    # senlinuc/caffe_ocr#55: two outputs named ``acc``; the first is the one read
+    data = read_cold(tmp_path, body("generic-caffe-ocr-issue55-iteration-2500-testing-net-two-acc-outputs.log"), dated=True)
+    assert data["step"] == 2500 and data["training"]["loss"] is None
+    assert data["training"]["eval"]["test_acc"]["value"] == 0.773306
+
+
+# One figure a line after a counter line: ``Epoch: 3`` (or ``Iteration 500``, ``----- epoch 3 -----``), then
+# ``Policy Loss: 0.12``, ``Mean reward: 13.2`` … until a line of another kind or the next counter: one record, at the
+# counter line's time; behind a logging prefix whose separators are em dashes.
+EM = "2024-01-03 10:0{m}:0{s} — trainer — INFO — {text}"
+
+
+def _em_block(minute: int, epoch: int, loss: str, value_loss: str, reward: str) -> list[str]:
+    return [EM.format(m=minute, s=1, text=f"Epoch: {epoch}"), EM.format(m=minute, s=1, text=f"Policy Loss: {loss}"),
+            EM.format(m=minute, s=2, text=f"Value Loss: {value_loss}"), EM.format(m=minute, s=2, text=f"Mean reward: {reward}")]
+
+
+def test_a_counter_s_figures_one_a_line_are_its_record(tmp_path: Path) -> None:
+    # composed: epochs 3 and 4 one minute apart (10:00:01, 10:01:01), their figures a second or so after each
+    lines = _em_block(0, 3, "0.12", "0.5", "12.0") + _em_block(1, 4, "0.10", "0.4", "14.0")
+    data = read_cold(tmp_path, lines, dated=True)
+    assert data["step"] == 4 and data["training"]["loss"] == 0.1
+    assert data["training"]["figures"] == {"reward": 14.0}
+    assert data["training"]["step_seconds"] == 60.0  # (counter line to counter line)
+
+
+def test_a_counter_line_followed_by_another_kind_reads_as_before(tmp_path: Path) -> None:
+    # ``Epoch 2/3`` then a bar: the counter alone is the epoch said, the bar the steps in it
+    data = read_cold(tmp_path, ["Epoch 2/3", "10/10 [==============================] - 1s 100ms/step - loss: 0.5000"])
+    assert data["training"]["loss"] == 0.5 and data["training"]["data"]["epoch"] == 2.0
+
+
+def test_dashed_counter_lines_open_blocks_too(tmp_path: Path) -> None:
+    lines = ["----- epoch 1 -----", "train loss: 0.9", "mean reward: 3.5", "----- epoch 2 -----", "train loss: 0.7",
+             "mean reward: 4.5"]
+    data = read_cold(tmp_path, lines)
+    assert data["step"] == 2 and data["training"]["loss"] == 0.7 and data["training"]["figures"] == {"reward": 4.5}
+
+
+def test_a_real_em_dash_logger_reads_its_records(tmp_path: Path) -> None:
+    # Wal8800's PPO loop: ``2022-09-26 10:43:00,235 — train_ppo — INFO — epoch: 6, policy_loss: -0.014, …``; the
+    # ``Early stopping at step 10`` line between is PPO's early stop of its update iterations, no end of the run
+    data = read_cold(tmp_path, body("generic-card-games-wal8800-blog-em-dash-logger-epoch-6-7-policy-loss-return-lines.log"),
+                     dated=True)
+    assert data["state"] == "measuring" and data["step"] == 7 and data["training"]["loss"] == -0.041
+    assert abs(data["training"]["step_seconds"] - 8.384) < 0.001
+
+
+def test_an_average_episode_return_said_one_a_line_is_the_reward(tmp_path: Path) -> None:
+    # composed: the mean return named in words (``Average Episode Return``), one figure a line under its epoch
+    lines = [EM.format(m=0, s=1, text="Epoch: 3"), EM.format(m=0, s=1, text="Average Episode Return: 24.4    "),
+             EM.format(m=0, s=2, text="Std Episode Return:     11.6    "),
+             EM.format(m=1, s=1, text="Epoch: 4"), EM.format(m=1, s=1, text="Average Episode Return: 26.4    ")]
+    data = read_cold(tmp_path, lines, dated=True)
+    assert data["step"] == 4 and data["training"]["figures"] == {"reward": 26.4}
