@@ -1237,7 +1237,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
       "figures": {"loss/Err_G": 1.9118, "loss/Err_D": 0.3386}}),
     # Spinning Up's EpochLogger table (``| Epoch | 48 |`` … between rules), cut before its closing rule: its own epoch,
     # ``LossPi`` the loss, ``AverageEpRet`` the reward, ``TotalEnvInteracts`` the environment's steps; ``Time`` a clock
-    ("generic-spinningup-issue37-epochlogger-table-epoch-48-cut-before-closing-rule.log", T0, T0, "step 48 · …",
+    ("generic-spinningup-issue37-epochlogger-table-epoch-48-cut-before-closing-rule.log", T0, T0, "epoch 48 · …",
      "measuring", {"step": 48, "loss": 2.81e-08, "eval": None, "step_seconds": None,
                    "figures": {"reward": 7020.0, "total/timesteps": 196000.0}}),
     # Dreamer's metrics.jsonl: ``{"step": 5000, "train/return": 35.15625, "episodes": 5}``, the return the reward
