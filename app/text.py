@@ -85,13 +85,22 @@ def close_duration(seconds: float) -> str:
 
 
 def loss_figure(value: float) -> str:
-    """A loss as printed: four decimals, or three significant figures where those would say 0.0000.
+    """A loss as printed: four decimals at most, three significant figures where those would say 0.0000.
 
-    0.8868 → ``0.8868``, 0.000001647578983 → ``1.65e-06``; 0 stays ``0.0000``.
+    0.8868 → ``0.8868``, 0.000001647578983 → ``1.65e-06``; never more digits than the value has: a log's
+    ``0.358`` stays ``0.358``, ``86`` and ``0.0`` stay ``86`` and ``0`` (not ``86.0000``, ``0.0000``).
     """
     if value != 0 and math.isfinite(value) and abs(value) < 0.001:
         return f"{value:.3g}"
-    return f"{value:.4f}"
+    return decimals(value, 4)
+
+
+def decimals(value: float, places: int) -> str:
+    """``value`` to at most ``places`` decimals, without the zeros a fixed width would add: 12.0 → ``12``, 3.99 → ``3.99``."""
+    fixed = f"{value:.{places}f}"
+    if "." in fixed:
+        fixed = fixed.rstrip("0").rstrip(".")
+    return "0" if fixed == "-0" else fixed
 
 
 def gigabytes(value: float) -> str:

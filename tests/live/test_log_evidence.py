@@ -245,7 +245,7 @@ def test_a_step_0_line_of_evaluations_alone_is_no_training_step(tmp_path: Path) 
     data = read(tmp_path, ["step:0 - val-aux/openai/gsm8k/reward/mean@1:0.565 - val-core/openai/gsm8k/acc/mean@1:0.508"])
     assert (data["status_line"], data["state"]) == ("validation only · step 0", "working")
     assert data["training"]["paused"] is None and data["training"]["steps_per_hour"] is None
-    assert "Only validation lines so far, no training step: val-core/openai/gsm8k/acc/mean@1 0.5080" in data["details"]
+    assert "Only validation lines so far, no training step: val-core/openai/gsm8k/acc/mean@1 0.508" in data["details"]
 
 
 def test_a_pause_for_an_evaluation_is_said_once_the_next_line_is_late(tmp_path: Path) -> None:

@@ -29,25 +29,25 @@ def evals(data: dict[str, Any]) -> dict[str, tuple[float, int | None]]:
 def test_yolo_losses_by_part_and_map_from_the_all_row(tmp_path: Path) -> None:
     data = real(tmp_path, "generic-ultralytics-issue21765-yolo-epoch-22-of-55-negative-box-loss-9min-epochs.log")
     # epoch 22's row: box_loss -0.2286, cls_loss 4.971, dfl_loss 2.967 (negative, as printed); no one loss
-    assert "Losses box_loss -0.2286 · cls_loss 4.9710 · dfl_loss 2.9670" in data["details"]
+    assert "Losses box_loss -0.2286 · cls_loss 4.971 · dfl_loss 2.967" in data["details"]
     assert data["training"]["loss"] is None
     # the last validation after it: all 1049 1186 0.934 0.876 0.934 0.563; its step is no batch count of the epoch
     assert evals(data) == {"precision": (0.934, None), "recall": (0.876, None), "mAP50": (0.934, None),
                            "mAP50-95": (0.563, None)}
     # (mAP50-95, the family's headline, first; the others as printed)
-    assert "Eval mAP50-95 0.5630 · precision 0.9340 · recall 0.8760 · mAP50 0.9340" in data["details"]
+    assert "Eval mAP50-95 0.563 · precision 0.934 · recall 0.876 · mAP50 0.934" in data["details"]
 
 
 def test_yolo_rows_cut_at_the_terminal_width_keep_what_is_whole(tmp_path: Path) -> None:
     data = real(tmp_path, "generic-ultralytics-issue19571-yolo11-tune-epoch-16-of-30-zero-metrics-box-loss-up.log")
-    assert "Losses box_loss 4.5130 · cls_loss 5.6960 · dfl_loss 1.2620" in data["details"]
+    assert "Losses box_loss 4.513 · cls_loss 5.696 · dfl_loss 1.262" in data["details"]
     # the header cut at ``mAP50-``: that column is no figure; P, R and mAP50 are 0 on every validation
     assert {k: v for k, (v, _) in evals(data).items()} == {"precision": 0.0, "recall": 0.0, "mAP50": 0.0}
 
 
 def test_yolo_without_brackets_and_a_composed_older_table(tmp_path: Path) -> None:
     data = real(tmp_path, "generic-yolo11-ultralytics-issue22209-new-bars-epochs-12-14-of-300-it-s.log")
-    assert "Losses box_loss 3.5090 · cls_loss 5.6790 · dfl_loss 4.1800" in data["details"]
+    assert "Losses box_loss 3.509 · cls_loss 5.679 · dfl_loss 4.18" in data["details"]
     assert evals(data)["mAP50-95"] == (0.0, None)
     # composed in YOLOv7's older shape: ``total`` is the loss (0.05 + 0.01 + 0.04 = 0.1), the parts beside it
     older = ["     Epoch   gpu_mem       box       obj       cls     total    labels  img_size",
@@ -56,7 +56,7 @@ def test_yolo_without_brackets_and_a_composed_older_table(tmp_path: Path) -> Non
              "                 all         100         250         0.5        0.25       0.125      0.0625"]
     got = shown(tmp_path, older)
     assert got["training"]["loss"] == 0.1
-    assert "Losses box_loss 0.0500 · obj_loss 0.0100 · cls_loss 0.0400" in got["details"]
+    assert "Losses box_loss 0.05 · obj_loss 0.01 · cls_loss 0.04" in got["details"]
     assert evals(got) == {"precision": (0.5, None), "recall": (0.25, None), "mAP50": (0.125, None),
                           "mAP50-95": (0.0625, None)}
 

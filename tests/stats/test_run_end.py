@@ -188,7 +188,7 @@ def test_a_chat_evaluation_alone_is_done_at_its_chatcore() -> None:
     assert read(lines).snapshot(NOW).state != "done"
     snapshot = read([*lines, "ChatCORE metric: 0.2412"]).snapshot(NOW)
     assert (snapshot.format, snapshot.state, snapshot.status_line) == ("nanochat", "done", "done · evaluation only")
-    assert snapshot.details[1].startswith("Evaluation only, no training step: chatcore 0.2412, ARC-Easy 64.3100")
+    assert snapshot.details[1].startswith("Evaluation only, no training step: chatcore 0.2412, ARC-Easy 64.31")
 
 
 def test_a_test_report_alone_is_said_to_be_a_test_report() -> None:
@@ -196,7 +196,7 @@ def test_a_test_report_alone_is_said_to_be_a_test_report() -> None:
     lines = ["I Test of Epoch 12 - WER: 0.250000, loss: 42.5, mean edit distance: 0.125000"]
     snapshot = read(lines).snapshot(NOW)
     assert (snapshot.state, snapshot.status_line) == ("working", "test report only")
-    assert snapshot.details[0].startswith("Only test report lines so far, no training step: test_loss 42.5000")
+    assert snapshot.details[0].startswith("Only test report lines so far, no training step: test_loss 42.5")
 
 
 def test_a_validation_beside_a_test_is_still_said_to_be_validation() -> None:

@@ -32,8 +32,8 @@ CVPODS = [
 def test_a_cvpods_table_before_any_step_shows_its_ap_first_and_says_how_many_more(tmp_path: Path) -> None:
     """Six columns, the latest row's: AP 34.311 first, then AP50, AP75, APs as printed; APm and APl are 2 more."""
     details = read_at(tmp_path, CVPODS)["details"]
-    assert ("Only validation lines so far, no training step: bbox_AP 34.3110, bbox_AP50 52.7210, bbox_AP75 36.9710, "
-            "bbox_APs 18.8210, + 2 more") in details
+    assert ("Only validation lines so far, no training step: bbox_AP 34.311, bbox_AP50 52.721, bbox_AP75 36.971, "
+            "bbox_APs 18.821, + 2 more") in details
 
 
 def d2_events(it: int, loss: str) -> str:
@@ -55,7 +55,7 @@ def test_detectron2_s_bbox_and_segm_tables_mid_run_lead_with_both_aps(tmp_path: 
              *table("segm", "| 28.100 | 48.200 | 29.300 | 12.400 | 30.500 | 42.600 |"),
              d2_events(59, "1.800")]
     details = read_at(tmp_path, lines)["details"]
-    assert ("Eval bbox_AP 30.1000 · segm_AP 28.1000 · bbox_AP50 50.2000 · bbox_AP75 32.3000 · + 8 more (step 39)"
+    assert ("Eval bbox_AP 30.1 · segm_AP 28.1 · bbox_AP50 50.2 · bbox_AP75 32.3 · + 8 more (step 39)"
             in details)
 
 

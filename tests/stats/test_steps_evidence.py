@@ -190,7 +190,7 @@ def test_trl_s_tokens_seen_are_shown_as_printed(tmp_path: Path) -> None:
     """trl #3857: one GRPO dict with ``'num_tokens': 1751675.0`` (the tokens its trainer has seen so far): shown as
     printed beside its reward 3.0, and no rate (one dict)."""
     data = read_at(tmp_path, body("hf-trl-issue3857-grpo-dict-num-tokens.log"))
-    assert "Reward 3.0000 · 1,751,675 tokens seen (as printed)" in data["details"]
+    assert "Reward 3 · 1,751,675 tokens seen (as printed)" in data["details"]
     assert data["training"]["tokens_per_hour"] is None
 
 
@@ -200,7 +200,7 @@ def test_a_stable_baselines_3_table_shows_its_reward_timesteps_and_fps(tmp_path:
     data = read_at(tmp_path, body("stable-baselines-sb3-ppo-minigrid-tables-iterations-19529-to-19532.log"))
     details = data["details"]
     assert data["training"]["step"] == 19532
-    assert "Rates fps 3369" in details and "Totals timesteps 20,000,768" in details and "Reward 0.0160" in details
+    assert "Rates fps 3369" in details and "Totals timesteps 20,000,768" in details and "Reward 0.016" in details
 
 
 def test_an_episode_reward_that_is_not_a_number_yet_is_not_shown(tmp_path: Path) -> None:

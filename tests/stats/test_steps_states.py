@@ -166,7 +166,7 @@ def test_dicts_without_step_numbers_report_the_epoch_and_a_rate_of_logged_steps(
     report = step_report(progress, T0 + 60.0 * 40 + 5)
     assert report.status_line == "epoch 0.4 · loss 1.51" and report.state == "training"
     assert report.details[0] == "60 logged records/h (over 20 min)"
-    assert "Eval eval_loss 1.4200" in report.details  # no "(step 40)": 40 counts dicts, not steps
+    assert "Eval eval_loss 1.42" in report.details  # no "(step 40)": 40 counts dicts, not steps
 
 
 def write(path: Path, lines: list[str], mtime: float) -> Path:

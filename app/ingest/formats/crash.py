@@ -257,6 +257,12 @@ _QUOTE = re.compile(r"^(?:>[ \t]?)+")
 _MARKS = ("**", "`")
 
 
+# A comment line, as the generic reader takes it (no record): a header a script or a person wrote above the log (Kaldi's
+# and ESPnet's run.pl open every log with ``# <command>`` and ``# Started at …``), whose words may quote a crash.
+# (``#0 0x7f… in raise ()``, a native stack's frame, is no comment.)
+_COMMENT = re.compile(r"\s*#(?!\d)")
+
+
 def peel_markdown(line: str) -> str:
     """The line as printed, without the Markdown a paste into an issue or a notebook wrapped it in:
     ``> `` quote marks, and bold or code marks (``**…**``, backticks) opening the line."""
@@ -307,6 +313,9 @@ class CrashWatch:
     def see(self, raw: str) -> list[Event]:
         """The events this line adds (usually none). A closing summary it ends is kept for :meth:`summaries`."""
         self._since_caught += 1
+        if _COMMENT.match(raw):
+            self.seen += 1
+            return []  # a comment: its words quote or describe a run, none is its end
         low = raw.lower()  # (the closing summary's look and the watch's own)
         closed = self._summary.see(self.seen, raw, low)
         self.seen += 1

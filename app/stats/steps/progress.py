@@ -657,7 +657,7 @@ class StepProgress:
                 stage.fastest_step = each if stage.fastest_step is None else min(stage.fastest_step, each)
             if not rolled and skips_steps(stage, event, covered):
                 # (its steps are counted, as they ran; no time is measured across the steps the log leaves out)
-                self._measure_from(stage, t)
+                self._measure_from(stage, t, after_this_line=True)
             elif seconds is not None:
                 stage.line_durations.append(seconds)
                 stage.covered.append(covered)
@@ -671,8 +671,10 @@ class StepProgress:
         stage.take(event, t)
 
     @staticmethod
-    def _measure_from(stage: Stage, start: float) -> None:
-        """Measure the stage's rate from ``start`` on (its lines, cadence and figures stay)."""
+    def _measure_from(stage: Stage, start: float, after_this_line: bool = False) -> None:
+        """Measure the stage's rate from ``start`` on (its lines, cadence and figures stay). The warm-up's words count
+        the lines measured from then on: those after the line being taken, or that line and those after it."""
+        stage.lines_before_start = stage.lines + (1 if after_this_line else 0)
         stage.steps.clear()
         stage.tokens.clear()
         stage.start = start

@@ -59,6 +59,7 @@ class Stage:
     token_source: str | None = None  # "step" (each line carries tokens) or "counter" (HF)
     step_tokens: float | None = None  # tokens a step of the latest counted line (each line carries tokens)
     lines: int = 0
+    lines_before_start: int = 0  # of those, the lines before the measurement's start (the warm-up's words leave them out)
     timed_lines: int = 0  # lines placed in time (the warm-up counts these)
     printed_timing: bool = False  # a line carried a duration or a clock of its own
     # The log's own dates contradicted a printed duration (timing.clock_contradicts): the field is not a step's
@@ -424,7 +425,7 @@ def measure(stage: Stage, now: float) -> Measure:
     line_pace = statistics.median(stage.line_durations) if (
         start is not None and now - start > RATE_WINDOW_SECONDS and stage.line_durations) else None
     return Measure(
-        start, observed, stage.lines, in_window, steps_per_hour, tokens_per_hour, done, needed, stage.latest.logged,
+        start, observed, stage.lines - stage.lines_before_start, in_window, steps_per_hour, tokens_per_hour, done, needed, stage.latest.logged,
         paced, untimed, stage.counts_epochs,
         evaluated_between(stage, start, now) and not paced,
         line_pace,

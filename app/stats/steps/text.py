@@ -553,7 +553,7 @@ def eval_where(evals: list[tuple[str, float | None, int | None]], noun: str = "s
 def figure(value: float | None) -> str:
     if value is None:
         return "?"
-    return text.loss_figure(value) if abs(value) < 100 else f"{value:.1f}"
+    return text.loss_figure(value) if abs(value) < 100 else text.decimals(value, 1)
 
 
 def spikes_line(stage: Stage) -> str:
@@ -596,7 +596,7 @@ def figure_lines(figures: dict[str, float]) -> list[str]:
         lines.append("Times " + " · ".join(times) + " (as printed, unit not printed)")
     parts = []
     if "reward" in figures:
-        parts.append(f"reward {figures['reward']:.4f}")
+        parts.append(f"reward {text.loss_figure(figures['reward'])}")
     if "sequence_length" in figures:
         parts.append(f"mean sequence {figures['sequence_length']:.1f} tokens")
     if "response_length" in figures:

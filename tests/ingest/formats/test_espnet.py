@@ -60,4 +60,4 @@ def test_composed_lines_rate_from_the_logger_s_clock_and_losses_in_parts(tmp_pat
     assert (training["step"], training["loss"]) == (500, 56.0)
     assert training["step_seconds"] == pytest.approx(0.5, rel=1e-3)
     assert data["status_line"].startswith("epoch 1 · 500 in the epoch")
-    assert "Losses loss_att 55.0000 · loss_ctc 57.0000" in data["details"]
+    assert "Losses loss_att 55 · loss_ctc 57" in data["details"]

@@ -21,7 +21,7 @@ PONG = [
 def test_the_episode_is_the_position_and_the_running_mean_the_reward(tmp_path: Path) -> None:
     data = read_cold(tmp_path, PONG)
     assert data["status_line"].startswith("step 9 · ") and data["training"]["loss"] is None
-    assert "Reward -20.0000" in data["details"]
+    assert "Reward -20" in data["details"]
     assert data["training"]["total_steps"] is None
 
 
@@ -34,7 +34,7 @@ def test_a_real_ddpg_log_reads_its_episodes_and_their_reward(tmp_path: Path) -> 
     # liampetti/DDPG issue #2: ``| Reward: 12  | Episode 680 | Qmax: 34.4757``
     data = read_cold(tmp_path, body("generic-ddpg-liampetti-issue2-cartpole-pipe-reward-episode-669-to-680-qmax-no-loss.log"))
     assert data["status_line"].startswith("step 680 · ")
-    assert "Reward 12.0000" in data["details"] and data["training"]["loss"] is None
+    assert "Reward 12" in data["details"] and data["training"]["loss"] is None
     assert not any("34.4757" in line or "Loss" in line for line in data["details"])
 
 

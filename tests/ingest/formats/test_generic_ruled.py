@@ -35,7 +35,7 @@ def test_a_ruled_step_s_wrapped_figures_are_one_record_with_its_loss_parts_and_r
     assert second.step == 16128
     assert second.figures == (("loss/image", 58.4), ("loss/rew", 0.49), ("rate/fps/policy", 30.5),
                               ("rate/fps/train", 1260.1))
-    assert figure_lines(dict(second.figures)) == ["Losses image 58.4000 · rew 0.4900",
+    assert figure_lines(dict(second.figures)) == ["Losses image 58.4 · rew 0.49",
                                                   "Rates fps/policy 30.5 · fps/train 1260.1"]
 
 
