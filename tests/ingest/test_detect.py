@@ -534,6 +534,7 @@ REAL_FORMATS = {
     # a loop's own records whose losses carry no loss word (pix2pix); WeNet's ``TRAIN Batch E/B`` lines
     "generic-pix2pix-nvs-open4d-log-epochs-1-to-4-iters-reset-each-epoch-gan-losses-no-loss-word.log": "generic",
     "generic-wekws-issue214-train-batch-78-slash-0-to-150-epoch-then-batch-not-a-fraction-acc-zero.log": "generic",
+    "detectron2-tx2dl-r50-fpn-log-done-299-overall-training-speed.log": "generic",
 }
 
 

@@ -102,12 +102,13 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("crash-generic-stable-pix2seq-issue14-traceback-after-metriclogger.log", T0, T0, "epoch 0 · 1330/3696 in the epoch · crashed",
      "crashed", {"step": 1330, "total_steps": 3696, "loss": 5.0905, "step_seconds": 0.8149,
                  "eta_seconds": None, "trainer_eta_seconds": None}),
-    # detectron2 logs the error it caught ("**…**" bold in the paste), prints its hooks' summary, raises it again
+    # detectron2 logs the error it caught ("**…**" bold in the paste), prints its hooks' summary, raises it again; the
+    # crash at its logger's time, 06/09 11:05:25 (no year printed: the year before the file's time in January 2027)
     ("crash-detectron2-issue1563-oom-exception-during-training-then-hooks-summary.log", T0, T0, "no step yet · crashed",
      "crashed", {"step": None, "loss": None, "finished": False,
                  "crash": {"error": "RuntimeError: CUDA out of memory. Tried to allocate 1.71 GiB (GPU 0; 31.72 GiB total"
                                     " capacity; 23.58 GiB already allocated; 1.58 GiB free; 29.08 GiB reserved in total"
-                                    " by PyTorch)", "at": T0}}),
+                                    " by PyTorch)", "at": local(2026, 6, 9, 11, 5, 25)}}),
     # Keras: ``Epoch 17/100`` after epoch 16's full ``100/100`` bar: the run is in epoch 17 of 100
     # (its first bar is epoch 14's, whose header is before the excerpt; ``142s 1s/step``: 142 s over 100 steps is 1.42 s;
     # 100 steps in 142-145 s an epoch: 2,480-2,540 an hour, never the 3,600 of the rounded ``1s/step``)
@@ -1194,6 +1195,10 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "epoch 4 · 134 in the epoch · 15k steps/h", "training",
      {"step": 134, "total_steps": None, "loss": None, "step_seconds": 0.219, "data": epoch(4.0),
       "figures": {"loss/G_GAN": 0.732, "loss/G_L1": 42.349, "loss/D_real": 0.337, "loss/D_fake": 0.431}}),
+    # detectron2's hooks sum the loop up after iter 299 (``Overall training speed: 298 iterations in 0:06:13``): done;
+    # its logger's ``[09/02 02:43:17 d2.engine.hooks]: `` peeled to read those words; the time field 1.2533 s an iteration
+    ("detectron2-tx2dl-r50-fpn-log-done-299-overall-training-speed.log", T0, "end", "done · step 299", "done",
+     {"step": 299, "total_steps": None, "loss": 0.3553, "step_seconds": 1.2533, "finished": True}),
 ]  # fmt: skip
 
 
