@@ -535,6 +535,9 @@ REAL_FORMATS = {
     "generic-pix2pix-nvs-open4d-log-epochs-1-to-4-iters-reset-each-epoch-gan-losses-no-loss-word.log": "generic",
     "generic-wekws-issue214-train-batch-78-slash-0-to-150-epoch-then-batch-not-a-fraction-acc-zero.log": "generic",
     "detectron2-tx2dl-r50-fpn-log-done-299-overall-training-speed.log": "generic",
+    # Torch7's dcgan.torch lines: the epoch, the batch of its batches, the GAN's ``Err_G``/``Err_D`` losses
+    "generic-art-dcgan-issue4-torch7-epoch-95-batches-0-12-of-13-err-g-err-d.log": "generic",
+    "generic-dcgan-torch-issue9-epoch-2-batches-45-58-of-237-err-g-err-d.log": "generic",
 }
 
 

@@ -1199,6 +1199,16 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # its logger's ``[09/02 02:43:17 d2.engine.hooks]: `` peeled to read those words; the time field 1.2533 s an iteration
     ("detectron2-tx2dl-r50-fpn-log-done-299-overall-training-speed.log", T0, "end", "done · step 299", "done",
      {"step": 299, "total_steps": None, "loss": 0.3553, "step_seconds": 1.2533, "finished": True}),
+    # dcgan.torch's ``Epoch: [e][ i / n]`` with its GAN's ``Err_G``/``Err_D``: the batch of the epoch's, two losses
+    # as parts (none the one loss), its ``Time`` (a batch's, no unit printed) as printed; no clock printed
+    ("generic-art-dcgan-issue4-torch7-epoch-95-batches-0-12-of-13-err-g-err-d.log", T0, "end",
+     "epoch 95 · 12/13 in the epoch · no timing", "measuring",
+     {"step": 12, "total_steps": 13, "loss": None, "data": epoch(95.0),
+      "figures": {"loss/Err_G": 0.5786, "loss/Err_D": 1.5334, "time/Time": 1.040}}),
+    ("generic-dcgan-torch-issue9-epoch-2-batches-45-58-of-237-err-g-err-d.log", T0, "end",
+     "epoch 2 · 58/237 in the epoch · no timing", "measuring",
+     {"step": 58, "total_steps": 237, "loss": None, "data": epoch(2.0),
+      "figures": {"loss/Err_G": 1.9118, "loss/Err_D": 0.3386, "time/Time": 0.128}}),
 ]  # fmt: skip
 
 
@@ -1579,6 +1589,8 @@ GENERIC_READ = {
     # (no loss: the losses are parts, none the model's one loss)
     "generic-pix2pix-nvs-open4d-log-epochs-1-to-4-iters-reset-each-epoch-gan-losses-no-loss-word.log": "step, epoch, step time",
     "generic-wekws-issue214-train-batch-78-slash-0-to-150-epoch-then-batch-not-a-fraction-acc-zero.log": "step, epoch, loss",
+    "generic-art-dcgan-issue4-torch7-epoch-95-batches-0-12-of-13-err-g-err-d.log": "step, total, epoch",
+    "generic-dcgan-torch-issue9-epoch-2-batches-45-58-of-237-err-g-err-d.log": "step, total, epoch",
 }  # fmt: skip
 
 

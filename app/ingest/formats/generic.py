@@ -2343,6 +2343,9 @@ _DESCRIBED_PROGRESS = re.compile(r"\[\s*(\d{1,12})\s*/\s*(\d{1,12})\s*\(\s*\d{1,
 _COUNT_THEN_POSITION = re.compile(r"(\d{1,6}):\s{1,4}\[\s*(\d{1,12})\s*/\s*(\d{1,12})\s*\]\s*(?=[A-Za-z])")
 # A loss named for its part, its name before or after the word (``D1 Loss``, ``Discriminator Loss``, ``Loss_D``)
 _PART_LOSS = re.compile(rf"(?i)(?<![\w/])((?:[A-Za-z]\w{{0,15}}[ _])?loss(?:[ _][A-Za-z]\w{{0,15}})?)\s?[:=]\s?({NUM})")
+# Torch7's GAN losses, named ``Err`` and their network (dcgan.torch's and pix2pix's ``Err_G: 0.5786  Err_D: 1.5334  ErrL1:
+# 0.1263``, its forks' ``errG``): parts too (never ``Error``, a rate of mistakes)
+_ERR_LOSS = re.compile(rf"(?<![\w/])((?:Err_?|err)[A-Z][A-Za-z0-9]{{0,3}})\s?[:=]\s?({NUM})")
 _BRACKET_PAIR = re.compile(r"\[\s*(\d{1,6}),\s*(\d{1,9})\]\s+(?=[A-Za-z][\w ]{0,30}:\s?-?\d)")
 _BRACKET_STEP = re.compile(r"\[(\d{1,12})\]\s+(?=[A-Za-z_][\w/.-]{0,60}\s?[=:]\s?-?\d)")
 # The data splits a table of figures names in its first column (Ludwig: ``train``, ``vali``, ``test``).
@@ -2516,6 +2519,9 @@ def _part_losses(s: str) -> tuple[tuple[str, float], ...]:
     ``G Loss``), each under its name as printed; none when fewer than two (one is no record of parts) or when one
     of them is a loss this reader knows (``train loss``: the model's)."""
     parts: list[tuple[str, float]] = []
+    if "rr" in s:
+        parts.extend((LOSS_PART + m.group(1), figure) for m in _ERR_LOSS.finditer(s)
+                     if (figure := number(m.group(2))) is not None)
     for m in _PART_LOSS.finditer(s):
         name, figure = m.group(1), number(m.group(2))
         if figure is None or normalise(name) == "loss":
