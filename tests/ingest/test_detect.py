@@ -538,6 +538,9 @@ REAL_FORMATS = {
     # Torch7's dcgan.torch lines: the epoch, the batch of its batches, the GAN's ``Err_G``/``Err_D`` losses
     "generic-art-dcgan-issue4-torch7-epoch-95-batches-0-12-of-13-err-g-err-d.log": "generic",
     "generic-dcgan-torch-issue9-epoch-2-batches-45-58-of-237-err-g-err-d.log": "generic",
+    # the HF notebook's table alone, copied as Markdown (``Step | Training Loss | …``)
+    "hf-trainer-unsloth-issue2291-grpo-notebook-table-markdown-pipes-steps-1-11-loss-zero.log": "hf-trainer",
+    "hf-trainer-soxan-issue9-notebook-table-markdown-pipes-steps-10-140-validation-accuracy.log": "hf-trainer",
 }
 
 

@@ -1209,6 +1209,11 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "epoch 2 · 58/237 in the epoch · no timing", "measuring",
      {"step": 58, "total_steps": 237, "loss": None, "data": epoch(2.0),
       "figures": {"loss/Err_G": 1.9118, "loss/Err_D": 0.3386, "time/Time": 0.128}}),
+    # the HF notebook's table alone, copied as Markdown: the last row's step and training loss, no clock
+    ("hf-trainer-unsloth-issue2291-grpo-notebook-table-markdown-pipes-steps-1-11-loss-zero.log", T0, "end",
+     "step 11 · no timing", "measuring", {"step": 11, "total_steps": None, "loss": 0.0001}),
+    ("hf-trainer-soxan-issue9-notebook-table-markdown-pipes-steps-10-140-validation-accuracy.log", T0, "end",
+     "step 140 · no timing", "measuring", {"step": 140, "total_steps": None, "loss": 0.0516}),
 ]  # fmt: skip
 
 
