@@ -554,6 +554,12 @@ REAL_FORMATS = {
     "generic-caffe-deepbinarycode-readme-iteration-50000-testing-net-accuracy-then-optimization-done.log": "generic",
     "generic-caffe-ocr-issue55-iteration-2500-testing-net-two-acc-outputs.log": "generic",
     "generic-card-games-wal8800-blog-em-dash-logger-epoch-6-7-policy-loss-return-lines.log": "generic",
+    "detectron2-tx2dl-r50-fpn-log-done-299-overall-training-speed.log": "generic",
+    # Torch7's dcgan.torch lines: the epoch, the batch of its batches, the GAN's ``Err_G``/``Err_D`` losses
+    "generic-art-dcgan-issue4-torch7-epoch-95-batches-0-12-of-13-err-g-err-d.log": "generic",
+    # the HF notebook's table alone, copied as Markdown (``Step | Training Loss | …``)
+    "hf-trainer-unsloth-issue2291-grpo-notebook-table-markdown-pipes-steps-1-11-loss-zero.log": "hf-trainer",
+    "hf-trainer-soxan-issue9-notebook-table-markdown-pipes-steps-10-140-validation-accuracy.log": "hf-trainer",
 }
 
 

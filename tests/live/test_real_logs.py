@@ -102,12 +102,13 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("crash-generic-stable-pix2seq-issue14-traceback-after-metriclogger.log", T0, T0, "epoch 0 · 1330/3696 in the epoch · crashed",
      "crashed", {"step": 1330, "total_steps": 3696, "loss": 5.0905, "step_seconds": 0.8149,
                  "eta_seconds": None, "trainer_eta_seconds": None}),
-    # detectron2 logs the error it caught ("**…**" bold in the paste), prints its hooks' summary, raises it again
+    # detectron2 logs the error it caught ("**…**" bold in the paste), prints its hooks' summary, raises it again; the
+    # crash at its logger's time, 06/09 11:05:25 (no year printed: the year before the file's time in January 2027)
     ("crash-detectron2-issue1563-oom-exception-during-training-then-hooks-summary.log", T0, T0, "no step yet · crashed",
      "crashed", {"step": None, "loss": None, "finished": False,
                  "crash": {"error": "RuntimeError: CUDA out of memory. Tried to allocate 1.71 GiB (GPU 0; 31.72 GiB total"
                                     " capacity; 23.58 GiB already allocated; 1.58 GiB free; 29.08 GiB reserved in total"
-                                    " by PyTorch)", "at": T0}}),
+                                    " by PyTorch)", "at": local(2026, 6, 9, 11, 5, 25)}}),
     # Keras: ``Epoch 17/100`` after epoch 16's full ``100/100`` bar: the run is in epoch 17 of 100
     # (its first bar is epoch 14's, whose header is before the excerpt; ``142s 1s/step``: 142 s over 100 steps is 1.42 s;
     # 100 steps in 142-145 s an epoch: 2,480-2,540 an hour, never the 3,600 of the rounded ``1s/step``)
@@ -1257,6 +1258,21 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # apart; PPO's ``Early stopping at step 10`` between is its update's early stop, no end of the run
     ("generic-card-games-wal8800-blog-em-dash-logger-epoch-6-7-policy-loss-return-lines.log", T0, "end", "epoch 7 · …", "measuring",
      {"step": 7, "loss": -0.041, "step_seconds": pytest.approx(8.384, abs=0.001), "data": epoch(7.0)}),
+    # detectron2's hooks sum the loop up after iter 299 (``Overall training speed: 298 iterations in 0:06:13``): done;
+    # its logger's ``[09/02 02:43:17 d2.engine.hooks]: `` peeled to read those words; the time field 1.2533 s an iteration
+    ("detectron2-tx2dl-r50-fpn-log-done-299-overall-training-speed.log", T0, "end", "done · step 299", "done",
+     {"step": 299, "total_steps": None, "loss": 0.3553, "step_seconds": 1.2533, "finished": True}),
+    # dcgan.torch's ``Epoch: [e][ i / n]`` with its GAN's ``Err_G``/``Err_D``: the batch of the epoch's, two losses
+    # as parts (none the one loss), its ``Time`` beside ``DataTime`` the batch's seconds, as printed; no clock printed
+    ("generic-art-dcgan-issue4-torch7-epoch-95-batches-0-12-of-13-err-g-err-d.log", T0, "end",
+     "epoch 95 · 12/13 in the epoch · …", "measuring",
+     {"step": 12, "total_steps": 13, "loss": None, "step_seconds": 1.040, "data": epoch(95.0),
+      "figures": {"loss/Err_G": 0.5786, "loss/Err_D": 1.5334}}),
+    # the HF notebook's table alone, copied as Markdown: the last row's step and training loss, no clock
+    ("hf-trainer-unsloth-issue2291-grpo-notebook-table-markdown-pipes-steps-1-11-loss-zero.log", T0, "end",
+     "step 11 · no timing", "measuring", {"step": 11, "total_steps": None, "loss": 0.0001}),
+    ("hf-trainer-soxan-issue9-notebook-table-markdown-pipes-steps-10-140-validation-accuracy.log", T0, "end",
+     "step 140 · no timing", "measuring", {"step": 140, "total_steps": None, "loss": 0.0516}),
 ]  # fmt: skip
 
 
@@ -1660,6 +1676,7 @@ GENERIC_READ = {
     "generic-caffe-deepbinarycode-readme-iteration-50000-testing-net-accuracy-then-optimization-done.log": "step, loss, eval",
     "generic-caffe-ocr-issue55-iteration-2500-testing-net-two-acc-outputs.log": "step, eval",
     "generic-card-games-wal8800-blog-em-dash-logger-epoch-6-7-policy-loss-return-lines.log": "step, epoch, loss",
+    "generic-art-dcgan-issue4-torch7-epoch-95-batches-0-12-of-13-err-g-err-d.log": "step, total, epoch, step time",
 }  # fmt: skip
 
 

@@ -53,6 +53,14 @@ def test_a_healthy_fall_and_its_noise_are_no_spike() -> None:
     assert counted(falling + bump).count == 0
 
 
+def test_a_loss_that_rises_from_exactly_zero_is_no_spike() -> None:
+    # TRL's GRPO logs its loss as 0.000000 while the policy is the reference, then 0.000100 as it moves
+    # (unslothai/unsloth issue 2291, tests/data/real): a window of zeros has no level to spike above
+    assert counted([(n, 0.0) for n in range(1, 9)] + [(9, 0.0001), (10, 0.0001), (11, 0.0001)]).count == 0
+    # a window with a level of its own still judges a rise, zeros among it or not (composed: median 2.0, MAD 0)
+    assert counted([(n, 0.0 if n in (3, 7) else 2.0) for n in range(20)] + [(20, 9.0)]).count == 1
+
+
 def test_a_spike_is_judged_only_after_ten_losses_and_never_on_nan() -> None:
     assert counted([(n, 2.0) for n in range(9)] + [(9, 9.0)]).count == 0
     assert counted(level(range(20)) + [(20, float("nan")), (21, float("inf"))]).count == 0

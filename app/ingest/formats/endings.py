@@ -7,7 +7,8 @@ Lightning's ``Trainer.fit stopped: max_steps=1000 reached``, PyTorch-Ignite's la
 closing block (``wandb: Run summary:``, ``wandb: Synced 5 W&B file(s)``, ``View run NAME at: …``,
 ``Find logs at: …``; its opening ``View run at`` has no name), a shell prompt come back
 (``user@host:~/dir$``), an IDE's ``Process finished with exit code 0``, the script turning to generate its
-sample (``Generating...`` alone on its line). Each is read as a
+sample (``Generating...`` alone on its line), detectron2's timer summing the loop up (``Overall training speed: 298 iterations
+in 0:06:13 (1.2533 s / it)``). Each is read as a
 :class:`~app.stats.events.StageEnd` with ``said``: the run's end unless a training step follows
 (then it was not the end). ``early``: it stopped short of its plan (a cap, a time limit, an early
 stop). A message that only says the model was saved (``模型已保存到model.pth``, ``Model saved to
@@ -29,7 +30,7 @@ from ...stats.events import StageEnd
 MAX_MESSAGE_CHARS = 240
 
 # Cheap test, on the lowered line: can it be a stop message at all?
-MAYBE = re.compile(r"stop|patience|final|complet|finish|done|end|sav|epoch time|wandb|@|exit code|generat|sampling|停|训练|保存|模型|完成|结束")
+MAYBE = re.compile(r"stop|patience|final|complet|finish|done|end|sav|epoch time|training speed|wandb|@|exit code|generat|sampling|停|训练|保存|模型|完成|结束")
 
 # Stops short of the plan: a wall-clock cap, a time limit, an early stop.
 _EARLY = re.compile(
@@ -50,7 +51,9 @@ _ENDED = re.compile(
     r"|(?:finished|done|completed) training\b|end of training\b|stopping training\b|all done[.!]*$"
     r"|end of (?:the )?run[.!]*$"  # PyTorch-Ignite's launcher, once its function has returned
     r"|`?Trainer\.fit`? stopped\b|\d+ epochs? completed in\b"
-    r"|(?:avg|average) (?:epoch|iteration) time\b"  # DGL's examples, once every epoch ran: ``Avg epoch time: 7.16``
+    r"|(?:avg|average) (?:epoch|iteration) time\b"
+    # detectron2's IterationTimer, once the loop is over (also after a failed step: a crash before it comes first)
+    r"|overall training speed: \d+ iterations? in\b"  # DGL's examples, once every epoch ran: ``Avg epoch time: 7.16``
     r"|did not meet early stopping\b"  # LightGBM: every planned round trained, then its best one
     r"|(?:模型)?训练(?:已经?)?(?:完成|结束|完毕)|(?:完成|结束)训练|停止训练"
     r"|最终(?:模型|权重)(?:已经?)?保存|保存最终(?:模型|权重))"

@@ -58,9 +58,13 @@ _POSTFIX = re.compile(r"[,\s](loss|step_loss|lr)=(-?\d[\d.]*(?:[eE][-+]?\d+)?|na
 # The Trainer's notebook progress copied as text: NOTEBOOK_LINE (shapes.py, a signature too).
 # The table the notebook draws under it, copied as text: ``Step  Training Loss  Validation Loss``
 # (``Epoch …`` when it evaluates each epoch), then a row a log, ``500\t1.234500\t1.301200``, with
-# ``No log`` before the first training log. The training loss of each row is read.
-_NOTEBOOK_TABLE = re.compile(r"\s*(?:Step|Epoch)\s+Training Loss\b")
-_NOTEBOOK_ROW = re.compile(r"\s*\d{1,12}\s+(No log|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|nan|inf)(?:\s|$)")
+# ``No log`` before the first training log. The training loss of each row is read. Copied from a page that turned the
+# HTML table into Markdown (a GitHub issue), its cells are ``|``-separated under a ``-- | -- | --`` rule
+# (``Step | Training Loss | reward | …`` over ``11 | 0.000100 | -17.250000 | …``: TRL's GRPO under unsloth).
+_NOTEBOOK_TABLE = re.compile(r"\s*(Step|Epoch)(?:\s+|\s*\|\s*)Training Loss\b")
+_NOTEBOOK_ROW = re.compile(
+    r"\s*(\d{1,12})(?:\s+|\s*\|\s*)(No log|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|nan|inf)(?:\s|\||$)")
+_TABLE_RULE = re.compile(r"\s*\|?\s*:?-{2,}:?(?:\s*\|\s*:?-{2,}:?)*\s*\|?\s*$")
 _PAIR = re.compile(r"(['\"])([^'\"]{1,200})\1: ('[^']{0,200}'|\"[^\"]{0,200}\"|[-+\w.]{1,64})")
 # The Trainer's header (``Total optimization steps = 1,548``), unsloth's banner (``Total steps = 312``).
 _TOTAL_STEPS = re.compile(r"Total (?:optimization )?steps = ([\d,]+)")
@@ -126,6 +130,7 @@ class HfTrainerParser(EmitLines):
         self._after_bar = False  # the last line (or piece of one) read was a bar
         self._bar_before = False  # the line before the one just read was a bar
         self._in_table = False  # the lines are the rows of the notebook's loss table
+        self._table_steps = False  # and its first column is the step (not the epoch)
         self._frame_before = False  # the last line was a traceback's frame: its source line follows
         self._brace: str | None = None  # a first line ``{`` held until the next says what it opens
         # The text _split_record last searched for a bar and what it found: the same text is
@@ -225,13 +230,23 @@ class HfTrainerParser(EmitLines):
         if self._in_table:
             row = _NOTEBOOK_ROW.match(text)
             if row is not None:
-                loss = None if row.group(1) == "No log" else number(row.group(1))
+                loss = None if row.group(2) == "No log" else number(row.group(2))
+                if self._table_steps and self._step is None:
+                    # A table with no progress line above it (the page's copy of the table alone): each row is
+                    # the step its first cell names, with the mean loss since the row before
+                    logged = TrainStep(at=None, stage="train", step=int(row.group(1)), loss=loss,
+                                       loss_note=None if loss is None else "mean since the last log")
+                    return Kind.FULL, lambda: [logged]
                 return Kind.FULL, lambda: [] if loss is None else [
                     StepFigures(at=None, loss=loss, loss_note="mean since the last log")]
+            if _TABLE_RULE.match(text):
+                return Kind.OTHER, None  # (the Markdown rule under the header)
             self._in_table = False
-        if "Training Loss" in text and _NOTEBOOK_TABLE.match(text):
-            self._in_table = True
-            return Kind.OTHER, None
+        if "Training Loss" in text:
+            header = _NOTEBOOK_TABLE.match(text)
+            if header is not None:
+                self._in_table, self._table_steps = True, header.group(1) == "Step"
+                return Kind.OTHER, None
         stripped = text.lstrip()
         if after_bar and stripped.startswith("Traceback (most recent call last)"):
             # Python's report of an uncaught exception right after a bar held until now (glued

@@ -46,8 +46,11 @@ _YMD = re.compile(rf"\[?(\d\d)-(\d\d)-(\d\d) {_CLOCK}\]?")
 _BLANK_TIME = re.compile(rf" {{8,40}}(?={_LEVEL} )")
 # moreutils ``ts`` and journald: no year.
 _MONTH_DAY = re.compile(rf"\[?([A-Z][a-z]{{2}}) ([ \d]\d) {_CLOCK}\]?")
-# A yearless numeric date (logging's ``datefmt="%m-%d %H:%M:%S"``: demucs' ``[04-04 22:52:33][demucs.solver][INFO] - ``).
-_MD = re.compile(rf"\[?(\d\d)-(\d\d) {_CLOCK}\]?")
+# A yearless numeric date (logging's ``datefmt="%m-%d %H:%M:%S"``: demucs' ``[04-04 22:52:33][demucs.solver][INFO] - ``;
+# detectron2's ``setup_logger``, ``datefmt="%m/%d %H:%M:%S"`` inside one bracket with the logger's name:
+# ``[09/02 02:43:17 d2.engine.hooks]: ``).
+# (The slash form only in detectron2's bracket: mmengine's bare ``10/30 22:18:02 - mmengine - INFO - `` is read by its lines.)
+_MD = re.compile(rf"\[?(\d\d)(-)(\d\d) {_CLOCK}\]?|\[(\d\d)(/)(\d\d) {_CLOCK}(?= [\w.<>-]{{1,120}}\]:)")
 # A time of day with no date leading the record (``%H:%M:%S``: VerSe's ``02:29:53: train iter: 0 …``, ``12:00:01.250 step
 # 5 …``), its colon or a space after it; dated by order (:meth:`PrefixReader.ordered_time_of_day`).
 _TIME_OF_DAY = re.compile(rf"{_CLOCK}:?(?= )")
@@ -63,6 +66,7 @@ _HF_ARROWS = re.compile(r"\s*>> ")
 _RECORD_FIELD = re.compile(
     rf"\s*[-|\u2014\u2013]\s+|\s+|\[{_LEVEL}\]\s*|{_LEVEL}\b:?\s*|\[[^\]]{{1,120}}\]:?\s*|[\w.<>-]{{1,120}} {_LEVEL}:\s*"
     rf"|[\w.<>-]{{1,120}}(?::[\w.<>-]{{1,120}}:\d{{1,7}})?\s+[-\u2014\u2013]\s+|[\w.-]{{1,64}} [\w./-]{{1,64}}\[\d{{1,9}}\]: "
+    rf"|[\w.<>-]{{1,120}}\]:\s+"  # (the logger's name closing the bracket its time opened: detectron2's ``d2.engine.hooks]: ``)
 )
 # A bracketed field that holds a training position is the record's own (not a logger's name or a level).
 _FIGURED_FIELD = re.compile(r"(?i)\b(?:epoch|iter|iteration|step)\s?[:=]\s?\d")
@@ -231,12 +235,13 @@ class PrefixReader:
                     m = _MD.match(line, pos)
                     if m is None:
                         return self._time_of_day_stamp(line, pos)
-                    month, day = int(m.group(1)), int(m.group(2))
+                    first = 1 if m.group(1) is not None else 8  # (the dashed form's groups, or the bracketed slash one's)
+                    month, day = int(m.group(first)), int(m.group(first + 2))
                     if month > 12:  # day first after all
                         month, day = day, month
                     if not (1 <= month <= 12 and 1 <= day <= 31):
                         return None
-                    at = self._yearless(month, day, m, 3)
+                    at = self._yearless(month, day, m, first + 3)
         end = m.end()
         # A time with its zone is a capture tool's stamp, whole in itself: a container UI may glue the
         # line right after it (``2023-09-16 10:15:31.031074+00:00Sep 16 10:15:31.030 [INFO] …``).

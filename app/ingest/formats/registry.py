@@ -380,6 +380,9 @@ FORMATS: tuple[FormatSpec, ...] = (
             sign("it", r"^\s*\d{1,3}%\|[^|]{0,400}\| ?\d+/\d+ \[[\d:]+<[\d:?]+,\s*[\d.]+(?:s/it|it/s)\]"),
             # The Trainer's notebook progress line copied as text (``[ 22/290 02:50 < 38:04, 0.12 it/s, Epoch 0.36/5]``).
             sign("Epoch ", NOTEBOOK_LINE),
+            # The table the notebook draws under it, copied alone (``Step  Training Loss  …``; ``Step | Training Loss | …``
+            # from a page that made it Markdown)
+            sign("Training Loss", r"^\s*(?:Step|Epoch)(?:\s+|\s*\|\s*)Training Loss\b"),
         ),
         renew="document",
     ),

@@ -95,4 +95,8 @@ class Spikes:
             return False  # (cheap: above the median by half of it is above the least by half of that)
         level = statistics.median(self.recent)
         spread = MAD_TO_SIGMA * statistics.median(abs(x - level) for x in self.recent)
+        if level == 0 and spread == 0:
+            # A loss logged as exactly zero (TRL's GRPO at its start, where the policy is the reference: ``0.000000``
+            # until ``0.000100``) has no scale to rise against: its first rise is the loss growing, no spike.
+            return False
         return loss - level > max(SPIKE_MADS * spread, SPIKE_RELATIVE * abs(level))

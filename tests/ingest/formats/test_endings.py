@@ -75,6 +75,10 @@ BABYGPT = "stopself-buildyourownllm-babygpt-v12-speed-time-lines-model-saved.log
         ("Generating...", False),
         ("Generating text:", False),
         ("Sampling...", False),
+        # detectron2's IterationTimer once its loop is over (tests/data/real detectron2-tx2dl-…; its tutorial output
+        # in a blog post: ``Overall training speed: 997 iterations in 0:11:18 (0.6804 s / it)``), behind its logger's prefix
+        ("[09/02 02:43:17 d2.engine.hooks]: Overall training speed: 298 iterations in 0:06:13 (1.2533 s / it)", False),
+        ("Overall training speed: 997 iterations in 0:11:18 (0.6804 s / it)", False),
     ],
 )
 def test_a_stop_message_is_read_whatever_the_trainer(message: str, early: bool) -> None:

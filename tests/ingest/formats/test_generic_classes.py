@@ -517,3 +517,24 @@ def test_a_nan_cell_of_the_coco_table_is_left_out() -> None:
     table = ["Evaluation results for bbox: ", "|   AP   |  AP50  |  APl  |", "|:------:|:------:|:-----:|",
              "| 35.738 | 75.887 |  nan  |"]
     assert evals(feed(table)) == [("bbox_AP", 35.738, None), ("bbox_AP50", 75.887, None)]
+
+
+@pytest.mark.parametrize(("line", "parts"), [
+    # dcgan.torch (soumith/dcgan.torch issue #9; robbiebarrat/art-DCGAN issue #4, tests/data/real): the generator's and
+    # the discriminator's losses named ``Err_`` and their network, after the epoch and the batch of its batches
+    ("Epoch: [2][      58 /      237]\t Time: 0.128  DataTime: 0.000    Err_G: 1.9118  Err_D: 0.3386\t",
+     {"loss/Err_G": 1.9118, "loss/Err_D": 0.3386}),
+    # pix2pix's Torch7 trainer adds its L1 term: ``ErrL1`` (composed in its words)
+    ("Epoch: [1][      50 /      400]\t Time: 0.237  DataTime: 0.001    Err_G: 12.9453  Err_D: 0.5290  ErrL1: 0.1263",
+     {"loss/Err_G": 12.9453, "loss/Err_D": 0.529, "loss/ErrL1": 0.1263}),
+])  # fmt: skip
+def test_torch7_gan_losses_are_parts_of_a_step(line: str, parts: dict[str, float]) -> None:
+    """Each ``Err_X`` is a network's loss: kept under its printed name, none made the one loss."""
+    step = steps(feed([line]))[-1]
+    losses = {name: value for name, value in step.figures if name.startswith("loss/")}
+    assert (step.loss, losses) == (None, parts)
+
+
+def test_an_error_rate_is_no_gan_loss() -> None:
+    """``Error`` names a rate of mistakes (composed): no part is read from it, so no step either."""
+    assert steps(feed(["Epoch: [2][      58 /      237]\t Train Error: 0.1200  Test Error: 0.1500"])) == []

@@ -485,6 +485,32 @@ def test_the_notebook_s_loss_table_gives_the_training_loss(table: list[str], los
     assert [e.loss for e in events if isinstance(e, StepFigures)] == losses and bad == 0
 
 
+@pytest.mark.parametrize(("table", "expected"), [
+    # the page's Markdown copy of the table alone (unslothai/unsloth issue 2291, m3hrdadfi/soxan issue 9 in
+    # tests/data/real): each row the step its first cell names, with the training loss of its second
+    (["Step | Training Loss | reward | kl", "-- | -- | -- | --", "1 | 0.000000 | -17.250000 | 0.000000",
+      "11 | 0.000100 | -17.250000 | 0.002576"], [(1, 0.0), (11, 0.0001)]),
+    (["Step | Training Loss | Validation Loss | Accuracy", "-- | -- | -- | --", "10 | 0.698400 | 0.497485 | 0.813416",
+      "20 | No log | 0.291701 | 0.913778"], [(10, 0.6984), (20, None)]),
+    # the tab-separated copy alone (composed)
+    (["Step\tTraining Loss", "10\t2.345600", "20\t2.123400"], [(10, 2.3456), (20, 2.1234)]),
+    # an epoch's table gives no step: its first cell counts epochs (composed)
+    (["Epoch | Training Loss", "-- | --", "1 | 0.431200"], []),
+])  # fmt: skip
+def test_the_notebook_s_table_alone_gives_the_steps(table: list[str], expected: list[tuple[int, float | None]]) -> None:
+    """Without the progress line above it, the Step table's rows are the steps the Trainer logged."""
+    events, bad = read(table)
+    assert [(e.step, e.loss) for e in events if isinstance(e, TrainStep)] == expected and bad == 0
+
+
+def test_the_markdown_table_under_the_progress_line_gives_its_losses() -> None:
+    """Under a progress line, the ``|``-separated rows are its losses, as the tab-separated ones (composed)."""
+    events, bad = read(["[ 10/290 00:20 < 09:20, 0.50 it/s, Epoch 0.17/5]", "Step | Training Loss", "-- | --",
+                        "10 | 2.345600"])
+    assert [e.loss for e in events if isinstance(e, StepFigures)] == [2.3456] and bad == 0
+    assert [e.step for e in events if isinstance(e, TrainStep)] == [10]
+
+
 def test_the_checkpoint_shards_bar_is_never_the_training_position() -> None:
     # JuncyLu/trl_DAPO, training_logs/20251022_120051/run_terminal.md (https://github.com/JuncyLu/trl_DAPO/blob/
     # f0cbd71cb551603d3698f080b4a96794ca2f2281/training_logs/20251022_120051/run_terminal.md): the model's
