@@ -1233,6 +1233,14 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "epoch 2 · 58/237 in the epoch · …", "measuring",
      {"step": 58, "total_steps": 237, "loss": None, "step_seconds": 0.128, "data": epoch(2.0),
       "figures": {"loss/Err_G": 1.9118, "loss/Err_D": 0.3386}}),
+    # the run's epochs said only in its command line (``--max_epochs 200``): Lightning's ``Epoch 1:`` is epoch 1 of 200
+    ("generic-lightning-nnue-pytorch-issue83-argv-max-epochs-200-bar-epoch-1.log", T0, T0,
+     "epoch 1/200 · 4846/12331 in the epoch · …", "measuring",
+     {"step": 4846, "total_steps": 12331, "loss": 0.0136, "step_seconds": 1 / 13.47, "data": epoch(1.0)}),
+    # the run's epochs said only in its argparse echo (``epochs=1``), beside decay_/warmup_/cooldown_/patience_epochs
+    ("generic-metriclogger-rocm-blogs-vision-mamba-namespace-epochs-1-lookalike-epochs.log", T0, T0,
+     "epoch 0/1 · 50/1251 in the epoch · …", "measuring",
+     {"step": 50, "total_steps": 1251, "loss": 2.6703, "data": epoch(0.0)}),
 ]  # fmt: skip
 
 
@@ -1630,6 +1638,10 @@ GENERIC_READ = {
         "step, loss, step time",
     "generic-dcgan-torch-issue9-lua-epoch-2-batches-45-to-58-of-237-time-datatime-err-g-err-d.log":
         "step, total, epoch, step time",
+    "generic-lightning-nnue-pytorch-issue83-argv-max-epochs-200-bar-epoch-1.log":
+        "step, total, epoch, loss, step time, elapsed, ETA",
+    "generic-metriclogger-rocm-blogs-vision-mamba-namespace-epochs-1-lookalike-epochs.log":
+        "step, total, epoch, loss, lr, step time, ETA",
 }  # fmt: skip
 
 
