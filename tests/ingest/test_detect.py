@@ -560,6 +560,9 @@ REAL_FORMATS = {
     # the HF notebook's table alone, copied as Markdown (``Step | Training Loss | …``)
     "hf-trainer-unsloth-issue2291-grpo-notebook-table-markdown-pipes-steps-1-11-loss-zero.log": "hf-trainer",
     "hf-trainer-soxan-issue9-notebook-table-markdown-pipes-steps-10-140-validation-accuracy.log": "hf-trainer",
+    # a run's epochs said only in its arguments (a command line's ``--max_epochs 200``, argparse's ``Namespace(…)``)
+    "generic-lightning-nnue-pytorch-issue83-argv-max-epochs-200-bar-epoch-1.log": "generic",
+    "generic-metriclogger-rocm-blogs-vision-mamba-namespace-epochs-1-lookalike-epochs.log": "generic",
 }
 
 

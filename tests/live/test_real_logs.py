@@ -1273,6 +1273,14 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "step 11 · no timing", "measuring", {"step": 11, "total_steps": None, "loss": 0.0001}),
     ("hf-trainer-soxan-issue9-notebook-table-markdown-pipes-steps-10-140-validation-accuracy.log", T0, "end",
      "step 140 · no timing", "measuring", {"step": 140, "total_steps": None, "loss": 0.0516}),
+    # the run's epochs said only in its command line (``--max_epochs 200``): Lightning's ``Epoch 1:`` is epoch 1 of 200
+    ("generic-lightning-nnue-pytorch-issue83-argv-max-epochs-200-bar-epoch-1.log", T0, T0,
+     "epoch 1/200 · 4846/12331 in the epoch · …", "measuring",
+     {"step": 4846, "total_steps": 12331, "loss": 0.0136, "step_seconds": 1 / 13.47, "data": epoch(1.0)}),
+    # the run's epochs said only in its argparse echo (``epochs=1``), beside decay_/warmup_/cooldown_/patience_epochs
+    ("generic-metriclogger-rocm-blogs-vision-mamba-namespace-epochs-1-lookalike-epochs.log", T0, T0,
+     "epoch 0/1 · 50/1251 in the epoch · …", "measuring",
+     {"step": 50, "total_steps": 1251, "loss": 2.6703, "data": epoch(0.0)}),
 ]  # fmt: skip
 
 
@@ -1677,6 +1685,10 @@ GENERIC_READ = {
     "generic-caffe-ocr-issue55-iteration-2500-testing-net-two-acc-outputs.log": "step, eval",
     "generic-card-games-wal8800-blog-em-dash-logger-epoch-6-7-policy-loss-return-lines.log": "step, epoch, loss",
     "generic-art-dcgan-issue4-torch7-epoch-95-batches-0-12-of-13-err-g-err-d.log": "step, total, epoch, step time",
+    "generic-lightning-nnue-pytorch-issue83-argv-max-epochs-200-bar-epoch-1.log":
+        "step, total, epoch, loss, step time, elapsed, ETA",
+    "generic-metriclogger-rocm-blogs-vision-mamba-namespace-epochs-1-lookalike-epochs.log":
+        "step, total, epoch, loss, lr, step time, ETA",
 }  # fmt: skip
 
 

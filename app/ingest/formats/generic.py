@@ -68,6 +68,7 @@ from .interval_times import above_rate, day_gap, day_seconds, interval_note, per
 from .keras_bars import keras_line
 from .pipeline import StepLines
 from .prefix import LineTimes
+from .run_args import run_args
 from .scalar_prints import HEADS as SCALAR_HEADS
 from .scalar_prints import scalar_print, scalars_inside
 from .series import MIN_RECORDS, SeriesWindow
@@ -163,6 +164,8 @@ _VALUES_FIRST_LEAD = re.compile(r"^(\d{1,12}) (?=\d)")
 _VALUE_NAME = re.compile(rf"({NUM})(?: (s|ms))? ([A-Za-z][A-Za-z ]{{0,20}})")
 # A position's names that say nothing of whose count it is (the run's or its epoch's).
 _PLAIN_STEPS = frozenset({"step", "iter", "iteration", "batch"})
+# Readings that make a line a record of the run, not an echo of its arguments
+_ARGS_NOT = frozenset({Field.STEP, Field.EPOCH, Field.LOSS, Field.EVAL_LOSS})
 # A time printed without its unit, kept under its printed name (``time/gpu time``): no step's duration.
 TIME_PART = "time/"
 # Memory as printed beside a step, under its name and printed unit (``memory/max_mem M``: 2372; ``memory/memory``).
@@ -314,7 +317,7 @@ class _Bar:
 class _Line:
     """What one line says: its kind and its readings (a step record's, or another's)."""
 
-    what: str  # "step", "eval", "end", "pause", "total"
+    what: str  # "step", "eval", "end", "pause", "total", "args"
     at: float | None
     readings: list[Reading] = field(default_factory=list)
     bar: _Bar | None = None
@@ -971,6 +974,20 @@ class GenericParser(StepLines[_Line]):
             return Kind.FULL, other
         unknown: list[tuple[str, str | None, str, str | None]] = []
         readings = _in_epoch(batch_unplaced(pairs(s, unknown), s), s)
+        if not any(r.field in _ARGS_NOT for r in readings):
+            planned_args = run_args(s)
+            if planned_args is not None and (planned_args.epochs is not None
+                                             or not any(r.field is Field.TOTAL for r in readings)):
+                # the run's length in the arguments it echoes (run_args.py: ``Namespace(…, epochs=30, …)``); a count of
+                # steps the line's own words read already is theirs (a record that ticks, LLaMA-Factory's
+                # ``{"current_steps": 5, "total_steps": 250, …}``)
+                planned_readings: list[Reading] = []
+                if planned_args.epochs is not None:
+                    planned_readings.append(Reading(Field.EPOCH, "epochs", 0.0, planned_args.epochs))
+                if planned_args.steps is not None:
+                    steps_name = planned_args.steps_key or "steps"
+                    planned_readings.append(Reading(Field.TOTAL, steps_name, float(planned_args.steps)))
+                return Kind.FULL, _Line("args", at, planned_readings, text=s)
         if not readings and unknown and "eward" in s:
             episode = _episode(unknown)
             if episode is not None:
@@ -1495,6 +1512,13 @@ class GenericParser(StepLines[_Line]):
             self._figures(line, events)
         elif line.what == "epochs":
             self._planned_epochs = line.readings[0].total
+        elif line.what == "args":
+            for said in line.readings:
+                if said.field is Field.EPOCH:
+                    self._planned_epochs = said.total
+                else:
+                    self._total = int(said.value)
+                    events.append(RunInfo(at=line.at, total_steps=self._total))
         elif line.what == "nan_loss":
             events.append(StepFigures(at=line.at, loss=math.nan, loss_note=LOSS_AFTER_LAST_STEP))
         elif line.what == "scores":
@@ -1771,7 +1795,8 @@ class GenericParser(StepLines[_Line]):
         epoch = epoch_reading.value if epoch_reading is not None else None
         if line.counters is not None and line.counters[0] is not None:
             epoch = float(line.counters[0])
-        total = self._total
+        # (a run counted in epochs takes its planned epochs, never a planned count of steps, and the other way round)
+        total = self._planned_epochs if step_reading is not None and step_reading.name == "epoch" else self._total
         if Field.TOTAL in got:
             total = int(got[Field.TOTAL].value)
         step_seconds = _step_seconds(got)
