@@ -51,9 +51,9 @@ _ENDED = re.compile(
     r"|(?:finished|done|completed) training\b|end of training\b|stopping training\b|all done[.!]*$"
     r"|end of (?:the )?run[.!]*$"  # PyTorch-Ignite's launcher, once its function has returned
     r"|`?Trainer\.fit`? stopped\b|\d+ epochs? completed in\b"
-    r"|(?:avg|average) (?:epoch|iteration) time\b"
+    r"|(?:avg|average) (?:epoch|iteration) time\b"  # DGL's examples, once every epoch ran: ``Avg epoch time: 7.16``
     # detectron2's IterationTimer, once the loop is over (also after a failed step: a crash before it comes first)
-    r"|overall training speed: \d+ iterations? in\b"  # DGL's examples, once every epoch ran: ``Avg epoch time: 7.16``
+    r"|overall training speed: \d+ iterations? in\b"
     r"|did not meet early stopping\b"  # LightGBM: every planned round trained, then its best one
     r"|(?:模型)?训练(?:已经?)?(?:完成|结束|完毕)|(?:完成|结束)训练|停止训练"
     r"|最终(?:模型|权重)(?:已经?)?保存|保存最终(?:模型|权重))"
