@@ -147,6 +147,22 @@ def test_real_caffe_tests_read_at_their_iteration(tmp_path: Path) -> None:
     assert data["training"]["eval"]["test_acc"]["value"] == 0.773306
 
 
+def test_a_test_read_before_its_outputs_arrive_waits_for_them() -> None:
+    # Caffe prints ``Testing net`` as the test starts and its outputs as it ends (22 s later in caffe_ocr#55): a live
+    # read between the two gets the header alone at its batch's end; the evaluation is the same as read in one go
+    from app.ingest.formats.generic import GenericParser
+
+    def events(batches: list[list[str]]) -> list[object]:
+        parser = GenericParser()
+        return [event for batch in batches for event in parser.feed(batch)]
+
+    for lines in (CAFFE, body("generic-caffe-ocr-issue55-iteration-2500-testing-net-two-acc-outputs.log")):
+        cut = next(i for i, line in enumerate(lines) if "Testing net" in line) + 1
+        whole = events([lines])
+        assert any(type(event).__name__ == "EvalResult" for event in whole)
+        assert events([lines[:cut], lines[cut:]]) == whole
+
+
 # One figure a line after a counter line: ``Epoch: 3`` (or ``Iteration 500``, ``----- epoch 3 -----``), then
 # ``Policy Loss: 0.12``, ``Mean reward: 13.2`` … until a line of another kind or the next counter: one record, at the
 # counter line's time; behind a logging prefix whose separators are em dashes.
