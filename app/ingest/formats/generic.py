@@ -355,6 +355,17 @@ _PRINTED_FIGURES = frozenset({Field.STEP, Field.LOSS, Field.LR, Field.GRAD_NORM}
 SERIES_SHAPES = 64  # step line shapes remembered as settled
 
 
+def _after(whole: _Line | None, kind: Kind, line: _Line | None) -> tuple[Kind, _Line | None]:
+    """A line read after the record a held block closed into (``whole``): that record goes first, as the line's
+    ``before``; either alone is what it is."""
+    if whole is None:
+        return kind, line
+    if line is None:
+        return Kind.FULL, whole
+    line.before = whole
+    return kind, line
+
+
 class GenericParser(StepLines[_Line]):
     """Any trainer's step lines in, the step trainers' events out (see the module's docstring)."""
 
@@ -446,13 +457,7 @@ class GenericParser(StepLines[_Line]):
         whole = self._classify_piece(record)[1] if record is not None else None
         if held:
             return Kind.FULL, whole
-        kind, line = self._classify_piece(text)
-        if whole is None:
-            return kind, line
-        if line is None:
-            return Kind.FULL, whole
-        line.before = whole
-        return kind, line
+        return _after(whole, *self._classify_piece(text))
 
     def batch_end(self, events: list[Event]) -> None:
         """The ``tag value step`` lines held at the batch's end are their step's record (the log ends there), as is
@@ -524,13 +529,7 @@ class GenericParser(StepLines[_Line]):
                     _, whole = self._counted_record(record, counter_at)
                 else:
                     _, whole = self._classify_record(record, True)
-                kind, line = self._classify_piece(text)
-                if whole is None:
-                    return kind, line
-                if line is None:
-                    return Kind.FULL, whole
-                line.before = whole
-                return kind, line
+                return _after(whole, *self._classify_piece(text))
         return self._classify_record(text, vertical)
 
     def _counted_record(self, record: str, at: float | None) -> tuple[Kind, _Line | None]:
