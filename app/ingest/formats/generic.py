@@ -2513,7 +2513,8 @@ def _iteration_time(s: str, readings: list[Reading]) -> None:
 
 def _json_iteration_time(record: dict[str, object], readings: list[Reading]) -> None:
     """mmcv's and mmengine's ``.log.json`` records: ``"time": 1.43558`` beside the loader's ``"data_time"`` is the
-    iteration's time in seconds, as their text lines' ``time: 1.436`` is (mmdetection's answer in its issue 4369)."""
+    iteration's time in seconds, as their text lines' ``time: 1.436`` is (open-mmlab/mmdetection#4369, a maintainer's
+    answer)."""
     value = record.get("time")
     if (isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0 and "data_time" in record
             and _position(readings) is not None and not any(r.field is Field.STEP_TIME for r in readings)):
