@@ -125,18 +125,18 @@ def test_a_dated_gap_is_measured_on_the_logs_own_dates() -> None:
     assert rate.passes_in_window == 14
 
 
-def bulk_and_one_by_one(lines: list[str]) -> tuple[StepTracker, StepTracker]:
+def bulk_and_one_by_one(lines: list[str], log_format: str = "nanogpt") -> tuple[StepTracker, StepTracker]:
     """Two trackers fed ``lines`` placed back from END: one event at a time, and as the history import does (each
     run's first step alone, then as many as :meth:`StepTracker.run_end` allows in bulk)."""
-    parser = create_parser("nanogpt")
+    parser = create_parser(log_format)
     events = parser.feed(lines)
     times = placed_times(events, END)
-    single = StepTracker("nanogpt")
+    single = StepTracker(log_format)
     for event, at in zip(events, times, strict=True):
         single.apply(event, END, at)
-    items: list[Event | StepRun] = create_parser("nanogpt").feed_runs(lines)  # type: ignore[attr-defined]
+    items: list[Event | StepRun] = create_parser(log_format).feed_runs(lines)  # type: ignore[attr-defined]
     assert any(isinstance(item, StepRun) for item in items)
-    bulk = StepTracker("nanogpt")
+    bulk = StepTracker(log_format)
     i = 0
     bulked = 0
     for item in items:

@@ -16,6 +16,7 @@ import pytest
 from app.ingest.formats import create_parser
 from app.stats.steps.stage import Stage
 from app.stats.steps.tracker import StepTracker
+from tests.stats.test_steps_elided import bulk_and_one_by_one
 
 END = 1_795_000_000.0
 
@@ -67,38 +68,10 @@ def test_an_evaluation_carried_in_a_run_that_the_stopped_clock_leaves_out_is_for
     """The lines above, applied one by one and in bulk (the run's first step alone, then as much as ``run_end``
     allows, the evaluation line carried inside): step 31's line sits 93 ms of the stopped ``train_time`` after the
     evaluation, so neither keeps the evaluation's time nor a pause, and both read the same rate."""
-    from app.stats.events import Event, StepRun
-    from app.stats.steps.placing import placed_times
-
     lines = [f"step:{s}/100 train_loss:3.{s % 10}000 train_time:{100 * s}ms step_avg:100.00ms" for s in range(1, 31)]
     lines.append("step:30/100 val_loss:3.4000 train_time:3007ms step_avg:100.23ms")
     lines += [f"step:{s}/100 train_loss:3.1000 train_time:{100 * s}ms step_avg:100.00ms" for s in range(31, 61)]
-    events = create_parser("modded-nanogpt").feed(lines)
-    times = placed_times(events, END)
-    single = StepTracker("modded-nanogpt")
-    for event, at in zip(events, times, strict=True):
-        single.apply(event, END, at)
-    items: list[Event | StepRun] = create_parser("modded-nanogpt").feed_runs(lines)  # type: ignore[attr-defined]
-    bulk = StepTracker("modded-nanogpt")
-    i = bulked = 0
-    for item in items:
-        if not isinstance(item, StepRun):
-            bulk.apply(item, END, times[i])
-            i += 1
-            continue
-        run_times = [t for t in times[i : i + len(item)] if t is not None]
-        i += len(item)
-        k = 0
-        while k < len(item):
-            bulk.apply(item.step(k), END, run_times[k])
-            k += 1
-            if k < len(item):
-                end = bulk.progress.run_end(item, k, run_times[k:])
-                if end > k:
-                    bulk.progress.apply_run(item, k, run_times[k:end])
-                    bulked += end - k
-                k = max(k, end)
-    assert bulked > 0
+    single, bulk = bulk_and_one_by_one(lines, "modded-nanogpt")
     one, many = single.progress.stage, bulk.progress.stage
     assert one is not None and many is not None
     assert list(one.eval_times) == list(many.eval_times) == []
