@@ -92,6 +92,16 @@ def agent_for(url: str, key: str, data_dir: Path, spool_path: Path) -> Agent:
                  history=functools.partial(machine_minutes, data_dir, NAME))
 
 
+def report_all(url: str, key: str, data_dir: Path, spool_path: Path) -> None:
+    """The machine's agent sends its snapshot and its whole history to the hub at ``url``, then stops."""
+    agent = agent_for(url, key, data_dir, spool_path)
+    try:
+        agent.take(agent._snapshot())
+        assert agent.flush() and agent.send_history()
+    finally:
+        agent.stop()
+
+
 def week_drawn(start: float) -> str:
     """The page's 7-day chart is drawn (not the 24-hour one, 288 points, nor the 6-hour one, 360 minutes
     from 6 h ago), as a JS function of machine-chart.js."""
@@ -145,12 +155,7 @@ def test_the_machine_page_charts_the_history_from_before_the_hub(
     data_dir, start = machine_history
     server, key = hub
     url = server.http_url.rstrip("/")
-    agent = agent_for(url, key, data_dir, tmp_path / "spool.sqlite3")
-    try:
-        agent.take(agent._snapshot())
-        assert agent.flush() and agent.send_history()
-    finally:
-        agent.stop()
+    report_all(url, key, data_dir, tmp_path / "spool.sqlite3")
     page = open_page(browser, viewport={"width": 1280, "height": 800}, locale="en-US")
     context, errors = page.context, page.errors
     try:
@@ -196,12 +201,7 @@ def test_a_late_answer_for_the_range_before_never_replaces_the_range_chosen(
     data_dir, start = machine_history
     server, key = hub
     url = server.http_url.rstrip("/")
-    agent = agent_for(url, key, data_dir, tmp_path / "spool.sqlite3")
-    try:
-        agent.take(agent._snapshot())
-        assert agent.flush() and agent.send_history()
-    finally:
-        agent.stop()
+    report_all(url, key, data_dir, tmp_path / "spool.sqlite3")
     held: list[Any] = []
 
     def hold_first_day(route: Any) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 
 from app.store import History, Observation, Sample, SourceKey
 from tests.conftest import RunningServer
-from tests.hub.test_machine_history import HOUR, NAME, RATE, agent_for, expect, hub
+from tests.hub.test_machine_history import HOUR, NAME, RATE, expect, hub, report_all
 from tests.pages import wait_for_module
 
 __all__ = ["hub"]  # the fixture, used by name
@@ -34,12 +34,7 @@ def test_the_machine_strip_shows_the_hour_its_log_was_silent(
     history.stop()
     server, key = hub
     url = server.http_url.rstrip("/")
-    agent = agent_for(url, key, data_dir, tmp_path / "spool.sqlite3")
-    try:
-        agent.take(agent._snapshot())
-        assert agent.flush() and agent.send_history()
-    finally:
-        agent.stop()
+    report_all(url, key, data_dir, tmp_path / "spool.sqlite3")
     context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US")
     page = context.new_page()
     try:
