@@ -337,6 +337,9 @@ class _Line:
     checkpoint: tuple[int, int, str, float | None, bool] | None = None
     before: _Line | None = None  # a record whole only once this line was read (``tag value step`` lines), emitted first
     anew: bool = False  # a line read again once a later one showed what its numbers are: the run's count starts from it
+    # A held block's record handed on (in part) at a batch's end, or the rest of it: the events its block gave so far,
+    # which this one's do not give again (``_not_again``); its own are added to them
+    amends: list[Event] | None = None
 
     def step_before(self, other: _Line) -> bool:
         """True when this step line's position is before ``other``'s (both read by the series: a count that ticks)."""
@@ -404,6 +407,8 @@ class GenericParser(StepLines[_Line]):
         self._eval_positions = False  # the run's position is read from its validations (no training line yet)
         self._eval_updates: int | None = None  # the updates the last validation named (no training line yet)
         self._vertical = VerticalRecord()  # a one-figure-a-line record under way
+        self._table_released: list[Event] = []  # … the events of its record handed on so far, at a batch's end
+        self._tagged_released: list[Event] = []  # … and of the ``tag value step`` lines held (below)
         self._counter_at: float | None = None  # the time of the counter line that opened the last such block
         self._last_step: int | None = None  # the last step read (its stride to the next one says how often it logs)
         self._run_done: TrainStep | None = None  # that step, when it was its last epoch's last of the run
@@ -455,17 +460,27 @@ class GenericParser(StepLines[_Line]):
             return self._classify_piece(text)
         held, record = self._tagged.line(text)
         whole = self._classify_piece(record)[1] if record is not None else None
+        if whole is not None and self._tagged.completes:
+            whole.amends, self._tagged_released = self._tagged_released, []
         if held:
             return Kind.FULL, whole
         return _after(whole, *self._classify_piece(text))
 
     def batch_end(self, events: list[Event]) -> None:
         """The ``tag value step`` lines held at the batch's end are their step's record (the log ends there), as is
-        a one-figure-a-line table that names its position (a log cut before the table's closing rule)."""
-        record = self._tagged.record()
+        a one-figure-a-line table that names its position (a log cut before the table's closing rule).
+
+        Both stay held: a live read can end inside a block (a block-buffered stdout flushes every 8 KB, wherever that
+        falls), and the next read brings the rest of it. The record handed on now is completed then by the block's
+        whole record, less what this one gave already (``_Line.amends``): its step is the same step printed again,
+        and no loss, grad norm or evaluation is counted twice."""
+        record = self._tagged.close()
         if record is not None:
             _, line = self._classify_piece(record)
+            if not self._tagged.completes:
+                self._tagged_released = []
             if line is not None:
+                line.amends = self._tagged_released
                 self.emit(line, events)
         table = self._vertical.close()
         if table is not None:
@@ -473,7 +488,10 @@ class GenericParser(StepLines[_Line]):
                 _, line = self._counted_record(table, self._counter_at)
             else:
                 _, line = self._classify_record(table, True)
+            if not self._vertical.completes:
+                self._table_released = []
             if line is not None:
+                line.amends = self._table_released
                 self.emit(line, events)
 
     def _classify_piece(self, text: str) -> tuple[Kind, _Line | None]:
@@ -521,7 +539,7 @@ class GenericParser(StepLines[_Line]):
                 if record is None:
                     return Kind.OTHER, None
                 if self._vertical.counted:
-                    return self._counted_record(record, counter_at)
+                    return self._completing(*self._counted_record(record, counter_at))
                 text, vertical = record, True
             elif record is not None:
                 # (the block closed at a line of its own: the block's record first, then the line)
@@ -529,8 +547,16 @@ class GenericParser(StepLines[_Line]):
                     _, whole = self._counted_record(record, counter_at)
                 else:
                     _, whole = self._classify_record(record, True)
-                return _after(whole, *self._classify_piece(text))
+                return _after(self._completing(Kind.FULL, whole)[1], *self._classify_piece(text))
+        if vertical:
+            return self._completing(*self._classify_record(text, vertical))
         return self._classify_record(text, vertical)
+
+    def _completing(self, kind: Kind, line: _Line | None) -> tuple[Kind, _Line | None]:
+        """A one-figure-a-line block's record, marked as the rest of one handed on at a batch's end when it is."""
+        if line is not None and self._vertical.completes:
+            line.amends, self._table_released = self._table_released, []
+        return kind, line
 
     def _counted_record(self, record: str, at: float | None) -> tuple[Kind, _Line | None]:
         """A counter's one-figure-a-line block (vertical_records.py) as one record, at its counter line's time; the
@@ -1409,6 +1435,13 @@ class GenericParser(StepLines[_Line]):
 
     def emit(self, line: _Line, events: list[Event]) -> None:
         """A whole line's events: a step, an evaluation, the run's end or a pause."""
+        if line.amends is not None:
+            released, line.amends = line.amends, None
+            start = len(events)
+            self.emit(line, events)
+            events[start:] = _not_again(events[start:], released)
+            released.extend(events[start:])
+            return
         if line.before is not None:
             whole, line.before = line.before, None
             self.emit(whole, events)
@@ -1572,15 +1605,20 @@ class GenericParser(StepLines[_Line]):
                 self._last = (self._last[0], said.value - 1)
 
     def _summed_epoch(self, summed: Reading, events: list[Event]) -> None:
-        """An epoch's summary after batches that named none: the last of them was in it (read in this batch)."""
+        """An epoch's summary after batches that named none: the last of them was in it."""
         self._unplaced_epoch = False
         self._epoch = summed
         held = self._held_step(events)
-        if held is None or self._last is None:
+        step = held[1] if held is not None else self._gone_step(events)
+        if step is None or self._last is None:
             return
-        index, step = held
         if step.epoch is None and not step.ends_at_total:
-            events[index] = replace(step, epoch=summed.value, epoch_total=summed.total)
+            amended = replace(step, epoch=summed.value, epoch_total=summed.total)
+            if held is not None:
+                events[held[0]] = amended
+            else:  # (read in a later batch than its step's: that step again, its record now whole)
+                events.append(replace(amended, loss=None, loss_note=None, grad_norm=None, amends=True))
+                self._step_event = (events, len(events) - 1)
             self._last = (self._last[0], summed.value)
 
     def _planned_end(self, line: _Line, events: list[Event]) -> None:
@@ -1706,16 +1744,33 @@ class GenericParser(StepLines[_Line]):
         if not amend and not figures:
             return
         held = self._held_step(events)
+        gone = self._gone_step(events) if held is None else None
+        step = held[1] if held is not None else gone
+        if step is None:
+            return
+        for key in ("elapsed_seconds", "step_seconds", "tokens_per_second"):
+            if getattr(step, key) is not None:
+                amend.pop(key, None)  # (the step line's own figure stands)
+        if figures:
+            amend["figures"] = (*step.figures, *figures)
+        if not amend:
+            return
         if held is not None:
-            index, step = held
-            for key in ("elapsed_seconds", "step_seconds", "tokens_per_second"):
-                if getattr(step, key) is not None:
-                    amend.pop(key, None)  # (the step line's own figure stands)
-            if figures:
-                amend["figures"] = (*step.figures, *figures)
-            if amend:
-                events[index] = replace(step, **amend)  # type: ignore[arg-type]
-        # (a tied line read in a later batch than its step's is left: that step has gone on to the tracker)
+            events[held[0]] = replace(step, **amend)  # type: ignore[arg-type]
+        else:
+            # A tied line read in a later batch than its step's (a live read fell between them): that step has gone
+            # on to the tracker, so it goes again, its record now whole (its loss and grad norm not counted again).
+            events.append(replace(step, loss=None, loss_note=None, grad_norm=None, amends=True, **amend))  # type: ignore[arg-type]
+            self._step_event = (events, len(events) - 1)
+
+    def _gone_step(self, events: list[Event]) -> TrainStep | None:
+        """The last step's event when an earlier batch gave it (it has gone on to the tracker); None otherwise."""
+        held = self._step_event
+        if held is None or held[0] is events:
+            return None
+        where, index = held
+        step = where[index] if index < len(where) else None
+        return step if isinstance(step, TrainStep) else None
 
     def _figures(self, line: _Line, events: list[Event]) -> None:
         """A record at the run's last step printed beside the series that gives the position: that step's figures (one
@@ -2010,6 +2065,33 @@ class GenericParser(StepLines[_Line]):
 
 
 _SNIFFER: GenericParser | None = None
+
+
+def _not_again(events: list[Event], released: list[Event]) -> list[Event]:
+    """The events of a held block's record less what its block already gave (``released``, handed on at a batch's
+    end): a step already given is given again as the same step, its record now whole (``amends``: the tracker takes
+    its figures in place of the part's, no step counted twice), without the loss or grad norm it gave (each is
+    counted where it is read); an event given already (an evaluation, a figure) is not given again."""
+    steps = {(event.stage, event.step): event for event in released if isinstance(event, TrainStep)}
+    given = [replace(event, at=None) for event in released if not isinstance(event, TrainStep)]
+    kept: list[Event] = []
+    for event in events:
+        if isinstance(event, TrainStep):
+            before = steps.get((event.stage, event.step))
+            if before is not None:
+                loss_given = _same(before.loss, event.loss)
+                event = replace(
+                    event, loss=None if loss_given else event.loss, loss_note=None if loss_given else event.loss_note,
+                    grad_norm=None if _same(before.grad_norm, event.grad_norm) else event.grad_norm, amends=True)
+        elif replace(event, at=None) in given:
+            continue
+        kept.append(event)
+    return kept
+
+
+def _same(given: float | None, value: float | None) -> bool:
+    """Whether a figure already given (not None) is this one (nan is nan)."""
+    return given is not None and value is not None and (given == value or (math.isnan(given) and math.isnan(value)))
 
 
 def step_line(line: str) -> bool:
