@@ -138,6 +138,7 @@ _DASH_RULE = re.compile(r"-{1,40}(?: {1,8}-{1,40}){2,63}")
 _DASHED_VALUE = re.compile(r"-?\d{1,12}(?:\.\d+)?(?:[eE][-+]?\d+)?")
 _SPACED_NAME = re.compile(r"[A-Za-z][\w()-]{0,30}")
 _SPACED_POSITION = re.compile(r"\d{1,9}(?:/\d{1,9})?")
+_SPLIT_PREFIX = re.compile(r"(?i)(?:valid|val|test|train|eval)[_ ]")
 _SPACED_VALUE = re.compile(r"-?\d[\d.,]*(?:[eE][-+]?\d+)?(?:/\d{1,9})?[KMGTB%]?|\d{1,3}:\d\d(?::\d\d)?|nan|inf|#na#")
 # Two or more losses named for their part (a GAN's ``[D loss: 0.45] [G loss: 1.2]``, ``Discriminator Loss: 0.55
 # Generator Loss: 1.1``): training figures, none of them the model's one loss.
@@ -414,6 +415,8 @@ class GenericParser(StepLines[_Line]):
         self._run_done: TrainStep | None = None  # that step, when it was its last epoch's last of the run
         self._slashed: list[str] | None = None  # a ruled step's record: its step, then its lines so far
         self._spaced_columns: list[str] = []  # a space-aligned table's header names, while its rows follow
+        self._spaced_first = False  # … no row read under that header yet
+        self._spaced_from_zero = False  # … its epoch column counts from 0 (its first row was 0)
         self._row_parts: tuple[tuple[str, float], ...] = ()  # the loss parts of the last such row read
         self._class_columns: list[str] = []  # a per-class evaluation table's metric names, for its ``all`` row
         self._coco = CocoTable()  # a COCO evaluation's table under way
@@ -1300,10 +1303,23 @@ class GenericParser(StepLines[_Line]):
             values[-1] = values[-1].removesuffix(":")
             if all(_SPACED_VALUE.fullmatch(v) for v in values):
                 rest = s.split(None, len(columns))[len(columns):]
+                by_epoch = lookup(normalise(columns[0]))[0] is Field.EPOCH
+                if self._spaced_first:
+                    # An epoch column whose first row is 0 counts from 0: each row is written as its epoch ends (fastai's
+                    # Recorder logs its loop's ``self.epoch``, 0 for the first), so row N says N + 1 epochs are done
+                    # (the master bar beside it, ``[4/25 00:13<01:10]`` after rows 0-3 in timeseriesAI/tsai#639).
+                    self._spaced_from_zero, self._spaced_first = by_epoch and values[0] == "0", False
+                if self._spaced_from_zero and values[0].isdigit():
+                    values[0] = str(int(values[0]) + 1)
                 # A row an epoch (fastai's ``epoch  train_loss  valid_loss  accuracy  time``): its ``time`` is that
                 # epoch's, the step's.
-                names = [("step time" if name.lower() == "time" and lookup(normalise(columns[0]))[0] is Field.EPOCH
-                          else name) for name in columns]
+                names = [("step time" if name.lower() == "time" and by_epoch else name) for name in columns]
+                lowered = [name.lower() for name in names]
+                if "valid_loss" in lowered:
+                    # (the metrics after the validation loss are the validation's: fastai computes them on the
+                    # validation set only, fastai/fastai#1691)
+                    names = [f"valid_{name}" if k > lowered.index("valid_loss") and name != "step time"
+                             and not _SPLIT_PREFIX.match(name) else name for k, name in enumerate(names)]
                 if "total" in names and any(normalise(name) == "gpu mem" for name in names):
                     names[names.index("total")] = "total_loss"  # an older YOLO's sum of its losses' parts
                 pairs_text = " | ".join(f"{name}: {value}" for name, value in zip(names, values, strict=True))
@@ -1327,7 +1343,7 @@ class GenericParser(StepLines[_Line]):
         if 3 <= len(cells) <= _TABLE_COLUMNS and ("  " in s or "\t" in s) and all(_SPACED_NAME.fullmatch(c) for c in cells):
             known = [lookup(normalise(c))[0] for c in cells]
             if known[0] in (Field.STEP, Field.EPOCH) and (len(cells) >= 4 or any("loss" in c.lower() for c in cells)):
-                self._spaced_columns = cells
+                self._spaced_columns, self._spaced_first = cells, True
                 return None
         # (A line between the header and its row, such as YOLO's validation ``all  787  2054 …`` printed on another
         # stream, keeps the table: only another position header replaces it.)
