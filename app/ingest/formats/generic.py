@@ -66,7 +66,7 @@ from .grammar import (
 )
 from .interval_times import above_rate, day_gap, day_seconds, interval_note, per_step_seconds, rate_note
 from .keras_bars import keras_line
-from .pipeline import StepLines
+from .pipeline import StepLines, not_again
 from .prefix import LineTimes
 from .run_args import run_args
 from .scalar_prints import HEADS as SCALAR_HEADS
@@ -339,7 +339,7 @@ class _Line:
     before: _Line | None = None  # a record whole only once this line was read (``tag value step`` lines), emitted first
     anew: bool = False  # a line read again once a later one showed what its numbers are: the run's count starts from it
     # A held block's record handed on (in part) at a batch's end, or the rest of it: the events its block gave so far,
-    # which this one's do not give again (``_not_again``); its own are added to them
+    # which this one's do not give again (pipeline.py ``not_again``); its own are added to them
     amends: list[Event] | None = None
 
     def step_before(self, other: _Line) -> bool:
@@ -1455,7 +1455,7 @@ class GenericParser(StepLines[_Line]):
             released, line.amends = line.amends, None
             start = len(events)
             self.emit(line, events)
-            events[start:] = _not_again(events[start:], released)
+            events[start:] = not_again(events[start:], released)
             released.extend(events[start:])
             return
         if line.before is not None:
@@ -2081,33 +2081,6 @@ class GenericParser(StepLines[_Line]):
 
 
 _SNIFFER: GenericParser | None = None
-
-
-def _not_again(events: list[Event], released: list[Event]) -> list[Event]:
-    """The events of a held block's record less what its block already gave (``released``, handed on at a batch's
-    end): a step already given is given again as the same step, its record now whole (``amends``: the tracker takes
-    its figures in place of the part's, no step counted twice), without the loss or grad norm it gave (each is
-    counted where it is read); an event given already (an evaluation, a figure) is not given again."""
-    steps = {(event.stage, event.step): event for event in released if isinstance(event, TrainStep)}
-    given = [replace(event, at=None) for event in released if not isinstance(event, TrainStep)]
-    kept: list[Event] = []
-    for event in events:
-        if isinstance(event, TrainStep):
-            before = steps.get((event.stage, event.step))
-            if before is not None:
-                loss_given = _same(before.loss, event.loss)
-                event = replace(
-                    event, loss=None if loss_given else event.loss, loss_note=None if loss_given else event.loss_note,
-                    grad_norm=None if _same(before.grad_norm, event.grad_norm) else event.grad_norm, amends=True)
-        elif replace(event, at=None) in given:
-            continue
-        kept.append(event)
-    return kept
-
-
-def _same(given: float | None, value: float | None) -> bool:
-    """Whether a figure already given (not None) is this one (nan is nan)."""
-    return given is not None and value is not None and (given == value or (math.isnan(given) and math.isnan(value)))
 
 
 def step_line(line: str) -> bool:

@@ -56,6 +56,16 @@ SPLIT = [
     # InterDigitalInc/PccAI#1: the epoch's summary after its ``batch count: N/308`` lines names their epoch
     "generic-pccai-issue1-batch-count-220-to-300-of-308-epoch-3-of-3-summary-checkpoint-saved-then-training-at-epoch-4-total-4.log",
 ]
+# Stable-Baselines' own logger tables, read by the stable-baselines reader (its ``iterations`` row mid-table, its
+# ``train/`` figures after it): DLR-RM/rl-baselines3-zoo#521, hill-a/stable-baselines#121 (v2) and #1204 (v3), and
+# AlanXiangYuWu/REINFORCEMENT-LEARNING-homework3-4's committed train.log (four tables, one a PPO iteration)
+TABLES = [
+    "stable-baselines-rl-baselines3-zoo-pr521-sb3-ppo-table-iterations-18-timesteps-73728.log",
+    "stable-baselines-sb2-stable-baselines-issue121-ppo2-table-nupdates-782-ep-rewmean-nan.log",
+    "stable-baselines-sb3-stable-baselines-issue1204-ppo-table-iterations-7-time-elapsed-136.log",
+    "stable-baselines-sb3-ppo-minigrid-tables-iterations-19529-to-19532.log",
+]
+FORMAT = {**dict.fromkeys(SPLIT, "generic"), **dict.fromkeys(TABLES, "stable-baselines")}
 
 
 def _figure(value: object) -> object:
@@ -97,35 +107,37 @@ def given_steps(events: list[Event]) -> tuple[dict[Any, dict[str, Any]], dict[An
     return steps, evals, losses
 
 
-def read(reads: list[list[str]]) -> tuple[dict[Any, dict[str, Any]], dict[Any, list[Any]], dict[Any, int]]:
-    parser = GenericParser()
+def read(reads: list[list[str]], format_name: str = "generic") -> tuple[dict[Any, dict[str, Any]], dict[Any, list[Any]],
+                                                                         dict[Any, int]]:
+    parser = Monitor(None, format_name=format_name).parser
+    assert parser is not None
     return given_steps([event for lines in reads for event in parser.feed(lines)])
 
 
-@pytest.mark.parametrize("name", SPLIT)
+@pytest.mark.parametrize("name", SPLIT + TABLES)
 def test_every_cut_into_two_reads_gives_the_one_read_s_records(name: str) -> None:
     lines = body(name)
-    whole = read([lines])
+    whole = read([lines], FORMAT[name])
     assert whole[0], "the excerpt gives steps"
     for cut in range(1, len(lines)):
-        assert read([lines[:cut], lines[cut:]]) == whole, f"cut before line {cut}: {lines[cut]!r}"
+        assert read([lines[:cut], lines[cut:]], FORMAT[name]) == whole, f"cut before line {cut}: {lines[cut]!r}"
 
 
-@pytest.mark.parametrize("name", SPLIT)
+@pytest.mark.parametrize("name", SPLIT + TABLES)
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_random_cuts_into_several_reads_give_the_one_read_s_records(name: str, data: st.DataObject) -> None:
     lines = body(name)
     cuts = sorted(data.draw(st.sets(st.integers(1, len(lines) - 1), max_size=8), label="cuts"))
     reads = [lines[a:b] for a, b in zip([0, *cuts], [*cuts, len(lines)], strict=True)]
-    assert read(reads) == read([lines])
+    assert read(reads, FORMAT[name]) == read([lines], FORMAT[name])
 
 
 T = 1_800_000_000.0
 
 
-def _snapshot(reads: list[list[str]]) -> tuple[dict[str, Any], Monitor]:
-    monitor = Monitor(None, format_name="generic", clock=lambda: T)
+def _snapshot(reads: list[list[str]], format_name: str = "generic") -> tuple[dict[str, Any], Monitor]:
+    monitor = Monitor(None, format_name=format_name, clock=lambda: T)
     for lines in reads:
         monitor.lines(lines)
     return json.loads(to_json(monitor.snapshot(T))), monitor
@@ -136,12 +148,12 @@ def _shown(data: dict[str, Any]) -> tuple[object, ...]:
     return data["step"], training["loss"], training["figures"], training["eval"], training["data"], training["total_steps"]
 
 
-@pytest.mark.parametrize("name", [SPLIT[0], SPLIT[2], SPLIT[5]])
+@pytest.mark.parametrize("name", [SPLIT[0], SPLIT[2], SPLIT[5], TABLES[0]])
 def test_a_live_read_that_falls_inside_a_record_shows_the_one_read_s_figures(name: str) -> None:
     lines = body(name)
-    whole, _ = _snapshot([lines])
+    whole, _ = _snapshot([lines], FORMAT[name])
     for cut in range(1, len(lines)):
-        split, _ = _snapshot([lines[:cut], lines[cut:]])
+        split, _ = _snapshot([lines[:cut], lines[cut:]], FORMAT[name])
         assert _shown(split) == _shown(whole), f"cut before line {cut}: {lines[cut]!r}"
 
 
