@@ -65,7 +65,16 @@ TABLES = [
     "stable-baselines-sb3-stable-baselines-issue1204-ppo-table-iterations-7-time-elapsed-136.log",
     "stable-baselines-sb3-ppo-minigrid-tables-iterations-19529-to-19532.log",
 ]
-FORMAT = {**dict.fromkeys(SPLIT, "generic"), **dict.fromkeys(TABLES, "stable-baselines")}
+# RLlib's result blocks (``pretty_print``'s YAML, its ``training_iteration`` last), read by the rllib reader:
+# ray-project/ray#3908 (bare blocks), #27093 (indented under ``Result for``), #3498 (a status line, then a block) and
+# #36790 (Ray 2.5's rounded result box)
+BLOCKS = [
+    "rllib-ray-issue3908-ppo-bare-results-iteration-5-tail-then-6-then-7-begun.log",
+    "rllib-ray-pr27093-result-for-ppo-cartpole-indented-block-iteration-1-cut.log",
+    "rllib-ray-pr3498-ddpg-status-line-then-result-iter-8-cut-before-timesteps-total.log",
+    "rllib-tune-ray-issue36790-air-output-trial-completed-20-iterations-result-box.log",
+]
+FORMAT = {**dict.fromkeys(SPLIT, "generic"), **dict.fromkeys(TABLES, "stable-baselines"), **dict.fromkeys(BLOCKS, "rllib")}
 
 
 def _figure(value: object) -> object:
@@ -114,7 +123,7 @@ def read(reads: list[list[str]], format_name: str = "generic") -> tuple[dict[Any
     return given_steps([event for lines in reads for event in parser.feed(lines)])
 
 
-@pytest.mark.parametrize("name", SPLIT + TABLES)
+@pytest.mark.parametrize("name", SPLIT + TABLES + BLOCKS)
 def test_every_cut_into_two_reads_gives_the_one_read_s_records(name: str) -> None:
     lines = body(name)
     whole = read([lines], FORMAT[name])
@@ -123,7 +132,7 @@ def test_every_cut_into_two_reads_gives_the_one_read_s_records(name: str) -> Non
         assert read([lines[:cut], lines[cut:]], FORMAT[name]) == whole, f"cut before line {cut}: {lines[cut]!r}"
 
 
-@pytest.mark.parametrize("name", SPLIT + TABLES)
+@pytest.mark.parametrize("name", SPLIT + TABLES + BLOCKS)
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_random_cuts_into_several_reads_give_the_one_read_s_records(name: str, data: st.DataObject) -> None:
@@ -148,7 +157,7 @@ def _shown(data: dict[str, Any]) -> tuple[object, ...]:
     return data["step"], training["loss"], training["figures"], training["eval"], training["data"], training["total_steps"]
 
 
-@pytest.mark.parametrize("name", [SPLIT[0], SPLIT[2], SPLIT[5], TABLES[0]])
+@pytest.mark.parametrize("name", [SPLIT[0], SPLIT[2], SPLIT[5], TABLES[0], BLOCKS[1]])
 def test_a_live_read_that_falls_inside_a_record_shows_the_one_read_s_figures(name: str) -> None:
     lines = body(name)
     whole, _ = _snapshot([lines], FORMAT[name])
