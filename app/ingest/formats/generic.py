@@ -1305,10 +1305,13 @@ class GenericParser(StepLines[_Line]):
                 rest = s.split(None, len(columns))[len(columns):]
                 by_epoch = lookup(normalise(columns[0]))[0] is Field.EPOCH
                 if self._spaced_first:
-                    # An epoch column whose first row is 0 counts from 0: each row is written as its epoch ends (fastai's
-                    # Recorder logs its loop's ``self.epoch``, 0 for the first), so row N says N + 1 epochs are done
-                    # (the master bar beside it, ``[4/25 00:13<01:10]`` after rows 0-3 in timeseriesAI/tsai#639).
-                    self._spaced_from_zero, self._spaced_first = by_epoch and values[0] == "0", False
+                    # A row an epoch (no step column beside it) whose first row is 0 counts from 0: each row is written
+                    # as its epoch ends (fastai's Recorder logs its loop's ``self.epoch``, 0 for the first), so row N
+                    # says N + 1 epochs are done (the master bar beside it, ``[4/25 00:13<01:10]`` after rows 0-3 in
+                    # timeseriesAI/tsai#639). Beside a step column (``Epoch  Iter  Loss``) the epoch is the one under
+                    # way, as printed.
+                    a_row_an_epoch = by_epoch and not any(lookup(normalise(name))[0] is Field.STEP for name in columns[1:])
+                    self._spaced_from_zero, self._spaced_first = a_row_an_epoch and values[0] == "0", False
                 if self._spaced_from_zero and values[0].isdigit():
                     values[0] = str(int(values[0]) + 1)
                 # A row an epoch (fastai's ``epoch  train_loss  valid_loss  accuracy  time``): its ``time`` is that

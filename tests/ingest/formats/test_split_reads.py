@@ -4,9 +4,9 @@ A trainer whose stdout is a pipe or a file flushes every 8 KB (block buffering),
 inside a key/value table (Spinning Up's ``| Epoch | 48 |`` rows), a one-figure-a-line block (rsl_rl's
 ``Learning iteration 66/30000``, deeprm's ``Iteration: \t 3``), a run of ``tag value step`` lines (rl-blox's
 ``losses/q1_loss 65.3581 193000``), Caffe's test of its net, or between a step line and a line tied to it (TF Estimator's
-``global_step/sec``, PccAI's epoch summary after its batches). The reader hands on at the batch's end what it holds (a
-log may end there), and completes it with the rest the next read brings: the same step, its record now whole, never a
-second step, a second loss or a second evaluation.
+``global_step/sec``, PccAI's epoch summary after its batches), a Stable-Baselines logger table or an RLlib result
+block. The readers hand on at the batch's end what they hold (a log may end there), and complete it with the rest the
+next read brings: the same step, its record now whole, never a second step, a second loss or a second evaluation.
 
 What is compared: what the reader gives the trackers, step by step (its figures, the later print of a step in place of
 the earlier where the record was completed), how many losses each step gives the loss watch (one), and each evaluation
