@@ -275,6 +275,9 @@ class TrainStep:
     its report's iterations over their time), not the last step's own time.
     ``elapsed_training_only``: ``elapsed_seconds`` is a clock of the training alone, stopped while the trainer
     evaluates (modded-nanogpt's ``train_time``): no evaluation's pause is in the time between two of its readings.
+    ``amends``: the same step as the one before, its record now whole (a block of one figure a line that a live read
+    ended inside gave its rows so far; the next read brought the rest): its figures are the step's, in place of what
+    that part said, and a loss it gives is that step's loss, not another one logged.
     """
 
     at: float | None
@@ -311,6 +314,7 @@ class TrainStep:
     per_pass: bool = False
     interval_average: bool = False
     elapsed_training_only: bool = False  # ``elapsed_seconds`` stops while the trainer evaluates (modded-nanogpt)
+    amends: bool = False  # the rest of the step's record, part of which an earlier read gave: this is the whole record
 
 
 # A StepFigures' figure: the epoch's average seconds an iteration, printed as its epoch ended (a MetricLogger's

@@ -563,6 +563,9 @@ REAL_FORMATS = {
     # a run's epochs said only in its arguments (a command line's ``--max_epochs 200``, argparse's ``Namespace(…)``)
     "generic-lightning-nnue-pytorch-issue83-argv-max-epochs-200-bar-epoch-1.log": "generic",
     "generic-metriclogger-rocm-blogs-vision-mamba-namespace-epochs-1-lookalike-epochs.log": "generic",
+    # fastai's fit table (``epoch  train_loss  valid_loss  accuracy  time``), spaces or tabs
+    "generic-fastai-multifit-qrnn-ja-1152-lm-table-rows-0-to-9-mm-ss-times-then-total-time.log": "generic",
+    "generic-fastai-tsai-issue639-notebook-master-bar-4-of-25-tab-table-rows-0-to-3-nan.log": "generic",
 }
 
 

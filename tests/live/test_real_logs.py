@@ -1281,6 +1281,15 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-metriclogger-rocm-blogs-vision-mamba-namespace-epochs-1-lookalike-epochs.log", T0, T0,
      "epoch 0/1 · 50/1251 in the epoch · …", "measuring",
      {"step": 50, "total_steps": 1251, "loss": 2.6703, "data": epoch(0.0)}),
+    # fastai's fit table, its rows from 0: row 9 is the tenth epoch done; the accuracy after the validation loss the
+    # validation's; the epoch's time 47:31
+    ("generic-fastai-multifit-qrnn-ja-1152-lm-table-rows-0-to-9-mm-ss-times-then-total-time.log", T0, "end",
+     "epoch 10 · 1.2 epochs/h", "training",
+     {"step": 10, "loss": 3.503373, "step_seconds": 2851.0, "data": epoch(10.0),
+      "eval": {"val_loss": {"value": 3.515034, "step": 10}, "valid_accuracy": {"value": 0.499575, "step": 10}}}),
+    # the same table from a notebook, with tabs, under fastprogress' master bar ``[4/25 …]``: rows 0-3, 4 epochs done
+    ("generic-fastai-tsai-issue639-notebook-master-bar-4-of-25-tab-table-rows-0-to-3-nan.log", T0, "end",
+     "epoch 4 · diverged", "diverged", {"step": 4, "loss": None, "step_seconds": 3.0, "data": epoch(4.0)}),
 ]  # fmt: skip
 
 
@@ -1689,6 +1698,10 @@ GENERIC_READ = {
         "step, total, epoch, loss, step time, elapsed, ETA",
     "generic-metriclogger-rocm-blogs-vision-mamba-namespace-epochs-1-lookalike-epochs.log":
         "step, total, epoch, loss, lr, step time, ETA",
+    "generic-fastai-multifit-qrnn-ja-1152-lm-table-rows-0-to-9-mm-ss-times-then-total-time.log":
+        "step, epoch, loss, step time, eval",
+    "generic-fastai-tsai-issue639-notebook-master-bar-4-of-25-tab-table-rows-0-to-3-nan.log":
+        "step, epoch, loss, step time, eval",
 }  # fmt: skip
 
 

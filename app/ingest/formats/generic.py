@@ -66,7 +66,7 @@ from .grammar import (
 )
 from .interval_times import above_rate, day_gap, day_seconds, interval_note, per_step_seconds, rate_note
 from .keras_bars import keras_line
-from .pipeline import StepLines
+from .pipeline import StepLines, not_again
 from .prefix import LineTimes
 from .run_args import run_args
 from .scalar_prints import HEADS as SCALAR_HEADS
@@ -138,6 +138,7 @@ _DASH_RULE = re.compile(r"-{1,40}(?: {1,8}-{1,40}){2,63}")
 _DASHED_VALUE = re.compile(r"-?\d{1,12}(?:\.\d+)?(?:[eE][-+]?\d+)?")
 _SPACED_NAME = re.compile(r"[A-Za-z][\w()-]{0,30}")
 _SPACED_POSITION = re.compile(r"\d{1,9}(?:/\d{1,9})?")
+_SPLIT_PREFIX = re.compile(r"(?i)(?:valid|val|test|train|eval)[_ ]")
 _SPACED_VALUE = re.compile(r"-?\d[\d.,]*(?:[eE][-+]?\d+)?(?:/\d{1,9})?[KMGTB%]?|\d{1,3}:\d\d(?::\d\d)?|nan|inf|#na#")
 # Two or more losses named for their part (a GAN's ``[D loss: 0.45] [G loss: 1.2]``, ``Discriminator Loss: 0.55
 # Generator Loss: 1.1``): training figures, none of them the model's one loss.
@@ -337,6 +338,9 @@ class _Line:
     checkpoint: tuple[int, int, str, float | None, bool] | None = None
     before: _Line | None = None  # a record whole only once this line was read (``tag value step`` lines), emitted first
     anew: bool = False  # a line read again once a later one showed what its numbers are: the run's count starts from it
+    # A held block's record handed on (in part) at a batch's end, or the rest of it: the events its block gave so far,
+    # which this one's do not give again (pipeline.py ``not_again``); its own are added to them
+    amends: list[Event] | None = None
 
     def step_before(self, other: _Line) -> bool:
         """True when this step line's position is before ``other``'s (both read by the series: a count that ticks)."""
@@ -404,11 +408,15 @@ class GenericParser(StepLines[_Line]):
         self._eval_positions = False  # the run's position is read from its validations (no training line yet)
         self._eval_updates: int | None = None  # the updates the last validation named (no training line yet)
         self._vertical = VerticalRecord()  # a one-figure-a-line record under way
+        self._table_released: list[Event] = []  # … the events of its record handed on so far, at a batch's end
+        self._tagged_released: list[Event] = []  # … and of the ``tag value step`` lines held (below)
         self._counter_at: float | None = None  # the time of the counter line that opened the last such block
         self._last_step: int | None = None  # the last step read (its stride to the next one says how often it logs)
         self._run_done: TrainStep | None = None  # that step, when it was its last epoch's last of the run
         self._slashed: list[str] | None = None  # a ruled step's record: its step, then its lines so far
         self._spaced_columns: list[str] = []  # a space-aligned table's header names, while its rows follow
+        self._spaced_first = False  # … no row read under that header yet
+        self._spaced_from_zero = False  # … its epoch column counts from 0 (its first row was 0)
         self._row_parts: tuple[tuple[str, float], ...] = ()  # the loss parts of the last such row read
         self._class_columns: list[str] = []  # a per-class evaluation table's metric names, for its ``all`` row
         self._coco = CocoTable()  # a COCO evaluation's table under way
@@ -455,17 +463,27 @@ class GenericParser(StepLines[_Line]):
             return self._classify_piece(text)
         held, record = self._tagged.line(text)
         whole = self._classify_piece(record)[1] if record is not None else None
+        if whole is not None and self._tagged.completes:
+            whole.amends, self._tagged_released = self._tagged_released, []
         if held:
             return Kind.FULL, whole
         return _after(whole, *self._classify_piece(text))
 
     def batch_end(self, events: list[Event]) -> None:
         """The ``tag value step`` lines held at the batch's end are their step's record (the log ends there), as is
-        a one-figure-a-line table that names its position (a log cut before the table's closing rule)."""
-        record = self._tagged.record()
+        a one-figure-a-line table that names its position (a log cut before the table's closing rule).
+
+        Both stay held: a live read can end inside a block (a block-buffered stdout flushes every 8 KB, wherever that
+        falls), and the next read brings the rest of it. The record handed on now is completed then by the block's
+        whole record, less what this one gave already (``_Line.amends``): its step is the same step printed again,
+        and no loss, grad norm or evaluation is counted twice."""
+        record = self._tagged.close()
         if record is not None:
             _, line = self._classify_piece(record)
+            if not self._tagged.completes:
+                self._tagged_released = []
             if line is not None:
+                line.amends = self._tagged_released
                 self.emit(line, events)
         table = self._vertical.close()
         if table is not None:
@@ -473,7 +491,10 @@ class GenericParser(StepLines[_Line]):
                 _, line = self._counted_record(table, self._counter_at)
             else:
                 _, line = self._classify_record(table, True)
+            if not self._vertical.completes:
+                self._table_released = []
             if line is not None:
+                line.amends = self._table_released
                 self.emit(line, events)
 
     def _classify_piece(self, text: str) -> tuple[Kind, _Line | None]:
@@ -521,7 +542,7 @@ class GenericParser(StepLines[_Line]):
                 if record is None:
                     return Kind.OTHER, None
                 if self._vertical.counted:
-                    return self._counted_record(record, counter_at)
+                    return self._completing(*self._counted_record(record, counter_at))
                 text, vertical = record, True
             elif record is not None:
                 # (the block closed at a line of its own: the block's record first, then the line)
@@ -529,8 +550,16 @@ class GenericParser(StepLines[_Line]):
                     _, whole = self._counted_record(record, counter_at)
                 else:
                     _, whole = self._classify_record(record, True)
-                return _after(whole, *self._classify_piece(text))
+                return _after(self._completing(Kind.FULL, whole)[1], *self._classify_piece(text))
+        if vertical:
+            return self._completing(*self._classify_record(text, vertical))
         return self._classify_record(text, vertical)
+
+    def _completing(self, kind: Kind, line: _Line | None) -> tuple[Kind, _Line | None]:
+        """A one-figure-a-line block's record, marked as the rest of one handed on at a batch's end when it is."""
+        if line is not None and self._vertical.completes:
+            line.amends, self._table_released = self._table_released, []
+        return kind, line
 
     def _counted_record(self, record: str, at: float | None) -> tuple[Kind, _Line | None]:
         """A counter's one-figure-a-line block (vertical_records.py) as one record, at its counter line's time; the
@@ -1274,10 +1303,26 @@ class GenericParser(StepLines[_Line]):
             values[-1] = values[-1].removesuffix(":")
             if all(_SPACED_VALUE.fullmatch(v) for v in values):
                 rest = s.split(None, len(columns))[len(columns):]
+                by_epoch = lookup(normalise(columns[0]))[0] is Field.EPOCH
+                if self._spaced_first:
+                    # A row an epoch (no step column beside it) whose first row is 0 counts from 0: each row is written
+                    # as its epoch ends (fastai's Recorder logs its loop's ``self.epoch``, 0 for the first), so row N
+                    # says N + 1 epochs are done (the master bar beside it, ``[4/25 00:13<01:10]`` after rows 0-3 in
+                    # timeseriesAI/tsai#639). Beside a step column (``Epoch  Iter  Loss``) the epoch is the one under
+                    # way, as printed.
+                    a_row_an_epoch = by_epoch and not any(lookup(normalise(name))[0] is Field.STEP for name in columns[1:])
+                    self._spaced_from_zero, self._spaced_first = a_row_an_epoch and values[0] == "0", False
+                if self._spaced_from_zero and values[0].isdigit():
+                    values[0] = str(int(values[0]) + 1)
                 # A row an epoch (fastai's ``epoch  train_loss  valid_loss  accuracy  time``): its ``time`` is that
                 # epoch's, the step's.
-                names = [("step time" if name.lower() == "time" and lookup(normalise(columns[0]))[0] is Field.EPOCH
-                          else name) for name in columns]
+                names = [("step time" if name.lower() == "time" and by_epoch else name) for name in columns]
+                lowered = [name.lower() for name in names]
+                if "valid_loss" in lowered:
+                    # (the metrics after the validation loss are the validation's: fastai computes them on the
+                    # validation set only, fastai/fastai#1691)
+                    names = [f"valid_{name}" if k > lowered.index("valid_loss") and name != "step time"
+                             and not _SPLIT_PREFIX.match(name) else name for k, name in enumerate(names)]
                 if "total" in names and any(normalise(name) == "gpu mem" for name in names):
                     names[names.index("total")] = "total_loss"  # an older YOLO's sum of its losses' parts
                 pairs_text = " | ".join(f"{name}: {value}" for name, value in zip(names, values, strict=True))
@@ -1301,7 +1346,7 @@ class GenericParser(StepLines[_Line]):
         if 3 <= len(cells) <= _TABLE_COLUMNS and ("  " in s or "\t" in s) and all(_SPACED_NAME.fullmatch(c) for c in cells):
             known = [lookup(normalise(c))[0] for c in cells]
             if known[0] in (Field.STEP, Field.EPOCH) and (len(cells) >= 4 or any("loss" in c.lower() for c in cells)):
-                self._spaced_columns = cells
+                self._spaced_columns, self._spaced_first = cells, True
                 return None
         # (A line between the header and its row, such as YOLO's validation ``all  787  2054 …`` printed on another
         # stream, keeps the table: only another position header replaces it.)
@@ -1409,6 +1454,13 @@ class GenericParser(StepLines[_Line]):
 
     def emit(self, line: _Line, events: list[Event]) -> None:
         """A whole line's events: a step, an evaluation, the run's end or a pause."""
+        if line.amends is not None:
+            released, line.amends = line.amends, None
+            start = len(events)
+            self.emit(line, events)
+            events[start:] = not_again(events[start:], released)
+            released.extend(events[start:])
+            return
         if line.before is not None:
             whole, line.before = line.before, None
             self.emit(whole, events)
@@ -1572,15 +1624,20 @@ class GenericParser(StepLines[_Line]):
                 self._last = (self._last[0], said.value - 1)
 
     def _summed_epoch(self, summed: Reading, events: list[Event]) -> None:
-        """An epoch's summary after batches that named none: the last of them was in it (read in this batch)."""
+        """An epoch's summary after batches that named none: the last of them was in it."""
         self._unplaced_epoch = False
         self._epoch = summed
         held = self._held_step(events)
-        if held is None or self._last is None:
+        step = held[1] if held is not None else self._gone_step(events)
+        if step is None or self._last is None:
             return
-        index, step = held
         if step.epoch is None and not step.ends_at_total:
-            events[index] = replace(step, epoch=summed.value, epoch_total=summed.total)
+            amended = replace(step, epoch=summed.value, epoch_total=summed.total)
+            if held is not None:
+                events[held[0]] = amended
+            else:  # (read in a later batch than its step's: that step again, its record now whole)
+                events.append(replace(amended, loss=None, loss_note=None, grad_norm=None, amends=True))
+                self._step_event = (events, len(events) - 1)
             self._last = (self._last[0], summed.value)
 
     def _planned_end(self, line: _Line, events: list[Event]) -> None:
@@ -1706,16 +1763,33 @@ class GenericParser(StepLines[_Line]):
         if not amend and not figures:
             return
         held = self._held_step(events)
+        gone = self._gone_step(events) if held is None else None
+        step = held[1] if held is not None else gone
+        if step is None:
+            return
+        for key in ("elapsed_seconds", "step_seconds", "tokens_per_second"):
+            if getattr(step, key) is not None:
+                amend.pop(key, None)  # (the step line's own figure stands)
+        if figures:
+            amend["figures"] = (*step.figures, *figures)
+        if not amend:
+            return
         if held is not None:
-            index, step = held
-            for key in ("elapsed_seconds", "step_seconds", "tokens_per_second"):
-                if getattr(step, key) is not None:
-                    amend.pop(key, None)  # (the step line's own figure stands)
-            if figures:
-                amend["figures"] = (*step.figures, *figures)
-            if amend:
-                events[index] = replace(step, **amend)  # type: ignore[arg-type]
-        # (a tied line read in a later batch than its step's is left: that step has gone on to the tracker)
+            events[held[0]] = replace(step, **amend)  # type: ignore[arg-type]
+        else:
+            # A tied line read in a later batch than its step's (a live read fell between them): that step has gone
+            # on to the tracker, so it goes again, its record now whole (its loss and grad norm not counted again).
+            events.append(replace(step, loss=None, loss_note=None, grad_norm=None, amends=True, **amend))  # type: ignore[arg-type]
+            self._step_event = (events, len(events) - 1)
+
+    def _gone_step(self, events: list[Event]) -> TrainStep | None:
+        """The last step's event when an earlier batch gave it (it has gone on to the tracker); None otherwise."""
+        held = self._step_event
+        if held is None or held[0] is events:
+            return None
+        where, index = held
+        step = where[index] if index < len(where) else None
+        return step if isinstance(step, TrainStep) else None
 
     def _figures(self, line: _Line, events: list[Event]) -> None:
         """A record at the run's last step printed beside the series that gives the position: that step's figures (one

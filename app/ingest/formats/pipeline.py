@@ -26,6 +26,7 @@ usual line that is all run columns as one ``StepRun`` (the bulk path).
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import math
 import operator
@@ -907,3 +908,30 @@ def _evaluated_run(usual: UsualLine, mfu_note: str | None, start: int, end: int,
     taken = [taken_of(column) for column in run_columns]
     return StepRun(usual.stage, usual.loss_note, mfu_note, taken[0], taken[1], taken[2], taken[3],
                    tuple((name, taken_of(values)) for name, values in figures), tuple(evals))
+
+
+def not_again(events: list[Event], released: list[Event]) -> list[Event]:
+    """The events of a record held over a batch's end, now whole, less what it already gave (``released``: its part,
+    handed on at that end, as a live read may end inside a record that spans lines): a step already given is given again as the same step, its record now whole (``amends``: the tracker takes
+    its figures in place of the part's, no step counted twice), without the loss or grad norm it gave (each is
+    counted where it is read); an event given already (an evaluation, a figure) is not given again."""
+    steps = {(event.stage, event.step): event for event in released if isinstance(event, TrainStep)}
+    given = [dataclasses.replace(event, at=None) for event in released if not isinstance(event, TrainStep)]
+    kept: list[Event] = []
+    for event in events:
+        if isinstance(event, TrainStep):
+            before = steps.get((event.stage, event.step))
+            if before is not None:
+                loss_given = _same_figure(before.loss, event.loss)
+                event = dataclasses.replace(
+                    event, loss=None if loss_given else event.loss, loss_note=None if loss_given else event.loss_note,
+                    grad_norm=None if _same_figure(before.grad_norm, event.grad_norm) else event.grad_norm, amends=True)
+        elif dataclasses.replace(event, at=None) in given:
+            continue
+        kept.append(event)
+    return kept
+
+
+def _same_figure(given: float | None, value: float | None) -> bool:
+    """Whether a figure already given (not None) is this one (nan is nan)."""
+    return given is not None and value is not None and (given == value or (math.isnan(given) and math.isnan(value)))

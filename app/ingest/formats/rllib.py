@@ -20,7 +20,7 @@ import re
 
 from ...stats.events import Event, StageEnd, StepFigures, TrainStep
 from .fields import NUM, Kind, finite, integer, number
-from .pipeline import Emit, EmitLines
+from .pipeline import Emit, EmitLines, not_again
 from .prefix import LineTimes
 
 # ``key: value`` (a figure) or ``key:`` (a section) at some indentation; a value in braces is an empty dict.
@@ -87,6 +87,11 @@ class RllibParser(EmitLines):
         self._completed: str | None = None  # the trial whose end was said above its last result box
         self._air_header: list[str] | None = None  # the boxed status table's column names
         self._trials: dict[str, tuple[tuple[str, float], ...]] = {}  # each trial's figures as its row last gave them
+        # What the block being read gave at a batch's end (a live read ended inside it), its iteration and its figures
+        # then: the rest of the block, read next, completes that iteration (pipeline.py ``not_again``)
+        self._released: list[Event] | None = None
+        self._released_step: int | None = None
+        self._released_size = 0
 
     def batch_latest(self) -> float | None:
         """The latest time a line's prefix or a result's own ``timestamp`` gave."""
@@ -101,12 +106,17 @@ class RllibParser(EmitLines):
         self._own_latest = None
 
     def batch_end(self, events: list[Event]) -> None:
-        """A block cut before its ``training_iteration`` (the end of a paste): its iteration from
-        ``iterations_since_restore``, when that is past the last one read."""
+        """A block cut before its ``training_iteration`` (the end of a paste, or a live read that ended inside it): its
+        iteration from ``iterations_since_restore``, when that is past the last one read. The block stays held: the
+        lines the next read brings complete that iteration, counted once."""
         step = self._held if self._held is not None else integer(self._block.get("iterations_since_restore"))
         if step is not None and self._current == self._trial:
-            events.extend(self._step(step))
-        self._clear()
+            size = self._size()
+            given = self._step(step)
+            if given:
+                events.extend(given)
+                self._released = [*(self._released or []), *given]
+                self._released_step, self._released_size = step, size
 
     def classify(self, text: str) -> tuple[Kind, Emit | None]:
         """A line of a result block, a ``Result for`` heading, a trial table's line or a status line."""
@@ -175,12 +185,23 @@ class RllibParser(EmitLines):
         self._clear()
         return Kind.FULL, lambda: events
 
+    def _size(self) -> int:
+        return len(self._block) + sum(map(len, self._nested.values()))
+
     def _step(self, step: int) -> list[Event]:
-        """The block's iteration as a step, when it is past the last one read."""
-        block = self._block
+        """The block's iteration as a step, when it is past the last one read; the rest of an iteration given in part
+        at a batch's end, when it completes that one."""
+        released = self._released
+        if released is not None and step == self._released_step:
+            return not_again(self._events(step), released) if self._size() > self._released_size else []
         if self._last is not None and step <= self._last:
             return []
         self._last = step
+        return self._events(step)
+
+    def _events(self, step: int) -> list[Event]:
+        """The block's events, its iteration ``step``."""
+        block = self._block
         at = finite(number(block.get("timestamp")))
         if at is not None and at <= 0:
             at = None
@@ -237,6 +258,7 @@ class RllibParser(EmitLines):
 
     def _clear(self) -> None:
         self._block, self._nested, self._base, self._in_box, self._held = {}, {}, None, False, None
+        self._released, self._released_step, self._released_size = None, None, 0
 
     # --- Ray 2.5+'s rounded boxes ------------------------------------------------------------------------
 

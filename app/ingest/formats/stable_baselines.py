@@ -30,7 +30,7 @@ import re
 
 from ...stats.events import EvalResult, Event, StepFigures, TrainStep
 from .fields import MEAN_SECONDS_NOTE, Kind, finite, number
-from .pipeline import Emit, EmitLines
+from .pipeline import Emit, EmitLines, not_again
 from .prefix import LineTimes
 
 _ROW = re.compile(r"^ ?\|\s+([A-Za-z][\w./ -]{0,60}?)\s*\|\s*(-?[\w.+-]{0,30})\s*\|\s*$")
@@ -60,6 +60,10 @@ class StableBaselinesParser(EmitLines):
         self._rows: dict[str, str] | None = None  # the table being read: its figures by group/name
         self._group = ""
         self._last_step: int | None = None
+        # What the table being read gave at a batch's end, and its rows then (a live read ended inside it): its rest,
+        # read next, completes it (pipeline.py ``not_again``)
+        self._released: list[Event] | None = None
+        self._released_rows = 0
 
     def classify(self, text: str) -> tuple[Kind, Emit | None]:
         """A table's row or rule; anything else closes a table left open and is not the logger's."""
@@ -82,13 +86,30 @@ class StableBaselinesParser(EmitLines):
         return Kind.OTHER, None
 
     def batch_end(self, events: list[Event]) -> None:
-        """A table is written whole at once: one the batch ended inside is a paste's cut, read as it stands."""
-        events.extend(self._close())
+        """A table the batch ended inside (a paste's cut, or a live read: the logger writes a table at once, but a
+        block-buffered stdout flushes every 8 KB wherever that falls) is given as it stands, and stays held: the rows
+        the next read brings complete it, its step and figures counted once."""
+        rows = self._rows
+        if not rows or len(rows) <= self._released_rows:
+            return
+        given = self._events(rows)
+        if given:
+            fresh = given if self._released is None else not_again(given, self._released)
+            events.extend(fresh)
+            self._released = [*(self._released or []), *fresh]
+            self._released_rows = len(rows)
 
     def _close(self) -> list[Event]:
         rows, self._rows, self._group = self._rows, None, ""
-        if not rows:
-            return []
+        released, self._released = self._released, None
+        released_rows, self._released_rows = self._released_rows, 0
+        if not rows or len(rows) <= released_rows:
+            return []  # (nothing read since its part was given)
+        events = self._events(rows)
+        return events if released is None else not_again(events, released)
+
+    def _events(self, rows: dict[str, str]) -> list[Event]:
+        """A table's events, by its figures."""
         figures = {name: number(value) for name, value in rows.items()}
         loss = finite(figures.get("train/loss"))
         if loss is None:

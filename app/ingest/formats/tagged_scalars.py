@@ -39,6 +39,10 @@ class TaggedScalars:
     def __init__(self) -> None:
         self.step: int | None = None
         self._figures: list[tuple[str, str]] = []
+        # The step's figures already handed on at a batch's end (:meth:`close`): its record, once whole, completes
+        # that one (``completes``), and is none when no figure came after them.
+        self.released = 0
+        self.completes = False
 
     def line(self, text: str) -> tuple[bool, str | None]:
         """(True, record or None) for a tagged line (held; the record of the step before when this one starts
@@ -58,6 +62,17 @@ class TaggedScalars:
         """The held lines as one ``step: N | name: value | …`` record (None when nothing is held)."""
         step, figures = self.step, self._figures
         self.step, self._figures = None, []
-        if step is None or not figures:
+        released, self.released = self.released, 0
+        self.completes = released > 0
+        if step is None or len(figures) <= released:
             return None
         return " | ".join([f"step: {step}", *(f"{name}: {value}" for name, value in figures)])
+
+    def close(self) -> str | None:
+        """The lines held at a batch's end as their step's record so far (the log ends there, or a live read fell
+        among them); they stay held, for the lines of the same step a later read brings."""
+        step, figures, released = self.step, list(self._figures), self.released
+        record = self.record()
+        self.step, self._figures = step, figures
+        self.released = len(figures) if record is not None else released
+        return record

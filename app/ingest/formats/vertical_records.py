@@ -78,6 +78,10 @@ class VerticalRecord:
         self.plain = False  # the record just handed on is that counter line alone, to be read as printed
         self.counted = False  # … is a counter's (its time is its counter line's)
         self.opened = 0  # counter blocks opened so far
+        # The block's figures already handed on at a batch's end (:meth:`close`) while the block went on: its record,
+        # when it closes, completes that one (``completes``) and is none when no figure came after them.
+        self.released = 0
+        self.completes = False
 
     def line(self, text: str) -> tuple[bool, str | None]:
         """A record printed one figure a line (stable-baselines3's ``|    loss    | 0.482 |`` table between
@@ -166,7 +170,7 @@ class VerticalRecord:
         figure followed it (``plain``: read as any line)."""
         pairs, counter = self.pairs or [], self.counter
         self.pairs, self.counter = None, None
-        if counter is None:
+        if counter is None or not self._completed(pairs):
             return None
         self.counted = True
         if len(pairs) < 2:
@@ -177,18 +181,30 @@ class VerticalRecord:
         return " | ".join([f"{m.group(1).capitalize()}: {m.group(2).replace(' ', '')}", *(f"{n}: {v}" for n, v in pairs[1:])])
 
     def close(self) -> str | None:
-        """The block held as one record when it names its position (the batch ends there: a log cut before the
-        table's closing rule); None otherwise (what is held stays held: a tail alone is no record)."""
-        if self.counter is not None:
-            return self._counted()
+        """The block held so far as one record when it names its position (the batch ends there: a log cut before
+        the table's closing rule, or a live read that fell inside the table); None otherwise (a tail alone is no
+        record). The block stays held: the rows a later read brings complete it (``released``, ``completes``)."""
         pairs = self.pairs
         if self.testing and pairs is not None and len(pairs) == 1:
             # Caffe's test of its net under way: its outputs come when the test ends, seconds later (22 s in
             # senlinuc/caffe_ocr#55), so a batch read in between holds the block for them (closed here, it was lost)
             return None
-        if not pairs or not _VERTICAL_POSITION.search(" ".join(n for n, _ in pairs)):
+        if self.counter is None and (not pairs or not _VERTICAL_POSITION.search(" ".join(n for n, _ in pairs))):
             return None
-        return self._record()
+        if pairs is None or len(pairs) <= self.released:
+            return None  # (nothing read since the last batch's end)
+        # (a copy of the block's state, read as its record, then put back: the block goes on)
+        group, testing, counter = self.group, self.testing, self.counter
+        record = self._counted() if counter is not None else self._record()
+        self.pairs, self.group, self.testing, self.counter = list(pairs), group, testing, counter
+        self.released = len(pairs)
+        return record
+
+    def _completed(self, pairs: list[tuple[str, str]]) -> bool:
+        """Whether the block closing now has figures not yet handed on (``completes``: some were, at a batch's end)."""
+        released, self.released = self.released, 0
+        self.completes = released > 0
+        return len(pairs) > released
 
     def _pair(self, pairs: list[tuple[str, str]] | None, name: str, value: str) -> str | None:
         """Hold one figure of a one-a-line block; a name held already closes the block: its record, the figure
@@ -206,7 +222,7 @@ class VerticalRecord:
         """The held one-a-line figures as one ``name: value | …`` record (None when none is held)."""
         pairs, self.pairs, self.group = self.pairs, None, ""
         testing, self.testing = self.testing, False
-        if not pairs or (testing and len(pairs) == 1):
+        if not pairs or (testing and len(pairs) == 1) or not self._completed(pairs):
             return None  # (a test of the net with no output read: no record)
         self.mean_seconds = None
         names = [name for name, _ in pairs]

@@ -6,7 +6,7 @@ import math
 import re
 import statistics
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ... import text
 from ...snapshot import RateView, WarmupView
@@ -163,6 +163,7 @@ class Stage:
 
     def take(self, event: TrainStep, t: float | None) -> None:
         """Make ``event`` the latest step (seen at ``t``): it ends a pause and any end summary."""
+        amends = event.amends and event is not self.latest and same_position(self.latest, event)
         self.note_clock(event.step + self.offset, event.elapsed_seconds)
         if event.step_seconds is not None and math.isfinite(event.step_seconds) and not event.logged:
             self.timed_step = event
@@ -170,18 +171,27 @@ class Stage:
             self.line_stride = event.step - self.latest.step
         if event.step != self.latest.step or event.stage != self.latest.stage:
             self.counts_epochs = event.stage == self.latest.stage and epoch_counted(self.latest) and epoch_counted(event)
-        elif self.line_stride is None and event is not self.latest:
+        elif self.line_stride is None and event is not self.latest and not amends:
             # (the first line's position said again before it moved: no epoch a line, litgpt's ``Epoch 1 | iter 46 step 1``
             # held over its iterations)
             self.counts_epochs = False
-        self.latest = event
-        if t is not None:
-            self.step_time = t
+        part, self.latest = self.latest, event
+        if t is not None and not amends:
+            self.step_time = t  # (a record completed by a later read is its step's, seen when its first part was)
         self.pause = None
         self.evaluated = self.resumed = False
         self.eval_batches = None
         self.forget_said_end()
-        self.take_figures(event, t)
+        if amends:
+            # (the whole record's figures in place of its part's; a loss it gives where the part gave one is that
+            # step's loss read again from the whole record, not one more logged: shown, not counted)
+            for name, _ in part.figures:
+                self.figures.pop(name, None)
+            self.take_figures(replace(event, loss=None, loss_note=None) if part.loss is not None else event, t)
+            if event.loss is not None and part.loss is not None:
+                self.loss, self.loss_note = event.loss, event.loss_note
+        else:
+            self.take_figures(event, t)
         if (self.done_at is None and event.total_steps and event.step >= event.total_steps
                 and event.ends_at_total):
             self.done_at = t if t is not None else self.step_time

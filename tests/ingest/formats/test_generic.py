@@ -1219,15 +1219,37 @@ def test_a_box_table_of_figures_by_split_gives_the_evaluation_s_figures() -> Non
 
 
 def test_fastai_s_table_an_epoch_a_row_its_time_the_epoch_s() -> None:
-    # timeseriesAI/tsai issue 639 (qixing0375, 2022-12-08), fastai's table pasted with tabs, as printed
+    # timeseriesAI/tsai issue 639 (qixing0375, 2022-12-08), fastai's table pasted with tabs, as printed; its rows count
+    # from 0 (fastai's Recorder writes its loop's ``self.epoch`` as each epoch ends): rows 0 and 1 are epochs 1 and 2 done
     tabs = ["epoch\ttrain_loss\tvalid_loss\taccuracy\ttime", "0\tnan\tnan\t0.958595\t00:03", "1\tnan\tnan\t0.958595\t00:03"]
     got = steps(tabs)
-    assert [(s.step, s.epoch, s.step_seconds) for s in got] == [(0, 0.0, 3.0), (1, 1.0, 3.0)]
+    assert [(s.step, s.epoch, s.step_seconds) for s in got] == [(1, 1.0, 3.0), (2, 2.0, 3.0)]
     assert all(s.loss is not None and math.isnan(s.loss) for s in got)
     # the same table as a terminal prints it, padded with spaces (composed in fastai's shape)
     spaced = ["epoch     train_loss  valid_loss  error_rate  time    ", "0         1.231517    0.345321    0.102041    00:21     ",
               "1         0.617003    0.256213    0.080311    00:20     "]
-    assert [(s.step, s.loss, s.step_seconds) for s in steps(spaced)] == [(0, 1.231517, 21.0), (1, 0.617003, 20.0)]
+    assert [(s.step, s.loss, s.step_seconds) for s in steps(spaced)] == [(1, 1.231517, 21.0), (2, 0.617003, 20.0)]
+
+
+def test_fastai_s_metrics_are_its_validation_s_and_each_fit_counts_its_own_epochs() -> None:
+    # composed in fastai's ``fine_tune(2)`` shape: one frozen epoch, then a table of its own for the two unfrozen ones
+    # (each ``fit`` prints its header again, its rows from 0 again); the error rate is the validation set's
+    table = ["epoch     train_loss  valid_loss  error_rate  time    ", "0         0.500000    0.400000    0.150000    00:21     ",
+             "epoch     train_loss  valid_loss  error_rate  time    ", "0         0.300000    0.250000    0.100000    00:20     ",
+             "1         0.200000    0.220000    0.080000    00:19     "]
+    events = GenericParser().feed(table)
+    assert [(e.step, e.loss, e.step_seconds) for e in events if isinstance(e, TrainStep)] == [
+        (1, 0.5, 21.0), (1, 0.3, 20.0), (2, 0.2, 19.0)]
+    assert [(e.name, e.value, e.step) for e in events if isinstance(e, EvalResult)] == [
+        ("val_loss", 0.4, 1), ("valid_error_rate", 0.15, 1), ("val_loss", 0.25, 1), ("valid_error_rate", 0.1, 1),
+        ("val_loss", 0.22, 2), ("valid_error_rate", 0.08, 2)]
+
+
+def test_an_epoch_column_counting_from_1_is_read_as_printed() -> None:
+    # n-waves/multifit ``results/logs/ja.md``: an early fastai v1 printed its rows from 1, with no time column
+    table = ["epoch     train_loss  valid_loss  accuracy", "1         3.211025    3.328014    0.396197",
+             "2         3.119410    3.286294    0.395946"]
+    assert [(s.step, s.epoch, s.loss) for s in steps(table)] == [(1, 1.0, 3.211025), (2, 2.0, 3.119410)]
 
 
 def test_yolov5_s_table_with_its_validation_line_between_header_and_row() -> None:
