@@ -1281,6 +1281,13 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-metriclogger-rocm-blogs-vision-mamba-namespace-epochs-1-lookalike-epochs.log", T0, T0,
      "epoch 0/1 · 50/1251 in the epoch · …", "measuring",
      {"step": 50, "total_steps": 1251, "loss": 2.6703, "data": epoch(0.0)}),
+    # one iteration's time under a name that says per iteration, no unit (NLUT's ``time/iter: 0.49``, UCTransNet's
+    # running mean ``(AvgTime 1.4)``): seconds, as printed
+    ("generic-nlut-issue11-iter-3500-to-4500-time-per-iter-losses-nan.log", T0, "end", "step 4500 · diverged",
+     "diverged", {"step": 4500, "step_seconds": 0.49, "lr": 0.0001, "loss": None}),
+    ("generic-uctransnet-issue2-train-epoch-1-batch-208-to-219-of-4899-avgtime.log", T0, "end",
+     "epoch 1 · 219/4899 in the epoch · …", "measuring",
+     {"step": 219, "total_steps": 4899, "loss": 0.564, "step_seconds": 1.4, "lr": 0.001, "data": epoch(1.0)}),
 ]  # fmt: skip
 
 
@@ -1689,6 +1696,9 @@ GENERIC_READ = {
         "step, total, epoch, loss, step time, elapsed, ETA",
     "generic-metriclogger-rocm-blogs-vision-mamba-namespace-epochs-1-lookalike-epochs.log":
         "step, total, epoch, loss, lr, step time, ETA",
+    "generic-nlut-issue11-iter-3500-to-4500-time-per-iter-losses-nan.log": "step, loss, lr, step time",
+    "generic-uctransnet-issue2-train-epoch-1-batch-208-to-219-of-4899-avgtime.log":
+        "step, total, epoch, loss, lr, step time",
 }  # fmt: skip
 
 
