@@ -275,6 +275,8 @@ class TrainStep:
     its report's iterations over their time), not the last step's own time.
     ``elapsed_training_only``: ``elapsed_seconds`` is a clock of the training alone, stopped while the trainer
     evaluates (modded-nanogpt's ``train_time``): no evaluation's pause is in the time between two of its readings.
+    ``counter``: the log's own word for what ``step`` counts where that is no training step (an RL loop's
+    ``Episode: 73``: ``"episode"``), said by that word; None: steps (or epochs, where the step is the epoch).
     """
 
     at: float | None
@@ -311,6 +313,7 @@ class TrainStep:
     per_pass: bool = False
     interval_average: bool = False
     elapsed_training_only: bool = False  # ``elapsed_seconds`` stops while the trainer evaluates (modded-nanogpt)
+    counter: str | None = None
 
 
 # A StepFigures' figure: the epoch's average seconds an iteration, printed as its epoch ended (a MetricLogger's

@@ -1281,6 +1281,13 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-metriclogger-rocm-blogs-vision-mamba-namespace-epochs-1-lookalike-epochs.log", T0, T0,
      "epoch 0/1 · 50/1251 in the epoch · …", "measuring",
      {"step": 50, "total_steps": 1251, "loss": 2.6703, "data": epoch(0.0)}),
+    # a counter said by its own word: rl_games' throughput lines count epochs (``epoch: 14/1000``), one a line, of the
+    # total printed; an RL loop's ``Episode: 73`` counts episodes, no step (its reward's running mean the figure)
+    ("generic-rl-games-issue170-brax-fps-lines-epoch-3-to-14-of-1000.log", T0, "end", "epoch 14/1000 · no timing",
+     "measuring", {"step": 14, "total_steps": 1000, "step_unit": "epoch", "loss": None, "data": epoch(14.0)}),
+    ("generic-mlds2018spring-issue3-ppo-pong-episode-59-to-73-avg-reward.log", T0, "end", "episode 73 · no timing",
+     "measuring", {"step": 73, "total_steps": None, "step_unit": "episode", "loss": None,
+                   "figures": {"reward": -19.633, "time/Time": 4.03}}),
     # one iteration's time under a name that says per iteration, no unit (NLUT's ``time/iter: 0.49``, UCTransNet's
     # running mean ``(AvgTime 1.4)``): seconds, as printed
     ("generic-nlut-issue11-iter-3500-to-4500-time-per-iter-losses-nan.log", T0, "end", "step 4500 · diverged",
@@ -1696,6 +1703,8 @@ GENERIC_READ = {
         "step, total, epoch, loss, step time, elapsed, ETA",
     "generic-metriclogger-rocm-blogs-vision-mamba-namespace-epochs-1-lookalike-epochs.log":
         "step, total, epoch, loss, lr, step time, ETA",
+    "generic-rl-games-issue170-brax-fps-lines-epoch-3-to-14-of-1000.log": "step, total, epoch",
+    "generic-mlds2018spring-issue3-ppo-pong-episode-59-to-73-avg-reward.log": "step",
     "generic-nlut-issue11-iter-3500-to-4500-time-per-iter-losses-nan.log": "step, loss, lr, step time",
     "generic-uctransnet-issue2-train-epoch-1-batch-208-to-219-of-4899-avgtime.log":
         "step, total, epoch, loss, lr, step time",

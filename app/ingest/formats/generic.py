@@ -164,6 +164,8 @@ _VALUES_FIRST_LEAD = re.compile(r"^(\d{1,12}) (?=\d)")
 _VALUE_NAME = re.compile(rf"({NUM})(?: (s|ms))? ([A-Za-z][A-Za-z ]{{0,20}})")
 # A position's names that say nothing of whose count it is (the run's or its epoch's).
 _PLAIN_STEPS = frozenset({"step", "iter", "iteration", "batch"})
+# A position named by a word that counts no training step: said by that word (TrainStep.counter)
+_OWN_COUNTERS = frozenset({"episode"})
 # Readings that make a line a record of the run, not an echo of its arguments
 _ARGS_NOT = frozenset({Field.STEP, Field.EPOCH, Field.LOSS, Field.EVAL_LOSS})
 # A time printed without its unit, kept under its printed name (``time/gpu time``): no step's duration.
@@ -652,6 +654,14 @@ class GenericParser(StepLines[_Line]):
         if record.looped:
             return Kind.FULL, _looped_line(record, at, labels or [])
         read_kind, read = self._classify_line(record.text)
+        if record.progress and read is not None and read.what == "epoch":
+            # An engine's progress record counting its epochs (rl_games' ``fps total: 209712.3 epoch: 14/1000``): each
+            # line an epoch, of the total it prints, its throughput by its name
+            epoch = _first(read.readings, Field.EPOCH)
+            if epoch is not None:
+                rates = {_rate_figure(named)[0]: named for named in reversed(beside(record.text)) if named.kin is Kin.RATE}
+                return Kind.FULL, _Line("step", at, [epoch, Reading(Field.STEP, "epoch", epoch.value, epoch.total)],
+                                        text=record.text, named=tuple(reversed(rates.values())))
         if record.progress and (read is None or read.what == "other"):
             # An engine's progress record (its count beside the throughput it measured, no loss): the run's position,
             # its throughput by its name
@@ -1974,6 +1984,9 @@ class GenericParser(StepLines[_Line]):
                 # (a table's figures under their names, then the named figures no table gave)
                 figures=(*line.parts, *table_figures, *(r for r in rates if r[0] not in dict(table_figures)),
                          *_running_count(got.get(Field.TOKENS))),
+                # (a count the log names by its own word, no training step: an RL loop's ``Episode: 73``)
+                counter=(step_reading.name if step_reading is not None and step_reading.name in _OWN_COUNTERS
+                         and bar is None and line.counters is None else None),
             )
         )
         last = events[-1]

@@ -258,6 +258,7 @@ class Measure:
     evaluations: bool = False  # the stretch measured holds an evaluation's pause (the run's pace, said so)
     # The usual time between lines, where the stretch outlasts the window (the time observed, capped, tells no pace).
     line_pace: float | None = None
+    counter: str | None = None  # the log's own word for what its lines count, where no step (TrainStep.counter)
 
     def rate_view(self, tokens_per_step: int | None) -> RateView:
         per_step = tokens_per_step
@@ -288,7 +289,7 @@ class Measure:
         gave all at once, or less than the second the words count in) no span is claimed: no ``0 s``.
         A log whose lines carry no time at all counts down to nothing: no rate is due from them."""
         noun, plural_noun = ("logged record", "logged records") if self.logged else (
-            ("epoch", "epochs") if self.epochs else ("step", "steps"))
+            ("epoch", "epochs") if self.epochs else (self.counter or "step", f"{self.counter or 'step'}s"))
         if self.untimed:
             return f"no timing read from this log (no duration or time read for its {plural_noun}): measured as lines arrive"
         return text.warmup(self.lines, self.needed, self.observed_seconds, float(WARMUP_SECONDS),
@@ -311,6 +312,12 @@ def epoch_counted(step: TrainStep) -> bool:
     """The line's step is its epoch (a whole epoch a line), not a batch in it nor a count of dicts."""
     return (step.epoch is not None and float(step.step) == step.epoch and not step.logged and step.outer_step is None
             and step.ends_at_total and step.epoch_steps is None)
+
+
+def count_noun(stage: Stage) -> str:
+    """What the stage's lines count, in one word: ``epoch`` where each line is one, the log's own word for its count
+    where that is no training step (an RL loop's ``episode``), else ``step``."""
+    return "epoch" if stage.counts_epochs else stage.latest.counter or "step"
 
 
 def counts_a_pass(step: TrainStep, epoch: float | None) -> bool:
@@ -429,6 +436,7 @@ def measure(stage: Stage, now: float) -> Measure:
         paced, untimed, stage.counts_epochs,
         evaluated_between(stage, start, now) and not paced,
         line_pace,
+        stage.latest.counter,
     )
 
 
