@@ -1295,6 +1295,17 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-uctransnet-issue2-train-epoch-1-batch-208-to-219-of-4899-avgtime.log", T0, "end",
      "epoch 1 · 219/4899 in the epoch · …", "measuring",
      {"step": 219, "total_steps": 4899, "loss": 0.564, "step_seconds": 1.4, "lr": 0.001, "data": epoch(1.0)}),
+    # DCGAN-tensorflow's ``Epoch: [ 5/200] [   0/   4] time: …, d_loss: …, g_loss: …``: the epoch of its total, the batch
+    # of the epoch's; two GAN losses as parts (none the one loss); ``time`` the run's clock, kept as printed; batch 0 of a
+    # later epoch is no "no step yet"
+    ("generic-dcgan-tensorflow-issue276-epoch-2-to-5-of-200-batch-of-4-g-loss-zero.log", T0, "end",
+     "epoch 5/200 · 0/4 in the epoch · no timing", "measuring",
+     {"step": 0, "total_steps": 4, "loss": None, "step_seconds": None, "data": epoch(5.0),
+      "figures": {"loss/d_loss": 84.88256836, "loss/g_loss": 0.0, "time/time": 235.7465}}),
+    ("generic-rocm-tensorflow-issue48-dcgan-mnist-epoch-4-of-25-batch-15-to-19-of-1093.log", T0, "end",
+     "epoch 4/25 · 19/1093 in the epoch · no timing", "measuring",
+     {"step": 19, "total_steps": 1093, "loss": None, "step_seconds": None, "data": epoch(4.0),
+      "figures": {"loss/d_loss": 1.34625685, "loss/g_loss": 0.72638261, "time/time": 342.2326}}),
 ]  # fmt: skip
 
 
@@ -1708,6 +1719,8 @@ GENERIC_READ = {
     "generic-nlut-issue11-iter-3500-to-4500-time-per-iter-losses-nan.log": "step, loss, lr, step time",
     "generic-uctransnet-issue2-train-epoch-1-batch-208-to-219-of-4899-avgtime.log":
         "step, total, epoch, loss, lr, step time",
+    "generic-dcgan-tensorflow-issue276-epoch-2-to-5-of-200-batch-of-4-g-loss-zero.log": "step, total, epoch",
+    "generic-rocm-tensorflow-issue48-dcgan-mnist-epoch-4-of-25-batch-15-to-19-of-1093.log": "step, total, epoch",
 }  # fmt: skip
 
 

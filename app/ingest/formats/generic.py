@@ -828,6 +828,13 @@ class GenericParser(StepLines[_Line]):
                 prefix = "" if stage == "train" else f"{stage} "
                 head = s[: ranged.start()].lstrip("`")
                 s = f"{head}{prefix}epoch: {epoch} | batch: {last} | {s[ranged.end():].rstrip('`')}"
+        if s[:5] in ("Epoch", "epoch", "EPOCH") and (lead := _EPOCH_LABEL.match(s)) is not None:
+            nested = _EPOCH_BATCH_PAIRS.match(s, lead.end())
+            if nested is not None and int(nested.group(1)) <= int(nested.group(2)):
+                # DCGAN-tensorflow's ``Epoch: [ 5/200] [   0/   4] time: 235.7465, d_loss: …, g_loss: …``: the bracket
+                # pairs led by their label, as unlabelled below (DCGAN's ``[2/5][100/1583]``)
+                epoch, epochs, batch, batches = nested.groups()
+                s = f"epoch: {epoch}/{epochs} | batch: {batch}/{batches} | {s[nested.end():]}"
         trained = False
         if s[:1] == "[" and ": " in s[:24]:
             staged = _STAGE_POSITION.match(s)
@@ -2458,6 +2465,7 @@ def _boosting_round(s: str, at: float | None) -> _Line | None:
     return line
 
 
+_EPOCH_LABEL = re.compile(r"(?i)epoch:?\s?(?=\[)")  # the label before an epoch's bracket pair (DCGAN-tensorflow's)
 _EPOCH_BATCH_PAIRS = re.compile(r"\[\s*(\d{1,6})\s*/\s*(\d{1,6})\s*\]\s?\[\s*(\d{1,12})\s*/\s*(\d{1,12})\s*\]\s*(?=[A-Za-z])")
 _DESCRIBED_PROGRESS = re.compile(r"\[\s*(\d{1,12})\s*/\s*(\d{1,12})\s*\(\s*\d{1,3}%\)\]")
 _COUNT_THEN_POSITION = re.compile(r"(\d{1,6}):\s{1,4}\[\s*(\d{1,12})\s*/\s*(\d{1,12})\s*\]\s*(?=[A-Za-z])")

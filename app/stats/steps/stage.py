@@ -334,6 +334,8 @@ def no_step_yet(stage: Stage) -> bool:
     latest = stage.latest
     if latest.step != 0 or latest.loss is not None or latest.logged or latest.outer_step is not None:
         return False
+    if stage.offset > 0:
+        return False  # (the count started again at 0 after steps were done: the next epoch's first batch)
     if latest.total_steps is not None:
         return True
     # A step-0 line whose only figures are its evaluations (verl's ``step:0 - val-core/…``: the validation
