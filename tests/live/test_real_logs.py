@@ -1306,6 +1306,12 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "epoch 4/25 · 19/1093 in the epoch · no timing", "measuring",
      {"step": 19, "total_steps": 1093, "loss": None, "step_seconds": None, "data": epoch(4.0),
       "figures": {"loss/d_loss": 1.34625685, "loss/g_loss": 0.72638261, "time/time": 342.2326}}),
+    # wordplay's (ezpz) step record glued after each tqdm redraw, ``…12.82it/s][date][INFO][trainer:837] - step=100
+    # loss=2.4075 …``: its plain loss read (its ``train_loss`` is step 0's estimate, repeated); the closing bar's rate
+    ("hf-bar-glued-record-wordplay-kharelb-homework6-ddp-step-100-of-100-loss-done.log", T0, "end", "done · step 100/100",
+     "done", {"step": 100, "total_steps": 100, "loss": 2.4075, "step_seconds": 1 / 7.48, "finished": True}),
+    ("hf-bar-glued-record-wordplay-argonne-readme-ddp-step-5-to-100-of-100-loss-done.log", T0, "end", "done · step 100/100",
+     "done", {"step": 100, "total_steps": 100, "loss": 2.4527, "step_seconds": 1 / 7.81, "finished": True}),
 ]  # fmt: skip
 
 
