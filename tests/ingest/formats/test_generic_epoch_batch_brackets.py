@@ -28,9 +28,10 @@ def test_the_same_print_in_another_repository_s_run(tmp_path: Path) -> None:
     assert data["training"]["step_seconds"] is None  # (``time: 342.2326`` is the run's clock, no batch takes 342 s)
 
 
-def test_composed_labelled_pairs_with_a_loss(tmp_path: Path) -> None:
-    # epoch 3 of 10, batches 7..9 of 50: the run is at epoch 3, batch 9 of the epoch's 50 (18 %)
-    lines = [f"Epoch [3/10] [{b}/50] loss: 0.{b}, lr: 0.001" for b in (7, 8, 9)]
+def test_composed_labelled_pairs_with_two_losses(tmp_path: Path) -> None:
+    # epoch 3 of 10, batches 7..9 of 50: the run is at epoch 3, batch 9 of the epoch's 50; d 0.9 and g 1.9 the last parts
+    lines = [f"Epoch: [ 3/10] [   {b}/  50] time: 1{b}.5, d_loss: 0.{b}, g_loss: 1.{b}" for b in (7, 8, 9)]
     data = read_cold(tmp_path, lines)
     assert data["status_line"].startswith("epoch 3/10 · 9/50 in the epoch")
-    assert data["training"]["loss"] == 0.9
+    assert data["training"]["loss"] is None
+    assert data["training"]["figures"] == {"loss/d_loss": 0.9, "loss/g_loss": 1.9, "time/time": 19.5}
