@@ -356,10 +356,13 @@ class HfTrainerParser(EmitLines):
             return [text]
         m = _BAR.search(text)
         self._searched = (text, m)
-        end = m.end() + 1 if m is not None and text[m.end() : m.end() + 2] == "][" else m.end() if m is not None else 0
-        if m is None or end >= len(text) or not text[end:].strip():
+        if m is None or m.end() >= len(text) or not text[m.end() :].strip():
             return [text]
-        # (a whole bar's closing bracket, then the record's own prefix: ezpz's ``… 12.82it/s][2024-04-02 01:59:54][INFO]…``)
+        end = m.end()
+        if text[end : end + 2] == "][" and _GLUED_RECORD.search(text, end):
+            # (a whole bar's closing bracket, then a loop's step record behind its logger's prefix: ezpz's ``…
+            # 12.82it/s][2024-04-02 01:59:54][INFO][trainer:837] - step=100 loss=2.4075 …``)
+            end += 1
         tail = self._times.message(text[end:], False)
         if tail is None or tail == text[end:]:
             return [text]  # no record after the bar, just the rest of it
