@@ -429,9 +429,10 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # cleanrl's episode lines: ``global_step=3553, episode_reward=28.04640999748334`` (the environment's steps)
     ("generic-cleanrl-issue11-global-step-episode-reward-lines.log", T0, T0, "step 3553 · no timing", "measuring",
      {"step": 3553, "loss": None, "figures": {"total/timesteps": 3553, "reward": 28.04640999748334}}),
-    # DDPG's ``| Reward: 12  | Episode 680 | Qmax: 34.4757``: the episode the position, its reward the figure
+    # DDPG's ``| Reward: 12  | Episode 680 | Qmax: 34.4757``: the episode the position, said so, its reward the figure
     ("generic-ddpg-liampetti-issue2-cartpole-pipe-reward-episode-669-to-680-qmax-no-loss.log", T0, T0,
-     "step 680 · no timing", "measuring", {"step": 680, "total_steps": None, "loss": None, "figures": {"reward": 12.0}}),
+     "episode 680 · no timing", "measuring",
+     {"step": 680, "step_unit": "episode", "total_steps": None, "loss": None, "figures": {"reward": 12.0}}),
     # pix2pix's visualizer: epoch 1 at 500 images, 0.064 s an image, five losses and none of them the loss
     ("generic-parallel-gan-issue3-pix2pix-visualizer-epoch-0-iters-13600-then-epoch-1-iters-300-to-500-five-losses.log", T0,
      T0, "step 500 · …", "measuring", {"step": 500, "total_steps": None, "loss": None, "step_seconds": 0.064}),

@@ -345,7 +345,7 @@ def read_pair(key: str, paren: str | None, value: str, total: str | None, unit: 
         unit = "s"  # the name is its unit (MaxText's ``completed step: 15109, seconds: 2.166``)
     elif matched in _SECONDS_PER_ITERATION and not unit:
         # char-rnn-tensorflow's ``time/batch = {:.3f}`` of wall-clock differences, Paddle's ``batch_cost``, NLUT's
-        # ``time/iter``, UCTransNet's ``AvgTime`` (a mean of ``time.time()`` differences): seconds
+        # ``time/iter``, UCTransNet's ``AvgTime`` (a mean of wall-clock differences): seconds
         unit = "s"
     if field in (Field.STEP_TIME, Field.ELAPSED, Field.ETA):
         if field is Field.STEP_TIME and matched in _BARE_TIMES and ":" in value:
