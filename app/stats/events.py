@@ -278,6 +278,8 @@ class TrainStep:
     ``amends``: the same step as the one before, its record now whole (a block of one figure a line that a live read
     ended inside gave its rows so far; the next read brought the rest): its figures are the step's, in place of what
     that part said, and a loss it gives is that step's loss, not another one logged.
+    ``counter``: the log's own word for what ``step`` counts where that is no training step (an RL loop's
+    ``Episode: 73``: ``"episode"``), said by that word; None: steps (or epochs, where the step is the epoch).
     """
 
     at: float | None
@@ -315,6 +317,7 @@ class TrainStep:
     interval_average: bool = False
     elapsed_training_only: bool = False  # ``elapsed_seconds`` stops while the trainer evaluates (modded-nanogpt)
     amends: bool = False  # the rest of the step's record, part of which an earlier read gave: this is the whole record
+    counter: str | None = None
 
 
 # A StepFigures' figure: the epoch's average seconds an iteration, printed as its epoch ended (a MetricLogger's

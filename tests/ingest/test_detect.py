@@ -566,6 +566,18 @@ REAL_FORMATS = {
     # fastai's fit table (``epoch  train_loss  valid_loss  accuracy  time``), spaces or tabs
     "generic-fastai-multifit-qrnn-ja-1152-lm-table-rows-0-to-9-mm-ss-times-then-total-time.log": "generic",
     "generic-fastai-tsai-issue639-notebook-master-bar-4-of-25-tab-table-rows-0-to-3-nan.log": "generic",
+    # a per-iteration time under its own name (NLUT's ``time/iter``, UCTransNet's ``(AvgTime 1.4)``)
+    "generic-nlut-issue11-iter-3500-to-4500-time-per-iter-losses-nan.log": "generic",
+    "generic-uctransnet-issue2-train-epoch-1-batch-208-to-219-of-4899-avgtime.log": "generic",
+    # a count named by its own word: rl_games' epochs of their total, an RL loop's episodes
+    "generic-rl-games-issue170-brax-fps-lines-epoch-3-to-14-of-1000.log": "generic",
+    "generic-mlds2018spring-issue3-ppo-pong-episode-59-to-73-avg-reward.log": "generic",
+    # DCGAN-tensorflow's ``Epoch: [ 5/200] [   0/   4] time: …, d_loss: …, g_loss: …``
+    "generic-dcgan-tensorflow-issue276-epoch-2-to-5-of-200-batch-of-4-g-loss-zero.log": "generic",
+    "generic-rocm-tensorflow-issue48-dcgan-mnist-epoch-4-of-25-batch-15-to-19-of-1093.log": "generic",
+    # bare tqdm bars (the HF Trainer's signature) with a loop's own step record glued after each (wordplay's ezpz)
+    "hf-bar-glued-record-wordplay-kharelb-homework6-ddp-step-100-of-100-loss-done.log": "hf-trainer",
+    "hf-bar-glued-record-wordplay-argonne-readme-ddp-step-5-to-100-of-100-loss-done.log": "hf-trainer",
 }
 
 

@@ -429,9 +429,10 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # cleanrl's episode lines: ``global_step=3553, episode_reward=28.04640999748334`` (the environment's steps)
     ("generic-cleanrl-issue11-global-step-episode-reward-lines.log", T0, T0, "step 3553 · no timing", "measuring",
      {"step": 3553, "loss": None, "figures": {"total/timesteps": 3553, "reward": 28.04640999748334}}),
-    # DDPG's ``| Reward: 12  | Episode 680 | Qmax: 34.4757``: the episode the position, its reward the figure
+    # DDPG's ``| Reward: 12  | Episode 680 | Qmax: 34.4757``: the episode the position, said so, its reward the figure
     ("generic-ddpg-liampetti-issue2-cartpole-pipe-reward-episode-669-to-680-qmax-no-loss.log", T0, T0,
-     "step 680 · no timing", "measuring", {"step": 680, "total_steps": None, "loss": None, "figures": {"reward": 12.0}}),
+     "episode 680 · no timing", "measuring",
+     {"step": 680, "step_unit": "episode", "total_steps": None, "loss": None, "figures": {"reward": 12.0}}),
     # pix2pix's visualizer: epoch 1 at 500 images, 0.064 s an image, five losses and none of them the loss
     ("generic-parallel-gan-issue3-pix2pix-visualizer-epoch-0-iters-13600-then-epoch-1-iters-300-to-500-five-losses.log", T0,
      T0, "step 500 · …", "measuring", {"step": 500, "total_steps": None, "loss": None, "step_seconds": 0.064}),
@@ -1290,6 +1291,37 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # the same table from a notebook, with tabs, under fastprogress' master bar ``[4/25 …]``: rows 0-3, 4 epochs done
     ("generic-fastai-tsai-issue639-notebook-master-bar-4-of-25-tab-table-rows-0-to-3-nan.log", T0, "end",
      "epoch 4 · diverged", "diverged", {"step": 4, "loss": None, "step_seconds": 3.0, "data": epoch(4.0)}),
+    # a counter said by its own word: rl_games' throughput lines count epochs (``epoch: 14/1000``), one a line, of the
+    # total printed; an RL loop's ``Episode: 73`` counts episodes, no step (its reward's running mean the figure)
+    ("generic-rl-games-issue170-brax-fps-lines-epoch-3-to-14-of-1000.log", T0, "end", "epoch 14/1000 · no timing",
+     "measuring", {"step": 14, "total_steps": 1000, "step_unit": "epoch", "loss": None, "data": epoch(14.0)}),
+    ("generic-mlds2018spring-issue3-ppo-pong-episode-59-to-73-avg-reward.log", T0, "end", "episode 73 · no timing",
+     "measuring", {"step": 73, "total_steps": None, "step_unit": "episode", "loss": None,
+                   "figures": {"reward": -19.633, "time/Time": 4.03}}),
+    # one iteration's time under a name that says per iteration, no unit (NLUT's ``time/iter: 0.49``, UCTransNet's
+    # running mean ``(AvgTime 1.4)``): seconds, as printed
+    ("generic-nlut-issue11-iter-3500-to-4500-time-per-iter-losses-nan.log", T0, "end", "step 4500 · diverged",
+     "diverged", {"step": 4500, "step_seconds": 0.49, "lr": 0.0001, "loss": None}),
+    ("generic-uctransnet-issue2-train-epoch-1-batch-208-to-219-of-4899-avgtime.log", T0, "end",
+     "epoch 1 · 219/4899 in the epoch · …", "measuring",
+     {"step": 219, "total_steps": 4899, "loss": 0.564, "step_seconds": 1.4, "lr": 0.001, "data": epoch(1.0)}),
+    # DCGAN-tensorflow's ``Epoch: [ 5/200] [   0/   4] time: …, d_loss: …, g_loss: …``: the epoch of its total, the batch
+    # of the epoch's; two GAN losses as parts (none the one loss); ``time`` the run's clock, kept as printed; batch 0 of a
+    # later epoch is no "no step yet"
+    ("generic-dcgan-tensorflow-issue276-epoch-2-to-5-of-200-batch-of-4-g-loss-zero.log", T0, "end",
+     "epoch 5/200 · 0/4 in the epoch · no timing", "measuring",
+     {"step": 0, "total_steps": 4, "loss": None, "step_seconds": None, "data": epoch(5.0),
+      "figures": {"loss/d_loss": 84.88256836, "loss/g_loss": 0.0, "time/time": 235.7465}}),
+    ("generic-rocm-tensorflow-issue48-dcgan-mnist-epoch-4-of-25-batch-15-to-19-of-1093.log", T0, "end",
+     "epoch 4/25 · 19/1093 in the epoch · no timing", "measuring",
+     {"step": 19, "total_steps": 1093, "loss": None, "step_seconds": None, "data": epoch(4.0),
+      "figures": {"loss/d_loss": 1.34625685, "loss/g_loss": 0.72638261, "time/time": 342.2326}}),
+    # wordplay's (ezpz) step record glued after each tqdm redraw, ``…12.82it/s][date][INFO][trainer:837] - step=100
+    # loss=2.4075 …``: its plain loss read (its ``train_loss`` is step 0's estimate, repeated); the closing bar's rate
+    ("hf-bar-glued-record-wordplay-kharelb-homework6-ddp-step-100-of-100-loss-done.log", T0, "end", "done · step 100/100",
+     "done", {"step": 100, "total_steps": 100, "loss": 2.4075, "step_seconds": 1 / 7.48, "finished": True}),
+    ("hf-bar-glued-record-wordplay-argonne-readme-ddp-step-5-to-100-of-100-loss-done.log", T0, "end", "done · step 100/100",
+     "done", {"step": 100, "total_steps": 100, "loss": 2.4527, "step_seconds": 1 / 7.81, "finished": True}),
 ]  # fmt: skip
 
 
@@ -1702,6 +1734,13 @@ GENERIC_READ = {
         "step, epoch, loss, step time, eval",
     "generic-fastai-tsai-issue639-notebook-master-bar-4-of-25-tab-table-rows-0-to-3-nan.log":
         "step, epoch, loss, step time, eval",
+    "generic-rl-games-issue170-brax-fps-lines-epoch-3-to-14-of-1000.log": "step, total, epoch",
+    "generic-mlds2018spring-issue3-ppo-pong-episode-59-to-73-avg-reward.log": "step",
+    "generic-nlut-issue11-iter-3500-to-4500-time-per-iter-losses-nan.log": "step, loss, lr, step time",
+    "generic-uctransnet-issue2-train-epoch-1-batch-208-to-219-of-4899-avgtime.log":
+        "step, total, epoch, loss, lr, step time",
+    "generic-dcgan-tensorflow-issue276-epoch-2-to-5-of-200-batch-of-4-g-loss-zero.log": "step, total, epoch",
+    "generic-rocm-tensorflow-issue48-dcgan-mnist-epoch-4-of-25-batch-15-to-19-of-1093.log": "step, total, epoch",
 }  # fmt: skip
 
 

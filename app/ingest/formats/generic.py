@@ -165,6 +165,8 @@ _VALUES_FIRST_LEAD = re.compile(r"^(\d{1,12}) (?=\d)")
 _VALUE_NAME = re.compile(rf"({NUM})(?: (s|ms))? ([A-Za-z][A-Za-z ]{{0,20}})")
 # A position's names that say nothing of whose count it is (the run's or its epoch's).
 _PLAIN_STEPS = frozenset({"step", "iter", "iteration", "batch"})
+# A position named by a word that counts no training step: said by that word (TrainStep.counter)
+_OWN_COUNTERS = frozenset({"episode"})
 # Readings that make a line a record of the run, not an echo of its arguments
 _ARGS_NOT = frozenset({Field.STEP, Field.EPOCH, Field.LOSS, Field.EVAL_LOSS})
 # A time printed without its unit, kept under its printed name (``time/gpu time``): no step's duration.
@@ -681,6 +683,14 @@ class GenericParser(StepLines[_Line]):
         if record.looped:
             return Kind.FULL, _looped_line(record, at, labels or [])
         read_kind, read = self._classify_line(record.text)
+        if record.progress and read is not None and read.what == "epoch":
+            # An engine's progress record counting its epochs (rl_games' ``fps total: 209712.3 epoch: 14/1000``): each
+            # line an epoch, of the total it prints, its throughput by its name
+            epoch = _first(read.readings, Field.EPOCH)
+            if epoch is not None:
+                rates = {_rate_figure(named)[0]: named for named in reversed(beside(record.text)) if named.kin is Kin.RATE}
+                return Kind.FULL, _Line("step", at, [epoch, Reading(Field.STEP, "epoch", epoch.value, epoch.total)],
+                                        text=record.text, named=tuple(reversed(rates.values())))
         if record.progress and (read is None or read.what == "other"):
             # An engine's progress record (its count beside the throughput it measured, no loss): the run's position,
             # its throughput by its name
@@ -847,6 +857,13 @@ class GenericParser(StepLines[_Line]):
                 prefix = "" if stage == "train" else f"{stage} "
                 head = s[: ranged.start()].lstrip("`")
                 s = f"{head}{prefix}epoch: {epoch} | batch: {last} | {s[ranged.end():].rstrip('`')}"
+        if s[:5] in ("Epoch", "epoch", "EPOCH") and (lead := _EPOCH_LABEL.match(s)) is not None:
+            nested = _EPOCH_BATCH_PAIRS.match(s, lead.end())
+            if nested is not None and int(nested.group(1)) <= int(nested.group(2)):
+                # DCGAN-tensorflow's ``Epoch: [ 5/200] [   0/   4] time: 235.7465, d_loss: …, g_loss: …``: the bracket
+                # pairs led by their label, as unlabelled below (DCGAN's ``[2/5][100/1583]``)
+                epoch, epochs, batch, batches = nested.groups()
+                s = f"epoch: {epoch}/{epochs} | batch: {batch}/{batches} | {s[nested.end():]}"
         trained = False
         if s[:1] == "[" and ": " in s[:24]:
             staged = _STAGE_POSITION.match(s)
@@ -2048,6 +2065,9 @@ class GenericParser(StepLines[_Line]):
                 # (a table's figures under their names, then the named figures no table gave)
                 figures=(*line.parts, *table_figures, *(r for r in rates if r[0] not in dict(table_figures)),
                          *_running_count(got.get(Field.TOKENS))),
+                # (a count the log names by its own word, no training step: an RL loop's ``Episode: 73``)
+                counter=(step_reading.name if step_reading is not None and step_reading.name in _OWN_COUNTERS
+                         and bar is None and line.counters is None else None),
             )
         )
         last = events[-1]
@@ -2519,6 +2539,7 @@ def _boosting_round(s: str, at: float | None) -> _Line | None:
     return line
 
 
+_EPOCH_LABEL = re.compile(r"(?i)epoch:?\s?(?=\[)")  # the label before an epoch's bracket pair (DCGAN-tensorflow's)
 _EPOCH_BATCH_PAIRS = re.compile(r"\[\s*(\d{1,6})\s*/\s*(\d{1,6})\s*\]\s?\[\s*(\d{1,12})\s*/\s*(\d{1,12})\s*\]\s*(?=[A-Za-z])")
 _DESCRIBED_PROGRESS = re.compile(r"\[\s*(\d{1,12})\s*/\s*(\d{1,12})\s*\(\s*\d{1,3}%\)\]")
 _COUNT_THEN_POSITION = re.compile(r"(\d{1,6}):\s{1,4}\[\s*(\d{1,12})\s*/\s*(\d{1,12})\s*\]\s*(?=[A-Za-z])")

@@ -130,6 +130,13 @@ ALIASES: dict[str, Field] = {
     "batch cost": Field.STEP_TIME,  # PaddleDetection's and PaddleOCR's ``batch_cost: 0.1930`` (seconds, unit or none)
     "seconds": Field.STEP_TIME,  # MaxText: ``completed step: 15109, seconds: 2.166, TFLOP/s: 36.739``
     "secs": Field.STEP_TIME,  # char-rnn's ``time/batch = 0.1679s`` (its TensorFlow port prints no unit: seconds)
+    # One iteration's time named per iteration, its unit in the name or none (seconds, as Python's clock gives them):
+    # NLUT's ``time/iter: 0.49``, ``sec/iter: 0.52``, UCTransNet's running mean of its batches' ``(AvgTime 1.4)``
+    "time iter": Field.STEP_TIME,
+    "sec iter": Field.STEP_TIME,
+    "secs iter": Field.STEP_TIME,
+    "s iter": Field.STEP_TIME,
+    "avgtime": Field.STEP_TIME,
     "elapsed time": Field.ELAPSED,
     "time elapsed": Field.ELAPSED,  # Lite-Mono's (Monodepth2's) ``time elapsed: 00h06m47s``
     "elapsed": Field.ELAPSED,
@@ -235,6 +242,9 @@ _SI_FIELDS = frozenset({Field.TOKENS, Field.TOKENS_PER_SECOND, Field.TOKENS_PER_
 # A stage named alone with a duration: the time the record's training took.
 _STAGE_WORDS = frozenset({"train", "training", "run"})  # (tinygrad's ``101.78 s run``: the step's run)
 _UNIT_FIELDS = {"it/s": Field.ITS, "its/s": Field.ITS, "steps/s": Field.ITS}
+# A step's time whose name says per iteration (or per batch) and prints no unit: seconds (a name with its unit in it,
+# ``sec/iter``, says so itself)
+_SECONDS_PER_ITERATION = frozenset({"time batch", "batch cost", "time iter", "avgtime", "sec iter", "secs iter", "s iter"})
 _UNIT_WORDS = {"ms": "ms", "s": "s", "sec": "s", "secs": "s", "seconds": "s"}
 _SPACES = re.compile(r"[\s_/-]+")
 
@@ -333,8 +343,10 @@ def read_pair(key: str, paren: str | None, value: str, total: str | None, unit: 
         unit = "ms"  # the unit is the name's (``ms/batch 45.20``)
     elif matched in _SECONDS_NAMES and not unit:
         unit = "s"  # the name is its unit (MaxText's ``completed step: 15109, seconds: 2.166``)
-    elif matched in ("time batch", "batch cost") and not unit:
-        unit = "s"  # char-rnn-tensorflow's ``time/batch = {:.3f}`` of wall-clock differences, Paddle's ``batch_cost``: seconds
+    elif matched in _SECONDS_PER_ITERATION and not unit:
+        # char-rnn-tensorflow's ``time/batch = {:.3f}`` of wall-clock differences, Paddle's ``batch_cost``, NLUT's
+        # ``time/iter``, UCTransNet's ``AvgTime`` (a mean of wall-clock differences): seconds
+        unit = "s"
     if field in (Field.STEP_TIME, Field.ELAPSED, Field.ETA):
         if field is Field.STEP_TIME and matched in _BARE_TIMES and ":" in value:
             return None  # ``Time=07:29:43``: a time of day, not how long a step took

@@ -69,6 +69,10 @@ _PAIR = re.compile(r"(['\"])([^'\"]{1,200})\1: ('[^']{0,200}'|\"[^\"]{0,200}\"|[
 # The Trainer's header (``Total optimization steps = 1,548``), unsloth's banner (``Total steps = 312``).
 _TOTAL_STEPS = re.compile(r"Total (?:optimization )?steps = ([\d,]+)")
 # unsloth_train prints ``<0-based step>, <loss>`` right after the bar: ``…12.21s/it]80, 2.0887``.
+# A record glued after a bar that leads with its step and names its loss plainly (``step=100 loss=2.4075 dt=55.9 …``; a
+# ``train_loss``/``val_loss`` beside it is an evaluation's estimate, not this step's loss)
+_GLUED_RECORD = re.compile(r"(?:step|iter|iteration)\s?[=:]\s?\d{1,12}\b.{0,400}?(?<![\w/])(loss)\s?[=:]\s?"
+                           r"(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|nan|inf)(?![\w.])")
 _BAR_SUFFIX = re.compile(r"^\]?(\d{1,12}), (-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|nan|inf)\s*$")
 # Bars of one total that advance this many times with nothing else said are the training bar
 # (a log of bars alone: stderr captured, stdout not; an evaluation bar comes and goes with a dict).
@@ -248,6 +252,13 @@ class HfTrainerParser(EmitLines):
                 self._in_table, self._table_steps = True, header.group(1) == "Step"
                 return Kind.OTHER, None
         stripped = text.lstrip()
+        if after_bar and "loss" in text:
+            record = _GLUED_RECORD.match(stripped)
+            if record is not None:
+                # A loop's own record glued after its bar (wordplay's ezpz ``… 99/100 [00:13<00:00, 12.82it/s][date][INFO]
+                # [trainer:837] - step=100 loss=2.4075 dt=55.9236 …``): the loss of the step the bar is at, as printed
+                loss = number(record.group(2))
+                return Kind.FULL, lambda: [StepFigures(at=None, loss=loss)]
         if after_bar and stripped.startswith("Traceback (most recent call last)"):
             # Python's report of an uncaught exception right after a bar held until now (glued
             # to it, or on the next line): the run died at that bar.
@@ -347,10 +358,15 @@ class HfTrainerParser(EmitLines):
         self._searched = (text, m)
         if m is None or m.end() >= len(text) or not text[m.end() :].strip():
             return [text]
-        tail = self._times.message(text[m.end() :], False)
-        if tail is None or tail == text[m.end() :]:
+        end = m.end()
+        if text[end : end + 2] == "][" and _GLUED_RECORD.search(text, end):
+            # (a whole bar's closing bracket, then a loop's step record behind its logger's prefix: ezpz's ``…
+            # 12.82it/s][2024-04-02 01:59:54][INFO][trainer:837] - step=100 loss=2.4075 …``)
+            end += 1
+        tail = self._times.message(text[end:], False)
+        if tail is None or tail == text[end:]:
             return [text]  # no record after the bar, just the rest of it
-        return [text[: m.end()], tail]
+        return [text[:end], tail]
 
     def died(self) -> list[Event]:
         """The line just read ended the run (a crash line, app/ingest/formats/crash.py): a bar held

@@ -333,6 +333,8 @@ def _read(said: list[tuple[int, list[Slot], float | None]], at: float | None,
         parts = [f"Epoch: [{epoch[0]}][{step}{total_text}]"]
     elif epoch is not None and epoch is not said_epoch:
         parts = [f"epoch: {epoch[0]}", f"iter: {step}"]  # (a count with no total under the record's own epoch)
+    elif progress and last[position].name.endswith("epoch"):
+        parts = [f"epoch: {step}{total_text}"]  # (an engine's count of its epochs: rl_games' ``epoch: 14/1000``)
     else:
         parts = [f"iter: {step}{total_text}"]
     for j, slot in enumerate(last):

@@ -87,7 +87,8 @@ def training_view(stage: Stage, v: Verdict, all_reduce: AllReduce | None, errors
         errors=errors_view(errors),
         loss_spikes=stage.spikes.count if stage.spikes.recent else None,
         loss_spike_steps=() if latest.logged else tuple(stage.spikes.steps),  # (a count of dicts is no step)
-        step_unit="epoch" if stage.counts_epochs else ("pass" if counts_a_pass(latest, stage.epoch) else None),
+        step_unit="epoch" if stage.counts_epochs else latest.counter or (
+            "pass" if counts_a_pass(latest, stage.epoch) else None),
     )
 
 

@@ -268,6 +268,7 @@ class Measure:
     evaluations: bool = False  # the stretch measured holds an evaluation's pause (the run's pace, said so)
     # The usual time between lines, where the stretch outlasts the window (the time observed, capped, tells no pace).
     line_pace: float | None = None
+    counter: str | None = None  # the log's own word for what its lines count, where no step (TrainStep.counter)
 
     def rate_view(self, tokens_per_step: int | None) -> RateView:
         per_step = tokens_per_step
@@ -298,7 +299,7 @@ class Measure:
         gave all at once, or less than the second the words count in) no span is claimed: no ``0 s``.
         A log whose lines carry no time at all counts down to nothing: no rate is due from them."""
         noun, plural_noun = ("logged record", "logged records") if self.logged else (
-            ("epoch", "epochs") if self.epochs else ("step", "steps"))
+            ("epoch", "epochs") if self.epochs else (self.counter or "step", f"{self.counter or 'step'}s"))
         if self.untimed:
             return f"no timing read from this log (no duration or time read for its {plural_noun}): measured as lines arrive"
         return text.warmup(self.lines, self.needed, self.observed_seconds, float(WARMUP_SECONDS),
@@ -323,6 +324,12 @@ def epoch_counted(step: TrainStep) -> bool:
             and step.ends_at_total and step.epoch_steps is None)
 
 
+def count_noun(stage: Stage) -> str:
+    """What the stage's lines count, in one word: ``epoch`` where each line is one, the log's own word for its count
+    where that is no training step (an RL loop's ``episode``), else ``step``."""
+    return "epoch" if stage.counts_epochs else stage.latest.counter or "step"
+
+
 def counts_a_pass(step: TrainStep, epoch: float | None) -> bool:
     """The line's count starts again with each pass of the loop and names no epoch (Keras 3's closing ``15/15`` of one
     ``fit`` call, an unsized bar's ``11it`` of one pass): where that pass is, never the run's step. ``epoch``: the one a
@@ -337,6 +344,8 @@ def no_step_yet(stage: Stage) -> bool:
     latest = stage.latest
     if latest.step != 0 or latest.loss is not None or latest.logged or latest.outer_step is not None:
         return False
+    if stage.offset > 0:
+        return False  # (the count started again at 0 after steps were done: the next epoch's first batch)
     if latest.total_steps is not None:
         return True
     # A step-0 line whose only figures are its evaluations (verl's ``step:0 - val-core/…``: the validation
@@ -439,6 +448,7 @@ def measure(stage: Stage, now: float) -> Measure:
         paced, untimed, stage.counts_epochs,
         evaluated_between(stage, start, now) and not paced,
         line_pace,
+        stage.latest.counter,
     )
 
 

@@ -78,6 +78,10 @@ _PARTS = {"data": _DATA, "all_reduce": _ALL_REDUCE, "collaboration": _COLLABORAT
 _EPOCH_LABELS = {"step": "epoch (a line each)", "total_steps": "total epochs", "step_seconds": "epoch time",
                  "steps_per_hour": "epochs per hour", "seconds_since_step": "since the last epoch"}
 _EPOCH_UNITS = {"steps_per_hour": "epochs/h"}
+# A log that counts an RL loop's episodes (``Episode: 73``): its count, time and rate are the episodes'.
+_EPISODE_LABELS = {"step": "episode", "total_steps": "total episodes", "step_seconds": "episode time",
+                   "steps_per_hour": "episodes per hour", "seconds_since_step": "since the last episode"}
+_EPISODE_UNITS = {"steps_per_hour": "episodes/h"}
 # The chart's x, not a figure the log prints: the log's own count counted on where it restarts, from the log's
 # first line (a log that starts mid-run, or counts samples, would show a step the run never had).
 _CHART_ONLY = {"chart_x"}
@@ -135,6 +139,8 @@ def _rows(training: dict[str, Any]) -> Iterator[FieldRow]:
             label, unit = _FIELDS.get(key, _own_name(key))
             if training.get("step_unit") == "epoch" and key in _EPOCH_LABELS:
                 label, unit = _EPOCH_LABELS[key], _EPOCH_UNITS.get(key, unit)
+            elif training.get("step_unit") == "episode" and key in _EPISODE_LABELS:
+                label, unit = _EPISODE_LABELS[key], _EPISODE_UNITS.get(key, unit)
             elif training.get("logged_steps") and key == "seconds_since_step":
                 label = "since the last logged record"  # (a dict logged every N steps is no step)
             note = next((training.get(n) for n, target in _NOTES.items() if target == key), None)

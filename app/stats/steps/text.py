@@ -21,6 +21,7 @@ from .stage import (
     RunFacts,
     Stage,
     clock_step_seconds,
+    count_noun,
     counts_a_pass,
     data_epoch,
     epoch_average_seconds,
@@ -74,10 +75,10 @@ def details(
         body.append((Line.SWARM, sentence))
     latest = stage.latest
     # A dict logged every N steps is no step; a line an epoch counts epochs.
-    unit = "logged records" if latest.logged else ("epochs" if stage.counts_epochs else "steps")
+    unit = "logged records" if latest.logged else f"{count_noun(stage)}s"
     # The lines read, said as lines: a bar's redraw at 0/2020 and at 1/2020 are two lines of one step, and Keras'
     # epoch line of 370515/370515 one line of many steps (a dict, and an epoch a line, are one each).
-    line_noun = "logged record" if latest.logged else ("epoch" if stage.counts_epochs else "step line")
+    line_noun = "logged record" if latest.logged else ("epoch" if stage.counts_epochs else f"{latest.counter or 'step'} line")
     counted = f"{stage.lines} {line_noun}{'' if stage.lines == 1 else 's'}"
     over = "from the trainer's own time per step" if m.paced else f"over {text.minutes(m.observed_seconds)} min"
     if m.evaluations:
@@ -290,7 +291,7 @@ def step_of(latest: TrainStep, epochs: bool = False) -> str:
         of = f" of {latest.epoch_total:,}" if latest.epoch_total is not None else ""
         return f"epoch {latest.epoch:g}{of}"
     total = f" of {latest.total_steps:,}" if latest.total_steps is not None else ""
-    return f"{'epoch' if epochs else 'step'} {latest.step:,}{total}"
+    return f"{'epoch' if epochs else latest.counter or 'step'} {latest.step:,}{total}"
 
 
 def all_reduce_lines(all_reduce: AllReduce | None) -> list[str]:
@@ -328,7 +329,7 @@ def speed_parts(stage: Stage, run: RunFacts, m: Measure | None = None) -> list[s
             line = printed_step_seconds(stage)
             if line is not None:
                 own += f" · the latest line's time {seconds_text(line)} (as printed)"
-        parts.append(f"{'epoch' if stage.counts_epochs else 'step'} {seconds_text(seconds)}{own}")
+        parts.append(f"{count_noun(stage)} {seconds_text(seconds)}{own}")
         note = latest.step_seconds_note or ""
         if stage.clock_over_printed and finite(latest.step_seconds) is not None and " as printed" in note:
             # The printed figure the dates contradict, under its printed name, said to be no step's time (ESPnet's
@@ -339,8 +340,8 @@ def speed_parts(stage: Stage, run: RunFacts, m: Measure | None = None) -> list[s
     elif (clock := clock_step_seconds(stage)) is not None and not latest.logged:
         # No step's time printed nor measured: the trainer's own clock, read under some steps, over the steps between.
         each, span, steps = clock
-        parts.append(f"{'epoch' if stage.counts_epochs else 'step'} {seconds_text(each)} (worked out: the trainer's "
-                     f"clock, {seconds_text(span)} over {steps:,} {'epochs' if stage.counts_epochs else 'steps'})")
+        parts.append(f"{count_noun(stage)} {seconds_text(each)} (worked out: the trainer's "
+                     f"clock, {seconds_text(span)} over {steps:,} {count_noun(stage)}s)")
     elif (last_epoch := epoch_with_its_evaluation(stage)) is not None:
         # A line a whole epoch, each followed by its evaluation: the time between the last two epoch lines, which the
         # rate leaves out (the evaluation's pause is in it), is still the epoch's own time, said with what it holds.
@@ -349,7 +350,7 @@ def speed_parts(stage: Stage, run: RunFacts, m: Measure | None = None) -> list[s
         # The latest line printed no time of its own (a new bar at ``0/101 [00:00<?, ?it/s]``) and none is measured:
         # the last one printed, said where (the run's pace before a crash at the next epoch's start).
         own = f"{before.step_seconds_note}, " if before.step_seconds_note else ""
-        parts.append(f"{'epoch' if stage.counts_epochs else 'step'} {seconds_text(before.step_seconds or 0.0)} "
+        parts.append(f"{count_noun(stage)} {seconds_text(before.step_seconds or 0.0)} "
                      f"({own}as printed at {step_of(before, stage.counts_epochs)})")
     epoch_seconds = finite(dict(latest.figures).get(EPOCH_SECONDS))
     if epoch_seconds is not None and epoch_seconds > 0:
@@ -455,7 +456,7 @@ def position(step: TrainStep, epoch: float | None = None, epochs: bool = False) 
     if counts_a_pass(step, epoch):
         size = step.total_steps if step.total_steps is not None else step.epoch_steps
         return f"{step.step}/{size} in the pass" if size is not None else f"{step.step} in the pass"
-    noun = "epoch" if epochs else "step"
+    noun = "epoch" if epochs else step.counter or "step"
     where = f"{noun} {step.step}/{step.total_steps}" if step.total_steps is not None else f"{noun} {step.step}"
     if step.epoch_batch is not None and in_epoch is not None:
         # The run's update count, and the place in its epoch printed beside it (fairseq's ``1000 / 2737``).
@@ -721,7 +722,7 @@ def status(v: Verdict, stage: Stage, per_gpu: str) -> str:
         case Status.TOKENS if m.tokens_per_hour is not None:
             return f"{where} · {text.compact(m.tokens_per_hour)} {'tok/h/GPU' if per_gpu else 'tok/h'}"
         case Status.STEPS if m.steps_per_hour is not None:
-            return f"{where} · {text.compact(m.steps_per_hour)} {'epochs' if stage.counts_epochs else 'steps'}/h"
+            return f"{where} · {text.compact(m.steps_per_hour)} {count_noun(stage)}s/h"
         case Status.NO_TIMING:
             return f"{where} · no timing"
         case Status.NO_STEP_YET:

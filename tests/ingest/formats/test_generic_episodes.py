@@ -1,4 +1,5 @@
-"""An RL loop's line per episode, its reward beside it and no step: the episode is the position, the reward the figure.
+"""An RL loop's line per episode, its reward beside it and no step: the episode is the position, said as an episode
+(never a "step": the log counts episodes, not updates), the reward the figure.
 
 Where the line prints a running mean of the reward (``Avg. reward``) that is the figure shown; else the episode's own.
 """
@@ -20,9 +21,10 @@ PONG = [
 
 def test_the_episode_is_the_position_and_the_running_mean_the_reward(tmp_path: Path) -> None:
     data = read_cold(tmp_path, PONG)
-    assert data["status_line"].startswith("step 9 · ") and data["training"]["loss"] is None
-    assert "Reward -20" in data["details"]
-    assert data["training"]["total_steps"] is None
+    assert data["status_line"].startswith("episode 9 · ") and data["training"]["loss"] is None
+    assert "Reward -20" in data["details"] and "Stage train · episode 9" in data["details"]
+    assert data["training"]["total_steps"] is None and data["training"]["step_unit"] == "episode"
+    assert not any(line.startswith("step ") or " step " in line for line in data["details"])
 
 
 def test_a_line_naming_an_episode_without_a_reward_is_no_step(tmp_path: Path) -> None:
@@ -33,7 +35,7 @@ def test_a_line_naming_an_episode_without_a_reward_is_no_step(tmp_path: Path) ->
 def test_a_real_ddpg_log_reads_its_episodes_and_their_reward(tmp_path: Path) -> None:
     # liampetti/DDPG issue #2: ``| Reward: 12  | Episode 680 | Qmax: 34.4757``
     data = read_cold(tmp_path, body("generic-ddpg-liampetti-issue2-cartpole-pipe-reward-episode-669-to-680-qmax-no-loss.log"))
-    assert data["status_line"].startswith("step 680 · ")
+    assert data["status_line"].startswith("episode 680 · ")
     assert "Reward 12" in data["details"] and data["training"]["loss"] is None
     assert not any("34.4757" in line or "Loss" in line for line in data["details"])
 

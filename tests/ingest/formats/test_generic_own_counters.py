@@ -1,0 +1,50 @@
+"""A counter's kind and total from its own word: a line that counts epochs or episodes says so, never "step".
+
+Real: rl_games' throughput lines, ``fps step: … fps total: 209712.3 epoch: 14/1000`` (Denys88/rl_games issue #170), one
+line an epoch of the total printed; a custom PPO loop's ``Episode: 73, Actions: 2235, reward: -19, Avg. reward: -19.633``
+(yao-jason/MLDS2018SPRING issue #3) and DDPG's ``| Reward: 12  | Episode 680 | Qmax: 34.4757`` (liampetti/DDPG issue #2),
+one line an episode. Composed: dated epoch lines a minute apart, their rate and ETA worked out by hand.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.coldread import read_cold
+from tests.reallogs import body
+
+
+def test_rl_games_throughput_lines_count_epochs_of_their_total(tmp_path: Path) -> None:
+    data = read_cold(tmp_path, body("generic-rl-games-issue170-brax-fps-lines-epoch-3-to-14-of-1000.log"))
+    assert data["status_line"] == "epoch 14/1000 · no timing"
+    assert "Stage train · epoch 14/1000 (1.4%)" in data["details"]
+    training = data["training"]
+    assert (training["step"], training["total_steps"], training["step_unit"], training["loss"]) == (14, 1000, "epoch", None)
+    assert not any(line.startswith("step") or " step " in line for line in data["details"])
+
+
+def test_composed_epoch_throughput_lines_a_minute_apart(tmp_path: Path) -> None:
+    # epochs 3..7 of 100, a minute apart: 4 epochs in 4 min is 60 an hour; 93 left at 60 an hour is 1 h 33 min
+    lines = [f"2024-05-01 10:{m:02d}:00 fps step: 5000.0 fps total: 2500.0 epoch: {3 + m}/100" for m in range(5)]
+    data = read_cold(tmp_path, lines, dated=True)
+    assert data["status_line"] == "epoch 7/100 · 60 epochs/h"
+    assert "epoch 1 min (measured from the lines' times)" in data["details"]
+    assert "ETA 1 h 33 min (tokwatch)" in data["details"]
+
+
+def test_an_episode_counter_is_said_as_episodes(tmp_path: Path) -> None:
+    data = read_cold(tmp_path, body("generic-mlds2018spring-issue3-ppo-pong-episode-59-to-73-avg-reward.log"))
+    assert data["status_line"] == "episode 73 · no timing"
+    assert "Stage train · episode 73" in data["details"] and "Reward -19.633" in data["details"]
+    assert "no timing read from this log (15 episode lines, no duration or time read): measured as lines arrive" in \
+        data["details"]
+    assert (data["training"]["step_unit"], data["training"]["total_steps"], data["training"]["loss"]) == (
+        "episode", None, None)
+    fields = {row["label"]: row["value"] for row in data["training_fields"]}
+    assert fields["episode"] == "73" and not any(label.startswith("step") for label in fields)
+
+
+def test_a_step_line_beside_its_episode_return_stays_a_step(tmp_path: Path) -> None:
+    # cleanrl's ``global_step=3553, episodic_return=…``: its count is the environment's steps, not episodes
+    data = read_cold(tmp_path, body("generic-cleanrl-issue11-global-step-episode-reward-lines.log"))
+    assert data["status_line"].startswith("step 3553 · ") and "step_unit" not in data["training"]
