@@ -1281,6 +1281,11 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-metriclogger-rocm-blogs-vision-mamba-namespace-epochs-1-lookalike-epochs.log", T0, T0,
      "epoch 0/1 · 50/1251 in the epoch · …", "measuring",
      {"step": 50, "total_steps": 1251, "loss": 2.6703, "data": epoch(0.0)}),
+    # the epoch leads and its batches follow in brackets with no percentage (``Train EP:0 [1/529] loss: …``): the count
+    # is the epoch's, the epochs the config dict's ``'epochs': 10``
+    ("generic-elmo-embedding-study-file-readme-train-ep-0-batches-0-1-of-529-bracketed-after-epoch.log", T0, "end",
+     "epoch 0/10 · 1/529 in the epoch · …", "measuring",
+     {"step": 1, "total_steps": 529, "loss": 6.964141, "step_seconds": None, "data": epoch(0.0)}),
 ]  # fmt: skip
 
 
@@ -1689,6 +1694,8 @@ GENERIC_READ = {
         "step, total, epoch, loss, step time, elapsed, ETA",
     "generic-metriclogger-rocm-blogs-vision-mamba-namespace-epochs-1-lookalike-epochs.log":
         "step, total, epoch, loss, lr, step time, ETA",
+    "generic-elmo-embedding-study-file-readme-train-ep-0-batches-0-1-of-529-bracketed-after-epoch.log":
+        "step, total, epoch, loss",
 }  # fmt: skip
 
 
