@@ -578,6 +578,9 @@ REAL_FORMATS = {
     # bare tqdm bars (the HF Trainer's signature) with a loop's own step record glued after each (wordplay's ezpz)
     "hf-bar-glued-record-wordplay-kharelb-homework6-ddp-step-100-of-100-loss-done.log": "hf-trainer",
     "hf-bar-glued-record-wordplay-argonne-readme-ddp-step-5-to-100-of-100-loss-done.log": "hf-trainer",
+    "generic-elmo-embedding-study-file-readme-train-ep-0-batches-0-1-of-529-bracketed-after-epoch.log": "generic",
+    "generic-cerebras-ai-science-training-series-file-homework7-bert-large-rate-globalrate-steps-100-1000-completed.log":
+        "generic",
 }
 
 

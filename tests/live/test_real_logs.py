@@ -1322,6 +1322,16 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "done", {"step": 100, "total_steps": 100, "loss": 2.4075, "step_seconds": 1 / 7.48, "finished": True}),
     ("hf-bar-glued-record-wordplay-argonne-readme-ddp-step-5-to-100-of-100-loss-done.log", T0, "end", "done · step 100/100",
      "done", {"step": 100, "total_steps": 100, "loss": 2.4527, "step_seconds": 1 / 7.81, "finished": True}),
+    # the epoch leads and its batches follow in brackets with no percentage (``Train EP:0 [1/529] loss: …``): the count
+    # is the epoch's, the epochs the config dict's ``'epochs': 10``
+    ("generic-elmo-embedding-study-file-readme-train-ep-0-batches-0-1-of-529-bracketed-after-epoch.log", T0, "end",
+     "epoch 0/10 · 1/529 in the epoch · …", "measuring",
+     {"step": 1, "total_steps": 529, "loss": 6.964141, "step_seconds": None, "data": epoch(0.0)}),
+    # a rate tracker's ``Rate=… samples/sec, GlobalRate=… samples/sec`` behind python logging: the last record's, as printed
+    ("generic-cerebras-ai-science-training-series-file-homework7-bert-large-rate-globalrate-steps-100-1000-completed.log",
+     T0, "end", "done · step 1000", "done",
+     {"step": 1000, "total_steps": None, "loss": 7.125, "step_seconds": 157.912 / 900,
+      "figures": {"rate/Rate": 2900.63, "rate/GlobalRate": 2924.54}}),
 ]  # fmt: skip
 
 
@@ -1741,6 +1751,10 @@ GENERIC_READ = {
         "step, total, epoch, loss, lr, step time",
     "generic-dcgan-tensorflow-issue276-epoch-2-to-5-of-200-batch-of-4-g-loss-zero.log": "step, total, epoch",
     "generic-rocm-tensorflow-issue48-dcgan-mnist-epoch-4-of-25-batch-15-to-19-of-1093.log": "step, total, epoch",
+    "generic-elmo-embedding-study-file-readme-train-ep-0-batches-0-1-of-529-bracketed-after-epoch.log":
+        "step, total, epoch, loss",
+    "generic-cerebras-ai-science-training-series-file-homework7-bert-large-rate-globalrate-steps-100-1000-completed.log":
+        "step, loss",
 }  # fmt: skip
 
 
@@ -2206,3 +2220,16 @@ def test_a_keras_header_after_a_full_bar_starts_the_epoch_it_names(
     data = snap(monitor, T0)
     assert data["status_line"] == status
     assert not any("in the epoch" in line for line in data["details"])
+
+
+@pytest.mark.parametrize(("name", "rate", "global_rate"), [
+    # every device prints its own record; the last one read is device 0's at step 340 (four devices: never their sum)
+    ("generic-torch-xla-pr6026-four-devices-unordered.log", 1759.66, 302.99),
+    ("generic-cerebras-ai-science-training-series-file-homework7-bert-large-rate-globalrate-steps-100-1000-completed.log",
+     2900.63, 2924.54),
+])  # fmt: skip
+def test_a_rate_tracker_s_rates_are_shown_as_printed(tmp_path: Path, name: str, rate: float, global_rate: float) -> None:
+    """``Rate=`` and ``GlobalRate=`` (torch_xla's rate tracker, Cerebras' too): the latest record's, under their names."""
+    data = snap(cold(tmp_path, name), T0)
+    assert data["training"]["figures"] == {"rate/Rate": rate, "rate/GlobalRate": global_rate}
+    assert f"Rates Rate {rate:.6g} · GlobalRate {global_rate:.6g}" in data["details"]

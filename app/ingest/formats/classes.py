@@ -193,6 +193,11 @@ def planned_epochs(text: str) -> int | None:
     return int(m.group(1)) if int(m.group(1)) > 0 else None
 
 
+# A rate tracker's pair (torch_xla's ``RateTracker``, which its training scripts print on every device, ``Rate=522.22
+# GlobalRate=123.35``; Cerebras' ``Rate=974.00 samples/sec, GlobalRate=974.00 samples/sec``): the recent and the since-start
+# rate of what the loop adds to it, kept as printed. ``Rate`` alone names no rate elsewhere.
+_RATE_TRACKER = re.compile(r"\bRate=\s?\d[\d.]*(?: samples/sec)?,?\s+GlobalRate=\s?\d")
+_TRACKED_RATES = frozenset({"rate", "globalrate"})
 # Names already sorted: (as printed, its ``(unit)``) → (class or None, normalised name); cleared when full.
 _NAMED: dict[tuple[str, str | None], tuple[Kin | None, str]] = {}
 _NAMED_SIZE = 4096
@@ -230,6 +235,8 @@ def beside(text: str, evaluation: bool = False,
         kin, name = known
         if kin is None and evaluation and set(name.split(" ")) & _SCORE_WORDS:
             kin = Kin.EVAL
+        if kin is None and name in _TRACKED_RATES and "GlobalRate=" in text and _RATE_TRACKER.search(text):
+            kin = Kin.RATE
         if kin not in _BESIDE_KINS or name in seen or (unknown is None and lookup(normalise(raw))[0] is not None):
             continue
         value = number(value_text)

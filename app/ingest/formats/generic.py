@@ -211,6 +211,10 @@ _EPOCH_ITER = re.compile(r"(?i)\bepoch(?:\(\w{1,10}\))?:?\s*\[\s*(\d{1,9})\s*\]\
 # fairseq's progress line ``| epoch 011  3000 / 8223 loss=0.75 (1.35), wps=963, …`` (``| epoch 001:
 # 100 / 8223`` later): the epoch, then the update in it, with no name of its own.
 _EPOCH_POSITION = re.compile(r"(?i)\bepoch:?\s*(\d{1,9}):?(?:\s*\|)?\s+(\d{1,12})\s*/\s*(\d{1,12})(?![\d/.])")
+# An epoch leading the record, then its batches in brackets without a percentage: ``Train: 3 [   0/246]``,
+# ``Train EP:0 [1/529]``, ``Epoch  1 [ 10/250]``.
+_EPOCH_BRACKETED = re.compile(
+    r"(?i)^\W{0,8}(?:train(?:ing)?\s?(?:ep(?:och)?)?|epoch)\s?:?\s?(\d{1,6})\s{0,4}\[\s*(\d{1,12})\s*/\s*(\d{1,12})\s*\]\s")
 # A record that says it evaluates on a data set (fairseq's ``| epoch 001 | valid on 'valid' subset | loss 5.41 | …``).
 # The epoch's mean training loss said alone (``Train Error: Avg loss: 0.232530``, ``Train set: Average loss: 0.2325``).
 _TRAIN_AVERAGE = re.compile(rf"(?i)^train(?:ing)?(?: set| error| epoch)?:\s*(?:avg|average|mean)[ _]loss:\s*({NUM})\s*,?\s*$")
@@ -1130,8 +1134,15 @@ class GenericParser(StepLines[_Line]):
                 _iteration_time(s, readings)
         elif lossy and "/" in s and not any(r.field is Field.STEP for r in readings):
             in_epoch = _EPOCH_POSITION.search(s)
+            bracketed = _EPOCH_BRACKETED.match(s) if in_epoch is None and "]" in s else None
             if in_epoch is not None:
                 readings.append(Reading(Field.STEP, EPOCH_POSITION, float(in_epoch.group(2)), int(in_epoch.group(3))))
+            elif bracketed is not None and int(bracketed.group(3)) > 0:
+                # The epoch leads, its batches follow in brackets with no percentage (timm's ``Train: 3 [   0/246]
+                # Loss: …`` as forks print it, ``Train EP:0 [1/529] loss: …``): the count is the epoch's.
+                readings[:] = [r for r in readings if r.field is not Field.EPOCH]
+                readings.append(Reading(Field.EPOCH, "epoch", float(bracketed.group(1))))
+                readings.append(Reading(Field.STEP, EPOCH_POSITION, float(bracketed.group(2)), int(bracketed.group(3))))
             elif s.endswith("]") and (end := _END_POSITION.search(s)) is not None and int(end.group(2)) > 0:
                 epoch_known = any(r.field is Field.EPOCH for r in readings)
                 readings.append(Reading(Field.STEP, EPOCH_POSITION if epoch_known else "position",
