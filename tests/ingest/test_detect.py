@@ -563,6 +563,8 @@ REAL_FORMATS = {
     # a run's epochs said only in its arguments (a command line's ``--max_epochs 200``, argparse's ``Namespace(…)``)
     "generic-lightning-nnue-pytorch-issue83-argv-max-epochs-200-bar-epoch-1.log": "generic",
     "generic-metriclogger-rocm-blogs-vision-mamba-namespace-epochs-1-lookalike-epochs.log": "generic",
+    # PaddleOCR's ``ppocr INFO: epoch: [e/E]`` lines with no global step
+    "generic-paddleocr-fine-tuning-an-ocr-file-readme-epochs-1-10-of-10-no-global-step-done.log": "generic",
 }
 
 

@@ -1281,6 +1281,11 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-metriclogger-rocm-blogs-vision-mamba-namespace-epochs-1-lookalike-epochs.log", T0, T0,
      "epoch 0/1 · 50/1251 in the epoch · …", "measuring",
      {"step": 50, "total_steps": 1251, "loss": 2.6703, "data": epoch(0.0)}),
+    # PaddleOCR's epoch on each of an epoch's 4-5 dated lines: measured between its moves, up to epoch 10's first line
+    # (04:47:24), inside the move from epoch 9's (04:12:46): 2,078 s an epoch, 3600/2078 an hour
+    ("generic-paddleocr-fine-tuning-an-ocr-file-readme-epochs-1-10-of-10-no-global-step-done.log", T0, "end",
+     "done · epoch 10/10", "done", {"step": 10, "total_steps": 10, "loss": 3.874272, "lr": 0.000545,
+                                    "steps_per_hour": 3600 / 2078, "step_seconds": 2078.0, "finished": True}),
 ]  # fmt: skip
 
 
@@ -1689,6 +1694,8 @@ GENERIC_READ = {
         "step, total, epoch, loss, step time, elapsed, ETA",
     "generic-metriclogger-rocm-blogs-vision-mamba-namespace-epochs-1-lookalike-epochs.log":
         "step, total, epoch, loss, lr, step time, ETA",
+    "generic-paddleocr-fine-tuning-an-ocr-file-readme-epochs-1-10-of-10-no-global-step-done.log":
+        "step, total, epoch, loss, lr, ETA",
 }  # fmt: skip
 
 
