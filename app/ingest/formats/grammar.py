@@ -128,6 +128,9 @@ ALIASES: dict[str, Field] = {
     "ms iter": Field.STEP_TIME,
     "time batch": Field.STEP_TIME,
     "batch cost": Field.STEP_TIME,  # PaddleDetection's and PaddleOCR's ``batch_cost: 0.1930`` (seconds, unit or none)
+    # PaddleOCR's (and PaddleX's) ``avg_batch_cost: 0.71354 s``: the iterations' time since the line before over their
+    # count (PaddlePaddle/PaddleOCR tools/program.py, ``train_batch_cost / print_batch_step``)
+    "avg batch cost": Field.STEP_TIME,
     "seconds": Field.STEP_TIME,  # MaxText: ``completed step: 15109, seconds: 2.166, TFLOP/s: 36.739``
     "secs": Field.STEP_TIME,  # char-rnn's ``time/batch = 0.1679s`` (its TensorFlow port prints no unit: seconds)
     "elapsed time": Field.ELAPSED,
@@ -333,7 +336,7 @@ def read_pair(key: str, paren: str | None, value: str, total: str | None, unit: 
         unit = "ms"  # the unit is the name's (``ms/batch 45.20``)
     elif matched in _SECONDS_NAMES and not unit:
         unit = "s"  # the name is its unit (MaxText's ``completed step: 15109, seconds: 2.166``)
-    elif matched in ("time batch", "batch cost") and not unit:
+    elif matched in ("time batch", "batch cost", "avg batch cost") and not unit:
         unit = "s"  # char-rnn-tensorflow's ``time/batch = {:.3f}`` of wall-clock differences, Paddle's ``batch_cost``: seconds
     if field in (Field.STEP_TIME, Field.ELAPSED, Field.ETA):
         if field is Field.STEP_TIME and matched in _BARE_TIMES and ":" in value:
