@@ -581,6 +581,8 @@ REAL_FORMATS = {
     "generic-elmo-embedding-study-file-readme-train-ep-0-batches-0-1-of-529-bracketed-after-epoch.log": "generic",
     "generic-cerebras-ai-science-training-series-file-homework7-bert-large-rate-globalrate-steps-100-1000-completed.log":
         "generic",
+    # PaddleOCR's ``ppocr INFO: epoch: [e/E]`` lines with no global step
+    "generic-paddleocr-fine-tuning-an-ocr-file-readme-epochs-1-10-of-10-no-global-step-done.log": "generic",
 }
 
 

@@ -1332,6 +1332,11 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      T0, "end", "done · step 1000", "done",
      {"step": 1000, "total_steps": None, "loss": 7.125, "step_seconds": 157.912 / 900,
       "figures": {"rate/Rate": 2900.63, "rate/GlobalRate": 2924.54}}),
+    # PaddleOCR's epoch on each of an epoch's 4-5 dated lines: measured between its moves, up to epoch 10's first line
+    # (04:47:24), inside the move from epoch 9's (04:12:46): 2,078 s an epoch, 3600/2078 an hour
+    ("generic-paddleocr-fine-tuning-an-ocr-file-readme-epochs-1-10-of-10-no-global-step-done.log", T0, "end",
+     "done · epoch 10/10", "done", {"step": 10, "total_steps": 10, "loss": 3.874272, "lr": 0.000545,
+                                    "steps_per_hour": 3600 / 2078, "step_seconds": 2078.0, "finished": True}),
 ]  # fmt: skip
 
 
@@ -1755,6 +1760,8 @@ GENERIC_READ = {
         "step, total, epoch, loss",
     "generic-cerebras-ai-science-training-series-file-homework7-bert-large-rate-globalrate-steps-100-1000-completed.log":
         "step, loss",
+    "generic-paddleocr-fine-tuning-an-ocr-file-readme-epochs-1-10-of-10-no-global-step-done.log":
+        "step, total, epoch, loss, lr, ETA",
 }  # fmt: skip
 
 

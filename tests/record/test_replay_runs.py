@@ -3,10 +3,11 @@ what reading and applying each line as an event stores, to the last bit.
 
 Composed nanoGPT logs mix stretches of usual lines with everything that breaks a stretch or has a
 rule of its own: evaluations and checkpoints, a restart (the step goes back), a skipped step count,
-a step printed again, dated lines (a logger's prefix: they re-anchor the placement), lines of no
-duration (``time 0.00ms``: what precedes stays undated), steps over the stall floor, a loss that is
-not a number or that explodes, a crash's traceback and a run started again after it, the tokens a
-step carries printed midway, junk and empty lines. Each log is imported both ways, in batches of a
+a step printed again (at once, or dated minutes later: the counter did not move), dated lines (a
+logger's prefix: they re-anchor the placement), lines of no duration (``time 0.00ms``: what precedes
+stays undated), steps over the stall floor, a loss that is not a number or that explodes, a crash's
+traceback and a run started again after it, the tokens a step carries printed midway, junk and empty
+lines. Each log is imported both ways, in batches of a
 few hundred bytes (so runs and the spool's records are cut anywhere), with and without steps the
 history placed already.
 """
@@ -72,6 +73,10 @@ def _block(rng: random.Random, kind: str, step: int) -> tuple[list[str], int]:
         return [], step + rng.randint(2, 50)
     if kind == "again":  # the step before printed again
         return _usual(rng, max(0, step - 1), 1, (80.0, 140.0), 1)[0], step
+    if kind == "again_dated":  # the step before printed again minutes later: the counter did not move (moved_at)
+        stamp = rng.choice(["2026-11-30 21:", "2026-12-01 09:"]) + f"{rng.randint(0, 59):02d}:00,000"
+        loss = rng.uniform(2.5, 4.0)
+        return [f"{stamp} - INFO - iter {max(0, step - 1)}: loss {loss:.4f}, time 110.00ms, mfu 40.00%"], step
     if kind == "dated":
         stamp = rng.choice(["2026-11-30 21:", "2026-11-30 22:", "2026-12-01 09:"]) + f"{rng.randint(0, 59):02d}:00,000"
         loss = rng.uniform(2.5, 4.0)
@@ -94,7 +99,7 @@ def _block(rng: random.Random, kind: str, step: int) -> tuple[list[str], int]:
 
 
 KINDS = ["usual", "slow", "every_ten", "eval", "restart", "skip", "again", "dated", "no_time", "stall", "nan",
-         "explode", "zero", "crash", "tokens", "junk"]
+         "explode", "zero", "crash", "tokens", "junk", "again_dated"]
 
 
 def _log(seed: int, kinds: list[str]) -> str:

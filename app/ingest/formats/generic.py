@@ -182,6 +182,10 @@ ENV_TIMESTEPS = TOTAL_PART + "timesteps"
 # BasicSR's and mmsr's losses, each named for its part (``l_pix: 2.14e-02``, ``l_g_pix: 3.2e-03 l_g_gan: 6.1e-02``).
 _L_LOSS = re.compile(rf"(?<![\w/])(l_[a-z]\w{{0,30}}):\s?({NUM})")
 _LTR_FPS = re.compile(r"\bFPS: (\d{1,9}(?:\.\d+)?) \(")
+# Paddle's throughput in samples (images) a second over the iterations since the line before: PaddleOCR's and PaddleX's
+# ``ips: 11.21165 samples/s`` (PaddlePaddle/PaddleOCR tools/program.py, ``total_samples / train_batch_cost``),
+# PaddleDetection's ``ips: 0.51395 images/sec``.
+_PADDLE_IPS = re.compile(r"\bips: (\d{1,9}(?:\.\d+)?) (?:samples|images)/s(?:ec)?\b")
 # A position N/M that leads a record, a labelled figure or a bracketed one after it (not a Keras bar's `` [==>``).
 _LEADING_POSITION = re.compile(r"(\d{1,12})/(\d{1,12})(?=\s?\([A-Za-z]|,\s?[A-Za-z])")
 # Leading counters before a labelled record: ``490 | loss …`` (llama2.c), ``1|120|Loss: …``
@@ -1100,6 +1104,10 @@ class GenericParser(StepLines[_Line]):
             if fps is not None:
                 # (pytracking's ``FPS: 4.0 (7.9)``: samples a second, the run's mean then the last batch's)
                 line.parts = (*line.parts, ("samples_per_second", float(fps.group(1))))
+        if "ips: " in s:
+            ips = _PADDLE_IPS.search(s)
+            if ips is not None:
+                line.parts = (*line.parts, ("samples_per_second", float(ips.group(1))))
         lossy = any(r.field is Field.LOSS for r in readings)
         if counters is not None and lossy:
             line.counters = _counted(counters)
@@ -2072,7 +2080,8 @@ class GenericParser(StepLines[_Line]):
                 epoch_steps=bar_total,
                 per_pass=per_pass,
                 # (a rate printed under its name, not a bar's: the steps since the line before over their time)
-                interval_average=bar is None and Field.STEP_TIME not in got and Field.ITS in got,
+                interval_average=bar is None and (Field.ITS in got and Field.STEP_TIME not in got
+                                                  or _averaged_step_time(got.get(Field.STEP_TIME))),
                 # (a table's figures under their names, then the named figures no table gave)
                 figures=(*line.parts, *table_figures, *(r for r in rates if r[0] not in dict(table_figures)),
                          *_running_count(got.get(Field.TOKENS))),
@@ -2332,6 +2341,12 @@ def _running_count(count: Reading | None) -> tuple[tuple[str, float], ...]:
     if count is None or count.value <= 0:
         return ()  # (LLaMA-Factory's ``"total_tokens": 0``: none counted)
     return ((TOTAL_PART + count.name, count.value),)
+
+
+def _averaged_step_time(reading: Reading | None) -> bool:
+    """The step time read is the average of the iterations since the line before, by its name (Paddle's
+    ``avg_batch_cost``)."""
+    return reading is not None and reading.name == "avg batch cost"
 
 
 def _step_seconds(got: dict[Field, Reading]) -> float | None:

@@ -128,6 +128,9 @@ ALIASES: dict[str, Field] = {
     "ms iter": Field.STEP_TIME,
     "time batch": Field.STEP_TIME,
     "batch cost": Field.STEP_TIME,  # PaddleDetection's and PaddleOCR's ``batch_cost: 0.1930`` (seconds, unit or none)
+    # PaddleOCR's (and PaddleX's) ``avg_batch_cost: 0.71354 s``: the iterations' time since the line before over their
+    # count (PaddlePaddle/PaddleOCR tools/program.py, ``train_batch_cost / print_batch_step``)
+    "avg batch cost": Field.STEP_TIME,
     "seconds": Field.STEP_TIME,  # MaxText: ``completed step: 15109, seconds: 2.166, TFLOP/s: 36.739``
     "secs": Field.STEP_TIME,  # char-rnn's ``time/batch = 0.1679s`` (its TensorFlow port prints no unit: seconds)
     # One iteration's time named per iteration, its unit in the name or none (seconds, as Python's clock gives them):
@@ -244,7 +247,8 @@ _STAGE_WORDS = frozenset({"train", "training", "run"})  # (tinygrad's ``101.78 s
 _UNIT_FIELDS = {"it/s": Field.ITS, "its/s": Field.ITS, "steps/s": Field.ITS}
 # A step's time whose name says per iteration (or per batch) and prints no unit: seconds (a name with its unit in it,
 # ``sec/iter``, says so itself)
-_SECONDS_PER_ITERATION = frozenset({"time batch", "batch cost", "time iter", "avgtime", "sec iter", "secs iter", "s iter"})
+_SECONDS_PER_ITERATION = frozenset({"time batch", "batch cost", "avg batch cost", "time iter", "avgtime", "sec iter",
+                                    "secs iter", "s iter"})
 _UNIT_WORDS = {"ms": "ms", "s": "s", "sec": "s", "secs": "s", "seconds": "s"}
 _SPACES = re.compile(r"[\s_/-]+")
 
@@ -344,8 +348,8 @@ def read_pair(key: str, paren: str | None, value: str, total: str | None, unit: 
     elif matched in _SECONDS_NAMES and not unit:
         unit = "s"  # the name is its unit (MaxText's ``completed step: 15109, seconds: 2.166``)
     elif matched in _SECONDS_PER_ITERATION and not unit:
-        # char-rnn-tensorflow's ``time/batch = {:.3f}`` of wall-clock differences, Paddle's ``batch_cost``, NLUT's
-        # ``time/iter``, UCTransNet's ``AvgTime`` (a mean of wall-clock differences): seconds
+        # char-rnn-tensorflow's ``time/batch = {:.3f}`` of wall-clock differences, Paddle's ``batch_cost`` and
+        # ``avg_batch_cost``, NLUT's ``time/iter``, UCTransNet's ``AvgTime`` (a mean of wall-clock differences): seconds
         unit = "s"
     if field in (Field.STEP_TIME, Field.ELAPSED, Field.ETA):
         if field is Field.STEP_TIME and matched in _BARE_TIMES and ":" in value:

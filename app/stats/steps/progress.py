@@ -463,6 +463,8 @@ class StepProgress:
         if spans[-1][1] <= first:  # (the stretch ends with an evaluation's line)
             if last.step_seconds is not None and math.isfinite(last.step_seconds):
                 stage.timed_step = last
+            if not same_position(stage.latest, last):
+                stage.moved_at = times[first - start]
             stage.latest, stage.step_time = last, times[first - start]
             self.health.apply(last, times[-1])  # (the same step: only when it was read, the latest event's time)
             if end > first + 1:
@@ -542,7 +544,7 @@ class StepProgress:
                                grad_norms=grads is not None)
         # Stage.take of each: the last is the latest; a finite loss that has not exploded clears a divergence.
         step_time_before = stage.step_time
-        stage.latest, stage.step_time = last, times[-1]
+        stage.latest, stage.step_time, stage.moved_at = last, times[-1], times[-1]  # (each step after the one before)
         if last.step_seconds is not None and math.isfinite(last.step_seconds) and not last.logged:
             stage.timed_step = last  # (Stage.take of each: the latest printed step time)
         if elapsed is not None:  # (Stage.take of each: the clock's span)
@@ -608,6 +610,8 @@ class StepProgress:
             stage.eval_steps.clear()
         if stage is None or self._restarting or covered is None:
             if stage is not None and previous is not None and same_position(previous, event):
+                if offset != stage.offset:
+                    stage.moved_at = t  # (its place on the run's timeline moved, though no step is counted)
                 stage.offset = offset  # (a new epoch's count may be back where the last one ended)
                 stage.take(event, t)  # the same step printed again
                 if event.step_seconds is not None or event.elapsed_seconds is not None:
@@ -641,7 +645,10 @@ class StepProgress:
             stage.fastest_step = finite(event.step_seconds)
         elif t is not None and covered is not None:
             if seconds is None and stage.step_time is not None:
-                seconds = t - stage.step_time
+                # No time printed: the steps took the time since the counter last moved, not since the line before,
+                # which may have printed the same step again (PaddleOCR's ``epoch: [9/10]`` on each of the epoch's
+                # lines): one epoch spread over that line's minutes would read as an epoch every few minutes.
+                seconds = t - (stage.moved_at if stage.moved_at is not None else stage.step_time)
             if (rolled and seconds is not None and stage.step_time is not None
                     and t - stage.step_time > EPOCH_PAUSE_FACTOR * seconds + 1.0):
                 # The epoch's end held a pause (its evaluation, a checkpoint) beyond its steps' own time: the
@@ -668,6 +675,7 @@ class StepProgress:
         if evaluated and t is not None and stage.eval_times and not untimed_pause(stage, t, clock_seconds, True):
             stage.eval_pauses.append((stage.eval_times[-1], t))
         stage.lines += 1
+        stage.moved_at = t  # (a new stage's first step, or steps counted: the counter moved)
         stage.take(event, t)
 
     @staticmethod
@@ -701,7 +709,8 @@ class StepProgress:
         self._evaluated = None
         previous = self._stage
         # (a stage's first line that counts its epoch says so alone: ``Epoch 1 complete [80%]  Loss: 0.431``)
-        stage = Stage(name=event.stage, latest=event, step_time=t, began_at=t, counts_epochs=epoch_counted(event))
+        stage = Stage(name=event.stage, latest=event, step_time=t, moved_at=t, began_at=t,
+                      counts_epochs=epoch_counted(event))
         if (previous is not None and not event.ends_at_total and event.epoch is not None
                 and previous.epoch is not None and event.epoch > previous.epoch):
             # A new epoch's count of batches, not a restart: the last epoch's evaluation still stands

@@ -54,6 +54,10 @@ class Stage:
     name: str
     latest: TrainStep
     step_time: float | None  # when the latest step was seen
+    # When the counter last moved (the latest step's first line, or its count's place on the run's timeline moved): later
+    # lines may print the same step again (a counter that moves once every several lines: PaddleOCR's ``epoch: [9/10]``
+    # on each of an epoch's lines).
+    moved_at: float | None = None
     start: float | None = None  # measurement start: when the first counted step began
     tokens_since: float | None = None
     token_source: str | None = None  # "step" (each line carries tokens) or "counter" (HF)
@@ -396,11 +400,14 @@ def measure(stage: Stage, now: float) -> Measure:
     of that interval inside the window counts: lines far apart would otherwise count whole.
     """
     overdue = False
-    if finished(stage) and (stage.done_at is not None or stage.step_time is not None):
+    # The latest step's first line: lines after it that print the same step again (a counter that moves once every
+    # several lines) hold no step done, so the window ends where the counter last moved, as at any step line.
+    moved = stage.moved_at if stage.moved_at is not None else stage.step_time
+    if finished(stage) and (stage.done_at is not None or moved is not None):
         # A run that is over: its rate over its own last stretch of steps, never a window slid over the
         # quiet after them (a final evaluation, the hours a finished log is read later).
-        now = min(now, *(t for t in (stage.step_time, stage.done_at) if t is not None))
-    elif stage.step_time is not None and now > stage.step_time:
+        now = min(now, *(t for t in (moved, stage.done_at) if t is not None))
+    elif stage.step_time is not None and moved is not None and now > moved:
         # Until the next line is due, measure up to the last one: the step in progress is not
         # done, and counting its time would drag the rate down between lines (by up to a line's
         # share of the window); once overdue, the window moves on and a stopped run decays.
@@ -409,7 +416,7 @@ def measure(stage: Stage, now: float) -> Measure:
         typical = statistics.median(stage.line_durations) if stage.line_durations else 0.0
         hold = typical if typical < RATE_WINDOW_SECONDS else STALL_FACTOR * typical
         overdue = now - stage.step_time > STALL_FACTOR * (typical or printed_step_seconds(stage) or 0.0)
-        now = max(stage.step_time, now - hold)
+        now = max(moved, now - hold)
     start = stage.start
     observed = 0.0 if start is None else min(max(now - start, 0.0), float(RATE_WINDOW_SECONDS))
     in_window = stage.steps.total(now - RATE_WINDOW_SECONDS, now) if start is not None else 0.0
