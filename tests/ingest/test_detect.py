@@ -563,6 +563,10 @@ REAL_FORMATS = {
     # a run's epochs said only in its arguments (a command line's ``--max_epochs 200``, argparse's ``Namespace(…)``)
     "generic-lightning-nnue-pytorch-issue83-argv-max-epochs-200-bar-epoch-1.log": "generic",
     "generic-metriclogger-rocm-blogs-vision-mamba-namespace-epochs-1-lookalike-epochs.log": "generic",
+    "paddle-paddlex-noctilucent-lamp-file-seal-det-epoch-100-of-100-eta-zero-final-eval-save.log": "generic",
+    "paddle-customdevice-mlu-readme-lenet-epochs-2-of-2-eta-zero-from-iter-10-of-14.log": "generic",
+    "nanogpt-lecture-nanogpt-follow-along-file-example-output-step-4999-then-generated-sample.log": "nanogpt",
+    "verl-sft-rldecisionagent-file-char-count-readme-105-final-validation-then-leftover-bar-redraw.log": "generic",
 }
 
 

@@ -61,6 +61,7 @@ from .stage import (
     finite,
     lines_needed,
     measure,
+    redrawn_after_end,
     same_position,
 )
 from .swarm import Swarm
@@ -596,6 +597,8 @@ class StepProgress:
         previous = stage.latest if stage is not None else None
         if stage is not None and not self._restarting and counts_evaluation(stage, event):
             return  # (the evaluation's batches, counted on by the training's bar: no step, no step time)
+        if stage is not None and not self._restarting and redrawn_after_end(stage, event):
+            return  # (a leftover redraw as the script exits: the end stands, at the position it said)
         # A count that restarts while the run goes on (an epoch's batches counted again) is the same stretch,
         # its steps since the last line counted on the run's one timeline: the rate, the stall limit and the
         # lines seen carry over the epoch's end.
