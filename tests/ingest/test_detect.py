@@ -583,6 +583,12 @@ REAL_FORMATS = {
         "generic",
     # PaddleOCR's ``ppocr INFO: epoch: [e/E]`` lines with no global step
     "generic-paddleocr-fine-tuning-an-ocr-file-readme-epochs-1-10-of-10-no-global-step-done.log": "generic",
+    "paddle-paddlex-noctilucent-lamp-file-seal-det-epoch-100-of-100-eta-zero-final-eval-save.log": "generic",
+    "paddle-customdevice-mlu-readme-lenet-epochs-2-of-2-eta-zero-from-iter-10-of-14.log": "generic",
+    "nanogpt-lecture-nanogpt-follow-along-file-example-output-step-4999-then-generated-sample.log": "nanogpt",
+    "verl-sft-rldecisionagent-file-char-count-readme-105-final-validation-then-leftover-bar-redraw.log": "generic",
+    "keras-deep-learning-illustrated-lstm-sentiment-train-on-25000-samples-epochs-1-4-of-4-ms-per-step.log": "generic",
+    "keras-deep-learning-with-python-3-5-imdb-train-on-15000-samples-epochs-1-20-of-20-epoch-time-only.log": "generic",
 }
 
 

@@ -127,10 +127,11 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-keras-abhi8893-issue8-ten-epochs-32-of-32-us-per-step.log", T0, T0,
      "epoch 10/10 · 32/32 in the epoch · finishing", "measuring",
      {"step": 32, "loss": 25.0970, "step_seconds": 0.000757, "finished": False, "stalled": False}),
-    # the lecture GPT's evaluation lines only, every 500 steps to 4999: they are its steps, its train loss the loss
+    # the lecture GPT's evaluation lines only, every 500 steps to 4999: they are its steps, its train loss the loss; 4999,
+    # one short of the cadence's 5000, is its ``iter == max_iters - 1`` evaluation: the loop's last, so done
     ("nanogpt-lecture-taxophoney-readme-eval-lines-only-step-0-to-4999.log", T0, T0,
-     "step 4999 · …", "measuring",
-     {"step": 4999, "loss": 0.8545, "step_seconds": None, "finished": False}),
+     "done · step 4999", "done",
+     {"step": 4999, "loss": 0.8545, "step_seconds": None, "finished": True}),
     # a Keras 2 fit whose loss is nan from epoch 1: eight full bars of 401 batches, 53ms/step; never "since step 401"
     ("generic-keras-faultnet-issue1-epochs-1-to-8-of-1000-loss-nan-from-epoch-1.log", T0, T0,
      "epoch 8/1000 · 401/401 in the epoch · diverged", "diverged",
@@ -1337,6 +1338,27 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-paddleocr-fine-tuning-an-ocr-file-readme-epochs-1-10-of-10-no-global-step-done.log", T0, "end",
      "done · epoch 10/10", "done", {"step": 10, "total_steps": 10, "loss": 3.874272, "lr": 0.000545,
                                     "steps_per_hour": 3600 / 2078, "step_seconds": 2078.0, "finished": True}),
+    # PaddleX: epoch 100 of 100 at ``eta: 0:00:00`` (global_step 100000, no total of its own), then its final
+    # evaluation, export and save: done
+    ("paddle-paddlex-noctilucent-lamp-file-seal-det-epoch-100-of-100-eta-zero-final-eval-save.log", T0, "end",
+     "done · step 100000", "done", {"step": 100000, "total_steps": None, "loss": 0.091679, "finished": True, "paused": None}),
+    # Paddle's whole-second eta is 0:00:00 from iteration 10 of 14; the last epoch's 14/14, then only its summary
+    ("paddle-customdevice-mlu-readme-lenet-epochs-2-of-2-eta-zero-from-iter-10-of-14.log", T0, T0,
+     "epoch 2/2 · 14/14 in the epoch · finishing", "measuring",
+     {"step": 14, "step_seconds": 0.13775, "finished": False, "paused": "finishing"}),
+    # the lecture script's evaluations every 500 steps and at 4999 (its last iteration), then the generated sample
+    ("nanogpt-lecture-nanogpt-follow-along-file-example-output-step-4999-then-generated-sample.log", T0, T0,
+     "done · step 4999", "done", {"step": 4999, "total_steps": None, "loss": 1.0797, "finished": True}),
+    # verl's SFT: step 105's record, saves, ``Final validation metrics``, then tqdm's leftover 34/35 redraw: done at 105
+    ("verl-sft-rldecisionagent-file-char-count-readme-105-final-validation-then-leftover-bar-redraw.log", T0, "end",
+     "done · step 105", "done",
+     {"step": 105, "total_steps": None, "loss": 0.06290543079376221, "finished": True, "eta_seconds": None}),
+    # Keras' fit on arrays (``Train on 25000 samples``): its bars count samples, each full one its epoch; 49 s the last
+    ("keras-deep-learning-illustrated-lstm-sentiment-train-on-25000-samples-epochs-1-4-of-4-ms-per-step.log", T0, T0,
+     "done · epoch 4/4", "done", {"step": 4, "total_steps": 4, "loss": 0.2018, "step_seconds": 49.0, "finished": True}),
+    # Keras 2.0's ``Train on 15000 samples`` and bars with the epoch's ``1s`` alone (too coarse to time it)
+    ("keras-deep-learning-with-python-3-5-imdb-train-on-15000-samples-epochs-1-20-of-20-epoch-time-only.log", T0, T0,
+     "done · epoch 20/20", "done", {"step": 20, "total_steps": 20, "loss": 0.0031, "step_seconds": None, "finished": True}),
 ]  # fmt: skip
 
 

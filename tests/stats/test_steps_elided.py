@@ -278,3 +278,23 @@ def test_a_line_alone_after_a_bulk_run_that_followed_an_evaluation_ended_no_wait
     assert list(one.ended_wait)[-20:] == [True] + [False] * 19
     assert many.ended_wait == one.ended_wait
     assert (many.evaluated, many.pause) == (one.evaluated, one.pause) == (False, None)
+
+
+@pytest.mark.parametrize("evaluated", [False, True])
+def test_in_bulk_the_step_before_the_latest_and_the_counters_move_are_one_by_ones(evaluated: bool) -> None:
+    # The step line before the latest (a bar redrawn after the run's end is matched against it) and when the counter
+    # last moved (a slow counter's rate is timed from it): the import's bulk path leaves both as one event at a time
+    # does, also where the stretch ends in an evaluation's line (modded-nanogpt's ``step:40/100 val_loss:…``, the
+    # step printed again: the one before the latest is then that same step).
+    def line(step: int, figure: str) -> str:
+        return f"step:{step}/100 {figure} train_time:{step * 50}ms step_avg:50.00ms"
+
+    lines = [line(s, f"train_loss:{4 - s / 100:.4f}") for s in range(1, 41)]
+    if evaluated:
+        lines.append(line(40, "val_loss:3.7000"))
+    single, bulk = bulk_and_one_by_one(lines)
+    one, other = single.progress._stage, bulk.progress._stage
+    assert one is not None and other is not None
+    assert (repr(one.latest), repr(one.before_latest), one.moved_at) == (
+        repr(other.latest), repr(other.before_latest), other.moved_at)
+    assert one.before_latest is not None and one.before_latest.step == (40 if evaluated else 39)

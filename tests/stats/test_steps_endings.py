@@ -361,3 +361,131 @@ def test_an_undated_finished_log_with_no_time_printed_claims_no_time_of_its_own(
     assert data["state"] == "done"
     assert data["details"][0].startswith("no rate: no duration or time read for its ")
     assert not any("its own time" in detail for detail in data["details"])
+
+
+# verl's SFT trainer draws its epoch bar and prints its ``step:N`` record on the same line, the bar one behind; once its
+# last step is done it says ``Final validation metrics: {…}`` and exits, and tqdm draws the bar once more as it closes.
+# Composed in that shape: 2 epochs of 10, records to step 20 (the bar at 9/10 of epoch 2 beside it).
+BAR_AND_RECORDS = [
+    "Epoch 2/2:  70%|███████   | 7/10 [00:14<00:06,  2.00s/it]step:18 - train/loss:0.530",
+    "Epoch 2/2:  80%|████████  | 8/10 [00:16<00:04,  2.00s/it]step:19 - train/loss:0.521",
+    "Epoch 2/2:  90%|█████████ | 9/10 [00:18<00:02,  2.00s/it]step:20 - train/loss:0.512",
+]
+LEFTOVER_REDRAW = "Epoch 2/2:  90%|█████████ | 9/10 [00:21<00:02,  2.33s/it]"
+
+
+@pytest.mark.parametrize("ending", ["Final validation metrics: {'val/loss': 0.5}", "Training complete."])
+def test_a_bar_redrawn_after_the_end_at_a_position_it_drew_before_does_not_reopen_the_run(
+    tmp_path: Path, ending: str
+) -> None:
+    for later in (0.0, TWO_HOURS):
+        data = read_at(tmp_path, [*BAR_AND_RECORDS, ending, LEFTOVER_REDRAW], later)
+        assert (data["state"], data["status_line"]) == ("done", "done · step 20"), later
+        assert data["training"]["loss"] == 0.512 and data["training"]["stalled"] is False
+        assert f"Finished: {ending}" in data["details"]
+
+
+def test_a_bar_that_moves_on_after_the_said_end_was_no_end(tmp_path: Path) -> None:
+    # the bar at 10/10 beside a record of step 21 after the words: steps went on, so the words were not the end
+    lines = [*BAR_AND_RECORDS, "Training complete.",
+             "Epoch 2/2: 100%|██████████| 10/10 [00:20<00:00,  2.00s/it]step:21 - train/loss:0.505"]
+    data = read_at(tmp_path, lines, 0.0)
+    assert data["state"] != "done" and data["training"]["step"] == 21
+
+
+def test_verl_sft_s_leftover_bar_after_its_final_validation_is_no_step(tmp_path: Path) -> None:
+    """The real run (its source in the header): step 105's record, its checkpoint saved, ``Final validation metrics``,
+    then the bar drawn again at 34/35 of epoch 3/3 (as drawn beside step 105): done at step 105, read at its last line
+    and two hours on; the redraw's 14 s left is no time left."""
+    name = "verl-sft-rldecisionagent-file-char-count-readme-105-final-validation-then-leftover-bar-redraw.log"
+    for later in (0.0, TWO_HOURS):
+        data = read_cold(tmp_path, body(name), name=name, at=local_time(2025, 8, 4, 12, 26, 45) + later)
+        assert (data["state"], data["status_line"]) == ("done", "done · step 105"), later
+        training = data["training"]
+        assert (training["step"], training["loss"]) == (105, 0.06290543079376221)
+        assert training["eval"]["val_loss"] == {"value": 0.058481086045503616, "step": 105}
+        assert training["eta_seconds"] is None and training["trainer_eta_seconds"] is None
+        assert not any("34/35" in line for line in data["details"])
+
+
+# PaddleOCR's lines: its epoch of the run's total, its ``global_step`` (no total of its own) and the time left.
+def ppocr(second: int, step: int, eta: str) -> str:
+    return (f"[2025/01/01 10:00:{second:02d}] ppocr INFO: epoch: [3/3], global_step: {step}, lr: 0.000010, "
+            f"loss: 0.5{step % 100:02d}00, eta: {eta}")
+
+
+def test_the_last_epoch_s_step_at_no_time_left_then_a_save_is_the_end(tmp_path: Path) -> None:
+    # step 300 in epoch 3 of 3 at eta 0:00:00, then the save: done at step 300 (10 steps in the 10 s before it: 1.00 s)
+    lines = [ppocr(0, 290, "0:00:10"), ppocr(10, 300, "0:00:00"), "[2025/01/01 10:00:11] ppocr INFO: save model in ./output/latest"]
+    for later in (0.0, TWO_HOURS):
+        data = read_cold(tmp_path, lines, at=local_time(2025, 1, 1, 10, 0, 11) + later)
+        assert (data["state"], data["status_line"]) == ("done", "done · step 300"), later
+        assert "Finished: reached its last step (step 300)" in data["details"]
+        assert data["training"]["finished"] is True and data["training"]["stalled"] is False
+
+
+def test_the_last_step_with_no_save_or_evaluation_after_it_is_finishing_not_done(tmp_path: Path) -> None:
+    data = read_cold(tmp_path, [ppocr(0, 290, "0:00:10"), ppocr(10, 300, "0:00:00")])
+    assert (data["state"], data["training"]["paused"], data["training"]["finished"]) == ("measuring", "finishing", False)
+
+
+def test_a_save_while_time_is_left_is_a_mid_run_save(tmp_path: Path) -> None:
+    lines = [ppocr(0, 280, "0:00:20"), ppocr(10, 290, "0:00:10"), "[2025/01/01 10:00:11] ppocr INFO: save model in ./output/latest"]
+    data = read_cold(tmp_path, lines)
+    assert data["state"] != "done" and data["training"]["finished"] is False
+
+
+def test_real_paddlex_run_at_its_last_epoch_s_end_then_evaluated_and_saved_is_done(tmp_path: Path) -> None:
+    name = "paddle-paddlex-noctilucent-lamp-file-seal-det-epoch-100-of-100-eta-zero-final-eval-save.log"
+    for later in (0.0, TWO_HOURS):
+        data = read_cold(tmp_path, body(name), name=name, at=local_time(2025, 8, 30, 18, 2, 23) + later)
+        assert (data["state"], data["status_line"]) == ("done", "done · step 100000"), later
+        training = data["training"]
+        assert (training["step"], training["total_steps"], training["loss"]) == (100000, None, 0.091679)
+        assert training["paused"] is None and training["stalled"] is False
+
+
+def test_real_paddle_eta_at_zero_before_the_count_s_end_is_no_end(tmp_path: Path) -> None:
+    """Paddle's time left in whole seconds is 0:00:00 from iteration 10 of 14 on: cut there the run is not done; whole,
+    its last epoch's 14/14 with only the epoch's summary after it is finishing."""
+    name = "paddle-customdevice-mlu-readme-lenet-epochs-2-of-2-eta-zero-from-iter-10-of-14.log"
+    lines = body(name)
+    cut = next(i for i, text in enumerate(lines) if "Iter [11/14]" in text) + 1
+    data = read_cold(tmp_path, lines[:cut], name="cut.log")
+    assert (data["state"], data["status_line"]) == ("measuring", "epoch 2/2 · 11/14 in the epoch · …")
+    data = read_cold(tmp_path, lines, name=name)
+    assert (data["state"], data["status_line"]) == ("measuring", "epoch 2/2 · 14/14 in the epoch · finishing")
+    assert data["training"]["finished"] is False
+
+
+def lecture(steps: list[int]) -> list[str]:
+    return [f"step {n}: train loss {2 - n / 1000:.4f}, val loss {2.1 - n / 1000:.4f}" for n in steps]
+
+
+@pytest.mark.parametrize(("steps", "state"), [
+    ([0, 200, 400, 599], "done"),  # 599: one short of the every-200 cadence's 600, ``iter == max_iters - 1``
+    ([0, 200, 399], "measuring"),  # one gap is no cadence yet
+    ([0, 200, 400, 598], "measuring"),  # off the cadence, but not its last iteration's
+    ([0, 200, 400, 600], "measuring"),  # on the cadence: nanoGPT's train.py, live
+])  # fmt: skip
+def test_the_lecture_script_s_evaluation_one_short_of_its_cadence_is_its_last(
+    tmp_path: Path, steps: list[int], state: str
+) -> None:
+    for later in (0.0, TWO_HOURS):
+        data = read_at(tmp_path, lecture(steps), later)
+        expected = state if state == "done" or later == 0.0 else "stalled"
+        assert (data["state"], data["training"]["step"]) == (expected, steps[-1]), later
+        assert data["training"]["total_steps"] is None
+
+
+def test_real_lecture_scripts_last_evaluation_then_its_sample_is_done(tmp_path: Path) -> None:
+    for name, loss in (("nanogpt-lecture-nanogpt-follow-along-file-example-output-step-4999-then-generated-sample.log", 1.0797),
+                       ("nanogpt-lecture-taxophoney-readme-eval-lines-only-step-0-to-4999.log", 0.8545)):
+        data = read_at(tmp_path, body(name), 0.0, name)
+        assert (data["state"], data["status_line"]) == ("done", "done · step 4999"), name
+        assert (data["training"]["loss"], data["training"]["total_steps"]) == (loss, None)
+        assert "Finished: evaluated at step 4999, one short of every 500: the loop's last iteration" in data["details"]
+
+
+def local_time(year: int, month: int, day: int, hour: int, minute: int, second: int) -> float:
+    return time.mktime((year, month, day, hour, minute, second, 0, 0, -1))

@@ -49,7 +49,7 @@ def copied(tmp_path: Path, name: str) -> Path:
 def test_a_real_lecture_gpt_log_is_read_by_its_evaluations(tmp_path: Path) -> None:
     name = "nanogpt-lecture-taxophoney-readme-eval-lines-only-step-0-to-4999.log"
     snapshot = cold(copied(tmp_path, name)).snapshot(T0)
-    assert snapshot.format == "nanogpt" and snapshot.status_line.startswith("step 4999 · ")
+    assert snapshot.format == "nanogpt" and snapshot.status_line == "done · step 4999"  # (its last iteration's evaluation)
     assert "Loss 0.8545 (estimated over evaluation batches, as printed)" in snapshot.details
     assert "Eval val_loss 1.1383 (step 4999)" in snapshot.details
     assert snapshot.state not in ("crashed", "diverged", "stalled")

@@ -55,6 +55,8 @@ _ENDED = re.compile(
     # detectron2's IterationTimer, once the loop is over (also after a failed step: a crash before it comes first)
     r"|overall training speed: \d+ iterations? in\b"
     r"|did not meet early stopping\b"  # LightGBM: every planned round trained, then its best one
+    # the evaluation a trainer runs once its last step is done (verl's ``Final validation metrics: {…}`` on its way out)
+    r"|final (?:validation|evaluation|eval) (?:metrics|results)\b"
     r"|(?:模型)?训练(?:已经?)?(?:完成|结束|完毕)|(?:完成|结束)训练|停止训练"
     r"|最终(?:模型|权重)(?:已经?)?保存|保存最终(?:模型|权重))"
 )

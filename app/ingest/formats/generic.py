@@ -157,6 +157,8 @@ _BESIDE_HINT = re.compile(r"(?i)fps|/s|samples|examples|timesteps|episodes|rewar
 _TIMING_FIELDS = {Field.STEP_TIME: "step_seconds", Field.ELAPSED: "elapsed_seconds", Field.ITS: "its",
                   Field.TOKENS_PER_SECOND: "tokens_per_second"}
 # A bar's postfix that may carry an evaluation's figure (the bar's own rate is no name class's figure).
+# Keras' ``fit`` on arrays, as it starts: ``Train on 50000 samples, validate on 10000 samples``.
+_TRAIN_ON_SAMPLES = re.compile(r"Train on (\d{1,12}) samples(?:, validate on \d{1,12} samples)?\s*$")
 _BAR_EVAL_HINT = re.compile(r"(?i)\b(?:val|valid|test|eval|m?ap)\w*\b")
 # ESPnet2's trainer record: ``1epoch:train:1365-2046batch: `` (its epoch, its stage, the batches it sums up).
 _EPOCH_BATCHES = re.compile(r"(?<![\w.])(\d{1,6})epoch:([a-z]{2,10}):(\d{1,12})-(\d{1,12})batch:\s*")
@@ -445,6 +447,9 @@ class GenericParser(StepLines[_Line]):
         self._elapsed_span: tuple[float, float] | None = None  # the lowest and highest elapsed read
         self._steps_in_epoch = False  # a plain ``Step N`` beside its epoch went back as the epoch went on
         self._planned_epochs: int | None = None  # the run's epochs, said on a line of their own (``max: 15 epochs``)
+        # Keras' ``fit`` on arrays says ``Train on 50000 samples, validate on 10000 samples``: its bars of that total count
+        # samples, not steps (Keras 1 and 2, tf.keras before 2.2; Keras 2 labels the time of one ``…us/step`` all the same)
+        self._train_samples: int | None = None
         self._unsized_last: int | None = None  # the last count of an unsized bar naming no epoch (``11it``)
         self._unsized_restarts = 0  # … and how often such a count did not go past the one before it
         self._clocked_step: tuple[int, float] | None = None  # (step, the time of day it leads with) of an undated line
@@ -796,6 +801,15 @@ class GenericParser(StepLines[_Line]):
             return Kind.FULL, None  # a comment (a shell's, a markdown heading): no record
         if s[:6] == "wandb:":
             return Kind.FULL, None  # wandb's own lines (its run summary's last values: the crash watch's, summaries.py)
+        if s[:9] == "Train on ":
+            train_on = _TRAIN_ON_SAMPLES.match(s)
+            if train_on is not None:
+                self._train_samples = int(train_on.group(1))
+                return Kind.FULL, None
+        if self._train_samples is not None:
+            sampled = self._samples_bar(s, at)
+            if sampled is not None:
+                return sampled
         if s[:1] in SCALAR_HEADS and self._last is None and (printed := scalar_print(s)) is not None:
             # a notebook's ``print(loss)`` of a tensor (scalar_prints.py), in a log that numbers no step
             return Kind.FULL, _Line("logged", at, [Reading(Field.LOSS, "loss", printed)], text=s)
@@ -1250,6 +1264,21 @@ class GenericParser(StepLines[_Line]):
                     # ``Train Summary | Epoch 35 | Loss=0.1127``: the epoch it counted batches of is done
                     return Kind.FULL, _Line("epoch_done", at, text=s)
             return (Kind.OTHER if "|" in s else Kind.FULL), None
+        return Kind.FULL, line
+
+    def _samples_bar(self, s: str, at: float | None) -> tuple[Kind, _Line | None] | None:
+        """A Keras bar whose total is the samples ``fit`` said it trains on: a full one is its epoch's line (its step
+        the epoch, its time the epoch's as printed), one part-way counts samples into the epoch and is no step. No
+        step's time either: ``…us/step`` beside it is a sample's."""
+        keras = keras_line(s)
+        if keras is None or keras.count is None or keras.count[1] != self._train_samples or "/sample" in keras.rest:
+            return None  # (tf.keras' ``…us/sample`` says its unit itself: a sample's time, read as printed)
+        done, total = keras.count
+        if done < total:
+            return Kind.FULL, None
+        line = _Line("step", at, keras.readings, text=s, epoch_above=True, epoch_seconds=keras.bar_seconds or 0.0)
+        if _BAR_EVAL_HINT.search(keras.rest) is not None:
+            line.named = tuple(n for n in beside(keras.rest) if n.kin is Kin.EVAL)
         return Kind.FULL, line
 
     def _dashed_line(self, text: str, above: str) -> _Line | None:

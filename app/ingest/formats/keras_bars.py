@@ -38,6 +38,7 @@ class KerasLine:
     step_seconds: float | None = None
     seconds_note: str | None = None  # how ``step_seconds`` was worked out, where no step's own time is printed
     epoch_seconds: float | None = None  # Keras 1's ``fit(verbose=2)`` line (``67s - loss: …``): its epoch's time
+    bar_seconds: float | None = None  # a full bar's own time as printed (``- 712s -``, ``- 106s 2ms/step``), where it says one
 
 
 def keras_line(s: str) -> KerasLine | None:
@@ -52,6 +53,8 @@ def keras_line(s: str) -> KerasLine | None:
             seconds = value / {"ms": 1e3, "s": 1.0, "us": 1e6}[per_step.group(2)]
         n, m = int(keras.group("n")), int(keras.group("m"))
         note = None
+        whole_bar = (_EPOCH_BEFORE_STEP if per_step is not None else _EPOCH_TIME).match(rest) if n == m and n > 0 else None
+        bar_seconds = _epoch_seconds(whole_bar.group(1), whole_bar.group(2)) if whole_bar is not None else None
         unit = "samples" if per_step is not None and per_step.group(3) == "sample" else "steps"
         if per_step is not None and "." not in per_step.group(1) and n == m and n > 0 and (
                 per_step.group(2) == "s" or (unit == "samples" and float(per_step.group(1)) < 10)):
@@ -74,7 +77,7 @@ def keras_line(s: str) -> KerasLine | None:
             return None
         if epoch_time is not None and seconds is not None:
             note = f"the epoch's {epoch_time.group(1)}{epoch_time.group(2)} over its {n} steps"
-        return KerasLine(readings, rest, (n, m), seconds, note)
+        return KerasLine(readings, rest, (n, m), seconds, note, bar_seconds=bar_seconds)
     alone = _KERAS_EPOCH.match(s)
     if alone is not None:
         readings = pairs(s[alone.end() :])

@@ -91,16 +91,44 @@ class NanogptParser(EmitLines):
         self.name = name
         self._times = LineTimes()
         self._start_emitting(usual)
+        self._eval_steps: list[int] = []  # the latest steps of ``step N: train loss …`` lines (their cadence)
 
     def classify(self, text: str) -> tuple[Kind, Emit | None]:
         """What a piece of a nanoGPT, llm.c or modded-nanogpt line is."""
         if text.startswith("iter "):
             return _nanogpt_step(text)
         if text.startswith("step"):
-            return _step_line(text)
+            kind, emit = _step_line(text)
+            evaluation = _NANOGPT_EVAL.fullmatch(text) if emit is not None and ": train loss" in text[:24] else None
+            if evaluation is None or emit is None:
+                return kind, emit
+            return kind, self._evaluation(int(evaluation.group(1)), emit)
         if len(text) < 5 and ("iter ".startswith(text) or "step ".startswith(text)):
             return Kind.PARTIAL, None  # a wrap right inside the first word
         return _other_line(text)
+
+    def _evaluation(self, step: int, emit: Emit) -> Emit:
+        """An evaluation line's events, and the run's end where it is the lecture script's last.
+
+        Karpathy's lecture scripts (``gpt.py``, ``bigram.py`` and the nanoGPT-style scripts after them) evaluate
+        ``if iter % eval_interval == 0 or iter == max_iters - 1``: an evaluation one step short of the cadence's next
+        (``step 4999`` after 0, 500, …, 4500) is the loop's last iteration, and the script then generates its sample
+        and exits. nanoGPT's train.py evaluates on the cadence alone, so it never prints one."""
+
+        def read() -> list[Event]:
+            events = emit()
+            steps = self._eval_steps
+            if steps and step == steps[-1]:
+                return events  # (the same line read again)
+            cadence = steps[-1] - steps[-2] if len(steps) >= 3 and steps[-1] - steps[-2] == steps[-2] - steps[-3] else 0
+            steps.append(step)
+            del steps[:-3]
+            if cadence > 1 and step == steps[-2] + cadence - 1:
+                events.append(StageEnd(at=None, said=True, summary=(
+                    f"evaluated at step {step}, one short of every {cadence}: the loop's last iteration")))
+            return events
+
+        return read
 
 
 def _llmc_step(m: re.Match[str]) -> TrainStep:

@@ -61,6 +61,7 @@ from .stage import (
     finite,
     lines_needed,
     measure,
+    redrawn_after_end,
     same_position,
 )
 from .swarm import Swarm
@@ -465,6 +466,7 @@ class StepProgress:
                 stage.timed_step = last
             if not same_position(stage.latest, last):
                 stage.moved_at = times[first - start]
+            stage.before_latest = stage.latest  # (Stage.take of the step printed again: the one before is the same)
             stage.latest, stage.step_time = last, times[first - start]
             self.health.apply(last, times[-1])  # (the same step: only when it was read, the latest event's time)
             if end > first + 1:
@@ -544,6 +546,7 @@ class StepProgress:
                                grad_norms=grads is not None)
         # Stage.take of each: the last is the latest; a finite loss that has not exploded clears a divergence.
         step_time_before = stage.step_time
+        stage.before_latest = run.step(end - 2) if end - start > 1 else stage.latest  # (Stage.take of each)
         stage.latest, stage.step_time, stage.moved_at = last, times[-1], times[-1]  # (each step after the one before)
         if last.step_seconds is not None and math.isfinite(last.step_seconds) and not last.logged:
             stage.timed_step = last  # (Stage.take of each: the latest printed step time)
@@ -598,6 +601,8 @@ class StepProgress:
         previous = stage.latest if stage is not None else None
         if stage is not None and not self._restarting and counts_evaluation(stage, event):
             return  # (the evaluation's batches, counted on by the training's bar: no step, no step time)
+        if stage is not None and not self._restarting and redrawn_after_end(stage, event):
+            return  # (a leftover redraw as the script exits: the end stands, at the position it said)
         # A count that restarts while the run goes on (an epoch's batches counted again) is the same stretch,
         # its steps since the last line counted on the run's one timeline: the rate, the stall limit and the
         # lines seen carry over the epoch's end.

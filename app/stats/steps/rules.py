@@ -22,6 +22,7 @@ from .stage import (
     STALL_FACTOR,
     Measure,
     Stage,
+    at_last_step,
     diverged,
     finished,
     finite,
@@ -112,9 +113,7 @@ def stall(stage: Stage, now: float, arrival_gaps: Sequence[float], restarting: b
 def finishing(stage: Stage) -> bool:
     """The last epoch's bar is full and the trainer has not printed its end yet: it evaluates,
     saves and sums up before it does (llama-recipes prints ``Key: avg_train_loss, …`` last)."""
-    latest = stage.latest
-    full = latest.total_steps is not None and latest.step >= latest.total_steps
-    return full and not latest.ends_at_total and not finished(stage)
+    return at_last_step(stage) and not finished(stage)
 
 
 def printed_stride(step: int) -> int | None:

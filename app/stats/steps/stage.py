@@ -58,6 +58,9 @@ class Stage:
     # lines may print the same step again (a counter that moves once every several lines: PaddleOCR's ``epoch: [9/10]``
     # on each of an epoch's lines).
     moved_at: float | None = None
+    # The step line before the latest (a bar's redraw is matched against either: two counters may take turns,
+    # verl's epoch bar and its ``step:N`` records).
+    before_latest: TrainStep | None = None
     start: float | None = None  # measurement start: when the first counted step began
     tokens_since: float | None = None
     token_source: str | None = None  # "step" (each line carries tokens) or "counter" (HF)
@@ -180,6 +183,8 @@ class Stage:
             # held over its iterations)
             self.counts_epochs = False
         part, self.latest = self.latest, event
+        if not amends:
+            self.before_latest = part  # (a record completed by a later read is the same step: the one before stays)
         if t is not None and not amends:
             self.step_time = t  # (a record completed by a later read is its step's, seen when its first part was)
         self.pause = None
@@ -366,6 +371,48 @@ def waiting_since(stage: Stage) -> float | None:
     if elapsed is not None and elapsed > 0 and stage.step_time is not None:
         return stage.step_time - elapsed
     return stage.began_at
+
+
+def last_of_epochs(event: TrainStep) -> bool:
+    """The line is in the last of its printed epochs and the trainer's time left is none: the run's last step, where
+    its step counts no total of its own (PaddleOCR's ``epoch: [100/100], global_step: 100000, … eta: 0:00:00``; its
+    evaluation and saves come after it). Whether the trainer's time left is the run's or the epoch's, in the last
+    epoch both end there. A count with a total says it better: a time left in whole seconds is 0 some steps before
+    (Paddle's ``Epoch [2/2], Iter [11/14], … eta: 0:00:00``)."""
+    return (event.epoch_total is not None and event.epoch is not None and event.epoch >= event.epoch_total
+            and event.trainer_eta_seconds == 0 and event.total_steps is None and not event.logged)
+
+
+def at_last_step(stage: Stage) -> bool:
+    """The latest line is the run's last step, though not one whose total ends the run by itself: the last epoch's
+    bar full (its total one epoch's), or :func:`last_of_epochs`. The trainer evaluates and saves before it ends."""
+    latest = stage.latest
+    full = latest.total_steps is not None and latest.step >= latest.total_steps and not latest.ends_at_total
+    return full or last_of_epochs(latest)
+
+
+def closed_after_last_step(stage: Stage) -> bool:
+    """After its last step (:func:`at_last_step`) the run evaluated or saved, and no step came: its closing acts
+    (PaddleOCR's final ``eval model`` bar and ``save model in …/iter_epoch_100``), so it is over."""
+    return at_last_step(stage) and not finished(stage) and (
+        stage.pause in ("evaluation", "checkpoint") or stage.evaluated or stage.saved_at is not None)
+
+
+def said_ended(stage: Stage) -> bool:
+    """The run printed its end summary, or said it stops or saved its model (each until a step follows)."""
+    return stage.finished is not None or stage.said_end_at is not None or stage.saved_at is not None
+
+
+def redrawn_after_end(stage: Stage, event: TrainStep) -> bool:
+    """``event`` is a bar drawn again after the run's end with no step past the one it drew before (tqdm's leftover
+    redraw as the script exits, verl's ``Epoch 3/3: 97%|…| 34/35`` after ``Final validation metrics``): no step, and
+    it does not take the end back. (A line at the last step after the run reached its total needs no such care: that
+    end stands whatever follows, and the line may carry the step's clock or its evaluation.)"""
+    if not said_ended(stage) or event.logged:
+        return False
+    return any(drawn is not None and drawn.stage == event.stage and drawn.total_steps == event.total_steps
+               and drawn.epoch == event.epoch and drawn.outer_step == event.outer_step and event.step <= drawn.step
+               and not drawn.logged for drawn in (stage.latest, stage.before_latest))
 
 
 def finished(stage: Stage) -> bool:

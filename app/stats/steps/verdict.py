@@ -23,8 +23,9 @@ The precedence, in one place (the shape of app/stats/iota/status.py's ``verdict`
   differ. A run over (crashed, stopped, done) shows the rate it had at its last step.
 * **diverged** (a loss that is not a number, or exploded) outranks **broken** (numbers that
   learn nothing): the loss is the plainer news. A broken run has no stall or pause either.
-* **done** (the last planned step, the trainer's end summary, or a stop message it printed with no
-  step after it: app/ingest/formats/endings.py) is never stalled, however late. A stop message that only
+* **done** (the last planned step, the trainer's end summary, a stop message it printed with no
+  step after it: app/ingest/formats/endings.py, or its closing acts, an evaluation or a save, after a last
+  step whose count ends nothing by itself: stage.py's ``closed_after_last_step``) is never stalled, however late. A stop message that only
   says the model was saved (mid-run saves look the same) is the end once the next step is overdue
   (past the stall limit and 5 minutes).
 * **no step yet**: a stage whose only line is a counter at step 0 with nothing done (a progress bar at
@@ -55,6 +56,7 @@ from .rules import Stall
 from .stage import (
     Measure,
     Stage,
+    closed_after_last_step,
     diverged,
     diverged_at,
     finished,
@@ -196,7 +198,8 @@ def decide(
         # A round's time is averaging, not a stall: the wait counts again from the round's end.
         stall = Stall(False, stall.since, stall.limit, None, stall.allowed, stall.first_line)
     saved_end = saved_and_quiet(stage, stall)
-    is_done = finished(stage) or saved_end
+    closed = closed_after_last_step(stage)
+    is_done = finished(stage) or saved_end or closed
     # A dead run is measured as it stood when it died: at its last step, not over the minutes
     # it lay dead before the crash was printed (a watchdog's timeout, a hung collective); a run
     # over by its own end, at its last step too.
@@ -204,12 +207,14 @@ def decide(
     if (crash is not None or is_done) and stage.step_time is not None:
         at = min(at, stage.step_time)
     m = measure(stage, at)
-    if crash is not None or broken is not None or saved_end:
+    if crash is not None or broken is not None or saved_end or closed:
         stall = Stall(False, stall.since, stall.limit, None, stall.allowed)
     is_diverged = diverged(stage)
     finishing = stall.pause == "finishing"
 
     state, status, since = _state(stage, m, stall, restarting, restart_at, is_diverged, is_done, crash, broken, swarm)
+    if status is Status.DONE and since is None and closed:
+        since = stage.step_time  # (over at its last step: what came after it closed the run)
     if status in _SWARM_BEFORE_STALL and stall.stalled:
         stall = Stall(False, stall.since, stall.limit, stall.pause, stall.allowed)  # the swarm's news, not a stall
     broken_shown = broken is not None and not is_diverged
