@@ -247,10 +247,16 @@ _UNIT_FIELDS = {"it/s": Field.ITS, "its/s": Field.ITS, "steps/s": Field.ITS}
 _SECONDS_PER_ITERATION = frozenset({"time batch", "batch cost", "time iter", "avgtime", "sec iter", "secs iter", "s iter"})
 _UNIT_WORDS = {"ms": "ms", "s": "s", "sec": "s", "secs": "s", "seconds": "s"}
 _SPACES = re.compile(r"[\s_/-]+")
+# A stage's word run together with the figure's in camelCase (AUTOMAP's ``ValLoss``, ``valLoss``, ``TestAcc``,
+# ``TrainLoss``): two words, as ``Val loss`` is. Only these words lead so; other camelCase names stay one word.
+_CAMEL_STAGE = re.compile(r"(?<![A-Za-z])(Val|Valid|Validation|Eval|Test|Dev|Train|val|valid|validation|eval|test|dev|train)"
+                          r"(?=[A-Z][a-z])")
 
 
 def normalise(key: str) -> str:
-    """``Tokens/sec`` → ``tokens sec``; ``reduced_train_loss`` → ``reduced train loss``."""
+    """``Tokens/sec`` → ``tokens sec``; ``reduced_train_loss`` → ``reduced train loss``; ``ValLoss`` → ``val loss``."""
+    if not key.islower():
+        key = _CAMEL_STAGE.sub(r"\1 ", key)
     return _SPACES.sub(" ", key.strip().lower()).strip()
 
 
