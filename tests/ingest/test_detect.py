@@ -581,6 +581,8 @@ REAL_FORMATS = {
     "generic-elmo-embedding-study-file-readme-train-ep-0-batches-0-1-of-529-bracketed-after-epoch.log": "generic",
     "generic-cerebras-ai-science-training-series-file-homework7-bert-large-rate-globalrate-steps-100-1000-completed.log":
         "generic",
+    "generic-siastegnet-issue1-literal-percent-f-dates-epoch-52-test-set-then-epoch-53-400-of-1000.log": "generic",
+    "generic-automap-issue4-epochs-81-98-loss-camelcase-valloss.log": "generic",
 }
 
 

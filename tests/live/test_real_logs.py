@@ -1332,6 +1332,16 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      T0, "end", "done · step 1000", "done",
      {"step": 1000, "total_steps": None, "loss": 7.125, "step_seconds": 157.912 / 900,
       "figures": {"rate/Rate": 2900.63, "rate/GlobalRate": 2924.54}}),
+    # python logging's time with a literal ``.%f`` (time.strftime has no %f) and ``train.py:254[27649] INFO `` fields, each
+    # line led by the paste's space: the dates read, the messages peeled, the test set's loss is the epoch's evaluation
+    ("generic-siastegnet-issue1-literal-percent-f-dates-epoch-52-test-set-then-epoch-53-400-of-1000.log", T0, "end",
+     "epoch 53 · 400/1000 in the epoch · 8.7k steps/h", "training",
+     {"step": 400, "total_steps": 1000, "loss": 0.721708, "step_seconds": 496 / 1200, "data": epoch(53.0),
+      "eval": {"test_loss": {"value": 0.7222, "step": None}}}),
+    # the validation loss named in camelCase (``ValLoss``): the evaluation's, beside the plain loss
+    ("generic-automap-issue4-epochs-81-98-loss-camelcase-valloss.log", T0, "end", "epoch 98 · no timing", "measuring",
+     {"step": 98, "total_steps": None, "loss": 0.00011263025953667238, "step_seconds": None, "data": epoch(98.0),
+      "eval": {"val_loss": {"value": 9.617573232389987e-05, "step": 98}}}),
 ]  # fmt: skip
 
 
@@ -1755,6 +1765,9 @@ GENERIC_READ = {
         "step, total, epoch, loss",
     "generic-cerebras-ai-science-training-series-file-homework7-bert-large-rate-globalrate-steps-100-1000-completed.log":
         "step, loss",
+    "generic-siastegnet-issue1-literal-percent-f-dates-epoch-52-test-set-then-epoch-53-400-of-1000.log":
+        "step, total, epoch, loss, eval",
+    "generic-automap-issue4-epochs-81-98-loss-camelcase-valloss.log": "step, epoch, loss, eval",
 }  # fmt: skip
 
 
