@@ -1342,6 +1342,11 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-automap-issue4-epochs-81-98-loss-camelcase-valloss.log", T0, "end", "epoch 98 · no timing", "measuring",
      {"step": 98, "total_steps": None, "loss": 0.00011263025953667238, "step_seconds": None, "data": epoch(98.0),
       "eval": {"val_loss": {"value": 9.617573232389987e-05, "step": 98}}}),
+    # a test pass after the epoch counting its own iterations (``Test in epoch 49 iteration 2``), no figure yet: paused for
+    # the evaluation, the training's position kept
+    ("generic-jittor-issue231-epoch-49-iterations-170-178-then-test-iterations-0-2.log", T0, "end", "step 178 · no timing",
+     "measuring", {"step": 178, "total_steps": None, "loss": 0.08562503010034561, "paused": "evaluation",
+                   "data": epoch(49.0)}),
 ]  # fmt: skip
 
 
@@ -1768,6 +1773,7 @@ GENERIC_READ = {
     "generic-siastegnet-issue1-literal-percent-f-dates-epoch-52-test-set-then-epoch-53-400-of-1000.log":
         "step, total, epoch, loss, eval",
     "generic-automap-issue4-epochs-81-98-loss-camelcase-valloss.log": "step, epoch, loss, eval",
+    "generic-jittor-issue231-epoch-49-iterations-170-178-then-test-iterations-0-2.log": "step, epoch, loss",
 }  # fmt: skip
 
 
