@@ -584,6 +584,7 @@ REAL_FORMATS = {
     "generic-siastegnet-issue1-literal-percent-f-dates-epoch-52-test-set-then-epoch-53-400-of-1000.log": "generic",
     "generic-automap-issue4-epochs-81-98-loss-camelcase-valloss.log": "generic",
     "generic-jittor-issue231-epoch-49-iterations-170-178-then-test-iterations-0-2.log": "generic",
+    "generic-dcgan-tensorflow-issue175-older-print-epoch-14-batches-398-401-of-1093-time-since-start.log": "generic",
 }
 
 

@@ -1347,6 +1347,12 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-jittor-issue231-epoch-49-iterations-170-178-then-test-iterations-0-2.log", T0, "end", "step 178 · no timing",
      "measuring", {"step": 178, "total_steps": None, "loss": 0.08562503010034561, "paused": "evaluation",
                    "data": epoch(49.0)}),
+    # DCGAN-tensorflow's older print (no epoch total): its ``time`` is the clock since the start, rising a batch's time a
+    # line; the step's time is its last difference (18570.1211 - 18568.9801 s), never the five hours printed
+    ("generic-dcgan-tensorflow-issue175-older-print-epoch-14-batches-398-401-of-1093-time-since-start.log", T0, "end",
+     "epoch 14 · 401/1093 in the epoch · …", "measuring",
+     {"step": 401, "total_steps": 1093, "loss": None, "step_seconds": 18570.1211 - 18568.9801, "data": epoch(14.0),
+      "figures": {"loss/d_loss": 1.36048722, "loss/g_loss": 0.66855788, "time/time": 18570.1211}}),
 ]  # fmt: skip
 
 
@@ -1774,6 +1780,7 @@ GENERIC_READ = {
         "step, total, epoch, loss, eval",
     "generic-automap-issue4-epochs-81-98-loss-camelcase-valloss.log": "step, epoch, loss, eval",
     "generic-jittor-issue231-epoch-49-iterations-170-178-then-test-iterations-0-2.log": "step, epoch, loss",
+    "generic-dcgan-tensorflow-issue175-older-print-epoch-14-batches-398-401-of-1093-time-since-start.log": "step, total, epoch, elapsed",
 }  # fmt: skip
 
 
