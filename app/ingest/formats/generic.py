@@ -1186,14 +1186,14 @@ class GenericParser(StepLines[_Line]):
                 # an evaluation pass's batches under way, no figure of its own yet (MetricLogger's ``Test:  [ 100/5000]
                 # eta: … model_time: … time: …``): its times are the evaluation's, none a training step's
                 return Kind.FULL, _Line("evaluating", at, bar=_Bar(passing[0], passing[1], None, None, None), text=s)
-            counted = _position(readings)
-            if (counted is not None and counted.total is None and self._last is not None
+            own_count = _position(readings)
+            if (own_count is not None and own_count.total is None and self._last is not None
                     and all(r.field in (Field.STEP, Field.EPOCH) for r in readings)
                     and all(normalise(name).rsplit(" ", 1)[-1] == "epoch" for name, *_ in unknown)):
                 # an evaluation pass counting its own iterations after training, no total and no figure (Jittor's
                 # ``Test in epoch 49 iteration 2`` after ``Training in epoch 49 iteration 178 loss = …``): the pass is
                 # under way, its count is the evaluation's, not the training's position
-                return Kind.FULL, _Line("evaluating", at, bar=_Bar(int(counted.value), None, None, None, None), text=s)
+                return Kind.FULL, _Line("evaluating", at, bar=_Bar(int(own_count.value), None, None, None, None), text=s)
             line.what = "eval"
             return Kind.FULL, line
         line = _decide(line)
