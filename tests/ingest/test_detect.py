@@ -585,6 +585,7 @@ REAL_FORMATS = {
     "generic-automap-issue4-epochs-81-98-loss-camelcase-valloss.log": "generic",
     "generic-jittor-issue231-epoch-49-iterations-170-178-then-test-iterations-0-2.log": "generic",
     "generic-dcgan-tensorflow-issue175-older-print-epoch-14-batches-398-401-of-1093-time-since-start.log": "generic",
+    "maxtext-pr3053-startup-tflops-split-wandb-no-step-yet.log": "maxtext",
 }
 
 

@@ -1353,6 +1353,9 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "epoch 14 · 401/1093 in the epoch · …", "measuring",
      {"step": 401, "total_steps": 1093, "loss": None, "step_seconds": 18570.1211 - 18568.9801, "data": epoch(14.0),
       "figures": {"loss/d_loss": 1.36048722, "loss/g_loss": 0.66855788, "time/time": 18570.1211}}),
+    # MaxText's startup before its first step (the TFLOPs a step will take, split): known as MaxText, waiting for a step
+    ("maxtext-pr3053-startup-tflops-split-wandb-no-step-yet.log", T0, "end", "waiting for first step", "working",
+     {"step": None, "loss": None, "step_seconds": None, "tokens_per_second": None}),
 ]  # fmt: skip
 
 
