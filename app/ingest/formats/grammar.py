@@ -247,10 +247,11 @@ _UNIT_FIELDS = {"it/s": Field.ITS, "its/s": Field.ITS, "steps/s": Field.ITS}
 _SECONDS_PER_ITERATION = frozenset({"time batch", "batch cost", "time iter", "avgtime", "sec iter", "secs iter", "s iter"})
 _UNIT_WORDS = {"ms": "ms", "s": "s", "sec": "s", "secs": "s", "seconds": "s"}
 _SPACES = re.compile(r"[\s_/-]+")
-# A stage's word run together with the figure's in camelCase (AUTOMAP's ``ValLoss``, ``valLoss``, ``TestAcc``,
-# ``TrainLoss``): two words, as ``Val loss`` is. Only these words lead so; other camelCase names stay one word.
+# A stage's word run together with a loss's or a score's in camelCase (AUTOMAP's ``ValLoss``, ``valLoss``, ``TestAcc``,
+# ``TrainLoss``): two words, as ``Val loss`` is. Only these words so; other camelCase names stay one word (Spinning Up's
+# ``TestEpLen`` is its test episodes' length, no score).
 _CAMEL_STAGE = re.compile(r"(?<![A-Za-z])(Val|Valid|Validation|Eval|Test|Dev|Train|val|valid|validation|eval|test|dev|train)"
-                          r"(?=[A-Z][a-z])")
+                          r"(?=(?:Loss|Acc|Accuracy|Error|Err|Mse|Mae|Rmse|Ppl|Perplexity|F1|Auc|Iou|Bleu|Wer|Cer)(?![a-z]))")
 
 
 def normalise(key: str) -> str:

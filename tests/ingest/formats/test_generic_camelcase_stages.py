@@ -23,6 +23,8 @@ from app.stats.events import EvalResult, TrainStep
     ("AvgTime", "avgtime"),  # another camelCase name stays one word
     ("SamplesPerSec", "samplespersec"),
     ("Validate", "validate"),  # a word that only begins like a stage's
+    ("TestEpLen", "testeplen"),  # Spinning Up's test episodes' length: no loss or score after the stage
+    ("TestLossy", "testlossy"),
     ("TEST", "test"),
 ])  # fmt: skip
 def test_a_camelcase_stage_word_is_a_word_of_its_own(printed: str, name: str) -> None:
