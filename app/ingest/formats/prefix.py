@@ -105,9 +105,9 @@ _LABEL = re.compile(r"\s*(\d{1,5}): |(?=[A-Za-z][\w.-]{0,62}\d)(?![\w.-]{0,63}(?
 # Markdown left on a pasted line before its prefix (an issue's paste): an inline code span's or a fence's
 # opening backticks, a quote's ``>`` (`` `2019-07-02 13:16:56,613 - INFO - …``); the line is read as printed.
 # An issue's paste may also lead every line with a space alone (SiaStegNet's `` 2020-10-26 18:48:56.%f train.py:267…``) before a
-# date and time, year first.
+# date and time, year first; never four (a Markdown code block's, a README's copy keeps its dates as text).
 _PASTE_MARKS = re.compile(r"[ \t]*(?:`{1,3}|>[ \t]?)[ \t]*(?=\[|\d{4}[-/]\d\d[-/]\d\d[ T])"
-                          r"|[ \t]{1,4}(?=\d{4}[-/]\d\d[-/]\d\d[ T]\d\d:\d\d:\d\d)")
+                          r"| {1,3}(?=\d{4}[-/]\d\d[-/]\d\d[ T]\d\d:\d\d:\d\d)")
 # A level letter alone before the message, glog's letter without its time (DeepSpeech's ``I Test of Epoch 3 - WER: …``,
 # ``W Parameter …``), maybe indented as a Markdown code block; never a word (``I have``) nor pytest's ``E   ``.
 _LEVEL_LETTER = re.compile(r"[ \t]{0,8}[DIWEF] (?=[A-Z0-9-])")

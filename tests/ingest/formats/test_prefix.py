@@ -130,6 +130,7 @@ def test_a_prefix_is_peeled_and_its_time_read(prefix: str, at: float | None, ran
         "Epoch:5 loss 2.3",  # a record's own ``name:number`` is no source file's line
         "2024-05-01_12-00-00.log saved",  # a file named by its stamp
         "2024-05-01 12:00:00%done",
+        "    2024-05-01 12:00:00,123 - INFO - a README's code block keeps its copy's dates as text",
     ],
 )
 def test_a_line_without_a_prefix_is_left_alone(line: str) -> None:
