@@ -589,6 +589,11 @@ REAL_FORMATS = {
     "verl-sft-rldecisionagent-file-char-count-readme-105-final-validation-then-leftover-bar-redraw.log": "generic",
     "keras-deep-learning-illustrated-lstm-sentiment-train-on-25000-samples-epochs-1-4-of-4-ms-per-step.log": "generic",
     "keras-deep-learning-with-python-3-5-imdb-train-on-15000-samples-epochs-1-20-of-20-epoch-time-only.log": "generic",
+    "generic-siastegnet-issue1-literal-percent-f-dates-epoch-52-test-set-then-epoch-53-400-of-1000.log": "generic",
+    "generic-automap-issue4-epochs-81-98-loss-camelcase-valloss.log": "generic",
+    "generic-jittor-issue231-epoch-49-iterations-170-178-then-test-iterations-0-2.log": "generic",
+    "generic-dcgan-tensorflow-issue175-older-print-epoch-14-batches-398-401-of-1093-time-since-start.log": "generic",
+    "maxtext-pr3053-startup-tflops-split-wandb-no-step-yet.log": "maxtext",
 }
 
 

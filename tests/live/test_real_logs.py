@@ -1359,6 +1359,30 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # Keras 2.0's ``Train on 15000 samples`` and bars with the epoch's ``1s`` alone (too coarse to time it)
     ("keras-deep-learning-with-python-3-5-imdb-train-on-15000-samples-epochs-1-20-of-20-epoch-time-only.log", T0, T0,
      "done · epoch 20/20", "done", {"step": 20, "total_steps": 20, "loss": 0.0031, "step_seconds": None, "finished": True}),
+    # python logging's time with a literal ``.%f`` (time.strftime has no %f) and ``train.py:254[27649] INFO `` fields, each
+    # line led by the paste's space: the dates read, the messages peeled, the test set's loss is the epoch's evaluation
+    ("generic-siastegnet-issue1-literal-percent-f-dates-epoch-52-test-set-then-epoch-53-400-of-1000.log", T0, "end",
+     "epoch 53 · 400/1000 in the epoch · 8.7k steps/h", "training",
+     {"step": 400, "total_steps": 1000, "loss": 0.721708, "step_seconds": 496 / 1200, "data": epoch(53.0),
+      "eval": {"test_loss": {"value": 0.7222, "step": None}}}),
+    # the validation loss named in camelCase (``ValLoss``): the evaluation's, beside the plain loss
+    ("generic-automap-issue4-epochs-81-98-loss-camelcase-valloss.log", T0, "end", "epoch 98 · no timing", "measuring",
+     {"step": 98, "total_steps": None, "loss": 0.00011263025953667238, "step_seconds": None, "data": epoch(98.0),
+      "eval": {"val_loss": {"value": 9.617573232389987e-05, "step": 98}}}),
+    # a test pass after the epoch counting its own iterations (``Test in epoch 49 iteration 2``), no figure yet: paused for
+    # the evaluation, the training's position kept
+    ("generic-jittor-issue231-epoch-49-iterations-170-178-then-test-iterations-0-2.log", T0, "end", "step 178 · no timing",
+     "measuring", {"step": 178, "total_steps": None, "loss": 0.08562503010034561, "paused": "evaluation",
+                   "data": epoch(49.0)}),
+    # DCGAN-tensorflow's older print (no epoch total): its ``time`` is the clock since the start, rising a batch's time a
+    # line; the step's time is its last difference (18570.1211 - 18568.9801 s), never the five hours printed
+    ("generic-dcgan-tensorflow-issue175-older-print-epoch-14-batches-398-401-of-1093-time-since-start.log", T0, "end",
+     "epoch 14 · 401/1093 in the epoch · …", "measuring",
+     {"step": 401, "total_steps": 1093, "loss": None, "step_seconds": 18570.1211 - 18568.9801, "data": epoch(14.0),
+      "figures": {"loss/d_loss": 1.36048722, "loss/g_loss": 0.66855788, "time/time": 18570.1211}}),
+    # MaxText's startup before its first step (the TFLOPs a step will take, split): known as MaxText, waiting for a step
+    ("maxtext-pr3053-startup-tflops-split-wandb-no-step-yet.log", T0, "end", "waiting for first step", "working",
+     {"step": None, "loss": None, "step_seconds": None, "tokens_per_second": None}),
 ]  # fmt: skip
 
 
@@ -1784,6 +1808,11 @@ GENERIC_READ = {
         "step, loss",
     "generic-paddleocr-fine-tuning-an-ocr-file-readme-epochs-1-10-of-10-no-global-step-done.log":
         "step, total, epoch, loss, lr, ETA",
+    "generic-siastegnet-issue1-literal-percent-f-dates-epoch-52-test-set-then-epoch-53-400-of-1000.log":
+        "step, total, epoch, loss, eval",
+    "generic-automap-issue4-epochs-81-98-loss-camelcase-valloss.log": "step, epoch, loss, eval",
+    "generic-jittor-issue231-epoch-49-iterations-170-178-then-test-iterations-0-2.log": "step, epoch, loss",
+    "generic-dcgan-tensorflow-issue175-older-print-epoch-14-batches-398-401-of-1093-time-since-start.log": "step, total, epoch, elapsed",
 }  # fmt: skip
 
 

@@ -304,6 +304,11 @@ RUNNING_TIME_GROWTH = 1.5
 # grows by about as much each time; a step's own time that happens to rise three times in a row does not: pix2pix's
 # ``time: 0.226``, ``0.230``, ``0.354``).
 RUNNING_TIME_EVENNESS = 3.0
+# … or, far into the run, a clock grows little beside its value (DCGAN-tensorflow's older ``Epoch: [14] [ 398/1093] time:
+# 18566.68``, about half a second a batch after five hours): a bare ``time`` of a minute or more whose three even rises a
+# step are each under this share of it is the run's clock (a step's own time of minutes wavers by more than that).
+RUNNING_TIME_MINUTE_SECONDS = 60.0
+RUNNING_TIME_SMALL_RISE = 0.001
 # A first bare ``time`` this long may as well be the run's clock so far; a shorter one is read as the step's
 # at once (timm's ``Time: 0.334s``: a clock that short would have run its steps in a blink).
 UNDECIDED_TIME_SECONDS = 1.0
@@ -1203,6 +1208,14 @@ class GenericParser(StepLines[_Line]):
                 # an evaluation pass's batches under way, no figure of its own yet (MetricLogger's ``Test:  [ 100/5000]
                 # eta: … model_time: … time: …``): its times are the evaluation's, none a training step's
                 return Kind.FULL, _Line("evaluating", at, bar=_Bar(passing[0], passing[1], None, None, None), text=s)
+            own_count = _position(readings)
+            if (own_count is not None and own_count.total is None and self._last is not None
+                    and all(r.field in (Field.STEP, Field.EPOCH) for r in readings)
+                    and all(normalise(name).rsplit(" ", 1)[-1] == "epoch" for name, *_ in unknown)):
+                # an evaluation pass counting its own iterations after training, no total and no figure (Jittor's
+                # ``Test in epoch 49 iteration 2`` after ``Training in epoch 49 iteration 178 loss = …``): the pass is
+                # under way, its count is the evaluation's, not the training's position
+                return Kind.FULL, _Line("evaluating", at, bar=_Bar(int(own_count.value), None, None, None, None), text=s)
             line.what = "eval"
             return Kind.FULL, line
         line = _decide(line)
@@ -1872,16 +1885,22 @@ class GenericParser(StepLines[_Line]):
         ``Epoch 5, Time 4981.4s`` … ``Epoch 20, Time 28029.8s``): three lines in a row each later than
         the one before by about as much, the third half as long again as the first, make it the run's time so far,
         never a step's (a step's own time wavers around its mean)."""
-        timed = next((r for r in readings if r.field is Field.STEP_TIME and r.name == "time"), None)
+        timed = next((r for r in readings if r.field is Field.STEP_TIME and r.name in ("time", "time per iteration")),
+                     None)
         if timed is None:
             return readings
         if not self._time_is_clock:
             seen = self._bare_times = [*self._bare_times[-2:], timed.value]
             position = _position(readings)
             places = self._bare_places = [*self._bare_places[-2:], None if position is None else position.value]
-            self._time_is_clock = (len(seen) == 3 and seen[0] < seen[1] < seen[2]
-                                   and seen[2] >= RUNNING_TIME_GROWTH * seen[0] and _even_growth(seen, places))
-            if (not self._time_is_clock and len(seen) < 3 and timed.value >= UNDECIDED_TIME_SECONDS
+            # (a ``time`` a MetricLogger-like template prints is the iteration's, unless it is a clock far into the run:
+            # DCGAN-tensorflow's older ``Epoch: [14] [ 398/1093] time: 18566.68`` has that shape)
+            template = timed.name == "time per iteration"
+            self._time_is_clock = (len(seen) == 3 and seen[0] < seen[1] < seen[2] and _even_growth(seen, places)
+                                   and ((seen[2] >= RUNNING_TIME_GROWTH * seen[0] and not template)
+                                        or _late_clock(seen, places)))
+            undecided = RUNNING_TIME_MINUTE_SECONDS if template else UNDECIDED_TIME_SECONDS
+            if (not self._time_is_clock and len(seen) < 3 and timed.value >= undecided
                     and (len(seen) == 1 or seen[0] < seen[1])):
                 # Undecided: a clock's first readings look like slow steps (flair's ``time (sec): 5.65``,
                 # ``10.81`` in its epoch), so they are neither until a third line says which.
@@ -2312,6 +2331,14 @@ def _even_growth(seen: list[float], places: list[float | None]) -> bool:
     if a is not None and b is not None and c is not None and a < b < c:
         first, second = first / (b - a), second / (c - b)
     return max(first, second) <= RUNNING_TIME_EVENNESS * min(first, second)
+
+
+def _late_clock(seen: list[float], places: list[float | None]) -> bool:
+    """True when three rising readings of a bare ``time`` are a clock far into the run: a minute or more, each rise a step
+    under ``RUNNING_TIME_SMALL_RISE`` of its value (18565.61, 18566.15, 18566.68 at batches 396 to 398)."""
+    a, b, c = places if len(places) == 3 else (None, None, None)
+    steps = (c - a) if a is not None and b is not None and c is not None and a < b < c else 2.0
+    return seen[0] >= RUNNING_TIME_MINUTE_SECONDS and (seen[2] - seen[0]) / steps <= RUNNING_TIME_SMALL_RISE * seen[0]
 
 
 def _outer_read(line: _Line) -> _Line:

@@ -251,10 +251,17 @@ _SECONDS_PER_ITERATION = frozenset({"time batch", "batch cost", "avg batch cost"
                                     "secs iter", "s iter"})
 _UNIT_WORDS = {"ms": "ms", "s": "s", "sec": "s", "secs": "s", "seconds": "s"}
 _SPACES = re.compile(r"[\s_/-]+")
+# A stage's word run together with a loss's or a score's in camelCase (AUTOMAP's ``ValLoss``, ``valLoss``, ``TestAcc``,
+# ``TrainLoss``): two words, as ``Val loss`` is. Only these words so; other camelCase names stay one word (Spinning Up's
+# ``TestEpLen`` is its test episodes' length, no score).
+_CAMEL_STAGE = re.compile(r"(?<![A-Za-z])(Val|Valid|Validation|Eval|Test|Dev|Train|val|valid|validation|eval|test|dev|train)"
+                          r"(?=(?:Loss|Acc|Accuracy|Error|Err|Mse|Mae|Rmse|Ppl|Perplexity|F1|Auc|Iou|Bleu|Wer|Cer)(?![a-z]))")
 
 
 def normalise(key: str) -> str:
-    """``Tokens/sec`` → ``tokens sec``; ``reduced_train_loss`` → ``reduced train loss``."""
+    """``Tokens/sec`` → ``tokens sec``; ``reduced_train_loss`` → ``reduced train loss``; ``ValLoss`` → ``val loss``."""
+    if not key.islower():
+        key = _CAMEL_STAGE.sub(r"\1 ", key)
     return _SPACES.sub(" ", key.strip().lower()).strip()
 
 

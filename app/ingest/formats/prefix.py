@@ -32,10 +32,16 @@ from .base import EpochToDate, LocalToEpoch, local_date, local_to_epoch
 from .fields import MONTHS, LocalTimes, year_of
 
 _LEVEL = r"(?:TRACE|DEBUG|INFO|SUCCESS|NOTICE|WARNING|WARN|ERROR|CRITICAL|FATAL)"
-_CLOCK = r"(\d\d):(\d\d):(\d\d)(?:[.,](\d{1,9}))?"
+# The seconds' fraction may be printed as its strftime directive unexpanded: python logging formats ``asctime`` with
+# ``time.strftime``, which has no ``%f``, so ``datefmt="%Y-%m-%d %H:%M:%S.%f"`` prints ``18:48:56.%f`` (SiaStegNet's
+# logger); Ruby's ``%L``/``%3N`` in a Python format the same way. The time is whole seconds then.
+_CLOCK = r"(\d\d):(\d\d):(\d\d)(?:[.,](\d{1,9})|[.,]%\d?[A-Za-z](?![A-Za-z]))?"
 # A date and time with the year first (ISO, python logging, loguru; mmengine's ``2024/01/02``), maybe
 # with a zone.
 _ISO = re.compile(rf"\[?(\d{{4}})[-/](\d\d)[-/](\d\d)[T ]{_CLOCK}(Z|[+-]\d\d:?\d\d)?\]?")
+# The same with dashes in the time, as a stamp safe in a file's name is written (``%Y-%m-%d %H-%M-%S``; steppy's logger:
+# ``2019-03-22 14-23-11 steps >>> epoch 0 batch 418 sum: 2.32141``); its groups are the colon form's.
+_ISO_DASHED = re.compile(r"\[?(\d{4})-(\d\d)-(\d\d)[T _](\d\d)-(\d\d)-(\d\d)(?:[.,](\d{1,9}))?(Z)?\]?")
 # HF's example scripts (``datefmt="%m/%d/%Y %H:%M:%S"``); rich's log handler (``[01/15/23 18:11:55]``:
 # ``%x %X``, a two-digit year).
 _US = re.compile(rf"\[?(\d\d)/(\d\d)/(\d{{4}}|\d\d),? {_CLOCK}\]?")
@@ -67,6 +73,10 @@ _RECORD_FIELD = re.compile(
     rf"\s*[-|\u2014\u2013]\s+|\s+|\[{_LEVEL}\]\s*|{_LEVEL}\b:?\s*|\[[^\]]{{1,120}}\]:?\s*|[\w.<>-]{{1,120}} {_LEVEL}:\s*"
     rf"|[\w.<>-]{{1,120}}(?::[\w.<>-]{{1,120}}:\d{{1,7}})?\s+[-\u2014\u2013]\s+|[\w.-]{{1,64}} [\w./-]{{1,64}}\[\d{{1,9}}\]: "
     rf"|[\w.<>-]{{1,120}}\]:\s+"  # (the logger's name closing the bracket its time opened: detectron2's ``d2.engine.hooks]: ``)
+    # the source file and line, maybe the process id (``%(filename)s:%(lineno)d[%(process)d]``: SiaStegNet's
+    # ``train.py:254[27649] INFO ``); a file's name with its extension, so a record's own ``Epoch:5 `` is never one
+    rf"|[\w<>-]{{1,120}}\.(?:py|pyx|lua|cc|cpp|c|h|rs|go|jl):\d{{1,7}}(?:\[\d{{1,9}}\])?:?\s+"
+    rf"|[\w.<>-]{{1,120}} >>> "  # the logger's name and ``>>>`` (steppy's ``%(asctime)s %(name)s >>> %(message)s``)
 )
 # A bracketed field that holds a training position is the record's own (not a logger's name or a level).
 _FIGURED_FIELD = re.compile(r"(?i)\b(?:epoch|iter|iteration|step)\s?[:=]\s?\d")
@@ -94,7 +104,10 @@ _LABEL = re.compile(r"\s*(\d{1,5}): |(?=[A-Za-z][\w.-]{0,62}\d)(?![\w.-]{0,63}(?
                     r"[A-Za-z][\w.-]{0,63}: ")
 # Markdown left on a pasted line before its prefix (an issue's paste): an inline code span's or a fence's
 # opening backticks, a quote's ``>`` (`` `2019-07-02 13:16:56,613 - INFO - …``); the line is read as printed.
-_PASTE_MARKS = re.compile(r"[ \t]*(?:`{1,3}|>[ \t]?)[ \t]*(?=\[|\d{4}[-/]\d\d[-/]\d\d[ T])")
+# An issue's paste may also lead every line with a space alone (SiaStegNet's `` 2020-10-26 18:48:56.%f train.py:267…``) before a
+# date and time, year first; never four (a Markdown code block's, a README's copy keeps its dates as text).
+_PASTE_MARKS = re.compile(r"[ \t]*(?:`{1,3}|>[ \t]?)[ \t]*(?=\[|\d{4}[-/]\d\d[-/]\d\d[ T])"
+                          r"| {1,3}(?=\d{4}[-/]\d\d[-/]\d\d[ T]\d\d:\d\d:\d\d)")
 # A level letter alone before the message, glog's letter without its time (DeepSpeech's ``I Test of Epoch 3 - WER: …``,
 # ``W Parameter …``), maybe indented as a Markdown code block; never a word (``I have``) nor pytest's ``E   ``.
 _LEVEL_LETTER = re.compile(r"[ \t]{0,8}[DIWEF] (?=[A-Z0-9-])")
@@ -211,7 +224,7 @@ class PrefixReader:
         if m is not None:
             month, day = int(m.group(1)), int(m.group(2))
             return self._yearless(month, day, m, 3), m.end()
-        m = _ISO.match(line, pos)
+        m = _ISO.match(line, pos) or _ISO_DASHED.match(line, pos)
         if m is not None:
             at = self._iso_time(m)
         else:
@@ -245,7 +258,7 @@ class PrefixReader:
         end = m.end()
         # A time with its zone is a capture tool's stamp, whole in itself: a container UI may glue the
         # line right after it (``2023-09-16 10:15:31.031074+00:00Sep 16 10:15:31.030 [INFO] …``).
-        zoned = m.re is _ISO and m.group(8) is not None
+        zoned = m.re in (_ISO, _ISO_DASHED) and m.group(8) is not None
         if end < len(line) and not (zoned or line[end].isspace() or line[end] in "[]|-"):
             return None  # a date inside a word, not a record's time
         return at, self._fields(line, end)

@@ -476,7 +476,11 @@ FORMATS: tuple[FormatSpec, ...] = (
     ),
     FormatSpec(
         "maxtext", _maxtext, "maxtext", STEPS, "a MaxText log",
-        signatures=(sign("completed step", r"completed step: \d+, seconds: [\d.]+, TFLOP/s"),),
+        signatures=(sign("completed step", r"completed step: \d+, seconds: [\d.]+, TFLOP/s"),
+                    # its startup, before the first step: the TFLOPs a step will take, split (``Per train step:\n Total
+                    # TFLOPs: 104.77 \n split as 55.92% learnable weight flops and 44.08% attention flops``; older
+                    # versions on one line, ``Per train step, total TFLOPs will be 1033.20, split as …``)
+                    sign("learnable weight flops", r"split as [\d.]+% learnable weight flops and [\d.]+% attention flops"),),
     ),
     FormatSpec(
         "tinygrad", _tinygrad, "tinygrad", STEPS, "a tinygrad MLPerf log",

@@ -40,3 +40,18 @@ def test_real_glog_log_reads_the_loss_not_the_perplexity_nor_the_weights() -> No
     assert detect(lines) == "maxtext"
     last = steps(lines)[-1]
     assert (last.step, last.loss, last.step_seconds, last.tokens_per_second) == (3, 12.979, 10.344, 19006.461)
+
+
+@pytest.mark.parametrize("lines", [
+    # AI-Hypercomputer/maxtext PR #2232 (docs/guides/understand_logs_and_metrics.md, section 3.3, the startup block as shown)
+    ["Per train step:", " Total TFLOPs: 764.67 ", " split as 94.54% learnable weight flops and 5.46% attention flops"],
+    # PR #3053's "Outputs:" block, its first lines (tests/data/real/maxtext-pr3053-…)
+    ["Per train step:", " Total TFLOPs: 104.77 ", " split as 55.92% learnable weight flops and 44.08% attention flops",
+     ("I0131 11:17:43.038159 136759033735168 max_utils.py:695] Total memory size: 6.4 GB, Output size: 0.2 GB, Temp size: "
+      "6.2 GB, Argument size: 0.2 GB, Host temp size: 0.0 GB.")],
+    # composed: the older versions' one-line form of the same print, behind absl's prefix
+    [("I0306 06:31:32.217803 135530450430272 train.py:480] Per train step, total TFLOPs will be 1033.20, split as 96.17% "
+      "learnable weight flops and 3.83% attention flops")],
+])  # fmt: skip
+def test_maxtext_s_startup_before_its_first_step_is_known_as_maxtext(lines: list[str]) -> None:
+    assert detect(lines) == "maxtext"

@@ -76,6 +76,19 @@ PREFIXES: list[tuple[str, float | None, int | None]] = [
     (" `2024-05-01 12:00:00,123 - INFO - allennlp.training.trainer - ", MAY_1 + 0.123, None),
     ("```2024-05-01 12:00:00,123 - INFO - ", MAY_1 + 0.123, None),
     ("> [2024-05-01 12:00:00,123][__main__][INFO] - ", MAY_1 + 0.123, None),
+    # the seconds' fraction printed as its strftime directive unexpanded (logging formats asctime with time.strftime, which
+    # has no %f: SiaStegNet's ``datefmt='%Y-%m-%d %H:%M:%S.%f'``, tests/data/real/generic-siastegnet-…): whole seconds;
+    # its ``%(filename)s:%(lineno)d[%(process)d] %(levelname)s `` fields; the issue's paste leads each line with a space
+    (" 2024-05-01 12:00:00.%f train.py:254[27649] INFO ", MAY_1, None),
+    ("2024-05-01 12:00:00,%f - INFO - ", MAY_1, None),
+    ("[2024-05-01 12:00:00.%L][__main__][INFO] - ", MAY_1, None),  # Ruby's directive in a Python format
+    ("2024-05-01 12:00:00.%3N train.py:88 INFO ", MAY_1, None),
+    ("05/01/2024 12:00:00.%f - INFO - __main__ - ", MAY_1, None),
+    # a time written with dashes, as a stamp safe in a file's name (``%Y-%m-%d %H-%M-%S``), behind steppy's
+    # ``%(asctime)s %(name)s >>> %(message)s`` (open-solution-mapping-challenge issue 203: ``2019-03-22 14-23-11 steps >>> …``)
+    ("2024-05-01 12-00-00 steps >>> ", MAY_1, None),
+    ("2024-05-01_12-00-00 - INFO - ", MAY_1, None),
+    ("[2024-05-01 12-00-00,500] ", MAY_1 + 0.5, None),
 ]
 
 
@@ -114,6 +127,10 @@ def test_a_prefix_is_peeled_and_its_time_read(prefix: str, at: float | None, ran
         "`loss` 2.3 at 2024-05-01 12:00:00",  # a code span that is the text, no prefix after it
         "> 3 steps left",
         "13-45 12:00:00 is no date",
+        "Epoch:5 loss 2.3",  # a record's own ``name:number`` is no source file's line
+        "2024-05-01_12-00-00.log saved",  # a file named by its stamp
+        "2024-05-01 12:00:00%done",
+        "    2024-05-01 12:00:00,123 - INFO - a README's code block keeps its copy's dates as text",
     ],
 )
 def test_a_line_without_a_prefix_is_left_alone(line: str) -> None:
