@@ -589,6 +589,7 @@ REAL_FORMATS = {
     "verl-sft-rldecisionagent-file-char-count-readme-105-final-validation-then-leftover-bar-redraw.log": "generic",
     "keras-deep-learning-illustrated-lstm-sentiment-train-on-25000-samples-epochs-1-4-of-4-ms-per-step.log": "generic",
     "keras-deep-learning-with-python-3-5-imdb-train-on-15000-samples-epochs-1-20-of-20-epoch-time-only.log": "generic",
+    "nanogpt-issue579-config-file-echo-max-iters-5000-before-first-step.log": "nanogpt",
 }
 
 
