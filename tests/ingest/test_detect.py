@@ -594,6 +594,7 @@ REAL_FORMATS = {
     "generic-jittor-issue231-epoch-49-iterations-170-178-then-test-iterations-0-2.log": "generic",
     "generic-dcgan-tensorflow-issue175-older-print-epoch-14-batches-398-401-of-1093-time-since-start.log": "generic",
     "maxtext-pr3053-startup-tflops-split-wandb-no-step-yet.log": "maxtext",
+    "nanogpt-issue579-config-file-echo-max-iters-5000-before-first-step.log": "nanogpt",
 }
 
 

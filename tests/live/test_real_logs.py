@@ -1350,9 +1350,10 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("nanogpt-lecture-nanogpt-follow-along-file-example-output-step-4999-then-generated-sample.log", T0, T0,
      "done · step 4999", "done", {"step": 4999, "total_steps": None, "loss": 1.0797, "finished": True}),
     # verl's SFT: step 105's record, saves, ``Final validation metrics``, then tqdm's leftover 34/35 redraw: done at 105
+    # (its ``total number of steps 105`` among the counts of its start line: the step records' total, reached)
     ("verl-sft-rldecisionagent-file-char-count-readme-105-final-validation-then-leftover-bar-redraw.log", T0, "end",
-     "done · step 105", "done",
-     {"step": 105, "total_steps": None, "loss": 0.06290543079376221, "finished": True, "eta_seconds": None}),
+     "done · step 105/105", "done",
+     {"step": 105, "total_steps": 105, "loss": 0.06290543079376221, "finished": True, "eta_seconds": None}),
     # Keras' fit on arrays (``Train on 25000 samples``): its bars count samples, each full one its epoch; 49 s the last
     ("keras-deep-learning-illustrated-lstm-sentiment-train-on-25000-samples-epochs-1-4-of-4-ms-per-step.log", T0, T0,
      "done · epoch 4/4", "done", {"step": 4, "total_steps": 4, "loss": 0.2018, "step_seconds": 49.0, "finished": True}),
@@ -1383,6 +1384,9 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # MaxText's startup before its first step (the TFLOPs a step will take, split): known as MaxText, waiting for a step
     ("maxtext-pr3053-startup-tflops-split-wandb-no-step-yet.log", T0, "end", "waiting for first step", "working",
      {"step": None, "loss": None, "step_seconds": None, "tokens_per_second": None}),
+    # nanoGPT's configurator echoing its config file: its ``max_iters = 5000`` the run's plan, before any step
+    ("nanogpt-issue579-config-file-echo-max-iters-5000-before-first-step.log", T0, "end", "waiting for first step",
+     "working", {"step": None, "total_steps": 5000}),
 ]  # fmt: skip
 
 

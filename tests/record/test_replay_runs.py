@@ -93,13 +93,15 @@ def _block(rng: random.Random, kind: str, step: int) -> tuple[list[str], int]:
         return [f"iter {step}: loss 0.0000, time 110.00ms, mfu 40.00%"], step + 1
     if kind == "crash":
         return list(CRASH), step
+    if kind == "planned":  # nanoGPT's configurator's max_iters: the total of the steps read after it (reached or not)
+        return [f"Overriding: max_iters = {step + rng.randint(0, 400)}"], step
     if kind == "tokens":
         return [f"tokens per iteration will be: {rng.choice(['491,520', '8,192'])}"], step
     return [rng.choice(JUNK) for _ in range(rng.randint(1, 3))], step
 
 
 KINDS = ["usual", "slow", "every_ten", "eval", "restart", "skip", "again", "dated", "no_time", "stall", "nan",
-         "explode", "zero", "crash", "tokens", "junk", "again_dated"]
+         "explode", "zero", "crash", "tokens", "junk", "again_dated", "planned"]
 
 
 def _log(seed: int, kinds: list[str]) -> str:

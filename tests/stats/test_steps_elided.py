@@ -298,3 +298,15 @@ def test_in_bulk_the_step_before_the_latest_and_the_counters_move_are_one_by_one
     assert (repr(one.latest), repr(one.before_latest), one.moved_at) == (
         repr(other.latest), repr(other.before_latest), other.moved_at)
     assert one.before_latest is not None and one.before_latest.step == (40 if evaluated else 39)
+
+
+@pytest.mark.parametrize("total", [5000, 301])
+def test_a_planned_total_printed_apart_reaches_the_steps_in_bulk_as_one_by_one(total: int) -> None:
+    # nanoGPT's ``Overriding: max_iters = N`` before its iterations: each step's total, in the history import's
+    # columns as one event at a time (a stretch that reaches its total goes one by one: the replay test's "planned")
+    single, bulk = bulk_and_one_by_one([f"Overriding: max_iters = {total}", *iters(range(301))])
+    one, other = single.progress._stage, bulk.progress._stage
+    assert one is not None and other is not None
+    assert one.latest.total_steps == total
+    assert (repr(one.latest), repr(one.before_latest), one.done_at) == (
+        repr(other.latest), repr(other.before_latest), other.done_at)

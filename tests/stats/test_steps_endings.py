@@ -400,7 +400,7 @@ def test_verl_sft_s_leftover_bar_after_its_final_validation_is_no_step(tmp_path:
     name = "verl-sft-rldecisionagent-file-char-count-readme-105-final-validation-then-leftover-bar-redraw.log"
     for later in (0.0, TWO_HOURS):
         data = read_cold(tmp_path, body(name), name=name, at=local_time(2025, 8, 4, 12, 26, 45) + later)
-        assert (data["state"], data["status_line"]) == ("done", "done · step 105"), later
+        assert (data["state"], data["status_line"]) == ("done", "done · step 105/105"), later  # (its start line's total number of steps)
         training = data["training"]
         assert (training["step"], training["loss"]) == (105, 0.06290543079376221)
         assert training["eval"]["val_loss"] == {"value": 0.058481086045503616, "step": 105}

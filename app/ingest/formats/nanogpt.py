@@ -11,6 +11,11 @@ share a log), registered under three names so the snapshot says which one is in 
 * llm.c ``step    1/18865 | loss … (…z)| norm … (…z)| lr … | … ms | …% bf16 MFU | … tok/s``
   (1-based step; ``-100.0%`` MFU on an unknown GPU) and the PyTorch reference line, plus
   llm.c's ``main.log`` records (``s:N trl:…``).
+* nanoGPT's planned iterations, printed apart from its step lines by its configurator: a config file's
+  lines echoed whole (``Overriding config with config/train_shakespeare_char.py:`` then ``max_iters = 5000``)
+  and each command-line override (``Overriding: max_iters = 2000``), the last one printed the run's. Its
+  loop trains ``iter_num`` 0 to ``max_iters`` inclusive (train.py: ``if iter_num > max_iters: break`` after
+  the step), so ``iter 5000`` of 5000 is its last step: the run is done at its total.
 * modded-nanogpt ``step:N/M [train_loss:…] [val_loss:…] train_time:…ms step_avg:…ms`` (forks: a padded
   step, `` | `` between pairs, ``train_time`` in seconds).
 """
@@ -42,6 +47,7 @@ _MS_VALUE = re.compile(rf"({_NUM})ms(?:/step)?")
 _PCT_VALUE = re.compile(rf"({_NUM})%")
 _NANOGPT_EVAL = re.compile(rf"step (\d{{1,12}}): train loss\s+({_NUM}), val loss\s+({_NUM})")
 _TOKENS_PER_ITER = re.compile(r"tokens per iteration will be: ([\d,]+)")
+_MAX_ITERS = re.compile(r"(?:Overriding: )?max_iters = (\d{1,12})(?:\s+#.*)?")
 # llm.c's CUDA step line and its PyTorch reference's (no z-scores, no MFU): named alike so one
 # reader serves both. llm.c right-aligns its figures (``%7.6f``, ``%6.4f``): a diverged run
 # prints ``loss     nan (+nanz)| norm   -nan (-nanz)``, so every gap is ``\s+``.
@@ -105,7 +111,20 @@ class NanogptParser(EmitLines):
             return kind, self._evaluation(int(evaluation.group(1)), emit)
         if len(text) < 5 and ("iter ".startswith(text) or "step ".startswith(text)):
             return Kind.PARTIAL, None  # a wrap right inside the first word
+        if text.startswith(("Overriding: max_iters", "max_iters")):
+            planned = _MAX_ITERS.fullmatch(text)
+            if planned is not None and int(planned.group(1)) > 0:
+                return Kind.FULL, self._planned(int(planned.group(1)))
         return _other_line(text)
+
+    def _planned(self, total: int) -> Emit:
+        """The configurator's ``max_iters``: the total of the steps read after it (pipeline.py's ``planned_total``)."""
+
+        def read() -> list[Event]:
+            self.planned_total = total
+            return [RunInfo(at=None, total_steps=total)]
+
+        return read
 
     def _evaluation(self, step: int, emit: Emit) -> Emit:
         """An evaluation line's events, and the run's end where it is the lecture script's last.

@@ -83,6 +83,10 @@ class StepLines(Generic[R]):
     unindent: bool = True
     _times: LineTimes | None
     _reference_time: float | None
+    # The run's planned steps its trainer printed apart from its step lines (nanoGPT's ``Overriding: max_iters =
+    # 5000``), set by the parser as it reads that line: a step read after it that prints no total of its own is
+    # at that total, one by one and in bulk alike.
+    planned_total: int | None
 
     @property
     def reference_time(self) -> float | None:
@@ -100,6 +104,7 @@ class StepLines(Generic[R]):
         self._joiner: WrapJoiner[R] = WrapJoiner(classify)
         self.bad_lines = 0
         self._reference_time = None
+        self.planned_total = None
         self._latest: float | None = None  # the latest time a record carried (for a parser that dates its own)
         self._usual: dict[str, list[tuple[re.Pattern[str], Callable[[re.Match[str]], list[Event]]]]] = {}
         for line in usual:
@@ -220,7 +225,7 @@ class StepLines(Generic[R]):
                                 times.unprefixed()
                             joiner.took_record()
                             noted = True
-                        events.extend(read(m))
+                        events.extend(read(m) if self.planned_total is None else _totalled(read(m), self.planned_total))
                         break
                 else:
                     noted = False
@@ -245,7 +250,13 @@ class StepLines(Generic[R]):
         return None
 
     def _line(self, raw: str, events: list[Event]) -> None:
-        """The general reading of one line: its events onto ``events``."""
+        """The general reading of one line: its events onto ``events``, a planned total on its steps that print none."""
+        planned, start = self.planned_total, len(events)
+        self._read_line(raw, events)
+        if planned is not None and len(events) > start:
+            events[start:] = _totalled(events[start:], planned)
+
+    def _read_line(self, raw: str, events: list[Event]) -> None:
         if self._whole_line is not None and self._whole_line(raw, events):
             return
         if len(raw) > MAX_LINE_CHARS and ("\r" in raw[-MAX_LINE_CHARS:] or "\b\b" in raw[-MAX_LINE_CHARS:]):
@@ -301,8 +312,11 @@ class StepLines(Generic[R]):
 
     def _end(self, events: list[Event]) -> list[Event]:
         """A batch's end: what the joiner held, the parser's own, then a ``Tick`` when a line carried a time."""
+        start = len(events)
         for record in self._joiner.end_records():
             self.emit(record, events)
+        if self.planned_total is not None and len(events) > start:
+            events[start:] = _totalled(events[start:], self.planned_total)
         self.batch_end(events)
         latest = self.batch_latest()
         if latest is not None:
@@ -408,7 +422,7 @@ class StepLines(Generic[R]):
                 run = _figures_run(usual, lines)
                 if run is not None:
                     self._took_usual()
-                    items.append(run)
+                    items.append(self._with_total(run))
                     return
             own, at = _own_rows(usual, lines), 0
         elif len(self._bulk) > 1:
@@ -416,13 +430,20 @@ class StepLines(Generic[R]):
         for start, end, part in _runs(usual, lines, own, at):
             if isinstance(part, StepRun):
                 self._took_usual()
-                items.append(part)
+                items.append(self._with_total(part))
             elif part == "other":  # (lines of another of the parser's usual shapes)
                 self._stretch(lines[start:end], rows[start:end], items)
             else:
                 events: list[Event] = []
                 self._read(lines[start:end], events)
                 items.extend(events)
+
+    def _with_total(self, run: StepRun) -> StepRun:
+        """``run`` with the planned total as its column where its lines print none (as :meth:`_line` reads them)."""
+        total = self.planned_total
+        if total is None or run.column("total_steps") is not None:
+            return run
+        return dataclasses.replace(run, columns=(*run.columns, ("total_steps", (total,) * len(run.steps))))
 
     def _took_usual(self) -> None:
         if self._times is not None:
@@ -437,6 +458,12 @@ _SYSLOG_ESCAPE = re.compile(r"#033\[[0-9;?]*[ -/]*[@-~]")
 _BACKSPACES = re.compile("\b{2,}")
 _INDENT = " " * 8  # a continuation is indented at least this far (a message column past a prefix)
 _COLUMNS = PrefixReader(dates=False)  # where a record's message starts (its prefix peeled)
+
+
+def _totalled(events: list[Event], total: int) -> list[Event]:
+    """``events`` with ``total`` as the planned total of each step that prints none."""
+    return [dataclasses.replace(event, total_steps=total) if isinstance(event, TrainStep) and event.total_steps is None
+            else event for event in events]
 
 
 def continued(lines: Iterable[str]) -> Iterable[str]:

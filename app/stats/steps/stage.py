@@ -407,8 +407,11 @@ def redrawn_after_end(stage: Stage, event: TrainStep) -> bool:
     """``event`` is a bar drawn again after the run's end with no step past the one it drew before (tqdm's leftover
     redraw as the script exits, verl's ``Epoch 3/3: 97%|…| 34/35`` after ``Final validation metrics``): no step, and
     it does not take the end back. (A line at the last step after the run reached its total needs no such care: that
-    end stands whatever follows, and the line may carry the step's clock or its evaluation.)"""
-    if not said_ended(stage) or event.logged:
+    end stands whatever follows, and the line may carry the step's clock or its evaluation; but a bar of another count
+    redrawn after the run's steps reached their total is a leftover all the same: verl SFT's ``Epoch 3/3: 97%|…| 34/35``
+    after its ``step:105`` of 105.)"""
+    other_count = stage.done_at is not None and event.total_steps != stage.latest.total_steps
+    if not (said_ended(stage) or other_count) or event.logged:
         return False
     return any(drawn is not None and drawn.stage == event.stage and drawn.total_steps == event.total_steps
                and drawn.epoch == event.epoch and drawn.outer_step == event.outer_step and event.step <= drawn.step

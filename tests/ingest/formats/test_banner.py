@@ -40,6 +40,14 @@ HF = "stall-hf-open-r1-issue483-explicit-format-running-training-banner-196-step
         ("steps: 1520", None),
         ("total steps: 0", None),
         ("100%|████| 76/76 [00:00<00:00, 610.67it/s]", None),
+        # the total among counts a line lists without a colon (verl's SFT trainer, tests/data/real/verl-sft-*.log);
+        # its other counts (per epoch, the epochs) are no total, nor is a total of warmup steps or a zero
+        ("Number of steps/epoch 35, number of epochs 3, total number of steps 105",
+         Planned("steps", 105, "total number of steps")),
+        ("Number of steps/epoch 0, number of epochs 6, total number of steps 0", None),
+        ("batch size 8, total warmup steps 50", None),
+        ("Number of steps/epoch 35, number of epochs 3", None),
+        ("total steps 10 (warmup 2)", None),
     ],
 )
 def test_a_banner_line_says_the_run_s_length_by_its_role_words(line: str, planned: Planned | None) -> None:

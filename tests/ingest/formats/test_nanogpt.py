@@ -9,8 +9,10 @@ from typing import Any
 
 import pytest
 
+from app.ingest.formats import create_parser
 from app.ingest.formats.nanogpt import LLMC_MFU_NOTE, NANOGPT_MFU_NOTE, NanogptParser
 from app.stats.events import EvalResult, RunInfo, StageEnd, TrainingPause, TrainStep
+from tests.coldread import T0, read_cold
 from tests.reallogs import body, line
 
 SAMPLE = Path(__file__).resolve().parents[2] / "data" / "sample-nanogpt.log"
@@ -343,3 +345,38 @@ def test_a_speedrun_fork_s_short_keys_are_its_loss_clock_and_average() -> None:
            if isinstance(e, TrainStep)]
     assert [(e.step, e.total_steps, e.loss, e.elapsed_seconds) for e in got] == [(6000, 10000, 3.0211, 550.871)]
     assert got[0].step_seconds == pytest.approx(0.0918)
+
+
+# nanoGPT's configurator (configurator.py) echoes a config file whole, then prints each command-line override as
+# ``Overriding: key = value``; the last ``max_iters`` printed is the run's. Its loop (train.py) trains ``iter_num`` 0 to
+# ``max_iters`` inclusive: ``if iter_num > max_iters: break`` after the step, so ``iter N`` of N is its last step.
+_CONFIG = ["Overriding config with config/train_shakespeare_char.py:", "max_iters = 5000",
+           "lr_decay_iters = 5000 # make equal to max_iters usually"]
+
+
+def _iters(*steps: int) -> list[str]:
+    return [f"iter {s}: loss {3 - s / 100:.4f}, time 56.27ms, mfu 1.00%" for s in steps]
+
+
+@pytest.mark.parametrize(("lines", "status", "total"), [
+    # the command line's override after the file's (by hand: 20, and iter 20 its last step: done)
+    ([*_CONFIG, "Overriding: max_iters = 20", *_iters(0, 10, 20)], "done · step 20/20", 20),
+    # the file's alone: iter 20 of 5000
+    ([*_CONFIG, *_iters(0, 10, 20)], "step 20/5000 · …", 5000),
+    # lr_decay_iters, an unset plan (0) and a key's look-alike are no total
+    (["lr_decay_iters = 5000", "Overriding: max_iters = 0", "Overriding: max_iters_x = 9", *_iters(0, 10, 20)],
+     "step 20 · …", None),
+])  # fmt: skip
+def test_the_configurators_max_iters_is_the_total_of_the_iterations(
+        tmp_path: Path, lines: list[str], status: str, total: int | None) -> None:
+    data = read_cold(tmp_path, lines, name="train.log", at=T0)
+    assert data["format"] == "nanogpt"
+    assert (data["status_line"], data["training"]["total_steps"]) == (status, total)
+
+
+def test_a_step_that_prints_its_own_total_keeps_it() -> None:
+    # (llm.c and modded-nanogpt share the parser: their ``/M`` is theirs, whatever a max_iters line said)
+    events = create_parser("modded-nanogpt").feed(
+        ["Overriding: max_iters = 50", "step:10/20 train_loss:3.1000 train_time:500ms step_avg:50.00ms"])
+    steps = [e for e in events if isinstance(e, TrainStep)]
+    assert [s.total_steps for s in steps] == [20]
