@@ -63,8 +63,8 @@ def _block(t: Trainer, kind: str) -> list[str]:
         return [t.val()]
     if kind == "val_twice":  # (two in a row: no step between)
         return [t.val(), t.val()]
-    if kind == "val_later":  # a clock that ran on through the evaluation: its line seconds after its step's, a line
-        t.clock_ms += rng.randint(1500, 9000)  # of the lines' spacing (the step printed again, apart in time)
+    if kind == "val_later":  # a clock that ran on through the evaluation: its line seconds after its step's (the step
+        t.clock_ms += rng.randint(1500, 9000)  # printed again, apart in time, no training line of the lines' spacing)
         return [t.val()]
     if kind == "every_125":  # the record scripts' cadence
         lines = []
@@ -185,13 +185,12 @@ def test_each_look_finds_the_stage_as_one_event_at_a_time_leaves_it(tmp_path: Pa
 
 @pytest.mark.parametrize("seed", [0, 27])  # (each puts such a line among the latest 21 of a stretch read in bulk)
 def test_each_look_finds_the_lines_spacing_as_one_event_at_a_time_leaves_it(tmp_path: Path, seed: int) -> None:
-    """Evaluation lines seconds after their step's (the step printed again, apart in time) are lines of the lines'
-    spacing, which the stall limit rests on: read in bulk or one at a time, the same."""
+    """Evaluation lines seconds after their step's (the step printed again, apart in time, no training loss) are
+    left out of the lines' spacing the stall limit rests on: read in bulk or one at a time, the same."""
     kinds = ["train", "val_later", "train", "val_later", "val_twice", "train", "every_125", "val_later", "slow",
              "val_later", "train", "val_later", "val_later", "no_loss", "val_later", "no_loss", "no_loss", "val_later",
              "no_loss", "val_twice", "no_loss", "val_later", "no_loss", "train", "val_later"]
     path = tmp_path / "train.log"
     path.write_text("\n".join(_log(seed, kinds, first_val=True, last_val=seed % 2 == 1)) + "\n")
     in_runs = _stage_states(path, runs=True)
-    assert any(state[10] != state[6] for state in in_runs)  # (the lines' spacing is not the moves' somewhere)
     assert in_runs == _stage_states(path, runs=False)

@@ -436,10 +436,10 @@ class StepProgress:
             steps += after - first
         # (each evaluation line's step, the step before it printed again, at its time: a line of the lines' spacing,
         # by the place among the steps of the step after it)
-        repeats: dict[int, list[float]] = {}
+        repeats: dict[int, list[tuple[float, bool]]] = {}
         for first, after in lines:
             before_it = sum(min(span_after, first) - span_first for span_first, span_after in spans if span_first < first)
-            repeats.setdefault(before_it, []).append(times[first - start])
+            repeats.setdefault(before_it, []).append((times[first - start], run.step(first).loss is not None))
         stage = self._stage
         assert stage is not None
         # (untimed_pause: the step lines after an evaluation's placed only by the trainer's clock, which stopped)
@@ -450,8 +450,8 @@ class StepProgress:
             and placed_by_clock(times[after - start], since, elapsed[after] - clock)}
         self._apply_steps(run.steps_only(spans), 0, spanned(times, spans, start), clock_before=clock_before,
                           waits=waits, repeats=repeats)
-        for t in repeats.get(steps, [])[:-1]:
-            stage.space(t)  # (evaluation lines after the stretch's last step, before the last one: _step of each)
+        for t, trains in repeats.get(steps, [])[:-1]:
+            stage.space(t, trains)  # (evaluation lines after the stretch's last step, before the last one: _step of each)
             stage.step_time = t
         for first, after in lines:  # (each figure as _eval takes it: finite, a step that is the latest's)
             step = run.steps[first]
@@ -476,14 +476,14 @@ class StepProgress:
             if not same_position(stage.latest, last):
                 stage.moved_at, stage.spaced = times[first - start], False
             else:
-                stage.space(times[first - start])
+                stage.space(times[first - start], last.loss is not None)
             stage.latest, stage.step_time = last, times[first - start]
             self.health.apply(last, times[-1])  # (the same step: only when it was read, the latest event's time)
             if end > first + 1:
                 stage.pause, stage.evaluated = "evaluation", True
 
     def _apply_steps(self, run: StepRun, start: int, times: Sequence[float], *, clock_before: list[float] | None = None,
-                     waits: list[int] | None = None, repeats: dict[int, list[float]] | None = None) -> None:
+                     waits: list[int] | None = None, repeats: dict[int, list[tuple[float, bool]]] | None = None) -> None:
         """:meth:`apply_run` of steps only (``clock_before``: the trainer's clock on the line before each step,
         where that is not the step before it; ``waits``: the steps, by their place from ``start``, that
         end an evaluation's wait; ``repeats``: by the same places, the times of lines before each step that printed
@@ -631,7 +631,7 @@ class StepProgress:
                 if offset != stage.offset:
                     stage.moved_at = t  # (its place on the run's timeline moved, though no step is counted)
                 stage.offset = offset  # (a new epoch's count may be back where the last one ended)
-                stage.space(t)  # (a line of its own: when the next is due)
+                stage.space(t, event.loss is not None)  # (a line of its own: when the next is due)
                 stage.take(event, t)  # the same step printed again
                 if event.step_seconds is not None or event.elapsed_seconds is not None:
                     stage.printed_timing = True  # (PaddleNLP's bar after its dict at the same step)
@@ -995,14 +995,15 @@ def _bulk_columns(run: StepRun, stage: Stage, start: int, taken: int) -> bool:
 
 
 def line_gaps(before: float | None, spaced: bool, times: Sequence[float], seconds: Sequence[float],
-              repeats: dict[int, list[float]]) -> list[float]:
+              repeats: dict[int, list[tuple[float, bool]]]) -> list[float]:
     """The lines' spacing of steps taken at ``times`` (``seconds``: each one's time), as Stage.space and _step of each
-    line in turn keep it: ``repeats``, by the place of the step after them, lines that printed the step before again;
+    line in turn keep it: ``repeats``, by the place of the step after them, lines that printed the step before again
+    (their time, and whether each is a training line);
     ``before``: the latest line's time, ``spaced``: a line printed its step again, apart, since it moved."""
     gaps: list[float] = []
     for place, (t, own) in enumerate(zip(times, seconds, strict=True)):
-        for again in repeats.get(place, ()):
-            if before is not None and again - before >= SAME_MOMENT_SECONDS:
+        for again, trains in repeats.get(place, ()):
+            if trains and before is not None and again - before >= SAME_MOMENT_SECONDS:
                 gaps.append(again - before)
                 spaced = True
             before = again

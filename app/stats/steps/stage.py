@@ -158,9 +158,11 @@ class Stage:
             self.eval_broken.discard(name)
             self.eval_diverged[name] = t if t is not None else self.step_time
 
-    def space(self, t: float | None) -> None:
-        """Keep the time since the line before of a line at ``t`` that prints the latest step again."""
-        if t is not None and self.step_time is not None and t - self.step_time >= SAME_MOMENT_SECONDS:
+    def space(self, t: float | None, trains: bool) -> None:
+        """Keep the time since the line before of a line at ``t`` that prints the latest step again, where it is a
+        training line (``trains``: it prints a training loss; an evaluation's line, or one that only names the step,
+        times the evaluation, not the training's lines: Caffe's test outputs after its last iteration's line)."""
+        if trains and t is not None and self.step_time is not None and t - self.step_time >= SAME_MOMENT_SECONDS:
             self.line_gaps.append(t - self.step_time)
             self.spaced = True
 
