@@ -63,6 +63,9 @@ def _block(t: Trainer, kind: str) -> list[str]:
         return [t.val()]
     if kind == "val_twice":  # (two in a row: no step between)
         return [t.val(), t.val()]
+    if kind == "val_later":  # a clock that ran on through the evaluation: its line seconds after its step's (the step
+        t.clock_ms += rng.randint(1500, 9000)  # printed again, apart in time, no training line of the lines' spacing)
+        return [t.val()]
     if kind == "every_125":  # the record scripts' cadence
         lines = []
         for _ in range(rng.randint(2, 6)):
@@ -81,7 +84,7 @@ def _block(t: Trainer, kind: str) -> list[str]:
     return [rng.choice(["", "Running Python 3.12.7", "=" * 40, "step:"])]
 
 
-KINDS = ["train", "train", "val", "val_twice", "every_125", "restart", "no_loss", "slow", "junk"]
+KINDS = ["train", "train", "val", "val_twice", "every_125", "restart", "no_loss", "slow", "junk", "val_later"]
 
 
 def _log(seed: int, kinds: list[str], *, first_val: bool, last_val: bool) -> list[str]:
@@ -152,6 +155,7 @@ def _stage_states(path: Path, *, runs: bool) -> list[tuple[object, ...]]:
             if stage is not None:
                 states.append((at, stage.latest, stage.step_time, stage.start, stage.lines, stage.timed_lines,
                                list(stage.line_durations), list(stage.covered), list(stage.ended_wait), stage.timed_step,
+                               list(stage.line_gaps), stage.spaced,
                                dict(stage.evals), list(stage.eval_steps), list(stage.eval_times),
                                list(stage.eval_pauses), stage.evaluated_last, stage.pause,
                                stage.evaluated, stage.clock_from, stage.clock_to, stage.loss, len(stage.steps),
@@ -176,4 +180,17 @@ def test_each_look_finds_the_stage_as_one_event_at_a_time_leaves_it(tmp_path: Pa
     path.write_text("\n".join(_log(seed, kinds, first_val=True, last_val=seed % 2 == 1)) + "\n")
     in_runs = _stage_states(path, runs=True)
     assert len(in_runs) > 10 and any(True in state[8] for state in in_runs)  # type: ignore[operator]
+    assert in_runs == _stage_states(path, runs=False)
+
+
+@pytest.mark.parametrize("seed", [0, 27])  # (each puts such a line among the latest 21 of a stretch read in bulk)
+def test_each_look_finds_the_lines_spacing_as_one_event_at_a_time_leaves_it(tmp_path: Path, seed: int) -> None:
+    """Evaluation lines seconds after their step's (the step printed again, apart in time, no training loss) are
+    left out of the lines' spacing the stall limit rests on: read in bulk or one at a time, the same."""
+    kinds = ["train", "val_later", "train", "val_later", "val_twice", "train", "every_125", "val_later", "slow",
+             "val_later", "train", "val_later", "val_later", "no_loss", "val_later", "no_loss", "no_loss", "val_later",
+             "no_loss", "val_twice", "no_loss", "val_later", "no_loss", "train", "val_later"]
+    path = tmp_path / "train.log"
+    path.write_text("\n".join(_log(seed, kinds, first_val=True, last_val=seed % 2 == 1)) + "\n")
+    in_runs = _stage_states(path, runs=True)
     assert in_runs == _stage_states(path, runs=False)

@@ -310,3 +310,51 @@ def test_a_planned_total_printed_apart_reaches_the_steps_in_bulk_as_one_by_one(t
     assert one.latest.total_steps == total
     assert (repr(one.latest), repr(one.before_latest), one.done_at) == (
         repr(other.latest), repr(other.before_latest), other.done_at)
+def test_in_bulk_the_lines_spacing_leaves_out_evaluation_lines_apart_in_time_as_one_at_a_time() -> None:
+    # modded-nanogpt's lines, a step every 50 ms on its clock, with validations at steps 40 and 45 whose lines come 3 s
+    # after their step's (a clock that ran on through the evaluation), and two after the last step: each prints its
+    # step again, apart in time, but no training loss: the evaluation's time, not the training lines' spacing (when the
+    # next is due: the stall limit). One by one each is left out as it comes; the import takes the steps in bulk, the
+    # evaluations' lines inside the run: the same spacing.
+    clock = {"ms": 0}
+
+    def line(step: int, figure: str, ms: int = 50) -> str:
+        clock["ms"] += ms
+        return f"step:{step}/100 {figure} train_time:{clock['ms']}ms step_avg:50.00ms"
+
+    lines = [line(s, f"train_loss:{4 - s / 100:.4f}") for s in range(1, 41)]
+    lines += [line(40, "val_loss:3.7000", 3000)] + [line(s, f"train_loss:{4 - s / 100:.4f}") for s in range(41, 46)]
+    lines += [line(45, "val_loss:3.6000", 3000)] + [line(s, f"train_loss:{4 - s / 100:.4f}") for s in range(46, 51)]
+    lines += [line(50, "val_loss:3.5000", 3000), line(50, "val_loss:3.4000", 2000)]  # (two after the last step)
+    events = create_parser("nanogpt").feed(lines)
+    times = placed_times(events, END)
+    single = StepTracker("nanogpt")
+    for event, at in zip(events, times, strict=True):
+        single.apply(event, END, at)
+    items: list[Event | StepRun] = create_parser("nanogpt").feed_runs(lines)  # type: ignore[attr-defined]
+    bulk = StepTracker("nanogpt")
+    i = 0
+    for item in items:
+        if not isinstance(item, StepRun):
+            bulk.apply(item, END, times[i])
+            i += 1
+            continue
+        run_times = [t for t in times[i : i + len(item)] if t is not None]
+        i += len(item)
+        k = 0
+        while k < len(item):
+            end = bulk.run_end(item, k, run_times, END, END + 1)
+            if end > k:
+                bulk.apply_run(item, k, run_times[k:end])
+                k = end
+            else:
+                bulk.apply(item.event(k), END, run_times[k])
+                k += 1
+    one, many = single.progress.stage, bulk.progress.stage
+    assert one is not None and many is not None
+    # (by hand: each validation's line 3 s after its step's, the step after it 50 ms on; the moves' own times beside)
+    # (by hand, the latest 21: steps 30-50's, each 50 ms on the trainer's clock after the line before it)
+    assert list(one.line_gaps) == pytest.approx([0.05] * 21, abs=1e-6)
+    assert not one.spaced
+    assert many.line_gaps == one.line_gaps and many.spaced == one.spaced
+    assert many.line_durations == one.line_durations

@@ -51,6 +51,7 @@ from .stage import (
     EARLY_LOSSES,
     EXPLODED_FACTOR,
     RECENT_LINES,
+    SAME_MOMENT_SECONDS,
     AllReduce,
     Errors,
     RunFacts,
@@ -434,6 +435,12 @@ class StepProgress:
             if first > start:
                 waits.append(steps)
             steps += after - first
+        # (each evaluation line's step, the step before it printed again, at its time: a line of the lines' spacing,
+        # by the place among the steps of the step after it)
+        repeats: dict[int, list[tuple[float, bool]]] = {}
+        for first, after in lines:
+            before_it = sum(min(span_after, first) - span_first for span_first, span_after in spans if span_first < first)
+            repeats.setdefault(before_it, []).append((times[first - start], run.step(first).loss is not None))
         stage = self._stage
         assert stage is not None
         # (untimed_pause: the step lines after an evaluation's placed only by the trainer's clock, which stopped)
@@ -443,7 +450,10 @@ class StepProgress:
             and (since := times[first - start] if first >= start else stage.step_time) is not None
             and placed_by_clock(times[after - start], since, elapsed[after] - clock)}
         self._apply_steps(run.steps_only(spans), 0, spanned(times, spans, start), clock_before=clock_before,
-                          waits=waits)
+                          waits=waits, repeats=repeats)
+        for t, trains in repeats.get(steps, [])[:-1]:
+            stage.space(t, trains)  # (evaluation lines after the stretch's last step, before the last one: _step of each)
+            stage.step_time = t
         for first, after in lines:  # (each figure as _eval takes it: finite, a step that is the latest's)
             step = run.steps[first]
             for k in range(first + 1, min(after, end)):
@@ -465,7 +475,9 @@ class StepProgress:
             if last.step_seconds is not None and math.isfinite(last.step_seconds):
                 stage.timed_step = last
             if not same_position(stage.latest, last):
-                stage.moved_at = times[first - start]
+                stage.moved_at, stage.spaced = times[first - start], False
+            else:
+                stage.space(times[first - start], last.loss is not None)
             stage.before_latest = stage.latest  # (Stage.take of the step printed again: the one before is the same)
             stage.latest, stage.step_time = last, times[first - start]
             self.health.apply(last, times[-1])  # (the same step: only when it was read, the latest event's time)
@@ -473,10 +485,11 @@ class StepProgress:
                 stage.pause, stage.evaluated = "evaluation", True
 
     def _apply_steps(self, run: StepRun, start: int, times: Sequence[float], *, clock_before: list[float] | None = None,
-                     waits: list[int] | None = None) -> None:
+                     waits: list[int] | None = None, repeats: dict[int, list[tuple[float, bool]]] | None = None) -> None:
         """:meth:`apply_run` of steps only (``clock_before``: the trainer's clock on the line before each step,
         where that is not the step before it; ``waits``: the steps, by their place from ``start``, that
-        end an evaluation's wait)."""
+        end an evaluation's wait; ``repeats``: by the same places, the times of lines before each step that printed
+        the step before it again)."""
         self._evals_step = False  # (step lines of their own: Stage.apply's)
         stage = self._stage
         assert stage is not None
@@ -526,6 +539,11 @@ class StepProgress:
         stage.timed_lines += taken
         stage.lines += taken
         stage.line_durations.extend(seconds[-RECENT_LINES:])
+        if stage.spaced or repeats:
+            stage.line_gaps.extend(line_gaps(stage.step_time, stage.spaced, times, seconds, repeats or {})[-RECENT_LINES:])
+        else:
+            stage.line_gaps.extend(seconds[-RECENT_LINES:])
+        stage.spaced = False
         stage.covered.extend(covered[-RECENT_LINES:])
         # (_step: the latest line's time held an evaluation printed since the line before it)
         stage.evaluated_last = (taken == 1 and (stage.pause == "evaluation" or stage.evaluated)) or (
@@ -618,6 +636,7 @@ class StepProgress:
                 if offset != stage.offset:
                     stage.moved_at = t  # (its place on the run's timeline moved, though no step is counted)
                 stage.offset = offset  # (a new epoch's count may be back where the last one ended)
+                stage.space(t, event.loss is not None)  # (a line of its own: when the next is due)
                 stage.take(event, t)  # the same step printed again
                 if event.step_seconds is not None or event.elapsed_seconds is not None:
                     stage.printed_timing = True  # (PaddleNLP's bar after its dict at the same step)
@@ -672,6 +691,9 @@ class StepProgress:
                 self._measure_from(stage, t, after_this_line=True)
             elif seconds is not None:
                 stage.line_durations.append(seconds)
+                # (after lines that printed the step again: the time since the latest of them, the lines' spacing)
+                spaced = t - stage.step_time if stage.spaced and stage.step_time is not None else seconds
+                stage.line_gaps.append(spaced)
                 stage.covered.append(covered)
                 stage.ended_wait.append(waited)
                 stage.evaluated_last = evaluated
@@ -680,7 +702,7 @@ class StepProgress:
         if evaluated and t is not None and stage.eval_times and not untimed_pause(stage, t, clock_seconds, True):
             stage.eval_pauses.append((stage.eval_times[-1], t))
         stage.lines += 1
-        stage.moved_at = t  # (a new stage's first step, or steps counted: the counter moved)
+        stage.moved_at, stage.spaced = t, False  # (a new stage's first step, or steps counted: the counter moved)
         stage.take(event, t)
 
     @staticmethod
@@ -974,6 +996,25 @@ def _bulk_columns(run: StepRun, stage: Stage, start: int, taken: int) -> bool:
         elif name == "tokens_per_second" and (None in values or min(values) <= 0):
             return False
     return not (0.0 in run.losses[start:end] and (run.column("lr") is not None or run.column("grad_norm") is not None))
+
+
+
+def line_gaps(before: float | None, spaced: bool, times: Sequence[float], seconds: Sequence[float],
+              repeats: dict[int, list[tuple[float, bool]]]) -> list[float]:
+    """The lines' spacing of steps taken at ``times`` (``seconds``: each one's time), as Stage.space and _step of each
+    line in turn keep it: ``repeats``, by the place of the step after them, lines that printed the step before again
+    (their time, and whether each is a training line);
+    ``before``: the latest line's time, ``spaced``: a line printed its step again, apart, since it moved."""
+    gaps: list[float] = []
+    for place, (t, own) in enumerate(zip(times, seconds, strict=True)):
+        for again, trains in repeats.get(place, ()):
+            if trains and before is not None and again - before >= SAME_MOMENT_SECONDS:
+                gaps.append(again - before)
+                spaced = True
+            before = again
+        gaps.append(t - before if spaced and before is not None else own)
+        before, spaced = t, False
+    return gaps
 
 
 def _last(column: tuple[Any, ...] | None, start: int, end: int) -> Any:

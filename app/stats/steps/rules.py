@@ -1,6 +1,7 @@
 """When a step trainer is stalled, paused or done, and when it will finish.
 
-Stall: no step for max(6 × the median time between recent step lines — the trainer's own time per
+Stall: no step for max(6 × the median time between recent step lines (any two in a row: where a counter moves once
+every several lines, those that print its step again too) — the trainer's own time per
 step before a second line, times the steps a line may cover — , 90 s) while training →
 ``stalled``; when step lines arrive in bursts (python's block-buffered print to a file delivers
 dozens at once), not before twice the usual gap between bursts either. Before a stage's first
@@ -26,6 +27,7 @@ from .stage import (
     diverged,
     finished,
     finite,
+    line_spacing,
     no_step_yet,
     printed_step_seconds,
     waiting_since,
@@ -75,16 +77,19 @@ def stall(stage: Stage, now: float, arrival_gaps: Sequence[float], restarting: b
     since = max(0.0, now - stage.step_time)
     # The usual time between step lines (N steps × T s a step); before a second line, the trainer's
     # own time per step, when printed, is the least a line takes.
-    median = statistics.median(stage.line_durations) if stage.line_durations else printed_step_seconds(stage)
+    # (where a counter moves once every several lines, the time between any two of its lines, not between its moves:
+    # a dead run is noticed in the time its own lines' spacing says)
+    spacing = line_spacing(stage)
+    median = spacing if spacing is not None else printed_step_seconds(stage)
     limit = max(STALL_FACTOR * median, STALL_FLOOR_SECONDS) if median is not None else STALL_FLOOR_SECONDS
     first_line = None
-    if not stage.line_durations and median is not None and not stage.latest.logged:
+    if not stage.line_gaps and median is not None and not stage.latest.logged:
         if stage.line_stride is not None:
             # Untimed lines N steps apart, a step's time printed: a line every N × that time.
             limit = max(limit, min(STALL_FACTOR * stage.line_stride * median, float(PAUSE_LIMIT_SECONDS)))
         else:
             limit, first_line = _first_line_limit(stage.latest.step, median, limit)
-    if median is None and not stage.line_durations:
+    if median is None and not stage.line_gaps:
         # No time between its lines and none printed (an undated log read cold): nothing says how far apart they
         # come. Dicts logged every N steps (HF's logging_steps, 500 by default) may be most of an hour apart, as
         # before their first; other lines are held to the first line's floor.

@@ -19,6 +19,10 @@ RECENT_LINES = 21
 # No step for this many times the usual time between step lines is a stall (app/stats/steps/rules.py);
 # lines further apart than the rate window hold their rate this long (:func:`measure`).
 STALL_FACTOR = 6
+# A line that prints the latest step again less than this after the line before is the same moment printed again (a
+# dict and its bar; each of an FSDP run's ranks, its bar's whole-second clock a second off the others': llama-recipes'
+# issue 408), not a line of its own in the lines' spacing. Lines this close could only set the stall floor (90 s / 6).
+SAME_MOMENT_SECONDS = 15.0
 LOGGED_WARMUP_COUNT = 2
 # Evaluation figures that go to nan or inf only when the model has (val loss, bits per byte,
 # perplexity); an accuracy or a score may be nan for reasons of its own (nothing to score).
@@ -75,6 +79,12 @@ class Stage:
     steps: IntervalWindow = field(default_factory=lambda: IntervalWindow(RATE_WINDOW_SECONDS))
     tokens: IntervalWindow = field(default_factory=lambda: IntervalWindow(RATE_WINDOW_SECONDS))
     line_durations: deque[float] = field(default_factory=lambda: deque(maxlen=RECENT_LINES))
+    # The time between the stage's step lines, any two in a row: when the next line is due (the stall limit). Where a
+    # counter prints the same step again between its moves (PaddleOCR's ``epoch: [9/10]`` on each of an epoch's dated
+    # lines, minutes apart), those lines too; line_durations holds the time between moves (the rate's). Elsewhere the two
+    # are the same.
+    line_gaps: deque[float] = field(default_factory=lambda: deque(maxlen=RECENT_LINES))
+    spaced: bool = False  # a line printed the latest step again, apart in time, since the counter last moved
     covered: deque[int] = field(default_factory=lambda: deque(maxlen=RECENT_LINES))
     ended_wait: deque[bool] = field(default_factory=lambda: deque(maxlen=RECENT_LINES))  # after a stall or a pause
     row_groups: deque[tuple[int, int]] = field(default_factory=lambda: deque(maxlen=RECENT_LINES))  # (groups, steps)
@@ -151,6 +161,14 @@ class Stage:
         elif name not in self.eval_diverged:
             self.eval_broken.discard(name)
             self.eval_diverged[name] = t if t is not None else self.step_time
+
+    def space(self, t: float | None, trains: bool) -> None:
+        """Keep the time since the line before of a line at ``t`` that prints the latest step again, where it is a
+        training line (``trains``: it prints a training loss; an evaluation's line, or one that only names the step,
+        times the evaluation, not the training's lines: Caffe's test outputs after its last iteration's line)."""
+        if trains and t is not None and self.step_time is not None and t - self.step_time >= SAME_MOMENT_SECONDS:
+            self.line_gaps.append(t - self.step_time)
+            self.spaced = True
 
     def forget_said_end(self) -> None:
         """A step came after the run said it stops (or summed up): it was not the end."""
@@ -463,9 +481,14 @@ def measure(stage: Stage, now: float) -> Measure:
         # share of the window); once overdue, the window moves on and a stopped run decays.
         # Lines further apart than the window (Megatron printing every 100 iterations of a minute
         # each) are held until a stall is due instead: the window would empty long before.
+        # The next move is due a usual time between moves on; the next line a usual time between lines on (the same,
+        # unless lines print the step again between moves): once that is overdue, the run has stopped.
         typical = statistics.median(stage.line_durations) if stage.line_durations else 0.0
+        spacing = line_spacing(stage) or 0.0
         hold = typical if typical < RATE_WINDOW_SECONDS else STALL_FACTOR * typical
-        overdue = now - stage.step_time > STALL_FACTOR * (typical or printed_step_seconds(stage) or 0.0)
+        overdue = now - stage.step_time > STALL_FACTOR * (spacing or printed_step_seconds(stage) or 0.0)
+        if spacing:
+            hold = min(hold, stage.step_time - moved + STALL_FACTOR * spacing)
         now = max(moved, now - hold)
     start = stage.start
     observed = 0.0 if start is None else min(max(now - start, 0.0), float(RATE_WINDOW_SECONDS))
@@ -507,6 +530,11 @@ def measure(stage: Stage, now: float) -> Measure:
         line_pace,
         stage.latest.counter,
     )
+
+
+def line_spacing(stage: Stage) -> float | None:
+    """The usual time between the stage's step lines (the median of the recent ones'), or None before a second line."""
+    return statistics.median(stage.line_gaps) if stage.line_gaps else None
 
 
 def evaluated_between(stage: Stage, start: float | None, now: float) -> bool:

@@ -43,7 +43,6 @@ which detail lines to show (kinds, never words); app/stats/steps/text.py then wr
 from __future__ import annotations
 
 import math
-import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum, auto
@@ -60,6 +59,7 @@ from .stage import (
     diverged,
     diverged_at,
     finished,
+    line_spacing,
     lines_needed,
     measure,
     no_step_yet,
@@ -404,9 +404,8 @@ def stopped_early(stage: Stage) -> bool:
 
 def usual_gap(stage: Stage) -> float:
     """The usual time between step lines: the median of the recent lines', else the trainer's time per step."""
-    if stage.line_durations:
-        return statistics.median(stage.line_durations)
-    return printed_step_seconds(stage) or 0.0
+    spacing = line_spacing(stage)
+    return spacing if spacing is not None else printed_step_seconds(stage) or 0.0
 
 
 def _situation_line(stage: Stage, stall: Stall, is_diverged: bool, is_done: bool) -> Line | None:
