@@ -130,7 +130,7 @@ def details(
         body.append((Line.FINISHING,
                      ("Finishing: the last epoch's steps are done, the trainer's end line not printed yet (what "
                      "it does meanwhile, an evaluation or a save, is not in the log yet) · "
-                     f"{text.duration(stall.since)} since the last step, a stall after {text.duration(stall.allowed)}")))
+                     f"{text.duration(stall.since)} since the last step, done after {text.duration(stall.allowed)}")))
     elif Line.PAUSED in shows and stall.since is not None:
         last = "logged record" if latest.logged else "step"
         body.append((Line.PAUSED, f"Paused: {stall.pause} ({text.duration(stall.since)} since the last {last})"))
