@@ -121,6 +121,7 @@ class Line(Enum):
     NO_RATE_TOO_SHORT = auto()
     WHOLE_RUN_RATE = auto()  # a finished run too short to measure: its steps over the trainer's own clock
     NO_RATE_NO_TIME = auto()  # a finished run none of whose step lines was read with a duration or a time
+    NO_RATE_TOO_FEW = auto()  # a finished run whose dated step lines are fewer than a rate needs
     NO_TIMING = auto()
     NO_STEP_YET = auto()  # how long the run has waited for its first step
     WARMUP = auto()
@@ -146,7 +147,7 @@ class Line(Enum):
 
 
 RATE_LINES = (Line.RATE_TOKENS, Line.RATE_STEPS, Line.NO_RATE_SUMMARY_ONLY, Line.NO_RATE_TOO_SHORT,
-              Line.WHOLE_RUN_RATE, Line.NO_RATE_NO_TIME, Line.NO_TIMING, Line.NO_STEP_YET, Line.WARMUP)
+              Line.WHOLE_RUN_RATE, Line.NO_RATE_NO_TIME, Line.NO_RATE_TOO_FEW, Line.NO_TIMING, Line.NO_STEP_YET, Line.WARMUP)
 SITUATION_LINES = (Line.FINISHED_SUMMARY, Line.STOPPED_EARLY, Line.FINISHED_LAST_STEP, Line.STALLED, Line.FINISHING, Line.PAUSED,
                    Line.FIRST_LINE_LIMIT)
 # What a crash takes away: a rate still being measured, the wait for a step, a pause, the time to
@@ -389,8 +390,9 @@ def _rate_line(stage: Stage, m: Measure, stall: Stall, is_diverged: bool, is_don
                 return Line.WHOLE_RUN_RATE  # a closing bar's count and elapsed time: the run's own figures
             if not stage.printed_timing and (stage.timed_lines < lines_needed(stage) or (
                     stage.latest.at is None and stage.began_at is not None and stage.step_time == stage.began_at)):
-                # no time of its own to say anything of (undated lines read at once all stand at the file's time)
-                return Line.NO_RATE_NO_TIME
+                # no time of its own to say anything of (undated lines read at once all stand at the file's time);
+                # dated lines did give their times (a step time measured between two): only too few of them
+                return Line.NO_RATE_TOO_FEW if stage.latest.at is not None else Line.NO_RATE_NO_TIME
             return Line.NO_RATE_TOO_SHORT
         return None
     if no_step_yet(stage):
