@@ -1779,7 +1779,7 @@ GENERIC_READ = {
     "generic-metriclogger-llama2-accessory-issue48-epoch2-1500-of-1504-saves-then-bracketed-clock-training-time-done.log":
         "step, total, epoch, loss, lr, grad norm, step time",
     "generic-metriclogger-audiomae-readme-epoch99-780-of-781-test-map-then-bracketed-clock-training-time-done.log":
-        "step, total, epoch, loss, lr, step time, ETA, eval",
+        "step, total, epoch, loss, lr, step time, ETA",
     "generic-tf-object-detection-armaanpriyadarshan-issue6-model-lib-v2-per-step-time-steps-100-to-800.log":
         "step, loss, step time",
     "generic-dcgan-torch-issue9-lua-epoch-2-batches-45-to-58-of-237-time-datatime-err-g-err-d.log":

@@ -1988,8 +1988,9 @@ class GenericParser(StepLines[_Line]):
                     full_epoch = True
                     bar_total = bar.total
                 # Keras prints nothing after ``fit``: its last epoch's bar at its total (the epoch's evaluation on
-                # the same line) is the run's end, as said (a further ``fit``'s step takes it back)
-                fit_closed = last_epoch and line.epoch_above
+                # the same line) is the run's end, as said (a further ``fit``'s step takes it back). Not ``Epoch 1/1``:
+                # a loop of one-epoch ``fit`` calls prints that each time, the next call's bar no further than this one
+                fit_closed = last_epoch and line.epoch_above and epoch_reading is not None and epoch_reading.total != 1
             if bar.step_seconds is not None:
                 step_seconds, seconds_note = bar.step_seconds, bar.seconds_note
             elapsed, eta = bar.elapsed, bar.eta
