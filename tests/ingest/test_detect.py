@@ -545,6 +545,10 @@ REAL_FORMATS = {
     "generic-mst-issue7-dated-epoch-complete-avg-loss-then-testing-psnr-first-epoch-only.log": "generic",
     # tf.keras's fit counting samples (``44us/sample``)
     "generic-keras-hayatochigi-kaggle-readme-tf21-fit-samples-us-per-sample-epochs-1-3-then-48-50.log": "generic",
+    "generic-keras-twitter-ukraine-readme-verbose2-epochs-86-100-of-100-then-own-print-done.log": "generic",
+    "generic-metriclogger-llama2-accessory-issue48-epoch2-1500-of-1504-saves-then-bracketed-clock-training-time-done.log":
+        "generic",
+    "generic-metriclogger-audiomae-readme-epoch99-780-of-781-test-map-then-bracketed-clock-training-time-done.log": "generic",
     "generic-keras-handson-ml2-issue277-old-log-train-on-55000-samples-44us-per-sample.log": "generic",
     "generic-tf-object-detection-armaanpriyadarshan-issue6-model-lib-v2-per-step-time-steps-100-to-800.log": "generic",
     "generic-dcgan-torch-issue9-lua-epoch-2-batches-45-to-58-of-237-time-datatime-err-g-err-d.log": "generic",

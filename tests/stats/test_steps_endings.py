@@ -313,6 +313,26 @@ def test_a_finished_run_with_no_time_read_gives_no_figure_of_time(tmp_path: Path
     assert not any("over less than" in line or "steps/h" in line for line in data["details"])
 
 
+def test_a_finished_run_of_too_few_dated_lines_says_so_not_that_no_time_was_read(tmp_path: Path) -> None:
+    # Composed: two dated step lines 30 s apart, the last at its total: the step time is measured from the lines'
+    # times (30 s), so "no duration or time read" would contradict it; too few lines for a rate (3 needed) is the why.
+    lines = ["2024-05-01 12:00:00,000 - INFO - step 9/10 loss 2.0", "2024-05-01 12:00:30,000 - INFO - step 10/10 loss 1.9"]
+    data = read_at(tmp_path, lines, TWO_HOURS)
+    assert (data["state"], data["status_line"]) == ("done", "done · step 10/10")
+    assert data["details"][0] == "no rate: 2 step lines, fewer than the 3 a rate needs"
+    assert data["training"]["step_seconds"] == pytest.approx(30.0)
+    assert not any("no duration or time read" in line for line in data["details"])
+
+
+def test_a_real_finished_run_of_one_dated_line_says_so(tmp_path: Path) -> None:
+    # Caffe's glog lines (kevinlin311tw/Caffe-DeepBinaryCode's README, its header): one dated iteration line, its
+    # test, then ``Optimization Done.``: the glog clock gave its time, one line is too few for a rate (it said "no
+    # duration or time read for its 1 step line")
+    name = "generic-caffe-deepbinarycode-readme-iteration-50000-testing-net-accuracy-then-optimization-done.log"
+    data = read_at(tmp_path, body(name), TWO_HOURS, name)
+    assert (data["state"], data["details"][0]) == ("done", "no rate: 1 step line, fewer than the 3 a rate needs")
+
+
 def test_a_bar_just_started_at_step_0_says_no_step_yet_without_a_wait_to_tell(tmp_path: Path) -> None:
     data = read_at(tmp_path, ["Training Progress:   0%|          | 0/58 [00:00<?, ?it/s]"], 0.0)
     assert (data["state"], data["status_line"]) == ("working", "step 0/58 · no step yet")

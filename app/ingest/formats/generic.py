@@ -1980,7 +1980,7 @@ class GenericParser(StepLines[_Line]):
             step_reading = replace(step_reading, name=EPOCH_POSITION)
             if epoch is None and self._epoch is not None:
                 epoch_reading, epoch = self._epoch, self._epoch.value
-        full_epoch = False
+        full_epoch = fit_closed = False
         bar_total: int | None = None
         # A bar that names its epoch counts that epoch's batches: full, it is not the run's end,
         # which the trainer's end line says (llama-recipes evaluates and sums up after its last
@@ -2006,6 +2006,10 @@ class GenericParser(StepLines[_Line]):
                     total = None  # an epoch's bar is full; the run goes on to the next epoch
                     full_epoch = True
                     bar_total = bar.total
+                # Keras prints nothing after ``fit``: its last epoch's bar at its total (the epoch's evaluation on
+                # the same line) is the run's end, as said (a further ``fit``'s step takes it back). Not ``Epoch 1/1``:
+                # a loop of one-epoch ``fit`` calls prints that each time, the next call's bar no further than this one
+                fit_closed = last_epoch and line.epoch_above and epoch_reading is not None and epoch_reading.total != 1
             if bar.step_seconds is not None:
                 step_seconds, seconds_note = bar.step_seconds, bar.seconds_note
             elapsed, eta = bar.elapsed, bar.eta
@@ -2151,6 +2155,9 @@ class GenericParser(StepLines[_Line]):
         self._full_epoch = (last, bar_total) if bar_total is not None and isinstance(last, TrainStep) else None
         self._epoch_open = last if (isinstance(last, TrainStep) and not last.ends_at_total and last.epoch is not None
                                     and last.total_steps is not None and last.step < last.total_steps) else None
+        if fit_closed:
+            events.append(StageEnd(at=line.at, summary=f"the last epoch's bar at its total ({step}/{total}): "
+                                   "Keras prints no end line after fit", said=True))
 
     def _per_pass(self, count: int) -> bool:
         """True once unsized bars that name no epoch have twice failed to go past the last one's count: each is a pass

@@ -59,7 +59,10 @@ _MONTH_DAY = re.compile(rf"\[?([A-Z][a-z]{{2}}) ([ \d]\d) {_CLOCK}\]?")
 _MD = re.compile(rf"\[?(\d\d)(-)(\d\d) {_CLOCK}\]?|\[(\d\d)(/)(\d\d) {_CLOCK}(?= [\w.<>-]{{1,120}}\]:)")
 # A time of day with no date leading the record (``%H:%M:%S``: VerSe's ``02:29:53: train iter: 0 …``, ``12:00:01.250 step
 # 5 …``), its colon or a space after it; dated by order (:meth:`PrefixReader.ordered_time_of_day`).
-_TIME_OF_DAY = re.compile(rf"{_CLOCK}:?(?= )")
+# In brackets only with its fraction (MAE/DeiT's ``misc.py`` prints ``[07:20:32.390498] `` before every line; a bracketed
+# whole-second clock may be an elapsed one, tqdm's ``[00:05:12<…``), and only peeled where no time is read: its time is the
+# record's own, which the generic reader reads from the whole line; the watchers (a crash, a run's end) need its message.
+_TIME_OF_DAY = re.compile(rf"{_CLOCK}:?(?= )|\[(\d\d):(\d\d):(\d\d)[.,](\d{{3,9}})\](?= )")
 # absl/glog: level letter, month, day, time, thread id, file:line].
 _GLOG = re.compile(rf"[IWEF](\d\d)(\d\d) {_CLOCK}\s+\d+ [^\]\s]{{1,120}}\] ")
 # HF's explicit format: ``[INFO|trainer.py:2048] 2024-05-01 12:00:00,123 >> ``.
@@ -280,10 +283,13 @@ class PrefixReader:
         m = _TIME_OF_DAY.match(line, pos) if pos == 0 or line[pos - 1] == " " else None
         if m is None:
             return None
-        hour, minute, second = int(m.group(1)), int(m.group(2)), int(m.group(3))
+        if m.group(1) is None and self._dates:
+            return None
+        clock = m.groups()[:4] if m.group(1) is not None else m.groups()[4:]
+        hour, minute, second = int(clock[0]), int(clock[1]), int(clock[2])
         if hour > 23 or minute > 59 or second > 59:
             return None  # (a duration past a day, ``25:10:03``: no time of day)
-        return self.ordered_time_of_day(hour, minute, second + _fraction(m.group(4))), self._fields(line, m.end())
+        return self.ordered_time_of_day(hour, minute, second + _fraction(clock[3])), self._fields(line, m.end())
 
     def ordered_time_of_day(self, hour: int, minute: int, second: float) -> float | None:
         """A time of day printed with no date, dated by the lines' order: the first as :meth:`time_of_day` places a

@@ -26,6 +26,7 @@ from .stage import (
     data_epoch,
     epoch_average_seconds,
     finite,
+    lines_needed,
     printed_step_seconds,
     row_groups_per_step,
     step_seconds,
@@ -102,6 +103,9 @@ def details(
     elif Line.NO_RATE_NO_TIME in shows:
         counted = f"{stage.lines} {'logged' if latest.logged else 'step'} line{'s' if stage.lines != 1 else ''}"
         body.append((Line.NO_RATE_NO_TIME, f"no rate: {no_time_read(stage)} for its {counted}"))
+    elif Line.NO_RATE_TOO_FEW in shows:
+        counted = f"{stage.lines} {'logged' if latest.logged else 'step'} line{'s' if stage.lines != 1 else ''}"
+        body.append((Line.NO_RATE_TOO_FEW, f"no rate: {counted}, fewer than the {lines_needed(stage)} a rate needs"))
     elif Line.NO_STEP_YET in shows and stall.since is not None:
         clock = "on the trainer's own clock" if finite(latest.elapsed_seconds) else "since its first line"
         waited = f": {text.exact_duration(stall.since)} at step 0 {clock}" if stall.since >= 60 else " at step 0"
@@ -130,7 +134,7 @@ def details(
         body.append((Line.FINISHING,
                      ("Finishing: the last epoch's steps are done, the trainer's end line not printed yet (what "
                      "it does meanwhile, an evaluation or a save, is not in the log yet) · "
-                     f"{text.duration(stall.since)} since the last step, a stall after {text.duration(stall.allowed)}")))
+                     f"{text.duration(stall.since)} since the last step, done after {text.duration(stall.allowed)}")))
     elif Line.PAUSED in shows and stall.since is not None:
         last = "logged record" if latest.logged else "step"
         body.append((Line.PAUSED, f"Paused: {stall.pause} ({text.duration(stall.since)} since the last {last})"))

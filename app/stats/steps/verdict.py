@@ -25,7 +25,8 @@ The precedence, in one place (the shape of app/stats/iota/status.py's ``verdict`
   learn nothing): the loss is the plainer news. A broken run has no stall or pause either.
 * **done** (the last planned step, the trainer's end summary, a stop message it printed with no
   step after it: app/ingest/formats/endings.py, or its closing acts, an evaluation or a save, after a last
-  step whose count ends nothing by itself: stage.py's ``closed_after_last_step``) is never stalled, however late. A stop message that only
+  step whose count ends nothing by itself: stage.py's ``closed_after_last_step``, or no step for the whole wait its closing
+  acts are allowed after it: ``quiet_after_last_step``) is never stalled, however late. A stop message that only
   says the model was saved (mid-run saves look the same) is the end once the next step is overdue
   (past the stall limit and 5 minutes).
 * **no step yet**: a stage whose only line is a counter at step 0 with nothing done (a progress bar at
@@ -120,6 +121,7 @@ class Line(Enum):
     NO_RATE_TOO_SHORT = auto()
     WHOLE_RUN_RATE = auto()  # a finished run too short to measure: its steps over the trainer's own clock
     NO_RATE_NO_TIME = auto()  # a finished run none of whose step lines was read with a duration or a time
+    NO_RATE_TOO_FEW = auto()  # a finished run whose dated step lines are fewer than a rate needs
     NO_TIMING = auto()
     NO_STEP_YET = auto()  # how long the run has waited for its first step
     WARMUP = auto()
@@ -145,7 +147,7 @@ class Line(Enum):
 
 
 RATE_LINES = (Line.RATE_TOKENS, Line.RATE_STEPS, Line.NO_RATE_SUMMARY_ONLY, Line.NO_RATE_TOO_SHORT,
-              Line.WHOLE_RUN_RATE, Line.NO_RATE_NO_TIME, Line.NO_TIMING, Line.NO_STEP_YET, Line.WARMUP)
+              Line.WHOLE_RUN_RATE, Line.NO_RATE_NO_TIME, Line.NO_RATE_TOO_FEW, Line.NO_TIMING, Line.NO_STEP_YET, Line.WARMUP)
 SITUATION_LINES = (Line.FINISHED_SUMMARY, Line.STOPPED_EARLY, Line.FINISHED_LAST_STEP, Line.STALLED, Line.FINISHING, Line.PAUSED,
                    Line.FIRST_LINE_LIMIT)
 # What a crash takes away: a rate still being measured, the wait for a step, a pause, the time to
@@ -198,7 +200,7 @@ def decide(
         # A round's time is averaging, not a stall: the wait counts again from the round's end.
         stall = Stall(False, stall.since, stall.limit, None, stall.allowed, stall.first_line)
     saved_end = saved_and_quiet(stage, stall)
-    closed = closed_after_last_step(stage)
+    closed = closed_after_last_step(stage) or quiet_after_last_step(stage, stall)
     is_done = finished(stage) or saved_end or closed
     # A dead run is measured as it stood when it died: at its last step, not over the minutes
     # it lay dead before the crash was printed (a watchdog's timeout, a hung collective); a run
@@ -273,6 +275,14 @@ def saved_and_quiet(stage: Stage, stall: Stall) -> bool:
     mid-run saves (an evaluation may follow those before the next step)."""
     return (stage.saved_at is not None and not finished(stage) and stall.since is not None
             and stall.limit is not None and stall.since > max(stall.limit, rules.SAVE_QUIET_SECONDS))
+
+
+def quiet_after_last_step(stage: Stage, stall: Stall) -> bool:
+    """After its last step (the last epoch's bar full) no step came for the whole wait its closing acts are allowed
+    (``rules.stall``'s finishing): the run is over, its end line one tokwatch does not know or none at all (Keras
+    prints none), far likelier than a hang at its very last step; it is done, never stalled."""
+    return (rules.finishing(stage) and stall.since is not None and stall.allowed is not None
+            and stall.since > stall.allowed)
 
 
 def _round_ended_since(swarm: SwarmFacts, step_time: float | None, since: float) -> bool:
@@ -380,8 +390,9 @@ def _rate_line(stage: Stage, m: Measure, stall: Stall, is_diverged: bool, is_don
                 return Line.WHOLE_RUN_RATE  # a closing bar's count and elapsed time: the run's own figures
             if not stage.printed_timing and (stage.timed_lines < lines_needed(stage) or (
                     stage.latest.at is None and stage.began_at is not None and stage.step_time == stage.began_at)):
-                # no time of its own to say anything of (undated lines read at once all stand at the file's time)
-                return Line.NO_RATE_NO_TIME
+                # no time of its own to say anything of (undated lines read at once all stand at the file's time);
+                # dated lines did give their times (a step time measured between two): only too few of them
+                return Line.NO_RATE_TOO_FEW if stage.latest.at is not None else Line.NO_RATE_NO_TIME
             return Line.NO_RATE_TOO_SHORT
         return None
     if no_step_yet(stage):

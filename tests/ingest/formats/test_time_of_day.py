@@ -74,6 +74,15 @@ def test_what_is_no_time_of_day_prefix(line: str) -> None:
     assert read.at is None
 
 
+def test_a_bracketed_clock_with_its_fraction_is_peeled_where_no_time_is_read() -> None:
+    """MAE's ``misc.py`` clock before every line: the watchers read the message behind it (``Training time 5:47:14``,
+    the run's end), while its time stays the generic reader's; a whole-second bracket may be an elapsed clock."""
+    peel = PrefixReader(dates=False)
+    assert peel.read("[07:20:32.390498] Training time 5:47:14").message == "Training time 5:47:14"
+    assert peel.read("[00:05:12] Training time 5:47:14").message == "[00:05:12] Training time 5:47:14"
+    assert utc_reader(NOON).read("[07:20:32.390498] Training time 5:47:14").at is None
+
+
 def test_verse_s_step_time_comes_from_its_lines_times(tmp_path: Path) -> None:
     lines = body(VERSE)
     assert detect(lines) == "generic"
