@@ -6,9 +6,10 @@ steps, iterations, epochs) and the count after ``:`` or ``=`` — kohya sd-scrip
 ``total optimization steps / 学習ステップ数: 1520`` (a translation between the name and its count),
 the HF Trainer's and accelerate's ``Total optimization steps = 1,548``, ``Num Epochs = 3``,
 ``max steps: 500``; or, among counts a line lists without a colon, its total's (verl's SFT trainer:
-``Number of steps/epoch 35, number of epochs 3, total number of steps 105``). A name counting something per epoch or per batch (``num batches per epoch``),
-or steps of another kind (warmup, evaluation, saving, logging, gradient accumulation) is no plan of
-the run. A bar's count (a cache check's ``76/76``) is never a banner: the name must say its role.
+``Number of steps/epoch 35, number of epochs 3, total number of steps 105``). A name counting
+something per epoch or per batch (``num batches per epoch``), or steps of another kind (warmup,
+evaluation, saving, logging, gradient accumulation) is no plan of the run. A bar's count (a cache
+check's ``76/76``) is never a banner: the name must say its role.
 """
 
 from __future__ import annotations
