@@ -20,8 +20,8 @@ RECENT_LINES = 21
 # lines further apart than the rate window hold their rate this long (:func:`measure`).
 STALL_FACTOR = 6
 # A line that prints the latest step again less than this after the line before is the same moment printed again (a
-# dict and its bar; each of an FSDP run's ranks, its bar's whole-second clock a second off the others': llama-recipes'
-# issue 408), not a line of its own in the lines' spacing. Lines this close could only set the stall floor (90 s / 6).
+# dict and its bar; each of an FSDP run's ranks, its bar's whole-second clock a second off the others':
+# meta-llama/llama-cookbook#408), not a line of its own in the lines' spacing. Lines this close could only set the stall floor (90 s / 6).
 SAME_MOMENT_SECONDS = 15.0
 LOGGED_WARMUP_COUNT = 2
 # Evaluation figures that go to nan or inf only when the model has (val loss, bits per byte,
