@@ -1401,6 +1401,13 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-metriclogger-audiomae-readme-epoch99-780-of-781-test-map-then-bracketed-clock-training-time-done.log",
      T0, "end", "done · epoch 99 · 780/781 in the epoch", "done",
      {"step": 780, "total_steps": 781, "loss": 0.0122, "finished": True}),
+    # an HF Trainer evaluating before training: the training bar redrawn at ``0/6000`` under the eval dict, its clock
+    # older than the evaluation: 6000 steps planned, none taken
+    ("hf-intel-extension-pr152-eval-before-training-bar-0-of-6000-redrawn-under-eval-dicts.log", T0, "end",
+     "validation only", "working",
+     {"step": None, "total_steps": 6000, "loss": None, "steps_per_hour": None,
+      "eval": {"eval_loss": {"value": 0.6999791264533997, "step": None},
+               "eval_accuracy": {"value": 0.4827981651376147, "step": None}}, "finished": False}),
 ]  # fmt: skip
 
 
