@@ -1408,6 +1408,11 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": None, "total_steps": 6000, "loss": None, "steps_per_hour": None,
       "eval": {"eval_loss": {"value": 0.6999791264533997, "step": None},
                "eval_accuracy": {"value": 0.4827981651376147, "step": None}}, "finished": False}),
+    # ``[date]-[engine.py line:78]:Epoch 1 complete [80%]    Loss: 1.516035``: epoch 1, 80 % of it; no total, no ETA, and
+    # no time an epoch before one has ended
+    ("generic-music-avqa-r-issue1-epoch1-percent-complete-0-to-80-bracketed-logger-prefix.log", T0, "end",
+     "epoch 1 · 80% of the epoch · …", "measuring",
+     {"step": 1, "total_steps": None, "loss": 1.516035, "step_seconds": None, "eta_seconds": None, "finished": False}),
 ]  # fmt: skip
 
 
@@ -1852,6 +1857,7 @@ GENERIC_READ = {
     "generic-automap-issue4-epochs-81-98-loss-camelcase-valloss.log": "step, epoch, loss, eval",
     "generic-jittor-issue231-epoch-49-iterations-170-178-then-test-iterations-0-2.log": "step, epoch, loss",
     "generic-dcgan-tensorflow-issue175-older-print-epoch-14-batches-398-401-of-1093-time-since-start.log": "step, total, epoch, elapsed",
+    "generic-music-avqa-r-issue1-epoch1-percent-complete-0-to-80-bracketed-logger-prefix.log": "step, epoch, loss",
 }  # fmt: skip
 
 

@@ -446,6 +446,8 @@ def position(step: TrainStep, epoch: float | None = None, epochs: bool = False) 
         return f"outer {step.outer_step} · step {step.step}"
     in_epoch = step.epoch if step.epoch is not None else epoch
     of = f"/{step.epoch_total}" if step.epoch_total is not None else ""
+    if step.epoch_percent is not None and in_epoch is not None:
+        return f"epoch {in_epoch:g}{of} · {step.epoch_percent:g}% of the epoch"
     if step.total_steps is not None and not step.ends_at_total and in_epoch is not None:
         # The count is the epoch's batches (a MetricLogger's ``[60/208]``, Lightning's bar): the run
         # is as far as its epoch, whose count alone would read as the whole run's.
