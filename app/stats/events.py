@@ -280,6 +280,8 @@ class TrainStep:
     that part said, and a loss it gives is that step's loss, not another one logged.
     ``counter``: the log's own word for what ``step`` counts where that is no training step (an RL loop's
     ``Episode: 73``: ``"episode"``), said by that word; None: steps (or epochs, where the step is the epoch).
+    ``epoch_percent``: how far through its epoch the line is, in per cent, where the log prints that share and no count
+    of the epoch's batches (``Epoch 1 complete [80%]``); ``step`` is then the epoch, and the share is never the run's.
     """
 
     at: float | None
@@ -318,6 +320,7 @@ class TrainStep:
     elapsed_training_only: bool = False  # ``elapsed_seconds`` stops while the trainer evaluates (modded-nanogpt)
     amends: bool = False  # the rest of the step's record, part of which an earlier read gave: this is the whole record
     counter: str | None = None
+    epoch_percent: float | None = None
 
 
 # A StepFigures' figure: the epoch's average seconds an iteration, printed as its epoch ended (a MetricLogger's

@@ -599,6 +599,8 @@ REAL_FORMATS = {
     "generic-dcgan-tensorflow-issue175-older-print-epoch-14-batches-398-401-of-1093-time-since-start.log": "generic",
     "maxtext-pr3053-startup-tflops-split-wandb-no-step-yet.log": "maxtext",
     "nanogpt-issue579-config-file-echo-max-iters-5000-before-first-step.log": "nanogpt",
+    "hf-intel-extension-pr152-eval-before-training-bar-0-of-6000-redrawn-under-eval-dicts.log": "hf-trainer",
+    "generic-music-avqa-r-issue1-epoch1-percent-complete-0-to-80-bracketed-logger-prefix.log": "generic",
 }
 
 

@@ -1401,6 +1401,18 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-metriclogger-audiomae-readme-epoch99-780-of-781-test-map-then-bracketed-clock-training-time-done.log",
      T0, "end", "done · epoch 99 · 780/781 in the epoch", "done",
      {"step": 780, "total_steps": 781, "loss": 0.0122, "finished": True}),
+    # an HF Trainer evaluating before training: the training bar redrawn at ``0/6000`` under the eval dict, its clock
+    # older than the evaluation: 6000 steps planned, none taken
+    ("hf-intel-extension-pr152-eval-before-training-bar-0-of-6000-redrawn-under-eval-dicts.log", T0, "end",
+     "validation only", "working",
+     {"step": None, "total_steps": 6000, "loss": None, "steps_per_hour": None,
+      "eval": {"eval_loss": {"value": 0.6999791264533997, "step": None},
+               "eval_accuracy": {"value": 0.4827981651376147, "step": None}}, "finished": False}),
+    # ``[date]-[engine.py line:78]:Epoch 1 complete [80%]    Loss: 1.516035``: epoch 1, 80 % of it; no total, no ETA, and
+    # no time an epoch before one has ended
+    ("generic-music-avqa-r-issue1-epoch1-percent-complete-0-to-80-bracketed-logger-prefix.log", T0, "end",
+     "epoch 1 · 80% of the epoch · …", "measuring",
+     {"step": 1, "total_steps": None, "loss": 1.516035, "step_seconds": None, "eta_seconds": None, "finished": False}),
 ]  # fmt: skip
 
 
@@ -1845,6 +1857,7 @@ GENERIC_READ = {
     "generic-automap-issue4-epochs-81-98-loss-camelcase-valloss.log": "step, epoch, loss, eval",
     "generic-jittor-issue231-epoch-49-iterations-170-178-then-test-iterations-0-2.log": "step, epoch, loss",
     "generic-dcgan-tensorflow-issue175-older-print-epoch-14-batches-398-401-of-1093-time-since-start.log": "step, total, epoch, elapsed",
+    "generic-music-avqa-r-issue1-epoch1-percent-complete-0-to-80-bracketed-logger-prefix.log": "step, epoch, loss",
 }  # fmt: skip
 
 

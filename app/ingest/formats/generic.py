@@ -248,6 +248,9 @@ _EPOCH_LEADS = re.compile(r"(?i)^[^\w|]{0,8}(?:train(?:ing)?\s+)?epoch\b")  # (`
 # An epoch printed with its fraction (torch-rnn's ``Epoch 1.00 / 50, i = 1 / 47800``): the run's share of its epochs at a
 # step, never a record an epoch, even where the fraction is .00.
 _FRACTION_OF_EPOCHS = re.compile(r"(?i)\bepoch\b\W{0,3}\d{1,6}\.\d{1,6}\s?(?:/|of)\s?\d")
+# An epoch and how far through it, in per cent, with no count of its batches (``Epoch 1 complete [80%]    Loss: 1.516``,
+# ``Epoch 3/10 [45%]``): the share is the epoch's, never the run's (the PyTorch examples' ``[6400/60000 (11%)]`` is _PROGRESS).
+_EPOCH_SHARE = re.compile(r"(?i)^[^\w|]{0,8}(?:train(?:ing)?\s+)?epoch:?\s?(\d{1,6})(?:\s?/\s?\d{1,6})?(?:\s+[a-z]{1,12})?\s?\[\s*(\d{1,3}(?:\.\d{1,3})?)\s?%\]")
 _FRACTIONAL_EPOCH = re.compile(r"(?i)^[^\w|]{0,8}(?:train(?:ing)?\s+)?epoch\W{0,3}\d{1,6}\.\d")
 # ``Training Epoch0:`` (llama-recipes' old bar): an epoch glued to its name.
 # A trainer's own words that its loss went NaN (TensorFlow's NanTensorHook, NanLossDuringTrainingError's message).
@@ -349,6 +352,7 @@ class _Line:
     parts: tuple[tuple[str, float], ...] = ()  # a loss printed in its parts, none the model's one loss (``box_loss``)
     train: bool = False  # its record names its stage as training (``[train: 35, 50 / 1000]``)
     closes: bool = False  # an evaluation's last line (a per-class table's ``all`` row): no pause for more of it
+    epoch_percent: float | None = None  # how far through its epoch the line is, in per cent (``Epoch 1 [80%]``)
     epoch_seconds: float | None = None  # Keras 1's ``fit(verbose=2)`` line (``67s - loss: …``): its epoch's time
     named: tuple[Named, ...] = ()  # a line tied to the last step: its figures, sorted by their names' classes
     # Lightning's checkpoint line: (epoch, global step, the monitored figure's name, its value when printed, a model saved)
@@ -1188,6 +1192,10 @@ class GenericParser(StepLines[_Line]):
             epoch = _first(readings, Field.EPOCH)
             if epoch is not None and epoch.value.is_integer() and _EPOCH_LEADS.match(s) and not _FRACTIONAL_EPOCH.match(s):
                 readings.append(Reading(Field.STEP, "epoch", epoch.value, epoch.total))
+                share = _EPOCH_SHARE.match(s)
+                if share is not None and float(share.group(1)) == epoch.value and float(share.group(2)) <= 100:
+                    # a line a share of the epoch, not an epoch a line: its position is the epoch and that share
+                    line.epoch_percent = float(share.group(2))
         if ("Iter(" in s[:40] and _ITER_BASED.search(s[:40])) or ("iter: " in s and _D2_ITER.search(s)) or (
                 ("data_time: " in s or "DataTime: " in s) and _position(readings) is not None):
             # (a bare ``time:`` beside the loader's ``data_time:`` is the iteration's, in seconds: detectron2's and
@@ -2106,7 +2114,8 @@ class GenericParser(StepLines[_Line]):
                 at=line.at,
                 stage="train",
                 step=step,
-                total_steps=total if total is not None and total > 0 else None,
+                # (a line a share of its epoch: the epochs printed are no total it reaches at that epoch's start)
+                total_steps=total if total is not None and total > 0 and line.epoch_percent is None else None,
                 progress_percent=percent.value if percent is not None else None,
                 loss=loss.value if loss is not None else None,
                 loss_note=line.loss_note if loss is not None else None,
@@ -2124,7 +2133,8 @@ class GenericParser(StepLines[_Line]):
                 # (an epoch said on a line of its own above steps that name none is still the data's epoch, though
                 # their count is the run's: kohya's ``epoch is incremented`` over its bar of all the steps)
                 epoch=epoch if epoch is not None or self._epoch is None else self._epoch.value,
-                ends_at_total=ends_at_total,
+                ends_at_total=ends_at_total and line.epoch_percent is None,
+                epoch_percent=line.epoch_percent,
                 run_eta=line.run_eta,
                 epoch_total=(epoch_reading.total if epoch_reading is not None and epoch_reading.total
                              else self._epoch.total if epoch is None and self._epoch is not None

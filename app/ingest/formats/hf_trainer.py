@@ -129,6 +129,7 @@ class HfTrainerParser(EmitLines):
         self._through_logger = False  # the line being read came through a logger's prefix
         self._evaluating = False  # an evaluation began and no training record followed yet
         self._after_eval = False  # the last record was an evaluation's dict, no bar drawn since
+        self._eval_seconds: float | None = None  # that dict's ``eval_runtime``
         # A ``trainer_state.json`` (the log's first line opens a JSON document), False: console lines.
         self._state: TrainerState | Literal[False] | None = None
         self._after_bar = False  # the last line (or piece of one) read was a bar
@@ -435,6 +436,16 @@ class HfTrainerParser(EmitLines):
             self._train_total, self._confirmed, resumed = total, True, True
         else:
             resumed = False
+        elapsed = clock_seconds(m.group(4)) if m.group(4) else None
+        if (self._train_total is None and not self._evaluating and after_eval and n == 0 and elapsed is not None
+                and self._eval_seconds is not None and 1 <= math.floor(self._eval_seconds) <= elapsed):
+            # A bar at 0 drawn again under an evaluation's dict, its clock already past that evaluation's runtime
+            # (``0/6000 [00:06<?`` under ``'eval_runtime': 6.6494``): the Trainer writes the dict through the
+            # training bar, which redraws itself below it (``ProgressCallback.on_log``); the evaluation's own bar was
+            # closed before (``on_evaluate``) and a new one starts at 00:00. So the bar is training's and its total
+            # the run's, though no step is done yet (an evaluation before training: Intel's distillation).
+            self._train_total, self._confirmed, self._step = total, True, 0
+            return [RunInfo(at=None, total_steps=total)]
         if self._train_total is None and not self._evaluating and self._trust_bars_alone(n, total):
             held = self._unconfirmed
             if held is not None and held.total_steps == total and held.step < n:
@@ -603,6 +614,7 @@ class HfTrainerParser(EmitLines):
         values = {k: number(v) for k, v in pairs.items()}
         bar_between = self._bar_since_record
         self._after_eval = "eval_loss" in pairs and "loss" not in pairs
+        self._eval_seconds = number(pairs.get("eval_runtime", "")) if self._after_eval else None
         if "loss" in pairs or "learning_rate" in pairs or "current_steps" in pairs:
             # The same record twice in a row, nothing between (LLaMA-Factory's callback logs the
             # Trainer's dict again, before or after it, rounded its own way: ``0.0000`` for

@@ -101,7 +101,8 @@ def _before_steps(progress: StepProgress, now: float) -> StepReport:
         progress.collab, crash, broken), swarm=swarm)
     return StepReport(
         state=v.state,
-        status_line=step_text.early_status(v, ar, errors, health.skipped_total, pending, progress.collab, now),
+        status_line=step_text.early_status(v, ar, errors, health.skipped_total, pending, progress.collab, now,
+                                             progress.run.total_steps),
         details=tuple(details),
         rate=empty.rate_view(progress.run.tokens_per_step),
         warmup=empty.warmup_view(),

@@ -194,7 +194,9 @@ class Stage:
             self.timed_step = event
         if event.step > self.latest.step and event.stage == self.latest.stage:
             self.line_stride = event.step - self.latest.step
-        if event.step != self.latest.step or event.stage != self.latest.stage:
+        shared = event.epoch_percent is not None and event.epoch_percent != self.latest.epoch_percent
+        if event.step != self.latest.step or event.stage != self.latest.stage or shared:
+            # (a share of the epoch that moved is the epoch's line going on: ``Epoch 1 [70%]`` then ``[80%]``)
             self.counts_epochs = event.stage == self.latest.stage and epoch_counted(self.latest) and epoch_counted(event)
         elif self.line_stride is None and event is not self.latest and not amends:
             # (the first line's position said again before it moved: no epoch a line, litgpt's ``Epoch 1 | iter 46 step 1``
@@ -346,9 +348,10 @@ def counts_evaluation(stage: Stage, event: TrainStep) -> bool:
 
 
 def epoch_counted(step: TrainStep) -> bool:
-    """The line's step is its epoch (a whole epoch a line), not a batch in it nor a count of dicts."""
+    """The line's step is its epoch (a whole epoch a line, or a share of it: ``Epoch 1 [80%]``), not a batch in it nor a
+    count of dicts."""
     return (step.epoch is not None and float(step.step) == step.epoch and not step.logged and step.outer_step is None
-            and step.ends_at_total and step.epoch_steps is None)
+            and (step.ends_at_total or step.epoch_percent is not None) and step.epoch_steps is None)
 
 
 def count_noun(stage: Stage) -> str:

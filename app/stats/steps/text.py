@@ -446,6 +446,8 @@ def position(step: TrainStep, epoch: float | None = None, epochs: bool = False) 
         return f"outer {step.outer_step} · step {step.step}"
     in_epoch = step.epoch if step.epoch is not None else epoch
     of = f"/{step.epoch_total}" if step.epoch_total is not None else ""
+    if step.epoch_percent is not None and in_epoch is not None:
+        return f"epoch {in_epoch:g}{of} · {step.epoch_percent:g}% of the epoch"
     if step.total_steps is not None and not step.ends_at_total and in_epoch is not None:
         # The count is the epoch's batches (a MetricLogger's ``[60/208]``, Lightning's bar): the run
         # is as far as its epoch, whose count alone would read as the whole run's.
@@ -743,8 +745,10 @@ def stopped_words(crash: Crash | None) -> str:
 def early_status(
     v: EarlyVerdict, all_reduce: AllReduce | None, errors: Errors | None, overflows: int,
     pending: Sequence[tuple[str, float | None, int | None]], collab: CollabProgress | None, now: float | None = None,
+    planned: int | None = None,
 ) -> str:
-    """The status line before the first training step, as the verdict names it."""
+    """The status line before the first training step, as the verdict names it (``planned``: the run's steps, as
+    printed)."""
     if v.status is Status.ALONE and collab is not None:
         return f"{_epoch(collab)} · alone"
     placed = swarm_status(v, None)
@@ -766,7 +770,8 @@ def early_status(
         case Status.VALIDATION_ONLY:
             steps = [step for _, _, step in pending if step is not None]
             only = f"{_held_out_set(pending)} only"
-            return f"{only} · step {max(steps)}" if steps else only
+            of = f" of {planned:,}" if steps and planned is not None and max(steps) <= planned else ""
+            return f"{only} · step {max(steps)}{of}" if steps else only
         case Status.EVALUATION_ONLY:
             return "done · evaluation only"
         case Status.COLLABORATING if collab is not None:
