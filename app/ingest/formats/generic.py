@@ -434,6 +434,8 @@ class GenericParser(StepLines[_Line]):
         self._counter_at: float | None = None  # the time of the counter line that opened the last such block
         self._last_step: int | None = None  # the last step read (its stride to the next one says how often it logs)
         self._run_done: TrainStep | None = None  # that step, when it was its last epoch's last of the run
+        self._run_record: tuple[int, int] | None = None  # (step, total) of the last record counting the run's steps
+        self._epoch_bar: tuple[Reading, _Bar] | None = None  # an epoch's bar beside such records: its epoch, its rate
         self._slashed: list[str] | None = None  # a ruled step's record: its step, then its lines so far
         self._spaced_columns: list[str] = []  # a space-aligned table's header names, while its rows follow
         self._spaced_first = False  # … no row read under that header yet
@@ -1957,6 +1959,18 @@ class GenericParser(StepLines[_Line]):
                 and self._epoch.total and self._epoch.value == epoch_reading.value):
             # The run's epochs, said by the epoch's header (``==== EPOCH 8/10 ====``), beside its steps' ``[Epoch 8]``
             epoch_reading = replace(epoch_reading, total=self._epoch.total)
+        if (bar is not None and bar.total is not None and epoch_reading is not None and self._run_record is not None
+                and self._run_record[1] > bar.total and line.counters is None):
+            # An epoch's bar beside records that count the run's steps to a larger total (verl's SFT trainer: ``Epoch
+            # 3/3: 83%|…| 29/35 [06:26<01:19, 13.17s/it]`` then ``step:100 - train/loss:…`` of 105): the records are the
+            # position, the bar only says the epoch and its rate, for the next record (its count restarts each epoch:
+            # no steps)
+            self._epoch_bar = (epoch_reading, bar)
+            return
+        epoch_bar, self._epoch_bar = self._epoch_bar, None
+        if (epoch_bar is not None and bar is None and line.counters is None
+                and (epoch_reading is None or "epoch" not in line.text.lower())):
+            epoch_reading = epoch_bar[0]  # (a record that prints no epoch is in the bar's, not one carried from before)
         epoch = epoch_reading.value if epoch_reading is not None else None
         if line.counters is not None and line.counters[0] is not None:
             epoch = float(line.counters[0])
@@ -2034,6 +2048,9 @@ class GenericParser(StepLines[_Line]):
                 # ``iter time`` is one iteration's; a step is several, when the counters say how many.
                 iters = _iterations_per_step(readings, step)
                 step_seconds = step_seconds * iters if iters is not None else None
+            if step_seconds is None and epoch_bar is not None and epoch_bar[1].step_seconds is not None:
+                # (the record prints no time of its own: the epoch's bar drawn just before says a batch's, one step)
+                step_seconds, seconds_note = epoch_bar[1].step_seconds, epoch_bar[1].seconds_note
         else:
             return
         if total is not None:
@@ -2161,6 +2178,8 @@ class GenericParser(StepLines[_Line]):
             done = (last.epoch is not None and last.epoch_total is not None and last.epoch >= last.epoch_total
                     and last.total_steps is not None and stride > 0 and last.step + stride > last.total_steps)
             self._run_done = last if done else None
+        if isinstance(last, TrainStep) and bar is None and line.counters is None and last.ends_at_total:
+            self._run_record = (last.step, last.total_steps or 0)
         self._unplaced_epoch = isinstance(last, TrainStep) and last.epoch is None and not last.ends_at_total
         self._full_epoch = (last, bar_total) if bar_total is not None and isinstance(last, TrainStep) else None
         self._epoch_open = last if (isinstance(last, TrainStep) and not last.ends_at_total and last.epoch is not None
