@@ -161,6 +161,40 @@ def bulk_and_one_by_one(lines: list[str], log_format: str = "nanogpt") -> tuple[
     return single, bulk
 
 
+def runs_whole_and_one_by_one(
+        lines: list[str]) -> tuple[StepTracker, StepTracker, set[int], list[Event | StepRun]]:
+    """Two trackers fed nanoGPT-read ``lines`` placed back from END: one event at a time, and each run in bulk from its
+    first step on, as far as :meth:`StepTracker.run_end` allows (the rest one at a time); with the steps taken in bulk
+    and the items read."""
+    events = create_parser("nanogpt").feed(lines)
+    times = placed_times(events, END)
+    single = StepTracker("nanogpt")
+    for event, at in zip(events, times, strict=True):
+        single.apply(event, END, at)
+    items: list[Event | StepRun] = create_parser("nanogpt").feed_runs(lines)  # type: ignore[attr-defined]
+    bulk = StepTracker("nanogpt")
+    bulked: set[int] = set()
+    i = 0
+    for item in items:
+        if not isinstance(item, StepRun):
+            bulk.apply(item, END, times[i])
+            i += 1
+            continue
+        run_times = [t for t in times[i : i + len(item)] if t is not None]
+        i += len(item)
+        k = 0
+        while k < len(item):
+            end = bulk.run_end(item, k, run_times, END, END + 1)
+            if end > k:
+                bulked.update(item.steps[k:end])
+                bulk.apply_run(item, k, run_times[k:end])
+                k = end
+            else:
+                bulk.apply(item.event(k), END, run_times[k])
+                k += 1
+    return single, bulk, bulked, items
+
+
 def iters(steps: range) -> list[str]:
     return [f"iter {i}: loss {4 - i / 10_000:.4f}, time 500.00ms, mfu 30.00%" for i in steps]
 
@@ -202,33 +236,8 @@ def test_in_bulk_the_first_line_after_an_evaluation_ended_a_wait_as_one_at_a_tim
 
     lines = [line(s, f"train_loss:{4 - s / 100:.4f}") for s in range(1, 41)]
     lines += [line(40, "val_loss:3.7000")] + [line(s, f"train_loss:{4 - s / 100:.4f}") for s in range(41, 51)]
-    events = create_parser("nanogpt").feed(lines)
-    times = placed_times(events, END)
-    single = StepTracker("nanogpt")
-    for event, at in zip(events, times, strict=True):
-        single.apply(event, END, at)
-    items: list[Event | StepRun] = create_parser("nanogpt").feed_runs(lines)  # type: ignore[attr-defined]
-    bulk = StepTracker("nanogpt")
-    i = 0
-    in_bulk = False
-    for item in items:
-        if not isinstance(item, StepRun):
-            bulk.apply(item, END, times[i])
-            i += 1
-            continue
-        run_times = [t for t in times[i : i + len(item)] if t is not None]
-        i += len(item)
-        k = 0
-        while k < len(item):
-            end = bulk.run_end(item, k, run_times, END, END + 1)
-            if end > k:
-                in_bulk = in_bulk or 41 in item.steps[k:end]
-                bulk.apply_run(item, k, run_times[k:end])
-                k = end
-            else:
-                bulk.apply(item.event(k), END, run_times[k])
-                k += 1
-    assert in_bulk and any(item.evals for item in items if isinstance(item, StepRun))  # (the evaluation in the run)
+    single, bulk, bulked, items = runs_whole_and_one_by_one(lines)
+    assert 41 in bulked and any(item.evals for item in items if isinstance(item, StepRun))  # (the evaluation in the run)
     one, many = single.progress.stage, bulk.progress.stage
     assert one is not None and many is not None
     assert list(one.ended_wait)[-10:] == [True] + [False] * 9
@@ -326,30 +335,7 @@ def test_in_bulk_the_lines_spacing_leaves_out_evaluation_lines_apart_in_time_as_
     lines += [line(40, "val_loss:3.7000", 3000)] + [line(s, f"train_loss:{4 - s / 100:.4f}") for s in range(41, 46)]
     lines += [line(45, "val_loss:3.6000", 3000)] + [line(s, f"train_loss:{4 - s / 100:.4f}") for s in range(46, 51)]
     lines += [line(50, "val_loss:3.5000", 3000), line(50, "val_loss:3.4000", 2000)]  # (two after the last step)
-    events = create_parser("nanogpt").feed(lines)
-    times = placed_times(events, END)
-    single = StepTracker("nanogpt")
-    for event, at in zip(events, times, strict=True):
-        single.apply(event, END, at)
-    items: list[Event | StepRun] = create_parser("nanogpt").feed_runs(lines)  # type: ignore[attr-defined]
-    bulk = StepTracker("nanogpt")
-    i = 0
-    for item in items:
-        if not isinstance(item, StepRun):
-            bulk.apply(item, END, times[i])
-            i += 1
-            continue
-        run_times = [t for t in times[i : i + len(item)] if t is not None]
-        i += len(item)
-        k = 0
-        while k < len(item):
-            end = bulk.run_end(item, k, run_times, END, END + 1)
-            if end > k:
-                bulk.apply_run(item, k, run_times[k:end])
-                k = end
-            else:
-                bulk.apply(item.event(k), END, run_times[k])
-                k += 1
+    single, bulk, _, _ = runs_whole_and_one_by_one(lines)
     one, many = single.progress.stage, bulk.progress.stage
     assert one is not None and many is not None
     # (by hand: each validation's line 3 s after its step's, the step after it 50 ms on; the moves' own times beside)
