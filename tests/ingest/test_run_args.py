@@ -5,16 +5,12 @@ The table's lines are real where a source is named; the composed logs' answers a
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
-from app.ingest.backwards import read_backwards
 from app.ingest.formats.run_args import RunArgs, run_args
-from app.live.monitor import Monitor
-
-T0 = 1_800_000_000.0
+from tests.coldread import T0, read_cold
 
 _VIM = (
     "Namespace(batch_size=128, epochs=1, bce_loss=False, lr=5e-06, warmup_lr=1e-05, min_lr=1e-05, decay_epochs=30, "
@@ -54,14 +50,9 @@ def test_the_run_s_length_is_read_from_its_arguments(line: str, expected: RunArg
 
 
 def _snapshot(tmp_path: Path, lines: list[str]) -> dict[str, object]:
-    log = tmp_path / "train.log"
-    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    os.utime(log, (T0, T0))
-    monitor = Monitor(log, clock=lambda: T0)
-    monitor.backlog(read_backwards(log))
-    snap = monitor.snapshot(T0)
-    assert snap.training is not None
-    return {"status": snap.status_line, "step": snap.training.step, "total": snap.training.total_steps}
+    data = read_cold(tmp_path, lines, at=T0)
+    assert data["training"] is not None
+    return {"status": data["status_line"], "step": data["training"]["step"], "total": data["training"]["total_steps"]}
 
 
 @pytest.mark.parametrize(("lines", "step", "total"), [

@@ -8,14 +8,12 @@ its ``s/it`` the step time the records do not print.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from app.ingest.backwards import read_backwards
-from app.live.monitor import Monitor
+from tests.coldread import read_cold
 from tests.live.test_real_logs import T0, cold, snap
 
 VERL_SFT = "verl-sft-rldecisionagent-file-char-count-readme-105-final-validation-then-leftover-bar-redraw.log"
@@ -42,12 +40,7 @@ def _composed() -> list[str]:
 
 
 def _read(tmp_path: Path, lines: list[str]) -> dict[str, Any]:
-    log = tmp_path / "sft.log"
-    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    os.utime(log, (T0, T0))
-    monitor = Monitor(log, clock=lambda: T0)
-    monitor.backlog(read_backwards(log))
-    data = snap(monitor, T0)
+    data = read_cold(tmp_path, lines, name="sft.log", at=T0)
     assert data["source"]["bad_lines"] == 0
     return data
 

@@ -5,13 +5,11 @@ tests/data/real/generic-music-avqa-r-issue1-…, the answers worked out by hand.
 from __future__ import annotations
 
 import datetime as dt
-import os
 from pathlib import Path
 
-from app.ingest.backwards import read_backwards
 from app.ingest.formats.generic import GenericParser
-from app.live.monitor import Monitor
 from app.stats.events import TrainStep
+from tests.coldread import read_cold
 from tests.reallogs import body
 
 
@@ -53,16 +51,10 @@ def _lines(epochs: dict[int, range]) -> list[str]:
 
 def test_an_epoch_s_time_is_from_one_epoch_s_start_to_the_next_s(tmp_path: Path) -> None:
     """Epoch 1 at 0..90 % and epoch 2 at 0..30 %, 31.5 s apart: an epoch took 10 x 31.5 = 315 s; no run total, no ETA."""
-    log = tmp_path / "train.log"
-    log.write_text("\n".join(_lines({1: range(0, 100, 10), 2: range(0, 40, 10)})) + "\n", encoding="utf-8")
-    os.utime(log, (1_720_248_500.0, 1_720_248_500.0))
-    monitor = Monitor(log, clock=lambda: 1_720_248_500.0)
-    monitor.backlog(read_backwards(log))
-    at = monitor.last_event_at()
-    assert isinstance(at, float)
-    snapshot = monitor.snapshot(at)
-    assert snapshot.status_line == "epoch 2 · 30% of the epoch · …"
-    assert snapshot.training is not None
-    assert snapshot.training.step_seconds == 315.0
-    assert snapshot.training.total_steps is None and snapshot.training.eta_seconds is None
-    assert "epoch 5 min 15 s (measured from the lines' times)" in snapshot.details
+    data = read_cold(tmp_path, _lines({1: range(0, 100, 10), 2: range(0, 40, 10)}), mtime=1_720_248_500.0, dated=True)
+    assert data["status_line"] == "epoch 2 · 30% of the epoch · …"
+    training = data["training"]
+    assert training is not None
+    assert training["step_seconds"] == 315.0
+    assert training["total_steps"] is None and training["eta_seconds"] is None
+    assert "epoch 5 min 15 s (measured from the lines' times)" in data["details"]
