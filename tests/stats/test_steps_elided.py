@@ -161,11 +161,12 @@ def bulk_and_one_by_one(lines: list[str], log_format: str = "nanogpt") -> tuple[
     return single, bulk
 
 
-def runs_whole_and_one_by_one(
-        lines: list[str]) -> tuple[StepTracker, StepTracker, set[int], list[Event | StepRun]]:
+def runs_whole_and_one_by_one(lines: list[str], cut_at: int | None = None
+                              ) -> tuple[StepTracker, StepTracker, set[int], list[Event | StepRun]]:
     """Two trackers fed nanoGPT-read ``lines`` placed back from END: one event at a time, and each run in bulk from its
     first step on, as far as :meth:`StepTracker.run_end` allows (the rest one at a time); with the steps taken in bulk
-    and the items read."""
+    and the items read. ``cut_at``: a step whose line the import takes alone, its run cut there (a 5-minute look or an
+    hour's batch ends the run before it)."""
     events = create_parser("nanogpt").feed(lines)
     times = placed_times(events, END)
     single = StepTracker("nanogpt")
@@ -182,9 +183,10 @@ def runs_whole_and_one_by_one(
             continue
         run_times = [t for t in times[i : i + len(item)] if t is not None]
         i += len(item)
+        cut = item.steps.index(cut_at) if cut_at in item.steps else len(item)
         k = 0
         while k < len(item):
-            end = bulk.run_end(item, k, run_times, END, END + 1)
+            end = k if k == cut else bulk.run_end(item, k, run_times[:cut] if k < cut else run_times, END, END + 1)
             if end > k:
                 bulked.update(item.steps[k:end])
                 bulk.apply_run(item, k, run_times[k:end])
@@ -254,34 +256,8 @@ def test_a_line_alone_after_a_bulk_run_that_followed_an_evaluation_ended_no_wait
 
     lines = [line(s, f"train_loss:{4 - s / 100:.4f}") for s in range(1, 41)]
     lines += [line(40, "val_loss:3.7000")] + [line(s, f"train_loss:{4 - s / 100:.4f}") for s in range(41, 61)]
-    events = create_parser("nanogpt").feed(lines)
-    times = placed_times(events, END)
-    single = StepTracker("nanogpt")
-    for event, at in zip(events, times, strict=True):
-        single.apply(event, END, at)
-    items: list[Event | StepRun] = create_parser("nanogpt").feed_runs(lines)  # type: ignore[attr-defined]
-    bulk = StepTracker("nanogpt")
-    i = 0
-    alone = []
-    for item in items:
-        if not isinstance(item, StepRun):
-            bulk.apply(item, END, times[i])
-            i += 1
-            continue
-        run_times = [t for t in times[i : i + len(item)] if t is not None]
-        i += len(item)
-        k = 0
-        while k < len(item):
-            cut = item.steps.index(51) if 51 in item.steps else len(item)  # (the run cut after step 50: 51 alone)
-            end = k if k == cut else bulk.run_end(item, k, run_times[:cut] if k < cut else run_times, END, END + 1)
-            if end > k:
-                bulk.apply_run(item, k, run_times[k:end])
-                k = end
-            else:
-                alone.append(item.steps[k])
-                bulk.apply(item.step(k), END, run_times[k])
-                k += 1
-    assert 51 in alone and not {41, 52} & set(alone)
+    single, bulk, bulked, _ = runs_whole_and_one_by_one(lines, cut_at=51)  # (the run cut after step 50: 51 alone)
+    assert 51 not in bulked and {41, 52} <= bulked
     one, many = single.progress.stage, bulk.progress.stage
     assert one is not None and many is not None
     assert list(one.ended_wait)[-20:] == [True] + [False] * 19
