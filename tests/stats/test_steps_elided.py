@@ -125,16 +125,22 @@ def test_a_dated_gap_is_measured_on_the_logs_own_dates() -> None:
     assert rate.passes_in_window == 14
 
 
-def bulk_and_one_by_one(lines: list[str], log_format: str = "nanogpt") -> tuple[StepTracker, StepTracker]:
-    """Two trackers fed ``lines`` placed back from END: one event at a time, and as the history import does (each
-    run's first step alone, then as many as :meth:`StepTracker.run_end` allows in bulk)."""
-    parser = create_parser(log_format)
-    events = parser.feed(lines)
+def _one_by_one(lines: list[str], log_format: str) -> tuple[StepTracker, list[float | None], list[Event | StepRun]]:
+    """A tracker fed ``lines`` one event at a time, placed back from END; the events' times and the lines read as the
+    history import reads them (runs of usual lines as StepRuns), for a tracker fed in bulk beside it."""
+    events = create_parser(log_format).feed(lines)
     times = placed_times(events, END)
     single = StepTracker(log_format)
     for event, at in zip(events, times, strict=True):
         single.apply(event, END, at)
     items: list[Event | StepRun] = create_parser(log_format).feed_runs(lines)  # type: ignore[attr-defined]
+    return single, times, items
+
+
+def bulk_and_one_by_one(lines: list[str], log_format: str = "nanogpt") -> tuple[StepTracker, StepTracker]:
+    """Two trackers fed ``lines`` placed back from END: one event at a time, and as the history import does (each
+    run's first step alone, then as many as :meth:`StepTracker.run_end` allows in bulk)."""
+    single, times, items = _one_by_one(lines, log_format)
     assert any(isinstance(item, StepRun) for item in items)
     bulk = StepTracker(log_format)
     i = 0
@@ -167,12 +173,7 @@ def runs_whole_and_one_by_one(lines: list[str], cut_at: int | None = None
     first step on, as far as :meth:`StepTracker.run_end` allows (the rest one at a time); with the steps taken in bulk
     and the items read. ``cut_at``: a step whose line the import takes alone, its run cut there (a 5-minute look or an
     hour's batch ends the run before it)."""
-    events = create_parser("nanogpt").feed(lines)
-    times = placed_times(events, END)
-    single = StepTracker("nanogpt")
-    for event, at in zip(events, times, strict=True):
-        single.apply(event, END, at)
-    items: list[Event | StepRun] = create_parser("nanogpt").feed_runs(lines)  # type: ignore[attr-defined]
+    single, times, items = _one_by_one(lines, "nanogpt")
     bulk = StepTracker("nanogpt")
     bulked: set[int] = set()
     i = 0
