@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -137,14 +138,11 @@ def _one_by_one(lines: list[str], log_format: str) -> tuple[StepTracker, list[fl
     return single, times, items
 
 
-def bulk_and_one_by_one(lines: list[str], log_format: str = "nanogpt") -> tuple[StepTracker, StepTracker]:
-    """Two trackers fed ``lines`` placed back from END: one event at a time, and as the history import does (each
-    run's first step alone, then as many as :meth:`StepTracker.run_end` allows in bulk)."""
-    single, times, items = _one_by_one(lines, log_format)
-    assert any(isinstance(item, StepRun) for item in items)
-    bulk = StepTracker(log_format)
+def _runs(bulk: StepTracker, items: list[Event | StepRun], times: list[float | None]
+          ) -> Iterator[tuple[StepRun, list[float]]]:
+    """The runs among ``items``, each with its lines' times; the events between them applied to ``bulk`` one at a
+    time, as the history import applies them."""
     i = 0
-    bulked = 0
     for item in items:
         if not isinstance(item, StepRun):
             bulk.apply(item, END, times[i])
@@ -153,6 +151,17 @@ def bulk_and_one_by_one(lines: list[str], log_format: str = "nanogpt") -> tuple[
         run_times = [t for t in times[i : i + len(item)] if t is not None]
         assert len(run_times) == len(item)
         i += len(item)
+        yield item, run_times
+
+
+def bulk_and_one_by_one(lines: list[str], log_format: str = "nanogpt") -> tuple[StepTracker, StepTracker]:
+    """Two trackers fed ``lines`` placed back from END: one event at a time, and as the history import does (each
+    run's first step alone, then as many as :meth:`StepTracker.run_end` allows in bulk)."""
+    single, times, items = _one_by_one(lines, log_format)
+    assert any(isinstance(item, StepRun) for item in items)
+    bulk = StepTracker(log_format)
+    bulked = 0
+    for item, run_times in _runs(bulk, items, times):
         k = 0
         while k < len(item):
             bulk.apply(item.step(k), END, run_times[k])
@@ -176,14 +185,7 @@ def runs_whole_and_one_by_one(lines: list[str], cut_at: int | None = None
     single, times, items = _one_by_one(lines, "nanogpt")
     bulk = StepTracker("nanogpt")
     bulked: set[int] = set()
-    i = 0
-    for item in items:
-        if not isinstance(item, StepRun):
-            bulk.apply(item, END, times[i])
-            i += 1
-            continue
-        run_times = [t for t in times[i : i + len(item)] if t is not None]
-        i += len(item)
+    for item, run_times in _runs(bulk, items, times):
         cut = item.steps.index(cut_at) if cut_at in item.steps else len(item)
         k = 0
         while k < len(item):
