@@ -73,6 +73,7 @@ from .scalar_prints import HEADS as SCALAR_HEADS
 from .scalar_prints import scalar_print, scalars_inside
 from .series import MIN_RECORDS, SeriesWindow
 from .series import Record as SeriesRecord
+from .shapes import METRICS_HEADER, METRICS_ROW
 from .step_source import StepSource, evaluation_position, evaluation_stage, shares
 from .tagged_scalars import TaggedScalars, tagged
 from .tree_summaries import TreeSummary
@@ -417,6 +418,7 @@ class GenericParser(StepLines[_Line]):
         self._evaluation_next = False  # an ``Evaluation:`` heading was read: the next record is its
         self._columns: list[str] = []  # a comma-separated table's header row, for the rows under it
         self._tree = TreeSummary()  # an epoch's summary drawn as a tree (tree_summaries.py)
+        self._metrics_block = False  # the lines are the rows of an HF ``***** train metrics *****`` block (shapes.py)
         self._bare_times: list[float] = []  # the last bare ``time`` durations read, oldest first
         self._bare_places: list[float | None] = []  # … and the position each was read at
         self._time_is_clock = False  # … found to be the run's clock, not a step's time
@@ -812,6 +814,15 @@ class GenericParser(StepLines[_Line]):
             return Kind.FULL, None  # a comment (a shell's, a markdown heading): no record
         if s[:6] == "wandb:":
             return Kind.FULL, None  # wandb's own lines (its run summary's last values: the crash watch's, summaries.py)
+        if self._metrics_block:
+            if " = " in s and METRICS_ROW.fullmatch(s):
+                return Kind.FULL, None  # (a row of it: the job's figures once it is over, no step's)
+            self._metrics_block = False
+        if s[:5] == "*****" and METRICS_HEADER.fullmatch(s):
+            # The HF Trainer's ``trainer.log_metrics`` block (shapes.py): its ``epoch = 3.0`` and ``train_loss = 0.84``
+            # rows sum a job up once it is over; read as a record, they would be a step of an epoch.
+            self._metrics_block = True
+            return Kind.FULL, None
         if s[:9] == "Train on ":
             train_on = _TRAIN_ON_SAMPLES.match(s)
             if train_on is not None:
