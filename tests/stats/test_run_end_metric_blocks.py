@@ -116,3 +116,20 @@ def test_validation_figures_then_a_run_s_end_said_in_words_are_a_finished_run() 
     snapshot = read(["| End of training | test loss   nan | test ppl      nan"])
     assert (snapshot.state, snapshot.status_line) == ("done", "done · no step line")
     assert "Test test_loss nan · test_ppl nan" in snapshot.details
+
+
+def test_the_block_behind_loggers_prefixes_is_read_the_same() -> None:
+    """The header through the Trainer's logger, the rows through a script's own (scripts that ``logger.info`` each row):
+    the same summary, dated by the prefixes; the evaluation bar after it no step."""
+    lines = ["[INFO|trainer_pt_utils.py:1013] 2024-05-09 17:10:17,951 >> ***** train metrics *****",
+             "05/09/2024 17:10:17 - INFO - __main__ -   epoch                    =         3.0",
+             "05/09/2024 17:10:17 - INFO - __main__ -   train_loss               =      1.7396",
+             "05/09/2024 17:10:17 - INFO - __main__ -   train_runtime            = 11:48:08.14",
+             "05/09/2024 17:10:17 - INFO - __main__ - *** Evaluate ***",
+             "[INFO|trainer.py:3697] 2024-05-09 17:10:18,034 >> ***** Running Evaluation *****",
+             "100%|██████████| 222/222 [09:01<00:00,  2.44s/it]",
+             *EVAL_BLOCK, MODEL_CARD]
+    snapshot = read(lines)
+    assert (snapshot.format, snapshot.state, snapshot.status_line) == ("hf-trainer", "done", "done · no step line")
+    assert "Finished: epoch 3.0, train_loss 1.7396, train_runtime 11:48:08.14" in snapshot.details
+    assert "Eval eval_loss 1.9 · eval_accuracy 0.6" in snapshot.details

@@ -384,7 +384,7 @@ FORMATS: tuple[FormatSpec, ...] = (
             # from a page that made it Markdown)
             sign("Training Loss", r"^\s*(?:Step|Epoch)(?:\s+|\s*\|\s*)Training Loss\b"),
             # ``trainer.log_metrics``' block headers (a log of the examples' own prints alone: the job's figures once over)
-            sign("*****", r"^\*{5} (?:train|eval|test|predict) metrics \*{5}$"),
+            sign("*****", r"\*{5} (?:train|eval|test|predict) metrics \*{5}\s*$"),
         ),
         renew="document",
     ),
