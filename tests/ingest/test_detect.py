@@ -605,6 +605,8 @@ REAL_FORMATS = {
     "hf-transformers-pr11980-train-metrics-block-alone.log": "hf-trainer",
     "hf-esm2-hyperpod-file-eks-pytorch-readme-fsdp-train-metrics-block-then-evaluation-and-eval-metrics-block.log":
         "hf-trainer",
+    "bert-google-research-bert-issue699-pretraining-eval-results-block-alone.log": "generic",
+    "bert-google-research-issue1717-run-classifier-eval-results-block-glog-and-tf-logger.log": "generic",
 }
 
 

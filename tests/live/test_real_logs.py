@@ -1434,6 +1434,19 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": None, "total_steps": None, "loss": None, "steps_per_hour": None, "crash": None, "finished": True,
       "eval": {"eval_loss": {"value": 2.6309, "step": None}, "eval_accuracy": {"value": 0.2026, "step": None},
                "perplexity": {"value": 13.8861, "step": None}}}),
+    # the older scripts' ``***** Eval results *****`` block (BERT): the evaluation's end, its rows its figures, the
+    # checkpoint's ``global_step`` no step
+    ("bert-google-research-bert-issue699-pretraining-eval-results-block-alone.log", T0, T0,
+     "done · evaluation only", "done",
+     {"step": None, "loss": None, "finished": True,
+      "eval": {"loss": {"value": 0.0, "step": None}, "masked_lm_accuracy": {"value": 0.0, "step": None},
+               "masked_lm_loss": {"value": 0.0, "step": None}, "next_sentence_accuracy": {"value": 0.0, "step": None},
+               "next_sentence_loss": {"value": 0.0, "step": None}}}),
+    ("bert-google-research-issue1717-run-classifier-eval-results-block-glog-and-tf-logger.log", T0, "end",
+     "done · evaluation only", "done",
+     {"step": None, "loss": None, "steps_per_hour": None, "finished": True,
+      "eval": {"eval_accuracy": {"value": 0.64705884, "step": None}, "eval_loss": {"value": 0.63068485, "step": None},
+               "loss": {"value": 0.63068485, "step": None}}}),
 ]  # fmt: skip
 
 

@@ -79,3 +79,26 @@ def test_the_banner_that_opens_the_run_is_no_block() -> None:
 def test_the_blocks_alone_are_the_trainer_s_and_no_step_of_the_generic_reader(lines: list[str]) -> None:
     assert detect(lines) == "hf-trainer"
     assert not any(isinstance(event, TrainStep) for event in GenericParser().feed(lines))
+
+
+# BERT's run_classifier (google-research/google-research#1717, tests/data/real/bert-…): the older scripts' results block
+EVAL_RESULTS = ["***** Eval results *****", "  eval_accuracy = 0.64705884", "  eval_loss = 0.63068485",
+                "  global_step = 0", "  loss = 0.63068485"]
+
+
+def test_the_generic_reader_reads_an_evaluation_s_results_block_as_that_evaluation_s_end() -> None:
+    events = GenericParser().feed([*EVAL_RESULTS, "INFO:tensorflow:Writing example 0 of 408"])
+    assert ends(events) == [StageEnd(None, summary="***** Eval results *****", evaluation=True)]
+    assert [(e.name, e.value, e.step) for e in events if isinstance(e, EvalResult)] == [
+        ("eval_accuracy", 0.64705884, None), ("eval_loss", 0.63068485, None), ("loss", 0.63068485, None)]
+    assert not any(isinstance(event, TrainStep) for event in events)  # (global_step is the checkpoint's)
+
+
+def test_the_generic_reader_reads_hf_blocks_too_the_train_block_s_rows_as_nothing() -> None:
+    """A log the generic reader reads (a loop of its own) that ends in the Trainer's blocks: the eval block's rows are
+    its evaluation's figures (its time and speed none), the train block's no step."""
+    events = GenericParser().feed([*TRAIN_BLOCK, "***** eval metrics *****", "  epoch                   =        1.0",
+                                   "  eval_loss               =     2.3456", "  eval_runtime            = 0:00:30.12",
+                                   "  eval_samples_per_second =     33.201", "Dropping the following result"])
+    assert [(e.name, e.value) for e in events if isinstance(e, EvalResult)] == [("eval_loss", 2.3456)]
+    assert not any(isinstance(event, TrainStep) for event in events)
