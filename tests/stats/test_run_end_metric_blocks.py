@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from app.live.monitor import Monitor
 from app.snapshot import Snapshot, to_json, training_dict
 from tests.reallogs import body
@@ -133,3 +135,21 @@ def test_the_block_behind_loggers_prefixes_is_read_the_same() -> None:
     assert (snapshot.format, snapshot.state, snapshot.status_line) == ("hf-trainer", "done", "done · no step line")
     assert "Finished: epoch 3.0, train_loss 1.7396, train_runtime 11:48:08.14" in snapshot.details
     assert "Eval eval_loss 1.9 · eval_accuracy 0.6" in snapshot.details
+
+
+def test_a_full_bar_held_until_the_summary_dict_is_the_training_s_end_its_loss_the_summary_s() -> None:
+    """A log cut after the last loss dict: an evaluation's dict, the training bar at its total with the Trainer's summary
+    glued after it (tqdm's redraw, then ``print``), then the script's blocks. No loss dict said which bar trains, but the
+    summary of the training right after a full bar does: done at step 400 of 400; its loss the summary's train_loss
+    (no loss dict was read); 400 steps over the bar's 1:00 is 24k steps/h; the step time the bar's 6.67 it/s."""
+    snapshot = read([
+        "{'eval_loss': 0.0429, 'eval_f1': 0.9466, 'eval_runtime': 12.28, 'epoch': 30.0}",
+        ("100%|██████████| 400/400 [01:00<00:00,  6.67it/s]{'train_runtime': 60.0, 'train_samples_per_second': 213.3, "
+         "'train_steps_per_second': 6.667, 'train_loss': 0.11433216803166209, 'epoch': 30.0}"),
+        *TRAIN_BLOCK, *EVAL_BLOCK, MODEL_CARD])
+    assert (snapshot.state, snapshot.status_line) == ("done", "done · step 400/400")
+    assert snapshot.training is not None
+    training = training_dict(snapshot.training)
+    assert (training["step"], training["total_steps"], training["loss"]) == (400, 400, 0.11433216803166209)
+    assert training["loss_note"] == "train_loss: the whole run's mean"
+    assert training["step_seconds"] == pytest.approx(1 / 6.67)

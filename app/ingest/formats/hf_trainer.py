@@ -149,6 +149,7 @@ class HfTrainerParser(EmitLines):
         # bar at its total, ``TrainOutput(global_step=N, …)``) gives the run's last position.
         self._summarised = False
         self._summary = ""
+        self._summary_loss: float | None = None  # its ``train_loss``
         # The training's ``***** train metrics *****`` block under way, its rows so far (None: no such block under way).
         self._train_block: list[str] | None = None
         self._last_logged: tuple[float | None, float | None, float | None] = (None, None, None)  # loss, lr, epoch
@@ -447,8 +448,12 @@ class HfTrainerParser(EmitLines):
         """The last position read after the summary, with the last logged figures, and the summary again
         (a step clears an end summary read before it)."""
         loss, lr, _ = self._last_logged
+        note = "mean since the last log" if loss is not None else None
+        if loss is None and self._summary_loss is not None:
+            # (no loss dict read: the summary's ``train_loss``, the mean over the whole run, said as such)
+            loss, note = self._summary_loss, "train_loss: the whole run's mean"
         # (Not the epoch: the position is the whole run's step, and the stage keeps the last epoch logged.)
-        last = replace(step, loss=loss, loss_note="mean since the last log" if loss is not None else None, lr=lr)
+        last = replace(step, loss=loss, loss_note=note, lr=lr)
         return [last, StageEnd(at=None, summary=self._summary)]
 
     def _bar(self, m: re.Match[str], suffix: re.Match[str] | None = None) -> list[Event]:
@@ -680,6 +685,14 @@ class HfTrainerParser(EmitLines):
             summary = ", ".join(f"{k} {v.strip(chr(39))}" for k, v in pairs.items())
             self._summarised = True
             self._summary = summary
+            self._summary_loss = finite(number(pairs.get("train_loss", "").strip("'")))
+            held = self._unconfirmed
+            if (held is not None and self._train_total is None and not self._evaluating
+                    and held.total_steps is not None and held.step == held.total_steps):
+                # A bar at its total held until now (no loss dict said which bar trains: a log cut after the last
+                # one), then the Trainer's summary of the training: that bar was the training's, at its end.
+                self._train_total, self._step, self._unconfirmed, self._confirmed = held.total_steps, held.step, None, True
+                return self._closing(held)
             return [StageEnd(at=None, summary=summary)]
         if any(k.startswith("eval_") for k in pairs):
             return [
