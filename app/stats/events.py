@@ -385,6 +385,9 @@ class StageEnd:
     said: bool = False
     early: bool = False  # and that it stopped short of its plan (a wall-clock cap, a time limit, an early stop)
     saved: bool = False  # it only said it saved its model: the end once the next step is overdue
+    # The same end as the one before, its summary now longer (a block of one figure a line, read a row at a time):
+    # its summary is the end's, in place of what the one before said.
+    amends: bool = False
 
 
 @dataclass(frozen=True, slots=True)

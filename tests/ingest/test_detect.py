@@ -601,6 +601,12 @@ REAL_FORMATS = {
     "nanogpt-issue579-config-file-echo-max-iters-5000-before-first-step.log": "nanogpt",
     "hf-intel-extension-pr152-eval-before-training-bar-0-of-6000-redrawn-under-eval-dicts.log": "hf-trainer",
     "generic-music-avqa-r-issue1-epoch1-percent-complete-0-to-80-bracketed-logger-prefix.log": "generic",
+    "hf-cse5525-file-conll-shuffle-md-train-best-eval-predict-metric-blocks-alone.log": "hf-trainer",
+    "hf-transformers-pr11980-train-metrics-block-alone.log": "hf-trainer",
+    "hf-esm2-hyperpod-file-eks-pytorch-readme-fsdp-train-metrics-block-then-evaluation-and-eval-metrics-block.log":
+        "hf-trainer",
+    "bert-google-research-bert-issue699-pretraining-eval-results-block-alone.log": "generic",
+    "bert-google-research-issue1717-run-classifier-eval-results-block-glog-and-tf-logger.log": "generic",
 }
 
 

@@ -1414,6 +1414,39 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-music-avqa-r-issue1-epoch1-percent-complete-0-to-80-bracketed-logger-prefix.log", T0, "end",
      "epoch 1 · 80% of the epoch · …", "measuring",
      {"step": 1, "total_steps": None, "loss": 1.516035, "step_seconds": None, "eta_seconds": None, "finished": False}),
+    # ``trainer.log_metrics``' blocks alone: the train block is the training's summary (done, no step line), the eval
+    # block its evaluation, the predict block the test set's figures under their own names, the script's best block none
+    ("hf-cse5525-file-conll-shuffle-md-train-best-eval-predict-metric-blocks-alone.log", T0, T0,
+     "done · no step line", "done",
+     {"step": None, "total_steps": None, "loss": None, "steps_per_hour": None, "finished": True,
+      "eval": {"eval_accuracy": {"value": 0.9933, "step": None}, "eval_f1": {"value": 0.959, "step": None},
+               "eval_loss": {"value": 0.0364, "step": None}, "eval_precision": {"value": 0.9507, "step": None},
+               "eval_recall": {"value": 0.9675, "step": None},
+               "predict_accuracy": {"value": 0.9841, "step": None}, "predict_f1": {"value": 0.9183, "step": None},
+               "predict_loss": {"value": 0.1613, "step": None}, "predict_precision": {"value": 0.9069, "step": None},
+               "predict_recall": {"value": 0.9299, "step": None}}}),
+    ("hf-transformers-pr11980-train-metrics-block-alone.log", T0, T0, "done · no step line", "done",
+     {"step": None, "loss": None, "steps_per_hour": None, "eval": None, "finished": True}),
+    # the train block after the last save, then the evaluation's banner, bar and records and its eval block: done, the
+    # evaluation's bar no step; NCCL's teardown at exit no crash
+    ("hf-esm2-hyperpod-file-eks-pytorch-readme-fsdp-train-metrics-block-then-evaluation-and-eval-metrics-block.log",
+     T0, "end", "done · no step line", "done",
+     {"step": None, "total_steps": None, "loss": None, "steps_per_hour": None, "crash": None, "finished": True,
+      "eval": {"eval_loss": {"value": 2.6309, "step": None}, "eval_accuracy": {"value": 0.2026, "step": None},
+               "perplexity": {"value": 13.8861, "step": None}}}),
+    # the older scripts' ``***** Eval results *****`` block (BERT): the evaluation's end, its rows its figures, the
+    # checkpoint's ``global_step`` no step
+    ("bert-google-research-bert-issue699-pretraining-eval-results-block-alone.log", T0, T0,
+     "done · evaluation only", "done",
+     {"step": None, "loss": None, "finished": True,
+      "eval": {"loss": {"value": 0.0, "step": None}, "masked_lm_accuracy": {"value": 0.0, "step": None},
+               "masked_lm_loss": {"value": 0.0, "step": None}, "next_sentence_accuracy": {"value": 0.0, "step": None},
+               "next_sentence_loss": {"value": 0.0, "step": None}}}),
+    ("bert-google-research-issue1717-run-classifier-eval-results-block-glog-and-tf-logger.log", T0, "end",
+     "done · evaluation only", "done",
+     {"step": None, "loss": None, "steps_per_hour": None, "finished": True,
+      "eval": {"eval_accuracy": {"value": 0.64705884, "step": None}, "eval_loss": {"value": 0.63068485, "step": None},
+               "loss": {"value": 0.63068485, "step": None}}}),
 ]  # fmt: skip
 
 

@@ -48,6 +48,7 @@ from .fields import (
     Kind,
     clean,
     clock_seconds,
+    describes_eval_run,
     epoch_average,
     finite,
     number,
@@ -73,6 +74,7 @@ from .scalar_prints import HEADS as SCALAR_HEADS
 from .scalar_prints import scalar_print, scalars_inside
 from .series import MIN_RECORDS, SeriesWindow
 from .series import Record as SeriesRecord
+from .shapes import METRICS_HEADER, METRICS_ROW, RESULTS_HEADER
 from .step_source import StepSource, evaluation_position, evaluation_stage, shares
 from .tagged_scalars import TaggedScalars, tagged
 from .tree_summaries import TreeSummary
@@ -334,6 +336,11 @@ class _Bar:
     seconds_note: str | None = None  # how ``step_seconds`` was worked out, where no step's own time is printed
 
 
+# A results block's rows that are its bookkeeping, not figures of the model: the step or epoch of the checkpoint it
+# evaluated (BERT's ``global_step = 343``).
+_RESULTS_BOOKKEEPING = frozenset({"global_step", "step", "epoch"})
+
+
 @dataclass(slots=True)
 class _Line:
     """What one line says: its kind and its readings (a step record's, or another's)."""
@@ -417,6 +424,9 @@ class GenericParser(StepLines[_Line]):
         self._evaluation_next = False  # an ``Evaluation:`` heading was read: the next record is its
         self._columns: list[str] = []  # a comma-separated table's header row, for the rows under it
         self._tree = TreeSummary()  # an epoch's summary drawn as a tree (tree_summaries.py)
+        # The lines are the rows of a block of a job's figures once it is over (shapes.py): "train" (HF's train metrics,
+        # no figure read), "evaluation" (an evaluation's results, its figures read); None: no such block.
+        self._metrics_block: str | None = None
         self._bare_times: list[float] = []  # the last bare ``time`` durations read, oldest first
         self._bare_places: list[float | None] = []  # … and the position each was read at
         self._time_is_clock = False  # … found to be the run's clock, not a step's time
@@ -812,6 +822,27 @@ class GenericParser(StepLines[_Line]):
             return Kind.FULL, None  # a comment (a shell's, a markdown heading): no record
         if s[:6] == "wandb:":
             return Kind.FULL, None  # wandb's own lines (its run summary's last values: the crash watch's, summaries.py)
+        if self._metrics_block is not None:
+            block_row = METRICS_ROW.fullmatch(s) if " = " in s else None
+            if block_row is not None:
+                # (a row of it: the job's figures once it is over, never a step's; an evaluation's are its figures)
+                block_figure = number(block_row.group(2)) if self._metrics_block == "evaluation" else None
+                block_key = block_row.group(1)
+                if block_figure is None or block_key in _RESULTS_BOOKKEEPING or describes_eval_run(block_key):
+                    return Kind.FULL, None
+                return Kind.FULL, _Line("scores", at, text=s, parts=((block_key, block_figure),))
+            self._metrics_block = None
+        if s[:5] == "*****":
+            # The HF Trainer's ``trainer.log_metrics`` blocks and the older scripts' ``***** Eval results *****``
+            # (shapes.py): rows that sum a job up once it is over. Read as a record, a train block's ``epoch = 3.0`` and
+            # ``train_loss = 0.84`` would be a step of an epoch; an evaluation's block is that evaluation's end.
+            split = METRICS_HEADER.fullmatch(s)
+            if split is not None and split.group(1) == "train":
+                self._metrics_block = "train"
+                return Kind.FULL, None
+            if (split is not None and split.group(1) in ("eval", "test", "predict")) or RESULTS_HEADER.fullmatch(s):
+                self._metrics_block = "evaluation"
+                return Kind.FULL, _Line("evaluated", at, text=s)
         if s[:9] == "Train on ":
             train_on = _TRAIN_ON_SAMPLES.match(s)
             if train_on is not None:
@@ -1662,6 +1693,10 @@ class GenericParser(StepLines[_Line]):
             events.append(StepFigures(at=line.at, loss=math.nan, loss_note=LOSS_AFTER_LAST_STEP))
         elif line.what == "scores":
             events.extend(EvalResult(at=line.at, name=name, value=value) for name, value in line.parts)
+        elif line.what == "evaluated":
+            # An evaluation's results block begins (its figures follow): that evaluation is over; a job that trained
+            # nothing ends with it
+            events.append(StageEnd(at=line.at, summary=line.text[:200], evaluation=True))
         elif line.what == "epoch_summary":
             self._summed_epoch(line.readings[0], events)
         elif line.what == "step" and line.epoch_seconds is not None:

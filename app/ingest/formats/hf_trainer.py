@@ -36,7 +36,7 @@ from .fields import Kind, clock_seconds, describes_eval_run, finite, integer, nu
 from .hf_state import DOCUMENT_LINE, JSON_LINE, TrainerState
 from .pipeline import EmitLines
 from .prefix import LineTimes
-from .shapes import NOTEBOOK_LINE
+from .shapes import METRICS_HEADER, METRICS_ROW, NOTEBOOK_LINE
 
 Emit = Callable[[], list[Event]]
 _train_step = builder(TrainStep)  # one for every redraw of the bar
@@ -83,8 +83,12 @@ _FRAME_LINE = re.compile(r'(?:^|\]:)\s*File "[^"]{1,400}", line \d+, in \S')
 _TRAIN_FRAME = re.compile(r'trainer\.py", line \d+, in (?:train|_inner_training_loop|training_step)$')
 _CHECKPOINT = re.compile(r"Saving model checkpoint to \S*checkpoint-(\d{1,12})\b")
 _DICT_START = re.compile(r"\{['\"]")
-# ``***** eval metrics *****`` and its ``  eval_loss               =     2.3456`` lines.
-_METRICS_HEADER = re.compile(r"\*{5} (?:eval|test|predict) metrics \*{5}")
+# ``trainer.log_metrics``' blocks (shapes.py): the split names the job, ``train`` (the training's summary, its dict's
+# figures again), ``eval``, ``test`` or ``predict``; a script's own split (``best``) is none of them.
+_EVALUATED_SPLITS = frozenset({"eval", "test", "predict"})
+# A row of the training's block read into its summary: the epoch and the ``train_…`` figures (the memory and flos rows
+# are the run's bookkeeping).
+_TRAIN_ROW = re.compile(r"\s{0,8}(epoch|train_\w{1,60})\s*=\s*(\d[\d:.]{0,30}|nan|inf)\s*")
 _METRIC = re.compile(r"\s{1,8}((?:eval|test|predict)_\w{1,60}|perplexity)\s*=\s*(-?[\d.]+(?:[eE][-+]?\d+)?|nan|inf)\s*")
 # ``Training completed. Do not forget to share your model on huggingface.co/models =)`` (the
 # Trainer's end of ``train()``; printed alone, or as ``Training completed.`` by older copies).
@@ -145,6 +149,9 @@ class HfTrainerParser(EmitLines):
         # bar at its total, ``TrainOutput(global_step=N, …)``) gives the run's last position.
         self._summarised = False
         self._summary = ""
+        self._summary_loss: float | None = None  # its ``train_loss``
+        # The training's ``***** train metrics *****`` block under way, its rows so far (None: no such block under way).
+        self._train_block: list[str] | None = None
         self._last_logged: tuple[float | None, float | None, float | None] = (None, None, None)  # loss, lr, epoch
 
     # --- the pipeline's hooks (pipeline.py) ------------------------------------------
@@ -327,15 +334,22 @@ class HfTrainerParser(EmitLines):
             if begins is not None:
                 self._epochs = begins
                 return Kind.FULL, None
+        if self._train_block is not None:
+            if " = " in text and METRICS_ROW.fullmatch(text):
+                return Kind.FULL, lambda: self._train_row(text)
+            self._train_block = None  # (any other line ends the block)
         if "*****" in text:
             if "Running training" in text:
                 return Kind.FULL, lambda: self._running(False, [StageStart(at=None)])
             if "Running Evaluation" in text or "Running Prediction" in text:
                 return Kind.FULL, lambda: self._running(True, [TrainingPause(at=None, reason="evaluation")])
-            if _METRICS_HEADER.search(text):
+            header = METRICS_HEADER.search(text)
+            if header is not None and header.group(1) in _EVALUATED_SPLITS:
                 # The examples' ``trainer.log_metrics("eval", …)``: an evaluation job's results
                 # (the end of the job when it trained nothing).
                 return Kind.FULL, lambda: [StageEnd(at=None, summary=text.strip(), evaluation=True)]
+            if header is not None and header.group(1) == "train":
+                return Kind.FULL, lambda: self._train_metrics(text.strip())
         if " = " in text and text.startswith("  "):
             m = _METRIC.fullmatch(text)
             if m is not None and not describes_eval_run(m.group(1)):
@@ -399,6 +413,23 @@ class HfTrainerParser(EmitLines):
         events.append(TrainingPause(at=None, reason="checkpoint"))
         return events
 
+    def _train_metrics(self, header: str) -> list[Event]:
+        """``***** train metrics *****``: the training is over. After the summary dict (the usual log) its rows are the
+        dict's figures again, rounded: nothing new. Alone (a log that kept only the script's own prints) it is the
+        summary, its rows read as they come (a live read may end inside the block)."""
+        if self._summarised:
+            return []
+        self._train_block = []
+        return [StageEnd(at=None, summary=header)]
+
+    def _train_row(self, text: str) -> list[Event]:
+        """A row of the training's block: the block's summary so far, in place of what it said before."""
+        row = _TRAIN_ROW.fullmatch(text)
+        if row is None or self._train_block is None:
+            return []
+        self._train_block.append(f"{row.group(1)} {row.group(2)}")
+        return [StageEnd(at=None, summary=", ".join(self._train_block), amends=True)]
+
     def _total(self, total: int | None) -> list[Event]:
         if total is None or total <= 0:
             return []
@@ -417,8 +448,12 @@ class HfTrainerParser(EmitLines):
         """The last position read after the summary, with the last logged figures, and the summary again
         (a step clears an end summary read before it)."""
         loss, lr, _ = self._last_logged
+        note = "mean since the last log" if loss is not None else None
+        if loss is None and self._summary_loss is not None:
+            # (no loss dict read: the summary's ``train_loss``, the mean over the whole run, said as such)
+            loss, note = self._summary_loss, "train_loss: the whole run's mean"
         # (Not the epoch: the position is the whole run's step, and the stage keeps the last epoch logged.)
-        last = replace(step, loss=loss, loss_note="mean since the last log" if loss is not None else None, lr=lr)
+        last = replace(step, loss=loss, loss_note=note, lr=lr)
         return [last, StageEnd(at=None, summary=self._summary)]
 
     def _bar(self, m: re.Match[str], suffix: re.Match[str] | None = None) -> list[Event]:
@@ -650,6 +685,14 @@ class HfTrainerParser(EmitLines):
             summary = ", ".join(f"{k} {v.strip(chr(39))}" for k, v in pairs.items())
             self._summarised = True
             self._summary = summary
+            self._summary_loss = finite(number(pairs.get("train_loss", "").strip("'")))
+            held = self._unconfirmed
+            if (held is not None and self._train_total is None and not self._evaluating
+                    and held.total_steps is not None and held.step == held.total_steps):
+                # A bar at its total held until now (no loss dict said which bar trains: a log cut after the last
+                # one), then the Trainer's summary of the training: that bar was the training's, at its end.
+                self._train_total, self._step, self._unconfirmed, self._confirmed = held.total_steps, held.step, None, True
+                return self._closing(held)
             return [StageEnd(at=None, summary=summary)]
         if any(k.startswith("eval_") for k in pairs):
             return [

@@ -383,6 +383,8 @@ FORMATS: tuple[FormatSpec, ...] = (
             # The table the notebook draws under it, copied alone (``Step  Training Loss  …``; ``Step | Training Loss | …``
             # from a page that made it Markdown)
             sign("Training Loss", r"^\s*(?:Step|Epoch)(?:\s+|\s*\|\s*)Training Loss\b"),
+            # ``trainer.log_metrics``' block headers (a log of the examples' own prints alone: the job's figures once over)
+            sign("*****", r"\*{5} (?:train|eval|test|predict) metrics \*{5}\s*$"),
         ),
         renew="document",
     ),

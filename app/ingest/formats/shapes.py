@@ -23,6 +23,18 @@ NOTEBOOK_LINE = re.compile(
     r", Epoch (\d{1,6}(?:\.\d+)?)/\d{1,6}\]"
 )
 
+# ``trainer.log_metrics(split, metrics)`` (the HF Trainer's example scripts, once a job is over): a header naming the job's
+# split through the logger (``***** train metrics *****``, ``eval``, ``test``, ``predict``, or a script's own: ``best``), then
+# one ``  key = value`` line a metric, printed bare, keys sorted and ``=``-aligned (``  train_runtime            =
+# 0:12:34.56``, ``  total_flos = 123GF``). The word ``metrics`` tells such a block from the ``***** Running training *****``
+# banner that opens the run (its ``  Num Epochs = 3`` lines are the plan, hf_trainer.py and banner.py).
+METRICS_HEADER = re.compile(r"\*{5} (\w{1,40}) metrics \*{5}")
+METRICS_ROW = re.compile(r"\s{0,8}(\w{1,80})\s*=\s*(\S{1,40})\s*")
+# The same kind of block from the scripts before ``log_metrics``: BERT's run_classifier and run_pretraining, the HF
+# examples of 2019-20 (``***** Eval results *****``, ``***** Eval results checkpoint-500 *****``), then ``  key = value``
+# rows through the logger: an evaluation's results once it is over.
+RESULTS_HEADER = re.compile(r"(?i)\*{5} (?:eval|evaluation|test|dev) results(?: [^*]{0,80})? ?\*{5}")
+
 # nanoGPT's notes, said of every usual line (nanogpt.py reads the general line with the same words).
 NANOGPT_LOSS_NOTE = "last micro-batch"
 NANOGPT_MFU_NOTE = "not measured yet: nanoGPT printed -100% (its first iterations)"

@@ -192,6 +192,7 @@ class StepProgress:
         # The run's end read before any step line (HF's summary dict alone, a stop in words): (its words, when,
         # whether it said it stopped short of its plan).
         self._ended: tuple[str, float | None, bool] | None = None
+        self._summarised = False  # and it is the trainer's summary of its training (HF's dict or train block)
 
     def carry_health(self, before: StepProgress) -> None:
         """Take over ``before``'s run health (crash, fp16 overflows, grad-norm streaks), reported
@@ -262,6 +263,9 @@ class StepProgress:
                 self._end_without_steps(t)
             if self._stage is None and self._ended is None:
                 self._ended = (event.summary or "finished", t, event.early)  # (no step line before it)
+                self._summarised = True
+            elif self._stage is None and self._ended is not None and event.amends and event.summary:
+                self._ended = (event.summary, self._ended[1], self._ended[2])  # (the same end, its block read further)
             if self._stage is not None and not (
                     event.summary and self._stage.finished and event.summary in self._stage.finished):
                 # (unless the end was already said in more words: a closing summary that holds this line)
@@ -914,6 +918,11 @@ class StepProgress:
     def ended(self) -> tuple[str, float | None, bool] | None:
         """The run's end read before any step line: its words, when it was read, whether it stopped early."""
         return self._ended
+
+    @property
+    def summarised(self) -> bool:
+        """True when that end is the trainer's summary of its training (not only a stop said in words)."""
+        return self._summarised
 
     @property
     def training_since(self) -> float | None:

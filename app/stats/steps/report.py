@@ -15,7 +15,7 @@ from . import payload, rules
 from . import text as step_text
 from .progress import StepProgress
 from .stage import Measure
-from .verdict import decide, decide_before_steps
+from .verdict import Status, decide, decide_before_steps
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,9 +86,12 @@ def _before_steps(progress: StepProgress, now: float) -> StepReport:
         bool(pending) or progress.evaluating is not None,
         evaluated[1] if evaluated is not None else None, evaluated is not None,
         ar is not None and ar.failed > 0 and not ar.succeeded, errors is not None, health.skipped_total > 0, facts,
-        progress.training_since, now, progress.ended,
+        progress.training_since, now, progress.ended, progress.summarised,
     )
-    said = evaluated[0] if evaluated is not None else (progress.ended[0] if progress.ended is not None else None)
+    if progress.ended is not None and (evaluated is None or v.status is Status.DONE):
+        said: str | None = progress.ended[0]  # (a run's end before or after its evaluation job's: the run's)
+    else:
+        said = evaluated[0] if evaluated is not None else None
     details = step_text.early_details(
         v, now, progress.run.total_steps, pending, said, progress.run,
         ar if swarm is None else None, errors, step_text.collaboration_line(progress.collab), health.skip_line(),

@@ -266,6 +266,9 @@ def early_details(
         body.append((Line.FINISHED_SUMMARY, f"{stopped}: {clip(evaluated, 160)}"))
     if Line.NO_RATE_SUMMARY_ONLY in shows or Line.STOPPED_EARLY in shows:
         body.append((Line.NO_RATE_SUMMARY_ONLY, "no rate: the log holds the run's end, no step line"))
+    if Line.ENDED_EVALUATION in shows and pending:
+        lines = _set_lines(newest_evals(pending))
+        body.extend((Line.ENDED_EVALUATION, line) for line in lines)
     if Line.EVALUATION_ONLY in shows:
         # Its headline figures (bits per byte, CORE, a loss) before the tasks' own.
         headline = sorted(pending, key=lambda item: _HEADLINE.search(item[0].lower()) is None)
@@ -785,6 +788,20 @@ def early_status(
         case Status.DONE:
             return "done · stopped early · no step line" if Line.STOPPED_EARLY in v.shows else "done · no step line"
     return "waiting for first step"
+
+
+def _set_lines(items: Sequence[tuple[str, float | None, int | None]]) -> list[str]:
+    """``Eval …`` and ``Test …``: a validation's figures and a test set's (HF's ``predict_…``, ``test_…``) apart."""
+    tested = [item for item in items if _TEST_SET.match(item[0])]
+    lines = []
+    for label, group in (("Eval", [item for item in items if item not in tested]), ("Test", tested)):
+        shown, more = shown_evals(group)
+        if shown:
+            lines.append(f"{label} " + " · ".join(f"{name} {figure(value)}" for name, value, _ in shown) + more_evals(more))
+    return lines
+
+
+_TEST_SET = re.compile(r"(?i)(?:test|predict)[/_ ]")
 
 
 def _held_out_set(pending: Sequence[tuple[str, float | None, int | None]]) -> str:

@@ -142,6 +142,7 @@ class Line(Enum):
     WAITING = auto()
     VALIDATION_ONLY = auto()
     EVALUATION_ONLY = auto()
+    ENDED_EVALUATION = auto()  # the evaluation figures read beside a run's end with no step line
     COLLABORATION = auto()
     SWARM = auto()  # the swarm state's sentence (why it cannot join, how far behind, how long averaging)
 
@@ -460,10 +461,11 @@ def decide_before_steps(
     crash: Crash | None, broken: Broken | None, grad_warning: bool, collaborating: bool, validation: bool,
     evaluated_at: float | None, evaluated: bool, all_reduce_failed: bool, errors: bool, overflows: bool,
     swarm: SwarmFacts | None = None, training_since: float | None = None, now: float | None = None,
-    ended: tuple[str, float | None, bool] | None = None,
+    ended: tuple[str, float | None, bool] | None = None, summarised: bool = False,
 ) -> EarlyVerdict:
     """The verdict on a run with no step read yet (``evaluated``: an evaluation job wrote its end;
-    ``training_since``: when the trainer announced that training starts, by the log's own dates).
+    ``training_since``: when the trainer announced that training starts, by the log's own dates; ``summarised``:
+    ``ended`` is the trainer's summary of its training, not only a stop said in words).
 
     Once training was announced, no step line for :data:`rules.FIRST_LINE_WAIT_SECONDS` of the log's own
     time is a stall (a bar at step 0 is held to the first step's 10 minutes instead: its own clock says no
@@ -487,12 +489,19 @@ def decide_before_steps(
             # An evaluation job that wrote its results has finished: it trains nothing.
             state, status, since, opening = "done", Status.EVALUATION_ONLY, evaluated_at, Line.FINISHED_SUMMARY
             shows.add(Line.EVALUATION_ONLY)
-    if ended is not None and status is Status.WAITING and not validation:
-        # The run's end with no step line before it (HF's summary dict alone, a stop in its own words): it is
-        # over, and nothing of its steps is known.
+    if ended is not None and (status in (Status.WAITING, Status.VALIDATION_ONLY)
+                              or (status is Status.EVALUATION_ONLY and summarised)):
+        # The run's end with no step line before it (HF's summary dict or its train metrics block alone, a stop in its
+        # own words): it is over, and nothing of its steps is known; validation figures beside it are its
+        # evaluation's, and so are an evaluation job's beside the training's own summary (HF's eval metrics block
+        # after its train block): it trained. (An evaluation job's end with only a stop said after it, wandb closing,
+        # is still that job alone.)
         _, ended_at, early = ended
         state, status, since, opening = "done", Status.DONE, ended_at, Line.FINISHED_SUMMARY
+        shows.discard(Line.EVALUATION_ONLY)
         shows.add(Line.STOPPED_EARLY if early else Line.NO_RATE_SUMMARY_ONLY)
+        if validation:
+            shows.add(Line.ENDED_EVALUATION)
     elif status is Status.WAITING and training_since is not None and now is not None:
         since = training_since
         if now - training_since > rules.FIRST_LINE_WAIT_SECONDS:
