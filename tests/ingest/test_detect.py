@@ -601,6 +601,8 @@ REAL_FORMATS = {
     "nanogpt-issue579-config-file-echo-max-iters-5000-before-first-step.log": "nanogpt",
     "hf-intel-extension-pr152-eval-before-training-bar-0-of-6000-redrawn-under-eval-dicts.log": "hf-trainer",
     "generic-music-avqa-r-issue1-epoch1-percent-complete-0-to-80-bracketed-logger-prefix.log": "generic",
+    "generic-cryonefen-issue2-quoted-epoch-3-end-cropped-then-epoch-17-of-20-images-900-of-6034.log": "generic",
+    "generic-cryodrgn-issue18-train-vae-epoch-18-of-50-particles-436000-to-464000-of-2830676.log": "generic",
 }
 
 

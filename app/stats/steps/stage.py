@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 
 from ... import text
 from ...snapshot import RateView, WarmupView
-from ..events import EPOCH_STEP_SECONDS, StepFigures, TrainStep
+from ..events import DATA_UNITS, EPOCH_STEP_SECONDS, StepFigures, TrainStep
 from ..tracker import RATE_WINDOW_SECONDS, WARMUP_COUNT, WARMUP_SECONDS
 from .intervals import IntervalWindow
 from .spikes import Spikes
@@ -329,6 +329,8 @@ class Measure:
         A log whose lines carry no time at all counts down to nothing: no rate is due from them."""
         noun, plural_noun = ("logged record", "logged records") if self.logged else (
             ("epoch", "epochs") if self.epochs else (self.counter or "step", f"{self.counter or 'step'}s"))
+        if not self.untimed and self.counter in DATA_UNITS:
+            noun, plural_noun = f"{self.counter} line", f"{self.counter} lines"  # (the warm-up counts lines)
         if self.untimed:
             return f"no timing read from this log (no duration or time read for its {plural_noun}): measured as lines arrive"
         return text.warmup(self.lines, self.needed, self.observed_seconds, float(WARMUP_SECONDS),
