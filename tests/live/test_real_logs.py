@@ -211,9 +211,11 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": 1, "total_steps": 2, "step_seconds": 77.90, "finished": False}),
     # PaddleNLP's dicts (global_step 150 to 200) then the bar "200/600 [01:11<01:58,  3.37it/s]": 1 / 3.37 s a step,
     # 01:58 = 118 s left, epoch 2.67
-    ("hf-paddlenlp-pr1761-dicts-global-step-bar-200-of-600-glued-running-evaluation.log", T0, T0, "step 200/600 · …",
-     "measuring", {"step": 200, "total_steps": 600, "loss": 0.1252, "lr": 4e-05, "step_seconds": 1 / 3.37,
-                   "trainer_eta_seconds": 118.0, "data": epoch(2.67)}),
+    # (its evaluation begun, glued to the bar at 200: evaluating, paused for it)
+    ("hf-paddlenlp-pr1761-dicts-global-step-bar-200-of-600-glued-running-evaluation.log", T0, "end",
+     "step 200/600 · evaluating", "evaluating",
+     {"step": 200, "total_steps": 600, "loss": 0.1252, "lr": 4e-05, "step_seconds": 1 / 3.37, "trainer_eta_seconds": 118.0,
+      "data": epoch(2.67), "paused": "evaluation"}),
     # PyTorch's MNIST-example lines: epoch 3 at sample 0 of 2022, loss 0.000001647578983; no time printed
     ("generic-deep-object-pose-issue220-train-epoch-bracket-percent-tab-loss.log", T0, T0,
      "epoch 3 · 0/2022 in the epoch · no timing", "measuring",
@@ -1375,10 +1377,10 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-automap-issue4-epochs-81-98-loss-camelcase-valloss.log", T0, "end", "epoch 98 · no timing", "measuring",
      {"step": 98, "total_steps": None, "loss": 0.00011263025953667238, "step_seconds": None, "data": epoch(98.0),
       "eval": {"val_loss": {"value": 9.617573232389987e-05, "step": 98}}}),
-    # a test pass after the epoch counting its own iterations (``Test in epoch 49 iteration 2``), no figure yet: paused for
-    # the evaluation, the training's position kept
-    ("generic-jittor-issue231-epoch-49-iterations-170-178-then-test-iterations-0-2.log", T0, "end", "step 178 · no timing",
-     "measuring", {"step": 178, "total_steps": None, "loss": 0.08562503010034561, "paused": "evaluation",
+    # a test pass after the epoch counting its own iterations (``Test in epoch 49 iteration 2``), no figure yet: evaluating,
+    # paused for the evaluation, the training's position kept
+    ("generic-jittor-issue231-epoch-49-iterations-170-178-then-test-iterations-0-2.log", T0, "end", "step 178 · evaluating",
+     "evaluating", {"step": 178, "total_steps": None, "loss": 0.08562503010034561, "paused": "evaluation",
                    "data": epoch(49.0)}),
     # DCGAN-tensorflow's older print (no epoch total): its ``time`` is the clock since the start, rising a batch's time a
     # line; the step's time is its last difference (18570.1211 - 18568.9801 s), never the five hours printed

@@ -86,7 +86,7 @@ def _before_steps(progress: StepProgress, now: float) -> StepReport:
         bool(pending) or progress.evaluating is not None,
         evaluated[1] if evaluated is not None else None, evaluated is not None,
         ar is not None and ar.failed > 0 and not ar.succeeded, errors is not None, health.skipped_total > 0, facts,
-        progress.training_since, now, progress.ended,
+        progress.training_since, now, progress.ended, progress.validating,
     )
     said = evaluated[0] if evaluated is not None else (progress.ended[0] if progress.ended is not None else None)
     details = step_text.early_details(

@@ -135,6 +135,8 @@ def details(
                      ("Finishing: the last epoch's steps are done, the trainer's end line not printed yet (what "
                      "it does meanwhile, an evaluation or a save, is not in the log yet) · "
                      f"{text.duration(stall.since)} since the last step, done after {text.duration(stall.allowed)}")))
+    elif Line.EVALUATING in shows and stage.eval_pass is not None:
+        body.append((Line.EVALUATING, evaluating_line(stage.eval_pass, stage, stall.since)))
     elif Line.PAUSED in shows and stall.since is not None:
         last = "logged record" if latest.logged else "step"
         body.append((Line.PAUSED, f"Paused: {stall.pause} ({text.duration(stall.since)} since the last {last})"))
@@ -369,6 +371,18 @@ def speed_parts(stage: Stage, run: RunFacts, m: Measure | None = None) -> list[s
     elif run.peak_unknown and run.gpu_name is not None:
         parts.append("MFU unknown (no peak FLOPS for this GPU)")
     return parts
+
+
+def evaluating_line(under_way: TrainingPause, stage: Stage, since: float | None) -> str:
+    """``Evaluating after step 178: its pass at 2 (as printed)``: where the evaluation's pass under way is, and how long
+    since the last step where the lines say."""
+    done, batches = under_way.done, under_way.batches
+    where = (f"{done}/{batches} of its pass" if done is not None and batches is not None
+             else f"its pass at {done} (as printed)" if done is not None
+             else f"its pass of {batches} begun" if batches is not None else "its pass begun")
+    last = "the last logged record" if stage.latest.logged else position(stage.latest, stage.epoch, stage.counts_epochs)
+    quiet = f" · {text.duration(since)} since then" if since is not None and since >= 1 else ""
+    return f"Evaluating after {last}: {where}, no result yet{quiet}"
 
 
 def epoch_with_its_evaluation(stage: Stage) -> float | None:
@@ -728,6 +742,8 @@ def status(v: Verdict, stage: Stage, per_gpu: str) -> str:
             return f"{where} · stalled {short(v.stall.since or 0.0)}"
         case Status.FINISHING:
             return f"{where} · finishing"
+        case Status.EVALUATING:
+            return f"{where} · evaluating"
         case Status.LOGGED:
             return where + (f" · loss {stage.loss:.3g}" if stage.loss is not None else " · …")
         case Status.TOKENS if m.tokens_per_hour is not None:
