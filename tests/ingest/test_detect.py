@@ -603,6 +603,7 @@ REAL_FORMATS = {
     "generic-music-avqa-r-issue1-epoch1-percent-complete-0-to-80-bracketed-logger-prefix.log": "generic",
     "generic-cryonefen-issue2-quoted-epoch-3-end-cropped-then-epoch-17-of-20-images-900-of-6034.log": "generic",
     "generic-cryodrgn-issue18-train-vae-epoch-18-of-50-particles-436000-to-464000-of-2830676.log": "generic",
+    "mmengine-crosskd-issue15-epoch-val-2-3100-to-3550-of-21046-validation-only.log": "generic",
 }
 
 

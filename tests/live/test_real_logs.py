@@ -1429,6 +1429,9 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "epoch 18/50 · 464000/2830676 particles in the epoch · no timing", "measuring",
      {"step": 464000, "total_steps": 2830676, "step_unit": "particle", "loss": 0.545676, "step_seconds": None,
       "steps_per_hour": None, "data": epoch(18.0)}),
+    # mmengine's validation after epoch 2, 3550 of its 21046 batches, no training line: evaluating, no step of its own
+    ("mmengine-crosskd-issue15-epoch-val-2-3100-to-3550-of-21046-validation-only.log", T0, "end", "validation only",
+     "evaluating", {"step": None, "total_steps": None, "loss": None, "step_seconds": None}),
 ]  # fmt: skip
 
 

@@ -3,7 +3,8 @@
 Real: Jittor's ``Test in epoch 49 iteration 2`` after its training lines (Jittor/jittor issue #231) and PaddleNLP's
 ``***** Running Evaluation *****`` glued to its bar at 200/600 (PaddlePaddle/PaddleNLP pull request #1761), in
 tests/live/test_real_logs.py; mmengine's ``Epoch(val) [10][4100/4809]`` before any step (AILab-CVC/YOLO-World issue
-#396), in tests/stats/test_run_end.py. Composed: a MetricLogger's dated training lines a minute apart, then its test
+#396), in tests/stats/test_run_end.py, and ``Epoch(val)  [2][ 3550/21046]`` (jbwang1997/CrossKD issue #15), in
+tests/live/test_real_logs.py. Composed: a MetricLogger's dated training lines a minute apart, then its test
 pass (``Test:  [10/50]``), the figures worked out by hand.
 """
 
