@@ -27,7 +27,7 @@ from .snapshot import Snapshot, SwarmView, TrainingView
 # `tokwatch_state{state="idle"} == 1` works as an alert without knowing the other names.
 STATES: tuple[str, ...] = (
     "waiting", "queued", "processing", "confirmed", "registering", "failed", "initializing", "working", "measuring",
-    "training", "stalled", "unrecognised",
+    "training", "evaluating", "stalled", "unrecognised",
     "idle", "silent", "done", "diverged", "crashed", "stopped", "broken",
     "joining", "cannot_join", "averaging", "out_of_sync", "sync_failing", "alone",
 )

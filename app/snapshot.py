@@ -25,6 +25,7 @@ State = Literal[
     "working",
     "measuring",
     "training",
+    "evaluating",  # a step run in an evaluation's pass: its last records are that pass's, under way
     "idle",
     "silent",
     "stalled",
@@ -48,6 +49,7 @@ Level = Literal["ok", "waiting", "warning", "problem"]
 _LEVELS: dict[str, Level] = {
     "training": "ok",
     "measuring": "ok",
+    "evaluating": "ok",
     "done": "ok",
     "waiting": "waiting",
     "queued": "waiting",

@@ -14,6 +14,7 @@ STATE_WORDS = {
     "working": "working",
     "measuring": "measuring",
     "training": "training",
+    "evaluating": "evaluating",
     "done": "done",
     "idle": "idle",
     "stalled": "stalled",
@@ -35,7 +36,7 @@ STATE_WORDS = {
 # when its last line was written, not that no new one came).
 OVER_STATES = frozenset({"done", "crashed", "stopped"})
 # The states in which the run is doing what it should (a heartbeat pings only in these).
-HEALTHY_STATES = frozenset({"training", "measuring"})
+HEALTHY_STATES = frozenset({"training", "measuring", "evaluating"})
 
 # What a state means and what to do about it, said once; "" where the figures say it all.
 STATE_EXPLANATIONS = {
@@ -54,6 +55,9 @@ STATE_EXPLANATIONS = {
     "working": "The log is active, but has not said yet which layer this miner trains.",
     "measuring": "",
     "training": "",
+    "evaluating": "The run is evaluating: its last lines are an evaluation's pass under way (its batches so far, or "
+    "its start), no result printed yet. Training goes on after it; a pass that takes far longer than the run's usual "
+    "pace is called stalled.",
     "done": "The run has finished.",
     "idle": "The log is still being written, but no pass has completed for a while: the miner "
     "gets no work (its heartbeats can go on like this for hours).",

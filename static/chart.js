@@ -216,7 +216,7 @@ function breakAtLayerChanges(points, events, layer) {
 
 // The states a snapshot's state is drawn as on the band (the history's strips, app/store/queries.py).
 const STRIPS = {
-  training: "training", measuring: "training",
+  training: "training", measuring: "training", evaluating: "training",
   queued: "queued", processing: "queued", confirmed: "queued", registering: "queued", failed: "queued",
   silent: "silent", idle: "idle", working: "idle", initializing: "idle",
 };

@@ -20,7 +20,7 @@ const COLOUR_VARS = {
 // The states a machine reports, drawn as four: training (measuring too), queued (waiting to be
 // placed), log silent, idle (the rest).
 const STRIP = {
-  training: "training", measuring: "training", working: "training",
+  training: "training", measuring: "training", evaluating: "training", working: "training",
   queued: "queued", processing: "queued", confirmed: "queued", registering: "queued", failed: "queued",
   silent: "silent",
 };

@@ -189,7 +189,8 @@ def test_only_the_cli_imports_the_process() -> None:
 
 # A step run's state is decided once, by the verdict (app/stats/steps/verdict.py), before any word:
 # the text writes what it says, and nothing patches a line once written.
-STEP_STATES = {"working", "measuring", "training", "stalled", "done", "diverged", "crashed", "stopped", "broken"}
+STEP_STATES = {"working", "measuring", "training", "evaluating", "stalled", "done", "diverged", "crashed", "stopped",
+               "broken"}
 
 
 def test_the_step_progress_accumulates_and_writes_no_words() -> None:

@@ -30,6 +30,7 @@ STATE_WORDS = {
     "working": "working",
     "measuring": "measuring",
     "training": "training",
+    "evaluating": "evaluating",
     "stalled": "stalled",
     "unrecognised": "log not recognised",
     "idle": "idle",

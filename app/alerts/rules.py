@@ -20,7 +20,7 @@ from ..text import clock_time, compact, duration
 Level = Literal["info", "success", "warning", "problem"]
 
 # States in which a miner has been working: being queued after one of these is news.
-_WORKED = frozenset({"training", "measuring", "idle", "stalled"})
+_WORKED = frozenset({"training", "measuring", "evaluating", "idle", "stalled"})
 
 
 @dataclass(frozen=True, slots=True)

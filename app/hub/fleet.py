@@ -21,7 +21,7 @@ MISSED_REPORTS_OFFLINE = 3
 DEFAULT_INTERVAL_SECONDS = 15.0
 # The card's colour, for states a snapshot may not yet carry a level for.
 _LEVELS = {
-    "training": "ok", "measuring": "ok", "done": "ok",
+    "training": "ok", "measuring": "ok", "evaluating": "ok", "done": "ok",
     "waiting": "waiting", "queued": "waiting", "working": "waiting", "processing": "waiting",
     "confirmed": "waiting", "registering": "waiting", "initializing": "waiting", "failed": "problem",
     "idle": "warning", "stalled": "warning", "broken": "warning", "stopped": "warning",

@@ -279,7 +279,9 @@ class TrainStep:
     ended inside gave its rows so far; the next read brought the rest): its figures are the step's, in place of what
     that part said, and a loss it gives is that step's loss, not another one logged.
     ``counter``: the log's own word for what ``step`` counts where that is no training step (an RL loop's
-    ``Episode: 73``: ``"episode"``), said by that word; None: steps (or epochs, where the step is the epoch).
+    ``Episode: 73``: ``"episode"``; the data a count of the trainer's own unit went through, cryoNeFEN's
+    ``[900/6034 images]``: ``"image"``, tf.keras' bar of ``…us/sample``: ``"sample"``), said by that word, and its
+    time and rate are that unit's, never a step's; None: steps (or epochs, where the step is the epoch).
     ``epoch_percent``: how far through its epoch the line is, in per cent, where the log prints that share and no count
     of the epoch's batches (``Epoch 1 complete [80%]``); ``step`` is then the epoch, and the share is never the run's.
     """
@@ -321,6 +323,11 @@ class TrainStep:
     amends: bool = False  # the rest of the step's record, part of which an earlier read gave: this is the whole record
     counter: str | None = None
     epoch_percent: float | None = None
+
+
+# TrainStep.counter's words for a count of the data itself (an image, a sample): a line goes through many of them, so
+# its lines are no units of its count (an episode's line is one episode).
+DATA_UNITS = frozenset({"image", "sample", "example", "sequence", "particle"})
 
 
 # A StepFigures' figure: the epoch's average seconds an iteration, printed as its epoch ended (a MetricLogger's

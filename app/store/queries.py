@@ -146,7 +146,7 @@ def events_between(conn: sqlite3.Connection, source: SourceKey, start: float, en
 
 # The state band: each sample's state as one of four strips; no record at all is offline (no strip).
 _STRIPS = {
-    "training": "training", "measuring": "training",
+    "training": "training", "measuring": "training", "evaluating": "training",
     "queued": "queued", "processing": "queued", "confirmed": "queued", "registering": "queued", "failed": "queued",
     "silent": "silent",
 }

@@ -607,6 +607,9 @@ REAL_FORMATS = {
         "hf-trainer",
     "bert-google-research-bert-issue699-pretraining-eval-results-block-alone.log": "generic",
     "bert-google-research-issue1717-run-classifier-eval-results-block-glog-and-tf-logger.log": "generic",
+    "generic-cryonefen-issue2-quoted-epoch-3-end-cropped-then-epoch-17-of-20-images-900-of-6034.log": "generic",
+    "generic-cryodrgn-issue18-train-vae-epoch-18-of-50-particles-436000-to-464000-of-2830676.log": "generic",
+    "mmengine-crosskd-issue15-epoch-val-2-3100-to-3550-of-21046-validation-only.log": "generic",
 }
 
 

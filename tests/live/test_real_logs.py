@@ -211,9 +211,11 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": 1, "total_steps": 2, "step_seconds": 77.90, "finished": False}),
     # PaddleNLP's dicts (global_step 150 to 200) then the bar "200/600 [01:11<01:58,  3.37it/s]": 1 / 3.37 s a step,
     # 01:58 = 118 s left, epoch 2.67
-    ("hf-paddlenlp-pr1761-dicts-global-step-bar-200-of-600-glued-running-evaluation.log", T0, T0, "step 200/600 · …",
-     "measuring", {"step": 200, "total_steps": 600, "loss": 0.1252, "lr": 4e-05, "step_seconds": 1 / 3.37,
-                   "trainer_eta_seconds": 118.0, "data": epoch(2.67)}),
+    # (its evaluation begun, glued to the bar at 200: evaluating, paused for it)
+    ("hf-paddlenlp-pr1761-dicts-global-step-bar-200-of-600-glued-running-evaluation.log", T0, "end",
+     "step 200/600 · evaluating", "evaluating",
+     {"step": 200, "total_steps": 600, "loss": 0.1252, "lr": 4e-05, "step_seconds": 1 / 3.37, "trainer_eta_seconds": 118.0,
+      "data": epoch(2.67), "paused": "evaluation"}),
     # PyTorch's MNIST-example lines: epoch 3 at sample 0 of 2022, loss 0.000001647578983; no time printed
     ("generic-deep-object-pose-issue220-train-epoch-bracket-percent-tab-loss.log", T0, T0,
      "epoch 3 · 0/2022 in the epoch · no timing", "measuring",
@@ -1223,14 +1225,16 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-mst-issue7-dated-epoch-complete-avg-loss-then-testing-psnr-first-epoch-only.log", T0, "end",
      "epoch 191 · …", "measuring", {"step": 191, "loss": 0.014257, "step_seconds": None, "data": epoch(191.0)}),
     # tf.keras's fit on arrays counts samples: ``38s 1ms/sample`` in whole ms is the epoch's 38 s over its 37800 samples
-    # (its last epoch's bar at its total: fit's end, done)
+    # (its last epoch's bar at its total: fit's end, done); the count, and its time, said in samples
     ("generic-keras-hayatochigi-kaggle-readme-tf21-fit-samples-us-per-sample-epochs-1-3-then-48-50.log", T0, T0,
-     "done · epoch 50/50 · 37800/37800 in the epoch", "done",
-     {"step": 37800, "total_steps": 37800, "loss": 3.0079e-04, "step_seconds": 38 / 37800, "finished": True}),
+     "done · epoch 50/50 · 37800/37800 samples in the epoch", "done",
+     {"step": 37800, "total_steps": 37800, "loss": 3.0079e-04, "step_seconds": 38 / 37800, "finished": True,
+      "step_unit": "sample"}),
     ("generic-keras-handson-ml2-issue277-old-log-train-on-55000-samples-44us-per-sample.log", T0, T0,
-     "epoch 1/30 · 55000/55000 in the epoch · …", "measuring",
+     "epoch 1/30 · 55000/55000 samples in the epoch · …", "measuring",
      {"step": 55000, "loss": 0.7226, "step_seconds": 44e-6, "eval": {"val_loss": {"value": 0.5073, "step": None},
-                                                                 "val_accuracy": {"value": 0.832, "step": None}}}),
+                                                                 "val_accuracy": {"value": 0.832, "step": None}},
+      "step_unit": "sample"}),
     # TF2 Object Detection API: its own ``per-step time 0.748s``; the rate by the glog dates (568.187 s over 700 steps)
     ("generic-tf-object-detection-armaanpriyadarshan-issue6-model-lib-v2-per-step-time-steps-100-to-800.log", T0, "end",
      "step 800 · 4.4k steps/h", "training", {"step": 800, "total_steps": None, "loss": 2.155, "step_seconds": 0.748,
@@ -1373,10 +1377,10 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-automap-issue4-epochs-81-98-loss-camelcase-valloss.log", T0, "end", "epoch 98 · no timing", "measuring",
      {"step": 98, "total_steps": None, "loss": 0.00011263025953667238, "step_seconds": None, "data": epoch(98.0),
       "eval": {"val_loss": {"value": 9.617573232389987e-05, "step": 98}}}),
-    # a test pass after the epoch counting its own iterations (``Test in epoch 49 iteration 2``), no figure yet: paused for
-    # the evaluation, the training's position kept
-    ("generic-jittor-issue231-epoch-49-iterations-170-178-then-test-iterations-0-2.log", T0, "end", "step 178 · no timing",
-     "measuring", {"step": 178, "total_steps": None, "loss": 0.08562503010034561, "paused": "evaluation",
+    # a test pass after the epoch counting its own iterations (``Test in epoch 49 iteration 2``), no figure yet: evaluating,
+    # paused for the evaluation, the training's position kept
+    ("generic-jittor-issue231-epoch-49-iterations-170-178-then-test-iterations-0-2.log", T0, "end", "step 178 · evaluating",
+     "evaluating", {"step": 178, "total_steps": None, "loss": 0.08562503010034561, "paused": "evaluation",
                    "data": epoch(49.0)}),
     # DCGAN-tensorflow's older print (no epoch total): its ``time`` is the clock since the start, rising a batch's time a
     # line; the step's time is its last difference (18570.1211 - 18568.9801 s), never the five hours printed
@@ -1447,6 +1451,20 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": None, "loss": None, "steps_per_hour": None, "finished": True,
       "eval": {"eval_accuracy": {"value": 0.64705884, "step": None}, "eval_loss": {"value": 0.63068485, "step": None},
                "loss": {"value": 0.63068485, "step": None}}}),
+    # cryoNeFEN's ``[Train Epoch: 17/20] [900/6034 images] loss=…``: the epoch's images, said in images; its pace from the
+    # clock an image's (100 images every ~23.6 s), never a step's, and never across the cropped gap of five hours
+    ("generic-cryonefen-issue2-quoted-epoch-3-end-cropped-then-epoch-17-of-20-images-900-of-6034.log", T0, "end",
+     "epoch 17/20 · 900/6034 images in the epoch · 15k images/h", "training",
+     {"step": 900, "total_steps": 6034, "step_unit": "image", "loss": 0.628982,
+      "step_seconds": pytest.approx(0.236, rel=0.01), "data": epoch(17.0)}),
+    # cryoDRGN's ``[Train Epoch: 18/50] [464000/2830676 particles] gen loss=…, loss=…``: the epoch's particles, said so
+    ("generic-cryodrgn-issue18-train-vae-epoch-18-of-50-particles-436000-to-464000-of-2830676.log", T0, "end",
+     "epoch 18/50 · 464000/2830676 particles in the epoch · no timing", "measuring",
+     {"step": 464000, "total_steps": 2830676, "step_unit": "particle", "loss": 0.545676, "step_seconds": None,
+      "steps_per_hour": None, "data": epoch(18.0)}),
+    # mmengine's validation after epoch 2, 3550 of its 21046 batches, no training line: evaluating, no step of its own
+    ("mmengine-crosskd-issue15-epoch-val-2-3100-to-3550-of-21046-validation-only.log", T0, "end", "validation only",
+     "evaluating", {"step": None, "total_steps": None, "loss": None, "step_seconds": None}),
 ]  # fmt: skip
 
 
@@ -1892,6 +1910,9 @@ GENERIC_READ = {
     "generic-jittor-issue231-epoch-49-iterations-170-178-then-test-iterations-0-2.log": "step, epoch, loss",
     "generic-dcgan-tensorflow-issue175-older-print-epoch-14-batches-398-401-of-1093-time-since-start.log": "step, total, epoch, elapsed",
     "generic-music-avqa-r-issue1-epoch1-percent-complete-0-to-80-bracketed-logger-prefix.log": "step, epoch, loss",
+    "generic-cryonefen-issue2-quoted-epoch-3-end-cropped-then-epoch-17-of-20-images-900-of-6034.log":
+        "step, total, epoch, loss",
+    "generic-cryodrgn-issue18-train-vae-epoch-18-of-50-particles-436000-to-464000-of-2830676.log": "step, total, epoch, loss",
 }  # fmt: skip
 
 

@@ -215,7 +215,7 @@ def test_a_validation_pass_under_way_alone_says_where_it_is() -> None:
         "2024/06/16 20:02:55 - mmengine - INFO - Epoch(val) [10][4100/4809]    eta: 0:06:03  time: 0.5386  data_time: 0.0006  memory: 979  ",
     ]
     snapshot = read(lines).snapshot(NOW)
-    assert (snapshot.state, snapshot.status_line) == ("working", "validation only")
+    assert (snapshot.state, snapshot.status_line) == ("evaluating", "validation only")
     assert snapshot.details[0] == "Only validation lines so far, no training step: validating after epoch 10, 4,100/4,809 batches"
     assert snapshot.training is not None
     assert training_dict(snapshot.training)["step_seconds"] is None  # (0.5386 s is the evaluation's, no step's)

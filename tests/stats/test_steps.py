@@ -184,8 +184,10 @@ def test_an_announced_pause_is_not_a_stall(reason: str) -> None:
     tracker = StepProgress()
     end = run_steps(tracker, 0, 100, T0)
     tracker.apply(TrainingPause(None, reason), end + 1)  # type: ignore[arg-type]
-    # A collaborator's round is a state of its own (averaging), no more a stall than the others.
-    assert step_report(tracker, end + 600).state == ("averaging" if reason == "all-reduce" else "training")
+    # A collaborator's round is a state of its own (averaging), and so is an evaluation under way (evaluating): no more
+    # a stall than the others.
+    assert step_report(tracker, end + 600).state == {"all-reduce": "averaging", "evaluation": "evaluating"}.get(
+        reason, "training")
     tracker.apply(base_step(101), end + 700)
     assert step_report(tracker, end + 800).state == "stalled"  # the pause ended with the next step
 

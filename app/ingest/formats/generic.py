@@ -171,6 +171,12 @@ _VALUE_NAME = re.compile(rf"({NUM})(?: (s|ms))? ([A-Za-z][A-Za-z ]{{0,20}})")
 _PLAIN_STEPS = frozenset({"step", "iter", "iteration", "batch"})
 # A position named by a word that counts no training step: said by that word (TrainStep.counter)
 _OWN_COUNTERS = frozenset({"episode"})
+# A count of the data itself, its unit printed after its total (cryoNeFEN's ``[900/6034 images]``): said in that unit
+# (TrainStep.counter), its time and rate that unit's, never a step's.
+_COUNT_UNIT = re.compile(r"(?<![\w.])(\d{1,12})\s?/\s?(\d{1,12})\s(images|imgs|samples|examples|sequences|particles)\b",
+                         re.IGNORECASE)
+_UNIT_WORDS = {"images": "image", "imgs": "image", "samples": "sample", "examples": "example", "sequences": "sequence",
+               "particles": "particle"}
 # Readings that make a line a record of the run, not an echo of its arguments
 _ARGS_NOT = frozenset({Field.STEP, Field.EPOCH, Field.LOSS, Field.EVAL_LOSS})
 # A time printed without its unit, kept under its printed name (``time/gpu time``): no step's duration.
@@ -334,6 +340,7 @@ class _Bar:
     elapsed: float | None
     eta: float | None
     seconds_note: str | None = None  # how ``step_seconds`` was worked out, where no step's own time is printed
+    unit: str | None = None  # what its count counts where the bar says it is no step (Keras' ``…us/sample``: ``sample``)
 
 
 # A results block's rows that are its bookkeeping, not figures of the model: the step or epoch of the checkpoint it
@@ -2199,9 +2206,7 @@ class GenericParser(StepLines[_Line]):
                 # (a table's figures under their names, then the named figures no table gave)
                 figures=(*line.parts, *table_figures, *(r for r in rates if r[0] not in dict(table_figures)),
                          *_running_count(got.get(Field.TOKENS))),
-                # (a count the log names by its own word, no training step: an RL loop's ``Episode: 73``)
-                counter=(step_reading.name if step_reading is not None and step_reading.name in _OWN_COUNTERS
-                         and bar is None and line.counters is None else None),
+                counter=_counted_as(line, step_reading, bar, step),
             )
         )
         last = events[-1]
@@ -2611,7 +2616,8 @@ def _other_bar(s: str, at: float | None) -> _Line | None:
     if keras.count is None:
         return _Line("step", at, keras.readings, text=s, epoch_above=True, epoch_seconds=keras.epoch_seconds)
     eta = _first(keras.readings, Field.ETA)
-    bar = _Bar(*keras.count, keras.step_seconds, None, eta.value if eta is not None else None, keras.seconds_note)
+    bar = _Bar(*keras.count, keras.step_seconds, None, eta.value if eta is not None else None, keras.seconds_note,
+               keras.counts)
     line = _Line("step", at, keras.readings, bar=bar, text=s, epoch_above=True)
     if _BAR_EVAL_HINT.search(keras.rest) is not None:
         line.named = tuple(n for n in beside(keras.rest) if n.kin is Kin.EVAL)  # (its ``val_accuracy: 0.9590``)
@@ -2708,6 +2714,23 @@ _EPOCH_KEYS = ("epoch", "Epoch", "train/epoch", "train_epoch")
 # A record that sums up an epoch the run was counting batches of (demucs' ``Train Summary | Epoch 35 | Loss=…``,
 # fairseq's ``end of epoch 23 (average epoch stats below)``): that epoch's batches are all done.
 _EPOCH_SUMMARY = re.compile(r"(?i)\b(?:train(?:ing)? summary|epoch summary|end of epoch|epoch \d+ (?:complete|completed|finished|done)\b)")
+
+
+def _counted_as(line: _Line, step_reading: Reading | None, bar: _Bar | None, step: int) -> str | None:
+    """What the line's count counts where that is no training step, in the log's own word (TrainStep.counter): an RL
+    loop's ``Episode: 73``; a count of the data, its unit printed after its total (``[900/6034 images]``) or said by its
+    bar (Keras' ``…us/sample``); None: steps."""
+    if bar is not None:
+        return bar.unit
+    if line.counters is not None:
+        return None
+    if step_reading is not None and step_reading.name in _OWN_COUNTERS:
+        return step_reading.name
+    if "/" in line.text:
+        for m in _COUNT_UNIT.finditer(line.text):
+            if int(m.group(1)) == step:
+                return _UNIT_WORDS[m.group(3).lower()]
+    return None
 
 
 def _in_epoch(readings: list[Reading], text: str = "") -> list[Reading]:

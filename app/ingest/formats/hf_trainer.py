@@ -73,6 +73,8 @@ _TOTAL_STEPS = re.compile(r"Total (?:optimization )?steps = ([\d,]+)")
 # ``train_loss``/``val_loss`` beside it is an evaluation's estimate, not this step's loss)
 _GLUED_RECORD = re.compile(r"(?:step|iter|iteration)\s?[=:]\s?\d{1,12}\b.{0,400}?(?<![\w/])(loss)\s?[=:]\s?"
                            r"(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|nan|inf)(?![\w.])")
+# The Trainer's evaluation starting, glued after a bar's closing bracket behind its logger's prefix (PaddleNLP's)
+_GLUED_EVALUATION = re.compile(r"\*{5} Running (?:Evaluation|Prediction) \*{5}")
 _BAR_SUFFIX = re.compile(r"^\]?(\d{1,12}), (-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|nan|inf)\s*$")
 # Bars of one total that advance this many times with nothing else said are the training bar
 # (a log of bars alone: stderr captured, stdout not; an evaluation bar comes and goes with a dict).
@@ -374,9 +376,10 @@ class HfTrainerParser(EmitLines):
         if m is None or m.end() >= len(text) or not text[m.end() :].strip():
             return [text]
         end = m.end()
-        if text[end : end + 2] == "][" and _GLUED_RECORD.search(text, end):
-            # (a whole bar's closing bracket, then a loop's step record behind its logger's prefix: ezpz's ``…
-            # 12.82it/s][2024-04-02 01:59:54][INFO][trainer:837] - step=100 loss=2.4075 …``)
+        if text[end : end + 2] == "][" and (_GLUED_RECORD.search(text, end) or _GLUED_EVALUATION.search(text, end)):
+            # (a whole bar's closing bracket, then a record behind its logger's prefix: ezpz's step record ``…
+            # 12.82it/s][2024-04-02 01:59:54][INFO][trainer:837] - step=100 loss=2.4075 …``, PaddleNLP's evaluation
+            # starting ``… 3.37it/s][2022-03-25 16:41:50,060] [    INFO] - ***** Running Evaluation *****``)
             end += 1
         tail = self._times.message(text[end:], False)
         if tail is None or tail == text[end:]:

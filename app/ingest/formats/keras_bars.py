@@ -39,6 +39,7 @@ class KerasLine:
     seconds_note: str | None = None  # how ``step_seconds`` was worked out, where no step's own time is printed
     epoch_seconds: float | None = None  # Keras 1's ``fit(verbose=2)`` line (``67s - loss: …``): its epoch's time
     bar_seconds: float | None = None  # a full bar's own time as printed (``- 712s -``, ``- 106s 2ms/step``), where it says one
+    counts: str | None = None  # what the bar counts where it says it is no step (``…us/sample``: ``sample``)
 
 
 def keras_line(s: str) -> KerasLine | None:
@@ -77,7 +78,8 @@ def keras_line(s: str) -> KerasLine | None:
             return None
         if epoch_time is not None and seconds is not None:
             note = f"the epoch's {epoch_time.group(1)}{epoch_time.group(2)} over its {n} steps"
-        return KerasLine(readings, rest, (n, m), seconds, note, bar_seconds=bar_seconds)
+        return KerasLine(readings, rest, (n, m), seconds, note, bar_seconds=bar_seconds,
+                         counts="sample" if unit == "samples" else None)
     alone = _KERAS_EPOCH.match(s)
     if alone is not None:
         readings = pairs(s[alone.end() :])

@@ -165,6 +165,7 @@ class StepProgress:
         self._restarting = False
         self._pending_evals: dict[str, tuple[float | None, int | None]] = {}
         self._evaluating: TrainingPause | None = None  # a validation pass under way before any training step
+        self._evaluating_ended = False  # a result read after that pass's latest line: it is over
         # A log that only evaluates (the lecture GPT's ``step 500: train loss 2.0049, val loss 2.0904`` every 500
         # steps): the step of its latest training-loss evaluation while no step line came, and whether its
         # evaluations now stand for the run's steps (see _eval_as_step).
@@ -238,8 +239,10 @@ class StepProgress:
                 self._stage.pause = event.reason
                 if event.reason == "evaluation" and event.batches is not None:
                     self._stage.eval_batches = event.batches
+                self._stage.take_eval_pass(event, t)
             elif event.reason == "evaluation" and event.done is not None and event.batches is not None:
                 self._evaluating = event  # (mmengine's ``Epoch(val) [2][3550/21046]`` lines alone: validating)
+                self._evaluating_ended = False
         elif isinstance(event, TrainingResumed):
             stage = self._stage
             if stage is not None and stage.pause is not None and stage.pause != "all-reduce":
@@ -247,6 +250,7 @@ class StepProgress:
                 stage.resumed = stage.resumed or stage.pause == "evaluation"
                 stage.evaluated = stage.evaluated or stage.pause == "evaluation"
                 stage.pause = None
+                stage.end_eval_pass()
         elif isinstance(event, StageEnd) and event.evaluation:
             # An evaluation job wrote its results: the run's end only when it trained nothing
             # (inside a training run it is one more evaluation, its figures already taken).
@@ -581,6 +585,7 @@ class StepProgress:
         stage.pause = None  # (Stage.take of each: no pause, no evaluation since the latest step, no batches of one)
         stage.evaluated = stage.resumed = False
         stage.eval_batches = None
+        stage.end_eval_pass()
         stage.forget_said_end()
         stage.exploded = False
         stage.diverged_at = stage.diverged_step = stage.diverged_epoch = None
@@ -860,11 +865,14 @@ class StepProgress:
         ):
             # Printed before the next stage's first step (its step-0 validation).
             self._pending_evals[event.name] = figure
+            if stage is None:
+                self._evaluating_ended = True  # (a result of the pass before any step: it is over)
             return
         step = event.step if event.step is not None else stage.latest.step
         stage.take_eval(event.name, event.value, step, t)
         if event.step is not None and (not stage.eval_steps or stage.eval_steps[-1] != event.step):
             stage.eval_steps.append(event.step)
+        stage.end_eval_pass()  # (its result printed: the pass is over, whatever the run does next)
         if stage.finished is None:
             # (an evaluation's last line ends it: YOLO's ``all`` row, after which the next epoch trains)
             stage.pause = None if event.closes else "evaluation"
@@ -938,6 +946,14 @@ class StepProgress:
     def evaluating(self) -> TrainingPause | None:
         """A validation pass under way before any training step (its batches done and planned), or None."""
         return self._evaluating
+
+    @property
+    def validating(self) -> bool:
+        """The validation pass before any training step is under way: its latest line short of its batches, no result
+        read after it."""
+        under_way = self._evaluating
+        return (under_way is not None and not self._evaluating_ended and under_way.done is not None
+                and under_way.batches is not None and under_way.done < under_way.batches)
 
     @property
     def pending_evals(self) -> dict[str, tuple[float | None, int | None]]:

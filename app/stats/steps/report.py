@@ -86,7 +86,7 @@ def _before_steps(progress: StepProgress, now: float) -> StepReport:
         bool(pending) or progress.evaluating is not None,
         evaluated[1] if evaluated is not None else None, evaluated is not None,
         ar is not None and ar.failed > 0 and not ar.succeeded, errors is not None, health.skipped_total > 0, facts,
-        progress.training_since, now, progress.ended, progress.summarised,
+        progress.training_since, now, progress.ended, progress.summarised, progress.validating,
     )
     if progress.ended is not None and (evaluated is None or v.status is Status.DONE):
         said: str | None = progress.ended[0]  # (a run's end before or after its evaluation job's: the run's)

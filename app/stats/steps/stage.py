@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 
 from ... import text
 from ...snapshot import RateView, WarmupView
-from ..events import EPOCH_STEP_SECONDS, StepFigures, TrainStep
+from ..events import DATA_UNITS, EPOCH_STEP_SECONDS, StepFigures, TrainingPause, TrainStep
 from ..tracker import RATE_WINDOW_SECONDS, WARMUP_COUNT, WARMUP_SECONDS
 from .intervals import IntervalWindow
 from .spikes import Spikes
@@ -102,6 +102,11 @@ class Stage:
     resumed: bool = False  # training said it went on after that evaluation's pause (the next line's time holds it)
     evaluated_last: bool = False  # the latest line's time held an evaluation printed since the line before it
     eval_batches: int | None = None  # the total of the evaluation's own bar since the latest step line
+    # An evaluation's pass under way since the latest step line: its latest record (its batches done and its bar's
+    # total, where printed; none: its start said alone), and when the pass's first record came. A result, a step line
+    # or the training said to go on again ends it.
+    eval_pass: TrainingPause | None = None
+    eval_pass_since: float | None = None
     finished: str | None = None  # the trainer's end summary
     # When the state began: measuring (the stage's start), training (warm-up over or a step after
     # a stall), done (the last step, or the end summary), diverged (the first non-finite loss).
@@ -170,6 +175,21 @@ class Stage:
             self.line_gaps.append(t - self.step_time)
             self.spaced = True
 
+    def take_eval_pass(self, pause: TrainingPause, t: float | None) -> None:
+        """Keep an evaluation's record of its pass (its start, or its batches so far) as where that pass is; another
+        pause (a checkpoint's) ends it."""
+        if pause.reason != "evaluation":
+            self.end_eval_pass()
+            return
+        if self.eval_pass is None:
+            # (a log whose lines carry no time of their own gives none for its evaluation: no "since" is claimed)
+            self.eval_pass_since = t if pause.at is not None or self.latest.at is not None else None
+        self.eval_pass = pause
+
+    def end_eval_pass(self) -> None:
+        """The evaluation's pass is over (its result, a step line, the training said to go on)."""
+        self.eval_pass = self.eval_pass_since = None
+
     def forget_said_end(self) -> None:
         """A step came after the run said it stops (or summed up): it was not the end."""
         self.finished = None
@@ -210,6 +230,7 @@ class Stage:
         self.pause = None
         self.evaluated = self.resumed = False
         self.eval_batches = None
+        self.end_eval_pass()
         self.forget_said_end()
         if amends:
             # (the whole record's figures in place of its part's; a loss it gives where the part gave one is that
@@ -329,6 +350,8 @@ class Measure:
         A log whose lines carry no time at all counts down to nothing: no rate is due from them."""
         noun, plural_noun = ("logged record", "logged records") if self.logged else (
             ("epoch", "epochs") if self.epochs else (self.counter or "step", f"{self.counter or 'step'}s"))
+        if not self.untimed and self.counter in DATA_UNITS:
+            noun, plural_noun = f"{self.counter} line", f"{self.counter} lines"  # (the warm-up counts lines)
         if self.untimed:
             return f"no timing read from this log (no duration or time read for its {plural_noun}): measured as lines arrive"
         return text.warmup(self.lines, self.needed, self.observed_seconds, float(WARMUP_SECONDS),
@@ -365,6 +388,14 @@ def counts_a_pass(step: TrainStep, epoch: float | None) -> bool:
     ``fit`` call, an unsized bar's ``11it`` of one pass): where that pass is, never the run's step. ``epoch``: the one a
     line before it named."""
     return step.per_pass and step.epoch is None and epoch is None and not step.logged and step.outer_step is None
+
+
+def evaluating(stage: Stage) -> bool:
+    """The stage's last records are an evaluation's pass under way: its start said, or its batches so far short of its
+    bar's total (a bar at its total has done them: its result is what comes, and the training after it)."""
+    under_way = stage.eval_pass
+    return under_way is not None and (under_way.done is None or under_way.batches is None
+                                       or under_way.done < under_way.batches)
 
 
 def no_step_yet(stage: Stage) -> bool:

@@ -78,10 +78,13 @@ _PARTS = {"data": _DATA, "all_reduce": _ALL_REDUCE, "collaboration": _COLLABORAT
 _EPOCH_LABELS = {"step": "epoch (a line each)", "total_steps": "total epochs", "step_seconds": "epoch time",
                  "steps_per_hour": "epochs per hour", "seconds_since_step": "since the last epoch"}
 _EPOCH_UNITS = {"steps_per_hour": "epochs/h"}
-# A log that counts an RL loop's episodes (``Episode: 73``): its count, time and rate are the episodes'.
-_EPISODE_LABELS = {"step": "episode", "total_steps": "total episodes", "step_seconds": "episode time",
-                   "steps_per_hour": "episodes per hour", "seconds_since_step": "since the last episode"}
-_EPISODE_UNITS = {"steps_per_hour": "episodes/h"}
+# A log whose count is in a unit of its own, no step (an RL loop's ``Episode: 73``, a loop's ``[900/6034 images]``):
+# its count, time and rate are that unit's, said by its word.
+_COUNTER_LABELS = {"step": "{}", "total_steps": "total {}s", "step_seconds": "{} time",
+                   "steps_per_hour": "{}s per hour", "seconds_since_step": "since the last {}"}
+_COUNTER_UNITS = {"steps_per_hour": "{}s/h"}
+# The step units that keep the steps' labels: a pass's count is where that pass is, its time still a step's.
+_STEP_UNITS = frozenset({"epoch", "pass"})
 # The chart's x, not a figure the log prints: the log's own count counted on where it restarts, from the log's
 # first line (a log that starts mid-run, or counts samples, would show a step the run never had).
 _CHART_ONLY = {"chart_x"}
@@ -139,8 +142,8 @@ def _rows(training: dict[str, Any]) -> Iterator[FieldRow]:
             label, unit = _FIELDS.get(key, _own_name(key))
             if training.get("step_unit") == "epoch" and key in _EPOCH_LABELS:
                 label, unit = _EPOCH_LABELS[key], _EPOCH_UNITS.get(key, unit)
-            elif training.get("step_unit") == "episode" and key in _EPISODE_LABELS:
-                label, unit = _EPISODE_LABELS[key], _EPISODE_UNITS.get(key, unit)
+            elif (counter := training.get("step_unit")) not in (None, *_STEP_UNITS) and key in _COUNTER_LABELS:
+                label, unit = _COUNTER_LABELS[key].format(counter), _COUNTER_UNITS.get(key, unit).format(counter)
             elif training.get("logged_steps") and key == "seconds_since_step":
                 label = "since the last logged record"  # (a dict logged every N steps is no step)
             note = next((training.get(n) for n, target in _NOTES.items() if target == key), None)

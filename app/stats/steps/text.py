@@ -101,10 +101,10 @@ def details(
         body.append((Line.WHOLE_RUN_RATE,
                      f"{latest.step:,} {unit} in {clock} of the trainer's own clock ({whole} {unit}/h over the whole run)"))
     elif Line.NO_RATE_NO_TIME in shows:
-        counted = f"{stage.lines} {'logged' if latest.logged else 'step'} line{'s' if stage.lines != 1 else ''}"
+        counted = f"{stage.lines} {'logged' if latest.logged else latest.counter or 'step'} line{'s' if stage.lines != 1 else ''}"
         body.append((Line.NO_RATE_NO_TIME, f"no rate: {no_time_read(stage)} for its {counted}"))
     elif Line.NO_RATE_TOO_FEW in shows:
-        counted = f"{stage.lines} {'logged' if latest.logged else 'step'} line{'s' if stage.lines != 1 else ''}"
+        counted = f"{stage.lines} {'logged' if latest.logged else latest.counter or 'step'} line{'s' if stage.lines != 1 else ''}"
         body.append((Line.NO_RATE_TOO_FEW, f"no rate: {counted}, fewer than the {lines_needed(stage)} a rate needs"))
     elif Line.NO_STEP_YET in shows and stall.since is not None:
         clock = "on the trainer's own clock" if finite(latest.elapsed_seconds) else "since its first line"
@@ -128,13 +128,15 @@ def details(
     elif Line.STALLED in shows and stall.since is not None and stall.limit is not None:
         # After the last epoch's bar the wait allowed for its evaluation and save is the limit.
         limit = stall.allowed if stall.pause == "finishing" and stall.allowed is not None else stall.limit
-        body.append((Line.STALLED, (f"Stalled: no {'logged record' if latest.logged else 'step'} for "
+        body.append((Line.STALLED, (f"Stalled: no {'logged record' if latest.logged else latest.counter or 'step'} for "
                                     f"{text.exact_duration(stall.since)} (limit {text.exact_duration(limit)})")))
     elif Line.FINISHING in shows and stall.since is not None and stall.allowed is not None:
         body.append((Line.FINISHING,
                      ("Finishing: the last epoch's steps are done, the trainer's end line not printed yet (what "
                      "it does meanwhile, an evaluation or a save, is not in the log yet) · "
                      f"{text.duration(stall.since)} since the last step, done after {text.duration(stall.allowed)}")))
+    elif Line.EVALUATING in shows and stage.eval_pass is not None:
+        body.append((Line.EVALUATING, evaluating_line(stage.eval_pass, stage, stall.since)))
     elif Line.PAUSED in shows and stall.since is not None:
         last = "logged record" if latest.logged else "step"
         body.append((Line.PAUSED, f"Paused: {stall.pause} ({text.duration(stall.since)} since the last {last})"))
@@ -374,6 +376,18 @@ def speed_parts(stage: Stage, run: RunFacts, m: Measure | None = None) -> list[s
     return parts
 
 
+def evaluating_line(under_way: TrainingPause, stage: Stage, since: float | None) -> str:
+    """``Evaluating after step 178: its pass at 2 (as printed)``: where the evaluation's pass under way is, and how long
+    since the last step where the lines say."""
+    done, batches = under_way.done, under_way.batches
+    where = (f"{done}/{batches} of its pass" if done is not None and batches is not None
+             else f"its pass at {done} (as printed)" if done is not None
+             else f"its pass of {batches} begun" if batches is not None else "its pass begun")
+    last = "the last logged record" if stage.latest.logged else position(stage.latest, stage.epoch, stage.counts_epochs)
+    quiet = f" · {text.duration(since)} since then" if since is not None and since >= 1 else ""
+    return f"Evaluating after {last}: {where}, no result yet{quiet}"
+
+
 def epoch_with_its_evaluation(stage: Stage) -> float | None:
     """The time between the last two lines of a log whose lines are whole epochs, where the later one came after the
     evaluation that followed the earlier (an end-to-end ASR trainer's dated ``(Epoch 21) TRAIN LOSS`` lines, 4 h 22 min
@@ -454,14 +468,14 @@ def position(step: TrainStep, epoch: float | None = None, epochs: bool = False) 
     if step.total_steps is not None and not step.ends_at_total and in_epoch is not None:
         # The count is the epoch's batches (a MetricLogger's ``[60/208]``, Lightning's bar): the run
         # is as far as its epoch, whose count alone would read as the whole run's.
-        return f"epoch {in_epoch:g}{of} · {step.step}/{step.total_steps} in the epoch"
+        return f"epoch {in_epoch:g}{of} · {step.step}/{step.total_steps}{counted(step)} in the epoch"
     if not step.ends_at_total and step.epoch is not None:
         # Its bar full (Keras prints whole epochs); the run is in the epoch a later header started.
         now = max(step.epoch, epoch) if epoch is not None else step.epoch
         if now > step.epoch:
             return f"epoch {now:g}{of}"  # (its bar not drawn yet: the full count was the epoch before's)
         count = f"{step.step}/{step.epoch_steps}" if step.epoch_steps is not None else f"{step.step}"
-        return f"epoch {now:g}{of} · {count} in the epoch"
+        return f"epoch {now:g}{of} · {count}{counted(step)} in the epoch"
     if counts_a_pass(step, epoch):
         size = step.total_steps if step.total_steps is not None else step.epoch_steps
         return f"{step.step}/{size} in the pass" if size is not None else f"{step.step} in the pass"
@@ -472,6 +486,11 @@ def position(step: TrainStep, epoch: float | None = None, epochs: bool = False) 
         batches = f"/{step.epoch_batches}" if step.epoch_batches is not None else ""
         return f"{where} · epoch {in_epoch:g}{of} · {step.epoch_batch}{batches} in the epoch"
     return where
+
+
+def counted(step: TrainStep) -> str:
+    """`` images``: the unit of a count in the epoch, where the log names one that is no step (TrainStep.counter)."""
+    return f" {step.counter}s" if step.counter is not None else ""
 
 
 def progress(stage: Stage) -> str:
@@ -492,7 +511,7 @@ def stage_line(stage: Stage) -> str:
     elif (not latest.ends_at_total and latest.epoch_steps is not None and latest.epoch is not None
           and stage.epoch is not None and stage.epoch > latest.epoch):
         # (a new epoch begun, its bar not drawn yet: the epoch's steps are the full bar's before it, as printed)
-        where += f" · {latest.epoch_steps:,} steps an epoch"
+        where += f" · {latest.epoch_steps:,} {latest.counter or 'step'}s an epoch"
     return f"Stage {stage.name} · {where}"
 
 
@@ -726,6 +745,8 @@ def status(v: Verdict, stage: Stage, per_gpu: str) -> str:
             return f"{where} · stalled {short(v.stall.since or 0.0)}"
         case Status.FINISHING:
             return f"{where} · finishing"
+        case Status.EVALUATING:
+            return f"{where} · evaluating"
         case Status.LOGGED:
             return where + (f" · loss {stage.loss:.3g}" if stage.loss is not None else " · …")
         case Status.TOKENS if m.tokens_per_hour is not None:

@@ -3,7 +3,7 @@
 The precedence, in one place (the shape of app/stats/iota/status.py's ``verdict``):
 
     crashed > stopped > diverged > broken > done > cannot join > sync failing > out of sync > averaging > joining
-            > restarting > stalled > alone > finishing > training > no step yet > measuring
+            > restarting > stalled > alone > no step yet > evaluating > finishing > training > measuring
 
     (a collaborator that died while failing to join the DHT, no peer reached, cannot join: its crash is
     how that ended, shown as a detail)
@@ -29,6 +29,11 @@ The precedence, in one place (the shape of app/stats/iota/status.py's ``verdict`
   acts are allowed after it: ``quiet_after_last_step``) is never stalled, however late. A stop message that only
   says the model was saved (mid-run saves look the same) is the end once the next step is overdue
   (past the stall limit and 5 minutes).
+* **evaluating**: the last records are an evaluation's pass under way after the latest step — its start said
+  (``***** Running Evaluation *****``, a test loop's first line) or its batches so far short of its bar's total
+  (Jittor's ``Test in epoch 49 iteration 2``, mmengine's ``Epoch(val) [2][3550/21046]``), no result printed yet —
+  dated or not: the run is evaluating, neither measuring nor training, until a result, a step line or the
+  training said to go on again ends the pass. A pass that outlasts the stall limit is stalled.
 * **no step yet**: a stage whose only line is a counter at step 0 with nothing done (a progress bar at
   0/58) has made no step; the bar's own clock says how long it has waited, and that wait, not the
   line's age, is held to the first step's limit (``rules.FIRST_STEP_SECONDS``), then it is stalled.
@@ -59,6 +64,7 @@ from .stage import (
     closed_after_last_step,
     diverged,
     diverged_at,
+    evaluating,
     finished,
     line_spacing,
     lines_needed,
@@ -82,6 +88,7 @@ class Status(Enum):
     RESTARTING = auto()
     STALLED = auto()
     FINISHING = auto()
+    EVALUATING = auto()  # the last records are an evaluation's pass under way
     LOGGED = auto()  # a log of dicts without step numbers: its epoch and loss
     TOKENS = auto()
     STEPS = auto()
@@ -131,6 +138,7 @@ class Line(Enum):
     FINISHED_LAST_STEP = auto()
     STALLED = auto()
     FINISHING = auto()
+    EVALUATING = auto()  # where the evaluation's pass under way is
     PAUSED = auto()
     FIRST_LINE_LIMIT = auto()
     STAGE = auto()  # where the run is: always, once a step is read
@@ -149,11 +157,12 @@ class Line(Enum):
 
 RATE_LINES = (Line.RATE_TOKENS, Line.RATE_STEPS, Line.NO_RATE_SUMMARY_ONLY, Line.NO_RATE_TOO_SHORT,
               Line.WHOLE_RUN_RATE, Line.NO_RATE_NO_TIME, Line.NO_RATE_TOO_FEW, Line.NO_TIMING, Line.NO_STEP_YET, Line.WARMUP)
-SITUATION_LINES = (Line.FINISHED_SUMMARY, Line.STOPPED_EARLY, Line.FINISHED_LAST_STEP, Line.STALLED, Line.FINISHING, Line.PAUSED,
-                   Line.FIRST_LINE_LIMIT)
+SITUATION_LINES = (Line.FINISHED_SUMMARY, Line.STOPPED_EARLY, Line.FINISHED_LAST_STEP, Line.STALLED, Line.FINISHING,
+                   Line.EVALUATING, Line.PAUSED, Line.FIRST_LINE_LIMIT)
 # What a crash takes away: a rate still being measured, the wait for a step, a pause, the time to
 # the end, the end summary (said instead as how far training got).
-_GONE_AFTER_A_CRASH = frozenset({Line.NO_TIMING, Line.NO_STEP_YET, Line.WARMUP, Line.STALLED, Line.PAUSED, Line.ETA,
+_GONE_AFTER_A_CRASH = frozenset({Line.NO_TIMING, Line.NO_STEP_YET, Line.WARMUP, Line.STALLED, Line.EVALUATING, Line.PAUSED,
+                                 Line.ETA,
                                  Line.FINISHED_SUMMARY, Line.STOPPED_EARLY, Line.FINISHED_LAST_STEP, Line.WAITING})
 
 
@@ -253,13 +262,13 @@ def decide(
         if m.steps_per_hour is not None:
             shows.add(Line.BEFORE_THE_CRASH)
     elif broken_shown:
-        shows -= {Line.ETA, Line.PAUSED}
+        shows -= {Line.ETA, Line.EVALUATING, Line.PAUSED}
         shows.add(Line.BROKEN)
     elif grad_warning:
         shows.add(Line.GRAD_WARNING)
     if status in _SWARM_STATUSES:
         shows.add(Line.SWARM)
-        shows -= {Line.STALLED, Line.PAUSED}  # the swarm's sentence says it (a round's pause, how long)
+        shows -= {Line.STALLED, Line.EVALUATING, Line.PAUSED}  # the swarm's sentence says it (a round's pause, how long)
         lead = Line.SWARM
     if stage.spikes.count and not is_diverged:
         shows.add(Line.LOSS_SPIKES)
@@ -350,6 +359,8 @@ def _state(
     if no_step_yet(stage):
         # A bar at 0/58: nothing to measure, how long it has waited is the news.
         return "working", Status.NO_STEP_YET, waiting_since(stage)
+    if evaluating(stage):
+        return "evaluating", Status.EVALUATING, stage.eval_pass_since
     measured = m.steps_per_hour is not None
     if stall.pause == "finishing":
         status = Status.FINISHING
@@ -431,6 +442,8 @@ def _situation_line(stage: Stage, stall: Stall, is_diverged: bool, is_done: bool
         return Line.STALLED
     if stall.pause == "finishing" and stall.since is not None and stall.allowed is not None:
         return Line.FINISHING
+    if evaluating(stage) and not is_diverged:
+        return Line.EVALUATING
     gap = usual_gap(stage)
     if stall.pause is not None and stall.since is not None and not is_diverged and 0 < gap < stall.since:
         # (said once the next line is later than usual: an evaluation's line alone says it has ended; a log
@@ -461,11 +474,12 @@ def decide_before_steps(
     crash: Crash | None, broken: Broken | None, grad_warning: bool, collaborating: bool, validation: bool,
     evaluated_at: float | None, evaluated: bool, all_reduce_failed: bool, errors: bool, overflows: bool,
     swarm: SwarmFacts | None = None, training_since: float | None = None, now: float | None = None,
-    ended: tuple[str, float | None, bool] | None = None, summarised: bool = False,
+    ended: tuple[str, float | None, bool] | None = None, summarised: bool = False, validating: bool = False,
 ) -> EarlyVerdict:
     """The verdict on a run with no step read yet (``evaluated``: an evaluation job wrote its end;
     ``training_since``: when the trainer announced that training starts, by the log's own dates; ``summarised``:
-    ``ended`` is the trainer's summary of its training, not only a stop said in words).
+    ``ended`` is the trainer's summary of its training, not only a stop said in words; ``validating``: its
+    validation pass is under way, its latest line short of its batches and no result after it: evaluating).
 
     Once training was announced, no step line for :data:`rules.FIRST_LINE_WAIT_SECONDS` of the log's own
     time is a stall (a bar at step 0 is held to the first step's 10 minutes instead: its own clock says no
@@ -489,6 +503,8 @@ def decide_before_steps(
             # An evaluation job that wrote its results has finished: it trains nothing.
             state, status, since, opening = "done", Status.EVALUATION_ONLY, evaluated_at, Line.FINISHED_SUMMARY
             shows.add(Line.EVALUATION_ONLY)
+        elif validating:
+            state = "evaluating"
     if ended is not None and (status in (Status.WAITING, Status.VALIDATION_ONLY)
                               or (status is Status.EVALUATION_ONLY and summarised)):
         # The run's end with no step line before it (HF's summary dict or its train metrics block alone, a stop in its

@@ -1,0 +1,59 @@
+"""An evaluation's pass under way is the run's state: evaluating, dated or not, until a result, a step or a crash.
+
+Real: Jittor's ``Test in epoch 49 iteration 2`` after its training lines (Jittor/jittor issue #231) and PaddleNLP's
+``***** Running Evaluation *****`` glued to its bar at 200/600 (PaddlePaddle/PaddleNLP pull request #1761), in
+tests/live/test_real_logs.py; mmengine's ``Epoch(val) [10][4100/4809]`` before any step (AILab-CVC/YOLO-World issue
+#396), in tests/stats/test_run_end.py, and ``Epoch(val)  [2][ 3550/21046]`` (jbwang1997/CrossKD issue #15), in
+tests/live/test_real_logs.py. Composed: a MetricLogger's dated training lines a minute apart, then its test
+pass (``Test:  [10/50]``), the figures worked out by hand.
+"""
+
+from __future__ import annotations
+
+import calendar
+from pathlib import Path
+
+from tests.coldread import read_cold
+
+TRAINING = [f"2024-05-01 10:0{i}:00 Epoch: [0]  [{10 * i:2d}/60]  eta: 0:00:30  lr: 0.005  loss: 0.{9 - i}  time: 0.5000"
+            for i in range(6)]
+TESTING = ["2024-05-01 10:05:30 Test:  [ 0/50]  eta: 0:00:10  time: 0.2000",
+           "2024-05-01 10:06:00 Test:  [10/50]  eta: 0:00:08  time: 0.2000"]
+
+
+def _at(clock: str) -> float:
+    """The composed log's local time as the reader dates it (the tests run in UTC)."""
+    return float(calendar.timegm((2024, 5, 1, *(int(part) for part in clock.split(":")), 0, 0, 0)))
+
+
+def test_a_test_pass_under_way_after_the_steps_is_evaluating(tmp_path: Path) -> None:
+    data = read_cold(tmp_path, TRAINING + TESTING, dated=True)
+    assert (data["status_line"], data["state"]) == ("epoch 0 · 50/60 in the epoch · evaluating", "evaluating")
+    # 10 of its 50 batches, a minute after the last step (10:05:00 to 10:06:00)
+    assert "Evaluating after epoch 0 · 50/60 in the epoch: 10/50 of its pass, no result yet · 1 min since then" in \
+        data["details"]
+    assert data["training"]["paused"] == "evaluation" and data["training"]["step"] == 50
+    assert data["state_since"] == _at("10:05:30")  # (the pass's first line)
+
+
+def test_the_pass_s_result_ends_it(tmp_path: Path) -> None:
+    lines = [*TRAINING, *TESTING, "2024-05-01 10:06:30 Test set: Average loss: 0.0331, Accuracy: 9894/10000 (99%)"]
+    data = read_cold(tmp_path, lines, dated=True)
+    assert data["state"] == "training"
+    assert not any(line.startswith("Evaluating") for line in data["details"])
+
+
+def test_a_step_after_the_pass_ends_it(tmp_path: Path) -> None:
+    lines = [*TRAINING, *TESTING,
+             "2024-05-01 10:07:00 Epoch: [1]  [ 0/60]  eta: 0:00:30  lr: 0.005  loss: 0.3  time: 0.5000"]
+    data = read_cold(tmp_path, lines, dated=True)
+    assert data["state"] != "evaluating" and data["training"]["paused"] is None
+    assert data["status_line"] == "epoch 1 · 0/60 in the epoch · …"  # (its rate measured anew from the new epoch)
+
+
+def test_a_crash_in_the_pass_is_a_crash(tmp_path: Path) -> None:
+    lines = [*TRAINING, *TESTING, "Traceback (most recent call last):",
+             '  File "train.py", line 88, in <module>', "RuntimeError: CUDA out of memory."]
+    data = read_cold(tmp_path, lines, dated=True)
+    assert data["state"] == "crashed"
+    assert not any(line.startswith("Evaluating") for line in data["details"])
