@@ -601,6 +601,9 @@ REAL_FORMATS = {
     "nanogpt-issue579-config-file-echo-max-iters-5000-before-first-step.log": "nanogpt",
     "hf-intel-extension-pr152-eval-before-training-bar-0-of-6000-redrawn-under-eval-dicts.log": "hf-trainer",
     "generic-music-avqa-r-issue1-epoch1-percent-complete-0-to-80-bracketed-logger-prefix.log": "generic",
+    "generic-mxnet-issue4900-module-fit-speedometer-epochs-0-2-time-cost-validation.log": "generic",
+    "generic-mxnet-cornernet-issue1-speedometer-batch-ranges-0-to-400-loss.log": "generic",
+    "generic-optim-hopenet-issue3-epochs-86-87-batch-speed-loss-tuples-mae.log": "generic",
 }
 
 

@@ -1414,6 +1414,25 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-music-avqa-r-issue1-epoch1-percent-complete-0-to-80-bracketed-logger-prefix.log", T0, "end",
      "epoch 1 · 80% of the epoch · …", "measuring",
      {"step": 1, "total_steps": None, "loss": 1.516035, "step_seconds": None, "eta_seconds": None, "finished": False}),
+    # MXNet's records led by the epoch in brackets: ``Epoch[2] Batch [200]  Speed: 14883.78 samples/sec  Train-accuracy=…``
+    # (no loss, no total printed), the epoch's ``Time cost=4.611`` (seconds) and ``Validation-accuracy`` its time and eval
+    ("generic-mxnet-issue4900-module-fit-speedometer-epochs-0-2-time-cost-validation.log", T0, "end",
+     "epoch 2 · 200 in the epoch · no timing", "measuring",
+     {"step": 200, "total_steps": None, "loss": None, "step_seconds": None, "data": epoch(2.0),
+      "figures": {"samples_per_second": 14883.78, "epoch_seconds": 4.611},
+      "eval": {"val_accuracy": {"value": 0.963575, "step": None}}, "finished": False}),
+    # a range of batches ``Batch [380-400]``: batch 400 of epoch 0; ``Loss=`` the one loss
+    ("generic-mxnet-cornernet-issue1-speedometer-batch-ranges-0-to-400-loss.log", T0, "end",
+     "epoch 0 · 400 in the epoch · no timing", "measuring",
+     {"step": 400, "total_steps": None, "loss": 9.95226, "step_seconds": None, "data": epoch(0.0),
+      "figures": {"samples_per_second": 6.25}, "finished": False}),
+    # a named tuple ``Loss:(pitch, yaw, roll)/(6.754, 3.166, 5.652)``: three parts, no one loss (no sum printed); the epoch's
+    # ``Cost=229 sec`` its time; its ``val  : MAE:(…)/(…), Loss:(…)/(…)`` line the evaluation's
+    ("generic-optim-hopenet-issue3-epochs-86-87-batch-speed-loss-tuples-mae.log", T0, "end",
+     "epoch 87 · 449/478 in the epoch · no timing", "measuring",
+     {"step": 449, "total_steps": 478, "loss": None, "step_seconds": None, "data": epoch(87.0),
+      "figures": {"loss/pitch loss": 6.754, "loss/yaw loss": 3.166, "loss/roll loss": 5.652, "samples_per_second": 526.21,
+                  "epoch_seconds": 229.0}, "finished": False}),
 ]  # fmt: skip
 
 
@@ -1859,6 +1878,9 @@ GENERIC_READ = {
     "generic-jittor-issue231-epoch-49-iterations-170-178-then-test-iterations-0-2.log": "step, epoch, loss",
     "generic-dcgan-tensorflow-issue175-older-print-epoch-14-batches-398-401-of-1093-time-since-start.log": "step, total, epoch, elapsed",
     "generic-music-avqa-r-issue1-epoch1-percent-complete-0-to-80-bracketed-logger-prefix.log": "step, epoch, loss",
+    "generic-mxnet-issue4900-module-fit-speedometer-epochs-0-2-time-cost-validation.log": "step, epoch, eval",
+    "generic-mxnet-cornernet-issue1-speedometer-batch-ranges-0-to-400-loss.log": "step, epoch, loss",
+    "generic-optim-hopenet-issue3-epochs-86-87-batch-speed-loss-tuples-mae.log": "step, total, epoch, eval",
 }  # fmt: skip
 
 

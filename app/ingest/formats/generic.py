@@ -37,6 +37,7 @@ from ...stats.events import (
     TrainStep,
 )
 from .banner import planned_run
+from .bracketed_epochs import batch_record, epoch_record, is_bracketed
 from .classes import Kin, Named, beside, memory_figures, planned_epochs, scores, tied
 from .coco import CocoTable
 from .drawn_bars import RuledScores, drawn_bar, epoch_header
@@ -897,6 +898,16 @@ class GenericParser(StepLines[_Line]):
                 # pairs led by their label, as unlabelled below (DCGAN's ``[2/5][100/1583]``)
                 epoch, epochs, batch, batches = nested.groups()
                 s = f"epoch: {epoch}/{epochs} | batch: {batch}/{batches} | {s[nested.end():]}"
+        epoch_led = False
+        if is_bracketed(s):
+            epoch_lines = epoch_record(s)
+            if epoch_lines is not None:
+                # MXNet's epoch lines after its batches (``Epoch[0] Time cost=12.300``, ``Epoch[0] Validation-accuracy=…``):
+                # the epoch's time and its validation's figures, tied to the last batch (bracketed_epochs.py)
+                return Kind.FULL, _Line("tie", at, text=s, named=tuple(epoch_lines)) if epoch_lines else None
+            batch_pairs = batch_record(s)
+            if batch_pairs is not None:
+                s, epoch_led = batch_pairs, True  # (``Epoch[0] Batch [100]\tSpeed: … samples/sec\taccuracy=…``: its pairs)
         trained = False
         if s[:1] == "[" and ": " in s[:24]:
             staged = _STAGE_POSITION.match(s)
@@ -935,7 +946,9 @@ class GenericParser(StepLines[_Line]):
                 # A record led by its step in brackets (clu's metric writer, behind absl's prefix:
                 # ``[400] steps_per_second=1.58, train_loss=3.22``): the bracketed number is the step.
                 s = f"step: {led.group(1)} | {s[led.end():]}"
-        table_row = record  # (a record held from one figure a line: its position makes it a step, as a table's row)
+        # (a record held from one figure a line, a batch's record led by its bracketed epoch: its position makes it a
+        # step, as a table's row)
+        table_row = record or epoch_led
         if self._coco.kind or s.endswith(("results for bbox:", "results for segm:", "results for keypoints:")):
             coco = self._coco.row(s)
             if coco is not None:
