@@ -94,8 +94,8 @@ def epoch_record(s: str) -> list[Named] | None:
     cost = _COST.search(rest)
     if cost is not None and (seconds := number(cost.group(1))) is not None:
         found.append(Named(Kin.EPOCH_TIME, "epoch time", seconds, cost.group(0).split("=")[0]))
-    if stage is None and cost is None:
-        return None
+    if cost is None and _TUPLE.search(rest) is None:
+        return None  # (no tuple and no cost: a record of another shape, read as any line)
     return found
 
 

@@ -36,6 +36,7 @@ def test_an_epoch_s_own_lines_as_their_classed_figures() -> None:
     assert epoch_record("Epoch[1] train: MAE:(a, b)/(1.5, 2.5), Cost=229 sec, lr=0.001") == [
         Named(Kin.EPOCH_TIME, "epoch time", 229.0, "Cost")]
     assert epoch_record("Epoch[0] Resetting Data Iterator") is None
+    assert epoch_record("Epoch[3] train: loss=0.5, acc=0.9") is None  # (no tuple, no cost: read as any line)
 
 
 def test_composed_speedometer_epochs(tmp_path: Path) -> None:
