@@ -604,6 +604,8 @@ REAL_FORMATS = {
     "generic-mxnet-issue4900-module-fit-speedometer-epochs-0-2-time-cost-validation.log": "generic",
     "generic-mxnet-cornernet-issue1-speedometer-batch-ranges-0-to-400-loss.log": "generic",
     "generic-optim-hopenet-issue3-epochs-86-87-batch-speed-loss-tuples-mae.log": "generic",
+    "generic-rl-replications-pr7-vpg-epoch-summary-then-update-losses-em-dash.log": "generic",
+    "generic-rlcard-file-getting-started-dqn-steps-then-evaluation-average-reward-is.log": "generic",
 }
 
 

@@ -1433,6 +1433,19 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": 449, "total_steps": 478, "loss": None, "step_seconds": None, "data": epoch(87.0),
       "figures": {"loss/pitch loss": 6.754, "loss/yaw loss": 3.166, "loss/roll loss": 5.652, "samples_per_second": 526.21,
                   "epoch_seconds": 229.0}, "finished": False}),
+    # figures in prose behind em-dash logging prefixes, no step in the window: two logged records (the epoch's summary
+    # block, the update's losses after a WARNING), each loss a part, the environment's steps so far; no epoch, no step
+    ("generic-rl-replications-pr7-vpg-epoch-summary-then-update-losses-em-dash.log", T0, "end",
+     "2 logged records · …", "measuring",
+     {"step": None, "total_steps": None, "loss": None, "logged_records": 2, "step_seconds": None, "data": None,
+      "figures": {"total/timesteps": 152000.0, "loss/Avarage Policy Loss": -0.0306, "loss/Avarage Value function Loss": 124.889,
+                  "loss/Loss of the current policy": -0.0405, "loss/Loss of the current value function": 124.0},
+      "finished": False}),
+    # ``Average reward is -0.095`` under RLCard's ``########## Evaluation ##########``: the evaluation's, at step 477
+    ("generic-rlcard-file-getting-started-dqn-steps-then-evaluation-average-reward-is.log", T0, "end",
+     "step 477 · no timing", "measuring",
+     {"step": 477, "total_steps": None, "loss": 0.54678362607955937, "step_seconds": None,
+      "eval": {"average_reward": {"value": -0.095, "step": 477}}, "finished": False}),
 ]  # fmt: skip
 
 
@@ -1881,6 +1894,8 @@ GENERIC_READ = {
     "generic-mxnet-issue4900-module-fit-speedometer-epochs-0-2-time-cost-validation.log": "step, epoch, eval",
     "generic-mxnet-cornernet-issue1-speedometer-batch-ranges-0-to-400-loss.log": "step, epoch, loss",
     "generic-optim-hopenet-issue3-epochs-86-87-batch-speed-loss-tuples-mae.log": "step, total, epoch, eval",
+    "generic-rl-replications-pr7-vpg-epoch-summary-then-update-losses-em-dash.log": "logged records",
+    "generic-rlcard-file-getting-started-dqn-steps-then-evaluation-average-reward-is.log": "step, loss, eval",
 }  # fmt: skip
 
 
