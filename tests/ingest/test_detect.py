@@ -606,6 +606,8 @@ REAL_FORMATS = {
     "generic-optim-hopenet-issue3-epochs-86-87-batch-speed-loss-tuples-mae.log": "generic",
     "generic-rl-replications-pr7-vpg-epoch-summary-then-update-losses-em-dash.log": "generic",
     "generic-rlcard-file-getting-started-dqn-steps-then-evaluation-average-reward-is.log": "generic",
+    "generic-gluon-mobilenet-yolov3-issue11-gluoncv-epoch-3-batches-10799-11499-speed-camelcase-losses.log": "generic",
+    "generic-gluoncv-issue506-train-ssd-epoch-0-batches-0-3-speed-crossentropy-smoothl1.log": "generic",
 }
 
 

@@ -1446,6 +1446,19 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "step 477 · no timing", "measuring",
      {"step": 477, "total_steps": None, "loss": 0.54678362607955937, "step_seconds": None,
       "eval": {"average_reward": {"value": -0.095, "step": 477}}, "finished": False}),
+    # gluon-cv's ``[Epoch 3][Batch 11499], LR: …, Speed: 22.194 samples/sec, ObjLoss=…, BoxCenterLoss=…``: the epoch and
+    # its batch, the samples a second, the losses named in camelCase each a part (no one loss)
+    ("generic-gluon-mobilenet-yolov3-issue11-gluoncv-epoch-3-batches-10799-11499-speed-camelcase-losses.log", T0, "end",
+     "epoch 3 · 11499 in the epoch · no timing", "measuring",
+     {"step": 11499, "total_steps": None, "loss": None, "lr": 0.000284, "step_seconds": None, "data": epoch(3.0),
+      "figures": {"loss/ObjLoss": 32.898, "loss/BoxCenterLoss": 15.59, "loss/BoxScaleLoss": 7.611, "loss/ClassLoss": 21.403,
+                  "samples_per_second": 22.194}, "finished": False}),
+    # gluon-cv's SSD: ``[Epoch 0][Batch 3], Speed: 0.740 samples/sec, CrossEntropy=…, SmoothL1=…`` (no name says loss: none
+    # read); the epochs its arguments echo (``epochs=240``)
+    ("generic-gluoncv-issue506-train-ssd-epoch-0-batches-0-3-speed-crossentropy-smoothl1.log", T0, "end",
+     "epoch 0/240 · 3 in the epoch · no timing", "measuring",
+     {"step": 3, "total_steps": None, "loss": None, "step_seconds": None, "data": epoch(0.0),
+      "figures": {"samples_per_second": 0.74}, "finished": False}),
 ]  # fmt: skip
 
 
@@ -1896,6 +1909,8 @@ GENERIC_READ = {
     "generic-optim-hopenet-issue3-epochs-86-87-batch-speed-loss-tuples-mae.log": "step, total, epoch, eval",
     "generic-rl-replications-pr7-vpg-epoch-summary-then-update-losses-em-dash.log": "logged records",
     "generic-rlcard-file-getting-started-dqn-steps-then-evaluation-average-reward-is.log": "step, loss, eval",
+    "generic-gluon-mobilenet-yolov3-issue11-gluoncv-epoch-3-batches-10799-11499-speed-camelcase-losses.log": "step, epoch, lr",
+    "generic-gluoncv-issue506-train-ssd-epoch-0-batches-0-3-speed-crossentropy-smoothl1.log": "step, epoch",
 }  # fmt: skip
 
 

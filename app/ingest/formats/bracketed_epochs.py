@@ -31,6 +31,8 @@ from .grammar import normalise
 _EPOCH = re.compile(r"(?:Epoch|Iter)\[\s*(\d{1,6})\]\s?")
 # The batch of the epoch: ``Batch [100]``, ``Batch[449/478]``, a range of batches ``Batch [0-20]`` (its last one).
 _BATCH = re.compile(r"Batch\s?\[\s*(?:\d{1,12}-)?(\d{1,12})(?:/(\d{1,12}))?\]\s*")
+# gluon-cv's training scripts: ``[Epoch 0][Batch 99], Speed: 81.676 samples/sec, CrossEntropy=6.699, SmoothL1=2.947``.
+_GLUON_LEAD = re.compile(r"\[Epoch (\d{1,6})\]\s?\[Batch (\d{1,12})(?:/(\d{1,12}))?\],?\s*")
 _SPEED = re.compile(rf"Speed:\s?({NUM})\s?samples/sec,?\s*")
 # A named tuple: ``Loss:(pitch, yaw, roll)/(6.754, 3.166, 5.652)``.
 _TUPLE = re.compile(r"([A-Za-z][\w-]{0,30}):\s?\(([^()]{1,300})\)/\(([^()]{1,300})\),?\s*")
@@ -43,21 +45,25 @@ _EVAL_STAGES = frozenset({"val", "valid", "validation", "test"})
 
 def is_bracketed(s: str) -> bool:
     """Whether the record leads with its epoch in brackets."""
+    if s[:7] == "[Epoch ":
+        return _GLUON_LEAD.match(s) is not None
     return s[:1] in "EI" and _EPOCH.match(s) is not None
 
 
 def batch_record(s: str) -> str | None:
     """A batch's record as the grammar's pairs (``epoch: 3 | batch: 100/478 | samples/sec: 526.21 | pitch loss: …``);
-    None when the record names no batch."""
-    epoch = _EPOCH.match(s)
-    if epoch is None:
-        return None
-    batch = _BATCH.match(s, epoch.end())
-    if batch is None:
-        return None
-    position = batch.group(1) + (f"/{batch.group(2)}" if batch.group(2) else "")
-    pieces = [f"epoch: {epoch.group(1)}", f"batch: {position}"]
-    rest = s[batch.end():]
+    None when the record names no batch. gluon-cv's ``[Epoch 0][Batch 99], …`` leads its records the same way."""
+    gluon = _GLUON_LEAD.match(s) if s[:1] == "[" else None
+    if gluon is not None:
+        epoch_number, batch_number, batches, rest = gluon.group(1), gluon.group(2), gluon.group(3), s[gluon.end():]
+    else:
+        epoch = _EPOCH.match(s)
+        batch = _BATCH.match(s, epoch.end()) if epoch is not None else None
+        if epoch is None or batch is None:
+            return None
+        epoch_number, batch_number, batches, rest = epoch.group(1), batch.group(1), batch.group(2), s[batch.end():]
+    position = batch_number + (f"/{batches}" if batches else "")
+    pieces = [f"epoch: {epoch_number}", f"batch: {position}"]
     speed = _SPEED.search(rest)
     if speed is not None:
         pieces.append(f"samples/sec: {speed.group(1)}")
@@ -97,6 +103,12 @@ def epoch_record(s: str) -> list[Named] | None:
     if cost is None and _TUPLE.search(rest) is None:
         return None  # (no tuple and no cost: a record of another shape, read as any line)
     return found
+
+
+def speed_named(s: str) -> str:
+    """A record's ``Speed: 28.997 samples/sec`` (MXNet's and Gluon's loops, gluon-cv's ``[Epoch 3][Batch 10799], LR: …,
+    Speed: 28.997 samples/sec, ObjLoss=…``) as ``samples/sec: 28.997``: the samples a second, named by its unit."""
+    return _SPEED.sub(lambda m: f"samples/sec: {m.group(1)}, ", s) if "Speed" in s else s
 
 
 def _tuple_members(text: str) -> list[tuple[str, float]]:

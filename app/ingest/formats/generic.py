@@ -37,7 +37,7 @@ from ...stats.events import (
     TrainStep,
 )
 from .banner import planned_run
-from .bracketed_epochs import batch_record, epoch_record, is_bracketed
+from .bracketed_epochs import batch_record, epoch_record, is_bracketed, speed_named
 from .classes import Kin, Named, beside, memory_figures, planned_epochs, scores, tied
 from .coco import CocoTable
 from .drawn_bars import RuledScores, drawn_bar, epoch_header
@@ -921,6 +921,8 @@ class GenericParser(StepLines[_Line]):
             batch_pairs = batch_record(s)
             if batch_pairs is not None:
                 s, epoch_led = batch_pairs, True  # (``Epoch[0] Batch [100]\tSpeed: … samples/sec\taccuracy=…``: its pairs)
+        elif "samples/sec" in s:
+            s = speed_named(s)  # (gluon-cv's ``[Epoch 3][Batch 10799], LR: …, Speed: 28.997 samples/sec, …``)
         trained = False
         if s[:1] == "[" and ": " in s[:24]:
             staged = _STAGE_POSITION.match(s)
@@ -2722,7 +2724,10 @@ _COUNT_THEN_POSITION = re.compile(r"(\d{1,6}):\s{1,4}\[\s*(\d{1,12})\s*/\s*(\d{1
 # A loss named for its part, its name before or after the word (``D1 Loss``, ``Discriminator Loss``, ``Loss_D``)
 # (dcgan.torch's ``Err_G: 2.5104  Err_D: 1.0969``: each network's criterion, named ``err`` and the network's letter)
 _PART_LOSS = re.compile(
-    rf"(?i)(?<![\w/])((?:[A-Za-z]\w{{0,15}}[ _])?loss(?:[ _][A-Za-z]\w{{0,15}})?|err[ _]?[A-Za-z]\d?)\s?[:=]\s?({NUM})")
+    rf"(?i)(?<![\w/])((?:[A-Za-z]\w{{0,15}}[ _])?loss(?:[ _][A-Za-z]\w{{0,15}})?|err[ _]?[A-Za-z]\d?"
+    # a part named in camelCase, its word run together with ``Loss`` (gluon-cv's YOLOv3: ``ObjLoss=32.955,
+    # BoxCenterLoss=15.595, BoxScaleLoss=7.636, ClassLoss=21.479``)
+    rf"|(?-i:[A-Z][a-z]{{1,12}}(?:[A-Z][a-z]{{1,12}}){{0,3}}Loss))\s?[:=]\s?({NUM})")
 _BRACKET_PAIR = re.compile(r"\[\s*(\d{1,6}),\s*(\d{1,9})\]\s+(?=[A-Za-z][\w ]{0,30}:\s?-?\d)")
 _BRACKET_STEP = re.compile(r"\[(\d{1,12})\]\s+(?=[A-Za-z_][\w/.-]{0,60}\s?[=:]\s?-?\d)")
 # The data splits a table of figures names in its first column (Ludwig: ``train``, ``vali``, ``test``).

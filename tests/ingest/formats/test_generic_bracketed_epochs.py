@@ -4,15 +4,16 @@
 samples a second, a named tuple's members each under its name (a loss tuple's are parts, none the one loss), the epoch's
 time, the validation's figures.
 
-Real: apache/mxnet issue #4900, BigDeviltjj/mxnet-cornernet issue #1, FX-STAR/Optim_Hopenet issue #3 (tests/data/real,
-their headers; their snapshots in tests/live/test_real_logs.py). Composed: lines whose reading is worked out by hand.
+Real: apache/mxnet issue #4900, BigDeviltjj/mxnet-cornernet issue #1, FX-STAR/Optim_Hopenet issue #3, gluon-cv's
+``[Epoch 3][Batch 11499], LR: …, Speed: …, ObjLoss=…`` (sufeidechabei/gluon-mobilenet-yolov3 issue #11, dmlc/gluon-cv issue #506)
+(tests/data/real, their headers; their snapshots in tests/live/test_real_logs.py). Composed: lines whose reading is worked out by hand.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from app.ingest.formats.bracketed_epochs import batch_record, epoch_record
+from app.ingest.formats.bracketed_epochs import batch_record, epoch_record, speed_named
 from app.ingest.formats.classes import Kin, Named
 from tests.coldread import read_cold
 
@@ -23,6 +24,13 @@ def test_a_batch_record_as_the_grammar_s_pairs() -> None:
     assert batch_record("Epoch[0] Batch [20-40]\tSpeed: 6.30 samples/sec\tLoss=55.327309") == (
         "epoch: 0 | batch: 40 | samples/sec: 6.30 | Loss=55.327309")
     assert batch_record("Epoch[0] Time cost=12.300") is None
+    assert batch_record("[Epoch 0][Batch 99], Speed: 81.676 samples/sec, CrossEntropy=6.699, SmoothL1=2.947") == (
+        "epoch: 0 | batch: 99 | samples/sec: 81.676 | CrossEntropy=6.699, SmoothL1=2.947")
+
+
+def test_a_speed_in_samples_a_second_is_named_by_its_unit() -> None:
+    assert speed_named("step 5, Speed: 28.997 samples/sec, loss=1") == "step 5, samples/sec: 28.997, loss=1"
+    assert speed_named("Rate=2983.97 samples/sec") == "Rate=2983.97 samples/sec"  # (no speed: left as printed)
 
 
 def test_an_epoch_s_own_lines_as_their_classed_figures() -> None:
@@ -66,3 +74,14 @@ def test_composed_loss_tuple_is_parts_and_the_epoch_s_cost_its_time(tmp_path: Pa
     assert training["loss"] is None
     assert training["figures"] == {"loss/a loss": 1.5, "loss/b loss": 2.5, "samples_per_second": 120.0,
                                    "epoch_seconds": 61.0}
+
+
+def test_composed_gluoncv_records_camelcase_losses_are_parts(tmp_path: Path) -> None:
+    # batch 199 of epoch 2: 40.5 samples/s, two losses each a part (ObjLoss 3.5, ClassLoss 1.25), no one loss made of them
+    lines = ["INFO:root:[Epoch 2][Batch 99], LR: 1.00E-03, Speed: 40.000 samples/sec, ObjLoss=3.600, ClassLoss=1.300",
+             "INFO:root:[Epoch 2][Batch 199], LR: 1.00E-03, Speed: 40.500 samples/sec, ObjLoss=3.500, ClassLoss=1.250"]
+    data = read_cold(tmp_path, lines)
+    assert data["status_line"].startswith("epoch 2 · 199 in the epoch · ")
+    training = data["training"]
+    assert (training["loss"], training["lr"]) == (None, 0.001)
+    assert training["figures"] == {"loss/ObjLoss": 3.5, "loss/ClassLoss": 1.25, "samples_per_second": 40.5}
