@@ -27,7 +27,11 @@ _NOT_THE_FIGURE = frozenset({"difference", "diff", "delta", "change", "previous"
                              "minimum", "maximum", "std", "var", "variance", "weight", "scale", "coef", "ratio", "target",
                              "lowest", "highest", "initial",
                              # the run's closing summary (``Final train loss: 3.08``, ``Total training time``): the end's
-                             "final", "total"})
+                             "final", "total",
+                             # a setting printed before the run (``Number of loss terms: 3``, ``loss threshold: 0.01``)
+                             "number", "num", "count", "size", "interval", "every", "freq", "frequency", "patience",
+                             "threshold", "factor", "coefficient", "lambda", "alpha", "beta", "gamma", "epsilon", "eps",
+                             "clip", "temperature", "type"})
 # A stage's figure on a line of its own (``train loss: 0.45``, ``Val accuracy: 0.8``) is its summary's, an epoch's or an
 # evaluation's table row: the readers of those read it, never as the loop's own record.
 _STAGE_WORDS = EVAL_WORDS | {"train", "training"}

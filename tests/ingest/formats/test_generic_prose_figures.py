@@ -34,6 +34,8 @@ from tests.coldread import read_cold
     ("train loss: 0.4524", None),
     ("Average Episode Length: 46      ", None),
     ("Time:                   127     ", None),
+    ("Number of loss terms: 3", None),  # (a setting, not a figure of the run)
+    ("Loss scale: 65536", None),
 ])  # fmt: skip
 def test_a_figure_in_prose_by_its_name_s_words(line: str, figure: tuple[str, float] | None) -> None:
     said = one_figure(line)
