@@ -610,6 +610,13 @@ REAL_FORMATS = {
     "generic-cryonefen-issue2-quoted-epoch-3-end-cropped-then-epoch-17-of-20-images-900-of-6034.log": "generic",
     "generic-cryodrgn-issue18-train-vae-epoch-18-of-50-particles-436000-to-464000-of-2830676.log": "generic",
     "mmengine-crosskd-issue15-epoch-val-2-3100-to-3550-of-21046-validation-only.log": "generic",
+    "generic-mxnet-issue4900-module-fit-speedometer-epochs-0-2-time-cost-validation.log": "generic",
+    "generic-mxnet-cornernet-issue1-speedometer-batch-ranges-0-to-400-loss.log": "generic",
+    "generic-optim-hopenet-issue3-epochs-86-87-batch-speed-loss-tuples-mae.log": "generic",
+    "generic-rl-replications-pr7-vpg-epoch-summary-then-update-losses-em-dash.log": "generic",
+    "generic-rlcard-file-getting-started-dqn-steps-then-evaluation-average-reward-is.log": "generic",
+    "generic-gluon-mobilenet-yolov3-issue11-gluoncv-epoch-3-batches-10799-11499-speed-camelcase-losses.log": "generic",
+    "generic-gluoncv-issue506-train-ssd-epoch-0-batches-0-3-speed-crossentropy-smoothl1.log": "generic",
 }
 
 

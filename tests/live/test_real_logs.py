@@ -1465,6 +1465,51 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # mmengine's validation after epoch 2, 3550 of its 21046 batches, no training line: evaluating, no step of its own
     ("mmengine-crosskd-issue15-epoch-val-2-3100-to-3550-of-21046-validation-only.log", T0, "end", "validation only",
      "evaluating", {"step": None, "total_steps": None, "loss": None, "step_seconds": None}),
+    # MXNet's records led by the epoch in brackets: ``Epoch[2] Batch [200]  Speed: 14883.78 samples/sec  Train-accuracy=…``
+    # (no loss, no total printed), the epoch's ``Time cost=4.611`` (seconds) and ``Validation-accuracy`` its time and eval
+    ("generic-mxnet-issue4900-module-fit-speedometer-epochs-0-2-time-cost-validation.log", T0, "end",
+     "epoch 2 · 200 in the epoch · no timing", "measuring",
+     {"step": 200, "total_steps": None, "loss": None, "step_seconds": None, "data": epoch(2.0),
+      "figures": {"samples_per_second": 14883.78, "epoch_seconds": 4.611},
+      "eval": {"val_accuracy": {"value": 0.963575, "step": None}}, "finished": False}),
+    # a range of batches ``Batch [380-400]``: batch 400 of epoch 0; ``Loss=`` the one loss
+    ("generic-mxnet-cornernet-issue1-speedometer-batch-ranges-0-to-400-loss.log", T0, "end",
+     "epoch 0 · 400 in the epoch · no timing", "measuring",
+     {"step": 400, "total_steps": None, "loss": 9.95226, "step_seconds": None, "data": epoch(0.0),
+      "figures": {"samples_per_second": 6.25}, "finished": False}),
+    # a named tuple ``Loss:(pitch, yaw, roll)/(6.754, 3.166, 5.652)``: three parts, no one loss (no sum printed); the epoch's
+    # ``Cost=229 sec`` its time; its ``val  : MAE:(…)/(…), Loss:(…)/(…)`` line the evaluation's
+    ("generic-optim-hopenet-issue3-epochs-86-87-batch-speed-loss-tuples-mae.log", T0, "end",
+     "epoch 87 · 449/478 in the epoch · no timing", "measuring",
+     {"step": 449, "total_steps": 478, "loss": None, "step_seconds": None, "data": epoch(87.0),
+      "figures": {"loss/pitch loss": 6.754, "loss/yaw loss": 3.166, "loss/roll loss": 5.652, "samples_per_second": 526.21,
+                  "epoch_seconds": 229.0}, "finished": False}),
+    # figures in prose behind em-dash logging prefixes, no step in the window: two logged records (the epoch's summary
+    # block, the update's losses after a WARNING), each loss a part, the environment's steps so far; no epoch, no step
+    ("generic-rl-replications-pr7-vpg-epoch-summary-then-update-losses-em-dash.log", T0, "end",
+     "2 logged records · …", "measuring",
+     {"step": None, "total_steps": None, "loss": None, "logged_records": 2, "step_seconds": None, "data": None,
+      "figures": {"total/timesteps": 152000.0, "loss/Avarage Policy Loss": -0.0306, "loss/Avarage Value function Loss": 124.889,
+                  "loss/Loss of the current policy": -0.0405, "loss/Loss of the current value function": 124.0},
+      "finished": False}),
+    # ``Average reward is -0.095`` under RLCard's ``########## Evaluation ##########``: the evaluation's, at step 477
+    ("generic-rlcard-file-getting-started-dqn-steps-then-evaluation-average-reward-is.log", T0, "end",
+     "step 477 · no timing", "measuring",
+     {"step": 477, "total_steps": None, "loss": 0.54678362607955937, "step_seconds": None,
+      "eval": {"average_reward": {"value": -0.095, "step": 477}}, "finished": False}),
+    # gluon-cv's ``[Epoch 3][Batch 11499], LR: …, Speed: 22.194 samples/sec, ObjLoss=…, BoxCenterLoss=…``: the epoch and
+    # its batch, the samples a second, the losses named in camelCase each a part (no one loss)
+    ("generic-gluon-mobilenet-yolov3-issue11-gluoncv-epoch-3-batches-10799-11499-speed-camelcase-losses.log", T0, "end",
+     "epoch 3 · 11499 in the epoch · no timing", "measuring",
+     {"step": 11499, "total_steps": None, "loss": None, "lr": 0.000284, "step_seconds": None, "data": epoch(3.0),
+      "figures": {"loss/ObjLoss": 32.898, "loss/BoxCenterLoss": 15.59, "loss/BoxScaleLoss": 7.611, "loss/ClassLoss": 21.403,
+                  "samples_per_second": 22.194}, "finished": False}),
+    # gluon-cv's SSD: ``[Epoch 0][Batch 3], Speed: 0.740 samples/sec, CrossEntropy=…, SmoothL1=…`` (no name says loss: none
+    # read); the epochs its arguments echo (``epochs=240``)
+    ("generic-gluoncv-issue506-train-ssd-epoch-0-batches-0-3-speed-crossentropy-smoothl1.log", T0, "end",
+     "epoch 0/240 · 3 in the epoch · no timing", "measuring",
+     {"step": 3, "total_steps": None, "loss": None, "step_seconds": None, "data": epoch(0.0),
+      "figures": {"samples_per_second": 0.74}, "finished": False}),
 ]  # fmt: skip
 
 
@@ -1913,6 +1958,13 @@ GENERIC_READ = {
     "generic-cryonefen-issue2-quoted-epoch-3-end-cropped-then-epoch-17-of-20-images-900-of-6034.log":
         "step, total, epoch, loss",
     "generic-cryodrgn-issue18-train-vae-epoch-18-of-50-particles-436000-to-464000-of-2830676.log": "step, total, epoch, loss",
+    "generic-mxnet-issue4900-module-fit-speedometer-epochs-0-2-time-cost-validation.log": "step, epoch, eval",
+    "generic-mxnet-cornernet-issue1-speedometer-batch-ranges-0-to-400-loss.log": "step, epoch, loss",
+    "generic-optim-hopenet-issue3-epochs-86-87-batch-speed-loss-tuples-mae.log": "step, total, epoch, eval",
+    "generic-rl-replications-pr7-vpg-epoch-summary-then-update-losses-em-dash.log": "logged records",
+    "generic-rlcard-file-getting-started-dqn-steps-then-evaluation-average-reward-is.log": "step, loss, eval",
+    "generic-gluon-mobilenet-yolov3-issue11-gluoncv-epoch-3-batches-10799-11499-speed-camelcase-losses.log": "step, epoch, lr",
+    "generic-gluoncv-issue506-train-ssd-epoch-0-batches-0-3-speed-crossentropy-smoothl1.log": "step, epoch",
 }  # fmt: skip
 
 

@@ -77,7 +77,8 @@ _RATE_NAMES = frozenset({"fps", "samples sec", "samples s", "samples per second"
                          "env steps per second"})  # (rsl_rl's ``Steps per second``: the environment's, in an RL block)
 # An RL block's environment steps so far (rsl_rl's ``Total steps: 1608``, ``Total timesteps``: the reader names the
 # steps of a record logged once an iteration the environment's).
-_ENV_TOTALS = frozenset({"env total steps", "env total timesteps"})
+_ENV_TOTALS = frozenset({"env total steps", "env total timesteps",
+                         "total env interactions"})  # (rl_replicas' ``Total env interactions: 152000``)
 # An RL run's episodes so far: the plural names a count of them (``episode: 570`` names one episode, a position).
 _EPISODE_COUNTS = frozenset({"episodes", "total episodes", "num episodes", "episodes total", "n episodes",
                              "episode count", "episodes so far"})
@@ -87,7 +88,9 @@ _REWARD_NAMES = frozenset({"mean reward", "mean episode reward", "average reward
                            # cleanrl's ``global_step=4096, episodic_return=[12.]``: the episode just ended, at that step
                            "episodic return", "episode return", "episodic reward", "episode reward",
                            # Dreamer's ``metrics.jsonl``: ``{"step": 5000, "train/return": 35.2, "episodes": 5}``
-                           "train return"})
+                           "train return",
+                           # a loop's own words for it (``Average return is 12.5``)
+                           "average return", "mean return", "avg return"})
 # A score's words: on an evaluation's own line, a figure so named is that evaluation's (vietocr's ``acc full seq``).
 _SCORE_WORDS = frozenset({"acc", "accuracy", "f1", "bleu", "rouge", "auc", "precision", "recall", "wer", "cer", "ppl",
                           "perplexity", "iou", "miou", "map", "em"})

@@ -37,11 +37,13 @@ from ...stats.events import (
     TrainStep,
 )
 from .banner import planned_run
+from .bracketed_epochs import batch_record, epoch_record, is_bracketed, speed_named
 from .classes import Kin, Named, beside, memory_figures, planned_epochs, scores, tied
 from .coco import CocoTable
 from .drawn_bars import RuledScores, drawn_bar, epoch_header
 from .fairseq_lua import fairseq_lua_record
 from .fields import (
+    LOSS_PART,
     NUM,
     RATE_PART,
     TOTAL_PART,
@@ -69,6 +71,7 @@ from .interval_times import above_rate, day_gap, day_seconds, interval_note, per
 from .keras_bars import keras_line
 from .pipeline import StepLines, not_again
 from .prefix import LineTimes
+from .prose_figures import one_figure, prose_figure
 from .run_args import run_args
 from .scalar_prints import HEADS as SCALAR_HEADS
 from .scalar_prints import scalar_print, scalars_inside
@@ -186,8 +189,6 @@ MEMORY_PART = "memory/"
 # An RL run's environment steps so far, as printed (stable-baselines' ``total_timesteps``).
 # An epoch's time printed on a line tied to its last step (DGL's ``Epoch Time(s): 7.2513``), in seconds.
 EPOCH_SECONDS = "epoch_seconds"
-# A loss printed in its parts is kept as figures named so (``loss/box_loss``): none of them is the model's one loss.
-LOSS_PART = "loss/"
 ENV_TIMESTEPS = TOTAL_PART + "timesteps"
 # BasicSR's and mmsr's losses, each named for its part (``l_pix: 2.14e-02``, ``l_g_pix: 3.2e-03 l_g_gan: 6.1e-02``).
 _L_LOSS = re.compile(rf"(?<![\w/])(l_[a-z]\w{{0,30}}):\s?({NUM})")
@@ -376,6 +377,7 @@ class _Line:
     # A held block's record handed on (in part) at a batch's end, or the rest of it: the events its block gave so far,
     # which this one's do not give again (pipeline.py ``not_again``); its own are added to them
     amends: list[Event] | None = None
+    continues: bool = False  # a logged record of figures written in prose, going on: this line adds to it (no new record)
 
     def step_before(self, other: _Line) -> bool:
         """True when this step line's position is before ``other``'s (both read by the series: a count that ticks)."""
@@ -392,6 +394,14 @@ _NO_DIGITS = str.maketrans("", "", "0123456789")
 # What a user's print beside an engine's progress may carry for the step it names (``[200] Loss : 6.38``).
 _PRINTED_FIGURES = frozenset({Field.STEP, Field.LOSS, Field.LR, Field.GRAD_NORM})
 SERIES_SHAPES = 64  # step line shapes remembered as settled
+
+
+@dataclass(slots=True)
+class _ProseRecord:
+    """A logged record of figures written in prose, one a line, under way."""
+
+    names: set[str]  # the names printed so far (one printed again begins the next record)
+    figures: dict[str, float]  # the figures tokwatch knows among them, under their keys (``loss/…``, ``reward``)
 
 
 def _after(whole: _Line | None, kind: Kind, line: _Line | None) -> tuple[Kind, _Line | None]:
@@ -442,6 +452,7 @@ class GenericParser(StepLines[_Line]):
         self._ended: tuple[int, float | None] | None = None  # (step, epoch) when the end was printed
         self._last: tuple[int, float | None] | None = None
         self._logged = 0  # a loop's bare loss prints read so far, in a log that numbers no step (scalar_prints.py)
+        self._prose: _ProseRecord | None = None  # the logged record of figures written in prose under way
         self._checkpoint_at: tuple[int, int] | None = None  # (epoch, global step) Lightning's last checkpoint line named
         self._eval_positions = False  # the run's position is read from its validations (no training line yet)
         self._eval_updates: int | None = None  # the updates the last validation named (no training line yet)
@@ -824,9 +835,12 @@ class GenericParser(StepLines[_Line]):
 
     def _classify_line(self, text: str, record: bool = False) -> tuple[Kind, _Line | None]:
         at = self._times.at
+        prose, self._prose = self._prose, None  # (a line of another kind ends a record of figures in prose)
         s = _LAUNCHER.sub("", text).strip() if "|" in text else text.strip()
-        if not s or s.startswith("#"):
-            return Kind.FULL, None  # a comment (a shell's, a markdown heading): no record
+        if not s or (s[:1] == "#" and not (s[-1:] == "#" and len(s) <= 40 and _EVAL_HEADING.match(s))):
+            # a comment (a shell's, a markdown heading): no record; an evaluation's heading ruled with hashes is one
+            # (RLCard's ``########## Evaluation ##########``)
+            return Kind.FULL, None
         if s[:6] == "wandb:":
             return Kind.FULL, None  # wandb's own lines (its run summary's last values: the crash watch's, summaries.py)
         if self._metrics_block is not None:
@@ -935,6 +949,18 @@ class GenericParser(StepLines[_Line]):
                 # pairs led by their label, as unlabelled below (DCGAN's ``[2/5][100/1583]``)
                 epoch, epochs, batch, batches = nested.groups()
                 s = f"epoch: {epoch}/{epochs} | batch: {batch}/{batches} | {s[nested.end():]}"
+        epoch_led = False
+        if is_bracketed(s):
+            epoch_lines = epoch_record(s)
+            if epoch_lines is not None:
+                # MXNet's epoch lines after its batches (``Epoch[0] Time cost=12.300``, ``Epoch[0] Validation-accuracy=…``):
+                # the epoch's time and its validation's figures, tied to the last batch (bracketed_epochs.py)
+                return Kind.FULL, _Line("tie", at, text=s, named=tuple(epoch_lines)) if epoch_lines else None
+            batch_pairs = batch_record(s)
+            if batch_pairs is not None:
+                s, epoch_led = batch_pairs, True  # (``Epoch[0] Batch [100]\tSpeed: … samples/sec\taccuracy=…``: its pairs)
+        elif "samples/sec" in s:
+            s = speed_named(s)  # (gluon-cv's ``[Epoch 3][Batch 10799], LR: …, Speed: 28.997 samples/sec, …``)
         trained = False
         if s[:1] == "[" and ": " in s[:24]:
             staged = _STAGE_POSITION.match(s)
@@ -973,7 +999,9 @@ class GenericParser(StepLines[_Line]):
                 # A record led by its step in brackets (clu's metric writer, behind absl's prefix:
                 # ``[400] steps_per_second=1.58, train_loss=3.22``): the bracketed number is the step.
                 s = f"step: {led.group(1)} | {s[led.end():]}"
-        table_row = record  # (a record held from one figure a line: its position makes it a step, as a table's row)
+        # (a record held from one figure a line, a batch's record led by its bracketed epoch: its position makes it a
+        # step, as a table's row)
+        table_row = record or epoch_led
         if self._coco.kind or s.endswith(("results for bbox:", "results for segm:", "results for keypoints:")):
             coco = self._coco.row(s)
             if coco is not None:
@@ -1141,6 +1169,16 @@ class GenericParser(StepLines[_Line]):
             if tied_figures is not None:
                 # (``Time elasped: 196.28`` under its step line, ``Eval Acc 0.9248`` after an epoch's)
                 return Kind.FULL, _Line("tie", at, text=s, named=tuple(tied_figures))
+            if self._last is None and (prose_said := one_figure(text)) is not None:
+                # (rl_replicas' ``Loss of the current policy:         -0.0405`` in a log that prints no step: a figure
+                # written in prose, with the ones on the lines before it a logged record, prose_figures.py)
+                return Kind.FULL, self._prose_line(prose, prose_said, at, s)
+            if self._evaluation_next and (prose_said := one_figure(text)) is not None and prose_figure(*prose_said):
+                # (RLCard's ``Average reward is -0.376`` under its ``########## Evaluation ##########`` heading after a
+                # step: that evaluation's figure, written in prose, tied to the step as printed)
+                self._evaluation_next = False
+                name, value = prose_said
+                return Kind.FULL, _Line("tie", at, text=s, named=(Named(Kin.EVAL, normalise(name), value, name),))
             if _saving(s):
                 return Kind.FULL, _Line("pause", at, text=s)
             if self._last is not None and len(s) < 80 and _RESUMED.search(s):
@@ -1311,6 +1349,9 @@ class GenericParser(StepLines[_Line]):
                               Reading(Field.STEP, "epoch", header.value, header.total)]
             line.what = "step"
         if line.what == "other":
+            if self._last is None and not parts and (prose_said := one_figure(text)) is not None:
+                # (the same, its name one the grammar reads: ``Policy loss: 0.12`` on its own, no step beside it)
+                return Kind.FULL, self._prose_line(prose, prose_said, at, s)
             if _saving(s):
                 return Kind.FULL, _Line("pause", at, text=s)
             if self._unplaced_epoch and lossy and not any(r.field is Field.STEP for r in readings):
@@ -1326,6 +1367,22 @@ class GenericParser(StepLines[_Line]):
                     return Kind.FULL, _Line("epoch_done", at, text=s)
             return (Kind.OTHER if "|" in s else Kind.FULL), None
         return Kind.FULL, line
+
+    def _prose_line(self, held: _ProseRecord | None, figure: tuple[str, float], at: float | None,
+                    s: str) -> _Line | None:
+        """A figure written in prose on a line of its own, in a log that numbers no step (yet): with the ones on the lines
+        just before it, one logged record of the loop's (prose_figures.py); a name printed again begins the next record.
+        None when its name says no figure tokwatch knows (the record goes on: ``Average Episode Length: 46`` in a block)."""
+        name, value = figure
+        record = held if held is not None and name not in held.names else _ProseRecord(set(), {})
+        continues = record is held and bool(record.figures)  # (its record was given already: this completes it)
+        record.names.add(name)
+        self._prose = record
+        known = prose_figure(name, value)
+        if known is None:
+            return None
+        record.figures[known[0]] = known[1]
+        return _Line("logged", at, text=s, parts=tuple(record.figures.items()), continues=continues)
 
     def _samples_bar(self, s: str, at: float | None) -> tuple[Kind, _Line | None] | None:
         """A Keras bar whose total is the samples ``fit`` said it trains on: a full one is its epoch's line (its step
@@ -1609,9 +1666,12 @@ class GenericParser(StepLines[_Line]):
                     return  # the followed rank's copy of a step another rank already gave
                 self._borrowed = None
         if line.what == "logged":
-            self._logged += 1  # (the loop's prints, counted: it numbers none)
-            events.append(TrainStep(at=line.at, stage="train", step=self._logged, loss=line.readings[0].value,
-                                    logged=True))
+            if not line.continues:
+                self._logged += 1  # (the loop's prints, counted: it numbers none)
+            # (a record of figures in prose gives its figures so far, the whole record in place of its part)
+            events.append(TrainStep(at=line.at, stage="train", step=self._logged,
+                                    loss=line.readings[0].value if line.readings else None, figures=line.parts,
+                                    logged=True, amends=line.continues))
             return
         if line.what == "end":
             if self._full_epoch is not None:
@@ -2705,7 +2765,10 @@ _COUNT_THEN_POSITION = re.compile(r"(\d{1,6}):\s{1,4}\[\s*(\d{1,12})\s*/\s*(\d{1
 # A loss named for its part, its name before or after the word (``D1 Loss``, ``Discriminator Loss``, ``Loss_D``)
 # (dcgan.torch's ``Err_G: 2.5104  Err_D: 1.0969``: each network's criterion, named ``err`` and the network's letter)
 _PART_LOSS = re.compile(
-    rf"(?i)(?<![\w/])((?:[A-Za-z]\w{{0,15}}[ _])?loss(?:[ _][A-Za-z]\w{{0,15}})?|err[ _]?[A-Za-z]\d?)\s?[:=]\s?({NUM})")
+    rf"(?i)(?<![\w/])((?:[A-Za-z]\w{{0,15}}[ _])?loss(?:[ _][A-Za-z]\w{{0,15}})?|err[ _]?[A-Za-z]\d?"
+    # a part named in camelCase, its word run together with ``Loss`` (gluon-cv's YOLOv3: ``ObjLoss=32.955,
+    # BoxCenterLoss=15.595, BoxScaleLoss=7.636, ClassLoss=21.479``)
+    rf"|(?-i:[A-Z][a-z]{{1,12}}(?:[A-Z][a-z]{{1,12}}){{0,3}}Loss))\s?[:=]\s?({NUM})")
 _BRACKET_PAIR = re.compile(r"\[\s*(\d{1,6}),\s*(\d{1,9})\]\s+(?=[A-Za-z][\w ]{0,30}:\s?-?\d)")
 _BRACKET_STEP = re.compile(r"\[(\d{1,12})\]\s+(?=[A-Za-z_][\w/.-]{0,60}\s?[=:]\s?-?\d)")
 # The data splits a table of figures names in its first column (Ludwig: ``train``, ``vali``, ``test``).

@@ -72,9 +72,13 @@ _HF_ARROWS = re.compile(r"\s*>> ")
 # bracketed field, ``name - `` (loguru's ``module:function:line - ``), journald's ``host proc[pid]: ``,
 # a logger's name before its level (``%(name)s %(levelname)s:``, PyTorch-Ignite's ``ignite.distributed.launcher.Parallel INFO:``);
 # the separator may be an em or en dash (``%(asctime)s — %(name)s — %(levelname)s — %(message)s``, a tutorial's format),
-# or a bare dash joining two bracketed fields (``[%(asctime)s]-[%(filename)s line:%(lineno)d]:``, MUSIC-AVQA-R's logger).
+# two colons (``%(asctime)s :: %(levelname)s :: %(message)s``), or a bare dash joining two bracketed fields
+# (``[%(asctime)s]-[%(filename)s line:%(lineno)d]:``, MUSIC-AVQA-R's logger); a logger's name parted from its level by a
+# bar or two colons (``%(asctime)s | %(name)s | %(levelname)s | %(message)s``), only before the level: a bar after any
+# other word may be a record's own (fairseq's ``valid | epoch 001 | …``).
 _RECORD_FIELD = re.compile(
-    rf"\s*[-|\u2014\u2013]\s+|-(?=\[)|\s+|\[{_LEVEL}\]\s*|{_LEVEL}\b:?\s*|\[[^\]]{{1,120}}\]:?\s*|[\w.<>-]{{1,120}} {_LEVEL}:\s*"
+    rf"\s*(?:[-|\u2014\u2013]|::)\s+|-(?=\[)|\s+|\[{_LEVEL}\]\s*|{_LEVEL}\b:?\s*|\[[^\]]{{1,120}}\]:?\s*|[\w.<>-]{{1,120}} {_LEVEL}:\s*"
+    rf"|[\w.<>-]{{1,120}}\s+(?:\||::)\s+(?={_LEVEL}\b)"
     rf"|[\w.<>-]{{1,120}}(?::[\w.<>-]{{1,120}}:\d{{1,7}})?\s+[-\u2014\u2013]\s+|[\w.-]{{1,64}} [\w./-]{{1,64}}\[\d{{1,9}}\]: "
     rf"|[\w.<>-]{{1,120}}\]:\s+"  # (the logger's name closing the bracket its time opened: detectron2's ``d2.engine.hooks]: ``)
     # the source file and line, maybe the process id (``%(filename)s:%(lineno)d[%(process)d]``: SiaStegNet's

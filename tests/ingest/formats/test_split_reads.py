@@ -55,6 +55,10 @@ SPLIT = [
     "generic-textsim-issue2-tpu-estimator-global-step-sec-doubled-absl-glog-lines.log",
     # InterDigitalInc/PccAI#1: the epoch's summary after its ``batch count: N/308`` lines names their epoch
     "generic-pccai-issue1-batch-count-220-to-300-of-308-epoch-3-of-3-summary-checkpoint-saved-then-training-at-epoch-4-total-4.log",
+    # yamatokataoka/reinforcement-learning-replications#7: figures in prose one a line, no step: logged records of them
+    "generic-rl-replications-pr7-vpg-epoch-summary-then-update-losses-em-dash.log",
+    # FX-STAR/Optim_Hopenet#3: the epoch's ``train: …, Cost=229 sec`` line tied to its last batch
+    "generic-optim-hopenet-issue3-epochs-86-87-batch-speed-loss-tuples-mae.log",
 ]
 # Stable-Baselines' own logger tables, read by the stable-baselines reader (its ``iterations`` row mid-table, its
 # ``train/`` figures after it): DLR-RM/rl-baselines3-zoo#521, hill-a/stable-baselines#121 (v2) and #1204 (v3), and
