@@ -601,6 +601,7 @@ REAL_FORMATS = {
     "nanogpt-issue579-config-file-echo-max-iters-5000-before-first-step.log": "nanogpt",
     "hf-intel-extension-pr152-eval-before-training-bar-0-of-6000-redrawn-under-eval-dicts.log": "hf-trainer",
     "generic-music-avqa-r-issue1-epoch1-percent-complete-0-to-80-bracketed-logger-prefix.log": "generic",
+    "crash-nanochat-rtx4070-warning-record-then-traceback-header-cut-at-log-end.log": "nanochat",
 }
 
 

@@ -1414,6 +1414,9 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-music-avqa-r-issue1-epoch1-percent-complete-0-to-80-bracketed-logger-prefix.log", T0, "end",
      "epoch 1 · 80% of the epoch · …", "measuring",
      {"step": 1, "total_steps": None, "loss": 1.516035, "step_seconds": None, "eta_seconds": None, "finished": False}),
+    # a logger's WARNING record, then Python's traceback header as the log's last line: the run died at start-up
+    ("crash-nanochat-rtx4070-warning-record-then-traceback-header-cut-at-log-end.log", T0, "end", "no step yet · crashed",
+     "crashed", {"step": None, "loss": None, "finished": False}),
 ]  # fmt: skip
 
 
