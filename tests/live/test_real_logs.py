@@ -1417,6 +1417,13 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # a logger's WARNING record, then Python's traceback header as the log's last line: the run died at start-up
     ("crash-nanochat-rtx4070-warning-record-then-traceback-header-cut-at-log-end.log", T0, "end", "no step yet · crashed",
      "crashed", {"step": None, "loss": None, "finished": False}),
+    # YOLOv5-style ``Stopping training early as no improvement …`` after epoch 32 of 100 (patience 5): stopped early
+    ("yolo-seliah-thesis-outputs-epochs-26-32-of-100-stopping-training-early-patience-5.log", T0, "end",
+     "done · stopped early at epoch 32/100", "done", {"step": 32, "total_steps": 100, "finished": True}),
+    # Ultralytics' ``EarlyStopping: Training stopped early …`` after epoch 455 of 500: stopped early (3.34 it/s)
+    ("yolo-sign-language-detection-readme-epochs-452-455-of-500-earlystopping-training-stopped-early.log", T0, "end",
+     "done · stopped early at epoch 455/500 · 63/63 in the epoch", "done",
+     {"step": 63, "step_seconds": 1 / 3.34, "finished": True, "data": epoch(455.0)}),
 ]  # fmt: skip
 
 
