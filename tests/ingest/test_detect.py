@@ -604,6 +604,7 @@ REAL_FORMATS = {
     "crash-nanochat-rtx4070-warning-record-then-traceback-header-cut-at-log-end.log": "nanochat",
     "yolo-seliah-thesis-outputs-epochs-26-32-of-100-stopping-training-early-patience-5.log": "generic",
     "yolo-sign-language-detection-readme-epochs-452-455-of-500-earlystopping-training-stopped-early.log": "generic",
+    "hf-trainer-unsloth-transformers-issue30607-startup-banner-llava-model-download-bar-no-step-yet.log": "hf-trainer",
 }
 
 

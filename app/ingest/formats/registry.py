@@ -32,6 +32,7 @@ from .shapes import (
     NANOGPT_MFU_NOTE,
     NOTEBOOK_LINE,
     STATE_KEY,
+    UNSLOTH_BANNER,
     UsualLine,
 )
 
@@ -372,6 +373,9 @@ FORMATS: tuple[FormatSpec, ...] = (
             sign("*****", r"\*\*\*\*\* Running training \*\*\*\*\*"),
             # unsloth's banner before its Trainer's first step (``… Total batch size = 64 | Total steps = 99,486``)
             sign("Total steps = ", r"\| Total steps = \d[\d,]*\s*$"),
+            # unsloth's banner (shapes.py), also the one it prints as it loads the model, before any Trainer's line: an
+            # unsloth run waiting for its first step
+            sign("==((====))==", UNSLOTH_BANNER),
             # trainer_state.json, read from either end: its own keys (hf_state.py)
             sign('": ', STATE_KEY),
             # A bare tqdm bar with its rate (the Trainer's, or any loop's with nothing before the bar):
