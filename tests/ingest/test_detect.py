@@ -601,6 +601,7 @@ REAL_FORMATS = {
     "nanogpt-issue579-config-file-echo-max-iters-5000-before-first-step.log": "nanogpt",
     "hf-intel-extension-pr152-eval-before-training-bar-0-of-6000-redrawn-under-eval-dicts.log": "hf-trainer",
     "generic-music-avqa-r-issue1-epoch1-percent-complete-0-to-80-bracketed-logger-prefix.log": "generic",
+    "generic-ludwig-rpi-course-notebook-epoch-headers-1-3-full-training-bars-box-tables-saves.log": "generic",
     "crash-nanochat-rtx4070-warning-record-then-traceback-header-cut-at-log-end.log": "nanochat",
     "yolo-seliah-thesis-outputs-epochs-26-32-of-100-stopping-training-early-patience-5.log": "generic",
     "yolo-sign-language-detection-readme-epochs-452-455-of-500-earlystopping-training-stopped-early.log": "generic",

@@ -1414,6 +1414,11 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-music-avqa-r-issue1-epoch1-percent-complete-0-to-80-bracketed-logger-prefix.log", T0, "end",
      "epoch 1 · 80% of the epoch · …", "measuring",
      {"step": 1, "total_steps": None, "loss": 1.516035, "step_seconds": None, "eta_seconds": None, "finished": False}),
+    # Ludwig's ``Epoch   3`` header (no total) over its full ``Training: 100% 5/5`` bar, the evaluation and save after: that
+    # epoch's batches, no run's end (5 ms ≈ 1/443.98 it/s)
+    ("generic-ludwig-rpi-course-notebook-epoch-headers-1-3-full-training-bars-box-tables-saves.log", T0, "end",
+     "epoch 3 · 5/5 in the epoch · …", "measuring",
+     {"step": 5, "total_steps": None, "step_seconds": 1 / 443.98, "finished": False, "data": epoch(3.0)}),
     # a logger's WARNING record, then Python's traceback header as the log's last line: the run died at start-up
     ("crash-nanochat-rtx4070-warning-record-then-traceback-header-cut-at-log-end.log", T0, "end", "no step yet · crashed",
      "crashed", {"step": None, "loss": None, "finished": False}),
@@ -1872,6 +1877,8 @@ GENERIC_READ = {
     "generic-jittor-issue231-epoch-49-iterations-170-178-then-test-iterations-0-2.log": "step, epoch, loss",
     "generic-dcgan-tensorflow-issue175-older-print-epoch-14-batches-398-401-of-1093-time-since-start.log": "step, total, epoch, elapsed",
     "generic-music-avqa-r-issue1-epoch1-percent-complete-0-to-80-bracketed-logger-prefix.log": "step, epoch, loss",
+    "generic-ludwig-rpi-course-notebook-epoch-headers-1-3-full-training-bars-box-tables-saves.log":
+        "step, epoch, step time, elapsed, ETA, eval",
 }  # fmt: skip
 
 

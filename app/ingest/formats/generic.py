@@ -2002,6 +2002,14 @@ class GenericParser(StepLines[_Line]):
             step_reading = replace(step_reading, name=EPOCH_POSITION)
             if epoch is None and self._epoch is not None:
                 epoch_reading, epoch = self._epoch, self._epoch.value
+        if (bar is not None and bar.total is not None and bar.step >= bar.total and epoch is None and not line.epoch_above
+                and line.counters is None and self._epoch is not None
+                and (self._epoch.total is None or self._epoch.value < self._epoch.total)):
+            # A full bar that names no epoch, under an epoch said on a line of its own whose run's epochs are not all
+            # done (none printed, or fewer than said): that epoch's batches (Ludwig's ``Epoch  6`` over ``Training:
+            # 100%|…| 22/22``, its evaluation and save after), no run's end. Under the last epoch said it ends the run
+            # as before (kohya's bar of all the run's steps, under its ``epoch 3/80``, is full only there).
+            epoch_reading, epoch = self._epoch, self._epoch.value
         full_epoch = fit_closed = False
         bar_total: int | None = None
         # A bar that names its epoch counts that epoch's batches: full, it is not the run's end,

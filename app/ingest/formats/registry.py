@@ -237,7 +237,9 @@ def _generic_steps(lines: Sequence[str]) -> bool:
         return True  # a step and the steps' own rate on lines of their own (TF Estimator's ``global_step/sec``)
     # (a dated record is no sentence either: ``2023-05-01 12:00:00 Epoch 1 complete [80%]    Loss: 0.431``, a loop's own
     # line an epoch under its clock)
-    return any(step.total_steps is not None or _figures(step) >= 2 or (step.at is not None and _figures(step) >= 1)
+    # (an epoch's full bar gave its N/M too, its total the epoch's batches)
+    return any(step.total_steps is not None or step.epoch_steps is not None or _figures(step) >= 2
+               or (step.at is not None and _figures(step) >= 1)
                for step in steps)
 
 
