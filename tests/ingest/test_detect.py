@@ -606,6 +606,7 @@ REAL_FORMATS = {
     "yolo-seliah-thesis-outputs-epochs-26-32-of-100-stopping-training-early-patience-5.log": "generic",
     "yolo-sign-language-detection-readme-epochs-452-455-of-500-earlystopping-training-stopped-early.log": "generic",
     "hf-trainer-unsloth-transformers-issue30607-startup-banner-llava-model-download-bar-no-step-yet.log": "hf-trainer",
+    "lightning-sagemaker-workshop-issue6-mpirank-prefixed-epoch0-1-of-2-then-validation-dataloader-0-of-1.log": "generic",
 }
 
 

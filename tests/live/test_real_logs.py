@@ -1432,6 +1432,11 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # unsloth's start-up banner, the model still downloading (its bar is no step): known, waiting for the first step
     ("hf-trainer-unsloth-transformers-issue30607-startup-banner-llava-model-download-bar-no-step-yet.log", T0, "end",
      "waiting for first step", "working", {"step": None, "total_steps": None, "loss": None, "step_seconds": None}),
+    # Lightning's main bar at 1 of 2, then its validation's own bar starting (``Validation DataLoader 0:   0% 0/1``):
+    # paused for the evaluation, the training's position kept (6.54 it/s)
+    ("lightning-sagemaker-workshop-issue6-mpirank-prefixed-epoch0-1-of-2-then-validation-dataloader-0-of-1.log", T0, "end",
+     "epoch 0 · 1/2 in the epoch · …", "measuring",
+     {"step": 1, "loss": 2.29, "step_seconds": 1 / 6.54, "paused": "evaluation", "finished": False}),
 ]  # fmt: skip
 
 
