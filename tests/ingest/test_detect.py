@@ -617,6 +617,12 @@ REAL_FORMATS = {
     "generic-rlcard-file-getting-started-dqn-steps-then-evaluation-average-reward-is.log": "generic",
     "generic-gluon-mobilenet-yolov3-issue11-gluoncv-epoch-3-batches-10799-11499-speed-camelcase-losses.log": "generic",
     "generic-gluoncv-issue506-train-ssd-epoch-0-batches-0-3-speed-crossentropy-smoothl1.log": "generic",
+    "generic-ludwig-rpi-course-notebook-epoch-headers-1-3-full-training-bars-box-tables-saves.log": "generic",
+    "crash-nanochat-rtx4070-warning-record-then-traceback-header-cut-at-log-end.log": "nanochat",
+    "yolo-seliah-thesis-outputs-epochs-26-32-of-100-stopping-training-early-patience-5.log": "generic",
+    "yolo-sign-language-detection-readme-epochs-452-455-of-500-earlystopping-training-stopped-early.log": "generic",
+    "hf-trainer-unsloth-transformers-issue30607-startup-banner-llava-model-download-bar-no-step-yet.log": "hf-trainer",
+    "lightning-sagemaker-workshop-issue6-mpirank-prefixed-epoch0-1-of-2-then-validation-dataloader-0-of-1.log": "generic",
 }
 
 

@@ -1510,6 +1510,29 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "epoch 0/240 · 3 in the epoch · no timing", "measuring",
      {"step": 3, "total_steps": None, "loss": None, "step_seconds": None, "data": epoch(0.0),
       "figures": {"samples_per_second": 0.74}, "finished": False}),
+    # Ludwig's ``Epoch   3`` header (no total) over its full ``Training: 100% 5/5`` bar, the evaluation and save after: that
+    # epoch's batches, no run's end (5 ms ≈ 1/443.98 it/s)
+    ("generic-ludwig-rpi-course-notebook-epoch-headers-1-3-full-training-bars-box-tables-saves.log", T0, "end",
+     "epoch 3 · 5/5 in the epoch · …", "measuring",
+     {"step": 5, "total_steps": None, "step_seconds": 1 / 443.98, "finished": False, "data": epoch(3.0)}),
+    # a logger's WARNING record, then Python's traceback header as the log's last line: the run died at start-up
+    ("crash-nanochat-rtx4070-warning-record-then-traceback-header-cut-at-log-end.log", T0, "end", "no step yet · crashed",
+     "crashed", {"step": None, "loss": None, "finished": False}),
+    # YOLOv5-style ``Stopping training early as no improvement …`` after epoch 32 of 100 (patience 5): stopped early
+    ("yolo-seliah-thesis-outputs-epochs-26-32-of-100-stopping-training-early-patience-5.log", T0, "end",
+     "done · stopped early at epoch 32/100", "done", {"step": 32, "total_steps": 100, "finished": True}),
+    # Ultralytics' ``EarlyStopping: Training stopped early …`` after epoch 455 of 500: stopped early (3.34 it/s)
+    ("yolo-sign-language-detection-readme-epochs-452-455-of-500-earlystopping-training-stopped-early.log", T0, "end",
+     "done · stopped early at epoch 455/500 · 63/63 in the epoch", "done",
+     {"step": 63, "step_seconds": 1 / 3.34, "finished": True, "data": epoch(455.0)}),
+    # unsloth's start-up banner, the model still downloading (its bar is no step): known, waiting for the first step
+    ("hf-trainer-unsloth-transformers-issue30607-startup-banner-llava-model-download-bar-no-step-yet.log", T0, "end",
+     "waiting for first step", "working", {"step": None, "total_steps": None, "loss": None, "step_seconds": None}),
+    # Lightning's main bar at 1 of 2, then its validation's own bar starting (``Validation DataLoader 0:   0% 0/1``):
+    # paused for the evaluation, the training's position kept (6.54 it/s)
+    ("lightning-sagemaker-workshop-issue6-mpirank-prefixed-epoch0-1-of-2-then-validation-dataloader-0-of-1.log", T0, "end",
+     "epoch 0 · 1/2 in the epoch · …", "measuring",
+     {"step": 1, "loss": 2.29, "step_seconds": 1 / 6.54, "paused": "evaluation", "finished": False}),
 ]  # fmt: skip
 
 
@@ -1965,6 +1988,8 @@ GENERIC_READ = {
     "generic-rlcard-file-getting-started-dqn-steps-then-evaluation-average-reward-is.log": "step, loss, eval",
     "generic-gluon-mobilenet-yolov3-issue11-gluoncv-epoch-3-batches-10799-11499-speed-camelcase-losses.log": "step, epoch, lr",
     "generic-gluoncv-issue506-train-ssd-epoch-0-batches-0-3-speed-crossentropy-smoothl1.log": "step, epoch",
+    "generic-ludwig-rpi-course-notebook-epoch-headers-1-3-full-training-bars-box-tables-saves.log":
+        "step, epoch, step time, elapsed, ETA, eval",
 }  # fmt: skip
 
 

@@ -437,7 +437,13 @@ class CrashWatch:
         ``Traceback (most recent call last):``), is a crash the same way: Python writes an uncaught
         exception's report at once as the process dies, so a log that stops on its header lost the
         rest; read live, its frames and error line, when they come, say what the error was."""
-        if not self._in_traceback or self._handled or self._cut_said or self._chained:
+        # A header alone, the last line read, under a logger's record that says nothing of catching it (fairseq's ``|
+        # WARNING: overflow detected, setting loss scale to: …`` then ``Traceback (most recent call last):``): no frame
+        # says a handler is below (a logged one is written whole, frames and all, in one record), so the record above
+        # is only the last thing the run printed before it died, as a traceback from the program's top is (_traceback)
+        header_only = self._frame is None and not self._traceback_lines and not self._glued_said
+        logged_header = header_only and self._handled and self._logged_only and not self._failed_record
+        if not self._in_traceback or (self._handled and not logged_header) or self._cut_said or self._chained:
             return []  # (a chained one cut short: its cause, the exception above it, was the crash said)
         if self._frame is None and (self._traceback_lines or self._glued_said):
             return []  # (lines under a header that are no frames: not a traceback cut at its header)

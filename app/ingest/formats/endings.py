@@ -2,7 +2,8 @@
 
 A trainer that stops itself says so, in its own words and language, and what comes after is quiet
 (or its final evaluation): a wall-clock cap or an early stop (``stopping_early: wallclock_cap …``,
-``Early stopping triggered``, AllenNLP's ``Ran out of patience.  Stopping training.``, ``提前停止``), training complete (``Training complete.``, ``训练完成``,
+``Early stopping triggered``, AllenNLP's ``Ran out of patience.  Stopping training.``, ``提前停止``,
+Ultralytics' ``EarlyStopping: Training stopped early …``), training complete (``Training complete.``, ``训练完成``,
 Lightning's ``Trainer.fit stopped: max_steps=1000 reached``, PyTorch-Ignite's launcher's ``End of run``), its final weights saved, wandb's
 closing block (``wandb: Run summary:``, ``wandb: Synced 5 W&B file(s)``, ``View run NAME at: …``,
 ``Find logs at: …``; its opening ``View run at`` has no name), a shell prompt come back
@@ -40,6 +41,9 @@ _EARLY = re.compile(
     r"|(?:wall-?clock (?:cap|limit)|time limit|max[_ ]time) reached\b"
     r"|.{0,120}\bSignaling Trainer to stop\b|Epoch \d+: early stopping\b|ran out of patience\b"
     r"|stopping\. best iteration:"  # XGBoost's early stop (LightGBM's ``Early stopping, best iteration is:``)
+    # the other word order, behind the label of the part that stopped it (Ultralytics' ``EarlyStopping: Training stopped
+    # early as no improvement observed in last 300 epochs.``), and YOLOv5's ``Stopping training early as …``
+    r"|(?:[A-Za-z][\w ]{0,30}: )?training (?:was |has been )?stopped early\b|stopping training early\b"
     r"|(?:提前|早)停(?!.{0,20}(?:计数|耐心)))"
 )
 # The run says it ended (its plan done, or no reason given).

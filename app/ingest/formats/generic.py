@@ -110,6 +110,9 @@ _RICH = re.compile(
 )
 # What a training bar's description says (an evaluation's, a download's or a loader's is no step).
 _TRAINING = re.compile(r"(?i)\b(?:epoch|train\w*|steps?|iteration)\b")
+# Lightning's validation bar (``Validating:``, ``Validation DataLoader 0:``): drawn beside the epoch's main bar, which counts
+# the validation's batches on in its own count (its total is the epoch's training batches and validation batches).
+_LIGHTNING_VALIDATION = re.compile(r"\s*(?:Validating|Validation DataLoader \d{1,3})\s*:")
 _EVAL_START = re.compile(r"(?i)^\W*(?:" + "|".join(sorted(EVAL_WORDS)) + r")\b")
 # A comma-separated table's header row: names only (``epoch,loss,val_loss``, ``Epoch ,FinishTime ,LR``).
 _COLUMN_NAME = re.compile(r"[A-Za-z][\w .()/-]{0,40}")
@@ -473,6 +476,7 @@ class GenericParser(StepLines[_Line]):
         self._coco = CocoTable()  # a COCO evaluation's table under way
         self._epoch_open: TrainStep | None = None  # the last step counted in its epoch, short of the epoch's total
         self._epoch: Reading | None = None  # announced on a line of its own, for the bars after it
+        self._validating: tuple[int, int] | None = None  # Lightning's validation bar under way: (its total, its count)
         self._full_epoch: tuple[TrainStep, int] | None = None  # the last step: a full epoch's bar, and its total
         self._box: list[str] = []  # the cells of a box-drawn table's rows since its last border
         self._split_columns: list[str] = []  # a box-drawn table of figures by data split: its header's names
@@ -1107,7 +1111,7 @@ class GenericParser(StepLines[_Line]):
                 if counters is not None:
                     line.counters = _counted(counters)
                 return Kind.FULL, line
-            if self._last is not None and _EVAL_START.match(head):
+            if (self._last is not None or _LIGHTNING_VALIDATION.match(head)) and _EVAL_START.match(head):
                 # (a validation's own bar after training steps, Lightning's ``Validating:  40%|…| 4/10``: a pause; the
                 # loss its description prints once full, ``Valid Epoch: 20 Loss: nan: 100%|…| 660/660``, is its result)
                 losses = [r for r in readings if r.field in (Field.LOSS, Field.EVAL_LOSS)]
@@ -1700,6 +1704,9 @@ class GenericParser(StepLines[_Line]):
             events.append(TrainingResumed(at=line.at))
         elif line.what == "evaluating":
             said = _first(line.readings, Field.EPOCH)  # (mmengine's ``Epoch(val) [2][…]``: the epoch it evaluates)
+            bar = line.bar
+            self._validating = ((bar.total, bar.step) if bar is not None and bar.total is not None and bar.step < bar.total
+                                and _LIGHTNING_VALIDATION.match(line.text) else None)
             events.append(TrainingPause(at=line.at, reason="evaluation", batches=line.bar.total if line.bar else None,
                                         done=line.bar.step if line.bar else None,
                                         epoch=said.value if said else None))
@@ -2056,6 +2063,9 @@ class GenericParser(StepLines[_Line]):
                 got[r.field] = r
         step_reading = _position(readings)
         bar = line.bar
+        if (self._validating is not None and bar is not None and line.counters is None
+                and self._validation_tick(line, bar, self._validating, events)):
+            return
         epoch_reading = got.get(Field.EPOCH) or (self._epoch if line.epoch_above else None)
         if (epoch_reading is not None and epoch_reading.total is None and self._epoch is not None
                 and self._epoch.total and self._epoch.value == epoch_reading.value):
@@ -2104,6 +2114,14 @@ class GenericParser(StepLines[_Line]):
             step_reading = replace(step_reading, name=EPOCH_POSITION)
             if epoch is None and self._epoch is not None:
                 epoch_reading, epoch = self._epoch, self._epoch.value
+        if (bar is not None and bar.total is not None and bar.step >= bar.total and epoch is None and not line.epoch_above
+                and line.counters is None and self._epoch is not None
+                and (self._epoch.total is None or self._epoch.value < self._epoch.total)):
+            # A full bar that names no epoch, under an epoch said on a line of its own whose run's epochs are not all
+            # done (none printed, or fewer than said): that epoch's batches (Ludwig's ``Epoch  6`` over ``Training:
+            # 100%|…| 22/22``, its evaluation and save after), no run's end. Under the last epoch said it ends the run
+            # as before (kohya's bar of all the run's steps, under its ``epoch 3/80``, is full only there).
+            epoch_reading, epoch = self._epoch, self._epoch.value
         full_epoch = fit_closed = False
         bar_total: int | None = None
         # A bar that names its epoch counts that epoch's batches: full, it is not the run's end,
@@ -2287,6 +2305,33 @@ class GenericParser(StepLines[_Line]):
         if fit_closed:
             events.append(StageEnd(at=line.at, summary=f"the last epoch's bar at its total ({step}/{total}): "
                                    "Keras prints no end line after fit", said=True))
+
+    def _validation_tick(self, line: _Line, bar: _Bar, validating: tuple[int, int], events: list[Event]) -> bool:
+        """True when this main bar's line is a tick of Lightning's validation under way, its events added: Lightning 1.x's
+        main bar counts the validation's batches after its training's (``Epoch 0: 92%|…| 932/1016`` beside ``Validation
+        DataLoader 0: 46%|…| 73/157``: 859 training batches, then the validation's), so past its total less the
+        validation's it is no training step, once the validation began where the training's share ended (the tracker's
+        ``counts_evaluation`` reads the same bar a step at a time). Where no line of the epoch's training was read, the
+        training is read once as done at that share, its own total, the bar's mean pace so far its time; after, the run
+        is evaluating, the validation bar's count the pass's."""
+        batches, done = validating
+        trained = bar.total - batches if bar.total is not None else 0
+        if bar.total is None or bar.step >= bar.total or trained <= 0 or bar.step <= trained:
+            self._validating = None  # (the main bar full, gone back, or within its training batches: no validation now)
+            return False
+        epoch = _first(line.readings, Field.EPOCH)
+        read = self._last is not None and self._last[1] == (epoch.value if epoch is not None else None)
+        if read and self._last is not None and self._last[0] < trained:
+            # (the validation began before the training's share ended: a bar that counts the training alone, Lightning
+            # 2's ``val_check_interval``)
+            self._validating = None
+            return False
+        if not read:
+            self._validating = None
+            self._step(replace(line, bar=replace(bar, step=trained, total=trained, eta=None)), events)
+            self._validating = validating
+        events.append(TrainingPause(at=line.at, reason="evaluation", batches=batches, done=done))
+        return True
 
     def _per_pass(self, count: int) -> bool:
         """True once unsized bars that name no epoch have twice failed to go past the last one's count: each is a pass

@@ -68,6 +68,8 @@ _TABLE_RULE = re.compile(r"\s*\|?\s*:?-{2,}:?(?:\s*\|\s*:?-{2,}:?)*\s*\|?\s*$")
 _PAIR = re.compile(r"(['\"])([^'\"]{1,200})\1: ('[^']{0,200}'|\"[^\"]{0,200}\"|[-+\w.]{1,64})")
 # The Trainer's header (``Total optimization steps = 1,548``), unsloth's banner (``Total steps = 312``).
 _TOTAL_STEPS = re.compile(r"Total (?:optimization )?steps = ([\d,]+)")
+# unsloth's banner as it loads the model names its version (``==((====))==  Unsloth 2025.6.4: Fast Qwen3 patching.``)
+_UNSLOTH_VERSION = re.compile(r"^==\(\(====\)\)==\s+Unsloth \d{4}\.\d")
 # unsloth_train prints ``<0-based step>, <loss>`` right after the bar: ``…12.21s/it]80, 2.0887``.
 # A record glued after a bar that leads with its step and names its loss plainly (``step=100 loss=2.4075 dt=55.9 …``; a
 # ``train_loss``/``val_loss`` beside it is an evaluation's estimate, not this step's loss)
@@ -357,6 +359,10 @@ class HfTrainerParser(EmitLines):
             if m is not None and not describes_eval_run(m.group(1)):
                 metric = EvalResult(at=None, name=m.group(1), value=number(m.group(2)))
                 return Kind.OPEN, lambda: [metric]
+        if text.startswith("==((====))==") and _UNSLOTH_VERSION.match(text):
+            # unsloth's start-up, as it loads the model, before any step: the run known, waiting for its first step (the
+            # banner its Trainer prints as the run starts says its steps on the rows under it)
+            return Kind.FULL, lambda: [RunInfo(at=None)]
         if "Total " in text and " steps = " in text:
             m = _TOTAL_STEPS.search(text)
             if m is not None:

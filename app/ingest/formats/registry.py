@@ -32,6 +32,7 @@ from .shapes import (
     NANOGPT_MFU_NOTE,
     NOTEBOOK_LINE,
     STATE_KEY,
+    UNSLOTH_BANNER,
     UsualLine,
 )
 
@@ -236,7 +237,9 @@ def _generic_steps(lines: Sequence[str]) -> bool:
         return True  # a step and the steps' own rate on lines of their own (TF Estimator's ``global_step/sec``)
     # (a dated record is no sentence either: ``2023-05-01 12:00:00 Epoch 1 complete [80%]    Loss: 0.431``, a loop's own
     # line an epoch under its clock)
-    return any(step.total_steps is not None or _figures(step) >= 2 or (step.at is not None and _figures(step) >= 1)
+    # (an epoch's full bar gave its N/M too, its total the epoch's batches)
+    return any(step.total_steps is not None or step.epoch_steps is not None or _figures(step) >= 2
+               or (step.at is not None and _figures(step) >= 1)
                for step in steps)
 
 
@@ -372,6 +375,9 @@ FORMATS: tuple[FormatSpec, ...] = (
             sign("*****", r"\*\*\*\*\* Running training \*\*\*\*\*"),
             # unsloth's banner before its Trainer's first step (``… Total batch size = 64 | Total steps = 99,486``)
             sign("Total steps = ", r"\| Total steps = \d[\d,]*\s*$"),
+            # unsloth's banner (shapes.py), also the one it prints as it loads the model, before any Trainer's line: an
+            # unsloth run waiting for its first step
+            sign("==((====))==", UNSLOTH_BANNER),
             # trainer_state.json, read from either end: its own keys (hf_state.py)
             sign('": ', STATE_KEY),
             # A bare tqdm bar with its rate (the Trainer's, or any loop's with nothing before the bar):

@@ -14,6 +14,9 @@ from typing import Literal
 
 # trainer_state.json's own keys, as the Trainer writes them (hf_state.py; a signature too).
 STATE_KEY = re.compile(r'^\s*"(?:log_history|trial_params|is_world_process_zero|should_training_stop)": ')
+# unsloth's banner (a signature of the HF Trainer's row), which opens its start-up as it loads the model (``==((====))==  Unsloth
+# 2025.6.4: Fast Qwen3 patching.``) and its Trainer's run (``==((====))==  Unsloth - 2x faster free finetuning | Num GPUs = 1``).
+UNSLOTH_BANNER = re.compile(r"^==\(\(====\)\)==\s+Unsloth\b")
 # The HF Trainer's notebook progress (NotebookProgressCallback) copied as text: ``[ 22/290 02:50 < 38:04,
 # 0.12 it/s, Epoch 0.36/5]`` -- the step right-aligned to the total's width, elapsed < remaining, the
 # rate (``it/s`` only, two decimals), and the epoch, which only the training bar carries (an

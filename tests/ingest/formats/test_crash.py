@@ -312,6 +312,28 @@ def test_a_log_that_ends_on_a_traceback_s_header_is_a_crash_its_frames_may_still
     assert [(e.error, e.placeholder) for e in later if isinstance(e, RunCrashed)] == [("ValueError: bad peer", False)]
 
 
+@pytest.mark.parametrize("record", [
+    # fairseq's own warning print, the loss scale halved once more
+    "| WARNING: overflow detected, setting loss scale to: 0.0001220703125",
+    # a logging record at warning level (Bl4ckd09/nanochat-on-rtx4070's run, tests/data/real)
+    "2026-02-09 13:36:14,481 - nanochat.common - WARNING - Peak flops undefined for: NVIDIA GeForce RTX 4070",
+])  # fmt: skip
+def test_a_header_alone_at_the_log_s_end_under_a_warning_record_is_a_crash(record: str) -> None:
+    """A logger writes a caught error's traceback whole, in one record; a header alone at the end of the log, under a
+    record that says nothing of catching it, is Python's report of an uncaught exception cut short: crashed."""
+    events = create_parser("generic").feed(["step 10 loss 2.0 step_time 1.5s", record, "Traceback (most recent call last):"])
+    said = [(e.error, e.placeholder) for e in events if isinstance(e, RunCrashed)]
+    assert said == [("a traceback begun, its frames and error line not in the log", True)]
+
+
+def test_a_warning_record_s_whole_traceback_that_the_program_goes_on_from_is_no_crash() -> None:
+    lines = ["step 10 loss 2.0 step_time 1.5s", "WARNING:root:could not read a sample", "Traceback (most recent call last):",
+             '  File "data.py", line 3, in load', "    raise OSError('bad file')", "OSError: bad file",
+             "step 11 loss 1.9 step_time 1.5s"]
+    events = create_parser("generic").feed(lines)
+    assert not any(isinstance(e, RunCrashed) for e in events)
+
+
 @pytest.mark.parametrize("lines", [
     # a header a logger printed for an error it caught, then retries
     ["Failed to reach the peer, retrying", "Traceback (most recent call last):"],

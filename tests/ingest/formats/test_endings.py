@@ -37,6 +37,12 @@ BABYGPT = "stopself-buildyourownllm-babygpt-v12-speed-time-lines-model-saved.log
         ("Monitored metric val_loss did not improve in the last 3 records. Best score: 0.512. Signaling Trainer to stop.",
          True),
         ("提前停止：验证集损失连续 5 轮未下降", True),
+        # Ultralytics' EarlyStopping, its label first (fasafa/Sign-Language-Detection's README, tests/data/real), and
+        # YOLOv5's in the other word order (Seliah/thesis's outputs.md, tests/data/real)
+        (("EarlyStopping: Training stopped early as no improvement observed in last 100 epochs. Best results observed at "
+          "epoch 355, best model saved as best.pt."), True),
+        (("Stopping training early as no improvement observed in last 5 epochs. Best results observed at epoch 27, best "
+          "model saved as best.pt."), True),
         # over: in its own words, in English and Chinese
         ("Training complete.", False),
         ("Training completed. Do not forget to share your model on huggingface.co/models =)", False),
@@ -108,6 +114,9 @@ def test_a_save_of_the_model_alone_is_an_end_only_once_quiet_follows(message: st
         # words that only mention a stop
         "Validation loss decreased (0.5120 --> 0.4987).  Saving model ...",
         "EarlyStopping counter: 3 out of 10",
+        # Ultralytics' hint under its early stop, the stop itself said on the line before
+        ("To update EarlyStopping(patience=100) pass a new patience value, i.e. `patience=300` or use `patience=0` to "
+         "disable EarlyStopping."),
         "Epoch 3 complete",
         "done loading data",
         "step 120 complete",

@@ -674,3 +674,19 @@ def test_the_tail_of_a_wrapped_dict_is_no_dict_of_its_own() -> None:
     cut = SWIFT.index("'epoch'")
     events, bad = read([SWIFT[:cut], SWIFT[cut:]])
     assert events == whole and bad == 0
+
+
+def test_unsloth_s_start_up_banner_before_any_step_is_known_as_its_trainer_s_log() -> None:
+    from app.ingest.formats import detect
+
+    # unsloth's start-up as it loads the model (huggingface/transformers issue 30607, tests/data/real), its banner's first
+    # rows; the model's download bar after it is no step
+    lines = ["==((====))==  Unsloth 2025.7.3: Fast Llava patching. Transformers: 4.52.4.",
+             "   \\\\   /|    NVIDIA GeForce RTX 5090 Laptop GPU. Num GPUs = 1. Max memory: 23.889 GB. Platform: Windows.",
+             "model.safetensors:   8%|████▍     | 304M/4.04G [00:32<06:42, 9.27MB/s]"]
+    assert detect(lines) == "hf-trainer"
+    events, _ = read(lines)
+    assert [(type(e), e.total_steps) for e in events if isinstance(e, RunInfo)] == [(RunInfo, None)]
+    assert not [e for e in events if isinstance(e, TrainStep)]
+    # the banner its Trainer prints as the run starts (composed, cut after its first row): its row known
+    assert detect(["==((====))==  Unsloth - 2x faster free finetuning | Num GPUs = 1"]) == "hf-trainer"
