@@ -1531,7 +1531,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # Lightning's main bar at 1 of 2, then its validation's own bar starting (``Validation DataLoader 0:   0% 0/1``):
     # paused for the evaluation, the training's position kept (6.54 it/s)
     ("lightning-sagemaker-workshop-issue6-mpirank-prefixed-epoch0-1-of-2-then-validation-dataloader-0-of-1.log", T0, "end",
-     "epoch 0 · 1/2 in the epoch · …", "measuring",
+     "epoch 0 · 1/2 in the epoch · evaluating", "evaluating",
      {"step": 1, "loss": 2.29, "step_seconds": 1 / 6.54, "paused": "evaluation", "finished": False}),
 ]  # fmt: skip
 
