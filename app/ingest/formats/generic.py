@@ -73,7 +73,7 @@ from .scalar_prints import HEADS as SCALAR_HEADS
 from .scalar_prints import scalar_print, scalars_inside
 from .series import MIN_RECORDS, SeriesWindow
 from .series import Record as SeriesRecord
-from .step_source import StepSource, evaluation_position, evaluation_stage, shares
+from .step_source import StepSource, evaluation_position, evaluation_stage, shares, top_k_scores
 from .tagged_scalars import TaggedScalars, tagged
 from .tree_summaries import TreeSummary
 from .vertical_records import VerticalRecord, vertical_start
@@ -353,6 +353,7 @@ class _Line:
     train: bool = False  # its record names its stage as training (``[train: 35, 50 / 1000]``)
     closes: bool = False  # an evaluation's last line (a per-class table's ``all`` row): no pause for more of it
     epoch_percent: float | None = None  # how far through its epoch the line is, in per cent (``Epoch 1 [80%]``)
+    begun: bool = False  # an epoch and the learning rate it begins with, nothing else: the epoch begun, no record
     epoch_seconds: float | None = None  # Keras 1's ``fit(verbose=2)`` line (``67s - loss: …``): its epoch's time
     named: tuple[Named, ...] = ()  # a line tied to the last step: its figures, sorted by their names' classes
     # Lightning's checkpoint line: (epoch, global step, the monitored figure's name, its value when printed, a model saved)
@@ -1186,7 +1187,10 @@ class GenericParser(StepLines[_Line]):
                 # fairseq's ``| epoch 001:    650 / 1891 loss=…, num_updates=645``: the run's step is its update, the
                 # position in the epoch is shown beside it
                 line.parts = ((IN_EPOCH, float(in_epoch.group(2))), (EPOCH_STEPS, float(in_epoch.group(3))))
-        figured = lossy or any(r.field in _FIGURES for r in readings)
+        # An epoch with the learning rate it begins with and nothing else is the epoch begun, no record of it (``Epoch: 8``
+        # then ``Learning rate: 0.049932`` over the epoch's bar, a ResNet trainer's)
+        line.begun = (not lossy and not unknown and {r.field for r in readings} == {Field.EPOCH, Field.LR})
+        figured = not line.begun and (lossy or any(r.field in _FIGURES for r in readings))
         if figured and not self._counted_steps and not any(r.field is Field.STEP for r in readings):
             # ``Epoch 005 loss 9.5198 | train 2.2s``: a loop that logs once an epoch counts its
             # epochs; the epoch that leads the record is its position (a log of step lines keeps
@@ -1237,9 +1241,10 @@ class GenericParser(StepLines[_Line]):
             line.what = "eval"
             return Kind.FULL, line
         line = _decide(line)
-        if table_row and line.what in ("other", "epoch"):
+        if table_row and (line.what == "other" or (line.what == "epoch" and not line.begun)):
             # A row under a header that names its position column (YOLO's ``Epoch``): the row is that position's
-            # record, whatever of its figures tokwatch knows (``box_loss``, ``cls_loss`` are parts of a loss).
+            # record, whatever of its figures tokwatch knows (``box_loss``, ``cls_loss`` are parts of a loss). (An epoch
+            # and its learning rate alone, one a line under its counter, stay the epoch begun.)
             position = _position(readings) or _first(readings, Field.EPOCH)
             if position is not None:
                 if position.field is Field.EPOCH:
@@ -1628,7 +1633,8 @@ class GenericParser(StepLines[_Line]):
             if saved:
                 events.append(TrainingPause(at=line.at, reason="checkpoint"))
         elif line.what == "epoch":
-            said = line.readings[-1]
+            said = next(r for r in reversed(line.readings) if r.field is Field.EPOCH)
+            lr = _first(line.readings, Field.LR)
             average = epoch_average(line.text)
             if average:  # (a MetricLogger's ``Epoch: [43] Total time: 0:00:06 (0.2151 s / it)``)
                 events.append(StepFigures(at=line.at, epoch=said.value, figures=average))
@@ -1639,14 +1645,17 @@ class GenericParser(StepLines[_Line]):
             before, self._epoch = self._epoch, said
             if self._full_epoch is not None and self._full_epoch[0].per_pass and self._epoch.value >= 1:
                 self._epoch_before(self._epoch, events)
+            moved = False
             if self._full_epoch is not None:
                 finished = self._full_epoch[0].epoch
-                if finished is not None and self._epoch.value > finished:
-                    # (Keras' ``Epoch 12/40`` after epoch 11's full bar: the run is in epoch 12 now)
-                    events.append(StepFigures(at=line.at, epoch=self._epoch.value))
+                # (Keras' ``Epoch 12/40`` after epoch 11's full bar: the run is in epoch 12 now)
+                moved = finished is not None and self._epoch.value > finished
             elif self._last is not None and before is not None and self._epoch.value > before.value:
                 # (kohya's ``epoch 6/80`` after the run's bar in epoch 5: the run is in epoch 6 now, its count the run's)
-                events.append(StepFigures(at=line.at, epoch=self._epoch.value))
+                moved = True
+            if moved or (lr is not None and self._last is not None):
+                events.append(StepFigures(at=line.at, epoch=self._epoch.value if moved else None,
+                                          lr=lr.value if lr is not None else None))
         elif line.what == "total":
             self._total = next(int(r.value) for r in line.readings if r.field is Field.TOTAL)
             if self._total > 0:  # the run's length before its first step (``max_steps=100``): said at once
@@ -1819,7 +1828,7 @@ class GenericParser(StepLines[_Line]):
                     events.append(EvalResult(at=line.at, name=label, value=named.value, step=at_step))
         if "%" in line.text:
             # (a score printed as a count of a total and its share: ``Accuracy: 9890/10000 (99%)``, in per cent)
-            for name, share in shares(line.text):
+            for name, share in (*shares(line.text), *top_k_scores(line.text)):
                 label = _eval_label(name if name.split(" ")[0] in EVAL_WORDS else f"{own[:-5]} {name}")
                 if label not in seen:
                     seen.add(label)
@@ -2265,9 +2274,10 @@ def _decide(line: _Line) -> _Line:
     if not has_step and any(r.field is Field.TOTAL for r in readings):
         line.what = "total"
         return line
-    if not has_step and readings and all(r.field is Field.EPOCH for r in readings):
+    if not has_step and readings and (line.begun or all(r.field is Field.EPOCH for r in readings)):
         # Keras: ``Epoch 3/10`` on a line of its own, its bar on the next; kohya's ``epoch is incremented.
-        # current_epoch: 4, epoch: 5`` (the last named is the epoch now begun)
+        # current_epoch: 4, epoch: 5`` (the last named is the epoch now begun); an epoch and the learning rate it
+        # begins with (``Epoch: 8`` over ``Learning rate: 0.049932``, a ResNet trainer's, its bar after them)
         line.what = "epoch"
         return line
     line.what = "other"
