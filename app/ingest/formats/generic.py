@@ -437,6 +437,7 @@ class GenericParser(StepLines[_Line]):
         self._run_done: TrainStep | None = None  # that step, when it was its last epoch's last of the run
         self._run_record: tuple[int, int] | None = None  # (step, total) of the last record counting the run's steps
         self._epoch_bar: tuple[Reading, _Bar] | None = None  # an epoch's bar beside such records: its epoch, its rate
+        self._begun_lr: float | None = None  # the learning rate the first epoch began with, before any step: the first's
         self._slashed: list[str] | None = None  # a ruled step's record: its step, then its lines so far
         self._spaced_columns: list[str] = []  # a space-aligned table's header names, while its rows follow
         self._spaced_first = False  # … no row read under that header yet
@@ -1656,6 +1657,8 @@ class GenericParser(StepLines[_Line]):
             if moved or (lr is not None and self._last is not None):
                 events.append(StepFigures(at=line.at, epoch=self._epoch.value if moved else None,
                                           lr=lr.value if lr is not None else None))
+            elif lr is not None:
+                self._begun_lr = lr.value  # (no step yet to give it to: the first step's, where it prints none)
         elif line.what == "total":
             self._total = next(int(r.value) for r in line.readings if r.field is Field.TOTAL)
             if self._total > 0:  # the run's length before its first step (``max_steps=100``): said at once
@@ -2153,7 +2156,7 @@ class GenericParser(StepLines[_Line]):
                 progress_percent=percent.value if percent is not None else None,
                 loss=loss.value if loss is not None else None,
                 loss_note=line.loss_note if loss is not None else None,
-                lr=got[Field.LR].value if Field.LR in got else None,
+                lr=got[Field.LR].value if Field.LR in got else self._begun_lr,
                 grad_norm=got[Field.GRAD_NORM].value if Field.GRAD_NORM in got else None,
                 step_seconds=step_seconds,
                 step_seconds_note=seconds_note if step_seconds is not None else None,
@@ -2186,6 +2189,7 @@ class GenericParser(StepLines[_Line]):
                          and bar is None and line.counters is None else None),
             )
         )
+        self._begun_lr = None
         last = events[-1]
         self._step_event = (events, len(events) - 1)
         if isinstance(last, TrainStep):

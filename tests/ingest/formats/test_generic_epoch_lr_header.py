@@ -67,3 +67,12 @@ def test_a_run_in_its_third_epoch_reads_the_second_s_bar_and_test(tmp_path: Path
     assert {name: value["value"] for name, value in training["eval"].items()} == {
         "test_loss": 3.7425, "test_acc@1": 24.038, "test_acc@5": 48.524}
     assert data["source"]["bad_lines"] == 0
+
+
+def test_the_first_epoch_s_learning_rate_goes_to_its_first_record() -> None:
+    """``Epoch: 1`` and ``Learning rate: 0.005000`` before any step: the first bar's lr is 0.005 (it prints none)."""
+    got = GenericParser().feed([
+        "Epoch: 1", "Learning rate: 0.005000",
+        "Train Epoch: 1 Loss: 6.120 Acc@1 1.000 Acc@5 4.000:  30%|███       | 3003/10010 [56:00<2:10:40,  1.12s/it]",
+        "Train Epoch: 1 Loss: 6.010 Acc@1 1.100 Acc@5 4.200:  31%|███       | 3103/10010 [57:52<2:08:50,  1.12s/it]"])
+    assert [(s.step, s.lr) for s in got if isinstance(s, TrainStep)] == [(3003, 0.005), (3103, None)]
