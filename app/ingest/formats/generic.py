@@ -1220,9 +1220,12 @@ class GenericParser(StepLines[_Line]):
                 and _EPOCH_CLOSED.match(s)):
             # The record that closes an epoch with its validation (PyTorch's word_language_model: ``| end of epoch   5 |
             # time: 35.32s | valid loss   nan | valid ppl      nan``): that evaluation's figures; its time is the
-            # epoch's, no step's
+            # epoch's, no step's, said beside the epoch's last step
+            took = [r.value for r in readings if r.field is Field.STEP_TIME and r.name == "time"]
             readings[:] = [r for r in readings if r.field is not Field.STEP_TIME]
             line.what = "eval"
+            if took:
+                line.before = _Line("tie", at, text=s, named=(Named(Kin.EPOCH_TIME, "epoch time", took[0], "time"),))
             return Kind.FULL, line
         if _EVAL_START.match(s) or ("on" in s and _EVAL_ON.search(s[:120])) or (
                 ": " in s and _EVAL_STAGE.search(s[:120])):

@@ -52,6 +52,7 @@ def test_the_record_closing_an_epoch_is_its_validation_and_its_time_no_step_s() 
     ])
     steps = [e for e in got if isinstance(e, TrainStep)]
     assert [(s.step, s.step_seconds) for s in steps] == [(1000, pytest.approx(0.10697))]  # (126.72 s is the epoch's)
+    assert ("epoch_seconds", 126.72) in steps[-1].figures  # (said beside the epoch's last step)
     assert {e.name: e.value for e in got if isinstance(e, EvalResult)} == {"val_loss": 4.55, "valid_ppl": 94.72}
 
 
@@ -79,4 +80,5 @@ def test_a_finished_run_whose_loss_is_nan_is_diverged_at_its_last_batch(tmp_path
     assert (training["step"], training["total_steps"], training["step_seconds"]) == (400, 600, 0.0114)
     assert training["finished"] is True
     assert set(training["eval"]) == {"val_loss", "valid_ppl", "test_loss", "test_ppl"}
+    assert "step 11 ms (as printed) · epoch 7.00 s (as printed)" in data["details"]
     assert data["source"]["bad_lines"] == 0
