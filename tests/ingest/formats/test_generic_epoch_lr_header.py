@@ -76,3 +76,9 @@ def test_the_first_epoch_s_learning_rate_goes_to_its_first_record() -> None:
         "Train Epoch: 1 Loss: 6.120 Acc@1 1.000 Acc@5 4.000:  30%|███       | 3003/10010 [56:00<2:10:40,  1.12s/it]",
         "Train Epoch: 1 Loss: 6.010 Acc@1 1.100 Acc@5 4.200:  31%|███       | 3103/10010 [57:52<2:08:50,  1.12s/it]"])
     assert [(s.step, s.lr) for s in got if isinstance(s, TrainStep)] == [(3003, 0.005), (3103, None)]
+
+
+def test_a_training_top_k_accuracy_on_an_evaluation_s_line_is_not_the_evaluation_s() -> None:
+    got = GenericParser().feed(["Train Epoch: 7 Loss: 2.550: 100%|" + BAR + "| 5005/5005 [58:59<00:00,  1.41it/s]",
+                                "Test set: Average loss: 2.2228, Train Acc@1: 44.039%, Acc@1: 48.516%"])
+    assert {e.name: e.value for e in got if isinstance(e, EvalResult)} == {"test_loss": 2.2228, "test_acc@1": 48.516}
