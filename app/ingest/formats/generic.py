@@ -78,7 +78,7 @@ from .scalar_prints import scalar_print, scalars_inside
 from .series import MIN_RECORDS, SeriesWindow
 from .series import Record as SeriesRecord
 from .shapes import METRICS_HEADER, METRICS_ROW, RESULTS_HEADER
-from .step_source import StepSource, evaluation_position, evaluation_stage, shares
+from .step_source import StepSource, evaluation_position, evaluation_stage, shares, top_k_scores
 from .tagged_scalars import TaggedScalars, tagged
 from .tree_summaries import TreeSummary
 from .vertical_records import VerticalRecord, vertical_start
@@ -371,6 +371,7 @@ class _Line:
     train: bool = False  # its record names its stage as training (``[train: 35, 50 / 1000]``)
     closes: bool = False  # an evaluation's last line (a per-class table's ``all`` row): no pause for more of it
     epoch_percent: float | None = None  # how far through its epoch the line is, in per cent (``Epoch 1 [80%]``)
+    begun: bool = False  # an epoch and the learning rate it begins with, nothing else: the epoch begun, no record
     epoch_seconds: float | None = None  # Keras 1's ``fit(verbose=2)`` line (``67s - loss: …``): its epoch's time
     named: tuple[Named, ...] = ()  # a line tied to the last step: its figures, sorted by their names' classes
     # Lightning's checkpoint line: (epoch, global step, the monitored figure's name, its value when printed, a model saved)
@@ -467,6 +468,7 @@ class GenericParser(StepLines[_Line]):
         self._run_done: TrainStep | None = None  # that step, when it was its last epoch's last of the run
         self._run_record: tuple[int, int] | None = None  # (step, total) of the last record counting the run's steps
         self._epoch_bar: tuple[Reading, _Bar] | None = None  # an epoch's bar beside such records: its epoch, its rate
+        self._begun_lr: float | None = None  # the learning rate the first epoch began with, before any step: the first's
         self._slashed: list[str] | None = None  # a ruled step's record: its step, then its lines so far
         self._spaced_columns: list[str] = []  # a space-aligned table's header names, while its rows follow
         self._spaced_first = False  # … no row read under that header yet
@@ -1266,7 +1268,10 @@ class GenericParser(StepLines[_Line]):
                 # fairseq's ``| epoch 001:    650 / 1891 loss=…, num_updates=645``: the run's step is its update, the
                 # position in the epoch is shown beside it
                 line.parts = ((IN_EPOCH, float(in_epoch.group(2))), (EPOCH_STEPS, float(in_epoch.group(3))))
-        figured = lossy or any(r.field in _FIGURES for r in readings)
+        # An epoch with the learning rate it begins with and nothing else is the epoch begun, no record of it (``Epoch: 8``
+        # then ``Learning rate: 0.049932`` over the epoch's bar, a ResNet trainer's)
+        line.begun = (not lossy and not unknown and {r.field for r in readings} == {Field.EPOCH, Field.LR})
+        figured = not line.begun and (lossy or any(r.field in _FIGURES for r in readings))
         if figured and not self._counted_steps and not any(r.field is Field.STEP for r in readings):
             # ``Epoch 005 loss 9.5198 | train 2.2s``: a loop that logs once an epoch counts its
             # epochs; the epoch that leads the record is its position (a log of step lines keeps
@@ -1291,6 +1296,17 @@ class GenericParser(StepLines[_Line]):
                 if value is not None:
                     seconds = value / 1000 if bare.group(2) == "ms" else value
                     line.readings.append(Reading(Field.STEP_TIME, "duration", seconds))
+        if (not lossy and "nd of epoch" in s[:24] and any(r.field is Field.EVAL_LOSS for r in readings)
+                and _EPOCH_CLOSED.match(s)):
+            # The record that closes an epoch with its validation (PyTorch's word_language_model: ``| end of epoch   5 |
+            # time: 35.32s | valid loss   nan | valid ppl      nan``): that evaluation's figures; its time is the
+            # epoch's, no step's, said beside the epoch's last step
+            took = [r.value for r in readings if r.field is Field.STEP_TIME and r.name == "time"]
+            readings[:] = [r for r in readings if r.field is not Field.STEP_TIME]
+            line.what = "eval"
+            if took:
+                line.before = _Line("tie", at, text=s, named=(Named(Kin.EPOCH_TIME, "epoch time", took[0], "time"),))
+            return Kind.FULL, line
         if _EVAL_START.match(s) or ("on" in s and _EVAL_ON.search(s[:120])) or (
                 ": " in s and _EVAL_STAGE.search(s[:120])):
             passing = None if lossy or any(r.field is Field.EVAL_LOSS for r in readings) else evaluation_position(s)
@@ -1309,9 +1325,10 @@ class GenericParser(StepLines[_Line]):
             line.what = "eval"
             return Kind.FULL, line
         line = _decide(line)
-        if table_row and line.what in ("other", "epoch"):
+        if table_row and (line.what == "other" or (line.what == "epoch" and not line.begun)):
             # A row under a header that names its position column (YOLO's ``Epoch``): the row is that position's
-            # record, whatever of its figures tokwatch knows (``box_loss``, ``cls_loss`` are parts of a loss).
+            # record, whatever of its figures tokwatch knows (``box_loss``, ``cls_loss`` are parts of a loss). (An epoch
+            # and its learning rate alone, one a line under its counter, stay the epoch begun.)
             position = _position(readings) or _first(readings, Field.EPOCH)
             if position is not None:
                 if position.field is Field.EPOCH:
@@ -1725,7 +1742,8 @@ class GenericParser(StepLines[_Line]):
             if saved:
                 events.append(TrainingPause(at=line.at, reason="checkpoint"))
         elif line.what == "epoch":
-            said = line.readings[-1]
+            said = next(r for r in reversed(line.readings) if r.field is Field.EPOCH)
+            lr = _first(line.readings, Field.LR)
             average = epoch_average(line.text)
             if average:  # (a MetricLogger's ``Epoch: [43] Total time: 0:00:06 (0.2151 s / it)``)
                 events.append(StepFigures(at=line.at, epoch=said.value, figures=average))
@@ -1736,14 +1754,19 @@ class GenericParser(StepLines[_Line]):
             before, self._epoch = self._epoch, said
             if self._full_epoch is not None and self._full_epoch[0].per_pass and self._epoch.value >= 1:
                 self._epoch_before(self._epoch, events)
+            moved = False
             if self._full_epoch is not None:
                 finished = self._full_epoch[0].epoch
-                if finished is not None and self._epoch.value > finished:
-                    # (Keras' ``Epoch 12/40`` after epoch 11's full bar: the run is in epoch 12 now)
-                    events.append(StepFigures(at=line.at, epoch=self._epoch.value))
+                # (Keras' ``Epoch 12/40`` after epoch 11's full bar: the run is in epoch 12 now)
+                moved = finished is not None and self._epoch.value > finished
             elif self._last is not None and before is not None and self._epoch.value > before.value:
                 # (kohya's ``epoch 6/80`` after the run's bar in epoch 5: the run is in epoch 6 now, its count the run's)
-                events.append(StepFigures(at=line.at, epoch=self._epoch.value))
+                moved = True
+            if moved or (lr is not None and self._last is not None):
+                events.append(StepFigures(at=line.at, epoch=self._epoch.value if moved else None,
+                                          lr=lr.value if lr is not None else None))
+            elif lr is not None:
+                self._begun_lr = lr.value  # (no step yet to give it to: the first step's, where it prints none)
         elif line.what == "total":
             self._total = next(int(r.value) for r in line.readings if r.field is Field.TOTAL)
             if self._total > 0:  # the run's length before its first step (``max_steps=100``): said at once
@@ -1920,7 +1943,7 @@ class GenericParser(StepLines[_Line]):
                     events.append(EvalResult(at=line.at, name=label, value=named.value, step=at_step))
         if "%" in line.text:
             # (a score printed as a count of a total and its share: ``Accuracy: 9890/10000 (99%)``, in per cent)
-            for name, share in shares(line.text):
+            for name, share in (*shares(line.text), *top_k_scores(line.text)):
                 label = _eval_label(name if name.split(" ")[0] in EVAL_WORDS else f"{own[:-5]} {name}")
                 if label not in seen:
                     seen.add(label)
@@ -2256,7 +2279,7 @@ class GenericParser(StepLines[_Line]):
                 progress_percent=percent.value if percent is not None else None,
                 loss=loss.value if loss is not None else None,
                 loss_note=line.loss_note if loss is not None else None,
-                lr=got[Field.LR].value if Field.LR in got else None,
+                lr=got[Field.LR].value if Field.LR in got else self._begun_lr,
                 grad_norm=got[Field.GRAD_NORM].value if Field.GRAD_NORM in got else None,
                 step_seconds=step_seconds,
                 step_seconds_note=seconds_note if step_seconds is not None else None,
@@ -2287,6 +2310,7 @@ class GenericParser(StepLines[_Line]):
                 counter=_counted_as(line, step_reading, bar, step),
             )
         )
+        self._begun_lr = None
         last = events[-1]
         self._step_event = (events, len(events) - 1)
         if isinstance(last, TrainStep):
@@ -2402,9 +2426,10 @@ def _decide(line: _Line) -> _Line:
     if not has_step and any(r.field is Field.TOTAL for r in readings):
         line.what = "total"
         return line
-    if not has_step and readings and all(r.field is Field.EPOCH for r in readings):
+    if not has_step and readings and (line.begun or all(r.field is Field.EPOCH for r in readings)):
         # Keras: ``Epoch 3/10`` on a line of its own, its bar on the next; kohya's ``epoch is incremented.
-        # current_epoch: 4, epoch: 5`` (the last named is the epoch now begun)
+        # current_epoch: 4, epoch: 5`` (the last named is the epoch now begun); an epoch and the learning rate it
+        # begins with (``Epoch: 8`` over ``Learning rate: 0.049932``, a ResNet trainer's, its bar after them)
         line.what = "epoch"
         return line
     line.what = "other"
@@ -2822,6 +2847,8 @@ _EPOCH_KEYS = ("epoch", "Epoch", "train/epoch", "train_epoch")
 # A record that sums up an epoch the run was counting batches of (demucs' ``Train Summary | Epoch 35 | Loss=…``,
 # fairseq's ``end of epoch 23 (average epoch stats below)``): that epoch's batches are all done.
 _EPOCH_SUMMARY = re.compile(r"(?i)\b(?:train(?:ing)? summary|epoch summary|end of epoch|epoch \d+ (?:complete|completed|finished|done)\b)")
+# A record that opens by closing its epoch, its figures after (``| end of epoch   5 | time: 35.32s | valid loss …``).
+_EPOCH_CLOSED = re.compile(r"(?i)^\W{0,4}end of epoch\s{1,6}\d{1,6}\s{0,4}(?:\||,|$)")
 
 
 def _counted_as(line: _Line, step_reading: Reading | None, bar: _Bar | None, step: int) -> str | None:
@@ -2906,12 +2933,18 @@ def _counted(m: re.Match[str]) -> tuple[int | None, int]:
     return None, int(m.group(1))
 
 
+# A field's value that is a number spelled without a digit: a loss gone bad (``| loss   nan | ppl      nan``).
+_NOT_FINITE_END = re.compile(r"(?i)(?:^|\s)[-+]?(?:nan|inf(?:inity)?)$")
+
+
 def _cut(s: str) -> bool:
-    """A ``|``-separated record whose last field holds no number: a wrap cut it (``… | learning``)."""
+    """A ``|``-separated record whose last field holds no number: a wrap cut it (``… | learning``).
+
+    ``nan`` and ``inf`` are numbers: PyTorch's word_language_model ends its record ``| ppl      nan`` once the loss is."""
     if s.count("|") < 3:
         return False
     last = s.rstrip(" |").rsplit("|", 1)[-1]
-    return not any(c.isdigit() for c in last)
+    return not any(c.isdigit() for c in last) and _NOT_FINITE_END.search(last.strip()) is None
 
 
 # A per-class evaluation table's header: its names up to the bar (``Box(P  R  mAP50  mAP50-95): 100%|…``), a group
