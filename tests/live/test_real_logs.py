@@ -1414,6 +1414,15 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-music-avqa-r-issue1-epoch1-percent-complete-0-to-80-bracketed-logger-prefix.log", T0, "end",
      "epoch 1 · 80% of the epoch · …", "measuring",
      {"step": 1, "total_steps": None, "loss": 1.516035, "step_seconds": None, "eta_seconds": None, "finished": False}),
+    # TensorFlow 1's retrain script, a figure a line after the message's own time: ``Step 499: Cross entropy = 0.170348``
+    # the loss, ``Step 499: Validation accuracy = 89.0% (N=100)`` that step's evaluation
+    ("generic-kubeflow-labs-file-5-tfjob-readme-tf1-retrain-steps-480-499-cross-entropy-validation-accuracy-final-test.log",
+     T0, "end", "step 499 · …", "measuring",
+     {"step": 499, "total_steps": None, "loss": 0.170348, "eval": {"validation_accuracy": {"value": 89.0, "step": 499}}}),
+    # the same records, each printed by two handlers (``INFO:tensorflow:``, ``[…|tensorflow|INFO]: ``): step 499 once
+    ("generic-dcos-tensorflow-demos-file-poets-readme-tf1-retrain-step-499-two-handlers-each-line-twice.log",
+     T0, "end", "step 499 · …", "measuring",
+     {"step": 499, "total_steps": None, "loss": 0.077798, "eval": {"validation_accuracy": {"value": 85.0, "step": 499}}}),
 ]  # fmt: skip
 
 
@@ -1859,6 +1868,9 @@ GENERIC_READ = {
     "generic-jittor-issue231-epoch-49-iterations-170-178-then-test-iterations-0-2.log": "step, epoch, loss",
     "generic-dcgan-tensorflow-issue175-older-print-epoch-14-batches-398-401-of-1093-time-since-start.log": "step, total, epoch, elapsed",
     "generic-music-avqa-r-issue1-epoch1-percent-complete-0-to-80-bracketed-logger-prefix.log": "step, epoch, loss",
+    "generic-kubeflow-labs-file-5-tfjob-readme-tf1-retrain-steps-480-499-cross-entropy-validation-accuracy-final-test.log":
+        "step, loss, eval",
+    "generic-dcos-tensorflow-demos-file-poets-readme-tf1-retrain-step-499-two-handlers-each-line-twice.log": "step, loss, eval",
 }  # fmt: skip
 
 

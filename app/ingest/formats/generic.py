@@ -37,7 +37,7 @@ from ...stats.events import (
     TrainStep,
 )
 from .banner import planned_run
-from .classes import Kin, Named, beside, memory_figures, planned_epochs, scores, tied
+from .classes import Kin, Named, beside, memory_figures, planned_epochs, position_scores, scores, tied
 from .coco import CocoTable
 from .drawn_bars import RuledScores, drawn_bar, epoch_header
 from .fairseq_lua import fairseq_lua_record
@@ -1074,6 +1074,11 @@ class GenericParser(StepLines[_Line]):
             headed = _headed_loss(unknown)
             if headed is not None:
                 readings.append(headed)
+        if (unknown and len(readings) == 1 and self._last is not None and (position := _position(readings)) is not None
+                and position.value == self._last[0] and (evaluated := position_scores(unknown)) is not None):
+            # A record of the last step's evaluation scores alone, each a line of its own (TensorFlow 1's retrain
+            # script: ``Step 90: Cross entropy = 0.031337`` then ``Step 90: Validation accuracy = 100.0% (N=100)``)
+            return Kind.FULL, _Line("tie", at, text=s, named=tuple(evaluated))
         if (readings and self._last is not None and all(r.field in _TIMING_FIELDS for r in readings)
                 and tied(s, known=True) is not None):
             # A line of the step's timing alone under it (``Step time: 0.52s``, ``elapsed: 0:12:30``): that step's
