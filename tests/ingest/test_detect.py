@@ -604,6 +604,12 @@ REAL_FORMATS = {
     "generic-kubeflow-labs-file-5-tfjob-readme-tf1-retrain-steps-480-499-cross-entropy-validation-accuracy-final-test.log":
         "generic",
     "generic-dcos-tensorflow-demos-file-poets-readme-tf1-retrain-step-499-two-handlers-each-line-twice.log": "generic",
+    "generic-mmdet-fenghuo-file-mm-md-epoch-1-900-of-930-glued-progressbar-coco-then-epoch-val-map-then-epoch-2-100.log":
+        "generic",
+    "generic-mmaction-issue199-epoch-14-1700-1720-of-1730-progressbar-then-epoch-val-top1-top5-acc.log":
+        "generic",
+    "generic-mmcls-mmpretrain-issue742-epoch-4-2200-2500-of-2503-best-checkpoint-then-epoch-val-topk-then-epoch-5.log":
+        "generic",
 }
 
 

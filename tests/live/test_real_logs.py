@@ -1423,6 +1423,18 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-dcos-tensorflow-demos-file-poets-readme-tf1-retrain-step-499-two-handlers-each-line-twice.log",
      T0, "end", "step 499 · …", "measuring",
      {"step": 499, "total_steps": None, "loss": 0.077798, "eval": {"validation_accuracy": {"value": 85.0, "step": 499}}}),
+    # mmdet's ``Epoch(val) [1][764]    bbox_mAP: 0.0110, …`` after the bar its ``Evaluating bbox...`` was glued to: epoch 1's evaluation
+    ("generic-mmdet-fenghuo-file-mm-md-epoch-1-900-of-930-glued-progressbar-coco-then-epoch-val-map-then-epoch-2-100.log",
+     T0, "end", "epoch 2 · 100/930 in the epoch · …", "measuring",
+     {"step": 100, "total_steps": 930, "loss": 0.4369, "step_seconds": 0.246}),
+    # mmcv's ``Epoch(val) [13][1730]	top1 acc: 0.0659, top5 acc: 0.1613`` after its ProgressBar: the evaluation, no position
+    ("generic-mmaction-issue199-epoch-14-1700-1720-of-1730-progressbar-then-epoch-val-top1-top5-acc.log",
+     T0, "end", "epoch 14 · 1720/1730 in the epoch · …", "measuring",
+     {"step": 1720, "total_steps": 1730, "loss": 2.4789, "step_seconds": 1.678, "eval": {"top1_acc": {"value": 0.0659, "step": None}, "top5_acc": {"value": 0.1613, "step": None}}}),
+    # mmcls' ``Epoch(val) [4][98]	accuracy_top-1: 0.2500, accuracy_top-5: 1.1240``: epoch 4's evaluation, then epoch 5
+    ("generic-mmcls-mmpretrain-issue742-epoch-4-2200-2500-of-2503-best-checkpoint-then-epoch-val-topk-then-epoch-5.log",
+     T0, "end", "epoch 5 · 100/2503 in the epoch · …", "measuring",
+     {"step": 100, "total_steps": 2503, "loss": 6.0452, "step_seconds": 0.452, "eval": {"accuracy_top_1": {"value": 0.25, "step": None}, "accuracy_top_5": {"value": 1.124, "step": None}}}),
 ]  # fmt: skip
 
 
@@ -1871,6 +1883,12 @@ GENERIC_READ = {
     "generic-kubeflow-labs-file-5-tfjob-readme-tf1-retrain-steps-480-499-cross-entropy-validation-accuracy-final-test.log":
         "step, loss, eval",
     "generic-dcos-tensorflow-demos-file-poets-readme-tf1-retrain-step-499-two-handlers-each-line-twice.log": "step, loss, eval",
+    "generic-mmdet-fenghuo-file-mm-md-epoch-1-900-of-930-glued-progressbar-coco-then-epoch-val-map-then-epoch-2-100.log":
+        "step, total, epoch, loss, lr, step time, ETA, eval",
+    "generic-mmaction-issue199-epoch-14-1700-1720-of-1730-progressbar-then-epoch-val-top1-top5-acc.log":
+        "step, total, epoch, loss, lr, step time, eval",
+    "generic-mmcls-mmpretrain-issue742-epoch-4-2200-2500-of-2503-best-checkpoint-then-epoch-val-topk-then-epoch-5.log":
+        "step, total, epoch, loss, lr, step time, eval",
 }  # fmt: skip
 
 
