@@ -1079,17 +1079,20 @@ class GenericParser(StepLines[_Line]):
             headed = _headed_loss(unknown)
             if headed is not None:
                 readings.append(headed)
-        if (unknown and self._last is not None and "(" in s[:24] and not any(r.field in _RECORD_FIGURES for r in readings)
+        if (unknown and not record and self._last is not None and "(" in s[:24]
+                and not any(r.field in _RECORD_FIGURES for r in readings)
                 and evaluation_stage(s[:24]) and _EPOCH_ITER.search(s) is None
-                and (evaluated := tuple(n for n in beside(s, True, unknown) if n.kin is Kin.EVAL))):
+                and (results := tuple(n for n in beside(s, True, unknown) if n.kin is Kin.EVAL))):
             # An evaluation's results, its stage named after its counter and no position of its batches (mmcv's
             # ``Epoch(val) [1][2]	accuracy_top-1: 22.0000, accuracy_top-3: 38.0000``): the last step's evaluation
-            return Kind.FULL, _Line("tie", at, text=s, named=evaluated)
-        if (unknown and len(readings) == 1 and self._last is not None and (position := _position(readings)) is not None
-                and position.value == self._last[0] and (evaluated := position_scores(unknown)) is not None):
+            return Kind.FULL, _Line("tie", at, text=s, named=results)
+        if (unknown and not record and len(readings) == 1 and self._last is not None
+                and (position := _position(readings)) is not None
+                and position.value == self._last[0] and (scored := position_scores(unknown)) is not None):
             # A record of the last step's evaluation scores alone, each a line of its own (TensorFlow 1's retrain
-            # script: ``Step 90: Cross entropy = 0.031337`` then ``Step 90: Validation accuracy = 100.0% (N=100)``)
-            return Kind.FULL, _Line("tie", at, text=s, named=tuple(evaluated))
+            # script: ``Step 90: Cross entropy = 0.031337`` then ``Step 90: Validation accuracy = 100.0% (N=100)``); never a
+            # block of one figure a line gathered under its counter (Caffe's ``Test net output #0: …``), whose part is no whole
+            return Kind.FULL, _Line("tie", at, text=s, named=tuple(scored))
         if (readings and self._last is not None and all(r.field in _TIMING_FIELDS for r in readings)
                 and tied(s, known=True) is not None):
             # A line of the step's timing alone under it (``Step time: 0.52s``, ``elapsed: 0:12:30``): that step's

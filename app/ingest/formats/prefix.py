@@ -266,9 +266,10 @@ class PrefixReader:
         # A time with its zone is a capture tool's stamp, whole in itself: a container UI may glue the
         # line right after it (``2023-09-16 10:15:31.031074+00:00Sep 16 10:15:31.030 [INFO] …``).
         zoned = m.re in (_ISO, _ISO_DASHED) and m.group(8) is not None
-        if m.re is _ISO and line.startswith(": ", end) and m.group(0)[-1].isdigit():
+        if pos > 0 and m.re is _ISO and line.startswith(": ", end) and m.group(0)[-1].isdigit():
             # The message's own time closed by a colon, as TensorFlow 1's retrain script prints a record
-            # (``tf.logging.info('%s: Step %d: …' % (datetime.now(), …))``) inside its logger's prefix.
+            # (``tf.logging.info('%s: Step %d: …' % (datetime.now(), …))``) inside its logger's prefix (only there:
+            # TensorFlow's C++ logger leads its lines with ``2020-09-07 12:33:26.224454: I tensorflow/…``, read as before).
             return at, self._fields(line, end + 2)
         if end < len(line) and not (zoned or line[end].isspace() or line[end] in "[]|-"):
             return None  # a date inside a word, not a record's time
