@@ -1570,6 +1570,27 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "epoch 20 · 5600/5640 in the epoch · …", "measuring",
      {"step": 5600, "total_steps": 5640, "loss": 0.026486, "step_seconds": None, "steps_per_hour": None,
       "eval": {"test_loss": {"value": 0.1731, "step": None}, "test_accuracy": {"value": 95.0, "step": None}}}),
+    # TensorFlow 1's retrain script, a figure a line after the message's own time: ``Step 499: Cross entropy = 0.170348``
+    # the loss, ``Step 499: Validation accuracy = 89.0% (N=100)`` that step's evaluation
+    ("generic-kubeflow-labs-file-5-tfjob-readme-tf1-retrain-steps-480-499-cross-entropy-validation-accuracy-final-test.log",
+     T0, "end", "step 499 · …", "measuring",
+     {"step": 499, "total_steps": None, "loss": 0.170348, "eval": {"validation_accuracy": {"value": 89.0, "step": 499}}}),
+    # the same records, each printed by two handlers (``INFO:tensorflow:``, ``[…|tensorflow|INFO]: ``): step 499 once
+    ("generic-dcos-tensorflow-demos-file-poets-readme-tf1-retrain-step-499-two-handlers-each-line-twice.log",
+     T0, "end", "step 499 · …", "measuring",
+     {"step": 499, "total_steps": None, "loss": 0.077798, "eval": {"validation_accuracy": {"value": 85.0, "step": 499}}}),
+    # mmdet's ``Epoch(val) [1][764]    bbox_mAP: 0.0110, …`` after the bar its ``Evaluating bbox...`` was glued to: epoch 1's evaluation
+    ("generic-mmdet-fenghuo-file-mm-md-epoch-1-900-of-930-glued-progressbar-coco-then-epoch-val-map-then-epoch-2-100.log",
+     T0, "end", "epoch 2 · 100/930 in the epoch · …", "measuring",
+     {"step": 100, "total_steps": 930, "loss": 0.4369, "step_seconds": 0.246}),
+    # mmcv's ``Epoch(val) [13][1730]	top1 acc: 0.0659, top5 acc: 0.1613`` after its ProgressBar: the evaluation, no position
+    ("generic-mmaction-issue199-epoch-14-1700-1720-of-1730-progressbar-then-epoch-val-top1-top5-acc.log",
+     T0, "end", "epoch 14 · 1720/1730 in the epoch · …", "measuring",
+     {"step": 1720, "total_steps": 1730, "loss": 2.4789, "step_seconds": 1.678, "eval": {"top1_acc": {"value": 0.0659, "step": None}, "top5_acc": {"value": 0.1613, "step": None}}}),
+    # mmcls' ``Epoch(val) [4][98]	accuracy_top-1: 0.2500, accuracy_top-5: 1.1240``: epoch 4's evaluation, then epoch 5
+    ("generic-mmcls-mmpretrain-issue742-epoch-4-2200-2500-of-2503-best-checkpoint-then-epoch-val-topk-then-epoch-5.log",
+     T0, "end", "epoch 5 · 100/2503 in the epoch · …", "measuring",
+     {"step": 100, "total_steps": 2503, "loss": 6.0452, "step_seconds": 0.452, "eval": {"accuracy_top_1": {"value": 0.25, "step": None}, "accuracy_top_5": {"value": 1.124, "step": None}}}),
 ]  # fmt: skip
 
 
@@ -2033,6 +2054,15 @@ GENERIC_READ = {
     "generic-imagenet-resnet50-dhairyag-file-log-output-epochs-1-7-test-set-then-epoch-8-lr.log": "step, epoch, loss, lr, step time, elapsed, ETA, eval",
     "generic-eva4-s4-file-readme-epoch-loss-bar-938-of-938-test-set-epochs-17-19.log": "step, epoch, loss, step time, elapsed, ETA, eval",
     "generic-pytorch-common-voice-file-readme-mnist-example-epochs-19-20-test-set.log": "step, total, epoch, loss, eval",
+    "generic-kubeflow-labs-file-5-tfjob-readme-tf1-retrain-steps-480-499-cross-entropy-validation-accuracy-final-test.log":
+        "step, loss, eval",
+    "generic-dcos-tensorflow-demos-file-poets-readme-tf1-retrain-step-499-two-handlers-each-line-twice.log": "step, loss, eval",
+    "generic-mmdet-fenghuo-file-mm-md-epoch-1-900-of-930-glued-progressbar-coco-then-epoch-val-map-then-epoch-2-100.log":
+        "step, total, epoch, loss, lr, step time, ETA, eval",
+    "generic-mmaction-issue199-epoch-14-1700-1720-of-1730-progressbar-then-epoch-val-top1-top5-acc.log":
+        "step, total, epoch, loss, lr, step time, eval",
+    "generic-mmcls-mmpretrain-issue742-epoch-4-2200-2500-of-2503-best-checkpoint-then-epoch-val-topk-then-epoch-5.log":
+        "step, total, epoch, loss, lr, step time, eval",
 }  # fmt: skip
 
 

@@ -185,6 +185,22 @@ def scores(found: list[Named] | None) -> list[Named] | None:
     return found
 
 
+def position_scores(unknown: list[tuple[str, str | None, str, str | None]]) -> list[Named] | None:
+    """The evaluation's scores a step record prints with nothing else but its position (TensorFlow 1's retrain script:
+    ``Step 90: Validation accuracy = 100.0% (N=100)``), a share as printed; None when it prints none, or any other
+    figure. ``unknown``: the record's pairs the grammar did not read; the evaluated count in parentheses is no figure."""
+    found: list[Named] = []
+    for raw, paren, value_text, unit in unknown:
+        name = normalise(raw + (f" {paren}" if paren else ""))
+        if name == "n" and unit is None:
+            continue  # (``(N=100)``: how many examples the score is over)
+        value = number(value_text)
+        if value is None or unit not in (None, "%") or kin_of(name, None) is not Kin.EVAL:
+            return None
+        found.append(Named(Kin.EVAL, name, value, raw.strip()))
+    return scores(found)
+
+
 def planned_epochs(text: str) -> int | None:
     """The run's planned epochs, when a line says them with their unit (``max: 15 epochs``)."""
     low = text.lower()

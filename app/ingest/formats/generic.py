@@ -38,7 +38,7 @@ from ...stats.events import (
 )
 from .banner import planned_run
 from .bracketed_epochs import batch_record, epoch_record, is_bracketed, speed_named
-from .classes import Kin, Named, beside, memory_figures, planned_epochs, scores, tied
+from .classes import Kin, Named, beside, memory_figures, planned_epochs, position_scores, scores, tied
 from .coco import CocoTable
 from .drawn_bars import RuledScores, drawn_bar, epoch_header
 from .fairseq_lua import fairseq_lua_record
@@ -512,8 +512,13 @@ class GenericParser(StepLines[_Line]):
         self._step_event: tuple[list[Event], int] | None = None  # where the last step's event was put, to amend  # a boosting library said its best round: the round line under it is a repeat
 
     def pieces(self, part: str) -> Iterable[str]:
-        """A bar and the message printed straight after it, as two (capped: a record is never longer)."""
-        return _unglued(part[:MAX_CHARS])
+        """A bar and the message printed straight after it, as two (capped: a record is never longer); a message so
+        glued keeps its logger's prefix, which is peeled and dates it as a line's own does."""
+        texts = _unglued(part[:MAX_CHARS])
+        if len(texts) > 1 and _GLUED_RECORD.match(texts[1]) is not None:
+            message = self._times.message(texts[1], False)
+            texts[1:2] = [message] if message is not None else []
+        return texts
 
     # --- reading a line ------------------------------------------------------------
 
@@ -1146,6 +1151,20 @@ class GenericParser(StepLines[_Line]):
             headed = _headed_loss(unknown)
             if headed is not None:
                 readings.append(headed)
+        if (unknown and not record and self._last is not None and "(" in s[:24]
+                and not any(r.field in _RECORD_FIGURES for r in readings)
+                and evaluation_stage(s[:24]) and _EPOCH_ITER.search(s) is None
+                and (results := tuple(n for n in beside(s, True, unknown) if n.kin is Kin.EVAL))):
+            # An evaluation's results, its stage named after its counter and no position of its batches (mmcv's
+            # ``Epoch(val) [1][2]	accuracy_top-1: 22.0000, accuracy_top-3: 38.0000``): the last step's evaluation
+            return Kind.FULL, _Line("tie", at, text=s, named=results)
+        if (unknown and not record and len(readings) == 1 and self._last is not None
+                and (position := _position(readings)) is not None
+                and position.value == self._last[0] and (scored := position_scores(unknown)) is not None):
+            # A record of the last step's evaluation scores alone, each a line of its own (TensorFlow 1's retrain
+            # script: ``Step 90: Cross entropy = 0.031337`` then ``Step 90: Validation accuracy = 100.0% (N=100)``); never a
+            # block of one figure a line gathered under its counter (Caffe's ``Test net output #0: …``), whose part is no whole
+            return Kind.FULL, _Line("tie", at, text=s, named=tuple(scored))
         if (readings and self._last is not None and all(r.field in _TIMING_FIELDS for r in readings)
                 and tied(s, known=True) is not None):
             # A line of the step's timing alone under it (``Step time: 0.52s``, ``elapsed: 0:12:30``): that step's
@@ -2703,6 +2722,14 @@ def _mfu(
     return printed.value, None
 
 
+# Figures that make a record a step's or an evaluation's own, not a line of scores alone.
+_RECORD_FIGURES = frozenset({Field.LOSS, Field.EVAL_LOSS, Field.STEP})
+# A dated logging record glued after a bar (mmcv's ``… ETA:     0s2021-07-14 13:52:36,901 - mmcls - INFO - …``).
+_GLUED_RECORD = re.compile(r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d")
+# mmcv's (1.x) ProgressBar over an evaluation's samples: ``[>>>>>>>>>] 50/50, 163.1 task/s, elapsed: 0s, ETA:     0s``.
+_MMCV_BAR = re.compile(r"\[[>\s]{1,400}\] \d{1,12}/\d{1,12}, \d{1,9}(?:\.\d+)? task/s, elapsed: \d{1,9}s, ETA:\s{0,9}\d{1,9}s")
+
+
 def _unglued(part: str) -> list[str]:
     """A bar and the message printed straight after it (``…7.98it/s]DLL … step_loss : 2.05``) as two."""
     if not part.strip():
@@ -2714,6 +2741,10 @@ def _unglued(part: str) -> list[str]:
             return [*_unglued(part[: saved.start()]), part[saved.start() :]]
     if "]" not in part or "[" not in part:
         return [part]
+    if "task/s" in part and (drawn := _MMCV_BAR.search(part)) is not None and part[drawn.end() :].strip():
+        # mmcv's ProgressBar ends with no newline: the evaluation's record its logger prints next is glued on
+        # (``[>>>>] 50/50, 163.1 task/s, elapsed: 0s, ETA:     0s2021-07-14 13:52:36,901 - mmcls - INFO - Epoch(val) …``)
+        return [part[: drawn.end()], part[drawn.end() :]]
     last = None
     for m in _BAR.finditer(part):
         last = m

@@ -89,6 +89,7 @@ ALIASES: dict[str, Field] = {
     "loss total": Field.LOSS,  # pytracking's ``Loss/total`` (its parts: ``Loss/segm``, ``Loss/target_clf``)
     "total loss": Field.LOSS,  # detectron2's ``total_loss`` (its parts: ``loss_cls``, ``loss_box_reg``)
     "ce": Field.LOSS,  # the cross-entropy a line names alone (RETURNN's ``ce 0.424, ctc_4 0.958``)
+    "cross entropy": Field.LOSS,  # TensorFlow 1's retrain script: ``Step 100: Cross entropy = 0.032792``
     "mse": Field.LOSS,  # the mean squared error a line names alone (SRGAN's ``time: 37.051s, mse: 0.410``)
     "closs": Field.LOSS,  # LLaMA2-Accessory's MetricLogger: ``closs: 0.9175 (0.9249)``
     "loss net": Field.LOSS,  # the network's loss beside its scaler's (``loss_net: 0.9443 loss_scale: 32768.0000``)
@@ -179,7 +180,7 @@ ALIASES: dict[str, Field] = {
     "mfu": Field.MFU,
 }
 # Which loss a line means when it prints several: the model's own loss over a running average.
-LOSS_RANK = {"lm loss": 3, "reduced train loss": 3, "loss": 1, "ce": 0, "mse": 0, "cost": 0}
+LOSS_RANK = {"lm loss": 3, "reduced train loss": 3, "loss": 1, "ce": 0, "cross entropy": 0, "mse": 0, "cost": 0}
 # Words before a name that keep its meaning (``training step``, ``Train loss``, ``train/lr``).
 NEUTRAL_WORDS = frozenset({"train", "training", "trainer", "global", "optimizer", "current", "reduced", "lm", "mean",
                            "average", "avg", "avr", "losses"})  # (kohya's ``avr_loss``: its running average, the loss it shows)

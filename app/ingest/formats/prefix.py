@@ -81,6 +81,9 @@ _RECORD_FIELD = re.compile(
     rf"|[\w.<>-]{{1,120}}\s+(?:\||::)\s+(?={_LEVEL}\b)"
     rf"|[\w.<>-]{{1,120}}(?::[\w.<>-]{{1,120}}:\d{{1,7}})?\s+[-\u2014\u2013]\s+|[\w.-]{{1,64}} [\w./-]{{1,64}}\[\d{{1,9}}\]: "
     rf"|[\w.<>-]{{1,120}}\]:\s+"  # (the logger's name closing the bracket its time opened: detectron2's ``d2.engine.hooks]: ``)
+    # (the logger's name and level closing the bracket its time opened, parted by bars: ``[%(asctime)s|%(name)s|%(levelname)s]: ``,
+    # DC/OS TensorFlow's second handler: ``[2018-04-17 12:48:42,927|tensorflow|INFO]: ``)
+    rf"|\|[\w.<>-]{{1,120}}\|{_LEVEL}\]:?\s+"
     # the source file and line, maybe the process id (``%(filename)s:%(lineno)d[%(process)d]``: SiaStegNet's
     # ``train.py:254[27649] INFO ``); a file's name with its extension, so a record's own ``Epoch:5 `` is never one
     rf"|[\w<>-]{{1,120}}\.(?:py|pyx|lua|cc|cpp|c|h|rs|go|jl):\d{{1,7}}(?:\[\d{{1,9}}\])?:?\s+"
@@ -267,6 +270,11 @@ class PrefixReader:
         # A time with its zone is a capture tool's stamp, whole in itself: a container UI may glue the
         # line right after it (``2023-09-16 10:15:31.031074+00:00Sep 16 10:15:31.030 [INFO] …``).
         zoned = m.re in (_ISO, _ISO_DASHED) and m.group(8) is not None
+        if pos > 0 and m.re is _ISO and line.startswith(": ", end) and m.group(0)[-1].isdigit():
+            # The message's own time closed by a colon, as TensorFlow 1's retrain script prints a record
+            # (``tf.logging.info('%s: Step %d: …' % (datetime.now(), …))``) inside its logger's prefix (only there:
+            # TensorFlow's C++ logger leads its lines with ``2020-09-07 12:33:26.224454: I tensorflow/…``, read as before).
+            return at, self._fields(line, end + 2)
         if end < len(line) and not (zoned or line[end].isspace() or line[end] in "[]|-"):
             return None  # a date inside a word, not a record's time
         return at, self._fields(line, end)

@@ -89,6 +89,12 @@ PREFIXES: list[tuple[str, float | None, int | None]] = [
     ("2024-05-01 12-00-00 steps >>> ", MAY_1, None),
     ("2024-05-01_12-00-00 - INFO - ", MAY_1, None),
     ("[2024-05-01 12-00-00,500] ", MAY_1 + 0.5, None),
+    # the message's own time closed by a colon (TensorFlow 1's retrain script, ``'%s: Step %d: …' % datetime.now()``), behind
+    # its logger's prefix, glog's, or a second handler's ``[%(asctime)s|%(name)s|%(levelname)s]: `` (its own time is the later)
+    ("INFO:tensorflow:2024-05-01 12:00:00.250000: ", MAY_1 + 0.25, None),
+    ("I0501 12:00:00.250100 47836397217664 tf_logging.py:115] 2024-05-01 12:00:00.250000: ", MAY_1 + 0.25, None),
+    ("[2024-05-01 12:00:00,250|tensorflow|INFO]: 2024-05-01 12:00:00.250000: ", MAY_1 + 0.25, None),
+    ("[2024-05-01 12:00:00,123|tensorflow|INFO]: ", MAY_1 + 0.123, None),
 ]
 
 

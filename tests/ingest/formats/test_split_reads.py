@@ -59,6 +59,13 @@ SPLIT = [
     "generic-rl-replications-pr7-vpg-epoch-summary-then-update-losses-em-dash.log",
     # FX-STAR/Optim_Hopenet#3: the epoch's ``train: …, Cost=229 sec`` line tied to its last batch
     "generic-optim-hopenet-issue3-epochs-86-87-batch-speed-loss-tuples-mae.log",
+    # Azure/kubeflow-labs, elezar/dcos-tensorflow-demos: TensorFlow 1's retrain records, a step's scores a line each (the
+    # second through two handlers, each line twice)
+    "generic-kubeflow-labs-file-5-tfjob-readme-tf1-retrain-steps-480-499-cross-entropy-validation-accuracy-final-test.log",
+    "generic-dcos-tensorflow-demos-file-poets-readme-tf1-retrain-step-499-two-handlers-each-line-twice.log",
+    # yvr1037/fenghuo-project-of-mmdet, open-mmlab/mmaction#199: mmcv's ProgressBar, a record glued to it, ``Epoch(val)``
+    "generic-mmdet-fenghuo-file-mm-md-epoch-1-900-of-930-glued-progressbar-coco-then-epoch-val-map-then-epoch-2-100.log",
+    "generic-mmaction-issue199-epoch-14-1700-1720-of-1730-progressbar-then-epoch-val-top1-top5-acc.log",
 ]
 # Stable-Baselines' own logger tables, read by the stable-baselines reader (its ``iterations`` row mid-table, its
 # ``train/`` figures after it): DLR-RM/rl-baselines3-zoo#521, hill-a/stable-baselines#121 (v2) and #1204 (v3), and
