@@ -638,6 +638,9 @@ REAL_FORMATS = {
         "generic",
     "generic-mmcls-mmpretrain-issue742-epoch-4-2200-2500-of-2503-best-checkpoint-then-epoch-val-topk-then-epoch-5.log":
         "generic",
+    "generic-gotorch-pr358-resnet-epoch-1-iterations-10-60-throughput-samples-per-sec-loss-nan.log": "generic",
+    "generic-psenet-pytorch-issue41-epochs-8-11-of-100-steps-samples-per-sec-batch-loss.log": "generic",
+    "generic-tensorflow-psenet-issue16-steps-0-20-seconds-per-step-examples-per-second.log": "generic",
 }
 
 

@@ -1372,7 +1372,7 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-siastegnet-issue1-literal-percent-f-dates-epoch-52-test-set-then-epoch-53-400-of-1000.log", T0, "end",
      "epoch 53 · 400/1000 in the epoch · 8.7k steps/h", "training",
      {"step": 400, "total_steps": 1000, "loss": 0.721708, "step_seconds": 496 / 1200, "data": epoch(53.0),
-      "eval": {"test_loss": {"value": 0.7222, "step": None}}}),
+      "eval": {"test_loss": {"value": 0.7222, "step": None}, "test_accuracy": {"value": 50.06, "step": None}}}),
     # the validation loss named in camelCase (``ValLoss``): the evaluation's, beside the plain loss
     ("generic-automap-issue4-epochs-81-98-loss-camelcase-valloss.log", T0, "end", "epoch 98 · no timing", "measuring",
      {"step": 98, "total_steps": None, "loss": 0.00011263025953667238, "step_seconds": None, "data": epoch(98.0),
@@ -1591,6 +1591,17 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-mmcls-mmpretrain-issue742-epoch-4-2200-2500-of-2503-best-checkpoint-then-epoch-val-topk-then-epoch-5.log",
      T0, "end", "epoch 5 · 100/2503 in the epoch · …", "measuring",
      {"step": 100, "total_steps": 2503, "loss": 6.0452, "step_seconds": 0.452, "eval": {"accuracy_top_1": {"value": 0.25, "step": None}, "accuracy_top_5": {"value": 1.124, "step": None}}}),
+    # a throughput in the data's unit, printed after the figure (``throughput: 196.551439 samples/sec``, a field's own
+    # ``25.979 samples/sec``, ``0.09 examples/second``): the samples a second as printed, never a rate of steps
+    ("generic-gotorch-pr358-resnet-epoch-1-iterations-10-60-throughput-samples-per-sec-loss-nan.log", T0, "end",
+     "step 60 · diverged", "diverged",
+     {"step": 60, "steps_per_hour": None, "data": epoch(1.0), "figures": {"samples_per_second": 196.551439}}),
+    ("generic-psenet-pytorch-issue41-epochs-8-11-of-100-steps-samples-per-sec-batch-loss.log", T0, "end",
+     "step 121 · …", "measuring",
+     {"step": 121, "loss": 0.4168, "figures": {"samples_per_second": 25.979, "time/time": 0.3849}}),
+    ("generic-tensorflow-psenet-issue16-steps-0-20-seconds-per-step-examples-per-second.log", T0, "end",
+     "step 20 · 70 steps/h", "training",
+     {"step": 20, "loss": 0.9095, "step_seconds": 91.93, "figures": {"samples_per_second": 0.09}}),
 ]  # fmt: skip
 
 
@@ -2063,6 +2074,9 @@ GENERIC_READ = {
         "step, total, epoch, loss, lr, step time, eval",
     "generic-mmcls-mmpretrain-issue742-epoch-4-2200-2500-of-2503-best-checkpoint-then-epoch-val-topk-then-epoch-5.log":
         "step, total, epoch, loss, lr, step time, eval",
+    "generic-gotorch-pr358-resnet-epoch-1-iterations-10-60-throughput-samples-per-sec-loss-nan.log": "step, epoch, loss",
+    "generic-psenet-pytorch-issue41-epochs-8-11-of-100-steps-samples-per-sec-batch-loss.log": "step, loss, lr",
+    "generic-tensorflow-psenet-issue16-steps-0-20-seconds-per-step-examples-per-second.log": "step, loss, step time",
 }  # fmt: skip
 
 

@@ -200,6 +200,15 @@ _LTR_FPS = re.compile(r"\bFPS: (\d{1,9}(?:\.\d+)?) \(")
 # ``ips: 11.21165 samples/s`` (PaddlePaddle/PaddleOCR tools/program.py, ``total_samples / train_batch_cost``),
 # PaddleDetection's ``ips: 0.51395 images/sec``.
 _PADDLE_IPS = re.compile(r"\bips: (\d{1,9}(?:\.\d+)?) (?:samples|images)/s(?:ec)?\b")
+# A throughput in the data's unit, printed after the figure: named by a word (gotorch's ``throughput: 167.910267
+# samples/sec``, DeepDanbooru's ``Speed = 9.0 samples/s``) or a field of its own (PSENet.pytorch's ``step: 109, 3.247
+# samples/sec, batch_loss: …``, tensorflow_PSENet's ``…, 1.43 examples/second``): the rate of that unit, named by the unit
+# as a trainer that leads with it does (``samples/s: 384.622``), never a rate of steps.
+_RATE_IN_UNIT = re.compile(rf"(?i)(?:\b(?:throughput|speed)\s?[:=]\s?|(?<=, ))({NUM})\s?"
+                           r"(samples|images|imgs|img|tokens|examples)/s(?:ec(?:ond)?)?\b")
+# Each unit's rate under the name the figures' classes know it by (classes.py)
+_RATE_NAMED = {"samples": "samples/sec", "examples": "examples/sec", "images": "images/sec", "imgs": "img/s",
+               "img": "img/s", "tokens": "tokens/s"}
 # A position N/M that leads a record, a labelled figure or a bracketed one after it (not a Keras bar's `` [==>``).
 _LEADING_POSITION = re.compile(r"(\d{1,12})/(\d{1,12})(?=\s?\([A-Za-z]|,\s?[A-Za-z])")
 # Leading counters before a labelled record: ``490 | loss …`` (llama2.c), ``1|120|Loss: …``
@@ -972,6 +981,8 @@ class GenericParser(StepLines[_Line]):
                 s, epoch_led = batch_pairs, True  # (``Epoch[0] Batch [100]\tSpeed: … samples/sec\taccuracy=…``: its pairs)
         elif "samples/sec" in s:
             s = speed_named(s)  # (gluon-cv's ``[Epoch 3][Batch 10799], LR: …, Speed: 28.997 samples/sec, …``)
+        if "/s" in s:
+            s = _RATE_IN_UNIT.sub(lambda m: f"{_RATE_NAMED[m.group(2).lower()]}: {m.group(1)}", s)
         trained = False
         if s[:1] == "[" and ": " in s[:24]:
             staged = _STAGE_POSITION.match(s)

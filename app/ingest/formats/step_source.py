@@ -65,11 +65,14 @@ def shares(text: str) -> list[tuple[str, float]]:
 # A top-k accuracy printed in per cent on an evaluation's line, its ``k`` after an ``@`` (the PyTorch ImageNet example's
 # ``Acc@1``, ``Prec@5``): ``Test set: Average loss: 2.2228, Acc@1: 48.516%, Acc@5: 74.858%``.
 _TRAINING_BEFORE = re.compile(r"(?i)\btrain(?:ing)?[\s_]*$")  # (``Train Acc@1: 44.0%``: the training's, no evaluation's)
-_TOP_K_SCORE = re.compile(r"(?i)(?<![\w@])((?:acc|prec)@\d{1,2})\s?[:=]?\s?(\d{1,3}(?:\.\d+)?)\s?%")
+# A plain accuracy in per cent is one too, the line's stage its owner (SiaStegNet's ``Test set: Loss: 0.7222, Accuracy:
+# 50.06%)``: the test's); a training's (``Train Accuracy: 83.50%``) never.
+_TOP_K_SCORE = re.compile(r"(?i)(?<![\w@])((?:acc|prec)@\d{1,2}|acc(?:uracy)?)\s?[:=]?\s?(\d{1,3}(?:\.\d+)?)\s?%")
 
 
 def top_k_scores(text: str) -> list[tuple[str, float]]:
-    """The top-k accuracies an evaluation's record prints in per cent (``Acc@1: 48.516%`` → ``("acc@1", 48.516)``)."""
+    """The top-k and plain accuracies an evaluation's record prints in per cent (``Acc@1: 48.516%`` → ``("acc@1",
+    48.516)``, ``Accuracy: 50.06%`` → ``("accuracy", 50.06)``)."""
     return [(m.group(1).lower(), float(m.group(2))) for m in _TOP_K_SCORE.finditer(text)
             if float(m.group(2)) <= 100 and not _TRAINING_BEFORE.search(text[max(0, m.start() - 12):m.start()])]
 
