@@ -638,6 +638,8 @@ REAL_FORMATS = {
         "generic",
     "generic-mmcls-mmpretrain-issue742-epoch-4-2200-2500-of-2503-best-checkpoint-then-epoch-val-topk-then-epoch-5.log":
         "generic",
+    "generic-opennmt-tf-issue206-estimator-loss-for-final-step-three-workers-done.log": "generic",
+    "crash-bert-issue1387-tpu-estimator-training-loop-marked-as-finished-then-reraised-error.log": "generic",
 }
 
 

@@ -1591,6 +1591,12 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-mmcls-mmpretrain-issue742-epoch-4-2200-2500-of-2503-best-checkpoint-then-epoch-val-topk-then-epoch-5.log",
      T0, "end", "epoch 5 · 100/2503 in the epoch · …", "measuring",
      {"step": 100, "total_steps": 2503, "loss": 6.0452, "step_seconds": 0.452, "eval": {"accuracy_top_1": {"value": 0.25, "step": None}, "accuracy_top_5": {"value": 1.124, "step": None}}}),
+    # TF Estimator's ``Loss for final step: …`` (train() returned, one line a process): done, its loss the final step's
+    ("generic-opennmt-tf-issue206-estimator-loss-for-final-step-three-workers-done.log", T0, "end", "done · step 6950",
+     "done", {"step": 6950, "total_steps": None, "loss": 0.0007211566, "loss_note": "the final step's", "finished": True}),
+    # TPUEstimator's ``training_loop marked as finished`` just before the error it re-raises: the crash is the end
+    ("crash-bert-issue1387-tpu-estimator-training-loop-marked-as-finished-then-reraised-error.log", T0, "end",
+     "no step yet · crashed", "crashed", {"step": None, "loss": None, "finished": False}),
 ]  # fmt: skip
 
 
@@ -2063,6 +2069,7 @@ GENERIC_READ = {
         "step, total, epoch, loss, lr, step time, eval",
     "generic-mmcls-mmpretrain-issue742-epoch-4-2200-2500-of-2503-best-checkpoint-then-epoch-val-topk-then-epoch-5.log":
         "step, total, epoch, loss, lr, step time, eval",
+    "generic-opennmt-tf-issue206-estimator-loss-for-final-step-three-workers-done.log": "step, loss, step time",
 }  # fmt: skip
 
 
