@@ -640,6 +640,7 @@ REAL_FORMATS = {
         "generic",
     "generic-opennmt-tf-issue206-estimator-loss-for-final-step-three-workers-done.log": "generic",
     "crash-bert-issue1387-tpu-estimator-training-loop-marked-as-finished-then-reraised-error.log": "generic",
+    "crash-lvc-issue20-detectron2-floatingpointerror-iteration-1029-frame-tail-no-step-lines.log": "generic",
 }
 
 

@@ -1095,10 +1095,12 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "waiting for first step", "working", {"step": None, "total_steps": 3900, "loss": None}),
     ("stall-hf-open-r1-issue483-explicit-format-running-training-banner-196-steps-no-step-yet.log", T0, "end",
      "waiting for first step", "working", {"step": None, "total_steps": 196, "loss": None}),
-    # a logger's record that training failed, its traceback, no step line: crashed at the error's own words
+    # a logger's record that training failed, its traceback, no step line: crashed at the error's own words, its
+    # position the one they name (said so)
     ("crash-detectron2-issue838-error-exception-during-training-traceback-floatingpointerror-iteration-2137-no-step-lines.log",
-     T0, T0, "no step yet · crashed", "crashed",
-     {"step": None, "crash": {"error": "FloatingPointError: Loss became infinite or NaN at iteration=2137!", "at": T0}}),
+     T0, T0, "crashed at iteration 2137 (as the error says)", "crashed",
+     {"step": 2137, "step_said": "the crash's own words",
+      "crash": {"error": "FloatingPointError: Loss became infinite or NaN at iteration=2137!", "at": T0}}),
     # test reports alone: the report's loss and WER, no step, epoch or time (``Epoch 77263`` counts reports)
     ("eval-deepspeech-issue1425-indented-code-command-then-w-and-i-lines-test-of-epoch-77263-wer-loss-samples.log", T0, T0,
      "test report only", "working", {"step": None, "step_seconds": None, "data": None,
@@ -1597,6 +1599,10 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # TPUEstimator's ``training_loop marked as finished`` just before the error it re-raises: the crash is the end
     ("crash-bert-issue1387-tpu-estimator-training-loop-marked-as-finished-then-reraised-error.log", T0, "end",
      "no step yet · crashed", "crashed", {"step": None, "loss": None, "finished": False}),
+    # a detectron2-based trainer's anomaly check, its frame and error alone: the iteration its words name
+    ("crash-lvc-issue20-detectron2-floatingpointerror-iteration-1029-frame-tail-no-step-lines.log", T0, "end",
+     "crashed at iteration 1029 (as the error says)", "crashed",
+     {"step": 1029, "step_said": "the crash's own words", "loss": None, "step_seconds": None, "total_steps": None}),
 ]  # fmt: skip
 
 
