@@ -309,6 +309,9 @@ class TrainingView:
     # "epoch" where each line of the log is an epoch (its step its epoch): ``step``, ``step_seconds`` and
     # ``steps_per_hour`` then count epochs; else None (and absent from the JSON).
     step_unit: str | None = None
+    # Where ``step`` comes from when no step line was read: ``"the crash's own words"`` (detectron2's ``… NaN at
+    # iteration=2137!``); else None (and absent from the JSON).
+    step_said: str | None = None
 
     def evaluation(self, name: str) -> EvalView | None:
         """The evaluation figure called ``name``, or None."""
@@ -337,6 +340,8 @@ def training_dict(view: TrainingView) -> dict[str, Any]:
         del data["logged_records"]  # only a log of dicts without a step number carries one
     if view.step_unit is None:
         del data["step_unit"]  # only a log whose lines are epochs carries one
+    if view.step_said is None:
+        del data["step_said"]  # only a crash's own position, with no step line read, carries one
     if view.step is None:
         # Before a first step the object has always carried the collaboration last: readers of old
         # reports compare it as written.

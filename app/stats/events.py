@@ -339,6 +339,10 @@ EPOCH_STEP_SECONDS = "epoch_step_seconds"
 # it belongs to no step the log printed, so it is said "after" that step, not "since" it.
 LOSS_AFTER_LAST_STEP = "said after the last step line"
 
+# The loss a trainer prints as its training returns (TF Estimator's ``Loss for final step: 0.79459095.``): the last
+# step's, whose own line the log did not print.
+FINAL_STEP_LOSS = "the final step's"
+
 
 @dataclass(frozen=True, slots=True)
 class StepFigures:

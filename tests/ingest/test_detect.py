@@ -641,6 +641,9 @@ REAL_FORMATS = {
     "generic-gotorch-pr358-resnet-epoch-1-iterations-10-60-throughput-samples-per-sec-loss-nan.log": "generic",
     "generic-psenet-pytorch-issue41-epochs-8-11-of-100-steps-samples-per-sec-batch-loss.log": "generic",
     "generic-tensorflow-psenet-issue16-steps-0-20-seconds-per-step-examples-per-second.log": "generic",
+    "generic-opennmt-tf-issue206-estimator-loss-for-final-step-three-workers-done.log": "generic",
+    "crash-bert-issue1387-tpu-estimator-training-loop-marked-as-finished-then-reraised-error.log": "generic",
+    "crash-lvc-issue20-detectron2-floatingpointerror-iteration-1029-frame-tail-no-step-lines.log": "generic",
 }
 
 

@@ -1095,10 +1095,12 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "waiting for first step", "working", {"step": None, "total_steps": 3900, "loss": None}),
     ("stall-hf-open-r1-issue483-explicit-format-running-training-banner-196-steps-no-step-yet.log", T0, "end",
      "waiting for first step", "working", {"step": None, "total_steps": 196, "loss": None}),
-    # a logger's record that training failed, its traceback, no step line: crashed at the error's own words
+    # a logger's record that training failed, its traceback, no step line: crashed at the error's own words, its
+    # position the one they name (said so)
     ("crash-detectron2-issue838-error-exception-during-training-traceback-floatingpointerror-iteration-2137-no-step-lines.log",
-     T0, T0, "no step yet · crashed", "crashed",
-     {"step": None, "crash": {"error": "FloatingPointError: Loss became infinite or NaN at iteration=2137!", "at": T0}}),
+     T0, T0, "crashed at iteration 2137 (as the error says)", "crashed",
+     {"step": 2137, "step_said": "the crash's own words",
+      "crash": {"error": "FloatingPointError: Loss became infinite or NaN at iteration=2137!", "at": T0}}),
     # test reports alone: the report's loss and WER, no step, epoch or time (``Epoch 77263`` counts reports)
     ("eval-deepspeech-issue1425-indented-code-command-then-w-and-i-lines-test-of-epoch-77263-wer-loss-samples.log", T0, T0,
      "test report only", "working", {"step": None, "step_seconds": None, "data": None,
@@ -1602,6 +1604,16 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-tensorflow-psenet-issue16-steps-0-20-seconds-per-step-examples-per-second.log", T0, "end",
      "step 20 · 70 steps/h", "training",
      {"step": 20, "loss": 0.9095, "step_seconds": 91.93, "figures": {"samples_per_second": 0.09}}),
+    # TF Estimator's ``Loss for final step: …`` (train() returned, one line a process): done, its loss the final step's
+    ("generic-opennmt-tf-issue206-estimator-loss-for-final-step-three-workers-done.log", T0, "end", "done · step 6950",
+     "done", {"step": 6950, "total_steps": None, "loss": 0.0007211566, "loss_note": "the final step's", "finished": True}),
+    # TPUEstimator's ``training_loop marked as finished`` just before the error it re-raises: the crash is the end
+    ("crash-bert-issue1387-tpu-estimator-training-loop-marked-as-finished-then-reraised-error.log", T0, "end",
+     "no step yet · crashed", "crashed", {"step": None, "loss": None, "finished": False}),
+    # a detectron2-based trainer's anomaly check, its frame and error alone: the iteration its words name
+    ("crash-lvc-issue20-detectron2-floatingpointerror-iteration-1029-frame-tail-no-step-lines.log", T0, "end",
+     "crashed at iteration 1029 (as the error says)", "crashed",
+     {"step": 1029, "step_said": "the crash's own words", "loss": None, "step_seconds": None, "total_steps": None}),
 ]  # fmt: skip
 
 
@@ -2077,6 +2089,7 @@ GENERIC_READ = {
     "generic-gotorch-pr358-resnet-epoch-1-iterations-10-60-throughput-samples-per-sec-loss-nan.log": "step, epoch, loss",
     "generic-psenet-pytorch-issue41-epochs-8-11-of-100-steps-samples-per-sec-batch-loss.log": "step, loss, lr",
     "generic-tensorflow-psenet-issue16-steps-0-20-seconds-per-step-examples-per-second.log": "step, loss, step time",
+    "generic-opennmt-tf-issue206-estimator-loss-for-final-step-three-workers-done.log": "step, loss, step time",
 }  # fmt: skip
 
 

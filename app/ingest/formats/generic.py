@@ -25,6 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from ...stats.events import (
+    FINAL_STEP_LOSS,
     LOSS_AFTER_LAST_STEP,
     EvalResult,
     Event,
@@ -279,6 +280,12 @@ _FRACTIONAL_EPOCH = re.compile(r"(?i)^[^\w|]{0,8}(?:train(?:ing)?\s+)?epoch\W{0,
 _RESUMED = re.compile(r"(?:^|\s-\s)(?:(?:start(?:ing|ed)?|resum(?:e|ing|ed)|continu(?:e|ing))\s+)?(?:training|train)"
                       r"(?:\.{2,3}|…)?$", re.IGNORECASE)
 _NAN_SAID = re.compile(r"\b(?:Model diverged with loss = NaN|NaN loss during training)\b")
+# TF Estimator's ``train()`` returning: ``Loss for final step: 0.79459095.``, the last step's loss (its step unprinted).
+_FINAL_STEP_LOSS = re.compile(rf"^Loss for final step: ({NUM})\.?$")
+# TF Estimator's evaluation written out: ``Saving dict for global step 214: accuracy = 0.6466, global_step = 214,
+# loss = 2.4514768``, its figures ``name = value`` after the step it evaluated.
+_ESTIMATOR_EVAL = re.compile(r"^Saving dict for global step (\d{1,12}): (.{1,2000})$")
+_ESTIMATOR_FIGURE = re.compile(rf"([A-Za-z][\w/.-]{{0,120}}) = ({NUM})(?=,|$)")
 _ENV_STEP = re.compile(r"\benv_step=(\d{1,15})\b")
 _PLUS_MINUS = re.compile(rf"\s?±\s?{NUM}")  # a mean's spread after it (``200.000000 ± 0.000000``)
 _GLUED_EPOCH = re.compile(r"(?i)\bepoch(?: ?#)?(\d{1,6})\b")  # (``epoch3``; tianshou's ``Epoch #5``)
@@ -912,6 +919,10 @@ class GenericParser(StepLines[_Line]):
             if epoch_said is not None:
                 said = Reading(Field.EPOCH, "epoch", float(epoch_said[0]), epoch_said[1])
                 return Kind.FULL, _Line("epoch", at, [said], text=s)
+        if s[:4] == "Loss" and self._last is not None and (final := _FINAL_STEP_LOSS.match(s)) is not None:
+            return Kind.FULL, _Line("final_loss", at, [Reading(Field.LOSS, "loss", float(final.group(1)))], text=s)
+        if s[:7] == "Saving " and (saved := _ESTIMATOR_EVAL.match(s)) is not None:
+            return Kind.FULL, self._estimator_eval(saved, at, s)
         if "NaN" in s and self._last is not None and _NAN_SAID.search(s):
             # TensorFlow's ``ERROR:tensorflow:Model diverged with loss = NaN.``: the loss went NaN after the last step
             return Kind.FULL, _Line("nan_loss", at, text=s)
@@ -1612,6 +1623,14 @@ class GenericParser(StepLines[_Line]):
                     if name and name != "Class"]
         return _Line("eval", at, readings, text=s, closes=True) if readings else _Line("other", at)
 
+    def _estimator_eval(self, saved: re.Match[str], at: float | None, s: str) -> _Line:
+        """TF Estimator's evaluation record: its loss and scores, at the global step it evaluated."""
+        readings = [Reading(Field.STEP, "global step", float(saved.group(1)))]
+        for name, value in _ESTIMATOR_FIGURE.findall(saved.group(2)):
+            if name != "global_step":
+                readings.append(Reading(Field.EVAL_LOSS, "eval loss" if name == "loss" else name, float(value)))
+        return _Line("eval", at, readings, text=s, closes=True)
+
     def _table_row(self, s: str) -> str | None:
         """A comma-separated table (a CSV logger's file, ``Epoch ,LR ,RMSE_Train`` padded): its header
         row's names key the rows under it. None for a header row (remembered); a row as ``name: value |
@@ -1816,6 +1835,9 @@ class GenericParser(StepLines[_Line]):
                 else:
                     self._total = int(said.value)
                     events.append(RunInfo(at=line.at, total_steps=self._total))
+        elif line.what == "final_loss":
+            events.append(StepFigures(at=line.at, loss=line.readings[0].value, loss_note=FINAL_STEP_LOSS))
+            self._ended = self._last  # (train() returned: an evaluation after it is the run's final one)
         elif line.what == "nan_loss":
             events.append(StepFigures(at=line.at, loss=math.nan, loss_note=LOSS_AFTER_LAST_STEP))
         elif line.what == "scores":

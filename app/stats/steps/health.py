@@ -33,6 +33,7 @@ lines and skipped steps come from app/ingest/formats/crash.py, read for every fo
 from __future__ import annotations
 
 import math
+import re
 from collections import deque
 from dataclasses import dataclass
 
@@ -80,6 +81,20 @@ class Crash:
     # The death's first line that says its cause decides (a Ctrl-C's aftermath, a worker dying of it, is
     # still a stop; an error the user then stopped by hand is a crash).
     stopped: str | None = None
+
+
+# A crash's own words for where the run was when it died (detectron2's ``FloatingPointError: Loss became infinite or
+# NaN at iteration=2137!``, ``… died at step 7``): the counter's word and its number.
+_SAID_POSITION = re.compile(r"(?i)\b(?:at (iteration|iter|step)[= ]|(iteration|iter|step)=)(\d{1,12})\b")
+
+
+def said_position(crash: Crash) -> tuple[str, int] | None:
+    """Where the crash's own words say the run was (``("iteration", 2137)``), or None where they name no position."""
+    said = _SAID_POSITION.search(crash.error)
+    if said is None:
+        return None
+    word = (said.group(1) or said.group(2)).lower()
+    return ("iteration" if word == "iter" else word), int(said.group(3))
 
 
 @dataclass(frozen=True, slots=True)

@@ -656,7 +656,29 @@ def test_detectron2_s_logged_failure_with_no_step_line_is_the_run_s_crash_at_its
     data = read_cold(tmp_path, lines, name=D2_838, at=T0)
     assert data["state"] == "crashed"
     assert data["training"]["crash"]["error"] == "FloatingPointError: Loss became infinite or NaN at iteration=2137!"
-    assert data["training"]["step"] is None  # (no events line: the iteration is the error's own words)
+    # (no events line: the iteration is the error's own words, shown as the crash's position and said to be theirs)
+    assert data["status_line"] == "crashed at iteration 2137 (as the error says)"
+    assert data["training"]["step"] == 2137
+    assert data["training"]["step_said"] == "the crash's own words"
+
+
+def test_step_lines_win_over_the_position_a_crash_names(tmp_path: Path) -> None:
+    # Composed: detectron2's events line at iteration 19 (its words as facebookresearch/detectron2 issue 214 pastes
+    # them), then the anomaly check's error naming iteration 23: the step line read is the position, the crash's
+    # words stay in its own line
+    lines = [
+        ("[11/01 20:14:15 d2.utils.events]: eta: 5:41:49  iter: 19  total_loss: 1.707  loss_cls: 1.184  "
+         "loss_box_reg: 0.475  time: 0.2293  data_time: 0.0033  lr: 0.003796  max_mem: 3782M"),
+        "Traceback (most recent call last):",
+        '  File "train_net.py", line 73, in train_loop',
+        "    self.run_step()",
+        "FloatingPointError: Loss became infinite or NaN at iteration=23!",
+    ]
+    data = read_cold(tmp_path, lines)
+    assert data["state"] == "crashed"
+    assert data["training"]["step"] == 19
+    assert "step_said" not in data["training"]
+    assert "(as the error says)" not in data["status_line"]
 
 
 def test_the_shell_s_killed_glued_to_a_keras_bar_is_the_run_killed(tmp_path: Path) -> None:

@@ -85,6 +85,13 @@ BABYGPT = "stopself-buildyourownllm-babygpt-v12-speed-time-lines-model-saved.log
         # in a blog post: ``Overall training speed: 997 iterations in 0:11:18 (0.6804 s / it)``), behind its logger's prefix
         ("[09/02 02:43:17 d2.engine.hooks]: Overall training speed: 298 iterations in 0:06:13 (1.2533 s / it)", False),
         ("Overall training speed: 997 iterations in 0:11:18 (0.6804 s / it)", False),
+        # TF Estimator's train() returning (OpenNMT/OpenNMT-tf issue 206, tests/data/real), TPUEstimator's loop closing
+        # after it (google-research/bert issue 1387, tests/data/real: there a re-raised error follows, and wins)
+        (line("generic-opennmt-tf-issue206-estimator-loss-for-final-step-three-workers-done.log",
+              "INFO:tensorflow:Loss for final step:"), False),
+        (line("crash-bert-issue1387-tpu-estimator-training-loop-marked-as-finished-then-reraised-error.log",
+              "INFO:tensorflow:training_loop marked as finished"), False),
+        ("I0626 16:26:39.769962 139724583494016 error_handling.py:96] training_loop marked as finished", False),
     ],
 )
 def test_a_stop_message_is_read_whatever_the_trainer(message: str, early: bool) -> None:
