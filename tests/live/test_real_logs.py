@@ -1591,6 +1591,36 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-mmcls-mmpretrain-issue742-epoch-4-2200-2500-of-2503-best-checkpoint-then-epoch-val-topk-then-epoch-5.log",
      T0, "end", "epoch 5 · 100/2503 in the epoch · …", "measuring",
      {"step": 100, "total_steps": 2503, "loss": 6.0452, "step_seconds": 0.452, "eval": {"accuracy_top_1": {"value": 0.25, "step": None}, "accuracy_top_5": {"value": 1.124, "step": None}}}),
+    # DeiT's MetricLogger test pass after epoch 251 (``Test:  [100/141]  eta: …  loss: 0.3720 (1.9997)  acc1: …``), cut
+    # before its result: evaluating, the pass's running loss no evaluation's figure
+    ("generic-metriclogger-gfnet-patternanalysis-readme-epoch-251-then-test-0-100-of-141-cut.log", T0, "end",
+     "epoch 251 · 336/337 in the epoch · evaluating", "evaluating",
+     {"step": 336, "total_steps": 337, "loss": 0.0328, "step_seconds": 0.1545, "paused": "evaluation", "eval": None,
+      "data": epoch(251.0)}),
+    # the same pass whole: its starred result ``* Acc@1 78.400 loss 1.565`` is the evaluation's figures
+    ("generic-metriclogger-gfnet-patternanalysis-readme-epoch-251-test-pass-then-starred-acc1-result.log", T0, "end",
+     "epoch 251 · 336/337 in the epoch · …", "measuring",
+     {"step": 336, "total_steps": 337, "loss": 0.0328, "step_seconds": 0.1545,
+      "eval": {"val_loss": {"value": 1.565, "step": None}, "val_acc@1": {"value": 78.4, "step": None}}}),
+    # DeiT's ``* Acc@1 88.381 Acc@5 96.779 loss 0.445`` after its pass's running lines, then epoch 51 trains
+    ("generic-metriclogger-pyra-issue3-test-40-95-of-96-starred-acc1-acc5-loss-then-epoch-51-0-10-of-31.log", T0, "end",
+     "epoch 51 · 10/31 in the epoch · …", "measuring",
+     {"step": 10, "total_steps": 31, "loss": 0.0137, "step_seconds": 0.3403, "data": epoch(51.0),
+      "eval": {"val_loss": {"value": 0.445, "step": None}, "val_acc@1": {"value": 88.381, "step": None},
+               "val_acc@5": {"value": 96.779, "step": None}}}),
+    # its pass's running lines alone (40..60 of 96): validating, no figure
+    ("metriclogger-pyra-issue3-test-40-60-of-96-running-loss-acc1-validation-only-cut.log", T0, "end",
+     "validation only", "evaluating", {"step": None, "loss": None, "step_seconds": None, "eval": None}),
+    # YOLOX's ``Evaluate in main process...`` after its epoch's last logged iteration and its save: evaluating
+    ("generic-yolox-bytetrack-issue438-epoch-5-iter-7300-of-7311-save-then-eval-bar-evaluate-in-main-process.log", T0,
+     "end", "epoch 5/80 · 7300/7311 in the epoch · evaluating", "evaluating",
+     {"step": 7300, "total_steps": 7311, "loss": 4.855, "step_seconds": 0.311, "paused": "evaluation", "eval": None,
+      "data": epoch(5.0)}),
+    # DAMO-YOLO's ``Start evaluation on coco_2017_val dataset(570 images).`` after its save: evaluating
+    ("generic-damo-yolo-issue22-epoch-10-iter-328-of-358-save-then-start-evaluation-on-coco-val.log", T0, "end",
+     "epoch 10/300 · 328/358 in the epoch · evaluating", "evaluating",
+     {"step": 328, "total_steps": 358, "loss": 1.4, "step_seconds": 0.314, "paused": "evaluation", "eval": None,
+      "data": epoch(10.0)}),
 ]  # fmt: skip
 
 
@@ -2063,6 +2093,16 @@ GENERIC_READ = {
         "step, total, epoch, loss, lr, step time, eval",
     "generic-mmcls-mmpretrain-issue742-epoch-4-2200-2500-of-2503-best-checkpoint-then-epoch-val-topk-then-epoch-5.log":
         "step, total, epoch, loss, lr, step time, eval",
+    "generic-metriclogger-gfnet-patternanalysis-readme-epoch-251-then-test-0-100-of-141-cut.log":
+        "step, total, epoch, loss, lr, step time, ETA",
+    "generic-metriclogger-gfnet-patternanalysis-readme-epoch-251-test-pass-then-starred-acc1-result.log":
+        "step, total, epoch, loss, lr, step time, ETA, eval",
+    "generic-metriclogger-pyra-issue3-test-40-95-of-96-starred-acc1-acc5-loss-then-epoch-51-0-10-of-31.log":
+        "step, total, epoch, loss, lr, step time, ETA, eval",
+    "generic-yolox-bytetrack-issue438-epoch-5-iter-7300-of-7311-save-then-eval-bar-evaluate-in-main-process.log":
+        "step, total, epoch, loss, lr, step time",
+    "generic-damo-yolo-issue22-epoch-10-iter-328-of-358-save-then-start-evaluation-on-coco-val.log":
+        "step, total, epoch, loss, lr, step time, ETA",
 }  # fmt: skip
 
 

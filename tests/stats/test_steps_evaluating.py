@@ -5,7 +5,8 @@ Real: Jittor's ``Test in epoch 49 iteration 2`` after its training lines (Jittor
 tests/live/test_real_logs.py; mmengine's ``Epoch(val) [10][4100/4809]`` before any step (AILab-CVC/YOLO-World issue
 #396), in tests/stats/test_run_end.py, and ``Epoch(val)  [2][ 3550/21046]`` (jbwang1997/CrossKD issue #15), in
 tests/live/test_real_logs.py. Composed: a MetricLogger's dated training lines a minute apart, then its test
-pass (``Test:  [10/50]``), the figures worked out by hand.
+pass (``Test:  [10/50]``), the figures worked out by hand; an evaluation's start said in words (DAMO-YOLO's, YOLOX's: real
+in tests/live/test_real_logs.py), a pass's running figures until its starred result (DeiT's, real there too).
 """
 
 from __future__ import annotations
@@ -57,3 +58,25 @@ def test_a_crash_in_the_pass_is_a_crash(tmp_path: Path) -> None:
     data = read_cold(tmp_path, lines, dated=True)
     assert data["state"] == "crashed"
     assert not any(line.startswith("Evaluating") for line in data["details"])
+
+
+
+def test_a_start_said_after_a_step_is_evaluating(tmp_path: Path) -> None:
+    lines = [*TRAINING, "2024-05-01 10:05:30 Start evaluation on coco_val dataset(500 images)."]
+    data = read_cold(tmp_path, lines, dated=True)
+    assert (data["status_line"], data["state"]) == ("epoch 0 · 50/60 in the epoch · evaluating", "evaluating")
+    assert "Evaluating after epoch 0 · 50/60 in the epoch: its pass begun, no result yet · 30 s since then" in \
+        data["details"]
+
+
+def test_a_metriclogger_pass_with_running_figures_is_under_way_until_its_starred_result(tmp_path: Path) -> None:
+    passing = ["2024-05-01 10:05:30 Test:  [ 0/50]  eta: 0:00:10  loss: 0.8000 (0.8000)  acc1: 75.0000 (75.0000)  time: 0.2",
+               "2024-05-01 10:06:00 Test:  [10/50]  eta: 0:00:08  loss: 0.6000 (0.7000)  acc1: 81.2500 (78.1250)  time: 0.2"]
+    data = read_cold(tmp_path, TRAINING + passing, dated=True)
+    assert data["state"] == "evaluating" and data["training"]["eval"] is None  # (running figures: no result)
+    data = read_cold(tmp_path, [*TRAINING, *passing, "2024-05-01 10:06:20 * Acc@1 80.100 Acc@5 95.250 loss 0.650"],
+                     dated=True)
+    assert data["state"] != "evaluating"
+    assert data["training"]["eval"] == {"val_loss": {"value": 0.65, "step": None},
+                                        "val_acc@1": {"value": 80.1, "step": None},
+                                        "val_acc@5": {"value": 95.25, "step": None}}
