@@ -650,6 +650,8 @@ REAL_FORMATS = {
         "generic",
     "generic-damo-yolo-issue22-epoch-10-iter-328-of-358-save-then-start-evaluation-on-coco-val.log":
         "generic",
+    "generic-metriclogger-audiomae-readme-epoch99-780-of-781-then-bracketed-clock-test-0-of-79-cut.log":
+        "generic",
 }
 
 

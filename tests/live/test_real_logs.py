@@ -1405,7 +1405,8 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # AudioMAE's fine-tune: epoch 99's 780/781, its test pass and mAP, ``Training time 5:16:14``, submitit's last word
     ("generic-metriclogger-audiomae-readme-epoch99-780-of-781-test-map-then-bracketed-clock-training-time-done.log",
      T0, "end", "done · epoch 99 · 780/781 in the epoch", "done",
-     {"step": 780, "total_steps": 781, "loss": 0.0122, "finished": True}),
+     {"step": 780, "total_steps": 781, "loss": 0.0122, "finished": True,
+      "eval": {"mAP": {"value": 0.472873, "step": None}}}),
     # an HF Trainer evaluating before training: the training bar redrawn at ``0/6000`` under the eval dict, its clock
     # older than the evaluation: 6000 steps planned, none taken
     ("hf-intel-extension-pr152-eval-before-training-bar-0-of-6000-redrawn-under-eval-dicts.log", T0, "end",
@@ -1621,6 +1622,12 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "epoch 10/300 · 328/358 in the epoch · evaluating", "evaluating",
      {"step": 328, "total_steps": 358, "loss": 1.4, "step_seconds": 0.314, "paused": "evaluation", "eval": None,
       "data": epoch(10.0)}),
+    # AudioMAE's lines behind misc.py's ``[07:13:28.343364] `` clock, cut as its test pass begins (``Test:  [ 0/79]``):
+    # the clock peeled and dating the line, the pass under way
+    ("generic-metriclogger-audiomae-readme-epoch99-780-of-781-then-bracketed-clock-test-0-of-79-cut.log", T0, "end",
+     "epoch 99 · 780/781 in the epoch · evaluating", "evaluating",
+     {"step": 780, "total_steps": 781, "loss": 0.0122, "step_seconds": 0.2204, "paused": "evaluation", "eval": None,
+      "data": epoch(99.0)}),
 ]  # fmt: skip
 
 
@@ -2027,7 +2034,7 @@ GENERIC_READ = {
     "generic-metriclogger-llama2-accessory-issue48-epoch2-1500-of-1504-saves-then-bracketed-clock-training-time-done.log":
         "step, total, epoch, loss, lr, grad norm, step time",
     "generic-metriclogger-audiomae-readme-epoch99-780-of-781-test-map-then-bracketed-clock-training-time-done.log":
-        "step, total, epoch, loss, lr, step time, ETA",
+        "step, total, epoch, loss, lr, step time, ETA, eval",
     "generic-tf-object-detection-armaanpriyadarshan-issue6-model-lib-v2-per-step-time-steps-100-to-800.log":
         "step, loss, step time",
     "generic-dcgan-torch-issue9-lua-epoch-2-batches-45-to-58-of-237-time-datatime-err-g-err-d.log":
@@ -2102,6 +2109,8 @@ GENERIC_READ = {
     "generic-yolox-bytetrack-issue438-epoch-5-iter-7300-of-7311-save-then-eval-bar-evaluate-in-main-process.log":
         "step, total, epoch, loss, lr, step time",
     "generic-damo-yolo-issue22-epoch-10-iter-328-of-358-save-then-start-evaluation-on-coco-val.log":
+        "step, total, epoch, loss, lr, step time, ETA",
+    "generic-metriclogger-audiomae-readme-epoch99-780-of-781-then-bracketed-clock-test-0-of-79-cut.log":
         "step, total, epoch, loss, lr, step time, ETA",
 }  # fmt: skip
 
