@@ -1572,10 +1572,12 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": 5600, "total_steps": 5640, "loss": 0.026486, "step_seconds": None, "steps_per_hour": None,
       "eval": {"test_loss": {"value": 0.1731, "step": None}, "test_accuracy": {"value": 95.0, "step": None}}}),
     # TensorFlow 1's retrain script, a figure a line after the message's own time: ``Step 499: Cross entropy = 0.170348``
-    # the loss, ``Step 499: Validation accuracy = 89.0% (N=100)`` that step's evaluation
+    # the loss, ``Step 499: Validation accuracy = 89.0% (N=100)`` that step's evaluation, printed 49 ms after its step's
+    # loss: no pause, the clock's rate kept (20:57:22.314198 to 20:57:23.407980 over 19 steps, the loss lines' times)
     ("generic-kubeflow-labs-file-5-tfjob-readme-tf1-retrain-steps-480-499-cross-entropy-validation-accuracy-final-test.log",
      T0, "end", "step 499 · …", "measuring",
-     {"step": 499, "total_steps": None, "loss": 0.170348, "eval": {"validation_accuracy": {"value": 89.0, "step": 499}}}),
+     {"step": 499, "total_steps": None, "loss": 0.170348, "step_seconds": (23.407980 - 22.314198) / 19,
+      "eval": {"validation_accuracy": {"value": 89.0, "step": 499}}}),
     # the same records, each printed by two handlers (``INFO:tensorflow:``, ``[…|tensorflow|INFO]: ``): step 499 once
     ("generic-dcos-tensorflow-demos-file-poets-readme-tf1-retrain-step-499-two-handlers-each-line-twice.log",
      T0, "end", "step 499 · …", "measuring",

@@ -153,6 +153,18 @@ def untimed_pause(stage: Stage, t: float, seconds: float | None, clock: bool, si
     return True
 
 
+# An evaluation whose result is printed within this of its step's own line, with no pass lines of its own, took no time
+# the log shows (TensorFlow 1's retrain: ``Step 90: Cross entropy = …`` then ``Step 90: Validation accuracy = …`` 40 ms
+# later, every logged step): no pause, the next line's time is its steps' own.
+INSTANT_EVAL_SECONDS = 0.1
+
+
+def instant_evaluation(stage: Stage) -> bool:
+    """The evaluation printed since the latest step line took no time of its own in the log (INSTANT_EVAL_SECONDS)."""
+    return (not stage.eval_lines and stage.eval_batches is None and stage.step_time is not None
+            and bool(stage.eval_times) and 0.0 <= stage.eval_times[-1] - stage.step_time <= INSTANT_EVAL_SECONDS)
+
+
 TRAIN_LOSS_EVAL = "train_loss"  # an evaluation of the training split's loss (nanoGPT's ``train loss`` beside ``val loss``)
 EVAL_LOSS_NOTE = "estimated over evaluation batches"
 
@@ -585,6 +597,7 @@ class StepProgress:
         stage.pause = None  # (Stage.take of each: no pause, no evaluation since the latest step, no batches of one)
         stage.evaluated = stage.resumed = False
         stage.eval_batches = None
+        stage.eval_lines = False
         stage.end_eval_pass()
         stage.forget_said_end()
         stage.exploded = False
@@ -658,6 +671,8 @@ class StepProgress:
             stage.printed_timing = True
         # (an evaluation printed since the last step line: this line's time holds the evaluation's too)
         evaluated = stage is not None and (stage.pause == "evaluation" or stage.evaluated)
+        if evaluated and stage is not None and instant_evaluation(stage):
+            evaluated = False  # (an evaluation with no time of its own: no pause before this line)
         waited = (self._note_time(stage, t) or evaluated) if t is not None else False
         seconds = line_seconds(previous, event, covered) if covered is not None else event.step_seconds
         if covered is not None and previous is not None and seconds is not None:
