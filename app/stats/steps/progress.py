@@ -160,8 +160,9 @@ INSTANT_EVAL_SECONDS = 0.1
 
 
 def instant_evaluation(stage: Stage) -> bool:
-    """The evaluation printed since the latest step line took no time of its own in the log (INSTANT_EVAL_SECONDS)."""
-    return (not stage.eval_lines and stage.eval_batches is None and stage.step_time is not None
+    """The evaluation printed since the latest step line took no time of its own in the log (INSTANT_EVAL_SECONDS): its
+    result dated by its own line (an undated one sits at the step before it by default, its time unknown)."""
+    return (stage.eval_dated and not stage.eval_lines and stage.eval_batches is None and stage.step_time is not None
             and bool(stage.eval_times) and 0.0 <= stage.eval_times[-1] - stage.step_time <= INSTANT_EVAL_SECONDS)
 
 
@@ -895,6 +896,7 @@ class StepProgress:
         at = t if t is not None else stage.step_time
         if at is not None:
             stage.eval_times.append(at)
+        stage.eval_dated = event.at is not None  # (its own time printed: instant_evaluation)
 
     # --- reading ----------------------------------------------------------------
 

@@ -107,6 +107,7 @@ class Stage:
     # or the training said to go on again ends it.
     eval_pass: TrainingPause | None = None
     eval_lines: bool = False  # an evaluation's pass printed lines of its own since the latest step line
+    eval_dated: bool = False  # the latest evaluation's result carried its own time (its line's)
     eval_pass_since: float | None = None
     finished: str | None = None  # the trainer's end summary
     # When the state began: measuring (the stage's start), training (warm-up over or a step after
