@@ -672,9 +672,9 @@ class StepProgress:
             stage.printed_timing = True
         # (an evaluation printed since the last step line: this line's time holds the evaluation's too)
         evaluated = stage is not None and (stage.pause == "evaluation" or stage.evaluated)
-        if evaluated and stage is not None and instant_evaluation(stage):
-            evaluated = False  # (an evaluation with no time of its own: no pause before this line)
-        waited = (self._note_time(stage, t) or evaluated) if t is not None else False
+        # (an evaluation with no time of its own: this line's time is its steps', unless it came as late as a stall's)
+        paused = evaluated and stage is not None and not instant_evaluation(stage)
+        waited = (self._note_time(stage, t) or paused) if t is not None else False
         seconds = line_seconds(previous, event, covered) if covered is not None else event.step_seconds
         if covered is not None and previous is not None and seconds is not None:
             gap = clock_gap(previous, event)
