@@ -644,6 +644,20 @@ REAL_FORMATS = {
     "generic-opennmt-tf-issue206-estimator-loss-for-final-step-three-workers-done.log": "generic",
     "crash-bert-issue1387-tpu-estimator-training-loop-marked-as-finished-then-reraised-error.log": "generic",
     "crash-lvc-issue20-detectron2-floatingpointerror-iteration-1029-frame-tail-no-step-lines.log": "generic",
+    "generic-metriclogger-gfnet-patternanalysis-readme-epoch-251-then-test-0-100-of-141-cut.log":
+        "generic",
+    "generic-metriclogger-gfnet-patternanalysis-readme-epoch-251-test-pass-then-starred-acc1-result.log":
+        "generic",
+    "generic-metriclogger-pyra-issue3-test-40-95-of-96-starred-acc1-acc5-loss-then-epoch-51-0-10-of-31.log":
+        "generic",
+    "metriclogger-pyra-issue3-test-40-60-of-96-running-loss-acc1-validation-only-cut.log":
+        "generic",
+    "generic-yolox-bytetrack-issue438-epoch-5-iter-7300-of-7311-save-then-eval-bar-evaluate-in-main-process.log":
+        "generic",
+    "generic-damo-yolo-issue22-epoch-10-iter-328-of-358-save-then-start-evaluation-on-coco-val.log":
+        "generic",
+    "generic-metriclogger-audiomae-readme-epoch99-780-of-781-then-bracketed-clock-test-0-of-79-cut.log":
+        "generic",
 }
 
 

@@ -1407,7 +1407,8 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # AudioMAE's fine-tune: epoch 99's 780/781, its test pass and mAP, ``Training time 5:16:14``, submitit's last word
     ("generic-metriclogger-audiomae-readme-epoch99-780-of-781-test-map-then-bracketed-clock-training-time-done.log",
      T0, "end", "done · epoch 99 · 780/781 in the epoch", "done",
-     {"step": 780, "total_steps": 781, "loss": 0.0122, "finished": True}),
+     {"step": 780, "total_steps": 781, "loss": 0.0122, "finished": True,
+      "eval": {"mAP": {"value": 0.472873, "step": None}}}),
     # an HF Trainer evaluating before training: the training bar redrawn at ``0/6000`` under the eval dict, its clock
     # older than the evaluation: 6000 steps planned, none taken
     ("hf-intel-extension-pr152-eval-before-training-bar-0-of-6000-redrawn-under-eval-dicts.log", T0, "end",
@@ -1573,10 +1574,12 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": 5600, "total_steps": 5640, "loss": 0.026486, "step_seconds": None, "steps_per_hour": None,
       "eval": {"test_loss": {"value": 0.1731, "step": None}, "test_accuracy": {"value": 95.0, "step": None}}}),
     # TensorFlow 1's retrain script, a figure a line after the message's own time: ``Step 499: Cross entropy = 0.170348``
-    # the loss, ``Step 499: Validation accuracy = 89.0% (N=100)`` that step's evaluation
+    # the loss, ``Step 499: Validation accuracy = 89.0% (N=100)`` that step's evaluation, printed 49 ms after its step's
+    # loss: no pause, the clock's rate kept (20:57:22.314198 to 20:57:23.407980 over 19 steps, the loss lines' times)
     ("generic-kubeflow-labs-file-5-tfjob-readme-tf1-retrain-steps-480-499-cross-entropy-validation-accuracy-final-test.log",
      T0, "end", "step 499 · …", "measuring",
-     {"step": 499, "total_steps": None, "loss": 0.170348, "eval": {"validation_accuracy": {"value": 89.0, "step": 499}}}),
+     {"step": 499, "total_steps": None, "loss": 0.170348, "step_seconds": (23.407980 - 22.314198) / 19,
+      "eval": {"validation_accuracy": {"value": 89.0, "step": 499}}}),
     # the same records, each printed by two handlers (``INFO:tensorflow:``, ``[…|tensorflow|INFO]: ``): step 499 once
     ("generic-dcos-tensorflow-demos-file-poets-readme-tf1-retrain-step-499-two-handlers-each-line-twice.log",
      T0, "end", "step 499 · …", "measuring",
@@ -1614,6 +1617,42 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("crash-lvc-issue20-detectron2-floatingpointerror-iteration-1029-frame-tail-no-step-lines.log", T0, "end",
      "crashed at iteration 1029 (as the error says)", "crashed",
      {"step": 1029, "step_said": "the crash's own words", "loss": None, "step_seconds": None, "total_steps": None}),
+    # DeiT's MetricLogger test pass after epoch 251 (``Test:  [100/141]  eta: …  loss: 0.3720 (1.9997)  acc1: …``), cut
+    # before its result: evaluating, the pass's running loss no evaluation's figure
+    ("generic-metriclogger-gfnet-patternanalysis-readme-epoch-251-then-test-0-100-of-141-cut.log", T0, "end",
+     "epoch 251 · 336/337 in the epoch · evaluating", "evaluating",
+     {"step": 336, "total_steps": 337, "loss": 0.0328, "step_seconds": 0.1545, "paused": "evaluation", "eval": None,
+      "data": epoch(251.0)}),
+    # the same pass whole: its starred result ``* Acc@1 78.400 loss 1.565`` is the evaluation's figures
+    ("generic-metriclogger-gfnet-patternanalysis-readme-epoch-251-test-pass-then-starred-acc1-result.log", T0, "end",
+     "epoch 251 · 336/337 in the epoch · …", "measuring",
+     {"step": 336, "total_steps": 337, "loss": 0.0328, "step_seconds": 0.1545,
+      "eval": {"val_loss": {"value": 1.565, "step": None}, "val_acc@1": {"value": 78.4, "step": None}}}),
+    # DeiT's ``* Acc@1 88.381 Acc@5 96.779 loss 0.445`` after its pass's running lines, then epoch 51 trains
+    ("generic-metriclogger-pyra-issue3-test-40-95-of-96-starred-acc1-acc5-loss-then-epoch-51-0-10-of-31.log", T0, "end",
+     "epoch 51 · 10/31 in the epoch · …", "measuring",
+     {"step": 10, "total_steps": 31, "loss": 0.0137, "step_seconds": 0.3403, "data": epoch(51.0),
+      "eval": {"val_loss": {"value": 0.445, "step": None}, "val_acc@1": {"value": 88.381, "step": None},
+               "val_acc@5": {"value": 96.779, "step": None}}}),
+    # its pass's running lines alone (40..60 of 96): validating, no figure
+    ("metriclogger-pyra-issue3-test-40-60-of-96-running-loss-acc1-validation-only-cut.log", T0, "end",
+     "validation only", "evaluating", {"step": None, "loss": None, "step_seconds": None, "eval": None}),
+    # YOLOX's ``Evaluate in main process...`` after its epoch's last logged iteration and its save: evaluating
+    ("generic-yolox-bytetrack-issue438-epoch-5-iter-7300-of-7311-save-then-eval-bar-evaluate-in-main-process.log", T0,
+     "end", "epoch 5/80 · 7300/7311 in the epoch · evaluating", "evaluating",
+     {"step": 7300, "total_steps": 7311, "loss": 4.855, "step_seconds": 0.311, "paused": "evaluation", "eval": None,
+      "data": epoch(5.0)}),
+    # DAMO-YOLO's ``Start evaluation on coco_2017_val dataset(570 images).`` after its save: evaluating
+    ("generic-damo-yolo-issue22-epoch-10-iter-328-of-358-save-then-start-evaluation-on-coco-val.log", T0, "end",
+     "epoch 10/300 · 328/358 in the epoch · evaluating", "evaluating",
+     {"step": 328, "total_steps": 358, "loss": 1.4, "step_seconds": 0.314, "paused": "evaluation", "eval": None,
+      "data": epoch(10.0)}),
+    # AudioMAE's lines behind misc.py's ``[07:13:28.343364] `` clock, cut as its test pass begins (``Test:  [ 0/79]``):
+    # the clock peeled and dating the line, the pass under way
+    ("generic-metriclogger-audiomae-readme-epoch99-780-of-781-then-bracketed-clock-test-0-of-79-cut.log", T0, "end",
+     "epoch 99 · 780/781 in the epoch · evaluating", "evaluating",
+     {"step": 780, "total_steps": 781, "loss": 0.0122, "step_seconds": 0.2204, "paused": "evaluation", "eval": None,
+      "data": epoch(99.0)}),
 ]  # fmt: skip
 
 
@@ -2020,7 +2059,7 @@ GENERIC_READ = {
     "generic-metriclogger-llama2-accessory-issue48-epoch2-1500-of-1504-saves-then-bracketed-clock-training-time-done.log":
         "step, total, epoch, loss, lr, grad norm, step time",
     "generic-metriclogger-audiomae-readme-epoch99-780-of-781-test-map-then-bracketed-clock-training-time-done.log":
-        "step, total, epoch, loss, lr, step time, ETA",
+        "step, total, epoch, loss, lr, step time, ETA, eval",
     "generic-tf-object-detection-armaanpriyadarshan-issue6-model-lib-v2-per-step-time-steps-100-to-800.log":
         "step, loss, step time",
     "generic-dcgan-torch-issue9-lua-epoch-2-batches-45-to-58-of-237-time-datatime-err-g-err-d.log":
@@ -2090,6 +2129,18 @@ GENERIC_READ = {
     "generic-psenet-pytorch-issue41-epochs-8-11-of-100-steps-samples-per-sec-batch-loss.log": "step, loss, lr",
     "generic-tensorflow-psenet-issue16-steps-0-20-seconds-per-step-examples-per-second.log": "step, loss, step time",
     "generic-opennmt-tf-issue206-estimator-loss-for-final-step-three-workers-done.log": "step, loss, step time",
+    "generic-metriclogger-gfnet-patternanalysis-readme-epoch-251-then-test-0-100-of-141-cut.log":
+        "step, total, epoch, loss, lr, step time, ETA",
+    "generic-metriclogger-gfnet-patternanalysis-readme-epoch-251-test-pass-then-starred-acc1-result.log":
+        "step, total, epoch, loss, lr, step time, ETA, eval",
+    "generic-metriclogger-pyra-issue3-test-40-95-of-96-starred-acc1-acc5-loss-then-epoch-51-0-10-of-31.log":
+        "step, total, epoch, loss, lr, step time, ETA, eval",
+    "generic-yolox-bytetrack-issue438-epoch-5-iter-7300-of-7311-save-then-eval-bar-evaluate-in-main-process.log":
+        "step, total, epoch, loss, lr, step time",
+    "generic-damo-yolo-issue22-epoch-10-iter-328-of-358-save-then-start-evaluation-on-coco-val.log":
+        "step, total, epoch, loss, lr, step time, ETA",
+    "generic-metriclogger-audiomae-readme-epoch99-780-of-781-then-bracketed-clock-test-0-of-79-cut.log":
+        "step, total, epoch, loss, lr, step time, ETA",
 }  # fmt: skip
 
 

@@ -5,7 +5,9 @@ Real: Jittor's ``Test in epoch 49 iteration 2`` after its training lines (Jittor
 tests/live/test_real_logs.py; mmengine's ``Epoch(val) [10][4100/4809]`` before any step (AILab-CVC/YOLO-World issue
 #396), in tests/stats/test_run_end.py, and ``Epoch(val)  [2][ 3550/21046]`` (jbwang1997/CrossKD issue #15), in
 tests/live/test_real_logs.py. Composed: a MetricLogger's dated training lines a minute apart, then its test
-pass (``Test:  [10/50]``), the figures worked out by hand.
+pass (``Test:  [10/50]``), the figures worked out by hand; an evaluation's start said in words (DAMO-YOLO's, YOLOX's: real
+in tests/live/test_real_logs.py), a pass's running figures until its starred result (DeiT's, real there too); TensorFlow
+1's retrain evaluating at every logged step with no time of its own (real: Azure/kubeflow-labs' 5-tfjob/README.md).
 """
 
 from __future__ import annotations
@@ -57,3 +59,47 @@ def test_a_crash_in_the_pass_is_a_crash(tmp_path: Path) -> None:
     data = read_cold(tmp_path, lines, dated=True)
     assert data["state"] == "crashed"
     assert not any(line.startswith("Evaluating") for line in data["details"])
+
+
+# TensorFlow 1's retrain prints at every logged step its loss and, 50 ms later, a validation batch's accuracy: the
+# evaluation has no time of its own in the log, no pause. Composed: steps 0, 10, …, 190 half a second apart.
+RETRAIN = [line for i in range(20) for line in (
+    f"INFO:tensorflow:2017-11-20 20:00:{i // 2:02d}.{500000 * (i % 2):06d}: Step {10 * i}: Cross entropy = 0.{90 - i}",
+    (f"INFO:tensorflow:2017-11-20 20:00:{i // 2:02d}.{500000 * (i % 2) + 50000:06d}: Step {10 * i}: Validation accuracy = "
+     f"85.0% (N=100)"))]
+
+
+def test_an_evaluation_at_the_moment_of_its_step_is_no_pause(tmp_path: Path) -> None:
+    data = read_cold(tmp_path, RETRAIN, dated=True)
+    training = data["training"]
+    assert training["step"] == 190 and training["loss"] == 0.71
+    # 19 intervals of 0.5 s over 190 steps: 0.05 s a step, the clock's rate kept though every step evaluated
+    assert training["step_seconds"] is not None and abs(training["step_seconds"] - 0.05) < 1e-6
+
+
+def test_an_evaluation_that_takes_its_own_time_stays_a_pause(tmp_path: Path) -> None:
+    # the same records, each validation printed 0.4 s after its step's loss (of the 0.5 s to the next): a pause each time
+    slow = [line.replace(".050000:", ".400000:").replace(".550000:", ".900000:") for line in RETRAIN]
+    data = read_cold(tmp_path, slow, dated=True)
+    assert data["training"]["step"] == 190 and data["training"]["step_seconds"] is None
+
+
+def test_a_start_said_after_a_step_is_evaluating(tmp_path: Path) -> None:
+    lines = [*TRAINING, "2024-05-01 10:05:30 Start evaluation on coco_val dataset(500 images)."]
+    data = read_cold(tmp_path, lines, dated=True)
+    assert (data["status_line"], data["state"]) == ("epoch 0 · 50/60 in the epoch · evaluating", "evaluating")
+    assert "Evaluating after epoch 0 · 50/60 in the epoch: its pass begun, no result yet · 30 s since then" in \
+        data["details"]
+
+
+def test_a_metriclogger_pass_with_running_figures_is_under_way_until_its_starred_result(tmp_path: Path) -> None:
+    passing = ["2024-05-01 10:05:30 Test:  [ 0/50]  eta: 0:00:10  loss: 0.8000 (0.8000)  acc1: 75.0000 (75.0000)  time: 0.2",
+               "2024-05-01 10:06:00 Test:  [10/50]  eta: 0:00:08  loss: 0.6000 (0.7000)  acc1: 81.2500 (78.1250)  time: 0.2"]
+    data = read_cold(tmp_path, TRAINING + passing, dated=True)
+    assert data["state"] == "evaluating" and data["training"]["eval"] is None  # (running figures: no result)
+    data = read_cold(tmp_path, [*TRAINING, *passing, "2024-05-01 10:06:20 * Acc@1 80.100 Acc@5 95.250 loss 0.650"],
+                     dated=True)
+    assert data["state"] != "evaluating"
+    assert data["training"]["eval"] == {"val_loss": {"value": 0.65, "step": None},
+                                        "val_acc@1": {"value": 80.1, "step": None},
+                                        "val_acc@5": {"value": 95.25, "step": None}}

@@ -79,7 +79,15 @@ from .scalar_prints import scalar_print, scalars_inside
 from .series import MIN_RECORDS, SeriesWindow
 from .series import Record as SeriesRecord
 from .shapes import METRICS_HEADER, METRICS_ROW, RESULTS_HEADER
-from .step_source import StepSource, evaluation_position, evaluation_stage, shares, top_k_scores
+from .step_source import (
+    STARRED_SUMMARY,
+    StepSource,
+    evaluation_position,
+    evaluation_stage,
+    shares,
+    starred_top_k,
+    top_k_scores,
+)
 from .tagged_scalars import TaggedScalars, tagged
 from .tree_summaries import TreeSummary
 from .vertical_records import VerticalRecord, vertical_start
@@ -154,6 +162,13 @@ _SPACED_VALUE = re.compile(r"-?\d[\d.,]*(?:[eE][-+]?\d+)?(?:/\d{1,9})?[KMGTB%]?|
 _SEVERAL_LOSSES = re.compile(r"(?i)\b\w{1,16}[ _]loss\b\s*[:=]\s*-?\d[^\n]*\b\w{1,16}[ _]loss\b\s*[:=]\s*-?\d")
 # A heading alone on its line that says the records under it are an evaluation's (``Evaluation:``).
 _EVAL_HEADING = re.compile(r"(?i)^\W*(?:evaluation|evaluating|validation|validating|testing|test|eval)\W*$")
+# An evaluation's start said in words, the line's whole message (after a logger's `` - ``): ``Evaluating...``, ``Start evaluating``, ``Running
+# validation``, DAMO-YOLO's ``Start evaluation on coco_2017_val dataset(570 images).``, YOLOX's ``Evaluate in main
+# process...`` (its results follow).
+_EVAL_BEGUN = re.compile(
+    r"(?i)(?:^|\s-\s)(?:(?:start(?:ing|ed|s)?|begin(?:ning|s)?|running|run)\s+(?:the\s+)?"
+    r"(?:evaluation|evaluating|validation|validating|testing|test|eval)|evaluating|validating|testing"
+    r"|evaluate\s+in\s+main\s+process)(?:\s+(?:on|of|for)\s+[^:=]{1,80}?)?\s*(?:\.{1,3}|…|:|!)?$")
 # A launcher's ``[trainer0|0]:`` (torchx), also left dangling at the end of a redrawn line.
 _LAUNCHER = re.compile(r"\[[\w-]{1,32}\|\d{1,6}\]:")
 # A record led by its stage, epoch and position in the epoch: ``[train: 35, 50 / 1000]``.
@@ -659,9 +674,10 @@ class GenericParser(StepLines[_Line]):
         kind, line = self._classify_line(text, vertical)
         if not vertical and (line is None or line.what in ("step", "epoch", "total")):
             kind, line = self._by_series(text, kind, line)
-        if line is None and self._run_done is not None and _NEXT_STAGE.match(text.lstrip()):
+        if ((line is None or (line.what == "evaluating" and line.bar is None)) and self._run_done is not None
+                and _NEXT_STAGE.match(text.lstrip())):
             # IRN's ``step.make_cam:`` after its last epoch's last step: another stage of the pipeline began, the
-            # training ended (it is done, not stalled)
+            # training ended (it is done, not stalled; an evaluation's start said then is that stage's)
             self._run_done = None
             return Kind.FULL, _Line("end", self._times.at, text=text.strip())
         if vertical and line is not None and line.what == "step":
@@ -1068,6 +1084,11 @@ class GenericParser(StepLines[_Line]):
                 # 4.106204550008516.``): the evaluation's loss; its count of batches is no figure
                 return Kind.FULL, _Line("eval", at, [Reading(Field.EVAL_LOSS, f"{over.group(1).lower()} loss", mean_loss)],
                                         text=s)
+        if self._last is not None and len(s) <= 160 and _EVAL_BEGUN.search(s):
+            # an evaluation's start said after training steps (``Evaluating...``, YOLOX's ``Evaluate in main
+            # process...``): its pass is under way until its result, a step line or the training said to go on
+            self._evaluation_next = len(s) <= 40 and _EVAL_HEADING.match(s) is not None
+            return Kind.FULL, _Line("evaluating", at, text=s)
         if len(s) <= 40 and _EVAL_HEADING.match(s):
             self._evaluation_next = True  # ``Evaluation:`` on a line of its own: its figures follow
             return Kind.FULL, None
@@ -1349,12 +1370,16 @@ class GenericParser(StepLines[_Line]):
                 line.before = _Line("tie", at, text=s, named=(Named(Kin.EPOCH_TIME, "epoch time", took[0], "time"),))
             return Kind.FULL, line
         if _EVAL_START.match(s) or ("on" in s and _EVAL_ON.search(s[:120])) or (
-                ": " in s and _EVAL_STAGE.search(s[:120])):
-            passing = None if lossy or any(r.field is Field.EVAL_LOSS for r in readings) else evaluation_position(s)
+                ": " in s and _EVAL_STAGE.search(s[:120])) or (s[:1] == "*" and STARRED_SUMMARY.match(s)):
+            passing = evaluation_position(s)
             if passing is not None:
-                # an evaluation pass's batches under way, no figure of its own yet (MetricLogger's ``Test:  [ 100/5000]
-                # eta: … model_time: … time: …``): its times are the evaluation's, none a training step's
-                return Kind.FULL, _Line("evaluating", at, bar=_Bar(passing[0], passing[1], None, None, None), text=s)
+                # an evaluation pass's batches under way (MetricLogger's ``Test:  [ 100/5000]  eta: … model_time: …
+                # time: …``): its times are the evaluation's, none a training step's; the running figures it prints
+                # (``loss: 0.3880 (0.4688)  acc1: 89.0625 (87.5000)``) are the pass's so far, its result is printed
+                # once its batches are done (DeiT's ``* Acc@1 88.381 Acc@5 96.779 loss 0.445``); a loss at its total is it
+                losses = [r for r in readings if r.field in (Field.LOSS, Field.EVAL_LOSS)]
+                return Kind.FULL, _Line("evaluating", at, losses[:1] if passing[0] >= passing[1] else [],
+                                        bar=_Bar(passing[0], passing[1], None, None, None), text=s)
             own_count = _position(readings)
             if (own_count is not None and own_count.total is None and self._last is not None
                     and all(r.field in (Field.STEP, Field.EPOCH) for r in readings)
@@ -1993,9 +2018,10 @@ class GenericParser(StepLines[_Line]):
                     seen.add(label)
                     self._evals[label] = named.value
                     events.append(EvalResult(at=line.at, name=label, value=named.value, step=at_step))
-        if "%" in line.text:
-            # (a score printed as a count of a total and its share: ``Accuracy: 9890/10000 (99%)``, in per cent)
-            for name, share in (*shares(line.text), *top_k_scores(line.text)):
+        if "%" in line.text or line.text[:1] == "*":
+            # (a score printed as a count of a total and its share: ``Accuracy: 9890/10000 (99%)``, in per cent; a
+            # pass's starred summary, ``* Acc@1 88.381 Acc@5 96.779``)
+            for name, share in (*shares(line.text), *top_k_scores(line.text), *starred_top_k(line.text)):
                 label = _eval_label(name if name.split(" ")[0] in EVAL_WORDS else f"{own[:-5]} {name}")
                 if label not in seen:
                     seen.add(label)

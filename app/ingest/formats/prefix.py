@@ -60,8 +60,8 @@ _MD = re.compile(rf"\[?(\d\d)(-)(\d\d) {_CLOCK}\]?|\[(\d\d)(/)(\d\d) {_CLOCK}(?=
 # A time of day with no date leading the record (``%H:%M:%S``: VerSe's ``02:29:53: train iter: 0 …``, ``12:00:01.250 step
 # 5 …``), its colon or a space after it; dated by order (:meth:`PrefixReader.ordered_time_of_day`).
 # In brackets only with its fraction (MAE/DeiT's ``misc.py`` prints ``[07:20:32.390498] `` before every line; a bracketed
-# whole-second clock may be an elapsed one, tqdm's ``[00:05:12<…``), and only peeled where no time is read: its time is the
-# record's own, which the generic reader reads from the whole line; the watchers (a crash, a run's end) need its message.
+# whole-second clock may be an elapsed one, tqdm's ``[00:05:12<…``): peeled and dated like the bare one, so the record
+# behind it reads as its own (``Test:  [ 0/79]`` an evaluation's pass, ``Training time 5:47:14`` the run's end).
 _TIME_OF_DAY = re.compile(rf"{_CLOCK}:?(?= )|\[(\d\d):(\d\d):(\d\d)[.,](\d{{3,9}})\](?= )")
 # absl/glog: level letter, month, day, time, thread id, file:line].
 _GLOG = re.compile(rf"[IWEF](\d\d)(\d\d) {_CLOCK}\s+\d+ [^\]\s]{{1,120}}\] ")
@@ -295,8 +295,6 @@ class PrefixReader:
         """A time of day with no date leading the record, and where its message starts; None for none."""
         m = _TIME_OF_DAY.match(line, pos) if pos == 0 or line[pos - 1] == " " else None
         if m is None:
-            return None
-        if m.group(1) is None and self._dates:
             return None
         clock = m.groups()[:4] if m.group(1) is not None else m.groups()[4:]
         hour, minute, second = int(clock[0]), int(clock[1]), int(clock[2])

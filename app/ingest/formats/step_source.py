@@ -77,6 +77,21 @@ def top_k_scores(text: str) -> list[tuple[str, float]]:
             if float(m.group(2)) <= 100 and not _TRAINING_BEFORE.search(text[max(0, m.start() - 12):m.start()])]
 
 
+# The top-k accuracies an evaluation's pass sums up with, once its batches are done, on a line led by a star and no per
+# cent sign (the PyTorch ImageNet example's and DeiT's ``* Acc@1 88.381 Acc@5 96.779 loss 0.445``, torchvision's
+# reference ``* Acc@1 76.130 Acc@5 92.862``): that pass's result.
+STARRED_SUMMARY = re.compile(r"(?i)^\*\s{0,4}(?:acc|prec)@\d{1,2}\s")
+_STARRED_SCORE = re.compile(r"(?i)(?<![\w@])((?:acc|prec)@\d{1,2})\s+(\d{1,3}(?:\.\d+)?)(?![\w.%])")
+
+
+def starred_top_k(text: str) -> list[tuple[str, float]]:
+    """The top-k accuracies of a starred summary line (``* Acc@1 88.381 Acc@5 96.779`` → ``("acc@1", 88.381)``, …), in
+    per cent as printed; none for another line."""
+    if not STARRED_SUMMARY.match(text):
+        return []
+    return [(m.group(1).lower(), float(m.group(2))) for m in _STARRED_SCORE.finditer(text) if float(m.group(2)) <= 100]
+
+
 class StepSource:
     """The series the run's position comes from, and what a step record of another series is beside it."""
 

@@ -153,6 +153,19 @@ def untimed_pause(stage: Stage, t: float, seconds: float | None, clock: bool, si
     return True
 
 
+# An evaluation whose result is printed within this of its step's own line, with no pass lines of its own, took no time
+# the log shows (TensorFlow 1's retrain: ``Step 90: Cross entropy = …`` then ``Step 90: Validation accuracy = …`` 40 ms
+# later, every logged step): no pause, the next line's time is its steps' own.
+INSTANT_EVAL_SECONDS = 0.1
+
+
+def instant_evaluation(stage: Stage) -> bool:
+    """The evaluation printed since the latest step line took no time of its own in the log (INSTANT_EVAL_SECONDS): its
+    result dated by its own line (an undated one sits at the step before it by default, its time unknown)."""
+    return (stage.eval_dated and not stage.eval_lines and stage.eval_batches is None and stage.step_time is not None
+            and bool(stage.eval_times) and 0.0 <= stage.eval_times[-1] - stage.step_time <= INSTANT_EVAL_SECONDS)
+
+
 TRAIN_LOSS_EVAL = "train_loss"  # an evaluation of the training split's loss (nanoGPT's ``train loss`` beside ``val loss``)
 EVAL_LOSS_NOTE = "estimated over evaluation batches"
 
@@ -585,6 +598,7 @@ class StepProgress:
         stage.pause = None  # (Stage.take of each: no pause, no evaluation since the latest step, no batches of one)
         stage.evaluated = stage.resumed = False
         stage.eval_batches = None
+        stage.eval_lines = False
         stage.end_eval_pass()
         stage.forget_said_end()
         stage.exploded = False
@@ -658,7 +672,9 @@ class StepProgress:
             stage.printed_timing = True
         # (an evaluation printed since the last step line: this line's time holds the evaluation's too)
         evaluated = stage is not None and (stage.pause == "evaluation" or stage.evaluated)
-        waited = (self._note_time(stage, t) or evaluated) if t is not None else False
+        # (an evaluation with no time of its own: this line's time is its steps', unless it came as late as a stall's)
+        paused = evaluated and stage is not None and not instant_evaluation(stage)
+        waited = (self._note_time(stage, t) or paused) if t is not None else False
         seconds = line_seconds(previous, event, covered) if covered is not None else event.step_seconds
         if covered is not None and previous is not None and seconds is not None:
             gap = clock_gap(previous, event)
@@ -880,6 +896,7 @@ class StepProgress:
         at = t if t is not None else stage.step_time
         if at is not None:
             stage.eval_times.append(at)
+        stage.eval_dated = event.at is not None  # (its own time printed: instant_evaluation)
 
     # --- reading ----------------------------------------------------------------
 

@@ -106,6 +106,8 @@ class Stage:
     # total, where printed; none: its start said alone), and when the pass's first record came. A result, a step line
     # or the training said to go on again ends it.
     eval_pass: TrainingPause | None = None
+    eval_lines: bool = False  # an evaluation's pass printed lines of its own since the latest step line
+    eval_dated: bool = False  # the latest evaluation's result carried its own time (its line's)
     eval_pass_since: float | None = None
     finished: str | None = None  # the trainer's end summary
     # When the state began: measuring (the stage's start), training (warm-up over or a step after
@@ -181,6 +183,7 @@ class Stage:
         if pause.reason != "evaluation":
             self.end_eval_pass()
             return
+        self.eval_lines = True
         if self.eval_pass is None:
             # (a log whose lines carry no time of their own gives none for its evaluation: no "since" is claimed)
             self.eval_pass_since = t if pause.at is not None or self.latest.at is not None else None
@@ -230,6 +233,7 @@ class Stage:
         self.pause = None
         self.evaluated = self.resumed = False
         self.eval_batches = None
+        self.eval_lines = False
         self.end_eval_pass()
         self.forget_said_end()
         if amends:

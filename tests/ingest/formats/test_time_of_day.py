@@ -64,7 +64,7 @@ def test_a_time_that_breaks_the_order_dates_nothing() -> None:
     "line",
     [
         "25:10:03 elapsed, step 4",  # a duration past a day: no time of day
-        "[05:19:47.352788] Epoch: [1]  [1480/1504]",  # a bracketed clock is the record's own (the generic reader's)
+        "[05:19:47] Epoch: [1]  [1480/1504]",  # a bracketed whole-second clock may be an elapsed one
         "12:00:01,step 5",  # no space after it: no prefix
         "  12:00:01 step 5",  # indented: a copy's
     ],
@@ -74,13 +74,25 @@ def test_what_is_no_time_of_day_prefix(line: str) -> None:
     assert read.at is None
 
 
-def test_a_bracketed_clock_with_its_fraction_is_peeled_where_no_time_is_read() -> None:
-    """MAE's ``misc.py`` clock before every line: the watchers read the message behind it (``Training time 5:47:14``,
-    the run's end), while its time stays the generic reader's; a whole-second bracket may be an elapsed clock."""
+def test_a_bracketed_clock_with_its_fraction_is_peeled_and_dated_as_a_time_of_day() -> None:
+    """MAE's ``misc.py`` clock before every line: the record behind it is read as its own (``Training time 5:47:14``,
+    the run's end) and the clock dates it; a whole-second bracket may be an elapsed clock, no prefix."""
     peel = PrefixReader(dates=False)
     assert peel.read("[07:20:32.390498] Training time 5:47:14").message == "Training time 5:47:14"
     assert peel.read("[00:05:12] Training time 5:47:14").message == "[00:05:12] Training time 5:47:14"
-    assert utc_reader(NOON).read("[07:20:32.390498] Training time 5:47:14").at is None
+    read = utc_reader(NOON).read("[07:20:32.390498] Training time 5:47:14")
+    assert read.message == "Training time 5:47:14"
+    assert read.at == pytest.approx(calendar.timegm((2026, 3, 3, 7, 20, 32, 0, 0, 0)) + 0.390498)
+
+
+def test_a_bracketed_clock_past_midnight_is_the_next_day() -> None:
+    # written at 00:30 on 3 March: [23:59:50.5] was 2 March's, [00:00:10.5] a day on from it (20 s later), as the bare
+    # clock's lines are dated
+    reader = utc_reader(calendar.timegm((2026, 3, 3, 0, 30, 0, 0, 0, 0)))
+    first = reader.read("[23:59:50.500000] Epoch: [3]  [100/500]  loss: 2.5").at
+    second = reader.read("[00:00:10.500000] Epoch: [3]  [110/500]  loss: 2.4").at
+    assert first == calendar.timegm((2026, 3, 2, 23, 59, 50, 0, 0, 0)) + 0.5
+    assert second is not None and first is not None and second - first == pytest.approx(20.0)
 
 
 def test_verse_s_step_time_comes_from_its_lines_times(tmp_path: Path) -> None:
