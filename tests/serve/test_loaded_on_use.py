@@ -92,8 +92,10 @@ def get(path):
         return answer.read().decode()
 
 try:
+    # (the whole log read, not its first batch: a report asked for in between covers part of it)
+    lines = len(log.read_bytes().splitlines())
     deadline = time.monotonic() + 60
-    while '"lines_read":0' in get("/api/snapshot") and time.monotonic() < deadline:
+    while json.loads(get("/api/snapshot"))["source"]["lines_read"] < lines and time.monotonic() < deadline:
         time.sleep(0.05)
     report = get("/api/report.txt")
     steps = sorted(m for m in sys.modules if m.startswith("app.stats.steps.") and m != "app.stats.steps.timing")
