@@ -658,6 +658,7 @@ REAL_FORMATS = {
         "generic",
     "generic-metriclogger-audiomae-readme-epoch99-780-of-781-then-bracketed-clock-test-0-of-79-cut.log":
         "generic",
+    "generic-shakespeare-text-generator-readme-glued-step0-1300-loss-lr-model-saved-cut.log": "generic",
 }
 
 

@@ -438,6 +438,12 @@ def _name_before(text: str, end: int) -> tuple[str, str | None] | None:
     return text[starts[-1] : end].rstrip("'\"").split("(")[0].rstrip(), paren
 
 
+# A counter printed glued to its number (DiT's ``epoch 0 iteration1300, Loss: 2.71``, ``iter1300``, ``step1300:``,
+# ``epoch3``): the counter and its number, as if spaced. Never inside a name or a path (``global_step1000``,
+# ``ckpt/step1000``, ``model-step1000``), nor a file's (``epoch3.pth``).
+_GLUED_COUNTER = re.compile(r"(?<![\w./?&=%-])((?i:epoch|iteration|iter|step))(?=\d{1,12}(?![\w.]))")
+
+
 def pairs(text: str, unknown: list[tuple[str, str | None, str, str | None]] | None = None) -> list[Reading]:
     """Every recognised pair in a piece of text, in the order printed; ``unknown`` (when given) gets the
     others, as :func:`printed_pairs` gives them (one pass for both)."""
@@ -445,6 +451,7 @@ def pairs(text: str, unknown: list[tuple[str, str | None, str, str | None]] | No
     text = text[:MAX_RECORD_CHARS]
     if _FIGURE.search(text) is None:
         return found  # prose: no figure at all
+    text = _GLUED_COUNTER.sub(r"\1 ", text)
     for m in VALUE.finditer(text):
         value = m.group("value").rstrip(",")  # ``Trained Tokens 35004, Peak …``
         end = m.end("value")
