@@ -74,6 +74,7 @@ ALIASES: dict[str, Field] = {
     "percentage": Field.PERCENT,
     # the loss: the most specific name on a line wins (see LOSS_RANK)
     "loss": Field.LOSS,
+    "batch loss": Field.LOSS,  # a loop's loss of the batch it just trained (``当前Batch Loss: 0.70``, "this batch's loss")
     "cost": Field.LOSS,  # legacy PaddlePaddle's and TensorFlow 1 tutorials' ``Pass 0, Batch 100, Cost 2.26``
     "lm loss": Field.LOSS,
     "train loss": Field.LOSS,
@@ -390,6 +391,7 @@ def read_pair(key: str, paren: str | None, value: str, total: str | None, unit: 
 
 # A position named as a batch: no run's step unless the record says so (see :func:`batch_unplaced`).
 BATCH_NAMES = frozenset({"batch", "batch count"})
+_BATCH_LOSSES = frozenset({"batch loss", "current batch loss"})
 
 
 def batch_unplaced(readings: list[Reading], text: str) -> list[Reading]:
@@ -401,13 +403,21 @@ def batch_unplaced(readings: list[Reading], text: str) -> list[Reading]:
     if not batches:
         return readings
     other_step = any(r.field is Field.STEP and r.name not in BATCH_NAMES for r in readings)
-    placed = "|" in text or any(r.field is Field.EPOCH for r in readings)
+    # (a loss named for the batch, ``Batch 300, Batch Loss: 0.70``, says the record counts batches, not their size)
+    placed = "|" in text or any(r.field is Field.EPOCH or r.name in _BATCH_LOSSES for r in readings)
     return [r for r in readings if r not in batches or r.total is not None or (placed and not other_step)]
 
 
 def _name_before(text: str, end: int) -> tuple[str, str | None] | None:
     """The name (1–6 words) and its ``(unit)`` that end at ``end``, or None."""
     i = end
+    j = i
+    while j > 0 and ord(text[j - 1]) > 0x2E7F and text[j - 1].isalpha():
+        j -= 1
+    if j < i and j > 1 and text[j - 1] == " " and text[j - 2] in _NAME_CHARS:
+        # A word in another script between the name and its value (``Batch 个数 300``: the batch's number): the name
+        # is the Latin one before it.
+        end = i = j - 1
     if i > 0 and text[i - 1] in "'\"":
         i -= 1
     paren = None

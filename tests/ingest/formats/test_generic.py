@@ -1564,3 +1564,20 @@ def test_a_counter_glued_to_its_number_is_that_counter(text: str, step: int, epo
 def test_a_glued_counter_is_never_read_inside_a_name_or_a_path(text: str) -> None:
     assert Field.STEP not in {r.field for r in pairs(text)}
     assert Field.EPOCH not in {r.field for r in pairs(text)}
+
+
+def test_batch_lines_after_an_epoch_s_summary_are_the_next_epoch_s() -> None:
+    """``Epoch [6/10], Loss: 0.97`` sums up epoch 6 (no step of its own): the batches before it were epoch 6's, those after it
+    epoch 7's; a batch counted beside the batch's own loss (in any words around them) is a position in its epoch."""
+    got = [(s.step, s.epoch, s.epoch_total, s.loss) for s in steps([
+        "Batch 个数 250, 当前Batch Loss: 0.85",  # composed after a course's loop ("batch number", "this batch's loss")
+        "Epoch [6/10], Loss: 0.9700",
+        "Batch 个数 0, 当前Batch Loss: 1.09",
+        "Batch 300, Batch Loss: 0.70",
+    ])]
+    assert got == [(250, 6.0, 10, 0.85), (0, 7.0, 10, 1.09), (300, 7.0, 10, 0.70)]
+
+
+def test_the_last_epoch_s_summary_names_no_epoch_after_it() -> None:
+    got = [(s.step, s.epoch) for s in steps(["Batch 250, Batch Loss: 0.85", "Epoch [10/10], Loss: 0.9700"])]
+    assert got == [(250, 10.0)]
