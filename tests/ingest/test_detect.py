@@ -658,6 +658,9 @@ REAL_FORMATS = {
         "generic",
     "generic-metriclogger-audiomae-readme-epoch99-780-of-781-then-bracketed-clock-test-0-of-79-cut.log":
         "generic",
+    "generic-shakespeare-text-generator-readme-glued-step0-1300-loss-lr-model-saved-cut.log": "generic",
+    "generic-nlp-study-week03-gru-chinese-batch-loss-epochs-1-2-of-4-test-accuracy-then-epoch-3-batches-cut.log":
+        "generic",
 }
 
 

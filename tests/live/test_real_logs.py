@@ -1653,6 +1653,15 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "epoch 99 · 780/781 in the epoch · evaluating", "evaluating",
      {"step": 780, "total_steps": 781, "loss": 0.0122, "step_seconds": 0.2204, "paused": "evaluation", "eval": None,
       "data": epoch(99.0)}),
+    # ``step1300, loss: …``: the counter glued to its number is that step (never step 0)
+    ("generic-shakespeare-text-generator-readme-glued-step0-1300-loss-lr-model-saved-cut.log", T0, "end",
+     "step 1300 · no timing", "measuring",
+     {"step": 1300, "total_steps": None, "loss": 2.0482, "lr": 8.58e-05, "step_seconds": None, "data": None}),
+    # ``Epoch [2/4], Loss: 0.5597`` sums up epoch 2; the ``Batch 个数 N, 当前Batch Loss: …`` lines after it are epoch 3's
+    ("generic-nlp-study-week03-gru-chinese-batch-loss-epochs-1-2-of-4-test-accuracy-then-epoch-3-batches-cut.log", T0, "end",
+     "epoch 3/4 · 300 in the epoch · no timing", "measuring",
+     {"step": 300, "loss": 0.5854791402816772, "step_seconds": None, "data": epoch(3.0),
+      "eval": {"test_accuracy": {"value": 0.8434, "step": None}}}),
 ]  # fmt: skip
 
 
@@ -2141,6 +2150,9 @@ GENERIC_READ = {
         "step, total, epoch, loss, lr, step time, ETA",
     "generic-metriclogger-audiomae-readme-epoch99-780-of-781-then-bracketed-clock-test-0-of-79-cut.log":
         "step, total, epoch, loss, lr, step time, ETA",
+    "generic-shakespeare-text-generator-readme-glued-step0-1300-loss-lr-model-saved-cut.log": "step, loss, lr",
+    "generic-nlp-study-week03-gru-chinese-batch-loss-epochs-1-2-of-4-test-accuracy-then-epoch-3-batches-cut.log":
+        "step, epoch, loss, eval",
 }  # fmt: skip
 
 

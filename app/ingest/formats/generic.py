@@ -1926,6 +1926,9 @@ class GenericParser(StepLines[_Line]):
         self._epoch = summed
         held = self._held_step(events)
         step = held[1] if held is not None else self._gone_step(events)
+        if step is not None and step.epoch in (None, summed.value) and (summed.total is None or summed.value < summed.total):
+            # the batches after the summary are the next epoch's (``Epoch [6/10], Loss: 0.97`` then ``Batch 0, …``)
+            self._epoch = replace(summed, value=summed.value + 1)
         if step is None or self._last is None:
             return
         if step.epoch is None and not step.ends_at_total:
@@ -2215,6 +2218,14 @@ class GenericParser(StepLines[_Line]):
             step_reading = replace(step_reading, name=EPOCH_POSITION)
             if epoch is None and self._epoch is not None:
                 epoch_reading, epoch = self._epoch, self._epoch.value
+        summed_before = False
+        if (step_reading is not None and step_reading.name == "batch" and step_reading.total is None and epoch is None
+                and bar is None and line.counters is None and loss is not None and loss.name == "batch loss"):
+            # ``Batch 300, Batch Loss: 0.70`` (a loop's own print, naming no epoch): the epoch's batches; after an epoch's
+            # summary (``Epoch [6/10], Loss: 0.9700``) they are the next epoch's
+            step_reading = replace(step_reading, name=EPOCH_POSITION)
+            if self._epoch is not None:
+                epoch_reading, epoch, summed_before = self._epoch, self._epoch.value, True
         if (bar is not None and bar.total is not None and bar.step >= bar.total and epoch is None and not line.epoch_above
                 and line.counters is None and self._epoch is not None
                 and (self._epoch.total is None or self._epoch.value < self._epoch.total)):
@@ -2400,7 +2411,7 @@ class GenericParser(StepLines[_Line]):
             self._run_done = last if done else None
         if isinstance(last, TrainStep) and bar is None and line.counters is None and last.ends_at_total:
             self._run_record = (last.step, last.total_steps or 0)
-        self._unplaced_epoch = isinstance(last, TrainStep) and last.epoch is None and not last.ends_at_total
+        self._unplaced_epoch = isinstance(last, TrainStep) and (last.epoch is None or summed_before) and not last.ends_at_total
         self._full_epoch = (last, bar_total) if bar_total is not None and isinstance(last, TrainStep) else None
         self._epoch_open = last if (isinstance(last, TrainStep) and not last.ends_at_total and last.epoch is not None
                                     and last.total_steps is not None and last.step < last.total_steps) else None

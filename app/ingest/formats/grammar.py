@@ -74,6 +74,7 @@ ALIASES: dict[str, Field] = {
     "percentage": Field.PERCENT,
     # the loss: the most specific name on a line wins (see LOSS_RANK)
     "loss": Field.LOSS,
+    "batch loss": Field.LOSS,  # a loop's loss of the batch it just trained (``当前Batch Loss: 0.70``, "this batch's loss")
     "cost": Field.LOSS,  # legacy PaddlePaddle's and TensorFlow 1 tutorials' ``Pass 0, Batch 100, Cost 2.26``
     "lm loss": Field.LOSS,
     "train loss": Field.LOSS,
@@ -390,6 +391,7 @@ def read_pair(key: str, paren: str | None, value: str, total: str | None, unit: 
 
 # A position named as a batch: no run's step unless the record says so (see :func:`batch_unplaced`).
 BATCH_NAMES = frozenset({"batch", "batch count"})
+_BATCH_LOSSES = frozenset({"batch loss", "current batch loss"})
 
 
 def batch_unplaced(readings: list[Reading], text: str) -> list[Reading]:
@@ -401,13 +403,21 @@ def batch_unplaced(readings: list[Reading], text: str) -> list[Reading]:
     if not batches:
         return readings
     other_step = any(r.field is Field.STEP and r.name not in BATCH_NAMES for r in readings)
-    placed = "|" in text or any(r.field is Field.EPOCH for r in readings)
+    # (a loss named for the batch, ``Batch 300, Batch Loss: 0.70``, says the record counts batches, not their size)
+    placed = "|" in text or any(r.field is Field.EPOCH or r.name in _BATCH_LOSSES for r in readings)
     return [r for r in readings if r not in batches or r.total is not None or (placed and not other_step)]
 
 
 def _name_before(text: str, end: int) -> tuple[str, str | None] | None:
     """The name (1–6 words) and its ``(unit)`` that end at ``end``, or None."""
     i = end
+    j = i
+    while j > 0 and ord(text[j - 1]) > 0x2E7F and text[j - 1].isalpha():
+        j -= 1
+    if j < i and j > 1 and text[j - 1] == " " and text[j - 2] in _NAME_CHARS:
+        # A word in another script between the name and its value (``Batch 个数 300``: the batch's number): the name
+        # is the Latin one before it.
+        end = i = j - 1
     if i > 0 and text[i - 1] in "'\"":
         i -= 1
     paren = None
@@ -438,6 +448,12 @@ def _name_before(text: str, end: int) -> tuple[str, str | None] | None:
     return text[starts[-1] : end].rstrip("'\"").split("(")[0].rstrip(), paren
 
 
+# A counter printed glued to its number (DiT's ``epoch 0 iteration1300, Loss: 2.71``, ``iter1300``, ``step1300:``,
+# ``epoch3``): the counter and its number, as if spaced. Never inside a name or a path (``global_step1000``,
+# ``ckpt/step1000``, ``model-step1000``), nor a file's (``epoch3.pth``).
+_GLUED_COUNTER = re.compile(r"(?<![\w./?&=%-])((?i:epoch|iteration|iter|step))(?=\d{1,12}(?![\w.]))")
+
+
 def pairs(text: str, unknown: list[tuple[str, str | None, str, str | None]] | None = None) -> list[Reading]:
     """Every recognised pair in a piece of text, in the order printed; ``unknown`` (when given) gets the
     others, as :func:`printed_pairs` gives them (one pass for both)."""
@@ -445,6 +461,7 @@ def pairs(text: str, unknown: list[tuple[str, str | None, str, str | None]] | No
     text = text[:MAX_RECORD_CHARS]
     if _FIGURE.search(text) is None:
         return found  # prose: no figure at all
+    text = _GLUED_COUNTER.sub(r"\1 ", text)
     for m in VALUE.finditer(text):
         value = m.group("value").rstrip(",")  # ``Trained Tokens 35004, Peak …``
         end = m.end("value")

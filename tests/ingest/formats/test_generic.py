@@ -1541,3 +1541,43 @@ def test_losses_named_for_their_part_in_a_two_digit_year_dated_record() -> None:
     # one such loss alone is the loss, named
     (one_loss,) = steps(["21-05-24 02:11:29.657 - INFO: <epoch: 30, iter:   2,800, lr:1.000e-04> l_pix: 3.2022e-03"])
     assert (one_loss.step, one_loss.loss, one_loss.loss_note) == (2800, 3.2022e-03, "l_pix")
+
+
+@pytest.mark.parametrize(("text", "step", "epoch", "loss"), [
+    # DiT-style prints (composed after them): the counter glued to its number is the counter and its number
+    ("epoch 0 iteration1300, Loss: 2.7143430709838867, Train Steps/Sec: 0.00", 1300, 0.0, 2.7143430709838867),
+    ("epoch3 iter200, loss=0.51", 200, 3.0, 0.51),
+    ("Step1300: loss 2.0", 1300, None, 2.0),
+])  # fmt: skip
+def test_a_counter_glued_to_its_number_is_that_counter(text: str, step: int, epoch: float | None, loss: float) -> None:
+    readings = {r.field: r.value for r in pairs(text)}
+    assert (readings[Field.STEP], readings.get(Field.EPOCH), readings[Field.LOSS]) == (step, epoch, loss)
+
+
+@pytest.mark.parametrize("text", [
+    "global_step1000, loss: 2.0",  # a name's tail, not a counter
+    "saved ckpt/step1000 loss: 2.0",  # a path's
+    "saved model-step1000 loss: 2.0",
+    "loading epoch3.pth, loss: 2.0",  # a file's
+    "stepsize12, loss: 2.0",  # another word
+])  # fmt: skip
+def test_a_glued_counter_is_never_read_inside_a_name_or_a_path(text: str) -> None:
+    assert Field.STEP not in {r.field for r in pairs(text)}
+    assert Field.EPOCH not in {r.field for r in pairs(text)}
+
+
+def test_batch_lines_after_an_epoch_s_summary_are_the_next_epoch_s() -> None:
+    """``Epoch [6/10], Loss: 0.97`` sums up epoch 6 (no step of its own): the batches before it were epoch 6's, those after it
+    epoch 7's; a batch counted beside the batch's own loss (in any words around them) is a position in its epoch."""
+    got = [(s.step, s.epoch, s.epoch_total, s.loss) for s in steps([
+        "Batch 个数 250, 当前Batch Loss: 0.85",  # composed after a course's loop ("batch number", "this batch's loss")
+        "Epoch [6/10], Loss: 0.9700",
+        "Batch 个数 0, 当前Batch Loss: 1.09",
+        "Batch 300, Batch Loss: 0.70",
+    ])]
+    assert got == [(250, 6.0, 10, 0.85), (0, 7.0, 10, 1.09), (300, 7.0, 10, 0.70)]
+
+
+def test_the_last_epoch_s_summary_names_no_epoch_after_it() -> None:
+    got = [(s.step, s.epoch) for s in steps(["Batch 250, Batch Loss: 0.85", "Epoch [10/10], Loss: 0.9700"])]
+    assert got == [(250, 10.0)]
