@@ -2829,6 +2829,27 @@ def _saving(s: str) -> bool:
     return ("sav" in low or "wr" in low) and _CHECKPOINT.search(s[:200]) is not None
 
 
+# A Keras bar led by the script's own counter, a loop that calls ``fit`` once for each (Keras 1's ``iteration 15
+# 200285/200285 [====] - 482s - loss: 1.3745``, keras issue 7375): the counter is the step, the bar its whole pass.
+_LABELLED_BAR = re.compile(r"(?i)^(iteration|iter)\s(\d{1,9})\s+(?=\d{1,12}/\d{1,12} \[)")
+
+
+def _labelled_bar(step: int, bar: str, s: str, at: float | None) -> _Line | None:
+    """A full Keras bar under its script's own counter as that step's record: its loss, and the full bar's time printed
+    (``- 482s -``) the step's; None (read as any line) where the bar is not full or says no loss."""
+    keras = keras_line(bar)
+    if keras is None or keras.count is None or keras.count[0] != keras.count[1]:
+        return None
+    readings = [Reading(Field.STEP, "iteration", float(step)),
+                *(r for r in keras.readings if r.field is not Field.ETA)]
+    if not any(r.field is Field.LOSS for r in readings):
+        return None
+    took = keras.bar_seconds
+    if took is not None:
+        readings.append(Reading(Field.STEP_TIME, "time", took))
+    return _Line("step", at, readings, text=s)
+
+
 def _other_bar(s: str, at: float | None) -> _Line | None:
     """A Lightning rich bar or a Keras bar as a step line, or None."""
     rich = _RICH.search(s) if " • " in s else None
@@ -2843,7 +2864,8 @@ def _other_bar(s: str, at: float | None) -> _Line | None:
         return _Line("step", at, pairs(head) + pairs(rest), bar=bar, text=s)
     keras = keras_line(s)
     if keras is None:
-        return None
+        labelled = _LABELLED_BAR.match(s) if s[:1] in "Ii" else None
+        return _labelled_bar(int(labelled.group(2)), s[labelled.end():], s, at) if labelled is not None else None
     if keras.count is None:
         return _Line("step", at, keras.readings, text=s, epoch_above=True, epoch_seconds=keras.epoch_seconds)
     eta = _first(keras.readings, Field.ETA)
