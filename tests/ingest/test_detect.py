@@ -214,7 +214,6 @@ REAL_FORMATS = {
     "generic-fairseq-modernmt-issue509-valid-lines-only.log": "generic",
     "generic-keras-issue8680-keras1-epoch-times.log": "generic",
     "generic-keras-issue7375-keras1-iteration-prefixed-bars-1-15.log": "generic",
-    "generic-composed-keras1-iter-labelled-bars-loss-acc-passes-7-9.log": "generic",
     "hf-alpaca-lora-issue268-dicts-then-cut-bar-4-of-388.log": "hf-trainer",
     "hf-time-moe-issue71-data-bar-then-dicts.log": "hf-trainer",
     "hf-trl-issue3857-grpo-dict-num-tokens.log": "hf-trainer",

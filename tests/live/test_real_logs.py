@@ -127,8 +127,6 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     # printed time (``- 482s -``) the step's; never 200285 as steps, no total
     ("generic-keras-issue7375-keras1-iteration-prefixed-bars-1-15.log", T0, "end", "step 15 · 7.4 steps/h", "training",
      {"step": 15, "total_steps": None, "loss": 1.3745, "step_seconds": 482.0, "finished": False}),
-    ("generic-composed-keras1-iter-labelled-bars-loss-acc-passes-7-9.log", T0, "end", "step 9 · 27 steps/h", "training",
-     {"step": 9, "total_steps": None, "loss": 0.8012, "step_seconds": 131.0, "finished": False}),
     # tf.keras' ten epochs of 32/32, the last one full and nothing after it (Keras prints no end line after fit: that
     # bar is the run's end): done; 757us/step
     ("generic-keras-abhi8893-issue8-ten-epochs-32-of-32-us-per-step.log", T0, T0,
@@ -1911,7 +1909,6 @@ GENERIC_READ = {
         "step, epoch, loss, step time, elapsed, eval",
     "generic-keras-issue8680-keras1-epoch-times.log": "step, epoch, loss, step time, eval",
     "generic-keras-issue7375-keras1-iteration-prefixed-bars-1-15.log": "step, loss, step time",
-    "generic-composed-keras1-iter-labelled-bars-loss-acc-passes-7-9.log": "step, loss, step time",
     "generic-fairseq-modernmt-issue509-valid-lines-only.log": "step, epoch, eval",
     "generic-modula-pr1-step-train-test-loss-tokens-per-gpu-sec-mfu.log": "step, loss, tok/s, eval",
     "generic-t81-558-issue86-keras-verbose2-epoch-of-1000-tf-glog-lines.log": "step, epoch, loss, step time, eval",
