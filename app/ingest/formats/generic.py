@@ -2830,7 +2830,7 @@ def _saving(s: str) -> bool:
 
 
 # A Keras bar led by the script's own counter, a loop that calls ``fit`` once for each (Keras 1's ``iteration 15
-# 200285/200285 [====] - 482s - loss: 1.3745``, keras issue 7375): the counter is the step, the bar its whole pass.
+# 200285/200285 [====] - 482s - loss: 1.3745``, keras-team/keras#7375): the counter is the step, the bar its whole pass.
 _LABELLED_BAR = re.compile(r"(?i)^(iteration|iter)\s(\d{1,9})\s+(?=\d{1,12}/\d{1,12} \[)")
 
 
