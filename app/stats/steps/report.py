@@ -13,7 +13,6 @@ from dataclasses import dataclass, replace
 from ...snapshot import EventView, RateView, Snapshot, State, TrainingView, WarmupView
 from . import payload, rules
 from . import text as step_text
-from .health import said_position
 from .progress import StepProgress
 from .stage import Measure
 from .verdict import Status, decide, decide_before_steps
@@ -103,10 +102,9 @@ def _before_steps(progress: StepProgress, now: float) -> StepReport:
         payload.before_steps_view(progress.run.total_steps, progress.pending_evals, ar, errors, v.finished,
                                   v.state == "stalled"),
         progress.collab, crash, broken), swarm=swarm)
-    where = said_position(crash) if crash is not None and v.status is Status.CRASHED else None
-    if where is not None:
+    if v.said_at is not None:
         # (no step line was read: the position the crash names is the run's, said to come from its words)
-        training = replace(training, step=where[1], step_said="the crash's own words")
+        training = replace(training, step=v.said_at[1], step_said="the crash's own words")
     return StepReport(
         state=v.state,
         status_line=step_text.early_status(v, ar, errors, health.skipped_total, pending, progress.collab, now,

@@ -11,7 +11,7 @@ from ... import text
 from ...snapshot import PeerView, RoundView, SwarmView
 from ..events import LOSS_AFTER_LAST_STEP, CollabProgress, TrainingPause, TrainStep
 from ..tracker import WARMUP_SECONDS
-from .health import Crash, said_position
+from .health import Crash
 from .rules import FIRST_LINE_WAIT_SECONDS
 from .stage import (
     EXPLODED_FACTOR,
@@ -780,9 +780,8 @@ def early_status(
         return placed
     match v.status:
         case Status.CRASHED:
-            where = said_position(v.crash) if v.crash is not None else None
-            if where is not None:
-                return f"crashed at {where[0]} {where[1]} (as the error says)"
+            if v.said_at is not None:
+                return f"crashed at {v.said_at[0]} {v.said_at[1]} (as the error says)"
             return "no step yet · crashed"
         case Status.STOPPED:
             return f"no step yet · {stopped_words(v.crash)}"

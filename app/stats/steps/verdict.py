@@ -56,7 +56,7 @@ from enum import Enum, auto
 from ...snapshot import State
 from ..tracker import WARMUP_SECONDS
 from . import rules
-from .health import Broken, Crash
+from .health import Broken, Crash, said_position
 from .rules import Stall
 from .stage import (
     Measure,
@@ -468,6 +468,8 @@ class EarlyVerdict:
     broken: Broken | None = None
     finished: bool = False  # an evaluation job wrote its end (whatever came after)
     swarm: SwarmFacts | None = None
+    # Where a crash's own words place the run (``("iteration", 2137)``), when it crashed with no step line read
+    said_at: tuple[str, int] | None = None
 
 
 def decide_before_steps(
@@ -563,5 +565,6 @@ def decide_before_steps(
         shows.discard(Line.WAITING)
         shows.add(Line.SWARM)
         lead = Line.SWARM
+    said_at = said_position(crash) if crash is not None and status is Status.CRASHED else None
     return EarlyVerdict(state, since, status, frozenset(shows), lead if lead in shows else None, crash, broken,
-                        finished=Line.EVALUATION_ONLY in shows or status is Status.DONE, swarm=swarm)
+                        finished=Line.EVALUATION_ONLY in shows or status is Status.DONE, swarm=swarm, said_at=said_at)
