@@ -58,11 +58,11 @@ _ENDED = re.compile(
     r"|(?:avg|average) (?:epoch|iteration) time\b"  # DGL's examples, once every epoch ran: ``Avg epoch time: 7.16``
     # detectron2's IterationTimer, once the loop is over (also after a failed step: a crash before it comes first)
     r"|overall training speed: \d+ iterations? in\b"
-    r"|did not meet early stopping\b"
+    r"|did not meet early stopping\b"  # LightGBM: every planned round trained, then its best one
     # TF Estimator's ``train()`` returning (``Loss for final step: 0.79459095.``) and TPUEstimator's loop closing
     # after it (``training_loop marked as finished``; also printed just before a captured error is re-raised, whose
     # traceback then comes after it and wins)
-    r"|loss for final step: |training_loop marked as finished\b"  # LightGBM: every planned round trained, then its best one
+    r"|loss for final step: |training_loop marked as finished\b"
     # the evaluation a trainer runs once its last step is done (verl's ``Final validation metrics: {…}`` on its way out)
     r"|final (?:validation|evaluation|eval) (?:metrics|results)\b"
     r"|(?:模型)?训练(?:已经?)?(?:完成|结束|完毕)|(?:完成|结束)训练|停止训练"
