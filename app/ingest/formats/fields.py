@@ -31,6 +31,8 @@ MEAN_SECONDS_NOTE = "the run's time over its iterations, as it prints both"
 RATE_PART = "rate/"
 # A count the run prints of what it has done so far, under its name (stable-baselines' ``total/timesteps``).
 TOTAL_PART = "total/"
+# An RL run's environment steps so far, as printed (stable-baselines' ``total_timesteps``).
+ENV_TIMESTEPS = TOTAL_PART + "timesteps"
 # A loss printed in its parts is kept as figures named so (``loss/box_loss``): none of them is the model's one loss.
 LOSS_PART = "loss/"
 # The one pattern for a printed number in every field of every format: a sign, thousands

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from .classes import Kin, kin_of
-from .fields import LOSS_PART, NUM, TOTAL_PART, number
+from .fields import ENV_TIMESTEPS, LOSS_PART, NUM, number
 from .grammar import EVAL_WORDS, normalise
 
 # ``name: value``, ``name = value`` or ``name is value``, the value alone after it (trailing spaces allowed); spaces only:
@@ -36,7 +36,6 @@ _NOT_THE_FIGURE = frozenset({"difference", "diff", "delta", "change", "previous"
 # evaluation's table row: the readers of those read it, never as the loop's own record.
 _STAGE_WORDS = EVAL_WORDS | {"train", "training"}
 REWARD = "reward"  # a step's figure: an RL run's mean reward, as the one-figure-a-line tables give it
-TIMESTEPS = TOTAL_PART + "timesteps"
 
 
 def one_figure(text: str) -> tuple[str, float] | None:
@@ -60,7 +59,7 @@ def prose_figure(name: str, value: float) -> tuple[str, float] | None:
         return None
     kin = kin_of(" ".join(words), None)
     if kin is Kin.TIMESTEPS:
-        return TIMESTEPS, value  # (a count so far: ``Total env interactions: 152000``)
+        return ENV_TIMESTEPS, value  # (a count so far: ``Total env interactions: 152000``)
     if set(words) & _NOT_THE_FIGURE:
         return None
     if "loss" in words:
