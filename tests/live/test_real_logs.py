@@ -1666,6 +1666,11 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "epoch 3/4 · 300 in the epoch · no timing", "measuring",
      {"step": 300, "loss": 0.5854791402816772, "step_seconds": None, "data": epoch(3.0),
       "eval": {"test_accuracy": {"value": 0.8434, "step": None}}}),
+    # keras-rl's ``episode steps: 337`` is one episode's length, rising here line to line: never the position, which is
+    # the run's step of its ``nb_steps`` (40336/50000); the step time as printed, 1/195 s
+    ("generic-keras-rl-pr80-sarsa-numbered-steps-39160-to-40336-of-50000-episode-steps-13-337-446-393.log", T0, "end",
+     "step 40336/50000 · …", "measuring",
+     {"step": 40336, "total_steps": 50000, "loss": 7.162166, "step_seconds": 1 / 195}),
 ]  # fmt: skip
 
 
@@ -2158,6 +2163,8 @@ GENERIC_READ = {
     "generic-shakespeare-text-generator-readme-glued-step0-1300-loss-lr-model-saved-cut.log": "step, loss, lr",
     "generic-nlp-study-week03-gru-chinese-batch-loss-epochs-1-2-of-4-test-accuracy-then-epoch-3-batches-cut.log":
         "step, epoch, loss, eval",
+    "generic-keras-rl-pr80-sarsa-numbered-steps-39160-to-40336-of-50000-episode-steps-13-337-446-393.log":
+        "step, total, loss, step time",
 }  # fmt: skip
 
 
