@@ -1666,6 +1666,22 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "epoch 3/4 · 300 in the epoch · no timing", "measuring",
      {"step": 300, "loss": 0.5854791402816772, "step_seconds": None, "data": epoch(3.0),
       "eval": {"test_accuracy": {"value": 0.8434, "step": None}}}),
+    # an RL loop's episode as the counter's own unit, named inside words (``Total rewards in episode 88 is 3.79…``,
+    # ``running reward: 0.19 at episode 277536, frame count 11630000``): the episode the position, the reward as printed
+    # (never a loss), the environment's steps so far beside it where printed
+    ("generic-qlearning-hardikbansal-issue2-total-rewards-in-episode-73-to-88-constant-reward-total-steps.log", T0, "end",
+     "episode 88 · no timing", "measuring",
+     {"step": 88, "total_steps": None, "step_unit": "episode", "loss": None, "step_seconds": None,
+      "figures": {"reward": 3.799999999999999, "total/timesteps": 4361.0}}),
+    ("generic-keras-io-issue89-dqn-breakout-running-reward-at-episode-frame-count-elided.log", T0, "end",
+     "episode 277536 · no timing", "measuring",
+     {"step": 277536, "total_steps": None, "step_unit": "episode", "loss": None, "step_seconds": None,
+      "figures": {"reward": 0.19, "total/timesteps": 11630000.0}}),
+    # keras-rl's ``episode steps: 337`` is one episode's length, rising here line to line: never the position, which is
+    # the run's step of its ``nb_steps`` (40336/50000); the step time as printed, 1/195 s
+    ("generic-keras-rl-pr80-sarsa-numbered-steps-39160-to-40336-of-50000-episode-steps-13-337-446-393.log", T0, "end",
+     "step 40336/50000 · …", "measuring",
+     {"step": 40336, "total_steps": 50000, "loss": 7.162166, "step_seconds": 1 / 195}),
 ]  # fmt: skip
 
 
@@ -2158,6 +2174,10 @@ GENERIC_READ = {
     "generic-shakespeare-text-generator-readme-glued-step0-1300-loss-lr-model-saved-cut.log": "step, loss, lr",
     "generic-nlp-study-week03-gru-chinese-batch-loss-epochs-1-2-of-4-test-accuracy-then-epoch-3-batches-cut.log":
         "step, epoch, loss, eval",
+    "generic-qlearning-hardikbansal-issue2-total-rewards-in-episode-73-to-88-constant-reward-total-steps.log": "step",
+    "generic-keras-io-issue89-dqn-breakout-running-reward-at-episode-frame-count-elided.log": "step",
+    "generic-keras-rl-pr80-sarsa-numbered-steps-39160-to-40336-of-50000-episode-steps-13-337-446-393.log":
+        "step, total, loss, step time",
 }  # fmt: skip
 
 

@@ -1420,8 +1420,9 @@ class GenericParser(StepLines[_Line]):
                 mean = said_reward.group(1) is not None
                 line.what, line.named = "step", (
                     Named(Kin.REWARD, "avg reward" if mean else "episode reward", figure,
-                          said_reward.group(0).split(":")[0].strip()),
-                    *(line.named or (n for n in beside(s, unknown=unknown) if n.kin is Kin.TIME)))
+                          "reward" if " episode " in said_reward.group(0) else said_reward.group(0).split(":")[0].strip()),
+                    *(line.named or (n for n in beside(s, unknown=unknown) if n.kin is Kin.TIME)),
+                    *_episode_env_steps(unknown))
         if line.what == "step" and ("mem" in s or "Mem" in s or "MEM" in s or "B used" in s):
             line.named = (*line.named, *memory_figures(s))  # (``max_mem: 2372M``, ``Peak mem 2.334 GB``, as printed)  # (``fps: 49``, ``val_acc: 0.91``: figures no rule names, by their names)
         if line.what == "step" and _cut(s):
@@ -2564,16 +2565,34 @@ def _headed_loss(unknown: list[tuple[str, str | None, str, str | None]]) -> Read
     return found
 
 
-# The reward an episode's line prints: its running mean where it prints one (``Avg. reward: -19.900``), else its own
-_EPISODE_REWARD = re.compile(rf"(?i)(?:\b(avg\.?|average|mean) reward|\breward)\s?[:=]\s?({NUM})(?!.*\b(?:avg\.?|average|mean) reward\s?[:=])")
+# The reward an episode's line prints: its running mean where it prints one (``Avg. reward: -19.900``), else its own;
+# said in words, the episode between (hardikbansal/Qlearning's ``Total rewards in episode 88 is 3.79``)
+_EPISODE_REWARD = re.compile(rf"(?i)(?:\b(avg\.?|average|mean|running) reward\s?[:=]|\breward\s?[:=]|\brewards? in episode \d+ (?:is|was))"
+                             rf"\s?({NUM})(?!.*\b(?:avg\.?|average|mean) reward\s?[:=])")
+# The episode a line names: ``episode`` alone, or the end of words that place the line at it (the Keras DQN example's
+# ``running reward: 0.31 at episode 302``; ``Total rewards in episode 88``), never a rate's ``per episode``.
+_EPISODE_NAME = re.compile(r"^(?:(?:.* )?(?:in|at|after) )?episode$")
+# The environment's steps so far that an episode's line prints beside it, in words (hardikbansal/Qlearning's ``total
+# number of steps are 4361``; the Keras DQN example's ``frame count 10000``; pytorch-soft-actor-critic's ``total
+# numsteps: 24000``): never one episode's own length (``episode steps: 200``, ``steps: 195``).
+_EPISODE_ENV_STEPS = re.compile(r"^(?:total (?:number of )?(?:env |environment )?(?:steps|timesteps|numsteps|frames)"
+                                r"(?: are| so far)?|frame count)$")
 
 
 def _episode(unknown: list[tuple[str, str | None, str, str | None]]) -> Reading | None:
-    """The episode a line names, a whole number under the name ``episode`` alone, or None."""
+    """The episode a line names, a whole number under the name ``episode`` (or words ending in it), or None."""
     for name, _, value, unit in unknown:
-        if normalise(name) == "episode" and unit is None and value.isdigit():
+        if _EPISODE_NAME.match(normalise(name)) is not None and unit is None and value.isdigit():
             return Reading(Field.STEP, "episode", float(value))
     return None
+
+
+def _episode_env_steps(unknown: list[tuple[str, str | None, str, str | None]]) -> tuple[Named, ...]:
+    """The environment's steps so far an episode's line prints beside it, as a count so far, or nothing."""
+    for name, _, value, unit in unknown:
+        if unit is None and value.isdigit() and _EPISODE_ENV_STEPS.match(normalise(name)) is not None:
+            return (Named(Kin.TIMESTEPS, "env total steps", float(value), name),)
+    return ()
 
 
 def _json_classed(line: _Line, unread: list[tuple[str, str | None, str, str | None]]) -> _Line:

@@ -193,6 +193,8 @@ SETTING_WORDS = frozenset(
     {"warmup", "warm", "max", "min", "total", "num", "n", "every", "per", "interval", "log", "logging", "save",
      "decay", "accumulation", "accum", "eval", "report", "checkpoint"}
 )  # fmt: skip
+# Words that make a count of steps one episode's own (an RL loop's ``episode steps``, ``ep_steps``).
+_EPISODE_WORDS = frozenset({"episode", "ep"})
 # Words that make a figure an evaluation's (``Val loss``, ``eval step``, ``Evaluating iter 3/32``).
 EVAL_WORDS = frozenset(
     {"val", "vali", "valid", "validation", "validating", "eval", "evaluation", "evaluating", "evaluate", "test", "dev"}
@@ -277,6 +279,12 @@ class Reading:
     total: int | None = None
 
 
+def episode_length(name: str) -> bool:
+    """True when a normalised name counts one episode's steps (keras-rl's ``episode steps``), never the run's."""
+    words = name.split(" ")
+    return len(words) > 1 and ALIASES.get(words[-1]) is Field.STEP and bool(set(words[:-1]) & _EPISODE_WORDS)
+
+
 def lookup(name: str) -> tuple[Field | None, str]:
     """The field a normalised name stands for, and the name it matched (None: not a figure)."""
     name = name.removesuffix(" value")  # Megatron's validation line: ``lm loss value: …``
@@ -297,6 +305,8 @@ def lookup(name: str) -> tuple[Field | None, str]:
                 return None, tail  # ``words/batch``, ``samples per batch``: a batch's size
             if before & SETTING_WORDS:
                 return None, tail
+            if episode_length(name):
+                return None, tail  # one episode's length (keras-rl's ``episode steps: 337``), never the run's position
             # (``global iteration 20/3402`` counts the run's, never one epoch's, even beside an epoch)
             return field, ("global " + tail if "global" in before else tail)
         if field in (Field.LOSS, Field.EVAL_LOSS) and before & EVAL_WORDS:

@@ -28,7 +28,7 @@ from datetime import datetime
 from itertools import pairwise
 
 from .base import local_to_epoch
-from .grammar import Field, lookup, normalise
+from .grammar import Field, episode_length, lookup, normalise
 
 # Instances of a template before its numbers' series are judged (two ticks of the position).
 MIN_RECORDS = 3
@@ -341,7 +341,7 @@ def _read(said: list[tuple[int, list[Slot], float | None]], at: float | None,
         if j in used or slot.total_like or not slot.name:
             continue
         field, _ = lookup(slot.name)
-        if field in (Field.STEP, Field.TOTAL, Field.EPOCH):
+        if field in (Field.STEP, Field.TOTAL, Field.EPOCH) or episode_length(slot.name):
             continue  # another count (``episode steps: 393``): the series chose the position
         parts.append(f"{slot.name}: {this[j].printed}")
     return Record(", ".join(parts), at, step, frozenset(int(last[j].value) for j in ticking),
