@@ -662,6 +662,7 @@ REAL_FORMATS = {
     "generic-shakespeare-text-generator-readme-glued-step0-1300-loss-lr-model-saved-cut.log": "generic",
     "generic-nlp-study-week03-gru-chinese-batch-loss-epochs-1-2-of-4-test-accuracy-then-epoch-3-batches-cut.log":
         "generic",
+    "generic-mxnet-k8s-pr1-module-fit-epochs-4-6-time-cost-then-next-epoch-batches.log": "generic",
 }
 
 

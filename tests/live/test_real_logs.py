@@ -1666,6 +1666,13 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "epoch 3/4 · 300 in the epoch · no timing", "measuring",
      {"step": 300, "loss": 0.5854791402816772, "step_seconds": None, "data": epoch(3.0),
       "eval": {"test_accuracy": {"value": 0.8434, "step": None}}}),
+    # MXNet's Module.fit under Kubernetes: epoch 5's ``Time cost=1.627`` (seconds) stays its time while epoch 6's batches
+    # print none; ``Speed:`` samples a second; ``Validation-accuracy`` epoch 5's evaluation
+    ("generic-mxnet-k8s-pr1-module-fit-epochs-4-6-time-cost-then-next-epoch-batches.log", T0, "end",
+     "epoch 6 · 600 in the epoch · no timing", "measuring",
+     {"step": 600, "total_steps": None, "loss": None, "step_seconds": None, "data": epoch(6.0),
+      "figures": {"samples_per_second": 37993.44, "epoch_seconds": 1.627},
+      "eval": {"val_accuracy": {"value": 0.971636, "step": None}}, "finished": False}),
 ]  # fmt: skip
 
 
@@ -2158,6 +2165,7 @@ GENERIC_READ = {
     "generic-shakespeare-text-generator-readme-glued-step0-1300-loss-lr-model-saved-cut.log": "step, loss, lr",
     "generic-nlp-study-week03-gru-chinese-batch-loss-epochs-1-2-of-4-test-accuracy-then-epoch-3-batches-cut.log":
         "step, epoch, loss, eval",
+    "generic-mxnet-k8s-pr1-module-fit-epochs-4-6-time-cost-then-next-epoch-batches.log": "step, epoch, eval",
 }  # fmt: skip
 
 

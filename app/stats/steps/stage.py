@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 
 from ... import text
 from ...snapshot import RateView, WarmupView
-from ..events import DATA_UNITS, EPOCH_STEP_SECONDS, StepFigures, TrainingPause, TrainStep
+from ..events import DATA_UNITS, EPOCH_SECONDS, EPOCH_STEP_SECONDS, StepFigures, TrainingPause, TrainStep
 from ..tracker import RATE_WINDOW_SECONDS, WARMUP_COUNT, WARMUP_SECONDS
 from .intervals import IntervalWindow
 from .spikes import Spikes
@@ -156,6 +156,9 @@ class Stage:
     eval_pauses: deque[tuple[float, float]] = field(default_factory=lambda: deque(maxlen=4))
     # The latest epoch's average seconds an iteration as printed when it ended: (that epoch, the seconds).
     epoch_average: tuple[float, float] | None = None
+    # The latest epoch whose own time a line printed, and those seconds (MXNet's ``Epoch[5] Time cost=1.627``): still
+    # that epoch's once the next epoch's lines go on without one.
+    epoch_time: tuple[float | None, float] | None = None
 
     def take_eval(self, name: str, value: float | None, step: int | None, t: float | None) -> None:
         """Keep an evaluation's figure; a loss-like one that is not a number is a divergence."""
@@ -280,6 +283,9 @@ class Stage:
             average = figures.pop(EPOCH_STEP_SECONDS, None)
             if average is not None and event.epoch is not None and math.isfinite(average) and average > 0:
                 self.epoch_average = (event.epoch, average)
+            took = figures.get(EPOCH_SECONDS)
+            if took is not None and math.isfinite(took) and took > 0:
+                self.epoch_time = (event.epoch if event.epoch is not None else self.epoch, took)
             self.figures.update(figures)
 
 

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from ... import text
 from ...snapshot import PeerView, RoundView, SwarmView
-from ..events import LOSS_AFTER_LAST_STEP, CollabProgress, TrainingPause, TrainStep
+from ..events import EPOCH_SECONDS, LOSS_AFTER_LAST_STEP, CollabProgress, TrainingPause, TrainStep
 from ..tracker import WARMUP_SECONDS
 from .health import Crash
 from .rules import FIRST_LINE_WAIT_SECONDS
@@ -34,8 +34,6 @@ from .stage import (
 from .verdict import EarlyVerdict, Line, Status, Verdict
 
 EVALS_SHOWN = 4
-# An epoch's own time, printed on a line tied to its last step (DGL's ``Epoch Time(s): 7.25``): a figure of its step.
-EPOCH_SECONDS = "epoch_seconds"
 
 # The units a memory figure may carry after its printed name (``memory/max_mem M``, ``memory/Peak mem GB``).
 _MEMORY_UNITS = frozenset({"K", "M", "G", "T", "KB", "MB", "GB", "TB", "KiB", "MiB", "GiB", "TiB"})
@@ -362,8 +360,14 @@ def speed_parts(stage: Stage, run: RunFacts, m: Measure | None = None) -> list[s
         parts.append(f"{count_noun(stage)} {seconds_text(before.step_seconds or 0.0)} "
                      f"({own}as printed at {step_of(before, stage.counts_epochs)})")
     epoch_seconds = finite(dict(latest.figures).get(EPOCH_SECONDS))
-    if epoch_seconds is not None and epoch_seconds > 0:
-        parts.append(f"epoch {seconds_text(epoch_seconds)} (as printed)")  # (an epoch's time, printed beside its last step)
+    if epoch_seconds is not None:
+        if epoch_seconds > 0:
+            parts.append(f"epoch {seconds_text(epoch_seconds)} (as printed)")  # (an epoch's time, printed beside its last step)
+    elif stage.epoch_time is not None:
+        # The next epoch's lines print none: the last one printed stays shown, said whose (MXNet's ``Time cost=``).
+        epoch, seconds = stage.epoch_time
+        whose = f"epoch {epoch:g} took" if epoch is not None else "an epoch took"
+        parts.append(f"{whose} {seconds_text(seconds)} (as printed)")
     rate = finite(latest.tokens_per_second)
     if rate is not None and rate >= 0:
         parts.append(f"{text.compact(rate)} tok/s{'/GPU' if latest.per_device else ''}")
@@ -406,10 +410,15 @@ def measured_note(stage: Stage) -> str:
 
 def no_time_read(stage: Stage) -> str:
     """Why no step's time was read: none at all, or only each epoch's (DGL's ``Epoch Time(s): 7.2513``, shown
-    beside the step time as printed), which times no step: an epoch's batches are not all step lines."""
-    epoch_seconds = finite(dict(stage.latest.figures).get(EPOCH_SECONDS))
-    if epoch_seconds is not None and epoch_seconds > 0:
+    beside the step time as printed), which times no step: an epoch's batches are not all step lines. An epoch's time
+    printed before the latest line's epoch began is still printed (MXNet's ``Time cost=`` after each epoch)."""
+    if stage.epoch_time is not None:
         return "each epoch's time printed, no step's,"
+    if any(name.startswith("time/") for name in stage.figures):
+        # A time printed beside the lines under its own name, its unit not printed (DCGAN-tensorflow's ``time: 342.2326``,
+        # the run's clock; an RL loop's ``Time: 4.03`` an episode's): shown as printed, so never said not to be there,
+        # nor said whose (the log does not say).
+        return "only a time without its unit printed,"
     return "no duration or time read"  # (said before "for its 60 step lines", or inside brackets without the comma)
 
 
