@@ -359,7 +359,7 @@ class Measure:
         gave all at once, or less than the second the words count in) no span is claimed: no ``0 s``.
         A log whose lines carry no time at all counts down to nothing: no rate is due from them."""
         noun, plural_noun = ("logged record", "logged records") if self.logged else (
-            ("epoch", "epochs") if self.epochs else (self.counter or "step", f"{self.counter or 'step'}s"))
+            (count_unit(self.counter, self.epochs), f"{count_unit(self.counter, self.epochs)}s"))
         if not self.untimed and self.counter in DATA_UNITS:
             noun, plural_noun = f"{self.counter} line", f"{self.counter} lines"  # (the warm-up counts lines)
         if self.untimed:
@@ -387,10 +387,16 @@ def epoch_counted(step: TrainStep) -> bool:
             and (step.ends_at_total or step.epoch_percent is not None) and step.epoch_steps is None)
 
 
+def count_unit(counter: str | None, epochs: bool = False) -> str:
+    """What a count counts, in one word: ``epoch`` where each line is one, the log's own word for its count where that
+    is no training step (an RL loop's ``episode``, a script's ``iteration``, Keras' ``sample``), else ``step``. Every
+    line of text that names the count says it with this word."""
+    return "epoch" if epochs else counter or "step"
+
+
 def count_noun(stage: Stage) -> str:
-    """What the stage's lines count, in one word: ``epoch`` where each line is one, the log's own word for its count
-    where that is no training step (an RL loop's ``episode``), else ``step``."""
-    return "epoch" if stage.counts_epochs else stage.latest.counter or "step"
+    """What the stage's lines count, in one word (count_unit of its latest line)."""
+    return count_unit(stage.latest.counter, stage.counts_epochs)
 
 
 def counts_a_pass(step: TrainStep, epoch: float | None) -> bool:
