@@ -307,7 +307,8 @@ class TrainingView:
     loss_spikes: int | None = None
     loss_spike_steps: tuple[int, ...] = ()
     # "epoch" where each line of the log is an epoch (its step its epoch): ``step``, ``step_seconds`` and
-    # ``steps_per_hour`` then count epochs; else None (and absent from the JSON).
+    # ``steps_per_hour`` then count epochs; the log's own word where its count is no step (``episode``, a data unit
+    # such as ``image``), ``pass`` for a pass's count; else None (and absent from the JSON). step_word says it.
     step_unit: str | None = None
     # Where ``step`` comes from when no step line was read: ``"the crash's own words"`` (detectron2's ``… NaN at
     # iteration=2137!``); else None (and absent from the JSON).
@@ -316,6 +317,11 @@ class TrainingView:
     def evaluation(self, name: str) -> EvalView | None:
         """The evaluation figure called ``name``, or None."""
         return next((figure for figure in self.eval if figure.name == name), None)
+
+    def step_word(self) -> str:
+        """What ``step`` counts, in one word for a sentence: ``step_unit`` where the log names one (an epoch, an
+        episode, an iteration), else ``step`` (a pass's count too: what it counts is that pass's steps)."""
+        return self.step_unit if self.step_unit is not None and self.step_unit != "pass" else "step"
 
 
 def training_dict(view: TrainingView) -> dict[str, Any]:

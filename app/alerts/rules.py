@@ -71,7 +71,7 @@ def _training(snap: Snapshot) -> TrainingView:
 def _at_step(snap: Snapshot, text: str) -> str:
     """``text`` led by the step the run had reached (``at step 1663: …``), when it prints one."""
     step = _training(snap).step
-    return text if step is None else f"at step {step}: {text}"
+    return text if step is None else f"at {_training(snap).step_word()} {step}: {text}"
 
 
 def _since(snap: Snapshot, *fallback: float | None) -> float | None:
@@ -385,10 +385,11 @@ class Stalled:
         step = training.step
         at = clock_time(last_step, now) if last_step is not None else None
         # One clause, no parentheses: the message adds how long in its own ("… at 14:02 (25 min).").
+        word = training.step_word()  # (the count's own unit: "no epoch since epoch 12")
         if step is not None:
-            text = f"no step since step {step}" + (f" at {at}" if at else "")
+            text = f"no {word} since {word} {step}" + (f" at {at}" if at else "")
         else:
-            text = f"no step since {at}" if at else "no new step"
+            text = f"no {word} since {at}" if at else f"no new {word}"
         # A stall is told as lasting since the last step.
         return Finding(_since(snap, last_step), "stalled", text)
 
@@ -405,7 +406,7 @@ class Diverged:
         step, note = _training(snap).step, _training(snap).loss_note
         text = note or "the loss is not a number"
         if step is not None:
-            text += f" at step {step}"
+            text += f" at {_training(snap).step_word()} {step}"
         return Finding(_since(snap), "diverged", text)
 
 
@@ -473,9 +474,9 @@ class Done:
             return None
         step, total = training.step, training.total_steps
         if step is not None and total is not None:
-            text = f"step {step}/{total}"
+            text = f"{training.step_word()} {step}/{total}"
         elif step is not None:
-            text = f"last step {step}"
+            text = f"last {training.step_word()} {step}"
         else:
             text = "the run finished"
         quiet = training.seconds_since_step
@@ -548,14 +549,15 @@ class NewEval:
         self._seen: dict[str, tuple[object, object]] | None = None
 
     def observe(self, snap: Snapshot, now: float) -> list[Happening]:
-        current = {figure.name: (figure.step, figure.value) for figure in _training(snap).eval}
+        training = _training(snap)
+        current = {figure.name: (figure.step, figure.value) for figure in training.eval}
         seen, self._seen = self._seen, dict(current)
         if seen is None:
             return []
         fresh = [(name, step, value) for name, (step, value) in sorted(current.items()) if seen.get(name) != (step, value)]
         if not fresh:
             return []
-        parts = [f"{name} {_figure(value)}" + (f" at step {step}" if step is not None else "")
+        parts = [f"{name} {_figure(value)}" + (f" at {training.step_word()} {step}" if step is not None else "")
                  for name, step, value in fresh]
         return [Happening(now, "new eval", "evaluation: " + ", ".join(parts))]
 
@@ -577,7 +579,7 @@ class LossSpike:
         if count is None or seen is None or count <= seen:
             return []
         steps = training.loss_spike_steps
-        where = f" at step {steps[-1]:,}" if steps else ""
+        where = f" at {training.step_word()} {steps[-1]:,}" if steps else ""
         return [Happening(now, "loss spike", f"the loss spiked{where} ({count} spikes so far)")]
 
 

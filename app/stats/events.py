@@ -333,6 +333,9 @@ DATA_UNITS = frozenset({"image", "sample", "example", "sequence", "particle"})
 # A StepFigures' figure: the epoch's average seconds an iteration, printed as its epoch ended (a MetricLogger's
 # ``Epoch: [43] Total time: 0:00:06 (0.2151 s / it)``), its epoch the event's.
 EPOCH_STEP_SECONDS = "epoch_step_seconds"
+# A TrainStep's figure: its epoch's own time in seconds, printed on a line tied to the epoch's last step (DGL's
+# ``Epoch Time(s): 7.2513``, MXNet's ``Epoch[1] Time cost=4.611``), its epoch the step's.
+EPOCH_SECONDS = "epoch_seconds"
 
 
 # A loss the log says went bad after its last numbered step (TensorFlow's ``Model diverged with loss = NaN.``):

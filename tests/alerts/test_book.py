@@ -321,6 +321,17 @@ def test_what_the_log_dates_after_watching_began_is_news_even_at_the_first_look(
         ("done", {"step": 5567, "total_steps": 5568, "finished": True}, "done", "finished", "step 5567/5568"),
         # A trainer that says it finished, read from the training section alone.
         ("training", {"step": 20, "total_steps": 20, "finished": True}, "done", "finished", "step 20/20"),
+        # The count in its own unit (TrainingView.step_word): a log whose lines are epochs, an RL loop's episodes, a
+        # script's iterations; a pass's count is that pass's steps.
+        ("stalled", {"step": 12, "step_unit": "epoch", "seconds_since_step": 3600.0, "stalled": True}, "stalled",
+         "stalled", "no epoch since epoch 12 at {last}"),
+        ("diverged", {"step": 73, "step_unit": "episode", "loss_note": "loss is NaN"}, "diverged", "diverged",
+         "loss is NaN at episode 73"),
+        ("crashed", {"step": 15, "step_unit": "iteration", "crash": {"error": "Killed", "at": T0 - 60}}, "crashed",
+         "crashed", "at iteration 15: Killed"),
+        ("done", {"step": 20, "total_steps": 20, "step_unit": "epoch", "finished": True}, "done", "finished",
+         "epoch 20/20"),
+        ("done", {"step": 11, "step_unit": "pass", "finished": True}, "done", "finished", "last step 11"),
     ],
 )
 def test_step_trainer_conditions(state: str, training: dict[str, Any], rule: str, headline: str, text: str) -> None:

@@ -1682,6 +1682,13 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-keras-rl-pr80-sarsa-numbered-steps-39160-to-40336-of-50000-episode-steps-13-337-446-393.log", T0, "end",
      "step 40336/50000 · …", "measuring",
      {"step": 40336, "total_steps": 50000, "loss": 7.162166, "step_seconds": 1 / 195}),
+    # MXNet's Module.fit under Kubernetes: epoch 5's ``Time cost=1.627`` (seconds) stays its time while epoch 6's batches
+    # print none; ``Speed:`` samples a second; ``Validation-accuracy`` epoch 5's evaluation
+    ("generic-mxnet-k8s-pr1-module-fit-epochs-4-6-time-cost-then-next-epoch-batches.log", T0, "end",
+     "epoch 6 · 600 in the epoch · no timing", "measuring",
+     {"step": 600, "total_steps": None, "loss": None, "step_seconds": None, "data": epoch(6.0),
+      "figures": {"samples_per_second": 37993.44, "epoch_seconds": 1.627},
+      "eval": {"val_accuracy": {"value": 0.971636, "step": None}}, "finished": False}),
 ]  # fmt: skip
 
 
@@ -2178,6 +2185,7 @@ GENERIC_READ = {
     "generic-keras-io-issue89-dqn-breakout-running-reward-at-episode-frame-count-elided.log": "step",
     "generic-keras-rl-pr80-sarsa-numbered-steps-39160-to-40336-of-50000-episode-steps-13-337-446-393.log":
         "step, total, loss, step time",
+    "generic-mxnet-k8s-pr1-module-fit-epochs-4-6-time-cost-then-next-epoch-batches.log": "step, epoch, eval",
 }  # fmt: skip
 
 

@@ -25,6 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from ...stats.events import (
+    EPOCH_SECONDS,
     FINAL_STEP_LOSS,
     LOSS_AFTER_LAST_STEP,
     EvalResult,
@@ -206,8 +207,6 @@ _ARGS_NOT = frozenset({Field.STEP, Field.EPOCH, Field.LOSS, Field.EVAL_LOSS})
 TIME_PART = "time/"
 # Memory as printed beside a step, under its name and printed unit (``memory/max_mem M``: 2372; ``memory/memory``).
 MEMORY_PART = "memory/"
-# An epoch's time printed on a line tied to its last step (DGL's ``Epoch Time(s): 7.2513``), in seconds.
-EPOCH_SECONDS = "epoch_seconds"
 # BasicSR's and mmsr's losses, each named for its part (``l_pix: 2.14e-02``, ``l_g_pix: 3.2e-03 l_g_gan: 6.1e-02``).
 _L_LOSS = re.compile(rf"(?<![\w/])(l_[a-z]\w{{0,30}}):\s?({NUM})")
 _LTR_FPS = re.compile(r"\bFPS: (\d{1,9}(?:\.\d+)?) \(")

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 
 from ... import text
 from ...snapshot import RateView, WarmupView
-from ..events import DATA_UNITS, EPOCH_STEP_SECONDS, StepFigures, TrainingPause, TrainStep
+from ..events import DATA_UNITS, EPOCH_SECONDS, EPOCH_STEP_SECONDS, StepFigures, TrainingPause, TrainStep
 from ..tracker import RATE_WINDOW_SECONDS, WARMUP_COUNT, WARMUP_SECONDS
 from .intervals import IntervalWindow
 from .spikes import Spikes
@@ -156,6 +156,9 @@ class Stage:
     eval_pauses: deque[tuple[float, float]] = field(default_factory=lambda: deque(maxlen=4))
     # The latest epoch's average seconds an iteration as printed when it ended: (that epoch, the seconds).
     epoch_average: tuple[float, float] | None = None
+    # The latest epoch whose own time a line printed, and those seconds (MXNet's ``Epoch[5] Time cost=1.627``): still
+    # that epoch's once the next epoch's lines go on without one.
+    epoch_time: tuple[float | None, float] | None = None
 
     def take_eval(self, name: str, value: float | None, step: int | None, t: float | None) -> None:
         """Keep an evaluation's figure; a loss-like one that is not a number is a divergence."""
@@ -280,6 +283,9 @@ class Stage:
             average = figures.pop(EPOCH_STEP_SECONDS, None)
             if average is not None and event.epoch is not None and math.isfinite(average) and average > 0:
                 self.epoch_average = (event.epoch, average)
+            took = figures.get(EPOCH_SECONDS)
+            if took is not None and math.isfinite(took) and took > 0:
+                self.epoch_time = (event.epoch if event.epoch is not None else self.epoch, took)
             self.figures.update(figures)
 
 
@@ -353,7 +359,7 @@ class Measure:
         gave all at once, or less than the second the words count in) no span is claimed: no ``0 s``.
         A log whose lines carry no time at all counts down to nothing: no rate is due from them."""
         noun, plural_noun = ("logged record", "logged records") if self.logged else (
-            ("epoch", "epochs") if self.epochs else (self.counter or "step", f"{self.counter or 'step'}s"))
+            (count_unit(self.counter, self.epochs), f"{count_unit(self.counter, self.epochs)}s"))
         if not self.untimed and self.counter in DATA_UNITS:
             noun, plural_noun = f"{self.counter} line", f"{self.counter} lines"  # (the warm-up counts lines)
         if self.untimed:
@@ -381,10 +387,16 @@ def epoch_counted(step: TrainStep) -> bool:
             and (step.ends_at_total or step.epoch_percent is not None) and step.epoch_steps is None)
 
 
+def count_unit(counter: str | None, epochs: bool = False) -> str:
+    """What a count counts, in one word: ``epoch`` where each line is one, the log's own word for its count where that
+    is no training step (an RL loop's ``episode``, a script's ``iteration``, Keras' ``sample``), else ``step``. Every
+    line of text that names the count says it with this word."""
+    return "epoch" if epochs else counter or "step"
+
+
 def count_noun(stage: Stage) -> str:
-    """What the stage's lines count, in one word: ``epoch`` where each line is one, the log's own word for its count
-    where that is no training step (an RL loop's ``episode``), else ``step``."""
-    return "epoch" if stage.counts_epochs else stage.latest.counter or "step"
+    """What the stage's lines count, in one word (count_unit of its latest line)."""
+    return count_unit(stage.latest.counter, stage.counts_epochs)
 
 
 def counts_a_pass(step: TrainStep, epoch: float | None) -> bool:

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from ... import text
 from ...snapshot import PeerView, RoundView, SwarmView
-from ..events import LOSS_AFTER_LAST_STEP, CollabProgress, TrainingPause, TrainStep
+from ..events import EPOCH_SECONDS, LOSS_AFTER_LAST_STEP, CollabProgress, TrainingPause, TrainStep
 from ..tracker import WARMUP_SECONDS
 from .health import Crash
 from .rules import FIRST_LINE_WAIT_SECONDS
@@ -22,6 +22,7 @@ from .stage import (
     Stage,
     clock_step_seconds,
     count_noun,
+    count_unit,
     counts_a_pass,
     data_epoch,
     epoch_average_seconds,
@@ -34,8 +35,6 @@ from .stage import (
 from .verdict import EarlyVerdict, Line, Status, Verdict
 
 EVALS_SHOWN = 4
-# An epoch's own time, printed on a line tied to its last step (DGL's ``Epoch Time(s): 7.25``): a figure of its step.
-EPOCH_SECONDS = "epoch_seconds"
 
 # The units a memory figure may carry after its printed name (``memory/max_mem M``, ``memory/Peak mem GB``).
 _MEMORY_UNITS = frozenset({"K", "M", "G", "T", "KB", "MB", "GB", "TB", "KiB", "MiB", "GiB", "TiB"})
@@ -79,7 +78,7 @@ def details(
     unit = "logged records" if latest.logged else f"{count_noun(stage)}s"
     # The lines read, said as lines: a bar's redraw at 0/2020 and at 1/2020 are two lines of one step, and Keras'
     # epoch line of 370515/370515 one line of many steps (a dict, and an epoch a line, are one each).
-    line_noun = "logged record" if latest.logged else ("epoch" if stage.counts_epochs else f"{latest.counter or 'step'} line")
+    line_noun = "logged record" if latest.logged else ("epoch" if stage.counts_epochs else f"{count_noun(stage)} line")
     counted = f"{stage.lines} {line_noun}{'' if stage.lines == 1 else 's'}"
     over = "from the trainer's own time per step" if m.paced else f"over {text.minutes(m.observed_seconds)} min"
     if m.evaluations:
@@ -101,10 +100,10 @@ def details(
         body.append((Line.WHOLE_RUN_RATE,
                      f"{latest.step:,} {unit} in {clock} of the trainer's own clock ({whole} {unit}/h over the whole run)"))
     elif Line.NO_RATE_NO_TIME in shows:
-        counted = f"{stage.lines} {'logged' if latest.logged else latest.counter or 'step'} line{'s' if stage.lines != 1 else ''}"
+        counted = f"{stage.lines} {'logged' if latest.logged else count_noun(stage)} line{'s' if stage.lines != 1 else ''}"
         body.append((Line.NO_RATE_NO_TIME, f"no rate: {no_time_read(stage)} for its {counted}"))
     elif Line.NO_RATE_TOO_FEW in shows:
-        counted = f"{stage.lines} {'logged' if latest.logged else latest.counter or 'step'} line{'s' if stage.lines != 1 else ''}"
+        counted = f"{stage.lines} {'logged' if latest.logged else count_noun(stage)} line{'s' if stage.lines != 1 else ''}"
         body.append((Line.NO_RATE_TOO_FEW, f"no rate: {counted}, fewer than the {lines_needed(stage)} a rate needs"))
     elif Line.NO_STEP_YET in shows and stall.since is not None:
         clock = "on the trainer's own clock" if finite(latest.elapsed_seconds) else "since its first line"
@@ -128,7 +127,7 @@ def details(
     elif Line.STALLED in shows and stall.since is not None and stall.limit is not None:
         # After the last epoch's bar the wait allowed for its evaluation and save is the limit.
         limit = stall.allowed if stall.pause == "finishing" and stall.allowed is not None else stall.limit
-        body.append((Line.STALLED, (f"Stalled: no {'logged record' if latest.logged else latest.counter or 'step'} for "
+        body.append((Line.STALLED, (f"Stalled: no {'logged record' if latest.logged else count_noun(stage)} for "
                                     f"{text.exact_duration(stall.since)} (limit {text.exact_duration(limit)})")))
     elif Line.FINISHING in shows and stall.since is not None and stall.allowed is not None:
         body.append((Line.FINISHING,
@@ -138,14 +137,15 @@ def details(
     elif Line.EVALUATING in shows and stage.eval_pass is not None:
         body.append((Line.EVALUATING, evaluating_line(stage.eval_pass, stage, stall.since)))
     elif Line.PAUSED in shows and stall.since is not None:
-        last = "logged record" if latest.logged else "step"
+        last = "logged record" if latest.logged else count_noun(stage)
         body.append((Line.PAUSED, f"Paused: {stall.pause} ({text.duration(stall.since)} since the last {last})"))
     elif Line.FIRST_LINE_LIMIT in shows and stall.first_line is not None and stall.limit is not None:
         first_step, stride = stall.first_line
         per_step = seconds_text(latest.step_seconds or 0.0)
-        why = (f"step {first_step} suggests a line every {stride} steps of {per_step}" if stride is not None
-               else f"step {first_step} does not say how many steps of {per_step} the log prints between lines")
-        body.append((Line.FIRST_LINE_LIMIT, f"Stall limit {text.duration(stall.limit)} until a second step line: {why}"))
+        noun = count_noun(stage)
+        why = (f"{noun} {first_step} suggests a line every {stride} {noun}s of {per_step}" if stride is not None
+               else f"{noun} {first_step} does not say how many {noun}s of {per_step} the log prints between lines")
+        body.append((Line.FIRST_LINE_LIMIT, f"Stall limit {text.duration(stall.limit)} until a second {noun} line: {why}"))
     body.append((Line.STAGE, stage_line(stage)))
     lines: list[str] = []
     if stage.loss is not None:
@@ -165,12 +165,12 @@ def details(
         lines.append(f"No loss here: {latest.loss_note}")  # a placeholder printed instead (torchtitan's pipeline)
     for name in stage.eval_diverged:
         value, step = stage.evals.get(name, (None, None))
-        at = f" at step {step}" if step is not None and not latest.logged else ""
+        at = f" at {count_noun(stage)} {step}" if step is not None and not latest.logged else ""
         lines.append(f"{name} is {value}{at}, not a number: the run has diverged")
     for name, (value, step) in stage.evals.items():
         if name not in stage.eval_broken:
             continue
-        at = f" at step {step}" if step is not None and not latest.logged else ""
+        at = f" at {count_noun(stage)} {step}" if step is not None and not latest.logged else ""
         lines.append(f"{name} is {value}{at}, not a number, but the training loss after it is finite: the evaluation "
                      "broke, not the run")
     if latest.lr_multiplier is not None:
@@ -202,7 +202,7 @@ def details(
         lines.append("Eval " + " · ".join(f"{name} {figure(value)}" for name, value, _ in evals) + more_evals(more)
                      # (a logged count is no step, nor a count of an epoch's batches the evaluation followed)
                      + ("" if latest.logged or latest.epoch_steps is not None or not latest.ends_at_total
-                        else eval_where(evals, "epoch" if stage.counts_epochs else "step")))
+                        else eval_where(evals, count_noun(stage))))
     data = data_line(stage)
     if data:
         lines.append(data)
@@ -300,7 +300,7 @@ def step_of(latest: TrainStep, epochs: bool = False) -> str:
         of = f" of {latest.epoch_total:,}" if latest.epoch_total is not None else ""
         return f"epoch {latest.epoch:g}{of}"
     total = f" of {latest.total_steps:,}" if latest.total_steps is not None else ""
-    return f"{'epoch' if epochs else latest.counter or 'step'} {latest.step:,}{total}"
+    return f"{count_unit(latest.counter, epochs)} {latest.step:,}{total}"
 
 
 def all_reduce_lines(all_reduce: AllReduce | None) -> list[str]:
@@ -362,8 +362,14 @@ def speed_parts(stage: Stage, run: RunFacts, m: Measure | None = None) -> list[s
         parts.append(f"{count_noun(stage)} {seconds_text(before.step_seconds or 0.0)} "
                      f"({own}as printed at {step_of(before, stage.counts_epochs)})")
     epoch_seconds = finite(dict(latest.figures).get(EPOCH_SECONDS))
-    if epoch_seconds is not None and epoch_seconds > 0:
-        parts.append(f"epoch {seconds_text(epoch_seconds)} (as printed)")  # (an epoch's time, printed beside its last step)
+    if epoch_seconds is not None:
+        if epoch_seconds > 0:
+            parts.append(f"epoch {seconds_text(epoch_seconds)} (as printed)")  # (an epoch's time, printed beside its last step)
+    elif stage.epoch_time is not None:
+        # The next epoch's lines print none: the last one printed stays shown, said whose (MXNet's ``Time cost=``).
+        epoch, seconds = stage.epoch_time
+        whose = f"epoch {epoch:g} took" if epoch is not None else "an epoch took"
+        parts.append(f"{whose} {seconds_text(seconds)} (as printed)")
     rate = finite(latest.tokens_per_second)
     if rate is not None and rate >= 0:
         parts.append(f"{text.compact(rate)} tok/s{'/GPU' if latest.per_device else ''}")
@@ -406,10 +412,16 @@ def measured_note(stage: Stage) -> str:
 
 def no_time_read(stage: Stage) -> str:
     """Why no step's time was read: none at all, or only each epoch's (DGL's ``Epoch Time(s): 7.2513``, shown
-    beside the step time as printed), which times no step: an epoch's batches are not all step lines."""
-    epoch_seconds = finite(dict(stage.latest.figures).get(EPOCH_SECONDS))
-    if epoch_seconds is not None and epoch_seconds > 0:
-        return "each epoch's time printed, no step's,"
+    beside the step time as printed), which times no step: an epoch's batches are not all step lines. An epoch's time
+    printed before the latest line's epoch began is still printed (MXNet's ``Time cost=`` after each epoch)."""
+    each = count_unit(stage.latest.counter)  # (what a line's count counts: an episode's time is no step's either)
+    if stage.epoch_time is not None:
+        return f"each epoch's time printed, no {each}'s,"
+    if any(name.startswith("time/") for name in stage.figures):
+        # A time printed beside the lines under its own name, its unit not printed (DCGAN-tensorflow's ``time: 342.2326``,
+        # the run's clock; an RL loop's ``Time: 4.03`` an episode's): shown as printed, so never said not to be there,
+        # nor said whose (the log does not say).
+        return "only a time without its unit printed,"
     return "no duration or time read"  # (said before "for its 60 step lines", or inside brackets without the comma)
 
 
@@ -441,11 +453,11 @@ def diverged_since(stage: Stage) -> str:
         return f" since epoch {stage.diverged_epoch:g}"
     if stage.loss_note == LOSS_AFTER_LAST_STEP:
         # (the NaN belongs to a step the log did not print; the last printed one's loss was a number)
-        after = f" after step {stage.diverged_step}"
+        after = f" after {count_noun(stage)} {stage.diverged_step}"
         if latest.loss is not None and math.isfinite(latest.loss) and latest.step == stage.diverged_step:
             after += f" (its loss {text.loss_figure(latest.loss)})"
         return after
-    return f" since step {stage.diverged_step}"
+    return f" since {count_noun(stage)} {stage.diverged_step}"
 
 
 def counts_in_epoch(step: TrainStep) -> bool:
@@ -479,7 +491,7 @@ def position(step: TrainStep, epoch: float | None = None, epochs: bool = False) 
     if counts_a_pass(step, epoch):
         size = step.total_steps if step.total_steps is not None else step.epoch_steps
         return f"{step.step}/{size} in the pass" if size is not None else f"{step.step} in the pass"
-    noun = "epoch" if epochs else step.counter or "step"
+    noun = count_unit(step.counter, epochs)
     where = f"{noun} {step.step}/{step.total_steps}" if step.total_steps is not None else f"{noun} {step.step}"
     if step.epoch_batch is not None and in_epoch is not None:
         # The run's update count, and the place in its epoch printed beside it (fairseq's ``1000 / 2737``).
@@ -511,7 +523,7 @@ def stage_line(stage: Stage) -> str:
     elif (not latest.ends_at_total and latest.epoch_steps is not None and latest.epoch is not None
           and stage.epoch is not None and stage.epoch > latest.epoch):
         # (a new epoch begun, its bar not drawn yet: the epoch's steps are the full bar's before it, as printed)
-        where += f" · {latest.epoch_steps:,} {latest.counter or 'step'}s an epoch"
+        where += f" · {latest.epoch_steps:,} {count_unit(latest.counter)}s an epoch"
     return f"Stage {stage.name} · {where}"
 
 

@@ -42,8 +42,10 @@ def test_an_episode_counter_is_said_as_episodes(tmp_path: Path) -> None:
     data = read_cold(tmp_path, body("generic-mlds2018spring-issue3-ppo-pong-episode-59-to-73-avg-reward.log"))
     assert data["status_line"] == "episode 73 · no timing"
     assert "Stage train · episode 73" in data["details"] and "Reward -19.633" in data["details"]
-    assert "no timing read from this log (15 episode lines, no duration or time read): measured as lines arrive" in \
-        data["details"]
+    # (each line's ``Time: 4.03`` is printed, without its unit: shown as printed, never said not to be there)
+    assert "no timing read from this log (15 episode lines, only a time without its unit printed): measured as lines arrive" \
+        in data["details"]
+    assert "Times Time 4.03 (as printed, unit not printed)" in data["details"]
     assert (data["training"]["step_unit"], data["training"]["total_steps"], data["training"]["loss"]) == (
         "episode", None, None)
     fields = {row["label"]: row["value"] for row in data["training_fields"]}
