@@ -662,6 +662,8 @@ REAL_FORMATS = {
     "generic-shakespeare-text-generator-readme-glued-step0-1300-loss-lr-model-saved-cut.log": "generic",
     "generic-nlp-study-week03-gru-chinese-batch-loss-epochs-1-2-of-4-test-accuracy-then-epoch-3-batches-cut.log":
         "generic",
+    "generic-mxnet-r-pr3932-speedometer-batches-without-epoch-round-1-then-round-2-batch-300.log": "generic",
+    "generic-mxnet-r-custom-iterator-tutorial-speedometer-rounds-9-10-k80-each-round-ended.log": "generic",
 }
 
 

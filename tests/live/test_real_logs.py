@@ -1666,6 +1666,16 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "epoch 3/4 · 300 in the epoch · no timing", "measuring",
      {"step": 300, "loss": 0.5854791402816772, "step_seconds": None, "data": epoch(3.0),
       "eval": {"test_accuracy": {"value": 0.8434, "step": None}}}),
+    # MXNet R's ``Batch [300] Speed: … samples/sec Train-accuracy=…`` names no round: ``[1] Train-accuracy=…`` ended round
+    # 1, the batches after it (counted from 50 again) are round 2's; the samples a second as printed, no loss
+    ("generic-mxnet-r-pr3932-speedometer-batches-without-epoch-round-1-then-round-2-batch-300.log", T0, "end",
+     "epoch 2 · 300 in the epoch · no timing", "measuring",
+     {"step": 300, "total_steps": None, "loss": None, "step_seconds": None, "data": epoch(2.0),
+      "figures": {"samples_per_second": 26175.9795924537}, "finished": False}),
+    ("generic-mxnet-r-custom-iterator-tutorial-speedometer-rounds-9-10-k80-each-round-ended.log", T0, "end",
+     "epoch 10 · 600 in the epoch · no timing", "measuring",
+     {"step": 600, "total_steps": None, "loss": None, "step_seconds": None, "data": epoch(10.0),
+      "figures": {"samples_per_second": 13818.7899518255}, "finished": False}),
 ]  # fmt: skip
 
 
@@ -2158,6 +2168,8 @@ GENERIC_READ = {
     "generic-shakespeare-text-generator-readme-glued-step0-1300-loss-lr-model-saved-cut.log": "step, loss, lr",
     "generic-nlp-study-week03-gru-chinese-batch-loss-epochs-1-2-of-4-test-accuracy-then-epoch-3-batches-cut.log":
         "step, epoch, loss, eval",
+    "generic-mxnet-r-pr3932-speedometer-batches-without-epoch-round-1-then-round-2-batch-300.log": "step, epoch",
+    "generic-mxnet-r-custom-iterator-tutorial-speedometer-rounds-9-10-k80-each-round-ended.log": "step, epoch",
 }  # fmt: skip
 
 
