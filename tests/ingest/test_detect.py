@@ -664,6 +664,7 @@ REAL_FORMATS = {
         "generic",
     "generic-mxnet-r-pr3932-speedometer-batches-without-epoch-round-1-then-round-2-batch-300.log": "generic",
     "generic-mxnet-r-custom-iterator-tutorial-speedometer-rounds-9-10-k80-each-round-ended.log": "generic",
+    "generic-paddle-models-pr4944-cyclegan-counter-line-then-loss-and-time-lines-epoch0-batches-0-20.log": "generic",
 }
 
 
