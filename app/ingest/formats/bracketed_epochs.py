@@ -27,8 +27,9 @@ from .classes import Kin, Named
 from .fields import NUM, number
 from .grammar import normalise
 
-# The epoch in brackets leading the record (``Iter[0]`` in MXNet's oldest Speedometer).
-_EPOCH = re.compile(r"(?:Epoch|Iter)\[\s*(\d{1,6})\]\s?")
+# The epoch in brackets leading the record (``Iter[0]`` in MXNet's oldest Speedometer, ``Iteration[0]`` on the epoch's
+# lines of its ``FeedForward.fit``).
+_EPOCH = re.compile(r"(?:Epoch|Iteration|Iter)\[\s*(\d{1,6})\]\s?")
 # The batch of the epoch: ``Batch [100]``, ``Batch[449/478]``, a range of batches ``Batch [0-20]`` (its last one).
 _BATCH = re.compile(r"Batch\s?\[\s*(?:\d{1,12}-)?(\d{1,12})(?:/(\d{1,12}))?\]\s*")
 # gluon-cv's training scripts: ``[Epoch 0][Batch 99], Speed: 81.676 samples/sec, CrossEntropy=6.699, SmoothL1=2.947``.
@@ -43,8 +44,10 @@ _COST = re.compile(rf"(?:Time cost|Cost)=({NUM})(?:\s?(sec|s)\b)?")
 _EVAL_STAGES = frozenset({"val", "valid", "validation", "test"})
 # MXNet's R package names no epoch on its batches (R-package/R/callback.R's ``mx.callback.log.speedometer``):
 # ``Batch [50] Speed: 26130.01 samples/sec Train-accuracy=0.11``; its round's end after them is the round's number in
-# brackets and the training metric (R-package/R/model.R): ``[1] Train-accuracy=0.702357104700855``.
-_ROUND_END = re.compile(rf"\[(\d{{1,6}})\] Train-[\w-]{{1,60}}={NUM}\s*$")
+# brackets and the training metric (R-package/R/model.R): ``[1] Train-accuracy=0.702357104700855``. MXNet's early
+# Python ``FeedForward.fit`` did the same, its Speedometer's ``Batch [200]\tSpeed: 157.49 samples/sec`` under no epoch,
+# the epoch's end ``Iteration[0] Train-accuracy=0.184423`` (counted from 0, as ``Epoch[0]`` is).
+_ROUND_END = re.compile(rf"(?:Iteration)?\[(\d{{1,6}})\] Train-[\w-]{{1,60}}={NUM}\s*$")
 
 
 def is_bracketed(s: str) -> bool:

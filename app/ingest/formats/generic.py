@@ -997,7 +997,7 @@ class GenericParser(StepLines[_Line]):
                 epoch, epochs, batch, batches = nested.groups()
                 s = f"epoch: {epoch}/{epochs} | batch: {batch}/{batches} | {s[nested.end():]}"
         epoch_led = of_round = False
-        if s[:1] == "[" and self._unplaced_epoch and (ended := round_end(s)) is not None:
+        if s[:1] in "[I" and self._unplaced_epoch and (ended := round_end(s)) is not None:
             # MXNet R's round's end after its batches (``[1] Train-accuracy=0.70``): the epoch they were in, the batches
             # after it the next's (its training metric is no figure tokwatch shows)
             return Kind.FULL, _Line("epoch_summary", at, [Reading(Field.EPOCH, "epoch", float(ended))], text=s)

@@ -109,3 +109,13 @@ def test_a_round_s_end_with_no_batch_before_it_is_no_record() -> None:
     # (the log begins at a round's end: the batches after it name no round the log has shown begun)
     assert [(s.step, s.epoch) for s in steps(["[3] Train-accuracy=0.9", "Batch [50] Speed: 1100.0 samples/sec"])] == [
         (50, None)]
+
+
+def test_early_feedforward_batches_are_the_epoch_its_iteration_lines_end() -> None:
+    # composed after MXNet's early Python ``FeedForward.fit`` with its Speedometer: ``Batch [200]\tSpeed: …`` under no
+    # epoch, the epoch's end ``Iteration[0] Train-accuracy=…`` (from 0), its time and validation on lines of their own
+    got = [(s.step, s.epoch) for s in steps([
+        "Batch [200]\tSpeed: 157.49 samples/sec", "Batch [400]\tSpeed: 144.49 samples/sec",
+        "Iteration[0] Train-accuracy=0.184423", "Iteration[0] Time cost=342.269", "Iteration[0] Validation-accuracy=0.279757",
+        "Batch [200]\tSpeed: 142.65 samples/sec"])]
+    assert got == [(200, None), (400, 0.0), (200, 1.0)]
