@@ -1689,6 +1689,25 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": 600, "total_steps": None, "loss": None, "step_seconds": None, "data": epoch(6.0),
       "figures": {"samples_per_second": 37993.44, "epoch_seconds": 1.627},
       "eval": {"val_accuracy": {"value": 0.971636, "step": None}}, "finished": False}),
+    # MXNet R's ``Batch [300] Speed: … samples/sec Train-accuracy=…`` names no round: ``[1] Train-accuracy=…`` ended round
+    # 1, the batches after it (counted from 50 again) are round 2's; the samples a second as printed, no loss
+    ("generic-mxnet-r-pr3932-speedometer-batches-without-epoch-round-1-then-round-2-batch-300.log", T0, "end",
+     "epoch 2 · 300 in the epoch · no timing", "measuring",
+     {"step": 300, "total_steps": None, "loss": None, "step_seconds": None, "data": epoch(2.0),
+      "figures": {"samples_per_second": 26175.9795924537}, "finished": False}),
+    ("generic-mxnet-r-custom-iterator-tutorial-speedometer-rounds-9-10-k80-each-round-ended.log", T0, "end",
+     "epoch 10 · 600 in the epoch · no timing", "measuring",
+     {"step": 600, "total_steps": None, "loss": None, "step_seconds": None, "data": epoch(10.0),
+      "figures": {"samples_per_second": 13818.7899518255}, "finished": False}),
+    # CycleGAN's record over four lines: ``epoch0: batch20: `` alone, its losses on the next two, its
+    # ``Batch_time_cost`` (seconds) on the last: one record, eight losses as parts, the batch's time as printed
+    ("generic-paddle-models-pr4944-cyclegan-counter-line-then-loss-and-time-lines-epoch0-batches-0-20.log", T0, "end",
+     "epoch 0 · 20 in the epoch · …", "measuring",
+     {"step": 20, "total_steps": None, "loss": None, "step_seconds": 0.08437178134918213, "data": epoch(0.0),
+      "figures": {"loss/d_A_loss": 1.0063762664794922, "loss/g_A_loss": 1.0801399946212769,
+                  "loss/g_A_cyc_loss": 4.16009521484375, "loss/g_A_idt_loss": 1.4390325546264648,
+                  "loss/d_B_loss": 0.7651981115341187, "loss/g_B_loss": 0.8746237754821777,
+                  "loss/g_B_cyc_loss": 2.8840813636779785, "loss/g_B_idt_loss": 1.9504482746124268}}),
 ]  # fmt: skip
 
 
@@ -2186,6 +2205,10 @@ GENERIC_READ = {
     "generic-keras-rl-pr80-sarsa-numbered-steps-39160-to-40336-of-50000-episode-steps-13-337-446-393.log":
         "step, total, loss, step time",
     "generic-mxnet-k8s-pr1-module-fit-epochs-4-6-time-cost-then-next-epoch-batches.log": "step, epoch, eval",
+    "generic-mxnet-r-pr3932-speedometer-batches-without-epoch-round-1-then-round-2-batch-300.log": "step, epoch",
+    "generic-mxnet-r-custom-iterator-tutorial-speedometer-rounds-9-10-k80-each-round-ended.log": "step, epoch",
+    "generic-paddle-models-pr4944-cyclegan-counter-line-then-loss-and-time-lines-epoch0-batches-0-20.log":
+        "step, epoch, step time",
 }  # fmt: skip
 
 

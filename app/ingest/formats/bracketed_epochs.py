@@ -27,8 +27,9 @@ from .classes import Kin, Named
 from .fields import NUM, number
 from .grammar import normalise
 
-# The epoch in brackets leading the record (``Iter[0]`` in MXNet's oldest Speedometer).
-_EPOCH = re.compile(r"(?:Epoch|Iter)\[\s*(\d{1,6})\]\s?")
+# The epoch in brackets leading the record (``Iter[0]`` in MXNet's oldest Speedometer, ``Iteration[0]`` on the epoch's
+# lines of its ``FeedForward.fit``).
+_EPOCH = re.compile(r"(?:Epoch|Iteration|Iter)\[\s*(\d{1,6})\]\s?")
 # The batch of the epoch: ``Batch [100]``, ``Batch[449/478]``, a range of batches ``Batch [0-20]`` (its last one).
 _BATCH = re.compile(r"Batch\s?\[\s*(?:\d{1,12}-)?(\d{1,12})(?:/(\d{1,12}))?\]\s*")
 # gluon-cv's training scripts: ``[Epoch 0][Batch 99], Speed: 81.676 samples/sec, CrossEntropy=6.699, SmoothL1=2.947``.
@@ -41,6 +42,12 @@ _STAGE = re.compile(r"(train|val|valid|validation|test)\s*:\s*", re.IGNORECASE)
 _METRIC = re.compile(rf"(Train|Validation)-([\w-]{{1,60}})=({NUM})")
 _COST = re.compile(rf"(?:Time cost|Cost)=({NUM})(?:\s?(sec|s)\b)?")
 _EVAL_STAGES = frozenset({"val", "valid", "validation", "test"})
+# MXNet's R package names no epoch on its batches (R-package/R/callback.R's ``mx.callback.log.speedometer``):
+# ``Batch [50] Speed: 26130.01 samples/sec Train-accuracy=0.11``; its round's end after them is the round's number in
+# brackets and the training metric (R-package/R/model.R): ``[1] Train-accuracy=0.702357104700855``. MXNet's early
+# Python ``FeedForward.fit`` did the same, its Speedometer's ``Batch [200]\tSpeed: 157.49 samples/sec`` under no epoch,
+# the epoch's end ``Iteration[0] Train-accuracy=0.184423`` (counted from 0, as ``Epoch[0]`` is).
+_ROUND_END = re.compile(rf"(?:Iteration)?\[(\d{{1,6}})\] Train-[\w-]{{1,60}}={NUM}\s*$")
 
 
 def is_bracketed(s: str) -> bool:
@@ -74,6 +81,25 @@ def batch_record(s: str) -> str | None:
     if rest:
         pieces.append(rest)
     return " | ".join(pieces)
+
+
+def round_batch(s: str) -> str | None:
+    """A batch's record that names no epoch but its samples a second (MXNet R's ``Batch [50] Speed: 26130.01
+    samples/sec Train-accuracy=0.11``) as the grammar's pairs (``batch: 50 | samples/sec: 26130.01 | …``); None for
+    any other line."""
+    batch = _BATCH.match(s)
+    speed = _SPEED.match(s, batch.end()) if batch is not None else None
+    if batch is None or speed is None:
+        return None
+    position = batch.group(1) + (f"/{batch.group(2)}" if batch.group(2) else "")
+    rest = s[speed.end():].replace("\t", " | ").strip(" ,|")
+    return " | ".join(p for p in (f"batch: {position}", f"samples/sec: {speed.group(1)}", rest) if p)
+
+
+def round_end(s: str) -> int | None:
+    """The round a line ends (MXNet R's ``[1] Train-accuracy=0.70`` after its batches), or None."""
+    ended = _ROUND_END.match(s)
+    return int(ended.group(1)) if ended is not None else None
 
 
 def epoch_record(s: str) -> list[Named] | None:

@@ -39,7 +39,7 @@ from ...stats.events import (
     TrainStep,
 )
 from .banner import planned_run
-from .bracketed_epochs import batch_record, epoch_record, is_bracketed, speed_named
+from .bracketed_epochs import batch_record, epoch_record, is_bracketed, round_batch, round_end, speed_named
 from .classes import Kin, Named, beside, memory_figures, planned_epochs, position_scores, scores, tied
 from .coco import CocoTable
 from .drawn_bars import RuledScores, drawn_bar, epoch_header
@@ -411,6 +411,7 @@ class _Line:
     # which this one's do not give again (pipeline.py ``not_again``); its own are added to them
     amends: list[Event] | None = None
     continues: bool = False  # a logged record of figures written in prose, going on: this line adds to it (no new record)
+    of_round: bool = False  # a batch that names no epoch, counted in the round its trainer ends in a line of its own
 
     def step_before(self, other: _Line) -> bool:
         """True when this step line's position is before ``other``'s (both read by the series: a count that ticks)."""
@@ -994,7 +995,11 @@ class GenericParser(StepLines[_Line]):
                 # pairs led by their label, as unlabelled below (DCGAN's ``[2/5][100/1583]``)
                 epoch, epochs, batch, batches = nested.groups()
                 s = f"epoch: {epoch}/{epochs} | batch: {batch}/{batches} | {s[nested.end():]}"
-        epoch_led = False
+        epoch_led = of_round = False
+        if s[:1] in "[I" and self._unplaced_epoch and (ended := round_end(s)) is not None:
+            # MXNet R's round's end after its batches (``[1] Train-accuracy=0.70``): the epoch they were in, the batches
+            # after it the next's (its training metric is no figure tokwatch shows)
+            return Kind.FULL, _Line("epoch_summary", at, [Reading(Field.EPOCH, "epoch", float(ended))], text=s)
         if is_bracketed(s):
             epoch_lines = epoch_record(s)
             if epoch_lines is not None:
@@ -1004,6 +1009,8 @@ class GenericParser(StepLines[_Line]):
             batch_pairs = batch_record(s)
             if batch_pairs is not None:
                 s, epoch_led = batch_pairs, True  # (``Epoch[0] Batch [100]\tSpeed: … samples/sec\taccuracy=…``: its pairs)
+        elif s[:5] == "Batch" and (counted_batch := round_batch(s)) is not None:
+            s, epoch_led, of_round = counted_batch, True, True  # (MXNet R's ``Batch [50] Speed: … samples/sec …``)
         elif "samples/sec" in s:
             s = speed_named(s)  # (gluon-cv's ``[Epoch 3][Batch 10799], LR: …, Speed: 28.997 samples/sec, …``)
         if "/s" in s:
@@ -1389,6 +1396,7 @@ class GenericParser(StepLines[_Line]):
             line.what = "eval"
             return Kind.FULL, line
         line = _decide(line)
+        line.of_round = of_round
         if table_row and (line.what == "other" or (line.what == "epoch" and not line.begun)):
             # A row under a header that names its position column (YOLO's ``Epoch``): the row is that position's
             # record, whatever of its figures tokwatch knows (``box_loss``, ``cls_loss`` are parts of a loss). (An epoch
@@ -2219,7 +2227,8 @@ class GenericParser(StepLines[_Line]):
                 epoch_reading, epoch = self._epoch, self._epoch.value
         summed_before = False
         if (step_reading is not None and step_reading.name == "batch" and step_reading.total is None and epoch is None
-                and bar is None and line.counters is None and loss is not None and loss.name == "batch loss"):
+                and bar is None and line.counters is None
+                and (line.of_round or (loss is not None and loss.name == "batch loss"))):
             # ``Batch 300, Batch Loss: 0.70`` (a loop's own print, naming no epoch): the epoch's batches; after an epoch's
             # summary (``Epoch [6/10], Loss: 0.9700``) they are the next epoch's
             step_reading = replace(step_reading, name=EPOCH_POSITION)

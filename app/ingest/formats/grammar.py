@@ -133,6 +133,9 @@ ALIASES: dict[str, Field] = {
     # PaddleOCR's (and PaddleX's) ``avg_batch_cost: 0.71354 s``: the iterations' time since the line before over their
     # count (PaddlePaddle/PaddleOCR tools/program.py, ``train_batch_cost / print_batch_step``)
     "avg batch cost": Field.STEP_TIME,
+    # PaddlePaddle's GAN trainers' ``Batch_time_cost: 0.0843`` (PaddleCV/gan/trainer/*.py: the wall clock's difference
+    # around the batch, in seconds); its ``reader_cost`` is the loader's share of it, no step's time
+    "batch time cost": Field.STEP_TIME,
     "seconds": Field.STEP_TIME,  # MaxText: ``completed step: 15109, seconds: 2.166, TFLOP/s: 36.739``
     "secs": Field.STEP_TIME,  # char-rnn's ``time/batch = 0.1679s`` (its TensorFlow port prints no unit: seconds)
     # One iteration's time named per iteration, its unit in the name or none (seconds, as Python's clock gives them):
@@ -251,7 +254,7 @@ _STAGE_WORDS = frozenset({"train", "training", "run"})  # (tinygrad's ``101.78 s
 _UNIT_FIELDS = {"it/s": Field.ITS, "its/s": Field.ITS, "steps/s": Field.ITS}
 # A step's time whose name says per iteration (or per batch) and prints no unit: seconds (a name with its unit in it,
 # ``sec/iter``, says so itself)
-_SECONDS_PER_ITERATION = frozenset({"time batch", "batch cost", "avg batch cost", "time iter", "avgtime", "sec iter",
+_SECONDS_PER_ITERATION = frozenset({"time batch", "batch cost", "batch time cost", "avg batch cost", "time iter", "avgtime", "sec iter",
                                     "secs iter", "s iter"})
 _UNIT_WORDS = {"ms": "ms", "s": "s", "sec": "s", "secs": "s", "seconds": "s"}
 _SPACES = re.compile(r"[\s_/-]+")

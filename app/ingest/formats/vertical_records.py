@@ -35,10 +35,21 @@ _TEST_OUTPUT = re.compile(r"^\s*Test net output #\d{1,4}: ([A-Za-z][^=]{0,60}?) 
 _NOT_NAME = re.compile(r"[^\w.-]+")
 # A logger's counter line, its position alone (``Epoch: 3``, ``Iteration 500``, ``----- epoch 3 -----``), then one figure
 # a line (``Policy Loss: 0.12``, ``Mean reward: 13.2``) until a line of another kind or the next counter: one record.
+# The counter may name the batch of its epoch after it, each closed by a colon: PaddlePaddle's CycleGAN trainer prints
+# ``epoch0: batch20: `` over its losses and times (PaddleCV/gan/trainer/CycleGAN.py).
 _COUNTER = re.compile(r"(?i)^[-=#* ]*(epoch|iteration|iter|step|update|episode) ?[:#]? *(\d{1,9}(?: ?/ ?\d{1,9})?)"
+                      r"(?:: ?(batch|step|iter) ?(\d{1,9}):)?"
                       r"[-=#* ]*$")  # (a tab after the name is the tab pairs' block: ``Iteration: \t 3``)
 _ONE_FIGURE = re.compile(r"^\s*([A-Za-z][A-Za-z0-9 ()./_-]{0,60}?)\s?:\s+(-?(?:\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf)(?: ?(?:s|ms|%))?)"
                          r"\s*$")
+# Under a counter, a line of several such figures, each closed by a semicolon or parted by a comma (the CycleGAN
+# trainer's ``d_A_loss: 1.0063; g_A_loss: 1.0801; `` and ``reader_cost: 3.4e-05, Batch_time_cost: 0.0843``): every
+# piece of the line is a figure, or the line is no part of the record.
+_FIGURES_SPLIT = re.compile(r"\s*[;,]\s*")
+# (each such figure's name one word, no position's: a sentence with commas, ``epoch is incremented. current_epoch: 5,
+# epoch: 6``, is none)
+_FIGURE_NAME = re.compile(r"[A-Za-z][\w.-]{0,40}")
+_POSITION_WORD = re.compile(r"(?i)(?:epoch|iter|iteration|step|batch|episode|update)s?")
 
 _VERTICAL_RULE = re.compile(r"^\s*(?:-{5,}|#{5,}|={5,})\s*$")
 _ITERATIONS = re.compile(r"(?i)\biterations$|^learning iteration$|^n_?updates$")  # (stable-baselines v2: ``nupdates``)
@@ -93,11 +104,11 @@ class VerticalRecord:
         pairs = self.pairs
         self.plain = self.counted = False
         if self.counter is not None:
-            figure = _ONE_FIGURE.match(text)
-            if figure is not None and pairs is not None and not _COUNTER.match(text):
-                name = figure.group(1).strip()
-                if not any(known == name for known, _ in pairs):
-                    pairs.append((name, figure.group(2).replace(" ", "")))
+            figures = _line_figures(text) if pairs is not None and not _COUNTER.match(text) else None
+            if figures is not None and pairs is not None:
+                names = [name for name, _ in figures]
+                if len(set(names)) == len(names) and not any(known in names for known, _ in pairs):
+                    pairs.extend(figures)
                     return True, None
             record = self._counted()
             if _COUNTER.match(text):
@@ -178,7 +189,10 @@ class VerticalRecord:
             return counter
         m = _COUNTER.match(counter)
         assert m is not None  # (a counter is one by its pattern)
-        return " | ".join([f"{m.group(1).capitalize()}: {m.group(2).replace(' ', '')}", *(f"{n}: {v}" for n, v in pairs[1:])])
+        counters = [f"{m.group(1).capitalize()}: {m.group(2).replace(' ', '')}"]
+        if m.group(3) is not None:
+            counters.append(f"{m.group(3).capitalize()}: {m.group(4)}")
+        return " | ".join([*counters, *(f"{n}: {v}" for n, v in pairs[1:])])
 
     def close(self) -> str | None:
         """The block held so far as one record when it names its position (the batch ends there: a log cut before
@@ -251,6 +265,25 @@ class VerticalRecord:
             record += f" | iteration time: {mean:.6g}s"
             self.mean_seconds = MEAN_SECONDS_NOTE
         return record
+
+
+def _line_figures(text: str) -> list[tuple[str, str]] | None:
+    """The figures of a line under a counter: one (``Policy Loss: 0.12``), or several parted by semicolons or commas
+    (``d_A_loss: 1.0063; g_A_loss: 1.0801; ``); None when any piece of it is not a figure."""
+    pieces = [piece for piece in _FIGURES_SPLIT.split(text.strip()) if piece]
+    if len(pieces) < 2:
+        figure = _ONE_FIGURE.match(text)
+        return [(figure.group(1).strip(), figure.group(2).replace(" ", ""))] if figure is not None else None
+    figures: list[tuple[str, str]] = []
+    for piece in pieces:
+        figure = _ONE_FIGURE.match(piece)
+        if figure is None:
+            return None
+        name = figure.group(1).strip()
+        if not _FIGURE_NAME.fullmatch(name) or _POSITION_WORD.fullmatch(name):
+            return None
+        figures.append((name, figure.group(2).replace(" ", "")))
+    return figures
 
 
 def _mean_iteration_seconds(pairs: list[tuple[str, str]]) -> float | None:

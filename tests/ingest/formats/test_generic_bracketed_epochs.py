@@ -15,6 +15,8 @@ from pathlib import Path
 
 from app.ingest.formats.bracketed_epochs import batch_record, epoch_record, speed_named
 from app.ingest.formats.classes import Kin, Named
+from app.ingest.formats.generic import GenericParser
+from app.stats.events import TrainStep
 from tests.coldread import read_cold
 
 
@@ -85,3 +87,35 @@ def test_composed_gluoncv_records_camelcase_losses_are_parts(tmp_path: Path) -> 
     training = data["training"]
     assert (training["loss"], training["lr"]) == (None, 0.001)
     assert training["figures"] == {"loss/ObjLoss": 3.5, "loss/ClassLoss": 1.25, "samples_per_second": 40.5}
+
+
+def steps(lines: list[str]) -> list[TrainStep]:
+    return [e for e in GenericParser().feed(lines) if isinstance(e, TrainStep)]
+
+
+# MXNet R's Speedometer names no epoch on its batches (``Batch [50] Speed: … samples/sec Train-accuracy=…``), its round's end
+# is the round's number in brackets (``[1] Train-accuracy=…``): apache/mxnet#3932 and the R package's CustomIterator
+# tutorial in tests/live/test_real_logs.py.
+def test_batches_naming_no_round_are_the_round_the_next_round_end_names() -> None:
+    # composed: round 1's batches 50 and 100, its end, round 2's batch 50 (counted from 50 again)
+    got = [(s.step, s.epoch, s.figures) for s in steps([
+        "Batch [50] Speed: 1000.0 samples/sec Train-accuracy=0.5", "Batch [100] Speed: 1200.0 samples/sec Train-accuracy=0.6",
+        "[1] Train-accuracy=0.65", "Batch [50] Speed: 1100.0 samples/sec Train-accuracy=0.7"])]
+    assert got == [(50, None, (("samples_per_second", 1000.0),)), (100, 1.0, (("samples_per_second", 1200.0),)),
+                   (50, 2.0, (("samples_per_second", 1100.0),))]
+
+
+def test_a_round_s_end_with_no_batch_before_it_is_no_record() -> None:
+    # (the log begins at a round's end: the batches after it name no round the log has shown begun)
+    assert [(s.step, s.epoch) for s in steps(["[3] Train-accuracy=0.9", "Batch [50] Speed: 1100.0 samples/sec"])] == [
+        (50, None)]
+
+
+def test_early_feedforward_batches_are_the_epoch_its_iteration_lines_end() -> None:
+    # composed after MXNet's early Python ``FeedForward.fit`` with its Speedometer: ``Batch [200]\tSpeed: …`` under no
+    # epoch, the epoch's end ``Iteration[0] Train-accuracy=…`` (from 0), its time and validation on lines of their own
+    got = [(s.step, s.epoch) for s in steps([
+        "Batch [200]\tSpeed: 157.49 samples/sec", "Batch [400]\tSpeed: 144.49 samples/sec",
+        "Iteration[0] Train-accuracy=0.184423", "Iteration[0] Time cost=342.269", "Iteration[0] Validation-accuracy=0.279757",
+        "Batch [200]\tSpeed: 142.65 samples/sec"])]
+    assert got == [(200, None), (400, 0.0), (200, 1.0)]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from app.ingest.formats.vertical_records import VerticalRecord
 from tests.coldread import read_cold
 from tests.reallogs import body
 
@@ -212,3 +213,33 @@ def test_an_average_episode_return_said_one_a_line_is_the_reward(tmp_path: Path)
              EM.format(m=1, s=1, text="Epoch: 4"), EM.format(m=1, s=1, text="Average Episode Return: 26.4    ")]
     data = read_cold(tmp_path, lines, dated=True)
     assert data["step"] == 4 and data["training"]["figures"] == {"reward": 26.4}
+
+
+# Several figures a line under a counter, and a counter that names the batch of its epoch after it: PaddlePaddle's CycleGAN
+# trainer prints ``epoch0: batch20: `` alone, its losses on the next lines (``d_A_loss: 1.0063; g_A_loss: 1.0801; ``) and its
+# times on the last (``reader_cost: 3.4e-05, Batch_time_cost: 0.0843``; PaddlePaddle/models#4944 in
+# tests/live/test_real_logs.py). Each piece of such a line is a figure, one word its name, or the line is no part of it.
+def _gan_block(epoch: int, batch: int, d_loss: str, g_loss: str, seconds: str) -> list[str]:
+    return [f"    epoch{epoch}: batch{batch}: ", f"{' ' * 25}d_A_loss: {d_loss}; g_A_loss: {g_loss}; ",
+            f"{' ' * 25}reader_cost: 0.001, Batch_time_cost: {seconds}"]
+
+
+def test_a_counter_s_lines_of_several_figures_are_one_record(tmp_path: Path) -> None:
+    # composed: epoch 3's batches 40 and 50, 0.25 s and 0.20 s a batch as printed; no loss of its own, two parts
+    lines = _gan_block(3, 40, "0.5", "1.5", "0.25") + _gan_block(3, 50, "0.4", "1.4", "0.20")
+    data = read_cold(tmp_path, lines)
+    assert data["status_line"].startswith("epoch 3 · 50 in the epoch")
+    training = data["training"]
+    assert (training["step"], training["loss"], training["step_seconds"]) == (50, None, 0.2)
+    assert training["figures"] == {"loss/d_A_loss": 0.4, "loss/g_A_loss": 1.4}
+
+
+def test_a_line_of_pieces_that_are_not_all_figures_is_no_part_of_the_counter_s_record() -> None:
+    record = VerticalRecord()
+    assert record.line("epoch 5: batch 10:") == (True, None)
+    # a sentence with commas (kohya's ``epoch is incremented. current_epoch: 5, epoch: 6``), a piece that is no figure, or
+    # a piece naming a position, closes the block: the counter alone is read as printed, the line as any line
+    for text in ("epoch is incremented. current_epoch: 5, epoch: 6", "  lr: 0.1; note: 5 warmup steps",
+                 "  loss: 0.5, step: 11"):
+        assert record.line(text) == (False, "epoch 5: batch 10:"), text
+        assert record.line("epoch 5: batch 10:") == (True, None)
