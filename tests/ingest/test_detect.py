@@ -669,6 +669,9 @@ REAL_FORMATS = {
     "generic-mxnet-r-pr3932-speedometer-batches-without-epoch-round-1-then-round-2-batch-300.log": "generic",
     "generic-mxnet-r-custom-iterator-tutorial-speedometer-rounds-9-10-k80-each-round-ended.log": "generic",
     "generic-paddle-models-pr4944-cyclegan-counter-line-then-loss-and-time-lines-epoch0-batches-0-20.log": "generic",
+    "generic-ultralytics-issue17862-yolo-epoch-1-of-10-row-cut-before-size-val-header-cut-after-r.log": "generic",
+    "generic-yolov9-s15-project-readme-epochs-0-3-of-49-val-header-cut-after-map50.log": "generic",
+    "yolo-coralreef-conservation-logbook-yolov8-seg-val-headers-cut-after-box-r-and-at-mask-p.log": "generic",
 }
 
 

@@ -41,8 +41,32 @@ def test_yolo_losses_by_part_and_map_from_the_all_row(tmp_path: Path) -> None:
 def test_yolo_rows_cut_at_the_terminal_width_keep_what_is_whole(tmp_path: Path) -> None:
     data = real(tmp_path, "generic-ultralytics-issue19571-yolo11-tune-epoch-16-of-30-zero-metrics-box-loss-up.log")
     assert "Losses box_loss 4.513 · cls_loss 5.696 · dfl_loss 1.262" in data["details"]
-    # the header cut at ``mAP50-``: that column is no figure; P, R and mAP50 are 0 on every validation
-    assert {k: v for k, (v, _) in evals(data).items()} == {"precision": 0.0, "recall": 0.0, "mAP50": 0.0}
+    # the header cut at ``mAP50-``: the fourth metric in YOLO's fixed order, mAP50-95; all four 0 on every validation
+    assert {k: v for k, (v, _) in evals(data).items()} == {"precision": 0.0, "recall": 0.0, "mAP50": 0.0, "mAP50-95": 0.0}
+
+
+def test_a_yolo_row_cut_before_its_last_cells_reads_those_it_printed_whole(tmp_path: Path) -> None:
+    data = real(tmp_path, "generic-ultralytics-issue17862-yolo-epoch-1-of-10-row-cut-before-size-val-header-cut-after-r.log")
+    # ``1/10  2.8G  1.158  1.23  1.214  127`` under ``Epoch  GPU_mem  box_loss  cls_loss  dfl_loss  Instances  Size``:
+    # its last cell (127, perhaps cut in its digits) left out, the three losses read
+    assert "Losses box_loss 1.158 · cls_loss 1.23 · dfl_loss 1.214" in data["details"]
+    assert data["training"]["step"] == 1 and data["training"]["total_steps"] == 10
+    # ``Box(P  R`` then nothing: the ``all`` row's seven cells are P, R, mAP50, mAP50-95 in that order
+    assert "Eval mAP50-95 0.504 · precision 0.651 · recall 0.604 · mAP50 0.675 (epoch 1)" in data["details"]
+    # a row cut before its losses (composed: the epoch and its memory only) says no loss
+    cut = ["      Epoch    GPU_mem   box_loss   cls_loss   dfl_loss  Instances       Size",
+           "       1/10       2.8G      1.158"]
+    assert shown(tmp_path, cut, "cut.log")["training"] is None
+
+
+def test_a_segment_model_s_header_cut_in_its_box_group_names_that_group_only(tmp_path: Path) -> None:
+    name = "yolo-coralreef-conservation-logbook-yolov8-seg-val-headers-cut-after-box-r-and-at-mask-p.log"
+    lines = body(name)
+    first = lines[: lines.index("")]  # (the segment/train5 block: ``Box(P  R`` over 11-cell rows)
+    got = evals(shown(tmp_path, first, "train5.log"))
+    # 0.663 0.521 0.575 0.409 are the box's; the mask's four after them are under no printed name: not read
+    assert got == {"precision": (0.663, None), "recall": (0.521, None), "mAP50": (0.575, None),
+                   "mAP50-95": (0.409, None)}
 
 
 def test_yolo_without_brackets_and_a_composed_older_table(tmp_path: Path) -> None:

@@ -1708,6 +1708,28 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
                   "loss/g_A_cyc_loss": 4.16009521484375, "loss/g_A_idt_loss": 1.4390325546264648,
                   "loss/d_B_loss": 0.7651981115341187, "loss/g_B_loss": 0.8746237754821777,
                   "loss/g_B_cyc_loss": 2.8840813636779785, "loss/g_B_idt_loss": 1.9504482746124268}}),
+    # YOLO cut at the terminal's width: the row before its Size cell, the validation's header after ``Box(P  R``; the
+    # columns' fixed order names them: epoch 1 of 10 and its ``all`` row's four metrics, 0.504 its mAP50-95
+    ("generic-ultralytics-issue17862-yolo-epoch-1-of-10-row-cut-before-size-val-header-cut-after-r.log", T0, "end",
+     "epoch 1/10 · …", "measuring",
+     {"step": 1, "total_steps": 10, "loss": None, "step_seconds": None, "data": epoch(1.0),
+      "eval": {"precision": {"value": 0.651, "step": 1}, "recall": {"value": 0.604, "step": 1},
+               "mAP50": {"value": 0.675, "step": 1}, "mAP50-95": {"value": 0.504, "step": 1}}}),
+    # the validation's header cut after ``mAP50`` over whole 7-cell rows (YOLOv9's, epochs from 0 of 0..49): epoch 3's
+    # fourth metric, 0.588, is its mAP50-95
+    ("generic-yolov9-s15-project-readme-epochs-0-3-of-49-val-header-cut-after-map50.log", T0, "end",
+     "epoch 3/49 · no timing", "measuring",
+     {"step": 3, "total_steps": 49, "loss": None, "step_seconds": None,
+      "eval": {"precision": {"value": 0.793, "step": 3}, "recall": {"value": 0.806, "step": 3},
+               "mAP50": {"value": 0.834, "step": 3}, "mAP50-95": {"value": 0.588, "step": 3}}}),
+    # a segment model's validations only, their headers cut: the last one's box metrics and (``Mask(P`` printed) its mask's
+    ("yolo-coralreef-conservation-logbook-yolov8-seg-val-headers-cut-after-box-r-and-at-mask-p.log", T0, "end",
+     "validation only", "working",
+     {"step": None, "loss": None,
+      "eval": {"precision": {"value": 0.618, "step": None}, "recall": {"value": 0.512, "step": None},
+               "mAP50": {"value": 0.557, "step": None}, "mAP50-95": {"value": 0.395, "step": None},
+               "mask_precision": {"value": 0.622, "step": None}, "mask_recall": {"value": 0.515, "step": None},
+               "mask_mAP50": {"value": 0.553, "step": None}, "mask_mAP50-95": {"value": 0.357, "step": None}}}),
 ]  # fmt: skip
 
 
@@ -2209,6 +2231,9 @@ GENERIC_READ = {
     "generic-mxnet-r-custom-iterator-tutorial-speedometer-rounds-9-10-k80-each-round-ended.log": "step, epoch",
     "generic-paddle-models-pr4944-cyclegan-counter-line-then-loss-and-time-lines-epoch0-batches-0-20.log":
         "step, epoch, step time",
+    "generic-ultralytics-issue17862-yolo-epoch-1-of-10-row-cut-before-size-val-header-cut-after-r.log":
+        "step, total, epoch, eval",
+    "generic-yolov9-s15-project-readme-epochs-0-3-of-49-val-header-cut-after-map50.log": "step, total, epoch, eval",
 }  # fmt: skip
 
 

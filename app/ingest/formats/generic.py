@@ -93,7 +93,7 @@ from .step_source import (
 from .tagged_scalars import TaggedScalars, tagged
 from .tree_summaries import TreeSummary
 from .vertical_records import VerticalRecord, vertical_start
-from .yolo_rows import headerless_columns
+from .yolo_rows import cut_row_columns, headerless_columns, whole_class_header
 
 MAX_CHARS = 4096
 # A box-drawn table (rich's, RLinf's MetricTable): rows start with a vertical, sections with a border.
@@ -505,6 +505,7 @@ class GenericParser(StepLines[_Line]):
         self._spaced_from_zero = False  # … its epoch column counts from 0 (its first row was 0)
         self._row_parts: tuple[tuple[str, float], ...] = ()  # the loss parts of the last such row read
         self._class_columns: list[str] = []  # a per-class evaluation table's metric names, for its ``all`` row
+        self._class_cut = False  # … its header cut at the terminal's width (its rows may print more cells than it names)
         self._coco = CocoTable()  # a COCO evaluation's table under way
         self._epoch_open: TrainStep | None = None  # the last step counted in its epoch, short of the epoch's total
         self._epoch: Reading | None = None  # announced on a line of its own, for the bars after it
@@ -1575,6 +1576,8 @@ class GenericParser(StepLines[_Line]):
         the header repeats)."""
         cells = s.split()
         columns = self._spaced_columns
+        if columns and len(cells) < len(columns):
+            columns = cut_row_columns(columns, cells) or columns  # (a YOLO row cut at the terminal's width: yolo_rows.py)
         if columns and len(cells) >= len(columns) and _SPACED_POSITION.fullmatch(cells[0]):
             values = cells[: len(columns)]
             values[-1] = values[-1].removesuffix(":")
@@ -1637,12 +1640,13 @@ class GenericParser(StepLines[_Line]):
         another row of the table, None for a line that is neither (which ends the table)."""
         cells = s.split()
         if cells[0] in ("Class", "classes"):  # (``classes  top1_acc  top5_acc``: a classifier's validation)
-            names = _class_metrics(s)
+            names, cut = _class_metrics(s)
             if names:
-                self._class_columns = names
+                self._class_columns, self._class_cut = names, cut
                 return _Line("other", at)
         columns = self._class_columns
-        if not columns or len(cells) != len(columns) or not all(_DASHED_VALUE.fullmatch(c) for c in cells[1:]):
+        if (not columns or len(cells) < len(columns) or (len(cells) > len(columns) and not self._class_cut)
+                or not all(_DASHED_VALUE.fullmatch(c) for c in cells[1:])):
             if columns and cells[0] != "all" and all(_SPACED_NAME.fullmatch(c) for c in cells):
                 # (the training table's header printed before the validation's ``all`` row on the other stream: YOLOv7's
                 # ``Epoch  gpu_mem  box …`` then ``all  787  2054 …``): the table waits for its row
@@ -1651,7 +1655,7 @@ class GenericParser(StepLines[_Line]):
             return None
         if cells[0] != "all":
             return _Line("other", at)  # one class's own figures
-        readings = [Reading(Field.EVAL_LOSS, name, float(cell)) for name, cell in zip(columns, cells, strict=True)
+        readings = [Reading(Field.EVAL_LOSS, name, float(cell)) for name, cell in zip(columns, cells, strict=False)
                     if name and name != "Class"]
         return _Line("eval", at, readings, text=s, closes=True) if readings else _Line("other", at)
 
@@ -3106,16 +3110,19 @@ _CLASS_METRICS = {"P": "precision", "R": "recall", "mAP50": "mAP50", "mAP50-95":
                   "top1_acc": "top1_acc", "top5_acc": "top5_acc"}  # fmt: skip  (ultralytics' classify validation)
 
 
-def _class_metrics(header: str) -> list[str]:
+def _class_metrics(header: str) -> tuple[list[str], bool]:
     """The column names of a per-class evaluation table's header, the counts' as "" and the metrics' as their
-    evaluation's names (``mAP50-95``, ``mask mAP50``); empty when the header names no mAP (another table)."""
-    head = _CLASS_HEAD_END.split(header, 1)[0]  # (up to the bar after its names)
+    evaluation's names (``mAP50-95``, ``mask mAP50``), empty when the header names no mAP (another table); and
+    whether the header was cut at the terminal's width (YOLO's, whose lost names its fixed order gives)."""
+    head, *bar = _CLASS_HEAD_END.split(header, 1)  # (up to the bar after its names)
+    cells = head.split()
+    whole = None if bar else whole_class_header(cells)
     names: list[str] = []
     group = ""
-    for cell in head.split():
+    for cell in whole or cells:
         m = _CLASS_NAME.fullmatch(cell)
         if m is None:
-            return []
+            return [], False
         if m.group("group"):
             group = "" if m.group("group").lower() == "box" else m.group("group").lower() + " "
         name = m.group("name")
@@ -3126,8 +3133,8 @@ def _class_metrics(header: str) -> list[str]:
         else:
             names.append("")  # (a name cut at the terminal's width: ``mAP50-``)
     if not any("mAP" in n or n.startswith("top") for n in names):
-        return []
-    return names
+        return [], False
+    return names, whole is not None
 
 
 # YOLOv5's and YOLOv7's older header names its losses by their part alone (``Epoch  gpu_mem  box  obj  cls  total``).

@@ -15,6 +15,12 @@ import re
 
 _ROW = re.compile(r"^\s*\d{1,6}/\d{1,6}\s+\d{1,4}(?:\.\d{1,3})?G((?:\s+-?\d[\d.]*(?:e[-+]?\d+)?){6}):\s")
 YOLOV3_COLUMNS = ("Epoch", "gpu_mem", "GIoU", "obj", "cls", "total", "targets", "img_size")
+_EPOCH_CELL = re.compile(r"\d{1,6}/\d{1,6}")
+_MEMORY_CELL = re.compile(r"\d{1,4}(?:\.\d{1,3})?G")
+# Each task's metrics in the validation's header, after its counts (``Box(P  R  mAP50  mAP50-95)``, then ``Mask(P …)``
+# or ``Pose(P …)`` for a segment or pose model; YOLOv5's older ``P  R  mAP@.5  mAP@.5:.95``), in either spelling.
+_METRIC_ORDER = (("P", "P"), ("R", "R"), ("mAP50", "mAP@.5"), ("mAP50-95", "mAP@.5:.95"))
+_COUNTED = ("Instances", "Labels", "Targets")
 # ``%10.3g`` keeps three significant figures: each part and the total may be off by half of their last digit.
 _ROUNDING = 0.006
 
@@ -30,3 +36,37 @@ def headerless_columns(s: str) -> tuple[str, ...] | None:
     if abs(box + obj + cls - total) > _ROUNDING * max(total, 1.0):
         return None
     return YOLOV3_COLUMNS
+
+
+def cut_row_columns(columns: list[str], cells: list[str]) -> list[str] | None:
+    """The header's names for the whole cells of a YOLO training row cut at the terminal's width (None: no such row).
+
+    The header must be YOLO's (its memory column second), the row an epoch of the epochs, its memory and at least
+    one figure more. The last cell printed may be cut inside its digits, so it is left out."""
+    if not (len(columns) > len(cells) >= 4 and columns[1].lower() == "gpu_mem"):
+        return None
+    if not (_EPOCH_CELL.fullmatch(cells[0]) and _MEMORY_CELL.fullmatch(cells[1])):
+        return None
+    return columns[: len(cells) - 1]
+
+
+def whole_class_header(cells: list[str]) -> list[str] | None:
+    """A YOLO validation header cut at the terminal's width (``Class  Images  Instances  Box(P  R  mAP50  m``), whole.
+
+    The group it was cut in gets its four metrics in their fixed order, a name cut short its whole name; None when
+    the cells are no such header, or the names printed do not follow that order."""
+    if len(cells) < 4 or cells[:2] != ["Class", "Images"] or cells[2] not in _COUNTED:
+        return None
+    starts = [k for k in range(3, len(cells)) if cells[k] == "P" or cells[k].endswith("(P")]
+    if not starts or len(cells) - starts[-1] > len(_METRIC_ORDER):
+        return None
+    start = starts[-1]
+    group = cells[start][:-1]  # (``Box(``, or nothing for YOLOv5's older header)
+    spelling = 1 if any("@" in c for c in cells) else 0
+    whole = [names[spelling] for names in _METRIC_ORDER]
+    whole[0] = group + whole[0]
+    if not all(want.startswith(got.rstrip(")")) for got, want in zip(cells[start:], whole, strict=False)):
+        return None
+    if group:
+        whole[-1] += ")"
+    return cells[:start] + whole

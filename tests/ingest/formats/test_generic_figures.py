@@ -15,7 +15,7 @@ from app.ingest.formats.drawn_bars import epoch_header
 from app.ingest.formats.generic import GenericParser
 from app.ingest.formats.interval_times import day_gap, day_seconds, per_step_seconds
 from app.ingest.formats.tagged_scalars import TaggedScalars
-from app.ingest.formats.yolo_rows import headerless_columns
+from app.ingest.formats.yolo_rows import cut_row_columns, headerless_columns, whole_class_header
 from app.stats.events import EvalResult, RunCrashed, StepFigures, TrainStep
 
 
@@ -137,6 +137,48 @@ def test_a_yolov3_row_whose_fourth_figure_sums_the_three_before_is_read_under_it
 ])  # fmt: skip
 def test_a_row_that_does_not_sum_is_not_given_a_header(row: str) -> None:
     assert headerless_columns(row.strip()) is None and steps([row]) == []
+
+
+YOLO_HEADER = ["Epoch", "GPU_mem", "box_loss", "cls_loss", "dfl_loss", "Instances", "Size"]
+
+
+@pytest.mark.parametrize(("header", "whole"), [
+    # ultralytics/ultralytics#17862 and #21123, aakashvardhan/s15-yolov9-project's README: cut after R, inside
+    # ``mAP50-95`` and after mAP50
+    ("Class     Images  Instances      Box(P          R", "Box(P R mAP50 mAP50-95)"),
+    ("Class     Images  Instances      Box(P          R      mAP50  m", "Box(P R mAP50 mAP50-95)"),
+    ("Class     Images  Instances          P          R      mAP50   ", "P R mAP50 mAP50-95"),
+    # earthtoolsmaker/coralreef-conservation's logbook: a segment model's, cut at the mask group's first name
+    ("Class     Images  Instances      Box(P          R      mAP50  mAP50-95)     Mask(P",
+     "Box(P R mAP50 mAP50-95) Mask(P R mAP50 mAP50-95)"),
+    ("Class      Images      Labels           P           R      mAP@.5", "P R mAP@.5 mAP@.5:.95"),  # (YOLOv5's older)
+])  # fmt: skip
+def test_a_yolo_validation_header_cut_at_the_width_is_completed_in_its_fixed_order(header: str, whole: str) -> None:
+    assert whole_class_header(header.split()) == header.split()[:3] + whole.split()
+
+
+@pytest.mark.parametrize("header", [
+    "Class     Images  Instances      Bo",  # (cut before any metric: no group to complete)
+    "Class     Images  Instances      Box(P          mAP50",  # (names out of YOLO's order)
+    "Class     Images  Instances      Box(P          R      mAP50  mAP50-95)  extra",
+    "Class     Count      Box(P          R",  # (not YOLO's counts)
+])  # fmt: skip
+def test_a_header_not_in_yolo_s_order_is_not_completed(header: str) -> None:
+    assert whole_class_header(header.split()) is None
+
+
+@pytest.mark.parametrize(("row", "names"), [
+    # ultralytics/ultralytics#17862: cut before Size; its last cell (127) may be cut in its digits and is left out
+    ("1/10       2.8G      1.158       1.23      1.214        127", YOLO_HEADER[:5]),
+    ("1/10       2.8G      1.158       1.2", YOLO_HEADER[:3]),
+    ("1/10       2.8G      1.158", None),  # (no figure whole)
+    ("1/10       2.8       1.158       1.23      1.214        127", None),  # (no memory in G)
+    ("1          2.8G      1.158       1.23      1.214        127", None),  # (no epoch of the epochs)
+    ("1/10       2.8G      1.158       1.23      1.214        127        640: 100%", None),  # (a whole row)
+])  # fmt: skip
+def test_a_yolo_training_row_cut_at_the_width_keeps_its_whole_cells(row: str, names: list[str] | None) -> None:
+    assert cut_row_columns(YOLO_HEADER, row.split()) == names
+    assert cut_row_columns(["epoch", "time", "loss", "acc", "val_loss", "val_acc", "lr"], row.split()) is None
 
 
 # --- the dying run's bar, flushed after its traceback ---------------------------------------------------------------
