@@ -80,8 +80,9 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("hf-h2ogpt-pr86-caret-m.log", T0, T0, "step 1299/36234 · …", "measuring",
      {"step_seconds": 1 / 1.89, "trainer_eta_seconds": 18478, "loss": 1.1192}),
     ("hf-transformers-pr6998-tf-step-key.log", T0, T0, "step 110/564 · no timing", "measuring", {"loss": 5.859087}),
+    # (its summary dict's ``'epoch': 3.0`` the run's epoch at its end, after the last loss dict's 2.98)
     ("hf-zeehu-t5-bars-at-saves.log", T0, T0 + 3600, "done · step 5832/5832", "done",
-     {"steps_per_hour": 296.43, "step_seconds": 12.10, "loss": 1.3884, "stalled": False}),
+     {"steps_per_hour": 296.43, "step_seconds": 12.10, "loss": 1.3884, "stalled": False, "data": epoch(3.0)}),
     ("hf-composed-cut-bars.log", T0, T0, "step 7/203 · …", "measuring",
      {"step_seconds": 9.35, "trainer_eta_seconds": None, "loss": 1.9876}),
     ("torchtitan-pr1287-rank0-every-10.log", T0, "end", "step 250 · …", "measuring",
@@ -1677,6 +1678,11 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
       "eval": {"vali_loss": {"value": 1.678, "step": None}, "vali_accuracy": {"value": 0.5833, "step": None},
                "vali_hits_at_k": {"value": 0.9583, "step": None}, "test_loss": {"value": 1.2223, "step": None},
                "test_accuracy": {"value": 0.7264, "step": None}, "test_hits_at_k": {"value": 0.9057, "step": None}}}),
+    # HF Trainer's end: the bar at 26340/26340 glued to the train_runtime summary dict, whose ``'epoch': 30.0`` is the
+    # run's epoch beside its step (not best_epoch 27, nor the script's best-results ``epoch = 29.0``)
+    ("hf-trainer-cse5525-baseline1-out-epoch-30-train-runtime-summary-then-metrics-blocks.log", T0, "end",
+     "done · step 26340/26340", "done",
+     {"step": 26340, "total_steps": 26340, "loss": 0.1143, "data": epoch(30.0), "finished": True}),
 ]  # fmt: skip
 
 
