@@ -1683,6 +1683,11 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("hf-trainer-cse5525-baseline1-out-epoch-30-train-runtime-summary-then-metrics-blocks.log", T0, "end",
      "done · step 26340/26340", "done",
      {"step": 26340, "total_steps": 26340, "loss": 0.1143, "data": epoch(30.0), "finished": True}),
+    # Turi Create's table of iterations closed by its bottom rule under rows 1-10 that ran unruled: the training's end
+    # (Train Loss the loss; Elapsed Time its clock: (13.5 - 1.4) / 9 s an iteration)
+    ("generic-turicreate-issue1640-activity-classifier-ascii-table-iterations-1-10-closed-by-bottom-rule.log", T0, "end",
+     "done · step 10", "done",
+     {"step": 10, "total_steps": None, "loss": 0.171, "step_seconds": 12.1 / 9, "finished": True}),
 ]  # fmt: skip
 
 
@@ -2177,6 +2182,7 @@ GENERIC_READ = {
         "step, epoch, loss, eval",
     "generic-ludwig-issue138-epochs-4-5-colab-bars-box-tables-rating-loss-accuracy-hits-at-k.log":
         "step, epoch, loss, step time, elapsed, ETA, eval",
+    "generic-turicreate-issue1640-activity-classifier-ascii-table-iterations-1-10-closed-by-bottom-rule.log": "step, loss, elapsed",
 }  # fmt: skip
 
 

@@ -1237,6 +1237,27 @@ def test_a_box_table_s_train_row_after_a_step_is_that_step_s_loss() -> None:
     assert not any(isinstance(f, StepFigures) and f.loss is not None for f in GenericParser().feed(unnamed))
 
 
+def test_a_table_of_iterations_closed_by_its_bottom_rule_is_the_training_s_end() -> None:
+    # composed in Turi Create's shape: rules over and under the header, rows that run unruled, the closing rule
+    rule, head = "+-----------+--------------+--------------+", "| Iteration | Loss         | Elapsed Time |"
+    rows = [f"| {n:<9} | {5 - n / 10:<12} | {n}.0{'':<10} |" for n in range(1, 5)]
+    events = GenericParser().feed([rule, head, rule, *rows, rule])
+    assert [e.step for e in events if isinstance(e, TrainStep)] == [1, 2, 3, 4]
+    ends = [e for e in events if isinstance(e, StageEnd)]
+    assert len(ends) == 1 and ends[0].said  # (said: a step after it would say it was not the end)
+    # cut before the closing rule: no end
+    assert not any(isinstance(e, StageEnd) for e in GenericParser().feed([rule, head, rule, *rows]))
+    # a table ruled between every row (Turi Create's drawing classifier, apple/turicreate issue 1931): a rule under one
+    # row is that row's border, never the end
+    ruled = [rule, head, rule, *[line for row in rows for line in (row, rule)]]
+    assert not any(isinstance(e, StageEnd) for e in GenericParser().feed(ruled))
+    # a closed table whose rows are no steps (a data set's ``Images Processed`` count) ends nothing
+    counted = ["+------------------+--------------+", "| Images Processed | Elapsed Time |",
+               "+------------------+--------------+", "| 1                | 7.64s        |", "| 17               | 8.48s        |",
+               "+------------------+--------------+"]
+    assert not any(isinstance(e, StageEnd) for e in GenericParser().feed(counted))
+
+
 def test_fastai_s_table_an_epoch_a_row_its_time_the_epoch_s() -> None:
     # timeseriesAI/tsai issue 639 (qixing0375, 2022-12-08), fastai's table pasted with tabs, as printed; its rows count
     # from 0 (fastai's Recorder writes its loop's ``self.epoch`` as each epoch ends): rows 0 and 1 are epochs 1 and 2 done
