@@ -346,6 +346,10 @@ LOSS_AFTER_LAST_STEP = "said after the last step line"
 # step's, whose own line the log did not print.
 FINAL_STEP_LOSS = "the final step's"
 
+# The loss in the training set's row of a table of figures by data split, printed as an epoch ends (Ludwig's
+# ``│ train │ 0.9779 │`` under ``│ y │ loss │ error │``): the last step's, measured over the training set again.
+TRAIN_ROW_LOSS = "the train row of its epoch's table"
+
 
 @dataclass(frozen=True, slots=True)
 class StepFigures:

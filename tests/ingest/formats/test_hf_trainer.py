@@ -188,7 +188,9 @@ def test_the_sample_reads_whole() -> None:
     assert bad == 0
     steps = [e.step for e in events if isinstance(e, TrainStep)]
     assert steps == [10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 750]
-    assert sum(isinstance(e, StepFigures) for e in events) == 11
+    # (a loss dict's figures each, then the summary dict's ``'epoch': 2.0``: the run's epoch as it ended)
+    assert sum(isinstance(e, StepFigures) for e in events) == 12
+    assert [e.epoch for e in events if isinstance(e, StepFigures)][-1] == 2.0
     assert isinstance(events[-1], StageEnd)
 
 

@@ -102,3 +102,30 @@ def test_the_generic_reader_reads_hf_blocks_too_the_train_block_s_rows_as_nothin
                                    "  eval_samples_per_second =     33.201", "Dropping the following result"])
     assert [(e.name, e.value) for e in events if isinstance(e, EvalResult)] == [("eval_loss", 2.3456)]
     assert not any(isinstance(event, TrainStep) for event in events)
+
+
+def test_the_summary_dict_s_epoch_is_the_run_s_epoch_beside_its_last_step() -> None:
+    # composed in the Trainer's shape: the last loss dict at epoch 2.98, then the summary at 3.0 (the run's epochs done)
+    from app.stats.events import StepFigures
+
+    events = HfTrainerParser().feed([
+        "{'loss': 1.3884, 'grad_norm': 0.9, 'learning_rate': 1e-06, 'epoch': 2.98}",
+        ("{'train_runtime': 71460.1, 'train_samples_per_second': 2.6, 'train_steps_per_second': 0.082, "
+         "'train_loss': 1.52, 'epoch': 3.0}")])
+    assert [e.epoch for e in events if isinstance(e, TrainStep)] == [2.98]
+    assert [e.epoch for e in events if isinstance(e, StepFigures)] == [3.0]
+    # said before the end, so the end stays the run's last word
+    assert isinstance(events[-1], StageEnd)
+    # with no step read, the summary's epoch is no position of anything: the end alone
+    alone = HfTrainerParser().feed([SUMMARY_DICT])
+    assert not any(isinstance(e, StepFigures) for e in alone) and ends(alone)
+
+
+def test_the_train_block_alone_after_a_step_says_the_run_s_epoch() -> None:
+    # composed: a loss dict at epoch 0.9 (the script kept only its prints), then transformers' own block (pull request
+    # #11980): its ``epoch = 1.0`` row is the run's epoch at its end; the block's other rows only its summary
+    from app.stats.events import StepFigures
+
+    events = HfTrainerParser().feed(["{'loss': 3.01, 'learning_rate': 1e-05, 'epoch': 0.9}", *TRAIN_BLOCK])
+    assert [e.epoch for e in events if isinstance(e, StepFigures)] == [1.0]
+    assert ends(events)[-1].summary == WHOLE
