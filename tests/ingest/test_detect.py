@@ -662,6 +662,8 @@ REAL_FORMATS = {
     "generic-shakespeare-text-generator-readme-glued-step0-1300-loss-lr-model-saved-cut.log": "generic",
     "generic-nlp-study-week03-gru-chinese-batch-loss-epochs-1-2-of-4-test-accuracy-then-epoch-3-batches-cut.log":
         "generic",
+    "startup-yolov5-peshmerge-ml2-file-terminal-output-300-epochs-header-no-row-yet.log": "generic",
+    "startup-spacy-issue3166-v2-cli-defaults-then-itn-table-header-no-row-yet.log": "generic",
 }
 
 

@@ -1666,6 +1666,12 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
      "epoch 3/4 · 300 in the epoch · no timing", "measuring",
      {"step": 300, "loss": 0.5854791402816772, "step_seconds": None, "data": epoch(3.0),
       "eval": {"test_accuracy": {"value": 0.8434, "step": None}}}),
+    # a run started, no step yet, known by its start-up: YOLOv5's ``Starting training for 300 epochs...`` and its epoch
+    # header with no row under it (the label scans' bars are data loading); spaCy v2's settings, then its table's header
+    ("startup-yolov5-peshmerge-ml2-file-terminal-output-300-epochs-header-no-row-yet.log", T0, "end",
+     "waiting for first step", "working", {"step": None, "total_steps": None, "loss": None, "step_seconds": None}),
+    ("startup-spacy-issue3166-v2-cli-defaults-then-itn-table-header-no-row-yet.log", T0, "end",
+     "waiting for first step", "working", {"step": None, "total_steps": None, "loss": None, "step_seconds": None}),
 ]  # fmt: skip
 
 
