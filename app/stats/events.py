@@ -367,11 +367,12 @@ class StepFigures:
 
 @dataclass(frozen=True, slots=True)
 class RunInfo:
-    """A startup line that describes the run (tokens per step, planned steps, GPU, devices)."""
+    """A startup line that describes the run (tokens per step, planned steps or epochs, GPU, devices)."""
 
     at: float | None
     tokens_per_step: int | None = None
     total_steps: int | None = None
+    total_epochs: int | None = None  # planned, where the run counts epochs (``Starting training for 300 epochs...``)
     device_count: int | None = None
     gpu_name: str | None = None
     peak_flops: float | None = None

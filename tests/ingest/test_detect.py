@@ -675,6 +675,8 @@ REAL_FORMATS = {
     "generic-ludwig-issue138-epochs-4-5-colab-bars-box-tables-rating-loss-accuracy-hits-at-k.log": "generic",
     "hf-trainer-cse5525-baseline1-out-epoch-30-train-runtime-summary-then-metrics-blocks.log": "hf-trainer",
     "generic-turicreate-issue1640-activity-classifier-ascii-table-iterations-1-10-closed-by-bottom-rule.log": "generic",
+    "startup-yolov5-peshmerge-ml2-file-terminal-output-300-epochs-header-no-row-yet.log": "generic",
+    "startup-spacy-issue3166-v2-cli-defaults-then-itn-table-header-no-row-yet.log": "generic",
 }
 
 

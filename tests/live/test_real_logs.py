@@ -1752,6 +1752,12 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-turicreate-issue1640-activity-classifier-ascii-table-iterations-1-10-closed-by-bottom-rule.log", T0, "end",
      "done · step 10", "done",
      {"step": 10, "total_steps": None, "loss": 0.171, "step_seconds": 12.1 / 9, "finished": True}),
+    # a run started, no step yet, known by its start-up: YOLOv5's ``Starting training for 300 epochs...`` and its epoch
+    # header with no row under it (the label scans' bars are data loading); spaCy v2's settings, then its table's header
+    ("startup-yolov5-peshmerge-ml2-file-terminal-output-300-epochs-header-no-row-yet.log", T0, "end",
+     "waiting for first step", "working", {"step": None, "total_steps": None, "loss": None, "step_seconds": None}),
+    ("startup-spacy-issue3166-v2-cli-defaults-then-itn-table-header-no-row-yet.log", T0, "end",
+     "waiting for first step", "working", {"step": None, "total_steps": None, "loss": None, "step_seconds": None}),
 ]  # fmt: skip
 
 

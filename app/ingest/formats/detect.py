@@ -15,7 +15,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from .banner import planned_run
+from .banner import header_without_rows, is_row, planned_run
 from .fields import clean
 from .paste import unpasted
 from .prefix import PrefixReader
@@ -118,7 +118,8 @@ def detect(lines: Sequence[str]) -> str | None:
         if spec.reads_unsigned and any(not isinstance(event, spec.unsigned_ignores)
                                        for event in create_parser(spec.name).feed(list(lines))):
             return spec.name
-    return _FALLBACK.name if _holds_steps(lines) or _run_health(lines) or _plans_run(lines) else None
+    return (_FALLBACK.name if _holds_steps(lines) or _run_health(lines) or _plans_run(lines) or _table_begun(lines)
+            else None)
 
 
 def _holds_steps(lines: Sequence[str]) -> bool:
@@ -128,12 +129,25 @@ def _holds_steps(lines: Sequence[str]) -> bool:
 
 def _plans_run(lines: Sequence[str]) -> bool:
     """True when a start banner among these lines says the run's planned length (banner.py): a run about to
-    start, whichever trainer prints it, which the fallback reader reads."""
-    for line in lines[-SNIFF_LINES:]:
-        if ("step" in line or "epoch" in line or "iter" in line or "Step" in line or "Epoch" in line
-                or "Iter" in line) and planned_run(_PREFIXES.read(unpasted(clean(line).strip())).message) is not None:
+    start, whichever trainer prints it, which the fallback reader reads. A banner with rows after it (a YOLO epoch's
+    row cut short, which no reader reads) is no run that waits for its first step."""
+    tail = lines[-SNIFF_LINES:]
+    for i, line in enumerate(tail):
+        if (("step" in line or "epoch" in line or "iter" in line or "Step" in line or "Epoch" in line or "Iter" in line)
+                and planned_run(_message(line)) is not None and not any(is_row(_message(after)) for after in tail[i + 1 :])):
             return True
     return False
+
+
+def _message(line: str) -> str:
+    """The line cleaned, behind no launcher's or logger's prefix."""
+    return _PREFIXES.read(unpasted(clean(line).strip())).message
+
+
+def _table_begun(lines: Sequence[str]) -> bool:
+    """True when a table's header ends these lines with no row under it (banner.py): a run that started and made no
+    step yet, whichever trainer prints it, which the fallback reader reads."""
+    return header_without_rows(lines[-SNIFF_LINES:], _message)
 
 
 def _run_health(lines: Sequence[str]) -> bool:

@@ -39,7 +39,7 @@ from ...stats.events import (
     TrainingResumed,
     TrainStep,
 )
-from .banner import planned_run
+from .banner import planned_run, table_header
 from .bracketed_epochs import batch_record, epoch_record, is_bracketed, round_batch, round_end, speed_named
 from .classes import Kin, Named, beside, memory_figures, planned_epochs, position_scores, scores, tied
 from .coco import CocoTable
@@ -1102,7 +1102,8 @@ class GenericParser(StepLines[_Line]):
         if self._spaced_columns or (s[:1].isalpha() and ("  " in s or "\t" in s) and ":" not in s and "=" not in s):
             spaced = self._spaced_row(s)
             if spaced is None:
-                return Kind.FULL, None  # the header row: its names are the next rows' keys
+                # the header row: its names are the next rows' keys; before the first step, the run has begun (banner.py)
+                return Kind.FULL, _Line("begun", at, text=s) if self._last is None and table_header(s) else None
             if spaced:
                 s, table_row = spaced, True
                 parts, self._row_parts = self._row_parts, ()
@@ -1196,6 +1197,11 @@ class GenericParser(StepLines[_Line]):
                 if counters is not None:
                     line.counters = _counted(counters)
                 return Kind.FULL, line
+            if (not training and self._last is None and self._spaced_columns and not head.strip()
+                    and bar.group("n") == "0" and bar.group("m") not in (None, "0")):
+                # the first bar under a table's header before its first row (YOLO's ``  0%|    | 0/3280 [00:00<?, ?it/s]``):
+                # the run's first epoch begun, none of its batches done (banner.py)
+                return Kind.FULL, _Line("bar_at_zero", at, bar=_bar(bar), text=s)
             if (self._last is not None or _LIGHTNING_VALIDATION.match(head)) and _EVAL_START.match(head):
                 # (a validation's own bar after training steps, Lightning's ``Validating:  40%|…| 4/10``: a pause; the
                 # loss its description prints once full, ``Valid Epoch: 20 Loss: nan: 100%|…| 660/660``, is its result)
@@ -1248,6 +1254,9 @@ class GenericParser(StepLines[_Line]):
             # A line of the step's timing alone under it (``Step time: 0.52s``, ``elapsed: 0:12:30``): that step's
             return Kind.FULL, _Line("tie", at, readings, text=s)
         if not readings:
+            if self._last is None and ("\t" in s or "  " in s) and table_header(s):
+                # a table's header before its first row (spaCy v2's ``Itn.  Dep Loss  NER Loss …``): the run has begun
+                return Kind.FULL, _Line("begun", at, text=s)
             planned = planned_epochs(s)
             if planned is not None:
                 return Kind.FULL, _Line("epochs", at, [Reading(Field.EPOCH, "epochs", 0.0, planned)], text=s)
@@ -1256,7 +1265,7 @@ class GenericParser(StepLines[_Line]):
                 # a start banner's planned length in its own words (banner.py: kohya's ``total optimization steps /
                 # 学習ステップ数: 1520``), said before any step
                 if banner.unit == "epochs":
-                    return Kind.FULL, _Line("epochs", at, [Reading(Field.EPOCH, "epochs", 0.0, banner.count)], text=s)
+                    return Kind.FULL, _Line("banner_epochs", at, [Reading(Field.EPOCH, "epochs", 0.0, banner.count)], text=s)
                 return Kind.FULL, _Line("total", at, [Reading(Field.TOTAL, banner.name, float(banner.count))], text=s)
             if "±" in s and self._last is not None:
                 # tianshou's ``Epoch #5: test_reward: 200.000000 ± 0.000000, best_reward: … in #1``: the mean is the score
@@ -1901,8 +1910,21 @@ class GenericParser(StepLines[_Line]):
             self._tie(line, events)
         elif line.what == "figures":
             self._figures(line, events)
-        elif line.what == "epochs":
+        elif line.what == "bar_at_zero" and line.bar is not None:
+            if self._planned_epochs and lookup(normalise(self._spaced_columns[0]))[0] is Field.EPOCH:
+                # no step done: batch 0 of the first epoch's, among the epochs its banner planned
+                events.append(TrainStep(at=line.at, stage="train", step=0, total_steps=line.bar.total, ends_at_total=False,
+                                        epoch_total=self._planned_epochs))
+            else:
+                events.append(RunInfo(at=None))  # (no plan said: a run begun, its bar's count no known unit's)
+        elif line.what == "begun":
+            events.append(RunInfo(at=None))  # (a run known, waiting for its first step; no clock of its own to move)
+        elif line.what in ("epochs", "banner_epochs"):
             self._planned_epochs = line.readings[0].total
+            if line.what == "banner_epochs" and self._last is None and self._planned_epochs:
+                # a start banner's epochs, said before the first step (``Starting training for 50 epochs...``, kohya's
+                # ``num epochs / epoch数: 2``): a run known, waiting for its first step
+                events.append(RunInfo(at=None, total_epochs=int(self._planned_epochs)))
         elif line.what == "args":
             for said in line.readings:
                 if said.field is Field.EPOCH:

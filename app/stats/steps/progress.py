@@ -630,6 +630,8 @@ class StepProgress:
             run.device_count = event.device_count
         if event.total_steps is not None and event.total_steps > 0:
             run.total_steps = event.total_steps
+        if event.total_epochs is not None and event.total_epochs > 0:
+            run.total_epochs = event.total_epochs
         if event.gpu_name is not None:
             run.gpu_name = event.gpu_name
         if event.peak_flops is not None or event.peak_flops_unknown:

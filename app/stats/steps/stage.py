@@ -49,6 +49,7 @@ class RunFacts:
     peak_flops: float | None = None
     peak_unknown: bool = False
     total_steps: int | None = None  # planned, as an init line says (torchtitan, HF's header)
+    total_epochs: int | None = None  # planned epochs, said before the first step (YOLO's ``Starting training for 50 epochs...``)
 
 
 @dataclass(slots=True)

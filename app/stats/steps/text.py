@@ -251,8 +251,9 @@ def early_details(
             # Timed by the log's own dates from the line that said training starts.
             waited = (f": {text.exact_duration(now - v.since)} since training started "
                       f"(a stall after {text.duration(FIRST_LINE_WAIT_SECONDS)})")
-        body.append((Line.WAITING, (f"waiting for the first training step"
-                                   f"{f' of {planned:,} planned' if planned is not None else ''}{waited}")))
+        of = (f" of {planned:,} planned" if planned is not None
+              else f" ({run.total_epochs:,} epochs planned)" if run.total_epochs is not None else "")
+        body.append((Line.WAITING, f"waiting for the first training step{of}{waited}"))
     if Line.VALIDATION_ONLY in shows and not pending and evaluating is not None:
         after = "" if evaluating.epoch is None else f" after epoch {evaluating.epoch:g}"
         done, batches = evaluating.done or 0, evaluating.batches or 0
@@ -488,6 +489,10 @@ def position(step: TrainStep, epoch: float | None = None, epochs: bool = False) 
             return f"epoch {now:g}{of}"  # (its bar not drawn yet: the full count was the epoch before's)
         count = f"{step.step}/{step.epoch_steps}" if step.epoch_steps is not None else f"{step.step}"
         return f"epoch {now:g}{of} · {count}{counted(step)} in the epoch"
+    if not step.ends_at_total and in_epoch is None and step.epoch_total is not None and step.total_steps is not None:
+        # An epoch's batches before any epoch is numbered (the first bar under YOLO's header, before its first row): where
+        # the run is in it, beside the epochs its banner planned; the count alone would read as the whole run's
+        return f"{step.epoch_total:,} epochs planned · {step.step}/{step.total_steps}{counted(step)} in the epoch"
     if counts_a_pass(step, epoch):
         size = step.total_steps if step.total_steps is not None else step.epoch_steps
         return f"{step.step}/{size} in the pass" if size is not None else f"{step.step} in the pass"

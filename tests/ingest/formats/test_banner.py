@@ -1,6 +1,6 @@
 """A start-of-training banner's planned length, read by its role words before any step (banner.py).
 
-Real banners (tests/data/real/stall-*.log, each citing its source) and composed lines whose readings
+Real banners (tests/data/real/stall-*.log and startup-*.log, each citing its source) and composed lines whose readings
 are worked out by hand below.
 """
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from app.ingest.formats import detect
-from app.ingest.formats.banner import Planned, planned_run
+from app.ingest.formats.banner import Planned, header_without_rows, planned_run, table_header
 from tests.coldread import T0, read_cold
 from tests.reallogs import body
 
@@ -76,3 +76,92 @@ def test_a_banner_alone_in_a_trainer_s_own_words_is_a_run_about_to_start(tmp_pat
 
 def test_a_line_of_prose_with_no_role_word_is_no_banner() -> None:
     assert detect(["Loading the model", "steps: 1520", "done"]) is None
+
+
+@pytest.mark.parametrize(
+    ("line", "planned"),
+    [
+        # YOLOv5's and Ultralytics' sentence as training starts (tests/data/real/startup-yolov5-peshmerge-*.log)
+        ("Starting training for 300 epochs...", Planned("epochs", 300, "Starting training")),
+        ("Start training for 1,000 iterations.", Planned("steps", 1000, "Start training")),
+        # a sentence that says more than the plan, no count, or a zero: none
+        ("Starting training for 50 epochs on 2 GPUs", None),
+        ("Starting training...", None),
+        ("Starting training for 0 epochs...", None),
+    ],
+)
+def test_a_start_sentence_says_the_run_s_length(line: str, planned: Planned | None) -> None:
+    assert planned_run(line) == planned
+
+
+SPACY_HEADER = "Itn.  Dep Loss  NER Loss  UAS     NER P.  NER R.  NER F.  Tag %   Token %  CPU WPS  GPU WPS"
+YOLO_HEADER = "      Epoch    GPU_mem   box_loss   cls_loss   dfl_loss  Instances       Size"
+
+
+@pytest.mark.parametrize(
+    ("line", "header"),
+    [
+        # spaCy v2's (explosion/spaCy issue 3166, tests/data/real/startup-spacy-*.log), YOLOv5's (startup-yolov5-*.log),
+        # Ultralytics' (composed in its shape), and a tab-separated one (composed)
+        (SPACY_HEADER, True),
+        ("     Epoch   gpu_mem       box       obj       cls    labels  img_size", True),
+        (YOLO_HEADER, True),
+        ("Itn.\tDep Loss\tNER Loss\tUAS", True),
+        # its first name no counter (YOLO's validation table), a row, too few names, a sentence
+        ("                 Class     Images  Instances      Box(P          R      mAP50  mAP50-95)", False),
+        ("       1/10       2.8G      1.158       1.23      1.214        127", False),
+        ("Epoch  Loss  Acc", False),
+        ("Epoch 1/10 took 12s  loss 0.5  acc 0.9  lr 0.1", False),
+    ],
+)
+def test_a_table_s_header_names_its_counter_then_its_figures(line: str, header: bool) -> None:
+    assert table_header(line) is header
+
+
+def test_a_header_with_no_row_under_it_is_a_run_begun() -> None:
+    bar_at_zero = "  0%|          | 0/3280 [00:00<?, ?it/s]"
+    assert header_without_rows(["learn_rate = 0.001 by default", SPACY_HEADER])
+    assert header_without_rows([YOLO_HEADER, bar_at_zero])  # (a bar at 0: no batch done)
+    assert not header_without_rows([YOLO_HEADER, "       1/10       2.8G      1.158       1.23      1.214        127"])
+    assert not header_without_rows(["learn_rate = 0.001 by default"])
+
+
+# A YOLO start-up (composed in Ultralytics' shape): its plan, the epoch's header, the first bar at 0 of the epoch's 3280
+# batches, no rate (``?it/s``)
+YOLO_START = ["Logging results to runs/detect/train", "Starting training for 50 epochs...", "", YOLO_HEADER,
+              "  0%|          | 0/3280 [00:00<?, ?it/s]"]
+
+
+def test_a_yolo_start_up_waits_at_batch_0_of_its_first_epoch(tmp_path: Path) -> None:
+    assert detect(YOLO_START) == "generic"
+    data = read_cold(tmp_path, YOLO_START, at=T0)
+    training = data["training"]
+    assert data["status_line"] == "50 epochs planned · 0/3280 in the epoch · no step yet"
+    assert data["state"] == "working"
+    assert (training["step"], training["total_steps"], training["loss"], training["step_seconds"]) == (0, 3280, None, None)
+
+
+def test_a_yolo_start_up_before_its_bar_says_its_planned_epochs(tmp_path: Path) -> None:
+    data = read_cold(tmp_path, YOLO_START[:-1], at=T0)
+    assert data["status_line"] == "waiting for first step"
+    assert "waiting for the first training step (50 epochs planned)" in data["details"]
+    assert data["training"]["step"] is None
+
+
+def test_a_bar_at_0_under_no_header_is_no_step(tmp_path: Path) -> None:
+    # (a data loader's or a cache's bar after the plan, no table begun: nothing of the run's position)
+    data = read_cold(tmp_path, [*YOLO_START[:2], "  0%|          | 0/76 [00:00<?, ?it/s]"], at=T0)
+    assert (data["status_line"], data["training"]["step"]) == ("waiting for first step", None)
+
+
+def test_a_start_up_with_a_row_after_it_is_no_run_waiting() -> None:
+    # an epoch's row cut short under the header (no bar), which no reader reads: the start-up is not the run's last word,
+    # so the log is not said to wait for its first step
+    assert detect([*YOLO_START[:-1], "       1/50       2.8G      1.158       1.23      1.214        127"]) is None
+
+
+def test_a_bar_at_0_under_a_header_with_no_plan_said_is_a_run_begun_with_no_position(tmp_path: Path) -> None:
+    # (no ``Starting training for N epochs``: the bar's 3280 is no known unit's count, never shown as the run's steps)
+    data = read_cold(tmp_path, YOLO_START[3:], at=T0)
+    assert (data["status_line"], data["training"]["step"], data["training"]["total_steps"]) == (
+        "waiting for first step", None, None)
