@@ -154,10 +154,14 @@ def test_a_bar_at_0_under_no_header_is_no_step(tmp_path: Path) -> None:
     assert (data["status_line"], data["training"]["step"]) == ("waiting for first step", None)
 
 
-def test_a_start_up_with_a_row_after_it_is_no_run_waiting() -> None:
-    # an epoch's row cut short under the header (no bar), which no reader reads: the start-up is not the run's last word,
-    # so the log is not said to wait for its first step
-    assert detect([*YOLO_START[:-1], "       1/50       2.8G      1.158       1.23      1.214        127"]) is None
+def test_a_start_up_with_a_row_after_it_is_no_run_waiting(tmp_path: Path) -> None:
+    # an epoch's row after the start-up (cut short under the header, no bar): the start-up is not the run's last word,
+    # so the log is not said to wait for its first step; the row is the run's epoch 1 (yolo_rows.py)
+    lines = [*YOLO_START[:-1], "       1/50       2.8G      1.158       1.23      1.214        127"]
+    assert detect(lines) == "generic"
+    data = read_cold(tmp_path, lines, at=T0)
+    assert not data["status_line"].startswith("waiting")
+    assert data["status_line"] == "epoch 1/50 · …"
 
 
 def test_a_bar_at_0_under_a_header_with_no_plan_said_is_a_run_begun_with_no_position(tmp_path: Path) -> None:
