@@ -665,6 +665,7 @@ REAL_FORMATS = {
     "generic-qlearning-hardikbansal-issue2-total-rewards-in-episode-73-to-88-constant-reward-total-steps.log": "generic",
     "generic-keras-io-issue89-dqn-breakout-running-reward-at-episode-frame-count-elided.log": "generic",
     "generic-keras-rl-pr80-sarsa-numbered-steps-39160-to-40336-of-50000-episode-steps-13-337-446-393.log": "generic",
+    "generic-rax-flax-example-json-dumps-indent-2-epochs-1-3-loss-ranking-metrics.log": "generic",
 }
 
 

@@ -1682,6 +1682,12 @@ CASES: list[tuple[str, float, str | float, str, str, dict[str, Any]]] = [
     ("generic-keras-rl-pr80-sarsa-numbered-steps-39160-to-40336-of-50000-episode-steps-13-337-446-393.log", T0, "end",
      "step 40336/50000 · …", "measuring",
      {"step": 40336, "total_steps": 50000, "loss": 7.162166, "step_seconds": 1 / 195}),
+    # json.dumps(indent=2) of each epoch's metrics, one key a line: each dict read as the one record it prints, a record an
+    # epoch (the ranking metrics are the training batches', no evaluation)
+    ("generic-rax-flax-example-json-dumps-indent-2-epochs-1-3-loss-ranking-metrics.log", T0, "end",
+     "epoch 3 · no timing", "measuring",
+     {"step": 3, "total_steps": None, "step_unit": "epoch", "loss": 370.13616943359375, "step_seconds": None, "eval": None,
+      "finished": False}),
 ]  # fmt: skip
 
 
@@ -2178,6 +2184,7 @@ GENERIC_READ = {
     "generic-keras-io-issue89-dqn-breakout-running-reward-at-episode-frame-count-elided.log": "step",
     "generic-keras-rl-pr80-sarsa-numbered-steps-39160-to-40336-of-50000-episode-steps-13-337-446-393.log":
         "step, total, loss, step time",
+    "generic-rax-flax-example-json-dumps-indent-2-epochs-1-3-loss-ranking-metrics.log": "step, epoch, loss",
 }  # fmt: skip
 
 
