@@ -666,6 +666,8 @@ REAL_FORMATS = {
     "generic-keras-io-issue89-dqn-breakout-running-reward-at-episode-frame-count-elided.log": "generic",
     "generic-keras-rl-pr80-sarsa-numbered-steps-39160-to-40336-of-50000-episode-steps-13-337-446-393.log": "generic",
     "generic-rax-flax-example-json-dumps-indent-2-epochs-1-3-loss-ranking-metrics.log": "generic",
+    "generic-sockeye-issue706-speedometer-batches-2700-3050-tokens-updates-perplexity-accuracy.log": "generic",
+    "generic-sockeye-issue664-dated-colon-prefix-speedometer-batches-3150-3500-tab-separated.log": "generic",
 }
 
 
