@@ -48,14 +48,17 @@ _CLOSES = re.compile(rf"\s*(?:{_PAIR}\s*)?(?P<braces>(?:\}}\s*){{1,{MAX_DEPTH}}}
 # dicts in it are a JSON document's, whose reader takes them as written (a file is no log of records).
 _KEYED_LIST = re.compile(rf"\s*{_KEY}\[\s*")
 _LIST_CLOSES = re.compile(r"\s*\],?\s*")
+# What any opening line holds: a ``{`` with no brace after it to the line's end, which is there or after a comma.
+_MAY_OPEN = re.compile(r"\{(?:[^{}\n]*,)?[ \t\r]*$", re.MULTILINE)
 
 
 def joined_dicts(lines: Iterable[str], joining: Callable[[], bool] | None = None) -> Iterable[str]:
     """The lines with each dict printed one key a line joined into one (the module's docstring); ``joining``, when
     given, is asked at each dict's opening line whether the reader takes dicts so (a JSON document read whole, as
     the HF Trainer's ``trainer_state.json`` is, keeps its lines)."""
-    if isinstance(lines, list) and not any(map(operator.contains, lines, repeat("{"))):
-        return lines  # no line that could open one (the usual batch: one pass in C)
+    if isinstance(lines, list) and (not any(map(operator.contains, lines, repeat("{")))
+                                    or _MAY_OPEN.search("\n".join(lines)) is None):
+        return lines  # no line that could open one (the usual batch, a log of one-line dicts: passes in C)
     return _joined(iter(lines), joining)
 
 
